@@ -1,0 +1,69 @@
+/*
+ * notation.h - the order-notation interface: the text of an order sheet in
+ * a rules' own notation -> parsed order lines, with line:col diagnostics.
+ *
+ * A notation knows the syntax only: which tokens exist and how they are
+ * written.  Whether an order is allowed (the unit exists, may take the code,
+ * has not charged lately) is the ruleset's validate_sheet.
+ */
+#ifndef ORD_NOTATION_H
+#define ORD_NOTATION_H
+
+#include "core/common.h"
+
+#define ORD_NOTATION_VERSION 1
+
+enum ord_tok_kind {
+	ORD_TOK_DIR = 1,  /* a direction; num = degrees clockwise, 0 = towards the enemy */
+	ORD_TOK_FRAC,     /* a fraction of the move; num = quarters (1..4) */
+	ORD_TOK_CODE,     /* an order code; value = canonical spelling */
+	ORD_TOK_TARGET,   /* a target (@unit); value = the unit as written */
+	ORD_TOK_ARG,      /* a notation-specific argument; value as written */
+};
+
+struct ord_token {
+	enum ord_tok_kind kind;
+	char *value;     /* canonical text of the token */
+	char *arg;       /* optional argument (NULL if none) */
+	int num;         /* numeric value where the kind has one, else 0 */
+	unsigned col;    /* 1-based column (in characters) where it starts */
+	unsigned group;  /* tokens joined by '-' share a group number */
+};
+
+struct ord_order {
+	unsigned line, col;   /* where the unit reference starts */
+	char *unit;           /* the unit's id or name as written */
+	struct ord_token *tok;
+	size_t ntok, alloc;
+};
+
+struct ord_sheet {
+	struct ord_order *orders;
+	size_t n, alloc;
+};
+
+void ord_sheet_init(struct ord_sheet *s);
+void ord_sheet_release(struct ord_sheet *s);
+/* Append an order / a token; returns a pointer valid until the next append. */
+struct ord_order *ord_sheet_add_order(struct ord_sheet *s, unsigned line, unsigned col,
+				      const char *unit);
+struct ord_token *ord_order_add_token(struct ord_order *o, enum ord_tok_kind kind,
+				      const char *value, int num, unsigned col);
+/* First token of a kind / a code token with this canonical value, or NULL. */
+const struct ord_token *ord_order_find(const struct ord_order *o, enum ord_tok_kind kind);
+const struct ord_token *ord_order_code(const struct ord_order *o, const char *code);
+
+struct ord_notation {
+	unsigned int version;  /* ORD_NOTATION_VERSION */
+	const char *name;      /* "hieroglyph" */
+	/* Parse len bytes (UTF-8).  Every syntax error goes to diag with its
+	 * line:col; returns 0, or ORD_EBADSHEET if diag got any error. */
+	int (*parse)(struct ord_sheet *out, const char *bytes, size_t len, struct ord_diag *diag);
+	/* Print one order in canonical form (no newline). */
+	void (*format)(const struct ord_order *o, struct ord_buf *out);
+	/* version 1 ends here */
+};
+
+const struct ord_notation *ord_notation_find(const char *name);
+
+#endif

@@ -1,0 +1,274 @@
+/*
+ * registry.c - the ruleset modules orderly knows: the built-in ones in a
+ * static table, then external ones found by dlopen in ORDERLY_RULESET_PATH
+ * (a colon-separated list of directories holding ord_ruleset_<name>.so).
+ * Also the generic checking of key=value arguments against key specs.
+ */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rulesets/ruleset.h"
+
+extern const struct ord_ruleset ord_ruleset_battalion;
+extern const struct ord_ruleset ord_ruleset_template;
+
+static const struct ord_ruleset *const builtins[] = {
+	&ord_ruleset_battalion,
+	&ord_ruleset_template,
+};
+
+static int valid_name(const char *name)
+{
+	const char *p;
+
+	if (!*name || strlen(name) > 64)
+		return 0;
+	for (p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return 1;
+}
+
+static int find_external(const struct ord_ruleset **out, const char *name)
+{
+	const char *path = getenv("ORDERLY_RULESET_PATH");
+	struct ord_buf file = ORD_BUF_INIT, sym = ORD_BUF_INIT;
+	int err = ORD_ENOTFOUND;
+
+	if (!path || !*path)
+		return ORD_ENOTFOUND;
+	ord_buf_addf(&sym, "ord_ruleset_%s_init", name);
+	while (*path) {
+		const char *colon = strchr(path, ':');
+		size_t len = colon ? (size_t)(colon - path) : strlen(path);
+		void *h;
+		const struct ord_ruleset *(*init)(unsigned int);
+		const struct ord_ruleset *rs;
+
+		ord_buf_reset(&file);
+		ord_buf_add(&file, path, len);
+		ord_buf_addf(&file, "/ord_ruleset_%s.so", name);
+		path += len + (colon ? 1 : 0);
+		if (access(file.buf, F_OK) != 0)
+			continue;
+		h = dlopen(file.buf, RTLD_NOW | RTLD_LOCAL);
+		if (!h) {
+			err = ord_error_set(ORD_ERROR, "cannot load ruleset module '%s': %s", file.buf,
+					    dlerror());
+			goto out;
+		}
+		*(void **)&init = dlsym(h, sym.buf);
+		if (!init) {
+			err = ord_error_set(ORD_ERROR, "'%s' does not export %s()", file.buf, sym.buf);
+			dlclose(h);
+			goto out;
+		}
+		rs = init(ORD_RULESET_VERSION);
+		if (!rs || rs->version != ORD_RULESET_VERSION) {
+			err = ord_error_set(ORD_EVERSION,
+					    "ruleset module '%s' has interface version %u, orderly needs %u; rebuild it against this orderly",
+					    file.buf, rs ? rs->version : 0u, ORD_RULESET_VERSION);
+			dlclose(h);
+			goto out;
+		}
+		if (!rs->name || strcmp(rs->name, name)) {
+			err = ord_error_set(ORD_ERROR, "'%s' calls itself '%s', expected '%s'", file.buf,
+					    rs->name ? rs->name : "", name);
+			dlclose(h);
+			goto out;
+		}
+		/* the module stays loaded for the life of the process */
+		*out = rs;
+		err = 0;
+		goto out;
+	}
+out:
+	ord_buf_release(&file);
+	ord_buf_release(&sym);
+	return err;
+}
+
+int ord_ruleset_find(const struct ord_ruleset **out, const char *name)
+{
+	size_t i;
+	int err;
+
+	*out = NULL;
+	for (i = 0; i < ORD_ARRAY_SIZE(builtins); i++)
+		if (!strcmp(builtins[i]->name, name)) {
+			*out = builtins[i];
+			return 0;
+		}
+	if (!valid_name(name))
+		return ord_error_set(ORD_ENOTFOUND,
+				     "unknown ruleset '%s' (expected battalion, template or a module name of a-z, 0-9, _)",
+				     name);
+	err = find_external(out, name);
+	if (err == ORD_ENOTFOUND)
+		return ord_error_set(ORD_ENOTFOUND,
+				     "unknown ruleset '%s' (built in: battalion, template; none found in ORDERLY_RULESET_PATH)",
+				     name);
+	return err;
+}
+
+int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs,
+			    const char *tables_path)
+{
+	char *bytes = NULL;
+	size_t len = 0;
+	int err;
+
+	*out = NULL;
+	if (tables_path) {
+		if ((err = ord_read_file(&bytes, &len, tables_path, 16u << 20)) != 0)
+			return err;
+		err = rs->load(out, bytes, len, tables_path);
+		free(bytes);
+		return err;
+	}
+	if (rs->tables_resource) {
+		const struct ord_resource *r = ord_resource_find(rs->tables_resource);
+		if (!r)
+			return ord_error_set(ORD_ERROR, "tables '%s' are not built in",
+					     rs->tables_resource);
+		return rs->load(out, (const char *)r->data, r->len, rs->tables_resource);
+	}
+	return rs->load(out, NULL, 0, NULL);
+}
+
+const struct ord_event_kind *ord_ruleset_event_kind(const struct ord_ruleset *rs,
+						    const char *name)
+{
+	const struct ord_event_kind *k;
+
+	for (k = rs->events; k && k->name; k++)
+		if (!strcmp(k->name, name))
+			return k;
+	return NULL;
+}
+
+static void describe_expected(const struct ord_key_spec *s, struct ord_buf *why)
+{
+	switch (s->type) {
+	case ORD_KEY_INT:
+		ord_buf_addf(why, "an integer from %g to %g", s->min, s->max);
+		break;
+	case ORD_KEY_NUM:
+		ord_buf_addf(why, "a number from %g to %g", s->min, s->max);
+		break;
+	case ORD_KEY_BOOL:
+		ord_buf_adds(why, "yes or no");
+		break;
+	case ORD_KEY_ENUM: {
+		const char *p;
+		ord_buf_adds(why, "one of ");
+		for (p = s->values; *p; p++)
+			ord_buf_addch(why, *p == '|' ? ' ' : *p);
+		break;
+	}
+	case ORD_KEY_UNIT:
+		ord_buf_adds(why, "a unit id or name");
+		break;
+	default:
+		ord_buf_adds(why, "text");
+	}
+}
+
+int ord_key_check_value(const struct ord_key_spec *s, const char *value, struct ord_buf *why)
+{
+	long l;
+	double d;
+	int ok = 1;
+
+	switch (s->type) {
+	case ORD_KEY_INT:
+		ok = !ord_parse_long(value, &l) && l >= s->min && l <= s->max;
+		break;
+	case ORD_KEY_NUM:
+		ok = !ord_parse_num(value, &d) && d >= s->min && d <= s->max;
+		break;
+	case ORD_KEY_BOOL:
+		ok = ord_parse_bool(value) >= 0;
+		break;
+	case ORD_KEY_ENUM: {
+		const char *p = s->values;
+		size_t n = strlen(value);
+		ok = 0;
+		while (p && *p) {
+			const char *bar = strchr(p, '|');
+			size_t len = bar ? (size_t)(bar - p) : strlen(p);
+			if (len == n && !strncmp(p, value, n))
+				ok = 1;
+			p = bar ? bar + 1 : NULL;
+		}
+		break;
+	}
+	case ORD_KEY_UNIT:
+	case ORD_KEY_STR:
+		ok = *value != '\0' && !strchr(value, '\n');
+		break;
+	}
+	if (!ok) {
+		ord_buf_addf(why, "'%s' is not valid for '%s' (expected ", value, s->name);
+		describe_expected(s, why);
+		ord_buf_addch(why, ')');
+		return ORD_EUSAGE;
+	}
+	return 0;
+}
+
+int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
+		   char *const *argv, struct ord_diag *diag)
+{
+	const struct ord_key_spec *s;
+	struct ord_buf why = ORD_BUF_INIT;
+	size_t before = diag->n;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		char *key;
+
+		if (!eq || eq == argv[i]) {
+			ord_diag_add(diag, 0, 0, NULL, NULL, "argument '%s' is not key=value", argv[i]);
+			continue;
+		}
+		key = ord_xmalloc((size_t)(eq - argv[i]) + 1);
+		memcpy(key, argv[i], (size_t)(eq - argv[i]));
+		key[eq - argv[i]] = '\0';
+		for (s = specs; s->name; s++)
+			if (!strcmp(s->name, key))
+				break;
+		if (!s->name) {
+			ord_buf_reset(&why);
+			for (s = specs; s->name; s++)
+				ord_buf_addf(&why, "%s%s", why.len ? " " : "", s->name);
+			ord_diag_add(diag, 0, 0, NULL, NULL, "unknown key '%s' (expected one of %s)",
+				     key, why.buf);
+		} else if (ord_kv_get(out, key)) {
+			ord_diag_add(diag, 0, 0, NULL, NULL, "key '%s' given twice", key);
+		} else {
+			ord_buf_reset(&why);
+			if (ord_key_check_value(s, eq + 1, &why))
+				ord_diag_add(diag, 0, 0, NULL, NULL, "%s", why.buf);
+			else
+				ord_kv_set(out, key, eq + 1);
+		}
+		free(key);
+	}
+	for (s = specs; s->name; s++) {
+		if (ord_kv_get(out, s->name))
+			continue;
+		if (s->required)
+			ord_diag_add(diag, 0, 0, NULL, NULL, "missing key '%s' (%s)", s->name,
+				     s->help ? s->help : "required");
+		else if (s->def)
+			ord_kv_set(out, s->name, s->def);
+	}
+	ord_buf_release(&why);
+	return diag->n > before ? ORD_EUSAGE : 0;
+}

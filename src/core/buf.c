@@ -1,0 +1,314 @@
+/* buf.c - ord_buf, the growable byte buffer, and small string helpers. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/common.h"
+
+char ord_buf__empty[1];
+
+void *ord_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+void *ord_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+void *ord_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+char *ord_strdup(const char *s)
+{
+	size_t n;
+	char *p;
+
+	if (!s)
+		return NULL;
+	n = strlen(s) + 1;
+	p = ord_xmalloc(n);
+	memcpy(p, s, n);
+	return p;
+}
+
+void ord_buf_init(struct ord_buf *b)
+{
+	b->buf = ord_buf__empty;
+	b->len = 0;
+	b->alloc = 0;
+}
+
+void ord_buf_release(struct ord_buf *b)
+{
+	if (b->alloc)
+		free(b->buf);
+	ord_buf_init(b);
+}
+
+char *ord_buf_detach(struct ord_buf *b, size_t *len)
+{
+	char *p;
+
+	if (!b->alloc)
+		ord_buf_grow(b, 1);
+	p = b->buf;
+	if (len)
+		*len = b->len;
+	ord_buf_init(b);
+	return p;
+}
+
+void ord_buf_grow(struct ord_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+
+	if (need < b->len)
+		abort();
+	if (need <= b->alloc)
+		return;
+	{
+		size_t n = b->alloc ? b->alloc : 64;
+		while (n < need)
+			n *= 2;
+		if (!b->alloc) {
+			b->buf = ord_xmalloc(n);
+			b->buf[0] = '\0';
+		} else {
+			b->buf = ord_xrealloc(b->buf, n);
+		}
+		b->alloc = n;
+	}
+}
+
+void ord_buf_add(struct ord_buf *b, const void *data, size_t len)
+{
+	ord_buf_grow(b, len);
+	if (len)
+		memcpy(b->buf + b->len, data, len);
+	b->len += len;
+	b->buf[b->len] = '\0';
+}
+
+void ord_buf_adds(struct ord_buf *b, const char *s)
+{
+	ord_buf_add(b, s, strlen(s));
+}
+
+void ord_buf_addch(struct ord_buf *b, int c)
+{
+	ord_buf_grow(b, 1);
+	b->buf[b->len++] = (char)c;
+	b->buf[b->len] = '\0';
+}
+
+void ord_buf_vaddf(struct ord_buf *b, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	ord_buf_grow(b, (size_t)n);
+	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void ord_buf_addf(struct ord_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ord_buf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+void ord_buf_reset(struct ord_buf *b)
+{
+	b->len = 0;
+	if (b->alloc)
+		b->buf[0] = '\0';
+}
+
+void ord_buf_add_xml(struct ord_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': ord_buf_adds(b, "&lt;"); break;
+		case '>': ord_buf_adds(b, "&gt;"); break;
+		case '&': ord_buf_adds(b, "&amp;"); break;
+		case '"': ord_buf_adds(b, "&quot;"); break;
+		case '\'': ord_buf_adds(b, "&apos;"); break;
+		default:
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' && *s != '\r')
+				ord_buf_addf(b, "&#xFFFD;");
+			else
+				ord_buf_addch(b, *s);
+		}
+	}
+}
+
+void ord_hex(char *out, const unsigned char *p, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * len] = '\0';
+}
+
+void ord_buf_add_hex(struct ord_buf *b, const unsigned char *p, size_t len)
+{
+	ord_buf_grow(b, 2 * len);
+	ord_hex(b->buf + b->len, p, len);
+	b->len += 2 * len;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int ord_unhex(unsigned char *out, size_t max, const char *hex)
+{
+	size_t n = strlen(hex), i;
+
+	if (n % 2 || n / 2 > max)
+		return -1;
+	for (i = 0; i < n / 2; i++) {
+		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return (int)(n / 2);
+}
+
+int ord_parse_long(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int ord_parse_num(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	/* plain decimals only: no hex floats, inf or nan */
+	for (const char *p = s; *p; p++)
+		if (!isdigit((unsigned char)*p) && *p != '.' && *p != '-' && *p != '+')
+			return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int ord_strcaseeq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+	return *a == *b;
+}
+
+int ord_parse_bool(const char *s)
+{
+	if (!s)
+		return -1;
+	if (ord_strcaseeq(s, "yes") || ord_strcaseeq(s, "true") || !strcmp(s, "1") ||
+	    ord_strcaseeq(s, "y"))
+		return 1;
+	if (ord_strcaseeq(s, "no") || ord_strcaseeq(s, "false") || !strcmp(s, "0") ||
+	    ord_strcaseeq(s, "n"))
+		return 0;
+	return -1;
+}
+
+int ord_read_file(char **out, size_t *len, const char *path, size_t max_len)
+{
+	struct stat st;
+	struct ord_buf b = ORD_BUF_INIT;
+	FILE *f = NULL;
+	char chunk[65536];
+	size_t n;
+	int err = 0;
+
+	*out = NULL;
+	if (stat(path, &st) < 0) {
+		return ord_error_set(ORD_ENOTFOUND, "cannot read '%s': %s", path, strerror(errno));
+	}
+	if (S_ISDIR(st.st_mode))
+		return ord_error_set(ORD_EBADDATA, "'%s' is a directory, not a file", path);
+	f = fopen(path, "rb");
+	if (!f)
+		return ord_error_set(ORD_ENOTFOUND, "cannot open '%s': %s", path, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (b.len + n > max_len) {
+			err = ord_error_set(ORD_EBADDATA, "'%s' is larger than %zu bytes", path, max_len);
+			goto out;
+		}
+		ord_buf_add(&b, chunk, n);
+	}
+	if (ferror(f)) {
+		err = ord_error_set(ORD_ERROR, "cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	*out = ord_buf_detach(&b, len);
+out:
+	fclose(f);
+	ord_buf_release(&b);
+	return err;
+}
+
+const struct ord_resource *ord_resource_find(const char *name)
+{
+	const struct ord_resource *r;
+
+	for (r = ord_resources; r->name; r++)
+		if (!strcmp(r->name, name))
+			return r;
+	return NULL;
+}

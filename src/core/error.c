@@ -1,0 +1,98 @@
+/* error.c - the thread's last error (libgit2's giterr) and diagnostics lists. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/common.h"
+
+static _Thread_local char last_msg[2048];
+static _Thread_local int last_code;
+
+const char *ord_error_last(void)
+{
+	return last_msg;
+}
+
+int ord_error_code(void)
+{
+	return last_code;
+}
+
+int ord_error_set(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
+	va_end(ap);
+	last_code = code;
+	return code;
+}
+
+void ord_error_clear(void)
+{
+	last_msg[0] = '\0';
+	last_code = 0;
+}
+
+void ord_diag_init(struct ord_diag *d)
+{
+	d->items = NULL;
+	d->n = d->alloc = 0;
+}
+
+void ord_diag_release(struct ord_diag *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		free(d->items[i].unit);
+		free(d->items[i].rule);
+		free(d->items[i].msg);
+	}
+	free(d->items);
+	ord_diag_init(d);
+}
+
+void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *unit,
+		  const char *rule, const char *fmt, ...)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	struct ord_diag_item *it;
+	va_list ap;
+
+	if (d->n == d->alloc) {
+		d->alloc = d->alloc ? 2 * d->alloc : 8;
+		d->items = ord_xrealloc(d->items, d->alloc * sizeof(*d->items));
+	}
+	va_start(ap, fmt);
+	ord_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	it = &d->items[d->n++];
+	it->line = line;
+	it->col = col;
+	it->unit = ord_strdup(unit ? unit : "");
+	it->rule = ord_strdup(rule ? rule : "");
+	it->msg = ord_buf_detach(&b, NULL);
+}
+
+void ord_diag_format(const struct ord_diag *d, const char *prefix, struct ord_buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct ord_diag_item *it = &d->items[i];
+		if (prefix && *prefix)
+			ord_buf_addf(out, "%s:", prefix);
+		if (it->line)
+			ord_buf_addf(out, "%u:%u: ", it->line, it->col);
+		else if (prefix && *prefix)
+			ord_buf_adds(out, " ");
+		if (*it->unit)
+			ord_buf_addf(out, "unit '%s': ", it->unit);
+		ord_buf_adds(out, it->msg);
+		if (*it->rule)
+			ord_buf_addf(out, " (%s)", it->rule);
+		ord_buf_addch(out, '\n');
+	}
+}

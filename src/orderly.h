@@ -1,0 +1,192 @@
+/*
+ * orderly.h - the public API of liborderly.
+ *
+ * liborderly manages games of secret written orders with simultaneous
+ * movement: one game is one SQLite file; each turn every side submits an
+ * order sheet, receives a receipt (a commitment), the turn is sealed, its
+ * phases are resolved by a ruleset module, and anybody can audit it.
+ *
+ * Conventions (libgit2 style):
+ *  - Functions return 0 on success, a negative ORD_E* code on failure.  The
+ *    message of the last failure in this thread is read with ord_error_last().
+ *  - The library never prints and never exits; only the command line does.
+ *  - Output parameters come first.
+ *
+ * Ownership (stated once, jq style):
+ *  - A handle returned through an output parameter (ord_game **, ...) belongs
+ *    to the caller and is released with its _free function.
+ *  - A `const char *` returned by a getter points into the handle and lives
+ *    as long as the handle, unless the function says otherwise.
+ *  - An ord_buf is owned by whoever called ord_buf_init on it; functions
+ *    that take one only append to it.
+ */
+#ifndef ORDERLY_H
+#define ORDERLY_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ORD_VERSION "0.1.0"
+
+/* Error codes; every failure a caller may handle has its own code. */
+enum ord_error_code {
+	ORD_OK = 0,
+	ORD_ERROR = -1,      /* anything else (internal error) */
+	ORD_EUSAGE = -2,     /* wrong arguments: unknown key, bad value */
+	ORD_ENOTFOUND = -3,  /* no such file, side, unit, turn */
+	ORD_EBADSHEET = -4,  /* an order sheet was rejected */
+	ORD_EBADDATA = -5,   /* malformed or invalid input file (XML, bundle) */
+	ORD_ESEALED = -6,    /* the turn is sealed: no more sheets */
+	ORD_ESTATE = -7,     /* not possible in the game's current state */
+	ORD_ETAMPERED = -8,  /* audit found a broken chain or commitment */
+	ORD_ENOTGAME = -9,   /* the file is not an orderly game */
+	ORD_ENEWER = -10,    /* the game file has a newer schema */
+	ORD_ECHECK = -11,    /* an event disagrees with the sealed orders */
+	ORD_EEXISTS = -12,   /* the game file already exists */
+	ORD_EVERSION = -13,  /* an external module of another interface version */
+};
+
+/* The message of the last error set in this thread ("" when none). */
+const char *ord_error_last(void);
+/* The code of the last error set in this thread. */
+int ord_error_code(void);
+/* Set the thread's last error; returns code so that `return ord_error_set(...)` reads well. */
+int ord_error_set(int code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+void ord_error_clear(void);
+
+/*
+ * A growable byte buffer (git strbuf).  Invariants: after ord_buf_init,
+ * b->buf is never NULL and b->buf[b->len] == '\0'.  Allocation failure aborts.
+ */
+struct ord_buf {
+	char *buf;    /* the bytes, always NUL-terminated */
+	size_t len;   /* bytes in use, not counting the NUL */
+	size_t alloc; /* bytes allocated, 0 while buf points at a static "" */
+};
+#define ORD_BUF_INIT { ord_buf__empty, 0, 0 }
+extern char ord_buf__empty[];
+void ord_buf_init(struct ord_buf *b);
+void ord_buf_release(struct ord_buf *b);
+char *ord_buf_detach(struct ord_buf *b, size_t *len); /* caller frees */
+void ord_buf_grow(struct ord_buf *b, size_t extra);
+void ord_buf_add(struct ord_buf *b, const void *data, size_t len);
+void ord_buf_adds(struct ord_buf *b, const char *s);
+void ord_buf_addch(struct ord_buf *b, int c);
+void ord_buf_addf(struct ord_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+void ord_buf_vaddf(struct ord_buf *b, const char *fmt, va_list ap);
+void ord_buf_reset(struct ord_buf *b);
+/* Append s escaped for XML text or attribute content. */
+void ord_buf_add_xml(struct ord_buf *b, const char *s);
+/* Append len bytes as lowercase hex. */
+void ord_buf_add_hex(struct ord_buf *b, const unsigned char *p, size_t len);
+
+/*
+ * Diagnostics: the list of problems found in one input (a sheet, an event).
+ * Each names the line and column (1-based; 0 when not applicable), the unit
+ * concerned (may be empty), the rule broken and a message.
+ */
+struct ord_diag_item {
+	unsigned line, col;
+	char *unit;    /* unit id or name as written, "" if none */
+	char *rule;    /* short reference to the rule, "" if none */
+	char *msg;     /* lowercase, no full stop */
+};
+struct ord_diag {
+	struct ord_diag_item *items;
+	size_t n, alloc;
+};
+void ord_diag_init(struct ord_diag *d);
+void ord_diag_release(struct ord_diag *d);
+void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *unit,
+		  const char *rule, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 7)))
+#endif
+	;
+/* "LINE:COL: [unit 'U': ]MSG[ (rule)]" lines, each prefixed by prefix (e.g. a file name). */
+void ord_diag_format(const struct ord_diag *d, const char *prefix, struct ord_buf *out);
+
+/* ---- games ---------------------------------------------------------- */
+
+typedef struct ord_game ord_game;
+
+/* No-move-received policy for a side that has not submitted at the seal. */
+enum ord_nmr { ORD_NMR_HOLD, ORD_NMR_REPEAT, ORD_NMR_WAIT };
+
+struct ord_create_opts {
+	const char *ruleset;      /* NULL: the scenario's ruleset */
+	const char *tables_path;  /* NULL: the ruleset's built-in tables */
+	int fixed_dice;           /* a test game: resolve takes its dice from --dice */
+};
+
+/* Create a new game file at path from a scenario.  Fails with ORD_EEXISTS if it exists. */
+int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
+		    const struct ord_create_opts *opts);
+/* Open an existing game file.  Refuses a file that is not an orderly game
+ * (ORD_ENOTGAME) or has a newer schema (ORD_ENEWER), leaving it untouched. */
+int ord_game_open(ord_game **out, const char *path);
+void ord_game_free(ord_game *g);
+
+/* The receipt of an accepted sheet. */
+struct ord_receipt {
+	int turn;
+	int version;                 /* 1 for the first sheet of this side this turn */
+	char side[64];
+	unsigned char commitment[32];
+};
+
+/* Validate and store a sheet.  On rejection returns ORD_EBADSHEET with every
+ * problem in diag; the attempt is logged but nothing else changes. */
+int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side,
+		    const char *bytes, size_t len, struct ord_diag *diag);
+/* Seal the turn.  force=0 seals only if every side has submitted (or the
+ * deadline has passed); force=1 is the referee sealing early. */
+int ord_game_seal(ord_game *g, int force);
+/* Record a referee event for the current phase (key=value arguments).
+ * A check that fails returns ORD_ECHECK with the reasons in diag unless
+ * override_reason is given, in which case the event is kept and the
+ * override logged. */
+int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
+		   const char *override_reason, struct ord_diag *diag);
+/* Resolve the current phase (phase may be NULL or must name it); dice are
+ * used only in a fixed-dice test game. */
+int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndice,
+		     struct ord_buf *out);
+/* Reveal the turn (sheets, nonces, dice seed) and open the next one. */
+int ord_game_exchange(ord_game *g);
+/* Set or clear (when == 0) the current turn's deadline (unix seconds). */
+int ord_game_set_deadline(ord_game *g, int64_t when);
+
+int ord_game_info(ord_game *g, struct ord_buf *out, int xml);
+/* side == NULL is the referee's report.  turn <= 0: the current turn. */
+int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord_buf *out);
+/* Recompute the chain, every commitment and roll; write findings to out.
+ * Returns 0 when clean, ORD_ETAMPERED when anything is broken. */
+int ord_game_audit(ord_game *g, int turn, struct ord_buf *out);
+
+/* Commitment over a sheet: BLAKE2b-256(tag, game id, turn, side, nonce, bytes). */
+void ord_commit_sheet(unsigned char out[32], const unsigned char game_id[16], int turn,
+		      const char *side, const unsigned char nonce[32],
+		      const void *bytes, size_t len);
+
+/* ---- calculator and tables ------------------------------------------- */
+
+/* Run a ruleset's calculator: what = "fire", "move", ...; argv key=value.
+ * tables_path NULL means the built-in tables. */
+int ord_calc(struct ord_buf *out, const char *ruleset, const char *what, int argc,
+	     char *const *argv, const int *dice, size_t ndice, const char *tables_path,
+	     int xml);
+/* Print a ruleset's tables (all, or the one named). */
+int ord_rules_print(struct ord_buf *out, const char *ruleset, const char *table,
+		    const char *tables_path);
+
+#endif

@@ -1,0 +1,287 @@
+/*
+ * xmlsafe.c - hardened XML reading and RelaxNG validation.
+ *
+ * Why a pre-scan: every entity attack (billion laughs, quadratic blow-up,
+ * external entities, parameter entities, external DTDs) needs a DOCTYPE, and
+ * none of orderly's formats has one, so a document with a DOCTYPE is refused
+ * before libxml2 sees it.  Behind that, libxml2 runs without NOENT, DTDLOAD
+ * or XINCLUDE, with NONET, and with an external-entity loader that refuses
+ * everything, so no file or URL can ever be opened while parsing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/relaxng.h>
+#include <libxml/xmlerror.h>
+
+#include "xml/xmlsafe.h"
+
+#define MAX_MESSAGES 8
+
+struct errcol {
+	const char *name;
+	struct ord_buf msg;
+	int count;
+};
+
+static void collect(void *data, xmlErrorPtr e)
+{
+	struct errcol *c = data;
+	size_t len;
+
+	if (!e || e->level == XML_ERR_WARNING)
+		return;
+	if (c->count++ >= MAX_MESSAGES)
+		return;
+	if (c->msg.len)
+		ord_buf_addch(&c->msg, '\n');
+	if (e->line > 0)
+		ord_buf_addf(&c->msg, "%s:%d: ", c->name, e->line);
+	else
+		ord_buf_addf(&c->msg, "%s: ", c->name);
+	ord_buf_adds(&c->msg, e->message ? e->message : "error");
+	len = c->msg.len;
+	while (len && (c->msg.buf[len - 1] == '\n' || c->msg.buf[len - 1] == ' '))
+		len--;
+	c->msg.len = len;
+	c->msg.buf[len] = '\0';
+}
+
+static xmlParserInputPtr refuse_loader(const char *url, const char *id, xmlParserCtxtPtr ctxt)
+{
+	(void)id;
+	(void)ctxt;
+	(void)url;
+	return NULL;
+}
+
+static void harden_once(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	done = 1;
+	xmlInitParser();
+	xmlSetExternalEntityLoader(refuse_loader);
+}
+
+/* Line number (1-based) of byte offset off. */
+static unsigned line_of(const char *bytes, size_t off)
+{
+	unsigned line = 1;
+	size_t i;
+
+	for (i = 0; i < off; i++)
+		if (bytes[i] == '\n')
+			line++;
+	return line;
+}
+
+static const char *find_bytes(const char *hay, size_t len, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	if (n > len)
+		return NULL;
+	for (i = 0; i + n <= len; i++)
+		if (hay[i] == needle[0] && !memcmp(hay + i, needle, n))
+			return hay + i;
+	return NULL;
+}
+
+static int prescan(const char *bytes, size_t len, const char *name)
+{
+	const char *p;
+
+	if (len > ORD_XML_MAX_BYTES)
+		return ord_error_set(ORD_EBADDATA,
+				     "%s: document of %zu bytes is larger than the limit of %u bytes",
+				     name, len, ORD_XML_MAX_BYTES);
+	if (len >= 2 && ((unsigned char)bytes[0] == 0xFE || (unsigned char)bytes[0] == 0xFF ||
+			 bytes[0] == '\0' || bytes[1] == '\0'))
+		return ord_error_set(ORD_EBADDATA,
+				     "%s:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8",
+				     name);
+	if (memchr(bytes, '\0', len))
+		return ord_error_set(ORD_EBADDATA, "%s: contains a NUL byte; expected UTF-8 text",
+				     name);
+	if ((p = find_bytes(bytes, len, "<!DOCTYPE")) != NULL)
+		return ord_error_set(ORD_EBADDATA,
+				     "%s:%u: DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document",
+				     name, line_of(bytes, (size_t)(p - bytes)));
+	if ((p = find_bytes(bytes, len, "<!ENTITY")) != NULL)
+		return ord_error_set(ORD_EBADDATA, "%s:%u: entity declarations are not accepted",
+				     name, line_of(bytes, (size_t)(p - bytes)));
+	if ((p = find_bytes(bytes, len, "http://www.w3.org/2001/XInclude")) != NULL ||
+	    (p = find_bytes(bytes, len, "http://www.w3.org/2003/XInclude")) != NULL)
+		return ord_error_set(ORD_EBADDATA, "%s:%u: XInclude is not accepted", name,
+				     line_of(bytes, (size_t)(p - bytes)));
+	return 0;
+}
+
+static int check_tree(xmlNodePtr n, int depth, const char *name)
+{
+	for (; n; n = n->next) {
+		if (n->type == XML_ENTITY_REF_NODE || n->type == XML_ENTITY_NODE ||
+		    n->type == XML_XINCLUDE_START)
+			return ord_error_set(ORD_EBADDATA, "%s:%ld: entity references are not accepted",
+					     name, xmlGetLineNo(n));
+		if (n->type == XML_ELEMENT_NODE) {
+			if (depth >= ORD_XML_MAX_DEPTH)
+				return ord_error_set(ORD_EBADDATA,
+						     "%s:%ld: elements nested deeper than %d levels",
+						     name, xmlGetLineNo(n), ORD_XML_MAX_DEPTH);
+			if (check_tree(n->children, depth + 1, name))
+				return ORD_EBADDATA;
+		}
+	}
+	return 0;
+}
+
+int ord_xml_parse(xmlDocPtr *out, const char *bytes, size_t len, const char *name)
+{
+	struct errcol c = {name, ORD_BUF_INIT, 0};
+	xmlParserCtxtPtr ctxt = NULL;
+	xmlDocPtr doc = NULL;
+	int err = 0;
+
+	*out = NULL;
+	harden_once();
+	if ((err = prescan(bytes, len, name)) != 0)
+		return err;
+	ctxt = xmlNewParserCtxt();
+	if (!ctxt)
+		return ord_error_set(ORD_ERROR, "%s: out of memory", name);
+	xmlSetStructuredErrorFunc(&c, collect);
+	doc = xmlCtxtReadMemory(ctxt, bytes, (int)len, name, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	if (!doc || !ctxt->wellFormed || c.count) {
+		err = ord_error_set(ORD_EBADDATA, "%s", c.msg.len ? c.msg.buf : "not well-formed XML");
+		goto out;
+	}
+	if (doc->intSubset || doc->extSubset) {
+		err = ord_error_set(ORD_EBADDATA, "%s: DTDs are not accepted", name);
+		goto out;
+	}
+	if (doc->encoding && !ord_strcaseeq((const char *)doc->encoding, "UTF-8")) {
+		err = ord_error_set(ORD_EBADDATA, "%s:1: encoding '%s' is not accepted; expected UTF-8",
+				    name, (const char *)doc->encoding);
+		goto out;
+	}
+	if ((err = check_tree(doc->children, 0, name)) != 0)
+		goto out;
+	*out = doc;
+	doc = NULL;
+out:
+	if (doc)
+		xmlFreeDoc(doc);
+	xmlFreeParserCtxt(ctxt);
+	ord_buf_release(&c.msg);
+	return err;
+}
+
+int ord_xml_validate(xmlDocPtr doc, const char *rng_resource, const char *name)
+{
+	const struct ord_resource *r = ord_resource_find(rng_resource);
+	struct errcol c = {name, ORD_BUF_INIT, 0};
+	struct errcol sc = {rng_resource, ORD_BUF_INIT, 0};
+	xmlRelaxNGParserCtxtPtr pctxt = NULL;
+	xmlRelaxNGPtr schema = NULL;
+	xmlRelaxNGValidCtxtPtr vctxt = NULL;
+	int err = 0, rc;
+
+	harden_once();
+	if (!r)
+		return ord_error_set(ORD_ERROR, "schema '%s' is not built in", rng_resource);
+	pctxt = xmlRelaxNGNewMemParserCtxt((const char *)r->data, (int)r->len);
+	xmlRelaxNGSetParserStructuredErrors(pctxt, collect, &sc);
+	schema = xmlRelaxNGParse(pctxt);
+	if (!schema) {
+		err = ord_error_set(ORD_ERROR, "built-in schema does not load: %s", sc.msg.buf);
+		goto out;
+	}
+	vctxt = xmlRelaxNGNewValidCtxt(schema);
+	xmlRelaxNGSetValidStructuredErrors(vctxt, collect, &c);
+	rc = xmlRelaxNGValidateDoc(vctxt, doc);
+	if (rc != 0)
+		err = ord_error_set(ORD_EBADDATA, "%s",
+				    c.msg.len ? c.msg.buf : "does not match its schema");
+out:
+	if (vctxt)
+		xmlRelaxNGFreeValidCtxt(vctxt);
+	if (schema)
+		xmlRelaxNGFree(schema);
+	if (pctxt)
+		xmlRelaxNGFreeParserCtxt(pctxt);
+	ord_buf_release(&c.msg);
+	ord_buf_release(&sc.msg);
+	return err;
+}
+
+int ord_xml_load(xmlDocPtr *out, const char *bytes, size_t len, const char *name,
+		 const char *rng_resource)
+{
+	xmlDocPtr doc;
+	int err;
+
+	*out = NULL;
+	if ((err = ord_xml_parse(&doc, bytes, len, name)) != 0)
+		return err;
+	if (rng_resource && (err = ord_xml_validate(doc, rng_resource, name)) != 0) {
+		xmlFreeDoc(doc);
+		return err;
+	}
+	*out = doc;
+	return 0;
+}
+
+int ord_xml_load_file(xmlDocPtr *out, const char *path, const char *rng_resource)
+{
+	char *bytes;
+	size_t len;
+	int err;
+
+	*out = NULL;
+	if ((err = ord_read_file(&bytes, &len, path, ORD_XML_MAX_BYTES)) != 0)
+		return err;
+	err = ord_xml_load(out, bytes, len, path, rng_resource);
+	free(bytes);
+	return err;
+}
+
+char *ord_xml_attr(xmlNodePtr n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+	char *s;
+
+	if (!v)
+		return NULL;
+	s = ord_strdup((const char *)v);
+	xmlFree(v);
+	return s;
+}
+
+char *ord_xml_text(xmlNodePtr n)
+{
+	xmlChar *v = xmlNodeGetContent(n);
+	char *s = ord_strdup(v ? (const char *)v : "");
+
+	xmlFree(v);
+	return s;
+}
+
+xmlNodePtr ord_xml_next(xmlNodePtr n, const char *name)
+{
+	for (; n; n = n->next)
+		if (n->type == XML_ELEMENT_NODE &&
+		    (!name || !strcmp((const char *)n->name, name)))
+			return n;
+	return NULL;
+}
+
+xmlNodePtr ord_xml_child(xmlNodePtr parent, const char *name)
+{
+	return parent ? ord_xml_next(parent->children, name) : NULL;
+}
