@@ -1,0 +1,167 @@
+/*
+ * tables.h - the generic tables engine: a ruleset's numbers as data.
+ *
+ * A tables document (validated against schema/tables.rng) holds named
+ * tables of five kinds:
+ *
+ *   params     named scalar parameters         <param name="figures_per_tray" value="4"/>
+ *   bands      range bands, (from, to]         <band weapon="musket" from="0" to="4" hits="50"/>
+ *   dice       rolls lo..hi -> outcome         <roll lo="-5" hi="-1" outcome="retreat"/>
+ *   modifiers  conditional adjustments         <mod when="target_column" mode="fraction" value="1/2" label="target in column"/>
+ *   chart      rows keyed by attributes        <row kind="heavy_cavalry" formation="*" reg="12" charge="14"/>
+ *
+ * A table names its `keys` (string attributes that select rows), its
+ * `columns` (numbers every row must give; "-" means "no value", as the
+ * rules' "---") and its `labels` (strings every row must give).  A key
+ * attribute may list several values separated by spaces; "*" matches any.
+ *
+ * Bands are half-open, (from, to], except that the lowest band of each key
+ * also includes its `from`: 0-4, 4-8 puts 4.0 in the first and 4.01 in the
+ * second.  Dice rows are inclusive; lo="min" / hi="max" leave an end open.
+ *
+ * Modifier rows apply when every flag in `when` is set and none in `unless`
+ * (a row with neither always applies).  Modes: `sum` adds the value as is;
+ * `fraction` adds value x base; `per` adds value x the number held by the
+ * (single) `when` key; `times` multiplies the running total, after every
+ * sum, fraction and per row.
+ *
+ * Tables and rows carry reconstructed="yes" (the rule text lost the value
+ * and this is our reading; a note must say what was lost) and
+ * provisional="yes" (a value to revisit).
+ *
+ * Numbers are decimals or simple fractions ("1/2", "-1/4").  Every number is
+ * checked at load; errors name the document and line:
+ *     "tables.xml:41: table 'fire' row has no 'to'".
+ *
+ * Ownership: ord_tables_load returns a handle freed with ord_tables_free;
+ * every table, row and string obtained from it lives as long as the handle.
+ */
+#ifndef ORD_TABLES_H
+#define ORD_TABLES_H
+
+#include <stddef.h>
+
+#include "core/common.h"
+
+struct ord_tables; /* a loaded document */
+struct ord_table;  /* one table of it */
+struct ord_row;    /* one row of a table (a param is a row too) */
+
+enum ord_table_kind {
+	ORD_TABLE_PARAMS = 1,
+	ORD_TABLE_BANDS,
+	ORD_TABLE_DICE,
+	ORD_TABLE_MODIFIERS,
+	ORD_TABLE_CHART,
+};
+
+enum ord_mod_mode {
+	ORD_MOD_SUM = 1,  /* + value */
+	ORD_MOD_FRACTION, /* + value x base */
+	ORD_MOD_PER,      /* + value x the count in the flags */
+	ORD_MOD_TIMES,    /* x value, after all additions */
+};
+
+/* ---- the document ------------------------------------------------------- */
+
+/* Parse, validate against schema/tables.rng and check every number.  name is
+ * used in messages ("tables.xml").  ORD_EBADDATA on any problem. */
+int ord_tables_load(struct ord_tables **out, const char *xml, size_t len, const char *name);
+void ord_tables_free(struct ord_tables *t);
+
+const char *ord_tables_name(const struct ord_tables *t);    /* as given to load */
+const char *ord_tables_ruleset(const struct ord_tables *t); /* the ruleset attribute */
+size_t ord_tables_count(const struct ord_tables *t);
+const struct ord_table *ord_tables_at(const struct ord_tables *t, size_t i);
+/* The table named name, or NULL. */
+const struct ord_table *ord_tables_get(const struct ord_tables *t, const char *name);
+/* The table named name of the given kind; ORD_ENOTFOUND (no such table) or
+ * ORD_EBADDATA (another kind) with a message naming the document. */
+int ord_tables_find(const struct ord_table **out, const struct ord_tables *t,
+		    const char *name, enum ord_table_kind kind);
+/* A parameter from any params table; ORD_ENOTFOUND naming it when absent. */
+int ord_tables_param(const struct ord_tables *t, const char *name, double *out);
+/* The row of a parameter (for its marks and note), or NULL. */
+const struct ord_row *ord_tables_param_row(const struct ord_tables *t, const char *name);
+
+/* ---- a table ------------------------------------------------------------- */
+
+enum ord_table_kind ord_table_kind(const struct ord_table *tbl);
+const char *ord_table_kind_name(enum ord_table_kind kind); /* "bands" */
+const char *ord_table_name(const struct ord_table *tbl);
+const char *ord_table_title(const struct ord_table *tbl);
+const char *ord_table_note(const struct ord_table *tbl);  /* NULL if none */
+const char *ord_table_unit(const struct ord_table *tbl);  /* "in", or NULL */
+int ord_table_reconstructed(const struct ord_table *tbl);
+int ord_table_provisional(const struct ord_table *tbl);
+unsigned ord_table_line(const struct ord_table *tbl);
+/* The dice table's die (6, 20), 0 if not given. */
+int ord_table_die(const struct ord_table *tbl);
+/* Declared key, column and label attribute names. */
+size_t ord_table_nkeys(const struct ord_table *tbl);
+const char *ord_table_key(const struct ord_table *tbl, size_t i);
+size_t ord_table_ncolumns(const struct ord_table *tbl);
+const char *ord_table_column(const struct ord_table *tbl, size_t i);
+size_t ord_table_nlabels(const struct ord_table *tbl);
+const char *ord_table_label(const struct ord_table *tbl, size_t i);
+size_t ord_table_nrows(const struct ord_table *tbl);
+const struct ord_row *ord_table_row(const struct ord_table *tbl, size_t i);
+/* The distinct values of a key attribute over all rows, in order of first
+ * appearance, space-separated ("musket rifle"); "*" is left out. */
+void ord_table_key_values(const struct ord_table *tbl, const char *key, struct ord_buf *out);
+
+/* ---- lookups --------------------------------------------------------------
+ * `match` holds attribute=value pairs a row must agree with (NULL: none).
+ * A row agrees with a pair when its attribute lists the value or "*".
+ * Each returns 0, or ORD_ENOTFOUND with a message naming the table. */
+
+/* The first row agreeing with every pair in match (any attributes). */
+int ord_table_find(const struct ord_row **out, const struct ord_table *tbl,
+		   const struct ord_kv *match);
+/* The band holding x among the rows agreeing with match. */
+int ord_table_band(const struct ord_row **out, const struct ord_table *tbl,
+		   const struct ord_kv *match, double x);
+/* The dice row holding roll among the rows agreeing with match. */
+int ord_table_dice(const struct ord_row **out, const struct ord_table *tbl,
+		   const struct ord_kv *match, double roll);
+
+/* Apply a modifiers table to base.  flags: a flag is set when its value is
+ * yes/true/1; a `per` row reads its key as a number (absent = 0).  Writes
+ * the total to *out and appends "12, +6 target in column, −3 target moved =
+ * 15" to why (NULL: none); when nothing applies, just "12".  `match`, when
+ * given, restricts the rows as in the lookups (e.g. shot=grape). */
+int ord_table_apply(double *out, const struct ord_table *mods, double base,
+		    const struct ord_kv *flags, const struct ord_kv *match,
+		    struct ord_buf *why);
+
+/* ---- a row ---------------------------------------------------------------- */
+
+unsigned ord_row_line(const struct ord_row *row);
+const struct ord_table *ord_row_table(const struct ord_row *row);
+/* Any attribute as written, or NULL. */
+const char *ord_row_attr(const struct ord_row *row, const char *name);
+/* A number: a declared column, from/to, lo/hi, a param's or mod's value.
+ * ORD_ENOTFOUND if the row says "-" (no value) or lacks it, with a message
+ * "tables.xml:12: table 'movement' row has no value for 'charge'". */
+int ord_row_num(const struct ord_row *row, const char *name, double *out);
+/* 1 if the row has a number for name, 0 if "-" or absent. */
+int ord_row_has_num(const struct ord_row *row, const char *name);
+/* A string attribute (key or label), or NULL. */
+const char *ord_row_str(const struct ord_row *row, const char *name);
+int ord_row_reconstructed(const struct ord_row *row);
+int ord_row_provisional(const struct ord_row *row);
+const char *ord_row_note(const struct ord_row *row); /* NULL if none */
+/* A modifier row's mode and label. */
+enum ord_mod_mode ord_row_mode(const struct ord_row *row);
+const char *ord_row_label(const struct ord_row *row);
+
+/* ---- formatting ------------------------------------------------------------ */
+
+/* A number as people write it: integers plain, else up to 2 decimals with
+ * trailing zeros dropped; negative numbers with U+2212 when minus_sign. */
+void ord_tables_fmt(struct ord_buf *out, double v, int minus_sign);
+/* All tables (table == NULL) or the one named, as aligned text with [R] and
+ * provisional marks and notes.  ORD_ENOTFOUND listing the names. */
+int ord_tables_print(const struct ord_tables *t, const char *table, struct ord_buf *out);
+
+#endif
