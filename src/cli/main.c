@@ -1,0 +1,119 @@
+/*
+ * main.c - the `orderly` command: the table of subcommands and the
+ * dispatch to them (git's commands[] in git.c, tmux's cmd_table[]).
+ * Each subcommand lives in its own file, cmd_<name>.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int cmd_new(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_info(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_seal(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_event(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_exchange(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_report(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_audit(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_calc(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_rules(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_help(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_version(const struct cli_cmd *cmd, int argc, char **argv);
+
+/* The subcommands, in the order of a turn; `orderly help` lists them so. */
+static const struct cli_cmd commands[] = {
+	{ "new", "GAME --scenario FILE.xml [--ruleset NAME] [--tables FILE] [--fixed-dice]",
+	  "create a game file from a scenario", cmd_new },
+	{ "info", "GAME [--xml]",
+	  "show the turn, phase, deadline and who has submitted", cmd_info },
+	{ "submit", "GAME --side SIDE [FILE|-]",
+	  "validate and store a side's order sheet; print its receipt", cmd_submit },
+	{ "deadline", "GAME WHEN|none",
+	  "set (2026-12-01T18:00:00Z, +24h, +90m) or clear the turn's deadline", cmd_deadline },
+	{ "seal", "GAME [--force]",
+	  "close the orders of the turn", cmd_seal },
+	{ "event", "GAME KIND key=value... | --file FILE [--override REASON]",
+	  "record a referee event (or a file of them) for the current phase", cmd_event },
+	{ "resolve", "GAME [--phase NAME] [--dice N,N,...]",
+	  "resolve the current (or named) phase and print the results", cmd_resolve },
+	{ "exchange", "GAME",
+	  "reveal the turn's sheets and dice seed; open the next turn", cmd_exchange },
+	{ "report", "GAME --side SIDE|--referee [--turn N] [--xml]",
+	  "print a side's (or the referee's) turn report", cmd_report },
+	{ "audit", "GAME [--turn N]",
+	  "check the event chain, commitments and dice; exit 1 on problems", cmd_audit },
+	{ "calc", "RULESET WHAT key=value... [--dice N,N,...] [--tables FILE] [--xml]",
+	  "use a ruleset's tables as a calculator", cmd_calc },
+	{ "rules", "RULESET [TABLE] [--tables FILE]",
+	  "print a ruleset's tables", cmd_rules },
+	{ "help", "[COMMAND]",
+	  "list the commands, or show how to use one", cmd_help },
+	{ "version", "",
+	  "print the version of orderly", cmd_version },
+};
+
+const struct cli_cmd *cli_find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+void cli_list_cmds(FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "usage: orderly COMMAND [ARGS...]\n\n"
+		    "orderly keeps a game of secret written orders in one file: each turn the\n"
+		    "sides submit sheets, the referee seals, records events and resolves the\n"
+		    "phases, then the sheets are exchanged and anybody can audit the turn.\n\n"
+		    "commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(fp, "\n'orderly help COMMAND' or 'orderly COMMAND --help' shows how to use one;\n"
+		    "man orderly has the whole manual.\n");
+}
+
+/* stdout is where results go: a failed write must not look like success. */
+static int finish(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno != EPIPE)
+			cli_error("cannot write the output: %s", strerror(errno));
+		if (status == CLI_OK)
+			status = CLI_SOFTWARE;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cli_cmd *cmd;
+
+	if (argc < 2) {
+		cli_list_cmds(stdout);
+		return finish(CLI_USAGE);
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		cli_list_cmds(stdout);
+		return finish(CLI_OK);
+	}
+	if (!strcmp(argv[1], "--version"))
+		return finish(cmd_version(cli_find_cmd("version"), 1, argv + 1));
+	cmd = cli_find_cmd(argv[1]);
+	if (!cmd) {
+		if (argv[1][0] == '-')
+			cli_error("unknown option '%s' (options come after the command)", argv[1]);
+		else
+			cli_error("unknown command '%s' (see 'orderly help')", argv[1]);
+		return CLI_USAGE;
+	}
+	return finish(cmd->fn(cmd, argc - 1, argv + 1));
+}
