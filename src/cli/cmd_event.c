@@ -1,0 +1,287 @@
+/*
+ * cmd_event.c - `orderly event GAME KIND key=value... [--override REASON]`
+ * and `orderly event GAME --file FILE [--override REASON]`: record what the
+ * referee measured on the table (who fires at whom, range, contact) for
+ * the current phase.  The library checks each event against the sealed
+ * orders; one that disagrees is refused unless the referee gives a reason
+ * to --override, which is logged with it.
+ *
+ * An event file holds the events of a whole phase, one "KIND key=value..."
+ * per line; blank lines and '#' comments are allowed, and a value may be
+ * "double quoted" to hold blanks (\" and \\ inside quotes).  The whole
+ * file is read and split first, so a malformed line changes nothing; then
+ * the events are recorded one by one, stopping at the first refused line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* One event line of a file: words point into the file's buffer. */
+struct ev_line {
+	unsigned lineno;  /* 1-based line in the file */
+	int nwords;       /* KIND and its key=value words */
+	char **words;     /* malloc'd array */
+};
+
+struct ev_list {
+	struct ev_line *items;
+	size_t n, alloc;
+};
+
+static void ev_list_release(struct ev_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->items[i].words);
+	free(l->items);
+	l->items = NULL;
+	l->n = l->alloc = 0;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/*
+ * Split line (NUL-terminated, modified in place) into words.  Returns 0,
+ * or -1 with *why set.  A word beginning with '#' starts a comment.
+ */
+static int split_words(char *line, struct ev_line *ev, const char **why)
+{
+	size_t alloc = 0;
+	char *r = line;
+
+	ev->nwords = 0;
+	ev->words = NULL;
+	for (;;) {
+		char *w, *start;
+		char c;
+
+		while (is_blank(*r))
+			r++;
+		if (!*r || *r == '#')
+			return 0;
+		start = w = r;
+		while (*r && !is_blank(*r)) {
+			if (*r != '"') {
+				*w++ = *r++;
+				continue;
+			}
+			for (r++; *r != '"'; r++) {
+				if (!*r) {
+					*why = "unterminated \" quote";
+					return -1;
+				}
+				if (*r == '\\' && (r[1] == '"' || r[1] == '\\'))
+					r++;
+				*w++ = *r;
+			}
+			r++;
+		}
+		c = *r;
+		*w = '\0';  /* may overwrite the blank at r, already read into c */
+		if (c)
+			r++;
+		if ((size_t)ev->nwords + 1 >= alloc) {
+			alloc = alloc ? 2 * alloc : 8;
+			ev->words = realloc(ev->words, alloc * sizeof(*ev->words));
+			if (!ev->words)
+				abort();
+		}
+		ev->words[ev->nwords++] = start;
+		ev->words[ev->nwords] = NULL;
+	}
+}
+
+/* The name of the first word of words[1..n) that is not key=value, or NULL. */
+static const char *not_keyvalue(char *const *words, int n)
+{
+	int i;
+
+	for (i = 1; i < n; i++) {
+		const char *eq = strchr(words[i], '=');
+
+		if (!eq || eq == words[i])
+			return words[i];
+	}
+	return NULL;
+}
+
+/* Read and split an event file; prints the error and returns its status, or 0. */
+static int read_events(struct ev_list *list, struct ord_buf *text, const char *path)
+{
+	const char *name = cli_input_name(path);
+	unsigned lineno = 0;
+	char *p, *nl;
+	int rc;
+
+	if ((rc = cli_read_input(text, path, CLI_MAX_INPUT)) != 0)
+		return rc;
+	if (memchr(text->buf, '\0', text->len)) {
+		cli_error("%s: a NUL byte in an event file", name);
+		return CLI_DATAERR;
+	}
+	for (p = text->buf; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		struct ev_line ev;
+		const char *why = NULL, *bad;
+
+		lineno++;
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (split_words(p, &ev, &why) < 0) {
+			free(ev.words);
+			cli_error("%s:%u: %s", name, lineno, why);
+			return CLI_DATAERR;
+		}
+		if (!ev.nwords) {
+			free(ev.words);
+			continue;
+		}
+		if (strchr(ev.words[0], '=')) {
+			cli_error("%s:%u: missing KIND before '%s'", name, lineno, ev.words[0]);
+			free(ev.words);
+			return CLI_DATAERR;
+		}
+		if ((bad = not_keyvalue(ev.words, ev.nwords)) != NULL) {
+			cli_error("%s:%u: '%s' is not key=value", name, lineno, bad);
+			free(ev.words);
+			return CLI_DATAERR;
+		}
+		ev.lineno = lineno;
+		if (list->n == list->alloc) {
+			list->alloc = list->alloc ? 2 * list->alloc : 16;
+			list->items = realloc(list->items, list->alloc * sizeof(*list->items));
+			if (!list->items)
+				abort();
+		}
+		list->items[list->n++] = ev;
+	}
+	return 0;
+}
+
+/*
+ * Record one event (words[0] is KIND).  where is "FILE:LINE" for a line of
+ * a file, NULL on the command line.  Prints why it failed and returns the
+ * exit status, or 0.
+ */
+static int record(ord_game *g, const char *where, int nwords, char **words,
+		  const char *override)
+{
+	struct ord_buf msgs = ORD_BUF_INIT;
+	struct ord_diag diag;
+	const char *at = where ? where : "", *sep = where ? ": " : "";
+	int rc;
+
+	ord_diag_init(&diag);
+	rc = ord_game_event(g, words[0], nwords - 1, words + 1, override, &diag);
+	if (diag.n) {
+		ord_diag_format(&diag, where, &msgs);
+		cli_print_lines(msgs.buf, where == NULL);
+	}
+	if (rc == 0) {
+		if (diag.n)
+			cli_error("%s%sevent '%s' recorded although it disagrees with the orders "
+				  "(overridden: %s)", at, sep, words[0], override);
+		goto out;
+	}
+	if (rc == ORD_ECHECK) {
+		if (!diag.n)
+			cli_error("%s%s%s", at, sep, ord_error_last());
+		cli_error("%s%sevent '%s' not recorded: %zu problem(s); --override \"reason\" "
+			  "records it anyway", at, sep, words[0], diag.n);
+		rc = CLI_DATAERR;
+		goto out;
+	}
+	if (!where) {
+		rc = cli_fail(rc);
+		goto out;
+	}
+	if (*ord_error_last())
+		cli_error("%s: %s", where, ord_error_last());
+	else
+		cli_error("%s: event '%s' not recorded (code %d)", where, words[0], rc);
+	rc = cli_exit_code(rc);
+	/* a bad key in a file is bad data, not a wrong command line */
+	if (rc == CLI_USAGE)
+		rc = CLI_DATAERR;
+out:
+	ord_diag_release(&diag);
+	ord_buf_release(&msgs);
+	return rc;
+}
+
+static int record_file(ord_game *g, const char *path, const char *override)
+{
+	struct ord_buf text = ORD_BUF_INIT, where = ORD_BUF_INIT;
+	struct ev_list list = { NULL, 0, 0 };
+	const char *name = cli_input_name(path);
+	size_t i;
+	int rc;
+
+	if ((rc = read_events(&list, &text, path)) != 0)
+		goto out;
+	for (i = 0; i < list.n; i++) {
+		struct ev_line *ev = &list.items[i];
+
+		ord_buf_reset(&where);
+		ord_buf_addf(&where, "%s:%u", name, ev->lineno);
+		rc = record(g, where.buf, ev->nwords, ev->words, override);
+		if (rc != 0) {
+			cli_error("stopped at %s: %zu of %zu event(s) recorded", where.buf, i,
+				  list.n);
+			goto out;
+		}
+	}
+	printf("recorded %zu event(s) from %s\n", list.n, name);
+out:
+	ev_list_release(&list);
+	ord_buf_release(&text);
+	ord_buf_release(&where);
+	return rc;
+}
+
+int cmd_event(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	const char *file = NULL, *override = NULL;
+	ord_game *g = NULL;
+	int rc;
+	const struct cli_opt opts[] = {
+		{ "file", &file, NULL },
+		{ "override", &override, NULL },
+		{ NULL, NULL, NULL },
+	};
+
+	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
+		return rc;
+	if (argc < 2)
+		return cli_usage_error(cmd, "missing GAME");
+	if (file && argc > 2)
+		return cli_usage_error(cmd, "unexpected argument '%s' (the events are in --file)",
+				       argv[2]);
+	if (!file) {
+		if (argc < 3)
+			return cli_usage_error(cmd, "missing KIND (or --file FILE)");
+		if (strchr(argv[2], '='))
+			return cli_usage_error(cmd, "missing KIND before '%s'", argv[2]);
+		if ((rc = cli_check_keyvalues(cmd, argc - 3, argv + 3)) != 0)
+			return rc;
+	}
+	if ((rc = cli_open_game(&g, argv[1])) != 0)
+		goto out;
+	if (file) {
+		rc = record_file(g, file, override);
+		goto out;
+	}
+	rc = record(g, NULL, argc - 2, argv + 2, override);
+	if (rc == 0)
+		printf("recorded %s\n", argv[2]);
+out:
+	if (g)
+		ord_game_free(g);
+	return rc;
+}
