@@ -12,9 +12,11 @@
 
 /*
  * NEEDSWORK: orderly.h has no getters for a game's ruleset, sides and
- * units, so the summary line is read back from ord_game_info's XML: the
+ * units, so the summary line is read back from the library's XML: the
  * value of an attribute name="..." or an element <name>...</name> (or
- * <name name="...">), and the number of <elem> elements.
+ * <name name="...">), and the number of <elem> elements.  The info lists
+ * the ruleset and the sides; the units are counted in the referee's report
+ * when the info neither lists them nor gives units="N".
  */
 static int is_name_end(char c)
 {
@@ -82,7 +84,7 @@ static long xml_count(const char *xml, const char *elem, const char *plural)
 int cmd_new(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_create_opts co = { NULL, NULL, 0 };
-	struct ord_buf info = ORD_BUF_INIT;
+	struct ord_buf info = ORD_BUF_INIT, report = ORD_BUF_INIT;
 	const char *scenario = NULL, *ruleset = NULL, *tables = NULL;
 	char name[128];
 	long nsides, nunits;
@@ -121,6 +123,8 @@ int cmd_new(const struct cli_cmd *cmd, int argc, char **argv)
 		snprintf(name, sizeof(name), "%s", ruleset ? ruleset : "unknown ruleset");
 	nsides = xml_count(info.buf, "side", "sides");
 	nunits = xml_count(info.buf, "unit", "units");
+	if (!nunits && ord_game_report(g, NULL, 0, 1, &report) == 0)
+		nunits = xml_count(report.buf, "unit", "units");
 	/* the contract's wording, plural even for one: tests read this line */
 	printf("created %s: %s, %ld sides, %ld units\n", argv[1], name, nsides, nunits);
 	rc = CLI_OK;
@@ -128,5 +132,6 @@ out:
 	if (g)
 		ord_game_free(g);
 	ord_buf_release(&info);
+	ord_buf_release(&report);
 	return rc;
 }
