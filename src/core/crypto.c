@@ -1,0 +1,95 @@
+/* crypto.c - commitments, log hashes and digests (see crypto.h). */
+#include <string.h>
+
+#include "core/crypto.h"
+
+int ord_crypto_init(void)
+{
+	if (sodium_init() < 0)
+		return ord_error_set(ORD_ERROR, "libsodium cannot be initialised");
+	return 0;
+}
+
+static void put64(unsigned char p[8], int64_t v)
+{
+	uint64_t u = (uint64_t)v;
+	int i;
+
+	for (i = 7; i >= 0; i--) {
+		p[i] = (unsigned char)(u & 0xff);
+		u >>= 8;
+	}
+}
+
+void ord_digest_init(struct ord_digest *d, const char *tag)
+{
+	crypto_generichash_init(&d->st, NULL, 0, 32);
+	ord_digest_str(d, tag);
+}
+
+void ord_digest_str(struct ord_digest *d, const char *s)
+{
+	crypto_generichash_update(&d->st, (const unsigned char *)s, strlen(s) + 1);
+}
+
+void ord_digest_int(struct ord_digest *d, int64_t v)
+{
+	unsigned char p[8];
+
+	put64(p, v);
+	crypto_generichash_update(&d->st, p, 8);
+}
+
+void ord_digest_bytes(struct ord_digest *d, const void *p, size_t len)
+{
+	/* length first, so that adjacent fields cannot be re-split */
+	ord_digest_int(d, (int64_t)len);
+	crypto_generichash_update(&d->st, p, len);
+}
+
+void ord_digest_final(struct ord_digest *d, unsigned char out[32])
+{
+	crypto_generichash_final(&d->st, out, 32);
+}
+
+void ord_commit_sheet(unsigned char out[32], const unsigned char game_id[16], int turn,
+		      const char *side, const unsigned char nonce[32], const void *bytes,
+		      size_t len)
+{
+	struct ord_digest d;
+
+	ord_digest_init(&d, "orderly-sheet-v1");
+	ord_digest_bytes(&d, game_id, 16);
+	ord_digest_int(&d, turn);
+	ord_digest_str(&d, side);
+	ord_digest_bytes(&d, nonce, 32);
+	ord_digest_bytes(&d, bytes, len);
+	ord_digest_final(&d, out);
+}
+
+void ord_commit_seed(unsigned char out[32], const unsigned char game_id[16], int turn,
+		     const unsigned char seed[32])
+{
+	struct ord_digest d;
+
+	ord_digest_init(&d, "orderly-seed-v1");
+	ord_digest_bytes(&d, game_id, 16);
+	ord_digest_int(&d, turn);
+	ord_digest_bytes(&d, seed, 32);
+	ord_digest_final(&d, out);
+}
+
+void ord_log_hash(unsigned char out[32], const unsigned char prev[32], int64_t seq, int turn,
+		  const char *kind, const char *body, int64_t at)
+{
+	struct ord_digest d;
+
+	ord_digest_init(&d, "orderly-log-v1");
+	ord_digest_bytes(&d, prev, 32);
+	ord_digest_int(&d, seq);
+	ord_digest_int(&d, turn);
+	ord_digest_str(&d, kind);
+	ord_digest_int(&d, at);
+	ord_digest_bytes(&d, body, strlen(body));
+	ord_digest_final(&d, out);
+}

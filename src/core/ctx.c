@@ -1,0 +1,452 @@
+/*
+ * ctx.c - the module context: units with id/name lookup, orders, events,
+ * dice and results, shared by the real game (game.c) and the fake context
+ * that lets a ruleset be tested with no database.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "core/ctx.h"
+
+/* ---- a string -> unit index hash map (open addressing) ---- */
+
+static uint64_t hash_str(const char *s, int fold)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (fold)
+			c = (unsigned char)tolower(c);
+		h = (h ^ c) * 1099511628211ULL;
+	}
+	return h;
+}
+
+static const char *key_of(struct ord_ctx *ctx, size_t i, int fold)
+{
+	return fold ? ctx->units[i].name : ctx->units[i].id;
+}
+
+static int key_eq(const char *a, const char *b, int fold)
+{
+	return fold ? ord_strcaseeq(a, b) : !strcmp(a, b);
+}
+
+static void map_build(struct ord_ctx *ctx, struct ord_ctx_map *m, int fold)
+{
+	size_t i, cap = 16;
+
+	while (cap < 2 * ctx->nunits + 2)
+		cap *= 2;
+	free(m->slots);
+	m->slots = ord_xcalloc(cap, sizeof(*m->slots));
+	m->cap = cap;
+	for (i = 0; i < ctx->nunits; i++) {
+		size_t s = (size_t)hash_str(key_of(ctx, i, fold), fold) & (cap - 1);
+		while (m->slots[s]) {
+			/* keep the first unit of a duplicated name (scenarios forbid them) */
+			if (key_eq(key_of(ctx, m->slots[s] - 1, fold), key_of(ctx, i, fold), fold))
+				goto next;
+			s = (s + 1) & (cap - 1);
+		}
+		m->slots[s] = i + 1;
+next:;
+	}
+}
+
+static struct ord_unit *map_find(struct ord_ctx *ctx, struct ord_ctx_map *m, const char *k,
+				 int fold)
+{
+	size_t s;
+
+	if (!m->cap)
+		return NULL;
+	s = (size_t)hash_str(k, fold) & (m->cap - 1);
+	while (m->slots[s]) {
+		if (key_eq(key_of(ctx, m->slots[s] - 1, fold), k, fold))
+			return &ctx->units[m->slots[s] - 1];
+		s = (s + 1) & (m->cap - 1);
+	}
+	return NULL;
+}
+
+/* ---- life cycle ---- */
+
+void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_rules *rules,
+		  int turn)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->rs = rs;
+	ctx->rules = rules;
+	ctx->turn = turn;
+	ord_buf_init(&ctx->fake_out);
+}
+
+void ord_ctx_release(struct ord_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->nunits; i++) {
+		struct ord_unit *u = &ctx->units[i];
+		free(u->id);
+		free(u->name);
+		free(u->side);
+		ord_kv_release(&u->attrs);
+		ord_kv_release(&u->state);
+		free(ctx->state_before[i]);
+	}
+	free(ctx->units);
+	free(ctx->state_before);
+	free(ctx->by_id.slots);
+	free(ctx->by_name.slots);
+	free(ctx->orders);
+	for (i = 0; i < ctx->nevents; i++) {
+		struct ord_event *e = &ctx->events[i];
+		free((char *)e->phase);
+		free((char *)e->kind);
+		free((char *)e->override);
+		free((char *)e->check);
+		ord_kv_release(&e->kv);
+	}
+	free(ctx->events);
+	for (i = 0; i < ctx->nrolls; i++) {
+		free(ctx->rolls[i].phase);
+		free(ctx->rolls[i].purpose);
+	}
+	free(ctx->rolls);
+	for (i = 0; i < ctx->nresults; i++) {
+		free(ctx->results[i].phase);
+		free(ctx->results[i].unit);
+		free(ctx->results[i].explanation);
+		ord_kv_release(&ctx->results[i].values);
+	}
+	free(ctx->results);
+	for (i = 0; i < ctx->nsheets; i++)
+		ord_sheet_release(&ctx->sheets[i]);
+	free(ctx->sheets);
+	ord_buf_release(&ctx->fake_out);
+	memset(ctx, 0, sizeof(*ctx));
+}
+
+struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const char *name,
+				  const char *side, const char *attrs, const char *state)
+{
+	struct ord_unit *u;
+
+	if (ctx->nunits == ctx->ualloc) {
+		ctx->ualloc = ctx->ualloc ? 2 * ctx->ualloc : 64;
+		ctx->units = ord_xrealloc(ctx->units, ctx->ualloc * sizeof(*ctx->units));
+		ctx->state_before = ord_xrealloc(ctx->state_before,
+						 ctx->ualloc * sizeof(*ctx->state_before));
+	}
+	u = &ctx->units[ctx->nunits];
+	u->id = ord_strdup(id);
+	u->name = ord_strdup(name);
+	u->side = ord_strdup(side);
+	ord_kv_init(&u->attrs);
+	ord_kv_init(&u->state);
+	if (attrs)
+		ord_kv_parse(&u->attrs, attrs);
+	if (state)
+		ord_kv_parse(&u->state, state);
+	ctx->state_before[ctx->nunits] = ord_strdup(state ? state : "");
+	ctx->nunits++;
+	return u;
+}
+
+void ord_ctx_index(struct ord_ctx *ctx)
+{
+	map_build(ctx, &ctx->by_id, 0);
+	map_build(ctx, &ctx->by_name, 1);
+	/* keep orders already attached: the fake context re-indexes per unit */
+	ctx->orders = ord_xrealloc(ctx->orders, (ctx->nunits + 1) * sizeof(*ctx->orders));
+	if (ctx->nunits >= ctx->norders)
+		memset(ctx->orders + ctx->norders, 0,
+		       (ctx->nunits + 1 - ctx->norders) * sizeof(*ctx->orders));
+	ctx->norders = ctx->nunits + 1;
+}
+
+size_t ord_ctx_unit_index(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return (size_t)(u - ctx->units);
+}
+
+void ord_ctx_attach_sheet(struct ord_ctx *ctx, struct ord_sheet *sheet, const char *side)
+{
+	struct ord_sheet *s;
+	size_t i;
+
+	ctx->sheets = ord_xrealloc(ctx->sheets, (ctx->nsheets + 1) * sizeof(*ctx->sheets));
+	s = &ctx->sheets[ctx->nsheets++];
+	*s = *sheet;
+	ord_sheet_init(sheet);
+	for (i = 0; i < s->n; i++) {
+		struct ord_unit *u = ord_ctx_find_unit(ctx, s->orders[i].unit);
+		if (u && !strcmp(u->side, side))
+			ctx->orders[u - ctx->units] = &s->orders[i];
+	}
+}
+
+struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const char *phase,
+				    const char *kind, const char *args, const char *override,
+				    const char *check)
+{
+	struct ord_event *e;
+
+	if (ctx->nevents == ctx->ealloc) {
+		ctx->ealloc = ctx->ealloc ? 2 * ctx->ealloc : 16;
+		ctx->events = ord_xrealloc(ctx->events, ctx->ealloc * sizeof(*ctx->events));
+	}
+	e = &ctx->events[ctx->nevents++];
+	e->seq = seq;
+	e->phase = ord_strdup(phase);
+	e->kind = ord_strdup(kind);
+	e->override = override ? ord_strdup(override) : NULL;
+	e->check = ord_strdup(check ? check : "");
+	ord_kv_init(&e->kv);
+	if (args)
+		ord_kv_parse(&e->kv, args);
+	return e;
+}
+
+int ord_ctx_unit_changed(struct ord_ctx *ctx, size_t i, struct ord_buf *serialised)
+{
+	ord_buf_reset(serialised);
+	ord_kv_serialize(&ctx->units[i].state, serialised);
+	return strcmp(serialised->buf, ctx->state_before[i]) != 0;
+}
+
+/* ---- what modules call ---- */
+
+struct ord_rules *ord_ctx_rules(struct ord_ctx *ctx)
+{
+	return ctx->rules;
+}
+
+int ord_ctx_turn(struct ord_ctx *ctx)
+{
+	return ctx->turn;
+}
+
+const char *ord_ctx_side(struct ord_ctx *ctx)
+{
+	return ctx->side;
+}
+
+size_t ord_ctx_nunits(struct ord_ctx *ctx)
+{
+	return ctx->nunits;
+}
+
+struct ord_unit *ord_ctx_unit(struct ord_ctx *ctx, size_t i)
+{
+	return i < ctx->nunits ? &ctx->units[i] : NULL;
+}
+
+struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name)
+{
+	struct ord_unit *u = map_find(ctx, &ctx->by_id, id_or_name, 0);
+
+	return u ? u : map_find(ctx, &ctx->by_name, id_or_name, 1);
+}
+
+const struct ord_order *ord_ctx_order(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	if (!ctx->orders || !u)
+		return NULL;
+	return ctx->orders[u - ctx->units];
+}
+
+size_t ord_ctx_nevents(struct ord_ctx *ctx)
+{
+	return ctx->nevents;
+}
+
+const struct ord_event *ord_ctx_event(struct ord_ctx *ctx, size_t i)
+{
+	return i < ctx->nevents ? &ctx->events[i] : NULL;
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event_seq,
+		  const char *purpose, unsigned idx, unsigned sides)
+{
+	/* The largest multiple of sides below 2^32: words at or above it are
+	 * rejected, so every face is exactly equally likely. */
+	uint64_t limit = (UINT64_C(1) << 32) - ((UINT64_C(1) << 32) % sides);
+	uint32_t counter;
+
+	for (counter = 0;; counter++) {
+		crypto_generichash_state st;
+		unsigned char out[32], n[4];
+		size_t w;
+
+		crypto_generichash_init(&st, key, 32, sizeof(out));
+		crypto_generichash_update(&st, (const unsigned char *)"orderly-roll-v1", 16);
+		crypto_generichash_update(&st, (const unsigned char *)phase, strlen(phase) + 1);
+		put_u32(n, event_seq);
+		crypto_generichash_update(&st, n, 4);
+		crypto_generichash_update(&st, (const unsigned char *)purpose, strlen(purpose) + 1);
+		put_u32(n, idx);
+		crypto_generichash_update(&st, n, 4);
+		put_u32(n, sides);
+		crypto_generichash_update(&st, n, 4);
+		put_u32(n, counter);
+		crypto_generichash_update(&st, n, 4);
+		crypto_generichash_final(&st, out, sizeof(out));
+		for (w = 0; w < 8; w++) {
+			uint32_t v = (uint32_t)out[4 * w] << 24 | (uint32_t)out[4 * w + 1] << 16 |
+				     (uint32_t)out[4 * w + 2] << 8 | out[4 * w + 3];
+			if (v < limit)
+				return (int)(v % sides) + 1;
+		}
+	}
+}
+
+int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purpose,
+		 unsigned event_seq, unsigned index)
+{
+	const char *phase = ctx->phase ? ctx->phase : "";
+	struct ord_ctx_roll *r;
+	size_t i;
+	int v;
+
+	if (sides < 2 || sides > 1000)
+		return ord_error_set(ORD_ERROR, "a die of %u faces", sides);
+	/* the same identity always gives the same face */
+	for (i = 0; i < ctx->nrolls; i++) {
+		r = &ctx->rolls[i];
+		if (r->event_seq == event_seq && r->idx == index && r->sides == sides &&
+		    !strcmp(r->purpose, purpose) && !strcmp(r->phase, phase)) {
+			*out = r->value;
+			return 0;
+		}
+	}
+	if (ctx->fixed) {
+		if (ctx->fixed_pos >= ctx->nfixed)
+			return ord_error_set(ORD_EUSAGE,
+					     "this fixed-dice game needs more dice: %zu given, roll %zu asked for (%s, event %u)",
+					     ctx->nfixed, ctx->fixed_pos + 1, purpose, event_seq);
+		v = ctx->fixed[ctx->fixed_pos++];
+		if (v < 1 || (unsigned)v > sides)
+			return ord_error_set(ORD_EUSAGE, "fixed die %d cannot be a d%u (%s, event %u)",
+					     v, sides, purpose, event_seq);
+	} else if (ctx->have_key) {
+		v = ord_dice_face(ctx->dice_key, phase, event_seq, purpose, index, sides);
+	} else {
+		return ord_error_set(ORD_ESTATE, "no dice before the turn is sealed");
+	}
+	if (ctx->nrolls == ctx->ralloc) {
+		ctx->ralloc = ctx->ralloc ? 2 * ctx->ralloc : 32;
+		ctx->rolls = ord_xrealloc(ctx->rolls, ctx->ralloc * sizeof(*ctx->rolls));
+	}
+	r = &ctx->rolls[ctx->nrolls++];
+	r->phase = ord_strdup(phase);
+	r->event_seq = event_seq;
+	r->purpose = ord_strdup(purpose);
+	r->idx = index;
+	r->sides = sides;
+	r->value = v;
+	r->fixed = ctx->fixed != NULL;
+	*out = v;
+	return 0;
+}
+
+int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
+		   const struct ord_kv *values, const char *fmt, ...)
+{
+	struct ord_ctx_result *r;
+	struct ord_buf b = ORD_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ord_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (ctx->nresults == ctx->resalloc) {
+		ctx->resalloc = ctx->resalloc ? 2 * ctx->resalloc : 32;
+		ctx->results = ord_xrealloc(ctx->results, ctx->resalloc * sizeof(*ctx->results));
+	}
+	r = &ctx->results[ctx->nresults++];
+	r->phase = ord_strdup(ctx->phase ? ctx->phase : "");
+	r->event_seq = event_seq;
+	r->unit = ord_strdup(unit_id ? unit_id : "");
+	ord_kv_init(&r->values);
+	if (values)
+		ord_kv_copy(&r->values, values);
+	ord_buf_addf(&ctx->fake_out, "%s: %s\n", r->unit, b.buf);
+	r->explanation = ord_buf_detach(&b, NULL);
+	return 0;
+}
+
+/* ---- the fake context for modules' unit tests ---- */
+
+struct ord_ctx *ord_ctx_fake_new(const struct ord_ruleset *rs, struct ord_rules *rules, int turn)
+{
+	struct ord_ctx *ctx = ord_xmalloc(sizeof(*ctx));
+
+	ord_ctx_init(ctx, rs, rules, turn);
+	return ctx;
+}
+
+void ord_ctx_fake_free(struct ord_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	ord_ctx_release(ctx);
+	free(ctx);
+}
+
+struct ord_unit *ord_ctx_fake_add_unit(struct ord_ctx *ctx, const char *id, const char *name,
+				       const char *side)
+{
+	struct ord_unit *u = ord_ctx_add_unit(ctx, id, name, side, NULL, NULL);
+	size_t i = (size_t)(u - ctx->units);
+
+	/* re-index every time: tests add few units */
+	ord_ctx_index(ctx);
+	return &ctx->units[i];
+}
+
+void ord_ctx_fake_set_side(struct ord_ctx *ctx, const char *side)
+{
+	ctx->side = side;
+}
+
+void ord_ctx_fake_set_order(struct ord_ctx *ctx, const struct ord_unit *u,
+			    const struct ord_order *o)
+{
+	ctx->orders[u - ctx->units] = o;
+}
+
+void ord_ctx_fake_add_event(struct ord_ctx *ctx, const char *phase, const char *kind,
+			    const struct ord_kv *kv)
+{
+	struct ord_event *e = ord_ctx_add_event(ctx, (unsigned)ctx->nevents + 1, phase, kind,
+						NULL, NULL, NULL);
+	if (kv)
+		ord_kv_copy(&e->kv, kv);
+}
+
+void ord_ctx_fake_set_dice(struct ord_ctx *ctx, const int *dice, size_t n)
+{
+	ctx->fixed = dice;
+	ctx->nfixed = n;
+	ctx->fixed_pos = 0;
+}
+
+const char *ord_ctx_fake_results(struct ord_ctx *ctx)
+{
+	return ctx->fake_out.buf;
+}

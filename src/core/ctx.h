@@ -1,0 +1,90 @@
+/*
+ * ctx.h - struct ord_ctx, what the core hands a ruleset module: the units
+ * and their state, the turn's parsed orders and events, the dice, and the
+ * results a phase produces.  game.c fills one from the game file and stores
+ * what the module changed; the fake context (tests) fills one by hand.
+ */
+#ifndef ORD_CTX_H
+#define ORD_CTX_H
+
+#include "rulesets/ruleset.h"
+
+struct ord_ctx_roll {
+	char *phase;
+	unsigned event_seq;
+	char *purpose;
+	unsigned idx;
+	unsigned sides;
+	int value;
+	int fixed;        /* 1 when it came from a fixed-dice list */
+};
+
+struct ord_ctx_result {
+	char *phase;
+	unsigned event_seq;
+	char *unit;
+	struct ord_kv values;
+	char *explanation;
+};
+
+struct ord_ctx_map {
+	size_t *slots;    /* index + 1, 0 = empty */
+	size_t cap;       /* power of two */
+};
+
+struct ord_ctx {
+	const struct ord_ruleset *rs;
+	struct ord_rules *rules;
+	int turn;
+	const char *side;             /* validate_sheet: the submitting side */
+	const char *phase;            /* the phase being resolved or checked */
+
+	struct ord_unit *units;
+	size_t nunits, ualloc;
+	char **state_before;          /* serialised state when loaded, per unit */
+	struct ord_ctx_map by_id, by_name;
+	const struct ord_order **orders; /* per unit, NULL when none */
+	size_t norders;                /* slots allocated in orders */
+
+	struct ord_event *events;
+	size_t nevents, ealloc;
+
+	/* dice: derived from key (a real game) or taken from a fixed list */
+	int have_key;
+	unsigned char dice_key[32];
+	const int *fixed;
+	size_t nfixed, fixed_pos;
+
+	struct ord_ctx_roll *rolls;
+	size_t nrolls, ralloc;
+	struct ord_ctx_result *results;
+	size_t nresults, resalloc;
+
+	struct ord_sheet *sheets;     /* owned parsed sheets the orders point into */
+	size_t nsheets;
+	struct ord_buf fake_out;      /* fake context: results as text */
+};
+
+void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_rules *rules,
+		  int turn);
+void ord_ctx_release(struct ord_ctx *ctx);
+/* Add a unit (strings copied); state is parsed from serialised "k=v\n" text. */
+struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const char *name,
+				  const char *side, const char *attrs, const char *state);
+/* Build the lookup maps after the units are added. */
+void ord_ctx_index(struct ord_ctx *ctx);
+size_t ord_ctx_unit_index(struct ord_ctx *ctx, const struct ord_unit *u);
+/* Take ownership of a parsed sheet and attach its orders to its units;
+ * lines naming no unit of side are ignored (the sheet was validated). */
+void ord_ctx_attach_sheet(struct ord_ctx *ctx, struct ord_sheet *sheet, const char *side);
+struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const char *phase,
+				    const char *kind, const char *args, const char *override,
+				    const char *check);
+/* Face of a die from the dice key and the roll's identity (rejection
+ * sampling, no modulo bias).  Exposed for audit and the tests. */
+int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event_seq,
+		  const char *purpose, unsigned idx, unsigned sides);
+/* 1 if unit i's state differs from when it was loaded. */
+int ord_ctx_unit_changed(struct ord_ctx *ctx, size_t i, struct ord_buf *serialised);
+
+#endif

@@ -1,0 +1,823 @@
+/*
+ * game.c - creating and opening a game file, the hash-chained log, turn
+ * opening, loading a module context, and `info`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/game.h"
+#include "core/scenario.h"
+
+/* ---- small SQL helpers ---- */
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? (const char *)s : "";
+}
+
+static int col_blob(sqlite3_stmt *st, int i, unsigned char *out, size_t len)
+{
+	if (sqlite3_column_type(st, i) != SQLITE_BLOB || (size_t)sqlite3_column_bytes(st, i) != len)
+		return -1;
+	memcpy(out, sqlite3_column_blob(st, i), len);
+	return 0;
+}
+
+size_t ord_game_nphases(const struct ord_game *g)
+{
+	size_t n = 0;
+
+	while (g->rs->phases && g->rs->phases[n])
+		n++;
+	return n;
+}
+
+const struct ord_game_side *ord_game_side_by_name(const struct ord_game *g, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < g->nsides; i++)
+		if (!strcmp(g->sides[i].name, name))
+			return &g->sides[i];
+	return NULL;
+}
+
+void ord_game_side_list(const struct ord_game *g, struct ord_buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < g->nsides; i++)
+		ord_buf_addf(out, "%s%s", i ? ", " : "", g->sides[i].name);
+}
+
+/* ---- the log ---- */
+
+int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, const char *body)
+{
+	sqlite3_stmt *st = NULL;
+	unsigned char prev[32] = {0}, hash[32];
+	int64_t n = 0, at = (int64_t)time(NULL);
+	int err = 0;
+
+	if ((err = ord_store_prepare(g->db, &st, "SELECT head_seq, head_hash FROM game")) != 0)
+		return err;
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		err = ord_store_error(g->db, "reading the log head");
+		goto out;
+	}
+	n = sqlite3_column_int64(st, 0);
+	if (n > 0 && col_blob(st, 1, prev, 32)) {
+		err = ord_error_set(ORD_ETAMPERED, "the log head is damaged");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	n++;
+	ord_log_hash(hash, prev, n, turn, kind, body, at);
+	if ((err = ord_store_prepare(g->db, &st,
+				     "INSERT INTO log(seq, turn, kind, body, at, prev, hash) VALUES (?,?,?,?,?,?,?)")) != 0)
+		goto out;
+	sqlite3_bind_int64(st, 1, n);
+	sqlite3_bind_int(st, 2, turn);
+	sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, body, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, at);
+	sqlite3_bind_blob(st, 6, prev, 32, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 7, hash, 32, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		err = ord_store_error(g->db, "writing the log");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((err = ord_store_prepare(g->db, &st, "UPDATE game SET head_seq = ?, head_hash = ?")) != 0)
+		goto out;
+	sqlite3_bind_int64(st, 1, n);
+	sqlite3_bind_blob(st, 2, hash, 32, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		err = ord_store_error(g->db, "writing the log head");
+		goto out;
+	}
+	*seq = n;
+out:
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* ---- turns ---- */
+
+int ord_game_turn(struct ord_game *g, struct ord_turn *t, int turn)
+{
+	sqlite3_stmt *st = NULL;
+	int err = 0, rc;
+
+	memset(t, 0, sizeof(*t));
+	if ((err = ord_store_prepare(g->db, &st,
+				     turn > 0 ? "SELECT turn, state, phase, deadline, seed, seed_commitment, dice_key FROM turn WHERE turn = ?"
+					      : "SELECT turn, state, phase, deadline, seed, seed_commitment, dice_key FROM turn ORDER BY turn DESC LIMIT 1")) != 0)
+		return err;
+	if (turn > 0)
+		sqlite3_bind_int(st, 1, turn);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		err = rc == SQLITE_DONE ? ord_error_set(ORD_ENOTFOUND, "no turn %d in this game", turn)
+					: ord_store_error(g->db, "reading the turn");
+		goto out;
+	}
+	t->turn = sqlite3_column_int(st, 0);
+	snprintf(t->state, sizeof(t->state), "%s", col_text(st, 1));
+	t->phase = sqlite3_column_int(st, 2);
+	t->deadline = sqlite3_column_int64(st, 3);
+	if (col_blob(st, 4, t->seed, 32) || col_blob(st, 5, t->seed_commitment, 32)) {
+		err = ord_error_set(ORD_ETAMPERED, "turn %d: seed damaged", t->turn);
+		goto out;
+	}
+	t->have_dice_key = !col_blob(st, 6, t->dice_key, 32);
+out:
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_game_open_turn(struct ord_game *g, int n)
+{
+	unsigned char seed[32], commitment[32];
+	struct ord_buf body = ORD_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int64_t seq;
+	int err;
+
+	randombytes_buf(seed, sizeof(seed));
+	ord_commit_seed(commitment, g->game_id, n, seed);
+	ord_buf_addf(&body, "turn=%d\nseed_commitment=", n);
+	ord_buf_add_hex(&body, commitment, 32);
+	ord_buf_addch(&body, '\n');
+	if ((err = ord_game_log(g, &seq, n, "open", body.buf)) != 0)
+		goto out;
+	if ((err = ord_store_prepare(g->db, &st,
+				     "INSERT INTO turn(turn, state, phase, seed, seed_commitment, log_seq) VALUES (?, 'open', 0, ?, ?, ?)")) != 0)
+		goto out;
+	sqlite3_bind_int(st, 1, n);
+	sqlite3_bind_blob(st, 2, seed, 32, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 3, commitment, 32, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, seq);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		err = ord_store_error(g->db, "opening the turn");
+out:
+	sodium_memzero(seed, sizeof(seed));
+	sqlite3_finalize(st);
+	ord_buf_release(&body);
+	return err;
+}
+
+int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32],
+		      unsigned char out[32])
+{
+	sqlite3_stmt *st = NULL;
+	struct ord_digest d;
+	int err = 0, rc;
+
+	/* the latest version of every side's sheet, in side order */
+	if ((err = ord_store_prepare(g->db, &st,
+				     "SELECT side.name, sheet.commitment FROM sheet JOIN side ON side.id = sheet.side_id "
+				     "WHERE sheet.turn = ?1 AND sheet.version = (SELECT max(version) FROM sheet s2 "
+				     "WHERE s2.turn = ?1 AND s2.side_id = sheet.side_id) ORDER BY side.id")) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, turn);
+	ord_digest_init(&d, "orderly-dice-v1");
+	ord_digest_bytes(&d, g->game_id, 16);
+	ord_digest_int(&d, turn);
+	ord_digest_bytes(&d, seed, 32);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ord_digest_str(&d, col_text(st, 0));
+		ord_digest_bytes(&d, sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1));
+	}
+	if (rc != SQLITE_DONE)
+		err = ord_store_error(g->db, "reading commitments");
+	ord_digest_final(&d, out);
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out[32],
+			  int *nrolls, int *nresults, int *nstates)
+{
+	sqlite3_stmt *st = NULL;
+	struct ord_digest d;
+	int err = 0, rc;
+
+	*nrolls = *nresults = *nstates = 0;
+	ord_digest_init(&d, "orderly-phase-v1");
+	if ((err = ord_store_prepare(g->db, &st,
+				     "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE log_seq = ? ORDER BY id")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, log_seq);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ord_digest_str(&d, "roll");
+		ord_digest_int(&d, sqlite3_column_int(st, 0));
+		ord_digest_str(&d, col_text(st, 1));
+		ord_digest_int(&d, sqlite3_column_int(st, 2));
+		ord_digest_str(&d, col_text(st, 3));
+		ord_digest_int(&d, sqlite3_column_int(st, 4));
+		ord_digest_int(&d, sqlite3_column_int(st, 5));
+		ord_digest_int(&d, sqlite3_column_int(st, 6));
+		ord_digest_int(&d, sqlite3_column_int(st, 7));
+		(*nrolls)++;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE)
+		return ord_store_error(g->db, "reading rolls");
+	if ((err = ord_store_prepare(g->db, &st,
+				     "SELECT turn, phase, event_seq, unit, vals, explanation FROM result WHERE log_seq = ? ORDER BY id")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, log_seq);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ord_digest_str(&d, "result");
+		ord_digest_int(&d, sqlite3_column_int(st, 0));
+		ord_digest_str(&d, col_text(st, 1));
+		ord_digest_int(&d, sqlite3_column_int(st, 2));
+		ord_digest_str(&d, col_text(st, 3));
+		ord_digest_str(&d, col_text(st, 4));
+		ord_digest_str(&d, col_text(st, 5));
+		(*nresults)++;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE)
+		return ord_store_error(g->db, "reading results");
+	if ((err = ord_store_prepare(g->db, &st,
+				     "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state FROM unit_state us "
+				     "JOIN unit ON unit.id = us.unit_id WHERE us.log_seq = ? ORDER BY us.unit_id")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, log_seq);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ord_digest_str(&d, "state");
+		ord_digest_str(&d, col_text(st, 0));
+		ord_digest_str(&d, col_text(st, 1));
+		ord_digest_int(&d, sqlite3_column_int(st, 2));
+		ord_digest_int(&d, sqlite3_column_int(st, 3));
+		ord_digest_str(&d, col_text(st, 4));
+		(*nstates)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return ord_store_error(g->db, "reading unit states");
+	ord_digest_final(&d, out);
+	return err;
+}
+
+/* ---- loading ---- */
+
+static int load_game(struct ord_game *g)
+{
+	sqlite3_stmt *st = NULL;
+	const void *tables;
+	int tables_len;
+	int err = 0, rc;
+
+	if ((err = ord_store_prepare(g->db, &st,
+				     "SELECT game_id, ruleset, title, nmr, fixed_dice, tables FROM game")) != 0)
+		return err;
+	if (sqlite3_step(st) != SQLITE_ROW || col_blob(st, 0, g->game_id, 16)) {
+		err = ord_error_set(ORD_ENOTGAME, "'%s' has no game record", g->path);
+		goto out;
+	}
+	if ((err = ord_ruleset_find(&g->rs, col_text(st, 1))) != 0)
+		goto out;
+	g->title = ord_strdup(col_text(st, 2));
+	g->nmr = ord_strdup(col_text(st, 3));
+	g->fixed_dice = sqlite3_column_int(st, 4);
+	g->notation = ord_notation_find(g->rs->notation);
+	if (!g->notation) {
+		err = ord_error_set(ORD_ERROR, "ruleset '%s' needs notation '%s', not built in",
+				    g->rs->name, g->rs->notation);
+		goto out;
+	}
+	/* the game keeps the tables it was created with */
+	tables = sqlite3_column_blob(st, 5);
+	tables_len = sqlite3_column_bytes(st, 5);
+	if ((err = g->rs->load(&g->rules, tables, tables ? (size_t)tables_len : 0,
+			       tables ? "the game's tables" : NULL)) != 0)
+		goto out;
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((err = ord_store_prepare(g->db, &st, "SELECT id, name, title FROM side ORDER BY id")) != 0)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		g->sides = ord_xrealloc(g->sides, (g->nsides + 1) * sizeof(*g->sides));
+		g->sides[g->nsides].id = sqlite3_column_int64(st, 0);
+		g->sides[g->nsides].name = ord_strdup(col_text(st, 1));
+		g->sides[g->nsides].title = ord_strdup(col_text(st, 2));
+		g->nsides++;
+	}
+	if (rc != SQLITE_DONE)
+		err = ord_store_error(g->db, "reading sides");
+out:
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_game_open(ord_game **out, const char *path)
+{
+	struct ord_game *g;
+	int err;
+
+	*out = NULL;
+	if ((err = ord_crypto_init()) != 0)
+		return err;
+	g = ord_xcalloc(1, sizeof(*g));
+	g->path = ord_strdup(path);
+	if ((err = ord_store_open(&g->db, path)) != 0 || (err = load_game(g)) != 0) {
+		ord_game_free(g);
+		return err;
+	}
+	*out = g;
+	return 0;
+}
+
+void ord_game_free(ord_game *g)
+{
+	size_t i;
+
+	if (!g)
+		return;
+	if (g->rules && g->rs)
+		g->rs->free(g->rules);
+	ord_store_close(g->db);
+	for (i = 0; i < g->nsides; i++) {
+		free(g->sides[i].name);
+		free(g->sides[i].title);
+	}
+	free(g->sides);
+	free(g->title);
+	free(g->nmr);
+	free(g->path);
+	free(g);
+}
+
+/* ---- creating ---- */
+
+static int insert_sides_units(struct ord_game *g, const struct ord_scenario *sc,
+			      struct ord_diag *diag)
+{
+	sqlite3_stmt *side = NULL, *unit = NULL, *state = NULL;
+	struct ord_buf attrs = ORD_BUF_INIT, body = ORD_BUF_INIT;
+	char **states = ord_xcalloc(sc->nunits + 1, sizeof(*states));
+	struct ord_digest d;
+	unsigned char digest[32];
+	int64_t seq;
+	size_t i;
+	int err = 0;
+
+	if ((err = ord_store_prepare(g->db, &side, "INSERT INTO side(name, title, pubkey) VALUES (?,?,?)")) != 0 ||
+	    (err = ord_store_prepare(g->db, &unit, "INSERT INTO unit(uid, name, side_id, attrs) VALUES (?,?,?,?)")) != 0)
+		goto out;
+	for (i = 0; i < sc->nsides; i++) {
+		unsigned char pk[32];
+		sqlite3_reset(side);
+		sqlite3_bind_text(side, 1, sc->sides[i].id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(side, 2, sc->sides[i].name, -1, SQLITE_STATIC);
+		if (sc->sides[i].pubkey && ord_unhex(pk, 32, sc->sides[i].pubkey) == 32)
+			sqlite3_bind_blob(side, 3, pk, 32, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(side, 3);
+		if (sqlite3_step(side) != SQLITE_DONE) {
+			err = ord_store_error(g->db, "storing sides");
+			goto out;
+		}
+		g->sides = ord_xrealloc(g->sides, (g->nsides + 1) * sizeof(*g->sides));
+		g->sides[g->nsides].id = sqlite3_last_insert_rowid(g->db);
+		g->sides[g->nsides].name = ord_strdup(sc->sides[i].id);
+		g->sides[g->nsides].title = ord_strdup(sc->sides[i].name);
+		g->nsides++;
+	}
+	/* the initial state of every unit is digested into one log entry, as
+	 * the states of a resolved phase are */
+	ord_digest_init(&d, "orderly-phase-v1");
+	for (i = 0; i < sc->nunits; i++) {
+		const struct ord_scenario_unit *su = &sc->units[i];
+		struct ord_buf sbuf = ORD_BUF_INIT;
+		struct ord_unit u;
+
+		memset(&u, 0, sizeof(u));
+		u.id = su->id;
+		u.name = su->name;
+		u.side = su->side;
+		u.attrs = su->attrs;
+		ord_kv_init(&u.state);
+		if (g->rs->init_unit && (err = g->rs->init_unit(g->rules, &u, diag)) != 0) {
+			ord_kv_release(&u.state);
+			goto out;
+		}
+		ord_kv_serialize(&u.state, &sbuf);
+		ord_kv_release(&u.state);
+		states[i] = ord_buf_detach(&sbuf, NULL);
+		ord_buf_reset(&attrs);
+		ord_kv_serialize(&su->attrs, &attrs);
+		sqlite3_reset(unit);
+		sqlite3_bind_text(unit, 1, su->id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(unit, 2, su->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(unit, 3, ord_game_side_by_name(g, su->side)->id);
+		sqlite3_bind_text(unit, 4, attrs.buf, -1, SQLITE_STATIC);
+		if (sqlite3_step(unit) != SQLITE_DONE) {
+			err = ord_store_error(g->db, "storing units");
+			goto out;
+		}
+		ord_digest_str(&d, "state");
+		ord_digest_str(&d, su->id);
+		ord_digest_str(&d, attrs.buf);
+		ord_digest_int(&d, 0);
+		ord_digest_int(&d, 0);
+		ord_digest_str(&d, states[i]);
+	}
+	ord_digest_final(&d, digest);
+	ord_buf_addf(&body, "units=%zu\nrolls=0\nresults=0\nstates=%zu\ndigest=", sc->nunits, sc->nunits);
+	ord_buf_add_hex(&body, digest, 32);
+	ord_buf_addch(&body, '\n');
+	if ((err = ord_game_log(g, &seq, 0, "units", body.buf)) != 0)
+		goto out;
+	/* units were inserted in order, so their row ids are 1..n */
+	if ((err = ord_store_prepare(g->db, &state,
+				     "INSERT INTO unit_state(unit_id, turn, phase, state, log_seq) VALUES (?, 0, 0, ?, ?)")) != 0)
+		goto out;
+	for (i = 0; i < sc->nunits; i++) {
+		sqlite3_reset(state);
+		sqlite3_bind_int64(state, 1, (int64_t)i + 1);
+		sqlite3_bind_text(state, 2, states[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(state, 3, seq);
+		if (sqlite3_step(state) != SQLITE_DONE) {
+			err = ord_store_error(g->db, "storing unit states");
+			goto out;
+		}
+	}
+out:
+	for (i = 0; i < sc->nunits; i++)
+		free(states[i]);
+	free(states);
+	sqlite3_finalize(side);
+	sqlite3_finalize(unit);
+	sqlite3_finalize(state);
+	ord_buf_release(&attrs);
+	ord_buf_release(&body);
+	return err;
+}
+
+static void remove_game_files(const char *path)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	unlink(path);
+	ord_buf_addf(&b, "%s-wal", path);
+	unlink(b.buf);
+	ord_buf_reset(&b);
+	ord_buf_addf(&b, "%s-shm", path);
+	unlink(b.buf);
+	ord_buf_release(&b);
+}
+
+int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
+		    const struct ord_create_opts *opts)
+{
+	struct ord_scenario sc;
+	struct ord_game *g = NULL;
+	struct ord_diag diag;
+	struct ord_buf body = ORD_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	char *tables = NULL, *scenario = NULL;
+	size_t tables_len = 0, scenario_len = 0;
+	unsigned char h[32];
+	const char *rsname;
+	int64_t seq;
+	int err, created = 0;
+
+	*out = NULL;
+	ord_scenario_init(&sc);
+	ord_diag_init(&diag);
+	if ((err = ord_crypto_init()) != 0)
+		return err;
+	g = ord_xcalloc(1, sizeof(*g));
+	g->path = ord_strdup(path);
+	if (access(path, F_OK) == 0) {
+		err = ord_error_set(ORD_EEXISTS, "'%s' already exists; a new game needs a new file", path);
+		goto out;
+	}
+	if ((err = ord_read_file(&scenario, &scenario_len, scenario_path, 16u << 20)) != 0 ||
+	    (err = ord_scenario_load(&sc, scenario, scenario_len, scenario_path)) != 0)
+		goto out;
+	rsname = opts && opts->ruleset ? opts->ruleset : sc.ruleset;
+	if (strcmp(rsname, sc.ruleset)) {
+		err = ord_error_set(ORD_EBADDATA, "%s: the scenario is for ruleset '%s', not '%s'",
+				    scenario_path, sc.ruleset, rsname);
+		goto out;
+	}
+	if ((err = ord_ruleset_find(&g->rs, rsname)) != 0)
+		goto out;
+	g->notation = ord_notation_find(g->rs->notation);
+	if (!g->notation) {
+		err = ord_error_set(ORD_ERROR, "ruleset '%s' needs notation '%s', not built in",
+				    g->rs->name, g->rs->notation);
+		goto out;
+	}
+	if ((err = ord_scenario_check_attrs(&sc, g->rs->unit_attrs, scenario_path)) != 0)
+		goto out;
+	/* the tables in force are copied into the game */
+	if (opts && opts->tables_path) {
+		if ((err = ord_read_file(&tables, &tables_len, opts->tables_path, 16u << 20)) != 0)
+			goto out;
+	} else if (g->rs->tables_resource) {
+		const struct ord_resource *r = ord_resource_find(g->rs->tables_resource);
+		if (!r) {
+			err = ord_error_set(ORD_ERROR, "tables '%s' are not built in", g->rs->tables_resource);
+			goto out;
+		}
+		tables = ord_xmalloc(r->len + 1);
+		memcpy(tables, r->data, r->len + 1);
+		tables_len = r->len;
+	}
+	if ((err = g->rs->load(&g->rules, tables, tables_len,
+			       opts && opts->tables_path ? opts->tables_path : g->rs->tables_resource)) != 0)
+		goto out;
+
+	if ((err = ord_store_create(&g->db, path)) != 0)
+		goto out;
+	created = 1;
+	randombytes_buf(g->game_id, sizeof(g->game_id));
+	g->title = ord_strdup(sc.title);
+	g->nmr = ord_strdup(sc.nmr);
+	g->fixed_dice = opts && opts->fixed_dice;
+	if ((err = ord_store_begin(g->db)) != 0)
+		goto out;
+	if ((err = ord_store_prepare(g->db, &st,
+				     "INSERT INTO game(id, game_id, ruleset, title, nmr, fixed_dice, scenario, tables, created) "
+				     "VALUES (1,?,?,?,?,?,?,?,?)")) != 0)
+		goto out;
+	sqlite3_bind_blob(st, 1, g->game_id, 16, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, g->rs->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, sc.title, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, sc.nmr, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, g->fixed_dice);
+	sqlite3_bind_blob(st, 6, scenario, (int)scenario_len, SQLITE_STATIC);
+	if (tables)
+		sqlite3_bind_blob(st, 7, tables, (int)tables_len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 7);
+	sqlite3_bind_int64(st, 8, (int64_t)time(NULL));
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		err = ord_store_error(g->db, "creating the game");
+		goto out;
+	}
+	ord_buf_adds(&body, "game_id=");
+	ord_buf_add_hex(&body, g->game_id, 16);
+	ord_buf_addf(&body, "\nruleset=%s\nnmr=%s\nfixed_dice=%d\nscenario=", g->rs->name, sc.nmr,
+		     g->fixed_dice);
+	crypto_generichash(h, 32, (const unsigned char *)scenario, scenario_len, NULL, 0);
+	ord_buf_add_hex(&body, h, 32);
+	ord_buf_adds(&body, "\ntables=");
+	crypto_generichash(h, 32, (const unsigned char *)(tables ? tables : ""), tables_len, NULL, 0);
+	ord_buf_add_hex(&body, h, 32);
+	ord_buf_addch(&body, '\n');
+	if ((err = ord_game_log(g, &seq, 0, "create", body.buf)) != 0 ||
+	    (err = insert_sides_units(g, &sc, &diag)) != 0)
+		goto out;
+	if ((err = ord_game_open_turn(g, 1)) != 0)
+		goto out;
+	if (sc.deadline) {
+		sqlite3_finalize(st);
+		st = NULL;
+		if ((err = ord_store_prepare(g->db, &st, "UPDATE turn SET deadline = ? WHERE turn = 1")) != 0)
+			goto out;
+		sqlite3_bind_int64(st, 1, sc.deadline);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			err = ord_store_error(g->db, "setting the deadline");
+			goto out;
+		}
+	}
+	err = ord_store_commit(g->db);
+out:
+	if (err && diag.n) {
+		struct ord_buf m = ORD_BUF_INIT;
+		ord_diag_format(&diag, scenario_path, &m);
+		ord_error_set(err, "%s", m.buf);
+		ord_buf_release(&m);
+	}
+	sqlite3_finalize(st);
+	ord_buf_release(&body);
+	ord_diag_release(&diag);
+	ord_scenario_release(&sc);
+	free(tables);
+	free(scenario);
+	if (err) {
+		if (g && g->db)
+			ord_store_rollback(g->db);
+		ord_game_free(g);
+		if (created)
+			remove_game_files(path);
+		return err;
+	}
+	*out = g;
+	return 0;
+}
+
+/* ---- loading a module context ---- */
+
+int ord_game_parse_sheet(struct ord_game *g, struct ord_sheet *out, const char *bytes, size_t len,
+			 struct ord_diag *diag)
+{
+	return g->notation->parse(out, bytes, len, diag);
+}
+
+int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int with_orders,
+		      const char *phase)
+{
+	sqlite3_stmt *st = NULL;
+	int err = 0, rc;
+
+	ord_ctx_init(ctx, g->rs, g->rules, turn);
+	/* every unit with its latest state */
+	if ((err = ord_store_prepare(g->db, &st,
+				     "SELECT unit.uid, unit.name, side.name, unit.attrs, "
+				     "(SELECT state FROM unit_state us WHERE us.unit_id = unit.id AND us.turn <= ? "
+				     "ORDER BY turn DESC, phase DESC LIMIT 1) "
+				     "FROM unit JOIN side ON side.id = unit.side_id ORDER BY unit.id")) != 0)
+		return err;
+	/* the state as of the end of turn (now, for the current turn) */
+	sqlite3_bind_int(st, 1, turn);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		ord_ctx_add_unit(ctx, col_text(st, 0), col_text(st, 1), col_text(st, 2), col_text(st, 3),
+				 col_text(st, 4));
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE)
+		return ord_store_error(g->db, "reading units");
+	ord_ctx_index(ctx);
+	if (with_orders) {
+		if ((err = ord_store_prepare(g->db, &st,
+					     "SELECT side.name, sheet.bytes FROM sheet JOIN side ON side.id = sheet.side_id "
+					     "WHERE sheet.turn = ?1 AND sheet.version = (SELECT max(version) FROM sheet s2 "
+					     "WHERE s2.turn = ?1 AND s2.side_id = sheet.side_id) ORDER BY side.id")) != 0)
+			return err;
+		sqlite3_bind_int(st, 1, turn);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			struct ord_sheet sheet;
+			struct ord_diag diag;
+
+			ord_sheet_init(&sheet);
+			ord_diag_init(&diag);
+			/* a stored sheet was valid when it was accepted */
+			ord_game_parse_sheet(g, &sheet, sqlite3_column_blob(st, 1),
+					     (size_t)sqlite3_column_bytes(st, 1), &diag);
+			ord_ctx_attach_sheet(ctx, &sheet, col_text(st, 0));
+			ord_diag_release(&diag);
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		if (rc != SQLITE_DONE)
+			return ord_store_error(g->db, "reading sheets");
+	}
+	if (phase) {
+		if ((err = ord_store_prepare(g->db, &st,
+					     "SELECT seq, phase, kind, args, override, checks FROM event WHERE turn = ? "
+					     "AND (phase = ? OR ? = '*') ORDER BY seq")) != 0)
+			return err;
+		sqlite3_bind_int(st, 1, turn);
+		sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, phase, -1, SQLITE_STATIC);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			ord_ctx_add_event(ctx, (unsigned)sqlite3_column_int(st, 0), col_text(st, 1),
+					  col_text(st, 2), col_text(st, 3),
+					  sqlite3_column_type(st, 4) == SQLITE_NULL ? NULL : col_text(st, 4),
+					  col_text(st, 5));
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return ord_store_error(g->db, "reading events");
+	}
+	return 0;
+}
+
+/* ---- info ---- */
+
+static void fmt_time(char *out, size_t n, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!t) {
+		snprintf(out, n, "none");
+		return;
+	}
+	gmtime_r(&tt, &tm);
+	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
+{
+	struct ord_turn t;
+	sqlite3_stmt *st = NULL;
+	char gid[33], when[32];
+	size_t nph = ord_game_nphases(g), i;
+	const char *phase;
+	int err;
+
+	if ((err = ord_game_turn(g, &t, 0)) != 0)
+		return err;
+	ord_hex(gid, g->game_id, 16);
+	fmt_time(when, sizeof(when), t.deadline);
+	phase = !strcmp(t.state, "sealed") && (size_t)t.phase < nph ? g->rs->phases[t.phase] : "";
+	if (xml) {
+		ord_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<game id=\"");
+		ord_buf_adds(out, gid);
+		ord_buf_adds(out, "\" ruleset=\"");
+		ord_buf_add_xml(out, g->rs->name);
+		ord_buf_addf(out, "\" turn=\"%d\" state=\"%s\" phase=\"", t.turn, t.state);
+		ord_buf_add_xml(out, phase);
+		ord_buf_addf(out, "\" deadline=\"%s\" nmr=\"%s\" fixed-dice=\"%s\">\n  <title>", when,
+			     g->nmr, g->fixed_dice ? "yes" : "no");
+		ord_buf_add_xml(out, g->title);
+		ord_buf_adds(out, "</title>\n");
+	} else {
+		ord_buf_addf(out, "game:      %s\nruleset:   %s\ngame id:   %s\n", g->title, g->rs->name, gid);
+		ord_buf_addf(out, "turn:      %d (%s)\n", t.turn, t.state);
+		if (*phase)
+			ord_buf_addf(out, "phase:     %s (%d of %zu resolved)\n", phase, t.phase, nph);
+		ord_buf_addf(out, "deadline:  %s\nnmr:       %s\n", when, g->nmr);
+		if (g->fixed_dice)
+			ord_buf_adds(out, "dice:      fixed by the referee (a test game)\n");
+		ord_buf_adds(out, "sides:\n");
+	}
+	if ((err = ord_store_prepare(g->db, &st,
+				     "SELECT max(version), min(source) FROM sheet WHERE turn = ? AND side_id = ?")) != 0)
+		return err;
+	for (i = 0; i < g->nsides; i++) {
+		int v = 0;
+		const char *source = "";
+
+		sqlite3_reset(st);
+		sqlite3_bind_int(st, 1, t.turn);
+		sqlite3_bind_int64(st, 2, g->sides[i].id);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			v = sqlite3_column_int(st, 0);
+			source = col_text(st, 1);
+		}
+		if (xml) {
+			ord_buf_adds(out, "  <side id=\"");
+			ord_buf_add_xml(out, g->sides[i].name);
+			ord_buf_adds(out, "\" name=\"");
+			ord_buf_add_xml(out, g->sides[i].title);
+			ord_buf_addf(out, "\" submitted=\"%s\" versions=\"%d\" source=\"%s\"/>\n",
+				     v ? "yes" : "no", v, v ? source : "");
+		} else if (!v) {
+			ord_buf_addf(out, "  %-12s not submitted\n", g->sides[i].name);
+		} else if (strcmp(source, "submitted")) {
+			ord_buf_addf(out, "  %-12s no sheet: NMR policy '%s' applied\n", g->sides[i].name, source);
+		} else {
+			ord_buf_addf(out, "  %-12s submitted (version %d)\n", g->sides[i].name, v);
+		}
+	}
+	sqlite3_finalize(st);
+	if (xml)
+		ord_buf_adds(out, "</game>\n");
+	return 0;
+}
+
+int ord_game_set_deadline(ord_game *g, int64_t when)
+{
+	struct ord_turn t;
+	struct ord_buf body = ORD_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int64_t seq;
+	int err;
+
+	if ((err = ord_store_begin(g->db)) != 0)
+		return err;
+	if ((err = ord_game_turn(g, &t, 0)) != 0)
+		goto out;
+	if (strcmp(t.state, "open")) {
+		err = ord_error_set(ORD_ESEALED, "turn %d is %s: its deadline can no longer change",
+				    t.turn, t.state);
+		goto out;
+	}
+	ord_buf_addf(&body, "turn=%d\ndeadline=%lld\n", t.turn, (long long)when);
+	if ((err = ord_game_log(g, &seq, t.turn, "deadline", body.buf)) != 0 ||
+	    (err = ord_store_prepare(g->db, &st, "UPDATE turn SET deadline = ? WHERE turn = ?")) != 0)
+		goto out;
+	if (when)
+		sqlite3_bind_int64(st, 1, when);
+	else
+		sqlite3_bind_null(st, 1);
+	sqlite3_bind_int(st, 2, t.turn);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		err = ord_store_error(g->db, "setting the deadline");
+		goto out;
+	}
+	err = ord_store_commit(g->db);
+out:
+	if (err)
+		ord_store_rollback(g->db);
+	sqlite3_finalize(st);
+	ord_buf_release(&body);
+	return err;
+}
