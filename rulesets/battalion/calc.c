@@ -1,0 +1,1307 @@
+/*
+ * calc.c - the battalion rules computed from the loaded tables (calc.h),
+ * and the module's calculator and table printer.
+ *
+ * Every rule number comes from rulesets/battalion/tables.xml; what stays in
+ * C is the order of the steps the rule text describes (base, modifiers,
+ * rounding, trays) and the checking of inputs.  The same functions serve
+ * the calculator and the turn resolution, so both always agree.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "rulesets/battalion/calc.h"
+
+/* The battalion module's struct ord_rules (opaque to the core). */
+struct ord_rules {
+	struct bat_rules bat;
+};
+
+/* What bat_load insists on, so that a club's edited tables fail when they
+ * are loaded rather than in the middle of a turn. */
+static const struct {
+	const char *name;
+	enum ord_table_kind kind;
+} needed_tables[] = {
+	{"kinds", ORD_TABLE_CHART},
+	{"formations", ORD_TABLE_CHART},
+	{"movement", ORD_TABLE_CHART},
+	{"movement_bonus", ORD_TABLE_MODIFIERS},
+	{"terrain", ORD_TABLE_CHART},
+	{"fire", ORD_TABLE_BANDS},
+	{"fire_modifiers", ORD_TABLE_MODIFIERS},
+	{"artillery", ORD_TABLE_BANDS},
+	{"artillery_modifiers", ORD_TABLE_MODIFIERS},
+	{"morale_modifiers", ORD_TABLE_MODIFIERS},
+	{"morale", ORD_TABLE_DICE},
+	{"morale20", ORD_TABLE_DICE},
+	{"morale20_classes", ORD_TABLE_CHART},
+	{"melee_points", ORD_TABLE_CHART},
+	{"melee_die", ORD_TABLE_MODIFIERS},
+	{"melee_casualties", ORD_TABLE_MODIFIERS},
+};
+
+static const char *const needed_params[] = {
+	"figures_per_tray", "move_fraction_parts", "round_up_from", "melee_round_up_from",
+	"woods_fired_on_within", "woods_may_fire", "artillery_die", "morale_die",
+	"melee_die", "winner_divisor", "loser_divisor", "tie_divisor",
+};
+
+/* Columns and labels the code reads, checked at load like the tables. */
+static const struct {
+	const char *table, *name;
+	int label; /* 1: a label (string), 0: a column (number) */
+} needed_fields[] = {
+	{"kinds", "arm", 1},
+	{"formations", "enfilade_as", 1},
+	{"movement", "reg", 0},
+	{"movement", "charge", 0},
+	{"terrain", "reg", 0},
+	{"terrain", "charge", 0},
+	{"fire", "hits", 0},
+	{"artillery", "dead", 0},
+	{"artillery", "hit", 0},
+	{"morale", "outcome", 1},
+	{"morale20", "outcome", 1},
+	{"morale20_classes", "after_rout", 1},
+	{"melee_points", "points", 0},
+};
+
+/* ---- loading ------------------------------------------------------------ */
+
+static int table_declares(const struct ord_table *tbl, const char *name, int label)
+{
+	size_t i, n = label ? ord_table_nlabels(tbl) : ord_table_ncolumns(tbl);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(label ? ord_table_label(tbl, i) : ord_table_column(tbl, i), name))
+			return 1;
+	return 0;
+}
+
+static int check_tables(const struct ord_tables *t)
+{
+	const struct ord_table *tbl;
+	double v;
+	size_t i;
+	int err;
+
+	if (strcmp(ord_tables_ruleset(t), "battalion"))
+		return ord_error_set(ORD_EBADDATA, "%s: tables of ruleset '%s', expected 'battalion'",
+				     ord_tables_name(t), ord_tables_ruleset(t));
+	for (i = 0; i < ORD_ARRAY_SIZE(needed_tables); i++)
+		if ((err = ord_tables_find(&tbl, t, needed_tables[i].name, needed_tables[i].kind)) !=
+		    0)
+			return err == ORD_ENOTFOUND ? ORD_EBADDATA : err;
+	for (i = 0; i < ORD_ARRAY_SIZE(needed_params); i++)
+		if (ord_tables_param(t, needed_params[i], &v))
+			return ord_error_set(ORD_EBADDATA, "%s: no parameter '%s'", ord_tables_name(t),
+					     needed_params[i]);
+	for (i = 0; i < ORD_ARRAY_SIZE(needed_fields); i++) {
+		tbl = ord_tables_get(t, needed_fields[i].table);
+		if (!table_declares(tbl, needed_fields[i].name, needed_fields[i].label))
+			return ord_error_set(ORD_EBADDATA, "%s:%u: table '%s' does not declare the %s '%s'",
+					     ord_tables_name(t), ord_table_line(tbl),
+					     needed_fields[i].table,
+					     needed_fields[i].label ? "label" : "column",
+					     needed_fields[i].name);
+	}
+	return 0;
+}
+
+int bat_load(struct ord_rules **out, const char *xml, size_t len, const char *name)
+{
+	struct ord_rules *rules = NULL;
+	struct ord_tables *t = NULL;
+	int err;
+
+	*out = NULL;
+	if ((err = ord_tables_load(&t, xml, len, name)) != 0)
+		goto out;
+	if ((err = check_tables(t)) != 0)
+		goto out;
+	rules = ord_xcalloc(1, sizeof(*rules));
+	rules->bat.tables = t;
+	t = NULL;
+	*out = rules;
+out:
+	ord_tables_free(t);
+	return err;
+}
+
+void bat_free(struct ord_rules *rules)
+{
+	if (!rules)
+		return;
+	ord_tables_free(rules->bat.tables);
+	free(rules);
+}
+
+struct bat_rules *bat_rules(struct ord_rules *rules)
+{
+	return rules ? &rules->bat : NULL;
+}
+
+int bat_param(const struct bat_rules *r, const char *name, double *out)
+{
+	return ord_tables_param(r->tables, name, out);
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+/* A table bat_load has checked; the lookups cannot fail. */
+static const struct ord_table *table(const struct bat_rules *r, const char *name)
+{
+	return ord_tables_get(r->tables, name);
+}
+
+static double param(const struct bat_rules *r, const char *name)
+{
+	double v = 0;
+
+	ord_tables_param(r->tables, name, &v);
+	return v;
+}
+
+/* Is value one of the values of attr in the table?  ORD_EUSAGE naming key
+ * and listing what is allowed otherwise. */
+static int check_word(const struct bat_rules *r, const char *key, const char *value,
+		      const char *tname, const char *attr)
+{
+	const struct ord_table *tbl = table(r, tname);
+	struct ord_buf values = ORD_BUF_INIT;
+	int err = 0;
+	const char *p;
+	size_t n;
+
+	ord_table_key_values(tbl, attr, &values);
+	if (value && *value) {
+		n = strlen(value);
+		for (p = values.buf; *p;) {
+			size_t len = strcspn(p, " ");
+			if (len == n && !memcmp(p, value, n))
+				goto out;
+			p += len;
+			if (*p)
+				p++;
+		}
+		err = ord_error_set(ORD_EUSAGE, "%s: unknown '%s' (expected one of %s)", key, value,
+				    values.buf);
+	} else {
+		err = ord_error_set(ORD_EUSAGE, "%s: missing (expected one of %s)", key, values.buf);
+	}
+out:
+	ord_buf_release(&values);
+	return err;
+}
+
+static int check_die(const char *key, int die, double sides)
+{
+	if (die < 1 || die > (int)sides)
+		return ord_error_set(ORD_EUSAGE, "%s: %d is not a face of a d%d (expected 1..%d)", key,
+				     die, (int)sides, (int)sides);
+	return 0;
+}
+
+/* Whole figures from a fraction: a part from up_from counts as a whole
+ * figure (the rules' "1/2 = 1, 3/4 = 1"); never below 0. */
+static int round_figures(double x, double up_from)
+{
+	double whole;
+
+	if (!(x > 0))
+		return 0;
+	whole = floor(x);
+	/* a tolerance, so that 2.5 computed as 2.4999999 still counts as 1/2 */
+	if (x - whole >= up_from - 1e-9)
+		whole += 1;
+	return (int)whole;
+}
+
+static void add_num(struct ord_buf *b, double v)
+{
+	ord_tables_fmt(b, v, 1);
+}
+
+static void why_add(struct ord_buf *why, const struct ord_buf *b)
+{
+	if (why)
+		ord_buf_add(why, b->buf, b->len);
+}
+
+/* ---- movement ---------------------------------------------------------- */
+
+int bat_move(const struct bat_rules *r, const struct bat_move_in *in,
+	     struct bat_move_out *out, struct ord_buf *why)
+{
+	const char *terrain = in->terrain ? in->terrain : "open";
+	const char *col = in->charge ? "charge" : "reg";
+	struct ord_kv match, flags;
+	struct ord_buf b = ORD_BUF_INIT;
+	const struct ord_row *row, *trow;
+	double parts = param(r, "move_fraction_parts"), base, total, factor, reg_factor;
+	int err;
+
+	ord_kv_init(&match);
+	ord_kv_init(&flags);
+	out->distance = 0;
+	if ((err = check_word(r, "kind", in->kind, "kinds", "kind")) != 0 ||
+	    (err = check_word(r, "formation", in->formation, "formations", "formation")) != 0 ||
+	    (err = check_word(r, "terrain", terrain, "terrain", "terrain")) != 0)
+		goto out;
+	if (in->quarters < 1 || in->quarters > (int)parts) {
+		err = ord_error_set(ORD_EUSAGE, "fraction: %d/%d is not a fraction of the move (expected 1/%d..%d/%d)",
+				    in->quarters, (int)parts, (int)parts, (int)parts, (int)parts);
+		goto out;
+	}
+	ord_kv_set(&match, "kind", in->kind);
+	ord_kv_set(&match, "formation", in->formation);
+	if (ord_table_find(&row, table(r, "movement"), &match)) {
+		err = ord_error_set(ORD_EUSAGE, "formation: the movement chart has no %s in %s",
+				    in->kind, in->formation);
+		goto out;
+	}
+	if (!ord_row_has_num(row, col)) {
+		err = ord_error_set(ORD_EUSAGE, "charge: %s in %s may not charge", in->kind,
+				    in->formation);
+		goto out;
+	}
+	if ((err = ord_row_num(row, col, &base)) != 0)
+		goto out;
+	ord_kv_set(&flags, in->kind, "yes");
+	ord_kv_set(&flags, "elite", in->elite ? "yes" : "no");
+	ord_kv_set(&flags, "charge", in->charge ? "yes" : "no");
+	ord_buf_addf(&b, "%s in %s, %s ", in->kind, in->formation, in->charge ? "charge" : "move");
+	if ((err = ord_table_apply(&total, table(r, "movement_bonus"), base, &flags, NULL, &b)) != 0)
+		goto out;
+	if (in->elite && in->charge)
+		ord_buf_adds(&b, ", no elite bonus when charging");
+
+	ord_kv_release(&match);
+	ord_kv_init(&match);
+	ord_kv_set(&match, "terrain", terrain);
+	if ((err = ord_table_find(&trow, table(r, "terrain"), &match)) != 0)
+		goto out;
+	if (!ord_row_has_num(trow, col)) {
+		err = ord_error_set(ORD_EUSAGE, "charge: may not charge in terrain '%s'", terrain);
+		goto out;
+	}
+	if ((err = ord_row_num(trow, col, &factor)) != 0 ||
+	    (err = ord_row_num(trow, "reg", &reg_factor)) != 0)
+		goto out;
+	if (factor != 1) {
+		ord_buf_adds(&b, ", ×");
+		add_num(&b, factor);
+		ord_buf_addf(&b, " %s = ", terrain);
+		add_num(&b, total * factor);
+	} else if (in->charge && reg_factor != 1) {
+		ord_buf_addf(&b, ", no %s bonus when charging", terrain);
+	}
+	total *= factor;
+	if (in->quarters != (int)parts) {
+		ord_buf_addf(&b, ", × %d/%d of the move = ", in->quarters, (int)parts);
+		add_num(&b, total * in->quarters / parts);
+	}
+	total = total * in->quarters / parts;
+	ord_buf_adds(&b, " in.");
+	out->distance = total;
+	why_add(why, &b);
+out:
+	ord_kv_release(&match);
+	ord_kv_release(&flags);
+	ord_buf_release(&b);
+	return err;
+}
+
+/* ---- fire ---------------------------------------------------------------- */
+
+static void set_flag(struct ord_kv *flags, const char *name, int on)
+{
+	ord_kv_set(flags, name, on ? "yes" : "no");
+}
+
+int bat_fire(const struct bat_rules *r, const struct bat_fire_in *in,
+	     struct bat_fire_out *out, struct ord_buf *why)
+{
+	struct ord_kv match, flags;
+	struct ord_buf b = ORD_BUF_INIT;
+	const struct ord_row *row;
+	const char *formation = in->target_formation;
+	double pct, base, total, per_tray = param(r, "figures_per_tray");
+	double woods = param(r, "woods_fired_on_within");
+	int err;
+
+	ord_kv_init(&match);
+	ord_kv_init(&flags);
+	memset(out, 0, sizeof(*out));
+	if ((err = check_word(r, "weapon", in->weapon, "fire", "weapon")) != 0 ||
+	    (err = check_word(r, "target_formation", formation, "formations", "formation")) != 0)
+		goto out;
+	if (in->firers < 0) {
+		err = ord_error_set(ORD_EUSAGE, "firers: %d is below 0", in->firers);
+		goto out;
+	}
+	if (!(in->range >= 0) || !isfinite(in->range)) {
+		err = ord_error_set(ORD_EUSAGE, "range: must be a distance of 0 or more inches");
+		goto out;
+	}
+	if (in->firer_in_woods && !param(r, "woods_may_fire")) {
+		ord_buf_adds(&b, "no fire: units in woods do not fire");
+		goto done;
+	}
+	if (in->target_in_woods && in->range > woods) {
+		ord_buf_adds(&b, "no fire: a target in woods may be fired on only within ");
+		add_num(&b, woods);
+		ord_buf_adds(&b, " in.");
+		goto done;
+	}
+	if (in->enfilade) {
+		const struct ord_row *f;
+		ord_kv_set(&match, "formation", formation);
+		if ((err = ord_table_find(&f, table(r, "formations"), &match)) != 0)
+			goto out;
+		if (strcmp(ord_row_str(f, "enfilade_as"), formation))
+			ord_buf_addf(&b, "enfiladed %s hit as %s; ", formation,
+				     ord_row_str(f, "enfilade_as"));
+		formation = ord_row_str(f, "enfilade_as");
+		ord_kv_release(&match);
+		ord_kv_init(&match);
+	}
+	ord_kv_set(&match, "weapon", in->weapon);
+	if (ord_table_band(&row, table(r, "fire"), &match, in->range) ||
+	    !ord_row_has_num(row, "hits")) {
+		ord_buf_addf(&b, "out of range: %s at ", in->weapon);
+		add_num(&b, in->range);
+		ord_buf_adds(&b, " in.");
+		goto done;
+	}
+	if ((err = ord_row_num(row, "hits", &pct)) != 0)
+		goto out;
+	out->in_range = 1;
+	base = in->firers * pct / 100;
+	ord_buf_addf(&b, "%d firers × ", in->firers);
+	add_num(&b, pct);
+	ord_buf_adds(&b, "% = ");
+
+	{
+		struct ord_buf tf = ORD_BUF_INIT;
+		ord_buf_addf(&tf, "target_%s", formation);
+		set_flag(&flags, tf.buf, 1);
+		ord_buf_release(&tf);
+	}
+	set_flag(&flags, "target_moved", in->target_moved);
+	set_flag(&flags, "firer_moved", in->firer_moved);
+	set_flag(&flags, "firer_changed_formation", in->firer_changed_formation);
+	set_flag(&flags, "firer_light", in->firer_light);
+	set_flag(&flags, "firer_skirmish", in->firer_skirmish);
+	set_flag(&flags, "firer_on_hill", in->firer_on_hill);
+	if ((err = ord_table_apply(&total, table(r, "fire_modifiers"), base, &flags, NULL, &b)) !=
+	    0)
+		goto out;
+	out->raw = total;
+	out->casualties = round_figures(total, param(r, "round_up_from"));
+	if (total < 0)
+		ord_buf_adds(&b, ", no fewer than 0");
+	else if (total != (double)out->casualties) {
+		ord_buf_adds(&b, " → ");
+		add_num(&b, out->casualties);
+	}
+done:
+	out->trays = per_tray > 0 ? out->casualties / (int)per_tray : 0;
+	out->remainder = out->casualties - out->trays * (int)per_tray;
+	why_add(why, &b);
+out:
+	ord_kv_release(&match);
+	ord_kv_release(&flags);
+	ord_buf_release(&b);
+	return err;
+}
+
+/* ---- artillery ------------------------------------------------------------ */
+
+int bat_artillery(const struct bat_rules *r, const struct bat_artillery_in *in,
+		  struct bat_artillery_out *out, struct ord_buf *why)
+{
+	struct ord_kv match, flags;
+	struct ord_buf b = ORD_BUF_INIT, tf = ORD_BUF_INIT;
+	const struct ord_row *row;
+	double dead, hit, total;
+	int err;
+
+	ord_kv_init(&match);
+	ord_kv_init(&flags);
+	memset(out, 0, sizeof(*out));
+	if ((err = check_word(r, "shot", in->shot, "artillery", "shot")) != 0 ||
+	    (err = check_word(r, "target_formation", in->target_formation, "formations",
+			      "formation")) != 0 ||
+	    (err = check_die("die", in->die, param(r, "artillery_die"))) != 0)
+		goto out;
+	if (!(in->range >= 0) || !isfinite(in->range)) {
+		err = ord_error_set(ORD_EUSAGE, "range: must be a distance of 0 or more inches");
+		goto out;
+	}
+	ord_kv_set(&match, "shot", in->shot);
+	if (ord_table_band(&row, table(r, "artillery"), &match, in->range) ||
+	    !ord_row_has_num(row, "dead") || !ord_row_has_num(row, "hit")) {
+		ord_buf_addf(&b, "out of range: %s at ", in->shot);
+		add_num(&b, in->range);
+		ord_buf_adds(&b, " in.");
+		goto done;
+	}
+	if ((err = ord_row_num(row, "dead", &dead)) != 0 || (err = ord_row_num(row, "hit", &hit)) != 0)
+		goto out;
+	out->in_range = 1;
+	out->to_hit = (int)hit;
+	out->hit = in->die <= out->to_hit;
+	ord_buf_addf(&b, "%s at ", in->shot);
+	add_num(&b, in->range);
+	ord_buf_addf(&b, " in.: d%d %d, ", (int)param(r, "artillery_die"), in->die);
+	if (out->to_hit >= (int)param(r, "artillery_die"))
+		ord_buf_adds(&b, "always hits");
+	else if (out->to_hit <= 1)
+		ord_buf_adds(&b, "hits on 1");
+	else
+		ord_buf_addf(&b, "hits on 1–%d", out->to_hit);
+	if (!out->hit) {
+		ord_buf_adds(&b, ": miss");
+		goto done;
+	}
+	ord_buf_adds(&b, ": hit; ");
+	ord_buf_addf(&tf, "target_%s", in->target_formation);
+	set_flag(&flags, tf.buf, 1);
+	set_flag(&flags, "horse_moved_unlimbered", in->horse_moved_unlimbered);
+	if ((err = ord_table_apply(&total, table(r, "artillery_modifiers"), dead, &flags, &match,
+				   &b)) != 0)
+		goto out;
+	out->casualties = round_figures(total, param(r, "round_up_from"));
+	if (total != (double)out->casualties) {
+		ord_buf_adds(&b, " → ");
+		add_num(&b, out->casualties);
+	}
+	ord_buf_adds(&b, " dead");
+done:
+	why_add(why, &b);
+out:
+	ord_kv_release(&match);
+	ord_kv_release(&flags);
+	ord_buf_release(&b);
+	ord_buf_release(&tf);
+	return err;
+}
+
+/* ---- morale --------------------------------------------------------------- */
+
+int bat_morale(const struct bat_rules *r, const struct bat_morale_in *in,
+	       struct bat_morale_out *out, struct ord_buf *why)
+{
+	struct ord_kv flags;
+	struct ord_buf b = ORD_BUF_INIT;
+	const struct ord_row *row;
+	double score;
+	int err;
+
+	ord_kv_init(&flags);
+	out->score = 0;
+	out->outcome = NULL;
+	if ((err = check_die("die", in->die, param(r, "morale_die"))) != 0)
+		goto out;
+	if (in->losses < 0) {
+		err = ord_error_set(ORD_EUSAGE, "losses: %d is below 0", in->losses);
+		goto out;
+	}
+	ord_kv_set_int(&flags, "losses", in->losses);
+	set_flag(&flags, "elite", in->elite);
+	set_flag(&flags, "militia", in->militia);
+	set_flag(&flags, "failed_before", in->failed_before);
+	set_flag(&flags, "lost_melee", in->lost_melee);
+	set_flag(&flags, "routed_recently", in->routed_recently);
+	ord_buf_addf(&b, "d%d ", (int)param(r, "morale_die"));
+	if ((err = ord_table_apply(&score, table(r, "morale_modifiers"), in->die, &flags, NULL,
+				   &b)) != 0)
+		goto out;
+	out->score = (int)lround(score);
+	if ((err = ord_table_dice(&row, table(r, "morale"), NULL, out->score)) != 0)
+		goto out;
+	out->outcome = ord_row_str(row, "outcome");
+	ord_buf_addf(&b, ": %s", out->outcome);
+	why_add(why, &b);
+out:
+	ord_kv_release(&flags);
+	ord_buf_release(&b);
+	return err;
+}
+
+int bat_morale20(const struct bat_rules *r, const struct bat_morale20_in *in,
+		 struct bat_morale20_out *out, struct ord_buf *why)
+{
+	const struct ord_table *dice = table(r, "morale20");
+	struct ord_kv match;
+	struct ord_buf b = ORD_BUF_INIT;
+	const struct ord_row *row, *crow;
+	int err;
+
+	ord_kv_init(&match);
+	out->outcome = NULL;
+	out->new_class = in->cls;
+	if ((err = check_word(r, "class", in->cls, "morale20", "class")) != 0 ||
+	    (err = check_die("die", in->die, ord_table_die(dice) ? ord_table_die(dice) : 20)) != 0)
+		goto out;
+	ord_kv_set(&match, "class", in->cls);
+	if ((err = ord_table_dice(&row, dice, &match, in->die)) != 0)
+		goto out;
+	out->outcome = ord_row_str(row, "outcome");
+	ord_buf_addf(&b, "class %s, d%d %d: %s", in->cls,
+		     ord_table_die(dice) ? ord_table_die(dice) : 20, in->die, out->outcome);
+	if (!strcmp(out->outcome, "rout")) {
+		if ((err = ord_table_find(&crow, table(r, "morale20_classes"), &match)) != 0)
+			goto out;
+		out->new_class = ord_row_str(crow, "after_rout");
+		ord_buf_addf(&b, ", drops to class %s", out->new_class);
+	}
+	why_add(why, &b);
+out:
+	ord_kv_release(&match);
+	ord_buf_release(&b);
+	return err;
+}
+
+/* ---- melee ------------------------------------------------------------------ */
+
+struct side_calc {
+	const char *name;      /* "a" or "b" */
+	double per_figure;     /* melee points per figure */
+	int points;
+	double die;            /* adjusted */
+	int score;
+	const char *arm;
+};
+
+static int melee_side(const struct bat_rules *r, const char *name,
+		      const struct bat_melee_side *s, struct side_calc *c, struct ord_buf *b)
+{
+	struct ord_kv match, flags;
+	struct ord_buf key = ORD_BUF_INIT;
+	const struct ord_row *row;
+	int err;
+
+	ord_kv_init(&match);
+	ord_kv_init(&flags);
+	c->name = name;
+	ord_buf_addf(&key, "%s_kind", name);
+	if ((err = check_word(r, key.buf, s->kind, "kinds", "kind")) != 0)
+		goto out;
+	ord_buf_reset(&key);
+	ord_buf_addf(&key, "%s_figures", name);
+	if (s->figures < 1) {
+		err = ord_error_set(ORD_EUSAGE, "%s: %d (expected 1 or more figures)", key.buf,
+				    s->figures);
+		goto out;
+	}
+	ord_buf_reset(&key);
+	ord_buf_addf(&key, "%s_die", name);
+	if ((err = check_die(key.buf, s->die, param(r, "melee_die"))) != 0)
+		goto out;
+	ord_kv_set(&match, "kind", s->kind);
+	if ((err = ord_table_find(&row, table(r, "kinds"), &match)) != 0)
+		goto out;
+	c->arm = ord_row_str(row, "arm");
+	if (ord_table_find(&row, table(r, "melee_points"), &match)) {
+		err = ord_error_set(ORD_EUSAGE, "%s_kind: '%s' has no melee points", name, s->kind);
+		goto out;
+	}
+	if ((err = ord_row_num(row, "points", &c->per_figure)) != 0)
+		goto out;
+	c->points = (int)lround(s->figures * c->per_figure);
+	set_flag(&flags, "column", s->column);
+	set_flag(&flags, "motion", s->motion);
+	set_flag(&flags, "fresh", s->fresh);
+	set_flag(&flags, "charging", s->charging);
+	set_flag(&flags, "elite", s->elite);
+	set_flag(&flags, "square_vs_cavalry", s->square_vs_cavalry);
+	set_flag(&flags, "hill", s->hill);
+	ord_buf_addf(b, "%c: %d %s × ", name[0] - 'a' + 'A', s->figures, s->kind);
+	add_num(b, c->per_figure);
+	ord_buf_addf(b, " = %d pts × (d%d ", c->points, (int)param(r, "melee_die"));
+	if ((err = ord_table_apply(&c->die, table(r, "melee_die"), s->die, &flags, NULL, b)) != 0)
+		goto out;
+	c->score = (int)lround(c->points * c->die);
+	ord_buf_addf(b, ") = %d", c->score);
+out:
+	ord_kv_release(&match);
+	ord_kv_release(&flags);
+	ord_buf_release(&key);
+	return err;
+}
+
+/* What side `from` inflicts on side `to`, in figures of `to`. */
+static int melee_inflict(const struct bat_rules *r, const struct side_calc *from,
+			 const struct bat_melee_side *fs, int pursuing, double divisor,
+			 const struct side_calc *to, const struct bat_melee_side *ts, int *out,
+			 struct ord_buf *b)
+{
+	struct ord_kv flags;
+	double pts, figures;
+	int err;
+
+	ord_kv_init(&flags);
+	set_flag(&flags, "hill", fs->hill);
+	set_flag(&flags, "pursuit", pursuing);
+	pts = from->points / divisor;
+	ord_buf_addf(b, "%c inflicts %d/", from->name[0] - 'a' + 'A', from->points);
+	add_num(b, divisor);
+	ord_buf_adds(b, " = ");
+	if ((err = ord_table_apply(&pts, table(r, "melee_casualties"), pts, &flags, NULL, b)) != 0)
+		goto out;
+	figures = pts / to->per_figure;
+	ord_buf_adds(b, " pts / ");
+	add_num(b, to->per_figure);
+	ord_buf_adds(b, " = ");
+	add_num(b, figures);
+	*out = round_figures(figures, param(r, "melee_round_up_from"));
+	if (figures != (double)*out) {
+		ord_buf_adds(b, " → ");
+		add_num(b, *out);
+	}
+	if (*out > ts->figures) {
+		*out = ts->figures;
+		ord_buf_addf(b, " (all %d engaged)", *out);
+	}
+	ord_buf_addf(b, " %s of %c", *out == 1 ? "figure" : "figures", to->name[0] - 'a' + 'A');
+out:
+	ord_kv_release(&flags);
+	return err;
+}
+
+int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in,
+	      struct bat_melee_out *out, struct ord_buf *why)
+{
+	struct side_calc a, b;
+	struct ord_buf e = ORD_BUF_INIT;
+	double div_a, div_b;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	if ((err = melee_side(r, "a", &in->a, &a, &e)) != 0)
+		goto out;
+	ord_buf_adds(&e, "; ");
+	if ((err = melee_side(r, "b", &in->b, &b, &e)) != 0)
+		goto out;
+	if (in->pursuit != BAT_NONE) {
+		const struct side_calc *p = in->pursuit == BAT_A ? &a : &b;
+		const struct side_calc *q = in->pursuit == BAT_A ? &b : &a;
+		if (strcmp(p->arm, "cavalry") || strcmp(q->arm, "infantry")) {
+			err = ord_error_set(ORD_EUSAGE,
+					    "pursuit: only cavalry pursues infantry it broke (side %s is %s, side %s is %s)",
+					    p->name, p->arm, q->name, q->arm);
+			goto out;
+		}
+	}
+	out->points_a = a.points;
+	out->points_b = b.points;
+	out->score_a = a.score;
+	out->score_b = b.score;
+	if (a.score > b.score) {
+		out->winner = BAT_A;
+		div_a = param(r, "winner_divisor");
+		div_b = param(r, "loser_divisor");
+		ord_buf_adds(&e, "; A wins");
+	} else if (b.score > a.score) {
+		out->winner = BAT_B;
+		div_a = param(r, "loser_divisor");
+		div_b = param(r, "winner_divisor");
+		ord_buf_adds(&e, "; B wins");
+	} else {
+		out->winner = BAT_NONE;
+		div_a = div_b = param(r, "tie_divisor");
+		ord_buf_adds(&e, "; a tie, no winner");
+	}
+	if (!(div_a > 0) || !(div_b > 0)) {
+		err = ord_error_set(ORD_EBADDATA, "%s: melee divisors must be above 0",
+				    ord_tables_name(r->tables));
+		goto out;
+	}
+	/* the winner's blow first, as the text tells it */
+	ord_buf_adds(&e, "; ");
+	if (out->winner == BAT_B) {
+		if ((err = melee_inflict(r, &b, &in->b, in->pursuit == BAT_B, div_b, &a, &in->a,
+					 &out->casualties_a, &e)) != 0)
+			goto out;
+		ord_buf_adds(&e, "; ");
+		if ((err = melee_inflict(r, &a, &in->a, in->pursuit == BAT_A, div_a, &b, &in->b,
+					 &out->casualties_b, &e)) != 0)
+			goto out;
+	} else {
+		if ((err = melee_inflict(r, &a, &in->a, in->pursuit == BAT_A, div_a, &b, &in->b,
+					 &out->casualties_b, &e)) != 0)
+			goto out;
+		ord_buf_adds(&e, "; ");
+		if ((err = melee_inflict(r, &b, &in->b, in->pursuit == BAT_B, div_b, &a, &in->a,
+					 &out->casualties_a, &e)) != 0)
+			goto out;
+	}
+	why_add(why, &e);
+out:
+	ord_buf_release(&e);
+	return err;
+}
+
+/* ---- the calculator -------------------------------------------------------- */
+
+enum arg_type {
+	ARG_BOOL = 1, /* yes/no */
+	ARG_INT,      /* a whole number >= 0 */
+	ARG_NUM,      /* a decimal >= 0 */
+	ARG_WORD,     /* one of the values of table.attr */
+	ARG_FRACTION, /* 1/4 1/2 3/4 1 */
+	ARG_SIDE,     /* a, b or no */
+};
+
+struct arg_spec {
+	const char *key;
+	enum arg_type type;
+	const char *def;    /* NULL: required */
+	const char *table;  /* ARG_WORD: where the allowed values are */
+	const char *attr;
+};
+
+#define FLAG(k) {k, ARG_BOOL, "no", NULL, NULL}
+
+static const struct arg_spec move_args[] = {
+	{"kind", ARG_WORD, NULL, "kinds", "kind"},
+	{"formation", ARG_WORD, NULL, "formations", "formation"},
+	{"fraction", ARG_FRACTION, "1", NULL, NULL},
+	FLAG("charge"),
+	FLAG("elite"),
+	{"terrain", ARG_WORD, "open", "terrain", "terrain"},
+	{NULL, 0, NULL, NULL, NULL},
+};
+
+static const struct arg_spec fire_args[] = {
+	{"firers", ARG_INT, NULL, NULL, NULL},
+	{"weapon", ARG_WORD, NULL, "fire", "weapon"},
+	{"range", ARG_NUM, NULL, NULL, NULL},
+	{"target_formation", ARG_WORD, NULL, "formations", "formation"},
+	FLAG("target_moved"),
+	FLAG("firer_moved"),
+	FLAG("firer_changed_formation"),
+	FLAG("firer_light"),
+	FLAG("firer_skirmish"),
+	FLAG("enfilade"),
+	FLAG("target_in_woods"),
+	FLAG("firer_in_woods"),
+	FLAG("firer_on_hill"),
+	{NULL, 0, NULL, NULL, NULL},
+};
+
+static const struct arg_spec artillery_args[] = {
+	{"shot", ARG_WORD, NULL, "artillery", "shot"},
+	{"range", ARG_NUM, NULL, NULL, NULL},
+	{"target_formation", ARG_WORD, "line", "formations", "formation"},
+	FLAG("horse_moved_unlimbered"),
+	{NULL, 0, NULL, NULL, NULL},
+};
+
+static const struct arg_spec morale_args[] = {
+	{"losses", ARG_INT, "0", NULL, NULL},
+	FLAG("elite"),
+	FLAG("militia"),
+	FLAG("failed_before"),
+	FLAG("lost_melee"),
+	FLAG("routed_recently"),
+	{NULL, 0, NULL, NULL, NULL},
+};
+
+static const struct arg_spec morale20_args[] = {
+	{"class", ARG_WORD, NULL, "morale20", "class"},
+	{NULL, 0, NULL, NULL, NULL},
+};
+
+static const struct arg_spec melee_args[] = {
+	{"a_kind", ARG_WORD, NULL, "kinds", "kind"},
+	{"a_figures", ARG_INT, NULL, NULL, NULL},
+	{"b_kind", ARG_WORD, NULL, "kinds", "kind"},
+	{"b_figures", ARG_INT, NULL, NULL, NULL},
+	FLAG("a_column"),
+	FLAG("a_motion"),
+	FLAG("a_fresh"),
+	FLAG("a_charging"),
+	FLAG("a_elite"),
+	FLAG("a_square_vs_cavalry"),
+	FLAG("a_hill"),
+	FLAG("b_column"),
+	FLAG("b_motion"),
+	FLAG("b_fresh"),
+	FLAG("b_charging"),
+	FLAG("b_elite"),
+	FLAG("b_square_vs_cavalry"),
+	FLAG("b_hill"),
+	{"pursuit", ARG_SIDE, "no", NULL, NULL},
+	{NULL, 0, NULL, NULL, NULL},
+};
+
+/* The checked arguments of one calculation. */
+struct calc_args {
+	const struct arg_spec *spec;
+	struct ord_kv kv; /* every key of spec, defaults filled in */
+};
+
+static void list_keys(struct ord_buf *b, const struct arg_spec *spec)
+{
+	size_t i;
+
+	for (i = 0; spec[i].key; i++)
+		ord_buf_addf(b, "%s%s", i ? " " : "", spec[i].key);
+}
+
+static int gcd(int a, int b)
+{
+	while (b) {
+		int t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static int fraction_quarters(const char *s, int parts, int *out)
+{
+	double num, den = 1, v;
+	const char *slash = strchr(s, '/');
+	char tmp[32];
+
+	if (strlen(s) >= sizeof(tmp))
+		return -1;
+	if (slash) {
+		memcpy(tmp, s, (size_t)(slash - s));
+		tmp[slash - s] = '\0';
+		if (ord_parse_num(tmp, &num) || ord_parse_num(slash + 1, &den) || den <= 0)
+			return -1;
+	} else if (ord_parse_num(s, &num)) {
+		return -1;
+	}
+	v = num / den * parts;
+	if (fabs(v - lround(v)) > 1e-9 || lround(v) < 1 || lround(v) > parts)
+		return -1;
+	*out = (int)lround(v);
+	return 0;
+}
+
+static int check_arg(const struct bat_rules *r, const struct arg_spec *sp, const char *v)
+{
+	long l;
+	double d;
+	int q;
+
+	switch (sp->type) {
+	case ARG_BOOL:
+		if (ord_parse_bool(v) < 0)
+			return ord_error_set(ORD_EUSAGE, "%s: '%s' is not a flag (expected yes or no)",
+					     sp->key, v);
+		return 0;
+	case ARG_INT:
+		if (ord_parse_long(v, &l) || l < 0 || l > 1000000)
+			return ord_error_set(ORD_EUSAGE, "%s: '%s' is not a whole number (expected 0 or more)",
+					     sp->key, v);
+		return 0;
+	case ARG_NUM:
+		if (ord_parse_num(v, &d) || d < 0 || d > 1e6)
+			return ord_error_set(ORD_EUSAGE, "%s: '%s' is not a distance (expected inches, 0 or more)",
+					     sp->key, v);
+		return 0;
+	case ARG_WORD:
+		return check_word(r, sp->key, v, sp->table, sp->attr);
+	case ARG_FRACTION: {
+		int parts = (int)param(r, "move_fraction_parts"), i;
+		struct ord_buf allowed = ORD_BUF_INIT;
+		int err = 0;
+
+		if (fraction_quarters(v, parts, &q)) {
+			for (i = 1; i <= parts; i++) {
+				int g = gcd(i, parts);
+				if (i > 1)
+					ord_buf_addch(&allowed, ' ');
+				if (i == parts)
+					ord_buf_adds(&allowed, "1");
+				else
+					ord_buf_addf(&allowed, "%d/%d", i / g, parts / g);
+			}
+			err = ord_error_set(ORD_EUSAGE, "%s: '%s' is not a fraction of the move (expected one of %s)",
+					    sp->key, v, allowed.buf);
+		}
+		ord_buf_release(&allowed);
+		return err;
+	}
+	case ARG_SIDE:
+		if (strcmp(v, "a") && strcmp(v, "b") && strcmp(v, "no"))
+			return ord_error_set(ORD_EUSAGE, "%s: '%s' (expected a, b or no)", sp->key, v);
+		return 0;
+	}
+	return 0;
+}
+
+static int calc_args_check(struct calc_args *ca, const struct bat_rules *r, const char *what,
+			   const struct arg_spec *spec, const struct ord_kv *args)
+{
+	struct ord_buf keys = ORD_BUF_INIT;
+	size_t i, j;
+	int err = 0;
+
+	ca->spec = spec;
+	ord_kv_init(&ca->kv);
+	for (i = 0; args && i < args->n; i++) {
+		for (j = 0; spec[j].key; j++)
+			if (!strcmp(spec[j].key, args->items[i].key))
+				break;
+		if (!spec[j].key) {
+			list_keys(&keys, spec);
+			err = ord_error_set(ORD_EUSAGE, "%s: unknown key '%s' (expected %s)", what,
+					    args->items[i].key, keys.buf);
+			goto out;
+		}
+	}
+	for (j = 0; spec[j].key; j++) {
+		const char *v = args ? ord_kv_get(args, spec[j].key) : NULL;
+		if (!v)
+			v = spec[j].def;
+		if (!v) {
+			if (spec[j].type == ARG_WORD)
+				err = check_word(r, spec[j].key, NULL, spec[j].table, spec[j].attr);
+			else
+				err = ord_error_set(ORD_EUSAGE, "%s: missing (%s needs %s=%s)",
+						    spec[j].key, what, spec[j].key,
+						    spec[j].type == ARG_NUM ? "INCHES" : "N");
+			goto out;
+		}
+		if ((err = check_arg(r, &spec[j], v)) != 0)
+			goto out;
+		ord_kv_set(&ca->kv, spec[j].key, v);
+	}
+out:
+	ord_buf_release(&keys);
+	return err;
+}
+
+static int arg_flag(const struct calc_args *ca, const char *key)
+{
+	return ord_kv_get_bool(&ca->kv, key, 0);
+}
+
+static int arg_int(const struct calc_args *ca, const char *key)
+{
+	return (int)ord_kv_get_int(&ca->kv, key, 0);
+}
+
+/* The dice of one calculation: given ones first, rolled ones after. */
+struct calc_dice {
+	const int *given;
+	size_t ngiven, used;
+	struct ord_buf rolled; /* "a d6 = 3, ..." */
+	struct ord_buf xml;    /* <die .../> elements */
+};
+
+static int take_die(struct calc_dice *d, int *out, const char *name, int sides)
+{
+	int rolled = 0;
+
+	if (d->used < d->ngiven) {
+		*out = d->given[d->used++];
+	} else {
+		if (sodium_init() < 0)
+			return ord_error_set(ORD_ERROR, "cannot initialise libsodium for dice");
+		*out = (int)randombytes_uniform((uint32_t)sides) + 1;
+		rolled = 1;
+		ord_buf_addf(&d->rolled, "%s%s d%d = %d", d->rolled.len ? ", " : "", name, sides,
+			     *out);
+	}
+	ord_buf_addf(&d->xml, "  <die name=\"%s\" sides=\"%d\" rolled=\"%s\">%d</die>\n", name,
+		     sides, rolled ? "yes" : "no", *out);
+	return 0;
+}
+
+/* Output: "name value" pairs for plain text and <value> elements. */
+struct calc_out {
+	struct ord_buf plain;  /* the result, before the explanation */
+	struct ord_buf suffix; /* what follows the explanation */
+	struct ord_buf xml;    /* <value> elements */
+};
+
+static void put_value(struct calc_out *o, const char *name, const char *value)
+{
+	ord_buf_adds(&o->xml, "  <value name=\"");
+	ord_buf_add_xml(&o->xml, name);
+	ord_buf_adds(&o->xml, "\">");
+	ord_buf_add_xml(&o->xml, value);
+	ord_buf_adds(&o->xml, "</value>\n");
+}
+
+static void put_int(struct calc_out *o, const char *name, long v)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_buf_addf(&b, "%ld", v);
+	put_value(o, name, b.buf);
+	ord_buf_release(&b);
+}
+
+static int calc_move(const struct bat_rules *r, struct calc_args *ca, struct calc_dice *d,
+		     struct calc_out *o, struct ord_buf *why)
+{
+	struct bat_move_in in;
+	struct bat_move_out res;
+	struct ord_buf dist = ORD_BUF_INIT;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	in.kind = ord_kv_get(&ca->kv, "kind");
+	in.formation = ord_kv_get(&ca->kv, "formation");
+	fraction_quarters(ord_kv_get(&ca->kv, "fraction"), (int)param(r, "move_fraction_parts"),
+			  &in.quarters);
+	in.charge = arg_flag(ca, "charge");
+	in.elite = arg_flag(ca, "elite");
+	in.terrain = ord_kv_get(&ca->kv, "terrain");
+	if ((err = bat_move(r, &in, &res, why)) != 0)
+		return err;
+	ord_tables_fmt(&dist, res.distance, 0);
+	put_value(o, "distance", dist.buf);
+	ord_buf_addf(&o->plain, "distance %s in.", dist.buf);
+	ord_buf_release(&dist);
+	return 0;
+}
+
+static int calc_fire(const struct bat_rules *r, struct calc_args *ca, struct calc_dice *d,
+		     struct calc_out *o, struct ord_buf *why)
+{
+	struct bat_fire_in in;
+	struct bat_fire_out res;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	in.firers = arg_int(ca, "firers");
+	in.weapon = ord_kv_get(&ca->kv, "weapon");
+	in.range = ord_kv_get_num(&ca->kv, "range", 0);
+	in.target_formation = ord_kv_get(&ca->kv, "target_formation");
+	in.target_moved = arg_flag(ca, "target_moved");
+	in.firer_moved = arg_flag(ca, "firer_moved");
+	in.firer_changed_formation = arg_flag(ca, "firer_changed_formation");
+	in.firer_light = arg_flag(ca, "firer_light");
+	in.firer_skirmish = arg_flag(ca, "firer_skirmish");
+	in.enfilade = arg_flag(ca, "enfilade");
+	in.target_in_woods = arg_flag(ca, "target_in_woods");
+	in.firer_in_woods = arg_flag(ca, "firer_in_woods");
+	in.firer_on_hill = arg_flag(ca, "firer_on_hill");
+	if ((err = bat_fire(r, &in, &res, why)) != 0)
+		return err;
+	put_int(o, "casualties", res.casualties);
+	put_int(o, "trays", res.trays);
+	put_int(o, "remainder", res.remainder);
+	ord_buf_addf(&o->plain, "casualties %d", res.casualties);
+	ord_buf_addf(&o->suffix, ": %d %s, %d carried", res.trays, res.trays == 1 ? "tray" : "trays",
+		     res.remainder);
+	return 0;
+}
+
+static int calc_artillery(const struct bat_rules *r, struct calc_args *ca, struct calc_dice *d,
+			  struct calc_out *o, struct ord_buf *why)
+{
+	struct bat_artillery_in in;
+	struct bat_artillery_out res;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	in.shot = ord_kv_get(&ca->kv, "shot");
+	in.range = ord_kv_get_num(&ca->kv, "range", 0);
+	in.target_formation = ord_kv_get(&ca->kv, "target_formation");
+	in.horse_moved_unlimbered = arg_flag(ca, "horse_moved_unlimbered");
+	if ((err = take_die(d, &in.die, "to_hit", (int)param(r, "artillery_die"))) != 0)
+		return err;
+	if ((err = bat_artillery(r, &in, &res, why)) != 0)
+		return err;
+	put_value(o, "hit", res.hit ? "yes" : "no");
+	put_int(o, "casualties", res.casualties);
+	ord_buf_addf(&o->plain, "hit %s, casualties %d", res.hit ? "yes" : "no", res.casualties);
+	return 0;
+}
+
+static int calc_morale(const struct bat_rules *r, struct calc_args *ca, struct calc_dice *d,
+		       struct calc_out *o, struct ord_buf *why)
+{
+	struct bat_morale_in in;
+	struct bat_morale_out res;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	in.losses = arg_int(ca, "losses");
+	in.elite = arg_flag(ca, "elite");
+	in.militia = arg_flag(ca, "militia");
+	in.failed_before = arg_flag(ca, "failed_before");
+	in.lost_melee = arg_flag(ca, "lost_melee");
+	in.routed_recently = arg_flag(ca, "routed_recently");
+	if ((err = take_die(d, &in.die, "morale", (int)param(r, "morale_die"))) != 0)
+		return err;
+	if ((err = bat_morale(r, &in, &res, why)) != 0)
+		return err;
+	put_int(o, "score", res.score);
+	put_value(o, "outcome", res.outcome);
+	ord_buf_addf(&o->plain, "score %d, outcome %s", res.score, res.outcome);
+	return 0;
+}
+
+static int calc_morale20(const struct bat_rules *r, struct calc_args *ca, struct calc_dice *d,
+			 struct calc_out *o, struct ord_buf *why)
+{
+	const struct ord_table *dice = table(r, "morale20");
+	struct bat_morale20_in in;
+	struct bat_morale20_out res;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	in.cls = ord_kv_get(&ca->kv, "class");
+	if ((err = take_die(d, &in.die, "morale20",
+			    ord_table_die(dice) ? ord_table_die(dice) : 20)) != 0)
+		return err;
+	if ((err = bat_morale20(r, &in, &res, why)) != 0)
+		return err;
+	put_value(o, "outcome", res.outcome);
+	put_value(o, "class", res.new_class);
+	ord_buf_addf(&o->plain, "outcome %s, class %s", res.outcome, res.new_class);
+	return 0;
+}
+
+static void melee_side_args(struct bat_melee_side *s, const struct calc_args *ca, char side)
+{
+	char key[64];
+
+#define SIDE_KEY(name) (snprintf(key, sizeof(key), "%c_%s", side, name), key)
+	s->kind = ord_kv_get(&ca->kv, SIDE_KEY("kind"));
+	s->figures = arg_int(ca, SIDE_KEY("figures"));
+	s->column = arg_flag(ca, SIDE_KEY("column"));
+	s->motion = arg_flag(ca, SIDE_KEY("motion"));
+	s->fresh = arg_flag(ca, SIDE_KEY("fresh"));
+	s->charging = arg_flag(ca, SIDE_KEY("charging"));
+	s->elite = arg_flag(ca, SIDE_KEY("elite"));
+	s->square_vs_cavalry = arg_flag(ca, SIDE_KEY("square_vs_cavalry"));
+	s->hill = arg_flag(ca, SIDE_KEY("hill"));
+#undef SIDE_KEY
+}
+
+static int calc_melee(const struct bat_rules *r, struct calc_args *ca, struct calc_dice *d,
+		      struct calc_out *o, struct ord_buf *why)
+{
+	struct bat_melee_in in;
+	struct bat_melee_out res;
+	const char *p = ord_kv_get(&ca->kv, "pursuit");
+	const char *winner;
+	int err, sides = (int)param(r, "melee_die");
+
+	memset(&in, 0, sizeof(in));
+	melee_side_args(&in.a, ca, 'a');
+	melee_side_args(&in.b, ca, 'b');
+	in.pursuit = !strcmp(p, "a") ? BAT_A : !strcmp(p, "b") ? BAT_B : BAT_NONE;
+	if ((err = take_die(d, &in.a.die, "a", sides)) != 0 ||
+	    (err = take_die(d, &in.b.die, "b", sides)) != 0)
+		return err;
+	if ((err = bat_melee(r, &in, &res, why)) != 0)
+		return err;
+	winner = res.winner == BAT_A ? "a" : res.winner == BAT_B ? "b" : "none";
+	put_value(o, "winner", winner);
+	put_int(o, "score_a", res.score_a);
+	put_int(o, "score_b", res.score_b);
+	put_int(o, "casualties_a", res.casualties_a);
+	put_int(o, "casualties_b", res.casualties_b);
+	ord_buf_addf(&o->plain, "winner %s: score_a %d, score_b %d, casualties_a %d, casualties_b %d",
+		     winner, res.score_a, res.score_b, res.casualties_a, res.casualties_b);
+	return 0;
+}
+
+static const struct {
+	const char *what;
+	const struct arg_spec *spec;
+	int ndice; /* dice the calculation uses */
+	int (*fn)(const struct bat_rules *, struct calc_args *, struct calc_dice *,
+		  struct calc_out *, struct ord_buf *);
+} calcs[] = {
+	{"move", move_args, 0, calc_move},
+	{"fire", fire_args, 0, calc_fire},
+	{"artillery", artillery_args, 1, calc_artillery},
+	{"morale", morale_args, 1, calc_morale},
+	{"morale20", morale20_args, 1, calc_morale20},
+	{"melee", melee_args, 2, calc_melee},
+};
+
+int bat_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args,
+	     const int *dice, size_t ndice, int xml, struct ord_buf *out)
+{
+	const struct bat_rules *r = bat_rules(rules);
+	struct calc_args ca;
+	struct calc_dice d;
+	struct calc_out o;
+	struct ord_buf why = ORD_BUF_INIT, names = ORD_BUF_INIT;
+	size_t i;
+	int err = 0;
+
+	ord_kv_init(&ca.kv);
+	memset(&d, 0, sizeof(d));
+	ord_buf_init(&d.rolled);
+	ord_buf_init(&d.xml);
+	ord_buf_init(&o.plain);
+	ord_buf_init(&o.suffix);
+	ord_buf_init(&o.xml);
+	for (i = 0; i < ORD_ARRAY_SIZE(calcs); i++)
+		if (what && !strcmp(what, calcs[i].what))
+			break;
+	if (i == ORD_ARRAY_SIZE(calcs)) {
+		size_t j;
+		for (j = 0; j < ORD_ARRAY_SIZE(calcs); j++)
+			ord_buf_addf(&names, "%s%s", j ? " " : "", calcs[j].what);
+		err = ord_error_set(ORD_EUSAGE, "unknown calculation '%s' (expected one of %s)",
+				    what ? what : "", names.buf);
+		goto out;
+	}
+	if (ndice > (size_t)calcs[i].ndice) {
+		err = ord_error_set(ORD_EUSAGE, "dice: %zu given, %s uses %d", ndice, what,
+				    calcs[i].ndice);
+		goto out;
+	}
+	if ((err = calc_args_check(&ca, r, what, calcs[i].spec, args)) != 0)
+		goto out;
+	d.given = dice;
+	d.ngiven = ndice;
+	if ((err = calcs[i].fn(r, &ca, &d, &o, &why)) != 0)
+		goto out;
+
+	if (xml) {
+		ord_buf_addf(out, "<calc ruleset=\"battalion\" what=\"%s\">\n", calcs[i].what);
+		ord_buf_add(out, o.xml.buf, o.xml.len);
+		ord_buf_add(out, d.xml.buf, d.xml.len);
+		ord_buf_adds(out, "  <explanation>");
+		ord_buf_add_xml(out, why.buf);
+		ord_buf_adds(out, "</explanation>\n</calc>\n");
+	} else {
+		ord_buf_add(out, o.plain.buf, o.plain.len);
+		ord_buf_addf(out, " (%s)", why.buf);
+		ord_buf_add(out, o.suffix.buf, o.suffix.len);
+		ord_buf_addch(out, '\n');
+		if (d.rolled.len)
+			ord_buf_addf(out, "dice rolled: %s\n", d.rolled.buf);
+	}
+out:
+	ord_kv_release(&ca.kv);
+	ord_buf_release(&d.rolled);
+	ord_buf_release(&d.xml);
+	ord_buf_release(&o.plain);
+	ord_buf_release(&o.suffix);
+	ord_buf_release(&o.xml);
+	ord_buf_release(&why);
+	ord_buf_release(&names);
+	return err;
+}
+
+int bat_print_tables(struct ord_rules *rules, const char *table_name, struct ord_buf *out)
+{
+	return ord_tables_print(bat_rules(rules)->tables, table_name, out);
+}
