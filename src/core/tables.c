@@ -1050,6 +1050,9 @@ void ord_tables_fmt(struct ord_buf *out, double v, int minus_sign)
 		ord_buf_adds(out, v < 0 ? "min" : "max");
 		return;
 	}
+	/* what prints as 0 is 0, never "−0" */
+	if (fabs(v) < 0.005)
+		v = 0;
 	if (v < 0 && minus_sign) {
 		ord_buf_adds(out, "−");
 		v = -v;
@@ -1064,9 +1067,6 @@ void ord_tables_fmt(struct ord_buf *out, double v, int minus_sign)
 		if (len && tmp[len - 1] == '.')
 			tmp[--len] = '\0';
 	}
-	/* "-0" after rounding a tiny negative */
-	if (!strcmp(tmp, "-0"))
-		strcpy(tmp, "0");
 	ord_buf_adds(out, tmp);
 }
 

@@ -1,0 +1,753 @@
+/*
+ * check_tables.c - the generic tables engine (src/core/tables.h) on small
+ * inline documents: every lookup kind, band edges, modifiers, the checks of
+ * every number at load with their line, and schema violations.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/tables.h"
+
+/* A document with one table of each kind; the line numbers matter. */
+static const char doc_all[] =
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"                                 /* 1 */
+	"<tables ruleset=\"test\" version=\"1\">\n"                                     /* 2 */
+	"  <params name=\"units\" title=\"Units\">\n"                                   /* 3 */
+	"    <param name=\"per_tray\" value=\"4\" unit=\"figures\"/>\n"                 /* 4 */
+	"    <param name=\"half\" value=\"1/2\" reconstructed=\"yes\" note=\"lost\"/>\n" /* 5 */
+	"  </params>\n"                                                                 /* 6 */
+	"  <bands name=\"fire\" title=\"Fire\" unit=\"in\" keys=\"weapon\" columns=\"hits\">\n"
+	"    <note>a note</note>\n"                                                     /* 8 */
+	"    <band weapon=\"musket\" from=\"0\" to=\"4\" hits=\"50\"/>\n"               /* 9 */
+	"    <band weapon=\"musket\" from=\"4\" to=\"8\" hits=\"25\"/>\n"               /* 10 */
+	"    <band weapon=\"musket\" from=\"8\" to=\"12\" hits=\"-\"/>\n"               /* 11 */
+	"    <band weapon=\"rifle\" from=\"2\" to=\"16\" hits=\"25\" provisional=\"yes\"/>\n"
+	"  </bands>\n"                                                                  /* 13 */
+	"  <dice name=\"morale\" title=\"Morale\" die=\"6\" labels=\"outcome\" reconstructed=\"yes\">\n"
+	"    <note>bands garbled</note>\n"                                              /* 15 */
+	"    <roll lo=\"0\" hi=\"max\" outcome=\"good\"/>\n"                             /* 16 */
+	"    <roll lo=\"-5\" hi=\"-1\" outcome=\"retreat\"/>\n"                          /* 17 */
+	"    <roll lo=\"min\" hi=\"-6\" outcome=\"rout\"/>\n"                            /* 18 */
+	"  </dice>\n"                                                                   /* 19 */
+	"  <modifiers name=\"mods\" title=\"Mods\" keys=\"shot\">\n"                    /* 20 */
+	"    <mod shot=\"*\" when=\"target_column\" mode=\"fraction\" value=\"1/2\" label=\"target in column\"/>\n"
+	"    <mod shot=\"*\" when=\"target_moved\" mode=\"fraction\" value=\"-1/4\" label=\"target moved\"/>\n"
+	"    <mod shot=\"grape\" when=\"square\" mode=\"sum\" value=\"4\" label=\"square\"/>\n"
+	"    <mod shot=\"*\" when=\"horse\" mode=\"times\" value=\"1/2\" label=\"horse\"/>\n"
+	"    <mod shot=\"*\" when=\"losses\" mode=\"per\" value=\"-1\" label=\"lost\"/>\n"
+	"    <mod shot=\"*\" when=\"a b\" unless=\"c\" mode=\"sum\" value=\"10\" label=\"a and b not c\"/>\n"
+	"  </modifiers>\n"                                                              /* 27 */
+	"  <chart name=\"move\" title=\"Movement\" keys=\"kind formation\" columns=\"reg charge\" labels=\"arm\">\n"
+	"    <row kind=\"line light\" formation=\"column\" reg=\"8\" charge=\"10\" arm=\"infantry\"/>\n"
+	"    <row kind=\"line light\" formation=\"line misc\" reg=\"6\" charge=\"-\" arm=\"infantry\"/>\n"
+	"    <row kind=\"hussar\" formation=\"*\" reg=\"14\" charge=\"16\" arm=\"cavalry\"/>\n"
+	"  </chart>\n"
+	"</tables>\n";
+
+static struct ord_tables *load_ok(const char *xml)
+{
+	struct ord_tables *t = NULL;
+	int rc = ord_tables_load(&t, xml, strlen(xml), "t.xml");
+
+	ck_assert_msg(rc == 0, "load failed: %s", ord_error_last());
+	ck_assert_ptr_nonnull(t);
+	return t;
+}
+
+static int load_err(const char *xml)
+{
+	struct ord_tables *t = NULL;
+	int rc = ord_tables_load(&t, xml, strlen(xml), "t.xml");
+
+	ck_assert_ptr_null(t);
+	return rc;
+}
+
+/* A one-table document around body (the table starts on line 3). */
+static char *wrap(const char *body)
+{
+	static const char head[] = "<?xml version=\"1.0\"?>\n<tables ruleset=\"test\">\n";
+	static const char tail[] = "</tables>\n";
+	char *s = malloc(strlen(head) + strlen(body) + strlen(tail) + 1);
+
+	strcpy(s, head);
+	strcat(s, body);
+	strcat(s, tail);
+	return s;
+}
+
+static void assert_load_error(const char *body, int code, const char *msg)
+{
+	char *xml = wrap(body);
+	int rc = load_err(xml);
+
+	ck_assert_int_eq(rc, code);
+	ck_assert_msg(strstr(ord_error_last(), msg) != NULL, "expected '%s' in '%s'", msg,
+		      ord_error_last());
+	free(xml);
+}
+
+static const struct ord_row *band(const struct ord_tables *t, const char *weapon, double x)
+{
+	const struct ord_table *tbl = ord_tables_get(t, "fire");
+	const struct ord_row *row = NULL;
+	struct ord_kv m;
+	int rc;
+
+	ord_kv_init(&m);
+	if (weapon)
+		ord_kv_set(&m, "weapon", weapon);
+	rc = ord_table_band(&row, tbl, weapon ? &m : NULL, x);
+	ord_kv_release(&m);
+	ck_assert(rc == 0 || rc == ORD_ENOTFOUND);
+	return rc ? NULL : row;
+}
+
+static double num(const struct ord_row *row, const char *name)
+{
+	double v = -999;
+
+	ck_assert_int_eq(ord_row_num(row, name, &v), 0);
+	return v;
+}
+
+/* ---- the document ---------------------------------------------------------- */
+
+START_TEST(test_load_and_accessors)
+{
+	struct ord_tables *t = load_ok(doc_all);
+	const struct ord_table *tbl;
+	int rc;
+
+	ck_assert_str_eq(ord_tables_name(t), "t.xml");
+	ck_assert_str_eq(ord_tables_ruleset(t), "test");
+	ck_assert_uint_eq(ord_tables_count(t), 5);
+	ck_assert_str_eq(ord_table_name(ord_tables_at(t, 0)), "units");
+	ck_assert_ptr_null(ord_tables_at(t, 5));
+	ck_assert_ptr_null(ord_tables_get(t, "nope"));
+
+	tbl = ord_tables_get(t, "fire");
+	ck_assert_int_eq(ord_table_kind(tbl), ORD_TABLE_BANDS);
+	ck_assert_str_eq(ord_table_kind_name(ord_table_kind(tbl)), "bands");
+	ck_assert_str_eq(ord_table_title(tbl), "Fire");
+	ck_assert_str_eq(ord_table_note(tbl), "a note");
+	ck_assert_str_eq(ord_table_unit(tbl), "in");
+	ck_assert_uint_eq(ord_table_line(tbl), 7);
+	ck_assert_int_eq(ord_table_reconstructed(tbl), 0);
+	ck_assert_uint_eq(ord_table_nkeys(tbl), 1);
+	ck_assert_str_eq(ord_table_key(tbl, 0), "weapon");
+	ck_assert_uint_eq(ord_table_ncolumns(tbl), 1);
+	ck_assert_str_eq(ord_table_column(tbl, 0), "hits");
+	ck_assert_uint_eq(ord_table_nrows(tbl), 4);
+	ck_assert_uint_eq(ord_row_line(ord_table_row(tbl, 0)), 9);
+	ck_assert_ptr_eq(ord_row_table(ord_table_row(tbl, 0)), tbl);
+	ck_assert_int_eq(ord_row_provisional(ord_table_row(tbl, 3)), 1);
+	ck_assert_int_eq(ord_row_provisional(ord_table_row(tbl, 0)), 0);
+
+	tbl = ord_tables_get(t, "morale");
+	ck_assert_int_eq(ord_table_reconstructed(tbl), 1);
+	ck_assert_int_eq(ord_table_die(tbl), 6);
+	ck_assert_uint_eq(ord_table_nlabels(tbl), 1);
+	ck_assert_str_eq(ord_table_label(tbl, 0), "outcome");
+	ck_assert_ptr_null(ord_table_unit(tbl));
+
+	rc = ord_tables_find(&tbl, t, "fire", ORD_TABLE_BANDS);
+	ck_assert_int_eq(rc, 0);
+	rc = ord_tables_find(&tbl, t, "fire", ORD_TABLE_DICE);
+	ck_assert_int_eq(rc, ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "is a bands table, expected dice"));
+	rc = ord_tables_find(&tbl, t, "none", ORD_TABLE_DICE);
+	ck_assert_int_eq(rc, ORD_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "no table 'none'"));
+	ord_tables_free(t);
+}
+END_TEST
+
+START_TEST(test_params)
+{
+	struct ord_tables *t = load_ok(doc_all);
+	const struct ord_row *row;
+	double v = 0;
+
+	ck_assert_int_eq(ord_tables_param(t, "per_tray", &v), 0);
+	ck_assert(v == 4);
+	ck_assert_int_eq(ord_tables_param(t, "half", &v), 0);
+	ck_assert(v == 0.5);
+	row = ord_tables_param_row(t, "half");
+	ck_assert_int_eq(ord_row_reconstructed(row), 1);
+	ck_assert_str_eq(ord_row_note(row), "lost");
+	ck_assert_str_eq(ord_row_attr(ord_tables_param_row(t, "per_tray"), "unit"), "figures");
+	ck_assert_ptr_null(ord_row_note(ord_tables_param_row(t, "per_tray")));
+	ck_assert_int_eq(ord_tables_param(t, "missing", &v), ORD_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "no parameter 'missing'"));
+	ck_assert_ptr_null(ord_tables_param_row(t, "missing"));
+	ord_tables_free(t);
+}
+END_TEST
+
+/* ---- bands ------------------------------------------------------------------- */
+
+START_TEST(test_band_edges)
+{
+	struct ord_tables *t = load_ok(doc_all);
+	const struct ord_row *row;
+
+	/* the first band includes its lower bound */
+	ck_assert(num(band(t, "musket", 0), "hits") == 50);
+	ck_assert(num(band(t, "musket", 0.01), "hits") == 50);
+	ck_assert(num(band(t, "musket", 4), "hits") == 50);
+	ck_assert(num(band(t, "musket", 4.01), "hits") == 25);
+	ck_assert(num(band(t, "musket", 8), "hits") == 25);
+	row = band(t, "musket", 8.5);
+	ck_assert_ptr_nonnull(row);
+	ck_assert_int_eq(ord_row_has_num(row, "hits"), 0);
+	ck_assert_ptr_null(band(t, "musket", 12.01));
+	ck_assert_ptr_null(band(t, "musket", -0.5));
+	/* another key's lowest band starts elsewhere and includes it */
+	ck_assert_ptr_null(band(t, "rifle", 1.99));
+	ck_assert(num(band(t, "rifle", 2), "hits") == 25);
+	ck_assert(num(band(t, "rifle", 16), "hits") == 25);
+	ck_assert_ptr_null(band(t, "rifle", 16.001));
+	ck_assert_ptr_null(band(t, "bow", 3));
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "table 'fire': no row holds 3 for weapon=bow"));
+	/* with no key every row is a candidate: the first match wins */
+	ck_assert(num(band(t, NULL, 3), "hits") == 50);
+	ck_assert(num(band(t, "musket", 3), "from") == 0);
+	ck_assert(num(band(t, "musket", 3), "to") == 4);
+	ord_tables_free(t);
+}
+END_TEST
+
+START_TEST(test_row_values)
+{
+	struct ord_tables *t = load_ok(doc_all);
+	const struct ord_row *row = band(t, "musket", 10);
+	double v;
+
+	ck_assert_int_eq(ord_row_num(row, "hits", &v), ORD_ENOTFOUND);
+	ck_assert_str_eq(ord_error_last(), "t.xml:11: table 'fire' row has no value for 'hits'");
+	ck_assert_int_eq(ord_row_num(row, "nothing", &v), ORD_ENOTFOUND);
+	ck_assert_int_eq(ord_row_num(row, "weapon", &v), ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "'weapon' is not a number"));
+	ck_assert_str_eq(ord_row_str(row, "weapon"), "musket");
+	ck_assert_str_eq(ord_row_attr(row, "hits"), "-");
+	ck_assert_ptr_null(ord_row_attr(row, "nothing"));
+	ord_tables_free(t);
+}
+END_TEST
+
+/* ---- dice --------------------------------------------------------------------- */
+
+static const char *dice_outcome(const struct ord_tables *t, double roll)
+{
+	const struct ord_row *row = NULL;
+
+	if (ord_table_dice(&row, ord_tables_get(t, "morale"), NULL, roll))
+		return NULL;
+	return ord_row_str(row, "outcome");
+}
+
+START_TEST(test_dice)
+{
+	struct ord_tables *t = load_ok(doc_all);
+
+	ck_assert_str_eq(dice_outcome(t, 0), "good");
+	ck_assert_str_eq(dice_outcome(t, 14), "good");
+	ck_assert_str_eq(dice_outcome(t, 1000), "good");
+	ck_assert_str_eq(dice_outcome(t, -1), "retreat");
+	ck_assert_str_eq(dice_outcome(t, -5), "retreat");
+	ck_assert_str_eq(dice_outcome(t, -6), "rout");
+	ck_assert_str_eq(dice_outcome(t, -100), "rout");
+	/* between the bands (no row holds -5.5) */
+	ck_assert_ptr_null(dice_outcome(t, -5.5));
+	ord_tables_free(t);
+}
+END_TEST
+
+START_TEST(test_dice_keyed)
+{
+	static const char body[] =
+		"<dice name=\"d20\" title=\"d20\" die=\"20\" keys=\"class\" labels=\"outcome\">\n"
+		"  <roll class=\"A\" lo=\"1\" hi=\"16\" outcome=\"good\"/>\n"
+		"  <roll class=\"A\" lo=\"17\" hi=\"19\" outcome=\"retreat\"/>\n"
+		"  <roll class=\"A\" lo=\"20\" hi=\"20\" outcome=\"rout\"/>\n"
+		"  <roll class=\"B C\" lo=\"1\" hi=\"14\" outcome=\"good\"/>\n"
+		"  <roll class=\"B C\" lo=\"15\" hi=\"20\" outcome=\"rout\"/>\n"
+		"</dice>\n";
+	char *xml = wrap(body);
+	struct ord_tables *t = load_ok(xml);
+	const struct ord_table *tbl = ord_tables_get(t, "d20");
+	const struct ord_row *row;
+	struct ord_kv m;
+
+	ord_kv_init(&m);
+	ord_kv_set(&m, "class", "A");
+	ck_assert_int_eq(ord_table_dice(&row, tbl, &m, 16), 0);
+	ck_assert_str_eq(ord_row_str(row, "outcome"), "good");
+	ck_assert_int_eq(ord_table_dice(&row, tbl, &m, 17), 0);
+	ck_assert_str_eq(ord_row_str(row, "outcome"), "retreat");
+	ck_assert_int_eq(ord_table_dice(&row, tbl, &m, 20), 0);
+	ck_assert_str_eq(ord_row_str(row, "outcome"), "rout");
+	ck_assert_int_eq(ord_table_dice(&row, tbl, &m, 21), ORD_ENOTFOUND);
+	ord_kv_set(&m, "class", "C");
+	ck_assert_int_eq(ord_table_dice(&row, tbl, &m, 15), 0);
+	ck_assert_str_eq(ord_row_str(row, "outcome"), "rout");
+	ord_kv_set(&m, "class", "Z");
+	ck_assert_int_eq(ord_table_dice(&row, tbl, &m, 5), ORD_ENOTFOUND);
+	ord_kv_release(&m);
+	ord_tables_free(t);
+	free(xml);
+}
+END_TEST
+
+/* ---- modifiers -------------------------------------------------------------------- */
+
+static double apply(const struct ord_tables *t, double base, const char *flags,
+		    const char *shot, struct ord_buf *why)
+{
+	struct ord_kv f, m;
+	double v = -999;
+	char *copy = strdup(flags), *tok, *save = NULL;
+
+	ord_kv_init(&f);
+	ord_kv_init(&m);
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+		if (eq) {
+			*eq = '\0';
+			ord_kv_set(&f, tok, eq + 1);
+		} else {
+			ord_kv_set(&f, tok, "yes");
+		}
+	}
+	if (shot)
+		ord_kv_set(&m, "shot", shot);
+	ord_buf_reset(why);
+	ck_assert_int_eq(ord_table_apply(&v, ord_tables_get(t, "mods"), base, &f,
+					 shot ? &m : NULL, why),
+			 0);
+	ord_kv_release(&f);
+	ord_kv_release(&m);
+	free(copy);
+	return v;
+}
+
+START_TEST(test_modifiers)
+{
+	struct ord_tables *t = load_ok(doc_all);
+	struct ord_buf why = ORD_BUF_INIT;
+	double v;
+
+	/* fractions of the base, summed: the rules' worked example */
+	v = apply(t, 12, "target_column target_moved", "ball", &why);
+	ck_assert(v == 15);
+	ck_assert_str_eq(why.buf, "12, +6 target in column, −3 target moved = 15");
+	/* nothing applies */
+	v = apply(t, 12, "", "ball", &why);
+	ck_assert(v == 12);
+	ck_assert_str_eq(why.buf, "12");
+	/* a flag set to no does not apply */
+	v = apply(t, 12, "target_column=no target_moved=yes", "ball", &why);
+	ck_assert(v == 9);
+	/* sum rows restricted by the match (grape only) */
+	v = apply(t, 4, "square", "ball", &why);
+	ck_assert(v == 4);
+	v = apply(t, 4, "square", "grape", &why);
+	ck_assert(v == 8);
+	ck_assert_str_eq(why.buf, "4, +4 square = 8");
+	/* times applies after every addition, whatever the row order */
+	v = apply(t, 4, "square horse", "grape", &why);
+	ck_assert(v == 4);
+	ck_assert_str_eq(why.buf, "4, +4 square = 8, ×0.5 horse = 4");
+	v = apply(t, 3, "horse", "ball", &why);
+	ck_assert(v == 1.5);
+	ck_assert_str_eq(why.buf, "3, ×0.5 horse = 1.5");
+	/* per: value times the count */
+	v = apply(t, 5, "losses=3", "ball", &why);
+	ck_assert(v == 2);
+	ck_assert_str_eq(why.buf, "5, −3 lost (3 × −1) = 2");
+	v = apply(t, 5, "losses=0", "ball", &why);
+	ck_assert(v == 5);
+	/* when lists all, unless any */
+	ck_assert(apply(t, 0, "a", "ball", &why) == 0);
+	ck_assert(apply(t, 0, "a b", "ball", &why) == 10);
+	ck_assert(apply(t, 0, "a b c", "ball", &why) == 0);
+	/* without a match every row is a candidate, "*" or not */
+	ck_assert(apply(t, 4, "square", NULL, &why) == 8);
+	ord_buf_release(&why);
+	ord_tables_free(t);
+}
+END_TEST
+
+START_TEST(test_modifiers_unconditional)
+{
+	static const char body[] =
+		"<modifiers name=\"m\" title=\"M\">\n"
+		"  <mod mode=\"sum\" value=\"2\" label=\"always\"/>\n"
+		"  <mod unless=\"failed\" mode=\"sum\" value=\"2\" label=\"never failed\"/>\n"
+		"  <mod when=\"failed\" mode=\"sum\" value=\"-3\" label=\"failed before\"/>\n"
+		"</modifiers>\n";
+	char *xml = wrap(body);
+	struct ord_tables *t = load_ok(xml);
+	struct ord_buf why = ORD_BUF_INIT;
+	struct ord_kv f;
+	double v;
+
+	ord_kv_init(&f);
+	ck_assert_int_eq(ord_table_apply(&v, ord_tables_get(t, "m"), 3, NULL, NULL, &why), 0);
+	ck_assert(v == 7);
+	ck_assert_str_eq(why.buf, "3, +2 always, +2 never failed = 7");
+	ord_kv_set(&f, "failed", "yes");
+	ck_assert_int_eq(ord_table_apply(&v, ord_tables_get(t, "m"), 3, &f, NULL, NULL), 0);
+	ck_assert(v == 2);
+	ord_kv_release(&f);
+	ord_buf_release(&why);
+	ord_tables_free(t);
+	free(xml);
+}
+END_TEST
+
+START_TEST(test_apply_wrong_kind)
+{
+	struct ord_tables *t = load_ok(doc_all);
+	double v;
+
+	ck_assert_int_eq(ord_table_apply(&v, ord_tables_get(t, "fire"), 3, NULL, NULL, NULL),
+			 ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "is not a modifiers table"));
+	ord_tables_free(t);
+}
+END_TEST
+
+/* ---- charts and finding rows ------------------------------------------------------- */
+
+static const struct ord_row *chart(const struct ord_tables *t, const char *kind,
+				   const char *formation)
+{
+	const struct ord_row *row = NULL;
+	struct ord_kv m;
+	int rc;
+
+	ord_kv_init(&m);
+	ord_kv_set(&m, "kind", kind);
+	if (formation)
+		ord_kv_set(&m, "formation", formation);
+	rc = ord_table_find(&row, ord_tables_get(t, "move"), &m);
+	ord_kv_release(&m);
+	return rc ? NULL : row;
+}
+
+START_TEST(test_chart)
+{
+	struct ord_tables *t = load_ok(doc_all);
+	const struct ord_table *tbl = ord_tables_get(t, "move");
+	struct ord_buf b = ORD_BUF_INIT;
+	const struct ord_row *row;
+	double v;
+
+	ck_assert(num(chart(t, "line", "column"), "reg") == 8);
+	ck_assert(num(chart(t, "light", "column"), "charge") == 10);
+	ck_assert(num(chart(t, "light", "misc"), "reg") == 6);
+	row = chart(t, "line", "line");
+	ck_assert_int_eq(ord_row_has_num(row, "charge"), 0);
+	ck_assert_int_eq(ord_row_num(row, "charge", &v), ORD_ENOTFOUND);
+	ck_assert_str_eq(ord_error_last(), "t.xml:30: table 'move' row has no value for 'charge'");
+	/* "*" matches any value */
+	ck_assert(num(chart(t, "hussar", "square"), "reg") == 14);
+	ck_assert_str_eq(ord_row_str(chart(t, "hussar", "line"), "arm"), "cavalry");
+	/* an attribute not in the match is free; not found names the pairs */
+	ck_assert(num(chart(t, "hussar", NULL), "charge") == 16);
+	ck_assert_ptr_null(chart(t, "line", "square"));
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "table 'move': no row matches for kind=line, formation=square"));
+	/* finding by an attribute that is no key */
+	{
+		struct ord_kv m;
+		ord_kv_init(&m);
+		ord_kv_set(&m, "arm", "cavalry");
+		ck_assert_int_eq(ord_table_find(&row, tbl, &m), 0);
+		ck_assert_str_eq(ord_row_str(row, "kind"), "hussar");
+		ck_assert_int_eq(ord_table_find(&row, tbl, NULL), 0);
+		ck_assert_uint_eq(ord_row_line(row), 29);
+		ord_kv_release(&m);
+	}
+	ord_table_key_values(tbl, "kind", &b);
+	ck_assert_str_eq(b.buf, "line light hussar");
+	ord_buf_reset(&b);
+	ord_table_key_values(tbl, "formation", &b);
+	ck_assert_str_eq(b.buf, "column line misc");
+	ord_buf_release(&b);
+	ord_tables_free(t);
+}
+END_TEST
+
+/* ---- errors at load ------------------------------------------------------------------ */
+
+START_TEST(test_missing_to)
+{
+	assert_load_error("<bands name=\"fire\" title=\"F\">\n"
+			  "  <band from=\"0\" to=\"4\"/>\n"
+			  "  <band from=\"4\"/>\n"
+			  "</bands>\n",
+			  ORD_EBADDATA, "t.xml:5: table 'fire' row has no 'to'");
+	ck_assert_str_eq(ord_error_last(), "t.xml:5: table 'fire' row has no 'to'");
+}
+END_TEST
+
+START_TEST(test_malformed_numbers)
+{
+	assert_load_error("<bands name=\"fire\" title=\"F\">\n"
+			  "  <band from=\"0\" to=\"four\"/>\n"
+			  "</bands>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'fire' row: 'to' is not a number: 'four'");
+	assert_load_error("<bands name=\"fire\" title=\"F\">\n"
+			  "  <band from=\"-\" to=\"4\"/>\n"
+			  "</bands>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'fire' row: 'from' is not a number: '-'");
+	assert_load_error("<bands name=\"fire\" title=\"F\" columns=\"hits\">\n"
+			  "  <band from=\"0\" to=\"4\" hits=\"1/0\"/>\n"
+			  "</bands>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'fire' row: 'hits' is not a number: '1/0'");
+	assert_load_error("<bands name=\"fire\" title=\"F\" columns=\"hits\">\n"
+			  "  <band from=\"0\" to=\"4\" hits=\"0x10\"/>\n"
+			  "</bands>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'fire' row: 'hits' is not a number");
+	assert_load_error("<bands name=\"fire\" title=\"F\" columns=\"hits\">\n"
+			  "  <band from=\"0\" to=\"4\" hits=\"nan\"/>\n"
+			  "</bands>\n",
+			  ORD_EBADDATA, "t.xml:4:");
+	assert_load_error("<bands name=\"fire\" title=\"F\" columns=\"hits\">\n"
+			  "  <band from=\"0\" to=\"4\" hits=\"\"/>\n"
+			  "</bands>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'fire' row: 'hits' is not a number");
+	assert_load_error("<params name=\"p\" title=\"P\">\n"
+			  "  <param name=\"x\" value=\"1\"/>\n"
+			  "  <param name=\"y\" value=\"1.2.3\"/>\n"
+			  "</params>\n",
+			  ORD_EBADDATA, "t.xml:5: table 'p' row: 'value' is not a number: '1.2.3'");
+	assert_load_error("<params name=\"p\" title=\"P\">\n"
+			  "  <param name=\"x\"/>\n"
+			  "</params>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'p' row has no 'value'");
+	assert_load_error("<params name=\"p\" title=\"P\">\n"
+			  "  <param value=\"3\"/>\n"
+			  "</params>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'p' row has no 'name'");
+}
+END_TEST
+
+START_TEST(test_bad_ranges)
+{
+	assert_load_error("<bands name=\"fire\" title=\"F\">\n"
+			  "  <band from=\"4\" to=\"4\"/>\n"
+			  "</bands>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'fire' row: 'from' (4) must be below 'to' (4)");
+	assert_load_error("<dice name=\"d\" title=\"D\">\n"
+			  "  <roll lo=\"3\" hi=\"2\"/>\n"
+			  "</dice>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'd' row: 'lo' (3) is above 'hi' (2)");
+	assert_load_error("<dice name=\"d\" title=\"D\">\n"
+			  "  <roll lo=\"1\"/>\n"
+			  "</dice>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'd' row has no 'hi'");
+	assert_load_error("<dice name=\"d\" title=\"D\">\n"
+			  "  <roll lo=\"max\" hi=\"3\"/>\n"
+			  "</dice>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'd' row: 'lo' may be min");
+	assert_load_error("<dice name=\"d\" title=\"D\" die=\"1\">\n"
+			  "  <roll lo=\"1\" hi=\"3\"/>\n"
+			  "</dice>\n",
+			  ORD_EBADDATA, "t.xml:3: table 'd' has a bad 'die' '1'");
+}
+END_TEST
+
+START_TEST(test_declared_columns)
+{
+	assert_load_error("<chart name=\"c\" title=\"C\" keys=\"kind\" columns=\"reg charge\">\n"
+			  "  <row kind=\"a\" reg=\"1\" charge=\"-\"/>\n"
+			  "  <row kind=\"b\" reg=\"1\"/>\n"
+			  "</chart>\n",
+			  ORD_EBADDATA, "t.xml:5: table 'c' row has no 'charge'");
+	assert_load_error("<chart name=\"c\" title=\"C\" keys=\"kind\" columns=\"reg\">\n"
+			  "  <row reg=\"1\"/>\n"
+			  "</chart>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'c' row has no 'kind'");
+	assert_load_error("<chart name=\"c\" title=\"C\" keys=\"kind\" labels=\"arm\">\n"
+			  "  <row kind=\"a\" arm=\" \"/>\n"
+			  "</chart>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'c' row has an empty 'arm'");
+}
+END_TEST
+
+START_TEST(test_modifier_rows)
+{
+	assert_load_error("<modifiers name=\"m\" title=\"M\">\n"
+			  "  <mod value=\"1\" label=\"x\"/>\n"
+			  "</modifiers>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'm' row has no 'mode' (expected sum, fraction, per or times)");
+	assert_load_error("<modifiers name=\"m\" title=\"M\">\n"
+			  "  <mod mode=\"sum\" label=\"x\"/>\n"
+			  "</modifiers>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'm' row has no 'value'");
+	assert_load_error("<modifiers name=\"m\" title=\"M\">\n"
+			  "  <mod mode=\"sum\" value=\"1\"/>\n"
+			  "</modifiers>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'm' row has no 'label'");
+	assert_load_error("<modifiers name=\"m\" title=\"M\">\n"
+			  "  <mod mode=\"per\" when=\"a b\" value=\"1\" label=\"x\"/>\n"
+			  "</modifiers>\n",
+			  ORD_EBADDATA, "needs exactly one name in 'when'");
+	/* the schema refuses an unknown mode */
+	assert_load_error("<modifiers name=\"m\" title=\"M\">\n"
+			  "  <mod mode=\"double\" value=\"1\" label=\"x\"/>\n"
+			  "</modifiers>\n",
+			  ORD_EBADDATA, "t.xml:4:");
+}
+END_TEST
+
+START_TEST(test_reconstructed_needs_note)
+{
+	assert_load_error("<params name=\"p\" title=\"P\" reconstructed=\"yes\">\n"
+			  "  <param name=\"x\" value=\"1\"/>\n"
+			  "</params>\n",
+			  ORD_EBADDATA, "t.xml:3: table 'p' is marked reconstructed but has no note");
+	assert_load_error("<params name=\"p\" title=\"P\">\n"
+			  "  <param name=\"x\" value=\"1\" reconstructed=\"yes\"/>\n"
+			  "</params>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'p' row is marked reconstructed but has no note");
+}
+END_TEST
+
+START_TEST(test_duplicates)
+{
+	assert_load_error("<params name=\"p\" title=\"P\"><param name=\"x\" value=\"1\"/></params>\n"
+			  "<params name=\"p\" title=\"Q\"><param name=\"y\" value=\"1\"/></params>\n",
+			  ORD_EBADDATA, "t.xml:4: table 'p' is already defined at line 3");
+	assert_load_error("<params name=\"p\" title=\"P\"><param name=\"x\" value=\"1\"/></params>\n"
+			  "<params name=\"q\" title=\"Q\">\n<param name=\"x\" value=\"2\"/></params>\n",
+			  ORD_EBADDATA, "t.xml:5: parameter 'x' is already defined at line 3");
+	assert_load_error("<params name=\"p\" title=\"P\">\n"
+			  "<param name=\"x\" value=\"1\"/>\n<param name=\"x\" value=\"1\"/></params>\n",
+			  ORD_EBADDATA, "t.xml:5: parameter 'x' is already defined at line 4");
+}
+END_TEST
+
+START_TEST(test_schema_violations)
+{
+	/* an unknown table kind */
+	assert_load_error("<lookup name=\"x\" title=\"X\"/>\n", ORD_EBADDATA, "t.xml:3:");
+	/* a table without a title */
+	assert_load_error("<params name=\"p\"><param name=\"x\" value=\"1\"/></params>\n",
+			  ORD_EBADDATA, "t.xml:3:");
+	/* a mark that is not yes/no */
+	assert_load_error("<params name=\"p\" title=\"P\" reconstructed=\"maybe\">"
+			  "<note>n</note><param name=\"x\" value=\"1\"/></params>\n",
+			  ORD_EBADDATA, "t.xml:3:");
+	/* a table name that is no identifier */
+	assert_load_error("<params name=\"Bad Name\" title=\"P\"><param name=\"x\" value=\"1\"/></params>\n",
+			  ORD_EBADDATA, "t.xml:3:");
+	/* an empty table */
+	assert_load_error("<params name=\"p\" title=\"P\"></params>\n", ORD_EBADDATA, "t.xml:3:");
+	/* a row element of another kind */
+	assert_load_error("<params name=\"p\" title=\"P\"><band from=\"0\" to=\"1\"/></params>\n",
+			  ORD_EBADDATA, "t.xml:3:");
+	/* no tables at all, and no ruleset */
+	ck_assert_int_eq(load_err("<tables ruleset=\"x\"/>"), ORD_EBADDATA);
+	ck_assert_int_eq(load_err("<tables><params name=\"p\" title=\"P\"><param name=\"x\" value=\"1\"/></params></tables>"),
+			 ORD_EBADDATA);
+	/* not XML; a DOCTYPE */
+	ck_assert_int_eq(load_err("<tables"), ORD_EBADDATA);
+	ck_assert_int_eq(load_err("<!DOCTYPE tables [<!ENTITY a \"b\">]><tables ruleset=\"x\"/>"),
+			 ORD_EBADDATA);
+}
+END_TEST
+
+/* ---- printing and formatting ------------------------------------------------------------ */
+
+START_TEST(test_print)
+{
+	struct ord_tables *t = load_ok(doc_all);
+	struct ord_buf out = ORD_BUF_INIT;
+
+	ck_assert_int_eq(ord_tables_print(t, NULL, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "units — Units\n"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "morale — Morale [d6] [R]\n"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "  | bands garbled\n"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "half      1/2             [R] — lost\n"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "rifle   2–16   25    [provisional]\n"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "musket  8–12   —\n"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "−5 to −1  retreat\n"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "≤ −6      rout\n"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "≥ 0       good\n"));
+	ord_buf_reset(&out);
+	ck_assert_int_eq(ord_tables_print(t, "fire", &out), 0);
+	ck_assert_str_eq(out.buf, "fire — Fire (in)\n"
+				  "  | a note\n"
+				  "  weapon  range  hits\n"
+				  "  musket  0–4    50\n"
+				  "  musket  4–8    25\n"
+				  "  musket  8–12   —\n"
+				  "  rifle   2–16   25    [provisional]\n");
+	ord_buf_reset(&out);
+	ck_assert_int_eq(ord_tables_print(t, "nope", &out), ORD_ENOTFOUND);
+	ck_assert_str_eq(ord_error_last(),
+			 "no table 'nope' in t.xml (expected one of units fire morale mods move)");
+	ck_assert_uint_eq(out.len, 0);
+	ord_buf_release(&out);
+	ord_tables_free(t);
+}
+END_TEST
+
+START_TEST(test_fmt)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_tables_fmt(&b, 15, 1);
+	ck_assert_str_eq(b.buf, "15");
+	ord_buf_reset(&b);
+	ord_tables_fmt(&b, 8.0 / 3, 1);
+	ck_assert_str_eq(b.buf, "2.67");
+	ord_buf_reset(&b);
+	ord_tables_fmt(&b, -3, 1);
+	ck_assert_str_eq(b.buf, "−3");
+	ord_buf_reset(&b);
+	ord_tables_fmt(&b, -3, 0);
+	ck_assert_str_eq(b.buf, "-3");
+	ord_buf_reset(&b);
+	ord_tables_fmt(&b, 0.5, 1);
+	ck_assert_str_eq(b.buf, "0.5");
+	ord_buf_reset(&b);
+	ord_tables_fmt(&b, -0.001, 1);
+	ck_assert_str_eq(b.buf, "0");
+	ord_buf_release(&b);
+}
+END_TEST
+
+Suite *ord_test_suite(void)
+{
+	Suite *s = suite_create("tables");
+	TCase *tc = tcase_create("engine");
+
+	tcase_add_test(tc, test_load_and_accessors);
+	tcase_add_test(tc, test_params);
+	tcase_add_test(tc, test_band_edges);
+	tcase_add_test(tc, test_row_values);
+	tcase_add_test(tc, test_dice);
+	tcase_add_test(tc, test_dice_keyed);
+	tcase_add_test(tc, test_modifiers);
+	tcase_add_test(tc, test_modifiers_unconditional);
+	tcase_add_test(tc, test_apply_wrong_kind);
+	tcase_add_test(tc, test_chart);
+	tcase_add_test(tc, test_missing_to);
+	tcase_add_test(tc, test_malformed_numbers);
+	tcase_add_test(tc, test_bad_ranges);
+	tcase_add_test(tc, test_declared_columns);
+	tcase_add_test(tc, test_modifier_rows);
+	tcase_add_test(tc, test_reconstructed_needs_note);
+	tcase_add_test(tc, test_duplicates);
+	tcase_add_test(tc, test_schema_violations);
+	tcase_add_test(tc, test_print);
+	tcase_add_test(tc, test_fmt);
+	suite_add_tcase(s, tc);
+	return s;
+}
