@@ -133,6 +133,8 @@ int ord_ctx_turn(struct ord_ctx *ctx);
 const char *ord_ctx_side(struct ord_ctx *ctx);
 size_t ord_ctx_nunits(struct ord_ctx *ctx);
 struct ord_unit *ord_ctx_unit(struct ord_ctx *ctx, size_t i);
+/* The index of a unit (0 .. ord_ctx_nunits - 1). */
+size_t ord_ctx_unit_index(struct ord_ctx *ctx, const struct ord_unit *u);
 /* Find a unit by id, else by name (case-insensitive); NULL if none. */
 struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name);
 /* The sealed order of a unit this turn, NULL if it has none. */

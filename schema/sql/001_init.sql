@@ -88,7 +88,7 @@ CREATE TABLE roll (
 	sides      INTEGER NOT NULL,
 	value      INTEGER NOT NULL,
 	fixed      INTEGER NOT NULL DEFAULT 0,
-	log_seq    INTEGER NOT NULL REFERENCES log(seq)
+	log_seq    INTEGER NOT NULL REFERENCES log(seq) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE result (
@@ -99,7 +99,7 @@ CREATE TABLE result (
 	unit         TEXT NOT NULL,                              -- unit id, '' for none
 	vals         TEXT NOT NULL,                              -- key=value lines
 	explanation  TEXT NOT NULL,
-	log_seq      INTEGER NOT NULL REFERENCES log(seq)
+	log_seq      INTEGER NOT NULL REFERENCES log(seq) DEFERRABLE INITIALLY DEFERRED
 );
 
 -- A unit's state after each change: (turn, phase) = (0, 0) is the start;
@@ -109,7 +109,7 @@ CREATE TABLE unit_state (
 	turn     INTEGER NOT NULL,
 	phase    INTEGER NOT NULL,
 	state    TEXT NOT NULL,
-	log_seq  INTEGER NOT NULL REFERENCES log(seq),
+	log_seq  INTEGER NOT NULL REFERENCES log(seq) DEFERRABLE INITIALLY DEFERRED,
 	PRIMARY KEY (unit_id, turn, phase)
 ) WITHOUT ROWID;
 

@@ -73,7 +73,6 @@ struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const cha
 				  const char *side, const char *attrs, const char *state);
 /* Build the lookup maps after the units are added. */
 void ord_ctx_index(struct ord_ctx *ctx);
-size_t ord_ctx_unit_index(struct ord_ctx *ctx, const struct ord_unit *u);
 /* Take ownership of a parsed sheet and attach its orders to its units;
  * lines naming no unit of side are ignored (the sheet was validated). */
 void ord_ctx_attach_sheet(struct ord_ctx *ctx, struct ord_sheet *sheet, const char *side);
