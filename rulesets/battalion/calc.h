@@ -17,8 +17,8 @@
  *  - `why` may be NULL; otherwise the explanation is appended to it, one
  *    line without a trailing newline, e.g.
  *        "24 firers × 50% = 12, +6 target in column, −3 target moved = 15".
- *  - Strings in results (outcome, new_class) point into the loaded tables and
- *    live as long as the rules.
+ *  - Strings in results point into the loaded tables (or, for an unchanged
+ *    new_class, at the caller's input) and live as long as the rules.
  *  - Flags are 0 (no) or 1 (yes).
  */
 #ifndef BAT_CALC_H
@@ -195,7 +195,8 @@ int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in,
 /* what = move, fire, artillery, morale, morale20, melee; args are key=value
  * (flags default to no); dice are taken in order (artillery, morale: one
  * d6; morale20: one d20; melee: a's d6 then b's), missing ones are rolled
- * and the output says so.  xml=1 writes a <calc> document. */
+ * and the output says so.  xml=1 writes a <calc> document.  A melee tie
+ * has winner "none". */
 int bat_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args,
 	     const int *dice, size_t ndice, int xml, struct ord_buf *out);
 /* All tables (table == NULL) or the one named, as aligned text with their

@@ -782,6 +782,7 @@ START_TEST(test_reconstructions_marked)
 	const struct ord_tables *t = bat_rules(rules)->tables;
 
 	ck_assert(ord_row_reconstructed(ord_tables_param_row(t, "move_fraction_parts")));
+	ck_assert(ord_row_reconstructed(ord_tables_param_row(t, "formation_change_moves")));
 	ck_assert(ord_row_reconstructed(ord_tables_param_row(t, "round_up_from")));
 	ck_assert(ord_row_reconstructed(ord_tables_param_row(t, "melee_round_up_from")));
 	ck_assert(ord_row_reconstructed(ord_tables_param_row(t, "tie_divisor")));
