@@ -83,7 +83,7 @@ static long xml_count(const char *xml, const char *elem, const char *plural)
 
 int cmd_new(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct ord_create_opts co = { NULL, NULL, 0 };
+	struct ord_create_opts co;
 	struct ord_buf info = ORD_BUF_INIT, report = ORD_BUF_INIT;
 	const char *scenario = NULL, *ruleset = NULL, *tables = NULL;
 	char name[128];
@@ -106,6 +106,7 @@ int cmd_new(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "unexpected argument '%s'", argv[2]);
 	if (!scenario)
 		return cli_usage_error(cmd, "missing --scenario FILE.xml");
+	memset(&co, 0, sizeof(co));  /* fields appended later default to zero */
 	co.ruleset = ruleset;
 	co.tables_path = tables;
 	co.fixed_dice = fixed_dice;
