@@ -1,0 +1,1018 @@
+/*
+ * check_battalion.c - the battalion module (rulesets/battalion/battalion.c)
+ * through the fake context, with no database: every rule a sheet is
+ * checked against (exact line:col and message), every check of a referee's
+ * event against the sealed orders and the units' state, and a few phases
+ * resolved with fixed dice.  The numbers themselves are the calculator's
+ * (check_battalion_calc.c); here they only show that the glue reads them.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rulesets/ruleset.h"
+
+static const struct ord_ruleset *rs;
+static const struct ord_notation *hg;
+static struct ord_rules *rules;
+static struct ord_ctx *ctx;
+
+/* Sheets whose orders are attached to the context live until teardown. */
+static struct ord_sheet sheets[8];
+static size_t nsheets;
+
+static void setup_turn(int turn)
+{
+	int rc;
+
+	ck_assert_int_eq(ord_ruleset_find(&rs, "battalion"), 0);
+	hg = ord_notation_find("hieroglyph");
+	ck_assert_ptr_nonnull(hg);
+	rc = ord_ruleset_load_tables(&rules, rs, NULL);
+	ck_assert_msg(rc == 0, "tables: %s", ord_error_last());
+	ctx = ord_ctx_fake_new(rs, rules, turn);
+	nsheets = 0;
+}
+
+static void setup(void)
+{
+	setup_turn(3);
+}
+
+static void teardown(void)
+{
+	size_t i;
+
+	for (i = 0; i < nsheets; i++)
+		ord_sheet_release(&sheets[i]);
+	nsheets = 0;
+	ord_ctx_fake_free(ctx);
+	ctx = NULL;
+	rs->free(rules);
+	rules = NULL;
+}
+
+/* Split "k=v k=v" into kv (values have no blanks). */
+static void split_kv(struct ord_kv *kv, const char *text)
+{
+	char *copy = strdup(text), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+		ck_assert_ptr_nonnull(eq);
+		*eq = '\0';
+		ord_kv_set(kv, tok, eq + 1);
+	}
+	free(copy);
+}
+
+/* A unit with scenario attributes "kind=... figures=..." and its initial
+ * state, then the state keys given ("last_charge=2 formation=column"). */
+static struct ord_unit *unit(const char *id, const char *side, const char *attrs,
+			     const char *state)
+{
+	struct ord_unit *u = ord_ctx_fake_add_unit(ctx, id, id, side);
+	struct ord_diag d;
+
+	ord_diag_init(&d);
+	split_kv(&u->attrs, attrs);
+	ck_assert_int_eq(rs->init_unit(rules, u, &d), 0);
+	ord_diag_release(&d);
+	if (state)
+		split_kv(&u->state, state);
+	return u;
+}
+
+/* The standard cast: two battalions, skirmishers, light infantry, both
+ * cavalries, both guns for blue; a column, a line and hussars for red. */
+static void cast(void)
+{
+	unit("B1", "blue", "kind=line_infantry formation=line figures=24", NULL);
+	unit("B2", "blue", "kind=line_infantry formation=column figures=24 quality=elite", NULL);
+	unit("S1", "blue", "kind=skirmishers formation=skirmish figures=8", NULL);
+	unit("L1", "blue", "kind=light_infantry formation=column figures=24 weapon=rifle", NULL);
+	unit("H1", "blue", "kind=light_cavalry formation=line figures=8 weapon=none", NULL);
+	unit("K1", "blue", "kind=heavy_cavalry formation=line figures=8 weapon=none", NULL);
+	unit("G1", "blue", "kind=foot_artillery formation=unlimbered figures=10 weapon=none", NULL);
+	unit("HA", "blue", "kind=horse_artillery formation=limbered figures=8 weapon=none", NULL);
+	unit("R1", "red", "kind=line_infantry formation=column figures=32", NULL);
+	unit("R2", "red", "kind=line_infantry formation=line figures=24", NULL);
+	unit("RH", "red", "kind=light_cavalry formation=line figures=8 weapon=none", NULL);
+}
+
+static void parse(struct ord_sheet *s, const char *text)
+{
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_diag_init(&d);
+	ord_sheet_init(s);
+	hg->parse(s, text, strlen(text), &d);
+	ord_diag_format(&d, "sheet", &b);
+	ck_assert_msg(d.n == 0, "the test sheet does not parse:\n%s", b.buf);
+	ord_buf_release(&b);
+	ord_diag_release(&d);
+}
+
+/* What validate_sheet says of a sheet of side (static buffer, "" if fine). */
+static const char *validate(const char *side, const char *text)
+{
+	static char out[4096];
+	struct ord_sheet s;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+	int rc;
+
+	parse(&s, text);
+	ord_diag_init(&d);
+	ord_ctx_fake_set_side(ctx, side);
+	rc = rs->validate_sheet(ctx, &s, &d);
+	ord_ctx_fake_set_side(ctx, NULL);
+	ck_assert_int_eq(rc, d.n ? ORD_EBADSHEET : 0);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_uint_lt(b.len, sizeof(out));
+	memcpy(out, b.buf, b.len + 1);
+	ord_buf_release(&b);
+	ord_diag_release(&d);
+	ord_sheet_release(&s);
+	return out;
+}
+
+/* Seal a side's sheet: attach each order to its unit. */
+static void orders(const char *text)
+{
+	struct ord_sheet *s;
+	size_t i;
+
+	ck_assert_uint_lt(nsheets, sizeof(sheets) / sizeof(sheets[0]));
+	s = &sheets[nsheets++];
+	parse(s, text);
+	for (i = 0; i < s->n; i++) {
+		struct ord_unit *u = ord_ctx_find_unit(ctx, s->orders[i].unit);
+		ck_assert_ptr_nonnull(u);
+		ord_ctx_fake_set_order(ctx, u, &s->orders[i]);
+	}
+}
+
+/* Record an event as the core would (keys checked, defaults filled) and
+ * return what check_event says of it ("" when it agrees with the orders). */
+static const char *event(const char *kind, const char *args)
+{
+	static char out[4096];
+	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, kind);
+	char *copy = strdup(args), *argv[16], *tok, *save = NULL;
+	struct ord_diag d;
+	struct ord_kv kv;
+	struct ord_buf b = ORD_BUF_INIT;
+	int argc = 0, rc;
+
+	ck_assert_ptr_nonnull(ek);
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 15; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	ord_diag_init(&d);
+	ord_kv_init(&kv);
+	rc = ord_keys_check(&kv, ek->keys, argc, argv, &d);
+	ck_assert_msg(rc == 0 && d.n == 0, "event %s %s: bad keys", kind, args);
+	ord_ctx_fake_add_event(ctx, ek->phase, kind, &kv);
+	rc = rs->check_event(ctx, ord_ctx_event(ctx, ord_ctx_nevents(ctx) - 1), &d);
+	ck_assert_int_eq(rc, d.n ? ORD_ECHECK : 0);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_uint_lt(b.len, sizeof(out));
+	memcpy(out, b.buf, b.len + 1);
+	ord_buf_release(&b);
+	ord_diag_release(&d);
+	ord_kv_release(&kv);
+	free(copy);
+	return out;
+}
+
+static long state(const char *id, const char *key)
+{
+	struct ord_unit *u = ord_ctx_find_unit(ctx, id);
+
+	ck_assert_ptr_nonnull(u);
+	return ord_kv_get_int(&u->state, key, 0);
+}
+
+static const char *state_str(const char *id, const char *key)
+{
+	const char *v = ord_kv_get(&ord_ctx_find_unit(ctx, id)->state, key);
+	return v ? v : "";
+}
+
+/* hay is evaluated once: it may resolve a phase */
+#define assert_has(hay, needle)                                                              \
+	do {                                                                                 \
+		const char *hay_ = (hay);                                                    \
+		ck_assert_msg(strstr(hay_, (needle)) != NULL, "expected\n  %s\nin\n%s", (needle), \
+			      hay_);                                                         \
+	} while (0)
+
+/* ================================================================ sheets */
+
+START_TEST(sheet_valid)
+{
+	cast();
+	ck_assert_str_eq(validate("blue", "B1 ↑ 1/2 FCol\n"
+					  "B2 ↑-C\n"
+					  "S1 ↗ 1 FSk\n"
+					  "L1 FSq\n"
+					  "H1 ↖ 1 C\n"
+					  "G1 Fs @R1\n"
+					  "HA ↑-C-UL-Fs @R1\n"),
+			 "");
+}
+END_TEST
+
+START_TEST(sheet_unknown_unit)
+{
+	cast();
+	ck_assert_str_eq(validate("blue", "B1 ↑ 1\n  X9 ↑ 1\n"),
+			 "2:3: unit 'X9': unknown unit 'X9' (orders)\n");
+}
+END_TEST
+
+START_TEST(sheet_other_side)
+{
+	cast();
+	ck_assert_str_eq(validate("blue", "# blue's sheet\nR1 ↑ 1\n"),
+			 "2:1: unit 'R1': unit 'R1' belongs to side red, not blue (orders)\n");
+}
+END_TEST
+
+START_TEST(sheet_two_orders)
+{
+	cast();
+	ck_assert_str_eq(validate("blue", "B1 ↑ 1\nB2 FLn\nB1: FCol\n"),
+			 "3:1: unit 'B1': second order for unit 'B1' (its first is on line 1) "
+			 "(one battalion cannot be divided nor receive 2 orders)\n");
+}
+END_TEST
+
+START_TEST(sheet_code_for_kind)
+{
+	cast();
+	ck_assert_str_eq(validate("blue", "B1 ↑ Fb\n"),
+			 "1:6: unit 'B1': code 'Fb' is not for line_infantry "
+			 "(only for foot_artillery horse_artillery) (order codes)\n");
+	ck_assert_str_eq(validate("blue", "S1 FSq\n"),
+			 "1:4: unit 'S1': code 'FSq' is not for skirmishers "
+			 "(only for line_infantry light_infantry) (order codes)\n");
+	ck_assert_str_eq(validate("blue", "H1 FCol\n"),
+			 "1:4: unit 'H1': code 'FCol' is not for light_cavalry "
+			 "(only for line_infantry light_infantry skirmishers) (order codes)\n");
+	ck_assert_str_eq(validate("blue", "G1 ↑ C\n"),
+			 "1:6: unit 'G1': code 'C' is not for foot_artillery (only for line_infantry "
+			 "light_infantry skirmishers light_cavalry heavy_cavalry horse_artillery) (order codes)\n");
+	ck_assert_str_eq(validate("blue", "K1 UL\n"),
+			 "1:4: unit 'K1': code 'UL' is not for heavy_cavalry "
+			 "(only for foot_artillery horse_artillery) (order codes)\n");
+}
+END_TEST
+
+START_TEST(sheet_charge_interval)
+{
+	cast();
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B2")->state, "last_charge", 1);
+	/* turn 3: charged in 1, so the next is in 4 */
+	ck_assert_str_eq(validate("blue", "B2 ↑ C\n"),
+			 "1:6: unit 'B2': unit 'B2' charged in turn 1; its next charge may be in turn 4 "
+			 "(a unit may charge only once every 3 turns)\n");
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B2")->state, "last_charge", 0);
+	ck_assert_str_eq(validate("blue", "B2 ↑ C\n"), "");
+}
+END_TEST
+
+START_TEST(sheet_charge_interval_edge)
+{
+	teardown();
+	setup_turn(4);
+	cast();
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B2")->state, "last_charge", 1);
+	ck_assert_str_eq(validate("blue", "B2 ↑ C\n"), "");
+}
+END_TEST
+
+START_TEST(sheet_charge_and_fire)
+{
+	cast();
+	ck_assert_str_eq(validate("blue", "HA ↑ C Fs @R1\n"),
+			 "1:8: unit 'HA': a charging unit cannot fire (only horse artillery may C-UL-F) "
+			 "(a charging unit can't fire)\n");
+	ck_assert_str_eq(validate("blue", "B2 ↑ C @R1\n"),
+			 "1:8: unit 'B2': a charging unit cannot name a fire target "
+			 "(a charging unit can't fire)\n");
+	/* the exception: horse artillery charges, unlimbers and fires */
+	ck_assert_str_eq(validate("blue", "HA ↑-C-UL-Fs\n"), "");
+	ck_assert_str_eq(validate("blue", "HA ↑ C UL Fg @R2\n"), "");
+}
+END_TEST
+
+START_TEST(sheet_charge_formation)
+{
+	cast();
+	/* a line may not charge (the movement chart's "—") */
+	ck_assert_str_eq(validate("blue", "B1 ↑ C\n"),
+			 "1:6: unit 'B1': unit 'B1' cannot charge: charge: line_infantry in line may not "
+			 "charge (movement chart)\n");
+	ck_assert_str_eq(validate("blue", "B2 C\n"),
+			 "1:4: unit 'B2': a charge needs a direction arrow (the unit charges along it) (C)\n");
+}
+END_TEST
+
+START_TEST(sheet_many_problems)
+{
+	cast();
+	/* every problem at once, each with its line and column */
+	ck_assert_str_eq(validate("blue", "B1 ↑ 1\n"
+					  "X9 FCol\n"
+					  "R1 ↑ 1\n"
+					  "B1 FSq\n"
+					  "S1 ↑ FSq Fb\n"
+					  "G1 Fb Fs UL L\n"
+					  "B2 1/2\n"),
+			 "2:1: unit 'X9': unknown unit 'X9' (orders)\n"
+			 "3:1: unit 'R1': unit 'R1' belongs to side red, not blue (orders)\n"
+			 "4:1: unit 'B1': second order for unit 'B1' (its first is on line 1) "
+			 "(one battalion cannot be divided nor receive 2 orders)\n"
+			 "5:6: unit 'S1': code 'FSq' is not for skirmishers "
+			 "(only for line_infantry light_infantry) (order codes)\n"
+			 "5:10: unit 'S1': code 'Fb' is not for skirmishers "
+			 "(only for foot_artillery horse_artillery) (order codes)\n"
+			 "6:4: unit 'G1': one shot per turn: the sheet orders 2 kinds of shot (artillery)\n"
+			 "6:13: unit 'G1': a gun cannot both unlimber (UL) and limber (L) in one turn "
+			 "(artillery)\n"
+			 "7:4: unit 'B2': a fraction of the move needs a direction arrow (orders)\n");
+}
+END_TEST
+
+START_TEST(sheet_target)
+{
+	cast();
+	ck_assert_str_eq(validate("blue", "G1 Fb @B1\nB1 @Nobody\n"),
+			 "1:7: unit 'G1': target 'B1' is a unit of your own side (fire)\n"
+			 "2:4: unit 'B1': unknown target unit 'Nobody' (fire)\n");
+}
+END_TEST
+
+/* ================================================================ events */
+
+START_TEST(move_fraction)
+{
+	cast();
+	orders("B1 ↑ 1/2\nB2 ↑ 1\nL1 ↑ 3/4\nS1 ↑ 1/4\n");
+	ck_assert_str_eq(event("move", "unit=B1 distance=3"), "");
+	ck_assert_str_eq(event("move", "unit=S1 distance=2.5"),
+			 "unit 'S1': unit 'S1' moved 2.5\" but its order allows 2\" (skirmishers in "
+			 "skirmish, move 8, × 1/4 of the move = 2 in.) (movement chart)\n");
+	/* elite +1" on the column's 8" */
+	ck_assert_str_eq(event("move", "unit=B2 distance=9.5"),
+			 "unit 'B2': unit 'B2' moved 9.5\" but its order allows 9\" (line_infantry in "
+			 "column, move 8, +1 elite = 9 in.) (movement chart)\n");
+	/* light infantry +2" on 8", three quarters of it */
+	ck_assert_str_eq(event("move", "unit=L1 distance=8"),
+			 "unit 'L1': unit 'L1' moved 8\" but its order allows 7.5\" (light_infantry in "
+			 "column, move 8, +2 light infantry = 10, × 3/4 of the move = 7.5 in.) (movement chart)\n");
+}
+END_TEST
+
+START_TEST(move_fraction_half_line)
+{
+	cast();
+	orders("B1 ↑ 1/2\n");
+	ck_assert_str_eq(event("move", "unit=B1 distance=3.5"),
+			 "unit 'B1': unit 'B1' moved 3.5\" but its order allows 3\" (line_infantry in "
+			 "line, move 6, × 2/4 of the move = 3 in.) (movement chart)\n");
+}
+END_TEST
+
+START_TEST(move_terrain)
+{
+	cast();
+	orders("B2 ↑ 1/2\nB1 ↑ 1\nH1 ↑ C\n");
+	/* road doubles the move: elite column 9 × 2 = 18, half of it 9 */
+	ck_assert_str_eq(event("move", "unit=B2 distance=9 terrain=road"), "");
+	/* forest halves it: line 6 × 1/2 = 3 */
+	ck_assert_str_eq(event("move", "unit=B1 distance=3.25 terrain=forest"),
+			 "unit 'B1': unit 'B1' moved 3.25\" but its order allows 3\" (line_infantry in "
+			 "line, move 6, ×0.5 forest = 3 in.) (movement chart)\n");
+	/* no charge in forest */
+	ck_assert_str_eq(event("move", "unit=H1 distance=4 terrain=forest charge=yes"),
+			 "unit 'H1': charge: may not charge in terrain 'forest' (movement chart)\n");
+}
+END_TEST
+
+START_TEST(move_charge_bonuses)
+{
+	cast();
+	orders("B2 ↑ C\nL1 ↑ C\nH1 ↑ C\n");
+	/* an elite column charging: 10", no elite bonus */
+	ck_assert_str_eq(event("move", "unit=B2 distance=11 charge=yes"),
+			 "unit 'B2': unit 'B2' moved 11\" but its order allows 10\" (line_infantry in "
+			 "column, charge 10, no elite bonus when charging in.) (movement chart)\n");
+	/* light infantry keeps its +2" when charging */
+	ck_assert_str_eq(event("move", "unit=L1 distance=12 charge=yes"), "");
+	/* no road bonus when charging: light cavalry 16" */
+	ck_assert_str_eq(event("move", "unit=H1 distance=17 charge=yes terrain=road"),
+			 "unit 'H1': unit 'H1' moved 17\" but its order allows 16\" (light_cavalry in "
+			 "line, charge 16, no road bonus when charging in.) (movement chart)\n");
+}
+END_TEST
+
+START_TEST(move_unordered)
+{
+	cast();
+	orders("B1 FSq\nB2 ↑ 1\n");
+	ck_assert_str_eq(event("move", "unit=B1 distance=1"),
+			 "unit 'B1': unit 'B1' moved 1\" but its sheet orders no move "
+			 "(orders may never be changed)\n");
+	ck_assert_str_eq(event("move", "unit=S1 distance=0"), "");
+	ck_assert_str_eq(event("move", "unit=B2 distance=4"), "");
+	ck_assert_str_eq(event("move", "unit=B2 distance=4"),
+			 "unit 'B2': unit 'B2' already moved this turn (event #3) (orders)\n");
+}
+END_TEST
+
+START_TEST(form_unordered)
+{
+	cast();
+	orders("B1 ↑ 1/2\nB2 FCol\nL1 FSq\n");
+	ck_assert_str_eq(event("form", "unit=B1 formation=square"),
+			 "unit 'B1': unit 'B1' formed square but its sheet orders no formation change "
+			 "(orders may never be changed)\n");
+	ck_assert_str_eq(event("form", "unit=B2 formation=line"),
+			 "unit 'B2': unit 'B2' formed line but its sheet orders FCol "
+			 "(orders may never be changed)\n");
+	ck_assert_str_eq(event("form", "unit=L1 formation=square"), "");
+	ck_assert_str_eq(event("form", "unit=H1 formation=column"),
+			 "unit 'H1': unit 'H1' is light_cavalry: only infantry changes formation (order codes)\n"
+			 "unit 'H1': unit 'H1' formed column but its sheet orders no formation change "
+			 "(orders may never be changed)\n");
+}
+END_TEST
+
+START_TEST(charge_unordered)
+{
+	cast();
+	orders("B2 ↑ 1\n");
+	ck_assert_str_eq(event("move", "unit=B2 distance=8 charge=yes contact=R2"),
+			 "unit 'B2': unit 'B2' charged but its sheet orders no charge (C) (C)\n");
+}
+END_TEST
+
+START_TEST(charge_interval)
+{
+	cast();
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "H1")->state, "last_charge", 2);
+	/* the sheet was accepted (say, by override); the charge itself is refused */
+	orders("H1 ↑ C\n");
+	ck_assert_str_eq(event("move", "unit=H1 distance=10 charge=yes"),
+			 "unit 'H1': unit 'H1' charged in turn 2; its next charge may be in turn 5 "
+			 "(a unit may charge only once every 3 turns)\n");
+}
+END_TEST
+
+START_TEST(move_guns)
+{
+	cast();
+	orders("G1 ↑ 1 L\nHA ↑ 1/2\n");
+	ck_assert_str_eq(event("move", "unit=G1 distance=4"),
+			 "unit 'G1': gun 'G1' is unlimbered: it must limber (a turn) before it moves "
+			 "(L - limber (1 turn all art.))\n");
+	ck_assert_str_eq(event("limber", "unit=G1"), "");
+	ck_assert_str_eq(event("unlimber", "unit=G1"),
+			 "unit 'G1': gun 'G1' unlimbered but its sheet has no UL (orders may never be changed)\n"
+			 "unit 'G1': gun 'G1' is already unlimbered (artillery)\n");
+	ck_assert_str_eq(event("move", "unit=HA distance=6"), "");
+	ck_assert_str_eq(event("limber", "unit=B1"), "unit 'B1': unit 'B1' is not artillery (artillery)\n");
+}
+END_TEST
+
+START_TEST(move_dressing_ranks)
+{
+	cast();
+	/* retreated in turn 2, dresses its ranks in turn 3 */
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B1")->state, "retreat_turn", 2);
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B1")->state, "dress_until", 3);
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "R2")->state, "retreat_turn", 2);
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "R2")->state, "dress_until", 3);
+	orders("B1 ↗ 1/2\nR2 ↓ 1/2\n");
+	ck_assert_str_eq(event("move", "unit=B1 distance=2"),
+			 "unit 'B1': unit 'B1' dresses its ranks this turn and may not move forward "
+			 "(a unit that retreats must spend one turn dressing its ranks)\n");
+	ck_assert_str_eq(event("move", "unit=R2 distance=2"), "");
+}
+END_TEST
+
+START_TEST(move_retreating)
+{
+	cast();
+	/* a retreating unit moves by the rules, not by its (empty) orders */
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B1")->state, "retreat_turn", 3);
+	ck_assert_str_eq(event("move", "unit=B1 distance=6"), "");
+	ck_assert_str_eq(event("move", "unit=R2 distance=6 contact=R1"),
+			 "unit 'R2': contact with 'R1', a unit of its own side (melee)\n"
+			 "unit 'R2': unit 'R2' moved 6\" but its sheet orders no move "
+			 "(orders may never be changed)\n");
+}
+END_TEST
+
+START_TEST(shot_other_than_ordered)
+{
+	cast();
+	orders("G1 Fb @R1\nB1 @R1\n");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=20 shot=shell"),
+			 "unit 'G1': gun 'G1' fired shell but its sheet orders ball (Fb) "
+			 "(must fire the shot indicated in its orders)\n");
+	ck_assert_str_eq(event("fire", "unit=B1 target=R2 range=3"),
+			 "unit 'B1': unit 'B1' fired at 'R2' but its sheet names '@R1' "
+			 "(orders may never be changed)\n");
+}
+END_TEST
+
+START_TEST(shot_not_ordered)
+{
+	cast();
+	orders("G1 ↑ 1/2\n");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=20"),
+			 "unit 'G1': gun 'G1' has no fire order (Fb, Fs or Fg) on its sheet "
+			 "(must fire the shot indicated in its orders)\n");
+}
+END_TEST
+
+START_TEST(shot_target_free)
+{
+	cast();
+	/* no @target: any enemy (D9); the shot defaults to the ordered one */
+	orders("G1 Fg\n");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R2 range=6"), "");
+	ck_assert_str_eq(event("fire", "unit=B1 target=R2 range=6"), "");
+}
+END_TEST
+
+START_TEST(fire_kinds)
+{
+	cast();
+	ck_assert_str_eq(event("fire", "unit=G1 target=R1 range=3"),
+			 "unit 'G1': unit 'G1' is a gun: record its fire with the event 'artillery' "
+			 "(artillery)\n");
+	ck_assert_str_eq(event("artillery", "unit=B1 target=R1 range=3"),
+			 "unit 'B1': unit 'B1' is line_infantry, not artillery (use the event 'fire') "
+			 "(artillery)\n");
+	ck_assert_str_eq(event("fire", "unit=H1 target=R1 range=3"),
+			 "unit 'H1': unit 'H1' has no small arms (weapon fire)\n");
+	ck_assert_str_eq(event("fire", "unit=B2 target=B1 range=3"),
+			 "unit 'B2': target 'B1' is a unit of its own side (fire)\n");
+	ck_assert_str_eq(event("fire", "unit=R2 target=B1 range=3"), "");
+	ck_assert_str_eq(event("fire", "unit=R2 target=B2 range=3"),
+			 "unit 'R2': unit 'R2' already fired this turn (event #5) "
+			 "(one battalion will fire at one target)\n");
+}
+END_TEST
+
+START_TEST(fire_while_charging)
+{
+	cast();
+	orders("B2 ↑ C\nHA ↑-C-UL-Fs\n");
+	ord_kv_set(&ord_ctx_find_unit(ctx, "HA")->state, "formation", "unlimbered");
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "HA")->state, "unlimbered", 3);
+	ck_assert_str_eq(event("fire", "unit=B2 target=R1 range=2"),
+			 "unit 'B2': unit 'B2' is charging this turn and cannot fire "
+			 "(a charging unit can't fire)\n");
+	/* horse artillery charges, unlimbers and fires in one turn */
+	ck_assert_str_eq(event("artillery", "unit=HA target=R1 range=8"), "");
+}
+END_TEST
+
+START_TEST(fire_charged_by_event)
+{
+	cast();
+	/* an overridden charge: the unit charged, whatever its sheet said */
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B1")->state, "charged", 3);
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=2"),
+			 "unit 'B1': unit 'B1' is charging this turn and cannot fire "
+			 "(a charging unit can't fire)\n");
+}
+END_TEST
+
+START_TEST(fire_in_melee)
+{
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "melee_with=R1 melee_since=2");
+	split_kv(&ord_ctx_find_unit(ctx, "B2")->state, "melee_with=R2 melee_since=3");
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=0"),
+			 "unit 'B1': unit 'B1' is still in the melee with 'R1' from turn 2 "
+			 "(troops still in melee can't fire)\n");
+	/* brought into melee in this turn's movement: fires as the enemy came */
+	ck_assert_str_eq(event("fire", "unit=B2 target=R2 range=0"), "");
+}
+END_TEST
+
+START_TEST(fire_woods)
+{
+	cast();
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=3 firer_in_woods=yes"),
+			 "unit 'B1': units in woods may not fire (cover)\n");
+	ck_assert_str_eq(event("fire", "unit=B2 target=R1 range=4.5 target_in_woods=yes"),
+			 "unit 'B2': target 'R1' is in woods and may be fired on only within 4\" "
+			 "(range 4.5\") (cover)\n");
+	ck_assert_str_eq(event("fire", "unit=L1 target=R1 range=4 target_in_woods=yes"), "");
+}
+END_TEST
+
+START_TEST(fire_routed)
+{
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "routed=2 rout_until=5");
+	split_kv(&ord_ctx_find_unit(ctx, "B2")->state, "routed=1 rout_until=2");
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=3"),
+			 "unit 'B1': unit 'B1' is routed (routed units can't fire)\n");
+	/* its rout is over */
+	ck_assert_str_eq(event("fire", "unit=B2 target=R1 range=3"), "");
+}
+END_TEST
+
+START_TEST(fire_destroyed)
+{
+	cast();
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B1")->state, "figures", 0);
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=3"),
+			 "unit 'B1': unit 'B1' has no figures left (units)\n");
+}
+END_TEST
+
+START_TEST(artillery_unlimbered)
+{
+	cast();
+	orders("G1 Fb\nHA ↑ 1/2 Fs\n");
+	/* horse artillery that did not unlimber */
+	ck_assert_str_eq(event("artillery", "unit=HA target=R1 range=10"),
+			 "unit 'HA': gun 'HA' has not unlimbered (UL - unlimber (1 turn except for horse art.))\n");
+	/* foot artillery that unlimbered this turn */
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "G1")->state, "unlimbered", 3);
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=10"),
+			 "unit 'G1': gun 'G1' unlimbered in turn 3 and cannot fire before turn 4 "
+			 "(UL - unlimber (1 turn except for horse art.))\n");
+}
+END_TEST
+
+START_TEST(artillery_unlimbered_last_turn)
+{
+	cast();
+	orders("G1 Fb\n");
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "G1")->state, "unlimbered", 2);
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=10"), "");
+}
+END_TEST
+
+START_TEST(artillery_silenced)
+{
+	cast();
+	orders("G1 Fb\n");
+	split_kv(&ord_ctx_find_unit(ctx, "G1")->state, "hits=2 silenced=1");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=10"),
+			 "unit 'G1': gun 'G1' is silenced (2 hits knock out artillery)\n");
+}
+END_TEST
+
+START_TEST(melee_checks)
+{
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "melee_with=R1 melee_since=2");
+	split_kv(&ord_ctx_find_unit(ctx, "R1")->state, "melee_with=B1 melee_since=2");
+	split_kv(&ord_ctx_find_unit(ctx, "RH")->state, "routed=2 rout_until=5");
+	ck_assert_str_eq(event("melee", "a=B1 b=R1"), "");
+	ck_assert_str_eq(event("melee", "a=R1 b=B1"),
+			 "unit 'R1': 'R1' and 'B1' already fought this turn (event #1) (melee)\n");
+	ck_assert_str_eq(event("melee", "a=B2 b=R1"),
+			 "unit 'R1': unit 'R1' is still in melee with 'B1' (melee)\n");
+	ck_assert_str_eq(event("melee", "a=H1 b=RH"),
+			 "unit 'RH': unit 'RH' is routed (routed units have no melee value)\n");
+	ck_assert_str_eq(event("melee", "a=B2 b=S1"),
+			 "unit 'B2': 'B2' and 'S1' are of the same side (melee)\n");
+}
+END_TEST
+
+START_TEST(halt_check)
+{
+	cast();
+	ck_assert_str_eq(event("halt", "unit=B1"),
+			 "unit 'B1': only cavalry pursues; 'B1' is line_infantry (pursuit)\n");
+	ck_assert_str_eq(event("halt", "unit=H1"), "");
+}
+END_TEST
+
+/* ============================================================ resolution */
+
+static const char *resolve(const char *phase, const int *dice, size_t n)
+{
+	int rc;
+
+	ord_ctx_fake_set_dice(ctx, dice, n);
+	rc = rs->resolve_phase(ctx, phase);
+	ck_assert_msg(rc == 0, "%s: %s", phase, ord_error_last());
+	return ord_ctx_fake_results(ctx);
+}
+
+START_TEST(resolve_fire_example)
+{
+	/* the rules' example: a line fires at a column that charged it */
+	cast();
+	orders("R1 ↑ C\n");
+	ck_assert_str_eq(event("move", "unit=R1 distance=10 charge=yes contact=B1"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=2"), "");
+	assert_has(resolve("fire", NULL, 0),
+		   "R1: fired on by B1 (musket, 2\"): 24 firers × 50% = 12, +6 target in column, "
+		   "−3 target moved = 15\n"
+		   "R1: loses 15 figures to fire: 17 left; in all 15 lost, 3 trays removed, 3 carried\n");
+	ck_assert_int_eq(state("R1", "figures"), 17);
+	ck_assert_int_eq(state("R1", "trays"), 3);
+	ck_assert_int_eq(state("R1", "carried"), 3);
+	/* it made contact: no test now, it tests after the melee */
+	assert_has(resolve("fire-morale", NULL, 0),
+		   "R1: no fire morale test now: it made melee contact this turn and tests after the melee\n");
+}
+END_TEST
+
+START_TEST(resolve_melee_example)
+{
+	/* the rules' example in a continuing melee, so that no die adjustment applies */
+	static const int dice[] = {3, 5};
+	unit("A", "red", "kind=line_infantry formation=line figures=32",
+	     "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24",
+	     "melee_with=A melee_since=2");
+	ck_assert_str_eq(event("melee", "a=A b=B"), "");
+	assert_has(resolve("melee", dice, 2),
+		   "A: melee with B: A: 32 line_infantry × 3 = 96 pts × (d6 3) = 288; "
+		   "B: 24 line_infantry × 3 = 72 pts × (d6 5) = 360; B wins; "
+		   "B inflicts 72/6 = 12 pts / 3 = 4 figures of A; "
+		   "A inflicts 96/12 = 8 pts / 3 = 2.67 → 3 figures of B\n");
+	ck_assert_int_eq(state("A", "figures"), 28);
+	ck_assert_int_eq(state("B", "figures"), 21);
+	ck_assert_int_eq(state("A", "lost_melee"), 3);
+	ck_assert_int_eq(state("B", "lost_melee"), 0);
+}
+END_TEST
+
+START_TEST(resolve_melee_ended)
+{
+	unit("A", "red", "kind=line_infantry formation=line figures=32",
+	     "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24",
+	     "melee_with=A melee_since=2");
+	assert_has(resolve("melee", NULL, 0),
+		   "A: the melee with B from turn 2 has ended (no melee recorded this turn)\n");
+	ck_assert_str_eq(state_str("A", "melee_with"), "");
+	ck_assert_str_eq(state_str("B", "melee_with"), "");
+}
+END_TEST
+
+START_TEST(resolve_tie)
+{
+	/* equal scores: both inflict as losers and both test, without the -2 (D2) */
+	static const int melee_dice[] = {4, 4}, morale_dice[] = {6, 6};
+	unit("A", "red", "kind=line_infantry formation=line figures=24",
+	     "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24",
+	     "melee_with=A melee_since=2");
+	event("melee", "a=A b=B");
+	assert_has(resolve("melee", melee_dice, 2), "a tie, no winner");
+	ck_assert_int_eq(state("A", "figures"), 22);
+	ck_assert_int_eq(state("B", "figures"), 22);
+	assert_has(resolve("melee-morale", morale_dice, 2),
+		   "A: melee morale: d6 6, +2 always, −2 figures lost this turn (2 × −1), "
+		   "+2 good morale (never failed) = 8: good\n");
+	assert_has(ord_ctx_fake_results(ctx), "A: holds: the melee with B continues next turn\n");
+	assert_has(ord_ctx_fake_results(ctx), "B: holds: the melee with A continues next turn\n");
+}
+END_TEST
+
+START_TEST(resolve_pursuit)
+{
+	/* hussars break a battalion in a continuing melee and pursue it */
+	static const int melee_dice[] = {6, 1}, morale_dice[] = {1, 2, 3};
+	unit("H", "red", "kind=light_cavalry formation=line figures=8", "melee_with=I melee_since=2");
+	unit("I", "blue", "kind=line_infantry formation=line figures=12", "melee_with=H melee_since=2");
+	event("melee", "a=H b=I");
+	/* H: 40 pts × 6 = 240; I: 36 × 1 = 36; H inflicts 40/6 = 6.67 pts / 3 = 2.22 → 2;
+	 * I inflicts 36/12 = 3 pts / 5 = 0.6 → 1 */
+	resolve("melee", melee_dice, 2);
+	ck_assert_int_eq(state("I", "figures"), 10);
+	ck_assert_int_eq(state("H", "figures"), 7);
+	/* I: d6 1 + 2 - 2 + 2 - 2 = 1 ... good; so give it a worse test */
+	ck_assert_int_eq(state("I", "lost_melee"), 3);
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "I")->state, "failed", 1);
+	/* I: d6 1, +2, -2 lost, -3 failed before, -2 lost melee = -4: retreat;
+	 * pursuit: H 7 × 5 = 35 pts × (d6 2, +1 in motion = 3) = 105;
+	 * I 10 × 3 = 30 × 3 = 90; H inflicts 35/6 = 5.83 × 3/2 = 8.75 pts / 3 = 2.92 → 3;
+	 * I inflicts 30/12 = 2.5 pts / 5 = 0.5 → 1 */
+	resolve("melee-morale", morale_dice, 3);
+	assert_has(ord_ctx_fake_results(ctx), "I: melee morale: d6 1, +2 always, −2 figures lost "
+					      "this turn (2 × −1), −3 failed morale before, −2 just "
+					      "lost a melee = −4: retreat\n");
+	assert_has(ord_ctx_fake_results(ctx), "I: breaks off the melee with H\n");
+	assert_has(ord_ctx_fake_results(ctx), "I: pursued by H: A: 7 light_cavalry × 5 = 35 pts × "
+					      "(d6 2, +1 in motion = 3) = 105");
+	ck_assert_int_eq(state("I", "figures"), 7);
+	ck_assert_int_eq(state("H", "figures"), 6);
+	ck_assert_int_eq(state("I", "retreat_turn"), 4);
+	ck_assert_str_eq(state_str("H", "melee_with"), "");
+}
+END_TEST
+
+START_TEST(resolve_halt)
+{
+	static const int melee_dice[] = {6, 1}, morale_dice[] = {1};
+	unit("H", "red", "kind=light_cavalry formation=line figures=8", "melee_with=I melee_since=2");
+	unit("I", "blue", "kind=line_infantry formation=line figures=12 quality=militia",
+	     "melee_with=H melee_since=2");
+	event("melee", "a=H b=I");
+	resolve("melee", melee_dice, 2);
+	event("halt", "unit=H");
+	/* militia: d6 1 + 2 - 4 - 2 + 2 - 2 = -3: retreat, and no pursuit */
+	assert_has(resolve("melee-morale", morale_dice, 1), "H: does not pursue I\n");
+	ck_assert_int_eq(state("I", "figures"), 10);
+}
+END_TEST
+
+START_TEST(resolve_rout_penalty)
+{
+	static const int dice[] = {6, 6};
+	/* routed in turn 1: -3 on tests in turns 2..6 (not in turn 1 itself) */
+	unit("A", "red", "kind=line_infantry formation=line figures=24",
+	     "routed=1 rout_until=4 penalty_until=6 failed=1 fired_on=3 loss_turn=3 turn_losses=1");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24",
+	     "routed=3 rout_until=6 penalty_until=8 failed=1 fired_on=3 loss_turn=3 turn_losses=1");
+	assert_has(resolve("fire-morale", dice, 2),
+		   "A: fire morale: d6 6, +2 always, −1 figures lost this turn (1 × −1), −3 failed "
+		   "morale before, −3 routed within the last 5 turns = 1: good\n"
+		   "B: fire morale: d6 6, +2 always, −1 figures lost this turn (1 × −1), −3 failed "
+		   "morale before = 4: good\n");
+}
+END_TEST
+
+START_TEST(resolve_morale20)
+{
+	static const int dice[] = {18};
+	unit("A", "red", "kind=line_infantry formation=line figures=24 class=B", NULL);
+	event("test", "unit=A chart=d20");
+	assert_has(resolve("fire-morale", dice, 1),
+		   "A: fire morale (d20 chart): class B, d20 18: rout, drops to class C\n");
+	ck_assert_str_eq(state_str("A", "class"), "C");
+	ck_assert_int_eq(state("A", "routed"), 3);
+	ck_assert_int_eq(state("A", "rout_until"), 6);
+	ck_assert_int_eq(state("A", "dress_until"), 7);
+}
+END_TEST
+
+START_TEST(resolve_artillery_square)
+{
+	static const int dice[] = {2};
+	cast();
+	orders("G1 Fs @R2\n");
+	ord_kv_set(&ord_ctx_find_unit(ctx, "R2")->state, "formation", "square");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R2 range=10"), "");
+	assert_has(resolve("fire", dice, 1),
+		   "R2: fired on by gun G1 (shell, 10\"): shell at 10 in.: d6 2, hits on 1–4: hit; "
+		   "4, +4 target in square = 8 dead\n");
+	ck_assert_int_eq(state("R2", "figures"), 16);
+}
+END_TEST
+
+START_TEST(resolve_artillery_out_of_range)
+{
+	cast();
+	orders("G1 Fg @R2\n");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R2 range=13"), "");
+	/* no die is rolled for a shot out of range (D10) */
+	assert_has(resolve("fire", NULL, 0),
+		   "R2: fired on by gun G1 (grape, 13\"): out of range: grape at 13 in.\n");
+}
+END_TEST
+
+START_TEST(resolve_gun_hits)
+{
+	static const int dice[] = {1, 2};
+	cast();
+	unit("RG", "red", "kind=foot_artillery formation=unlimbered figures=10 weapon=none", "hits=1");
+	orders("G1 Fb @RG\n");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=RG range=20"), "");
+	assert_has(resolve("fire", dice, 1), "RG: gun silenced: 2 artillery hits\n");
+	ck_assert_int_eq(state("RG", "silenced"), 1);
+}
+END_TEST
+
+START_TEST(execution_lists_what_was_not_done)
+{
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	cast();
+	orders("B2 ↑ C\nB1 FSq\nHA ↑-C-UL-Fs\nG1 L\n");
+	ck_assert_str_eq(event("move", "unit=B2 distance=8"), "");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->check_execution(ctx, &d), 0);
+	ord_diag_format(&d, NULL, &b);
+	/* in the units' order, each naming its line on the sheet */
+	ck_assert_str_eq(b.buf, "2:0: unit 'B1': ordered to form square (FSq) but no formation change was recorded (FSq)\n"
+				"1:0: unit 'B2': ordered to charge (C) but no charge was recorded (C)\n"
+				"4:0: unit 'G1': ordered to limber (L) but no limbering was recorded (L)\n"
+				"3:0: unit 'HA': ordered to charge (C) but no charge was recorded (C)\n"
+				"3:0: unit 'HA': ordered to unlimber (UL) but no unlimbering was recorded (UL)\n");
+	ord_buf_release(&b);
+	ord_diag_release(&d);
+}
+END_TEST
+
+START_TEST(load_needs_order_codes)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/battalion/tables.xml");
+	const char *start, *end;
+	struct ord_buf doc = ORD_BUF_INIT;
+	struct ord_rules *r = NULL;
+	int rc;
+
+	ck_assert_ptr_nonnull(res);
+	start = strstr((const char *)res->data, "<chart name=\"order_codes\"");
+	ck_assert_ptr_nonnull(start);
+	end = strstr(start, "</chart>") + strlen("</chart>");
+	ord_buf_add(&doc, (const char *)res->data, (size_t)(start - (const char *)res->data));
+	ord_buf_adds(&doc, end);
+	rc = rs->load(&r, doc.buf, doc.len, "edited.xml");
+	ck_assert_int_eq(rc, ORD_EBADDATA);
+	ck_assert_ptr_null(r);
+	assert_has(ord_error_last(), "order_codes");
+	ord_buf_release(&doc);
+}
+END_TEST
+
+Suite *ord_test_suite(void)
+{
+	Suite *s = suite_create("battalion");
+	TCase *sheet = tcase_create("sheet"), *ev = tcase_create("events"),
+	      *res = tcase_create("resolution");
+
+	tcase_add_checked_fixture(sheet, setup, teardown);
+	tcase_add_test(sheet, sheet_valid);
+	tcase_add_test(sheet, sheet_unknown_unit);
+	tcase_add_test(sheet, sheet_other_side);
+	tcase_add_test(sheet, sheet_two_orders);
+	tcase_add_test(sheet, sheet_code_for_kind);
+	tcase_add_test(sheet, sheet_charge_interval);
+	tcase_add_test(sheet, sheet_charge_interval_edge);
+	tcase_add_test(sheet, sheet_charge_and_fire);
+	tcase_add_test(sheet, sheet_charge_formation);
+	tcase_add_test(sheet, sheet_many_problems);
+	tcase_add_test(sheet, sheet_target);
+	suite_add_tcase(s, sheet);
+
+	tcase_add_checked_fixture(ev, setup, teardown);
+	tcase_add_test(ev, move_fraction);
+	tcase_add_test(ev, move_fraction_half_line);
+	tcase_add_test(ev, move_terrain);
+	tcase_add_test(ev, move_charge_bonuses);
+	tcase_add_test(ev, move_unordered);
+	tcase_add_test(ev, form_unordered);
+	tcase_add_test(ev, charge_unordered);
+	tcase_add_test(ev, charge_interval);
+	tcase_add_test(ev, move_guns);
+	tcase_add_test(ev, move_dressing_ranks);
+	tcase_add_test(ev, move_retreating);
+	tcase_add_test(ev, shot_other_than_ordered);
+	tcase_add_test(ev, shot_not_ordered);
+	tcase_add_test(ev, shot_target_free);
+	tcase_add_test(ev, fire_kinds);
+	tcase_add_test(ev, fire_while_charging);
+	tcase_add_test(ev, fire_charged_by_event);
+	tcase_add_test(ev, fire_in_melee);
+	tcase_add_test(ev, fire_woods);
+	tcase_add_test(ev, fire_routed);
+	tcase_add_test(ev, fire_destroyed);
+	tcase_add_test(ev, artillery_unlimbered);
+	tcase_add_test(ev, artillery_unlimbered_last_turn);
+	tcase_add_test(ev, artillery_silenced);
+	tcase_add_test(ev, melee_checks);
+	tcase_add_test(ev, halt_check);
+	suite_add_tcase(s, ev);
+
+	tcase_add_checked_fixture(res, setup, teardown);
+	tcase_add_test(res, resolve_fire_example);
+	tcase_add_test(res, resolve_melee_example);
+	tcase_add_test(res, resolve_melee_ended);
+	tcase_add_test(res, resolve_tie);
+	tcase_add_test(res, resolve_pursuit);
+	tcase_add_test(res, resolve_halt);
+	tcase_add_test(res, resolve_rout_penalty);
+	tcase_add_test(res, resolve_morale20);
+	tcase_add_test(res, resolve_artillery_square);
+	tcase_add_test(res, resolve_artillery_out_of_range);
+	tcase_add_test(res, resolve_gun_hits);
+	tcase_add_test(res, execution_lists_what_was_not_done);
+	tcase_add_test(res, load_needs_order_codes);
+	suite_add_tcase(s, res);
+	return s;
+}
