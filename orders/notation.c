@@ -5,9 +5,11 @@
 #include "orders/notation.h"
 
 extern const struct ord_notation ord_notation_hieroglyph;
+extern const struct ord_notation ord_notation_ordre;
 
 static const struct ord_notation *const notations[] = {
 	&ord_notation_hieroglyph,
+	&ord_notation_ordre,
 };
 
 const struct ord_notation *ord_notation_find(const char *name)
