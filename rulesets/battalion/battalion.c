@@ -1509,8 +1509,9 @@ static int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, cons
 
 	ord_buf_addf(out, "%s %s (%s, %s): ", u->id, u->name, u->side, kind(u));
 	if (!viewer || !strcmp(viewer, u->side)) {
-		ord_buf_addf(out, "%ld figures (%ld lost: %ld trays removed, %ld carried), %s, morale ",
-			     fig, st(u, "losses"), st(u, "trays"), st(u, "carried"), formation(u));
+		ord_buf_addf(out, "%ld figure%s (%ld lost: %ld tray%s removed, %ld carried), %s, morale ",
+			     fig, fig == 1 ? "" : "s", st(u, "losses"), st(u, "trays"),
+			     st(u, "trays") == 1 ? "" : "s", st(u, "carried"), formation(u));
 		morale_words(ctx, u, out);
 		if (st(u, "failed"))
 			ord_buf_adds(out, ", has failed before");

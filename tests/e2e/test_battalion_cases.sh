@@ -13,8 +13,8 @@
 #
 # A case is a sequence of sections.  A section starts with a line "[NAME ARGS]"
 # and runs to the next such line; lines before the first section, and blank
-# lines and lines starting with '#' inside command and expectation sections,
-# are comments.  The sections run in order, in a fresh directory, against one
+# lines and lines starting with '#' in every section but a sheet (where '#'
+# is the notation's own comment), are comments.  The sections run in order, in a fresh directory, against one
 # game file created with --fixed-dice (so `resolve` takes the dice given).
 #
 # Commands (each may end its ARGS with exit=N: the command must exit with N
@@ -143,7 +143,7 @@ section() {
 	split_exit "$args"
 	case "$name" in
 	scenario)
-		printf '%s\n' "$body" >"$case_dir/scenario.xml"
+		printf '%s\n' "$body" | grep -v '^[[:space:]]*#' >"$case_dir/scenario.xml"
 		run "$line" "$sec_exit" "$ORDERLY" new "$game" --scenario "$case_dir/scenario.xml" --fixed-dice
 		;;
 	sheet)
