@@ -27,6 +27,8 @@
  *   deferred                          turn its fire-morale test waits for the melee
  *   fought, lost_melee, tied_melee    turn it fought, lost, drew a melee
  *   melee_with, melee_since           the enemy it is locked in melee with (id), since when
+ * A string read from a unit's state is never kept across a write to that
+ * state: the list may move its strings when it changes (core/kv.c).
  *
  * Rules decisions (where the text is silent or ambiguous; the numbers are
  * in tables.xml, these are about what applies when):
@@ -906,9 +908,12 @@ static int morale_test(struct ord_ctx *ctx, struct ord_unit *u, const char *char
 		const struct ord_table *t = ord_tables_get(R(ctx)->tables, "morale20");
 		struct bat_morale20_in in;
 		struct bat_morale20_out out;
+		char cls[16];
 		if ((err = ord_ctx_roll(ctx, &die, (unsigned)ord_table_die(t), id.buf, 0, 0)) != 0)
 			goto out;
-		in.cls = ord_kv_get(&u->state, "class");
+		/* a copy: writing the state (apply_outcome) may move its strings */
+		snprintf(cls, sizeof(cls), "%s", ord_kv_get(&u->state, "class") ? ord_kv_get(&u->state, "class") : "");
+		in.cls = cls;
 		in.die = die;
 		if ((err = bat_morale20(R(ctx), &in, &out, &why)) != 0)
 			goto out;
