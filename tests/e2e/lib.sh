@@ -1,0 +1,110 @@
+# shellcheck shell=bash
+# tests/e2e/lib.sh - helpers shared by the end-to-end tests, which drive
+# whole games through the orderly binary.  Source it after `set -euo pipefail`.
+#
+# Environment (CTest sets it): ORDERLY, the binary; SRC, the source root;
+# BUILD, the build directory.  Run by hand:
+#   ORDERLY=build/orderly SRC=. BUILD=build bash tests/e2e/test_turn_cycle.sh
+#
+# What it gives a test:
+#   $TMP                       a fresh directory, removed when the test exits
+#   $FIX                       tests/fixtures/e2e
+#   ord ARGS...                run orderly
+#   run CMD...                 run CMD, keep its status in RC, its standard
+#                              output in OUT, its standard error in ERR
+#   expect_exit CODE CMD...    run CMD and fail unless its status is CODE
+#   expect_in TEXT NEEDLE      fail unless NEEDLE is in TEXT (a fixed string)
+#   expect_not_in TEXT NEEDLE  fail if NEEDLE is in TEXT
+#   expect_line TEXT REGEX     fail unless a line of TEXT matches the ERE
+#   expect_eq GOT WANT [WHAT]  fail unless GOT is WANT
+#   sql GAME QUERY             run QUERY on GAME with the sqlite3 shell
+#   need_sqlite3               skip the test (exit 0) when sqlite3 is missing
+#   note MSG / fail MSG        say something / stop the test with a failure
+
+TEST_NAME=$(basename "${BASH_SOURCE[1]:-$0}" .sh)
+
+fail() {
+	printf 'FAIL: %s: %s\n' "$TEST_NAME" "$*" >&2
+	if [[ -n "${RC+x}" ]]; then
+		printf -- '--- last command (status %s) stdout:\n%s\n--- stderr:\n%s\n---\n' \
+			"$RC" "${OUT-}" "${ERR-}" >&2
+	fi
+	exit 1
+}
+
+note() {
+	printf '%s: %s\n' "$TEST_NAME" "$*"
+}
+
+SRC=${SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+BUILD=${BUILD:-$SRC/build}
+ORDERLY=${ORDERLY:-$BUILD/orderly}
+FIX=$SRC/tests/fixtures/e2e
+[[ -x "$ORDERLY" ]] || fail "no orderly binary at '$ORDERLY' (set ORDERLY)"
+[[ -d "$FIX" ]] || fail "no fixtures at '$FIX' (set SRC)"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/orderly-e2e.XXXXXX")
+cleanup() {
+	rm -rf -- "$TMP"
+}
+trap cleanup EXIT
+
+ord() {
+	"$ORDERLY" "$@"
+}
+
+run() {
+	RC=0
+	"$@" >"$TMP/.out" 2>"$TMP/.err" || RC=$?
+	OUT=$(cat "$TMP/.out")
+	ERR=$(cat "$TMP/.err")
+}
+
+expect_exit() {
+	local want=$1
+	shift
+	run "$@"
+	[[ "$RC" == "$want" ]] || fail "'$*' exited $RC, expected $want"
+}
+
+expect_in() {
+	[[ "$1" == *"$2"* ]] || fail "expected '$2' in:
+$1"
+}
+
+expect_not_in() {
+	[[ "$1" != *"$2"* ]] || fail "did not expect '$2' in:
+$1"
+}
+
+expect_line() {
+	grep -Eq -- "$2" <<<"$1" || fail "expected a line matching /$2/ in:
+$1"
+}
+
+expect_eq() {
+	[[ "$1" == "$2" ]] || fail "${3:-value}: got '$1', expected '$2'"
+}
+
+need_sqlite3() {
+	if ! command -v sqlite3 >/dev/null 2>&1; then
+		note "SKIP: the sqlite3 shell is not installed (scripts/deps installs it)"
+		exit 0
+	fi
+}
+
+sql() {
+	sqlite3 -batch -bail "$1" "$2"
+}
+
+# The path and its SQLite companions: none may exist.
+expect_no_game() {
+	local f
+	for f in "$1" "$1-wal" "$1-shm" "$1-journal"; do
+		[[ ! -e "$f" ]] || fail "'$f' exists, but no game should have been created"
+	done
+}
+
+sha() {
+	sha256sum "$1" | cut -d' ' -f1
+}

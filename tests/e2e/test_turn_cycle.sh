@@ -1,0 +1,295 @@
+#!/usr/bin/env bash
+# test_turn_cycle.sh - whole turns through the orderly binary: create, info,
+# submit with receipts, resubmit (every version kept), rejected sheets,
+# secrecy before the exchange, seal, the five battalion phases, exchange,
+# audit; the NMR policies hold, repeat and wait; a deadline that has passed.
+set -euo pipefail
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+need_sqlite3
+
+cd "$TMP"
+cp "$FIX"/*.txt .
+PHASES=(movement fire fire-morale melee melee-morale)
+CANARY='CANARY-7f3a'
+
+# The single value a query on GAME returns.
+count() {
+	sql "$1" "$2"
+}
+
+# The stored sheet of SIDE, TURN, VERSION: COLUMN (lowercase hex for blobs).
+sheet_col() {
+	sql "$1" "SELECT lower(hex($5)) FROM sheet JOIN side ON side.id = sheet.side_id
+		WHERE side.name = '$2' AND sheet.turn = $3 AND sheet.version = $4"
+}
+
+hexdump_file() {
+	od -An -v -tx1 "$1" | tr -d ' \n'
+}
+
+resolve_all() {
+	local g=$1 turn=$2 p
+	for p in "${PHASES[@]}"; do
+		expect_exit 0 ord resolve "$g" --phase "$p"
+		expect_in "$OUT" "turn $turn, phase $p: 0 events, 0 rolls"
+	done
+	expect_in "$OUT" "every phase of turn $turn is resolved"
+}
+
+# ---------------------------------------------------------------- one turn
+G=game.orderly
+expect_exit 0 ord new "$G" --scenario "$FIX/scenario.xml"
+expect_eq "$OUT" "created $G: battalion, 2 sides, 6 units" "new"
+
+expect_exit 0 ord info "$G"
+expect_line "$OUT" '^turn: +1 \(open\)$'
+expect_line "$OUT" '^deadline: +none$'
+expect_line "$OUT" '^nmr: +hold$'
+expect_line "$OUT" '^  blue +not submitted$'
+expect_line "$OUT" '^  red +not submitted$'
+
+# submit: from a file and from standard input; the receipt is the stored commitment
+expect_exit 0 ord submit "$G" --side blue blue-1.txt
+expect_line "$OUT" '^receipt: turn 1 side blue version 1$'
+expect_line "$OUT" '^commitment: [0-9a-f]{64}$'
+blue_v1=$(sed -n 's/^commitment: //p' <<<"$OUT")
+expect_eq "$blue_v1" "$(sheet_col "$G" blue 1 1 commitment)" "receipt of blue v1 vs stored commitment"
+expect_eq "$(sheet_col "$G" blue 1 1 bytes)" "$(hexdump_file blue-1.txt)" "stored bytes of blue v1"
+
+expect_exit 0 ord submit "$G" --side red - <red-1.txt
+expect_line "$OUT" '^receipt: turn 1 side red version 1$'
+expect_line "$OUT" '^commitment: [0-9a-f]{64}$'
+red_v1=$(sed -n 's/^commitment: //p' <<<"$OUT")
+expect_eq "$red_v1" "$(sheet_col "$G" red 1 1 commitment)" "receipt of red v1 vs stored commitment"
+expect_eq "$(sheet_col "$G" red 1 1 bytes)" "$(hexdump_file red-1.txt)" "stored bytes of red v1 (stdin)"
+
+expect_exit 0 ord info "$G"
+expect_line "$OUT" '^  blue +submitted \(version 1\)$'
+expect_line "$OUT" '^  red +submitted \(version 1\)$'
+expect_not_in "$OUT" "$CANARY"
+expect_not_in "$OUT" "B2: Fb @R1"
+
+# rejected sheets: line:col messages, nothing stored, the attempt logged
+sheets_before=$(sql "$G" "SELECT group_concat(id || ':' || version || ':' || hex(commitment)) FROM sheet")
+rejects_before=$(count "$G" "SELECT count(*) FROM log WHERE kind = 'reject'")
+expect_exit 65 ord submit "$G" --side red bad-code.txt
+expect_line "$ERR" "^bad-code\\.txt:3:6: unit 'R2': unknown code 'FXy' \\(expected one of FLn FCol FSk FSq C Fb Fs Fg UL L\\)$"
+expect_in "$ERR" "sheet rejected: 1 problem"
+expect_exit 65 ord submit "$G" --side red - <bad-unit.txt
+expect_line "$ERR" "^<stdin>:3:1: unit 'Z9': unknown unit 'Z9'"
+expect_line "$ERR" "^<stdin>:4:1: unit 'B1': .*belongs to side blue, not red"
+expect_in "$ERR" "sheet rejected: 2 problem"
+expect_eq "$(sql "$G" "SELECT group_concat(id || ':' || version || ':' || hex(commitment)) FROM sheet")" \
+	"$sheets_before" "sheet table after rejected sheets"
+expect_eq "$(count "$G" "SELECT count(*) FROM sheet")" 2 "sheets after rejections"
+expect_eq "$(count "$G" "SELECT count(*) FROM log WHERE kind = 'reject'")" $((rejects_before + 2)) \
+	"reject log entries"
+expect_eq "$(sql "$G" "SELECT turn FROM log WHERE kind = 'reject' ORDER BY seq DESC LIMIT 1")" 1 \
+	"turn of the reject entry"
+expect_in "$(sql "$G" "SELECT body FROM log WHERE kind = 'reject' ORDER BY seq DESC LIMIT 1")" "side=red"
+expect_exit 0 ord info "$G"
+expect_line "$OUT" '^  red +submitted \(version 1\)$'
+
+# resubmission: version 2 replaces version 1 in the reports; both are kept
+expect_exit 0 ord submit "$G" --side blue blue-1b.txt
+expect_line "$OUT" '^receipt: turn 1 side blue version 2$'
+blue_v2=$(sed -n 's/^commitment: //p' <<<"$OUT")
+[[ "$blue_v2" =~ ^[0-9a-f]{64}$ ]] || fail "bad commitment '$blue_v2'"
+[[ "$blue_v2" != "$blue_v1" ]] || fail "version 2 has the commitment of version 1"
+expect_eq "$blue_v2" "$(sheet_col "$G" blue 1 2 commitment)" "receipt of blue v2 vs stored commitment"
+expect_eq "$(count "$G" "SELECT count(*) FROM sheet")" 3 "sheets after the resubmission"
+expect_eq "$(sheet_col "$G" blue 1 1 bytes)" "$(hexdump_file blue-1.txt)" "blue v1 kept as received"
+expect_eq "$(sheet_col "$G" blue 1 2 bytes)" "$(hexdump_file blue-1b.txt)" "blue v2 stored as received"
+expect_exit 0 ord report "$G" --referee
+expect_in "$OUT" "sheet of blue (version 2, submitted), commitment $blue_v2:"
+expect_line "$OUT" '^  B1: ↗ 1/4$'
+expect_line "$OUT" '^  B3: ↖ 1$'
+expect_not_in "$OUT" "B2: Fb @R1"
+expect_in "$OUT" "sheet of red (version 1, submitted), commitment $red_v1:"
+expect_line "$OUT" '^  R1: ↑ 1/4 @B1$'
+expect_exit 0 ord info "$G"
+expect_line "$OUT" '^  blue +submitted \(version 2\)$'
+
+# Secrecy: nothing red can read shows blue's sheet (its canary comment or its
+# orders) before the exchange.  Positive controls: the canary is stored, and
+# red's report does show red's own sheet.
+expect_secret() {
+	local stage=$1 all="" args secret
+	local -a cmds=(
+		"info"
+		"info --xml"
+		"report --side red"
+		"report --side red --xml"
+		"report --side red --turn 1"
+		"report --side red --turn 1 --xml"
+		"audit"
+		"audit --turn 1"
+	)
+	[[ "$(count "$G" "SELECT count(*) FROM sheet WHERE instr(CAST(bytes AS TEXT), '$CANARY')")" -ge 1 ]] ||
+		fail "$stage: the canary is not in the stored sheets (the check below would prove nothing)"
+	for args in "${cmds[@]}"; do
+		# shellcheck disable=SC2086 # split the command's words
+		expect_exit 0 ord $args "$G"
+		all+="$OUT$ERR"
+		expect_not_in "$OUT$ERR" "$CANARY"
+		for secret in "B1: ↗ 1/4" "B3: ↖ 1" "B1: ↑ 1/2" "B2: Fb @R1" "sheet of blue" '<sheet side="blue"'; do
+			[[ "$OUT$ERR" != *"$secret"* ]] ||
+				fail "$stage: 'orderly $args' shows blue's '$secret' to red before the exchange"
+		done
+	done
+	expect_in "$all" "R1: ↑ 1/4 @B1"
+	expect_in "$all" '<sheet side="red"'
+	# blue sees its own sheet
+	expect_exit 0 ord report "$G" --side blue
+	expect_in "$OUT" "B3: ↖ 1"
+	expect_not_in "$OUT" "R1: ↑ 1/4 @B1"
+}
+expect_secret "open turn"
+
+# seal; then no more sheets
+expect_exit 0 ord seal "$G"
+expect_in "$OUT" "sealed $G"
+expect_exit 0 ord info "$G"
+expect_line "$OUT" '^turn: +1 \(sealed\)$'
+expect_line "$OUT" '^phase: +movement \(0 of 5 resolved\)$'
+expect_exit 65 ord submit "$G" --side blue blue-1.txt
+expect_in "$ERR" "sealed"
+expect_exit 65 ord submit "$G" --side red - <red-1.txt
+expect_in "$ERR" "sealed"
+expect_eq "$(count "$G" "SELECT count(*) FROM sheet")" 3 "sheets after submitting to a sealed turn"
+expect_exit 65 ord seal "$G"
+expect_in "$ERR" "already sealed"
+expect_secret "sealed turn"
+
+# the phases, in their order only; no exchange before the last
+expect_exit 65 ord resolve "$G" --phase fire
+expect_in "$ERR" "'movement'"
+expect_exit 65 ord exchange "$G"
+resolve_all "$G" 1
+expect_exit 65 ord resolve "$G"
+expect_exit 0 ord info "$G"
+expect_line "$OUT" '^turn: +1 \(resolved\)$'
+expect_secret "resolved turn"
+
+# exchange: turn 2 opens, turn 1's sheets are visible to every side
+expect_exit 0 ord exchange "$G"
+expect_exit 0 ord info "$G"
+expect_line "$OUT" '^turn: +2 \(open\)$'
+expect_line "$OUT" '^  blue +not submitted$'
+expect_line "$OUT" '^  red +not submitted$'
+expect_exit 0 ord report "$G" --side red --turn 1
+expect_in "$OUT" "sheet of blue (version 2, submitted), commitment $blue_v2:"
+expect_line "$OUT" '^  B1: ↗ 1/4$'
+expect_line "$OUT" '^  B3: ↖ 1$'
+expect_line "$OUT" '^  R1: ↑ 1/4 @B1$'
+expect_exit 0 ord report "$G" --side red --turn 1 --xml
+expect_in "$OUT" "<sheet side=\"blue\" version=\"2\" source=\"submitted\" commitment=\"$blue_v2\">"
+expect_in "$OUT" '<order line="3">B3: ↖ 1</order>'
+# the current turn's report of red holds no sheet of blue
+expect_exit 0 ord report "$G" --side red
+expect_not_in "$OUT" "sheet of blue"
+
+expect_exit 0 ord audit "$G"
+expect_in "$OUT" "clean"
+expect_exit 0 ord audit "$G" --turn 1
+expect_in "$OUT" "clean"
+
+# ---------------------------------------------------------------- NMR hold
+H=hold.orderly
+expect_exit 0 ord new "$H" --scenario "$FIX/scenario.xml"
+expect_exit 0 ord submit "$H" --side red red-1.txt
+expect_exit 65 ord seal "$H"
+expect_in "$ERR" "waiting for blue"
+expect_exit 0 ord info "$H"
+expect_line "$OUT" '^turn: +1 \(open\)$'
+expect_eq "$(count "$H" "SELECT count(*) FROM sheet")" 1 "sheets after a refused seal"
+expect_exit 0 ord seal "$H" --force
+expect_in "$OUT" "forced"
+expect_exit 0 ord info "$H"
+expect_line "$OUT" '^turn: +1 \(sealed\)$'
+expect_line "$OUT" "^  blue +no sheet: NMR policy 'hold' applied$"
+expect_line "$OUT" '^  red +submitted \(version 1\)$'
+expect_exit 0 ord report "$H" --referee
+expect_in "$OUT" "sheet of blue (version 1, hold)"
+expect_exit 0 ord report "$H" --side blue
+expect_in "$OUT" "(no orders)"
+resolve_all "$H" 1
+expect_exit 0 ord exchange "$H"
+expect_exit 0 ord audit "$H"
+expect_in "$OUT" "clean"
+
+# -------------------------------------------------------------- NMR repeat
+P=repeat.orderly
+expect_exit 0 ord new "$P" --scenario "$FIX/scenario-repeat.xml"
+expect_exit 0 ord info "$P"
+expect_line "$OUT" '^nmr: +repeat$'
+# turn 1: red is missing and has no earlier sheet to repeat: it holds
+expect_exit 0 ord submit "$P" --side blue blue-1b.txt
+expect_exit 0 ord seal "$P" --force
+expect_exit 0 ord info "$P"
+expect_line "$OUT" "^  red +no sheet: NMR policy 'hold' applied$"
+resolve_all "$P" 1
+expect_exit 0 ord exchange "$P"
+# turn 2: blue is missing and repeats its turn 1 sheet
+expect_exit 0 ord submit "$P" --side red red-1.txt
+expect_line "$OUT" '^receipt: turn 2 side red version 1$'
+expect_exit 65 ord seal "$P"
+expect_exit 0 ord seal "$P" --force
+expect_exit 0 ord info "$P"
+expect_line "$OUT" "^  blue +no sheet: NMR policy 'repeat' applied$"
+resolve_all "$P" 2
+expect_exit 0 ord exchange "$P"
+expect_exit 0 ord report "$P" --referee --turn 2
+expect_in "$OUT" "sheet of blue (version 1, repeat)"
+expect_line "$OUT" '^  B1: ↗ 1/4$'
+expect_line "$OUT" '^  B3: ↖ 1$'
+expect_eq "$(sheet_col "$P" blue 2 1 bytes)" "$(hexdump_file blue-1b.txt)" "repeated sheet's bytes"
+expect_exit 0 ord report "$P" --side red --turn 2
+expect_line "$OUT" '^  B3: ↖ 1$'
+expect_exit 0 ord audit "$P"
+expect_in "$OUT" "clean"
+
+# ---------------------------------------------------------------- NMR wait
+W=wait.orderly
+expect_exit 0 ord new "$W" --scenario "$FIX/scenario-wait.xml"
+expect_exit 0 ord submit "$W" --side red red-1.txt
+expect_exit 65 ord seal "$W" --force
+expect_in "$ERR" "'wait'"
+expect_exit 65 ord seal "$W"
+expect_exit 0 ord info "$W"
+expect_line "$OUT" '^turn: +1 \(open\)$'
+expect_line "$OUT" '^  blue +not submitted$'
+expect_eq "$(count "$W" "SELECT count(*) FROM sheet")" 1 "sheets after a refused forced seal"
+expect_exit 0 ord submit "$W" --side blue blue-1.txt
+expect_exit 0 ord seal "$W"
+expect_exit 0 ord info "$W"
+expect_line "$OUT" '^turn: +1 \(sealed\)$'
+
+# ---------------------------------------------------------------- deadline
+D=deadline.orderly
+expect_exit 0 ord new "$D" --scenario "$FIX/scenario.xml"
+expect_exit 0 ord submit "$D" --side red red-1.txt
+# a deadline to come changes nothing yet
+expect_exit 0 ord deadline "$D" +48h
+expect_line "$OUT" '^deadline: [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$'
+expect_exit 65 ord seal "$D"
+expect_in "$ERR" "waiting for blue"
+# a deadline that has passed: no more sheets, and seal needs no --force
+expect_exit 0 ord deadline "$D" 2020-01-01T00:00:00Z
+expect_eq "$OUT" "deadline: 2020-01-01T00:00:00Z" "deadline"
+expect_exit 0 ord info "$D"
+expect_line "$OUT" '^deadline: +2020-01-01T00:00:00Z$'
+expect_exit 65 ord submit "$D" --side blue blue-1.txt
+expect_in "$ERR" "deadline"
+expect_exit 65 ord submit "$D" --side red blue-1b.txt
+expect_in "$ERR" "deadline"
+expect_eq "$(count "$D" "SELECT count(*) FROM sheet")" 1 "sheets after the deadline"
+expect_exit 0 ord seal "$D"
+expect_exit 0 ord info "$D"
+expect_line "$OUT" '^turn: +1 \(sealed\)$'
+expect_line "$OUT" "^  blue +no sheet: NMR policy 'hold' applied$"
+expect_exit 65 ord deadline "$D" none
+expect_exit 0 ord audit "$D"
+
+note "ok"

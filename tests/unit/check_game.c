@@ -1,0 +1,871 @@
+/*
+ * check_game.c - the core turn manager through the public API of
+ * src/orderly.h: creating and opening game files, submitting sheets and
+ * their receipts, commitments recomputed from the stored rows, resubmission
+ * versions, the seal rules and the NMR policies, deadlines, rejected sheets
+ * and refused events, a clean audit (and a tampered one), and the dice.
+ *
+ * Every test works in its own temporary directory; the game file is read
+ * back with SQLite directly where the API offers no getter (the nonces, the
+ * stored bytes, the dice key).
+ */
+#include <check.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/ctx.h"
+#include "orderly.h"
+
+#define FIXTURES ORD_SOURCE_DIR "/tests/fixtures/e2e/"
+#define SCENARIO_HOLD FIXTURES "scenario.xml"
+#define SCENARIO_REPEAT FIXTURES "scenario-repeat.xml"
+#define SCENARIO_WAIT FIXTURES "scenario-wait.xml"
+
+static const char *const PHASES[] = {"movement", "fire", "fire-morale", "melee", "melee-morale"};
+
+static const char BLUE_SHEET[] = "# blue, turn 1\nB1: ↑ 1/2   # a comment\nB2 Fb @R1\n";
+static const char RED_SHEET[] = "R1 ↑ 1/4 @B1\nR2 → 1/2\n";
+
+static char dir[1024];
+static char path[1200];  /* the game file of the test */
+
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "%s/check_game.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/test.orderly", dir);
+}
+
+static void rm_in_dir(const char *name)
+{
+	char p[1200];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	unlink(p);
+}
+
+static void teardown(void)
+{
+	static const char *const names[] = {
+		"test.orderly", "test.orderly-wal", "test.orderly-shm", "test.orderly-journal",
+		"other.db", "notes.txt",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		rm_in_dir(names[i]);
+	rmdir(dir);
+}
+
+/* ---- helpers ---- */
+
+static ord_game *create(const char *scenario)
+{
+	ord_game *g = NULL;
+	int rc = ord_game_create(&g, path, scenario, NULL);
+
+	ck_assert_msg(rc == 0, "create: %d %s", rc, ord_error_last());
+	ck_assert_ptr_nonnull(g);
+	return g;
+}
+
+static int submit(ord_game *g, const char *side, const char *text, struct ord_receipt *rc_out)
+{
+	struct ord_receipt r;
+	struct ord_diag d;
+	int rc;
+
+	ord_diag_init(&d);
+	rc = ord_game_submit(g, rc_out ? rc_out : &r, side, text, strlen(text), &d);
+	ord_diag_release(&d);
+	return rc;
+}
+
+static void submit_ok(ord_game *g, const char *side, const char *text, struct ord_receipt *r)
+{
+	int rc = submit(g, side, text, r);
+
+	ck_assert_msg(rc == 0, "submit %s: %d %s", side, rc, ord_error_last());
+}
+
+/* Record an event: the key=value arguments, then NULL. */
+static int event(ord_game *g, const char *kind, const char *override, struct ord_diag *d, ...)
+{
+	char *argv[16];
+	const char *a;
+	int argc = 0, rc, i;
+	va_list ap;
+
+	va_start(ap, d);
+	while ((a = va_arg(ap, const char *)) != NULL && argc < 16)
+		argv[argc++] = strdup(a);
+	va_end(ap);
+	rc = ord_game_event(g, kind, argc, argv, override, d);
+	for (i = 0; i < argc; i++)
+		free(argv[i]);
+	return rc;
+}
+
+static void resolve_all(ord_game *g)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(PHASES) / sizeof(PHASES[0]); i++) {
+		struct ord_buf out = ORD_BUF_INIT;
+		int rc = ord_game_resolve(g, PHASES[i], NULL, 0, &out);
+
+		ck_assert_msg(rc == 0, "resolve %s: %d %s", PHASES[i], rc, ord_error_last());
+		ord_buf_release(&out);
+	}
+}
+
+static char *info(ord_game *g, int xml)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+
+	ck_assert_int_eq(ord_game_info(g, &out, xml), 0);
+	return ord_buf_detach(&out, NULL);
+}
+
+static void expect_info(ord_game *g, const char *want)
+{
+	char *s = info(g, 0);
+
+	ck_assert_msg(strstr(s, want) != NULL, "expected '%s' in:\n%s", want, s);
+	free(s);
+}
+
+/* A second connection to the game file, to read what the API does not show. */
+static sqlite3 *db_open(void)
+{
+	sqlite3 *db = NULL;
+
+	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	return db;
+}
+
+static sqlite3_stmt *db_query(sqlite3 *db, const char *fmt, ...)
+{
+	sqlite3_stmt *st = NULL;
+	char sql[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sql, sizeof(sql), fmt, ap);
+	va_end(ap);
+	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
+		      sqlite3_errmsg(db));
+	return st;
+}
+
+static long long db_int(const char *fmt, ...)
+{
+	sqlite3 *db = db_open();
+	sqlite3_stmt *st;
+	char sql[2048];
+	long long v;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sql, sizeof(sql), fmt, ap);
+	va_end(ap);
+	st = db_query(db, "%s", sql);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static void db_exec(const char *sql)
+{
+	sqlite3 *db = db_open();
+
+	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK, "%s: %s", sql,
+		      sqlite3_errmsg(db));
+	sqlite3_close(db);
+}
+
+/* One stored sheet (the latest version when version is 0). */
+struct stored {
+	unsigned char game_id[16];
+	unsigned char nonce[32];
+	unsigned char commitment[32];
+	char *bytes;
+	size_t len;
+	char source[16];
+	int version;
+};
+
+static void copy_blob(sqlite3_stmt *st, int col, unsigned char *out, size_t len)
+{
+	ck_assert_int_eq(sqlite3_column_bytes(st, col), (int)len);
+	memcpy(out, sqlite3_column_blob(st, col), len);
+}
+
+static void stored_sheet(struct stored *s, const char *side, int turn, int version)
+{
+	sqlite3 *db = db_open();
+	sqlite3_stmt *st;
+
+	memset(s, 0, sizeof(*s));
+	st = db_query(db,
+		      "SELECT game.game_id, sheet.nonce, sheet.commitment, sheet.bytes, sheet.source, sheet.version "
+		      "FROM sheet JOIN side ON side.id = sheet.side_id, game WHERE side.name = '%s' "
+		      "AND sheet.turn = %d AND (%d = 0 OR sheet.version = %d) ORDER BY sheet.version DESC LIMIT 1",
+		      side, turn, version, version);
+	ck_assert_msg(sqlite3_step(st) == SQLITE_ROW, "no sheet of %s, turn %d, version %d", side, turn,
+		      version);
+	copy_blob(st, 0, s->game_id, 16);
+	copy_blob(st, 1, s->nonce, 32);
+	copy_blob(st, 2, s->commitment, 32);
+	s->len = (size_t)sqlite3_column_bytes(st, 3);
+	s->bytes = malloc(s->len + 1);
+	ck_assert_ptr_nonnull(s->bytes);
+	memcpy(s->bytes, s->len ? sqlite3_column_blob(st, 3) : "", s->len);
+	s->bytes[s->len] = '\0';
+	snprintf(s->source, sizeof(s->source), "%s", (const char *)sqlite3_column_text(st, 4));
+	s->version = sqlite3_column_int(st, 5);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+static void write_file(const char *name, const void *data, size_t len)
+{
+	char p[1200];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+static char *read_path(const char *p, size_t *len)
+{
+	FILE *f = fopen(p, "rb");
+	char *buf;
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* ---- creating and opening ---- */
+
+START_TEST(test_create_open)
+{
+	ord_game *g = create(SCENARIO_HOLD), *again = NULL;
+	char *s;
+
+	s = info(g, 0);
+	ck_assert_ptr_nonnull(strstr(s, "turn:      1 (open)"));
+	ck_assert_ptr_nonnull(strstr(s, "nmr:       hold"));
+	ck_assert_ptr_nonnull(strstr(s, "  blue         not submitted"));
+	ck_assert_ptr_nonnull(strstr(s, "  red          not submitted"));
+	free(s);
+	s = info(g, 1);
+	ck_assert_ptr_nonnull(strstr(s, "turn=\"1\" state=\"open\""));
+	ck_assert_ptr_nonnull(strstr(s, "<side id=\"blue\" name=\"Blue Army\" submitted=\"no\""));
+	free(s);
+	ord_game_free(g);
+
+	/* a game file is never overwritten */
+	ck_assert_int_eq(ord_game_create(&again, path, SCENARIO_HOLD, NULL), ORD_EEXISTS);
+	ck_assert_ptr_null(again);
+	ck_assert_int_eq(ord_game_open(&g, path), 0);
+	expect_info(g, "turn:      1 (open)");
+	ord_game_free(g);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM unit"), 6);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM turn"), 1);
+}
+END_TEST
+
+START_TEST(test_create_refused_leaves_nothing)
+{
+	ord_game *g = NULL;
+	int rc;
+
+	rc = ord_game_create(&g, path, FIXTURES "bad-kind.xml", NULL);
+	ck_assert_int_eq(rc, ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), ":8: "));
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "'dragoons'"));
+	ck_assert_ptr_null(g);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	rc = ord_game_create(&g, path, FIXTURES "no-such-scenario.xml", NULL);
+	ck_assert_int_eq(rc, ORD_ENOTFOUND);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	rc = ord_game_create(&g, path, FIXTURES "hostile-xxe.xml", NULL);
+	ck_assert_int_eq(rc, ORD_EBADDATA);
+	ck_assert_int_ne(access(path, F_OK), 0);
+}
+END_TEST
+
+START_TEST(test_open_refuses)
+{
+	ord_game *g = NULL;
+	char other[1200], *before, *after;
+	size_t blen, alen;
+	sqlite3 *db;
+
+	ck_assert_int_eq(ord_game_open(&g, path), ORD_ENOTFOUND);
+	ck_assert_ptr_null(g);
+
+	/* a text file */
+	write_file("notes.txt", "not a game\n", 11);
+	snprintf(other, sizeof(other), "%s/notes.txt", dir);
+	ck_assert_int_eq(ord_game_open(&g, other), ORD_ENOTGAME);
+	ck_assert_ptr_null(g);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "not an orderly game"));
+
+	/* an SQLite database of another program, left byte-identical */
+	snprintf(other, sizeof(other), "%s/other.db", dir);
+	ck_assert_int_eq(sqlite3_open(other, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1)", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	before = read_path(other, &blen);
+	ck_assert_int_eq(ord_game_open(&g, other), ORD_ENOTGAME);
+	ck_assert_ptr_null(g);
+	after = read_path(other, &alen);
+	ck_assert_uint_eq(alen, blen);
+	ck_assert_int_eq(memcmp(before, after, blen), 0);
+	free(before);
+	free(after);
+
+	/* a game of a newer schema */
+	g = create(SCENARIO_HOLD);
+	ord_game_free(g);
+	g = NULL;
+	db_exec("PRAGMA user_version = 99");
+	before = read_path(path, &blen);
+	ck_assert_int_eq(ord_game_open(&g, path), ORD_ENEWER);
+	ck_assert_ptr_null(g);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "newer"));
+	after = read_path(path, &alen);
+	ck_assert_uint_eq(alen, blen);
+	ck_assert_int_eq(memcmp(before, after, blen), 0);
+	free(before);
+	free(after);
+}
+END_TEST
+
+/* ---- sheets, receipts, commitments ---- */
+
+START_TEST(test_submit_receipt_and_commitment)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_receipt r;
+	struct stored s;
+	unsigned char c[32], other[32];
+
+	submit_ok(g, "blue", BLUE_SHEET, &r);
+	ck_assert_int_eq(r.turn, 1);
+	ck_assert_int_eq(r.version, 1);
+	ck_assert_str_eq(r.side, "blue");
+
+	/* the exact bytes are stored, under the receipt's commitment */
+	stored_sheet(&s, "blue", 1, 1);
+	ck_assert_uint_eq(s.len, strlen(BLUE_SHEET));
+	ck_assert_int_eq(memcmp(s.bytes, BLUE_SHEET, s.len), 0);
+	ck_assert_str_eq(s.source, "submitted");
+	ck_assert_int_eq(memcmp(s.commitment, r.commitment, 32), 0);
+
+	/* anybody with the nonce recomputes it ... */
+	ord_commit_sheet(c, s.game_id, 1, "blue", s.nonce, s.bytes, s.len);
+	ck_assert_int_eq(memcmp(c, r.commitment, 32), 0);
+	/* ... and it binds every input */
+	s.bytes[s.len - 2] ^= 1;
+	ord_commit_sheet(other, s.game_id, 1, "blue", s.nonce, s.bytes, s.len);
+	ck_assert_int_ne(memcmp(other, c, 32), 0);
+	s.bytes[s.len - 2] ^= 1;
+	ord_commit_sheet(other, s.game_id, 1, "blue", s.nonce, s.bytes, s.len - 1);
+	ck_assert_int_ne(memcmp(other, c, 32), 0);
+	ord_commit_sheet(other, s.game_id, 2, "blue", s.nonce, s.bytes, s.len);
+	ck_assert_int_ne(memcmp(other, c, 32), 0);
+	ord_commit_sheet(other, s.game_id, 1, "red", s.nonce, s.bytes, s.len);
+	ck_assert_int_ne(memcmp(other, c, 32), 0);
+	s.nonce[0] ^= 0x80;
+	ord_commit_sheet(other, s.game_id, 1, "blue", s.nonce, s.bytes, s.len);
+	ck_assert_int_ne(memcmp(other, c, 32), 0);
+	s.nonce[0] ^= 0x80;
+	s.game_id[15] ^= 1;
+	ord_commit_sheet(other, s.game_id, 1, "blue", s.nonce, s.bytes, s.len);
+	ck_assert_int_ne(memcmp(other, c, 32), 0);
+	s.game_id[15] ^= 1;
+	/* and is deterministic */
+	ord_commit_sheet(other, s.game_id, 1, "blue", s.nonce, s.bytes, s.len);
+	ck_assert_int_eq(memcmp(other, c, 32), 0);
+	free(s.bytes);
+
+	expect_info(g, "  blue         submitted (version 1)");
+	expect_info(g, "  red          not submitted");
+	ck_assert_int_eq(submit(g, "green", RED_SHEET, NULL), ORD_ENOTFOUND);
+	ord_game_free(g);
+}
+END_TEST
+
+START_TEST(test_resubmission_versions)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_receipt r1, r2, r3;
+	struct stored s1, s2;
+	struct ord_buf rep = ORD_BUF_INIT;
+
+	submit_ok(g, "blue", BLUE_SHEET, &r1);
+	submit_ok(g, "blue", BLUE_SHEET, &r2);
+	submit_ok(g, "blue", "B3: ↖ 1\n", &r3);
+	ck_assert_int_eq(r1.version, 1);
+	ck_assert_int_eq(r2.version, 2);
+	ck_assert_int_eq(r3.version, 3);
+	/* the same bytes again: a fresh nonce, so another commitment */
+	ck_assert_int_ne(memcmp(r1.commitment, r2.commitment, 32), 0);
+	stored_sheet(&s1, "blue", 1, 1);
+	stored_sheet(&s2, "blue", 1, 2);
+	ck_assert_int_ne(memcmp(s1.nonce, s2.nonce, 32), 0);
+	ck_assert_uint_eq(s1.len, s2.len);
+	ck_assert_int_eq(memcmp(s1.bytes, s2.bytes, s1.len), 0);
+	free(s1.bytes);
+	free(s2.bytes);
+	/* every version is kept; the latest is the one in force */
+	ck_assert_int_eq(db_int("SELECT count(*) FROM sheet"), 3);
+	expect_info(g, "  blue         submitted (version 3)");
+	ck_assert_int_eq(ord_game_report(g, NULL, 0, 0, &rep), 0);
+	ck_assert_ptr_nonnull(strstr(rep.buf, "sheet of blue (version 3, submitted)"));
+	ck_assert_ptr_nonnull(strstr(rep.buf, "B3: ↖ 1"));
+	ck_assert_ptr_null(strstr(rep.buf, "B2: Fb @R1"));
+	ord_buf_release(&rep);
+	ord_game_free(g);
+}
+END_TEST
+
+START_TEST(test_rejected_sheet)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_receipt r;
+	struct ord_diag d;
+	const char *bad_unit = "R1 ↑ 1/4\nZ9 ↑ 1\n  B1 ↑ 1\n";
+	const char *bad_code = "R1 ↑ 1/4\nR2 → FXy\n";
+	long long rejects = db_int("SELECT count(*) FROM log WHERE kind = 'reject'");
+
+	ord_diag_init(&d);
+	ck_assert_int_eq(ord_game_submit(g, &r, "red", bad_unit, strlen(bad_unit), &d), ORD_EBADSHEET);
+	ck_assert_uint_eq(d.n, 2);
+	ck_assert_uint_eq(d.items[0].line, 2);
+	ck_assert_uint_eq(d.items[0].col, 1);
+	ck_assert_str_eq(d.items[0].unit, "Z9");
+	ck_assert_ptr_nonnull(strstr(d.items[0].msg, "unknown unit 'Z9'"));
+	ck_assert_uint_eq(d.items[1].line, 3);
+	ck_assert_uint_eq(d.items[1].col, 3);
+	ck_assert_ptr_nonnull(strstr(d.items[1].msg, "belongs to side blue"));
+	ord_diag_release(&d);
+
+	ord_diag_init(&d);
+	ck_assert_int_eq(ord_game_submit(g, &r, "red", bad_code, strlen(bad_code), &d), ORD_EBADSHEET);
+	ck_assert_uint_eq(d.n, 1);
+	ck_assert_uint_eq(d.items[0].line, 2);
+	ck_assert_uint_eq(d.items[0].col, 6);
+	ck_assert_ptr_nonnull(strstr(d.items[0].msg, "unknown code 'FXy'"));
+	ord_diag_release(&d);
+
+	ord_diag_init(&d);
+	ck_assert_int_eq(ord_game_submit(g, &r, "red", " \n\n", 3, &d), ORD_EBADSHEET);
+	ck_assert_uint_ge(d.n, 1);
+	ord_diag_release(&d);
+
+	/* nothing stored, every attempt logged */
+	ck_assert_int_eq(db_int("SELECT count(*) FROM sheet"), 0);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM log WHERE kind = 'reject'"), rejects + 3);
+	expect_info(g, "  red          not submitted");
+	ord_game_free(g);
+}
+END_TEST
+
+/* ---- sealing, NMR, deadlines ---- */
+
+START_TEST(test_seal_rules)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+
+	/* nothing is sealed while a side is missing, unless forced */
+	ck_assert_int_eq(ord_game_seal(g, 0), ORD_ESTATE);
+	submit_ok(g, "red", RED_SHEET, NULL);
+	ck_assert_int_eq(ord_game_seal(g, 0), ORD_ESTATE);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "blue"));
+	expect_info(g, "turn:      1 (open)");
+	submit_ok(g, "blue", BLUE_SHEET, NULL);
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	expect_info(g, "turn:      1 (sealed)");
+	/* sealed: no sheet, no second seal, no deadline change */
+	ck_assert_int_eq(submit(g, "blue", BLUE_SHEET, NULL), ORD_ESEALED);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "sealed"));
+	ck_assert_int_eq(ord_game_seal(g, 0), ORD_ESTATE);
+	ck_assert_int_eq(ord_game_seal(g, 1), ORD_ESTATE);
+	ck_assert_int_eq(ord_game_set_deadline(g, (int64_t)time(NULL) + 3600), ORD_ESEALED);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM sheet"), 2);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM turn WHERE dice_key IS NOT NULL"), 1);
+	/* the seal logs the commitments in force */
+	ck_assert_int_eq(db_int("SELECT count(*) FROM log WHERE kind = 'seal' AND body LIKE '%%sealed.blue=1:%%' "
+				"AND body LIKE '%%sealed.red=1:%%'"),
+			 1);
+	ord_game_free(g);
+}
+END_TEST
+
+START_TEST(test_nmr_hold)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct stored s;
+
+	submit_ok(g, "red", RED_SHEET, NULL);
+	ck_assert_int_eq(ord_game_seal(g, 1), 0);
+	stored_sheet(&s, "blue", 1, 0);
+	ck_assert_str_eq(s.source, "hold");
+	ck_assert_int_eq(s.version, 1);
+	free(s.bytes);
+	expect_info(g, "  blue         no sheet: NMR policy 'hold' applied");
+	expect_info(g, "  red          submitted (version 1)");
+	ord_game_free(g);
+}
+END_TEST
+
+START_TEST(test_nmr_wait)
+{
+	ord_game *g = create(SCENARIO_WAIT);
+
+	submit_ok(g, "red", RED_SHEET, NULL);
+	ck_assert_int_eq(ord_game_seal(g, 1), ORD_ESTATE);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "wait"));
+	ck_assert_int_eq(ord_game_seal(g, 0), ORD_ESTATE);
+	expect_info(g, "turn:      1 (open)");
+	ck_assert_int_eq(db_int("SELECT count(*) FROM sheet"), 1);
+	submit_ok(g, "blue", BLUE_SHEET, NULL);
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	ord_game_free(g);
+}
+END_TEST
+
+START_TEST(test_nmr_repeat)
+{
+	ord_game *g = create(SCENARIO_REPEAT);
+	struct stored t1, t2;
+	struct ord_buf out = ORD_BUF_INIT;
+
+	/* turn 1: both sides */
+	submit_ok(g, "blue", BLUE_SHEET, NULL);
+	submit_ok(g, "red", RED_SHEET, NULL);
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	ck_assert_int_eq(ord_game_exchange(g), ORD_ESTATE);
+	resolve_all(g);
+	ck_assert_int_eq(ord_game_resolve(g, NULL, NULL, 0, &out), ORD_ESTATE);
+	ord_buf_release(&out);
+	ck_assert_int_eq(ord_game_exchange(g), 0);
+	expect_info(g, "turn:      2 (open)");
+	/* turn 2: blue is missing and repeats its last sheet */
+	submit_ok(g, "red", RED_SHEET, NULL);
+	ck_assert_int_eq(ord_game_seal(g, 1), 0);
+	stored_sheet(&t1, "blue", 1, 0);
+	stored_sheet(&t2, "blue", 2, 0);
+	ck_assert_str_eq(t2.source, "repeat");
+	ck_assert_uint_eq(t2.len, t1.len);
+	ck_assert_int_eq(memcmp(t2.bytes, t1.bytes, t1.len), 0);
+	/* a new commitment, for turn 2 */
+	ck_assert_int_ne(memcmp(t2.commitment, t1.commitment, 32), 0);
+	{
+		unsigned char c[32];
+		ord_commit_sheet(c, t2.game_id, 2, "blue", t2.nonce, t2.bytes, t2.len);
+		ck_assert_int_eq(memcmp(c, t2.commitment, 32), 0);
+	}
+	free(t1.bytes);
+	free(t2.bytes);
+	expect_info(g, "  blue         no sheet: NMR policy 'repeat' applied");
+	ord_game_free(g);
+}
+END_TEST
+
+START_TEST(test_deadline)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+
+	submit_ok(g, "red", RED_SHEET, NULL);
+	/* a deadline to come changes nothing */
+	ck_assert_int_eq(ord_game_set_deadline(g, (int64_t)time(NULL) + 3600), 0);
+	ck_assert_int_eq(ord_game_seal(g, 0), ORD_ESTATE);
+	submit_ok(g, "red", RED_SHEET, NULL);
+	/* once it has passed: no sheet; seal without force */
+	ck_assert_int_eq(ord_game_set_deadline(g, (int64_t)time(NULL) - 60), 0);
+	ck_assert_int_eq(submit(g, "blue", BLUE_SHEET, NULL), ORD_ESTATE);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "deadline"));
+	ck_assert_int_eq(submit(g, "red", RED_SHEET, NULL), ORD_ESTATE);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM sheet"), 2);
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	expect_info(g, "  blue         no sheet: NMR policy 'hold' applied");
+	ck_assert_int_eq(db_int("SELECT count(*) FROM log WHERE kind = 'deadline'"), 2);
+	ord_game_free(g);
+}
+END_TEST
+
+/* ---- events ---- */
+
+START_TEST(test_event_refusal)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_buf out = ORD_BUF_INIT;
+	struct ord_diag d;
+	int dice[1] = {3};
+
+	ord_diag_init(&d);
+	submit_ok(g, "blue", "B1 ↑ 1/2\n", NULL);
+	submit_ok(g, "red", RED_SHEET, NULL);
+	/* not before the seal */
+	ck_assert_int_eq(event(g, "move", NULL, &d, "unit=B1", "distance=4", NULL), ORD_ESTATE);
+	ord_diag_release(&d);
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+
+	ord_diag_init(&d);
+	ck_assert_int_eq(event(g, "teleport", NULL, &d, "unit=B1", NULL), ORD_EUSAGE);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "teleport"));
+	ord_diag_release(&d);
+	/* an event of another phase */
+	ord_diag_init(&d);
+	ck_assert_int_eq(event(g, "fire", NULL, &d, "unit=R1", "target=B1", "range=5", NULL), ORD_ESTATE);
+	ord_diag_release(&d);
+	/* an unknown unit */
+	ord_diag_init(&d);
+	ck_assert_int_eq(event(g, "move", NULL, &d, "unit=Z9", "distance=4", NULL), ORD_EUSAGE);
+	ord_diag_release(&d);
+	/* B3 has no order to move: refused with the reason */
+	ord_diag_init(&d);
+	ck_assert_int_eq(event(g, "move", NULL, &d, "unit=B3", "distance=5", NULL), ORD_ECHECK);
+	ck_assert_uint_ge(d.n, 1);
+	ck_assert_ptr_nonnull(strstr(d.items[0].msg, "orders no move"));
+	ord_diag_release(&d);
+	/* B1 ordered half a move in column (4"), measured 6" */
+	ord_diag_init(&d);
+	ck_assert_int_eq(event(g, "move", NULL, &d, "unit=B1", "distance=6", NULL), ORD_ECHECK);
+	ord_diag_release(&d);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM event"), 0);
+	/* an override needs a reason */
+	ord_diag_init(&d);
+	ck_assert_int_eq(event(g, "move", "", &d, "unit=B3", "distance=5", NULL), ORD_EUSAGE);
+	ord_diag_release(&d);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM event"), 0);
+	/* with one, the event is kept and the override recorded */
+	ord_diag_init(&d);
+	ck_assert_int_eq(event(g, "move", "the umpire saw it", &d, "unit=B3", "distance=5", NULL), 0);
+	ord_diag_release(&d);
+	ord_diag_init(&d);
+	ck_assert_int_eq(event(g, "move", NULL, &d, "unit=B1", "distance=4", NULL), 0);
+	ord_diag_release(&d);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM event"), 2);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM event WHERE override = 'the umpire saw it'"), 1);
+	/* B1 moved once already */
+	ord_diag_init(&d);
+	ck_assert_int_eq(event(g, "move", NULL, &d, "unit=B1", "distance=1", NULL), ORD_ECHECK);
+	ord_diag_release(&d);
+
+	/* dice are not the referee's to give in a real game */
+	ck_assert_int_eq(ord_game_resolve(g, NULL, dice, 1, &out), ORD_EUSAGE);
+	ck_assert_int_eq(ord_game_resolve(g, "fire", NULL, 0, &out), ORD_ESTATE);
+	ck_assert_int_eq(ord_game_exchange(g), ORD_ESTATE);
+	ck_assert_int_eq(ord_game_resolve(g, "movement", NULL, 0, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "2 events"));
+	ord_buf_release(&out);
+	/* the movement phase is over */
+	ord_diag_init(&d);
+	ck_assert_int_eq(event(g, "move", NULL, &d, "unit=R1", "distance=1", NULL), ORD_ESTATE);
+	ord_diag_release(&d);
+	ord_game_free(g);
+}
+END_TEST
+
+/* ---- a whole turn, its audit and its dice ---- */
+
+START_TEST(test_audit_whole_turn)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_buf out = ORD_BUF_INIT;
+	unsigned char key[32];
+	struct ord_diag d;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	size_t i;
+	int nrolls = 0;
+
+	submit_ok(g, "blue", "B1 ^NE 1/4\n", NULL);
+	submit_ok(g, "red", RED_SHEET, NULL);
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	for (i = 0; i < sizeof(PHASES) / sizeof(PHASES[0]); i++) {
+		ord_diag_init(&d);
+		if (i == 0)
+			ck_assert_int_eq(event(g, "move", NULL, &d, "unit=B1", "distance=2", NULL), 0);
+		if (i == 1)
+			ck_assert_int_eq(event(g, "fire", NULL, &d, "unit=R1", "target=B1", "range=5", NULL), 0);
+		ord_diag_release(&d);
+		ck_assert_msg(ord_game_resolve(g, PHASES[i], NULL, 0, &out) == 0, "%s: %s", PHASES[i],
+			      ord_error_last());
+	}
+	ord_buf_release(&out);
+	ck_assert_int_eq(ord_game_exchange(g), 0);
+	ck_assert_int_eq(ord_game_audit(g, 0, &out), 0);
+	ck_assert_msg(strstr(out.buf, "clean") != NULL, "%s", out.buf);
+	ord_buf_release(&out);
+	ck_assert_int_eq(ord_game_audit(g, 1, &out), 0);
+	ord_buf_release(&out);
+	ck_assert_int_eq(ord_game_audit(g, 9, &out), ORD_ENOTFOUND);
+	ord_buf_release(&out);
+
+	/* every roll is the face the dice key gives its identity */
+	db = db_open();
+	st = db_query(db, "SELECT dice_key FROM turn WHERE turn = 1");
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	copy_blob(st, 0, key, 32);
+	sqlite3_finalize(st);
+	st = db_query(db, "SELECT phase, event_seq, purpose, idx, sides, value FROM roll WHERE turn = 1");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int want = ord_dice_face(key, (const char *)sqlite3_column_text(st, 0),
+					 (unsigned)sqlite3_column_int(st, 1),
+					 (const char *)sqlite3_column_text(st, 2),
+					 (unsigned)sqlite3_column_int(st, 3), (unsigned)sqlite3_column_int(st, 4));
+		ck_assert_int_eq(sqlite3_column_int(st, 5), want);
+		nrolls++;
+	}
+	sqlite3_finalize(st);
+	ck_assert_int_ge(nrolls, 1);
+
+	/* an edited log entry is found */
+	ck_assert_int_eq(sqlite3_exec(db, "UPDATE log SET body = body || 'x=1' || char(10) WHERE kind = 'seal'",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	ck_assert_int_eq(ord_game_audit(g, 0, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "(seal, turn 1): its content does not match its hash") != NULL, "%s",
+		      out.buf);
+	ord_buf_release(&out);
+	ord_game_free(g);
+}
+END_TEST
+
+/* ---- dice ---- */
+
+static const unsigned char KEY[32] = {
+	0x6f, 0x72, 0x64, 0x65, 0x72, 0x6c, 0x79, 0x2d, 0x74, 0x65, 0x73, 0x74, 0x2d, 0x6b, 0x65, 0x79,
+	0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10,
+};
+
+/* How many of n identities (index 0..n-1) give another face under a change. */
+static int differ(const unsigned char *key2, const char *phase2, unsigned seq2, const char *purpose2,
+		  unsigned sides2, int n)
+{
+	int i, diff = 0;
+
+	for (i = 0; i < n; i++)
+		if (ord_dice_face(KEY, "fire", 1, "hits", (unsigned)i, 6) !=
+		    ord_dice_face(key2, phase2, seq2, purpose2, (unsigned)i, sides2))
+			diff++;
+	return diff;
+}
+
+START_TEST(test_dice_face)
+{
+	static const unsigned sides[] = {2, 3, 6, 10, 20, 100};
+	unsigned char key2[32];
+	int counts[7] = {0};
+	size_t s;
+	int i, seen_all;
+
+	/* the same identity, the same face */
+	for (i = 0; i < 50; i++)
+		ck_assert_int_eq(ord_dice_face(KEY, "fire", 1, "hits", (unsigned)i, 6),
+				 ord_dice_face(KEY, "fire", 1, "hits", (unsigned)i, 6));
+	/* faces in 1..sides, every face turns up */
+	for (s = 0; s < sizeof(sides) / sizeof(sides[0]); s++) {
+		char seen[101] = {0};
+		seen_all = 1;
+		for (i = 0; i < 3000; i++) {
+			int f = ord_dice_face(KEY, "melee", 2, "score", (unsigned)i, sides[s]);
+			ck_assert_msg(f >= 1 && f <= (int)sides[s], "d%u gave %d", sides[s], f);
+			seen[f] = 1;
+		}
+		for (i = 1; i <= (int)sides[s]; i++)
+			seen_all &= seen[i];
+		ck_assert_msg(seen_all, "not every face of a d%u turned up in 3000 rolls", sides[s]);
+	}
+	/* a d6 is fair: each face within 20% of n/6 (the key is fixed, so
+	 * this is deterministic) */
+	for (i = 0; i < 6000; i++)
+		counts[ord_dice_face(KEY, "fire-morale", 0, "morale B1", (unsigned)i, 6)]++;
+	for (i = 1; i <= 6; i++)
+		ck_assert_msg(counts[i] > 800 && counts[i] < 1200, "face %d came %d times in 6000", i,
+			      counts[i]);
+	/* every part of the identity, and the key, changes the faces */
+	memcpy(key2, KEY, 32);
+	key2[31] ^= 1;
+	ck_assert_int_eq(differ(KEY, "fire", 1, "hits", 6, 64), 0);
+	ck_assert_int_gt(differ(key2, "fire", 1, "hits", 6, 64), 20);
+	ck_assert_int_gt(differ(KEY, "melee", 1, "hits", 6, 64), 20);
+	ck_assert_int_gt(differ(KEY, "fire", 2, "hits", 6, 64), 20);
+	ck_assert_int_gt(differ(KEY, "fire", 1, "morale", 6, 64), 20);
+	ck_assert_int_gt(differ(KEY, "fire", 1, "hits", 20, 64), 20);
+	/* the index too: one identity's faces are not all alike */
+	for (i = 1, seen_all = 0; i < 64; i++)
+		if (ord_dice_face(KEY, "fire", 1, "hits", (unsigned)i, 6) != ord_dice_face(KEY, "fire", 1, "hits", 0, 6))
+			seen_all++;
+	ck_assert_int_gt(seen_all, 20);
+}
+END_TEST
+
+Suite *ord_test_suite(void);
+Suite *ord_test_suite(void)
+{
+	Suite *s = suite_create("game");
+	TCase *files = tcase_create("files");
+	TCase *sheets = tcase_create("sheets");
+	TCase *seal = tcase_create("seal");
+	TCase *events = tcase_create("events");
+	TCase *dice = tcase_create("dice");
+
+	tcase_add_checked_fixture(files, setup, teardown);
+	tcase_add_test(files, test_create_open);
+	tcase_add_test(files, test_create_refused_leaves_nothing);
+	tcase_add_test(files, test_open_refuses);
+	suite_add_tcase(s, files);
+
+	tcase_add_checked_fixture(sheets, setup, teardown);
+	tcase_add_test(sheets, test_submit_receipt_and_commitment);
+	tcase_add_test(sheets, test_resubmission_versions);
+	tcase_add_test(sheets, test_rejected_sheet);
+	suite_add_tcase(s, sheets);
+
+	tcase_add_checked_fixture(seal, setup, teardown);
+	tcase_add_test(seal, test_seal_rules);
+	tcase_add_test(seal, test_nmr_hold);
+	tcase_add_test(seal, test_nmr_wait);
+	tcase_add_test(seal, test_nmr_repeat);
+	tcase_add_test(seal, test_deadline);
+	suite_add_tcase(s, seal);
+
+	tcase_add_checked_fixture(events, setup, teardown);
+	tcase_add_test(events, test_event_refusal);
+	tcase_add_test(events, test_audit_whole_turn);
+	suite_add_tcase(s, events);
+
+	tcase_add_test(dice, test_dice_face);
+	suite_add_tcase(s, dice);
+	return s;
+}
