@@ -67,6 +67,19 @@ static void split_kv(struct ord_kv *kv, const char *text)
 	free(copy);
 }
 
+/* Store a list and read it back, as the core does between two commands
+ * (a list read back may keep its strings differently). */
+static void reload(struct ord_kv *kv)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_kv_serialize(kv, &b);
+	ord_kv_release(kv);
+	ord_kv_init(kv);
+	ck_assert_int_eq(ord_kv_parse(kv, b.buf), 0);
+	ord_buf_release(&b);
+}
+
 /* A unit with scenario attributes "kind=... figures=..." and its initial
  * state, then the state keys given ("last_charge=2 formation=column"). */
 static struct ord_unit *unit(const char *id, const char *side, const char *attrs,
@@ -81,6 +94,8 @@ static struct ord_unit *unit(const char *id, const char *side, const char *attrs
 	ord_diag_release(&d);
 	if (state)
 		split_kv(&u->state, state);
+	reload(&u->attrs);
+	reload(&u->state);
 	return u;
 }
 
@@ -857,15 +872,28 @@ END_TEST
 
 START_TEST(resolve_morale20)
 {
-	static const int dice[] = {18};
+	static const int dice[] = {18, 15, 14};
 	unit("A", "red", "kind=line_infantry formation=line figures=24 class=B", NULL);
+	unit("B", "red", "kind=line_infantry formation=line figures=24 class=B", NULL);
+	unit("C", "red", "kind=line_infantry formation=line figures=24 class=B", NULL);
 	event("test", "unit=A chart=d20");
-	assert_has(resolve("fire-morale", dice, 1),
-		   "A: fire morale (d20 chart): class B, d20 18: rout, drops to class C\n");
+	event("test", "unit=B chart=d20");
+	event("test", "unit=C chart=d20");
+	assert_has(resolve("fire-morale", dice, 3),
+		   "A: fire morale (d20 chart): class B, d20 18: rout, drops to class C\n"
+		   "B: fire morale (d20 chart): class B, d20 15: retreat\n"
+		   "C: fire morale (d20 chart): class B, d20 14: good\n");
 	ck_assert_str_eq(state_str("A", "class"), "C");
 	ck_assert_int_eq(state("A", "routed"), 3);
 	ck_assert_int_eq(state("A", "rout_until"), 6);
 	ck_assert_int_eq(state("A", "dress_until"), 7);
+	/* a retreat keeps the class: the next turn back, then a turn dressing ranks */
+	ck_assert_str_eq(state_str("B", "class"), "B");
+	ck_assert_int_eq(state("B", "retreat_turn"), 4);
+	ck_assert_int_eq(state("B", "dress_until"), 5);
+	ck_assert_int_eq(state("B", "failed"), 1);
+	ck_assert_str_eq(state_str("C", "class"), "B");
+	ck_assert_int_eq(state("C", "failed"), 0);
 }
 END_TEST
 
