@@ -392,12 +392,14 @@ static void fold(struct ord_buf *b, const unsigned char *s, const unsigned char 
 	}
 }
 
+/* The first bytes are compared here, not in strcmp: nearly every key
+ * differs there, and a call per key is most of the cost of a word. */
 static int keys_match(const char *const *keys, size_t nkeys, const char *key)
 {
 	size_t i;
 
 	for (i = 0; i < nkeys && keys[i]; i++)
-		if (!strcmp(keys[i], key))
+		if (keys[i][0] == key[0] && !strcmp(keys[i], key))
 			return 1;
 	return 0;
 }
@@ -801,6 +803,28 @@ static int parse_hex(const char *t, int *q, int *r)
 	return 0;
 }
 
+/* "q,r": by hand, since snprintf would be the most costly step of a hex. */
+static void hex_value(char *out, int q, int r)
+{
+	char digits[8];
+	int v, k, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		v = pass ? r : q;
+		if (pass)
+			*out++ = ',';
+		if (v < 0)
+			*out++ = '-', v = -v;
+		k = 0;
+		do
+			digits[k++] = (char)('0' + v % 10);
+		while ((v /= 10));
+		while (k)
+			*out++ = digits[--k];
+	}
+	*out = '\0';
+}
+
 /* A word that starts like a number: a fraction or a hex. */
 static void parse_number(struct parser *ps, struct ord_order *o, struct cmd *c, unsigned col,
 			 unsigned group)
@@ -811,7 +835,7 @@ static void parse_number(struct parser *ps, struct ord_order *o, struct cmd *c, 
 	int q, r;
 
 	for (i = 0; i < ORD_ARRAY_SIZE(fractions); i++) {
-		if (!strcmp(t, fractions[i].text)) {
+		if (t[0] == fractions[i].text[0] && !strcmp(t, fractions[i].text)) {
 			int n = fractions[i].quarters;
 
 			if (accept(ps, c, K_FRAC, n, col))
@@ -820,7 +844,7 @@ static void parse_number(struct parser *ps, struct ord_order *o, struct cmd *c, 
 		}
 	}
 	if (!parse_hex(t, &q, &r)) {
-		snprintf(value, sizeof(value), "%d,%d", q, r);
+		hex_value(value, q, r);
 		if (accept(ps, c, K_HEX, 0, col))
 			emit(o, ORD_TOK_ARG, value, 0, col, group, slot_name[K_HEX]);
 		return;
