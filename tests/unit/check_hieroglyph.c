@@ -668,6 +668,9 @@ START_TEST(test_examples)
 		size_t len;
 		int rc;
 
+		/* the Krigsspil sheets are in the ordre notation (check_ordre.c) */
+		if (strstr(g.gl_pathv[i], "/krigsspil-"))
+			continue;
 		ck_assert_int_eq(ord_read_file(&text, &len, g.gl_pathv[i], 1 << 20), 0);
 		rc = parse_n(text, len);
 		free(text);
