@@ -88,8 +88,19 @@
  *      line, when the melee phase is resolved.
  *  D15 A unit with no figures left is destroyed: it cannot move, fire or
  *      fight; a melee event naming one is refused.
+ *  D16 Whether the firer moved or changed formation is read off its sheet
+ *      (an arrow, a form code) or from what it did (a move, a form event);
+ *      whether the target moved, from what it did.
+ *  D17 Unless the referee counts them (firers=N), a column fires with
+ *      column_firers figures (its first two ranks) and every other
+ *      formation with all its figures: for a square or skirmishers the
+ *      referee says how many could fire.
+ *  D18 An artillery hit on a gun both kills crew (the table's dead) and
+ *      counts towards the gun_hits_silence hits that silence it.
  *  NEEDSWORK: the melee-morale test always uses the d6 rules; the d20
  *  chart is only reachable through `test chart=d20` in fire-morale.
+ *  NEEDSWORK: the notation writes fractions in quarters; the tables'
+ *  move_fraction_parts is taken to be 4.
  */
 #include <math.h>
 #include <stdio.h>
