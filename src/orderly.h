@@ -122,10 +122,15 @@ typedef struct ord_game ord_game;
 /* No-move-received policy for a side that has not submitted at the seal. */
 enum ord_nmr { ORD_NMR_HOLD, ORD_NMR_REPEAT, ORD_NMR_WAIT };
 
+struct ord_keypair;
+
 struct ord_create_opts {
 	const char *ruleset;      /* NULL: the scenario's ruleset */
 	const char *tables_path;  /* NULL: the ruleset's built-in tables */
 	int fixed_dice;           /* a test game: resolve takes its dice from --dice */
+	/* appended by the signatures issue: zero means the old behaviour */
+	int refereeless;          /* sides commit first and open after the seal; every side needs a key */
+	const struct ord_keypair *key; /* the game's key, kept outside the file (NULL: a new key kept in it) */
 };
 
 /* Create a new game file at path from a scenario.  Fails with ORD_EEXISTS if it exists. */
@@ -177,6 +182,118 @@ int ord_game_audit(ord_game *g, int turn, struct ord_buf *out);
 void ord_commit_sheet(unsigned char out[32], const unsigned char game_id[16], int turn,
 		      const char *side, const unsigned char nonce[32],
 		      const void *bytes, size_t len);
+
+/* ---- keys, signatures, turn bundles ----------------------------------- */
+
+/*
+ * Ed25519 keys (libsodium).  The game has one (the referee's, made by `new`):
+ * it signs the head of the log at every seal and exchange, and every turn
+ * bundle.  A player may have one (`keygen`); a side whose scenario entry
+ * carries its public key must sign the commitment of each of its sheets.
+ *
+ * Key files are text, one "name: value" per line after a first line naming
+ * the format; '#' starts a comment (docs/threat-model.md, "Files"):
+ *     orderly secret key v1          orderly public key v1
+ *     seed: <64 hex digits>          public: <64 hex digits>
+ *     public: <64 hex digits>
+ */
+struct ord_keypair {
+	unsigned char pk[32];  /* public key */
+	unsigned char sk[64];  /* libsodium's secret key: the seed, then pk */
+};
+void ord_keypair_generate(struct ord_keypair *out);
+/* Write a secret key file (mode 0600) and, when pub_path is not NULL, its
+ * public key file.  Refuses to replace an existing file (ORD_EEXISTS). */
+int ord_key_save(const struct ord_keypair *kp, const char *path, const char *pub_path);
+/* Read a secret key file; ORD_ENOTFOUND, or ORD_EBADDATA naming the line. */
+int ord_key_load(struct ord_keypair *out, const char *path);
+/* A public key: 64 hex digits, or the path of a public or secret key file. */
+int ord_pubkey_parse(unsigned char out[32], const char *hex_or_path);
+
+/* What a player hands in for a signed or referee-less submission. */
+struct ord_signed_sheet {
+	unsigned char nonce[32];       /* fresh, secret until the exchange */
+	unsigned char commitment[32];  /* ord_commit_sheet of the sheet with that nonce */
+	unsigned char signature[64];   /* Ed25519 over (game id, turn, side, commitment) */
+};
+/* Draw a nonce, commit to the sheet and sign the commitment. */
+void ord_sheet_sign(struct ord_signed_sheet *out, const unsigned char game_id[16], int turn,
+		    const char *side, const void *bytes, size_t len, const struct ord_keypair *kp);
+/* 0 when signature is side's signature over commitment, else ORD_EBADDATA. */
+int ord_sheet_sig_check(const unsigned char pk[32], const unsigned char signature[64],
+			const unsigned char game_id[16], int turn, const char *side,
+			const unsigned char commitment[32]);
+
+/*
+ * A signed head: the game's signature over the hash of one log entry, made
+ * at a seal or an exchange and handed to every side.  Whoever keeps it can
+ * later prove that the history up to that entry was rewritten, even when
+ * the whole chain was recomputed.  Its file is text (ord_head_format).
+ */
+struct ord_head {
+	unsigned char game_id[16];
+	int turn;
+	char at[16];                 /* "seal" or "exchange" */
+	int64_t seq;                 /* the log entry signed */
+	unsigned char hash[32];      /* its hash */
+	unsigned char key[32];       /* the game's public key */
+	unsigned char signature[64];
+};
+/* Parse a head file (name for messages): ORD_EBADDATA naming the line. */
+int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name);
+void ord_head_format(const struct ord_head *h, struct ord_buf *out);
+/* 0 when the signature holds under h->key, else ORD_ETAMPERED. */
+int ord_head_check(const struct ord_head *h);
+
+/* The game's id (as `info` shows it) and public key.  The key is
+ * ORD_ENOTFOUND in a game made before keys, until its first seal. */
+void ord_game_id(ord_game *g, unsigned char out[16]);
+int ord_game_pubkey(ord_game *g, unsigned char out[32]);
+/* For a game whose key is kept outside the file (`new --key`): the key to
+ * sign with from now on; refused unless it is the game's (ORD_EBADDATA). */
+int ord_game_use_key(ord_game *g, const struct ord_keypair *kp);
+
+/* Submit a sheet with the nonce the player drew and his signature (both
+ * NULL: the game draws the nonce; a side with a key is then refused).
+ * The commitment is recomputed and the signature checked (ORD_EBADDATA). */
+int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *side,
+			   const char *bytes, size_t len, const unsigned char *nonce,
+			   const unsigned char *signature, struct ord_diag *diag);
+/* Referee-less games: a side's signed commitment alone, before the seal. */
+int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
+		    const unsigned char commitment[32], const unsigned char signature[64]);
+/* Referee-less games: open the sealed commitment of side with its sheet and
+ * nonce; refused before the seal, with a wrong nonce or changed bytes. */
+int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side,
+			const char *bytes, size_t len, const unsigned char nonce[32],
+			struct ord_diag *diag);
+/* The signed head stored at the seal or exchange ("seal"/"exchange") of
+ * turn; turn <= 0: the latest of that kind. */
+int ord_game_head(ord_game *g, struct ord_head *out, int turn, const char *at);
+/* ord_game_audit, and also that each of the heads (kept by the players)
+ * is signed by the game's key and matches the log. */
+int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, size_t nheads,
+			 struct ord_buf *out);
+
+/* Export an exchanged turn as a signed bundle (an XML document). */
+int ord_game_export(ord_game *g, int turn, struct ord_buf *out);
+
+struct ord_verify_opts {
+	const unsigned char *pubkey;            /* the game's key as the player knows it, or NULL */
+	const unsigned char (*receipts)[32];    /* commitments the player was given */
+	size_t nreceipts;
+	const struct ord_head *heads;           /* signed heads the player kept */
+	size_t nheads;
+};
+/*
+ * Check a bundle offline: its signature, the chain of its log entries,
+ * every commitment, the seed, the dice, events, results, heads and
+ * receipts.  The findings go to out.  Returns 0 when every check holds,
+ * ORD_ETAMPERED when any fails, ORD_EBADDATA when the bundle cannot be
+ * read (not XML, entities, not a bundle).
+ */
+int ord_bundle_verify(const char *bytes, size_t len, const char *name,
+		      const struct ord_verify_opts *opts, struct ord_buf *out);
 
 /* ---- calculator and tables ------------------------------------------- */
 

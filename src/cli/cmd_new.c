@@ -1,14 +1,17 @@
 /*
  * cmd_new.c - `orderly new GAME --scenario FILE.xml [--ruleset NAME]
- * [--tables FILE] [--fixed-dice]`: create a game file from a scenario and
- * say what it holds: "created GAME: RULESET, N sides, M units".
+ * [--tables FILE] [--fixed-dice] [--no-referee] [--key FILE]`: create a
+ * game file from a scenario and say what it holds: "created GAME: RULESET,
+ * N sides, M units"; on standard error, the game's public key, which
+ * every player should keep to check what the game signs.  --key FILE signs with
+ * the referee's own key (from `orderly keygen`), kept out of the game file.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/cli_keys.h"
 
 /*
  * NEEDSWORK: orderly.h has no getters for a game's ruleset, sides and
@@ -85,16 +88,20 @@ int cmd_new(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_create_opts co;
 	struct ord_buf info = ORD_BUF_INIT, report = ORD_BUF_INIT;
-	const char *scenario = NULL, *ruleset = NULL, *tables = NULL;
+	const char *scenario = NULL, *ruleset = NULL, *tables = NULL, *key = NULL;
 	char name[128];
 	long nsides, nunits;
 	ord_game *g = NULL;
-	int fixed_dice = 0, rc;
+	struct ord_keypair kp;
+	unsigned char pk[32];
+	int fixed_dice = 0, no_referee = 0, rc;
 	const struct cli_opt opts[] = {
 		{ "scenario", &scenario, NULL },
 		{ "ruleset", &ruleset, NULL },
 		{ "tables", &tables, NULL },
 		{ "fixed-dice", NULL, &fixed_dice },
+		{ "no-referee", NULL, &no_referee },
+		{ "key", &key, NULL },
 		{ NULL, NULL, NULL },
 	};
 
@@ -110,7 +117,15 @@ int cmd_new(const struct cli_cmd *cmd, int argc, char **argv)
 	co.ruleset = ruleset;
 	co.tables_path = tables;
 	co.fixed_dice = fixed_dice;
+	co.refereeless = no_referee;
+	memset(&kp, 0, sizeof(kp));
+	if (key) {
+		if ((rc = cli_load_key(key, &kp)) != 0)
+			return rc;
+		co.key = &kp;
+	}
 	rc = ord_game_create(&g, argv[1], scenario, &co);
+	memset(&kp, 0, sizeof(kp));
 	if (rc < 0) {
 		rc = cli_fail(rc);
 		goto out;
@@ -128,6 +143,16 @@ int cmd_new(const struct cli_cmd *cmd, int argc, char **argv)
 		nunits = xml_count(report.buf, "unit", "units");
 	/* the contract's wording, plural even for one: tests read this line */
 	printf("created %s: %s, %ld sides, %ld units\n", argv[1], name, nsides, nunits);
+	/* stdout keeps its one contract line; the key is a note to the
+	 * referee, who passes it on (info shows it again) */
+	if (ord_game_pubkey(g, pk) == 0) {
+		ord_buf_reset(&report);
+		ord_buf_add_hex(&report, pk, sizeof(pk));
+		cli_error("the game's public key is %s: give it to every player (orderly info shows it)",
+			  report.buf);
+	}
+	if (no_referee)
+		cli_error("no referee: each side hands in a signed commitment, then opens it after the seal");
 	rc = CLI_OK;
 out:
 	if (g)

@@ -3,21 +3,42 @@
  * order sheet (the exact bytes of FILE or standard input) to the library,
  * which validates and stores it, and print the receipt the player keeps to
  * check later that the sheet was not changed after it was sealed.
+ *
+ * With --nonce and --signature (from `orderly sign`) the sheet is stored
+ * with the player's own nonce, and his signature is checked: a side whose
+ * key is in the scenario must submit so.  In a referee-less game a side may
+ * instead hand in only its signed commitment (--commitment, --signature,
+ * no sheet), and open it after the seal with `orderly open`.
  */
 #include <stdio.h>
 
-#include "cli/cli.h"
+#include "cli/cli_keys.h"
+
+static void print_receipt(const struct ord_receipt *r, const char *what)
+{
+	struct ord_buf hex = ORD_BUF_INIT;
+
+	ord_buf_add_hex(&hex, r->commitment, sizeof(r->commitment));
+	printf("%s: turn %d side %.*s version %d\n", what, r->turn, (int)sizeof(r->side), r->side,
+	       r->version);
+	printf("commitment: %s\n", hex.buf);
+	ord_buf_release(&hex);
+}
 
 int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct ord_buf sheet = ORD_BUF_INIT, msgs = ORD_BUF_INIT, hex = ORD_BUF_INIT;
+	struct ord_buf sheet = ORD_BUF_INIT, msgs = ORD_BUF_INIT;
 	struct ord_receipt receipt;
 	struct ord_diag diag;
-	const char *side = NULL, *path = NULL;
+	const char *side = NULL, *path = NULL, *nonce_s = NULL, *sig_s = NULL, *commit_s = NULL;
+	unsigned char nonce[32], sig[64], commitment[32];
 	ord_game *g = NULL;
 	int rc;
 	const struct cli_opt opts[] = {
 		{ "side", &side, NULL },
+		{ "nonce", &nonce_s, NULL },
+		{ "signature", &sig_s, NULL },
+		{ "commitment", &commit_s, NULL },
 		{ NULL, NULL, NULL },
 	};
 
@@ -38,12 +59,36 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (argc == 3)
 		path = argv[2];
+	if (commit_s && (path || nonce_s)) {
+		rc = cli_usage_error(cmd, "--commitment hands in a commitment alone: no sheet and no --nonce (they come with 'orderly open')");
+		goto out;
+	}
+	if (sig_s && !nonce_s && !commit_s) {
+		rc = cli_usage_error(cmd, "--signature needs --nonce (or --commitment), as 'orderly sign' printed them");
+		goto out;
+	}
+	if ((nonce_s && (rc = cli_hex_option(cmd, "--nonce", nonce_s, nonce, sizeof(nonce))) != 0) ||
+	    (sig_s && (rc = cli_hex_option(cmd, "--signature", sig_s, sig, sizeof(sig))) != 0) ||
+	    (commit_s && (rc = cli_hex_option(cmd, "--commitment", commit_s, commitment, sizeof(commitment))) != 0))
+		goto out;
 	/* the game first: a wrong GAME must not wait for a sheet on the terminal */
 	if ((rc = cli_open_game(&g, argv[1])) != 0)
 		goto out;
+	if (commit_s) {
+		rc = ord_game_commit(g, &receipt, side, commitment, sig_s ? sig : NULL);
+		if (rc < 0) {
+			rc = cli_fail(rc);
+			goto out;
+		}
+		print_receipt(&receipt, "receipt");
+		printf("a commitment alone: open it with 'orderly open' once the turn is sealed\n");
+		rc = CLI_OK;
+		goto out;
+	}
 	if ((rc = cli_read_input(&sheet, path, CLI_MAX_INPUT)) != 0)
 		goto out;
-	rc = ord_game_submit(g, &receipt, side, sheet.buf, sheet.len, &diag);
+	rc = ord_game_submit_signed(g, &receipt, side, sheet.buf, sheet.len, nonce_s ? nonce : NULL,
+				    sig_s ? sig : NULL, &diag);
 	if (rc == ORD_EBADSHEET) {
 		ord_diag_format(&diag, cli_input_name(path), &msgs);
 		cli_print_lines(msgs.buf, 0);
@@ -58,10 +103,9 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(rc);
 		goto out;
 	}
-	ord_buf_add_hex(&hex, receipt.commitment, sizeof(receipt.commitment));
-	printf("receipt: turn %d side %.*s version %d\n", receipt.turn,
-	       (int)sizeof(receipt.side), receipt.side, receipt.version);
-	printf("commitment: %s\n", hex.buf);
+	print_receipt(&receipt, "receipt");
+	if (sig_s)
+		printf("signature: checked against side %s's key\n", side);
 	rc = CLI_OK;
 out:
 	if (g)
@@ -69,6 +113,5 @@ out:
 	ord_diag_release(&diag);
 	ord_buf_release(&sheet);
 	ord_buf_release(&msgs);
-	ord_buf_release(&hex);
 	return rc;
 }

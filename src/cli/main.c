@@ -19,6 +19,11 @@ int cmd_exchange(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_report(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_audit(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_export(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_keygen(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_sign(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_open(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_calc(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_rules(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_help(const struct cli_cmd *cmd, int argc, char **argv);
@@ -26,26 +31,36 @@ int cmd_version(const struct cli_cmd *cmd, int argc, char **argv);
 
 /* The subcommands, in the order of a turn; `orderly help` lists them so. */
 static const struct cli_cmd commands[] = {
-	{ "new", "GAME --scenario FILE.xml [--ruleset NAME] [--tables FILE] [--fixed-dice]",
-	  "create a game file from a scenario", cmd_new },
+	{ "new", "GAME --scenario FILE.xml [--ruleset NAME] [--tables FILE] [--fixed-dice] [--no-referee] [--key FILE]",
+	  "create a game file from a scenario, with its signing key", cmd_new },
 	{ "info", "GAME [--xml]",
 	  "show the turn, phase, deadline and who has submitted", cmd_info },
-	{ "submit", "GAME --side SIDE [FILE|-]",
-	  "validate and store a side's order sheet; print its receipt", cmd_submit },
+	{ "submit", "GAME --side SIDE [FILE|-] [--nonce HEX --signature HEX] | GAME --side SIDE --commitment HEX --signature HEX",
+	  "validate and store a side's order sheet (or a commitment alone); print its receipt", cmd_submit },
 	{ "deadline", "GAME WHEN|none",
 	  "set (2026-12-01T18:00:00Z, +24h, +90m) or clear the turn's deadline", cmd_deadline },
-	{ "seal", "GAME [--force]",
-	  "close the orders of the turn", cmd_seal },
+	{ "seal", "GAME [--force] [--key FILE] [--head FILE]",
+	  "close the orders of the turn; sign the head of the log", cmd_seal },
+	{ "open", "GAME --side SIDE --nonce HEX [FILE|-]",
+	  "referee-less games: open a side's sealed commitment with its sheet", cmd_open },
 	{ "event", "GAME KIND key=value... | --file FILE [--override REASON]",
 	  "record a referee event (or a file of them) for the current phase", cmd_event },
 	{ "resolve", "GAME [--phase NAME] [--dice N,N,...]",
 	  "resolve the current (or named) phase and print the results", cmd_resolve },
-	{ "exchange", "GAME",
+	{ "exchange", "GAME [--key FILE] [--head FILE]",
 	  "reveal the turn's sheets and dice seed; open the next turn", cmd_exchange },
 	{ "report", "GAME --side SIDE|--referee [--turn N] [--xml]",
 	  "print a side's (or the referee's) turn report", cmd_report },
-	{ "audit", "GAME [--turn N]",
+	{ "audit", "GAME [--turn N] [--head FILE]...",
 	  "check the event chain, commitments and dice; exit 1 on problems", cmd_audit },
+	{ "export", "GAME --turn N [-o FILE] [--key FILE]",
+	  "write an exchanged turn as a signed bundle", cmd_export },
+	{ "verify", "BUNDLE [--pubkey KEY] [--receipt HEX]... [--head FILE]...",
+	  "check a turn bundle offline; exit 1 on problems", cmd_verify },
+	{ "keygen", "FILE",
+	  "make a key pair: the secret key in FILE, the public one in FILE.pub", cmd_keygen },
+	{ "sign", "--game-id ID --turn N --side SIDE --key FILE [FILE|-]",
+	  "a player's nonce, commitment and signature for his sheet", cmd_sign },
 	{ "calc", "RULESET WHAT key=value... [--dice N,N,...] [--tables FILE] [--xml]",
 	  "use a ruleset's tables as a calculator", cmd_calc },
 	{ "rules", "RULESET [TABLE] [--tables FILE]",

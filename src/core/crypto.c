@@ -93,3 +93,111 @@ void ord_log_hash(unsigned char out[32], const unsigned char prev[32], int64_t s
 	ord_digest_bytes(&d, body, strlen(body));
 	ord_digest_final(&d, out);
 }
+
+/* ---- the rows of a phase digest ---- */
+
+void ord_digest_roll(struct ord_digest *d, int turn, const char *phase, int event_seq,
+		     const char *purpose, int idx, int sides, int value, int fixed)
+{
+	ord_digest_str(d, "roll");
+	ord_digest_int(d, turn);
+	ord_digest_str(d, phase);
+	ord_digest_int(d, event_seq);
+	ord_digest_str(d, purpose);
+	ord_digest_int(d, idx);
+	ord_digest_int(d, sides);
+	ord_digest_int(d, value);
+	ord_digest_int(d, fixed);
+}
+
+void ord_digest_result(struct ord_digest *d, int turn, const char *phase, int event_seq,
+		       const char *unit, const char *vals, const char *explanation)
+{
+	ord_digest_str(d, "result");
+	ord_digest_int(d, turn);
+	ord_digest_str(d, phase);
+	ord_digest_int(d, event_seq);
+	ord_digest_str(d, unit);
+	ord_digest_str(d, vals);
+	ord_digest_str(d, explanation);
+}
+
+void ord_digest_state(struct ord_digest *d, const char *unit, const char *attrs, int turn,
+		      int phase, const char *state)
+{
+	ord_digest_str(d, "state");
+	ord_digest_str(d, unit);
+	ord_digest_str(d, attrs);
+	ord_digest_int(d, turn);
+	ord_digest_int(d, phase);
+	ord_digest_str(d, state);
+}
+
+/* ---- the dice key ---- */
+
+void ord_dice_key_begin(struct ord_digest *d, int v2, const unsigned char game_id[16], int turn,
+			const unsigned char seed[32])
+{
+	ord_digest_init(d, v2 ? "orderly-dice-v2" : "orderly-dice-v1");
+	ord_digest_bytes(d, game_id, 16);
+	ord_digest_int(d, turn);
+	ord_digest_bytes(d, seed, 32);
+}
+
+void ord_dice_key_side(struct ord_digest *d, const char *side, const unsigned char commitment[32],
+		       const unsigned char *nonce)
+{
+	ord_digest_str(d, side);
+	ord_digest_bytes(d, commitment, 32);
+	if (nonce)
+		ord_digest_bytes(d, nonce, 32);
+}
+
+/* ---- signatures ---- */
+
+void ord_sig_sheet_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
+		       const char *side, const unsigned char commitment[32])
+{
+	struct ord_digest d;
+
+	ord_digest_init(&d, "orderly-sheet-signature-v1");
+	ord_digest_bytes(&d, game_id, 16);
+	ord_digest_int(&d, turn);
+	ord_digest_str(&d, side);
+	ord_digest_bytes(&d, commitment, 32);
+	ord_digest_final(&d, out);
+}
+
+void ord_sig_head_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
+		      const char *at, int64_t seq, const unsigned char hash[32])
+{
+	struct ord_digest d;
+
+	ord_digest_init(&d, "orderly-head-signature-v1");
+	ord_digest_bytes(&d, game_id, 16);
+	ord_digest_int(&d, turn);
+	ord_digest_str(&d, at);
+	ord_digest_int(&d, seq);
+	ord_digest_bytes(&d, hash, 32);
+	ord_digest_final(&d, out);
+}
+
+void ord_sig_bundle_msg(unsigned char out[32], const void *bytes, size_t len)
+{
+	struct ord_digest d;
+
+	ord_digest_init(&d, "orderly-bundle-signature-v1");
+	ord_digest_bytes(&d, bytes, len);
+	ord_digest_final(&d, out);
+}
+
+void ord_sig_sign(unsigned char sig[64], const unsigned char msg[32], const unsigned char sk[64])
+{
+	crypto_sign_detached(sig, NULL, msg, 32, sk);
+}
+
+int ord_sig_check(const unsigned char sig[64], const unsigned char msg[32],
+		  const unsigned char pk[32])
+{
+	return crypto_sign_verify_detached(sig, msg, 32, pk) == 0 ? 0 : -1;
+}

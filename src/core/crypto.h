@@ -27,6 +27,49 @@ void ord_digest_int(struct ord_digest *d, int64_t v);
 void ord_digest_bytes(struct ord_digest *d, const void *p, size_t len);
 void ord_digest_final(struct ord_digest *d, unsigned char out[32]);
 
+/* The digest of the rolls, results and unit states recorded under one log
+ * entry ("orderly-phase-v1"): begun with ord_digest_init(d, ORD_PHASE_TAG),
+ * then one call per row in the order of their ids.  game.c digests the rows
+ * of the game file, bundle.c those of a bundle, with the same functions. */
+#define ORD_PHASE_TAG "orderly-phase-v1"
+void ord_digest_roll(struct ord_digest *d, int turn, const char *phase, int event_seq,
+		     const char *purpose, int idx, int sides, int value, int fixed);
+void ord_digest_result(struct ord_digest *d, int turn, const char *phase, int event_seq,
+		       const char *unit, const char *vals, const char *explanation);
+void ord_digest_state(struct ord_digest *d, const char *unit, const char *attrs, int turn,
+		      int phase, const char *state);
+
+/*
+ * The dice key of a turn.  v1 (a refereed game): hash(game id, turn, seed,
+ * every side's sealed commitment in side order), fixed at the seal.  v2 (a
+ * referee-less game): the sealed sheets' nonces are hashed too, so that the
+ * key is unknown to everybody until the last sheet is opened: a host who
+ * knows the seed cannot grind a nonce for the dice it wants (see
+ * docs/threat-model.md).  ord_dice_key_begin, then ord_dice_key_side for
+ * each side in side order, then ord_digest_final.
+ */
+void ord_dice_key_begin(struct ord_digest *d, int v2, const unsigned char game_id[16], int turn,
+			const unsigned char seed[32]);
+void ord_dice_key_side(struct ord_digest *d, const char *side, const unsigned char commitment[32],
+		       const unsigned char *nonce /* v2 only, else NULL */);
+
+/*
+ * What Ed25519 signs: a domain-tagged BLAKE2b-256 of the fields, so that a
+ * signature over one kind of thing can never pass for another.
+ */
+/* A player's signature over his sheet's commitment. */
+void ord_sig_sheet_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
+		       const char *side, const unsigned char commitment[32]);
+/* The game's signature over the head of its log at a seal or an exchange. */
+void ord_sig_head_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
+		      const char *at, int64_t seq, const unsigned char hash[32]);
+/* The game's signature over a bundle: every byte before its <signature>. */
+void ord_sig_bundle_msg(unsigned char out[32], const void *bytes, size_t len);
+/* Sign / check a 32-byte message; check returns 0 when the signature holds. */
+void ord_sig_sign(unsigned char sig[64], const unsigned char msg[32], const unsigned char sk[64]);
+int ord_sig_check(const unsigned char sig[64], const unsigned char msg[32],
+		  const unsigned char pk[32]);
+
 /* Must be called once before anything else of libsodium. */
 int ord_crypto_init(void);
 

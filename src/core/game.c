@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/canon.h"
 #include "core/game.h"
 #include "core/scenario.h"
 
@@ -152,9 +153,7 @@ int ord_game_open_turn(struct ord_game *g, int n)
 
 	randombytes_buf(seed, sizeof(seed));
 	ord_commit_seed(commitment, g->game_id, n, seed);
-	ord_buf_addf(&body, "turn=%d\nseed_commitment=", n);
-	ord_buf_add_hex(&body, commitment, 32);
-	ord_buf_addch(&body, '\n');
+	ord_canon_open(&body, n, commitment);
 	if ((err = ord_game_log(g, &seq, n, "open", body.buf)) != 0)
 		goto out;
 	if ((err = ord_store_prepare(g->db, &st,
@@ -173,13 +172,81 @@ out:
 	return err;
 }
 
+int ord_game_latest(struct ord_game *g, int turn, int64_t side_id, int *version,
+		    unsigned char commitment[32], int *opened)
+{
+	sqlite3_stmt *st = NULL;
+	int err = 0, rc;
+
+	*version = 0;
+	*opened = 0;
+	/* a version is a sheet row, a commitment row, or both once opened */
+	if ((err = ord_store_prepare(g->db, &st,
+				     "SELECT version, commitment, 1 FROM sheet WHERE turn = ?1 AND side_id = ?2 "
+				     "UNION ALL SELECT version, commitment, 0 FROM commitment WHERE turn = ?1 AND side_id = ?2 "
+				     "ORDER BY 1 DESC, 3 DESC")) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, turn);
+	sqlite3_bind_int64(st, 2, side_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int v = sqlite3_column_int(st, 0);
+		if (*version && v != *version)
+			break;
+		if (!*version) {
+			*version = v;
+			if (col_blob(st, 1, commitment, 32)) {
+				err = ord_error_set(ORD_ETAMPERED, "turn %d: a commitment is damaged", turn);
+				break;
+			}
+		}
+		if (sqlite3_column_int(st, 2))
+			*opened = 1;
+	}
+	if (!err && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		err = ord_store_error(g->db, "reading commitments");
+	sqlite3_finalize(st);
+	return err;
+}
+
 int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32],
 		      unsigned char out[32])
 {
 	sqlite3_stmt *st = NULL;
 	struct ord_digest d;
+	size_t i;
 	int err = 0, rc;
 
+	if (g->refereeless) {
+		/* the sealed version of every side, with the nonce it was opened with */
+		if ((err = ord_store_prepare(g->db, &st,
+					     "SELECT nonce, commitment FROM sheet WHERE turn = ? AND side_id = ? AND version = ?")) != 0)
+			return err;
+		ord_dice_key_begin(&d, 1, g->game_id, turn, seed);
+		for (i = 0; i < g->nsides; i++) {
+			unsigned char c[32];
+			int version, opened;
+
+			if ((err = ord_game_latest(g, turn, g->sides[i].id, &version, c, &opened)) != 0)
+				goto out;
+			if (!version || !opened) {
+				err = ord_error_set(ORD_ESTATE, "turn %d: %s has %s", turn, g->sides[i].name,
+						    version ? "not opened its sheet yet" : "not committed");
+				goto out;
+			}
+			sqlite3_reset(st);
+			sqlite3_bind_int(st, 1, turn);
+			sqlite3_bind_int64(st, 2, g->sides[i].id);
+			sqlite3_bind_int(st, 3, version);
+			if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_bytes(st, 0) != 32) {
+				err = ord_error_set(ORD_ETAMPERED, "turn %d: the sheet of %s is damaged", turn,
+						    g->sides[i].name);
+				goto out;
+			}
+			ord_dice_key_side(&d, g->sides[i].name, c, sqlite3_column_blob(st, 0));
+		}
+		ord_digest_final(&d, out);
+		goto out;
+	}
 	/* the latest version of every side's sheet, in side order */
 	if ((err = ord_store_prepare(g->db, &st,
 				     "SELECT side.name, sheet.commitment FROM sheet JOIN side ON side.id = sheet.side_id "
@@ -187,17 +254,17 @@ int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32]
 				     "WHERE s2.turn = ?1 AND s2.side_id = sheet.side_id) ORDER BY side.id")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
-	ord_digest_init(&d, "orderly-dice-v1");
-	ord_digest_bytes(&d, g->game_id, 16);
-	ord_digest_int(&d, turn);
-	ord_digest_bytes(&d, seed, 32);
+	ord_dice_key_begin(&d, 0, g->game_id, turn, seed);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ord_digest_str(&d, col_text(st, 0));
-		ord_digest_bytes(&d, sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1));
+		unsigned char c[32] = {0};
+		if (sqlite3_column_bytes(st, 1) == 32)
+			memcpy(c, sqlite3_column_blob(st, 1), 32);
+		ord_dice_key_side(&d, col_text(st, 0), c, NULL);
 	}
 	if (rc != SQLITE_DONE)
 		err = ord_store_error(g->db, "reading commitments");
 	ord_digest_final(&d, out);
+out:
 	sqlite3_finalize(st);
 	return err;
 }
@@ -210,21 +277,15 @@ int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out
 	int err = 0, rc;
 
 	*nrolls = *nresults = *nstates = 0;
-	ord_digest_init(&d, "orderly-phase-v1");
+	ord_digest_init(&d, ORD_PHASE_TAG);
 	if ((err = ord_store_prepare(g->db, &st,
 				     "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE log_seq = ? ORDER BY id")) != 0)
 		return err;
 	sqlite3_bind_int64(st, 1, log_seq);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ord_digest_str(&d, "roll");
-		ord_digest_int(&d, sqlite3_column_int(st, 0));
-		ord_digest_str(&d, col_text(st, 1));
-		ord_digest_int(&d, sqlite3_column_int(st, 2));
-		ord_digest_str(&d, col_text(st, 3));
-		ord_digest_int(&d, sqlite3_column_int(st, 4));
-		ord_digest_int(&d, sqlite3_column_int(st, 5));
-		ord_digest_int(&d, sqlite3_column_int(st, 6));
-		ord_digest_int(&d, sqlite3_column_int(st, 7));
+		ord_digest_roll(&d, sqlite3_column_int(st, 0), col_text(st, 1), sqlite3_column_int(st, 2),
+				col_text(st, 3), sqlite3_column_int(st, 4), sqlite3_column_int(st, 5),
+				sqlite3_column_int(st, 6), sqlite3_column_int(st, 7));
 		(*nrolls)++;
 	}
 	sqlite3_finalize(st);
@@ -236,13 +297,9 @@ int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out
 		return err;
 	sqlite3_bind_int64(st, 1, log_seq);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ord_digest_str(&d, "result");
-		ord_digest_int(&d, sqlite3_column_int(st, 0));
-		ord_digest_str(&d, col_text(st, 1));
-		ord_digest_int(&d, sqlite3_column_int(st, 2));
-		ord_digest_str(&d, col_text(st, 3));
-		ord_digest_str(&d, col_text(st, 4));
-		ord_digest_str(&d, col_text(st, 5));
+		ord_digest_result(&d, sqlite3_column_int(st, 0), col_text(st, 1),
+				  sqlite3_column_int(st, 2), col_text(st, 3), col_text(st, 4),
+				  col_text(st, 5));
 		(*nresults)++;
 	}
 	sqlite3_finalize(st);
@@ -255,12 +312,8 @@ int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out
 		return err;
 	sqlite3_bind_int64(st, 1, log_seq);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ord_digest_str(&d, "state");
-		ord_digest_str(&d, col_text(st, 0));
-		ord_digest_str(&d, col_text(st, 1));
-		ord_digest_int(&d, sqlite3_column_int(st, 2));
-		ord_digest_int(&d, sqlite3_column_int(st, 3));
-		ord_digest_str(&d, col_text(st, 4));
+		ord_digest_state(&d, col_text(st, 0), col_text(st, 1), sqlite3_column_int(st, 2),
+				 sqlite3_column_int(st, 3), col_text(st, 4));
 		(*nstates)++;
 	}
 	sqlite3_finalize(st);
@@ -280,7 +333,8 @@ static int load_game(struct ord_game *g)
 	int err = 0, rc;
 
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT game_id, ruleset, title, nmr, fixed_dice, tables FROM game")) != 0)
+				     "SELECT game_id, ruleset, title, nmr, fixed_dice, tables, referee_pubkey, "
+				     "referee_seckey, refereeless FROM game")) != 0)
 		return err;
 	if (sqlite3_step(st) != SQLITE_ROW || col_blob(st, 0, g->game_id, 16)) {
 		err = ord_error_set(ORD_ENOTGAME, "'%s' has no game record", g->path);
@@ -291,6 +345,14 @@ static int load_game(struct ord_game *g)
 	g->title = ord_strdup(col_text(st, 2));
 	g->nmr = ord_strdup(col_text(st, 3));
 	g->fixed_dice = sqlite3_column_int(st, 4);
+	g->have_pk = !col_blob(st, 6, g->pk, 32);
+	g->have_sk = g->have_pk && !col_blob(st, 7, g->sk, 64);
+	if (g->have_sk && memcmp(g->sk + 32, g->pk, 32)) {
+		err = ord_error_set(ORD_ETAMPERED, "'%s': the game's secret key does not match its public key",
+				    g->path);
+		goto out;
+	}
+	g->refereeless = sqlite3_column_int(st, 8);
 	g->notation = ord_notation_find(g->rs->notation);
 	if (!g->notation) {
 		err = ord_error_set(ORD_ERROR, "ruleset '%s' needs notation '%s', not built in",
@@ -305,14 +367,17 @@ static int load_game(struct ord_game *g)
 		goto out;
 	sqlite3_finalize(st);
 	st = NULL;
-	if ((err = ord_store_prepare(g->db, &st, "SELECT id, name, title FROM side ORDER BY id")) != 0)
+	if ((err = ord_store_prepare(g->db, &st, "SELECT id, name, title, pubkey FROM side ORDER BY id")) != 0)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ord_game_side *sd;
 		g->sides = ord_xrealloc(g->sides, (g->nsides + 1) * sizeof(*g->sides));
-		g->sides[g->nsides].id = sqlite3_column_int64(st, 0);
-		g->sides[g->nsides].name = ord_strdup(col_text(st, 1));
-		g->sides[g->nsides].title = ord_strdup(col_text(st, 2));
-		g->nsides++;
+		sd = &g->sides[g->nsides++];
+		memset(sd, 0, sizeof(*sd));
+		sd->id = sqlite3_column_int64(st, 0);
+		sd->name = ord_strdup(col_text(st, 1));
+		sd->title = ord_strdup(col_text(st, 2));
+		sd->has_key = !col_blob(st, 3, sd->pubkey, 32);
 	}
 	if (rc != SQLITE_DONE)
 		err = ord_store_error(g->db, "reading sides");
@@ -356,6 +421,7 @@ void ord_game_free(ord_game *g)
 	free(g->title);
 	free(g->nmr);
 	free(g->path);
+	sodium_memzero(g->sk, sizeof(g->sk));
 	free(g);
 }
 
@@ -390,14 +456,19 @@ static int insert_sides_units(struct ord_game *g, const struct ord_scenario *sc,
 			goto out;
 		}
 		g->sides = ord_xrealloc(g->sides, (g->nsides + 1) * sizeof(*g->sides));
+		memset(&g->sides[g->nsides], 0, sizeof(g->sides[g->nsides]));
 		g->sides[g->nsides].id = sqlite3_last_insert_rowid(g->db);
 		g->sides[g->nsides].name = ord_strdup(sc->sides[i].id);
 		g->sides[g->nsides].title = ord_strdup(sc->sides[i].name);
+		if (sc->sides[i].pubkey && ord_unhex(pk, 32, sc->sides[i].pubkey) == 32) {
+			g->sides[g->nsides].has_key = 1;
+			memcpy(g->sides[g->nsides].pubkey, pk, 32);
+		}
 		g->nsides++;
 	}
 	/* the initial state of every unit is digested into one log entry, as
 	 * the states of a resolved phase are */
-	ord_digest_init(&d, "orderly-phase-v1");
+	ord_digest_init(&d, ORD_PHASE_TAG);
 	for (i = 0; i < sc->nunits; i++) {
 		const struct ord_scenario_unit *su = &sc->units[i];
 		struct ord_buf sbuf = ORD_BUF_INIT;
@@ -427,12 +498,7 @@ static int insert_sides_units(struct ord_game *g, const struct ord_scenario *sc,
 			err = ord_store_error(g->db, "storing units");
 			goto out;
 		}
-		ord_digest_str(&d, "state");
-		ord_digest_str(&d, su->id);
-		ord_digest_str(&d, attrs.buf);
-		ord_digest_int(&d, 0);
-		ord_digest_int(&d, 0);
-		ord_digest_str(&d, states[i]);
+		ord_digest_state(&d, su->id, attrs.buf, 0, 0, states[i]);
 	}
 	ord_digest_final(&d, digest);
 	ord_buf_addf(&body, "units=%zu\nrolls=0\nresults=0\nstates=%zu\ndigest=", sc->nunits, sc->nunits);
@@ -524,6 +590,20 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	}
 	if ((err = ord_scenario_check_attrs(&sc, g->rs->unit_attrs, scenario_path)) != 0)
 		goto out;
+	if (opts && opts->refereeless) {
+		size_t i;
+		if (opts->fixed_dice) {
+			err = ord_error_set(ORD_EUSAGE, "a referee-less game cannot have fixed dice: nobody may choose them");
+			goto out;
+		}
+		for (i = 0; i < sc.nsides; i++)
+			if (!sc.sides[i].pubkey) {
+				err = ord_error_set(ORD_EBADDATA,
+						    "%s:%u: side '%s' has no pubkey; a referee-less game needs every side's public key (pubkey=\"...\" from 'orderly keygen')",
+						    scenario_path, sc.sides[i].line, sc.sides[i].id);
+				goto out;
+			}
+	}
 	/* the tables in force are copied into the game */
 	if (opts && opts->tables_path) {
 		if ((err = ord_read_file(&tables, &tables_len, opts->tables_path, 16u << 20)) != 0)
@@ -546,14 +626,22 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 		goto out;
 	created = 1;
 	randombytes_buf(g->game_id, sizeof(g->game_id));
+	if (opts && opts->key) {
+		memcpy(g->pk, opts->key->pk, 32);
+		memcpy(g->sk, opts->key->sk, 64);
+	} else {
+		crypto_sign_keypair(g->pk, g->sk);
+	}
+	g->have_pk = g->have_sk = 1;
+	g->refereeless = opts && opts->refereeless;
 	g->title = ord_strdup(sc.title);
 	g->nmr = ord_strdup(sc.nmr);
 	g->fixed_dice = opts && opts->fixed_dice;
 	if ((err = ord_store_begin(g->db)) != 0)
 		goto out;
 	if ((err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO game(id, game_id, ruleset, title, nmr, fixed_dice, scenario, tables, created) "
-				     "VALUES (1,?,?,?,?,?,?,?,?)")) != 0)
+				     "INSERT INTO game(id, game_id, ruleset, title, nmr, fixed_dice, scenario, tables, created, "
+				     "referee_pubkey, referee_seckey, refereeless) VALUES (1,?,?,?,?,?,?,?,?,?,?,?)")) != 0)
 		goto out;
 	sqlite3_bind_blob(st, 1, g->game_id, 16, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, g->rs->name, -1, SQLITE_STATIC);
@@ -566,6 +654,12 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	else
 		sqlite3_bind_null(st, 7);
 	sqlite3_bind_int64(st, 8, (int64_t)time(NULL));
+	sqlite3_bind_blob(st, 9, g->pk, 32, SQLITE_STATIC);
+	if (opts && opts->key)
+		sqlite3_bind_null(st, 10);   /* the referee keeps it in his file */
+	else
+		sqlite3_bind_blob(st, 10, g->sk, 64, SQLITE_STATIC);
+	sqlite3_bind_int(st, 11, g->refereeless);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		err = ord_store_error(g->db, "creating the game");
 		goto out;
@@ -579,7 +673,11 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	ord_buf_adds(&body, "\ntables=");
 	crypto_generichash(h, 32, (const unsigned char *)(tables ? tables : ""), tables_len, NULL, 0);
 	ord_buf_add_hex(&body, h, 32);
+	ord_buf_adds(&body, "\nkey=");
+	ord_buf_add_hex(&body, g->pk, 32);
 	ord_buf_addch(&body, '\n');
+	if (g->refereeless)
+		ord_buf_adds(&body, "referee=no\n");
 	if ((err = ord_game_log(g, &seq, 0, "create", body.buf)) != 0 ||
 	    (err = insert_sides_units(g, &sc, &diag)) != 0)
 		goto out;
@@ -717,7 +815,7 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 {
 	struct ord_turn t;
 	sqlite3_stmt *st = NULL;
-	char gid[33], when[32];
+	char gid[33], when[32], key[65];
 	size_t nph = ord_game_nphases(g), i;
 	const char *phase;
 	int err;
@@ -725,6 +823,10 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		return err;
 	ord_hex(gid, g->game_id, 16);
+	if (g->have_pk)
+		ord_hex(key, g->pk, 32);
+	else
+		snprintf(key, sizeof(key), "%s", "");
 	fmt_time(when, sizeof(when), t.deadline);
 	phase = !strcmp(t.state, "sealed") && (size_t)t.phase < nph ? g->rs->phases[t.phase] : "";
 	if (xml) {
@@ -734,12 +836,15 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 		ord_buf_add_xml(out, g->rs->name);
 		ord_buf_addf(out, "\" turn=\"%d\" state=\"%s\" phase=\"", t.turn, t.state);
 		ord_buf_add_xml(out, phase);
-		ord_buf_addf(out, "\" deadline=\"%s\" nmr=\"%s\" fixed-dice=\"%s\">\n  <title>", when,
-			     g->nmr, g->fixed_dice ? "yes" : "no");
+		ord_buf_addf(out, "\" deadline=\"%s\" nmr=\"%s\" fixed-dice=\"%s\" key=\"%s\" referee=\"%s\">\n  <title>",
+			     when, g->nmr, g->fixed_dice ? "yes" : "no", key, g->refereeless ? "no" : "yes");
 		ord_buf_add_xml(out, g->title);
 		ord_buf_adds(out, "</title>\n");
 	} else {
 		ord_buf_addf(out, "game:      %s\nruleset:   %s\ngame id:   %s\n", g->title, g->rs->name, gid);
+		ord_buf_addf(out, "key:       %s\n", *key ? key : "none yet (made at the next seal)");
+		if (g->refereeless)
+			ord_buf_adds(out, "referee:   none: each side sends a signed commitment, and opens it after the seal\n");
 		ord_buf_addf(out, "turn:      %d (%s)\n", t.turn, t.state);
 		if (*phase)
 			ord_buf_addf(out, "phase:     %s (%d of %zu resolved)\n", phase, t.phase, nph);
@@ -752,9 +857,17 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 				     "SELECT max(version), min(source) FROM sheet WHERE turn = ? AND side_id = ?")) != 0)
 		return err;
 	for (i = 0; i < g->nsides; i++) {
-		int v = 0;
+		int v = 0, lv = 0, opened = 0;
 		const char *source = "";
+		unsigned char c[32];
+		char skey[65] = "";
 
+		if (g->sides[i].has_key)
+			ord_hex(skey, g->sides[i].pubkey, 32);
+		if (g->refereeless && (err = ord_game_latest(g, t.turn, g->sides[i].id, &lv, c, &opened)) != 0) {
+			sqlite3_finalize(st);
+			return err;
+		}
 		sqlite3_reset(st);
 		sqlite3_bind_int(st, 1, t.turn);
 		sqlite3_bind_int64(st, 2, g->sides[i].id);
@@ -767,8 +880,16 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 			ord_buf_add_xml(out, g->sides[i].name);
 			ord_buf_adds(out, "\" name=\"");
 			ord_buf_add_xml(out, g->sides[i].title);
-			ord_buf_addf(out, "\" submitted=\"%s\" versions=\"%d\" source=\"%s\"/>\n",
-				     v ? "yes" : "no", v, v ? source : "");
+			ord_buf_addf(out, "\" submitted=\"%s\" versions=\"%d\" source=\"%s\" key=\"%s\"",
+				     v ? "yes" : "no", v, v ? source : "", skey);
+			if (g->refereeless)
+				ord_buf_addf(out, " committed=\"%s\" opened=\"%s\"", lv ? "yes" : "no",
+					     lv && opened ? "yes" : "no");
+			ord_buf_adds(out, "/>\n");
+		} else if (g->refereeless && lv) {
+			ord_buf_addf(out, "  %-12s %s (version %d)%s\n", g->sides[i].name,
+				     opened ? "opened" : "committed, not opened", lv,
+				     opened && strcmp(source, "submitted") ? ": NMR policy applied" : "");
 		} else if (!v) {
 			ord_buf_addf(out, "  %-12s not submitted\n", g->sides[i].name);
 		} else if (strcmp(source, "submitted")) {
@@ -778,6 +899,19 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 		}
 	}
 	sqlite3_finalize(st);
+	for (i = 0; !xml && i < g->nsides; i++) {
+		size_t j, first = 1;
+		for (j = 0; j < i; j++)
+			if (g->sides[j].has_key)
+				first = 0;
+		if (!g->sides[i].has_key)
+			continue;
+		if (first)
+			ord_buf_adds(out, "side keys (their sheets must be signed):\n");
+		ord_buf_addf(out, "  %-12s ", g->sides[i].name);
+		ord_buf_add_hex(out, g->sides[i].pubkey, 32);
+		ord_buf_addch(out, '\n');
+	}
 	if (xml)
 		ord_buf_adds(out, "</game>\n");
 	return 0;
@@ -819,5 +953,140 @@ out:
 		ord_store_rollback(g->db);
 	sqlite3_finalize(st);
 	ord_buf_release(&body);
+	return err;
+}
+
+/* ---- the game's key ---- */
+
+void ord_game_id(ord_game *g, unsigned char out[16])
+{
+	memcpy(out, g->game_id, 16);
+}
+
+int ord_game_pubkey(ord_game *g, unsigned char out[32])
+{
+	if (!g->have_pk)
+		return ord_error_set(ORD_ENOTFOUND,
+				     "'%s' has no key yet (a game made before keys gets one at its next seal)",
+				     g->path);
+	memcpy(out, g->pk, 32);
+	return 0;
+}
+
+int ord_game_use_key(ord_game *g, const struct ord_keypair *kp)
+{
+	char hex[65];
+
+	if (!g->have_pk)
+		return ord_error_set(ORD_ESTATE, "'%s' has no key yet: it needs none given", g->path);
+	if (memcmp(kp->pk, g->pk, 32)) {
+		ord_hex(hex, g->pk, 32);
+		return ord_error_set(ORD_EBADDATA, "this key is not the game's (the game's public key is %s)", hex);
+	}
+	memcpy(g->sk, kp->sk, 64);
+	g->have_sk = 1;
+	return 0;
+}
+
+int ord_game_ensure_key(struct ord_game *g, int turn)
+{
+	struct ord_buf body = ORD_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int64_t seq;
+	int err;
+
+	if (g->have_pk)
+		return 0;
+	crypto_sign_keypair(g->pk, g->sk);
+	ord_buf_adds(&body, "key=");
+	ord_buf_add_hex(&body, g->pk, 32);
+	ord_buf_addch(&body, '\n');
+	if ((err = ord_game_log(g, &seq, turn, "key", body.buf)) != 0 ||
+	    (err = ord_store_prepare(g->db, &st, "UPDATE game SET referee_pubkey = ?, referee_seckey = ?")) != 0)
+		goto out;
+	sqlite3_bind_blob(st, 1, g->pk, 32, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 2, g->sk, 64, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		err = ord_store_error(g->db, "storing the game's key");
+		goto out;
+	}
+	g->have_pk = g->have_sk = 1;
+out:
+	if (err)
+		sodium_memzero(g->sk, sizeof(g->sk));
+	sqlite3_finalize(st);
+	ord_buf_release(&body);
+	return err;
+}
+
+int ord_game_sign_head(struct ord_game *g, int turn, const char *at)
+{
+	sqlite3_stmt *st = NULL;
+	unsigned char hash[32], msg[32], sig[64];
+	int64_t seq = 0;
+	int err;
+
+	if (!g->have_sk)
+		return ord_error_set(ORD_EUSAGE,
+				     "the key of '%s' is kept outside the game file: give it with --key FILE to sign the %s",
+				     g->path, at);
+	if ((err = ord_store_prepare(g->db, &st, "SELECT head_seq, head_hash FROM game")) != 0)
+		return err;
+	if (sqlite3_step(st) != SQLITE_ROW || col_blob(st, 1, hash, 32)) {
+		sqlite3_finalize(st);
+		return ord_error_set(ORD_ETAMPERED, "the log head is damaged");
+	}
+	seq = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	ord_sig_head_msg(msg, g->game_id, turn, at, seq, hash);
+	ord_sig_sign(sig, msg, g->sk);
+	if ((err = ord_store_prepare(g->db, &st,
+				     "INSERT INTO head(seq, turn, at, hash, signature) VALUES (?,?,?,?,?)")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, seq);
+	sqlite3_bind_int(st, 2, turn);
+	sqlite3_bind_text(st, 3, at, -1, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 4, hash, 32, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 5, sig, 64, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		err = ord_store_error(g->db, "storing the signed head");
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_game_head(ord_game *g, struct ord_head *out, int turn, const char *at)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	memset(out, 0, sizeof(*out));
+	/* turn <= 0: the latest head of that kind */
+	if ((err = ord_store_prepare(g->db, &st,
+				     "SELECT seq, hash, signature, turn FROM head WHERE (?1 <= 0 OR turn = ?1) AND at = ?2 "
+				     "ORDER BY seq DESC LIMIT 1")) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, turn);
+	sqlite3_bind_text(st, 2, at, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		if (rc != SQLITE_DONE)
+			err = ord_store_error(g->db, "reading signed heads");
+		else if (turn > 0)
+			err = ord_error_set(ORD_ENOTFOUND, "turn %d has no signed head of its %s", turn, at);
+		else
+			err = ord_error_set(ORD_ENOTFOUND, "no turn has a signed head of its %s yet", at);
+		goto out;
+	}
+	if (!g->have_pk || col_blob(st, 1, out->hash, 32) || col_blob(st, 2, out->signature, 64)) {
+		err = ord_error_set(ORD_ETAMPERED, "a signed head of the %s is damaged", at);
+		goto out;
+	}
+	memcpy(out->game_id, g->game_id, 16);
+	out->turn = sqlite3_column_int(st, 3);
+	snprintf(out->at, sizeof(out->at), "%s", at);
+	out->seq = sqlite3_column_int64(st, 0);
+	memcpy(out->key, g->pk, 32);
+out:
+	sqlite3_finalize(st);
 	return err;
 }

@@ -17,6 +17,8 @@ struct ord_game_side {
 	int64_t id;
 	char *name;       /* the side's id in the scenario */
 	char *title;
+	int has_key;                     /* the side signs its sheets */
+	unsigned char pubkey[32];        /* its player's Ed25519 key, when has_key */
 };
 
 struct ord_game {
@@ -31,6 +33,10 @@ struct ord_game {
 	struct ord_rules *rules;
 	struct ord_game_side *sides;
 	size_t nsides;
+	int refereeless;                 /* sides commit first, open after the seal */
+	int have_pk, have_sk;            /* the game's key: public, and secret (in the file or given) */
+	unsigned char pk[32];
+	unsigned char sk[64];
 };
 
 /* The current (highest) turn and its state. */
@@ -65,9 +71,23 @@ int ord_game_parse_sheet(struct ord_game *g, struct ord_sheet *out, const char *
 /* Open turn n: a fresh seed, its commitment logged (inside a transaction). */
 int ord_game_open_turn(struct ord_game *g, int n);
 
-/* The dice key of a sealed turn from its seed and the sealed commitments. */
+/* The dice key of a sealed turn from its seed and the sealed commitments
+ * (and, in a referee-less game, their nonces: ORD_ESTATE while a sealed
+ * commitment is not opened yet). */
 int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32],
 		      unsigned char out[32]);
+
+/* The latest version a side has handed in this turn, sheet or commitment
+ * alone: *version 0 when none; *opened 1 when its sheet is stored. */
+int ord_game_latest(struct ord_game *g, int turn, int64_t side_id, int *version,
+		    unsigned char commitment[32], int *opened);
+
+/* A game made before keys gets its key at its first seal, logged (inside a
+ * transaction). */
+int ord_game_ensure_key(struct ord_game *g, int turn);
+/* Sign the log's head (the entry just written at a seal or exchange) and
+ * store the signed head (inside the transaction). */
+int ord_game_sign_head(struct ord_game *g, int turn, const char *at);
 
 /* Digest of the rolls, results and unit states recorded under one log entry. */
 int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out[32],

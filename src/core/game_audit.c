@@ -5,17 +5,17 @@
  * seeds; then list where the execution differed from the orders.
  *
  * Each problem is reported once, naming the log entry, sheet, event or turn.
- * What audit cannot see without a signed head (issue: signed heads): a host
- * who rewrites the whole file and recomputes the whole chain.
+ * A host who rewrites the whole file and recomputes the whole chain leaves
+ * it consistent; only a signed head kept by a player shows the rewrite
+ * (ord_game_audit_heads, `audit --head FILE`).  Signatures are checked too:
+ * the sides' over their commitments, the game's over its stored heads.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/canon.h"
 #include "core/game.h"
-
-void ord_game_event_body(struct ord_buf *out, unsigned seq, const char *phase, const char *kind,
-			 const char *args, const char *override, const char *checks);
 
 struct entry {
 	int turn;
@@ -71,27 +71,7 @@ static struct entry *entry_at(struct audit *a, int64_t seq, const char *kind, co
 	return &a->log[seq];
 }
 
-/* The value of key in a key=value body (malloc'd), or NULL. */
-static char *body_get(const char *body, const char *key)
-{
-	size_t n = strlen(key);
-	const char *p = body;
-
-	while (p && *p) {
-		if (!strncmp(p, key, n) && p[n] == '=') {
-			const char *e = strchr(p + n + 1, '\n');
-			size_t len = e ? (size_t)(e - p - n - 1) : strlen(p + n + 1);
-			char *v = ord_xmalloc(len + 1);
-			memcpy(v, p + n + 1, len);
-			v[len] = '\0';
-			return v;
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return NULL;
-}
+#define body_get ord_canon_get
 
 static int check_chain(struct audit *a)
 {
@@ -200,15 +180,20 @@ static int check_create(struct audit *a)
 	return 0;
 }
 
+static const struct ord_game_side *side_named(struct audit *a, const char *name)
+{
+	return ord_game_side_by_name(a->g, name);
+}
+
 static int check_sheets(struct audit *a)
 {
 	sqlite3_stmt *st = NULL;
 	struct ord_buf body = ORD_BUF_INIT, what = ORD_BUF_INIT;
-	int err, rc, n = 0;
+	int err, rc, n = 0, nsigned = 0;
 
 	if ((err = ord_store_prepare(a->g->db, &st,
 				     "SELECT sheet.turn, side.name, sheet.version, sheet.source, sheet.bytes, sheet.nonce, "
-				     "sheet.commitment, sheet.log_seq FROM sheet LEFT JOIN side ON side.id = sheet.side_id "
+				     "sheet.commitment, sheet.log_seq, sheet.signature FROM sheet LEFT JOIN side ON side.id = sheet.side_id "
 				     "WHERE ?1 = 0 OR sheet.turn = ?1 ORDER BY sheet.id")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, a->only_turn);
@@ -216,6 +201,10 @@ static int check_sheets(struct audit *a)
 		int turn = sqlite3_column_int(st, 0);
 		const char *side = col_text(st, 1);
 		int version = sqlite3_column_int(st, 2);
+		const char *source = col_text(st, 3);
+		const struct ord_game_side *sd = side_named(a, side);
+		const unsigned char *sig = NULL;
+		int64_t lseq = sqlite3_column_int64(st, 7);
 		unsigned char c[32];
 		struct entry *e;
 
@@ -226,30 +215,267 @@ static int check_sheets(struct audit *a)
 			problem(a, "%s: nonce or commitment damaged", what.buf);
 			continue;
 		}
+		if (sqlite3_column_type(st, 8) != SQLITE_NULL) {
+			if (sqlite3_column_bytes(st, 8) != 64) {
+				problem(a, "%s: its signature is damaged", what.buf);
+				continue;
+			}
+			sig = sqlite3_column_blob(st, 8);
+		}
 		ord_commit_sheet(c, a->g->game_id, turn, side, sqlite3_column_blob(st, 5),
 				 sqlite3_column_blob(st, 4) ? sqlite3_column_blob(st, 4) : (const void *)"",
 				 (size_t)sqlite3_column_bytes(st, 4));
 		if (memcmp(c, sqlite3_column_blob(st, 6), 32))
 			problem(a, "%s: its text no longer matches its commitment (changed after it was received)",
 				what.buf);
-		e = entry_at(a, sqlite3_column_int64(st, 7), "sheet", what.buf);
-		if (!e)
-			continue;
-		ord_buf_reset(&body);
-		ord_buf_addf(&body, "side=%s\nversion=%d\nsource=%s\ncommitment=", side, version,
-			     col_text(st, 3));
-		ord_buf_add_hex(&body, sqlite3_column_blob(st, 6), 32);
-		ord_buf_addch(&body, '\n');
+		if (sd && sd->has_key && !strcmp(source, "submitted")) {
+			if (!sig)
+				problem(a, "%s: unsigned, but side %s signs its sheets", what.buf, side);
+			else if (ord_sheet_sig_check(sd->pubkey, sig, a->g->game_id, turn, side,
+						     sqlite3_column_blob(st, 6)))
+				problem(a, "%s: its signature is not side %s's over its commitment", what.buf, side);
+			else
+				nsigned++;
+		} else if (sig) {
+			problem(a, "%s: carries a signature no key of the game can check", what.buf);
+		}
+		/* an opened commitment is logged as an "opening" (its signature is
+		 * in the "commit" entry); any other sheet as a "sheet" */
+		if (lseq >= 1 && lseq <= a->nlog && a->log[lseq].kind &&
+		    !strcmp(a->log[lseq].kind, "opening")) {
+			e = entry_at(a, lseq, "opening", what.buf);
+			if (!e)
+				continue;
+			ord_buf_reset(&body);
+			ord_canon_opening(&body, side, version, sqlite3_column_blob(st, 6));
+		} else {
+			e = entry_at(a, lseq, "sheet", what.buf);
+			if (!e)
+				continue;
+			ord_buf_reset(&body);
+			ord_canon_sheet(&body, side, version, source, sqlite3_column_blob(st, 6), sig);
+		}
 		if (strcmp(body.buf, e->body) || e->turn != turn)
 			problem(a, "%s: differs from the receipt logged in entry %lld", what.buf,
-				(long long)sqlite3_column_int64(st, 7));
+				(long long)lseq);
 	}
 	sqlite3_finalize(st);
 	ord_buf_release(&body);
 	ord_buf_release(&what);
 	if (rc != SQLITE_DONE)
 		return ord_store_error(a->g->db, "reading sheets");
-	ord_buf_addf(a->out, "  sheets: %d commitments recomputed\n", n);
+	ord_buf_addf(a->out, "  sheets: %d commitments recomputed, %d signatures checked\n", n, nsigned);
+	return 0;
+}
+
+/* Referee-less games: every signed commitment against its entry and its
+ * side's key, and its opening (if any) against it. */
+static int check_commitments(struct audit *a)
+{
+	sqlite3_stmt *st = NULL;
+	struct ord_buf body = ORD_BUF_INIT, what = ORD_BUF_INIT;
+	int err, rc, n = 0;
+
+	if ((err = ord_store_prepare(a->g->db, &st,
+				     "SELECT c.turn, side.name, c.version, c.commitment, c.signature, c.log_seq, "
+				     "(SELECT count(*) FROM sheet s WHERE s.turn = c.turn AND s.side_id = c.side_id "
+				     "AND s.version = c.version), (SELECT count(*) FROM sheet s WHERE s.turn = c.turn "
+				     "AND s.side_id = c.side_id AND s.version = c.version AND s.commitment = c.commitment) "
+				     "FROM commitment c LEFT JOIN side ON side.id = c.side_id "
+				     "WHERE ?1 = 0 OR c.turn = ?1 ORDER BY c.id")) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, a->only_turn);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int turn = sqlite3_column_int(st, 0), version = sqlite3_column_int(st, 2);
+		const char *side = col_text(st, 1);
+		const struct ord_game_side *sd = side_named(a, side);
+		struct entry *e;
+
+		n++;
+		ord_buf_reset(&what);
+		ord_buf_addf(&what, "commitment of %s, turn %d, version %d", side, turn, version);
+		if (sqlite3_column_bytes(st, 3) != 32 || sqlite3_column_bytes(st, 4) != 64) {
+			problem(a, "%s: damaged", what.buf);
+			continue;
+		}
+		if (!sd || !sd->has_key ||
+		    ord_sheet_sig_check(sd->pubkey, sqlite3_column_blob(st, 4), a->g->game_id, turn, side,
+					sqlite3_column_blob(st, 3)))
+			problem(a, "%s: its signature is not side %s's", what.buf, side);
+		if (sqlite3_column_int(st, 6) && !sqlite3_column_int(st, 7))
+			problem(a, "%s: the sheet opened for it does not have its commitment", what.buf);
+		e = entry_at(a, sqlite3_column_int64(st, 5), "commit", what.buf);
+		if (!e)
+			continue;
+		ord_buf_reset(&body);
+		ord_canon_commit(&body, side, version, sqlite3_column_blob(st, 3), sqlite3_column_blob(st, 4));
+		if (strcmp(body.buf, e->body) || e->turn != turn)
+			problem(a, "%s: differs from what was logged in entry %lld", what.buf,
+				(long long)sqlite3_column_int64(st, 5));
+	}
+	sqlite3_finalize(st);
+	ord_buf_release(&body);
+	ord_buf_release(&what);
+	if (rc != SQLITE_DONE)
+		return ord_store_error(a->g->db, "reading commitments");
+	if (n || a->g->refereeless)
+		ord_buf_addf(a->out, "  commitments: %d signed commitments checked\n", n);
+	return 0;
+}
+
+/* Every "seal" entry names, per side, the version and commitment sealed:
+ * they must still be the latest the side handed in. */
+static int check_seals(struct audit *a)
+{
+	struct ord_buf body = ORD_BUF_INIT;
+	int64_t seq;
+	size_t i;
+	int err;
+
+	for (seq = 1; seq <= a->nlog; seq++) {
+		struct entry *e = &a->log[seq];
+		char *forced;
+
+		if (!e->kind || strcmp(e->kind, "seal") || (a->only_turn && e->turn != a->only_turn))
+			continue;
+		e->used++;
+		forced = body_get(e->body, "forced");
+		ord_buf_reset(&body);
+		ord_buf_addf(&body, "turn=%d\nforced=%s\n", e->turn, forced ? forced : "");
+		free(forced);
+		for (i = 0; i < a->g->nsides; i++) {
+			unsigned char c[32];
+			int version, opened;
+			if ((err = ord_game_latest(a->g, e->turn, a->g->sides[i].id, &version, c, &opened)) != 0) {
+				ord_buf_release(&body);
+				return err;
+			}
+			ord_buf_addf(&body, "sealed.%s=%d:", a->g->sides[i].name, version);
+			ord_buf_add_hex(&body, c, 32);
+			ord_buf_addch(&body, '\n');
+		}
+		if (strcmp(body.buf, e->body))
+			problem(a, "turn %d: the sheets sealed in entry %lld are not the latest the sides handed in",
+				e->turn, (long long)seq);
+	}
+	ord_buf_release(&body);
+	return 0;
+}
+
+/* The game's key is the one logged when it was made (or given later). */
+static void check_key(struct audit *a)
+{
+	char hex[65], *v = NULL, *ref;
+	int64_t seq;
+
+	for (seq = 1; seq <= a->nlog; seq++) {
+		struct entry *e = &a->log[seq];
+		if (!e->kind || (strcmp(e->kind, "create") && strcmp(e->kind, "key")))
+			continue;
+		if (!strcmp(e->kind, "key"))
+			e->used++;
+		free(v);
+		v = body_get(e->body, "key");
+	}
+	if (a->g->have_pk) {
+		ord_hex(hex, a->g->pk, 32);
+		if (!v || strcmp(v, hex))
+			problem(a, "the game's key is not the one logged when it was made");
+	} else if (v) {
+		problem(a, "the game's key logged when it was made is missing from the game file");
+	}
+	free(v);
+	ref = a->nlog >= 1 && a->log[1].kind ? body_get(a->log[1].body, "referee") : NULL;
+	if (!!a->g->refereeless != !!(ref && !strcmp(ref, "no")))
+		problem(a, "the game says it %s a referee, but it was made %s one",
+			a->g->refereeless ? "has no" : "has", ref && !strcmp(ref, "no") ? "without" : "with");
+	free(ref);
+}
+
+/* A signed head against the log: the entry it names must be there with the
+ * hash that was signed. */
+static void check_one_head(struct audit *a, const struct ord_head *h, const char *what)
+{
+	sqlite3_stmt *st = NULL;
+	char hex[65];
+
+	if (memcmp(h->game_id, a->g->game_id, 16)) {
+		problem(a, "%s: it is a head of another game", what);
+		return;
+	}
+	if (!a->g->have_pk || memcmp(h->key, a->g->pk, 32)) {
+		ord_hex(hex, h->key, 32);
+		problem(a, "%s: signed by key %s, which is not the game's (the game's key was replaced)", what, hex);
+		return;
+	}
+	if (ord_head_check(h)) {
+		problem(a, "%s: its signature does not hold", what);
+		return;
+	}
+	if (h->seq < 1 || h->seq > a->nlog || !a->log[h->seq].kind) {
+		problem(a, "%s: log entry %lld it signed is gone (the log was cut back)", what, (long long)h->seq);
+		return;
+	}
+	if (ord_store_prepare(a->g->db, &st, "SELECT hash, turn, kind FROM log WHERE seq = ?"))
+		return;
+	sqlite3_bind_int64(st, 1, h->seq);
+	if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_bytes(st, 0) != 32 ||
+	    memcmp(sqlite3_column_blob(st, 0), h->hash, 32))
+		problem(a, "%s: log entry %lld no longer has the hash that was signed: the history up to it was rewritten",
+			what, (long long)h->seq);
+	else if (sqlite3_column_int(st, 1) != h->turn || strcmp(col_text(st, 2), h->at))
+		problem(a, "%s: log entry %lld is not the %s of turn %d", what, (long long)h->seq, h->at, h->turn);
+	sqlite3_finalize(st);
+}
+
+static int check_heads(struct audit *a, const struct ord_head *given, size_t ngiven)
+{
+	sqlite3_stmt *st = NULL;
+	struct ord_buf what = ORD_BUF_INIT;
+	int err, rc, n = 0;
+	size_t i;
+
+	if ((err = ord_store_prepare(a->g->db, &st,
+				     "SELECT seq, turn, at, hash, signature FROM head WHERE ?1 = 0 OR turn = ?1 ORDER BY seq")) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, a->only_turn);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ord_head h;
+
+		n++;
+		ord_buf_reset(&what);
+		ord_buf_addf(&what, "the signed head of turn %d's %s", sqlite3_column_int(st, 1), col_text(st, 2));
+		if (sqlite3_column_bytes(st, 3) != 32 || sqlite3_column_bytes(st, 4) != 64) {
+			problem(a, "%s: damaged", what.buf);
+			continue;
+		}
+		memset(&h, 0, sizeof(h));
+		memcpy(h.game_id, a->g->game_id, 16);
+		h.turn = sqlite3_column_int(st, 1);
+		snprintf(h.at, sizeof(h.at), "%s", col_text(st, 2));
+		h.seq = sqlite3_column_int64(st, 0);
+		memcpy(h.hash, sqlite3_column_blob(st, 3), 32);
+		memcpy(h.signature, sqlite3_column_blob(st, 4), 64);
+		if (a->g->have_pk)
+			memcpy(h.key, a->g->pk, 32);
+		check_one_head(a, &h, what.buf);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		ord_buf_release(&what);
+		return ord_store_error(a->g->db, "reading signed heads");
+	}
+	ord_buf_addf(a->out, "  heads: %d signed heads in the game checked\n", n);
+	for (i = 0; i < ngiven; i++) {
+		int before = a->problems;
+		ord_buf_reset(&what);
+		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", given[i].turn, given[i].at,
+			     (long long)given[i].seq);
+		check_one_head(a, &given[i], what.buf);
+		if (a->problems == before)
+			ord_buf_addf(a->out, "  %s: matches; nothing up to it was rewritten\n", what.buf);
+	}
+	ord_buf_release(&what);
 	return 0;
 }
 
@@ -276,8 +502,8 @@ static int check_events(struct audit *a)
 		if (!e)
 			continue;
 		ord_buf_reset(&body);
-		ord_game_event_body(&body, (unsigned)sqlite3_column_int(st, 1), col_text(st, 2),
-				    col_text(st, 3), col_text(st, 4), override, col_text(st, 6));
+		ord_canon_event(&body, (unsigned)sqlite3_column_int(st, 1), col_text(st, 2),
+				col_text(st, 3), col_text(st, 4), override, col_text(st, 6));
 		if (strcmp(body.buf, e->body) || e->turn != sqlite3_column_int(st, 0))
 			problem(a, "%s: differs from what was logged in entry %lld (edited)", what.buf,
 				(long long)sqlite3_column_int64(st, 7));
@@ -383,9 +609,7 @@ static int check_turns(struct audit *a)
 				turn);
 		e = entry_at(a, sqlite3_column_int64(st, 5), "open", what.buf);
 		if (e) {
-			ord_buf_addf(&body, "turn=%d\nseed_commitment=", turn);
-			ord_buf_add_hex(&body, sqlite3_column_blob(st, 3), 32);
-			ord_buf_addch(&body, '\n');
+			ord_canon_open(&body, turn, sqlite3_column_blob(st, 3));
 			if (strcmp(body.buf, e->body))
 				problem(a, "turn %d: the seed commitment differs from the one logged when it opened",
 					turn);
@@ -405,7 +629,16 @@ static int check_turns(struct audit *a)
 			}
 		}
 		if (strcmp(state, "open")) {
-			if ((err = ord_game_dice_key(a->g, turn, sqlite3_column_blob(st, 2), key)) != 0) {
+			err = ord_game_dice_key(a->g, turn, sqlite3_column_blob(st, 2), key);
+			if (err == ORD_ESTATE && a->g->refereeless && !strcmp(state, "sealed")) {
+				/* referee-less, sheets still to open: no key, no rolls yet */
+				ord_error_clear();
+				err = 0;
+				if (sqlite3_column_type(st, 4) != SQLITE_NULL)
+					problem(a, "turn %d: a dice key is set before every sheet was opened", turn);
+				goto next;
+			}
+			if (err) {
 				ord_buf_release(&what);
 				ord_buf_release(&body);
 				goto out;
@@ -458,10 +691,12 @@ static void check_orphans(struct audit *a)
 			continue;
 		if (a->only_turn && e->turn != a->only_turn)
 			continue;
-		if (!strcmp(e->kind, "sheet") || !strcmp(e->kind, "event") || !strcmp(e->kind, "open"))
+		if (!strcmp(e->kind, "sheet") || !strcmp(e->kind, "event") || !strcmp(e->kind, "open") ||
+		    !strcmp(e->kind, "commit") || !strcmp(e->kind, "opening"))
 			problem(a, "log entry %lld (%s, turn %d): the %s it records is missing (deleted)",
 				(long long)seq, e->kind, e->turn,
-				!strcmp(e->kind, "open") ? "turn" : e->kind);
+				!strcmp(e->kind, "open") ? "turn" : !strcmp(e->kind, "opening") ? "sheet" :
+				!strcmp(e->kind, "commit") ? "commitment" : e->kind);
 	}
 }
 
@@ -512,6 +747,12 @@ static int check_execution(struct audit *a)
 
 int ord_game_audit(ord_game *g, int turn, struct ord_buf *out)
 {
+	return ord_game_audit_heads(g, turn, NULL, 0, out);
+}
+
+int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, size_t nheads,
+			 struct ord_buf *out)
+{
 	struct audit a;
 	int64_t i;
 	int err;
@@ -530,7 +771,11 @@ int ord_game_audit(ord_game *g, int turn, struct ord_buf *out)
 		return err;
 	if ((err = check_chain(&a)) != 0 || (err = check_create(&a)) != 0 ||
 	    (err = check_turns(&a)) != 0 || (err = check_sheets(&a)) != 0 ||
+	    (err = check_commitments(&a)) != 0 || (err = check_seals(&a)) != 0 ||
 	    (err = check_events(&a)) != 0 || (err = check_phases(&a)) != 0)
+		goto out;
+	check_key(&a);
+	if ((err = check_heads(&a, heads, nheads)) != 0)
 		goto out;
 	check_orphans(&a);
 	if ((err = check_execution(&a)) != 0)

@@ -11,15 +11,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/canon.h"
 #include "core/game.h"
 
 #define MAX_SHEET_BYTES (16u << 20)
-
-static const char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-	return s ? (const char *)s : "";
-}
 
 static int blank(const char *bytes, size_t len)
 {
@@ -50,36 +45,54 @@ static void diag_join(const struct ord_diag *d, struct ord_buf *out)
 
 /* ---- submit ---- */
 
+/* The next version number of a side's sheets this turn (sheets and
+ * commitments share the numbering). */
+static int next_version(struct ord_game *g, int turn, const struct ord_game_side *side, int *out)
+{
+	unsigned char c[32];
+	int opened, err;
+
+	if ((err = ord_game_latest(g, turn, side->id, out, c, &opened)) != 0)
+		return err;
+	(*out)++;
+	return 0;
+}
+
+/*
+ * Store a sheet and log it.  nonce NULL: a fresh one is drawn (the player
+ * does not know it; he may not need to).  version 0: the next one; else
+ * the version of the commitment this sheet opens, logged as an "opening".
+ */
 static int store_sheet(struct ord_game *g, struct ord_receipt *rc, int turn,
 		       const struct ord_game_side *side, const char *source, const char *bytes,
-		       size_t len)
+		       size_t len, const unsigned char *given_nonce, const unsigned char *signature,
+		       int opens_version)
 {
 	unsigned char nonce[32], commitment[32];
 	struct ord_buf body = ORD_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int64_t seq;
-	int version = 1, err;
+	int version = opens_version, err;
 
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT coalesce(max(version), 0) + 1 FROM sheet WHERE turn = ? AND side_id = ?")) != 0)
+	if (!version && (err = next_version(g, turn, side, &version)) != 0)
 		return err;
-	sqlite3_bind_int(st, 1, turn);
-	sqlite3_bind_int64(st, 2, side->id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	st = NULL;
-
-	randombytes_buf(nonce, sizeof(nonce));
+	if (given_nonce)
+		memcpy(nonce, given_nonce, 32);
+	else
+		randombytes_buf(nonce, sizeof(nonce));
 	ord_commit_sheet(commitment, g->game_id, turn, side->name, nonce, bytes, len);
-	ord_buf_addf(&body, "side=%s\nversion=%d\nsource=%s\ncommitment=", side->name, version, source);
-	ord_buf_add_hex(&body, commitment, 32);
-	ord_buf_addch(&body, '\n');
-	if ((err = ord_game_log(g, &seq, turn, "sheet", body.buf)) != 0)
+	if (opens_version) {
+		ord_canon_opening(&body, side->name, version, commitment);
+		err = ord_game_log(g, &seq, turn, "opening", body.buf);
+	} else {
+		ord_canon_sheet(&body, side->name, version, source, commitment, signature);
+		err = ord_game_log(g, &seq, turn, "sheet", body.buf);
+	}
+	if (err)
 		goto out;
 	if ((err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO sheet(turn, side_id, version, source, bytes, nonce, commitment, log_seq) "
-				     "VALUES (?,?,?,?,?,?,?,?)")) != 0)
+				     "INSERT INTO sheet(turn, side_id, version, source, bytes, nonce, commitment, log_seq, signature) "
+				     "VALUES (?,?,?,?,?,?,?,?,?)")) != 0)
 		goto out;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int64(st, 2, side->id);
@@ -89,6 +102,10 @@ static int store_sheet(struct ord_game *g, struct ord_receipt *rc, int turn,
 	sqlite3_bind_blob(st, 6, nonce, 32, SQLITE_STATIC);
 	sqlite3_bind_blob(st, 7, commitment, 32, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 8, seq);
+	if (signature)
+		sqlite3_bind_blob(st, 9, signature, 64, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 9);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		err = ord_store_error(g->db, "storing the sheet");
 		goto out;
@@ -100,6 +117,7 @@ static int store_sheet(struct ord_game *g, struct ord_receipt *rc, int turn,
 		memcpy(rc->commitment, commitment, 32);
 	}
 out:
+	sodium_memzero(nonce, sizeof(nonce));
 	sqlite3_finalize(st);
 	ord_buf_release(&body);
 	return err;
@@ -134,7 +152,7 @@ out:
 }
 
 static int log_rejection(struct ord_game *g, int turn, const char *side, const char *bytes,
-			 size_t len, size_t problems)
+			 size_t len, size_t problems, const char *reason)
 {
 	struct ord_buf body = ORD_BUF_INIT;
 	unsigned char h[32];
@@ -145,6 +163,8 @@ static int log_rejection(struct ord_game *g, int turn, const char *side, const c
 	ord_buf_addf(&body, "side=%s\nbytes=%zu\nproblems=%zu\nblake2b=", side, len, problems);
 	ord_buf_add_hex(&body, h, 32);
 	ord_buf_addch(&body, '\n');
+	if (reason)
+		ord_buf_addf(&body, "reason=%s\n", reason);
 	if ((err = ord_store_begin(g->db)) == 0) {
 		err = ord_game_log(g, &seq, turn, "reject", body.buf);
 		if (!err)
@@ -169,22 +189,41 @@ static int turn_open_check(struct ord_game *g, const struct ord_turn *t)
 	return 0;
 }
 
-int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
-		    size_t len, struct ord_diag *diag)
+static int find_side(struct ord_game *g, const char *side, const struct ord_game_side **out)
 {
-	const struct ord_game_side *s = ord_game_side_by_name(g, side);
-	struct ord_turn t;
+	struct ord_buf l = ORD_BUF_INIT;
 	int err;
 
-	if (!s) {
-		struct ord_buf l = ORD_BUF_INIT;
-		ord_game_side_list(g, &l);
-		err = ord_error_set(ORD_ENOTFOUND, "unknown side '%s' (expected one of %s)", side, l.buf);
-		ord_buf_release(&l);
-		return err;
-	}
-	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
-		return err;
+	*out = ord_game_side_by_name(g, side);
+	if (*out)
+		return 0;
+	ord_game_side_list(g, &l);
+	err = ord_error_set(ORD_ENOTFOUND, "unknown side '%s' (expected one of %s)", side, l.buf);
+	ord_buf_release(&l);
+	return err;
+}
+
+/* Log a refused attempt, then return the error already set. */
+static int refuse_logged(struct ord_game *g, int turn, const char *side, const char *bytes,
+			 size_t len, size_t problems, const char *reason)
+{
+	struct ord_buf msg = ORD_BUF_INIT;
+	int code = ord_error_code(), lerr;
+
+	ord_buf_adds(&msg, ord_error_last());
+	lerr = log_rejection(g, turn, side, bytes, len, problems, reason);
+	if (!lerr)
+		ord_error_set(code, "%s", msg.buf);
+	ord_buf_release(&msg);
+	return lerr ? lerr : code;
+}
+
+/* Validate a sheet's bytes for side; ORD_EBADSHEET (logged) with diag. */
+static int validate_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
+			  size_t len, struct ord_diag *diag)
+{
+	int err;
+
 	if (len > MAX_SHEET_BYTES)
 		return ord_error_set(ORD_EBADSHEET, "sheet of %zu bytes is larger than %u bytes", len,
 				     MAX_SHEET_BYTES);
@@ -193,27 +232,269 @@ int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side, cons
 			     "the sheet is empty (expected one order per line: a unit, then its codes)");
 		err = ORD_EBADSHEET;
 	} else {
-		err = check_sheet(g, t.turn, side, bytes, len, diag);
+		err = check_sheet(g, turn, side, bytes, len, diag);
 	}
 	if (err == ORD_EBADSHEET) {
-		int lerr = log_rejection(g, t.turn, side, bytes, len, diag->n);
+		int lerr = log_rejection(g, turn, side, bytes, len, diag->n, NULL);
 		if (lerr)
 			return lerr;
 		return ord_error_set(ORD_EBADSHEET, "sheet rejected: %zu problem%s", diag->n,
 				     diag->n == 1 ? "" : "s");
 	}
-	if (err)
+	return err;
+}
+
+int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *side,
+			   const char *bytes, size_t len, const unsigned char *nonce,
+			   const unsigned char *signature, struct ord_diag *diag)
+{
+	const struct ord_game_side *s;
+	unsigned char c[32];
+	struct ord_turn t;
+	int err;
+
+	if ((err = find_side(g, side, &s)) != 0)
+		return err;
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
+		return err;
+	if (signature && !nonce)
+		return ord_error_set(ORD_EUSAGE, "a signature needs the nonce it was made with (--nonce)");
+	if (s->has_key && !signature) {
+		ord_error_set(ORD_EBADDATA,
+			      "side '%s' signs its sheets (its key is in the scenario): an unsigned sheet is refused; "
+			      "sign it with 'orderly sign' and submit it with --nonce and --signature", side);
+		return refuse_logged(g, t.turn, side, bytes, len, 1, "unsigned");
+	}
+	if (signature && !s->has_key)
+		return ord_error_set(ORD_EUSAGE,
+				     "side '%s' has no key in the scenario, so its signature cannot be checked; submit without --signature",
+				     side);
+	if (signature) {
+		ord_commit_sheet(c, g->game_id, t.turn, s->name, nonce, bytes, len);
+		if (ord_sheet_sig_check(s->pubkey, signature, g->game_id, t.turn, s->name, c)) {
+			ord_error_set(ORD_EBADDATA,
+				      "the signature is not side '%s''s over this sheet for turn %d with this nonce "
+				      "(signed by another key, for another game, turn or side, or the sheet or nonce changed since)",
+				      side, t.turn);
+			return refuse_logged(g, t.turn, side, bytes, len, 1, "bad signature");
+		}
+	}
+	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag)) != 0)
 		return err;
 	if ((err = ord_store_begin(g->db)) != 0)
 		return err;
 	/* the turn may have been sealed while we validated */
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0 ||
-	    (err = store_sheet(g, out, t.turn, s, "submitted", bytes, len)) != 0 ||
+	    (err = store_sheet(g, out, t.turn, s, "submitted", bytes, len, nonce, signature, 0)) != 0 ||
 	    (err = ord_store_commit(g->db)) != 0) {
 		ord_store_rollback(g->db);
 		return err;
 	}
 	return 0;
+}
+
+int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
+		    size_t len, struct ord_diag *diag)
+{
+	return ord_game_submit_signed(g, out, side, bytes, len, NULL, NULL, diag);
+}
+
+/* ---- referee-less games: commit, then open after the seal ---- */
+
+int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
+		    const unsigned char commitment[32], const unsigned char signature[64])
+{
+	const struct ord_game_side *s;
+	struct ord_buf body = ORD_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	struct ord_turn t;
+	int64_t seq;
+	int version, err;
+
+	memset(&t, 0, sizeof(t));
+	if (!g->refereeless)
+		return ord_error_set(ORD_ESTATE,
+				     "'%s' has a referee: submit the sheet itself (a commitment alone is for referee-less games, 'new --no-referee')",
+				     g->path);
+	if ((err = find_side(g, side, &s)) != 0)
+		return err;
+	if (!signature)
+		return ord_error_set(ORD_EBADDATA,
+				     "an unsigned commitment is refused: side '%s' must sign it ('orderly sign', then --signature)",
+				     side);
+	if ((err = ord_store_begin(g->db)) != 0)
+		return err;
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
+		goto out;
+	if (!s->has_key || ord_sheet_sig_check(s->pubkey, signature, g->game_id, t.turn, s->name, commitment)) {
+		err = ord_error_set(ORD_EBADDATA,
+				    "the signature is not side '%s''s over this commitment for turn %d "
+				    "(signed by another key, or for another game, turn or side)", side, t.turn);
+		goto out;
+	}
+	if ((err = next_version(g, t.turn, s, &version)) != 0)
+		goto out;
+	ord_canon_commit(&body, s->name, version, commitment, signature);
+	if ((err = ord_game_log(g, &seq, t.turn, "commit", body.buf)) != 0 ||
+	    (err = ord_store_prepare(g->db, &st,
+				     "INSERT INTO commitment(turn, side_id, version, commitment, signature, log_seq) VALUES (?,?,?,?,?,?)")) != 0)
+		goto out;
+	sqlite3_bind_int(st, 1, t.turn);
+	sqlite3_bind_int64(st, 2, s->id);
+	sqlite3_bind_int(st, 3, version);
+	sqlite3_bind_blob(st, 4, commitment, 32, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 5, signature, 64, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, seq);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		err = ord_store_error(g->db, "storing the commitment");
+		goto out;
+	}
+	if ((err = ord_store_commit(g->db)) != 0)
+		goto out;
+	if (out) {
+		out->turn = t.turn;
+		out->version = version;
+		snprintf(out->side, sizeof(out->side), "%s", s->name);
+		memcpy(out->commitment, commitment, 32);
+	}
+out:
+	if (err) {
+		int code = ord_error_code();
+		ord_store_rollback(g->db);
+		/* a refused commitment is logged as an attempt, like a refused sheet */
+		if (code == ORD_EBADDATA)
+			err = refuse_logged(g, t.turn, side, (const char *)commitment, 32, 1, "bad signature");
+	}
+	sqlite3_finalize(st);
+	ord_buf_release(&body);
+	return err;
+}
+
+/* Sides (", "-joined into out) whose latest version this turn is not
+ * committed (want_opened 0) or not opened (want_opened 1). */
+static int sides_lacking(struct ord_game *g, int turn, int want_opened, struct ord_buf *out,
+			 size_t *n)
+{
+	size_t i;
+	int err;
+
+	*n = 0;
+	for (i = 0; i < g->nsides; i++) {
+		unsigned char c[32];
+		int version, opened;
+		if ((err = ord_game_latest(g, turn, g->sides[i].id, &version, c, &opened)) != 0)
+			return err;
+		if (!version || (want_opened && !opened)) {
+			ord_buf_addf(out, "%s%s", (*n)++ ? ", " : "", g->sides[i].name);
+		}
+	}
+	return 0;
+}
+
+/* Once every sealed commitment is opened, the dice key can be derived. */
+static int set_dice_key_if_complete(struct ord_game *g, const struct ord_turn *t)
+{
+	unsigned char key[32];
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	err = ord_game_dice_key(g, t->turn, t->seed, key);
+	if (err == ORD_ESTATE) {
+		ord_error_clear();
+		return 0;
+	}
+	if (err)
+		return err;
+	if ((err = ord_store_prepare(g->db, &st, "UPDATE turn SET dice_key = ? WHERE turn = ?")) != 0)
+		return err;
+	sqlite3_bind_blob(st, 1, key, 32, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, t->turn);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		err = ord_store_error(g->db, "fixing the dice key");
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side,
+			const char *bytes, size_t len, const unsigned char nonce[32],
+			struct ord_diag *diag)
+{
+	const struct ord_game_side *s;
+	struct ord_buf waiting = ORD_BUF_INIT;
+	unsigned char sealed[32], c[32], sig[64];
+	sqlite3_stmt *st = NULL;
+	struct ord_turn t;
+	size_t nwaiting;
+	int version, opened, err, began = 0;
+
+	if (!g->refereeless)
+		return ord_error_set(ORD_ESTATE,
+				     "'%s' has a referee: there are no commitments to open (submit the sheet itself)",
+				     g->path);
+	if ((err = find_side(g, side, &s)) != 0)
+		return err;
+	if ((err = ord_game_turn(g, &t, 0)) != 0)
+		return err;
+	if (!strcmp(t.state, "open")) {
+		if ((err = sides_lacking(g, t.turn, 0, &waiting, &nwaiting)) != 0)
+			goto out;
+		if (nwaiting)
+			err = ord_error_set(ORD_ESTATE,
+					    "cannot open before every side has committed: turn %d is waiting for the commitment of %s",
+					    t.turn, waiting.buf);
+		else
+			err = ord_error_set(ORD_ESTATE,
+					    "every side has committed to turn %d: seal it first ('orderly seal'), then open the sheets",
+					    t.turn);
+		goto out;
+	}
+	if (strcmp(t.state, "sealed") || t.have_dice_key) {
+		err = ord_error_set(ORD_ESTATE, "every sheet of turn %d is opened already", t.turn);
+		goto out;
+	}
+	if ((err = ord_game_latest(g, t.turn, s->id, &version, sealed, &opened)) != 0)
+		goto out;
+	if (opened) {
+		err = ord_error_set(ORD_ESTATE, "the sheet of %s for turn %d (version %d) is opened already",
+				    side, t.turn, version);
+		goto out;
+	}
+	ord_commit_sheet(c, g->game_id, t.turn, s->name, nonce, bytes, len);
+	if (memcmp(c, sealed, 32)) {
+		err = ord_error_set(ORD_EBADDATA,
+				    "this sheet and nonce do not give the commitment %s sealed for turn %d (version %d): "
+				    "a wrong nonce, or a sheet changed since it was signed",
+				    side, t.turn, version);
+		err = refuse_logged(g, t.turn, side, bytes, len, 1, "does not open the commitment");
+		goto out;
+	}
+	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag)) != 0)
+		goto out;
+	if ((err = ord_store_begin(g->db)) != 0)
+		goto out;
+	began = 1;
+	if ((err = ord_store_prepare(g->db, &st,
+				     "SELECT signature FROM commitment WHERE turn = ? AND side_id = ? AND version = ?")) != 0)
+		goto out;
+	sqlite3_bind_int(st, 1, t.turn);
+	sqlite3_bind_int64(st, 2, s->id);
+	sqlite3_bind_int(st, 3, version);
+	if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_bytes(st, 0) != 64) {
+		err = ord_error_set(ORD_ETAMPERED, "the commitment of %s for turn %d is damaged", side, t.turn);
+		goto out;
+	}
+	memcpy(sig, sqlite3_column_blob(st, 0), 64);
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((err = store_sheet(g, out, t.turn, s, "submitted", bytes, len, nonce, sig, version)) != 0 ||
+	    (err = set_dice_key_if_complete(g, &t)) != 0 || (err = ord_store_commit(g->db)) != 0)
+		goto out;
+out:
+	if (err && began)
+		ord_store_rollback(g->db);
+	sqlite3_finalize(st);
+	ord_buf_release(&waiting);
+	return err;
 }
 
 /* ---- seal ---- */
@@ -251,7 +532,7 @@ int ord_game_seal(ord_game *g, int force)
 	struct ord_turn t;
 	size_t i, nmissing = 0;
 	int64_t seq;
-	int err, late;
+	int err, late, have_key = 1;
 
 	if ((err = ord_store_begin(g->db)) != 0)
 		return err;
@@ -261,21 +542,21 @@ int ord_game_seal(ord_game *g, int force)
 		err = ord_error_set(ORD_ESTATE, "turn %d is already sealed", t.turn);
 		goto out;
 	}
-	for (i = 0; i < g->nsides; i++) {
-		char *b;
-		size_t l;
-		if ((err = latest_sheet(g, t.turn, g->sides[i].id, &b, &l)) != 0)
-			goto out;
-		if (!b) {
-			ord_buf_addf(&missing, "%s%s", nmissing ? ", " : "", g->sides[i].name);
-			nmissing++;
-		}
-		free(b);
+	if (!g->have_sk && g->have_pk) {
+		err = ord_error_set(ORD_EUSAGE,
+				    "the key of '%s' is kept outside the game file: give it with --key FILE to sign the seal",
+				    g->path);
+		goto out;
 	}
+	/* a side has handed in when it has a sheet or, referee-less, a commitment */
+	if ((err = sides_lacking(g, t.turn, 0, &missing, &nmissing)) != 0)
+		goto out;
 	late = t.deadline && (int64_t)time(NULL) > t.deadline;
 	if (nmissing && !force && !late) {
 		err = ord_error_set(ORD_ESTATE,
-				    "cannot seal turn %d: waiting for %s (seal --force seals now; missing sides follow the NMR policy '%s')",
+				    g->refereeless
+					    ? "cannot seal turn %d: waiting for the commitment of %s (seal --force seals now; missing sides follow the NMR policy '%s')"
+					    : "cannot seal turn %d: waiting for %s (seal --force seals now; missing sides follow the NMR policy '%s')",
 				    t.turn, missing.buf, g->nmr);
 		goto out;
 	}
@@ -287,17 +568,17 @@ int ord_game_seal(ord_game *g, int force)
 	}
 	/* missing sides: hold, or repeat last turn's sheet if it is still valid */
 	for (i = 0; i < g->nsides; i++) {
-		char *b = NULL, *prev = NULL;
-		size_t l = 0, pl = 0;
+		char *prev = NULL;
+		size_t pl = 0;
 		const char *source = "hold";
 		struct ord_buf hold = ORD_BUF_INIT;
+		unsigned char c[32];
+		int version, opened;
 
-		if ((err = latest_sheet(g, t.turn, g->sides[i].id, &b, &l)) != 0)
+		if ((err = ord_game_latest(g, t.turn, g->sides[i].id, &version, c, &opened)) != 0)
 			goto out;
-		if (b) {
-			free(b);
+		if (version)
 			continue;
-		}
 		if (!strcmp(g->nmr, "repeat") && t.turn > 1) {
 			struct ord_diag d;
 			ord_diag_init(&d);
@@ -308,40 +589,46 @@ int ord_game_seal(ord_game *g, int force)
 			ord_diag_release(&d);
 		}
 		if (!strcmp(source, "repeat")) {
-			err = store_sheet(g, NULL, t.turn, &g->sides[i], source, prev, pl);
+			err = store_sheet(g, NULL, t.turn, &g->sides[i], source, prev, pl, NULL, NULL, 0);
 		} else {
 			ord_buf_addf(&hold, "# no orders received from %s for turn %d: NMR policy %s, every unit holds\n",
 				     g->sides[i].name, t.turn, g->nmr);
-			err = store_sheet(g, NULL, t.turn, &g->sides[i], "hold", hold.buf, hold.len);
+			err = store_sheet(g, NULL, t.turn, &g->sides[i], "hold", hold.buf, hold.len, NULL, NULL, 0);
 		}
 		free(prev);
 		ord_buf_release(&hold);
 		if (err)
 			goto out;
 	}
-	if ((err = ord_game_dice_key(g, t.turn, t.seed, key)) != 0)
+	/* referee-less: the key waits for the last opening (ord_game_dice_key) */
+	err = ord_game_dice_key(g, t.turn, t.seed, key);
+	if (err == ORD_ESTATE && g->refereeless) {
+		ord_error_clear();
+		have_key = 0;
+		err = 0;
+	}
+	if (err)
 		goto out;
 	ord_buf_addf(&body, "turn=%d\nforced=%d\n", t.turn, force);
-	{
-		sqlite3_stmt *cs = NULL;
-		if ((err = ord_store_prepare(g->db, &cs,
-					     "SELECT side.name, sheet.version, sheet.commitment FROM sheet JOIN side ON side.id = sheet.side_id "
-					     "WHERE sheet.turn = ?1 AND sheet.version = (SELECT max(version) FROM sheet s2 "
-					     "WHERE s2.turn = ?1 AND s2.side_id = sheet.side_id) ORDER BY side.id")) != 0)
+	for (i = 0; i < g->nsides; i++) {
+		unsigned char c[32];
+		int version, opened;
+		if ((err = ord_game_latest(g, t.turn, g->sides[i].id, &version, c, &opened)) != 0)
 			goto out;
-		sqlite3_bind_int(cs, 1, t.turn);
-		while (sqlite3_step(cs) == SQLITE_ROW) {
-			ord_buf_addf(&body, "sealed.%s=%d:", col_text(cs, 0), sqlite3_column_int(cs, 1));
-			ord_buf_add_hex(&body, sqlite3_column_blob(cs, 2), 32);
-			ord_buf_addch(&body, '\n');
-		}
-		sqlite3_finalize(cs);
+		ord_buf_addf(&body, "sealed.%s=%d:", g->sides[i].name, version);
+		ord_buf_add_hex(&body, c, 32);
+		ord_buf_addch(&body, '\n');
 	}
-	if ((err = ord_game_log(g, &seq, t.turn, "seal", body.buf)) != 0 ||
+	if ((err = ord_game_ensure_key(g, t.turn)) != 0 ||
+	    (err = ord_game_log(g, &seq, t.turn, "seal", body.buf)) != 0 ||
+	    (err = ord_game_sign_head(g, t.turn, "seal")) != 0 ||
 	    (err = ord_store_prepare(g->db, &st,
 				     "UPDATE turn SET state = 'sealed', phase = 0, dice_key = ? WHERE turn = ?")) != 0)
 		goto out;
-	sqlite3_bind_blob(st, 1, key, 32, SQLITE_STATIC);
+	if (have_key)
+		sqlite3_bind_blob(st, 1, key, 32, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 1);
 	sqlite3_bind_int(st, 2, t.turn);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		err = ord_store_error(g->db, "sealing");
@@ -370,31 +657,19 @@ static int current_phase(struct ord_game *g, const struct ord_turn *t, const cha
 		return ord_error_set(ORD_ESTATE,
 				     "every phase of turn %d is resolved: exchange the sheets to open the next turn",
 				     t->turn);
+	if (!t->have_dice_key && g->refereeless) {
+		struct ord_buf w = ORD_BUF_INIT;
+		size_t nw;
+		int err = sides_lacking(g, t->turn, 1, &w, &nw);
+		if (!err)
+			err = ord_error_set(ORD_ESTATE,
+					    "turn %d is sealed but waiting for %s to open %s sheet ('orderly open'): the phases need every sheet",
+					    t->turn, w.buf, nw == 1 ? "its" : "their");
+		ord_buf_release(&w);
+		return err;
+	}
 	*phase = g->rs->phases[t->phase];
 	return 0;
-}
-
-/* The canonical text of an event, as logged and as audited. */
-void ord_game_event_body(struct ord_buf *out, unsigned seq, const char *phase, const char *kind,
-			 const char *args, const char *override, const char *checks);
-void ord_game_event_body(struct ord_buf *out, unsigned seq, const char *phase, const char *kind,
-			 const char *args, const char *override, const char *checks)
-{
-	const char *p = args;
-
-	ord_buf_addf(out, "seq=%u\nphase=%s\nkind=%s\n", seq, phase, kind);
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		ord_buf_adds(out, "arg.");
-		ord_buf_add(out, p, len);
-		ord_buf_addch(out, '\n');
-		p += len + (nl ? 1 : 0);
-	}
-	if (override)
-		ord_buf_addf(out, "override=%s\n", override);
-	if (checks && *checks)
-		ord_buf_addf(out, "checks=%s\n", checks);
 }
 
 int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
@@ -480,8 +755,7 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		goto out;
 	}
 	diag_join(&cd, &checks);
-	ord_game_event_body(&body, seq, phase, kind, args.buf, cd.n ? override_reason : NULL,
-			    checks.buf);
+	ord_canon_event(&body, seq, phase, kind, args.buf, cd.n ? override_reason : NULL, checks.buf);
 	if ((err = ord_game_log(g, &lseq, t.turn, "event", body.buf)) != 0 ||
 	    (err = ord_store_prepare(g->db, &st,
 				     "INSERT INTO event(turn, seq, phase, kind, args, override, checks, log_seq) VALUES (?,?,?,?,?,?,?,?)")) != 0)
@@ -704,11 +978,21 @@ int ord_game_exchange(ord_game *g)
 					    g->rs->phases[t.phase]);
 		goto out;
 	}
+	if (g->refereeless) {
+		struct ord_buf w = ORD_BUF_INIT;
+		size_t n;
+		if ((err = sides_lacking(g, t.turn, 1, &w, &n)) == 0 && n)
+			err = ord_error_set(ORD_ESTATE, "cannot exchange turn %d: waiting for %s to open %s sheet",
+					    t.turn, w.buf, n == 1 ? "its" : "their");
+		ord_buf_release(&w);
+		if (err)
+			goto out;
+	}
 	/* revealing the seed lets everyone recompute the dice */
-	ord_buf_addf(&body, "turn=%d\nseed=", t.turn);
-	ord_buf_add_hex(&body, t.seed, 32);
-	ord_buf_addch(&body, '\n');
-	if ((err = ord_game_log(g, &seq, t.turn, "exchange", body.buf)) != 0 ||
+	ord_canon_exchange(&body, t.turn, t.seed);
+	if ((err = ord_game_ensure_key(g, t.turn)) != 0 ||
+	    (err = ord_game_log(g, &seq, t.turn, "exchange", body.buf)) != 0 ||
+	    (err = ord_game_sign_head(g, t.turn, "exchange")) != 0 ||
 	    (err = ord_store_prepare(g->db, &st, "UPDATE turn SET state = 'exchanged' WHERE turn = ?")) != 0)
 		goto out;
 	sqlite3_bind_int(st, 1, t.turn);

@@ -1,0 +1,185 @@
+/*
+ * cli_keys.c - helpers of the commands about keys, signatures and bundles
+ * (see cli_keys.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli_keys.h"
+
+static void add_values(const char *v, const char ***vals, size_t *n)
+{
+	const char *p = v;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char *item = malloc(len + 1);
+
+		if (!item)
+			abort();
+		memcpy(item, p, len);
+		item[len] = '\0';
+		*vals = realloc(*vals, (*n + 1) * sizeof(**vals));
+		if (!*vals)
+			abort();
+		(*vals)[(*n)++] = item;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+}
+
+int cli_take_repeated(const struct cli_cmd *cmd, int *argc, char **argv, const char *name,
+		      const char ***vals, size_t *n)
+{
+	size_t nl = strlen(name);
+	int i, out = 1;
+
+	for (i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			while (i < *argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		if (strncmp(a, "--", 2) || strncmp(a + 2, name, nl) || (a[2 + nl] != '\0' && a[2 + nl] != '=')) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (a[2 + nl] == '=') {
+			if (!a[3 + nl])
+				return cli_usage_error(cmd, "option '--%s' needs a value", name);
+			add_values(a + 3 + nl, vals, n);
+		} else {
+			if (i + 1 >= *argc || !strncmp(argv[i + 1], "--", 2) || !*argv[i + 1])
+				return cli_usage_error(cmd, "option '--%s' needs a value", name);
+			add_values(argv[++i], vals, n);
+		}
+	}
+	*argc = out;
+	argv[out] = NULL;
+	return 0;
+}
+
+void cli_long_option(int argc, char **argv, const char *short_opt, const char *long_opt)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], short_opt))
+			argv[i] = (char *)long_opt;
+	}
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int cli_hex_option(const struct cli_cmd *cmd, const char *option, const char *s,
+		   unsigned char *out, size_t n)
+{
+	size_t i;
+
+	if (strlen(s) != 2 * n)
+		goto bad;
+	for (i = 0; i < n; i++) {
+		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			goto bad;
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
+bad:
+	return cli_usage_error(cmd, "%s: '%.80s' is not %zu hexadecimal digits", option, s, 2 * n);
+}
+
+int cli_load_key(const char *path, struct ord_keypair *kp)
+{
+	int rc = ord_key_load(kp, path);
+
+	return rc < 0 ? cli_fail(rc) : 0;
+}
+
+int cli_load_head(const char *path, struct ord_head *h)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	int rc;
+
+	if ((rc = cli_read_input(&b, path, 65536)) != 0)
+		goto out;
+	rc = ord_head_parse(h, b.buf, b.len, cli_input_name(path));
+	if (rc < 0)
+		rc = cli_fail(rc);
+out:
+	ord_buf_release(&b);
+	return rc;
+}
+
+int cli_write_output(const char *path, const char *bytes, size_t len)
+{
+	struct ord_buf tmp = ORD_BUF_INIT;
+	size_t done = 0;
+	int fd, rc = 0;
+
+	if (!path || !strcmp(path, "-")) {
+		if (fwrite(bytes, 1, len, stdout) != len) {
+			cli_error("cannot write the output: %s", strerror(errno));
+			return CLI_SOFTWARE;
+		}
+		return 0;
+	}
+	ord_buf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		cli_error("cannot create '%s': %s", tmp.buf, strerror(errno));
+		rc = CLI_NOINPUT;
+		goto out;
+	}
+	while (done < len) {
+		ssize_t w = write(fd, bytes + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	if (done < len || fsync(fd) < 0 || close(fd) < 0 || rename(tmp.buf, path) < 0) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		if (done < len)
+			close(fd);
+		unlink(tmp.buf);
+		rc = CLI_SOFTWARE;
+	}
+out:
+	ord_buf_release(&tmp);
+	return rc;
+}
+
+int cli_write_head(ord_game *g, int turn, const char *at, const char *path)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	struct ord_head h;
+	int rc = ord_game_head(g, &h, turn, at);
+
+	if (rc < 0)
+		return cli_fail(rc);
+	ord_head_format(&h, &b);
+	rc = cli_write_output(path, b.buf, b.len);
+	ord_buf_release(&b);
+	return rc;
+}

@@ -1,0 +1,94 @@
+/*
+ * cmd_verify.c - `orderly verify BUNDLE [--pubkey KEY] [--receipt HEX]...
+ * [--head FILE]...`: check a turn bundle offline, with no game file: its
+ * signature (by the game's key when --pubkey gives it: 64 hex digits or a
+ * key file), the chain of its log entries, every commitment, the seed, the
+ * dice, events, results, the signed heads, and that the sheet of each
+ * receipt is in it unchanged and was the one sealed.
+ *
+ * Exit 0 when every check holds; 1 with the list of what failed on
+ * standard output; 64 usage; 65 a bundle that cannot be read (not XML,
+ * entities, not a bundle); 66 a missing file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/cli_keys.h"
+
+int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct ord_buf bundle = ORD_BUF_INIT, out = ORD_BUF_INIT;
+	const char *pubkey_s = NULL;
+	const char **receipt_s = NULL, **head_paths = NULL;
+	size_t nreceipts = 0, nheads = 0, i;
+	unsigned char pk[32], (*receipts)[32] = NULL;
+	struct ord_head *heads = NULL;
+	struct ord_verify_opts vo;
+	int rc;
+	const struct cli_opt opts[] = {
+		{ "pubkey", &pubkey_s, NULL },
+		{ NULL, NULL, NULL },
+	};
+
+	if ((rc = cli_take_repeated(cmd, &argc, argv, "receipt", &receipt_s, &nreceipts)) != 0 ||
+	    (rc = cli_take_repeated(cmd, &argc, argv, "head", &head_paths, &nheads)) != 0)
+		goto out;
+	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
+		goto out;
+	if (argc < 2) {
+		rc = cli_usage_error(cmd, "missing BUNDLE");
+		goto out;
+	}
+	if (argc > 2) {
+		rc = cli_usage_error(cmd, "unexpected argument '%s' (one bundle at a time)", argv[2]);
+		goto out;
+	}
+	receipts = calloc(nreceipts + 1, sizeof(*receipts));
+	heads = calloc(nheads + 1, sizeof(*heads));
+	if (!receipts || !heads)
+		abort();
+	for (i = 0; i < nreceipts; i++)
+		if ((rc = cli_hex_option(cmd, "--receipt", receipt_s[i], receipts[i], 32)) != 0)
+			goto out;
+	if (pubkey_s) {
+		rc = ord_pubkey_parse(pk, pubkey_s);
+		if (rc == ORD_ENOTFOUND) {
+			rc = cli_usage_error(cmd, "%s", ord_error_last());
+			goto out;
+		}
+		if (rc < 0) {
+			rc = cli_fail(rc);
+			goto out;
+		}
+	}
+	for (i = 0; i < nheads; i++)
+		if ((rc = cli_load_head(head_paths[i], &heads[i])) != 0)
+			goto out;
+	if ((rc = cli_read_input(&bundle, argv[1], CLI_MAX_INPUT)) != 0)
+		goto out;
+	vo.pubkey = pubkey_s ? pk : NULL;
+	vo.receipts = (const unsigned char (*)[32])receipts;
+	vo.nreceipts = nreceipts;
+	vo.heads = heads;
+	vo.nheads = nheads;
+	rc = ord_bundle_verify(bundle.buf, bundle.len, cli_input_name(argv[1]), &vo, &out);
+	if (rc == 0 || rc == ORD_ETAMPERED)
+		cli_print_buf(&out);
+	if (rc < 0) {
+		rc = cli_fail(rc);
+		goto out;
+	}
+	rc = CLI_OK;
+out:
+	for (i = 0; i < nreceipts; i++)
+		free((char *)receipt_s[i]);
+	for (i = 0; i < nheads; i++)
+		free((char *)head_paths[i]);
+	free(receipt_s);
+	free(head_paths);
+	free(receipts);
+	free(heads);
+	ord_buf_release(&bundle);
+	ord_buf_release(&out);
+	return rc;
+}

@@ -1,0 +1,40 @@
+/*
+ * bundle.h - the turn bundle: one XML document (schema/bundle.rng) holding
+ * everything needed to check an exchanged turn offline, signed by the
+ * game's key.  game_export.c writes it from the game file; bundle.c reads
+ * and verifies it with no game file.
+ *
+ * The signature: Ed25519 by the game's key over ord_sig_bundle_msg of every
+ * byte of the document before "<signature>"; the document must then end
+ * with exactly ORD_BUNDLE_SIG_OPEN, 128 hex digits, ORD_BUNDLE_SIG_CLOSE.
+ * So every byte that the parser reads, but the signature's own digits, is
+ * signed, and nothing can follow it.
+ *
+ * Free text (log entry bodies, event arguments, results, unit states) is
+ * written as escaped character data when it is valid XML text without CR
+ * or control characters (so a player can read it), else as base64 with
+ * enc="base64".  Sheets are always base64: their exact bytes matter.
+ */
+#ifndef ORD_BUNDLE_H
+#define ORD_BUNDLE_H
+
+#include "core/common.h"
+
+#define ORD_BUNDLE_FORMAT "1"
+#define ORD_BUNDLE_SIG_OPEN "<signature>"
+#define ORD_BUNDLE_SIG_CLOSE "</signature>\n</bundle>\n"
+
+/* 1 when len bytes can be XML character data as they are. */
+int ord_bundle_text_ok(const char *s, size_t len);
+/* Append ` name="value"` (value must be ord_bundle_text_ok; tabs and
+ * newlines become character references).  Returns 0 or ORD_EBADDATA. */
+int ord_bundle_attr(struct ord_buf *out, const char *name, const char *value);
+/* Append `<name ATTRS[ enc="base64"]>CONTENT</name>\n` after indent spaces;
+ * attrs is already formatted (may be ""), base64 forces the encoding. */
+void ord_bundle_elem(struct ord_buf *out, int indent, const char *name, const char *attrs,
+		     const void *bytes, size_t len, int base64);
+/* Sign a document that ends just before its signature element; appends
+ * the signature element and the end of the document. */
+void ord_bundle_sign(struct ord_buf *doc, const unsigned char sk[64]);
+
+#endif

@@ -1,0 +1,313 @@
+/*
+ * keys.c - Ed25519 key files, the player's signature over a sheet's
+ * commitment, and signed head files.
+ *
+ * The three file formats share one shape, so that a player can read them
+ * and mail them as text: a first line naming the format and its version,
+ * then one "name: value" per line; blank lines and lines starting with '#'
+ * are ignored, a CR before the newline is dropped.  Every name is required
+ * exactly once and no other is accepted: a file that says more than we
+ * understand is refused rather than half read.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/crypto.h"
+
+#define MAX_KEY_FILE 4096
+#define MAX_FIELDS 8
+
+struct field {
+	const char *name;
+	char value[160];
+	unsigned line;
+	int seen;
+};
+
+/* Parse text against the expected magic line and fields (name == NULL ends). */
+static int parse_record(struct field *fields, const char *magic, const char *text, size_t len,
+			const char *name)
+{
+	const char *p = text, *end = text + len;
+	unsigned line = 0;
+	int have_magic = 0;
+	struct field *f;
+
+	if (memchr(text, '\0', len))
+		return ord_error_set(ORD_EBADDATA, "%s: contains a NUL byte (expected a text file)", name);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *colon, *v;
+		size_t n;
+
+		line++;
+		n = (size_t)(e - p);
+		if (n && p[n - 1] == '\r')
+			n--;
+		while (n && (*p == ' ' || *p == '\t'))
+			p++, n--;
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		if (!n || *p == '#')
+			goto next;
+		if (!have_magic) {
+			if (n != strlen(magic) || memcmp(p, magic, n))
+				return ord_error_set(ORD_EBADDATA, "%s:%u: '%.*s' is not what this file should start with (expected '%s')",
+						     name, line, (int)(n > 60 ? 60 : n), p, magic);
+			have_magic = 1;
+			goto next;
+		}
+		colon = memchr(p, ':', n);
+		if (!colon)
+			return ord_error_set(ORD_EBADDATA, "%s:%u: expected 'name: value'", name, line);
+		for (f = fields; f->name; f++)
+			if (strlen(f->name) == (size_t)(colon - p) && !memcmp(f->name, p, (size_t)(colon - p)))
+				break;
+		if (!f->name)
+			return ord_error_set(ORD_EBADDATA, "%s:%u: unknown field '%.*s'", name, line,
+					     (int)((colon - p) > 40 ? 40 : (colon - p)), p);
+		if (f->seen)
+			return ord_error_set(ORD_EBADDATA, "%s:%u: '%s' given twice", name, line, f->name);
+		v = colon + 1;
+		while (v < p + n && (*v == ' ' || *v == '\t'))
+			v++;
+		if ((size_t)(p + n - v) >= sizeof(f->value))
+			return ord_error_set(ORD_EBADDATA, "%s:%u: the value of '%s' is too long", name,
+					     line, f->name);
+		memcpy(f->value, v, (size_t)(p + n - v));
+		f->value[p + n - v] = '\0';
+		f->line = line;
+		f->seen = 1;
+next:
+		p = nl ? nl + 1 : end;
+	}
+	if (!have_magic)
+		return ord_error_set(ORD_EBADDATA, "%s: empty (expected a file starting with '%s')", name, magic);
+	for (f = fields; f->name; f++)
+		if (!f->seen)
+			return ord_error_set(ORD_EBADDATA, "%s: '%s' is missing", name, f->name);
+	return 0;
+}
+
+/* A field of exactly n bytes written as 2n hex digits. */
+static int field_hex(unsigned char *out, size_t n, const struct field *f, const char *name)
+{
+	if (strlen(f->value) != 2 * n || ord_unhex(out, n, f->value) != (int)n)
+		return ord_error_set(ORD_EBADDATA, "%s:%u: '%s' is not %zu hexadecimal digits", name,
+				     f->line, f->name, 2 * n);
+	return 0;
+}
+
+static int write_new(const char *path, const char *text, mode_t mode)
+{
+	size_t len = strlen(text), done = 0;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+
+	if (fd < 0) {
+		if (errno == EEXIST)
+			return ord_error_set(ORD_EEXISTS, "'%s' already exists; a key is never overwritten", path);
+		return ord_error_set(ORD_ENOTFOUND, "cannot create '%s': %s", path, strerror(errno));
+	}
+	while (done < len) {
+		ssize_t w = write(fd, text + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = errno;
+			close(fd);
+			unlink(path);
+			return ord_error_set(ORD_ERROR, "cannot write '%s': %s", path, strerror(e));
+		}
+		done += (size_t)w;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		unlink(path);
+		return ord_error_set(ORD_ERROR, "cannot write '%s': %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+void ord_keypair_generate(struct ord_keypair *out)
+{
+	crypto_sign_keypair(out->pk, out->sk);
+}
+
+int ord_key_save(const struct ord_keypair *kp, const char *path, const char *pub_path)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	int err;
+
+	if (pub_path && access(pub_path, F_OK) == 0)
+		return ord_error_set(ORD_EEXISTS, "'%s' already exists; a key is never overwritten", pub_path);
+	ord_buf_adds(&b, "orderly secret key v1\n"
+			 "# Ed25519.  Keep this file private: whoever holds it signs as you.\n"
+			 "seed: ");
+	ord_buf_add_hex(&b, kp->sk, 32);
+	ord_buf_adds(&b, "\npublic: ");
+	ord_buf_add_hex(&b, kp->pk, 32);
+	ord_buf_addch(&b, '\n');
+	err = write_new(path, b.buf, 0600);
+	sodium_memzero(b.buf, b.len);
+	ord_buf_reset(&b);
+	if (!err && pub_path) {
+		ord_buf_adds(&b, "orderly public key v1\npublic: ");
+		ord_buf_add_hex(&b, kp->pk, 32);
+		ord_buf_addch(&b, '\n');
+		if ((err = write_new(pub_path, b.buf, 0644)) != 0)
+			unlink(path);
+	}
+	ord_buf_release(&b);
+	return err;
+}
+
+static int key_from_text(struct ord_keypair *out, const char *text, size_t len, const char *name)
+{
+	struct field f[] = {{"seed", "", 0, 0}, {"public", "", 0, 0}, {NULL, "", 0, 0}};
+	unsigned char seed[32], pk[32];
+	int err;
+
+	if ((err = parse_record(f, "orderly secret key v1", text, len, name)) != 0 ||
+	    (err = field_hex(seed, 32, &f[0], name)) != 0 || (err = field_hex(pk, 32, &f[1], name)) != 0)
+		goto out;
+	crypto_sign_seed_keypair(out->pk, out->sk, seed);
+	if (memcmp(out->pk, pk, 32))
+		err = ord_error_set(ORD_EBADDATA, "%s:%u: the public key is not the one of this seed (a damaged key file)",
+				    name, f[1].line);
+out:
+	sodium_memzero(seed, sizeof(seed));
+	sodium_memzero(f[0].value, sizeof(f[0].value));
+	if (err)
+		sodium_memzero(out, sizeof(*out));
+	return err;
+}
+
+int ord_key_load(struct ord_keypair *out, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int err;
+
+	if ((err = ord_crypto_init()) != 0)
+		return err;
+	if ((err = ord_read_file(&text, &len, path, MAX_KEY_FILE)) != 0)
+		return err;
+	err = key_from_text(out, text, len, path);
+	sodium_memzero(text, len);
+	free(text);
+	return err;
+}
+
+int ord_pubkey_parse(unsigned char out[32], const char *s)
+{
+	struct field f[] = {{"public", "", 0, 0}, {NULL, "", 0, 0}};
+	struct ord_keypair kp;
+	char *text = NULL;
+	size_t len = 0;
+	int err;
+
+	if (strlen(s) == 64 && ord_unhex(out, 32, s) == 32)
+		return 0;
+	if ((err = ord_crypto_init()) != 0)
+		return err;
+	if ((err = ord_read_file(&text, &len, s, MAX_KEY_FILE)) != 0) {
+		if (err == ORD_ENOTFOUND)
+			err = ord_error_set(ORD_ENOTFOUND,
+					    "'%s' is neither a public key (64 hexadecimal digits) nor a key file",
+					    s);
+		return err;
+	}
+	if (strstr(text, "orderly secret key v1")) {
+		if ((err = key_from_text(&kp, text, len, s)) == 0)
+			memcpy(out, kp.pk, 32);
+		sodium_memzero(&kp, sizeof(kp));
+	} else if ((err = parse_record(f, "orderly public key v1", text, len, s)) == 0) {
+		err = field_hex(out, 32, &f[0], s);
+	}
+	sodium_memzero(text, len);
+	free(text);
+	return err;
+}
+
+/* ---- sheets ---- */
+
+void ord_sheet_sign(struct ord_signed_sheet *out, const unsigned char game_id[16], int turn,
+		    const char *side, const void *bytes, size_t len, const struct ord_keypair *kp)
+{
+	unsigned char msg[32];
+
+	randombytes_buf(out->nonce, sizeof(out->nonce));
+	ord_commit_sheet(out->commitment, game_id, turn, side, out->nonce, bytes, len);
+	ord_sig_sheet_msg(msg, game_id, turn, side, out->commitment);
+	ord_sig_sign(out->signature, msg, kp->sk);
+}
+
+int ord_sheet_sig_check(const unsigned char pk[32], const unsigned char signature[64],
+			const unsigned char game_id[16], int turn, const char *side,
+			const unsigned char commitment[32])
+{
+	unsigned char msg[32];
+
+	ord_sig_sheet_msg(msg, game_id, turn, side, commitment);
+	return ord_sig_check(signature, msg, pk) ? ORD_EBADDATA : 0;
+}
+
+/* ---- signed heads ---- */
+
+int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name)
+{
+	struct field f[] = {{"game", "", 0, 0},  {"turn", "", 0, 0}, {"at", "", 0, 0},
+			    {"entry", "", 0, 0}, {"hash", "", 0, 0}, {"key", "", 0, 0},
+			    {"signature", "", 0, 0}, {NULL, "", 0, 0}};
+	long v;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if ((err = parse_record(f, "orderly signed head v1", text, len, name)) != 0 ||
+	    (err = field_hex(out->game_id, 16, &f[0], name)) != 0 ||
+	    (err = field_hex(out->hash, 32, &f[4], name)) != 0 ||
+	    (err = field_hex(out->key, 32, &f[5], name)) != 0 ||
+	    (err = field_hex(out->signature, 64, &f[6], name)) != 0)
+		return err;
+	if (ord_parse_long(f[1].value, &v) || v < 1 || v > 1000000000L)
+		return ord_error_set(ORD_EBADDATA, "%s:%u: 'turn' is not a turn number", name, f[1].line);
+	out->turn = (int)v;
+	if (strcmp(f[2].value, "seal") && strcmp(f[2].value, "exchange"))
+		return ord_error_set(ORD_EBADDATA, "%s:%u: 'at' is '%s' (expected seal or exchange)", name,
+				     f[2].line, f[2].value);
+	memcpy(out->at, f[2].value, strlen(f[2].value) + 1); /* "seal" or "exchange" */
+	if (ord_parse_long(f[3].value, &v) || v < 1)
+		return ord_error_set(ORD_EBADDATA, "%s:%u: 'entry' is not a log entry number", name,
+				     f[3].line);
+	out->seq = v;
+	return 0;
+}
+
+void ord_head_format(const struct ord_head *h, struct ord_buf *out)
+{
+	ord_buf_adds(out, "orderly signed head v1\n"
+			  "# The game's signature over its log as it stood at this point.  Keep it:\n"
+			  "# 'orderly audit GAME --head FILE' or 'orderly verify BUNDLE --head FILE'\n"
+			  "# shows whether the history up to here was rewritten since.\n"
+			  "game: ");
+	ord_buf_add_hex(out, h->game_id, 16);
+	ord_buf_addf(out, "\nturn: %d\nat: %s\nentry: %lld\nhash: ", h->turn, h->at, (long long)h->seq);
+	ord_buf_add_hex(out, h->hash, 32);
+	ord_buf_adds(out, "\nkey: ");
+	ord_buf_add_hex(out, h->key, 32);
+	ord_buf_adds(out, "\nsignature: ");
+	ord_buf_add_hex(out, h->signature, 64);
+	ord_buf_addch(out, '\n');
+}
+
+int ord_head_check(const struct ord_head *h)
+{
+	unsigned char msg[32];
+
+	ord_sig_head_msg(msg, h->game_id, h->turn, h->at, h->seq, h->hash);
+	return ord_sig_check(h->signature, msg, h->key) ? ORD_ETAMPERED : 0;
+}
