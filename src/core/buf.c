@@ -246,6 +246,15 @@ int ord_parse_num(const char *s, double *out)
 	return 0;
 }
 
+const char *ord_strerror(int e)
+{
+	static _Thread_local char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s", strerror(e));
+	buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
+}
+
 int ord_strcaseeq(const char *a, const char *b)
 {
 	for (; *a && *b; a++, b++)
@@ -278,13 +287,13 @@ int ord_read_file(char **out, size_t *len, const char *path, size_t max_len)
 
 	*out = NULL;
 	if (stat(path, &st) < 0) {
-		return ord_error_set(ORD_ENOTFOUND, "cannot read '%s': %s", path, strerror(errno));
+		return ord_error_set(ORD_ENOTFOUND, "cannot read '%s': %s", path, ord_strerror(errno));
 	}
 	if (S_ISDIR(st.st_mode))
 		return ord_error_set(ORD_EBADDATA, "'%s' is a directory, not a file", path);
 	f = fopen(path, "rb");
 	if (!f)
-		return ord_error_set(ORD_ENOTFOUND, "cannot open '%s': %s", path, strerror(errno));
+		return ord_error_set(ORD_ENOTFOUND, "cannot open '%s': %s", path, ord_strerror(errno));
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		if (b.len + n > max_len) {
 			err = ord_error_set(ORD_EBADDATA, "'%s' is larger than %zu bytes", path, max_len);
@@ -293,7 +302,7 @@ int ord_read_file(char **out, size_t *len, const char *path, size_t max_len)
 		ord_buf_add(&b, chunk, n);
 	}
 	if (ferror(f)) {
-		err = ord_error_set(ORD_ERROR, "cannot read '%s': %s", path, strerror(errno));
+		err = ord_error_set(ORD_ERROR, "cannot read '%s': %s", path, ord_strerror(errno));
 		goto out;
 	}
 	*out = ord_buf_detach(&b, len);

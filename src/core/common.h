@@ -66,6 +66,10 @@ int ord_parse_num(const char *s, double *out);
 /* 1/0 for yes/no words, -1 if s is no boolean. */
 int ord_parse_bool(const char *s);
 
+/* strerror(e) with a lowercase first letter, as every message of orderly is
+ * (a thread-local buffer, valid until the next call in this thread). */
+const char *ord_strerror(int e);
+
 /* Case-insensitive ASCII compare. */
 int ord_strcaseeq(const char *a, const char *b);
 char *ord_strdup(const char *s);     /* aborts on OOM, NULL stays NULL */
