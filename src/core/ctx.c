@@ -93,12 +93,9 @@ void ord_ctx_release(struct ord_ctx *ctx)
 
 	for (i = 0; i < ctx->nunits; i++) {
 		struct ord_unit *u = &ctx->units[i];
-		free(u->id);
-		free(u->name);
-		free(u->side);
+		free(u->id); /* name and side live in the same block */
 		ord_kv_release(&u->attrs);
 		ord_kv_release(&u->state);
-		free(ctx->state_before[i]);
 	}
 	free(ctx->units);
 	free(ctx->state_before);
@@ -119,6 +116,7 @@ void ord_ctx_release(struct ord_ctx *ctx)
 		free(ctx->rolls[i].purpose);
 	}
 	free(ctx->rolls);
+	free(ctx->roll_slots);
 	for (i = 0; i < ctx->nresults; i++) {
 		free(ctx->results[i].phase);
 		free(ctx->results[i].unit);
@@ -133,10 +131,34 @@ void ord_ctx_release(struct ord_ctx *ctx)
 	memset(ctx, 0, sizeof(*ctx));
 }
 
+/* BLAKE2b-128 of a unit's serialised state: what ord_ctx_unit_changed
+ * compares, so the loaded text need not be kept (100,000 units) */
+static void state_hash(unsigned char out[16], const char *s)
+{
+	crypto_generichash(out, 16, (const unsigned char *)s, strlen(s), NULL, 0);
+}
+
+/* Is text (parsed into n items) exactly what ord_kv_serialize writes for
+ * them?  Yes when every line ends in a newline and no key came twice, as
+ * for every state the core stored. */
+static int serialised(const char *text, size_t n)
+{
+	size_t lines = 0;
+	const char *p;
+
+	if (!text)
+		return n == 0;
+	for (p = text; (p = strchr(p, '\n')) != NULL; p++)
+		lines++;
+	return lines == n && (!*text || text[strlen(text) - 1] == '\n');
+}
+
 struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const char *name,
 				  const char *side, const char *attrs, const char *state)
 {
+	size_t li = strlen(id) + 1, ln = strlen(name) + 1, ls = strlen(side) + 1;
 	struct ord_unit *u;
+	char *p;
 
 	if (ctx->nunits == ctx->ualloc) {
 		ctx->ualloc = ctx->ualloc ? 2 * ctx->ualloc : 64;
@@ -145,16 +167,26 @@ struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const cha
 						 ctx->ualloc * sizeof(*ctx->state_before));
 	}
 	u = &ctx->units[ctx->nunits];
-	u->id = ord_strdup(id);
-	u->name = ord_strdup(name);
-	u->side = ord_strdup(side);
+	/* one block for the three strings: a game may hold 100,000 units */
+	p = ord_xmalloc(li + ln + ls);
+	u->id = memcpy(p, id, li);
+	u->name = memcpy(p + li, name, ln);
+	u->side = memcpy(p + li + ln, side, ls);
 	ord_kv_init(&u->attrs);
 	ord_kv_init(&u->state);
 	if (attrs)
 		ord_kv_parse(&u->attrs, attrs);
 	if (state)
 		ord_kv_parse(&u->state, state);
-	ctx->state_before[ctx->nunits] = ord_strdup(state ? state : "");
+	if (serialised(state, u->state.n)) {
+		state_hash(ctx->state_before[ctx->nunits], state ? state : "");
+	} else {
+		/* hash the state as ord_ctx_unit_changed will serialise it */
+		struct ord_buf b = ORD_BUF_INIT;
+		ord_kv_serialize(&u->state, &b);
+		state_hash(ctx->state_before[ctx->nunits], b.buf);
+		ord_buf_release(&b);
+	}
 	ctx->nunits++;
 	return u;
 }
@@ -216,9 +248,12 @@ struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const cha
 
 int ord_ctx_unit_changed(struct ord_ctx *ctx, size_t i, struct ord_buf *serialised)
 {
+	unsigned char h[16];
+
 	ord_buf_reset(serialised);
 	ord_kv_serialize(&ctx->units[i].state, serialised);
-	return strcmp(serialised->buf, ctx->state_before[i]) != 0;
+	state_hash(h, serialised->buf);
+	return memcmp(h, ctx->state_before[i], 16) != 0;
 }
 
 /* ---- what modules call ---- */
@@ -315,24 +350,73 @@ int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event
 	}
 }
 
+/* ---- rolls by identity (a phase of 100,000 units rolls tens of thousands) ---- */
+
+static size_t roll_hash(const char *phase, unsigned event_seq, const char *purpose,
+			unsigned idx, unsigned sides)
+{
+	uint64_t h = hash_str(phase, 0) ^ (hash_str(purpose, 0) * 31);
+
+	h = (h ^ event_seq) * 1099511628211ULL;
+	h = (h ^ idx) * 1099511628211ULL;
+	h = (h ^ sides) * 1099511628211ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static void roll_index_put(struct ord_ctx *ctx, size_t i)
+{
+	const struct ord_ctx_roll *r = &ctx->rolls[i];
+	size_t s = roll_hash(r->phase, r->event_seq, r->purpose, r->idx, r->sides) & (ctx->roll_cap - 1);
+
+	while (ctx->roll_slots[s])
+		s = (s + 1) & (ctx->roll_cap - 1);
+	ctx->roll_slots[s] = i + 1;
+}
+
+/* Room for one more roll in the index (at most half full). */
+static void roll_index_grow(struct ord_ctx *ctx)
+{
+	size_t i;
+
+	if (2 * (ctx->nrolls + 1) <= ctx->roll_cap)
+		return;
+	ctx->roll_cap = ctx->roll_cap ? 2 * ctx->roll_cap : 64;
+	free(ctx->roll_slots);
+	ctx->roll_slots = ord_xcalloc(ctx->roll_cap, sizeof(*ctx->roll_slots));
+	for (i = 0; i < ctx->nrolls; i++)
+		roll_index_put(ctx, i);
+}
+
+static struct ord_ctx_roll *roll_find(struct ord_ctx *ctx, const char *phase, unsigned event_seq,
+				      const char *purpose, unsigned idx, unsigned sides)
+{
+	size_t s;
+
+	if (!ctx->roll_cap)
+		return NULL;
+	s = roll_hash(phase, event_seq, purpose, idx, sides) & (ctx->roll_cap - 1);
+	for (; ctx->roll_slots[s]; s = (s + 1) & (ctx->roll_cap - 1)) {
+		struct ord_ctx_roll *r = &ctx->rolls[ctx->roll_slots[s] - 1];
+		if (r->event_seq == event_seq && r->idx == idx && r->sides == sides &&
+		    !strcmp(r->purpose, purpose) && !strcmp(r->phase, phase))
+			return r;
+	}
+	return NULL;
+}
+
 int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purpose,
 		 unsigned event_seq, unsigned index)
 {
 	const char *phase = ctx->phase ? ctx->phase : "";
 	struct ord_ctx_roll *r;
-	size_t i;
 	int v;
 
 	if (sides < 2 || sides > 1000)
 		return ord_error_set(ORD_ERROR, "a die of %u faces", sides);
 	/* the same identity always gives the same face */
-	for (i = 0; i < ctx->nrolls; i++) {
-		r = &ctx->rolls[i];
-		if (r->event_seq == event_seq && r->idx == index && r->sides == sides &&
-		    !strcmp(r->purpose, purpose) && !strcmp(r->phase, phase)) {
-			*out = r->value;
-			return 0;
-		}
+	if ((r = roll_find(ctx, phase, event_seq, purpose, index, sides)) != NULL) {
+		*out = r->value;
+		return 0;
 	}
 	if (ctx->fixed) {
 		if (ctx->fixed_pos >= ctx->nfixed)
@@ -352,6 +436,7 @@ int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purp
 		ctx->ralloc = ctx->ralloc ? 2 * ctx->ralloc : 32;
 		ctx->rolls = ord_xrealloc(ctx->rolls, ctx->ralloc * sizeof(*ctx->rolls));
 	}
+	roll_index_grow(ctx);
 	r = &ctx->rolls[ctx->nrolls++];
 	r->phase = ord_strdup(phase);
 	r->event_seq = event_seq;
@@ -360,6 +445,7 @@ int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purp
 	r->sides = sides;
 	r->value = v;
 	r->fixed = ctx->fixed != NULL;
+	roll_index_put(ctx, ctx->nrolls - 1);
 	*out = v;
 	return 0;
 }

@@ -41,7 +41,7 @@ struct ord_ctx {
 
 	struct ord_unit *units;
 	size_t nunits, ualloc;
-	char **state_before;          /* serialised state when loaded, per unit */
+	unsigned char (*state_before)[16]; /* BLAKE2b-128 of the serialised state when loaded */
 	struct ord_ctx_map by_id, by_name;
 	const struct ord_order **orders; /* per unit, NULL when none */
 	size_t norders;                /* slots allocated in orders */
@@ -57,6 +57,8 @@ struct ord_ctx {
 
 	struct ord_ctx_roll *rolls;
 	size_t nrolls, ralloc;
+	size_t *roll_slots;           /* rolls by identity: index + 1, 0 = empty */
+	size_t roll_cap;              /* power of two, 0 until the first roll */
 	struct ord_ctx_result *results;
 	size_t nresults, resalloc;
 

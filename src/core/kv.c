@@ -1,9 +1,49 @@
-/* kv.c - ordered key=value lists (unit attributes and state, event arguments). */
+/*
+ * kv.c - ordered key=value lists (unit attributes and state, event arguments).
+ *
+ * Two layouts, one interface.  A list built by ord_kv_set keeps each item's
+ * key and value in one allocation (value right after the key's NUL).  A
+ * list filled by ord_kv_parse from empty is "packed": the item array and
+ * every string sit in a single allocation, marked by alloc == 0 with items
+ * != NULL.  A game of 100,000 units parses two lists per unit each time it
+ * is loaded, so this is what keeps loading (and its memory) proportional to
+ * the bytes read rather than to the number of strings; see
+ * docs/benchmarks.md.  The first change to a packed list gives it an item
+ * array of its own and leaves its strings in the block (the ARENA bit), so
+ * that a pointer to a value stays valid until that key is set or deleted,
+ * whatever the layout.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/common.h"
+
+/* alloc with this bit: items[-1] remembers the block of a list that was
+ * packed (key: its start, value: its end), whose strings are still in use */
+#define ARENA (((size_t)-1 >> 1) + 1)
+
+static int packed(const struct ord_kv *kv)
+{
+	return kv->items && !kv->alloc;
+}
+
+static size_t capacity(const struct ord_kv *kv)
+{
+	return kv->alloc & ~ARENA;
+}
+
+/* Does the item own its key\0value\0 block (not a string of the arena)? */
+static int owned(const struct ord_kv *kv, const struct ord_kv_item *it)
+{
+	uintptr_t k = (uintptr_t)it->key;
+
+	if (packed(kv))
+		return 0;
+	if (!(kv->alloc & ARENA))
+		return 1;
+	return k < (uintptr_t)kv->items[-1].key || k >= (uintptr_t)kv->items[-1].value;
+}
 
 void ord_kv_init(struct ord_kv *kv)
 {
@@ -15,12 +55,75 @@ void ord_kv_release(struct ord_kv *kv)
 {
 	size_t i;
 
-	for (i = 0; i < kv->n; i++) {
-		free(kv->items[i].key);
-		free(kv->items[i].value);
+	for (i = 0; i < kv->n; i++)
+		if (owned(kv, &kv->items[i]))
+			free(kv->items[i].key); /* the value lives in the same block */
+	if (kv->alloc & ARENA) {
+		free(kv->items[-1].key);
+		free(kv->items - 1);
+	} else {
+		free(kv->items);
 	}
-	free(kv->items);
 	ord_kv_init(kv);
+}
+
+/* key\0value\0 in one block */
+static void item_fill(struct ord_kv_item *it, const char *key, size_t klen, const char *value,
+		      size_t vlen)
+{
+	char *p = ord_xmalloc(klen + vlen + 2);
+
+	memcpy(p, key, klen);
+	p[klen] = '\0';
+	memcpy(p + klen + 1, value, vlen);
+	p[klen + 1 + vlen] = '\0';
+	it->key = p;
+	it->value = p + klen + 1;
+}
+
+/*
+ * Before the first change to a packed list: a growable item array, the
+ * strings left where they are (a module may hold a value of another key
+ * while it sets one, as it could before lists were packed).
+ */
+static void unpack(struct ord_kv *kv)
+{
+	struct ord_kv_item *old = kv->items, *base;
+	size_t i, cap = kv->n < 8 ? 8 : kv->n;
+	char *end = (char *)(old + kv->n);
+
+	for (i = 0; i < kv->n; i++) {
+		char *e = old[i].value + strlen(old[i].value) + 1;
+		if (e > end)
+			end = e;
+	}
+	base = ord_xmalloc((cap + 1) * sizeof(*base));
+	base[0].key = (char *)old;
+	base[0].value = end;
+	memcpy(base + 1, old, kv->n * sizeof(*old));
+	kv->items = base + 1;
+	kv->alloc = cap | ARENA;
+}
+
+/* Room for one more item. */
+static void grow(struct ord_kv *kv)
+{
+	size_t cap;
+
+	if (packed(kv))
+		unpack(kv);
+	cap = capacity(kv);
+	if (kv->n < cap)
+		return;
+	cap = cap ? 2 * cap : 8;
+	if (kv->alloc & ARENA) {
+		struct ord_kv_item *base = ord_xrealloc(kv->items - 1, (cap + 1) * sizeof(*base));
+		kv->items = base + 1;
+		kv->alloc = cap | ARENA;
+	} else {
+		kv->items = ord_xrealloc(kv->items, cap * sizeof(*kv->items));
+		kv->alloc = cap;
+	}
 }
 
 void ord_kv_copy(struct ord_kv *dst, const struct ord_kv *src)
@@ -50,20 +153,32 @@ const char *ord_kv_get(const struct ord_kv *kv, const char *key)
 void ord_kv_set(struct ord_kv *kv, const char *key, const char *value)
 {
 	struct ord_kv_item *it = find(kv, key);
+	size_t vlen = strlen(value);
 
+	if (it && !strcmp(it->value, value))
+		return;
 	if (it) {
-		char *v = ord_strdup(value);
-		free(it->value);
-		it->value = v;
+		/* value may point into the block being replaced: fill first */
+		struct ord_kv_item fresh;
+		size_t i = (size_t)(it - kv->items);
+		int own;
+		if (packed(kv)) {
+			unpack(kv);
+			it = &kv->items[i];
+		}
+		own = owned(kv, it);
+		item_fill(&fresh, it->key, strlen(it->key), value, vlen);
+		if (own)
+			free(it->key);
+		*it = fresh;
 		return;
 	}
-	if (kv->n == kv->alloc) {
-		kv->alloc = kv->alloc ? 2 * kv->alloc : 8;
-		kv->items = ord_xrealloc(kv->items, kv->alloc * sizeof(*kv->items));
+	{
+		/* value may point into the list, which grow may move: not its strings */
+		grow(kv);
+		item_fill(&kv->items[kv->n], key, strlen(key), value, vlen);
+		kv->n++;
 	}
-	kv->items[kv->n].key = ord_strdup(key);
-	kv->items[kv->n].value = ord_strdup(value);
-	kv->n++;
 }
 
 void ord_kv_setf(struct ord_kv *kv, const char *key, const char *fmt, ...)
@@ -80,7 +195,10 @@ void ord_kv_setf(struct ord_kv *kv, const char *key, const char *fmt, ...)
 
 void ord_kv_set_int(struct ord_kv *kv, const char *key, long v)
 {
-	ord_kv_setf(kv, key, "%ld", v);
+	char s[32];
+
+	snprintf(s, sizeof(s), "%ld", v);
+	ord_kv_set(kv, key, s);
 }
 
 void ord_kv_del(struct ord_kv *kv, const char *key)
@@ -91,8 +209,12 @@ void ord_kv_del(struct ord_kv *kv, const char *key)
 	if (!it)
 		return;
 	i = (size_t)(it - kv->items);
-	free(it->key);
-	free(it->value);
+	if (packed(kv)) {
+		unpack(kv);
+		it = &kv->items[i];
+	}
+	if (owned(kv, it))
+		free(it->key);
 	memmove(&kv->items[i], &kv->items[i + 1], (kv->n - i - 1) * sizeof(*it));
 	kv->n--;
 }
@@ -125,34 +247,83 @@ int ord_kv_get_bool(const struct ord_kv *kv, const char *key, int def)
 
 void ord_kv_serialize(const struct ord_kv *kv, struct ord_buf *out)
 {
-	size_t i;
+	size_t i, need = 0;
 
 	for (i = 0; i < kv->n; i++)
-		ord_buf_addf(out, "%s=%s\n", kv->items[i].key, kv->items[i].value);
+		need += strlen(kv->items[i].key) + strlen(kv->items[i].value) + 2;
+	ord_buf_grow(out, need);
+	for (i = 0; i < kv->n; i++) {
+		ord_buf_adds(out, kv->items[i].key);
+		ord_buf_addch(out, '=');
+		ord_buf_adds(out, kv->items[i].value);
+		ord_buf_addch(out, '\n');
+	}
+}
+
+/* Check text and count its lines; -1 if a line is not key=value. */
+static long count_lines(const char *text)
+{
+	const char *p = text;
+	long n = 0;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
+		const char *eq = memchr(p, '=', (size_t)(e - p));
+		if (!eq || eq == p)
+			return -1;
+		n++;
+		p = nl ? nl + 1 : e;
+	}
+	return n;
 }
 
 int ord_kv_parse(struct ord_kv *kv, const char *text)
 {
+	long lines = count_lines(text);
+	struct ord_kv_item *items;
 	const char *p = text;
+	char *s;
+	size_t n = 0;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n'), *eq;
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = ord_xmalloc(len + 1);
-
-		memcpy(line, p, len);
-		line[len] = '\0';
-		eq = strchr(line, '=');
-		if (!eq || eq == line) {
+	if (lines < 0)
+		return ord_error_set(ORD_EBADDATA, "malformed key=value line");
+	if (!lines)
+		return 0;
+	if (kv->n || kv->items) {
+		/* appending to a list: item by item */
+		while (*p) {
+			const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
+			const char *eq = memchr(p, '=', (size_t)(e - p));
+			char *line = ord_xmalloc((size_t)(e - p) + 1);
+			memcpy(line, p, (size_t)(e - p));
+			line[e - p] = '\0';
+			line[eq - p] = '\0';
+			ord_kv_set(kv, line, line + (eq - p) + 1);
 			free(line);
-			return ord_error_set(ORD_EBADDATA, "malformed key=value line");
+			p = nl ? nl + 1 : e;
 		}
-		line[eq - line] = '\0';
-		ord_kv_set(kv, line, eq + 1);
-		free(line);
-		p += len;
-		if (*p == '\n')
-			p++;
+		return 0;
 	}
+	/* packed: the items, then the text with '=' and '\n' made NULs */
+	items = ord_xmalloc((size_t)lines * sizeof(*items) + strlen(text) + 1);
+	s = (char *)(items + lines);
+	memcpy(s, text, strlen(text) + 1);
+	while (*s) {
+		char *nl = strchr(s, '\n'), *e = nl ? nl : s + strlen(s);
+		char *eq = memchr(s, '=', (size_t)(e - s));
+		size_t i;
+		*eq = '\0';
+		*e = '\0';
+		for (i = 0; i < n && strcmp(items[i].key, s); i++)
+			;
+		items[i].key = s;
+		items[i].value = eq + 1;
+		if (i == n)
+			n++;
+		s = nl ? nl + 1 : e;
+	}
+	kv->items = items;
+	kv->n = n;
+	kv->alloc = 0;
 	return 0;
 }
