@@ -14,10 +14,12 @@
 #include "rulesets/ruleset.h"
 
 extern const struct ord_ruleset ord_ruleset_battalion;
+extern const struct ord_ruleset ord_ruleset_krigsspil;
 extern const struct ord_ruleset ord_ruleset_template;
 
 static const struct ord_ruleset *const builtins[] = {
 	&ord_ruleset_battalion,
+	&ord_ruleset_krigsspil,
 	&ord_ruleset_template,
 };
 
@@ -105,12 +107,12 @@ int ord_ruleset_find(const struct ord_ruleset **out, const char *name)
 		}
 	if (!valid_name(name))
 		return ord_error_set(ORD_ENOTFOUND,
-				     "unknown ruleset '%s' (expected battalion, template or a module name of a-z, 0-9, _)",
+				     "unknown ruleset '%s' (expected battalion, krigsspil, template or a module name of a-z, 0-9, _)",
 				     name);
 	err = find_external(out, name);
 	if (err == ORD_ENOTFOUND)
 		return ord_error_set(ORD_ENOTFOUND,
-				     "unknown ruleset '%s' (built in: battalion, template; none found in ORDERLY_RULESET_PATH)",
+				     "unknown ruleset '%s' (built in: battalion, krigsspil, template; none found in ORDERLY_RULESET_PATH)",
 				     name);
 	return err;
 }

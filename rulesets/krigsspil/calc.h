@@ -1,0 +1,245 @@
+/*
+ * calc.h - the Krigsspil rules as pure computation on the loaded Skema
+ * (rulesets/krigsspil/skema.xml) and the map.
+ *
+ * Like the battalion module's calc.h: every function takes all its inputs,
+ * dice included, reads its numbers from the tables (never C constants),
+ * and returns numbers plus an explanation, so that the calculator
+ * (`orderly calc krigsspil ...`) and the turn resolution always agree.
+ * Nothing here rolls, stores or prints.
+ *
+ * Explanations are bilingual: a struct ks_text holds the Danish and the
+ * English text side by side, and the names of the provisional tables used
+ * (every result says so).  Conventions otherwise as calc.h of battalion:
+ * 0 or a negative ORD_E* code with the message set; bad inputs are
+ * ORD_EUSAGE and the message starts with the input's (calculator key's)
+ * name.
+ */
+#ifndef KS_CALC_H
+#define KS_CALC_H
+
+#include <stddef.h>
+
+#include "core/common.h"
+#include "core/tables.h"
+#include "rulesets/krigsspil/map.h"
+#include "rulesets/ruleset.h"
+
+/* The module's loaded rules: the Skema and, when the game has one, the map. */
+struct ks_rules {
+	struct ord_tables *tables; /* the validated Skema */
+	struct ks_map *map;        /* NULL: no map (positions are not looked up) */
+};
+
+/* The ruleset slots `load` and `free`.  The document is either a Skema
+ * (<tables ruleset="krigsspil">, schema/tables.rng) or a map
+ * (<map>, schema/krigsspil-map.rng) that may end with its own <tables>;
+ * a map without one uses the built-in skema.xml. */
+int ks_load(struct ord_rules **out, const char *xml, size_t len, const char *name);
+void ks_free(struct ord_rules *rules);
+struct ks_rules *ks_rules(struct ord_rules *rules);
+
+/* A parameter ks_load checked exists (0 if a club removed it anyway). */
+double ks_param(const struct ks_rules *r, const char *name);
+/* A table ks_load checked exists. */
+const struct ord_table *ks_table(const struct ks_rules *r, const char *name);
+
+/* ---- bilingual explanations --------------------------------------------- */
+
+struct ks_text {
+	struct ord_buf da;   /* Danish, the rules' own terms */
+	struct ord_buf en;   /* English */
+	struct ord_buf prov; /* provisional tables used, space-separated */
+};
+
+void ks_text_init(struct ks_text *t);
+void ks_text_release(struct ks_text *t);
+void ks_text_reset(struct ks_text *t);
+/* Append the same thing in both languages; both formats take the same
+ * arguments (the compiler checks each against them). */
+#define KS_TF(t, fda, fen, ...)                              \
+	do {                                                 \
+		ord_buf_addf(&(t)->da, fda, __VA_ARGS__);    \
+		ord_buf_addf(&(t)->en, fen, __VA_ARGS__);    \
+	} while (0)
+void ks_text_add(struct ks_text *t, const char *da, const char *en);
+void ks_text_cat(struct ks_text *t, const struct ks_text *src);
+/* Note that a table was used: its name is kept when it is provisional. */
+void ks_text_used(struct ks_text *t, const struct ord_table *tbl);
+/* Append " [foreløbig tabel: a, b]" / " [provisional table: a, b]" when any
+ * provisional table was used. */
+void ks_text_mark(struct ks_text *t);
+/* The form a game stores: "⟦da⟧DANISH⟦en⟧ENGLISH⟦⟧" (the report command
+ * picks one language, rulesets/krigsspil/README.md "Languages"). */
+void ks_text_both(const struct ks_text *t, struct ord_buf *out);
+/* One language: "da" or "en". */
+const char *ks_text_lang(const struct ks_text *t, const char *lang);
+
+/* ---- morale grades -------------------------------------------------------- */
+
+enum ks_moral { KS_OR = 0, KS_LU = 1, KS_U = 2, KS_FU = 3 };
+
+const char *ks_moral_name(int grade);          /* "OR" .. "FU" */
+int ks_moral_parse(const char *s);             /* -1 if none; "-" is KS_OR */
+const char *ks_moral_words(int grade, const char *lang); /* "let uorden" / "light disorder" */
+
+/* ---- units ------------------------------------------------------------- */
+
+/* The arm row of an art (infanteri, let_kavaleri ...): vaaben (infanteri,
+ * kavaleri, artilleri), klasse, names.  ORD_EUSAGE listing the arts. */
+int ks_arm(const struct ks_rules *r, const char *art, const struct ord_row **out);
+const char *ks_arm_vaaben(const struct ks_rules *r, const char *art);
+/* The formation row for an art's vaaben; ORD_EUSAGE when the arm cannot
+ * take it. */
+int ks_formation(const struct ks_rules *r, const char *formation, const char *vaaben,
+		 const struct ord_row **out);
+int ks_formation_closed(const struct ks_rules *r, const char *formation, const char *vaaben);
+/* Ranks of a unit of `figures` in a formation (at most geledder_max). */
+int ks_ranks(const struct ks_rules *r, const char *formation, const char *vaaben, int figures);
+/* Figures that can fire by default. */
+int ks_firing_figures(const struct ks_rules *r, const char *formation, const char *vaaben,
+		      int figures);
+
+/* A whole turn's march in cm (Skema V), at stormmarch when storm; 0 if
+ * the table has none. */
+double ks_march_length(const struct ks_rules *r, const char *art, const char *formation, int storm);
+
+/* Fire and melee units: figures_pr_skydeenhed figures make one, and a
+ * remainder of rest_figurer or more one more (6.4): floor((n + 3) / 5). */
+int ks_fire_units(const struct ks_rules *r, int figures, struct ks_text *why);
+
+/* Decimation (6.7): 0 none, 1 over decimering_lu_pct lost (LU for the rest
+ * of the battle), 2 over decimering_u_pct (U, no reorganisation). */
+int ks_decimation(const struct ks_rules *r, int start_figures, int figures);
+
+/* Stragglers of a fleeing unit for one turn of flight after the first. */
+int ks_stragglers(const struct ks_rules *r, int figures);
+
+/* Figures after losing `men` in all (whole figures lost; the rest carried). */
+int ks_figures_after(const struct ks_rules *r, int start_figures, long men_lost);
+
+/* The morale result a unit of `figures` takes when the fire could affect
+ * only `affected` of them: the full grade when at least half are affected,
+ * else one grade less (14: "en grad mindre mod resten af enheden"). */
+int ks_morale_capped(int grade, int figures, int affected);
+
+/* ---- small-arms fire (14, Skema X) ------------------------------------- */
+
+struct ks_fire_in {
+	int figures;          /* firing figures */
+	int target_figures;   /* figures of the target (for the morale cap) */
+	const char *vaaben;   /* musket, riffel, karabin */
+	const char *zone;     /* I, II, III; NULL: from range */
+	double range;         /* cm, when zone is NULL */
+	int half;             /* half a turn: losses halved */
+	int dice[3];          /* 3d6 */
+	const struct ord_kv *flags; /* modifier flags (yes/no, per counts) */
+};
+
+struct ks_fire_out {
+	int in_range;         /* 0: beyond the weapon's zones */
+	const char *zone;
+	int fire_units;
+	int roll;             /* 3d6 */
+	double loss_total;    /* 3d6 + the loss columns */
+	double morale_total;  /* + the morale column */
+	double men_per_unit;  /* Skema X tab */
+	int men;              /* men lost by the target, rounded down */
+	int grade;            /* the table's morale result */
+	int affected;         /* figures the fire can affect */
+	int grade_applied;    /* after the cap */
+};
+
+int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fire_out *out,
+	    struct ks_text *why);
+
+/* ---- artillery (15, Skema XV) ------------------------------------------ */
+
+struct ks_artillery_in {
+	int guns;             /* guns firing */
+	int howitzers;        /* of which howitzers (shell is theirs alone) */
+	const char *kaliber;  /* 3 4 6 8 9 12 18 */
+	const char *ammo;     /* SF SG SK SS */
+	const char *zone;     /* I II III K; NULL: from range */
+	double range;         /* cm, when zone is NULL */
+	int half;
+	int target_figures;
+	int target_artillery; /* materiel losses instead of men */
+	int dice[3];
+	const struct ord_kv *flags;
+};
+
+struct ks_artillery_out {
+	int in_range;
+	const char *zone;
+	int roll;
+	double loss_total, morale_total;
+	double men_per_gun;
+	int men;              /* men lost (0 for a battery: materiel instead) */
+	int damaged, destroyed, limbers; /* materiel (battery targets) */
+	int grade, affected, grade_applied;
+};
+
+int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
+		 struct ks_artillery_out *out, struct ks_text *why);
+
+/* The exploding limber (10.2): the 1d6, the share that explodes, and the
+ * fire units that gives from the limber's ammunition. */
+int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share,
+		 int *fire_units, struct ks_text *why);
+
+/* ---- melee (16.5, Skema XV and XX) -------------------------------------- */
+
+struct ks_melee_side {
+	int figures;          /* figures engaged (within 18 cm; 30 for rifles) */
+	int ranks;            /* ranks engaged (chain = 1), at most geledder_max */
+	int dice[3];
+	struct ord_kv flags;  /* this side's modifier flags (initialised by the caller) */
+};
+
+struct ks_melee_in {
+	struct ks_melee_side a, d; /* attacker, defender */
+	int pursuit;               /* a pursuit attack: the attacker always wins */
+};
+
+struct ks_melee_out {
+	double total_a, total_d;   /* 3d6 + modifiers */
+	int roll_a, roll_d;
+	int winner;                /* 1 attacker, 2 defender, 0 a tie */
+	int difference;            /* |total_a - total_d|, rounded down */
+	int product;               /* difference x the winner's ranks */
+	int grade;                 /* the loser's morale result (both LU on a tie) */
+	int units_a, units_d;      /* melee units */
+	int men_a, men_d;          /* dead */
+	int prisoners_a, prisoners_d; /* given up if that side goes FU */
+};
+
+int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_melee_out *out,
+	     struct ks_text *why);
+
+/* The numbers flags for a side: pct_flere and gange_N from both figures. */
+void ks_melee_numbers(const struct ks_rules *r, int own, int other, struct ord_kv *flags);
+
+/* ---- the map printed --------------------------------------------------- */
+
+/* The map as text: a grid of plates (terrain character, height, first
+ * feature, a mark where units stand) and a legend.  marks: "q,r=X" items
+ * (may be NULL). */
+void ks_map_print(const struct ks_rules *r, const struct ord_kv *marks, const char *lang,
+		  struct ord_buf *out);
+/* The terrain under a position, in words: "skov, højde 1 F, plade (2,-1)". */
+void ks_map_describe(const struct ks_rules *r, double x, double y, struct ks_text *out);
+
+/* ---- the ruleset slots `calc` and `print_tables` --------------------------- */
+
+/* what = fireunits, fire, artillery, melee, explosion, decimation; key=value
+ * arguments; dice in order (fire, artillery: 3d6; melee: the attacker's
+ * 3d6 then the defender's; explosion: 1d6), missing ones rolled and said
+ * so; lang=da|en picks the explanation's language.  xml=1 writes the same
+ * <calc><value name=...> document as the battalion calculator. */
+int ks_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args,
+	    const int *dice, size_t ndice, int xml, struct ord_buf *out);
+/* All tables (NULL), one table by name, or "kort" for the map. */
+int ks_print_tables(struct ord_rules *rules, const char *table, struct ord_buf *out);
+
+#endif

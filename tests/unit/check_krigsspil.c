@@ -1,0 +1,1267 @@
+/*
+ * check_krigsspil.c - the krigsspil module (rulesets/krigsspil/) with no
+ * database: the Skema and map documents it loads, the computations of
+ * calc.c against the built-in tables and against a test table, the
+ * fire-unit rule, every sheet rule of validate.c with its line:col and
+ * paragraph (sheets written in the ordre notation), event checks, and the
+ * bookkeeping of resolve.c (ammunition, decimation, valeur, flight,
+ * surrender, the British cavalry) through the fake context with fixed dice.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rulesets/krigsspil/ks.h"
+#include "rulesets/ruleset.h"
+
+static const struct ord_ruleset *rs;
+static const struct ord_notation *ordre;
+static struct ord_rules *rules;
+static struct ord_ctx *ctx;
+
+static struct ord_sheet sheets[8];
+static size_t nsheets;
+
+/* A small map: a wall (mur, obstacle II) across plate 1,0 from its NW to
+ * its SW side, a hedge-like ditch (vandløb ¼ cm, obstacle I) on 1,1, a
+ * stream 6 cm wide on 2,1 (impassable), a wood on 3,0, water on 0,1. */
+static const char map_doc[] =
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	"<map ruleset=\"krigsspil\" title=\"Prøvekort\">\n"
+	"  <plate q=\"0\" r=\"0\" terrain=\"åbent\"/>\n"
+	"  <plate q=\"1\" r=\"0\" terrain=\"aabent\" height=\"1\" name=\"Muren\">\n"
+	"    <feature type=\"mur\" from=\"NW\" to=\"SW\"/>\n"
+	"  </plate>\n"
+	"  <plate q=\"2\" r=\"0\" terrain=\"åbent\"/>\n"
+	"  <plate q=\"3\" r=\"0\" terrain=\"skov\"/>\n"
+	"  <plate q=\"0\" r=\"1\" terrain=\"vand\"/>\n"
+	"  <plate q=\"1\" r=\"1\" terrain=\"åbent\">\n"
+	"    <feature type=\"vandløb\" from=\"NE\" to=\"SW\" width=\"0.25\"/>\n"
+	"  </plate>\n"
+	"  <plate q=\"2\" r=\"1\" terrain=\"åbent\">\n"
+	"    <feature type=\"vandløb\" from=\"NW\" to=\"SE\" width=\"6\"/>\n"
+	"  </plate>\n"
+	"</map>\n";
+
+static void load(const char *xml)
+{
+	int rc;
+
+	ck_assert_int_eq(ord_ruleset_find(&rs, "krigsspil"), 0);
+	ordre = ord_notation_find("ordre");
+	ck_assert_ptr_nonnull(ordre);
+	if (xml)
+		rc = rs->load(&rules, xml, strlen(xml), "test.xml");
+	else
+		rc = ord_ruleset_load_tables(&rules, rs, NULL);
+	ck_assert_msg(rc == 0, "load: %s", ord_error_last());
+	nsheets = 0;
+}
+
+static void setup_turn(int turn, const char *xml)
+{
+	load(xml);
+	ctx = ord_ctx_fake_new(rs, rules, turn);
+}
+
+static void setup(void)
+{
+	setup_turn(10, NULL);
+}
+
+static void setup_map(void)
+{
+	setup_turn(10, map_doc);
+}
+
+static void teardown(void)
+{
+	size_t i;
+
+	for (i = 0; i < nsheets; i++)
+		ord_sheet_release(&sheets[i]);
+	nsheets = 0;
+	ord_ctx_fake_free(ctx);
+	ctx = NULL;
+	rs->free(rules);
+	rules = NULL;
+}
+
+static void split_kv(struct ord_kv *kv, const char *text)
+{
+	char *copy = strdup(text), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+		ck_assert_ptr_nonnull(eq);
+		*eq = '\0';
+		ord_kv_set(kv, tok, eq + 1);
+	}
+	free(copy);
+}
+
+/* Store a list and read it back, as the core does between two commands. */
+static void reload(struct ord_kv *kv)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_kv_serialize(kv, &b);
+	ord_kv_release(kv);
+	ord_kv_init(kv);
+	ck_assert_int_eq(ord_kv_parse(kv, b.buf), 0);
+	ord_buf_release(&b);
+}
+
+/* A unit from scenario attributes (defaults filled as the scenario loader
+ * does), then state keys to override. */
+static struct ord_unit *unit(const char *id, const char *side, const char *attrs, const char *state)
+{
+	struct ord_unit *u = ord_ctx_fake_add_unit(ctx, id, id, side);
+	const struct ord_key_spec *s;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_diag_init(&d);
+	split_kv(&u->attrs, attrs);
+	for (s = rs->unit_attrs; s->name; s++)
+		if (!ord_kv_get(&u->attrs, s->name) && s->def)
+			ord_kv_set(&u->attrs, s->name, s->def);
+	if (rs->init_unit(rules, u, &d)) {
+		ord_diag_format(&d, NULL, &b);
+		ck_abort_msg("init_unit %s: %s", id, b.buf);
+	}
+	ord_diag_release(&d);
+	if (state)
+		split_kv(&u->state, state);
+	reload(&u->attrs);
+	reload(&u->state);
+	return u;
+}
+
+static struct ord_unit *U(const char *id)
+{
+	struct ord_unit *u = ord_ctx_find_unit(ctx, id);
+	ck_assert_msg(u != NULL, "no unit %s", id);
+	return u;
+}
+
+static long st(const char *id, const char *key)
+{
+	return ord_kv_get_int(&U(id)->state, key, 0);
+}
+
+static const char *sts(const char *id, const char *key)
+{
+	const char *v = ord_kv_get(&U(id)->state, key);
+	return v ? v : "";
+}
+
+/* The cast: Danish infantry, cavalry of every class and a battery; allied
+ * infantry, cossacks, a battery and British hussars. */
+static void cast(void)
+{
+	unit("D1", "danske", "art=infanteri figurer=20 formation=linie x=15 y=0", NULL);
+	unit("D2", "danske", "art=infanteri figurer=20 formation=angrebskolonne", NULL);
+	unit("D3", "danske", "art=infanteri figurer=12 formation=skyttekaede_tynd spredt=yes rifler=50", NULL);
+	unit("K1", "danske", "art=tungt_kavaleri figurer=12 valeur=7", NULL);
+	unit("K2", "danske", "art=middelsvaert_kavaleri figurer=10", NULL);
+	unit("K3", "danske", "art=let_kavaleri figurer=10 karabiner=yes", NULL);
+	unit("A1", "danske", "art=fodartilleri kanoner=8 haubitser=2 kaliber=6 prodset=af klargjort=yes", NULL);
+	unit("A2", "danske", "art=ridende_artilleri kanoner=4 kaliber=6 prodset=paa", NULL);
+	unit("L1", "allierede", "art=infanteri figurer=18 formation=linie", NULL);
+	unit("L2", "allierede", "art=infanteri figurer=20 formation=angrebskolonne", NULL);
+	unit("C1", "allierede", "art=kosakker figurer=12 formation=svaerm_tynd", NULL);
+	unit("C2", "allierede", "art=kosakker figurer=8 formation=linie", NULL);
+	unit("B1", "allierede", "art=fodartilleri kanoner=6 kaliber=9 prodset=af klargjort=yes", NULL);
+	unit("H1", "allierede", "art=let_kavaleri figurer=10 nation=britisk", NULL);
+}
+
+static void parse(struct ord_sheet *s, const char *text)
+{
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_diag_init(&d);
+	ord_sheet_init(s);
+	ordre->parse(s, text, strlen(text), &d);
+	ord_diag_format(&d, "sheet", &b);
+	ck_assert_msg(d.n == 0, "the test sheet does not parse:\n%s", b.buf);
+	ord_buf_release(&b);
+	ord_diag_release(&d);
+}
+
+/* What validate_sheet says of a sheet (static buffer, "" when accepted). */
+static const char *validate(const char *side, const char *text)
+{
+	static char out[8192];
+	struct ord_sheet s;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+	int rc;
+
+	parse(&s, text);
+	ord_diag_init(&d);
+	ord_ctx_fake_set_side(ctx, side);
+	rc = rs->validate_sheet(ctx, &s, &d);
+	ord_ctx_fake_set_side(ctx, NULL);
+	ck_assert_int_eq(rc, d.n ? ORD_EBADSHEET : 0);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_uint_lt(b.len, sizeof(out));
+	memcpy(out, b.buf, b.len + 1);
+	ord_buf_release(&b);
+	ord_diag_release(&d);
+	ord_sheet_release(&s);
+	return out;
+}
+
+#define ACCEPTS(side, text) ck_assert_str_eq(validate(side, text), "")
+#define REFUSES(side, text, msg)                                                           \
+	do {                                                                               \
+		const char *said_ = validate(side, text);                                   \
+		ck_assert_msg(strstr(said_, msg) != NULL, "expected '%s' in:\n%s", msg, said_); \
+	} while (0)
+
+/* Attach a sealed side's orders to its units. */
+static void orders(const char *text)
+{
+	struct ord_sheet *s;
+	size_t i;
+
+	ck_assert_uint_lt(nsheets, sizeof(sheets) / sizeof(sheets[0]));
+	s = &sheets[nsheets++];
+	parse(s, text);
+	for (i = 0; i < s->n; i++)
+		ord_ctx_fake_set_order(ctx, U(s->orders[i].unit), &s->orders[i]);
+}
+
+/* Record an event as the core would; return what check_event says. */
+static const char *event(const char *kind, const char *args)
+{
+	static char out[8192];
+	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, kind);
+	char *copy = strdup(args), *argv[24], *tok, *save = NULL;
+	struct ord_diag d;
+	struct ord_kv kv;
+	struct ord_buf b = ORD_BUF_INIT;
+	int argc = 0, rc;
+
+	ck_assert_ptr_nonnull(ek);
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 23; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	ord_diag_init(&d);
+	ord_kv_init(&kv);
+	rc = ord_keys_check(&kv, ek->keys, argc, argv, &d);
+	ck_assert_msg(rc == 0 && d.n == 0, "event %s %s: bad keys", kind, args);
+	ord_ctx_fake_add_event(ctx, ek->phase, kind, &kv);
+	rc = rs->check_event(ctx, ord_ctx_event(ctx, ord_ctx_nevents(ctx) - 1), &d);
+	ck_assert_int_eq(rc, d.n ? ORD_ECHECK : 0);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_uint_lt(b.len, sizeof(out));
+	memcpy(out, b.buf, b.len + 1);
+	ord_buf_release(&b);
+	ord_diag_release(&d);
+	ord_kv_release(&kv);
+	free(copy);
+	return out;
+}
+
+#define EV_OK(kind, args) ck_assert_str_eq(event(kind, args), "")
+#define EV_BAD(kind, args, msg)                                                            \
+	do {                                                                               \
+		const char *said_ = event(kind, args);                                      \
+		ck_assert_msg(strstr(said_, msg) != NULL, "expected '%s' in:\n%s", msg, said_); \
+	} while (0)
+
+static void resolve(const char *phase, const int *dice, size_t n)
+{
+	int rc;
+
+	ord_ctx_fake_set_dice(ctx, dice, n);
+	rc = rs->resolve_phase(ctx, phase);
+	ck_assert_msg(rc == 0, "resolve %s: %s", phase, ord_error_last());
+}
+
+static void expect_result(const char *needle)
+{
+	const char *r = ord_ctx_fake_results(ctx);
+	ck_assert_msg(strstr(r, needle) != NULL, "expected '%s' in the results:\n%s", needle, r);
+}
+
+#define D(...) ((const int[]){__VA_ARGS__}), (sizeof((const int[]){__VA_ARGS__}) / sizeof(int))
+
+/* ---- the calculator -------------------------------------------------------------- */
+
+static int run_calc(struct ord_buf *out, const char *what, const char *args, const int *dice,
+		    size_t ndice, int xml)
+{
+	struct ord_kv kv;
+	int rc;
+
+	ord_kv_init(&kv);
+	split_kv(&kv, args);
+	rc = rs->calc(rules, what, &kv, dice, ndice, xml, out);
+	ord_kv_release(&kv);
+	return rc;
+}
+
+static const char *value(const char *what, const char *args, const int *dice, size_t ndice,
+			 const char *name)
+{
+	static char buf[256];
+	struct ord_buf out = ORD_BUF_INIT, pat = ORD_BUF_INIT;
+	const char *p, *e;
+	int rc = run_calc(&out, what, args, dice, ndice, 1);
+
+	ck_assert_msg(rc == 0, "%s %s: %s", what, args, ord_error_last());
+	ord_buf_addf(&pat, "<value name=\"%s\">", name);
+	p = strstr(out.buf, pat.buf);
+	ck_assert_msg(p != NULL, "no value '%s' in %s", name, out.buf);
+	p += pat.len;
+	e = strchr(p, '<');
+	ck_assert_uint_lt((size_t)(e - p), sizeof(buf));
+	memcpy(buf, p, (size_t)(e - p));
+	buf[e - p] = '\0';
+	ord_buf_release(&out);
+	ord_buf_release(&pat);
+	return buf;
+}
+
+static int ivalue(const char *what, const char *args, const int *dice, size_t ndice, const char *name)
+{
+	return atoi(value(what, args, dice, ndice, name));
+}
+
+static void calc_fails(const char *what, const char *args, const int *dice, size_t ndice,
+		       const char *msg)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+	int rc = run_calc(&out, what, args, dice, ndice, 0);
+
+	ck_assert_msg(rc == ORD_EUSAGE, "%s %s: expected a usage error, got %d", what, args, rc);
+	ck_assert_msg(strstr(ord_error_last(), msg) != NULL, "expected '%s' in '%s'", msg, ord_error_last());
+	ord_buf_release(&out);
+}
+
+/* 6.4: 5 figures a fire unit, a remainder of 2 or more one more:
+ * 2-6 -> 1, 7-11 -> 2, 12-16 -> 3 ..., i.e. floor((n + 3) / 5). */
+START_TEST(test_fire_units)
+{
+	char args[64];
+	int n;
+
+	for (n = 0; n <= 60; n++) {
+		snprintf(args, sizeof(args), "figurer=%d", n);
+		ck_assert_int_eq(ivalue("fireunits", args, NULL, 0, "fire_units"), (n + 3) / 5);
+	}
+	ck_assert_int_eq(ks_fire_units(ks_rules(rules), 1, NULL), 0);
+	ck_assert_int_eq(ks_fire_units(ks_rules(rules), 6, NULL), 1);
+	ck_assert_int_eq(ks_fire_units(ks_rules(rules), 7, NULL), 2);
+	ck_assert_int_eq(ks_fire_units(ks_rules(rules), 16, NULL), 3);
+}
+END_TEST
+
+START_TEST(test_fire_calc)
+{
+	/* 16 figures = 3 fire units; zone I +3: 3d6 11 + 3 = 14 -> 12 men a unit */
+	ck_assert_int_eq(ivalue("fire", "figurer=16 maal_figurer=20 zone=I", D(4, 3, 4), "men"), 36);
+	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 zone=I", D(4, 3, 4), "morale"), "LU");
+	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 zone=I", D(4, 3, 4), "provisional"), "yes");
+	/* half a turn halves the losses, not the morale */
+	ck_assert_int_eq(ivalue("fire", "figurer=16 maal_figurer=20 zone=I halv=yes", D(4, 3, 4), "men"), 18);
+	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 zone=I halv=yes", D(4, 3, 4), "morale"), "LU");
+	/* zone from the distance: 15 cm is zone II for muskets, out of range at 25 */
+	ck_assert_str_eq(value("fire", "figurer=16 afstand=15", D(4, 3, 4), "zone"), "II");
+	ck_assert_str_eq(value("fire", "figurer=16 afstand=25", D(4, 3, 4), "in_range"), "no");
+	ck_assert_str_eq(value("fire", "figurer=10 afstand=25 vaaben=riffel", D(4, 3, 4), "zone"), "III");
+	/* modifiers by name; the morale column reads valeur per point */
+	ck_assert_int_eq(ivalue("fire", "figurer=16 zone=II maal_dyb=yes", D(4, 3, 4), "loss_total"), 13);
+	ck_assert_int_eq(ivalue("fire", "figurer=16 zone=II maal_dyb=yes valeur_diff=2", D(4, 3, 4), "morale_total"), 11);
+	calc_fails("fire", "figurer=16 zone=II bogus=yes", D(4, 3, 4), "unknown key 'bogus'");
+	calc_fails("fire", "figurer=16", D(4, 3, 4), "zone: missing");
+	calc_fails("fire", "figurer=16 zone=II", D(7, 3, 4), "not a face of a d6");
+}
+END_TEST
+
+/* The morale effect of fire is capped at 3 x the firing figures (14):
+ * a partly affected unit takes one grade less. */
+START_TEST(test_fire_morale_cap)
+{
+	/* 3d6 18 + 3 zone I = 21: FU on the figures reached */
+	ck_assert_str_eq(value("fire", "figurer=20 maal_figurer=20 zone=I", D(6, 6, 6), "morale"), "FU");
+	ck_assert_str_eq(value("fire", "figurer=4 maal_figurer=30 zone=I", D(6, 6, 6), "morale"), "U");
+	ck_assert_int_eq(ks_morale_capped(KS_FU, 30, 12), KS_U);
+	ck_assert_int_eq(ks_morale_capped(KS_FU, 30, 15), KS_FU);
+	ck_assert_int_eq(ks_morale_capped(KS_LU, 30, 1), KS_OR);
+	ck_assert_int_eq(ks_morale_capped(KS_OR, 30, 30), KS_OR);
+}
+END_TEST
+
+START_TEST(test_artillery_calc)
+{
+	/* 6 guns, SK at zone I: +6; 3d6 11 -> 17: 6 men a gun = 36; morale U
+	 * capped at 4 figures a gun (24 of 100): LU */
+	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SK zone=I", D(4, 3, 4), "men"), 36);
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I", D(4, 3, 4), "morale"), "LU");
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=24", D(4, 3, 4), "morale"), "U");
+	/* the zone from the distance by calibre; SK beyond its zones */
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=45 kaliber=6", D(4, 3, 4), "zone"), "II");
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=45 kaliber=12", D(4, 3, 4), "zone"), "II");
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=35 kaliber=12", D(4, 3, 4), "zone"), "I");
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK afstand=60", D(4, 3, 4), "in_range"), "no");
+	calc_fails("artillery", "kanoner=6 ammo=SG zone=I", D(4, 3, 4), "zone: SG (granat) is fired at zones II III, not I");
+	/* a battery: materiel instead of men, read once a piece (4 guns) */
+	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes", D(6, 6, 6), "men"), 0);
+	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes", D(6, 6, 6), "destroyed"), 2);
+	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes", D(6, 6, 6), "damaged"), 2);
+	/* 1d6 for an exploding limber: 1-4 nothing, 5 half, 6 all; 3 kampsatser a fire unit */
+	ck_assert_int_eq(ivalue("explosion", "kampsatser=30", D(4), "fire_units"), 0);
+	ck_assert_int_eq(ivalue("explosion", "kampsatser=30", D(5), "fire_units"), 5);
+	ck_assert_int_eq(ivalue("explosion", "kampsatser=30", D(6), "fire_units"), 10);
+}
+END_TEST
+
+START_TEST(test_melee_calc)
+{
+	/* 20 against 12: 66% more = +6; attack column +2; 11 + 8 = 19 against
+	 * 8: the attacker wins by 11, x 3 ranks = 33: FU; the loser loses 15
+	 * men per winner's melee unit (4) and gives 30 a unit as prisoners */
+	const char *a = "a_figurer=20 d_figurer=12 a_geledder=3 a_angrebskolonne_inf=yes";
+
+	ck_assert_str_eq(value("melee", a, D(4, 3, 4, 2, 3, 3), "winner"), "a");
+	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "difference"), 11);
+	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "product"), 33);
+	ck_assert_str_eq(value("melee", a, D(4, 3, 4, 2, 3, 3), "morale"), "FU");
+	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "men_d"), 60);
+	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "prisoners_d"), 120);
+	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "men_a"), 3);
+	/* a close one: equal strength, the defender wins by 1 with 2 ranks: LU */
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "winner"), "d");
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "morale"), "LU");
+	ck_assert_int_eq(ivalue("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "prisoners_a"), 0);
+	/* a tie: nobody wins */
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 3), "winner"), "none");
+	/* a pursuit always wins and costs the pursuer nothing */
+	ck_assert_str_eq(value("melee", "a_figurer=5 d_figurer=20 forfoelgelse=yes", D(1, 1, 1, 6, 6, 6), "winner"), "a");
+	ck_assert_int_eq(ivalue("melee", "a_figurer=5 d_figurer=20 forfoelgelse=yes", D(1, 1, 1, 6, 6, 6), "men_a"), 0);
+	/* twice as strong: +7, not the 10% steps */
+	ck_assert_int_eq(ivalue("melee", "a_figurer=20 d_figurer=10", D(3, 3, 3, 3, 3, 3), "total_a"), 16);
+	calc_fails("melee", "a_figurer=20 d_figurer=10 a_flanke=maybe", D(3, 3, 3, 3, 3, 3), "not a flag");
+}
+END_TEST
+
+START_TEST(test_calc_xml_and_lang)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+
+	ck_assert_int_eq(run_calc(&out, "fire", "figurer=16 zone=I", D(4, 3, 4), 1), 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "<calc ruleset=\"krigsspil\" what=\"fire\">"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "<value name=\"men\">36</value>"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "<die name=\"d1\" sides=\"6\" rolled=\"no\">4</die>"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "<explanation lang=\"da\">16 figurer = 3 skydeenheder"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "[foreløbig tabel: skudzoner"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "<explanation lang=\"en\">16 figures = 3 fire units"));
+	ord_buf_reset(&out);
+	ck_assert_int_eq(run_calc(&out, "fire", "figurer=16 zone=I lang=en", D(4, 3, 4), 0), 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "Skema X 12 men per fire unit × 3 = 36 men"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "[provisional table: skudzoner"));
+	ord_buf_reset(&out);
+	/* decimation: over 25% lost is LU, over 50% U; exactly 25% is not */
+	ck_assert_int_eq(ivalue("decimation", "start=20 figurer=15", NULL, 0, "level"), 0);
+	ck_assert_int_eq(ivalue("decimation", "start=20 figurer=14", NULL, 0, "level"), 1);
+	ck_assert_int_eq(ivalue("decimation", "start=20 figurer=10", NULL, 0, "level"), 1);
+	ck_assert_int_eq(ivalue("decimation", "start=20 figurer=9", NULL, 0, "level"), 2);
+	ck_assert_int_eq(run_calc(&out, "nonsense", "", NULL, 0, 0), ORD_EUSAGE);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "expected one of fireunits fire artillery melee"));
+	ord_buf_release(&out);
+}
+END_TEST
+
+START_TEST(test_print_tables)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+
+	ck_assert_int_eq(rs->print_tables(rules, "skema_x", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "skema_x"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "provisional"));
+	ord_buf_reset(&out);
+	ck_assert_int_eq(rs->print_tables(rules, NULL, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "skema_xx"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "[R]"));
+	ord_buf_reset(&out);
+	ck_assert_int_eq(rs->print_tables(rules, "kort", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "intet kort"));
+	ck_assert_int_eq(rs->print_tables(rules, "nothing", &out), ORD_ENOTFOUND);
+	ord_buf_release(&out);
+}
+END_TEST
+
+/* Every table the module reads is marked provisional or is the rules'
+ * own text; every reconstructed value says what was lost. */
+START_TEST(test_skema_marks)
+{
+	const struct ord_tables *t = ks_rules(rules)->tables;
+	static const char *const provisional[] = {
+		"skudzoner", "skema_x_tab_a", "skema_x_tab_b", "skema_x_moral", "skema_x",
+		"artillerizoner", "skema_xv_tab_a", "skema_xv_tab_b", "skema_xv_moral", "skema_xv",
+		"skema_xv_materiel", "skema_xv_naerkamp", "skema_xx", "skema_xv_naerkamp_tab",
+		"marchlaengder", "terraen", "hindringer", "formationer",
+	};
+	size_t i, j;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(provisional); i++) {
+		const struct ord_table *tbl = ord_tables_get(t, provisional[i]);
+		ck_assert_msg(tbl != NULL, "no table %s", provisional[i]);
+		ck_assert_msg(ord_table_provisional(tbl), "table %s is not marked provisional", provisional[i]);
+	}
+	for (i = 0; i < ord_tables_count(t); i++) {
+		const struct ord_table *tbl = ord_tables_at(t, i);
+		for (j = 0; j < ord_table_nrows(tbl); j++) {
+			const struct ord_row *row = ord_table_row(tbl, j);
+			if (ord_row_reconstructed(row))
+				ck_assert_ptr_nonnull(ord_row_note(row));
+			if (ord_table_kind(tbl) == ORD_TABLE_MODIFIERS)
+				ck_assert_msg(ord_row_attr(row, "label_en") != NULL,
+					      "%s:%u has no label_en", ord_table_name(tbl), ord_row_line(row));
+		}
+	}
+}
+END_TEST
+
+/* ---- the tables and the map as documents ------------------------------------------------ */
+
+/* The built-in Skema with one table replaced (a club's own Skema). */
+static char *patched_skema(const char *table, const char *replacement)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/krigsspil/skema.xml");
+	const char *s = (const char *)res->data, *a, *b;
+	struct ord_buf pat = ORD_BUF_INIT, out = ORD_BUF_INIT;
+
+	ord_buf_addf(&pat, "name=\"%s\"", table);
+	a = strstr(s, pat.buf);
+	ck_assert_ptr_nonnull(a);
+	while (a > s && *a != '<')
+		a--;
+	b = strstr(a, "</dice>");
+	ck_assert_ptr_nonnull(b);
+	b += strlen("</dice>");
+	ord_buf_add(&out, s, (size_t)(a - s));
+	ord_buf_adds(&out, replacement);
+	ord_buf_adds(&out, b);
+	ord_buf_release(&pat);
+	return ord_buf_detach(&out, NULL);
+}
+
+/* Lookups against a test table: a club's Skema X with 1 man a fire unit
+ * for every 3d6 total, and FU from 15 on. */
+START_TEST(test_lookup_test_table)
+{
+	char *xml = patched_skema("skema_x",
+				  "<dice name=\"skema_x\" title=\"test\" columns=\"tab\" labels=\"moral\">\n"
+				  "  <roll lo=\"min\" hi=\"9\" tab=\"1\" moral=\"-\"/>\n"
+				  "  <roll lo=\"10\" hi=\"14\" tab=\"2\" moral=\"U\"/>\n"
+				  "  <roll lo=\"15\" hi=\"max\" tab=\"3\" moral=\"FU\"/>\n"
+				  "</dice>");
+	struct ord_rules *club = NULL;
+	struct ks_fire_in in;
+	struct ks_fire_out out;
+	struct ks_text why;
+
+	ck_assert_msg(rs->load(&club, xml, strlen(xml), "club.xml") == 0, "%s", ord_error_last());
+	memset(&in, 0, sizeof(in));
+	in.figures = 10;
+	in.target_figures = 10;
+	in.vaaben = "musket";
+	in.zone = "II";
+	in.dice[0] = 3, in.dice[1] = 3, in.dice[2] = 3;
+	ks_text_init(&why);
+	ck_assert_int_eq(ks_fire(ks_rules(club), &in, &out, &why), 0);
+	ck_assert_int_eq(out.fire_units, 2);
+	ck_assert_int_eq((int)out.men_per_unit, 1);
+	ck_assert_int_eq(out.men, 2);
+	ck_assert_int_eq(out.grade, KS_OR);
+	/* the club's table is not marked provisional: the result does not say so */
+	ck_assert_ptr_null(strstr(why.prov.buf, "skema_x "));
+	in.dice[0] = 4; /* 10: 2 men, U */
+	ck_assert_int_eq(ks_fire(ks_rules(club), &in, &out, NULL), 0);
+	ck_assert_int_eq(out.men, 4);
+	ck_assert_int_eq(out.grade, KS_U);
+	in.dice[0] = in.dice[1] = in.dice[2] = 5; /* 15: FU */
+	ck_assert_int_eq(ks_fire(ks_rules(club), &in, &out, NULL), 0);
+	ck_assert_int_eq(out.grade, KS_FU);
+	ks_text_release(&why);
+	rs->free(club);
+	free(xml);
+}
+END_TEST
+
+START_TEST(test_load_errors)
+{
+	struct ord_rules *r = NULL;
+	const char *wrong = "<?xml version=\"1.0\"?>\n<tables ruleset=\"battalion\"><params name=\"p\" title=\"t\"><param name=\"a\" value=\"1\"/></params></tables>\n";
+	const char *dup = "<?xml version=\"1.0\"?>\n<map ruleset=\"krigsspil\" title=\"t\">\n<plate q=\"0\" r=\"0\" terrain=\"skov\"/>\n<plate q=\"0\" r=\"0\" terrain=\"vand\"/>\n</map>\n";
+	const char *badside = "<?xml version=\"1.0\"?>\n<map ruleset=\"krigsspil\" title=\"t\">\n<plate q=\"0\" r=\"0\" terrain=\"skov\">\n<feature type=\"vej\" from=\"E\" to=\"E\"/>\n</plate>\n</map>\n";
+	const char *badterrain = "<?xml version=\"1.0\"?>\n<map ruleset=\"krigsspil\" title=\"t\">\n<plate q=\"0\" r=\"0\" terrain=\"lava\"/>\n</map>\n";
+	const char *width = "<?xml version=\"1.0\"?>\n<map ruleset=\"krigsspil\" title=\"t\">\n<plate q=\"0\" r=\"0\" terrain=\"skov\">\n<feature type=\"mur\" from=\"E\" to=\"W\" width=\"2\"/>\n</plate>\n</map>\n";
+
+	load(NULL);
+	ck_assert_int_eq(rs->load(&r, wrong, strlen(wrong), "wrong.xml"), ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "expected 'krigsspil'"));
+	ck_assert_int_eq(rs->load(&r, dup, strlen(dup), "dup.xml"), ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "dup.xml:4: plate (0,0) is given twice (first on line 3)"));
+	ck_assert_int_eq(rs->load(&r, badside, strlen(badside), "side.xml"), ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "side.xml:4: feature 'vej' must run between two different sides"));
+	ck_assert_int_eq(rs->load(&r, badterrain, strlen(badterrain), "t.xml"), ORD_EBADDATA);
+	ck_assert_int_eq(rs->load(&r, width, strlen(width), "w.xml"), ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "only a stream (vandløb) has a width"));
+	ck_assert_ptr_null(r);
+	rs->free(rules);
+	rules = NULL;
+}
+END_TEST
+
+START_TEST(test_map)
+{
+	struct ks_rules *r = ks_rules(rules);
+	struct ks_crossing cr[16];
+	struct ord_buf out = ORD_BUF_INIT;
+	double x, y;
+	int q, rr;
+	size_t n;
+
+	ck_assert_ptr_nonnull(r->map);
+	ck_assert_uint_eq(r->map->n, 7);
+	/* positions in cm to plates: 30 cm across, pointy-topped */
+	ks_map_centre(r->map, 1, 1, &x, &y);
+	ck_assert(fabs(x - 45) < 1e-9 && fabs(y - 25.980762) < 1e-5);
+	ks_map_axial(r->map, 44, 20, &q, &rr);
+	ck_assert_int_eq(q, 1);
+	ck_assert_int_eq(rr, 1);
+	ck_assert_str_eq(ks_map_at(r->map, 14, 0)->terrain, "aabent");
+	ck_assert_str_eq(ks_map_at(r->map, 95, 3)->terrain, "skov");
+	ck_assert_ptr_null(ks_map_at(r->map, 500, 500));
+	/* a straight move east from plate 0,0 crosses the wall, then the wood's edge */
+	n = ks_map_trace(r->map, 0, 0, 90, 0, cr, 16);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(cr[0].what, "mur");
+	ck_assert_int_eq(cr[0].edge, 0);
+	ck_assert_str_eq(cr[1].what, "skov");
+	ck_assert_int_eq(cr[1].edge, 1);
+	/* the printout: a row per r, the legend, the features */
+	ks_map_print(r, NULL, "da", &out);
+	ck_assert_ptr_nonnull(strstr(out.buf, "kort: Prøvekort (7 plader à 30 cm"));
+	ck_assert_ptr_nonnull(strstr(out.buf, ".0  .1| .0  T0"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "1,0 Muren: mur NW-SW"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "2,1: vandløb NW-SE 6 cm"));
+	ord_buf_reset(&out);
+	ck_assert_int_eq(rs->print_tables(rules, "map", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "map: Prøvekort (7 plates"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "1,0 Muren: wall NW-SW"));
+	ord_buf_release(&out);
+	ck_assert_int_eq(ks_side_parse("SØ"), 1);
+	ck_assert_int_eq(ks_side_parse("NV"), 4);
+	ck_assert_int_eq(ks_side_parse("X"), -1);
+}
+END_TEST
+
+/* ---- the unit model ------------------------------------------------------------------ */
+
+START_TEST(test_unit_model)
+{
+	struct ord_unit *u;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	cast();
+	ck_assert_int_eq(st("D1", "figurer"), 20);
+	ck_assert_str_eq(sts("D1", "moral"), "OR");
+	ck_assert_str_eq(sts("D1", "kampsatser"), "10");
+	ck_assert_int_eq(st("D1", "foerste_salve"), 1);
+	ck_assert_int_eq(st("D1", "foerste_storm"), 0);
+	ck_assert_int_eq(st("K1", "foerste_storm"), 1);
+	ck_assert_str_eq(sts("K1", "valeur"), "7");
+	ck_assert_str_eq(sts("K1", "kampsatser"), "0");
+	ck_assert_str_eq(sts("K3", "kampsatser"), "6");
+	/* guns: 16 roundshot/shell, 8 canister of which 2 are shrapnel, each */
+	ck_assert_str_eq(sts("A1", "ks_fuldkugle"), "128");
+	ck_assert_str_eq(sts("A1", "ks_kardaesk"), "48");
+	ck_assert_str_eq(sts("A1", "ks_shrapnel"), "16");
+	ck_assert_int_eq(st("A1", "kanoner"), 8);
+	ck_assert_str_eq(sts("A2", "prodset"), "paa");
+	/* bad units are refused with the paragraph */
+	u = ord_ctx_fake_add_unit(ctx, "X1", "X1", "danske");
+	ord_diag_init(&d);
+	ord_kv_set(&u->attrs, "art", "fodartilleri");
+	ck_assert_int_eq(rs->init_unit(rules, u, &d), ORD_EBADDATA);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_ptr_nonnull(strstr(b.buf, "a battery needs kanoner"));
+	ord_diag_release(&d);
+	ord_buf_reset(&b);
+	u = ord_ctx_fake_add_unit(ctx, "X2", "X2", "danske");
+	ord_diag_init(&d);
+	ord_kv_set(&u->attrs, "art", "infanteri");
+	ord_kv_set(&u->attrs, "figurer", "1");
+	ord_kv_set(&u->attrs, "formation", "svaerm_taet");
+	ck_assert_int_eq(rs->init_unit(rules, u, &d), ORD_EBADDATA);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_ptr_nonnull(strstr(b.buf, "formation 'svaerm_taet' is not for infanteri"));
+	ck_assert_ptr_nonnull(strstr(b.buf, "needs figurer, at least 2"));
+	ord_diag_release(&d);
+	ord_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_describe)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	cast();
+	ck_assert_int_eq(rs->describe_unit(ctx, U("D1"), "danske", &b), 0);
+	ck_assert_ptr_nonnull(strstr(b.buf, "⟦da⟧D1 D1 (danske, infanteri, ukendt): 20 af 20 figurer, valeur 6, linie, 10 kampsatser, 1. skydning; moral OR (orden)"));
+	ck_assert_ptr_nonnull(strstr(b.buf, "⟦en⟧D1 D1 (danske, infantry, ukendt): 20 of 20 figures, valeur 6, line, 10 rounds of ammunition, first volley; morale OR (good order)"));
+	ord_buf_reset(&b);
+	/* the enemy sees figures, formation and state only */
+	ck_assert_int_eq(rs->describe_unit(ctx, U("D1"), "allierede", &b), 0);
+	ck_assert_ptr_nonnull(strstr(b.buf, "ca. 20 figurer, linie, moral OR"));
+	ck_assert_ptr_null(strstr(b.buf, "kampsatser"));
+	ord_buf_reset(&b);
+	ck_assert_int_eq(rs->describe_unit(ctx, U("A1"), NULL, &b), 0);
+	ck_assert_ptr_nonnull(strstr(b.buf, "8 kanoner (heraf 2 haubitser), afprodset, klargjort; kampsatser: fuldkugle/granat 128, kardæsk 48, shrapnel 16"));
+	ck_assert_ptr_nonnull(strstr(b.buf, "8 guns (2 of them howitzers), unlimbered, ready; ammunition: roundshot/shell 128"));
+	ord_buf_release(&b);
+}
+END_TEST
+
+/* ---- sheets (4.3 and the rules each order must keep) ------------------------------------------ */
+
+START_TEST(test_sheet_basics)
+{
+	cast();
+	ACCEPTS("danske", "D1: M ↑ ½ S @L1 ½\nK1: SM ↑ 1 A @L2\nA1: AS SF @L1 1\n");
+	ck_assert_str_eq(validate("danske", "Z9 M ↑ 1\n"), "1:1: unit 'Z9': unknown unit 'Z9' (4.3)\n");
+	ck_assert_str_eq(validate("danske", "L1 M ↑ 1\n"),
+			 "1:1: unit 'L1': unit 'L1' belongs to side allierede, not danske (4.3)\n");
+	ck_assert_str_eq(validate("danske", "D1 M ↑ 1\nD1 H\n"),
+			 "2:1: unit 'D1': second line for unit 'D1' (its first is on line 1) (4.3)\n");
+	ck_assert_str_eq(validate("danske", "D1 A @D2\n"),
+			 "1:6: unit 'D1': target 'D2' is a unit of your own side (4.3)\n");
+	ck_assert_str_eq(validate("danske", "D1 AS SF @L1\n"),
+			 "1:4: unit 'D1': 'AS' is not an order for infanteri (infanteri) (6.1)\n");
+	ck_assert_str_eq(validate("danske", "A1 A @L1\n"),
+			 "1:4: unit 'A1': 'A' is not an order for fodartilleri (fodartilleri) (6.1)\n");
+	REFUSES("danske", "D1 ST @L1\n", "'ST' needs a unit of your own side, not 'L1' of allierede (6.6)");
+}
+END_TEST
+
+/* Stormmarch (13): heavy cavalry and horse artillery every 8th turn,
+ * medium every 6th, light every 4th, cossacks never, at most 2 in a row. */
+START_TEST(test_stormmarch)
+{
+	cast();
+	ACCEPTS("danske", "K1 SM ↑ 1\nK2 SM ↑ 1\nK3 SM ↑ 1\n");
+	ord_kv_set(&U("K1")->state, "stormmarch_start", "3");
+	ord_kv_set(&U("K1")->state, "stormmarch_sidst", "3");
+	ck_assert_str_eq(validate("danske", "K1 SM ↑ 1\n"),
+			 "1:4: unit 'K1': tungt kavaleri may stormmarch only every 8th turn: its last stormmarch began in turn 3, the next may be in turn 11 (13 stormmarch)\n");
+	ord_kv_set(&U("K1")->state, "stormmarch_start", "2");
+	ord_kv_set(&U("K1")->state, "stormmarch_sidst", "2");
+	ACCEPTS("danske", "K1 SM ↑ 1\n");
+	ord_kv_set(&U("K2")->state, "stormmarch_start", "5");
+	ord_kv_set(&U("K2")->state, "stormmarch_sidst", "5");
+	REFUSES("danske", "K2 SM ↑ 1\n", "middelsvært kavaleri may stormmarch only every 6th turn");
+	ord_kv_set(&U("K2")->state, "stormmarch_start", "4");
+	ACCEPTS("danske", "K2 SM ↑ 1\n");
+	ord_kv_set(&U("K3")->state, "stormmarch_start", "7");
+	ord_kv_set(&U("K3")->state, "stormmarch_sidst", "7");
+	REFUSES("danske", "K3 SM ↑ 1\n", "let kavaleri may stormmarch only every 4th turn");
+	/* going on from last turn is the same stormmarch: the second turn is
+	 * allowed, a third is not */
+	ord_kv_set(&U("K3")->state, "stormmarch_start", "9");
+	ord_kv_set(&U("K3")->state, "stormmarch_sidst", "9");
+	ACCEPTS("danske", "K3 SM ↑ 1\n");
+	ord_kv_set(&U("K3")->state, "stormmarch_start", "8");
+	REFUSES("danske", "K3 SM ↑ 1\n", "at most 2 turns in a row: it stormmarched in turns 8 to 9");
+	/* horse artillery like heavy cavalry; foot artillery not at all */
+	ACCEPTS("danske", "A2 SM ↑ ½\n");
+	REFUSES("danske", "A1 SM ↑ ½\n", "fodartilleri cannot stormmarch");
+	ck_assert_str_eq(validate("allierede", "C1 SM ↑ 1\n"),
+			 "1:4: unit 'C1': kosakker cannot stormmarch (8.5) (8.5 kosakker)\n");
+	/* a stormmarch broken off cannot be resumed */
+	REFUSES("danske", "K2 SM ↑ ¼ M ↑ ¼ SM ↑ ¼\n", "a stormmarch broken off cannot be resumed");
+	ACCEPTS("danske", "K2 SM ↑ ¼ SM ↗ ¼\n");
+}
+END_TEST
+
+/* Løb (13): infantry in line only, at most every 8th turn. */
+START_TEST(test_loeb)
+{
+	cast();
+	ACCEPTS("danske", "D1 L ↑\n");
+	ck_assert_str_eq(validate("danske", "D2 L ↑\n"),
+			 "1:4: unit 'D2': only infantry in line may use løb; it is in angrebskolonne (13 løb i linie)\n");
+	ACCEPTS("danske", "D2 FORM linie L ↑\n");
+	REFUSES("danske", "D1 FORM angrebskolonne L ↑\n", "only infantry in line may use løb");
+	REFUSES("danske", "K1 L ↑\n", "'L' is not an order for tungt kavaleri");
+	ord_kv_set(&U("D1")->state, "loeb_sidst", "3");
+	ck_assert_str_eq(validate("danske", "D1 L ↑\n"),
+			 "1:4: unit 'D1': løb may be used at most every 8th turn: it ran in turn 3, the next may be in turn 11 (13 løb i linie)\n");
+	ord_kv_set(&U("D1")->state, "loeb_sidst", "2");
+	ACCEPTS("danske", "D1 L ↑\n");
+}
+END_TEST
+
+/* 8.5: cossacks cannot attack in close order. */
+START_TEST(test_cossacks)
+{
+	cast();
+	ACCEPTS("allierede", "C1 A @D1\n");
+	ck_assert_str_eq(validate("allierede", "C2 A @D1\n"),
+			 "1:4: unit 'C2': cossacks cannot attack in close order (linie) (8.5 kosakker)\n");
+	REFUSES("allierede", "C1 FORM linie A @D1\n", "cossacks cannot attack in close order (linie)");
+	ACCEPTS("allierede", "C2 FORM svaerm A @D1\n");
+	/* and are LU in close order (but march column) */
+	ck_assert_int_eq(ks_moral_parse("LU"), KS_LU);
+}
+END_TEST
+
+/* 13: a close formation in U cannot pass obstacles; cavalry and artillery
+ * never obstacles II and III; water and wide streams not at all. */
+START_TEST(test_obstacles)
+{
+	cast();
+	/* D1 stands at x=15 on plate 0,0; plate 2,0 lies beyond the wall */
+	ACCEPTS("danske", "D1 M 0200 1\n");
+	ord_kv_set(&U("D1")->state, "moral", "U");
+	ck_assert_str_eq(validate("danske", "D1 M 0200 1\n"),
+			 "1:4: unit 'D1': a close formation in U cannot pass obstacles: the mur on plate 1,0 is obstacle II (13 passage af hindringer)\n");
+	/* half a turn does not reach the wall (20 cm a turn in line) */
+	ACCEPTS("danske", "D1 M 0200 ½\n");
+	/* in open order a unit in U may pass obstacle I but not II */
+	ord_kv_set(&U("D3")->state, "x", "15");
+	ord_kv_set(&U("D3")->state, "y", "0");
+	ord_kv_set(&U("D3")->state, "moral", "U");
+	REFUSES("danske", "D3 M 0200 1\n", "an open formation in U cannot pass obstacle II");
+	/* cavalry may not pass obstacle II, and not in stormmarch at all */
+	ord_kv_set(&U("K1")->state, "x", "15");
+	ord_kv_set(&U("K1")->state, "y", "0");
+	REFUSES("danske", "K1 M 0200 1\n", "tungt kavaleri cannot pass obstacle II: the mur on plate 1,0");
+	REFUSES("danske", "K1 SM 0200 1\n", "obstacles cannot be passed in stormmarch");
+	/* water: nobody stands there */
+	REFUSES("danske", "K1 M 0001 ½\n", "plate 0,1 is water");
+}
+END_TEST
+
+/* 7.2, 8.2, 9.2: no fire without ammunition of that type; 14/15: one
+ * fire and one ammunition type a turn. */
+START_TEST(test_fire_orders)
+{
+	cast();
+	ord_kv_set(&U("D1")->state, "kampsatser", "0");
+	ck_assert_str_eq(validate("danske", "D1 S @L1\n"),
+			 "1:4: unit 'D1': no ammunition: 0 kampsatser left, a fire takes 1 (7.2.2)\n");
+	REFUSES("danske", "K1 S @L1\n", "only cavalry with carbines fires; K1 has none (8.2)");
+	ACCEPTS("danske", "K3 S @L1 ½\n");
+	ord_kv_set(&U("A1")->state, "ks_kardaesk", "0");
+	REFUSES("danske", "A1 AS SK @L1\n", "no SK ammunition left (0 kampsatser, a fire takes 1 a gun) (9.2)");
+	ACCEPTS("danske", "A1 AS SG @L1\n");
+	REFUSES("allierede", "B1 AS SG @D1\n", "the battery has no pieces that fire SG");
+	/* limbered, not ready */
+	REFUSES("danske", "A2 AS SF @L1\n", "only unlimbered and ready pieces fire: it is limbered ('AP' first) and not ready ('KL' first)");
+	ACCEPTS("danske", "A2 AP KL AS SF @L1 ½\n");
+	/* one fire a turn */
+	ck_assert_str_eq(validate("danske", "D2 S @L1 ½ S @L2 ½\n"),
+			 "1:4: unit 'D2': a unit fires only once in a turn (\"en enhed kan kun skyde 1 gang i et træk\"): the line orders 2 fires (14)\n");
+	/* one ammunition type a turn */
+	REFUSES("danske", "A1 AM SG AS SF @L1\n", "a unit fires one type of ammunition in a turn: SG and SF");
+	REFUSES("danske", "A1 AS SF @L1 ½ FS @L2 ½\n", "a unit fires only once in a turn");
+	/* no fire while resupplied */
+	REFUSES("danske", "D2 GF S @L1\n", "a unit cannot fire while it is resupplied");
+	/* coordination needs a ranged battery */
+	REFUSES("danske", "A1 AS SF @L1 KO @L1\n", "to coordinate, the battery must have ranged on 'L1'");
+	ord_kv_set(&U("A1")->state, "indskudt_paa", "L1");
+	ACCEPTS("danske", "A1 AS SF @L1 KO @L1\n");
+}
+END_TEST
+
+/* 4.3.4: an order change needs a 4.2.5 reason and ½ turn of reaction
+ * time, except for opening or ceasing fire and defensive fire. */
+START_TEST(test_order_change)
+{
+	cast();
+	ACCEPTS("danske", "D1 M ↑ 1 ÆNDR trussel FORM karré\n");
+	ACCEPTS("danske", "D1 ÆNDR instruks M ← 1\n");
+	ck_assert_str_eq(validate("danske", "D1 M ↑ ¼ ÆNDR trussel F\n"),
+			 "1:10: unit 'D1': an order change takes effect after ½ turn of reaction time, but the orders before 'ÆNDR' last only 1/4 turn (4.3.4)\n");
+	ACCEPTS("danske", "D1 M ↑ ¼ ÆNDR trussel S @L1 ½\n");
+	ACCEPTS("danske", "A1 PR ↓ ¼ ÆNDR trussel FS @L2 ½\n");
+	REFUSES("danske", "D1 M ↑ 1 ÆNDR tvang M ↓ 1\n",
+		"after ½ turn of reaction time only ½ turn is left, but the new orders take 4/4 turn");
+	REFUSES("danske", "D1 M ↑ 1 ÆNDR trussel A @L1\n",
+		"a change for a threat (trussel) may only take up defence: 'A' is not a defensive disposition (4.2.5)");
+	REFUSES("danske", "D1 M ↑ 1 ÆNDR rutekorrektion S @L1 ½\n",
+		"a route correction (rutekorrektion) may only change the march, not 'S'");
+	REFUSES("danske", "K1 ÆNDR mål A @L1\n", "only light cavalry may attack an emerging target (mål); tungt kavaleri may only fire at it");
+	ACCEPTS("danske", "K3 ÆNDR mål A @L1\n");
+	ACCEPTS("danske", "D1 ÆNDR mål S @L1\n");
+}
+END_TEST
+
+START_TEST(test_other_sheet_rules)
+{
+	cast();
+	/* supports: half the size, at least 7 infantry figures, close order, one a turn */
+	ACCEPTS("danske", "D2 ST @D1\n");
+	ord_kv_set(&U("D3")->state, "figurer", "8");
+	REFUSES("danske", "D3 ST @D1\n", "a support must have at least 0.5 times the figures of the unit it supports: 8 for D1's 20 (6.6 støtteenheder)");
+	REFUSES("danske", "D3 ST @D1\n", "a support must stand in close order, not skyttekaede_tynd (6.6.5)");
+	REFUSES("danske", "D2 ST @D1 ST @D3\n", "a support supports only one unit in a turn");
+	REFUSES("danske", "D2 ST @D1 A @L1\n", "a support may not have an attack order in the turn");
+	ord_kv_set(&U("K1")->state, "valeur", "3");
+	REFUSES("danske", "K1 A @L1\n", "cavalry with valeur 3 (under 4) cannot attack (8.3 tab af valeur)");
+	/* only OR and LU attack */
+	ord_kv_set(&U("D2")->state, "moral", "U");
+	REFUSES("danske", "D2 A @L1\n", "only units in OR or LU may move into the enemy's break-in distance; it is in U");
+	/* open order for special troops only */
+	REFUSES("danske", "D1 FORM skyttekæde\n", "only special troops (spredt) form open order");
+	ACCEPTS("danske", "D3 FORM skyttekæde tæt\n");
+	REFUSES("danske", "A1 FORM karré\n", "fodartilleri cannot form karre");
+	/* a resting unit does nothing else */
+	REFUSES("danske", "D1 H M ↑ 1\n", "a resting unit (H) does not move, fire or attack");
+	/* a battery marches limbered */
+	REFUSES("danske", "A1 M ↑ 1\n", "a battery marches limbered");
+	ACCEPTS("danske", "A1 PP M ↑ ½\n");
+	/* limbered artillery in line at most 2 turns in a row */
+	ord_kv_set(&U("A2")->state, "march_sidst", "9");
+	ord_kv_set(&U("A2")->state, "march_i_traek", "2");
+	REFUSES("danske", "A2 M ↑ 1\n", "limbered artillery in line may march at most 2 turns in a row");
+	REFUSES("danske", "A1 REP\n", "the battery has no damaged gun to repair");
+	/* British cavalry out of control goes on fighting */
+	ord_kv_set(&U("H1")->state, "britisk_kontrol_til", "11");
+	REFUSES("allierede", "H1 TT ↓ 1\n", "British cavalry out of control until turn 11 stays in the melee: its order must be 'A' (angreb) (8.4 britisk kavaleri)");
+	ACCEPTS("allierede", "H1 A @D1\n");
+	/* a surrendered unit takes no orders */
+	ord_kv_set(&U("L1")->state, "overgivet", "1");
+	REFUSES("allierede", "L1 H\n", "unit 'L1' has surrendered");
+}
+END_TEST
+
+/* ---- events ------------------------------------------------------------------------------------------ */
+
+START_TEST(test_events)
+{
+	cast();
+	orders("D1 M ↑ ½ S @L1 ½\nD2 A @L1\nA1 AS SF @L1\nK1 SM ↑ 1\n");
+	orders("L1 F\nB1 AS SF @D2\n");
+	EV_OK("angreb", "unit=D2 maal=L1");
+	EV_BAD("angreb", "unit=D1 maal=L1", "unit 'D1' attacks 'L1' but its sheet orders no 'A @L1' (4.3)");
+	EV_BAD("angreb", "unit=D2 maal=L1", "has declared an attack already");
+	EV_OK("stoette", "unit=K2 stoetter=D2 rolle=nabo");
+	EV_BAD("stoette", "unit=D3 stoetter=D2 rolle=traefning", "a support must stand in close order");
+	ord_kv_set(&U("K3")->state, "figurer", "6");
+	EV_BAD("stoette", "unit=K3 stoetter=D2 rolle=traefning", "at least 0.5 times the figures");
+	EV_OK("reaktion", "unit=L1 reaktion=forsvar");
+	EV_BAD("reaktion", "unit=L2 reaktion=forsvar", "no attack on it was declared");
+	EV_OK("flyt", "unit=D1 x=15 y=-5");
+	EV_BAD("flyt", "unit=L2 x=10 y=10", "moved but its sheet orders no march");
+	EV_BAD("flyt", "unit=D1 x=15 y=-5 stormmarch=yes", "stormmarched but its sheet orders no 'SM'");
+	EV_OK("flyt", "unit=K1 x=0 y=0 stormmarch=yes");
+	EV_BAD("formation", "unit=D1 formation=karre", "formed karre but its sheet orders no 'FORM karre'");
+	EV_OK("skyd", "unit=D1 maal=L1 zone=II halv=yes");
+	EV_BAD("skyd", "unit=D1 maal=L2 zone=II", "fired at 'L2' but its sheet orders no 'S @L2'");
+	EV_BAD("skyd", "unit=D1 maal=L1", "give the zone");
+	EV_BAD("skyd", "unit=D1 maal=L1 zone=I flag=flanke,nonsense", "flag: unknown modifier flag 'nonsense'");
+	EV_OK("artilleri", "unit=A1 maal=L1 afstand=40");
+	EV_BAD("artilleri", "unit=A1 maal=L1 afstand=40 ammo=SK", "battery 'A1' fired SK but its sheet orders SF");
+	EV_BAD("artilleri", "unit=D1 maal=L1 zone=I", "is not artillery");
+	EV_BAD("naerkamp", "angriber=D1 forsvarer=L1", "no attack of 'D1' on 'L1' was declared this turn");
+	EV_BAD("flugt", "unit=L2", "is in OR, not FU: it does not flee");
+}
+END_TEST
+
+/* ---- phases and bookkeeping ---------------------------------------------------------------------------- */
+
+START_TEST(test_fire_phase_bookkeeping)
+{
+	cast();
+	orders("D1 S @L1\nA1 AS SF @L1\n");
+	orders("B1 AS SK @D1 ½\n");
+	EV_OK("skyd", "unit=D1 maal=L1 zone=I");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II");
+	EV_OK("artilleri", "unit=B1 maal=D1 zone=I halv=yes");
+	/* D1: 20 figures = 4 fire units; 3d6 10 +3 zone I +2 first volley +2
+	 * (L1 does not answer? no: the morale column only) = 15 -> 12 men a unit */
+	resolve("skydninger", D(4, 3, 3, 3, 3, 3, 2, 2, 2));
+	/* small arms: ammunition used, first volley gone, smoke next turn */
+	ck_assert_str_eq(sts("D1", "kampsatser"), "9");
+	ck_assert_int_eq(st("D1", "foerste_salve"), 0);
+	ck_assert_int_eq(st("D1", "skoed_helt"), 10);
+	/* artillery: 8 guns x 1 roundshot; ranged on its target from now on */
+	ck_assert_str_eq(sts("A1", "ks_fuldkugle"), "120");
+	ck_assert_str_eq(sts("A1", "indskudt_paa"), "L1");
+	/* B1: 6 guns x 1 canister for half a turn */
+	ck_assert_str_eq(sts("B1", "ks_kardaesk"), "30");
+	/* losses in men become figures (30 men a figure), the rest carried */
+	ck_assert_int_eq(st("L1", "figurer") + st("L1", "tab_mand") / 30, 18);
+	ck_assert(st("L1", "tab_mand") > 0);
+	expect_result("L1: ⟦da⟧beskudt af D1");
+	expect_result("[foreløbig tabel: skudzoner");
+	expect_result("[provisional table: skudzoner");
+}
+END_TEST
+
+START_TEST(test_decimation)
+{
+	cast();
+	/* 6 of 20 figures lost: over 25%: LU for the rest of the battle */
+	ord_kv_set(&U("D1")->state, "figurer", "14");
+	ord_kv_set(&U("D1")->state, "tab_mand", "180");
+	/* 11 of 20: over 50%: U, no reorganisation */
+	ord_kv_set(&U("D2")->state, "figurer", "9");
+	ord_kv_set(&U("D2")->state, "tab_mand", "330");
+	/* artillery is not decimated */
+	ord_kv_set(&U("A1")->state, "kanoner", "2");
+	ord_kv_set(&U("A1")->state, "oedelagt", "6");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("D1", "decimering"), 1);
+	ck_assert_int_eq(ks_moral_now(ctx, U("D1")), KS_LU);
+	ck_assert_int_eq(st("D2", "decimering"), 2);
+	ck_assert_int_eq(ks_moral_now(ctx, U("D2")), KS_U);
+	ck_assert_int_eq(st("A1", "decimering"), 0);
+	expect_result("D1: ⟦da⟧decimeret: over 25% af den oprindelige styrke tabt (6 af 20 figurer): LU resten af slaget");
+	expect_result("D2: ⟦da⟧decimeret: over 50% af den oprindelige styrke tabt (11 af 20 figurer): U resten af slaget, kan ikke reorganiseres");
+	/* the exception: a turn it rested or won a melee sending the loser FU */
+	ord_kv_set(&U("D1")->state, "vandt_fu_traek", "10");
+	ck_assert_int_eq(ks_moral_now(ctx, U("D1")), KS_OR);
+	/* over 50%: not reorganised out of U */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 11);
+	cast();
+	ord_kv_set(&U("D2")->state, "figurer", "9");
+	ord_kv_set(&U("D2")->state, "decimering", "2");
+	ord_kv_set(&U("D2")->state, "moral", "FU");
+	ord_kv_set(&U("D2")->state, "moral_traek", "10");
+	resolve("reorganisering", NULL, 0);
+	ck_assert_str_eq(sts("D2", "moral"), "U");
+	ck_assert_int_eq(ks_moral_now(ctx, U("D2")), KS_U);
+}
+END_TEST
+
+START_TEST(test_valeur)
+{
+	cast();
+	/* the third turn in melee costs a point (8.3) */
+	ord_kv_set(&U("K1")->state, "kamp_traek", "2");
+	ord_kv_set(&U("K1")->state, "naerkamp_traek", "10");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("K1", "kamp_traek"), 3);
+	ck_assert_int_eq(st("K1", "valeur"), 6);
+	expect_result("K1: ⟦da⟧3. træk i kamp: valeur falder til 6");
+	/* under 4: must break off */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	ord_kv_set(&U("K2")->state, "kamp_traek", "5");
+	ord_kv_set(&U("K2")->state, "valeur", "4");
+	ord_kv_set(&U("K2")->state, "naerkamp_traek", "10");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("K2", "valeur"), 3);
+	expect_result("under 4: skal afbryde kampen, kan ikke angribe eller støtte");
+	/* after 8 turns' rest a point a turn, never over the start */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("K1 H\n");
+	ord_kv_set(&U("K1")->state, "valeur", "5");
+	ord_kv_set(&U("K1")->state, "hvil_traek", "8");
+	ord_kv_set(&U("K1")->state, "kamp_traek", "4");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("K1", "hvil_traek"), 9);
+	ck_assert_int_eq(st("K1", "valeur"), 6);
+	ck_assert_int_eq(st("K1", "kamp_traek"), 0);
+	ord_kv_set(&U("K1")->state, "valeur", "7");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("K1", "valeur"), 7);
+}
+END_TEST
+
+START_TEST(test_flight_and_surrender)
+{
+	cast();
+	/* the second turn of flight costs 10% (at least 1 figure) as stragglers */
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("L1")->state, "flugt_traek", "1");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("L1", "flugt_traek"), 2);
+	ck_assert_int_eq(st("L1", "efternoelere"), 1);
+	ck_assert_int_eq(st("L1", "figurer"), 17);
+	expect_result("L1: ⟦da⟧på flugt i 2. træk: 1 figurer efternølere, 17 tilbage");
+	ck_assert_int_eq(ks_stragglers(ks_rules(rules), 25), 2);
+	ck_assert_int_eq(ks_stragglers(ks_rules(rules), 3), 1);
+	/* a unit that cannot flee surrenders */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	EV_OK("flugt", "unit=L1 blokeret=yes");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("L1", "overgivet"), 1);
+	ck_assert_int_eq(st("L1", "figurer"), 0);
+	ck_assert_int_eq(st("L1", "fanger"), 18 * 30);
+	expect_result("L1: ⟦da⟧overgiver sig (kan ikke flygte): 18 figurer i fangenskab");
+	/* pursued two turns in a row: surrender */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("K1 A @L1\n");
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("L1")->state, "forfoelget_traek", "1");
+	ord_kv_set(&U("L1")->state, "forfoelget_sidst", "9");
+	ord_kv_set(&U("K1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("K1")->state, "angreb_maal", "L1");
+	EV_OK("naerkamp", "angriber=K1 forsvarer=L1 forfoelgelse=yes");
+	resolve("angrebshandlinger", D(1, 1, 1, 6, 6, 6));
+	ck_assert_int_eq(st("L1", "forfoelget_traek"), 2);
+	ck_assert_int_eq(st("L1", "overgivet"), 1);
+	expect_result("overgiver sig (forfulgt træk i træk)");
+}
+END_TEST
+
+START_TEST(test_melee_phase)
+{
+	cast();
+	orders("D2 A @L1\nD1 ST @D2\n");
+	orders("L1 F\n");
+	EV_OK("angreb", "unit=D2 maal=L1");
+	EV_OK("stoette", "unit=D1 stoetter=D2 rolle=traefning");
+	EV_OK("reaktion", "unit=L1 reaktion=forsvar");
+	resolve("angrebserklaering", NULL, 0);
+	ck_assert_str_eq(sts("D2", "angreb_maal"), "L1");
+	ck_assert_str_eq(sts("D1", "stoetter"), "D2");
+	expect_result("D2: ⟦da⟧1. angreb på L1; 2. støtte:; D1 er 2. træfning; 3. L1 reagerer: forsvar; 4. forsvarerens støtte: ingen");
+	EV_OK("naerkamp", "angriber=D2 forsvarer=L1");
+	/* D2 20 fig vs L1 18: +1 (11% more), column +2, 2nd line +2, first
+	 * volley +2: 10 + 7 = 17; L1: 3d6 8 + first volley 2 = 10: D2 wins by 7 */
+	resolve("angrebshandlinger", D(3, 3, 4, 2, 3, 3));
+	expect_result("+2 2. træfning");
+	expect_result("angriberen vinder med 7 × 3 geledder = 21: Skema XX taberen FU");
+	ck_assert_int_eq(ks_moral_parse(sts("L1", "moral")), KS_FU);
+	ck_assert(st("L1", "fanger") > 0);
+	ck_assert_int_eq(st("D2", "vandt_fu_traek"), 10);
+	ck_assert_str_eq(sts("D2", "kampsatser"), "9");
+	ck_assert_str_eq(sts("D2", "sidst_rolle"), "angriber");
+	ck_assert_str_eq(sts("L1", "sidst_rolle"), "forsvarer");
+}
+END_TEST
+
+START_TEST(test_british_cavalry)
+{
+	cast();
+	orders("H1 A @D1\n");
+	ord_kv_set(&U("H1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("H1")->state, "angreb_maal", "D1");
+	EV_OK("naerkamp", "angriber=H1 forsvarer=D1");
+	/* H1 wins big; the out-of-control roll 5, the pursuit roll 4 */
+	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 1, 5, 4));
+	ck_assert_int_eq(st("H1", "britisk_kontrol_til"), 11);
+	ck_assert_int_eq(st("H1", "britisk_forfoelg_til"), 12);
+	ck_assert_str_eq(sts("H1", "britisk_maal"), "D1");
+	expect_result("britisk kavaleri 1d6 = 5: ude af kontrol, fortsætter nærkampen til og med træk 11");
+	expect_result("britisk kavaleri 1d6 = 4: forfølger D1 til og med træk 12");
+}
+END_TEST
+
+START_TEST(test_moves_and_morale_time)
+{
+	cast();
+	orders("D2 FORM linie\nK1 SM ↑ 1\n");
+	EV_OK("formation", "unit=D2 formation=linie");
+	EV_OK("flyt", "unit=K1 x=0 y=-50 stormmarch=yes");
+	resolve("fredelige-flytninger", NULL, 0);
+	/* LU during and half a turn after a change of formation */
+	ck_assert_str_eq(sts("D2", "formation"), "linie");
+	ck_assert_str_eq(sts("D2", "moral"), "LU");
+	ck_assert_int_eq(st("D2", "moral_til"), 22);
+	ck_assert_int_eq(st("K1", "stormmarch_start"), 10);
+	/* next turn's reorganisation: the half turn is still on in its first
+	 * half; the turn after, it is over */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 12);
+	cast();
+	ord_kv_set(&U("D2")->state, "moral", "LU");
+	ord_kv_set(&U("D2")->state, "moral_til", "22");
+	ord_kv_set(&U("D2")->state, "moral_grund", "formationsændring");
+	resolve("reorganisering", NULL, 0);
+	ck_assert_str_eq(sts("D2", "moral"), "OR");
+	expect_result("D2: ⟦da⟧LU (formationsændring) er ophørt⟦en⟧LU (change of formation) is over⟦⟧");
+	/* a unit in U from fire rallies a grade when not disturbed */
+	ord_kv_set(&U("L1")->state, "moral", "U");
+	ord_kv_set(&U("L1")->state, "moral_traek", "11");
+	ord_kv_set(&U("L2")->state, "moral", "U");
+	ord_kv_set(&U("L2")->state, "moral_traek", "11");
+	EV_OK("forstyrret", "unit=L2");
+	resolve("reorganisering", NULL, 0);
+	ck_assert_str_eq(sts("L1", "moral"), "LU");
+	ck_assert_str_eq(sts("L2", "moral"), "U");
+	expect_result("L1: ⟦da⟧reorganiseret: U → LU [foreløbig tabel: reorganisering_grader]");
+}
+END_TEST
+
+Suite *ord_test_suite(void)
+{
+	Suite *s = suite_create("krigsspil");
+	TCase *tc = tcase_create("calc");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_fire_units);
+	tcase_add_test(tc, test_fire_calc);
+	tcase_add_test(tc, test_fire_morale_cap);
+	tcase_add_test(tc, test_artillery_calc);
+	tcase_add_test(tc, test_melee_calc);
+	tcase_add_test(tc, test_calc_xml_and_lang);
+	tcase_add_test(tc, test_print_tables);
+	tcase_add_test(tc, test_skema_marks);
+	tcase_add_test(tc, test_lookup_test_table);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("documents");
+	tcase_add_test(tc, test_load_errors);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("map");
+	tcase_add_checked_fixture(tc, setup_map, teardown);
+	tcase_add_test(tc, test_map);
+	tcase_add_test(tc, test_obstacles);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("units");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_unit_model);
+	tcase_add_test(tc, test_describe);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("sheets");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_sheet_basics);
+	tcase_add_test(tc, test_stormmarch);
+	tcase_add_test(tc, test_loeb);
+	tcase_add_test(tc, test_cossacks);
+	tcase_add_test(tc, test_fire_orders);
+	tcase_add_test(tc, test_order_change);
+	tcase_add_test(tc, test_other_sheet_rules);
+	tcase_add_test(tc, test_events);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("phases");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_fire_phase_bookkeeping);
+	tcase_add_test(tc, test_decimation);
+	tcase_add_test(tc, test_valeur);
+	tcase_add_test(tc, test_flight_and_surrender);
+	tcase_add_test(tc, test_melee_phase);
+	tcase_add_test(tc, test_british_cavalry);
+	tcase_add_test(tc, test_moves_and_morale_time);
+	suite_add_tcase(s, tc);
+	return s;
+}
