@@ -1,15 +1,19 @@
 /*
  * cmd_report.c - `orderly report GAME --side SIDE|--referee [--turn N]
- * [--xml]`: a side's turn report (what it may see) or the referee's.
+ * [--xml] [--lang da|en|both]`: a side's turn report (what it may see) or
+ * the referee's.  --lang picks one language of a ruleset's bilingual texts
+ * (cli_lang.h); the default is da, and reports without such texts are the
+ * same in every language.
  */
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/cli_lang.h"
 
 int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf out = ORD_BUF_INIT;
-	const char *side = NULL, *turn_s = NULL;
+	const char *side = NULL, *turn_s = NULL, *lang = NULL;
 	ord_game *g = NULL;
 	int referee = 0, xml = 0, turn = 0, rc;
 	const struct cli_opt opts[] = {
@@ -17,6 +21,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		{ "referee", NULL, &referee },
 		{ "turn", &turn_s, NULL },
 		{ "xml", NULL, &xml },
+		{ "lang", &lang, NULL },
 		{ NULL, NULL, NULL },
 	};
 
@@ -31,6 +36,8 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 					       : "missing --side SIDE or --referee");
 	if ((rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0)
 		return rc;
+	if (lang && !cli_lang_valid(lang))
+		return cli_usage_error(cmd, "--lang '%s' (expected da, en or both)", lang);
 	if ((rc = cli_open_game(&g, argv[1])) != 0)
 		goto out;
 	rc = ord_game_report(g, side, turn, xml, &out);
@@ -38,6 +45,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(rc);
 		goto out;
 	}
+	cli_lang_select(&out, lang ? lang : "da");
 	cli_print_buf(&out);
 	rc = CLI_OK;
 out:

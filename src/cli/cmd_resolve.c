@@ -2,11 +2,14 @@
  * cmd_resolve.c - `orderly resolve GAME [--phase NAME] [--dice N,N,...]`:
  * resolve the current phase (or check that it is the one named) and print
  * its results.  --dice is used only by a game created with --fixed-dice.
+ * A ruleset's bilingual results are printed in Danish (cli_lang.h); the
+ * report command has --lang for the other.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/cli_lang.h"
 
 int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 {
@@ -41,6 +44,7 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(rc);
 		goto out;
 	}
+	cli_lang_select(&out, "da");
 	cli_print_buf(&out);
 	rc = CLI_OK;
 out:
