@@ -1362,6 +1362,8 @@ void ks_map_print(const struct ks_rules *r, const struct ord_kv *marks, const ch
 			(void)at;
 			tr = terrain_row(r, p->terrain);
 			tegn = tr ? ord_row_str(tr, "tegn") : "?";
+			snprintf(key, sizeof(key), "%d,%d", p->q, p->r);
+			ord_buf_addch(&line, marks && ord_kv_get(marks, key) ? '*' : ' ');
 			ord_buf_adds(&line, tegn);
 			if (p->height >= 0 && p->height <= 9)
 				ord_buf_addch(&line, '0' + p->height);
@@ -1370,11 +1372,7 @@ void ks_map_print(const struct ks_rules *r, const struct ord_kv *marks, const ch
 			if (p->nf) {
 				const struct ord_row *fr = feature_row(r, p->f[0].type);
 				ord_buf_adds(&line, fr ? ord_row_str(fr, "tegn") : "?");
-			} else {
-				ord_buf_addch(&line, ' ');
 			}
-			snprintf(key, sizeof(key), "%d,%d", p->q, p->r);
-			ord_buf_addch(&line, marks && ord_kv_get(marks, key) ? '*' : ' ');
 		}
 		while (line.len && line.buf[line.len - 1] == ' ')
 			line.buf[--line.len] = '\0';

@@ -382,13 +382,13 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 		grade = KS_OR;
 	if (why && grade > KS_OR) {
 		const char *g = ks_st_str(u, "moral_grund");
-		ord_buf_addf(&why->da, "%s%s%s", ks_moral_name(grade), *g ? " " : "", g);
-		ord_buf_addf(&why->en, "%s%s%s", ks_moral_name(grade), *g ? " " : "", ks_reason(g, "en"));
+		ord_buf_addf(&why->da, "%s%s", g, *g ? ", " : "");
+		ord_buf_addf(&why->en, "%s%s", ks_reason(g, "en"), *g ? ", " : "");
 		if (til) {
-			ord_buf_addf(&why->da, ", til %s træk %ld", til % 2 ? "slutningen af" : "midt i", til / 2);
-			ord_buf_addf(&why->en, ", until %s of turn %ld", til % 2 ? "the end" : "the middle", til / 2);
+			ord_buf_addf(&why->da, "til %s træk %ld", til % 2 ? "slutningen af" : "midt i", til / 2);
+			ord_buf_addf(&why->en, "until %s of turn %ld", til % 2 ? "the end" : "the middle", til / 2);
 		} else {
-			ks_text_add(why, ", til den reorganiseres", ", until reorganised");
+			ks_text_add(why, "til den reorganiseres", "until reorganised");
 		}
 	}
 	/* decimation: LU (or U) for the rest of the battle, except in a turn
@@ -400,7 +400,7 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 		if (!excused && floor_grade > grade) {
 			grade = floor_grade;
 			if (why)
-				KS_TF(why, "%s (decimeret)", "%s (decimated)", ks_moral_name(grade));
+				ks_text_add(why, "decimeret, resten af slaget", "decimated, for the rest of the battle");
 		}
 	}
 	/* cossacks in close order but march column are LU (8.5) */
@@ -408,7 +408,7 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 	    strcmp(ks_form(u), "marchkolonne")) {
 		grade = KS_LU;
 		if (why)
-			ks_text_add(why, "LU (kosakker i sluttet formation)", "LU (cossacks in close order)");
+			ks_text_add(why, "kosakker i sluttet formation", "cossacks in close order");
 	}
 	return grade;
 }
@@ -803,16 +803,29 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 		} else {
 			KS_TF(&t, "%ld af %ld figurer", "%ld of %ld figures", ks_st(u, "figurer"),
 			      ord_kv_get_int(&u->attrs, "figurer", 0));
-			if (ks_st(u, "tab_mand") || ks_st(u, "fanger") || ks_st(u, "efternoelere"))
-				KS_TF(&t, " (tab %ld mand, %ld fanger, %ld figurer efternølere)",
-				      " (lost %ld men, %ld prisoners, %ld figures straggled)", ks_st(u, "tab_mand"),
-				      ks_st(u, "fanger"), ks_st(u, "efternoelere"));
+			if (ks_st(u, "tab_mand") || ks_st(u, "fanger") || ks_st(u, "efternoelere")) {
+				const char *sep = "";
+				ks_text_add(&t, " (", " (");
+				if (ks_st(u, "tab_mand")) {
+					KS_TF(&t, "%ld mand døde og sårede", "%ld men killed and wounded", ks_st(u, "tab_mand"));
+					sep = ", ";
+				}
+				if (ks_st(u, "fanger")) {
+					KS_TF(&t, "%s%ld mand til fange", "%s%ld men taken prisoner", sep, ks_st(u, "fanger"));
+					sep = ", ";
+				}
+				if (ks_st(u, "efternoelere"))
+					KS_TF(&t, "%s%ld figurer efternølere", "%s%ld figures straggled", sep,
+					      ks_st(u, "efternoelere"));
+				ks_text_add(&t, ")", ")");
+			}
 			KS_TF(&t, ", valeur %s", ", valeur %s", ks_st_str(u, "valeur"));
 			if (ks_st(u, "valeur") != ord_kv_get_int(&u->attrs, "valeur", 6))
 				KS_TF(&t, " (start %ld)", " (start %ld)", ord_kv_get_int(&u->attrs, "valeur", 6));
 			ks_text_add(&t, ", ", ", ");
 			formation_words(ctx, u, &t);
-			KS_TF(&t, ", %s kampsatser", ", %s rounds of ammunition", ks_st_str(u, "kampsatser"));
+			if (ks_is(ctx, u, "infanteri") || ord_kv_get_bool(&u->attrs, "karabiner", 0))
+				KS_TF(&t, ", %s kampsatser", ", %s rounds of ammunition", ks_st_str(u, "kampsatser"));
 			if (ks_st(u, "foerste_salve"))
 				ks_text_add(&t, ", 1. skydning", ", first volley");
 			if (ks_st(u, "foerste_storm"))
@@ -825,9 +838,8 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 			struct ks_text why;
 			ks_text_init(&why);
 			ks_moral_at(ctx, u, h, &why);
-			ks_text_cat(&t, &why);
-			ord_buf_addf(&t.da, " = %s (%s)", ks_moral_name(grade), ks_moral_words(grade, "da"));
-			ord_buf_addf(&t.en, " = %s (%s)", ks_moral_name(grade), ks_moral_words(grade, "en"));
+			ord_buf_addf(&t.da, "%s (%s: %s)", ks_moral_name(grade), ks_moral_words(grade, "da"), why.da.buf);
+			ord_buf_addf(&t.en, "%s (%s: %s)", ks_moral_name(grade), ks_moral_words(grade, "en"), why.en.buf);
 			ks_text_release(&why);
 		}
 		if (ks_st(u, "decimering"))
@@ -837,10 +849,14 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 			KS_TF(&t, "; sidste stormmarch træk %ld", "; last stormmarch turn %ld", ks_st(u, "stormmarch_sidst"));
 		if (ks_st(u, "loeb_sidst"))
 			KS_TF(&t, "; sidste løb træk %ld", "; last løb turn %ld", ks_st(u, "loeb_sidst"));
-		if (ks_st(u, "kamp_traek"))
-			KS_TF(&t, "; %ld træk i kamp", "; %ld turns engaged", ks_st(u, "kamp_traek"));
-		if (ks_st(u, "flugt_traek"))
-			KS_TF(&t, "; på flugt i %ld træk", "; fleeing for %ld turns", ks_st(u, "flugt_traek"));
+		if (ks_st(u, "kamp_traek")) {
+			ord_buf_addf(&t.da, "; %ld træk i kamp", ks_st(u, "kamp_traek"));
+			ord_buf_addf(&t.en, "; %ld turn%s engaged", ks_st(u, "kamp_traek"), ks_st(u, "kamp_traek") == 1 ? "" : "s");
+		}
+		if (ks_st(u, "flugt_traek")) {
+			ord_buf_addf(&t.da, "; på flugt i %ld træk", ks_st(u, "flugt_traek"));
+			ord_buf_addf(&t.en, "; fleeing for %ld turn%s", ks_st(u, "flugt_traek"), ks_st(u, "flugt_traek") == 1 ? "" : "s");
+		}
 		if (ks_st(u, "britisk_kontrol_til") >= ord_ctx_turn(ctx))
 			KS_TF(&t, "; ude af kontrol til træk %ld", "; out of control until turn %ld",
 			      ks_st(u, "britisk_kontrol_til"));

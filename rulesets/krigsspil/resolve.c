@@ -241,6 +241,7 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 static void declare_supports(struct ord_ctx *ctx, const struct ord_unit *of, struct ks_text *t)
 {
 	size_t i;
+	int n = 0;
 
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
@@ -254,8 +255,9 @@ static void declare_supports(struct ord_ctx *ctx, const struct ord_unit *of, str
 		ord_kv_set(&s->state, "stoetter", of->id);
 		ord_kv_set(&s->state, "stoette_rolle", rolle);
 		ks_st_set(s, "stoette_traek", ord_ctx_turn(ctx));
-		ord_buf_addf(&t->da, "; %s er %s", s->id, !strcmp(rolle, "nabo") ? "naboenhed" : "2. træfning");
-		ord_buf_addf(&t->en, "; %s is %s", s->id, !strcmp(rolle, "nabo") ? "neighbour" : "second line");
+		ord_buf_addf(&t->da, "%s%s (%s)", n ? ", " : " ", s->id, !strcmp(rolle, "nabo") ? "naboenhed" : "2. træfning");
+		ord_buf_addf(&t->en, "%s%s (%s)", n ? ", " : " ", s->id, !strcmp(rolle, "nabo") ? "neighbour" : "second line");
+		n++;
 		ks_text_init(&st);
 		ord_buf_addf(&st.da, "%s for %s", !strcmp(rolle, "nabo") ? "naboenhed" : "2. træfning", of->id);
 		ord_buf_addf(&st.en, "%s for %s", !strcmp(rolle, "nabo") ? "neighbour" : "second line", of->id);
@@ -275,7 +277,7 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			const struct ord_event *e = ord_ctx_event(ctx, i);
 			struct ord_unit *a, *m;
 			struct ks_text t;
-			int storm;
+			int storm, reacted;
 
 			if (strcmp(e->kind, "angreb") || ord_kv_get_bool(&e->kv, "initiativ", 0) != !pass)
 				continue;
@@ -306,6 +308,7 @@ static int resolve_declarations(struct ord_ctx *ctx)
 					ks_text_add(&t, " ingen", " none");
 			}
 			/* 3. the defender's reaction, 4. its supports */
+			reacted = 0;
 			for (j = 0; j < ord_ctx_nevents(ctx); j++) {
 				const struct ord_event *r = ord_ctx_event(ctx, j);
 				const char *re;
@@ -317,7 +320,10 @@ static int resolve_declarations(struct ord_ctx *ctx)
 				ord_buf_addf(&t.da, "; 3. %s reagerer: %s", m->id, re);
 				ord_buf_addf(&t.en, "; 3. %s reacts: %s", m->id,
 					     !strcmp(re, "forsvar") ? "defence" : !strcmp(re, "modangreb") ? "counterattack" : "retreat");
+				reacted = 1;
 			}
+			if (!reacted)
+				KS_TF(&t, "; 3. %s erklærer ingen reaktion", "; 3. %s states no reaction", m->id);
 			ks_text_add(&t, "; 4. forsvarerens støtte:", "; 4. the defender's supports:");
 			{
 				size_t before = t.da.len;
@@ -421,7 +427,7 @@ static int resolve_moves(struct ord_ctx *ctx)
 			if (ks_is(ctx, u, "artilleri") && !strcmp(ks_st_str(u, "prodset"), "paa") &&
 			    !strcmp(ks_form(u), "linie")) {
 				ks_st_set(u, "march_i_traek",
-					  ks_st(u, "march_sidst") == turn - 1 ? ks_st(u, "march_i_traek") + 1 : 1);
+					  ks_st(u, "march_sidst") > 0 && ks_st(u, "march_sidst") == turn - 1 ? ks_st(u, "march_i_traek") + 1 : 1);
 				ks_st_set(u, "march_sidst", turn);
 			}
 			/* obstacles: infantry in close order, cavalry in close order
@@ -501,7 +507,7 @@ static void target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct o
 		ord_kv_set(flags, "maal_lu", "yes");
 	else if (grade >= KS_U)
 		ord_kv_set(flags, "maal_u", "yes");
-	if (ks_st(t, "skoed_helt") == ord_ctx_turn(ctx) - 1 && ks_closed(ctx, t, NULL))
+	if (ks_st(t, "skoed_helt") > 0 && ks_st(t, "skoed_helt") == ord_ctx_turn(ctx) - 1 && ks_closed(ctx, t, NULL))
 		ord_kv_set(flags, "krudtroeg_maal", "yes");
 	if (!ks_is(ctx, t, "artilleri"))
 		ord_kv_set_int(flags, "valeur_diff", ks_st(t, "valeur") - (long)ks_param(r, "valeur_norm"));
@@ -637,7 +643,7 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 			   rifler >= 25 ? "yes" : "no");
 	if (ks_st(u, "foerste_salve"))
 		ord_kv_set(&flags, "foerste_salve", "yes");
-	if (ks_st(u, "skoed_helt") == turn - 1 && ks_closed(ctx, u, NULL))
+	if (ks_st(u, "skoed_helt") > 0 && ks_st(u, "skoed_helt") == turn - 1 && ks_closed(ctx, u, NULL))
 		ord_kv_set(&flags, "krudtroeg_skytte", "yes");
 	if (ks_st(u, "bevaeget") == turn)
 		ord_kv_set(&flags, "ej_stationaer", "yes");
@@ -947,7 +953,7 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 			struct ord_kv *flags, struct ks_text *t)
 {
 	struct ks_rules *r = ks_r(ctx);
-	int turn = ord_ctx_turn(ctx), naboer = 0, traefning = 0;
+	int turn = ord_ctx_turn(ctx), naboer = 0, traefning = 0, refused = 0;
 	size_t i;
 
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
@@ -974,10 +980,13 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 		else if (ks_is(ctx, s, "kavaleri") && ks_st(s, "valeur") < (long)ks_param(r, "valeur_min"))
 			why_da = "valeur under 4", why_en = "valeur under 4";
 		if (why_da) {
-			ord_buf_addf(&t->da, "; %s støtter ikke (%s)", s->id, why_da);
-			ord_buf_addf(&t->en, "; %s does not support (%s)", s->id, why_en);
+			ord_buf_addf(&t->da, "%s%s støtter ikke (%s)", naboer + traefning + refused ? ", " : " ", s->id, why_da);
+			ord_buf_addf(&t->en, "%s%s does not support (%s)", naboer + traefning + refused ? ", " : " ", s->id, why_en);
+			refused++;
 			continue;
 		}
+		ord_buf_addf(&t->da, "%s%s (%s)", naboer + traefning + refused ? ", " : " ", s->id, nabo ? "naboenhed" : "2. træfning");
+		ord_buf_addf(&t->en, "%s%s (%s)", naboer + traefning + refused ? ", " : " ", s->id, nabo ? "neighbour" : "second line");
 		if (nabo)
 			naboer++;
 		else
@@ -989,7 +998,7 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 		ord_kv_set(flags, "traefning", "yes");
 	if (naboer)
 		ord_kv_set_int(flags, "naboer", naboer);
-	return naboer + traefning;
+	return naboer + traefning + refused;
 }
 
 /* The flags a side brings to the melee from its unit and state. */
@@ -1021,7 +1030,7 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 			ord_kv_set(flags, "stormmarch", "yes");
 			if (ks_st(x, "foerste_storm"))
 				ord_kv_set(flags, "foerste_storm", "yes");
-		} else if (ks_st(x, "stormmarch_sidst") == turn - 1) {
+		} else if (ks_st(x, "stormmarch_sidst") > 0 && ks_st(x, "stormmarch_sidst") == turn - 1) {
 			ord_kv_set(flags, "efter_stormmarch", "yes");
 		}
 		if (ks_is(ctx, enemy, "infanteri") && strcmp(ks_form(enemy), "karre") &&
@@ -1045,6 +1054,10 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 		if (ks_is(ctx, enemy, "kavaleri") && !strcmp(f, "bataillonsmasse"))
 			ord_kv_set(flags, "masse_mod_kavaleri", "yes");
 	}
+	/* close order attacking open order (cossacks attacked count as open, 8.5) */
+	if (attacker && ks_closed(ctx, x, NULL) &&
+	    (!ks_closed(ctx, enemy, NULL) || !strcmp(ks_art(enemy), "kosakker")))
+		ord_kv_set(flags, "sluttet_mod_spredt", "yes");
 	if (!strcmp(ks_st_str(x, "sidst_rolle"), "angriber"))
 		ord_kv_set(flags, "tidligere_angriber", "yes");
 	else if (!strcmp(ks_st_str(x, "sidst_rolle"), "forsvarer"))
@@ -1138,12 +1151,12 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 			}
 		}
 	}
-	ks_text_add(&t, "; angriberens", "; the attacker's");
+	ks_text_add(&t, "; angriberens støtte:", "; the attacker's supports:");
 	if (!supports_for(ctx, a, f, &in.a.flags, &t))
-		ks_text_add(&t, " støtte: ingen", " supports: none");
-	ks_text_add(&t, "; forsvarerens", "; the defender's");
+		ks_text_add(&t, " ingen", " none");
+	ks_text_add(&t, "; forsvarerens støtte:", "; the defender's supports:");
 	if (!supports_for(ctx, f, a, &in.d.flags, &t))
-		ks_text_add(&t, " støtte: ingen", " supports: none");
+		ks_text_add(&t, " ingen", " none");
 	melee_flags(ctx, a, f, 1, &in.a.flags);
 	melee_flags(ctx, f, a, 0, &in.d.flags);
 	ks_melee_numbers(r, fa, ff, &in.a.flags);
@@ -1209,7 +1222,7 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		}
 	}
 	if (pursuit) {
-		long n = ks_st(f, "forfoelget_sidst") == turn - 1 ? ks_st(f, "forfoelget_traek") + 1 : 1;
+		long n = ks_st(f, "forfoelget_sidst") > 0 && ks_st(f, "forfoelget_sidst") == turn - 1 ? ks_st(f, "forfoelget_traek") + 1 : 1;
 		ks_st_set(f, "forfoelget_traek", n);
 		ks_st_set(f, "forfoelget_sidst", turn);
 		KS_TF(&t, "; forfulgt %ld træk i træk", "; pursued %ld turns in a row", n);
@@ -1232,18 +1245,14 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 			}
 		}
 	}
-	ks_result(ctx, e->seq, a, &vals, &t);
+	/* both sides' reports show the whole melee */
 	{
-		/* the defender's own line in its report */
-		struct ks_text d;
-		ks_text_init(&d);
-		KS_TF(&d, "angrebet af %s: se %s", "attacked by %s: see %s", a->id, a->id);
-		ord_buf_addf(&d.da, "; moral nu %s, %ld figurer", ks_moral_name(ks_moral_at(ctx, f, ks_half(ctx, 1), NULL)),
-			     ks_st(f, "figurer"));
-		ord_buf_addf(&d.en, "; morale now %s, %ld figures", ks_moral_name(ks_moral_at(ctx, f, ks_half(ctx, 1), NULL)),
-			     ks_st(f, "figurer"));
-		ks_result(ctx, e->seq, f, NULL, &d);
-		ks_text_release(&d);
+		struct ks_text copy;
+		ks_text_init(&copy);
+		ks_text_cat(&copy, &t);
+		ks_result(ctx, e->seq, a, &vals, &t);
+		ks_result(ctx, e->seq, f, &vals, &copy);
+		ks_text_release(&copy);
 	}
 	if (pursuit && ks_st(f, "forfoelget_traek") >= (long)ks_param(r, "overgivelse_forfoelgelser") && !ks_gone(f))
 		surrender(ctx, f, e->seq, "forfulgt træk i træk", "pursued turn after turn");
@@ -1285,14 +1294,15 @@ static void end_of_turn(struct ord_ctx *ctx)
 			/* cavalry flees at stormmarch; if it may not, it is FU one turn more */
 			if (ks_is(ctx, u, "kavaleri")) {
 				struct ord_buf why = ORD_BUF_INIT;
-				if (ks_stormmarch_refused(ctx, u, &why)) {
+				/* cossacks flee at light cavalry's stormmarch speed (17) */
+				if (strcmp(ks_art(u), "kosakker") && ks_stormmarch_refused(ctx, u, &why)) {
 					ks_st_set(u, "fu_ekstra", turn + 1);
 					KS_TF(&t, "flygter i stormmarch uden at måtte: FU også i træk %d",
 					      "flees at stormmarch although it may not: FU in turn %d as well", turn + 1);
 					ks_result(ctx, 0, u, NULL, &t);
 					ks_text_reset(&t);
 				} else {
-					ks_st_set(u, "stormmarch_start", ks_st(u, "stormmarch_sidst") == turn - 1 ? ks_st(u, "stormmarch_start") : turn);
+					ks_st_set(u, "stormmarch_start", ks_st(u, "stormmarch_sidst") > 0 && ks_st(u, "stormmarch_sidst") == turn - 1 ? ks_st(u, "stormmarch_start") : turn);
 					ks_st_set(u, "stormmarch_sidst", turn);
 				}
 				ord_buf_release(&why);

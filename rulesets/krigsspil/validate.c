@@ -589,12 +589,12 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 					     every, last, last + (long)every);
 		} else if (!strcmp(code, "march") && !strcmp(vaaben, "artilleri") &&
 			   !strcmp(ls.formation, "linie") && !ls.unlimbered &&
-			   ks_st(u, "march_sidst") == turn - 1 &&
+			   ks_st(u, "march_sidst") > 0 && ks_st(u, "march_sidst") == turn - 1 &&
 			   ks_st(u, "march_i_traek") >= (long)ks_param(r, "artilleri_march_i_traek")) {
 			ord_diag_add(d, o->line, col, o->unit, "13 artilleri i linie",
 				     "limbered artillery in line may march at most %g turns in a row (it marched in turns %ld to %d)",
 				     ks_param(r, "artilleri_march_i_traek"), turn - ks_st(u, "march_i_traek"), turn - 1);
-		} else if (!strcmp(code, "prolongering") && ks_st(u, "prolong_sidst") == turn - 1 &&
+		} else if (!strcmp(code, "prolongering") && ks_st(u, "prolong_sidst") > 0 && ks_st(u, "prolong_sidst") == turn - 1 &&
 			   ks_param(r, "prolongering_i_traek") <= 1) {
 			ord_diag_add(d, o->line, col, o->unit, "9.5 prolongering",
 				     "a battery may prolonge at most %g turn in a row (it did in turn %d)",

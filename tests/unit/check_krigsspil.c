@@ -1139,7 +1139,7 @@ START_TEST(test_melee_phase)
 	resolve("angrebserklaering", NULL, 0);
 	ck_assert_str_eq(sts("D2", "angreb_maal"), "L1");
 	ck_assert_str_eq(sts("D1", "stoetter"), "D2");
-	expect_result("D2: ⟦da⟧1. angreb på L1; 2. støtte:; D1 er 2. træfning; 3. L1 reagerer: forsvar; 4. forsvarerens støtte: ingen");
+	expect_result("D2: ⟦da⟧1. angreb på L1; 2. støtte: D1 (2. træfning); 3. L1 reagerer: forsvar; 4. forsvarerens støtte: ingen");
 	EV_OK("naerkamp", "angriber=D2 forsvarer=L1");
 	/* D2 20 fig vs L1 18: +1 (11% more), column +2, 2nd line +2, first
 	 * volley +2: 10 + 7 = 17; L1: 3d6 8 + first volley 2 = 10: D2 wins by 7 */
