@@ -67,7 +67,7 @@ static const char *const needed_params[] = {
 	"reorganisering_grader", "valeur_fri_traek", "valeur_min", "hvil_foer_genvinding",
 	"britisk_fra", "britisk_traek", "efternoelere_pct", "efternoelere_min",
 	"overgivelse_forfoelgelser", "forfoelgelse_pct", "moral_pr_skydende_figur",
-	"moral_pr_kanon", "zone_i_cm", "zone_ii_cm", "prods_tillaeg",
+	"moral_pr_kanon", "zone_i_cm", "zone_ii_cm",
 };
 
 static const struct {

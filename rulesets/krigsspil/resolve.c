@@ -23,27 +23,29 @@ static struct ord_unit *ev_unit(struct ord_ctx *ctx, const struct ord_event *ev,
 	return v ? ord_ctx_find_unit(ctx, v) : NULL;
 }
 
+/* 3d6 identified by (purpose and unit, event, base .. base + 2): a roll
+ * asked for again with the same identity gives the same faces. */
 static int roll3(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_unit *u,
-		 unsigned seq)
+		 unsigned seq, unsigned base)
 {
 	struct ord_buf id = ORD_BUF_INIT;
 	int i, err = 0;
 
 	ord_buf_addf(&id, "%s %s", purpose, u->id);
 	for (i = 0; i < 3 && !err; i++)
-		err = ord_ctx_roll(ctx, &d[i], 6, id.buf, seq, (unsigned)i);
+		err = ord_ctx_roll(ctx, &d[i], 6, id.buf, seq, base + (unsigned)i);
 	ord_buf_release(&id);
 	return err;
 }
 
 static int roll1(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_unit *u,
-		 unsigned seq)
+		 unsigned seq, unsigned index)
 {
 	struct ord_buf id = ORD_BUF_INIT;
 	int err;
 
 	ord_buf_addf(&id, "%s %s", purpose, u->id);
-	err = ord_ctx_roll(ctx, d, 6, id.buf, seq, 0);
+	err = ord_ctx_roll(ctx, d, 6, id.buf, seq, index);
 	ord_buf_release(&id);
 	return err;
 }
@@ -656,7 +658,7 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 		ord_kv_set(&flags, "besvarer_ikke", "yes");
 	referee_flags(ord_kv_get(&e->kv, "flag"), &flags);
 	in.flags = &flags;
-	if ((err = roll3(ctx, in.dice, "skyd", u, e->seq)) != 0)
+	if ((err = roll3(ctx, in.dice, "skyd", u, e->seq, 0)) != 0)
 		goto out;
 	KS_TF(&why, "skyder på %s: ", "fires at %s: ", t->id);
 	if ((err = ks_fire(r, &in, &out, &why)) != 0)
@@ -735,7 +737,7 @@ static int fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct
 		ord_kv_set(&flags, "besvarer_ikke", "yes");
 	referee_flags(ord_kv_get(&e->kv, "flag"), &flags);
 	in.flags = &flags;
-	if ((err = roll3(ctx, in.dice, defensive ? "forsvarsild" : "artilleri", u, e->seq)) != 0)
+	if ((err = roll3(ctx, in.dice, defensive ? "forsvarsild" : "artilleri", u, e->seq, 0)) != 0)
 		goto out;
 	if (defensive)
 		KS_TF(&why, "forsvarsskydning med kardæsk på %s: ", "defensive canister at %s: ", t->id);
@@ -799,7 +801,7 @@ static void battery_losses(struct ord_ctx *ctx, struct ord_unit *b, int damaged,
 }
 
 /* A limber destroyed by artillery fire may explode (10.2). */
-static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq)
+static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsigned nth)
 {
 	struct ks_rules *r = ks_r(ctx);
 	struct ks_text t;
@@ -811,7 +813,7 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq)
 		pieces = 1;
 	/* each limber carries the same share of the battery's ammunition */
 	ammo = (ks_st_num(b, "ks_fuldkugle") + ks_st_num(b, "ks_kardaesk") + ks_st_num(b, "ks_shrapnel")) / pieces;
-	if ((err = roll1(ctx, &die, "eksplosion", b, seq)) != 0)
+	if ((err = roll1(ctx, &die, "eksplosion", b, seq, nth)) != 0)
 		return err;
 	ks_text_init(&t);
 	ks_text_add(&t, "et prods er ødelagt: ", "a limber is destroyed: ");
@@ -851,10 +853,8 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq)
 		in.target_figures = ks_figures(ctx, v);
 		in.target_artillery = ks_is(ctx, v, "artilleri");
 		target_flags(ctx, v, &flags);
-		if (v == b)
-			ord_kv_set_int(&flags, "prods_tillaeg", 0); /* marker only */
 		in.flags = &flags;
-		if ((err = roll3(ctx, in.dice, "eksplosion ramt", v, seq)) != 0) {
+		if ((err = roll3(ctx, in.dice, "eksplosion ramt", v, seq, 3 * nth)) != 0) {
 			ord_kv_release(&flags);
 			ks_text_release(&w);
 			goto out;
@@ -870,6 +870,29 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq)
 			battery_losses(ctx, v, o.damaged, o.destroyed, &w);
 		else
 			ks_take_men(ctx, v, o.men, 0);
+		if (v == b) {
+			/* the battery's own limbers are rolled for apart, with the
+			 * Skema's limber modifier; a limber lost so does not explode
+			 * again (10.2: guns and limbers do not damage each other) */
+			struct ks_artillery_out lo;
+			ord_kv_init(&flags);
+			target_flags(ctx, v, &flags);
+			ord_kv_set(&flags, "prods", "yes");
+			in.flags = &flags;
+			if ((err = roll3(ctx, in.dice, "eksplosion prods", v, seq, 3 * nth)) == 0) {
+				ks_text_add(&w, "; prodsene: ", "; the limbers: ");
+				err = ks_artillery(r, &in, &lo, &w);
+			}
+			ord_kv_release(&flags);
+			if (err) {
+				ks_text_release(&w);
+				goto out;
+			}
+			if (lo.limbers) {
+				ks_st_set(v, "prods_tab", ks_st(v, "prods_tab") + lo.limbers);
+				KS_TF(&w, "; %d prods mere tabt", "; %d more limbers lost", lo.limbers);
+			}
+		}
 		apply_grade(ctx, v, o.grade_applied, "eksplosion", &w);
 		ks_result(ctx, seq, v, NULL, &w);
 		ks_text_release(&w);
@@ -940,7 +963,7 @@ static int resolve_fire(struct ord_ctx *ctx)
 		{
 			int k;
 			for (k = 0; k < h->limbers && !err; k++)
-				err = explode(ctx, h->target, h->e->seq);
+				err = explode(ctx, h->target, h->e->seq, (unsigned)k);
 		}
 	}
 	free(hits);
@@ -1090,7 +1113,7 @@ static int british_roll(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, s
 
 	if (!ks_british(u) || !ks_is(ctx, u, "kavaleri") || ks_st(u, "britisk_kontrol_til") >= turn)
 		return 0;
-	if ((err = roll1(ctx, &die, "britisk kontrol", u, seq)) != 0)
+	if ((err = roll1(ctx, &die, "britisk kontrol", u, seq, 0)) != 0)
 		return err;
 	if (die >= (int)ks_param(r, "britisk_fra")) {
 		ks_st_set(u, "britisk_kontrol_til", turn + (long)ks_param(r, "britisk_traek") - 1);
@@ -1168,8 +1191,8 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	in.a.ranks = (int)ord_kv_get_int(&e->kv, "a_geledder", ks_ranks(r, ks_form(a), ks_vaaben(ctx, a), fa));
 	in.d.ranks = (int)ord_kv_get_int(&e->kv, "d_geledder", ks_ranks(r, ks_form(f), ks_vaaben(ctx, f), ff));
 	in.pursuit = pursuit;
-	if ((err = roll3(ctx, in.a.dice, "naerkamp angriber", a, e->seq)) != 0 ||
-	    (err = roll3(ctx, in.d.dice, "naerkamp forsvarer", f, e->seq)) != 0)
+	if ((err = roll3(ctx, in.a.dice, "naerkamp angriber", a, e->seq, 0)) != 0 ||
+	    (err = roll3(ctx, in.d.dice, "naerkamp forsvarer", f, e->seq, 0)) != 0)
 		goto out;
 	ks_text_add(&t, ": ", ": ");
 	if ((err = ks_melee(r, &in, &out, &t)) != 0)
@@ -1232,7 +1255,7 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		struct ord_unit *w = out.winner == 1 ? a : f, *l = out.winner == 1 ? f : a;
 		int die;
 		if (ks_british(w) && ks_is(ctx, w, "kavaleri")) {
-			if ((err = roll1(ctx, &die, "britisk forfoelgelse", w, e->seq)) != 0)
+			if ((err = roll1(ctx, &die, "britisk forfoelgelse", w, e->seq, 0)) != 0)
 				goto out;
 			if (die >= (int)ks_param(r, "britisk_fra")) {
 				ks_st_set(w, "britisk_forfoelg_til", turn + (long)ks_param(r, "britisk_traek"));

@@ -48,7 +48,8 @@
 # The dice of a phase, in the order the module asks for them
 # (rulesets/krigsspil/README.md "Dice"): skydninger — 3d6 per skyd and
 # artilleri event in event order (then, for a limber destroyed, 1d6 and 3d6
-# per unit within 20 cm); angrebshandlinger — 3d6 per forsvarsild event,
+# per unit within 20 cm, two for the battery itself); angrebshandlinger —
+# 3d6 per forsvarsild event,
 # then per naerkamp event the attacker's 3d6, the defender's 3d6, 1d6 for
 # each British cavalry unit not yet out of control, and 1d6 more when a
 # British unit beat its enemy into U or FU.  The other phases roll nothing.
