@@ -567,34 +567,24 @@ START_TEST(test_every_error_reported)
 }
 END_TEST
 
-/* ---- size -------------------------------------------------------------- */
-
-static double seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+/* ---- size --------------------------------------------------------------
+ * Big inputs must parse correctly; how fast is for the benchmarks
+ * (tests/bench), not for timed tests that fail on a loaded machine. */
 
 START_TEST(test_big_sheet)
 {
 	/* about 10 MB; the bound is loose enough for a sanitizer build */
 	enum { LINES = 300000 };
 	struct ord_buf b = ORD_BUF_INIT;
-	double t;
 	size_t i;
 
 	for (i = 0; i < LINES; i++)
 		ord_buf_addf(&b, "Battalion %zu: ↗-C 3/4 FCol @B%zu # go\n", i, i + 1);
 	ck_assert_uint_gt(b.len, 10u * 1000 * 1000);
-	t = seconds();
 	assert_clean(parse_n(b.buf, b.len));
-	t = seconds() - t;
 	ck_assert_uint_eq(sheet.n, LINES);
 	assert_order(LINES - 1, "Battalion 299999", LINES, 1, 5);
 	assert_tok(&sheet.orders[LINES - 1], 4, ORD_TOK_TARGET, "B300000", 0, 32, 4);
-	ck_assert_msg(t < 5.0, "a 10 MB sheet took %.2f s", t);
 	ord_buf_release(&b);
 }
 END_TEST
@@ -638,18 +628,14 @@ START_TEST(test_garbage)
 {
 	/* 10 MB that are not a sheet at all: an error on each of 5M lines */
 	struct ord_buf b = ORD_BUF_INIT;
-	double t;
 
 	while (b.len < 10u * 1000 * 1000)
 		ord_buf_adds(&b, "\xFF\n");
-	t = seconds();
 	ck_assert_int_eq(parse_n(b.buf, b.len), ORD_EBADSHEET);
-	t = seconds() - t;
 	ck_assert_uint_eq(diag.n, 1001);
 	assert_diag(999, 1000, 1, "", "invalid UTF-8 byte 0xff (expected UTF-8 text)");
 	assert_diag(1000, 0, 0, "", "4999000 more syntax errors not listed");
 	ck_assert_uint_eq(sheet.n, 0);
-	ck_assert_msg(t < 5.0, "10 MB of garbage took %.2f s", t);
 	ord_buf_release(&b);
 }
 END_TEST

@@ -952,39 +952,29 @@ START_TEST(test_every_error_reported)
 }
 END_TEST
 
-/* ---- size -------------------------------------------------------------- */
+/* ---- size --------------------------------------------------------------
+ * Big inputs must parse correctly; how fast is for the benchmarks
+ * (tests/bench), not for timed tests that fail on a loaded machine. */
 
 /* CPU time: other jobs on a shared CI machine do not make a test fail */
-static double seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 START_TEST(test_big_sheet)
 {
 	/* about 10 MB; the bound is loose enough for a sanitizer build */
 	enum { LINES = 230000 };
 	struct ord_buf b = ORD_BUF_INIT;
-	double t;
 	size_t i;
 
 	for (i = 0; i < LINES; i++)
 		ord_buf_addf(&b, "Bataillon %zu: M 0305 ¾ FORM skyttekæde tynd S @B%zu ½ # frem\n",
 			     i, i + 1);
 	ck_assert_uint_gt(b.len, 10u * 1000 * 1000);
-	t = seconds();
 	assert_clean(parse_n(b.buf, b.len));
-	t = seconds() - t;
 	ck_assert_uint_eq(sheet.n, LINES);
 	assert_order(LINES - 1, "Bataillon 229999", LINES, 1, 9);
 	assert_dump(LINES - 1, 1, "code:march#1@19 hex:3,5#1@21 frac:¾=3#1@26 "
 				  "code:formation#2@28 formation:skyttekaede#2@33 "
 				  "density:tynd#2@44 code:skydning#3@49 target:B230000#3@51 "
 				  "frac:½=2#3@60");
-	ck_assert_msg(t < 5.0, "a 10 MB sheet took %.2f s", t);
 	ord_buf_release(&b);
 }
 END_TEST
@@ -1027,17 +1017,13 @@ START_TEST(test_many_unknown_symbols)
 	/* 1M unknown symbols, each listing the symbols: only the first
 	 * thousand messages are built */
 	struct ord_buf b = ORD_BUF_INIT;
-	double t;
 
 	ord_buf_adds(&b, "B1");
 	while (b.len < 4u * 1000 * 1000)
 		ord_buf_adds(&b, " X");
-	t = seconds();
 	ck_assert_int_eq(parse_n(b.buf, b.len), ORD_EBADSHEET);
-	t = seconds() - t;
 	ck_assert_uint_eq(diag.n, 1001);
 	assert_diag(999, 1, 4 + 2 * 999, "B1", "", "unknown symbol 'X' " CODES);
-	ck_assert_msg(t < 5.0, "a million unknown symbols took %.2f s", t);
 	ord_buf_release(&b);
 }
 END_TEST
@@ -1046,18 +1032,14 @@ START_TEST(test_garbage)
 {
 	/* 10 MB that are not a sheet at all: an error on each of 5M lines */
 	struct ord_buf b = ORD_BUF_INIT;
-	double t;
 
 	while (b.len < 10u * 1000 * 1000)
 		ord_buf_adds(&b, "\xFF\n");
-	t = seconds();
 	ck_assert_int_eq(parse_n(b.buf, b.len), ORD_EBADSHEET);
-	t = seconds() - t;
 	ck_assert_uint_eq(diag.n, 1001);
 	assert_diag(999, 1000, 1, "", "", "invalid UTF-8 byte 0xff (expected UTF-8 text)");
 	assert_diag(1000, 0, 0, "", "", "4999000 more syntax errors not listed");
 	ck_assert_uint_eq(sheet.n, 0);
-	ck_assert_msg(t < 5.0, "10 MB of garbage took %.2f s", t);
 	ord_buf_release(&b);
 }
 END_TEST
