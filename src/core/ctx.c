@@ -75,6 +75,46 @@ static struct ord_unit *map_find(struct ord_ctx *ctx, struct ord_ctx_map *m, con
 	return NULL;
 }
 
+/* ---- names shared by many events, rolls and results ---- */
+
+#define MAX_INTERNED 64
+
+static int interned(const struct ord_ctx *ctx, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->ninterned; i++)
+		if (ctx->interned[i] == s)
+			return 1;
+	return 0;
+}
+
+/*
+ * The ctx's one copy of s (a phase or event kind name: a phase of 100,000
+ * units has as many events and results, all of one phase and a few kinds).
+ * Owned by ctx; past MAX_INTERNED names a plain copy is made instead, which
+ * the caller's release frees because it is not interned.
+ */
+static char *intern(struct ord_ctx *ctx, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->ninterned; i++)
+		if (!strcmp(ctx->interned[i], s))
+			return ctx->interned[i];
+	if (ctx->ninterned == MAX_INTERNED)
+		return ord_strdup(s);
+	ctx->interned = ord_xrealloc(ctx->interned, (ctx->ninterned + 1) * sizeof(*ctx->interned));
+	return ctx->interned[ctx->ninterned++] = ord_strdup(s);
+}
+
+/* Free a name unless it is one of the ctx's shared copies. */
+static void uninterned_free(const struct ord_ctx *ctx, const char *s)
+{
+	if (!interned(ctx, s))
+		free((char *)s);
+}
+
 /* ---- life cycle ---- */
 
 void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_rules *rules,
@@ -104,26 +144,29 @@ void ord_ctx_release(struct ord_ctx *ctx)
 	free(ctx->orders);
 	for (i = 0; i < ctx->nevents; i++) {
 		struct ord_event *e = &ctx->events[i];
-		free((char *)e->phase);
-		free((char *)e->kind);
 		free((char *)e->override);
-		free((char *)e->check);
+		uninterned_free(ctx, e->phase);
+		uninterned_free(ctx, e->kind);
+		uninterned_free(ctx, e->check);
 		ord_kv_release(&e->kv);
 	}
 	free(ctx->events);
 	for (i = 0; i < ctx->nrolls; i++) {
-		free(ctx->rolls[i].phase);
+		uninterned_free(ctx, ctx->rolls[i].phase);
 		free(ctx->rolls[i].purpose);
 	}
 	free(ctx->rolls);
 	free(ctx->roll_slots);
 	for (i = 0; i < ctx->nresults; i++) {
-		free(ctx->results[i].phase);
+		uninterned_free(ctx, ctx->results[i].phase);
 		free(ctx->results[i].unit);
 		free(ctx->results[i].explanation);
 		ord_kv_release(&ctx->results[i].values);
 	}
 	free(ctx->results);
+	for (i = 0; i < ctx->ninterned; i++)
+		free(ctx->interned[i]);
+	free(ctx->interned);
 	for (i = 0; i < ctx->nsheets; i++)
 		ord_sheet_release(&ctx->sheets[i]);
 	free(ctx->sheets);
@@ -236,10 +279,10 @@ struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const cha
 	}
 	e = &ctx->events[ctx->nevents++];
 	e->seq = seq;
-	e->phase = ord_strdup(phase);
-	e->kind = ord_strdup(kind);
+	e->phase = intern(ctx, phase);
+	e->kind = intern(ctx, kind);
 	e->override = override ? ord_strdup(override) : NULL;
-	e->check = ord_strdup(check ? check : "");
+	e->check = check && *check ? ord_strdup(check) : intern(ctx, "");
 	ord_kv_init(&e->kv);
 	if (args)
 		ord_kv_parse(&e->kv, args);
@@ -438,7 +481,7 @@ int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purp
 	}
 	roll_index_grow(ctx);
 	r = &ctx->rolls[ctx->nrolls++];
-	r->phase = ord_strdup(phase);
+	r->phase = intern(ctx, phase);
 	r->event_seq = event_seq;
 	r->purpose = ord_strdup(purpose);
 	r->idx = index;
@@ -465,7 +508,7 @@ int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 		ctx->results = ord_xrealloc(ctx->results, ctx->resalloc * sizeof(*ctx->results));
 	}
 	r = &ctx->results[ctx->nresults++];
-	r->phase = ord_strdup(ctx->phase ? ctx->phase : "");
+	r->phase = intern(ctx, ctx->phase ? ctx->phase : "");
 	r->event_seq = event_seq;
 	r->unit = ord_strdup(unit_id ? unit_id : "");
 	ord_kv_init(&r->values);

@@ -62,6 +62,8 @@ struct ord_ctx {
 	struct ord_ctx_result *results;
 	size_t nresults, resalloc;
 
+	char **interned;              /* phase and kind names shared by events, rolls, results */
+	size_t ninterned;
 	struct ord_sheet *sheets;     /* owned parsed sheets the orders point into */
 	size_t nsheets;
 	struct ord_buf fake_out;      /* fake context: results as text */

@@ -128,10 +128,27 @@ static void grow(struct ord_kv *kv)
 
 void ord_kv_copy(struct ord_kv *dst, const struct ord_kv *src)
 {
-	size_t i;
+	size_t i, bytes = 0;
+	char *p;
 
+	if (dst->n || dst->items || !src->n) {
+		for (i = 0; i < src->n; i++)
+			ord_kv_set(dst, src->items[i].key, src->items[i].value);
+		return;
+	}
+	/* into an empty list (a result's values): packed, one allocation */
 	for (i = 0; i < src->n; i++)
-		ord_kv_set(dst, src->items[i].key, src->items[i].value);
+		bytes += strlen(src->items[i].key) + strlen(src->items[i].value) + 2;
+	dst->items = ord_xmalloc(src->n * sizeof(*dst->items) + bytes);
+	p = (char *)(dst->items + src->n);
+	for (i = 0; i < src->n; i++) {
+		size_t kl = strlen(src->items[i].key) + 1, vl = strlen(src->items[i].value) + 1;
+		dst->items[i].key = memcpy(p, src->items[i].key, kl);
+		dst->items[i].value = memcpy(p + kl, src->items[i].value, vl);
+		p += kl + vl;
+	}
+	dst->n = src->n;
+	dst->alloc = 0;
 }
 
 static struct ord_kv_item *find(const struct ord_kv *kv, const char *key)
