@@ -33,9 +33,14 @@
  *   loeb_sidst, prolong_sidst                turn of the last løb, prolonge
  *   march_i_traek, march_sidst               limbered artillery in line:
  *                                            turns marched in a row
- *   skoed, skoed_helt                        turn it fired, fired a whole turn
- *   kamp_traek, naerkamp_traek, hvil_traek   cavalry: engaged turns since
- *                                            rest, last melee, rest in a row
+ *   skoed, skoed_helt, skoed_paa             turn it fired, fired a whole
+ *                                            turn; the unit it fired at
+ *   bevaeget                                 turn it moved or changed formation
+ *   kamp_traek, naerkamp_traek, nabo_traek,  cavalry: engaged turns since
+ *   hvil_traek                               rest, last melee, last turn as a
+ *                                            neighbour in one, rest in a row
+ *   fu_ekstra                                cavalry that fled without
+ *                                            stormmarch: FU through this turn
  *   flugt_traek, forfoelget_traek,           turns fleeing, pursued in a
  *   forfoelget_sidst, fanger_traek           row, last pursued, last gave
  *                                            prisoners
