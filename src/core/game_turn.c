@@ -273,7 +273,7 @@ int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *sid
 		ord_commit_sheet(c, g->game_id, t.turn, s->name, nonce, bytes, len);
 		if (ord_sheet_sig_check(s->pubkey, signature, g->game_id, t.turn, s->name, c)) {
 			ord_error_set(ORD_EBADDATA,
-				      "the signature is not side '%s''s over this sheet for turn %d with this nonce "
+				      "the signature is not side %s's over this sheet for turn %d with this nonce "
 				      "(signed by another key, for another game, turn or side, or the sheet or nonce changed since)",
 				      side, t.turn);
 			return refuse_logged(g, t.turn, side, bytes, len, 1, "bad signature");
@@ -328,7 +328,7 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 		goto out;
 	if (!s->has_key || ord_sheet_sig_check(s->pubkey, signature, g->game_id, t.turn, s->name, commitment)) {
 		err = ord_error_set(ORD_EBADDATA,
-				    "the signature is not side '%s''s over this commitment for turn %d "
+				    "the signature is not side %s's over this commitment for turn %d "
 				    "(signed by another key, or for another game, turn or side)", side, t.turn);
 		goto out;
 	}
@@ -969,16 +969,7 @@ int ord_game_exchange(ord_game *g)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		goto out;
-	if (strcmp(t.state, "resolved")) {
-		if (!strcmp(t.state, "open"))
-			err = ord_error_set(ORD_ESTATE, "turn %d is still open: seal it and resolve its phases first", t.turn);
-		else
-			err = ord_error_set(ORD_ESTATE,
-					    "turn %d has phases left to resolve (next: %s)", t.turn,
-					    g->rs->phases[t.phase]);
-		goto out;
-	}
-	if (g->refereeless) {
+	if (g->refereeless && strcmp(t.state, "open")) {
 		struct ord_buf w = ORD_BUF_INIT;
 		size_t n;
 		if ((err = sides_lacking(g, t.turn, 1, &w, &n)) == 0 && n)
@@ -987,6 +978,15 @@ int ord_game_exchange(ord_game *g)
 		ord_buf_release(&w);
 		if (err)
 			goto out;
+	}
+	if (strcmp(t.state, "resolved")) {
+		if (!strcmp(t.state, "open"))
+			err = ord_error_set(ORD_ESTATE, "turn %d is still open: seal it and resolve its phases first", t.turn);
+		else
+			err = ord_error_set(ORD_ESTATE,
+					    "turn %d has phases left to resolve (next: %s)", t.turn,
+					    g->rs->phases[t.phase]);
+		goto out;
 	}
 	/* revealing the seed lets everyone recompute the dice */
 	ord_canon_exchange(&body, t.turn, t.seed);

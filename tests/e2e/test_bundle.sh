@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# test_bundle.sh - signed turn bundles through the orderly command, as a
+# referee and his players use them: the referee keeps the game's key in his
+# own file; blue signs its sheets with `orderly sign`; the seal and the
+# exchange hand out signed heads; the turn is exported, and a player checks
+# it offline with one command (exit 0), while every kind of change to the
+# bundle, and a history rewritten after a signed head, exits 1.
+#
+# Environment (CTest sets it): ORDERLY, SRC.
+set -euo pipefail
+
+ORDERLY=${ORDERLY:?set ORDERLY to the orderly binary}
+SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+FIX=$SRC/tests/fixtures/bundle
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/orderly-bundle.XXXXXX")
+trap 'rm -rf -- "$TMP"' EXIT
+cd "$TMP"
+
+fail() {
+	printf 'FAIL: test_bundle: %s\n' "$*" >&2
+	[[ -z "${RC+x}" ]] || printf -- '--- status %s, stdout:\n%s\n--- stderr:\n%s\n' "$RC" "$OUT" "$ERR" >&2
+	exit 1
+}
+run() {
+	RC=0
+	"$@" >.out 2>.err || RC=$?
+	OUT=$(cat .out)
+	ERR=$(cat .err)
+}
+expect() {  # expect STATUS ARGS...: run orderly ARGS, fail unless it exits STATUS
+	local want=$1
+	shift
+	run "$ORDERLY" "$@"
+	[[ "$RC" == "$want" ]] || fail "'orderly $*' exited $RC, expected $want"
+}
+has() { [[ "$1" == *"$2"* ]] || fail "expected '$2' in:
+$1"; }
+hasnt() { [[ "$1" != *"$2"* ]] || fail "did not expect '$2' in:
+$1"; }
+field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
+
+# ------------------------------------------------------------ the game
+expect 0 keygen referee.key
+has "$OUT" "public key: "
+REFKEY=$(field "public key" "$OUT")
+[[ -f referee.key.pub ]] || fail "keygen wrote no public key file"
+[[ "$(stat -c %a referee.key)" == 600 ]] || fail "the secret key file is not private (mode $(stat -c %a referee.key))"
+expect 65 keygen referee.key
+has "$ERR" "already exists"
+expect 0 keygen blue.key
+BLUEKEY=$(field "public key" "$OUT")
+sed "s/@BLUE@/$BLUEKEY/" "$FIX/scenario.xml" >scenario.xml
+
+expect 0 new g.orderly --scenario scenario.xml --key referee.key
+has "$OUT" "created g.orderly: battalion, 2 sides, 6 units"
+has "$ERR" "the game's public key is $REFKEY"
+expect 0 info g.orderly
+has "$OUT" "key:       $REFKEY"
+has "$OUT" "blue         $BLUEKEY"
+GID=$(awk '/^game id:/ {print $3}' <<<"$OUT")
+[[ ${#GID} == 32 ]] || fail "no game id in info"
+
+# blue signs on his own machine, with no game file
+expect 0 sign --game-id "$GID" --turn 1 --side blue --key blue.key "$FIX/blue-1.txt"
+SIGNED=$OUT
+NONCE=$(field nonce "$SIGNED")
+COMMIT=$(field commitment "$SIGNED")
+SIG=$(field signature "$SIGNED")
+[[ ${#NONCE} == 64 && ${#COMMIT} == 64 && ${#SIG} == 128 ]] || fail "sign printed: $SIGNED"
+
+# an unsigned or badly signed sheet of blue is refused
+expect 65 submit g.orderly --side blue "$FIX/blue-1.txt"
+has "$ERR" "an unsigned sheet is refused"
+expect 0 sign --game-id "$GID" --turn 2 --side blue --key blue.key "$FIX/blue-1.txt"
+expect 65 submit g.orderly --side blue --nonce "$(field nonce "$OUT")" --signature "$(field signature "$OUT")" "$FIX/blue-1.txt"
+has "$ERR" "the signature is not side blue's"
+expect 65 submit g.orderly --side blue --nonce "$NONCE" --signature "$SIG" "$FIX/blue-2.txt"
+expect 64 submit g.orderly --side blue --signature "$SIG" "$FIX/blue-1.txt"
+expect 64 submit g.orderly --side blue --nonce xyz --signature "$SIG" "$FIX/blue-1.txt"
+expect 0 submit g.orderly --side blue --nonce "$NONCE" --signature "$SIG" "$FIX/blue-1.txt"
+has "$OUT" "commitment: $COMMIT"
+has "$OUT" "signature: checked"
+# red has no key: plain submissions, two versions
+expect 0 submit g.orderly --side red "$FIX/red-1.txt"
+RED1=$(field commitment "$OUT")
+expect 0 submit g.orderly --side red "$FIX/red-1b.txt"
+RED2=$(field commitment "$OUT")
+cp g.orderly before-seal.orderly
+
+# the game's key is in the referee's file, not in the game file
+expect 64 seal g.orderly
+has "$ERR" "--key FILE"
+expect 0 seal g.orderly --key referee.key --head seal.head
+has "$OUT" "signed head: seal.head"
+has "$(cat seal.head)" "orderly signed head v1"
+has "$(cat seal.head)" "key: $REFKEY"
+
+expect 0 event g.orderly move unit=B1 distance=2
+expect 0 resolve g.orderly
+expect 0 event g.orderly fire unit=R1 target=B1 range=5
+expect 0 event g.orderly artillery unit=B2 target=R1 range=10
+for _ in 1 2 3 4; do expect 0 resolve g.orderly; done
+expect 65 export g.orderly --turn 1 --key referee.key
+has "$ERR" "only an exchanged turn can be exported"
+expect 0 exchange g.orderly --key referee.key --head exchange.head
+expect 0 audit g.orderly --head seal.head --head exchange.head
+has "$OUT" "clean"
+has "$OUT" "the head you kept of turn 1's seal"
+
+# ------------------------------------------------------------ export
+expect 64 export g.orderly --turn 1
+has "$ERR" "--key FILE"
+expect 64 export g.orderly
+expect 65 export g.orderly --turn 2 --key referee.key
+expect 66 export g.orderly --turn 9 --key referee.key
+expect 0 export g.orderly --turn 1 --key referee.key -o turn1.xml
+[[ -s turn1.xml ]] || fail "no bundle written"
+expect 0 export g.orderly --turn 1 --key referee.key
+[[ "$OUT" == "$(cat turn1.xml)" ]] || fail "export to stdout differs from export to a file"
+
+# ------------------------------------------------------------ a player verifies, in one command
+expect 0 verify turn1.xml --pubkey "$REFKEY" --receipt "$COMMIT"
+has "$OUT" "ok: signature by the game's key"
+has "$OUT" "the sheet of blue, version 1, is here unchanged and was the one sealed"
+has "$OUT" "verified: every check holds"
+hasnt "$OUT" "FAILED"
+expect 0 verify turn1.xml --pubkey referee.key.pub --receipt "$COMMIT" --receipt "$RED2" --head seal.head --head exchange.head
+has "$OUT" "matches; nothing up to it was rewritten"
+expect 0 verify turn1.xml
+has "$OUT" "against the bundle's own key"
+# red kept the receipt of the version it replaced: present, but not sealed
+expect 1 verify turn1.xml --pubkey "$REFKEY" --receipt "$RED1"
+has "$OUT" "version 2 was sealed instead"
+# another key
+expect 1 verify turn1.xml --pubkey "$BLUEKEY"
+has "$OUT" "not with the game's key"
+
+# ------------------------------------------------------------ every kind of change is caught
+tamper() {  # tamper NAME PERL-SUBSTITUTION EXPECTED-TEXT
+	perl -0777 -pe "$2" turn1.xml >"$1.xml"
+	cmp -s turn1.xml "$1.xml" && fail "$1: the change changed nothing"
+	expect 1 verify "$1.xml" --pubkey "$REFKEY" --receipt "$COMMIT"
+	has "$OUT" "FAILED"
+	has "$OUT" "$3"
+}
+tamper sheet 's/(<sheet side="blue"[^>]*>)(.)/$1.($2 eq "A" ? "B" : "A")/e' "the signature does not hold"
+tamper nonce 's/( nonce=")(.)/$1.($2 eq "0" ? "1" : "0")/e' "the signature does not hold"
+tamper commitment 's/(<sheet [^>]* commitment=")(.)/$1.($2 eq "0" ? "1" : "0")/e' "the signature does not hold"
+tamper seed 's/(<seed [^>]*>)(.)/$1.($2 eq "0" ? "1" : "0")/e' "the signature does not hold"
+tamper loghash 's/(<entry seq="5"[^>]* hash=")(.)/$1.($2 eq "0" ? "1" : "0")/e' "the signature does not hold"
+tamper roll 's/(<roll [^>]* value=")(\d)/$1.($2 eq "1" ? "2" : "1")/e' "the signature does not hold"
+tamper result 's/(<explanation>)(.)/$1.($2 eq "a" ? "b" : "a")/e' "the signature does not hold"
+tamper signature 's/(<signature>)(.)/$1.($2 eq "0" ? "1" : "0")/e' "the signature does not hold"
+tamper appended 's/$/<!-- more -->\n/' "the signature is not the last element"
+# the untouched bundle still verifies: no false alarm
+expect 0 verify turn1.xml --pubkey "$REFKEY" --receipt "$COMMIT"
+
+# ------------------------------------------------------------ unreadable bundles, usage
+perl -0777 -pe 's/\?>\n/?>\n<!DOCTYPE bundle [<!ENTITY x "y">]>\n/' turn1.xml >doctype.xml
+expect 65 verify doctype.xml
+has "$ERR" "DOCTYPE"
+printf '<bundle/>' >empty.xml
+expect 65 verify empty.xml
+expect 66 verify missing.xml
+expect 64 verify
+expect 64 verify turn1.xml --receipt 12ab
+expect 64 verify turn1.xml --frobnicate
+expect 64 verify turn1.xml --pubkey nosuchkey
+
+# ------------------------------------------------------------ a history rewritten after a signed head
+# The host restores the copy he made before the seal, gives red another
+# sheet and replays the turn: the file is consistent again, the chain
+# recomputed, the heads re-signed; only the heads the players kept show it.
+cp before-seal.orderly g.orderly
+expect 0 submit g.orderly --side red "$FIX/red-1.txt"
+expect 0 seal g.orderly --key referee.key
+expect 0 event g.orderly move unit=B1 distance=2
+expect 0 resolve g.orderly
+for _ in 1 2 3 4; do expect 0 resolve g.orderly; done
+expect 0 exchange g.orderly --key referee.key
+expect 0 audit g.orderly
+has "$OUT" "clean"
+expect 1 audit g.orderly --head seal.head
+has "$OUT" "the history up to it was rewritten"
+expect 1 audit g.orderly --head exchange.head
+expect 0 export g.orderly --turn 1 --key referee.key -o rewritten.xml
+expect 0 verify rewritten.xml --pubkey "$REFKEY" --receipt "$COMMIT"
+expect 1 verify rewritten.xml --pubkey "$REFKEY" --receipt "$COMMIT" --head seal.head
+has "$OUT" "the history up to it was rewritten"
+# and red's receipt of the sheet it last sent is no longer the sealed one
+expect 1 verify rewritten.xml --pubkey "$REFKEY" --receipt "$RED2"
+has "$OUT" "version 3 was sealed instead"
+
+echo "test_bundle: ok"

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# test_refereeless.sh - a game with no referee, through the orderly
+# command: two players with their own keys; each hands the host only a
+# signed commitment; the seal waits for both; each then opens his sheet
+# with its nonce; the phases and the exchange wait for both openings; the
+# bundle verifies.  And every way of breaking the protocol is refused:
+# an unsigned commitment, one signed by the other player or for another
+# turn, opening before every side has committed or before the seal,
+# opening with a wrong nonce or a changed sheet, opening twice, sheets
+# after the seal, phases and exchange before the openings.
+#
+# Environment (CTest sets it): ORDERLY, SRC.
+set -euo pipefail
+
+ORDERLY=${ORDERLY:?set ORDERLY to the orderly binary}
+SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+FIX=$SRC/tests/fixtures/bundle
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/orderly-refereeless.XXXXXX")
+trap 'rm -rf -- "$TMP"' EXIT
+cd "$TMP"
+
+fail() {
+	printf 'FAIL: test_refereeless: %s\n' "$*" >&2
+	[[ -z "${RC+x}" ]] || printf -- '--- status %s, stdout:\n%s\n--- stderr:\n%s\n' "$RC" "$OUT" "$ERR" >&2
+	exit 1
+}
+run() {
+	RC=0
+	"$@" >.out 2>.err || RC=$?
+	OUT=$(cat .out)
+	ERR=$(cat .err)
+}
+expect() {
+	local want=$1
+	shift
+	run "$ORDERLY" "$@"
+	[[ "$RC" == "$want" ]] || fail "'orderly $*' exited $RC, expected $want"
+}
+has() { [[ "$1" == *"$2"* ]] || fail "expected '$2' in:
+$1"; }
+field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
+
+# ------------------------------------------------------------ two players, their keys, the game
+expect 0 keygen blue.key
+BLUEKEY=$(field "public key" "$OUT")
+expect 0 keygen red.key
+REDKEY=$(field "public key" "$OUT")
+sed -e "s/@BLUE@/$BLUEKEY/" -e "s/@RED@/$REDKEY/" "$FIX/scenario-refereeless.xml" >scenario.xml
+# a referee-less game needs every side's key
+sed "s/@BLUE@/$BLUEKEY/" "$FIX/scenario.xml" >half.xml
+expect 65 new half.orderly --scenario half.xml --no-referee
+has "$ERR" "side 'red' has no pubkey"
+expect 64 new fixed.orderly --scenario scenario.xml --no-referee --fixed-dice
+expect 0 new g.orderly --scenario scenario.xml --no-referee
+has "$ERR" "no referee"
+HOSTKEY=$(sed -n "s/.*the game's public key is \([0-9a-f]*\).*/\1/p" <<<"$ERR")
+expect 0 info g.orderly
+has "$OUT" "referee:   none"
+GID=$(awk '/^game id:/ {print $3}' <<<"$OUT")
+
+# each player signs on his own machine
+expect 0 sign --game-id "$GID" --turn 1 --side blue --key blue.key "$FIX/blue-1.txt"
+B=$OUT
+expect 0 sign --game-id "$GID" --turn 1 --side red --key red.key "$FIX/red-1.txt"
+R=$OUT
+expect 0 sign --game-id "$GID" --turn 2 --side red --key red.key "$FIX/red-1.txt"
+R_TURN2=$OUT
+expect 0 sign --game-id "$GID" --turn 1 --side blue --key red.key "$FIX/blue-1.txt"
+B_BY_RED=$OUT
+
+# ------------------------------------------------------------ commitments
+# unsigned, signed by the other player, signed for another turn: refused
+expect 65 submit g.orderly --side blue --commitment "$(field commitment "$B")"
+has "$ERR" "an unsigned commitment is refused"
+expect 65 submit g.orderly --side blue --commitment "$(field commitment "$B_BY_RED")" --signature "$(field signature "$B_BY_RED")"
+has "$ERR" "the signature is not side blue's"
+expect 65 submit g.orderly --side red --commitment "$(field commitment "$R_TURN2")" --signature "$(field signature "$R_TURN2")"
+expect 65 submit g.orderly --side red --commitment "$(field commitment "$B")" --signature "$(field signature "$B")"
+expect 64 submit g.orderly --side blue --commitment "$(field commitment "$B")" --signature "$(field signature "$B")" "$FIX/blue-1.txt"
+# blue commits
+expect 0 submit g.orderly --side blue --commitment "$(field commitment "$B")" --signature "$(field signature "$B")"
+has "$OUT" "commitment: $(field commitment "$B")"
+has "$OUT" "open it with 'orderly open'"
+# opening before every side has committed, sealing too early: refused
+expect 65 open g.orderly --side blue --nonce "$(field nonce "$B")" "$FIX/blue-1.txt"
+has "$ERR" "cannot open before every side has committed"
+has "$ERR" "waiting for the commitment of red"
+expect 65 seal g.orderly
+has "$ERR" "waiting for the commitment of red"
+# red commits; before the seal nobody opens
+expect 0 submit g.orderly --side red --commitment "$(field commitment "$R")" --signature "$(field signature "$R")"
+expect 65 open g.orderly --side blue --nonce "$(field nonce "$B")" "$FIX/blue-1.txt"
+has "$ERR" "seal it first"
+expect 0 info g.orderly
+has "$OUT" "blue         committed, not opened (version 1)"
+# the host has no sheet at all so far
+if command -v sqlite3 >/dev/null 2>&1; then
+	[[ "$(sqlite3 g.orderly 'SELECT count(*) FROM sheet')" == 0 ]] || fail "the host holds a sheet before the seal"
+fi
+expect 0 audit g.orderly
+expect 0 seal g.orderly --head seal.head
+expect 65 submit g.orderly --side red --commitment "$(field commitment "$R")" --signature "$(field signature "$R")"
+has "$ERR" "sealed"
+
+# ------------------------------------------------------------ openings
+expect 65 resolve g.orderly
+has "$ERR" "waiting for blue, red to open their sheet"
+expect 65 event g.orderly move unit=B1 distance=2
+expect 65 exchange g.orderly
+has "$ERR" "cannot exchange turn 1: waiting for blue, red to open their sheet"
+# a wrong nonce, a changed sheet, the other side's sheet: refused
+expect 65 open g.orderly --side blue --nonce "$(field nonce "$R")" "$FIX/blue-1.txt"
+has "$ERR" "do not give the commitment blue sealed"
+expect 65 open g.orderly --side blue --nonce "$(field nonce "$B")" "$FIX/blue-2.txt"
+has "$ERR" "do not give the commitment blue sealed"
+expect 65 open g.orderly --side red --nonce "$(field nonce "$B")" "$FIX/blue-1.txt"
+expect 64 open g.orderly --side blue "$FIX/blue-1.txt"
+expect 0 open g.orderly --side blue --nonce "$(field nonce "$B")" "$FIX/blue-1.txt"
+has "$OUT" "opened: turn 1 side blue version 1"
+expect 65 open g.orderly --side blue --nonce "$(field nonce "$B")" "$FIX/blue-1.txt"
+has "$ERR" "opened already"
+expect 65 resolve g.orderly
+has "$ERR" "waiting for red to open its sheet"
+expect 0 open g.orderly --side red --nonce "$(field nonce "$R")" "$FIX/red-1.txt"
+
+# ------------------------------------------------------------ the turn, the exchange, the bundle
+expect 0 event g.orderly move unit=B1 distance=2
+expect 0 resolve g.orderly
+expect 0 event g.orderly fire unit=R1 target=B1 range=5
+expect 0 event g.orderly artillery unit=B2 target=R1 range=10
+for _ in 1 2 3 4; do expect 0 resolve g.orderly; done
+expect 0 exchange g.orderly --head exchange.head
+expect 0 audit g.orderly --head seal.head --head exchange.head
+has "$OUT" "commitments: 2 signed commitments checked"
+has "$OUT" "clean"
+expect 0 export g.orderly --turn 1 -o turn1.xml
+expect 0 verify turn1.xml --pubkey "$HOSTKEY" --receipt "$(field commitment "$B")" --receipt "$(field commitment "$R")" --head seal.head --head exchange.head
+has "$OUT" "no referee"
+has "$OUT" "recomputed from the seed and the sealed commitments and nonces"
+has "$OUT" "the sheet of blue, version 1, is here unchanged and was the one sealed"
+has "$OUT" "the sheet of red, version 1, is here unchanged and was the one sealed"
+has "$OUT" "verified: every check holds"
+# a commitment's signature changed in the bundle is caught
+perl -0777 -pe 's/(<commitment [^>]* signature=")(.)/$1.($2 eq "0" ? "1" : "0")/e' turn1.xml >bad.xml
+expect 1 verify bad.xml --pubkey "$HOSTKEY"
+
+# ------------------------------------------------------------ turn 2: a side that never commits
+expect 0 sign --game-id "$GID" --turn 2 --side blue --key blue.key "$FIX/blue-2.txt"
+B2=$OUT
+expect 0 submit g.orderly --side blue --commitment "$(field commitment "$B2")" --signature "$(field signature "$B2")"
+expect 65 seal g.orderly
+# forced: red's units hold (the NMR policy), blue still opens its own
+expect 0 seal g.orderly --force
+expect 0 info g.orderly
+has "$OUT" "red          opened (version 1): NMR policy applied"
+expect 65 resolve g.orderly
+expect 0 open g.orderly --side blue --nonce "$(field nonce "$B2")" "$FIX/blue-2.txt"
+for _ in 1 2 3 4 5; do expect 0 resolve g.orderly; done
+expect 0 exchange g.orderly
+expect 0 export g.orderly --turn 2 -o turn2.xml
+expect 0 verify turn2.xml --pubkey "$HOSTKEY" --receipt "$(field commitment "$B2")" --head exchange.head
+has "$OUT" "the head you kept of turn 1's exchange"
+expect 0 audit g.orderly
+echo "test_refereeless: ok"

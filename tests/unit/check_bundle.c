@@ -1,0 +1,942 @@
+/*
+ * check_bundle.c - signed turn bundles, signed heads and keys.
+ *
+ * One real battalion game is played through the library (a signed sheet,
+ * two versions of an unsigned one, the seal, events, every phase with
+ * rolls, the exchange) and its turn exported.  Then:
+ *  - the untouched bundle verifies with no failure at all;
+ *  - bytes of the bundle are changed in turn, as they are: refused as
+ *    unreadable or caught (mostly by the signature), never clean; every
+ *    byte of the short values that matter, every seventh of the rest;
+ *  - the bytes of every class that matters (sheets, nonces, commitments,
+ *    signatures, log hashes and bodies, the seed, rolls, results, events,
+ *    unit states) are changed and the bundle re-signed with the game's own
+ *    key, as a dishonest referee would: the check of that class must catch
+ *    each (every byte of the first value of each class, every fifth of its
+ *    long text; the first, middle and last bytes of its other values);
+ *  - a history rewritten after a signed head, with the whole chain and the
+ *    stored heads recomputed, passes the audit but not the kept head;
+ *  - receipts, a wrong key, entities, bytes after the signature, rows left
+ *    out, and export refusals;
+ *  - key and head files.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/bundle.h"
+#include "core/crypto.h"
+#include "core/game.h"
+
+#ifndef ORD_SOURCE_DIR
+#define ORD_SOURCE_DIR "."
+#endif
+#define FIX ORD_SOURCE_DIR "/tests/fixtures/bundle/"
+
+static char dir[] = "/tmp/orderly-check-bundle.XXXXXX";
+static char game_path[256];
+static struct ord_keypair referee, bluek;
+static unsigned char game_id[16];
+static struct ord_buf bundle = ORD_BUF_INIT;   /* turn 1, as exported */
+static struct ord_head seal1, exch1;
+static unsigned char blue_c[32], red_v1[32], red_v2[32];
+static int built;
+
+/* ---- the game ---- */
+
+static char *slurp(const char *path, size_t *len)
+{
+	char *b = NULL;
+	size_t l = 0;
+
+	ck_assert_msg(ord_read_file(&b, &l, path, 1 << 20) == 0, "%s: %s", path, ord_error_last());
+	if (len)
+		*len = l;
+	return b;
+}
+
+static void write_file(const char *path, const char *bytes, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(bytes, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The fixture scenario with @NAME@ replaced by hex keys. */
+static void scenario(const char *fixture, const char *out, const unsigned char *blue,
+		     const unsigned char *red)
+{
+	char *text = slurp(fixture, NULL), hex[65];
+	struct ord_buf b = ORD_BUF_INIT;
+	const char *p = text, *at;
+
+	while ((at = strchr(p, '@')) != NULL) {
+		ord_buf_add(&b, p, (size_t)(at - p));
+		if (!strncmp(at, "@BLUE@", 6) && blue) {
+			ord_hex(hex, blue, 32);
+			ord_buf_adds(&b, hex);
+			p = at + 6;
+		} else if (!strncmp(at, "@RED@", 5) && red) {
+			ord_hex(hex, red, 32);
+			ord_buf_adds(&b, hex);
+			p = at + 5;
+		} else {
+			ord_buf_addch(&b, '@');
+			p = at + 1;
+		}
+	}
+	ord_buf_adds(&b, p);
+	write_file(out, b.buf, b.len);
+	ord_buf_release(&b);
+	free(text);
+}
+
+static void submit(ord_game *g, const char *side, const char *fixture, const struct ord_keypair *kp,
+		   unsigned char out[32])
+{
+	struct ord_signed_sheet ss;
+	struct ord_receipt r;
+	struct ord_diag d;
+	size_t len;
+	char *bytes = slurp(fixture, &len);
+	int rc;
+
+	ord_diag_init(&d);
+	if (kp)
+		ord_sheet_sign(&ss, game_id, 1, side, bytes, len, kp);
+	rc = ord_game_submit_signed(g, &r, side, bytes, len, kp ? ss.nonce : NULL,
+				    kp ? ss.signature : NULL, &d);
+	ck_assert_msg(rc == 0, "submit %s: %s", side, ord_error_last());
+	memcpy(out, r.commitment, 32);
+	ord_diag_release(&d);
+	free(bytes);
+}
+
+static void event(ord_game *g, const char *kind, const char *a, const char *b, const char *c)
+{
+	char *argv[4] = {(char *)a, (char *)b, (char *)c, NULL};
+	struct ord_diag d;
+	int rc, argc = c ? 3 : b ? 2 : 1;
+
+	ord_diag_init(&d);
+	rc = ord_game_event(g, kind, argc, argv, NULL, &d);
+	ck_assert_msg(rc == 0, "event %s: %s", kind, ord_error_last());
+	ord_diag_release(&d);
+}
+
+static void resolve(ord_game *g)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+
+	ck_assert_msg(ord_game_resolve(g, NULL, NULL, 0, &out) == 0, "resolve: %s", ord_error_last());
+	ord_buf_release(&out);
+}
+
+static void build(void)
+{
+	struct ord_create_opts co;
+	char scen[300];
+	ord_game *g = NULL;
+	int i;
+
+	if (built)
+		return;
+	ck_assert_int_eq(ord_crypto_init(), 0);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(game_path, sizeof(game_path), "%s/game.orderly", dir);
+	snprintf(scen, sizeof(scen), "%s/scenario.xml", dir);
+	ord_keypair_generate(&referee);
+	ord_keypair_generate(&bluek);
+	scenario(FIX "scenario.xml", scen, bluek.pk, NULL);
+	memset(&co, 0, sizeof(co));
+	co.key = &referee;
+	ck_assert_msg(ord_game_create(&g, game_path, scen, &co) == 0, "create: %s", ord_error_last());
+	ord_game_id(g, game_id);
+	submit(g, "blue", FIX "blue-1.txt", &bluek, blue_c);
+	submit(g, "red", FIX "red-1.txt", NULL, red_v1);
+	submit(g, "red", FIX "red-1b.txt", NULL, red_v2);
+	ck_assert_msg(ord_game_seal(g, 0) == 0, "seal: %s", ord_error_last());
+	ck_assert_int_eq(ord_game_head(g, &seal1, 1, "seal"), 0);
+	event(g, "move", "unit=B1", "distance=2", NULL);
+	resolve(g);
+	event(g, "fire", "unit=R1", "target=B1", "range=5");
+	event(g, "artillery", "unit=B2", "target=R1", "range=10");
+	for (i = 0; i < 4; i++)
+		resolve(g);
+	ck_assert_msg(ord_game_exchange(g) == 0, "exchange: %s", ord_error_last());
+	ck_assert_int_eq(ord_game_head(g, &exch1, 1, "exchange"), 0);
+	ck_assert_msg(ord_game_export(g, 1, &bundle) == 0, "export: %s", ord_error_last());
+	ord_game_free(g);
+	built = 1;
+}
+
+static void cleanup(void)
+{
+	char cmd[400];
+
+	if (!built)
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+/* ---- verifying ---- */
+
+struct result {
+	int rc;
+	struct ord_buf out;
+};
+
+static int verify(const char *bytes, size_t len, const struct ord_verify_opts *o, struct ord_buf *out)
+{
+	ord_buf_reset(out);
+	return ord_bundle_verify(bytes, len, "t.xml", o, out);
+}
+
+static struct ord_verify_opts full_opts(void)
+{
+	static unsigned char receipts[2][32];
+	static struct ord_head heads[2];
+	struct ord_verify_opts o;
+
+	memcpy(receipts[0], blue_c, 32);
+	memcpy(receipts[1], red_v2, 32);
+	heads[0] = seal1;
+	heads[1] = exch1;
+	o.pubkey = referee.pk;
+	o.receipts = (const unsigned char (*)[32])receipts;
+	o.nreceipts = 2;
+	o.heads = heads;
+	o.nheads = 2;
+	return o;
+}
+
+START_TEST(clean_bundle_verifies)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+	struct ord_verify_opts o = full_opts();
+	int rc = verify(bundle.buf, bundle.len, &o, &out);
+
+	ck_assert_msg(rc == 0, "rc %d: %s\n%s", rc, ord_error_last(), out.buf);
+	ck_assert_ptr_null(strstr(out.buf, "FAILED"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "ok: signature by the game's key"));
+	/* 2 or 3 rolls: whether the gun hits (and a morale test follows) is up to the dice */
+	ck_assert_msg(strstr(out.buf, "ok: dice: 2 rolls recomputed") || strstr(out.buf, "ok: dice: 3 rolls recomputed"),
+		      "%s", out.buf);
+	ck_assert_ptr_nonnull(strstr(out.buf, "ok: sheets: 3 commitments recomputed"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "1 side signature checked"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "ok: heads: the seal and the exchange were signed"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "the head you kept of turn 1's seal"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "the sheet of blue, version 1, is here unchanged and was the one sealed"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "the sheet of red, version 2, is here unchanged and was the one sealed"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "verified: every check holds\n"));
+	/* and with no options: still clean, said to be against its own key */
+	rc = verify(bundle.buf, bundle.len, NULL, &out);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "against the bundle's own key"));
+	ord_buf_release(&out);
+}
+END_TEST
+
+/* ---- byte classes ---- */
+
+struct region {
+	size_t start, len;
+};
+
+/* The regions of a class: the values of attribute `attr` (NULL: none) of
+ * elements `elem` (NULL: any), or their content when attr is NULL. */
+static size_t regions(struct region *out, size_t max, const char *elem, const char *attr)
+{
+	const char *doc = bundle.buf, *p = doc;
+	size_t n = 0;
+	struct ord_buf open = ORD_BUF_INIT;
+
+	ord_buf_addf(&open, "<%s", elem);
+	while ((p = strstr(p, open.buf)) != NULL && n < max) {
+		const char *end = strchr(p, '>');
+		char after = p[open.len];
+
+		if (after != ' ' && after != '>' && after != '/') {
+			p++;
+			continue;
+		}
+		if (attr) {
+			struct ord_buf a = ORD_BUF_INIT;
+			const char *v;
+			ord_buf_addf(&a, " %s=\"", attr);
+			v = strstr(p, a.buf);
+			if (v && v < end) {
+				v += a.len;
+				out[n].start = (size_t)(v - doc);
+				out[n].len = (size_t)(strchr(v, '"') - v);
+				n++;
+			}
+			ord_buf_release(&a);
+		} else if (end[-1] != '/') {
+			struct ord_buf close = ORD_BUF_INIT;
+			ord_buf_addf(&close, "</%s>", elem);
+			out[n].start = (size_t)(end + 1 - doc);
+			out[n].len = (size_t)(strstr(end, close.buf) - end - 1);
+			if (out[n].len)
+				n++;
+			ord_buf_release(&close);
+		}
+		p = end;
+	}
+	ord_buf_release(&open);
+	return n;
+}
+
+/* Another character of the same kind, so the bundle stays well-formed and
+ * valid: the change reaches the check of its class. */
+static char other(char c)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	if (c >= '0' && c <= '8')
+		return (char)(c + 1);
+	if (c == '9')
+		return '0';
+	if (c >= 'a' && c <= 'e')
+		return (char)(c + 1);
+	if (c == 'f')
+		return 'a';
+	if ((c >= 'g' && c < 'z') || (c >= 'A' && c < 'Z'))
+		return (char)(c + 1);
+	if (c == 'z')
+		return 'g';
+	if (c == 'Z')
+		return 'A';
+	if (c == '+')
+		return '/';
+	if (c == '/')
+		return '+';
+	(void)b64;
+	return 0; /* leave punctuation and markup to the sweep */
+}
+
+static size_t sig_offset(const char *doc, size_t len)
+{
+	return len - strlen(ORD_BUNDLE_SIG_CLOSE) - 128 - strlen(ORD_BUNDLE_SIG_OPEN);
+}
+
+/* Change byte i, as it is or re-signed by the game's key.  Returns the
+ * number of changes made (0 when the byte has no other of its kind). */
+static int change(size_t i, int resign, const char *cls, int *caught)
+{
+	struct ord_buf doc = ORD_BUF_INIT, out = ORD_BUF_INIT;
+	struct ord_verify_opts o = full_opts();
+	char c = other(bundle.buf[i]);
+	size_t cut = sig_offset(bundle.buf, bundle.len);
+	int rc;
+
+	if (!c)
+		return 0;
+	ord_buf_add(&doc, bundle.buf, bundle.len);
+	doc.buf[i] = c;
+	if (resign) {
+		if (i >= cut)
+			goto out;   /* the signature itself: re-signing rewrites it */
+		doc.len = cut;
+		doc.buf[cut] = '\0';
+		ord_bundle_sign(&doc, referee.sk);
+	}
+	rc = verify(doc.buf, doc.len, &o, &out);
+	if (rc == 0)
+		ck_abort_msg("%s: byte %zu ('%c' -> '%c')%s is not caught:\n%s", cls, i, bundle.buf[i], c,
+			     resign ? ", re-signed by the game's key," : "", out.buf);
+	if (resign && rc == ORD_ETAMPERED) {
+		/* the signature holds: a check of the content caught it (or,
+		 * for the key itself, the comparison with the game's key) */
+		ck_assert_msg(strstr(out.buf, "ok: signature") || strstr(out.buf, "not with the game's key"),
+			      "%s: byte %zu: %s", cls, i, out.buf);
+	}
+	(*caught)++;
+out:
+	ord_buf_release(&doc);
+	ord_buf_release(&out);
+	return 1;
+}
+
+static void flip_class(const char *cls, const char *elem, const char *attr, size_t want_regions)
+{
+	struct region r[64];
+	size_t n = regions(r, 64, elem, attr), k, i;
+	int caught = 0;
+
+	/* as it is, each of these bytes is changed by the sweep below; here
+	 * the game's key re-signs, so the check of the class must catch it */
+	ck_assert_msg(n >= want_regions, "%s: %zu regions, expected at least %zu", cls, n, want_regions);
+	for (k = 0; k < n; k++) {
+		/* the first value of the class byte by byte (of long text,
+		 * every fifth byte); of the others their first, middle and
+		 * last bytes: each change costs a parse and a validation */
+		size_t step = k ? (r[k].len > 2 ? (r[k].len - 1) / 2 : 1) : r[k].len > 128 ? 5 : 1;
+		for (i = r[k].start; i < r[k].start + r[k].len; i += step)
+			change(i, !strcmp(cls, "bundle signature") ? 0 : 1, cls, &caught);
+	}
+	ck_assert_msg(caught > 0, "%s: nothing changed", cls);
+}
+
+START_TEST(flip_sheets)
+{
+	flip_class("sheet bytes", "sheet", NULL, 3);
+}
+END_TEST
+
+START_TEST(flip_nonces)
+{
+	flip_class("nonces", "sheet", "nonce", 3);
+}
+END_TEST
+
+START_TEST(flip_commitments)
+{
+	flip_class("sheet commitments", "sheet", "commitment", 3);
+	flip_class("seed commitment", "seed", "commitment", 1);
+}
+END_TEST
+
+START_TEST(flip_signatures)
+{
+	flip_class("sheet signatures", "sheet", "signature", 1);
+	flip_class("head signatures", "head", "signature", 2);
+	flip_class("bundle signature", "signature", NULL, 1);
+	flip_class("game key", "key", NULL, 1);
+	flip_class("side key", "side", "key", 1);
+}
+END_TEST
+
+START_TEST(flip_log)
+{
+	flip_class("log entry hashes", "entry", "hash", 10);
+	flip_class("log entry times", "entry", "at", 10);
+	flip_class("log entry numbers", "entry", "seq", 10);
+	flip_class("log entry kinds", "entry", "kind", 10);
+	flip_class("log entry bodies", "entry", NULL, 10);
+	flip_class("chain start", "log", "prev", 1);
+	flip_class("head hashes", "head", "hash", 2);
+	flip_class("head entries", "head", "seq", 2);
+}
+END_TEST
+
+START_TEST(flip_seed)
+{
+	flip_class("seed", "seed", NULL, 1);
+}
+END_TEST
+
+START_TEST(flip_rolls)
+{
+	flip_class("roll values", "roll", "value", 2);
+	flip_class("roll faces", "roll", "sides", 2);
+	flip_class("roll purposes", "roll", "purpose", 2);
+	flip_class("roll events", "roll", "event", 2);
+	flip_class("roll indexes", "roll", "index", 2);
+	flip_class("roll phases", "roll", "phase", 2);
+}
+END_TEST
+
+START_TEST(flip_results)
+{
+	flip_class("result explanations", "explanation", NULL, 5);
+	flip_class("result values", "values", NULL, 3);
+	flip_class("result units", "result", "unit", 5);
+	flip_class("unit states", "value", NULL, 1);
+	flip_class("event arguments", "args", NULL, 3);
+	flip_class("event kinds", "event", "kind", 3);
+}
+END_TEST
+
+/* Which bytes the sweep changes: every byte of the short values that
+ * matter (hashes, keys, nonces, commitments, signatures, the seed, roll
+ * numbers), and every seventh byte of the rest (long text and markup).  The
+ * changes of long text all take the same path (the signature, or an
+ * unreadable document), and each costs a parse and a schema validation. */
+static unsigned char *sweep_mask(void)
+{
+	static const char *const classes[][2] = {
+		{"sheet", "nonce"},    {"sheet", "commitment"}, {"sheet", "signature"}, {"seed", "commitment"},
+		{"seed", NULL},        {"key", NULL},           {"side", "key"},        {"signature", NULL},
+		{"entry", "hash"},     {"entry", "seq"},        {"entry", "at"},        {"entry", "kind"},
+		{"log", "prev"},       {"head", "hash"},        {"head", "signature"},  {"head", "seq"},
+		{"roll", "value"},     {"roll", "sides"},       {"roll", "event"},      {"roll", "index"},
+		{"roll", "purpose"},   {"result", "unit"},      {"commitment", "signature"},
+	};
+	unsigned char *mask = calloc(bundle.len, 1);
+	struct region r[64];
+	size_t c, k, i, n;
+
+	for (i = 0; i < bundle.len; i += 7)
+		mask[i] = 1;
+	for (c = 0; c < sizeof(classes) / sizeof(classes[0]); c++) {
+		n = regions(r, 64, classes[c][0], classes[c][1]);
+		for (k = 0; k < n; k++)
+			for (i = r[k].start; i < r[k].start + r[k].len; i++)
+				mask[i] = 1;
+	}
+	return mask;
+}
+
+/* The bytes of the sweep, changed as they are (to another of their kind
+ * when they have one, so that most changes stay well-formed and valid):
+ * refused as unreadable, or caught, never clean.  In four parts. */
+static void sweep(int part)
+{
+	struct ord_buf doc = ORD_BUF_INIT, out = ORD_BUF_INIT;
+	size_t i, from = bundle.len * (size_t)part / 4, to = bundle.len * (size_t)(part + 1) / 4, n = 0;
+	unsigned char *mask = sweep_mask();
+
+	ord_buf_add(&doc, bundle.buf, bundle.len);
+	for (i = from; i < to; i++) {
+		char c = bundle.buf[i];
+		int rc;
+
+		if (!mask[i])
+			continue;
+		doc.buf[i] = other(c) ? other(c) : (c == ' ' ? '\t' : c == '\n' ? ' ' : (char)(c ^ 1));
+		rc = verify(doc.buf, doc.len, NULL, &out);
+		ck_assert_msg(rc == ORD_ETAMPERED || rc == ORD_EBADDATA,
+			      "byte %zu ('%c') changed: rc %d\n%s", i, c, rc, out.buf);
+		doc.buf[i] = c;
+		n++;
+	}
+	ck_assert_uint_gt(n, 200);
+	free(mask);
+	ord_buf_release(&doc);
+	ord_buf_release(&out);
+}
+
+START_TEST(sweep_1)
+{
+	sweep(0);
+}
+END_TEST
+
+START_TEST(sweep_2)
+{
+	sweep(1);
+}
+END_TEST
+
+START_TEST(sweep_3)
+{
+	sweep(2);
+}
+END_TEST
+
+START_TEST(sweep_4)
+{
+	struct ord_buf doc = ORD_BUF_INIT, out = ORD_BUF_INIT;
+
+	sweep(3);
+	/* and bytes appended after the end are not covered: refused */
+	ord_buf_add(&doc, bundle.buf, bundle.len);
+	ord_buf_adds(&doc, "<!-- more -->\n");
+	ck_assert_int_eq(verify(doc.buf, doc.len, NULL, &out), ORD_ETAMPERED);
+	ck_assert_ptr_nonnull(strstr(out.buf, "FAILED: the signature is not the last element"));
+	ord_buf_release(&doc);
+	ord_buf_release(&out);
+}
+END_TEST
+
+/* ---- whole rows left out or added, re-signed ---- */
+
+static int resigned_without(const char *from, const char *to, struct ord_buf *out)
+{
+	struct ord_buf doc = ORD_BUF_INIT;
+	const char *a = strstr(bundle.buf, from), *b;
+	size_t cut;
+	int rc;
+
+	ck_assert_ptr_nonnull(a);
+	b = strstr(a, to);
+	ck_assert_ptr_nonnull(b);
+	b += strlen(to);
+	ord_buf_add(&doc, bundle.buf, (size_t)(a - bundle.buf));
+	ord_buf_adds(&doc, b);
+	cut = sig_offset(doc.buf, doc.len);
+	doc.len = cut;
+	doc.buf[cut] = '\0';
+	ord_bundle_sign(&doc, referee.sk);
+	rc = verify(doc.buf, doc.len, NULL, out);
+	ord_buf_release(&doc);
+	return rc;
+}
+
+START_TEST(rows_left_out)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+
+	/* red's first version: its log entry then records a sheet not here */
+	ck_assert_int_eq(resigned_without("  <sheet side=\"red\"", "</sheet>\n", &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "what it records is not in the bundle"), "%s", out.buf);
+	/* an event */
+	ck_assert_int_eq(resigned_without("  <event ", "</event>\n", &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "what it records is not in the bundle"), "%s", out.buf);
+	/* a roll: the phase digest */
+	ck_assert_int_eq(resigned_without("  <roll ", "/>\n", &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "are not the ones logged"), "%s", out.buf);
+	/* a log entry: the chain */
+	ck_assert_int_eq(resigned_without("    <entry seq=\"5\"", "</entry>\n", &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "entries were removed, added or reordered"), "%s", out.buf);
+	/* the heads: only a note (a game older than heads has none) */
+	ck_assert_int_eq(resigned_without("  <head ", "/>\n", &out), 0);
+	ck_assert_msg(strstr(out.buf, "note: this turn has no signed head of its seal"), "%s", out.buf);
+	ord_buf_release(&out);
+}
+END_TEST
+
+START_TEST(receipts_and_keys)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+	struct ord_verify_opts o;
+	unsigned char bogus[1][32], wrong[32], old[1][32];
+	struct ord_keypair k;
+
+	memset(&o, 0, sizeof(o));
+	/* red's first version was replaced by red itself: not the sealed one */
+	memcpy(old[0], red_v1, 32);
+	o.receipts = (const unsigned char (*)[32])old;
+	o.nreceipts = 1;
+	ck_assert_int_eq(verify(bundle.buf, bundle.len, &o, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "FAILED: receipt") && strstr(out.buf, "version 2 was sealed instead"), "%s",
+		      out.buf);
+	/* a receipt of a sheet that is not there */
+	memset(bogus[0], 0x5a, 32);
+	o.receipts = (const unsigned char (*)[32])bogus;
+	ck_assert_int_eq(verify(bundle.buf, bundle.len, &o, &out), ORD_ETAMPERED);
+	ck_assert_ptr_nonnull(strstr(out.buf, "no sheet of this bundle has this commitment"));
+	/* another key than the game's */
+	ord_keypair_generate(&k);
+	memcpy(wrong, k.pk, 32);
+	memset(&o, 0, sizeof(o));
+	o.pubkey = wrong;
+	ck_assert_int_eq(verify(bundle.buf, bundle.len, &o, &out), ORD_ETAMPERED);
+	ck_assert_ptr_nonnull(strstr(out.buf, "not with the game's key"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "the signature does not hold"));
+	ord_buf_release(&out);
+}
+END_TEST
+
+START_TEST(hostile_and_broken)
+{
+	struct ord_buf doc = ORD_BUF_INIT, out = ORD_BUF_INIT;
+	const char *decl_end = strstr(bundle.buf, "?>\n") + 3;
+
+	/* entities are refused like in every other XML orderly reads */
+	ord_buf_add(&doc, bundle.buf, (size_t)(decl_end - bundle.buf));
+	ord_buf_adds(&doc, "<!DOCTYPE bundle [<!ENTITY x \"y\">]>\n");
+	ord_buf_adds(&doc, decl_end);
+	ck_assert_int_eq(verify(doc.buf, doc.len, NULL, &out), ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "DOCTYPE"));
+	/* not a bundle */
+	ck_assert_int_eq(verify("<scenario/>", 11, NULL, &out), ORD_EBADDATA);
+	/* truncated */
+	ck_assert_int_eq(verify(bundle.buf, bundle.len / 2, NULL, &out), ORD_EBADDATA);
+	ord_buf_release(&doc);
+	ord_buf_release(&out);
+}
+END_TEST
+
+/* ---- export refusals ---- */
+
+START_TEST(export_refusals)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+	char copy[300], cmd[700];
+	ord_game *g = NULL;
+
+	snprintf(copy, sizeof(copy), "%s/refusals.orderly", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", game_path, copy);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(ord_game_open(&g, copy), 0);
+	/* the key stays with the referee: the game file alone cannot sign */
+	ck_assert_int_eq(ord_game_export(g, 1, &out), ORD_EUSAGE);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "--key FILE"));
+	ck_assert_int_eq(ord_game_use_key(g, &bluek), ORD_EBADDATA);
+	ck_assert_int_eq(ord_game_use_key(g, &referee), 0);
+	/* turn 2 is open: its seed and nonces are secret */
+	ck_assert_int_eq(ord_game_export(g, 2, &out), ORD_ESTATE);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "only an exchanged turn can be exported"));
+	ck_assert_int_eq(ord_game_export(g, 9, &out), ORD_ENOTFOUND);
+	/* exported again: the same bytes (Ed25519 signatures are deterministic) */
+	ck_assert_int_eq(ord_game_export(g, 1, &out), 0);
+	ck_assert_uint_eq(out.len, bundle.len);
+	ck_assert(!memcmp(out.buf, bundle.buf, bundle.len));
+	ord_game_free(g);
+	ord_buf_release(&out);
+}
+END_TEST
+
+/* ---- a history rewritten after a signed head ---- */
+
+/* What a host with the game file and the game's key can do: change a
+ * result of turn 1, recompute its phase digest, the whole chain after it,
+ * the game's head, and re-sign every stored head. */
+static void rewrite(const char *path)
+{
+	ord_game *g = NULL;
+	sqlite3_stmt *st = NULL;
+	unsigned char d[32], prev[32], h[32], msg[32], sig[64];
+	int64_t seq, first = 0, last = 0;
+	int nr, nres, nst;
+	struct ord_buf body = ORD_BUF_INIT;
+
+	ck_assert_int_eq(ord_game_open(&g, path), 0);
+	ck_assert_int_eq(ord_store_exec(g->db,
+					"UPDATE result SET explanation = replace(explanation, 'loses 6 figures', 'loses 1 figure') "
+					"WHERE explanation LIKE '%loses 6 figures%'"), 0);
+	ck_assert_int_eq(sqlite3_changes(g->db), 1);
+	ck_assert_int_eq(ord_store_prepare(g->db, &st, "SELECT log_seq FROM result WHERE explanation LIKE '%loses 1 figure%'"), 0);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	first = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	ck_assert_int_eq(ord_game_phase_digest(g, first, d, &nr, &nres, &nst), 0);
+	ck_assert_int_eq(ord_store_prepare(g->db, &st, "SELECT body FROM log WHERE seq = ?"), 0);
+	sqlite3_bind_int64(st, 1, first);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ord_buf_adds(&body, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	/* the new digest in place of the old (its last 65 bytes: 64 hex + \n) */
+	body.len -= 65;
+	ord_buf_add_hex(&body, d, 32);
+	ord_buf_addch(&body, '\n');
+	ck_assert_int_eq(ord_store_prepare(g->db, &st, "UPDATE log SET body = ? WHERE seq = ?"), 0);
+	sqlite3_bind_text(st, 1, body.buf, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, first);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	/* the whole chain from there on */
+	ck_assert_int_eq(ord_store_prepare(g->db, &st, "SELECT max(seq) FROM log"), 0);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	last = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	for (seq = first; seq <= last; seq++) {
+		sqlite3_stmt *up = NULL;
+		ck_assert_int_eq(ord_store_prepare(g->db, &st, "SELECT prev, turn, kind, body, at FROM log WHERE seq = ?"), 0);
+		sqlite3_bind_int64(st, 1, seq);
+		ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+		if (seq == first)
+			memcpy(prev, sqlite3_column_blob(st, 0), 32);
+		ord_log_hash(h, prev, seq, sqlite3_column_int(st, 1), (const char *)sqlite3_column_text(st, 2),
+			     (const char *)sqlite3_column_text(st, 3), sqlite3_column_int64(st, 4));
+		sqlite3_finalize(st);
+		ck_assert_int_eq(ord_store_prepare(g->db, &up, "UPDATE log SET prev = ?, hash = ? WHERE seq = ?"), 0);
+		sqlite3_bind_blob(up, 1, prev, 32, SQLITE_STATIC);
+		sqlite3_bind_blob(up, 2, h, 32, SQLITE_STATIC);
+		sqlite3_bind_int64(up, 3, seq);
+		ck_assert_int_eq(sqlite3_step(up), SQLITE_DONE);
+		sqlite3_finalize(up);
+		/* a stored head of this entry: re-signed */
+		ck_assert_int_eq(ord_store_prepare(g->db, &up, "SELECT turn, at FROM head WHERE seq = ?"), 0);
+		sqlite3_bind_int64(up, 1, seq);
+		if (sqlite3_step(up) == SQLITE_ROW) {
+			sqlite3_stmt *hs = NULL;
+			ord_sig_head_msg(msg, game_id, sqlite3_column_int(up, 0), (const char *)sqlite3_column_text(up, 1),
+					 seq, h);
+			ord_sig_sign(sig, msg, referee.sk);
+			ck_assert_int_eq(ord_store_prepare(g->db, &hs, "UPDATE head SET hash = ?, signature = ? WHERE seq = ?"), 0);
+			sqlite3_bind_blob(hs, 1, h, 32, SQLITE_STATIC);
+			sqlite3_bind_blob(hs, 2, sig, 64, SQLITE_STATIC);
+			sqlite3_bind_int64(hs, 3, seq);
+			ck_assert_int_eq(sqlite3_step(hs), SQLITE_DONE);
+			sqlite3_finalize(hs);
+		}
+		sqlite3_finalize(up);
+		memcpy(prev, h, 32);
+	}
+	ck_assert_int_eq(ord_store_prepare(g->db, &st, "UPDATE game SET head_hash = ?"), 0);
+	sqlite3_bind_blob(st, 1, prev, 32, SQLITE_STATIC);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	ord_buf_release(&body);
+	ord_game_free(g);
+}
+
+START_TEST(rewrite_after_signed_head)
+{
+	struct ord_buf out = ORD_BUF_INIT, b = ORD_BUF_INIT;
+	struct ord_verify_opts o;
+	struct ord_head kept[1];
+	char copy[300], cmd[700];
+	ord_game *g = NULL;
+
+	snprintf(copy, sizeof(copy), "%s/rewritten.orderly", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", game_path, copy);
+	ck_assert_int_eq(system(cmd), 0);
+	rewrite(copy);
+	ck_assert_int_eq(ord_game_open(&g, copy), 0);
+	/* the rewrite is consistent: the audit alone sees nothing */
+	ck_assert_msg(ord_game_audit(g, 0, &out) == 0, "%s", out.buf);
+	/* the exchange head a player kept does */
+	kept[0] = exch1;
+	ord_buf_reset(&out);
+	ck_assert_int_eq(ord_game_audit_heads(g, 0, kept, 1, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "no longer has the hash that was signed: the history up to it was rewritten"), "%s",
+		      out.buf);
+	/* the seal head is older than the change: it still matches */
+	kept[0] = seal1;
+	ord_buf_reset(&out);
+	ck_assert_int_eq(ord_game_audit_heads(g, 0, kept, 1, &out), 0);
+	/* the bundle the host now exports, signed by the game's key: clean on
+	 * its own, caught by the kept exchange head */
+	ck_assert_int_eq(ord_game_use_key(g, &referee), 0);
+	ck_assert_int_eq(ord_game_export(g, 1, &b), 0);
+	ck_assert_int_eq(verify(b.buf, b.len, NULL, &out), 0);
+	memset(&o, 0, sizeof(o));
+	kept[0] = exch1;
+	o.heads = kept;
+	o.nheads = 1;
+	ck_assert_int_eq(verify(b.buf, b.len, &o, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "the history up to it was rewritten"), "%s", out.buf);
+	ord_game_free(g);
+	ord_buf_release(&out);
+	ord_buf_release(&b);
+}
+END_TEST
+
+/* ---- key and head files ---- */
+
+START_TEST(key_files)
+{
+	struct ord_keypair k, back;
+	unsigned char pk[32];
+	char path[300], pub[300], hex[65];
+	struct ord_buf b = ORD_BUF_INIT;
+	struct ord_head h;
+	char *text;
+	size_t len;
+
+	ord_keypair_generate(&k);
+	snprintf(path, sizeof(path), "%s/p.key", dir);
+	snprintf(pub, sizeof(pub), "%s/p.key.pub", dir);
+	unlink(path);
+	unlink(pub);
+	ck_assert_int_eq(ord_key_save(&k, path, pub), 0);
+	ck_assert_int_eq(ord_key_save(&k, path, pub), ORD_EEXISTS);
+	ck_assert_int_eq(access(path, R_OK), 0);
+	ck_assert_int_eq(ord_key_load(&back, path), 0);
+	ck_assert(!memcmp(&back, &k, sizeof(k)));
+	ck_assert_int_eq(ord_pubkey_parse(pk, pub), 0);
+	ck_assert(!memcmp(pk, k.pk, 32));
+	ck_assert_int_eq(ord_pubkey_parse(pk, path), 0);
+	ck_assert(!memcmp(pk, k.pk, 32));
+	ord_hex(hex, k.pk, 32);
+	ck_assert_int_eq(ord_pubkey_parse(pk, hex), 0);
+	ck_assert_int_eq(ord_pubkey_parse(pk, "abc"), ORD_ENOTFOUND);
+	/* a damaged key file: the public key no longer matches the seed */
+	text = slurp(path, &len);
+	text[strstr(text, "public: ") - text + 8] ^= 1;
+	write_file(path, text, len);
+	ck_assert_int_eq(ord_key_load(&back, path), ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "not the one of this seed"));
+	free(text);
+	/* a head file round trip, and a changed one */
+	ord_head_format(&seal1, &b);
+	ck_assert_int_eq(ord_head_parse(&h, b.buf, b.len, "h"), 0);
+	ck_assert(!memcmp(&h, &seal1, sizeof(h)));
+	ck_assert_int_eq(ord_head_check(&h), 0);
+	h.seq++;
+	ck_assert_int_eq(ord_head_check(&h), ORD_ETAMPERED);
+	ck_assert_int_eq(ord_head_parse(&h, "orderly signed head v1\ngame: 00\n", 31, "h"), ORD_EBADDATA);
+	ord_buf_release(&b);
+}
+END_TEST
+
+/* ---- player signatures at submit ---- */
+
+START_TEST(signed_submit_refusals)
+{
+	char copy[300], scen[300], cmd[700];
+	struct ord_create_opts co;
+	struct ord_signed_sheet ss;
+	struct ord_receipt r;
+	struct ord_diag d;
+	struct ord_keypair other_key;
+	unsigned char gid[16];
+	ord_game *g = NULL;
+	size_t len;
+	char *bytes = slurp(FIX "blue-1.txt", &len);
+
+	snprintf(copy, sizeof(copy), "%s/signed.orderly", dir);
+	snprintf(scen, sizeof(scen), "%s/scenario.xml", dir);
+	snprintf(cmd, sizeof(cmd), "rm -f '%s'", copy);
+	ck_assert_int_eq(system(cmd), 0);
+	memset(&co, 0, sizeof(co));
+	ck_assert_int_eq(ord_game_create(&g, copy, scen, &co), 0);
+	ord_game_id(g, gid);
+	ord_diag_init(&d);
+	/* unsigned, for a side with a key */
+	ck_assert_int_eq(ord_game_submit(g, &r, "blue", bytes, len, &d), ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "an unsigned sheet is refused"));
+	/* signed by another key */
+	ord_keypair_generate(&other_key);
+	ord_sheet_sign(&ss, gid, 1, "blue", bytes, len, &other_key);
+	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d), ORD_EBADDATA);
+	/* signed for another turn, another side, another game */
+	ord_sheet_sign(&ss, gid, 2, "blue", bytes, len, &bluek);
+	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d), ORD_EBADDATA);
+	ord_sheet_sign(&ss, game_id, 1, "blue", bytes, len, &bluek);
+	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d), ORD_EBADDATA);
+	/* a sheet changed after it was signed */
+	ord_sheet_sign(&ss, gid, 1, "blue", bytes, len, &bluek);
+	bytes[len - 2] = '2';
+	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d), ORD_EBADDATA);
+	bytes[len - 2] = '1';
+	/* the right one; its receipt is the commitment the player computed */
+	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d), 0);
+	ck_assert(!memcmp(r.commitment, ss.commitment, 32));
+	/* a side with no key cannot sign */
+	ck_assert_int_eq(ord_game_submit_signed(g, &r, "red", bytes, len, ss.nonce, ss.signature, &d), ORD_EUSAGE);
+	/* a commitment alone is for referee-less games */
+	ck_assert_int_eq(ord_game_commit(g, &r, "blue", ss.commitment, ss.signature), ORD_ESTATE);
+	ord_diag_release(&d);
+	ord_game_free(g);
+	free(bytes);
+}
+END_TEST
+
+Suite *ord_test_suite(void)
+{
+	Suite *s = suite_create("bundle");
+	TCase *v = tcase_create("verify");
+	TCase *f = tcase_create("flips");
+	TCase *k = tcase_create("keys");
+
+	tcase_add_unchecked_fixture(v, build, NULL);
+	tcase_add_test(v, clean_bundle_verifies);
+	tcase_add_test(v, rows_left_out);
+	tcase_add_test(v, receipts_and_keys);
+	tcase_add_test(v, hostile_and_broken);
+	tcase_add_test(v, export_refusals);
+	tcase_add_test(v, rewrite_after_signed_head);
+	suite_add_tcase(s, v);
+
+	tcase_add_unchecked_fixture(f, build, NULL);
+	tcase_set_timeout(f, 900);
+	tcase_add_test(f, flip_sheets);
+	tcase_add_test(f, flip_nonces);
+	tcase_add_test(f, flip_commitments);
+	tcase_add_test(f, flip_signatures);
+	tcase_add_test(f, flip_log);
+	tcase_add_test(f, flip_seed);
+	tcase_add_test(f, flip_rolls);
+	tcase_add_test(f, flip_results);
+	tcase_add_test(f, sweep_1);
+	tcase_add_test(f, sweep_2);
+	tcase_add_test(f, sweep_3);
+	tcase_add_test(f, sweep_4);
+	suite_add_tcase(s, f);
+
+	tcase_add_unchecked_fixture(k, build, cleanup);
+	tcase_add_test(k, key_files);
+	tcase_add_test(k, signed_submit_refusals);
+	suite_add_tcase(s, k);
+	return s;
+}
