@@ -146,7 +146,7 @@ int cli_write_output(const char *path, const char *bytes, size_t len)
 	ord_buf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		cli_error("cannot create '%s': %s", tmp.buf, strerror(errno));
+		cli_error("cannot create '%s': %s", path, strerror(errno));
 		rc = CLI_NOINPUT;
 		goto out;
 	}
