@@ -1093,7 +1093,7 @@ void ks_melee_numbers(const struct ks_rules *r, int own, int other, struct ord_k
 		if (times > 7)
 			times = 7;
 		for (k = 2; k <= times; k++) {
-			char f[16];
+			char f[32]; /* room for any int: gcc -O0 -Werror=format-truncation */
 			snprintf(f, sizeof(f), "gange_%d", k);
 			ord_kv_set(flags, f, "yes");
 		}
