@@ -21,7 +21,7 @@ the unit with the same number in the partner side.  Only even sides charge,
 so no unit is charged twice.
 
 The sizes stay under orderly's 16 MiB limit on a scenario file (100,000
-units is about 9 MiB).
+units is about 12 MiB).
 """
 import argparse
 import os
