@@ -1177,18 +1177,33 @@ out:
 static int resolve_fire_morale(struct ord_ctx *ctx)
 {
 	int turn = ord_ctx_turn(ctx);
-	size_t i, j, n = ord_ctx_nunits(ctx);
+	size_t i, j, n = ord_ctx_nunits(ctx), ne = ord_ctx_nevents(ctx);
+	/* each unit's events of the phase as a list (index + 1, 0 ends it),
+	 * in the order recorded: one pass, not units x events */
+	size_t *head = ord_xcalloc(n + 1, sizeof(*head)), *tail = ord_xcalloc(n + 1, sizeof(*tail));
+	size_t *next = ord_xcalloc(ne + 1, sizeof(*next));
 	int err = 0;
 
+	for (j = 0; j < ne; j++) {
+		struct ord_unit *u = ev_unit(ctx, ord_ctx_event(ctx, j), "unit");
+		size_t k;
+
+		if (!u)
+			continue;
+		k = ord_ctx_unit_index(ctx, u);
+		if (tail[k])
+			next[tail[k] - 1] = j + 1;
+		else
+			head[k] = j + 1;
+		tail[k] = j + 1;
+	}
 	for (i = 0; i < n; i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
 		const char *chart = "d6", *outcome = "good";
 		int tested = 0, exempt = 0;
 
-		for (j = 0; j < ord_ctx_nevents(ctx); j++) {
-			const struct ord_event *e = ord_ctx_event(ctx, j);
-			if (ev_unit(ctx, e, "unit") != u)
-				continue;
+		for (j = head[i]; j; j = next[j - 1]) {
+			const struct ord_event *e = ord_ctx_event(ctx, j - 1);
 			if (!strcmp(e->kind, "exempt")) {
 				exempt = 1;
 				ord_ctx_result(ctx, e->seq, u->id, NULL, "no fire morale test now: %s",
@@ -1210,13 +1225,17 @@ static int resolve_fire_morale(struct ord_ctx *ctx)
 			continue;
 		}
 		if ((err = morale_test(ctx, u, chart, 0, "fire morale", &outcome)) != 0)
-			return err;
+			goto out;
 		if (strcmp(outcome, "good") && melee_with(u)) {
 			ord_ctx_result(ctx, 0, u->id, NULL, "leaves the melee with %s", melee_with(u));
 			end_melee(ctx, u);
 		}
 	}
-	return 0;
+out:
+	free(head);
+	free(tail);
+	free(next);
+	return err;
 }
 
 static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u,
@@ -1454,16 +1473,42 @@ static int bat_resolve_phase(struct ord_ctx *ctx, const char *phase)
 
 /* ---- after the exchange ---- */
 
+/* What the events of the turn did, per unit: one pass over the events, so
+ * that checking a turn stays linear in units + events. */
+enum {
+	DID_CHARGE = 1,
+	DID_FORM = 2,
+	DID_LIMBER = 4,
+	DID_UNLIMBER = 8,
+};
+
 static int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 {
 	int turn = ord_ctx_turn(ctx);
-	size_t i, j;
+	unsigned char *did = ord_xcalloc(ord_ctx_nunits(ctx) + 1, 1);
+	size_t i;
 
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		struct ord_unit *u = ev_unit(ctx, e, "unit");
+		size_t k;
+
+		if (!u)
+			continue;
+		k = ord_ctx_unit_index(ctx, u);
+		if (!strcmp(e->kind, "move") && ord_kv_get_bool(&e->kv, "charge", 0))
+			did[k] |= DID_CHARGE;
+		else if (!strcmp(e->kind, "form"))
+			did[k] |= DID_FORM;
+		else if (!strcmp(e->kind, "limber"))
+			did[k] |= DID_LIMBER;
+		else if (!strcmp(e->kind, "unlimber"))
+			did[k] |= DID_UNLIMBER;
+	}
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
 		const struct ord_order *o = ord_ctx_order(ctx, u);
 		const struct ord_token *f = order_form(o);
-		int charged = 0, formed = 0, limbered = 0, unlimbered = 0;
 
 		if (!o)
 			continue;
@@ -1472,30 +1517,18 @@ static int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		if ((st(u, "routed") && st(u, "routed") < turn && st(u, "rout_until") >= turn) ||
 		    st(u, "retreat_turn") == turn)
 			continue;
-		for (j = 0; j < ord_ctx_nevents(ctx); j++) {
-			const struct ord_event *e = ord_ctx_event(ctx, j);
-			if (ev_unit(ctx, e, "unit") != u)
-				continue;
-			if (!strcmp(e->kind, "move") && ord_kv_get_bool(&e->kv, "charge", 0))
-				charged = 1;
-			if (!strcmp(e->kind, "form"))
-				formed = 1;
-			if (!strcmp(e->kind, "limber"))
-				limbered = 1;
-			if (!strcmp(e->kind, "unlimber"))
-				unlimbered = 1;
-		}
-		if (order_has(o, "C") && !charged)
+		if (order_has(o, "C") && !(did[i] & DID_CHARGE))
 			ord_diag_add(d, o->line, 0, u->id, "C", "ordered to charge (C) but no charge was recorded");
-		if (f && !formed)
+		if (f && !(did[i] & DID_FORM))
 			ord_diag_add(d, o->line, 0, u->id, f->value,
 				     "ordered to form %s (%s) but no formation change was recorded",
 				     form_code_formation(f->value), f->value);
-		if (order_has(o, "UL") && !unlimbered)
+		if (order_has(o, "UL") && !(did[i] & DID_UNLIMBER))
 			ord_diag_add(d, o->line, 0, u->id, "UL", "ordered to unlimber (UL) but no unlimbering was recorded");
-		if (order_has(o, "L") && !limbered)
+		if (order_has(o, "L") && !(did[i] & DID_LIMBER))
 			ord_diag_add(d, o->line, 0, u->id, "L", "ordered to limber (L) but no limbering was recorded");
 	}
+	free(did);
 	return 0;
 }
 
