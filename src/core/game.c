@@ -64,13 +64,11 @@ int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, c
 	int64_t n = 0, at = (int64_t)time(NULL);
 	int err = 0;
 
-	if ((err = ord_store_prepare(g->db, &st, "SELECT head_seq, head_hash FROM game")) != 0)
+	if ((err = ord_store_prepare(g->db, &st, "SELECT seq, hash FROM log_head")) != 0)
 		return err;
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		err = ord_store_error(g->db, "reading the log head");
-		goto out;
-	}
-	n = sqlite3_column_int64(st, 0);
+	/* no head yet: the first entry of a new game */
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
 	if (n > 0 && col_blob(st, 1, prev, 32)) {
 		err = ord_error_set(ORD_ETAMPERED, "the log head is damaged");
 		goto out;
@@ -95,7 +93,9 @@ int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, c
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if ((err = ord_store_prepare(g->db, &st, "UPDATE game SET head_seq = ?, head_hash = ?")) != 0)
+	if ((err = ord_store_prepare(g->db, &st,
+				     "INSERT INTO log_head(id, seq, hash) VALUES (1, ?, ?) "
+				     "ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash")) != 0)
 		goto out;
 	sqlite3_bind_int64(st, 1, n);
 	sqlite3_bind_blob(st, 2, hash, 32, SQLITE_STATIC);
@@ -1030,7 +1030,7 @@ int ord_game_sign_head(struct ord_game *g, int turn, const char *at)
 		return ord_error_set(ORD_EUSAGE,
 				     "the key of '%s' is kept outside the game file: give it with --key FILE to sign the %s",
 				     g->path, at);
-	if ((err = ord_store_prepare(g->db, &st, "SELECT head_seq, head_hash FROM game")) != 0)
+	if ((err = ord_store_prepare(g->db, &st, "SELECT seq, hash FROM log_head")) != 0)
 		return err;
 	if (sqlite3_step(st) != SQLITE_ROW || col_blob(st, 1, hash, 32)) {
 		sqlite3_finalize(st);

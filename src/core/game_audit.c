@@ -120,7 +120,7 @@ static int check_chain(struct audit *a)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return ord_store_error(a->g->db, "reading the log");
-	if ((err = ord_store_prepare(a->g->db, &st, "SELECT head_seq, head_hash FROM game")) != 0)
+	if ((err = ord_store_prepare(a->g->db, &st, "SELECT seq, hash FROM log_head")) != 0)
 		return err;
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		head_seq = sqlite3_column_int64(st, 0);
@@ -130,6 +130,8 @@ static int check_chain(struct audit *a)
 		else if (sqlite3_column_bytes(st, 1) != 32 ||
 			 memcmp(sqlite3_column_blob(st, 1), prev, 32))
 			problem(a, "the game's head hash does not match the last log entry");
+	} else {
+		problem(a, "the log's head is missing (deleted)");
 	}
 	sqlite3_finalize(st);
 	ord_buf_addf(a->out, "  log: %lld entries checked\n", (long long)a->nlog);

@@ -804,7 +804,7 @@ static int store_phase(struct ord_game *g, struct ord_ctx *ctx, const struct ord
 
 	/* rows point at the log entry that will digest them: inside this
 	 * IMMEDIATE transaction nobody else can take its number */
-	if ((err = ord_store_prepare(g->db, &head, "SELECT head_seq + 1 FROM game")) != 0)
+	if ((err = ord_store_prepare(g->db, &head, "SELECT coalesce((SELECT seq FROM log_head), 0) + 1")) != 0)
 		goto out;
 	if (sqlite3_step(head) == SQLITE_ROW)
 		seq = sqlite3_column_int64(head, 0);

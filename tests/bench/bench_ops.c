@@ -195,9 +195,9 @@ static int op_resolve(char **argv)
 	rows = count(g, "SELECT (SELECT count(*) FROM roll) + (SELECT count(*) FROM result) + "
 			"(SELECT count(*) FROM unit_state)") - before;
 	bytes = count(g, "SELECT coalesce((SELECT sum(length(vals) + length(explanation) + length(phase) + length(unit) + 24) "
-			 "FROM result WHERE log_seq = (SELECT head_seq FROM game)), 0) + "
-			 "coalesce((SELECT sum(length(state) + 16) FROM unit_state WHERE log_seq = (SELECT head_seq FROM game)), 0) + "
-			 "coalesce((SELECT sum(length(purpose) + length(phase) + 28) FROM roll WHERE log_seq = (SELECT head_seq FROM game)), 0)");
+			 "FROM result WHERE log_seq = (SELECT seq FROM log_head)), 0) + "
+			 "coalesce((SELECT sum(length(state) + 16) FROM unit_state WHERE log_seq = (SELECT seq FROM log_head)), 0) + "
+			 "coalesce((SELECT sum(length(purpose) + length(phase) + 28) FROM roll WHERE log_seq = (SELECT seq FROM log_head)), 0)");
 	printf("rows=%d\nrow_bytes=%d\n", rows, bytes);
 	{
 		const char *nl = strchr(out.buf, '\n');
@@ -286,7 +286,7 @@ static int op_events(int argc, char **argv)
 		die("events");
 	ctx.phase = phase;
 	seq = (unsigned)count(g, "SELECT coalesce(max(seq), 0) FROM event WHERE turn = (SELECT max(turn) FROM turn)");
-	if (ord_store_prepare(g->db, &st, "SELECT head_seq, head_hash FROM game"))
+	if (ord_store_prepare(g->db, &st, "SELECT seq, hash FROM log_head"))
 		die("events");
 	if (sqlite3_step(st) != SQLITE_ROW)
 		die("events: no log head");
@@ -375,7 +375,7 @@ static int op_events(int argc, char **argv)
 	}
 	sqlite3_finalize(st);
 	sqlite3_finalize(lg);
-	if (ord_store_prepare(g->db, &st, "UPDATE game SET head_seq = ?, head_hash = ?"))
+	if (ord_store_prepare(g->db, &st, "UPDATE log_head SET seq = ?, hash = ?"))
 		die("events");
 	sqlite3_bind_int64(st, 1, head);
 	sqlite3_bind_blob(st, 2, prev, 32, SQLITE_STATIC);

@@ -94,7 +94,7 @@ tamper log-deleted-last \
 # the careful forger also moves the head back: the open turn still points at it
 tamper log-deleted-last-head-moved \
 	"DELETE FROM log WHERE seq = $LAST;
-	 UPDATE game SET head_seq = $LAST - 1, head_hash = (SELECT hash FROM log WHERE seq = $LAST - 1)" \
+	 UPDATE log_head SET seq = $LAST - 1, hash = (SELECT hash FROM log WHERE seq = $LAST - 1)" \
 	"log entry $LAST, which does not exist"
 tamper event-args \
 	"UPDATE event SET args = replace(args, 'range=5', 'range=2') WHERE kind = 'fire'" \

@@ -751,7 +751,7 @@ static void rewrite(const char *path)
 		sqlite3_finalize(up);
 		memcpy(prev, h, 32);
 	}
-	ck_assert_int_eq(ord_store_prepare(g->db, &st, "UPDATE game SET head_hash = ?"), 0);
+	ck_assert_int_eq(ord_store_prepare(g->db, &st, "UPDATE log_head SET hash = ?"), 0);
 	sqlite3_bind_blob(st, 1, prev, 32, SQLITE_STATIC);
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
 	sqlite3_finalize(st);
