@@ -22,10 +22,7 @@ struct ord_rules {
 
 /* What bat_load insists on, so that a club's edited tables fail when they
  * are loaded rather than in the middle of a turn. */
-static const struct {
-	const char *name;
-	enum ord_table_kind kind;
-} needed_tables[] = {
+static const struct ord_tables_need_table needed_tables[] = {
 	{"kinds", ORD_TABLE_CHART},
 	{"formations", ORD_TABLE_CHART},
 	{"movement", ORD_TABLE_CHART},
@@ -51,10 +48,7 @@ static const char *const needed_params[] = {
 };
 
 /* Columns and labels the code reads, checked at load like the tables. */
-static const struct {
-	const char *table, *name;
-	int label; /* 1: a label (string), 0: a column (number) */
-} needed_fields[] = {
+static const struct ord_tables_need_field needed_fields[] = {
 	{"kinds", "arm", 1},
 	{"formations", "enfilade_as", 1},
 	{"movement", "reg", 0},
@@ -72,44 +66,16 @@ static const struct {
 
 /* ---- loading ------------------------------------------------------------ */
 
-static int table_declares(const struct ord_table *tbl, const char *name, int label)
-{
-	size_t i, n = label ? ord_table_nlabels(tbl) : ord_table_ncolumns(tbl);
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(label ? ord_table_label(tbl, i) : ord_table_column(tbl, i), name))
-			return 1;
-	return 0;
-}
-
 static int check_tables(const struct ord_tables *t)
 {
-	const struct ord_table *tbl;
-	double v;
-	size_t i;
-	int err;
+	static const struct ord_tables_needs needs = {
+		"battalion",
+		needed_tables, ORD_ARRAY_SIZE(needed_tables),
+		needed_params, ORD_ARRAY_SIZE(needed_params),
+		needed_fields, ORD_ARRAY_SIZE(needed_fields),
+	};
 
-	if (strcmp(ord_tables_ruleset(t), "battalion"))
-		return ord_error_set(ORD_EBADDATA, "%s: tables of ruleset '%s', expected 'battalion'",
-				     ord_tables_name(t), ord_tables_ruleset(t));
-	for (i = 0; i < ORD_ARRAY_SIZE(needed_tables); i++)
-		if ((err = ord_tables_find(&tbl, t, needed_tables[i].name, needed_tables[i].kind)) !=
-		    0)
-			return err == ORD_ENOTFOUND ? ORD_EBADDATA : err;
-	for (i = 0; i < ORD_ARRAY_SIZE(needed_params); i++)
-		if (ord_tables_param(t, needed_params[i], &v))
-			return ord_error_set(ORD_EBADDATA, "%s: no parameter '%s'", ord_tables_name(t),
-					     needed_params[i]);
-	for (i = 0; i < ORD_ARRAY_SIZE(needed_fields); i++) {
-		tbl = ord_tables_get(t, needed_fields[i].table);
-		if (!table_declares(tbl, needed_fields[i].name, needed_fields[i].label))
-			return ord_error_set(ORD_EBADDATA, "%s:%u: table '%s' does not declare the %s '%s'",
-					     ord_tables_name(t), ord_table_line(tbl),
-					     needed_fields[i].table,
-					     needed_fields[i].label ? "label" : "column",
-					     needed_fields[i].name);
-	}
-	return 0;
+	return ord_tables_require(t, &needs);
 }
 
 int bat_load(struct ord_rules **out, const char *xml, size_t len, const char *name)

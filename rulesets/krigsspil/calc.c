@@ -27,10 +27,7 @@ struct ord_rules {
 
 /* ---- what ks_load insists on -------------------------------------------- */
 
-static const struct {
-	const char *name;
-	enum ord_table_kind kind;
-} needed_tables[] = {
+static const struct ord_tables_need_table needed_tables[] = {
 	{"arme", ORD_TABLE_CHART},
 	{"formationer", ORD_TABLE_CHART},
 	{"marchlaengder", ORD_TABLE_CHART},
@@ -70,10 +67,7 @@ static const char *const needed_params[] = {
 	"moral_pr_kanon", "zone_i_cm", "zone_ii_cm",
 };
 
-static const struct {
-	const char *table, *name;
-	int label; /* 1: a label (string), 0: a column (number) */
-} needed_fields[] = {
+static const struct ord_tables_need_field needed_fields[] = {
 	{"arme", "vaaben", 1},
 	{"arme", "klasse", 1},
 	{"arme", "navn", 1},
@@ -124,43 +118,16 @@ static const struct {
 
 /* ---- loading -------------------------------------------------------------- */
 
-static int table_declares(const struct ord_table *tbl, const char *name, int label)
-{
-	size_t i, n = label ? ord_table_nlabels(tbl) : ord_table_ncolumns(tbl);
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(label ? ord_table_label(tbl, i) : ord_table_column(tbl, i), name))
-			return 1;
-	return 0;
-}
-
 static int check_tables(const struct ord_tables *t)
 {
-	const struct ord_table *tbl;
-	double v;
-	size_t i;
-	int err;
+	static const struct ord_tables_needs needs = {
+		"krigsspil",
+		needed_tables, ORD_ARRAY_SIZE(needed_tables),
+		needed_params, ORD_ARRAY_SIZE(needed_params),
+		needed_fields, ORD_ARRAY_SIZE(needed_fields),
+	};
 
-	if (strcmp(ord_tables_ruleset(t), "krigsspil"))
-		return ord_error_set(ORD_EBADDATA, "%s: tables of ruleset '%s', expected 'krigsspil'",
-				     ord_tables_name(t), ord_tables_ruleset(t));
-	for (i = 0; i < ORD_ARRAY_SIZE(needed_tables); i++)
-		if ((err = ord_tables_find(&tbl, t, needed_tables[i].name, needed_tables[i].kind)) != 0)
-			return err == ORD_ENOTFOUND ? ORD_EBADDATA : err;
-	for (i = 0; i < ORD_ARRAY_SIZE(needed_params); i++)
-		if (ord_tables_param(t, needed_params[i], &v))
-			return ord_error_set(ORD_EBADDATA, "%s: no parameter '%s'", ord_tables_name(t),
-					     needed_params[i]);
-	for (i = 0; i < ORD_ARRAY_SIZE(needed_fields); i++) {
-		tbl = ord_tables_get(t, needed_fields[i].table);
-		if (!table_declares(tbl, needed_fields[i].name, needed_fields[i].label))
-			return ord_error_set(ORD_EBADDATA, "%s:%u: table '%s' does not declare the %s '%s'",
-					     ord_tables_name(t), ord_table_line(tbl),
-					     needed_fields[i].table,
-					     needed_fields[i].label ? "label" : "column",
-					     needed_fields[i].name);
-	}
-	return 0;
+	return ord_tables_require(t, &needs);
 }
 
 /* The <tables> a map carries, written out with its lines where they were,

@@ -1283,3 +1283,45 @@ int ord_tables_print(const struct ord_tables *t, const char *table, struct ord_b
 	}
 	return 0;
 }
+
+/* ---- what a module needs ------------------------------------------------- */
+
+static int table_declares(const struct ord_table *tbl, const char *name, int label)
+{
+	size_t i, n = label ? ord_table_nlabels(tbl) : ord_table_ncolumns(tbl);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(label ? ord_table_label(tbl, i) : ord_table_column(tbl, i), name))
+			return 1;
+	return 0;
+}
+
+int ord_tables_require(const struct ord_tables *t, const struct ord_tables_needs *needs)
+{
+	const struct ord_table *tbl;
+	double v;
+	size_t i;
+	int err;
+
+	if (strcmp(ord_tables_ruleset(t), needs->ruleset))
+		return ord_error_set(ORD_EBADDATA, "%s: tables of ruleset '%s', expected '%s'",
+				     ord_tables_name(t), ord_tables_ruleset(t), needs->ruleset);
+	for (i = 0; i < needs->ntables; i++)
+		if ((err = ord_tables_find(&tbl, t, needs->tables[i].name, needs->tables[i].kind)) != 0)
+			return err == ORD_ENOTFOUND ? ORD_EBADDATA : err;
+	for (i = 0; i < needs->nparams; i++)
+		if (ord_tables_param(t, needs->params[i], &v))
+			return ord_error_set(ORD_EBADDATA, "%s: no parameter '%s'", ord_tables_name(t),
+					     needs->params[i]);
+	for (i = 0; i < needs->nfields; i++) {
+		const struct ord_tables_need_field *f = &needs->fields[i];
+		tbl = ord_tables_get(t, f->table);
+		if (!tbl)
+			return ord_error_set(ORD_EBADDATA, "%s: no table '%s'", ord_tables_name(t), f->table);
+		if (!table_declares(tbl, f->name, f->label))
+			return ord_error_set(ORD_EBADDATA, "%s:%u: table '%s' does not declare the %s '%s'",
+					     ord_tables_name(t), ord_table_line(tbl), f->table,
+					     f->label ? "label" : "column", f->name);
+	}
+	return 0;
+}

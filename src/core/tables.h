@@ -84,6 +84,29 @@ int ord_tables_param(const struct ord_tables *t, const char *name, double *out);
 /* The row of a parameter (for its marks and note), or NULL. */
 const struct ord_row *ord_tables_param_row(const struct ord_tables *t, const char *name);
 
+/* What a module reads of a tables document, checked once when it is loaded,
+ * so that a club's edited tables fail then, naming what is missing, rather
+ * than in the middle of a turn. */
+struct ord_tables_need_table {
+	const char *name;          /* a table the module reads */
+	enum ord_table_kind kind;  /* and its kind */
+};
+struct ord_tables_need_field {
+	const char *table, *name;  /* a column or label of a table */
+	int label;                 /* 1: a label (string), 0: a column (number) */
+};
+struct ord_tables_needs {
+	const char *ruleset;                          /* the document's ruleset attribute */
+	const struct ord_tables_need_table *tables;
+	size_t ntables;
+	const char *const *params;                    /* parameters, from any params table */
+	size_t nparams;
+	const struct ord_tables_need_field *fields;
+	size_t nfields;
+};
+/* 0, or ORD_EBADDATA naming the document (and line) and what is missing. */
+int ord_tables_require(const struct ord_tables *t, const struct ord_tables_needs *needs);
+
 /* ---- a table ------------------------------------------------------------- */
 
 enum ord_table_kind ord_table_kind(const struct ord_table *tbl);
