@@ -363,8 +363,14 @@ int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event
 {
 	/* The largest multiple of sides below 2^32: words at or above it are
 	 * rejected, so every face is exactly equally likely. */
-	uint64_t limit = (UINT64_C(1) << 32) - ((UINT64_C(1) << 32) % sides);
+	uint64_t limit;
 	uint32_t counter;
+
+	/* no die has fewer than 2 faces: a roll row saying so was tampered
+	 * with, and 0 would divide by zero; the face 0 never matches */
+	if (sides < 2)
+		return 0;
+	limit = (UINT64_C(1) << 32) - ((UINT64_C(1) << 32) % sides);
 
 	for (counter = 0;; counter++) {
 		crypto_generichash_state st;

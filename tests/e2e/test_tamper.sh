@@ -131,19 +131,10 @@ tamper scenario \
 	"UPDATE game SET scenario = CAST(replace(CAST(scenario AS TEXT), 'Red Army', 'Red Horde') AS BLOB)" \
 	"the stored scenario differs"
 
-# NEEDSWORK: a roll row whose die has 0 sides makes audit divide by zero
-# (src/core/ctx.c ord_dice_face: `% sides`), so audit crashes (SIGFPE; under
-# UBSan "division by zero" and exit 1 with no findings printed) instead of
-# reporting the tampered roll.  Checked here without failing the test until
-# the product is fixed; then make it a plain `tamper` case.
-cp "$BASE" sides.orderly
-sql sides.orderly "UPDATE roll SET sides = 0" >/dev/null
-run ord audit sides.orderly
-if [[ "$RC" == 1 && "$OUT" == *"were changed after they were written"* && "$ERR" != *"runtime error"* ]]; then
-	note "roll with 0 sides: found (the NEEDSWORK above can go)"
-else
-	note "KNOWN BUG (NEEDSWORK): audit of a roll with 0 sides exits $RC without its findings: ${ERR%%$'\n'*}"
-fi
+# a die of 0 sides must be reported, not divide by zero
+tamper roll-sides-zero \
+	"UPDATE roll SET sides = 0" \
+	"were changed after they were written"
 
 # the untouched game: still clean, and never written to by the cases
 expect_exit 0 ord audit "$BASE"
