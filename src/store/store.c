@@ -4,20 +4,109 @@
  * Pragmas (DESIGN.md): WAL, synchronous=FULL (a receipt printed means the
  * sheet is on disk), foreign keys, a busy timeout so that concurrent
  * orderly processes wait rather than fail, every write in BEGIN IMMEDIATE.
+ *
+ * Also here, for tests only: the pause points that let a crash test kill
+ * a process inside a transaction (ORDERLY_TEST_PAUSE_IN_TX, below), and
+ * two compile-time switches that plant the faults the reliability tests
+ * must catch (ORD_STORE_TEST_NO_TX, ORD_STORE_BUSY_TIMEOUT_MS).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/store.h"
 
-#define BUSY_TIMEOUT_MS 30000
+/* How long a writer waits for another one.  Compiling with
+ * -DORD_STORE_BUSY_TIMEOUT_MS=0 plants the fault that
+ * tests/e2e/test_concurrency.sh must catch (busy errors reaching users). */
+#ifndef ORD_STORE_BUSY_TIMEOUT_MS
+#define ORD_STORE_BUSY_TIMEOUT_MS 30000
+#endif
+
+/*
+ * Test-only pause points (tests/e2e/test_crash.sh, scripts/crash-loop).
+ *
+ * When ORDERLY_TEST_PAUSE_IN_TX names a FIFO or a file, every write
+ * transaction passes numbered pause points: "begin" right after BEGIN
+ * IMMEDIATE, "write" at each row inserted, updated or deleted (an SQLite
+ * update hook: rowid tables only), and "commit" just before COMMIT.  At
+ * point number ORDERLY_TEST_PAUSE_AT (1 when unset), counted over the
+ * process, it appends "PID POINT N\n" to that file and waits there, inside
+ * the transaction, for the test's SIGKILL (and gives up after two minutes
+ * with exit 70, still without committing).  Users never set these
+ * variables; when they are unset, nothing here runs but one getenv at open.
+ *
+ * Compiling with -DORD_STORE_TEST_NO_TX plants the fault the crash test
+ * must catch: BEGIN and COMMIT do nothing, so every statement commits on
+ * its own and a kill can land between two writes of one change.
+ */
+static const char *pause_path; /* ORDERLY_TEST_PAUSE_IN_TX, NULL when unset */
+static long pause_at = 1;      /* the pause point to stop at (1-based) */
+static long pause_seen;        /* pause points passed so far */
+
+static void test_pause(const char *point)
+{
+	char line[128];
+	time_t until;
+	int fd, n;
+
+	if (!pause_path || ++pause_seen != pause_at)
+		return;
+	n = snprintf(line, sizeof(line), "%ld %s %ld\n", (long)getpid(), point, pause_seen);
+	fd = open(pause_path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, line, (size_t)n) != n)
+			_exit(70);
+		close(fd);
+	}
+	for (until = time(NULL) + 120; time(NULL) < until;)
+		sleep(1);
+	_exit(70);
+}
+
+static void test_pause_write(void *arg, int op, const char *db, const char *table,
+			     sqlite3_int64 rowid)
+{
+	(void)arg;
+	(void)op;
+	(void)db;
+	(void)table;
+	(void)rowid;
+	test_pause("write");
+}
+
+static void test_pause_init(sqlite3 *db)
+{
+	const char *p = getenv("ORDERLY_TEST_PAUSE_IN_TX"), *at = getenv("ORDERLY_TEST_PAUSE_AT");
+
+	if (!p || !*p)
+		return;
+	pause_path = p;
+	if (at && *at)
+		pause_at = atol(at);
+	sqlite3_update_hook(db, test_pause_write, NULL);
+}
+
+/* The last error of db says the file is damaged (not a bug of ours: bad data). */
+static int damaged(sqlite3 *db)
+{
+	int rc = db ? sqlite3_errcode(db) & 0xff : SQLITE_OK;
+
+	return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
+}
 
 int ord_store_error(sqlite3 *db, const char *what)
 {
+	if (damaged(db))
+		return ord_error_set(ORD_EBADDATA,
+				     "%s: the game file is damaged (%s); restore it from a copy", what,
+				     sqlite3_errmsg(db));
 	return ord_error_set(ORD_ERROR, "%s: %s", what, db ? sqlite3_errmsg(db) : "no database");
 }
 
@@ -26,7 +115,10 @@ int ord_store_exec(sqlite3 *db, const char *sql)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		int err = ord_error_set(ORD_ERROR, "database: %s", msg ? msg : "error");
+		int err = damaged(db) ? ord_error_set(ORD_EBADDATA,
+						      "the game file is damaged (%s); restore it from a copy",
+						      msg ? msg : "error")
+				      : ord_error_set(ORD_ERROR, "database: %s", msg ? msg : "error");
 		sqlite3_free(msg);
 		return err;
 	}
@@ -42,12 +134,26 @@ int ord_store_prepare(sqlite3 *db, sqlite3_stmt **st, const char *sql)
 
 int ord_store_begin(sqlite3 *db)
 {
-	return ord_store_exec(db, "BEGIN IMMEDIATE");
+	int err;
+
+#ifdef ORD_STORE_TEST_NO_TX
+	err = 0;
+#else
+	err = ord_store_exec(db, "BEGIN IMMEDIATE");
+#endif
+	if (!err)
+		test_pause("begin");
+	return err;
 }
 
 int ord_store_commit(sqlite3 *db)
 {
+	test_pause("commit");
+#ifdef ORD_STORE_TEST_NO_TX
+	return 0;
+#else
 	return ord_store_exec(db, "COMMIT");
+#endif
 }
 
 void ord_store_rollback(sqlite3 *db)
@@ -130,7 +236,7 @@ static int set_pragmas(sqlite3 *db)
 {
 	int err;
 
-	sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+	sqlite3_busy_timeout(db, ORD_STORE_BUSY_TIMEOUT_MS);
 	if ((err = ord_store_exec(db, "PRAGMA foreign_keys = ON")) != 0 ||
 	    (err = ord_store_exec(db, "PRAGMA journal_mode = WAL")) != 0 ||
 	    (err = ord_store_exec(db, "PRAGMA synchronous = FULL")) != 0)
@@ -167,62 +273,90 @@ out:
 	return err;
 }
 
-/* Inspect the file read-only: an orderly game of a schema we know? */
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * Is path an orderly game of a schema we know?  Read from the SQLite header
+ * (the first 100 bytes: application_id at 68, user_version at 60) as plain
+ * bytes, not through SQLite: a read-only SQLite connection to a WAL file
+ * creates its -wal and -shm files, and a refused file must be left as it
+ * was.  ord_store_open asks SQLite again once the file is open, since the
+ * header of a WAL file may be older than its log.
+ */
 static int inspect(const char *path, int *version)
 {
-	sqlite3 *db = NULL;
-	int app = 0, rc, err = 0;
+	unsigned char h[100];
 	struct stat st;
+	size_t got = 0;
+	ssize_t n;
+	int fd;
 
 	if (stat(path, &st) < 0)
 		return ord_error_set(ORD_ENOTFOUND, "cannot open game '%s': %s", path,
-				     strerror(errno));
+				     ord_strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return ord_error_set(ORD_ENOTGAME, "'%s' is a directory, not a game file", path);
 	if (!S_ISREG(st.st_mode) || st.st_size == 0)
 		return ord_error_set(ORD_ENOTGAME,
 				     "'%s' is not an orderly game file (empty or not a regular file)",
 				     path);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		err = ord_error_set(ORD_ENOTGAME, "cannot open '%s': %s", path,
-				    db ? sqlite3_errmsg(db) : "out of memory");
-		goto out;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0)
+		return ord_error_set(ORD_ENOTFOUND, "cannot read game '%s': %s", path,
+				     ord_strerror(errno));
+	while (got < sizeof(h)) {
+		n = read(fd, h + got, sizeof(h) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
 	}
-	rc = query_int(db, "PRAGMA application_id", &app);
-	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) {
-		err = ord_error_set(ORD_ENOTGAME,
-				    "'%s' is not an orderly game file (not an SQLite database)", path);
-		goto out;
-	}
-	if (rc != SQLITE_OK) {
-		err = ord_error_set(ORD_ENOTGAME, "cannot read '%s': %s", path, sqlite3_errmsg(db));
-		goto out;
-	}
-	if (app != ORD_APPLICATION_ID) {
-		err = ord_error_set(ORD_ENOTGAME,
-				    "'%s' is not an orderly game file (an SQLite database of another program, application_id %d)",
-				    path, app);
-		goto out;
-	}
-	if (query_int(db, "PRAGMA user_version", version) != SQLITE_OK) {
-		err = ord_error_set(ORD_ENOTGAME, "cannot read '%s': %s", path, sqlite3_errmsg(db));
-		goto out;
-	}
-	if (*version > ord_store_schema_version()) {
-		err = ord_error_set(ORD_ENEWER,
-				    "'%s' was written by a newer orderly (schema %d; this one knows up to %d); upgrade orderly",
-				    path, *version, ord_store_schema_version());
-		goto out;
-	}
-	if (*version < 1) {
-		err = ord_error_set(ORD_ENOTGAME, "'%s' is an incomplete orderly game file (no schema)",
-				    path);
-		goto out;
-	}
-out:
-	if (db)
-		sqlite3_close(db);
-	return err;
+	close(fd);
+	if (got < sizeof(h) || memcmp(h, "SQLite format 3", 16))
+		return ord_error_set(ORD_ENOTGAME,
+				     "'%s' is not an orderly game file (not an SQLite database)", path);
+	if (be32(h + 68) != ORD_APPLICATION_ID)
+		return ord_error_set(ORD_ENOTGAME,
+				     "'%s' is not an orderly game file (an SQLite database of another program, application_id %d)",
+				     path, (int)be32(h + 68));
+	*version = be32(h + 60) > INT_MAX ? -1 : (int)be32(h + 60);
+	if (*version > ord_store_schema_version())
+		return ord_error_set(ORD_ENEWER,
+				     "'%s' was written by a newer orderly (schema %d; this one knows up to %d); upgrade orderly",
+				     path, *version, ord_store_schema_version());
+	if (*version < 1)
+		return ord_error_set(ORD_ENOTGAME,
+				     "'%s' is an incomplete orderly game file (no schema)", path);
+	return 0;
+}
+
+/* The same questions through SQLite, on the open file, and whether its
+ * schema can be read at all: a damaged file is refused before any write. */
+static int check_open(sqlite3 *db, const char *path, int *version)
+{
+	int app = 0, n = 0;
+
+	if (query_int(db, "PRAGMA application_id", &app) != SQLITE_OK ||
+	    query_int(db, "PRAGMA user_version", version) != SQLITE_OK ||
+	    query_int(db, "SELECT count(*) FROM sqlite_schema", &n) != SQLITE_OK)
+		return damaged(db)
+			       ? ord_error_set(ORD_EBADDATA,
+					       "'%s' is a damaged game file (%s); restore it from a copy",
+					       path, sqlite3_errmsg(db))
+			       : ord_error_set(ORD_ERROR, "cannot read '%s': %s", path,
+					       sqlite3_errmsg(db));
+	if (app != ORD_APPLICATION_ID)
+		return ord_error_set(ORD_ENOTGAME,
+				     "'%s' is not an orderly game file (an SQLite database of another program, application_id %d)",
+				     path, app);
+	if (*version > ord_store_schema_version())
+		return ord_error_set(ORD_ENEWER,
+				     "'%s' was written by a newer orderly (schema %d; this one knows up to %d); upgrade orderly",
+				     path, *version, ord_store_schema_version());
+	return 0;
 }
 
 int ord_store_open(sqlite3 **out, const char *path)
@@ -238,8 +372,10 @@ int ord_store_open(sqlite3 **out, const char *path)
 				    db ? sqlite3_errmsg(db) : "out of memory");
 		goto out;
 	}
-	if ((err = set_pragmas(db)) != 0)
+	sqlite3_busy_timeout(db, ORD_STORE_BUSY_TIMEOUT_MS);
+	if ((err = check_open(db, path, &version)) != 0 || (err = set_pragmas(db)) != 0)
 		goto out;
+	test_pause_init(db);
 	if (version < ord_store_schema_version() && (err = migrate(db, version)) != 0)
 		goto out;
 	*out = db;
