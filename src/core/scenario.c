@@ -441,6 +441,18 @@ static int check_name(const char *value, xmlNodePtr n, const char *what, const c
 	return 0;
 }
 
+/*
+ * Room for one more item in an array of n: the capacity is the power of two
+ * at or above n, so it doubles (a realloc per item made a scenario of many
+ * units quadratic where realloc copies, as under ASan).
+ */
+static void *grow(void *items, size_t n, size_t size)
+{
+	if (n == 0 || (n & (n - 1)) == 0)
+		items = ord_xrealloc(items, (n ? 2 * n : 1) * size);
+	return items;
+}
+
 static int read_side(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 {
 	static const char *const allowed[] = {"id", "name", "pubkey", NULL};
@@ -452,7 +464,7 @@ static int read_side(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 	if ((err = check_attr_names(n, allowed, "id, name, pubkey", name)) != 0 ||
 	    (err = check_empty(n, name)) != 0)
 		return err;
-	sc->sides = ord_xrealloc(sc->sides, (sc->nsides + 1) * sizeof(*sc->sides));
+	sc->sides = grow(sc->sides, sc->nsides, sizeof(*sc->sides));
 	s = &sc->sides[sc->nsides++];
 	memset(s, 0, sizeof(*s));
 	s->line = (unsigned)line_of(n);
@@ -486,7 +498,7 @@ static int read_unit(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 
 	if ((err = check_attr_names(n, NULL, NULL, name)) != 0 || (err = check_empty(n, name)) != 0)
 		return err;
-	sc->units = ord_xrealloc(sc->units, (sc->nunits + 1) * sizeof(*sc->units));
+	sc->units = grow(sc->units, sc->nunits, sizeof(*sc->units));
 	u = &sc->units[sc->nunits++];
 	memset(u, 0, sizeof(*u));
 	ord_kv_init(&u->attrs);
