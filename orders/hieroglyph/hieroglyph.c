@@ -140,12 +140,15 @@ static unsigned count_chars(const unsigned char *s, const unsigned char *e)
 }
 
 /* Sheets typed in word processors or on phones carry no-break and other
- * Unicode spaces; they separate tokens like a plain space. */
+ * Unicode spaces; they separate tokens like a plain space.  So does a byte
+ * order mark (U+FEFF) anywhere but at the start of the sheet, where it is
+ * skipped: a sheet pasted after another keeps one, and a unit written
+ * "\uFEFFA1" would print as a sheet whose BOM is dropped, naming "A1". */
 static int is_space(uint32_t cp)
 {
 	return cp == ' ' || cp == '\t' || cp == 0xA0 || cp == 0x1680 ||
 	       (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F || cp == 0x205F ||
-	       cp == 0x3000;
+	       cp == 0x3000 || cp == 0xFEFF;
 }
 
 /* Bytes of the space at s (valid UTF-8), or 0 if s is not at a space. */
