@@ -223,6 +223,18 @@ int ord_key_check_value(const struct ord_key_spec *s, const char *value, struct 
 	return 0;
 }
 
+/* Whether one of argv is name=... */
+static int key_given(const char *name, int argc, char *const *argv)
+{
+	size_t n = strlen(name);
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (!strncmp(argv[i], name, n) && argv[i][n] == '=')
+			return 1;
+	return 0;
+}
+
 int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
 		   char *const *argv, struct ord_diag *diag)
 {
@@ -263,8 +275,8 @@ int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int arg
 		free(key);
 	}
 	for (s = specs; s->name; s++) {
-		if (ord_kv_get(out, s->name))
-			continue;
+		if (ord_kv_get(out, s->name) || key_given(s->name, argc, argv))
+			continue; /* given, perhaps with a bad value already reported */
 		if (s->required)
 			ord_diag_add(diag, 0, 0, NULL, NULL, "missing key '%s' (%s)", s->name,
 				     s->help ? s->help : "required");
