@@ -1,0 +1,99 @@
+/*
+ * fuzz_scenario.c - the scenario loader (src/core/scenario.h): hardened XML
+ * parse, RelaxNG validation, the loader's own checks, then the battalion
+ * module's unit attributes and each unit's initial state, as `orderly new`
+ * does before it writes anything.
+ *
+ * Checks, besides ASan/UBSan: no external resource is ever loaded; a
+ * refusal is ORD_EBADDATA with a message naming the document and leaves the
+ * scenario empty; an accepted scenario keeps the promises of scenario.h
+ * (two sides or more, a unit or more, unique ids, every unit on a side).
+ */
+#include <string.h>
+
+#include "fuzz.h"
+#include "fuzz_xml_common.h"
+#include "core/scenario.h"
+#include "rulesets/ruleset.h"
+
+static const struct ord_ruleset *rs;
+static struct ord_rules *rules;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_xml_init();
+	if (ord_ruleset_find(&rs, "battalion") || ord_ruleset_load_tables(&rules, rs, NULL))
+		fuzz_fail("cannot load the battalion ruleset: %s", ord_error_last());
+	return 0;
+}
+
+static void check_accepted(const struct ord_scenario *sc)
+{
+	size_t i, j;
+
+	fuzz_assert(sc->title && *sc->title && sc->ruleset && sc->nmr, "scenario without title");
+	fuzz_assert(!strcmp(sc->nmr, "hold") || !strcmp(sc->nmr, "repeat") ||
+			    !strcmp(sc->nmr, "wait"),
+		    "nmr '%s'", sc->nmr);
+	fuzz_assert(sc->nsides >= 2 && sc->nunits >= 1, "%zu sides, %zu units", sc->nsides,
+		    sc->nunits);
+	for (i = 0; i < sc->nsides; i++)
+		for (j = i + 1; j < sc->nsides; j++)
+			fuzz_assert(strcmp(sc->sides[i].id, sc->sides[j].id),
+				    "side '%s' twice", sc->sides[i].id);
+	for (i = 0; i < sc->nunits; i++) {
+		int found = 0;
+
+		for (j = 0; j < sc->nsides; j++)
+			found |= !strcmp(sc->units[i].side, sc->sides[j].id);
+		fuzz_assert(found, "unit '%s' on unknown side '%s'", sc->units[i].id,
+			    sc->units[i].side);
+		for (j = i + 1; j < sc->nunits; j++)
+			fuzz_assert(strcmp(sc->units[i].id, sc->units[j].id), "unit '%s' twice",
+				    sc->units[i].id);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ord_scenario sc;
+	size_t i;
+	int rc;
+
+	if (!rs)
+		LLVMFuzzerInitialize(NULL, NULL);
+	rc = ord_scenario_load(&sc, (const char *)data, size, "fuzz.xml");
+	if (rc != 0) {
+		fuzz_assert(rc == ORD_EBADDATA, "load returned %d: %s", rc, ord_error_last());
+		fuzz_assert(!strncmp(ord_error_last(), "fuzz.xml", 8),
+			    "message does not name the document: '%s'", ord_error_last());
+		fuzz_assert(sc.nsides == 0 && sc.nunits == 0 && !sc.title,
+			    "a refused scenario is not left empty");
+		ord_scenario_release(&sc);
+		return 0;
+	}
+	check_accepted(&sc);
+	rc = ord_scenario_check_attrs(&sc, rs->unit_attrs, "fuzz.xml");
+	fuzz_assert(rc == 0 || rc == ORD_EBADDATA, "check_attrs returned %d", rc);
+	if (rc == 0 && rs->init_unit) {
+		for (i = 0; i < sc.nunits; i++) {
+			struct ord_unit u;
+			struct ord_diag diag;
+
+			memset(&u, 0, sizeof(u));
+			u.id = sc.units[i].id;
+			u.name = sc.units[i].name;
+			u.side = sc.units[i].side;
+			u.attrs = sc.units[i].attrs;
+			ord_kv_init(&u.state);
+			ord_diag_init(&diag);
+			rs->init_unit(rules, &u, &diag);
+			ord_kv_release(&u.state);
+			ord_diag_release(&diag);
+		}
+	}
+	ord_scenario_release(&sc);
+	return 0;
+}
