@@ -34,7 +34,7 @@ enum ord_error_code {
 	ORD_OK = 0,
 	ORD_ERROR = -1,      /* anything else (internal error) */
 	ORD_EUSAGE = -2,     /* wrong arguments: unknown key, bad value */
-	ORD_ENOTFOUND = -3,  /* no such file, side, unit, turn */
+	ORD_ENOTFOUND = -3,  /* no such side, unit, turn, ruleset or table */
 	ORD_EBADSHEET = -4,  /* an order sheet was rejected */
 	ORD_EBADDATA = -5,   /* malformed or invalid input file (XML, bundle) */
 	ORD_ESEALED = -6,    /* the turn is sealed: no more sheets */
@@ -45,6 +45,7 @@ enum ord_error_code {
 	ORD_ECHECK = -11,    /* an event disagrees with the sealed orders */
 	ORD_EEXISTS = -12,   /* the game file already exists */
 	ORD_EVERSION = -13,  /* an external module of another interface version */
+	ORD_ENOFILE = -14,   /* an input file does not exist or cannot be opened */
 };
 
 /* The message of the last error set in this thread ("" when none). */

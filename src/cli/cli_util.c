@@ -132,8 +132,10 @@ int cli_exit_code(int code)
 	case ORD_EEXISTS:
 	case ORD_EVERSION:
 		return CLI_DATAERR;
-	case ORD_ENOTFOUND:
+	case ORD_ENOFILE:
 		return CLI_NOINPUT;
+	case ORD_ENOTFOUND: /* an unknown side, turn, ruleset or table named on the command line */
+		return CLI_USAGE;
 	case ORD_ERROR:
 	default:
 		return CLI_SOFTWARE;

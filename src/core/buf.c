@@ -287,13 +287,13 @@ int ord_read_file(char **out, size_t *len, const char *path, size_t max_len)
 
 	*out = NULL;
 	if (stat(path, &st) < 0) {
-		return ord_error_set(ORD_ENOTFOUND, "cannot read '%s': %s", path, ord_strerror(errno));
+		return ord_error_set(ORD_ENOFILE, "cannot read '%s': %s", path, ord_strerror(errno));
 	}
 	if (S_ISDIR(st.st_mode))
 		return ord_error_set(ORD_EBADDATA, "'%s' is a directory, not a file", path);
 	f = fopen(path, "rb");
 	if (!f)
-		return ord_error_set(ORD_ENOTFOUND, "cannot open '%s': %s", path, ord_strerror(errno));
+		return ord_error_set(ORD_ENOFILE, "cannot open '%s': %s", path, ord_strerror(errno));
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		if (b.len + n > max_len) {
 			err = ord_error_set(ORD_EBADDATA, "'%s' is larger than %zu bytes", path, max_len);

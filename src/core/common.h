@@ -52,7 +52,7 @@ struct ord_resource {
 extern const struct ord_resource ord_resources[];
 const struct ord_resource *ord_resource_find(const char *name);
 
-/* Read a whole regular file (max_len bytes at most).  Errors: ORD_ENOTFOUND
+/* Read a whole regular file (max_len bytes at most).  Errors: ORD_ENOFILE
  * (missing), ORD_EBADDATA (a directory, too large). *out is NUL-terminated. */
 int ord_read_file(char **out, size_t *len, const char *path, size_t max_len);
 

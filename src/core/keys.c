@@ -215,7 +215,7 @@ int ord_pubkey_parse(unsigned char out[32], const char *s)
 	if ((err = ord_crypto_init()) != 0)
 		return err;
 	if ((err = ord_read_file(&text, &len, s, MAX_KEY_FILE)) != 0) {
-		if (err == ORD_ENOTFOUND)
+		if (err == ORD_ENOFILE)
 			err = ord_error_set(ORD_ENOTFOUND,
 					    "'%s' is neither a public key (64 hexadecimal digits) nor a key file",
 					    s);

@@ -295,7 +295,7 @@ static int inspect(const char *path, int *version)
 	int fd;
 
 	if (stat(path, &st) < 0)
-		return ord_error_set(ORD_ENOTFOUND, "cannot open game '%s': %s", path,
+		return ord_error_set(ORD_ENOFILE, "cannot open game '%s': %s", path,
 				     ord_strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return ord_error_set(ORD_ENOTGAME, "'%s' is a directory, not a game file", path);
@@ -304,7 +304,7 @@ static int inspect(const char *path, int *version)
 				     "'%s' is not an orderly game file (empty or not a regular file)",
 				     path);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0)
-		return ord_error_set(ORD_ENOTFOUND, "cannot read game '%s': %s", path,
+		return ord_error_set(ORD_ENOFILE, "cannot read game '%s': %s", path,
 				     ord_strerror(errno));
 	while (got < sizeof(h)) {
 		n = read(fd, h + got, sizeof(h) - got);

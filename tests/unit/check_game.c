@@ -308,7 +308,7 @@ START_TEST(test_create_refused_leaves_nothing)
 	ck_assert_ptr_null(g);
 	ck_assert_int_ne(access(path, F_OK), 0);
 	rc = ord_game_create(&g, path, FIXTURES "no-such-scenario.xml", NULL);
-	ck_assert_int_eq(rc, ORD_ENOTFOUND);
+	ck_assert_int_eq(rc, ORD_ENOFILE);
 	ck_assert_int_ne(access(path, F_OK), 0);
 	rc = ord_game_create(&g, path, FIXTURES "hostile-xxe.xml", NULL);
 	ck_assert_int_eq(rc, ORD_EBADDATA);
@@ -323,7 +323,7 @@ START_TEST(test_open_refuses)
 	size_t blen, alen;
 	sqlite3 *db;
 
-	ck_assert_int_eq(ord_game_open(&g, path), ORD_ENOTFOUND);
+	ck_assert_int_eq(ord_game_open(&g, path), ORD_ENOFILE);
 	ck_assert_ptr_null(g);
 
 	/* a text file */

@@ -257,7 +257,7 @@ START_TEST(test_missing_file)
 {
 	struct ord_scenario sc;
 
-	ck_assert_int_eq(ord_scenario_load_file(&sc, FIXTURES "no-such-file.xml"), ORD_ENOTFOUND);
+	ck_assert_int_eq(ord_scenario_load_file(&sc, FIXTURES "no-such-file.xml"), ORD_ENOFILE);
 	ck_assert_ptr_nonnull(strstr(ord_error_last(), "no-such-file.xml"));
 	ck_assert_int_eq(ord_scenario_load_file(&sc, FIXTURES), ORD_EBADDATA);
 	ck_assert_ptr_nonnull(strstr(ord_error_last(), "is a directory"));

@@ -396,7 +396,7 @@ START_TEST(test_load_and_validate)
 	xmlFreeDoc(doc);
 
 	ck_assert_int_eq(ord_xml_load_file(&doc, "/nonexistent/scenario.xml", "schema/scenario.rng"),
-			 ORD_ENOTFOUND);
+			 ORD_ENOFILE);
 	ck_assert_int_eq(loads, 0);
 }
 END_TEST
