@@ -17,6 +17,25 @@
 
 #include "rulesets/krigsspil/ks.h"
 
+/* The modifier flag a unit's share of rifles gives for a use ("skydning",
+ * "naerkamp"), from the table riffel_andele; NULL when it gives none. */
+static const char *rifle_flag(struct ord_ctx *ctx, const char *use, double share)
+{
+	const struct ord_table *t = ord_tables_get(ks_r(ctx)->tables, "riffel_andele");
+	size_t i;
+
+	for (i = 0; t && i < ord_table_nrows(t); i++) {
+		const struct ord_row *row = ord_table_row(t, i);
+		const char *b = ord_row_str(row, "brug");
+		double from;
+
+		if (b && !strcmp(b, use) && !ord_row_num(row, "fra", &from) && share >= from)
+			return ord_row_str(row, "flag");
+	}
+	ord_error_clear();
+	return NULL;
+}
+
 static struct ord_unit *ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key)
 {
 	const char *v = ord_kv_get(&ev->kv, key);
@@ -633,16 +652,17 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	if (ks_is(ctx, u, "kavaleri")) {
 		in.vaaben = "karabin";
 		ord_kv_set(&flags, "kavaleri_skyder", "yes");
-	} else if (rifler >= 100 || (rifler > 0 && ((zone && !strcmp(zone, "III")) || (!zone && in.range > 20)))) {
+	} else if (rifler >= 100 || (rifler > 0 && ((zone && !strcmp(zone, "III")) ||
+						      (!zone && in.range > ks_param(ks_r(ctx), "zone_ii_cm"))))) {
 		in.vaaben = "riffel";
 		if (rifler < 100) /* only the rifles reach the furthest zone */
 			in.figures = (int)floor(in.figures * rifler / 100.0);
 	} else {
 		in.vaaben = "musket";
 	}
-	if (rifler > 0 && rifler < 100 && zone && !strcmp(zone, "II"))
-		ord_kv_set(&flags, rifler >= 75 ? "rifler_75" : rifler >= 50 ? "rifler_50" : "rifler_25",
-			   rifler >= 25 ? "yes" : "no");
+	if (rifler > 0 && rifler < 100 && zone && !strcmp(zone, "II") &&
+	    rifle_flag(ctx, "skydning", rifler))
+		ord_kv_set(&flags, rifle_flag(ctx, "skydning", rifler), "yes");
 	if (ks_st(u, "foerste_salve"))
 		ord_kv_set(&flags, "foerste_salve", "yes");
 	if (ks_st(u, "skoed_helt") > 0 && ks_st(u, "skoed_helt") == turn - 1 && ks_closed(ctx, u, NULL))
@@ -1066,10 +1086,8 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 			ord_kv_set(flags, "angrebskolonne_inf", "yes");
 		if (ks_british(x) && !strcmp(f, "linie"))
 			ord_kv_set(flags, "engelsk_linie", "yes");
-		if (rifler >= 50)
-			ord_kv_set(flags, "rifler_50", "yes");
-		else if (rifler >= 10)
-			ord_kv_set(flags, "rifler_10", "yes");
+		if (rifle_flag(ctx, "naerkamp", rifler))
+			ord_kv_set(flags, rifle_flag(ctx, "naerkamp", rifler), "yes");
 		if (ks_st(x, "foerste_salve"))
 			ord_kv_set(flags, "foerste_salve", "yes");
 		if (ks_is(ctx, enemy, "kavaleri") && !strcmp(f, "karre"))
