@@ -159,8 +159,8 @@ int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side,
 int ord_game_seal(ord_game *g, int force);
 /* Record a referee event for the current phase (key=value arguments).
  * A check that fails returns ORD_ECHECK with the reasons in diag unless
- * override_reason is given, in which case the event is kept and the
- * override logged. */
+ * override_reason is given, in which case the event is kept, the
+ * override logged, and 0 returned with what the checks said in diag. */
 int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		   const char *override_reason, struct ord_diag *diag);
 /* Resolve the current phase (phase may be NULL or must name it); dice are

@@ -776,6 +776,12 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		goto out;
 	}
 	err = ord_store_commit(g->db);
+	/* recorded under an override: the caller learns what the checks said */
+	if (!err) {
+		size_t k;
+		for (k = 0; k < cd.n; k++)
+			ord_diag_add(diag, 0, 0, cd.items[k].unit, cd.items[k].rule, "%s", cd.items[k].msg);
+	}
 out:
 	if (err)
 		ord_store_rollback(g->db);
