@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "orders/notation.h"
+#include "orders/text.h"
 
 /* The codes as the rules spell them; the index is the code's bit in a mask
  * of codes already given in one order. */
@@ -94,83 +95,13 @@ struct parser {
 	size_t nel, elalloc;     /* elements in use, allocated */
 };
 
-/*
- * Decode the UTF-8 sequence at s (s < end): its length in bytes and its code
- * point, or 0 when it is not well-formed (overlong, surrogate, beyond
- * U+10FFFF, cut short).
- */
-static size_t utf8_decode(const unsigned char *s, const unsigned char *end, uint32_t *cp)
-{
-	size_t n, i;
-	uint32_t c = s[0], min;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	} else if (c >= 0xC2 && c <= 0xDF) {
-		n = 2, c &= 0x1F, min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		n = 3, c &= 0x0F, min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		n = 4, c &= 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if ((size_t)(end - s) < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3F);
-	}
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	*cp = c;
-	return n;
-}
-
-/* Characters in n bytes of valid UTF-8: every byte but continuation bytes. */
-static unsigned count_chars(const unsigned char *s, const unsigned char *e)
-{
-	unsigned n = 0;
-
-	for (; s < e; s++)
-		n += (*s & 0xC0) != 0x80;
-	return n;
-}
-
-/* Sheets typed in word processors or on phones carry no-break and other
- * Unicode spaces; they separate tokens like a plain space.  So does a byte
- * order mark (U+FEFF) anywhere but at the start of the sheet, where it is
- * skipped: a sheet pasted after another keeps one, and a unit written
- * "\uFEFFA1" would print as a sheet whose BOM is dropped, naming "A1". */
-static int is_space(uint32_t cp)
-{
-	return cp == ' ' || cp == '\t' || cp == 0xA0 || cp == 0x1680 ||
-	       (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F || cp == 0x205F ||
-	       cp == 0x3000 || cp == 0xFEFF;
-}
-
-/* Bytes of the space at s (valid UTF-8), or 0 if s is not at a space. */
-static size_t space_at(const unsigned char *s, const unsigned char *end)
-{
-	uint32_t cp;
-	size_t n;
-
-	if (s >= end)
-		return 0;
-	if (*s < 0x80)
-		return (*s == ' ' || *s == '\t') ? 1 : 0;
-	n = utf8_decode(s, end, &cp);
-	return (n && is_space(cp)) ? n : 0;
-}
 
 /* Advance *s past spaces, counting columns. */
 static void skip_spaces(const unsigned char **s, const unsigned char *end, unsigned *col)
 {
 	size_t n;
 
-	while ((n = space_at(*s, end))) {
+	while ((n = ord_text_space_at(*s, end))) {
 		*s += n;
 		(*col)++;
 	}
@@ -188,7 +119,7 @@ static const unsigned char *trim_end(const unsigned char *s, const unsigned char
 		q--;
 		while (q > s && (*q & 0xC0) == 0x80)
 			q--;
-		if (!space_at(q, e))
+		if (!ord_text_space_at(q, e))
 			return e;
 		e = q;
 	}
@@ -287,7 +218,7 @@ static void parse_arrow(struct parser *ps, struct ord_order *o, struct seen *see
 	const unsigned char *q = el->s + n;
 	uint32_t cp;
 
-	if (q < el->e && utf8_decode(q, el->e, &cp) == 3 && (cp == 0xFE0E || cp == 0xFE0F))
+	if (q < el->e && ord_utf8_decode(q, el->e, &cp) == 3 && (cp == 0xFE0E || cp == 0xFE0F))
 		q += 3;
 	if (q != el->e) {
 		syntax_error(ps, el->col, "bad direction '%s' (expected " DIR_EXPECTED ")",
@@ -338,7 +269,7 @@ static void parse_target(struct parser *ps, struct ord_order *o, struct seen *se
 		const unsigned char *cq = memchr(vs + 1, '"', (size_t)(ve - vs - 1));
 
 		if (cq + 1 != ve) {
-			syntax_error(ps, el->col + count_chars(el->s, cq + 1),
+			syntax_error(ps, el->col + ord_utf8_count(el->s, cq + 1),
 				"text after the closing quote in '%s' (expected a space or '-')",
 				ps->text.buf);
 			return;
@@ -394,7 +325,7 @@ static void parse_elem(struct parser *ps, struct ord_order *o, struct seen *seen
 	size_t n, i;
 
 	set_text(&ps->text, el->s, el->e);
-	n = utf8_decode(el->s, el->e, &cp);
+	n = ord_utf8_decode(el->s, el->e, &cp);
 	if (cp == '@') {
 		parse_target(ps, o, seen, el, group);
 		return;
@@ -454,16 +385,16 @@ static void scan_word(struct parser *ps, const unsigned char **s, const unsigned
 			const unsigned char *cq = memchr(q + 2, '"', (size_t)(end - q - 2));
 
 			if (!cq) {
-				*col += count_chars(q, end);
+				*col += ord_utf8_count(q, end);
 				q = end;
 				push_elem(ps, es, q, ecol, 1);
 				break;
 			}
-			*col += count_chars(q, cq + 1);
+			*col += ord_utf8_count(q, cq + 1);
 			q = cq + 1;
 		}
-		while (q < end && *q != '-' && !space_at(q, end)) {
-			q += utf8_decode(q, end, &cp);
+		while (q < end && *q != '-' && !ord_text_space_at(q, end)) {
+			q += ord_utf8_decode(q, end, &cp);
 			(*col)++;
 		}
 		push_elem(ps, es, q, ecol, 0);
@@ -528,7 +459,7 @@ static void parse_line(struct parser *ps, const unsigned char *s, const unsigned
 	ord_buf_reset(&ps->unit);
 	/* the whole line must be text, comment included, before any of it is read */
 	for (q = s; q < end; q += n, col++) {
-		n = utf8_decode(q, end, &cp);
+		n = ord_utf8_decode(q, end, &cp);
 		if (!n) {
 			syntax_error(ps, col, "invalid UTF-8 byte 0x%02x (expected UTF-8 text)",
 				     *q);
@@ -554,11 +485,11 @@ static void parse_line(struct parser *ps, const unsigned char *s, const unsigned
 	if (colon) {
 		ue = trim_end(us, colon);
 		q = colon + 1;
-		col += count_chars(us, q);
+		col += ord_utf8_count(us, q);
 	} else {
 		ue = us;
-		while (ue < content_end && !space_at(ue, content_end)) {
-			ue += utf8_decode(ue, content_end, &cp);
+		while (ue < content_end && !ord_text_space_at(ue, content_end)) {
+			ue += ord_utf8_decode(ue, content_end, &cp);
 			col++;
 		}
 		q = ue;
@@ -620,7 +551,7 @@ static int needs_quotes(const char *v)
 	const unsigned char *s = (const unsigned char *)v, *end = s + strlen(v);
 
 	for (; s < end; s++)
-		if (*s == '-' || space_at(s, end))
+		if (*s == '-' || ord_text_space_at(s, end))
 			return 1;
 	return 0;
 }

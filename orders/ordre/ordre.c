@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "orders/notation.h"
+#include "orders/text.h"
 
 /* What an argument is, for masks and messages. */
 enum kind {
@@ -262,80 +263,13 @@ struct parser {
 	struct ord_buf tmp;      /* scratch for messages and values */
 };
 
-/*
- * Decode the UTF-8 sequence at s (s < end): its length in bytes and its code
- * point, or 0 when it is not well-formed (overlong, surrogate, beyond
- * U+10FFFF, cut short).
- */
-static size_t utf8_decode(const unsigned char *s, const unsigned char *end, uint32_t *cp)
-{
-	size_t n, i;
-	uint32_t c = s[0], min;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	} else if (c >= 0xC2 && c <= 0xDF) {
-		n = 2, c &= 0x1F, min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		n = 3, c &= 0x0F, min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		n = 4, c &= 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if ((size_t)(end - s) < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3F);
-	}
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	*cp = c;
-	return n;
-}
-
-/* Characters in n bytes of valid UTF-8: every byte but continuation bytes. */
-static unsigned count_chars(const unsigned char *s, const unsigned char *e)
-{
-	unsigned n = 0;
-
-	for (; s < e; s++)
-		n += (*s & 0xC0) != 0x80;
-	return n;
-}
-
-/* Sheets typed in word processors or on phones carry no-break and other
- * Unicode spaces; they separate words like a plain space. */
-static int is_space(uint32_t cp)
-{
-	return cp == ' ' || cp == '\t' || cp == 0xA0 || cp == 0x1680 ||
-	       (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F || cp == 0x205F ||
-	       cp == 0x3000;
-}
-
-/* Bytes of the space at s (valid UTF-8), or 0 if s is not at a space. */
-static size_t space_at(const unsigned char *s, const unsigned char *end)
-{
-	uint32_t cp;
-	size_t n;
-
-	if (s >= end)
-		return 0;
-	if (*s < 0x80)
-		return (*s == ' ' || *s == '\t') ? 1 : 0;
-	n = utf8_decode(s, end, &cp);
-	return (n && is_space(cp)) ? n : 0;
-}
 
 /* Advance *s past spaces, counting columns. */
 static void skip_spaces(const unsigned char **s, const unsigned char *end, unsigned *col)
 {
 	size_t n;
 
-	while ((n = space_at(*s, end))) {
+	while ((n = ord_text_space_at(*s, end))) {
 		*s += n;
 		(*col)++;
 	}
@@ -352,7 +286,7 @@ static const unsigned char *trim_end(const unsigned char *s, const unsigned char
 		q--;
 		while (q > s && (*q & 0xC0) == 0x80)
 			q--;
-		if (!space_at(q, e))
+		if (!ord_text_space_at(q, e))
 			return e;
 		e = q;
 	}
@@ -376,7 +310,7 @@ static void fold(struct ord_buf *b, const unsigned char *s, const unsigned char 
 
 	ord_buf_reset(b);
 	for (; s < e; s += n) {
-		n = utf8_decode(s, e, &cp);
+		n = ord_utf8_decode(s, e, &cp);
 		if (cp >= 'A' && cp <= 'Z')
 			ord_buf_addch(b, (int)(cp - 'A' + 'a'));
 		else if (cp == 0xC6 || cp == 0xE6 || cp == 0xC4 || cp == 0xE4)
@@ -756,7 +690,7 @@ static void parse_arrow(struct parser *ps, struct ord_order *o, struct cmd *c,
 	const unsigned char *q = s + n;
 	uint32_t cp;
 
-	if (q < e && utf8_decode(q, e, &cp) == 3 && (cp == 0xFE0E || cp == 0xFE0F))
+	if (q < e && ord_utf8_decode(q, e, &cp) == 3 && (cp == 0xFE0E || cp == 0xFE0F))
 		q += 3;
 	if (q != e) {
 		syntax_error(ps, col, NULL, "bad direction '%s' (expected " DIR_EXPECTED ")",
@@ -887,7 +821,7 @@ static void parse_target(struct parser *ps, struct ord_order *o, struct cmd *c,
 		const unsigned char *cq = memchr(vs + 1, '"', (size_t)(ve - vs - 1));
 
 		if (cq + 1 != ve) {
-			syntax_error(ps, col + count_chars(s, cq + 1), NULL,
+			syntax_error(ps, col + ord_utf8_count(s, cq + 1), NULL,
 				     "text after the closing quote in '%s' (expected a space)",
 				     ps->text.buf);
 			tried(c, BIT(K_TARGET));
@@ -980,7 +914,7 @@ static void parse_elem(struct parser *ps, struct ord_order *o, struct cmd *c,
 	size_t n, i;
 
 	set_text(&ps->text, s, e);
-	n = utf8_decode(s, e, &cp);
+	n = ord_utf8_decode(s, e, &cp);
 	if (cp == '@') {
 		parse_target(ps, o, c, s, e, col, unterminated, *group);
 		return;
@@ -1033,16 +967,16 @@ static void parse_tokens(struct parser *ps, struct ord_order *o, const unsigned 
 			const unsigned char *cq = memchr(s + 2, '"', (size_t)(end - s - 2));
 
 			if (!cq) {
-				col += count_chars(s, end);
+				col += ord_utf8_count(s, end);
 				s = end;
 				unterminated = 1;
 			} else {
-				col += count_chars(s, cq + 1);
+				col += ord_utf8_count(s, cq + 1);
 				s = cq + 1;
 			}
 		}
-		while (s < end && !space_at(s, end)) {
-			s += utf8_decode(s, end, &cp);
+		while (s < end && !ord_text_space_at(s, end)) {
+			s += ord_utf8_decode(s, end, &cp);
 			col++;
 		}
 		parse_elem(ps, o, &c, ws, s, wcol, unterminated, &group, &aendr);
@@ -1070,7 +1004,7 @@ static void parse_line(struct parser *ps, const unsigned char *s, const unsigned
 	ord_buf_reset(&ps->unit);
 	/* the whole line must be text, comment included, before any of it is read */
 	for (q = s; q < end; q += n, col++) {
-		n = utf8_decode(q, end, &cp);
+		n = ord_utf8_decode(q, end, &cp);
 		if (!n) {
 			syntax_error(ps, col, NULL, "invalid UTF-8 byte 0x%02x (expected UTF-8 text)",
 				     *q);
@@ -1097,11 +1031,11 @@ static void parse_line(struct parser *ps, const unsigned char *s, const unsigned
 	if (colon) {
 		ue = trim_end(us, colon);
 		q = colon + 1;
-		col += count_chars(us, q);
+		col += ord_utf8_count(us, q);
 	} else {
 		ue = us;
-		while (ue < content_end && !space_at(ue, content_end)) {
-			ue += utf8_decode(ue, content_end, &cp);
+		while (ue < content_end && !ord_text_space_at(ue, content_end)) {
+			ue += ord_utf8_decode(ue, content_end, &cp);
 			col++;
 		}
 		q = ue;
@@ -1162,7 +1096,7 @@ static int needs_quotes(const char *v)
 	const unsigned char *s = (const unsigned char *)v, *end = s + strlen(v);
 
 	for (; s < end; s++)
-		if (space_at(s, end))
+		if (ord_text_space_at(s, end))
 			return 1;
 	return 0;
 }
