@@ -736,6 +736,38 @@ int ks_figures_after(const struct ks_rules *r, int start_figures, long men_lost)
 	return lost >= start_figures ? 0 : start_figures - (int)lost;
 }
 
+/* The morale part of a fire result (small arms: Skema X, artillery: XV):
+ * the roll b with the morale modifiers mods, read in tbl's "moral" column,
+ * then capped to the figures the fire can affect (cap, at most the
+ * target's figures). */
+static int morale_effect(const struct ks_rules *r, struct ks_text *t, const struct ord_table *tbl,
+			 const char *mods, double b, const struct ord_kv *flags, int cap,
+			 int target_figures, double *total, int *grade, int *affected,
+			 int *grade_applied)
+{
+	const struct ord_row *row;
+	int err;
+
+	ks_text_add(t, "; moral ", "; morale ");
+	text_num(t, b);
+	if (apply_mods(r, mods, b, flags, total, t)) {
+		ks_text_add(t, " = ", " = ");
+		text_num(t, *total);
+	}
+	if ((err = ord_table_dice(&row, tbl, NULL, *total)) != 0)
+		return err;
+	*grade = ks_moral_parse(ord_row_str(row, "moral"));
+	if (*grade < 0)
+		*grade = KS_OR;
+	*affected = cap < target_figures ? cap : target_figures;
+	*grade_applied = ks_morale_capped(*grade, target_figures, *affected);
+	if (*grade)
+		KS_TF(t, ": %s", ": %s", ks_moral_name(*grade));
+	else
+		ks_text_add(t, ": ingen påvirkning", ": no effect");
+	return 0;
+}
+
 /* ---- small-arms fire ------------------------------------------------------------ */
 
 int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fire_out *out,
@@ -818,25 +850,11 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 		ks_text_add(&t, " × ½ (halvt træk)", " × ½ (half a turn)");
 	KS_TF(&t, " = %d mand", " = %d men", out->men);
 
-	ks_text_add(&t, "; moral ", "; morale ");
-	text_num(&t, b);
-	if (apply_mods(r, "skema_x_moral", b, &flags, &out->morale_total, &t)) {
-		ks_text_add(&t, " = ", " = ");
-		text_num(&t, out->morale_total);
-	}
-	if ((err = ord_table_dice(&row, x, NULL, out->morale_total)) != 0)
+	if ((err = morale_effect(r, &t, x, "skema_x_moral", b, &flags,
+				 (int)(ks_param(r, "moral_pr_skydende_figur") * in->figures),
+				 in->target_figures, &out->morale_total, &out->grade, &out->affected,
+				 &out->grade_applied)) != 0)
 		goto out;
-	out->grade = ks_moral_parse(ord_row_str(row, "moral"));
-	if (out->grade < 0)
-		out->grade = KS_OR;
-	out->affected = (int)(ks_param(r, "moral_pr_skydende_figur") * in->figures);
-	if (out->affected > in->target_figures)
-		out->affected = in->target_figures;
-	out->grade_applied = ks_morale_capped(out->grade, in->target_figures, out->affected);
-	if (out->grade)
-		KS_TF(&t, ": %s", ": %s", ks_moral_name(out->grade));
-	else
-		ks_text_add(&t, ": ingen påvirkning", ": no effect");
 	if (out->grade_applied != out->grade)
 		KS_TF(&t, " for %d af %d figurer (højst %g × %d skydende), %s for enheden",
 		      " for %d of %d figures (at most %g × %d firing), %s for the unit", out->affected,
@@ -977,25 +995,11 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 			ks_text_add(&t, " × ½ (halvt træk)", " × ½ (half a turn)");
 		KS_TF(&t, " = %d mand", " = %d men", out->men);
 	}
-	ks_text_add(&t, "; moral ", "; morale ");
-	text_num(&t, b);
-	if (apply_mods(r, "skema_xv_moral", b, &flags, &out->morale_total, &t)) {
-		ks_text_add(&t, " = ", " = ");
-		text_num(&t, out->morale_total);
-	}
-	if ((err = ord_table_dice(&row, xv, NULL, out->morale_total)) != 0)
+	if ((err = morale_effect(r, &t, xv, "skema_xv_moral", b, &flags,
+				 (int)(ks_param(r, "moral_pr_kanon") * in->guns), in->target_figures,
+				 &out->morale_total, &out->grade, &out->affected,
+				 &out->grade_applied)) != 0)
 		goto out;
-	out->grade = ks_moral_parse(ord_row_str(row, "moral"));
-	if (out->grade < 0)
-		out->grade = KS_OR;
-	out->affected = (int)(ks_param(r, "moral_pr_kanon") * in->guns);
-	if (out->affected > in->target_figures)
-		out->affected = in->target_figures;
-	out->grade_applied = ks_morale_capped(out->grade, in->target_figures, out->affected);
-	if (out->grade)
-		KS_TF(&t, ": %s", ": %s", ks_moral_name(out->grade));
-	else
-		ks_text_add(&t, ": ingen påvirkning", ": no effect");
 	if (out->grade_applied != out->grade)
 		KS_TF(&t, " for %d af %d figurer (højst %g pr. kanon), %s for enheden",
 		      " for %d of %d figures (at most %g per gun), %s for the unit", out->affected,
