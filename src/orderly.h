@@ -116,6 +116,55 @@ void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *u
 /* "LINE:COL: [unit 'U': ]MSG[ (rule)]" lines, each prefixed by prefix (e.g. a file name). */
 void ord_diag_format(const struct ord_diag *d, const char *prefix, struct ord_buf *out);
 
+/* ---- utilities (for modules and front-ends too) ---------------------- */
+
+#define ORD_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* An ordered list of key=value strings (unit attributes, unit state, event
+ * arguments, result values).  Keys are unique; set replaces in place, so the
+ * order of first insertion is kept and serialisation is deterministic. */
+struct ord_kv_item {
+	char *key;
+	char *value;
+};
+struct ord_kv {
+	struct ord_kv_item *items;
+	size_t n, alloc;
+};
+void ord_kv_init(struct ord_kv *kv);
+void ord_kv_release(struct ord_kv *kv);
+void ord_kv_copy(struct ord_kv *dst, const struct ord_kv *src); /* dst initialised */
+const char *ord_kv_get(const struct ord_kv *kv, const char *key); /* NULL if absent */
+void ord_kv_set(struct ord_kv *kv, const char *key, const char *value);
+void ord_kv_setf(struct ord_kv *kv, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+void ord_kv_set_int(struct ord_kv *kv, const char *key, long v);
+void ord_kv_del(struct ord_kv *kv, const char *key);
+long ord_kv_get_int(const struct ord_kv *kv, const char *key, long def);
+double ord_kv_get_num(const struct ord_kv *kv, const char *key, double def);
+/* yes/no/true/false/1/0; def when absent or unreadable */
+int ord_kv_get_bool(const struct ord_kv *kv, const char *key, int def);
+/* "key=value\n" per item, in order. */
+void ord_kv_serialize(const struct ord_kv *kv, struct ord_buf *out);
+/* Inverse of ord_kv_serialize (appends to kv).  Returns 0 or ORD_EBADDATA. */
+int ord_kv_parse(struct ord_kv *kv, const char *text);
+
+/* Parse a strict decimal integer / number; 0 on success, -1 otherwise. */
+int ord_parse_long(const char *s, long *out);
+int ord_parse_num(const char *s, double *out);
+/* 1/0 for yes/no words, -1 if s is no boolean. */
+int ord_parse_bool(const char *s);
+
+/* Case-insensitive ASCII compare. */
+int ord_strcaseeq(const char *a, const char *b);
+char *ord_strdup(const char *s);     /* aborts on OOM, NULL stays NULL */
+void *ord_xmalloc(size_t n);
+void *ord_xcalloc(size_t n, size_t size);
+void *ord_xrealloc(void *p, size_t n);
+
 /* ---- games ---------------------------------------------------------- */
 
 typedef struct ord_game ord_game;

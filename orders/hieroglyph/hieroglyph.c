@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "orders/notation.h"
+#include "notation.h"
 #include "orders/text.h"
 
 /* The codes as the rules spell them; the index is the code's bit in a mask

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "orders/notation.h"
+#include "notation.h"
 #include "orders/text.h"
 
 /* What an argument is, for masks and messages. */

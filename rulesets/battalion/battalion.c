@@ -107,9 +107,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/tables.h"
+#include "tables.h"
 #include "rulesets/battalion/calc.h"
-#include "rulesets/ruleset.h"
+#include "ruleset.h"
 
 /* ---- declarations: phases, attributes, events ---- */
 

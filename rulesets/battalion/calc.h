@@ -26,9 +26,9 @@
 
 #include <stddef.h>
 
-#include "core/common.h"
-#include "core/tables.h"
-#include "rulesets/ruleset.h"
+#include "orderly.h"
+#include "tables.h"
+#include "ruleset.h"
 
 /* The battalion module's loaded rules.  The module's (opaque) struct
  * ord_rules holds one; bat_rules() converts the pointer. */

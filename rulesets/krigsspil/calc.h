@@ -20,10 +20,10 @@
 
 #include <stddef.h>
 
-#include "core/common.h"
-#include "core/tables.h"
+#include "orderly.h"
+#include "tables.h"
 #include "rulesets/krigsspil/map.h"
-#include "rulesets/ruleset.h"
+#include "ruleset.h"
 
 /* The module's loaded rules: the Skema and, when the game has one, the map. */
 struct ks_rules {

@@ -13,7 +13,7 @@
 #define KS_H
 
 #include "rulesets/krigsspil/calc.h"
-#include "rulesets/ruleset.h"
+#include "ruleset.h"
 
 extern const struct ord_event_kind ks_events[];
 

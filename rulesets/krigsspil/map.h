@@ -18,7 +18,7 @@
 
 #include <libxml/tree.h>
 
-#include "core/common.h"
+#include "orderly.h"
 
 #define KS_SIDE_CENTRE 6
 

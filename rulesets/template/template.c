@@ -14,7 +14,7 @@
  *   4. Check sheets in `validate_sheet`, events in `check_event`, and
  *      resolve phases in `resolve_phase` with ord_ctx_roll() and
  *      ord_ctx_result(); change units only through their state.
- *   5. Either add your module to the table in rulesets/registry.c, or build
+ *   5. Either add your module to the table in rulesets/builtin.c, or build
  *      it as a shared object ord_ruleset_<name>.so exporting
  *      ord_ruleset_<name>_init() (below) and put its directory in
  *      ORDERLY_RULESET_PATH.
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rulesets/ruleset.h"
+#include "ruleset.h"
 
 /* The module's loaded data; a real module keeps its tables here. */
 struct ord_rules {

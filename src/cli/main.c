@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "rulesets/builtin.h"
 
 int cmd_new(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_info(const struct cli_cmd *cmd, int argc, char **argv);
@@ -123,6 +124,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version"))
 		return finish(cmd_version(cli_find_cmd("version"), 1, argv + 1));
 	cmd = cli_find_cmd(argv[1]);
+	if (cmd && ord_builtin_register() != 0) {
+		cli_error("%s", ord_error_last());
+		return CLI_SOFTWARE;
+	}
 	if (!cmd) {
 		if (argv[1][0] == '-')
 			cli_error("unknown option '%s' (options come after the command)", argv[1]);

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/crypto.h"
-#include "rulesets/ruleset.h"
+#include "ruleset.h"
 
 static int load(const struct ord_ruleset **rs, struct ord_rules **rules, const char *name,
 		const char *tables_path)

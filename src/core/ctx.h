@@ -7,7 +7,7 @@
 #ifndef ORD_CTX_H
 #define ORD_CTX_H
 
-#include "rulesets/ruleset.h"
+#include "ruleset.h"
 
 struct ord_ctx_roll {
 	char *phase;

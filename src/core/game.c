@@ -353,10 +353,9 @@ static int load_game(struct ord_game *g)
 		goto out;
 	}
 	g->refereeless = sqlite3_column_int(st, 8);
-	g->notation = ord_notation_find(g->rs->notation);
-	if (!g->notation) {
-		err = ord_error_set(ORD_ERROR, "ruleset '%s' needs notation '%s', not built in",
-				    g->rs->name, g->rs->notation);
+	if ((err = ord_notation_find(&g->notation, g->rs->notation)) != 0) {
+		err = ord_error_set(ORD_ERROR, "ruleset '%s' needs notation '%s': %s", g->rs->name,
+				    g->rs->notation, ord_error_last());
 		goto out;
 	}
 	/* the game keeps the tables it was created with */
@@ -582,10 +581,9 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	}
 	if ((err = ord_ruleset_find(&g->rs, rsname)) != 0)
 		goto out;
-	g->notation = ord_notation_find(g->rs->notation);
-	if (!g->notation) {
-		err = ord_error_set(ORD_ERROR, "ruleset '%s' needs notation '%s', not built in",
-				    g->rs->name, g->rs->notation);
+	if ((err = ord_notation_find(&g->notation, g->rs->notation)) != 0) {
+		err = ord_error_set(ORD_ERROR, "ruleset '%s' needs notation '%s': %s", g->rs->name,
+				    g->rs->notation, ord_error_last());
 		goto out;
 	}
 	if ((err = ord_scenario_check_attrs(&sc, g->rs->unit_attrs, scenario_path)) != 0)

@@ -10,7 +10,7 @@
 #include "core/common.h"
 #include "core/crypto.h"
 #include "core/ctx.h"
-#include "rulesets/ruleset.h"
+#include "ruleset.h"
 #include "store/store.h"
 
 struct ord_game_side {

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "core/common.h"
-#include "rulesets/ruleset.h"
+#include "ruleset.h"
 
 struct ord_scenario_side {
 	char *id;      /* lowercase a-z 0-9 _ -, 1 to 32 characters */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/tables.h"
+#include "tables.h"
 #include "xml/xmlsafe.h"
 
 #define TABLES_SCHEMA "schema/tables.rng"

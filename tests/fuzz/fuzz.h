@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "rulesets/builtin.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
@@ -35,5 +37,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 		if (!(cond))                   \
 			fuzz_fail(__VA_ARGS__); \
 	} while (0)
+
+/* Register the built-in modules once (every front-end does; so does a target). */
+static inline void fuzz_modules(void)
+{
+	static int done;
+
+	if (!done++ && ord_builtin_register() != 0)
+		abort();
+}
 
 #endif

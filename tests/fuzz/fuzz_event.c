@@ -1,6 +1,6 @@
 /*
  * fuzz_event.c - the referee's key=value events: the generic check of
- * arguments against a ruleset's key specs (rulesets/registry.c
+ * arguments against a ruleset's key specs (src/core/registry.c
  * ord_keys_check, with the battalion module's event kinds), then, for the
  * events that pass, the module's check against the sealed orders and the
  * resolution of the phase, on a context holding the example scenario's
@@ -25,8 +25,8 @@
 #include "fuzz.h"
 #include "core/ctx.h"
 #include "core/scenario.h"
-#include "orders/notation.h"
-#include "rulesets/ruleset.h"
+#include "notation.h"
+#include "ruleset.h"
 
 #ifndef ORD_SOURCE_DIR
 #error "ORD_SOURCE_DIR must name the source tree (the example scenario and sheets)"
@@ -65,6 +65,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
+	fuzz_modules();
 	if (ord_ruleset_find(&rs, "battalion") || ord_ruleset_load_tables(&rules, rs, NULL))
 		fuzz_fail("cannot load the battalion ruleset: %s", ord_error_last());
 	xml = slurp("rulesets/battalion/examples/scenario.xml", &len);
@@ -107,8 +108,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* A context as ord_game_load_ctx builds one for turn 2 of the demo. */
 static void build_ctx(struct ord_ctx *ctx)
 {
-	const struct ord_notation *nt = ord_notation_find(rs->notation);
+	const struct ord_notation *nt = NULL;
 	size_t i;
+
+	ord_notation_find(&nt, rs->notation);
 
 	ord_ctx_init(ctx, rs, rules, 2);
 	for (i = 0; i < nunits; i++)

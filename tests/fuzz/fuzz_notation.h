@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "orders/notation.h"
+#include "notation.h"
 
 static size_t count_lines(const uint8_t *data, size_t size)
 {
@@ -39,13 +39,15 @@ static void format_sheet(const struct ord_notation *nt, const struct ord_sheet *
 
 static int fuzz_notation(const char *name, const uint8_t *data, size_t size)
 {
-	const struct ord_notation *nt = ord_notation_find(name);
+	const struct ord_notation *nt = NULL;
 	struct ord_sheet sheet, again;
 	struct ord_diag diag, diag2;
 	struct ord_buf text = ORD_BUF_INIT, text2 = ORD_BUF_INIT, msgs = ORD_BUF_INIT;
 	size_t lines = count_lines(data, size), i;
 	int rc;
 
+	fuzz_modules();
+	ord_notation_find(&nt, name);
 	fuzz_assert(nt, "no notation '%s'", name);
 	ord_sheet_init(&sheet);
 	ord_sheet_init(&again);

@@ -14,7 +14,7 @@
 #include "fuzz.h"
 #include "fuzz_xml_common.h"
 #include "core/scenario.h"
-#include "rulesets/ruleset.h"
+#include "ruleset.h"
 
 static const struct ord_ruleset *rs;
 static struct ord_rules *rules;
@@ -24,6 +24,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	fuzz_xml_init();
+	fuzz_modules();
 	if (ord_ruleset_find(&rs, "battalion") || ord_ruleset_load_tables(&rules, rs, NULL))
 		fuzz_fail("cannot load the battalion ruleset: %s", ord_error_last());
 	return 0;

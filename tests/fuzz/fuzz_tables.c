@@ -1,5 +1,5 @@
 /*
- * fuzz_tables.c - the tables loader (src/core/tables.h) and what reads a
+ * fuzz_tables.c - the tables loader (src/tables.h) and what reads a
  * loaded document: every getter and lookup of every table, the printer,
  * then the battalion module's own load (the tables its rules need) and its
  * calculator on a few fixed questions, as `orderly new --tables FILE`,
@@ -14,8 +14,8 @@
 
 #include "fuzz.h"
 #include "fuzz_xml_common.h"
-#include "core/tables.h"
-#include "rulesets/ruleset.h"
+#include "tables.h"
+#include "ruleset.h"
 
 static const struct ord_ruleset *rs;
 
@@ -24,6 +24,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	fuzz_xml_init();
+	fuzz_modules();
 	if (ord_ruleset_find(&rs, "battalion"))
 		fuzz_fail("no battalion ruleset: %s", ord_error_last());
 	return 0;

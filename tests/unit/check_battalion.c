@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rulesets/ruleset.h"
+#include "core/common.h"
+#include "ruleset.h"
 
 static const struct ord_ruleset *rs;
 static const struct ord_notation *hg;
@@ -27,7 +28,7 @@ static void setup_turn(int turn)
 	int rc;
 
 	ck_assert_int_eq(ord_ruleset_find(&rs, "battalion"), 0);
-	hg = ord_notation_find("hieroglyph");
+	ck_assert_int_eq(ord_notation_find(&hg, "hieroglyph"), 0);
 	ck_assert_ptr_nonnull(hg);
 	rc = ord_ruleset_load_tables(&rules, rs, NULL);
 	ck_assert_msg(rc == 0, "tables: %s", ord_error_last());

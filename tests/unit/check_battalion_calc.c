@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/common.h"
 #include "rulesets/battalion/calc.h"
 
 static struct ord_rules *rules;

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/common.h"
 #include "core/bundle.h"
 #include "core/crypto.h"
 #include "core/game.h"

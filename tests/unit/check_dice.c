@@ -17,7 +17,7 @@
 #include <sodium.h>
 
 #include "core/ctx.h"
-#include "rulesets/ruleset.h"
+#include "ruleset.h"
 
 #define N_ROLLS 1000000
 

@@ -10,7 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "orders/notation.h"
+#include "core/common.h"
+#include "notation.h"
 
 extern const struct ord_notation ord_notation_hieroglyph;
 
@@ -92,7 +93,10 @@ static void assert_diag(size_t i, unsigned line, unsigned col, const char *unit,
 
 START_TEST(test_registered)
 {
-	ck_assert_ptr_eq(ord_notation_find("hieroglyph"), &ord_notation_hieroglyph);
+	const struct ord_notation *n = NULL;
+
+	ck_assert_int_eq(ord_notation_find(&n, "hieroglyph"), 0);
+	ck_assert_ptr_eq(n, &ord_notation_hieroglyph);
 	ck_assert_uint_eq(ord_notation_hieroglyph.version, ORD_NOTATION_VERSION);
 	ck_assert_str_eq(ord_notation_hieroglyph.name, "hieroglyph");
 }

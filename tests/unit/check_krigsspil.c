@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/common.h"
 #include "rulesets/krigsspil/ks.h"
-#include "rulesets/ruleset.h"
+#include "ruleset.h"
 
 static const struct ord_ruleset *rs;
 static const struct ord_notation *ordre;
@@ -50,7 +51,7 @@ static void load(const char *xml)
 	int rc;
 
 	ck_assert_int_eq(ord_ruleset_find(&rs, "krigsspil"), 0);
-	ordre = ord_notation_find("ordre");
+	ck_assert_int_eq(ord_notation_find(&ordre, "ordre"), 0);
 	ck_assert_ptr_nonnull(ordre);
 	if (xml)
 		rc = rs->load(&rules, xml, strlen(xml), "test.xml");

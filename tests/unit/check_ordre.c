@@ -12,7 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "orders/notation.h"
+#include "core/common.h"
+#include "notation.h"
 
 extern const struct ord_notation ord_notation_ordre;
 
@@ -140,12 +141,17 @@ END_TEST
 
 START_TEST(test_registered)
 {
-	ck_assert_ptr_eq(ord_notation_find("ordre"), &ord_notation_ordre);
+	const struct ord_notation *n = NULL;
+
+	ck_assert_int_eq(ord_notation_find(&n, "ordre"), 0);
+	ck_assert_ptr_eq(n, &ord_notation_ordre);
 	ck_assert_uint_eq(ord_notation_ordre.version, ORD_NOTATION_VERSION);
 	ck_assert_str_eq(ord_notation_ordre.name, "ordre");
 	/* the other notation is still there */
-	ck_assert_ptr_nonnull(ord_notation_find("hieroglyph"));
-	ck_assert_ptr_null(ord_notation_find("Ordre"));
+	ck_assert_int_eq(ord_notation_find(&n, "hieroglyph"), 0);
+	ck_assert_ptr_nonnull(n);
+	ck_assert_int_eq(ord_notation_find(&n, "Ordre"), ORD_ENOTFOUND);
+	ck_assert_ptr_null(n);
 }
 END_TEST
 

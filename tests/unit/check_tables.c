@@ -1,5 +1,5 @@
 /*
- * check_tables.c - the generic tables engine (src/core/tables.h) on small
+ * check_tables.c - the generic tables engine (src/tables.h) on small
  * inline documents: every lookup kind, band edges, modifiers, the checks of
  * every number at load with their line, and schema violations.
  */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/tables.h"
+#include "tables.h"
 
 /* A document with one table of each kind; the line numbers matter. */
 static const char doc_all[] =

@@ -9,9 +9,15 @@
 #ifndef ORD_NOTATION_H
 #define ORD_NOTATION_H
 
-#include "core/common.h"
+#include "orderly.h"
 
+/* The version this header describes; the oldest a core accepts.  As with
+ * rulesets (ruleset.h), slots are only appended and the core checks
+ * n->version >= N before calling a slot of version N. */
 #define ORD_NOTATION_VERSION 1
+#define ORD_NOTATION_VERSION_MIN 1
+#define ORD_NOTATION_HAS(n, v) ((n)->version >= (v))
+#define ORD_NOTATION_INIT .version = ORD_NOTATION_VERSION
 
 enum ord_tok_kind {
 	ORD_TOK_DIR = 1,  /* a direction; num = degrees clockwise, 0 = towards the enemy */
@@ -54,7 +60,7 @@ const struct ord_token *ord_order_find(const struct ord_order *o, enum ord_tok_k
 const struct ord_token *ord_order_code(const struct ord_order *o, const char *code);
 
 struct ord_notation {
-	unsigned int version;  /* ORD_NOTATION_VERSION */
+	unsigned int version;  /* ORD_NOTATION_VERSION built against (ORD_NOTATION_INIT) */
 	const char *name;      /* "hieroglyph" */
 	/* Parse len bytes (UTF-8).  Every syntax error goes to diag with its
 	 * line:col; returns 0, or ORD_EBADSHEET if diag got any error. */
@@ -64,6 +70,13 @@ struct ord_notation {
 	/* version 1 ends here */
 };
 
-const struct ord_notation *ord_notation_find(const char *name);
+/* The registry: notations registered by the front-end (rulesets/builtin.c),
+ * then ORDERLY_RULESET_PATH, where a notation is a shared object
+ * ord_notation_<name>.so exporting
+ *     const struct ord_notation *ord_notation_<name>_init(unsigned int host_version);
+ * Refused as ruleset.h says (ORD_EVERSION, ORD_EEXISTS). */
+int ord_notation_register(const struct ord_notation *n);
+/* Find a notation by name: ORD_ENOTFOUND or ORD_EVERSION with a message. */
+int ord_notation_find(const struct ord_notation **out, const char *name);
 
 #endif

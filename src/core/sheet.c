@@ -1,26 +1,9 @@
-/* notation.c - the parsed-sheet structures and the table of notations. */
+/* sheet.c - the parsed-sheet structures that notations fill (notation.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "orders/notation.h"
-
-extern const struct ord_notation ord_notation_hieroglyph;
-extern const struct ord_notation ord_notation_ordre;
-
-static const struct ord_notation *const notations[] = {
-	&ord_notation_hieroglyph,
-	&ord_notation_ordre,
-};
-
-const struct ord_notation *ord_notation_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ORD_ARRAY_SIZE(notations); i++)
-		if (!strcmp(notations[i]->name, name))
-			return notations[i];
-	return NULL;
-}
+#include "core/common.h"
+#include "notation.h"
 
 void ord_sheet_init(struct ord_sheet *s)
 {

@@ -1,8 +1,13 @@
 /*
- * registry.c - the ruleset modules orderly knows: the built-in ones in a
- * static table, then external ones found by dlopen in ORDERLY_RULESET_PATH
- * (a colon-separated list of directories holding ord_ruleset_<name>.so).
- * Also the generic checking of key=value arguments against key specs.
+ * registry.c - the modules orderly knows: rulesets and notations registered
+ * by the front-end (rulesets/builtin.c lists the built-in ones), then
+ * external ones found by dlopen in ORDERLY_RULESET_PATH (a colon-separated
+ * list of directories holding ord_ruleset_<name>.so or
+ * ord_notation_<name>.so).  Also the generic checking of key=value
+ * arguments against key specs.
+ *
+ * The core owns this mechanism and names no module: nothing under src/core
+ * links to a ruleset or a notation.
  */
 #include <dlfcn.h>
 #include <math.h>
@@ -11,17 +16,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rulesets/ruleset.h"
+#include "core/common.h"
+#include "ruleset.h"
 
-extern const struct ord_ruleset ord_ruleset_battalion;
-extern const struct ord_ruleset ord_ruleset_krigsspil;
-extern const struct ord_ruleset ord_ruleset_template;
+#define MAX_MODULES 64
 
-static const struct ord_ruleset *const builtins[] = {
-	&ord_ruleset_battalion,
-	&ord_ruleset_krigsspil,
-	&ord_ruleset_template,
-};
+/* Registered modules, in the order registered; the process's lifetime. */
+static const struct ord_ruleset *rulesets[MAX_MODULES];
+static size_t nrulesets;
+static const struct ord_notation *notations[MAX_MODULES];
+static size_t nnotations;
 
 static int valid_name(const char *name)
 {
@@ -35,7 +39,31 @@ static int valid_name(const char *name)
 	return 1;
 }
 
-static int find_external(const struct ord_ruleset **out, const char *name)
+/* What one kind of module is called and how it is checked. */
+struct kind {
+	const char *what;        /* "ruleset" */
+	unsigned version, min;   /* the host's version and the oldest accepted */
+};
+static const struct kind RULESET = {"ruleset", ORD_RULESET_VERSION, ORD_RULESET_VERSION_MIN};
+static const struct kind NOTATION = {"notation", ORD_NOTATION_VERSION, ORD_NOTATION_VERSION_MIN};
+
+static int check_module(const struct kind *k, const char *file, const char *name,
+			unsigned version, const char *want)
+{
+	if (version < k->min)
+		return ord_error_set(ORD_EVERSION,
+				     "%s module '%s' has interface version %u, older than %u, the oldest this orderly accepts; rebuild it against this orderly",
+				     k->what, file, version, k->min);
+	if (!name || !valid_name(name) || (want && strcmp(name, want)))
+		return ord_error_set(ORD_ERROR, "%s module '%s' calls itself '%s', expected %s%s%s", k->what,
+				     file, name ? name : "", want ? "'" : "a name of a-z, 0-9, _",
+				     want ? want : "", want ? "'" : "");
+	return 0;
+}
+
+/* dlopen ORDERLY_RULESET_PATH/ord_<what>_<name>.so and call its
+ * ord_<what>_<name>_init(version); ORD_ENOTFOUND when no directory has it. */
+static int find_external(const struct kind *k, const void **out, const char *name)
 {
 	const char *path = getenv("ORDERLY_RULESET_PATH");
 	struct ord_buf file = ORD_BUF_INIT, sym = ORD_BUF_INIT;
@@ -43,23 +71,23 @@ static int find_external(const struct ord_ruleset **out, const char *name)
 
 	if (!path || !*path)
 		return ORD_ENOTFOUND;
-	ord_buf_addf(&sym, "ord_ruleset_%s_init", name);
+	ord_buf_addf(&sym, "ord_%s_%s_init", k->what, name);
 	while (*path) {
 		const char *colon = strchr(path, ':');
 		size_t len = colon ? (size_t)(colon - path) : strlen(path);
+		const void *(*init)(unsigned int);
+		const void *mod;
 		void *h;
-		const struct ord_ruleset *(*init)(unsigned int);
-		const struct ord_ruleset *rs;
 
 		ord_buf_reset(&file);
 		ord_buf_add(&file, path, len);
-		ord_buf_addf(&file, "/ord_ruleset_%s.so", name);
+		ord_buf_addf(&file, "/ord_%s_%s.so", k->what, name);
 		path += len + (colon ? 1 : 0);
 		if (access(file.buf, F_OK) != 0)
 			continue;
 		h = dlopen(file.buf, RTLD_NOW | RTLD_LOCAL);
 		if (!h) {
-			err = ord_error_set(ORD_ERROR, "cannot load ruleset module '%s': %s", file.buf,
+			err = ord_error_set(ORD_ERROR, "cannot load %s module '%s': %s", k->what, file.buf,
 					    dlerror());
 			goto out;
 		}
@@ -69,22 +97,27 @@ static int find_external(const struct ord_ruleset **out, const char *name)
 			dlclose(h);
 			goto out;
 		}
-		rs = init(ORD_RULESET_VERSION);
-		if (!rs || rs->version != ORD_RULESET_VERSION) {
+		mod = init(k->version);
+		if (!mod) {
 			err = ord_error_set(ORD_EVERSION,
-					    "ruleset module '%s' has interface version %u, orderly needs %u; rebuild it against this orderly",
-					    file.buf, rs ? rs->version : 0u, ORD_RULESET_VERSION);
+					    "%s module '%s' refused this orderly (interface version %u): it needs a newer one",
+					    k->what, file.buf, k->version);
 			dlclose(h);
 			goto out;
 		}
-		if (!rs->name || strcmp(rs->name, name)) {
-			err = ord_error_set(ORD_ERROR, "'%s' calls itself '%s', expected '%s'", file.buf,
-					    rs->name ? rs->name : "", name);
+		/* both structs start with their version, then their name */
+		if (k == &RULESET)
+			err = check_module(k, file.buf, ((const struct ord_ruleset *)mod)->name,
+					   ((const struct ord_ruleset *)mod)->version, name);
+		else
+			err = check_module(k, file.buf, ((const struct ord_notation *)mod)->name,
+					   ((const struct ord_notation *)mod)->version, name);
+		if (err) {
 			dlclose(h);
 			goto out;
 		}
 		/* the module stays loaded for the life of the process */
-		*out = rs;
+		*out = mod;
 		err = 0;
 		goto out;
 	}
@@ -94,26 +127,107 @@ out:
 	return err;
 }
 
-int ord_ruleset_find(const struct ord_ruleset **out, const char *name)
+int ord_ruleset_register(const struct ord_ruleset *rs)
 {
 	size_t i;
 	int err;
 
+	if ((err = check_module(&RULESET, "(built in)", rs->name, rs->version, NULL)) != 0)
+		return err;
+	for (i = 0; i < nrulesets; i++) {
+		if (rulesets[i] == rs)
+			return 0;
+		if (!strcmp(rulesets[i]->name, rs->name))
+			return ord_error_set(ORD_EEXISTS, "a ruleset named '%s' is registered already", rs->name);
+	}
+	if (nrulesets == MAX_MODULES)
+		return ord_error_set(ORD_ERROR, "more than %d rulesets registered", MAX_MODULES);
+	rulesets[nrulesets++] = rs;
+	return 0;
+}
+
+int ord_notation_register(const struct ord_notation *n)
+{
+	size_t i;
+	int err;
+
+	if ((err = check_module(&NOTATION, "(built in)", n->name, n->version, NULL)) != 0)
+		return err;
+	for (i = 0; i < nnotations; i++) {
+		if (notations[i] == n)
+			return 0;
+		if (!strcmp(notations[i]->name, n->name))
+			return ord_error_set(ORD_EEXISTS, "a notation named '%s' is registered already", n->name);
+	}
+	if (nnotations == MAX_MODULES)
+		return ord_error_set(ORD_ERROR, "more than %d notations registered", MAX_MODULES);
+	notations[nnotations++] = n;
+	return 0;
+}
+
+void ord_ruleset_names(struct ord_buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < nrulesets; i++)
+		ord_buf_addf(out, "%s%s", i ? ", " : "", rulesets[i]->name);
+}
+
+int ord_ruleset_find(const struct ord_ruleset **out, const char *name)
+{
+	struct ord_buf names = ORD_BUF_INIT;
+	const void *mod = NULL;
+	size_t i;
+	int err;
+
 	*out = NULL;
-	for (i = 0; i < ORD_ARRAY_SIZE(builtins); i++)
-		if (!strcmp(builtins[i]->name, name)) {
-			*out = builtins[i];
+	for (i = 0; i < nrulesets; i++)
+		if (!strcmp(rulesets[i]->name, name)) {
+			*out = rulesets[i];
 			return 0;
 		}
-	if (!valid_name(name))
-		return ord_error_set(ORD_ENOTFOUND,
-				     "unknown ruleset '%s' (expected battalion, krigsspil, template or a module name of a-z, 0-9, _)",
-				     name);
-	err = find_external(out, name);
+	ord_ruleset_names(&names);
+	if (!valid_name(name)) {
+		err = ord_error_set(ORD_ENOTFOUND,
+				    "unknown ruleset '%s' (expected %s%sor a module name of a-z, 0-9, _)",
+				    name, names.buf, names.len ? " " : "");
+		goto out;
+	}
+	err = find_external(&RULESET, &mod, name);
 	if (err == ORD_ENOTFOUND)
-		return ord_error_set(ORD_ENOTFOUND,
-				     "unknown ruleset '%s' (built in: battalion, krigsspil, template; none found in ORDERLY_RULESET_PATH)",
-				     name);
+		err = ord_error_set(ORD_ENOTFOUND,
+				    "unknown ruleset '%s' (built in: %s; none found in ORDERLY_RULESET_PATH)",
+				    name, names.len ? names.buf : "none");
+	else if (!err && (err = ord_ruleset_register(mod)) == 0)
+		*out = mod;
+out:
+	ord_buf_release(&names);
+	return err;
+}
+
+int ord_notation_find(const struct ord_notation **out, const char *name)
+{
+	struct ord_buf names = ORD_BUF_INIT;
+	const void *mod = NULL;
+	size_t i;
+	int err;
+
+	*out = NULL;
+	for (i = 0; i < nnotations; i++)
+		if (!strcmp(notations[i]->name, name)) {
+			*out = notations[i];
+			return 0;
+		}
+	for (i = 0; i < nnotations; i++)
+		ord_buf_addf(&names, "%s%s", i ? ", " : "", notations[i]->name);
+	err = valid_name(name) ? find_external(&NOTATION, &mod, name) : ORD_ENOTFOUND;
+	if (err == ORD_ENOTFOUND)
+		err = ord_error_set(ORD_ENOTFOUND,
+				    "unknown notation '%s' (built in: %s; none found in ORDERLY_RULESET_PATH)",
+				    name, names.len ? names.buf : "none");
+	else if (!err && (err = ord_notation_register(mod)) == 0)
+		*out = mod;
+	ord_buf_release(&names);
 	return err;
 }
 

@@ -41,7 +41,7 @@
 
 #include <stddef.h>
 
-#include "core/common.h"
+#include "orderly.h"
 
 struct ord_tables; /* a loaded document */
 struct ord_table;  /* one table of it */

@@ -7,20 +7,37 @@
  * never touches SQL or the filesystem: everything comes through struct
  * ord_ctx, which the core builds from the game file.
  *
- * Like sqlite3_module, the struct starts with its version and fields are
- * only ever appended, under a comment marking the version boundary.  A
- * module compiled into orderly is listed in registry.c; an external one is
- * a shared object in a directory of ORDERLY_RULESET_PATH exporting
- *     const struct ord_ruleset *ord_ruleset_<name>_init(unsigned int version);
- * and is refused when its version differs from ORD_RULESET_VERSION.
+ * Like sqlite3_module (sqlite3.h owns it; SQLite checks iVersion >= N before
+ * calling a method added in version N), this header belongs to liborderly,
+ * includes nothing internal, and is all a module needs (with notation.h and
+ * tables.h).  The struct starts with the version the module was built
+ * against; slots are only ever appended, under a comment marking the
+ * version boundary, and the core checks rs->version >= N before it calls a
+ * slot of version N (ORD_RULESET_HAS).  So a module built against an older
+ * header keeps working, and one built against a newer header is accepted
+ * too (the slots this core does not know are simply not called).
+ *
+ * Registering: the built-in modules are listed in rulesets/builtin.c, which
+ * every front-end calls once (ord_builtin_register); an external module is
+ * a shared object ord_ruleset_<name>.so in a directory of
+ * ORDERLY_RULESET_PATH exporting
+ *     const struct ord_ruleset *ord_ruleset_<name>_init(unsigned int host_version);
+ * (host_version is the core's ORD_RULESET_VERSION; a module may return
+ * NULL to refuse a host too old for it).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
 
-#include "core/common.h"
-#include "orders/notation.h"
+#include "orderly.h"
+#include "notation.h"
 
+/* The version this header describes; the oldest a core accepts. */
 #define ORD_RULESET_VERSION 1
+#define ORD_RULESET_VERSION_MIN 1
+/* Whether module rs has the slot of version v (call it only then). */
+#define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
+/* Start a module's struct: .version set to the version it is built against. */
+#define ORD_RULESET_INIT .version = ORD_RULESET_VERSION
 
 struct ord_ctx;    /* what the core hands a module (opaque) */
 struct ord_rules;  /* a module's loaded tables and data (opaque to the core) */
@@ -74,7 +91,7 @@ struct ord_event {
 };
 
 struct ord_ruleset {
-	unsigned int version;                    /* ORD_RULESET_VERSION */
+	unsigned int version;                    /* ORD_RULESET_VERSION built against (ORD_RULESET_INIT) */
 	const char *name;                        /* "battalion" */
 	const char *notation;                    /* "hieroglyph" */
 	const char *const *phases;               /* NULL-terminated, in turn order */
@@ -108,9 +125,16 @@ struct ord_ruleset {
 	/* version 1 ends here */
 };
 
-/* The registry: built-in modules, then ORDERLY_RULESET_PATH.  Returns
- * ORD_ENOTFOUND or ORD_EVERSION with a message. */
+/* The registry (the core's): modules registered by the front-end
+ * (ord_builtin_register), then ORDERLY_RULESET_PATH.  Registering a module
+ * of a version older than ORD_RULESET_VERSION_MIN, or a second module of
+ * the same name, is refused (ORD_EVERSION, ORD_EEXISTS). */
+int ord_ruleset_register(const struct ord_ruleset *rs);
+/* Find a ruleset by name.  Returns ORD_ENOTFOUND or ORD_EVERSION with a
+ * message. */
 int ord_ruleset_find(const struct ord_ruleset **out, const char *name);
+/* "a, b, c": the names of the registered rulesets. */
+void ord_ruleset_names(struct ord_buf *out);
 /* Load a ruleset's tables: from tables_path, or its embedded default. */
 int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs,
 			    const char *tables_path);
