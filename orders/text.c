@@ -49,8 +49,8 @@ unsigned ord_utf8_count(const unsigned char *s, const unsigned char *e)
 int ord_text_is_space(uint32_t cp)
 {
 	return cp == ' ' || cp == '\t' || cp == 0xA0 || cp == 0x1680 ||
-	       (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F || cp == 0x205F ||
-	       cp == 0x3000 || cp == 0xFEFF;
+	       (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F || cp == 0x205F || cp == 0x3000 ||
+	       cp == 0xFEFF;
 }
 
 size_t ord_text_space_at(const unsigned char *s, const unsigned char *end)

@@ -20,25 +20,25 @@
 #define ORD_NOTATION_INIT .version = ORD_NOTATION_VERSION
 
 enum ord_tok_kind {
-	ORD_TOK_DIR = 1,  /* a direction; num = degrees clockwise, 0 = towards the enemy */
-	ORD_TOK_FRAC,     /* a fraction of the move; num = quarters (1..4) */
-	ORD_TOK_CODE,     /* an order code; value = canonical spelling */
-	ORD_TOK_TARGET,   /* a target (@unit); value = the unit as written */
-	ORD_TOK_ARG,      /* a notation-specific argument; value as written */
+	ORD_TOK_DIR = 1, /* a direction; num = degrees clockwise, 0 = towards the enemy */
+	ORD_TOK_FRAC,    /* a fraction of the move; num = quarters (1..4) */
+	ORD_TOK_CODE,    /* an order code; value = canonical spelling */
+	ORD_TOK_TARGET,  /* a target (@unit); value = the unit as written */
+	ORD_TOK_ARG,     /* a notation-specific argument; value as written */
 };
 
 struct ord_token {
 	enum ord_tok_kind kind;
-	char *value;     /* canonical text of the token */
-	char *arg;       /* optional argument (NULL if none) */
-	int num;         /* numeric value where the kind has one, else 0 */
-	unsigned col;    /* 1-based column (in characters) where it starts */
-	unsigned group;  /* tokens joined by '-' share a group number */
+	char *value;    /* canonical text of the token */
+	char *arg;      /* optional argument (NULL if none) */
+	int num;        /* numeric value where the kind has one, else 0 */
+	unsigned col;   /* 1-based column (in characters) where it starts */
+	unsigned group; /* tokens joined by '-' share a group number */
 };
 
 struct ord_order {
-	unsigned line, col;   /* where the unit reference starts */
-	char *unit;           /* the unit's id or name as written */
+	unsigned line, col; /* where the unit reference starts */
+	char *unit;         /* the unit's id or name as written */
 	struct ord_token *tok;
 	size_t ntok, alloc;
 };
@@ -60,8 +60,8 @@ const struct ord_token *ord_order_find(const struct ord_order *o, enum ord_tok_k
 const struct ord_token *ord_order_code(const struct ord_order *o, const char *code);
 
 struct ord_notation {
-	unsigned int version;  /* ORD_NOTATION_VERSION built against (ORD_NOTATION_INIT) */
-	const char *name;      /* "hieroglyph" */
+	unsigned int version; /* ORD_NOTATION_VERSION built against (ORD_NOTATION_INIT) */
+	const char *name;     /* "hieroglyph" */
 	/* Parse len bytes (UTF-8).  Every syntax error goes to diag with its
 	 * line:col; returns 0, or ORD_EBADSHEET if diag got any error. */
 	int (*parse)(struct ord_sheet *out, const char *bytes, size_t len, struct ord_diag *diag);

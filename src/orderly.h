@@ -32,20 +32,20 @@
 /* Error codes; every failure a caller may handle has its own code. */
 enum ord_error_code {
 	ORD_OK = 0,
-	ORD_ERROR = -1,      /* anything else (internal error) */
-	ORD_EUSAGE = -2,     /* wrong arguments: unknown key, bad value */
-	ORD_ENOTFOUND = -3,  /* no such side, unit, turn, ruleset or table */
-	ORD_EBADSHEET = -4,  /* an order sheet was rejected */
-	ORD_EBADDATA = -5,   /* malformed or invalid input file (XML, bundle) */
-	ORD_ESEALED = -6,    /* the turn is sealed: no more sheets */
-	ORD_ESTATE = -7,     /* not possible in the game's current state */
-	ORD_ETAMPERED = -8,  /* audit found a broken chain or commitment */
-	ORD_ENOTGAME = -9,   /* the file is not an orderly game */
-	ORD_ENEWER = -10,    /* the game file has a newer schema */
-	ORD_ECHECK = -11,    /* an event disagrees with the sealed orders */
-	ORD_EEXISTS = -12,   /* the game file already exists */
-	ORD_EVERSION = -13,  /* an external module of another interface version */
-	ORD_ENOFILE = -14,   /* an input file does not exist or cannot be opened */
+	ORD_ERROR = -1,     /* anything else (internal error) */
+	ORD_EUSAGE = -2,    /* wrong arguments: unknown key, bad value */
+	ORD_ENOTFOUND = -3, /* no such side, unit, turn, ruleset or table */
+	ORD_EBADSHEET = -4, /* an order sheet was rejected */
+	ORD_EBADDATA = -5,  /* malformed or invalid input file (XML, bundle) */
+	ORD_ESEALED = -6,   /* the turn is sealed: no more sheets */
+	ORD_ESTATE = -7,    /* not possible in the game's current state */
+	ORD_ETAMPERED = -8, /* audit found a broken chain or commitment */
+	ORD_ENOTGAME = -9,  /* the file is not an orderly game */
+	ORD_ENEWER = -10,   /* the game file has a newer schema */
+	ORD_ECHECK = -11,   /* an event disagrees with the sealed orders */
+	ORD_EEXISTS = -12,  /* the game file already exists */
+	ORD_EVERSION = -13, /* an external module of another interface version */
+	ORD_ENOFILE = -14,  /* an input file does not exist or cannot be opened */
 };
 
 /* The message of the last error set in this thread ("" when none). */
@@ -69,7 +69,10 @@ struct ord_buf {
 	size_t len;   /* bytes in use, not counting the NUL */
 	size_t alloc; /* bytes allocated, 0 while buf points at a static "" */
 };
-#define ORD_BUF_INIT { ord_buf__empty, 0, 0 }
+#define ORD_BUF_INIT                 \
+	{                            \
+		ord_buf__empty, 0, 0 \
+	}
 extern char ord_buf__empty[];
 void ord_buf_init(struct ord_buf *b);
 void ord_buf_release(struct ord_buf *b);
@@ -97,9 +100,9 @@ void ord_buf_add_hex(struct ord_buf *b, const unsigned char *p, size_t len);
  */
 struct ord_diag_item {
 	unsigned line, col;
-	char *unit;    /* unit id or name as written, "" if none */
-	char *rule;    /* short reference to the rule, "" if none */
-	char *msg;     /* lowercase, no full stop */
+	char *unit; /* unit id or name as written, "" if none */
+	char *rule; /* short reference to the rule, "" if none */
+	char *msg;  /* lowercase, no full stop */
 };
 struct ord_diag {
 	struct ord_diag_item *items;
@@ -133,7 +136,7 @@ struct ord_kv {
 };
 void ord_kv_init(struct ord_kv *kv);
 void ord_kv_release(struct ord_kv *kv);
-void ord_kv_copy(struct ord_kv *dst, const struct ord_kv *src); /* dst initialised */
+void ord_kv_copy(struct ord_kv *dst, const struct ord_kv *src);   /* dst initialised */
 const char *ord_kv_get(const struct ord_kv *kv, const char *key); /* NULL if absent */
 void ord_kv_set(struct ord_kv *kv, const char *key, const char *value);
 void ord_kv_setf(struct ord_kv *kv, const char *key, const char *fmt, ...)
@@ -160,7 +163,7 @@ int ord_parse_bool(const char *s);
 
 /* Case-insensitive ASCII compare. */
 int ord_strcaseeq(const char *a, const char *b);
-char *ord_strdup(const char *s);     /* aborts on OOM, NULL stays NULL */
+char *ord_strdup(const char *s); /* aborts on OOM, NULL stays NULL */
 void *ord_xmalloc(size_t n);
 void *ord_xcalloc(size_t n, size_t size);
 void *ord_xrealloc(void *p, size_t n);
@@ -175,11 +178,11 @@ enum ord_nmr { ORD_NMR_HOLD, ORD_NMR_REPEAT, ORD_NMR_WAIT };
 struct ord_keypair;
 
 struct ord_create_opts {
-	const char *ruleset;      /* NULL: the scenario's ruleset */
-	const char *tables_path;  /* NULL: the ruleset's built-in tables */
-	int fixed_dice;           /* a test game: resolve takes its dice from --dice */
+	const char *ruleset;     /* NULL: the scenario's ruleset */
+	const char *tables_path; /* NULL: the ruleset's built-in tables */
+	int fixed_dice;          /* a test game: resolve takes its dice from --dice */
 	/* appended by the signatures issue: zero means the old behaviour */
-	int refereeless;          /* sides commit first and open after the seal; every side needs a key */
+	int refereeless; /* sides commit first and open after the seal; every side needs a key */
 	const struct ord_keypair *key; /* the game's key, kept outside the file (NULL: a new key kept in it) */
 };
 
@@ -194,15 +197,15 @@ void ord_game_free(ord_game *g);
 /* The receipt of an accepted sheet. */
 struct ord_receipt {
 	int turn;
-	int version;                 /* 1 for the first sheet of this side this turn */
+	int version; /* 1 for the first sheet of this side this turn */
 	char side[64];
 	unsigned char commitment[32];
 };
 
 /* Validate and store a sheet.  On rejection returns ORD_EBADSHEET with every
  * problem in diag; the attempt is logged but nothing else changes. */
-int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side,
-		    const char *bytes, size_t len, struct ord_diag *diag);
+int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
+		    size_t len, struct ord_diag *diag);
 /* Seal the turn.  force=0 seals only if every side has submitted (or the
  * deadline has passed); force=1 is the referee sealing early. */
 int ord_game_seal(ord_game *g, int force);
@@ -230,8 +233,7 @@ int ord_game_audit(ord_game *g, int turn, struct ord_buf *out);
 
 /* Commitment over a sheet: BLAKE2b-256(tag, game id, turn, side, nonce, bytes). */
 void ord_commit_sheet(unsigned char out[32], const unsigned char game_id[16], int turn,
-		      const char *side, const unsigned char nonce[32],
-		      const void *bytes, size_t len);
+		      const char *side, const unsigned char nonce[32], const void *bytes, size_t len);
 
 /* ---- keys, signatures, turn bundles ----------------------------------- */
 
@@ -248,8 +250,8 @@ void ord_commit_sheet(unsigned char out[32], const unsigned char game_id[16], in
  *     public: <64 hex digits>
  */
 struct ord_keypair {
-	unsigned char pk[32];  /* public key */
-	unsigned char sk[64];  /* libsodium's secret key: the seed, then pk */
+	unsigned char pk[32]; /* public key */
+	unsigned char sk[64]; /* libsodium's secret key: the seed, then pk */
 };
 void ord_keypair_generate(struct ord_keypair *out);
 /* Write a secret key file (mode 0600) and, when pub_path is not NULL, its
@@ -262,9 +264,9 @@ int ord_pubkey_parse(unsigned char out[32], const char *hex_or_path);
 
 /* What a player hands in for a signed or referee-less submission. */
 struct ord_signed_sheet {
-	unsigned char nonce[32];       /* fresh, secret until the exchange */
-	unsigned char commitment[32];  /* ord_commit_sheet of the sheet with that nonce */
-	unsigned char signature[64];   /* Ed25519 over (game id, turn, side, commitment) */
+	unsigned char nonce[32];      /* fresh, secret until the exchange */
+	unsigned char commitment[32]; /* ord_commit_sheet of the sheet with that nonce */
+	unsigned char signature[64];  /* Ed25519 over (game id, turn, side, commitment) */
 };
 /* Draw a nonce, commit to the sheet and sign the commitment. */
 void ord_sheet_sign(struct ord_signed_sheet *out, const unsigned char game_id[16], int turn,
@@ -283,10 +285,10 @@ int ord_sheet_sig_check(const unsigned char pk[32], const unsigned char signatur
 struct ord_head {
 	unsigned char game_id[16];
 	int turn;
-	char at[16];                 /* "seal" or "exchange" */
-	int64_t seq;                 /* the log entry signed */
-	unsigned char hash[32];      /* its hash */
-	unsigned char key[32];       /* the game's public key */
+	char at[16];            /* "seal" or "exchange" */
+	int64_t seq;            /* the log entry signed */
+	unsigned char hash[32]; /* its hash */
+	unsigned char key[32];  /* the game's public key */
 	unsigned char signature[64];
 };
 /* Parse a head file (name for messages): ORD_EBADDATA naming the line. */
@@ -314,9 +316,8 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 		    const unsigned char commitment[32], const unsigned char signature[64]);
 /* Referee-less games: open the sealed commitment of side with its sheet and
  * nonce; refused before the seal, with a wrong nonce or changed bytes. */
-int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side,
-			const char *bytes, size_t len, const unsigned char nonce[32],
-			struct ord_diag *diag);
+int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
+			size_t len, const unsigned char nonce[32], struct ord_diag *diag);
 /* The signed head stored at the seal or exchange ("seal"/"exchange") of
  * turn; turn <= 0: the latest of that kind. */
 int ord_game_head(ord_game *g, struct ord_head *out, int turn, const char *at);
@@ -329,10 +330,10 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 int ord_game_export(ord_game *g, int turn, struct ord_buf *out);
 
 struct ord_verify_opts {
-	const unsigned char *pubkey;            /* the game's key as the player knows it, or NULL */
-	const unsigned char (*receipts)[32];    /* commitments the player was given */
+	const unsigned char *pubkey;         /* the game's key as the player knows it, or NULL */
+	const unsigned char (*receipts)[32]; /* commitments the player was given */
 	size_t nreceipts;
-	const struct ord_head *heads;           /* signed heads the player kept */
+	const struct ord_head *heads; /* signed heads the player kept */
 	size_t nheads;
 };
 /*
@@ -350,8 +351,7 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 /* Run a ruleset's calculator: what = "fire", "move", ...; argv key=value.
  * tables_path NULL means the built-in tables. */
 int ord_calc(struct ord_buf *out, const char *ruleset, const char *what, int argc,
-	     char *const *argv, const int *dice, size_t ndice, const char *tables_path,
-	     int xml);
+	     char *const *argv, const int *dice, size_t ndice, const char *tables_path, int xml);
 /* Print a ruleset's tables (all, or the one named). */
 int ord_rules_print(struct ord_buf *out, const char *ruleset, const char *table,
 		    const char *tables_path);

@@ -39,28 +39,28 @@
 /* Start a module's struct: .version set to the version it is built against. */
 #define ORD_RULESET_INIT .version = ORD_RULESET_VERSION
 
-struct ord_ctx;    /* what the core hands a module (opaque) */
-struct ord_rules;  /* a module's loaded tables and data (opaque to the core) */
+struct ord_ctx;   /* what the core hands a module (opaque) */
+struct ord_rules; /* a module's loaded tables and data (opaque to the core) */
 
 /* Types of unit attributes and event keys; the core checks values against
  * them before a module ever sees them. */
 enum ord_key_type {
-	ORD_KEY_STR = 1,  /* any text */
-	ORD_KEY_INT,      /* integer within [min, max] */
-	ORD_KEY_NUM,      /* decimal within [min, max] */
-	ORD_KEY_BOOL,     /* yes/no */
-	ORD_KEY_ENUM,     /* one of values, "a|b|c" */
-	ORD_KEY_UNIT,     /* a unit id or name of the game */
+	ORD_KEY_STR = 1, /* any text */
+	ORD_KEY_INT,     /* integer within [min, max] */
+	ORD_KEY_NUM,     /* decimal within [min, max] */
+	ORD_KEY_BOOL,    /* yes/no */
+	ORD_KEY_ENUM,    /* one of values, "a|b|c" */
+	ORD_KEY_UNIT,    /* a unit id or name of the game */
 };
 
 struct ord_key_spec {
-	const char *name;        /* key, as written: range=4 */
+	const char *name; /* key, as written: range=4 */
 	enum ord_key_type type;
-	int required;            /* 1 if the key must be given */
-	const char *values;      /* ORD_KEY_ENUM: "a|b|c" */
-	double min, max;         /* ORD_KEY_INT/NUM bounds (inclusive) */
-	const char *def;         /* default when absent and not required, or NULL */
-	const char *help;        /* one line for `orderly help event` */
+	int required;       /* 1 if the key must be given */
+	const char *values; /* ORD_KEY_ENUM: "a|b|c" */
+	double min, max;    /* ORD_KEY_INT/NUM bounds (inclusive) */
+	const char *def;    /* default when absent and not required, or NULL */
+	const char *help;   /* one line for `orderly help event` */
 };
 
 /* An event the referee records: "fire unit=1st target=B4 range=3". */
@@ -73,31 +73,31 @@ struct ord_event_kind {
 
 /* A unit as the core holds it for a module. */
 struct ord_unit {
-	char *id;             /* scenario id, unique in the game */
-	char *name;           /* display name */
-	char *side;           /* owning side */
-	struct ord_kv attrs;  /* scenario attributes (read-only for modules) */
-	struct ord_kv state;  /* mutable state; the core stores what changed */
+	char *id;            /* scenario id, unique in the game */
+	char *name;          /* display name */
+	char *side;          /* owning side */
+	struct ord_kv attrs; /* scenario attributes (read-only for modules) */
+	struct ord_kv state; /* mutable state; the core stores what changed */
 };
 
 /* An event as recorded in this turn. */
 struct ord_event {
-	unsigned seq;              /* 1-based number within the turn */
+	unsigned seq; /* 1-based number within the turn */
 	const char *phase;
 	const char *kind;
-	struct ord_kv kv;          /* checked arguments, defaults filled in */
-	const char *override;      /* the referee's reason, or NULL */
-	const char *check;         /* what the checks said when entered, or "" */
+	struct ord_kv kv;     /* checked arguments, defaults filled in */
+	const char *override; /* the referee's reason, or NULL */
+	const char *check;    /* what the checks said when entered, or "" */
 };
 
 struct ord_ruleset {
-	unsigned int version;                    /* ORD_RULESET_VERSION built against (ORD_RULESET_INIT) */
-	const char *name;                        /* "battalion" */
-	const char *notation;                    /* "hieroglyph" */
-	const char *const *phases;               /* NULL-terminated, in turn order */
-	const struct ord_key_spec *unit_attrs;   /* scenario unit attributes, zero-terminated */
-	const struct ord_event_kind *events;     /* NULL-name terminated */
-	const char *tables_resource;             /* embedded default tables, or NULL */
+	unsigned int version;      /* ORD_RULESET_VERSION built against (ORD_RULESET_INIT) */
+	const char *name;          /* "battalion" */
+	const char *notation;      /* "hieroglyph" */
+	const char *const *phases; /* NULL-terminated, in turn order */
+	const struct ord_key_spec *unit_attrs; /* scenario unit attributes, zero-terminated */
+	const struct ord_event_kind *events;   /* NULL-name terminated */
+	const char *tables_resource;           /* embedded default tables, or NULL */
 
 	/* Load tables from an XML document (len bytes; name for messages). */
 	int (*load)(struct ord_rules **out, const char *xml, size_t len, const char *name);
@@ -115,8 +115,8 @@ struct ord_ruleset {
 	/* After the exchange: every place where what was done differs from the orders. */
 	int (*check_execution)(struct ord_ctx *ctx, struct ord_diag *diag);
 	/* A unit as viewer_side may see it (NULL: the referee sees everything). */
-	int (*describe_unit)(struct ord_ctx *ctx, const struct ord_unit *u,
-			     const char *viewer_side, struct ord_buf *out);
+	int (*describe_unit)(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer_side,
+			     struct ord_buf *out);
 	/* The calculator: `orderly calc NAME WHAT key=value...`. */
 	int (*calc)(struct ord_rules *rules, const char *what, const struct ord_kv *args,
 		    const int *dice, size_t ndice, int xml, struct ord_buf *out);
@@ -139,15 +139,13 @@ void ord_ruleset_names(struct ord_buf *out);
 int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs,
 			    const char *tables_path);
 /* The event kind of a ruleset by name, or NULL. */
-const struct ord_event_kind *ord_ruleset_event_kind(const struct ord_ruleset *rs,
-						    const char *name);
+const struct ord_event_kind *ord_ruleset_event_kind(const struct ord_ruleset *rs, const char *name);
 /* Check key=value arguments against specs: unknown keys, types, ranges,
  * required keys; fill defaults.  Errors name the key and what is allowed. */
 int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
 		   char *const *argv, struct ord_diag *diag);
 /* The same for one already-split value (scenario attributes). */
-int ord_key_check_value(const struct ord_key_spec *spec, const char *value,
-			struct ord_buf *why);
+int ord_key_check_value(const struct ord_key_spec *spec, const char *value, struct ord_buf *why);
 
 /* ---- what a module may use of the game (implemented by the core) ---- */
 
@@ -184,8 +182,7 @@ void ord_ctx_fake_free(struct ord_ctx *ctx);
 struct ord_unit *ord_ctx_fake_add_unit(struct ord_ctx *ctx, const char *id, const char *name,
 				       const char *side);
 void ord_ctx_fake_set_side(struct ord_ctx *ctx, const char *side);
-void ord_ctx_fake_set_order(struct ord_ctx *ctx, const struct ord_unit *u,
-			    const struct ord_order *o);
+void ord_ctx_fake_set_order(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_order *o);
 void ord_ctx_fake_add_event(struct ord_ctx *ctx, const char *phase, const char *kind,
 			    const struct ord_kv *kv);
 void ord_ctx_fake_set_dice(struct ord_ctx *ctx, const int *dice, size_t n);

@@ -77,8 +77,8 @@ const struct ord_table *ord_tables_at(const struct ord_tables *t, size_t i);
 const struct ord_table *ord_tables_get(const struct ord_tables *t, const char *name);
 /* The table named name of the given kind; ORD_ENOTFOUND (no such table) or
  * ORD_EBADDATA (another kind) with a message naming the document. */
-int ord_tables_find(const struct ord_table **out, const struct ord_tables *t,
-		    const char *name, enum ord_table_kind kind);
+int ord_tables_find(const struct ord_table **out, const struct ord_tables *t, const char *name,
+		    enum ord_table_kind kind);
 /* A parameter from any params table; ORD_ENOTFOUND naming it when absent. */
 int ord_tables_param(const struct ord_tables *t, const char *name, double *out);
 /* The row of a parameter (for its marks and note), or NULL. */
@@ -88,18 +88,18 @@ const struct ord_row *ord_tables_param_row(const struct ord_tables *t, const cha
  * so that a club's edited tables fail then, naming what is missing, rather
  * than in the middle of a turn. */
 struct ord_tables_need_table {
-	const char *name;          /* a table the module reads */
-	enum ord_table_kind kind;  /* and its kind */
+	const char *name;         /* a table the module reads */
+	enum ord_table_kind kind; /* and its kind */
 };
 struct ord_tables_need_field {
-	const char *table, *name;  /* a column or label of a table */
-	int label;                 /* 1: a label (string), 0: a column (number) */
+	const char *table, *name; /* a column or label of a table */
+	int label;                /* 1: a label (string), 0: a column (number) */
 };
 struct ord_tables_needs {
-	const char *ruleset;                          /* the document's ruleset attribute */
+	const char *ruleset; /* the document's ruleset attribute */
 	const struct ord_tables_need_table *tables;
 	size_t ntables;
-	const char *const *params;                    /* parameters, from any params table */
+	const char *const *params; /* parameters, from any params table */
 	size_t nparams;
 	const struct ord_tables_need_field *fields;
 	size_t nfields;
@@ -113,8 +113,8 @@ enum ord_table_kind ord_table_kind(const struct ord_table *tbl);
 const char *ord_table_kind_name(enum ord_table_kind kind); /* "bands" */
 const char *ord_table_name(const struct ord_table *tbl);
 const char *ord_table_title(const struct ord_table *tbl);
-const char *ord_table_note(const struct ord_table *tbl);  /* NULL if none */
-const char *ord_table_unit(const struct ord_table *tbl);  /* "in", or NULL */
+const char *ord_table_note(const struct ord_table *tbl); /* NULL if none */
+const char *ord_table_unit(const struct ord_table *tbl); /* "in", or NULL */
 int ord_table_reconstructed(const struct ord_table *tbl);
 int ord_table_provisional(const struct ord_table *tbl);
 unsigned ord_table_line(const struct ord_table *tbl);
@@ -139,8 +139,7 @@ void ord_table_key_values(const struct ord_table *tbl, const char *key, struct o
  * Each returns 0, or ORD_ENOTFOUND with a message naming the table. */
 
 /* The first row agreeing with every pair in match (any attributes). */
-int ord_table_find(const struct ord_row **out, const struct ord_table *tbl,
-		   const struct ord_kv *match);
+int ord_table_find(const struct ord_row **out, const struct ord_table *tbl, const struct ord_kv *match);
 /* The band holding x among the rows agreeing with match. */
 int ord_table_band(const struct ord_row **out, const struct ord_table *tbl,
 		   const struct ord_kv *match, double x);
@@ -154,8 +153,7 @@ int ord_table_dice(const struct ord_row **out, const struct ord_table *tbl,
  * 15" to why (NULL: none); when nothing applies, just "12".  `match`, when
  * given, restricts the rows as in the lookups (e.g. shot=grape). */
 int ord_table_apply(double *out, const struct ord_table *mods, double base,
-		    const struct ord_kv *flags, const struct ord_kv *match,
-		    struct ord_buf *why);
+		    const struct ord_kv *flags, const struct ord_kv *match, struct ord_buf *why);
 
 /* ---- a row ---------------------------------------------------------------- */
 

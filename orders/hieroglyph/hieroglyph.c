@@ -34,21 +34,30 @@ static const char *const arrow_text[8] = {
 };
 
 static const struct {
-	uint32_t cp;  /* code point */
-	int deg;      /* degrees clockwise, 0 = towards the enemy */
+	uint32_t cp; /* code point */
+	int deg;     /* degrees clockwise, 0 = towards the enemy */
 } arrows[] = {
-	{ 0x2191, 0 }, { 0x2197, 45 }, { 0x2192, 90 }, { 0x2198, 135 },
-	{ 0x2193, 180 }, { 0x2199, 225 }, { 0x2190, 270 }, { 0x2196, 315 },
+	{ 0x2191, 0 },
+	{ 0x2197, 45 },
+	{ 0x2192, 90 },
+	{ 0x2198, 135 },
+	{ 0x2193, 180 },
+	{ 0x2199, 225 },
+	{ 0x2190, 270 },
+	{ 0x2196, 315 },
 	/* phone keyboards offer the heavy emoji arrows for the four main ones */
-	{ 0x2B06, 0 }, { 0x27A1, 90 }, { 0x2B07, 180 }, { 0x2B05, 270 },
+	{ 0x2B06, 0 },
+	{ 0x27A1, 90 },
+	{ 0x2B07, 180 },
+	{ 0x2B05, 270 },
 };
 
 /* ^N ^NE ...: for players who cannot type an arrow. */
 static const struct {
-	const char *name;  /* compass point, compared ignoring case */
-	int deg;           /* degrees clockwise */
+	const char *name; /* compass point, compared ignoring case */
+	int deg;          /* degrees clockwise */
 } compass[] = {
-	{ "N", 0 }, { "NE", 45 }, { "E", 90 }, { "SE", 135 },
+	{ "N", 0 },   { "NE", 45 },  { "E", 90 },  { "SE", 135 },
 	{ "S", 180 }, { "SW", 225 }, { "W", 270 }, { "NW", 315 },
 };
 
@@ -57,11 +66,11 @@ static const struct {
 static const char *const frac_text[5] = { NULL, "1/4", "1/2", "3/4", "1" };
 
 static const struct {
-	const char *text;  /* as a player may write it */
-	int quarters;      /* 1..4 */
+	const char *text; /* as a player may write it */
+	int quarters;     /* 1..4 */
 } fractions[] = {
-	{ "1/4", 1 }, { "1/2", 2 }, { "3/4", 3 }, { "1", 4 }, { "4/4", 4 },
-	{ "¼", 1 }, { "½", 2 }, { "¾", 3 },
+	{ "1/4", 1 }, { "1/2", 2 }, { "3/4", 3 }, { "1", 4 },
+	{ "4/4", 4 }, { "¼", 1 },   { "½", 2 },   { "¾", 3 },
 };
 
 /* A file sent by mistake (a photo, a spreadsheet) gives an error on every
@@ -71,30 +80,29 @@ static const struct {
 
 /* One '-'-separated piece of a word, before it is classified. */
 struct elem {
-	const unsigned char *s, *e;  /* its bytes */
-	unsigned col;                /* column of its first character */
-	int unterminated;            /* an @"... with no closing quote */
+	const unsigned char *s, *e; /* its bytes */
+	unsigned col;               /* column of its first character */
+	int unterminated;           /* an @"... with no closing quote */
 };
 
 /* What one order already holds: each kind but codes may appear once, and
  * each code once. */
 struct seen {
-	int dir, frac, target;  /* already given */
-	unsigned codes;         /* bit i: codes[i] already given */
+	int dir, frac, target; /* already given */
+	unsigned codes;        /* bit i: codes[i] already given */
 };
 
 struct parser {
-	struct ord_sheet *out;   /* where orders go */
-	struct ord_diag *diag;   /* where errors go */
-	unsigned line;           /* current line, 1-based */
-	size_t errors;           /* errors added so far */
-	struct ord_buf unit;     /* the current order's unit, as written */
-	struct ord_buf text;     /* the element being classified */
-	struct ord_buf word;     /* the word it is part of, for messages */
-	struct elem *el;         /* the elements of the current word */
-	size_t nel, elalloc;     /* elements in use, allocated */
+	struct ord_sheet *out; /* where orders go */
+	struct ord_diag *diag; /* where errors go */
+	unsigned line;         /* current line, 1-based */
+	size_t errors;         /* errors added so far */
+	struct ord_buf unit;   /* the current order's unit, as written */
+	struct ord_buf text;   /* the element being classified */
+	struct ord_buf word;   /* the word it is part of, for messages */
+	struct elem *el;       /* the elements of the current word */
+	size_t nel, elalloc;   /* elements in use, allocated */
 };
-
 
 /* Advance *s past spaces, counting columns. */
 static void skip_spaces(const unsigned char **s, const unsigned char *end, unsigned *col)
@@ -183,8 +191,8 @@ static void add_dir(struct parser *ps, struct ord_order *o, struct seen *seen, i
 }
 
 /* ^N ... ^NW or ^DDD; ps->text holds the element. */
-static void parse_caret(struct parser *ps, struct ord_order *o, struct seen *seen,
-			unsigned col, unsigned group)
+static void parse_caret(struct parser *ps, struct ord_order *o, struct seen *seen, unsigned col,
+			unsigned group)
 {
 	const char *d = ps->text.buf + 1;
 	size_t i;
@@ -228,8 +236,8 @@ static void parse_arrow(struct parser *ps, struct ord_order *o, struct seen *see
 	add_dir(ps, o, seen, deg, el->col, group);
 }
 
-static void parse_fraction(struct parser *ps, struct ord_order *o, struct seen *seen,
-			   unsigned col, unsigned group)
+static void parse_fraction(struct parser *ps, struct ord_order *o, struct seen *seen, unsigned col,
+			   unsigned group)
 {
 	size_t i;
 
@@ -247,8 +255,7 @@ static void parse_fraction(struct parser *ps, struct ord_order *o, struct seen *
 		return;
 	}
 	seen->frac = 1;
-	emit(o, ORD_TOK_FRAC, frac_text[fractions[i].quarters], fractions[i].quarters, col,
-	     group);
+	emit(o, ORD_TOK_FRAC, frac_text[fractions[i].quarters], fractions[i].quarters, col, group);
 }
 
 /* @UNIT or @"UNIT WITH SPACES"; the value is the unit, trimmed. */
@@ -270,8 +277,8 @@ static void parse_target(struct parser *ps, struct ord_order *o, struct seen *se
 
 		if (cq + 1 != ve) {
 			syntax_error(ps, el->col + ord_utf8_count(el->s, cq + 1),
-				"text after the closing quote in '%s' (expected a space or '-')",
-				ps->text.buf);
+				     "text after the closing quote in '%s' (expected a space or '-')",
+				     ps->text.buf);
 			return;
 		}
 		vs++, vcol++;
@@ -295,8 +302,8 @@ static void parse_target(struct parser *ps, struct ord_order *o, struct seen *se
 	ord_buf_release(&value);
 }
 
-static void parse_code(struct parser *ps, struct ord_order *o, struct seen *seen,
-		       unsigned col, unsigned group)
+static void parse_code(struct parser *ps, struct ord_order *o, struct seen *seen, unsigned col,
+		       unsigned group)
 {
 	size_t i;
 
@@ -439,7 +446,8 @@ static void parse_tokens(struct parser *ps, struct ord_order *o, const unsigned 
 			set_text(&ps->word, ws, s);
 			syntax_error(ps, i ? el->col - 1 : el->col,
 				     "empty token in '%s' (expected a direction, fraction or code "
-				     "on each side of '-')", ps->word.buf);
+				     "on each side of '-')",
+				     ps->word.buf);
 			empty_reported = 1;
 		}
 	}
@@ -461,8 +469,7 @@ static void parse_line(struct parser *ps, const unsigned char *s, const unsigned
 	for (q = s; q < end; q += n, col++) {
 		n = ord_utf8_decode(q, end, &cp);
 		if (!n) {
-			syntax_error(ps, col, "invalid UTF-8 byte 0x%02x (expected UTF-8 text)",
-				     *q);
+			syntax_error(ps, col, "invalid UTF-8 byte 0x%02x (expected UTF-8 text)", *q);
 			return;
 		}
 		if ((cp < 0x20 && cp != '\t') || cp == 0x7F) {
@@ -587,8 +594,7 @@ static void format_token(const struct ord_token *t, struct ord_buf *out)
 		else
 			ord_buf_addf(out, "@%s", t->value);
 		return;
-	case ORD_TOK_ARG:
-		break;
+	case ORD_TOK_ARG: break;
 	}
 	ord_buf_adds(out, t->value);
 }
@@ -613,7 +619,7 @@ static void format(const struct ord_order *o, struct ord_buf *out)
 
 const struct ord_notation ord_notation_hieroglyph = {
 	/* version */ ORD_NOTATION_VERSION,
-	/* name */    "hieroglyph",
-	/* parse */   parse,
-	/* format */  format,
+	/* name */ "hieroglyph",
+	/* parse */ parse,
+	/* format */ format,
 };

@@ -33,22 +33,22 @@
 
 /* What an argument is, for masks and messages. */
 enum kind {
-	K_DIR,        /* ↑ ^NE ^045 */
-	K_FRAC,       /* ½ 1 */
-	K_TARGET,     /* @B4 */
-	K_HEX,        /* 0305, 3,5 */
-	K_AMMO,       /* SF SG SK SS */
-	K_FORMATION,  /* linie ... */
-	K_DENSITY,    /* tæt tynd */
-	K_CHAIN,      /* tiraillørkæde */
-	K_REASON,     /* rutekorrektion ... */
+	K_DIR,       /* ↑ ^NE ^045 */
+	K_FRAC,      /* ½ 1 */
+	K_TARGET,    /* @B4 */
+	K_HEX,       /* 0305, 3,5 */
+	K_AMMO,      /* SF SG SK SS */
+	K_FORMATION, /* linie ... */
+	K_DENSITY,   /* tæt tynd */
+	K_CHAIN,     /* tiraillørkæde */
+	K_REASON,    /* rutekorrektion ... */
 	K_COUNT
 };
 #define BIT(k) (1u << (k))
 
 static const char *const kind_name[K_COUNT] = {
-	"direction", "fraction", "target", "hex", "ammunition",
-	"formation", "density", "tiraillørkæde", "reason",
+	"direction", "fraction", "target",        "hex",    "ammunition",
+	"formation", "density",  "tiraillørkæde", "reason",
 };
 
 /* The arg field of an ORD_TOK_ARG token: which argument it is. */
@@ -62,12 +62,12 @@ enum where { W_NONE, W_WAY, W_DIR };
 
 /* What a command may be aimed at. */
 enum aim {
-	T_NONE,      /* nothing */
-	T_OPT,       /* at most one @target */
-	T_REQ,       /* exactly one @target */
-	T_AT,        /* exactly one @target or hex */
-	T_MANY,      /* any number of @targets */
-	T_MANY_REQ,  /* one @target or more */
+	T_NONE,     /* nothing */
+	T_OPT,      /* at most one @target */
+	T_REQ,      /* exactly one @target */
+	T_AT,       /* exactly one @target or hex */
+	T_MANY,     /* any number of @targets */
+	T_MANY_REQ, /* one @target or more */
 };
 
 /* Fractions a command may take, as a mask of quarters. */
@@ -77,73 +77,91 @@ enum aim {
 #define FR_HALF Q(2)
 
 struct code_def {
-	const char *code;        /* the token's value: the Danish term in ASCII */
-	const char *symbol;      /* as printed */
-	const char *term;        /* the Danish term, for messages */
-	const char *keys[4];     /* accepted spellings, folded; NULL-ended */
-	unsigned char where;     /* enum where */
-	unsigned char aim;       /* enum aim */
-	unsigned char fracs;     /* allowed quarters, 0: no fraction */
-	unsigned short kw;       /* word arguments allowed: BIT(K_AMMO) ... */
-	unsigned short kwreq;    /* word arguments required */
+	const char *code;     /* the token's value: the Danish term in ASCII */
+	const char *symbol;   /* as printed */
+	const char *term;     /* the Danish term, for messages */
+	const char *keys[4];  /* accepted spellings, folded; NULL-ended */
+	unsigned char where;  /* enum where */
+	unsigned char aim;    /* enum aim */
+	unsigned char fracs;  /* allowed quarters, 0: no fraction */
+	unsigned short kw;    /* word arguments allowed: BIT(K_AMMO) ... */
+	unsigned short kwreq; /* word arguments required */
 };
 
 /* The order symbols, in the order the README and the messages list them. */
 static const struct code_def codes[] = {
 	{ "march", "M", "march", { "m", "march" }, W_WAY, T_NONE, FR_MOVE, 0, 0 },
-	{ "stormmarch", "SM", "stormmarch", { "sm", "stormmarch" }, W_WAY, T_NONE, FR_MOVE, 0,
-	  0 },
+	{ "stormmarch", "SM", "stormmarch", { "sm", "stormmarch" }, W_WAY, T_NONE, FR_MOVE, 0, 0 },
 	{ "loeb", "L", "løb", { "l", "loeb" }, W_WAY, T_NONE, FR_HALF, 0, 0 },
 	{ "angreb", "A", "angreb", { "a", "angreb" }, W_NONE, T_REQ, 0, 0, 0 },
 	{ "forsvar", "F", "forsvar", { "f", "forsvar" }, W_NONE, T_OPT, 0, 0, 0 },
 	{ "modangreb", "MA", "modangreb", { "ma", "modangreb" }, W_NONE, T_OPT, 0, 0, 0 },
-	{ "tilbagetog", "TT", "tilbagetog", { "tt", "tilbagetog", "retraete" }, W_WAY, T_NONE,
-	  FR_MOVE, 0, 0 },
-	{ "skydning", "S", "skydning", { "s", "skyd", "skydning" }, W_NONE, T_AT, FR_FIRE, 0,
-	  0 },
-	{ "artilleriskydning", "AS", "artilleriskydning", { "as", "artilleriskydning" }, W_NONE,
-	  T_AT, FR_FIRE, BIT(K_AMMO), BIT(K_AMMO) },
-	{ "forsvarsskydning", "FS", "forsvarsskydning", { "fs", "forsvarsskydning" }, W_NONE,
-	  T_OPT, FR_FIRE, 0, 0 },
+	{ "tilbagetog", "TT", "tilbagetog", { "tt", "tilbagetog", "retraete" }, W_WAY, T_NONE, FR_MOVE, 0, 0 },
+	{ "skydning", "S", "skydning", { "s", "skyd", "skydning" }, W_NONE, T_AT, FR_FIRE, 0, 0 },
+	{ "artilleriskydning",
+	  "AS",
+	  "artilleriskydning",
+	  { "as", "artilleriskydning" },
+	  W_NONE,
+	  T_AT,
+	  FR_FIRE,
+	  BIT(K_AMMO),
+	  BIT(K_AMMO) },
+	{ "forsvarsskydning", "FS", "forsvarsskydning", { "fs", "forsvarsskydning" }, W_NONE, T_OPT, FR_FIRE, 0, 0 },
 	{ "indskydning", "IS", "indskydning", { "is", "indskydning" }, W_NONE, T_AT, 0, 0, 0 },
-	{ "koordination", "KO", "koordination", { "ko", "koordination", "koordinering" },
-	  W_NONE, T_AT, 0, 0, 0 },
+	{ "koordination", "KO", "koordination", { "ko", "koordination", "koordinering" }, W_NONE, T_AT, 0, 0, 0 },
 	{ "ophoer", "OPH", "ophør", { "oph", "ophoer" }, W_NONE, T_NONE, 0, 0, 0 },
-	{ "afprodsning", "AP", "afprodsning", { "ap", "afprodsning" }, W_NONE, T_NONE, 0, 0,
-	  0 },
-	{ "paaprodsning", "PP", "påprodsning", { "pp", "paaprodsning" }, W_NONE, T_NONE, 0, 0,
-	  0 },
+	{ "afprodsning", "AP", "afprodsning", { "ap", "afprodsning" }, W_NONE, T_NONE, 0, 0, 0 },
+	{ "paaprodsning", "PP", "påprodsning", { "pp", "paaprodsning" }, W_NONE, T_NONE, 0, 0, 0 },
 	{ "klargoering", "KL", "klargøring", { "kl", "klargoering" }, W_NONE, T_NONE, 0, 0, 0 },
-	{ "prolongering", "PR", "prolongering", { "pr", "prolongering" }, W_WAY, T_NONE,
-	  FR_MOVE, 0, 0 },
+	{ "prolongering", "PR", "prolongering", { "pr", "prolongering" }, W_WAY, T_NONE, FR_MOVE, 0, 0 },
 	{ "reparation", "REP", "reparation", { "rep", "reparation" }, W_NONE, T_NONE, 0, 0, 0 },
-	{ "formation", "FORM", "formationsændring", { "form", "formation" }, W_NONE, T_NONE, 0,
-	  BIT(K_FORMATION) | BIT(K_DENSITY) | BIT(K_CHAIN), BIT(K_FORMATION) },
+	{ "formation",
+	  "FORM",
+	  "formationsændring",
+	  { "form", "formation" },
+	  W_NONE,
+	  T_NONE,
+	  0,
+	  BIT(K_FORMATION) | BIT(K_DENSITY) | BIT(K_CHAIN),
+	  BIT(K_FORMATION) },
 	{ "drej", "D", "drej", { "d", "drej" }, W_DIR, T_NONE, 0, 0, 0 },
 	{ "vending", "V", "vending", { "v", "vending" }, W_DIR, T_NONE, 0, 0, 0 },
-	{ "genforsyning", "GF", "genforsyning", { "gf", "genforsyning" }, W_NONE, T_OPT, 0,
-	  BIT(K_AMMO), 0 },
+	{ "genforsyning", "GF", "genforsyning", { "gf", "genforsyning" }, W_NONE, T_OPT, 0, BIT(K_AMMO), 0 },
 	{ "hvil", "H", "hvil", { "h", "hvil" }, W_NONE, T_NONE, 0, 0, 0 },
 	{ "opdeling", "OD", "opdeling", { "od", "opdeling" }, W_NONE, T_MANY, 0, 0, 0 },
-	{ "samling", "SA", "samling", { "sa", "samling", "sammenlaegning" }, W_NONE, T_MANY_REQ,
-	  0, 0, 0 },
-	{ "ammunitionsskift", "AM", "ammunitionsskift", { "am", "ammunitionsskift" }, W_NONE,
-	  T_NONE, 0, BIT(K_AMMO), BIT(K_AMMO) },
+	{ "samling", "SA", "samling", { "sa", "samling", "sammenlaegning" }, W_NONE, T_MANY_REQ, 0, 0, 0 },
+	{ "ammunitionsskift",
+	  "AM",
+	  "ammunitionsskift",
+	  { "am", "ammunitionsskift" },
+	  W_NONE,
+	  T_NONE,
+	  0,
+	  BIT(K_AMMO),
+	  BIT(K_AMMO) },
 	{ "stoette", "ST", "støtte", { "st", "stoette" }, W_NONE, T_REQ, 0, 0, 0 },
-	{ "ordreaendring", "ÆNDR", "ordreændring", { "aendr", "ordreaendring", "aendring" },
-	  W_NONE, T_NONE, 0, BIT(K_REASON), BIT(K_REASON) },
+	{ "ordreaendring",
+	  "ÆNDR",
+	  "ordreændring",
+	  { "aendr", "ordreaendring", "aendring" },
+	  W_NONE,
+	  T_NONE,
+	  0,
+	  BIT(K_REASON),
+	  BIT(K_REASON) },
 };
 #define CODE_AENDR (ORD_ARRAY_SIZE(codes) - 1)
 
 /* A word argument: an ammunition type, a formation, a density, a reason. */
 struct word_def {
-	const char *value;    /* the token's value: ASCII */
-	const char *display;  /* as printed: the Danish spelling */
-	const char *keys[4];  /* accepted spellings, folded; NULL-ended */
-	unsigned char flags;  /* formations: F_OPEN, F_TK */
+	const char *value;   /* the token's value: ASCII */
+	const char *display; /* as printed: the Danish spelling */
+	const char *keys[4]; /* accepted spellings, folded; NULL-ended */
+	unsigned char flags; /* formations: F_OPEN, F_TK */
 };
-#define F_OPEN 1  /* an open order: takes a density */
-#define F_TK 2    /* may put out a tiraillørkæde */
+#define F_OPEN 1 /* an open order: takes a density */
+#define F_TK 2   /* may put out a tiraillørkæde */
 
 static const struct word_def ammo[] = {
 	{ "SF", "SF", { "sf", "fuldkugle" }, 0 },
@@ -157,8 +175,7 @@ static const struct word_def formations[] = {
 	{ "angrebskolonne", "angrebskolonne", { "ak", "angrebskolonne" }, F_TK },
 	{ "marchkolonne", "marchkolonne", { "mk", "marchkolonne" }, 0 },
 	{ "karre", "karré", { "kar", "karre" }, 0 },
-	{ "bataillonsmasse", "bataillonsmasse", { "bm", "bataillonsmasse", "bataljonsmasse" },
-	  0 },
+	{ "bataillonsmasse", "bataillonsmasse", { "bm", "bataillonsmasse", "bataljonsmasse" }, 0 },
 	{ "skyttekaede", "skyttekæde", { "skk", "skyttekaede" }, F_OPEN },
 	{ "svaerm", "sværm", { "sv", "svaerm" }, F_OPEN },
 	{ "soutien", "soutien", { "sou", "soutien" }, F_TK },
@@ -184,8 +201,8 @@ static const struct word_def reasons[] = {
 };
 
 static const struct {
-	const struct word_def *defs;  /* the words of a kind */
-	size_t n;                     /* how many */
+	const struct word_def *defs; /* the words of a kind */
+	size_t n;                    /* how many */
 } words[K_COUNT] = {
 	[K_AMMO] = { ammo, ORD_ARRAY_SIZE(ammo) },
 	[K_FORMATION] = { formations, ORD_ARRAY_SIZE(formations) },
@@ -203,23 +220,32 @@ static const char *const arrow_text[8] = {
 };
 
 static const struct {
-	uint32_t cp;  /* code point */
-	int deg;      /* degrees clockwise, 0 = towards the enemy */
+	uint32_t cp; /* code point */
+	int deg;     /* degrees clockwise, 0 = towards the enemy */
 } arrows[] = {
-	{ 0x2191, 0 }, { 0x2197, 45 }, { 0x2192, 90 }, { 0x2198, 135 },
-	{ 0x2193, 180 }, { 0x2199, 225 }, { 0x2190, 270 }, { 0x2196, 315 },
+	{ 0x2191, 0 },
+	{ 0x2197, 45 },
+	{ 0x2192, 90 },
+	{ 0x2198, 135 },
+	{ 0x2193, 180 },
+	{ 0x2199, 225 },
+	{ 0x2190, 270 },
+	{ 0x2196, 315 },
 	/* phone keyboards offer the heavy emoji arrows for the four main ones */
-	{ 0x2B06, 0 }, { 0x27A1, 90 }, { 0x2B07, 180 }, { 0x2B05, 270 },
+	{ 0x2B06, 0 },
+	{ 0x27A1, 90 },
+	{ 0x2B07, 180 },
+	{ 0x2B05, 270 },
 };
 
 /* ^N ^NØ ...: for players who cannot type an arrow, in English or Danish
  * compass letters (Ø øst, V vest), folded like every other word. */
 static const struct {
-	const char *name;  /* compass point, folded */
-	int deg;           /* degrees clockwise */
+	const char *name; /* compass point, folded */
+	int deg;          /* degrees clockwise */
 } compass[] = {
-	{ "n", 0 },    { "ne", 45 },  { "e", 90 },   { "se", 135 },  { "s", 180 },
-	{ "sw", 225 }, { "w", 270 },  { "nw", 315 }, { "noe", 45 },  { "oe", 90 },
+	{ "n", 0 },     { "ne", 45 },  { "e", 90 },   { "se", 135 }, { "s", 180 },
+	{ "sw", 225 },  { "w", 270 },  { "nw", 315 }, { "noe", 45 }, { "oe", 90 },
 	{ "soe", 135 }, { "sv", 225 }, { "v", 270 },  { "nv", 315 },
 };
 
@@ -230,11 +256,11 @@ static const struct {
 static const char *const frac_text[5] = { NULL, "¼", "½", "¾", "1" };
 
 static const struct {
-	const char *text;  /* as a player may write it */
-	int quarters;      /* 1..4 */
+	const char *text; /* as a player may write it */
+	int quarters;     /* 1..4 */
 } fractions[] = {
-	{ "1/4", 1 }, { "1/2", 2 }, { "3/4", 3 }, { "1", 4 }, { "4/4", 4 },
-	{ "¼", 1 }, { "½", 2 }, { "¾", 3 },
+	{ "1/4", 1 }, { "1/2", 2 }, { "3/4", 3 }, { "1", 4 },
+	{ "4/4", 4 }, { "¼", 1 },   { "½", 2 },   { "¾", 3 },
 };
 
 /* A file sent by mistake (a photo, a spreadsheet) gives an error on every
@@ -244,25 +270,24 @@ static const struct {
 
 /* The command being read: an order symbol and what it has had so far. */
 struct cmd {
-	const struct code_def *def;  /* NULL: none yet, or lost */
-	int lost;                    /* after an unknown symbol: skip arguments quietly */
-	unsigned col;                /* column of the symbol */
-	unsigned given;              /* kinds given, well-formed: BIT(K_DIR) ... */
-	unsigned tried;              /* kinds written, well-formed or not */
-	int formation;               /* index into formations[], -1 if none */
+	const struct code_def *def; /* NULL: none yet, or lost */
+	int lost;                   /* after an unknown symbol: skip arguments quietly */
+	unsigned col;               /* column of the symbol */
+	unsigned given;             /* kinds given, well-formed: BIT(K_DIR) ... */
+	unsigned tried;             /* kinds written, well-formed or not */
+	int formation;              /* index into formations[], -1 if none */
 };
 
 struct parser {
-	struct ord_sheet *out;   /* where orders go */
-	struct ord_diag *diag;   /* where errors go */
-	unsigned line;           /* current line, 1-based */
-	size_t errors;           /* errors added so far */
-	struct ord_buf unit;     /* the current order's unit, as written */
-	struct ord_buf text;     /* the word being classified, as written */
-	struct ord_buf key;      /* the same, folded */
-	struct ord_buf tmp;      /* scratch for messages and values */
+	struct ord_sheet *out; /* where orders go */
+	struct ord_diag *diag; /* where errors go */
+	unsigned line;         /* current line, 1-based */
+	size_t errors;         /* errors added so far */
+	struct ord_buf unit;   /* the current order's unit, as written */
+	struct ord_buf text;   /* the word being classified, as written */
+	struct ord_buf key;    /* the same, folded */
+	struct ord_buf tmp;    /* scratch for messages and values */
 };
-
 
 /* Advance *s past spaces, counting columns. */
 static void skip_spaces(const unsigned char **s, const unsigned char *end, unsigned *col)
@@ -384,15 +409,13 @@ static void add_expected_words(struct ord_buf *b, enum kind k)
 		ord_buf_addf(b, "%s%s", i ? " " : "", words[k].defs[i].display);
 }
 
-static void syntax_error(struct parser *ps, unsigned col, const char *rule, const char *fmt,
-			 ...)
+static void syntax_error(struct parser *ps, unsigned col, const char *rule, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
 
-static void syntax_error(struct parser *ps, unsigned col, const char *rule, const char *fmt,
-			 ...)
+static void syntax_error(struct parser *ps, unsigned col, const char *rule, const char *fmt, ...)
 {
 	struct ord_buf msg = ORD_BUF_INIT;
 	va_list ap;
@@ -418,8 +441,7 @@ static int listing(const struct parser *ps)
  * '↑' before any order symbol" (what and after around the word in
  * ps->text), and with what NULL "expected an order symbol after the unit".
  */
-static void error_expecting_codes(struct parser *ps, unsigned col, const char *what,
-				  const char *after)
+static void error_expecting_codes(struct parser *ps, unsigned col, const char *what, const char *after)
 {
 	if (!listing(ps)) {
 		ps->errors++;
@@ -511,16 +533,11 @@ static const char *place_name(const struct code_def *d, enum kind k)
 static int takes(const struct code_def *d, enum kind k)
 {
 	switch (k) {
-	case K_DIR:
-		return d->where != W_NONE;
-	case K_HEX:
-		return d->where == W_WAY || d->aim == T_AT;
-	case K_TARGET:
-		return d->aim != T_NONE;
-	case K_FRAC:
-		return d->fracs != 0;
-	default:
-		return (d->kw & BIT(k)) != 0;
+	case K_DIR: return d->where != W_NONE;
+	case K_HEX: return d->where == W_WAY || d->aim == T_AT;
+	case K_TARGET: return d->aim != T_NONE;
+	case K_FRAC: return d->fracs != 0;
+	default: return (d->kw & BIT(k)) != 0;
 	}
 }
 
@@ -560,8 +577,7 @@ static int accept(struct parser *ps, struct cmd *c, enum kind k, int num, unsign
 	}
 	place = place_of(d, k);
 	c->tried |= BIT(k);
-	if ((c->given & place) &&
-	    !(k == K_TARGET && (d->aim == T_MANY || d->aim == T_MANY_REQ))) {
+	if ((c->given & place) && !(k == K_TARGET && (d->aim == T_MANY || d->aim == T_MANY_REQ))) {
 		syntax_error(ps, col, k == K_REASON ? RULE_CHANGE : NULL,
 			     "second %s '%s' for '%s' (expected one per order symbol)",
 			     place_name(d, k), ps->text.buf, d->symbol);
@@ -608,8 +624,9 @@ static void close_cmd(struct parser *ps, struct cmd *c)
 	if (!d)
 		return;
 	if (d->where == W_DIR && !(c->tried & BIT(K_DIR)))
-		syntax_error(ps, c->col, NULL, "'%s' (%s) needs a direction (expected " DIR_EXPECTED
-			     ")", d->symbol, d->term);
+		syntax_error(ps, c->col, NULL,
+			     "'%s' (%s) needs a direction (expected " DIR_EXPECTED ")", d->symbol,
+			     d->term);
 	if ((d->aim == T_REQ || d->aim == T_MANY_REQ) && !(c->tried & BIT(K_TARGET)))
 		syntax_error(ps, c->col, NULL, "'%s' (%s) needs a target (expected @UNIT)",
 			     d->symbol, d->term);
@@ -628,13 +645,13 @@ static void close_cmd(struct parser *ps, struct cmd *c)
 		add_expected_words(&ps->tmp, (enum kind)k);
 		syntax_error(ps, c->col, k == K_REASON ? RULE_CHANGE : NULL,
 			     "'%s' (%s) needs %s %s (expected one of %s)", d->symbol, d->term,
-			     k == K_AMMO ? "an" : "a", k == K_AMMO ? "ammunition type" : kind_name[k],
-			     ps->tmp.buf);
+			     k == K_AMMO ? "an" : "a",
+			     k == K_AMMO ? "ammunition type" : kind_name[k], ps->tmp.buf);
 	}
 }
 
-static void add_dir(struct parser *ps, struct ord_order *o, struct cmd *c, int deg,
-		    unsigned col, unsigned group)
+static void add_dir(struct parser *ps, struct ord_order *o, struct cmd *c, int deg, unsigned col,
+		    unsigned group)
 {
 	char tmp[8];
 
@@ -676,16 +693,14 @@ static void parse_caret(struct parser *ps, struct ord_order *o, struct cmd *c, u
 			return;
 		}
 	}
-	syntax_error(ps, col, NULL, "bad direction '%s' (expected " DIR_EXPECTED ")",
-		     ps->text.buf);
+	syntax_error(ps, col, NULL, "bad direction '%s' (expected " DIR_EXPECTED ")", ps->text.buf);
 	tried(c, BIT(K_DIR));
 }
 
 /* A word starting with an arrow: the arrow alone, perhaps followed by the
  * variation selector phones add to ask for the emoji form. */
-static void parse_arrow(struct parser *ps, struct ord_order *o, struct cmd *c,
-			const unsigned char *s, const unsigned char *e, unsigned col, int deg,
-			size_t n, unsigned group)
+static void parse_arrow(struct parser *ps, struct ord_order *o, struct cmd *c, const unsigned char *s,
+			const unsigned char *e, unsigned col, int deg, size_t n, unsigned group)
 {
 	const unsigned char *q = s + n;
 	uint32_t cp;
@@ -722,8 +737,8 @@ static int parse_hex(const char *t, int *q, int *r)
 {
 	size_t len = strlen(t);
 
-	if (len == 4 && t[0] >= '0' && t[0] <= '9' && t[1] >= '0' && t[1] <= '9' &&
-	    t[2] >= '0' && t[2] <= '9' && t[3] >= '0' && t[3] <= '9') {
+	if (len == 4 && t[0] >= '0' && t[0] <= '9' && t[1] >= '0' && t[1] <= '9' && t[2] >= '0' &&
+	    t[2] <= '9' && t[3] >= '0' && t[3] <= '9') {
 		*q = (t[0] - '0') * 10 + (t[1] - '0');
 		*r = (t[2] - '0') * 10 + (t[3] - '0');
 		return 0;
@@ -795,17 +810,17 @@ static void parse_number(struct parser *ps, struct ord_order *o, struct cmd *c, 
 		tried(c, BIT(K_HEX));
 	} else {
 		syntax_error(ps, col, NULL,
-			     "bad fraction or hex '%s' (expected " FRAC_EXPECTED ", or " HEX_EXPECTED
-			     ")", t);
+			     "bad fraction or hex '%s' (expected " FRAC_EXPECTED
+			     ", or " HEX_EXPECTED ")",
+			     t);
 		tried(c, BIT(K_FRAC) | BIT(K_HEX));
 	}
 }
 
 /* @UNIT or @"UNIT WITH SPACES", the word s..e; unterminated: no closing
  * quote on the line.  The value is the unit, trimmed. */
-static void parse_target(struct parser *ps, struct ord_order *o, struct cmd *c,
-			 const unsigned char *s, const unsigned char *e, unsigned col,
-			 int unterminated, unsigned group)
+static void parse_target(struct parser *ps, struct ord_order *o, struct cmd *c, const unsigned char *s,
+			 const unsigned char *e, unsigned col, int unterminated, unsigned group)
 {
 	const unsigned char *vs = s + 1, *ve = e;
 	unsigned vcol = col + 1;
@@ -862,7 +877,8 @@ static void parse_word(struct parser *ps, struct ord_order *o, struct cmd *c, un
 			if (*aendr) {
 				syntax_error(ps, col, RULE_CHANGE,
 					     "second '%s' (%s) on the line (expected one order "
-					     "change per unit)", d->symbol, d->term);
+					     "change per unit)",
+					     d->symbol, d->term);
 				c->lost = 1;
 				return;
 			}
@@ -985,7 +1001,8 @@ static void parse_tokens(struct parser *ps, struct ord_order *o, const unsigned 
 	if (c.def == &codes[CODE_AENDR])
 		syntax_error(ps, c.col, RULE_CHANGE,
 			     "'%s' (%s) needs the new order after it (expected an order symbol "
-			     "after the reason)", c.def->symbol, c.def->term);
+			     "after the reason)",
+			     c.def->symbol, c.def->term);
 	if (!words_seen && o) {
 		ord_buf_reset(&ps->text);
 		error_expecting_codes(ps, tcol, NULL, NULL);
@@ -1006,8 +1023,8 @@ static void parse_line(struct parser *ps, const unsigned char *s, const unsigned
 	for (q = s; q < end; q += n, col++) {
 		n = ord_utf8_decode(q, end, &cp);
 		if (!n) {
-			syntax_error(ps, col, NULL, "invalid UTF-8 byte 0x%02x (expected UTF-8 text)",
-				     *q);
+			syntax_error(ps, col, NULL,
+				     "invalid UTF-8 byte 0x%02x (expected UTF-8 text)", *q);
 			return;
 		}
 		if ((cp < 0x20 && cp != '\t') || cp == 0x7F) {
@@ -1164,9 +1181,7 @@ static void format_token(const struct ord_token *t, struct ord_buf *out)
 		else
 			ord_buf_addf(out, "@%s", t->value);
 		return;
-	case ORD_TOK_ARG:
-		format_arg(t, out);
-		return;
+	case ORD_TOK_ARG: format_arg(t, out); return;
 	}
 	ord_buf_adds(out, t->value);
 }
@@ -1185,7 +1200,7 @@ static void format(const struct ord_order *o, struct ord_buf *out)
 
 const struct ord_notation ord_notation_ordre = {
 	/* version */ ORD_NOTATION_VERSION,
-	/* name */    "ordre",
-	/* parse */   parse,
-	/* format */  format,
+	/* name */ "ordre",
+	/* parse */ parse,
+	/* format */ format,
 };

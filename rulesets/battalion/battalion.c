@@ -117,99 +117,103 @@ static const char *const phases[] = {
 	"movement", "fire", "fire-morale", "melee", "melee-morale", NULL,
 };
 
-#define KINDS "line_infantry|light_infantry|skirmishers|light_cavalry|heavy_cavalry|foot_artillery|horse_artillery"
+#define KINDS \
+	"line_infantry|light_infantry|skirmishers|light_cavalry|heavy_cavalry|foot_artillery|horse_artillery"
 
 static const struct ord_key_spec unit_attrs[] = {
-	{"kind", ORD_KEY_ENUM, 1, KINDS, 0, 0, NULL, "the arm and type of the unit"},
-	{"formation", ORD_KEY_ENUM, 0, "line|column|square|skirmish|misc|limbered|unlimbered", 0, 0,
-	 "line", "formation at the start"},
-	{"figures", ORD_KEY_INT, 1, NULL, 1, 10000, NULL, "figures (gunners for artillery)"},
-	{"quality", ORD_KEY_ENUM, 0, "line|elite|militia", 0, 0, "line", "troop quality"},
-	{"class", ORD_KEY_ENUM, 0, "A|B|C|D|E", 0, 0, "C", "morale class (optional d20 chart)"},
-	{"weapon", ORD_KEY_ENUM, 0, "musket|rifle|none", 0, 0, "musket", "small arms"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "kind", ORD_KEY_ENUM, 1, KINDS, 0, 0, NULL, "the arm and type of the unit" },
+	{ "formation", ORD_KEY_ENUM, 0, "line|column|square|skirmish|misc|limbered|unlimbered", 0,
+	  0, "line", "formation at the start" },
+	{ "figures", ORD_KEY_INT, 1, NULL, 1, 10000, NULL, "figures (gunners for artillery)" },
+	{ "quality", ORD_KEY_ENUM, 0, "line|elite|militia", 0, 0, "line", "troop quality" },
+	{ "class", ORD_KEY_ENUM, 0, "A|B|C|D|E", 0, 0, "C", "morale class (optional d20 chart)" },
+	{ "weapon", ORD_KEY_ENUM, 0, "musket|rifle|none", 0, 0, "musket", "small arms" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 
 static const struct ord_key_spec move_keys[] = {
-	{"unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit that moved"},
-	{"distance", ORD_KEY_NUM, 1, NULL, 0, 200, NULL, "inches measured on the table"},
-	{"terrain", ORD_KEY_ENUM, 0, "open|road|forest", 0, 0, "open", "ground moved over"},
-	{"charge", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the move was a charge"},
-	{"contact", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the enemy it made melee contact with"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit that moved" },
+	{ "distance", ORD_KEY_NUM, 1, NULL, 0, 200, NULL, "inches measured on the table" },
+	{ "terrain", ORD_KEY_ENUM, 0, "open|road|forest", 0, 0, "open", "ground moved over" },
+	{ "charge", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the move was a charge" },
+	{ "contact", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the enemy it made melee contact with" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec form_keys[] = {
-	{"unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit"},
-	{"formation", ORD_KEY_ENUM, 1, "line|column|square|skirmish", 0, 0, NULL, "the new formation"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit" },
+	{ "formation", ORD_KEY_ENUM, 1, "line|column|square|skirmish", 0, 0, NULL, "the new formation" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec gun_keys[] = {
-	{"unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the gun"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the gun" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec fire_keys[] = {
-	{"unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the firing unit"},
-	{"target", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit fired at"},
-	{"range", ORD_KEY_NUM, 1, NULL, 0, 500, NULL, "inches, middle stand to nearest enemy"},
-	{"firers", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures that can fire (default by formation)"},
-	{"enfilade", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the target is enfiladed"},
-	{"target_in_woods", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the target is in woods"},
-	{"firer_in_woods", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the firer is in woods"},
-	{"hill", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the firer defends a hilltop"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the firing unit" },
+	{ "target", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit fired at" },
+	{ "range", ORD_KEY_NUM, 1, NULL, 0, 500, NULL, "inches, middle stand to nearest enemy" },
+	{ "firers", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
+	  "figures that can fire (default by formation)" },
+	{ "enfilade", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the target is enfiladed" },
+	{ "target_in_woods", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the target is in woods" },
+	{ "firer_in_woods", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the firer is in woods" },
+	{ "hill", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the firer defends a hilltop" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec artillery_keys[] = {
-	{"unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the gun"},
-	{"target", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit fired at"},
-	{"range", ORD_KEY_NUM, 1, NULL, 0, 500, NULL, "inches"},
-	{"shot", ORD_KEY_ENUM, 0, "ball|shell|grape", 0, 0, NULL, "the shot fired (must be the one ordered)"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the gun" },
+	{ "target", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit fired at" },
+	{ "range", ORD_KEY_NUM, 1, NULL, 0, 500, NULL, "inches" },
+	{ "shot", ORD_KEY_ENUM, 0, "ball|shell|grape", 0, 0, NULL,
+	  "the shot fired (must be the one ordered)" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec test_keys[] = {
-	{"unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit that tests its morale"},
-	{"chart", ORD_KEY_ENUM, 0, "d6|d20", 0, 0, "d6", "the d6 rules or the optional d20 chart"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit that tests its morale" },
+	{ "chart", ORD_KEY_ENUM, 0, "d6|d20", 0, 0, "d6", "the d6 rules or the optional d20 chart" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec exempt_keys[] = {
-	{"unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit that does not test"},
-	{"reason", ORD_KEY_STR, 1, NULL, 0, 0, NULL, "why (e.g. enfiladed, tests after the melee)"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit that does not test" },
+	{ "reason", ORD_KEY_STR, 1, NULL, 0, 0, NULL, "why (e.g. enfiladed, tests after the melee)" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec melee_keys[] = {
-	{"a", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "one unit in contact"},
-	{"b", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the enemy unit in contact"},
-	{"a_figures", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures of a engaged (default: all)"},
-	{"b_figures", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures of b engaged (default: all)"},
-	{"a_fresh", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL, "new men join a (default: yes in a new melee)"},
-	{"b_fresh", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL, "new men join b"},
-	{"a_hill", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a defends a hilltop"},
-	{"b_hill", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "b defends a hilltop"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "a", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "one unit in contact" },
+	{ "b", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the enemy unit in contact" },
+	{ "a_figures", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures of a engaged (default: all)" },
+	{ "b_figures", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures of b engaged (default: all)" },
+	{ "a_fresh", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL, "new men join a (default: yes in a new melee)" },
+	{ "b_fresh", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL, "new men join b" },
+	{ "a_hill", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a defends a hilltop" },
+	{ "b_hill", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "b defends a hilltop" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec halt_keys[] = {
-	{"unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "cavalry that will not pursue"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "cavalry that will not pursue" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 
 static const struct ord_event_kind events[] = {
-	{"move", "movement", move_keys, "a unit moved (distance measured on the table)"},
-	{"form", "movement", form_keys, "a unit changed formation (line, column, square, skirmish)"},
-	{"limber", "movement", gun_keys, "a gun limbered"},
-	{"unlimber", "movement", gun_keys, "a gun unlimbered"},
-	{"fire", "fire", fire_keys, "musket or rifle fire at a target"},
-	{"artillery", "fire", artillery_keys, "a gun fired at a target"},
-	{"test", "fire-morale", test_keys, "a morale test (automatic for every unit that took fire)"},
-	{"exempt", "fire-morale", exempt_keys, "a unit that took fire but does not test now"},
-	{"melee", "melee", melee_keys, "two units in contact fight"},
-	{"halt", "melee-morale", halt_keys, "cavalry that breaks infantry but does not pursue"},
-	{NULL, NULL, NULL, NULL},
+	{ "move", "movement", move_keys, "a unit moved (distance measured on the table)" },
+	{ "form", "movement", form_keys, "a unit changed formation (line, column, square, skirmish)" },
+	{ "limber", "movement", gun_keys, "a gun limbered" },
+	{ "unlimber", "movement", gun_keys, "a gun unlimbered" },
+	{ "fire", "fire", fire_keys, "musket or rifle fire at a target" },
+	{ "artillery", "fire", artillery_keys, "a gun fired at a target" },
+	{ "test", "fire-morale", test_keys, "a morale test (automatic for every unit that took fire)" },
+	{ "exempt", "fire-morale", exempt_keys, "a unit that took fire but does not test now" },
+	{ "melee", "melee", melee_keys, "two units in contact fight" },
+	{ "halt", "melee-morale", halt_keys, "cavalry that breaks infantry but does not pursue" },
+	{ NULL, NULL, NULL, NULL },
 };
 
 /* What this file reads from the tables beyond what bat_load insists on. */
 static const char *const module_params[] = {
-	"figures_per_tray", "column_firers", "gun_hits_silence", "charge_interval",
-	"unlimber_turns", "unlimber_turns_horse", "rout_turns", "rout_penalty_turns",
-	"dress_ranks_turns", "artillery_die", "morale_die", "melee_die", "woods_fired_on_within",
+	"figures_per_tray",      "column_firers",        "gun_hits_silence", "charge_interval",
+	"unlimber_turns",        "unlimber_turns_horse", "rout_turns",       "rout_penalty_turns",
+	"dress_ranks_turns",     "artillery_die",        "morale_die",       "melee_die",
+	"woods_fired_on_within",
 };
 
 /* ---- helpers ---- */
@@ -333,7 +337,10 @@ static int is_horse_artillery(const struct ord_unit *u)
 static const char *form_code_formation(const char *code)
 {
 	static const char *const map[][2] = {
-		{"FLn", "line"}, {"FCol", "column"}, {"FSk", "skirmish"}, {"FSq", "square"},
+		{ "FLn", "line" },
+		{ "FCol", "column" },
+		{ "FSk", "skirmish" },
+		{ "FSq", "square" },
 	};
 	size_t i;
 
@@ -465,7 +472,8 @@ static int bat_module_load(struct ord_rules **out, const char *xml, size_t len, 
 	}
 	if (ord_table_nkeys(t) != 2 || strcmp(ord_table_key(t, 0), "code") ||
 	    strcmp(ord_table_key(t, 1), "kind")) {
-		err = ord_error_set(ORD_EBADDATA, "%s:%u: table 'order_codes' must have the keys 'code kind'",
+		err = ord_error_set(ORD_EBADDATA,
+				    "%s:%u: table 'order_codes' must have the keys 'code kind'",
 				    ord_tables_name(r->tables), ord_table_line(t));
 		goto out;
 	}
@@ -490,7 +498,8 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 	ord_kv_set(&u->state, "trays", "0");
 	ord_kv_set(&u->state, "carried", "0");
 	ord_kv_set(&u->state, "formation", f ? f : "line");
-	ord_kv_set(&u->state, "class", ord_kv_get(&u->attrs, "class") ? ord_kv_get(&u->attrs, "class") : "C");
+	ord_kv_set(&u->state, "class",
+		   ord_kv_get(&u->attrs, "class") ? ord_kv_get(&u->attrs, "class") : "C");
 	ord_kv_set(&u->state, "failed", "0");
 	ord_kv_set(&u->state, "last_charge", "0");
 	return 0;
@@ -537,8 +546,7 @@ static int code_allowed(struct ord_ctx *ctx, const char *code, const char *k, st
 	return 0;
 }
 
-static int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet,
-			      struct ord_diag *diag)
+static int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag)
 {
 	const char *side = ord_ctx_side(ctx);
 	int turn = ord_ctx_turn(ctx);
@@ -555,7 +563,8 @@ static int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 		size_t ui;
 
 		if (!u) {
-			ord_diag_add(diag, o->line, o->col, o->unit, "orders", "unknown unit '%s'", o->unit);
+			ord_diag_add(diag, o->line, o->col, o->unit, "orders", "unknown unit '%s'",
+				     o->unit);
 			continue;
 		}
 		if (!side || strcmp(u->side, side)) {
@@ -568,7 +577,8 @@ static int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 		if (seen[ui]) {
 			ord_diag_add(diag, o->line, o->col, o->unit,
 				     "one battalion cannot be divided nor receive 2 orders",
-				     "second order for unit '%s' (its first is on line %u)", u->id, seen[ui]);
+				     "second order for unit '%s' (its first is on line %u)", u->id,
+				     seen[ui]);
 			continue;
 		}
 		seen[ui] = o->line;
@@ -579,7 +589,8 @@ static int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 			ord_buf_reset(&who);
 			if (!code_allowed(ctx, t->value, kind(u), &who))
 				ord_diag_add(diag, o->line, t->col, o->unit, "order codes",
-					     "code '%s' is not for %s (only for %s)", t->value, kind(u), who.buf);
+					     "code '%s' is not for %s (only for %s)", t->value,
+					     kind(u), who.buf);
 			if (fire_code_shot(t->value))
 				nfire++;
 		}
@@ -597,7 +608,7 @@ static int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 		charge = ord_order_code(o, "C");
 		if (charge) {
 			long last = st(u, "last_charge");
-			struct bat_move_in mi = {kind(u), chart_formation(u), 0, 1, 0, "open"};
+			struct bat_move_in mi = { kind(u), chart_formation(u), 0, 1, 0, "open" };
 			struct bat_move_out mo;
 
 			mi.quarters = (int)iparam(ctx, "move_fraction_parts");
@@ -617,7 +628,8 @@ static int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 			fire = order_fire(o);
 			/* horse artillery may charge, unlimber and fire (C-UL-Fs) */
 			if (fire && !(is_horse_artillery(u) && order_has(o, "UL")))
-				ord_diag_add(diag, o->line, fire->col, o->unit, "a charging unit can't fire",
+				ord_diag_add(diag, o->line, fire->col, o->unit,
+					     "a charging unit can't fire",
 					     "a charging unit cannot fire (only horse artillery may C-UL-F)");
 		}
 		target = ord_order_find(o, ORD_TOK_TARGET);
@@ -630,7 +642,8 @@ static int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 				ord_diag_add(diag, o->line, target->col, o->unit, "fire",
 					     "target '%s' is a unit of your own side", target->value);
 			if (charge && !order_fire(o))
-				ord_diag_add(diag, o->line, target->col, o->unit, "a charging unit can't fire",
+				ord_diag_add(diag, o->line, target->col, o->unit,
+					     "a charging unit can't fire",
 					     "a charging unit cannot name a fire target");
 		}
 	}
@@ -656,27 +669,28 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		if (e != ev && !strcmp(e->kind, "move") && ev_unit(ctx, e, "unit") == u)
-			ord_diag_add(d, 0, 0, u->id, "orders", "unit '%s' already moved this turn (event #%u)",
-				     u->id, e->seq);
+			ord_diag_add(d, 0, 0, u->id, "orders",
+				     "unit '%s' already moved this turn (event #%u)", u->id, e->seq);
 	}
 	if (c && !strcmp(c->side, u->side))
-		ord_diag_add(d, 0, 0, u->id, "melee", "contact with '%s', a unit of its own side", c->id);
+		ord_diag_add(d, 0, 0, u->id, "melee", "contact with '%s', a unit of its own side",
+			     c->id);
 	if (st(u, "figures") <= 0 && dist > 0)
 		ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
 	/* a retreating or routing unit moves by the rules, not by its orders */
 	if (routed(ctx, u) || retreating(ctx, u)) {
 		if (charge)
-			ord_diag_add(d, 0, 0, u->id, "morale", "unit '%s' is %s and cannot charge", u->id,
-				     routed(ctx, u) ? "routed" : "retreating");
+			ord_diag_add(d, 0, 0, u->id, "morale", "unit '%s' is %s and cannot charge",
+				     u->id, routed(ctx, u) ? "routed" : "retreating");
 		goto out;
 	}
 	if (charge && !order_has(o, "C"))
-		ord_diag_add(d, 0, 0, u->id, "C", "unit '%s' charged but its sheet orders no charge (C)",
-			     u->id);
+		ord_diag_add(d, 0, 0, u->id, "C",
+			     "unit '%s' charged but its sheet orders no charge (C)", u->id);
 	if (charge && last > 0 && turn - last < interval)
 		ord_diag_add(d, 0, 0, u->id, "a unit may charge only once every 3 turns",
-			     "unit '%s' charged in turn %ld; its next charge may be in turn %ld", u->id,
-			     last, last + interval);
+			     "unit '%s' charged in turn %ld; its next charge may be in turn %ld",
+			     u->id, last, last + interval);
 	if (dist <= 0)
 		goto out;
 	if (!ordered_quarters(ctx, o)) {
@@ -685,22 +699,25 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		goto out;
 	}
 	if (dressing(ctx, u) && order_forward(o))
-		ord_diag_add(d, 0, 0, u->id, "a unit that retreats must spend one turn dressing its ranks",
+		ord_diag_add(d, 0, 0, u->id,
+			     "a unit that retreats must spend one turn dressing its ranks",
 			     "unit '%s' dresses its ranks this turn and may not move forward", u->id);
 	if (is_arm(ctx, u, "artillery") && !strcmp(formation(u), "unlimbered"))
 		ord_diag_add(d, 0, 0, u->id, "L - limber (1 turn all art.)",
 			     "gun '%s' is unlimbered: it must limber (a turn) before it moves", u->id);
 	{
-		struct bat_move_in mi = {kind(u), chart_formation(u), ordered_quarters(ctx, o), charge,
-					 is_elite(u), ord_kv_get(&ev->kv, "terrain")};
+		struct bat_move_in mi = {
+			kind(u), chart_formation(u), ordered_quarters(ctx, o),
+			charge,  is_elite(u),        ord_kv_get(&ev->kv, "terrain")
+		};
 		struct bat_move_out mo;
 		if (bat_move(R(ctx), &mi, &mo, &why)) {
 			ord_diag_add(d, 0, 0, u->id, "movement chart", "%s", ord_error_last());
 			ord_error_clear();
 		} else if (dist > mo.distance + 1e-9) {
 			ord_diag_add(d, 0, 0, u->id, "movement chart",
-				     "unit '%s' moved %g\" but its order allows %g\" (%s)", u->id, dist,
-				     mo.distance, why.buf);
+				     "unit '%s' moved %g\" but its order allows %g\" (%s)", u->id,
+				     dist, mo.distance, why.buf);
 		}
 	}
 out:
@@ -714,8 +731,8 @@ static void check_form(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	const char *want = ord_kv_get(&ev->kv, "formation");
 
 	if (!is_arm(ctx, u, "infantry"))
-		ord_diag_add(d, 0, 0, u->id, "order codes", "unit '%s' is %s: only infantry changes formation",
-			     u->id, kind(u));
+		ord_diag_add(d, 0, 0, u->id, "order codes",
+			     "unit '%s' is %s: only infantry changes formation", u->id, kind(u));
 	if (!f || strcmp(form_code_formation(f->value), want))
 		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
 			     "unit '%s' formed %s but its sheet orders %s", u->id, want,
@@ -740,8 +757,7 @@ static void check_gun(struct ord_ctx *ctx, const struct ord_event *ev, struct or
 		ord_diag_add(d, 0, 0, u->id, "artillery", "gun '%s' is already %s", u->id, state);
 }
 
-static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d,
-		       int artillery)
+static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d, int artillery)
 {
 	struct ord_unit *u = ev_unit(ctx, ev, "unit"), *t = ev_unit(ctx, ev, "target");
 	const struct ord_order *o = ord_ctx_order(ctx, u);
@@ -754,11 +770,11 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	size_t i;
 
 	if (artillery && !is_art)
-		ord_diag_add(d, 0, 0, u->id, "artillery", "unit '%s' is %s, not artillery (use the event 'fire')",
-			     u->id, kind(u));
+		ord_diag_add(d, 0, 0, u->id, "artillery",
+			     "unit '%s' is %s, not artillery (use the event 'fire')", u->id, kind(u));
 	if (!artillery && is_art)
-		ord_diag_add(d, 0, 0, u->id, "artillery", "unit '%s' is a gun: record its fire with the event 'artillery'",
-			     u->id);
+		ord_diag_add(d, 0, 0, u->id, "artillery",
+			     "unit '%s' is a gun: record its fire with the event 'artillery'", u->id);
 	if (!artillery && !is_art && weapon && !strcmp(weapon, "none"))
 		ord_diag_add(d, 0, 0, u->id, "weapon fire", "unit '%s' has no small arms", u->id);
 	if (!strcmp(t->side, u->side))
@@ -781,8 +797,7 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			     melee_with(u), st(u, "melee_since"));
 	if (ord_kv_get_bool(&ev->kv, "firer_in_woods", 0))
 		ord_diag_add(d, 0, 0, u->id, "cover", "units in woods may not fire");
-	if (ord_kv_get_bool(&ev->kv, "target_in_woods", 0) &&
-	    ord_kv_get_num(&ev->kv, "range", 0) > woods)
+	if (ord_kv_get_bool(&ev->kv, "target_in_woods", 0) && ord_kv_get_num(&ev->kv, "range", 0) > woods)
 		ord_diag_add(d, 0, 0, u->id, "cover",
 			     "target '%s' is in woods and may be fired on only within %g\" (range %s\")",
 			     t->id, woods, ord_kv_get(&ev->kv, "range"));
@@ -790,13 +805,15 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		ord_diag_add(d, 0, 0, u->id, "routed units can't fire", "unit '%s' is routed", u->id);
 	if (target && ord_ctx_find_unit(ctx, target->value) != t)
 		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
-			     "unit '%s' fired at '%s' but its sheet names '@%s'", u->id, t->id, target->value);
+			     "unit '%s' fired at '%s' but its sheet names '@%s'", u->id, t->id,
+			     target->value);
 	if (!artillery || !is_art)
 		return;
 	{
 		const struct ord_token *f = order_fire(o);
 		const char *shot = ord_kv_get(&ev->kv, "shot");
-		long ut = iparam(ctx, is_horse_artillery(u) ? "unlimber_turns_horse" : "unlimber_turns");
+		long ut = iparam(ctx,
+				 is_horse_artillery(u) ? "unlimber_turns_horse" : "unlimber_turns");
 
 		if (!f)
 			ord_diag_add(d, 0, 0, u->id, "must fire the shot indicated in its orders",
@@ -806,7 +823,8 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 				     "gun '%s' fired %s but its sheet orders %s (%s)", u->id, shot,
 				     fire_code_shot(f->value), f->value);
 		if (st(u, "silenced"))
-			ord_diag_add(d, 0, 0, u->id, "2 hits knock out artillery", "gun '%s' is silenced", u->id);
+			ord_diag_add(d, 0, 0, u->id, "2 hits knock out artillery",
+				     "gun '%s' is silenced", u->id);
 		if (strcmp(formation(u), "unlimbered"))
 			ord_diag_add(d, 0, 0, u->id, "UL - unlimber (1 turn except for horse art.)",
 				     "gun '%s' has not unlimbered", u->id);
@@ -826,12 +844,13 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 	both[0] = a;
 	both[1] = b;
 	if (!strcmp(a->side, b->side))
-		ord_diag_add(d, 0, 0, a->id, "melee", "'%s' and '%s' are of the same side", a->id, b->id);
+		ord_diag_add(d, 0, 0, a->id, "melee", "'%s' and '%s' are of the same side", a->id,
+			     b->id);
 	for (k = 0; k < 2; k++) {
 		struct ord_unit *u = both[k], *e = both[1 - k];
 		if (melee_with(u) && strcmp(melee_with(u), e->id))
-			ord_diag_add(d, 0, 0, u->id, "melee", "unit '%s' is still in melee with '%s'",
-				     u->id, melee_with(u));
+			ord_diag_add(d, 0, 0, u->id, "melee",
+				     "unit '%s' is still in melee with '%s'", u->id, melee_with(u));
 		if (routed(ctx, u))
 			ord_diag_add(d, 0, 0, u->id, "routed units have no melee value",
 				     "unit '%s' is routed", u->id);
@@ -843,8 +862,9 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 		if (e != ev && !strcmp(e->kind, "melee") &&
 		    ((ev_unit(ctx, e, "a") == a && ev_unit(ctx, e, "b") == b) ||
 		     (ev_unit(ctx, e, "a") == b && ev_unit(ctx, e, "b") == a)))
-			ord_diag_add(d, 0, 0, a->id, "melee", "'%s' and '%s' already fought this turn (event #%u)",
-				     a->id, b->id, e->seq);
+			ord_diag_add(d, 0, 0, a->id, "melee",
+				     "'%s' and '%s' already fought this turn (event #%u)", a->id,
+				     b->id, e->seq);
 	}
 }
 
@@ -865,7 +885,8 @@ static int bat_check_event(struct ord_ctx *ctx, const struct ord_event *ev, stru
 	} else if (!strcmp(ev->kind, "halt")) {
 		struct ord_unit *u = ev_unit(ctx, ev, "unit");
 		if (!is_arm(ctx, u, "cavalry"))
-			ord_diag_add(d, 0, 0, u->id, "pursuit", "only cavalry pursues; '%s' is %s", u->id, kind(u));
+			ord_diag_add(d, 0, 0, u->id, "pursuit", "only cavalry pursues; '%s' is %s",
+				     u->id, kind(u));
 	}
 	return d->n > before ? ORD_ECHECK : 0;
 }
@@ -923,7 +944,8 @@ static int morale_test(struct ord_ctx *ctx, struct ord_unit *u, const char *char
 		if ((err = ord_ctx_roll(ctx, &die, (unsigned)ord_table_die(t), id.buf, 0, 0)) != 0)
 			goto out;
 		/* a copy: writing the state (apply_outcome) may move its strings */
-		snprintf(cls, sizeof(cls), "%s", ord_kv_get(&u->state, "class") ? ord_kv_get(&u->state, "class") : "");
+		snprintf(cls, sizeof(cls), "%s",
+			 ord_kv_get(&u->state, "class") ? ord_kv_get(&u->state, "class") : "");
 		in.cls = cls;
 		in.die = die;
 		if ((err = bat_morale20(R(ctx), &in, &out, &why)) != 0)
@@ -937,7 +959,8 @@ static int morale_test(struct ord_ctx *ctx, struct ord_unit *u, const char *char
 	} else {
 		struct bat_morale_in in;
 		struct bat_morale_out out;
-		if ((err = ord_ctx_roll(ctx, &die, (unsigned)iparam(ctx, "morale_die"), id.buf, 0, 0)) != 0)
+		if ((err = ord_ctx_roll(ctx, &die, (unsigned)iparam(ctx, "morale_die"), id.buf, 0,
+					0)) != 0)
 			goto out;
 		in.die = die;
 		in.losses = (int)turn_losses(ctx, u);
@@ -991,14 +1014,15 @@ static int resolve_movement(struct ord_ctx *ctx)
 			ord_kv_set(&vals, "distance", ord_kv_get(&e->kv, "distance"));
 			ord_ctx_result(ctx, e->seq, u->id, &vals, "%s %s\" over %s ground%s%s",
 				       charge ? "charged" : "moved", ord_kv_get(&e->kv, "distance"),
-				       ord_kv_get(&e->kv, "terrain"), c ? ", into contact with " : "",
-				       c ? c->id : "");
+				       ord_kv_get(&e->kv, "terrain"),
+				       c ? ", into contact with " : "", c ? c->id : "");
 		} else if (!strcmp(e->kind, "form")) {
 			const char *f = ord_kv_get(&e->kv, "formation");
 			ord_kv_set(&u->state, "formation", f);
 			st_set(u, "changed", turn);
 			ord_kv_set(&vals, "formation", f);
-			ord_ctx_result(ctx, e->seq, u->id, &vals, "formed %s (the change takes the turn)", f);
+			ord_ctx_result(ctx, e->seq, u->id, &vals,
+				       "formed %s (the change takes the turn)", f);
 		} else if (!strcmp(e->kind, "limber") || !strcmp(e->kind, "unlimber")) {
 			int un = !strcmp(e->kind, "unlimber");
 			ord_kv_set(&u->state, "formation", un ? "unlimbered" : "limbered");
@@ -1089,9 +1113,8 @@ static int artillery_event(struct ord_ctx *ctx, const struct ord_event *e, struc
 	in.die = 1;
 	if ((err = bat_artillery(R(ctx), &in, &out, NULL)) != 0)
 		goto out;
-	if (out.in_range &&
-	    (err = ord_ctx_roll(ctx, &in.die, (unsigned)iparam(ctx, "artillery_die"),
-				"artillery to hit", e->seq, 0)) != 0)
+	if (out.in_range && (err = ord_ctx_roll(ctx, &in.die, (unsigned)iparam(ctx, "artillery_die"),
+						"artillery to hit", e->seq, 0)) != 0)
 		goto out;
 	if ((err = bat_artillery(R(ctx), &in, &out, &why)) != 0)
 		goto out;
@@ -1144,8 +1167,8 @@ static int resolve_fire(struct ord_ctx *ctx)
 			st_set(t, "hits", st(t, "hits") + 1);
 			if (st(t, "hits") >= iparam(ctx, "gun_hits_silence") && !st(t, "silenced")) {
 				st_set(t, "silenced", 1);
-				ord_ctx_result(ctx, e->seq, t->id, NULL, "gun silenced: %ld artillery hits",
-					       st(t, "hits"));
+				ord_ctx_result(ctx, e->seq, t->id, NULL,
+					       "gun silenced: %ld artillery hits", st(t, "hits"));
 			}
 		}
 		if (cas[i] || hit[i])
@@ -1306,8 +1329,8 @@ static int resolve_melee(struct ord_ctx *ctx)
 			continue;
 		if (st(a, "figures") <= 0 || st(b, "figures") <= 0) {
 			struct ord_unit *gone = st(a, "figures") <= 0 ? a : b;
-			ord_ctx_result(ctx, e->seq, gone->id, NULL, "no melee: '%s' has no figures left",
-				       gone->id);
+			ord_ctx_result(ctx, e->seq, gone->id, NULL,
+				       "no melee: '%s' has no figures left", gone->id);
 			continue;
 		}
 		memset(&in, 0, sizeof(in));
@@ -1341,7 +1364,10 @@ static int resolve_melee(struct ord_ctx *ctx)
 			st_set(b, "tied_melee", turn);
 		}
 		ord_kv_init(&vals);
-		ord_kv_set(&vals, "winner", out.winner == BAT_A ? a->id : out.winner == BAT_B ? b->id : "");
+		ord_kv_set(&vals, "winner",
+			   out.winner == BAT_A   ? a->id
+			   : out.winner == BAT_B ? b->id
+						 : "");
 		ord_kv_set_int(&vals, "score_a", out.score_a);
 		ord_kv_set_int(&vals, "score_b", out.score_b);
 		ord_kv_set_int(&vals, "casualties_a", out.casualties_a);
@@ -1427,8 +1453,8 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 			continue;
 		w = ord_ctx_find_unit(ctx, melee_with(u));
 		if (!strcmp(outcome[i], "good")) {
-			ord_ctx_result(ctx, 0, u->id, NULL, "holds: the melee with %s continues next turn",
-				       melee_with(u));
+			ord_ctx_result(ctx, 0, u->id, NULL,
+				       "holds: the melee with %s continues next turn", melee_with(u));
 			continue;
 		}
 		/* broken: the melee ends */
@@ -1436,7 +1462,8 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 		end_melee(ctx, u);
 		if (!w || !is_arm(ctx, w, "cavalry") || !is_arm(ctx, u, "infantry"))
 			continue;
-		if (outcome[ord_ctx_unit_index(ctx, w)] && strcmp(outcome[ord_ctx_unit_index(ctx, w)], "good"))
+		if (outcome[ord_ctx_unit_index(ctx, w)] &&
+		    strcmp(outcome[ord_ctx_unit_index(ctx, w)], "good"))
 			continue;
 		for (j = 0; j < ord_ctx_nevents(ctx); j++)
 			if (!strcmp(ord_ctx_event(ctx, j)->kind, "halt") &&
@@ -1518,15 +1545,18 @@ static int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		    st(u, "retreat_turn") == turn)
 			continue;
 		if (order_has(o, "C") && !(did[i] & DID_CHARGE))
-			ord_diag_add(d, o->line, 0, u->id, "C", "ordered to charge (C) but no charge was recorded");
+			ord_diag_add(d, o->line, 0, u->id, "C",
+				     "ordered to charge (C) but no charge was recorded");
 		if (f && !(did[i] & DID_FORM))
 			ord_diag_add(d, o->line, 0, u->id, f->value,
 				     "ordered to form %s (%s) but no formation change was recorded",
 				     form_code_formation(f->value), f->value);
 		if (order_has(o, "UL") && !(did[i] & DID_UNLIMBER))
-			ord_diag_add(d, o->line, 0, u->id, "UL", "ordered to unlimber (UL) but no unlimbering was recorded");
+			ord_diag_add(d, o->line, 0, u->id, "UL",
+				     "ordered to unlimber (UL) but no unlimbering was recorded");
 		if (order_has(o, "L") && !(did[i] & DID_LIMBER))
-			ord_diag_add(d, o->line, 0, u->id, "L", "ordered to limber (L) but no limbering was recorded");
+			ord_diag_add(d, o->line, 0, u->id, "L",
+				     "ordered to limber (L) but no limbering was recorded");
 	}
 	free(did);
 	return 0;
@@ -1558,17 +1588,20 @@ static int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, cons
 
 	ord_buf_addf(out, "%s %s (%s, %s): ", u->id, u->name, u->side, kind(u));
 	if (!viewer || !strcmp(viewer, u->side)) {
-		ord_buf_addf(out, "%ld figure%s (%ld lost: %ld tray%s removed, %ld carried), %s, morale ",
+		ord_buf_addf(out,
+			     "%ld figure%s (%ld lost: %ld tray%s removed, %ld carried), %s, morale ",
 			     fig, fig == 1 ? "" : "s", st(u, "losses"), st(u, "trays"),
 			     st(u, "trays") == 1 ? "" : "s", st(u, "carried"), formation(u));
 		morale_words(ctx, u, out);
 		if (st(u, "failed"))
 			ord_buf_adds(out, ", has failed before");
-		ord_buf_addf(out, ", class %s", ord_kv_get(&u->state, "class") ? ord_kv_get(&u->state, "class") : "?");
+		ord_buf_addf(out, ", class %s",
+			     ord_kv_get(&u->state, "class") ? ord_kv_get(&u->state, "class") : "?");
 		if (st(u, "last_charge"))
 			ord_buf_addf(out, ", last charged in turn %ld", st(u, "last_charge"));
 		if (st(u, "hits"))
-			ord_buf_addf(out, ", %ld artillery hit%s%s", st(u, "hits"), st(u, "hits") == 1 ? "" : "s",
+			ord_buf_addf(out, ", %ld artillery hit%s%s", st(u, "hits"),
+				     st(u, "hits") == 1 ? "" : "s",
 				     st(u, "silenced") ? " (silenced)" : "");
 	} else {
 		/* what the enemy sees on the table: trays and formation, not figures */
@@ -1585,21 +1618,21 @@ static int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, cons
 }
 
 const struct ord_ruleset ord_ruleset_battalion = {
-	ORD_RULESET_VERSION,         /* version */
-	"battalion",                 /* name */
-	"hieroglyph",                /* notation */
-	phases,                      /* phases */
-	unit_attrs,                  /* unit_attrs */
-	events,                      /* events */
+	ORD_RULESET_VERSION,             /* version */
+	"battalion",                     /* name */
+	"hieroglyph",                    /* notation */
+	phases,                          /* phases */
+	unit_attrs,                      /* unit_attrs */
+	events,                          /* events */
 	"rulesets/battalion/tables.xml", /* tables_resource */
-	bat_module_load,             /* load */
-	bat_free,                    /* free */
-	bat_init_unit,               /* init_unit */
-	bat_validate_sheet,          /* validate_sheet */
-	bat_check_event,             /* check_event */
-	bat_resolve_phase,           /* resolve_phase */
-	bat_check_execution,         /* check_execution */
-	bat_describe_unit,           /* describe_unit */
-	bat_calc,                    /* calc */
-	bat_print_tables,            /* print_tables */
+	bat_module_load,                 /* load */
+	bat_free,                        /* free */
+	bat_init_unit,                   /* init_unit */
+	bat_validate_sheet,              /* validate_sheet */
+	bat_check_event,                 /* check_event */
+	bat_resolve_phase,               /* resolve_phase */
+	bat_check_execution,             /* check_execution */
+	bat_describe_unit,               /* describe_unit */
+	bat_calc,                        /* calc */
+	bat_print_tables,                /* print_tables */
 };

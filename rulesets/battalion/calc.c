@@ -23,45 +23,48 @@ struct ord_rules {
 /* What bat_load insists on, so that a club's edited tables fail when they
  * are loaded rather than in the middle of a turn. */
 static const struct ord_tables_need_table needed_tables[] = {
-	{"kinds", ORD_TABLE_CHART},
-	{"formations", ORD_TABLE_CHART},
-	{"movement", ORD_TABLE_CHART},
-	{"movement_bonus", ORD_TABLE_MODIFIERS},
-	{"terrain", ORD_TABLE_CHART},
-	{"fire", ORD_TABLE_BANDS},
-	{"fire_modifiers", ORD_TABLE_MODIFIERS},
-	{"artillery", ORD_TABLE_BANDS},
-	{"artillery_modifiers", ORD_TABLE_MODIFIERS},
-	{"morale_modifiers", ORD_TABLE_MODIFIERS},
-	{"morale", ORD_TABLE_DICE},
-	{"morale20", ORD_TABLE_DICE},
-	{"morale20_classes", ORD_TABLE_CHART},
-	{"melee_points", ORD_TABLE_CHART},
-	{"melee_die", ORD_TABLE_MODIFIERS},
-	{"melee_casualties", ORD_TABLE_MODIFIERS},
+	{ "kinds", ORD_TABLE_CHART },
+	{ "formations", ORD_TABLE_CHART },
+	{ "movement", ORD_TABLE_CHART },
+	{ "movement_bonus", ORD_TABLE_MODIFIERS },
+	{ "terrain", ORD_TABLE_CHART },
+	{ "fire", ORD_TABLE_BANDS },
+	{ "fire_modifiers", ORD_TABLE_MODIFIERS },
+	{ "artillery", ORD_TABLE_BANDS },
+	{ "artillery_modifiers", ORD_TABLE_MODIFIERS },
+	{ "morale_modifiers", ORD_TABLE_MODIFIERS },
+	{ "morale", ORD_TABLE_DICE },
+	{ "morale20", ORD_TABLE_DICE },
+	{ "morale20_classes", ORD_TABLE_CHART },
+	{ "melee_points", ORD_TABLE_CHART },
+	{ "melee_die", ORD_TABLE_MODIFIERS },
+	{ "melee_casualties", ORD_TABLE_MODIFIERS },
 };
 
 static const char *const needed_params[] = {
-	"figures_per_tray", "move_fraction_parts", "round_up_from", "melee_round_up_from",
-	"woods_fired_on_within", "woods_may_fire", "artillery_die", "morale_die",
-	"melee_die", "winner_divisor", "loser_divisor", "tie_divisor",
+	"figures_per_tray",
+	"move_fraction_parts",
+	"round_up_from",
+	"melee_round_up_from",
+	"woods_fired_on_within",
+	"woods_may_fire",
+	"artillery_die",
+	"morale_die",
+	"melee_die",
+	"winner_divisor",
+	"loser_divisor",
+	"tie_divisor",
 };
 
 /* Columns and labels the code reads, checked at load like the tables. */
 static const struct ord_tables_need_field needed_fields[] = {
-	{"kinds", "arm", 1},
-	{"formations", "enfilade_as", 1},
-	{"movement", "reg", 0},
-	{"movement", "charge", 0},
-	{"terrain", "reg", 0},
-	{"terrain", "charge", 0},
-	{"fire", "hits", 0},
-	{"artillery", "dead", 0},
-	{"artillery", "hit", 0},
-	{"morale", "outcome", 1},
-	{"morale20", "outcome", 1},
-	{"morale20_classes", "after_rout", 1},
-	{"melee_points", "points", 0},
+	{ "kinds", "arm", 1 },           { "formations", "enfilade_as", 1 },
+	{ "movement", "reg", 0 },        { "movement", "charge", 0 },
+	{ "terrain", "reg", 0 },         { "terrain", "charge", 0 },
+	{ "fire", "hits", 0 },           { "artillery", "dead", 0 },
+	{ "artillery", "hit", 0 },       { "morale", "outcome", 1 },
+	{ "morale20", "outcome", 1 },    { "morale20_classes", "after_rout", 1 },
+	{ "melee_points", "points", 0 },
 };
 
 /* ---- loading ------------------------------------------------------------ */
@@ -70,9 +73,12 @@ static int check_tables(const struct ord_tables *t)
 {
 	static const struct ord_tables_needs needs = {
 		"battalion",
-		needed_tables, ORD_ARRAY_SIZE(needed_tables),
-		needed_params, ORD_ARRAY_SIZE(needed_params),
-		needed_fields, ORD_ARRAY_SIZE(needed_fields),
+		needed_tables,
+		ORD_ARRAY_SIZE(needed_tables),
+		needed_params,
+		ORD_ARRAY_SIZE(needed_params),
+		needed_fields,
+		ORD_ARRAY_SIZE(needed_fields),
 	};
 
 	return ord_tables_require(t, &needs);
@@ -167,8 +173,8 @@ out:
 static int check_die(const char *key, int die, double sides)
 {
 	if (die < 1 || die > (int)sides)
-		return ord_error_set(ORD_EUSAGE, "%s: %d is not a face of a d%d (expected 1..%d)", key,
-				     die, (int)sides, (int)sides);
+		return ord_error_set(ORD_EUSAGE, "%s: %d is not a face of a d%d (expected 1..%d)",
+				     key, die, (int)sides, (int)sides);
 	return 0;
 }
 
@@ -200,8 +206,8 @@ static void why_add(struct ord_buf *why, const struct ord_buf *b)
 
 /* ---- movement ---------------------------------------------------------- */
 
-int bat_move(const struct bat_rules *r, const struct bat_move_in *in,
-	     struct bat_move_out *out, struct ord_buf *why)
+int bat_move(const struct bat_rules *r, const struct bat_move_in *in, struct bat_move_out *out,
+	     struct ord_buf *why)
 {
 	const char *terrain = in->terrain ? in->terrain : "open";
 	const char *col = in->charge ? "charge" : "reg";
@@ -219,7 +225,8 @@ int bat_move(const struct bat_rules *r, const struct bat_move_in *in,
 	    (err = check_word(r, "terrain", terrain, "terrain", "terrain")) != 0)
 		goto out;
 	if (in->quarters < 1 || in->quarters > (int)parts) {
-		err = ord_error_set(ORD_EUSAGE, "fraction: %d/%d is not a fraction of the move (expected 1/%d..%d/%d)",
+		err = ord_error_set(ORD_EUSAGE,
+				    "fraction: %d/%d is not a fraction of the move (expected 1/%d..%d/%d)",
 				    in->quarters, (int)parts, (int)parts, (int)parts, (int)parts);
 		goto out;
 	}
@@ -289,8 +296,8 @@ static void set_flag(struct ord_kv *flags, const char *name, int on)
 	ord_kv_set(flags, name, on ? "yes" : "no");
 }
 
-int bat_fire(const struct bat_rules *r, const struct bat_fire_in *in,
-	     struct bat_fire_out *out, struct ord_buf *why)
+int bat_fire(const struct bat_rules *r, const struct bat_fire_in *in, struct bat_fire_out *out,
+	     struct ord_buf *why)
 {
 	struct ord_kv match, flags;
 	struct ord_buf b = ORD_BUF_INIT;
@@ -337,8 +344,7 @@ int bat_fire(const struct bat_rules *r, const struct bat_fire_in *in,
 		ord_kv_init(&match);
 	}
 	ord_kv_set(&match, "weapon", in->weapon);
-	if (ord_table_band(&row, table(r, "fire"), &match, in->range) ||
-	    !ord_row_has_num(row, "hits")) {
+	if (ord_table_band(&row, table(r, "fire"), &match, in->range) || !ord_row_has_num(row, "hits")) {
 		ord_buf_addf(&b, "out of range: %s at ", in->weapon);
 		add_num(&b, in->range);
 		ord_buf_adds(&b, " in.");
@@ -364,8 +370,7 @@ int bat_fire(const struct bat_rules *r, const struct bat_fire_in *in,
 	set_flag(&flags, "firer_light", in->firer_light);
 	set_flag(&flags, "firer_skirmish", in->firer_skirmish);
 	set_flag(&flags, "firer_on_hill", in->firer_on_hill);
-	if ((err = ord_table_apply(&total, table(r, "fire_modifiers"), base, &flags, NULL, &b)) !=
-	    0)
+	if ((err = ord_table_apply(&total, table(r, "fire_modifiers"), base, &flags, NULL, &b)) != 0)
 		goto out;
 	out->raw = total;
 	out->casualties = round_figures(total, param(r, "round_up_from"));
@@ -485,8 +490,7 @@ int bat_morale(const struct bat_rules *r, const struct bat_morale_in *in,
 	set_flag(&flags, "lost_melee", in->lost_melee);
 	set_flag(&flags, "routed_recently", in->routed_recently);
 	ord_buf_addf(&b, "d%d ", (int)param(r, "morale_die"));
-	if ((err = ord_table_apply(&score, table(r, "morale_modifiers"), in->die, &flags, NULL,
-				   &b)) != 0)
+	if ((err = ord_table_apply(&score, table(r, "morale_modifiers"), in->die, &flags, NULL, &b)) != 0)
 		goto out;
 	out->score = (int)lround(score);
 	if ((err = ord_table_dice(&row, table(r, "morale"), NULL, out->score)) != 0)
@@ -537,16 +541,16 @@ out:
 /* ---- melee ------------------------------------------------------------------ */
 
 struct side_calc {
-	const char *name;      /* "a" or "b" */
-	double per_figure;     /* melee points per figure */
+	const char *name;  /* "a" or "b" */
+	double per_figure; /* melee points per figure */
 	int points;
-	double die;            /* adjusted */
+	double die; /* adjusted */
 	int score;
 	const char *arm;
 };
 
-static int melee_side(const struct bat_rules *r, const char *name,
-		      const struct bat_melee_side *s, struct side_calc *c, struct ord_buf *b)
+static int melee_side(const struct bat_rules *r, const char *name, const struct bat_melee_side *s,
+		      struct side_calc *c, struct ord_buf *b)
 {
 	struct ord_kv match, flags;
 	struct ord_buf key = ORD_BUF_INIT;
@@ -641,8 +645,8 @@ out:
 	return err;
 }
 
-int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in,
-	      struct bat_melee_out *out, struct ord_buf *why)
+int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in, struct bat_melee_out *out,
+	      struct ord_buf *why)
 {
 	struct side_calc a, b;
 	struct ord_buf e = ORD_BUF_INIT;
@@ -730,28 +734,31 @@ enum arg_type {
 struct arg_spec {
 	const char *key;
 	enum arg_type type;
-	const char *def;    /* NULL: required */
-	const char *table;  /* ARG_WORD: where the allowed values are */
+	const char *def;   /* NULL: required */
+	const char *table; /* ARG_WORD: where the allowed values are */
 	const char *attr;
 };
 
-#define FLAG(k) {k, ARG_BOOL, "no", NULL, NULL}
+#define FLAG(k)                               \
+	{                                     \
+		k, ARG_BOOL, "no", NULL, NULL \
+	}
 
 static const struct arg_spec move_args[] = {
-	{"kind", ARG_WORD, NULL, "kinds", "kind"},
-	{"formation", ARG_WORD, NULL, "formations", "formation"},
-	{"fraction", ARG_FRACTION, "1", NULL, NULL},
+	{ "kind", ARG_WORD, NULL, "kinds", "kind" },
+	{ "formation", ARG_WORD, NULL, "formations", "formation" },
+	{ "fraction", ARG_FRACTION, "1", NULL, NULL },
 	FLAG("charge"),
 	FLAG("elite"),
-	{"terrain", ARG_WORD, "open", "terrain", "terrain"},
-	{NULL, 0, NULL, NULL, NULL},
+	{ "terrain", ARG_WORD, "open", "terrain", "terrain" },
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 static const struct arg_spec fire_args[] = {
-	{"firers", ARG_INT, NULL, NULL, NULL},
-	{"weapon", ARG_WORD, NULL, "fire", "weapon"},
-	{"range", ARG_NUM, NULL, NULL, NULL},
-	{"target_formation", ARG_WORD, NULL, "formations", "formation"},
+	{ "firers", ARG_INT, NULL, NULL, NULL },
+	{ "weapon", ARG_WORD, NULL, "fire", "weapon" },
+	{ "range", ARG_NUM, NULL, NULL, NULL },
+	{ "target_formation", ARG_WORD, NULL, "formations", "formation" },
 	FLAG("target_moved"),
 	FLAG("firer_moved"),
 	FLAG("firer_changed_formation"),
@@ -761,37 +768,37 @@ static const struct arg_spec fire_args[] = {
 	FLAG("target_in_woods"),
 	FLAG("firer_in_woods"),
 	FLAG("firer_on_hill"),
-	{NULL, 0, NULL, NULL, NULL},
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 static const struct arg_spec artillery_args[] = {
-	{"shot", ARG_WORD, NULL, "artillery", "shot"},
-	{"range", ARG_NUM, NULL, NULL, NULL},
-	{"target_formation", ARG_WORD, "line", "formations", "formation"},
+	{ "shot", ARG_WORD, NULL, "artillery", "shot" },
+	{ "range", ARG_NUM, NULL, NULL, NULL },
+	{ "target_formation", ARG_WORD, "line", "formations", "formation" },
 	FLAG("horse_moved_unlimbered"),
-	{NULL, 0, NULL, NULL, NULL},
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 static const struct arg_spec morale_args[] = {
-	{"losses", ARG_INT, "0", NULL, NULL},
+	{ "losses", ARG_INT, "0", NULL, NULL },
 	FLAG("elite"),
 	FLAG("militia"),
 	FLAG("failed_before"),
 	FLAG("lost_melee"),
 	FLAG("routed_recently"),
-	{NULL, 0, NULL, NULL, NULL},
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 static const struct arg_spec morale20_args[] = {
-	{"class", ARG_WORD, NULL, "morale20", "class"},
-	{NULL, 0, NULL, NULL, NULL},
+	{ "class", ARG_WORD, NULL, "morale20", "class" },
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 static const struct arg_spec melee_args[] = {
-	{"a_kind", ARG_WORD, NULL, "kinds", "kind"},
-	{"a_figures", ARG_INT, NULL, NULL, NULL},
-	{"b_kind", ARG_WORD, NULL, "kinds", "kind"},
-	{"b_figures", ARG_INT, NULL, NULL, NULL},
+	{ "a_kind", ARG_WORD, NULL, "kinds", "kind" },
+	{ "a_figures", ARG_INT, NULL, NULL, NULL },
+	{ "b_kind", ARG_WORD, NULL, "kinds", "kind" },
+	{ "b_figures", ARG_INT, NULL, NULL, NULL },
 	FLAG("a_column"),
 	FLAG("a_motion"),
 	FLAG("a_fresh"),
@@ -806,8 +813,8 @@ static const struct arg_spec melee_args[] = {
 	FLAG("b_elite"),
 	FLAG("b_square_vs_cavalry"),
 	FLAG("b_hill"),
-	{"pursuit", ARG_SIDE, "no", NULL, NULL},
-	{NULL, 0, NULL, NULL, NULL},
+	{ "pursuit", ARG_SIDE, "no", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 /* The checked arguments of one calculation. */
@@ -871,16 +878,17 @@ static int check_arg(const struct bat_rules *r, const struct arg_spec *sp, const
 		return 0;
 	case ARG_INT:
 		if (ord_parse_long(v, &l) || l < 0 || l > 1000000)
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' is not a whole number (expected 0 or more)",
+			return ord_error_set(ORD_EUSAGE,
+					     "%s: '%s' is not a whole number (expected 0 or more)",
 					     sp->key, v);
 		return 0;
 	case ARG_NUM:
 		if (ord_parse_num(v, &d) || d < 0 || d > 1e6)
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' is not a distance (expected inches, 0 or more)",
+			return ord_error_set(ORD_EUSAGE,
+					     "%s: '%s' is not a distance (expected inches, 0 or more)",
 					     sp->key, v);
 		return 0;
-	case ARG_WORD:
-		return check_word(r, sp->key, v, sp->table, sp->attr);
+	case ARG_WORD: return check_word(r, sp->key, v, sp->table, sp->attr);
 	case ARG_FRACTION: {
 		int parts = (int)param(r, "move_fraction_parts"), i;
 		struct ord_buf allowed = ORD_BUF_INIT;
@@ -896,7 +904,8 @@ static int check_arg(const struct bat_rules *r, const struct arg_spec *sp, const
 				else
 					ord_buf_addf(&allowed, "%d/%d", i / g, parts / g);
 			}
-			err = ord_error_set(ORD_EUSAGE, "%s: '%s' is not a fraction of the move (expected one of %s)",
+			err = ord_error_set(ORD_EUSAGE,
+					    "%s: '%s' is not a fraction of the move (expected one of %s)",
 					    sp->key, v, allowed.buf);
 		}
 		ord_buf_release(&allowed);
@@ -981,8 +990,7 @@ static int take_die(struct calc_dice *d, int *out, const char *name, int sides)
 			return ord_error_set(ORD_ERROR, "cannot initialise libsodium for dice");
 		*out = (int)randombytes_uniform((uint32_t)sides) + 1;
 		rolled = 1;
-		ord_buf_addf(&d->rolled, "%s%s d%d = %d", d->rolled.len ? ", " : "", name, sides,
-			     *out);
+		ord_buf_addf(&d->rolled, "%s%s d%d = %d", d->rolled.len ? ", " : "", name, sides, *out);
 	}
 	ord_buf_addf(&d->xml, "  <die name=\"%s\" sides=\"%d\" rolled=\"%s\">%d</die>\n", name,
 		     sides, rolled ? "yes" : "no", *out);
@@ -1066,8 +1074,8 @@ static int calc_fire(const struct bat_rules *r, struct calc_args *ca, struct cal
 	put_int(o, "trays", res.trays);
 	put_int(o, "remainder", res.remainder);
 	ord_buf_addf(&o->plain, "casualties %d", res.casualties);
-	ord_buf_addf(&o->suffix, ": %d %s, %d carried", res.trays, res.trays == 1 ? "tray" : "trays",
-		     res.remainder);
+	ord_buf_addf(&o->suffix, ": %d %s, %d carried", res.trays,
+		     res.trays == 1 ? "tray" : "trays", res.remainder);
 	return 0;
 }
 
@@ -1127,8 +1135,7 @@ static int calc_morale20(const struct bat_rules *r, struct calc_args *ca, struct
 
 	memset(&in, 0, sizeof(in));
 	in.cls = ord_kv_get(&ca->kv, "class");
-	if ((err = take_die(d, &in.die, "morale20",
-			    ord_table_die(dice) ? ord_table_die(dice) : 20)) != 0)
+	if ((err = take_die(d, &in.die, "morale20", ord_table_die(dice) ? ord_table_die(dice) : 20)) != 0)
 		return err;
 	if ((err = bat_morale20(r, &in, &res, why)) != 0)
 		return err;
@@ -1191,16 +1198,16 @@ static const struct {
 	int (*fn)(const struct bat_rules *, struct calc_args *, struct calc_dice *,
 		  struct calc_out *, struct ord_buf *);
 } calcs[] = {
-	{"move", move_args, 0, calc_move},
-	{"fire", fire_args, 0, calc_fire},
-	{"artillery", artillery_args, 1, calc_artillery},
-	{"morale", morale_args, 1, calc_morale},
-	{"morale20", morale20_args, 1, calc_morale20},
-	{"melee", melee_args, 2, calc_melee},
+	{ "move", move_args, 0, calc_move },
+	{ "fire", fire_args, 0, calc_fire },
+	{ "artillery", artillery_args, 1, calc_artillery },
+	{ "morale", morale_args, 1, calc_morale },
+	{ "morale20", morale20_args, 1, calc_morale20 },
+	{ "melee", melee_args, 2, calc_melee },
 };
 
-int bat_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args,
-	     const int *dice, size_t ndice, int xml, struct ord_buf *out)
+int bat_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args, const int *dice,
+	     size_t ndice, int xml, struct ord_buf *out)
 {
 	const struct bat_rules *r = bat_rules(rules);
 	struct calc_args ca;

@@ -71,15 +71,15 @@ struct bat_move_out {
 	double distance; /* inches */
 };
 
-int bat_move(const struct bat_rules *r, const struct bat_move_in *in,
-	     struct bat_move_out *out, struct ord_buf *why);
+int bat_move(const struct bat_rules *r, const struct bat_move_in *in, struct bat_move_out *out,
+	     struct ord_buf *why);
 
 /* ---- musket and rifle fire --------------------------------------------- */
 
 struct bat_fire_in {
-	int firers;                  /* figures firing (line 24, column 8, ...) */
-	const char *weapon;          /* musket, rifle */
-	double range;                /* inches, >= 0 */
+	int firers;                   /* figures firing (line 24, column 8, ...) */
+	const char *weapon;           /* musket, rifle */
+	double range;                 /* inches, >= 0 */
 	const char *target_formation; /* line, column, square, skirmish, misc */
 	int target_moved;
 	int firer_moved;             /* read off the firer's order sheet */
@@ -100,8 +100,8 @@ struct bat_fire_out {
 	int remainder;  /* figures carried on the sheet */
 };
 
-int bat_fire(const struct bat_rules *r, const struct bat_fire_in *in,
-	     struct bat_fire_out *out, struct ord_buf *why);
+int bat_fire(const struct bat_rules *r, const struct bat_fire_in *in, struct bat_fire_out *out,
+	     struct ord_buf *why);
 
 /* ---- artillery --------------------------------------------------------- */
 
@@ -126,8 +126,8 @@ int bat_artillery(const struct bat_rules *r, const struct bat_artillery_in *in,
 /* ---- morale ------------------------------------------------------------ */
 
 struct bat_morale_in {
-	int die;             /* d6 */
-	int losses;          /* figures lost this turn */
+	int die;    /* d6 */
+	int losses; /* figures lost this turn */
 	int elite;
 	int militia;
 	int failed_before;   /* has failed a morale check (else: good morale bonus) */
@@ -160,16 +160,16 @@ int bat_morale20(const struct bat_rules *r, const struct bat_morale20_in *in,
 /* ---- melee ------------------------------------------------------------- */
 
 struct bat_melee_side {
-	const char *kind;      /* as for movement */
-	int figures;           /* figures engaged */
-	int column;            /* +1 on the die each */
+	const char *kind; /* as for movement */
+	int figures;      /* figures engaged */
+	int column;       /* +1 on the die each */
 	int motion;
-	int fresh;             /* new people in the melee */
+	int fresh; /* new people in the melee */
 	int charging;
 	int elite;
 	int square_vs_cavalry;
-	int hill;              /* defending a hilltop: +1 on the die, +1/4 casualties */
-	int die;               /* d6 */
+	int hill; /* defending a hilltop: +1 on the die, +1/4 casualties */
+	int die;  /* d6 */
 };
 
 struct bat_melee_in {
@@ -180,15 +180,15 @@ struct bat_melee_in {
 };
 
 struct bat_melee_out {
-	enum bat_side winner;  /* BAT_NONE on a tie */
+	enum bat_side winner;   /* BAT_NONE on a tie */
 	int points_a, points_b; /* figures x points per figure */
 	int score_a, score_b;   /* points x adjusted die */
 	int casualties_a;       /* figures lost by side a */
 	int casualties_b;       /* figures lost by side b */
 };
 
-int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in,
-	      struct bat_melee_out *out, struct ord_buf *why);
+int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in, struct bat_melee_out *out,
+	      struct ord_buf *why);
 
 /* ---- the ruleset slots `calc` and `print_tables` ------------------------- */
 
@@ -197,8 +197,8 @@ int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in,
  * d6; morale20: one d20; melee: a's d6 then b's), missing ones are rolled
  * and the output says so.  xml=1 writes a <calc> document.  A melee tie
  * has winner "none". */
-int bat_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args,
-	     const int *dice, size_t ndice, int xml, struct ord_buf *out);
+int bat_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args, const int *dice,
+	     size_t ndice, int xml, struct ord_buf *out);
 /* All tables (table == NULL) or the one named, as aligned text with their
  * [R] (reconstructed) and provisional marks; ORD_ENOTFOUND lists the names. */
 int bat_print_tables(struct ord_rules *rules, const char *table, struct ord_buf *out);

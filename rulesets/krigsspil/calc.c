@@ -28,92 +28,125 @@ struct ord_rules {
 /* ---- what ks_load insists on -------------------------------------------- */
 
 static const struct ord_tables_need_table needed_tables[] = {
-	{"arme", ORD_TABLE_CHART},
-	{"formationer", ORD_TABLE_CHART},
-	{"marchlaengder", ORD_TABLE_CHART},
-	{"terraen", ORD_TABLE_CHART},
-	{"hindringer", ORD_TABLE_CHART},
-	{"vandloeb", ORD_TABLE_BANDS},
-	{"skudzoner", ORD_TABLE_BANDS},
-	{"skema_x_tab_a", ORD_TABLE_MODIFIERS},
-	{"skema_x_tab_b", ORD_TABLE_MODIFIERS},
-	{"skema_x_moral", ORD_TABLE_MODIFIERS},
-	{"skema_x", ORD_TABLE_DICE},
-	{"ammunitionstyper", ORD_TABLE_CHART},
-	{"artillerizoner", ORD_TABLE_BANDS},
-	{"skema_xv_tab_a", ORD_TABLE_MODIFIERS},
-	{"skema_xv_tab_b", ORD_TABLE_MODIFIERS},
-	{"skema_xv_moral", ORD_TABLE_MODIFIERS},
-	{"skema_xv", ORD_TABLE_DICE},
-	{"skema_xv_materiel", ORD_TABLE_BANDS},
-	{"eksplosion", ORD_TABLE_DICE},
-	{"skema_xv_naerkamp", ORD_TABLE_MODIFIERS},
-	{"skema_xx", ORD_TABLE_BANDS},
-	{"skema_xv_naerkamp_tab", ORD_TABLE_BANDS},
+	{ "arme", ORD_TABLE_CHART },
+	{ "formationer", ORD_TABLE_CHART },
+	{ "marchlaengder", ORD_TABLE_CHART },
+	{ "terraen", ORD_TABLE_CHART },
+	{ "hindringer", ORD_TABLE_CHART },
+	{ "vandloeb", ORD_TABLE_BANDS },
+	{ "skudzoner", ORD_TABLE_BANDS },
+	{ "skema_x_tab_a", ORD_TABLE_MODIFIERS },
+	{ "skema_x_tab_b", ORD_TABLE_MODIFIERS },
+	{ "skema_x_moral", ORD_TABLE_MODIFIERS },
+	{ "skema_x", ORD_TABLE_DICE },
+	{ "ammunitionstyper", ORD_TABLE_CHART },
+	{ "artillerizoner", ORD_TABLE_BANDS },
+	{ "skema_xv_tab_a", ORD_TABLE_MODIFIERS },
+	{ "skema_xv_tab_b", ORD_TABLE_MODIFIERS },
+	{ "skema_xv_moral", ORD_TABLE_MODIFIERS },
+	{ "skema_xv", ORD_TABLE_DICE },
+	{ "skema_xv_materiel", ORD_TABLE_BANDS },
+	{ "eksplosion", ORD_TABLE_DICE },
+	{ "skema_xv_naerkamp", ORD_TABLE_MODIFIERS },
+	{ "skema_xx", ORD_TABLE_BANDS },
+	{ "skema_xv_naerkamp_tab", ORD_TABLE_BANDS },
 };
 
 static const char *const needed_params[] = {
-	"meter_pr_cm", "mand_pr_figur", "plade_cm", "indbrudsafstand_cm",
-	"figurer_pr_skydeenhed", "rest_figurer", "kanoner_pr_piece",
-	"besaetning_figurer_pr_piece", "mindste_enhed", "geledder_max", "valeur_norm",
-	"hob_under", "stoette_andel", "stoette_min_infanteri", "stoette_min_kavaleri",
-	"infanteri", "kavaleri_karabiner", "kanon_fuldkugle_granat", "kanon_kardaesk",
-	"kanon_shrapnel", "forbrug_skydning", "forbrug_naerkamp_infanteri",
-	"forbrug_koordineret", "forbrug_forsvarsild", "eksplosion_kampsatser_pr_skydeenhed",
-	"stormmarch_i_traek", "loeb_hvert", "artilleri_march_i_traek", "prolongering_i_traek", "decimering_lu_pct", "decimering_u_pct",
-	"reorganisering_grader", "valeur_fri_traek", "valeur_min", "hvil_foer_genvinding",
-	"britisk_fra", "britisk_traek", "efternoelere_pct", "efternoelere_min",
-	"overgivelse_forfoelgelser", "forfoelgelse_pct", "moral_pr_skydende_figur",
-	"moral_pr_kanon", "zone_i_cm", "zone_ii_cm",
+	"meter_pr_cm",
+	"mand_pr_figur",
+	"plade_cm",
+	"indbrudsafstand_cm",
+	"figurer_pr_skydeenhed",
+	"rest_figurer",
+	"kanoner_pr_piece",
+	"besaetning_figurer_pr_piece",
+	"mindste_enhed",
+	"geledder_max",
+	"valeur_norm",
+	"hob_under",
+	"stoette_andel",
+	"stoette_min_infanteri",
+	"stoette_min_kavaleri",
+	"infanteri",
+	"kavaleri_karabiner",
+	"kanon_fuldkugle_granat",
+	"kanon_kardaesk",
+	"kanon_shrapnel",
+	"forbrug_skydning",
+	"forbrug_naerkamp_infanteri",
+	"forbrug_koordineret",
+	"forbrug_forsvarsild",
+	"eksplosion_kampsatser_pr_skydeenhed",
+	"stormmarch_i_traek",
+	"loeb_hvert",
+	"artilleri_march_i_traek",
+	"prolongering_i_traek",
+	"decimering_lu_pct",
+	"decimering_u_pct",
+	"reorganisering_grader",
+	"valeur_fri_traek",
+	"valeur_min",
+	"hvil_foer_genvinding",
+	"britisk_fra",
+	"britisk_traek",
+	"efternoelere_pct",
+	"efternoelere_min",
+	"overgivelse_forfoelgelser",
+	"forfoelgelse_pct",
+	"moral_pr_skydende_figur",
+	"moral_pr_kanon",
+	"zone_i_cm",
+	"zone_ii_cm",
 };
 
 static const struct ord_tables_need_field needed_fields[] = {
-	{"arme", "vaaben", 1},
-	{"arme", "klasse", 1},
-	{"arme", "navn", 1},
-	{"arme", "navn_en", 1},
-	{"arme", "stormmarch_hvert", 0},
-	{"formationer", "navn", 1},
-	{"formationer", "navn_en", 1},
-	{"formationer", "sluttet", 1},
-	{"formationer", "geledder", 0},
-	{"formationer", "min_geledder", 0},
-	{"formationer", "front", 0},
-	{"formationer", "skydende_geledder", 0},
-	{"formationer", "skydeandel", 0},
-	{"marchlaengder", "cm", 0},
-	{"marchlaengder", "storm", 0},
-	{"terraen", "navn", 1},
-	{"terraen", "navn_en", 1},
-	{"terraen", "tegn", 1},
-	{"terraen", "kant", 1},
-	{"terraen", "daekning", 1},
-	{"terraen", "ikkerikochet", 1},
-	{"hindringer", "navn", 1},
-	{"hindringer", "navn_en", 1},
-	{"hindringer", "klasse", 1},
-	{"hindringer", "tegn", 1},
-	{"vandloeb", "klasse", 1},
-	{"vandloeb", "marchkolonne", 1},
-	{"skudzoner", "zone", 1},
-	{"skema_x", "tab", 0},
-	{"skema_x", "moral", 1},
-	{"ammunitionstyper", "navn", 1},
-	{"ammunitionstyper", "navn_en", 1},
-	{"ammunitionstyper", "skyts", 1},
-	{"ammunitionstyper", "zoner", 1},
-	{"ammunitionstyper", "pulje", 1},
-	{"ammunitionstyper", "gruppe", 1},
-	{"artillerizoner", "zone", 1},
-	{"skema_xv", "tab", 0},
-	{"skema_xv", "moral", 1},
-	{"skema_xv_materiel", "beskadiget", 0},
-	{"skema_xv_materiel", "oedelagt", 0},
-	{"skema_xv_materiel", "prods", 0},
-	{"eksplosion", "andel", 0},
-	{"skema_xx", "moral", 1},
-	{"skema_xv_naerkamp_tab", "tab", 0},
-	{"skema_xv_naerkamp_tab", "fanger", 0},
+	{ "arme", "vaaben", 1 },
+	{ "arme", "klasse", 1 },
+	{ "arme", "navn", 1 },
+	{ "arme", "navn_en", 1 },
+	{ "arme", "stormmarch_hvert", 0 },
+	{ "formationer", "navn", 1 },
+	{ "formationer", "navn_en", 1 },
+	{ "formationer", "sluttet", 1 },
+	{ "formationer", "geledder", 0 },
+	{ "formationer", "min_geledder", 0 },
+	{ "formationer", "front", 0 },
+	{ "formationer", "skydende_geledder", 0 },
+	{ "formationer", "skydeandel", 0 },
+	{ "marchlaengder", "cm", 0 },
+	{ "marchlaengder", "storm", 0 },
+	{ "terraen", "navn", 1 },
+	{ "terraen", "navn_en", 1 },
+	{ "terraen", "tegn", 1 },
+	{ "terraen", "kant", 1 },
+	{ "terraen", "daekning", 1 },
+	{ "terraen", "ikkerikochet", 1 },
+	{ "hindringer", "navn", 1 },
+	{ "hindringer", "navn_en", 1 },
+	{ "hindringer", "klasse", 1 },
+	{ "hindringer", "tegn", 1 },
+	{ "vandloeb", "klasse", 1 },
+	{ "vandloeb", "marchkolonne", 1 },
+	{ "skudzoner", "zone", 1 },
+	{ "skema_x", "tab", 0 },
+	{ "skema_x", "moral", 1 },
+	{ "ammunitionstyper", "navn", 1 },
+	{ "ammunitionstyper", "navn_en", 1 },
+	{ "ammunitionstyper", "skyts", 1 },
+	{ "ammunitionstyper", "zoner", 1 },
+	{ "ammunitionstyper", "pulje", 1 },
+	{ "ammunitionstyper", "gruppe", 1 },
+	{ "artillerizoner", "zone", 1 },
+	{ "skema_xv", "tab", 0 },
+	{ "skema_xv", "moral", 1 },
+	{ "skema_xv_materiel", "beskadiget", 0 },
+	{ "skema_xv_materiel", "oedelagt", 0 },
+	{ "skema_xv_materiel", "prods", 0 },
+	{ "eksplosion", "andel", 0 },
+	{ "skema_xx", "moral", 1 },
+	{ "skema_xv_naerkamp_tab", "tab", 0 },
+	{ "skema_xv_naerkamp_tab", "fanger", 0 },
 };
 
 /* ---- loading -------------------------------------------------------------- */
@@ -122,9 +155,12 @@ static int check_tables(const struct ord_tables *t)
 {
 	static const struct ord_tables_needs needs = {
 		"krigsspil",
-		needed_tables, ORD_ARRAY_SIZE(needed_tables),
-		needed_params, ORD_ARRAY_SIZE(needed_params),
-		needed_fields, ORD_ARRAY_SIZE(needed_fields),
+		needed_tables,
+		ORD_ARRAY_SIZE(needed_tables),
+		needed_params,
+		ORD_ARRAY_SIZE(needed_params),
+		needed_fields,
+		ORD_ARRAY_SIZE(needed_fields),
 	};
 
 	return ord_tables_require(t, &needs);
@@ -186,7 +222,8 @@ int ks_load(struct ord_rules **out, const char *xml, size_t len, const char *nam
 		} else {
 			const struct ord_resource *res = ord_resource_find(SKEMA_RESOURCE);
 			err = res ? ord_tables_load(&t, (const char *)res->data, res->len, SKEMA_RESOURCE)
-				  : ord_error_set(ORD_ERROR, "tables '%s' are not built in", SKEMA_RESOURCE);
+				  : ord_error_set(ORD_ERROR, "tables '%s' are not built in",
+						  SKEMA_RESOURCE);
 		}
 		if (err || (err = check_tables(t)) != 0)
 			goto out;
@@ -323,7 +360,7 @@ void ks_text_mark(struct ks_text *t)
 	if (!t->prov.len)
 		return;
 	for (p = t->prov.buf; *p; p++)
-		ord_buf_adds(&list, *p == ' ' ? ", " : (char[]){*p, 0});
+		ord_buf_adds(&list, *p == ' ' ? ", " : (char[]){ *p, 0 });
 	KS_TF(t, " [foreløbig tabel: %s]", " [provisional table: %s]", list.buf);
 	ord_buf_release(&list);
 }
@@ -355,7 +392,7 @@ static void text_num(struct ks_text *t, double v)
 
 /* ---- morale ---------------------------------------------------------------- */
 
-static const char *const moral_names[] = {"OR", "LU", "U", "FU"};
+static const char *const moral_names[] = { "OR", "LU", "U", "FU" };
 
 const char *ks_moral_name(int grade)
 {
@@ -378,8 +415,8 @@ int ks_moral_parse(const char *s)
 
 const char *ks_moral_words(int grade, const char *lang)
 {
-	static const char *const da[] = {"orden", "let uorden", "uorden", "fuldstændig uorden"};
-	static const char *const en[] = {"good order", "light disorder", "disorder", "rout"};
+	static const char *const da[] = { "orden", "let uorden", "uorden", "fuldstændig uorden" };
+	static const char *const en[] = { "good order", "light disorder", "disorder", "rout" };
 
 	if (grade < KS_OR || grade > KS_FU)
 		return "?";
@@ -470,7 +507,8 @@ static int apply_mods(const struct ks_rules *r, const char *name, double base,
 		for (i = 0; i < ord_table_nrows(tbl); i++) {
 			const struct ord_row *row = ord_table_row(tbl, i);
 			enum ord_mod_mode mode = ord_row_mode(row);
-			const char *when = ord_row_attr(row, "when"), *unless = ord_row_attr(row, "unless");
+			const char *when = ord_row_attr(row, "when"),
+				   *unless = ord_row_attr(row, "unless");
 			const char *en = ord_row_attr(row, "label_en");
 			double value = 0, d = 0, n = 0;
 
@@ -640,8 +678,7 @@ int ks_ranks(const struct ks_rules *r, const char *formation, const char *vaaben
 	return ranks < 1 ? 1 : ranks;
 }
 
-int ks_firing_figures(const struct ks_rules *r, const char *formation, const char *vaaben,
-		      int figures)
+int ks_firing_figures(const struct ks_rules *r, const char *formation, const char *vaaben, int figures)
 {
 	const struct ord_row *row;
 	double share = 1, fr = 1, front;
@@ -804,8 +841,8 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 				found = 1;
 		}
 		if (!found) {
-			KS_TF(&t, "uden for skudvidde: %s når ikke zone %s", "out of range: %s does not reach zone %s",
-			      in->vaaben, in->zone);
+			KS_TF(&t, "uden for skudvidde: %s når ikke zone %s",
+			      "out of range: %s does not reach zone %s", in->vaaben, in->zone);
 			goto done;
 		}
 		out->zone = in->zone;
@@ -816,8 +853,8 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 		}
 		if (ord_table_band(&row, zones, &m, in->range)) {
 			ord_error_clear();
-			KS_TF(&t, "uden for skudvidde: %s på %g cm", "out of range: %s at %g cm", in->vaaben,
-			      in->range);
+			KS_TF(&t, "uden for skudvidde: %s på %g cm", "out of range: %s at %g cm",
+			      in->vaaben, in->range);
 			goto done;
 		}
 		out->zone = ord_row_str(row, "zone");
@@ -844,22 +881,22 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 	ord_row_num(row, "tab", &tab);
 	out->men_per_unit = tab;
 	out->men = (int)floor(tab * out->fire_units * (in->half ? 0.5 : 1) + 1e-9);
-	KS_TF(&t, ": Skema X %g mand pr. skydeenhed × %d", ": Skema X %g men per fire unit × %d", tab,
-	      out->fire_units);
+	KS_TF(&t, ": Skema X %g mand pr. skydeenhed × %d", ": Skema X %g men per fire unit × %d",
+	      tab, out->fire_units);
 	if (in->half)
 		ks_text_add(&t, " × ½ (halvt træk)", " × ½ (half a turn)");
 	KS_TF(&t, " = %d mand", " = %d men", out->men);
 
 	if ((err = morale_effect(r, &t, x, "skema_x_moral", b, &flags,
 				 (int)(ks_param(r, "moral_pr_skydende_figur") * in->figures),
-				 in->target_figures, &out->morale_total, &out->grade, &out->affected,
-				 &out->grade_applied)) != 0)
+				 in->target_figures, &out->morale_total, &out->grade,
+				 &out->affected, &out->grade_applied)) != 0)
 		goto out;
 	if (out->grade_applied != out->grade)
 		KS_TF(&t, " for %d af %d figurer (højst %g × %d skydende), %s for enheden",
-		      " for %d of %d figures (at most %g × %d firing), %s for the unit", out->affected,
-		      in->target_figures, ks_param(r, "moral_pr_skydende_figur"), in->figures,
-		      out->grade_applied ? ks_moral_name(out->grade_applied) : "-");
+		      " for %d of %d figures (at most %g × %d firing), %s for the unit",
+		      out->affected, in->target_figures, ks_param(r, "moral_pr_skydende_figur"),
+		      in->figures, out->grade_applied ? ks_moral_name(out->grade_applied) : "-");
 done:
 	if (why)
 		ks_text_cat(why, &t);
@@ -906,8 +943,8 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	if (in->zone) {
 		if (!word_in(ord_row_str(ammo, "zoner"), in->zone)) {
 			err = ord_error_set(ORD_EUSAGE, "zone: %s (%s) is fired at zones %s, not %s",
-					    in->ammo, ord_row_str(ammo, "navn"), ord_row_str(ammo, "zoner"),
-					    in->zone);
+					    in->ammo, ord_row_str(ammo, "navn"),
+					    ord_row_str(ammo, "zoner"), in->zone);
 			goto out;
 		}
 		out->zone = in->zone;
@@ -918,14 +955,15 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		}
 		if (ord_table_band(&row, zones, &m, in->range)) {
 			ord_error_clear();
-			KS_TF(&t, "uden for skudvidde: %s pund %s på %g cm", "out of range: %s pdr %s at %g cm",
-			      in->kaliber, in->ammo, in->range);
+			KS_TF(&t, "uden for skudvidde: %s pund %s på %g cm",
+			      "out of range: %s pdr %s at %g cm", in->kaliber, in->ammo, in->range);
 			goto done;
 		}
 		out->zone = ord_row_str(row, "zone");
 		if (!word_in(ord_row_str(ammo, "zoner"), out->zone)) {
-			KS_TF(&t, "%s kan ikke bruges på zone %s (%g cm)", "%s cannot be used at zone %s (%g cm)",
-			      ord_row_str(ammo, "navn"), out->zone, in->range);
+			KS_TF(&t, "%s kan ikke bruges på zone %s (%g cm)",
+			      "%s cannot be used at zone %s (%g cm)", ord_row_str(ammo, "navn"),
+			      out->zone, in->range);
 			out->zone = NULL;
 			goto done;
 		}
@@ -947,9 +985,8 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	ord_buf_addf(&t.da, "%d kanon%s, %s pund, %s (%s), zone %s; ", in->guns,
 		     in->guns == 1 ? "" : "er", in->kaliber, in->ammo, ord_row_str(ammo, "navn"),
 		     out->zone);
-	ord_buf_addf(&t.en, "%d gun%s, %s pdr, %s (%s), zone %s; ", in->guns,
-		     in->guns == 1 ? "" : "s", in->kaliber, in->ammo, ord_row_str(ammo, "navn_en"),
-		     out->zone);
+	ord_buf_addf(&t.en, "%d gun%s, %s pdr, %s (%s), zone %s; ", in->guns, in->guns == 1 ? "" : "s",
+		     in->kaliber, in->ammo, ord_row_str(ammo, "navn_en"), out->zone);
 	out->roll = sum3(in->dice);
 	text_roll(&t, in->dice);
 	if (apply_mods(r, "skema_xv_tab_a", out->roll, &flags, &a, &t) +
@@ -979,26 +1016,28 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		out->destroyed = (int)v * pieces;
 		ord_row_num(row, "prods", &v);
 		out->limbers = (int)v * pieces;
-		ord_buf_addf(&t.da, ": Skema XV %g mand pr. kanon%s → materiel for %d piece%s: "
-				    "%d beskadiget, %d ødelagt, %d prods ødelagt",
-			     tab, in->half ? " × ½" : "", pieces, pieces == 1 ? "" : "r", out->damaged,
-			     out->destroyed, out->limbers);
-		ord_buf_addf(&t.en, ": Skema XV %g men per gun%s → materiel for %d piece%s: "
-				    "%d damaged, %d destroyed, %d limbers destroyed",
-			     tab, in->half ? " × ½" : "", pieces, pieces == 1 ? "" : "s", out->damaged,
-			     out->destroyed, out->limbers);
+		ord_buf_addf(&t.da,
+			     ": Skema XV %g mand pr. kanon%s → materiel for %d piece%s: "
+			     "%d beskadiget, %d ødelagt, %d prods ødelagt",
+			     tab, in->half ? " × ½" : "", pieces, pieces == 1 ? "" : "r",
+			     out->damaged, out->destroyed, out->limbers);
+		ord_buf_addf(&t.en,
+			     ": Skema XV %g men per gun%s → materiel for %d piece%s: "
+			     "%d damaged, %d destroyed, %d limbers destroyed",
+			     tab, in->half ? " × ½" : "", pieces, pieces == 1 ? "" : "s",
+			     out->damaged, out->destroyed, out->limbers);
 	} else {
 		out->men = (int)floor(tab * in->guns * share + 1e-9);
-		KS_TF(&t, ": Skema XV %g mand pr. kanon × %d", ": Skema XV %g men per gun × %d", tab,
-		      in->guns);
+		KS_TF(&t, ": Skema XV %g mand pr. kanon × %d", ": Skema XV %g men per gun × %d",
+		      tab, in->guns);
 		if (in->half)
 			ks_text_add(&t, " × ½ (halvt træk)", " × ½ (half a turn)");
 		KS_TF(&t, " = %d mand", " = %d men", out->men);
 	}
 	if ((err = morale_effect(r, &t, xv, "skema_xv_moral", b, &flags,
-				 (int)(ks_param(r, "moral_pr_kanon") * in->guns), in->target_figures,
-				 &out->morale_total, &out->grade, &out->affected,
-				 &out->grade_applied)) != 0)
+				 (int)(ks_param(r, "moral_pr_kanon") * in->guns),
+				 in->target_figures, &out->morale_total, &out->grade,
+				 &out->affected, &out->grade_applied)) != 0)
 		goto out;
 	if (out->grade_applied != out->grade)
 		KS_TF(&t, " for %d af %d figurer (højst %g pr. kanon), %s for enheden",
@@ -1015,8 +1054,8 @@ out:
 	return err;
 }
 
-int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share,
-		 int *fire_units, struct ks_text *why)
+int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, int *fire_units,
+		 struct ks_text *why)
 {
 	const struct ord_table *tbl = ks_table(r, "eksplosion");
 	const struct ord_row *row;
@@ -1038,9 +1077,11 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share,
 		ks_text_used(why, tbl);
 		KS_TF(why, "1d6 = %d: ", "1d6 = %d: ", die);
 		if (*share <= 0) {
-			ks_text_add(why, "ammunitionen eksploderer ikke", "the ammunition does not explode");
+			ks_text_add(why, "ammunitionen eksploderer ikke",
+				    "the ammunition does not explode");
 		} else {
-			ks_text_add(why, *share >= 1 ? "alt" : "halvdelen", *share >= 1 ? "all" : "half");
+			ks_text_add(why, *share >= 1 ? "alt" : "halvdelen",
+				    *share >= 1 ? "all" : "half");
 			ks_text_add(why, " (", " (");
 			text_num(why, exploded);
 			ks_text_add(why, " af ", " of ");
@@ -1077,8 +1118,8 @@ void ks_melee_numbers(const struct ks_rules *r, int own, int other, struct ord_k
 	}
 }
 
-static int melee_losses(const struct ks_rules *r, const char *part, int difference,
-			double *tab, double *fanger)
+static int melee_losses(const struct ks_rules *r, const char *part, int difference, double *tab,
+			double *fanger)
 {
 	struct ord_kv m;
 	const struct ord_row *row;
@@ -1119,15 +1160,15 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 	out->units_d = ks_fire_units(r, in->d.figures, NULL);
 	out->roll_a = sum3(in->a.dice);
 	out->roll_d = sum3(in->d.dice);
-	KS_TF(&t, "angriber %d figurer (%d nærkampsenheder): ", "attacker %d figures (%d melee units): ",
-	      in->a.figures, out->units_a);
+	KS_TF(&t, "angriber %d figurer (%d nærkampsenheder): ",
+	      "attacker %d figures (%d melee units): ", in->a.figures, out->units_a);
 	text_roll(&t, in->a.dice);
 	if (apply_mods(r, "skema_xv_naerkamp", out->roll_a, &in->a.flags, &out->total_a, &t)) {
 		ks_text_add(&t, " = ", " = ");
 		text_num(&t, out->total_a);
 	}
-	KS_TF(&t, "; forsvarer %d figurer (%d nærkampsenheder): ", "; defender %d figures (%d melee units): ",
-	      in->d.figures, out->units_d);
+	KS_TF(&t, "; forsvarer %d figurer (%d nærkampsenheder): ",
+	      "; defender %d figures (%d melee units): ", in->d.figures, out->units_d);
 	text_roll(&t, in->d.dice);
 	if (apply_mods(r, "skema_xv_naerkamp", out->roll_d, &in->d.flags, &out->total_d, &t)) {
 		ks_text_add(&t, " = ", " = ");
@@ -1187,19 +1228,19 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 			goto out;
 		lmen = (int)(tab * wunits);
 		pris = out->grade == KS_FU ? (int)(fanger * wunits) : 0;
-		KS_TF(&t, "; taberen mister %g × %d = %d mand", "; the loser loses %g × %d = %d men", tab,
-		      wunits, lmen);
+		KS_TF(&t, "; taberen mister %g × %d = %d mand",
+		      "; the loser loses %g × %d = %d men", tab, wunits, lmen);
 		if (pris)
-			KS_TF(&t, " og afgiver %g × %d = %d mand som fanger", " and gives up %g × %d = %d men as prisoners",
-			      fanger, wunits, pris);
+			KS_TF(&t, " og afgiver %g × %d = %d mand som fanger",
+			      " and gives up %g × %d = %d men as prisoners", fanger, wunits, pris);
 		if ((err = melee_losses(r, "vinder", out->difference, &tab, &fanger)) != 0)
 			goto out;
 		wmen = in->pursuit ? 0 : (int)(tab * lunits);
 		if (in->pursuit)
 			ks_text_add(&t, "; forfølgeren har ingen tab", "; the pursuer has no losses");
 		else
-			KS_TF(&t, "; vinderen mister %g × %d = %d mand", "; the winner loses %g × %d = %d men", tab,
-			      lunits, wmen);
+			KS_TF(&t, "; vinderen mister %g × %d = %d mand",
+			      "; the winner loses %g × %d = %d men", tab, lunits, wmen);
 		if (out->winner == 1) {
 			out->men_d = lmen;
 			out->prisoners_d = pris;
@@ -1309,8 +1350,8 @@ void ks_map_print(const struct ks_rules *r, const struct ord_kv *marks, const ch
 		if (!i || m->p[i].r > rmax)
 			rmax = m->p[i].r;
 	}
-	ord_buf_addf(out, en ? "map: %s (%zu plates, " : "kort: %s (%zu plader à ", m->title ? m->title : "",
-		     m->n);
+	ord_buf_addf(out, en ? "map: %s (%zu plates, " : "kort: %s (%zu plader à ",
+		     m->title ? m->title : "", m->n);
 	ord_tables_fmt(out, m->plate_cm, 0);
 	ord_buf_adds(out, en ? " cm across; x east, y south)\n" : " cm; x mod øst, y mod syd)\n");
 	for (row = rmin; row <= rmax; row++) {
@@ -1374,7 +1415,8 @@ void ks_map_print(const struct ks_rules *r, const struct ord_kv *marks, const ch
 		ord_buf_adds(out, ":");
 		for (j = 0; j < p->nf; j++) {
 			const struct ks_feature *f = &p->f[j];
-			ord_buf_addf(out, "%s %s %s-%s", j ? "," : "", row_name(feature_row(r, f->type), lang, f->type),
+			ord_buf_addf(out, "%s %s %s-%s", j ? "," : "",
+				     row_name(feature_row(r, f->type), lang, f->type),
 				     ks_side_name(f->from), ks_side_name(f->to));
 			if (f->width > 0) {
 				ord_buf_addch(out, ' ');
@@ -1382,7 +1424,8 @@ void ks_map_print(const struct ks_rules *r, const struct ord_kv *marks, const ch
 				ord_buf_adds(out, " cm");
 			}
 			if (*f->obstacle)
-				ord_buf_addf(out, en ? " (obstacle %s)" : " (hindring %s)", f->obstacle);
+				ord_buf_addf(out, en ? " (obstacle %s)" : " (hindring %s)",
+					     f->obstacle);
 			if (f->high)
 				ord_buf_adds(out, en ? " (high)" : " (høj)");
 		}
@@ -1405,56 +1448,56 @@ struct arg_spec {
 };
 
 static const struct arg_spec fireunits_args[] = {
-	{"figurer", ARG_INT, NULL, NULL, NULL},
-	{"lang", ARG_LANG, "da", NULL, NULL},
-	{NULL, 0, NULL, NULL, NULL},
+	{ "figurer", ARG_INT, NULL, NULL, NULL },
+	{ "lang", ARG_LANG, "da", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 static const struct arg_spec fire_args[] = {
-	{"figurer", ARG_INT, NULL, NULL, NULL},
-	{"maal_figurer", ARG_INT, "100", NULL, NULL},
-	{"vaaben", ARG_WORD, "musket", "skudzoner", "vaaben"},
-	{"zone", ARG_ZONE, "", NULL, NULL},
-	{"afstand", ARG_NUM, "", NULL, NULL},
-	{"halv", ARG_BOOL, "no", NULL, NULL},
-	{"lang", ARG_LANG, "da", NULL, NULL},
-	{NULL, 0, NULL, NULL, NULL},
+	{ "figurer", ARG_INT, NULL, NULL, NULL },
+	{ "maal_figurer", ARG_INT, "100", NULL, NULL },
+	{ "vaaben", ARG_WORD, "musket", "skudzoner", "vaaben" },
+	{ "zone", ARG_ZONE, "", NULL, NULL },
+	{ "afstand", ARG_NUM, "", NULL, NULL },
+	{ "halv", ARG_BOOL, "no", NULL, NULL },
+	{ "lang", ARG_LANG, "da", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 static const struct arg_spec artillery_args[] = {
-	{"kanoner", ARG_INT, NULL, NULL, NULL},
-	{"kaliber", ARG_WORD, "6", "artillerizoner", "kaliber"},
-	{"ammo", ARG_WORD, "SF", "ammunitionstyper", "ammo"},
-	{"zone", ARG_ZONE, "", NULL, NULL},
-	{"afstand", ARG_NUM, "", NULL, NULL},
-	{"halv", ARG_BOOL, "no", NULL, NULL},
-	{"maal_figurer", ARG_INT, "100", NULL, NULL},
-	{"maal_artilleri", ARG_BOOL, "no", NULL, NULL},
-	{"lang", ARG_LANG, "da", NULL, NULL},
-	{NULL, 0, NULL, NULL, NULL},
+	{ "kanoner", ARG_INT, NULL, NULL, NULL },
+	{ "kaliber", ARG_WORD, "6", "artillerizoner", "kaliber" },
+	{ "ammo", ARG_WORD, "SF", "ammunitionstyper", "ammo" },
+	{ "zone", ARG_ZONE, "", NULL, NULL },
+	{ "afstand", ARG_NUM, "", NULL, NULL },
+	{ "halv", ARG_BOOL, "no", NULL, NULL },
+	{ "maal_figurer", ARG_INT, "100", NULL, NULL },
+	{ "maal_artilleri", ARG_BOOL, "no", NULL, NULL },
+	{ "lang", ARG_LANG, "da", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 static const struct arg_spec melee_args[] = {
-	{"a_figurer", ARG_INT, NULL, NULL, NULL},
-	{"d_figurer", ARG_INT, NULL, NULL, NULL},
-	{"a_geledder", ARG_INT, "2", NULL, NULL},
-	{"d_geledder", ARG_INT, "2", NULL, NULL},
-	{"forfoelgelse", ARG_BOOL, "no", NULL, NULL},
-	{"lang", ARG_LANG, "da", NULL, NULL},
-	{NULL, 0, NULL, NULL, NULL},
+	{ "a_figurer", ARG_INT, NULL, NULL, NULL },
+	{ "d_figurer", ARG_INT, NULL, NULL, NULL },
+	{ "a_geledder", ARG_INT, "2", NULL, NULL },
+	{ "d_geledder", ARG_INT, "2", NULL, NULL },
+	{ "forfoelgelse", ARG_BOOL, "no", NULL, NULL },
+	{ "lang", ARG_LANG, "da", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 static const struct arg_spec explosion_args[] = {
-	{"kampsatser", ARG_NUM, NULL, NULL, NULL},
-	{"lang", ARG_LANG, "da", NULL, NULL},
-	{NULL, 0, NULL, NULL, NULL},
+	{ "kampsatser", ARG_NUM, NULL, NULL, NULL },
+	{ "lang", ARG_LANG, "da", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 static const struct arg_spec decimation_args[] = {
-	{"start", ARG_INT, NULL, NULL, NULL},
-	{"figurer", ARG_INT, NULL, NULL, NULL},
-	{"lang", ARG_LANG, "da", NULL, NULL},
-	{NULL, 0, NULL, NULL, NULL},
+	{ "start", ARG_INT, NULL, NULL, NULL },
+	{ "figurer", ARG_INT, NULL, NULL, NULL },
+	{ "lang", ARG_LANG, "da", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 /* The flag names a modifiers table knows (its when and unless lists). */
@@ -1478,8 +1521,8 @@ static void table_flags(const struct ks_rules *r, const char *tname, struct ord_
 	size_t i;
 
 	for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
-		const char *lists[2] = {ord_row_attr(ord_table_row(tbl, i), "when"),
-					ord_row_attr(ord_table_row(tbl, i), "unless")};
+		const char *lists[2] = { ord_row_attr(ord_table_row(tbl, i), "when"),
+					 ord_row_attr(ord_table_row(tbl, i), "unless") };
 		int k;
 		for (k = 0; k < 2; k++) {
 			const char *p = lists[k];
@@ -1513,26 +1556,28 @@ static int check_arg(const struct ks_rules *r, const struct arg_spec *sp, const 
 		return 0;
 	case ARG_INT:
 		if (ord_parse_long(v, &l) || l < 0 || l > 100000)
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' is not a whole number (expected 0 or more)",
+			return ord_error_set(ORD_EUSAGE,
+					     "%s: '%s' is not a whole number (expected 0 or more)",
 					     sp->key, v);
 		return 0;
 	case ARG_NUM:
 		if (!*v)
 			return 0;
 		if (ord_parse_num(v, &d) || d < 0 || d > 1e6)
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' is not a number (expected 0 or more)",
+			return ord_error_set(ORD_EUSAGE,
+					     "%s: '%s' is not a number (expected 0 or more)",
 					     sp->key, v);
 		return 0;
 	case ARG_ZONE:
 		if (*v && strcmp(v, "I") && strcmp(v, "II") && strcmp(v, "III") && strcmp(v, "K"))
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' (expected I, II, III or K)", sp->key, v);
+			return ord_error_set(ORD_EUSAGE, "%s: '%s' (expected I, II, III or K)",
+					     sp->key, v);
 		return 0;
 	case ARG_LANG:
 		if (strcmp(v, "da") && strcmp(v, "en"))
 			return ord_error_set(ORD_EUSAGE, "%s: '%s' (expected da or en)", sp->key, v);
 		return 0;
-	case ARG_WORD:
-		return check_word(r, sp->key, v, sp->table, sp->attr);
+	case ARG_WORD: return check_word(r, sp->key, v, sp->table, sp->attr);
 	}
 	return 0;
 }
@@ -1575,7 +1620,8 @@ static int calc_args(struct ord_kv *out, const struct ks_rules *r, const char *w
 					const char *p = fl.buf;
 					while (*p) {
 						size_t len = strcspn(p, " ");
-						ord_buf_addf(&keys, " %s%.*s", prefixes[k], (int)len, p);
+						ord_buf_addf(&keys, " %s%.*s", prefixes[k],
+							     (int)len, p);
 						p += len;
 						while (*p == ' ')
 							p++;
@@ -1583,15 +1629,16 @@ static int calc_args(struct ord_kv *out, const struct ks_rules *r, const char *w
 				}
 				ord_buf_release(&fl);
 			}
-			err = ord_error_set(ORD_EUSAGE, "%s: unknown key '%s' (expected %s)", what, key,
-					    keys.buf);
+			err = ord_error_set(ORD_EUSAGE, "%s: unknown key '%s' (expected %s)", what,
+					    key, keys.buf);
 			goto out;
 		}
 		/* a flag: yes/no, or a number for a per row */
 		if (ord_parse_bool(v) < 0) {
 			double d;
 			if (ord_parse_num(v, &d)) {
-				err = ord_error_set(ORD_EUSAGE, "%s: '%s' is not a flag (expected yes, no or a number)",
+				err = ord_error_set(ORD_EUSAGE,
+						    "%s: '%s' is not a flag (expected yes, no or a number)",
 						    key, v);
 				goto out;
 			}
@@ -1603,8 +1650,8 @@ static int calc_args(struct ord_kv *out, const struct ks_rules *r, const char *w
 		if (!v)
 			v = spec[j].def;
 		if (!v) {
-			err = ord_error_set(ORD_EUSAGE, "%s: missing (%s needs %s=N)", spec[j].key, what,
-					    spec[j].key);
+			err = ord_error_set(ORD_EUSAGE, "%s: missing (%s needs %s=N)", spec[j].key,
+					    what, spec[j].key);
 			goto out;
 		}
 		if ((err = check_arg(r, &spec[j], v)) != 0)
@@ -1718,17 +1765,19 @@ static int calc_range(const struct ord_kv *kv, const char *zone, double *range)
 	return ord_parse_num(a, range) ? ord_error_set(ORD_EUSAGE, "afstand: not a number") : 0;
 }
 
-int ks_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args,
-	    const int *dice, size_t ndice, int xml, struct ord_buf *out)
+int ks_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args, const int *dice,
+	    size_t ndice, int xml, struct ord_buf *out)
 {
-	static const char *const no_tables[] = {NULL};
-	static const char *const fire_tables[] = {"skema_x_tab_a", "skema_x_tab_b", "skema_x_moral", NULL};
-	static const char *const art_tables[] = {"skema_xv_tab_a", "skema_xv_tab_b", "skema_xv_moral", NULL};
-	static const char *const melee_tables[] = {"skema_xv_naerkamp", NULL};
-	static const char *const plain_prefix[] = {"", NULL};
-	static const char *const melee_prefix[] = {"a_", "d_", NULL};
-	static const char *const whats[] = {"fireunits", "fire", "artillery", "melee", "explosion",
-					    "decimation"};
+	static const char *const no_tables[] = { NULL };
+	static const char *const fire_tables[] = { "skema_x_tab_a", "skema_x_tab_b",
+						   "skema_x_moral", NULL };
+	static const char *const art_tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
+						  "skema_xv_moral", NULL };
+	static const char *const melee_tables[] = { "skema_xv_naerkamp", NULL };
+	static const char *const plain_prefix[] = { "", NULL };
+	static const char *const melee_prefix[] = { "a_", "d_", NULL };
+	static const char *const whats[] = { "fireunits", "fire",      "artillery",
+					     "melee",     "explosion", "decimation" };
 	const struct ks_rules *r = ks_rules(rules);
 	struct ord_kv kv;
 	struct calc_dice d;
@@ -1758,9 +1807,9 @@ int ks_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args
 		goto out;
 	}
 	need = !strcmp(what, "fire") || !strcmp(what, "artillery") ? 3
-	       : !strcmp(what, "melee")				  ? 6
-	       : !strcmp(what, "explosion")			  ? 1
-								  : 0;
+	       : !strcmp(what, "melee")                            ? 6
+	       : !strcmp(what, "explosion")                        ? 1
+								   : 0;
 	if (ndice > (size_t)need) {
 		err = ord_error_set(ORD_EUSAGE, "dice: %zu given, %s uses %d", ndice, what, need);
 		goto out;
@@ -1785,7 +1834,8 @@ int ks_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args
 		put_value(&o, "morale_floor", lvl == 2 ? "U" : lvl == 1 ? "LU" : "OR");
 		KS_TF(&why, "%d af %d figurer tabt", "%d of %d figures lost", s - f, s);
 		if (lvl)
-			KS_TF(&why, ": over %g%%: %s resten af slaget", ": over %g%%: %s for the rest of the battle",
+			KS_TF(&why, ": over %g%%: %s resten af slaget",
+			      ": over %g%%: %s for the rest of the battle",
 			      ks_param(r, lvl == 2 ? "decimering_u_pct" : "decimering_lu_pct"),
 			      lvl == 2 ? "U" : "LU");
 	} else if (!strcmp(what, "fire")) {
@@ -1891,8 +1941,8 @@ int ks_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args
 		int units, die;
 		if ((err = calc_args(&kv, r, what, explosion_args, no_tables, plain_prefix, args)) != 0 ||
 		    (err = take_die(&d, &die, "d1")) != 0 ||
-		    (err = ks_explosion(r, die, ord_kv_get_num(&kv, "kampsatser", 0), &share, &units,
-					&why)) != 0)
+		    (err = ks_explosion(r, die, ord_kv_get_num(&kv, "kampsatser", 0), &share,
+					&units, &why)) != 0)
 			goto out;
 		put_num(&o, "share", share);
 		put_int(&o, "fire_units", units);
@@ -1913,7 +1963,8 @@ int ks_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args
 		ord_buf_add(out, o.plain.buf, o.plain.len);
 		ord_buf_addf(out, " (%s)\n", ks_text_lang(&why, lang));
 		if (d.rolled.len)
-			ord_buf_addf(out, "%s: %s\n", strcmp(lang, "en") ? "terninger kastet" : "dice rolled",
+			ord_buf_addf(out, "%s: %s\n",
+				     strcmp(lang, "en") ? "terninger kastet" : "dice rolled",
 				     d.rolled.buf);
 	}
 out:

@@ -57,10 +57,10 @@ void ks_text_release(struct ks_text *t);
 void ks_text_reset(struct ks_text *t);
 /* Append the same thing in both languages; both formats take the same
  * arguments (the compiler checks each against them). */
-#define KS_TF(t, fda, fen, ...)                              \
-	do {                                                 \
-		ord_buf_addf(&(t)->da, fda, __VA_ARGS__);    \
-		ord_buf_addf(&(t)->en, fen, __VA_ARGS__);    \
+#define KS_TF(t, fda, fen, ...)                           \
+	do {                                              \
+		ord_buf_addf(&(t)->da, fda, __VA_ARGS__); \
+		ord_buf_addf(&(t)->en, fen, __VA_ARGS__); \
 	} while (0)
 void ks_text_add(struct ks_text *t, const char *da, const char *en);
 void ks_text_cat(struct ks_text *t, const struct ks_text *src);
@@ -79,8 +79,8 @@ const char *ks_text_lang(const struct ks_text *t, const char *lang);
 
 enum ks_moral { KS_OR = 0, KS_LU = 1, KS_U = 2, KS_FU = 3 };
 
-const char *ks_moral_name(int grade);          /* "OR" .. "FU" */
-int ks_moral_parse(const char *s);             /* -1 if none; "-" is KS_OR */
+const char *ks_moral_name(int grade);                    /* "OR" .. "FU" */
+int ks_moral_parse(const char *s);                       /* -1 if none; "-" is KS_OR */
 const char *ks_moral_words(int grade, const char *lang); /* "let uorden" / "light disorder" */
 
 /* ---- units ------------------------------------------------------------- */
@@ -97,8 +97,7 @@ int ks_formation_closed(const struct ks_rules *r, const char *formation, const c
 /* Ranks of a unit of `figures` in a formation (at most geledder_max). */
 int ks_ranks(const struct ks_rules *r, const char *formation, const char *vaaben, int figures);
 /* Figures that can fire by default. */
-int ks_firing_figures(const struct ks_rules *r, const char *formation, const char *vaaben,
-		      int figures);
+int ks_firing_figures(const struct ks_rules *r, const char *formation, const char *vaaben, int figures);
 
 /* A whole turn's march in cm (Skema V), at stormmarch when storm; 0 if
  * the table has none. */
@@ -126,28 +125,28 @@ int ks_morale_capped(int grade, int figures, int affected);
 /* ---- small-arms fire (14, Skema X) ------------------------------------- */
 
 struct ks_fire_in {
-	int figures;          /* firing figures */
-	int target_figures;   /* figures of the target (for the morale cap) */
-	const char *vaaben;   /* musket, riffel, karabin */
-	const char *zone;     /* I, II, III; NULL: from range */
-	double range;         /* cm, when zone is NULL */
-	int half;             /* half a turn: losses halved */
-	int dice[3];          /* 3d6 */
+	int figures;                /* firing figures */
+	int target_figures;         /* figures of the target (for the morale cap) */
+	const char *vaaben;         /* musket, riffel, karabin */
+	const char *zone;           /* I, II, III; NULL: from range */
+	double range;               /* cm, when zone is NULL */
+	int half;                   /* half a turn: losses halved */
+	int dice[3];                /* 3d6 */
 	const struct ord_kv *flags; /* modifier flags (yes/no, per counts) */
 };
 
 struct ks_fire_out {
-	int in_range;         /* 0: beyond the weapon's zones */
+	int in_range; /* 0: beyond the weapon's zones */
 	const char *zone;
 	int fire_units;
-	int roll;             /* 3d6 */
-	double loss_total;    /* 3d6 + the loss columns */
-	double morale_total;  /* + the morale column */
-	double men_per_unit;  /* Skema X tab */
-	int men;              /* men lost by the target, rounded down */
-	int grade;            /* the table's morale result */
-	int affected;         /* figures the fire can affect */
-	int grade_applied;    /* after the cap */
+	int roll;            /* 3d6 */
+	double loss_total;   /* 3d6 + the loss columns */
+	double morale_total; /* + the morale column */
+	double men_per_unit; /* Skema X tab */
+	int men;             /* men lost by the target, rounded down */
+	int grade;           /* the table's morale result */
+	int affected;        /* figures the fire can affect */
+	int grade_applied;   /* after the cap */
 };
 
 int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fire_out *out,
@@ -156,12 +155,12 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 /* ---- artillery (15, Skema XV) ------------------------------------------ */
 
 struct ks_artillery_in {
-	int guns;             /* guns firing */
-	int howitzers;        /* of which howitzers (shell is theirs alone) */
-	const char *kaliber;  /* 3 4 6 8 9 12 18 */
-	const char *ammo;     /* SF SG SK SS */
-	const char *zone;     /* I II III K; NULL: from range */
-	double range;         /* cm, when zone is NULL */
+	int guns;            /* guns firing */
+	int howitzers;       /* of which howitzers (shell is theirs alone) */
+	const char *kaliber; /* 3 4 6 8 9 12 18 */
+	const char *ammo;    /* SF SG SK SS */
+	const char *zone;    /* I II III K; NULL: from range */
+	double range;        /* cm, when zone is NULL */
 	int half;
 	int target_figures;
 	int target_artillery; /* materiel losses instead of men */
@@ -175,7 +174,7 @@ struct ks_artillery_out {
 	int roll;
 	double loss_total, morale_total;
 	double men_per_gun;
-	int men;              /* men lost (0 for a battery: materiel instead) */
+	int men;                         /* men lost (0 for a battery: materiel instead) */
 	int damaged, destroyed, limbers; /* materiel (battery targets) */
 	int grade, affected, grade_applied;
 };
@@ -185,16 +184,16 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 
 /* The exploding limber (10.2): the 1d6, the share that explodes, and the
  * fire units that gives from the limber's ammunition. */
-int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share,
-		 int *fire_units, struct ks_text *why);
+int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, int *fire_units,
+		 struct ks_text *why);
 
 /* ---- melee (16.5, Skema XV and XX) -------------------------------------- */
 
 struct ks_melee_side {
-	int figures;          /* figures engaged (within 18 cm; 30 for rifles) */
-	int ranks;            /* ranks engaged (chain = 1), at most geledder_max */
+	int figures; /* figures engaged (within 18 cm; 30 for rifles) */
+	int ranks;   /* ranks engaged (chain = 1), at most geledder_max */
 	int dice[3];
-	struct ord_kv flags;  /* this side's modifier flags (initialised by the caller) */
+	struct ord_kv flags; /* this side's modifier flags (initialised by the caller) */
 };
 
 struct ks_melee_in {
@@ -203,14 +202,14 @@ struct ks_melee_in {
 };
 
 struct ks_melee_out {
-	double total_a, total_d;   /* 3d6 + modifiers */
+	double total_a, total_d; /* 3d6 + modifiers */
 	int roll_a, roll_d;
-	int winner;                /* 1 attacker, 2 defender, 0 a tie */
-	int difference;            /* |total_a - total_d|, rounded down */
-	int product;               /* difference x the winner's ranks */
-	int grade;                 /* the loser's morale result (both LU on a tie) */
-	int units_a, units_d;      /* melee units */
-	int men_a, men_d;          /* dead */
+	int winner;                   /* 1 attacker, 2 defender, 0 a tie */
+	int difference;               /* |total_a - total_d|, rounded down */
+	int product;                  /* difference x the winner's ranks */
+	int grade;                    /* the loser's morale result (both LU on a tie) */
+	int units_a, units_d;         /* melee units */
+	int men_a, men_d;             /* dead */
 	int prisoners_a, prisoners_d; /* given up if that side goes FU */
 };
 
@@ -237,8 +236,8 @@ void ks_map_describe(const struct ks_rules *r, double x, double y, struct ks_tex
  * 3d6 then the defender's; explosion: 1d6), missing ones rolled and said
  * so; lang=da|en picks the explanation's language.  xml=1 writes the same
  * <calc><value name=...> document as the battalion calculator. */
-int ks_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args,
-	    const int *dice, size_t ndice, int xml, struct ord_buf *out);
+int ks_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args, const int *dice,
+	    size_t ndice, int xml, struct ord_buf *out);
 /* All tables (NULL), one table by name, or "kort" for the map. */
 int ks_print_tables(struct ord_rules *rules, const char *table, struct ord_buf *out);
 

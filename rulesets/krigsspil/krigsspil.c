@@ -65,51 +65,65 @@
 /* ---- declarations: phases, attributes, events ---- */
 
 static const char *const phases[] = {
-	"reorganisering", "angrebserklaering", "fredelige-flytninger", "skydninger",
-	"angrebshandlinger", NULL,
+	"reorganisering", "angrebserklaering", "fredelige-flytninger",
+	"skydninger",     "angrebshandlinger", NULL,
 };
 
-#define ARTS "infanteri|let_kavaleri|middelsvaert_kavaleri|tungt_kavaleri|kosakker|fodartilleri|koerende_artilleri|ridende_artilleri"
-#define FORMATIONS "linie|angrebskolonne|marchkolonne|karre|bataillonsmasse|hob|soutien|skyttekaede_taet|skyttekaede_tynd|svaerm_taet|svaerm_tynd"
+#define ARTS \
+	"infanteri|let_kavaleri|middelsvaert_kavaleri|tungt_kavaleri|kosakker|fodartilleri|koerende_artilleri|ridende_artilleri"
+#define FORMATIONS \
+	"linie|angrebskolonne|marchkolonne|karre|bataillonsmasse|hob|soutien|skyttekaede_taet|skyttekaede_tynd|svaerm_taet|svaerm_tynd"
 
 static const struct ord_key_spec unit_attrs[] = {
-	{"art", ORD_KEY_ENUM, 1, ARTS, 0, 0, NULL, "the arm (våbenart)"},
-	{"nation", ORD_KEY_STR, 0, NULL, 0, 0, "ukendt", "nationality (britisk: the British rules)"},
-	{"figurer", ORD_KEY_INT, 0, NULL, 1, 10000, "0", "figures at the start (infantry, cavalry)"},
-	{"kanoner", ORD_KEY_INT, 0, NULL, 0, 100, "0", "guns and howitzers of a battery"},
-	{"haubitser", ORD_KEY_INT, 0, NULL, 0, 100, "0", "of which howitzers"},
-	{"kanonhaubitser", ORD_KEY_INT, 0, NULL, 0, 100, "0", "of which gun-howitzers"},
-	{"kaliber", ORD_KEY_ENUM, 0, "3|4|6|8|9|12|18", 0, 0, "6", "calibre in pund"},
-	{"valeur", ORD_KEY_INT, 0, NULL, 1, 12, "6", "valeur at the start"},
-	{"formation", ORD_KEY_ENUM, 0, FORMATIONS, 0, 0, "linie", "formation at the start"},
-	{"moral", ORD_KEY_ENUM, 0, "OR|LU|U|FU", 0, 0, "OR", "morale state at the start"},
-	{"foerste_salve", ORD_KEY_BOOL, 0, NULL, 0, 0, "yes", "has its first volley (infantry)"},
-	{"foerste_storm", ORD_KEY_BOOL, 0, NULL, 0, 0, "yes", "has its first charge at the gallop (cavalry)"},
-	{"karabiner", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "cavalry with carbines"},
-	{"rifler", ORD_KEY_INT, 0, NULL, 0, 100, "0", "percent of the figures with rifles"},
-	{"spredt", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "may form open order (elite, light troops)"},
-	{"milits", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "landeværn or militia"},
-	{"kampsatser", ORD_KEY_NUM, 0, NULL, 0, 1000, NULL, "ammunition at the start, if not the Skema's issue"},
-	{"prodset", ORD_KEY_ENUM, 0, "af|paa", 0, 0, "af", "artillery: unlimbered (af) or limbered (paa)"},
-	{"klargjort", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "artillery: the guns are made ready"},
-	{"x", ORD_KEY_NUM, 0, NULL, -100000, 100000, NULL, "position east in cm on the map"},
-	{"y", ORD_KEY_NUM, 0, NULL, -100000, 100000, NULL, "position south in cm on the map"},
-	{"brigade", ORD_KEY_STR, 0, NULL, 0, 0, NULL, "its operative unit"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "art", ORD_KEY_ENUM, 1, ARTS, 0, 0, NULL, "the arm (våbenart)" },
+	{ "nation", ORD_KEY_STR, 0, NULL, 0, 0, "ukendt", "nationality (britisk: the British rules)" },
+	{ "figurer", ORD_KEY_INT, 0, NULL, 1, 10000, "0", "figures at the start (infantry, cavalry)" },
+	{ "kanoner", ORD_KEY_INT, 0, NULL, 0, 100, "0", "guns and howitzers of a battery" },
+	{ "haubitser", ORD_KEY_INT, 0, NULL, 0, 100, "0", "of which howitzers" },
+	{ "kanonhaubitser", ORD_KEY_INT, 0, NULL, 0, 100, "0", "of which gun-howitzers" },
+	{ "kaliber", ORD_KEY_ENUM, 0, "3|4|6|8|9|12|18", 0, 0, "6", "calibre in pund" },
+	{ "valeur", ORD_KEY_INT, 0, NULL, 1, 12, "6", "valeur at the start" },
+	{ "formation", ORD_KEY_ENUM, 0, FORMATIONS, 0, 0, "linie", "formation at the start" },
+	{ "moral", ORD_KEY_ENUM, 0, "OR|LU|U|FU", 0, 0, "OR", "morale state at the start" },
+	{ "foerste_salve", ORD_KEY_BOOL, 0, NULL, 0, 0, "yes", "has its first volley (infantry)" },
+	{ "foerste_storm", ORD_KEY_BOOL, 0, NULL, 0, 0, "yes",
+	  "has its first charge at the gallop (cavalry)" },
+	{ "karabiner", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "cavalry with carbines" },
+	{ "rifler", ORD_KEY_INT, 0, NULL, 0, 100, "0", "percent of the figures with rifles" },
+	{ "spredt", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "may form open order (elite, light troops)" },
+	{ "milits", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "landeværn or militia" },
+	{ "kampsatser", ORD_KEY_NUM, 0, NULL, 0, 1000, NULL,
+	  "ammunition at the start, if not the Skema's issue" },
+	{ "prodset", ORD_KEY_ENUM, 0, "af|paa", 0, 0, "af",
+	  "artillery: unlimbered (af) or limbered (paa)" },
+	{ "klargjort", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "artillery: the guns are made ready" },
+	{ "x", ORD_KEY_NUM, 0, NULL, -100000, 100000, NULL, "position east in cm on the map" },
+	{ "y", ORD_KEY_NUM, 0, NULL, -100000, 100000, NULL, "position south in cm on the map" },
+	{ "brigade", ORD_KEY_STR, 0, NULL, 0, 0, NULL, "its operative unit" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 
-#define UNIT_KEY(help) {"unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, help}
-#define END_KEYS {NULL, 0, 0, NULL, 0, 0, NULL, NULL}
-#define FLAG_KEY(name, help) {name, ORD_KEY_STR, 0, NULL, 0, 0, NULL, help}
+#define UNIT_KEY(help)                                          \
+	{                                                       \
+		"unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, help \
+	}
+#define END_KEYS                                   \
+	{                                          \
+		NULL, 0, 0, NULL, 0, 0, NULL, NULL \
+	}
+#define FLAG_KEY(name, help)                                 \
+	{                                                    \
+		name, ORD_KEY_STR, 0, NULL, 0, 0, NULL, help \
+	}
 
 static const struct ord_key_spec forstyrret_keys[] = {
 	UNIT_KEY("the unit that cannot reorganise this turn"),
-	{"grund", ORD_KEY_STR, 0, NULL, 0, 0, NULL, "why (enemy within break-in distance, ...)"},
+	{ "grund", ORD_KEY_STR, 0, NULL, 0, 0, NULL, "why (enemy within break-in distance, ...)" },
 	END_KEYS,
 };
 static const struct ord_key_spec genforsyning_keys[] = {
 	UNIT_KEY("the unit resupplied"),
-	{"ammo", ORD_KEY_ENUM, 0, "alle|SF|SG|SK|SS", 0, 0, "alle", "artillery: which ammunition"},
+	{ "ammo", ORD_KEY_ENUM, 0, "alle|SF|SG|SK|SS", 0, 0, "alle", "artillery: which ammunition" },
 	END_KEYS,
 };
 static const struct ord_key_spec unit_keys[] = {
@@ -118,112 +132,124 @@ static const struct ord_key_spec unit_keys[] = {
 };
 static const struct ord_key_spec angreb_keys[] = {
 	UNIT_KEY("the attacking unit"),
-	{"maal", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit attacked"},
-	{"stormmarch", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "attacks in stormmarch (at least ½ turn)"},
-	{"loeb", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "attacks with løb"},
-	{"initiativ", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "its side has the initiative (declares first)"},
+	{ "maal", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit attacked" },
+	{ "stormmarch", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "attacks in stormmarch (at least ½ turn)" },
+	{ "loeb", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "attacks with løb" },
+	{ "initiativ", ORD_KEY_BOOL, 0, NULL, 0, 0, "no",
+	  "its side has the initiative (declares first)" },
 	END_KEYS,
 };
 static const struct ord_key_spec stoette_keys[] = {
 	UNIT_KEY("the supporting unit"),
-	{"stoetter", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit it supports"},
-	{"rolle", ORD_KEY_ENUM, 1, "traefning|nabo", 0, 0, NULL, "2. træfning or naboenhed"},
+	{ "stoetter", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit it supports" },
+	{ "rolle", ORD_KEY_ENUM, 1, "traefning|nabo", 0, 0, NULL, "2. træfning or naboenhed" },
 	END_KEYS,
 };
 static const struct ord_key_spec reaktion_keys[] = {
 	UNIT_KEY("the defending unit"),
-	{"reaktion", ORD_KEY_ENUM, 1, "forsvar|modangreb|tilbagetog", 0, 0, NULL, "its defensive reaction"},
-	{"mod", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the attacker"},
+	{ "reaktion", ORD_KEY_ENUM, 1, "forsvar|modangreb|tilbagetog", 0, 0, NULL,
+	  "its defensive reaction" },
+	{ "mod", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the attacker" },
 	END_KEYS,
 };
 static const struct ord_key_spec flyt_keys[] = {
 	UNIT_KEY("the unit that moved"),
-	{"x", ORD_KEY_NUM, 1, NULL, -100000, 100000, NULL, "its new position, cm east"},
-	{"y", ORD_KEY_NUM, 1, NULL, -100000, 100000, NULL, "its new position, cm south"},
-	{"stormmarch", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "moved in stormmarch"},
-	{"loeb", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "moved with løb"},
-	{"retraete", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a retreat or flight the rules order (U, FU)"},
+	{ "x", ORD_KEY_NUM, 1, NULL, -100000, 100000, NULL, "its new position, cm east" },
+	{ "y", ORD_KEY_NUM, 1, NULL, -100000, 100000, NULL, "its new position, cm south" },
+	{ "stormmarch", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "moved in stormmarch" },
+	{ "loeb", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "moved with løb" },
+	{ "retraete", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a retreat or flight the rules order (U, FU)" },
 	END_KEYS,
 };
 static const struct ord_key_spec formation_keys[] = {
 	UNIT_KEY("the unit"),
-	{"formation", ORD_KEY_ENUM, 1, FORMATIONS, 0, 0, NULL, "the new formation"},
+	{ "formation", ORD_KEY_ENUM, 1, FORMATIONS, 0, 0, NULL, "the new formation" },
 	END_KEYS,
 };
 static const struct ord_key_spec prods_keys[] = {
 	UNIT_KEY("the battery"),
-	{"prodset", ORD_KEY_ENUM, 1, "af|paa", 0, 0, NULL, "unlimbered (af) or limbered (paa)"},
+	{ "prodset", ORD_KEY_ENUM, 1, "af|paa", 0, 0, NULL, "unlimbered (af) or limbered (paa)" },
 	END_KEYS,
 };
 static const struct ord_key_spec skyd_keys[] = {
 	UNIT_KEY("the firing unit"),
-	{"maal", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit fired at"},
-	{"zone", ORD_KEY_ENUM, 0, "I|II|III", 0, 0, NULL, "the zone measured (or afstand)"},
-	{"afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL, "cm from the firers' front"},
-	{"halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "fired for half a turn"},
-	{"figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures that can reach (default by formation)"},
-	{"maal_figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures of the target fired at (default all)"},
+	{ "maal", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit fired at" },
+	{ "zone", ORD_KEY_ENUM, 0, "I|II|III", 0, 0, NULL, "the zone measured (or afstand)" },
+	{ "afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL, "cm from the firers' front" },
+	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "fired for half a turn" },
+	{ "figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
+	  "figures that can reach (default by formation)" },
+	{ "maal_figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
+	  "figures of the target fired at (default all)" },
 	FLAG_KEY("flag", "modifier flags the referee sees: flanke,krudtroeg_maal,..."),
 	END_KEYS,
 };
 static const struct ord_key_spec artilleri_keys[] = {
 	UNIT_KEY("the firing battery"),
-	{"maal", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit fired at"},
-	{"ammo", ORD_KEY_ENUM, 0, "SF|SG|SK|SS", 0, 0, NULL, "the ammunition (default: as ordered)"},
-	{"zone", ORD_KEY_ENUM, 0, "I|II|III|K", 0, 0, NULL, "the zone measured (or afstand)"},
-	{"afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL, "cm to the nearest figure of the target"},
-	{"halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "fired for half a turn"},
-	{"kanoner", ORD_KEY_INT, 0, NULL, 1, 100, NULL, "guns firing (default all that can)"},
-	{"maal_figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures of the target fired at (default all)"},
-	{"koordineret", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "coordinated fire (15)"},
+	{ "maal", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit fired at" },
+	{ "ammo", ORD_KEY_ENUM, 0, "SF|SG|SK|SS", 0, 0, NULL, "the ammunition (default: as ordered)" },
+	{ "zone", ORD_KEY_ENUM, 0, "I|II|III|K", 0, 0, NULL, "the zone measured (or afstand)" },
+	{ "afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL, "cm to the nearest figure of the target" },
+	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "fired for half a turn" },
+	{ "kanoner", ORD_KEY_INT, 0, NULL, 1, 100, NULL, "guns firing (default all that can)" },
+	{ "maal_figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
+	  "figures of the target fired at (default all)" },
+	{ "koordineret", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "coordinated fire (15)" },
 	FLAG_KEY("flag", "modifier flags: flanke,ikkerikochet,geledder_bag,..."),
 	END_KEYS,
 };
 static const struct ord_key_spec forsvarsild_keys[] = {
 	UNIT_KEY("the battery"),
-	{"maal", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the attacking unit"},
-	{"halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "half a turn of fire or less"},
+	{ "maal", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the attacking unit" },
+	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "half a turn of fire or less" },
 	FLAG_KEY("flag", "modifier flags"),
 	END_KEYS,
 };
 static const struct ord_key_spec naerkamp_keys[] = {
-	{"angriber", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the attacker"},
-	{"forsvarer", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the defender"},
-	{"a_figurer", ORD_KEY_INT, 0, NULL, 0, 10000, NULL, "attacker's figures within 18 cm (default all)"},
-	{"d_figurer", ORD_KEY_INT, 0, NULL, 0, 10000, NULL, "defender's figures within 18 cm (default all)"},
-	{"a_geledder", ORD_KEY_INT, 0, NULL, 1, 6, NULL, "attacker's ranks engaged (default by formation)"},
-	{"d_geledder", ORD_KEY_INT, 0, NULL, 1, 6, NULL, "defender's ranks engaged (default by formation)"},
+	{ "angriber", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the attacker" },
+	{ "forsvarer", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the defender" },
+	{ "a_figurer", ORD_KEY_INT, 0, NULL, 0, 10000, NULL,
+	  "attacker's figures within 18 cm (default all)" },
+	{ "d_figurer", ORD_KEY_INT, 0, NULL, 0, 10000, NULL,
+	  "defender's figures within 18 cm (default all)" },
+	{ "a_geledder", ORD_KEY_INT, 0, NULL, 1, 6, NULL,
+	  "attacker's ranks engaged (default by formation)" },
+	{ "d_geledder", ORD_KEY_INT, 0, NULL, 1, 6, NULL,
+	  "defender's ranks engaged (default by formation)" },
 	FLAG_KEY("a_flag", "attacker's modifier flags: flanke,ryg,..."),
 	FLAG_KEY("d_flag", "defender's modifier flags: hindring_ii,daekning_god,..."),
-	{"forfoelgelse", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a pursuit attack on a unit in FU"},
+	{ "forfoelgelse", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a pursuit attack on a unit in FU" },
 	END_KEYS,
 };
 static const struct ord_key_spec flugt_keys[] = {
 	UNIT_KEY("the fleeing unit"),
-	{"blokeret", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "it cannot flee (obstacles, enemy)"},
+	{ "blokeret", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "it cannot flee (obstacles, enemy)" },
 	END_KEYS,
 };
 
 const struct ord_event_kind ks_events[] = {
-	{"forstyrret", "reorganisering", forstyrret_keys, "a unit is disturbed and does not reorganise"},
-	{"genforsyning", "reorganisering", genforsyning_keys, "a unit is resupplied with ammunition"},
-	{"reparation", "reorganisering", unit_keys, "a battery's crew repaired a damaged gun"},
-	{"angreb", "angrebserklaering", angreb_keys, "an attack is declared on a target"},
-	{"stoette", "angrebserklaering", stoette_keys, "a support (2. træfning, naboenhed) is declared"},
-	{"reaktion", "angrebserklaering", reaktion_keys, "the defender states its reaction"},
-	{"flyt", "fredelige-flytninger", flyt_keys, "a unit moved to a new position (cm)"},
-	{"formation", "fredelige-flytninger", formation_keys, "a unit changed formation"},
-	{"front", "fredelige-flytninger", unit_keys, "a unit changed its front (drej, vending)"},
-	{"prods", "fredelige-flytninger", prods_keys, "a battery limbered or unlimbered"},
-	{"klargoering", "fredelige-flytninger", unit_keys, "a battery made its guns ready"},
-	{"skyd", "skydninger", skyd_keys, "small-arms fire at a target"},
-	{"artilleri", "skydninger", artilleri_keys, "artillery fire at a target"},
-	{"forsvarsild", "angrebshandlinger", forsvarsild_keys, "a battery's defensive canister at an attacker"},
-	{"fortryd", "angrebshandlinger", unit_keys, "an attacker cancels its attack (U for the turn)"},
-	{"naerkamp", "angrebshandlinger", naerkamp_keys, "an attacker and a defender meet in melee"},
-	{"afbryd", "angrebshandlinger", unit_keys, "a unit breaks off the melee after the roll"},
-	{"flugt", "angrebshandlinger", flugt_keys, "a unit in FU flees (or cannot)"},
-	{NULL, NULL, NULL, NULL},
+	{ "forstyrret", "reorganisering", forstyrret_keys,
+	  "a unit is disturbed and does not reorganise" },
+	{ "genforsyning", "reorganisering", genforsyning_keys, "a unit is resupplied with ammunition" },
+	{ "reparation", "reorganisering", unit_keys, "a battery's crew repaired a damaged gun" },
+	{ "angreb", "angrebserklaering", angreb_keys, "an attack is declared on a target" },
+	{ "stoette", "angrebserklaering", stoette_keys,
+	  "a support (2. træfning, naboenhed) is declared" },
+	{ "reaktion", "angrebserklaering", reaktion_keys, "the defender states its reaction" },
+	{ "flyt", "fredelige-flytninger", flyt_keys, "a unit moved to a new position (cm)" },
+	{ "formation", "fredelige-flytninger", formation_keys, "a unit changed formation" },
+	{ "front", "fredelige-flytninger", unit_keys, "a unit changed its front (drej, vending)" },
+	{ "prods", "fredelige-flytninger", prods_keys, "a battery limbered or unlimbered" },
+	{ "klargoering", "fredelige-flytninger", unit_keys, "a battery made its guns ready" },
+	{ "skyd", "skydninger", skyd_keys, "small-arms fire at a target" },
+	{ "artilleri", "skydninger", artilleri_keys, "artillery fire at a target" },
+	{ "forsvarsild", "angrebshandlinger", forsvarsild_keys,
+	  "a battery's defensive canister at an attacker" },
+	{ "fortryd", "angrebshandlinger", unit_keys, "an attacker cancels its attack (U for the turn)" },
+	{ "naerkamp", "angrebshandlinger", naerkamp_keys, "an attacker and a defender meet in melee" },
+	{ "afbryd", "angrebshandlinger", unit_keys, "a unit breaks off the melee after the roll" },
+	{ "flugt", "angrebshandlinger", flugt_keys, "a unit in FU flees (or cannot)" },
+	{ NULL, NULL, NULL, NULL },
 };
 
 /* ---- units ---- */
@@ -341,11 +367,18 @@ int ks_gone(const struct ord_unit *u)
 const char *ks_reason(const char *why, const char *lang)
 {
 	static const char *const words[][2] = {
-		{"formationsændring", "change of formation"}, {"frontændring", "change of front"},
-		{"hindring", "obstacle"}, {"løb", "løb"}, {"stormmarch", "stormmarch"},
-		{"ild", "fire"}, {"nærkamp", "melee"}, {"fortrydelse", "cancelled attack"},
-		{"ubedækket", "unescorted"}, {"eksplosion", "explosion"},
-		{"forsvarsild", "defensive fire"}, {"start", "at the start"},
+		{ "formationsændring", "change of formation" },
+		{ "frontændring", "change of front" },
+		{ "hindring", "obstacle" },
+		{ "løb", "løb" },
+		{ "stormmarch", "stormmarch" },
+		{ "ild", "fire" },
+		{ "nærkamp", "melee" },
+		{ "fortrydelse", "cancelled attack" },
+		{ "ubedækket", "unescorted" },
+		{ "eksplosion", "explosion" },
+		{ "forsvarsild", "defensive fire" },
+		{ "start", "at the start" },
 	};
 	size_t i;
 
@@ -390,8 +423,10 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 		ord_buf_addf(&why->da, "%s%s", g, *g ? ", " : "");
 		ord_buf_addf(&why->en, "%s%s", ks_reason(g, "en"), *g ? ", " : "");
 		if (til) {
-			ord_buf_addf(&why->da, "til %s træk %ld", til % 2 ? "slutningen af" : "midt i", til / 2);
-			ord_buf_addf(&why->en, "until %s of turn %ld", til % 2 ? "the end" : "the middle", til / 2);
+			ord_buf_addf(&why->da, "til %s træk %ld",
+				     til % 2 ? "slutningen af" : "midt i", til / 2);
+			ord_buf_addf(&why->en, "until %s of turn %ld",
+				     til % 2 ? "the end" : "the middle", til / 2);
 		} else {
 			ks_text_add(why, "til den reorganiseres", "until reorganised");
 		}
@@ -405,7 +440,8 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 		if (!excused && floor_grade > grade) {
 			grade = floor_grade;
 			if (why)
-				ks_text_add(why, "decimeret, resten af slaget", "decimated, for the rest of the battle");
+				ks_text_add(why, "decimeret, resten af slaget",
+					    "decimated, for the rest of the battle");
 		}
 	}
 	/* cossacks in close order but march column are LU (8.5) */
@@ -524,8 +560,9 @@ const struct ord_token *ks_grp_tok(const struct ord_order *o, const struct ks_gr
 
 int ks_grp_quarters(const struct ord_order *o, const struct ks_group *g)
 {
-	static const char *const whole[] = {"march", "stormmarch", "tilbagetog", "prolongering",
-					    "skydning", "artilleriskydning", "forsvarsskydning"};
+	static const char *const whole[] = { "march",           "stormmarch", "tilbagetog",
+					     "prolongering",    "skydning",   "artilleriskydning",
+					     "forsvarsskydning" };
 	const struct ord_token *f = ks_grp_tok(o, g, ORD_TOK_FRAC);
 	size_t i;
 
@@ -639,22 +676,26 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 	ks_st_set(u, "tab_mand", 0);
 	ks_st_set(u, "fanger", 0);
 	ks_st_set(u, "efternoelere", 0);
-	ord_kv_set(&u->state, "valeur", ord_kv_get(&u->attrs, "valeur") ? ord_kv_get(&u->attrs, "valeur") : "6");
+	ord_kv_set(&u->state, "valeur",
+		   ord_kv_get(&u->attrs, "valeur") ? ord_kv_get(&u->attrs, "valeur") : "6");
 	v = ord_kv_get(&u->attrs, "moral");
 	ord_kv_set(&u->state, "moral", v ? v : "OR");
 	ks_st_set(u, "moral_til", 0);
 	ord_kv_set(&u->state, "moral_grund", v && strcmp(v, "OR") ? "start" : "");
 	ks_st_set(u, "decimering", 0);
 	ord_kv_set(&u->state, "formation", form);
-	ks_st_set(u, "foerste_salve", ord_kv_get_bool(&u->attrs, "foerste_salve", 1) && !strcmp(vaaben, "infanteri"));
-	ks_st_set(u, "foerste_storm", ord_kv_get_bool(&u->attrs, "foerste_storm", 1) && !strcmp(vaaben, "kavaleri"));
+	ks_st_set(u, "foerste_salve",
+		  ord_kv_get_bool(&u->attrs, "foerste_salve", 1) && !strcmp(vaaben, "infanteri"));
+	ks_st_set(u, "foerste_storm",
+		  ord_kv_get_bool(&u->attrs, "foerste_storm", 1) && !strcmp(vaaben, "kavaleri"));
 	if (!strcmp(vaaben, "artilleri")) {
 		ks_st_set(u, "kanoner", guns);
 		ks_st_set(u, "beskadiget", 0);
 		ks_st_set(u, "oedelagt", 0);
 		ks_st_set(u, "prods_tab", 0);
 		ks_st_set_num(u, "ks_fuldkugle", ks_param(r, "kanon_fuldkugle_granat") * guns);
-		ks_st_set_num(u, "ks_kardaesk", (ks_param(r, "kanon_kardaesk") - ks_param(r, "kanon_shrapnel")) * guns);
+		ks_st_set_num(u, "ks_kardaesk",
+			      (ks_param(r, "kanon_kardaesk") - ks_param(r, "kanon_shrapnel")) * guns);
 		ks_st_set_num(u, "ks_shrapnel", ks_param(r, "kanon_shrapnel") * guns);
 		v = ord_kv_get(&u->attrs, "prodset");
 		ord_kv_set(&u->state, "prodset", v ? v : "af");
@@ -701,7 +742,8 @@ static void describe_terrain(struct ord_ctx *ctx, const struct ord_unit *u, stru
 
 static void formation_words(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_text *t)
 {
-	add_both(t, ks_formation_name(ctx, u, ks_form(u), "da"), ks_formation_name(ctx, u, ks_form(u), "en"));
+	add_both(t, ks_formation_name(ctx, u, ks_form(u), "da"),
+		 ks_formation_name(ctx, u, ks_form(u), "en"));
 }
 
 static void arm_words(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_text *t)
@@ -772,8 +814,10 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 	KS_TF(&t, "%s %s (%s, ", "%s %s (%s, ", u->id, u->name, u->side);
 	arm_words(ctx, u, &t);
 	if (art)
-		KS_TF(&t, " %s pund", " %s pdr", ord_kv_get(&u->attrs, "kaliber") ? ord_kv_get(&u->attrs, "kaliber") : "6");
-	KS_TF(&t, ", %s): ", ", %s): ", ord_kv_get(&u->attrs, "nation") ? ord_kv_get(&u->attrs, "nation") : "ukendt");
+		KS_TF(&t, " %s pund", " %s pdr",
+		      ord_kv_get(&u->attrs, "kaliber") ? ord_kv_get(&u->attrs, "kaliber") : "6");
+	KS_TF(&t, ", %s): ", ", %s): ",
+	      ord_kv_get(&u->attrs, "nation") ? ord_kv_get(&u->attrs, "nation") : "ukendt");
 	if (ks_st(u, "overgivet")) {
 		ks_text_add(&t, "har overgivet sig", "has surrendered");
 		goto done;
@@ -790,10 +834,12 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 				KS_TF(&t, " (heraf %ld haubitser)", " (%ld of them howitzers)",
 				      ord_kv_get_int(&u->attrs, "haubitser", 0));
 			if (ks_st(u, "beskadiget") || ks_st(u, "oedelagt"))
-				KS_TF(&t, ", %ld beskadiget, %ld ødelagt", ", %ld damaged, %ld destroyed",
-				      ks_st(u, "beskadiget"), ks_st(u, "oedelagt"));
+				KS_TF(&t, ", %ld beskadiget, %ld ødelagt",
+				      ", %ld damaged, %ld destroyed", ks_st(u, "beskadiget"),
+				      ks_st(u, "oedelagt"));
 			if (ks_st(u, "prods_tab"))
-				KS_TF(&t, ", %ld prods tabt", ", %ld limbers lost", ks_st(u, "prods_tab"));
+				KS_TF(&t, ", %ld prods tabt", ", %ld limbers lost",
+				      ks_st(u, "prods_tab"));
 			{
 				int paa = !strcmp(ks_st_str(u, "prodset"), "paa");
 				int klar = ks_st(u, "klargjort") != 0;
@@ -804,7 +850,8 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 			}
 			KS_TF(&t, "; kampsatser: fuldkugle/granat %s, kardæsk %s, shrapnel %s",
 			      "; ammunition: roundshot/shell %s, canister %s, shrapnel %s",
-			      ks_st_str(u, "ks_fuldkugle"), ks_st_str(u, "ks_kardaesk"), ks_st_str(u, "ks_shrapnel"));
+			      ks_st_str(u, "ks_fuldkugle"), ks_st_str(u, "ks_kardaesk"),
+			      ks_st_str(u, "ks_shrapnel"));
 		} else {
 			KS_TF(&t, "%ld af %ld figurer", "%ld of %ld figures", ks_st(u, "figurer"),
 			      ord_kv_get_int(&u->attrs, "figurer", 0));
@@ -812,25 +859,30 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 				const char *sep = "";
 				ks_text_add(&t, " (", " (");
 				if (ks_st(u, "tab_mand")) {
-					KS_TF(&t, "%ld mand døde og sårede", "%ld men killed and wounded", ks_st(u, "tab_mand"));
+					KS_TF(&t, "%ld mand døde og sårede",
+					      "%ld men killed and wounded", ks_st(u, "tab_mand"));
 					sep = ", ";
 				}
 				if (ks_st(u, "fanger")) {
-					KS_TF(&t, "%s%ld mand til fange", "%s%ld men taken prisoner", sep, ks_st(u, "fanger"));
+					KS_TF(&t, "%s%ld mand til fange",
+					      "%s%ld men taken prisoner", sep, ks_st(u, "fanger"));
 					sep = ", ";
 				}
 				if (ks_st(u, "efternoelere"))
-					KS_TF(&t, "%s%ld figurer efternølere", "%s%ld figures straggled", sep,
+					KS_TF(&t, "%s%ld figurer efternølere",
+					      "%s%ld figures straggled", sep,
 					      ks_st(u, "efternoelere"));
 				ks_text_add(&t, ")", ")");
 			}
 			KS_TF(&t, ", valeur %s", ", valeur %s", ks_st_str(u, "valeur"));
 			if (ks_st(u, "valeur") != ord_kv_get_int(&u->attrs, "valeur", 6))
-				KS_TF(&t, " (start %ld)", " (start %ld)", ord_kv_get_int(&u->attrs, "valeur", 6));
+				KS_TF(&t, " (start %ld)", " (start %ld)",
+				      ord_kv_get_int(&u->attrs, "valeur", 6));
 			ks_text_add(&t, ", ", ", ");
 			formation_words(ctx, u, &t);
 			if (ks_is(ctx, u, "infanteri") || ord_kv_get_bool(&u->attrs, "karabiner", 0))
-				KS_TF(&t, ", %s kampsatser", ", %s rounds of ammunition", ks_st_str(u, "kampsatser"));
+				KS_TF(&t, ", %s kampsatser", ", %s rounds of ammunition",
+				      ks_st_str(u, "kampsatser"));
 			if (ks_st(u, "foerste_salve"))
 				ks_text_add(&t, ", 1. skydning", ", first volley");
 			if (ks_st(u, "foerste_storm"))
@@ -843,28 +895,35 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 			struct ks_text why;
 			ks_text_init(&why);
 			ks_moral_at(ctx, u, h, &why);
-			ord_buf_addf(&t.da, "%s (%s: %s)", ks_moral_name(grade), ks_moral_words(grade, "da"), why.da.buf);
-			ord_buf_addf(&t.en, "%s (%s: %s)", ks_moral_name(grade), ks_moral_words(grade, "en"), why.en.buf);
+			ord_buf_addf(&t.da, "%s (%s: %s)", ks_moral_name(grade),
+				     ks_moral_words(grade, "da"), why.da.buf);
+			ord_buf_addf(&t.en, "%s (%s: %s)", ks_moral_name(grade),
+				     ks_moral_words(grade, "en"), why.en.buf);
 			ks_text_release(&why);
 		}
 		if (ks_st(u, "decimering"))
 			KS_TF(&t, "; decimeret (over %g%% tab)", "; decimated (over %g%% lost)",
-			      ks_param(ks_r(ctx), ks_st(u, "decimering") >= 2 ? "decimering_u_pct" : "decimering_lu_pct"));
+			      ks_param(ks_r(ctx), ks_st(u, "decimering") >= 2 ? "decimering_u_pct"
+									      : "decimering_lu_pct"));
 		if (ks_st(u, "stormmarch_sidst"))
-			KS_TF(&t, "; sidste stormmarch træk %ld", "; last stormmarch turn %ld", ks_st(u, "stormmarch_sidst"));
+			KS_TF(&t, "; sidste stormmarch træk %ld", "; last stormmarch turn %ld",
+			      ks_st(u, "stormmarch_sidst"));
 		if (ks_st(u, "loeb_sidst"))
-			KS_TF(&t, "; sidste løb træk %ld", "; last løb turn %ld", ks_st(u, "loeb_sidst"));
+			KS_TF(&t, "; sidste løb træk %ld", "; last løb turn %ld",
+			      ks_st(u, "loeb_sidst"));
 		if (ks_st(u, "kamp_traek")) {
 			ord_buf_addf(&t.da, "; %ld træk i kamp", ks_st(u, "kamp_traek"));
-			ord_buf_addf(&t.en, "; %ld turn%s engaged", ks_st(u, "kamp_traek"), ks_st(u, "kamp_traek") == 1 ? "" : "s");
+			ord_buf_addf(&t.en, "; %ld turn%s engaged", ks_st(u, "kamp_traek"),
+				     ks_st(u, "kamp_traek") == 1 ? "" : "s");
 		}
 		if (ks_st(u, "flugt_traek")) {
 			ord_buf_addf(&t.da, "; på flugt i %ld træk", ks_st(u, "flugt_traek"));
-			ord_buf_addf(&t.en, "; fleeing for %ld turn%s", ks_st(u, "flugt_traek"), ks_st(u, "flugt_traek") == 1 ? "" : "s");
+			ord_buf_addf(&t.en, "; fleeing for %ld turn%s", ks_st(u, "flugt_traek"),
+				     ks_st(u, "flugt_traek") == 1 ? "" : "s");
 		}
 		if (ks_st(u, "britisk_kontrol_til") >= ord_ctx_turn(ctx))
-			KS_TF(&t, "; ude af kontrol til træk %ld", "; out of control until turn %ld",
-			      ks_st(u, "britisk_kontrol_til"));
+			KS_TF(&t, "; ude af kontrol til træk %ld",
+			      "; out of control until turn %ld", ks_st(u, "britisk_kontrol_til"));
 		if (*ks_st_str(u, "indskudt_paa"))
 			KS_TF(&t, "; indskudt på %s", "; ranged on %s", ks_st_str(u, "indskudt_paa"));
 		describe_terrain(ctx, u, &t);
@@ -872,8 +931,10 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 		/* what the enemy sees on the table: figures, formation, state */
 		if (art) {
 			int paa = !strcmp(ks_st_str(u, "prodset"), "paa");
-			ord_buf_addf(&t.da, "%ld kanoner, %s", ks_st(u, "kanoner"), paa ? "påprodset" : "afprodset");
-			ord_buf_addf(&t.en, "%ld guns, %s", ks_st(u, "kanoner"), paa ? "limbered" : "unlimbered");
+			ord_buf_addf(&t.da, "%ld kanoner, %s", ks_st(u, "kanoner"),
+				     paa ? "påprodset" : "afprodset");
+			ord_buf_addf(&t.en, "%ld guns, %s", ks_st(u, "kanoner"),
+				     paa ? "limbered" : "unlimbered");
 		} else {
 			KS_TF(&t, "ca. %ld figurer", "about %ld figures", ks_st(u, "figurer"));
 		}
@@ -894,21 +955,21 @@ done:
 }
 
 const struct ord_ruleset ord_ruleset_krigsspil = {
-	ORD_RULESET_VERSION,           /* version */
-	"krigsspil",                   /* name */
-	"ordre",                       /* notation */
-	phases,                        /* phases */
-	unit_attrs,                    /* unit_attrs */
-	ks_events,                     /* events */
+	ORD_RULESET_VERSION,            /* version */
+	"krigsspil",                    /* name */
+	"ordre",                        /* notation */
+	phases,                         /* phases */
+	unit_attrs,                     /* unit_attrs */
+	ks_events,                      /* events */
 	"rulesets/krigsspil/skema.xml", /* tables_resource */
-	ks_load,                       /* load */
-	ks_free,                       /* free */
-	ks_init_unit,                  /* init_unit */
-	ks_validate_sheet,             /* validate_sheet */
-	ks_check_event,                /* check_event */
-	ks_resolve_phase,              /* resolve_phase */
-	ks_check_execution,            /* check_execution */
-	ks_describe_unit,              /* describe_unit */
-	ks_calc,                       /* calc */
-	ks_print_tables,               /* print_tables */
+	ks_load,                        /* load */
+	ks_free,                        /* free */
+	ks_init_unit,                   /* init_unit */
+	ks_validate_sheet,              /* validate_sheet */
+	ks_check_event,                 /* check_event */
+	ks_resolve_phase,               /* resolve_phase */
+	ks_check_execution,             /* check_execution */
+	ks_describe_unit,               /* describe_unit */
+	ks_calc,                        /* calc */
+	ks_print_tables,                /* print_tables */
 };

@@ -26,7 +26,7 @@ void ks_st_set(struct ord_unit *u, const char *key, long v);
 void ks_st_set_num(struct ord_unit *u, const char *key, double v);
 const char *ks_st_str(const struct ord_unit *u, const char *key); /* "" if absent */
 
-const char *ks_art(const struct ord_unit *u);                       /* infanteri ... */
+const char *ks_art(const struct ord_unit *u);                         /* infanteri ... */
 const char *ks_vaaben(struct ord_ctx *ctx, const struct ord_unit *u); /* infanteri kavaleri artilleri */
 const char *ks_klasse(struct ord_ctx *ctx, const struct ord_unit *u); /* let middel tung kosak fod ... */
 int ks_is(struct ord_ctx *ctx, const struct ord_unit *u, const char *vaaben);
@@ -46,8 +46,7 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 int ks_moral_now(struct ord_ctx *ctx, const struct ord_unit *u);
 /* Make the unit at least `grade` until half turn `until` (0: until it is
  * reorganised); a better grade never replaces a worse one. */
-void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until,
-		  const char *why);
+void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until, const char *why);
 /* Men lost (killed and wounded) and given up as prisoners. */
 void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisoners);
 
@@ -64,10 +63,10 @@ int ks_half(struct ord_ctx *ctx, int second_half);
 /* ---- orders ---- */
 
 struct ks_group {
-	const char *code;              /* march, stormmarch, ... (ORD_TOK_CODE value) */
-	const struct ord_token *tok;   /* the code token */
-	size_t first, end;             /* tokens [first, end) */
-	int after_change;              /* 1: after ordreaendring (the new order) */
+	const char *code;            /* march, stormmarch, ... (ORD_TOK_CODE value) */
+	const struct ord_token *tok; /* the code token */
+	size_t first, end;           /* tokens [first, end) */
+	int after_change;            /* 1: after ordreaendring (the new order) */
 };
 
 #define KS_MAX_GROUPS 32

@@ -16,7 +16,7 @@ static const double SQRT3 = 1.7320508075688772;
 static const struct {
 	const char *name, *alt;
 } sides[] = {
-	{"E", "Ø"}, {"SE", "SØ"}, {"SW", "SV"}, {"W", "V"}, {"NW", "NV"}, {"NE", "NØ"},
+	{ "E", "Ø" }, { "SE", "SØ" }, { "SW", "SV" }, { "W", "V" }, { "NW", "NV" }, { "NE", "NØ" },
 };
 
 const char *ks_side_name(int side)
@@ -44,8 +44,10 @@ int ks_side_parse(const char *s)
 static void canonical(char *out, size_t n, const char *v)
 {
 	static const char *const map[][2] = {
-		{"åbent", "aabent"}, {"mose", "sump"}, {"vandløb", "vandloeb"},
-		{"feltbefæstning", "feltbefaestning"},
+		{ "åbent", "aabent" },
+		{ "mose", "sump" },
+		{ "vandløb", "vandloeb" },
+		{ "feltbefæstning", "feltbefaestning" },
 	};
 	size_t i;
 
@@ -103,7 +105,8 @@ static int load_feature(struct ks_feature *f, xmlNodePtr n, const char *name)
 	}
 	if (width) {
 		if (strcmp(f->type, "vandloeb")) {
-			err = ord_error_set(ORD_EBADDATA, "%s:%u: only a stream (vandløb) has a width, not '%s'",
+			err = ord_error_set(ORD_EBADDATA,
+					    "%s:%u: only a stream (vandløb) has a width, not '%s'",
 					    name, f->line, f->type);
 			goto out;
 		}
@@ -269,7 +272,7 @@ size_t ks_map_trace(const struct ks_map *m, double x0, double y0, double x1, dou
 		for (j = 0; j < p->nf; j++) {
 			const struct ks_feature *f = &p->f[j];
 			double cx, cy, ex, ey, t;
-			int ends[2] = {f->from, f->to}, hit = 0;
+			int ends[2] = { f->from, f->to }, hit = 0;
 			double best = 2;
 
 			ks_map_centre(m, p->q, p->r, &cx, &cy);

@@ -33,9 +33,9 @@ struct ks_feature {
 
 struct ks_plate {
 	int q, r;
-	char terrain[16];  /* aabent vanskeligt skov bebyggelse sump vand plantage */
-	int height;        /* contour steps F */
-	char *name;        /* optional, NULL */
+	char terrain[16]; /* aabent vanskeligt skov bebyggelse sump vand plantage */
+	int height;       /* contour steps F */
+	char *name;       /* optional, NULL */
 	struct ks_feature *f;
 	size_t nf;
 	unsigned line;
@@ -43,16 +43,16 @@ struct ks_plate {
 
 struct ks_map {
 	char *title;
-	double plate_cm;   /* across the flats */
+	double plate_cm; /* across the flats */
 	struct ks_plate *p;
 	size_t n;
 };
 
 /* A crossing found along a move: a feature or a terrain edge. */
 struct ks_crossing {
-	int q, r;              /* the plate it is on (the plate entered for an edge) */
-	const char *what;      /* feature type, or the terrain entered/left ("skov") */
-	int edge;              /* 1: a terrain edge, 0: a linear feature */
+	int q, r;                   /* the plate it is on (the plate entered for an edge) */
+	const char *what;           /* feature type, or the terrain entered/left ("skov") */
+	int edge;                   /* 1: a terrain edge, 0: a linear feature */
 	const struct ks_feature *f; /* the feature, or NULL for an edge */
 };
 

@@ -107,10 +107,10 @@ static void apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, cons
 	ks_set_moral(ctx, u, grade, 0, why);
 	after = ks_moral_at(ctx, u, ks_half(ctx, 1), NULL);
 	if (after > before) {
-		ord_buf_addf(&t->da, "; moral %s → %s (%s)", ks_moral_name(before), ks_moral_name(after),
-			     moral_da(after));
-		ord_buf_addf(&t->en, "; morale %s → %s (%s)", ks_moral_name(before), ks_moral_name(after),
-			     moral_en(after));
+		ord_buf_addf(&t->da, "; moral %s → %s (%s)", ks_moral_name(before),
+			     ks_moral_name(after), moral_da(after));
+		ord_buf_addf(&t->en, "; morale %s → %s (%s)", ks_moral_name(before),
+			     ks_moral_name(after), moral_en(after));
 		morale_consequence(t, after);
 	} else {
 		KS_TF(t, "; moral forbliver %s", "; morale stays %s", ks_moral_name(after));
@@ -165,20 +165,24 @@ static void resupply(struct ord_ctx *ctx, const struct ord_event *e, struct ord_
 			ks_st_set_num(u, "ks_fuldkugle", ks_param(r, "kanon_fuldkugle_granat") * guns);
 		if (all || !strcmp(ammo, "SK"))
 			ks_st_set_num(u, "ks_kardaesk",
-				      (ks_param(r, "kanon_kardaesk") - ks_param(r, "kanon_shrapnel")) * guns);
+				      (ks_param(r, "kanon_kardaesk") - ks_param(r, "kanon_shrapnel")) *
+					      guns);
 		if (all || !strcmp(ammo, "SS"))
 			ks_st_set_num(u, "ks_shrapnel", ks_param(r, "kanon_shrapnel") * guns);
 		KS_TF(&t, "genforsynet (%s): fuldkugle/granat %s, kardæsk %s, shrapnel %s",
-		      "resupplied (%s): roundshot/shell %s, canister %s, shrapnel %s", all ? "alle" : ammo,
-		      ks_st_str(u, "ks_fuldkugle"), ks_st_str(u, "ks_kardaesk"), ks_st_str(u, "ks_shrapnel"));
+		      "resupplied (%s): roundshot/shell %s, canister %s, shrapnel %s",
+		      all ? "alle" : ammo, ks_st_str(u, "ks_fuldkugle"),
+		      ks_st_str(u, "ks_kardaesk"), ks_st_str(u, "ks_shrapnel"));
 	} else {
 		double issue = ks_is(ctx, u, "infanteri") ? ks_param(r, "infanteri")
-			       : ord_kv_get_bool(&u->attrs, "karabiner", 0) ? ks_param(r, "kavaleri_karabiner")
-									     : 0;
+			       : ord_kv_get_bool(&u->attrs, "karabiner", 0)
+				       ? ks_param(r, "kavaleri_karabiner")
+				       : 0;
 		if (ord_kv_get(&u->attrs, "kampsatser"))
 			issue = ord_kv_get_num(&u->attrs, "kampsatser", issue);
 		ks_st_set_num(u, "kampsatser", issue);
-		KS_TF(&t, "genforsynet: %s kampsatser", "resupplied: %s rounds", ks_st_str(u, "kampsatser"));
+		KS_TF(&t, "genforsynet: %s kampsatser", "resupplied: %s rounds",
+		      ks_st_str(u, "kampsatser"));
 	}
 	ks_result(ctx, e->seq, u, NULL, &t);
 	ks_text_release(&t);
@@ -199,16 +203,16 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 		ks_text_init(&t);
 		if (!strcmp(e->kind, "forstyrret")) {
 			const char *g = ord_kv_get(&e->kv, "grund");
-			KS_TF(&t, "forstyrret%s%s: reorganiseres ikke", "disturbed%s%s: does not reorganise",
-			      g ? ": " : "", g ? g : "");
+			KS_TF(&t, "forstyrret%s%s: reorganiseres ikke",
+			      "disturbed%s%s: does not reorganise", g ? ": " : "", g ? g : "");
 			ks_result(ctx, e->seq, u, NULL, &t);
 		} else if (!strcmp(e->kind, "genforsyning")) {
 			resupply(ctx, e, u);
 		} else if (!strcmp(e->kind, "reparation")) {
 			ks_st_set(u, "beskadiget", ks_st(u, "beskadiget") - 1);
 			ks_st_set(u, "kanoner", ks_st(u, "kanoner") + 1);
-			KS_TF(&t, "en beskadiget kanon er repareret: %ld kanoner", "a damaged gun is repaired: %ld guns",
-			      ks_st(u, "kanoner"));
+			KS_TF(&t, "en beskadiget kanon er repareret: %ld kanoner",
+			      "a damaged gun is repaired: %ld guns", ks_st(u, "kanoner"));
 			ks_result(ctx, e->seq, u, NULL, &t);
 		}
 		ks_text_release(&t);
@@ -226,8 +230,10 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 			/* a state for half a turn or the rest of a turn is over */
 			ord_kv_set(&u->state, "moral", "OR");
 			ks_st_set(u, "moral_til", 0);
-			ord_buf_addf(&t.da, "%s (%s) er ophørt", ks_moral_name(grade), ks_st_str(u, "moral_grund"));
-			ord_buf_addf(&t.en, "%s (%s) is over", ks_moral_name(grade), ks_reason(ks_st_str(u, "moral_grund"), "en"));
+			ord_buf_addf(&t.da, "%s (%s) er ophørt", ks_moral_name(grade),
+				     ks_st_str(u, "moral_grund"));
+			ord_buf_addf(&t.en, "%s (%s) is over", ks_moral_name(grade),
+				     ks_reason(ks_st_str(u, "moral_grund"), "en"));
 			ord_kv_set(&u->state, "moral_grund", "");
 			ks_result(ctx, 0, u, NULL, &t);
 		} else if (!til && ks_st(u, "moral_traek") < turn && ks_st(u, "fu_ekstra") < turn &&
@@ -241,14 +247,15 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 			if (to < grade) {
 				ord_kv_set(&u->state, "moral", ks_moral_name(to));
 				ks_st_set(u, "moral_traek", turn);
-				KS_TF(&t, "reorganiseret: %s → %s", "reorganised: %s → %s", ks_moral_name(grade),
-				      ks_moral_name(to));
+				KS_TF(&t, "reorganiseret: %s → %s", "reorganised: %s → %s",
+				      ks_moral_name(grade), ks_moral_name(to));
 				if (to == KS_OR)
 					ord_kv_set(&u->state, "moral_grund", "");
 				used_param(ctx, &t, "reorganisering_grader");
 				ks_result(ctx, 0, u, NULL, &t);
 			} else if (ks_st(u, "decimering") >= 2) {
-				ks_text_add(&t, "over 50% tab: kan ikke reorganiseres", "over 50% lost: cannot be reorganised");
+				ks_text_add(&t, "over 50% tab: kan ikke reorganiseres",
+					    "over 50% lost: cannot be reorganised");
 				ks_result(ctx, 0, u, NULL, &t);
 			}
 		}
@@ -276,12 +283,16 @@ static void declare_supports(struct ord_ctx *ctx, const struct ord_unit *of, str
 		ord_kv_set(&s->state, "stoetter", of->id);
 		ord_kv_set(&s->state, "stoette_rolle", rolle);
 		ks_st_set(s, "stoette_traek", ord_ctx_turn(ctx));
-		ord_buf_addf(&t->da, "%s%s (%s)", n ? ", " : " ", s->id, !strcmp(rolle, "nabo") ? "naboenhed" : "2. træfning");
-		ord_buf_addf(&t->en, "%s%s (%s)", n ? ", " : " ", s->id, !strcmp(rolle, "nabo") ? "neighbour" : "second line");
+		ord_buf_addf(&t->da, "%s%s (%s)", n ? ", " : " ", s->id,
+			     !strcmp(rolle, "nabo") ? "naboenhed" : "2. træfning");
+		ord_buf_addf(&t->en, "%s%s (%s)", n ? ", " : " ", s->id,
+			     !strcmp(rolle, "nabo") ? "neighbour" : "second line");
 		n++;
 		ks_text_init(&st);
-		ord_buf_addf(&st.da, "%s for %s", !strcmp(rolle, "nabo") ? "naboenhed" : "2. træfning", of->id);
-		ord_buf_addf(&st.en, "%s for %s", !strcmp(rolle, "nabo") ? "neighbour" : "second line", of->id);
+		ord_buf_addf(&st.da, "%s for %s",
+			     !strcmp(rolle, "nabo") ? "naboenhed" : "2. træfning", of->id);
+		ord_buf_addf(&st.en, "%s for %s",
+			     !strcmp(rolle, "nabo") ? "neighbour" : "second line", of->id);
 		ks_result(ctx, e->seq, s, NULL, &st);
 		ks_text_release(&st);
 	}
@@ -300,7 +311,8 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			struct ks_text t;
 			int storm, reacted;
 
-			if (strcmp(e->kind, "angreb") || ord_kv_get_bool(&e->kv, "initiativ", 0) != !pass)
+			if (strcmp(e->kind, "angreb") ||
+			    ord_kv_get_bool(&e->kv, "initiativ", 0) != !pass)
 				continue;
 			a = ev_unit(ctx, e, "unit");
 			m = ev_unit(ctx, e, "maal");
@@ -320,7 +332,8 @@ static int resolve_declarations(struct ord_ctx *ctx)
 				ks_text_add(&t, " med løb", " with løb");
 			}
 			if (pass == 0)
-				ks_text_add(&t, " (initiativet: erklærer først)", " (initiative: declares first)");
+				ks_text_add(&t, " (initiativet: erklærer først)",
+					    " (initiative: declares first)");
 			ks_text_add(&t, "; 2. støtte:", "; 2. supports:");
 			{
 				size_t before = t.da.len;
@@ -340,11 +353,14 @@ static int resolve_declarations(struct ord_ctx *ctx)
 				ks_st_set(m, "reaktion_traek", turn);
 				ord_buf_addf(&t.da, "; 3. %s reagerer: %s", m->id, re);
 				ord_buf_addf(&t.en, "; 3. %s reacts: %s", m->id,
-					     !strcmp(re, "forsvar") ? "defence" : !strcmp(re, "modangreb") ? "counterattack" : "retreat");
+					     !strcmp(re, "forsvar")     ? "defence"
+					     : !strcmp(re, "modangreb") ? "counterattack"
+									: "retreat");
 				reacted = 1;
 			}
 			if (!reacted)
-				KS_TF(&t, "; 3. %s erklærer ingen reaktion", "; 3. %s states no reaction", m->id);
+				KS_TF(&t, "; 3. %s erklærer ingen reaktion",
+				      "; 3. %s states no reaction", m->id);
 			ks_text_add(&t, "; 4. forsvarerens støtte:", "; 4. the defender's supports:");
 			{
 				size_t before = t.da.len;
@@ -420,15 +436,16 @@ static int resolve_moves(struct ord_ctx *ctx)
 		ks_text_init(&t);
 		if (!strcmp(e->kind, "flyt")) {
 			double x0 = ks_st_num(u, "x"), y0 = ks_st_num(u, "y");
-			double x1 = ord_kv_get_num(&e->kv, "x", 0), y1 = ord_kv_get_num(&e->kv, "y", 0);
+			double x1 = ord_kv_get_num(&e->kv, "x", 0),
+			       y1 = ord_kv_get_num(&e->kv, "y", 0);
 			int had = ord_kv_get(&u->state, "x") != NULL;
 			ord_kv_set(&u->state, "x", ord_kv_get(&e->kv, "x"));
 			ord_kv_set(&u->state, "y", ord_kv_get(&e->kv, "y"));
 			ks_st_set(u, "bevaeget", turn);
 			KS_TF(&t, "flyttet %s%g cm til x=%s y=%s", "moved %s%g cm to x=%s y=%s",
 			      ord_kv_get_bool(&e->kv, "retraete", 0) ? "(retræte/flugt) " : "",
-			      had ? round(hypot(x1 - x0, y1 - y0) * 10) / 10 : 0.0, ord_kv_get(&e->kv, "x"),
-			      ord_kv_get(&e->kv, "y"));
+			      had ? round(hypot(x1 - x0, y1 - y0) * 10) / 10 : 0.0,
+			      ord_kv_get(&e->kv, "x"), ord_kv_get(&e->kv, "y"));
 			if (r->map) {
 				ks_text_add(&t, " (", " (");
 				ks_map_describe(r, x1, y1, &t);
@@ -448,7 +465,10 @@ static int resolve_moves(struct ord_ctx *ctx)
 			if (ks_is(ctx, u, "artilleri") && !strcmp(ks_st_str(u, "prodset"), "paa") &&
 			    !strcmp(ks_form(u), "linie")) {
 				ks_st_set(u, "march_i_traek",
-					  ks_st(u, "march_sidst") > 0 && ks_st(u, "march_sidst") == turn - 1 ? ks_st(u, "march_i_traek") + 1 : 1);
+					  ks_st(u, "march_sidst") > 0 &&
+							  ks_st(u, "march_sidst") == turn - 1
+						  ? ks_st(u, "march_i_traek") + 1
+						  : 1);
 				ks_st_set(u, "march_sidst", turn);
 			}
 			/* obstacles: infantry in close order, cavalry in close order
@@ -468,8 +488,8 @@ static int resolve_moves(struct ord_ctx *ctx)
 			ord_buf_addf(&t.da, "formerer %s", ks_formation_name(ctx, u, fb, "da"));
 			ord_buf_addf(&t.en, "forms %s", ks_formation_name(ctx, u, fb, "en"));
 			if (strcmp(fb, f))
-				KS_TF(&t, " (under %g figurer: hob, 11.8)", " (under %g figures: a hob, 11.8)",
-				      ks_param(r, "hob_under"));
+				KS_TF(&t, " (under %g figurer: hob, 11.8)",
+				      " (under %g figures: a hob, 11.8)", ks_param(r, "hob_under"));
 			lu_half_turn(ctx, u, "formationsændring", &t);
 		} else if (!strcmp(e->kind, "front")) {
 			ks_st_set(u, "bevaeget", turn);
@@ -528,10 +548,12 @@ static void target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct o
 		ord_kv_set(flags, "maal_lu", "yes");
 	else if (grade >= KS_U)
 		ord_kv_set(flags, "maal_u", "yes");
-	if (ks_st(t, "skoed_helt") > 0 && ks_st(t, "skoed_helt") == ord_ctx_turn(ctx) - 1 && ks_closed(ctx, t, NULL))
+	if (ks_st(t, "skoed_helt") > 0 && ks_st(t, "skoed_helt") == ord_ctx_turn(ctx) - 1 &&
+	    ks_closed(ctx, t, NULL))
 		ord_kv_set(flags, "krudtroeg_maal", "yes");
 	if (!ks_is(ctx, t, "artilleri"))
-		ord_kv_set_int(flags, "valeur_diff", ks_st(t, "valeur") - (long)ks_param(r, "valeur_norm"));
+		ord_kv_set_int(flags, "valeur_diff",
+			       ks_st(t, "valeur") - (long)ks_param(r, "valeur_norm"));
 	/* cover from the map (Skema I-III) */
 	if (r->map && ord_kv_get(&t->state, "x")) {
 		const struct ks_plate *p = ks_map_at(r->map, ks_st_num(t, "x"), ks_st_num(t, "y"));
@@ -586,12 +608,14 @@ static int answers(struct ord_ctx *ctx, const struct ord_unit *t)
 
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
-		if ((strcmp(e->kind, "skyd") && strcmp(e->kind, "artilleri")) || ev_unit(ctx, e, "unit") != t)
+		if ((strcmp(e->kind, "skyd") && strcmp(e->kind, "artilleri")) ||
+		    ev_unit(ctx, e, "unit") != t)
 			continue;
 		for (j = 0; j < ord_ctx_nevents(ctx); j++) {
 			const struct ord_event *f = ord_ctx_event(ctx, j);
 			if ((!strcmp(f->kind, "skyd") || !strcmp(f->kind, "artilleri")) &&
-			    ev_unit(ctx, f, "maal") == t && ev_unit(ctx, f, "unit") == ev_unit(ctx, e, "maal"))
+			    ev_unit(ctx, f, "maal") == t &&
+			    ev_unit(ctx, f, "unit") == ev_unit(ctx, e, "maal"))
 				return 1;
 		}
 	}
@@ -606,7 +630,8 @@ struct hit {
 	struct ord_unit *firer;
 };
 
-static const char *battery_ammo(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_event *e)
+static const char *battery_ammo(struct ord_ctx *ctx, const struct ord_unit *u,
+				const struct ord_event *e)
 {
 	struct ks_group g[KS_MAX_GROUPS];
 	const struct ord_order *o = ord_ctx_order(ctx, u);
@@ -624,7 +649,9 @@ static const char *battery_ammo(struct ord_ctx *ctx, const struct ord_unit *u, c
 
 static const char *pool_key(const char *ammo)
 {
-	return !strcmp(ammo, "SK") ? "ks_kardaesk" : !strcmp(ammo, "SS") ? "ks_shrapnel" : "ks_fuldkugle";
+	return !strcmp(ammo, "SK")   ? "ks_kardaesk"
+	       : !strcmp(ammo, "SS") ? "ks_shrapnel"
+				     : "ks_fuldkugle";
 }
 
 static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struct hit *h)
@@ -644,7 +671,8 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	ord_kv_init(&vals);
 	ks_text_init(&why);
 	in.figures = (int)ord_kv_get_int(&e->kv, "figurer",
-					  ks_firing_figures(r, ks_form(u), ks_vaaben(ctx, u), ks_figures(ctx, u)));
+					 ks_firing_figures(r, ks_form(u), ks_vaaben(ctx, u),
+							   ks_figures(ctx, u)));
 	in.target_figures = (int)ord_kv_get_int(&e->kv, "maal_figurer", ks_figures(ctx, t));
 	in.zone = zone;
 	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
@@ -652,8 +680,9 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	if (ks_is(ctx, u, "kavaleri")) {
 		in.vaaben = "karabin";
 		ord_kv_set(&flags, "kavaleri_skyder", "yes");
-	} else if (rifler >= 100 || (rifler > 0 && ((zone && !strcmp(zone, "III")) ||
-						      (!zone && in.range > ks_param(ks_r(ctx), "zone_ii_cm"))))) {
+	} else if (rifler >= 100 ||
+		   (rifler > 0 && ((zone && !strcmp(zone, "III")) ||
+				   (!zone && in.range > ks_param(ks_r(ctx), "zone_ii_cm"))))) {
 		in.vaaben = "riffel";
 		if (rifler < 100) /* only the rifles reach the furthest zone */
 			in.figures = (int)floor(in.figures * rifler / 100.0);
@@ -710,7 +739,8 @@ out:
 static int guns_for(struct ord_ctx *ctx, const struct ord_unit *u, const char *ammo)
 {
 	long guns = ks_st(u, "kanoner");
-	long how = ord_kv_get_int(&u->attrs, "haubitser", 0) + ord_kv_get_int(&u->attrs, "kanonhaubitser", 0);
+	long how = ord_kv_get_int(&u->attrs, "haubitser", 0) +
+		   ord_kv_get_int(&u->attrs, "kanonhaubitser", 0);
 
 	(void)ctx;
 	if (!strcmp(ammo, "SG") && how < guns)
@@ -718,8 +748,7 @@ static int guns_for(struct ord_ctx *ctx, const struct ord_unit *u, const char *a
 	return (int)guns;
 }
 
-static int fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct hit *h,
-			  int defensive)
+static int fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct hit *h, int defensive)
 {
 	struct ks_rules *r = ks_r(ctx);
 	struct ord_unit *u = ev_unit(ctx, e, "unit"), *t = ev_unit(ctx, e, "maal");
@@ -760,12 +789,15 @@ static int fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct
 	if ((err = roll3(ctx, in.dice, defensive ? "forsvarsild" : "artilleri", u, e->seq, 0)) != 0)
 		goto out;
 	if (defensive)
-		KS_TF(&why, "forsvarsskydning med kardæsk på %s: ", "defensive canister at %s: ", t->id);
+		KS_TF(&why,
+		      "forsvarsskydning med kardæsk på %s: ", "defensive canister at %s: ", t->id);
 	else
 		KS_TF(&why, "skyder på %s: ", "fires at %s: ", t->id);
 	if ((err = ks_artillery(r, &in, &out, &why)) != 0)
 		goto out;
-	use = ks_param(r, defensive ? "forbrug_forsvarsild" : coord ? "forbrug_koordineret" : "forbrug_skydning");
+	use = ks_param(r, defensive ? "forbrug_forsvarsild"
+			  : coord   ? "forbrug_koordineret"
+				    : "forbrug_skydning");
 	ks_st_set_num(u, pool_key(ammo), ks_st_num(u, pool_key(ammo)) - use * in.guns);
 	if (ks_st_num(u, pool_key(ammo)) < 0)
 		ks_st_set_num(u, pool_key(ammo), 0);
@@ -832,7 +864,9 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 	if (pieces < 1)
 		pieces = 1;
 	/* each limber carries the same share of the battery's ammunition */
-	ammo = (ks_st_num(b, "ks_fuldkugle") + ks_st_num(b, "ks_kardaesk") + ks_st_num(b, "ks_shrapnel")) / pieces;
+	ammo = (ks_st_num(b, "ks_fuldkugle") + ks_st_num(b, "ks_kardaesk") +
+		ks_st_num(b, "ks_shrapnel")) /
+	       pieces;
 	if ((err = roll1(ctx, &die, "eksplosion", b, seq, nth)) != 0)
 		return err;
 	ks_text_init(&t);
@@ -842,7 +876,7 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 	ks_st_set(b, "prods_tab", ks_st(b, "prods_tab") + 1);
 	{
 		/* the limber's ammunition is gone, exploded or not */
-		static const char *const pools[] = {"ks_fuldkugle", "ks_kardaesk", "ks_shrapnel"};
+		static const char *const pools[] = { "ks_fuldkugle", "ks_kardaesk", "ks_shrapnel" };
 		size_t k;
 		for (k = 0; k < ORD_ARRAY_SIZE(pools); k++)
 			ks_st_set_num(b, pools[k], ks_st_num(b, pools[k]) * (1 - 1.0 / pieces));
@@ -860,7 +894,8 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 		double dist;
 		if (ks_gone(v) || !ord_kv_get(&v->state, "x"))
 			continue;
-		dist = hypot(ks_st_num(v, "x") - ks_st_num(b, "x"), ks_st_num(v, "y") - ks_st_num(b, "y"));
+		dist = hypot(ks_st_num(v, "x") - ks_st_num(b, "x"),
+			     ks_st_num(v, "y") - ks_st_num(b, "y"));
 		if (dist > zii)
 			continue;
 		memset(&in, 0, sizeof(in));
@@ -879,7 +914,8 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 			ks_text_release(&w);
 			goto out;
 		}
-		KS_TF(&w, "ramt af eksplosionen (%g cm): ", "hit by the explosion (%g cm): ", round(dist * 10) / 10);
+		KS_TF(&w, "ramt af eksplosionen (%g cm): ", "hit by the explosion (%g cm): ",
+		      round(dist * 10) / 10);
 		err = ks_artillery(r, &in, &o, &w);
 		ord_kv_release(&flags);
 		if (err) {
@@ -951,9 +987,13 @@ static int resolve_fire(struct ord_ctx *ctx)
 			tt = ks_grp_tok(o, &g[k], ORD_TOK_TARGET);
 			hex = ks_grp_arg(o, &g[k], "hex");
 			if (tt && ord_ctx_find_unit(ctx, tt->value))
-				ord_kv_set(&u->state, "indskudt_paa", ord_ctx_find_unit(ctx, tt->value)->id);
+				ord_kv_set(&u->state, "indskudt_paa",
+					   ord_ctx_find_unit(ctx, tt->value)->id);
 			else
-				ord_kv_set(&u->state, "indskudt_paa", tt ? tt->value : hex ? hex : "");
+				ord_kv_set(&u->state, "indskudt_paa",
+					   tt    ? tt->value
+					   : hex ? hex
+						 : "");
 			ks_text_init(&t);
 			KS_TF(&t, "indskudt på %s", "ranged on %s", ks_st_str(u, "indskudt_paa"));
 			ks_result(ctx, 0, u, NULL, &t);
@@ -974,8 +1014,8 @@ static int resolve_fire(struct ord_ctx *ctx)
 			battery_losses(ctx, h->target, h->damaged, h->destroyed, &t);
 		} else if (h->men) {
 			ks_take_men(ctx, h->target, h->men, 0);
-			KS_TF(&t, ": %d mand tabt, %ld figurer tilbage", ": %d men lost, %ld figures left", h->men,
-			      ks_st(h->target, "figurer"));
+			KS_TF(&t, ": %d mand tabt, %ld figurer tilbage",
+			      ": %d men lost, %ld figures left", h->men, ks_st(h->target, "figurer"));
 		}
 		apply_grade(ctx, h->target, h->grade, "ild", &t);
 		ks_result(ctx, h->e->seq, h->target, NULL, &t);
@@ -1003,14 +1043,16 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 		struct ord_unit *s = ord_ctx_unit(ctx, i);
 		const char *rolle = ks_st_str(s, "stoette_rolle"), *why_da = NULL, *why_en = NULL;
 		int nabo = !strcmp(rolle, "nabo");
-		if (ks_st(s, "stoette_traek") != turn || strcmp(ks_st_str(s, "stoetter"), x->id) || ks_gone(s))
+		if (ks_st(s, "stoette_traek") != turn || strcmp(ks_st_str(s, "stoetter"), x->id) ||
+		    ks_gone(s))
 			continue;
 		/* 6.6: the conditions at the moment of the attack */
 		if (ks_moral_now(ctx, s) >= KS_U)
 			why_da = "i uorden", why_en = "in disorder";
 		else if (ks_st(s, "angreb_traek") == turn)
 			why_da = "har selv angrebsordre", why_en = "has an attack order itself";
-		else if (ks_st(s, "skoed") == turn && !(nabo && !strcmp(ks_st_str(s, "skoed_paa"), enemy->id)))
+		else if (ks_st(s, "skoed") == turn &&
+			 !(nabo && !strcmp(ks_st_str(s, "skoed_paa"), enemy->id)))
 			why_da = "har skudt i trækket", why_en = "has fired this turn";
 		else if (ks_st(s, "naerkamp_traek") == turn)
 			why_da = "er selv i nærkamp", why_en = "is in a melee itself";
@@ -1020,16 +1062,21 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 			why_da = "hob", why_en = "a clump";
 		else if (!ks_closed(ctx, s, NULL))
 			why_da = "ikke i sluttet formation", why_en = "not in close order";
-		else if (ks_is(ctx, s, "kavaleri") && ks_st(s, "valeur") < (long)ks_param(r, "valeur_min"))
+		else if (ks_is(ctx, s, "kavaleri") &&
+			 ks_st(s, "valeur") < (long)ks_param(r, "valeur_min"))
 			why_da = "valeur under 4", why_en = "valeur under 4";
 		if (why_da) {
-			ord_buf_addf(&t->da, "%s%s støtter ikke (%s)", naboer + traefning + refused ? ", " : " ", s->id, why_da);
-			ord_buf_addf(&t->en, "%s%s does not support (%s)", naboer + traefning + refused ? ", " : " ", s->id, why_en);
+			ord_buf_addf(&t->da, "%s%s støtter ikke (%s)",
+				     naboer + traefning + refused ? ", " : " ", s->id, why_da);
+			ord_buf_addf(&t->en, "%s%s does not support (%s)",
+				     naboer + traefning + refused ? ", " : " ", s->id, why_en);
 			refused++;
 			continue;
 		}
-		ord_buf_addf(&t->da, "%s%s (%s)", naboer + traefning + refused ? ", " : " ", s->id, nabo ? "naboenhed" : "2. træfning");
-		ord_buf_addf(&t->en, "%s%s (%s)", naboer + traefning + refused ? ", " : " ", s->id, nabo ? "neighbour" : "second line");
+		ord_buf_addf(&t->da, "%s%s (%s)", naboer + traefning + refused ? ", " : " ", s->id,
+			     nabo ? "naboenhed" : "2. træfning");
+		ord_buf_addf(&t->en, "%s%s (%s)", naboer + traefning + refused ? ", " : " ", s->id,
+			     nabo ? "neighbour" : "second line");
 		if (nabo)
 			naboer++;
 		else
@@ -1045,8 +1092,8 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 }
 
 /* The flags a side brings to the melee from its unit and state. */
-static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit *enemy, int attacker,
-			struct ord_kv *flags)
+static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit *enemy,
+			int attacker, struct ord_kv *flags)
 {
 	struct ks_rules *r = ks_r(ctx);
 	const char *f = ks_form(x), *k = ks_klasse(ctx, x);
@@ -1073,7 +1120,8 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 			ord_kv_set(flags, "stormmarch", "yes");
 			if (ks_st(x, "foerste_storm"))
 				ord_kv_set(flags, "foerste_storm", "yes");
-		} else if (ks_st(x, "stormmarch_sidst") > 0 && ks_st(x, "stormmarch_sidst") == turn - 1) {
+		} else if (ks_st(x, "stormmarch_sidst") > 0 &&
+			   ks_st(x, "stormmarch_sidst") == turn - 1) {
 			ord_kv_set(flags, "efter_stormmarch", "yes");
 		}
 		if (ks_is(ctx, enemy, "infanteri") && strcmp(ks_form(enemy), "karre") &&
@@ -1115,7 +1163,8 @@ static void surrender(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, con
 	ks_text_init(&t);
 	ks_st_set(u, "overgivet", 1);
 	if (!ks_is(ctx, u, "artilleri")) {
-		ks_st_set(u, "fanger", ks_st(u, "fanger") + fig * (long)ks_param(ks_r(ctx), "mand_pr_figur"));
+		ks_st_set(u, "fanger",
+			  ks_st(u, "fanger") + fig * (long)ks_param(ks_r(ctx), "mand_pr_figur"));
 		ks_st_set(u, "figurer", 0);
 	}
 	ord_buf_addf(&t.da, "overgiver sig (%s): %ld figurer i fangenskab", why_da, fig);
@@ -1136,10 +1185,11 @@ static int british_roll(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, s
 	if (die >= (int)ks_param(r, "britisk_fra")) {
 		ks_st_set(u, "britisk_kontrol_til", turn + (long)ks_param(r, "britisk_traek") - 1);
 		KS_TF(t, "; britisk kavaleri 1d6 = %d: ude af kontrol, fortsætter nærkampen til og med træk %ld",
-		      "; British cavalry 1d6 = %d: out of control, stays in the melee until turn %ld", die,
-		      ks_st(u, "britisk_kontrol_til"));
+		      "; British cavalry 1d6 = %d: out of control, stays in the melee until turn %ld",
+		      die, ks_st(u, "britisk_kontrol_til"));
 	} else {
-		KS_TF(t, "; britisk kavaleri 1d6 = %d: under kontrol", "; British cavalry 1d6 = %d: under control", die);
+		KS_TF(t, "; britisk kavaleri 1d6 = %d: under kontrol",
+		      "; British cavalry 1d6 = %d: under control", die);
 	}
 	return 0;
 }
@@ -1163,8 +1213,9 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	if (ks_gone(a) || ks_gone(f))
 		goto out;
 	if (!pursuit && ks_moral_now(ctx, a) >= KS_U) {
-		KS_TF(&t, "angrebet på %s gennemføres ikke: angriberen er i %s", "the attack on %s does not go in: the attacker is in %s",
-		      f->id, ks_moral_name(ks_moral_now(ctx, a)));
+		KS_TF(&t, "angrebet på %s gennemføres ikke: angriberen er i %s",
+		      "the attack on %s does not go in: the attacker is in %s", f->id,
+		      ks_moral_name(ks_moral_now(ctx, a)));
 		ks_result(ctx, e->seq, a, NULL, &t);
 		goto out;
 	}
@@ -1180,7 +1231,8 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		size_t i;
 		for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 			const struct ord_unit *s = ord_ctx_unit(ctx, i);
-			if (ks_st(s, "stoette_traek") == turn && !strcmp(ks_st_str(s, "stoetter"), f->id) &&
+			if (ks_st(s, "stoette_traek") == turn &&
+			    !strcmp(ks_st_str(s, "stoetter"), f->id) &&
 			    !strcmp(ks_st_str(s, "stoette_rolle"), "nabo"))
 				escorted = 1;
 		}
@@ -1188,7 +1240,8 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 			ord_kv_set(&in.d.flags, "ubedaekket", "yes");
 			if (fa >= ff && ks_moral_now(ctx, f) < KS_U) {
 				ks_set_moral(ctx, f, KS_U, 0, "ubedækket");
-				ks_text_add(&t, "; ubedækket artilleri går i U", "; unescorted artillery goes into U");
+				ks_text_add(&t, "; ubedækket artilleri går i U",
+					    "; unescorted artillery goes into U");
 			}
 		}
 	}
@@ -1206,8 +1259,10 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	referee_flags(ord_kv_get(&e->kv, "d_flag"), &in.d.flags);
 	in.a.figures = fa;
 	in.d.figures = ff;
-	in.a.ranks = (int)ord_kv_get_int(&e->kv, "a_geledder", ks_ranks(r, ks_form(a), ks_vaaben(ctx, a), fa));
-	in.d.ranks = (int)ord_kv_get_int(&e->kv, "d_geledder", ks_ranks(r, ks_form(f), ks_vaaben(ctx, f), ff));
+	in.a.ranks = (int)ord_kv_get_int(&e->kv, "a_geledder",
+					 ks_ranks(r, ks_form(a), ks_vaaben(ctx, a), fa));
+	in.d.ranks = (int)ord_kv_get_int(&e->kv, "d_geledder",
+					 ks_ranks(r, ks_form(f), ks_vaaben(ctx, f), ff));
 	in.pursuit = pursuit;
 	if ((err = roll3(ctx, in.a.dice, "naerkamp angriber", a, e->seq, 0)) != 0 ||
 	    (err = roll3(ctx, in.d.dice, "naerkamp forsvarer", f, e->seq, 0)) != 0)
@@ -1234,8 +1289,9 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 			apply_grade(ctx, a, out.grade, "nærkamp", &t);
 			apply_grade(ctx, f, out.grade, "nærkamp", &t);
 		}
-		KS_TF(&t, "; %s har %ld figurer, %s har %ld figurer", "; %s has %ld figures, %s has %ld figures", a->id,
-		      ks_st(a, "figurer"), f->id, ks_st(f, "figurer"));
+		KS_TF(&t, "; %s har %ld figurer, %s har %ld figurer",
+		      "; %s has %ld figures, %s has %ld figures", a->id, ks_st(a, "figurer"), f->id,
+		      ks_st(f, "figurer"));
 		ord_kv_set(&vals, "winner", winner ? winner->id : "");
 		ord_kv_set_int(&vals, "men_a", out.men_a);
 		ord_kv_set_int(&vals, "men_d", out.men_d);
@@ -1247,7 +1303,7 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	if (ord_kv_get(&in.a.flags, "foerste_storm"))
 		ks_st_set(a, "foerste_storm", 0);
 	{
-		struct ord_unit *both[2] = {a, f};
+		struct ord_unit *both[2] = { a, f };
 		int k;
 		for (k = 0; k < 2; k++) {
 			struct ord_unit *x = both[k];
@@ -1255,7 +1311,8 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 				double use = ks_param(r, "forbrug_naerkamp_infanteri");
 				ks_st_set(x, "foerste_salve", 0);
 				if (ks_st_num(x, "kampsatser") >= use)
-					ks_st_set_num(x, "kampsatser", ks_st_num(x, "kampsatser") - use);
+					ks_st_set_num(x, "kampsatser",
+						      ks_st_num(x, "kampsatser") - use);
 			}
 			ks_st_set(x, "naerkamp_traek", turn);
 			if ((err = british_roll(ctx, x, e->seq, &t)) != 0)
@@ -1263,7 +1320,9 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		}
 	}
 	if (pursuit) {
-		long n = ks_st(f, "forfoelget_sidst") > 0 && ks_st(f, "forfoelget_sidst") == turn - 1 ? ks_st(f, "forfoelget_traek") + 1 : 1;
+		long n = ks_st(f, "forfoelget_sidst") > 0 && ks_st(f, "forfoelget_sidst") == turn - 1
+				 ? ks_st(f, "forfoelget_traek") + 1
+				 : 1;
 		ks_st_set(f, "forfoelget_traek", n);
 		ks_st_set(f, "forfoelget_sidst", turn);
 		KS_TF(&t, "; forfulgt %ld træk i træk", "; pursued %ld turns in a row", n);
@@ -1276,13 +1335,15 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 			if ((err = roll1(ctx, &die, "britisk forfoelgelse", w, e->seq, 0)) != 0)
 				goto out;
 			if (die >= (int)ks_param(r, "britisk_fra")) {
-				ks_st_set(w, "britisk_forfoelg_til", turn + (long)ks_param(r, "britisk_traek"));
+				ks_st_set(w, "britisk_forfoelg_til",
+					  turn + (long)ks_param(r, "britisk_traek"));
 				ord_kv_set(&w->state, "britisk_maal", l->id);
 				KS_TF(&t, "; britisk kavaleri 1d6 = %d: forfølger %s til og med træk %ld",
-				      "; British cavalry 1d6 = %d: pursues %s until turn %ld", die, l->id,
-				      ks_st(w, "britisk_forfoelg_til"));
+				      "; British cavalry 1d6 = %d: pursues %s until turn %ld", die,
+				      l->id, ks_st(w, "britisk_forfoelg_til"));
 			} else {
-				KS_TF(&t, "; britisk kavaleri 1d6 = %d: forfølger ikke", "; British cavalry 1d6 = %d: does not pursue", die);
+				KS_TF(&t, "; britisk kavaleri 1d6 = %d: forfølger ikke",
+				      "; British cavalry 1d6 = %d: does not pursue", die);
 			}
 		}
 	}
@@ -1295,7 +1356,8 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		ks_result(ctx, e->seq, f, &vals, &copy);
 		ks_text_release(&copy);
 	}
-	if (pursuit && ks_st(f, "forfoelget_traek") >= (long)ks_param(r, "overgivelse_forfoelgelser") && !ks_gone(f))
+	if (pursuit && ks_st(f, "forfoelget_traek") >= (long)ks_param(r, "overgivelse_forfoelgelser") &&
+	    !ks_gone(f))
 		surrender(ctx, f, e->seq, "forfulgt træk i træk", "pursued turn after turn");
 out:
 	ord_kv_release(&in.a.flags);
@@ -1328,7 +1390,8 @@ static void end_of_turn(struct ord_ctx *ctx)
 				ks_st_set(u, "efternoelere", ks_st(u, "efternoelere") + s);
 				ks_st_set(u, "figurer", ks_st(u, "figurer") - s);
 				KS_TF(&t, "på flugt i %ld. træk: %d figurer efternølere, %ld tilbage",
-				      "fleeing for the %ldth turn: %d figures straggle, %ld left", n, s, ks_st(u, "figurer"));
+				      "fleeing for the %ldth turn: %d figures straggle, %ld left",
+				      n, s, ks_st(u, "figurer"));
 				ks_result(ctx, 0, u, NULL, &t);
 				ks_text_reset(&t);
 			}
@@ -1336,14 +1399,20 @@ static void end_of_turn(struct ord_ctx *ctx)
 			if (ks_is(ctx, u, "kavaleri")) {
 				struct ord_buf why = ORD_BUF_INIT;
 				/* cossacks flee at light cavalry's stormmarch speed (17) */
-				if (strcmp(ks_art(u), "kosakker") && ks_stormmarch_refused(ctx, u, &why)) {
+				if (strcmp(ks_art(u), "kosakker") &&
+				    ks_stormmarch_refused(ctx, u, &why)) {
 					ks_st_set(u, "fu_ekstra", turn + 1);
 					KS_TF(&t, "flygter i stormmarch uden at måtte: FU også i træk %d",
-					      "flees at stormmarch although it may not: FU in turn %d as well", turn + 1);
+					      "flees at stormmarch although it may not: FU in turn %d as well",
+					      turn + 1);
 					ks_result(ctx, 0, u, NULL, &t);
 					ks_text_reset(&t);
 				} else {
-					ks_st_set(u, "stormmarch_start", ks_st(u, "stormmarch_sidst") > 0 && ks_st(u, "stormmarch_sidst") == turn - 1 ? ks_st(u, "stormmarch_start") : turn);
+					ks_st_set(u, "stormmarch_start",
+						  ks_st(u, "stormmarch_sidst") > 0 &&
+								  ks_st(u, "stormmarch_sidst") == turn - 1
+							  ? ks_st(u, "stormmarch_start")
+							  : turn);
 					ks_st_set(u, "stormmarch_sidst", turn);
 				}
 				ord_buf_release(&why);
@@ -1357,7 +1426,8 @@ static void end_of_turn(struct ord_ctx *ctx)
 		if ((!art && ks_st(u, "figurer") < (long)ks_param(r, "mindste_enhed")) ||
 		    (art && ks_st(u, "kanoner") < 1 && ks_st(u, "beskadiget") < 1)) {
 			ks_st_set(u, "fjernet", 1);
-			ks_text_add(&t, "regnes som tabt og fjernes fra spillet", "counts as lost and leaves the game");
+			ks_text_add(&t, "regnes som tabt og fjernes fra spillet",
+				    "counts as lost and leaves the game");
 			ks_result(ctx, 0, u, NULL, &t);
 			ks_text_release(&t);
 			continue;
@@ -1370,12 +1440,14 @@ static void end_of_turn(struct ord_ctx *ctx)
 				KS_TF(&t, "decimeret: over %g%% af den oprindelige styrke tabt (%ld af %d figurer): ",
 				      "decimated: over %g%% of its first strength lost (%ld of %d figures): ",
 				      ks_param(r, lvl >= 2 ? "decimering_u_pct" : "decimering_lu_pct"),
-				      ks_start_figures(ctx, u) - ks_st(u, "figurer"), ks_start_figures(ctx, u));
+				      ks_start_figures(ctx, u) - ks_st(u, "figurer"),
+				      ks_start_figures(ctx, u));
 				if (lvl >= 2)
 					ks_text_add(&t, "U resten af slaget, kan ikke reorganiseres",
 						    "U for the rest of the battle, cannot be reorganised");
 				else
-					ks_text_add(&t, "LU resten af slaget", "LU for the rest of the battle");
+					ks_text_add(&t, "LU resten af slaget",
+						    "LU for the rest of the battle");
 				if (lvl == 1 && ks_st(u, "vandt_fu_traek") == turn)
 					ks_text_add(&t, " (ikke i dette træk: vandt en nærkamp der sendte taberen i FU)",
 						    " (not this turn: it won a melee that sent the loser into FU)");
@@ -1388,9 +1460,10 @@ static void end_of_turn(struct ord_ctx *ctx)
 			const struct ord_order *o = ord_ctx_order(ctx, u);
 			struct ks_group g[KS_MAX_GROUPS];
 			size_t n = ks_groups(o, g, KS_MAX_GROUPS);
-			int engaged = ks_st(u, "naerkamp_traek") == turn || ks_st(u, "nabo_traek") == turn;
-			int rested = ks_find(g, n, "hvil") && !engaged && ks_st(u, "skoed") != turn &&
-				     ks_st(u, "bevaeget") != turn;
+			int engaged = ks_st(u, "naerkamp_traek") == turn ||
+				      ks_st(u, "nabo_traek") == turn;
+			int rested = ks_find(g, n, "hvil") && !engaged &&
+				     ks_st(u, "skoed") != turn && ks_st(u, "bevaeget") != turn;
 			long start = ord_kv_get_int(&u->attrs, "valeur", 6);
 			if (rested) {
 				ks_st_set(u, "hvil_traek", ks_st(u, "hvil_traek") + 1);
@@ -1401,9 +1474,11 @@ static void end_of_turn(struct ord_ctx *ctx)
 			if (ks_is(ctx, u, "kavaleri")) {
 				if (engaged) {
 					ks_st_set(u, "kamp_traek", ks_st(u, "kamp_traek") + 1);
-					if (ks_st(u, "kamp_traek") > (long)ks_param(r, "valeur_fri_traek")) {
+					if (ks_st(u, "kamp_traek") >
+					    (long)ks_param(r, "valeur_fri_traek")) {
 						ks_st_set(u, "valeur", ks_st(u, "valeur") - 1);
-						KS_TF(&t, "%ld. træk i kamp: valeur falder til %ld", "%ldth turn engaged: valeur falls to %ld",
+						KS_TF(&t, "%ld. træk i kamp: valeur falder til %ld",
+						      "%ldth turn engaged: valeur falls to %ld",
 						      ks_st(u, "kamp_traek"), ks_st(u, "valeur"));
 						if (ks_st(u, "valeur") < (long)ks_param(r, "valeur_min"))
 							KS_TF(&t, "; under %g: skal afbryde kampen, kan ikke angribe eller støtte",
@@ -1413,10 +1488,12 @@ static void end_of_turn(struct ord_ctx *ctx)
 						ks_text_reset(&t);
 					}
 				}
-				if (rested && ks_st(u, "hvil_traek") > (long)ks_param(r, "hvil_foer_genvinding") &&
+				if (rested &&
+				    ks_st(u, "hvil_traek") > (long)ks_param(r, "hvil_foer_genvinding") &&
 				    ks_st(u, "valeur") < start) {
 					ks_st_set(u, "valeur", ks_st(u, "valeur") + 1);
-					KS_TF(&t, "hvilet %ld træk: valeur stiger til %ld", "rested %ld turns: valeur rises to %ld",
+					KS_TF(&t, "hvilet %ld træk: valeur stiger til %ld",
+					      "rested %ld turns: valeur rises to %ld",
 					      ks_st(u, "hvil_traek"), ks_st(u, "valeur"));
 					ks_result(ctx, 0, u, NULL, &t);
 					ks_text_reset(&t);
@@ -1475,7 +1552,8 @@ static int resolve_attacks(struct ord_ctx *ctx)
 					ks_text_release(&t);
 				} else if (!strcmp(e->kind, "flugt")) {
 					if (ord_kv_get_bool(&e->kv, "blokeret", 0)) {
-						surrender(ctx, u, e->seq, "kan ikke flygte", "cannot flee");
+						surrender(ctx, u, e->seq, "kan ikke flygte",
+							  "cannot flee");
 					} else {
 						ks_text_init(&t);
 						ks_text_add(&t, "flygter et halvt træk ud af indbrudsafstand",

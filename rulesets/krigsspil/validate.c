@@ -24,34 +24,34 @@ static const struct {
 	const char *vaaben; /* space-separated */
 	const char *symbol; /* as the player writes it, for messages */
 } code_arms[] = {
-	{"march", "infanteri kavaleri artilleri", "M"},
-	{"stormmarch", "kavaleri artilleri", "SM"},
-	{"loeb", "infanteri", "L"},
-	{"angreb", "infanteri kavaleri", "A"},
-	{"forsvar", "infanteri kavaleri artilleri", "F"},
-	{"modangreb", "infanteri kavaleri", "MA"},
-	{"tilbagetog", "infanteri kavaleri artilleri", "TT"},
-	{"skydning", "infanteri kavaleri", "S"},
-	{"artilleriskydning", "artilleri", "AS"},
-	{"forsvarsskydning", "artilleri", "FS"},
-	{"indskydning", "artilleri", "IS"},
-	{"koordination", "artilleri", "KO"},
-	{"ophoer", "infanteri kavaleri artilleri", "OPH"},
-	{"afprodsning", "artilleri", "AP"},
-	{"paaprodsning", "artilleri", "PP"},
-	{"klargoering", "artilleri", "KL"},
-	{"prolongering", "artilleri", "PR"},
-	{"reparation", "artilleri", "REP"},
-	{"formation", "infanteri kavaleri artilleri", "FORM"},
-	{"drej", "infanteri kavaleri artilleri", "D"},
-	{"vending", "infanteri kavaleri artilleri", "V"},
-	{"genforsyning", "infanteri kavaleri artilleri", "GF"},
-	{"hvil", "infanteri kavaleri artilleri", "H"},
-	{"opdeling", "infanteri kavaleri", "OD"},
-	{"samling", "infanteri kavaleri", "SA"},
-	{"ammunitionsskift", "artilleri", "AM"},
-	{"stoette", "infanteri kavaleri", "ST"},
-	{"ordreaendring", "infanteri kavaleri artilleri", "ÆNDR"},
+	{ "march", "infanteri kavaleri artilleri", "M" },
+	{ "stormmarch", "kavaleri artilleri", "SM" },
+	{ "loeb", "infanteri", "L" },
+	{ "angreb", "infanteri kavaleri", "A" },
+	{ "forsvar", "infanteri kavaleri artilleri", "F" },
+	{ "modangreb", "infanteri kavaleri", "MA" },
+	{ "tilbagetog", "infanteri kavaleri artilleri", "TT" },
+	{ "skydning", "infanteri kavaleri", "S" },
+	{ "artilleriskydning", "artilleri", "AS" },
+	{ "forsvarsskydning", "artilleri", "FS" },
+	{ "indskydning", "artilleri", "IS" },
+	{ "koordination", "artilleri", "KO" },
+	{ "ophoer", "infanteri kavaleri artilleri", "OPH" },
+	{ "afprodsning", "artilleri", "AP" },
+	{ "paaprodsning", "artilleri", "PP" },
+	{ "klargoering", "artilleri", "KL" },
+	{ "prolongering", "artilleri", "PR" },
+	{ "reparation", "artilleri", "REP" },
+	{ "formation", "infanteri kavaleri artilleri", "FORM" },
+	{ "drej", "infanteri kavaleri artilleri", "D" },
+	{ "vending", "infanteri kavaleri artilleri", "V" },
+	{ "genforsyning", "infanteri kavaleri artilleri", "GF" },
+	{ "hvil", "infanteri kavaleri artilleri", "H" },
+	{ "opdeling", "infanteri kavaleri", "OD" },
+	{ "samling", "infanteri kavaleri", "SA" },
+	{ "ammunitionsskift", "artilleri", "AM" },
+	{ "stoette", "infanteri kavaleri", "ST" },
+	{ "ordreaendring", "infanteri kavaleri artilleri", "ÆNDR" },
 };
 
 static const char *symbol_of(const char *code)
@@ -137,14 +137,16 @@ int ks_stormmarch_refused(struct ord_ctx *ctx, const struct ord_unit *u, struct 
 	if (last == turn - 1 && start) {
 		/* going on with the stormmarch of last turn */
 		if (turn - start + 1 > (long)in_row) {
-			ord_buf_addf(why, "at most %g turns in a row: it stormmarched in turns %ld to %ld",
+			ord_buf_addf(why,
+				     "at most %g turns in a row: it stormmarched in turns %ld to %ld",
 				     in_row, start, last);
 			return 1;
 		}
 		return 0;
 	}
 	if (start && turn - start < (long)every) {
-		ord_buf_addf(why, "%s may stormmarch only every %gth turn: its last stormmarch began in turn %ld, the next may be in turn %ld",
+		ord_buf_addf(why,
+			     "%s may stormmarch only every %gth turn: its last stormmarch began in turn %ld, the next may be in turn %ld",
 			     ord_row_str(row, "navn"), every, start, start + (long)every);
 		return 1;
 	}
@@ -209,7 +211,9 @@ static const char *crossing_class(struct ord_ctx *ctx, const struct ks_crossing 
 		if (plate_has(p, "vadested")) {
 			const struct ord_row *v = chart_row(ctx, "hindringer", "element", "vadested");
 			*name = "vadested";
-			return v && strcmp(ord_row_str(v, "klasse"), "ingen") ? ord_row_str(v, "klasse") : "";
+			return v && strcmp(ord_row_str(v, "klasse"), "ingen")
+				       ? ord_row_str(v, "klasse")
+				       : "";
 		}
 	}
 	if (*c->f->obstacle)
@@ -226,7 +230,8 @@ static const char *crossing_class(struct ord_ctx *ctx, const struct ks_crossing 
 		ord_kv_release(&m);
 		if (b) {
 			*march_column = !strcmp(ord_row_str(b, "marchkolonne"), "ja");
-			return strcmp(ord_row_str(b, "klasse"), "ingen") ? ord_row_str(b, "klasse") : "";
+			return strcmp(ord_row_str(b, "klasse"), "ingen") ? ord_row_str(b, "klasse")
+									 : "";
 		}
 	}
 	return row && strcmp(ord_row_str(row, "klasse"), "ingen") ? ord_row_str(row, "klasse") : "";
@@ -272,21 +277,24 @@ static void check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0,
 			continue;
 		}
 		if (cr[i].edge && (!strcmp(cr[i].what, "skov") || !strcmp(cr[i].what, "sump")) &&
-		    ks_map_at(r->map, x1, y1) && !strcmp(ks_map_at(r->map, x1, y1)->terrain, cr[i].what)) {
+		    ks_map_at(r->map, x1, y1) &&
+		    !strcmp(ks_map_at(r->map, x1, y1)->terrain, cr[i].what)) {
 			/* 13 passage af skov, sump eller mose */
 			if (closed && strcmp(formation, "marchkolonne"))
-				ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af skov, sump eller mose",
+				ord_diag_add(m->d, m->line, m->col, m->unit,
+					     "13 passage af skov, sump eller mose",
 					     "%s on %s is passed in close order only in march column (on paths)",
 					     name, where);
 			else if (!closed && strcmp(vaaben, "infanteri") && strcmp(ks_art(u), "kosakker"))
-				ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af skov, sump eller mose",
+				ord_diag_add(m->d, m->line, m->col, m->unit,
+					     "13 passage af skov, sump eller mose",
 					     "%s on %s is passed in open order only by infantry and cossacks",
 					     name, where);
 		}
 		if (mc && strcmp(formation, "marchkolonne"))
 			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af vandløb",
-				     "the %s on %s is wider than ½ cm: it must be crossed in march column", name,
-				     where);
+				     "the %s on %s is wider than ½ cm: it must be crossed in march column",
+				     name, where);
 		obstacle = *cls != '\0';
 		if (!obstacle)
 			continue;
@@ -301,19 +309,20 @@ static void check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0,
 		if (strcmp(cls, "I")) {
 			if (!strcmp(vaaben, "kavaleri") || !strcmp(vaaben, "artilleri"))
 				ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
-					     "%s cannot pass obstacle %s: the %s on %s", arm_name(ctx, u), cls,
-					     name, where);
+					     "%s cannot pass obstacle %s: the %s on %s",
+					     arm_name(ctx, u), cls, name, where);
 			else if (grade == KS_U && !closed)
 				ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
-					     "an open formation in U cannot pass obstacle %s: the %s on %s", cls,
-					     name, where);
+					     "an open formation in U cannot pass obstacle %s: the %s on %s",
+					     cls, name, where);
 			else if (grade == KS_FU)
 				ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
-					     "infantry in FU cannot pass obstacle %s: the %s on %s", cls, name,
-					     where);
+					     "infantry in FU cannot pass obstacle %s: the %s on %s",
+					     cls, name, where);
 		} else if (grade == KS_FU && !strcmp(vaaben, "artilleri")) {
 			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
-				     "artillery in FU cannot pass obstacles: the %s on %s", name, where);
+				     "artillery in FU cannot pass obstacles: the %s on %s", name,
+				     where);
 		}
 	}
 }
@@ -374,8 +383,8 @@ static void check_target(struct ord_ctx *ctx, const struct ord_order *o, const s
 		    !strcmp(g->code, "skydning") || !strcmp(g->code, "artilleriskydning") ||
 		    !strcmp(g->code, "genforsyning") || !strcmp(g->code, "opdeling"))
 			return;
-		ord_diag_add(d, o->line, t->col, o->unit, "4.3", "unknown unit '%s' for '%s'", t->value,
-			     symbol_of(g->code));
+		ord_diag_add(d, o->line, t->col, o->unit, "4.3", "unknown unit '%s' for '%s'",
+			     t->value, symbol_of(g->code));
 		return;
 	}
 	if (tu == u && strcmp(g->code, "samling")) {
@@ -384,13 +393,15 @@ static void check_target(struct ord_ctx *ctx, const struct ord_order *o, const s
 		return;
 	}
 	if (own && strcmp(tu->side, u->side))
-		ord_diag_add(d, o->line, t->col, o->unit, "6.6", "'%s' needs a unit of your own side, not '%s' of %s",
+		ord_diag_add(d, o->line, t->col, o->unit, "6.6",
+			     "'%s' needs a unit of your own side, not '%s' of %s",
 			     symbol_of(g->code), tu->id, tu->side);
 	else if (!own && !strcmp(tu->side, u->side))
-		ord_diag_add(d, o->line, t->col, o->unit, "4.3", "target '%s' is a unit of your own side",
-			     t->value);
+		ord_diag_add(d, o->line, t->col, o->unit, "4.3",
+			     "target '%s' is a unit of your own side", t->value);
 	else if (ks_gone(tu))
-		ord_diag_add(d, o->line, t->col, o->unit, "17", "target '%s' is out of the game", t->value);
+		ord_diag_add(d, o->line, t->col, o->unit, "17", "target '%s' is out of the game",
+			     t->value);
 }
 
 /* The support conditions that do not depend on the attack (6.6, 8.3, 11.8). */
@@ -415,21 +426,22 @@ static void check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u,
 	if (!strcmp(formation, "hob"))
 		ord_diag_add(d, line, col, name, "11.8 hob", "a hob cannot be a support");
 	else if (!ks_closed(ctx, u, formation))
-		ord_diag_add(d, line, col, name, "6.6.5", "a support must stand in close order, not %s",
-			     formation);
+		ord_diag_add(d, line, col, name, "6.6.5",
+			     "a support must stand in close order, not %s", formation);
 	if (ks_is(ctx, u, "kavaleri") && ks_st(u, "valeur") < (long)ks_param(ks_r(ctx), "valeur_min"))
 		ord_diag_add(d, line, col, name, "8.3 tab af valeur",
-			     "cavalry with valeur %ld (under %g) cannot be a support", ks_st(u, "valeur"),
-			     ks_param(ks_r(ctx), "valeur_min"));
+			     "cavalry with valeur %ld (under %g) cannot be a support",
+			     ks_st(u, "valeur"), ks_param(ks_r(ctx), "valeur_min"));
 }
 
-static const char *const trussel_ok[] = {"forsvar", "modangreb", "tilbagetog", "formation",
-					 "drej", "vending", "forsvarsskydning", "skydning",
-					 "artilleriskydning", "ophoer", NULL};
-static const char *const rute_ok[] = {"march", "stormmarch", "loeb", "tilbagetog",
-				      "prolongering", "drej", "vending", NULL};
-static const char *const maal_ok[] = {"skydning", "artilleriskydning", "forsvarsskydning",
-				      "ophoer", "indskydning", NULL};
+static const char *const trussel_ok[] = { "forsvar",          "modangreb", "tilbagetog",
+					  "formation",        "drej",      "vending",
+					  "forsvarsskydning", "skydning",  "artilleriskydning",
+					  "ophoer",           NULL };
+static const char *const rute_ok[] = { "march",        "stormmarch", "loeb",    "tilbagetog",
+				       "prolongering", "drej",       "vending", NULL };
+static const char *const maal_ok[] = { "skydning", "artilleriskydning", "forsvarsskydning",
+				       "ophoer",   "indskydning",       NULL };
 
 static int in_list(const char *const *l, const char *w)
 {
@@ -474,9 +486,9 @@ static void check_change(struct ord_ctx *ctx, const struct ord_order *o, const s
 	 * cause; with no standing order written the cause may lie in the last
 	 * turn and its time have run.  Opening or ceasing small-arms fire and
 	 * artillery defensive fire need none. */
-	exception = at + 1 < n && (!strcmp(g[at + 1].code, "skydning") ||
-				   !strcmp(g[at + 1].code, "ophoer") ||
-				   !strcmp(g[at + 1].code, "forsvarsskydning"));
+	exception = at + 1 < n &&
+		    (!strcmp(g[at + 1].code, "skydning") || !strcmp(g[at + 1].code, "ophoer") ||
+		     !strcmp(g[at + 1].code, "forsvarsskydning"));
 	if (standing > 0 && standing < 2 && !exception)
 		ord_diag_add(d, o->line, col, o->unit, "4.3.4",
 			     "an order change takes effect after ½ turn of reaction time, but the orders before 'ÆNDR' last only %d/4 turn",
@@ -525,8 +537,8 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 			standing_q += ks_grp_quarters(o, &g[i]);
 		if (!code_allowed(code, vaaben)) {
 			ord_diag_add(d, o->line, col, o->unit, "6.1",
-				     "'%s' is not an order for %s (%s)", symbol_of(code), arm_name(ctx, u),
-				     ks_art(u));
+				     "'%s' is not an order for %s (%s)", symbol_of(code),
+				     arm_name(ctx, u), ks_art(u));
 			continue;
 		}
 		/* targets */
@@ -553,10 +565,11 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 					     "a battery marches limbered: 'PP' (påprodsning) first, or 'PR' (prolongering)");
 			if (ks_grp_hex(o, &g[i], &q, &rr) && ls.have_pos && r->map) {
 				double x1, y1, dist, reach;
-				struct move_ctx m = {d, o->line, col, o->unit};
+				struct move_ctx m = { d, o->line, col, o->unit };
 				ks_map_centre(r->map, q, rr, &x1, &y1);
 				/* only as far as the march takes it in the time ordered */
-				reach = ks_march_length(r, ks_art(u), ls.formation, !strcmp(code, "stormmarch")) *
+				reach = ks_march_length(r, ks_art(u), ls.formation,
+							!strcmp(code, "stormmarch")) *
 					ks_grp_quarters(o, &g[i]) / 4.0;
 				dist = hypot(x1 - ls.x, y1 - ls.y);
 				if (reach > 0 && dist > reach) {
@@ -575,14 +588,17 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 			ord_buf_reset(&why);
 			if (!strcmp(ks_art(u), "kosakker") || ks_stormmarch_refused(ctx, u, &why))
 				ord_diag_add(d, o->line, col, o->unit,
-					     !strcmp(ks_art(u), "kosakker") ? "8.5 kosakker" : "13 stormmarch", "%s",
+					     !strcmp(ks_art(u), "kosakker") ? "8.5 kosakker"
+									    : "13 stormmarch",
+					     "%s",
 					     why.len ? why.buf : "kosakker cannot stormmarch (8.5)");
 		} else if (!strcmp(code, "loeb")) {
 			long last = ks_st(u, "loeb_sidst");
 			double every = ks_param(r, "loeb_hvert");
 			if (strcmp(ls.formation, "linie"))
 				ord_diag_add(d, o->line, col, o->unit, "13 løb i linie",
-					     "only infantry in line may use løb; it is in %s", ls.formation);
+					     "only infantry in line may use løb; it is in %s",
+					     ls.formation);
 			if (last && turn - last < (long)every)
 				ord_diag_add(d, o->line, col, o->unit, "13 løb i linie",
 					     "løb may be used at most every %gth turn: it ran in turn %ld, the next may be in turn %ld",
@@ -593,8 +609,10 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 			   ks_st(u, "march_i_traek") >= (long)ks_param(r, "artilleri_march_i_traek")) {
 			ord_diag_add(d, o->line, col, o->unit, "13 artilleri i linie",
 				     "limbered artillery in line may march at most %g turns in a row (it marched in turns %ld to %d)",
-				     ks_param(r, "artilleri_march_i_traek"), turn - ks_st(u, "march_i_traek"), turn - 1);
-		} else if (!strcmp(code, "prolongering") && ks_st(u, "prolong_sidst") > 0 && ks_st(u, "prolong_sidst") == turn - 1 &&
+				     ks_param(r, "artilleri_march_i_traek"),
+				     turn - ks_st(u, "march_i_traek"), turn - 1);
+		} else if (!strcmp(code, "prolongering") && ks_st(u, "prolong_sidst") > 0 &&
+			   ks_st(u, "prolong_sidst") == turn - 1 &&
 			   ks_param(r, "prolongering_i_traek") <= 1) {
 			ord_diag_add(d, o->line, col, o->unit, "9.5 prolongering",
 				     "a battery may prolonge at most %g turn in a row (it did in turn %d)",
@@ -602,11 +620,13 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 		} else if (!strcmp(code, "angreb")) {
 			if (!strcmp(ks_art(u), "kosakker") && ks_closed(ctx, u, ls.formation))
 				ord_diag_add(d, o->line, col, o->unit, "8.5 kosakker",
-					     "cossacks cannot attack in close order (%s)", ls.formation);
-			if (!strcmp(vaaben, "kavaleri") && ks_st(u, "valeur") < (long)ks_param(r, "valeur_min"))
+					     "cossacks cannot attack in close order (%s)",
+					     ls.formation);
+			if (!strcmp(vaaben, "kavaleri") &&
+			    ks_st(u, "valeur") < (long)ks_param(r, "valeur_min"))
 				ord_diag_add(d, o->line, col, o->unit, "8.3 tab af valeur",
-					     "cavalry with valeur %ld (under %g) cannot attack", ks_st(u, "valeur"),
-					     ks_param(r, "valeur_min"));
+					     "cavalry with valeur %ld (under %g) cannot attack",
+					     ks_st(u, "valeur"), ks_param(r, "valeur_min"));
 			if (grade >= KS_U)
 				ord_diag_add(d, o->line, col, o->unit, "6.3 indbrudsafstand",
 					     "only units in OR or LU may move into the enemy's break-in distance; it is in %s",
@@ -619,30 +639,35 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 				ord_diag_add(d, o->line, col, o->unit, "8.2",
 					     "only cavalry with carbines fires; %s has none", u->id);
 			else if (ks_st_num(u, "kampsatser") < use)
-				ord_diag_add(d, o->line, col, o->unit, !strcmp(vaaben, "kavaleri") ? "8.2.2" : "7.2.2",
+				ord_diag_add(d, o->line, col, o->unit,
+					     !strcmp(vaaben, "kavaleri") ? "8.2.2" : "7.2.2",
 					     "no ammunition: %s kampsatser left, a fire takes %g",
 					     ks_st_str(u, "kampsatser"), use);
 			if (grade == KS_FU)
-				ord_diag_add(d, o->line, col, o->unit, "6.5", "a unit in FU flees, it cannot fire");
+				ord_diag_add(d, o->line, col, o->unit, "6.5",
+					     "a unit in FU flees, it cannot fire");
 		} else if (!strcmp(code, "artilleriskydning") || !strcmp(code, "forsvarsskydning")) {
-			const char *ammo = !strcmp(code, "forsvarsskydning") ? "SK" : ks_grp_arg(o, &g[i], "ammo");
-			double use = ks_param(r, coordinated ? "forbrug_koordineret" : "forbrug_skydning");
+			const char *ammo = !strcmp(code, "forsvarsskydning")
+						   ? "SK"
+						   : ks_grp_arg(o, &g[i], "ammo");
+			double use = ks_param(r, coordinated ? "forbrug_koordineret"
+							     : "forbrug_skydning");
 			if (!fires++)
 				first_fire_col = col;
 			if (ammo) {
 				const char *who = battery_can_fire(u, ammo);
 				if (ammo_used && strcmp(ammo_used, ammo))
 					ord_diag_add(d, o->line, col, o->unit, "15 ammunitionstyper",
-						     "a unit fires one type of ammunition in a turn: %s and %s", ammo_used,
-						     ammo);
+						     "a unit fires one type of ammunition in a turn: %s and %s",
+						     ammo_used, ammo);
 				ammo_used = ammo;
 				if (!who)
 					ord_diag_add(d, o->line, col, o->unit, "15 ammunitionstyper",
 						     "the battery has no pieces that fire %s", ammo);
 				else if (pool_of(u, ammo) < use)
 					ord_diag_add(d, o->line, col, o->unit, "9.2",
-						     "no %s ammunition left (%g kampsatser, a fire takes %g a gun)", ammo,
-						     pool_of(u, ammo), use);
+						     "no %s ammunition left (%g kampsatser, a fire takes %g a gun)",
+						     ammo, pool_of(u, ammo), use);
 			}
 			if (!ls.unlimbered || !ls.ready)
 				ord_diag_add(d, o->line, col, o->unit, "15 deltagende enheder",
@@ -650,7 +675,8 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 					     ls.unlimbered ? "unlimbered" : "limbered ('AP' first)",
 					     ls.ready ? "ready" : "not ready ('KL' first)");
 			if (ks_st(u, "kanoner") < 1)
-				ord_diag_add(d, o->line, col, o->unit, "9.6", "the battery has no serviceable gun");
+				ord_diag_add(d, o->line, col, o->unit, "9.6",
+					     "the battery has no serviceable gun");
 		} else if (!strcmp(code, "indskydning")) {
 			if (!ls.unlimbered || !ls.ready)
 				ord_diag_add(d, o->line, col, o->unit, "15 indskydning",
@@ -661,7 +687,8 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 			const char *aim = t ? t->value : h;
 			const char *ranged = ks_st_str(u, "indskudt_paa");
 			if (aim && strcmp(ranged, aim) &&
-			    !(t && ord_ctx_find_unit(ctx, t->value) && ord_ctx_find_unit(ctx, ranged) == ord_ctx_find_unit(ctx, t->value)))
+			    !(t && ord_ctx_find_unit(ctx, t->value) &&
+			      ord_ctx_find_unit(ctx, ranged) == ord_ctx_find_unit(ctx, t->value)))
 				ord_diag_add(d, o->line, col, o->unit, "15 koordinering",
 					     "to coordinate, the battery must have ranged on '%s' (it has ranged on %s)",
 					     aim, *ranged ? ranged : "nothing");
@@ -672,29 +699,36 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 			ls.ready = 0;
 		} else if (!strcmp(code, "klargoering")) {
 			if (!ls.unlimbered)
-				ord_diag_add(d, o->line, col, o->unit, "9.4", "guns are made ready unlimbered ('AP' first)");
+				ord_diag_add(d, o->line, col, o->unit, "9.4",
+					     "guns are made ready unlimbered ('AP' first)");
 			ls.ready = 1;
 		} else if (!strcmp(code, "reparation")) {
 			if (ks_st(u, "beskadiget") < 1)
-				ord_diag_add(d, o->line, col, o->unit, "9.6", "the battery has no damaged gun to repair");
+				ord_diag_add(d, o->line, col, o->unit, "9.6",
+					     "the battery has no damaged gun to repair");
 		} else if (!strcmp(code, "formation")) {
 			char f[40];
 			const struct ord_row *row;
-			const struct ks_plate *p = r->map && ls.have_pos ? ks_map_at(r->map, ls.x, ls.y) : NULL;
-			int in_cover = p && (!strcmp(p->terrain, "bebyggelse") || !strcmp(p->terrain, "skov") ||
+			const struct ks_plate *p = r->map && ls.have_pos
+							   ? ks_map_at(r->map, ls.x, ls.y)
+							   : NULL;
+			int in_cover = p && (!strcmp(p->terrain, "bebyggelse") ||
+					     !strcmp(p->terrain, "skov") ||
 					     !strcmp(p->terrain, "plantage"));
 			ks_grp_formation(o, &g[i], f, sizeof(f));
 			if (ks_formation(r, f, vaaben, &row)) {
-				ord_diag_add(d, o->line, col, o->unit, "11 formationer", "%s cannot form %s",
-					     arm_name(ctx, u), f);
+				ord_diag_add(d, o->line, col, o->unit, "11 formationer",
+					     "%s cannot form %s", arm_name(ctx, u), f);
 				ord_error_clear();
 			} else if (!ks_closed(ctx, u, f) && !in_cover &&
 				   !ord_kv_get_bool(&u->attrs, "spredt", 0) &&
 				   strcmp(ks_art(u), "let_kavaleri") && strcmp(ks_art(u), "kosakker")) {
 				ord_diag_add(d, o->line, col, o->unit, "11 skyttekæde/sværm",
-					     "only special troops (spredt) form open order, not %s", u->id);
+					     "only special troops (spredt) form open order, not %s",
+					     u->id);
 			} else if (!strcmp(f, "hob")) {
-				ord_diag_add(d, o->line, col, o->unit, "11.8 hob", "a hob is not ordered: a unit falls into it");
+				ord_diag_add(d, o->line, col, o->unit, "11.8 hob",
+					     "a hob is not ordered: a unit falls into it");
 			}
 			snprintf(ls.formation, sizeof(ls.formation), "%s", f);
 		} else if (!strcmp(code, "genforsyning")) {
@@ -706,7 +740,8 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 			const char *ammo = ks_grp_arg(o, &g[i], "ammo");
 			if (ammo && ammo_used && strcmp(ammo, ammo_used))
 				ord_diag_add(d, o->line, col, o->unit, "15 ammunitionstyper",
-					     "a unit fires one type of ammunition in a turn: %s and %s", ammo_used, ammo);
+					     "a unit fires one type of ammunition in a turn: %s and %s",
+					     ammo_used, ammo);
 			if (ammo && !battery_can_fire(u, ammo))
 				ord_diag_add(d, o->line, col, o->unit, "15 ammunitionstyper",
 					     "the battery has no pieces that fire %s", ammo);
@@ -738,7 +773,8 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 				b2 = ord_kv_get(&w->attrs, "brigade");
 				if (strcmp(ks_art(u), ks_art(w)))
 					ord_diag_add(d, o->line, o->tok[k].col, o->unit, "6.2",
-						     "only units of the same kind merge: %s is %s", w->id, ks_art(w));
+						     "only units of the same kind merge: %s is %s",
+						     w->id, ks_art(w));
 				else if ((b1 || b2) && (!b1 || !b2 || strcmp(b1, b2)) &&
 					 !(change >= 0 && ks_grp_arg(o, &g[change], "reason") &&
 					   !strcmp(ks_grp_arg(o, &g[change], "reason"), "instruks")))
@@ -760,7 +796,8 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 	if (ks_find(g, n, "hvil")) {
 		for (i = 0; i < n; i++)
 			if (is_move(g[i].code) || is_fire(g[i].code) || !strcmp(g[i].code, "angreb")) {
-				ord_diag_add(d, o->line, ks_find(g, n, "hvil")->tok->col, o->unit, "18 hvil",
+				ord_diag_add(d, o->line, ks_find(g, n, "hvil")->tok->col, o->unit,
+					     "18 hvil",
 					     "a resting unit (H) does not move, fire or attack ('%s' on the same line)",
 					     symbol_of(g[i].code));
 				break;
@@ -775,10 +812,11 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 	    !ks_find(g, n, "angreb"))
 		ord_diag_add(d, o->line, o->col, o->unit, "8.4 britisk kavaleri",
 			     "British cavalry out of control until turn %ld %s: its order must be 'A' (angreb)",
-			     ks_st(u, "britisk_kontrol_til") >= turn ? ks_st(u, "britisk_kontrol_til")
-								      : ks_st(u, "britisk_forfoelg_til"),
+			     ks_st(u, "britisk_kontrol_til") >= turn
+				     ? ks_st(u, "britisk_kontrol_til")
+				     : ks_st(u, "britisk_forfoelg_til"),
 			     ks_st(u, "britisk_kontrol_til") >= turn ? "stays in the melee"
-								      : "pursues its beaten enemy");
+								     : "pursues its beaten enemy");
 	ord_buf_release(&why);
 }
 
@@ -805,13 +843,13 @@ int ks_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct
 		ui = ord_ctx_unit_index(ctx, u);
 		if (seen[ui]) {
 			ord_diag_add(d, o->line, o->col, o->unit, "4.3",
-				     "second line for unit '%s' (its first is on line %u)", u->id, seen[ui]);
+				     "second line for unit '%s' (its first is on line %u)", u->id,
+				     seen[ui]);
 			continue;
 		}
 		seen[ui] = o->line;
 		if (ks_gone(u)) {
-			ord_diag_add(d, o->line, o->col, o->unit, "17",
-				     "unit '%s' %s", u->id,
+			ord_diag_add(d, o->line, o->col, o->unit, "17", "unit '%s' %s", u->id,
 				     ks_st(u, "overgivet") ? "has surrendered" : "is out of the game");
 			continue;
 		}
@@ -859,7 +897,8 @@ static const struct ks_group *ordered_at(struct ord_ctx *ctx, const struct ord_u
 		if (!tt && t && ord_kv_get(&t->state, "x") && ks_r(ctx)->map) {
 			int q, rr, tq, tr;
 			if (ks_grp_hex(o, &g[i], &q, &rr)) {
-				ks_map_axial(ks_r(ctx)->map, ks_st_num(t, "x"), ks_st_num(t, "y"), &tq, &tr);
+				ks_map_axial(ks_r(ctx)->map, ks_st_num(t, "x"), ks_st_num(t, "y"),
+					     &tq, &tr);
 				if (q == tq && rr == tr)
 					return &g[i];
 			}
@@ -899,7 +938,8 @@ static void check_flags(struct ord_ctx *ctx, const char *list, const char *const
 			if (!known)
 				ord_diag_add(d, 0, 0, unit, "Skema",
 					     "%s: unknown modifier flag '%s' (the flags are the names in the 'when' lists of %s%s%s)",
-					     key, name, tables[0], tables[1] ? ", " : "", tables[1] ? tables[1] : "");
+					     key, name, tables[0], tables[1] ? ", " : "",
+					     tables[1] ? tables[1] : "");
 		}
 		p += len;
 		if (*p == ',')
@@ -926,7 +966,8 @@ static int fired_this_turn(struct ord_ctx *ctx, const struct ord_event *ev, cons
 static void check_zone(const struct ord_event *ev, const struct ord_unit *u, struct ord_diag *d)
 {
 	if (!ord_kv_get(&ev->kv, "zone") && !ord_kv_get(&ev->kv, "afstand"))
-		ord_diag_add(d, 0, 0, u->id, "14", "give the zone (zone=I|II|III) or the distance (afstand=CM)");
+		ord_diag_add(d, 0, 0, u->id, "14",
+			     "give the zone (zone=I|II|III) or the distance (afstand=CM)");
 }
 
 static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_unit *u,
@@ -941,7 +982,8 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	int grade = ks_moral_now(ctx, u), moves = 0;
 
 	for (i = 0; i < n; i++)
-		if (is_move(g[i].code) || !strcmp(g[i].code, "angreb") || !strcmp(g[i].code, "modangreb"))
+		if (is_move(g[i].code) || !strcmp(g[i].code, "angreb") ||
+		    !strcmp(g[i].code, "modangreb"))
 			moves = 1;
 	if (retreat) {
 		if (grade < KS_U && !ks_find(g, n, "tilbagetog"))
@@ -950,22 +992,26 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 				     u->id, ks_moral_name(grade));
 	} else if (!moves) {
 		ord_diag_add(d, 0, 0, u->id, "4.3",
-			     "unit '%s' moved but its sheet orders no march (M SM L TT PR or A)", u->id);
+			     "unit '%s' moved but its sheet orders no march (M SM L TT PR or A)",
+			     u->id);
 	}
 	if (storm && !ks_find(g, n, "stormmarch") && !(retreat && ks_is(ctx, u, "kavaleri")))
-		ord_diag_add(d, 0, 0, u->id, "4.3", "unit '%s' stormmarched but its sheet orders no 'SM'", u->id);
+		ord_diag_add(d, 0, 0, u->id, "4.3",
+			     "unit '%s' stormmarched but its sheet orders no 'SM'", u->id);
 	if (loeb && !ks_find(g, n, "loeb"))
-		ord_diag_add(d, 0, 0, u->id, "4.3", "unit '%s' ran (løb) but its sheet orders no 'L'", u->id);
+		ord_diag_add(d, 0, 0, u->id, "4.3",
+			     "unit '%s' ran (løb) but its sheet orders no 'L'", u->id);
 	if (ord_kv_get(&u->state, "x")) {
-		struct move_ctx m = {d, 0, 0, u->id};
-		check_path(ctx, u, ks_st_num(u, "x"), ks_st_num(u, "y"), ord_kv_get_num(&ev->kv, "x", 0),
-			   ord_kv_get_num(&ev->kv, "y", 0), ks_form(u), grade, storm, &m);
+		struct move_ctx m = { d, 0, 0, u->id };
+		check_path(ctx, u, ks_st_num(u, "x"), ks_st_num(u, "y"),
+			   ord_kv_get_num(&ev->kv, "x", 0), ord_kv_get_num(&ev->kv, "y", 0),
+			   ks_form(u), grade, storm, &m);
 	}
 }
 
 static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
-	static const char *const tables[] = {"skema_xv_naerkamp", NULL};
+	static const char *const tables[] = { "skema_xv_naerkamp", NULL };
 	struct ord_unit *a = ev_unit(ctx, ev, "angriber"), *f = ev_unit(ctx, ev, "forsvarer");
 	int turn = ord_ctx_turn(ctx);
 	int pursuit = ord_kv_get_bool(&ev->kv, "forfoelgelse", 0);
@@ -986,7 +1032,8 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		if (!strcmp(e->kind, "fortryd") && ev_unit(ctx, e, "unit") == a && e->seq < ev->seq)
-			ord_diag_add(d, 0, 0, a->id, "16", "'%s' cancelled its attack (event #%u)", a->id, e->seq);
+			ord_diag_add(d, 0, 0, a->id, "16", "'%s' cancelled its attack (event #%u)",
+				     a->id, e->seq);
 	}
 	if (!declared)
 		ord_diag_add(d, 0, 0, a->id, "16.2 angrebserklæring",
@@ -1030,39 +1077,47 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "6.8 genforsyning",
 				     "unit '%s' is resupplied only by an order ('GF')", u->id);
 		if (ammo && strcmp(ammo, "alle") && !ks_is(ctx, u, "artilleri"))
-			ord_diag_add(d, 0, 0, u->id, "6.8 genforsyning", "ammo=%s is for a battery", ammo);
+			ord_diag_add(d, 0, 0, u->id, "6.8 genforsyning", "ammo=%s is for a battery",
+				     ammo);
 	} else if (!strcmp(ev->kind, "reparation")) {
 		if (!ks_is(ctx, u, "artilleri") || ks_st(u, "beskadiget") < 1)
 			ord_diag_add(d, 0, 0, u->id, "9.6", "unit '%s' has no damaged gun", u->id);
 		else if (!ks_ordered(ctx, u, "reparation"))
-			ord_diag_add(d, 0, 0, u->id, "4.3", "unit '%s' repaired but its sheet orders no 'REP'", u->id);
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "unit '%s' repaired but its sheet orders no 'REP'", u->id);
 	} else if (!strcmp(ev->kind, "angreb")) {
 		struct ord_unit *t = ev_unit(ctx, ev, "maal");
 		size_t k;
 		if (!strcmp(t->side, u->side))
-			ord_diag_add(d, 0, 0, u->id, "16.2", "target '%s' is a unit of its own side", t->id);
+			ord_diag_add(d, 0, 0, u->id, "16.2",
+				     "target '%s' is a unit of its own side", t->id);
 		if (!ordered_at(ctx, u, "angreb", t, &o, g, &n))
 			ord_diag_add(d, 0, 0, u->id, "4.3",
-				     "unit '%s' attacks '%s' but its sheet orders no 'A @%s'", u->id, t->id, t->id);
+				     "unit '%s' attacks '%s' but its sheet orders no 'A @%s'",
+				     u->id, t->id, t->id);
 		if (!strcmp(ks_art(u), "kosakker") && ks_closed(ctx, u, NULL))
-			ord_diag_add(d, 0, 0, u->id, "8.5 kosakker", "cossacks cannot attack in close order (%s)",
-				     ks_form(u));
+			ord_diag_add(d, 0, 0, u->id, "8.5 kosakker",
+				     "cossacks cannot attack in close order (%s)", ks_form(u));
 		if (ks_is(ctx, u, "kavaleri") && ks_st(u, "valeur") < (long)ks_param(r, "valeur_min"))
-			ord_diag_add(d, 0, 0, u->id, "8.3 tab af valeur", "cavalry with valeur %ld cannot attack",
-				     ks_st(u, "valeur"));
+			ord_diag_add(d, 0, 0, u->id, "8.3 tab af valeur",
+				     "cavalry with valeur %ld cannot attack", ks_st(u, "valeur"));
 		if (ks_moral_now(ctx, u) >= KS_U)
 			ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
 				     "only units in OR or LU attack; '%s' is in %s", u->id,
 				     ks_moral_name(ks_moral_now(ctx, u)));
 		if (ord_kv_get_bool(&ev->kv, "stormmarch", 0) && !ks_ordered(ctx, u, "stormmarch"))
-			ord_diag_add(d, 0, 0, u->id, "4.3", "unit '%s' attacks in stormmarch but its sheet orders no 'SM'",
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "unit '%s' attacks in stormmarch but its sheet orders no 'SM'",
 				     u->id);
 		if (ord_kv_get_bool(&ev->kv, "loeb", 0) && !ks_ordered(ctx, u, "loeb"))
-			ord_diag_add(d, 0, 0, u->id, "4.3", "unit '%s' attacks with løb but its sheet orders no 'L'", u->id);
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "unit '%s' attacks with løb but its sheet orders no 'L'", u->id);
 		for (k = 0; k < ord_ctx_nevents(ctx); k++) {
 			const struct ord_event *e = ord_ctx_event(ctx, k);
-			if (e->seq != ev->seq && !strcmp(e->kind, "angreb") && ev_unit(ctx, e, "unit") == u)
-				ord_diag_add(d, 0, 0, u->id, "16.2", "unit '%s' has declared an attack already (event #%u)",
+			if (e->seq != ev->seq && !strcmp(e->kind, "angreb") &&
+			    ev_unit(ctx, e, "unit") == u)
+				ord_diag_add(d, 0, 0, u->id, "16.2",
+					     "unit '%s' has declared an attack already (event #%u)",
 					     u->id, e->seq);
 		}
 	} else if (!strcmp(ev->kind, "stoette")) {
@@ -1070,23 +1125,29 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		const char *rolle = ord_kv_get(&ev->kv, "rolle");
 		size_t k;
 		if (s == u || strcmp(s->side, u->side)) {
-			ord_diag_add(d, 0, 0, u->id, "6.6", "'%s' supports a unit of its own side, not '%s'", u->id, s->id);
+			ord_diag_add(d, 0, 0, u->id, "6.6",
+				     "'%s' supports a unit of its own side, not '%s'", u->id, s->id);
 		} else {
 			check_support_unit(ctx, u, s, ks_form(u), d, 0, 0, u->id);
 			if (ks_is(ctx, u, "infanteri") && ks_is(ctx, s, "kavaleri")) {
 				if (!strcmp(rolle, "traefning"))
-					ord_diag_add(d, 0, 0, u->id, "6.6.5", "infantry cannot be 2. træfning for cavalry");
-				else if (strcmp(ks_form(u), "bataillonsmasse") && strcmp(ks_form(u), "karre"))
+					ord_diag_add(d, 0, 0, u->id, "6.6.5",
+						     "infantry cannot be 2. træfning for cavalry");
+				else if (strcmp(ks_form(u), "bataillonsmasse") &&
+					 strcmp(ks_form(u), "karre"))
 					ord_diag_add(d, 0, 0, u->id, "6.6.5",
 						     "infantry is a neighbour of cavalry only in battalion mass, square or cover");
 			}
 		}
 		if (ks_ordered(ctx, u, "angreb"))
-			ord_diag_add(d, 0, 0, u->id, "6.6.5", "a support may not have an attack order in the turn");
+			ord_diag_add(d, 0, 0, u->id, "6.6.5",
+				     "a support may not have an attack order in the turn");
 		for (k = 0; k < ord_ctx_nevents(ctx); k++) {
 			const struct ord_event *e = ord_ctx_event(ctx, k);
-			if (e->seq != ev->seq && !strcmp(e->kind, "stoette") && ev_unit(ctx, e, "unit") == u)
-				ord_diag_add(d, 0, 0, u->id, "6.6.5", "a support supports only one unit in a turn (event #%u)",
+			if (e->seq != ev->seq && !strcmp(e->kind, "stoette") &&
+			    ev_unit(ctx, e, "unit") == u)
+				ord_diag_add(d, 0, 0, u->id, "6.6.5",
+					     "a support supports only one unit in a turn (event #%u)",
 					     e->seq);
 		}
 	} else if (!strcmp(ev->kind, "reaktion")) {
@@ -1120,62 +1181,79 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				ok = 1;
 		}
 		/* a unit under 10 figures in square or mass is a hob (11) */
-		if (!ok && !(!strcmp(want, "hob") && ks_figures(ctx, u) < (int)ks_param(r, "hob_under")))
-			ord_diag_add(d, 0, 0, u->id, "4.3", "unit '%s' formed %s but its sheet orders no 'FORM %s'",
-				     u->id, want, want);
+		if (!ok &&
+		    !(!strcmp(want, "hob") && ks_figures(ctx, u) < (int)ks_param(r, "hob_under")))
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "unit '%s' formed %s but its sheet orders no 'FORM %s'", u->id,
+				     want, want);
 	} else if (!strcmp(ev->kind, "front")) {
 		if (!ks_ordered(ctx, u, "drej") && !ks_ordered(ctx, u, "vending"))
-			ord_diag_add(d, 0, 0, u->id, "4.3", "unit '%s' changed front but its sheet orders no 'D' or 'V'",
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "unit '%s' changed front but its sheet orders no 'D' or 'V'",
 				     u->id);
 	} else if (!strcmp(ev->kind, "prods")) {
 		const char *p = ord_kv_get(&ev->kv, "prodset");
 		if (!ks_is(ctx, u, "artilleri"))
 			ord_diag_add(d, 0, 0, u->id, "9.4", "unit '%s' is not artillery", u->id);
 		else if (!ks_ordered(ctx, u, !strcmp(p, "af") ? "afprodsning" : "paaprodsning"))
-			ord_diag_add(d, 0, 0, u->id, "4.3", "battery '%s' %s but its sheet orders no '%s'", u->id,
-				     !strcmp(p, "af") ? "unlimbered" : "limbered", !strcmp(p, "af") ? "AP" : "PP");
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "battery '%s' %s but its sheet orders no '%s'", u->id,
+				     !strcmp(p, "af") ? "unlimbered" : "limbered",
+				     !strcmp(p, "af") ? "AP" : "PP");
 	} else if (!strcmp(ev->kind, "klargoering")) {
 		if (!ks_is(ctx, u, "artilleri") || !ks_ordered(ctx, u, "klargoering"))
-			ord_diag_add(d, 0, 0, u->id, "4.3", "unit '%s' has no 'KL' on its sheet", u->id);
+			ord_diag_add(d, 0, 0, u->id, "4.3", "unit '%s' has no 'KL' on its sheet",
+				     u->id);
 	} else if (!strcmp(ev->kind, "skyd")) {
-		static const char *const tables[] = {"skema_x_tab_a", "skema_x_tab_b", "skema_x_moral", NULL};
+		static const char *const tables[] = { "skema_x_tab_a", "skema_x_tab_b",
+						      "skema_x_moral", NULL };
 		struct ord_unit *t = ev_unit(ctx, ev, "maal");
 		int other;
 		if (!ks_is(ctx, u, "infanteri") && !ks_is(ctx, u, "kavaleri"))
-			ord_diag_add(d, 0, 0, u->id, "15", "unit '%s' is a battery: record its fire with 'artilleri'", u->id);
+			ord_diag_add(d, 0, 0, u->id, "15",
+				     "unit '%s' is a battery: record its fire with 'artilleri'",
+				     u->id);
 		else if (ks_is(ctx, u, "kavaleri") && !ord_kv_get_bool(&u->attrs, "karabiner", 0))
 			ord_diag_add(d, 0, 0, u->id, "8.2", "cavalry without carbines does not fire");
 		if (!strcmp(t->side, u->side))
-			ord_diag_add(d, 0, 0, u->id, "14", "target '%s' is a unit of its own side", t->id);
+			ord_diag_add(d, 0, 0, u->id, "14", "target '%s' is a unit of its own side",
+				     t->id);
 		if (!ordered_at(ctx, u, "skydning", t, &o, g, &n))
 			ord_diag_add(d, 0, 0, u->id, "4.3",
-				     "unit '%s' fired at '%s' but its sheet orders no 'S @%s'", u->id, t->id, t->id);
+				     "unit '%s' fired at '%s' but its sheet orders no 'S @%s'",
+				     u->id, t->id, t->id);
 		if (ks_st_num(u, "kampsatser") < ks_param(r, "forbrug_skydning"))
-			ord_diag_add(d, 0, 0, u->id, "7.2.2", "unit '%s' has no ammunition left", u->id);
+			ord_diag_add(d, 0, 0, u->id, "7.2.2", "unit '%s' has no ammunition left",
+				     u->id);
 		if ((other = fired_this_turn(ctx, ev, u)) != 0)
-			ord_diag_add(d, 0, 0, u->id, "14", "a unit fires only once in a turn ('%s' fired already%s)",
+			ord_diag_add(d, 0, 0, u->id, "14",
+				     "a unit fires only once in a turn ('%s' fired already%s)",
 				     u->id, other > 0 ? ", see the events" : "");
 		if (ks_moral_now(ctx, u) == KS_FU)
 			ord_diag_add(d, 0, 0, u->id, "6.5", "a unit in FU flees, it cannot fire");
 		check_zone(ev, u, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 	} else if (!strcmp(ev->kind, "artilleri")) {
-		static const char *const tables[] = {"skema_xv_tab_a", "skema_xv_tab_b", "skema_xv_moral", NULL};
+		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
+						      "skema_xv_moral", NULL };
 		struct ord_unit *t = ev_unit(ctx, ev, "maal");
 		const struct ks_group *fg;
 		const char *ammo = ord_kv_get(&ev->kv, "ammo"), *ordered = NULL;
 		if (!ks_is(ctx, u, "artilleri")) {
-			ord_diag_add(d, 0, 0, u->id, "14", "unit '%s' is not artillery: record its fire with 'skyd'", u->id);
+			ord_diag_add(d, 0, 0, u->id, "14",
+				     "unit '%s' is not artillery: record its fire with 'skyd'", u->id);
 			return ORD_ECHECK;
 		}
 		if (!strcmp(t->side, u->side))
-			ord_diag_add(d, 0, 0, u->id, "15", "target '%s' is a unit of its own side", t->id);
+			ord_diag_add(d, 0, 0, u->id, "15", "target '%s' is a unit of its own side",
+				     t->id);
 		fg = ordered_at(ctx, u, "artilleriskydning", t, &o, g, &n);
 		if (!fg)
 			fg = ordered_at(ctx, u, "koordination", t, &o, g, &n);
 		if (!fg)
 			ord_diag_add(d, 0, 0, u->id, "4.3",
-				     "battery '%s' fired at '%s' but its sheet orders no 'AS ... @%s'", u->id, t->id, t->id);
+				     "battery '%s' fired at '%s' but its sheet orders no 'AS ... @%s'",
+				     u->id, t->id, t->id);
 		else
 			ordered = ks_grp_arg(o, fg, "ammo");
 		if (!ordered) {
@@ -1187,29 +1265,37 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		}
 		if (ammo && ordered && strcmp(ammo, ordered))
 			ord_diag_add(d, 0, 0, u->id, "15 ammunitionstyper",
-				     "battery '%s' fired %s but its sheet orders %s", u->id, ammo, ordered);
+				     "battery '%s' fired %s but its sheet orders %s", u->id, ammo,
+				     ordered);
 		if (!ammo)
 			ammo = ordered;
 		if (!ammo)
 			ord_diag_add(d, 0, 0, u->id, "15", "give the ammunition (ammo=SF|SG|SK|SS)");
 		else if (!battery_can_fire(u, ammo))
-			ord_diag_add(d, 0, 0, u->id, "15 ammunitionstyper", "the battery has no pieces that fire %s", ammo);
+			ord_diag_add(d, 0, 0, u->id, "15 ammunitionstyper",
+				     "the battery has no pieces that fire %s", ammo);
 		else if (pool_of(u, ammo) < ks_param(r, "forbrug_skydning"))
-			ord_diag_add(d, 0, 0, u->id, "9.2", "battery '%s' has no %s ammunition left", u->id, ammo);
+			ord_diag_add(d, 0, 0, u->id, "9.2",
+				     "battery '%s' has no %s ammunition left", u->id, ammo);
 		if (strcmp(ks_st_str(u, "prodset"), "af") || !ks_st(u, "klargjort"))
 			ord_diag_add(d, 0, 0, u->id, "15 deltagende enheder",
 				     "battery '%s' is not unlimbered and ready", u->id);
 		if (ord_kv_get_int(&ev->kv, "kanoner", 0) > ks_st(u, "kanoner"))
-			ord_diag_add(d, 0, 0, u->id, "9.6", "battery '%s' has only %ld serviceable guns", u->id,
+			ord_diag_add(d, 0, 0, u->id, "9.6",
+				     "battery '%s' has only %ld serviceable guns", u->id,
 				     ks_st(u, "kanoner"));
 		if (fired_this_turn(ctx, ev, u))
-			ord_diag_add(d, 0, 0, u->id, "14", "a unit fires only once in a turn ('%s' fired already)", u->id);
-		if (ord_kv_get(&ev->kv, "zone") && ammo && !strcmp(ord_kv_get(&ev->kv, "zone"), "K") && strcmp(ammo, "SK"))
-			ord_diag_add(d, 0, 0, u->id, "15", "zone K is the canister zone: only SK is fired there");
+			ord_diag_add(d, 0, 0, u->id, "14",
+				     "a unit fires only once in a turn ('%s' fired already)", u->id);
+		if (ord_kv_get(&ev->kv, "zone") && ammo &&
+		    !strcmp(ord_kv_get(&ev->kv, "zone"), "K") && strcmp(ammo, "SK"))
+			ord_diag_add(d, 0, 0, u->id, "15",
+				     "zone K is the canister zone: only SK is fired there");
 		check_zone(ev, u, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 	} else if (!strcmp(ev->kind, "forsvarsild")) {
-		static const char *const tables[] = {"skema_xv_tab_a", "skema_xv_tab_b", "skema_xv_moral", NULL};
+		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
+						      "skema_xv_moral", NULL };
 		struct ord_unit *t = ev_unit(ctx, ev, "maal");
 		size_t i;
 		if (!ks_is(ctx, u, "artilleri")) {
@@ -1218,9 +1304,11 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		}
 		if (!(ks_st(t, "angreb_traek") == turn))
 			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
-				     "defensive fire is at an attacking unit; '%s' declared no attack this turn", t->id);
+				     "defensive fire is at an attacking unit; '%s' declared no attack this turn",
+				     t->id);
 		if (ks_st_num(u, "ks_kardaesk") < ks_param(r, "forbrug_forsvarsild"))
-			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning", "battery '%s' has no canister left", u->id);
+			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
+				     "battery '%s' has no canister left", u->id);
 		if (fired_this_turn(ctx, ev, u))
 			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
 				     "a battery gives defensive fire only if it has not fired at other targets this turn");
@@ -1234,7 +1322,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 	} else if (!strcmp(ev->kind, "fortryd")) {
 		if (ks_st(u, "angreb_traek") != turn)
-			ord_diag_add(d, 0, 0, u->id, "16.6", "unit '%s' declared no attack this turn", u->id);
+			ord_diag_add(d, 0, 0, u->id, "16.6",
+				     "unit '%s' declared no attack this turn", u->id);
 	} else if (!strcmp(ev->kind, "naerkamp")) {
 		check_naerkamp(ctx, ev, d);
 	} else if (!strcmp(ev->kind, "afbryd")) {
@@ -1247,7 +1336,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				in_melee = 1;
 		}
 		if (!in_melee)
-			ord_diag_add(d, 0, 0, u->id, "16.5", "unit '%s' breaks off, but it fought no melee this turn", u->id);
+			ord_diag_add(d, 0, 0, u->id, "16.5",
+				     "unit '%s' breaks off, but it fought no melee this turn", u->id);
 	} else if (!strcmp(ev->kind, "flugt")) {
 		size_t i;
 		int may = ks_moral_now(ctx, u) == KS_FU;
@@ -1258,8 +1348,9 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				may = 1;
 		}
 		if (!may)
-			ord_diag_add(d, 0, 0, u->id, "17 flugt", "unit '%s' is in %s, not FU: it does not flee",
-				     u->id, ks_moral_name(ks_moral_now(ctx, u)));
+			ord_diag_add(d, 0, 0, u->id, "17 flugt",
+				     "unit '%s' is in %s, not FU: it does not flee", u->id,
+				     ks_moral_name(ks_moral_now(ctx, u)));
 	}
 	return d->n > before ? ORD_ECHECK : 0;
 }
@@ -1303,7 +1394,8 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 				char f[40];
 				ks_grp_formation(o, &g[j], f, sizeof(f));
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "12",
-					     "ordered to form %s ('FORM') but no formation change was recorded", f);
+					     "ordered to form %s ('FORM') but no formation change was recorded",
+					     f);
 			}
 		}
 	}

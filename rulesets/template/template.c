@@ -33,21 +33,21 @@ struct ord_rules {
 	int loaded; /* 1 once load ran */
 };
 
-static const char *const tpl_phases[] = {"action", NULL};
+static const char *const tpl_phases[] = { "action", NULL };
 
 static const struct ord_key_spec tpl_attrs[] = {
-	{"strength", ORD_KEY_INT, 1, NULL, 1, 1000, NULL, "points of strength"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "strength", ORD_KEY_INT, 1, NULL, 1, 1000, NULL, "points of strength" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 
 static const struct ord_key_spec tpl_hit_keys[] = {
-	{"unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit hit"},
-	{NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit hit" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 
 static const struct ord_event_kind tpl_events[] = {
-	{"hit", "action", tpl_hit_keys, "a unit is hit: it loses a d6 of strength"},
-	{NULL, NULL, NULL, NULL},
+	{ "hit", "action", tpl_hit_keys, "a unit is hit: it loses a d6 of strength" },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static int tpl_load(struct ord_rules **out, const char *xml, size_t len, const char *name)
@@ -76,8 +76,7 @@ static int tpl_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 }
 
 /* Every order must name a unit of the submitting side, once. */
-static int tpl_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet,
-			      struct ord_diag *diag)
+static int tpl_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag)
 {
 	size_t i, j;
 
@@ -86,10 +85,11 @@ static int tpl_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 		struct ord_unit *u = ord_ctx_find_unit(ctx, o->unit);
 
 		if (!u)
-			ord_diag_add(diag, o->line, o->col, o->unit, NULL, "unknown unit '%s'", o->unit);
+			ord_diag_add(diag, o->line, o->col, o->unit, NULL, "unknown unit '%s'",
+				     o->unit);
 		else if (strcmp(u->side, ord_ctx_side(ctx)))
-			ord_diag_add(diag, o->line, o->col, o->unit, NULL, "unit '%s' belongs to side %s",
-				     u->id, u->side);
+			ord_diag_add(diag, o->line, o->col, o->unit, NULL,
+				     "unit '%s' belongs to side %s", u->id, u->side);
 		for (j = 0; j < i; j++)
 			if (u && ord_ctx_find_unit(ctx, sheet->orders[j].unit) == u)
 				ord_diag_add(diag, o->line, o->col, o->unit, NULL,

@@ -14,12 +14,12 @@
 
 /* Exit statuses (sysexits). */
 enum cli_exit {
-	CLI_OK = 0,         /* success */
-	CLI_PROBLEMS = 1,   /* audit found problems */
-	CLI_USAGE = 64,     /* EX_USAGE: the command was used wrongly */
-	CLI_DATAERR = 65,   /* EX_DATAERR: bad input data, refused in this state */
-	CLI_NOINPUT = 66,   /* EX_NOINPUT: an input file is missing or unreadable */
-	CLI_SOFTWARE = 70,  /* EX_SOFTWARE: internal error */
+	CLI_OK = 0,        /* success */
+	CLI_PROBLEMS = 1,  /* audit found problems */
+	CLI_USAGE = 64,    /* EX_USAGE: the command was used wrongly */
+	CLI_DATAERR = 65,  /* EX_DATAERR: bad input data, refused in this state */
+	CLI_NOINPUT = 66,  /* EX_NOINPUT: an input file is missing or unreadable */
+	CLI_SOFTWARE = 70, /* EX_SOFTWARE: internal error */
 };
 
 /* Returned by cli_options() when the command should go on. */
@@ -34,17 +34,17 @@ enum cli_exit {
 
 /* One subcommand: an entry of the table in main.c. */
 struct cli_cmd {
-	const char *name;     /* "submit" */
-	const char *usage;    /* arguments after the name: "GAME --side SIDE [FILE|-]" */
-	const char *summary;  /* one line for `orderly help` */
+	const char *name;    /* "submit" */
+	const char *usage;   /* arguments after the name: "GAME --side SIDE [FILE|-]" */
+	const char *summary; /* one line for `orderly help` */
 	int (*fn)(const struct cli_cmd *cmd, int argc, char **argv); /* argv[0] is the name */
 };
 
 /* A long option of a subcommand; a table of them ends with a NULL name. */
 struct cli_opt {
-	const char *name;    /* without the dashes: "side" for --side */
-	const char **value;  /* option taking a value: where it goes (set NULL first) */
-	int *flag;           /* option without a value: set to 1 when given */
+	const char *name;   /* without the dashes: "side" for --side */
+	const char **value; /* option taking a value: where it goes (set NULL first) */
+	int *flag;          /* option without a value: set to 1 when given */
 };
 
 /* The command table (main.c). */
@@ -59,8 +59,7 @@ void cli_list_cmds(FILE *fp);
  * CLI_OK after printing the usage for --help, CLI_USAGE after an error
  * (unknown option, missing value, value given to a flag, option repeated).
  */
-int cli_options(const struct cli_cmd *cmd, int *argc, char **argv,
-		const struct cli_opt *opts);
+int cli_options(const struct cli_cmd *cmd, int *argc, char **argv, const struct cli_opt *opts);
 
 /* "usage: orderly NAME USAGE" and the summary. */
 void cli_print_usage(FILE *fp, const struct cli_cmd *cmd);

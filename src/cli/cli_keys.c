@@ -48,7 +48,8 @@ int cli_take_repeated(const struct cli_cmd *cmd, int *argc, char **argv, const c
 				argv[out++] = argv[i++];
 			break;
 		}
-		if (strncmp(a, "--", 2) || strncmp(a + 2, name, nl) || (a[2 + nl] != '\0' && a[2 + nl] != '=')) {
+		if (strncmp(a, "--", 2) || strncmp(a + 2, name, nl) ||
+		    (a[2 + nl] != '\0' && a[2 + nl] != '=')) {
 			argv[out++] = argv[i];
 			continue;
 		}
@@ -90,8 +91,8 @@ static int hexval(int c)
 	return -1;
 }
 
-int cli_hex_option(const struct cli_cmd *cmd, const char *option, const char *s,
-		   unsigned char *out, size_t n)
+int cli_hex_option(const struct cli_cmd *cmd, const char *option, const char *s, unsigned char *out,
+		   size_t n)
 {
 	size_t i;
 

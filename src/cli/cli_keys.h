@@ -21,8 +21,8 @@ int cli_take_repeated(const struct cli_cmd *cmd, int *argc, char **argv, const c
 void cli_long_option(int argc, char **argv, const char *short_opt, const char *long_opt);
 
 /* Exactly n bytes as 2n hex digits; CLI_USAGE naming the option otherwise. */
-int cli_hex_option(const struct cli_cmd *cmd, const char *option, const char *s,
-		   unsigned char *out, size_t n);
+int cli_hex_option(const struct cli_cmd *cmd, const char *option, const char *s, unsigned char *out,
+		   size_t n);
 /* Read a secret key file; prints the error, returns its exit status or 0. */
 int cli_load_key(const char *path, struct ord_keypair *kp);
 /* Read and parse a signed head file; prints the error, returns status or 0. */

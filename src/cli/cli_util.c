@@ -45,13 +45,11 @@ int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	verror(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "usage: orderly %s%s%s\n", cmd->name, *cmd->usage ? " " : "",
-		cmd->usage);
+	fprintf(stderr, "usage: orderly %s%s%s\n", cmd->name, *cmd->usage ? " " : "", cmd->usage);
 	return CLI_USAGE;
 }
 
-static const struct cli_opt *find_opt(const struct cli_opt *opts, const char *name,
-				      size_t len)
+static const struct cli_opt *find_opt(const struct cli_opt *opts, const char *name, size_t len)
 {
 	for (; opts && opts->name; opts++)
 		if (strlen(opts->name) == len && !strncmp(opts->name, name, len))
@@ -59,8 +57,7 @@ static const struct cli_opt *find_opt(const struct cli_opt *opts, const char *na
 	return NULL;
 }
 
-int cli_options(const struct cli_cmd *cmd, int *argc, char **argv,
-		const struct cli_opt *opts)
+int cli_options(const struct cli_cmd *cmd, int *argc, char **argv, const struct cli_opt *opts)
 {
 	int i, n = 1, only_args = 0;
 
@@ -71,7 +68,7 @@ int cli_options(const struct cli_cmd *cmd, int *argc, char **argv,
 		size_t len;
 
 		if (only_args || a[0] != '-' || a[1] == '\0') {
-			argv[n++] = a;  /* "-" is an argument: standard input */
+			argv[n++] = a; /* "-" is an argument: standard input */
 			continue;
 		}
 		if (!strcmp(a, "--")) {
@@ -116,12 +113,9 @@ int cli_options(const struct cli_cmd *cmd, int *argc, char **argv,
 int cli_exit_code(int code)
 {
 	switch (code) {
-	case ORD_OK:
-		return CLI_OK;
-	case ORD_ETAMPERED:
-		return CLI_PROBLEMS;
-	case ORD_EUSAGE:
-		return CLI_USAGE;
+	case ORD_OK: return CLI_OK;
+	case ORD_ETAMPERED: return CLI_PROBLEMS;
+	case ORD_EUSAGE: return CLI_USAGE;
 	case ORD_EBADSHEET:
 	case ORD_EBADDATA:
 	case ORD_ECHECK:
@@ -130,15 +124,12 @@ int cli_exit_code(int code)
 	case ORD_ESEALED:
 	case ORD_ESTATE:
 	case ORD_EEXISTS:
-	case ORD_EVERSION:
-		return CLI_DATAERR;
-	case ORD_ENOFILE:
-		return CLI_NOINPUT;
+	case ORD_EVERSION: return CLI_DATAERR;
+	case ORD_ENOFILE: return CLI_NOINPUT;
 	case ORD_ENOTFOUND: /* an unknown side, turn, ruleset or table named on the command line */
 		return CLI_USAGE;
 	case ORD_ERROR:
-	default:
-		return CLI_SOFTWARE;
+	default: return CLI_SOFTWARE;
 	}
 }
 
@@ -199,8 +190,7 @@ int cli_read_input(struct ord_buf *out, const char *path, size_t max)
 		}
 	}
 	if (fstat(fd, &st) < 0) {
-		cli_error("cannot read %s%s%s: %s", q, name, q,
-			  lc_strerror(errno, ebuf, sizeof(ebuf)));
+		cli_error("cannot read %s%s%s: %s", q, name, q, lc_strerror(errno, ebuf, sizeof(ebuf)));
 		rc = CLI_NOINPUT;
 		goto out;
 	}
@@ -284,7 +274,8 @@ int cli_parse_dice(const struct cli_cmd *cmd, const char *spec, int **dice, size
 		int v = parse_die(p, len);
 
 		if (v < 0) {
-			rc = cli_usage_error(cmd, "--dice: bad die '%.*s' (expected an integer from 1 to %d)",
+			rc = cli_usage_error(cmd,
+					     "--dice: bad die '%.*s' (expected an integer from 1 to %d)",
 					     (int)len, p, CLI_MAX_FACE);
 			goto out;
 		}

@@ -21,7 +21,7 @@ static int64_t parse_relative(const char *s)
 		return -1;
 	for (; isdigit((unsigned char)*p); p++) {
 		n = n * 10 + (*p - '0');
-		if (n > 100L * 366 * 24 * 60)  /* a century of minutes is enough */
+		if (n > 100L * 366 * 24 * 60) /* a century of minutes is enough */
 			return -1;
 	}
 	while (*p == ' ')
@@ -72,8 +72,8 @@ static int64_t parse_iso(const char *s, int *ok)
 	tm.tm_hour = digits(s + 11, 2);
 	tm.tm_min = digits(s + 14, 2);
 	tm.tm_sec = sec;
-	if (tm.tm_year < 70 || tm.tm_mon < 0 || tm.tm_mday < 1 || tm.tm_hour < 0 ||
-	    tm.tm_min < 0 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 59)
+	if (tm.tm_year < 70 || tm.tm_mon < 0 || tm.tm_mday < 1 || tm.tm_hour < 0 || tm.tm_min < 0 ||
+	    tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 59)
 		return 0;
 	back = tm;
 	t = timegm(&tm);
@@ -111,8 +111,10 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 		when = parse_iso(argv[2], &ok);
 	}
 	if (!ok)
-		return cli_usage_error(cmd, "bad deadline '%s' (expected a UTC time like "
-				       "2026-12-01T18:00:00Z, +N h, +N m or none)", argv[2]);
+		return cli_usage_error(cmd,
+				       "bad deadline '%s' (expected a UTC time like "
+				       "2026-12-01T18:00:00Z, +N h, +N m or none)",
+				       argv[2]);
 	if ((rc = cli_open_game(&g, argv[1])) != 0)
 		goto out;
 	rc = ord_game_set_deadline(g, when);

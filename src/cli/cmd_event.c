@@ -20,9 +20,9 @@
 
 /* One event line of a file: words point into the file's buffer. */
 struct ev_line {
-	unsigned lineno;  /* 1-based line in the file */
-	int nwords;       /* KIND and its key=value words */
-	char **words;     /* malloc'd array */
+	unsigned lineno; /* 1-based line in the file */
+	int nwords;      /* KIND and its key=value words */
+	char **words;    /* malloc'd array */
 };
 
 struct ev_list {
@@ -83,7 +83,7 @@ static int split_words(char *line, struct ev_line *ev, const char **why)
 			r++;
 		}
 		c = *r;
-		*w = '\0';  /* may overwrite the blank at r, already read into c */
+		*w = '\0'; /* may overwrite the blank at r, already read into c */
 		if (c)
 			r++;
 		if ((size_t)ev->nwords + 1 >= alloc) {
@@ -169,8 +169,7 @@ static int read_events(struct ev_list *list, struct ord_buf *text, const char *p
  * a file, NULL on the command line.  Prints why it failed and returns the
  * exit status, or 0.
  */
-static int record(ord_game *g, const char *where, int nwords, char **words,
-		  const char *override)
+static int record(ord_game *g, const char *where, int nwords, char **words, const char *override)
 {
 	struct ord_buf msgs = ORD_BUF_INIT;
 	struct ord_diag diag;
@@ -186,14 +185,16 @@ static int record(ord_game *g, const char *where, int nwords, char **words,
 	if (rc == 0) {
 		if (diag.n)
 			cli_error("%s%sevent '%s' recorded although it disagrees with the orders "
-				  "(overridden: %s)", at, sep, words[0], override);
+				  "(overridden: %s)",
+				  at, sep, words[0], override);
 		goto out;
 	}
 	if (rc == ORD_ECHECK) {
 		if (!diag.n)
 			cli_error("%s%s%s", at, sep, ord_error_last());
 		cli_error("%s%sevent '%s' not recorded: %zu problem(s); --override \"reason\" "
-			  "records it anyway", at, sep, words[0], diag.n);
+			  "records it anyway",
+			  at, sep, words[0], diag.n);
 		rc = CLI_DATAERR;
 		goto out;
 	}
@@ -232,8 +233,7 @@ static int record_file(ord_game *g, const char *path, const char *override)
 		ord_buf_addf(&where, "%s:%u", name, ev->lineno);
 		rc = record(g, where.buf, ev->nwords, ev->words, override);
 		if (rc != 0) {
-			cli_error("stopped at %s: %zu of %zu event(s) recorded", where.buf, i,
-				  list.n);
+			cli_error("stopped at %s: %zu of %zu event(s) recorded", where.buf, i, list.n);
 			goto out;
 		}
 	}

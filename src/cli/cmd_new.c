@@ -113,7 +113,7 @@ int cmd_new(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "unexpected argument '%s'", argv[2]);
 	if (!scenario)
 		return cli_usage_error(cmd, "missing --scenario FILE.xml");
-	memset(&co, 0, sizeof(co));  /* fields appended later default to zero */
+	memset(&co, 0, sizeof(co)); /* fields appended later default to zero */
 	co.ruleset = ruleset;
 	co.tables_path = tables;
 	co.fixed_dice = fixed_dice;

@@ -17,12 +17,8 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 	ord_game *g = NULL;
 	int referee = 0, xml = 0, turn = 0, rc;
 	const struct cli_opt opts[] = {
-		{ "side", &side, NULL },
-		{ "referee", NULL, &referee },
-		{ "turn", &turn_s, NULL },
-		{ "xml", NULL, &xml },
-		{ "lang", &lang, NULL },
-		{ NULL, NULL, NULL },
+		{ "side", &side, NULL }, { "referee", NULL, &referee }, { "turn", &turn_s, NULL },
+		{ "xml", NULL, &xml },   { "lang", &lang, NULL },       { NULL, NULL, NULL },
 	};
 
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
@@ -33,7 +29,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "unexpected argument '%s'", argv[2]);
 	if (!side == !referee)
 		return cli_usage_error(cmd, side ? "--side and --referee exclude each other"
-					       : "missing --side SIDE or --referee");
+						 : "missing --side SIDE or --referee");
 	if ((rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0)
 		return rc;
 	if (lang && !cli_lang_valid(lang))

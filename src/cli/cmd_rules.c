@@ -22,8 +22,7 @@ int cmd_rules(const struct cli_cmd *cmd, int argc, char **argv)
 	if (argc < 2)
 		return cli_usage_error(cmd, "missing RULESET");
 	if (argc > 3)
-		return cli_usage_error(cmd, "unexpected argument '%s' (one TABLE at a time)",
-				       argv[3]);
+		return cli_usage_error(cmd, "unexpected argument '%s' (one TABLE at a time)", argv[3]);
 	rc = ord_rules_print(&out, argv[1], argc == 3 ? argv[2] : NULL, tables);
 	if (rc < 0) {
 		rc = cli_fail(rc);

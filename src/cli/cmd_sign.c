@@ -25,11 +25,8 @@ int cmd_sign(const struct cli_cmd *cmd, int argc, char **argv)
 	unsigned char gid[16];
 	int turn = 0, rc;
 	const struct cli_opt opts[] = {
-		{ "game-id", &gid_s, NULL },
-		{ "turn", &turn_s, NULL },
-		{ "side", &side, NULL },
-		{ "key", &key, NULL },
-		{ NULL, NULL, NULL },
+		{ "game-id", &gid_s, NULL }, { "turn", &turn_s, NULL }, { "side", &side, NULL },
+		{ "key", &key, NULL },       { NULL, NULL, NULL },
 	};
 
 	memset(&kp, 0, sizeof(kp));
@@ -44,7 +41,8 @@ int cmd_sign(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!side)
 		return cli_usage_error(cmd, "missing --side SIDE");
 	if (!key)
-		return cli_usage_error(cmd, "missing --key FILE (your secret key, from 'orderly keygen')");
+		return cli_usage_error(cmd,
+				       "missing --key FILE (your secret key, from 'orderly keygen')");
 	if ((rc = cli_hex_option(cmd, "--game-id", gid_s, gid, sizeof(gid))) != 0 ||
 	    (rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0)
 		return rc;

@@ -35,10 +35,8 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	ord_game *g = NULL;
 	int rc;
 	const struct cli_opt opts[] = {
-		{ "side", &side, NULL },
-		{ "nonce", &nonce_s, NULL },
-		{ "signature", &sig_s, NULL },
-		{ "commitment", &commit_s, NULL },
+		{ "side", &side, NULL },       { "nonce", &nonce_s, NULL },
+		{ "signature", &sig_s, NULL }, { "commitment", &commit_s, NULL },
 		{ NULL, NULL, NULL },
 	};
 
@@ -60,16 +58,19 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	if (argc == 3)
 		path = argv[2];
 	if (commit_s && (path || nonce_s)) {
-		rc = cli_usage_error(cmd, "--commitment hands in a commitment alone: no sheet and no --nonce (they come with 'orderly open')");
+		rc = cli_usage_error(cmd,
+				     "--commitment hands in a commitment alone: no sheet and no --nonce (they come with 'orderly open')");
 		goto out;
 	}
 	if (sig_s && !nonce_s && !commit_s) {
-		rc = cli_usage_error(cmd, "--signature needs --nonce (or --commitment), as 'orderly sign' printed them");
+		rc = cli_usage_error(cmd,
+				     "--signature needs --nonce (or --commitment), as 'orderly sign' printed them");
 		goto out;
 	}
 	if ((nonce_s && (rc = cli_hex_option(cmd, "--nonce", nonce_s, nonce, sizeof(nonce))) != 0) ||
 	    (sig_s && (rc = cli_hex_option(cmd, "--signature", sig_s, sig, sizeof(sig))) != 0) ||
-	    (commit_s && (rc = cli_hex_option(cmd, "--commitment", commit_s, commitment, sizeof(commitment))) != 0))
+	    (commit_s && (rc = cli_hex_option(cmd, "--commitment", commit_s, commitment,
+					      sizeof(commitment))) != 0))
 		goto out;
 	/* the game first: a wrong GAME must not wait for a sheet on the terminal */
 	if ((rc = cli_open_game(&g, argv[1])) != 0)

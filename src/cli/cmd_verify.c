@@ -67,7 +67,7 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	if ((rc = cli_read_input(&bundle, argv[1], CLI_MAX_INPUT)) != 0)
 		goto out;
 	vo.pubkey = pubkey_s ? pk : NULL;
-	vo.receipts = (const unsigned char (*)[32])receipts;
+	vo.receipts = (const unsigned char(*)[32])receipts;
 	vo.nreceipts = nreceipts;
 	vo.heads = heads;
 	vo.nheads = nheads;

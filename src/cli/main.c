@@ -32,12 +32,14 @@ int cmd_version(const struct cli_cmd *cmd, int argc, char **argv);
 
 /* The subcommands, in the order of a turn; `orderly help` lists them so. */
 static const struct cli_cmd commands[] = {
-	{ "new", "GAME --scenario FILE.xml [--ruleset NAME] [--tables FILE] [--fixed-dice] [--no-referee] [--key FILE]",
+	{ "new",
+	  "GAME --scenario FILE.xml [--ruleset NAME] [--tables FILE] [--fixed-dice] [--no-referee] [--key FILE]",
 	  "create a game file from a scenario, with its signing key", cmd_new },
-	{ "info", "GAME [--xml]",
-	  "show the turn, phase, deadline and who has submitted", cmd_info },
-	{ "submit", "GAME --side SIDE [FILE|-] [--nonce HEX --signature HEX] | GAME --side SIDE --commitment HEX --signature HEX",
-	  "validate and store a side's order sheet (or a commitment alone); print its receipt", cmd_submit },
+	{ "info", "GAME [--xml]", "show the turn, phase, deadline and who has submitted", cmd_info },
+	{ "submit",
+	  "GAME --side SIDE [FILE|-] [--nonce HEX --signature HEX] | GAME --side SIDE --commitment HEX --signature HEX",
+	  "validate and store a side's order sheet (or a commitment alone); print its receipt",
+	  cmd_submit },
 	{ "deadline", "GAME WHEN|none",
 	  "set (2026-12-01T18:00:00Z, +24h, +90m) or clear the turn's deadline", cmd_deadline },
 	{ "seal", "GAME [--force] [--key FILE] [--head FILE]",
@@ -58,18 +60,15 @@ static const struct cli_cmd commands[] = {
 	  "write an exchanged turn as a signed bundle", cmd_export },
 	{ "verify", "BUNDLE [--pubkey KEY] [--receipt HEX]... [--head FILE]...",
 	  "check a turn bundle offline; exit 1 on problems", cmd_verify },
-	{ "keygen", "FILE",
-	  "make a key pair: the secret key in FILE, the public one in FILE.pub", cmd_keygen },
+	{ "keygen", "FILE", "make a key pair: the secret key in FILE, the public one in FILE.pub",
+	  cmd_keygen },
 	{ "sign", "--game-id ID --turn N --side SIDE --key FILE [FILE|-]",
 	  "a player's nonce, commitment and signature for his sheet", cmd_sign },
 	{ "calc", "RULESET WHAT key=value... [--dice N,N,...] [--tables FILE] [--xml]",
 	  "use a ruleset's tables as a calculator", cmd_calc },
-	{ "rules", "RULESET [TABLE] [--tables FILE]",
-	  "print a ruleset's tables", cmd_rules },
-	{ "help", "[COMMAND]",
-	  "list the commands, or show how to use one", cmd_help },
-	{ "version", "",
-	  "print the version of orderly", cmd_version },
+	{ "rules", "RULESET [TABLE] [--tables FILE]", "print a ruleset's tables", cmd_rules },
+	{ "help", "[COMMAND]", "list the commands, or show how to use one", cmd_help },
+	{ "version", "", "print the version of orderly", cmd_version },
 };
 
 const struct cli_cmd *cli_find_cmd(const char *name)

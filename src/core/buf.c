@@ -296,7 +296,8 @@ int ord_read_file(char **out, size_t *len, const char *path, size_t max_len)
 		return ord_error_set(ORD_ENOFILE, "cannot open '%s': %s", path, ord_strerror(errno));
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		if (b.len + n > max_len) {
-			err = ord_error_set(ORD_EBADDATA, "'%s' is larger than %zu bytes", path, max_len);
+			err = ord_error_set(ORD_EBADDATA, "'%s' is larger than %zu bytes", path,
+					    max_len);
 			goto out;
 		}
 		ord_buf_add(&b, chunk, n);

@@ -95,7 +95,8 @@ int ord_bundle_attr(struct ord_buf *out, const char *name, const char *value)
 {
 	if (!ord_bundle_text_ok(value, strlen(value)))
 		return ord_error_set(ORD_EBADDATA,
-				     "%s '%s' cannot be written in a bundle (not UTF-8 text)", name, value);
+				     "%s '%s' cannot be written in a bundle (not UTF-8 text)", name,
+				     value);
 	ord_buf_addf(out, " %s=\"", name);
 	add_escaped(out, value, strlen(value), 1);
 	ord_buf_addch(out, '"');
@@ -144,7 +145,7 @@ struct v_entry {
 	int turn;
 	char *kind, *body;
 	unsigned char hash[32];
-	int used;                /* rows of the bundle that point at it */
+	int used; /* rows of the bundle that point at it */
 };
 
 struct v_commit {
@@ -220,11 +221,12 @@ struct verify {
 	size_t nstates;
 	struct v_head *heads;
 	size_t nheads;
-	char sig_hex[129];       /* the text of the <signature> element */
+	char sig_hex[129]; /* the text of the <signature> element */
 };
 
-#define GROW(arr, n) ((arr) = ord_xrealloc((arr), ((n) + 1) * sizeof(*(arr))), \
-		      memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++])
+#define GROW(arr, n)                                              \
+	((arr) = ord_xrealloc((arr), ((n) + 1) * sizeof(*(arr))), \
+	 memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++])
 
 static void failed(struct verify *v, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -372,7 +374,8 @@ static int load(struct verify *v, xmlNodePtr root)
 		} else if (!strcmp(e, "log")) {
 			xmlNodePtr c;
 			attr_hex(n, "prev", v->prev, 32);
-			for (c = ord_xml_child(n, "entry"); c && !err; c = ord_xml_next(c->next, "entry")) {
+			for (c = ord_xml_child(n, "entry"); c && !err;
+			     c = ord_xml_next(c->next, "entry")) {
 				struct v_entry *en = GROW(v->entries, v->nentries);
 				en->seq = attr_long(c, "seq");
 				en->turn = (int)attr_long(c, "turn");
@@ -540,11 +543,13 @@ static struct v_entry *entry_of(struct verify *v, int64_t seq, const char *kind,
 	struct v_entry *e = entry(v, seq);
 
 	if (!e) {
-		failed(v, "%s points at log entry %lld, which is not in this turn's log", what, (long long)seq);
+		failed(v, "%s points at log entry %lld, which is not in this turn's log", what,
+		       (long long)seq);
 		return NULL;
 	}
 	if (strcmp(e->kind, kind)) {
-		failed(v, "%s points at log entry %lld, a '%s' entry, not '%s'", what, (long long)seq, e->kind, kind);
+		failed(v, "%s points at log entry %lld, a '%s' entry, not '%s'", what,
+		       (long long)seq, e->kind, kind);
 		return NULL;
 	}
 	e->used++;
@@ -562,7 +567,8 @@ static void check_signature(struct verify *v, const char *bytes, size_t len,
 	ord_hex(hex, v->key, 32);
 	if (o && o->pubkey && memcmp(o->pubkey, v->key, 32)) {
 		ord_hex(want, o->pubkey, 32);
-		failed(v, "the bundle is signed with key %s, not with the game's key %s (given with --pubkey)", hex, want);
+		failed(v, "the bundle is signed with key %s, not with the game's key %s (given with --pubkey)",
+		       hex, want);
 	}
 	if (len < so + 128 + sc || memcmp(bytes + len - sc, ORD_BUNDLE_SIG_CLOSE, sc) ||
 	    memcmp(bytes + len - sc - 128 - so, ORD_BUNDLE_SIG_OPEN, so)) {
@@ -578,8 +584,10 @@ static void check_signature(struct verify *v, const char *bytes, size_t len,
 	if (ord_sig_check(sig, msg, key))
 		failed(v, "the signature does not hold: the bundle was changed after it was signed, or signed by another key");
 	else
-		okay(v, "signature by %s %s", o && o->pubkey ? "the game's key" : "the bundle's own key",
-		     o && o->pubkey ? "(the key you gave)" : "(give --pubkey to check that it is the game's)");
+		okay(v, "signature by %s %s",
+		     o && o->pubkey ? "the game's key" : "the bundle's own key",
+		     o && o->pubkey ? "(the key you gave)"
+				    : "(give --pubkey to check that it is the game's)");
 }
 
 static void check_chain(struct verify *v)
@@ -595,8 +603,8 @@ static void check_chain(struct verify *v)
 			failed(v, "log entry %lld follows entry %lld: entries were removed, added or reordered",
 			       (long long)e->seq, (long long)v->entries[i - 1].seq);
 		if (e->turn != v->turn)
-			failed(v, "log entry %lld (%s) belongs to turn %d, not to turn %d", (long long)e->seq,
-			       e->kind, e->turn, v->turn);
+			failed(v, "log entry %lld (%s) belongs to turn %d, not to turn %d",
+			       (long long)e->seq, e->kind, e->turn, v->turn);
 		ord_log_hash(h, prev, e->seq, e->turn, e->kind, e->body, e->at);
 		if (memcmp(h, e->hash, 32))
 			failed(v, "log entry %lld (%s): its content and the entry before it do not give its hash (changed)",
@@ -608,8 +616,8 @@ static void check_chain(struct verify *v)
 	if (!v->nentries || strcmp(v->entries[v->nentries - 1].kind, "exchange"))
 		failed(v, "the log does not end with the exchange of turn %d", v->turn);
 	if (v->failures == bad)
-		okay(v, "log: %zu entries (%lld to %lld) chain from the hash before them", v->nentries,
-		     v->nentries ? (long long)v->entries[0].seq : 0LL,
+		okay(v, "log: %zu entries (%lld to %lld) chain from the hash before them",
+		     v->nentries, v->nentries ? (long long)v->entries[0].seq : 0LL,
 		     v->nentries ? (long long)v->entries[v->nentries - 1].seq : 0LL);
 }
 
@@ -685,9 +693,12 @@ static void check_sheets(struct verify *v)
 			       what.buf);
 		if (sd && sd->has_key && !strcmp(s->source, "submitted")) {
 			if (!s->has_sig)
-				failed(v, "%s: not signed, but side %s signs its sheets", what.buf, s->side);
-			else if (ord_sheet_sig_check(sd->key, s->signature, v->game_id, v->turn, s->side, s->commitment))
-				failed(v, "%s: its signature is not side %s's over its commitment", what.buf, s->side);
+				failed(v, "%s: not signed, but side %s signs its sheets", what.buf,
+				       s->side);
+			else if (ord_sheet_sig_check(sd->key, s->signature, v->game_id, v->turn,
+						     s->side, s->commitment))
+				failed(v, "%s: its signature is not side %s's over its commitment",
+				       what.buf, s->side);
 			else
 				nsigned++;
 		} else if (s->has_sig) {
@@ -705,7 +716,8 @@ static void check_sheets(struct verify *v)
 					s->has_sig ? s->signature : NULL);
 		}
 		if (e && strcmp(e->body, b.buf))
-			failed(v, "%s: differs from what was logged in entry %lld", what.buf, (long long)e->seq);
+			failed(v, "%s: differs from what was logged in entry %lld", what.buf,
+			       (long long)e->seq);
 	}
 	for (i = 0; i < v->ncommits; i++) {
 		struct v_commit *cm = &v->commits[i];
@@ -715,7 +727,8 @@ static void check_sheets(struct verify *v)
 		ord_buf_reset(&what);
 		ord_buf_addf(&what, "the commitment of %s, version %d", cm->side, cm->version);
 		if (!sd || !sd->has_key ||
-		    ord_sheet_sig_check(sd->key, cm->signature, v->game_id, v->turn, cm->side, cm->commitment))
+		    ord_sheet_sig_check(sd->key, cm->signature, v->game_id, v->turn, cm->side,
+					cm->commitment))
 			failed(v, "%s: its signature is not side %s's", what.buf, cm->side);
 		else
 			nsigned++;
@@ -723,7 +736,8 @@ static void check_sheets(struct verify *v)
 		ord_buf_reset(&b);
 		ord_canon_commit(&b, cm->side, cm->version, cm->commitment, cm->signature);
 		if (e && strcmp(e->body, b.buf))
-			failed(v, "%s: differs from what was logged in entry %lld", what.buf, (long long)e->seq);
+			failed(v, "%s: differs from what was logged in entry %lld", what.buf,
+			       (long long)e->seq);
 	}
 	if (v->failures == bad)
 		okay(v, "sheets: %zu commitment%s recomputed from the sheets' bytes and nonces; %d side signature%s checked",
@@ -736,7 +750,7 @@ static void check_sheets(struct verify *v)
 struct sealed {
 	int version;
 	unsigned char commitment[32];
-	const struct v_sheet *sheet;     /* its opened sheet, or NULL */
+	const struct v_sheet *sheet; /* its opened sheet, or NULL */
 };
 
 static int check_seal(struct verify *v, struct sealed *sealed)
@@ -765,7 +779,8 @@ static int check_seal(struct verify *v, struct sealed *sealed)
 		for (i = 0; i < v->nsheets; i++) {
 			const struct v_sheet *s = &v->sheets[i];
 			struct v_entry *e = entry(v, s->log);
-			if (strcmp(s->side, v->sides[j].id) || !e || strcmp(e->kind, "sheet") || s->log > seal->seq)
+			if (strcmp(s->side, v->sides[j].id) || !e || strcmp(e->kind, "sheet") ||
+			    s->log > seal->seq)
 				continue;
 			if (s->version > sealed[j].version) {
 				sealed[j].version = s->version;
@@ -782,7 +797,8 @@ static int check_seal(struct verify *v, struct sealed *sealed)
 			}
 		}
 		for (i = 0; i < v->nsheets; i++)
-			if (!strcmp(v->sheets[i].side, v->sides[j].id) && v->sheets[i].version == sealed[j].version &&
+			if (!strcmp(v->sheets[i].side, v->sides[j].id) &&
+			    v->sheets[i].version == sealed[j].version &&
 			    !memcmp(v->sheets[i].commitment, sealed[j].commitment, 32))
 				sealed[j].sheet = &v->sheets[i];
 	}
@@ -800,7 +816,8 @@ static int check_seal(struct verify *v, struct sealed *sealed)
 	for (i = 0; i < v->nentries; i++) {
 		struct v_entry *e = &v->entries[i];
 		if ((!strcmp(e->kind, "sheet") || !strcmp(e->kind, "commit")) && e->seq > seal->seq)
-			failed(v, "log entry %lld: a %s handed in after the seal", (long long)e->seq, e->kind);
+			failed(v, "log entry %lld: a %s handed in after the seal",
+			       (long long)e->seq, e->kind);
 		if (!strcmp(e->kind, "opening") && e->seq < seal->seq)
 			failed(v, "log entry %lld: a sheet opened before the seal", (long long)e->seq);
 		if ((!strcmp(e->kind, "event") || !strcmp(e->kind, "resolve")) && e->seq < seal->seq)
@@ -808,11 +825,12 @@ static int check_seal(struct verify *v, struct sealed *sealed)
 	}
 	for (j = 0; j < v->nsides; j++)
 		if (!sealed[j].sheet)
-			failed(v, "the sealed sheet of %s (version %d) is not in the bundle%s", v->sides[j].id,
-			       sealed[j].version, v->refereeless ? " (never opened)" : "");
+			failed(v, "the sealed sheet of %s (version %d) is not in the bundle%s",
+			       v->sides[j].id, sealed[j].version,
+			       v->refereeless ? " (never opened)" : "");
 	if (v->failures == bad)
-		okay(v, "seal: entry %lld seals the latest sheet of each of the %zu sides", (long long)seal->seq,
-		     v->nsides);
+		okay(v, "seal: entry %lld seals the latest sheet of each of the %zu sides",
+		     (long long)seal->seq, v->nsides);
 	ord_buf_release(&b);
 	return 0;
 }
@@ -847,19 +865,20 @@ static void check_dice(struct verify *v, const struct sealed *sealed, int have_s
 			continue;
 		}
 		if (r->sides < 2 || r->sides > 1000 || r->event < 0 || r->idx < 0) {
-			failed(v, "roll [%s, event %d, %s, #%d]: a d%d cannot be rolled", r->phase, r->event,
-			       r->purpose, r->idx, r->sides);
+			failed(v, "roll [%s, event %d, %s, #%d]: a d%d cannot be rolled", r->phase,
+			       r->event, r->purpose, r->idx, r->sides);
 			continue;
 		}
-		want = ord_dice_face(key, r->phase, (unsigned)r->event, r->purpose, (unsigned)r->idx,
-				     (unsigned)r->sides);
+		want = ord_dice_face(key, r->phase, (unsigned)r->event, r->purpose,
+				     (unsigned)r->idx, (unsigned)r->sides);
 		if (want != r->value)
 			failed(v, "roll [%s, event %d, %s, #%d] is %d on a d%d, but the seed and the sealed sheets give %d (the dice were chosen)",
 			       r->phase, r->event, r->purpose, r->idx, r->value, r->sides, want);
 	}
 	if (v->failures == bad)
 		okay(v, "dice: %zu roll%s recomputed from the seed and the sealed %s", v->nrolls,
-		     v->nrolls == 1 ? "" : "s", v->refereeless ? "commitments and nonces" : "commitments");
+		     v->nrolls == 1 ? "" : "s",
+		     v->refereeless ? "commitments and nonces" : "commitments");
 }
 
 static void check_events(struct verify *v)
@@ -876,10 +895,11 @@ static void check_events(struct verify *v)
 		ord_buf_addf(&what, "event #%u (%s)", ev->seq, ev->kind);
 		e = entry_of(v, ev->log, "event", what.buf);
 		ord_buf_reset(&b);
-		ord_canon_event(&b, ev->seq, ev->phase, ev->kind, ev->args ? ev->args : "", ev->override,
-				ev->checks);
+		ord_canon_event(&b, ev->seq, ev->phase, ev->kind, ev->args ? ev->args : "",
+				ev->override, ev->checks);
 		if (e && strcmp(e->body, b.buf))
-			failed(v, "%s: differs from what was logged in entry %lld", what.buf, (long long)e->seq);
+			failed(v, "%s: differs from what was logged in entry %lld", what.buf,
+			       (long long)e->seq);
 		if (ev->override)
 			overrides++;
 	}
@@ -911,15 +931,16 @@ static void check_phases(struct verify *v)
 			const struct v_roll *r = &v->rolls[k];
 			if (r->log != e->seq)
 				continue;
-			ord_digest_roll(&d, r->turn, r->phase, r->event, r->purpose, r->idx, r->sides, r->value,
-					r->fixed);
+			ord_digest_roll(&d, r->turn, r->phase, r->event, r->purpose, r->idx,
+					r->sides, r->value, r->fixed);
 			nr++;
 		}
 		for (k = 0; k < v->nresults; k++) {
 			const struct v_result *r = &v->results[k];
 			if (r->log != e->seq)
 				continue;
-			ord_digest_result(&d, r->turn, r->phase, r->event, r->unit, r->values ? r->values : "",
+			ord_digest_result(&d, r->turn, r->phase, r->event, r->unit,
+					  r->values ? r->values : "",
 					  r->explanation ? r->explanation : "");
 			nres++;
 		}
@@ -945,12 +966,15 @@ static void check_phases(struct verify *v)
 	/* rows that no resolve entry vouches for were slipped in */
 	for (k = 0; k < v->nrolls + v->nresults + v->nstates; k++) {
 		int64_t log = k < v->nrolls ? v->rolls[k].log
-			      : k < v->nrolls + v->nresults ? v->results[k - v->nrolls].log
-							    : v->states[k - v->nrolls - v->nresults].log;
+			      : k < v->nrolls + v->nresults
+				      ? v->results[k - v->nrolls].log
+				      : v->states[k - v->nrolls - v->nresults].log;
 		struct v_entry *e = entry(v, log);
 		if (!e || strcmp(e->kind, "resolve")) {
 			failed(v, "a %s of the bundle belongs to no resolved phase of this turn (entry %lld)",
-			       k < v->nrolls ? "roll" : k < v->nrolls + v->nresults ? "result" : "unit state",
+			       k < v->nrolls                 ? "roll"
+			       : k < v->nrolls + v->nresults ? "result"
+							     : "unit state",
 			       (long long)log);
 			break;
 		}
@@ -963,7 +987,7 @@ static void check_phases(struct verify *v)
 /* Entries of kinds that record a row must each have found theirs. */
 static void check_unvouched(struct verify *v)
 {
-	static const char *const kinds[] = {"sheet", "opening", "commit", "event", NULL};
+	static const char *const kinds[] = { "sheet", "opening", "commit", "event", NULL };
 	size_t i, k;
 
 	for (i = 0; i < v->nentries; i++) {
@@ -984,7 +1008,8 @@ static int head_matches(struct verify *v, const char *at, int turn, int64_t seq,
 	struct v_entry *e;
 
 	if (turn != v->turn && !(turn == v->turn - 1 && !strcmp(at, "exchange"))) {
-		failed(v, "%s: a head of turn %d, which this bundle of turn %d does not hold", what, turn, v->turn);
+		failed(v, "%s: a head of turn %d, which this bundle of turn %d does not hold", what,
+		       turn, v->turn);
 		return -1;
 	}
 	if (v->nentries && seq == v->entries[0].seq - 1) {
@@ -992,7 +1017,8 @@ static int head_matches(struct verify *v, const char *at, int turn, int64_t seq,
 	} else if ((e = entry(v, seq)) != NULL) {
 		have = e->hash;
 		if (!memcmp(have, hash, 32) && strcmp(e->kind, at)) {
-			failed(v, "%s: entry %lld is a '%s' entry, not the %s", what, (long long)seq, e->kind, at);
+			failed(v, "%s: entry %lld is a '%s' entry, not the %s", what,
+			       (long long)seq, e->kind, at);
 			return -1;
 		}
 	} else {
@@ -1035,7 +1061,8 @@ static void check_heads(struct verify *v, const struct ord_verify_opts *o)
 		if (seal && exch)
 			okay(v, "heads: the seal and the exchange were signed as the log stood then");
 		else
-			ord_buf_addf(v->out, "  note: this turn has %s signed head of its seal and %s of its exchange (a game older than signed heads)\n",
+			ord_buf_addf(v->out,
+				     "  note: this turn has %s signed head of its seal and %s of its exchange (a game older than signed heads)\n",
 				     seal ? "a" : "no", exch ? "one" : "none");
 	}
 	for (i = 0; o && i < o->nheads; i++) {
@@ -1043,14 +1070,16 @@ static void check_heads(struct verify *v, const struct ord_verify_opts *o)
 		int before = v->failures;
 
 		ord_buf_reset(&what);
-		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", h->turn, h->at, (long long)h->seq);
+		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", h->turn,
+			     h->at, (long long)h->seq);
 		if (memcmp(h->game_id, v->game_id, 16)) {
 			failed(v, "%s: it is a head of another game", what.buf);
 			continue;
 		}
 		if (memcmp(h->key, v->key, 32)) {
 			ord_hex(hex, h->key, 32);
-			failed(v, "%s: it was signed by key %s, not by the key of this bundle", what.buf, hex);
+			failed(v, "%s: it was signed by key %s, not by the key of this bundle",
+			       what.buf, hex);
 			continue;
 		}
 		if (ord_head_check(h)) {
@@ -1126,8 +1155,8 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 		goto out;
 	ord_hex(gid, v.game_id, 16);
 	ord_hex(key, v.key, 32);
-	ord_buf_addf(out, "bundle '%s': game %s, turn %d, ruleset %s, %s\n  signed by %s\n", name, gid, v.turn,
-		     v.ruleset, v.refereeless ? "no referee" : "refereed", key);
+	ord_buf_addf(out, "bundle '%s': game %s, turn %d, ruleset %s, %s\n  signed by %s\n", name,
+		     gid, v.turn, v.ruleset, v.refereeless ? "no referee" : "refereed", key);
 	check_signature(&v, bytes, len, opts);
 	check_chain(&v);
 	check_seed(&v);
@@ -1146,7 +1175,8 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 				    v.failures == 1 ? "" : "s");
 	} else {
 		ord_buf_addf(out, "verified: every check holds%s\n",
-			     opts && opts->pubkey ? "" : " (against the bundle's own key: give --pubkey)");
+			     opts && opts->pubkey ? ""
+						  : " (against the bundle's own key: give --pubkey)");
 	}
 out:
 	free(sealed);

@@ -56,8 +56,7 @@ out:
 	return err;
 }
 
-int ord_rules_print(struct ord_buf *out, const char *ruleset, const char *table,
-		    const char *tables_path)
+int ord_rules_print(struct ord_buf *out, const char *ruleset, const char *table, const char *tables_path)
 {
 	const struct ord_ruleset *rs;
 	struct ord_rules *rules = NULL;

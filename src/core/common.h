@@ -13,9 +13,9 @@
 
 /* Resources embedded at build time (cmake/embed.cmake). */
 struct ord_resource {
-	const char *name;            /* path relative to the source tree */
-	const unsigned char *data;   /* NUL-terminated */
-	size_t len;                  /* without the NUL */
+	const char *name;          /* path relative to the source tree */
+	const unsigned char *data; /* NUL-terminated */
+	size_t len;                /* without the NUL */
 };
 extern const struct ord_resource ord_resources[];
 const struct ord_resource *ord_resource_find(const char *name);

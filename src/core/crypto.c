@@ -53,8 +53,7 @@ void ord_digest_final(struct ord_digest *d, unsigned char out[32])
 }
 
 void ord_commit_sheet(unsigned char out[32], const unsigned char game_id[16], int turn,
-		      const char *side, const unsigned char nonce[32], const void *bytes,
-		      size_t len)
+		      const char *side, const unsigned char nonce[32], const void *bytes, size_t len)
 {
 	struct ord_digest d;
 
@@ -196,8 +195,7 @@ void ord_sig_sign(unsigned char sig[64], const unsigned char msg[32], const unsi
 	crypto_sign_detached(sig, NULL, msg, 32, sk);
 }
 
-int ord_sig_check(const unsigned char sig[64], const unsigned char msg[32],
-		  const unsigned char pk[32])
+int ord_sig_check(const unsigned char sig[64], const unsigned char msg[32], const unsigned char pk[32])
 {
 	return crypto_sign_verify_detached(sig, msg, 32, pk) == 0 ? 0 : -1;
 }

@@ -22,7 +22,7 @@ struct ord_digest {
 	crypto_generichash_state st;
 };
 void ord_digest_init(struct ord_digest *d, const char *tag);
-void ord_digest_str(struct ord_digest *d, const char *s);   /* with its NUL */
+void ord_digest_str(struct ord_digest *d, const char *s); /* with its NUL */
 void ord_digest_int(struct ord_digest *d, int64_t v);
 void ord_digest_bytes(struct ord_digest *d, const void *p, size_t len);
 void ord_digest_final(struct ord_digest *d, unsigned char out[32]);
@@ -67,8 +67,7 @@ void ord_sig_head_msg(unsigned char out[32], const unsigned char game_id[16], in
 void ord_sig_bundle_msg(unsigned char out[32], const void *bytes, size_t len);
 /* Sign / check a 32-byte message; check returns 0 when the signature holds. */
 void ord_sig_sign(unsigned char sig[64], const unsigned char msg[32], const unsigned char sk[64]);
-int ord_sig_check(const unsigned char sig[64], const unsigned char msg[32],
-		  const unsigned char pk[32]);
+int ord_sig_check(const unsigned char sig[64], const unsigned char msg[32], const unsigned char pk[32]);
 
 /* Must be called once before anything else of libsodium. */
 int ord_crypto_init(void);

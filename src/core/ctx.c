@@ -55,12 +55,11 @@ static void map_build(struct ord_ctx *ctx, struct ord_ctx_map *m, int fold)
 			s = (s + 1) & (cap - 1);
 		}
 		m->slots[s] = i + 1;
-next:;
+	next:;
 	}
 }
 
-static struct ord_unit *map_find(struct ord_ctx *ctx, struct ord_ctx_map *m, const char *k,
-				 int fold)
+static struct ord_unit *map_find(struct ord_ctx *ctx, struct ord_ctx_map *m, const char *k, int fold)
 {
 	size_t s;
 
@@ -117,8 +116,7 @@ static void uninterned_free(const struct ord_ctx *ctx, const char *s)
 
 /* ---- life cycle ---- */
 
-void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_rules *rules,
-		  int turn)
+void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_rules *rules, int turn)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->rs = rs;
@@ -401,8 +399,8 @@ int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event
 
 /* ---- rolls by identity (a phase of 100,000 units rolls tens of thousands) ---- */
 
-static size_t roll_hash(const char *phase, unsigned event_seq, const char *purpose,
-			unsigned idx, unsigned sides)
+static size_t roll_hash(const char *phase, unsigned event_seq, const char *purpose, unsigned idx,
+			unsigned sides)
 {
 	uint64_t h = hash_str(phase, 0) ^ (hash_str(purpose, 0) * 31);
 
@@ -415,7 +413,8 @@ static size_t roll_hash(const char *phase, unsigned event_seq, const char *purpo
 static void roll_index_put(struct ord_ctx *ctx, size_t i)
 {
 	const struct ord_ctx_roll *r = &ctx->rolls[i];
-	size_t s = roll_hash(r->phase, r->event_seq, r->purpose, r->idx, r->sides) & (ctx->roll_cap - 1);
+	size_t s = roll_hash(r->phase, r->event_seq, r->purpose, r->idx, r->sides) &
+		   (ctx->roll_cap - 1);
 
 	while (ctx->roll_slots[s])
 		s = (s + 1) & (ctx->roll_cap - 1);
@@ -559,8 +558,7 @@ void ord_ctx_fake_set_side(struct ord_ctx *ctx, const char *side)
 	ctx->side = side;
 }
 
-void ord_ctx_fake_set_order(struct ord_ctx *ctx, const struct ord_unit *u,
-			    const struct ord_order *o)
+void ord_ctx_fake_set_order(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_order *o)
 {
 	ctx->orders[u - ctx->units] = o;
 }
@@ -568,8 +566,8 @@ void ord_ctx_fake_set_order(struct ord_ctx *ctx, const struct ord_unit *u,
 void ord_ctx_fake_add_event(struct ord_ctx *ctx, const char *phase, const char *kind,
 			    const struct ord_kv *kv)
 {
-	struct ord_event *e = ord_ctx_add_event(ctx, (unsigned)ctx->nevents + 1, phase, kind,
-						NULL, NULL, NULL);
+	struct ord_event *e = ord_ctx_add_event(ctx, (unsigned)ctx->nevents + 1, phase, kind, NULL,
+						NULL, NULL);
 	if (kv)
 		ord_kv_copy(&e->kv, kv);
 }

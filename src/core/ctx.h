@@ -16,7 +16,7 @@ struct ord_ctx_roll {
 	unsigned idx;
 	unsigned sides;
 	int value;
-	int fixed;        /* 1 when it came from a fixed-dice list */
+	int fixed; /* 1 when it came from a fixed-dice list */
 };
 
 struct ord_ctx_result {
@@ -28,23 +28,23 @@ struct ord_ctx_result {
 };
 
 struct ord_ctx_map {
-	size_t *slots;    /* index + 1, 0 = empty */
-	size_t cap;       /* power of two */
+	size_t *slots; /* index + 1, 0 = empty */
+	size_t cap;    /* power of two */
 };
 
 struct ord_ctx {
 	const struct ord_ruleset *rs;
 	struct ord_rules *rules;
 	int turn;
-	const char *side;             /* validate_sheet: the submitting side */
-	const char *phase;            /* the phase being resolved or checked */
+	const char *side;  /* validate_sheet: the submitting side */
+	const char *phase; /* the phase being resolved or checked */
 
 	struct ord_unit *units;
 	size_t nunits, ualloc;
 	unsigned char (*state_before)[16]; /* BLAKE2b-128 of the serialised state when loaded */
 	struct ord_ctx_map by_id, by_name;
 	const struct ord_order **orders; /* per unit, NULL when none */
-	size_t norders;                /* slots allocated in orders */
+	size_t norders;                  /* slots allocated in orders */
 
 	struct ord_event *events;
 	size_t nevents, ealloc;
@@ -57,20 +57,19 @@ struct ord_ctx {
 
 	struct ord_ctx_roll *rolls;
 	size_t nrolls, ralloc;
-	size_t *roll_slots;           /* rolls by identity: index + 1, 0 = empty */
-	size_t roll_cap;              /* power of two, 0 until the first roll */
+	size_t *roll_slots; /* rolls by identity: index + 1, 0 = empty */
+	size_t roll_cap;    /* power of two, 0 until the first roll */
 	struct ord_ctx_result *results;
 	size_t nresults, resalloc;
 
-	char **interned;              /* phase and kind names shared by events, rolls, results */
+	char **interned; /* phase and kind names shared by events, rolls, results */
 	size_t ninterned;
-	struct ord_sheet *sheets;     /* owned parsed sheets the orders point into */
+	struct ord_sheet *sheets; /* owned parsed sheets the orders point into */
 	size_t nsheets;
-	struct ord_buf fake_out;      /* fake context: results as text */
+	struct ord_buf fake_out; /* fake context: results as text */
 };
 
-void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_rules *rules,
-		  int turn);
+void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_rules *rules, int turn);
 void ord_ctx_release(struct ord_ctx *ctx);
 /* Add a unit (strings copied); state is parsed from serialised "k=v\n" text. */
 struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const char *name,

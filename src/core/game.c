@@ -60,7 +60,7 @@ void ord_game_side_list(const struct ord_game *g, struct ord_buf *out)
 int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, const char *body)
 {
 	sqlite3_stmt *st = NULL;
-	unsigned char prev[32] = {0}, hash[32];
+	unsigned char prev[32] = { 0 }, hash[32];
 	int64_t n = 0, at = (int64_t)time(NULL);
 	int err = 0;
 
@@ -78,7 +78,8 @@ int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, c
 	n++;
 	ord_log_hash(hash, prev, n, turn, kind, body, at);
 	if ((err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO log(seq, turn, kind, body, at, prev, hash) VALUES (?,?,?,?,?,?,?)")) != 0)
+				     "INSERT INTO log(seq, turn, kind, body, at, prev, hash) VALUES (?,?,?,?,?,?,?)")) !=
+	    0)
 		goto out;
 	sqlite3_bind_int64(st, 1, n);
 	sqlite3_bind_int(st, 2, turn);
@@ -95,7 +96,8 @@ int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, c
 	st = NULL;
 	if ((err = ord_store_prepare(g->db, &st,
 				     "INSERT INTO log_head(id, seq, hash) VALUES (1, ?, ?) "
-				     "ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash")) != 0)
+				     "ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash")) !=
+	    0)
 		goto out;
 	sqlite3_bind_int64(st, 1, n);
 	sqlite3_bind_blob(st, 2, hash, 32, SQLITE_STATIC);
@@ -119,14 +121,16 @@ int ord_game_turn(struct ord_game *g, struct ord_turn *t, int turn)
 	memset(t, 0, sizeof(*t));
 	if ((err = ord_store_prepare(g->db, &st,
 				     turn > 0 ? "SELECT turn, state, phase, deadline, seed, seed_commitment, dice_key FROM turn WHERE turn = ?"
-					      : "SELECT turn, state, phase, deadline, seed, seed_commitment, dice_key FROM turn ORDER BY turn DESC LIMIT 1")) != 0)
+					      : "SELECT turn, state, phase, deadline, seed, seed_commitment, dice_key FROM turn ORDER BY turn DESC LIMIT 1")) !=
+	    0)
 		return err;
 	if (turn > 0)
 		sqlite3_bind_int(st, 1, turn);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
-		err = rc == SQLITE_DONE ? ord_error_set(ORD_ENOTFOUND, "no turn %d in this game", turn)
-					: ord_store_error(g->db, "reading the turn");
+		err = rc == SQLITE_DONE
+			      ? ord_error_set(ORD_ENOTFOUND, "no turn %d in this game", turn)
+			      : ord_store_error(g->db, "reading the turn");
 		goto out;
 	}
 	t->turn = sqlite3_column_int(st, 0);
@@ -157,7 +161,8 @@ int ord_game_open_turn(struct ord_game *g, int n)
 	if ((err = ord_game_log(g, &seq, n, "open", body.buf)) != 0)
 		goto out;
 	if ((err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO turn(turn, state, phase, seed, seed_commitment, log_seq) VALUES (?, 'open', 0, ?, ?, ?)")) != 0)
+				     "INSERT INTO turn(turn, state, phase, seed, seed_commitment, log_seq) VALUES (?, 'open', 0, ?, ?, ?)")) !=
+	    0)
 		goto out;
 	sqlite3_bind_int(st, 1, n);
 	sqlite3_bind_blob(st, 2, seed, 32, SQLITE_STATIC);
@@ -195,7 +200,8 @@ int ord_game_latest(struct ord_game *g, int turn, int64_t side_id, int *version,
 		if (!*version) {
 			*version = v;
 			if (col_blob(st, 1, commitment, 32)) {
-				err = ord_error_set(ORD_ETAMPERED, "turn %d: a commitment is damaged", turn);
+				err = ord_error_set(ORD_ETAMPERED,
+						    "turn %d: a commitment is damaged", turn);
 				break;
 			}
 		}
@@ -208,8 +214,7 @@ int ord_game_latest(struct ord_game *g, int turn, int64_t side_id, int *version,
 	return err;
 }
 
-int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32],
-		      unsigned char out[32])
+int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32], unsigned char out[32])
 {
 	sqlite3_stmt *st = NULL;
 	struct ord_digest d;
@@ -219,7 +224,8 @@ int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32]
 	if (g->refereeless) {
 		/* the sealed version of every side, with the nonce it was opened with */
 		if ((err = ord_store_prepare(g->db, &st,
-					     "SELECT nonce, commitment FROM sheet WHERE turn = ? AND side_id = ? AND version = ?")) != 0)
+					     "SELECT nonce, commitment FROM sheet WHERE turn = ? AND side_id = ? AND version = ?")) !=
+		    0)
 			return err;
 		ord_dice_key_begin(&d, 1, g->game_id, turn, seed);
 		for (i = 0; i < g->nsides; i++) {
@@ -229,8 +235,10 @@ int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32]
 			if ((err = ord_game_latest(g, turn, g->sides[i].id, &version, c, &opened)) != 0)
 				goto out;
 			if (!version || !opened) {
-				err = ord_error_set(ORD_ESTATE, "turn %d: %s has %s", turn, g->sides[i].name,
-						    version ? "not opened its sheet yet" : "not committed");
+				err = ord_error_set(ORD_ESTATE, "turn %d: %s has %s", turn,
+						    g->sides[i].name,
+						    version ? "not opened its sheet yet"
+							    : "not committed");
 				goto out;
 			}
 			sqlite3_reset(st);
@@ -238,7 +246,8 @@ int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32]
 			sqlite3_bind_int64(st, 2, g->sides[i].id);
 			sqlite3_bind_int(st, 3, version);
 			if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_bytes(st, 0) != 32) {
-				err = ord_error_set(ORD_ETAMPERED, "turn %d: the sheet of %s is damaged", turn,
+				err = ord_error_set(ORD_ETAMPERED,
+						    "turn %d: the sheet of %s is damaged", turn,
 						    g->sides[i].name);
 				goto out;
 			}
@@ -251,12 +260,13 @@ int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32]
 	if ((err = ord_store_prepare(g->db, &st,
 				     "SELECT side.name, sheet.commitment FROM sheet JOIN side ON side.id = sheet.side_id "
 				     "WHERE sheet.turn = ?1 AND sheet.version = (SELECT max(version) FROM sheet s2 "
-				     "WHERE s2.turn = ?1 AND s2.side_id = sheet.side_id) ORDER BY side.id")) != 0)
+				     "WHERE s2.turn = ?1 AND s2.side_id = sheet.side_id) ORDER BY side.id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	ord_dice_key_begin(&d, 0, g->game_id, turn, seed);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		unsigned char c[32] = {0};
+		unsigned char c[32] = { 0 };
 		if (sqlite3_column_bytes(st, 1) == 32)
 			memcpy(c, sqlite3_column_blob(st, 1), 32);
 		ord_dice_key_side(&d, col_text(st, 0), c, NULL);
@@ -269,8 +279,8 @@ out:
 	return err;
 }
 
-int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out[32],
-			  int *nrolls, int *nresults, int *nstates)
+int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out[32], int *nrolls,
+			  int *nresults, int *nstates)
 {
 	sqlite3_stmt *st = NULL;
 	struct ord_digest d;
@@ -279,12 +289,14 @@ int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out
 	*nrolls = *nresults = *nstates = 0;
 	ord_digest_init(&d, ORD_PHASE_TAG);
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE log_seq = ? ORDER BY id")) != 0)
+				     "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE log_seq = ? ORDER BY id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int64(st, 1, log_seq);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ord_digest_roll(&d, sqlite3_column_int(st, 0), col_text(st, 1), sqlite3_column_int(st, 2),
-				col_text(st, 3), sqlite3_column_int(st, 4), sqlite3_column_int(st, 5),
+		ord_digest_roll(&d, sqlite3_column_int(st, 0), col_text(st, 1),
+				sqlite3_column_int(st, 2), col_text(st, 3),
+				sqlite3_column_int(st, 4), sqlite3_column_int(st, 5),
 				sqlite3_column_int(st, 6), sqlite3_column_int(st, 7));
 		(*nrolls)++;
 	}
@@ -293,7 +305,8 @@ int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out
 	if (rc != SQLITE_DONE)
 		return ord_store_error(g->db, "reading rolls");
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT turn, phase, event_seq, unit, vals, explanation FROM result WHERE log_seq = ? ORDER BY id")) != 0)
+				     "SELECT turn, phase, event_seq, unit, vals, explanation FROM result WHERE log_seq = ? ORDER BY id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int64(st, 1, log_seq);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -308,7 +321,8 @@ int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out
 		return ord_store_error(g->db, "reading results");
 	if ((err = ord_store_prepare(g->db, &st,
 				     "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state FROM unit_state us "
-				     "JOIN unit ON unit.id = us.unit_id WHERE us.log_seq = ? ORDER BY us.unit_id")) != 0)
+				     "JOIN unit ON unit.id = us.unit_id WHERE us.log_seq = ? ORDER BY us.unit_id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int64(st, 1, log_seq);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -348,7 +362,8 @@ static int load_game(struct ord_game *g)
 	g->have_pk = !col_blob(st, 6, g->pk, 32);
 	g->have_sk = g->have_pk && !col_blob(st, 7, g->sk, 64);
 	if (g->have_sk && memcmp(g->sk + 32, g->pk, 32)) {
-		err = ord_error_set(ORD_ETAMPERED, "'%s': the game's secret key does not match its public key",
+		err = ord_error_set(ORD_ETAMPERED,
+				    "'%s': the game's secret key does not match its public key",
 				    g->path);
 		goto out;
 	}
@@ -366,7 +381,8 @@ static int load_game(struct ord_game *g)
 		goto out;
 	sqlite3_finalize(st);
 	st = NULL;
-	if ((err = ord_store_prepare(g->db, &st, "SELECT id, name, title, pubkey FROM side ORDER BY id")) != 0)
+	if ((err = ord_store_prepare(g->db, &st,
+				     "SELECT id, name, title, pubkey FROM side ORDER BY id")) != 0)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ord_game_side *sd;
@@ -426,8 +442,7 @@ void ord_game_free(ord_game *g)
 
 /* ---- creating ---- */
 
-static int insert_sides_units(struct ord_game *g, const struct ord_scenario *sc,
-			      struct ord_diag *diag)
+static int insert_sides_units(struct ord_game *g, const struct ord_scenario *sc, struct ord_diag *diag)
 {
 	sqlite3_stmt *side = NULL, *unit = NULL, *state = NULL;
 	struct ord_buf attrs = ORD_BUF_INIT, body = ORD_BUF_INIT;
@@ -438,8 +453,11 @@ static int insert_sides_units(struct ord_game *g, const struct ord_scenario *sc,
 	size_t i;
 	int err = 0;
 
-	if ((err = ord_store_prepare(g->db, &side, "INSERT INTO side(name, title, pubkey) VALUES (?,?,?)")) != 0 ||
-	    (err = ord_store_prepare(g->db, &unit, "INSERT INTO unit(uid, name, side_id, attrs) VALUES (?,?,?,?)")) != 0)
+	if ((err = ord_store_prepare(g->db, &side,
+				     "INSERT INTO side(name, title, pubkey) VALUES (?,?,?)")) != 0 ||
+	    (err = ord_store_prepare(g->db, &unit,
+				     "INSERT INTO unit(uid, name, side_id, attrs) VALUES (?,?,?,?)")) !=
+		    0)
 		goto out;
 	for (i = 0; i < sc->nsides; i++) {
 		unsigned char pk[32];
@@ -500,14 +518,16 @@ static int insert_sides_units(struct ord_game *g, const struct ord_scenario *sc,
 		ord_digest_state(&d, su->id, attrs.buf, 0, 0, states[i]);
 	}
 	ord_digest_final(&d, digest);
-	ord_buf_addf(&body, "units=%zu\nrolls=0\nresults=0\nstates=%zu\ndigest=", sc->nunits, sc->nunits);
+	ord_buf_addf(&body, "units=%zu\nrolls=0\nresults=0\nstates=%zu\ndigest=", sc->nunits,
+		     sc->nunits);
 	ord_buf_add_hex(&body, digest, 32);
 	ord_buf_addch(&body, '\n');
 	if ((err = ord_game_log(g, &seq, 0, "units", body.buf)) != 0)
 		goto out;
 	/* units were inserted in order, so their row ids are 1..n */
 	if ((err = ord_store_prepare(g->db, &state,
-				     "INSERT INTO unit_state(unit_id, turn, phase, state, log_seq) VALUES (?, 0, 0, ?, ?)")) != 0)
+				     "INSERT INTO unit_state(unit_id, turn, phase, state, log_seq) VALUES (?, 0, 0, ?, ?)")) !=
+	    0)
 		goto out;
 	for (i = 0; i < sc->nunits; i++) {
 		sqlite3_reset(state);
@@ -567,7 +587,8 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	g = ord_xcalloc(1, sizeof(*g));
 	g->path = ord_strdup(path);
 	if (access(path, F_OK) == 0) {
-		err = ord_error_set(ORD_EEXISTS, "'%s' already exists; a new game needs a new file", path);
+		err = ord_error_set(ORD_EEXISTS, "'%s' already exists; a new game needs a new file",
+				    path);
 		goto out;
 	}
 	if ((err = ord_read_file(&scenario, &scenario_len, scenario_path, 16u << 20)) != 0 ||
@@ -591,7 +612,8 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	if (opts && opts->refereeless) {
 		size_t i;
 		if (opts->fixed_dice) {
-			err = ord_error_set(ORD_EUSAGE, "a referee-less game cannot have fixed dice: nobody may choose them");
+			err = ord_error_set(ORD_EUSAGE,
+					    "a referee-less game cannot have fixed dice: nobody may choose them");
 			goto out;
 		}
 		for (i = 0; i < sc.nsides; i++)
@@ -609,7 +631,8 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	} else if (g->rs->tables_resource) {
 		const struct ord_resource *r = ord_resource_find(g->rs->tables_resource);
 		if (!r) {
-			err = ord_error_set(ORD_ERROR, "tables '%s' are not built in", g->rs->tables_resource);
+			err = ord_error_set(ORD_ERROR, "tables '%s' are not built in",
+					    g->rs->tables_resource);
 			goto out;
 		}
 		tables = ord_xmalloc(r->len + 1);
@@ -617,7 +640,8 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 		tables_len = r->len;
 	}
 	if ((err = g->rs->load(&g->rules, tables, tables_len,
-			       opts && opts->tables_path ? opts->tables_path : g->rs->tables_resource)) != 0)
+			       opts && opts->tables_path ? opts->tables_path
+							 : g->rs->tables_resource)) != 0)
 		goto out;
 
 	if ((err = ord_store_create(&g->db, path)) != 0)
@@ -639,7 +663,8 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 		goto out;
 	if ((err = ord_store_prepare(g->db, &st,
 				     "INSERT INTO game(id, game_id, ruleset, title, nmr, fixed_dice, scenario, tables, created, "
-				     "referee_pubkey, referee_seckey, refereeless) VALUES (1,?,?,?,?,?,?,?,?,?,?,?)")) != 0)
+				     "referee_pubkey, referee_seckey, refereeless) VALUES (1,?,?,?,?,?,?,?,?,?,?,?)")) !=
+	    0)
 		goto out;
 	sqlite3_bind_blob(st, 1, g->game_id, 16, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, g->rs->name, -1, SQLITE_STATIC);
@@ -654,7 +679,7 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	sqlite3_bind_int64(st, 8, (int64_t)time(NULL));
 	sqlite3_bind_blob(st, 9, g->pk, 32, SQLITE_STATIC);
 	if (opts && opts->key)
-		sqlite3_bind_null(st, 10);   /* the referee keeps it in his file */
+		sqlite3_bind_null(st, 10); /* the referee keeps it in his file */
 	else
 		sqlite3_bind_blob(st, 10, g->sk, 64, SQLITE_STATIC);
 	sqlite3_bind_int(st, 11, g->refereeless);
@@ -684,7 +709,8 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	if (sc.deadline) {
 		sqlite3_finalize(st);
 		st = NULL;
-		if ((err = ord_store_prepare(g->db, &st, "UPDATE turn SET deadline = ? WHERE turn = 1")) != 0)
+		if ((err = ord_store_prepare(g->db, &st,
+					     "UPDATE turn SET deadline = ? WHERE turn = 1")) != 0)
 			goto out;
 		sqlite3_bind_int64(st, 1, sc.deadline);
 		if (sqlite3_step(st) != SQLITE_DONE) {
@@ -738,13 +764,14 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 				     "SELECT unit.uid, unit.name, side.name, unit.attrs, "
 				     "(SELECT state FROM unit_state us WHERE us.unit_id = unit.id AND us.turn <= ? "
 				     "ORDER BY turn DESC, phase DESC LIMIT 1) "
-				     "FROM unit JOIN side ON side.id = unit.side_id ORDER BY unit.id")) != 0)
+				     "FROM unit JOIN side ON side.id = unit.side_id ORDER BY unit.id")) !=
+	    0)
 		return err;
 	/* the state as of the end of turn (now, for the current turn) */
 	sqlite3_bind_int(st, 1, turn);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		ord_ctx_add_unit(ctx, col_text(st, 0), col_text(st, 1), col_text(st, 2), col_text(st, 3),
-				 col_text(st, 4));
+		ord_ctx_add_unit(ctx, col_text(st, 0), col_text(st, 1), col_text(st, 2),
+				 col_text(st, 3), col_text(st, 4));
 	sqlite3_finalize(st);
 	st = NULL;
 	if (rc != SQLITE_DONE)
@@ -754,7 +781,8 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 		if ((err = ord_store_prepare(g->db, &st,
 					     "SELECT side.name, sheet.bytes FROM sheet JOIN side ON side.id = sheet.side_id "
 					     "WHERE sheet.turn = ?1 AND sheet.version = (SELECT max(version) FROM sheet s2 "
-					     "WHERE s2.turn = ?1 AND s2.side_id = sheet.side_id) ORDER BY side.id")) != 0)
+					     "WHERE s2.turn = ?1 AND s2.side_id = sheet.side_id) ORDER BY side.id")) !=
+		    0)
 			return err;
 		sqlite3_bind_int(st, 1, turn);
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -785,7 +813,8 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 			ord_ctx_add_event(ctx, (unsigned)sqlite3_column_int(st, 0), col_text(st, 1),
 					  col_text(st, 2), col_text(st, 3),
-					  sqlite3_column_type(st, 4) == SQLITE_NULL ? NULL : col_text(st, 4),
+					  sqlite3_column_type(st, 4) == SQLITE_NULL ? NULL
+										    : col_text(st, 4),
 					  col_text(st, 5));
 		sqlite3_finalize(st);
 		if (rc != SQLITE_DONE)
@@ -834,15 +863,19 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 		ord_buf_add_xml(out, g->rs->name);
 		ord_buf_addf(out, "\" turn=\"%d\" state=\"%s\" phase=\"", t.turn, t.state);
 		ord_buf_add_xml(out, phase);
-		ord_buf_addf(out, "\" deadline=\"%s\" nmr=\"%s\" fixed-dice=\"%s\" key=\"%s\" referee=\"%s\">\n  <title>",
-			     when, g->nmr, g->fixed_dice ? "yes" : "no", key, g->refereeless ? "no" : "yes");
+		ord_buf_addf(out,
+			     "\" deadline=\"%s\" nmr=\"%s\" fixed-dice=\"%s\" key=\"%s\" referee=\"%s\">\n  <title>",
+			     when, g->nmr, g->fixed_dice ? "yes" : "no", key,
+			     g->refereeless ? "no" : "yes");
 		ord_buf_add_xml(out, g->title);
 		ord_buf_adds(out, "</title>\n");
 	} else {
-		ord_buf_addf(out, "game:      %s\nruleset:   %s\ngame id:   %s\n", g->title, g->rs->name, gid);
+		ord_buf_addf(out, "game:      %s\nruleset:   %s\ngame id:   %s\n", g->title,
+			     g->rs->name, gid);
 		ord_buf_addf(out, "key:       %s\n", *key ? key : "none yet (made at the next seal)");
 		if (g->refereeless)
-			ord_buf_adds(out, "referee:   none: each side sends a signed commitment, and opens it after the seal\n");
+			ord_buf_adds(out,
+				     "referee:   none: each side sends a signed commitment, and opens it after the seal\n");
 		ord_buf_addf(out, "turn:      %d (%s)\n", t.turn, t.state);
 		if (*phase)
 			ord_buf_addf(out, "phase:     %s (%d of %zu resolved)\n", phase, t.phase, nph);
@@ -852,7 +885,8 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 		ord_buf_adds(out, "sides:\n");
 	}
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT max(version), min(source) FROM sheet WHERE turn = ? AND side_id = ?")) != 0)
+				     "SELECT max(version), min(source) FROM sheet WHERE turn = ? AND side_id = ?")) !=
+	    0)
 		return err;
 	for (i = 0; i < g->nsides; i++) {
 		int v = 0, lv = 0, opened = 0;
@@ -862,7 +896,8 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 
 		if (g->sides[i].has_key)
 			ord_hex(skey, g->sides[i].pubkey, 32);
-		if (g->refereeless && (err = ord_game_latest(g, t.turn, g->sides[i].id, &lv, c, &opened)) != 0) {
+		if (g->refereeless &&
+		    (err = ord_game_latest(g, t.turn, g->sides[i].id, &lv, c, &opened)) != 0) {
 			sqlite3_finalize(st);
 			return err;
 		}
@@ -878,20 +913,23 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 			ord_buf_add_xml(out, g->sides[i].name);
 			ord_buf_adds(out, "\" name=\"");
 			ord_buf_add_xml(out, g->sides[i].title);
-			ord_buf_addf(out, "\" submitted=\"%s\" versions=\"%d\" source=\"%s\" key=\"%s\"",
+			ord_buf_addf(out,
+				     "\" submitted=\"%s\" versions=\"%d\" source=\"%s\" key=\"%s\"",
 				     v ? "yes" : "no", v, v ? source : "", skey);
 			if (g->refereeless)
-				ord_buf_addf(out, " committed=\"%s\" opened=\"%s\"", lv ? "yes" : "no",
-					     lv && opened ? "yes" : "no");
+				ord_buf_addf(out, " committed=\"%s\" opened=\"%s\"",
+					     lv ? "yes" : "no", lv && opened ? "yes" : "no");
 			ord_buf_adds(out, "/>\n");
 		} else if (g->refereeless && lv) {
 			ord_buf_addf(out, "  %-12s %s (version %d)%s\n", g->sides[i].name,
 				     opened ? "opened" : "committed, not opened", lv,
-				     opened && strcmp(source, "submitted") ? ": NMR policy applied" : "");
+				     opened && strcmp(source, "submitted") ? ": NMR policy applied"
+									   : "");
 		} else if (!v) {
 			ord_buf_addf(out, "  %-12s not submitted\n", g->sides[i].name);
 		} else if (strcmp(source, "submitted")) {
-			ord_buf_addf(out, "  %-12s no sheet: NMR policy '%s' applied\n", g->sides[i].name, source);
+			ord_buf_addf(out, "  %-12s no sheet: NMR policy '%s' applied\n",
+				     g->sides[i].name, source);
 		} else {
 			ord_buf_addf(out, "  %-12s submitted (version %d)\n", g->sides[i].name, v);
 		}
@@ -979,7 +1017,8 @@ int ord_game_use_key(ord_game *g, const struct ord_keypair *kp)
 		return ord_error_set(ORD_ESTATE, "'%s' has no key yet: it needs none given", g->path);
 	if (memcmp(kp->pk, g->pk, 32)) {
 		ord_hex(hex, g->pk, 32);
-		return ord_error_set(ORD_EBADDATA, "this key is not the game's (the game's public key is %s)", hex);
+		return ord_error_set(ORD_EBADDATA,
+				     "this key is not the game's (the game's public key is %s)", hex);
 	}
 	memcpy(g->sk, kp->sk, 64);
 	g->have_sk = 1;
@@ -1000,7 +1039,8 @@ int ord_game_ensure_key(struct ord_game *g, int turn)
 	ord_buf_add_hex(&body, g->pk, 32);
 	ord_buf_addch(&body, '\n');
 	if ((err = ord_game_log(g, &seq, turn, "key", body.buf)) != 0 ||
-	    (err = ord_store_prepare(g->db, &st, "UPDATE game SET referee_pubkey = ?, referee_seckey = ?")) != 0)
+	    (err = ord_store_prepare(g->db, &st,
+				     "UPDATE game SET referee_pubkey = ?, referee_seckey = ?")) != 0)
 		goto out;
 	sqlite3_bind_blob(st, 1, g->pk, 32, SQLITE_STATIC);
 	sqlite3_bind_blob(st, 2, g->sk, 64, SQLITE_STATIC);
@@ -1039,7 +1079,8 @@ int ord_game_sign_head(struct ord_game *g, int turn, const char *at)
 	ord_sig_head_msg(msg, g->game_id, turn, at, seq, hash);
 	ord_sig_sign(sig, msg, g->sk);
 	if ((err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO head(seq, turn, at, hash, signature) VALUES (?,?,?,?,?)")) != 0)
+				     "INSERT INTO head(seq, turn, at, hash, signature) VALUES (?,?,?,?,?)")) !=
+	    0)
 		return err;
 	sqlite3_bind_int64(st, 1, seq);
 	sqlite3_bind_int(st, 2, turn);
@@ -1070,9 +1111,11 @@ int ord_game_head(ord_game *g, struct ord_head *out, int turn, const char *at)
 		if (rc != SQLITE_DONE)
 			err = ord_store_error(g->db, "reading signed heads");
 		else if (turn > 0)
-			err = ord_error_set(ORD_ENOTFOUND, "turn %d has no signed head of its %s", turn, at);
+			err = ord_error_set(ORD_ENOTFOUND, "turn %d has no signed head of its %s",
+					    turn, at);
 		else
-			err = ord_error_set(ORD_ENOTFOUND, "no turn has a signed head of its %s yet", at);
+			err = ord_error_set(ORD_ENOTFOUND,
+					    "no turn has a signed head of its %s yet", at);
 		goto out;
 	}
 	if (!g->have_pk || col_blob(st, 1, out->hash, 32) || col_blob(st, 2, out->signature, 64)) {

@@ -15,10 +15,10 @@
 
 struct ord_game_side {
 	int64_t id;
-	char *name;       /* the side's id in the scenario */
+	char *name; /* the side's id in the scenario */
 	char *title;
-	int has_key;                     /* the side signs its sheets */
-	unsigned char pubkey[32];        /* its player's Ed25519 key, when has_key */
+	int has_key;              /* the side signs its sheets */
+	unsigned char pubkey[32]; /* its player's Ed25519 key, when has_key */
 };
 
 struct ord_game {
@@ -26,15 +26,15 @@ struct ord_game {
 	char *path;
 	unsigned char game_id[16];
 	char *title;
-	char *nmr;                       /* hold | repeat | wait */
+	char *nmr; /* hold | repeat | wait */
 	int fixed_dice;
 	const struct ord_ruleset *rs;
 	const struct ord_notation *notation;
 	struct ord_rules *rules;
 	struct ord_game_side *sides;
 	size_t nsides;
-	int refereeless;                 /* sides commit first, open after the seal */
-	int have_pk, have_sk;            /* the game's key: public, and secret (in the file or given) */
+	int refereeless;      /* sides commit first, open after the seal */
+	int have_pk, have_sk; /* the game's key: public, and secret (in the file or given) */
 	unsigned char pk[32];
 	unsigned char sk[64];
 };
@@ -42,9 +42,9 @@ struct ord_game {
 /* The current (highest) turn and its state. */
 struct ord_turn {
 	int turn;
-	char state[16];                  /* open | sealed | resolved | exchanged */
-	int phase;                       /* phases resolved so far */
-	int64_t deadline;                /* 0: none */
+	char state[16];   /* open | sealed | resolved | exchanged */
+	int phase;        /* phases resolved so far */
+	int64_t deadline; /* 0: none */
 	unsigned char seed[32];
 	unsigned char seed_commitment[32];
 	unsigned char dice_key[32];
@@ -90,7 +90,7 @@ int ord_game_ensure_key(struct ord_game *g, int turn);
 int ord_game_sign_head(struct ord_game *g, int turn, const char *at);
 
 /* Digest of the rolls, results and unit states recorded under one log entry. */
-int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out[32],
-			  int *nrolls, int *nresults, int *nstates);
+int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out[32], int *nrolls,
+			  int *nresults, int *nstates);
 
 #endif

@@ -21,14 +21,14 @@ struct entry {
 	int turn;
 	char *kind;
 	char *body;
-	int used;     /* rows found that this entry vouches for */
+	int used; /* rows found that this entry vouches for */
 };
 
 struct audit {
 	struct ord_game *g;
 	struct ord_buf *out;
-	int only_turn;               /* 0: all */
-	struct entry *log;           /* indexed by seq (1-based) */
+	int only_turn;     /* 0: all */
+	struct entry *log; /* indexed by seq (1-based) */
 	int64_t nlog;
 	int problems;
 };
@@ -63,8 +63,8 @@ static struct entry *entry_at(struct audit *a, int64_t seq, const char *kind, co
 		return NULL;
 	}
 	if (strcmp(a->log[seq].kind, kind)) {
-		problem(a, "%s points at log entry %lld, a '%s' entry, not '%s'", what, (long long)seq,
-			a->log[seq].kind, kind);
+		problem(a, "%s points at log entry %lld, a '%s' entry, not '%s'", what,
+			(long long)seq, a->log[seq].kind, kind);
 		return NULL;
 	}
 	a->log[seq].used++;
@@ -76,7 +76,7 @@ static struct entry *entry_at(struct audit *a, int64_t seq, const char *kind, co
 static int check_chain(struct audit *a)
 {
 	sqlite3_stmt *st = NULL;
-	unsigned char prev[32] = {0}, h[32];
+	unsigned char prev[32] = { 0 }, h[32];
 	int64_t expect = 1, head_seq = 0;
 	int err, rc;
 
@@ -87,7 +87,8 @@ static int check_chain(struct audit *a)
 	sqlite3_finalize(st);
 	a->log = ord_xcalloc((size_t)a->nlog + 2, sizeof(*a->log));
 	if ((err = ord_store_prepare(a->g->db, &st,
-				     "SELECT seq, turn, kind, body, at, prev, hash FROM log ORDER BY seq")) != 0)
+				     "SELECT seq, turn, kind, body, at, prev, hash FROM log ORDER BY seq")) !=
+	    0)
 		return err;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t seq = sqlite3_column_int64(st, 0);
@@ -95,8 +96,8 @@ static int check_chain(struct audit *a)
 		int ok_sizes = sqlite3_column_bytes(st, 5) == 32 && sqlite3_column_bytes(st, 6) == 32;
 
 		if (seq != expect) {
-			problem(a, "log entries %lld to %lld are missing (deleted)", (long long)expect,
-				(long long)seq - 1);
+			problem(a, "log entries %lld to %lld are missing (deleted)",
+				(long long)expect, (long long)seq - 1);
 		}
 		expect = seq + 1;
 		a->log[seq].turn = sqlite3_column_int(st, 1);
@@ -165,13 +166,15 @@ static int check_create(struct audit *a)
 	if (!v || strcmp(v, gid))
 		problem(a, "the game id does not match the one logged at creation");
 	free(v);
-	crypto_generichash(h, 32, sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1), NULL, 0);
+	crypto_generichash(h, 32, sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1),
+			   NULL, 0);
 	ord_hex(hex, h, 32);
 	v = body_get(e->body, "scenario");
 	if (!v || strcmp(v, hex))
 		problem(a, "the stored scenario differs from the one logged at creation");
 	free(v);
-	crypto_generichash(h, 32, sqlite3_column_blob(st, 2) ? sqlite3_column_blob(st, 2) : (const void *)"",
+	crypto_generichash(h, 32,
+			   sqlite3_column_blob(st, 2) ? sqlite3_column_blob(st, 2) : (const void *)"",
 			   (size_t)sqlite3_column_bytes(st, 2), NULL, 0);
 	ord_hex(hex, h, 32);
 	v = body_get(e->body, "tables");
@@ -225,17 +228,20 @@ static int check_sheets(struct audit *a)
 			sig = sqlite3_column_blob(st, 8);
 		}
 		ord_commit_sheet(c, a->g->game_id, turn, side, sqlite3_column_blob(st, 5),
-				 sqlite3_column_blob(st, 4) ? sqlite3_column_blob(st, 4) : (const void *)"",
+				 sqlite3_column_blob(st, 4) ? sqlite3_column_blob(st, 4)
+							    : (const void *)"",
 				 (size_t)sqlite3_column_bytes(st, 4));
 		if (memcmp(c, sqlite3_column_blob(st, 6), 32))
 			problem(a, "%s: its text no longer matches its commitment (changed after it was received)",
 				what.buf);
 		if (sd && sd->has_key && !strcmp(source, "submitted")) {
 			if (!sig)
-				problem(a, "%s: unsigned, but side %s signs its sheets", what.buf, side);
+				problem(a, "%s: unsigned, but side %s signs its sheets", what.buf,
+					side);
 			else if (ord_sheet_sig_check(sd->pubkey, sig, a->g->game_id, turn, side,
 						     sqlite3_column_blob(st, 6)))
-				problem(a, "%s: its signature is not side %s's over its commitment", what.buf, side);
+				problem(a, "%s: its signature is not side %s's over its commitment",
+					what.buf, side);
 			else
 				nsigned++;
 		} else if (sig) {
@@ -266,7 +272,8 @@ static int check_sheets(struct audit *a)
 	ord_buf_release(&what);
 	if (rc != SQLITE_DONE)
 		return ord_store_error(a->g->db, "reading sheets");
-	ord_buf_addf(a->out, "  sheets: %d commitments recomputed, %d signatures checked\n", n, nsigned);
+	ord_buf_addf(a->out, "  sheets: %d commitments recomputed, %d signatures checked\n", n,
+		     nsigned);
 	return 0;
 }
 
@@ -301,16 +308,18 @@ static int check_commitments(struct audit *a)
 			continue;
 		}
 		if (!sd || !sd->has_key ||
-		    ord_sheet_sig_check(sd->pubkey, sqlite3_column_blob(st, 4), a->g->game_id, turn, side,
-					sqlite3_column_blob(st, 3)))
+		    ord_sheet_sig_check(sd->pubkey, sqlite3_column_blob(st, 4), a->g->game_id, turn,
+					side, sqlite3_column_blob(st, 3)))
 			problem(a, "%s: its signature is not side %s's", what.buf, side);
 		if (sqlite3_column_int(st, 6) && !sqlite3_column_int(st, 7))
-			problem(a, "%s: the sheet opened for it does not have its commitment", what.buf);
+			problem(a, "%s: the sheet opened for it does not have its commitment",
+				what.buf);
 		e = entry_at(a, sqlite3_column_int64(st, 5), "commit", what.buf);
 		if (!e)
 			continue;
 		ord_buf_reset(&body);
-		ord_canon_commit(&body, side, version, sqlite3_column_blob(st, 3), sqlite3_column_blob(st, 4));
+		ord_canon_commit(&body, side, version, sqlite3_column_blob(st, 3),
+				 sqlite3_column_blob(st, 4));
 		if (strcmp(body.buf, e->body) || e->turn != turn)
 			problem(a, "%s: differs from what was logged in entry %lld", what.buf,
 				(long long)sqlite3_column_int64(st, 5));
@@ -348,7 +357,8 @@ static int check_seals(struct audit *a)
 		for (i = 0; i < a->g->nsides; i++) {
 			unsigned char c[32];
 			int version, opened;
-			if ((err = ord_game_latest(a->g, e->turn, a->g->sides[i].id, &version, c, &opened)) != 0) {
+			if ((err = ord_game_latest(a->g, e->turn, a->g->sides[i].id, &version, c,
+						   &opened)) != 0) {
 				ord_buf_release(&body);
 				return err;
 			}
@@ -390,7 +400,8 @@ static void check_key(struct audit *a)
 	ref = a->nlog >= 1 && a->log[1].kind ? body_get(a->log[1].body, "referee") : NULL;
 	if (!!a->g->refereeless != !!(ref && !strcmp(ref, "no")))
 		problem(a, "the game says it %s a referee, but it was made %s one",
-			a->g->refereeless ? "has no" : "has", ref && !strcmp(ref, "no") ? "without" : "with");
+			a->g->refereeless ? "has no" : "has",
+			ref && !strcmp(ref, "no") ? "without" : "with");
 	free(ref);
 }
 
@@ -407,7 +418,8 @@ static void check_one_head(struct audit *a, const struct ord_head *h, const char
 	}
 	if (!a->g->have_pk || memcmp(h->key, a->g->pk, 32)) {
 		ord_hex(hex, h->key, 32);
-		problem(a, "%s: signed by key %s, which is not the game's (the game's key was replaced)", what, hex);
+		problem(a, "%s: signed by key %s, which is not the game's (the game's key was replaced)",
+			what, hex);
 		return;
 	}
 	if (ord_head_check(h)) {
@@ -415,7 +427,8 @@ static void check_one_head(struct audit *a, const struct ord_head *h, const char
 		return;
 	}
 	if (h->seq < 1 || h->seq > a->nlog || !a->log[h->seq].kind) {
-		problem(a, "%s: log entry %lld it signed is gone (the log was cut back)", what, (long long)h->seq);
+		problem(a, "%s: log entry %lld it signed is gone (the log was cut back)", what,
+			(long long)h->seq);
 		return;
 	}
 	if (ord_store_prepare(a->g->db, &st, "SELECT hash, turn, kind FROM log WHERE seq = ?"))
@@ -426,7 +439,8 @@ static void check_one_head(struct audit *a, const struct ord_head *h, const char
 		problem(a, "%s: log entry %lld no longer has the hash that was signed: the history up to it was rewritten",
 			what, (long long)h->seq);
 	else if (sqlite3_column_int(st, 1) != h->turn || strcmp(col_text(st, 2), h->at))
-		problem(a, "%s: log entry %lld is not the %s of turn %d", what, (long long)h->seq, h->at, h->turn);
+		problem(a, "%s: log entry %lld is not the %s of turn %d", what, (long long)h->seq,
+			h->at, h->turn);
 	sqlite3_finalize(st);
 }
 
@@ -438,7 +452,8 @@ static int check_heads(struct audit *a, const struct ord_head *given, size_t ngi
 	size_t i;
 
 	if ((err = ord_store_prepare(a->g->db, &st,
-				     "SELECT seq, turn, at, hash, signature FROM head WHERE ?1 = 0 OR turn = ?1 ORDER BY seq")) != 0)
+				     "SELECT seq, turn, at, hash, signature FROM head WHERE ?1 = 0 OR turn = ?1 ORDER BY seq")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, a->only_turn);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -446,7 +461,8 @@ static int check_heads(struct audit *a, const struct ord_head *given, size_t ngi
 
 		n++;
 		ord_buf_reset(&what);
-		ord_buf_addf(&what, "the signed head of turn %d's %s", sqlite3_column_int(st, 1), col_text(st, 2));
+		ord_buf_addf(&what, "the signed head of turn %d's %s", sqlite3_column_int(st, 1),
+			     col_text(st, 2));
 		if (sqlite3_column_bytes(st, 3) != 32 || sqlite3_column_bytes(st, 4) != 64) {
 			problem(a, "%s: damaged", what.buf);
 			continue;
@@ -471,11 +487,12 @@ static int check_heads(struct audit *a, const struct ord_head *given, size_t ngi
 	for (i = 0; i < ngiven; i++) {
 		int before = a->problems;
 		ord_buf_reset(&what);
-		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", given[i].turn, given[i].at,
-			     (long long)given[i].seq);
+		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", given[i].turn,
+			     given[i].at, (long long)given[i].seq);
 		check_one_head(a, &given[i], what.buf);
 		if (a->problems == before)
-			ord_buf_addf(a->out, "  %s: matches; nothing up to it was rewritten\n", what.buf);
+			ord_buf_addf(a->out, "  %s: matches; nothing up to it was rewritten\n",
+				     what.buf);
 	}
 	ord_buf_release(&what);
 	return 0;
@@ -493,7 +510,8 @@ static int check_events(struct audit *a)
 		return err;
 	sqlite3_bind_int(st, 1, a->only_turn);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *override = sqlite3_column_type(st, 5) == SQLITE_NULL ? NULL : col_text(st, 5);
+		const char *override = sqlite3_column_type(st, 5) == SQLITE_NULL ? NULL
+										 : col_text(st, 5);
 		struct entry *e;
 
 		n++;
@@ -507,13 +525,14 @@ static int check_events(struct audit *a)
 		ord_canon_event(&body, (unsigned)sqlite3_column_int(st, 1), col_text(st, 2),
 				col_text(st, 3), col_text(st, 4), override, col_text(st, 6));
 		if (strcmp(body.buf, e->body) || e->turn != sqlite3_column_int(st, 0))
-			problem(a, "%s: differs from what was logged in entry %lld (edited)", what.buf,
-				(long long)sqlite3_column_int64(st, 7));
+			problem(a, "%s: differs from what was logged in entry %lld (edited)",
+				what.buf, (long long)sqlite3_column_int64(st, 7));
 		if (override) {
 			if (!overrides++)
-				ord_buf_adds(a->out, "  execution: events the referee recorded against the orders:\n");
-			ord_buf_addf(a->out, "    %s: override \"%s\"; the checks said: %s\n", what.buf,
-				     override, col_text(st, 6));
+				ord_buf_adds(a->out,
+					     "  execution: events the referee recorded against the orders:\n");
+			ord_buf_addf(a->out, "    %s: override \"%s\"; the checks said: %s\n",
+				     what.buf, override, col_text(st, 6));
 		}
 	}
 	sqlite3_finalize(st);
@@ -556,13 +575,15 @@ static int check_phases(struct audit *a)
 	}
 	/* rows that point at no digest entry were slipped in */
 	{
-		static const char *const tables[] = {"roll", "result", "unit_state"};
+		static const char *const tables[] = { "roll", "result", "unit_state" };
 		size_t i;
 		for (i = 0; i < ORD_ARRAY_SIZE(tables); i++) {
 			sqlite3_stmt *st = NULL;
 			struct ord_buf q = ORD_BUF_INIT;
-			ord_buf_addf(&q, "SELECT count(*) FROM %s t WHERE NOT EXISTS (SELECT 1 FROM log WHERE log.seq = t.log_seq "
-					 "AND log.kind IN ('resolve', 'units'))", tables[i]);
+			ord_buf_addf(&q,
+				     "SELECT count(*) FROM %s t WHERE NOT EXISTS (SELECT 1 FROM log WHERE log.seq = t.log_seq "
+				     "AND log.kind IN ('resolve', 'units'))",
+				     tables[i]);
 			if ((err = ord_store_prepare(a->g->db, &st, q.buf)) != 0) {
 				ord_buf_release(&q);
 				return err;
@@ -590,7 +611,8 @@ static int check_turns(struct audit *a)
 		return err;
 	sqlite3_bind_int(st, 1, a->only_turn);
 	if ((err = ord_store_prepare(a->g->db, &rs,
-				     "SELECT phase, event_seq, purpose, idx, sides, value, fixed, id FROM roll WHERE turn = ? ORDER BY id")) != 0)
+				     "SELECT phase, event_seq, purpose, idx, sides, value, fixed, id FROM roll WHERE turn = ? ORDER BY id")) !=
+	    0)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int turn = sqlite3_column_int(st, 0);
@@ -620,13 +642,15 @@ static int check_turns(struct audit *a)
 			/* the revealed seed must be the committed one */
 			for (s = 1; s <= a->nlog; s++) {
 				char *v, hex[65];
-				if (!a->log[s].kind || strcmp(a->log[s].kind, "exchange") || a->log[s].turn != turn)
+				if (!a->log[s].kind || strcmp(a->log[s].kind, "exchange") ||
+				    a->log[s].turn != turn)
 					continue;
 				a->log[s].used++;
 				v = body_get(a->log[s].body, "seed");
 				ord_hex(hex, sqlite3_column_blob(st, 2), 32);
 				if (!v || strcmp(v, hex))
-					problem(a, "turn %d: the seed revealed at the exchange is not the stored one", turn);
+					problem(a, "turn %d: the seed revealed at the exchange is not the stored one",
+						turn);
 				free(v);
 			}
 		}
@@ -637,7 +661,8 @@ static int check_turns(struct audit *a)
 				ord_error_clear();
 				err = 0;
 				if (sqlite3_column_type(st, 4) != SQLITE_NULL)
-					problem(a, "turn %d: a dice key is set before every sheet was opened", turn);
+					problem(a, "turn %d: a dice key is set before every sheet was opened",
+						turn);
 				goto next;
 			}
 			if (err) {
@@ -645,7 +670,8 @@ static int check_turns(struct audit *a)
 				ord_buf_release(&body);
 				goto out;
 			}
-			if (sqlite3_column_bytes(st, 4) != 32 || memcmp(key, sqlite3_column_blob(st, 4), 32))
+			if (sqlite3_column_bytes(st, 4) != 32 ||
+			    memcmp(key, sqlite3_column_blob(st, 4), 32))
 				problem(a, "turn %d: the dice key is not the one derived from its seed and the sealed sheets",
 					turn);
 			sqlite3_reset(rs);
@@ -658,24 +684,28 @@ static int check_turns(struct audit *a)
 							turn, sqlite3_column_int(rs, 7));
 					continue;
 				}
-				want = ord_dice_face(key, col_text(rs, 0), (unsigned)sqlite3_column_int(rs, 1),
-						     col_text(rs, 2), (unsigned)sqlite3_column_int(rs, 3),
+				want = ord_dice_face(key, col_text(rs, 0),
+						     (unsigned)sqlite3_column_int(rs, 1),
+						     col_text(rs, 2),
+						     (unsigned)sqlite3_column_int(rs, 3),
 						     (unsigned)sqlite3_column_int(rs, 4));
 				nrolls++;
 				if (want != sqlite3_column_int(rs, 5))
 					problem(a, "turn %d: roll [%s #%d %s #%d] is %d but the seed gives %d (the dice were chosen)",
-						turn, col_text(rs, 0), sqlite3_column_int(rs, 1), col_text(rs, 2),
-						sqlite3_column_int(rs, 3), sqlite3_column_int(rs, 5), want);
+						turn, col_text(rs, 0), sqlite3_column_int(rs, 1),
+						col_text(rs, 2), sqlite3_column_int(rs, 3),
+						sqlite3_column_int(rs, 5), want);
 			}
 		}
-next:
+	next:
 		ord_buf_release(&what);
 		ord_buf_release(&body);
 	}
 	if (rc != SQLITE_DONE)
 		err = ord_store_error(a->g->db, "reading turns");
 	ord_buf_addf(a->out, "  dice: %d rolls recomputed from the turn seeds%s\n", nrolls,
-		     a->g->fixed_dice ? " (a fixed-dice test game: its dice were given by the referee)" : "");
+		     a->g->fixed_dice ? " (a fixed-dice test game: its dice were given by the referee)"
+				      : "");
 out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(rs);
@@ -697,8 +727,10 @@ static void check_orphans(struct audit *a)
 		    !strcmp(e->kind, "commit") || !strcmp(e->kind, "opening"))
 			problem(a, "log entry %lld (%s, turn %d): the %s it records is missing (deleted)",
 				(long long)seq, e->kind, e->turn,
-				!strcmp(e->kind, "open") ? "turn" : !strcmp(e->kind, "opening") ? "sheet" :
-				!strcmp(e->kind, "commit") ? "commitment" : e->kind);
+				!strcmp(e->kind, "open")      ? "turn"
+				: !strcmp(e->kind, "opening") ? "sheet"
+				: !strcmp(e->kind, "commit")  ? "commitment"
+							      : e->kind);
 	}
 }
 
@@ -730,7 +762,8 @@ static int check_execution(struct audit *a)
 		a->g->rs->check_execution(&ctx, &d);
 		for (i = 0; i < d.n; i++) {
 			if (first) {
-				ord_buf_adds(a->out, "  execution: where what was done differs from the orders:\n");
+				ord_buf_adds(a->out,
+					     "  execution: where what was done differs from the orders:\n");
 				first = 0;
 			}
 			ord_buf_addf(a->out, "    turn %d: %s%s%s%s%s\n", turn,
@@ -785,7 +818,8 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 	if (a.problems)
 		ord_buf_addf(out, "%d problem%s found\n", a.problems, a.problems == 1 ? "" : "s");
 	else
-		ord_buf_adds(out, "clean: no sheet, log entry, roll or result has changed since it was written\n");
+		ord_buf_adds(out,
+			     "clean: no sheet, log entry, roll or result has changed since it was written\n");
 out:
 	ord_store_exec(g->db, "COMMIT");
 	for (i = 0; i <= a.nlog; i++) {

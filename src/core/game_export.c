@@ -74,13 +74,15 @@ static int put_log(struct ord_game *g, int turn, struct ord_buf *out, int64_t **
 	*resolves = NULL;
 	*nresolves = 0;
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT seq, turn, kind, body, at, prev, hash FROM log WHERE turn = ? ORDER BY seq")) != 0)
+				     "SELECT seq, turn, kind, body, at, prev, hash FROM log WHERE turn = ? ORDER BY seq")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ord_buf a = ORD_BUF_INIT;
 		if (sqlite3_column_bytes(st, 5) != 32 || sqlite3_column_bytes(st, 6) != 32) {
-			err = ord_error_set(ORD_ETAMPERED, "log entry %lld is damaged: run 'orderly audit'",
+			err = ord_error_set(ORD_ETAMPERED,
+					    "log entry %lld is damaged: run 'orderly audit'",
 					    (long long)sqlite3_column_int64(st, 0));
 			break;
 		}
@@ -90,8 +92,8 @@ static int put_log(struct ord_game *g, int turn, struct ord_buf *out, int64_t **
 			ord_buf_adds(out, ">\n");
 			first = 0;
 		}
-		ord_buf_addf(&a, " seq=\"%lld\" turn=\"%d\"", (long long)sqlite3_column_int64(st, 0),
-			     sqlite3_column_int(st, 1));
+		ord_buf_addf(&a, " seq=\"%lld\" turn=\"%d\"",
+			     (long long)sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1));
 		if ((err = col_attr(&a, "kind", st, 2)) != 0) {
 			ord_buf_release(&a);
 			break;
@@ -110,7 +112,8 @@ static int put_log(struct ord_game *g, int turn, struct ord_buf *out, int64_t **
 	if (!err && rc != SQLITE_DONE)
 		err = ord_store_error(g->db, "reading the log");
 	if (!err && first)
-		err = ord_error_set(ORD_ETAMPERED, "turn %d has no log entries: run 'orderly audit'", turn);
+		err = ord_error_set(ORD_ETAMPERED,
+				    "turn %d has no log entries: run 'orderly audit'", turn);
 	if (!err)
 		ord_buf_adds(out, "  </log>\n");
 	sqlite3_finalize(st);
@@ -124,7 +127,8 @@ static int put_commitments(struct ord_game *g, int turn, struct ord_buf *out)
 
 	if ((err = ord_store_prepare(g->db, &st,
 				     "SELECT side.name, c.version, c.commitment, c.signature, c.log_seq FROM commitment c "
-				     "JOIN side ON side.id = c.side_id WHERE c.turn = ? ORDER BY c.id")) != 0)
+				     "JOIN side ON side.id = c.side_id WHERE c.turn = ? ORDER BY c.id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -153,15 +157,19 @@ static int put_sheets(struct ord_game *g, int turn, struct ord_buf *out)
 
 	if ((err = ord_store_prepare(g->db, &st,
 				     "SELECT side.name, s.version, s.source, s.bytes, s.nonce, s.commitment, s.signature, "
-				     "s.log_seq FROM sheet s JOIN side ON side.id = s.side_id WHERE s.turn = ? ORDER BY s.id")) != 0)
+				     "s.log_seq FROM sheet s JOIN side ON side.id = s.side_id WHERE s.turn = ? ORDER BY s.id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ord_buf a = ORD_BUF_INIT;
 		if (sqlite3_column_bytes(st, 4) != 32 || sqlite3_column_bytes(st, 5) != 32 ||
 		    (sqlite3_column_type(st, 6) != SQLITE_NULL && sqlite3_column_bytes(st, 6) != 64)) {
-			err = ord_error_set(ORD_ETAMPERED, "a sheet of turn %d is damaged: run 'orderly audit'", turn);
-		} else if ((err = col_attr(&a, "side", st, 0)) == 0 && (err = col_attr(&a, "source", st, 2)) == 0) {
+			err = ord_error_set(ORD_ETAMPERED,
+					    "a sheet of turn %d is damaged: run 'orderly audit'",
+					    turn);
+		} else if ((err = col_attr(&a, "side", st, 0)) == 0 &&
+			   (err = col_attr(&a, "source", st, 2)) == 0) {
 			ord_buf_addf(&a, " version=\"%d\"", sqlite3_column_int(st, 1));
 			hexattr(&a, "nonce", sqlite3_column_blob(st, 4), 32);
 			hexattr(&a, "commitment", sqlite3_column_blob(st, 5), 32);
@@ -188,13 +196,15 @@ static int put_events(struct ord_game *g, int turn, struct ord_buf *out)
 	int err, rc;
 
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT seq, phase, kind, args, override, checks, log_seq FROM event WHERE turn = ? ORDER BY id")) != 0)
+				     "SELECT seq, phase, kind, args, override, checks, log_seq FROM event WHERE turn = ? ORDER BY id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ord_buf a = ORD_BUF_INIT;
 		ord_buf_addf(&a, " seq=\"%d\"", sqlite3_column_int(st, 0));
-		if ((err = col_attr(&a, "phase", st, 1)) == 0 && (err = col_attr(&a, "kind", st, 2)) == 0) {
+		if ((err = col_attr(&a, "phase", st, 1)) == 0 &&
+		    (err = col_attr(&a, "kind", st, 2)) == 0) {
 			ord_buf_addf(&a, " log=\"%lld\"", (long long)sqlite3_column_int64(st, 6));
 			ord_buf_addf(out, "  <event%s>\n", a.buf);
 			col_elem(out, 4, "args", st, 3);
@@ -221,18 +231,21 @@ static int put_phase_rows(struct ord_game *g, int64_t seq, struct ord_buf *out)
 	int err, rc;
 
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE log_seq = ? ORDER BY id")) != 0)
+				     "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE log_seq = ? ORDER BY id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int64(st, 1, seq);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ord_buf a = ORD_BUF_INIT;
-		ord_buf_addf(&a, " log=\"%lld\" turn=\"%d\"", (long long)seq, sqlite3_column_int(st, 0));
+		ord_buf_addf(&a, " log=\"%lld\" turn=\"%d\"", (long long)seq,
+			     sqlite3_column_int(st, 0));
 		if ((err = col_attr(&a, "phase", st, 1)) == 0) {
 			ord_buf_addf(&a, " event=\"%d\"", sqlite3_column_int(st, 2));
 			if ((err = col_attr(&a, "purpose", st, 3)) == 0) {
 				ord_buf_addf(&a, " index=\"%d\" sides=\"%d\" value=\"%d\" fixed=\"%s\"",
 					     sqlite3_column_int(st, 4), sqlite3_column_int(st, 5),
-					     sqlite3_column_int(st, 6), sqlite3_column_int(st, 7) ? "yes" : "no");
+					     sqlite3_column_int(st, 6),
+					     sqlite3_column_int(st, 7) ? "yes" : "no");
 				ord_buf_addf(out, "  <roll%s/>\n", a.buf);
 			}
 		}
@@ -247,12 +260,14 @@ static int put_phase_rows(struct ord_game *g, int64_t seq, struct ord_buf *out)
 	sqlite3_finalize(st);
 	st = NULL;
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT turn, phase, event_seq, unit, vals, explanation FROM result WHERE log_seq = ? ORDER BY id")) != 0)
+				     "SELECT turn, phase, event_seq, unit, vals, explanation FROM result WHERE log_seq = ? ORDER BY id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int64(st, 1, seq);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ord_buf a = ORD_BUF_INIT;
-		ord_buf_addf(&a, " log=\"%lld\" turn=\"%d\"", (long long)seq, sqlite3_column_int(st, 0));
+		ord_buf_addf(&a, " log=\"%lld\" turn=\"%d\"", (long long)seq,
+			     sqlite3_column_int(st, 0));
 		if ((err = col_attr(&a, "phase", st, 1)) == 0) {
 			ord_buf_addf(&a, " event=\"%d\"", sqlite3_column_int(st, 2));
 			if ((err = col_attr(&a, "unit", st, 3)) == 0) {
@@ -274,7 +289,8 @@ static int put_phase_rows(struct ord_game *g, int64_t seq, struct ord_buf *out)
 	st = NULL;
 	if ((err = ord_store_prepare(g->db, &st,
 				     "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state FROM unit_state us "
-				     "JOIN unit ON unit.id = us.unit_id WHERE us.log_seq = ? ORDER BY us.unit_id")) != 0)
+				     "JOIN unit ON unit.id = us.unit_id WHERE us.log_seq = ? ORDER BY us.unit_id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int64(st, 1, seq);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -305,12 +321,15 @@ static int put_heads(struct ord_game *g, int turn, struct ord_buf *out)
 	int err, rc;
 
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT at, seq, hash, signature FROM head WHERE turn = ? ORDER BY seq")) != 0)
+				     "SELECT at, seq, hash, signature FROM head WHERE turn = ? ORDER BY seq")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (sqlite3_column_bytes(st, 2) != 32 || sqlite3_column_bytes(st, 3) != 64) {
-			err = ord_error_set(ORD_ETAMPERED, "a signed head of turn %d is damaged: run 'orderly audit'", turn);
+			err = ord_error_set(ORD_ETAMPERED,
+					    "a signed head of turn %d is damaged: run 'orderly audit'",
+					    turn);
 			break;
 		}
 		ord_buf_addf(out, "  <head at=\"%s\" seq=\"%lld\"",
@@ -341,7 +360,8 @@ int ord_game_export(ord_game *g, int turn, struct ord_buf *out)
 				     "turn %d is %s: only an exchanged turn can be exported (its nonces and dice seed stay secret until 'orderly exchange')",
 				     turn, t.state);
 	if (!g->have_pk)
-		return ord_error_set(ORD_ESTATE, "'%s' has no key to sign with (a game made before keys gets one at its next seal)",
+		return ord_error_set(ORD_ESTATE,
+				     "'%s' has no key to sign with (a game made before keys gets one at its next seal)",
 				     g->path);
 	if (!g->have_sk)
 		return ord_error_set(ORD_EUSAGE,

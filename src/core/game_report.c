@@ -60,8 +60,7 @@ static void put_sheet(struct ord_game *g, struct ord_buf *out, int xml, const ch
 	ord_diag_release(&diag);
 }
 
-static int put_sheets(struct ord_game *g, struct ord_buf *out, int xml, int turn,
-		      const char *only_side)
+static int put_sheets(struct ord_game *g, struct ord_buf *out, int xml, int turn, const char *only_side)
 {
 	sqlite3_stmt *st = NULL;
 	int err, rc;
@@ -70,7 +69,8 @@ static int put_sheets(struct ord_game *g, struct ord_buf *out, int xml, int turn
 				     "SELECT side.name, sheet.version, sheet.source, sheet.commitment, sheet.bytes "
 				     "FROM sheet JOIN side ON side.id = sheet.side_id WHERE sheet.turn = ?1 "
 				     "AND sheet.version = (SELECT max(version) FROM sheet s2 WHERE s2.turn = ?1 "
-				     "AND s2.side_id = sheet.side_id) AND (?2 IS NULL OR side.name = ?2) ORDER BY side.id")) != 0)
+				     "AND s2.side_id = sheet.side_id) AND (?2 IS NULL OR side.name = ?2) ORDER BY side.id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	if (only_side)
@@ -152,7 +152,8 @@ static int put_results(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *
 	int err, rc, n = 0;
 
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT phase, event_seq, unit, explanation, vals FROM result WHERE turn = ? ORDER BY id")) != 0)
+				     "SELECT phase, event_seq, unit, explanation, vals FROM result WHERE turn = ? ORDER BY id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -162,15 +163,15 @@ static int put_results(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *
 		if (!xml && !n++)
 			ord_buf_adds(out, side ? "results for your units:\n" : "results:\n");
 		if (xml) {
-			ord_buf_addf(out, "  <result phase=\"%s\" event=\"%d\" unit=\"", col_text(st, 0),
-				     sqlite3_column_int(st, 1));
+			ord_buf_addf(out, "  <result phase=\"%s\" event=\"%d\" unit=\"",
+				     col_text(st, 0), sqlite3_column_int(st, 1));
 			ord_buf_add_xml(out, col_text(st, 2));
 			ord_buf_adds(out, "\">");
 			ord_buf_add_xml(out, col_text(st, 3));
 			ord_buf_adds(out, "</result>\n");
 		} else {
-			ord_buf_addf(out, "  [%s #%d] %s: %s\n", col_text(st, 0), sqlite3_column_int(st, 1),
-				     col_text(st, 2), col_text(st, 3));
+			ord_buf_addf(out, "  [%s #%d] %s: %s\n", col_text(st, 0),
+				     sqlite3_column_int(st, 1), col_text(st, 2), col_text(st, 3));
 		}
 	}
 	sqlite3_finalize(st);
@@ -179,8 +180,8 @@ static int put_results(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *
 	return 0;
 }
 
-static int put_referee_extras(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *out,
-			      int xml, int turn)
+static int put_referee_extras(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *out, int xml,
+			      int turn)
 {
 	sqlite3_stmt *st = NULL;
 	size_t i;
@@ -196,8 +197,8 @@ static int put_referee_extras(struct ord_game *g, struct ord_ctx *ctx, struct or
 		for (k = 0; k < e->kv.n; k++)
 			ord_buf_addf(&a, " %s=%s", e->kv.items[k].key, e->kv.items[k].value);
 		if (xml) {
-			ord_buf_addf(out, "  <event seq=\"%u\" phase=\"%s\" kind=\"%s\"", e->seq, e->phase,
-				     e->kind);
+			ord_buf_addf(out, "  <event seq=\"%u\" phase=\"%s\" kind=\"%s\"", e->seq,
+				     e->phase, e->kind);
 			if (e->override) {
 				ord_buf_adds(out, " override=\"");
 				ord_buf_add_xml(out, e->override);
@@ -211,28 +212,33 @@ static int put_referee_extras(struct ord_game *g, struct ord_ctx *ctx, struct or
 		} else {
 			ord_buf_addf(out, "  #%u %s %s%s\n", e->seq, e->phase, e->kind, a.buf);
 			if (e->override)
-				ord_buf_addf(out, "     OVERRIDE by the referee: %s (checks said: %s)\n",
+				ord_buf_addf(out,
+					     "     OVERRIDE by the referee: %s (checks said: %s)\n",
 					     e->override, e->check);
 		}
 		ord_buf_release(&a);
 	}
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE turn = ? ORDER BY id")) != 0)
+				     "SELECT phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE turn = ? ORDER BY id")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	i = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (xml) {
-			ord_buf_addf(out, "  <roll phase=\"%s\" event=\"%d\" purpose=\"%s\" index=\"%d\" sides=\"%d\" fixed=\"%s\">%d</roll>\n",
+			ord_buf_addf(out,
+				     "  <roll phase=\"%s\" event=\"%d\" purpose=\"%s\" index=\"%d\" sides=\"%d\" fixed=\"%s\">%d</roll>\n",
 				     col_text(st, 0), sqlite3_column_int(st, 1), col_text(st, 2),
 				     sqlite3_column_int(st, 3), sqlite3_column_int(st, 4),
-				     sqlite3_column_int(st, 6) ? "yes" : "no", sqlite3_column_int(st, 5));
+				     sqlite3_column_int(st, 6) ? "yes" : "no",
+				     sqlite3_column_int(st, 5));
 		} else {
 			if (!i++)
 				ord_buf_adds(out, "rolls:\n");
 			ord_buf_addf(out, "  [%s #%d] %s #%d: d%d = %d%s\n", col_text(st, 0),
-				     sqlite3_column_int(st, 1), col_text(st, 2), sqlite3_column_int(st, 3),
-				     sqlite3_column_int(st, 4), sqlite3_column_int(st, 5),
+				     sqlite3_column_int(st, 1), col_text(st, 2),
+				     sqlite3_column_int(st, 3), sqlite3_column_int(st, 4),
+				     sqlite3_column_int(st, 5),
 				     sqlite3_column_int(st, 6) ? " (fixed)" : "");
 		}
 	}
@@ -253,7 +259,8 @@ int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord
 	if (side && !ord_game_side_by_name(g, side)) {
 		struct ord_buf l = ORD_BUF_INIT;
 		ord_game_side_list(g, &l);
-		err = ord_error_set(ORD_ENOTFOUND, "unknown side '%s' (expected one of %s)", side, l.buf);
+		err = ord_error_set(ORD_ENOTFOUND, "unknown side '%s' (expected one of %s)", side,
+				    l.buf);
 		ord_buf_release(&l);
 		return err;
 	}

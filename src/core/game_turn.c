@@ -225,8 +225,8 @@ static int validate_bytes(struct ord_game *g, int turn, const char *side, const 
 	int err;
 
 	if (len > MAX_SHEET_BYTES)
-		return ord_error_set(ORD_EBADSHEET, "sheet of %zu bytes is larger than %u bytes", len,
-				     MAX_SHEET_BYTES);
+		return ord_error_set(ORD_EBADSHEET, "sheet of %zu bytes is larger than %u bytes",
+				     len, MAX_SHEET_BYTES);
 	if (blank(bytes, len)) {
 		ord_diag_add(diag, 1, 1, NULL, NULL,
 			     "the sheet is empty (expected one order per line: a unit, then its codes)");
@@ -258,11 +258,13 @@ int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *sid
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
 		return err;
 	if (signature && !nonce)
-		return ord_error_set(ORD_EUSAGE, "a signature needs the nonce it was made with (--nonce)");
+		return ord_error_set(ORD_EUSAGE,
+				     "a signature needs the nonce it was made with (--nonce)");
 	if (s->has_key && !signature) {
 		ord_error_set(ORD_EBADDATA,
 			      "side '%s' signs its sheets (its key is in the scenario): an unsigned sheet is refused; "
-			      "sign it with 'orderly sign' and submit it with --nonce and --signature", side);
+			      "sign it with 'orderly sign' and submit it with --nonce and --signature",
+			      side);
 		return refuse_logged(g, t.turn, side, bytes, len, 1, "unsigned");
 	}
 	if (signature && !s->has_key)
@@ -326,10 +328,12 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
 		goto out;
-	if (!s->has_key || ord_sheet_sig_check(s->pubkey, signature, g->game_id, t.turn, s->name, commitment)) {
+	if (!s->has_key ||
+	    ord_sheet_sig_check(s->pubkey, signature, g->game_id, t.turn, s->name, commitment)) {
 		err = ord_error_set(ORD_EBADDATA,
 				    "the signature is not side %s's over this commitment for turn %d "
-				    "(signed by another key, or for another game, turn or side)", side, t.turn);
+				    "(signed by another key, or for another game, turn or side)",
+				    side, t.turn);
 		goto out;
 	}
 	if ((err = next_version(g, t.turn, s, &version)) != 0)
@@ -337,7 +341,8 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 	ord_canon_commit(&body, s->name, version, commitment, signature);
 	if ((err = ord_game_log(g, &seq, t.turn, "commit", body.buf)) != 0 ||
 	    (err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO commitment(turn, side_id, version, commitment, signature, log_seq) VALUES (?,?,?,?,?,?)")) != 0)
+				     "INSERT INTO commitment(turn, side_id, version, commitment, signature, log_seq) VALUES (?,?,?,?,?,?)")) !=
+		    0)
 		goto out;
 	sqlite3_bind_int(st, 1, t.turn);
 	sqlite3_bind_int64(st, 2, s->id);
@@ -363,7 +368,8 @@ out:
 		ord_store_rollback(g->db);
 		/* a refused commitment is logged as an attempt, like a refused sheet */
 		if (code == ORD_EBADDATA)
-			err = refuse_logged(g, t.turn, side, (const char *)commitment, 32, 1, "bad signature");
+			err = refuse_logged(g, t.turn, side, (const char *)commitment, 32, 1,
+					    "bad signature");
 	}
 	sqlite3_finalize(st);
 	ord_buf_release(&body);
@@ -372,8 +378,7 @@ out:
 
 /* Sides (", "-joined into out) whose latest version this turn is not
  * committed (want_opened 0) or not opened (want_opened 1). */
-static int sides_lacking(struct ord_game *g, int turn, int want_opened, struct ord_buf *out,
-			 size_t *n)
+static int sides_lacking(struct ord_game *g, int turn, int want_opened, struct ord_buf *out, size_t *n)
 {
 	size_t i;
 	int err;
@@ -415,9 +420,8 @@ static int set_dice_key_if_complete(struct ord_game *g, const struct ord_turn *t
 	return err;
 }
 
-int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side,
-			const char *bytes, size_t len, const unsigned char nonce[32],
-			struct ord_diag *diag)
+int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
+			size_t len, const unsigned char nonce[32], struct ord_diag *diag)
 {
 	const struct ord_game_side *s;
 	struct ord_buf waiting = ORD_BUF_INIT;
@@ -455,7 +459,8 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side,
 	if ((err = ord_game_latest(g, t.turn, s->id, &version, sealed, &opened)) != 0)
 		goto out;
 	if (opened) {
-		err = ord_error_set(ORD_ESTATE, "the sheet of %s for turn %d (version %d) is opened already",
+		err = ord_error_set(ORD_ESTATE,
+				    "the sheet of %s for turn %d (version %d) is opened already",
 				    side, t.turn, version);
 		goto out;
 	}
@@ -474,13 +479,15 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side,
 		goto out;
 	began = 1;
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT signature FROM commitment WHERE turn = ? AND side_id = ? AND version = ?")) != 0)
+				     "SELECT signature FROM commitment WHERE turn = ? AND side_id = ? AND version = ?")) !=
+	    0)
 		goto out;
 	sqlite3_bind_int(st, 1, t.turn);
 	sqlite3_bind_int64(st, 2, s->id);
 	sqlite3_bind_int(st, 3, version);
 	if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_bytes(st, 0) != 64) {
-		err = ord_error_set(ORD_ETAMPERED, "the commitment of %s for turn %d is damaged", side, t.turn);
+		err = ord_error_set(ORD_ETAMPERED, "the commitment of %s for turn %d is damaged",
+				    side, t.turn);
 		goto out;
 	}
 	memcpy(sig, sqlite3_column_blob(st, 0), 64);
@@ -507,7 +514,8 @@ static int latest_sheet(struct ord_game *g, int turn, int64_t side_id, char **by
 	*bytes = NULL;
 	*len = 0;
 	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT bytes FROM sheet WHERE turn = ? AND side_id = ? ORDER BY version DESC LIMIT 1")) != 0)
+				     "SELECT bytes FROM sheet WHERE turn = ? AND side_id = ? ORDER BY version DESC LIMIT 1")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int64(st, 2, side_id);
@@ -584,16 +592,20 @@ int ord_game_seal(ord_game *g, int force)
 			ord_diag_init(&d);
 			if ((err = latest_sheet(g, t.turn - 1, g->sides[i].id, &prev, &pl)) != 0)
 				goto out;
-			if (prev && !blank(prev, pl) && !check_sheet(g, t.turn, g->sides[i].name, prev, pl, &d))
+			if (prev && !blank(prev, pl) &&
+			    !check_sheet(g, t.turn, g->sides[i].name, prev, pl, &d))
 				source = "repeat";
 			ord_diag_release(&d);
 		}
 		if (!strcmp(source, "repeat")) {
-			err = store_sheet(g, NULL, t.turn, &g->sides[i], source, prev, pl, NULL, NULL, 0);
+			err = store_sheet(g, NULL, t.turn, &g->sides[i], source, prev, pl, NULL,
+					  NULL, 0);
 		} else {
-			ord_buf_addf(&hold, "# no orders received from %s for turn %d: NMR policy %s, every unit holds\n",
+			ord_buf_addf(&hold,
+				     "# no orders received from %s for turn %d: NMR policy %s, every unit holds\n",
 				     g->sides[i].name, t.turn, g->nmr);
-			err = store_sheet(g, NULL, t.turn, &g->sides[i], "hold", hold.buf, hold.len, NULL, NULL, 0);
+			err = store_sheet(g, NULL, t.turn, &g->sides[i], "hold", hold.buf, hold.len,
+					  NULL, NULL, 0);
 		}
 		free(prev);
 		ord_buf_release(&hold);
@@ -623,7 +635,8 @@ int ord_game_seal(ord_game *g, int force)
 	    (err = ord_game_log(g, &seq, t.turn, "seal", body.buf)) != 0 ||
 	    (err = ord_game_sign_head(g, t.turn, "seal")) != 0 ||
 	    (err = ord_store_prepare(g->db, &st,
-				     "UPDATE turn SET state = 'sealed', phase = 0, dice_key = ? WHERE turn = ?")) != 0)
+				     "UPDATE turn SET state = 'sealed', phase = 0, dice_key = ? WHERE turn = ?")) !=
+		    0)
 		goto out;
 	if (have_key)
 		sqlite3_bind_blob(st, 1, key, 32, SQLITE_STATIC);
@@ -651,8 +664,8 @@ static int current_phase(struct ord_game *g, const struct ord_turn *t, const cha
 	size_t n = ord_game_nphases(g);
 
 	if (!strcmp(t->state, "open"))
-		return ord_error_set(ORD_ESTATE, "turn %d is not sealed yet: seal it before its phases",
-				     t->turn);
+		return ord_error_set(ORD_ESTATE,
+				     "turn %d is not sealed yet: seal it before its phases", t->turn);
 	if (strcmp(t->state, "sealed") || (size_t)t->phase >= n)
 		return ord_error_set(ORD_ESTATE,
 				     "every phase of turn %d is resolved: exchange the sheets to open the next turn",
@@ -695,8 +708,9 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		const struct ord_event_kind *k;
 		for (k = g->rs->events; k && k->name; k++)
 			ord_buf_addf(&args, "%s%s", args.len ? " " : "", k->name);
-		err = ord_error_set(ORD_EUSAGE, "unknown event '%s' for ruleset %s (expected one of %s)",
-				    kind, g->rs->name, args.buf);
+		err = ord_error_set(ORD_EUSAGE,
+				    "unknown event '%s' for ruleset %s (expected one of %s)", kind,
+				    g->rs->name, args.buf);
 		goto out;
 	}
 	if (override_reason && !*override_reason) {
@@ -733,7 +747,8 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 	/* units are stored by id whatever the referee typed */
 	for (ks = ek->keys; ks->name; ks++)
 		if (ks->type == ORD_KEY_UNIT && ord_kv_get(&kv, ks->name))
-			ord_kv_set(&kv, ks->name, ord_ctx_find_unit(&ctx, ord_kv_get(&kv, ks->name))->id);
+			ord_kv_set(&kv, ks->name,
+				   ord_ctx_find_unit(&ctx, ord_kv_get(&kv, ks->name))->id);
 	if ((err = ord_store_prepare(g->db, &st,
 				     "SELECT coalesce(max(seq), 0) + 1 FROM event WHERE turn = ?")) != 0)
 		goto out;
@@ -750,7 +765,8 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 	if (cd.n && !override_reason) {
 		size_t i;
 		for (i = 0; i < cd.n; i++)
-			ord_diag_add(diag, 0, 0, cd.items[i].unit, cd.items[i].rule, "%s", cd.items[i].msg);
+			ord_diag_add(diag, 0, 0, cd.items[i].unit, cd.items[i].rule, "%s",
+				     cd.items[i].msg);
 		err = ord_error_set(ORD_ECHECK, "event '%s' disagrees with the sealed orders", kind);
 		goto out;
 	}
@@ -758,7 +774,8 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 	ord_canon_event(&body, seq, phase, kind, args.buf, cd.n ? override_reason : NULL, checks.buf);
 	if ((err = ord_game_log(g, &lseq, t.turn, "event", body.buf)) != 0 ||
 	    (err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO event(turn, seq, phase, kind, args, override, checks, log_seq) VALUES (?,?,?,?,?,?,?,?)")) != 0)
+				     "INSERT INTO event(turn, seq, phase, kind, args, override, checks, log_seq) VALUES (?,?,?,?,?,?,?,?)")) !=
+		    0)
 		goto out;
 	sqlite3_bind_int(st, 1, t.turn);
 	sqlite3_bind_int(st, 2, (int)seq);
@@ -780,7 +797,8 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 	if (!err) {
 		size_t k;
 		for (k = 0; k < cd.n; k++)
-			ord_diag_add(diag, 0, 0, cd.items[k].unit, cd.items[k].rule, "%s", cd.items[k].msg);
+			ord_diag_add(diag, 0, 0, cd.items[k].unit, cd.items[k].rule, "%s",
+				     cd.items[k].msg);
 	}
 out:
 	if (err)
@@ -810,16 +828,20 @@ static int store_phase(struct ord_game *g, struct ord_ctx *ctx, const struct ord
 
 	/* rows point at the log entry that will digest them: inside this
 	 * IMMEDIATE transaction nobody else can take its number */
-	if ((err = ord_store_prepare(g->db, &head, "SELECT coalesce((SELECT seq FROM log_head), 0) + 1")) != 0)
+	if ((err = ord_store_prepare(g->db, &head,
+				     "SELECT coalesce((SELECT seq FROM log_head), 0) + 1")) != 0)
 		goto out;
 	if (sqlite3_step(head) == SQLITE_ROW)
 		seq = sqlite3_column_int64(head, 0);
 	if ((err = ord_store_prepare(g->db, &roll,
-				     "INSERT INTO roll(turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq) VALUES (?,?,?,?,?,?,?,?,?)")) != 0 ||
+				     "INSERT INTO roll(turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq) VALUES (?,?,?,?,?,?,?,?,?)")) !=
+		    0 ||
 	    (err = ord_store_prepare(g->db, &res,
-				     "INSERT INTO result(turn, phase, event_seq, unit, vals, explanation, log_seq) VALUES (?,?,?,?,?,?,?)")) != 0 ||
+				     "INSERT INTO result(turn, phase, event_seq, unit, vals, explanation, log_seq) VALUES (?,?,?,?,?,?,?)")) !=
+		    0 ||
 	    (err = ord_store_prepare(g->db, &state,
-				     "INSERT OR REPLACE INTO unit_state(unit_id, turn, phase, state, log_seq) SELECT id, ?, ?, ?, ? FROM unit WHERE uid = ?")) != 0)
+				     "INSERT OR REPLACE INTO unit_state(unit_id, turn, phase, state, log_seq) SELECT id, ?, ?, ?, ? FROM unit WHERE uid = ?")) !=
+		    0)
 		goto out;
 	for (i = 0; i < ctx->nrolls; i++) {
 		const struct ord_ctx_roll *r = &ctx->rolls[i];
@@ -883,7 +905,8 @@ static int store_phase(struct ord_game *g, struct ord_ctx *ctx, const struct ord
 		goto out;
 	}
 	if ((err = ord_store_prepare(g->db, &up,
-				     "UPDATE turn SET phase = phase + 1, state = CASE WHEN phase + 1 >= ? THEN 'resolved' ELSE state END WHERE turn = ?")) != 0)
+				     "UPDATE turn SET phase = phase + 1, state = CASE WHEN phase + 1 >= ? THEN 'resolved' ELSE state END WHERE turn = ?")) !=
+	    0)
 		goto out;
 	sqlite3_bind_int(up, 1, (int)ord_game_nphases(g));
 	sqlite3_bind_int(up, 2, t->turn);
@@ -900,8 +923,7 @@ out:
 	return err;
 }
 
-int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndice,
-		     struct ord_buf *out)
+int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndice, struct ord_buf *out)
 {
 	struct ord_turn t;
 	struct ord_ctx ctx;
@@ -947,12 +969,13 @@ int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndi
 	ord_buf_addf(out, "turn %d, phase %s: %zu event%s, %zu roll%s\n", t.turn, cur, ctx.nevents,
 		     ctx.nevents == 1 ? "" : "s", ctx.nrolls, ctx.nrolls == 1 ? "" : "s");
 	for (i = 0; i < ctx.nresults; i++)
-		ord_buf_addf(out, "  %s%s%s\n", ctx.results[i].unit, *ctx.results[i].unit ? ": " : "",
-			     ctx.results[i].explanation);
+		ord_buf_addf(out, "  %s%s%s\n", ctx.results[i].unit,
+			     *ctx.results[i].unit ? ": " : "", ctx.results[i].explanation);
 	if ((size_t)t.phase + 1 < ord_game_nphases(g))
 		ord_buf_addf(out, "next phase: %s\n", g->rs->phases[t.phase + 1]);
 	else
-		ord_buf_addf(out, "every phase of turn %d is resolved: exchange the sheets next\n", t.turn);
+		ord_buf_addf(out, "every phase of turn %d is resolved: exchange the sheets next\n",
+			     t.turn);
 out:
 	if (err)
 		ord_store_rollback(g->db);
@@ -979,7 +1002,8 @@ int ord_game_exchange(ord_game *g)
 		struct ord_buf w = ORD_BUF_INIT;
 		size_t n;
 		if ((err = sides_lacking(g, t.turn, 1, &w, &n)) == 0 && n)
-			err = ord_error_set(ORD_ESTATE, "cannot exchange turn %d: waiting for %s to open %s sheet",
+			err = ord_error_set(ORD_ESTATE,
+					    "cannot exchange turn %d: waiting for %s to open %s sheet",
 					    t.turn, w.buf, n == 1 ? "its" : "their");
 		ord_buf_release(&w);
 		if (err)
@@ -987,11 +1011,12 @@ int ord_game_exchange(ord_game *g)
 	}
 	if (strcmp(t.state, "resolved")) {
 		if (!strcmp(t.state, "open"))
-			err = ord_error_set(ORD_ESTATE, "turn %d is still open: seal it and resolve its phases first", t.turn);
-		else
 			err = ord_error_set(ORD_ESTATE,
-					    "turn %d has phases left to resolve (next: %s)", t.turn,
-					    g->rs->phases[t.phase]);
+					    "turn %d is still open: seal it and resolve its phases first",
+					    t.turn);
+		else
+			err = ord_error_set(ORD_ESTATE, "turn %d has phases left to resolve (next: %s)",
+					    t.turn, g->rs->phases[t.phase]);
 		goto out;
 	}
 	/* revealing the seed lets everyone recompute the dice */
@@ -999,7 +1024,8 @@ int ord_game_exchange(ord_game *g)
 	if ((err = ord_game_ensure_key(g, t.turn)) != 0 ||
 	    (err = ord_game_log(g, &seq, t.turn, "exchange", body.buf)) != 0 ||
 	    (err = ord_game_sign_head(g, t.turn, "exchange")) != 0 ||
-	    (err = ord_store_prepare(g->db, &st, "UPDATE turn SET state = 'exchanged' WHERE turn = ?")) != 0)
+	    (err = ord_store_prepare(g->db, &st,
+				     "UPDATE turn SET state = 'exchanged' WHERE turn = ?")) != 0)
 		goto out;
 	sqlite3_bind_int(st, 1, t.turn);
 	if (sqlite3_step(st) != SQLITE_DONE) {

@@ -39,7 +39,8 @@ static int parse_record(struct field *fields, const char *magic, const char *tex
 	struct field *f;
 
 	if (memchr(text, '\0', len))
-		return ord_error_set(ORD_EBADDATA, "%s: contains a NUL byte (expected a text file)", name);
+		return ord_error_set(ORD_EBADDATA, "%s: contains a NUL byte (expected a text file)",
+				     name);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end, *colon, *v;
@@ -57,7 +58,8 @@ static int parse_record(struct field *fields, const char *magic, const char *tex
 			goto next;
 		if (!have_magic) {
 			if (n != strlen(magic) || memcmp(p, magic, n))
-				return ord_error_set(ORD_EBADDATA, "%s:%u: '%.*s' is not what this file should start with (expected '%s')",
+				return ord_error_set(ORD_EBADDATA,
+						     "%s:%u: '%.*s' is not what this file should start with (expected '%s')",
 						     name, line, (int)(n > 60 ? 60 : n), p, magic);
 			have_magic = 1;
 			goto next;
@@ -66,28 +68,31 @@ static int parse_record(struct field *fields, const char *magic, const char *tex
 		if (!colon)
 			return ord_error_set(ORD_EBADDATA, "%s:%u: expected 'name: value'", name, line);
 		for (f = fields; f->name; f++)
-			if (strlen(f->name) == (size_t)(colon - p) && !memcmp(f->name, p, (size_t)(colon - p)))
+			if (strlen(f->name) == (size_t)(colon - p) &&
+			    !memcmp(f->name, p, (size_t)(colon - p)))
 				break;
 		if (!f->name)
-			return ord_error_set(ORD_EBADDATA, "%s:%u: unknown field '%.*s'", name, line,
-					     (int)((colon - p) > 40 ? 40 : (colon - p)), p);
+			return ord_error_set(ORD_EBADDATA, "%s:%u: unknown field '%.*s'", name,
+					     line, (int)((colon - p) > 40 ? 40 : (colon - p)), p);
 		if (f->seen)
-			return ord_error_set(ORD_EBADDATA, "%s:%u: '%s' given twice", name, line, f->name);
+			return ord_error_set(ORD_EBADDATA, "%s:%u: '%s' given twice", name, line,
+					     f->name);
 		v = colon + 1;
 		while (v < p + n && (*v == ' ' || *v == '\t'))
 			v++;
 		if ((size_t)(p + n - v) >= sizeof(f->value))
-			return ord_error_set(ORD_EBADDATA, "%s:%u: the value of '%s' is too long", name,
-					     line, f->name);
+			return ord_error_set(ORD_EBADDATA, "%s:%u: the value of '%s' is too long",
+					     name, line, f->name);
 		memcpy(f->value, v, (size_t)(p + n - v));
 		f->value[p + n - v] = '\0';
 		f->line = line;
 		f->seen = 1;
-next:
+	next:
 		p = nl ? nl + 1 : end;
 	}
 	if (!have_magic)
-		return ord_error_set(ORD_EBADDATA, "%s: empty (expected a file starting with '%s')", name, magic);
+		return ord_error_set(ORD_EBADDATA, "%s: empty (expected a file starting with '%s')",
+				     name, magic);
 	for (f = fields; f->name; f++)
 		if (!f->seen)
 			return ord_error_set(ORD_EBADDATA, "%s: '%s' is missing", name, f->name);
@@ -98,8 +103,8 @@ next:
 static int field_hex(unsigned char *out, size_t n, const struct field *f, const char *name)
 {
 	if (strlen(f->value) != 2 * n || ord_unhex(out, n, f->value) != (int)n)
-		return ord_error_set(ORD_EBADDATA, "%s:%u: '%s' is not %zu hexadecimal digits", name,
-				     f->line, f->name, 2 * n);
+		return ord_error_set(ORD_EBADDATA, "%s:%u: '%s' is not %zu hexadecimal digits",
+				     name, f->line, f->name, 2 * n);
 	return 0;
 }
 
@@ -110,7 +115,8 @@ static int write_new(const char *path, const char *text, mode_t mode)
 
 	if (fd < 0) {
 		if (errno == EEXIST)
-			return ord_error_set(ORD_EEXISTS, "'%s' already exists; a key is never overwritten", path);
+			return ord_error_set(ORD_EEXISTS,
+					     "'%s' already exists; a key is never overwritten", path);
 		return ord_error_set(ORD_ENOTFOUND, "cannot create '%s': %s", path, strerror(errno));
 	}
 	while (done < len) {
@@ -143,7 +149,8 @@ int ord_key_save(const struct ord_keypair *kp, const char *path, const char *pub
 	int err;
 
 	if (pub_path && access(pub_path, F_OK) == 0)
-		return ord_error_set(ORD_EEXISTS, "'%s' already exists; a key is never overwritten", pub_path);
+		return ord_error_set(ORD_EEXISTS, "'%s' already exists; a key is never overwritten",
+				     pub_path);
 	ord_buf_adds(&b, "orderly secret key v1\n"
 			 "# Ed25519.  Keep this file private: whoever holds it signs as you.\n"
 			 "seed: ");
@@ -167,16 +174,18 @@ int ord_key_save(const struct ord_keypair *kp, const char *path, const char *pub
 
 static int key_from_text(struct ord_keypair *out, const char *text, size_t len, const char *name)
 {
-	struct field f[] = {{"seed", "", 0, 0}, {"public", "", 0, 0}, {NULL, "", 0, 0}};
+	struct field f[] = { { "seed", "", 0, 0 }, { "public", "", 0, 0 }, { NULL, "", 0, 0 } };
 	unsigned char seed[32], pk[32];
 	int err;
 
 	if ((err = parse_record(f, "orderly secret key v1", text, len, name)) != 0 ||
-	    (err = field_hex(seed, 32, &f[0], name)) != 0 || (err = field_hex(pk, 32, &f[1], name)) != 0)
+	    (err = field_hex(seed, 32, &f[0], name)) != 0 ||
+	    (err = field_hex(pk, 32, &f[1], name)) != 0)
 		goto out;
 	crypto_sign_seed_keypair(out->pk, out->sk, seed);
 	if (memcmp(out->pk, pk, 32))
-		err = ord_error_set(ORD_EBADDATA, "%s:%u: the public key is not the one of this seed (a damaged key file)",
+		err = ord_error_set(ORD_EBADDATA,
+				    "%s:%u: the public key is not the one of this seed (a damaged key file)",
 				    name, f[1].line);
 out:
 	sodium_memzero(seed, sizeof(seed));
@@ -204,7 +213,7 @@ int ord_key_load(struct ord_keypair *out, const char *path)
 
 int ord_pubkey_parse(unsigned char out[32], const char *s)
 {
-	struct field f[] = {{"public", "", 0, 0}, {NULL, "", 0, 0}};
+	struct field f[] = { { "public", "", 0, 0 }, { NULL, "", 0, 0 } };
 	struct ord_keypair kp;
 	char *text = NULL;
 	size_t len = 0;
@@ -260,9 +269,9 @@ int ord_sheet_sig_check(const unsigned char pk[32], const unsigned char signatur
 
 int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name)
 {
-	struct field f[] = {{"game", "", 0, 0},  {"turn", "", 0, 0}, {"at", "", 0, 0},
-			    {"entry", "", 0, 0}, {"hash", "", 0, 0}, {"key", "", 0, 0},
-			    {"signature", "", 0, 0}, {NULL, "", 0, 0}};
+	struct field f[] = { { "game", "", 0, 0 },      { "turn", "", 0, 0 }, { "at", "", 0, 0 },
+			     { "entry", "", 0, 0 },     { "hash", "", 0, 0 }, { "key", "", 0, 0 },
+			     { "signature", "", 0, 0 }, { NULL, "", 0, 0 } };
 	long v;
 	int err;
 
@@ -274,11 +283,12 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 	    (err = field_hex(out->signature, 64, &f[6], name)) != 0)
 		return err;
 	if (ord_parse_long(f[1].value, &v) || v < 1 || v > 1000000000L)
-		return ord_error_set(ORD_EBADDATA, "%s:%u: 'turn' is not a turn number", name, f[1].line);
+		return ord_error_set(ORD_EBADDATA, "%s:%u: 'turn' is not a turn number", name,
+				     f[1].line);
 	out->turn = (int)v;
 	if (strcmp(f[2].value, "seal") && strcmp(f[2].value, "exchange"))
-		return ord_error_set(ORD_EBADDATA, "%s:%u: 'at' is '%s' (expected seal or exchange)", name,
-				     f[2].line, f[2].value);
+		return ord_error_set(ORD_EBADDATA, "%s:%u: 'at' is '%s' (expected seal or exchange)",
+				     name, f[2].line, f[2].value);
 	memcpy(out->at, f[2].value, strlen(f[2].value) + 1); /* "seal" or "exchange" */
 	if (ord_parse_long(f[3].value, &v) || v < 1)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: 'entry' is not a log entry number", name,

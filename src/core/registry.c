@@ -41,23 +41,24 @@ static int valid_name(const char *name)
 
 /* What one kind of module is called and how it is checked. */
 struct kind {
-	const char *what;        /* "ruleset" */
-	unsigned version, min;   /* the host's version and the oldest accepted */
+	const char *what;      /* "ruleset" */
+	unsigned version, min; /* the host's version and the oldest accepted */
 };
-static const struct kind RULESET = {"ruleset", ORD_RULESET_VERSION, ORD_RULESET_VERSION_MIN};
-static const struct kind NOTATION = {"notation", ORD_NOTATION_VERSION, ORD_NOTATION_VERSION_MIN};
+static const struct kind RULESET = { "ruleset", ORD_RULESET_VERSION, ORD_RULESET_VERSION_MIN };
+static const struct kind NOTATION = { "notation", ORD_NOTATION_VERSION, ORD_NOTATION_VERSION_MIN };
 
-static int check_module(const struct kind *k, const char *file, const char *name,
-			unsigned version, const char *want)
+static int check_module(const struct kind *k, const char *file, const char *name, unsigned version,
+			const char *want)
 {
 	if (version < k->min)
 		return ord_error_set(ORD_EVERSION,
 				     "%s module '%s' has interface version %u, older than %u, the oldest this orderly accepts; rebuild it against this orderly",
 				     k->what, file, version, k->min);
 	if (!name || !valid_name(name) || (want && strcmp(name, want)))
-		return ord_error_set(ORD_ERROR, "%s module '%s' calls itself '%s', expected %s%s%s", k->what,
-				     file, name ? name : "", want ? "'" : "a name of a-z, 0-9, _",
-				     want ? want : "", want ? "'" : "");
+		return ord_error_set(ORD_ERROR, "%s module '%s' calls itself '%s', expected %s%s%s",
+				     k->what, file, name ? name : "",
+				     want ? "'" : "a name of a-z, 0-9, _", want ? want : "",
+				     want ? "'" : "");
 	return 0;
 }
 
@@ -87,8 +88,8 @@ static int find_external(const struct kind *k, const void **out, const char *nam
 			continue;
 		h = dlopen(file.buf, RTLD_NOW | RTLD_LOCAL);
 		if (!h) {
-			err = ord_error_set(ORD_ERROR, "cannot load %s module '%s': %s", k->what, file.buf,
-					    dlerror());
+			err = ord_error_set(ORD_ERROR, "cannot load %s module '%s': %s", k->what,
+					    file.buf, dlerror());
 			goto out;
 		}
 		*(void **)&init = dlsym(h, sym.buf);
@@ -138,7 +139,8 @@ int ord_ruleset_register(const struct ord_ruleset *rs)
 		if (rulesets[i] == rs)
 			return 0;
 		if (!strcmp(rulesets[i]->name, rs->name))
-			return ord_error_set(ORD_EEXISTS, "a ruleset named '%s' is registered already", rs->name);
+			return ord_error_set(ORD_EEXISTS,
+					     "a ruleset named '%s' is registered already", rs->name);
 	}
 	if (nrulesets == MAX_MODULES)
 		return ord_error_set(ORD_ERROR, "more than %d rulesets registered", MAX_MODULES);
@@ -157,7 +159,8 @@ int ord_notation_register(const struct ord_notation *n)
 		if (notations[i] == n)
 			return 0;
 		if (!strcmp(notations[i]->name, n->name))
-			return ord_error_set(ORD_EEXISTS, "a notation named '%s' is registered already", n->name);
+			return ord_error_set(ORD_EEXISTS,
+					     "a notation named '%s' is registered already", n->name);
 	}
 	if (nnotations == MAX_MODULES)
 		return ord_error_set(ORD_ERROR, "more than %d notations registered", MAX_MODULES);
@@ -231,8 +234,7 @@ int ord_notation_find(const struct ord_notation **out, const char *name)
 	return err;
 }
 
-int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs,
-			    const char *tables_path)
+int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs, const char *tables_path)
 {
 	char *bytes = NULL;
 	size_t len = 0;
@@ -256,8 +258,7 @@ int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs
 	return rs->load(out, NULL, 0, NULL);
 }
 
-const struct ord_event_kind *ord_ruleset_event_kind(const struct ord_ruleset *rs,
-						    const char *name)
+const struct ord_event_kind *ord_ruleset_event_kind(const struct ord_ruleset *rs, const char *name)
 {
 	const struct ord_event_kind *k;
 
@@ -270,15 +271,9 @@ const struct ord_event_kind *ord_ruleset_event_kind(const struct ord_ruleset *rs
 static void describe_expected(const struct ord_key_spec *s, struct ord_buf *why)
 {
 	switch (s->type) {
-	case ORD_KEY_INT:
-		ord_buf_addf(why, "an integer from %g to %g", s->min, s->max);
-		break;
-	case ORD_KEY_NUM:
-		ord_buf_addf(why, "a number from %g to %g", s->min, s->max);
-		break;
-	case ORD_KEY_BOOL:
-		ord_buf_adds(why, "yes or no");
-		break;
+	case ORD_KEY_INT: ord_buf_addf(why, "an integer from %g to %g", s->min, s->max); break;
+	case ORD_KEY_NUM: ord_buf_addf(why, "a number from %g to %g", s->min, s->max); break;
+	case ORD_KEY_BOOL: ord_buf_adds(why, "yes or no"); break;
 	case ORD_KEY_ENUM: {
 		const char *p;
 		ord_buf_adds(why, "one of ");
@@ -286,11 +281,8 @@ static void describe_expected(const struct ord_key_spec *s, struct ord_buf *why)
 			ord_buf_addch(why, *p == '|' ? ' ' : *p);
 		break;
 	}
-	case ORD_KEY_UNIT:
-		ord_buf_adds(why, "a unit id or name");
-		break;
-	default:
-		ord_buf_adds(why, "text");
+	case ORD_KEY_UNIT: ord_buf_adds(why, "a unit id or name"); break;
+	default: ord_buf_adds(why, "text");
 	}
 }
 
@@ -301,15 +293,9 @@ int ord_key_check_value(const struct ord_key_spec *s, const char *value, struct 
 	int ok = 1;
 
 	switch (s->type) {
-	case ORD_KEY_INT:
-		ok = !ord_parse_long(value, &l) && l >= s->min && l <= s->max;
-		break;
-	case ORD_KEY_NUM:
-		ok = !ord_parse_num(value, &d) && d >= s->min && d <= s->max;
-		break;
-	case ORD_KEY_BOOL:
-		ok = ord_parse_bool(value) >= 0;
-		break;
+	case ORD_KEY_INT: ok = !ord_parse_long(value, &l) && l >= s->min && l <= s->max; break;
+	case ORD_KEY_NUM: ok = !ord_parse_num(value, &d) && d >= s->min && d <= s->max; break;
+	case ORD_KEY_BOOL: ok = ord_parse_bool(value) >= 0; break;
 	case ORD_KEY_ENUM: {
 		const char *p = s->values;
 		size_t n = strlen(value);
@@ -324,9 +310,7 @@ int ord_key_check_value(const struct ord_key_spec *s, const char *value, struct 
 		break;
 	}
 	case ORD_KEY_UNIT:
-	case ORD_KEY_STR:
-		ok = *value != '\0' && !strchr(value, '\n');
-		break;
+	case ORD_KEY_STR: ok = *value != '\0' && !strchr(value, '\n'); break;
 	}
 	if (!ok) {
 		ord_buf_addf(why, "'%s' is not valid for '%s' (expected ", value, s->name);
@@ -375,8 +359,8 @@ int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int arg
 			ord_buf_reset(&why);
 			for (s = specs; s->name; s++)
 				ord_buf_addf(&why, "%s%s", why.len ? " " : "", s->name);
-			ord_diag_add(diag, 0, 0, NULL, NULL, "unknown key '%s' (expected one of %s)",
-				     key, why.buf);
+			ord_diag_add(diag, 0, 0, NULL, NULL,
+				     "unknown key '%s' (expected one of %s)", key, why.buf);
 		} else if (ord_kv_get(out, key)) {
 			ord_diag_add(diag, 0, 0, NULL, NULL, "key '%s' given twice", key);
 		} else {

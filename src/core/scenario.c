@@ -20,12 +20,12 @@
 #include "xml/xmlsafe.h"
 
 #define SCENARIO_SCHEMA "schema/scenario.rng"
-#define MAX_PROBLEMS 20     /* messages shown; the rest are counted */
+#define MAX_PROBLEMS 20        /* messages shown; the rest are counted */
 #define MAX_PROBLEM_BYTES 1800 /* the thread's error message holds 2048 */
-#define MAX_TITLE 200       /* characters, as in the schema */
-#define MAX_NAME 100        /* characters of a side or unit name, as in the schema */
-#define MAX_ID 32           /* characters of a side or unit id */
-#define MAX_RULESET 64      /* characters of a ruleset name */
+#define MAX_TITLE 200          /* characters, as in the schema */
+#define MAX_NAME 100           /* characters of a side or unit name, as in the schema */
+#define MAX_ID 32              /* characters of a side or unit id */
+#define MAX_RULESET 64         /* characters of a ruleset name */
 
 /* The children of <scenario>, in the order the schema requires. */
 enum { EL_TITLE, EL_DESCRIPTION, EL_DEADLINE, EL_NMR, EL_SIDE, EL_UNIT, EL_COUNT };
@@ -76,8 +76,7 @@ void ord_scenario_release(struct ord_scenario *sc)
 
 /* ---- messages ------------------------------------------------------- */
 
-static void vformat_at(struct ord_buf *b, const char *name, long line, const char *fmt,
-		       va_list ap)
+static void vformat_at(struct ord_buf *b, const char *name, long line, const char *fmt, va_list ap)
 {
 	if (line > 0)
 		ord_buf_addf(b, "%s:%ld: ", name, line);
@@ -292,7 +291,7 @@ static int64_t days_from_civil(int y, int m, int d)
 /* YYYY-MM-DDTHH:MM[:SS] then Z or +HH:MM / -HH:MM, a real date after 1970. */
 static int parse_deadline(const char *s, int64_t *out)
 {
-	static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	static const int mdays[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	const char *p = s;
 	int y, mo, d, h, mi, sec = 0, oh = 0, om = 0, sign = 0, leap, dim;
 	int64_t t;
@@ -312,8 +311,7 @@ static int parse_deadline(const char *s, int64_t *out)
 	} else {
 		return -1;
 	}
-	if (*p || y < 1970 || mo < 1 || mo > 12 || h > 23 || mi > 59 || sec > 59 || oh > 23 ||
-	    om > 59)
+	if (*p || y < 1970 || mo < 1 || mo > 12 || h > 23 || mi > 59 || sec > 59 || oh > 23 || om > 59)
 		return -1;
 	leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 	dim = mdays[mo - 1] + (mo == 2 && leap);
@@ -364,7 +362,8 @@ static int check_text_only(xmlNodePtr n, const char *name)
 
 	for (c = n->children; c; c = c->next)
 		if (c->type == XML_ELEMENT_NODE)
-			return bad(name, line_of(c), "unexpected element <%s> in <%s> (expected text only)",
+			return bad(name, line_of(c),
+				   "unexpected element <%s> in <%s> (expected text only)",
 				   (const char *)c->name, (const char *)n->name);
 	if (n->properties)
 		return bad(name, line_of(n), "unknown attribute '%s' on <%s> (expected none)",
@@ -384,7 +383,8 @@ static int check_empty(xmlNodePtr n, const char *name)
 				   (const char *)c->name, (const char *)n->name);
 		if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) &&
 		    !only_space(c->content))
-			return bad(name, text_line(c), "unexpected text in <%s> (expected an empty element)",
+			return bad(name, text_line(c),
+				   "unexpected text in <%s> (expected an empty element)",
 				   (const char *)n->name);
 	}
 	return 0;
@@ -401,8 +401,8 @@ static int check_attr_names(xmlNodePtr n, const char *const *allowed, const char
 		if (a->ns)
 			return bad(name, line_of(n),
 				   "attribute '%s:%s' on <%s> is not accepted (expected attributes without a namespace)",
-				   a->ns->prefix ? (const char *)a->ns->prefix : "", (const char *)a->name,
-				   (const char *)n->name);
+				   a->ns->prefix ? (const char *)a->ns->prefix : "",
+				   (const char *)a->name, (const char *)n->name);
 		if (!allowed)
 			continue;
 		for (i = 0; allowed[i]; i++)
@@ -436,8 +436,9 @@ static int check_name(const char *value, xmlNodePtr n, const char *what, const c
 		return bad(name, line_of(n), "%s name is empty (expected 1 to %d characters)", what,
 			   MAX_NAME);
 	if (utf8_chars(value) > MAX_NAME)
-		return bad(name, line_of(n), "%s name '%.*s...' is too long (expected at most %d characters)",
-			   what, clip(value, 40), value, MAX_NAME);
+		return bad(name, line_of(n),
+			   "%s name '%.*s...' is too long (expected at most %d characters)", what,
+			   clip(value, 40), value, MAX_NAME);
 	return 0;
 }
 
@@ -455,7 +456,7 @@ static void *grow(void *items, size_t n, size_t size)
 
 static int read_side(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 {
-	static const char *const allowed[] = {"id", "name", "pubkey", NULL};
+	static const char *const allowed[] = { "id", "name", "pubkey", NULL };
 	struct ord_scenario_side *s;
 	char *raw;
 	size_t i;
@@ -471,8 +472,9 @@ static int read_side(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 	if ((err = required_attr(&s->id, n, "id", "a side id of a-z 0-9 _ -", name)) != 0)
 		return err;
 	if (!word_ok(s->id, MAX_ID, 0, "_-"))
-		return bad(name, line_of(n), "side id '%s' is not valid (expected 1 to %d of a-z 0-9 _ -)",
-			   s->id, MAX_ID);
+		return bad(name, line_of(n),
+			   "side id '%s' is not valid (expected 1 to %d of a-z 0-9 _ -)", s->id,
+			   MAX_ID);
 	if ((err = required_attr(&s->name, n, "name", "the side's display name", name)) != 0 ||
 	    (err = check_name(s->name, n, "side", name)) != 0)
 		return err;
@@ -530,7 +532,7 @@ static int read_unit(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 
 static int read_nmr(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 {
-	static const char *const allowed[] = {"policy", NULL};
+	static const char *const allowed[] = { "policy", NULL };
 	char *v = NULL;
 	int err;
 
@@ -539,7 +541,8 @@ static int read_nmr(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 	    (err = required_attr(&v, n, "policy", "hold, repeat or wait", name)) != 0)
 		goto out;
 	if (strcmp(v, "hold") && strcmp(v, "repeat") && strcmp(v, "wait")) {
-		err = bad(name, line_of(n), "nmr policy '%s' is not known (expected hold, repeat or wait)", v);
+		err = bad(name, line_of(n),
+			  "nmr policy '%s' is not known (expected hold, repeat or wait)", v);
 		goto out;
 	}
 	free(sc->nmr);
@@ -563,10 +566,11 @@ static int read_child(struct ord_scenario *sc, int which, xmlNodePtr n, const ch
 		sc->title = collapse(raw);
 		free(raw);
 		if (!*sc->title)
-			return bad(name, line_of(n), "<title> is empty (expected the scenario's title)");
+			return bad(name, line_of(n),
+				   "<title> is empty (expected the scenario's title)");
 		if (utf8_chars(sc->title) > MAX_TITLE)
-			return bad(name, line_of(n), "<title> is too long (expected at most %d characters)",
-				   MAX_TITLE);
+			return bad(name, line_of(n),
+				   "<title> is too long (expected at most %d characters)", MAX_TITLE);
 		return 0;
 	case EL_DESCRIPTION:
 		if ((err = check_text_only(n, name)) != 0)
@@ -586,21 +590,18 @@ static int read_child(struct ord_scenario *sc, int which, xmlNodePtr n, const ch
 				  clip(text, 40), text);
 		free(text);
 		return err;
-	case EL_NMR:
-		return read_nmr(sc, n, name);
-	case EL_SIDE:
-		return read_side(sc, n, name);
-	default:
-		return read_unit(sc, n, name);
+	case EL_NMR: return read_nmr(sc, n, name);
+	case EL_SIDE: return read_side(sc, n, name);
+	default: return read_unit(sc, n, name);
 	}
 }
 
 /* Read the whole document into sc, stopping at the first structural fault. */
 static int read_doc(struct ord_scenario *sc, xmlDocPtr doc, const char *name)
 {
-	static const char *const allowed[] = {"ruleset", NULL};
+	static const char *const allowed[] = { "ruleset", NULL };
 	xmlNodePtr root = xmlDocGetRootElement(doc), n, first_unit = NULL;
-	size_t count[EL_COUNT] = {0};
+	size_t count[EL_COUNT] = { 0 };
 	int state = -1, which, err;
 
 	if (!root)
@@ -615,19 +616,22 @@ static int read_doc(struct ord_scenario *sc, xmlDocPtr doc, const char *name)
 				 name)) != 0)
 		return err;
 	if (!word_ok(sc->ruleset, MAX_RULESET, 0, "_"))
-		return bad(name, line_of(root), "ruleset '%s' is not a ruleset name (expected 1 to %d of a-z 0-9 _)",
+		return bad(name, line_of(root),
+			   "ruleset '%s' is not a ruleset name (expected 1 to %d of a-z 0-9 _)",
 			   sc->ruleset, MAX_RULESET);
 	for (n = root->children; n; n = n->next) {
 		if ((n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) &&
 		    !only_space(n->content))
-			return bad(name, text_line(n), "unexpected text in <scenario> (expected elements only)");
+			return bad(name, text_line(n),
+				   "unexpected text in <scenario> (expected elements only)");
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
 		for (which = 0; which < EL_COUNT; which++)
 			if (!strcmp(element_names[which], (const char *)n->name))
 				break;
 		if (n->ns)
-			return bad(name, line_of(n), "element <%s> in namespace '%s' is not accepted (expected no namespace)",
+			return bad(name, line_of(n),
+				   "element <%s> in namespace '%s' is not accepted (expected no namespace)",
 				   (const char *)n->name, (const char *)n->ns->href);
 		if (which == EL_COUNT)
 			return bad(name, line_of(n),
@@ -702,7 +706,7 @@ static char *ascii_lower(const char *s)
 
 static int check_semantics(struct ord_scenario *sc, const char *name)
 {
-	struct problems p = {name, NULL, 0, 0};
+	struct problems p = { name, NULL, 0, 0 };
 	struct keyed *sides = ord_xcalloc(sc->nsides, sizeof(*sides));
 	struct keyed *ids = ord_xcalloc(sc->nunits, sizeof(*ids));
 	struct keyed *names = ord_xcalloc(sc->nunits, sizeof(*names));
@@ -711,7 +715,7 @@ static int check_semantics(struct ord_scenario *sc, const char *name)
 	size_t i, run, listed;
 
 	for (i = 0; i < sc->nsides; i++)
-		sides[i] = (struct keyed){sc->sides[i].id, sc->sides[i].line, i};
+		sides[i] = (struct keyed){ sc->sides[i].id, sc->sides[i].line, i };
 	qsort(sides, sc->nsides, sizeof(*sides), keyed_cmp);
 	for (i = 1, run = 0; i < sc->nsides; i++) {
 		if (strcmp(sides[i].key, sides[run].key))
@@ -736,8 +740,8 @@ static int check_semantics(struct ord_scenario *sc, const char *name)
 	}
 
 	for (i = 0; i < sc->nunits; i++) {
-		ids[i] = (struct keyed){sc->units[i].id, sc->units[i].line, i};
-		names[i] = (struct keyed){ascii_lower(sc->units[i].name), sc->units[i].line, i};
+		ids[i] = (struct keyed){ sc->units[i].id, sc->units[i].line, i };
+		names[i] = (struct keyed){ ascii_lower(sc->units[i].name), sc->units[i].line, i };
 		if (!bsearch(sc->units[i].side, sides, sc->nsides, sizeof(*sides), keyed_find))
 			problem(&p, sc->units[i].line,
 				"unit '%s': side '%s' is not declared (expected one of %s)",
@@ -748,8 +752,8 @@ static int check_semantics(struct ord_scenario *sc, const char *name)
 		if (strcmp(ids[i].key, ids[run].key))
 			run = i;
 		else
-			problem(&p, ids[i].line, "unit id '%s' is already used on line %u", ids[i].key,
-				ids[run].line);
+			problem(&p, ids[i].line, "unit id '%s' is already used on line %u",
+				ids[i].key, ids[run].line);
 	}
 	qsort(names, sc->nunits, sizeof(*names), keyed_cmp);
 	for (i = 1, run = 0; i < sc->nunits; i++) {
@@ -829,33 +833,23 @@ static void describe_spec(const struct ord_key_spec *s, struct ord_buf *b)
 	const char *p;
 
 	switch (s->type) {
-	case ORD_KEY_INT:
-		ord_buf_addf(b, "an integer from %g to %g", s->min, s->max);
-		break;
-	case ORD_KEY_NUM:
-		ord_buf_addf(b, "a number from %g to %g", s->min, s->max);
-		break;
-	case ORD_KEY_BOOL:
-		ord_buf_adds(b, "yes or no");
-		break;
+	case ORD_KEY_INT: ord_buf_addf(b, "an integer from %g to %g", s->min, s->max); break;
+	case ORD_KEY_NUM: ord_buf_addf(b, "a number from %g to %g", s->min, s->max); break;
+	case ORD_KEY_BOOL: ord_buf_adds(b, "yes or no"); break;
 	case ORD_KEY_ENUM:
 		ord_buf_adds(b, "one of ");
 		for (p = s->values ? s->values : ""; *p; p++)
 			ord_buf_addch(b, *p == '|' ? ' ' : *p);
 		break;
-	case ORD_KEY_UNIT:
-		ord_buf_adds(b, "a unit id or name");
-		break;
-	default:
-		ord_buf_adds(b, "text");
+	case ORD_KEY_UNIT: ord_buf_adds(b, "a unit id or name"); break;
+	default: ord_buf_adds(b, "text");
 	}
 }
 
-int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec *specs,
-			     const char *name)
+int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec *specs, const char *name)
 {
-	static const struct ord_key_spec none[] = {{0}};
-	struct problems p = {name ? name : "scenario", NULL, 0, 0};
+	static const struct ord_key_spec none[] = { { 0 } };
+	struct problems p = { name ? name : "scenario", NULL, 0, 0 };
 	struct ord_buf known = ORD_BUF_INIT, why = ORD_BUF_INIT;
 	const struct ord_key_spec *s;
 	size_t i, j;
@@ -875,7 +869,8 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 					break;
 			if (!s->name) {
 				if (known.len)
-					problem(&p, u->line, "unit '%s': unknown attribute '%s' (expected one of %s)",
+					problem(&p, u->line,
+						"unit '%s': unknown attribute '%s' (expected one of %s)",
 						u->id, it->key, known.buf);
 				else
 					problem(&p, u->line,
@@ -894,8 +889,8 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 			if (s->required) {
 				ord_buf_reset(&why);
 				describe_spec(s, &why);
-				problem(&p, u->line, "unit '%s': missing attribute '%s' (expected %s)", u->id,
-					s->name, why.buf);
+				problem(&p, u->line, "unit '%s': missing attribute '%s' (expected %s)",
+					u->id, s->name, why.buf);
 			} else if (s->def) {
 				ord_kv_set(&u->attrs, s->name, s->def);
 			}

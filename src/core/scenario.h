@@ -33,15 +33,15 @@ struct ord_scenario_unit {
 };
 
 struct ord_scenario {
-	char *title;        /* white space collapsed, never empty */
-	char *description;  /* trimmed; "" when absent */
-	char *ruleset;      /* module name as written, not looked up here */
-	char *nmr;          /* "hold" | "repeat" | "wait" */
-	int64_t deadline;   /* first turn's deadline, unix seconds; 0 = none */
+	char *title;       /* white space collapsed, never empty */
+	char *description; /* trimmed; "" when absent */
+	char *ruleset;     /* module name as written, not looked up here */
+	char *nmr;         /* "hold" | "repeat" | "wait" */
+	int64_t deadline;  /* first turn's deadline, unix seconds; 0 = none */
 	struct ord_scenario_side *sides;
-	size_t nsides;      /* at least two after a successful load */
+	size_t nsides; /* at least two after a successful load */
 	struct ord_scenario_unit *units;
-	size_t nunits;      /* at least one after a successful load */
+	size_t nunits; /* at least one after a successful load */
 };
 
 void ord_scenario_init(struct ord_scenario *sc);
@@ -54,8 +54,7 @@ void ord_scenario_release(struct ord_scenario *sc);
  * the deadline, a 64-digit hex pubkey.  name is the file name used in
  * messages.  *out is initialised here; on failure it is left empty.
  */
-int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len,
-		      const char *name);
+int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, const char *name);
 /* Read path (bounded to ORD_XML_MAX_BYTES) and ord_scenario_load it. */
 int ord_scenario_load_file(struct ord_scenario *out, const char *path);
 

@@ -28,8 +28,7 @@ void ord_sheet_release(struct ord_sheet *s)
 	ord_sheet_init(s);
 }
 
-struct ord_order *ord_sheet_add_order(struct ord_sheet *s, unsigned line, unsigned col,
-				      const char *unit)
+struct ord_order *ord_sheet_add_order(struct ord_sheet *s, unsigned line, unsigned col, const char *unit)
 {
 	struct ord_order *o;
 

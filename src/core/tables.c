@@ -18,9 +18,9 @@
 
 struct row_attr {
 	char *name;
-	char *value;  /* as written */
-	double num;   /* the value as a number when has_num */
-	int has_num;  /* 1 if value parsed as a number (or min/max) */
+	char *value; /* as written */
+	double num;  /* the value as a number when has_num */
+	int has_num; /* 1 if value parsed as a number (or min/max) */
 };
 
 struct ord_row {
@@ -28,7 +28,7 @@ struct ord_row {
 	unsigned line;                 /* in the document */
 	struct row_attr *attrs;
 	size_t nattrs;
-	enum ord_mod_mode mode;        /* modifier rows only */
+	enum ord_mod_mode mode; /* modifier rows only */
 };
 
 struct name_list {
@@ -41,7 +41,7 @@ struct ord_table {
 	enum ord_table_kind kind;
 	char *name, *title, *note, *unit; /* note, unit may be NULL */
 	int reconstructed, provisional;
-	int die;                          /* dice tables: faces, 0 if not given */
+	int die; /* dice tables: faces, 0 if not given */
 	unsigned line;
 	struct name_list keys, columns, labels;
 	struct ord_row *rows;
@@ -49,7 +49,7 @@ struct ord_table {
 };
 
 struct ord_tables {
-	char *name;      /* document name for messages */
+	char *name; /* document name for messages */
 	char *ruleset;
 	struct ord_table **tables;
 	size_t n;
@@ -59,21 +59,19 @@ static const struct {
 	const char *element, *row;
 	enum ord_table_kind kind;
 } kinds[] = {
-	{"params", "param", ORD_TABLE_PARAMS},
-	{"bands", "band", ORD_TABLE_BANDS},
-	{"dice", "roll", ORD_TABLE_DICE},
-	{"modifiers", "mod", ORD_TABLE_MODIFIERS},
-	{"chart", "row", ORD_TABLE_CHART},
+	{ "params", "param", ORD_TABLE_PARAMS }, { "bands", "band", ORD_TABLE_BANDS },
+	{ "dice", "roll", ORD_TABLE_DICE },      { "modifiers", "mod", ORD_TABLE_MODIFIERS },
+	{ "chart", "row", ORD_TABLE_CHART },
 };
 
 static const struct {
 	const char *name;
 	enum ord_mod_mode mode;
 } modes[] = {
-	{"sum", ORD_MOD_SUM},
-	{"fraction", ORD_MOD_FRACTION},
-	{"per", ORD_MOD_PER},
-	{"times", ORD_MOD_TIMES},
+	{ "sum", ORD_MOD_SUM },
+	{ "fraction", ORD_MOD_FRACTION },
+	{ "per", ORD_MOD_PER },
+	{ "times", ORD_MOD_TIMES },
 };
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -199,8 +197,7 @@ static void describe_match(struct ord_buf *b, const struct ord_kv *match)
 	size_t i;
 
 	for (i = 0; match && i < match->n; i++)
-		ord_buf_addf(b, "%s%s=%s", i ? ", " : "", match->items[i].key,
-			     match->items[i].value);
+		ord_buf_addf(b, "%s%s=%s", i ? ", " : "", match->items[i].key, match->items[i].value);
 }
 
 /* ---- loading ------------------------------------------------------------ */
@@ -263,8 +260,7 @@ static int row_err(const struct ord_tables *doc, const struct ord_table *tbl, un
 	va_start(ap, fmt);
 	ord_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	err = ord_error_set(ORD_EBADDATA, "%s:%u: table '%s' %s", doc->name, line, tbl->name,
-			    b.buf);
+	err = ord_error_set(ORD_EBADDATA, "%s:%u: table '%s' %s", doc->name, line, tbl->name, b.buf);
 	ord_buf_release(&b);
 	return err;
 }
@@ -282,7 +278,8 @@ static int need_num(const struct ord_tables *doc, const struct ord_table *tbl,
 	if (allow_open && (!strcmp(a->value, "min") || !strcmp(a->value, "max")))
 		return 0;
 	if (!a->has_num)
-		return ROW_ERR(doc, tbl, row, "row: '%s' is not a number: '%s' (expected a decimal or a fraction like 1/2%s%s)",
+		return ROW_ERR(doc, tbl, row,
+			       "row: '%s' is not a number: '%s' (expected a decimal or a fraction like 1/2%s%s)",
 			       name, a->value, allow_dash ? ", or - for none" : "",
 			       allow_open ? ", or min/max" : "");
 	return 0;
@@ -336,8 +333,8 @@ static int check_row(const struct ord_tables *doc, struct ord_table *tbl, struct
 		from = row_find(row, "from")->num;
 		to = row_find(row, "to")->num;
 		if (!(from < to))
-			return ROW_ERR(doc, tbl, row, "row: 'from' (%g) must be below 'to' (%g)", from,
-				       to);
+			return ROW_ERR(doc, tbl, row, "row: 'from' (%g) must be below 'to' (%g)",
+				       from, to);
 		break;
 	}
 	case ORD_TABLE_DICE: {
@@ -347,7 +344,8 @@ static int check_row(const struct ord_tables *doc, struct ord_table *tbl, struct
 			return err;
 		if (!strcmp(row_find(row, "lo")->value, "max") ||
 		    !strcmp(row_find(row, "hi")->value, "min"))
-			return ROW_ERR(doc, tbl, row, "row: 'lo' may be min and 'hi' max, not the other way round");
+			return ROW_ERR(doc, tbl, row,
+				       "row: 'lo' may be min and 'hi' max, not the other way round");
 		lo = row_find(row, "lo")->num;
 		hi = row_find(row, "hi")->num;
 		if (lo > hi)
@@ -355,7 +353,7 @@ static int check_row(const struct ord_tables *doc, struct ord_table *tbl, struct
 		break;
 	}
 	case ORD_TABLE_MODIFIERS: {
-		struct name_list when = {NULL, 0};
+		struct name_list when = { NULL, 0 };
 		if (!(a = row_find(row, "mode")))
 			return ROW_ERR(doc, tbl, row,
 				       "row has no 'mode' (expected sum, fraction, per or times)");
@@ -381,8 +379,7 @@ static int check_row(const struct ord_tables *doc, struct ord_table *tbl, struct
 		}
 		break;
 	}
-	case ORD_TABLE_CHART:
-		break;
+	case ORD_TABLE_CHART: break;
 	}
 	return 0;
 }
@@ -447,7 +444,8 @@ static int load_table(struct ord_table **out, const struct ord_tables *doc, xmlN
 	if (s) {
 		long die;
 		if (ord_parse_long(s, &die) || die < 2 || die > 1000) {
-			err = row_err(doc, tbl, tbl->line, "has a bad 'die' '%s' (expected 2..1000)", s);
+			err = row_err(doc, tbl, tbl->line,
+				      "has a bad 'die' '%s' (expected 2..1000)", s);
 			free(s);
 			goto out;
 		}
@@ -495,8 +493,8 @@ static int check_unique(const struct ord_tables *t)
 			if (!strcmp(t->tables[i]->name, t->tables[j]->name))
 				return ord_error_set(ORD_EBADDATA,
 						     "%s:%u: table '%s' is already defined at line %u",
-						     t->name, t->tables[i]->line, t->tables[i]->name,
-						     t->tables[j]->line);
+						     t->name, t->tables[i]->line,
+						     t->tables[i]->name, t->tables[j]->line);
 	for (i = 0; i < t->n; i++) {
 		const struct ord_table *a = t->tables[i];
 		if (a->kind != ORD_TABLE_PARAMS)
@@ -590,8 +588,8 @@ const struct ord_table *ord_tables_get(const struct ord_tables *t, const char *n
 	return NULL;
 }
 
-int ord_tables_find(const struct ord_table **out, const struct ord_tables *t,
-		    const char *name, enum ord_table_kind kind)
+int ord_tables_find(const struct ord_table **out, const struct ord_tables *t, const char *name,
+		    enum ord_table_kind kind)
 {
 	const struct ord_table *tbl = ord_tables_get(t, name);
 
@@ -731,12 +729,12 @@ const struct ord_row *ord_table_row(const struct ord_table *tbl, size_t i)
 
 void ord_table_key_values(const struct ord_table *tbl, const char *key, struct ord_buf *out)
 {
-	struct name_list seen = {NULL, 0};
+	struct name_list seen = { NULL, 0 };
 	size_t i, j;
 
 	for (i = 0; i < tbl->nrows; i++) {
 		const char *v = ord_row_attr(&tbl->rows[i], key);
-		struct name_list here = {NULL, 0};
+		struct name_list here = { NULL, 0 };
 
 		if (!v)
 			continue;
@@ -769,8 +767,7 @@ static int not_found(const struct ord_table *tbl, const struct ord_kv *match, co
 	return err;
 }
 
-int ord_table_find(const struct ord_row **out, const struct ord_table *tbl,
-		   const struct ord_kv *match)
+int ord_table_find(const struct ord_row **out, const struct ord_table *tbl, const struct ord_kv *match)
 {
 	size_t i;
 
@@ -826,8 +823,7 @@ int ord_table_dice(const struct ord_row **out, const struct ord_table *tbl,
 	for (i = 0; i < tbl->nrows; i++) {
 		const struct row_attr *lo = row_find(&tbl->rows[i], "lo");
 		const struct row_attr *hi = row_find(&tbl->rows[i], "hi");
-		if (!lo || !hi || !lo->has_num || !hi->has_num ||
-		    !row_matches(&tbl->rows[i], match))
+		if (!lo || !hi || !lo->has_num || !hi->has_num || !row_matches(&tbl->rows[i], match))
 			continue;
 		if (roll >= lo->num && roll <= hi->num) {
 			*out = &tbl->rows[i];
@@ -848,7 +844,7 @@ static int flag_set(const struct ord_kv *flags, const char *name)
 /* Every name of `when` set and none of `unless`. */
 static int conditions_hold(const struct ord_row *row, const struct ord_kv *flags)
 {
-	struct name_list l = {NULL, 0};
+	struct name_list l = { NULL, 0 };
 	const char *s;
 	size_t i;
 	int ok = 1;
@@ -877,8 +873,7 @@ static void add_signed(struct ord_buf *b, double v)
 }
 
 int ord_table_apply(double *out, const struct ord_table *mods, double base,
-		    const struct ord_kv *flags, const struct ord_kv *match,
-		    struct ord_buf *why)
+		    const struct ord_kv *flags, const struct ord_kv *match, struct ord_buf *why)
 {
 	struct ord_buf b = ORD_BUF_INIT;
 	double total = base, value;
@@ -903,12 +898,8 @@ int ord_table_apply(double *out, const struct ord_table *mods, double base,
 				continue;
 			value = row_find(row, "value")->num;
 			switch (row->mode) {
-			case ORD_MOD_SUM:
-				d = value;
-				break;
-			case ORD_MOD_FRACTION:
-				d = value * base;
-				break;
+			case ORD_MOD_SUM: d = value; break;
+			case ORD_MOD_FRACTION: d = value * base; break;
 			case ORD_MOD_PER: {
 				const char *key = ord_row_attr(row, "when");
 				const char *s;
@@ -939,8 +930,7 @@ int ord_table_apply(double *out, const struct ord_table *mods, double base,
 				ord_tables_fmt(&b, value, 1);
 				ord_buf_addf(&b, " %s", ord_row_label(row));
 				continue;
-			default:
-				continue;
+			default: continue;
 			}
 			total += d;
 			added = 1;
@@ -994,8 +984,7 @@ int ord_row_num(const struct ord_row *row, const char *name, double *out)
 		return ord_error_set(ORD_ENOTFOUND, "%s:%u: table '%s' row has no value for '%s'",
 				     tbl->doc->name, row->line, tbl->name, name);
 	if (!a->has_num)
-		return ord_error_set(ORD_EBADDATA,
-				     "%s:%u: table '%s' row: '%s' is not a number: '%s'",
+		return ord_error_set(ORD_EBADDATA, "%s:%u: table '%s' row: '%s' is not a number: '%s'",
 				     tbl->doc->name, row->line, tbl->name, name, a->value);
 	*out = a->num;
 	return 0;
@@ -1162,7 +1151,7 @@ static void print_cell(struct ord_buf *b, const struct ord_row *row, const char 
 
 static void print_table(const struct ord_table *tbl, struct ord_buf *out)
 {
-	struct name_list cols = {NULL, 0};
+	struct name_list cols = { NULL, 0 };
 	struct ord_buf cell = ORD_BUF_INIT;
 	size_t *width = NULL, r, c, ncols;
 	char **cells;
@@ -1271,8 +1260,8 @@ int ord_tables_print(const struct ord_tables *t, const char *table, struct ord_b
 		}
 		for (i = 0; i < t->n; i++)
 			ord_buf_addf(&names, "%s%s", i ? " " : "", t->tables[i]->name);
-		err = ord_error_set(ORD_ENOTFOUND, "no table '%s' in %s (expected one of %s)", table,
-				    t->name, names.buf);
+		err = ord_error_set(ORD_ENOTFOUND, "no table '%s' in %s (expected one of %s)",
+				    table, t->name, names.buf);
 		ord_buf_release(&names);
 		return err;
 	}
@@ -1311,15 +1300,17 @@ int ord_tables_require(const struct ord_tables *t, const struct ord_tables_needs
 			return err == ORD_ENOTFOUND ? ORD_EBADDATA : err;
 	for (i = 0; i < needs->nparams; i++)
 		if (ord_tables_param(t, needs->params[i], &v))
-			return ord_error_set(ORD_EBADDATA, "%s: no parameter '%s'", ord_tables_name(t),
-					     needs->params[i]);
+			return ord_error_set(ORD_EBADDATA, "%s: no parameter '%s'",
+					     ord_tables_name(t), needs->params[i]);
 	for (i = 0; i < needs->nfields; i++) {
 		const struct ord_tables_need_field *f = &needs->fields[i];
 		tbl = ord_tables_get(t, f->table);
 		if (!tbl)
-			return ord_error_set(ORD_EBADDATA, "%s: no table '%s'", ord_tables_name(t), f->table);
+			return ord_error_set(ORD_EBADDATA, "%s: no table '%s'", ord_tables_name(t),
+					     f->table);
 		if (!table_declares(tbl, f->name, f->label))
-			return ord_error_set(ORD_EBADDATA, "%s:%u: table '%s' does not declare the %s '%s'",
+			return ord_error_set(ORD_EBADDATA,
+					     "%s:%u: table '%s' does not declare the %s '%s'",
 					     ord_tables_name(t), ord_table_line(tbl), f->table,
 					     f->label ? "label" : "column", f->name);
 	}

@@ -70,8 +70,7 @@ static void test_pause(const char *point)
 	_exit(70);
 }
 
-static void test_pause_write(void *arg, int op, const char *db, const char *table,
-			     sqlite3_int64 rowid)
+static void test_pause_write(void *arg, int op, const char *db, const char *table, sqlite3_int64 rowid)
 {
 	(void)arg;
 	(void)op;
@@ -105,8 +104,8 @@ int ord_store_error(sqlite3 *db, const char *what)
 {
 	if (damaged(db))
 		return ord_error_set(ORD_EBADDATA,
-				     "%s: the game file is damaged (%s); restore it from a copy", what,
-				     sqlite3_errmsg(db));
+				     "%s: the game file is damaged (%s); restore it from a copy",
+				     what, sqlite3_errmsg(db));
 	return ord_error_set(ORD_ERROR, "%s: %s", what, db ? sqlite3_errmsg(db) : "no database");
 }
 
@@ -115,10 +114,11 @@ int ord_store_exec(sqlite3 *db, const char *sql)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		int err = damaged(db) ? ord_error_set(ORD_EBADDATA,
-						      "the game file is damaged (%s); restore it from a copy",
-						      msg ? msg : "error")
-				      : ord_error_set(ORD_ERROR, "database: %s", msg ? msg : "error");
+		int err = damaged(db)
+				  ? ord_error_set(ORD_EBADDATA,
+						  "the game file is damaged (%s); restore it from a copy",
+						  msg ? msg : "error")
+				  : ord_error_set(ORD_ERROR, "database: %s", msg ? msg : "error");
 		sqlite3_free(msg);
 		return err;
 	}
@@ -253,10 +253,10 @@ int ord_store_create(sqlite3 **out, const char *path)
 
 	*out = NULL;
 	if (stat(path, &st) == 0)
-		return ord_error_set(ORD_EEXISTS, "'%s' already exists; a new game needs a new file",
-				     path);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-				       SQLITE_OPEN_EXCLUSIVE, NULL) != SQLITE_OK) {
+		return ord_error_set(ORD_EEXISTS,
+				     "'%s' already exists; a new game needs a new file", path);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE,
+			    NULL) != SQLITE_OK) {
 		err = ord_error_set(ORD_ERROR, "cannot create '%s': %s", path,
 				    db ? sqlite3_errmsg(db) : "out of memory");
 		goto out;
@@ -317,7 +317,8 @@ static int inspect(const char *path, int *version)
 	close(fd);
 	if (got < sizeof(h) || memcmp(h, "SQLite format 3", 16))
 		return ord_error_set(ORD_ENOTGAME,
-				     "'%s' is not an orderly game file (not an SQLite database)", path);
+				     "'%s' is not an orderly game file (not an SQLite database)",
+				     path);
 	if (be32(h + 68) != ORD_APPLICATION_ID)
 		return ord_error_set(ORD_ENOTGAME,
 				     "'%s' is not an orderly game file (an SQLite database of another program, application_id %d)",

@@ -22,7 +22,7 @@ void ord_store_close(sqlite3 *db);
 /* The newest schema version this build knows. */
 int ord_store_schema_version(void);
 
-int ord_store_begin(sqlite3 *db);     /* BEGIN IMMEDIATE (waits on busy) */
+int ord_store_begin(sqlite3 *db); /* BEGIN IMMEDIATE (waits on busy) */
 int ord_store_commit(sqlite3 *db);
 void ord_store_rollback(sqlite3 *db);
 /* Set the error from the connection's last message; returns ORD_ERROR. */

@@ -199,7 +199,7 @@ static int check_tree(xmlNodePtr n, int depth, const char *name)
 
 int ord_xml_parse(xmlDocPtr *out, const char *bytes, size_t len, const char *name)
 {
-	struct errcol c = {name, ORD_BUF_INIT, 0};
+	struct errcol c = { name, ORD_BUF_INIT, 0 };
 	xmlParserCtxtPtr ctxt = NULL;
 	xmlDocPtr doc = NULL;
 	int err = 0;
@@ -212,7 +212,8 @@ int ord_xml_parse(xmlDocPtr *out, const char *bytes, size_t len, const char *nam
 	if (!ctxt)
 		return ord_error_set(ORD_ERROR, "%s: out of memory", name);
 	xmlSetStructuredErrorFunc(&c, collect);
-	doc = xmlCtxtReadMemory(ctxt, bytes, (int)len, name, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
+	doc = xmlCtxtReadMemory(ctxt, bytes, (int)len, name, NULL,
+				XML_PARSE_NONET | XML_PARSE_NOWARNING);
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	if (!doc || !ctxt->wellFormed || c.count) {
 		if (c.msg.len)
@@ -245,8 +246,8 @@ out:
 int ord_xml_validate(xmlDocPtr doc, const char *rng_resource, const char *name)
 {
 	const struct ord_resource *r = ord_resource_find(rng_resource);
-	struct errcol c = {name, ORD_BUF_INIT, 0};
-	struct errcol sc = {rng_resource, ORD_BUF_INIT, 0};
+	struct errcol c = { name, ORD_BUF_INIT, 0 };
+	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0 };
 	xmlRelaxNGParserCtxtPtr pctxt = NULL;
 	xmlRelaxNGPtr schema = NULL;
 	xmlRelaxNGValidCtxtPtr vctxt = NULL;
@@ -335,8 +336,7 @@ char *ord_xml_text(xmlNodePtr n)
 xmlNodePtr ord_xml_next(xmlNodePtr n, const char *name)
 {
 	for (; n; n = n->next)
-		if (n->type == XML_ELEMENT_NODE &&
-		    (!name || !strcmp((const char *)n->name, name)))
+		if (n->type == XML_ELEMENT_NODE && (!name || !strcmp((const char *)n->name, name)))
 			return n;
 	return NULL;
 }

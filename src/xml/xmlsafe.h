@@ -11,7 +11,7 @@
 #include "core/common.h"
 
 #define ORD_XML_MAX_BYTES (16u * 1024 * 1024) /* largest XML document accepted */
-#define ORD_XML_MAX_DEPTH 64                    /* deepest element nesting accepted */
+#define ORD_XML_MAX_DEPTH 64                  /* deepest element nesting accepted */
 
 /* Parse bytes into a document; name is used in messages.  Refuses any DOCTYPE,
  * entity declaration or reference, and documents over the limits. */

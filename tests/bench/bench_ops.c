@@ -193,11 +193,13 @@ static int op_resolve(char **argv)
 	t = now() - t0;
 	/* the rows the phase wrote, for the raw-insert baseline */
 	rows = count(g, "SELECT (SELECT count(*) FROM roll) + (SELECT count(*) FROM result) + "
-			"(SELECT count(*) FROM unit_state)") - before;
-	bytes = count(g, "SELECT coalesce((SELECT sum(length(vals) + length(explanation) + length(phase) + length(unit) + 24) "
-			 "FROM result WHERE log_seq = (SELECT seq FROM log_head)), 0) + "
-			 "coalesce((SELECT sum(length(state) + 16) FROM unit_state WHERE log_seq = (SELECT seq FROM log_head)), 0) + "
-			 "coalesce((SELECT sum(length(purpose) + length(phase) + 28) FROM roll WHERE log_seq = (SELECT seq FROM log_head)), 0)");
+			"(SELECT count(*) FROM unit_state)") -
+	       before;
+	bytes = count(g,
+		      "SELECT coalesce((SELECT sum(length(vals) + length(explanation) + length(phase) + length(unit) + 24) "
+		      "FROM result WHERE log_seq = (SELECT seq FROM log_head)), 0) + "
+		      "coalesce((SELECT sum(length(state) + 16) FROM unit_state WHERE log_seq = (SELECT seq FROM log_head)), 0) + "
+		      "coalesce((SELECT sum(length(purpose) + length(phase) + 28) FROM roll WHERE log_seq = (SELECT seq FROM log_head)), 0)");
 	printf("rows=%d\nrow_bytes=%d\n", rows, bytes);
 	{
 		const char *nl = strchr(out.buf, '\n');
@@ -262,7 +264,7 @@ static int op_events(int argc, char **argv)
 	int check = argc > 2 && !strcmp(argv[2], "--check");
 	struct ord_buf args = ORD_BUF_INIT, body = ORD_BUF_INIT;
 	sqlite3_stmt *st = NULL, *lg = NULL;
-	unsigned char prev[32] = {0}, hash[32];
+	unsigned char prev[32] = { 0 }, hash[32];
 	int64_t head = 0, at = (int64_t)time(NULL);
 	struct ord_turn t;
 	struct ord_ctx ctx;
@@ -315,7 +317,8 @@ static int op_events(int argc, char **argv)
 		ek = ord_ruleset_event_kind(g->rs, w[0]);
 		ord_kv_init(&kv);
 		ord_diag_init(&d);
-		if (!ek || strcmp(ek->phase, phase) || ord_keys_check(&kv, ek->keys, nw - 1, w + 1, &d)) {
+		if (!ek || strcmp(ek->phase, phase) ||
+		    ord_keys_check(&kv, ek->keys, nw - 1, w + 1, &d)) {
 			ord_error_set(ORD_EUSAGE, "bad event '%s' for phase %s", w[0], phase);
 			die("events");
 		}
@@ -323,7 +326,8 @@ static int op_events(int argc, char **argv)
 			if (ks->type == ORD_KEY_UNIT && ord_kv_get(&kv, ks->name)) {
 				struct ord_unit *u = ord_ctx_find_unit(&ctx, ord_kv_get(&kv, ks->name));
 				if (!u) {
-					ord_error_set(ORD_EUSAGE, "unknown unit '%s'", ord_kv_get(&kv, ks->name));
+					ord_error_set(ORD_EUSAGE, "unknown unit '%s'",
+						      ord_kv_get(&kv, ks->name));
 					die("events");
 				}
 				ord_kv_set(&kv, ks->name, u->id);
@@ -398,7 +402,8 @@ static int op_events(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench_ops submit|seal|events|resolve|exchange|audit|report GAME ...\n");
+		fprintf(stderr,
+			"usage: bench_ops submit|seal|events|resolve|exchange|audit|report GAME ...\n");
 		return 64;
 	}
 	if (!strcmp(argv[1], "submit") && argc >= 5)

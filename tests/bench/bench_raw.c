@@ -102,8 +102,7 @@ static void close_db(sqlite3 *db, const char *path)
 }
 
 /* One durable transaction of nrows rows, each of the bytes p[0..len). */
-static double insert_rows(sqlite3 *db, sqlite3_stmt *st, const unsigned char *p, size_t len,
-			  long nrows)
+static double insert_rows(sqlite3 *db, sqlite3_stmt *st, const unsigned char *p, size_t len, long nrows)
 {
 	double t0 = now();
 	long i;
@@ -171,13 +170,14 @@ static int do_scan(const char *path, int reps)
 		double t0 = now();
 		bytes = 0;
 		exec(db, "BEGIN");
-		if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_schema WHERE type = 'table'", -1,
-				       &tables, NULL) != SQLITE_OK)
+		if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_schema WHERE type = 'table'",
+				       -1, &tables, NULL) != SQLITE_OK)
 			fail("schema", db);
 		while (sqlite3_step(tables) == SQLITE_ROW) {
 			char sql[256];
 			int c;
-			snprintf(sql, sizeof(sql), "SELECT * FROM \"%s\"", sqlite3_column_text(tables, 0));
+			snprintf(sql, sizeof(sql), "SELECT * FROM \"%s\"",
+				 sqlite3_column_text(tables, 0));
 			if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 				fail(sql, db);
 			while (sqlite3_step(st) == SQLITE_ROW)
@@ -225,6 +225,7 @@ int main(int argc, char **argv)
 		return do_hash(argv[2], atoi(argv[3]) > 0 ? atoi(argv[3]) : 1);
 	if (argc == 4 && !strcmp(argv[1], "scan"))
 		return do_scan(argv[2], atoi(argv[3]) > 0 ? atoi(argv[3]) : 1);
-	fprintf(stderr, "usage: bench_raw insert DB FILE REPS | rows DB NROWS BYTES REPS | hash FILE REPS | scan GAME REPS\n");
+	fprintf(stderr,
+		"usage: bench_raw insert DB FILE REPS | rows DB NROWS BYTES REPS | hash FILE REPS | scan GAME REPS\n");
 	return 64;
 }

@@ -24,17 +24,17 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
-#define fuzz_fail(...)                                                             \
-	do {                                                                       \
-		fprintf(stderr, "%s:%d: property broken: ", __FILE__, __LINE__);   \
-		fprintf(stderr, __VA_ARGS__);                                      \
-		fputc('\n', stderr);                                               \
-		abort();                                                           \
+#define fuzz_fail(...)                                                           \
+	do {                                                                     \
+		fprintf(stderr, "%s:%d: property broken: ", __FILE__, __LINE__); \
+		fprintf(stderr, __VA_ARGS__);                                    \
+		fputc('\n', stderr);                                             \
+		abort();                                                         \
 	} while (0)
 
-#define fuzz_assert(cond, ...)                 \
-	do {                                   \
-		if (!(cond))                   \
+#define fuzz_assert(cond, ...)                  \
+	do {                                    \
+		if (!(cond))                    \
 			fuzz_fail(__VA_ARGS__); \
 	} while (0)
 

@@ -45,7 +45,7 @@ static struct fuzz_unit *units;
 static size_t nunits;
 static char *sheet_text[2];
 static size_t sheet_len[2];
-static const char *const sheet_side[2] = {"french", "allied"};
+static const char *const sheet_side[2] = { "french", "allied" };
 
 static char *slurp(const char *rel, size_t *len)
 {
@@ -133,8 +133,8 @@ static void build_ctx(struct ord_ctx *ctx)
 	memset(ctx->dice_key, 0x5a, sizeof(ctx->dice_key));
 }
 
-static void check_keys_result(const struct ord_key_spec *specs, const struct ord_kv *kv,
-			      int rc, size_t problems)
+static void check_keys_result(const struct ord_key_spec *specs, const struct ord_kv *kv, int rc,
+			      size_t problems)
 {
 	const struct ord_key_spec *s;
 	struct ord_buf why = ORD_BUF_INIT;
@@ -150,8 +150,8 @@ static void check_keys_result(const struct ord_key_spec *specs, const struct ord
 			fuzz_assert(v, "required key '%s' missing after a clean check", s->name);
 		if (v) {
 			ord_buf_reset(&why);
-			fuzz_assert(!ord_key_check_value(s, v, &why), "'%s=%s' accepted, then refused",
-				    s->name, v);
+			fuzz_assert(!ord_key_check_value(s, v, &why),
+				    "'%s=%s' accepted, then refused", s->name, v);
 		}
 	}
 	ord_buf_release(&why);
@@ -190,8 +190,8 @@ static void run_calc(const char *what, int argc, char **argv)
 		}
 	}
 	rc = rs->calc(rules, what, &kv, ndice ? dice : NULL, ndice, (int)(argc & 1), &out);
-	fuzz_assert(rc == 0 || rc == ORD_EUSAGE || rc == ORD_ENOTFOUND,
-		    "calc %s returned %d: %s", what, rc, ord_error_last());
+	fuzz_assert(rc == 0 || rc == ORD_EUSAGE || rc == ORD_ENOTFOUND, "calc %s returned %d: %s",
+		    what, rc, ord_error_last());
 	fuzz_assert(rc != 0 || out.len > 0, "calc %s answered nothing", what);
 	ord_kv_release(&kv);
 	ord_buf_release(&out);
@@ -286,8 +286,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rs->check_event) {
 			rc = rs->check_event(&ctx, ev, &cd);
 			fuzz_assert(rc == 0 || rc == ORD_ECHECK, "check_event returned %d", rc);
-			fuzz_assert((rc == 0) == (cd.n == 0), "check_event returned %d with %zu reasons",
-				    rc, cd.n);
+			fuzz_assert((rc == 0) == (cd.n == 0),
+				    "check_event returned %d with %zu reasons", rc, cd.n);
 		}
 	next:
 		ord_kv_release(&kv);

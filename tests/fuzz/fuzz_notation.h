@@ -26,8 +26,7 @@ static size_t count_lines(const uint8_t *data, size_t size)
 	return n;
 }
 
-static void format_sheet(const struct ord_notation *nt, const struct ord_sheet *s,
-			 struct ord_buf *out)
+static void format_sheet(const struct ord_notation *nt, const struct ord_sheet *s, struct ord_buf *out)
 {
 	size_t i;
 
@@ -79,8 +78,7 @@ static int fuzz_notation(const char *name, const uint8_t *data, size_t size)
 		ord_diag_format(&diag2, "canonical", &msgs);
 		fuzz_fail("the canonical form does not parse:\n%s\n%s", text.buf, msgs.buf);
 	}
-	fuzz_assert(again.n == sheet.n, "%zu orders, %zu after printing and parsing", sheet.n,
-		    again.n);
+	fuzz_assert(again.n == sheet.n, "%zu orders, %zu after printing and parsing", sheet.n, again.n);
 	for (i = 0; i < sheet.n; i++) {
 		fuzz_assert(!strcmp(sheet.orders[i].unit, again.orders[i].unit),
 			    "unit '%s' became '%s'", sheet.orders[i].unit, again.orders[i].unit);

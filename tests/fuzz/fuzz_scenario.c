@@ -35,15 +35,13 @@ static void check_accepted(const struct ord_scenario *sc)
 	size_t i, j;
 
 	fuzz_assert(sc->title && *sc->title && sc->ruleset && sc->nmr, "scenario without title");
-	fuzz_assert(!strcmp(sc->nmr, "hold") || !strcmp(sc->nmr, "repeat") ||
-			    !strcmp(sc->nmr, "wait"),
+	fuzz_assert(!strcmp(sc->nmr, "hold") || !strcmp(sc->nmr, "repeat") || !strcmp(sc->nmr, "wait"),
 		    "nmr '%s'", sc->nmr);
-	fuzz_assert(sc->nsides >= 2 && sc->nunits >= 1, "%zu sides, %zu units", sc->nsides,
-		    sc->nunits);
+	fuzz_assert(sc->nsides >= 2 && sc->nunits >= 1, "%zu sides, %zu units", sc->nsides, sc->nunits);
 	for (i = 0; i < sc->nsides; i++)
 		for (j = i + 1; j < sc->nsides; j++)
-			fuzz_assert(strcmp(sc->sides[i].id, sc->sides[j].id),
-				    "side '%s' twice", sc->sides[i].id);
+			fuzz_assert(strcmp(sc->sides[i].id, sc->sides[j].id), "side '%s' twice",
+				    sc->sides[i].id);
 	for (i = 0; i < sc->nunits; i++) {
 		int found = 0;
 

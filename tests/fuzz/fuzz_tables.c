@@ -38,7 +38,7 @@ static void lookup_ok(int rc, const char *what, const struct ord_table *tbl)
 
 static void walk_table(const struct ord_tables *t, const struct ord_table *tbl)
 {
-	static const double xs[] = {-1e300, -1, 0, 0.5, 1, 4, 4.01, 7, 12, 20, 1e300};
+	static const double xs[] = { -1e300, -1, 0, 0.5, 1, 4, 4.01, 7, 12, 20, 1e300 };
 	struct ord_buf b = ORD_BUF_INIT;
 	const struct ord_row *row;
 	const struct ord_table *same;
@@ -78,14 +78,14 @@ static void walk_table(const struct ord_tables *t, const struct ord_table *tbl)
 		switch (ord_table_kind(tbl)) {
 		case ORD_TABLE_PARAMS:
 			if (ord_row_attr(row, "name"))
-				lookup_ok(ord_tables_param(t, ord_row_attr(row, "name"), &v), "param", tbl);
+				lookup_ok(ord_tables_param(t, ord_row_attr(row, "name"), &v),
+					  "param", tbl);
 			break;
 		case ORD_TABLE_MODIFIERS:
 			(void)ord_row_mode(row);
 			(void)ord_row_label(row);
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	row = NULL;
@@ -98,8 +98,7 @@ static void walk_table(const struct ord_tables *t, const struct ord_table *tbl)
 		case ORD_TABLE_DICE:
 			lookup_ok(ord_table_dice(&row, tbl, NULL, xs[i]), "dice", tbl);
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	if (ord_table_kind(tbl) == ORD_TABLE_MODIFIERS) {
@@ -141,16 +140,18 @@ static void calc(struct ord_rules *rules, const char *what, const char *const *a
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const fire[] = {"firers", "24", "weapon", "musket", "range", "3",
-					   "target_formation", "column", NULL};
-	static const char *const move[] = {"kind", "line_infantry", "formation", "column",
-					   "fraction", "1/2", NULL};
-	static const char *const art[] = {"kind", "foot_artillery", "range", "14", "shot",
-					  "ball", "target_formation", "line", NULL};
-	static const char *const morale[] = {"class", "C", "losses", "6", NULL};
-	static const char *const melee[] = {"a_kind", "line_infantry", "a_figures", "24",
-					    "b_kind", "heavy_cavalry", "b_figures", "8", NULL};
-	static const int d2[] = {3, 5};
+	static const char *const fire[] = { "firers",           "24",     "weapon",
+					    "musket",           "range",  "3",
+					    "target_formation", "column", NULL };
+	static const char *const move[] = { "kind",     "line_infantry", "formation", "column",
+					    "fraction", "1/2",           NULL };
+	static const char *const art[] = { "kind", "foot_artillery",   "range", "14", "shot",
+					   "ball", "target_formation", "line",  NULL };
+	static const char *const morale[] = { "class", "C", "losses", "6", NULL };
+	static const char *const melee[] = { "a_kind", "line_infantry", "a_figures", "24",
+					     "b_kind", "heavy_cavalry", "b_figures", "8",
+					     NULL };
+	static const int d2[] = { 3, 5 };
 	struct ord_tables *t = NULL;
 	struct ord_rules *rules = NULL;
 	struct ord_buf out = ORD_BUF_INIT;
@@ -189,8 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		calc(rules, "melee", melee, d2, 2);
 		rs->free(rules);
 	} else {
-		fuzz_assert(rc == ORD_EBADDATA, "battalion load returned %d: %s", rc,
-			    ord_error_last());
+		fuzz_assert(rc == ORD_EBADDATA, "battalion load returned %d: %s", rc, ord_error_last());
 	}
 	ord_buf_release(&out);
 	return 0;

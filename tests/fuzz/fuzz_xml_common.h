@@ -11,8 +11,7 @@
 
 #include "xml/xmlsafe.h"
 
-static xmlParserInputPtr fuzz_abort_loader(const char *url, const char *id,
-					   xmlParserCtxtPtr ctxt)
+static xmlParserInputPtr fuzz_abort_loader(const char *url, const char *id, xmlParserCtxtPtr ctxt)
 {
 	(void)ctxt;
 	fuzz_fail("libxml2 tried to load an external resource: url '%s' id '%s'",

@@ -83,8 +83,7 @@ static void reload(struct ord_kv *kv)
 
 /* A unit with scenario attributes "kind=... figures=..." and its initial
  * state, then the state keys given ("last_charge=2 formation=column"). */
-static struct ord_unit *unit(const char *id, const char *side, const char *attrs,
-			     const char *state)
+static struct ord_unit *unit(const char *id, const char *side, const char *attrs, const char *state)
 {
 	struct ord_unit *u = ord_ctx_fake_add_unit(ctx, id, id, side);
 	struct ord_diag d;
@@ -219,11 +218,11 @@ static const char *state_str(const char *id, const char *key)
 }
 
 /* hay is evaluated once: it may resolve a phase */
-#define assert_has(hay, needle)                                                              \
-	do {                                                                                 \
-		const char *hay_ = (hay);                                                    \
+#define assert_has(hay, needle)                                                                   \
+	do {                                                                                      \
+		const char *hay_ = (hay);                                                         \
 		ck_assert_msg(strstr(hay_, (needle)) != NULL, "expected\n  %s\nin\n%s", (needle), \
-			      hay_);                                                         \
+			      hay_);                                                              \
 	} while (0)
 
 /* ================================================================ sheets */
@@ -502,7 +501,8 @@ START_TEST(move_guns)
 			 "unit 'G1': gun 'G1' unlimbered but its sheet has no UL (orders may never be changed)\n"
 			 "unit 'G1': gun 'G1' is already unlimbered (artillery)\n");
 	ck_assert_str_eq(event("move", "unit=HA distance=6"), "");
-	ck_assert_str_eq(event("limber", "unit=B1"), "unit 'B1': unit 'B1' is not artillery (artillery)\n");
+	ck_assert_str_eq(event("limber", "unit=B1"),
+			 "unit 'B1': unit 'B1' is not artillery (artillery)\n");
 }
 END_TEST
 
@@ -756,11 +756,9 @@ END_TEST
 START_TEST(resolve_melee_example)
 {
 	/* the rules' example in a continuing melee, so that no die adjustment applies */
-	static const int dice[] = {3, 5};
-	unit("A", "red", "kind=line_infantry formation=line figures=32",
-	     "melee_with=B melee_since=2");
-	unit("B", "blue", "kind=line_infantry formation=line figures=24",
-	     "melee_with=A melee_since=2");
+	static const int dice[] = { 3, 5 };
+	unit("A", "red", "kind=line_infantry formation=line figures=32", "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=A melee_since=2");
 	ck_assert_str_eq(event("melee", "a=A b=B"), "");
 	assert_has(resolve("melee", dice, 2),
 		   "A: melee with B: A: 32 line_infantry × 3 = 96 pts × (d6 3) = 288; "
@@ -776,10 +774,8 @@ END_TEST
 
 START_TEST(resolve_melee_ended)
 {
-	unit("A", "red", "kind=line_infantry formation=line figures=32",
-	     "melee_with=B melee_since=2");
-	unit("B", "blue", "kind=line_infantry formation=line figures=24",
-	     "melee_with=A melee_since=2");
+	unit("A", "red", "kind=line_infantry formation=line figures=32", "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=A melee_since=2");
 	assert_has(resolve("melee", NULL, 0),
 		   "A: the melee with B from turn 2 has ended (no melee recorded this turn)\n");
 	ck_assert_str_eq(state_str("A", "melee_with"), "");
@@ -790,11 +786,9 @@ END_TEST
 START_TEST(resolve_tie)
 {
 	/* equal scores: both inflict as losers and both test, without the -2 (D2) */
-	static const int melee_dice[] = {4, 4}, morale_dice[] = {6, 6};
-	unit("A", "red", "kind=line_infantry formation=line figures=24",
-	     "melee_with=B melee_since=2");
-	unit("B", "blue", "kind=line_infantry formation=line figures=24",
-	     "melee_with=A melee_since=2");
+	static const int melee_dice[] = { 4, 4 }, morale_dice[] = { 6, 6 };
+	unit("A", "red", "kind=line_infantry formation=line figures=24", "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=A melee_since=2");
 	event("melee", "a=A b=B");
 	assert_has(resolve("melee", melee_dice, 2), "a tie, no winner");
 	ck_assert_int_eq(state("A", "figures"), 22);
@@ -810,7 +804,7 @@ END_TEST
 START_TEST(resolve_pursuit)
 {
 	/* hussars break a battalion in a continuing melee and pursue it */
-	static const int melee_dice[] = {6, 1}, morale_dice[] = {1, 2, 3};
+	static const int melee_dice[] = { 6, 1 }, morale_dice[] = { 1, 2, 3 };
 	unit("H", "red", "kind=light_cavalry formation=line figures=8", "melee_with=I melee_since=2");
 	unit("I", "blue", "kind=line_infantry formation=line figures=12", "melee_with=H melee_since=2");
 	event("melee", "a=H b=I");
@@ -842,7 +836,7 @@ END_TEST
 
 START_TEST(resolve_halt)
 {
-	static const int melee_dice[] = {6, 1}, morale_dice[] = {1};
+	static const int melee_dice[] = { 6, 1 }, morale_dice[] = { 1 };
 	unit("H", "red", "kind=light_cavalry formation=line figures=8", "melee_with=I melee_since=2");
 	unit("I", "blue", "kind=line_infantry formation=line figures=12 quality=militia",
 	     "melee_with=H melee_since=2");
@@ -857,7 +851,7 @@ END_TEST
 
 START_TEST(resolve_rout_penalty)
 {
-	static const int dice[] = {6, 6};
+	static const int dice[] = { 6, 6 };
 	/* routed in turn 1: -3 on tests in turns 2..6 (not in turn 1 itself) */
 	unit("A", "red", "kind=line_infantry formation=line figures=24",
 	     "routed=1 rout_until=4 penalty_until=6 failed=1 fired_on=3 loss_turn=3 turn_losses=1");
@@ -873,7 +867,7 @@ END_TEST
 
 START_TEST(resolve_morale20)
 {
-	static const int dice[] = {18, 15, 14};
+	static const int dice[] = { 18, 15, 14 };
 	unit("A", "red", "kind=line_infantry formation=line figures=24 class=B", NULL);
 	unit("B", "red", "kind=line_infantry formation=line figures=24 class=B", NULL);
 	unit("C", "red", "kind=line_infantry formation=line figures=24 class=B", NULL);
@@ -900,7 +894,7 @@ END_TEST
 
 START_TEST(resolve_artillery_square)
 {
-	static const int dice[] = {2};
+	static const int dice[] = { 2 };
 	cast();
 	orders("G1 Fs @R2\n");
 	ord_kv_set(&ord_ctx_find_unit(ctx, "R2")->state, "formation", "square");
@@ -925,7 +919,7 @@ END_TEST
 
 START_TEST(resolve_gun_hits)
 {
-	static const int dice[] = {1, 2};
+	static const int dice[] = { 1, 2 };
 	cast();
 	unit("RG", "red", "kind=foot_artillery formation=unlimbered figures=10 weapon=none", "hits=1");
 	orders("G1 Fb @RG\n");
@@ -947,11 +941,12 @@ START_TEST(execution_lists_what_was_not_done)
 	ck_assert_int_eq(rs->check_execution(ctx, &d), 0);
 	ord_diag_format(&d, NULL, &b);
 	/* in the units' order, each naming its line on the sheet */
-	ck_assert_str_eq(b.buf, "2:0: unit 'B1': ordered to form square (FSq) but no formation change was recorded (FSq)\n"
-				"1:0: unit 'B2': ordered to charge (C) but no charge was recorded (C)\n"
-				"4:0: unit 'G1': ordered to limber (L) but no limbering was recorded (L)\n"
-				"3:0: unit 'HA': ordered to charge (C) but no charge was recorded (C)\n"
-				"3:0: unit 'HA': ordered to unlimber (UL) but no unlimbering was recorded (UL)\n");
+	ck_assert_str_eq(b.buf,
+			 "2:0: unit 'B1': ordered to form square (FSq) but no formation change was recorded (FSq)\n"
+			 "1:0: unit 'B2': ordered to charge (C) but no charge was recorded (C)\n"
+			 "4:0: unit 'G1': ordered to limber (L) but no limbering was recorded (L)\n"
+			 "3:0: unit 'HA': ordered to charge (C) but no charge was recorded (C)\n"
+			 "3:0: unit 'HA': ordered to unlimber (UL) but no unlimbering was recorded (UL)\n");
 	ord_buf_release(&b);
 	ord_diag_release(&d);
 }

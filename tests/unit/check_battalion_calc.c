@@ -95,8 +95,7 @@ static const char *value(const char *what, const char *args, const int *dice, si
 	return buf;
 }
 
-static int ivalue(const char *what, const char *args, const int *dice, size_t ndice,
-		  const char *name)
+static int ivalue(const char *what, const char *args, const int *dice, size_t ndice, const char *name)
 {
 	return atoi(value(what, args, dice, ndice, name));
 }
@@ -116,7 +115,7 @@ static void fails(const char *what, const char *args, const int *dice, size_t nd
 	ord_buf_release(&out);
 }
 
-#define D(...) ((const int[]){__VA_ARGS__}), (sizeof((const int[]){__VA_ARGS__}) / sizeof(int))
+#define D(...) ((const int[]){ __VA_ARGS__ }), (sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))
 #define NODICE NULL, 0
 
 /* ---- fire ------------------------------------------------------------------------ */
@@ -183,8 +182,9 @@ START_TEST(test_fire_band_edges)
 			 "casualties 0 (out of range: musket at 16 in.): 0 trays, 0 carried\n");
 	ck_assert_str_eq(plain("fire", "firers=24 weapon=rifle range=16.5 target_formation=line", NODICE),
 			 "casualties 0 (out of range: rifle at 16.5 in.): 0 trays, 0 carried\n");
-	ck_assert_ptr_nonnull(strstr(plain("fire", "firers=24 weapon=rifle range=16 target_formation=line", NODICE),
-				     "24 firers × 25% = 6"));
+	ck_assert_ptr_nonnull(
+		strstr(plain("fire", "firers=24 weapon=rifle range=16 target_formation=line", NODICE),
+		       "24 firers × 25% = 6"));
 }
 END_TEST
 
@@ -192,10 +192,18 @@ START_TEST(test_fire_modifiers)
 {
 	/* base 24 x 50% = 12 */
 	ck_assert_int_eq(fire("musket", "3", 24, ""), 12);
-	ck_assert_int_eq(ivalue("fire", "firers=24 weapon=musket range=3 target_formation=column", NODICE, "casualties"), 18);
-	ck_assert_int_eq(ivalue("fire", "firers=24 weapon=musket range=3 target_formation=square", NODICE, "casualties"), 18);
-	ck_assert_int_eq(ivalue("fire", "firers=24 weapon=musket range=3 target_formation=skirmish", NODICE, "casualties"), 6);
-	ck_assert_int_eq(ivalue("fire", "firers=24 weapon=musket range=3 target_formation=misc", NODICE, "casualties"), 12);
+	ck_assert_int_eq(ivalue("fire", "firers=24 weapon=musket range=3 target_formation=column",
+				NODICE, "casualties"),
+			 18);
+	ck_assert_int_eq(ivalue("fire", "firers=24 weapon=musket range=3 target_formation=square",
+				NODICE, "casualties"),
+			 18);
+	ck_assert_int_eq(ivalue("fire", "firers=24 weapon=musket range=3 target_formation=skirmish",
+				NODICE, "casualties"),
+			 6);
+	ck_assert_int_eq(ivalue("fire", "firers=24 weapon=musket range=3 target_formation=misc",
+				NODICE, "casualties"),
+			 12);
 	ck_assert_int_eq(fire("musket", "3", 24, "firer_light=yes"), 18);
 	ck_assert_int_eq(fire("musket", "3", 24, "firer_moved=yes"), 9);
 	ck_assert_int_eq(fire("musket", "3", 24, "firer_changed_formation=yes"), 9);
@@ -207,7 +215,9 @@ START_TEST(test_fire_modifiers)
 	ck_assert_int_eq(fire("musket", "3", 24,
 			      "firer_light=yes firer_moved=yes firer_changed_formation=yes target_moved=yes firer_skirmish=yes"),
 			 6);
-	ck_assert_str_eq(plain("fire", "firers=24 weapon=musket range=3 target_formation=skirmish firer_light=yes", NODICE),
+	ck_assert_str_eq(plain("fire",
+			       "firers=24 weapon=musket range=3 target_formation=skirmish firer_light=yes",
+			       NODICE),
 			 "casualties 12 (24 firers × 50% = 12, +6 light infantry firing, −6 target in skirmish order = 12): 3 trays, 0 carried\n");
 }
 END_TEST
@@ -215,21 +225,36 @@ END_TEST
 START_TEST(test_fire_enfilade_and_woods)
 {
 	/* an enfiladed column is hit as a line, a line as a column */
-	ck_assert_int_eq(ivalue("fire", "firers=24 weapon=musket range=3 target_formation=column enfilade=yes", NODICE, "casualties"), 12);
-	ck_assert_int_eq(ivalue("fire", "firers=24 weapon=musket range=3 target_formation=line enfilade=yes", NODICE, "casualties"), 18);
-	ck_assert_ptr_nonnull(strstr(plain("fire", "firers=24 weapon=musket range=3 target_formation=line enfilade=yes", NODICE),
-				     "enfiladed line hit as column; 24 firers × 50% = 12, +6 target in column = 18"));
-	ck_assert_int_eq(ivalue("fire", "firers=24 weapon=musket range=3 target_formation=square enfilade=yes", NODICE, "casualties"), 18);
+	ck_assert_int_eq(ivalue("fire",
+				"firers=24 weapon=musket range=3 target_formation=column enfilade=yes",
+				NODICE, "casualties"),
+			 12);
+	ck_assert_int_eq(ivalue("fire",
+				"firers=24 weapon=musket range=3 target_formation=line enfilade=yes",
+				NODICE, "casualties"),
+			 18);
+	ck_assert_ptr_nonnull(
+		strstr(plain("fire", "firers=24 weapon=musket range=3 target_formation=line enfilade=yes",
+			     NODICE),
+		       "enfiladed line hit as column; 24 firers × 50% = 12, +6 target in column = 18"));
+	ck_assert_int_eq(ivalue("fire",
+				"firers=24 weapon=musket range=3 target_formation=square enfilade=yes",
+				NODICE, "casualties"),
+			 18);
 	/* a target in woods only from 4 in. */
 	ck_assert_int_eq(fire("musket", "4", 24, "target_in_woods=yes"), 12);
 	ck_assert_int_eq(fire("musket", "4.5", 24, "target_in_woods=yes"), 0);
 	ck_assert_int_eq(fire("rifle", "4.5", 24, "target_in_woods=yes"), 0);
-	ck_assert_ptr_nonnull(strstr(plain("fire", "firers=24 weapon=rifle range=5 target_formation=line target_in_woods=yes", NODICE),
-				     "may be fired on only within 4 in."));
+	ck_assert_ptr_nonnull(
+		strstr(plain("fire", "firers=24 weapon=rifle range=5 target_formation=line target_in_woods=yes",
+			     NODICE),
+		       "may be fired on only within 4 in."));
 	/* units in woods do not fire */
 	ck_assert_int_eq(fire("musket", "2", 24, "firer_in_woods=yes"), 0);
-	ck_assert_ptr_nonnull(strstr(plain("fire", "firers=24 weapon=musket range=2 target_formation=line firer_in_woods=yes", NODICE),
-				     "units in woods do not fire"));
+	ck_assert_ptr_nonnull(
+		strstr(plain("fire", "firers=24 weapon=musket range=2 target_formation=line firer_in_woods=yes",
+			     NODICE),
+		       "units in woods do not fire"));
 }
 END_TEST
 
@@ -251,16 +276,27 @@ START_TEST(test_fire_rounding)
 	/* rounded once on the total: 1 + 0.5 - 0.25 = 1.25 -> 1 (2 if each part were rounded) */
 	ck_assert_int_eq(fire("musket", "6", 4, "firer_light=yes target_moved=yes"), 1);
 	/* a total below 0 is no casualties */
-	ck_assert_int_eq(ivalue("fire", "firers=8 weapon=musket range=6 target_formation=skirmish firer_skirmish=yes firer_moved=yes firer_changed_formation=yes target_moved=yes", NODICE, "casualties"), 0);
+	ck_assert_int_eq(ivalue("fire",
+				"firers=8 weapon=musket range=6 target_formation=skirmish firer_skirmish=yes firer_moved=yes firer_changed_formation=yes target_moved=yes",
+				NODICE, "casualties"),
+			 0);
 }
 END_TEST
 
 START_TEST(test_fire_trays)
 {
-	ck_assert_int_eq(ivalue("fire", "firers=32 weapon=musket range=1 target_formation=line", NODICE, "trays"), 4);
-	ck_assert_int_eq(ivalue("fire", "firers=32 weapon=musket range=1 target_formation=line", NODICE, "remainder"), 0);
-	ck_assert_int_eq(ivalue("fire", "firers=6 weapon=musket range=1 target_formation=line", NODICE, "trays"), 0);
-	ck_assert_int_eq(ivalue("fire", "firers=6 weapon=musket range=1 target_formation=line", NODICE, "remainder"), 3);
+	ck_assert_int_eq(ivalue("fire", "firers=32 weapon=musket range=1 target_formation=line",
+				NODICE, "trays"),
+			 4);
+	ck_assert_int_eq(ivalue("fire", "firers=32 weapon=musket range=1 target_formation=line",
+				NODICE, "remainder"),
+			 0);
+	ck_assert_int_eq(ivalue("fire", "firers=6 weapon=musket range=1 target_formation=line",
+				NODICE, "trays"),
+			 0);
+	ck_assert_int_eq(ivalue("fire", "firers=6 weapon=musket range=1 target_formation=line",
+				NODICE, "remainder"),
+			 3);
 	ck_assert_str_eq(plain("fire", "firers=10 weapon=musket range=1 target_formation=line", NODICE),
 			 "casualties 5 (10 firers × 50% = 5): 1 tray, 1 carried\n");
 	ck_assert_int_eq(fire("musket", "1", 0, NULL), 0);
@@ -319,8 +355,12 @@ START_TEST(test_artillery_modifiers)
 	ck_assert_str_eq(art("shot=grape range=5 horse_moved_unlimbered=yes", 3, "casualties"), "4");
 	ck_assert_str_eq(art("shot=shell range=5 horse_moved_unlimbered=yes", 3, "casualties"), "2");
 	ck_assert_str_eq(art("shot=ball range=5 horse_moved_unlimbered=yes", 3, "casualties"), "1");
-	ck_assert_str_eq(art("shot=grape range=5 target_formation=square horse_moved_unlimbered=yes", 3, "casualties"), "6");
-	ck_assert_str_eq(plain("artillery", "shot=shell range=5 target_formation=square horse_moved_unlimbered=yes", D(2)),
+	ck_assert_str_eq(art("shot=grape range=5 target_formation=square horse_moved_unlimbered=yes",
+			     3, "casualties"),
+			 "6");
+	ck_assert_str_eq(plain("artillery",
+			       "shot=shell range=5 target_formation=square horse_moved_unlimbered=yes",
+			       D(2)),
 			 "hit yes, casualties 4 (shell at 5 in.: d6 2, hits on 1–4: hit; 4, +4 target in square = 8, ×0.5 horse artillery moved, unlimbered and fired = 4 dead)\n");
 	/* a miss stays a miss */
 	ck_assert_str_eq(art("shot=shell range=5 target_formation=square", 5, "casualties"), "0");
@@ -376,8 +416,8 @@ START_TEST(test_morale20)
 	static const struct {
 		const char *cls;
 		int good_max, retreat_max; /* rout above */
-	} c[] = {{"A", 16, 19}, {"B", 14, 17}, {"C", 12, 17}, {"D", 11, 16}, {"E", 9, 15}};
-	static const char *const after[] = {"B", "C", "D", "E", "E"};
+	} c[] = { { "A", 16, 19 }, { "B", 14, 17 }, { "C", 12, 17 }, { "D", 11, 16 }, { "E", 9, 15 } };
+	static const char *const after[] = { "B", "C", "D", "E", "E" };
 	size_t i;
 
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
@@ -397,7 +437,8 @@ START_TEST(test_morale20)
 			 "outcome rout, class C (class B, d20 18: rout, drops to class C)\n");
 	fails("morale20", "class=B", D(21), ORD_EUSAGE, "die: 21 is not a face of a d20");
 	fails("morale20", "class=B", D(0), ORD_EUSAGE, "die: 0 is not a face of a d20");
-	fails("morale20", "class=F", D(3), ORD_EUSAGE, "class: unknown 'F' (expected one of A B C D E)");
+	fails("morale20", "class=F", D(3), ORD_EUSAGE,
+	      "class: unknown 'F' (expected one of A B C D E)");
 	fails("morale20", "", D(3), ORD_EUSAGE, "class: missing (expected one of A B C D E)");
 }
 END_TEST
@@ -427,30 +468,33 @@ START_TEST(test_melee_points)
 	static const struct {
 		const char *kind;
 		int points;
-	} k[] = {{"skirmishers", 1},   {"foot_artillery", 1}, {"horse_artillery", 1},
-		 {"light_infantry", 2}, {"line_infantry", 3},  {"light_cavalry", 5},
-		 {"heavy_cavalry", 7}};
+	} k[] = { { "skirmishers", 1 },    { "foot_artillery", 1 }, { "horse_artillery", 1 },
+		  { "light_infantry", 2 }, { "line_infantry", 3 },  { "light_cavalry", 5 },
+		  { "heavy_cavalry", 7 } };
 	size_t i;
 
 	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
 		char args[128];
-		snprintf(args, sizeof(args), "a_kind=%s a_figures=2 b_kind=line_infantry b_figures=1",
-			 k[i].kind);
+		snprintf(args, sizeof(args),
+			 "a_kind=%s a_figures=2 b_kind=line_infantry b_figures=1", k[i].kind);
 		ck_assert_int_eq(ivalue("melee", args, D(1, 1), "score_a"), 2 * k[i].points);
 	}
 	/* points become figures by the enemy's points per figure: A wins 432 to 56 and
 	 * inflicts 72/6 = 12 pts / 7 = 1.71 -> 2 heavy cavalry; B 56/12 = 4.67 pts / 3 = 1.56 -> 2 */
-	ck_assert_int_eq(ivalue("melee", "a_kind=line_infantry a_figures=24 b_kind=heavy_cavalry b_figures=8",
+	ck_assert_int_eq(ivalue("melee",
+				"a_kind=line_infantry a_figures=24 b_kind=heavy_cavalry b_figures=8",
 				D(6, 1), "casualties_b"),
 			 2);
-	ck_assert_int_eq(ivalue("melee", "a_kind=line_infantry a_figures=24 b_kind=heavy_cavalry b_figures=8",
+	ck_assert_int_eq(ivalue("melee",
+				"a_kind=line_infantry a_figures=24 b_kind=heavy_cavalry b_figures=8",
 				D(6, 1), "casualties_a"),
 			 2);
 }
 END_TEST
 
-static const char *const adjustments[] = {"column", "motion", "fresh", "charging", "elite",
-					  "square_vs_cavalry", "hill"};
+static const char *const adjustments[] = { "column",   "motion", "fresh",
+					   "charging", "elite",  "square_vs_cavalry",
+					   "hill" };
 
 START_TEST(test_melee_adjustments)
 {
@@ -470,15 +514,21 @@ START_TEST(test_melee_adjustments)
 		ck_assert_int_eq(ivalue("melee", args, D(3, 3), "score_b"), 120);
 	}
 	/* a charging column gets both the motion and the charge bonus, and all stack */
-	ck_assert_int_eq(ivalue("melee", "a_kind=line_infantry a_figures=10 b_kind=line_infantry b_figures=10 "
-				"a_column=yes a_motion=yes a_charging=yes", D(1, 1), "score_a"),
+	ck_assert_int_eq(ivalue("melee",
+				"a_kind=line_infantry a_figures=10 b_kind=line_infantry b_figures=10 "
+				"a_column=yes a_motion=yes a_charging=yes",
+				D(1, 1), "score_a"),
 			 120);
-	ck_assert_int_eq(ivalue("melee", "a_kind=line_infantry a_figures=10 b_kind=line_infantry b_figures=10 "
+	ck_assert_int_eq(ivalue("melee",
+				"a_kind=line_infantry a_figures=10 b_kind=line_infantry b_figures=10 "
 				"a_column=yes a_motion=yes a_fresh=yes a_charging=yes a_elite=yes a_square_vs_cavalry=yes",
 				D(1, 1), "score_a"),
 			 210);
-	ck_assert_ptr_nonnull(strstr(plain("melee", "a_kind=line_infantry a_figures=10 b_kind=line_infantry b_figures=10 a_column=yes a_charging=yes", D(2, 5)),
-				     "A: 10 line_infantry × 3 = 30 pts × (d6 2, +1 column, +1 charging = 4) = 120"));
+	ck_assert_ptr_nonnull(
+		strstr(plain("melee",
+			     "a_kind=line_infantry a_figures=10 b_kind=line_infantry b_figures=10 a_column=yes a_charging=yes",
+			     D(2, 5)),
+		       "A: 10 line_infantry × 3 = 30 pts × (d6 2, +1 column, +1 charging = 4) = 120"));
 }
 END_TEST
 
@@ -492,10 +542,12 @@ START_TEST(test_melee_tie_and_hill)
 	ck_assert_ptr_nonnull(strstr(plain("melee", base, D(4, 4)), "a tie, no winner"));
 	/* a hilltop defender gets +1 on the die and causes 1/4 more:
 	 * b wins and inflicts 180/6 = 30 pts x 1.25 = 37.5 / 3 = 12.5 -> 13 (10 without) */
-	ck_assert_int_eq(ivalue("melee", "a_kind=line_infantry a_figures=60 b_kind=line_infantry b_figures=60 b_hill=yes",
+	ck_assert_int_eq(ivalue("melee",
+				"a_kind=line_infantry a_figures=60 b_kind=line_infantry b_figures=60 b_hill=yes",
 				D(3, 3), "casualties_a"),
 			 13);
-	ck_assert_int_eq(ivalue("melee", "a_kind=line_infantry a_figures=60 b_kind=line_infantry b_figures=60",
+	ck_assert_int_eq(ivalue("melee",
+				"a_kind=line_infantry a_figures=60 b_kind=line_infantry b_figures=60",
 				D(3, 4), "casualties_a"),
 			 10);
 }
@@ -529,7 +581,8 @@ END_TEST
 START_TEST(test_melee_cap)
 {
 	/* never more casualties than figures engaged */
-	ck_assert_int_eq(ivalue("melee", "a_kind=heavy_cavalry a_figures=40 b_kind=skirmishers b_figures=2",
+	ck_assert_int_eq(ivalue("melee",
+				"a_kind=heavy_cavalry a_figures=40 b_kind=skirmishers b_figures=2",
 				D(6, 1), "casualties_b"),
 			 2);
 }
@@ -547,15 +600,24 @@ START_TEST(test_move_chart)
 	static const struct {
 		const char *kind, *formation, *reg, *charge; /* charge NULL: may not */
 	} m[] = {
-		{"line_infantry", "column", "8", "10"},  {"line_infantry", "line", "6", NULL},
-		{"line_infantry", "misc", "6", NULL},     {"line_infantry", "square", "4", NULL},
-		{"line_infantry", "skirmish", "8", "8"},  {"light_infantry", "column", "10", "12"},
-		{"light_infantry", "line", "8", NULL},    {"light_infantry", "misc", "8", NULL},
-		{"light_infantry", "square", "6", NULL},  {"light_infantry", "skirmish", "10", "10"},
-		{"skirmishers", "skirmish", "8", "8"},    {"skirmishers", "line", "8", "8"},
-		{"foot_artillery", "misc", "8", NULL},    {"horse_artillery", "misc", "12", "14"},
-		{"light_cavalry", "line", "14", "16"},    {"light_cavalry", "column", "14", "16"},
-		{"heavy_cavalry", "line", "12", "14"},    {"heavy_cavalry", "misc", "12", "14"},
+		{ "line_infantry", "column", "8", "10" },
+		{ "line_infantry", "line", "6", NULL },
+		{ "line_infantry", "misc", "6", NULL },
+		{ "line_infantry", "square", "4", NULL },
+		{ "line_infantry", "skirmish", "8", "8" },
+		{ "light_infantry", "column", "10", "12" },
+		{ "light_infantry", "line", "8", NULL },
+		{ "light_infantry", "misc", "8", NULL },
+		{ "light_infantry", "square", "6", NULL },
+		{ "light_infantry", "skirmish", "10", "10" },
+		{ "skirmishers", "skirmish", "8", "8" },
+		{ "skirmishers", "line", "8", "8" },
+		{ "foot_artillery", "misc", "8", NULL },
+		{ "horse_artillery", "misc", "12", "14" },
+		{ "light_cavalry", "line", "14", "16" },
+		{ "light_cavalry", "column", "14", "16" },
+		{ "heavy_cavalry", "line", "12", "14" },
+		{ "heavy_cavalry", "misc", "12", "14" },
 	};
 	size_t i;
 
@@ -605,10 +667,13 @@ START_TEST(test_move_bonuses_terrain)
 	ck_assert_str_eq(dist("kind=light_cavalry formation=line fraction=3/4"), "10.5");
 	ck_assert_str_eq(dist("kind=light_cavalry formation=line fraction=1"), "14");
 	ck_assert_str_eq(dist("kind=light_cavalry formation=line fraction=2/4"), "7");
-	ck_assert_str_eq(plain("move", "kind=light_infantry formation=column charge=yes elite=yes terrain=road fraction=3/4", NODICE),
+	ck_assert_str_eq(plain("move",
+			       "kind=light_infantry formation=column charge=yes elite=yes terrain=road fraction=3/4",
+			       NODICE),
 			 "distance 9 in. (light_infantry in column, charge 10, +2 light infantry = 12, "
 			 "no elite bonus when charging, no road bonus when charging, × 3/4 of the move = 9 in.)\n");
-	ck_assert_str_eq(plain("move", "kind=line_infantry formation=column terrain=forest fraction=1/2", NODICE),
+	ck_assert_str_eq(plain("move", "kind=line_infantry formation=column terrain=forest fraction=1/2",
+			       NODICE),
 			 "distance 2 in. (line_infantry in column, move 8, ×0.5 forest = 4, × 2/4 of the move = 2 in.)\n");
 }
 END_TEST
@@ -630,7 +695,8 @@ START_TEST(test_rolled_dice)
 		ck_assert_int_le(score, 10);
 	}
 	ord_buf_reset(&out);
-	ck_assert_int_eq(run(&out, "melee", "a_kind=line_infantry a_figures=2 b_kind=line_infantry b_figures=2",
+	ck_assert_int_eq(run(&out, "melee",
+			     "a_kind=line_infantry a_figures=2 b_kind=line_infantry b_figures=2",
 			     D(3), 0),
 			 0);
 	ck_assert_ptr_nonnull(strstr(out.buf, "dice rolled: b d6 = "));
@@ -681,8 +747,10 @@ START_TEST(test_errors)
 	fails("move", "kind=line_infantry formation=line fraction=1/3", NODICE, ORD_EUSAGE,
 	      "fraction: '1/3' is not a fraction of the move (expected one of 1/4 1/2 3/4 1)");
 	fails("move", "kind=line_infantry formation=line fraction=0", NODICE, ORD_EUSAGE, "fraction:");
-	fails("move", "kind=line_infantry formation=line fraction=5/4", NODICE, ORD_EUSAGE, "fraction:");
-	fails("move", "kind=line_infantry formation=line fraction=half", NODICE, ORD_EUSAGE, "fraction:");
+	fails("move", "kind=line_infantry formation=line fraction=5/4", NODICE, ORD_EUSAGE,
+	      "fraction:");
+	fails("move", "kind=line_infantry formation=line fraction=half", NODICE, ORD_EUSAGE,
+	      "fraction:");
 	fails("move", "formation=line", NODICE, ORD_EUSAGE, "kind: missing (expected one of");
 	fails("artillery", "shot=canister range=3", D(3), ORD_EUSAGE,
 	      "shot: unknown 'canister' (expected one of grape shell ball)");
@@ -697,7 +765,8 @@ START_TEST(test_errors)
 	      ORD_EUSAGE, "a_figures: 0 (expected 1 or more figures)");
 	fails("melee", "a_kind=line_infantry a_figures=2 b_kind=line_infantry b_figures=2", D(3, 9),
 	      ORD_EUSAGE, "b_die: 9 is not a face of a d6");
-	fails("melee", "a_kind=line_infantry a_figures=2 b_kind=line_infantry b_figures=2 a_column=perhaps",
+	fails("melee",
+	      "a_kind=line_infantry a_figures=2 b_kind=line_infantry b_figures=2 a_column=perhaps",
 	      D(3, 3), ORD_EUSAGE, "a_column: 'perhaps' is not a flag");
 	fails("melee", "a_kind=line_infantry a_figures=2 b_kind=line_infantry b_figures=2 c_column=yes",
 	      D(3, 3), ORD_EUSAGE, "melee: unknown key 'c_column'");
@@ -743,7 +812,7 @@ START_TEST(test_struct_api)
 	ck_assert(v == 2);
 	ck_assert_int_eq(bat_param(r, "nothing", &v), ORD_ENOTFOUND);
 	{
-		struct bat_move_in m = {"heavy_cavalry", "line", 4, 1, 0, NULL};
+		struct bat_move_in m = { "heavy_cavalry", "line", 4, 1, 0, NULL };
 		struct bat_move_out mo;
 		ck_assert_int_eq(bat_move(r, &m, &mo, NULL), 0);
 		ck_assert(mo.distance == 14);
@@ -761,7 +830,8 @@ START_TEST(test_print_tables)
 
 	ck_assert_int_eq(bat_print_tables(rules, NULL, &out), 0);
 	ck_assert_ptr_nonnull(strstr(out.buf, "movement — Movement (in)\n"));
-	ck_assert_ptr_nonnull(strstr(out.buf, "fire_modifiers — Fire modifiers (fractions of the base hits) [R]\n"));
+	ck_assert_ptr_nonnull(
+		strstr(out.buf, "fire_modifiers — Fire modifiers (fractions of the base hits) [R]\n"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "morale — Morale outcome (d6 + modifiers) [R]\n"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "morale20 — Optional morale chart (d20) [d20]\n"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "[provisional]"));
@@ -772,7 +842,9 @@ START_TEST(test_print_tables)
 	ck_assert_ptr_null(strstr(out.buf, "movement"));
 	ord_buf_reset(&out);
 	ck_assert_int_eq(bat_print_tables(rules, "cannon", &out), ORD_ENOTFOUND);
-	ck_assert_ptr_nonnull(strstr(ord_error_last(), "no table 'cannon' in tables.xml (expected one of units kinds formations"));
+	ck_assert_ptr_nonnull(
+		strstr(ord_error_last(),
+		       "no table 'cannon' in tables.xml (expected one of units kinds formations"));
 	ord_buf_release(&out);
 }
 END_TEST
@@ -813,7 +885,8 @@ START_TEST(test_load_errors)
 
 	ck_assert_int_eq(load("<tables ruleset=\"krigsspil\"><params name=\"p\" title=\"P\"><param name=\"x\" value=\"1\"/></params></tables>"),
 			 ORD_EBADDATA);
-	ck_assert_str_eq(ord_error_last(), "club.xml: tables of ruleset 'krigsspil', expected 'battalion'");
+	ck_assert_str_eq(ord_error_last(),
+			 "club.xml: tables of ruleset 'krigsspil', expected 'battalion'");
 	ck_assert_int_eq(load("<tables ruleset=\"battalion\"><params name=\"p\" title=\"P\"><param name=\"x\" value=\"1\"/></params></tables>"),
 			 ORD_EBADDATA);
 	ck_assert_ptr_nonnull(strstr(ord_error_last(), "no table 'kinds'"));
@@ -824,7 +897,8 @@ START_TEST(test_load_errors)
 	memcpy(p, "hits=\"5O\"", 9);
 	ck_assert_int_eq(load(xml), ORD_EBADDATA);
 	ck_assert_ptr_nonnull(strstr(ord_error_last(), "club.xml:"));
-	ck_assert_ptr_nonnull(strstr(ord_error_last(), "table 'fire' row: 'hits' is not a number: '5O'"));
+	ck_assert_ptr_nonnull(
+		strstr(ord_error_last(), "table 'fire' row: 'hits' is not a number: '5O'"));
 	free(xml);
 	/* a table without a column the code reads */
 	xml = strdup((const char *)res->data);
@@ -834,7 +908,8 @@ START_TEST(test_load_errors)
 	while ((p = strstr(xml, " points=\"")) != NULL)
 		memcpy(p, " pointz=\"", 9);
 	ck_assert_int_eq(load(xml), ORD_EBADDATA);
-	ck_assert_ptr_nonnull(strstr(ord_error_last(), "table 'melee_points' does not declare the column 'points'"));
+	ck_assert_ptr_nonnull(strstr(ord_error_last(),
+				     "table 'melee_points' does not declare the column 'points'"));
 	free(xml);
 }
 END_TEST

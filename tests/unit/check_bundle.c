@@ -40,7 +40,7 @@ static char dir[] = "/tmp/orderly-check-bundle.XXXXXX";
 static char game_path[256];
 static struct ord_keypair referee, bluek;
 static unsigned char game_id[16];
-static struct ord_buf bundle = ORD_BUF_INIT;   /* turn 1, as exported */
+static struct ord_buf bundle = ORD_BUF_INIT; /* turn 1, as exported */
 static struct ord_head seal1, exch1;
 static unsigned char blue_c[32], red_v1[32], red_v2[32];
 static int built;
@@ -119,7 +119,7 @@ static void submit(ord_game *g, const char *side, const char *fixture, const str
 
 static void event(ord_game *g, const char *kind, const char *a, const char *b, const char *c)
 {
-	char *argv[4] = {(char *)a, (char *)b, (char *)c, NULL};
+	char *argv[4] = { (char *)a, (char *)b, (char *)c, NULL };
 	struct ord_diag d;
 	int rc, argc = c ? 3 : b ? 2 : 1;
 
@@ -210,7 +210,7 @@ static struct ord_verify_opts full_opts(void)
 	heads[0] = seal1;
 	heads[1] = exch1;
 	o.pubkey = referee.pk;
-	o.receipts = (const unsigned char (*)[32])receipts;
+	o.receipts = (const unsigned char(*)[32])receipts;
 	o.nreceipts = 2;
 	o.heads = heads;
 	o.nheads = 2;
@@ -227,14 +227,19 @@ START_TEST(clean_bundle_verifies)
 	ck_assert_ptr_null(strstr(out.buf, "FAILED"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "ok: signature by the game's key"));
 	/* 2 or 3 rolls: whether the gun hits (and a morale test follows) is up to the dice */
-	ck_assert_msg(strstr(out.buf, "ok: dice: 2 rolls recomputed") || strstr(out.buf, "ok: dice: 3 rolls recomputed"),
+	ck_assert_msg(strstr(out.buf, "ok: dice: 2 rolls recomputed") ||
+			      strstr(out.buf, "ok: dice: 3 rolls recomputed"),
 		      "%s", out.buf);
 	ck_assert_ptr_nonnull(strstr(out.buf, "ok: sheets: 3 commitments recomputed"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "1 side signature checked"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "ok: heads: the seal and the exchange were signed"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "the head you kept of turn 1's seal"));
-	ck_assert_ptr_nonnull(strstr(out.buf, "the sheet of blue, version 1, is here unchanged and was the one sealed"));
-	ck_assert_ptr_nonnull(strstr(out.buf, "the sheet of red, version 2, is here unchanged and was the one sealed"));
+	ck_assert_ptr_nonnull(
+		strstr(out.buf,
+		       "the sheet of blue, version 1, is here unchanged and was the one sealed"));
+	ck_assert_ptr_nonnull(
+		strstr(out.buf,
+		       "the sheet of red, version 2, is here unchanged and was the one sealed"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "verified: every check holds\n"));
 	/* and with no options: still clean, said to be against its own key */
 	rc = verify(bundle.buf, bundle.len, NULL, &out);
@@ -342,19 +347,20 @@ static int change(size_t i, int resign, const char *cls, int *caught)
 	doc.buf[i] = c;
 	if (resign) {
 		if (i >= cut)
-			goto out;   /* the signature itself: re-signing rewrites it */
+			goto out; /* the signature itself: re-signing rewrites it */
 		doc.len = cut;
 		doc.buf[cut] = '\0';
 		ord_bundle_sign(&doc, referee.sk);
 	}
 	rc = verify(doc.buf, doc.len, &o, &out);
 	if (rc == 0)
-		ck_abort_msg("%s: byte %zu ('%c' -> '%c')%s is not caught:\n%s", cls, i, bundle.buf[i], c,
-			     resign ? ", re-signed by the game's key," : "", out.buf);
+		ck_abort_msg("%s: byte %zu ('%c' -> '%c')%s is not caught:\n%s", cls, i, bundle.buf[i],
+			     c, resign ? ", re-signed by the game's key," : "", out.buf);
 	if (resign && rc == ORD_ETAMPERED) {
 		/* the signature holds: a check of the content caught it (or,
 		 * for the key itself, the comparison with the game's key) */
-		ck_assert_msg(strstr(out.buf, "ok: signature") || strstr(out.buf, "not with the game's key"),
+		ck_assert_msg(strstr(out.buf, "ok: signature") ||
+				      strstr(out.buf, "not with the game's key"),
 			      "%s: byte %zu: %s", cls, i, out.buf);
 	}
 	(*caught)++;
@@ -372,7 +378,8 @@ static void flip_class(const char *cls, const char *elem, const char *attr, size
 
 	/* as it is, each of these bytes is changed by the sweep below; here
 	 * the game's key re-signs, so the check of the class must catch it */
-	ck_assert_msg(n >= want_regions, "%s: %zu regions, expected at least %zu", cls, n, want_regions);
+	ck_assert_msg(n >= want_regions, "%s: %zu regions, expected at least %zu", cls, n,
+		      want_regions);
 	for (k = 0; k < n; k++) {
 		/* the first value of the class byte by byte (of long text,
 		 * every fifth byte); of the others their first, middle and
@@ -462,12 +469,29 @@ END_TEST
 static unsigned char *sweep_mask(void)
 {
 	static const char *const classes[][2] = {
-		{"sheet", "nonce"},    {"sheet", "commitment"}, {"sheet", "signature"}, {"seed", "commitment"},
-		{"seed", NULL},        {"key", NULL},           {"side", "key"},        {"signature", NULL},
-		{"entry", "hash"},     {"entry", "seq"},        {"entry", "at"},        {"entry", "kind"},
-		{"log", "prev"},       {"head", "hash"},        {"head", "signature"},  {"head", "seq"},
-		{"roll", "value"},     {"roll", "sides"},       {"roll", "event"},      {"roll", "index"},
-		{"roll", "purpose"},   {"result", "unit"},      {"commitment", "signature"},
+		{ "sheet", "nonce" },
+		{ "sheet", "commitment" },
+		{ "sheet", "signature" },
+		{ "seed", "commitment" },
+		{ "seed", NULL },
+		{ "key", NULL },
+		{ "side", "key" },
+		{ "signature", NULL },
+		{ "entry", "hash" },
+		{ "entry", "seq" },
+		{ "entry", "at" },
+		{ "entry", "kind" },
+		{ "log", "prev" },
+		{ "head", "hash" },
+		{ "head", "signature" },
+		{ "head", "seq" },
+		{ "roll", "value" },
+		{ "roll", "sides" },
+		{ "roll", "event" },
+		{ "roll", "index" },
+		{ "roll", "purpose" },
+		{ "result", "unit" },
+		{ "commitment", "signature" },
 	};
 	unsigned char *mask = calloc(bundle.len, 1);
 	struct region r[64];
@@ -490,7 +514,8 @@ static unsigned char *sweep_mask(void)
 static void sweep(int part)
 {
 	struct ord_buf doc = ORD_BUF_INIT, out = ORD_BUF_INIT;
-	size_t i, from = bundle.len * (size_t)part / 4, to = bundle.len * (size_t)(part + 1) / 4, n = 0;
+	size_t i, from = bundle.len * (size_t)part / 4, to = bundle.len * (size_t)(part + 1) / 4,
+		  n = 0;
 	unsigned char *mask = sweep_mask();
 
 	ord_buf_add(&doc, bundle.buf, bundle.len);
@@ -500,7 +525,10 @@ static void sweep(int part)
 
 		if (!mask[i])
 			continue;
-		doc.buf[i] = other(c) ? other(c) : (c == ' ' ? '\t' : c == '\n' ? ' ' : (char)(c ^ 1));
+		doc.buf[i] = other(c) ? other(c)
+				      : (c == ' '    ? '\t'
+					 : c == '\n' ? ' '
+						     : (char)(c ^ 1));
 		rc = verify(doc.buf, doc.len, NULL, &out);
 		ck_assert_msg(rc == ORD_ETAMPERED || rc == ORD_EBADDATA,
 			      "byte %zu ('%c') changed: rc %d\n%s", i, c, rc, out.buf);
@@ -603,14 +631,15 @@ START_TEST(receipts_and_keys)
 	memset(&o, 0, sizeof(o));
 	/* red's first version was replaced by red itself: not the sealed one */
 	memcpy(old[0], red_v1, 32);
-	o.receipts = (const unsigned char (*)[32])old;
+	o.receipts = (const unsigned char(*)[32])old;
 	o.nreceipts = 1;
 	ck_assert_int_eq(verify(bundle.buf, bundle.len, &o, &out), ORD_ETAMPERED);
-	ck_assert_msg(strstr(out.buf, "FAILED: receipt") && strstr(out.buf, "version 2 was sealed instead"), "%s",
-		      out.buf);
+	ck_assert_msg(strstr(out.buf, "FAILED: receipt") &&
+			      strstr(out.buf, "version 2 was sealed instead"),
+		      "%s", out.buf);
 	/* a receipt of a sheet that is not there */
 	memset(bogus[0], 0x5a, 32);
-	o.receipts = (const unsigned char (*)[32])bogus;
+	o.receipts = (const unsigned char(*)[32])bogus;
 	ck_assert_int_eq(verify(bundle.buf, bundle.len, &o, &out), ORD_ETAMPERED);
 	ck_assert_ptr_nonnull(strstr(out.buf, "no sheet of this bundle has this commitment"));
 	/* another key than the game's */
@@ -690,11 +719,13 @@ static void rewrite(const char *path)
 	struct ord_buf body = ORD_BUF_INIT;
 
 	ck_assert_int_eq(ord_game_open(&g, path), 0);
-	ck_assert_int_eq(ord_store_exec(g->db,
-					"UPDATE result SET explanation = replace(explanation, 'loses 6 figures', 'loses 1 figure') "
-					"WHERE explanation LIKE '%loses 6 figures%'"), 0);
+	ck_assert_int_eq(ord_store_exec(g->db, "UPDATE result SET explanation = replace(explanation, 'loses 6 figures', 'loses 1 figure') "
+					       "WHERE explanation LIKE '%loses 6 figures%'"),
+			 0);
 	ck_assert_int_eq(sqlite3_changes(g->db), 1);
-	ck_assert_int_eq(ord_store_prepare(g->db, &st, "SELECT log_seq FROM result WHERE explanation LIKE '%loses 1 figure%'"), 0);
+	ck_assert_int_eq(ord_store_prepare(g->db, &st,
+					   "SELECT log_seq FROM result WHERE explanation LIKE '%loses 1 figure%'"),
+			 0);
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
 	first = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
@@ -720,29 +751,37 @@ static void rewrite(const char *path)
 	sqlite3_finalize(st);
 	for (seq = first; seq <= last; seq++) {
 		sqlite3_stmt *up = NULL;
-		ck_assert_int_eq(ord_store_prepare(g->db, &st, "SELECT prev, turn, kind, body, at FROM log WHERE seq = ?"), 0);
+		ck_assert_int_eq(ord_store_prepare(g->db, &st,
+						   "SELECT prev, turn, kind, body, at FROM log WHERE seq = ?"),
+				 0);
 		sqlite3_bind_int64(st, 1, seq);
 		ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
 		if (seq == first)
 			memcpy(prev, sqlite3_column_blob(st, 0), 32);
-		ord_log_hash(h, prev, seq, sqlite3_column_int(st, 1), (const char *)sqlite3_column_text(st, 2),
+		ord_log_hash(h, prev, seq, sqlite3_column_int(st, 1),
+			     (const char *)sqlite3_column_text(st, 2),
 			     (const char *)sqlite3_column_text(st, 3), sqlite3_column_int64(st, 4));
 		sqlite3_finalize(st);
-		ck_assert_int_eq(ord_store_prepare(g->db, &up, "UPDATE log SET prev = ?, hash = ? WHERE seq = ?"), 0);
+		ck_assert_int_eq(ord_store_prepare(g->db, &up,
+						   "UPDATE log SET prev = ?, hash = ? WHERE seq = ?"),
+				 0);
 		sqlite3_bind_blob(up, 1, prev, 32, SQLITE_STATIC);
 		sqlite3_bind_blob(up, 2, h, 32, SQLITE_STATIC);
 		sqlite3_bind_int64(up, 3, seq);
 		ck_assert_int_eq(sqlite3_step(up), SQLITE_DONE);
 		sqlite3_finalize(up);
 		/* a stored head of this entry: re-signed */
-		ck_assert_int_eq(ord_store_prepare(g->db, &up, "SELECT turn, at FROM head WHERE seq = ?"), 0);
+		ck_assert_int_eq(ord_store_prepare(g->db, &up, "SELECT turn, at FROM head WHERE seq = ?"),
+				 0);
 		sqlite3_bind_int64(up, 1, seq);
 		if (sqlite3_step(up) == SQLITE_ROW) {
 			sqlite3_stmt *hs = NULL;
-			ord_sig_head_msg(msg, game_id, sqlite3_column_int(up, 0), (const char *)sqlite3_column_text(up, 1),
-					 seq, h);
+			ord_sig_head_msg(msg, game_id, sqlite3_column_int(up, 0),
+					 (const char *)sqlite3_column_text(up, 1), seq, h);
 			ord_sig_sign(sig, msg, referee.sk);
-			ck_assert_int_eq(ord_store_prepare(g->db, &hs, "UPDATE head SET hash = ?, signature = ? WHERE seq = ?"), 0);
+			ck_assert_int_eq(ord_store_prepare(g->db, &hs,
+							   "UPDATE head SET hash = ?, signature = ? WHERE seq = ?"),
+					 0);
 			sqlite3_bind_blob(hs, 1, h, 32, SQLITE_STATIC);
 			sqlite3_bind_blob(hs, 2, sig, 64, SQLITE_STATIC);
 			sqlite3_bind_int64(hs, 3, seq);
@@ -779,8 +818,9 @@ START_TEST(rewrite_after_signed_head)
 	kept[0] = exch1;
 	ord_buf_reset(&out);
 	ck_assert_int_eq(ord_game_audit_heads(g, 0, kept, 1, &out), ORD_ETAMPERED);
-	ck_assert_msg(strstr(out.buf, "no longer has the hash that was signed: the history up to it was rewritten"), "%s",
-		      out.buf);
+	ck_assert_msg(strstr(out.buf,
+			     "no longer has the hash that was signed: the history up to it was rewritten"),
+		      "%s", out.buf);
 	/* the seal head is older than the change: it still matches */
 	kept[0] = seal1;
 	ord_buf_reset(&out);
@@ -847,7 +887,8 @@ START_TEST(key_files)
 	ck_assert_int_eq(ord_head_check(&h), 0);
 	h.seq++;
 	ck_assert_int_eq(ord_head_check(&h), ORD_ETAMPERED);
-	ck_assert_int_eq(ord_head_parse(&h, "orderly signed head v1\ngame: 00\n", 31, "h"), ORD_EBADDATA);
+	ck_assert_int_eq(ord_head_parse(&h, "orderly signed head v1\ngame: 00\n", 31, "h"),
+			 ORD_EBADDATA);
 	ord_buf_release(&b);
 }
 END_TEST
@@ -881,22 +922,28 @@ START_TEST(signed_submit_refusals)
 	/* signed by another key */
 	ord_keypair_generate(&other_key);
 	ord_sheet_sign(&ss, gid, 1, "blue", bytes, len, &other_key);
-	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d), ORD_EBADDATA);
+	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d),
+			 ORD_EBADDATA);
 	/* signed for another turn, another side, another game */
 	ord_sheet_sign(&ss, gid, 2, "blue", bytes, len, &bluek);
-	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d), ORD_EBADDATA);
+	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d),
+			 ORD_EBADDATA);
 	ord_sheet_sign(&ss, game_id, 1, "blue", bytes, len, &bluek);
-	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d), ORD_EBADDATA);
+	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d),
+			 ORD_EBADDATA);
 	/* a sheet changed after it was signed */
 	ord_sheet_sign(&ss, gid, 1, "blue", bytes, len, &bluek);
 	bytes[len - 2] = '2';
-	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d), ORD_EBADDATA);
+	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d),
+			 ORD_EBADDATA);
 	bytes[len - 2] = '1';
 	/* the right one; its receipt is the commitment the player computed */
-	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d), 0);
+	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d),
+			 0);
 	ck_assert(!memcmp(r.commitment, ss.commitment, 32));
 	/* a side with no key cannot sign */
-	ck_assert_int_eq(ord_game_submit_signed(g, &r, "red", bytes, len, ss.nonce, ss.signature, &d), ORD_EUSAGE);
+	ck_assert_int_eq(ord_game_submit_signed(g, &r, "red", bytes, len, ss.nonce, ss.signature, &d),
+			 ORD_EUSAGE);
 	/* a commitment alone is for referee-less games */
 	ck_assert_int_eq(ord_game_commit(g, &r, "blue", ss.commitment, ss.signature), ORD_ESTATE);
 	ord_diag_release(&d);

@@ -108,7 +108,7 @@ static int biased_face(const unsigned char *k, const char *phase, unsigned ev, c
 	put_u32(n, 0);
 	crypto_generichash_update(&st, n, 4);
 	crypto_generichash_final(&st, out, sizeof(out));
-	return out[0] % sides + 1;   /* the bias: no rejection */
+	return out[0] % sides + 1; /* the bias: no rejection */
 }
 
 START_TEST(d6_uniform)
@@ -142,7 +142,7 @@ END_TEST
 /* Consecutive rolls are independent: the 36 pairs are equally likely. */
 START_TEST(d6_pairs_uniform)
 {
-	long count[36] = {0}, i, n = N_ROLLS;
+	long count[36] = { 0 }, i, n = N_ROLLS;
 	double x;
 
 	for (i = 0; i < n; i++) {
@@ -190,7 +190,7 @@ END_TEST
  * works for any number of faces, not only powers of two). */
 START_TEST(faces_in_range)
 {
-	int seen2[3] = {0};
+	int seen2[3] = { 0 };
 	unsigned i;
 
 	int bad = 0;
@@ -221,11 +221,16 @@ struct ident {
 };
 
 static const struct ident idents[] = {
-	{"fire", 1, "artillery to hit", 0, 6},	{"fire", 2, "artillery to hit", 0, 6},
-	{"fire", 3, "artillery to hit", 0, 6},	{"fire-morale", 0, "fire morale B1", 0, 6},
-	{"fire-morale", 0, "fire morale R1", 0, 20}, {"melee", 4, "melee a", 0, 6},
-	{"melee", 4, "melee b", 0, 6},		{"melee", 5, "melee a", 0, 6},
-	{"melee", 5, "melee b", 0, 6},		{"melee-morale", 0, "pursuit H1", 0, 6},
+	{ "fire", 1, "artillery to hit", 0, 6 },
+	{ "fire", 2, "artillery to hit", 0, 6 },
+	{ "fire", 3, "artillery to hit", 0, 6 },
+	{ "fire-morale", 0, "fire morale B1", 0, 6 },
+	{ "fire-morale", 0, "fire morale R1", 0, 20 },
+	{ "melee", 4, "melee a", 0, 6 },
+	{ "melee", 4, "melee b", 0, 6 },
+	{ "melee", 5, "melee a", 0, 6 },
+	{ "melee", 5, "melee b", 0, 6 },
+	{ "melee-morale", 0, "pursuit H1", 0, 6 },
 };
 #define NIDENTS (sizeof(idents) / sizeof(idents[0]))
 
@@ -236,8 +241,9 @@ static void roll_all(struct ord_ctx *ctx, const size_t *order, int *values)
 	for (i = 0; i < NIDENTS; i++) {
 		const struct ident *id = &idents[order[i]];
 		ctx->phase = id->phase;
-		ck_assert_int_eq(ord_ctx_roll(ctx, &values[order[i]], id->sides, id->purpose, id->ev,
-					      id->idx), 0);
+		ck_assert_int_eq(ord_ctx_roll(ctx, &values[order[i]], id->sides, id->purpose,
+					      id->ev, id->idx),
+				 0);
 	}
 }
 
@@ -245,9 +251,9 @@ static void roll_all(struct ord_ctx *ctx, const size_t *order, int *values)
  * the same faces: no running counter. */
 START_TEST(order_does_not_matter)
 {
-	static const size_t forward[NIDENTS] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-	static const size_t backward[NIDENTS] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
-	static const size_t shuffled[NIDENTS] = {5, 2, 9, 0, 7, 3, 8, 1, 6, 4};
+	static const size_t forward[NIDENTS] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	static const size_t backward[NIDENTS] = { 9, 8, 7, 6, 5, 4, 3, 2, 1, 0 };
+	static const size_t shuffled[NIDENTS] = { 5, 2, 9, 0, 7, 3, 8, 1, 6, 4 };
 	int a[NIDENTS], b[NIDENTS], c[NIDENTS], extra;
 	struct ord_ctx x, y, z;
 	size_t i;
@@ -264,13 +270,15 @@ START_TEST(order_does_not_matter)
 	/* z first rolls dice of events that y and x never had */
 	z.phase = "fire";
 	for (i = 0; i < 50; i++)
-		ck_assert_int_eq(ord_ctx_roll(&z, &extra, 6, "artillery to hit", 100 + (unsigned)i, 0), 0);
+		ck_assert_int_eq(ord_ctx_roll(&z, &extra, 6, "artillery to hit", 100 + (unsigned)i, 0),
+				 0);
 	roll_all(&z, shuffled, c);
 	for (i = 0; i < NIDENTS; i++) {
 		ck_assert_int_eq(a[i], b[i]);
 		ck_assert_int_eq(a[i], c[i]);
-		ck_assert_int_eq(a[i], ord_dice_face(key, idents[i].phase, idents[i].ev, idents[i].purpose,
-						     idents[i].idx, idents[i].sides));
+		ck_assert_int_eq(a[i],
+				 ord_dice_face(key, idents[i].phase, idents[i].ev,
+					       idents[i].purpose, idents[i].idx, idents[i].sides));
 	}
 	ord_ctx_release(&x);
 	ord_ctx_release(&y);
@@ -337,8 +345,9 @@ static char *outcome(struct ord_ctx *ctx)
 	}
 	for (i = 0; i < ctx->nrolls; i++) {
 		struct ord_buf l = ORD_BUF_INIT;
-		ord_buf_addf(&l, "roll %s/%u/%s/%u d%u = %d", ctx->rolls[i].phase, ctx->rolls[i].event_seq,
-			     ctx->rolls[i].purpose, ctx->rolls[i].idx, ctx->rolls[i].sides, ctx->rolls[i].value);
+		ord_buf_addf(&l, "roll %s/%u/%s/%u d%u = %d", ctx->rolls[i].phase,
+			     ctx->rolls[i].event_seq, ctx->rolls[i].purpose, ctx->rolls[i].idx,
+			     ctx->rolls[i].sides, ctx->rolls[i].value);
 		lines[n++] = ord_buf_detach(&l, NULL);
 	}
 	qsort(lines, n, sizeof(*lines), cmp_str);
@@ -357,9 +366,9 @@ static char *outcome(struct ord_ctx *ctx)
 static char *artillery_phase(const unsigned *order)
 {
 	static const char *const shots[3][4] = {
-		{"unit=G1", "target=R1", "range=10", "shot=ball"},
-		{"unit=G2", "target=R2", "range=6", "shot=grape"},
-		{"unit=G3", "target=R1", "range=14", "shot=shell"},
+		{ "unit=G1", "target=R1", "range=10", "shot=ball" },
+		{ "unit=G2", "target=R2", "range=6", "shot=grape" },
+		{ "unit=G3", "target=R1", "range=14", "shot=shell" },
 	};
 	struct ord_ctx *ctx = ord_ctx_fake_new(rs, rules, 1);
 	char *out;
@@ -383,7 +392,7 @@ static char *artillery_phase(const unsigned *order)
 
 START_TEST(battalion_order_does_not_matter)
 {
-	static const unsigned a[3] = {0, 1, 2}, b[3] = {2, 0, 1}, c[3] = {1, 2, 0};
+	static const unsigned a[3] = { 0, 1, 2 }, b[3] = { 2, 0, 1 }, c[3] = { 1, 2, 0 };
 	char *x, *y, *z;
 
 	ck_assert_int_eq(ord_ruleset_find(&rs, "battalion"), 0);

@@ -26,17 +26,18 @@
 #define SCENARIO_REPEAT FIXTURES "scenario-repeat.xml"
 #define SCENARIO_WAIT FIXTURES "scenario-wait.xml"
 
-static const char *const PHASES[] = {"movement", "fire", "fire-morale", "melee", "melee-morale"};
+static const char *const PHASES[] = { "movement", "fire", "fire-morale", "melee", "melee-morale" };
 
 static const char BLUE_SHEET[] = "# blue, turn 1\nB1: ↑ 1/2   # a comment\nB2 Fb @R1\n";
 static const char RED_SHEET[] = "R1 ↑ 1/4 @B1\nR2 → 1/2\n";
 
 static char dir[1024];
-static char path[1200];  /* the game file of the test */
+static char path[1200]; /* the game file of the test */
 
 static void setup(void)
 {
-	snprintf(dir, sizeof(dir), "%s/check_game.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	snprintf(dir, sizeof(dir), "%s/check_game.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/test.orderly", dir);
 }
@@ -52,8 +53,8 @@ static void rm_in_dir(const char *name)
 static void teardown(void)
 {
 	static const char *const names[] = {
-		"test.orderly", "test.orderly-wal", "test.orderly-shm", "test.orderly-journal",
-		"other.db", "notes.txt",
+		"test.orderly",         "test.orderly-wal", "test.orderly-shm",
+		"test.orderly-journal", "other.db",         "notes.txt",
 	};
 	size_t i;
 
@@ -220,8 +221,8 @@ static void stored_sheet(struct stored *s, const char *side, int turn, int versi
 		      "FROM sheet JOIN side ON side.id = sheet.side_id, game WHERE side.name = '%s' "
 		      "AND sheet.turn = %d AND (%d = 0 OR sheet.version = %d) ORDER BY sheet.version DESC LIMIT 1",
 		      side, turn, version, version);
-	ck_assert_msg(sqlite3_step(st) == SQLITE_ROW, "no sheet of %s, turn %d, version %d", side, turn,
-		      version);
+	ck_assert_msg(sqlite3_step(st) == SQLITE_ROW, "no sheet of %s, turn %d, version %d", side,
+		      turn, version);
 	copy_blob(st, 0, s->game_id, 16);
 	copy_blob(st, 1, s->nonce, 32);
 	copy_blob(st, 2, s->commitment, 32);
@@ -336,7 +337,8 @@ START_TEST(test_open_refuses)
 	/* an SQLite database of another program, left byte-identical */
 	snprintf(other, sizeof(other), "%s/other.db", dir);
 	ck_assert_int_eq(sqlite3_open(other, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1)", NULL, NULL, NULL),
+	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1)", NULL, NULL,
+				      NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
 	before = read_path(other, &blen);
@@ -627,7 +629,7 @@ START_TEST(test_event_refusal)
 	ord_game *g = create(SCENARIO_HOLD);
 	struct ord_buf out = ORD_BUF_INIT;
 	struct ord_diag d;
-	int dice[1] = {3};
+	int dice[1] = { 3 };
 
 	ord_diag_init(&d);
 	submit_ok(g, "blue", "B1 ↑ 1/2\n", NULL);
@@ -643,7 +645,8 @@ START_TEST(test_event_refusal)
 	ord_diag_release(&d);
 	/* an event of another phase */
 	ord_diag_init(&d);
-	ck_assert_int_eq(event(g, "fire", NULL, &d, "unit=R1", "target=B1", "range=5", NULL), ORD_ESTATE);
+	ck_assert_int_eq(event(g, "fire", NULL, &d, "unit=R1", "target=B1", "range=5", NULL),
+			 ORD_ESTATE);
 	ord_diag_release(&d);
 	/* an unknown unit */
 	ord_diag_init(&d);
@@ -715,10 +718,12 @@ START_TEST(test_audit_whole_turn)
 		if (i == 0)
 			ck_assert_int_eq(event(g, "move", NULL, &d, "unit=B1", "distance=2", NULL), 0);
 		if (i == 1)
-			ck_assert_int_eq(event(g, "fire", NULL, &d, "unit=R1", "target=B1", "range=5", NULL), 0);
+			ck_assert_int_eq(event(g, "fire", NULL, &d, "unit=R1", "target=B1",
+					       "range=5", NULL),
+					 0);
 		ord_diag_release(&d);
-		ck_assert_msg(ord_game_resolve(g, PHASES[i], NULL, 0, &out) == 0, "%s: %s", PHASES[i],
-			      ord_error_last());
+		ck_assert_msg(ord_game_resolve(g, PHASES[i], NULL, 0, &out) == 0, "%s: %s",
+			      PHASES[i], ord_error_last());
 	}
 	ord_buf_release(&out);
 	ck_assert_int_eq(ord_game_exchange(g), 0);
@@ -736,12 +741,14 @@ START_TEST(test_audit_whole_turn)
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
 	copy_blob(st, 0, key, 32);
 	sqlite3_finalize(st);
-	st = db_query(db, "SELECT phase, event_seq, purpose, idx, sides, value FROM roll WHERE turn = 1");
+	st = db_query(db,
+		      "SELECT phase, event_seq, purpose, idx, sides, value FROM roll WHERE turn = 1");
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int want = ord_dice_face(key, (const char *)sqlite3_column_text(st, 0),
 					 (unsigned)sqlite3_column_int(st, 1),
 					 (const char *)sqlite3_column_text(st, 2),
-					 (unsigned)sqlite3_column_int(st, 3), (unsigned)sqlite3_column_int(st, 4));
+					 (unsigned)sqlite3_column_int(st, 3),
+					 (unsigned)sqlite3_column_int(st, 4));
 		ck_assert_int_eq(sqlite3_column_int(st, 5), want);
 		nrolls++;
 	}
@@ -754,8 +761,8 @@ START_TEST(test_audit_whole_turn)
 			 SQLITE_OK);
 	sqlite3_close(db);
 	ck_assert_int_eq(ord_game_audit(g, 0, &out), ORD_ETAMPERED);
-	ck_assert_msg(strstr(out.buf, "(seal, turn 1): its content does not match its hash") != NULL, "%s",
-		      out.buf);
+	ck_assert_msg(strstr(out.buf, "(seal, turn 1): its content does not match its hash") != NULL,
+		      "%s", out.buf);
 	ord_buf_release(&out);
 	ord_game_free(g);
 }
@@ -764,13 +771,14 @@ END_TEST
 /* ---- dice ---- */
 
 static const unsigned char KEY[32] = {
-	0x6f, 0x72, 0x64, 0x65, 0x72, 0x6c, 0x79, 0x2d, 0x74, 0x65, 0x73, 0x74, 0x2d, 0x6b, 0x65, 0x79,
-	0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10,
+	0x6f, 0x72, 0x64, 0x65, 0x72, 0x6c, 0x79, 0x2d, 0x74, 0x65, 0x73,
+	0x74, 0x2d, 0x6b, 0x65, 0x79, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
+	0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10,
 };
 
 /* How many of n identities (index 0..n-1) give another face under a change. */
-static int differ(const unsigned char *key2, const char *phase2, unsigned seq2, const char *purpose2,
-		  unsigned sides2, int n)
+static int differ(const unsigned char *key2, const char *phase2, unsigned seq2,
+		  const char *purpose2, unsigned sides2, int n)
 {
 	int i, diff = 0;
 
@@ -783,9 +791,9 @@ static int differ(const unsigned char *key2, const char *phase2, unsigned seq2, 
 
 START_TEST(test_dice_face)
 {
-	static const unsigned sides[] = {2, 3, 6, 10, 20, 100};
+	static const unsigned sides[] = { 2, 3, 6, 10, 20, 100 };
 	unsigned char key2[32];
-	int counts[7] = {0};
+	int counts[7] = { 0 };
 	size_t s;
 	int i, seen_all;
 
@@ -795,7 +803,7 @@ START_TEST(test_dice_face)
 				 ord_dice_face(KEY, "fire", 1, "hits", (unsigned)i, 6));
 	/* faces in 1..sides, every face turns up */
 	for (s = 0; s < sizeof(sides) / sizeof(sides[0]); s++) {
-		char seen[101] = {0};
+		char seen[101] = { 0 };
 		seen_all = 1;
 		for (i = 0; i < 3000; i++) {
 			int f = ord_dice_face(KEY, "melee", 2, "score", (unsigned)i, sides[s]);
@@ -811,8 +819,8 @@ START_TEST(test_dice_face)
 	for (i = 0; i < 6000; i++)
 		counts[ord_dice_face(KEY, "fire-morale", 0, "morale B1", (unsigned)i, 6)]++;
 	for (i = 1; i <= 6; i++)
-		ck_assert_msg(counts[i] > 800 && counts[i] < 1200, "face %d came %d times in 6000", i,
-			      counts[i]);
+		ck_assert_msg(counts[i] > 800 && counts[i] < 1200, "face %d came %d times in 6000",
+			      i, counts[i]);
 	/* every part of the identity, and the key, changes the faces */
 	memcpy(key2, KEY, 32);
 	key2[31] ^= 1;
@@ -824,7 +832,8 @@ START_TEST(test_dice_face)
 	ck_assert_int_gt(differ(KEY, "fire", 1, "hits", 20, 64), 20);
 	/* the index too: one identity's faces are not all alike */
 	for (i = 1, seen_all = 0; i < 64; i++)
-		if (ord_dice_face(KEY, "fire", 1, "hits", (unsigned)i, 6) != ord_dice_face(KEY, "fire", 1, "hits", 0, 6))
+		if (ord_dice_face(KEY, "fire", 1, "hits", (unsigned)i, 6) !=
+		    ord_dice_face(KEY, "fire", 1, "hits", 0, 6))
 			seen_all++;
 	ck_assert_int_gt(seen_all, 20);
 }

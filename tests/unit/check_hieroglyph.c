@@ -146,9 +146,9 @@ START_TEST(test_ascii_directions)
 		const char *text, *value;
 		int deg;
 	} cases[] = {
-		{ "^N", "↑", 0 },     { "^ne", "↗", 45 },   { "^E", "→", 90 },
-		{ "^Se", "↘", 135 },  { "^s", "↓", 180 },   { "^SW", "↙", 225 },
-		{ "^w", "←", 270 },   { "^nW", "↖", 315 },  { "^000", "↑", 0 },
+		{ "^N", "↑", 0 },     { "^ne", "↗", 45 },     { "^E", "→", 90 },
+		{ "^Se", "↘", 135 },  { "^s", "↓", 180 },     { "^SW", "↙", 225 },
+		{ "^w", "←", 270 },   { "^nW", "↖", 315 },    { "^000", "↑", 0 },
 		{ "^045", "↗", 45 },  { "^010", "^010", 10 }, { "^359", "^359", 359 },
 		{ "^270", "←", 270 }, { "^001", "^001", 1 },
 	};
@@ -185,8 +185,7 @@ START_TEST(test_fractions)
 	assert_clean(parse(b.buf));
 	ck_assert_uint_eq(sheet.n, ORD_ARRAY_SIZE(cases));
 	for (i = 0; i < ORD_ARRAY_SIZE(cases); i++)
-		assert_tok(&sheet.orders[i], 0, ORD_TOK_FRAC, cases[i].value, cases[i].quarters, 5,
-			   1);
+		assert_tok(&sheet.orders[i], 0, ORD_TOK_FRAC, cases[i].value, cases[i].quarters, 5, 1);
 	ord_buf_release(&b);
 }
 END_TEST
@@ -258,8 +257,7 @@ START_TEST(test_targets)
 	/* the first ':' makes the unit "A5 Fb @2/44e"; the rest is the order */
 	assert_order(4, "A5 Fb @2/44e", 5, 1, 1);
 	assert_tok(&sheet.orders[4], 0, ORD_TOK_CODE, "C", 0, 14, 1);
-	ck_assert_ptr_eq(ord_order_find(&sheet.orders[1], ORD_TOK_TARGET),
-			 &sheet.orders[1].tok[1]);
+	ck_assert_ptr_eq(ord_order_find(&sheet.orders[1], ORD_TOK_TARGET), &sheet.orders[1].tok[1]);
 }
 END_TEST
 
@@ -319,7 +317,8 @@ START_TEST(test_phone_typing)
 {
 	/* a byte order mark, no-break spaces, emoji arrows with their variation
 	 * selector: what a phone or a word processor produces */
-	assert_clean(parse("\xEF\xBB\xBF" "B1\u00A0\u2B06\uFE0F\u00A0½\n"
+	assert_clean(parse("\xEF\xBB\xBF"
+			   "B1\u00A0\u2B06\uFE0F\u00A0½\n"
 			   "B2 \u27A1 1\n"
 			   "B3 \u2197\uFE0F-C\n"
 			   "B4\u3000\u2B05\uFE0E\u2009¼\n"));
@@ -338,8 +337,8 @@ END_TEST
 /* ---- canonical form ---------------------------------------------------- */
 
 static const struct {
-	const char *in;     /* one order as a player may write it */
-	const char *canon;  /* what format prints */
+	const char *in;    /* one order as a player may write it */
+	const char *canon; /* what format prints */
 } format_cases[] = {
 	{ "B1 ↑ 1/2 FCol", "B1: ↑ 1/2 FCol" },
 	{ "b1 ^e 4/4 fcol", "b1: → 1 FCol" },
@@ -428,16 +427,14 @@ static const struct {
 	const char *unit, *msg;
 } error_cases[] = {
 	{ "B1", 1, 3, "B1", "expected a direction, fraction or code after the unit" },
-	{ "B1:   # nothing yet", 1, 4, "B1",
-	  "expected a direction, fraction or code after the unit" },
+	{ "B1:   # nothing yet", 1, 4, "B1", "expected a direction, fraction or code after the unit" },
 	{ "\n  1st Foot", 2, 7, "1st", "unknown code 'Foot' " CODES },
 	{ "1st Foot Guards:", 1, 17, "1st Foot Guards",
 	  "expected a direction, fraction or code after the unit" },
 	{ ": ↑ 1", 1, 1, "", "expected a unit before ':'" },
 	{ "B1 ↑\n   :FLn", 2, 4, "", "expected a unit before ':'" },
 	{ "B1 ↑ →", 1, 6, "B1", "second direction '→' (expected one direction per order)" },
-	{ "B1 ^n-C ^090", 1, 9, "B1",
-	  "second direction '^090' (expected one direction per order)" },
+	{ "B1 ^n-C ^090", 1, 9, "B1", "second direction '^090' (expected one direction per order)" },
 	{ "B1 1/2 ½", 1, 8, "B1", "second fraction '½' (expected one fraction per order)" },
 	{ "B1 1-1/4", 1, 6, "B1", "second fraction '1/4' (expected one fraction per order)" },
 	{ "A1 Fb @B4 @B5", 1, 11, "A1", "second target '@B5' (expected one target per order)" },

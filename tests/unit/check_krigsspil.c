@@ -28,23 +28,22 @@ static size_t nsheets;
 /* A small map: a wall (mur, obstacle II) across plate 1,0 from its NW to
  * its SW side, a hedge-like ditch (vandløb ¼ cm, obstacle I) on 1,1, a
  * stream 6 cm wide on 2,1 (impassable), a wood on 3,0, water on 0,1. */
-static const char map_doc[] =
-	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	"<map ruleset=\"krigsspil\" title=\"Prøvekort\">\n"
-	"  <plate q=\"0\" r=\"0\" terrain=\"åbent\"/>\n"
-	"  <plate q=\"1\" r=\"0\" terrain=\"aabent\" height=\"1\" name=\"Muren\">\n"
-	"    <feature type=\"mur\" from=\"NW\" to=\"SW\"/>\n"
-	"  </plate>\n"
-	"  <plate q=\"2\" r=\"0\" terrain=\"åbent\"/>\n"
-	"  <plate q=\"3\" r=\"0\" terrain=\"skov\"/>\n"
-	"  <plate q=\"0\" r=\"1\" terrain=\"vand\"/>\n"
-	"  <plate q=\"1\" r=\"1\" terrain=\"åbent\">\n"
-	"    <feature type=\"vandløb\" from=\"NE\" to=\"SW\" width=\"0.25\"/>\n"
-	"  </plate>\n"
-	"  <plate q=\"2\" r=\"1\" terrain=\"åbent\">\n"
-	"    <feature type=\"vandløb\" from=\"NW\" to=\"SE\" width=\"6\"/>\n"
-	"  </plate>\n"
-	"</map>\n";
+static const char map_doc[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			      "<map ruleset=\"krigsspil\" title=\"Prøvekort\">\n"
+			      "  <plate q=\"0\" r=\"0\" terrain=\"åbent\"/>\n"
+			      "  <plate q=\"1\" r=\"0\" terrain=\"aabent\" height=\"1\" name=\"Muren\">\n"
+			      "    <feature type=\"mur\" from=\"NW\" to=\"SW\"/>\n"
+			      "  </plate>\n"
+			      "  <plate q=\"2\" r=\"0\" terrain=\"åbent\"/>\n"
+			      "  <plate q=\"3\" r=\"0\" terrain=\"skov\"/>\n"
+			      "  <plate q=\"0\" r=\"1\" terrain=\"vand\"/>\n"
+			      "  <plate q=\"1\" r=\"1\" terrain=\"åbent\">\n"
+			      "    <feature type=\"vandløb\" from=\"NE\" to=\"SW\" width=\"0.25\"/>\n"
+			      "  </plate>\n"
+			      "  <plate q=\"2\" r=\"1\" terrain=\"åbent\">\n"
+			      "    <feature type=\"vandløb\" from=\"NW\" to=\"SE\" width=\"6\"/>\n"
+			      "  </plate>\n"
+			      "</map>\n";
 
 static void load(const char *xml)
 {
@@ -165,11 +164,13 @@ static void cast(void)
 {
 	unit("D1", "danske", "art=infanteri figurer=20 formation=linie x=15 y=0", NULL);
 	unit("D2", "danske", "art=infanteri figurer=20 formation=angrebskolonne", NULL);
-	unit("D3", "danske", "art=infanteri figurer=12 formation=skyttekaede_tynd spredt=yes rifler=50", NULL);
+	unit("D3", "danske",
+	     "art=infanteri figurer=12 formation=skyttekaede_tynd spredt=yes rifler=50", NULL);
 	unit("K1", "danske", "art=tungt_kavaleri figurer=12 valeur=7", NULL);
 	unit("K2", "danske", "art=middelsvaert_kavaleri figurer=10", NULL);
 	unit("K3", "danske", "art=let_kavaleri figurer=10 karabiner=yes", NULL);
-	unit("A1", "danske", "art=fodartilleri kanoner=8 haubitser=2 kaliber=6 prodset=af klargjort=yes", NULL);
+	unit("A1", "danske",
+	     "art=fodartilleri kanoner=8 haubitser=2 kaliber=6 prodset=af klargjort=yes", NULL);
 	unit("A2", "danske", "art=ridende_artilleri kanoner=4 kaliber=6 prodset=paa", NULL);
 	unit("L1", "allierede", "art=infanteri figurer=18 formation=linie", NULL);
 	unit("L2", "allierede", "art=infanteri figurer=20 formation=angrebskolonne", NULL);
@@ -218,9 +219,9 @@ static const char *validate(const char *side, const char *text)
 }
 
 #define ACCEPTS(side, text) ck_assert_str_eq(validate(side, text), "")
-#define REFUSES(side, text, msg)                                                           \
-	do {                                                                               \
-		const char *said_ = validate(side, text);                                   \
+#define REFUSES(side, text, msg)                                                                \
+	do {                                                                                    \
+		const char *said_ = validate(side, text);                                       \
 		ck_assert_msg(strstr(said_, msg) != NULL, "expected '%s' in:\n%s", msg, said_); \
 	} while (0)
 
@@ -270,9 +271,9 @@ static const char *event(const char *kind, const char *args)
 }
 
 #define EV_OK(kind, args) ck_assert_str_eq(event(kind, args), "")
-#define EV_BAD(kind, args, msg)                                                            \
-	do {                                                                               \
-		const char *said_ = event(kind, args);                                      \
+#define EV_BAD(kind, args, msg)                                                                 \
+	do {                                                                                    \
+		const char *said_ = event(kind, args);                                          \
 		ck_assert_msg(strstr(said_, msg) != NULL, "expected '%s' in:\n%s", msg, said_); \
 	} while (0)
 
@@ -295,7 +296,7 @@ static void expect_result(const char *needle)
 		      n > 2500 ? r + n - 2500 : r);
 }
 
-#define D(...) ((const int[]){__VA_ARGS__}), (sizeof((const int[]){__VA_ARGS__}) / sizeof(int))
+#define D(...) ((const int[]){ __VA_ARGS__ }), (sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))
 
 /* ---- the calculator -------------------------------------------------------------- */
 
@@ -346,7 +347,8 @@ static void calc_fails(const char *what, const char *args, const int *dice, size
 	int rc = run_calc(&out, what, args, dice, ndice, 0);
 
 	ck_assert_msg(rc == ORD_EUSAGE, "%s %s: expected a usage error, got %d", what, args, rc);
-	ck_assert_msg(strstr(ord_error_last(), msg) != NULL, "expected '%s' in '%s'", msg, ord_error_last());
+	ck_assert_msg(strstr(ord_error_last(), msg) != NULL, "expected '%s' in '%s'", msg,
+		      ord_error_last());
 	ord_buf_release(&out);
 }
 
@@ -372,18 +374,27 @@ START_TEST(test_fire_calc)
 {
 	/* 16 figures = 3 fire units; zone I +3: 3d6 11 + 3 = 14 -> 12 men a unit */
 	ck_assert_int_eq(ivalue("fire", "figurer=16 maal_figurer=20 zone=I", D(4, 3, 4), "men"), 36);
-	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 zone=I", D(4, 3, 4), "morale"), "LU");
-	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 zone=I", D(4, 3, 4), "provisional"), "yes");
+	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 zone=I", D(4, 3, 4), "morale"),
+			 "LU");
+	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 zone=I", D(4, 3, 4), "provisional"),
+			 "yes");
 	/* half a turn halves the losses, not the morale */
-	ck_assert_int_eq(ivalue("fire", "figurer=16 maal_figurer=20 zone=I halv=yes", D(4, 3, 4), "men"), 18);
-	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 zone=I halv=yes", D(4, 3, 4), "morale"), "LU");
+	ck_assert_int_eq(ivalue("fire", "figurer=16 maal_figurer=20 zone=I halv=yes", D(4, 3, 4), "men"),
+			 18);
+	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 zone=I halv=yes", D(4, 3, 4),
+			       "morale"),
+			 "LU");
 	/* zone from the distance: 15 cm is zone II for muskets, out of range at 25 */
 	ck_assert_str_eq(value("fire", "figurer=16 afstand=15", D(4, 3, 4), "zone"), "II");
 	ck_assert_str_eq(value("fire", "figurer=16 afstand=25", D(4, 3, 4), "in_range"), "no");
-	ck_assert_str_eq(value("fire", "figurer=10 afstand=25 vaaben=riffel", D(4, 3, 4), "zone"), "III");
+	ck_assert_str_eq(value("fire", "figurer=10 afstand=25 vaaben=riffel", D(4, 3, 4), "zone"),
+			 "III");
 	/* modifiers by name; the morale column reads valeur per point */
-	ck_assert_int_eq(ivalue("fire", "figurer=16 zone=II maal_dyb=yes", D(4, 3, 4), "loss_total"), 13);
-	ck_assert_int_eq(ivalue("fire", "figurer=16 zone=II maal_dyb=yes valeur_diff=2", D(4, 3, 4), "morale_total"), 11);
+	ck_assert_int_eq(ivalue("fire", "figurer=16 zone=II maal_dyb=yes", D(4, 3, 4), "loss_total"),
+			 13);
+	ck_assert_int_eq(ivalue("fire", "figurer=16 zone=II maal_dyb=yes valeur_diff=2", D(4, 3, 4),
+				"morale_total"),
+			 11);
 	calc_fails("fire", "figurer=16 zone=II bogus=yes", D(4, 3, 4), "unknown key 'bogus'");
 	calc_fails("fire", "figurer=16", D(4, 3, 4), "zone: missing");
 	calc_fails("fire", "figurer=16 zone=II", D(7, 3, 4), "not a face of a d6");
@@ -395,7 +406,8 @@ END_TEST
 START_TEST(test_fire_morale_cap)
 {
 	/* 3d6 18 + 3 zone I = 21: FU on the figures reached */
-	ck_assert_str_eq(value("fire", "figurer=20 maal_figurer=20 zone=I", D(6, 6, 6), "morale"), "FU");
+	ck_assert_str_eq(value("fire", "figurer=20 maal_figurer=20 zone=I", D(6, 6, 6), "morale"),
+			 "FU");
 	ck_assert_str_eq(value("fire", "figurer=4 maal_figurer=30 zone=I", D(6, 6, 6), "morale"), "U");
 	ck_assert_int_eq(ks_morale_capped(KS_FU, 30, 12), KS_U);
 	ck_assert_int_eq(ks_morale_capped(KS_FU, 30, 15), KS_FU);
@@ -410,17 +422,32 @@ START_TEST(test_artillery_calc)
 	 * capped at 4 figures a gun (24 of 100): LU */
 	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SK zone=I", D(4, 3, 4), "men"), 36);
 	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I", D(4, 3, 4), "morale"), "LU");
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=24", D(4, 3, 4), "morale"), "U");
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=24", D(4, 3, 4),
+			       "morale"),
+			 "U");
 	/* the zone from the distance by calibre; SK beyond its zones */
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=45 kaliber=6", D(4, 3, 4), "zone"), "II");
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=45 kaliber=12", D(4, 3, 4), "zone"), "II");
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=35 kaliber=12", D(4, 3, 4), "zone"), "I");
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK afstand=60", D(4, 3, 4), "in_range"), "no");
-	calc_fails("artillery", "kanoner=6 ammo=SG zone=I", D(4, 3, 4), "zone: SG (granat) is fired at zones II III, not I");
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=45 kaliber=6", D(4, 3, 4), "zone"),
+			 "II");
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=45 kaliber=12", D(4, 3, 4),
+			       "zone"),
+			 "II");
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=35 kaliber=12", D(4, 3, 4),
+			       "zone"),
+			 "I");
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK afstand=60", D(4, 3, 4), "in_range"),
+			 "no");
+	calc_fails("artillery", "kanoner=6 ammo=SG zone=I", D(4, 3, 4),
+		   "zone: SG (granat) is fired at zones II III, not I");
 	/* a battery: materiel instead of men, read once a piece (4 guns) */
-	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes", D(6, 6, 6), "men"), 0);
-	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes", D(6, 6, 6), "destroyed"), 2);
-	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes", D(6, 6, 6), "damaged"), 2);
+	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes",
+				D(6, 6, 6), "men"),
+			 0);
+	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes",
+				D(6, 6, 6), "destroyed"),
+			 2);
+	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes",
+				D(6, 6, 6), "damaged"),
+			 2);
 	/* 1d6 for an exploding limber: 1-4 nothing, 5 half, 6 all; 3 kampsatser a fire unit */
 	ck_assert_int_eq(ivalue("explosion", "kampsatser=30", D(4), "fire_units"), 0);
 	ck_assert_int_eq(ivalue("explosion", "kampsatser=30", D(5), "fire_units"), 5);
@@ -443,17 +470,27 @@ START_TEST(test_melee_calc)
 	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "prisoners_d"), 120);
 	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "men_a"), 3);
 	/* a close one: equal strength, the defender wins by 1 with 2 ranks: LU */
-	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "winner"), "d");
-	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "morale"), "LU");
-	ck_assert_int_eq(ivalue("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "prisoners_a"), 0);
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "winner"),
+			 "d");
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "morale"),
+			 "LU");
+	ck_assert_int_eq(ivalue("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "prisoners_a"),
+			 0);
 	/* a tie: nobody wins */
-	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 3), "winner"), "none");
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 3), "winner"),
+			 "none");
 	/* a pursuit always wins and costs the pursuer nothing */
-	ck_assert_str_eq(value("melee", "a_figurer=5 d_figurer=20 forfoelgelse=yes", D(1, 1, 1, 6, 6, 6), "winner"), "a");
-	ck_assert_int_eq(ivalue("melee", "a_figurer=5 d_figurer=20 forfoelgelse=yes", D(1, 1, 1, 6, 6, 6), "men_a"), 0);
+	ck_assert_str_eq(value("melee", "a_figurer=5 d_figurer=20 forfoelgelse=yes",
+			       D(1, 1, 1, 6, 6, 6), "winner"),
+			 "a");
+	ck_assert_int_eq(ivalue("melee", "a_figurer=5 d_figurer=20 forfoelgelse=yes",
+				D(1, 1, 1, 6, 6, 6), "men_a"),
+			 0);
 	/* twice as strong: +7, not the 10% steps */
-	ck_assert_int_eq(ivalue("melee", "a_figurer=20 d_figurer=10", D(3, 3, 3, 3, 3, 3), "total_a"), 16);
-	calc_fails("melee", "a_figurer=20 d_figurer=10 a_flanke=maybe", D(3, 3, 3, 3, 3, 3), "not a flag");
+	ck_assert_int_eq(ivalue("melee", "a_figurer=20 d_figurer=10", D(3, 3, 3, 3, 3, 3), "total_a"),
+			 16);
+	calc_fails("melee", "a_figurer=20 d_figurer=10 a_flanke=maybe", D(3, 3, 3, 3, 3, 3),
+		   "not a flag");
 }
 END_TEST
 
@@ -479,7 +516,8 @@ START_TEST(test_calc_xml_and_lang)
 	ck_assert_int_eq(ivalue("decimation", "start=20 figurer=10", NULL, 0, "level"), 1);
 	ck_assert_int_eq(ivalue("decimation", "start=20 figurer=9", NULL, 0, "level"), 2);
 	ck_assert_int_eq(run_calc(&out, "nonsense", "", NULL, 0, 0), ORD_EUSAGE);
-	ck_assert_ptr_nonnull(strstr(ord_error_last(), "expected one of fireunits fire artillery melee"));
+	ck_assert_ptr_nonnull(
+		strstr(ord_error_last(), "expected one of fireunits fire artillery melee"));
 	ord_buf_release(&out);
 }
 END_TEST
@@ -509,17 +547,23 @@ START_TEST(test_skema_marks)
 {
 	const struct ord_tables *t = ks_rules(rules)->tables;
 	static const char *const provisional[] = {
-		"skudzoner", "skema_x_tab_a", "skema_x_tab_b", "skema_x_moral", "skema_x",
-		"artillerizoner", "skema_xv_tab_a", "skema_xv_tab_b", "skema_xv_moral", "skema_xv",
-		"skema_xv_materiel", "skema_xv_naerkamp", "skema_xx", "skema_xv_naerkamp_tab",
-		"marchlaengder", "terraen", "hindringer", "formationer",
+		"skudzoner",         "skema_x_tab_a",
+		"skema_x_tab_b",     "skema_x_moral",
+		"skema_x",           "artillerizoner",
+		"skema_xv_tab_a",    "skema_xv_tab_b",
+		"skema_xv_moral",    "skema_xv",
+		"skema_xv_materiel", "skema_xv_naerkamp",
+		"skema_xx",          "skema_xv_naerkamp_tab",
+		"marchlaengder",     "terraen",
+		"hindringer",        "formationer",
 	};
 	size_t i, j;
 
 	for (i = 0; i < ORD_ARRAY_SIZE(provisional); i++) {
 		const struct ord_table *tbl = ord_tables_get(t, provisional[i]);
 		ck_assert_msg(tbl != NULL, "no table %s", provisional[i]);
-		ck_assert_msg(ord_table_provisional(tbl), "table %s is not marked provisional", provisional[i]);
+		ck_assert_msg(ord_table_provisional(tbl), "table %s is not marked provisional",
+			      provisional[i]);
 	}
 	for (i = 0; i < ord_tables_count(t); i++) {
 		const struct ord_table *tbl = ord_tables_at(t, i);
@@ -529,7 +573,8 @@ START_TEST(test_skema_marks)
 				ck_assert_ptr_nonnull(ord_row_note(row));
 			if (ord_table_kind(tbl) == ORD_TABLE_MODIFIERS)
 				ck_assert_msg(ord_row_attr(row, "label_en") != NULL,
-					      "%s:%u has no label_en", ord_table_name(tbl), ord_row_line(row));
+					      "%s:%u has no label_en", ord_table_name(tbl),
+					      ord_row_line(row));
 		}
 	}
 }
@@ -615,9 +660,11 @@ START_TEST(test_load_errors)
 	ck_assert_int_eq(rs->load(&r, wrong, strlen(wrong), "wrong.xml"), ORD_EBADDATA);
 	ck_assert_ptr_nonnull(strstr(ord_error_last(), "expected 'krigsspil'"));
 	ck_assert_int_eq(rs->load(&r, dup, strlen(dup), "dup.xml"), ORD_EBADDATA);
-	ck_assert_ptr_nonnull(strstr(ord_error_last(), "dup.xml:4: plate (0,0) is given twice (first on line 3)"));
+	ck_assert_ptr_nonnull(strstr(ord_error_last(),
+				     "dup.xml:4: plate (0,0) is given twice (first on line 3)"));
 	ck_assert_int_eq(rs->load(&r, badside, strlen(badside), "side.xml"), ORD_EBADDATA);
-	ck_assert_ptr_nonnull(strstr(ord_error_last(), "side.xml:4: feature 'vej' must run between two different sides"));
+	ck_assert_ptr_nonnull(strstr(ord_error_last(),
+				     "side.xml:4: feature 'vej' must run between two different sides"));
 	ck_assert_int_eq(rs->load(&r, badterrain, strlen(badterrain), "t.xml"), ORD_EBADDATA);
 	ck_assert_int_eq(rs->load(&r, width, strlen(width), "w.xml"), ORD_EBADDATA);
 	ck_assert_ptr_nonnull(strstr(ord_error_last(), "only a stream (vandløb) has a width"));
@@ -724,8 +771,12 @@ START_TEST(test_describe)
 
 	cast();
 	ck_assert_int_eq(rs->describe_unit(ctx, U("D1"), "danske", &b), 0);
-	ck_assert_ptr_nonnull(strstr(b.buf, "⟦da⟧D1 D1 (danske, infanteri, ukendt): 20 af 20 figurer, valeur 6, linie, 10 kampsatser, 1. skydning; moral OR (orden)"));
-	ck_assert_ptr_nonnull(strstr(b.buf, "⟦en⟧D1 D1 (danske, infantry, ukendt): 20 of 20 figures, valeur 6, line, 10 rounds of ammunition, first volley; morale OR (good order)"));
+	ck_assert_ptr_nonnull(
+		strstr(b.buf,
+		       "⟦da⟧D1 D1 (danske, infanteri, ukendt): 20 af 20 figurer, valeur 6, linie, 10 kampsatser, 1. skydning; moral OR (orden)"));
+	ck_assert_ptr_nonnull(
+		strstr(b.buf,
+		       "⟦en⟧D1 D1 (danske, infantry, ukendt): 20 of 20 figures, valeur 6, line, 10 rounds of ammunition, first volley; morale OR (good order)"));
 	ord_buf_reset(&b);
 	/* the enemy sees figures, formation and state only */
 	ck_assert_int_eq(rs->describe_unit(ctx, U("D1"), "allierede", &b), 0);
@@ -733,8 +784,12 @@ START_TEST(test_describe)
 	ck_assert_ptr_null(strstr(b.buf, "kampsatser"));
 	ord_buf_reset(&b);
 	ck_assert_int_eq(rs->describe_unit(ctx, U("A1"), NULL, &b), 0);
-	ck_assert_ptr_nonnull(strstr(b.buf, "8 kanoner (heraf 2 haubitser), afprodset, klargjort; kampsatser: fuldkugle/granat 128, kardæsk 48, shrapnel 16"));
-	ck_assert_ptr_nonnull(strstr(b.buf, "8 guns (2 of them howitzers), unlimbered, ready; ammunition: roundshot/shell 128"));
+	ck_assert_ptr_nonnull(
+		strstr(b.buf,
+		       "8 kanoner (heraf 2 haubitser), afprodset, klargjort; kampsatser: fuldkugle/granat 128, kardæsk 48, shrapnel 16"));
+	ck_assert_ptr_nonnull(
+		strstr(b.buf,
+		       "8 guns (2 of them howitzers), unlimbered, ready; ammunition: roundshot/shell 128"));
 	ord_buf_release(&b);
 }
 END_TEST
@@ -756,7 +811,8 @@ START_TEST(test_sheet_basics)
 			 "1:4: unit 'D1': 'AS' is not an order for infanteri (infanteri) (6.1)\n");
 	ck_assert_str_eq(validate("danske", "A1 A @L1\n"),
 			 "1:4: unit 'A1': 'A' is not an order for fodartilleri (fodartilleri) (6.1)\n");
-	REFUSES("danske", "D1 ST @L1\n", "'ST' needs a unit of your own side, not 'L1' of allierede (6.6)");
+	REFUSES("danske", "D1 ST @L1\n",
+		"'ST' needs a unit of your own side, not 'L1' of allierede (6.6)");
 }
 END_TEST
 
@@ -851,7 +907,8 @@ START_TEST(test_obstacles)
 	/* cavalry may not pass obstacle II, and not in stormmarch at all */
 	ord_kv_set(&U("K1")->state, "x", "15");
 	ord_kv_set(&U("K1")->state, "y", "0");
-	REFUSES("danske", "K1 M 0200 1\n", "tungt kavaleri cannot pass obstacle II: the mur on plate 1,0");
+	REFUSES("danske", "K1 M 0200 1\n",
+		"tungt kavaleri cannot pass obstacle II: the mur on plate 1,0");
 	REFUSES("danske", "K1 SM 0200 1\n", "obstacles cannot be passed in stormmarch");
 	/* water: nobody stands there */
 	REFUSES("danske", "K1 M 0001 ½\n", "plate 0,1 is water");
@@ -869,22 +926,26 @@ START_TEST(test_fire_orders)
 	REFUSES("danske", "K1 S @L1\n", "only cavalry with carbines fires; K1 has none (8.2)");
 	ACCEPTS("danske", "K3 S @L1 ½\n");
 	ord_kv_set(&U("A1")->state, "ks_kardaesk", "0");
-	REFUSES("danske", "A1 AS SK @L1\n", "no SK ammunition left (0 kampsatser, a fire takes 1 a gun) (9.2)");
+	REFUSES("danske", "A1 AS SK @L1\n",
+		"no SK ammunition left (0 kampsatser, a fire takes 1 a gun) (9.2)");
 	ACCEPTS("danske", "A1 AS SG @L1\n");
 	REFUSES("allierede", "B1 AS SG @D1\n", "the battery has no pieces that fire SG");
 	/* limbered, not ready */
-	REFUSES("danske", "A2 AS SF @L1\n", "only unlimbered and ready pieces fire: it is limbered ('AP' first) and not ready ('KL' first)");
+	REFUSES("danske", "A2 AS SF @L1\n",
+		"only unlimbered and ready pieces fire: it is limbered ('AP' first) and not ready ('KL' first)");
 	ACCEPTS("danske", "A2 AP KL AS SF @L1 ½\n");
 	/* one fire a turn */
 	ck_assert_str_eq(validate("danske", "D2 S @L1 ½ S @L2 ½\n"),
 			 "1:4: unit 'D2': a unit fires only once in a turn (\"en enhed kan kun skyde 1 gang i et træk\"): the line orders 2 fires (14)\n");
 	/* one ammunition type a turn */
-	REFUSES("danske", "A1 AM SG AS SF @L1\n", "a unit fires one type of ammunition in a turn: SG and SF");
+	REFUSES("danske", "A1 AM SG AS SF @L1\n",
+		"a unit fires one type of ammunition in a turn: SG and SF");
 	REFUSES("danske", "A1 AS SF @L1 ½ FS @L2 ½\n", "a unit fires only once in a turn");
 	/* no fire while resupplied */
 	REFUSES("danske", "D2 GF S @L1\n", "a unit cannot fire while it is resupplied");
 	/* coordination needs a ranged battery */
-	REFUSES("danske", "A1 AS SF @L1 KO @L1\n", "to coordinate, the battery must have ranged on 'L1'");
+	REFUSES("danske", "A1 AS SF @L1 KO @L1\n",
+		"to coordinate, the battery must have ranged on 'L1'");
 	ord_kv_set(&U("A1")->state, "indskudt_paa", "L1");
 	ACCEPTS("danske", "A1 AS SF @L1 KO @L1\n");
 }
@@ -907,7 +968,8 @@ START_TEST(test_order_change)
 		"a change for a threat (trussel) may only take up defence: 'A' is not a defensive disposition (4.2.5)");
 	REFUSES("danske", "D1 M ↑ 1 ÆNDR rutekorrektion S @L1 ½\n",
 		"a route correction (rutekorrektion) may only change the march, not 'S'");
-	REFUSES("danske", "K1 ÆNDR mål A @L1\n", "only light cavalry may attack an emerging target (mål); tungt kavaleri may only fire at it");
+	REFUSES("danske", "K1 ÆNDR mål A @L1\n",
+		"only light cavalry may attack an emerging target (mål); tungt kavaleri may only fire at it");
 	ACCEPTS("danske", "K3 ÆNDR mål A @L1\n");
 	ACCEPTS("danske", "D1 ÆNDR mål S @L1\n");
 }
@@ -919,15 +981,19 @@ START_TEST(test_other_sheet_rules)
 	/* supports: half the size, at least 7 infantry figures, close order, one a turn */
 	ACCEPTS("danske", "D2 ST @D1\n");
 	ord_kv_set(&U("D3")->state, "figurer", "8");
-	REFUSES("danske", "D3 ST @D1\n", "a support must have at least 0.5 times the figures of the unit it supports: 8 for D1's 20 (6.6 støtteenheder)");
-	REFUSES("danske", "D3 ST @D1\n", "a support must stand in close order, not skyttekaede_tynd (6.6.5)");
+	REFUSES("danske", "D3 ST @D1\n",
+		"a support must have at least 0.5 times the figures of the unit it supports: 8 for D1's 20 (6.6 støtteenheder)");
+	REFUSES("danske", "D3 ST @D1\n",
+		"a support must stand in close order, not skyttekaede_tynd (6.6.5)");
 	REFUSES("danske", "D2 ST @D1 ST @D3\n", "a support supports only one unit in a turn");
 	REFUSES("danske", "D2 ST @D1 A @L1\n", "a support may not have an attack order in the turn");
 	ord_kv_set(&U("K1")->state, "valeur", "3");
-	REFUSES("danske", "K1 A @L1\n", "cavalry with valeur 3 (under 4) cannot attack (8.3 tab af valeur)");
+	REFUSES("danske", "K1 A @L1\n",
+		"cavalry with valeur 3 (under 4) cannot attack (8.3 tab af valeur)");
 	/* only OR and LU attack */
 	ord_kv_set(&U("D2")->state, "moral", "U");
-	REFUSES("danske", "D2 A @L1\n", "only units in OR or LU may move into the enemy's break-in distance; it is in U");
+	REFUSES("danske", "D2 A @L1\n",
+		"only units in OR or LU may move into the enemy's break-in distance; it is in U");
 	/* open order for special troops only */
 	REFUSES("danske", "D1 FORM skyttekæde\n", "only special troops (spredt) form open order");
 	ACCEPTS("danske", "D3 FORM skyttekæde tæt\n");
@@ -940,11 +1006,13 @@ START_TEST(test_other_sheet_rules)
 	/* limbered artillery in line at most 2 turns in a row */
 	ord_kv_set(&U("A2")->state, "march_sidst", "9");
 	ord_kv_set(&U("A2")->state, "march_i_traek", "2");
-	REFUSES("danske", "A2 M ↑ 1\n", "limbered artillery in line may march at most 2 turns in a row");
+	REFUSES("danske", "A2 M ↑ 1\n",
+		"limbered artillery in line may march at most 2 turns in a row");
 	REFUSES("danske", "A1 REP\n", "the battery has no damaged gun to repair");
 	/* British cavalry out of control goes on fighting */
 	ord_kv_set(&U("H1")->state, "britisk_kontrol_til", "11");
-	REFUSES("allierede", "H1 TT ↓ 1\n", "British cavalry out of control until turn 11 stays in the melee: its order must be 'A' (angreb) (8.4 britisk kavaleri)");
+	REFUSES("allierede", "H1 TT ↓ 1\n",
+		"British cavalry out of control until turn 11 stays in the melee: its order must be 'A' (angreb) (8.4 britisk kavaleri)");
 	ACCEPTS("allierede", "H1 A @D1\n");
 	/* a surrendered unit takes no orders */
 	ord_kv_set(&U("L1")->state, "overgivet", "1");
@@ -960,7 +1028,8 @@ START_TEST(test_events)
 	orders("D1 M ↑ ½ S @L1 ½\nD2 A @L1\nA1 AS SF @L1\nK1 SM ↑ 1\n");
 	orders("L1 F\nB1 AS SF @D2\n");
 	EV_OK("angreb", "unit=D2 maal=L1");
-	EV_BAD("angreb", "unit=D1 maal=L1", "unit 'D1' attacks 'L1' but its sheet orders no 'A @L1' (4.3)");
+	EV_BAD("angreb", "unit=D1 maal=L1",
+	       "unit 'D1' attacks 'L1' but its sheet orders no 'A @L1' (4.3)");
 	EV_BAD("angreb", "unit=D2 maal=L1", "has declared an attack already");
 	EV_OK("stoette", "unit=K2 stoetter=D2 rolle=nabo");
 	EV_BAD("stoette", "unit=D3 stoetter=D2 rolle=traefning", "a support must stand in close order");
@@ -972,15 +1041,19 @@ START_TEST(test_events)
 	EV_BAD("flyt", "unit=L2 x=10 y=10", "moved but its sheet orders no march");
 	EV_BAD("flyt", "unit=D1 x=15 y=-5 stormmarch=yes", "stormmarched but its sheet orders no 'SM'");
 	EV_OK("flyt", "unit=K1 x=0 y=0 stormmarch=yes");
-	EV_BAD("formation", "unit=D1 formation=karre", "formed karre but its sheet orders no 'FORM karre'");
+	EV_BAD("formation", "unit=D1 formation=karre",
+	       "formed karre but its sheet orders no 'FORM karre'");
 	EV_OK("skyd", "unit=D1 maal=L1 zone=II halv=yes");
 	EV_BAD("skyd", "unit=D1 maal=L2 zone=II", "fired at 'L2' but its sheet orders no 'S @L2'");
 	EV_BAD("skyd", "unit=D1 maal=L1", "give the zone");
-	EV_BAD("skyd", "unit=D1 maal=L1 zone=I flag=flanke,nonsense", "flag: unknown modifier flag 'nonsense'");
+	EV_BAD("skyd", "unit=D1 maal=L1 zone=I flag=flanke,nonsense",
+	       "flag: unknown modifier flag 'nonsense'");
 	EV_OK("artilleri", "unit=A1 maal=L1 afstand=40");
-	EV_BAD("artilleri", "unit=A1 maal=L1 afstand=40 ammo=SK", "battery 'A1' fired SK but its sheet orders SF");
+	EV_BAD("artilleri", "unit=A1 maal=L1 afstand=40 ammo=SK",
+	       "battery 'A1' fired SK but its sheet orders SF");
 	EV_BAD("artilleri", "unit=D1 maal=L1 zone=I", "is not artillery");
-	EV_BAD("naerkamp", "angriber=D1 forsvarer=L1", "no attack of 'D1' on 'L1' was declared this turn");
+	EV_BAD("naerkamp", "angriber=D1 forsvarer=L1",
+	       "no attack of 'D1' on 'L1' was declared this turn");
 	EV_BAD("flugt", "unit=L2", "is in OR, not FU: it does not flee");
 }
 END_TEST
@@ -1034,8 +1107,10 @@ START_TEST(test_decimation)
 	ck_assert_int_eq(st("D2", "decimering"), 2);
 	ck_assert_int_eq(ks_moral_now(ctx, U("D2")), KS_U);
 	ck_assert_int_eq(st("A1", "decimering"), 0);
-	expect_result("D1: ⟦da⟧decimeret: over 25% af den oprindelige styrke tabt (6 af 20 figurer): LU resten af slaget");
-	expect_result("D2: ⟦da⟧decimeret: over 50% af den oprindelige styrke tabt (11 af 20 figurer): U resten af slaget, kan ikke reorganiseres");
+	expect_result(
+		"D1: ⟦da⟧decimeret: over 25% af den oprindelige styrke tabt (6 af 20 figurer): LU resten af slaget");
+	expect_result(
+		"D2: ⟦da⟧decimeret: over 50% af den oprindelige styrke tabt (11 af 20 figurer): U resten af slaget, kan ikke reorganiseres");
 	/* the exception: a turn it rested or won a melee sending the loser FU */
 	ord_kv_set(&U("D1")->state, "vandt_fu_traek", "10");
 	ck_assert_int_eq(ks_moral_now(ctx, U("D1")), KS_OR);
@@ -1144,7 +1219,8 @@ START_TEST(test_melee_phase)
 	resolve("angrebserklaering", NULL, 0);
 	ck_assert_str_eq(sts("D2", "angreb_maal"), "L1");
 	ck_assert_str_eq(sts("D1", "stoetter"), "D2");
-	expect_result("D2: ⟦da⟧1. angreb på L1; 2. støtte: D1 (2. træfning); 3. L1 reagerer: forsvar; 4. forsvarerens støtte: ingen");
+	expect_result(
+		"D2: ⟦da⟧1. angreb på L1; 2. støtte: D1 (2. træfning); 3. L1 reagerer: forsvar; 4. forsvarerens støtte: ingen");
 	EV_OK("naerkamp", "angriber=D2 forsvarer=L1");
 	/* D2 20 fig vs L1 18: +1 (11% more), column +2, 2nd line +2, first
 	 * volley +2: 10 + 7 = 17; L1: 3d6 8 + first volley 2 = 10: D2 wins by 7 */
@@ -1172,7 +1248,8 @@ START_TEST(test_british_cavalry)
 	ck_assert_int_eq(st("H1", "britisk_kontrol_til"), 11);
 	ck_assert_int_eq(st("H1", "britisk_forfoelg_til"), 12);
 	ck_assert_str_eq(sts("H1", "britisk_maal"), "D1");
-	expect_result("britisk kavaleri 1d6 = 5: ude af kontrol, fortsætter nærkampen til og med træk 11");
+	expect_result(
+		"britisk kavaleri 1d6 = 5: ude af kontrol, fortsætter nærkampen til og med træk 11");
 	expect_result("britisk kavaleri 1d6 = 4: forfølger D1 til og med træk 12");
 }
 END_TEST
@@ -1228,10 +1305,13 @@ START_TEST(test_exploding_limber)
 	 * with +3) are hit; the second limber: 1d6 1, nothing */
 	resolve("skydninger", D(6, 6, 6, 5, 3, 3, 3, 4, 4, 4, 2, 2, 2, 1));
 	ck_assert_int_eq(st("A1", "prods_tab"), 2);
-	expect_result("A1: ⟦da⟧et prods er ødelagt: 1d6 = 5: halvdelen (48 af 96 kampsatser) eksploderer = 16 skydeenheder fuldkugle");
-	expect_result("D1: ⟦da⟧ramt af eksplosionen (15 cm): 16 kanoner, 6 pund, SF (fuldkugle), zone II");
+	expect_result(
+		"A1: ⟦da⟧et prods er ødelagt: 1d6 = 5: halvdelen (48 af 96 kampsatser) eksploderer = 16 skydeenheder fuldkugle");
+	expect_result(
+		"D1: ⟦da⟧ramt af eksplosionen (15 cm): 16 kanoner, 6 pund, SF (fuldkugle), zone II");
 	expect_result("A1: ⟦da⟧ramt af eksplosionen (0 cm): 16 kanoner, 6 pund, SF (fuldkugle), zone I");
-	expect_result("; prodsene: 16 kanoner, 6 pund, SF (fuldkugle), zone I; 3d6 = 6 (2+2+2), +2 fuldkugle zone I, +3 prodset (eksplosion), −1 målet er artilleri = 10");
+	expect_result(
+		"; prodsene: 16 kanoner, 6 pund, SF (fuldkugle), zone I; 3d6 = 6 (2+2+2), +2 fuldkugle zone I, +3 prodset (eksplosion), −1 målet er artilleri = 10");
 	expect_result("1d6 = 1: ammunitionen eksploderer ikke");
 	ck_assert(st("D1", "tab_mand") > 0);
 }
@@ -1251,7 +1331,8 @@ START_TEST(test_defensive_fire_and_cancel)
 	EV_OK("fortryd", "unit=L1");
 	resolve("angrebshandlinger", D(6, 6, 5));
 	/* 17 + 6 canister zone I (+2 deep: L2 is in column) = 25: 12 men a gun x 8 */
-	expect_result("A1: ⟦da⟧forsvarsskydning med kardæsk på L2: 8 kanoner, 6 pund, SK (kardæsk), zone I; 3d6 = 17 (6+6+5), +6 kardæsk zone I, +2 dyb formation = 25: Skema XV 12 mand pr. kanon × 8 = 96 mand");
+	expect_result(
+		"A1: ⟦da⟧forsvarsskydning med kardæsk på L2: 8 kanoner, 6 pund, SK (kardæsk), zone I; 3d6 = 17 (6+6+5), +6 kardæsk zone I, +2 dyb formation = 25: Skema XV 12 mand pr. kanon × 8 = 96 mand");
 	ck_assert_int_eq(st("L2", "tab_mand"), 96);
 	ck_assert_str_eq(sts("A1", "ks_kardaesk"), "40");
 	ck_assert_int_eq(ks_moral_at(ctx, U("L1"), 21, NULL), KS_U);

@@ -133,7 +133,9 @@ static void assert_diag(size_t i, unsigned line, unsigned col, const char *unit,
  * parser does since fuzzing found the round trip losing it. */
 START_TEST(test_bom_inside_line)
 {
-	assert_clean(parse("B1: M ↑\n\xEF\xBB\xBF" "A1: M ↓ \xEF\xBB\xBF" "½\n"));
+	assert_clean(parse("B1: M ↑\n\xEF\xBB\xBF"
+			   "A1: M ↓ \xEF\xBB\xBF"
+			   "½\n"));
 	ck_assert_uint_eq(sheet.n, 2);
 	assert_order(1, "A1", 2, 2, 3);
 }
@@ -269,8 +271,7 @@ static const struct {
 	{ "FORM LIN TK", "code:formation#1 formation:linie#1 chain:tirailloerkaede#1" },
 	{ "FORM AK tiraillørkæde",
 	  "code:formation#1 formation:angrebskolonne#1 chain:tirailloerkaede#1" },
-	{ "FORM linie TIRAILLOERKAEDE",
-	  "code:formation#1 formation:linie#1 chain:tirailloerkaede#1" },
+	{ "FORM linie TIRAILLOERKAEDE", "code:formation#1 formation:linie#1 chain:tirailloerkaede#1" },
 	/* front changes */
 	{ "D ↗", "code:drej#1 dir:↗=45#1" },
 	{ "DREJ ^SV", "code:drej#1 dir:↙=225#1" },
@@ -284,8 +285,7 @@ static const struct {
 	{ "H", "code:hvil#1" },
 	{ "HVIL", "code:hvil#1" },
 	{ "OD", "code:opdeling#1" },
-	{ "OD @\"1. Komp\" @\"2. Komp\"",
-	  "code:opdeling#1 target:1. Komp#1 target:2. Komp#1" },
+	{ "OD @\"1. Komp\" @\"2. Komp\"", "code:opdeling#1 target:1. Komp#1 target:2. Komp#1" },
 	{ "opdeling @K1", "code:opdeling#1 target:K1#1" },
 	{ "SA @B2", "code:samling#1 target:B2#1" },
 	{ "SA @B2 @B3 @B4", "code:samling#1 target:B2#1 target:B3#1 target:B4#1" },
@@ -298,7 +298,7 @@ static const struct {
 	{ "stoette @B1", "code:stoette#1 target:B1#1" },
 	/* the order change with each reason */
 	{ "ÆNDR rutekorrektion M 0607", "code:ordreaendring#1 reason:rutekorrektion#1 "
-					 "code:march#2 hex:6,7#2" },
+					"code:march#2 hex:6,7#2" },
 	{ "ÆNDR RK M ←", "code:ordreaendring#1 reason:rutekorrektion#1 code:march#2 dir:←=270#2" },
 	{ "ÆNDR trussel F", "code:ordreaendring#1 reason:trussel#1 code:forsvar#2" },
 	{ "ÆNDR TR F", "code:ordreaendring#1 reason:trussel#1 code:forsvar#2" },
@@ -308,7 +308,7 @@ static const struct {
 	{ "ÆNDR tvang TT ↓", "code:ordreaendring#1 reason:tvang#1 code:tilbagetog#2 dir:↓=180#2" },
 	{ "ÆNDR TV TT", "code:ordreaendring#1 reason:tvang#1 code:tilbagetog#2" },
 	{ "ÆNDR instruks M ↑ 1", "code:ordreaendring#1 reason:instruks#1 code:march#2 dir:↑=0#2 "
-			       "frac:1=4#2" },
+				 "frac:1=4#2" },
 	{ "ÆNDR INS H", "code:ordreaendring#1 reason:instruks#1 code:hvil#2" },
 	{ "AENDR trussel F", "code:ordreaendring#1 reason:trussel#1 code:forsvar#2" },
 	{ "ORDREÆNDRING trussel F", "code:ordreaendring#1 reason:trussel#1 code:forsvar#2" },
@@ -346,12 +346,13 @@ START_TEST(test_case_and_letters)
 {
 	/* every spelling of a Danish letter reads the same: æ Æ ae AE Ae, ø ...,
 	 * å ..., and the German/Swedish ä ö of some keyboards */
-	static const char *const loeb[] = { "L", "l", "løb", "LØB", "Løb", "loeb", "LOEB", "LoEb",
-					    "löb", "LÖB" };
-	static const char *const aendr[] = { "ÆNDR", "ændr", "Ændr", "AENDR", "aendr", "AeNdR",
-					     "ÄNDR", "ändr" };
-	static const char *const paa[] = { "PP", "pp", "PÅPRODSNING", "påprodsning", "PAAPRODSNING",
-					   "paaprodsning", "PåProdsning" };
+	static const char *const loeb[] = { "L",    "l",    "løb",  "LØB", "Løb",
+					    "loeb", "LOEB", "LoEb", "löb", "LÖB" };
+	static const char *const aendr[] = { "ÆNDR",  "ændr",  "Ændr", "AENDR",
+					     "aendr", "AeNdR", "ÄNDR", "ändr" };
+	static const char *const paa[] = { "PP",          "pp",           "PÅPRODSNING",
+					   "påprodsning", "PAAPRODSNING", "paaprodsning",
+					   "PåProdsning" };
 	size_t i;
 
 	for (i = 0; i < ORD_ARRAY_SIZE(loeb); i++) {
@@ -374,11 +375,13 @@ START_TEST(test_case_and_letters)
 			   "b3 s @Bæk\n"));
 	ck_assert_uint_eq(sheet.n, 3);
 	assert_order(0, "Slesvigske Jægere", 1, 1, 5);
-	assert_dump(0, 0, "code:formation#1 formation:skyttekaede#1 density:taet#1 "
-			  "code:march#2 dir:↗=45#2");
+	assert_dump(0, 0,
+		    "code:formation#1 formation:skyttekaede#1 density:taet#1 "
+		    "code:march#2 dir:↗=45#2");
 	assert_order(1, "SLESVIGSKE JÆGERE", 2, 1, 5);
-	assert_dump(1, 0, "code:formation#1 formation:skyttekaede#1 density:taet#1 "
-			  "code:march#2 dir:↗=45#2");
+	assert_dump(1, 0,
+		    "code:formation#1 formation:skyttekaede#1 density:taet#1 "
+		    "code:march#2 dir:↗=45#2");
 	assert_dump(2, 0, "code:skydning#1 target:Bæk#1");
 }
 END_TEST
@@ -389,20 +392,44 @@ START_TEST(test_directions)
 		const char *text, *value;
 		int deg;
 	} cases[] = {
-		{ "↑", "↑", 0 },      { "↗", "↗", 45 },     { "→", "→", 90 },
-		{ "↘", "↘", 135 },    { "↓", "↓", 180 },    { "↙", "↙", 225 },
-		{ "←", "←", 270 },    { "↖", "↖", 315 },    { "^N", "↑", 0 },
-		{ "^NØ", "↗", 45 },   { "^nø", "↗", 45 },   { "^NOE", "↗", 45 },
-		{ "^NE", "↗", 45 },   { "^Ø", "→", 90 },    { "^oe", "→", 90 },
-		{ "^E", "→", 90 },    { "^SØ", "↘", 135 },  { "^SOE", "↘", 135 },
-		{ "^se", "↘", 135 },  { "^S", "↓", 180 },   { "^SV", "↙", 225 },
-		{ "^SW", "↙", 225 },  { "^V", "←", 270 },   { "^w", "←", 270 },
-		{ "^NV", "↖", 315 },  { "^nw", "↖", 315 },  { "^000", "↑", 0 },
-		{ "^045", "↗", 45 },  { "^010", "^010", 10 }, { "^359", "^359", 359 },
-		{ "^001", "^001", 1 }, { "^270", "←", 270 },
+		{ "↑", "↑", 0 },
+		{ "↗", "↗", 45 },
+		{ "→", "→", 90 },
+		{ "↘", "↘", 135 },
+		{ "↓", "↓", 180 },
+		{ "↙", "↙", 225 },
+		{ "←", "←", 270 },
+		{ "↖", "↖", 315 },
+		{ "^N", "↑", 0 },
+		{ "^NØ", "↗", 45 },
+		{ "^nø", "↗", 45 },
+		{ "^NOE", "↗", 45 },
+		{ "^NE", "↗", 45 },
+		{ "^Ø", "→", 90 },
+		{ "^oe", "→", 90 },
+		{ "^E", "→", 90 },
+		{ "^SØ", "↘", 135 },
+		{ "^SOE", "↘", 135 },
+		{ "^se", "↘", 135 },
+		{ "^S", "↓", 180 },
+		{ "^SV", "↙", 225 },
+		{ "^SW", "↙", 225 },
+		{ "^V", "←", 270 },
+		{ "^w", "←", 270 },
+		{ "^NV", "↖", 315 },
+		{ "^nw", "↖", 315 },
+		{ "^000", "↑", 0 },
+		{ "^045", "↗", 45 },
+		{ "^010", "^010", 10 },
+		{ "^359", "^359", 359 },
+		{ "^001", "^001", 1 },
+		{ "^270", "←", 270 },
 		/* phone keyboards: emoji arrows, with and without the selector */
-		{ "\u2B06\uFE0F", "↑", 0 }, { "\u27A1", "→", 90 }, { "\u2B07\uFE0E", "↓", 180 },
-		{ "\u2B05", "←", 270 },     { "\u2197\uFE0F", "↗", 45 },
+		{ "\u2B06\uFE0F", "↑", 0 },
+		{ "\u27A1", "→", 90 },
+		{ "\u2B07\uFE0E", "↓", 180 },
+		{ "\u2B05", "←", 270 },
+		{ "\u2197\uFE0F", "↗", 45 },
 	};
 	struct ord_buf b = ORD_BUF_INIT;
 	size_t i;
@@ -461,20 +488,24 @@ START_TEST(test_columns_and_groups)
 			   "Fynske Dragoner: M ↑ 1 ÆNDR mål A @\"Raket\u00A0batteri\"\n"));
 	ck_assert_uint_eq(sheet.n, 4);
 	assert_order(0, "B1", 1, 1, 6);
-	assert_dump(0, 1, "code:march#1@5 dir:↗=45#1@7 frac:½=2#1@9 "
-			  "code:skydning#2@11 target:B2#2@13 frac:½=2#2@17");
+	assert_dump(0, 1,
+		    "code:march#1@5 dir:↗=45#1@7 frac:½=2#1@9 "
+		    "code:skydning#2@11 target:B2#2@13 frac:½=2#2@17");
 	/* columns count characters: æ and ↑ are one column each */
 	assert_order(1, "Slesvigske Jægere", 2, 3, 5);
-	assert_dump(1, 1, "code:formation#1@24 formation:skyttekaede#1@29 density:tynd#1@40 "
-			  "code:loeb#2@47 dir:↑=0#2@49");
+	assert_dump(1, 1,
+		    "code:formation#1@24 formation:skyttekaede#1@29 density:tynd#1@40 "
+		    "code:loeb#2@47 dir:↑=0#2@49");
 	assert_order(2, "A1", 3, 1, 6);
-	assert_dump(2, 1, "code:artilleriskydning#1@4 ammo:SK#1@7 target:2. Bat#1@10 "
-			  "frac:1=4#1@20 code:koordination#2@22 hex:4,6#2@25");
+	assert_dump(2, 1,
+		    "code:artilleriskydning#1@4 ammo:SK#1@7 target:2. Bat#1@10 "
+		    "frac:1=4#1@20 code:koordination#2@22 hex:4,6#2@25");
 	/* a quoted target may hold a no-break space */
 	assert_order(3, "Fynske Dragoner", 4, 1, 7);
-	assert_dump(3, 1, "code:march#1@18 dir:↑=0#1@20 frac:1=4#1@22 "
-			  "code:ordreaendring#2@24 reason:maal#2@29 "
-			  "code:angreb#3@33 target:Raket\u00A0batteri#3@35");
+	assert_dump(3, 1,
+		    "code:march#1@18 dir:↑=0#1@20 frac:1=4#1@22 "
+		    "code:ordreaendring#2@24 reason:maal#2@29 "
+		    "code:angreb#3@33 target:Raket\u00A0batteri#3@35");
 	ck_assert_ptr_eq(ord_order_code(&sheet.orders[3], "angreb"), &sheet.orders[3].tok[5]);
 	ck_assert_ptr_eq(ord_order_find(&sheet.orders[2], ORD_TOK_ARG), &sheet.orders[2].tok[1]);
 }
@@ -536,8 +567,8 @@ END_TEST
 /* ---- canonical form ---------------------------------------------------- */
 
 static const struct {
-	const char *in;     /* one line as a player may write it */
-	const char *canon;  /* what format prints */
+	const char *in;    /* one line as a player may write it */
+	const char *canon; /* what format prints */
 } format_cases[] = {
 	{ "B1 M ↑ ½ S @B2 ½", "B1: M ↑ ½ S @B2 ½" },
 	{ "b1 m ^nø 1/2 s @B2 1/2", "b1: M ↗ ½ S @B2 ½" },
@@ -553,8 +584,7 @@ static const struct {
 	{ "B8 M 0,-1", "B8: M 0,-1" },
 	{ "B9 FORM LINJE TIRAILLØRKÆDE", "B9: FORM linie tiraillørkæde" },
 	{ "B10 FORM bataljonsmasse", "B10: FORM bataillonsmasse" },
-	{ "B11 retræte ↓ ½ ordreændring rk PÅPRODSNING",
-	  "B11: TT ↓ ½ ÆNDR rutekorrektion PP" },
+	{ "B11 retræte ↓ ½ ordreændring rk PÅPRODSNING", "B11: TT ↓ ½ ÆNDR rutekorrektion PP" },
 	{ "A2 IS 0406 KO 0406 AS fuldkugle 0406 ½", "A2: IS 0406 KO 0406 AS SF 0406 ½" },
 	{ "A3 gf granat @\"Ammunitionsvogn 1\"", "A3: GF SG @\"Ammunitionsvogn 1\"" },
 	{ "B12 opdeling @K1 @K2 sammenlægning @B13", "B12: OD @K1 @K2 SA @B13" },
@@ -648,13 +678,15 @@ END_TEST
 
 /* ---- errors ------------------------------------------------------------ */
 
-#define CODES "(expected one of M SM L A F MA TT S AS FS IS KO OPH AP PP KL PR REP FORM D V " \
-	      "GF H OD SA AM ST ÆNDR)"
+#define CODES                                                                           \
+	"(expected one of M SM L A F MA TT S AS FS IS KO OPH AP PP KL PR REP FORM D V " \
+	"GF H OD SA AM ST ÆNDR)"
 #define DIRS "(expected one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NØ ^Ø ^SØ ^S ^SV ^V ^NV or ^000 to ^359)"
 #define FRACS "one of ¼ ½ ¾ 1 or 1/4 1/2 3/4"
 #define HEXES "a hex as QQRR or Q,R, e.g. 0305 or 3,5"
-#define FORMS "(expected one of linie angrebskolonne marchkolonne karré bataillonsmasse " \
-	      "skyttekæde sværm soutien)"
+#define FORMS                                                                        \
+	"(expected one of linie angrebskolonne marchkolonne karré bataillonsmasse " \
+	"skyttekæde sværm soutien)"
 #define REASONS "(expected one of rutekorrektion trussel mål tvang instruks)"
 #define AMMO "(expected one of SF SG SK SS)"
 #define ONE "(expected one per order symbol)"
@@ -668,8 +700,9 @@ static const struct {
 	const char *unit, *rule, *msg;
 } error_cases[] = {
 	/* the line and the unit */
-	{ "B1", 1, 3, "B1", "", "expected an order symbol after the unit (one of M SM L A F MA TT "
-				"S AS FS IS KO OPH AP PP KL PR REP FORM D V GF H OD SA AM ST ÆNDR)" },
+	{ "B1", 1, 3, "B1", "",
+	  "expected an order symbol after the unit (one of M SM L A F MA TT "
+	  "S AS FS IS KO OPH AP PP KL PR REP FORM D V GF H OD SA AM ST ÆNDR)" },
 	{ "B1:   # intet endnu", 1, 4, "B1", "",
 	  "expected an order symbol after the unit (one of M SM L A F MA TT S AS FS IS KO OPH AP "
 	  "PP KL PR REP FORM D V GF H OD SA AM ST ÆNDR)" },
@@ -737,8 +770,7 @@ static const struct {
 	{ "B1 ÆNDR trussel tvang F", 1, 17, "B1", CH, "second reason 'tvang' for 'ÆNDR' " ONE },
 	/* fractions a symbol does not take */
 	{ "B1 S @B2 ¾", 1, 10, "B1", "", "fraction '¾' not allowed for 'S' (expected ½ or 1)" },
-	{ "B1 AS SK @B4 1/4", 1, 14, "B1", "",
-	  "fraction '1/4' not allowed for 'AS' (expected ½ or 1)" },
+	{ "B1 AS SK @B4 1/4", 1, 14, "B1", "", "fraction '1/4' not allowed for 'AS' (expected ½ or 1)" },
 	{ "B1 FS ¼", 1, 7, "B1", "", "fraction '¼' not allowed for 'FS' (expected ½ or 1)" },
 	{ "B1 L ↑ 1", 1, 8, "B1", "", "fraction '1' not allowed for 'L' (expected ½)" },
 	{ "B1 L ¾", 1, 6, "B1", "", "fraction '¾' not allowed for 'L' (expected ½)" },
@@ -750,10 +782,8 @@ static const struct {
 	{ "B1 SA", 1, 4, "B1", "", "'SA' (samling) needs a target (expected @UNIT)" },
 	{ "B1 S ½", 1, 4, "B1", "", "'S' (skydning) needs a target (expected @UNIT or " HEXES ")" },
 	{ "B1 IS", 1, 4, "B1", "", "'IS' (indskydning) needs a target (expected @UNIT or " HEXES ")" },
-	{ "B1 KO", 1, 4, "B1", "",
-	  "'KO' (koordination) needs a target (expected @UNIT or " HEXES ")" },
-	{ "B1 AS @B4", 1, 4, "B1", "",
-	  "'AS' (artilleriskydning) needs an ammunition type " AMMO },
+	{ "B1 KO", 1, 4, "B1", "", "'KO' (koordination) needs a target (expected @UNIT or " HEXES ")" },
+	{ "B1 AS @B4", 1, 4, "B1", "", "'AS' (artilleriskydning) needs an ammunition type " AMMO },
 	{ "B1 AS SK ½", 1, 4, "B1", "",
 	  "'AS' (artilleriskydning) needs a target (expected @UNIT or " HEXES ")" },
 	{ "B1 AM", 1, 4, "B1", "", "'AM' (ammunitionsskift) needs an ammunition type " AMMO },
@@ -826,9 +856,10 @@ static const struct {
 	/* targets */
 	{ "B1 A @\"\"", 1, 6, "B1", "", "empty target '@\"\"' (expected a unit after '@')" },
 	{ "B1 A @\"  \" M", 1, 6, "B1", "", "empty target '@\"  \"' (expected a unit after '@')" },
-	{ "B1 A @\"2. Bat", 1, 7, "B1", "", "unterminated quote in '@\"2. Bat' (expected a closing '\"')" },
-	{ "B1: A @\"Mølle # syd\"", 1, 8, "B1",
-	  "", "unterminated quote in '@\"Mølle' (expected a closing '\"')" },
+	{ "B1 A @\"2. Bat", 1, 7, "B1", "",
+	  "unterminated quote in '@\"2. Bat' (expected a closing '\"')" },
+	{ "B1: A @\"Mølle # syd\"", 1, 8, "B1", "",
+	  "unterminated quote in '@\"Mølle' (expected a closing '\"')" },
 	{ "B1 A @\"B2\"x", 1, 11, "B1", "",
 	  "text after the closing quote in '@\"B2\"x' (expected a space)" },
 	/* columns are characters, not bytes */
@@ -888,12 +919,13 @@ START_TEST(test_several_errors_in_a_command)
 			       "B4 A SKUD @B2\n"),
 			 ORD_EBADSHEET);
 	ck_assert_uint_eq(diag.n, 8);
-	assert_diag(0, 1, 4, "B1", "", "'AS' (artilleriskydning) needs a target (expected @UNIT or "
-				       HEXES ")");
+	assert_diag(0, 1, 4, "B1", "",
+		    "'AS' (artilleriskydning) needs a target (expected @UNIT or " HEXES ")");
 	assert_diag(1, 1, 4, "B1", "", "'AS' (artilleriskydning) needs an ammunition type " AMMO);
 	assert_diag(2, 2, 8, "B2", CH, "'ÆNDR' (ordreændring) needs a reason " REASONS);
-	assert_diag(3, 2, 8, "B2", CH, "'ÆNDR' (ordreændring) needs the new order after it "
-				       "(expected an order symbol after the reason)");
+	assert_diag(3, 2, 8, "B2", CH,
+		    "'ÆNDR' (ordreændring) needs the new order after it "
+		    "(expected an order symbol after the reason)");
 	assert_diag(4, 3, 9, "B3", "",
 		    "density 'tæt' before the formation (expected skyttekæde or sværm before it)");
 	assert_diag(5, 3, 4, "B3", "", "'FORM' (formationsændring) needs a formation " FORMS);
@@ -929,11 +961,12 @@ START_TEST(test_every_error_reported)
 	/* the orders of a line with no unit are still checked */
 	assert_diag(6, 6, 6, "", "", "unknown ammunition 'SX' " AMMO);
 	assert_diag(7, 6, 9, "", "", "direction '^400' out of range (expected ^000 to ^359)");
-	assert_diag(8, 6, 3, "", "", "'AS' (artilleriskydning) needs a target (expected @UNIT or "
-				     HEXES ")");
-	assert_diag(9, 7, 3, "B4", "", "expected an order symbol after the unit (one of M SM L A F "
-				       "MA TT S AS FS IS KO OPH AP PP KL PR REP FORM D V GF H OD SA "
-				       "AM ST ÆNDR)");
+	assert_diag(8, 6, 3, "", "",
+		    "'AS' (artilleriskydning) needs a target (expected @UNIT or " HEXES ")");
+	assert_diag(9, 7, 3, "B4", "",
+		    "expected an order symbol after the unit (one of M SM L A F "
+		    "MA TT S AS FS IS KO OPH AP PP KL PR REP FORM D V GF H OD SA "
+		    "AM ST ÆNDR)");
 	assert_diag(10, 8, 14, "A1", CH, "'ÆNDR' (ordreændring) needs a reason " REASONS);
 	/* what could be read is kept, so that the ruleset can report on it too */
 	ck_assert_uint_eq(sheet.n, 5);
@@ -941,8 +974,9 @@ START_TEST(test_every_error_reported)
 	assert_dump(1, 0, "code:march#1 dir:↑=0#1 frac:½=2#1 code:formation#2 formation:karre#2");
 	assert_dump(2, 0, "code:march#1 dir:↑=0#1 code:skydning#2 target:B1#2");
 	assert_order(3, "B4", 7, 1, 0);
-	assert_dump(4, 0, "code:artilleriskydning#1 ammo:SK#1 target:B4#1 code:ordreaendring#2 "
-			  "code:forsvar#3");
+	assert_dump(4, 0,
+		    "code:artilleriskydning#1 ammo:SK#1 target:B4#1 code:ordreaendring#2 "
+		    "code:forsvar#3");
 	ck_assert_str_eq(ord_error_last(), "order sheet has 11 syntax errors");
 
 	ord_diag_format(&diag, "danske.txt", &b);
@@ -950,21 +984,21 @@ START_TEST(test_every_error_reported)
 			 "danske.txt:2:10: unit 'B1': unknown symbol 'SKUD' " CODES "\n"
 			 "danske.txt:4:24: unit 'Slesvigske Jægere': second direction or hex '↓' "
 			 "for 'M' " ONE "\n"
-			 "danske.txt:4:26: unit 'Slesvigske Jægere': bad fraction '2/3' (expected "
-			 FRACS ")\n"
+			 "danske.txt:4:26: unit 'Slesvigske Jægere': bad fraction '2/3' (expected " FRACS
+			 ")\n"
 			 "danske.txt:4:36: unit 'Slesvigske Jægere': fraction '¾' not allowed for "
 			 "'S' (expected ½ or 1)\n"
 			 "danske.txt:5:4: invalid UTF-8 byte 0xff (expected UTF-8 text)\n"
 			 "danske.txt:6:1: expected a unit before ':'\n"
 			 "danske.txt:6:6: unknown ammunition 'SX' " AMMO "\n"
 			 "danske.txt:6:9: direction '^400' out of range (expected ^000 to ^359)\n"
-			 "danske.txt:6:3: 'AS' (artilleriskydning) needs a target (expected @UNIT or "
-			 HEXES ")\n"
+			 "danske.txt:6:3: 'AS' (artilleriskydning) needs a target (expected @UNIT or " HEXES
+			 ")\n"
 			 "danske.txt:7:3: unit 'B4': expected an order symbol after the unit (one "
 			 "of M SM L A F MA TT S AS FS IS KO OPH AP PP KL PR REP FORM D V GF H OD SA "
 			 "AM ST ÆNDR)\n"
-			 "danske.txt:8:14: unit 'A1': 'ÆNDR' (ordreændring) needs a reason "
-			 REASONS " (4.3.4)\n");
+			 "danske.txt:8:14: unit 'A1': 'ÆNDR' (ordreændring) needs a reason " REASONS
+			 " (4.3.4)\n");
 	ord_buf_release(&b);
 }
 END_TEST
@@ -988,10 +1022,11 @@ START_TEST(test_big_sheet)
 	assert_clean(parse_n(b.buf, b.len));
 	ck_assert_uint_eq(sheet.n, LINES);
 	assert_order(LINES - 1, "Bataillon 229999", LINES, 1, 9);
-	assert_dump(LINES - 1, 1, "code:march#1@19 hex:3,5#1@21 frac:¾=3#1@26 "
-				  "code:formation#2@28 formation:skyttekaede#2@33 "
-				  "density:tynd#2@44 code:skydning#3@49 target:B230000#3@51 "
-				  "frac:½=2#3@60");
+	assert_dump(LINES - 1, 1,
+		    "code:march#1@19 hex:3,5#1@21 frac:¾=3#1@26 "
+		    "code:formation#2@28 formation:skyttekaede#2@33 "
+		    "density:tynd#2@44 code:skydning#3@49 target:B230000#3@51 "
+		    "frac:½=2#3@60");
 	ord_buf_release(&b);
 }
 END_TEST

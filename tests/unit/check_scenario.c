@@ -17,20 +17,20 @@
 
 /* The battalion unit attributes, as the battalion module declares them. */
 static const struct ord_key_spec battalion_attrs[] = {
-	{"kind", ORD_KEY_ENUM, 1,
-	 "line_infantry|light_infantry|skirmishers|light_cavalry|heavy_cavalry|foot_artillery|horse_artillery",
-	 0, 0, NULL, "the kind of unit"},
-	{"formation", ORD_KEY_ENUM, 0, "line|column|square|skirmish|misc|limbered|unlimbered", 0, 0,
-	 "line", "formation at the start"},
-	{"figures", ORD_KEY_INT, 1, NULL, 1, 10000, NULL, "figures at the start"},
-	{"quality", ORD_KEY_ENUM, 0, "line|elite|militia", 0, 0, "line", "troop quality"},
-	{"class", ORD_KEY_ENUM, 0, "A|B|C|D|E", 0, 0, "C", "d20 morale class"},
-	{"weapon", ORD_KEY_ENUM, 0, "musket|rifle|none", 0, 0, "musket", "small arms"},
-	{0},
+	{ "kind", ORD_KEY_ENUM, 1,
+	  "line_infantry|light_infantry|skirmishers|light_cavalry|heavy_cavalry|foot_artillery|horse_artillery",
+	  0, 0, NULL, "the kind of unit" },
+	{ "formation", ORD_KEY_ENUM, 0, "line|column|square|skirmish|misc|limbered|unlimbered", 0,
+	  0, "line", "formation at the start" },
+	{ "figures", ORD_KEY_INT, 1, NULL, 1, 10000, NULL, "figures at the start" },
+	{ "quality", ORD_KEY_ENUM, 0, "line|elite|militia", 0, 0, "line", "troop quality" },
+	{ "class", ORD_KEY_ENUM, 0, "A|B|C|D|E", 0, 0, "C", "d20 morale class" },
+	{ "weapon", ORD_KEY_ENUM, 0, "musket|rifle|none", 0, 0, "musket", "small arms" },
+	{ 0 },
 };
 
 static const char *const kinds[] = {
-	"line_infantry", "light_infantry", "skirmishers", "light_cavalry",
+	"line_infantry", "light_infantry", "skirmishers",     "light_cavalry",
 	"heavy_cavalry", "foot_artillery", "horse_artillery",
 };
 
@@ -84,8 +84,10 @@ static char *doc(const char *body)
 {
 	struct ord_buf b = ORD_BUF_INIT;
 
-	ord_buf_addf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-			 "<scenario ruleset=\"battalion\">\n%s</scenario>\n", body);
+	ord_buf_addf(&b,
+		     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<scenario ruleset=\"battalion\">\n%s</scenario>\n",
+		     body);
 	return ord_buf_detach(&b, NULL);
 }
 
@@ -240,8 +242,9 @@ START_TEST(test_nmr_and_description)
 {
 	struct ord_scenario sc;
 
-	load_body_ok(&sc, "<title>T</title>\n<description>\n  Two lines\n  of text.\n</description>\n"
-			  "<nmr policy=\"repeat\"/>\n<side id=\"a\" name=\"A\"/>\n<side id=\"b\" name=\"B\"/>\n" UNIT);
+	load_body_ok(&sc,
+		     "<title>T</title>\n<description>\n  Two lines\n  of text.\n</description>\n"
+		     "<nmr policy=\"repeat\"/>\n<side id=\"a\" name=\"A\"/>\n<side id=\"b\" name=\"B\"/>\n" UNIT);
 	ck_assert_str_eq(sc.nmr, "repeat");
 	ck_assert_str_eq(sc.description, "Two lines\n  of text.");
 	ck_assert(sc.deadline == 0);
@@ -269,7 +272,8 @@ END_TEST
 
 START_TEST(test_wrong_root)
 {
-	expect_file("bad-wrong-root.xml", ORD_EBADDATA, "@:2: root element is <game>, expected <scenario>");
+	expect_file("bad-wrong-root.xml", ORD_EBADDATA,
+		    "@:2: root element is <game>, expected <scenario>");
 	expect_text("<scenario xmlns=\"urn:x\" ruleset=\"battalion\"/>",
 		    "t.xml:1: root element is <scenario>, expected <scenario> with no namespace");
 }
@@ -280,7 +284,8 @@ START_TEST(test_missing_title)
 	expect_file("bad-missing-title.xml", ORD_EBADDATA,
 		    "@:3: expected <title> first, found <description>");
 	expect_body("", "t.xml:2: <scenario> has no <title> (expected <title> first)");
-	expect_body("<title>  \n </title>\n", "t.xml:3: <title> is empty (expected the scenario's title)");
+	expect_body("<title>  \n </title>\n",
+		    "t.xml:3: <title> is empty (expected the scenario's title)");
 }
 END_TEST
 
@@ -319,7 +324,8 @@ START_TEST(test_many_problems)
 	for (i = 0; i < 30; i++)
 		ord_buf_addf(&body, "<unit id=\"U%d\" name=\"U%d\" side=\"x\"/>\n", i, i);
 	for (i = 0; i < 20; i++)
-		ord_buf_addf(&want, "t.xml:%d: unit 'U%d': side 'x' is not declared (expected one of a b)\n",
+		ord_buf_addf(&want,
+			     "t.xml:%d: unit 'U%d': side 'x' is not declared (expected one of a b)\n",
 			     6 + i, i);
 	ord_buf_adds(&want, "t.xml: 10 more problems not shown");
 	expect_body(body.buf, want.buf);
@@ -334,30 +340,30 @@ START_TEST(test_deadline)
 		const char *text;
 		long long when; /* 0: refused */
 	} cases[] = {
-		{"2026-12-01T18:00:00Z", 1796148000},
-		{"2026-12-01T18:00Z", 1796148000},
-		{"2026-12-01T19:00:00+01:00", 1796148000},
-		{"2026-12-01T13:30:00-04:30", 1796148000},
-		{" 2026-12-01T18:00:00Z\n", 1796148000},
-		{"2028-02-29T00:00:00Z", 1835395200},
-		{"2026-06-16T14:30:00Z", 1781620200},
-		{"2027-02-29T00:00:00Z", 0},
-		{"2026-02-30T18:00:00Z", 0},
-		{"2026-13-01T18:00:00Z", 0},
-		{"2026-00-01T18:00:00Z", 0},
-		{"2026-12-00T18:00:00Z", 0},
-		{"2026-12-01T24:00:00Z", 0},
-		{"2026-12-01T18:60:00Z", 0},
-		{"2026-12-01T18:00:60Z", 0},
-		{"2026-12-01T18:00:00", 0},
-		{"2026-12-01 18:00:00Z", 0},
-		{"2026-12-01T18:00:00.5Z", 0},
-		{"2026-12-01T18:00:00+0100", 0},
-		{"1969-12-31T23:59:59Z", 0},
-		{"1970-01-01T00:00:00Z", 0},
-		{"1970-01-01T00:30:00+01:00", 0},
-		{"tomorrow", 0},
-		{"", 0},
+		{ "2026-12-01T18:00:00Z", 1796148000 },
+		{ "2026-12-01T18:00Z", 1796148000 },
+		{ "2026-12-01T19:00:00+01:00", 1796148000 },
+		{ "2026-12-01T13:30:00-04:30", 1796148000 },
+		{ " 2026-12-01T18:00:00Z\n", 1796148000 },
+		{ "2028-02-29T00:00:00Z", 1835395200 },
+		{ "2026-06-16T14:30:00Z", 1781620200 },
+		{ "2027-02-29T00:00:00Z", 0 },
+		{ "2026-02-30T18:00:00Z", 0 },
+		{ "2026-13-01T18:00:00Z", 0 },
+		{ "2026-00-01T18:00:00Z", 0 },
+		{ "2026-12-00T18:00:00Z", 0 },
+		{ "2026-12-01T24:00:00Z", 0 },
+		{ "2026-12-01T18:60:00Z", 0 },
+		{ "2026-12-01T18:00:60Z", 0 },
+		{ "2026-12-01T18:00:00", 0 },
+		{ "2026-12-01 18:00:00Z", 0 },
+		{ "2026-12-01T18:00:00.5Z", 0 },
+		{ "2026-12-01T18:00:00+0100", 0 },
+		{ "1969-12-31T23:59:59Z", 0 },
+		{ "1970-01-01T00:00:00Z", 0 },
+		{ "1970-01-01T00:30:00+01:00", 0 },
+		{ "tomorrow", 0 },
+		{ "", 0 },
 	};
 	size_t i;
 
@@ -367,8 +373,10 @@ START_TEST(test_deadline)
 		char *xml;
 		int rc;
 
-		ord_buf_addf(&body, "<title>T</title>\n<deadline>%s</deadline>\n<side id=\"a\" name=\"A\"/>\n"
-				    "<side id=\"b\" name=\"B\"/>\n" UNIT, cases[i].text);
+		ord_buf_addf(&body,
+			     "<title>T</title>\n<deadline>%s</deadline>\n<side id=\"a\" name=\"A\"/>\n"
+			     "<side id=\"b\" name=\"B\"/>\n" UNIT,
+			     cases[i].text);
 		xml = doc(body.buf);
 		rc = ord_scenario_load(&sc, xml, strlen(xml), "t.xml");
 		if (cases[i].when) {
@@ -377,8 +385,10 @@ START_TEST(test_deadline)
 				      (long long)sc.deadline);
 		} else {
 			ck_assert_msg(rc == ORD_EBADDATA, "'%s' accepted", cases[i].text);
-			ord_buf_addf(&want, "t.xml:4: deadline '%s' is not a valid date and time "
-					    "(expected UTC ISO 8601 such as 2026-12-01T18:00:00Z)", cases[i].text);
+			ord_buf_addf(&want,
+				     "t.xml:4: deadline '%s' is not a valid date and time "
+				     "(expected UTC ISO 8601 such as 2026-12-01T18:00:00Z)",
+				     cases[i].text);
 			ck_assert_str_eq(ord_error_last(), want.buf);
 		}
 		ord_scenario_release(&sc);
@@ -409,10 +419,12 @@ END_TEST
 
 START_TEST(test_order_of_elements)
 {
-	expect_body("<title>T</title>\n<title>T</title>\n", "t.xml:4: second <title> (only one is allowed)");
+	expect_body("<title>T</title>\n<title>T</title>\n",
+		    "t.xml:4: second <title> (only one is allowed)");
 	expect_body(HEAD "<deadline>2026-12-01T18:00:00Z</deadline>\n" UNIT,
 		    "t.xml:6: <deadline> after <side> (expected the order title, description, deadline, nmr, sides, units)");
-	expect_body("<title>T</title>\n<side id=\"a\" name=\"A\"/>\n" UNIT "<side id=\"b\" name=\"B\"/>\n",
+	expect_body("<title>T</title>\n<side id=\"a\" name=\"A\"/>\n" UNIT
+		    "<side id=\"b\" name=\"B\"/>\n",
 		    "t.xml:6: <side> after <unit> (expected the order title, description, deadline, nmr, sides, units)");
 	expect_body("<title>T</title>\n<nmr policy=\"hold\"/>\n<nmr policy=\"hold\"/>\n",
 		    "t.xml:5: second <nmr> (only one is allowed)");
@@ -420,7 +432,8 @@ START_TEST(test_order_of_elements)
 		    "t.xml:6: unknown element <map> in <scenario> (expected title, description, deadline, nmr, side or unit)");
 	expect_body(HEAD "<x:unit xmlns:x=\"urn:x\"/>\n",
 		    "t.xml:6: element <unit> in namespace 'urn:x' is not accepted (expected no namespace)");
-	expect_body(HEAD "stray text\n" UNIT, "t.xml:6: unexpected text in <scenario> (expected elements only)");
+	expect_body(HEAD "stray text\n" UNIT,
+		    "t.xml:6: unexpected text in <scenario> (expected elements only)");
 	expect_body(HEAD "\n\n  stray\n  text\n\n" UNIT,
 		    "t.xml:8: unexpected text in <scenario> (expected elements only)");
 }
@@ -502,7 +515,8 @@ START_TEST(test_units_attributes)
 	xml = doc(body.buf);
 	ck_assert_int_eq(ord_scenario_load(&sc, xml, strlen(xml), "t.xml"), ORD_EBADDATA);
 	ck_assert(!strncmp(ord_error_last(), "t.xml:6: unit name 'éé", 24));
-	ck_assert_ptr_nonnull(strstr(ord_error_last(), "...' is too long (expected at most 100 characters)"));
+	ck_assert_ptr_nonnull(
+		strstr(ord_error_last(), "...' is too long (expected at most 100 characters)"));
 	free(xml);
 	ord_buf_release(&name);
 	ord_buf_release(&body);
@@ -518,7 +532,8 @@ START_TEST(test_title_length)
 	ord_buf_adds(&body, "<title>");
 	for (i = 0; i < 200; i++)
 		ord_buf_addch(&body, 'x');
-	ord_buf_adds(&body, "</title>\n<side id=\"a\" name=\"A\"/>\n<side id=\"b\" name=\"B\"/>\n" UNIT);
+	ord_buf_adds(&body,
+		     "</title>\n<side id=\"a\" name=\"A\"/>\n<side id=\"b\" name=\"B\"/>\n" UNIT);
 	load_body_ok(&sc, body.buf);
 	ck_assert_uint_eq(strlen(sc.title), 200);
 	ord_scenario_release(&sc);
@@ -572,11 +587,12 @@ START_TEST(test_attrs_values)
 {
 	struct ord_scenario sc;
 
-	load_body_ok(&sc, HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" kind=\"line_infantry\" figures=\"\"/>\n"
-			       "<unit id=\"U2\" name=\"B\" side=\"a\" kind=\"line_infantry\" figures=\"0\"/>\n"
-			       "<unit id=\"U3\" name=\"C\" side=\"a\" kind=\"line_infantry\" figures=\" 24\"/>\n"
-			       "<unit id=\"U4\" name=\"D\" side=\"a\" kind=\"Line_Infantry\" figures=\"2.5\"/>\n"
-			       "<unit id=\"U5\" name=\"E\" side=\"a\" kind=\"line_infantry\" figures=\"1\" weapon=\"\"/>\n");
+	load_body_ok(&sc, HEAD
+		     "<unit id=\"U1\" name=\"A\" side=\"a\" kind=\"line_infantry\" figures=\"\"/>\n"
+		     "<unit id=\"U2\" name=\"B\" side=\"a\" kind=\"line_infantry\" figures=\"0\"/>\n"
+		     "<unit id=\"U3\" name=\"C\" side=\"a\" kind=\"line_infantry\" figures=\" 24\"/>\n"
+		     "<unit id=\"U4\" name=\"D\" side=\"a\" kind=\"Line_Infantry\" figures=\"2.5\"/>\n"
+		     "<unit id=\"U5\" name=\"E\" side=\"a\" kind=\"line_infantry\" figures=\"1\" weapon=\"\"/>\n");
 	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, "t.xml"), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
 			 "t.xml:6: unit 'U1': '' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
@@ -635,7 +651,8 @@ END_TEST
 
 /* ---- hostile XML ---------------------------------------------------- */
 
-#define DOCTYPE_MSG "DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document"
+#define DOCTYPE_MSG \
+	"DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document"
 
 START_TEST(test_hostile_files)
 {
@@ -647,7 +664,8 @@ START_TEST(test_hostile_files)
 	expect_file("hostile-xinclude.xml", ORD_EBADDATA, "@:2: XInclude is not accepted");
 	expect_file("hostile-latin1.xml", ORD_EBADDATA,
 		    "@:1: encoding 'ISO-8859-1' is not accepted; expected UTF-8");
-	expect_file("hostile-utf7.xml", ORD_EBADDATA, "@:1: encoding 'UTF-7' is not accepted; expected UTF-8");
+	expect_file("hostile-utf7.xml", ORD_EBADDATA,
+		    "@:1: encoding 'UTF-7' is not accepted; expected UTF-8");
 	expect_file("hostile-utf16.xml", ORD_EBADDATA,
 		    "@:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8");
 	expect_file("hostile-nul.xml", ORD_EBADDATA, "@:3: contains a NUL byte; expected UTF-8 text");

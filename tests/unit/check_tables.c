@@ -11,33 +11,33 @@
 
 /* A document with one table of each kind; the line numbers matter. */
 static const char doc_all[] =
-	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"                                 /* 1 */
-	"<tables ruleset=\"test\" version=\"1\">\n"                                     /* 2 */
-	"  <params name=\"units\" title=\"Units\">\n"                                   /* 3 */
-	"    <param name=\"per_tray\" value=\"4\" unit=\"figures\"/>\n"                 /* 4 */
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"                                   /* 1 */
+	"<tables ruleset=\"test\" version=\"1\">\n"                                      /* 2 */
+	"  <params name=\"units\" title=\"Units\">\n"                                    /* 3 */
+	"    <param name=\"per_tray\" value=\"4\" unit=\"figures\"/>\n"                  /* 4 */
 	"    <param name=\"half\" value=\"1/2\" reconstructed=\"yes\" note=\"lost\"/>\n" /* 5 */
-	"  </params>\n"                                                                 /* 6 */
+	"  </params>\n"                                                                  /* 6 */
 	"  <bands name=\"fire\" title=\"Fire\" unit=\"in\" keys=\"weapon\" columns=\"hits\">\n"
-	"    <note>a note</note>\n"                                                     /* 8 */
-	"    <band weapon=\"musket\" from=\"0\" to=\"4\" hits=\"50\"/>\n"               /* 9 */
-	"    <band weapon=\"musket\" from=\"4\" to=\"8\" hits=\"25\"/>\n"               /* 10 */
-	"    <band weapon=\"musket\" from=\"8\" to=\"12\" hits=\"-\"/>\n"               /* 11 */
+	"    <note>a note</note>\n"                                       /* 8 */
+	"    <band weapon=\"musket\" from=\"0\" to=\"4\" hits=\"50\"/>\n" /* 9 */
+	"    <band weapon=\"musket\" from=\"4\" to=\"8\" hits=\"25\"/>\n" /* 10 */
+	"    <band weapon=\"musket\" from=\"8\" to=\"12\" hits=\"-\"/>\n" /* 11 */
 	"    <band weapon=\"rifle\" from=\"2\" to=\"16\" hits=\"25\" provisional=\"yes\"/>\n"
-	"  </bands>\n"                                                                  /* 13 */
+	"  </bands>\n" /* 13 */
 	"  <dice name=\"morale\" title=\"Morale\" die=\"6\" labels=\"outcome\" reconstructed=\"yes\">\n"
-	"    <note>bands garbled</note>\n"                                              /* 15 */
-	"    <roll lo=\"0\" hi=\"max\" outcome=\"good\"/>\n"                             /* 16 */
-	"    <roll lo=\"-5\" hi=\"-1\" outcome=\"retreat\"/>\n"                          /* 17 */
-	"    <roll lo=\"min\" hi=\"-6\" outcome=\"rout\"/>\n"                            /* 18 */
-	"  </dice>\n"                                                                   /* 19 */
-	"  <modifiers name=\"mods\" title=\"Mods\" keys=\"shot\">\n"                    /* 20 */
+	"    <note>bands garbled</note>\n"                           /* 15 */
+	"    <roll lo=\"0\" hi=\"max\" outcome=\"good\"/>\n"         /* 16 */
+	"    <roll lo=\"-5\" hi=\"-1\" outcome=\"retreat\"/>\n"      /* 17 */
+	"    <roll lo=\"min\" hi=\"-6\" outcome=\"rout\"/>\n"        /* 18 */
+	"  </dice>\n"                                                /* 19 */
+	"  <modifiers name=\"mods\" title=\"Mods\" keys=\"shot\">\n" /* 20 */
 	"    <mod shot=\"*\" when=\"target_column\" mode=\"fraction\" value=\"1/2\" label=\"target in column\"/>\n"
 	"    <mod shot=\"*\" when=\"target_moved\" mode=\"fraction\" value=\"-1/4\" label=\"target moved\"/>\n"
 	"    <mod shot=\"grape\" when=\"square\" mode=\"sum\" value=\"4\" label=\"square\"/>\n"
 	"    <mod shot=\"*\" when=\"horse\" mode=\"times\" value=\"1/2\" label=\"horse\"/>\n"
 	"    <mod shot=\"*\" when=\"losses\" mode=\"per\" value=\"-1\" label=\"lost\"/>\n"
 	"    <mod shot=\"*\" when=\"a b\" unless=\"c\" mode=\"sum\" value=\"10\" label=\"a and b not c\"/>\n"
-	"  </modifiers>\n"                                                              /* 27 */
+	"  </modifiers>\n" /* 27 */
 	"  <chart name=\"move\" title=\"Movement\" keys=\"kind formation\" columns=\"reg charge\" labels=\"arm\">\n"
 	"    <row kind=\"line light\" formation=\"column\" reg=\"8\" charge=\"10\" arm=\"infantry\"/>\n"
 	"    <row kind=\"line light\" formation=\"line misc\" reg=\"6\" charge=\"-\" arm=\"infantry\"/>\n"
@@ -267,14 +267,13 @@ END_TEST
 
 START_TEST(test_dice_keyed)
 {
-	static const char body[] =
-		"<dice name=\"d20\" title=\"d20\" die=\"20\" keys=\"class\" labels=\"outcome\">\n"
-		"  <roll class=\"A\" lo=\"1\" hi=\"16\" outcome=\"good\"/>\n"
-		"  <roll class=\"A\" lo=\"17\" hi=\"19\" outcome=\"retreat\"/>\n"
-		"  <roll class=\"A\" lo=\"20\" hi=\"20\" outcome=\"rout\"/>\n"
-		"  <roll class=\"B C\" lo=\"1\" hi=\"14\" outcome=\"good\"/>\n"
-		"  <roll class=\"B C\" lo=\"15\" hi=\"20\" outcome=\"rout\"/>\n"
-		"</dice>\n";
+	static const char body[] = "<dice name=\"d20\" title=\"d20\" die=\"20\" keys=\"class\" labels=\"outcome\">\n"
+				   "  <roll class=\"A\" lo=\"1\" hi=\"16\" outcome=\"good\"/>\n"
+				   "  <roll class=\"A\" lo=\"17\" hi=\"19\" outcome=\"retreat\"/>\n"
+				   "  <roll class=\"A\" lo=\"20\" hi=\"20\" outcome=\"rout\"/>\n"
+				   "  <roll class=\"B C\" lo=\"1\" hi=\"14\" outcome=\"good\"/>\n"
+				   "  <roll class=\"B C\" lo=\"15\" hi=\"20\" outcome=\"rout\"/>\n"
+				   "</dice>\n";
 	char *xml = wrap(body);
 	struct ord_tables *t = load_ok(xml);
 	const struct ord_table *tbl = ord_tables_get(t, "d20");
@@ -303,8 +302,8 @@ END_TEST
 
 /* ---- modifiers -------------------------------------------------------------------- */
 
-static double apply(const struct ord_tables *t, double base, const char *flags,
-		    const char *shot, struct ord_buf *why)
+static double apply(const struct ord_tables *t, double base, const char *flags, const char *shot,
+		    struct ord_buf *why)
 {
 	struct ord_kv f, m;
 	double v = -999;
@@ -324,8 +323,7 @@ static double apply(const struct ord_tables *t, double base, const char *flags,
 	if (shot)
 		ord_kv_set(&m, "shot", shot);
 	ord_buf_reset(why);
-	ck_assert_int_eq(ord_table_apply(&v, ord_tables_get(t, "mods"), base, &f,
-					 shot ? &m : NULL, why),
+	ck_assert_int_eq(ord_table_apply(&v, ord_tables_get(t, "mods"), base, &f, shot ? &m : NULL, why),
 			 0);
 	ord_kv_release(&f);
 	ord_kv_release(&m);
@@ -382,12 +380,11 @@ END_TEST
 
 START_TEST(test_modifiers_unconditional)
 {
-	static const char body[] =
-		"<modifiers name=\"m\" title=\"M\">\n"
-		"  <mod mode=\"sum\" value=\"2\" label=\"always\"/>\n"
-		"  <mod unless=\"failed\" mode=\"sum\" value=\"2\" label=\"never failed\"/>\n"
-		"  <mod when=\"failed\" mode=\"sum\" value=\"-3\" label=\"failed before\"/>\n"
-		"</modifiers>\n";
+	static const char body[] = "<modifiers name=\"m\" title=\"M\">\n"
+				   "  <mod mode=\"sum\" value=\"2\" label=\"always\"/>\n"
+				   "  <mod unless=\"failed\" mode=\"sum\" value=\"2\" label=\"never failed\"/>\n"
+				   "  <mod when=\"failed\" mode=\"sum\" value=\"-3\" label=\"failed before\"/>\n"
+				   "</modifiers>\n";
 	char *xml = wrap(body);
 	struct ord_tables *t = load_ok(xml);
 	struct ord_buf why = ORD_BUF_INIT;
@@ -422,8 +419,7 @@ END_TEST
 
 /* ---- charts and finding rows ------------------------------------------------------- */
 
-static const struct ord_row *chart(const struct ord_tables *t, const char *kind,
-				   const char *formation)
+static const struct ord_row *chart(const struct ord_tables *t, const char *kind, const char *formation)
 {
 	const struct ord_row *row = NULL;
 	struct ord_kv m;
@@ -459,7 +455,8 @@ START_TEST(test_chart)
 	/* an attribute not in the match is free; not found names the pairs */
 	ck_assert(num(chart(t, "hussar", NULL), "charge") == 16);
 	ck_assert_ptr_null(chart(t, "line", "square"));
-	ck_assert_ptr_nonnull(strstr(ord_error_last(), "table 'move': no row matches for kind=line, formation=square"));
+	ck_assert_ptr_nonnull(strstr(ord_error_last(),
+				     "table 'move': no row matches for kind=line, formation=square"));
 	/* finding by an attribute that is no key */
 	{
 		struct ord_kv m;
@@ -541,7 +538,8 @@ START_TEST(test_bad_ranges)
 	assert_load_error("<bands name=\"fire\" title=\"F\">\n"
 			  "  <band from=\"4\" to=\"4\"/>\n"
 			  "</bands>\n",
-			  ORD_EBADDATA, "t.xml:4: table 'fire' row: 'from' (4) must be below 'to' (4)");
+			  ORD_EBADDATA,
+			  "t.xml:4: table 'fire' row: 'from' (4) must be below 'to' (4)");
 	assert_load_error("<dice name=\"d\" title=\"D\">\n"
 			  "  <roll lo=\"3\" hi=\"2\"/>\n"
 			  "</dice>\n",
@@ -584,7 +582,8 @@ START_TEST(test_modifier_rows)
 	assert_load_error("<modifiers name=\"m\" title=\"M\">\n"
 			  "  <mod value=\"1\" label=\"x\"/>\n"
 			  "</modifiers>\n",
-			  ORD_EBADDATA, "t.xml:4: table 'm' row has no 'mode' (expected sum, fraction, per or times)");
+			  ORD_EBADDATA,
+			  "t.xml:4: table 'm' row has no 'mode' (expected sum, fraction, per or times)");
 	assert_load_error("<modifiers name=\"m\" title=\"M\">\n"
 			  "  <mod mode=\"sum\" label=\"x\"/>\n"
 			  "</modifiers>\n",
@@ -614,7 +613,8 @@ START_TEST(test_reconstructed_needs_note)
 	assert_load_error("<params name=\"p\" title=\"P\">\n"
 			  "  <param name=\"x\" value=\"1\" reconstructed=\"yes\"/>\n"
 			  "</params>\n",
-			  ORD_EBADDATA, "t.xml:4: table 'p' row is marked reconstructed but has no note");
+			  ORD_EBADDATA,
+			  "t.xml:4: table 'p' row is marked reconstructed but has no note");
 }
 END_TEST
 

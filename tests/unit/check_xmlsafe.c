@@ -20,7 +20,8 @@
 
 #include "xml/xmlsafe.h"
 
-#define DOCTYPE_MSG "DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document"
+#define DOCTYPE_MSG \
+	"DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document"
 #define NOT_UTF8_MSG "t.xml:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8"
 
 static int loads; /* calls of the external-entity loader */
@@ -150,7 +151,8 @@ END_TEST
 
 START_TEST(test_malformed)
 {
-	refused_prefix("<r>\n<a>\n</b></r>", "t.xml:3: Opening and ending tag mismatch: a line 2 and b");
+	refused_prefix("<r>\n<a>\n</b></r>",
+		       "t.xml:3: Opening and ending tag mismatch: a line 2 and b");
 	refused("", "t.xml:1: Document is empty");
 	refused("<r>&#0;</r>", "t.xml:1: xmlParseCharRef: invalid xmlChar value 0");
 	refused_prefix("<r>\n\n<a b=1/></r>", "t.xml:3: AttValue: \" or ' expected");
@@ -313,7 +315,8 @@ START_TEST(test_oversize)
 	memset(big, ' ', len);
 	memcpy(big, "<r>", 3);
 	memcpy(big + len - 4, "</r>", 4);
-	refused_len(big, len, "t.xml: document of 16777217 bytes is larger than the limit of 16777216 bytes");
+	refused_len(big, len,
+		    "t.xml: document of 16777217 bytes is larger than the limit of 16777216 bytes");
 	free(big);
 }
 END_TEST
@@ -380,13 +383,14 @@ START_TEST(test_load_and_validate)
 	ck_assert_int_eq(ord_xml_load(&doc, ok, strlen(ok), "t.xml", "schema/scenario.rng"), 0);
 	ck_assert_ptr_nonnull(doc);
 	xmlFreeDoc(doc);
-	ck_assert_int_eq(ord_xml_load(&doc, wrong_root, strlen(wrong_root), "t.xml", "schema/scenario.rng"),
+	ck_assert_int_eq(ord_xml_load(&doc, wrong_root, strlen(wrong_root), "t.xml",
+				      "schema/scenario.rng"),
 			 ORD_EBADDATA);
 	ck_assert_ptr_null(doc);
 	ck_assert_str_eq(ord_error_last(), "t.xml:2: Expecting element scenario, got game");
 	/* hostile input is refused by the parse, before any schema */
-	ck_assert_int_eq(ord_xml_load(&doc, "<!DOCTYPE scenario SYSTEM \"file:///etc/passwd\"><scenario/>", 58,
-				      "t.xml", "schema/scenario.rng"),
+	ck_assert_int_eq(ord_xml_load(&doc, "<!DOCTYPE scenario SYSTEM \"file:///etc/passwd\"><scenario/>",
+				      58, "t.xml", "schema/scenario.rng"),
 			 ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(), "t.xml:1: " DOCTYPE_MSG);
 
@@ -404,9 +408,16 @@ END_TEST
 START_TEST(test_hostile_fixtures)
 {
 	static const char *const files[] = {
-		"hostile-billion-laughs.xml", "hostile-xxe-file.xml", "hostile-xxe-http.xml",
-		"hostile-external-dtd.xml", "hostile-parameter-entity.xml", "hostile-xinclude.xml",
-		"hostile-latin1.xml", "hostile-utf7.xml", "hostile-utf16.xml", "hostile-nul.xml",
+		"hostile-billion-laughs.xml",
+		"hostile-xxe-file.xml",
+		"hostile-xxe-http.xml",
+		"hostile-external-dtd.xml",
+		"hostile-parameter-entity.xml",
+		"hostile-xinclude.xml",
+		"hostile-latin1.xml",
+		"hostile-utf7.xml",
+		"hostile-utf16.xml",
+		"hostile-nul.xml",
 	};
 	char path[4096];
 	xmlDocPtr doc;

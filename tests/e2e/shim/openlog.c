@@ -47,10 +47,10 @@ static void logline(const char *kind, const char *what)
 	busy = 0;
 }
 
-#define NEXT(type, name, args) \
-	static type(*next) args;  \
-	if (!next)                \
-		*(void **)&next = dlsym(RTLD_NEXT, name)
+#define NEXT(type, name, args)   \
+	static type(*next) args; \
+	if (!next)               \
+	*(void **)&next = dlsym(RTLD_NEXT, name)
 
 static mode_t mode_arg(int flags, va_list ap)
 {
