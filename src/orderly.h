@@ -224,6 +224,45 @@ int ord_game_exchange(ord_game *g);
 /* Set or clear (when == 0) the current turn's deadline (unix seconds). */
 int ord_game_set_deadline(ord_game *g, int64_t when);
 
+/*
+ * What a change did, for a front-end that must act in the same transaction
+ * (the mail judge queues its replies so: a change and the mail it causes
+ * commit together, or neither does).  Pointers live for the call only.
+ */
+enum ord_change_kind {
+	ORD_CHANGE_SUBMIT = 1, /* a sheet stored: side, receipt */
+	ORD_CHANGE_REJECT,     /* a sheet or commitment refused (logged): side, message, diag */
+	ORD_CHANGE_COMMIT,     /* referee-less: a signed commitment stored: side, receipt */
+	ORD_CHANGE_OPEN,       /* referee-less: a commitment opened: side, receipt */
+	ORD_CHANGE_SEAL,       /* the turn sealed: held (sides whose NMR policy applied) */
+	ORD_CHANGE_EVENT,      /* a referee event recorded: phase */
+	ORD_CHANGE_RESOLVE,    /* a phase resolved: phase, last_phase */
+	ORD_CHANGE_EXCHANGE,   /* the turn exchanged and the next one opened */
+	ORD_CHANGE_DEADLINE,   /* the turn's deadline set or cleared */
+};
+struct ord_change {
+	enum ord_change_kind kind;
+	int turn;                          /* the turn changed */
+	const char *side;                  /* SUBMIT, REJECT, COMMIT, OPEN; else NULL */
+	const struct ord_receipt *receipt; /* SUBMIT, COMMIT, OPEN; else NULL */
+	const char *message;               /* REJECT: why, as ord_error_last() will say */
+	const struct ord_diag *diag;       /* REJECT: every problem of the sheet (may be empty) */
+	const char *phase;                 /* EVENT, RESOLVE: the phase; else NULL */
+	int last_phase;                    /* RESOLVE: 1 when the turn's last phase was resolved */
+	const char *held; /* SEAL: "a, b" of the sides the NMR policy stood in for */
+	int64_t deadline; /* DEADLINE: unix seconds, 0 for none */
+};
+/* Called inside the change's transaction after its rows are written, before
+ * the commit; a non-zero return rolls the whole change back and is returned
+ * by the call that made the change. */
+typedef int (*ord_change_fn)(void *ud, ord_game *g, const struct ord_change *c);
+/* Set (or clear, fn NULL) the hook of g. */
+void ord_game_set_hook(ord_game *g, ord_change_fn fn, void *ud);
+/* Run fn in one write transaction of g (BEGIN IMMEDIATE ... COMMIT): what it
+ * writes commits together or, when it returns non-zero, not at all.  Calls
+ * that change the game are refused inside it (ORD_ESTATE). */
+int ord_game_transact(ord_game *g, int (*fn)(void *ud, ord_game *g), void *ud);
+
 int ord_game_info(ord_game *g, struct ord_buf *out, int xml);
 /* side == NULL is the referee's report.  turn <= 0: the current turn. */
 int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord_buf *out);

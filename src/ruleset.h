@@ -175,6 +175,11 @@ int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 	__attribute__((format(printf, 5, 6)))
 #endif
 	;
+/* Record a result with its explanation in several languages: texts maps a
+ * language ("da", "en") to the text; the first is the ruleset's own.  A
+ * front-end shows the one its user asks for. */
+int ord_ctx_result_texts(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
+			 const struct ord_kv *values, const struct ord_kv *texts);
 
 /* For modules' own unit tests: a context with no database (tests/unit). */
 struct ord_ctx *ord_ctx_fake_new(const struct ord_ruleset *rs, struct ord_rules *rules, int turn);

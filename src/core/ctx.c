@@ -498,16 +498,12 @@ int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purp
 	return 0;
 }
 
-int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
-		   const struct ord_kv *values, const char *fmt, ...)
+/* Add a result; takes explanation (malloc'd). */
+static void add_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
+		       const struct ord_kv *values, char *explanation)
 {
 	struct ord_ctx_result *r;
-	struct ord_buf b = ORD_BUF_INIT;
-	va_list ap;
 
-	va_start(ap, fmt);
-	ord_buf_vaddf(&b, fmt, ap);
-	va_end(ap);
 	if (ctx->nresults == ctx->resalloc) {
 		ctx->resalloc = ctx->resalloc ? 2 * ctx->resalloc : 32;
 		ctx->results = ord_xrealloc(ctx->results, ctx->resalloc * sizeof(*ctx->results));
@@ -519,8 +515,40 @@ int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 	ord_kv_init(&r->values);
 	if (values)
 		ord_kv_copy(&r->values, values);
-	ord_buf_addf(&ctx->fake_out, "%s: %s\n", r->unit, b.buf);
-	r->explanation = ord_buf_detach(&b, NULL);
+	ord_buf_addf(&ctx->fake_out, "%s: %s\n", r->unit, explanation);
+	r->explanation = explanation;
+}
+
+int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
+		   const struct ord_kv *values, const char *fmt, ...)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ord_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	add_result(ctx, event_seq, unit_id, values, ord_buf_detach(&b, NULL));
+	return 0;
+}
+
+int ord_ctx_result_texts(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
+			 const struct ord_kv *values, const struct ord_kv *texts)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	size_t i;
+
+	/* NEEDSWORK: stored as the "⟦da⟧...⟦en⟧...⟦⟧" text the front-ends cut
+	 * apart today; the store keeps the languages apart once results are
+	 * stored per language (issue 11, item 5) */
+	if (texts->n == 1) {
+		ord_buf_adds(&b, texts->items[0].value);
+	} else {
+		for (i = 0; i < texts->n; i++)
+			ord_buf_addf(&b, "⟦%s⟧%s", texts->items[i].key, texts->items[i].value);
+		ord_buf_adds(&b, "⟦⟧");
+	}
+	add_result(ctx, event_seq, unit_id, values, ord_buf_detach(&b, NULL));
 	return 0;
 }
 

@@ -55,6 +55,50 @@ void ord_game_side_list(const struct ord_game *g, struct ord_buf *out)
 		ord_buf_addf(out, "%s%s", i ? ", " : "", g->sides[i].name);
 }
 
+/* ---- hooks and transactions ---- */
+
+void ord_game_set_hook(ord_game *g, ord_change_fn fn, void *ud)
+{
+	g->hook = fn;
+	g->hook_ud = ud;
+}
+
+int ord_game_notify(struct ord_game *g, const struct ord_change *c)
+{
+	int err;
+
+	if (!g->hook)
+		return 0;
+	if ((err = g->hook(g->hook_ud, g, c)) != 0 && err != ord_error_code())
+		/* a hook that failed without saying why */
+		return ord_error_set(err < 0 ? err : ORD_ERROR, "the change's hook failed (%d)", err);
+	return err;
+}
+
+int ord_game_may_change(struct ord_game *g)
+{
+	if (g->in_transact)
+		return ord_error_set(ORD_ESTATE,
+				     "a change of the game cannot be made inside ord_game_transact");
+	return 0;
+}
+
+int ord_game_transact(ord_game *g, int (*fn)(void *ud, ord_game *g), void *ud)
+{
+	int err;
+
+	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+		return err;
+	g->in_transact = 1;
+	err = fn(ud, g);
+	g->in_transact = 0;
+	if (!err)
+		err = ord_store_commit(g->db);
+	if (err)
+		ord_store_rollback(g->db);
+	return err;
+}
+
 /* ---- the log ---- */
 
 int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, const char *body)
@@ -961,7 +1005,7 @@ int ord_game_set_deadline(ord_game *g, int64_t when)
 	int64_t seq;
 	int err;
 
-	if ((err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		goto out;
@@ -982,6 +1026,11 @@ int ord_game_set_deadline(ord_game *g, int64_t when)
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		err = ord_store_error(g->db, "setting the deadline");
 		goto out;
+	}
+	{
+		struct ord_change c = { .kind = ORD_CHANGE_DEADLINE, .turn = t.turn, .deadline = when };
+		if ((err = ord_game_notify(g, &c)) != 0)
+			goto out;
 	}
 	err = ord_store_commit(g->db);
 out:

@@ -37,6 +37,9 @@ struct ord_game {
 	int have_pk, have_sk; /* the game's key: public, and secret (in the file or given) */
 	unsigned char pk[32];
 	unsigned char sk[64];
+	ord_change_fn hook; /* ord_game_set_hook, or NULL */
+	void *hook_ud;
+	int in_transact; /* inside ord_game_transact: changes refused */
 };
 
 /* The current (highest) turn and its state. */
@@ -56,6 +59,11 @@ size_t ord_game_nphases(const struct ord_game *g);
 const struct ord_game_side *ord_game_side_by_name(const struct ord_game *g, const char *name);
 /* "a, b, c" of the sides' names */
 void ord_game_side_list(const struct ord_game *g, struct ord_buf *out);
+
+/* Tell the hook (if any) what the change did, inside its transaction. */
+int ord_game_notify(struct ord_game *g, const struct ord_change *c);
+/* ORD_ESTATE inside ord_game_transact (a change would nest a transaction). */
+int ord_game_may_change(struct ord_game *g);
 
 /* Append a log entry (inside a transaction); *seq receives its number. */
 int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, const char *body);

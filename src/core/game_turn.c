@@ -151,9 +151,13 @@ out:
 	return err;
 }
 
-static int log_rejection(struct ord_game *g, int turn, const char *side, const char *bytes,
-			 size_t len, size_t problems, const char *reason)
+static int log_rejection(struct ord_game *g, int turn, const char *side, const char *bytes, size_t len,
+			 const struct ord_diag *diag, const char *message, const char *reason)
 {
+	struct ord_change c = {
+		.kind = ORD_CHANGE_REJECT, .turn = turn, .side = side, .message = message, .diag = diag
+	};
+	size_t problems = diag ? diag->n : 1;
 	struct ord_buf body = ORD_BUF_INIT;
 	unsigned char h[32];
 	int64_t seq;
@@ -167,6 +171,8 @@ static int log_rejection(struct ord_game *g, int turn, const char *side, const c
 		ord_buf_addf(&body, "reason=%s\n", reason);
 	if ((err = ord_store_begin(g->db)) == 0) {
 		err = ord_game_log(g, &seq, turn, "reject", body.buf);
+		if (!err)
+			err = ord_game_notify(g, &c);
 		if (!err)
 			err = ord_store_commit(g->db);
 		if (err)
@@ -205,13 +211,13 @@ static int find_side(struct ord_game *g, const char *side, const struct ord_game
 
 /* Log a refused attempt, then return the error already set. */
 static int refuse_logged(struct ord_game *g, int turn, const char *side, const char *bytes,
-			 size_t len, size_t problems, const char *reason)
+			 size_t len, const char *reason)
 {
 	struct ord_buf msg = ORD_BUF_INIT;
 	int code = ord_error_code(), lerr;
 
 	ord_buf_adds(&msg, ord_error_last());
-	lerr = log_rejection(g, turn, side, bytes, len, problems, reason);
+	lerr = log_rejection(g, turn, side, bytes, len, NULL, msg.buf, reason);
 	if (!lerr)
 		ord_error_set(code, "%s", msg.buf);
 	ord_buf_release(&msg);
@@ -235,13 +241,25 @@ static int validate_bytes(struct ord_game *g, int turn, const char *side, const 
 		err = check_sheet(g, turn, side, bytes, len, diag);
 	}
 	if (err == ORD_EBADSHEET) {
-		int lerr = log_rejection(g, turn, side, bytes, len, diag->n, NULL);
-		if (lerr)
-			return lerr;
-		return ord_error_set(ORD_EBADSHEET, "sheet rejected: %zu problem%s", diag->n,
-				     diag->n == 1 ? "" : "s");
+		struct ord_buf msg = ORD_BUF_INIT;
+		int lerr;
+
+		ord_buf_addf(&msg, "sheet rejected: %zu problem%s", diag->n, diag->n == 1 ? "" : "s");
+		lerr = log_rejection(g, turn, side, bytes, len, diag, msg.buf, NULL);
+		if (!lerr)
+			lerr = ord_error_set(ORD_EBADSHEET, "%s", msg.buf);
+		ord_buf_release(&msg);
+		return lerr;
 	}
 	return err;
+}
+
+/* Tell the hook a side's sheet or commitment was stored. */
+static int notify_sheet(struct ord_game *g, enum ord_change_kind kind, const struct ord_receipt *rc)
+{
+	struct ord_change c = { .kind = kind, .turn = rc->turn, .side = rc->side, .receipt = rc };
+
+	return ord_game_notify(g, &c);
 }
 
 int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *side,
@@ -249,11 +267,12 @@ int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *sid
 			   const unsigned char *signature, struct ord_diag *diag)
 {
 	const struct ord_game_side *s;
+	struct ord_receipt rc;
 	unsigned char c[32];
 	struct ord_turn t;
 	int err;
 
-	if ((err = find_side(g, side, &s)) != 0)
+	if ((err = ord_game_may_change(g)) != 0 || (err = find_side(g, side, &s)) != 0)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
 		return err;
@@ -265,7 +284,7 @@ int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *sid
 			      "side '%s' signs its sheets (its key is in the scenario): an unsigned sheet is refused; "
 			      "sign it with 'orderly sign' and submit it with --nonce and --signature",
 			      side);
-		return refuse_logged(g, t.turn, side, bytes, len, 1, "unsigned");
+		return refuse_logged(g, t.turn, side, bytes, len, "unsigned");
 	}
 	if (signature && !s->has_key)
 		return ord_error_set(ORD_EUSAGE,
@@ -278,7 +297,7 @@ int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *sid
 				      "the signature is not side %s's over this sheet for turn %d with this nonce "
 				      "(signed by another key, for another game, turn or side, or the sheet or nonce changed since)",
 				      side, t.turn);
-			return refuse_logged(g, t.turn, side, bytes, len, 1, "bad signature");
+			return refuse_logged(g, t.turn, side, bytes, len, "bad signature");
 		}
 	}
 	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag)) != 0)
@@ -287,11 +306,14 @@ int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *sid
 		return err;
 	/* the turn may have been sealed while we validated */
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0 ||
-	    (err = store_sheet(g, out, t.turn, s, "submitted", bytes, len, nonce, signature, 0)) != 0 ||
+	    (err = store_sheet(g, &rc, t.turn, s, "submitted", bytes, len, nonce, signature, 0)) != 0 ||
+	    (err = notify_sheet(g, ORD_CHANGE_SUBMIT, &rc)) != 0 ||
 	    (err = ord_store_commit(g->db)) != 0) {
 		ord_store_rollback(g->db);
 		return err;
 	}
+	if (out)
+		*out = rc;
 	return 0;
 }
 
@@ -306,6 +328,7 @@ int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side, cons
 int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 		    const unsigned char commitment[32], const unsigned char signature[64])
 {
+	struct ord_receipt rc;
 	const struct ord_game_side *s;
 	struct ord_buf body = ORD_BUF_INIT;
 	sqlite3_stmt *st = NULL;
@@ -314,6 +337,8 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 	int version, err;
 
 	memset(&t, 0, sizeof(t));
+	if ((err = ord_game_may_change(g)) != 0)
+		return err;
 	if (!g->refereeless)
 		return ord_error_set(ORD_ESTATE,
 				     "'%s' has a referee: submit the sheet itself (a commitment alone is for referee-less games, 'new --no-referee')",
@@ -354,21 +379,21 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 		err = ord_store_error(g->db, "storing the commitment");
 		goto out;
 	}
-	if ((err = ord_store_commit(g->db)) != 0)
+	rc.turn = t.turn;
+	rc.version = version;
+	snprintf(rc.side, sizeof(rc.side), "%s", s->name);
+	memcpy(rc.commitment, commitment, 32);
+	if ((err = notify_sheet(g, ORD_CHANGE_COMMIT, &rc)) != 0 || (err = ord_store_commit(g->db)) != 0)
 		goto out;
-	if (out) {
-		out->turn = t.turn;
-		out->version = version;
-		snprintf(out->side, sizeof(out->side), "%s", s->name);
-		memcpy(out->commitment, commitment, 32);
-	}
+	if (out)
+		*out = rc;
 out:
 	if (err) {
 		int code = ord_error_code();
 		ord_store_rollback(g->db);
 		/* a refused commitment is logged as an attempt, like a refused sheet */
 		if (code == ORD_EBADDATA)
-			err = refuse_logged(g, t.turn, side, (const char *)commitment, 32, 1,
+			err = refuse_logged(g, t.turn, side, (const char *)commitment, 32,
 					    "bad signature");
 	}
 	sqlite3_finalize(st);
@@ -424,6 +449,7 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 			size_t len, const unsigned char nonce[32], struct ord_diag *diag)
 {
 	const struct ord_game_side *s;
+	struct ord_receipt rc;
 	struct ord_buf waiting = ORD_BUF_INIT;
 	unsigned char sealed[32], c[32], sig[64];
 	sqlite3_stmt *st = NULL;
@@ -431,6 +457,8 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 	size_t nwaiting;
 	int version, opened, err, began = 0;
 
+	if ((err = ord_game_may_change(g)) != 0)
+		return err;
 	if (!g->refereeless)
 		return ord_error_set(ORD_ESTATE,
 				     "'%s' has a referee: there are no commitments to open (submit the sheet itself)",
@@ -470,7 +498,7 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 				    "this sheet and nonce do not give the commitment %s sealed for turn %d (version %d): "
 				    "a wrong nonce, or a sheet changed since it was signed",
 				    side, t.turn, version);
-		err = refuse_logged(g, t.turn, side, bytes, len, 1, "does not open the commitment");
+		err = refuse_logged(g, t.turn, side, bytes, len, "does not open the commitment");
 		goto out;
 	}
 	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag)) != 0)
@@ -493,9 +521,12 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 	memcpy(sig, sqlite3_column_blob(st, 0), 64);
 	sqlite3_finalize(st);
 	st = NULL;
-	if ((err = store_sheet(g, out, t.turn, s, "submitted", bytes, len, nonce, sig, version)) != 0 ||
-	    (err = set_dice_key_if_complete(g, &t)) != 0 || (err = ord_store_commit(g->db)) != 0)
+	if ((err = store_sheet(g, &rc, t.turn, s, "submitted", bytes, len, nonce, sig, version)) != 0 ||
+	    (err = set_dice_key_if_complete(g, &t)) != 0 ||
+	    (err = notify_sheet(g, ORD_CHANGE_OPEN, &rc)) != 0 || (err = ord_store_commit(g->db)) != 0)
 		goto out;
+	if (out)
+		*out = rc;
 out:
 	if (err && began)
 		ord_store_rollback(g->db);
@@ -539,10 +570,11 @@ int ord_game_seal(ord_game *g, int force)
 	sqlite3_stmt *st = NULL;
 	struct ord_turn t;
 	size_t i, nmissing = 0;
+	struct ord_buf held = ORD_BUF_INIT;
 	int64_t seq;
 	int err, late, have_key = 1;
 
-	if ((err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		goto out;
@@ -597,6 +629,7 @@ int ord_game_seal(ord_game *g, int force)
 				source = "repeat";
 			ord_diag_release(&d);
 		}
+		ord_buf_addf(&held, "%s%s", held.len ? ", " : "", g->sides[i].name);
 		if (!strcmp(source, "repeat")) {
 			err = store_sheet(g, NULL, t.turn, &g->sides[i], source, prev, pl, NULL,
 					  NULL, 0);
@@ -647,12 +680,18 @@ int ord_game_seal(ord_game *g, int force)
 		err = ord_store_error(g->db, "sealing");
 		goto out;
 	}
+	{
+		struct ord_change c = { .kind = ORD_CHANGE_SEAL, .turn = t.turn, .held = held.buf };
+		if ((err = ord_game_notify(g, &c)) != 0)
+			goto out;
+	}
 	err = ord_store_commit(g->db);
 out:
 	if (err)
 		ord_store_rollback(g->db);
 	sqlite3_finalize(st);
 	ord_buf_release(&missing);
+	ord_buf_release(&held);
 	ord_buf_release(&body);
 	return err;
 }
@@ -717,7 +756,7 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		err = ord_error_set(ORD_EUSAGE, "an override needs a stated reason");
 		goto out;
 	}
-	if ((err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		goto out;
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = current_phase(g, &t, &phase)) != 0)
 		goto out;
@@ -791,6 +830,11 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		err = ord_store_error(g->db, "storing the event");
 		goto out;
+	}
+	{
+		struct ord_change c = { .kind = ORD_CHANGE_EVENT, .turn = t.turn, .phase = phase };
+		if ((err = ord_game_notify(g, &c)) != 0)
+			goto out;
 	}
 	err = ord_store_commit(g->db);
 	/* recorded under an override: the caller learns what the checks said */
@@ -934,7 +978,7 @@ int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndi
 	if (dice && !g->fixed_dice)
 		return ord_error_set(ORD_EUSAGE,
 				     "dice can only be given in a game created with --fixed-dice; this game's dice come from its sealed seed");
-	if ((err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = current_phase(g, &t, &cur)) != 0)
 		goto out;
@@ -964,6 +1008,14 @@ int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndi
 	}
 	if ((err = store_phase(g, &ctx, &t, cur)) != 0)
 		goto out;
+	{
+		struct ord_change c = { .kind = ORD_CHANGE_RESOLVE,
+					.turn = t.turn,
+					.phase = cur,
+					.last_phase = (size_t)t.phase + 1 >= ord_game_nphases(g) };
+		if ((err = ord_game_notify(g, &c)) != 0)
+			goto out;
+	}
 	if ((err = ord_store_commit(g->db)) != 0)
 		goto out;
 	ord_buf_addf(out, "turn %d, phase %s: %zu event%s, %zu roll%s\n", t.turn, cur, ctx.nevents,
@@ -994,7 +1046,7 @@ int ord_game_exchange(ord_game *g)
 	int64_t seq;
 	int err;
 
-	if ((err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		goto out;
@@ -1034,6 +1086,11 @@ int ord_game_exchange(ord_game *g)
 	}
 	if ((err = ord_game_open_turn(g, t.turn + 1)) != 0)
 		goto out;
+	{
+		struct ord_change c = { .kind = ORD_CHANGE_EXCHANGE, .turn = t.turn };
+		if ((err = ord_game_notify(g, &c)) != 0)
+			goto out;
+	}
 	err = ord_store_commit(g->db);
 out:
 	if (err)

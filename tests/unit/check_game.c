@@ -839,6 +839,76 @@ START_TEST(test_dice_face)
 }
 END_TEST
 
+/* ---- the change hook and ord_game_transact ---- */
+
+struct seen {
+	char kinds[256]; /* one letter per change: S submit, R reject, L seal, E event, V resolve, X exchange */
+	int fail_on; /* a kind to refuse (0: none) */
+	char held[64];
+	int last_phase;
+};
+
+static int hook(void *ud, ord_game *g, const struct ord_change *c)
+{
+	struct seen *s = ud;
+	static const char letter[] = "?SRCOLEVXD";
+	size_t n = strlen(s->kinds);
+
+	(void)g;
+	if (n + 1 < sizeof(s->kinds))
+		s->kinds[n] = letter[c->kind];
+	if (c->kind == ORD_CHANGE_SEAL)
+		snprintf(s->held, sizeof(s->held), "%s", c->held);
+	if (c->kind == ORD_CHANGE_RESOLVE && c->last_phase)
+		s->last_phase = 1;
+	if (c->kind == ORD_CHANGE_REJECT)
+		ck_assert_ptr_nonnull(c->message);
+	if ((int)c->kind == s->fail_on)
+		return ord_error_set(ORD_ESTATE, "the hook refused");
+	return 0;
+}
+
+static int in_tx(void *ud, ord_game *g)
+{
+	(void)ud;
+	/* a change inside a transaction of the caller's is refused */
+	return submit(g, "blue", BLUE_SHEET, NULL);
+}
+
+START_TEST(test_change_hook)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct seen s;
+	struct ord_buf out = ORD_BUF_INIT;
+	char *text;
+
+	memset(&s, 0, sizeof(s));
+	ord_game_set_hook(g, hook, &s);
+	/* a hook that fails rolls the change back: no sheet, the error returned */
+	s.fail_on = ORD_CHANGE_SUBMIT;
+	ck_assert_int_eq(submit(g, "blue", BLUE_SHEET, NULL), ORD_ESTATE);
+	ck_assert_str_eq(ord_error_last(), "the hook refused");
+	text = info(g, 0);
+	ck_assert_ptr_nonnull(strstr(text, "not submitted"));
+	free(text);
+	s.fail_on = 0;
+	submit_ok(g, "blue", BLUE_SHEET, NULL);
+	ck_assert_int_eq(submit(g, "red", "R9 ↑ 1/2\n", NULL), ORD_EBADSHEET);
+	ck_assert_int_eq(ord_game_seal(g, 1), 0);
+	resolve_all(g);
+	ck_assert_int_eq(ord_game_exchange(g), 0);
+	/* S (the refused one, rolled back), S, R, L, five V, X */
+	ck_assert_str_eq(s.kinds, "SSRLVVVVVX");
+	ck_assert_str_eq(s.held, "red");
+	ck_assert_int_eq(s.last_phase, 1);
+	/* changes cannot nest inside ord_game_transact */
+	ck_assert_int_eq(ord_game_transact(g, in_tx, NULL), ORD_ESTATE);
+	ck_assert_int_eq(ord_game_audit(g, 0, &out), 0);
+	ord_buf_release(&out);
+	ord_game_free(g);
+}
+END_TEST
+
 Suite *ord_test_suite(void);
 Suite *ord_test_suite(void)
 {
@@ -872,6 +942,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(events, setup, teardown);
 	tcase_add_test(events, test_event_refusal);
 	tcase_add_test(events, test_audit_whole_turn);
+	tcase_add_test(events, test_change_hook);
 	suite_add_tcase(s, events);
 
 	tcase_add_test(dice, test_dice_face);
