@@ -206,6 +206,12 @@ struct ord_receipt {
  * problem in diag; the attempt is logged but nothing else changes. */
 int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
 		    size_t len, struct ord_diag *diag);
+/* Check a sheet exactly as ord_game_submit would, storing and logging
+ * nothing: ORD_EBADSHEET with every problem in diag, or 0.  reading (may be
+ * NULL) receives orderly's reading of the sheet: every order that parsed,
+ * in the notation's canonical form, one per line. */
+int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_t len,
+			 struct ord_diag *diag, struct ord_buf *reading);
 /* Seal the turn.  force=0 seals only if every side has submitted (or the
  * deadline has passed); force=1 is the referee sealing early. */
 int ord_game_seal(ord_game *g, int force);

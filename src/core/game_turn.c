@@ -125,14 +125,21 @@ out:
 
 /* Parse a sheet and have the ruleset validate it for side. */
 static int check_sheet(struct ord_game *g, int turn, const char *side, const char *bytes,
-		       size_t len, struct ord_diag *diag)
+		       size_t len, struct ord_diag *diag, struct ord_buf *reading)
 {
 	struct ord_sheet sheet;
 	struct ord_ctx ctx;
+	size_t i;
 	int err;
 
 	ord_sheet_init(&sheet);
-	if ((err = ord_game_parse_sheet(g, &sheet, bytes, len, diag)) != 0 || diag->n) {
+	err = ord_game_parse_sheet(g, &sheet, bytes, len, diag);
+	/* the reading: every order that parsed, as the notation prints it */
+	for (i = 0; reading && i < sheet.n; i++) {
+		g->notation->format(&sheet.orders[i], reading);
+		ord_buf_addch(reading, '\n');
+	}
+	if (err || diag->n) {
 		ord_sheet_release(&sheet);
 		return ORD_EBADSHEET;
 	}
@@ -238,7 +245,7 @@ static int validate_bytes(struct ord_game *g, int turn, const char *side, const 
 			     "the sheet is empty (expected one order per line: a unit, then its codes)");
 		err = ORD_EBADSHEET;
 	} else {
-		err = check_sheet(g, turn, side, bytes, len, diag);
+		err = check_sheet(g, turn, side, bytes, len, diag, NULL);
 	}
 	if (err == ORD_EBADSHEET) {
 		struct ord_buf msg = ORD_BUF_INIT;
@@ -260,6 +267,32 @@ static int notify_sheet(struct ord_game *g, enum ord_change_kind kind, const str
 	struct ord_change c = { .kind = kind, .turn = rc->turn, .side = rc->side, .receipt = rc };
 
 	return ord_game_notify(g, &c);
+}
+
+int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_t len,
+			 struct ord_diag *diag, struct ord_buf *reading)
+{
+	const struct ord_game_side *s;
+	struct ord_turn t;
+	int err;
+
+	if ((err = find_side(g, side, &s)) != 0 || (err = ord_game_turn(g, &t, 0)) != 0 ||
+	    (err = turn_open_check(g, &t)) != 0)
+		return err;
+	if (len > MAX_SHEET_BYTES)
+		return ord_error_set(ORD_EBADSHEET, "sheet of %zu bytes is larger than %u bytes",
+				     len, MAX_SHEET_BYTES);
+	if (blank(bytes, len)) {
+		ord_diag_add(diag, 1, 1, NULL, NULL,
+			     "the sheet is empty (expected one order per line: a unit, then its codes)");
+		err = ORD_EBADSHEET;
+	} else {
+		err = check_sheet(g, t.turn, s->name, bytes, len, diag, reading);
+	}
+	if (err == ORD_EBADSHEET)
+		return ord_error_set(ORD_EBADSHEET, "sheet rejected: %zu problem%s", diag->n,
+				     diag->n == 1 ? "" : "s");
+	return err;
 }
 
 int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *side,
@@ -625,7 +658,7 @@ int ord_game_seal(ord_game *g, int force)
 			if ((err = latest_sheet(g, t.turn - 1, g->sides[i].id, &prev, &pl)) != 0)
 				goto out;
 			if (prev && !blank(prev, pl) &&
-			    !check_sheet(g, t.turn, g->sides[i].name, prev, pl, &d))
+			    !check_sheet(g, t.turn, g->sides[i].name, prev, pl, &d, NULL))
 				source = "repeat";
 			ord_diag_release(&d);
 		}

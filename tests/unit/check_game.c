@@ -839,6 +839,36 @@ START_TEST(test_dice_face)
 }
 END_TEST
 
+START_TEST(test_check_sheet_stores_nothing)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_buf reading = ORD_BUF_INIT;
+	struct ord_diag d;
+	char *text;
+
+	ord_diag_init(&d);
+	ck_assert_int_eq(ord_game_check_sheet(g, "blue", BLUE_SHEET, strlen(BLUE_SHEET), &d, &reading),
+			 0);
+	ck_assert_uint_eq(d.n, 0);
+	/* the reading: each order as the notation prints it, comments gone */
+	ck_assert_msg(strstr(reading.buf, "B1: ↑ 1/2\nB2: Fb @R1\n") != NULL, "reading: %s",
+		      reading.buf);
+	ck_assert_ptr_null(strstr(reading.buf, "comment"));
+	ord_buf_reset(&reading);
+	ck_assert_int_eq(ord_game_check_sheet(g, "red", "R9 ↑ 1/2\nR1 ↑ 1/4\n", 20, &d, &reading),
+			 ORD_EBADSHEET);
+	ck_assert_uint_ge(d.n, 1);
+	ck_assert_int_eq(ord_game_check_sheet(g, "green", BLUE_SHEET, strlen(BLUE_SHEET), &d, NULL),
+			 ORD_ENOTFOUND);
+	text = info(g, 0);
+	ck_assert_ptr_null(strstr(text, "submitted (version"));
+	free(text);
+	ord_buf_release(&reading);
+	ord_diag_release(&d);
+	ord_game_free(g);
+}
+END_TEST
+
 /* ---- the change hook and ord_game_transact ---- */
 
 struct seen {
@@ -929,6 +959,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheets, test_submit_receipt_and_commitment);
 	tcase_add_test(sheets, test_resubmission_versions);
 	tcase_add_test(sheets, test_rejected_sheet);
+	tcase_add_test(sheets, test_check_sheet_stores_nothing);
 	suite_add_tcase(s, sheets);
 
 	tcase_add_checked_fixture(seal, setup, teardown);
