@@ -44,7 +44,7 @@ enum ord_error_code {
 	ORD_ENEWER = -10,   /* the game file has a newer schema */
 	ORD_ECHECK = -11,   /* an event disagrees with the sealed orders */
 	ORD_EEXISTS = -12,  /* the game file already exists */
-	ORD_EVERSION = -13, /* an external module of another interface version */
+	ORD_EVERSION = -13, /* a module of another interface version, a game of an older protocol */
 	ORD_ENOFILE = -14,  /* an input file does not exist or cannot be opened */
 };
 
@@ -171,6 +171,14 @@ void *ord_xrealloc(void *p, size_t n);
 /* ---- games ---------------------------------------------------------- */
 
 typedef struct ord_game ord_game;
+struct ord_head;
+
+/* A hook told of each change of a game (struct ord_change, below), called
+ * inside the change's transaction after its rows are written, before the
+ * commit; a non-zero return rolls the whole change back and is returned by
+ * the call that made the change. */
+struct ord_change;
+typedef int (*ord_change_fn)(void *ud, ord_game *g, const struct ord_change *c);
 
 /* No-move-received policy for a side that has not submitted at the seal. */
 enum ord_nmr { ORD_NMR_HOLD, ORD_NMR_REPEAT, ORD_NMR_WAIT };
@@ -184,6 +192,10 @@ struct ord_create_opts {
 	/* appended by the signatures issue: zero means the old behaviour */
 	int refereeless; /* sides commit first and open after the seal; every side needs a key */
 	const struct ord_keypair *key; /* the game's key, kept outside the file (NULL: a new key kept in it) */
+	/* appended by the honesty issue */
+	int witnessed;      /* each side reveals a witness link per phase (docs/threat-model.md) */
+	ord_change_fn hook; /* told of the creation (ORD_CHANGE_CREATE, with the opening's head) */
+	void *hook_ud;
 };
 
 /* Create a new game file at path from a scenario.  Fails with ORD_EEXISTS if it exists. */
@@ -212,6 +224,17 @@ int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side, cons
  * in the notation's canonical form, one per line. */
 int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_t len,
 			 struct ord_diag *diag, struct ord_buf *reading);
+/* What a player hands in with his sheet besides its bytes (all may be NULL). */
+struct ord_submit_opts {
+	const unsigned char *nonce;     /* the nonce he drew (NULL: the game draws one) */
+	const unsigned char *signature; /* his signature over the commitment ('orderly sign') */
+	const unsigned char *witness; /* witnessed dice: the top of his witness chain for the turn */
+};
+/* Validate and store a sheet (ord_game_submit) with what opts gives.  The
+ * receipt is handed out only once the game file itself holds the sheet
+ * (not only its write-ahead log). */
+int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
+			 size_t len, const struct ord_submit_opts *opts, struct ord_diag *diag);
 /* Seal the turn.  force=0 seals only if every side has submitted (or the
  * deadline has passed); force=1 is the referee sealing early. */
 int ord_game_seal(ord_game *g, int force);
@@ -225,10 +248,36 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
  * used only in a fixed-dice test game. */
 int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndice,
 		     struct ord_buf *out);
+/* ord_game_resolve; stand_in: in a game with witnessed dice, let the
+ * referee's chain stand in for the sides that have not revealed their link
+ * for the phase (the log and the audit say so). */
+int ord_game_resolve_opts(ord_game *g, const char *phase, const int *dice, size_t ndice,
+			  int stand_in, struct ord_buf *out);
+/*
+ * Witnessed dice (ord_create_opts.witnessed; docs/threat-model.md).  The
+ * referee closes the current phase's events (no more may be recorded; a
+ * head is signed over them, handed to every side), then each side reveals
+ * its witness link for the phase; the phase's dice come from the turn's
+ * dice key, its events and every link, so nobody knew them before the
+ * events were fixed.
+ */
+int ord_game_close_phase(ord_game *g, struct ord_head *head);
+/* Record side's link for the current phase (checked against the witness
+ * chain its sealed sheet committed to). */
+int ord_game_witness(ord_game *g, const char *side, const unsigned char link[32]);
+/* A player's witness chain for a turn, from his key file's secret seed
+ * (the first 32 bytes of sk): its top, sent with the sheet, and the link of
+ * phase index (1-based), revealed after the phase's events are closed. */
+void ord_witness_top(unsigned char out[32], const struct ord_keypair *kp,
+		     const unsigned char game_id[16], int turn, const char *side);
+void ord_witness_link(unsigned char out[32], const struct ord_keypair *kp,
+		      const unsigned char game_id[16], int turn, const char *side, int index);
 /* Reveal the turn (sheets, nonces, dice seed) and open the next one. */
 int ord_game_exchange(ord_game *g);
 /* Set or clear (when == 0) the current turn's deadline (unix seconds). */
 int ord_game_set_deadline(ord_game *g, int64_t when);
+
+struct ord_head;
 
 /*
  * What a change did, for a front-end that must act in the same transaction
@@ -245,6 +294,9 @@ enum ord_change_kind {
 	ORD_CHANGE_RESOLVE,    /* a phase resolved: phase, last_phase */
 	ORD_CHANGE_EXCHANGE,   /* the turn exchanged and the next one opened */
 	ORD_CHANGE_DEADLINE,   /* the turn's deadline set or cleared */
+	ORD_CHANGE_CREATE,     /* the game made and turn 1 opened: head */
+	ORD_CHANGE_CLOSE,      /* witnessed: a phase's events closed: phase, head */
+	ORD_CHANGE_WITNESS,    /* witnessed: a side's link revealed: side, phase */
 };
 struct ord_change {
 	enum ord_change_kind kind;
@@ -255,13 +307,10 @@ struct ord_change {
 	const struct ord_diag *diag;       /* REJECT: every problem of the sheet (may be empty) */
 	const char *phase;                 /* EVENT, RESOLVE: the phase; else NULL */
 	int last_phase;                    /* RESOLVE: 1 when the turn's last phase was resolved */
-	const char *held; /* SEAL: "a, b" of the sides the NMR policy stood in for */
-	int64_t deadline; /* DEADLINE: unix seconds, 0 for none */
+	const char *held;            /* SEAL: "a, b" of the sides the NMR policy stood in for */
+	int64_t deadline;            /* DEADLINE: unix seconds, 0 for none */
+	const struct ord_head *head; /* CREATE, SEAL, CLOSE, EXCHANGE: the head just signed */
 };
-/* Called inside the change's transaction after its rows are written, before
- * the commit; a non-zero return rolls the whole change back and is returned
- * by the call that made the change. */
-typedef int (*ord_change_fn)(void *ud, ord_game *g, const struct ord_change *c);
 /* Set (or clear, fn NULL) the hook of g. */
 void ord_game_set_hook(ord_game *g, ord_change_fn fn, void *ud);
 /* Run fn in one write transaction of g (BEGIN IMMEDIATE ... COMMIT): what it
@@ -269,6 +318,21 @@ void ord_game_set_hook(ord_game *g, ord_change_fn fn, void *ud);
  * that change the game are refused inside it (ORD_ESTATE). */
 int ord_game_transact(ord_game *g, int (*fn)(void *ud, ord_game *g), void *ud);
 
+/* What a game is and where its turn stands (strings live as long as g). */
+struct ord_game_status {
+	const char *title;
+	const char *ruleset;
+	const char *nmr; /* hold | repeat | wait */
+	int fixed_dice, refereeless, witnessed;
+	size_t nsides, nunits;
+	int turn;          /* the current turn */
+	const char *state; /* open | sealed | resolved | exchanged */
+	const char *phase; /* the phase to resolve next, "" when none */
+	int phases_resolved, nphases;
+	int64_t deadline;                  /* unix seconds, 0: none */
+	unsigned char seed_commitment[32]; /* the current turn's */
+};
+int ord_game_status(ord_game *g, struct ord_game_status *out);
 int ord_game_info(ord_game *g, struct ord_buf *out, int xml);
 /* side == NULL is the referee's report.  turn <= 0: the current turn. */
 int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord_buf *out);
@@ -276,9 +340,24 @@ int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord
  * Returns 0 when clean, ORD_ETAMPERED when anything is broken. */
 int ord_game_audit(ord_game *g, int turn, struct ord_buf *out);
 
-/* Commitment over a sheet: BLAKE2b-256(tag, game id, turn, side, nonce, bytes). */
-void ord_commit_sheet(unsigned char out[32], const unsigned char game_id[16], int turn,
-		      const char *side, const unsigned char nonce[32], const void *bytes, size_t len);
+/*
+ * What a sheet's commitment binds besides its bytes and nonce: the game,
+ * the turn, the side, the turn's seed commitment (logged when the turn
+ * opened and signed in the head the players were handed: a receipt is
+ * worthless for any other seed, so the seed cannot be re-drawn after the
+ * sheets are in) and, in a game with witnessed dice, the top of the side's
+ * witness chain.
+ */
+struct ord_sheet_binding {
+	unsigned char game_id[16];
+	int turn;
+	const char *side;
+	unsigned char seed_commitment[32];
+	unsigned char witness[32]; /* the chain's top; zeros when the game is not witnessed */
+};
+/* Commitment over a sheet: BLAKE2b-256(tag, the binding, nonce, bytes). */
+void ord_commit_sheet(unsigned char out[32], const struct ord_sheet_binding *b,
+		      const unsigned char nonce[32], const void *bytes, size_t len);
 
 /* ---- keys, signatures, turn bundles ----------------------------------- */
 
@@ -314,28 +393,37 @@ struct ord_signed_sheet {
 	unsigned char signature[64];  /* Ed25519 over (game id, turn, side, commitment) */
 };
 /* Draw a nonce, commit to the sheet and sign the commitment. */
-void ord_sheet_sign(struct ord_signed_sheet *out, const unsigned char game_id[16], int turn,
-		    const char *side, const void *bytes, size_t len, const struct ord_keypair *kp);
-/* 0 when signature is side's signature over commitment, else ORD_EBADDATA. */
+void ord_sheet_sign(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
+		    const void *bytes, size_t len,
+		    const struct ord_keypair *kp); /* 0 when signature is side's signature over commitment, else ORD_EBADDATA. */
 int ord_sheet_sig_check(const unsigned char pk[32], const unsigned char signature[64],
 			const unsigned char game_id[16], int turn, const char *side,
 			const unsigned char commitment[32]);
 
 /*
  * A signed head: the game's signature over the hash of one log entry, made
- * at a seal or an exchange and handed to every side.  Whoever keeps it can
- * later prove that the history up to that entry was rewritten, even when
- * the whole chain was recomputed.  Its file is text (ord_head_format).
+ * when the game is created ("open", turn 1), at each seal, at each close of
+ * a phase's events in a witnessed game ("close"), and at each exchange, and
+ * handed to every side.  Whoever keeps it can later prove that the history
+ * up to that entry was rewritten, even when the whole chain was recomputed.
+ * The heads at "open" and "exchange" sign the log up to the opening of the
+ * next turn and carry that turn's seed commitment: a player has it, signed,
+ * before he writes a sheet.  Its file is text (ord_head_format).
  */
 struct ord_head {
 	unsigned char game_id[16];
-	int turn;
-	char at[16];            /* "seal" or "exchange" */
-	int64_t seq;            /* the log entry signed */
-	unsigned char hash[32]; /* its hash */
-	unsigned char key[32];  /* the game's public key */
+	int turn;                          /* the turn created, sealed, closed or exchanged */
+	char at[16];                       /* "open", "seal", "close" or "exchange" */
+	int64_t seq;                       /* the log entry signed */
+	unsigned char hash[32];            /* its hash */
+	int has_seed_commitment;           /* "open" and "exchange" heads */
+	unsigned char seed_commitment[32]; /* of the turn open for sheets after the head */
+	unsigned char key[32];             /* the game's public key */
 	unsigned char signature[64];
 };
+/* The turn whose sheets a head's seed commitment binds (turn + 1 after an
+ * exchange, 1 at the game's opening), 0 for a head without one. */
+int ord_head_next_turn(const struct ord_head *h);
 /* Parse a head file (name for messages): ORD_EBADDATA naming the line. */
 int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name);
 void ord_head_format(const struct ord_head *h, struct ord_buf *out);

@@ -131,25 +131,20 @@ out:
 	return rc;
 }
 
-int cli_write_output(const char *path, const char *bytes, size_t len)
+/* Write bytes to a new temporary file beside path, synced; *tmp names it. */
+static int stage(const char *path, const char *bytes, size_t len, char **tmp)
 {
-	struct ord_buf tmp = ORD_BUF_INIT;
+	struct ord_buf t = ORD_BUF_INIT;
 	size_t done = 0;
-	int fd, rc = 0;
+	int fd;
 
-	if (!path || !strcmp(path, "-")) {
-		if (fwrite(bytes, 1, len, stdout) != len) {
-			cli_error("cannot write the output: %s", strerror(errno));
-			return CLI_SOFTWARE;
-		}
-		return 0;
-	}
-	ord_buf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	*tmp = NULL;
+	ord_buf_addf(&t, "%s.tmp-%ld", path, (long)getpid());
+	fd = open(t.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		cli_error("cannot create '%s': %s", path, strerror(errno));
-		rc = CLI_NOINPUT;
-		goto out;
+		ord_buf_release(&t);
+		return CLI_NOINPUT;
 	}
 	while (done < len) {
 		ssize_t w = write(fd, bytes + done, len - done);
@@ -159,15 +154,43 @@ int cli_write_output(const char *path, const char *bytes, size_t len)
 			break;
 		done += (size_t)w;
 	}
-	if (done < len || fsync(fd) < 0 || close(fd) < 0 || rename(tmp.buf, path) < 0) {
+	if (done < len || fsync(fd) < 0) {
 		cli_error("cannot write '%s': %s", path, strerror(errno));
-		if (done < len)
-			close(fd);
-		unlink(tmp.buf);
+		close(fd);
+		unlink(t.buf);
+		ord_buf_release(&t);
+		return CLI_SOFTWARE;
+	}
+	if (close(fd) < 0) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		unlink(t.buf);
+		ord_buf_release(&t);
+		return CLI_SOFTWARE;
+	}
+	*tmp = ord_buf_detach(&t, NULL);
+	return 0;
+}
+
+int cli_write_output(const char *path, const char *bytes, size_t len)
+{
+	char *tmp = NULL;
+	int rc;
+
+	if (!path || !strcmp(path, "-")) {
+		if (fwrite(bytes, 1, len, stdout) != len) {
+			cli_error("cannot write the output: %s", strerror(errno));
+			return CLI_SOFTWARE;
+		}
+		return 0;
+	}
+	if ((rc = stage(path, bytes, len, &tmp)) != 0)
+		return rc;
+	if (rename(tmp, path) < 0) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
 		rc = CLI_SOFTWARE;
 	}
-out:
-	ord_buf_release(&tmp);
+	free(tmp);
 	return rc;
 }
 
@@ -182,5 +205,112 @@ int cli_write_head(ord_game *g, int turn, const char *at, const char *path)
 	ord_head_format(&h, &b);
 	rc = cli_write_output(path, b.buf, b.len);
 	ord_buf_release(&b);
+	return rc;
+}
+
+/* ---- a signed head written before the change that signs it commits ---- */
+
+void cli_head_out_init(struct cli_head_out *h, const char *path)
+{
+	memset(h, 0, sizeof(*h));
+	h->path = path;
+	ord_buf_init(&h->text);
+	ord_buf_init(&h->held);
+}
+
+int cli_head_hook(void *ud, ord_game *g, const struct ord_change *c)
+{
+	struct cli_head_out *h = ud;
+	int rc;
+
+	(void)g;
+	if (c->kind == ORD_CHANGE_SEAL && c->held) {
+		ord_buf_reset(&h->held);
+		ord_buf_adds(&h->held, c->held);
+	}
+	if (!c->head || !h->path)
+		return 0;
+	ord_buf_reset(&h->text);
+	ord_head_format(c->head, &h->text);
+	h->turn = c->head->turn;
+	snprintf(h->at, sizeof(h->at), "%s", c->head->at);
+	if (!strcmp(h->path, "-")) {
+		h->staged = 1;
+		return 0;
+	}
+	/* the head must exist before the change does: if it cannot be written,
+	 * the change is rolled back and nothing is lost */
+	if ((rc = stage(h->path, h->text.buf, h->text.len, &h->tmp)) != 0)
+		return ord_error_set(rc == CLI_NOINPUT ? ORD_ENOFILE : ORD_ERROR,
+				     "the signed head cannot be written to '%s', so nothing was changed",
+				     h->path);
+	h->staged = 1;
+	return 0;
+}
+
+int cli_head_out_finish(struct cli_head_out *h, int committed, const char *game)
+{
+	int rc = 0;
+
+	if (!h->staged) {
+		ord_buf_release(&h->text);
+		return 0;
+	}
+	if (!committed) {
+		if (h->tmp)
+			unlink(h->tmp);
+	} else if (!h->tmp) {
+		if (fwrite(h->text.buf, 1, h->text.len, stdout) != h->text.len)
+			rc = CLI_SOFTWARE;
+	} else if (rename(h->tmp, h->path) < 0) {
+		cli_error("the change is made, but its signed head could not be put in '%s' (%s): write it again with 'orderly head %s --turn %d --at %s -o FILE'",
+			  h->path, strerror(errno), game, h->turn, h->at);
+		unlink(h->tmp);
+		rc = CLI_SOFTWARE;
+	} else {
+		printf("signed head: %s (hand it to every side)\n", h->path);
+	}
+	free(h->tmp);
+	h->tmp = NULL;
+	ord_buf_release(&h->text);
+	return rc;
+}
+
+int cli_signed_change(const char *game, const char *key, const char *head,
+		      int (*change)(ord_game *g, void *ud), void *ud, const char *done)
+{
+	struct cli_head_out ho;
+	struct ord_keypair kp;
+	ord_game *g = NULL;
+	int rc, frc;
+
+	memset(&kp, 0, sizeof(kp));
+	cli_head_out_init(&ho, head);
+	if (key && (rc = cli_load_key(key, &kp)) != 0)
+		goto out;
+	if ((rc = cli_open_game(&g, game)) != 0)
+		goto out;
+	if (key && (rc = ord_game_use_key(g, &kp)) < 0) {
+		rc = cli_fail(rc);
+		goto out;
+	}
+	ord_game_set_hook(g, cli_head_hook, &ho);
+	rc = change(g, ud);
+	if (rc < 0) {
+		rc = cli_fail(rc);
+		cli_head_out_finish(&ho, 0, game);
+		goto out;
+	}
+	printf("%s\n", done);
+	if (ho.held.len)
+		printf("no sheet from %s: the NMR policy stood in (see 'orderly info')\n", ho.held.buf);
+	frc = cli_head_out_finish(&ho, 1, game);
+	rc = frc ? frc : CLI_OK;
+out:
+	memset(&kp, 0, sizeof(kp));
+	if (g)
+		ord_game_free(g);
+	ord_buf_release(&ho.text);
+	ord_buf_release(&ho.held);
 	return rc;
 }

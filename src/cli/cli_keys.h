@@ -31,7 +31,33 @@ int cli_load_head(const char *path, struct ord_head *h);
  * standard output when path is NULL or "-".  Prints the error, returns
  * its exit status or 0. */
 int cli_write_output(const char *path, const char *bytes, size_t len);
-/* Write the signed head of turn's seal or exchange to path (for --head). */
+/* Write the stored signed head of turn's at to path ('orderly head'). */
 int cli_write_head(ord_game *g, int turn, const char *at, const char *path);
+
+/*
+ * --head FILE of the commands that sign a head (new, seal, exchange,
+ * witness --close): the hook stages the head in a file beside FILE inside
+ * the change's transaction, so a head that cannot be written rolls the
+ * change back; once the change is committed, finish moves it into place
+ * (or prints it for "-"), else removes it.
+ */
+struct cli_head_out {
+	const char *path;    /* FILE, "-", or NULL for none */
+	char *tmp;           /* the staged file */
+	struct ord_buf text; /* the head, as written */
+	int staged;
+	int turn;
+	char at[16];
+	struct ord_buf held; /* a seal: the sides the NMR policy stood in for */
+};
+void cli_head_out_init(struct cli_head_out *h, const char *path);
+int cli_head_hook(void *ud, ord_game *g, const struct ord_change *c);
+int cli_head_out_finish(struct cli_head_out *h, int committed, const char *game);
+/* What seal, exchange and witness --close share: open game (with the key
+ * file, when the referee keeps it outside), make the change with --head
+ * staged as above, print done and move the head into place.  Returns the
+ * exit status. */
+int cli_signed_change(const char *game, const char *key, const char *head,
+		      int (*change)(ord_game *g, void *ud), void *ud, const char *done);
 
 #endif

@@ -225,8 +225,15 @@ int cli_read_input(struct ord_buf *out, const char *path, size_t max)
 	}
 	goto out;
 too_large:
-	cli_error("%s%s%s is too large (more than %zu MiB, the most orderly reads)", q, name, q,
-		  max / (1024 * 1024));
+	if (max >= 1024 * 1024)
+		cli_error("%s%s%s is too large (more than %zu MiB, the most orderly reads)", q,
+			  name, q, max / (1024 * 1024));
+	else if (max >= 1024)
+		cli_error("%s%s%s is too large (more than %zu KiB, the most orderly reads for it)",
+			  q, name, q, max / 1024);
+	else
+		cli_error("%s%s%s is too large (more than %zu bytes, the most orderly reads for it)",
+			  q, name, q, max);
 	rc = CLI_DATAERR;
 out:
 	if (!is_stdin)

@@ -1,19 +1,25 @@
 /*
  * cmd_exchange.c - `orderly exchange GAME [--key FILE] [--head FILE]`:
  * reveal the turn's sheets, nonces and dice seed to every side, and open
- * the next turn.  The game's key signs the head of the log as it stands at
- * the exchange; --head writes that signed head to FILE for every side.
+ * the next turn.  The game's key signs the head of the log as it stands
+ * after the next turn's opening, so the head every side is handed also
+ * fixes the next turn's seed; --head writes it to FILE (before the
+ * exchange commits: a head that cannot be written changes nothing).
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/cli_keys.h"
+
+static int exchange(ord_game *g, void *ud)
+{
+	(void)ud;
+	return ord_game_exchange(g);
+}
 
 int cmd_exchange(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *key = NULL, *head = NULL;
-	struct ord_keypair kp;
-	ord_game *g = NULL;
+	struct ord_buf done = ORD_BUF_INIT;
 	int rc;
 	const struct cli_opt opts[] = {
 		{ "key", &key, NULL },
@@ -21,38 +27,14 @@ int cmd_exchange(const struct cli_cmd *cmd, int argc, char **argv)
 		{ NULL, NULL, NULL },
 	};
 
-	memset(&kp, 0, sizeof(kp));
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		return rc;
 	if (argc < 2)
 		return cli_usage_error(cmd, "missing GAME");
 	if (argc > 2)
 		return cli_usage_error(cmd, "unexpected argument '%s'", argv[2]);
-	if (key && (rc = cli_load_key(key, &kp)) != 0)
-		return rc;
-	if ((rc = cli_open_game(&g, argv[1])) != 0)
-		goto out;
-	if (key && (rc = ord_game_use_key(g, &kp)) < 0) {
-		rc = cli_fail(rc);
-		goto out;
-	}
-	rc = ord_game_exchange(g);
-	if (rc < 0) {
-		rc = cli_fail(rc);
-		goto out;
-	}
-	printf("exchanged %s: sheets and dice seed revealed, next turn open\n", argv[1]);
-	if (head) {
-		rc = cli_write_head(g, 0, "exchange", head);
-		if (rc)
-			goto out;
-		if (strcmp(head, "-"))
-			printf("signed head: %s (hand it to every side)\n", head);
-	}
-	rc = CLI_OK;
-out:
-	memset(&kp, 0, sizeof(kp));
-	if (g)
-		ord_game_free(g);
+	ord_buf_addf(&done, "exchanged %s: sheets and dice seed revealed, next turn open", argv[1]);
+	rc = cli_signed_change(argv[1], key, head, exchange, NULL, done.buf);
+	ord_buf_release(&done);
 	return rc;
 }

@@ -1,7 +1,10 @@
 /*
- * cmd_resolve.c - `orderly resolve GAME [--phase NAME] [--dice N,N,...]`:
- * resolve the current phase (or check that it is the one named) and print
- * its results.  --dice is used only by a game created with --fixed-dice.
+ * cmd_resolve.c - `orderly resolve GAME [--phase NAME] [--dice N,N,...]
+ * [--stand-in]`: resolve the current phase (or check that it is the one
+ * named) and print its results.  --dice is used only by a game created
+ * with --fixed-dice.  --stand-in, in a game with witnessed dice, lets the
+ * referee's witness chain stand in for the sides that have not revealed
+ * their link for the phase (the log and the audit say so).
  * A ruleset's bilingual results are printed in Danish (cli_lang.h); the
  * report command has --lang for the other.
  */
@@ -18,10 +21,11 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 	ord_game *g = NULL;
 	int *dice = NULL;
 	size_t ndice = 0;
-	int rc;
+	int stand_in = 0, rc;
 	const struct cli_opt opts[] = {
 		{ "phase", &phase, NULL },
 		{ "dice", &dice_spec, NULL },
+		{ "stand-in", NULL, &stand_in },
 		{ NULL, NULL, NULL },
 	};
 
@@ -39,7 +43,7 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	if ((rc = cli_open_game(&g, argv[1])) != 0)
 		goto out;
-	rc = ord_game_resolve(g, phase, dice, ndice, &out);
+	rc = ord_game_resolve_opts(g, phase, dice, ndice, stand_in, &out);
 	if (rc < 0) {
 		rc = cli_fail(rc);
 		goto out;

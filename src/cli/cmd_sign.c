@@ -1,13 +1,20 @@
 /*
- * cmd_sign.c - `orderly sign --game-id ID --turn N --side SIDE --key FILE
- * [SHEET|-]`: what a player does on his own machine before he hands in a
- * sheet.  It draws the nonce, computes the commitment (so the player knows
- * both, and can later check his sheet in a bundle), and signs (game id,
+ * cmd_sign.c - `orderly sign --head FILE --side SIDE --key FILE [--witness]
+ * [SHEET|-]` (or --game-id ID --turn N --seed-commitment HEX for --head):
+ * what a player does on his own machine before he hands in a sheet.  It
+ * draws the nonce, computes the commitment, which binds the turn's seed
+ * commitment (so the player knows both, can later check his sheet in a
+ * bundle, and no seed drawn after his sheet can pass), and signs (game id,
  * turn, side, commitment) with his secret key.  It needs no game file: the
- * game id is the one `orderly info` shows.  Prints three lines:
+ * signed head he was handed at the game's opening or at the last exchange
+ * gives the game, the turn and its seed commitment, and is checked against
+ * the game's key when --pubkey is given.  --witness (games with witnessed
+ * dice) adds the top of his witness chain for the turn, from his key.
+ * Prints:
  *     nonce: HEX
  *     commitment: HEX
  *     signature: HEX
+ *     witness: HEX          (with --witness)
  * for `submit --nonce --signature` (with the sheet), or, in a referee-less
  * game, `submit --commitment --signature` now and `open --nonce` later.
  */
@@ -20,39 +27,84 @@ int cmd_sign(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf sheet = ORD_BUF_INIT, hex = ORD_BUF_INIT;
 	const char *gid_s = NULL, *turn_s = NULL, *side = NULL, *key = NULL, *path = NULL;
+	const char *head_s = NULL, *sc_s = NULL, *pub_s = NULL;
+	struct ord_sheet_binding b;
 	struct ord_signed_sheet ss;
 	struct ord_keypair kp;
-	unsigned char gid[16];
-	int turn = 0, rc;
+	int witness = 0, rc;
 	const struct cli_opt opts[] = {
-		{ "game-id", &gid_s, NULL }, { "turn", &turn_s, NULL }, { "side", &side, NULL },
-		{ "key", &key, NULL },       { NULL, NULL, NULL },
+		{ "head", &head_s, NULL },  { "game-id", &gid_s, NULL },
+		{ "turn", &turn_s, NULL },  { "seed-commitment", &sc_s, NULL },
+		{ "side", &side, NULL },    { "key", &key, NULL },
+		{ "pubkey", &pub_s, NULL }, { "witness", NULL, &witness },
+		{ NULL, NULL, NULL },
 	};
 
 	memset(&kp, 0, sizeof(kp));
+	memset(&b, 0, sizeof(b));
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		return rc;
 	if (argc > 2)
 		return cli_usage_error(cmd, "unexpected argument '%s' (one sheet at a time)", argv[2]);
-	if (!gid_s)
-		return cli_usage_error(cmd, "missing --game-id ID (the game id 'orderly info' shows)");
-	if (!turn_s)
-		return cli_usage_error(cmd, "missing --turn N");
 	if (!side)
 		return cli_usage_error(cmd, "missing --side SIDE");
 	if (!key)
 		return cli_usage_error(cmd,
 				       "missing --key FILE (your secret key, from 'orderly keygen')");
-	if ((rc = cli_hex_option(cmd, "--game-id", gid_s, gid, sizeof(gid))) != 0 ||
-	    (rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0)
-		return rc;
+	if (head_s && (gid_s || turn_s || sc_s))
+		return cli_usage_error(cmd,
+				       "--head gives the game, the turn and its seed commitment: leave out --game-id, --turn and --seed-commitment");
+	if (head_s) {
+		struct ord_head h;
+		unsigned char pk[32];
+		if ((rc = cli_load_head(head_s, &h)) != 0)
+			return rc;
+		if (!h.has_seed_commitment)
+			return cli_usage_error(cmd,
+					       "'%s' is the head of a %s: sign with the head of the game's opening or of the last exchange, which carries the seed commitment of the turn to come",
+					       head_s, h.at);
+		if (pub_s) {
+			if ((rc = ord_pubkey_parse(pk, pub_s)) < 0)
+				return rc == ORD_ENOTFOUND
+					       ? cli_usage_error(cmd, "%s", ord_error_last())
+					       : cli_fail(rc);
+			if (memcmp(pk, h.key, 32)) {
+				cli_error("'%s' is not signed by the game's key you gave: do not sign a sheet for it",
+					  head_s);
+				return CLI_DATAERR;
+			}
+		}
+		if (ord_head_check(&h)) {
+			cli_error("'%s': its signature does not hold", head_s);
+			return CLI_DATAERR;
+		}
+		memcpy(b.game_id, h.game_id, 16);
+		b.turn = ord_head_next_turn(&h);
+		memcpy(b.seed_commitment, h.seed_commitment, 32);
+	} else {
+		if (!gid_s)
+			return cli_usage_error(cmd,
+					       "missing --head FILE (the signed head you were handed), or --game-id ID with --turn and --seed-commitment");
+		if (!turn_s)
+			return cli_usage_error(cmd, "missing --turn N");
+		if (!sc_s)
+			return cli_usage_error(cmd,
+					       "missing --seed-commitment HEX (the turn's, as 'orderly info' or the signed head shows it)");
+		if ((rc = cli_hex_option(cmd, "--game-id", gid_s, b.game_id, sizeof(b.game_id))) != 0 ||
+		    (rc = cli_parse_positive(cmd, "--turn", turn_s, &b.turn)) != 0 ||
+		    (rc = cli_hex_option(cmd, "--seed-commitment", sc_s, b.seed_commitment, 32)) != 0)
+			return rc;
+	}
+	b.side = side;
 	if (argc == 2)
 		path = argv[1];
 	if ((rc = cli_load_key(key, &kp)) != 0)
 		goto out;
 	if ((rc = cli_read_input(&sheet, path, CLI_MAX_INPUT)) != 0)
 		goto out;
-	ord_sheet_sign(&ss, gid, turn, side, sheet.buf, sheet.len, &kp);
+	if (witness)
+		ord_witness_top(b.witness, &kp, b.game_id, b.turn, side);
+	ord_sheet_sign(&ss, &b, sheet.buf, sheet.len, &kp);
 	ord_buf_add_hex(&hex, ss.nonce, sizeof(ss.nonce));
 	printf("nonce: %s\n", hex.buf);
 	ord_buf_reset(&hex);
@@ -61,6 +113,11 @@ int cmd_sign(const struct cli_cmd *cmd, int argc, char **argv)
 	ord_buf_reset(&hex);
 	ord_buf_add_hex(&hex, ss.signature, sizeof(ss.signature));
 	printf("signature: %s\n", hex.buf);
+	if (witness) {
+		ord_buf_reset(&hex);
+		ord_buf_add_hex(&hex, b.witness, 32);
+		printf("witness: %s\n", hex.buf);
+	}
 	rc = CLI_OK;
 out:
 	memset(&kp, 0, sizeof(kp));

@@ -9,8 +9,15 @@
  * key is in the scenario must submit so.  In a referee-less game a side may
  * instead hand in only its signed commitment (--commitment, --signature,
  * no sheet), and open it after the seal with `orderly open`.
+ *
+ * In a game with witnessed dice the sheet comes with the top of the side's
+ * witness chain for the turn: --witness HEX (as 'orderly sign --witness'
+ * printed it), or --witness-key FILE to derive it here from the player's
+ * key file.  --check validates the sheet and prints orderly's reading and
+ * every problem, storing nothing.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli_keys.h"
 
@@ -31,13 +38,17 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	struct ord_receipt receipt;
 	struct ord_diag diag;
 	const char *side = NULL, *path = NULL, *nonce_s = NULL, *sig_s = NULL, *commit_s = NULL;
-	unsigned char nonce[32], sig[64], commitment[32];
+	const char *witness_s = NULL, *wkey_s = NULL;
+	unsigned char nonce[32], sig[64], commitment[32], witness[32];
+	struct ord_submit_opts so;
+	struct ord_buf reading = ORD_BUF_INIT;
 	ord_game *g = NULL;
-	int rc;
+	int check = 0, rc;
 	const struct cli_opt opts[] = {
-		{ "side", &side, NULL },       { "nonce", &nonce_s, NULL },
-		{ "signature", &sig_s, NULL }, { "commitment", &commit_s, NULL },
-		{ NULL, NULL, NULL },
+		{ "side", &side, NULL },         { "nonce", &nonce_s, NULL },
+		{ "signature", &sig_s, NULL },   { "commitment", &commit_s, NULL },
+		{ "witness", &witness_s, NULL }, { "witness-key", &wkey_s, NULL },
+		{ "check", NULL, &check },       { NULL, NULL, NULL },
 	};
 
 	ord_diag_init(&diag);
@@ -67,7 +78,19 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 				     "--signature needs --nonce (or --commitment), as 'orderly sign' printed them");
 		goto out;
 	}
-	if ((nonce_s && (rc = cli_hex_option(cmd, "--nonce", nonce_s, nonce, sizeof(nonce))) != 0) ||
+	if (witness_s && wkey_s) {
+		rc = cli_usage_error(cmd,
+				     "--witness and --witness-key give the same thing: one of them");
+		goto out;
+	}
+	if (check && (commit_s || nonce_s || sig_s || witness_s || wkey_s)) {
+		rc = cli_usage_error(cmd,
+				     "--check only reads the sheet: no --nonce, --signature, --commitment or witness");
+		goto out;
+	}
+	if ((witness_s &&
+	     (rc = cli_hex_option(cmd, "--witness", witness_s, witness, sizeof(witness))) != 0) ||
+	    (nonce_s && (rc = cli_hex_option(cmd, "--nonce", nonce_s, nonce, sizeof(nonce))) != 0) ||
 	    (sig_s && (rc = cli_hex_option(cmd, "--signature", sig_s, sig, sizeof(sig))) != 0) ||
 	    (commit_s && (rc = cli_hex_option(cmd, "--commitment", commit_s, commitment,
 					      sizeof(commitment))) != 0))
@@ -88,8 +111,47 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if ((rc = cli_read_input(&sheet, path, CLI_MAX_INPUT)) != 0)
 		goto out;
-	rc = ord_game_submit_signed(g, &receipt, side, sheet.buf, sheet.len, nonce_s ? nonce : NULL,
-				    sig_s ? sig : NULL, &diag);
+	if (wkey_s) {
+		struct ord_keypair kp;
+		struct ord_game_status st;
+		unsigned char gid[16];
+		if ((rc = cli_load_key(wkey_s, &kp)) != 0)
+			goto out;
+		if ((rc = ord_game_status(g, &st)) < 0) {
+			rc = cli_fail(rc);
+			goto out;
+		}
+		ord_game_id(g, gid);
+		ord_witness_top(witness, &kp, gid, st.turn, side);
+		memset(&kp, 0, sizeof(kp));
+		witness_s = "";
+	}
+	if (check) {
+		rc = ord_game_check_sheet(g, side, sheet.buf, sheet.len, &diag, &reading);
+		if (reading.len) {
+			printf("orderly reads:\n");
+			cli_print_lines(reading.buf, 1);
+		}
+		if (rc == ORD_EBADSHEET) {
+			ord_diag_format(&diag, cli_input_name(path), &msgs);
+			cli_print_lines(msgs.buf, 0);
+			cli_error("sheet checked: %zu problem(s); nothing was stored", diag.n);
+			rc = cli_exit_code(rc);
+			goto out;
+		}
+		if (rc < 0) {
+			rc = cli_fail(rc);
+			goto out;
+		}
+		printf("sheet checked: no problems; nothing was stored (submit it without --check)\n");
+		rc = CLI_OK;
+		goto out;
+	}
+	memset(&so, 0, sizeof(so));
+	so.nonce = nonce_s ? nonce : NULL;
+	so.signature = sig_s ? sig : NULL;
+	so.witness = witness_s ? witness : NULL;
+	rc = ord_game_submit_opts(g, &receipt, side, sheet.buf, sheet.len, &so, &diag);
 	if (rc == ORD_EBADSHEET) {
 		ord_diag_format(&diag, cli_input_name(path), &msgs);
 		cli_print_lines(msgs.buf, 0);
@@ -114,5 +176,6 @@ out:
 	ord_diag_release(&diag);
 	ord_buf_release(&sheet);
 	ord_buf_release(&msgs);
+	ord_buf_release(&reading);
 	return rc;
 }

@@ -27,17 +27,19 @@ int cmd_sign(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_open(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_calc(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_rules(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_head(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_help(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_version(const struct cli_cmd *cmd, int argc, char **argv);
 
 /* The subcommands, in the order of a turn; `orderly help` lists them so. */
 static const struct cli_cmd commands[] = {
 	{ "new",
-	  "GAME --scenario FILE.xml [--ruleset NAME] [--tables FILE] [--fixed-dice] [--no-referee] [--key FILE]",
+	  "GAME --scenario FILE.xml [--ruleset NAME] [--tables FILE] [--fixed-dice] [--no-referee] [--witnessed] [--key FILE] [--head FILE]",
 	  "create a game file from a scenario, with its signing key", cmd_new },
 	{ "info", "GAME [--xml]", "show the turn, phase, deadline and who has submitted", cmd_info },
 	{ "submit",
-	  "GAME --side SIDE [FILE|-] [--nonce HEX --signature HEX] | GAME --side SIDE --commitment HEX --signature HEX",
+	  "GAME --side SIDE [FILE|-] [--check] [--nonce HEX --signature HEX] [--witness HEX|--witness-key FILE] | GAME --side SIDE --commitment HEX --signature HEX",
 	  "validate and store a side's order sheet (or a commitment alone); print its receipt",
 	  cmd_submit },
 	{ "deadline", "GAME WHEN|none",
@@ -48,21 +50,29 @@ static const struct cli_cmd commands[] = {
 	  "referee-less games: open a side's sealed commitment with its sheet", cmd_open },
 	{ "event", "GAME KIND key=value... | --file FILE [--override REASON]",
 	  "record a referee event (or a file of them) for the current phase", cmd_event },
-	{ "resolve", "GAME [--phase NAME] [--dice N,N,...]",
+	{ "witness",
+	  "GAME --close [--key FILE] [--head FILE] | GAME --side SIDE --link HEX|--key FILE | --link-for --head FILE --side SIDE --key FILE --phase N",
+	  "witnessed dice: close a phase's events; record or compute a side's witness link",
+	  cmd_witness },
+	{ "resolve", "GAME [--phase NAME] [--dice N,N,...] [--stand-in]",
 	  "resolve the current (or named) phase and print the results", cmd_resolve },
 	{ "exchange", "GAME [--key FILE] [--head FILE]",
 	  "reveal the turn's sheets and dice seed; open the next turn", cmd_exchange },
 	{ "report", "GAME --side SIDE|--referee [--turn N] [--xml]",
 	  "print a side's (or the referee's) turn report", cmd_report },
+	{ "head", "GAME --at open|seal|close|exchange [--turn N] [-o FILE]",
+	  "write a signed head the game stored, again", cmd_head },
 	{ "audit", "GAME [--turn N] [--head FILE]...",
-	  "check the event chain, commitments and dice; exit 1 on problems", cmd_audit },
+	  "check the log, commitments, dice and heads, and replay every phase; exit 1 on problems",
+	  cmd_audit },
 	{ "export", "GAME --turn N [-o FILE] [--key FILE]",
 	  "write an exchanged turn as a signed bundle", cmd_export },
 	{ "verify", "BUNDLE [--pubkey KEY] [--receipt HEX]... [--head FILE]...",
 	  "check a turn bundle offline; exit 1 on problems", cmd_verify },
 	{ "keygen", "FILE", "make a key pair: the secret key in FILE, the public one in FILE.pub",
 	  cmd_keygen },
-	{ "sign", "--game-id ID --turn N --side SIDE --key FILE [FILE|-]",
+	{ "sign",
+	  "--head FILE [--pubkey KEY] | --game-id ID --turn N --seed-commitment HEX; --side SIDE --key FILE [--witness] [FILE|-]",
 	  "a player's nonce, commitment and signature for his sheet", cmd_sign },
 	{ "calc", "RULESET WHAT key=value... [--dice N,N,...] [--tables FILE] [--xml]",
 	  "use a ruleset's tables as a calculator", cmd_calc },

@@ -1,8 +1,8 @@
 /*
  * bundle.h - the turn bundle: one XML document (schema/bundle.rng) holding
  * everything needed to check an exchanged turn offline, signed by the
- * game's key.  game_export.c writes it from the game file; bundle.c reads
- * and verifies it with no game file.
+ * game's key: a turn's record (core/record.h), so that `orderly verify`
+ * hands it to the same verifier `orderly audit` runs over the game file.
  *
  * The signature: Ed25519 by the game's key over ord_sig_bundle_msg of every
  * byte of the document before "<signature>"; the document must then end
@@ -20,7 +20,7 @@
 
 #include "core/common.h"
 
-#define ORD_BUNDLE_FORMAT "1"
+#define ORD_BUNDLE_FORMAT "2"
 #define ORD_BUNDLE_SIG_OPEN "<signature>"
 #define ORD_BUNDLE_SIG_CLOSE "</signature>\n</bundle>\n"
 
@@ -36,5 +36,9 @@ void ord_bundle_elem(struct ord_buf *out, int indent, const char *name, const ch
 /* Sign a document that ends just before its signature element; appends
  * the signature element and the end of the document. */
 void ord_bundle_sign(struct ord_buf *doc, const unsigned char sk[64]);
+
+struct ord_record;
+/* Write a turn's record (core/record.h) as a bundle signed with sk. */
+int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsigned char sk[64]);
 
 #endif

@@ -1,71 +1,58 @@
 /* canon.c - the canonical text of log entries (see canon.h). */
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/canon.h"
 
-void ord_canon_open(struct ord_buf *out, int turn, const unsigned char seed_commitment[32])
+void ord_canon_put(struct ord_buf *out, const char *key, const char *value)
 {
-	ord_buf_addf(out, "turn=%d\nseed_commitment=", turn);
-	ord_buf_add_hex(out, seed_commitment, 32);
-	ord_buf_addch(out, '\n');
-}
+	const unsigned char *p = (const unsigned char *)value;
 
-void ord_canon_exchange(struct ord_buf *out, int turn, const unsigned char seed[32])
-{
-	ord_buf_addf(out, "turn=%d\nseed=", turn);
-	ord_buf_add_hex(out, seed, 32);
-	ord_buf_addch(out, '\n');
-}
-
-void ord_canon_sheet(struct ord_buf *out, const char *side, int version, const char *source,
-		     const unsigned char commitment[32], const unsigned char *signature)
-{
-	ord_buf_addf(out, "side=%s\nversion=%d\nsource=%s\ncommitment=", side, version, source);
-	ord_buf_add_hex(out, commitment, 32);
-	ord_buf_addch(out, '\n');
-	if (signature) {
-		ord_buf_adds(out, "signature=");
-		ord_buf_add_hex(out, signature, 64);
-		ord_buf_addch(out, '\n');
+	ord_buf_adds(out, key);
+	ord_buf_addch(out, '=');
+	for (; *p; p++) {
+		if (*p == '\\')
+			ord_buf_adds(out, "\\\\");
+		else if (*p == '\n')
+			ord_buf_adds(out, "\\n");
+		else if (*p == '\r')
+			ord_buf_adds(out, "\\r");
+		else if (*p < 0x20 && *p != '\t')
+			ord_buf_addf(out, "\\x%02x", *p);
+		else
+			ord_buf_addch(out, (char)*p);
 	}
-}
-
-void ord_canon_commit(struct ord_buf *out, const char *side, int version,
-		      const unsigned char commitment[32], const unsigned char signature[64])
-{
-	ord_buf_addf(out, "side=%s\nversion=%d\ncommitment=", side, version);
-	ord_buf_add_hex(out, commitment, 32);
-	ord_buf_adds(out, "\nsignature=");
-	ord_buf_add_hex(out, signature, 64);
 	ord_buf_addch(out, '\n');
 }
 
-void ord_canon_opening(struct ord_buf *out, const char *side, int version,
-		       const unsigned char commitment[32])
+void ord_canon_putf(struct ord_buf *out, const char *key, const char *fmt, ...)
 {
-	ord_buf_addf(out, "side=%s\nversion=%d\ncommitment=", side, version);
-	ord_buf_add_hex(out, commitment, 32);
+	struct ord_buf v = ORD_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ord_buf_vaddf(&v, fmt, ap);
+	va_end(ap);
+	ord_canon_put(out, key, v.buf);
+	ord_buf_release(&v);
+}
+
+void ord_canon_put_hex(struct ord_buf *out, const char *key, const unsigned char *p, size_t n)
+{
+	ord_buf_adds(out, key);
+	ord_buf_addch(out, '=');
+	ord_buf_add_hex(out, p, n);
 	ord_buf_addch(out, '\n');
 }
 
-void ord_canon_event(struct ord_buf *out, unsigned seq, const char *phase, const char *kind,
-		     const char *args, const char *override, const char *checks)
+static int hexval(int c)
 {
-	const char *p = args;
-
-	ord_buf_addf(out, "seq=%u\nphase=%s\nkind=%s\n", seq, phase, kind);
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		ord_buf_adds(out, "arg.");
-		ord_buf_add(out, p, len);
-		ord_buf_addch(out, '\n');
-		p += len + (nl ? 1 : 0);
-	}
-	if (override)
-		ord_buf_addf(out, "override=%s\n", override);
-	if (checks && *checks)
-		ord_buf_addf(out, "checks=%s\n", checks);
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
 }
 
 char *ord_canon_get(const char *body, const char *key)
@@ -75,16 +62,295 @@ char *ord_canon_get(const char *body, const char *key)
 
 	while (p && *p) {
 		if (!strncmp(p, key, n) && p[n] == '=') {
-			const char *e = strchr(p + n + 1, '\n');
-			size_t len = e ? (size_t)(e - p - n - 1) : strlen(p + n + 1);
-			char *v = ord_xmalloc(len + 1);
-			memcpy(v, p + n + 1, len);
-			v[len] = '\0';
-			return v;
+			const char *v = p + n + 1, *e = strchr(v, '\n');
+			size_t len = e ? (size_t)(e - v) : strlen(v), i;
+			struct ord_buf b = ORD_BUF_INIT;
+
+			for (i = 0; i < len; i++) {
+				if (v[i] != '\\' || i + 1 == len) {
+					ord_buf_addch(&b, v[i]);
+				} else if (v[i + 1] == 'n') {
+					ord_buf_addch(&b, '\n');
+					i++;
+				} else if (v[i + 1] == 'r') {
+					ord_buf_addch(&b, '\r');
+					i++;
+				} else if (v[i + 1] == 'x' && i + 3 < len &&
+					   hexval(v[i + 2]) >= 0 && hexval(v[i + 3]) >= 0) {
+					ord_buf_addch(&b, (char)(hexval(v[i + 2]) << 4 |
+								 hexval(v[i + 3])));
+					i += 3;
+				} else {
+					ord_buf_addch(&b, v[i + 1]);
+					i++;
+				}
+			}
+			return ord_buf_detach(&b, NULL);
 		}
 		p = strchr(p, '\n');
 		if (p)
 			p++;
 	}
 	return NULL;
+}
+
+/* ---- the game's config ---- */
+
+static void put_config(struct ord_buf *out, const struct ord_canon_config *c)
+{
+	ord_canon_put(out, "ruleset", c->ruleset);
+	ord_canon_put(out, "nmr", c->nmr);
+	ord_canon_putf(out, "fixed_dice", "%d", c->fixed_dice ? 1 : 0);
+	ord_canon_put(out, "referee", c->refereeless ? "no" : "yes");
+	ord_canon_put(out, "witnessed", c->witnessed ? "yes" : "no");
+	ord_canon_put_hex(out, "scenario", c->scenario, 32);
+	ord_canon_put_hex(out, "tables", c->tables, 32);
+	ord_canon_put_hex(out, "key", c->key, 32);
+}
+
+static int get_hex(unsigned char *out, size_t n, const char *body, const char *key)
+{
+	char *v = ord_canon_get(body, key);
+	int ok = v && strlen(v) == 2 * n && ord_unhex(out, n, v) == (int)n;
+
+	free(v);
+	return ok ? 0 : -1;
+}
+
+int ord_canon_config_read(struct ord_canon_config *out, const char *body)
+{
+	char *v;
+	const char *missing = NULL;
+
+	memset(out, 0, sizeof(*out));
+	out->ruleset = ord_canon_get(body, "ruleset");
+	out->nmr = ord_canon_get(body, "nmr");
+	if (!out->ruleset)
+		missing = "ruleset";
+	else if (!out->nmr)
+		missing = "nmr";
+	if ((v = ord_canon_get(body, "fixed_dice")) != NULL)
+		out->fixed_dice = !strcmp(v, "1");
+	else if (!missing)
+		missing = "fixed_dice";
+	free(v);
+	if ((v = ord_canon_get(body, "referee")) != NULL)
+		out->refereeless = !strcmp(v, "no");
+	else if (!missing)
+		missing = "referee";
+	free(v);
+	if ((v = ord_canon_get(body, "witnessed")) != NULL)
+		out->witnessed = !strcmp(v, "yes");
+	else if (!missing)
+		missing = "witnessed";
+	free(v);
+	if (get_hex(out->scenario, 32, body, "scenario") && !missing)
+		missing = "scenario";
+	if (get_hex(out->tables, 32, body, "tables") && !missing)
+		missing = "tables";
+	if (get_hex(out->key, 32, body, "key") && !missing)
+		missing = "key";
+	if (missing) {
+		ord_canon_config_release(out);
+		return ord_error_set(ORD_EBADDATA, "the entry names no '%s' of the game", missing);
+	}
+	return 0;
+}
+
+void ord_canon_config_release(struct ord_canon_config *c)
+{
+	free((char *)c->ruleset);
+	free((char *)c->nmr);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *ord_canon_config_diff(const struct ord_canon_config *a, const struct ord_canon_config *b)
+{
+	if (strcmp(a->ruleset, b->ruleset))
+		return "ruleset";
+	if (strcmp(a->nmr, b->nmr))
+		return "NMR policy";
+	if (!a->fixed_dice != !b->fixed_dice)
+		return "fixed dice";
+	if (!a->refereeless != !b->refereeless)
+		return "referee";
+	if (!a->witnessed != !b->witnessed)
+		return "witnessed dice";
+	if (memcmp(a->scenario, b->scenario, 32))
+		return "scenario";
+	if (memcmp(a->tables, b->tables, 32))
+		return "tables";
+	if (memcmp(a->key, b->key, 32))
+		return "key";
+	return NULL;
+}
+
+/* ---- the kinds ---- */
+
+void ord_canon_create(struct ord_buf *out, const unsigned char game_id[16], const char *title,
+		      const struct ord_canon_config *c)
+{
+	ord_canon_putf(out, "protocol", "%d", ORD_LOG_PROTOCOL);
+	ord_canon_put_hex(out, "game_id", game_id, 16);
+	ord_canon_put(out, "title", title);
+	put_config(out, c);
+}
+
+void ord_canon_open(struct ord_buf *out, int turn, const unsigned char seed_commitment[32],
+		    const struct ord_canon_config *c, size_t nunits,
+		    const unsigned char state_root[32], const struct ord_canon_last *last, size_t nlast)
+{
+	size_t i;
+
+	ord_canon_putf(out, "turn", "%d", turn);
+	ord_canon_put_hex(out, "seed_commitment", seed_commitment, 32);
+	put_config(out, c);
+	ord_canon_putf(out, "units", "%zu", nunits);
+	ord_canon_put_hex(out, "state_root", state_root, 32);
+	for (i = 0; i < nlast; i++) {
+		struct ord_buf k = ORD_BUF_INIT;
+		ord_buf_addf(&k, "last.%s", last[i].side);
+		if (last[i].have)
+			ord_canon_put_hex(out, k.buf, last[i].bytes, 32);
+		else
+			ord_canon_put(out, k.buf, "none");
+		ord_buf_release(&k);
+	}
+}
+
+void ord_canon_exchange(struct ord_buf *out, int turn, const unsigned char seed[32],
+			const unsigned char *referee_witness)
+{
+	ord_canon_putf(out, "turn", "%d", turn);
+	ord_canon_put_hex(out, "seed", seed, 32);
+	if (referee_witness)
+		ord_canon_put_hex(out, "referee_witness", referee_witness, 32);
+}
+
+void ord_canon_sheet(struct ord_buf *out, const char *side, int version, const char *source,
+		     const unsigned char commitment[32], const unsigned char *signature,
+		     const unsigned char *witness)
+{
+	ord_canon_put(out, "side", side);
+	ord_canon_putf(out, "version", "%d", version);
+	ord_canon_put(out, "source", source);
+	ord_canon_put_hex(out, "commitment", commitment, 32);
+	if (signature)
+		ord_canon_put_hex(out, "signature", signature, 64);
+	if (witness)
+		ord_canon_put_hex(out, "witness", witness, 32);
+}
+
+void ord_canon_commit(struct ord_buf *out, const char *side, int version,
+		      const unsigned char commitment[32], const unsigned char signature[64])
+{
+	ord_canon_put(out, "side", side);
+	ord_canon_putf(out, "version", "%d", version);
+	ord_canon_put_hex(out, "commitment", commitment, 32);
+	ord_canon_put_hex(out, "signature", signature, 64);
+}
+
+void ord_canon_opening(struct ord_buf *out, const char *side, int version,
+		       const unsigned char commitment[32])
+{
+	ord_canon_put(out, "side", side);
+	ord_canon_putf(out, "version", "%d", version);
+	ord_canon_put_hex(out, "commitment", commitment, 32);
+}
+
+void ord_canon_reject(struct ord_buf *out, const char *side, size_t len, size_t problems,
+		      const char *reason)
+{
+	ord_canon_put(out, "side", side);
+	ord_canon_putf(out, "bytes", "%zu", len);
+	ord_canon_putf(out, "problems", "%zu", problems);
+	if (reason)
+		ord_canon_put(out, "reason", reason);
+}
+
+void ord_canon_seal(struct ord_buf *out, int turn, int forced, const struct ord_canon_sealed *s,
+		    size_t n, const char *held, const unsigned char *referee_top)
+{
+	size_t i;
+
+	ord_canon_putf(out, "turn", "%d", turn);
+	ord_canon_putf(out, "forced", "%d", forced ? 1 : 0);
+	for (i = 0; i < n; i++) {
+		struct ord_buf k = ORD_BUF_INIT, v = ORD_BUF_INIT;
+		ord_buf_addf(&k, "sealed.%s", s[i].side);
+		ord_buf_addf(&v, "%d:", s[i].version);
+		ord_buf_add_hex(&v, s[i].commitment, 32);
+		ord_canon_put(out, k.buf, v.buf);
+		ord_buf_release(&k);
+		ord_buf_release(&v);
+	}
+	ord_canon_put(out, "held", held ? held : "");
+	if (referee_top)
+		ord_canon_put_hex(out, "referee_witness_top", referee_top, 32);
+}
+
+void ord_canon_event(struct ord_buf *out, unsigned seq, const char *phase, const char *kind,
+		     const char *args, const char *override, const char *checks)
+{
+	const char *p = args;
+
+	ord_canon_putf(out, "seq", "%u", seq);
+	ord_canon_put(out, "phase", phase);
+	ord_canon_put(out, "kind", kind);
+	while (*p) {
+		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
+		const char *eq = memchr(p, '=', (size_t)(e - p));
+		struct ord_buf k = ORD_BUF_INIT, v = ORD_BUF_INIT;
+
+		ord_buf_adds(&k, "arg.");
+		ord_buf_add(&k, p, eq ? (size_t)(eq - p) : (size_t)(e - p));
+		if (eq)
+			ord_buf_add(&v, eq + 1, (size_t)(e - eq - 1));
+		ord_canon_put(out, k.buf, v.buf);
+		ord_buf_release(&k);
+		ord_buf_release(&v);
+		p = nl ? nl + 1 : e;
+	}
+	if (override)
+		ord_canon_put(out, "override", override);
+	if (checks && *checks)
+		ord_canon_put(out, "checks", checks);
+}
+
+void ord_canon_close(struct ord_buf *out, int turn, int index, const char *phase,
+		     const unsigned char events[32])
+{
+	ord_canon_putf(out, "turn", "%d", turn);
+	ord_canon_putf(out, "index", "%d", index);
+	ord_canon_put(out, "phase", phase);
+	ord_canon_put_hex(out, "events", events, 32);
+}
+
+void ord_canon_witness(struct ord_buf *out, int turn, int index, const char *side,
+		       const unsigned char link[32])
+{
+	ord_canon_putf(out, "turn", "%d", turn);
+	ord_canon_putf(out, "index", "%d", index);
+	ord_canon_put(out, "side", side);
+	ord_canon_put_hex(out, "link", link, 32);
+}
+
+void ord_canon_resolve(struct ord_buf *out, int turn, const char *phase, int index, int nrolls,
+		       int nresults, int nstates, const unsigned char digest[32], const char *stood_in)
+{
+	ord_canon_putf(out, "turn", "%d", turn);
+	ord_canon_put(out, "phase", phase);
+	ord_canon_putf(out, "index", "%d", index);
+	ord_canon_putf(out, "rolls", "%d", nrolls);
+	ord_canon_putf(out, "results", "%d", nresults);
+	ord_canon_putf(out, "states", "%d", nstates);
+	ord_canon_put_hex(out, "digest", digest, 32);
+	if (stood_in && *stood_in)
+		ord_canon_put(out, "stood_in", stood_in);
+}
+
+void ord_canon_deadline(struct ord_buf *out, int turn, int64_t when)
+{
+	ord_canon_putf(out, "turn", "%d", turn);
+	ord_canon_putf(out, "deadline", "%lld", (long long)when);
 }

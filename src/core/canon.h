@@ -1,32 +1,111 @@
 /*
- * canon.h - the canonical text of the log entries that vouch for a row:
- * written by game_turn.c when the row is stored, rebuilt by the audit from
- * the game file and by `verify` from a bundle.  One function per kind, so
- * that the three can never disagree on a byte.
+ * canon.h - the canonical text of the log entries (log protocol 2): written
+ * when a row is stored, rebuilt by the verifier from the game file or from
+ * a bundle.  One function per kind, so that they can never disagree on a
+ * byte.
+ *
+ * A body is "key=value\n" lines.  Keys are fixed names (a-z, 0-9, '_', '.',
+ * '-'); values are escaped so that no value can end its line or pass for
+ * another field: '\\' is written "\\\\", a newline "\\n", a carriage return
+ * "\\r" and any other byte below 0x20 but the tab "\\xHH".  ord_canon_get
+ * undoes it.
  */
 #ifndef ORD_CANON_H
 #define ORD_CANON_H
 
 #include "core/common.h"
 
-/* "open": a turn opens and its seed is committed. */
-void ord_canon_open(struct ord_buf *out, int turn, const unsigned char seed_commitment[32]);
-/* "exchange": the turn's seed revealed. */
-void ord_canon_exchange(struct ord_buf *out, int turn, const unsigned char seed[32]);
-/* "sheet": a sheet stored (signature NULL when unsigned). */
+/* The log protocol of games this build makes; older ones are refused. */
+#define ORD_LOG_PROTOCOL 2
+
+/* One line: key=escaped value. */
+void ord_canon_put(struct ord_buf *out, const char *key, const char *value);
+void ord_canon_putf(struct ord_buf *out, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+void ord_canon_put_hex(struct ord_buf *out, const char *key, const unsigned char *p, size_t n);
+/* The value of key in a body, unescaped (malloc'd), or NULL. */
+char *ord_canon_get(const char *body, const char *key);
+
+/* What the game is: logged at its creation and again when each turn opens,
+ * so that every turn's bundle says it and audit compares the live rows. */
+struct ord_canon_config {
+	const char *ruleset;        /* the module's name */
+	const char *nmr;            /* hold | repeat | wait */
+	int fixed_dice;             /* a test game: dice given to resolve */
+	int refereeless;            /* sides commit first and open after the seal */
+	int witnessed;              /* sides reveal a witness link per phase */
+	unsigned char scenario[32]; /* BLAKE2b-256 of the scenario file as stored */
+	unsigned char tables[32];   /* BLAKE2b-256 of the tables in force */
+	unsigned char key[32];      /* the game's public key */
+};
+/* The config of body (a "create" or "open" entry); ORD_EBADDATA if a field
+ * is missing.  The strings are malloc'd: ord_canon_config_release. */
+int ord_canon_config_read(struct ord_canon_config *out, const char *body);
+void ord_canon_config_release(struct ord_canon_config *c);
+/* 0 when a and b are the same game; else the name of the first field that
+ * differs. */
+const char *ord_canon_config_diff(const struct ord_canon_config *a, const struct ord_canon_config *b);
+
+/* "create" (turn 0): the game made. */
+void ord_canon_create(struct ord_buf *out, const unsigned char game_id[16], const char *title,
+		      const struct ord_canon_config *c);
+/* "open": a turn opens.  Its seed committed; the game as it is; every
+ * unit's state digested (units, state_root); for each side the hash of the
+ * sheet it had sealed the turn before (last.SIDE, "none" in turn 1). */
+struct ord_canon_last {
+	const char *side;
+	int have;                /* 0: the side sealed nothing (turn 1) */
+	unsigned char bytes[32]; /* ord_hash_bytes of its sealed sheet */
+};
+void ord_canon_open(struct ord_buf *out, int turn, const unsigned char seed_commitment[32],
+		    const struct ord_canon_config *c, size_t nunits,
+		    const unsigned char state_root[32], const struct ord_canon_last *last,
+		    size_t nlast);
+/* "exchange": the turn's seed revealed (and, witnessed, the referee's
+ * witness start: NULL when not witnessed). */
+void ord_canon_exchange(struct ord_buf *out, int turn, const unsigned char seed[32],
+			const unsigned char *referee_witness);
+/* "sheet": a sheet stored (signature, witness NULL when none). */
 void ord_canon_sheet(struct ord_buf *out, const char *side, int version, const char *source,
-		     const unsigned char commitment[32], const unsigned char *signature);
+		     const unsigned char commitment[32], const unsigned char *signature,
+		     const unsigned char *witness);
 /* "commit": a referee-less side's signed commitment, before its sheet. */
 void ord_canon_commit(struct ord_buf *out, const char *side, int version,
 		      const unsigned char commitment[32], const unsigned char signature[64]);
 /* "opening": the sheet of a commitment, opened after the seal. */
 void ord_canon_opening(struct ord_buf *out, const char *side, int version,
 		       const unsigned char commitment[32]);
-/* "event": a referee event (override NULL when none). */
+/* "reject": a refused sheet or commitment.  Nothing of its content: a draft
+ * a player did not send on must not be confirmable by guessing. */
+void ord_canon_reject(struct ord_buf *out, const char *side, size_t len, size_t problems,
+		      const char *reason);
+/* "seal": per side the version and commitment sealed; the sides the NMR
+ * policy stood in for; witnessed, the referee's chain top (else NULL). */
+struct ord_canon_sealed {
+	const char *side;
+	int version; /* 0: none (a referee-less side that never committed) */
+	unsigned char commitment[32];
+};
+void ord_canon_seal(struct ord_buf *out, int turn, int forced, const struct ord_canon_sealed *s,
+		    size_t n, const char *held, const unsigned char *referee_top);
+/* "event": a referee event (override NULL when none).  args: "k=v\n" lines. */
 void ord_canon_event(struct ord_buf *out, unsigned seq, const char *phase, const char *kind,
 		     const char *args, const char *override, const char *checks);
-
-/* The value of key in a key=value body (malloc'd), or NULL. */
-char *ord_canon_get(const char *body, const char *key);
+/* "close" (witnessed games): no more events for phase index (1-based). */
+void ord_canon_close(struct ord_buf *out, int turn, int index, const char *phase,
+		     const unsigned char events[32]);
+/* "witness": a side's link revealed for phase index. */
+void ord_canon_witness(struct ord_buf *out, int turn, int index, const char *side,
+		       const unsigned char link[32]);
+/* "resolve": a phase resolved.  stood_in: the sides whose witness link the
+ * referee's stood in for ("" when none or not witnessed). */
+void ord_canon_resolve(struct ord_buf *out, int turn, const char *phase, int index, int nrolls,
+		       int nresults, int nstates, const unsigned char digest[32],
+		       const char *stood_in);
+/* "deadline": the turn's deadline set (0: cleared). */
+void ord_canon_deadline(struct ord_buf *out, int turn, int64_t when);
 
 #endif

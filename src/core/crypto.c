@@ -52,16 +52,45 @@ void ord_digest_final(struct ord_digest *d, unsigned char out[32])
 	crypto_generichash_final(&d->st, out, 32);
 }
 
-void ord_commit_sheet(unsigned char out[32], const unsigned char game_id[16], int turn,
-		      const char *side, const unsigned char nonce[32], const void *bytes, size_t len)
+void ord_commit_sheet(unsigned char out[32], const struct ord_sheet_binding *b,
+		      const unsigned char nonce[32], const void *bytes, size_t len)
 {
 	struct ord_digest d;
 
-	ord_digest_init(&d, "orderly-sheet-v1");
+	ord_digest_init(&d, "orderly-sheet-v2");
+	ord_digest_bytes(&d, b->game_id, 16);
+	ord_digest_int(&d, b->turn);
+	ord_digest_str(&d, b->side);
+	ord_digest_bytes(&d, b->seed_commitment, 32);
+	ord_digest_bytes(&d, b->witness, 32);
+	ord_digest_bytes(&d, nonce, 32);
+	ord_digest_bytes(&d, bytes, len);
+	ord_digest_final(&d, out);
+}
+
+void ord_stand_in_nonce(unsigned char out[32], const unsigned char game_id[16], int turn,
+			const char *side)
+{
+	struct ord_digest d;
+
+	ord_digest_init(&d, "orderly-stand-in-v2");
 	ord_digest_bytes(&d, game_id, 16);
 	ord_digest_int(&d, turn);
 	ord_digest_str(&d, side);
-	ord_digest_bytes(&d, nonce, 32);
+	ord_digest_final(&d, out);
+}
+
+void ord_digest_unit(struct ord_digest *d, const char *unit, const char *state)
+{
+	ord_digest_str(d, unit);
+	ord_digest_str(d, state);
+}
+
+void ord_hash_bytes(unsigned char out[32], const void *bytes, size_t len)
+{
+	struct ord_digest d;
+
+	ord_digest_init(&d, "orderly-bytes-v2");
 	ord_digest_bytes(&d, bytes, len);
 	ord_digest_final(&d, out);
 }
@@ -168,16 +197,18 @@ void ord_sig_sheet_msg(unsigned char out[32], const unsigned char game_id[16], i
 }
 
 void ord_sig_head_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
-		      const char *at, int64_t seq, const unsigned char hash[32])
+		      const char *at, int64_t seq, const unsigned char hash[32],
+		      const unsigned char seed_commitment[32])
 {
 	struct ord_digest d;
 
-	ord_digest_init(&d, "orderly-head-signature-v1");
+	ord_digest_init(&d, "orderly-head-signature-v2");
 	ord_digest_bytes(&d, game_id, 16);
 	ord_digest_int(&d, turn);
 	ord_digest_str(&d, at);
 	ord_digest_int(&d, seq);
 	ord_digest_bytes(&d, hash, 32);
+	ord_digest_bytes(&d, seed_commitment, 32);
 	ord_digest_final(&d, out);
 }
 
@@ -198,4 +229,63 @@ void ord_sig_sign(unsigned char sig[64], const unsigned char msg[32], const unsi
 int ord_sig_check(const unsigned char sig[64], const unsigned char msg[32], const unsigned char pk[32])
 {
 	return crypto_sign_verify_detached(sig, msg, 32, pk) == 0 ? 0 : -1;
+}
+
+/* ---- witnessed dice ---- */
+
+void ord_witness_start(unsigned char out[32], const unsigned char key_seed[32],
+		       const unsigned char game_id[16], int turn, const char *side)
+{
+	crypto_generichash_state st;
+	unsigned char t[8];
+	int i;
+
+	/* keyed by the player's secret: nobody else can compute his chain */
+	crypto_generichash_init(&st, key_seed, 32, 32);
+	crypto_generichash_update(&st, (const unsigned char *)"orderly-witness-start-v2", 25);
+	crypto_generichash_update(&st, game_id, 16);
+	for (i = 0; i < 8; i++)
+		t[i] = (unsigned char)((uint64_t)(int64_t)turn >> (56 - 8 * i));
+	crypto_generichash_update(&st, t, 8);
+	crypto_generichash_update(&st, (const unsigned char *)side, strlen(side) + 1);
+	crypto_generichash_final(&st, out, 32);
+}
+
+void ord_witness_up(unsigned char link[32], unsigned n)
+{
+	while (n--) {
+		struct ord_digest d;
+		ord_digest_init(&d, "orderly-witness-link-v2");
+		ord_digest_bytes(&d, link, 32);
+		ord_digest_final(&d, link);
+	}
+}
+
+void ord_phase_key_begin(struct ord_digest *d, const unsigned char dice_key[32], int index,
+			 const char *phase, const unsigned char events[32])
+{
+	ord_digest_init(d, "orderly-phase-key-v2");
+	ord_digest_bytes(d, dice_key, 32);
+	ord_digest_int(d, index);
+	ord_digest_str(d, phase);
+	ord_digest_bytes(d, events, 32);
+}
+
+void ord_phase_key_side(struct ord_digest *d, const char *side, const unsigned char link[32],
+			int stood_in)
+{
+	ord_digest_str(d, side);
+	ord_digest_bytes(d, link, 32);
+	ord_digest_int(d, stood_in);
+}
+
+void ord_digest_event(struct ord_digest *d, unsigned seq, const char *kind, const char *args,
+		      const char *override, const char *checks)
+{
+	ord_digest_int(d, seq);
+	ord_digest_str(d, kind);
+	ord_digest_str(d, args);
+	ord_digest_int(d, override != NULL);
+	ord_digest_str(d, override ? override : "");
+	ord_digest_str(d, checks ? checks : "");
 }

@@ -27,6 +27,19 @@ void ord_digest_int(struct ord_digest *d, int64_t v);
 void ord_digest_bytes(struct ord_digest *d, const void *p, size_t len);
 void ord_digest_final(struct ord_digest *d, unsigned char out[32]);
 
+/* The nonce of a stand-in sheet (the NMR policy's hold or repeat): derived
+ * from public values, so that re-sealing a copy of the game cannot draw
+ * another one, and so another dice key (docs/threat-model.md). */
+void ord_stand_in_nonce(unsigned char out[32], const unsigned char game_id[16], int turn,
+			const char *side);
+/* The digest of every unit's state, in unit order: logged when a turn
+ * opens, so that a turn's bundle shows where its units stood. */
+#define ORD_UNITS_TAG "orderly-units-v2"
+void ord_digest_unit(struct ord_digest *d, const char *unit, const char *state);
+/* A hash of the bytes of a sheet (no nonce): logged when the next turn
+ * opens, after the sheet was revealed, so that a "repeat" stand-in can be
+ * checked against it. */
+void ord_hash_bytes(unsigned char out[32], const void *bytes, size_t len);
 /* The digest of the rolls, results and unit states recorded under one log
  * entry ("orderly-phase-v1"): begun with ord_digest_init(d, ORD_PHASE_TAG),
  * then one call per row in the order of their ids.  game.c digests the rows
@@ -60,14 +73,44 @@ void ord_dice_key_side(struct ord_digest *d, const char *side, const unsigned ch
 /* A player's signature over his sheet's commitment. */
 void ord_sig_sheet_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
 		       const char *side, const unsigned char commitment[32]);
-/* The game's signature over the head of its log at a seal or an exchange. */
+/* The game's signature over the head of its log at a turn's opening, seal,
+ * close of a phase's events or exchange; seed_commitment is the one of the
+ * turn open for sheets after the head ("open", "exchange"), else zeros. */
 void ord_sig_head_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
-		      const char *at, int64_t seq, const unsigned char hash[32]);
+		      const char *at, int64_t seq, const unsigned char hash[32],
+		      const unsigned char seed_commitment[32]);
 /* The game's signature over a bundle: every byte before its <signature>. */
 void ord_sig_bundle_msg(unsigned char out[32], const void *bytes, size_t len);
 /* Sign / check a 32-byte message; check returns 0 when the signature holds. */
 void ord_sig_sign(unsigned char sig[64], const unsigned char msg[32], const unsigned char sk[64]);
 int ord_sig_check(const unsigned char sig[64], const unsigned char msg[32], const unsigned char pk[32]);
+
+/*
+ * Witnessed dice (opt-in per game, docs/threat-model.md): each side commits
+ * with its sheet to the top of a hash chain and reveals one link per phase
+ * after the phase's events are closed; the phase's dice come from the dice
+ * key, the events and every reveal.  The chain has ORD_WITNESS_LINKS links:
+ * link 0 is secret, link i = H(link i-1), the top is link ORD_WITNESS_LINKS;
+ * phase p (1-based) reveals link ORD_WITNESS_LINKS - p.
+ */
+#define ORD_WITNESS_LINKS 64
+/* Link 0 of a side's chain for one turn, from the player's secret key seed. */
+void ord_witness_start(unsigned char out[32], const unsigned char key_seed[32],
+		       const unsigned char game_id[16], int turn, const char *side);
+/* The link n steps above link (in place). */
+void ord_witness_up(unsigned char link[32], unsigned n);
+/* The dice key of phase index p (1-based) of a witnessed turn: reveals has
+ * one link per side in side order (a stood-in side's from the referee's
+ * chain). */
+void ord_phase_key_begin(struct ord_digest *d, const unsigned char dice_key[32], int index,
+			 const char *phase, const unsigned char events[32]);
+void ord_phase_key_side(struct ord_digest *d, const char *side, const unsigned char link[32],
+			int stood_in);
+/* The digest of a phase's events (seq, kind, arguments, override, checks),
+ * in their order: what the "close" entry logs and the phase key binds. */
+#define ORD_EVENTS_TAG "orderly-events-v2"
+void ord_digest_event(struct ord_digest *d, unsigned seq, const char *kind, const char *args,
+		      const char *override, const char *checks);
 
 /* Must be called once before anything else of libsodium. */
 int ord_crypto_init(void);

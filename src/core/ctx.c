@@ -297,6 +297,46 @@ int ord_ctx_unit_changed(struct ord_ctx *ctx, size_t i, struct ord_buf *serialis
 	return memcmp(h, ctx->state_before[i], 16) != 0;
 }
 
+void ord_ctx_next_phase(struct ord_ctx *ctx)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ctx->nevents; i++) {
+		struct ord_event *e = &ctx->events[i];
+		free((char *)e->override);
+		uninterned_free(ctx, e->phase);
+		uninterned_free(ctx, e->kind);
+		uninterned_free(ctx, e->check);
+		ord_kv_release(&e->kv);
+	}
+	ctx->nevents = 0;
+	for (i = 0; i < ctx->nrolls; i++) {
+		uninterned_free(ctx, ctx->rolls[i].phase);
+		free(ctx->rolls[i].purpose);
+	}
+	ctx->nrolls = 0;
+	if (ctx->roll_cap)
+		memset(ctx->roll_slots, 0, ctx->roll_cap * sizeof(*ctx->roll_slots));
+	for (i = 0; i < ctx->nresults; i++) {
+		uninterned_free(ctx, ctx->results[i].phase);
+		free(ctx->results[i].unit);
+		free(ctx->results[i].explanation);
+		ord_kv_release(&ctx->results[i].values);
+	}
+	ctx->nresults = 0;
+	ctx->fixed = NULL;
+	ctx->nfixed = ctx->fixed_pos = 0;
+	ctx->have_key = 0;
+	/* what the phase left is what the next one starts from */
+	for (i = 0; i < ctx->nunits; i++) {
+		ord_buf_reset(&b);
+		ord_kv_serialize(&ctx->units[i].state, &b);
+		state_hash(ctx->state_before[i], b.buf);
+	}
+	ord_buf_release(&b);
+}
+
 /* ---- what modules call ---- */
 
 struct ord_rules *ord_ctx_rules(struct ord_ctx *ctx)

@@ -86,6 +86,10 @@ struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const cha
  * sampling, no modulo bias).  Exposed for audit and the tests. */
 int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event_seq,
 		  const char *purpose, unsigned idx, unsigned sides);
+/* Begin the next phase in the same ctx (the verifier's replay): forget the
+ * events, rolls and results of the last one, and take the units' states as
+ * they are now as the states before it. */
+void ord_ctx_next_phase(struct ord_ctx *ctx);
 /* 1 if unit i's state differs from when it was loaded. */
 int ord_ctx_unit_changed(struct ord_ctx *ctx, size_t i, struct ord_buf *serialised);
 

@@ -1,6 +1,6 @@
 /*
  * game.c - creating and opening a game file, the hash-chained log, turn
- * opening, loading a module context, and `info`.
+ * opening, loading a module context, signed heads, and `info`.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,25 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/canon.h"
 #include "core/game.h"
+#include "core/phase.h"
 #include "core/scenario.h"
-
-/* ---- small SQL helpers ---- */
-
-static const char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-	return s ? (const char *)s : "";
-}
-
-static int col_blob(sqlite3_stmt *st, int i, unsigned char *out, size_t len)
-{
-	if (sqlite3_column_type(st, i) != SQLITE_BLOB || (size_t)sqlite3_column_bytes(st, i) != len)
-		return -1;
-	memcpy(out, sqlite3_column_blob(st, i), len);
-	return 0;
-}
 
 size_t ord_game_nphases(const struct ord_game *g)
 {
@@ -37,7 +21,7 @@ size_t ord_game_nphases(const struct ord_game *g)
 	return n;
 }
 
-const struct ord_game_side *ord_game_side_by_name(const struct ord_game *g, const char *name)
+const struct ord_store_side *ord_game_side_by_name(const struct ord_game *g, const char *name)
 {
 	size_t i;
 
@@ -53,6 +37,19 @@ void ord_game_side_list(const struct ord_game *g, struct ord_buf *out)
 
 	for (i = 0; i < g->nsides; i++)
 		ord_buf_addf(out, "%s%s", i ? ", " : "", g->sides[i].name);
+}
+
+void ord_game_config(const struct ord_game *g, struct ord_canon_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->ruleset = g->rs->name;
+	c->nmr = g->nmr;
+	c->fixed_dice = g->fixed_dice;
+	c->refereeless = g->refereeless;
+	c->witnessed = g->witnessed;
+	memcpy(c->scenario, g->scenario_hash, 32);
+	memcpy(c->tables, g->tables_hash, 32);
+	memcpy(c->key, g->pk, 32);
 }
 
 /* ---- hooks and transactions ---- */
@@ -77,6 +74,10 @@ int ord_game_notify(struct ord_game *g, const struct ord_change *c)
 
 int ord_game_may_change(struct ord_game *g)
 {
+	if (g->tampered)
+		return ord_error_set(ORD_ETAMPERED,
+				     "'%s': %s: it was changed outside orderly, so nothing more is done with it ('orderly audit' says what)",
+				     g->path, g->tampered);
 	if (g->in_transact)
 		return ord_error_set(ORD_ESTATE,
 				     "a change of the game cannot be made inside ord_game_transact");
@@ -103,345 +104,207 @@ int ord_game_transact(ord_game *g, int (*fn)(void *ud, ord_game *g), void *ud)
 
 int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, const char *body)
 {
-	sqlite3_stmt *st = NULL;
-	unsigned char prev[32] = { 0 }, hash[32];
-	int64_t n = 0, at = (int64_t)time(NULL);
-	int err = 0;
+	unsigned char prev[32], hash[32];
+	int64_t n, at = (int64_t)time(NULL);
+	int err;
 
-	if ((err = ord_store_prepare(g->db, &st, "SELECT seq, hash FROM log_head")) != 0)
+	if ((err = ord_store_log_head(g->db, &n, prev)) != 0)
 		return err;
-	/* no head yet: the first entry of a new game */
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	if (n > 0 && col_blob(st, 1, prev, 32)) {
-		err = ord_error_set(ORD_ETAMPERED, "the log head is damaged");
-		goto out;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
 	n++;
 	ord_log_hash(hash, prev, n, turn, kind, body, at);
-	if ((err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO log(seq, turn, kind, body, at, prev, hash) VALUES (?,?,?,?,?,?,?)")) !=
-	    0)
-		goto out;
-	sqlite3_bind_int64(st, 1, n);
-	sqlite3_bind_int(st, 2, turn);
-	sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, body, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, at);
-	sqlite3_bind_blob(st, 6, prev, 32, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 7, hash, 32, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		err = ord_store_error(g->db, "writing the log");
-		goto out;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if ((err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO log_head(id, seq, hash) VALUES (1, ?, ?) "
-				     "ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash")) !=
-	    0)
-		goto out;
-	sqlite3_bind_int64(st, 1, n);
-	sqlite3_bind_blob(st, 2, hash, 32, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		err = ord_store_error(g->db, "writing the log head");
-		goto out;
-	}
+	if ((err = ord_store_log_append(g->db, n, turn, kind, body, at, prev, hash)) != 0)
+		return err;
 	*seq = n;
-out:
-	sqlite3_finalize(st);
-	return err;
+	return 0;
 }
 
 /* ---- turns ---- */
 
-int ord_game_turn(struct ord_game *g, struct ord_turn *t, int turn)
+int ord_game_turn(struct ord_game *g, struct ord_store_turn *t, int turn)
 {
-	sqlite3_stmt *st = NULL;
-	int err = 0, rc;
+	return ord_store_turn_read(g->db, turn, t);
+}
 
-	memset(t, 0, sizeof(*t));
-	if ((err = ord_store_prepare(g->db, &st,
-				     turn > 0 ? "SELECT turn, state, phase, deadline, seed, seed_commitment, dice_key FROM turn WHERE turn = ?"
-					      : "SELECT turn, state, phase, deadline, seed, seed_commitment, dice_key FROM turn ORDER BY turn DESC LIMIT 1")) !=
-	    0)
-		return err;
-	if (turn > 0)
-		sqlite3_bind_int(st, 1, turn);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		err = rc == SQLITE_DONE
-			      ? ord_error_set(ORD_ENOTFOUND, "no turn %d in this game", turn)
-			      : ord_store_error(g->db, "reading the turn");
-		goto out;
-	}
-	t->turn = sqlite3_column_int(st, 0);
-	snprintf(t->state, sizeof(t->state), "%s", col_text(st, 1));
-	t->phase = sqlite3_column_int(st, 2);
-	t->deadline = sqlite3_column_int64(st, 3);
-	if (col_blob(st, 4, t->seed, 32) || col_blob(st, 5, t->seed_commitment, 32)) {
-		err = ord_error_set(ORD_ETAMPERED, "turn %d: seed damaged", t->turn);
-		goto out;
-	}
-	t->have_dice_key = !col_blob(st, 6, t->dice_key, 32);
-out:
-	sqlite3_finalize(st);
-	return err;
+struct root_ctx {
+	struct ord_ctx *ctx;
+};
+
+static int add_unit(void *ud, const struct ord_store_unit *u)
+{
+	struct ord_ctx *ctx = ud;
+
+	ord_ctx_add_unit(ctx, u->uid, u->name, u->side, u->attrs, u->state);
+	return 0;
 }
 
 int ord_game_open_turn(struct ord_game *g, int n)
 {
-	unsigned char seed[32], commitment[32];
+	struct ord_canon_config cfg;
+	struct ord_canon_last *last = NULL;
+	struct ord_store_turn t;
 	struct ord_buf body = ORD_BUF_INIT;
-	sqlite3_stmt *st = NULL;
+	struct ord_ctx ctx;
+	unsigned char root[32];
+	size_t i, nunits;
 	int64_t seq;
 	int err;
 
-	randombytes_buf(seed, sizeof(seed));
-	ord_commit_seed(commitment, g->game_id, n, seed);
-	ord_canon_open(&body, n, commitment);
+	/* every unit's state as the turn opens */
+	ord_ctx_init(&ctx, g->rs, g->rules, n);
+	if ((err = ord_store_units_each(g->db, 0, 0, add_unit, &ctx)) != 0)
+		goto out;
+	ord_phase_state_root(&ctx, root);
+	nunits = ctx.nunits;
+	/* what each side sealed the turn before: a "repeat" stand-in repeats it */
+	last = ord_xcalloc(g->nsides + 1, sizeof(*last));
+	for (i = 0; i < g->nsides; i++) {
+		struct ord_store_sheet s;
+		last[i].side = g->sides[i].name;
+		if (n > 1 && (err = ord_store_sheet_read(g->db, n - 1, g->sides[i].id, 0, &s)) == 0) {
+			last[i].have = 1;
+			ord_hash_bytes(last[i].bytes, s.bytes, s.len);
+			ord_store_sheet_release(&s);
+		} else if (err && err != ORD_ENOTFOUND) {
+			goto out;
+		}
+		ord_error_clear();
+		err = 0;
+	}
+	memset(&t, 0, sizeof(t));
+	t.turn = n;
+	t.state = ORD_TURN_OPEN;
+	randombytes_buf(t.seed, sizeof(t.seed));
+	ord_commit_seed(t.seed_commitment, g->game_id, n, t.seed);
+	ord_game_config(g, &cfg);
+	ord_canon_open(&body, n, t.seed_commitment, &cfg, nunits, root, last, g->nsides);
 	if ((err = ord_game_log(g, &seq, n, "open", body.buf)) != 0)
 		goto out;
-	if ((err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO turn(turn, state, phase, seed, seed_commitment, log_seq) VALUES (?, 'open', 0, ?, ?, ?)")) !=
-	    0)
-		goto out;
-	sqlite3_bind_int(st, 1, n);
-	sqlite3_bind_blob(st, 2, seed, 32, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 3, commitment, 32, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, seq);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		err = ord_store_error(g->db, "opening the turn");
+	t.log_seq = seq;
+	err = ord_store_turn_insert(g->db, &t);
 out:
-	sodium_memzero(seed, sizeof(seed));
-	sqlite3_finalize(st);
+	sodium_memzero(t.seed, sizeof(t.seed));
+	ord_ctx_release(&ctx);
+	free(last);
 	ord_buf_release(&body);
-	return err;
-}
-
-int ord_game_latest(struct ord_game *g, int turn, int64_t side_id, int *version,
-		    unsigned char commitment[32], int *opened)
-{
-	sqlite3_stmt *st = NULL;
-	int err = 0, rc;
-
-	*version = 0;
-	*opened = 0;
-	/* a version is a sheet row, a commitment row, or both once opened */
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT version, commitment, 1 FROM sheet WHERE turn = ?1 AND side_id = ?2 "
-				     "UNION ALL SELECT version, commitment, 0 FROM commitment WHERE turn = ?1 AND side_id = ?2 "
-				     "ORDER BY 1 DESC, 3 DESC")) != 0)
-		return err;
-	sqlite3_bind_int(st, 1, turn);
-	sqlite3_bind_int64(st, 2, side_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int v = sqlite3_column_int(st, 0);
-		if (*version && v != *version)
-			break;
-		if (!*version) {
-			*version = v;
-			if (col_blob(st, 1, commitment, 32)) {
-				err = ord_error_set(ORD_ETAMPERED,
-						    "turn %d: a commitment is damaged", turn);
-				break;
-			}
-		}
-		if (sqlite3_column_int(st, 2))
-			*opened = 1;
-	}
-	if (!err && rc != SQLITE_ROW && rc != SQLITE_DONE)
-		err = ord_store_error(g->db, "reading commitments");
-	sqlite3_finalize(st);
 	return err;
 }
 
 int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32], unsigned char out[32])
 {
-	sqlite3_stmt *st = NULL;
 	struct ord_digest d;
 	size_t i;
-	int err = 0, rc;
+	int err;
 
-	if (g->refereeless) {
-		/* the sealed version of every side, with the nonce it was opened with */
-		if ((err = ord_store_prepare(g->db, &st,
-					     "SELECT nonce, commitment FROM sheet WHERE turn = ? AND side_id = ? AND version = ?")) !=
-		    0)
+	/* every side's sealed version (and, referee-less, the nonce it was
+	 * opened with), in side order */
+	ord_dice_key_begin(&d, g->refereeless, g->game_id, turn, seed);
+	for (i = 0; i < g->nsides; i++) {
+		struct ord_store_sheet s;
+		unsigned char c[32];
+		int version, opened;
+
+		if ((err = ord_store_latest(g->db, turn, g->sides[i].id, &version, c, &opened)) != 0)
 			return err;
-		ord_dice_key_begin(&d, 1, g->game_id, turn, seed);
-		for (i = 0; i < g->nsides; i++) {
-			unsigned char c[32];
-			int version, opened;
-
-			if ((err = ord_game_latest(g, turn, g->sides[i].id, &version, c, &opened)) != 0)
-				goto out;
-			if (!version || !opened) {
-				err = ord_error_set(ORD_ESTATE, "turn %d: %s has %s", turn,
-						    g->sides[i].name,
-						    version ? "not opened its sheet yet"
-							    : "not committed");
-				goto out;
-			}
-			sqlite3_reset(st);
-			sqlite3_bind_int(st, 1, turn);
-			sqlite3_bind_int64(st, 2, g->sides[i].id);
-			sqlite3_bind_int(st, 3, version);
-			if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_bytes(st, 0) != 32) {
-				err = ord_error_set(ORD_ETAMPERED,
-						    "turn %d: the sheet of %s is damaged", turn,
-						    g->sides[i].name);
-				goto out;
-			}
-			ord_dice_key_side(&d, g->sides[i].name, c, sqlite3_column_blob(st, 0));
+		if (g->refereeless && (!version || !opened))
+			return ord_error_set(ORD_ESTATE, "turn %d: %s has %s", turn, g->sides[i].name,
+					     version ? "not opened its sheet yet" : "not committed");
+		if (!version)
+			continue;
+		if (!g->refereeless) {
+			ord_dice_key_side(&d, g->sides[i].name, c, NULL);
+			continue;
 		}
-		ord_digest_final(&d, out);
-		goto out;
+		if ((err = ord_store_sheet_read(g->db, turn, g->sides[i].id, version, &s)) != 0)
+			return err;
+		ord_dice_key_side(&d, g->sides[i].name, c, s.nonce);
+		ord_store_sheet_release(&s);
 	}
-	/* the latest version of every side's sheet, in side order */
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT side.name, sheet.commitment FROM sheet JOIN side ON side.id = sheet.side_id "
-				     "WHERE sheet.turn = ?1 AND sheet.version = (SELECT max(version) FROM sheet s2 "
-				     "WHERE s2.turn = ?1 AND s2.side_id = sheet.side_id) ORDER BY side.id")) !=
-	    0)
-		return err;
-	sqlite3_bind_int(st, 1, turn);
-	ord_dice_key_begin(&d, 0, g->game_id, turn, seed);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		unsigned char c[32] = { 0 };
-		if (sqlite3_column_bytes(st, 1) == 32)
-			memcpy(c, sqlite3_column_blob(st, 1), 32);
-		ord_dice_key_side(&d, col_text(st, 0), c, NULL);
-	}
-	if (rc != SQLITE_DONE)
-		err = ord_store_error(g->db, "reading commitments");
 	ord_digest_final(&d, out);
-out:
-	sqlite3_finalize(st);
-	return err;
-}
-
-int ord_game_phase_digest(struct ord_game *g, int64_t log_seq, unsigned char out[32], int *nrolls,
-			  int *nresults, int *nstates)
-{
-	sqlite3_stmt *st = NULL;
-	struct ord_digest d;
-	int err = 0, rc;
-
-	*nrolls = *nresults = *nstates = 0;
-	ord_digest_init(&d, ORD_PHASE_TAG);
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE log_seq = ? ORDER BY id")) !=
-	    0)
-		return err;
-	sqlite3_bind_int64(st, 1, log_seq);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ord_digest_roll(&d, sqlite3_column_int(st, 0), col_text(st, 1),
-				sqlite3_column_int(st, 2), col_text(st, 3),
-				sqlite3_column_int(st, 4), sqlite3_column_int(st, 5),
-				sqlite3_column_int(st, 6), sqlite3_column_int(st, 7));
-		(*nrolls)++;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (rc != SQLITE_DONE)
-		return ord_store_error(g->db, "reading rolls");
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT turn, phase, event_seq, unit, vals, explanation FROM result WHERE log_seq = ? ORDER BY id")) !=
-	    0)
-		return err;
-	sqlite3_bind_int64(st, 1, log_seq);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ord_digest_result(&d, sqlite3_column_int(st, 0), col_text(st, 1),
-				  sqlite3_column_int(st, 2), col_text(st, 3), col_text(st, 4),
-				  col_text(st, 5));
-		(*nresults)++;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (rc != SQLITE_DONE)
-		return ord_store_error(g->db, "reading results");
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state FROM unit_state us "
-				     "JOIN unit ON unit.id = us.unit_id WHERE us.log_seq = ? ORDER BY us.unit_id")) !=
-	    0)
-		return err;
-	sqlite3_bind_int64(st, 1, log_seq);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ord_digest_state(&d, col_text(st, 0), col_text(st, 1), sqlite3_column_int(st, 2),
-				 sqlite3_column_int(st, 3), col_text(st, 4));
-		(*nstates)++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return ord_store_error(g->db, "reading unit states");
-	ord_digest_final(&d, out);
-	return err;
+	return 0;
 }
 
 /* ---- loading ---- */
 
+/* The game behaves as its log says it is (the last turn's opening): a live
+ * row changed outside orderly (fixed dice, the NMR policy, the ruleset...)
+ * must not change what it does.  Reading and auditing still work. */
+static int check_config(struct ord_game *g)
+{
+	struct ord_canon_config logged, live;
+	const char *diff;
+	char *body = NULL;
+	int err;
+
+	err = ord_store_log_last(g->db, -1, "open", &body, NULL);
+	if (err == ORD_ENOTFOUND) {
+		ord_error_clear();
+		g->tampered = ord_strdup("its log has no turn opening");
+		return 0;
+	}
+	if (err)
+		return err;
+	if (ord_canon_config_read(&logged, body)) {
+		ord_error_clear();
+		g->tampered = ord_strdup("its last turn opening is damaged");
+	} else {
+		ord_game_config(g, &live);
+		if ((diff = ord_canon_config_diff(&logged, &live)) != NULL) {
+			struct ord_buf m = ORD_BUF_INIT;
+			ord_buf_addf(&m, "its %s is not the one its log states", diff);
+			g->tampered = ord_buf_detach(&m, NULL);
+		}
+		ord_canon_config_release(&logged);
+	}
+	free(body);
+	return 0;
+}
+
 static int load_game(struct ord_game *g)
 {
-	sqlite3_stmt *st = NULL;
-	const void *tables;
-	int tables_len;
-	int err = 0, rc;
+	struct ord_store_game sg;
+	int err;
 
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT game_id, ruleset, title, nmr, fixed_dice, tables, referee_pubkey, "
-				     "referee_seckey, refereeless FROM game")) != 0)
+	if ((err = ord_store_game_read(g->db, &sg)) != 0) {
+		if (err == ORD_ENOTGAME)
+			err = ord_error_set(ORD_ENOTGAME, "'%s' has no game record", g->path);
 		return err;
-	if (sqlite3_step(st) != SQLITE_ROW || col_blob(st, 0, g->game_id, 16)) {
-		err = ord_error_set(ORD_ENOTGAME, "'%s' has no game record", g->path);
-		goto out;
 	}
-	if ((err = ord_ruleset_find(&g->rs, col_text(st, 1))) != 0)
+	memcpy(g->game_id, sg.game_id, 16);
+	if ((err = ord_ruleset_find(&g->rs, sg.ruleset)) != 0)
 		goto out;
-	g->title = ord_strdup(col_text(st, 2));
-	g->nmr = ord_strdup(col_text(st, 3));
-	g->fixed_dice = sqlite3_column_int(st, 4);
-	g->have_pk = !col_blob(st, 6, g->pk, 32);
-	g->have_sk = g->have_pk && !col_blob(st, 7, g->sk, 64);
+	g->title = ord_strdup(sg.title);
+	g->nmr = ord_strdup(sg.nmr);
+	g->fixed_dice = sg.fixed_dice;
+	g->refereeless = sg.refereeless;
+	g->witnessed = sg.witnessed;
+	g->have_pk = sg.have_pk;
+	g->have_sk = sg.have_sk;
+	memcpy(g->pk, sg.pk, 32);
+	memcpy(g->sk, sg.sk, 64);
 	if (g->have_sk && memcmp(g->sk + 32, g->pk, 32)) {
 		err = ord_error_set(ORD_ETAMPERED,
 				    "'%s': the game's secret key does not match its public key",
 				    g->path);
 		goto out;
 	}
-	g->refereeless = sqlite3_column_int(st, 8);
+	crypto_generichash(g->scenario_hash, 32, (const unsigned char *)sg.scenario,
+			   sg.scenario_len, NULL, 0);
+	crypto_generichash(g->tables_hash, 32, (const unsigned char *)(sg.tables ? sg.tables : ""),
+			   sg.tables_len, NULL, 0);
 	if ((err = ord_notation_find(&g->notation, g->rs->notation)) != 0) {
 		err = ord_error_set(ORD_ERROR, "ruleset '%s' needs notation '%s': %s", g->rs->name,
 				    g->rs->notation, ord_error_last());
 		goto out;
 	}
 	/* the game keeps the tables it was created with */
-	tables = sqlite3_column_blob(st, 5);
-	tables_len = sqlite3_column_bytes(st, 5);
-	if ((err = g->rs->load(&g->rules, tables, tables ? (size_t)tables_len : 0,
-			       tables ? "the game's tables" : NULL)) != 0)
+	if ((err = g->rs->load(&g->rules, sg.tables, sg.tables ? sg.tables_len : 0,
+			       sg.tables ? "the game's tables" : NULL)) != 0)
 		goto out;
-	sqlite3_finalize(st);
-	st = NULL;
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT id, name, title, pubkey FROM side ORDER BY id")) != 0)
+	if ((err = ord_store_sides_read(g->db, &g->sides, &g->nsides)) != 0)
 		goto out;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct ord_game_side *sd;
-		g->sides = ord_xrealloc(g->sides, (g->nsides + 1) * sizeof(*g->sides));
-		sd = &g->sides[g->nsides++];
-		memset(sd, 0, sizeof(*sd));
-		sd->id = sqlite3_column_int64(st, 0);
-		sd->name = ord_strdup(col_text(st, 1));
-		sd->title = ord_strdup(col_text(st, 2));
-		sd->has_key = !col_blob(st, 3, sd->pubkey, 32);
-	}
-	if (rc != SQLITE_DONE)
-		err = ord_store_error(g->db, "reading sides");
+	err = check_config(g);
 out:
-	sqlite3_finalize(st);
+	ord_store_game_release(&sg);
 	return err;
 }
 
@@ -465,21 +328,16 @@ int ord_game_open(ord_game **out, const char *path)
 
 void ord_game_free(ord_game *g)
 {
-	size_t i;
-
 	if (!g)
 		return;
 	if (g->rules && g->rs)
 		g->rs->free(g->rules);
 	ord_store_close(g->db);
-	for (i = 0; i < g->nsides; i++) {
-		free(g->sides[i].name);
-		free(g->sides[i].title);
-	}
-	free(g->sides);
+	ord_store_sides_free(g->sides, g->nsides);
 	free(g->title);
 	free(g->nmr);
 	free(g->path);
+	free(g->tampered);
 	sodium_memzero(g->sk, sizeof(g->sk));
 	free(g);
 }
@@ -488,45 +346,26 @@ void ord_game_free(ord_game *g)
 
 static int insert_sides_units(struct ord_game *g, const struct ord_scenario *sc, struct ord_diag *diag)
 {
-	sqlite3_stmt *side = NULL, *unit = NULL, *state = NULL;
 	struct ord_buf attrs = ORD_BUF_INIT, body = ORD_BUF_INIT;
 	char **states = ord_xcalloc(sc->nunits + 1, sizeof(*states));
+	int64_t *ids = ord_xcalloc(sc->nunits + 1, sizeof(*ids));
 	struct ord_digest d;
 	unsigned char digest[32];
 	int64_t seq;
 	size_t i;
 	int err = 0;
 
-	if ((err = ord_store_prepare(g->db, &side,
-				     "INSERT INTO side(name, title, pubkey) VALUES (?,?,?)")) != 0 ||
-	    (err = ord_store_prepare(g->db, &unit,
-				     "INSERT INTO unit(uid, name, side_id, attrs) VALUES (?,?,?,?)")) !=
-		    0)
-		goto out;
 	for (i = 0; i < sc->nsides; i++) {
 		unsigned char pk[32];
-		sqlite3_reset(side);
-		sqlite3_bind_text(side, 1, sc->sides[i].id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(side, 2, sc->sides[i].name, -1, SQLITE_STATIC);
-		if (sc->sides[i].pubkey && ord_unhex(pk, 32, sc->sides[i].pubkey) == 32)
-			sqlite3_bind_blob(side, 3, pk, 32, SQLITE_TRANSIENT);
-		else
-			sqlite3_bind_null(side, 3);
-		if (sqlite3_step(side) != SQLITE_DONE) {
-			err = ord_store_error(g->db, "storing sides");
+		int keyed = sc->sides[i].pubkey && ord_unhex(pk, 32, sc->sides[i].pubkey) == 32;
+		int64_t id;
+
+		if ((err = ord_store_side_insert(g->db, &id, sc->sides[i].id, sc->sides[i].name,
+						 keyed ? pk : NULL)) != 0)
 			goto out;
-		}
-		g->sides = ord_xrealloc(g->sides, (g->nsides + 1) * sizeof(*g->sides));
-		memset(&g->sides[g->nsides], 0, sizeof(g->sides[g->nsides]));
-		g->sides[g->nsides].id = sqlite3_last_insert_rowid(g->db);
-		g->sides[g->nsides].name = ord_strdup(sc->sides[i].id);
-		g->sides[g->nsides].title = ord_strdup(sc->sides[i].name);
-		if (sc->sides[i].pubkey && ord_unhex(pk, 32, sc->sides[i].pubkey) == 32) {
-			g->sides[g->nsides].has_key = 1;
-			memcpy(g->sides[g->nsides].pubkey, pk, 32);
-		}
-		g->nsides++;
 	}
+	if ((err = ord_store_sides_read(g->db, &g->sides, &g->nsides)) != 0)
+		goto out;
 	/* the initial state of every unit is digested into one log entry, as
 	 * the states of a resolved phase are */
 	ord_digest_init(&d, ORD_PHASE_TAG);
@@ -550,46 +389,27 @@ static int insert_sides_units(struct ord_game *g, const struct ord_scenario *sc,
 		states[i] = ord_buf_detach(&sbuf, NULL);
 		ord_buf_reset(&attrs);
 		ord_kv_serialize(&su->attrs, &attrs);
-		sqlite3_reset(unit);
-		sqlite3_bind_text(unit, 1, su->id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(unit, 2, su->name, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(unit, 3, ord_game_side_by_name(g, su->side)->id);
-		sqlite3_bind_text(unit, 4, attrs.buf, -1, SQLITE_STATIC);
-		if (sqlite3_step(unit) != SQLITE_DONE) {
-			err = ord_store_error(g->db, "storing units");
+		if ((err = ord_store_unit_insert(g->db, &ids[i], su->id, su->name,
+						 ord_game_side_by_name(g, su->side)->id, attrs.buf)) != 0)
 			goto out;
-		}
 		ord_digest_state(&d, su->id, attrs.buf, 0, 0, states[i]);
 	}
 	ord_digest_final(&d, digest);
-	ord_buf_addf(&body, "units=%zu\nrolls=0\nresults=0\nstates=%zu\ndigest=", sc->nunits,
-		     sc->nunits);
-	ord_buf_add_hex(&body, digest, 32);
-	ord_buf_addch(&body, '\n');
+	ord_canon_putf(&body, "units", "%zu", sc->nunits);
+	ord_canon_put(&body, "rolls", "0");
+	ord_canon_put(&body, "results", "0");
+	ord_canon_putf(&body, "states", "%zu", sc->nunits);
+	ord_canon_put_hex(&body, "digest", digest, 32);
 	if ((err = ord_game_log(g, &seq, 0, "units", body.buf)) != 0)
 		goto out;
-	/* units were inserted in order, so their row ids are 1..n */
-	if ((err = ord_store_prepare(g->db, &state,
-				     "INSERT INTO unit_state(unit_id, turn, phase, state, log_seq) VALUES (?, 0, 0, ?, ?)")) !=
-	    0)
-		goto out;
-	for (i = 0; i < sc->nunits; i++) {
-		sqlite3_reset(state);
-		sqlite3_bind_int64(state, 1, (int64_t)i + 1);
-		sqlite3_bind_text(state, 2, states[i], -1, SQLITE_STATIC);
-		sqlite3_bind_int64(state, 3, seq);
-		if (sqlite3_step(state) != SQLITE_DONE) {
-			err = ord_store_error(g->db, "storing unit states");
+	for (i = 0; i < sc->nunits; i++)
+		if ((err = ord_store_state_put(g->db, ids[i], 0, 0, states[i], seq)) != 0)
 			goto out;
-		}
-	}
 out:
 	for (i = 0; i < sc->nunits; i++)
 		free(states[i]);
 	free(states);
-	sqlite3_finalize(side);
-	sqlite3_finalize(unit);
-	sqlite3_finalize(state);
+	free(ids);
 	ord_buf_release(&attrs);
 	ord_buf_release(&body);
 	return err;
@@ -613,12 +433,13 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 {
 	struct ord_scenario sc;
 	struct ord_game *g = NULL;
+	struct ord_store_game sg;
+	struct ord_canon_config cfg;
 	struct ord_diag diag;
 	struct ord_buf body = ORD_BUF_INIT;
-	sqlite3_stmt *st = NULL;
+	struct ord_head head;
 	char *tables = NULL, *scenario = NULL;
 	size_t tables_len = 0, scenario_len = 0;
-	unsigned char h[32];
 	const char *rsname;
 	int64_t seq;
 	int err, created = 0;
@@ -626,6 +447,7 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	*out = NULL;
 	ord_scenario_init(&sc);
 	ord_diag_init(&diag);
+	memset(&sg, 0, sizeof(sg));
 	if ((err = ord_crypto_init()) != 0)
 		return err;
 	g = ord_xcalloc(1, sizeof(*g));
@@ -668,6 +490,11 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 				goto out;
 			}
 	}
+	if (opts && opts->witnessed && opts->fixed_dice) {
+		err = ord_error_set(ORD_EUSAGE,
+				    "a game with witnessed dice cannot have fixed dice: the referee would choose them");
+		goto out;
+	}
 	/* the tables in force are copied into the game */
 	if (opts && opts->tables_path) {
 		if ((err = ord_read_file(&tables, &tables_len, opts->tables_path, 16u << 20)) != 0)
@@ -700,67 +527,50 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	}
 	g->have_pk = g->have_sk = 1;
 	g->refereeless = opts && opts->refereeless;
+	g->witnessed = opts && opts->witnessed;
 	g->title = ord_strdup(sc.title);
 	g->nmr = ord_strdup(sc.nmr);
 	g->fixed_dice = opts && opts->fixed_dice;
+	crypto_generichash(g->scenario_hash, 32, (const unsigned char *)scenario, scenario_len,
+			   NULL, 0);
+	crypto_generichash(g->tables_hash, 32, (const unsigned char *)(tables ? tables : ""),
+			   tables_len, NULL, 0);
+	if (opts && opts->hook)
+		ord_game_set_hook(g, opts->hook, opts->hook_ud);
 	if ((err = ord_store_begin(g->db)) != 0)
 		goto out;
-	if ((err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO game(id, game_id, ruleset, title, nmr, fixed_dice, scenario, tables, created, "
-				     "referee_pubkey, referee_seckey, refereeless) VALUES (1,?,?,?,?,?,?,?,?,?,?,?)")) !=
-	    0)
+	memcpy(sg.game_id, g->game_id, 16);
+	sg.ruleset = (char *)g->rs->name;
+	sg.title = sc.title;
+	sg.nmr = sc.nmr;
+	sg.fixed_dice = g->fixed_dice;
+	sg.refereeless = g->refereeless;
+	sg.witnessed = g->witnessed;
+	sg.protocol = ORD_LOG_PROTOCOL;
+	sg.scenario = scenario;
+	sg.scenario_len = scenario_len;
+	sg.tables = tables;
+	sg.tables_len = tables_len;
+	sg.have_pk = 1;
+	sg.have_sk = !(opts && opts->key); /* else the referee keeps it in his file */
+	memcpy(sg.pk, g->pk, 32);
+	memcpy(sg.sk, g->sk, 64);
+	sg.created = (int64_t)time(NULL);
+	ord_game_config(g, &cfg);
+	ord_canon_create(&body, g->game_id, sc.title, &cfg);
+	if ((err = ord_store_game_insert(g->db, &sg)) != 0 ||
+	    (err = ord_game_log(g, &seq, 0, "create", body.buf)) != 0 ||
+	    (err = insert_sides_units(g, &sc, &diag)) != 0 || (err = ord_game_open_turn(g, 1)) != 0)
 		goto out;
-	sqlite3_bind_blob(st, 1, g->game_id, 16, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, g->rs->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, sc.title, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, sc.nmr, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 5, g->fixed_dice);
-	sqlite3_bind_blob(st, 6, scenario, (int)scenario_len, SQLITE_STATIC);
-	if (tables)
-		sqlite3_bind_blob(st, 7, tables, (int)tables_len, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 7);
-	sqlite3_bind_int64(st, 8, (int64_t)time(NULL));
-	sqlite3_bind_blob(st, 9, g->pk, 32, SQLITE_STATIC);
-	if (opts && opts->key)
-		sqlite3_bind_null(st, 10); /* the referee keeps it in his file */
-	else
-		sqlite3_bind_blob(st, 10, g->sk, 64, SQLITE_STATIC);
-	sqlite3_bind_int(st, 11, g->refereeless);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		err = ord_store_error(g->db, "creating the game");
+	if (sc.deadline && (err = ord_store_turn_set_deadline(g->db, 1, sc.deadline)) != 0)
 		goto out;
-	}
-	ord_buf_adds(&body, "game_id=");
-	ord_buf_add_hex(&body, g->game_id, 16);
-	ord_buf_addf(&body, "\nruleset=%s\nnmr=%s\nfixed_dice=%d\nscenario=", g->rs->name, sc.nmr,
-		     g->fixed_dice);
-	crypto_generichash(h, 32, (const unsigned char *)scenario, scenario_len, NULL, 0);
-	ord_buf_add_hex(&body, h, 32);
-	ord_buf_adds(&body, "\ntables=");
-	crypto_generichash(h, 32, (const unsigned char *)(tables ? tables : ""), tables_len, NULL, 0);
-	ord_buf_add_hex(&body, h, 32);
-	ord_buf_adds(&body, "\nkey=");
-	ord_buf_add_hex(&body, g->pk, 32);
-	ord_buf_addch(&body, '\n');
-	if (g->refereeless)
-		ord_buf_adds(&body, "referee=no\n");
-	if ((err = ord_game_log(g, &seq, 0, "create", body.buf)) != 0 ||
-	    (err = insert_sides_units(g, &sc, &diag)) != 0)
+	/* the head every side is handed before it writes a sheet of turn 1 */
+	if ((err = ord_game_sign_head(g, 1, "open", &head)) != 0)
 		goto out;
-	if ((err = ord_game_open_turn(g, 1)) != 0)
-		goto out;
-	if (sc.deadline) {
-		sqlite3_finalize(st);
-		st = NULL;
-		if ((err = ord_store_prepare(g->db, &st,
-					     "UPDATE turn SET deadline = ? WHERE turn = 1")) != 0)
+	{
+		struct ord_change c = { .kind = ORD_CHANGE_CREATE, .turn = 1, .head = &head };
+		if ((err = ord_game_notify(g, &c)) != 0)
 			goto out;
-		sqlite3_bind_int64(st, 1, sc.deadline);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			err = ord_store_error(g->db, "setting the deadline");
-			goto out;
-		}
 	}
 	err = ord_store_commit(g->db);
 out:
@@ -770,7 +580,7 @@ out:
 		ord_error_set(err, "%s", m.buf);
 		ord_buf_release(&m);
 	}
-	sqlite3_finalize(st);
+	sodium_memzero(sg.sk, sizeof(sg.sk));
 	ord_buf_release(&body);
 	ord_diag_release(&diag);
 	ord_scenario_release(&sc);
@@ -796,78 +606,79 @@ int ord_game_parse_sheet(struct ord_game *g, struct ord_sheet *out, const char *
 	return g->notation->parse(out, bytes, len, diag);
 }
 
+static int add_event(void *ud, const struct ord_store_event *e)
+{
+	struct ord_ctx *ctx = ud;
+
+	ord_ctx_add_event(ctx, e->seq, e->phase, e->kind, e->args, e->override, e->checks);
+	return 0;
+}
+
 int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int with_orders,
 		      const char *phase)
 {
-	sqlite3_stmt *st = NULL;
-	int err = 0, rc;
+	size_t i;
+	int err;
 
 	ord_ctx_init(ctx, g->rs, g->rules, turn);
-	/* every unit with its latest state */
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT unit.uid, unit.name, side.name, unit.attrs, "
-				     "(SELECT state FROM unit_state us WHERE us.unit_id = unit.id AND us.turn <= ? "
-				     "ORDER BY turn DESC, phase DESC LIMIT 1) "
-				     "FROM unit JOIN side ON side.id = unit.side_id ORDER BY unit.id")) !=
-	    0)
+	/* every unit with its latest state up to the end of turn (now, for
+	 * the current turn) */
+	if ((err = ord_store_units_each(g->db, turn, 0, add_unit, ctx)) != 0)
 		return err;
-	/* the state as of the end of turn (now, for the current turn) */
-	sqlite3_bind_int(st, 1, turn);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		ord_ctx_add_unit(ctx, col_text(st, 0), col_text(st, 1), col_text(st, 2),
-				 col_text(st, 3), col_text(st, 4));
-	sqlite3_finalize(st);
-	st = NULL;
-	if (rc != SQLITE_DONE)
-		return ord_store_error(g->db, "reading units");
 	ord_ctx_index(ctx);
-	if (with_orders) {
-		if ((err = ord_store_prepare(g->db, &st,
-					     "SELECT side.name, sheet.bytes FROM sheet JOIN side ON side.id = sheet.side_id "
-					     "WHERE sheet.turn = ?1 AND sheet.version = (SELECT max(version) FROM sheet s2 "
-					     "WHERE s2.turn = ?1 AND s2.side_id = sheet.side_id) ORDER BY side.id")) !=
-		    0)
-			return err;
-		sqlite3_bind_int(st, 1, turn);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			struct ord_sheet sheet;
-			struct ord_diag diag;
+	for (i = 0; with_orders && i < g->nsides; i++) {
+		struct ord_store_sheet s;
+		struct ord_sheet sheet;
+		struct ord_diag diag;
 
-			ord_sheet_init(&sheet);
-			ord_diag_init(&diag);
-			/* a stored sheet was valid when it was accepted */
-			ord_game_parse_sheet(g, &sheet, sqlite3_column_blob(st, 1),
-					     (size_t)sqlite3_column_bytes(st, 1), &diag);
-			ord_ctx_attach_sheet(ctx, &sheet, col_text(st, 0));
-			ord_diag_release(&diag);
+		if ((err = ord_store_sheet_read(g->db, turn, g->sides[i].id, 0, &s)) == ORD_ENOTFOUND) {
+			ord_error_clear();
+			continue;
 		}
-		sqlite3_finalize(st);
-		st = NULL;
-		if (rc != SQLITE_DONE)
-			return ord_store_error(g->db, "reading sheets");
-	}
-	if (phase) {
-		if ((err = ord_store_prepare(g->db, &st,
-					     "SELECT seq, phase, kind, args, override, checks FROM event WHERE turn = ? "
-					     "AND (phase = ? OR ? = '*') ORDER BY seq")) != 0)
+		if (err)
 			return err;
-		sqlite3_bind_int(st, 1, turn);
-		sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, phase, -1, SQLITE_STATIC);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-			ord_ctx_add_event(ctx, (unsigned)sqlite3_column_int(st, 0), col_text(st, 1),
-					  col_text(st, 2), col_text(st, 3),
-					  sqlite3_column_type(st, 4) == SQLITE_NULL ? NULL
-										    : col_text(st, 4),
-					  col_text(st, 5));
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE)
-			return ord_store_error(g->db, "reading events");
+		ord_sheet_init(&sheet);
+		ord_diag_init(&diag);
+		/* a stored sheet was valid when it was accepted */
+		ord_game_parse_sheet(g, &sheet, s.bytes, s.len, &diag);
+		ord_ctx_attach_sheet(ctx, &sheet, g->sides[i].name);
+		ord_diag_release(&diag);
+		ord_store_sheet_release(&s);
 	}
+	if (phase && (err = ord_store_events_each(g->db, turn, strcmp(phase, "*") ? phase : NULL,
+						  add_event, ctx)) != 0)
+		return err;
 	return 0;
 }
 
 /* ---- info ---- */
+
+int ord_game_status(ord_game *g, struct ord_game_status *out)
+{
+	struct ord_store_turn t;
+	size_t nph = ord_game_nphases(g);
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if ((err = ord_game_turn(g, &t, 0)) != 0 ||
+	    (err = ord_store_unit_count(g->db, &out->nunits)) != 0)
+		return err;
+	out->title = g->title;
+	out->ruleset = g->rs->name;
+	out->nmr = g->nmr;
+	out->fixed_dice = g->fixed_dice;
+	out->refereeless = g->refereeless;
+	out->witnessed = g->witnessed;
+	out->nsides = g->nsides;
+	out->turn = t.turn;
+	out->state = ord_turn_state_name(t.state);
+	out->phase = t.state == ORD_TURN_SEALED && (size_t)t.phase < nph ? g->rs->phases[t.phase] : "";
+	out->phases_resolved = t.phase;
+	out->nphases = (int)nph;
+	out->deadline = t.deadline;
+	memcpy(out->seed_commitment, t.seed_commitment, 32);
+	return 0;
+}
 
 static void fmt_time(char *out, size_t n, int64_t t)
 {
@@ -884,9 +695,8 @@ static void fmt_time(char *out, size_t n, int64_t t)
 
 int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 {
-	struct ord_turn t;
-	sqlite3_stmt *st = NULL;
-	char gid[33], when[32], key[65];
+	struct ord_store_turn t;
+	char gid[33], when[32], key[65], sc[65];
 	size_t nph = ord_game_nphases(g), i;
 	const char *phase;
 	int err;
@@ -894,33 +704,38 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		return err;
 	ord_hex(gid, g->game_id, 16);
-	if (g->have_pk)
-		ord_hex(key, g->pk, 32);
-	else
-		snprintf(key, sizeof(key), "%s", "");
+	ord_hex(key, g->pk, 32);
+	ord_hex(sc, t.seed_commitment, 32);
 	fmt_time(when, sizeof(when), t.deadline);
-	phase = !strcmp(t.state, "sealed") && (size_t)t.phase < nph ? g->rs->phases[t.phase] : "";
+	phase = t.state == ORD_TURN_SEALED && (size_t)t.phase < nph ? g->rs->phases[t.phase] : "";
 	if (xml) {
 		ord_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<game id=\"");
 		ord_buf_adds(out, gid);
 		ord_buf_adds(out, "\" ruleset=\"");
 		ord_buf_add_xml(out, g->rs->name);
-		ord_buf_addf(out, "\" turn=\"%d\" state=\"%s\" phase=\"", t.turn, t.state);
+		ord_buf_addf(out, "\" turn=\"%d\" state=\"%s\" phase=\"", t.turn,
+			     ord_turn_state_name(t.state));
 		ord_buf_add_xml(out, phase);
 		ord_buf_addf(out,
-			     "\" deadline=\"%s\" nmr=\"%s\" fixed-dice=\"%s\" key=\"%s\" referee=\"%s\">\n  <title>",
+			     "\" deadline=\"%s\" nmr=\"%s\" fixed-dice=\"%s\" key=\"%s\" referee=\"%s\" witnessed=\"%s\" seed-commitment=\"%s\">\n  <title>",
 			     when, g->nmr, g->fixed_dice ? "yes" : "no", key,
-			     g->refereeless ? "no" : "yes");
+			     g->refereeless ? "no" : "yes", g->witnessed ? "yes" : "no", sc);
 		ord_buf_add_xml(out, g->title);
 		ord_buf_adds(out, "</title>\n");
 	} else {
 		ord_buf_addf(out, "game:      %s\nruleset:   %s\ngame id:   %s\n", g->title,
 			     g->rs->name, gid);
-		ord_buf_addf(out, "key:       %s\n", *key ? key : "none yet (made at the next seal)");
+		ord_buf_addf(out, "key:       %s\n", key);
 		if (g->refereeless)
 			ord_buf_adds(out,
 				     "referee:   none: each side sends a signed commitment, and opens it after the seal\n");
-		ord_buf_addf(out, "turn:      %d (%s)\n", t.turn, t.state);
+		if (g->witnessed)
+			ord_buf_adds(out,
+				     "dice:      witnessed: each side reveals a link of its witness chain per phase\n");
+		ord_buf_addf(out, "turn:      %d (%s)\n", t.turn, ord_turn_state_name(t.state));
+		if (t.state == ORD_TURN_OPEN)
+			ord_buf_addf(out, "seed commitment: %s (sheets of turn %d commit to it)\n",
+				     sc, t.turn);
 		if (*phase)
 			ord_buf_addf(out, "phase:     %s (%d of %zu resolved)\n", phase, t.phase, nph);
 		ord_buf_addf(out, "deadline:  %s\nnmr:       %s\n", when, g->nmr);
@@ -928,30 +743,19 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 			ord_buf_adds(out, "dice:      fixed by the referee (a test game)\n");
 		ord_buf_adds(out, "sides:\n");
 	}
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT max(version), min(source) FROM sheet WHERE turn = ? AND side_id = ?")) !=
-	    0)
-		return err;
 	for (i = 0; i < g->nsides; i++) {
 		int v = 0, lv = 0, opened = 0;
-		const char *source = "";
+		char *source = NULL;
 		unsigned char c[32];
 		char skey[65] = "";
 
 		if (g->sides[i].has_key)
 			ord_hex(skey, g->sides[i].pubkey, 32);
 		if (g->refereeless &&
-		    (err = ord_game_latest(g, t.turn, g->sides[i].id, &lv, c, &opened)) != 0) {
-			sqlite3_finalize(st);
+		    (err = ord_store_latest(g->db, t.turn, g->sides[i].id, &lv, c, &opened)) != 0)
 			return err;
-		}
-		sqlite3_reset(st);
-		sqlite3_bind_int(st, 1, t.turn);
-		sqlite3_bind_int64(st, 2, g->sides[i].id);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-			v = sqlite3_column_int(st, 0);
-			source = col_text(st, 1);
-		}
+		if ((err = ord_store_sheet_summary(g->db, t.turn, g->sides[i].id, &v, &source)) != 0)
+			return err;
 		if (xml) {
 			ord_buf_adds(out, "  <side id=\"");
 			ord_buf_add_xml(out, g->sides[i].name);
@@ -967,8 +771,9 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 		} else if (g->refereeless && lv) {
 			ord_buf_addf(out, "  %-12s %s (version %d)%s\n", g->sides[i].name,
 				     opened ? "opened" : "committed, not opened", lv,
-				     opened && strcmp(source, "submitted") ? ": NMR policy applied"
-									   : "");
+				     opened && source && strcmp(source, "submitted")
+					     ? ": NMR policy applied"
+					     : "");
 		} else if (!v) {
 			ord_buf_addf(out, "  %-12s not submitted\n", g->sides[i].name);
 		} else if (strcmp(source, "submitted")) {
@@ -977,8 +782,8 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 		} else {
 			ord_buf_addf(out, "  %-12s submitted (version %d)\n", g->sides[i].name, v);
 		}
+		free(source);
 	}
-	sqlite3_finalize(st);
 	for (i = 0; !xml && i < g->nsides; i++) {
 		size_t j, first = 1;
 		for (j = 0; j < i; j++)
@@ -999,9 +804,8 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 
 int ord_game_set_deadline(ord_game *g, int64_t when)
 {
-	struct ord_turn t;
+	struct ord_store_turn t;
 	struct ord_buf body = ORD_BUF_INIT;
-	sqlite3_stmt *st = NULL;
 	int64_t seq;
 	int err;
 
@@ -1009,24 +813,15 @@ int ord_game_set_deadline(ord_game *g, int64_t when)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		goto out;
-	if (strcmp(t.state, "open")) {
+	if (t.state != ORD_TURN_OPEN) {
 		err = ord_error_set(ORD_ESEALED, "turn %d is %s: its deadline can no longer change",
-				    t.turn, t.state);
+				    t.turn, ord_turn_state_name(t.state));
 		goto out;
 	}
-	ord_buf_addf(&body, "turn=%d\ndeadline=%lld\n", t.turn, (long long)when);
+	ord_canon_deadline(&body, t.turn, when);
 	if ((err = ord_game_log(g, &seq, t.turn, "deadline", body.buf)) != 0 ||
-	    (err = ord_store_prepare(g->db, &st, "UPDATE turn SET deadline = ? WHERE turn = ?")) != 0)
+	    (err = ord_store_turn_set_deadline(g->db, t.turn, when)) != 0)
 		goto out;
-	if (when)
-		sqlite3_bind_int64(st, 1, when);
-	else
-		sqlite3_bind_null(st, 1);
-	sqlite3_bind_int(st, 2, t.turn);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		err = ord_store_error(g->db, "setting the deadline");
-		goto out;
-	}
 	{
 		struct ord_change c = { .kind = ORD_CHANGE_DEADLINE, .turn = t.turn, .deadline = when };
 		if ((err = ord_game_notify(g, &c)) != 0)
@@ -1036,12 +831,11 @@ int ord_game_set_deadline(ord_game *g, int64_t when)
 out:
 	if (err)
 		ord_store_rollback(g->db);
-	sqlite3_finalize(st);
 	ord_buf_release(&body);
 	return err;
 }
 
-/* ---- the game's key ---- */
+/* ---- the game's key and its signed heads ---- */
 
 void ord_game_id(ord_game *g, unsigned char out[16])
 {
@@ -1050,10 +844,6 @@ void ord_game_id(ord_game *g, unsigned char out[16])
 
 int ord_game_pubkey(ord_game *g, unsigned char out[32])
 {
-	if (!g->have_pk)
-		return ord_error_set(ORD_ENOTFOUND,
-				     "'%s' has no key yet (a game made before keys gets one at its next seal)",
-				     g->path);
 	memcpy(out, g->pk, 32);
 	return 0;
 }
@@ -1062,8 +852,6 @@ int ord_game_use_key(ord_game *g, const struct ord_keypair *kp)
 {
 	char hex[65];
 
-	if (!g->have_pk)
-		return ord_error_set(ORD_ESTATE, "'%s' has no key yet: it needs none given", g->path);
 	if (memcmp(kp->pk, g->pk, 32)) {
 		ord_hex(hex, g->pk, 32);
 		return ord_error_set(ORD_EBADDATA,
@@ -1074,109 +862,65 @@ int ord_game_use_key(ord_game *g, const struct ord_keypair *kp)
 	return 0;
 }
 
-int ord_game_ensure_key(struct ord_game *g, int turn)
+int ord_game_sign_head(struct ord_game *g, int turn, const char *at, struct ord_head *out)
 {
-	struct ord_buf body = ORD_BUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int64_t seq;
-	int err;
-
-	if (g->have_pk)
-		return 0;
-	crypto_sign_keypair(g->pk, g->sk);
-	ord_buf_adds(&body, "key=");
-	ord_buf_add_hex(&body, g->pk, 32);
-	ord_buf_addch(&body, '\n');
-	if ((err = ord_game_log(g, &seq, turn, "key", body.buf)) != 0 ||
-	    (err = ord_store_prepare(g->db, &st,
-				     "UPDATE game SET referee_pubkey = ?, referee_seckey = ?")) != 0)
-		goto out;
-	sqlite3_bind_blob(st, 1, g->pk, 32, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 2, g->sk, 64, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		err = ord_store_error(g->db, "storing the game's key");
-		goto out;
-	}
-	g->have_pk = g->have_sk = 1;
-out:
-	if (err)
-		sodium_memzero(g->sk, sizeof(g->sk));
-	sqlite3_finalize(st);
-	ord_buf_release(&body);
-	return err;
-}
-
-int ord_game_sign_head(struct ord_game *g, int turn, const char *at)
-{
-	sqlite3_stmt *st = NULL;
-	unsigned char hash[32], msg[32], sig[64];
-	int64_t seq = 0;
+	struct ord_rec_head h;
+	unsigned char msg[32];
 	int err;
 
 	if (!g->have_sk)
 		return ord_error_set(ORD_EUSAGE,
 				     "the key of '%s' is kept outside the game file: give it with --key FILE to sign the %s",
 				     g->path, at);
-	if ((err = ord_store_prepare(g->db, &st, "SELECT seq, hash FROM log_head")) != 0)
+	memset(&h, 0, sizeof(h));
+	if ((err = ord_store_log_head(g->db, &h.seq, h.hash)) != 0)
 		return err;
-	if (sqlite3_step(st) != SQLITE_ROW || col_blob(st, 1, hash, 32)) {
-		sqlite3_finalize(st);
-		return ord_error_set(ORD_ETAMPERED, "the log head is damaged");
+	h.turn = turn;
+	snprintf(h.at, sizeof(h.at), "%s", at);
+	/* a head at an opening or exchange signs the opening just logged, and
+	 * carries its seed commitment for the players */
+	if (!strcmp(at, "open") || !strcmp(at, "exchange")) {
+		struct ord_store_turn t;
+		if ((err = ord_game_turn(g, &t, !strcmp(at, "open") ? turn : turn + 1)) != 0)
+			return err;
+		h.has_seed_commitment = 1;
+		memcpy(h.seed_commitment, t.seed_commitment, 32);
 	}
-	seq = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	ord_sig_head_msg(msg, g->game_id, turn, at, seq, hash);
-	ord_sig_sign(sig, msg, g->sk);
-	if ((err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO head(seq, turn, at, hash, signature) VALUES (?,?,?,?,?)")) !=
-	    0)
+	ord_sig_head_msg(msg, g->game_id, h.turn, h.at, h.seq, h.hash, h.seed_commitment);
+	ord_sig_sign(h.signature, msg, g->sk);
+	if ((err = ord_store_head_insert(g->db, &h)) != 0)
 		return err;
-	sqlite3_bind_int64(st, 1, seq);
-	sqlite3_bind_int(st, 2, turn);
-	sqlite3_bind_text(st, 3, at, -1, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 4, hash, 32, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 5, sig, 64, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		err = ord_store_error(g->db, "storing the signed head");
-	sqlite3_finalize(st);
-	return err;
+	if (out) {
+		memset(out, 0, sizeof(*out));
+		memcpy(out->game_id, g->game_id, 16);
+		out->turn = h.turn;
+		snprintf(out->at, sizeof(out->at), "%s", h.at);
+		out->seq = h.seq;
+		memcpy(out->hash, h.hash, 32);
+		out->has_seed_commitment = h.has_seed_commitment;
+		memcpy(out->seed_commitment, h.seed_commitment, 32);
+		memcpy(out->key, g->pk, 32);
+		memcpy(out->signature, h.signature, 64);
+	}
+	return 0;
 }
 
 int ord_game_head(ord_game *g, struct ord_head *out, int turn, const char *at)
 {
-	sqlite3_stmt *st = NULL;
-	int err, rc;
+	struct ord_rec_head h;
+	int err;
 
 	memset(out, 0, sizeof(*out));
-	/* turn <= 0: the latest head of that kind */
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT seq, hash, signature, turn FROM head WHERE (?1 <= 0 OR turn = ?1) AND at = ?2 "
-				     "ORDER BY seq DESC LIMIT 1")) != 0)
+	if ((err = ord_store_head_read(g->db, turn, at, &h)) != 0)
 		return err;
-	sqlite3_bind_int(st, 1, turn);
-	sqlite3_bind_text(st, 2, at, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		if (rc != SQLITE_DONE)
-			err = ord_store_error(g->db, "reading signed heads");
-		else if (turn > 0)
-			err = ord_error_set(ORD_ENOTFOUND, "turn %d has no signed head of its %s",
-					    turn, at);
-		else
-			err = ord_error_set(ORD_ENOTFOUND,
-					    "no turn has a signed head of its %s yet", at);
-		goto out;
-	}
-	if (!g->have_pk || col_blob(st, 1, out->hash, 32) || col_blob(st, 2, out->signature, 64)) {
-		err = ord_error_set(ORD_ETAMPERED, "a signed head of the %s is damaged", at);
-		goto out;
-	}
 	memcpy(out->game_id, g->game_id, 16);
-	out->turn = sqlite3_column_int(st, 3);
+	out->turn = h.turn;
 	snprintf(out->at, sizeof(out->at), "%s", at);
-	out->seq = sqlite3_column_int64(st, 0);
+	out->seq = h.seq;
+	memcpy(out->hash, h.hash, 32);
+	out->has_seed_commitment = h.has_seed_commitment;
+	memcpy(out->seed_commitment, h.seed_commitment, 32);
 	memcpy(out->key, g->pk, 32);
-out:
-	sqlite3_finalize(st);
-	return err;
+	memcpy(out->signature, h.signature, 64);
+	return 0;
 }

@@ -1,783 +1,383 @@
 /*
- * game_audit.c - `orderly audit`: recompute the hash chain of the log, every
- * sheet commitment, every event, every phase digest (rolls, results, unit
- * states), the turn seeds against their commitments and every roll from the
- * seeds; then list where the execution differed from the orders.
+ * game_audit.c - `orderly audit`: the whole game file checked.
  *
- * Each problem is reported once, naming the log entry, sheet, event or turn.
+ * Each turn's record goes through the one verifier (verify.c), the same
+ * that checks a player's bundle: chain, cycle, seed, sheets, seal, heads,
+ * dice, and the replay of every phase through the ruleset.  What only the
+ * game file has is checked here: the chain from the game's creation to
+ * the head, the creation and the units it began with, and the live rows
+ * that the game's behaviour depends on (the game's settings, its sides and
+ * units, each turn's row) against what the log says they are; rows no log
+ * entry vouches for; and the signed heads the players kept.
+ *
  * A host who rewrites the whole file and recomputes the whole chain leaves
- * it consistent; only a signed head kept by a player shows the rewrite
- * (ord_game_audit_heads, `audit --head FILE`).  Signatures are checked too:
- * the sides' over their commitments, the game's over its stored heads.
+ * it consistent; only a signed head kept by a player shows the rewrite.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/canon.h"
 #include "core/game.h"
+#include "core/scenario.h"
+#include "core/verify.h"
 
 struct entry {
+	int64_t seq;
 	int turn;
 	char *kind;
-	char *body;
-	int used; /* rows found that this entry vouches for */
+	unsigned char hash[32];
 };
 
 struct audit {
 	struct ord_game *g;
-	struct ord_buf *out;
-	int only_turn;     /* 0: all */
-	struct entry *log; /* indexed by seq (1-based) */
+	struct ord_vout v;
+	struct entry *log; /* the whole log, indexed by seq - 1 */
 	int64_t nlog;
-	int problems;
+	size_t alloc;
+	unsigned char prev[32];
+	int64_t expect;
+	int chain_ok;
+	char *create_body, *units_body;
 };
 
-static const char *col_text(sqlite3_stmt *st, int i)
+static int take_entry(void *ud, const struct ord_rec_entry *e, const unsigned char prev[32])
 {
-	const unsigned char *s = sqlite3_column_text(st, i);
-	return s ? (const char *)s : "";
-}
+	struct audit *a = ud;
+	unsigned char h[32];
+	struct entry *x;
 
-static void problem(struct audit *a, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
-#endif
-	;
-static void problem(struct audit *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	ord_buf_adds(a->out, "  BROKEN: ");
-	va_start(ap, fmt);
-	ord_buf_vaddf(a->out, fmt, ap);
-	va_end(ap);
-	ord_buf_addch(a->out, '\n');
-	a->problems++;
-}
-
-static struct entry *entry_at(struct audit *a, int64_t seq, const char *kind, const char *what)
-{
-	if (seq < 1 || seq > a->nlog || !a->log[seq].kind) {
-		problem(a, "%s points at log entry %lld, which does not exist", what, (long long)seq);
-		return NULL;
+	if (e->seq != a->expect)
+		ord_vout_fail(&a->v, "log entries %lld to %lld are missing (deleted)",
+			      (long long)a->expect, (long long)e->seq - 1);
+	a->expect = e->seq + 1;
+	if (memcmp(prev, a->prev, 32))
+		ord_vout_fail(&a->v,
+			      "log entry %lld (%s, turn %d): does not chain from the entry before it",
+			      (long long)e->seq, e->kind, e->turn);
+	ord_log_hash(h, prev, e->seq, e->turn, e->kind, e->body, e->at);
+	if (memcmp(h, e->hash, 32))
+		ord_vout_fail(&a->v,
+			      "log entry %lld (%s, turn %d): its content does not match its hash (edited)",
+			      (long long)e->seq, e->kind, e->turn);
+	memcpy(a->prev, e->hash, 32);
+	if ((size_t)a->nlog == a->alloc) {
+		a->alloc = a->alloc ? 2 * a->alloc : 256;
+		a->log = ord_xrealloc(a->log, a->alloc * sizeof(*a->log));
 	}
-	if (strcmp(a->log[seq].kind, kind)) {
-		problem(a, "%s points at log entry %lld, a '%s' entry, not '%s'", what,
-			(long long)seq, a->log[seq].kind, kind);
-		return NULL;
-	}
-	a->log[seq].used++;
-	return &a->log[seq];
+	x = &a->log[a->nlog++];
+	x->seq = e->seq;
+	x->turn = e->turn;
+	x->kind = ord_strdup(e->kind);
+	memcpy(x->hash, e->hash, 32);
+	if (e->seq == 1)
+		a->create_body = ord_strdup(e->body);
+	if (e->seq == 2)
+		a->units_body = ord_strdup(e->body);
+	return 0;
 }
 
-#define body_get ord_canon_get
+static const struct entry *entry_at(struct audit *a, int64_t seq)
+{
+	size_t lo = 0, hi = (size_t)a->nlog;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (a->log[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < (size_t)a->nlog && a->log[lo].seq == seq ? &a->log[lo] : NULL;
+}
 
 static int check_chain(struct audit *a)
 {
-	sqlite3_stmt *st = NULL;
-	unsigned char prev[32] = { 0 }, h[32];
-	int64_t expect = 1, head_seq = 0;
-	int err, rc;
+	unsigned char hash[32];
+	int64_t head;
+	int err, bad = a->v.failures;
 
-	if ((err = ord_store_prepare(a->g->db, &st, "SELECT count(*), max(seq) FROM log")) != 0)
-		return err;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		a->nlog = sqlite3_column_int64(st, 1);
-	sqlite3_finalize(st);
-	a->log = ord_xcalloc((size_t)a->nlog + 2, sizeof(*a->log));
-	if ((err = ord_store_prepare(a->g->db, &st,
-				     "SELECT seq, turn, kind, body, at, prev, hash FROM log ORDER BY seq")) !=
-	    0)
-		return err;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t seq = sqlite3_column_int64(st, 0);
-		const void *sp = sqlite3_column_blob(st, 5), *sh = sqlite3_column_blob(st, 6);
-		int ok_sizes = sqlite3_column_bytes(st, 5) == 32 && sqlite3_column_bytes(st, 6) == 32;
-
-		if (seq != expect) {
-			problem(a, "log entries %lld to %lld are missing (deleted)",
-				(long long)expect, (long long)seq - 1);
-		}
-		expect = seq + 1;
-		a->log[seq].turn = sqlite3_column_int(st, 1);
-		a->log[seq].kind = ord_strdup(col_text(st, 2));
-		a->log[seq].body = ord_strdup(col_text(st, 3));
-		if (!ok_sizes) {
-			problem(a, "log entry %lld (%s): its hashes are damaged", (long long)seq,
-				a->log[seq].kind);
-			continue;
-		}
-		if (memcmp(sp, prev, 32))
-			problem(a, "log entry %lld (%s, turn %d): does not chain from the entry before it",
-				(long long)seq, a->log[seq].kind, a->log[seq].turn);
-		ord_log_hash(h, sp, seq, a->log[seq].turn, a->log[seq].kind, a->log[seq].body,
-			     sqlite3_column_int64(st, 4));
-		if (memcmp(h, sh, 32))
-			problem(a, "log entry %lld (%s, turn %d): its content does not match its hash (edited)",
-				(long long)seq, a->log[seq].kind, a->log[seq].turn);
-		memcpy(prev, sh, 32);
+	memset(a->prev, 0, 32);
+	a->expect = 1;
+	if ((err = ord_store_log_head(a->g->db, &head, hash)) != 0) {
+		if (err != ORD_ETAMPERED)
+			return err;
+		ord_vout_fail(&a->v, "the log's head is damaged");
+		ord_error_clear();
+		head = 0;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return ord_store_error(a->g->db, "reading the log");
-	if ((err = ord_store_prepare(a->g->db, &st, "SELECT seq, hash FROM log_head")) != 0)
+	if ((err = ord_store_log_each(a->g->db, 1, INT64_MAX, take_entry, a)) != 0)
 		return err;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		head_seq = sqlite3_column_int64(st, 0);
-		if (head_seq != a->nlog)
-			problem(a, "the log ends at entry %lld but the game's head is entry %lld (entries removed from the end)",
-				(long long)a->nlog, (long long)head_seq);
-		else if (sqlite3_column_bytes(st, 1) != 32 ||
-			 memcmp(sqlite3_column_blob(st, 1), prev, 32))
-			problem(a, "the game's head hash does not match the last log entry");
-	} else {
-		problem(a, "the log's head is missing (deleted)");
-	}
-	sqlite3_finalize(st);
-	ord_buf_addf(a->out, "  log: %lld entries checked\n", (long long)a->nlog);
+	if (!head)
+		ord_vout_fail(&a->v, "the log's head is missing (deleted)");
+	else if (head != a->nlog || (a->nlog && head != a->log[a->nlog - 1].seq))
+		ord_vout_fail(&a->v,
+			      "the log ends at entry %lld but the game's head is entry %lld (entries removed from the end)",
+			      a->nlog ? (long long)a->log[a->nlog - 1].seq : 0LL, (long long)head);
+	else if (memcmp(hash, a->prev, 32))
+		ord_vout_fail(&a->v, "the game's head hash does not match the last log entry");
+	if (a->v.failures == bad)
+		ord_vout_ok(&a->v, "log: %lld entries chain from the game's creation to its head",
+			    (long long)a->nlog);
 	return 0;
 }
 
+/* The creation: the protocol, the game, its config as the live game row has
+ * it; the units it began with. */
 static int check_create(struct audit *a)
 {
-	sqlite3_stmt *st = NULL;
-	struct entry *e;
-	unsigned char h[32];
-	char hex[65], gid[33], *v;
-	int err;
+	struct ord_canon_config cfg, live;
+	char gid[33], *v;
+	int bad = a->v.failures;
 
-	if ((err = ord_store_prepare(a->g->db, &st, "SELECT game_id, scenario, tables FROM game")) != 0)
-		return err;
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		problem(a, "the game record is missing");
+	if (!a->create_body || !a->nlog || strcmp(a->log[0].kind, "create")) {
+		ord_vout_fail(&a->v, "log entry 1 is not the game's creation");
 		return 0;
 	}
-	if (a->nlog < 1 || !a->log[1].kind || strcmp(a->log[1].kind, "create")) {
-		problem(a, "log entry 1 is not the game's creation");
-		sqlite3_finalize(st);
-		return 0;
-	}
-	e = &a->log[1];
-	e->used++;
-	ord_hex(gid, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0) == 16 ? 16 : 0);
-	v = body_get(e->body, "game_id");
+	v = ord_canon_get(a->create_body, "protocol");
+	if (!v || strcmp(v, "2"))
+		ord_vout_fail(&a->v, "the game was made with log protocol %s, not 2", v ? v : "1");
+	free(v);
+	ord_hex(gid, a->g->game_id, 16);
+	v = ord_canon_get(a->create_body, "game_id");
 	if (!v || strcmp(v, gid))
-		problem(a, "the game id does not match the one logged at creation");
+		ord_vout_fail(&a->v, "the game id does not match the one logged at creation");
 	free(v);
-	crypto_generichash(h, 32, sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1),
-			   NULL, 0);
-	ord_hex(hex, h, 32);
-	v = body_get(e->body, "scenario");
-	if (!v || strcmp(v, hex))
-		problem(a, "the stored scenario differs from the one logged at creation");
+	v = ord_canon_get(a->create_body, "title");
+	if (!v || strcmp(v, a->g->title))
+		ord_vout_fail(&a->v, "the game's title is not the one logged at creation");
 	free(v);
-	crypto_generichash(h, 32,
-			   sqlite3_column_blob(st, 2) ? sqlite3_column_blob(st, 2) : (const void *)"",
-			   (size_t)sqlite3_column_bytes(st, 2), NULL, 0);
-	ord_hex(hex, h, 32);
-	v = body_get(e->body, "tables");
-	if (!v || strcmp(v, hex))
-		problem(a, "the stored rules tables differ from the ones logged at creation");
-	free(v);
-	sqlite3_finalize(st);
-	return 0;
-}
-
-static const struct ord_game_side *side_named(struct audit *a, const char *name)
-{
-	return ord_game_side_by_name(a->g, name);
-}
-
-static int check_sheets(struct audit *a)
-{
-	sqlite3_stmt *st = NULL;
-	struct ord_buf body = ORD_BUF_INIT, what = ORD_BUF_INIT;
-	int err, rc, n = 0, nsigned = 0;
-
-	if ((err = ord_store_prepare(a->g->db, &st,
-				     "SELECT sheet.turn, side.name, sheet.version, sheet.source, sheet.bytes, sheet.nonce, "
-				     "sheet.commitment, sheet.log_seq, sheet.signature FROM sheet LEFT JOIN side ON side.id = sheet.side_id "
-				     "WHERE ?1 = 0 OR sheet.turn = ?1 ORDER BY sheet.id")) != 0)
-		return err;
-	sqlite3_bind_int(st, 1, a->only_turn);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int turn = sqlite3_column_int(st, 0);
-		const char *side = col_text(st, 1);
-		int version = sqlite3_column_int(st, 2);
-		const char *source = col_text(st, 3);
-		const struct ord_game_side *sd = side_named(a, side);
-		const unsigned char *sig = NULL;
-		int64_t lseq = sqlite3_column_int64(st, 7);
-		unsigned char c[32];
-		struct entry *e;
-
-		n++;
-		ord_buf_reset(&what);
-		ord_buf_addf(&what, "sheet of %s, turn %d, version %d", side, turn, version);
-		if (sqlite3_column_bytes(st, 5) != 32 || sqlite3_column_bytes(st, 6) != 32) {
-			problem(a, "%s: nonce or commitment damaged", what.buf);
-			continue;
-		}
-		if (sqlite3_column_type(st, 8) != SQLITE_NULL) {
-			if (sqlite3_column_bytes(st, 8) != 64) {
-				problem(a, "%s: its signature is damaged", what.buf);
-				continue;
-			}
-			sig = sqlite3_column_blob(st, 8);
-		}
-		ord_commit_sheet(c, a->g->game_id, turn, side, sqlite3_column_blob(st, 5),
-				 sqlite3_column_blob(st, 4) ? sqlite3_column_blob(st, 4)
-							    : (const void *)"",
-				 (size_t)sqlite3_column_bytes(st, 4));
-		if (memcmp(c, sqlite3_column_blob(st, 6), 32))
-			problem(a, "%s: its text no longer matches its commitment (changed after it was received)",
-				what.buf);
-		if (sd && sd->has_key && !strcmp(source, "submitted")) {
-			if (!sig)
-				problem(a, "%s: unsigned, but side %s signs its sheets", what.buf,
-					side);
-			else if (ord_sheet_sig_check(sd->pubkey, sig, a->g->game_id, turn, side,
-						     sqlite3_column_blob(st, 6)))
-				problem(a, "%s: its signature is not side %s's over its commitment",
-					what.buf, side);
-			else
-				nsigned++;
-		} else if (sig) {
-			problem(a, "%s: carries a signature no key of the game can check", what.buf);
-		}
-		/* an opened commitment is logged as an "opening" (its signature is
-		 * in the "commit" entry); any other sheet as a "sheet" */
-		if (lseq >= 1 && lseq <= a->nlog && a->log[lseq].kind &&
-		    !strcmp(a->log[lseq].kind, "opening")) {
-			e = entry_at(a, lseq, "opening", what.buf);
-			if (!e)
-				continue;
-			ord_buf_reset(&body);
-			ord_canon_opening(&body, side, version, sqlite3_column_blob(st, 6));
-		} else {
-			e = entry_at(a, lseq, "sheet", what.buf);
-			if (!e)
-				continue;
-			ord_buf_reset(&body);
-			ord_canon_sheet(&body, side, version, source, sqlite3_column_blob(st, 6), sig);
-		}
-		if (strcmp(body.buf, e->body) || e->turn != turn)
-			problem(a, "%s: differs from the receipt logged in entry %lld", what.buf,
-				(long long)lseq);
+	if (ord_canon_config_read(&cfg, a->create_body)) {
+		ord_vout_fail(&a->v, "the creation (entry 1): %s", ord_error_last());
+		ord_error_clear();
+	} else {
+		const char *diff;
+		ord_game_config(a->g, &live);
+		if ((diff = ord_canon_config_diff(&cfg, &live)) != NULL)
+			ord_vout_fail(&a->v,
+				      "the game file's %s is not the one logged when the game was made",
+				      diff);
+		ord_canon_config_release(&cfg);
 	}
-	sqlite3_finalize(st);
-	ord_buf_release(&body);
-	ord_buf_release(&what);
-	if (rc != SQLITE_DONE)
-		return ord_store_error(a->g->db, "reading sheets");
-	ord_buf_addf(a->out, "  sheets: %d commitments recomputed, %d signatures checked\n", n,
-		     nsigned);
+	if (a->v.failures == bad)
+		ord_vout_ok(&a->v,
+			    "creation: the game id, its ruleset, NMR policy, dice, referee, scenario, tables and key are the ones logged");
 	return 0;
 }
 
-/* Referee-less games: every signed commitment against its entry and its
- * side's key, and its opening (if any) against it. */
-static int check_commitments(struct audit *a)
-{
-	sqlite3_stmt *st = NULL;
-	struct ord_buf body = ORD_BUF_INIT, what = ORD_BUF_INIT;
-	int err, rc, n = 0;
-
-	if ((err = ord_store_prepare(a->g->db, &st,
-				     "SELECT c.turn, side.name, c.version, c.commitment, c.signature, c.log_seq, "
-				     "(SELECT count(*) FROM sheet s WHERE s.turn = c.turn AND s.side_id = c.side_id "
-				     "AND s.version = c.version), (SELECT count(*) FROM sheet s WHERE s.turn = c.turn "
-				     "AND s.side_id = c.side_id AND s.version = c.version AND s.commitment = c.commitment) "
-				     "FROM commitment c LEFT JOIN side ON side.id = c.side_id "
-				     "WHERE ?1 = 0 OR c.turn = ?1 ORDER BY c.id")) != 0)
-		return err;
-	sqlite3_bind_int(st, 1, a->only_turn);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int turn = sqlite3_column_int(st, 0), version = sqlite3_column_int(st, 2);
-		const char *side = col_text(st, 1);
-		const struct ord_game_side *sd = side_named(a, side);
-		struct entry *e;
-
-		n++;
-		ord_buf_reset(&what);
-		ord_buf_addf(&what, "commitment of %s, turn %d, version %d", side, turn, version);
-		if (sqlite3_column_bytes(st, 3) != 32 || sqlite3_column_bytes(st, 4) != 64) {
-			problem(a, "%s: damaged", what.buf);
-			continue;
-		}
-		if (!sd || !sd->has_key ||
-		    ord_sheet_sig_check(sd->pubkey, sqlite3_column_blob(st, 4), a->g->game_id, turn,
-					side, sqlite3_column_blob(st, 3)))
-			problem(a, "%s: its signature is not side %s's", what.buf, side);
-		if (sqlite3_column_int(st, 6) && !sqlite3_column_int(st, 7))
-			problem(a, "%s: the sheet opened for it does not have its commitment",
-				what.buf);
-		e = entry_at(a, sqlite3_column_int64(st, 5), "commit", what.buf);
-		if (!e)
-			continue;
-		ord_buf_reset(&body);
-		ord_canon_commit(&body, side, version, sqlite3_column_blob(st, 3),
-				 sqlite3_column_blob(st, 4));
-		if (strcmp(body.buf, e->body) || e->turn != turn)
-			problem(a, "%s: differs from what was logged in entry %lld", what.buf,
-				(long long)sqlite3_column_int64(st, 5));
-	}
-	sqlite3_finalize(st);
-	ord_buf_release(&body);
-	ord_buf_release(&what);
-	if (rc != SQLITE_DONE)
-		return ord_store_error(a->g->db, "reading commitments");
-	if (n || a->g->refereeless)
-		ord_buf_addf(a->out, "  commitments: %d signed commitments checked\n", n);
-	return 0;
-}
-
-/* Every "seal" entry names, per side, the version and commitment sealed:
- * they must still be the latest the side handed in. */
-static int check_seals(struct audit *a)
-{
-	struct ord_buf body = ORD_BUF_INIT;
-	int64_t seq;
+struct units_check {
+	struct audit *a;
+	struct ord_scenario *sc;
 	size_t i;
-	int err;
+	struct ord_digest d;
+	int bad;
+};
 
-	for (seq = 1; seq <= a->nlog; seq++) {
-		struct entry *e = &a->log[seq];
-		char *forced;
+static int check_unit_row(void *ud, const struct ord_store_unit *u)
+{
+	struct units_check *c = ud;
+	struct ord_buf attrs = ORD_BUF_INIT;
 
-		if (!e->kind || strcmp(e->kind, "seal") || (a->only_turn && e->turn != a->only_turn))
-			continue;
-		e->used++;
-		forced = body_get(e->body, "forced");
-		ord_buf_reset(&body);
-		ord_buf_addf(&body, "turn=%d\nforced=%s\n", e->turn, forced ? forced : "");
-		free(forced);
-		for (i = 0; i < a->g->nsides; i++) {
-			unsigned char c[32];
-			int version, opened;
-			if ((err = ord_game_latest(a->g, e->turn, a->g->sides[i].id, &version, c,
-						   &opened)) != 0) {
-				ord_buf_release(&body);
-				return err;
-			}
-			ord_buf_addf(&body, "sealed.%s=%d:", a->g->sides[i].name, version);
-			ord_buf_add_hex(&body, c, 32);
-			ord_buf_addch(&body, '\n');
-		}
-		if (strcmp(body.buf, e->body))
-			problem(a, "turn %d: the sheets sealed in entry %lld are not the latest the sides handed in",
-				e->turn, (long long)seq);
+	if (c->i >= c->sc->nunits) {
+		if (!c->bad++)
+			ord_vout_fail(&c->a->v,
+				      "unit '%s' is not in the scenario (added to the game file)",
+				      u->uid);
+		c->i++;
+		return 0;
 	}
-	ord_buf_release(&body);
+	ord_kv_serialize(&c->sc->units[c->i].attrs, &attrs);
+	if (strcmp(u->uid, c->sc->units[c->i].id) || strcmp(u->name, c->sc->units[c->i].name) ||
+	    strcmp(u->attrs, attrs.buf))
+		ord_vout_fail(&c->a->v,
+			      "unit '%s' is not the scenario's unit %zu ('%s') as the game began",
+			      u->uid, c->i + 1, c->sc->units[c->i].id),
+			c->bad++;
+	else if (strcmp(u->side, c->sc->units[c->i].side))
+		ord_vout_fail(&c->a->v,
+			      "unit '%s' belongs to side '%s' in the game file, but to '%s' in the scenario",
+			      u->uid, u->side, c->sc->units[c->i].side),
+			c->bad++;
+	ord_digest_state(&c->d, u->uid, u->attrs, 0, 0, u->state);
+	ord_buf_release(&attrs);
+	c->i++;
 	return 0;
 }
 
-/* The game's key is the one logged when it was made (or given later). */
-static void check_key(struct audit *a)
+/* Sides and units against the scenario; the initial states against the
+ * "units" entry. */
+static int check_units(struct audit *a)
 {
-	char hex[65], *v = NULL, *ref;
-	int64_t seq;
-
-	for (seq = 1; seq <= a->nlog; seq++) {
-		struct entry *e = &a->log[seq];
-		if (!e->kind || (strcmp(e->kind, "create") && strcmp(e->kind, "key")))
-			continue;
-		if (!strcmp(e->kind, "key"))
-			e->used++;
-		free(v);
-		v = body_get(e->body, "key");
-	}
-	if (a->g->have_pk) {
-		ord_hex(hex, a->g->pk, 32);
-		if (!v || strcmp(v, hex))
-			problem(a, "the game's key is not the one logged when it was made");
-	} else if (v) {
-		problem(a, "the game's key logged when it was made is missing from the game file");
-	}
-	free(v);
-	ref = a->nlog >= 1 && a->log[1].kind ? body_get(a->log[1].body, "referee") : NULL;
-	if (!!a->g->refereeless != !!(ref && !strcmp(ref, "no")))
-		problem(a, "the game says it %s a referee, but it was made %s one",
-			a->g->refereeless ? "has no" : "has",
-			ref && !strcmp(ref, "no") ? "without" : "with");
-	free(ref);
-}
-
-/* A signed head against the log: the entry it names must be there with the
- * hash that was signed. */
-static void check_one_head(struct audit *a, const struct ord_head *h, const char *what)
-{
-	sqlite3_stmt *st = NULL;
-	char hex[65];
-
-	if (memcmp(h->game_id, a->g->game_id, 16)) {
-		problem(a, "%s: it is a head of another game", what);
-		return;
-	}
-	if (!a->g->have_pk || memcmp(h->key, a->g->pk, 32)) {
-		ord_hex(hex, h->key, 32);
-		problem(a, "%s: signed by key %s, which is not the game's (the game's key was replaced)",
-			what, hex);
-		return;
-	}
-	if (ord_head_check(h)) {
-		problem(a, "%s: its signature does not hold", what);
-		return;
-	}
-	if (h->seq < 1 || h->seq > a->nlog || !a->log[h->seq].kind) {
-		problem(a, "%s: log entry %lld it signed is gone (the log was cut back)", what,
-			(long long)h->seq);
-		return;
-	}
-	if (ord_store_prepare(a->g->db, &st, "SELECT hash, turn, kind FROM log WHERE seq = ?"))
-		return;
-	sqlite3_bind_int64(st, 1, h->seq);
-	if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_bytes(st, 0) != 32 ||
-	    memcmp(sqlite3_column_blob(st, 0), h->hash, 32))
-		problem(a, "%s: log entry %lld no longer has the hash that was signed: the history up to it was rewritten",
-			what, (long long)h->seq);
-	else if (sqlite3_column_int(st, 1) != h->turn || strcmp(col_text(st, 2), h->at))
-		problem(a, "%s: log entry %lld is not the %s of turn %d", what, (long long)h->seq,
-			h->at, h->turn);
-	sqlite3_finalize(st);
-}
-
-static int check_heads(struct audit *a, const struct ord_head *given, size_t ngiven)
-{
-	sqlite3_stmt *st = NULL;
-	struct ord_buf what = ORD_BUF_INIT;
-	int err, rc, n = 0;
+	struct ord_store_game sg;
+	struct ord_scenario sc;
+	struct units_check c;
+	unsigned char d[32], want[32];
+	char *v;
 	size_t i;
+	int err, bad = a->v.failures;
 
-	if ((err = ord_store_prepare(a->g->db, &st,
-				     "SELECT seq, turn, at, hash, signature FROM head WHERE ?1 = 0 OR turn = ?1 ORDER BY seq")) !=
-	    0)
+	ord_scenario_init(&sc);
+	if ((err = ord_store_game_read(a->g->db, &sg)) != 0)
 		return err;
-	sqlite3_bind_int(st, 1, a->only_turn);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct ord_head h;
-
-		n++;
-		ord_buf_reset(&what);
-		ord_buf_addf(&what, "the signed head of turn %d's %s", sqlite3_column_int(st, 1),
-			     col_text(st, 2));
-		if (sqlite3_column_bytes(st, 3) != 32 || sqlite3_column_bytes(st, 4) != 64) {
-			problem(a, "%s: damaged", what.buf);
-			continue;
-		}
-		memset(&h, 0, sizeof(h));
-		memcpy(h.game_id, a->g->game_id, 16);
-		h.turn = sqlite3_column_int(st, 1);
-		snprintf(h.at, sizeof(h.at), "%s", col_text(st, 2));
-		h.seq = sqlite3_column_int64(st, 0);
-		memcpy(h.hash, sqlite3_column_blob(st, 3), 32);
-		memcpy(h.signature, sqlite3_column_blob(st, 4), 64);
-		if (a->g->have_pk)
-			memcpy(h.key, a->g->pk, 32);
-		check_one_head(a, &h, what.buf);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		ord_buf_release(&what);
-		return ord_store_error(a->g->db, "reading signed heads");
-	}
-	ord_buf_addf(a->out, "  heads: %d signed heads in the game checked\n", n);
-	for (i = 0; i < ngiven; i++) {
-		int before = a->problems;
-		ord_buf_reset(&what);
-		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", given[i].turn,
-			     given[i].at, (long long)given[i].seq);
-		check_one_head(a, &given[i], what.buf);
-		if (a->problems == before)
-			ord_buf_addf(a->out, "  %s: matches; nothing up to it was rewritten\n",
-				     what.buf);
-	}
-	ord_buf_release(&what);
-	return 0;
-}
-
-static int check_events(struct audit *a)
-{
-	sqlite3_stmt *st = NULL;
-	struct ord_buf body = ORD_BUF_INIT, what = ORD_BUF_INIT;
-	int err, rc, n = 0, overrides = 0;
-
-	if ((err = ord_store_prepare(a->g->db, &st,
-				     "SELECT turn, seq, phase, kind, args, override, checks, log_seq FROM event "
-				     "WHERE ?1 = 0 OR turn = ?1 ORDER BY id")) != 0)
-		return err;
-	sqlite3_bind_int(st, 1, a->only_turn);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *override = sqlite3_column_type(st, 5) == SQLITE_NULL ? NULL
-										 : col_text(st, 5);
-		struct entry *e;
-
-		n++;
-		ord_buf_reset(&what);
-		ord_buf_addf(&what, "turn %d event #%d (%s)", sqlite3_column_int(st, 0),
-			     sqlite3_column_int(st, 1), col_text(st, 3));
-		e = entry_at(a, sqlite3_column_int64(st, 7), "event", what.buf);
-		if (!e)
-			continue;
-		ord_buf_reset(&body);
-		ord_canon_event(&body, (unsigned)sqlite3_column_int(st, 1), col_text(st, 2),
-				col_text(st, 3), col_text(st, 4), override, col_text(st, 6));
-		if (strcmp(body.buf, e->body) || e->turn != sqlite3_column_int(st, 0))
-			problem(a, "%s: differs from what was logged in entry %lld (edited)",
-				what.buf, (long long)sqlite3_column_int64(st, 7));
-		if (override) {
-			if (!overrides++)
-				ord_buf_adds(a->out,
-					     "  execution: events the referee recorded against the orders:\n");
-			ord_buf_addf(a->out, "    %s: override \"%s\"; the checks said: %s\n",
-				     what.buf, override, col_text(st, 6));
-		}
-	}
-	sqlite3_finalize(st);
-	ord_buf_release(&body);
-	ord_buf_release(&what);
-	if (rc != SQLITE_DONE)
-		return ord_store_error(a->g->db, "reading events");
-	ord_buf_addf(a->out, "  events: %d checked against the log, %d override%s\n", n, overrides,
-		     overrides == 1 ? "" : "s");
-	return 0;
-}
-
-/* Phase digests: every "units" and "resolve" entry vouches for the rolls,
- * results and unit states that point at it. */
-static int check_phases(struct audit *a)
-{
-	int64_t seq;
-	int n = 0, err;
-
-	for (seq = 1; seq <= a->nlog; seq++) {
-		struct entry *e = &a->log[seq];
-		unsigned char d[32];
-		char hex[65], *v;
-		int nr, nres, nst;
-
-		if (!e->kind || (strcmp(e->kind, "resolve") && strcmp(e->kind, "units")))
-			continue;
-		if (a->only_turn && e->turn != a->only_turn && e->turn != 0)
-			continue;
-		e->used++;
-		if ((err = ord_game_phase_digest(a->g, seq, d, &nr, &nres, &nst)) != 0)
-			return err;
-		ord_hex(hex, d, 32);
-		v = body_get(e->body, "digest");
-		if (!v || strcmp(v, hex))
-			problem(a, "the rolls, results or unit states of log entry %lld (%s, turn %d) were changed after they were written",
-				(long long)seq, e->kind, e->turn);
-		free(v);
-		n++;
-	}
-	/* rows that point at no digest entry were slipped in */
-	{
-		static const char *const tables[] = { "roll", "result", "unit_state" };
-		size_t i;
-		for (i = 0; i < ORD_ARRAY_SIZE(tables); i++) {
-			sqlite3_stmt *st = NULL;
-			struct ord_buf q = ORD_BUF_INIT;
-			ord_buf_addf(&q,
-				     "SELECT count(*) FROM %s t WHERE NOT EXISTS (SELECT 1 FROM log WHERE log.seq = t.log_seq "
-				     "AND log.kind IN ('resolve', 'units'))",
-				     tables[i]);
-			if ((err = ord_store_prepare(a->g->db, &st, q.buf)) != 0) {
-				ord_buf_release(&q);
-				return err;
-			}
-			if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0)
-				problem(a, "%d %s row%s belong to no logged phase (inserted)",
-					sqlite3_column_int(st, 0), tables[i],
-					sqlite3_column_int(st, 0) == 1 ? "" : "s");
-			sqlite3_finalize(st);
-			ord_buf_release(&q);
-		}
-	}
-	ord_buf_addf(a->out, "  phases: %d digests of rolls, results and unit states recomputed\n", n);
-	return 0;
-}
-
-static int check_turns(struct audit *a)
-{
-	sqlite3_stmt *st = NULL, *rs = NULL;
-	int err, rc, nrolls = 0;
-
-	if ((err = ord_store_prepare(a->g->db, &st,
-				     "SELECT turn, state, seed, seed_commitment, dice_key, log_seq FROM turn "
-				     "WHERE ?1 = 0 OR turn = ?1 ORDER BY turn")) != 0)
-		return err;
-	sqlite3_bind_int(st, 1, a->only_turn);
-	if ((err = ord_store_prepare(a->g->db, &rs,
-				     "SELECT phase, event_seq, purpose, idx, sides, value, fixed, id FROM roll WHERE turn = ? ORDER BY id")) !=
-	    0)
+	if (ord_scenario_load(&sc, sg.scenario, sg.scenario_len, "the game's scenario") ||
+	    ord_scenario_check_attrs(&sc, a->g->rs->unit_attrs, "the game's scenario")) {
+		ord_vout_fail(&a->v, "the game's scenario cannot be read: %s", ord_error_last());
+		ord_error_clear();
 		goto out;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int turn = sqlite3_column_int(st, 0);
-		const char *state = col_text(st, 1);
-		unsigned char c[32], key[32];
-		struct ord_buf what = ORD_BUF_INIT, body = ORD_BUF_INIT;
-		struct entry *e;
-		int64_t s;
-
-		ord_buf_addf(&what, "turn %d", turn);
-		if (sqlite3_column_bytes(st, 2) != 32 || sqlite3_column_bytes(st, 3) != 32) {
-			problem(a, "turn %d: its dice seed is damaged", turn);
-			goto next;
-		}
-		ord_commit_seed(c, a->g->game_id, turn, sqlite3_column_blob(st, 2));
-		if (memcmp(c, sqlite3_column_blob(st, 3), 32))
-			problem(a, "turn %d: the dice seed does not match the commitment made when the turn opened",
-				turn);
-		e = entry_at(a, sqlite3_column_int64(st, 5), "open", what.buf);
-		if (e) {
-			ord_canon_open(&body, turn, sqlite3_column_blob(st, 3));
-			if (strcmp(body.buf, e->body))
-				problem(a, "turn %d: the seed commitment differs from the one logged when it opened",
-					turn);
-		}
-		if (!strcmp(state, "exchanged")) {
-			/* the revealed seed must be the committed one */
-			for (s = 1; s <= a->nlog; s++) {
-				char *v, hex[65];
-				if (!a->log[s].kind || strcmp(a->log[s].kind, "exchange") ||
-				    a->log[s].turn != turn)
-					continue;
-				a->log[s].used++;
-				v = body_get(a->log[s].body, "seed");
-				ord_hex(hex, sqlite3_column_blob(st, 2), 32);
-				if (!v || strcmp(v, hex))
-					problem(a, "turn %d: the seed revealed at the exchange is not the stored one",
-						turn);
-				free(v);
-			}
-		}
-		if (strcmp(state, "open")) {
-			err = ord_game_dice_key(a->g, turn, sqlite3_column_blob(st, 2), key);
-			if (err == ORD_ESTATE && a->g->refereeless && !strcmp(state, "sealed")) {
-				/* referee-less, sheets still to open: no key, no rolls yet */
-				ord_error_clear();
-				err = 0;
-				if (sqlite3_column_type(st, 4) != SQLITE_NULL)
-					problem(a, "turn %d: a dice key is set before every sheet was opened",
-						turn);
-				goto next;
-			}
-			if (err) {
-				ord_buf_release(&what);
-				ord_buf_release(&body);
-				goto out;
-			}
-			if (sqlite3_column_bytes(st, 4) != 32 ||
-			    memcmp(key, sqlite3_column_blob(st, 4), 32))
-				problem(a, "turn %d: the dice key is not the one derived from its seed and the sealed sheets",
-					turn);
-			sqlite3_reset(rs);
-			sqlite3_bind_int(rs, 1, turn);
-			while (sqlite3_step(rs) == SQLITE_ROW) {
-				int want;
-				if (sqlite3_column_int(rs, 6)) {
-					if (!a->g->fixed_dice)
-						problem(a, "turn %d: roll %d is marked fixed in a game whose dice come from its seed",
-							turn, sqlite3_column_int(rs, 7));
-					continue;
-				}
-				want = ord_dice_face(key, col_text(rs, 0),
-						     (unsigned)sqlite3_column_int(rs, 1),
-						     col_text(rs, 2),
-						     (unsigned)sqlite3_column_int(rs, 3),
-						     (unsigned)sqlite3_column_int(rs, 4));
-				nrolls++;
-				if (want != sqlite3_column_int(rs, 5))
-					problem(a, "turn %d: roll [%s #%d %s #%d] is %d but the seed gives %d (the dice were chosen)",
-						turn, col_text(rs, 0), sqlite3_column_int(rs, 1),
-						col_text(rs, 2), sqlite3_column_int(rs, 3),
-						sqlite3_column_int(rs, 5), want);
-			}
-		}
-	next:
-		ord_buf_release(&what);
-		ord_buf_release(&body);
 	}
-	if (rc != SQLITE_DONE)
-		err = ord_store_error(a->g->db, "reading turns");
-	ord_buf_addf(a->out, "  dice: %d rolls recomputed from the turn seeds%s\n", nrolls,
-		     a->g->fixed_dice ? " (a fixed-dice test game: its dice were given by the referee)"
-				      : "");
+	if (sc.nsides != a->g->nsides)
+		ord_vout_fail(&a->v, "the game file has %zu sides, the scenario %zu", a->g->nsides,
+			      sc.nsides);
+	for (i = 0; i < sc.nsides && i < a->g->nsides; i++) {
+		const struct ord_store_side *s = &a->g->sides[i];
+		unsigned char pk[32];
+		int keyed = sc.sides[i].pubkey && ord_unhex(pk, 32, sc.sides[i].pubkey) == 32;
+		if (strcmp(s->name, sc.sides[i].id) || strcmp(s->title, sc.sides[i].name))
+			ord_vout_fail(&a->v, "side '%s' is not the scenario's side '%s'", s->name,
+				      sc.sides[i].id);
+		else if (keyed != s->has_key || (keyed && memcmp(pk, s->pubkey, 32)))
+			ord_vout_fail(&a->v,
+				      "side '%s' has %s key in the game file than in the scenario",
+				      s->name, keyed ? "another" : "a");
+	}
+	memset(&c, 0, sizeof(c));
+	c.a = a;
+	c.sc = &sc;
+	ord_digest_init(&c.d, ORD_PHASE_TAG);
+	if ((err = ord_store_units_each(a->g->db, 1, 1, check_unit_row, &c)) != 0)
+		goto out;
+	if (c.i < sc.nunits)
+		ord_vout_fail(&a->v, "%zu unit%s of the scenario %s missing from the game file",
+			      sc.nunits - c.i, sc.nunits - c.i == 1 ? "" : "s",
+			      sc.nunits - c.i == 1 ? "is" : "are");
+	ord_digest_final(&c.d, d);
+	v = a->units_body ? ord_canon_get(a->units_body, "digest") : NULL;
+	if (!v || strlen(v) != 64 || ord_unhex(want, 32, v) != 32 || memcmp(d, want, 32) ||
+	    a->nlog < 2 || strcmp(a->log[1].kind, "units"))
+		ord_vout_fail(&a->v,
+			      "the units' states as the game began are not the ones logged (entry 2)");
+	free(v);
+	if (a->v.failures == bad)
+		ord_vout_ok(&a->v,
+			    "units: %zu sides and %zu units are the scenario's, and began as logged",
+			    sc.nsides, sc.nunits);
 out:
-	sqlite3_finalize(st);
-	sqlite3_finalize(rs);
+	ord_scenario_release(&sc);
+	ord_store_game_release(&sg);
 	return err;
 }
 
-/* Every entry that should vouch for a row found one. */
-static void check_orphans(struct audit *a)
+/* One turn: its record through the verifier, then its row against it. */
+static int check_turn(struct audit *a, const struct ord_store_turn *t, int last)
 {
-	int64_t seq;
+	struct ord_record r;
+	struct ord_verify_facts f;
+	struct ord_vout v = { a->v.out, "    ", "BROKEN", 0 };
+	enum ord_turn_state want;
+	int err;
 
-	for (seq = 1; seq <= a->nlog; seq++) {
-		struct entry *e = &a->log[seq];
-		if (!e->kind || e->used)
-			continue;
-		if (a->only_turn && e->turn != a->only_turn)
-			continue;
-		if (!strcmp(e->kind, "sheet") || !strcmp(e->kind, "event") || !strcmp(e->kind, "open") ||
-		    !strcmp(e->kind, "commit") || !strcmp(e->kind, "opening"))
-			problem(a, "log entry %lld (%s, turn %d): the %s it records is missing (deleted)",
-				(long long)seq, e->kind, e->turn,
-				!strcmp(e->kind, "open")      ? "turn"
-				: !strcmp(e->kind, "opening") ? "sheet"
-				: !strcmp(e->kind, "commit")  ? "commitment"
-							      : e->kind);
+	ord_buf_addf(a->v.out, "  turn %d:\n", t->turn);
+	if ((err = ord_store_record_load(a->g->db, t->turn, &r)) != 0)
+		return err;
+	/* the heads a player kept are checked against the whole log below */
+	err = ord_verify_record(&r, NULL, &v, &f);
+	ord_record_release(&r);
+	if (err) {
+		ord_verify_facts_release(&f);
+		return err;
 	}
+	/* the live row says what the log says */
+	if (f.have_config) {
+		struct ord_canon_config live;
+		const char *diff;
+		ord_game_config(a->g, &live);
+		if (last && (diff = ord_canon_config_diff(&f.config, &live)) != NULL)
+			ord_vout_fail(&v, "the game file's %s is not the one turn %d was opened with",
+				      diff, t->turn);
+	}
+	if (memcmp(t->seed_commitment, f.seed_commitment, 32))
+		ord_vout_fail(&v, "the turn's row has another seed commitment than its opening logs");
+	want = f.exchanged                                              ? ORD_TURN_EXCHANGED
+	       : f.phases && (size_t)f.phases == ord_game_nphases(a->g) ? ORD_TURN_RESOLVED
+	       : f.sealed                                               ? ORD_TURN_SEALED
+									: ORD_TURN_OPEN;
+	if (t->state != want || t->phase != f.phases)
+		ord_vout_fail(&v, "the turn's row says %s with %d phase%s resolved, but the log shows it %s with %d: the row was changed outside orderly",
+			      ord_turn_state_name(t->state), t->phase, t->phase == 1 ? "" : "s",
+			      ord_turn_state_name(want), f.phases);
+	if (f.have_dice_key && (!t->have_dice_key || memcmp(t->dice_key, f.dice_key, 32)))
+		ord_vout_fail(&v,
+			      "the dice key in the turn's row is not the one derived from its seed and the sealed sheets");
+	a->v.failures += v.failures;
+	ord_verify_facts_release(&f);
+	return 0;
 }
 
-static int check_execution(struct audit *a)
+struct turns {
+	struct audit *a;
+	int only;
+	int last;
+	int seen;
+};
+
+static int each_turn(void *ud, const struct ord_store_turn *t)
 {
-	struct ord_turn t;
-	struct ord_diag d;
-	int turn, err, first = 1;
+	struct turns *x = ud;
 
-	if (!a->g->rs->check_execution)
+	x->seen++;
+	if (x->only && t->turn != x->only)
 		return 0;
-	ord_diag_init(&d);
-	for (turn = a->only_turn ? a->only_turn : 1;; turn++) {
-		struct ord_ctx ctx;
-		size_t i;
+	return check_turn(x->a, t, t->turn == x->last);
+}
 
-		if (ord_game_turn(a->g, &t, turn) != 0)
-			break;
-		if (strcmp(t.state, "exchanged")) {
-			if (a->only_turn)
-				break;
-			continue;
+static void orphan(void *ud, const char *table, int n)
+{
+	struct audit *a = ud;
+
+	if (!strcmp(table, "head"))
+		ord_vout_fail(&a->v,
+			      "%d signed head%s of the game file sign%s no entry of its log as it is",
+			      n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+	else
+		ord_vout_fail(&a->v, "%d %s row%s belong%s to no log entry (inserted)", n, table,
+			      n == 1 ? "" : "s", n == 1 ? "s" : "");
+}
+
+/* The heads a player kept, against the whole log. */
+static void check_given_heads(struct audit *a, const struct ord_head *heads, size_t n)
+{
+	struct ord_buf what = ORD_BUF_INIT;
+	char hex[65];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct ord_head *h = &heads[i];
+		const struct entry *e = entry_at(a, h->seq);
+
+		ord_buf_reset(&what);
+		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", h->turn,
+			     h->at, (long long)h->seq);
+		if (memcmp(h->game_id, a->g->game_id, 16)) {
+			ord_vout_fail(&a->v, "%s: it is a head of another game", what.buf);
+		} else if (memcmp(h->key, a->g->pk, 32)) {
+			ord_hex(hex, h->key, 32);
+			ord_vout_fail(&a->v,
+				      "%s: signed by key %s, which is not the game's (the game's key was replaced)",
+				      what.buf, hex);
+		} else if (ord_head_check(h)) {
+			ord_vout_fail(&a->v, "%s: its signature does not hold", what.buf);
+		} else if (!e) {
+			ord_vout_fail(&a->v,
+				      "%s: log entry %lld it signed is gone (the log was cut back)",
+				      what.buf, (long long)h->seq);
+		} else if (memcmp(e->hash, h->hash, 32)) {
+			ord_vout_fail(&a->v,
+				      "%s: log entry %lld no longer has the hash that was signed: the history up to it was rewritten",
+				      what.buf, (long long)h->seq);
+		} else {
+			ord_vout_ok(&a->v, "%s: matches; nothing up to it was rewritten", what.buf);
 		}
-		if ((err = ord_game_load_ctx(a->g, &ctx, turn, 1, "*")) != 0) {
-			ord_diag_release(&d);
-			return err;
-		}
-		ord_diag_release(&d);
-		a->g->rs->check_execution(&ctx, &d);
-		for (i = 0; i < d.n; i++) {
-			if (first) {
-				ord_buf_adds(a->out,
-					     "  execution: where what was done differs from the orders:\n");
-				first = 0;
-			}
-			ord_buf_addf(a->out, "    turn %d: %s%s%s%s%s\n", turn,
-				     *d.items[i].unit ? "unit '" : "", d.items[i].unit,
-				     *d.items[i].unit ? "': " : "", d.items[i].msg,
-				     *d.items[i].rule ? "" : "");
-		}
-		ord_ctx_release(&ctx);
-		if (a->only_turn)
-			break;
 	}
-	ord_diag_release(&d);
-	ord_error_clear();
-	return 0;
+	ord_buf_release(&what);
 }
 
 int ord_game_audit(ord_game *g, int turn, struct ord_buf *out)
@@ -789,47 +389,62 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 			 struct ord_buf *out)
 {
 	struct audit a;
+	struct turns x;
+	struct ord_store_turn cur;
 	int64_t i;
 	int err;
 
 	memset(&a, 0, sizeof(a));
 	a.g = g;
-	a.out = out;
-	a.only_turn = turn > 0 ? turn : 0;
-	if (a.only_turn) {
-		struct ord_turn t;
-		if ((err = ord_game_turn(g, &t, a.only_turn)) != 0)
-			return err;
-	}
-	ord_buf_addf(out, "audit of '%s'%s:\n", g->path, "");
-	if ((err = ord_store_exec(g->db, "BEGIN")) != 0)
+	a.v.out = out;
+	a.v.indent = "  ";
+	a.v.fail = "BROKEN";
+	if (turn > 0 && (err = ord_game_turn(g, &cur, turn)) != 0)
+		return err;
+	ord_buf_addf(out, "audit of '%s':\n", g->path);
+	if ((err = ord_store_begin_read(g->db)) != 0)
 		return err;
 	if ((err = check_chain(&a)) != 0 || (err = check_create(&a)) != 0 ||
-	    (err = check_turns(&a)) != 0 || (err = check_sheets(&a)) != 0 ||
-	    (err = check_commitments(&a)) != 0 || (err = check_seals(&a)) != 0 ||
-	    (err = check_events(&a)) != 0 || (err = check_phases(&a)) != 0)
+	    (err = check_units(&a)) != 0)
 		goto out;
-	check_key(&a);
-	if ((err = check_heads(&a, heads, nheads)) != 0)
+	if ((err = ord_game_turn(g, &cur, 0)) != 0)
 		goto out;
-	check_orphans(&a);
-	if ((err = check_execution(&a)) != 0)
+	memset(&x, 0, sizeof(x));
+	x.a = &a;
+	x.only = turn > 0 ? turn : 0;
+	x.last = cur.turn;
+	if ((err = ord_store_turns_each(g->db, each_turn, &x)) != 0)
 		goto out;
-	if (a.problems)
-		ord_buf_addf(out, "%d problem%s found\n", a.problems, a.problems == 1 ? "" : "s");
+	/* a turn the log opened must have its row */
+	{
+		int64_t k;
+		int opened = 0;
+		for (k = 0; k < a.nlog; k++)
+			if (!strcmp(a.log[k].kind, "open"))
+				opened++;
+		if (opened != x.seen)
+			ord_vout_fail(&a.v,
+				      "the log opens %d turn%s but the game file has %d turn row%s (rows deleted or added)",
+				      opened, opened == 1 ? "" : "s", x.seen, x.seen == 1 ? "" : "s");
+	}
+	if ((err = ord_store_orphans(g->db, orphan, &a)) != 0)
+		goto out;
+	check_given_heads(&a, heads, nheads);
+	if (a.v.failures)
+		ord_buf_addf(out, "%d problem%s found\n", a.v.failures, a.v.failures == 1 ? "" : "s");
 	else
 		ord_buf_adds(out,
-			     "clean: no sheet, log entry, roll or result has changed since it was written\n");
+			     "clean: no sheet, log entry, roll or result has changed since it was written, and every phase is what the rules give\n");
 out:
-	ord_store_exec(g->db, "COMMIT");
-	for (i = 0; i <= a.nlog; i++) {
+	ord_store_end_read(g->db);
+	for (i = 0; i < a.nlog; i++)
 		free(a.log[i].kind);
-		free(a.log[i].body);
-	}
 	free(a.log);
+	free(a.create_body);
+	free(a.units_body);
 	if (err)
 		return err;
-	return a.problems ? ord_error_set(ORD_ETAMPERED, "%d problem%s found", a.problems,
-					  a.problems == 1 ? "" : "s")
-			  : 0;
+	return a.v.failures ? ord_error_set(ORD_ETAMPERED, "%d problem%s found", a.v.failures,
+					    a.v.failures == 1 ? "" : "s")
+			    : 0;
 }

@@ -10,12 +10,6 @@
 
 #include "core/game.h"
 
-static const char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-	return s ? (const char *)s : "";
-}
-
 /* One sheet, canonically (and its commitment). */
 static void put_sheet(struct ord_game *g, struct ord_buf *out, int xml, const char *side,
 		      int version, const char *source, const unsigned char *commitment,
@@ -60,28 +54,24 @@ static void put_sheet(struct ord_game *g, struct ord_buf *out, int xml, const ch
 	ord_diag_release(&diag);
 }
 
-static int put_sheets(struct ord_game *g, struct ord_buf *out, int xml, int turn, const char *only_side)
+static int put_sheets(struct ord_game *g, struct ord_buf *out, int xml, const struct ord_record *r,
+		      const char *only_side)
 {
-	sqlite3_stmt *st = NULL;
-	int err, rc;
+	size_t i, j;
 
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT side.name, sheet.version, sheet.source, sheet.commitment, sheet.bytes "
-				     "FROM sheet JOIN side ON side.id = sheet.side_id WHERE sheet.turn = ?1 "
-				     "AND sheet.version = (SELECT max(version) FROM sheet s2 WHERE s2.turn = ?1 "
-				     "AND s2.side_id = sheet.side_id) AND (?2 IS NULL OR side.name = ?2) ORDER BY side.id")) !=
-	    0)
-		return err;
-	sqlite3_bind_int(st, 1, turn);
-	if (only_side)
-		sqlite3_bind_text(st, 2, only_side, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		put_sheet(g, out, xml, col_text(st, 0), sqlite3_column_int(st, 1), col_text(st, 2),
-			  sqlite3_column_blob(st, 3), sqlite3_column_blob(st, 4),
-			  (size_t)sqlite3_column_bytes(st, 4));
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return ord_store_error(g->db, "reading sheets");
+	/* the latest version of each side, in side order */
+	for (i = 0; i < g->nsides; i++) {
+		const struct ord_rec_sheet *latest = NULL;
+		if (only_side && strcmp(g->sides[i].name, only_side))
+			continue;
+		for (j = 0; j < r->sheets.n; j++)
+			if (!strcmp(r->sheets.v[j].side, g->sides[i].name) &&
+			    (!latest || r->sheets.v[j].version > latest->version))
+				latest = &r->sheets.v[j];
+		if (latest)
+			put_sheet(g, out, xml, latest->side, latest->version, latest->source,
+				  latest->commitment, (const char *)latest->bytes, latest->len);
+	}
 	return 0;
 }
 
@@ -146,47 +136,40 @@ static void mark_seen(struct ord_game *g, struct ord_ctx *ctx, const char *side,
 }
 
 static int put_results(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *out, int xml,
-		       int turn, const char *side)
+		       const struct ord_record *r, const char *side)
 {
-	sqlite3_stmt *st = NULL;
-	int err, rc, n = 0;
+	size_t i;
+	int n = 0;
 
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT phase, event_seq, unit, explanation, vals FROM result WHERE turn = ? ORDER BY id")) !=
-	    0)
-		return err;
-	sqlite3_bind_int(st, 1, turn);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const struct ord_unit *u = ord_ctx_find_unit(ctx, col_text(st, 2));
+	(void)g;
+	for (i = 0; i < r->results.n; i++) {
+		const struct ord_rec_result *res = &r->results.v[i];
+		const struct ord_unit *u = ord_ctx_find_unit(ctx, res->unit);
 		if (side && (!u || strcmp(u->side, side)))
 			continue;
 		if (!xml && !n++)
 			ord_buf_adds(out, side ? "results for your units:\n" : "results:\n");
 		if (xml) {
-			ord_buf_addf(out, "  <result phase=\"%s\" event=\"%d\" unit=\"",
-				     col_text(st, 0), sqlite3_column_int(st, 1));
-			ord_buf_add_xml(out, col_text(st, 2));
+			ord_buf_addf(out, "  <result phase=\"%s\" event=\"%d\" unit=\"", res->phase,
+				     res->event);
+			ord_buf_add_xml(out, res->unit);
 			ord_buf_adds(out, "\">");
-			ord_buf_add_xml(out, col_text(st, 3));
+			ord_buf_add_xml(out, res->explanation);
 			ord_buf_adds(out, "</result>\n");
 		} else {
-			ord_buf_addf(out, "  [%s #%d] %s: %s\n", col_text(st, 0),
-				     sqlite3_column_int(st, 1), col_text(st, 2), col_text(st, 3));
+			ord_buf_addf(out, "  [%s #%d] %s: %s\n", res->phase, res->event, res->unit,
+				     res->explanation);
 		}
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return ord_store_error(g->db, "reading results");
 	return 0;
 }
 
 static int put_referee_extras(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *out, int xml,
-			      int turn)
+			      const struct ord_record *r)
 {
-	sqlite3_stmt *st = NULL;
 	size_t i;
-	int err, rc;
 
+	(void)g;
 	if (!xml && ctx->nevents)
 		ord_buf_adds(out, "events:\n");
 	for (i = 0; i < ctx->nevents; i++) {
@@ -218,44 +201,34 @@ static int put_referee_extras(struct ord_game *g, struct ord_ctx *ctx, struct or
 		}
 		ord_buf_release(&a);
 	}
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE turn = ? ORDER BY id")) !=
-	    0)
-		return err;
-	sqlite3_bind_int(st, 1, turn);
-	i = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	for (i = 0; i < r->rolls.n; i++) {
+		const struct ord_rec_roll *o = &r->rolls.v[i];
 		if (xml) {
 			ord_buf_addf(out,
 				     "  <roll phase=\"%s\" event=\"%d\" purpose=\"%s\" index=\"%d\" sides=\"%d\" fixed=\"%s\">%d</roll>\n",
-				     col_text(st, 0), sqlite3_column_int(st, 1), col_text(st, 2),
-				     sqlite3_column_int(st, 3), sqlite3_column_int(st, 4),
-				     sqlite3_column_int(st, 6) ? "yes" : "no",
-				     sqlite3_column_int(st, 5));
+				     o->phase, o->event, o->purpose, o->idx, o->sides,
+				     o->fixed ? "yes" : "no", o->value);
 		} else {
-			if (!i++)
+			if (!i)
 				ord_buf_adds(out, "rolls:\n");
-			ord_buf_addf(out, "  [%s #%d] %s #%d: d%d = %d%s\n", col_text(st, 0),
-				     sqlite3_column_int(st, 1), col_text(st, 2),
-				     sqlite3_column_int(st, 3), sqlite3_column_int(st, 4),
-				     sqlite3_column_int(st, 5),
-				     sqlite3_column_int(st, 6) ? " (fixed)" : "");
+			ord_buf_addf(out, "  [%s #%d] %s #%d: d%d = %d%s\n", o->phase, o->event,
+				     o->purpose, o->idx, o->sides, o->value,
+				     o->fixed ? " (fixed)" : "");
 		}
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return ord_store_error(g->db, "reading rolls");
 	return 0;
 }
 
 int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord_buf *out)
 {
-	struct ord_turn t, cur;
+	struct ord_store_turn t, cur;
+	struct ord_record r;
 	struct ord_ctx ctx;
 	char *seen = NULL;
 	size_t i;
 	int err, revealed, loaded = 0;
 
+	ord_record_init(&r);
 	if (side && !ord_game_side_by_name(g, side)) {
 		struct ord_buf l = ORD_BUF_INIT;
 		ord_game_side_list(g, &l);
@@ -266,14 +239,18 @@ int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord
 	}
 	if ((err = ord_game_turn(g, &cur, 0)) != 0 || (err = ord_game_turn(g, &t, turn)) != 0)
 		return err;
-	revealed = !strcmp(t.state, "exchanged");
+	revealed = t.state == ORD_TURN_EXCHANGED;
+	if ((err = ord_store_begin_read(g->db)) != 0)
+		return err;
+	if ((err = ord_store_record_load(g->db, t.turn, &r)) != 0)
+		goto out;
 	if ((err = ord_game_load_ctx(g, &ctx, t.turn, 0, "*")) != 0)
 		goto out;
 	loaded = 1;
 	if (xml) {
 		ord_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<report game=\"");
 		ord_buf_add_xml(out, g->title);
-		ord_buf_addf(out, "\" turn=\"%d\" state=\"%s\"", t.turn, t.state);
+		ord_buf_addf(out, "\" turn=\"%d\" state=\"%s\"", t.turn, ord_turn_state_name(t.state));
 		if (side) {
 			ord_buf_adds(out, " side=\"");
 			ord_buf_add_xml(out, side);
@@ -281,13 +258,13 @@ int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord
 		}
 		ord_buf_adds(out, ">\n");
 	} else {
-		ord_buf_addf(out, "%s: turn %d (%s), report for %s\n", g->title, t.turn, t.state,
-			     side ? side : "the referee");
+		ord_buf_addf(out, "%s: turn %d (%s), report for %s\n", g->title, t.turn,
+			     ord_turn_state_name(t.state), side ? side : "the referee");
 		if (side && !revealed)
 			ord_buf_adds(out, "the other sides' sheets stay secret until the exchange\n");
 	}
 	/* sheets: a side sees its own; everybody's once the turn is exchanged */
-	if ((err = put_sheets(g, out, xml, t.turn, side && !revealed ? side : NULL)) != 0)
+	if ((err = put_sheets(g, out, xml, &r, side && !revealed ? side : NULL)) != 0)
 		goto out;
 	if (!xml)
 		ord_buf_adds(out, side ? "your units:\n" : "units:\n");
@@ -305,14 +282,16 @@ int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord
 				ord_buf_adds(out, "enemy units met this turn:\n");
 			put_unit(g, &ctx, out, xml, &ctx.units[i], side);
 		}
-	} else if ((err = put_referee_extras(g, &ctx, out, xml, t.turn)) != 0) {
+	} else if ((err = put_referee_extras(g, &ctx, out, xml, &r)) != 0) {
 		goto out;
 	}
-	if ((err = put_results(g, &ctx, out, xml, t.turn, side)) != 0)
+	if ((err = put_results(g, &ctx, out, xml, &r, side)) != 0)
 		goto out;
 	if (xml)
 		ord_buf_adds(out, "</report>\n");
 out:
+	ord_store_end_read(g->db);
+	ord_record_release(&r);
 	free(seen);
 	if (loaded)
 		ord_ctx_release(&ctx);

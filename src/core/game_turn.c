@@ -1,18 +1,21 @@
 /*
- * game_turn.c - the turn cycle: submit, seal, event, resolve, exchange.
+ * game_turn.c - the turn cycle: submit, seal, event, close and witness
+ * (witnessed dice), resolve, exchange.
  *
  *   open --submit/resubmit--> sealed --phases resolved--> resolved --exchange--> next turn open
  *
  * Every change is one BEGIN IMMEDIATE transaction that also appends to the
- * hash-chained log, so a crash leaves either the whole change or none of it.
+ * hash-chained log, so a crash leaves either the whole change or none of
+ * it.  What a phase does (the event checks, the run, the digest) is
+ * phase.c's, which the verifier's replay calls too.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "core/canon.h"
 #include "core/game.h"
+#include "core/phase.h"
 
 #define MAX_SHEET_BYTES (16u << 20)
 
@@ -26,33 +29,28 @@ static int blank(const char *bytes, size_t len)
 	return 1;
 }
 
-static void diag_join(const struct ord_diag *d, struct ord_buf *out)
+static void binding(struct ord_game *g, struct ord_sheet_binding *b, const struct ord_store_turn *t,
+		    const char *side, const unsigned char *witness)
 {
-	size_t i;
-
-	for (i = 0; i < d->n; i++) {
-		const char *p;
-		if (i)
-			ord_buf_adds(out, "; ");
-		if (*d->items[i].unit)
-			ord_buf_addf(out, "unit '%s': ", d->items[i].unit);
-		for (p = d->items[i].msg; *p; p++)
-			ord_buf_addch(out, *p == '\n' ? ' ' : *p);
-		if (*d->items[i].rule)
-			ord_buf_addf(out, " (%s)", d->items[i].rule);
-	}
+	memset(b, 0, sizeof(*b));
+	memcpy(b->game_id, g->game_id, 16);
+	b->turn = t->turn;
+	b->side = side;
+	memcpy(b->seed_commitment, t->seed_commitment, 32);
+	if (witness)
+		memcpy(b->witness, witness, 32);
 }
 
 /* ---- submit ---- */
 
 /* The next version number of a side's sheets this turn (sheets and
  * commitments share the numbering). */
-static int next_version(struct ord_game *g, int turn, const struct ord_game_side *side, int *out)
+static int next_version(struct ord_game *g, int turn, const struct ord_store_side *side, int *out)
 {
 	unsigned char c[32];
 	int opened, err;
 
-	if ((err = ord_game_latest(g, turn, side->id, out, c, &opened)) != 0)
+	if ((err = ord_store_latest(g->db, turn, side->id, out, c, &opened)) != 0)
 		return err;
 	(*out)++;
 	return 0;
@@ -60,70 +58,67 @@ static int next_version(struct ord_game *g, int turn, const struct ord_game_side
 
 /*
  * Store a sheet and log it.  nonce NULL: a fresh one is drawn (the player
- * does not know it; he may not need to).  version 0: the next one; else
- * the version of the commitment this sheet opens, logged as an "opening".
+ * does not know it; he may not need to), unless the sheet is a stand-in,
+ * whose nonce is derived from public values.  opens_version 0: the next
+ * version; else the version of the commitment this sheet opens, logged as
+ * an "opening".
  */
-static int store_sheet(struct ord_game *g, struct ord_receipt *rc, int turn,
-		       const struct ord_game_side *side, const char *source, const char *bytes,
+static int store_sheet(struct ord_game *g, struct ord_receipt *rc, const struct ord_store_turn *t,
+		       const struct ord_store_side *side, const char *source, const char *bytes,
 		       size_t len, const unsigned char *given_nonce, const unsigned char *signature,
-		       int opens_version)
+		       const unsigned char *witness, int opens_version)
 {
-	unsigned char nonce[32], commitment[32];
+	struct ord_sheet_binding b;
+	struct ord_store_sheet s;
 	struct ord_buf body = ORD_BUF_INIT;
-	sqlite3_stmt *st = NULL;
 	int64_t seq;
-	int version = opens_version, err;
+	int err = 0;
 
-	if (!version && (err = next_version(g, turn, side, &version)) != 0)
+	memset(&s, 0, sizeof(s));
+	s.version = opens_version;
+	if (!s.version && (err = next_version(g, t->turn, side, &s.version)) != 0)
 		return err;
 	if (given_nonce)
-		memcpy(nonce, given_nonce, 32);
+		memcpy(s.nonce, given_nonce, 32);
+	else if (strcmp(source, "submitted"))
+		ord_stand_in_nonce(s.nonce, g->game_id, t->turn, side->name);
 	else
-		randombytes_buf(nonce, sizeof(nonce));
-	ord_commit_sheet(commitment, g->game_id, turn, side->name, nonce, bytes, len);
+		randombytes_buf(s.nonce, sizeof(s.nonce));
+	binding(g, &b, t, side->name, witness);
+	ord_commit_sheet(s.commitment, &b, s.nonce, bytes, len);
 	if (opens_version) {
-		ord_canon_opening(&body, side->name, version, commitment);
-		err = ord_game_log(g, &seq, turn, "opening", body.buf);
+		ord_canon_opening(&body, side->name, s.version, s.commitment);
+		err = ord_game_log(g, &seq, t->turn, "opening", body.buf);
 	} else {
-		ord_canon_sheet(&body, side->name, version, source, commitment, signature);
-		err = ord_game_log(g, &seq, turn, "sheet", body.buf);
+		ord_canon_sheet(&body, side->name, s.version, source, s.commitment, signature, witness);
+		err = ord_game_log(g, &seq, t->turn, "sheet", body.buf);
 	}
 	if (err)
 		goto out;
-	if ((err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO sheet(turn, side_id, version, source, bytes, nonce, commitment, log_seq, signature) "
-				     "VALUES (?,?,?,?,?,?,?,?,?)")) != 0)
+	s.source = (char *)source;
+	s.bytes = (char *)bytes;
+	s.len = len;
+	s.log_seq = seq;
+	if ((s.has_sig = signature != NULL) != 0)
+		memcpy(s.signature, signature, 64);
+	if ((s.has_witness = witness != NULL) != 0)
+		memcpy(s.witness, witness, 32);
+	if ((err = ord_store_sheet_insert(g->db, t->turn, side->id, &s)) != 0)
 		goto out;
-	sqlite3_bind_int(st, 1, turn);
-	sqlite3_bind_int64(st, 2, side->id);
-	sqlite3_bind_int(st, 3, version);
-	sqlite3_bind_text(st, 4, source, -1, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 5, len ? bytes : "", (int)len, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 6, nonce, 32, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 7, commitment, 32, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 8, seq);
-	if (signature)
-		sqlite3_bind_blob(st, 9, signature, 64, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 9);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		err = ord_store_error(g->db, "storing the sheet");
-		goto out;
-	}
 	if (rc) {
-		rc->turn = turn;
-		rc->version = version;
+		rc->turn = t->turn;
+		rc->version = s.version;
 		snprintf(rc->side, sizeof(rc->side), "%s", side->name);
-		memcpy(rc->commitment, commitment, 32);
+		memcpy(rc->commitment, s.commitment, 32);
 	}
 out:
-	sodium_memzero(nonce, sizeof(nonce));
-	sqlite3_finalize(st);
+	sodium_memzero(s.nonce, sizeof(s.nonce));
 	ord_buf_release(&body);
 	return err;
 }
 
-/* Parse a sheet and have the ruleset validate it for side. */
+/* Parse a sheet and have the ruleset validate it for side; reading (may be
+ * NULL) gets every order that parsed, as the notation prints it. */
 static int check_sheet(struct ord_game *g, int turn, const char *side, const char *bytes,
 		       size_t len, struct ord_diag *diag, struct ord_buf *reading)
 {
@@ -134,7 +129,6 @@ static int check_sheet(struct ord_game *g, int turn, const char *side, const cha
 
 	ord_sheet_init(&sheet);
 	err = ord_game_parse_sheet(g, &sheet, bytes, len, diag);
-	/* the reading: every order that parsed, as the notation prints it */
 	for (i = 0; reading && i < sheet.n; i++) {
 		g->notation->format(&sheet.orders[i], reading);
 		ord_buf_addch(reading, '\n');
@@ -148,9 +142,7 @@ static int check_sheet(struct ord_game *g, int turn, const char *side, const cha
 	ctx.side = side;
 	if (g->rs->validate_sheet)
 		err = g->rs->validate_sheet(&ctx, &sheet, diag);
-	if (!err && diag->n)
-		err = ORD_EBADSHEET;
-	if (err && diag->n)
+	if (diag->n)
 		err = ORD_EBADSHEET;
 out:
 	ord_ctx_release(&ctx);
@@ -158,24 +150,17 @@ out:
 	return err;
 }
 
-static int log_rejection(struct ord_game *g, int turn, const char *side, const char *bytes, size_t len,
+static int log_rejection(struct ord_game *g, int turn, const char *side, size_t len,
 			 const struct ord_diag *diag, const char *message, const char *reason)
 {
 	struct ord_change c = {
 		.kind = ORD_CHANGE_REJECT, .turn = turn, .side = side, .message = message, .diag = diag
 	};
-	size_t problems = diag ? diag->n : 1;
 	struct ord_buf body = ORD_BUF_INIT;
-	unsigned char h[32];
 	int64_t seq;
 	int err;
 
-	crypto_generichash(h, 32, (const unsigned char *)bytes, len, NULL, 0);
-	ord_buf_addf(&body, "side=%s\nbytes=%zu\nproblems=%zu\nblake2b=", side, len, problems);
-	ord_buf_add_hex(&body, h, 32);
-	ord_buf_addch(&body, '\n');
-	if (reason)
-		ord_buf_addf(&body, "reason=%s\n", reason);
+	ord_canon_reject(&body, side, len, diag ? diag->n : 1, reason);
 	if ((err = ord_store_begin(g->db)) == 0) {
 		err = ord_game_log(g, &seq, turn, "reject", body.buf);
 		if (!err)
@@ -189,9 +174,10 @@ static int log_rejection(struct ord_game *g, int turn, const char *side, const c
 	return err;
 }
 
-static int turn_open_check(struct ord_game *g, const struct ord_turn *t)
+static int turn_open_check(struct ord_game *g, const struct ord_store_turn *t)
 {
-	if (strcmp(t->state, "open"))
+	(void)g;
+	if (t->state != ORD_TURN_OPEN)
 		return ord_error_set(ORD_ESEALED,
 				     "turn %d is sealed: sheets can no longer be submitted or changed",
 				     t->turn);
@@ -202,7 +188,7 @@ static int turn_open_check(struct ord_game *g, const struct ord_turn *t)
 	return 0;
 }
 
-static int find_side(struct ord_game *g, const char *side, const struct ord_game_side **out)
+static int find_side(struct ord_game *g, const char *side, const struct ord_store_side **out)
 {
 	struct ord_buf l = ORD_BUF_INIT;
 	int err;
@@ -217,14 +203,13 @@ static int find_side(struct ord_game *g, const char *side, const struct ord_game
 }
 
 /* Log a refused attempt, then return the error already set. */
-static int refuse_logged(struct ord_game *g, int turn, const char *side, const char *bytes,
-			 size_t len, const char *reason)
+static int refuse_logged(struct ord_game *g, int turn, const char *side, size_t len, const char *reason)
 {
 	struct ord_buf msg = ORD_BUF_INIT;
 	int code = ord_error_code(), lerr;
 
 	ord_buf_adds(&msg, ord_error_last());
-	lerr = log_rejection(g, turn, side, bytes, len, NULL, msg.buf, reason);
+	lerr = log_rejection(g, turn, side, len, NULL, msg.buf, reason);
 	if (!lerr)
 		ord_error_set(code, "%s", msg.buf);
 	ord_buf_release(&msg);
@@ -233,7 +218,7 @@ static int refuse_logged(struct ord_game *g, int turn, const char *side, const c
 
 /* Validate a sheet's bytes for side; ORD_EBADSHEET (logged) with diag. */
 static int validate_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
-			  size_t len, struct ord_diag *diag)
+			  size_t len, struct ord_diag *diag, struct ord_buf *reading, int log)
 {
 	int err;
 
@@ -245,20 +230,34 @@ static int validate_bytes(struct ord_game *g, int turn, const char *side, const 
 			     "the sheet is empty (expected one order per line: a unit, then its codes)");
 		err = ORD_EBADSHEET;
 	} else {
-		err = check_sheet(g, turn, side, bytes, len, diag, NULL);
+		err = check_sheet(g, turn, side, bytes, len, diag, reading);
 	}
 	if (err == ORD_EBADSHEET) {
 		struct ord_buf msg = ORD_BUF_INIT;
-		int lerr;
+		int lerr = 0;
 
 		ord_buf_addf(&msg, "sheet rejected: %zu problem%s", diag->n, diag->n == 1 ? "" : "s");
-		lerr = log_rejection(g, turn, side, bytes, len, diag, msg.buf, NULL);
+		if (log)
+			lerr = log_rejection(g, turn, side, len, diag, msg.buf, NULL);
 		if (!lerr)
 			lerr = ord_error_set(ORD_EBADSHEET, "%s", msg.buf);
 		ord_buf_release(&msg);
 		return lerr;
 	}
 	return err;
+}
+
+int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_t len,
+			 struct ord_diag *diag, struct ord_buf *reading)
+{
+	const struct ord_store_side *s;
+	struct ord_store_turn t;
+	int err;
+
+	if ((err = find_side(g, side, &s)) != 0 || (err = ord_game_turn(g, &t, 0)) != 0 ||
+	    (err = turn_open_check(g, &t)) != 0)
+		return err;
+	return validate_bytes(g, t.turn, s->name, bytes, len, diag, reading, 0);
 }
 
 /* Tell the hook a side's sheet or commitment was stored. */
@@ -269,91 +268,98 @@ static int notify_sheet(struct ord_game *g, enum ord_change_kind kind, const str
 	return ord_game_notify(g, &c);
 }
 
-int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_t len,
-			 struct ord_diag *diag, struct ord_buf *reading)
+int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
+			 size_t len, const struct ord_submit_opts *o, struct ord_diag *diag)
 {
-	const struct ord_game_side *s;
-	struct ord_turn t;
+	static const struct ord_submit_opts none;
+	const struct ord_store_side *s;
+	struct ord_receipt rc;
+	struct ord_sheet_binding b;
+	unsigned char c[32];
+	struct ord_store_turn t;
 	int err;
 
-	if ((err = find_side(g, side, &s)) != 0 || (err = ord_game_turn(g, &t, 0)) != 0 ||
-	    (err = turn_open_check(g, &t)) != 0)
+	if (!o)
+		o = &none;
+	if ((err = ord_game_may_change(g)) != 0 || (err = find_side(g, side, &s)) != 0)
 		return err;
-	if (len > MAX_SHEET_BYTES)
-		return ord_error_set(ORD_EBADSHEET, "sheet of %zu bytes is larger than %u bytes",
-				     len, MAX_SHEET_BYTES);
-	if (blank(bytes, len)) {
-		ord_diag_add(diag, 1, 1, NULL, NULL,
-			     "the sheet is empty (expected one order per line: a unit, then its codes)");
-		err = ORD_EBADSHEET;
-	} else {
-		err = check_sheet(g, t.turn, s->name, bytes, len, diag, reading);
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
+		return err;
+	if (o->signature && !o->nonce)
+		return ord_error_set(ORD_EUSAGE,
+				     "a signature needs the nonce it was made with (--nonce)");
+	if (g->witnessed && !o->witness) {
+		ord_error_set(ORD_EBADDATA,
+			      "the dice of '%s' are witnessed: a sheet needs the top of its side's witness chain for turn %d "
+			      "(--witness HEX from 'orderly sign --witness', or --witness-key FILE)",
+			      g->path, t.turn);
+		return refuse_logged(g, t.turn, side, len, "no witness chain");
 	}
-	if (err == ORD_EBADSHEET)
-		return ord_error_set(ORD_EBADSHEET, "sheet rejected: %zu problem%s", diag->n,
-				     diag->n == 1 ? "" : "s");
-	return err;
+	if (!g->witnessed && o->witness)
+		return ord_error_set(ORD_EUSAGE,
+				     "the dice of '%s' are not witnessed: submit without a witness chain",
+				     g->path);
+	if (s->has_key && !o->signature) {
+		ord_error_set(ORD_EBADDATA,
+			      "side '%s' signs its sheets (its key is in the scenario): an unsigned sheet is refused; "
+			      "sign it with 'orderly sign' and submit it with --nonce and --signature",
+			      side);
+		return refuse_logged(g, t.turn, side, len, "unsigned");
+	}
+	if (o->signature && !s->has_key)
+		return ord_error_set(ORD_EUSAGE,
+				     "side '%s' has no key in the scenario, so its signature cannot be checked; submit without --signature",
+				     side);
+	if (o->signature) {
+		binding(g, &b, &t, s->name, o->witness);
+		ord_commit_sheet(c, &b, o->nonce, bytes, len);
+		if (ord_sheet_sig_check(s->pubkey, o->signature, g->game_id, t.turn, s->name, c)) {
+			ord_error_set(ORD_EBADDATA,
+				      "the signature is not side %s's over this sheet for turn %d with this nonce "
+				      "(signed by another key, for another game, turn or side, or before turn %d opened with its seed "
+				      "commitment, or the sheet or nonce changed since)",
+				      side, t.turn, t.turn);
+			return refuse_logged(g, t.turn, side, len, "bad signature");
+		}
+	}
+	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL, 1)) != 0)
+		return err;
+	if ((err = ord_store_begin(g->db)) != 0)
+		return err;
+	/* the turn may have been sealed while we validated */
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0 ||
+	    (err = store_sheet(g, &rc, &t, s, "submitted", bytes, len, o->nonce, o->signature,
+			       o->witness, 0)) != 0 ||
+	    (err = notify_sheet(g, ORD_CHANGE_SUBMIT, &rc)) != 0 ||
+	    (err = ord_store_commit(g->db)) != 0) {
+		ord_store_rollback(g->db);
+		return err;
+	}
+	/* a receipt is handed out only when the game file alone holds the
+	 * sheet: not just its write-ahead log, which a copy of the file misses */
+	if ((err = ord_store_checkpoint(g->db)) != 0)
+		return ord_error_set(err,
+				     "the sheet of %s (version %d) is stored, but not yet in the game file itself (%s): "
+				     "ask 'orderly info' again before you rely on it",
+				     rc.side, rc.version, ord_error_last());
+	if (out)
+		*out = rc;
+	return 0;
 }
 
 int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *side,
 			   const char *bytes, size_t len, const unsigned char *nonce,
 			   const unsigned char *signature, struct ord_diag *diag)
 {
-	const struct ord_game_side *s;
-	struct ord_receipt rc;
-	unsigned char c[32];
-	struct ord_turn t;
-	int err;
+	struct ord_submit_opts o = { nonce, signature, NULL };
 
-	if ((err = ord_game_may_change(g)) != 0 || (err = find_side(g, side, &s)) != 0)
-		return err;
-	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
-		return err;
-	if (signature && !nonce)
-		return ord_error_set(ORD_EUSAGE,
-				     "a signature needs the nonce it was made with (--nonce)");
-	if (s->has_key && !signature) {
-		ord_error_set(ORD_EBADDATA,
-			      "side '%s' signs its sheets (its key is in the scenario): an unsigned sheet is refused; "
-			      "sign it with 'orderly sign' and submit it with --nonce and --signature",
-			      side);
-		return refuse_logged(g, t.turn, side, bytes, len, "unsigned");
-	}
-	if (signature && !s->has_key)
-		return ord_error_set(ORD_EUSAGE,
-				     "side '%s' has no key in the scenario, so its signature cannot be checked; submit without --signature",
-				     side);
-	if (signature) {
-		ord_commit_sheet(c, g->game_id, t.turn, s->name, nonce, bytes, len);
-		if (ord_sheet_sig_check(s->pubkey, signature, g->game_id, t.turn, s->name, c)) {
-			ord_error_set(ORD_EBADDATA,
-				      "the signature is not side %s's over this sheet for turn %d with this nonce "
-				      "(signed by another key, for another game, turn or side, or the sheet or nonce changed since)",
-				      side, t.turn);
-			return refuse_logged(g, t.turn, side, bytes, len, "bad signature");
-		}
-	}
-	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag)) != 0)
-		return err;
-	if ((err = ord_store_begin(g->db)) != 0)
-		return err;
-	/* the turn may have been sealed while we validated */
-	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0 ||
-	    (err = store_sheet(g, &rc, t.turn, s, "submitted", bytes, len, nonce, signature, 0)) != 0 ||
-	    (err = notify_sheet(g, ORD_CHANGE_SUBMIT, &rc)) != 0 ||
-	    (err = ord_store_commit(g->db)) != 0) {
-		ord_store_rollback(g->db);
-		return err;
-	}
-	if (out)
-		*out = rc;
-	return 0;
+	return ord_game_submit_opts(g, out, side, bytes, len, &o, diag);
 }
 
 int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
 		    size_t len, struct ord_diag *diag)
 {
-	return ord_game_submit_signed(g, out, side, bytes, len, NULL, NULL, diag);
+	return ord_game_submit_opts(g, out, side, bytes, len, NULL, diag);
 }
 
 /* ---- referee-less games: commit, then open after the seal ---- */
@@ -362,10 +368,9 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 		    const unsigned char commitment[32], const unsigned char signature[64])
 {
 	struct ord_receipt rc;
-	const struct ord_game_side *s;
+	const struct ord_store_side *s;
 	struct ord_buf body = ORD_BUF_INIT;
-	sqlite3_stmt *st = NULL;
-	struct ord_turn t;
+	struct ord_store_turn t;
 	int64_t seq;
 	int version, err;
 
@@ -398,25 +403,16 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 		goto out;
 	ord_canon_commit(&body, s->name, version, commitment, signature);
 	if ((err = ord_game_log(g, &seq, t.turn, "commit", body.buf)) != 0 ||
-	    (err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO commitment(turn, side_id, version, commitment, signature, log_seq) VALUES (?,?,?,?,?,?)")) !=
-		    0)
+	    (err = ord_store_commit_insert(g->db, t.turn, s->id, version, commitment, signature,
+					   seq)) != 0)
 		goto out;
-	sqlite3_bind_int(st, 1, t.turn);
-	sqlite3_bind_int64(st, 2, s->id);
-	sqlite3_bind_int(st, 3, version);
-	sqlite3_bind_blob(st, 4, commitment, 32, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 5, signature, 64, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, seq);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		err = ord_store_error(g->db, "storing the commitment");
-		goto out;
-	}
 	rc.turn = t.turn;
 	rc.version = version;
 	snprintf(rc.side, sizeof(rc.side), "%s", s->name);
 	memcpy(rc.commitment, commitment, 32);
 	if ((err = notify_sheet(g, ORD_CHANGE_COMMIT, &rc)) != 0 || (err = ord_store_commit(g->db)) != 0)
+		goto out;
+	if ((err = ord_store_checkpoint(g->db)) != 0)
 		goto out;
 	if (out)
 		*out = rc;
@@ -426,10 +422,8 @@ out:
 		ord_store_rollback(g->db);
 		/* a refused commitment is logged as an attempt, like a refused sheet */
 		if (code == ORD_EBADDATA)
-			err = refuse_logged(g, t.turn, side, (const char *)commitment, 32,
-					    "bad signature");
+			err = refuse_logged(g, t.turn, side, 32, "bad signature");
 	}
-	sqlite3_finalize(st);
 	ord_buf_release(&body);
 	return err;
 }
@@ -445,20 +439,18 @@ static int sides_lacking(struct ord_game *g, int turn, int want_opened, struct o
 	for (i = 0; i < g->nsides; i++) {
 		unsigned char c[32];
 		int version, opened;
-		if ((err = ord_game_latest(g, turn, g->sides[i].id, &version, c, &opened)) != 0)
+		if ((err = ord_store_latest(g->db, turn, g->sides[i].id, &version, c, &opened)) != 0)
 			return err;
-		if (!version || (want_opened && !opened)) {
+		if (!version || (want_opened && !opened))
 			ord_buf_addf(out, "%s%s", (*n)++ ? ", " : "", g->sides[i].name);
-		}
 	}
 	return 0;
 }
 
 /* Once every sealed commitment is opened, the dice key can be derived. */
-static int set_dice_key_if_complete(struct ord_game *g, const struct ord_turn *t)
+static int set_dice_key_if_complete(struct ord_game *g, const struct ord_store_turn *t)
 {
 	unsigned char key[32];
-	sqlite3_stmt *st = NULL;
 	int err;
 
 	err = ord_game_dice_key(g, t->turn, t->seed, key);
@@ -468,25 +460,18 @@ static int set_dice_key_if_complete(struct ord_game *g, const struct ord_turn *t
 	}
 	if (err)
 		return err;
-	if ((err = ord_store_prepare(g->db, &st, "UPDATE turn SET dice_key = ? WHERE turn = ?")) != 0)
-		return err;
-	sqlite3_bind_blob(st, 1, key, 32, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, t->turn);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		err = ord_store_error(g->db, "fixing the dice key");
-	sqlite3_finalize(st);
-	return err;
+	return ord_store_turn_set_state(g->db, t->turn, t->state, t->phase, key);
 }
 
 int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
 			size_t len, const unsigned char nonce[32], struct ord_diag *diag)
 {
-	const struct ord_game_side *s;
+	const struct ord_store_side *s;
 	struct ord_receipt rc;
 	struct ord_buf waiting = ORD_BUF_INIT;
+	struct ord_sheet_binding b;
 	unsigned char sealed[32], c[32], sig[64];
-	sqlite3_stmt *st = NULL;
-	struct ord_turn t;
+	struct ord_store_turn t;
 	size_t nwaiting;
 	int version, opened, err, began = 0;
 
@@ -500,7 +485,7 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		return err;
-	if (!strcmp(t.state, "open")) {
+	if (t.state == ORD_TURN_OPEN) {
 		if ((err = sides_lacking(g, t.turn, 0, &waiting, &nwaiting)) != 0)
 			goto out;
 		if (nwaiting)
@@ -513,11 +498,11 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 					    t.turn);
 		goto out;
 	}
-	if (strcmp(t.state, "sealed") || t.have_dice_key) {
+	if (t.state != ORD_TURN_SEALED || t.have_dice_key) {
 		err = ord_error_set(ORD_ESTATE, "every sheet of turn %d is opened already", t.turn);
 		goto out;
 	}
-	if ((err = ord_game_latest(g, t.turn, s->id, &version, sealed, &opened)) != 0)
+	if ((err = ord_store_latest(g->db, t.turn, s->id, &version, sealed, &opened)) != 0)
 		goto out;
 	if (opened) {
 		err = ord_error_set(ORD_ESTATE,
@@ -525,85 +510,92 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 				    side, t.turn, version);
 		goto out;
 	}
-	ord_commit_sheet(c, g->game_id, t.turn, s->name, nonce, bytes, len);
+	binding(g, &b, &t, s->name, NULL);
+	ord_commit_sheet(c, &b, nonce, bytes, len);
 	if (memcmp(c, sealed, 32)) {
-		err = ord_error_set(ORD_EBADDATA,
-				    "this sheet and nonce do not give the commitment %s sealed for turn %d (version %d): "
-				    "a wrong nonce, or a sheet changed since it was signed",
-				    side, t.turn, version);
-		err = refuse_logged(g, t.turn, side, bytes, len, "does not open the commitment");
+		ord_error_set(ORD_EBADDATA,
+			      "this sheet and nonce do not give the commitment %s sealed for turn %d (version %d): "
+			      "a wrong nonce, or a sheet changed since it was signed",
+			      side, t.turn, version);
+		err = refuse_logged(g, t.turn, side, len, "does not open the commitment");
 		goto out;
 	}
-	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag)) != 0)
+	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL, 1)) != 0)
 		goto out;
 	if ((err = ord_store_begin(g->db)) != 0)
 		goto out;
 	began = 1;
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT signature FROM commitment WHERE turn = ? AND side_id = ? AND version = ?")) !=
-	    0)
+	if ((err = ord_store_commit_signature(g->db, t.turn, s->id, version, sig)) != 0)
 		goto out;
-	sqlite3_bind_int(st, 1, t.turn);
-	sqlite3_bind_int64(st, 2, s->id);
-	sqlite3_bind_int(st, 3, version);
-	if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_bytes(st, 0) != 64) {
-		err = ord_error_set(ORD_ETAMPERED, "the commitment of %s for turn %d is damaged",
-				    side, t.turn);
-		goto out;
-	}
-	memcpy(sig, sqlite3_column_blob(st, 0), 64);
-	sqlite3_finalize(st);
-	st = NULL;
-	if ((err = store_sheet(g, &rc, t.turn, s, "submitted", bytes, len, nonce, sig, version)) != 0 ||
+	if ((err = store_sheet(g, &rc, &t, s, "submitted", bytes, len, nonce, sig, NULL, version)) != 0 ||
 	    (err = set_dice_key_if_complete(g, &t)) != 0 ||
 	    (err = notify_sheet(g, ORD_CHANGE_OPEN, &rc)) != 0 || (err = ord_store_commit(g->db)) != 0)
+		goto out;
+	began = 0;
+	if ((err = ord_store_checkpoint(g->db)) != 0)
 		goto out;
 	if (out)
 		*out = rc;
 out:
 	if (err && began)
 		ord_store_rollback(g->db);
-	sqlite3_finalize(st);
 	ord_buf_release(&waiting);
 	return err;
 }
 
 /* ---- seal ---- */
 
-static int latest_sheet(struct ord_game *g, int turn, int64_t side_id, char **bytes, size_t *len)
+/*
+ * The stand-in of a side that sent nothing: its sheet of the turn before
+ * when the policy repeats and that sheet is still valid, else a hold.
+ * Everything in it follows from public values (its text, the policy, the
+ * sheet revealed last turn, a nonce derived from the game, turn and side),
+ * so re-sealing a copy of the game cannot give another one, nor another
+ * dice key.  The verifier's replay decides the same (verify.c).
+ */
+static int stand_in(struct ord_game *g, const struct ord_store_turn *t,
+		    const struct ord_store_side *side)
 {
-	sqlite3_stmt *st = NULL;
-	int err, rc;
+	struct ord_store_sheet prev;
+	struct ord_buf hold = ORD_BUF_INIT;
+	int err = 0, repeat = 0;
 
-	*bytes = NULL;
-	*len = 0;
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT bytes FROM sheet WHERE turn = ? AND side_id = ? ORDER BY version DESC LIMIT 1")) !=
-	    0)
-		return err;
-	sqlite3_bind_int(st, 1, turn);
-	sqlite3_bind_int64(st, 2, side_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*len = (size_t)sqlite3_column_bytes(st, 0);
-		*bytes = ord_xmalloc(*len + 1);
-		memcpy(*bytes, sqlite3_column_blob(st, 0) ? sqlite3_column_blob(st, 0) : "", *len);
-		(*bytes)[*len] = '\0';
-	} else if (rc != SQLITE_DONE) {
-		err = ord_store_error(g->db, "reading sheets");
+	memset(&prev, 0, sizeof(prev));
+	if (!strcmp(g->nmr, "repeat") && t->turn > 1) {
+		err = ord_store_sheet_read(g->db, t->turn - 1, side->id, 0, &prev);
+		if (err == ORD_ENOTFOUND) {
+			ord_error_clear();
+			err = 0;
+		} else if (err) {
+			return err;
+		} else if (!blank(prev.bytes, prev.len)) {
+			struct ord_diag d;
+			ord_diag_init(&d);
+			repeat = !check_sheet(g, t->turn, side->name, prev.bytes, prev.len, &d, NULL);
+			ord_error_clear();
+			ord_diag_release(&d);
+		}
 	}
-	sqlite3_finalize(st);
+	if (repeat) {
+		err = store_sheet(g, NULL, t, side, "repeat", prev.bytes, prev.len, NULL, NULL,
+				  NULL, 0);
+	} else {
+		ord_phase_hold_text(&hold, side->name, t->turn, g->nmr);
+		err = store_sheet(g, NULL, t, side, "hold", hold.buf, hold.len, NULL, NULL, NULL, 0);
+	}
+	ord_store_sheet_release(&prev);
+	ord_buf_release(&hold);
 	return err;
 }
 
 int ord_game_seal(ord_game *g, int force)
 {
-	struct ord_buf missing = ORD_BUF_INIT, body = ORD_BUF_INIT;
-	unsigned char key[32];
-	sqlite3_stmt *st = NULL;
-	struct ord_turn t;
+	struct ord_buf missing = ORD_BUF_INIT, body = ORD_BUF_INIT, held = ORD_BUF_INIT;
+	struct ord_canon_sealed *cs = NULL;
+	unsigned char key[32], wstart[32], wtop[32];
+	struct ord_store_turn t;
+	struct ord_head head;
 	size_t i, nmissing = 0;
-	struct ord_buf held = ORD_BUF_INIT;
 	int64_t seq;
 	int err, late, have_key = 1;
 
@@ -611,11 +603,11 @@ int ord_game_seal(ord_game *g, int force)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		goto out;
-	if (strcmp(t.state, "open")) {
+	if (t.state != ORD_TURN_OPEN) {
 		err = ord_error_set(ORD_ESTATE, "turn %d is already sealed", t.turn);
 		goto out;
 	}
-	if (!g->have_sk && g->have_pk) {
+	if (!g->have_sk) {
 		err = ord_error_set(ORD_EUSAGE,
 				    "the key of '%s' is kept outside the game file: give it with --key FILE to sign the seal",
 				    g->path);
@@ -639,43 +631,25 @@ int ord_game_seal(ord_game *g, int force)
 				    t.turn, missing.buf, nmissing == 1 ? "has" : "have");
 		goto out;
 	}
-	/* missing sides: hold, or repeat last turn's sheet if it is still valid */
+	/* witnessed: the referee's own chain, which stands in for a side that
+	 * does not reveal its link in time; its start is revealed at the exchange */
+	if (g->witnessed) {
+		randombytes_buf(wstart, sizeof(wstart));
+		memcpy(wtop, wstart, 32);
+		ord_witness_up(wtop, ORD_WITNESS_LINKS);
+		if ((err = ord_store_turn_set_referee_witness(g->db, t.turn, wstart)) != 0)
+			goto out;
+	}
 	for (i = 0; i < g->nsides; i++) {
-		char *prev = NULL;
-		size_t pl = 0;
-		const char *source = "hold";
-		struct ord_buf hold = ORD_BUF_INIT;
 		unsigned char c[32];
 		int version, opened;
 
-		if ((err = ord_game_latest(g, t.turn, g->sides[i].id, &version, c, &opened)) != 0)
+		if ((err = ord_store_latest(g->db, t.turn, g->sides[i].id, &version, c, &opened)) != 0)
 			goto out;
 		if (version)
 			continue;
-		if (!strcmp(g->nmr, "repeat") && t.turn > 1) {
-			struct ord_diag d;
-			ord_diag_init(&d);
-			if ((err = latest_sheet(g, t.turn - 1, g->sides[i].id, &prev, &pl)) != 0)
-				goto out;
-			if (prev && !blank(prev, pl) &&
-			    !check_sheet(g, t.turn, g->sides[i].name, prev, pl, &d, NULL))
-				source = "repeat";
-			ord_diag_release(&d);
-		}
 		ord_buf_addf(&held, "%s%s", held.len ? ", " : "", g->sides[i].name);
-		if (!strcmp(source, "repeat")) {
-			err = store_sheet(g, NULL, t.turn, &g->sides[i], source, prev, pl, NULL,
-					  NULL, 0);
-		} else {
-			ord_buf_addf(&hold,
-				     "# no orders received from %s for turn %d: NMR policy %s, every unit holds\n",
-				     g->sides[i].name, t.turn, g->nmr);
-			err = store_sheet(g, NULL, t.turn, &g->sides[i], "hold", hold.buf, hold.len,
-					  NULL, NULL, 0);
-		}
-		free(prev);
-		ord_buf_release(&hold);
-		if (err)
+		if ((err = stand_in(g, &t, &g->sides[i])) != 0)
 			goto out;
 	}
 	/* referee-less: the key waits for the last opening (ord_game_dice_key) */
@@ -687,34 +661,24 @@ int ord_game_seal(ord_game *g, int force)
 	}
 	if (err)
 		goto out;
-	ord_buf_addf(&body, "turn=%d\nforced=%d\n", t.turn, force);
+	cs = ord_xcalloc(g->nsides + 1, sizeof(*cs));
 	for (i = 0; i < g->nsides; i++) {
-		unsigned char c[32];
-		int version, opened;
-		if ((err = ord_game_latest(g, t.turn, g->sides[i].id, &version, c, &opened)) != 0)
+		int opened;
+		cs[i].side = g->sides[i].name;
+		if ((err = ord_store_latest(g->db, t.turn, g->sides[i].id, &cs[i].version,
+					    cs[i].commitment, &opened)) != 0)
 			goto out;
-		ord_buf_addf(&body, "sealed.%s=%d:", g->sides[i].name, version);
-		ord_buf_add_hex(&body, c, 32);
-		ord_buf_addch(&body, '\n');
 	}
-	if ((err = ord_game_ensure_key(g, t.turn)) != 0 ||
-	    (err = ord_game_log(g, &seq, t.turn, "seal", body.buf)) != 0 ||
-	    (err = ord_game_sign_head(g, t.turn, "seal")) != 0 ||
-	    (err = ord_store_prepare(g->db, &st,
-				     "UPDATE turn SET state = 'sealed', phase = 0, dice_key = ? WHERE turn = ?")) !=
-		    0)
+	ord_canon_seal(&body, t.turn, force, cs, g->nsides, held.buf, g->witnessed ? wtop : NULL);
+	if ((err = ord_game_log(g, &seq, t.turn, "seal", body.buf)) != 0 ||
+	    (err = ord_game_sign_head(g, t.turn, "seal", &head)) != 0 ||
+	    (err = ord_store_turn_set_state(g->db, t.turn, ORD_TURN_SEALED, 0,
+					    have_key ? key : NULL)) != 0)
 		goto out;
-	if (have_key)
-		sqlite3_bind_blob(st, 1, key, 32, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 1);
-	sqlite3_bind_int(st, 2, t.turn);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		err = ord_store_error(g->db, "sealing");
-		goto out;
-	}
 	{
-		struct ord_change c = { .kind = ORD_CHANGE_SEAL, .turn = t.turn, .held = held.buf };
+		struct ord_change c = {
+			.kind = ORD_CHANGE_SEAL, .turn = t.turn, .held = held.buf, .head = &head
+		};
 		if ((err = ord_game_notify(g, &c)) != 0)
 			goto out;
 	}
@@ -722,7 +686,8 @@ int ord_game_seal(ord_game *g, int force)
 out:
 	if (err)
 		ord_store_rollback(g->db);
-	sqlite3_finalize(st);
+	sodium_memzero(wstart, sizeof(wstart));
+	free(cs);
 	ord_buf_release(&missing);
 	ord_buf_release(&held);
 	ord_buf_release(&body);
@@ -731,21 +696,30 @@ out:
 
 /* ---- events ---- */
 
-static int current_phase(struct ord_game *g, const struct ord_turn *t, const char **phase)
+/* The current phase (0-based index into the ruleset's phases) and name. */
+static int current_phase(struct ord_game *g, const struct ord_store_turn *t, const char **phase)
 {
 	size_t n = ord_game_nphases(g);
+	int logged, err;
 
-	if (!strcmp(t->state, "open"))
+	if (t->state == ORD_TURN_OPEN)
 		return ord_error_set(ORD_ESTATE,
 				     "turn %d is not sealed yet: seal it before its phases", t->turn);
-	if (strcmp(t->state, "sealed") || (size_t)t->phase >= n)
+	if (t->state != ORD_TURN_SEALED || (size_t)t->phase >= n)
 		return ord_error_set(ORD_ESTATE,
 				     "every phase of turn %d is resolved: exchange the sheets to open the next turn",
 				     t->turn);
+	/* the log, not the turn row, says how far the turn is */
+	if ((err = ord_store_log_count(g->db, t->turn, "resolve", &logged)) != 0)
+		return err;
+	if (logged != t->phase)
+		return ord_error_set(ORD_ETAMPERED,
+				     "turn %d: the game file says %d phase%s resolved, but its log shows %d: it was changed outside orderly ('orderly audit' says where)",
+				     t->turn, t->phase, t->phase == 1 ? " is" : "s are", logged);
 	if (!t->have_dice_key && g->refereeless) {
 		struct ord_buf w = ORD_BUF_INIT;
 		size_t nw;
-		int err = sides_lacking(g, t->turn, 1, &w, &nw);
+		err = sides_lacking(g, t->turn, 1, &w, &nw);
 		if (!err)
 			err = ord_error_set(ORD_ESTATE,
 					    "turn %d is sealed but waiting for %s to open %s sheet ('orderly open'): the phases need every sheet",
@@ -757,22 +731,35 @@ static int current_phase(struct ord_game *g, const struct ord_turn *t, const cha
 	return 0;
 }
 
+/* Witnessed games: whether the current phase's events are closed. */
+static int phase_closed(struct ord_game *g, const struct ord_store_turn *t, int *closed)
+{
+	int n, err;
+
+	*closed = 0;
+	if (!g->witnessed)
+		return 0;
+	if ((err = ord_store_log_count(g->db, t->turn, "close", &n)) != 0)
+		return err;
+	*closed = n > t->phase;
+	return 0;
+}
+
 int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		   const char *override_reason, struct ord_diag *diag)
 {
 	const struct ord_event_kind *ek = ord_ruleset_event_kind(g->rs, kind);
 	struct ord_buf args = ORD_BUF_INIT, checks = ORD_BUF_INIT, body = ORD_BUF_INIT;
+	struct ord_store_event se;
 	struct ord_ctx ctx;
 	struct ord_event *ev;
 	struct ord_kv kv;
-	struct ord_turn t;
+	struct ord_store_turn t;
 	struct ord_diag cd;
-	sqlite3_stmt *st = NULL;
 	const char *phase = NULL;
-	const struct ord_key_spec *ks;
 	unsigned seq = 1;
 	int64_t lseq;
-	int err, loaded = 0;
+	int err, loaded = 0, closed;
 
 	ord_kv_init(&kv);
 	ord_diag_init(&cd);
@@ -791,7 +778,8 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 	}
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		goto out;
-	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = current_phase(g, &t, &phase)) != 0)
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = current_phase(g, &t, &phase)) != 0 ||
+	    (err = phase_closed(g, &t, &closed)) != 0)
 		goto out;
 	if (strcmp(ek->phase, phase)) {
 		err = ord_error_set(ORD_ESTATE,
@@ -799,41 +787,27 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 				    kind, ek->phase, phase);
 		goto out;
 	}
-	if (ord_keys_check(&kv, ek->keys, argc, argv, diag)) {
-		err = ord_error_set(ORD_EUSAGE, "event '%s': %zu bad argument%s", kind, diag->n,
-				    diag->n == 1 ? "" : "s");
+	if (closed) {
+		err = ord_error_set(ORD_ESTATE,
+				    "the events of phase '%s' are closed (the sides reveal their witness links now): resolve it",
+				    phase);
 		goto out;
 	}
 	if ((err = ord_game_load_ctx(g, &ctx, t.turn, 1, phase)) != 0)
 		goto out;
 	loaded = 1;
-	for (ks = ek->keys; ks->name; ks++)
-		if (ks->type == ORD_KEY_UNIT && ord_kv_get(&kv, ks->name) &&
-		    !ord_ctx_find_unit(&ctx, ord_kv_get(&kv, ks->name)))
-			ord_diag_add(diag, 0, 0, NULL, NULL, "%s: unknown unit '%s'", ks->name,
-				     ord_kv_get(&kv, ks->name));
-	if (diag->n) {
-		err = ord_error_set(ORD_EUSAGE, "event '%s': unknown unit", kind);
+	if (ord_phase_event_args(&ctx, ek, argc, argv, &kv, diag)) {
+		err = ord_error_set(ORD_EUSAGE, "event '%s': %zu bad argument%s", kind, diag->n,
+				    diag->n == 1 ? "" : "s");
 		goto out;
 	}
-	/* units are stored by id whatever the referee typed */
-	for (ks = ek->keys; ks->name; ks++)
-		if (ks->type == ORD_KEY_UNIT && ord_kv_get(&kv, ks->name))
-			ord_kv_set(&kv, ks->name,
-				   ord_ctx_find_unit(&ctx, ord_kv_get(&kv, ks->name))->id);
-	if ((err = ord_store_prepare(g->db, &st,
-				     "SELECT coalesce(max(seq), 0) + 1 FROM event WHERE turn = ?")) != 0)
+	if ((err = ord_store_event_next(g->db, t.turn, &seq)) != 0)
 		goto out;
-	sqlite3_bind_int(st, 1, t.turn);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		seq = (unsigned)sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	st = NULL;
 	ctx.phase = phase;
 	ord_kv_serialize(&kv, &args);
 	ev = ord_ctx_add_event(&ctx, seq, phase, kind, args.buf, override_reason, NULL);
-	if (g->rs->check_event)
-		g->rs->check_event(&ctx, ev, &cd);
+	ord_phase_check_event(&ctx, ev, &checks, &cd);
+	ord_error_clear();
 	if (cd.n && !override_reason) {
 		size_t i;
 		for (i = 0; i < cd.n; i++)
@@ -842,28 +816,18 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		err = ord_error_set(ORD_ECHECK, "event '%s' disagrees with the sealed orders", kind);
 		goto out;
 	}
-	diag_join(&cd, &checks);
 	ord_canon_event(&body, seq, phase, kind, args.buf, cd.n ? override_reason : NULL, checks.buf);
-	if ((err = ord_game_log(g, &lseq, t.turn, "event", body.buf)) != 0 ||
-	    (err = ord_store_prepare(g->db, &st,
-				     "INSERT INTO event(turn, seq, phase, kind, args, override, checks, log_seq) VALUES (?,?,?,?,?,?,?,?)")) !=
-		    0)
+	if ((err = ord_game_log(g, &lseq, t.turn, "event", body.buf)) != 0)
 		goto out;
-	sqlite3_bind_int(st, 1, t.turn);
-	sqlite3_bind_int(st, 2, (int)seq);
-	sqlite3_bind_text(st, 3, phase, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, args.buf, -1, SQLITE_STATIC);
-	if (cd.n)
-		sqlite3_bind_text(st, 6, override_reason, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 6);
-	sqlite3_bind_text(st, 7, checks.buf, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 8, lseq);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		err = ord_store_error(g->db, "storing the event");
+	se.seq = seq;
+	se.phase = phase;
+	se.kind = kind;
+	se.args = args.buf;
+	se.override = cd.n ? override_reason : NULL;
+	se.checks = checks.buf;
+	se.log_seq = lseq;
+	if ((err = ord_store_event_insert(g->db, t.turn, &se)) != 0)
 		goto out;
-	}
 	{
 		struct ord_change c = { .kind = ORD_CHANGE_EVENT, .turn = t.turn, .phase = phase };
 		if ((err = ord_game_notify(g, &c)) != 0)
@@ -882,7 +846,6 @@ out:
 		ord_store_rollback(g->db);
 	if (loaded)
 		ord_ctx_release(&ctx);
-	sqlite3_finalize(st);
 	ord_kv_release(&kv);
 	ord_diag_release(&cd);
 	ord_buf_release(&args);
@@ -891,89 +854,215 @@ out:
 	return err;
 }
 
+/* ---- witnessed dice: close a phase's events, reveal links ---- */
+
+int ord_game_close_phase(ord_game *g, struct ord_head *head_out)
+{
+	struct ord_store_turn t;
+	struct ord_buf body = ORD_BUF_INIT;
+	struct ord_ctx ctx;
+	struct ord_head head;
+	unsigned char events[32];
+	const char *phase = NULL;
+	int64_t seq;
+	int err, loaded = 0, closed;
+
+	if (!g->witnessed)
+		return ord_error_set(ORD_ESTATE,
+				     "the dice of '%s' are not witnessed: its phases are resolved without closing their events",
+				     g->path);
+	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+		return err;
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = current_phase(g, &t, &phase)) != 0 ||
+	    (err = phase_closed(g, &t, &closed)) != 0)
+		goto out;
+	if (closed) {
+		err = ord_error_set(ORD_ESTATE, "the events of phase '%s' are closed already", phase);
+		goto out;
+	}
+	if ((err = ord_game_load_ctx(g, &ctx, t.turn, 0, phase)) != 0)
+		goto out;
+	loaded = 1;
+	ord_phase_events_digest(&ctx, events);
+	ord_canon_close(&body, t.turn, t.phase + 1, phase, events);
+	if ((err = ord_game_log(g, &seq, t.turn, "close", body.buf)) != 0 ||
+	    (err = ord_game_sign_head(g, t.turn, "close", &head)) != 0)
+		goto out;
+	{
+		struct ord_change c = {
+			.kind = ORD_CHANGE_CLOSE, .turn = t.turn, .phase = phase, .head = &head
+		};
+		if ((err = ord_game_notify(g, &c)) != 0)
+			goto out;
+	}
+	if ((err = ord_store_commit(g->db)) != 0)
+		goto out;
+	if (head_out)
+		*head_out = head;
+out:
+	if (err)
+		ord_store_rollback(g->db);
+	if (loaded)
+		ord_ctx_release(&ctx);
+	ord_buf_release(&body);
+	return err;
+}
+
+int ord_game_witness(ord_game *g, const char *side, const unsigned char link[32])
+{
+	const struct ord_store_side *s;
+	struct ord_store_sheet sheet;
+	struct ord_store_turn t;
+	struct ord_buf body = ORD_BUF_INIT;
+	unsigned char up[32], have[32];
+	const char *phase = NULL;
+	int64_t seq;
+	int err, closed, version, opened;
+
+	memset(&sheet, 0, sizeof(sheet));
+	if (!g->witnessed)
+		return ord_error_set(ORD_ESTATE, "the dice of '%s' are not witnessed", g->path);
+	if ((err = ord_game_may_change(g)) != 0 || (err = find_side(g, side, &s)) != 0 ||
+	    (err = ord_store_begin(g->db)) != 0)
+		return err;
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = current_phase(g, &t, &phase)) != 0 ||
+	    (err = phase_closed(g, &t, &closed)) != 0)
+		goto out;
+	if (!closed) {
+		err = ord_error_set(ORD_ESTATE,
+				    "the events of phase '%s' are not closed yet: a link is revealed only after them ('orderly witness GAME --close')",
+				    phase);
+		goto out;
+	}
+	err = ord_store_link_read(g->db, t.turn, t.phase + 1, s->id, have);
+	if (!err) {
+		err = ord_error_set(ORD_ESTATE, "side %s has revealed its link for phase '%s' already",
+				    side, phase);
+		goto out;
+	}
+	if (err != ORD_ENOTFOUND)
+		goto out;
+	ord_error_clear();
+	if ((err = ord_store_latest(g->db, t.turn, s->id, &version, have, &opened)) != 0 ||
+	    (err = ord_store_sheet_read(g->db, t.turn, s->id, version, &sheet)) != 0)
+		goto out;
+	if (!sheet.has_witness) {
+		err = ord_error_set(ORD_ESTATE,
+				    "side %s's sheet of turn %d is a stand-in with no witness chain: the referee's chain stands in for it",
+				    side, t.turn);
+		goto out;
+	}
+	memcpy(up, link, 32);
+	ord_witness_up(up, (unsigned)t.phase + 1);
+	if (memcmp(up, sheet.witness, 32)) {
+		err = ord_error_set(ORD_EBADDATA,
+				    "this is not side %s's link for phase %d ('%s') of turn %d: it does not lead to the witness chain its sheet committed to",
+				    side, t.phase + 1, phase, t.turn);
+		goto out;
+	}
+	ord_canon_witness(&body, t.turn, t.phase + 1, s->name, link);
+	if ((err = ord_game_log(g, &seq, t.turn, "witness", body.buf)) != 0 ||
+	    (err = ord_store_link_insert(g->db, t.turn, t.phase + 1, s->id, link, seq)) != 0)
+		goto out;
+	{
+		struct ord_change c = {
+			.kind = ORD_CHANGE_WITNESS, .turn = t.turn, .side = s->name, .phase = phase
+		};
+		if ((err = ord_game_notify(g, &c)) != 0)
+			goto out;
+	}
+	err = ord_store_commit(g->db);
+out:
+	if (err)
+		ord_store_rollback(g->db);
+	ord_store_sheet_release(&sheet);
+	ord_buf_release(&body);
+	return err;
+}
+
+/* The dice key of the current phase of a witnessed turn: the turn's key,
+ * the events closed and every side's link (the referee's for a side that
+ * revealed none, named in stood_in). */
+static int witness_key(struct ord_game *g, const struct ord_store_turn *t, struct ord_ctx *ctx,
+		       const char *phase, int stand_in, unsigned char out[32], struct ord_buf *stood_in)
+{
+	struct ord_digest d;
+	unsigned char events[32];
+	size_t i;
+	int err, closed;
+
+	if ((err = phase_closed(g, t, &closed)) != 0)
+		return err;
+	if (!closed)
+		return ord_error_set(ORD_ESTATE,
+				     "the dice of this game are witnessed: close the events of phase '%s' first ('orderly witness GAME --close'), then the sides reveal their links",
+				     phase);
+	ord_phase_events_digest(ctx, events);
+	ord_phase_key_begin(&d, t->dice_key, t->phase + 1, phase, events);
+	for (i = 0; i < g->nsides; i++) {
+		unsigned char link[32];
+		err = ord_store_link_read(g->db, t->turn, t->phase + 1, g->sides[i].id, link);
+		if (err == ORD_ENOTFOUND) {
+			ord_error_clear();
+			ord_buf_addf(stood_in, "%s%s", stood_in->len ? "," : "", g->sides[i].name);
+			memcpy(link, t->referee_witness, 32);
+			ord_witness_up(link, ORD_WITNESS_LINKS - (unsigned)(t->phase + 1));
+			ord_phase_key_side(&d, g->sides[i].name, link, 1);
+			continue;
+		}
+		if (err)
+			return err;
+		ord_phase_key_side(&d, g->sides[i].name, link, 0);
+	}
+	if (stood_in->len && !stand_in)
+		return ord_error_set(ORD_ESTATE,
+				     "%s %s not revealed %s witness link for phase '%s': wait for it, or resolve with --stand-in and the referee's chain stands in (the audit says so)",
+				     stood_in->buf, strchr(stood_in->buf, ',') ? "have" : "has",
+				     strchr(stood_in->buf, ',') ? "their" : "its", phase);
+	ord_digest_final(&d, out);
+	return 0;
+}
+
 /* ---- resolve ---- */
 
-static int store_phase(struct ord_game *g, struct ord_ctx *ctx, const struct ord_turn *t,
-		       const char *phase)
+static int store_phase(struct ord_game *g, struct ord_ctx *ctx, const struct ord_store_turn *t,
+		       const char *phase, const char *stood_in)
 {
-	sqlite3_stmt *roll = NULL, *res = NULL, *state = NULL, *head = NULL, *up = NULL;
 	struct ord_buf b = ORD_BUF_INIT, body = ORD_BUF_INIT;
-	unsigned char digest[32];
-	int64_t seq = 0, lseq;
-	int nr, nres, nst, err;
+	unsigned char digest[32], hprev[32];
+	int64_t seq, lseq;
+	int nr, nres, nst, err = 0;
 	size_t i;
 
 	/* rows point at the log entry that will digest them: inside this
 	 * IMMEDIATE transaction nobody else can take its number */
-	if ((err = ord_store_prepare(g->db, &head,
-				     "SELECT coalesce((SELECT seq FROM log_head), 0) + 1")) != 0)
-		goto out;
-	if (sqlite3_step(head) == SQLITE_ROW)
-		seq = sqlite3_column_int64(head, 0);
-	if ((err = ord_store_prepare(g->db, &roll,
-				     "INSERT INTO roll(turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq) VALUES (?,?,?,?,?,?,?,?,?)")) !=
-		    0 ||
-	    (err = ord_store_prepare(g->db, &res,
-				     "INSERT INTO result(turn, phase, event_seq, unit, vals, explanation, log_seq) VALUES (?,?,?,?,?,?,?)")) !=
-		    0 ||
-	    (err = ord_store_prepare(g->db, &state,
-				     "INSERT OR REPLACE INTO unit_state(unit_id, turn, phase, state, log_seq) SELECT id, ?, ?, ?, ? FROM unit WHERE uid = ?")) !=
-		    0)
-		goto out;
+	if ((err = ord_store_log_head(g->db, &seq, hprev)) != 0)
+		return err;
+	seq++;
+	/* the digest is taken from what is about to be written, not re-read */
+	ord_phase_digest(ctx, t->turn, t->phase + 1, digest, &nr, &nres, &nst);
 	for (i = 0; i < ctx->nrolls; i++) {
 		const struct ord_ctx_roll *r = &ctx->rolls[i];
-		sqlite3_reset(roll);
-		sqlite3_bind_int(roll, 1, t->turn);
-		sqlite3_bind_text(roll, 2, r->phase, -1, SQLITE_STATIC);
-		sqlite3_bind_int(roll, 3, (int)r->event_seq);
-		sqlite3_bind_text(roll, 4, r->purpose, -1, SQLITE_STATIC);
-		sqlite3_bind_int(roll, 5, (int)r->idx);
-		sqlite3_bind_int(roll, 6, (int)r->sides);
-		sqlite3_bind_int(roll, 7, r->value);
-		sqlite3_bind_int(roll, 8, r->fixed);
-		sqlite3_bind_int64(roll, 9, seq);
-		if (sqlite3_step(roll) != SQLITE_DONE) {
-			err = ord_store_error(g->db, "storing rolls");
+		if ((err = ord_store_roll_insert(g->db, t->turn, r->phase, r->event_seq, r->purpose,
+						 r->idx, r->sides, r->value, r->fixed, seq)) != 0)
 			goto out;
-		}
 	}
 	for (i = 0; i < ctx->nresults; i++) {
 		const struct ord_ctx_result *r = &ctx->results[i];
 		ord_buf_reset(&b);
 		ord_kv_serialize(&r->values, &b);
-		sqlite3_reset(res);
-		sqlite3_bind_int(res, 1, t->turn);
-		sqlite3_bind_text(res, 2, r->phase, -1, SQLITE_STATIC);
-		sqlite3_bind_int(res, 3, (int)r->event_seq);
-		sqlite3_bind_text(res, 4, r->unit, -1, SQLITE_STATIC);
-		sqlite3_bind_text(res, 5, b.buf, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(res, 6, r->explanation, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(res, 7, seq);
-		if (sqlite3_step(res) != SQLITE_DONE) {
-			err = ord_store_error(g->db, "storing results");
+		if ((err = ord_store_result_insert(g->db, t->turn, r->phase, r->event_seq, r->unit,
+						   b.buf, r->explanation, seq)) != 0)
 			goto out;
-		}
 	}
 	for (i = 0; i < ctx->nunits; i++) {
 		if (!ord_ctx_unit_changed(ctx, i, &b))
 			continue;
-		sqlite3_reset(state);
-		sqlite3_bind_int(state, 1, t->turn);
-		sqlite3_bind_int(state, 2, t->phase + 1);
-		sqlite3_bind_text(state, 3, b.buf, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(state, 4, seq);
-		sqlite3_bind_text(state, 5, ctx->units[i].id, -1, SQLITE_STATIC);
-		if (sqlite3_step(state) != SQLITE_DONE) {
-			err = ord_store_error(g->db, "storing unit states");
+		if ((err = ord_store_state_put_uid(g->db, ctx->units[i].id, t->turn, t->phase + 1,
+						   b.buf, seq)) != 0)
 			goto out;
-		}
 	}
-	if ((err = ord_game_phase_digest(g, seq, digest, &nr, &nres, &nst)) != 0)
-		goto out;
-	ord_buf_addf(&body, "turn=%d\nphase=%s\nindex=%d\nrolls=%d\nresults=%d\nstates=%d\ndigest=",
-		     t->turn, phase, t->phase + 1, nr, nres, nst);
-	ord_buf_add_hex(&body, digest, 32);
-	ord_buf_addch(&body, '\n');
+	ord_canon_resolve(&body, t->turn, phase, t->phase + 1, nr, nres, nst, digest, stood_in);
 	if ((err = ord_game_log(g, &lseq, t->turn, "resolve", body.buf)) != 0)
 		goto out;
 	if (lseq != seq) {
@@ -981,29 +1070,24 @@ static int store_phase(struct ord_game *g, struct ord_ctx *ctx, const struct ord
 				    (long long)lseq, (long long)seq);
 		goto out;
 	}
-	if ((err = ord_store_prepare(g->db, &up,
-				     "UPDATE turn SET phase = phase + 1, state = CASE WHEN phase + 1 >= ? THEN 'resolved' ELSE state END WHERE turn = ?")) !=
-	    0)
-		goto out;
-	sqlite3_bind_int(up, 1, (int)ord_game_nphases(g));
-	sqlite3_bind_int(up, 2, t->turn);
-	if (sqlite3_step(up) != SQLITE_DONE)
-		err = ord_store_error(g->db, "advancing the phase");
+	err = ord_store_turn_set_state(g->db, t->turn,
+				       (size_t)t->phase + 1 >= ord_game_nphases(g) ? ORD_TURN_RESOLVED
+										   : ORD_TURN_SEALED,
+				       t->phase + 1, t->have_dice_key ? t->dice_key : NULL);
 out:
-	sqlite3_finalize(head);
-	sqlite3_finalize(roll);
-	sqlite3_finalize(res);
-	sqlite3_finalize(state);
-	sqlite3_finalize(up);
 	ord_buf_release(&b);
 	ord_buf_release(&body);
 	return err;
 }
 
-int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndice, struct ord_buf *out)
+int ord_game_resolve_opts(ord_game *g, const char *phase, const int *dice, size_t ndice,
+			  int stand_in, struct ord_buf *out)
 {
-	struct ord_turn t;
+	struct ord_buf stood = ORD_BUF_INIT;
+	struct ord_phase_dice pd;
+	struct ord_store_turn t;
 	struct ord_ctx ctx;
+	unsigned char pkey[32];
 	const char *cur = NULL;
 	size_t i;
 	int err, loaded = 0;
@@ -1023,23 +1107,20 @@ int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndi
 	if ((err = ord_game_load_ctx(g, &ctx, t.turn, 1, cur)) != 0)
 		goto out;
 	loaded = 1;
-	ctx.phase = cur;
+	memset(&pd, 0, sizeof(pd));
 	if (g->fixed_dice) {
-		static const int none[1];
-		ctx.fixed = dice ? dice : none;
-		ctx.nfixed = dice ? ndice : 0;
-	} else {
-		memcpy(ctx.dice_key, t.dice_key, 32);
-		ctx.have_key = t.have_dice_key;
+		pd.fixed_game = 1;
+		pd.fixed = dice;
+		pd.nfixed = dice ? ndice : 0;
+	} else if (g->witnessed) {
+		if ((err = witness_key(g, &t, &ctx, cur, stand_in, pkey, &stood)) != 0)
+			goto out;
+		pd.key = pkey;
+	} else if (t.have_dice_key) {
+		pd.key = t.dice_key;
 	}
-	if (g->rs->resolve_phase && (err = g->rs->resolve_phase(&ctx, cur)) != 0)
-		goto out;
-	if (g->fixed_dice && ctx.fixed_pos < ctx.nfixed) {
-		err = ord_error_set(ORD_EUSAGE, "%zu dice given but phase '%s' used only %zu",
-				    ctx.nfixed, cur, ctx.fixed_pos);
-		goto out;
-	}
-	if ((err = store_phase(g, &ctx, &t, cur)) != 0)
+	if ((err = ord_phase_run(&ctx, cur, &pd)) != 0 ||
+	    (err = store_phase(g, &ctx, &t, cur, stood.buf)) != 0)
 		goto out;
 	{
 		struct ord_change c = { .kind = ORD_CHANGE_RESOLVE,
@@ -1053,6 +1134,8 @@ int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndi
 		goto out;
 	ord_buf_addf(out, "turn %d, phase %s: %zu event%s, %zu roll%s\n", t.turn, cur, ctx.nevents,
 		     ctx.nevents == 1 ? "" : "s", ctx.nrolls, ctx.nrolls == 1 ? "" : "s");
+	if (stood.len)
+		ord_buf_addf(out, "  (the referee's witness chain stood in for %s)\n", stood.buf);
 	for (i = 0; i < ctx.nresults; i++)
 		ord_buf_addf(out, "  %s%s%s\n", ctx.results[i].unit,
 			     *ctx.results[i].unit ? ": " : "", ctx.results[i].explanation);
@@ -1066,7 +1149,13 @@ out:
 		ord_store_rollback(g->db);
 	if (loaded)
 		ord_ctx_release(&ctx);
+	ord_buf_release(&stood);
 	return err;
+}
+
+int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndice, struct ord_buf *out)
+{
+	return ord_game_resolve_opts(g, phase, dice, ndice, 0, out);
 }
 
 /* ---- exchange ---- */
@@ -1074,16 +1163,16 @@ out:
 int ord_game_exchange(ord_game *g)
 {
 	struct ord_buf body = ORD_BUF_INIT;
-	sqlite3_stmt *st = NULL;
-	struct ord_turn t;
+	struct ord_store_turn t;
+	struct ord_head head;
 	int64_t seq;
-	int err;
+	int err, logged;
 
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		goto out;
-	if (g->refereeless && strcmp(t.state, "open")) {
+	if (g->refereeless && t.state != ORD_TURN_OPEN) {
 		struct ord_buf w = ORD_BUF_INIT;
 		size_t n;
 		if ((err = sides_lacking(g, t.turn, 1, &w, &n)) == 0 && n)
@@ -1094,8 +1183,8 @@ int ord_game_exchange(ord_game *g)
 		if (err)
 			goto out;
 	}
-	if (strcmp(t.state, "resolved")) {
-		if (!strcmp(t.state, "open"))
+	if (t.state != ORD_TURN_RESOLVED) {
+		if (t.state == ORD_TURN_OPEN)
 			err = ord_error_set(ORD_ESTATE,
 					    "turn %d is still open: seal it and resolve its phases first",
 					    t.turn);
@@ -1104,23 +1193,28 @@ int ord_game_exchange(ord_game *g)
 					    t.turn, g->rs->phases[t.phase]);
 		goto out;
 	}
-	/* revealing the seed lets everyone recompute the dice */
-	ord_canon_exchange(&body, t.turn, t.seed);
-	if ((err = ord_game_ensure_key(g, t.turn)) != 0 ||
-	    (err = ord_game_log(g, &seq, t.turn, "exchange", body.buf)) != 0 ||
-	    (err = ord_game_sign_head(g, t.turn, "exchange")) != 0 ||
-	    (err = ord_store_prepare(g->db, &st,
-				     "UPDATE turn SET state = 'exchanged' WHERE turn = ?")) != 0)
+	/* every phase must be in the log, whatever the turn row says */
+	if ((err = ord_store_log_count(g->db, t.turn, "resolve", &logged)) != 0)
 		goto out;
-	sqlite3_bind_int(st, 1, t.turn);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		err = ord_store_error(g->db, "exchanging");
+	if ((size_t)logged != ord_game_nphases(g)) {
+		err = ord_error_set(ORD_ETAMPERED,
+				    "turn %d: its log shows %d of the %zu phases resolved, though the game file says every one is: it was changed outside orderly ('orderly audit' says where)",
+				    t.turn, logged, ord_game_nphases(g));
 		goto out;
 	}
-	if ((err = ord_game_open_turn(g, t.turn + 1)) != 0)
+	/* revealing the seed lets everyone recompute the dice */
+	ord_canon_exchange(&body, t.turn, t.seed, t.have_referee_witness ? t.referee_witness : NULL);
+	if ((err = ord_game_log(g, &seq, t.turn, "exchange", body.buf)) != 0 ||
+	    (err = ord_store_turn_set_state(g->db, t.turn, ORD_TURN_EXCHANGED, t.phase,
+					    t.have_dice_key ? t.dice_key : NULL)) != 0 ||
+	    (err = ord_game_open_turn(g, t.turn + 1)) != 0)
+		goto out;
+	/* the head signs the next turn's opening too: its seed is fixed and
+	 * handed to the players before any sheet of it is written */
+	if ((err = ord_game_sign_head(g, t.turn, "exchange", &head)) != 0)
 		goto out;
 	{
-		struct ord_change c = { .kind = ORD_CHANGE_EXCHANGE, .turn = t.turn };
+		struct ord_change c = { .kind = ORD_CHANGE_EXCHANGE, .turn = t.turn, .head = &head };
 		if ((err = ord_game_notify(g, &c)) != 0)
 			goto out;
 	}
@@ -1128,7 +1222,6 @@ int ord_game_exchange(ord_game *g)
 out:
 	if (err)
 		ord_store_rollback(g->db);
-	sqlite3_finalize(st);
 	ord_buf_release(&body);
 	return err;
 }

@@ -244,14 +244,14 @@ int ord_pubkey_parse(unsigned char out[32], const char *s)
 
 /* ---- sheets ---- */
 
-void ord_sheet_sign(struct ord_signed_sheet *out, const unsigned char game_id[16], int turn,
-		    const char *side, const void *bytes, size_t len, const struct ord_keypair *kp)
+void ord_sheet_sign(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
+		    const void *bytes, size_t len, const struct ord_keypair *kp)
 {
 	unsigned char msg[32];
 
 	randombytes_buf(out->nonce, sizeof(out->nonce));
-	ord_commit_sheet(out->commitment, game_id, turn, side, out->nonce, bytes, len);
-	ord_sig_sheet_msg(msg, game_id, turn, side, out->commitment);
+	ord_commit_sheet(out->commitment, b, out->nonce, bytes, len);
+	ord_sig_sheet_msg(msg, b->game_id, b->turn, b->side, out->commitment);
 	ord_sig_sign(out->signature, msg, kp->sk);
 }
 
@@ -265,48 +265,92 @@ int ord_sheet_sig_check(const unsigned char pk[32], const unsigned char signatur
 	return ord_sig_check(signature, msg, pk) ? ORD_EBADDATA : 0;
 }
 
+/* ---- witness chains ---- */
+
+void ord_witness_top(unsigned char out[32], const struct ord_keypair *kp,
+		     const unsigned char game_id[16], int turn, const char *side)
+{
+	ord_witness_start(out, kp->sk, game_id, turn, side);
+	ord_witness_up(out, ORD_WITNESS_LINKS);
+}
+
+void ord_witness_link(unsigned char out[32], const struct ord_keypair *kp,
+		      const unsigned char game_id[16], int turn, const char *side, int index)
+{
+	ord_witness_start(out, kp->sk, game_id, turn, side);
+	if (index >= 0 && index <= ORD_WITNESS_LINKS)
+		ord_witness_up(out, ORD_WITNESS_LINKS - (unsigned)index);
+}
+
 /* ---- signed heads ---- */
 
 int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name)
 {
-	struct field f[] = { { "game", "", 0, 0 },      { "turn", "", 0, 0 }, { "at", "", 0, 0 },
-			     { "entry", "", 0, 0 },     { "hash", "", 0, 0 }, { "key", "", 0, 0 },
-			     { "signature", "", 0, 0 }, { NULL, "", 0, 0 } };
+	struct field f[] = { { "game", "", 0, 0 }, { "turn", "", 0, 0 },
+			     { "at", "", 0, 0 },   { "entry", "", 0, 0 },
+			     { "hash", "", 0, 0 }, { "seed-commitment", "", 0, 0 },
+			     { "key", "", 0, 0 },  { "signature", "", 0, 0 },
+			     { NULL, "", 0, 0 } };
+	static const char *const ats[] = { "open", "seal", "close", "exchange" };
+	size_t i;
 	long v;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if ((err = parse_record(f, "orderly signed head v1", text, len, name)) != 0 ||
+	if ((err = parse_record(f, "orderly signed head v2", text, len, name)) != 0 ||
 	    (err = field_hex(out->game_id, 16, &f[0], name)) != 0 ||
 	    (err = field_hex(out->hash, 32, &f[4], name)) != 0 ||
-	    (err = field_hex(out->key, 32, &f[5], name)) != 0 ||
-	    (err = field_hex(out->signature, 64, &f[6], name)) != 0)
+	    (err = field_hex(out->key, 32, &f[6], name)) != 0 ||
+	    (err = field_hex(out->signature, 64, &f[7], name)) != 0)
 		return err;
 	if (ord_parse_long(f[1].value, &v) || v < 1 || v > 1000000000L)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: 'turn' is not a turn number", name,
 				     f[1].line);
 	out->turn = (int)v;
-	if (strcmp(f[2].value, "seal") && strcmp(f[2].value, "exchange"))
-		return ord_error_set(ORD_EBADDATA, "%s:%u: 'at' is '%s' (expected seal or exchange)",
+	for (i = 0; i < ORD_ARRAY_SIZE(ats); i++)
+		if (!strcmp(f[2].value, ats[i]))
+			break;
+	if (i == ORD_ARRAY_SIZE(ats))
+		return ord_error_set(ORD_EBADDATA,
+				     "%s:%u: 'at' is '%s' (expected open, seal, close or exchange)",
 				     name, f[2].line, f[2].value);
-	memcpy(out->at, f[2].value, strlen(f[2].value) + 1); /* "seal" or "exchange" */
+	memcpy(out->at, ats[i], strlen(ats[i]) + 1);
 	if (ord_parse_long(f[3].value, &v) || v < 1)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: 'entry' is not a log entry number", name,
 				     f[3].line);
 	out->seq = v;
+	out->has_seed_commitment = !strcmp(out->at, "open") || !strcmp(out->at, "exchange");
+	if (!out->has_seed_commitment) {
+		if (strcmp(f[5].value, "none"))
+			return ord_error_set(ORD_EBADDATA,
+					     "%s:%u: a head of a %s has no seed commitment (expected 'none')",
+					     name, f[5].line, out->at);
+	} else if ((err = field_hex(out->seed_commitment, 32, &f[5], name)) != 0) {
+		return err;
+	}
 	return 0;
 }
 
 void ord_head_format(const struct ord_head *h, struct ord_buf *out)
 {
-	ord_buf_adds(out, "orderly signed head v1\n"
+	ord_buf_adds(out, "orderly signed head v2\n"
 			  "# The game's signature over its log as it stood at this point.  Keep it:\n"
 			  "# 'orderly audit GAME --head FILE' or 'orderly verify BUNDLE --head FILE'\n"
-			  "# shows whether the history up to here was rewritten since.\n"
-			  "game: ");
+			  "# shows whether the history up to here was rewritten since.\n");
+	if (h->has_seed_commitment)
+		ord_buf_addf(out,
+			     "# The seed commitment is turn %d's: your sheets of turn %d commit to it\n"
+			     "# ('orderly sign --head FILE'), so its dice cannot be re-drawn.\n",
+			     ord_head_next_turn(h), ord_head_next_turn(h));
+	ord_buf_adds(out, "game: ");
 	ord_buf_add_hex(out, h->game_id, 16);
 	ord_buf_addf(out, "\nturn: %d\nat: %s\nentry: %lld\nhash: ", h->turn, h->at, (long long)h->seq);
 	ord_buf_add_hex(out, h->hash, 32);
+	ord_buf_adds(out, "\nseed-commitment: ");
+	if (h->has_seed_commitment)
+		ord_buf_add_hex(out, h->seed_commitment, 32);
+	else
+		ord_buf_adds(out, "none");
 	ord_buf_adds(out, "\nkey: ");
 	ord_buf_add_hex(out, h->key, 32);
 	ord_buf_adds(out, "\nsignature: ");
@@ -314,10 +358,21 @@ void ord_head_format(const struct ord_head *h, struct ord_buf *out)
 	ord_buf_addch(out, '\n');
 }
 
+int ord_head_next_turn(const struct ord_head *h)
+{
+	if (!strcmp(h->at, "open"))
+		return 1;
+	if (!strcmp(h->at, "exchange"))
+		return h->turn + 1;
+	return 0;
+}
+
 int ord_head_check(const struct ord_head *h)
 {
+	static const unsigned char none[32];
 	unsigned char msg[32];
 
-	ord_sig_head_msg(msg, h->game_id, h->turn, h->at, h->seq, h->hash);
+	ord_sig_head_msg(msg, h->game_id, h->turn, h->at, h->seq, h->hash,
+			 h->has_seed_commitment ? h->seed_commitment : none);
 	return ord_sig_check(h->signature, msg, h->key) ? ORD_ETAMPERED : 0;
 }

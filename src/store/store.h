@@ -1,22 +1,39 @@
 /*
- * store.h - the SQLite game file: opening with the right pragmas, refusing
- * files that are not orderly games, migrations from schema/sql (embedded),
- * transactions.  Only store/ and core/game*.c speak SQL.
+ * store.h - the SQLite game file.  Nothing outside src/store speaks SQL:
+ * the core asks for rows through the named functions below.
+ *
+ *   store.c    opening with the right pragmas, refusing files that are not
+ *              orderly games (or of an older log protocol), migrations from
+ *              schema/sql (embedded), transactions, checkpoints
+ *   log.c      the hash-chained log and its head
+ *   rows.c     the game, sides, units, turns, sheets, commitments, events,
+ *              witness links, phase rows and signed heads
+ *   record.c   one turn's record for the verifier (core/record.h)
+ *
+ * Conventions: every function returns 0 or an ORD_E* code with the error
+ * set (naming what was being read or written); strings handed out are
+ * malloc'd copies the caller frees unless a function says otherwise.
+ * Writes are made inside the caller's transaction (ord_store_begin).
  */
 #ifndef ORD_STORE_H
 #define ORD_STORE_H
 
 #include <sqlite3.h>
+
 #include "core/common.h"
+#include "core/record.h"
 
 /* PRAGMA application_id of every orderly game file: 'ORDY'. */
 #define ORD_APPLICATION_ID 0x4F524459
+
+/* ---- the file (store.c) ---- */
 
 /* Create a new game file (refused with ORD_EEXISTS if path exists) with the
  * latest schema. */
 int ord_store_create(sqlite3 **out, const char *path);
 /* Open an existing game file.  The file is first inspected read-only, so a
- * file of another program, or of a newer orderly, is refused untouched. */
+ * file of another program, of a newer orderly, or of the first log
+ * protocol (schema 4 or older) is refused untouched. */
 int ord_store_open(sqlite3 **out, const char *path);
 void ord_store_close(sqlite3 *db);
 /* The newest schema version this build knows. */
@@ -25,11 +42,224 @@ int ord_store_schema_version(void);
 int ord_store_begin(sqlite3 *db); /* BEGIN IMMEDIATE (waits on busy) */
 int ord_store_commit(sqlite3 *db);
 void ord_store_rollback(sqlite3 *db);
+/* A read transaction: what is read in it is one snapshot. */
+int ord_store_begin_read(sqlite3 *db);
+void ord_store_end_read(sqlite3 *db);
+/* Copy everything committed from the write-ahead log into the game file
+ * itself, so that the file alone holds it (a copy of the file made now
+ * misses nothing); ORD_ERROR when readers kept it from completing. */
+int ord_store_checkpoint(sqlite3 *db);
 /* Set the error from the connection's last message; returns ORD_ERROR. */
 int ord_store_error(sqlite3 *db, const char *what);
 /* Run SQL with no results (for fixed statements). */
 int ord_store_exec(sqlite3 *db, const char *sql);
 /* Prepare, failing with a message. */
 int ord_store_prepare(sqlite3 *db, sqlite3_stmt **st, const char *sql);
+
+/* ---- the log (log.c) ---- */
+
+/* The last entry: *seq 0 and hash zeros for an empty log.  ORD_ETAMPERED
+ * when the head row is damaged. */
+int ord_store_log_head(sqlite3 *db, int64_t *seq, unsigned char hash[32]);
+/* Append an entry (already hashed by the caller) and move the head to it. */
+int ord_store_log_append(sqlite3 *db, int64_t seq, int turn, const char *kind, const char *body,
+			 int64_t at, const unsigned char prev[32], const unsigned char hash[32]);
+/* The number of entries of a kind in a turn (a phase's "resolve", "close"). */
+int ord_store_log_count(sqlite3 *db, int turn, const char *kind, int *out);
+/* The body of the last entry of a kind in a turn (turn < 0: any turn), or
+ * ORD_ENOTFOUND (malloc'd). */
+int ord_store_log_last(sqlite3 *db, int turn, const char *kind, char **body, int64_t *seq);
+
+/* ---- the game, its sides and units (rows.c) ---- */
+
+struct ord_store_game {
+	unsigned char game_id[16];
+	char *ruleset;
+	char *title;
+	char *nmr;
+	int fixed_dice;
+	int refereeless;
+	int witnessed;
+	int protocol;
+	char *scenario;
+	size_t scenario_len;
+	char *tables; /* NULL when none */
+	size_t tables_len;
+	int have_pk, have_sk; /* the game's key; the secret part is NULL when kept in a file */
+	unsigned char pk[32];
+	unsigned char sk[64];
+	int64_t created;
+};
+int ord_store_game_read(sqlite3 *db, struct ord_store_game *out);
+void ord_store_game_release(struct ord_store_game *g);
+int ord_store_game_insert(sqlite3 *db, const struct ord_store_game *g);
+
+struct ord_store_side {
+	int64_t id;
+	char *name; /* the side's id in the scenario */
+	char *title;
+	int has_key;
+	unsigned char pubkey[32];
+};
+int ord_store_sides_read(sqlite3 *db, struct ord_store_side **out, size_t *n);
+void ord_store_sides_free(struct ord_store_side *s, size_t n);
+int ord_store_side_insert(sqlite3 *db, int64_t *id, const char *name, const char *title,
+			  const unsigned char *pubkey);
+
+struct ord_store_unit {
+	int64_t id;
+	const char *uid, *name, *side, *attrs; /* valid during the callback */
+	const char *state;                     /* its state as asked; "" if none */
+};
+typedef int (*ord_store_unit_fn)(void *ud, const struct ord_store_unit *u);
+int ord_store_unit_insert(sqlite3 *db, int64_t *id, const char *uid, const char *name,
+			  int64_t side_id, const char *attrs);
+/* Every unit in unit order with its latest state at or before the end of
+ * turn (turn <= 0: now); before: strictly before turn (its start). */
+int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn, void *ud);
+/* The number of units. */
+int ord_store_unit_count(sqlite3 *db, size_t *n);
+/* A unit's state after a phase ((0, 0): its start), vouched for by log_seq. */
+int ord_store_state_put(sqlite3 *db, int64_t unit_id, int turn, int phase, const char *state,
+			int64_t log_seq);
+/* The same by the unit's scenario id. */
+int ord_store_state_put_uid(sqlite3 *db, const char *uid, int turn, int phase, const char *state,
+			    int64_t log_seq);
+
+/* ---- turns ---- */
+
+enum ord_turn_state {
+	ORD_TURN_OPEN = 1,  /* sheets are handed in */
+	ORD_TURN_SEALED,    /* sheets fixed; phases being resolved */
+	ORD_TURN_RESOLVED,  /* every phase resolved; waiting for the exchange */
+	ORD_TURN_EXCHANGED, /* sheets and seed revealed; the next turn is open */
+};
+/* "open", "sealed", "resolved", "exchanged" (as stored) and back (0 when
+ * the text is none of them). */
+const char *ord_turn_state_name(enum ord_turn_state s);
+enum ord_turn_state ord_turn_state_parse(const char *s);
+
+struct ord_store_turn {
+	int turn;
+	enum ord_turn_state state;
+	int phase;        /* phases resolved so far */
+	int64_t deadline; /* 0: none */
+	unsigned char seed[32];
+	unsigned char seed_commitment[32];
+	int have_dice_key;
+	unsigned char dice_key[32];
+	int have_referee_witness;
+	unsigned char referee_witness[32];
+	int64_t log_seq; /* its "open" entry */
+};
+/* Turn n, or the current (highest) one when n <= 0; ORD_ENOTFOUND. */
+int ord_store_turn_read(sqlite3 *db, int n, struct ord_store_turn *out);
+int ord_store_turn_insert(sqlite3 *db, const struct ord_store_turn *t);
+/* Set a turn's state, phase and dice key (NULL: unset) / deadline /
+ * referee witness start. */
+int ord_store_turn_set_state(sqlite3 *db, int turn, enum ord_turn_state state, int phase,
+			     const unsigned char *dice_key);
+int ord_store_turn_set_deadline(sqlite3 *db, int turn, int64_t when);
+int ord_store_turn_set_referee_witness(sqlite3 *db, int turn, const unsigned char w[32]);
+
+/* ---- sheets and commitments ---- */
+
+struct ord_store_sheet {
+	int64_t id;
+	int version;
+	char *source; /* submitted | hold | repeat */
+	char *bytes;  /* NUL-terminated copy */
+	size_t len;
+	unsigned char nonce[32];
+	unsigned char commitment[32];
+	int has_sig;
+	unsigned char signature[64];
+	int has_witness;
+	unsigned char witness[32];
+	int64_t log_seq;
+};
+void ord_store_sheet_release(struct ord_store_sheet *s);
+int ord_store_sheet_insert(sqlite3 *db, int turn, int64_t side_id, const struct ord_store_sheet *s);
+/* The sheet of a side with a version (version <= 0: its latest), or
+ * ORD_ENOTFOUND. */
+int ord_store_sheet_read(sqlite3 *db, int turn, int64_t side_id, int version,
+			 struct ord_store_sheet *out);
+/* The latest version a side handed in this turn, sheet or commitment alone
+ * (*version 0 when none), its commitment, and whether its sheet is stored. */
+int ord_store_latest(sqlite3 *db, int turn, int64_t side_id, int *version,
+		     unsigned char commitment[32], int *opened);
+int ord_store_commit_insert(sqlite3 *db, int turn, int64_t side_id, int version,
+			    const unsigned char commitment[32], const unsigned char signature[64],
+			    int64_t log_seq);
+/* The signature of a side's commitment of a version, or ORD_ENOTFOUND. */
+int ord_store_commit_signature(sqlite3 *db, int turn, int64_t side_id, int version,
+			       unsigned char signature[64]);
+
+/* ---- events ---- */
+
+struct ord_store_event {
+	unsigned seq;
+	const char *phase, *kind, *args; /* valid during the callback */
+	const char *override;            /* NULL when none */
+	const char *checks;
+	int64_t log_seq;
+};
+typedef int (*ord_store_event_fn)(void *ud, const struct ord_store_event *e);
+/* The next event number of a turn. */
+int ord_store_event_next(sqlite3 *db, int turn, unsigned *seq);
+int ord_store_event_insert(sqlite3 *db, int turn, const struct ord_store_event *e);
+/* The events of a turn in order: of one phase, or all (phase NULL). */
+int ord_store_events_each(sqlite3 *db, int turn, const char *phase, ord_store_event_fn fn, void *ud);
+
+/* ---- witness links ---- */
+
+int ord_store_link_insert(sqlite3 *db, int turn, int index, int64_t side_id,
+			  const unsigned char link[32], int64_t log_seq);
+/* A side's link of phase index: ORD_ENOTFOUND when not revealed. */
+int ord_store_link_read(sqlite3 *db, int turn, int index, int64_t side_id, unsigned char link[32]);
+
+/* ---- the rows of a resolved phase ---- */
+
+int ord_store_roll_insert(sqlite3 *db, int turn, const char *phase, unsigned event_seq,
+			  const char *purpose, unsigned idx, unsigned sides, int value, int fixed,
+			  int64_t log_seq);
+int ord_store_result_insert(sqlite3 *db, int turn, const char *phase, unsigned event_seq,
+			    const char *unit, const char *vals, const char *explanation,
+			    int64_t log_seq);
+
+/* ---- signed heads ---- */
+
+int ord_store_head_insert(sqlite3 *db, const struct ord_rec_head *h);
+/* The head of a turn signed at at (turn <= 0: the latest of that kind; for
+ * "close", the latest of the turn), or ORD_ENOTFOUND. */
+int ord_store_head_read(sqlite3 *db, int turn, const char *at, struct ord_rec_head *out);
+
+/* ---- what `info` shows ---- */
+
+/* A side's sheets this turn: the highest version and the source of its
+ * first (*version 0 when none). */
+int ord_store_sheet_summary(sqlite3 *db, int turn, int64_t side_id, int *version, char **source);
+
+/* ---- the record of a turn (record.c) ---- */
+
+/* Load turn's record (core/record.h) from the game file, with the seed and
+ * the referee's witness start when the file holds them (the referee's own
+ * audit), so that a turn not yet exchanged can be checked too. */
+int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *out);
+
+/* ---- what only the game file has: the live rows audit compares ---- */
+
+/* Rows of roll, result, unit_state, sheet, commitment, event, witness and
+ * head that point at no log entry of the right kind; the number found in
+ * each table goes to fn. */
+typedef void (*ord_store_orphan_fn)(void *ud, const char *table, int n);
+int ord_store_orphans(sqlite3 *db, ord_store_orphan_fn fn, void *ud);
+/* Every turn row, in order. */
+typedef int (*ord_store_turn_fn)(void *ud, const struct ord_store_turn *t);
+int ord_store_turns_each(sqlite3 *db, ord_store_turn_fn fn, void *ud);
+/* The log entries between first and last (inclusive), in order. */
+typedef int (*ord_store_entry_fn)(void *ud, const struct ord_rec_entry *e,
+				  const unsigned char prev[32]);
+int ord_store_log_each(sqlite3 *db, int64_t first, int64_t last, ord_store_entry_fn fn, void *ud);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
+#include <pthread.h>
 #include <libxml/xmlerror.h>
 
 #include "xml/xmlsafe.h"
@@ -243,22 +244,56 @@ out:
 	return err;
 }
 
+/*
+ * Compiled schemas, kept for the life of the process: compiling one costs
+ * far more than validating a small document with it, and a verifier may
+ * read many documents (a bundle, its tables, its scenario).  Validation
+ * with a shared schema is serialised by the mutex, so threads may call.
+ */
+static struct {
+	const struct ord_resource *r;
+	xmlRelaxNGPtr schema;
+} schemas[16];
+static pthread_mutex_t schemas_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static xmlRelaxNGPtr schema_of(const struct ord_resource *r, struct errcol *sc)
+{
+	xmlRelaxNGParserCtxtPtr pctxt;
+	xmlRelaxNGPtr schema;
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(schemas) && schemas[i].r; i++)
+		if (schemas[i].r == r)
+			return schemas[i].schema;
+	pctxt = xmlRelaxNGNewMemParserCtxt((const char *)r->data, (int)r->len);
+	xmlRelaxNGSetParserStructuredErrors(pctxt, collect, sc);
+	schema = xmlRelaxNGParse(pctxt);
+	xmlRelaxNGFreeParserCtxt(pctxt);
+	if (schema && i < ORD_ARRAY_SIZE(schemas)) {
+		schemas[i].r = r;
+		schemas[i].schema = schema;
+	}
+	return schema;
+}
+
 int ord_xml_validate(xmlDocPtr doc, const char *rng_resource, const char *name)
 {
 	const struct ord_resource *r = ord_resource_find(rng_resource);
 	struct errcol c = { name, ORD_BUF_INIT, 0 };
 	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0 };
-	xmlRelaxNGParserCtxtPtr pctxt = NULL;
 	xmlRelaxNGPtr schema = NULL;
 	xmlRelaxNGValidCtxtPtr vctxt = NULL;
-	int err = 0, rc;
+	size_t i;
+	int err = 0, rc, kept = 0;
 
 	harden_once();
 	if (!r)
 		return ord_error_set(ORD_ERROR, "schema '%s' is not built in", rng_resource);
-	pctxt = xmlRelaxNGNewMemParserCtxt((const char *)r->data, (int)r->len);
-	xmlRelaxNGSetParserStructuredErrors(pctxt, collect, &sc);
-	schema = xmlRelaxNGParse(pctxt);
+	pthread_mutex_lock(&schemas_lock);
+	schema = schema_of(r, &sc);
+	for (i = 0; i < ORD_ARRAY_SIZE(schemas); i++)
+		if (schemas[i].schema == schema && schema)
+			kept = 1;
 	if (!schema) {
 		err = ord_error_set(ORD_ERROR, "built-in schema does not load: %s", sc.msg.buf);
 		goto out;
@@ -272,10 +307,9 @@ int ord_xml_validate(xmlDocPtr doc, const char *rng_resource, const char *name)
 out:
 	if (vctxt)
 		xmlRelaxNGFreeValidCtxt(vctxt);
-	if (schema)
+	if (schema && !kept)
 		xmlRelaxNGFree(schema);
-	if (pctxt)
-		xmlRelaxNGFreeParserCtxt(pctxt);
+	pthread_mutex_unlock(&schemas_lock);
 	ord_buf_release(&c.msg);
 	ord_buf_release(&sc.msg);
 	return err;

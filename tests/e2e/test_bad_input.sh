@@ -52,6 +52,10 @@ cp "$P/game.game" "$P/corrupt.game"
 head -c 3000 /dev/zero | tr '\0' '\377' | dd of="$P/corrupt.game" bs=1 seek=100 conv=notrunc 2>/dev/null
 cp "$P/game.game" "$P/newer.game"
 sqlite3 "$P/newer.game" "PRAGMA user_version = 999"
+# a game of orderly 0.1 (schema 4, log protocol 1): its log cannot prove
+# what audit checks now; refused untouched
+cp "$P/game.game" "$P/old.game"
+sqlite3 "$P/old.game" "PRAGMA user_version = 4"
 mkdir "$P/dir"
 printf '<scenario ruleset="battalion"><title>unclosed</scenario>\n' >"$I/bad.xml"
 : >"$I/empty.txt"
@@ -62,7 +66,7 @@ printf 'F1: \xff\xfe 1/2\nF2: \xe2\x86\n' >"$I/badutf8.txt"
 printf 'F1: \xe2\x86\x91 1/2\x00\n' >"$I/nul.txt"
 printf '\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xd8\xff' >"$I/binary.png"
 printf 'move unit="F1 distance=2\n' >"$I/events.txt"
-games=(game.game sealed.game notgame.db text.txt empty trunc.game corrupt.game newer.game)
+games=(game.game sealed.game notgame.db text.txt empty trunc.game corrupt.game newer.game old.game)
 
 # The word with its placeholders replaced.
 expand() {
@@ -75,6 +79,7 @@ expand() {
 	w=${w//@TRUNC@/$F/trunc.game}
 	w=${w//@CORRUPT@/$F/corrupt.game}
 	w=${w//@NEWER@/$F/newer.game}
+	w=${w//@OLD@/$F/old.game}
 	w=${w//@DIR@/$F/dir}
 	w=${w//@MISSING@/$F/missing.game}
 	w=${w//@NEW@/$F/new.game}

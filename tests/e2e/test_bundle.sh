@@ -51,17 +51,25 @@ expect 0 keygen blue.key
 BLUEKEY=$(field "public key" "$OUT")
 sed "s/@BLUE@/$BLUEKEY/" "$FIX/scenario.xml" >scenario.xml
 
-expect 0 new g.orderly --scenario scenario.xml --key referee.key
+expect 0 new g.orderly --scenario scenario.xml --key referee.key --head open.head
 has "$OUT" "created g.orderly: battalion, 2 sides, 6 units"
+has "$OUT" "signed head: open.head"
+has "$(cat open.head)" "at: open"
 has "$ERR" "the game's public key is $REFKEY"
 expect 0 info g.orderly
 has "$OUT" "key:       $REFKEY"
 has "$OUT" "blue         $BLUEKEY"
 GID=$(awk '/^game id:/ {print $3}' <<<"$OUT")
+SC=$(awk '/^seed commitment:/ {print $3}' <<<"$OUT")
 [[ ${#GID} == 32 ]] || fail "no game id in info"
+[[ ${#SC} == 64 ]] || fail "no seed commitment in info"
+has "$(cat open.head)" "seed-commitment: $SC"
 
-# blue signs on his own machine, with no game file
-expect 0 sign --game-id "$GID" --turn 1 --side blue --key blue.key "$FIX/blue-1.txt"
+# blue signs on his own machine, with no game file: the head he was handed
+# gives the game, the turn and its seed commitment, checked against the key
+expect 65 sign --head open.head --pubkey "$BLUEKEY" --side blue --key blue.key "$FIX/blue-1.txt"
+has "$ERR" "not signed by the game's key you gave"
+expect 0 sign --head open.head --pubkey "$REFKEY" --side blue --key blue.key "$FIX/blue-1.txt"
 SIGNED=$OUT
 NONCE=$(field nonce "$SIGNED")
 COMMIT=$(field commitment "$SIGNED")
@@ -71,7 +79,7 @@ SIG=$(field signature "$SIGNED")
 # an unsigned or badly signed sheet of blue is refused
 expect 65 submit g.orderly --side blue "$FIX/blue-1.txt"
 has "$ERR" "an unsigned sheet is refused"
-expect 0 sign --game-id "$GID" --turn 2 --side blue --key blue.key "$FIX/blue-1.txt"
+expect 0 sign --game-id "$GID" --turn 2 --seed-commitment "$SC" --side blue --key blue.key "$FIX/blue-1.txt"
 expect 65 submit g.orderly --side blue --nonce "$(field nonce "$OUT")" --signature "$(field signature "$OUT")" "$FIX/blue-1.txt"
 has "$ERR" "the signature is not side blue's"
 expect 65 submit g.orderly --side blue --nonce "$NONCE" --signature "$SIG" "$FIX/blue-2.txt"
@@ -92,7 +100,7 @@ expect 64 seal g.orderly
 has "$ERR" "--key FILE"
 expect 0 seal g.orderly --key referee.key --head seal.head
 has "$OUT" "signed head: seal.head"
-has "$(cat seal.head)" "orderly signed head v1"
+has "$(cat seal.head)" "orderly signed head v2"
 has "$(cat seal.head)" "key: $REFKEY"
 
 expect 0 event g.orderly move unit=B1 distance=2
@@ -146,7 +154,7 @@ tamper() {  # tamper NAME PERL-SUBSTITUTION EXPECTED-TEXT
 tamper sheet 's/(<sheet side="blue"[^>]*>)(.)/$1.($2 eq "A" ? "B" : "A")/e' "the signature does not hold"
 tamper nonce 's/( nonce=")(.)/$1.($2 eq "0" ? "1" : "0")/e' "the signature does not hold"
 tamper commitment 's/(<sheet [^>]* commitment=")(.)/$1.($2 eq "0" ? "1" : "0")/e' "the signature does not hold"
-tamper seed 's/(<seed [^>]*>)(.)/$1.($2 eq "0" ? "1" : "0")/e' "the signature does not hold"
+tamper seed 's/(<seed>)(.)/$1.($2 eq "0" ? "1" : "0")/e' "the signature does not hold"
 tamper loghash 's/(<entry seq="5"[^>]* hash=")(.)/$1.($2 eq "0" ? "1" : "0")/e' "the signature does not hold"
 tamper roll 's/(<roll [^>]* value=")(\d)/$1.($2 eq "1" ? "2" : "1")/e' "the signature does not hold"
 tamper result 's/(<explanation>)(.)/$1.($2 eq "a" ? "b" : "a")/e' "the signature does not hold"

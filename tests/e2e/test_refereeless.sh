@@ -57,15 +57,16 @@ HOSTKEY=$(sed -n "s/.*the game's public key is \([0-9a-f]*\).*/\1/p" <<<"$ERR")
 expect 0 info g.orderly
 has "$OUT" "referee:   none"
 GID=$(awk '/^game id:/ {print $3}' <<<"$OUT")
+SC=$(awk '/^seed commitment:/ {print $3}' <<<"$OUT")
 
 # each player signs on his own machine
-expect 0 sign --game-id "$GID" --turn 1 --side blue --key blue.key "$FIX/blue-1.txt"
+expect 0 sign --game-id "$GID" --turn 1 --seed-commitment "$SC" --side blue --key blue.key "$FIX/blue-1.txt"
 B=$OUT
-expect 0 sign --game-id "$GID" --turn 1 --side red --key red.key "$FIX/red-1.txt"
+expect 0 sign --game-id "$GID" --turn 1 --seed-commitment "$SC" --side red --key red.key "$FIX/red-1.txt"
 R=$OUT
-expect 0 sign --game-id "$GID" --turn 2 --side red --key red.key "$FIX/red-1.txt"
+expect 0 sign --game-id "$GID" --turn 2 --seed-commitment "$SC" --side red --key red.key "$FIX/red-1.txt"
 R_TURN2=$OUT
-expect 0 sign --game-id "$GID" --turn 1 --side blue --key red.key "$FIX/blue-1.txt"
+expect 0 sign --game-id "$GID" --turn 1 --seed-commitment "$SC" --side blue --key red.key "$FIX/blue-1.txt"
 B_BY_RED=$OUT
 
 # ------------------------------------------------------------ commitments
@@ -145,7 +146,9 @@ perl -0777 -pe 's/(<commitment [^>]* signature=")(.)/$1.($2 eq "0" ? "1" : "0")/
 expect 1 verify bad.xml --pubkey "$HOSTKEY"
 
 # ------------------------------------------------------------ turn 2: a side that never commits
-expect 0 sign --game-id "$GID" --turn 2 --side blue --key blue.key "$FIX/blue-2.txt"
+expect 0 info g.orderly
+SC2=$(awk '/^seed commitment:/ {print $3}' <<<"$OUT")
+expect 0 sign --game-id "$GID" --turn 2 --seed-commitment "$SC2" --side blue --key blue.key "$FIX/blue-2.txt"
 B2=$OUT
 expect 0 submit g.orderly --side blue --commitment "$(field commitment "$B2")" --signature "$(field signature "$B2")"
 expect 65 seal g.orderly

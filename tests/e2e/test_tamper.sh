@@ -61,7 +61,7 @@ tamper() {
 		[[ "$OUT" == *"$want"* ]] || fail "$name: audit does not say '$want':
 $OUT"
 	done
-	expect_line "$OUT" '^  BROKEN: '
+	expect_line "$OUT" '^ +BROKEN: '
 	expect_line "$OUT" '^[0-9]+ problems? found$'
 	expect_not_in "$OUT" "clean"
 	expect_in "$ERR" "found"
@@ -72,16 +72,16 @@ BLUE="side_id = (SELECT id FROM side WHERE name = 'blue')"
 
 tamper sheet-bytes \
 	"UPDATE sheet SET bytes = CAST(replace(CAST(bytes AS TEXT), '@B1', '@B2') AS BLOB) WHERE turn = 1 AND $RED" \
-	"sheet of red, turn 1, version 1: its text no longer matches its commitment"
+	"the sheet of red, version 1: its bytes, nonce and the turn's seed commitment do not give its commitment"
 tamper sheet-bytes-old-version \
 	"UPDATE sheet SET bytes = CAST(replace(CAST(bytes AS TEXT), '1/2', '3/4') AS BLOB) WHERE version = 1 AND $BLUE" \
-	"sheet of blue, turn 1, version 1: its text no longer matches its commitment"
+	"the sheet of blue, version 1: its bytes, nonce and the turn's seed commitment do not give its commitment"
 tamper sheet-deleted \
 	"DELETE FROM sheet WHERE version = 1 AND $BLUE" \
-	"log entry $BLUE_V1 (sheet, turn 1): the sheet it records is missing"
+	"log entry $BLUE_V1 (sheet): what it records is missing"
 tamper commitment \
 	"UPDATE sheet SET commitment = randomblob(32) WHERE turn = 1 AND $RED" \
-	"sheet of red, turn 1, version 1: differs from the receipt logged in entry"
+	"the sheet of red, version 1: differs from what was logged in entry"
 tamper log-body \
 	"UPDATE log SET body = replace(body, 'forced=0', 'forced=1') WHERE kind = 'seal'" \
 	"log entry $SEAL (seal, turn 1): its content does not match its hash (edited)"
@@ -95,41 +95,61 @@ tamper log-deleted-last \
 tamper log-deleted-last-head-moved \
 	"DELETE FROM log WHERE seq = $LAST;
 	 UPDATE log_head SET seq = $LAST - 1, hash = (SELECT hash FROM log WHERE seq = $LAST - 1)" \
-	"log entry $LAST, which does not exist"
+	"the log does not start with the opening of turn 2"
 tamper event-args \
 	"UPDATE event SET args = replace(args, 'range=5', 'range=2') WHERE kind = 'fire'" \
-	"turn 1 event #2 (fire): differs from what was logged"
+	"event #2 (fire): differs from what was logged"
 tamper event-deleted \
 	"DELETE FROM event WHERE kind = 'move'" \
-	"(event, turn 1): the event it records is missing"
+	"(event): what it records is missing"
 tamper roll-value \
 	"UPDATE roll SET value = value % 6 + 1" \
 	"the dice were chosen" \
 	"log entry" "were changed after they were written"
 tamper result \
 	"UPDATE result SET vals = replace(vals, 'casualties=', 'casualties=1') WHERE phase = 'fire'" \
-	"log entry $FIRE_RESOLVE (resolve, turn 1) were changed after they were written"
+	"log entry $FIRE_RESOLVE (phase fire) were changed after they were written" \
+	"but the rules give"
 tamper result-inserted \
 	"INSERT INTO result(turn, phase, event_seq, unit, vals, explanation, log_seq)
 	 VALUES (1, 'melee', 0, 'R1', 'casualties=5', 'slipped in', $SEAL)" \
-	"result row belong to no logged phase (inserted)"
+	"1 result row belongs to no log entry (inserted)"
 tamper unit-state \
 	"UPDATE unit_state SET state = replace(state, 'figures=', 'figures=1') WHERE turn = 1" \
-	"(resolve, turn 1) were changed after they were written"
+	"were changed after they were written" \
+	"by the rules, but its recorded state is"
 tamper unit-state-initial \
 	"UPDATE unit_state SET state = replace(state, 'formation=column', 'formation=square') WHERE turn = 0" \
-	"(units, turn 0) were changed after they were written"
+	"the units' states as the game began are not the ones logged" \
+	"began the game as"
 tamper unit-attrs \
 	"UPDATE unit SET attrs = replace(attrs, 'class=A', 'class=E') WHERE uid = 'R3'" \
-	"(units, turn 0) were changed after they were written"
+	"unit 'R3' is not the scenario's unit"
 tamper seed-swapped \
 	"CREATE TEMP TABLE seeds AS SELECT turn, seed FROM turn;
 	 UPDATE turn SET seed = (SELECT seed FROM seeds WHERE seeds.turn = 3 - turn.turn) WHERE turn IN (1, 2)" \
-	"turn 1: the dice seed does not match the commitment" \
-	"turn 2: the dice seed does not match the commitment"
+	"the dice seed does not match the commitment logged when turn 1 opened" \
+	"the dice seed does not match the commitment logged when turn 2 opened"
 tamper scenario \
 	"UPDATE game SET scenario = CAST(replace(CAST(scenario AS TEXT), 'Red Army', 'Red Horde') AS BLOB)" \
-	"the stored scenario differs"
+	"the game file's scenario is not the one logged when the game was made"
+
+# what the game's behaviour depends on, changed in its live rows
+tamper fixed-dice \
+	"UPDATE game SET fixed_dice = 1" \
+	"the game file's fixed dice is not the one logged when the game was made"
+tamper nmr \
+	"UPDATE game SET nmr = 'repeat'" \
+	"the game file's NMR policy is not the one logged when the game was made"
+tamper unit-side \
+	"UPDATE unit SET side_id = (SELECT id FROM side WHERE name = 'blue') WHERE uid = 'R1'" \
+	"unit 'R1' belongs to side 'blue' in the game file, but to 'red' in the scenario"
+tamper turn-row \
+	"UPDATE turn SET state = 'sealed', phase = 3 WHERE turn = 1" \
+	"the turn's row says sealed with 3 phases resolved, but the log shows it exchanged with 5"
+tamper head-deleted \
+	"DELETE FROM head WHERE at = 'seal'" \
+	"the signed head of the seal (entry $SEAL) is missing"
 
 # a die of 0 sides must be reported, not divide by zero
 tamper roll-sides-zero \

@@ -107,8 +107,17 @@ static void submit(ord_game *g, const char *side, const char *fixture, const str
 	int rc;
 
 	ord_diag_init(&d);
-	if (kp)
-		ord_sheet_sign(&ss, game_id, 1, side, bytes, len, kp);
+	if (kp) {
+		struct ord_sheet_binding b;
+		struct ord_game_status st;
+		ck_assert_int_eq(ord_game_status(g, &st), 0);
+		memset(&b, 0, sizeof(b));
+		memcpy(b.game_id, game_id, 16);
+		b.turn = st.turn;
+		b.side = side;
+		memcpy(b.seed_commitment, st.seed_commitment, 32);
+		ord_sheet_sign(&ss, &b, bytes, len, kp);
+	}
 	rc = ord_game_submit_signed(g, &r, side, bytes, len, kp ? ss.nonce : NULL,
 				    kp ? ss.signature : NULL, &d);
 	ck_assert_msg(rc == 0, "submit %s: %s", side, ord_error_last());
@@ -232,7 +241,11 @@ START_TEST(clean_bundle_verifies)
 		      "%s", out.buf);
 	ck_assert_ptr_nonnull(strstr(out.buf, "ok: sheets: 3 commitments recomputed"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "1 side signature checked"));
-	ck_assert_ptr_nonnull(strstr(out.buf, "ok: heads: the seal and the exchange were signed"));
+	ck_assert_ptr_nonnull(
+		strstr(out.buf, "ok: heads: 3 signed heads of this turn hold and match the log"));
+	ck_assert_ptr_nonnull(
+		strstr(out.buf, "ok: replay: 5 phases replayed through ruleset battalion"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "ok: cycle: opened, sealed once, 5 of 5 phases resolved"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "the head you kept of turn 1's seal"));
 	ck_assert_ptr_nonnull(
 		strstr(out.buf,
@@ -406,7 +419,6 @@ END_TEST
 START_TEST(flip_commitments)
 {
 	flip_class("sheet commitments", "sheet", "commitment", 3);
-	flip_class("seed commitment", "seed", "commitment", 1);
 }
 END_TEST
 
@@ -416,7 +428,6 @@ START_TEST(flip_signatures)
 	flip_class("head signatures", "head", "signature", 2);
 	flip_class("bundle signature", "signature", NULL, 1);
 	flip_class("game key", "key", NULL, 1);
-	flip_class("side key", "side", "key", 1);
 }
 END_TEST
 
@@ -436,6 +447,16 @@ END_TEST
 START_TEST(flip_seed)
 {
 	flip_class("seed", "seed", NULL, 1);
+}
+END_TEST
+
+START_TEST(flip_game)
+{
+	/* what the replay starts from: the scenario, the tables, the units'
+	 * states at the turn's opening */
+	flip_class("scenario", "scenario", NULL, 1);
+	flip_class("unit states at the opening", "unit", NULL, 6);
+	flip_class("unit ids at the opening", "unit", "id", 6);
 }
 END_TEST
 
@@ -469,29 +490,17 @@ END_TEST
 static unsigned char *sweep_mask(void)
 {
 	static const char *const classes[][2] = {
-		{ "sheet", "nonce" },
-		{ "sheet", "commitment" },
-		{ "sheet", "signature" },
-		{ "seed", "commitment" },
-		{ "seed", NULL },
-		{ "key", NULL },
-		{ "side", "key" },
-		{ "signature", NULL },
-		{ "entry", "hash" },
-		{ "entry", "seq" },
-		{ "entry", "at" },
-		{ "entry", "kind" },
-		{ "log", "prev" },
-		{ "head", "hash" },
-		{ "head", "signature" },
-		{ "head", "seq" },
-		{ "roll", "value" },
-		{ "roll", "sides" },
-		{ "roll", "event" },
-		{ "roll", "index" },
-		{ "roll", "purpose" },
-		{ "result", "unit" },
-		{ "commitment", "signature" },
+		{ "sheet", "nonce" },     { "sheet", "commitment" },
+		{ "sheet", "signature" }, { "seed", NULL },
+		{ "key", NULL },          { "unit", "id" },
+		{ "signature", NULL },    { "entry", "hash" },
+		{ "entry", "seq" },       { "entry", "at" },
+		{ "entry", "kind" },      { "log", "prev" },
+		{ "head", "hash" },       { "head", "signature" },
+		{ "head", "seq" },        { "roll", "value" },
+		{ "roll", "sides" },      { "roll", "event" },
+		{ "roll", "index" },      { "roll", "purpose" },
+		{ "result", "unit" },     { "commitment", "signature" },
 	};
 	unsigned char *mask = calloc(bundle.len, 1);
 	struct region r[64];
@@ -604,19 +613,23 @@ START_TEST(rows_left_out)
 
 	/* red's first version: its log entry then records a sheet not here */
 	ck_assert_int_eq(resigned_without("  <sheet side=\"red\"", "</sheet>\n", &out), ORD_ETAMPERED);
-	ck_assert_msg(strstr(out.buf, "what it records is not in the bundle"), "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "what it records is missing (deleted or left out)"), "%s",
+		      out.buf);
 	/* an event */
 	ck_assert_int_eq(resigned_without("  <event ", "</event>\n", &out), ORD_ETAMPERED);
-	ck_assert_msg(strstr(out.buf, "what it records is not in the bundle"), "%s", out.buf);
-	/* a roll: the phase digest */
+	ck_assert_msg(strstr(out.buf, "what it records is missing (deleted or left out)"), "%s",
+		      out.buf);
+	/* a roll: the phase digest, and the replay */
 	ck_assert_int_eq(resigned_without("  <roll ", "/>\n", &out), ORD_ETAMPERED);
-	ck_assert_msg(strstr(out.buf, "are not the ones logged"), "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "were changed after they were written"), "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "but 0 are recorded") || strstr(out.buf, "the rules roll"),
+		      "%s", out.buf);
 	/* a log entry: the chain */
 	ck_assert_int_eq(resigned_without("    <entry seq=\"5\"", "</entry>\n", &out), ORD_ETAMPERED);
 	ck_assert_msg(strstr(out.buf, "entries were removed, added or reordered"), "%s", out.buf);
-	/* the heads: only a note (a game older than heads has none) */
-	ck_assert_int_eq(resigned_without("  <head ", "/>\n", &out), 0);
-	ck_assert_msg(strstr(out.buf, "note: this turn has no signed head of its seal"), "%s", out.buf);
+	/* a head every side was handed: missing */
+	ck_assert_int_eq(resigned_without("  <head ", "/>\n", &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "is missing"), "%s", out.buf);
 	ord_buf_release(&out);
 }
 END_TEST
@@ -641,7 +654,7 @@ START_TEST(receipts_and_keys)
 	memset(bogus[0], 0x5a, 32);
 	o.receipts = (const unsigned char(*)[32])bogus;
 	ck_assert_int_eq(verify(bundle.buf, bundle.len, &o, &out), ORD_ETAMPERED);
-	ck_assert_ptr_nonnull(strstr(out.buf, "no sheet of this bundle has this commitment"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "no sheet of turn 1 has this commitment"));
 	/* another key than the game's */
 	ord_keypair_generate(&k);
 	memcpy(wrong, k.pk, 32);
@@ -706,6 +719,51 @@ END_TEST
 
 /* ---- a history rewritten after a signed head ---- */
 
+/* The digest of the rows of one resolve entry, as a referee with the
+ * source recomputes it (crypto.h). */
+static void rows_digest(sqlite3 *db, int64_t seq, unsigned char out[32])
+{
+	struct ord_digest d;
+	sqlite3_stmt *st = NULL;
+
+	ord_digest_init(&d, ORD_PHASE_TAG);
+	ck_assert_int_eq(ord_store_prepare(db, &st,
+					   "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed FROM roll "
+					   "WHERE log_seq = ? ORDER BY id"),
+			 0);
+	sqlite3_bind_int64(st, 1, seq);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		ord_digest_roll(&d, sqlite3_column_int(st, 0),
+				(const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
+				(const char *)sqlite3_column_text(st, 3), sqlite3_column_int(st, 4),
+				sqlite3_column_int(st, 5), sqlite3_column_int(st, 6),
+				sqlite3_column_int(st, 7));
+	sqlite3_finalize(st);
+	ck_assert_int_eq(ord_store_prepare(db, &st,
+					   "SELECT turn, phase, event_seq, unit, vals, explanation FROM result "
+					   "WHERE log_seq = ? ORDER BY id"),
+			 0);
+	sqlite3_bind_int64(st, 1, seq);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		ord_digest_result(&d, sqlite3_column_int(st, 0),
+				  (const char *)sqlite3_column_text(st, 1),
+				  sqlite3_column_int(st, 2), (const char *)sqlite3_column_text(st, 3),
+				  (const char *)sqlite3_column_text(st, 4),
+				  (const char *)sqlite3_column_text(st, 5));
+	sqlite3_finalize(st);
+	ck_assert_int_eq(ord_store_prepare(db, &st,
+					   "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state FROM unit_state us "
+					   "JOIN unit ON unit.id = us.unit_id WHERE us.log_seq = ? ORDER BY us.unit_id"),
+			 0);
+	sqlite3_bind_int64(st, 1, seq);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		ord_digest_state(&d, (const char *)sqlite3_column_text(st, 0),
+				 (const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
+				 sqlite3_column_int(st, 3), (const char *)sqlite3_column_text(st, 4));
+	sqlite3_finalize(st);
+	ord_digest_final(&d, out);
+}
+
 /* What a host with the game file and the game's key can do: change a
  * result of turn 1, recompute its phase digest, the whole chain after it,
  * the game's head, and re-sign every stored head. */
@@ -715,7 +773,6 @@ static void rewrite(const char *path)
 	sqlite3_stmt *st = NULL;
 	unsigned char d[32], prev[32], h[32], msg[32], sig[64];
 	int64_t seq, first = 0, last = 0;
-	int nr, nres, nst;
 	struct ord_buf body = ORD_BUF_INIT;
 
 	ck_assert_int_eq(ord_game_open(&g, path), 0);
@@ -729,7 +786,7 @@ static void rewrite(const char *path)
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
 	first = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	ck_assert_int_eq(ord_game_phase_digest(g, first, d, &nr, &nres, &nst), 0);
+	rows_digest(g->db, first, d);
 	ck_assert_int_eq(ord_store_prepare(g->db, &st, "SELECT body FROM log WHERE seq = ?"), 0);
 	sqlite3_bind_int64(st, 1, first);
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
@@ -771,13 +828,17 @@ static void rewrite(const char *path)
 		ck_assert_int_eq(sqlite3_step(up), SQLITE_DONE);
 		sqlite3_finalize(up);
 		/* a stored head of this entry: re-signed */
-		ck_assert_int_eq(ord_store_prepare(g->db, &up, "SELECT turn, at FROM head WHERE seq = ?"),
+		ck_assert_int_eq(ord_store_prepare(g->db, &up,
+						   "SELECT turn, at, seed_commitment FROM head WHERE seq = ?"),
 				 0);
 		sqlite3_bind_int64(up, 1, seq);
 		if (sqlite3_step(up) == SQLITE_ROW) {
 			sqlite3_stmt *hs = NULL;
+			static const unsigned char none[32];
 			ord_sig_head_msg(msg, game_id, sqlite3_column_int(up, 0),
-					 (const char *)sqlite3_column_text(up, 1), seq, h);
+					 (const char *)sqlite3_column_text(up, 1), seq, h,
+					 sqlite3_column_bytes(up, 2) == 32 ? sqlite3_column_blob(up, 2)
+									   : none);
 			ord_sig_sign(sig, msg, referee.sk);
 			ck_assert_int_eq(ord_store_prepare(g->db, &hs,
 							   "UPDATE head SET hash = ?, signature = ? WHERE seq = ?"),
@@ -812,9 +873,15 @@ START_TEST(rewrite_after_signed_head)
 	ck_assert_int_eq(system(cmd), 0);
 	rewrite(copy);
 	ck_assert_int_eq(ord_game_open(&g, copy), 0);
-	/* the rewrite is consistent: the audit alone sees nothing */
-	ck_assert_msg(ord_game_audit(g, 0, &out) == 0, "%s", out.buf);
-	/* the exchange head a player kept does */
+	/* the rewrite is consistent, but the replay of the phase through the
+	 * rules does not give the result written */
+	ck_assert_int_eq(ord_game_audit(g, 0, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "loses 1 figure") && strstr(out.buf, "but the rules give"),
+		      "%s", out.buf);
+	ck_assert_msg(!strstr(out.buf, "were changed after they were written") &&
+			      !strstr(out.buf, "does not chain"),
+		      "%s", out.buf);
+	/* the exchange head a player kept sees the rewrite too */
 	kept[0] = exch1;
 	ord_buf_reset(&out);
 	ck_assert_int_eq(ord_game_audit_heads(g, 0, kept, 1, &out), ORD_ETAMPERED);
@@ -824,12 +891,16 @@ START_TEST(rewrite_after_signed_head)
 	/* the seal head is older than the change: it still matches */
 	kept[0] = seal1;
 	ord_buf_reset(&out);
-	ck_assert_int_eq(ord_game_audit_heads(g, 0, kept, 1, &out), 0);
-	/* the bundle the host now exports, signed by the game's key: clean on
-	 * its own, caught by the kept exchange head */
+	ck_assert_int_eq(ord_game_audit_heads(g, 0, kept, 1, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "the head you kept of turn 1's seal (entry") &&
+			      strstr(out.buf, "matches; nothing up to it was rewritten"),
+		      "%s", out.buf);
+	/* the bundle the host now exports, signed by the game's key: caught on
+	 * its own by the replay, and by the kept exchange head */
 	ck_assert_int_eq(ord_game_use_key(g, &referee), 0);
 	ck_assert_int_eq(ord_game_export(g, 1, &b), 0);
-	ck_assert_int_eq(verify(b.buf, b.len, NULL, &out), 0);
+	ck_assert_int_eq(verify(b.buf, b.len, NULL, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "but the rules give"), "%s", out.buf);
 	memset(&o, 0, sizeof(o));
 	kept[0] = exch1;
 	o.heads = kept;
@@ -895,6 +966,20 @@ END_TEST
 
 /* ---- player signatures at submit ---- */
 
+static void sign_as(struct ord_signed_sheet *ss, const unsigned char gid[16], int turn,
+		    const unsigned char sc[32], const char *bytes, size_t len,
+		    const struct ord_keypair *kp)
+{
+	struct ord_sheet_binding b;
+
+	memset(&b, 0, sizeof(b));
+	memcpy(b.game_id, gid, 16);
+	b.turn = turn;
+	b.side = "blue";
+	memcpy(b.seed_commitment, sc, 32);
+	ord_sheet_sign(ss, &b, bytes, len, kp);
+}
+
 START_TEST(signed_submit_refusals)
 {
 	char copy[300], scen[300], cmd[700];
@@ -903,6 +988,7 @@ START_TEST(signed_submit_refusals)
 	struct ord_receipt r;
 	struct ord_diag d;
 	struct ord_keypair other_key;
+	struct ord_game_status st;
 	unsigned char gid[16];
 	ord_game *g = NULL;
 	size_t len;
@@ -915,24 +1001,36 @@ START_TEST(signed_submit_refusals)
 	memset(&co, 0, sizeof(co));
 	ck_assert_int_eq(ord_game_create(&g, copy, scen, &co), 0);
 	ord_game_id(g, gid);
+	ck_assert_int_eq(ord_game_status(g, &st), 0);
 	ord_diag_init(&d);
 	/* unsigned, for a side with a key */
 	ck_assert_int_eq(ord_game_submit(g, &r, "blue", bytes, len, &d), ORD_EBADDATA);
 	ck_assert_ptr_nonnull(strstr(ord_error_last(), "an unsigned sheet is refused"));
 	/* signed by another key */
 	ord_keypair_generate(&other_key);
-	ord_sheet_sign(&ss, gid, 1, "blue", bytes, len, &other_key);
+	sign_as(&ss, gid, 1, st.seed_commitment, bytes, len, &other_key);
 	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d),
 			 ORD_EBADDATA);
 	/* signed for another turn, another side, another game */
-	ord_sheet_sign(&ss, gid, 2, "blue", bytes, len, &bluek);
+	sign_as(&ss, gid, 2, st.seed_commitment, bytes, len, &bluek);
 	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d),
 			 ORD_EBADDATA);
-	ord_sheet_sign(&ss, game_id, 1, "blue", bytes, len, &bluek);
+	sign_as(&ss, game_id, 1, st.seed_commitment, bytes, len, &bluek);
 	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d),
 			 ORD_EBADDATA);
+	/* signed before the turn's seed was committed: another seed commitment */
+	{
+		unsigned char sc[32];
+		memcpy(sc, st.seed_commitment, 32);
+		sc[0] ^= 1;
+		sign_as(&ss, gid, 1, sc, bytes, len, &bluek);
+		ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce,
+							ss.signature, &d),
+				 ORD_EBADDATA);
+		ck_assert_ptr_nonnull(strstr(ord_error_last(), "seed commitment"));
+	}
 	/* a sheet changed after it was signed */
-	ord_sheet_sign(&ss, gid, 1, "blue", bytes, len, &bluek);
+	sign_as(&ss, gid, 1, st.seed_commitment, bytes, len, &bluek);
 	bytes[len - 2] = '2';
 	ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce, ss.signature, &d),
 			 ORD_EBADDATA);
@@ -976,6 +1074,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(f, flip_signatures);
 	tcase_add_test(f, flip_log);
 	tcase_add_test(f, flip_seed);
+	tcase_add_test(f, flip_game);
 	tcase_add_test(f, flip_rolls);
 	tcase_add_test(f, flip_results);
 	tcase_add_test(f, sweep_1);

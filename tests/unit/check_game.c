@@ -196,6 +196,7 @@ static void db_exec(const char *sql)
 /* One stored sheet (the latest version when version is 0). */
 struct stored {
 	unsigned char game_id[16];
+	unsigned char seed_commitment[32]; /* of the sheet's turn */
 	unsigned char nonce[32];
 	unsigned char commitment[32];
 	char *bytes;
@@ -217,8 +218,9 @@ static void stored_sheet(struct stored *s, const char *side, int turn, int versi
 
 	memset(s, 0, sizeof(*s));
 	st = db_query(db,
-		      "SELECT game.game_id, sheet.nonce, sheet.commitment, sheet.bytes, sheet.source, sheet.version "
-		      "FROM sheet JOIN side ON side.id = sheet.side_id, game WHERE side.name = '%s' "
+		      "SELECT game.game_id, sheet.nonce, sheet.commitment, sheet.bytes, sheet.source, sheet.version, "
+		      "turn.seed_commitment FROM sheet JOIN side ON side.id = sheet.side_id "
+		      "JOIN turn ON turn.turn = sheet.turn, game WHERE side.name = '%s' "
 		      "AND sheet.turn = %d AND (%d = 0 OR sheet.version = %d) ORDER BY sheet.version DESC LIMIT 1",
 		      side, turn, version, version);
 	ck_assert_msg(sqlite3_step(st) == SQLITE_ROW, "no sheet of %s, turn %d, version %d", side,
@@ -233,8 +235,23 @@ static void stored_sheet(struct stored *s, const char *side, int turn, int versi
 	s->bytes[s->len] = '\0';
 	snprintf(s->source, sizeof(s->source), "%s", (const char *)sqlite3_column_text(st, 4));
 	s->version = sqlite3_column_int(st, 5);
+	copy_blob(st, 6, s->seed_commitment, 32);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+}
+
+/* The commitment of a stored sheet's (possibly changed) fields. */
+static void commit_of(unsigned char out[32], const struct stored *s, int turn, const char *side,
+		      const unsigned char nonce[32], const void *bytes, size_t len)
+{
+	struct ord_sheet_binding b;
+
+	memset(&b, 0, sizeof(b));
+	memcpy(b.game_id, s->game_id, 16);
+	b.turn = turn;
+	b.side = side;
+	memcpy(b.seed_commitment, s->seed_commitment, 32);
+	ord_commit_sheet(out, &b, nonce, bytes, len);
 }
 
 static void write_file(const char *name, const void *data, size_t len)
@@ -389,29 +406,34 @@ START_TEST(test_submit_receipt_and_commitment)
 	ck_assert_int_eq(memcmp(s.commitment, r.commitment, 32), 0);
 
 	/* anybody with the nonce recomputes it ... */
-	ord_commit_sheet(c, s.game_id, 1, "blue", s.nonce, s.bytes, s.len);
+	commit_of(c, &s, 1, "blue", s.nonce, s.bytes, s.len);
 	ck_assert_int_eq(memcmp(c, r.commitment, 32), 0);
 	/* ... and it binds every input */
 	s.bytes[s.len - 2] ^= 1;
-	ord_commit_sheet(other, s.game_id, 1, "blue", s.nonce, s.bytes, s.len);
+	commit_of(other, &s, 1, "blue", s.nonce, s.bytes, s.len);
 	ck_assert_int_ne(memcmp(other, c, 32), 0);
 	s.bytes[s.len - 2] ^= 1;
-	ord_commit_sheet(other, s.game_id, 1, "blue", s.nonce, s.bytes, s.len - 1);
+	commit_of(other, &s, 1, "blue", s.nonce, s.bytes, s.len - 1);
 	ck_assert_int_ne(memcmp(other, c, 32), 0);
-	ord_commit_sheet(other, s.game_id, 2, "blue", s.nonce, s.bytes, s.len);
+	commit_of(other, &s, 2, "blue", s.nonce, s.bytes, s.len);
 	ck_assert_int_ne(memcmp(other, c, 32), 0);
-	ord_commit_sheet(other, s.game_id, 1, "red", s.nonce, s.bytes, s.len);
+	commit_of(other, &s, 1, "red", s.nonce, s.bytes, s.len);
 	ck_assert_int_ne(memcmp(other, c, 32), 0);
 	s.nonce[0] ^= 0x80;
-	ord_commit_sheet(other, s.game_id, 1, "blue", s.nonce, s.bytes, s.len);
+	commit_of(other, &s, 1, "blue", s.nonce, s.bytes, s.len);
 	ck_assert_int_ne(memcmp(other, c, 32), 0);
 	s.nonce[0] ^= 0x80;
 	s.game_id[15] ^= 1;
-	ord_commit_sheet(other, s.game_id, 1, "blue", s.nonce, s.bytes, s.len);
+	commit_of(other, &s, 1, "blue", s.nonce, s.bytes, s.len);
 	ck_assert_int_ne(memcmp(other, c, 32), 0);
 	s.game_id[15] ^= 1;
+	/* the turn's seed commitment too: a re-drawn seed voids every receipt */
+	s.seed_commitment[31] ^= 1;
+	commit_of(other, &s, 1, "blue", s.nonce, s.bytes, s.len);
+	ck_assert_int_ne(memcmp(other, c, 32), 0);
+	s.seed_commitment[31] ^= 1;
 	/* and is deterministic */
-	ord_commit_sheet(other, s.game_id, 1, "blue", s.nonce, s.bytes, s.len);
+	commit_of(other, &s, 1, "blue", s.nonce, s.bytes, s.len);
 	ck_assert_int_eq(memcmp(other, c, 32), 0);
 	free(s.bytes);
 
@@ -590,7 +612,7 @@ START_TEST(test_nmr_repeat)
 	ck_assert_int_ne(memcmp(t2.commitment, t1.commitment, 32), 0);
 	{
 		unsigned char c[32];
-		ord_commit_sheet(c, t2.game_id, 2, "blue", t2.nonce, t2.bytes, t2.len);
+		commit_of(c, &t2, 2, "blue", t2.nonce, t2.bytes, t2.len);
 		ck_assert_int_eq(memcmp(c, t2.commitment, 32), 0);
 	}
 	free(t1.bytes);

@@ -1,0 +1,143 @@
+/* phase.c - a turn's phases, for the game and for the replay (phase.h). */
+#include <string.h>
+
+#include "core/phase.h"
+
+int ord_phase_run(struct ord_ctx *ctx, const char *phase, const struct ord_phase_dice *dice)
+{
+	static const int none[1];
+	int err;
+
+	ctx->phase = phase;
+	if (dice->fixed_game) {
+		ctx->fixed = dice->fixed ? dice->fixed : none;
+		ctx->nfixed = dice->fixed ? dice->nfixed : 0;
+		ctx->fixed_pos = 0;
+	} else if (dice->key) {
+		memcpy(ctx->dice_key, dice->key, 32);
+		ctx->have_key = 1;
+	}
+	if (ctx->rs->resolve_phase && (err = ctx->rs->resolve_phase(ctx, phase)) != 0)
+		return err;
+	if (dice->fixed_game && ctx->fixed_pos < ctx->nfixed)
+		return ord_error_set(ORD_EUSAGE, "%zu dice given but phase '%s' used only %zu",
+				     ctx->nfixed, phase, ctx->fixed_pos);
+	return 0;
+}
+
+void ord_phase_digest(struct ord_ctx *ctx, int turn, int index, unsigned char out[32],
+		      int *nrolls, int *nresults, int *nstates)
+{
+	struct ord_buf a = ORD_BUF_INIT, b = ORD_BUF_INIT;
+	struct ord_digest d;
+	size_t i;
+
+	*nrolls = *nresults = *nstates = 0;
+	ord_digest_init(&d, ORD_PHASE_TAG);
+	for (i = 0; i < ctx->nrolls; i++) {
+		const struct ord_ctx_roll *r = &ctx->rolls[i];
+		ord_digest_roll(&d, turn, r->phase, (int)r->event_seq, r->purpose, (int)r->idx,
+				(int)r->sides, r->value, r->fixed);
+		(*nrolls)++;
+	}
+	for (i = 0; i < ctx->nresults; i++) {
+		const struct ord_ctx_result *r = &ctx->results[i];
+		ord_buf_reset(&b);
+		ord_kv_serialize(&r->values, &b);
+		ord_digest_result(&d, turn, r->phase, (int)r->event_seq, r->unit, b.buf,
+				  r->explanation);
+		(*nresults)++;
+	}
+	for (i = 0; i < ctx->nunits; i++) {
+		if (!ord_ctx_unit_changed(ctx, i, &b))
+			continue;
+		ord_buf_reset(&a);
+		ord_kv_serialize(&ctx->units[i].attrs, &a);
+		ord_digest_state(&d, ctx->units[i].id, a.buf, turn, index, b.buf);
+		(*nstates)++;
+	}
+	ord_digest_final(&d, out);
+	ord_buf_release(&a);
+	ord_buf_release(&b);
+}
+
+int ord_phase_event_args(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
+			 char *const *argv, struct ord_kv *out, struct ord_diag *diag)
+{
+	const struct ord_key_spec *ks;
+	size_t before = diag->n;
+
+	if (ord_keys_check(out, ek->keys, argc, argv, diag))
+		return ORD_EUSAGE;
+	for (ks = ek->keys; ks->name; ks++) {
+		const char *v = ord_kv_get(out, ks->name);
+		const struct ord_unit *u;
+		if (ks->type != ORD_KEY_UNIT || !v)
+			continue;
+		if (!(u = ord_ctx_find_unit(ctx, v)))
+			ord_diag_add(diag, 0, 0, NULL, NULL, "%s: unknown unit '%s'", ks->name, v);
+		else
+			ord_kv_set(out, ks->name, u->id);
+	}
+	return diag->n > before ? ORD_EUSAGE : 0;
+}
+
+size_t ord_phase_check_event(struct ord_ctx *ctx, const struct ord_event *ev,
+			     struct ord_buf *checks, struct ord_diag *diag)
+{
+	size_t i, before = diag->n;
+	const char *p;
+
+	if (ctx->rs->check_event)
+		ctx->rs->check_event(ctx, ev, diag);
+	for (i = before; i < diag->n; i++) {
+		if (i > before)
+			ord_buf_adds(checks, "; ");
+		if (*diag->items[i].unit)
+			ord_buf_addf(checks, "unit '%s': ", diag->items[i].unit);
+		for (p = diag->items[i].msg; *p; p++)
+			ord_buf_addch(checks, *p == '\n' ? ' ' : *p);
+		if (*diag->items[i].rule)
+			ord_buf_addf(checks, " (%s)", diag->items[i].rule);
+	}
+	return diag->n - before;
+}
+
+void ord_phase_events_digest(struct ord_ctx *ctx, unsigned char out[32])
+{
+	struct ord_buf a = ORD_BUF_INIT;
+	struct ord_digest d;
+	size_t i;
+
+	ord_digest_init(&d, ORD_EVENTS_TAG);
+	for (i = 0; i < ctx->nevents; i++) {
+		const struct ord_event *e = &ctx->events[i];
+		ord_buf_reset(&a);
+		ord_kv_serialize(&e->kv, &a);
+		ord_digest_event(&d, e->seq, e->kind, a.buf, e->override, e->check);
+	}
+	ord_digest_final(&d, out);
+	ord_buf_release(&a);
+}
+
+void ord_phase_state_root(struct ord_ctx *ctx, unsigned char out[32])
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	struct ord_digest d;
+	size_t i;
+
+	ord_digest_init(&d, ORD_UNITS_TAG);
+	for (i = 0; i < ctx->nunits; i++) {
+		ord_buf_reset(&b);
+		ord_kv_serialize(&ctx->units[i].state, &b);
+		ord_digest_unit(&d, ctx->units[i].id, b.buf);
+	}
+	ord_digest_final(&d, out);
+	ord_buf_release(&b);
+}
+
+void ord_phase_hold_text(struct ord_buf *out, const char *side, int turn, const char *policy)
+{
+	ord_buf_addf(out, "# no orders received from %s for turn %d: NMR policy %s, every unit holds\n",
+		     side, turn, policy);
+}

@@ -1,0 +1,59 @@
+/*
+ * phase.h - what a turn's phases do, written once for the game (game_turn.c)
+ * and for the verifier's replay (verify.c): check an event against the
+ * sealed orders, derive a phase's dice, run the phase through the ruleset,
+ * and digest the rows it produced.  Whatever a game writes, the replay
+ * recomputes with the same functions, so the two cannot drift apart.
+ */
+#ifndef ORD_PHASE_H
+#define ORD_PHASE_H
+
+#include "core/ctx.h"
+#include "core/crypto.h"
+
+/* The dice of a phase. */
+struct ord_phase_dice {
+	int fixed_game;            /* a fixed-dice test game: faces from fixed, in order */
+	const int *fixed;
+	size_t nfixed;
+	const unsigned char *key;  /* otherwise: the phase's dice key (NULL: none yet) */
+};
+
+/*
+ * Run phase (1-based index) of ctx's turn through the ruleset.  ctx holds
+ * the units as they stand before the phase, the sealed orders and the
+ * phase's events; afterwards its rolls, results and changed unit states
+ * are the phase's rows.  A fixed-dice phase must use every face it was
+ * given (ORD_EUSAGE).
+ */
+int ord_phase_run(struct ord_ctx *ctx, const char *phase, const struct ord_phase_dice *dice);
+
+/* The digest of a run phase's rows, as the "resolve" entry logs it, and the
+ * number of rolls, results and unit states. */
+void ord_phase_digest(struct ord_ctx *ctx, int turn, int index, unsigned char out[32],
+		      int *nrolls, int *nresults, int *nstates);
+
+/* The core's checks of an event's key=value arguments before the ruleset
+ * sees them: known keys of the right types and ranges, defaults filled in
+ * (ord_keys_check), every unit named a unit of the game, written by its id
+ * whatever the referee typed.  ORD_EUSAGE with the problems in diag. */
+int ord_phase_event_args(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
+			 char *const *argv, struct ord_kv *out, struct ord_diag *diag);
+
+/* Check event ev (the last added to ctx) against the sealed orders and the
+ * units' state with the ruleset's check_event: the number of problems, and
+ * their one-line summary in checks (what the event row and log keep). */
+size_t ord_phase_check_event(struct ord_ctx *ctx, const struct ord_event *ev,
+			     struct ord_buf *checks, struct ord_diag *diag);
+
+/* The digest of the events of a phase now in ctx (the "close" entry). */
+void ord_phase_events_digest(struct ord_ctx *ctx, unsigned char out[32]);
+
+/* The digest of every unit's state in ctx, in unit order (the "open" entry's
+ * state_root). */
+void ord_phase_state_root(struct ord_ctx *ctx, unsigned char out[32]);
+
+/* The text a stand-in sheet holds when a side sent none and its units hold. */
+void ord_phase_hold_text(struct ord_buf *out, const char *side, int turn, const char *policy);
+
+#endif

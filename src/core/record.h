@@ -1,0 +1,169 @@
+/*
+ * record.h - one turn of a game as the verifier reads it.  A record comes
+ * from the game file (ord_store_record_load, src/store/record.c) or from a
+ * turn bundle (ord_bundle_read, bundle.c); export writes one as a bundle.
+ * The verifier (verify.c) checks a record, whichever its source, and
+ * replays its phases (replay.c): so `orderly audit` and `orderly verify`
+ * are one engine, written once.
+ *
+ * A record of turn N holds the log from the "open" entry of turn N up to,
+ * once the turn is exchanged, the "open" entry of turn N+1 (which the
+ * exchange's signed head covers), and every row those entries vouch for;
+ * the scenario and the tables in force; every unit's state when the turn
+ * opened; the signed heads of the turn.
+ *
+ * Ownership: every pointer is malloc'd and belongs to the record;
+ * ord_record_release frees it all.
+ */
+#ifndef ORD_RECORD_H
+#define ORD_RECORD_H
+
+#include "core/common.h"
+
+struct ord_rec_entry {
+	int64_t seq;
+	int turn;
+	int64_t at;             /* unix seconds (hashed, informative) */
+	char *kind;
+	char *body;
+	unsigned char hash[32];
+	int used;               /* rows of the record that point at it (verify.c) */
+};
+
+struct ord_rec_unit {
+	char *id;               /* the unit's id in the scenario */
+	char *state;            /* "k=v\n" lines: its state when the turn opened */
+};
+
+struct ord_rec_commit {
+	char *side;
+	int version;
+	unsigned char commitment[32];
+	unsigned char signature[64];
+	int64_t log;
+};
+
+struct ord_rec_sheet {
+	char *side;
+	char *source;           /* submitted | hold | repeat */
+	int version;
+	unsigned char *bytes;   /* exactly as received (NUL-terminated for convenience) */
+	size_t len;
+	unsigned char nonce[32];
+	unsigned char commitment[32];
+	int has_sig;
+	unsigned char signature[64];
+	int has_witness;
+	unsigned char witness[32];
+	int64_t log;
+	int commit_ok;          /* verify.c: its bytes and nonce give its commitment */
+};
+
+struct ord_rec_event {
+	unsigned seq;
+	char *phase;
+	char *kind;
+	char *args;             /* "k=v\n" lines */
+	char *override;         /* NULL when none */
+	char *checks;           /* "" when none */
+	int64_t log;
+};
+
+struct ord_rec_roll {
+	int64_t log;
+	int turn, event, idx, sides, value, fixed;
+	char *phase;
+	char *purpose;
+};
+
+struct ord_rec_result {
+	int64_t log;
+	int turn, event;
+	char *phase;
+	char *unit;
+	char *values;
+	char *explanation;
+};
+
+struct ord_rec_state {
+	int64_t log;
+	int turn, phase;
+	char *unit;
+	char *attrs;
+	char *value;
+};
+
+struct ord_rec_head {
+	int turn;
+	char at[16];
+	int64_t seq;
+	unsigned char hash[32];
+	int has_seed_commitment;
+	unsigned char seed_commitment[32];
+	unsigned char signature[64];
+};
+
+/* A side's sealed sheet of the turn before, for a side the NMR policy
+ * stood in for: what "repeat" repeats, or was found invalid to repeat. */
+struct ord_rec_prev {
+	char *side;
+	unsigned char *bytes;
+	size_t len;
+};
+
+struct ord_rec_link {
+	int index;              /* the phase (1-based) */
+	char *side;
+	unsigned char link[32];
+	int64_t log;
+};
+
+#define ORD_REC_ARRAY(T)                                                            \
+	struct {                                                                    \
+		T *v;                                                               \
+		size_t n, alloc;                                                    \
+	}
+
+struct ord_record {
+	unsigned char game_id[16];
+	unsigned char key[32];      /* the game's public key */
+	int turn;
+	int exchanged;              /* the turn's exchange is in the record */
+	int have_seed;              /* the seed is known (revealed, or the referee's own file) */
+	unsigned char seed[32];
+	int have_referee_witness;   /* witnessed: the referee's chain start is known */
+	unsigned char referee_witness[32];
+	unsigned char prev[32];     /* the hash the first entry chains from */
+	char *title;                /* the game's title (informative) */
+	char *scenario;             /* the scenario file, as stored */
+	size_t scenario_len;
+	char *tables;               /* the tables in force */
+	size_t tables_len;
+
+	/* arrays grow by doubling (ORD_REC_ADD): a turn of 100,000 units */
+	ORD_REC_ARRAY(struct ord_rec_unit) units; /* when the turn opened, in unit order */
+	ORD_REC_ARRAY(struct ord_rec_entry) entries;
+	ORD_REC_ARRAY(struct ord_rec_commit) commits;
+	ORD_REC_ARRAY(struct ord_rec_sheet) sheets;
+	ORD_REC_ARRAY(struct ord_rec_event) events;
+	ORD_REC_ARRAY(struct ord_rec_roll) rolls;
+	ORD_REC_ARRAY(struct ord_rec_result) results;
+	ORD_REC_ARRAY(struct ord_rec_state) states;
+	ORD_REC_ARRAY(struct ord_rec_head) heads;
+	ORD_REC_ARRAY(struct ord_rec_link) links;
+	ORD_REC_ARRAY(struct ord_rec_prev) previous;
+};
+
+void ord_record_init(struct ord_record *r);
+void ord_record_release(struct ord_record *r);
+/* One more element of an ORD_REC_ARRAY a: a pointer to it, zeroed. */
+#define ORD_REC_ADD(a)                                                                    \
+	((a).n == (a).alloc ? (void)((a).alloc = (a).alloc ? 2 * (a).alloc : 16,          \
+				     (a).v = ord_xrealloc((a).v, (a).alloc * sizeof(*(a).v))) \
+			    : (void)0,                                                    \
+	 memset(&(a).v[(a).n], 0, sizeof(*(a).v)), &(a).v[(a).n++])
+/* The entry of seq, or NULL (entries are in seq order without gaps, or the
+ * verifier says so; the lookup does not rely on it). */
+struct ord_rec_entry *ord_record_entry(const struct ord_record *r, int64_t seq);
+
+#endif

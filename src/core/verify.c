@@ -1,0 +1,1468 @@
+/*
+ * verify.c - the one verifier (verify.h): a turn's record checked, whether
+ * it came from the game file (audit) or from a bundle (verify).
+ *
+ * Each check says what it proves; a failure names the entry, sheet, event,
+ * roll or head concerned, and the checks after it still run, so that the
+ * player gets the whole list.  What the checks rebuild (commitments, log
+ * hashes, entry bodies, digests, the dice, every phase) comes from the same
+ * functions the game used to write them (crypto.c, canon.c, phase.c), so
+ * they cannot drift apart.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/crypto.h"
+#include "core/ctx.h"
+#include "core/phase.h"
+#include "core/scenario.h"
+#include "core/verify.h"
+
+/* At most this many differences of one kind are listed per phase. */
+#define MAX_LISTED 10
+
+/* ---- findings ---- */
+
+static void line(struct ord_vout *v, const char *what, const char *fmt, va_list ap)
+{
+	ord_buf_addf(v->out, "%s%s: ", v->indent ? v->indent : "  ", what);
+	ord_buf_vaddf(v->out, fmt, ap);
+	ord_buf_addch(v->out, '\n');
+}
+
+void ord_vout_fail(struct ord_vout *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	line(v, v->fail ? v->fail : "FAILED", fmt, ap);
+	va_end(ap);
+	v->failures++;
+}
+
+void ord_vout_ok(struct ord_vout *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	line(v, "ok", fmt, ap);
+	va_end(ap);
+}
+
+void ord_vout_note(struct ord_vout *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	line(v, "note", fmt, ap);
+	va_end(ap);
+}
+
+void ord_verify_facts_release(struct ord_verify_facts *f)
+{
+	if (f->have_config)
+		ord_canon_config_release(&f->config);
+	memset(f, 0, sizeof(*f));
+}
+
+/* ---- one verification ---- */
+
+struct sealed {
+	int version;                   /* 0: none */
+	unsigned char commitment[32];
+	const struct ord_rec_sheet *sheet; /* its sheet, when opened / stored */
+};
+
+/* A resolved phase as the log shows it. */
+struct phase {
+	const struct ord_rec_entry *close;   /* witnessed: its close, else NULL */
+	const struct ord_rec_entry *resolve; /* NULL while not resolved */
+};
+
+struct vr {
+	const struct ord_record *r;
+	const struct ord_verify_opts *o;
+	struct ord_vout *v;
+	struct ord_verify_facts *f;
+	int *used;                          /* per entry: rows vouched for */
+
+	struct ord_canon_config cfg;
+	int have_cfg;
+	unsigned char seed_commitment[32];
+	const struct ord_ruleset *rs;
+	const struct ord_notation *nt;
+	struct ord_rules *rules;
+	struct ord_scenario sc;
+	int have_sc;
+	size_t nphases;
+
+	const struct ord_rec_entry *open, *seal, *exchange, *next_open;
+	struct phase *phases;               /* nphases of them */
+	size_t nresolved;
+
+	struct sealed *sealed;              /* per scenario side */
+	int have_sealed;
+	int have_key;
+	unsigned char dice_key[32];
+};
+
+static size_t entry_index(const struct vr *x, const struct ord_rec_entry *e)
+{
+	return (size_t)(e - x->r->entries.v);
+}
+
+/* The entry at seq, of kind; NULL (with a failure naming what) if not. */
+static const struct ord_rec_entry *entry_of(struct vr *x, int64_t seq, const char *kind,
+					    const char *what)
+{
+	const struct ord_rec_entry *e = ord_record_entry(x->r, seq);
+
+	if (!e) {
+		ord_vout_fail(x->v, "%s points at log entry %lld, which is not in turn %d's log", what,
+			      (long long)seq, x->r->turn);
+		return NULL;
+	}
+	if (strcmp(e->kind, kind)) {
+		ord_vout_fail(x->v, "%s points at log entry %lld, a '%s' entry, not '%s'", what,
+			      (long long)seq, e->kind, kind);
+		return NULL;
+	}
+	x->used[entry_index(x, e)]++;
+	return e;
+}
+
+static const struct ord_scenario_side *scenario_side(struct vr *x, const char *id)
+{
+	size_t i;
+
+	for (i = 0; x->have_sc && i < x->sc.nsides; i++)
+		if (!strcmp(x->sc.sides[i].id, id))
+			return &x->sc.sides[i];
+	return NULL;
+}
+
+static int side_key(struct vr *x, const char *id, unsigned char key[32])
+{
+	const struct ord_scenario_side *s = scenario_side(x, id);
+
+	return s && s->pubkey && ord_unhex(key, 32, s->pubkey) == 32;
+}
+
+static long body_long(const char *body, const char *key, long def)
+{
+	char *v = ord_canon_get(body, key);
+	long l = def;
+
+	if (v && ord_parse_long(v, &l))
+		l = def;
+	free(v);
+	return l;
+}
+
+static int body_hex(const char *body, const char *key, unsigned char *out, size_t n)
+{
+	char *v = ord_canon_get(body, key);
+	int ok = v && strlen(v) == 2 * n && ord_unhex(out, n, v) == (int)n;
+
+	free(v);
+	return ok;
+}
+
+/* ---- the game: the opening entry, the ruleset, scenario and tables ---- */
+
+static void check_opening(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	const struct ord_rec_entry *e = r->entries.n ? &r->entries.v[0] : NULL;
+	unsigned char h[32];
+	char hex[65], want[65];
+	long turn;
+	int err;
+
+	if (!e || strcmp(e->kind, "open") || e->turn != r->turn) {
+		ord_vout_fail(x->v, "the log does not start with the opening of turn %d", r->turn);
+		return;
+	}
+	x->open = e;
+	x->used[0]++;
+	turn = body_long(e->body, "turn", -1);
+	if (turn != r->turn)
+		ord_vout_fail(x->v, "the opening entry %lld names turn %ld, not %d", (long long)e->seq,
+			      turn, r->turn);
+	if (!body_hex(e->body, "seed_commitment", x->seed_commitment, 32))
+		ord_vout_fail(x->v, "the opening entry %lld commits to no dice seed", (long long)e->seq);
+	if ((err = ord_canon_config_read(&x->cfg, e->body)) != 0) {
+		ord_vout_fail(x->v, "the opening entry %lld: %s", (long long)e->seq, ord_error_last());
+		ord_error_clear();
+		return;
+	}
+	x->have_cfg = 1;
+	/* the game's key as this turn's opening states it */
+	if (memcmp(x->cfg.key, r->key, 32)) {
+		ord_hex(hex, r->key, 32);
+		ord_hex(want, x->cfg.key, 32);
+		ord_vout_fail(x->v, "the turn was opened under key %s, but the game's key here is %s", want, hex);
+	}
+	if (x->o && x->o->pubkey && memcmp(x->o->pubkey, x->cfg.key, 32)) {
+		ord_hex(hex, x->o->pubkey, 32);
+		ord_hex(want, x->cfg.key, 32);
+		ord_vout_fail(x->v, "the turn was opened under key %s, not under the game's key %s that you gave", want,
+			      hex);
+	}
+	crypto_generichash(h, 32, (const unsigned char *)r->scenario, r->scenario_len, NULL, 0);
+	if (memcmp(h, x->cfg.scenario, 32))
+		ord_vout_fail(x->v, "the scenario here is not the one the turn's opening names");
+	crypto_generichash(h, 32, (const unsigned char *)(r->tables ? r->tables : ""), r->tables_len,
+			   NULL, 0);
+	if (memcmp(h, x->cfg.tables, 32))
+		ord_vout_fail(x->v, "the rules tables here are not the ones the turn's opening names");
+	if (ord_ruleset_find(&x->rs, x->cfg.ruleset) != 0) {
+		ord_vout_fail(x->v, "the turn cannot be replayed: %s", ord_error_last());
+		ord_error_clear();
+		x->rs = NULL;
+		return;
+	}
+	if (ord_notation_find(&x->nt, x->rs->notation) != 0) {
+		ord_vout_fail(x->v, "the turn cannot be replayed: %s", ord_error_last());
+		ord_error_clear();
+		x->rs = NULL;
+		return;
+	}
+	while (x->rs->phases && x->rs->phases[x->nphases])
+		x->nphases++;
+	if (x->rs->load(&x->rules, r->tables_len ? r->tables : NULL, r->tables_len, "the game's tables")) {
+		ord_vout_fail(x->v, "the game's tables cannot be loaded: %s", ord_error_last());
+		ord_error_clear();
+		x->rules = NULL;
+		x->rs = NULL;
+		return;
+	}
+	ord_scenario_init(&x->sc);
+	if (ord_scenario_load(&x->sc, r->scenario, r->scenario_len, "the game's scenario") ||
+	    ord_scenario_check_attrs(&x->sc, x->rs->unit_attrs, "the game's scenario")) {
+		ord_vout_fail(x->v, "the game's scenario cannot be read: %s", ord_error_last());
+		ord_error_clear();
+		ord_scenario_release(&x->sc);
+		return;
+	}
+	x->have_sc = 1;
+	if (x->f) {
+		x->f->have_config = 1;
+		ord_canon_config_read(&x->f->config, e->body);
+		memcpy(x->f->seed_commitment, x->seed_commitment, 32);
+	}
+}
+
+/* ---- the chain, and the order of the entries ---- */
+
+static void check_chain(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	const unsigned char *prev = r->prev;
+	unsigned char h[32];
+	size_t i;
+	int bad = x->v->failures;
+
+	for (i = 0; i < r->entries.n; i++) {
+		const struct ord_rec_entry *e = &r->entries.v[i];
+		int last = i + 1 == r->entries.n;
+
+		if (i && e->seq != r->entries.v[i - 1].seq + 1)
+			ord_vout_fail(x->v, "log entry %lld follows entry %lld: entries were removed, added or reordered",
+				      (long long)e->seq, (long long)r->entries.v[i - 1].seq);
+		if (e->turn != r->turn &&
+		    !(last && e->turn == r->turn + 1 && !strcmp(e->kind, "open")))
+			ord_vout_fail(x->v, "log entry %lld (%s) belongs to turn %d, not to turn %d",
+				      (long long)e->seq, e->kind, e->turn, r->turn);
+		ord_log_hash(h, prev, e->seq, e->turn, e->kind, e->body, e->at);
+		if (memcmp(h, e->hash, 32))
+			ord_vout_fail(x->v, "log entry %lld (%s, turn %d): its content and the entry before it do not give its hash (changed)",
+				      (long long)e->seq, e->kind, e->turn);
+		prev = e->hash;
+	}
+	if (x->v->failures == bad && r->entries.n)
+		ord_vout_ok(x->v, "log: %zu entr%s (%lld to %lld) chain%s from the hash before them",
+			    r->entries.n, r->entries.n == 1 ? "y" : "ies", (long long)r->entries.v[0].seq,
+			    (long long)r->entries.v[r->entries.n - 1].seq, r->entries.n == 1 ? "s" : "");
+}
+
+/* Kinds that change nothing the verifier replays (logged for the audit's
+ * sake: refused sheets, deadlines, the mail judge's registrations). */
+static int neutral(const char *kind)
+{
+	static const char *const kinds[] = { "open", "sheet", "commit", "opening", "seal", "event",
+					     "close", "witness", "resolve", "exchange", NULL };
+	size_t i;
+
+	for (i = 0; kinds[i]; i++)
+		if (!strcmp(kinds[i], kind))
+			return 0;
+	return 1;
+}
+
+/*
+ * The turn's cycle, from the log alone: opened, sheets (or commitments)
+ * only before the seal, sealed once, openings after it (referee-less),
+ * then for each phase of the ruleset in order its events (witnessed: its
+ * close and the sides' links) and its resolve, and the exchange only after
+ * the last phase; after the exchange only the next turn's opening.
+ */
+static void check_cycle(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	size_t i, p = 0; /* phases resolved so far */
+	int bad = x->v->failures, closed = 0;
+
+	x->phases = ord_xcalloc(x->nphases + 1, sizeof(*x->phases));
+	for (i = 1; i < r->entries.n; i++) {
+		const struct ord_rec_entry *e = &r->entries.v[i];
+		const char *k = e->kind;
+
+		if (x->next_open) {
+			ord_vout_fail(x->v, "log entry %lld (%s) comes after the next turn's opening",
+				      (long long)e->seq, k);
+			continue;
+		}
+		if (x->exchange) {
+			if (!strcmp(k, "open") && e->turn == r->turn + 1)
+				x->next_open = e;
+			else if (!neutral(k))
+				ord_vout_fail(x->v, "log entry %lld: a '%s' after the exchange", (long long)e->seq, k);
+			continue;
+		}
+		if (!strcmp(k, "open")) {
+			ord_vout_fail(x->v, "log entry %lld: turn %d opened again", (long long)e->seq, e->turn);
+		} else if (!strcmp(k, "sheet") || !strcmp(k, "commit")) {
+			if (x->seal)
+				ord_vout_fail(x->v, "log entry %lld: a %s handed in after the seal",
+					      (long long)e->seq, k);
+		} else if (!strcmp(k, "seal")) {
+			if (x->seal)
+				ord_vout_fail(x->v, "log entry %lld: the turn sealed a second time (first in entry %lld)",
+					      (long long)e->seq, (long long)x->seal->seq);
+			else
+				x->seal = e;
+		} else if (!strcmp(k, "opening")) {
+			if (!x->seal)
+				ord_vout_fail(x->v, "log entry %lld: a sheet opened before the seal", (long long)e->seq);
+		} else if (!strcmp(k, "event") || !strcmp(k, "close") || !strcmp(k, "witness") ||
+			   !strcmp(k, "resolve")) {
+			char *phase = ord_canon_get(e->body, "phase");
+			long index = body_long(e->body, "index", 0);
+
+			if (!x->seal) {
+				ord_vout_fail(x->v, "log entry %lld: %s %s before the seal", (long long)e->seq,
+					      !strcmp(k, "event") ? "an" : "a", k);
+			} else if (p >= x->nphases) {
+				ord_vout_fail(x->v, "log entry %lld: a '%s' after every phase of the turn was resolved",
+					      (long long)e->seq, k);
+			} else if (!strcmp(k, "event")) {
+				if (!phase || strcmp(phase, x->rs->phases[p]))
+					ord_vout_fail(x->v, "log entry %lld: an event of phase '%s' while phase '%s' was being played",
+						      (long long)e->seq, phase ? phase : "?", x->rs->phases[p]);
+				else if (closed)
+					ord_vout_fail(x->v, "log entry %lld: an event of phase '%s' after its events were closed",
+						      (long long)e->seq, phase);
+			} else if (!strcmp(k, "close")) {
+				if (index != (long)p + 1 || !phase || strcmp(phase, x->rs->phases[p]) || closed)
+					ord_vout_fail(x->v, "log entry %lld: closes phase %ld (%s) while phase %zu (%s) was being played",
+						      (long long)e->seq, index, phase ? phase : "?", p + 1,
+						      x->rs->phases[p]);
+				else
+					x->phases[p].close = e;
+				closed = 1;
+			} else if (!strcmp(k, "witness")) {
+				if (index != (long)p + 1 || !closed)
+					ord_vout_fail(x->v, "log entry %lld: a witness link for phase %ld while phase %zu was being played%s",
+						      (long long)e->seq, index, p + 1,
+						      closed ? "" : ", before its events were closed");
+			} else {
+				/* resolve */
+				if (index != (long)p + 1 || !phase || strcmp(phase, x->rs->phases[p])) {
+					ord_vout_fail(x->v, "log entry %lld resolves phase %ld (%s), but phase %zu of the turn is '%s': a phase was skipped or resolved out of order",
+						      (long long)e->seq, index, phase ? phase : "?", p + 1,
+						      x->rs->phases[p]);
+				} else if (x->have_cfg && x->cfg.witnessed && !closed) {
+					ord_vout_fail(x->v, "log entry %lld resolves phase %zu (%s) whose events were never closed",
+						      (long long)e->seq, p + 1, x->rs->phases[p]);
+				}
+				x->phases[p].resolve = e;
+				p++;
+				closed = 0;
+			}
+			free(phase);
+		} else if (!strcmp(k, "exchange")) {
+			if (!x->seal)
+				ord_vout_fail(x->v, "log entry %lld: the exchange of a turn never sealed", (long long)e->seq);
+			else if (p < x->nphases)
+				ord_vout_fail(x->v, "log entry %lld: the exchange after %zu of the %zu phases: phase '%s' was never resolved",
+					      (long long)e->seq, p, x->nphases, x->rs->phases[p]);
+			x->exchange = e;
+		}
+	}
+	x->nresolved = p;
+	if (x->f) {
+		x->f->sealed = x->seal != NULL;
+		x->f->phases = (int)p;
+		x->f->exchanged = x->exchange != NULL;
+	}
+	if (x->v->failures == bad)
+		ord_vout_ok(x->v, "cycle: %s%s%zu of %zu phases resolved in the ruleset's order%s",
+			    "opened", x->seal ? ", sealed once, " : " (not sealed yet), ", p, x->nphases,
+			    x->exchange ? ", then exchanged" : "");
+}
+
+/* ---- the seed ---- */
+
+static void check_seed(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	unsigned char c[32], seed[32];
+	int bad = x->v->failures;
+
+	if (!x->open)
+		return;
+	if (x->exchange) {
+		x->used[entry_index(x, x->exchange)]++;
+		if (!body_hex(x->exchange->body, "seed", seed, 32) ||
+		    (r->have_seed && memcmp(seed, r->seed, 32)))
+			ord_vout_fail(x->v, "the dice seed is not the one revealed at the exchange (entry %lld)",
+				      (long long)x->exchange->seq);
+	}
+	if (!r->have_seed) {
+		ord_vout_note(x->v, "seed: committed in entry %lld, not revealed yet", (long long)x->open->seq);
+		return;
+	}
+	ord_commit_seed(c, r->game_id, r->turn, r->seed);
+	if (memcmp(c, x->seed_commitment, 32))
+		ord_vout_fail(x->v, "the dice seed does not match the commitment logged when turn %d opened (entry %lld)",
+			      r->turn, (long long)x->open->seq);
+	if (x->v->failures == bad)
+		ord_vout_ok(x->v, "seed: committed when the turn opened (entry %lld), before any sheet; %s",
+			    (long long)x->open->seq,
+			    x->exchange ? "revealed at the exchange" : "held in the game file");
+}
+
+/* ---- sheets, commitments and the seal ---- */
+
+static void binding(struct vr *x, struct ord_sheet_binding *b, const char *side,
+		    const unsigned char *witness)
+{
+	memset(b, 0, sizeof(*b));
+	memcpy(b->game_id, x->r->game_id, 16);
+	b->turn = x->r->turn;
+	b->side = side;
+	memcpy(b->seed_commitment, x->seed_commitment, 32);
+	if (witness)
+		memcpy(b->witness, witness, 32);
+}
+
+static void check_sheets(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	struct ord_buf b = ORD_BUF_INIT, what = ORD_BUF_INIT;
+	struct ord_sheet_binding bind;
+	unsigned char c[32], key[32];
+	size_t i;
+	int bad = x->v->failures, nsigned = 0;
+
+	for (i = 0; i < r->sheets.n; i++) {
+		struct ord_rec_sheet *s = &r->sheets.v[i];
+		const struct ord_rec_entry *e = ord_record_entry(r, s->log);
+		int keyed = side_key(x, s->side, key);
+
+		ord_buf_reset(&what);
+		ord_buf_addf(&what, "the sheet of %s, version %d", s->side, s->version);
+		if (x->have_sc && !scenario_side(x, s->side))
+			ord_vout_fail(x->v, "%s: no such side in this game", what.buf);
+		binding(x, &bind, s->side, s->has_witness ? s->witness : NULL);
+		ord_commit_sheet(c, &bind, s->nonce, s->bytes, s->len);
+		s->commit_ok = !memcmp(c, s->commitment, 32);
+		if (!s->commit_ok)
+			ord_vout_fail(x->v, "%s: its bytes, nonce and the turn's seed commitment do not give its commitment (changed since it was committed)",
+				      what.buf);
+		if (x->have_cfg && x->cfg.witnessed && !s->has_witness && !strcmp(s->source, "submitted"))
+			ord_vout_fail(x->v, "%s: no witness chain, but the game's dice are witnessed", what.buf);
+		if (keyed && !strcmp(s->source, "submitted")) {
+			if (!s->has_sig)
+				ord_vout_fail(x->v, "%s: not signed, but side %s signs its sheets", what.buf, s->side);
+			else if (ord_sheet_sig_check(key, s->signature, r->game_id, r->turn, s->side, s->commitment))
+				ord_vout_fail(x->v, "%s: its signature is not side %s's over its commitment",
+					      what.buf, s->side);
+			else
+				nsigned++;
+		} else if (s->has_sig) {
+			ord_vout_fail(x->v, "%s: carries a signature no key of the game can check", what.buf);
+		}
+		if (strcmp(s->source, "submitted")) {
+			/* a stand-in: nothing in it may be anybody's choice */
+			unsigned char n[32];
+			ord_stand_in_nonce(n, r->game_id, r->turn, s->side);
+			if (memcmp(n, s->nonce, 32))
+				ord_vout_fail(x->v, "%s: a stand-in (%s) whose nonce is not the one derived from the game, turn and side (a re-drawn stand-in)",
+					      what.buf, s->source);
+		}
+		ord_buf_reset(&b);
+		if (e && !strcmp(e->kind, "opening")) {
+			e = entry_of(x, s->log, "opening", what.buf);
+			ord_canon_opening(&b, s->side, s->version, s->commitment);
+		} else {
+			e = entry_of(x, s->log, "sheet", what.buf);
+			ord_canon_sheet(&b, s->side, s->version, s->source, s->commitment,
+					s->has_sig ? s->signature : NULL, s->has_witness ? s->witness : NULL);
+		}
+		if (e && strcmp(e->body, b.buf))
+			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what.buf,
+				      (long long)e->seq);
+	}
+	if (x->v->failures == bad && !r->sheets.n)
+		ord_vout_ok(x->v, "sheets: none handed in yet");
+	else if (x->v->failures == bad)
+		ord_vout_ok(x->v, "sheets: %zu commitment%s recomputed from the sheets' bytes and nonces and the turn's seed commitment; %d side signature%s checked",
+			    r->sheets.n, r->sheets.n == 1 ? "" : "s", nsigned, nsigned == 1 ? "" : "s");
+	bad = x->v->failures;
+	for (i = 0; i < r->commits.n; i++) {
+		const struct ord_rec_commit *cm = &r->commits.v[i];
+		const struct ord_rec_entry *e;
+
+		ord_buf_reset(&what);
+		ord_buf_addf(&what, "the commitment of %s, version %d", cm->side, cm->version);
+		if (!side_key(x, cm->side, key) ||
+		    ord_sheet_sig_check(key, cm->signature, r->game_id, r->turn, cm->side, cm->commitment))
+			ord_vout_fail(x->v, "%s: its signature is not side %s's", what.buf, cm->side);
+		e = entry_of(x, cm->log, "commit", what.buf);
+		ord_buf_reset(&b);
+		ord_canon_commit(&b, cm->side, cm->version, cm->commitment, cm->signature);
+		if (e && strcmp(e->body, b.buf))
+			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what.buf,
+				      (long long)e->seq);
+	}
+	if (x->v->failures == bad && (r->commits.n || (x->have_cfg && x->cfg.refereeless)))
+		ord_vout_ok(x->v, "commitments: %zu signed commitment%s checked", r->commits.n,
+			    r->commits.n == 1 ? "" : "s");
+	ord_buf_release(&b);
+	ord_buf_release(&what);
+}
+
+static void check_seal(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	struct ord_buf b = ORD_BUF_INIT, held = ORD_BUF_INIT;
+	struct ord_canon_sealed *cs;
+	unsigned char top[32];
+	char *forced, *held_logged;
+	size_t i, j;
+	int bad = x->v->failures, have_top;
+
+	if (!x->seal || !x->have_sc)
+		return;
+	x->used[entry_index(x, x->seal)]++;
+	x->sealed = ord_xcalloc(x->sc.nsides, sizeof(*x->sealed));
+	cs = ord_xcalloc(x->sc.nsides, sizeof(*cs));
+	/* the latest version each side handed in before the seal */
+	for (j = 0; j < x->sc.nsides; j++) {
+		const char *side = x->sc.sides[j].id;
+		for (i = 0; i < r->sheets.n; i++) {
+			const struct ord_rec_sheet *s = &r->sheets.v[i];
+			const struct ord_rec_entry *e = ord_record_entry(r, s->log);
+			if (strcmp(s->side, side) || !e || strcmp(e->kind, "sheet") || s->log > x->seal->seq)
+				continue;
+			if (s->version > x->sealed[j].version) {
+				x->sealed[j].version = s->version;
+				memcpy(x->sealed[j].commitment, s->commitment, 32);
+			}
+		}
+		for (i = 0; i < r->commits.n; i++) {
+			const struct ord_rec_commit *c = &r->commits.v[i];
+			if (strcmp(c->side, side) || c->log > x->seal->seq)
+				continue;
+			if (c->version > x->sealed[j].version) {
+				x->sealed[j].version = c->version;
+				memcpy(x->sealed[j].commitment, c->commitment, 32);
+			}
+		}
+		for (i = 0; i < r->sheets.n; i++)
+			if (!strcmp(r->sheets.v[i].side, side) &&
+			    r->sheets.v[i].version == x->sealed[j].version &&
+			    !memcmp(r->sheets.v[i].commitment, x->sealed[j].commitment, 32))
+				x->sealed[j].sheet = &r->sheets.v[i];
+		cs[j].side = side;
+		cs[j].version = x->sealed[j].version;
+		memcpy(cs[j].commitment, x->sealed[j].commitment, 32);
+		if (x->sealed[j].sheet && strcmp(x->sealed[j].sheet->source, "submitted"))
+			ord_buf_addf(&held, "%s%s", held.len ? ", " : "", side);
+	}
+	forced = ord_canon_get(x->seal->body, "forced");
+	held_logged = ord_canon_get(x->seal->body, "held");
+	have_top = body_hex(x->seal->body, "referee_witness_top", top, 32);
+	ord_canon_seal(&b, r->turn, forced && !strcmp(forced, "1"), cs, x->sc.nsides,
+		       held_logged ? held_logged : "", have_top ? top : NULL);
+	if (strcmp(b.buf, x->seal->body))
+		ord_vout_fail(x->v, "the seal (entry %lld) does not name, for each side, the latest sheet it handed in before it",
+			      (long long)x->seal->seq);
+	if (strcmp(held.buf, held_logged ? held_logged : ""))
+		ord_vout_fail(x->v, "the seal (entry %lld) says the NMR policy stood in for '%s', but the stand-in sheets are those of '%s'",
+			      (long long)x->seal->seq, held_logged ? held_logged : "", held.buf);
+	if (x->have_cfg && x->cfg.witnessed && !have_top)
+		ord_vout_fail(x->v, "the seal (entry %lld) of a witnessed game commits to no witness chain of the referee's",
+			      (long long)x->seal->seq);
+	for (j = 0; j < x->sc.nsides; j++)
+		if (!x->sealed[j].sheet && (x->nresolved || x->exchange))
+			ord_vout_fail(x->v, "the sealed sheet of %s (version %d) is not here%s", x->sc.sides[j].id,
+				      x->sealed[j].version, x->have_cfg && x->cfg.refereeless ? " (never opened)" : "");
+	x->have_sealed = 1;
+	if (x->v->failures == bad)
+		ord_vout_ok(x->v, "seal: entry %lld seals the latest sheet of each of the %zu sides%s%s", (long long)x->seal->seq,
+			    x->sc.nsides, held.len ? "; the NMR policy stood in for " : "", held.buf);
+	free(forced);
+	free(held_logged);
+	free(cs);
+	ord_buf_release(&b);
+	ord_buf_release(&held);
+}
+
+/* ---- receipts and heads ---- */
+
+static void check_receipts(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	size_t i, k, j;
+	char hex[65];
+
+	for (i = 0; x->o && i < x->o->nreceipts; i++) {
+		const struct ord_rec_sheet *s = NULL;
+
+		ord_hex(hex, x->o->receipts[i], 32);
+		for (k = 0; k < r->sheets.n; k++)
+			if (!memcmp(r->sheets.v[k].commitment, x->o->receipts[i], 32))
+				s = &r->sheets.v[k];
+		if (!s) {
+			for (k = 0; k < r->commits.n; k++)
+				if (!memcmp(r->commits.v[k].commitment, x->o->receipts[i], 32))
+					break;
+			if (k < r->commits.n)
+				ord_vout_fail(x->v, "receipt %s: the commitment of %s (version %d) is here, but its sheet was never opened",
+					      hex, r->commits.v[k].side, r->commits.v[k].version);
+			else
+				ord_vout_fail(x->v, "receipt %s: no sheet of turn %d has this commitment (a receipt of another turn, or your sheet was dropped or replaced, or the turn's seed was re-drawn)",
+					      hex, r->turn);
+			continue;
+		}
+		if (!s->commit_ok) {
+			ord_vout_fail(x->v, "receipt %s: the sheet of %s with this commitment was changed (its bytes no longer give it)",
+				      hex, s->side);
+			continue;
+		}
+		for (j = 0; x->have_sealed && j < x->sc.nsides; j++) {
+			if (strcmp(x->sc.sides[j].id, s->side))
+				continue;
+			if (x->sealed[j].version != s->version)
+				ord_vout_fail(x->v, "receipt %s: the sheet of %s, version %d, is here unchanged, but version %d was sealed instead",
+					      hex, s->side, s->version, x->sealed[j].version);
+			else
+				ord_vout_ok(x->v, "receipt %s: the sheet of %s, version %d, is here unchanged and was the one sealed",
+					    hex, s->side, s->version);
+		}
+		if (!x->have_sealed)
+			ord_vout_ok(x->v, "receipt %s: the sheet of %s, version %d, is here unchanged", hex, s->side,
+				    s->version);
+	}
+}
+
+/* One signed head against the record (what names it); 0 when it matches. */
+static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
+			const unsigned char hash[32], int has_sc, const unsigned char sc[32],
+			const char *what)
+{
+	const struct ord_record *r = x->r;
+	const struct ord_rec_entry *e;
+	const unsigned char *have;
+
+	if (!r->entries.n)
+		return -1;
+	if (seq == r->entries.v[0].seq - 1) {
+		have = r->prev;
+	} else if ((e = ord_record_entry(r, seq)) != NULL) {
+		have = e->hash;
+		if (!memcmp(have, hash, 32)) {
+			/* the entry it signs is the one its kind says */
+			int ok = !strcmp(at, "open") || !strcmp(at, "exchange") ? !strcmp(e->kind, "open")
+				 : !strcmp(at, "seal")				? !strcmp(e->kind, "seal")
+											: !strcmp(e->kind, "close");
+			if (!ok) {
+				ord_vout_fail(x->v, "%s: entry %lld is a '%s' entry, not what a head of the %s signs", what,
+					      (long long)seq, e->kind, at);
+				return -1;
+			}
+			if (has_sc && !strcmp(e->kind, "open")) {
+				unsigned char c[32];
+				if (!body_hex(e->body, "seed_commitment", c, 32) || memcmp(c, sc, 32)) {
+					ord_vout_fail(x->v, "%s: the seed commitment it carries is not the one entry %lld logs",
+						      what, (long long)seq);
+					return -1;
+				}
+			}
+		}
+	} else if (seq < r->entries.v[0].seq - 1) {
+		ord_vout_note(x->v, "%s: entry %lld is older than this turn's log (entries %lld to %lld): it is checked by the bundles of the turns between",
+			      what, (long long)seq, (long long)r->entries.v[0].seq,
+			      (long long)r->entries.v[r->entries.n - 1].seq);
+		return 1;
+	} else {
+		ord_vout_fail(x->v, "%s: entry %lld is not in this turn's log (entries %lld to %lld)%s", what,
+			      (long long)seq, (long long)r->entries.v[0].seq,
+			      (long long)r->entries.v[r->entries.n - 1].seq,
+			      turn > r->turn ? ": it is a head of a later turn" : ": the log was cut back");
+		return -1;
+	}
+	if (memcmp(have, hash, 32)) {
+		ord_vout_fail(x->v, "%s: entry %lld does not have the hash that was signed: the history up to it was rewritten",
+			      what, (long long)seq);
+		return -1;
+	}
+	return 0;
+}
+
+static void check_heads(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	struct ord_buf what = ORD_BUF_INIT;
+	static const unsigned char none[32];
+	unsigned char msg[32];
+	char hex[65];
+	size_t i;
+	int bad = x->v->failures, nseal = 0, nexch = 0, nopen = 0;
+
+	for (i = 0; i < r->heads.n; i++) {
+		const struct ord_rec_head *h = &r->heads.v[i];
+
+		ord_buf_reset(&what);
+		ord_buf_addf(&what, "the signed head of turn %d's %s (entry %lld)", h->turn, h->at,
+			     (long long)h->seq);
+		ord_sig_head_msg(msg, r->game_id, h->turn, h->at, h->seq, h->hash,
+				 h->has_seed_commitment ? h->seed_commitment : none);
+		if (ord_sig_check(h->signature, msg, r->key))
+			ord_vout_fail(x->v, "%s: its signature does not hold", what.buf);
+		else if (!head_matches(x, h->at, h->turn, h->seq, h->hash, h->has_seed_commitment,
+				       h->seed_commitment, what.buf)) {
+			if (!strcmp(h->at, "seal"))
+				nseal++;
+			else if (!strcmp(h->at, "exchange") && h->turn == r->turn)
+				nexch++;
+			else if (!strcmp(h->at, "open") || !strcmp(h->at, "exchange"))
+				nopen++;
+		}
+	}
+	/* the heads every side was handed must all be here */
+	if (x->seal && !nseal)
+		ord_vout_fail(x->v, "the signed head of the seal (entry %lld) is missing", (long long)x->seal->seq);
+	if (x->next_open && !nexch)
+		ord_vout_fail(x->v, "the signed head of the exchange (entry %lld) is missing",
+			      (long long)x->next_open->seq);
+	if (r->turn == 1 && !nopen)
+		ord_vout_fail(x->v, "the signed head of the game's opening (entry %lld) is missing",
+			      x->open ? (long long)x->open->seq : 0LL);
+	if (x->v->failures == bad)
+		ord_vout_ok(x->v, "heads: %zu signed head%s of this turn hold%s and match%s the log%s", r->heads.n,
+			    r->heads.n == 1 ? "" : "s", r->heads.n == 1 ? "s" : "", r->heads.n == 1 ? "es" : "",
+			    x->next_open ? " (the exchange's covers the next turn's seed commitment)" : "");
+	for (i = 0; x->o && i < x->o->nheads; i++) {
+		const struct ord_head *h = &x->o->heads[i];
+		int before = x->v->failures, rc;
+
+		ord_buf_reset(&what);
+		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", h->turn, h->at,
+			     (long long)h->seq);
+		if (memcmp(h->game_id, r->game_id, 16)) {
+			ord_vout_fail(x->v, "%s: it is a head of another game", what.buf);
+			continue;
+		}
+		if (memcmp(h->key, r->key, 32)) {
+			ord_hex(hex, h->key, 32);
+			ord_vout_fail(x->v, "%s: it was signed by key %s, not by the game's key here", what.buf, hex);
+			continue;
+		}
+		if (ord_head_check(h)) {
+			ord_vout_fail(x->v, "%s: its signature does not hold", what.buf);
+			continue;
+		}
+		rc = head_matches(x, h->at, h->turn, h->seq, h->hash, h->has_seed_commitment,
+				  h->seed_commitment, what.buf);
+		if (!rc && x->v->failures == before)
+			ord_vout_ok(x->v, "%s: matches; nothing up to it was rewritten%s", what.buf,
+				    h->seq + 1 == r->entries.v[0].seq || h->seq == r->entries.v[0].seq
+					    ? ", and this turn continues from it"
+					    : "");
+	}
+	ord_buf_release(&what);
+}
+
+/* ---- the dice key ---- */
+
+static void dice_key(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	struct ord_digest d;
+	size_t j;
+
+	if (!x->have_sealed || !r->have_seed || (x->have_cfg && x->cfg.fixed_dice))
+		return;
+	ord_dice_key_begin(&d, x->cfg.refereeless, r->game_id, r->turn, r->seed);
+	for (j = 0; j < x->sc.nsides; j++) {
+		if (x->cfg.refereeless && !x->sealed[j].sheet)
+			return; /* not every sealed sheet is opened yet: no key */
+		ord_dice_key_side(&d, x->sc.sides[j].id, x->sealed[j].commitment,
+				  x->cfg.refereeless ? x->sealed[j].sheet->nonce : NULL);
+	}
+	ord_digest_final(&d, x->dice_key);
+	x->have_key = 1;
+	if (x->f) {
+		x->f->have_dice_key = 1;
+		memcpy(x->f->dice_key, x->dice_key, 32);
+	}
+}
+
+/* ---- the replay ---- */
+
+/* Unit states of the record's start in the ctx; 0 when they fit. */
+static int build_ctx(struct vr *x, struct ord_ctx *ctx)
+{
+	const struct ord_record *r = x->r;
+	struct ord_buf a = ORD_BUF_INIT;
+	unsigned char root[32], want[32];
+	size_t i, j;
+	long nunits;
+	int bad = x->v->failures;
+
+	ord_ctx_init(ctx, x->rs, x->rules, r->turn);
+	if (r->units.n != x->sc.nunits)
+		ord_vout_fail(x->v, "turn %d opened with %zu units, but the scenario has %zu", r->turn,
+			      r->units.n, x->sc.nunits);
+	for (i = 0; i < x->sc.nunits; i++) {
+		const struct ord_scenario_unit *su = &x->sc.units[i];
+		const char *state = i < r->units.n ? r->units.v[i].state : "";
+
+		if (i < r->units.n && strcmp(r->units.v[i].id, su->id)) {
+			ord_vout_fail(x->v, "unit %zu of the turn's opening is '%s', but the scenario's is '%s'",
+				      i + 1, r->units.v[i].id, su->id);
+			break;
+		}
+		ord_buf_reset(&a);
+		ord_kv_serialize(&su->attrs, &a);
+		ord_ctx_add_unit(ctx, su->id, su->name, su->side, a.buf, state);
+	}
+	ord_ctx_index(ctx);
+	/* the first turn starts from the states the rules give the scenario */
+	if (r->turn == 1 && x->rs->init_unit) {
+		size_t wrong = 0;
+		for (i = 0; i < ctx->nunits; i++) {
+			struct ord_unit u = ctx->units[i];
+			struct ord_diag d;
+			struct ord_buf s1 = ORD_BUF_INIT, s2 = ORD_BUF_INIT;
+
+			ord_diag_init(&d);
+			ord_kv_init(&u.state);
+			x->rs->init_unit(x->rules, &u, &d);
+			ord_kv_serialize(&u.state, &s1);
+			ord_kv_serialize(&ctx->units[i].state, &s2);
+			if (strcmp(s1.buf, s2.buf) && wrong++ < MAX_LISTED)
+				ord_vout_fail(x->v, "unit %s began the game as '%s', but the rules give it '%s'",
+					      u.id, s2.buf, s1.buf);
+			ord_kv_release(&u.state);
+			ord_diag_release(&d);
+			ord_buf_release(&s1);
+			ord_buf_release(&s2);
+		}
+	}
+	nunits = body_long(x->open->body, "units", -1);
+	ord_phase_state_root(ctx, root);
+	if (nunits != (long)ctx->nunits || !body_hex(x->open->body, "state_root", want, 32) ||
+	    memcmp(root, want, 32))
+		ord_vout_fail(x->v, "the units' states at the start of turn %d are not the ones its opening (entry %lld) digests",
+			      r->turn, (long long)x->open->seq);
+	/* the sealed orders */
+	for (j = 0; x->have_sealed && j < x->sc.nsides; j++) {
+		struct ord_sheet sheet;
+		struct ord_diag d;
+		if (!x->sealed[j].sheet)
+			continue;
+		ord_sheet_init(&sheet);
+		ord_diag_init(&d);
+		x->nt->parse(&sheet, (const char *)x->sealed[j].sheet->bytes, x->sealed[j].sheet->len, &d);
+		ord_ctx_attach_sheet(ctx, &sheet, x->sc.sides[j].id);
+		ord_diag_release(&d);
+	}
+	ord_buf_release(&a);
+	return x->v->failures != bad;
+}
+
+/* The stand-in each side the NMR policy stood in for must have got. */
+static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
+{
+	const struct ord_record *r = x->r;
+	size_t j, k;
+
+	for (j = 0; x->have_sealed && j < x->sc.nsides; j++) {
+		const struct ord_rec_sheet *s = x->sealed[j].sheet;
+		const char *side = x->sc.sides[j].id;
+		const struct ord_rec_prev *prev = NULL;
+		struct ord_buf key = ORD_BUF_INIT, text = ORD_BUF_INIT;
+		unsigned char h[32], last[32];
+		int have_last, want_repeat = 0;
+
+		if (!s || !strcmp(s->source, "submitted"))
+			continue;
+		ord_buf_addf(&key, "last.%s", side);
+		have_last = body_hex(x->open->body, key.buf, last, 32);
+		for (k = 0; k < r->previous.n; k++)
+			if (!strcmp(r->previous.v[k].side, side))
+				prev = &r->previous.v[k];
+		if (!strcmp(x->cfg.nmr, "repeat") && r->turn > 1 && have_last) {
+			if (!prev) {
+				ord_vout_fail(x->v, "the sheet of %s of turn %d, which the NMR policy 'repeat' repeats, is not here",
+					      side, r->turn - 1);
+			} else {
+				ord_hash_bytes(h, prev->bytes, prev->len);
+				if (memcmp(h, last, 32)) {
+					ord_vout_fail(x->v, "the sheet of %s of turn %d here is not the one turn %d's opening names",
+						      side, r->turn - 1, r->turn);
+				} else {
+					/* repeated when it is still valid, as the seal decided */
+					struct ord_sheet sheet;
+					struct ord_diag d;
+					int blank = 1;
+					size_t i;
+					for (i = 0; i < prev->len; i++)
+						if (!strchr(" \t\r\n", prev->bytes[i]))
+							blank = 0;
+					ord_sheet_init(&sheet);
+					ord_diag_init(&d);
+					if (!blank && !x->nt->parse(&sheet, (const char *)prev->bytes, prev->len, &d) &&
+					    !d.n) {
+						ctx->side = side;
+						if (!x->rs->validate_sheet || (!x->rs->validate_sheet(ctx, &sheet, &d) && !d.n))
+							want_repeat = 1;
+						ctx->side = NULL;
+						ord_error_clear();
+					}
+					ord_sheet_release(&sheet);
+					ord_diag_release(&d);
+				}
+			}
+		}
+		if (want_repeat) {
+			if (strcmp(s->source, "repeat") || s->len != prev->len ||
+			    memcmp(s->bytes, prev->bytes, s->len))
+				ord_vout_fail(x->v, "the stand-in of %s is '%s', but the NMR policy repeats its still valid sheet of turn %d",
+					      side, s->source, r->turn - 1);
+		} else {
+			ord_phase_hold_text(&text, side, r->turn, x->cfg.nmr);
+			if (strcmp(s->source, "hold") || s->len != text.len || memcmp(s->bytes, text.buf, text.len))
+				ord_vout_fail(x->v, "the stand-in of %s is not the hold the NMR policy '%s' gives (%s)", side,
+					      x->cfg.nmr,
+					      !strcmp(s->source, "hold") ? "its text differs"
+									: "there was nothing valid to repeat");
+		}
+		ord_buf_release(&key);
+		ord_buf_release(&text);
+	}
+}
+
+/* The events of phase p re-checked against the orders, in order, as they
+ * were when the referee recorded them; they stay in ctx for the phase. */
+static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *overrides)
+{
+	const struct ord_record *r = x->r;
+	struct ord_buf checks = ORD_BUF_INIT, b = ORD_BUF_INIT;
+	size_t i, listed = 0;
+
+	for (i = 0; i < r->events.n; i++) {
+		const struct ord_rec_event *ev = &r->events.v[i];
+		const struct ord_rec_entry *e;
+		const struct ord_event_kind *ek;
+		struct ord_event *ce;
+		struct ord_diag d;
+		char what[64];
+
+		if (strcmp(ev->phase, x->rs->phases[p]))
+			continue;
+		snprintf(what, sizeof(what), "event #%u (%s)", ev->seq, ev->kind);
+		e = entry_of(x, ev->log, "event", what);
+		ord_buf_reset(&b);
+		ord_canon_event(&b, ev->seq, ev->phase, ev->kind, ev->args ? ev->args : "", ev->override,
+				ev->checks);
+		if (e && strcmp(e->body, b.buf))
+			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what, (long long)e->seq);
+		if (e && x->phases[p].resolve && e->seq > x->phases[p].resolve->seq)
+			ord_vout_fail(x->v, "%s: recorded after its phase was resolved", what);
+		if (!(ek = ord_ruleset_event_kind(x->rs, ev->kind))) {
+			ord_vout_fail(x->v, "%s: ruleset %s has no such event", what, x->rs->name);
+			continue;
+		}
+		/* its arguments as the core checked them when it was recorded */
+		{
+			struct ord_kv kv;
+			struct ord_buf norm = ORD_BUF_INIT;
+			char **argv = NULL;
+			int argc = 0, bad;
+			const char *a = ev->args ? ev->args : "";
+			while (*a) {
+				const char *nl = strchr(a, '\n'), *end = nl ? nl : a + strlen(a);
+				argv = ord_xrealloc(argv, (size_t)(argc + 1) * sizeof(*argv));
+				argv[argc] = ord_xmalloc((size_t)(end - a) + 1);
+				memcpy(argv[argc], a, (size_t)(end - a));
+				argv[argc++][end - a] = '\0';
+				a = nl ? nl + 1 : end;
+			}
+			ord_kv_init(&kv);
+			ord_diag_init(&d);
+			bad = ord_phase_event_args(ctx, ek, argc, argv, &kv, &d);
+			ord_kv_serialize(&kv, &norm);
+			if (bad || strcmp(norm.buf, ev->args ? ev->args : ""))
+				ord_vout_fail(x->v, "%s: its arguments are not what the game accepts (%s)", what,
+					      d.n ? d.items[0].msg : "not in the form it writes them");
+			while (argc--)
+				free(argv[argc]);
+			free(argv);
+			ord_kv_release(&kv);
+			ord_diag_release(&d);
+			ord_buf_release(&norm);
+			ord_error_clear();
+			if (bad)
+				continue;
+		}
+		ce = ord_ctx_add_event(ctx, ev->seq, ev->phase, ev->kind, ev->args, ev->override, ev->checks);
+		ord_diag_init(&d);
+		ord_buf_reset(&checks);
+		ord_phase_check_event(ctx, ce, &checks, &d);
+		ord_error_clear();
+		if (strcmp(checks.buf, ev->checks ? ev->checks : "") && listed++ < MAX_LISTED)
+			ord_vout_fail(x->v, "%s: the orders give '%s' as what the event breaks, but the log says '%s'", what,
+				      checks.len ? checks.buf : "nothing", ev->checks && *ev->checks ? ev->checks : "nothing");
+		else if (d.n && !ev->override && listed++ < MAX_LISTED)
+			ord_vout_fail(x->v, "%s: breaks the orders (%s) but was recorded without the referee's override", what,
+				      checks.buf);
+		if (ev->override) {
+			(*overrides)++;
+			ord_vout_note(x->v, "turn %d event #%u (%s): recorded against the orders: override \"%s\"; the checks said: %s",
+				      r->turn, ev->seq, ev->kind, ev->override, ev->checks);
+		}
+		ord_diag_release(&d);
+	}
+	ord_buf_release(&checks);
+	ord_buf_release(&b);
+}
+
+/* The witnessed dice key of phase p, from the close and the links. */
+static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned char out[32])
+{
+	const struct ord_record *r = x->r;
+	const struct ord_rec_entry *close = x->phases[p].close, *res = x->phases[p].resolve;
+	unsigned char events[32], logged[32], top[32];
+	char *stood = ord_canon_get(res->body, "stood_in");
+	struct ord_buf want_stood = ORD_BUF_INIT;
+	struct ord_digest d;
+	size_t j, k;
+	int ok = 1;
+
+	ord_phase_events_digest(ctx, events);
+	if (!close || !body_hex(close->body, "events", logged, 32) || memcmp(events, logged, 32)) {
+		ord_vout_fail(x->v, "phase %zu (%s): the events replayed are not the ones its close %s digests", p + 1,
+			      x->rs->phases[p], close ? "entry" : "(missing)");
+		ok = 0;
+	}
+	if (close)
+		x->used[entry_index(x, close)]++;
+	ord_phase_key_begin(&d, x->dice_key, (int)p + 1, x->rs->phases[p], events);
+	for (j = 0; j < x->sc.nsides; j++) {
+		const char *side = x->sc.sides[j].id;
+		const struct ord_rec_sheet *s = x->have_sealed ? x->sealed[j].sheet : NULL;
+		const struct ord_rec_link *link = NULL;
+		unsigned char l[32];
+
+		for (k = 0; k < r->links.n; k++)
+			if (r->links.v[k].index == (int)p + 1 && !strcmp(r->links.v[k].side, side))
+				link = &r->links.v[k];
+		if (link) {
+			const struct ord_rec_entry *e = ord_record_entry(r, link->log);
+			struct ord_buf b = ORD_BUF_INIT;
+			char what[96];
+
+			snprintf(what, sizeof(what), "the witness link of %s for phase %zu", side, p + 1);
+			e = entry_of(x, link->log, "witness", what);
+			ord_canon_witness(&b, r->turn, (int)p + 1, side, link->link);
+			if (e && strcmp(e->body, b.buf))
+				ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what, (long long)e->seq);
+			if (e && (e->seq < close->seq || e->seq > res->seq))
+				ord_vout_fail(x->v, "%s: revealed outside its phase's close and resolve", what);
+			memcpy(l, link->link, 32);
+			ord_witness_up(l, (unsigned)p + 1);
+			if (!s || !s->has_witness || memcmp(l, s->witness, 32)) {
+				ord_vout_fail(x->v, "%s: it is not a link of the chain side %s committed to with its sheet", what,
+					      side);
+				ok = 0;
+			}
+			ord_phase_key_side(&d, side, link->link, 0);
+			ord_buf_release(&b);
+			continue;
+		}
+		/* no link: the referee's stood in, as the resolve entry must say */
+		ord_buf_addf(&want_stood, "%s%s", want_stood.len ? "," : "", side);
+		if (!r->have_referee_witness) {
+			ok = 0;
+			continue;
+		}
+		memcpy(top, r->referee_witness, 32);
+		ord_witness_up(top, ORD_WITNESS_LINKS);
+		{
+			unsigned char logged_top[32];
+			if (!body_hex(x->seal->body, "referee_witness_top", logged_top, 32) ||
+			    memcmp(top, logged_top, 32)) {
+				ord_vout_fail(x->v, "the referee's witness chain revealed is not the one the seal committed to");
+				ok = 0;
+			}
+		}
+		memcpy(l, r->referee_witness, 32);
+		ord_witness_up(l, ORD_WITNESS_LINKS - (unsigned)(p + 1));
+		ord_phase_key_side(&d, side, l, 1);
+	}
+	if (strcmp(want_stood.buf, stood ? stood : "")) {
+		ord_vout_fail(x->v, "phase %zu (%s): the resolve entry says the referee stood in for '%s', but the links missing are those of '%s'",
+			      p + 1, x->rs->phases[p], stood ? stood : "", want_stood.buf);
+		ok = 0;
+	}
+	if (want_stood.len)
+		ord_vout_note(x->v, "phase %zu (%s): %s revealed no witness link in time: the referee's stood in (his own chain, committed at the seal)",
+			      p + 1, x->rs->phases[p], want_stood.buf);
+	ord_digest_final(&d, out);
+	free(stood);
+	ord_buf_release(&want_stood);
+	return ok;
+}
+
+/* Compare the rows the replay gave with the rows recorded under the
+ * phase's resolve entry. */
+static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const struct ord_rec_entry *e)
+{
+	const struct ord_record *r = x->r;
+	struct ord_buf b = ORD_BUF_INIT, a = ORD_BUF_INIT;
+	size_t i, k, listed = 0, n;
+	const char *phase = x->rs->phases[p];
+
+	/* rolls */
+	for (i = 0, k = 0; i < r->rolls.n; i++) {
+		const struct ord_rec_roll *rr = &r->rolls.v[i];
+		const struct ord_ctx_roll *cr;
+		if (rr->log != e->seq)
+			continue;
+		if (k >= ctx->nrolls) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v, "phase %s: roll [%s #%d %s #%d] = %d is recorded, but the rules roll no such die",
+					      phase, rr->phase, rr->event, rr->purpose, rr->idx, rr->value);
+			k++;
+			continue;
+		}
+		cr = &ctx->rolls[k++];
+		if (strcmp(rr->phase, cr->phase) || rr->event != (int)cr->event_seq || strcmp(rr->purpose, cr->purpose) ||
+		    rr->idx != (int)cr->idx || rr->sides != (int)cr->sides) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v, "phase %s: roll [%s #%d %s #%d d%d] is recorded where the rules roll [%s #%u %s #%u d%u]",
+					      phase, rr->phase, rr->event, rr->purpose, rr->idx, rr->sides, cr->phase,
+					      cr->event_seq, cr->purpose, cr->idx, cr->sides);
+		} else if (rr->value != cr->value || !rr->fixed != !cr->fixed) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v, "phase %s: roll [%s #%d %s #%d] is %d on a d%d, but the seed and the sealed sheets give %d (the dice were chosen)",
+					      phase, rr->phase, rr->event, rr->purpose, rr->idx, rr->value, rr->sides,
+					      cr->value);
+		}
+	}
+	if (k < ctx->nrolls && listed++ < MAX_LISTED)
+		ord_vout_fail(x->v, "phase %s: the rules roll %zu dice, but %zu are recorded", phase, ctx->nrolls, k);
+	/* results */
+	for (i = 0, k = 0; i < r->results.n; i++) {
+		const struct ord_rec_result *rr = &r->results.v[i];
+		const struct ord_ctx_result *cr;
+		if (rr->log != e->seq)
+			continue;
+		if (k >= ctx->nresults) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v, "phase %s: a result for %s is recorded that the rules do not give: %s", phase,
+					      *rr->unit ? rr->unit : "(no unit)", rr->explanation);
+			k++;
+			continue;
+		}
+		cr = &ctx->results[k++];
+		ord_buf_reset(&b);
+		ord_kv_serialize(&cr->values, &b);
+		if (strcmp(rr->unit, cr->unit) || rr->event != (int)cr->event_seq || strcmp(rr->values, b.buf) ||
+		    strcmp(rr->explanation, cr->explanation) || strcmp(rr->phase, cr->phase)) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v, "phase %s: the result for %s is recorded as '%s', but the rules give '%s'",
+					      phase, *rr->unit ? rr->unit : "(no unit)", rr->explanation,
+					      cr->explanation);
+		}
+	}
+	if (k < ctx->nresults && listed++ < MAX_LISTED)
+		ord_vout_fail(x->v, "phase %s: the rules give %zu results, but %zu are recorded", phase, ctx->nresults, k);
+	/* unit states: the changed units, in unit order */
+	n = 0;
+	for (i = 0, k = 0; i < ctx->nunits; i++) {
+		const struct ord_rec_state *rs = NULL;
+		if (!ord_ctx_unit_changed(ctx, i, &b))
+			continue;
+		n++;
+		while (k < r->states.n && r->states.v[k].log != e->seq)
+			k++;
+		if (k < r->states.n)
+			rs = &r->states.v[k++];
+		ord_buf_reset(&a);
+		ord_kv_serialize(&ctx->units[i].attrs, &a);
+		if (!rs || strcmp(rs->unit, ctx->units[i].id) || strcmp(rs->value, b.buf) ||
+		    rs->turn != r->turn || rs->phase != (int)p + 1) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v, "phase %s: unit %s ends the phase as '%s' by the rules, but its recorded state is %s%s%s",
+					      phase, ctx->units[i].id, b.buf, rs ? "'" : "missing", rs ? rs->value : "",
+					      rs ? "'" : "");
+			/* a unit recorded out of order: look at the next row again */
+			if (rs && strcmp(rs->unit, ctx->units[i].id))
+				k--;
+		}
+	}
+	for (; k < r->states.n; k++)
+		if (r->states.v[k].log == e->seq) {
+			const struct ord_rec_state *rs = &r->states.v[k];
+			size_t j;
+			int known = 0;
+			for (j = 0; j < ctx->nunits; j++)
+				if (!strcmp(ctx->units[j].id, rs->unit))
+					known = ord_ctx_unit_changed(ctx, j, &b);
+			if (!known && listed++ < MAX_LISTED)
+				ord_vout_fail(x->v, "phase %s: a state of unit %s is recorded ('%s') that the rules do not give",
+					      phase, rs->unit, rs->value);
+		}
+	if (listed > MAX_LISTED)
+		ord_vout_fail(x->v, "phase %s: and %zu more differences", phase, listed - MAX_LISTED);
+	ord_buf_release(&a);
+	ord_buf_release(&b);
+}
+
+/* The recorded rows of a resolve entry against its digest. */
+static void check_digest(struct vr *x, const struct ord_rec_entry *e)
+{
+	const struct ord_record *r = x->r;
+	struct ord_digest d;
+	unsigned char h[32], want[32];
+	size_t k;
+	long nr = 0, nres = 0, nst = 0;
+
+	ord_digest_init(&d, ORD_PHASE_TAG);
+	for (k = 0; k < r->rolls.n; k++)
+		if (r->rolls.v[k].log == e->seq) {
+			const struct ord_rec_roll *rr = &r->rolls.v[k];
+			ord_digest_roll(&d, rr->turn, rr->phase, rr->event, rr->purpose, rr->idx, rr->sides, rr->value,
+					rr->fixed);
+			nr++;
+		}
+	for (k = 0; k < r->results.n; k++)
+		if (r->results.v[k].log == e->seq) {
+			const struct ord_rec_result *rr = &r->results.v[k];
+			ord_digest_result(&d, rr->turn, rr->phase, rr->event, rr->unit, rr->values, rr->explanation);
+			nres++;
+		}
+	for (k = 0; k < r->states.n; k++)
+		if (r->states.v[k].log == e->seq) {
+			const struct ord_rec_state *s = &r->states.v[k];
+			ord_digest_state(&d, s->unit, s->attrs, s->turn, s->phase, s->value);
+			nst++;
+		}
+	ord_digest_final(&d, h);
+	if (!body_hex(e->body, "digest", want, 32) || memcmp(h, want, 32) || nr != body_long(e->body, "rolls", -1) ||
+	    nres != body_long(e->body, "results", -1) || nst != body_long(e->body, "states", -1)) {
+		char *phase = ord_canon_get(e->body, "phase");
+		ord_vout_fail(x->v, "the rolls, results or unit states of log entry %lld (phase %s) were changed after they were written",
+			      (long long)e->seq, phase ? phase : "?");
+		free(phase);
+	}
+}
+
+static void replay(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	struct ord_ctx ctx;
+	size_t p, k, overrides = 0;
+	int bad = x->v->failures, *fixed = NULL;
+	size_t nfixed;
+
+	if (!x->rs || !x->have_sc || !x->open)
+		return;
+	build_ctx(x, &ctx);
+	if (x->have_sealed)
+		check_stand_ins(x, &ctx);
+	for (p = 0; p < x->nresolved; p++) {
+		const struct ord_rec_entry *e = x->phases[p].resolve;
+		struct ord_phase_dice dice;
+		unsigned char pkey[32];
+		int err;
+
+		x->used[entry_index(x, e)]++;
+		replay_events(x, &ctx, p, &overrides);
+		memset(&dice, 0, sizeof(dice));
+		if (x->cfg.fixed_dice) {
+			/* the referee gave these dice: the rules must follow from them */
+			nfixed = 0;
+			free(fixed);
+			fixed = ord_xcalloc(r->rolls.n + 1, sizeof(*fixed));
+			for (k = 0; k < r->rolls.n; k++)
+				if (r->rolls.v[k].log == e->seq)
+					fixed[nfixed++] = r->rolls.v[k].value;
+			dice.fixed_game = 1;
+			dice.fixed = fixed;
+			dice.nfixed = nfixed;
+		} else if (x->cfg.witnessed) {
+			if (x->have_key && witness_key(x, &ctx, p, pkey))
+				dice.key = pkey;
+		} else if (x->have_key) {
+			dice.key = x->dice_key;
+		}
+		if (!dice.fixed_game && !dice.key) {
+			ord_vout_fail(x->v, "phase %zu (%s) cannot be replayed: its dice key is unknown%s", p + 1,
+				      x->rs->phases[p], r->have_seed ? "" : " (the seed is not revealed)");
+			break;
+		}
+		err = ord_phase_run(&ctx, x->rs->phases[p], &dice);
+		if (err) {
+			ord_vout_fail(x->v, "phase %zu (%s): the replay stops: %s", p + 1, x->rs->phases[p],
+				      ord_error_last());
+			ord_error_clear();
+			break;
+		}
+		compare_rows(x, &ctx, p, e);
+		check_digest(x, e);
+		ord_ctx_next_phase(&ctx);
+	}
+	/* the events of the phase being played: checked as they were recorded */
+	if (p == x->nresolved && p < x->nphases)
+		replay_events(x, &ctx, p, &overrides);
+	if (p == x->nresolved && x->next_open) {
+		unsigned char root[32], want[32];
+		ord_phase_state_root(&ctx, root);
+		if (!body_hex(x->next_open->body, "state_root", want, 32) || memcmp(root, want, 32))
+			ord_vout_fail(x->v, "the units' states the replay ends with are not the ones turn %d opens with (entry %lld)",
+				      r->turn + 1, (long long)x->next_open->seq);
+		if (x->f) {
+			x->f->have_end_root = 1;
+			memcpy(x->f->end_root, root, 32);
+		}
+	} else if (p == x->nresolved && x->f) {
+		x->f->have_end_root = 1;
+		ord_phase_state_root(&ctx, x->f->end_root);
+	}
+	if (x->f)
+		x->f->nunits = ctx.nunits;
+	if (x->v->failures == bad && !x->cfg.fixed_dice && x->nresolved)
+		ord_vout_ok(x->v, "dice: %zu roll%s recomputed from the seed and the sealed %s%s", r->rolls.n,
+			    r->rolls.n == 1 ? "" : "s", x->cfg.refereeless ? "commitments and nonces" : "commitments",
+			    x->cfg.witnessed ? ", the phases' events and the sides' witness links" : "");
+	if (x->v->failures == bad && !x->nresolved)
+		ord_vout_ok(x->v, "replay: no phase resolved yet%s", r->events.n ? "; the events recorded agree with the orders as they were recorded" : "");
+	else if (x->v->failures == bad)
+		ord_vout_ok(x->v, "replay: %zu phase%s replayed through ruleset %s: every event check, roll, result and unit state is what the rules give%s",
+			    x->nresolved, x->nresolved == 1 ? "" : "s", x->rs->name,
+			    x->cfg.fixed_dice ? " from the dice the referee gave (a fixed-dice test game)" : "");
+	(void)overrides;
+	/* where the execution differs from the orders, once the turn is over */
+	if (x->exchange && x->rs->check_execution && p == x->nresolved) {
+		struct ord_diag d;
+		size_t i;
+		ord_ctx_next_phase(&ctx);
+		for (i = 0; i < r->events.n; i++)
+			ord_ctx_add_event(&ctx, r->events.v[i].seq, r->events.v[i].phase, r->events.v[i].kind,
+					  r->events.v[i].args, r->events.v[i].override, r->events.v[i].checks);
+		ord_diag_init(&d);
+		x->rs->check_execution(&ctx, &d);
+		ord_error_clear();
+		for (i = 0; i < d.n; i++)
+			ord_vout_note(x->v, "execution: turn %d: %s%s%s%s", r->turn, *d.items[i].unit ? "unit '" : "",
+				      d.items[i].unit, *d.items[i].unit ? "': " : "", d.items[i].msg);
+		ord_diag_release(&d);
+	}
+	free(fixed);
+	ord_ctx_release(&ctx);
+}
+
+/* ---- rows and entries that do not find each other ---- */
+
+static void check_vouched(struct vr *x)
+{
+	static const char *const kinds[] = { "sheet", "opening", "commit", "event", "witness", NULL };
+	const struct ord_record *r = x->r;
+	size_t i, k;
+
+	for (i = 0; i < r->rolls.n + r->results.n + r->states.n; i++) {
+		int64_t log = i < r->rolls.n		       ? r->rolls.v[i].log
+			      : i < r->rolls.n + r->results.n ? r->results.v[i - r->rolls.n].log
+							       : r->states.v[i - r->rolls.n - r->results.n].log;
+		const struct ord_rec_entry *e = ord_record_entry(r, log);
+		if (!e || strcmp(e->kind, "resolve")) {
+			ord_vout_fail(x->v, "a %s of turn %d belongs to no resolved phase (entry %lld)",
+				      i < r->rolls.n		     ? "roll"
+				      : i < r->rolls.n + r->results.n ? "result"
+								      : "unit state",
+				      r->turn, (long long)log);
+			break;
+		}
+	}
+	for (i = 0; i < r->entries.n; i++) {
+		const struct ord_rec_entry *e = &r->entries.v[i];
+		for (k = 0; kinds[k]; k++)
+			if (!strcmp(e->kind, kinds[k]) && x->used[i] != 1 && !(x->rs == NULL && !strcmp(e->kind, "event")))
+				ord_vout_fail(x->v, "log entry %lld (%s): %s", (long long)e->seq, e->kind,
+					      x->used[i] ? "more than one row claims it"
+							 : "what it records is missing (deleted or left out)");
+	}
+}
+
+int ord_verify_record(const struct ord_record *r, const struct ord_verify_opts *opts,
+		      struct ord_vout *v, struct ord_verify_facts *facts)
+{
+	struct vr x;
+
+	memset(&x, 0, sizeof(x));
+	x.r = r;
+	x.o = opts;
+	x.v = v;
+	x.f = facts;
+	if (facts)
+		memset(facts, 0, sizeof(*facts));
+	x.used = ord_xcalloc(r->entries.n + 1, sizeof(*x.used));
+	check_opening(&x);
+	check_chain(&x);
+	if (x.open && x.rs) {
+		check_cycle(&x);
+		check_seed(&x);
+		check_sheets(&x);
+		check_seal(&x);
+		check_receipts(&x);
+		check_heads(&x);
+		dice_key(&x);
+		replay(&x);
+		check_vouched(&x);
+	} else if (x.open) {
+		check_seed(&x);
+		check_sheets(&x);
+		check_receipts(&x);
+		check_heads(&x);
+	}
+	free(x.used);
+	free(x.phases);
+	free(x.sealed);
+	if (x.have_cfg)
+		ord_canon_config_release(&x.cfg);
+	if (x.rules)
+		x.rs->free(x.rules);
+	if (x.have_sc)
+		ord_scenario_release(&x.sc);
+	return 0;
+}

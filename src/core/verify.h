@@ -1,0 +1,68 @@
+/*
+ * verify.h - the one verifier: what `orderly audit` (over the game file)
+ * and `orderly verify` (over a turn bundle) check of a turn, written once
+ * over a turn's record (record.h), whatever its source.
+ *
+ * It checks the log's chain and the order of its entries (opened, sealed
+ * once, every phase of the ruleset resolved in order, exchanged), the seed
+ * against its commitment, every commitment, signature, receipt and signed
+ * head, the stand-in sheets of the NMR policy, the dice key, and it
+ * REPLAYS every phase through the ruleset: the units as they stood, the
+ * sealed orders, the recorded events and the dice give exactly one set of
+ * event checks, rolls, results and unit states, and any row the rules do
+ * not give is reported.
+ */
+#ifndef ORD_VERIFY_H
+#define ORD_VERIFY_H
+
+#include "core/canon.h"
+#include "core/record.h"
+
+/* Where the findings go: one line each, "ok: ...", "note: ..." or
+ * "<fail>: ..." after indent. */
+struct ord_vout {
+	struct ord_buf *out;
+	const char *indent; /* "  " */
+	const char *fail;   /* "FAILED" (verify) or "BROKEN" (audit) */
+	int failures;
+};
+void ord_vout_fail(struct ord_vout *v, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+void ord_vout_ok(struct ord_vout *v, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+void ord_vout_note(struct ord_vout *v, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* What the verifier established of a turn, for the audit to hold the
+ * game file's live rows against. */
+struct ord_verify_facts {
+	int have_config;
+	struct ord_canon_config config;   /* the turn's opening entry says the game is this */
+	unsigned char seed_commitment[32];
+	int sealed;                       /* the log has its seal */
+	int phases;                       /* phases resolved, in order, per the log */
+	int exchanged;                    /* the log has its exchange */
+	int have_dice_key;
+	unsigned char dice_key[32];
+	int have_end_root;                /* the replay reached the end of the turn */
+	unsigned char end_root[32];
+	size_t nunits;
+};
+void ord_verify_facts_release(struct ord_verify_facts *f);
+
+/* Check one turn's record with what the player holds (opts: the game's key,
+ * his receipts, the heads he kept; may be NULL).  The findings go to v;
+ * returns 0, or an error when the record cannot be checked at all. */
+int ord_verify_record(const struct ord_record *r, const struct ord_verify_opts *opts,
+		      struct ord_vout *v, struct ord_verify_facts *facts);
+
+#endif

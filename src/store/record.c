@@ -1,0 +1,301 @@
+/*
+ * record.c - one turn's record read from the game file (store.h,
+ * core/record.h): the stretch of the log from the turn's "open" entry to
+ * the next turn's, and every row those entries vouch for, in the order of
+ * their ids (the order their digests read them).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/stmt.h"
+#include "store/store.h"
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? (const char *)s : "";
+}
+
+static char *col_strdup(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL : ord_strdup(col_text(st, i));
+}
+
+static char *col_bytes(sqlite3_stmt *st, int i, size_t *len)
+{
+	size_t n = (size_t)sqlite3_column_bytes(st, i);
+	char *s = ord_xmalloc(n + 1);
+
+	if (n)
+		memcpy(s, sqlite3_column_blob(st, i), n);
+	s[n] = '\0';
+	*len = n;
+	return s;
+}
+
+/* Copy a BLOB column of exactly len bytes; 1 when it was one, else zeros. */
+static int col_hex(sqlite3_stmt *st, int i, unsigned char *out, size_t len)
+{
+	if (sqlite3_column_type(st, i) != SQLITE_BLOB || (size_t)sqlite3_column_bytes(st, i) != len) {
+		memset(out, 0, len);
+		return 0;
+	}
+	memcpy(out, sqlite3_column_blob(st, i), len);
+	return 1;
+}
+
+struct load {
+	sqlite3 *db;
+	struct ord_record *r;
+	int64_t first, last;
+};
+
+static int put_entry(void *ud, const struct ord_rec_entry *e, const unsigned char prev[32])
+{
+	struct load *l = ud;
+	struct ord_rec_entry *x = ORD_REC_ADD(l->r->entries);
+
+	*x = *e;
+	x->kind = ord_strdup(e->kind);
+	x->body = ord_strdup(e->body);
+	if (l->r->entries.n == 1)
+		memcpy(l->r->prev, prev, 32);
+	return 0;
+}
+
+static int put_unit(void *ud, const struct ord_store_unit *u)
+{
+	struct load *l = ud;
+	struct ord_rec_unit *x = ORD_REC_ADD(l->r->units);
+
+	x->id = ord_strdup(u->uid);
+	x->state = ord_strdup(u->state);
+	return 0;
+}
+
+/* Run a query bound to (turn, first, last) and hand each row to fn. */
+static int rows(struct load *l, const char *sql, void (*fn)(struct load *, sqlite3_stmt *),
+		const char *what)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	if ((err = ord_store_stmt(l->db, &st, sql)) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, l->r->turn);
+	sqlite3_bind_int64(st, 2, l->first);
+	sqlite3_bind_int64(st, 3, l->last);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(l, st);
+	err = rc == SQLITE_DONE ? 0 : ord_store_error(l->db, what);
+	ord_store_stmt_done(st);
+	return err;
+}
+
+static void put_commit(struct load *l, sqlite3_stmt *st)
+{
+	struct ord_rec_commit *c = ORD_REC_ADD(l->r->commits);
+
+	c->side = ord_strdup(col_text(st, 0));
+	c->version = sqlite3_column_int(st, 1);
+	col_hex(st, 2, c->commitment, 32);
+	col_hex(st, 3, c->signature, 64);
+	c->log = sqlite3_column_int64(st, 4);
+}
+
+static void put_sheet(struct load *l, sqlite3_stmt *st)
+{
+	struct ord_rec_sheet *s = ORD_REC_ADD(l->r->sheets);
+
+	s->side = ord_strdup(col_text(st, 0));
+	s->version = sqlite3_column_int(st, 1);
+	s->source = ord_strdup(col_text(st, 2));
+	s->bytes = (unsigned char *)col_bytes(st, 3, &s->len);
+	col_hex(st, 4, s->nonce, 32);
+	col_hex(st, 5, s->commitment, 32);
+	s->has_sig = sqlite3_column_type(st, 6) != SQLITE_NULL;
+	col_hex(st, 6, s->signature, 64);
+	s->has_witness = sqlite3_column_type(st, 7) != SQLITE_NULL;
+	col_hex(st, 7, s->witness, 32);
+	s->log = sqlite3_column_int64(st, 8);
+}
+
+static void put_event(struct load *l, sqlite3_stmt *st)
+{
+	struct ord_rec_event *e = ORD_REC_ADD(l->r->events);
+
+	e->seq = (unsigned)sqlite3_column_int(st, 0);
+	e->phase = ord_strdup(col_text(st, 1));
+	e->kind = ord_strdup(col_text(st, 2));
+	e->args = ord_strdup(col_text(st, 3));
+	e->override = col_strdup(st, 4);
+	e->checks = ord_strdup(col_text(st, 5));
+	e->log = sqlite3_column_int64(st, 6);
+}
+
+static void put_roll(struct load *l, sqlite3_stmt *st)
+{
+	struct ord_rec_roll *r = ORD_REC_ADD(l->r->rolls);
+
+	r->turn = sqlite3_column_int(st, 0);
+	r->phase = ord_strdup(col_text(st, 1));
+	r->event = sqlite3_column_int(st, 2);
+	r->purpose = ord_strdup(col_text(st, 3));
+	r->idx = sqlite3_column_int(st, 4);
+	r->sides = sqlite3_column_int(st, 5);
+	r->value = sqlite3_column_int(st, 6);
+	r->fixed = sqlite3_column_int(st, 7);
+	r->log = sqlite3_column_int64(st, 8);
+}
+
+static void put_result(struct load *l, sqlite3_stmt *st)
+{
+	struct ord_rec_result *r = ORD_REC_ADD(l->r->results);
+
+	r->turn = sqlite3_column_int(st, 0);
+	r->phase = ord_strdup(col_text(st, 1));
+	r->event = sqlite3_column_int(st, 2);
+	r->unit = ord_strdup(col_text(st, 3));
+	r->values = ord_strdup(col_text(st, 4));
+	r->explanation = ord_strdup(col_text(st, 5));
+	r->log = sqlite3_column_int64(st, 6);
+}
+
+static void put_state(struct load *l, sqlite3_stmt *st)
+{
+	struct ord_rec_state *s = ORD_REC_ADD(l->r->states);
+
+	s->unit = ord_strdup(col_text(st, 0));
+	s->attrs = ord_strdup(col_text(st, 1));
+	s->turn = sqlite3_column_int(st, 2);
+	s->phase = sqlite3_column_int(st, 3);
+	s->value = ord_strdup(col_text(st, 4));
+	s->log = sqlite3_column_int64(st, 5);
+}
+
+static void put_head(struct load *l, sqlite3_stmt *st)
+{
+	struct ord_rec_head *h = ORD_REC_ADD(l->r->heads);
+
+	h->seq = sqlite3_column_int64(st, 0);
+	h->turn = sqlite3_column_int(st, 1);
+	snprintf(h->at, sizeof(h->at), "%s", col_text(st, 2));
+	col_hex(st, 3, h->hash, 32);
+	h->has_seed_commitment = col_hex(st, 4, h->seed_commitment, 32);
+	col_hex(st, 5, h->signature, 64);
+}
+
+static void put_link(struct load *l, sqlite3_stmt *st)
+{
+	struct ord_rec_link *k = ORD_REC_ADD(l->r->links);
+
+	k->index = sqlite3_column_int(st, 0);
+	k->side = ord_strdup(col_text(st, 1));
+	col_hex(st, 2, k->link, 32);
+	k->log = sqlite3_column_int64(st, 3);
+}
+
+static void put_prev(struct load *l, sqlite3_stmt *st)
+{
+	struct ord_rec_prev *p = ORD_REC_ADD(l->r->previous);
+
+	p->side = ord_strdup(col_text(st, 0));
+	p->bytes = (unsigned char *)col_bytes(st, 1, &p->len);
+}
+
+int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
+{
+	struct ord_store_game g;
+	struct ord_store_turn t, next;
+	struct load l;
+	int64_t head_seq;
+	unsigned char head_hash[32];
+	int err;
+
+	ord_record_init(r);
+	memset(&g, 0, sizeof(g));
+	l.db = db;
+	l.r = r;
+	r->turn = turn;
+	if ((err = ord_store_turn_read(db, turn, &t)) != 0 || (err = ord_store_game_read(db, &g)) != 0)
+		goto out;
+	memcpy(r->game_id, g.game_id, 16);
+	if (g.have_pk)
+		memcpy(r->key, g.pk, 32);
+	r->title = g.title;
+	g.title = NULL;
+	r->scenario = g.scenario;
+	r->scenario_len = g.scenario_len;
+	g.scenario = NULL;
+	r->tables = g.tables ? g.tables : ord_strdup("");
+	r->tables_len = g.tables ? g.tables_len : 0;
+	g.tables = NULL;
+	r->exchanged = t.state == ORD_TURN_EXCHANGED;
+	r->have_seed = 1;
+	memcpy(r->seed, t.seed, 32);
+	r->have_referee_witness = t.have_referee_witness;
+	memcpy(r->referee_witness, t.referee_witness, 32);
+
+	/* the log from this turn's opening to the next one's (or the head) */
+	l.first = t.log_seq;
+	if ((err = ord_store_log_head(db, &head_seq, head_hash)) != 0)
+		goto out;
+	l.last = head_seq;
+	err = ord_store_turn_read(db, turn + 1, &next);
+	if (!err)
+		l.last = next.log_seq;
+	else if (err != ORD_ENOTFOUND)
+		goto out;
+	ord_error_clear();
+	if ((err = ord_store_log_each(db, l.first, l.last, put_entry, &l)) != 0 ||
+	    (err = ord_store_units_each(db, turn, 1, put_unit, &l)) != 0)
+		goto out;
+	if ((err = rows(&l,
+			"SELECT side.name, c.version, c.commitment, c.signature, c.log_seq FROM commitment c "
+			"LEFT JOIN side ON side.id = c.side_id WHERE c.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY c.id",
+			put_commit, "reading commitments")) != 0 ||
+	    (err = rows(&l,
+			"SELECT side.name, s.version, s.source, s.bytes, s.nonce, s.commitment, s.signature, s.witness, "
+			"s.log_seq FROM sheet s LEFT JOIN side ON side.id = s.side_id WHERE s.turn = ?1 "
+			"AND ?2 = ?2 AND ?3 = ?3 ORDER BY s.id",
+			put_sheet, "reading sheets")) != 0 ||
+	    (err = rows(&l,
+			"SELECT seq, phase, kind, args, override, checks, log_seq FROM event WHERE turn = ?1 "
+			"AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
+			put_event, "reading events")) != 0 ||
+	    (err = rows(&l,
+			"SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq FROM roll "
+			"WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
+			put_roll, "reading rolls")) != 0 ||
+	    (err = rows(&l,
+			"SELECT turn, phase, event_seq, unit, vals, explanation, log_seq FROM result "
+			"WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
+			put_result, "reading results")) != 0 ||
+	    (err = rows(&l,
+			"SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state, us.log_seq FROM unit_state us "
+			"JOIN unit ON unit.id = us.unit_id WHERE ?1 = ?1 AND us.log_seq BETWEEN ?2 AND ?3 "
+			"ORDER BY us.log_seq, us.unit_id",
+			put_state, "reading unit states")) != 0 ||
+	    (err = rows(&l,
+			"SELECT seq, turn, at, hash, seed_commitment, signature FROM head "
+			"WHERE ?1 = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
+			put_head, "reading signed heads")) != 0 ||
+	    (err = rows(&l,
+			"SELECT w.idx, side.name, w.link, w.log_seq FROM witness w LEFT JOIN side "
+			"ON side.id = w.side_id WHERE w.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY w.id",
+			put_link, "reading witness links")) != 0)
+		goto out;
+	if (turn > 1 && (err = rows(&l,
+				    "SELECT side.name, p.bytes FROM sheet s JOIN side ON side.id = s.side_id "
+				    "JOIN sheet p ON p.side_id = s.side_id AND p.turn = s.turn - 1 AND p.version = "
+				    "(SELECT max(version) FROM sheet q WHERE q.turn = s.turn - 1 AND q.side_id = s.side_id) "
+				    "WHERE s.turn = ?1 AND s.source <> 'submitted' AND ?2 = ?2 AND ?3 = ?3 ORDER BY s.id",
+				    put_prev, "reading the sheets of the turn before")) != 0)
+		goto out;
+out:
+	ord_store_game_release(&g);
+	if (err)
+		ord_record_release(r);
+	return err;
+}

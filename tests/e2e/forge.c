@@ -1,0 +1,389 @@
+/*
+ * forge.c - what a dishonest referee with the game file, its key and the
+ * public source can do (tests/e2e/test_attacks.sh): rewrite rows and log
+ * bodies, then make the file consistent again, every hash recomputed and
+ * every stored head re-signed with the game's own key.  The attack tests
+ * mount each attack with it and show that only what the players hold
+ * (their receipts, the heads they were handed, the replay of the rules)
+ * still tells.  Test code: it is not installed.
+ *
+ *   ord_forge rechain GAME
+ *       recompute every log entry's hash from the first, the head row, and
+ *       re-sign every stored head
+ *   ord_forge redraw-seed GAME TURN
+ *       a new dice seed for TURN: its row, its opening's seed commitment,
+ *       every sheet of the turn committed again to it (rows and log), then
+ *       rechain
+ *   ord_forge digest GAME SEQ
+ *       the digest of resolve entry SEQ recomputed from its rows, then rechain
+ *   ord_forge skip-phase GAME
+ *       log the current phase as resolved with no rows, as if nothing had to
+ *       happen in it, move the turn row on, then rechain
+ *   ord_forge stand-in-nonce GAME SIDE TURN
+ *       draw a fresh nonce for SIDE's stand-in sheet of TURN (a re-drawn
+ *       stand-in: another dice key), commit it again, then rechain
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/canon.h"
+#include "core/crypto.h"
+#include "core/game.h"
+#include "rulesets/builtin.h"
+
+static void die(const char *what)
+{
+	fprintf(stderr, "ord_forge: %s: %s\n", what, ord_error_last());
+	exit(2);
+}
+
+static sqlite3 *db_of(ord_game *g)
+{
+	return g->db;
+}
+
+static void exec(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		fprintf(stderr, "ord_forge: %s: %s\n", sql, msg ? msg : "?");
+		exit(2);
+	}
+}
+
+static sqlite3_stmt *prep(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "ord_forge: %s: %s\n", sql, sqlite3_errmsg(db));
+		exit(2);
+	}
+	return st;
+}
+
+/* Replace the value of key in a canonical body (the line must exist). */
+static char *set_field(const char *body, const char *key, const char *value)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	const char *p = body;
+	size_t n = strlen(key);
+	int found = 0;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n'), *e = nl ? nl + 1 : p + strlen(p);
+		if (!strncmp(p, key, n) && p[n] == '=') {
+			ord_canon_put(&b, key, value);
+			found = 1;
+		} else {
+			ord_buf_add(&b, p, (size_t)(e - p));
+		}
+		p = e;
+	}
+	if (!found) {
+		fprintf(stderr, "ord_forge: no '%s' in the body\n", key);
+		exit(2);
+	}
+	return ord_buf_detach(&b, NULL);
+}
+
+static void set_body(sqlite3 *db, int64_t seq, const char *body)
+{
+	sqlite3_stmt *st = prep(db, "UPDATE log SET body = ? WHERE seq = ?");
+
+	sqlite3_bind_text(st, 1, body, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, seq);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		die("writing a log body");
+	sqlite3_finalize(st);
+}
+
+static char *get_body(sqlite3 *db, int64_t seq)
+{
+	sqlite3_stmt *st = prep(db, "SELECT body FROM log WHERE seq = ?");
+	char *s;
+
+	sqlite3_bind_int64(st, 1, seq);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		fprintf(stderr, "ord_forge: no log entry %lld\n", (long long)seq);
+		exit(2);
+	}
+	s = ord_strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return s;
+}
+
+static void rechain(ord_game *g)
+{
+	sqlite3 *db = db_of(g);
+	sqlite3_stmt *st = prep(db, "SELECT seq, turn, kind, body, at FROM log ORDER BY seq");
+	unsigned char prev[32] = { 0 }, h[32];
+
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t seq = sqlite3_column_int64(st, 0);
+		sqlite3_stmt *up = prep(db, "UPDATE log SET prev = ?, hash = ? WHERE seq = ?");
+
+		ord_log_hash(h, prev, seq, sqlite3_column_int(st, 1), (const char *)sqlite3_column_text(st, 2),
+			     (const char *)sqlite3_column_text(st, 3), sqlite3_column_int64(st, 4));
+		sqlite3_bind_blob(up, 1, prev, 32, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(up, 2, h, 32, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(up, 3, seq);
+		if (sqlite3_step(up) != SQLITE_DONE)
+			die("rechaining");
+		sqlite3_finalize(up);
+		memcpy(prev, h, 32);
+	}
+	sqlite3_finalize(st);
+	st = prep(db, "UPDATE log_head SET seq = (SELECT max(seq) FROM log), hash = ?");
+	sqlite3_bind_blob(st, 1, prev, 32, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		die("moving the head");
+	sqlite3_finalize(st);
+	/* every stored head, signed again by the game's key */
+	st = prep(db, "SELECT head.seq, head.turn, head.at, head.seed_commitment, log.hash FROM head JOIN log ON log.seq = head.seq");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		static const unsigned char none[32];
+		unsigned char msg[32], sig[64];
+		sqlite3_stmt *up = prep(db, "UPDATE head SET hash = ?, signature = ? WHERE seq = ?");
+		ord_sig_head_msg(msg, g->game_id, sqlite3_column_int(st, 1), (const char *)sqlite3_column_text(st, 2),
+				 sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 4),
+				 sqlite3_column_bytes(st, 3) == 32 ? sqlite3_column_blob(st, 3) : none);
+		ord_sig_sign(sig, msg, g->sk);
+		sqlite3_bind_blob(up, 1, sqlite3_column_blob(st, 4), 32, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(up, 2, sig, 64, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(up, 3, sqlite3_column_int64(st, 0));
+		if (sqlite3_step(up) != SQLITE_DONE)
+			die("re-signing a head");
+		sqlite3_finalize(up);
+	}
+	sqlite3_finalize(st);
+}
+
+/* Commit every sheet of turn again to seed commitment sc (rows and log). */
+static void recommit_sheets(ord_game *g, int turn, const unsigned char sc[32], const char *only_side,
+			    const unsigned char *new_nonce)
+{
+	sqlite3 *db = db_of(g);
+	sqlite3_stmt *st = prep(db,
+				"SELECT sheet.id, side.name, sheet.nonce, sheet.bytes, sheet.witness, sheet.log_seq FROM sheet "
+				"JOIN side ON side.id = sheet.side_id WHERE sheet.turn = ?");
+
+	sqlite3_bind_int(st, 1, turn);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct ord_sheet_binding b;
+		unsigned char c[32], nonce[32];
+		char hex[129], *body, *nb;
+		sqlite3_stmt *up;
+
+		if (only_side && strcmp((const char *)sqlite3_column_text(st, 1), only_side))
+			continue;
+		memset(&b, 0, sizeof(b));
+		memcpy(b.game_id, g->game_id, 16);
+		b.turn = turn;
+		b.side = (const char *)sqlite3_column_text(st, 1);
+		memcpy(b.seed_commitment, sc, 32);
+		if (sqlite3_column_bytes(st, 4) == 32)
+			memcpy(b.witness, sqlite3_column_blob(st, 4), 32);
+		memcpy(nonce, new_nonce ? new_nonce : sqlite3_column_blob(st, 2), 32);
+		ord_commit_sheet(c, &b, nonce, sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3));
+		up = prep(db, "UPDATE sheet SET commitment = ?, nonce = ? WHERE id = ?");
+		sqlite3_bind_blob(up, 1, c, 32, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(up, 2, nonce, 32, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(up, 3, sqlite3_column_int64(st, 0));
+		if (sqlite3_step(up) != SQLITE_DONE)
+			die("committing a sheet again");
+		sqlite3_finalize(up);
+		body = get_body(db, sqlite3_column_int64(st, 5));
+		ord_hex(hex, c, 32);
+		nb = set_field(body, "commitment", hex);
+		set_body(db, sqlite3_column_int64(st, 5), nb);
+		free(body);
+		free(nb);
+	}
+	sqlite3_finalize(st);
+}
+
+/* The seal of turn names side's new commitment, and the turn's dice key
+ * follows from it (what re-sealing a copy would have given). */
+static void seal_again(ord_game *g, int turn, const char *side)
+{
+	sqlite3 *db = db_of(g);
+	struct ord_store_turn t;
+	struct ord_buf key = ORD_BUF_INIT, val = ORD_BUF_INIT;
+	unsigned char dk[32];
+	char *body, *nb;
+	sqlite3_stmt *st = prep(db,
+				"SELECT s.version, s.commitment, (SELECT seq FROM log WHERE kind = 'seal' AND log.turn = s.turn) "
+				"FROM sheet s JOIN side ON side.id = s.side_id WHERE s.turn = ? AND side.name = ? "
+				"ORDER BY s.version DESC LIMIT 1");
+
+	sqlite3_bind_int(st, 1, turn);
+	sqlite3_bind_text(st, 2, side, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		die("no sheet of the side");
+	ord_buf_addf(&key, "sealed.%s", side);
+	ord_buf_addf(&val, "%d:", sqlite3_column_int(st, 0));
+	ord_buf_add_hex(&val, sqlite3_column_blob(st, 1), 32);
+	body = get_body(db, sqlite3_column_int64(st, 2));
+	nb = set_field(body, key.buf, val.buf);
+	set_body(db, sqlite3_column_int64(st, 2), nb);
+	sqlite3_finalize(st);
+	if (ord_game_turn(g, &t, turn) || ord_game_dice_key(g, turn, t.seed, dk) ||
+	    ord_store_turn_set_state(db, turn, t.state, t.phase, dk))
+		die("the dice key");
+	free(body);
+	free(nb);
+	ord_buf_release(&key);
+	ord_buf_release(&val);
+}
+
+static void redraw_seed(ord_game *g, int turn)
+{
+	sqlite3 *db = db_of(g);
+	unsigned char seed[32], sc[32];
+	char hex[65], *body, *nb;
+	sqlite3_stmt *st;
+	int64_t open_seq;
+
+	randombytes_buf(seed, 32);
+	ord_commit_seed(sc, g->game_id, turn, seed);
+	st = prep(db, "UPDATE turn SET seed = ?, seed_commitment = ? WHERE turn = ?");
+	sqlite3_bind_blob(st, 1, seed, 32, SQLITE_TRANSIENT);
+	sqlite3_bind_blob(st, 2, sc, 32, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 3, turn);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		die("a new seed");
+	sqlite3_finalize(st);
+	st = prep(db, "SELECT log_seq FROM turn WHERE turn = ?");
+	sqlite3_bind_int(st, 1, turn);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		die("no such turn");
+	open_seq = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	body = get_body(db, open_seq);
+	ord_hex(hex, sc, 32);
+	nb = set_field(body, "seed_commitment", hex);
+	set_body(db, open_seq, nb);
+	free(body);
+	free(nb);
+	/* the head that signs this opening carries the seed commitment too */
+	st = prep(db, "UPDATE head SET seed_commitment = ? WHERE seq = ?");
+	sqlite3_bind_blob(st, 1, sc, 32, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, open_seq);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+	recommit_sheets(g, turn, sc, NULL, NULL);
+	rechain(g);
+}
+
+static void digest(ord_game *g, int64_t seq)
+{
+	sqlite3 *db = db_of(g);
+	struct ord_digest d;
+	unsigned char h[32];
+	char hex[65], *body, *nb;
+	sqlite3_stmt *st;
+
+	ord_digest_init(&d, ORD_PHASE_TAG);
+	st = prep(db, "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE log_seq = ? ORDER BY id");
+	sqlite3_bind_int64(st, 1, seq);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		ord_digest_roll(&d, sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1),
+				sqlite3_column_int(st, 2), (const char *)sqlite3_column_text(st, 3),
+				sqlite3_column_int(st, 4), sqlite3_column_int(st, 5), sqlite3_column_int(st, 6),
+				sqlite3_column_int(st, 7));
+	sqlite3_finalize(st);
+	st = prep(db, "SELECT turn, phase, event_seq, unit, vals, explanation FROM result WHERE log_seq = ? ORDER BY id");
+	sqlite3_bind_int64(st, 1, seq);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		ord_digest_result(&d, sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1),
+				  sqlite3_column_int(st, 2), (const char *)sqlite3_column_text(st, 3),
+				  (const char *)sqlite3_column_text(st, 4), (const char *)sqlite3_column_text(st, 5));
+	sqlite3_finalize(st);
+	st = prep(db, "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state FROM unit_state us "
+		      "JOIN unit ON unit.id = us.unit_id WHERE us.log_seq = ? ORDER BY us.unit_id");
+	sqlite3_bind_int64(st, 1, seq);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		ord_digest_state(&d, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
+				 sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
+				 (const char *)sqlite3_column_text(st, 4));
+	sqlite3_finalize(st);
+	ord_digest_final(&d, h);
+	ord_hex(hex, h, 32);
+	body = get_body(db, seq);
+	nb = set_field(body, "digest", hex);
+	set_body(db, seq, nb);
+	free(body);
+	free(nb);
+	rechain(g);
+}
+
+static void skip_phase(ord_game *g)
+{
+	struct ord_store_turn t;
+	struct ord_buf body = ORD_BUF_INIT;
+	struct ord_digest d;
+	unsigned char h[32];
+	int64_t seq;
+	size_t n = 0;
+
+	while (g->rs->phases[n])
+		n++;
+	if (ord_game_turn(g, &t, 0))
+		die("reading the turn");
+	ord_digest_init(&d, ORD_PHASE_TAG);
+	ord_digest_final(&d, h);
+	ord_canon_resolve(&body, t.turn, g->rs->phases[t.phase], t.phase + 1, 0, 0, 0, h, NULL);
+	if (ord_store_begin(g->db) || ord_game_log(g, &seq, t.turn, "resolve", body.buf) ||
+	    ord_store_turn_set_state(g->db, t.turn, (size_t)t.phase + 1 >= n ? ORD_TURN_RESOLVED : ORD_TURN_SEALED,
+				     t.phase + 1, t.have_dice_key ? t.dice_key : NULL) ||
+	    ord_store_commit(g->db))
+		die("skipping the phase");
+	ord_buf_release(&body);
+}
+
+int main(int argc, char **argv)
+{
+	ord_game *g = NULL;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: ord_forge rechain|redraw-seed|digest|skip-phase|stand-in-nonce GAME [ARG...]\n");
+		return 64;
+	}
+	if (ord_builtin_register() || ord_game_open(&g, argv[2]))
+		die(argv[2]);
+	if (!strcmp(argv[1], "skip-phase")) {
+		skip_phase(g);
+		ord_game_free(g);
+		return 0;
+	}
+	exec(g->db, "BEGIN IMMEDIATE");
+	if (!strcmp(argv[1], "rechain")) {
+		rechain(g);
+	} else if (!strcmp(argv[1], "redraw-seed") && argc == 4) {
+		redraw_seed(g, atoi(argv[3]));
+	} else if (!strcmp(argv[1], "digest") && argc == 4) {
+		digest(g, atoll(argv[3]));
+	} else if (!strcmp(argv[1], "stand-in-nonce") && argc == 5) {
+		unsigned char nonce[32], sc[32];
+		sqlite3_stmt *st = prep(g->db, "SELECT seed_commitment FROM turn WHERE turn = ?");
+		sqlite3_bind_int(st, 1, atoi(argv[4]));
+		if (sqlite3_step(st) != SQLITE_ROW)
+			die("no such turn");
+		memcpy(sc, sqlite3_column_blob(st, 0), 32);
+		sqlite3_finalize(st);
+		randombytes_buf(nonce, 32);
+		recommit_sheets(g, atoi(argv[4]), sc, argv[3], nonce);
+		seal_again(g, atoi(argv[4]), argv[3]);
+		rechain(g);
+	} else {
+		fprintf(stderr, "ord_forge: unknown operation '%s'\n", argv[1]);
+		return 64;
+	}
+	exec(g->db, "COMMIT");
+	ord_game_free(g);
+	return 0;
+}

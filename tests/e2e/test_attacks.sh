@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# test_attacks.sh - the honesty holes of issue 10, each mounted as a
+# dishonest referee would: he holds the game file and its key, the sqlite3
+# shell and the public source (tests/e2e/forge.c recomputes every hash and
+# re-signs every head for him).  Each attack must be caught by what a
+# player holds (his receipts, the heads he was handed, the bundle, the
+# game's public key: `orderly verify`, `orderly audit --head`), and the
+# untouched game must pass the same checks (no false alarm).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+need_sqlite3
+FORGE=${FORGE:-$BUILD/tests/ord_forge}
+[[ -x "$FORGE" ]] || fail "no forge tool at '$FORGE' (set FORGE)"
+BFIX=$SRC/tests/fixtures/bundle
+KS=$SRC/rulesets/krigsspil/examples
+cd "$TMP"
+
+forge() { "$FORGE" "$@" || fail "ord_forge $*"; }
+field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
+# the unsigned bundle scenario: blue's key left out
+sed '/pubkey="@BLUE@"/s/ pubkey="@BLUE@"//' "$BFIX/scenario.xml" >scenario.xml
+
+# A battalion turn 1 with real dice, up to (not including) the seal; the
+# referee's heads and the players' receipts are kept.
+opened() {  # opened GAME
+	expect_exit 0 ord new "$1" --scenario scenario.xml --head "$1.open.head"
+	expect_exit 0 ord submit "$1" --side blue "$BFIX/blue-1.txt"
+	BLUE=$(field commitment "$OUT")
+	expect_exit 0 ord submit "$1" --side red "$BFIX/red-1b.txt"
+	RED=$(field commitment "$OUT")
+}
+# ... sealed, every phase resolved, exchanged, exported
+played() {  # played GAME
+	expect_exit 0 ord seal "$1" --head "$1.seal.head"
+	expect_exit 0 ord event "$1" move unit=B1 distance=2
+	expect_exit 0 ord resolve "$1"
+	expect_exit 0 ord event "$1" fire unit=R1 target=B1 range=5
+	expect_exit 0 ord event "$1" artillery unit=B2 target=R1 range=10
+	for _ in 1 2 3 4; do expect_exit 0 ord resolve "$1"; done
+	expect_exit 0 ord exchange "$1" --head "$1.exchange.head"
+	expect_exit 0 ord export "$1" --turn 1 -o "$1.xml"
+}
+pubkey() { ord info "$1" | awk '/^key:/ {print $2}'; }
+# what the player runs
+player_verify() {  # player_verify GAME [more options]: the bundle with everything he holds
+	local g=$1
+	shift
+	run ord verify "$g.xml" --pubkey "$(pubkey "$g")" --receipt "$BLUE" \
+		--head "$g.open.head" --head "$g.seal.head" --head "$g.exchange.head" "$@"
+}
+
+# ------------------------------------------------------------ no false alarm
+opened honest.game
+played honest.game
+player_verify honest.game
+[[ $RC == 0 ]] || fail "the honest game's bundle does not verify"
+expect_in "$OUT" "verified: every check holds"
+expect_in "$OUT" "ok: replay: 5 phases replayed through ruleset battalion"
+expect_exit 0 ord audit honest.game --head honest.game.open.head --head honest.game.seal.head --head honest.game.exchange.head
+expect_in "$OUT" "clean"
+
+# ------------------------------------------------------------ 1. the seed re-drawn after every sheet is in
+# He waits for both sheets, draws a new seed, writes its commitment into the
+# opening, commits every sheet again to it, re-chains the log, re-signs
+# every head, then seals and plays the turn.
+opened redraw.game
+forge redraw-seed redraw.game 1
+played redraw.game
+expect_exit 0 ord audit redraw.game
+expect_in "$OUT" "clean"   # consistent on its own...
+player_verify redraw.game  # ...but not against what the players hold
+[[ $RC == 1 ]] || fail "attack 1: verify exited $RC"
+expect_in "$OUT" "receipt $BLUE: no sheet of turn 1 has this commitment"
+expect_in "$OUT" "the head you kept of turn 1's open (entry 3): entry 3 does not have the hash that was signed"
+expect_exit 1 ord audit redraw.game --head redraw.game.open.head
+expect_in "$OUT" "no longer has the hash that was signed"
+# and a sheet signed by its player for the first seed no longer passes
+note "1: a re-drawn seed is caught by the receipts and the opening's head"
+
+# ------------------------------------------------------------ 2. NMR grinding
+# Red sends nothing; the referee seals copies of the game and keeps the one
+# whose dice he likes.  Every copy now gives the same stand-in and dice key.
+expect_exit 0 ord new nmr.game --scenario scenario.xml
+expect_exit 0 ord submit nmr.game --side blue "$BFIX/blue-1.txt"
+for i in 1 2 3; do
+	cp nmr.game "try$i.game"
+	expect_exit 0 ord seal "try$i.game" --force
+	expect_in "$OUT" "no sheet from red: the NMR policy stood in"
+	keys[$i]=$(sql "try$i.game" "SELECT hex(dice_key) FROM turn WHERE turn = 1")
+	standin[$i]=$(sql "try$i.game" "SELECT hex(nonce) || hex(commitment) FROM sheet WHERE source <> 'submitted'")
+done
+[[ -n "${keys[1]}" && "${keys[1]}" == "${keys[2]}" && "${keys[2]}" == "${keys[3]}" ]] ||
+	fail "attack 2: re-sealing copies gives other dice keys: ${keys[*]}"
+[[ "${standin[1]}" == "${standin[2]}" && "${standin[2]}" == "${standin[3]}" ]] ||
+	fail "attack 2: re-sealing copies gives other stand-ins"
+# a stand-in whose nonce he draws himself (the old grind) is caught
+cp try1.game grind.game
+forge stand-in-nonce grind.game red 1
+expect_exit 1 ord audit grind.game
+expect_in "$OUT" "a stand-in (hold) whose nonce is not the one derived from the game, turn and side"
+note "2: the NMR stand-in and the dice key are the same in every copy"
+
+# ------------------------------------------------------------ 3. a phase skipped
+opened skip.game
+expect_exit 0 ord seal skip.game --head skip.game.seal.head
+expect_exit 0 ord event skip.game move unit=B1 distance=2
+expect_exit 0 ord resolve skip.game
+expect_exit 0 ord event skip.game fire unit=R1 target=B1 range=5
+expect_exit 0 ord resolve skip.game
+# the turn row moved past fire-morale: orderly refuses to go on
+cp skip.game row.game
+sql row.game "UPDATE turn SET phase = phase + 1 WHERE turn = 1" >/dev/null
+expect_exit 1 ord resolve row.game
+expect_in "$ERR" "changed outside orderly"
+expect_exit 1 ord audit row.game
+expect_in "$OUT" "the turn's row says sealed with 3 phases resolved, but the log shows it sealed with 2"
+# the careful forger logs fire-morale as resolved with nothing in it and
+# plays on: B1 lost 6 of 24 figures and took no morale test
+forge skip-phase skip.game
+expect_exit 0 ord resolve skip.game
+expect_exit 0 ord resolve skip.game
+expect_exit 0 ord exchange skip.game --head skip.game.exchange.head
+expect_exit 1 ord audit skip.game
+expect_in "$OUT" "phase fire-morale: the rules give 1 results, but 0 are recorded"
+expect_exit 0 ord export skip.game --turn 1 -o skip.game.xml
+expect_exit 1 ord verify skip.game.xml --pubkey "$(pubkey skip.game)"
+expect_in "$OUT" "phase fire-morale: the rules roll 1 dice, but 0 are recorded"
+note "3: a skipped phase is caught by the replay"
+
+# ------------------------------------------------------------ 4. results falsified before the exchange head
+# B1 loses 1 figure instead of 6: the result, the state it wrote, the
+# phase's digest, the chain and every head are made to agree.
+opened forged.game
+played forged.game
+FIRE=$(sql forged.game "SELECT seq FROM log WHERE kind = 'resolve' AND body LIKE '%phase=fire' || char(10) || '%'")
+sql forged.game "UPDATE result SET vals = replace(vals, 'casualties=6', 'casualties=1'),
+	explanation = replace(explanation, '6 dead', '1 dead') WHERE log_seq = $FIRE AND unit = 'B1';
+	UPDATE unit_state SET state = replace(replace(state, 'figures=18', 'figures=23'), 'losses=6', 'losses=1')
+	WHERE log_seq = $FIRE" >/dev/null
+forge digest forged.game "$FIRE"
+expect_exit 0 ord export forged.game --turn 1 -o forged.game.xml
+run ord verify forged.game.xml --pubkey "$(pubkey forged.game)" --receipt "$BLUE"
+[[ $RC == 1 ]] || fail "attack 4: verify exited $RC:
+$OUT"
+expect_in "$OUT" "ok: signature by the game's key"
+expect_in "$OUT" "ok: log: "
+expect_in "$OUT" "phase fire: the result for B1 is recorded as"
+expect_in "$OUT" "phase fire: unit B1 ends the phase as 'figures=18"
+expect_exit 1 ord audit forged.game
+expect_in "$OUT" "but the rules give"
+# a forged roll: the gun's die
+opened roll.game
+played roll.game
+sql roll.game "UPDATE roll SET value = value % 6 + 1 WHERE purpose = 'artillery to hit'" >/dev/null
+forge digest roll.game "$(sql roll.game "SELECT log_seq FROM roll WHERE purpose = 'artillery to hit'")"
+expect_exit 1 ord audit roll.game
+expect_in "$OUT" "(the dice were chosen)"
+note "4: a falsified result, unit state and roll are caught by the replay (battalion)"
+
+# the same in the Krigsspil: turn 1 of its demo, real dice, fire and artillery
+ks_turn() {  # ks_turn GAME
+	expect_exit 0 ord new "$1" --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+	expect_exit 0 ord submit "$1" --side danske "$KS/demo/turn1-danske.txt"
+	expect_exit 0 ord submit "$1" --side allierede "$KS/demo/turn1-allierede.txt"
+	expect_exit 0 ord seal "$1"
+	expect_exit 0 ord resolve "$1"
+	expect_exit 0 ord resolve "$1"
+	expect_exit 0 ord event "$1" flyt unit=D3 x=90 y=68
+	expect_exit 0 ord event "$1" flyt unit=L2 x=90 y=88
+	expect_exit 0 ord resolve "$1"
+	expect_exit 0 ord event "$1" skyd unit=D3 maal=L2 zone=II halv=yes
+	expect_exit 0 ord event "$1" artilleri unit=A1 maal=L2 afstand=88
+	expect_exit 0 ord resolve "$1"
+	expect_exit 0 ord resolve "$1"
+	expect_exit 0 ord exchange "$1"
+}
+ks_turn ks.game
+expect_exit 0 ord audit ks.game
+expect_in "$OUT" "ok: replay: 5 phases replayed through ruleset krigsspil"
+SKYD=$(sql ks.game "SELECT seq FROM log WHERE kind = 'resolve' AND body LIKE '%phase=skydninger%'")
+[[ "$(sql ks.game "SELECT count(*) FROM result WHERE log_seq = $SKYD")" -ge 1 ]] || fail "the Krigsspil turn has no fire result"
+for what in result state roll; do
+	cp ks.game "ks-$what.game"
+	case $what in
+	result) sql "ks-$what.game" "UPDATE result SET explanation = explanation || ' (no loss)' WHERE log_seq = $SKYD AND rowid = (SELECT min(rowid) FROM result WHERE log_seq = $SKYD)" ;;
+	state) sql "ks-$what.game" "UPDATE unit_state SET state = replace(state, 'figurer=', 'figurer=1') WHERE log_seq = $SKYD AND unit_id = (SELECT min(unit_id) FROM unit_state WHERE log_seq = $SKYD)" ;;
+	roll) sql "ks-$what.game" "UPDATE roll SET value = value % 6 + 1 WHERE log_seq = $SKYD AND rowid = (SELECT min(rowid) FROM roll WHERE log_seq = $SKYD)" ;;
+	esac >/dev/null
+	forge digest "ks-$what.game" "$SKYD"
+	expect_exit 1 ord audit "ks-$what.game"
+	case $what in
+	result) expect_in "$OUT" "but the rules give" ;;
+	state) expect_in "$OUT" "by the rules, but its recorded state is" ;;
+	roll) expect_in "$OUT" "(the dice were chosen)" ;;
+	esac
+done
+note "4: a falsified result, unit state and roll are caught by the replay (krigsspil)"
+
+# ------------------------------------------------------------ 5. settings in the live rows
+opened rows.game
+cp rows.game fixed.game
+sql fixed.game "UPDATE game SET fixed_dice = 1" >/dev/null
+expect_exit 1 ord seal fixed.game --force
+expect_in "$ERR" "its fixed dice is not the one its log states"
+expect_exit 1 ord audit fixed.game
+expect_in "$OUT" "the game file's fixed dice is not the one logged when the game was made"
+expect_not_in "$OUT" "a fixed-dice test game"
+expect_exit 0 ord seal rows.game
+cp rows.game dice.game
+sql dice.game "UPDATE game SET fixed_dice = 1" >/dev/null
+expect_exit 1 ord resolve dice.game --dice 6,6
+for change in "nmr = 'repeat'|NMR policy" "ruleset = 'template'|ruleset" "refereeless = 1|referee"; do
+	cp rows.game set.game
+	sql set.game "UPDATE game SET ${change%%|*}" >/dev/null
+	run ord audit set.game
+	[[ $RC != 0 ]] || fail "attack 5: the audit passes a game whose ${change#*|} was changed"
+done
+cp rows.game side.game
+sql side.game "UPDATE unit SET side_id = (SELECT id FROM side WHERE name = 'blue') WHERE uid = 'R1'" >/dev/null
+expect_exit 1 ord audit side.game
+expect_in "$OUT" "unit 'R1' belongs to side 'blue' in the game file, but to 'red' in the scenario"
+note "5: the live rows are held against the log"
+
+# ------------------------------------------------------------ 6. a head that cannot be written
+opened heads.game
+expect_exit 66 ord seal heads.game --head /no/such/dir/x.head
+expect_exit 0 ord info heads.game
+expect_in "$OUT" "turn:      1 (open)"
+expect_exit 0 ord seal heads.game
+expect_exit 0 ord head heads.game --at seal --turn 1 -o again.head
+expect_in "$(cat again.head)" "at: seal"
+expect_exit 0 ord audit heads.game --head again.head
+expect_exit 0 ord head heads.game --at open -o open.head
+expect_in "$(cat open.head)" "seed-commitment: "
+note "6: a head that cannot be written changes nothing; a stored head is written again"
+
+# ------------------------------------------------------------ 7. a receipt whose sheet is only in the -wal file
+# stop the submit at each of its pause points in turn (ORDERLY_TEST_PAUSE_IN_TX,
+# src/store/store.c) until the one right after its checkpoint, before the
+# receipt is printed, and kill it there
+expect_exit 0 ord new wal2.game --scenario scenario.xml
+at=1
+while :; do
+	: >pause.log
+	ORDERLY_TEST_PAUSE_IN_TX="$TMP/pause.log" ORDERLY_TEST_PAUSE_AT=$at "$ORDERLY" submit wal2.game --side blue "$BFIX/blue-1.txt" >receipt.out 2>/dev/null &
+	pid=$!
+	for _ in $(seq 100); do [[ -s pause.log ]] && break; sleep 0.1; done
+	[[ -s pause.log ]] || fail "attack 7: the submit passed no pause point $at"
+	point=$(awk '{print $2}' pause.log)
+	if [[ $point == checkpoint ]]; then
+		kill -9 "$pid"
+		wait "$pid" 2>/dev/null || true
+		break
+	fi
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null || true
+	at=$((at + 1))
+	[[ $at -lt 50 ]] || fail "attack 7: no checkpoint pause point"
+done
+[[ ! -s receipt.out ]] || fail "attack 7: a receipt was printed before the checkpoint"
+# the game file alone, as the referee would mail it
+cp wal2.game alone.game
+expect_exit 0 ord info alone.game
+expect_in "$OUT" "blue         submitted (version 1)"
+note "7: the sheet is in the game file itself before its receipt is printed"
+
+# ------------------------------------------------------------ 8. smaller holes
+opened small.game
+expect_exit 0 ord seal small.game
+expect_exit 0 ord event small.game move unit=B1 distance=9 --override "$(printf 'x\nchecks=none')"
+BODY=$(sql small.game "SELECT body FROM log WHERE kind = 'event'")
+expect_in "$BODY" 'override=x\nchecks=none'
+[[ "$(grep -c '^checks=' <<<"$BODY")" == 1 ]] || fail "attack 8: the override's newline made a field of its own:
+$BODY"
+expect_exit 0 ord audit small.game
+# a rejected sheet: nothing of its content in the log
+expect_exit 0 ord new reject.game --scenario scenario.xml
+printf 'B9 ↑ 1/2\n' >draft.txt
+expect_exit 65 ord submit reject.game --side blue draft.txt
+REJ=$(sql reject.game "SELECT body FROM log WHERE kind = 'reject'")
+expect_in "$REJ" "side=blue"
+expect_not_in "$REJ" "blake2b"
+[[ "$REJ" != *"$(b2sum draft.txt | cut -c1-64)"* ]] || fail "attack 8: the rejected draft's hash is in the log"
+# a head file too large for what a head is
+head -c 70000 /dev/zero | tr '\0' 'x' >big.head
+expect_exit 65 ord audit small.game --head big.head
+expect_in "$ERR" "KiB"
+expect_not_in "$ERR" "0 MiB"
+note "8: values are escaped, rejected drafts leave no trace, sizes are said"
+
+# ------------------------------------------------------------ verify with the heads of earlier turns
+opened two.game
+played two.game
+expect_exit 0 ord submit two.game --side blue "$BFIX/blue-2.txt"
+B2=$(field commitment "$OUT")
+expect_exit 0 ord seal two.game --force
+for _ in 1 2 3 4 5; do expect_exit 0 ord resolve two.game; done
+expect_exit 0 ord exchange two.game --head two.game.exchange2.head
+expect_exit 0 ord export two.game --turn 2 -o two2.xml
+expect_exit 0 ord verify two2.xml --pubkey "$(pubkey two.game)" --receipt "$B2" \
+	--head two.game.open.head --head two.game.seal.head --head two.game.exchange.head --head two.game.exchange2.head
+expect_in "$OUT" "the head you kept of turn 1's exchange"
+expect_in "$OUT" "this turn continues from it"
+expect_in "$OUT" "is older than this turn's log"
+note "ok"

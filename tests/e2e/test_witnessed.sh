@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# test_witnessed.sh - witnessed dice (docs/threat-model.md): each side sends
+# the top of its witness chain with its sheet and, after the referee has
+# closed a phase's events, reveals the link for that phase; the phase's dice
+# come from the turn's key, the events and every link.  A whole battalion
+# turn: the refusals (no chain, an event after the close, a wrong link, a
+# resolve before the links), a side that does not reveal (the referee's
+# chain stands in, said by resolve, audit and verify), and the replay of
+# every phase from the bundle.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+need_sqlite3
+BFIX=$SRC/tests/fixtures/bundle
+cd "$TMP"
+field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
+sed '/pubkey="@BLUE@"/s/ pubkey="@BLUE@"//' "$BFIX/scenario.xml" >scenario.xml
+
+expect_exit 0 ord keygen blue.key
+expect_exit 0 ord keygen red.key
+expect_exit 64 ord new fixed.game --scenario scenario.xml --witnessed --fixed-dice
+expect_exit 0 ord new w.game --scenario scenario.xml --witnessed --head open.head
+expect_in "$ERR" "witnessed dice"
+KEY=$(ord info w.game | awk '/^key:/ {print $2}')
+
+# a sheet needs the top of its side's chain
+expect_exit 65 ord submit w.game --side blue "$BFIX/blue-1.txt"
+expect_in "$ERR" "are witnessed"
+# blue computes it at home from the head he was handed, red at the table
+expect_exit 0 ord sign --head open.head --pubkey "$KEY" --side blue --key blue.key --witness "$BFIX/blue-1.txt"
+TOP=$(field witness "$OUT")
+[[ ${#TOP} == 64 ]] || fail "sign --witness printed no chain top: $OUT"
+expect_exit 0 ord submit w.game --side blue --witness "$TOP" "$BFIX/blue-1.txt"
+BLUE=$(field commitment "$OUT")
+expect_exit 0 ord submit w.game --side red --witness-key red.key "$BFIX/red-1b.txt"
+expect_exit 0 ord seal w.game --head seal.head
+
+# phase 1 (movement): the event, the close, the links
+expect_exit 0 ord event w.game move unit=B1 distance=2
+expect_exit 65 ord witness w.game --side blue --key blue.key
+expect_in "$ERR" "not closed yet"
+expect_exit 65 ord resolve w.game
+expect_in "$ERR" "close the events of phase 'movement' first"
+expect_exit 0 ord witness w.game --close --head close-1.head
+expect_in "$(cat close-1.head)" "at: close"
+expect_exit 65 ord event w.game move unit=B3 distance=2
+expect_in "$ERR" "are closed"
+expect_exit 65 ord resolve w.game
+expect_in "$ERR" "blue,red have not revealed their witness link"
+# blue, at home: his link of phase 1, once he holds the close's head
+expect_exit 0 ord witness --link-for --head close-1.head --side blue --key blue.key --phase 1
+LINK=$(field link "$OUT")
+# red's link given for blue: refused
+expect_exit 0 ord witness --link-for --head close-1.head --side red --key red.key --phase 1
+expect_exit 65 ord witness w.game --side blue --link "$(field link "$OUT")"
+expect_in "$ERR" "does not lead to the witness chain its sheet committed to"
+expect_exit 0 ord witness w.game --side blue --link "$LINK"
+expect_exit 65 ord witness w.game --side blue --link "$LINK"
+expect_in "$ERR" "revealed its link for phase 'movement' already"
+expect_exit 0 ord witness w.game --side red --key red.key
+expect_exit 0 ord resolve w.game
+expect_not_in "$OUT" "stood in"
+
+# phase 2 (fire): red does not reveal; the referee's chain stands in
+expect_exit 0 ord event w.game fire unit=R1 target=B1 range=5
+expect_exit 0 ord event w.game artillery unit=B2 target=R1 range=10
+expect_exit 0 ord witness w.game --close
+expect_exit 0 ord witness w.game --side blue --key blue.key
+expect_exit 65 ord resolve w.game
+expect_in "$ERR" "red has not revealed its witness link for phase 'fire'"
+expect_exit 0 ord resolve w.game --stand-in
+expect_in "$OUT" "the referee's witness chain stood in for red"
+
+# phases 3 to 5: both reveal
+for _ in 3 4 5; do
+	expect_exit 0 ord witness w.game --close
+	expect_exit 0 ord witness w.game --side blue --key blue.key
+	expect_exit 0 ord witness w.game --side red --key red.key
+	expect_exit 0 ord resolve w.game
+done
+expect_exit 0 ord exchange w.game --head exchange.head
+expect_exit 0 ord audit w.game --head open.head --head seal.head --head close-1.head --head exchange.head
+expect_in "$OUT" "clean"
+expect_in "$OUT" "red revealed no witness link in time: the referee's stood in"
+expect_in "$OUT" "the phases' events and the sides' witness links"
+expect_exit 0 ord export w.game --turn 1 -o w.xml
+expect_in "$(cat w.xml)" "<referee-witness>"
+expect_exit 0 ord verify w.xml --pubkey "$KEY" --receipt "$BLUE" --head seal.head --head close-1.head --head exchange.head
+expect_in "$OUT" "ok: replay: 5 phases replayed"
+expect_in "$OUT" "the head you kept of turn 1's close"
+
+# a link changed in the file (rows and log, as a forger would) is caught
+cp w.game bad.game
+sql bad.game "UPDATE witness SET link = randomblob(32) WHERE idx = 3 AND side_id = (SELECT id FROM side WHERE name = 'blue')" >/dev/null
+expect_exit 1 ord audit bad.game
+expect_in "$OUT" "the witness link of blue for phase 3"
+# and a bundle whose phase key was not the one the links give
+perl -0777 -pe 's/(<link index="3" side="blue" link=")(.)/$1.($2 eq "0" ? "1" : "0")/e' w.xml >bad.xml
+expect_exit 1 ord verify bad.xml --pubkey "$KEY"
+note "ok"
