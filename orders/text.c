@@ -8,7 +8,7 @@
  * into a growable ord_buf.  Errors do not stop the parse: the rest of the
  * line, and the rest of the sheet, are still read, so that a player sees
  * every mistake of a sheet at once.  A line's tokens are held back until
- * the line ends and reach the sheet only if it has a unit.
+ * the line ends, and reach the sheet only if the line parsed (notation.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -506,8 +506,8 @@ static void read_line(struct ord_text *t, const unsigned char *s, const unsigned
 {
 	const unsigned char *q, *content_end = end, *us, *ue, *colon;
 	unsigned col = 1, ucol;
+	size_t n, errors = t->errors;
 	uint32_t cp;
-	size_t n;
 
 	ord_buf_reset(&t->unit);
 	ord_buf_reset(&t->strings);
@@ -556,7 +556,11 @@ static void read_line(struct ord_text *t, const unsigned char *s, const unsigned
 	if (!t->has_unit)
 		ord_text_error(t, ucol, NULL, "expected a unit before ':'");
 	read_words(t, q, content_end, col);
-	if (t->has_unit)
+	/* only a line that parsed: the ruleset checks every order it gets,
+	 * and a line read in part would lead it to report the consequences
+	 * of a syntax error (a charge with no arrow, when the arrow was
+	 * misspelt) as more mistakes */
+	if (t->has_unit && t->errors == errors)
 		add_order(t, ucol);
 }
 

@@ -127,7 +127,7 @@ int ord_text_listing(const struct ord_text *t);
 void ord_text_count_error(struct ord_text *t);
 
 /* Add a token to the current line's order (nothing when it has no unit);
- * arg may be NULL.  The line's tokens reach the sheet when it parses. */
+ * arg may be NULL.  The line's tokens reach the sheet if the line parses. */
 void ord_text_emit(struct ord_text *t, enum ord_tok_kind kind, const char *value, int num,
 		   unsigned col, unsigned group, const char *arg);
 /* Add a direction token in canonical form: an arrow, or ^DDD. */
