@@ -51,6 +51,12 @@ static const struct {
 	{ 0x2B05, 270 },
 };
 
+/* ^N ^NE ...: for players who cannot type an arrow, in every notation. */
+static const struct ord_text_compass compass_en[] = {
+	{ "n", 0 },    { "ne", 45 }, { "e", 90 },   { "se", 135 }, { "s", 180 },
+	{ "sw", 225 }, { "w", 270 }, { "nw", 315 }, { NULL, 0 },
+};
+
 static const struct {
 	const char *text; /* as a player may write it */
 	int quarters;     /* 1..4 */
@@ -248,7 +254,7 @@ int ord_text_numeric(uint32_t cp)
 static void bad_dir(struct ord_text *t, unsigned col)
 {
 	ord_text_error(t, col, NULL, "bad direction '%s' (expected %s)", t->text.buf,
-		       t->rules->dir_expected);
+		       t->rules->dir_expected ? t->rules->dir_expected : ORD_TEXT_DIRS);
 	if (t->rules->malformed)
 		t->rules->malformed(t, ORD_TOK_DIR);
 }
@@ -282,6 +288,12 @@ static void read_caret(struct ord_text *t, const struct ord_text_tok *tok, unsig
 		for (i = 0; i < t->key.len; i++)
 			if (t->key.buf[i] >= 'A' && t->key.buf[i] <= 'Z')
 				t->key.buf[i] = (char)(t->key.buf[i] - 'A' + 'a');
+	}
+	for (c = compass_en; c->name; c++) {
+		if (!strcmp(t->key.buf, c->name)) {
+			t->rules->dir(t, c->deg, tok->col, word);
+			return;
+		}
 	}
 	for (c = t->rules->compass; c && c->name; c++) {
 		if (!strcmp(t->key.buf, c->name)) {

@@ -38,6 +38,10 @@ struct ord_text_tok {
 	int unterminated;           /* an @"... with no closing quote on the line */
 };
 
+/* What a bad direction's message lists when the rules give nothing else:
+ * the arrows, the English compass points every notation takes, degrees. */
+#define ORD_TEXT_DIRS "one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NE ^E ^SE ^S ^SW ^W ^NW or ^000 to ^359"
+
 /* A compass point a direction may be written as: ^N, ^NE ... */
 struct ord_text_compass {
 	const char *name; /* as the rules' key function gives it ("ne"); NULL ends */
@@ -52,12 +56,14 @@ struct ord_text;
  * (ord_text_emit).  All are required but malformed.
  */
 struct ord_text_rules {
-	int joiner;                             /* joins tokens into one word ('-'), or 0 */
-	const char *token_expected;             /* joiner only: what stands on each side of it */
-	const struct ord_text_compass *compass; /* the names ^ takes */
-	const char *dir_expected;               /* what a bad direction's message lists */
+	int joiner;                 /* joins tokens into one word ('-'), or 0 */
+	const char *token_expected; /* joiner only: what stands on each side of it */
+	/* The names ^ takes besides the English N NE E SE S SW W NW; NULL: none. */
+	const struct ord_text_compass *compass;
+	const char *dir_expected; /* what a bad direction's message lists; NULL: ORD_TEXT_DIRS */
 	/* The key a compass name is compared by, into key (reset first); NULL:
-	 * the name with ASCII letters in lower case. */
+	 * the name with ASCII letters in lower case.  The English names are
+	 * in lower case. */
 	void (*key)(struct ord_buf *key, const unsigned char *s, const unsigned char *e);
 
 	/* A line with orders starts (t->has_unit says whether it names a unit;

@@ -23,13 +23,6 @@ static const char *const codes[] = {
 /* Kept by hand in step with codes[]: the tests compare the whole message. */
 #define CODES_EXPECTED "FLn FCol FSk FSq C Fb Fs Fg UL L"
 
-/* ^N ^NE ...: for players who cannot type an arrow; any case. */
-static const struct ord_text_compass compass[] = {
-	{ "n", 0 },    { "ne", 45 }, { "e", 90 },   { "se", 135 }, { "s", 180 },
-	{ "sw", 225 }, { "w", 270 }, { "nw", 315 }, { NULL, 0 },
-};
-
-#define DIR_EXPECTED "one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NE ^E ^SE ^S ^SW ^W ^NW or ^000 to ^359"
 #define TOKEN_EXPECTED "a direction, fraction or code"
 
 static const char *const frac_text[5] = { NULL, "1/4", "1/2", "3/4", "1" };
@@ -152,8 +145,8 @@ static void hg_format_token(const struct ord_token *t, struct ord_buf *out)
 static const struct ord_text_rules rules = {
 	/* joiner */ '-',
 	/* token_expected */ TOKEN_EXPECTED,
-	/* compass */ compass,
-	/* dir_expected */ DIR_EXPECTED,
+	/* compass */ NULL,
+	/* dir_expected */ NULL,
 	/* key */ NULL,
 	/* begin */ hg_begin,
 	/* dir */ hg_dir,

@@ -212,12 +212,12 @@ static const struct {
 /* The rule an order change breaks when it is written wrong. */
 #define RULE_CHANGE "4.3.4"
 
-/* ^N ^NØ ...: for players who cannot type an arrow, in English or Danish
- * compass letters (Ø øst, V vest), folded like every other word. */
-static const struct ord_text_compass compass[] = {
-	{ "n", 0 },     { "ne", 45 },  { "e", 90 },   { "se", 135 }, { "s", 180 },
-	{ "sw", 225 },  { "w", 270 },  { "nw", 315 }, { "noe", 45 }, { "oe", 90 },
-	{ "soe", 135 }, { "sv", 225 }, { "v", 270 },  { "nv", 315 }, { NULL, 0 },
+/* ^NØ ^SV ...: for players who cannot type an arrow, the Danish compass
+ * letters (Ø øst, V vest) beside the English ones the driver knows, folded
+ * like every other word. */
+static const struct ord_text_compass compass_da[] = {
+	{ "noe", 45 }, { "oe", 90 },  { "soe", 135 }, { "sv", 225 },
+	{ "v", 270 },  { "nv", 315 }, { NULL, 0 },
 };
 
 #define DIR_EXPECTED "one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NØ ^Ø ^SØ ^S ^SV ^V ^NV or ^000 to ^359"
@@ -818,7 +818,7 @@ static void ks_format_token(const struct ord_token *t, struct ord_buf *out)
 static const struct ord_text_rules rules = {
 	/* joiner */ 0,
 	/* token_expected */ NULL,
-	/* compass */ compass,
+	/* compass */ compass_da,
 	/* dir_expected */ DIR_EXPECTED,
 	/* key */ fold,
 	/* begin */ ks_begin,
