@@ -1,5 +1,71 @@
-/* text.c - UTF-8 helpers of the order notations (see text.h). */
+/*
+ * text.c - the one reader of order sheets that every notation uses, and
+ * their UTF-8 helpers (see text.h).
+ *
+ * A sheet is read once, line by line, and every line once more at most
+ * (checking that it is text, then its words), so parsing is linear in the
+ * input.  Nothing is parsed recursively and every piece of text copied goes
+ * into a growable ord_buf.  Errors do not stop the parse: the rest of the
+ * line, and the rest of the sheet, are still read, so that a player sees
+ * every mistake of a sheet at once.  A line's tokens are held back until
+ * the line ends, and reach the sheet only if the line parsed (notation.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "orders/text.h"
+
+/* A token of the current line, kept until the line ends. */
+struct ord_text_pending {
+	enum ord_tok_kind kind; /* as emitted */
+	int num;                /* as emitted */
+	unsigned col, group;    /* as emitted */
+	size_t value;           /* offset of the value in t->strings */
+	size_t arg;             /* offset of the arg in t->strings, or NO_ARG */
+};
+#define NO_ARG ((size_t)-1)
+
+/* The eight arrows, clockwise from the top of the page (the enemy). */
+static const char *const arrow_text[8] = {
+	"↑", "↗", "→", "↘", "↓", "↙", "←", "↖",
+};
+
+static const struct {
+	uint32_t cp; /* code point */
+	int deg;     /* degrees clockwise, 0 = towards the enemy */
+} arrows[] = {
+	{ 0x2191, 0 },
+	{ 0x2197, 45 },
+	{ 0x2192, 90 },
+	{ 0x2198, 135 },
+	{ 0x2193, 180 },
+	{ 0x2199, 225 },
+	{ 0x2190, 270 },
+	{ 0x2196, 315 },
+	/* phone keyboards offer the heavy emoji arrows for the four main ones */
+	{ 0x2B06, 0 },
+	{ 0x27A1, 90 },
+	{ 0x2B07, 180 },
+	{ 0x2B05, 270 },
+};
+
+/* ^N ^NE ...: for players who cannot type an arrow, in every notation. */
+static const struct ord_text_compass compass_en[] = {
+	{ "n", 0 },    { "ne", 45 }, { "e", 90 },   { "se", 135 }, { "s", 180 },
+	{ "sw", 225 }, { "w", 270 }, { "nw", 315 }, { NULL, 0 },
+};
+
+static const struct {
+	const char *text; /* as a player may write it */
+	int quarters;     /* 1..4 */
+} fractions[] = {
+	{ "1/4", 1 }, { "1/2", 2 }, { "3/4", 3 }, { "1", 4 },
+	{ "4/4", 4 }, { "¼", 1 },   { "½", 2 },   { "¾", 3 },
+};
+
+/* ---- UTF-8 ------------------------------------------------------------- */
 
 size_t ord_utf8_decode(const unsigned char *s, const unsigned char *end, uint32_t *cp)
 {
@@ -43,7 +109,7 @@ unsigned ord_utf8_count(const unsigned char *s, const unsigned char *e)
 /* Sheets typed in word processors or on phones carry no-break and other
  * Unicode spaces; they separate tokens like a plain space.  So does a byte
  * order mark (U+FEFF) anywhere but at the start of the sheet, where the
- * notations skip it: a sheet pasted after another keeps one, and a unit
+ * driver skips it: a sheet pasted after another keeps one, and a unit
  * written "\uFEFFA1" would print as a sheet whose BOM is dropped, naming
  * "A1" (found by fuzzing the hieroglyph parser). */
 int ord_text_is_space(uint32_t cp)
@@ -64,4 +130,546 @@ size_t ord_text_space_at(const unsigned char *s, const unsigned char *end)
 		return (*s == ' ' || *s == '\t') ? 1 : 0;
 	n = ord_utf8_decode(s, end, &cp);
 	return (n && ord_text_is_space(cp)) ? n : 0;
+}
+
+/* Advance *s past spaces, counting columns. */
+static void skip_spaces(const unsigned char **s, const unsigned char *end, unsigned *col)
+{
+	size_t n;
+
+	while ((n = ord_text_space_at(*s, end))) {
+		*s += n;
+		(*col)++;
+	}
+}
+
+/* Move *e back over trailing spaces, down to s at the least. */
+static const unsigned char *trim_end(const unsigned char *s, const unsigned char *e)
+{
+	for (;;) {
+		const unsigned char *q = e;
+
+		/* step back one character: over continuation bytes to a lead byte */
+		if (q == s)
+			return e;
+		q--;
+		while (q > s && (*q & 0xC0) == 0x80)
+			q--;
+		if (!ord_text_space_at(q, e))
+			return e;
+		e = q;
+	}
+}
+
+static void set_text(struct ord_buf *b, const unsigned char *s, const unsigned char *e)
+{
+	ord_buf_reset(b);
+	ord_buf_add(b, s, (size_t)(e - s));
+}
+
+/* ---- what a notation calls --------------------------------------------- */
+
+int ord_text_listing(const struct ord_text *t)
+{
+	return t->errors < ORD_TEXT_MAX_LISTED;
+}
+
+void ord_text_count_error(struct ord_text *t)
+{
+	t->errors++;
+}
+
+void ord_text_error(struct ord_text *t, unsigned col, const char *rule, const char *fmt, ...)
+{
+	struct ord_buf msg = ORD_BUF_INIT;
+	va_list ap;
+
+	if (++t->errors > ORD_TEXT_MAX_LISTED)
+		return;
+	va_start(ap, fmt);
+	ord_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	ord_diag_add(t->diag, t->line, col, t->unit.buf, rule, "%s", msg.buf);
+	ord_buf_release(&msg);
+}
+
+static size_t add_string(struct ord_text *t, const char *s)
+{
+	size_t at = t->strings.len;
+
+	ord_buf_add(&t->strings, s, strlen(s) + 1);
+	return at;
+}
+
+void ord_text_emit(struct ord_text *t, enum ord_tok_kind kind, const char *value, int num,
+		   unsigned col, unsigned group, const char *arg)
+{
+	struct ord_text_pending *p;
+
+	if (!t->has_unit)
+		return;
+	if (t->ntok == t->tokalloc) {
+		t->tokalloc = t->tokalloc ? 2 * t->tokalloc : 16;
+		t->tok = ord_xrealloc(t->tok, t->tokalloc * sizeof(*t->tok));
+	}
+	p = &t->tok[t->ntok++];
+	p->kind = kind;
+	p->num = num;
+	p->col = col;
+	p->group = group;
+	p->value = add_string(t, value ? value : "");
+	p->arg = arg ? add_string(t, arg) : NO_ARG;
+}
+
+void ord_text_emit_dir(struct ord_text *t, int deg, unsigned col, unsigned group)
+{
+	char tmp[8];
+
+	if (deg % 45 == 0) {
+		ord_text_emit(t, ORD_TOK_DIR, arrow_text[deg / 45], deg, col, group, NULL);
+	} else {
+		snprintf(tmp, sizeof(tmp), "^%03d", deg);
+		ord_text_emit(t, ORD_TOK_DIR, tmp, deg, col, group, NULL);
+	}
+}
+
+int ord_text_fraction(const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(fractions); i++)
+		if (text[0] == fractions[i].text[0] && !strcmp(text, fractions[i].text))
+			return fractions[i].quarters;
+	return 0;
+}
+
+int ord_text_numeric(uint32_t cp)
+{
+	return (cp >= '0' && cp <= '9') || (cp >= 0xBC && cp <= 0xBE) ||
+	       (cp >= 0x2150 && cp <= 0x215F) || cp == 0x2189;
+}
+
+/* ---- directions and targets -------------------------------------------- */
+
+static void bad_dir(struct ord_text *t, unsigned col)
+{
+	ord_text_error(t, col, NULL, "bad direction '%s' (expected %s)", t->text.buf,
+		       t->rules->dir_expected ? t->rules->dir_expected : ORD_TEXT_DIRS);
+	if (t->rules->malformed)
+		t->rules->malformed(t, ORD_TOK_DIR);
+}
+
+/* ^N ... or ^DDD; t->text holds the token. */
+static void read_caret(struct ord_text *t, const struct ord_text_tok *tok, unsigned word)
+{
+	const char *d = t->text.buf + 1;
+	const struct ord_text_compass *c;
+	size_t i;
+
+	if (strlen(d) == 3 && d[0] >= '0' && d[0] <= '9' && d[1] >= '0' && d[1] <= '9' &&
+	    d[2] >= '0' && d[2] <= '9') {
+		int deg = (d[0] - '0') * 100 + (d[1] - '0') * 10 + (d[2] - '0');
+
+		if (deg >= 360) {
+			ord_text_error(t, tok->col, NULL,
+				       "direction '%s' out of range (expected ^000 to ^359)",
+				       t->text.buf);
+			if (t->rules->malformed)
+				t->rules->malformed(t, ORD_TOK_DIR);
+			return;
+		}
+		t->rules->dir(t, deg, tok->col, word);
+		return;
+	}
+	if (t->rules->key) {
+		t->rules->key(&t->key, tok->s + 1, tok->e);
+	} else {
+		set_text(&t->key, tok->s + 1, tok->e);
+		for (i = 0; i < t->key.len; i++)
+			if (t->key.buf[i] >= 'A' && t->key.buf[i] <= 'Z')
+				t->key.buf[i] = (char)(t->key.buf[i] - 'A' + 'a');
+	}
+	for (c = compass_en; c->name; c++) {
+		if (!strcmp(t->key.buf, c->name)) {
+			t->rules->dir(t, c->deg, tok->col, word);
+			return;
+		}
+	}
+	for (c = t->rules->compass; c && c->name; c++) {
+		if (!strcmp(t->key.buf, c->name)) {
+			t->rules->dir(t, c->deg, tok->col, word);
+			return;
+		}
+	}
+	bad_dir(t, tok->col);
+}
+
+/* A token starting with an arrow of n bytes: the arrow alone, perhaps
+ * followed by the variation selector phones add to ask for the emoji form. */
+static void read_arrow(struct ord_text *t, const struct ord_text_tok *tok, int deg, size_t n,
+		       unsigned word)
+{
+	const unsigned char *q = tok->s + n;
+	uint32_t cp;
+
+	if (q < tok->e && ord_utf8_decode(q, tok->e, &cp) == 3 && (cp == 0xFE0E || cp == 0xFE0F))
+		q += 3;
+	if (q != tok->e) {
+		bad_dir(t, tok->col);
+		return;
+	}
+	t->rules->dir(t, deg, tok->col, word);
+}
+
+static void bad_target(struct ord_text *t, unsigned col, const char *fmt)
+{
+	ord_text_error(t, col, NULL, fmt, t->text.buf);
+	if (t->rules->malformed)
+		t->rules->malformed(t, ORD_TOK_TARGET);
+}
+
+/* @UNIT or @"UNIT WITH SPACES"; the value is the unit, trimmed. */
+static void read_target(struct ord_text *t, const struct ord_text_tok *tok, unsigned word)
+{
+	const unsigned char *vs = tok->s + 1, *ve = tok->e;
+	struct ord_buf value = ORD_BUF_INIT;
+	unsigned vcol = tok->col + 1;
+
+	if (tok->unterminated) {
+		bad_target(t, tok->col + 1, "unterminated quote in '%s' (expected a closing '\"')");
+		return;
+	}
+	if (vs < ve && *vs == '"') {
+		/* the scan of the word stopped at the first quote after this one */
+		const unsigned char *cq = memchr(vs + 1, '"', (size_t)(ve - vs - 1));
+
+		if (cq + 1 != ve) {
+			char after[8] = "";
+
+			if (t->rules->joiner)
+				snprintf(after, sizeof(after), " or '%c'", t->rules->joiner);
+			ord_text_error(t, tok->col + ord_utf8_count(tok->s, cq + 1), NULL,
+				       "text after the closing quote in '%s' (expected a space%s)",
+				       t->text.buf, after);
+			if (t->rules->malformed)
+				t->rules->malformed(t, ORD_TOK_TARGET);
+			return;
+		}
+		vs++, vcol++;
+		ve = cq;
+	}
+	skip_spaces(&vs, ve, &vcol);
+	ve = trim_end(vs, ve);
+	if (vs == ve) {
+		bad_target(t, tok->col, "empty target '%s' (expected a unit after '@')");
+		return;
+	}
+	set_text(&value, vs, ve);
+	t->rules->target(t, value.buf, tok->col, word);
+	ord_buf_release(&value);
+}
+
+/* Decide whether a non-empty token is a direction, a target or the
+ * notation's own, by its first character. */
+static void read_token(struct ord_text *t, const struct ord_text_tok *tok, unsigned word)
+{
+	uint32_t cp;
+	size_t n, i;
+
+	set_text(&t->text, tok->s, tok->e);
+	n = ord_utf8_decode(tok->s, tok->e, &cp);
+	if (cp == '@') {
+		read_target(t, tok, word);
+		return;
+	}
+	if (cp == '^') {
+		read_caret(t, tok, word);
+		return;
+	}
+	for (i = 0; i < ORD_ARRAY_SIZE(arrows); i++) {
+		if (cp == arrows[i].cp) {
+			read_arrow(t, tok, arrows[i].deg, n, word);
+			return;
+		}
+	}
+	t->rules->token(t, tok, word);
+}
+
+/* ---- lines and words ---------------------------------------------------- */
+
+static void push_tok(struct ord_text *t, const unsigned char *s, const unsigned char *e,
+		     unsigned col, int unterminated)
+{
+	struct ord_text_tok *el;
+
+	if (t->nel == t->elalloc) {
+		t->elalloc = t->elalloc ? 2 * t->elalloc : 8;
+		t->el = ord_xrealloc(t->el, t->elalloc * sizeof(*t->el));
+	}
+	el = &t->el[t->nel++];
+	el->s = s;
+	el->e = e;
+	el->col = col;
+	el->unterminated = unterminated;
+}
+
+/*
+ * Split the word at *s into its tokens (t->el), at the joiner if the
+ * notation has one, and move *s past it.  A quoted target may hold spaces
+ * (and the joiner), so it is skipped whole; one with no closing quote takes
+ * the rest of the line.
+ */
+static void scan_word(struct ord_text *t, const unsigned char **s, const unsigned char *end,
+		      unsigned *col)
+{
+	const unsigned char *q = *s, *es;
+	int joiner = t->rules->joiner;
+	unsigned ecol;
+	uint32_t cp;
+
+	t->nel = 0;
+	for (;;) {
+		es = q;
+		ecol = *col;
+		if (end - q >= 2 && q[0] == '@' && q[1] == '"') {
+			const unsigned char *cq = memchr(q + 2, '"', (size_t)(end - q - 2));
+
+			if (!cq) {
+				*col += ord_utf8_count(q, end);
+				q = end;
+				push_tok(t, es, q, ecol, 1);
+				break;
+			}
+			*col += ord_utf8_count(q, cq + 1);
+			q = cq + 1;
+		}
+		while (q < end && (!joiner || *q != joiner) && !ord_text_space_at(q, end)) {
+			q += ord_utf8_decode(q, end, &cp);
+			(*col)++;
+		}
+		push_tok(t, es, q, ecol, 0);
+		if (joiner && q < end && *q == joiner) {
+			q++;
+			(*col)++;
+			continue;
+		}
+		break;
+	}
+	*s = q;
+}
+
+/* The words of one line after its unit, from s to end (the comment cut off). */
+static void read_words(struct ord_text *t, const unsigned char *s, const unsigned char *end,
+		       unsigned col)
+{
+	unsigned words = 0, tcol = col;
+	size_t i;
+
+	t->rules->begin(t);
+	for (;;) {
+		const unsigned char *ws;
+		int empty_reported = 0;
+
+		skip_spaces(&s, end, &col);
+		if (s >= end)
+			break;
+		ws = s;
+		words++;
+		scan_word(t, &s, end, &col);
+		for (i = 0; i < t->nel; i++) {
+			const struct ord_text_tok *el = &t->el[i];
+
+			if (el->s != el->e) {
+				read_token(t, el, words);
+				continue;
+			}
+			if (empty_reported)
+				continue;
+			/* point at the joiner beside the gap: before it, or after a leading one */
+			set_text(&t->word, ws, s);
+			ord_text_error(t, i ? el->col - 1 : el->col, NULL,
+				       "empty token in '%s' (expected %s on each side of '%c')",
+				       t->word.buf, t->rules->token_expected, t->rules->joiner);
+			empty_reported = 1;
+		}
+	}
+	t->rules->end(t, words, tcol);
+}
+
+/* Add the line's order, with its tokens, to the sheet. */
+static void add_order(struct ord_text *t, unsigned col)
+{
+	struct ord_order *o = ord_sheet_add_order(t->out, t->line, col, t->unit.buf);
+	size_t i;
+
+	for (i = 0; i < t->ntok; i++) {
+		const struct ord_text_pending *p = &t->tok[i];
+		struct ord_token *tok;
+
+		tok = ord_order_add_token(o, p->kind, t->strings.buf + p->value, p->num, p->col);
+		tok->group = p->group;
+		if (p->arg != NO_ARG)
+			tok->arg = ord_strdup(t->strings.buf + p->arg);
+	}
+}
+
+/* One line, without its line end. */
+static void read_line(struct ord_text *t, const unsigned char *s, const unsigned char *end)
+{
+	const unsigned char *q, *content_end = end, *us, *ue, *colon;
+	unsigned col = 1, ucol;
+	size_t n, errors = t->errors;
+	uint32_t cp;
+
+	ord_buf_reset(&t->unit);
+	ord_buf_reset(&t->strings);
+	t->ntok = 0;
+	t->has_unit = 0;
+	/* the whole line must be text, comment included, before any of it is read */
+	for (q = s; q < end; q += n, col++) {
+		n = ord_utf8_decode(q, end, &cp);
+		if (!n) {
+			ord_text_error(t, col, NULL,
+				       "invalid UTF-8 byte 0x%02x (expected UTF-8 text)", *q);
+			return;
+		}
+		if ((cp < 0x20 && cp != '\t') || cp == 0x7F) {
+			ord_text_error(t, col, NULL,
+				       "unexpected control character U+%04X (expected text)",
+				       (unsigned)cp);
+			return;
+		}
+		if (cp == '#' && content_end == end)
+			content_end = q;
+	}
+
+	content_end = trim_end(s, content_end);
+	col = 1;
+	us = s;
+	skip_spaces(&us, content_end, &col);
+	if (us == content_end)
+		return;
+	ucol = col;
+	colon = memchr(us, ':', (size_t)(content_end - us));
+	if (colon) {
+		ue = trim_end(us, colon);
+		q = colon + 1;
+		col += ord_utf8_count(us, q);
+	} else {
+		ue = us;
+		while (ue < content_end && !ord_text_space_at(ue, content_end)) {
+			ue += ord_utf8_decode(ue, content_end, &cp);
+			col++;
+		}
+		q = ue;
+	}
+	set_text(&t->unit, us, ue);
+	t->has_unit = us != ue;
+	if (!t->has_unit)
+		ord_text_error(t, ucol, NULL, "expected a unit before ':'");
+	read_words(t, q, content_end, col);
+	/* only a line that parsed: the ruleset checks every order it gets,
+	 * and a line read in part would lead it to report the consequences
+	 * of a syntax error (a charge with no arrow, when the arrow was
+	 * misspelt) as more mistakes */
+	if (t->has_unit && t->errors == errors)
+		add_order(t, ucol);
+}
+
+int ord_text_parse(struct ord_sheet *out, const char *bytes, size_t len, struct ord_diag *diag,
+		   const struct ord_text_rules *rules, void *state)
+{
+	const unsigned char *s = (const unsigned char *)bytes, *end, *nl, *le;
+	struct ord_text t;
+	int err = 0;
+
+	if (!len)
+		return 0;
+	memset(&t, 0, sizeof(t));
+	t.rules = rules;
+	t.state = state;
+	t.out = out;
+	t.diag = diag;
+	ord_buf_init(&t.unit);
+	ord_buf_init(&t.text);
+	ord_buf_init(&t.word);
+	ord_buf_init(&t.key);
+	ord_buf_init(&t.strings);
+	end = s + len;
+	/* Windows editors start a UTF-8 file with a byte order mark */
+	if (len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
+		s += 3;
+	for (t.line = 1; s < end; t.line++) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		le = nl ? nl : end;
+		if (le > s && le[-1] == '\r')
+			le--;
+		read_line(&t, s, le);
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	if (t.errors > ORD_TEXT_MAX_LISTED)
+		ord_diag_add(diag, 0, 0, "", NULL, "%zu more syntax errors not listed",
+			     t.errors - ORD_TEXT_MAX_LISTED);
+	if (t.errors)
+		err = ord_error_set(ORD_EBADSHEET, "order sheet has %zu syntax error%s", t.errors,
+				    t.errors == 1 ? "" : "s");
+	ord_buf_release(&t.unit);
+	ord_buf_release(&t.text);
+	ord_buf_release(&t.word);
+	ord_buf_release(&t.key);
+	ord_buf_release(&t.strings);
+	free(t.tok);
+	free(t.el);
+	return err;
+}
+
+/* ---- printing ----------------------------------------------------------- */
+
+/* A target must be quoted when it holds what would end it unquoted.  Byte
+ * by byte is enough: the joiner is ASCII, never part of a longer character,
+ * and space_at does not match in the middle of one. */
+static int needs_quotes(const char *v, int joiner)
+{
+	const unsigned char *s = (const unsigned char *)v, *end = s + strlen(v);
+
+	for (; s < end; s++)
+		if ((joiner && *s == joiner) || ord_text_space_at(s, end))
+			return 1;
+	return 0;
+}
+
+void ord_text_format(const struct ord_text_rules *rules, const struct ord_order *o, struct ord_buf *out)
+{
+	size_t i;
+	int deg;
+
+	ord_buf_adds(out, o->unit ? o->unit : "");
+	ord_buf_addch(out, ':');
+	for (i = 0; i < o->ntok; i++) {
+		const struct ord_token *t = &o->tok[i];
+
+		/* group 0 is a token built by hand with no group: never joined */
+		if (rules->joiner && i && t->group && t->group == o->tok[i - 1].group)
+			ord_buf_addch(out, rules->joiner);
+		else
+			ord_buf_addch(out, ' ');
+		switch (t->kind) {
+		case ORD_TOK_DIR:
+			deg = ((t->num % 360) + 360) % 360;
+			if (deg % 45 == 0)
+				ord_buf_adds(out, arrow_text[deg / 45]);
+			else
+				ord_buf_addf(out, "^%03d", deg);
+			break;
+		case ORD_TOK_TARGET:
+			if (needs_quotes(t->value, rules->joiner))
+				ord_buf_addf(out, "@\"%s\"", t->value);
+			else
+				ord_buf_addf(out, "@%s", t->value);
+			break;
+		default: rules->format_token(t, out); break;
+		}
+	}
 }

@@ -62,8 +62,19 @@ const struct ord_token *ord_order_code(const struct ord_order *o, const char *co
 struct ord_notation {
 	unsigned int version; /* ORD_NOTATION_VERSION built against (ORD_NOTATION_INIT) */
 	const char *name;     /* "hieroglyph" */
-	/* Parse len bytes (UTF-8).  Every syntax error goes to diag with its
-	 * line:col; returns 0, or ORD_EBADSHEET if diag got any error. */
+	/* Parse len bytes (UTF-8), in one pass that reads every line whatever
+	 * errors came before:
+	 *  - diag gets every syntax error, with its line:col, in sheet order
+	 *    (a notation may list only the first ones of a sheet that is no
+	 *    sheet at all, ending with an item at line 0 that counts the rest);
+	 *  - out gets one order for every line that parsed, in sheet order,
+	 *    whether or not other lines have errors, and no order for a line
+	 *    with a syntax error: every order in out is complete and may be
+	 *    validated by the ruleset, so that a sheet's rule errors can be
+	 *    reported together with its syntax errors;
+	 *  - returns 0, or ORD_EBADSHEET (its message counting the errors) if
+	 *    diag got any error.
+	 * out and diag are only appended to. */
 	int (*parse)(struct ord_sheet *out, const char *bytes, size_t len, struct ord_diag *diag);
 	/* Print one order in canonical form (no newline). */
 	void (*format)(const struct ord_order *o, struct ord_buf *out);

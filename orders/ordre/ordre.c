@@ -18,14 +18,12 @@
  * Printing gives the symbols in capitals and the words in their Danish
  * spelling.
  *
- * As in the hieroglyph notation, a sheet is read once, line by line, and
- * every line once more at most, so parsing is linear in the input; errors
- * do not stop the parse, and past MAX_LISTED_ERRORS they are only counted.
+ * The sheet is read by the notations' driver (orders/text.h): lines, units,
+ * words, directions, targets and the errors' line:col are its; this file
+ * gives the rest of the token rules: the symbols, their arguments and what
+ * each symbol takes.
  */
-#include <stdarg.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "notation.h"
@@ -214,39 +212,12 @@ static const struct {
 /* The rule an order change breaks when it is written wrong. */
 #define RULE_CHANGE "4.3.4"
 
-/* The eight arrows, clockwise from the top of the page (the enemy). */
-static const char *const arrow_text[8] = {
-	"↑", "↗", "→", "↘", "↓", "↙", "←", "↖",
-};
-
-static const struct {
-	uint32_t cp; /* code point */
-	int deg;     /* degrees clockwise, 0 = towards the enemy */
-} arrows[] = {
-	{ 0x2191, 0 },
-	{ 0x2197, 45 },
-	{ 0x2192, 90 },
-	{ 0x2198, 135 },
-	{ 0x2193, 180 },
-	{ 0x2199, 225 },
-	{ 0x2190, 270 },
-	{ 0x2196, 315 },
-	/* phone keyboards offer the heavy emoji arrows for the four main ones */
-	{ 0x2B06, 0 },
-	{ 0x27A1, 90 },
-	{ 0x2B07, 180 },
-	{ 0x2B05, 270 },
-};
-
-/* ^N ^NØ ...: for players who cannot type an arrow, in English or Danish
- * compass letters (Ø øst, V vest), folded like every other word. */
-static const struct {
-	const char *name; /* compass point, folded */
-	int deg;          /* degrees clockwise */
-} compass[] = {
-	{ "n", 0 },     { "ne", 45 },  { "e", 90 },   { "se", 135 }, { "s", 180 },
-	{ "sw", 225 },  { "w", 270 },  { "nw", 315 }, { "noe", 45 }, { "oe", 90 },
-	{ "soe", 135 }, { "sv", 225 }, { "v", 270 },  { "nv", 315 },
+/* ^NØ ^SV ...: for players who cannot type an arrow, the Danish compass
+ * letters (Ø øst, V vest) beside the English ones the driver knows, folded
+ * like every other word. */
+static const struct ord_text_compass compass_da[] = {
+	{ "noe", 45 }, { "oe", 90 },  { "soe", 135 }, { "sv", 225 },
+	{ "v", 270 },  { "nv", 315 }, { NULL, 0 },
 };
 
 #define DIR_EXPECTED "one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NØ ^Ø ^SØ ^S ^SV ^V ^NV or ^000 to ^359"
@@ -254,19 +225,6 @@ static const struct {
 #define HEX_EXPECTED "a hex as QQRR or Q,R, e.g. 0305 or 3,5"
 
 static const char *const frac_text[5] = { NULL, "¼", "½", "¾", "1" };
-
-static const struct {
-	const char *text; /* as a player may write it */
-	int quarters;     /* 1..4 */
-} fractions[] = {
-	{ "1/4", 1 }, { "1/2", 2 }, { "3/4", 3 }, { "1", 4 },
-	{ "4/4", 4 }, { "¼", 1 },   { "½", 2 },   { "¾", 3 },
-};
-
-/* A file sent by mistake (a photo, a spreadsheet) gives an error on every
- * line; past this many nobody reads them, and listing them all would cost
- * seconds and megabytes.  The rest are counted, and the count is listed. */
-#define MAX_LISTED_ERRORS 1000
 
 /* The command being read: an order symbol and what it has had so far. */
 struct cmd {
@@ -278,50 +236,14 @@ struct cmd {
 	int formation;              /* index into formations[], -1 if none */
 };
 
+/* The notation's state in one parse (the driver's t->state). */
 struct parser {
-	struct ord_sheet *out; /* where orders go */
-	struct ord_diag *diag; /* where errors go */
-	unsigned line;         /* current line, 1-based */
-	size_t errors;         /* errors added so far */
-	struct ord_buf unit;   /* the current order's unit, as written */
-	struct ord_buf text;   /* the word being classified, as written */
-	struct ord_buf key;    /* the same, folded */
-	struct ord_buf tmp;    /* scratch for messages and values */
+	struct cmd c;       /* the command being read */
+	unsigned group;     /* the group of the line's last command */
+	int aendr;          /* the line has had its ÆNDR */
+	struct ord_buf key; /* the word being classified, folded */
+	struct ord_buf tmp; /* scratch for messages and values */
 };
-
-/* Advance *s past spaces, counting columns. */
-static void skip_spaces(const unsigned char **s, const unsigned char *end, unsigned *col)
-{
-	size_t n;
-
-	while ((n = ord_text_space_at(*s, end))) {
-		*s += n;
-		(*col)++;
-	}
-}
-
-/* Move *e back over trailing spaces, down to s at the least. */
-static const unsigned char *trim_end(const unsigned char *s, const unsigned char *e)
-{
-	for (;;) {
-		const unsigned char *q = e;
-
-		if (q == s)
-			return e;
-		q--;
-		while (q > s && (*q & 0xC0) == 0x80)
-			q--;
-		if (!ord_text_space_at(q, e))
-			return e;
-		e = q;
-	}
-}
-
-static void set_text(struct ord_buf *b, const unsigned char *s, const unsigned char *e)
-{
-	ord_buf_reset(b);
-	ord_buf_add(b, s, (size_t)(e - s));
-}
 
 /*
  * The folded form of s..e (valid UTF-8) into b: ASCII letters in lower
@@ -409,52 +331,29 @@ static void add_expected_words(struct ord_buf *b, enum kind k)
 		ord_buf_addf(b, "%s%s", i ? " " : "", words[k].defs[i].display);
 }
 
-static void syntax_error(struct parser *ps, unsigned col, const char *rule, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 4, 5)))
-#endif
-	;
-
-static void syntax_error(struct parser *ps, unsigned col, const char *rule, const char *fmt, ...)
-{
-	struct ord_buf msg = ORD_BUF_INIT;
-	va_list ap;
-
-	if (++ps->errors > MAX_LISTED_ERRORS)
-		return;
-	va_start(ap, fmt);
-	ord_buf_vaddf(&msg, fmt, ap);
-	va_end(ap);
-	ord_diag_add(ps->diag, ps->line, col, ps->unit.buf, rule, "%s", msg.buf);
-	ord_buf_release(&msg);
-}
-
-/* Past the cap a message is not even built: a garbage sheet costs no more
- * than a good one. */
-static int listing(const struct parser *ps)
-{
-	return ps->errors < MAX_LISTED_ERRORS;
-}
-
 /*
  * The errors that list the order symbols: "unknown symbol 'X'", "direction
  * '↑' before any order symbol" (what and after around the word in
- * ps->text), and with what NULL "expected an order symbol after the unit".
+ * t->text), and with what NULL "expected an order symbol after the unit".
+ * Past the cap a message is not even built: a garbage sheet costs no more
+ * than a good one.
  */
-static void error_expecting_codes(struct parser *ps, unsigned col, const char *what, const char *after)
+static void error_expecting_codes(struct ord_text *t, unsigned col, const char *what, const char *after)
 {
-	if (!listing(ps)) {
-		ps->errors++;
+	struct parser *ps = t->state;
+
+	if (!ord_text_listing(t)) {
+		ord_text_count_error(t);
 		return;
 	}
 	ord_buf_reset(&ps->tmp);
 	add_expected_codes(&ps->tmp);
 	if (what)
-		syntax_error(ps, col, NULL, "%s '%s'%s (expected one of %s)", what, ps->text.buf,
-			     after, ps->tmp.buf);
+		ord_text_error(t, col, NULL, "%s '%s'%s (expected one of %s)", what, t->text.buf,
+			       after, ps->tmp.buf);
 	else
-		syntax_error(ps, col, NULL, "expected an order symbol after the unit (one of %s)",
-			     ps->tmp.buf);
+		ord_text_error(t, col, NULL, "expected an order symbol after the unit (one of %s)",
+			       ps->tmp.buf);
 }
 
 /* What a command takes, for "unexpected ..." messages. */
@@ -492,20 +391,6 @@ static void add_fracs(struct ord_buf *b, unsigned fracs)
 		ord_buf_adds(b, "½ or 1");
 	else
 		ord_buf_adds(b, "½");
-}
-
-/* Add a token to o (NULL: the line has no unit, only check the syntax). */
-static void emit(struct ord_order *o, enum ord_tok_kind kind, const char *value, int num,
-		 unsigned col, unsigned group, const char *slot)
-{
-	struct ord_token *t;
-
-	if (!o)
-		return;
-	t = ord_order_add_token(o, kind, value, num, col);
-	t->group = group;
-	if (slot)
-		t->arg = ord_strdup(slot);
 }
 
 /* The kinds that fill the same place as k in command d: a direction and
@@ -550,44 +435,45 @@ static void tried(struct cmd *c, unsigned kinds)
 }
 
 /*
- * May the current command take this well-formed argument (ps->text)?
+ * May the current command take this well-formed argument (t->text)?
  * Reports why not.  num is the fraction's quarters or the word's index.
  */
-static int accept(struct parser *ps, struct cmd *c, enum kind k, int num, unsigned col)
+static int accept(struct ord_text *t, struct cmd *c, enum kind k, int num, unsigned col)
 {
+	struct parser *ps = t->state;
 	const struct code_def *d = c->def;
 	const struct word_def *f;
 	unsigned place;
 
 	if (!d) {
 		if (!c->lost)
-			error_expecting_codes(ps, col, kind_name[k], " before any order symbol");
+			error_expecting_codes(t, col, kind_name[k], " before any order symbol");
 		return 0;
 	}
 	if (!takes(d, k)) {
-		if (listing(ps)) {
+		if (ord_text_listing(t)) {
 			ord_buf_reset(&ps->tmp);
 			add_signature(&ps->tmp, d);
-			syntax_error(ps, col, NULL, "unexpected %s '%s' after '%s' (expected %s)",
-				     kind_name[k], ps->text.buf, d->symbol, ps->tmp.buf);
+			ord_text_error(t, col, NULL, "unexpected %s '%s' after '%s' (expected %s)",
+				       kind_name[k], t->text.buf, d->symbol, ps->tmp.buf);
 		} else {
-			ps->errors++;
+			ord_text_count_error(t);
 		}
 		return 0;
 	}
 	place = place_of(d, k);
 	c->tried |= BIT(k);
 	if ((c->given & place) && !(k == K_TARGET && (d->aim == T_MANY || d->aim == T_MANY_REQ))) {
-		syntax_error(ps, col, k == K_REASON ? RULE_CHANGE : NULL,
-			     "second %s '%s' for '%s' (expected one per order symbol)",
-			     place_name(d, k), ps->text.buf, d->symbol);
+		ord_text_error(t, col, k == K_REASON ? RULE_CHANGE : NULL,
+			       "second %s '%s' for '%s' (expected one per order symbol)",
+			       place_name(d, k), t->text.buf, d->symbol);
 		return 0;
 	}
 	if (k == K_FRAC && !(d->fracs & Q(num))) {
 		ord_buf_reset(&ps->tmp);
 		add_fracs(&ps->tmp, d->fracs);
-		syntax_error(ps, col, NULL, "fraction '%s' not allowed for '%s' (expected %s)",
-			     ps->text.buf, d->symbol, ps->tmp.buf);
+		ord_text_error(t, col, NULL, "fraction '%s' not allowed for '%s' (expected %s)",
+			       t->text.buf, d->symbol, ps->tmp.buf);
 		return 0;
 	}
 	if (k == K_DENSITY || k == K_CHAIN) {
@@ -597,15 +483,15 @@ static int accept(struct parser *ps, struct cmd *c, enum kind k, int num, unsign
 
 		f = c->formation >= 0 ? &formations[c->formation] : NULL;
 		if (!f) {
-			syntax_error(ps, col, NULL,
-				     "%s '%s' before the formation (expected %s before it)",
-				     kind_name[k], ps->text.buf, fits);
+			ord_text_error(t, col, NULL,
+				       "%s '%s' before the formation (expected %s before it)",
+				       kind_name[k], t->text.buf, fits);
 			return 0;
 		}
 		if (!(f->flags & need)) {
-			syntax_error(ps, col, NULL,
-				     "%s '%s' does not go with '%s' (expected %s before it)",
-				     kind_name[k], ps->text.buf, f->display, fits);
+			ord_text_error(t, col, NULL,
+				       "%s '%s' does not go with '%s' (expected %s before it)",
+				       kind_name[k], t->text.buf, f->display, fits);
 			return 0;
 		}
 	}
@@ -616,104 +502,39 @@ static int accept(struct parser *ps, struct cmd *c, enum kind k, int num, unsign
 }
 
 /* The command c ends: does it have what it needs? */
-static void close_cmd(struct parser *ps, struct cmd *c)
+static void close_cmd(struct ord_text *t, struct cmd *c)
 {
+	struct parser *ps = t->state;
 	const struct code_def *d = c->def;
 	int k;
 
 	if (!d)
 		return;
 	if (d->where == W_DIR && !(c->tried & BIT(K_DIR)))
-		syntax_error(ps, c->col, NULL,
-			     "'%s' (%s) needs a direction (expected " DIR_EXPECTED ")", d->symbol,
-			     d->term);
+		ord_text_error(t, c->col, NULL,
+			       "'%s' (%s) needs a direction (expected " DIR_EXPECTED ")", d->symbol,
+			       d->term);
 	if ((d->aim == T_REQ || d->aim == T_MANY_REQ) && !(c->tried & BIT(K_TARGET)))
-		syntax_error(ps, c->col, NULL, "'%s' (%s) needs a target (expected @UNIT)",
-			     d->symbol, d->term);
+		ord_text_error(t, c->col, NULL, "'%s' (%s) needs a target (expected @UNIT)",
+			       d->symbol, d->term);
 	if (d->aim == T_AT && !(c->tried & (BIT(K_TARGET) | BIT(K_HEX))))
-		syntax_error(ps, c->col, NULL,
-			     "'%s' (%s) needs a target (expected @UNIT or " HEX_EXPECTED ")",
-			     d->symbol, d->term);
+		ord_text_error(t, c->col, NULL,
+			       "'%s' (%s) needs a target (expected @UNIT or " HEX_EXPECTED ")",
+			       d->symbol, d->term);
 	for (k = K_AMMO; k < K_COUNT; k++) {
 		if (!(d->kwreq & BIT(k)) || (c->tried & BIT(k)))
 			continue;
-		if (!listing(ps)) {
-			ps->errors++;
+		if (!ord_text_listing(t)) {
+			ord_text_count_error(t);
 			continue;
 		}
 		ord_buf_reset(&ps->tmp);
 		add_expected_words(&ps->tmp, (enum kind)k);
-		syntax_error(ps, c->col, k == K_REASON ? RULE_CHANGE : NULL,
-			     "'%s' (%s) needs %s %s (expected one of %s)", d->symbol, d->term,
-			     k == K_AMMO ? "an" : "a",
-			     k == K_AMMO ? "ammunition type" : kind_name[k], ps->tmp.buf);
+		ord_text_error(t, c->col, k == K_REASON ? RULE_CHANGE : NULL,
+			       "'%s' (%s) needs %s %s (expected one of %s)", d->symbol, d->term,
+			       k == K_AMMO ? "an" : "a",
+			       k == K_AMMO ? "ammunition type" : kind_name[k], ps->tmp.buf);
 	}
-}
-
-static void add_dir(struct parser *ps, struct ord_order *o, struct cmd *c, int deg, unsigned col,
-		    unsigned group)
-{
-	char tmp[8];
-
-	if (!accept(ps, c, K_DIR, deg, col))
-		return;
-	if (deg % 45 == 0) {
-		emit(o, ORD_TOK_DIR, arrow_text[deg / 45], deg, col, group, NULL);
-	} else {
-		snprintf(tmp, sizeof(tmp), "^%03d", deg);
-		emit(o, ORD_TOK_DIR, tmp, deg, col, group, NULL);
-	}
-}
-
-/* ^N ... ^NV or ^DDD; ps->text holds the word. */
-static void parse_caret(struct parser *ps, struct ord_order *o, struct cmd *c, unsigned col,
-			unsigned group)
-{
-	const char *d = ps->text.buf + 1;
-	size_t i;
-
-	if (strlen(d) == 3 && d[0] >= '0' && d[0] <= '9' && d[1] >= '0' && d[1] <= '9' &&
-	    d[2] >= '0' && d[2] <= '9') {
-		int deg = (d[0] - '0') * 100 + (d[1] - '0') * 10 + (d[2] - '0');
-
-		if (deg >= 360) {
-			syntax_error(ps, col, NULL,
-				     "direction '%s' out of range (expected ^000 to ^359)",
-				     ps->text.buf);
-			tried(c, BIT(K_DIR));
-			return;
-		}
-		add_dir(ps, o, c, deg, col, group);
-		return;
-	}
-	fold(&ps->key, (const unsigned char *)d, (const unsigned char *)d + strlen(d));
-	for (i = 0; i < ORD_ARRAY_SIZE(compass); i++) {
-		if (!strcmp(ps->key.buf, compass[i].name)) {
-			add_dir(ps, o, c, compass[i].deg, col, group);
-			return;
-		}
-	}
-	syntax_error(ps, col, NULL, "bad direction '%s' (expected " DIR_EXPECTED ")", ps->text.buf);
-	tried(c, BIT(K_DIR));
-}
-
-/* A word starting with an arrow: the arrow alone, perhaps followed by the
- * variation selector phones add to ask for the emoji form. */
-static void parse_arrow(struct parser *ps, struct ord_order *o, struct cmd *c, const unsigned char *s,
-			const unsigned char *e, unsigned col, int deg, size_t n, unsigned group)
-{
-	const unsigned char *q = s + n;
-	uint32_t cp;
-
-	if (q < e && ord_utf8_decode(q, e, &cp) == 3 && (cp == 0xFE0E || cp == 0xFE0F))
-		q += 3;
-	if (q != e) {
-		syntax_error(ps, col, NULL, "bad direction '%s' (expected " DIR_EXPECTED ")",
-			     ps->text.buf);
-		tried(c, BIT(K_DIR));
-		return;
-	}
-	add_dir(ps, o, c, deg, col, group);
 }
 
 /* Digits (at most 4) with an optional '-': the number, or -1. */
@@ -775,124 +596,78 @@ static void hex_value(char *out, int q, int r)
 }
 
 /* A word that starts like a number: a fraction or a hex. */
-static void parse_number(struct parser *ps, struct ord_order *o, struct cmd *c, unsigned col,
-			 unsigned group)
+static void parse_number(struct ord_text *t, struct cmd *c, unsigned col, unsigned group)
 {
-	const char *t = ps->text.buf;
+	const char *w = t->text.buf;
 	char value[32];
 	size_t i;
-	int q, r;
+	int n, q, r;
 
-	for (i = 0; i < ORD_ARRAY_SIZE(fractions); i++) {
-		if (t[0] == fractions[i].text[0] && !strcmp(t, fractions[i].text)) {
-			int n = fractions[i].quarters;
-
-			if (accept(ps, c, K_FRAC, n, col))
-				emit(o, ORD_TOK_FRAC, frac_text[n], n, col, group, NULL);
-			return;
-		}
+	if ((n = ord_text_fraction(w)) != 0) {
+		if (accept(t, c, K_FRAC, n, col))
+			ord_text_emit(t, ORD_TOK_FRAC, frac_text[n], n, col, group, NULL);
+		return;
 	}
-	if (!parse_hex(t, &q, &r)) {
+	if (!parse_hex(w, &q, &r)) {
 		hex_value(value, q, r);
-		if (accept(ps, c, K_HEX, 0, col))
-			emit(o, ORD_TOK_ARG, value, 0, col, group, slot_name[K_HEX]);
+		if (accept(t, c, K_HEX, 0, col))
+			ord_text_emit(t, ORD_TOK_ARG, value, 0, col, group, slot_name[K_HEX]);
 		return;
 	}
 	/* say what it looks most like it was meant to be */
-	for (i = 0; t[i]; i++)
-		if (t[i] == '/' || (unsigned char)t[i] >= 0x80)
+	for (i = 0; w[i]; i++)
+		if (w[i] == '/' || (unsigned char)w[i] >= 0x80)
 			break;
-	if (t[i]) {
-		syntax_error(ps, col, NULL, "bad fraction '%s' (expected " FRAC_EXPECTED ")", t);
+	if (w[i]) {
+		ord_text_error(t, col, NULL, "bad fraction '%s' (expected " FRAC_EXPECTED ")", w);
 		tried(c, BIT(K_FRAC));
-	} else if (strchr(t, ',') || t[0] == '-' || strlen(t) >= 3) {
-		syntax_error(ps, col, NULL, "bad hex '%s' (expected " HEX_EXPECTED ")", t);
+	} else if (strchr(w, ',') || w[0] == '-' || strlen(w) >= 3) {
+		ord_text_error(t, col, NULL, "bad hex '%s' (expected " HEX_EXPECTED ")", w);
 		tried(c, BIT(K_HEX));
 	} else {
-		syntax_error(ps, col, NULL,
-			     "bad fraction or hex '%s' (expected " FRAC_EXPECTED
-			     ", or " HEX_EXPECTED ")",
-			     t);
+		ord_text_error(t, col, NULL,
+			       "bad fraction or hex '%s' (expected " FRAC_EXPECTED
+			       ", or " HEX_EXPECTED ")",
+			       w);
 		tried(c, BIT(K_FRAC) | BIT(K_HEX));
 	}
 }
 
-/* @UNIT or @"UNIT WITH SPACES", the word s..e; unterminated: no closing
- * quote on the line.  The value is the unit, trimmed. */
-static void parse_target(struct parser *ps, struct ord_order *o, struct cmd *c, const unsigned char *s,
-			 const unsigned char *e, unsigned col, int unterminated, unsigned group)
-{
-	const unsigned char *vs = s + 1, *ve = e;
-	unsigned vcol = col + 1;
-
-	if (unterminated) {
-		syntax_error(ps, col + 1, NULL,
-			     "unterminated quote in '%s' (expected a closing '\"')", ps->text.buf);
-		tried(c, BIT(K_TARGET));
-		return;
-	}
-	if (vs < ve && *vs == '"') {
-		/* the scan of the word stopped at the first quote after this one */
-		const unsigned char *cq = memchr(vs + 1, '"', (size_t)(ve - vs - 1));
-
-		if (cq + 1 != ve) {
-			syntax_error(ps, col + ord_utf8_count(s, cq + 1), NULL,
-				     "text after the closing quote in '%s' (expected a space)",
-				     ps->text.buf);
-			tried(c, BIT(K_TARGET));
-			return;
-		}
-		vs++, vcol++;
-		ve = cq;
-	}
-	skip_spaces(&vs, ve, &vcol);
-	ve = trim_end(vs, ve);
-	if (vs == ve) {
-		syntax_error(ps, col, NULL, "empty target '%s' (expected a unit after '@')",
-			     ps->text.buf);
-		tried(c, BIT(K_TARGET));
-		return;
-	}
-	if (!accept(ps, c, K_TARGET, 0, col))
-		return;
-	set_text(&ps->tmp, vs, ve);
-	emit(o, ORD_TOK_TARGET, ps->tmp.buf, 0, col, group, NULL);
-}
-
 /* A word of letters: an order symbol (which opens a command) or a word
  * argument of the current command. */
-static void parse_word(struct parser *ps, struct ord_order *o, struct cmd *c, unsigned col,
-		       unsigned *group, int *aendr)
+static void parse_word(struct ord_text *t, struct cmd *c, unsigned col)
 {
+	struct parser *ps = t->state;
 	const struct code_def *d;
 	enum kind k;
 	int i;
 
 	d = find_code(ps->key.buf);
 	if (d) {
-		close_cmd(ps, c);
+		close_cmd(t, c);
 		memset(c, 0, sizeof(*c));
 		c->formation = -1;
 		if (d == &codes[CODE_AENDR]) {
-			if (*aendr) {
-				syntax_error(ps, col, RULE_CHANGE,
-					     "second '%s' (%s) on the line (expected one order "
-					     "change per unit)",
-					     d->symbol, d->term);
+			if (ps->aendr) {
+				ord_text_error(t, col, RULE_CHANGE,
+					       "second '%s' (%s) on the line (expected one order "
+					       "change per unit)",
+					       d->symbol, d->term);
 				c->lost = 1;
 				return;
 			}
-			*aendr = 1;
+			ps->aendr = 1;
 		}
 		c->def = d;
 		c->col = col;
-		emit(o, ORD_TOK_CODE, d->code, 0, col, ++*group, NULL);
+		ord_text_emit(t, ORD_TOK_CODE, d->code, 0, col, ++ps->group, NULL);
 		return;
 	}
 	i = find_word(ps->key.buf, &k);
 	if (i >= 0) {
-		if (accept(ps, c, k, i, col))
-			emit(o, ORD_TOK_ARG, words[k].defs[i].value, 0, col, *group, slot_name[k]);
+		if (accept(t, c, k, i, col))
+			ord_text_emit(t, ORD_TOK_ARG, words[k].defs[i].value, 0, col, ps->group,
+				      slot_name[k]);
 		return;
 	}
 	/* an unknown word where the command still needs a word is a misspelt
@@ -902,220 +677,88 @@ static void parse_word(struct parser *ps, struct ord_order *o, struct cmd *c, un
 			if (!(c->def->kwreq & BIT(k)) || (c->tried & BIT(k)))
 				continue;
 			c->tried |= BIT(k);
-			if (!listing(ps)) {
-				ps->errors++;
+			if (!ord_text_listing(t)) {
+				ord_text_count_error(t);
 				return;
 			}
 			ord_buf_reset(&ps->tmp);
 			add_expected_words(&ps->tmp, k);
-			syntax_error(ps, col, k == K_REASON ? RULE_CHANGE : NULL,
-				     "unknown %s '%s' (expected one of %s)", kind_name[k],
-				     ps->text.buf, ps->tmp.buf);
+			ord_text_error(t, col, k == K_REASON ? RULE_CHANGE : NULL,
+				       "unknown %s '%s' (expected one of %s)", kind_name[k],
+				       t->text.buf, ps->tmp.buf);
 			return;
 		}
 	}
-	close_cmd(ps, c);
-	error_expecting_codes(ps, col, "unknown symbol", "");
+	close_cmd(t, c);
+	error_expecting_codes(t, col, "unknown symbol", "");
 	memset(c, 0, sizeof(*c));
 	c->formation = -1;
 	c->lost = 1;
 }
 
-/* Decide what the word s..e is by its first character. */
-static void parse_elem(struct parser *ps, struct ord_order *o, struct cmd *c,
-		       const unsigned char *s, const unsigned char *e, unsigned col,
-		       int unterminated, unsigned *group, int *aendr)
+/* ---- the slots of the driver ------------------------------------------- */
+
+static void ks_begin(struct ord_text *t)
 {
+	struct parser *ps = t->state;
+
+	memset(&ps->c, 0, sizeof(ps->c));
+	ps->c.formation = -1;
+	ps->group = 0;
+	ps->aendr = 0;
+}
+
+static void ks_dir(struct ord_text *t, int deg, unsigned col, unsigned word)
+{
+	struct parser *ps = t->state;
+
+	if (accept(t, &ps->c, K_DIR, deg, col))
+		ord_text_emit_dir(t, deg, col, ps->group);
+}
+
+static void ks_target(struct ord_text *t, const char *unit, unsigned col, unsigned word)
+{
+	struct parser *ps = t->state;
+
+	if (accept(t, &ps->c, K_TARGET, 0, col))
+		ord_text_emit(t, ORD_TOK_TARGET, unit, 0, col, ps->group, NULL);
+}
+
+static void ks_malformed(struct ord_text *t, enum ord_tok_kind kind)
+{
+	struct parser *ps = t->state;
+
+	tried(&ps->c, BIT(kind == ORD_TOK_DIR ? K_DIR : K_TARGET));
+}
+
+/* What looks like a number is a (perhaps wrong) fraction or hex; the rest
+ * are words: symbols and word arguments. */
+static void ks_token(struct ord_text *t, const struct ord_text_tok *tok, unsigned word)
+{
+	struct parser *ps = t->state;
 	uint32_t cp;
-	size_t n, i;
 
-	set_text(&ps->text, s, e);
-	n = ord_utf8_decode(s, e, &cp);
-	if (cp == '@') {
-		parse_target(ps, o, c, s, e, col, unterminated, *group);
+	ord_utf8_decode(tok->s, tok->e, &cp);
+	if (ord_text_numeric(cp) || cp == '-') {
+		parse_number(t, &ps->c, tok->col, ps->group);
 		return;
 	}
-	if (cp == '^') {
-		parse_caret(ps, o, c, col, *group);
-		return;
-	}
-	for (i = 0; i < ORD_ARRAY_SIZE(arrows); i++) {
-		if (cp == arrows[i].cp) {
-			parse_arrow(ps, o, c, s, e, col, arrows[i].deg, n, *group);
-			return;
-		}
-	}
-	/* anything that looks like a number is a (perhaps wrong) fraction or hex */
-	if ((cp >= '0' && cp <= '9') || cp == '-' || (cp >= 0xBC && cp <= 0xBE) ||
-	    (cp >= 0x2150 && cp <= 0x215F) || cp == 0x2189) {
-		parse_number(ps, o, c, col, *group);
-		return;
-	}
-	fold(&ps->key, s, e);
-	parse_word(ps, o, c, col, group, aendr);
+	fold(&ps->key, tok->s, tok->e);
+	parse_word(t, &ps->c, tok->col);
 }
 
-/* The commands of one order, from s to end (the comment cut off). */
-static void parse_tokens(struct parser *ps, struct ord_order *o, const unsigned char *s,
-			 const unsigned char *end, unsigned col)
+static void ks_end(struct ord_text *t, unsigned nwords, unsigned col)
 {
-	struct cmd c;
-	unsigned group = 0, tcol = col, words_seen = 0;
-	int aendr = 0;
-	uint32_t cp;
+	struct parser *ps = t->state;
 
-	memset(&c, 0, sizeof(c));
-	c.formation = -1;
-	for (;;) {
-		const unsigned char *ws;
-		unsigned wcol;
-		int unterminated = 0;
-
-		skip_spaces(&s, end, &col);
-		if (s >= end)
-			break;
-		ws = s;
-		wcol = col;
-		words_seen++;
-		/* a quoted target may hold spaces; with no closing quote it takes
-		 * the rest of the line */
-		if (end - s >= 2 && s[0] == '@' && s[1] == '"') {
-			const unsigned char *cq = memchr(s + 2, '"', (size_t)(end - s - 2));
-
-			if (!cq) {
-				col += ord_utf8_count(s, end);
-				s = end;
-				unterminated = 1;
-			} else {
-				col += ord_utf8_count(s, cq + 1);
-				s = cq + 1;
-			}
-		}
-		while (s < end && !ord_text_space_at(s, end)) {
-			s += ord_utf8_decode(s, end, &cp);
-			col++;
-		}
-		parse_elem(ps, o, &c, ws, s, wcol, unterminated, &group, &aendr);
-	}
-	close_cmd(ps, &c);
-	if (c.def == &codes[CODE_AENDR])
-		syntax_error(ps, c.col, RULE_CHANGE,
-			     "'%s' (%s) needs the new order after it (expected an order symbol "
-			     "after the reason)",
-			     c.def->symbol, c.def->term);
-	if (!words_seen && o) {
-		ord_buf_reset(&ps->text);
-		error_expecting_codes(ps, tcol, NULL, NULL);
-	}
-}
-
-/* One line, without its line end. */
-static void parse_line(struct parser *ps, const unsigned char *s, const unsigned char *end)
-{
-	const unsigned char *q, *content_end = end, *us, *ue, *colon;
-	struct ord_order *o = NULL;
-	unsigned col = 1, ucol;
-	uint32_t cp;
-	size_t n;
-
-	ord_buf_reset(&ps->unit);
-	/* the whole line must be text, comment included, before any of it is read */
-	for (q = s; q < end; q += n, col++) {
-		n = ord_utf8_decode(q, end, &cp);
-		if (!n) {
-			syntax_error(ps, col, NULL,
-				     "invalid UTF-8 byte 0x%02x (expected UTF-8 text)", *q);
-			return;
-		}
-		if ((cp < 0x20 && cp != '\t') || cp == 0x7F) {
-			syntax_error(ps, col, NULL,
-				     "unexpected control character U+%04X (expected text)",
-				     (unsigned)cp);
-			return;
-		}
-		if (cp == '#' && content_end == end)
-			content_end = q;
-	}
-
-	content_end = trim_end(s, content_end);
-	col = 1;
-	us = s;
-	skip_spaces(&us, content_end, &col);
-	if (us == content_end)
-		return;
-	ucol = col;
-	colon = memchr(us, ':', (size_t)(content_end - us));
-	if (colon) {
-		ue = trim_end(us, colon);
-		q = colon + 1;
-		col += ord_utf8_count(us, q);
-	} else {
-		ue = us;
-		while (ue < content_end && !ord_text_space_at(ue, content_end)) {
-			ue += ord_utf8_decode(ue, content_end, &cp);
-			col++;
-		}
-		q = ue;
-	}
-	set_text(&ps->unit, us, ue);
-	if (us == ue)
-		syntax_error(ps, ucol, NULL, "expected a unit before ':'");
-	else
-		o = ord_sheet_add_order(ps->out, ps->line, ucol, ps->unit.buf);
-	parse_tokens(ps, o, q, content_end, col);
-}
-
-static int parse(struct ord_sheet *out, const char *bytes, size_t len, struct ord_diag *diag)
-{
-	const unsigned char *s = (const unsigned char *)bytes, *end, *nl, *le;
-	struct parser ps;
-	int err = 0;
-
-	if (!len)
-		return 0;
-	memset(&ps, 0, sizeof(ps));
-	ps.out = out;
-	ps.diag = diag;
-	ord_buf_init(&ps.unit);
-	ord_buf_init(&ps.text);
-	ord_buf_init(&ps.key);
-	ord_buf_init(&ps.tmp);
-	end = s + len;
-	/* Windows editors start a UTF-8 file with a byte order mark */
-	if (len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
-		s += 3;
-	for (ps.line = 1; s < end; ps.line++) {
-		nl = memchr(s, '\n', (size_t)(end - s));
-		le = nl ? nl : end;
-		if (le > s && le[-1] == '\r')
-			le--;
-		parse_line(&ps, s, le);
-		if (!nl)
-			break;
-		s = nl + 1;
-	}
-	if (ps.errors > MAX_LISTED_ERRORS)
-		ord_diag_add(diag, 0, 0, "", NULL, "%zu more syntax errors not listed",
-			     ps.errors - MAX_LISTED_ERRORS);
-	if (ps.errors)
-		err = ord_error_set(ORD_EBADSHEET, "order sheet has %zu syntax error%s", ps.errors,
-				    ps.errors == 1 ? "" : "s");
-	ord_buf_release(&ps.unit);
-	ord_buf_release(&ps.text);
-	ord_buf_release(&ps.key);
-	ord_buf_release(&ps.tmp);
-	return err;
-}
-
-/* A target must be quoted when it holds a space, which would end it. */
-static int needs_quotes(const char *v)
-{
-	const unsigned char *s = (const unsigned char *)v, *end = s + strlen(v);
-
-	for (; s < end; s++)
-		if (ord_text_space_at(s, end))
-			return 1;
-	return 0;
+	close_cmd(t, &ps->c);
+	if (ps->c.def == &codes[CODE_AENDR])
+		ord_text_error(t, ps->c.col, RULE_CHANGE,
+			       "'%s' (%s) needs the new order after it (expected an order symbol "
+			       "after the reason)",
+			       ps->c.def->symbol, ps->c.def->term);
+	if (!nwords && t->has_unit)
+		error_expecting_codes(t, col, NULL, NULL);
 }
 
 /* The display form of a word argument, or NULL. */
@@ -1150,19 +793,11 @@ static void format_arg(const struct ord_token *t, struct ord_buf *out)
 	ord_buf_adds(out, disp ? disp : t->value);
 }
 
-static void format_token(const struct ord_token *t, struct ord_buf *out)
+static void ks_format_token(const struct ord_token *t, struct ord_buf *out)
 {
 	size_t i;
-	int deg;
 
 	switch (t->kind) {
-	case ORD_TOK_DIR:
-		deg = ((t->num % 360) + 360) % 360;
-		if (deg % 45 == 0)
-			ord_buf_adds(out, arrow_text[deg / 45]);
-		else
-			ord_buf_addf(out, "^%03d", deg);
-		return;
 	case ORD_TOK_FRAC:
 		ord_buf_adds(out, t->num >= 1 && t->num <= 4 ? frac_text[t->num] : t->value);
 		return;
@@ -1173,29 +808,45 @@ static void format_token(const struct ord_token *t, struct ord_buf *out)
 				return;
 			}
 		}
-		ord_buf_adds(out, t->value);
-		return;
-	case ORD_TOK_TARGET:
-		if (needs_quotes(t->value))
-			ord_buf_addf(out, "@\"%s\"", t->value);
-		else
-			ord_buf_addf(out, "@%s", t->value);
-		return;
+		break;
 	case ORD_TOK_ARG: format_arg(t, out); return;
+	default: break;
 	}
 	ord_buf_adds(out, t->value);
 }
 
+static const struct ord_text_rules rules = {
+	/* joiner */ 0,
+	/* token_expected */ NULL,
+	/* compass */ compass_da,
+	/* dir_expected */ DIR_EXPECTED,
+	/* key */ fold,
+	/* begin */ ks_begin,
+	/* dir */ ks_dir,
+	/* target */ ks_target,
+	/* malformed */ ks_malformed,
+	/* token */ ks_token,
+	/* end */ ks_end,
+	/* format_token */ ks_format_token,
+};
+
+static int parse(struct ord_sheet *out, const char *bytes, size_t len, struct ord_diag *diag)
+{
+	struct parser ps;
+	int err;
+
+	memset(&ps, 0, sizeof(ps));
+	ord_buf_init(&ps.key);
+	ord_buf_init(&ps.tmp);
+	err = ord_text_parse(out, bytes, len, diag, &rules, &ps);
+	ord_buf_release(&ps.key);
+	ord_buf_release(&ps.tmp);
+	return err;
+}
+
 static void format(const struct ord_order *o, struct ord_buf *out)
 {
-	size_t i;
-
-	ord_buf_adds(out, o->unit ? o->unit : "");
-	ord_buf_addch(out, ':');
-	for (i = 0; i < o->ntok; i++) {
-		ord_buf_addch(out, ' ');
-		format_token(&o->tok[i], out);
-	}
+	ord_text_format(&rules, o, out);
 }
 
 const struct ord_notation ord_notation_ordre = {

@@ -5,9 +5,11 @@
  * ASan/UBSan findings:
  *  - parse fails exactly when it reported a problem, and every problem
  *    names a line of the sheet (the "N more not listed" summary excepted);
- *  - a sheet that parses prints, order by order, a canonical form that
- *    parses again without error to the same orders, and prints the same
- *    (format is a fixed point).
+ *  - the orders returned are those of the lines that parsed (notation.h),
+ *    also when other lines have errors: no order is on a line with a
+ *    problem, and they print, order by order, a canonical form that parses
+ *    again without error to the same orders, and prints the same (format
+ *    is a fixed point).
  */
 #ifndef ORD_FUZZ_NOTATION_H
 #define ORD_FUZZ_NOTATION_H
@@ -64,12 +66,20 @@ static int fuzz_notation(const char *name, const uint8_t *data, size_t size)
 			    it->msg);
 	}
 	ord_diag_format(&diag, "sheet", &msgs);
-	for (i = 0; i < sheet.n; i++)
+	for (i = 0; i < sheet.n; i++) {
+		size_t j;
+
 		fuzz_assert(sheet.orders[i].line >= 1 && sheet.orders[i].line <= lines &&
 				    sheet.orders[i].unit && *sheet.orders[i].unit,
 			    "order %zu at line %u", i, sheet.orders[i].line);
-	if (rc != 0)
-		goto out;
+		fuzz_assert(!i || sheet.orders[i].line > sheet.orders[i - 1].line,
+			    "order %zu at line %u, after one at line %u", i, sheet.orders[i].line,
+			    sheet.orders[i - 1].line);
+		for (j = 0; j < diag.n; j++)
+			fuzz_assert(diag.items[j].line != sheet.orders[i].line,
+				    "an order at line %u, which has a problem: %s",
+				    sheet.orders[i].line, diag.items[j].msg);
+	}
 
 	format_sheet(nt, &sheet, &text);
 	rc = nt->parse(&again, text.buf, text.len, &diag2);
@@ -89,7 +99,6 @@ static int fuzz_notation(const char *name, const uint8_t *data, size_t size)
 	format_sheet(nt, &again, &text2);
 	fuzz_assert(text.len == text2.len && !memcmp(text.buf, text2.buf, text.len),
 		    "printing is not a fixed point:\n%s---\n%s", text.buf, text2.buf);
-out:
 	ord_sheet_release(&sheet);
 	ord_sheet_release(&again);
 	ord_diag_release(&diag);

@@ -519,6 +519,57 @@ START_TEST(test_nul_byte)
 }
 END_TEST
 
+/* The contract of notation.h: every syntax error in one pass, and every
+ * line that parsed returned, so that the ruleset checks those in the same
+ * pass and the player learns of every mistake at once. */
+START_TEST(test_one_pass)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ck_assert_int_eq(parse("B1 ↑ 1/2 FCol\n"
+			       "B2 FXy ↑ ↓ 5/8 C-C\n"
+			       "B3 ↗-C @R1\n"
+			       "B4 ↑ @\n"
+			       "B5 ^W 1 FLn # wheel\n"),
+			 ORD_EBADSHEET);
+	/* the reading goes on after an error, on its line and after it */
+	ck_assert_uint_eq(diag.n, 5);
+	assert_diag(0, 2, 4, "B2", "unknown code 'FXy' " CODES);
+	assert_diag(1, 2, 10, "B2", "second direction '↓' (expected one direction per order)");
+	assert_diag(2, 2, 12, "B2", "bad fraction '5/8' " FRACS);
+	assert_diag(3, 2, 18, "B2", "repeated code 'C' (expected each code once per order)");
+	assert_diag(4, 4, 6, "B4", "empty target '@' (expected a unit after '@')");
+	ck_assert_str_eq(ord_error_last(), "order sheet has 5 syntax errors");
+	/* the lines that parsed, whole; none of the others */
+	ck_assert_uint_eq(sheet.n, 3);
+	assert_order(0, "B1", 1, 1, 3);
+	assert_order(1, "B3", 3, 1, 3);
+	assert_tok(&sheet.orders[1], 2, ORD_TOK_TARGET, "R1", 0, 8, 2);
+	assert_order(2, "B5", 5, 1, 3);
+	ord_notation_hieroglyph.format(&sheet.orders[1], &b);
+	ck_assert_str_eq(b.buf, "B3: ↗-C @R1");
+	ord_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_lines_after_the_cap)
+{
+	/* past the listed errors the sheet is still read to its end */
+	struct ord_buf b = ORD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < 1500; i++)
+		ord_buf_adds(&b, "B1 FXy\n");
+	ord_buf_adds(&b, "B2 ↑ 1/2\n");
+	ck_assert_int_eq(parse_n(b.buf, b.len), ORD_EBADSHEET);
+	ck_assert_uint_eq(diag.n, 1001);
+	assert_diag(1000, 0, 0, "", "500 more syntax errors not listed");
+	ck_assert_uint_eq(sheet.n, 1);
+	assert_order(0, "B2", 1501, 1, 2);
+	ord_buf_release(&b);
+}
+END_TEST
+
 START_TEST(test_every_error_reported)
 {
 	struct ord_buf b = ORD_BUF_INIT;
@@ -543,12 +594,10 @@ START_TEST(test_every_error_reported)
 	/* the tokens of a line with no unit are still checked */
 	assert_diag(6, 6, 7, "", "direction '^400' out of range (expected ^000 to ^359)");
 	assert_diag(7, 7, 3, "B4", "expected a direction, fraction or code after the unit");
-	/* what could be read is kept, so that the ruleset can report on it too */
-	ck_assert_uint_eq(sheet.n, 4);
-	assert_order(0, "B1", 2, 1, 2);
-	assert_order(1, "B2", 3, 1, 3);
-	assert_order(2, "1st Foot Guards", 4, 1, 2);
-	assert_order(3, "B4", 7, 1, 0);
+	/* the line that parsed is kept, so that the ruleset can check it in
+	 * the same pass; the lines with errors are left out whole */
+	ck_assert_uint_eq(sheet.n, 1);
+	assert_order(0, "B2", 3, 1, 3);
 	ck_assert_str_eq(ord_error_last(), "order sheet has 8 syntax errors");
 
 	ord_diag_format(&diag, "french.txt", &b);
@@ -707,6 +756,8 @@ Suite *ord_test_suite(void)
 	tcase_add_loop_test(tc, test_error_cases, 0, ORD_ARRAY_SIZE(error_cases));
 	tcase_add_test(tc, test_nul_byte);
 	tcase_add_test(tc, test_every_error_reported);
+	tcase_add_test(tc, test_one_pass);
+	tcase_add_test(tc, test_lines_after_the_cap);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("size");

@@ -933,7 +933,58 @@ START_TEST(test_several_errors_in_a_command)
 	 * first; what follows the unknown symbol is not read */
 	assert_diag(6, 4, 4, "B4", "", "'A' (angreb) needs a target (expected @UNIT)");
 	assert_diag(7, 4, 6, "B4", "", "unknown symbol 'SKUD' " CODES);
-	ck_assert_uint_eq(sheet.n, 4);
+	/* no line parsed, so none is given to the ruleset */
+	ck_assert_uint_eq(sheet.n, 0);
+}
+END_TEST
+
+/* The contract of notation.h: every syntax error in one pass, and every
+ * line that parsed returned, so that the ruleset checks those in the same
+ * pass and the player learns of every mistake at once. */
+START_TEST(test_one_pass)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ck_assert_int_eq(parse("B1 M ↑ ½\n"
+			       "B2 SKUD @B1 M ↑ ↓ ¾ S @B1 ¾\n"
+			       "A1 AS SK @B4 ½\n"
+			       "B3 A\n"
+			       "B4: FORM skk tynd # i skyttekæde\n"),
+			 ORD_EBADSHEET);
+	/* the reading goes on after an error, on its line and after it */
+	ck_assert_uint_eq(diag.n, 4);
+	assert_diag(0, 2, 4, "B2", "", "unknown symbol 'SKUD' " CODES);
+	assert_diag(1, 2, 17, "B2", "", "second direction or hex '↓' for 'M' " ONE);
+	assert_diag(2, 2, 27, "B2", "", "fraction '¾' not allowed for 'S' (expected ½ or 1)");
+	assert_diag(3, 4, 4, "B3", "", "'A' (angreb) needs a target (expected @UNIT)");
+	ck_assert_str_eq(ord_error_last(), "order sheet has 4 syntax errors");
+	/* the lines that parsed, whole; none of the others */
+	ck_assert_uint_eq(sheet.n, 3);
+	assert_order(0, "B1", 1, 1, 3);
+	assert_order(1, "A1", 3, 1, 4);
+	assert_dump(1, 0, "code:artilleriskydning#1 ammo:SK#1 target:B4#1 frac:½=2#1");
+	assert_order(2, "B4", 5, 1, 3);
+	ord_notation_ordre.format(&sheet.orders[2], &b);
+	ck_assert_str_eq(b.buf, "B4: FORM skyttekæde tynd");
+	ord_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_lines_after_the_cap)
+{
+	/* past the listed errors the sheet is still read to its end */
+	struct ord_buf b = ORD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < 1500; i++)
+		ord_buf_adds(&b, "B1 X\n");
+	ord_buf_adds(&b, "B2 M ↑\n");
+	ck_assert_int_eq(parse_n(b.buf, b.len), ORD_EBADSHEET);
+	ck_assert_uint_eq(diag.n, 1001);
+	assert_diag(1000, 0, 0, "", "", "500 more syntax errors not listed");
+	ck_assert_uint_eq(sheet.n, 1);
+	assert_order(0, "B2", 1501, 1, 2);
+	ord_buf_release(&b);
 }
 END_TEST
 
@@ -968,15 +1019,12 @@ START_TEST(test_every_error_reported)
 		    "MA TT S AS FS IS KO OPH AP PP KL PR REP FORM D V GF H OD SA "
 		    "AM ST ÆNDR)");
 	assert_diag(10, 8, 14, "A1", CH, "'ÆNDR' (ordreændring) needs a reason " REASONS);
-	/* what could be read is kept, so that the ruleset can report on it too */
-	ck_assert_uint_eq(sheet.n, 5);
-	assert_dump(0, 0, "code:march#1 dir:↑=0#1 frac:½=2#1");
-	assert_dump(1, 0, "code:march#1 dir:↑=0#1 frac:½=2#1 code:formation#2 formation:karre#2");
-	assert_dump(2, 0, "code:march#1 dir:↑=0#1 code:skydning#2 target:B1#2");
-	assert_order(3, "B4", 7, 1, 0);
-	assert_dump(4, 0,
-		    "code:artilleriskydning#1 ammo:SK#1 target:B4#1 code:ordreaendring#2 "
-		    "code:forsvar#3");
+	/* the line that parsed is kept, so that the ruleset can check it in
+	 * the same pass; the lines with errors are left out whole (B1's march
+	 * would reach the ruleset without the symbol that was misspelt) */
+	ck_assert_uint_eq(sheet.n, 1);
+	assert_order(0, "B2", 3, 1, 5);
+	assert_dump(0, 0, "code:march#1 dir:↑=0#1 frac:½=2#1 code:formation#2 formation:karre#2");
 	ck_assert_str_eq(ord_error_last(), "order sheet has 11 syntax errors");
 
 	ord_diag_format(&diag, "danske.txt", &b);
@@ -1179,6 +1227,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_nul_byte);
 	tcase_add_test(tc, test_several_errors_in_a_command);
 	tcase_add_test(tc, test_every_error_reported);
+	tcase_add_test(tc, test_one_pass);
+	tcase_add_test(tc, test_lines_after_the_cap);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("size");
