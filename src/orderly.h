@@ -118,6 +118,9 @@ void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *u
 	;
 /* "LINE:COL: [unit 'U': ]MSG[ (rule)]" lines, each prefixed by prefix (e.g. a file name). */
 void ord_diag_format(const struct ord_diag *d, const char *prefix, struct ord_buf *out);
+/* Order the items from index from on by line, then column (stable: items
+ * of one place keep their order). */
+void ord_diag_sort(struct ord_diag *d, size_t from);
 
 /* ---- utilities (for modules and front-ends too) ---------------------- */
 

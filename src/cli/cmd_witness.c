@@ -40,8 +40,9 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 	ord_game *g = NULL;
 	int do_close = 0, link_for = 0, phase = 0, rc;
 	const struct cli_opt opts[] = {
-		{ "close", NULL, &do_close }, { "side", &side, NULL },	   { "link", &link_s, NULL },
-		{ "key", &key, NULL },	      { "head", &head, NULL },	   { "link-for", NULL, &link_for },
+		{ "close", NULL, &do_close }, { "side", &side, NULL },
+		{ "link", &link_s, NULL },    { "key", &key, NULL },
+		{ "head", &head, NULL },      { "link-for", NULL, &link_for },
 		{ "phase", &phase_s, NULL },  { NULL, NULL, NULL },
 	};
 
@@ -51,9 +52,11 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 	if (link_for) {
 		struct ord_head h;
 		if (argc > 1)
-			return cli_usage_error(cmd, "--link-for needs no GAME: it runs on the player's machine");
+			return cli_usage_error(cmd,
+					       "--link-for needs no GAME: it runs on the player's machine");
 		if (!head || !side || !key || !phase_s)
-			return cli_usage_error(cmd, "--link-for needs --head FILE (of the turn's seal or a phase's close), --side, --key and --phase N");
+			return cli_usage_error(cmd,
+					       "--link-for needs --head FILE (of the turn's seal or a phase's close), --side, --key and --phase N");
 		if ((rc = cli_parse_positive(cmd, "--phase", phase_s, &phase)) != 0 ||
 		    (rc = cli_load_head(head, &h)) != 0 || (rc = cli_load_key(key, &kp)) != 0)
 			return rc;
@@ -77,7 +80,8 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!side)
 		return cli_usage_error(cmd, "missing --side SIDE (or --close)");
 	if (!!link_s == !!key)
-		return cli_usage_error(cmd, "give the side's link: --link HEX, or --key FILE (the player's key file)");
+		return cli_usage_error(cmd,
+				       "give the side's link: --link HEX, or --key FILE (the player's key file)");
 	if (link_s && (rc = cli_hex_option(cmd, "--link", link_s, link, 32)) != 0)
 		return rc;
 	if ((rc = cli_open_game(&g, argv[1])) != 0)

@@ -41,6 +41,22 @@ void ord_diag_init(struct ord_diag *d)
 	d->n = d->alloc = 0;
 }
 
+void ord_diag_sort(struct ord_diag *d, size_t from)
+{
+	size_t i, j;
+
+	/* insertion sort: stable, and a sheet's problems are nearly in order */
+	for (i = from + 1; i < d->n; i++) {
+		struct ord_diag_item it = d->items[i];
+		for (j = i;
+		     j > from && (d->items[j - 1].line > it.line ||
+				  (d->items[j - 1].line == it.line && d->items[j - 1].col > it.col));
+		     j--)
+			d->items[j] = d->items[j - 1];
+		d->items[j] = it;
+	}
+}
+
 void ord_diag_release(struct ord_diag *d)
 {
 	size_t i;

@@ -118,34 +118,37 @@ out:
 }
 
 /* Parse a sheet and have the ruleset validate it for side; reading (may be
- * NULL) gets every order that parsed, as the notation prints it. */
+ * NULL) gets every order that parsed, as the notation prints it.  The lines
+ * that parsed are validated even when others did not (notation.h), so the
+ * player learns every problem of his sheet in one round, in sheet order. */
 static int check_sheet(struct ord_game *g, int turn, const char *side, const char *bytes,
 		       size_t len, struct ord_diag *diag, struct ord_buf *reading)
 {
 	struct ord_sheet sheet;
 	struct ord_ctx ctx;
-	size_t i;
-	int err;
+	size_t i, before = diag->n;
+	int err, loaded = 0;
 
 	ord_sheet_init(&sheet);
 	err = ord_game_parse_sheet(g, &sheet, bytes, len, diag);
+	if (err && err != ORD_EBADSHEET)
+		goto out;
 	for (i = 0; reading && i < sheet.n; i++) {
 		g->notation->format(&sheet.orders[i], reading);
 		ord_buf_addch(reading, '\n');
 	}
-	if (err || diag->n) {
-		ord_sheet_release(&sheet);
-		return ORD_EBADSHEET;
-	}
 	if ((err = ord_game_load_ctx(g, &ctx, turn, 0, NULL)) != 0)
 		goto out;
+	loaded = 1;
 	ctx.side = side;
-	if (g->rs->validate_sheet)
-		err = g->rs->validate_sheet(&ctx, &sheet, diag);
-	if (diag->n)
-		err = ORD_EBADSHEET;
+	if (g->rs->validate_sheet && (err = g->rs->validate_sheet(&ctx, &sheet, diag)) != 0 &&
+	    err != ORD_EBADSHEET)
+		goto out;
+	err = diag->n > before ? ORD_EBADSHEET : 0;
+	ord_diag_sort(diag, before);
 out:
-	ord_ctx_release(&ctx);
+	if (loaded)
+		ord_ctx_release(&ctx);
 	ord_sheet_release(&sheet);
 	return err;
 }

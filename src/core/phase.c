@@ -25,8 +25,8 @@ int ord_phase_run(struct ord_ctx *ctx, const char *phase, const struct ord_phase
 	return 0;
 }
 
-void ord_phase_digest(struct ord_ctx *ctx, int turn, int index, unsigned char out[32],
-		      int *nrolls, int *nresults, int *nstates)
+void ord_phase_digest(struct ord_ctx *ctx, int turn, int index, unsigned char out[32], int *nrolls,
+		      int *nresults, int *nstates)
 {
 	struct ord_buf a = ORD_BUF_INIT, b = ORD_BUF_INIT;
 	struct ord_digest d;

@@ -13,10 +13,10 @@
 
 /* The dice of a phase. */
 struct ord_phase_dice {
-	int fixed_game;            /* a fixed-dice test game: faces from fixed, in order */
+	int fixed_game; /* a fixed-dice test game: faces from fixed, in order */
 	const int *fixed;
 	size_t nfixed;
-	const unsigned char *key;  /* otherwise: the phase's dice key (NULL: none yet) */
+	const unsigned char *key; /* otherwise: the phase's dice key (NULL: none yet) */
 };
 
 /*
@@ -30,8 +30,8 @@ int ord_phase_run(struct ord_ctx *ctx, const char *phase, const struct ord_phase
 
 /* The digest of a run phase's rows, as the "resolve" entry logs it, and the
  * number of rolls, results and unit states. */
-void ord_phase_digest(struct ord_ctx *ctx, int turn, int index, unsigned char out[32],
-		      int *nrolls, int *nresults, int *nstates);
+void ord_phase_digest(struct ord_ctx *ctx, int turn, int index, unsigned char out[32], int *nrolls,
+		      int *nresults, int *nstates);
 
 /* The core's checks of an event's key=value arguments before the ruleset
  * sees them: known keys of the right types and ranges, defaults filled in

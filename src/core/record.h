@@ -23,16 +23,16 @@
 struct ord_rec_entry {
 	int64_t seq;
 	int turn;
-	int64_t at;             /* unix seconds (hashed, informative) */
+	int64_t at; /* unix seconds (hashed, informative) */
 	char *kind;
 	char *body;
 	unsigned char hash[32];
-	int used;               /* rows of the record that point at it (verify.c) */
+	int used; /* rows of the record that point at it (verify.c) */
 };
 
 struct ord_rec_unit {
-	char *id;               /* the unit's id in the scenario */
-	char *state;            /* "k=v\n" lines: its state when the turn opened */
+	char *id;    /* the unit's id in the scenario */
+	char *state; /* "k=v\n" lines: its state when the turn opened */
 };
 
 struct ord_rec_commit {
@@ -45,9 +45,9 @@ struct ord_rec_commit {
 
 struct ord_rec_sheet {
 	char *side;
-	char *source;           /* submitted | hold | repeat */
+	char *source; /* submitted | hold | repeat */
 	int version;
-	unsigned char *bytes;   /* exactly as received (NUL-terminated for convenience) */
+	unsigned char *bytes; /* exactly as received (NUL-terminated for convenience) */
 	size_t len;
 	unsigned char nonce[32];
 	unsigned char commitment[32];
@@ -56,16 +56,16 @@ struct ord_rec_sheet {
 	int has_witness;
 	unsigned char witness[32];
 	int64_t log;
-	int commit_ok;          /* verify.c: its bytes and nonce give its commitment */
+	int commit_ok; /* verify.c: its bytes and nonce give its commitment */
 };
 
 struct ord_rec_event {
 	unsigned seq;
 	char *phase;
 	char *kind;
-	char *args;             /* "k=v\n" lines */
-	char *override;         /* NULL when none */
-	char *checks;           /* "" when none */
+	char *args;     /* "k=v\n" lines */
+	char *override; /* NULL when none */
+	char *checks;   /* "" when none */
 	int64_t log;
 };
 
@@ -112,32 +112,32 @@ struct ord_rec_prev {
 };
 
 struct ord_rec_link {
-	int index;              /* the phase (1-based) */
+	int index; /* the phase (1-based) */
 	char *side;
 	unsigned char link[32];
 	int64_t log;
 };
 
-#define ORD_REC_ARRAY(T)                                                            \
-	struct {                                                                    \
-		T *v;                                                               \
-		size_t n, alloc;                                                    \
+#define ORD_REC_ARRAY(T)         \
+	struct {                 \
+		T *v;            \
+		size_t n, alloc; \
 	}
 
 struct ord_record {
 	unsigned char game_id[16];
-	unsigned char key[32];      /* the game's public key */
+	unsigned char key[32]; /* the game's public key */
 	int turn;
-	int exchanged;              /* the turn's exchange is in the record */
-	int have_seed;              /* the seed is known (revealed, or the referee's own file) */
+	int exchanged; /* the turn's exchange is in the record */
+	int have_seed; /* the seed is known (revealed, or the referee's own file) */
 	unsigned char seed[32];
-	int have_referee_witness;   /* witnessed: the referee's chain start is known */
+	int have_referee_witness; /* witnessed: the referee's chain start is known */
 	unsigned char referee_witness[32];
-	unsigned char prev[32];     /* the hash the first entry chains from */
-	char *title;                /* the game's title (informative) */
-	char *scenario;             /* the scenario file, as stored */
+	unsigned char prev[32]; /* the hash the first entry chains from */
+	char *title;            /* the game's title (informative) */
+	char *scenario;         /* the scenario file, as stored */
 	size_t scenario_len;
-	char *tables;               /* the tables in force */
+	char *tables; /* the tables in force */
 	size_t tables_len;
 
 	/* arrays grow by doubling (ORD_REC_ADD): a turn of 100,000 units */
@@ -157,10 +157,10 @@ struct ord_record {
 void ord_record_init(struct ord_record *r);
 void ord_record_release(struct ord_record *r);
 /* One more element of an ORD_REC_ARRAY a: a pointer to it, zeroed. */
-#define ORD_REC_ADD(a)                                                                    \
-	((a).n == (a).alloc ? (void)((a).alloc = (a).alloc ? 2 * (a).alloc : 16,          \
+#define ORD_REC_ADD(a)                                                                        \
+	((a).n == (a).alloc ? (void)((a).alloc = (a).alloc ? 2 * (a).alloc : 16,              \
 				     (a).v = ord_xrealloc((a).v, (a).alloc * sizeof(*(a).v))) \
-			    : (void)0,                                                    \
+			    : (void)0,                                                        \
 	 memset(&(a).v[(a).n], 0, sizeof(*(a).v)), &(a).v[(a).n++])
 /* The entry of seq, or NULL (entries are in seq order without gaps, or the
  * verifier says so; the lookup does not rely on it). */

@@ -70,7 +70,7 @@ void ord_verify_facts_release(struct ord_verify_facts *f)
 /* ---- one verification ---- */
 
 struct sealed {
-	int version;                   /* 0: none */
+	int version; /* 0: none */
 	unsigned char commitment[32];
 	const struct ord_rec_sheet *sheet; /* its sheet, when opened / stored */
 };
@@ -86,7 +86,7 @@ struct vr {
 	const struct ord_verify_opts *o;
 	struct ord_vout *v;
 	struct ord_verify_facts *f;
-	int *used;                          /* per entry: rows vouched for */
+	int *used; /* per entry: rows vouched for */
 
 	struct ord_canon_config cfg;
 	int have_cfg;
@@ -99,10 +99,10 @@ struct vr {
 	size_t nphases;
 
 	const struct ord_rec_entry *open, *seal, *exchange, *next_open;
-	struct phase *phases;               /* nphases of them */
+	struct phase *phases; /* nphases of them */
 	size_t nresolved;
 
-	struct sealed *sealed;              /* per scenario side */
+	struct sealed *sealed; /* per scenario side */
 	int have_sealed;
 	int have_key;
 	unsigned char dice_key[32];
@@ -120,8 +120,8 @@ static const struct ord_rec_entry *entry_of(struct vr *x, int64_t seq, const cha
 	const struct ord_rec_entry *e = ord_record_entry(x->r, seq);
 
 	if (!e) {
-		ord_vout_fail(x->v, "%s points at log entry %lld, which is not in turn %d's log", what,
-			      (long long)seq, x->r->turn);
+		ord_vout_fail(x->v, "%s points at log entry %lld, which is not in turn %d's log",
+			      what, (long long)seq, x->r->turn);
 		return NULL;
 	}
 	if (strcmp(e->kind, kind)) {
@@ -189,10 +189,11 @@ static void check_opening(struct vr *x)
 	x->used[0]++;
 	turn = body_long(e->body, "turn", -1);
 	if (turn != r->turn)
-		ord_vout_fail(x->v, "the opening entry %lld names turn %ld, not %d", (long long)e->seq,
-			      turn, r->turn);
+		ord_vout_fail(x->v, "the opening entry %lld names turn %ld, not %d",
+			      (long long)e->seq, turn, r->turn);
 	if (!body_hex(e->body, "seed_commitment", x->seed_commitment, 32))
-		ord_vout_fail(x->v, "the opening entry %lld commits to no dice seed", (long long)e->seq);
+		ord_vout_fail(x->v, "the opening entry %lld commits to no dice seed",
+			      (long long)e->seq);
 	if ((err = ord_canon_config_read(&x->cfg, e->body)) != 0) {
 		ord_vout_fail(x->v, "the opening entry %lld: %s", (long long)e->seq, ord_error_last());
 		ord_error_clear();
@@ -203,19 +204,21 @@ static void check_opening(struct vr *x)
 	if (memcmp(x->cfg.key, r->key, 32)) {
 		ord_hex(hex, r->key, 32);
 		ord_hex(want, x->cfg.key, 32);
-		ord_vout_fail(x->v, "the turn was opened under key %s, but the game's key here is %s", want, hex);
+		ord_vout_fail(x->v, "the turn was opened under key %s, but the game's key here is %s",
+			      want, hex);
 	}
 	if (x->o && x->o->pubkey && memcmp(x->o->pubkey, x->cfg.key, 32)) {
 		ord_hex(hex, x->o->pubkey, 32);
 		ord_hex(want, x->cfg.key, 32);
-		ord_vout_fail(x->v, "the turn was opened under key %s, not under the game's key %s that you gave", want,
-			      hex);
+		ord_vout_fail(x->v,
+			      "the turn was opened under key %s, not under the game's key %s that you gave",
+			      want, hex);
 	}
 	crypto_generichash(h, 32, (const unsigned char *)r->scenario, r->scenario_len, NULL, 0);
 	if (memcmp(h, x->cfg.scenario, 32))
 		ord_vout_fail(x->v, "the scenario here is not the one the turn's opening names");
-	crypto_generichash(h, 32, (const unsigned char *)(r->tables ? r->tables : ""), r->tables_len,
-			   NULL, 0);
+	crypto_generichash(h, 32, (const unsigned char *)(r->tables ? r->tables : ""),
+			   r->tables_len, NULL, 0);
 	if (memcmp(h, x->cfg.tables, 32))
 		ord_vout_fail(x->v, "the rules tables here are not the ones the turn's opening names");
 	if (ord_ruleset_find(&x->rs, x->cfg.ruleset) != 0) {
@@ -232,7 +235,8 @@ static void check_opening(struct vr *x)
 	}
 	while (x->rs->phases && x->rs->phases[x->nphases])
 		x->nphases++;
-	if (x->rs->load(&x->rules, r->tables_len ? r->tables : NULL, r->tables_len, "the game's tables")) {
+	if (x->rs->load(&x->rules, r->tables_len ? r->tables : NULL, r->tables_len,
+			"the game's tables")) {
 		ord_vout_fail(x->v, "the game's tables cannot be loaded: %s", ord_error_last());
 		ord_error_clear();
 		x->rules = NULL;
@@ -270,30 +274,34 @@ static void check_chain(struct vr *x)
 		int last = i + 1 == r->entries.n;
 
 		if (i && e->seq != r->entries.v[i - 1].seq + 1)
-			ord_vout_fail(x->v, "log entry %lld follows entry %lld: entries were removed, added or reordered",
+			ord_vout_fail(x->v,
+				      "log entry %lld follows entry %lld: entries were removed, added or reordered",
 				      (long long)e->seq, (long long)r->entries.v[i - 1].seq);
-		if (e->turn != r->turn &&
-		    !(last && e->turn == r->turn + 1 && !strcmp(e->kind, "open")))
+		if (e->turn != r->turn && !(last && e->turn == r->turn + 1 && !strcmp(e->kind, "open")))
 			ord_vout_fail(x->v, "log entry %lld (%s) belongs to turn %d, not to turn %d",
 				      (long long)e->seq, e->kind, e->turn, r->turn);
 		ord_log_hash(h, prev, e->seq, e->turn, e->kind, e->body, e->at);
 		if (memcmp(h, e->hash, 32))
-			ord_vout_fail(x->v, "log entry %lld (%s, turn %d): its content and the entry before it do not give its hash (changed)",
+			ord_vout_fail(x->v,
+				      "log entry %lld (%s, turn %d): its content and the entry before it do not give its hash (changed)",
 				      (long long)e->seq, e->kind, e->turn);
 		prev = e->hash;
 	}
 	if (x->v->failures == bad && r->entries.n)
 		ord_vout_ok(x->v, "log: %zu entr%s (%lld to %lld) chain%s from the hash before them",
-			    r->entries.n, r->entries.n == 1 ? "y" : "ies", (long long)r->entries.v[0].seq,
-			    (long long)r->entries.v[r->entries.n - 1].seq, r->entries.n == 1 ? "s" : "");
+			    r->entries.n, r->entries.n == 1 ? "y" : "ies",
+			    (long long)r->entries.v[0].seq,
+			    (long long)r->entries.v[r->entries.n - 1].seq,
+			    r->entries.n == 1 ? "s" : "");
 }
 
 /* Kinds that change nothing the verifier replays (logged for the audit's
  * sake: refused sheets, deadlines, the mail judge's registrations). */
 static int neutral(const char *kind)
 {
-	static const char *const kinds[] = { "open", "sheet", "commit", "opening", "seal", "event",
-					     "close", "witness", "resolve", "exchange", NULL };
+	static const char *const kinds[] = { "open",    "sheet",    "commit", "opening",
+					     "seal",    "event",    "close",  "witness",
+					     "resolve", "exchange", NULL };
 	size_t i;
 
 	for (i = 0; kinds[i]; i++)
@@ -329,63 +337,76 @@ static void check_cycle(struct vr *x)
 			if (!strcmp(k, "open") && e->turn == r->turn + 1)
 				x->next_open = e;
 			else if (!neutral(k))
-				ord_vout_fail(x->v, "log entry %lld: a '%s' after the exchange", (long long)e->seq, k);
+				ord_vout_fail(x->v, "log entry %lld: a '%s' after the exchange",
+					      (long long)e->seq, k);
 			continue;
 		}
 		if (!strcmp(k, "open")) {
-			ord_vout_fail(x->v, "log entry %lld: turn %d opened again", (long long)e->seq, e->turn);
+			ord_vout_fail(x->v, "log entry %lld: turn %d opened again",
+				      (long long)e->seq, e->turn);
 		} else if (!strcmp(k, "sheet") || !strcmp(k, "commit")) {
 			if (x->seal)
 				ord_vout_fail(x->v, "log entry %lld: a %s handed in after the seal",
 					      (long long)e->seq, k);
 		} else if (!strcmp(k, "seal")) {
 			if (x->seal)
-				ord_vout_fail(x->v, "log entry %lld: the turn sealed a second time (first in entry %lld)",
+				ord_vout_fail(x->v,
+					      "log entry %lld: the turn sealed a second time (first in entry %lld)",
 					      (long long)e->seq, (long long)x->seal->seq);
 			else
 				x->seal = e;
 		} else if (!strcmp(k, "opening")) {
 			if (!x->seal)
-				ord_vout_fail(x->v, "log entry %lld: a sheet opened before the seal", (long long)e->seq);
+				ord_vout_fail(x->v, "log entry %lld: a sheet opened before the seal",
+					      (long long)e->seq);
 		} else if (!strcmp(k, "event") || !strcmp(k, "close") || !strcmp(k, "witness") ||
 			   !strcmp(k, "resolve")) {
 			char *phase = ord_canon_get(e->body, "phase");
 			long index = body_long(e->body, "index", 0);
 
 			if (!x->seal) {
-				ord_vout_fail(x->v, "log entry %lld: %s %s before the seal", (long long)e->seq,
-					      !strcmp(k, "event") ? "an" : "a", k);
+				ord_vout_fail(x->v, "log entry %lld: %s %s before the seal",
+					      (long long)e->seq, !strcmp(k, "event") ? "an" : "a", k);
 			} else if (p >= x->nphases) {
-				ord_vout_fail(x->v, "log entry %lld: a '%s' after every phase of the turn was resolved",
+				ord_vout_fail(x->v,
+					      "log entry %lld: a '%s' after every phase of the turn was resolved",
 					      (long long)e->seq, k);
 			} else if (!strcmp(k, "event")) {
 				if (!phase || strcmp(phase, x->rs->phases[p]))
-					ord_vout_fail(x->v, "log entry %lld: an event of phase '%s' while phase '%s' was being played",
-						      (long long)e->seq, phase ? phase : "?", x->rs->phases[p]);
+					ord_vout_fail(x->v,
+						      "log entry %lld: an event of phase '%s' while phase '%s' was being played",
+						      (long long)e->seq, phase ? phase : "?",
+						      x->rs->phases[p]);
 				else if (closed)
-					ord_vout_fail(x->v, "log entry %lld: an event of phase '%s' after its events were closed",
+					ord_vout_fail(x->v,
+						      "log entry %lld: an event of phase '%s' after its events were closed",
 						      (long long)e->seq, phase);
 			} else if (!strcmp(k, "close")) {
-				if (index != (long)p + 1 || !phase || strcmp(phase, x->rs->phases[p]) || closed)
-					ord_vout_fail(x->v, "log entry %lld: closes phase %ld (%s) while phase %zu (%s) was being played",
-						      (long long)e->seq, index, phase ? phase : "?", p + 1,
-						      x->rs->phases[p]);
+				if (index != (long)p + 1 || !phase ||
+				    strcmp(phase, x->rs->phases[p]) || closed)
+					ord_vout_fail(x->v,
+						      "log entry %lld: closes phase %ld (%s) while phase %zu (%s) was being played",
+						      (long long)e->seq, index, phase ? phase : "?",
+						      p + 1, x->rs->phases[p]);
 				else
 					x->phases[p].close = e;
 				closed = 1;
 			} else if (!strcmp(k, "witness")) {
 				if (index != (long)p + 1 || !closed)
-					ord_vout_fail(x->v, "log entry %lld: a witness link for phase %ld while phase %zu was being played%s",
+					ord_vout_fail(x->v,
+						      "log entry %lld: a witness link for phase %ld while phase %zu was being played%s",
 						      (long long)e->seq, index, p + 1,
 						      closed ? "" : ", before its events were closed");
 			} else {
 				/* resolve */
 				if (index != (long)p + 1 || !phase || strcmp(phase, x->rs->phases[p])) {
-					ord_vout_fail(x->v, "log entry %lld resolves phase %ld (%s), but phase %zu of the turn is '%s': a phase was skipped or resolved out of order",
-						      (long long)e->seq, index, phase ? phase : "?", p + 1,
-						      x->rs->phases[p]);
+					ord_vout_fail(x->v,
+						      "log entry %lld resolves phase %ld (%s), but phase %zu of the turn is '%s': a phase was skipped or resolved out of order",
+						      (long long)e->seq, index, phase ? phase : "?",
+						      p + 1, x->rs->phases[p]);
 				} else if (x->have_cfg && x->cfg.witnessed && !closed) {
-					ord_vout_fail(x->v, "log entry %lld resolves phase %zu (%s) whose events were never closed",
+					ord_vout_fail(x->v,
+						      "log entry %lld resolves phase %zu (%s) whose events were never closed",
 						      (long long)e->seq, p + 1, x->rs->phases[p]);
 				}
 				x->phases[p].resolve = e;
@@ -395,9 +416,12 @@ static void check_cycle(struct vr *x)
 			free(phase);
 		} else if (!strcmp(k, "exchange")) {
 			if (!x->seal)
-				ord_vout_fail(x->v, "log entry %lld: the exchange of a turn never sealed", (long long)e->seq);
+				ord_vout_fail(x->v,
+					      "log entry %lld: the exchange of a turn never sealed",
+					      (long long)e->seq);
 			else if (p < x->nphases)
-				ord_vout_fail(x->v, "log entry %lld: the exchange after %zu of the %zu phases: phase '%s' was never resolved",
+				ord_vout_fail(x->v,
+					      "log entry %lld: the exchange after %zu of the %zu phases: phase '%s' was never resolved",
 					      (long long)e->seq, p, x->nphases, x->rs->phases[p]);
 			x->exchange = e;
 		}
@@ -410,8 +434,8 @@ static void check_cycle(struct vr *x)
 	}
 	if (x->v->failures == bad)
 		ord_vout_ok(x->v, "cycle: %s%s%zu of %zu phases resolved in the ruleset's order%s",
-			    "opened", x->seal ? ", sealed once, " : " (not sealed yet), ", p, x->nphases,
-			    x->exchange ? ", then exchanged" : "");
+			    "opened", x->seal ? ", sealed once, " : " (not sealed yet), ", p,
+			    x->nphases, x->exchange ? ", then exchanged" : "");
 }
 
 /* ---- the seed ---- */
@@ -428,19 +452,23 @@ static void check_seed(struct vr *x)
 		x->used[entry_index(x, x->exchange)]++;
 		if (!body_hex(x->exchange->body, "seed", seed, 32) ||
 		    (r->have_seed && memcmp(seed, r->seed, 32)))
-			ord_vout_fail(x->v, "the dice seed is not the one revealed at the exchange (entry %lld)",
+			ord_vout_fail(x->v,
+				      "the dice seed is not the one revealed at the exchange (entry %lld)",
 				      (long long)x->exchange->seq);
 	}
 	if (!r->have_seed) {
-		ord_vout_note(x->v, "seed: committed in entry %lld, not revealed yet", (long long)x->open->seq);
+		ord_vout_note(x->v, "seed: committed in entry %lld, not revealed yet",
+			      (long long)x->open->seq);
 		return;
 	}
 	ord_commit_seed(c, r->game_id, r->turn, r->seed);
 	if (memcmp(c, x->seed_commitment, 32))
-		ord_vout_fail(x->v, "the dice seed does not match the commitment logged when turn %d opened (entry %lld)",
+		ord_vout_fail(x->v,
+			      "the dice seed does not match the commitment logged when turn %d opened (entry %lld)",
 			      r->turn, (long long)x->open->seq);
 	if (x->v->failures == bad)
-		ord_vout_ok(x->v, "seed: committed when the turn opened (entry %lld), before any sheet; %s",
+		ord_vout_ok(x->v,
+			    "seed: committed when the turn opened (entry %lld), before any sheet; %s",
 			    (long long)x->open->seq,
 			    x->exchange ? "revealed at the exchange" : "held in the game file");
 }
@@ -481,27 +509,35 @@ static void check_sheets(struct vr *x)
 		ord_commit_sheet(c, &bind, s->nonce, s->bytes, s->len);
 		s->commit_ok = !memcmp(c, s->commitment, 32);
 		if (!s->commit_ok)
-			ord_vout_fail(x->v, "%s: its bytes, nonce and the turn's seed commitment do not give its commitment (changed since it was committed)",
+			ord_vout_fail(x->v,
+				      "%s: its bytes, nonce and the turn's seed commitment do not give its commitment (changed since it was committed)",
 				      what.buf);
-		if (x->have_cfg && x->cfg.witnessed && !s->has_witness && !strcmp(s->source, "submitted"))
-			ord_vout_fail(x->v, "%s: no witness chain, but the game's dice are witnessed", what.buf);
+		if (x->have_cfg && x->cfg.witnessed && !s->has_witness &&
+		    !strcmp(s->source, "submitted"))
+			ord_vout_fail(x->v, "%s: no witness chain, but the game's dice are witnessed",
+				      what.buf);
 		if (keyed && !strcmp(s->source, "submitted")) {
 			if (!s->has_sig)
-				ord_vout_fail(x->v, "%s: not signed, but side %s signs its sheets", what.buf, s->side);
-			else if (ord_sheet_sig_check(key, s->signature, r->game_id, r->turn, s->side, s->commitment))
-				ord_vout_fail(x->v, "%s: its signature is not side %s's over its commitment",
+				ord_vout_fail(x->v, "%s: not signed, but side %s signs its sheets",
+					      what.buf, s->side);
+			else if (ord_sheet_sig_check(key, s->signature, r->game_id, r->turn,
+						     s->side, s->commitment))
+				ord_vout_fail(x->v,
+					      "%s: its signature is not side %s's over its commitment",
 					      what.buf, s->side);
 			else
 				nsigned++;
 		} else if (s->has_sig) {
-			ord_vout_fail(x->v, "%s: carries a signature no key of the game can check", what.buf);
+			ord_vout_fail(x->v, "%s: carries a signature no key of the game can check",
+				      what.buf);
 		}
 		if (strcmp(s->source, "submitted")) {
 			/* a stand-in: nothing in it may be anybody's choice */
 			unsigned char n[32];
 			ord_stand_in_nonce(n, r->game_id, r->turn, s->side);
 			if (memcmp(n, s->nonce, 32))
-				ord_vout_fail(x->v, "%s: a stand-in (%s) whose nonce is not the one derived from the game, turn and side (a re-drawn stand-in)",
+				ord_vout_fail(x->v,
+					      "%s: a stand-in (%s) whose nonce is not the one derived from the game, turn and side (a re-drawn stand-in)",
 					      what.buf, s->source);
 		}
 		ord_buf_reset(&b);
@@ -511,17 +547,20 @@ static void check_sheets(struct vr *x)
 		} else {
 			e = entry_of(x, s->log, "sheet", what.buf);
 			ord_canon_sheet(&b, s->side, s->version, s->source, s->commitment,
-					s->has_sig ? s->signature : NULL, s->has_witness ? s->witness : NULL);
+					s->has_sig ? s->signature : NULL,
+					s->has_witness ? s->witness : NULL);
 		}
 		if (e && strcmp(e->body, b.buf))
-			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what.buf,
-				      (long long)e->seq);
+			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld",
+				      what.buf, (long long)e->seq);
 	}
 	if (x->v->failures == bad && !r->sheets.n)
 		ord_vout_ok(x->v, "sheets: none handed in yet");
 	else if (x->v->failures == bad)
-		ord_vout_ok(x->v, "sheets: %zu commitment%s recomputed from the sheets' bytes and nonces and the turn's seed commitment; %d side signature%s checked",
-			    r->sheets.n, r->sheets.n == 1 ? "" : "s", nsigned, nsigned == 1 ? "" : "s");
+		ord_vout_ok(x->v,
+			    "sheets: %zu commitment%s recomputed from the sheets' bytes and nonces and the turn's seed commitment; %d side signature%s checked",
+			    r->sheets.n, r->sheets.n == 1 ? "" : "s", nsigned,
+			    nsigned == 1 ? "" : "s");
 	bad = x->v->failures;
 	for (i = 0; i < r->commits.n; i++) {
 		const struct ord_rec_commit *cm = &r->commits.v[i];
@@ -530,14 +569,15 @@ static void check_sheets(struct vr *x)
 		ord_buf_reset(&what);
 		ord_buf_addf(&what, "the commitment of %s, version %d", cm->side, cm->version);
 		if (!side_key(x, cm->side, key) ||
-		    ord_sheet_sig_check(key, cm->signature, r->game_id, r->turn, cm->side, cm->commitment))
+		    ord_sheet_sig_check(key, cm->signature, r->game_id, r->turn, cm->side,
+					cm->commitment))
 			ord_vout_fail(x->v, "%s: its signature is not side %s's", what.buf, cm->side);
 		e = entry_of(x, cm->log, "commit", what.buf);
 		ord_buf_reset(&b);
 		ord_canon_commit(&b, cm->side, cm->version, cm->commitment, cm->signature);
 		if (e && strcmp(e->body, b.buf))
-			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what.buf,
-				      (long long)e->seq);
+			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld",
+				      what.buf, (long long)e->seq);
 	}
 	if (x->v->failures == bad && (r->commits.n || (x->have_cfg && x->cfg.refereeless)))
 		ord_vout_ok(x->v, "commitments: %zu signed commitment%s checked", r->commits.n,
@@ -567,7 +607,8 @@ static void check_seal(struct vr *x)
 		for (i = 0; i < r->sheets.n; i++) {
 			const struct ord_rec_sheet *s = &r->sheets.v[i];
 			const struct ord_rec_entry *e = ord_record_entry(r, s->log);
-			if (strcmp(s->side, side) || !e || strcmp(e->kind, "sheet") || s->log > x->seal->seq)
+			if (strcmp(s->side, side) || !e || strcmp(e->kind, "sheet") ||
+			    s->log > x->seal->seq)
 				continue;
 			if (s->version > x->sealed[j].version) {
 				x->sealed[j].version = s->version;
@@ -600,22 +641,28 @@ static void check_seal(struct vr *x)
 	ord_canon_seal(&b, r->turn, forced && !strcmp(forced, "1"), cs, x->sc.nsides,
 		       held_logged ? held_logged : "", have_top ? top : NULL);
 	if (strcmp(b.buf, x->seal->body))
-		ord_vout_fail(x->v, "the seal (entry %lld) does not name, for each side, the latest sheet it handed in before it",
+		ord_vout_fail(x->v,
+			      "the seal (entry %lld) does not name, for each side, the latest sheet it handed in before it",
 			      (long long)x->seal->seq);
 	if (strcmp(held.buf, held_logged ? held_logged : ""))
-		ord_vout_fail(x->v, "the seal (entry %lld) says the NMR policy stood in for '%s', but the stand-in sheets are those of '%s'",
+		ord_vout_fail(x->v,
+			      "the seal (entry %lld) says the NMR policy stood in for '%s', but the stand-in sheets are those of '%s'",
 			      (long long)x->seal->seq, held_logged ? held_logged : "", held.buf);
 	if (x->have_cfg && x->cfg.witnessed && !have_top)
-		ord_vout_fail(x->v, "the seal (entry %lld) of a witnessed game commits to no witness chain of the referee's",
+		ord_vout_fail(x->v,
+			      "the seal (entry %lld) of a witnessed game commits to no witness chain of the referee's",
 			      (long long)x->seal->seq);
 	for (j = 0; j < x->sc.nsides; j++)
 		if (!x->sealed[j].sheet && (x->nresolved || x->exchange))
-			ord_vout_fail(x->v, "the sealed sheet of %s (version %d) is not here%s", x->sc.sides[j].id,
-				      x->sealed[j].version, x->have_cfg && x->cfg.refereeless ? " (never opened)" : "");
+			ord_vout_fail(x->v, "the sealed sheet of %s (version %d) is not here%s",
+				      x->sc.sides[j].id, x->sealed[j].version,
+				      x->have_cfg && x->cfg.refereeless ? " (never opened)" : "");
 	x->have_sealed = 1;
 	if (x->v->failures == bad)
-		ord_vout_ok(x->v, "seal: entry %lld seals the latest sheet of each of the %zu sides%s%s", (long long)x->seal->seq,
-			    x->sc.nsides, held.len ? "; the NMR policy stood in for " : "", held.buf);
+		ord_vout_ok(x->v,
+			    "seal: entry %lld seals the latest sheet of each of the %zu sides%s%s",
+			    (long long)x->seal->seq, x->sc.nsides,
+			    held.len ? "; the NMR policy stood in for " : "", held.buf);
 	free(forced);
 	free(held_logged);
 	free(cs);
@@ -643,15 +690,18 @@ static void check_receipts(struct vr *x)
 				if (!memcmp(r->commits.v[k].commitment, x->o->receipts[i], 32))
 					break;
 			if (k < r->commits.n)
-				ord_vout_fail(x->v, "receipt %s: the commitment of %s (version %d) is here, but its sheet was never opened",
+				ord_vout_fail(x->v,
+					      "receipt %s: the commitment of %s (version %d) is here, but its sheet was never opened",
 					      hex, r->commits.v[k].side, r->commits.v[k].version);
 			else
-				ord_vout_fail(x->v, "receipt %s: no sheet of turn %d has this commitment (a receipt of another turn, or your sheet was dropped or replaced, or the turn's seed was re-drawn)",
+				ord_vout_fail(x->v,
+					      "receipt %s: no sheet of turn %d has this commitment (a receipt of another turn, or your sheet was dropped or replaced, or the turn's seed was re-drawn)",
 					      hex, r->turn);
 			continue;
 		}
 		if (!s->commit_ok) {
-			ord_vout_fail(x->v, "receipt %s: the sheet of %s with this commitment was changed (its bytes no longer give it)",
+			ord_vout_fail(x->v,
+				      "receipt %s: the sheet of %s with this commitment was changed (its bytes no longer give it)",
 				      hex, s->side);
 			continue;
 		}
@@ -659,15 +709,17 @@ static void check_receipts(struct vr *x)
 			if (strcmp(x->sc.sides[j].id, s->side))
 				continue;
 			if (x->sealed[j].version != s->version)
-				ord_vout_fail(x->v, "receipt %s: the sheet of %s, version %d, is here unchanged, but version %d was sealed instead",
+				ord_vout_fail(x->v,
+					      "receipt %s: the sheet of %s, version %d, is here unchanged, but version %d was sealed instead",
 					      hex, s->side, s->version, x->sealed[j].version);
 			else
-				ord_vout_ok(x->v, "receipt %s: the sheet of %s, version %d, is here unchanged and was the one sealed",
+				ord_vout_ok(x->v,
+					    "receipt %s: the sheet of %s, version %d, is here unchanged and was the one sealed",
 					    hex, s->side, s->version);
 		}
 		if (!x->have_sealed)
-			ord_vout_ok(x->v, "receipt %s: the sheet of %s, version %d, is here unchanged", hex, s->side,
-				    s->version);
+			ord_vout_ok(x->v, "receipt %s: the sheet of %s, version %d, is here unchanged",
+				    hex, s->side, s->version);
 	}
 }
 
@@ -688,37 +740,43 @@ static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
 		have = e->hash;
 		if (!memcmp(have, hash, 32)) {
 			/* the entry it signs is the one its kind says */
-			int ok = !strcmp(at, "open") || !strcmp(at, "exchange") ? !strcmp(e->kind, "open")
-				 : !strcmp(at, "seal")				? !strcmp(e->kind, "seal")
-											: !strcmp(e->kind, "close");
+			int ok = !strcmp(at, "open") || !strcmp(at, "exchange")
+					 ? !strcmp(e->kind, "open")
+				 : !strcmp(at, "seal") ? !strcmp(e->kind, "seal")
+						       : !strcmp(e->kind, "close");
 			if (!ok) {
-				ord_vout_fail(x->v, "%s: entry %lld is a '%s' entry, not what a head of the %s signs", what,
-					      (long long)seq, e->kind, at);
+				ord_vout_fail(x->v,
+					      "%s: entry %lld is a '%s' entry, not what a head of the %s signs",
+					      what, (long long)seq, e->kind, at);
 				return -1;
 			}
 			if (has_sc && !strcmp(e->kind, "open")) {
 				unsigned char c[32];
 				if (!body_hex(e->body, "seed_commitment", c, 32) || memcmp(c, sc, 32)) {
-					ord_vout_fail(x->v, "%s: the seed commitment it carries is not the one entry %lld logs",
+					ord_vout_fail(x->v,
+						      "%s: the seed commitment it carries is not the one entry %lld logs",
 						      what, (long long)seq);
 					return -1;
 				}
 			}
 		}
 	} else if (seq < r->entries.v[0].seq - 1) {
-		ord_vout_note(x->v, "%s: entry %lld is older than this turn's log (entries %lld to %lld): it is checked by the bundles of the turns between",
+		ord_vout_note(x->v,
+			      "%s: entry %lld is older than this turn's log (entries %lld to %lld): it is checked by the bundles of the turns between",
 			      what, (long long)seq, (long long)r->entries.v[0].seq,
 			      (long long)r->entries.v[r->entries.n - 1].seq);
 		return 1;
 	} else {
-		ord_vout_fail(x->v, "%s: entry %lld is not in this turn's log (entries %lld to %lld)%s", what,
-			      (long long)seq, (long long)r->entries.v[0].seq,
+		ord_vout_fail(x->v, "%s: entry %lld is not in this turn's log (entries %lld to %lld)%s",
+			      what, (long long)seq, (long long)r->entries.v[0].seq,
 			      (long long)r->entries.v[r->entries.n - 1].seq,
-			      turn > r->turn ? ": it is a head of a later turn" : ": the log was cut back");
+			      turn > r->turn ? ": it is a head of a later turn"
+					     : ": the log was cut back");
 		return -1;
 	}
 	if (memcmp(have, hash, 32)) {
-		ord_vout_fail(x->v, "%s: entry %lld does not have the hash that was signed: the history up to it was rewritten",
+		ord_vout_fail(x->v,
+			      "%s: entry %lld does not have the hash that was signed: the history up to it was rewritten",
 			      what, (long long)seq);
 		return -1;
 	}
@@ -757,7 +815,8 @@ static void check_heads(struct vr *x)
 	}
 	/* the heads every side was handed must all be here */
 	if (x->seal && !nseal)
-		ord_vout_fail(x->v, "the signed head of the seal (entry %lld) is missing", (long long)x->seal->seq);
+		ord_vout_fail(x->v, "the signed head of the seal (entry %lld) is missing",
+			      (long long)x->seal->seq);
 	if (x->next_open && !nexch)
 		ord_vout_fail(x->v, "the signed head of the exchange (entry %lld) is missing",
 			      (long long)x->next_open->seq);
@@ -765,23 +824,26 @@ static void check_heads(struct vr *x)
 		ord_vout_fail(x->v, "the signed head of the game's opening (entry %lld) is missing",
 			      x->open ? (long long)x->open->seq : 0LL);
 	if (x->v->failures == bad)
-		ord_vout_ok(x->v, "heads: %zu signed head%s of this turn hold%s and match%s the log%s", r->heads.n,
-			    r->heads.n == 1 ? "" : "s", r->heads.n == 1 ? "s" : "", r->heads.n == 1 ? "es" : "",
-			    x->next_open ? " (the exchange's covers the next turn's seed commitment)" : "");
+		ord_vout_ok(x->v, "heads: %zu signed head%s of this turn hold%s and match%s the log%s",
+			    r->heads.n, r->heads.n == 1 ? "" : "s", r->heads.n == 1 ? "s" : "",
+			    r->heads.n == 1 ? "es" : "",
+			    x->next_open ? " (the exchange's covers the next turn's seed commitment)"
+					 : "");
 	for (i = 0; x->o && i < x->o->nheads; i++) {
 		const struct ord_head *h = &x->o->heads[i];
 		int before = x->v->failures, rc;
 
 		ord_buf_reset(&what);
-		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", h->turn, h->at,
-			     (long long)h->seq);
+		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", h->turn,
+			     h->at, (long long)h->seq);
 		if (memcmp(h->game_id, r->game_id, 16)) {
 			ord_vout_fail(x->v, "%s: it is a head of another game", what.buf);
 			continue;
 		}
 		if (memcmp(h->key, r->key, 32)) {
 			ord_hex(hex, h->key, 32);
-			ord_vout_fail(x->v, "%s: it was signed by key %s, not by the game's key here", what.buf, hex);
+			ord_vout_fail(x->v, "%s: it was signed by key %s, not by the game's key here",
+				      what.buf, hex);
 			continue;
 		}
 		if (ord_head_check(h)) {
@@ -838,14 +900,15 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 
 	ord_ctx_init(ctx, x->rs, x->rules, r->turn);
 	if (r->units.n != x->sc.nunits)
-		ord_vout_fail(x->v, "turn %d opened with %zu units, but the scenario has %zu", r->turn,
-			      r->units.n, x->sc.nunits);
+		ord_vout_fail(x->v, "turn %d opened with %zu units, but the scenario has %zu",
+			      r->turn, r->units.n, x->sc.nunits);
 	for (i = 0; i < x->sc.nunits; i++) {
 		const struct ord_scenario_unit *su = &x->sc.units[i];
 		const char *state = i < r->units.n ? r->units.v[i].state : "";
 
 		if (i < r->units.n && strcmp(r->units.v[i].id, su->id)) {
-			ord_vout_fail(x->v, "unit %zu of the turn's opening is '%s', but the scenario's is '%s'",
+			ord_vout_fail(x->v,
+				      "unit %zu of the turn's opening is '%s', but the scenario's is '%s'",
 				      i + 1, r->units.v[i].id, su->id);
 			break;
 		}
@@ -868,7 +931,8 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 			ord_kv_serialize(&u.state, &s1);
 			ord_kv_serialize(&ctx->units[i].state, &s2);
 			if (strcmp(s1.buf, s2.buf) && wrong++ < MAX_LISTED)
-				ord_vout_fail(x->v, "unit %s began the game as '%s', but the rules give it '%s'",
+				ord_vout_fail(x->v,
+					      "unit %s began the game as '%s', but the rules give it '%s'",
 					      u.id, s2.buf, s1.buf);
 			ord_kv_release(&u.state);
 			ord_diag_release(&d);
@@ -880,7 +944,8 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 	ord_phase_state_root(ctx, root);
 	if (nunits != (long)ctx->nunits || !body_hex(x->open->body, "state_root", want, 32) ||
 	    memcmp(root, want, 32))
-		ord_vout_fail(x->v, "the units' states at the start of turn %d are not the ones its opening (entry %lld) digests",
+		ord_vout_fail(x->v,
+			      "the units' states at the start of turn %d are not the ones its opening (entry %lld) digests",
 			      r->turn, (long long)x->open->seq);
 	/* the sealed orders */
 	for (j = 0; x->have_sealed && j < x->sc.nsides; j++) {
@@ -890,7 +955,8 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 			continue;
 		ord_sheet_init(&sheet);
 		ord_diag_init(&d);
-		x->nt->parse(&sheet, (const char *)x->sealed[j].sheet->bytes, x->sealed[j].sheet->len, &d);
+		x->nt->parse(&sheet, (const char *)x->sealed[j].sheet->bytes,
+			     x->sealed[j].sheet->len, &d);
 		ord_ctx_attach_sheet(ctx, &sheet, x->sc.sides[j].id);
 		ord_diag_release(&d);
 	}
@@ -921,12 +987,14 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 				prev = &r->previous.v[k];
 		if (!strcmp(x->cfg.nmr, "repeat") && r->turn > 1 && have_last) {
 			if (!prev) {
-				ord_vout_fail(x->v, "the sheet of %s of turn %d, which the NMR policy 'repeat' repeats, is not here",
+				ord_vout_fail(x->v,
+					      "the sheet of %s of turn %d, which the NMR policy 'repeat' repeats, is not here",
 					      side, r->turn - 1);
 			} else {
 				ord_hash_bytes(h, prev->bytes, prev->len);
 				if (memcmp(h, last, 32)) {
-					ord_vout_fail(x->v, "the sheet of %s of turn %d here is not the one turn %d's opening names",
+					ord_vout_fail(x->v,
+						      "the sheet of %s of turn %d here is not the one turn %d's opening names",
 						      side, r->turn - 1, r->turn);
 				} else {
 					/* repeated when it is still valid, as the seal decided */
@@ -939,10 +1007,13 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 							blank = 0;
 					ord_sheet_init(&sheet);
 					ord_diag_init(&d);
-					if (!blank && !x->nt->parse(&sheet, (const char *)prev->bytes, prev->len, &d) &&
+					if (!blank &&
+					    !x->nt->parse(&sheet, (const char *)prev->bytes,
+							  prev->len, &d) &&
 					    !d.n) {
 						ctx->side = side;
-						if (!x->rs->validate_sheet || (!x->rs->validate_sheet(ctx, &sheet, &d) && !d.n))
+						if (!x->rs->validate_sheet ||
+						    (!x->rs->validate_sheet(ctx, &sheet, &d) && !d.n))
 							want_repeat = 1;
 						ctx->side = NULL;
 						ord_error_clear();
@@ -955,15 +1026,19 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 		if (want_repeat) {
 			if (strcmp(s->source, "repeat") || s->len != prev->len ||
 			    memcmp(s->bytes, prev->bytes, s->len))
-				ord_vout_fail(x->v, "the stand-in of %s is '%s', but the NMR policy repeats its still valid sheet of turn %d",
+				ord_vout_fail(x->v,
+					      "the stand-in of %s is '%s', but the NMR policy repeats its still valid sheet of turn %d",
 					      side, s->source, r->turn - 1);
 		} else {
 			ord_phase_hold_text(&text, side, r->turn, x->cfg.nmr);
-			if (strcmp(s->source, "hold") || s->len != text.len || memcmp(s->bytes, text.buf, text.len))
-				ord_vout_fail(x->v, "the stand-in of %s is not the hold the NMR policy '%s' gives (%s)", side,
-					      x->cfg.nmr,
-					      !strcmp(s->source, "hold") ? "its text differs"
-									: "there was nothing valid to repeat");
+			if (strcmp(s->source, "hold") || s->len != text.len ||
+			    memcmp(s->bytes, text.buf, text.len))
+				ord_vout_fail(x->v,
+					      "the stand-in of %s is not the hold the NMR policy '%s' gives (%s)",
+					      side, x->cfg.nmr,
+					      !strcmp(s->source, "hold")
+						      ? "its text differs"
+						      : "there was nothing valid to repeat");
 		}
 		ord_buf_release(&key);
 		ord_buf_release(&text);
@@ -991,10 +1066,11 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 		snprintf(what, sizeof(what), "event #%u (%s)", ev->seq, ev->kind);
 		e = entry_of(x, ev->log, "event", what);
 		ord_buf_reset(&b);
-		ord_canon_event(&b, ev->seq, ev->phase, ev->kind, ev->args ? ev->args : "", ev->override,
-				ev->checks);
+		ord_canon_event(&b, ev->seq, ev->phase, ev->kind, ev->args ? ev->args : "",
+				ev->override, ev->checks);
 		if (e && strcmp(e->body, b.buf))
-			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what, (long long)e->seq);
+			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what,
+				      (long long)e->seq);
 		if (e && x->phases[p].resolve && e->seq > x->phases[p].resolve->seq)
 			ord_vout_fail(x->v, "%s: recorded after its phase was resolved", what);
 		if (!(ek = ord_ruleset_event_kind(x->rs, ev->kind))) {
@@ -1021,7 +1097,9 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 			bad = ord_phase_event_args(ctx, ek, argc, argv, &kv, &d);
 			ord_kv_serialize(&kv, &norm);
 			if (bad || strcmp(norm.buf, ev->args ? ev->args : ""))
-				ord_vout_fail(x->v, "%s: its arguments are not what the game accepts (%s)", what,
+				ord_vout_fail(x->v,
+					      "%s: its arguments are not what the game accepts (%s)",
+					      what,
 					      d.n ? d.items[0].msg : "not in the form it writes them");
 			while (argc--)
 				free(argv[argc]);
@@ -1033,20 +1111,25 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 			if (bad)
 				continue;
 		}
-		ce = ord_ctx_add_event(ctx, ev->seq, ev->phase, ev->kind, ev->args, ev->override, ev->checks);
+		ce = ord_ctx_add_event(ctx, ev->seq, ev->phase, ev->kind, ev->args, ev->override,
+				       ev->checks);
 		ord_diag_init(&d);
 		ord_buf_reset(&checks);
 		ord_phase_check_event(ctx, ce, &checks, &d);
 		ord_error_clear();
 		if (strcmp(checks.buf, ev->checks ? ev->checks : "") && listed++ < MAX_LISTED)
-			ord_vout_fail(x->v, "%s: the orders give '%s' as what the event breaks, but the log says '%s'", what,
-				      checks.len ? checks.buf : "nothing", ev->checks && *ev->checks ? ev->checks : "nothing");
+			ord_vout_fail(x->v,
+				      "%s: the orders give '%s' as what the event breaks, but the log says '%s'",
+				      what, checks.len ? checks.buf : "nothing",
+				      ev->checks && *ev->checks ? ev->checks : "nothing");
 		else if (d.n && !ev->override && listed++ < MAX_LISTED)
-			ord_vout_fail(x->v, "%s: breaks the orders (%s) but was recorded without the referee's override", what,
-				      checks.buf);
+			ord_vout_fail(x->v,
+				      "%s: breaks the orders (%s) but was recorded without the referee's override",
+				      what, checks.buf);
 		if (ev->override) {
 			(*overrides)++;
-			ord_vout_note(x->v, "turn %d event #%u (%s): recorded against the orders: override \"%s\"; the checks said: %s",
+			ord_vout_note(x->v,
+				      "turn %d event #%u (%s): recorded against the orders: override \"%s\"; the checks said: %s",
 				      r->turn, ev->seq, ev->kind, ev->override, ev->checks);
 		}
 		ord_diag_release(&d);
@@ -1069,8 +1152,9 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 
 	ord_phase_events_digest(ctx, events);
 	if (!close || !body_hex(close->body, "events", logged, 32) || memcmp(events, logged, 32)) {
-		ord_vout_fail(x->v, "phase %zu (%s): the events replayed are not the ones its close %s digests", p + 1,
-			      x->rs->phases[p], close ? "entry" : "(missing)");
+		ord_vout_fail(x->v,
+			      "phase %zu (%s): the events replayed are not the ones its close %s digests",
+			      p + 1, x->rs->phases[p], close ? "entry" : "(missing)");
 		ok = 0;
 	}
 	if (close)
@@ -1090,18 +1174,23 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 			struct ord_buf b = ORD_BUF_INIT;
 			char what[96];
 
-			snprintf(what, sizeof(what), "the witness link of %s for phase %zu", side, p + 1);
+			snprintf(what, sizeof(what), "the witness link of %s for phase %zu", side,
+				 p + 1);
 			e = entry_of(x, link->log, "witness", what);
 			ord_canon_witness(&b, r->turn, (int)p + 1, side, link->link);
 			if (e && strcmp(e->body, b.buf))
-				ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what, (long long)e->seq);
+				ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld",
+					      what, (long long)e->seq);
 			if (e && (e->seq < close->seq || e->seq > res->seq))
-				ord_vout_fail(x->v, "%s: revealed outside its phase's close and resolve", what);
+				ord_vout_fail(x->v,
+					      "%s: revealed outside its phase's close and resolve",
+					      what);
 			memcpy(l, link->link, 32);
 			ord_witness_up(l, (unsigned)p + 1);
 			if (!s || !s->has_witness || memcmp(l, s->witness, 32)) {
-				ord_vout_fail(x->v, "%s: it is not a link of the chain side %s committed to with its sheet", what,
-					      side);
+				ord_vout_fail(x->v,
+					      "%s: it is not a link of the chain side %s committed to with its sheet",
+					      what, side);
 				ok = 0;
 			}
 			ord_phase_key_side(&d, side, link->link, 0);
@@ -1120,7 +1209,8 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 			unsigned char logged_top[32];
 			if (!body_hex(x->seal->body, "referee_witness_top", logged_top, 32) ||
 			    memcmp(top, logged_top, 32)) {
-				ord_vout_fail(x->v, "the referee's witness chain revealed is not the one the seal committed to");
+				ord_vout_fail(x->v,
+					      "the referee's witness chain revealed is not the one the seal committed to");
 				ok = 0;
 			}
 		}
@@ -1129,12 +1219,14 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 		ord_phase_key_side(&d, side, l, 1);
 	}
 	if (strcmp(want_stood.buf, stood ? stood : "")) {
-		ord_vout_fail(x->v, "phase %zu (%s): the resolve entry says the referee stood in for '%s', but the links missing are those of '%s'",
+		ord_vout_fail(x->v,
+			      "phase %zu (%s): the resolve entry says the referee stood in for '%s', but the links missing are those of '%s'",
 			      p + 1, x->rs->phases[p], stood ? stood : "", want_stood.buf);
 		ok = 0;
 	}
 	if (want_stood.len)
-		ord_vout_note(x->v, "phase %zu (%s): %s revealed no witness link in time: the referee's stood in (his own chain, committed at the seal)",
+		ord_vout_note(x->v,
+			      "phase %zu (%s): %s revealed no witness link in time: the referee's stood in (his own chain, committed at the seal)",
 			      p + 1, x->rs->phases[p], want_stood.buf);
 	ord_digest_final(&d, out);
 	free(stood);
@@ -1159,27 +1251,34 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 			continue;
 		if (k >= ctx->nrolls) {
 			if (listed++ < MAX_LISTED)
-				ord_vout_fail(x->v, "phase %s: roll [%s #%d %s #%d] = %d is recorded, but the rules roll no such die",
-					      phase, rr->phase, rr->event, rr->purpose, rr->idx, rr->value);
+				ord_vout_fail(x->v,
+					      "phase %s: roll [%s #%d %s #%d] = %d is recorded, but the rules roll no such die",
+					      phase, rr->phase, rr->event, rr->purpose, rr->idx,
+					      rr->value);
 			k++;
 			continue;
 		}
 		cr = &ctx->rolls[k++];
-		if (strcmp(rr->phase, cr->phase) || rr->event != (int)cr->event_seq || strcmp(rr->purpose, cr->purpose) ||
-		    rr->idx != (int)cr->idx || rr->sides != (int)cr->sides) {
+		if (strcmp(rr->phase, cr->phase) || rr->event != (int)cr->event_seq ||
+		    strcmp(rr->purpose, cr->purpose) || rr->idx != (int)cr->idx ||
+		    rr->sides != (int)cr->sides) {
 			if (listed++ < MAX_LISTED)
-				ord_vout_fail(x->v, "phase %s: roll [%s #%d %s #%d d%d] is recorded where the rules roll [%s #%u %s #%u d%u]",
-					      phase, rr->phase, rr->event, rr->purpose, rr->idx, rr->sides, cr->phase,
-					      cr->event_seq, cr->purpose, cr->idx, cr->sides);
+				ord_vout_fail(x->v,
+					      "phase %s: roll [%s #%d %s #%d d%d] is recorded where the rules roll [%s #%u %s #%u d%u]",
+					      phase, rr->phase, rr->event, rr->purpose, rr->idx,
+					      rr->sides, cr->phase, cr->event_seq, cr->purpose,
+					      cr->idx, cr->sides);
 		} else if (rr->value != cr->value || !rr->fixed != !cr->fixed) {
 			if (listed++ < MAX_LISTED)
-				ord_vout_fail(x->v, "phase %s: roll [%s #%d %s #%d] is %d on a d%d, but the seed and the sealed sheets give %d (the dice were chosen)",
-					      phase, rr->phase, rr->event, rr->purpose, rr->idx, rr->value, rr->sides,
-					      cr->value);
+				ord_vout_fail(x->v,
+					      "phase %s: roll [%s #%d %s #%d] is %d on a d%d, but the seed and the sealed sheets give %d (the dice were chosen)",
+					      phase, rr->phase, rr->event, rr->purpose, rr->idx,
+					      rr->value, rr->sides, cr->value);
 		}
 	}
 	if (k < ctx->nrolls && listed++ < MAX_LISTED)
-		ord_vout_fail(x->v, "phase %s: the rules roll %zu dice, but %zu are recorded", phase, ctx->nrolls, k);
+		ord_vout_fail(x->v, "phase %s: the rules roll %zu dice, but %zu are recorded",
+			      phase, ctx->nrolls, k);
 	/* results */
 	for (i = 0, k = 0; i < r->results.n; i++) {
 		const struct ord_rec_result *rr = &r->results.v[i];
@@ -1188,24 +1287,29 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 			continue;
 		if (k >= ctx->nresults) {
 			if (listed++ < MAX_LISTED)
-				ord_vout_fail(x->v, "phase %s: a result for %s is recorded that the rules do not give: %s", phase,
-					      *rr->unit ? rr->unit : "(no unit)", rr->explanation);
+				ord_vout_fail(x->v,
+					      "phase %s: a result for %s is recorded that the rules do not give: %s",
+					      phase, *rr->unit ? rr->unit : "(no unit)",
+					      rr->explanation);
 			k++;
 			continue;
 		}
 		cr = &ctx->results[k++];
 		ord_buf_reset(&b);
 		ord_kv_serialize(&cr->values, &b);
-		if (strcmp(rr->unit, cr->unit) || rr->event != (int)cr->event_seq || strcmp(rr->values, b.buf) ||
-		    strcmp(rr->explanation, cr->explanation) || strcmp(rr->phase, cr->phase)) {
+		if (strcmp(rr->unit, cr->unit) || rr->event != (int)cr->event_seq ||
+		    strcmp(rr->values, b.buf) || strcmp(rr->explanation, cr->explanation) ||
+		    strcmp(rr->phase, cr->phase)) {
 			if (listed++ < MAX_LISTED)
-				ord_vout_fail(x->v, "phase %s: the result for %s is recorded as '%s', but the rules give '%s'",
-					      phase, *rr->unit ? rr->unit : "(no unit)", rr->explanation,
-					      cr->explanation);
+				ord_vout_fail(x->v,
+					      "phase %s: the result for %s is recorded as '%s', but the rules give '%s'",
+					      phase, *rr->unit ? rr->unit : "(no unit)",
+					      rr->explanation, cr->explanation);
 		}
 	}
 	if (k < ctx->nresults && listed++ < MAX_LISTED)
-		ord_vout_fail(x->v, "phase %s: the rules give %zu results, but %zu are recorded", phase, ctx->nresults, k);
+		ord_vout_fail(x->v, "phase %s: the rules give %zu results, but %zu are recorded",
+			      phase, ctx->nresults, k);
 	/* unit states: the changed units, in unit order */
 	n = 0;
 	for (i = 0, k = 0; i < ctx->nunits; i++) {
@@ -1222,9 +1326,10 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 		if (!rs || strcmp(rs->unit, ctx->units[i].id) || strcmp(rs->value, b.buf) ||
 		    rs->turn != r->turn || rs->phase != (int)p + 1) {
 			if (listed++ < MAX_LISTED)
-				ord_vout_fail(x->v, "phase %s: unit %s ends the phase as '%s' by the rules, but its recorded state is %s%s%s",
-					      phase, ctx->units[i].id, b.buf, rs ? "'" : "missing", rs ? rs->value : "",
-					      rs ? "'" : "");
+				ord_vout_fail(x->v,
+					      "phase %s: unit %s ends the phase as '%s' by the rules, but its recorded state is %s%s%s",
+					      phase, ctx->units[i].id, b.buf, rs ? "'" : "missing",
+					      rs ? rs->value : "", rs ? "'" : "");
 			/* a unit recorded out of order: look at the next row again */
 			if (rs && strcmp(rs->unit, ctx->units[i].id))
 				k--;
@@ -1239,7 +1344,8 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 				if (!strcmp(ctx->units[j].id, rs->unit))
 					known = ord_ctx_unit_changed(ctx, j, &b);
 			if (!known && listed++ < MAX_LISTED)
-				ord_vout_fail(x->v, "phase %s: a state of unit %s is recorded ('%s') that the rules do not give",
+				ord_vout_fail(x->v,
+					      "phase %s: a state of unit %s is recorded ('%s') that the rules do not give",
 					      phase, rs->unit, rs->value);
 		}
 	if (listed > MAX_LISTED)
@@ -1261,14 +1367,15 @@ static void check_digest(struct vr *x, const struct ord_rec_entry *e)
 	for (k = 0; k < r->rolls.n; k++)
 		if (r->rolls.v[k].log == e->seq) {
 			const struct ord_rec_roll *rr = &r->rolls.v[k];
-			ord_digest_roll(&d, rr->turn, rr->phase, rr->event, rr->purpose, rr->idx, rr->sides, rr->value,
-					rr->fixed);
+			ord_digest_roll(&d, rr->turn, rr->phase, rr->event, rr->purpose, rr->idx,
+					rr->sides, rr->value, rr->fixed);
 			nr++;
 		}
 	for (k = 0; k < r->results.n; k++)
 		if (r->results.v[k].log == e->seq) {
 			const struct ord_rec_result *rr = &r->results.v[k];
-			ord_digest_result(&d, rr->turn, rr->phase, rr->event, rr->unit, rr->values, rr->explanation);
+			ord_digest_result(&d, rr->turn, rr->phase, rr->event, rr->unit, rr->values,
+					  rr->explanation);
 			nres++;
 		}
 	for (k = 0; k < r->states.n; k++)
@@ -1278,10 +1385,12 @@ static void check_digest(struct vr *x, const struct ord_rec_entry *e)
 			nst++;
 		}
 	ord_digest_final(&d, h);
-	if (!body_hex(e->body, "digest", want, 32) || memcmp(h, want, 32) || nr != body_long(e->body, "rolls", -1) ||
-	    nres != body_long(e->body, "results", -1) || nst != body_long(e->body, "states", -1)) {
+	if (!body_hex(e->body, "digest", want, 32) || memcmp(h, want, 32) ||
+	    nr != body_long(e->body, "rolls", -1) || nres != body_long(e->body, "results", -1) ||
+	    nst != body_long(e->body, "states", -1)) {
 		char *phase = ord_canon_get(e->body, "phase");
-		ord_vout_fail(x->v, "the rolls, results or unit states of log entry %lld (phase %s) were changed after they were written",
+		ord_vout_fail(x->v,
+			      "the rolls, results or unit states of log entry %lld (phase %s) were changed after they were written",
 			      (long long)e->seq, phase ? phase : "?");
 		free(phase);
 	}
@@ -1327,14 +1436,16 @@ static void replay(struct vr *x)
 			dice.key = x->dice_key;
 		}
 		if (!dice.fixed_game && !dice.key) {
-			ord_vout_fail(x->v, "phase %zu (%s) cannot be replayed: its dice key is unknown%s", p + 1,
-				      x->rs->phases[p], r->have_seed ? "" : " (the seed is not revealed)");
+			ord_vout_fail(x->v,
+				      "phase %zu (%s) cannot be replayed: its dice key is unknown%s",
+				      p + 1, x->rs->phases[p],
+				      r->have_seed ? "" : " (the seed is not revealed)");
 			break;
 		}
 		err = ord_phase_run(&ctx, x->rs->phases[p], &dice);
 		if (err) {
-			ord_vout_fail(x->v, "phase %zu (%s): the replay stops: %s", p + 1, x->rs->phases[p],
-				      ord_error_last());
+			ord_vout_fail(x->v, "phase %zu (%s): the replay stops: %s", p + 1,
+				      x->rs->phases[p], ord_error_last());
 			ord_error_clear();
 			break;
 		}
@@ -1349,7 +1460,8 @@ static void replay(struct vr *x)
 		unsigned char root[32], want[32];
 		ord_phase_state_root(&ctx, root);
 		if (!body_hex(x->next_open->body, "state_root", want, 32) || memcmp(root, want, 32))
-			ord_vout_fail(x->v, "the units' states the replay ends with are not the ones turn %d opens with (entry %lld)",
+			ord_vout_fail(x->v,
+				      "the units' states the replay ends with are not the ones turn %d opens with (entry %lld)",
 				      r->turn + 1, (long long)x->next_open->seq);
 		if (x->f) {
 			x->f->have_end_root = 1;
@@ -1362,15 +1474,21 @@ static void replay(struct vr *x)
 	if (x->f)
 		x->f->nunits = ctx.nunits;
 	if (x->v->failures == bad && !x->cfg.fixed_dice && x->nresolved)
-		ord_vout_ok(x->v, "dice: %zu roll%s recomputed from the seed and the sealed %s%s", r->rolls.n,
-			    r->rolls.n == 1 ? "" : "s", x->cfg.refereeless ? "commitments and nonces" : "commitments",
-			    x->cfg.witnessed ? ", the phases' events and the sides' witness links" : "");
+		ord_vout_ok(x->v, "dice: %zu roll%s recomputed from the seed and the sealed %s%s",
+			    r->rolls.n, r->rolls.n == 1 ? "" : "s",
+			    x->cfg.refereeless ? "commitments and nonces" : "commitments",
+			    x->cfg.witnessed ? ", the phases' events and the sides' witness links"
+					     : "");
 	if (x->v->failures == bad && !x->nresolved)
-		ord_vout_ok(x->v, "replay: no phase resolved yet%s", r->events.n ? "; the events recorded agree with the orders as they were recorded" : "");
+		ord_vout_ok(x->v, "replay: no phase resolved yet%s",
+			    r->events.n ? "; the events recorded agree with the orders as they were recorded"
+					: "");
 	else if (x->v->failures == bad)
-		ord_vout_ok(x->v, "replay: %zu phase%s replayed through ruleset %s: every event check, roll, result and unit state is what the rules give%s",
+		ord_vout_ok(x->v,
+			    "replay: %zu phase%s replayed through ruleset %s: every event check, roll, result and unit state is what the rules give%s",
 			    x->nresolved, x->nresolved == 1 ? "" : "s", x->rs->name,
-			    x->cfg.fixed_dice ? " from the dice the referee gave (a fixed-dice test game)" : "");
+			    x->cfg.fixed_dice ? " from the dice the referee gave (a fixed-dice test game)"
+					      : "");
 	(void)overrides;
 	/* where the execution differs from the orders, once the turn is over */
 	if (x->exchange && x->rs->check_execution && p == x->nresolved) {
@@ -1378,14 +1496,16 @@ static void replay(struct vr *x)
 		size_t i;
 		ord_ctx_next_phase(&ctx);
 		for (i = 0; i < r->events.n; i++)
-			ord_ctx_add_event(&ctx, r->events.v[i].seq, r->events.v[i].phase, r->events.v[i].kind,
-					  r->events.v[i].args, r->events.v[i].override, r->events.v[i].checks);
+			ord_ctx_add_event(&ctx, r->events.v[i].seq, r->events.v[i].phase,
+					  r->events.v[i].kind, r->events.v[i].args,
+					  r->events.v[i].override, r->events.v[i].checks);
 		ord_diag_init(&d);
 		x->rs->check_execution(&ctx, &d);
 		ord_error_clear();
 		for (i = 0; i < d.n; i++)
-			ord_vout_note(x->v, "execution: turn %d: %s%s%s%s", r->turn, *d.items[i].unit ? "unit '" : "",
-				      d.items[i].unit, *d.items[i].unit ? "': " : "", d.items[i].msg);
+			ord_vout_note(x->v, "execution: turn %d: %s%s%s%s", r->turn,
+				      *d.items[i].unit ? "unit '" : "", d.items[i].unit,
+				      *d.items[i].unit ? "': " : "", d.items[i].msg);
 		ord_diag_release(&d);
 	}
 	free(fixed);
@@ -1401,13 +1521,14 @@ static void check_vouched(struct vr *x)
 	size_t i, k;
 
 	for (i = 0; i < r->rolls.n + r->results.n + r->states.n; i++) {
-		int64_t log = i < r->rolls.n		       ? r->rolls.v[i].log
-			      : i < r->rolls.n + r->results.n ? r->results.v[i - r->rolls.n].log
-							       : r->states.v[i - r->rolls.n - r->results.n].log;
+		int64_t log = i < r->rolls.n ? r->rolls.v[i].log
+			      : i < r->rolls.n + r->results.n
+				      ? r->results.v[i - r->rolls.n].log
+				      : r->states.v[i - r->rolls.n - r->results.n].log;
 		const struct ord_rec_entry *e = ord_record_entry(r, log);
 		if (!e || strcmp(e->kind, "resolve")) {
 			ord_vout_fail(x->v, "a %s of turn %d belongs to no resolved phase (entry %lld)",
-				      i < r->rolls.n		     ? "roll"
+				      i < r->rolls.n                  ? "roll"
 				      : i < r->rolls.n + r->results.n ? "result"
 								      : "unit state",
 				      r->turn, (long long)log);
@@ -1417,10 +1538,13 @@ static void check_vouched(struct vr *x)
 	for (i = 0; i < r->entries.n; i++) {
 		const struct ord_rec_entry *e = &r->entries.v[i];
 		for (k = 0; kinds[k]; k++)
-			if (!strcmp(e->kind, kinds[k]) && x->used[i] != 1 && !(x->rs == NULL && !strcmp(e->kind, "event")))
-				ord_vout_fail(x->v, "log entry %lld (%s): %s", (long long)e->seq, e->kind,
-					      x->used[i] ? "more than one row claims it"
-							 : "what it records is missing (deleted or left out)");
+			if (!strcmp(e->kind, kinds[k]) && x->used[i] != 1 &&
+			    !(x->rs == NULL && !strcmp(e->kind, "event")))
+				ord_vout_fail(x->v, "log entry %lld (%s): %s", (long long)e->seq,
+					      e->kind,
+					      x->used[i]
+						      ? "more than one row claims it"
+						      : "what it records is missing (deleted or left out)");
 	}
 }
 

@@ -46,14 +46,14 @@ void ord_vout_note(struct ord_vout *v, const char *fmt, ...)
  * game file's live rows against. */
 struct ord_verify_facts {
 	int have_config;
-	struct ord_canon_config config;   /* the turn's opening entry says the game is this */
+	struct ord_canon_config config; /* the turn's opening entry says the game is this */
 	unsigned char seed_commitment[32];
-	int sealed;                       /* the log has its seal */
-	int phases;                       /* phases resolved, in order, per the log */
-	int exchanged;                    /* the log has its exchange */
+	int sealed;    /* the log has its seal */
+	int phases;    /* phases resolved, in order, per the log */
+	int exchanged; /* the log has its exchange */
 	int have_dice_key;
 	unsigned char dice_key[32];
-	int have_end_root;                /* the replay reached the end of the turn */
+	int have_end_root; /* the replay reached the end of the turn */
 	unsigned char end_root[32];
 	size_t nunits;
 };

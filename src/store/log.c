@@ -45,7 +45,7 @@ int ord_store_log_append(sqlite3 *db, int64_t seq, int turn, const char *kind, c
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT INTO log(seq, turn, kind, body, at, prev, hash) VALUES (?,?,?,?,?,?,?)")) !=
+				  "INSERT INTO log(seq, turn, kind, body, at, prev, hash) VALUES (?,?,?,?,?,?,?)")) !=
 	    0)
 		return err;
 	sqlite3_bind_int64(st, 1, seq);
@@ -61,8 +61,9 @@ int ord_store_log_append(sqlite3 *db, int64_t seq, int turn, const char *kind, c
 	if (err)
 		return err;
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT INTO log_head(id, seq, hash) VALUES (1, ?, ?) "
-				     "ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash")) != 0)
+				  "INSERT INTO log_head(id, seq, hash) VALUES (1, ?, ?) "
+				  "ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash")) !=
+	    0)
 		return err;
 	sqlite3_bind_int64(st, 1, seq);
 	sqlite3_bind_blob(st, 2, hash, 32, SQLITE_STATIC);
@@ -99,7 +100,8 @@ int ord_store_log_last(sqlite3 *db, int turn, const char *kind, char **body, int
 	/* the latest one is near the end of the log: walk back from the head */
 	if ((err = ord_store_stmt(db, &st,
 				  turn < 0 ? "SELECT body, seq FROM log WHERE kind = ?2 AND ?1 < 0 ORDER BY seq DESC LIMIT 1"
-					   : "SELECT body, seq FROM log WHERE turn = ?1 AND kind = ?2 ORDER BY seq DESC LIMIT 1")) != 0)
+					   : "SELECT body, seq FROM log WHERE turn = ?1 AND kind = ?2 ORDER BY seq DESC LIMIT 1")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
@@ -123,8 +125,8 @@ int ord_store_log_each(sqlite3 *db, int64_t first, int64_t last, ord_store_entry
 	int err, rc;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "SELECT seq, turn, kind, body, at, prev, hash FROM log WHERE seq BETWEEN ? AND ? "
-				     "ORDER BY seq")) != 0)
+				  "SELECT seq, turn, kind, body, at, prev, hash FROM log WHERE seq BETWEEN ? AND ? "
+				  "ORDER BY seq")) != 0)
 		return err;
 	sqlite3_bind_int64(st, 1, first);
 	sqlite3_bind_int64(st, 2, last);

@@ -286,12 +286,13 @@ int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
 			"ON side.id = w.side_id WHERE w.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY w.id",
 			put_link, "reading witness links")) != 0)
 		goto out;
-	if (turn > 1 && (err = rows(&l,
-				    "SELECT side.name, p.bytes FROM sheet s JOIN side ON side.id = s.side_id "
-				    "JOIN sheet p ON p.side_id = s.side_id AND p.turn = s.turn - 1 AND p.version = "
-				    "(SELECT max(version) FROM sheet q WHERE q.turn = s.turn - 1 AND q.side_id = s.side_id) "
-				    "WHERE s.turn = ?1 AND s.source <> 'submitted' AND ?2 = ?2 AND ?3 = ?3 ORDER BY s.id",
-				    put_prev, "reading the sheets of the turn before")) != 0)
+	if (turn > 1 &&
+	    (err = rows(&l,
+			"SELECT side.name, p.bytes FROM sheet s JOIN side ON side.id = s.side_id "
+			"JOIN sheet p ON p.side_id = s.side_id AND p.turn = s.turn - 1 AND p.version = "
+			"(SELECT max(version) FROM sheet q WHERE q.turn = s.turn - 1 AND q.side_id = s.side_id) "
+			"WHERE s.turn = ?1 AND s.source <> 'submitted' AND ?2 = ?2 AND ?3 = ?3 ORDER BY s.id",
+			put_prev, "reading the sheets of the turn before")) != 0)
 		goto out;
 out:
 	ord_store_game_release(&g);

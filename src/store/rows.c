@@ -67,8 +67,8 @@ int ord_store_game_read(sqlite3 *db, struct ord_store_game *g)
 
 	memset(g, 0, sizeof(*g));
 	if ((err = ord_store_stmt(db, &st,
-				     "SELECT game_id, ruleset, title, nmr, fixed_dice, scenario, tables, created, "
-				     "referee_pubkey, referee_seckey, refereeless, witnessed, protocol FROM game")) !=
+				  "SELECT game_id, ruleset, title, nmr, fixed_dice, scenario, tables, created, "
+				  "referee_pubkey, referee_seckey, refereeless, witnessed, protocol FROM game")) !=
 	    0)
 		return err;
 	rc = sqlite3_step(st);
@@ -115,9 +115,9 @@ int ord_store_game_insert(sqlite3 *db, const struct ord_store_game *g)
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT INTO game(id, game_id, ruleset, title, nmr, fixed_dice, scenario, tables, "
-				     "created, referee_pubkey, referee_seckey, refereeless, witnessed, protocol) "
-				     "VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?,?)")) != 0)
+				  "INSERT INTO game(id, game_id, ruleset, title, nmr, fixed_dice, scenario, tables, "
+				  "created, referee_pubkey, referee_seckey, refereeless, witnessed, protocol) "
+				  "VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?,?)")) != 0)
 		return err;
 	sqlite3_bind_blob(st, 1, g->game_id, 16, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, g->ruleset, -1, SQLITE_STATIC);
@@ -199,7 +199,8 @@ int ord_store_unit_insert(sqlite3 *db, int64_t *id, const char *uid, const char 
 	sqlite3_stmt *st = NULL;
 	int err;
 
-	if ((err = ord_store_stmt(db, &st, "INSERT INTO unit(uid, name, side_id, attrs) VALUES (?,?,?,?)")) != 0)
+	if ((err = ord_store_stmt(db, &st,
+				  "INSERT INTO unit(uid, name, side_id, attrs) VALUES (?,?,?,?)")) != 0)
 		return err;
 	sqlite3_bind_text(st, 1, uid, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
@@ -218,11 +219,11 @@ int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn
 	/* each unit's latest state row up to the bound: one pass over the
 	 * state rows (SQLite takes the other columns from the row of max()) */
 	if ((err = ord_store_stmt(db, &st,
-				     "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, s.state "
-				     "FROM unit JOIN side ON side.id = unit.side_id LEFT JOIN "
-				     "(SELECT unit_id, state, max(turn * 1048576 + phase) FROM unit_state "
-				     " WHERE ?1 <= 0 OR turn < ?1 OR (turn = ?1 AND NOT ?2) GROUP BY unit_id) s "
-				     "ON s.unit_id = unit.id ORDER BY unit.id")) != 0)
+				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, s.state "
+				  "FROM unit JOIN side ON side.id = unit.side_id LEFT JOIN "
+				  "(SELECT unit_id, state, max(turn * 1048576 + phase) FROM unit_state "
+				  " WHERE ?1 <= 0 OR turn < ?1 OR (turn = ?1 AND NOT ?2) GROUP BY unit_id) s "
+				  "ON s.unit_id = unit.id ORDER BY unit.id")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int(st, 2, before);
@@ -267,7 +268,7 @@ int ord_store_state_put(sqlite3 *db, int64_t unit_id, int turn, int phase, const
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT OR REPLACE INTO unit_state(unit_id, turn, phase, state, log_seq) VALUES (?,?,?,?,?)")) !=
+				  "INSERT OR REPLACE INTO unit_state(unit_id, turn, phase, state, log_seq) VALUES (?,?,?,?,?)")) !=
 	    0)
 		return err;
 	sqlite3_bind_int64(st, 1, unit_id);
@@ -285,8 +286,8 @@ int ord_store_state_put_uid(sqlite3 *db, const char *uid, int turn, int phase, c
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT OR REPLACE INTO unit_state(unit_id, turn, phase, state, log_seq) "
-				     "SELECT id, ?, ?, ?, ? FROM unit WHERE uid = ?")) != 0)
+				  "INSERT OR REPLACE INTO unit_state(unit_id, turn, phase, state, log_seq) "
+				  "SELECT id, ?, ?, ?, ? FROM unit WHERE uid = ?")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int(st, 2, phase);
@@ -314,7 +315,8 @@ static int read_turn_row(sqlite3 *db, sqlite3_stmt *st, struct ord_store_turn *t
 	return 0;
 }
 
-#define TURN_COLUMNS "turn, state, phase, deadline, seed, seed_commitment, dice_key, referee_witness, log_seq"
+#define TURN_COLUMNS \
+	"turn, state, phase, deadline, seed, seed_commitment, dice_key, referee_witness, log_seq"
 
 int ord_store_turn_read(sqlite3 *db, int n, struct ord_store_turn *out)
 {
@@ -323,8 +325,9 @@ int ord_store_turn_read(sqlite3 *db, int n, struct ord_store_turn *out)
 
 	memset(out, 0, sizeof(*out));
 	if ((err = ord_store_stmt(db, &st,
-				     n > 0 ? "SELECT " TURN_COLUMNS " FROM turn WHERE turn = ?"
-					   : "SELECT " TURN_COLUMNS " FROM turn ORDER BY turn DESC LIMIT 1")) != 0)
+				  n > 0 ? "SELECT " TURN_COLUMNS " FROM turn WHERE turn = ?"
+					: "SELECT " TURN_COLUMNS
+					  " FROM turn ORDER BY turn DESC LIMIT 1")) != 0)
 		return err;
 	if (n > 0)
 		sqlite3_bind_int(st, 1, n);
@@ -333,7 +336,8 @@ int ord_store_turn_read(sqlite3 *db, int n, struct ord_store_turn *out)
 		err = read_turn_row(db, st, out);
 	else if (rc == SQLITE_DONE)
 		err = n > 0 ? ord_error_set(ORD_ENOTFOUND, "no turn %d in this game", n)
-			    : ord_error_set(ORD_ETAMPERED, "the game has no turn (its rows were deleted)");
+			    : ord_error_set(ORD_ETAMPERED,
+					    "the game has no turn (its rows were deleted)");
 	else
 		err = ord_store_error(db, "reading the turn");
 	ord_store_stmt_done(st);
@@ -364,8 +368,8 @@ int ord_store_turn_insert(sqlite3 *db, const struct ord_store_turn *t)
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT INTO turn(turn, state, phase, seed, seed_commitment, log_seq, deadline) "
-				     "VALUES (?,?,?,?,?,?,?)")) != 0)
+				  "INSERT INTO turn(turn, state, phase, seed, seed_commitment, log_seq, deadline) "
+				  "VALUES (?,?,?,?,?,?,?)")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, t->turn);
 	sqlite3_bind_text(st, 2, ord_turn_state_name(t->state), -1, SQLITE_STATIC);
@@ -387,7 +391,8 @@ int ord_store_turn_set_state(sqlite3 *db, int turn, enum ord_turn_state state, i
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "UPDATE turn SET state = ?, phase = ?, dice_key = ? WHERE turn = ?")) != 0)
+				  "UPDATE turn SET state = ?, phase = ?, dice_key = ? WHERE turn = ?")) !=
+	    0)
 		return err;
 	sqlite3_bind_text(st, 1, ord_turn_state_name(state), -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, phase);
@@ -438,8 +443,8 @@ int ord_store_sheet_insert(sqlite3 *db, int turn, int64_t side_id, const struct 
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT INTO sheet(turn, side_id, version, source, bytes, nonce, commitment, "
-				     "log_seq, signature, witness) VALUES (?,?,?,?,?,?,?,?,?,?)")) != 0)
+				  "INSERT INTO sheet(turn, side_id, version, source, bytes, nonce, commitment, "
+				  "log_seq, signature, witness) VALUES (?,?,?,?,?,?,?,?,?,?)")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int64(st, 2, side_id);
@@ -462,9 +467,9 @@ int ord_store_sheet_read(sqlite3 *db, int turn, int64_t side_id, int version,
 
 	memset(out, 0, sizeof(*out));
 	if ((err = ord_store_stmt(db, &st,
-				     "SELECT id, version, source, bytes, nonce, commitment, signature, witness, log_seq "
-				     "FROM sheet WHERE turn = ?1 AND side_id = ?2 AND (?3 <= 0 OR version = ?3) "
-				     "ORDER BY version DESC LIMIT 1")) != 0)
+				  "SELECT id, version, source, bytes, nonce, commitment, signature, witness, log_seq "
+				  "FROM sheet WHERE turn = ?1 AND side_id = ?2 AND (?3 <= 0 OR version = ?3) "
+				  "ORDER BY version DESC LIMIT 1")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int64(st, 2, side_id);
@@ -501,9 +506,9 @@ int ord_store_latest(sqlite3 *db, int turn, int64_t side_id, int *version,
 	*opened = 0;
 	/* a version is a sheet row, a commitment row, or both once opened */
 	if ((err = ord_store_stmt(db, &st,
-				     "SELECT version, commitment, 1 FROM sheet WHERE turn = ?1 AND side_id = ?2 "
-				     "UNION ALL SELECT version, commitment, 0 FROM commitment WHERE turn = ?1 AND side_id = ?2 "
-				     "ORDER BY 1 DESC, 3 DESC")) != 0)
+				  "SELECT version, commitment, 1 FROM sheet WHERE turn = ?1 AND side_id = ?2 "
+				  "UNION ALL SELECT version, commitment, 0 FROM commitment WHERE turn = ?1 AND side_id = ?2 "
+				  "ORDER BY 1 DESC, 3 DESC")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int64(st, 2, side_id);
@@ -514,7 +519,8 @@ int ord_store_latest(sqlite3 *db, int turn, int64_t side_id, int *version,
 		if (!*version) {
 			*version = v;
 			if (col_blob(st, 1, commitment, 32)) {
-				err = ord_error_set(ORD_ETAMPERED, "turn %d: a commitment is damaged", turn);
+				err = ord_error_set(ORD_ETAMPERED,
+						    "turn %d: a commitment is damaged", turn);
 				break;
 			}
 		}
@@ -535,8 +541,8 @@ int ord_store_commit_insert(sqlite3 *db, int turn, int64_t side_id, int version,
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT INTO commitment(turn, side_id, version, commitment, signature, log_seq) "
-				     "VALUES (?,?,?,?,?,?)")) != 0)
+				  "INSERT INTO commitment(turn, side_id, version, commitment, signature, log_seq) "
+				  "VALUES (?,?,?,?,?,?)")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int64(st, 2, side_id);
@@ -554,7 +560,7 @@ int ord_store_commit_signature(sqlite3 *db, int turn, int64_t side_id, int versi
 	int err, rc;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "SELECT signature FROM commitment WHERE turn = ? AND side_id = ? AND version = ?")) !=
+				  "SELECT signature FROM commitment WHERE turn = ? AND side_id = ? AND version = ?")) !=
 	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
@@ -581,7 +587,8 @@ int ord_store_sheet_summary(sqlite3 *db, int turn, int64_t side_id, int *version
 	*version = 0;
 	*source = NULL;
 	if ((err = ord_store_stmt(db, &st,
-				     "SELECT max(version), min(source) FROM sheet WHERE turn = ? AND side_id = ?")) != 0)
+				  "SELECT max(version), min(source) FROM sheet WHERE turn = ? AND side_id = ?")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int64(st, 2, side_id);
@@ -605,7 +612,8 @@ int ord_store_event_next(sqlite3 *db, int turn, unsigned *seq)
 	int err;
 
 	*seq = 1;
-	if ((err = ord_store_stmt(db, &st, "SELECT coalesce(max(seq), 0) + 1 FROM event WHERE turn = ?")) != 0)
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT coalesce(max(seq), 0) + 1 FROM event WHERE turn = ?")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	if (sqlite3_step(st) == SQLITE_ROW)
@@ -622,8 +630,8 @@ int ord_store_event_insert(sqlite3 *db, int turn, const struct ord_store_event *
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT INTO event(turn, seq, phase, kind, args, override, checks, log_seq) "
-				     "VALUES (?,?,?,?,?,?,?,?)")) != 0)
+				  "INSERT INTO event(turn, seq, phase, kind, args, override, checks, log_seq) "
+				  "VALUES (?,?,?,?,?,?,?,?)")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int(st, 2, (int)e->seq);
@@ -645,8 +653,8 @@ int ord_store_events_each(sqlite3 *db, int turn, const char *phase, ord_store_ev
 	int err, rc;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "SELECT seq, phase, kind, args, override, checks, log_seq FROM event "
-				     "WHERE turn = ?1 AND (?2 IS NULL OR phase = ?2) ORDER BY seq")) != 0)
+				  "SELECT seq, phase, kind, args, override, checks, log_seq FROM event "
+				  "WHERE turn = ?1 AND (?2 IS NULL OR phase = ?2) ORDER BY seq")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	if (phase)
@@ -679,7 +687,8 @@ int ord_store_link_insert(sqlite3 *db, int turn, int index, int64_t side_id,
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT INTO witness(turn, idx, side_id, link, log_seq) VALUES (?,?,?,?,?)")) != 0)
+				  "INSERT INTO witness(turn, idx, side_id, link, log_seq) VALUES (?,?,?,?,?)")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int(st, 2, index);
@@ -695,7 +704,8 @@ int ord_store_link_read(sqlite3 *db, int turn, int index, int64_t side_id, unsig
 	int err, rc;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "SELECT link FROM witness WHERE turn = ? AND idx = ? AND side_id = ?")) != 0)
+				  "SELECT link FROM witness WHERE turn = ? AND idx = ? AND side_id = ?")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int(st, 2, index);
@@ -723,8 +733,8 @@ int ord_store_roll_insert(sqlite3 *db, int turn, const char *phase, unsigned eve
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT INTO roll(turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq) "
-				     "VALUES (?,?,?,?,?,?,?,?,?)")) != 0)
+				  "INSERT INTO roll(turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq) "
+				  "VALUES (?,?,?,?,?,?,?,?,?)")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
@@ -746,8 +756,8 @@ int ord_store_result_insert(sqlite3 *db, int turn, const char *phase, unsigned e
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT INTO result(turn, phase, event_seq, unit, vals, explanation, log_seq) "
-				     "VALUES (?,?,?,?,?,?,?)")) != 0)
+				  "INSERT INTO result(turn, phase, event_seq, unit, vals, explanation, log_seq) "
+				  "VALUES (?,?,?,?,?,?,?)")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
@@ -767,7 +777,7 @@ int ord_store_head_insert(sqlite3 *db, const struct ord_rec_head *h)
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				     "INSERT INTO head(seq, turn, at, hash, seed_commitment, signature) VALUES (?,?,?,?,?,?)")) !=
+				  "INSERT INTO head(seq, turn, at, hash, seed_commitment, signature) VALUES (?,?,?,?,?,?)")) !=
 	    0)
 		return err;
 	sqlite3_bind_int64(st, 1, h->seq);
@@ -786,8 +796,9 @@ int ord_store_head_read(sqlite3 *db, int turn, const char *at, struct ord_rec_he
 
 	memset(out, 0, sizeof(*out));
 	if ((err = ord_store_stmt(db, &st,
-				     "SELECT seq, turn, hash, seed_commitment, signature FROM head "
-				     "WHERE (?1 <= 0 OR turn = ?1) AND at = ?2 ORDER BY seq DESC LIMIT 1")) != 0)
+				  "SELECT seq, turn, hash, seed_commitment, signature FROM head "
+				  "WHERE (?1 <= 0 OR turn = ?1) AND at = ?2 ORDER BY seq DESC LIMIT 1")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_text(st, 2, at, -1, SQLITE_STATIC);
@@ -800,8 +811,10 @@ int ord_store_head_read(sqlite3 *db, int turn, const char *at, struct ord_rec_he
 		if (col_blob(st, 2, out->hash, 32) || col_blob(st, 4, out->signature, 64))
 			err = ord_error_set(ORD_ETAMPERED, "a signed head of the %s is damaged", at);
 	} else if (rc == SQLITE_DONE) {
-		err = turn > 0 ? ord_error_set(ORD_ENOTFOUND, "turn %d has no signed head of its %s", turn, at)
-			       : ord_error_set(ORD_ENOTFOUND, "no turn has a signed head of its %s yet", at);
+		err = turn > 0 ? ord_error_set(ORD_ENOTFOUND,
+					       "turn %d has no signed head of its %s", turn, at)
+			       : ord_error_set(ORD_ENOTFOUND,
+					       "no turn has a signed head of its %s yet", at);
 	} else {
 		err = ord_store_error(db, "reading signed heads");
 	}

@@ -126,7 +126,8 @@ static void rechain(ord_game *g)
 		int64_t seq = sqlite3_column_int64(st, 0);
 		sqlite3_stmt *up = prep(db, "UPDATE log SET prev = ?, hash = ? WHERE seq = ?");
 
-		ord_log_hash(h, prev, seq, sqlite3_column_int(st, 1), (const char *)sqlite3_column_text(st, 2),
+		ord_log_hash(h, prev, seq, sqlite3_column_int(st, 1),
+			     (const char *)sqlite3_column_text(st, 2),
 			     (const char *)sqlite3_column_text(st, 3), sqlite3_column_int64(st, 4));
 		sqlite3_bind_blob(up, 1, prev, 32, SQLITE_TRANSIENT);
 		sqlite3_bind_blob(up, 2, h, 32, SQLITE_TRANSIENT);
@@ -143,12 +144,14 @@ static void rechain(ord_game *g)
 		die("moving the head");
 	sqlite3_finalize(st);
 	/* every stored head, signed again by the game's key */
-	st = prep(db, "SELECT head.seq, head.turn, head.at, head.seed_commitment, log.hash FROM head JOIN log ON log.seq = head.seq");
+	st = prep(db,
+		  "SELECT head.seq, head.turn, head.at, head.seed_commitment, log.hash FROM head JOIN log ON log.seq = head.seq");
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		static const unsigned char none[32];
 		unsigned char msg[32], sig[64];
 		sqlite3_stmt *up = prep(db, "UPDATE head SET hash = ?, signature = ? WHERE seq = ?");
-		ord_sig_head_msg(msg, g->game_id, sqlite3_column_int(st, 1), (const char *)sqlite3_column_text(st, 2),
+		ord_sig_head_msg(msg, g->game_id, sqlite3_column_int(st, 1),
+				 (const char *)sqlite3_column_text(st, 2),
 				 sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 4),
 				 sqlite3_column_bytes(st, 3) == 32 ? sqlite3_column_blob(st, 3) : none);
 		ord_sig_sign(sig, msg, g->sk);
@@ -163,13 +166,12 @@ static void rechain(ord_game *g)
 }
 
 /* Commit every sheet of turn again to seed commitment sc (rows and log). */
-static void recommit_sheets(ord_game *g, int turn, const unsigned char sc[32], const char *only_side,
-			    const unsigned char *new_nonce)
+static void recommit_sheets(ord_game *g, int turn, const unsigned char sc[32],
+			    const char *only_side, const unsigned char *new_nonce)
 {
 	sqlite3 *db = db_of(g);
-	sqlite3_stmt *st = prep(db,
-				"SELECT sheet.id, side.name, sheet.nonce, sheet.bytes, sheet.witness, sheet.log_seq FROM sheet "
-				"JOIN side ON side.id = sheet.side_id WHERE sheet.turn = ?");
+	sqlite3_stmt *st = prep(db, "SELECT sheet.id, side.name, sheet.nonce, sheet.bytes, sheet.witness, sheet.log_seq FROM sheet "
+				    "JOIN side ON side.id = sheet.side_id WHERE sheet.turn = ?");
 
 	sqlite3_bind_int(st, 1, turn);
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -188,7 +190,8 @@ static void recommit_sheets(ord_game *g, int turn, const unsigned char sc[32], c
 		if (sqlite3_column_bytes(st, 4) == 32)
 			memcpy(b.witness, sqlite3_column_blob(st, 4), 32);
 		memcpy(nonce, new_nonce ? new_nonce : sqlite3_column_blob(st, 2), 32);
-		ord_commit_sheet(c, &b, nonce, sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3));
+		ord_commit_sheet(c, &b, nonce, sqlite3_column_blob(st, 3),
+				 (size_t)sqlite3_column_bytes(st, 3));
 		up = prep(db, "UPDATE sheet SET commitment = ?, nonce = ? WHERE id = ?");
 		sqlite3_bind_blob(up, 1, c, 32, SQLITE_TRANSIENT);
 		sqlite3_bind_blob(up, 2, nonce, 32, SQLITE_TRANSIENT);
@@ -215,10 +218,9 @@ static void seal_again(ord_game *g, int turn, const char *side)
 	struct ord_buf key = ORD_BUF_INIT, val = ORD_BUF_INIT;
 	unsigned char dk[32];
 	char *body, *nb;
-	sqlite3_stmt *st = prep(db,
-				"SELECT s.version, s.commitment, (SELECT seq FROM log WHERE kind = 'seal' AND log.turn = s.turn) "
-				"FROM sheet s JOIN side ON side.id = s.side_id WHERE s.turn = ? AND side.name = ? "
-				"ORDER BY s.version DESC LIMIT 1");
+	sqlite3_stmt *st = prep(db, "SELECT s.version, s.commitment, (SELECT seq FROM log WHERE kind = 'seal' AND log.turn = s.turn) "
+				    "FROM sheet s JOIN side ON side.id = s.side_id WHERE s.turn = ? AND side.name = ? "
+				    "ORDER BY s.version DESC LIMIT 1");
 
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_text(st, 2, side, -1, SQLITE_STATIC);
@@ -288,28 +290,33 @@ static void digest(ord_game *g, int64_t seq)
 	sqlite3_stmt *st;
 
 	ord_digest_init(&d, ORD_PHASE_TAG);
-	st = prep(db, "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE log_seq = ? ORDER BY id");
+	st = prep(db,
+		  "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed FROM roll WHERE log_seq = ? ORDER BY id");
 	sqlite3_bind_int64(st, 1, seq);
 	while (sqlite3_step(st) == SQLITE_ROW)
-		ord_digest_roll(&d, sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1),
-				sqlite3_column_int(st, 2), (const char *)sqlite3_column_text(st, 3),
-				sqlite3_column_int(st, 4), sqlite3_column_int(st, 5), sqlite3_column_int(st, 6),
+		ord_digest_roll(&d, sqlite3_column_int(st, 0),
+				(const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
+				(const char *)sqlite3_column_text(st, 3), sqlite3_column_int(st, 4),
+				sqlite3_column_int(st, 5), sqlite3_column_int(st, 6),
 				sqlite3_column_int(st, 7));
 	sqlite3_finalize(st);
-	st = prep(db, "SELECT turn, phase, event_seq, unit, vals, explanation FROM result WHERE log_seq = ? ORDER BY id");
+	st = prep(db,
+		  "SELECT turn, phase, event_seq, unit, vals, explanation FROM result WHERE log_seq = ? ORDER BY id");
 	sqlite3_bind_int64(st, 1, seq);
 	while (sqlite3_step(st) == SQLITE_ROW)
-		ord_digest_result(&d, sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1),
+		ord_digest_result(&d, sqlite3_column_int(st, 0),
+				  (const char *)sqlite3_column_text(st, 1),
 				  sqlite3_column_int(st, 2), (const char *)sqlite3_column_text(st, 3),
-				  (const char *)sqlite3_column_text(st, 4), (const char *)sqlite3_column_text(st, 5));
+				  (const char *)sqlite3_column_text(st, 4),
+				  (const char *)sqlite3_column_text(st, 5));
 	sqlite3_finalize(st);
 	st = prep(db, "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state FROM unit_state us "
 		      "JOIN unit ON unit.id = us.unit_id WHERE us.log_seq = ? ORDER BY us.unit_id");
 	sqlite3_bind_int64(st, 1, seq);
 	while (sqlite3_step(st) == SQLITE_ROW)
-		ord_digest_state(&d, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
-				 sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
-				 (const char *)sqlite3_column_text(st, 4));
+		ord_digest_state(&d, (const char *)sqlite3_column_text(st, 0),
+				 (const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
+				 sqlite3_column_int(st, 3), (const char *)sqlite3_column_text(st, 4));
 	sqlite3_finalize(st);
 	ord_digest_final(&d, h);
 	ord_hex(hex, h, 32);
@@ -338,7 +345,8 @@ static void skip_phase(ord_game *g)
 	ord_digest_final(&d, h);
 	ord_canon_resolve(&body, t.turn, g->rs->phases[t.phase], t.phase + 1, 0, 0, 0, h, NULL);
 	if (ord_store_begin(g->db) || ord_game_log(g, &seq, t.turn, "resolve", body.buf) ||
-	    ord_store_turn_set_state(g->db, t.turn, (size_t)t.phase + 1 >= n ? ORD_TURN_RESOLVED : ORD_TURN_SEALED,
+	    ord_store_turn_set_state(g->db, t.turn,
+				     (size_t)t.phase + 1 >= n ? ORD_TURN_RESOLVED : ORD_TURN_SEALED,
 				     t.phase + 1, t.have_dice_key ? t.dice_key : NULL) ||
 	    ord_store_commit(g->db))
 		die("skipping the phase");
@@ -350,7 +358,8 @@ int main(int argc, char **argv)
 	ord_game *g = NULL;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: ord_forge rechain|redraw-seed|digest|skip-phase|stand-in-nonce GAME [ARG...]\n");
+		fprintf(stderr,
+			"usage: ord_forge rechain|redraw-seed|digest|skip-phase|stand-in-nonce GAME [ARG...]\n");
 		return 64;
 	}
 	if (ord_builtin_register() || ord_game_open(&g, argv[2]))

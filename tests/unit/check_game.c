@@ -861,6 +861,29 @@ START_TEST(test_dice_face)
 }
 END_TEST
 
+START_TEST(test_every_problem_in_one_pass)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	/* line 1: a unit the game does not have (a rule); line 2: a code the
+	 * notation does not know (syntax); line 3 fine */
+	static const char sheet[] = "B9 ↑ 1/2\nB1 FXy\nB2 Fb @R1\n";
+	struct ord_diag d;
+	int rc;
+
+	ord_diag_init(&d);
+	rc = ord_game_submit(g, NULL, "blue", sheet, strlen(sheet), &d);
+	ck_assert_int_eq(rc, ORD_EBADSHEET);
+	/* both, in one reply, in the sheet's order */
+	ck_assert_uint_eq(d.n, 2);
+	ck_assert_uint_eq(d.items[0].line, 1);
+	ck_assert_msg(strstr(d.items[0].msg, "B9"), "%s", d.items[0].msg);
+	ck_assert_uint_eq(d.items[1].line, 2);
+	ck_assert_msg(strstr(d.items[1].msg, "FXy"), "%s", d.items[1].msg);
+	ord_diag_release(&d);
+	ord_game_free(g);
+}
+END_TEST
+
 START_TEST(test_check_sheet_stores_nothing)
 {
 	ord_game *g = create(SCENARIO_HOLD);
@@ -982,6 +1005,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheets, test_resubmission_versions);
 	tcase_add_test(sheets, test_rejected_sheet);
 	tcase_add_test(sheets, test_check_sheet_stores_nothing);
+	tcase_add_test(sheets, test_every_problem_in_one_pass);
 	suite_add_tcase(s, sheets);
 
 	tcase_add_checked_fixture(seal, setup, teardown);
