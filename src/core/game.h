@@ -75,6 +75,26 @@ int ord_game_open_turn(struct ord_game *g, int n);
 int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32],
 		      unsigned char out[32]);
 
+/* ---- shared by game_sheets.c and game_phases.c ---- */
+
+/* 1 when the bytes are only blanks. */
+int ord_game_blank(const char *bytes, size_t len);
+/* The side of that name, or ORD_ENOTFOUND naming the sides. */
+int ord_game_find_side(struct ord_game *g, const char *side, const struct ord_store_side **out);
+/* Parse a sheet and validate it for side (every problem in diag, sorted). */
+int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
+			 size_t len, struct ord_diag *diag, struct ord_buf *reading);
+/* Store a sheet and log it (rc may be NULL; nonce NULL: drawn, or derived
+ * for a stand-in; opens_version: the commitment it opens, else 0). */
+int ord_game_store_sheet(struct ord_game *g, struct ord_receipt *rc, const struct ord_store_turn *t,
+			 const struct ord_store_side *side, const char *source, const char *bytes,
+			 size_t len, const unsigned char *nonce, const unsigned char *signature,
+			 const unsigned char *witness, int opens_version);
+/* The sides (", "-joined into out) with no version this turn (want_opened
+ * 0), or whose latest is not opened (1). */
+int ord_game_sides_lacking(struct ord_game *g, int turn, int want_opened, struct ord_buf *out,
+			   size_t *n);
+
 /* Sign the log's head (the entry just written) as the head of turn's at
  * ("open", "seal", "close", "exchange"), store it and hand it to the hook
  * (inside the transaction). */

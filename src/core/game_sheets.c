@@ -1,0 +1,547 @@
+/*
+ * game_turn.c - the turn cycle: submit, seal, event, close and witness
+ * (witnessed dice), resolve, exchange.
+ *
+ *   open --submit/resubmit--> sealed --phases resolved--> resolved --exchange--> next turn open
+ *
+ * Every change is one BEGIN IMMEDIATE transaction that also appends to the
+ * hash-chained log, so a crash leaves either the whole change or none of
+ * it.  What a phase does (the event checks, the run, the digest) is
+ * phase.c's, which the verifier's replay calls too.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/game.h"
+#include "core/phase.h"
+
+#define MAX_SHEET_BYTES (16u << 20)
+
+int ord_game_blank(const char *bytes, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (bytes[i] != ' ' && bytes[i] != '\t' && bytes[i] != '\r' && bytes[i] != '\n')
+			return 0;
+	return 1;
+}
+
+static void binding(struct ord_game *g, struct ord_sheet_binding *b, const struct ord_store_turn *t,
+		    const char *side, const unsigned char *witness)
+{
+	memset(b, 0, sizeof(*b));
+	memcpy(b->game_id, g->game_id, 16);
+	b->turn = t->turn;
+	b->side = side;
+	memcpy(b->seed_commitment, t->seed_commitment, 32);
+	if (witness)
+		memcpy(b->witness, witness, 32);
+}
+
+/* ---- submit ---- */
+
+/* The next version number of a side's sheets this turn (sheets and
+ * commitments share the numbering). */
+static int next_version(struct ord_game *g, int turn, const struct ord_store_side *side, int *out)
+{
+	unsigned char c[32];
+	int opened, err;
+
+	if ((err = ord_store_latest(g->db, turn, side->id, out, c, &opened)) != 0)
+		return err;
+	(*out)++;
+	return 0;
+}
+
+/*
+ * Store a sheet and log it.  nonce NULL: a fresh one is drawn (the player
+ * does not know it; he may not need to), unless the sheet is a stand-in,
+ * whose nonce is derived from public values.  opens_version 0: the next
+ * version; else the version of the commitment this sheet opens, logged as
+ * an "opening".
+ */
+int ord_game_store_sheet(struct ord_game *g, struct ord_receipt *rc, const struct ord_store_turn *t,
+		       const struct ord_store_side *side, const char *source, const char *bytes,
+		       size_t len, const unsigned char *given_nonce, const unsigned char *signature,
+		       const unsigned char *witness, int opens_version)
+{
+	struct ord_sheet_binding b;
+	struct ord_store_sheet s;
+	struct ord_buf body = ORD_BUF_INIT;
+	int64_t seq;
+	int err = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.version = opens_version;
+	if (!s.version && (err = next_version(g, t->turn, side, &s.version)) != 0)
+		return err;
+	if (given_nonce)
+		memcpy(s.nonce, given_nonce, 32);
+	else if (strcmp(source, "submitted"))
+		ord_stand_in_nonce(s.nonce, g->game_id, t->turn, side->name);
+	else
+		randombytes_buf(s.nonce, sizeof(s.nonce));
+	binding(g, &b, t, side->name, witness);
+	ord_commit_sheet(s.commitment, &b, s.nonce, bytes, len);
+	if (opens_version) {
+		ord_canon_opening(&body, side->name, s.version, s.commitment);
+		err = ord_game_log(g, &seq, t->turn, "opening", body.buf);
+	} else {
+		ord_canon_sheet(&body, side->name, s.version, source, s.commitment, signature, witness);
+		err = ord_game_log(g, &seq, t->turn, "sheet", body.buf);
+	}
+	if (err)
+		goto out;
+	s.source = (char *)source;
+	s.bytes = (char *)bytes;
+	s.len = len;
+	s.log_seq = seq;
+	if ((s.has_sig = signature != NULL) != 0)
+		memcpy(s.signature, signature, 64);
+	if ((s.has_witness = witness != NULL) != 0)
+		memcpy(s.witness, witness, 32);
+	if ((err = ord_store_sheet_insert(g->db, t->turn, side->id, &s)) != 0)
+		goto out;
+	if (rc) {
+		rc->turn = t->turn;
+		rc->version = s.version;
+		snprintf(rc->side, sizeof(rc->side), "%s", side->name);
+		memcpy(rc->commitment, s.commitment, 32);
+	}
+out:
+	sodium_memzero(s.nonce, sizeof(s.nonce));
+	ord_buf_release(&body);
+	return err;
+}
+
+/* Parse a sheet and have the ruleset validate it for side; reading (may be
+ * NULL) gets every order that parsed, as the notation prints it.  The lines
+ * that parsed are validated even when others did not (notation.h), so the
+ * player learns every problem of his sheet in one round, in sheet order. */
+int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
+		       size_t len, struct ord_diag *diag, struct ord_buf *reading)
+{
+	struct ord_sheet sheet;
+	struct ord_ctx ctx;
+	size_t i, before = diag->n;
+	int err, loaded = 0;
+
+	ord_sheet_init(&sheet);
+	err = ord_game_parse_sheet(g, &sheet, bytes, len, diag);
+	if (err && err != ORD_EBADSHEET)
+		goto out;
+	for (i = 0; reading && i < sheet.n; i++) {
+		g->notation->format(&sheet.orders[i], reading);
+		ord_buf_addch(reading, '\n');
+	}
+	if ((err = ord_game_load_ctx(g, &ctx, turn, 0, NULL)) != 0)
+		goto out;
+	loaded = 1;
+	ctx.side = side;
+	if (g->rs->validate_sheet && (err = g->rs->validate_sheet(&ctx, &sheet, diag)) != 0 &&
+	    err != ORD_EBADSHEET)
+		goto out;
+	err = diag->n > before ? ORD_EBADSHEET : 0;
+	ord_diag_sort(diag, before);
+out:
+	if (loaded)
+		ord_ctx_release(&ctx);
+	ord_sheet_release(&sheet);
+	return err;
+}
+
+static int log_rejection(struct ord_game *g, int turn, const char *side, size_t len,
+			 const struct ord_diag *diag, const char *message, const char *reason)
+{
+	struct ord_change c = {
+		.kind = ORD_CHANGE_REJECT, .turn = turn, .side = side, .message = message, .diag = diag
+	};
+	struct ord_buf body = ORD_BUF_INIT;
+	int64_t seq;
+	int err;
+
+	ord_canon_reject(&body, side, len, diag ? diag->n : 1, reason);
+	if ((err = ord_store_begin(g->db)) == 0) {
+		err = ord_game_log(g, &seq, turn, "reject", body.buf);
+		if (!err)
+			err = ord_game_notify(g, &c);
+		if (!err)
+			err = ord_store_commit(g->db);
+		if (err)
+			ord_store_rollback(g->db);
+	}
+	ord_buf_release(&body);
+	return err;
+}
+
+static int turn_open_check(struct ord_game *g, const struct ord_store_turn *t)
+{
+	(void)g;
+	if (t->state != ORD_TURN_OPEN)
+		return ord_error_set(ORD_ESEALED,
+				     "turn %d is sealed: sheets can no longer be submitted or changed",
+				     t->turn);
+	if (t->deadline && (int64_t)time(NULL) > t->deadline)
+		return ord_error_set(ORD_ESTATE,
+				     "the deadline of turn %d has passed: no more sheets (the referee seals the turn)",
+				     t->turn);
+	return 0;
+}
+
+int ord_game_find_side(struct ord_game *g, const char *side, const struct ord_store_side **out)
+{
+	struct ord_buf l = ORD_BUF_INIT;
+	int err;
+
+	*out = ord_game_side_by_name(g, side);
+	if (*out)
+		return 0;
+	ord_game_side_list(g, &l);
+	err = ord_error_set(ORD_ENOTFOUND, "unknown side '%s' (expected one of %s)", side, l.buf);
+	ord_buf_release(&l);
+	return err;
+}
+
+/* Log a refused attempt, then return the error already set. */
+static int refuse_logged(struct ord_game *g, int turn, const char *side, size_t len, const char *reason)
+{
+	struct ord_buf msg = ORD_BUF_INIT;
+	int code = ord_error_code(), lerr;
+
+	ord_buf_adds(&msg, ord_error_last());
+	lerr = log_rejection(g, turn, side, len, NULL, msg.buf, reason);
+	if (!lerr)
+		ord_error_set(code, "%s", msg.buf);
+	ord_buf_release(&msg);
+	return lerr ? lerr : code;
+}
+
+/* Validate a sheet's bytes for side; ORD_EBADSHEET (logged) with diag. */
+static int validate_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
+			  size_t len, struct ord_diag *diag, struct ord_buf *reading, int log)
+{
+	int err;
+
+	if (len > MAX_SHEET_BYTES)
+		return ord_error_set(ORD_EBADSHEET, "sheet of %zu bytes is larger than %u bytes",
+				     len, MAX_SHEET_BYTES);
+	if (ord_game_blank(bytes, len)) {
+		ord_diag_add(diag, 1, 1, NULL, NULL,
+			     "the sheet is empty (expected one order per line: a unit, then its codes)");
+		err = ORD_EBADSHEET;
+	} else {
+		err = ord_game_check_bytes(g, turn, side, bytes, len, diag, reading);
+	}
+	if (err == ORD_EBADSHEET) {
+		struct ord_buf msg = ORD_BUF_INIT;
+		int lerr = 0;
+
+		ord_buf_addf(&msg, "sheet rejected: %zu problem%s", diag->n, diag->n == 1 ? "" : "s");
+		if (log)
+			lerr = log_rejection(g, turn, side, len, diag, msg.buf, NULL);
+		if (!lerr)
+			lerr = ord_error_set(ORD_EBADSHEET, "%s", msg.buf);
+		ord_buf_release(&msg);
+		return lerr;
+	}
+	return err;
+}
+
+int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_t len,
+			 struct ord_diag *diag, struct ord_buf *reading)
+{
+	const struct ord_store_side *s;
+	struct ord_store_turn t;
+	int err;
+
+	if ((err = ord_game_find_side(g, side, &s)) != 0 || (err = ord_game_turn(g, &t, 0)) != 0 ||
+	    (err = turn_open_check(g, &t)) != 0)
+		return err;
+	return validate_bytes(g, t.turn, s->name, bytes, len, diag, reading, 0);
+}
+
+/* Tell the hook a side's sheet or commitment was stored. */
+static int notify_sheet(struct ord_game *g, enum ord_change_kind kind, const struct ord_receipt *rc)
+{
+	struct ord_change c = { .kind = kind, .turn = rc->turn, .side = rc->side, .receipt = rc };
+
+	return ord_game_notify(g, &c);
+}
+
+int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
+			 size_t len, const struct ord_submit_opts *o, struct ord_diag *diag)
+{
+	static const struct ord_submit_opts none;
+	const struct ord_store_side *s;
+	struct ord_receipt rc;
+	struct ord_sheet_binding b;
+	unsigned char c[32];
+	struct ord_store_turn t;
+	int err;
+
+	if (!o)
+		o = &none;
+	if ((err = ord_game_may_change(g)) != 0 || (err = ord_game_find_side(g, side, &s)) != 0)
+		return err;
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
+		return err;
+	if (o->signature && !o->nonce)
+		return ord_error_set(ORD_EUSAGE,
+				     "a signature needs the nonce it was made with (--nonce)");
+	if (g->witnessed && !o->witness) {
+		ord_error_set(ORD_EBADDATA,
+			      "the dice of '%s' are witnessed: a sheet needs the top of its side's witness chain for turn %d "
+			      "(--witness HEX from 'orderly sign --witness', or --witness-key FILE)",
+			      g->path, t.turn);
+		return refuse_logged(g, t.turn, side, len, "no witness chain");
+	}
+	if (!g->witnessed && o->witness)
+		return ord_error_set(ORD_EUSAGE,
+				     "the dice of '%s' are not witnessed: submit without a witness chain",
+				     g->path);
+	if (s->has_key && !o->signature) {
+		ord_error_set(ORD_EBADDATA,
+			      "side '%s' signs its sheets (its key is in the scenario): an unsigned sheet is refused; "
+			      "sign it with 'orderly sign' and submit it with --nonce and --signature",
+			      side);
+		return refuse_logged(g, t.turn, side, len, "unsigned");
+	}
+	if (o->signature && !s->has_key)
+		return ord_error_set(ORD_EUSAGE,
+				     "side '%s' has no key in the scenario, so its signature cannot be checked; submit without --signature",
+				     side);
+	if (o->signature) {
+		binding(g, &b, &t, s->name, o->witness);
+		ord_commit_sheet(c, &b, o->nonce, bytes, len);
+		if (ord_sheet_sig_check(s->pubkey, o->signature, g->game_id, t.turn, s->name, c)) {
+			ord_error_set(ORD_EBADDATA,
+				      "the signature is not side %s's over this sheet for turn %d with this nonce "
+				      "(signed by another key, for another game, turn or side, or before turn %d opened with its seed "
+				      "commitment, or the sheet or nonce changed since)",
+				      side, t.turn, t.turn);
+			return refuse_logged(g, t.turn, side, len, "bad signature");
+		}
+	}
+	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL, 1)) != 0)
+		return err;
+	if ((err = ord_store_begin(g->db)) != 0)
+		return err;
+	/* the turn may have been sealed while we validated */
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0 ||
+	    (err = ord_game_store_sheet(g, &rc, &t, s, "submitted", bytes, len, o->nonce, o->signature,
+			       o->witness, 0)) != 0 ||
+	    (err = notify_sheet(g, ORD_CHANGE_SUBMIT, &rc)) != 0 ||
+	    (err = ord_store_commit(g->db)) != 0) {
+		ord_store_rollback(g->db);
+		return err;
+	}
+	/* a receipt is handed out only when the game file alone holds the
+	 * sheet: not just its write-ahead log, which a copy of the file misses */
+	if ((err = ord_store_checkpoint(g->db)) != 0)
+		return ord_error_set(err,
+				     "the sheet of %s (version %d) is stored, but not yet in the game file itself (%s): "
+				     "ask 'orderly info' again before you rely on it",
+				     rc.side, rc.version, ord_error_last());
+	if (out)
+		*out = rc;
+	return 0;
+}
+
+int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *side,
+			   const char *bytes, size_t len, const unsigned char *nonce,
+			   const unsigned char *signature, struct ord_diag *diag)
+{
+	struct ord_submit_opts o = { nonce, signature, NULL };
+
+	return ord_game_submit_opts(g, out, side, bytes, len, &o, diag);
+}
+
+int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
+		    size_t len, struct ord_diag *diag)
+{
+	return ord_game_submit_opts(g, out, side, bytes, len, NULL, diag);
+}
+
+/* ---- referee-less games: commit, then open after the seal ---- */
+
+int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
+		    const unsigned char commitment[32], const unsigned char signature[64])
+{
+	struct ord_receipt rc;
+	const struct ord_store_side *s;
+	struct ord_buf body = ORD_BUF_INIT;
+	struct ord_store_turn t;
+	int64_t seq;
+	int version, err;
+
+	memset(&t, 0, sizeof(t));
+	if ((err = ord_game_may_change(g)) != 0)
+		return err;
+	if (!g->refereeless)
+		return ord_error_set(ORD_ESTATE,
+				     "'%s' has a referee: submit the sheet itself (a commitment alone is for referee-less games, 'new --no-referee')",
+				     g->path);
+	if ((err = ord_game_find_side(g, side, &s)) != 0)
+		return err;
+	if (!signature)
+		return ord_error_set(ORD_EBADDATA,
+				     "an unsigned commitment is refused: side '%s' must sign it ('orderly sign', then --signature)",
+				     side);
+	if ((err = ord_store_begin(g->db)) != 0)
+		return err;
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
+		goto out;
+	if (!s->has_key ||
+	    ord_sheet_sig_check(s->pubkey, signature, g->game_id, t.turn, s->name, commitment)) {
+		err = ord_error_set(ORD_EBADDATA,
+				    "the signature is not side %s's over this commitment for turn %d "
+				    "(signed by another key, or for another game, turn or side)",
+				    side, t.turn);
+		goto out;
+	}
+	if ((err = next_version(g, t.turn, s, &version)) != 0)
+		goto out;
+	ord_canon_commit(&body, s->name, version, commitment, signature);
+	if ((err = ord_game_log(g, &seq, t.turn, "commit", body.buf)) != 0 ||
+	    (err = ord_store_commit_insert(g->db, t.turn, s->id, version, commitment, signature,
+					   seq)) != 0)
+		goto out;
+	rc.turn = t.turn;
+	rc.version = version;
+	snprintf(rc.side, sizeof(rc.side), "%s", s->name);
+	memcpy(rc.commitment, commitment, 32);
+	if ((err = notify_sheet(g, ORD_CHANGE_COMMIT, &rc)) != 0 || (err = ord_store_commit(g->db)) != 0)
+		goto out;
+	if ((err = ord_store_checkpoint(g->db)) != 0)
+		goto out;
+	if (out)
+		*out = rc;
+out:
+	if (err) {
+		int code = ord_error_code();
+		ord_store_rollback(g->db);
+		/* a refused commitment is logged as an attempt, like a refused sheet */
+		if (code == ORD_EBADDATA)
+			err = refuse_logged(g, t.turn, side, 32, "bad signature");
+	}
+	ord_buf_release(&body);
+	return err;
+}
+
+/* Sides (", "-joined into out) whose latest version this turn is not
+ * committed (want_opened 0) or not opened (want_opened 1). */
+int ord_game_sides_lacking(struct ord_game *g, int turn, int want_opened, struct ord_buf *out, size_t *n)
+{
+	size_t i;
+	int err;
+
+	*n = 0;
+	for (i = 0; i < g->nsides; i++) {
+		unsigned char c[32];
+		int version, opened;
+		if ((err = ord_store_latest(g->db, turn, g->sides[i].id, &version, c, &opened)) != 0)
+			return err;
+		if (!version || (want_opened && !opened))
+			ord_buf_addf(out, "%s%s", (*n)++ ? ", " : "", g->sides[i].name);
+	}
+	return 0;
+}
+
+/* Once every sealed commitment is opened, the dice key can be derived. */
+static int set_dice_key_if_complete(struct ord_game *g, const struct ord_store_turn *t)
+{
+	unsigned char key[32];
+	int err;
+
+	err = ord_game_dice_key(g, t->turn, t->seed, key);
+	if (err == ORD_ESTATE) {
+		ord_error_clear();
+		return 0;
+	}
+	if (err)
+		return err;
+	return ord_store_turn_set_state(g->db, t->turn, t->state, t->phase, key);
+}
+
+int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
+			size_t len, const unsigned char nonce[32], struct ord_diag *diag)
+{
+	const struct ord_store_side *s;
+	struct ord_receipt rc;
+	struct ord_buf waiting = ORD_BUF_INIT;
+	struct ord_sheet_binding b;
+	unsigned char sealed[32], c[32], sig[64];
+	struct ord_store_turn t;
+	size_t nwaiting;
+	int version, opened, err, began = 0;
+
+	if ((err = ord_game_may_change(g)) != 0)
+		return err;
+	if (!g->refereeless)
+		return ord_error_set(ORD_ESTATE,
+				     "'%s' has a referee: there are no commitments to open (submit the sheet itself)",
+				     g->path);
+	if ((err = ord_game_find_side(g, side, &s)) != 0)
+		return err;
+	if ((err = ord_game_turn(g, &t, 0)) != 0)
+		return err;
+	if (t.state == ORD_TURN_OPEN) {
+		if ((err = ord_game_sides_lacking(g, t.turn, 0, &waiting, &nwaiting)) != 0)
+			goto out;
+		if (nwaiting)
+			err = ord_error_set(ORD_ESTATE,
+					    "cannot open before every side has committed: turn %d is waiting for the commitment of %s",
+					    t.turn, waiting.buf);
+		else
+			err = ord_error_set(ORD_ESTATE,
+					    "every side has committed to turn %d: seal it first ('orderly seal'), then open the sheets",
+					    t.turn);
+		goto out;
+	}
+	if (t.state != ORD_TURN_SEALED || t.have_dice_key) {
+		err = ord_error_set(ORD_ESTATE, "every sheet of turn %d is opened already", t.turn);
+		goto out;
+	}
+	if ((err = ord_store_latest(g->db, t.turn, s->id, &version, sealed, &opened)) != 0)
+		goto out;
+	if (opened) {
+		err = ord_error_set(ORD_ESTATE,
+				    "the sheet of %s for turn %d (version %d) is opened already",
+				    side, t.turn, version);
+		goto out;
+	}
+	binding(g, &b, &t, s->name, NULL);
+	ord_commit_sheet(c, &b, nonce, bytes, len);
+	if (memcmp(c, sealed, 32)) {
+		ord_error_set(ORD_EBADDATA,
+			      "this sheet and nonce do not give the commitment %s sealed for turn %d (version %d): "
+			      "a wrong nonce, or a sheet changed since it was signed",
+			      side, t.turn, version);
+		err = refuse_logged(g, t.turn, side, len, "does not open the commitment");
+		goto out;
+	}
+	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL, 1)) != 0)
+		goto out;
+	if ((err = ord_store_begin(g->db)) != 0)
+		goto out;
+	began = 1;
+	if ((err = ord_store_commit_signature(g->db, t.turn, s->id, version, sig)) != 0)
+		goto out;
+	if ((err = ord_game_store_sheet(g, &rc, &t, s, "submitted", bytes, len, nonce, sig, NULL, version)) != 0 ||
+	    (err = set_dice_key_if_complete(g, &t)) != 0 ||
+	    (err = notify_sheet(g, ORD_CHANGE_OPEN, &rc)) != 0 || (err = ord_store_commit(g->db)) != 0)
+		goto out;
+	began = 0;
+	if ((err = ord_store_checkpoint(g->db)) != 0)
+		goto out;
+	if (out)
+		*out = rc;
+out:
+	if (err && began)
+		ord_store_rollback(g->db);
+	ord_buf_release(&waiting);
+	return err;
+}

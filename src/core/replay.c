@@ -1,0 +1,644 @@
+/*
+ * replay.c - the verifier's replay of a turn's phases through the ruleset
+ * (verify.h): the units as they stood at the turn's opening, the sealed
+ * orders and the NMR stand-ins as the seal decided them, each phase's
+ * events checked again, its dice derived (the turn's key, the witnessed
+ * phase key, or the dice a test game was given), the phase run with
+ * phase.c as the game ran it, and every roll, result and unit state
+ * compared with what was recorded.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/crypto.h"
+#include "core/ctx.h"
+#include "core/phase.h"
+#include "core/verify_int.h"
+
+/* ---- the replay ---- */
+
+/* Unit states of the record's start in the ctx; 0 when they fit. */
+static int build_ctx(struct vr *x, struct ord_ctx *ctx)
+{
+	const struct ord_record *r = x->r;
+	struct ord_buf a = ORD_BUF_INIT;
+	unsigned char root[32], want[32];
+	size_t i, j;
+	long nunits;
+	int bad = x->v->failures;
+
+	ord_ctx_init(ctx, x->rs, x->rules, r->turn);
+	if (r->units.n != x->sc.nunits)
+		ord_vout_fail(x->v, "turn %d opened with %zu units, but the scenario has %zu",
+			      r->turn, r->units.n, x->sc.nunits);
+	for (i = 0; i < x->sc.nunits; i++) {
+		const struct ord_scenario_unit *su = &x->sc.units[i];
+		const char *state = i < r->units.n ? r->units.v[i].state : "";
+
+		if (i < r->units.n && strcmp(r->units.v[i].id, su->id)) {
+			ord_vout_fail(x->v,
+				      "unit %zu of the turn's opening is '%s', but the scenario's is '%s'",
+				      i + 1, r->units.v[i].id, su->id);
+			break;
+		}
+		ord_buf_reset(&a);
+		ord_kv_serialize(&su->attrs, &a);
+		ord_ctx_add_unit(ctx, su->id, su->name, su->side, a.buf, state);
+	}
+	ord_ctx_index(ctx);
+	/* the first turn starts from the states the rules give the scenario */
+	if (r->turn == 1 && x->rs->init_unit) {
+		size_t wrong = 0;
+		for (i = 0; i < ctx->nunits; i++) {
+			struct ord_unit u = ctx->units[i];
+			struct ord_diag d;
+			struct ord_buf s1 = ORD_BUF_INIT, s2 = ORD_BUF_INIT;
+
+			ord_diag_init(&d);
+			ord_kv_init(&u.state);
+			x->rs->init_unit(x->rules, &u, &d);
+			ord_kv_serialize(&u.state, &s1);
+			ord_kv_serialize(&ctx->units[i].state, &s2);
+			if (strcmp(s1.buf, s2.buf) && wrong++ < MAX_LISTED)
+				ord_vout_fail(x->v,
+					      "unit %s began the game as '%s', but the rules give it '%s'",
+					      u.id, s2.buf, s1.buf);
+			ord_kv_release(&u.state);
+			ord_diag_release(&d);
+			ord_buf_release(&s1);
+			ord_buf_release(&s2);
+		}
+	}
+	nunits = ord_vr_body_long(x->open->body, "units", -1);
+	ord_phase_state_root(ctx, root);
+	if (nunits != (long)ctx->nunits || !ord_vr_body_hex(x->open->body, "state_root", want, 32) ||
+	    memcmp(root, want, 32))
+		ord_vout_fail(x->v,
+			      "the units' states at the start of turn %d are not the ones its opening (entry %lld) digests",
+			      r->turn, (long long)x->open->seq);
+	/* the sealed orders */
+	for (j = 0; x->have_sealed && j < x->sc.nsides; j++) {
+		struct ord_sheet sheet;
+		struct ord_diag d;
+		if (!x->sealed[j].sheet)
+			continue;
+		ord_sheet_init(&sheet);
+		ord_diag_init(&d);
+		x->nt->parse(&sheet, (const char *)x->sealed[j].sheet->bytes,
+			     x->sealed[j].sheet->len, &d);
+		ord_ctx_attach_sheet(ctx, &sheet, x->sc.sides[j].id);
+		ord_diag_release(&d);
+	}
+	ord_buf_release(&a);
+	return x->v->failures != bad;
+}
+
+/* The stand-in each side the NMR policy stood in for must have got. */
+static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
+{
+	const struct ord_record *r = x->r;
+	size_t j, k;
+
+	for (j = 0; x->have_sealed && j < x->sc.nsides; j++) {
+		const struct ord_rec_sheet *s = x->sealed[j].sheet;
+		const char *side = x->sc.sides[j].id;
+		const struct ord_rec_prev *prev = NULL;
+		struct ord_buf key = ORD_BUF_INIT, text = ORD_BUF_INIT;
+		unsigned char h[32], last[32];
+		int have_last, want_repeat = 0;
+
+		if (!s || !strcmp(s->source, "submitted"))
+			continue;
+		ord_buf_addf(&key, "last.%s", side);
+		have_last = ord_vr_body_hex(x->open->body, key.buf, last, 32);
+		for (k = 0; k < r->previous.n; k++)
+			if (!strcmp(r->previous.v[k].side, side))
+				prev = &r->previous.v[k];
+		if (!strcmp(x->cfg.nmr, "repeat") && r->turn > 1 && have_last) {
+			if (!prev) {
+				ord_vout_fail(x->v,
+					      "the sheet of %s of turn %d, which the NMR policy 'repeat' repeats, is not here",
+					      side, r->turn - 1);
+			} else {
+				ord_hash_bytes(h, prev->bytes, prev->len);
+				if (memcmp(h, last, 32)) {
+					ord_vout_fail(x->v,
+						      "the sheet of %s of turn %d here is not the one turn %d's opening names",
+						      side, r->turn - 1, r->turn);
+				} else {
+					/* repeated when it is still valid, as the seal decided */
+					struct ord_sheet sheet;
+					struct ord_diag d;
+					int blank = 1;
+					size_t i;
+					for (i = 0; i < prev->len; i++)
+						if (!strchr(" \t\r\n", prev->bytes[i]))
+							blank = 0;
+					ord_sheet_init(&sheet);
+					ord_diag_init(&d);
+					if (!blank &&
+					    !x->nt->parse(&sheet, (const char *)prev->bytes,
+							  prev->len, &d) &&
+					    !d.n) {
+						ctx->side = side;
+						if (!x->rs->validate_sheet ||
+						    (!x->rs->validate_sheet(ctx, &sheet, &d) && !d.n))
+							want_repeat = 1;
+						ctx->side = NULL;
+						ord_error_clear();
+					}
+					ord_sheet_release(&sheet);
+					ord_diag_release(&d);
+				}
+			}
+		}
+		if (want_repeat) {
+			if (strcmp(s->source, "repeat") || s->len != prev->len ||
+			    memcmp(s->bytes, prev->bytes, s->len))
+				ord_vout_fail(x->v,
+					      "the stand-in of %s is '%s', but the NMR policy repeats its still valid sheet of turn %d",
+					      side, s->source, r->turn - 1);
+		} else {
+			ord_phase_hold_text(&text, side, r->turn, x->cfg.nmr);
+			if (strcmp(s->source, "hold") || s->len != text.len ||
+			    memcmp(s->bytes, text.buf, text.len))
+				ord_vout_fail(x->v,
+					      "the stand-in of %s is not the hold the NMR policy '%s' gives (%s)",
+					      side, x->cfg.nmr,
+					      !strcmp(s->source, "hold")
+						      ? "its text differs"
+						      : "there was nothing valid to repeat");
+		}
+		ord_buf_release(&key);
+		ord_buf_release(&text);
+	}
+}
+
+/* The events of phase p re-checked against the orders, in order, as they
+ * were when the referee recorded them; they stay in ctx for the phase. */
+static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *overrides)
+{
+	const struct ord_record *r = x->r;
+	struct ord_buf checks = ORD_BUF_INIT, b = ORD_BUF_INIT;
+	size_t i, listed = 0;
+
+	for (i = 0; i < r->events.n; i++) {
+		const struct ord_rec_event *ev = &r->events.v[i];
+		const struct ord_rec_entry *e;
+		const struct ord_event_kind *ek;
+		struct ord_event *ce;
+		struct ord_diag d;
+		char what[64];
+
+		if (strcmp(ev->phase, x->rs->phases[p]))
+			continue;
+		snprintf(what, sizeof(what), "event #%u (%s)", ev->seq, ev->kind);
+		e = ord_vr_entry_of(x, ev->log, "event", what);
+		ord_buf_reset(&b);
+		ord_canon_event(&b, ev->seq, ev->phase, ev->kind, ev->args ? ev->args : "",
+				ev->override, ev->checks);
+		if (e && strcmp(e->body, b.buf))
+			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what,
+				      (long long)e->seq);
+		if (e && x->phases[p].resolve && e->seq > x->phases[p].resolve->seq)
+			ord_vout_fail(x->v, "%s: recorded after its phase was resolved", what);
+		if (!(ek = ord_ruleset_event_kind(x->rs, ev->kind))) {
+			ord_vout_fail(x->v, "%s: ruleset %s has no such event", what, x->rs->name);
+			continue;
+		}
+		/* its arguments as the core checked them when it was recorded */
+		{
+			struct ord_kv kv;
+			struct ord_buf norm = ORD_BUF_INIT;
+			char **argv = NULL;
+			int argc = 0, bad;
+			const char *a = ev->args ? ev->args : "";
+			while (*a) {
+				const char *nl = strchr(a, '\n'), *end = nl ? nl : a + strlen(a);
+				argv = ord_xrealloc(argv, (size_t)(argc + 1) * sizeof(*argv));
+				argv[argc] = ord_xmalloc((size_t)(end - a) + 1);
+				memcpy(argv[argc], a, (size_t)(end - a));
+				argv[argc++][end - a] = '\0';
+				a = nl ? nl + 1 : end;
+			}
+			ord_kv_init(&kv);
+			ord_diag_init(&d);
+			bad = ord_phase_event_args(ctx, ek, argc, argv, &kv, &d);
+			ord_kv_serialize(&kv, &norm);
+			if (bad || strcmp(norm.buf, ev->args ? ev->args : ""))
+				ord_vout_fail(x->v,
+					      "%s: its arguments are not what the game accepts (%s)",
+					      what,
+					      d.n ? d.items[0].msg : "not in the form it writes them");
+			while (argc--)
+				free(argv[argc]);
+			free(argv);
+			ord_kv_release(&kv);
+			ord_diag_release(&d);
+			ord_buf_release(&norm);
+			ord_error_clear();
+			if (bad)
+				continue;
+		}
+		ce = ord_ctx_add_event(ctx, ev->seq, ev->phase, ev->kind, ev->args, ev->override,
+				       ev->checks);
+		ord_diag_init(&d);
+		ord_buf_reset(&checks);
+		ord_phase_check_event(ctx, ce, &checks, &d);
+		ord_error_clear();
+		if (strcmp(checks.buf, ev->checks ? ev->checks : "") && listed++ < MAX_LISTED)
+			ord_vout_fail(x->v,
+				      "%s: the orders give '%s' as what the event breaks, but the log says '%s'",
+				      what, checks.len ? checks.buf : "nothing",
+				      ev->checks && *ev->checks ? ev->checks : "nothing");
+		else if (d.n && !ev->override && listed++ < MAX_LISTED)
+			ord_vout_fail(x->v,
+				      "%s: breaks the orders (%s) but was recorded without the referee's override",
+				      what, checks.buf);
+		if (ev->override) {
+			(*overrides)++;
+			ord_vout_note(x->v,
+				      "turn %d event #%u (%s): recorded against the orders: override \"%s\"; the checks said: %s",
+				      r->turn, ev->seq, ev->kind, ev->override, ev->checks);
+		}
+		ord_diag_release(&d);
+	}
+	ord_buf_release(&checks);
+	ord_buf_release(&b);
+}
+
+/* The witnessed dice key of phase p, from the close and the links. */
+static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned char out[32])
+{
+	const struct ord_record *r = x->r;
+	const struct ord_rec_entry *close = x->phases[p].close, *res = x->phases[p].resolve;
+	unsigned char events[32], logged[32], top[32];
+	char *stood = ord_canon_get(res->body, "stood_in");
+	struct ord_buf want_stood = ORD_BUF_INIT;
+	struct ord_digest d;
+	size_t j, k;
+	int ok = 1;
+
+	ord_phase_events_digest(ctx, events);
+	if (!close || !ord_vr_body_hex(close->body, "events", logged, 32) || memcmp(events, logged, 32)) {
+		ord_vout_fail(x->v,
+			      "phase %zu (%s): the events replayed are not the ones its close %s digests",
+			      p + 1, x->rs->phases[p], close ? "entry" : "(missing)");
+		ok = 0;
+	}
+	if (close)
+		x->used[ord_vr_entry_index(x, close)]++;
+	ord_phase_key_begin(&d, x->dice_key, (int)p + 1, x->rs->phases[p], events);
+	for (j = 0; j < x->sc.nsides; j++) {
+		const char *side = x->sc.sides[j].id;
+		const struct ord_rec_sheet *s = x->have_sealed ? x->sealed[j].sheet : NULL;
+		const struct ord_rec_link *link = NULL;
+		unsigned char l[32];
+
+		for (k = 0; k < r->links.n; k++)
+			if (r->links.v[k].index == (int)p + 1 && !strcmp(r->links.v[k].side, side))
+				link = &r->links.v[k];
+		if (link) {
+			const struct ord_rec_entry *e = ord_record_entry(r, link->log);
+			struct ord_buf b = ORD_BUF_INIT;
+			char what[96];
+
+			snprintf(what, sizeof(what), "the witness link of %s for phase %zu", side,
+				 p + 1);
+			e = ord_vr_entry_of(x, link->log, "witness", what);
+			ord_canon_witness(&b, r->turn, (int)p + 1, side, link->link);
+			if (e && strcmp(e->body, b.buf))
+				ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld",
+					      what, (long long)e->seq);
+			if (e && (e->seq < close->seq || e->seq > res->seq))
+				ord_vout_fail(x->v,
+					      "%s: revealed outside its phase's close and resolve",
+					      what);
+			memcpy(l, link->link, 32);
+			ord_witness_up(l, (unsigned)p + 1);
+			if (!s || !s->has_witness || memcmp(l, s->witness, 32)) {
+				ord_vout_fail(x->v,
+					      "%s: it is not a link of the chain side %s committed to with its sheet",
+					      what, side);
+				ok = 0;
+			}
+			ord_phase_key_side(&d, side, link->link, 0);
+			ord_buf_release(&b);
+			continue;
+		}
+		/* no link: the referee's stood in, as the resolve entry must say */
+		ord_buf_addf(&want_stood, "%s%s", want_stood.len ? "," : "", side);
+		if (!r->have_referee_witness) {
+			ok = 0;
+			continue;
+		}
+		memcpy(top, r->referee_witness, 32);
+		ord_witness_up(top, ORD_WITNESS_LINKS);
+		{
+			unsigned char logged_top[32];
+			if (!ord_vr_body_hex(x->seal->body, "referee_witness_top", logged_top, 32) ||
+			    memcmp(top, logged_top, 32)) {
+				ord_vout_fail(x->v,
+					      "the referee's witness chain revealed is not the one the seal committed to");
+				ok = 0;
+			}
+		}
+		memcpy(l, r->referee_witness, 32);
+		ord_witness_up(l, ORD_WITNESS_LINKS - (unsigned)(p + 1));
+		ord_phase_key_side(&d, side, l, 1);
+	}
+	if (strcmp(want_stood.buf, stood ? stood : "")) {
+		ord_vout_fail(x->v,
+			      "phase %zu (%s): the resolve entry says the referee stood in for '%s', but the links missing are those of '%s'",
+			      p + 1, x->rs->phases[p], stood ? stood : "", want_stood.buf);
+		ok = 0;
+	}
+	if (want_stood.len)
+		ord_vout_note(x->v,
+			      "phase %zu (%s): %s revealed no witness link in time: the referee's stood in (his own chain, committed at the seal)",
+			      p + 1, x->rs->phases[p], want_stood.buf);
+	ord_digest_final(&d, out);
+	free(stood);
+	ord_buf_release(&want_stood);
+	return ok;
+}
+
+/* Compare the rows the replay gave with the rows recorded under the
+ * phase's resolve entry. */
+static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const struct ord_rec_entry *e)
+{
+	const struct ord_record *r = x->r;
+	struct ord_buf b = ORD_BUF_INIT, a = ORD_BUF_INIT;
+	size_t i, k, listed = 0, n;
+	const char *phase = x->rs->phases[p];
+
+	/* rolls */
+	for (i = 0, k = 0; i < r->rolls.n; i++) {
+		const struct ord_rec_roll *rr = &r->rolls.v[i];
+		const struct ord_ctx_roll *cr;
+		if (rr->log != e->seq)
+			continue;
+		if (k >= ctx->nrolls) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v,
+					      "phase %s: roll [%s #%d %s #%d] = %d is recorded, but the rules roll no such die",
+					      phase, rr->phase, rr->event, rr->purpose, rr->idx,
+					      rr->value);
+			k++;
+			continue;
+		}
+		cr = &ctx->rolls[k++];
+		if (strcmp(rr->phase, cr->phase) || rr->event != (int)cr->event_seq ||
+		    strcmp(rr->purpose, cr->purpose) || rr->idx != (int)cr->idx ||
+		    rr->sides != (int)cr->sides) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v,
+					      "phase %s: roll [%s #%d %s #%d d%d] is recorded where the rules roll [%s #%u %s #%u d%u]",
+					      phase, rr->phase, rr->event, rr->purpose, rr->idx,
+					      rr->sides, cr->phase, cr->event_seq, cr->purpose,
+					      cr->idx, cr->sides);
+		} else if (rr->value != cr->value || !rr->fixed != !cr->fixed) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v,
+					      "phase %s: roll [%s #%d %s #%d] is %d on a d%d, but the seed and the sealed sheets give %d (the dice were chosen)",
+					      phase, rr->phase, rr->event, rr->purpose, rr->idx,
+					      rr->value, rr->sides, cr->value);
+		}
+	}
+	if (k < ctx->nrolls && listed++ < MAX_LISTED)
+		ord_vout_fail(x->v, "phase %s: the rules roll %zu dice, but %zu are recorded",
+			      phase, ctx->nrolls, k);
+	/* results */
+	for (i = 0, k = 0; i < r->results.n; i++) {
+		const struct ord_rec_result *rr = &r->results.v[i];
+		const struct ord_ctx_result *cr;
+		if (rr->log != e->seq)
+			continue;
+		if (k >= ctx->nresults) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v,
+					      "phase %s: a result for %s is recorded that the rules do not give: %s",
+					      phase, *rr->unit ? rr->unit : "(no unit)",
+					      rr->explanation);
+			k++;
+			continue;
+		}
+		cr = &ctx->results[k++];
+		ord_buf_reset(&b);
+		ord_kv_serialize(&cr->values, &b);
+		if (strcmp(rr->unit, cr->unit) || rr->event != (int)cr->event_seq ||
+		    strcmp(rr->values, b.buf) || strcmp(rr->explanation, cr->explanation) ||
+		    strcmp(rr->phase, cr->phase)) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v,
+					      "phase %s: the result for %s is recorded as '%s', but the rules give '%s'",
+					      phase, *rr->unit ? rr->unit : "(no unit)",
+					      rr->explanation, cr->explanation);
+		}
+	}
+	if (k < ctx->nresults && listed++ < MAX_LISTED)
+		ord_vout_fail(x->v, "phase %s: the rules give %zu results, but %zu are recorded",
+			      phase, ctx->nresults, k);
+	/* unit states: the changed units, in unit order */
+	n = 0;
+	for (i = 0, k = 0; i < ctx->nunits; i++) {
+		const struct ord_rec_state *rs = NULL;
+		if (!ord_ctx_unit_changed(ctx, i, &b))
+			continue;
+		n++;
+		while (k < r->states.n && r->states.v[k].log != e->seq)
+			k++;
+		if (k < r->states.n)
+			rs = &r->states.v[k++];
+		ord_buf_reset(&a);
+		ord_kv_serialize(&ctx->units[i].attrs, &a);
+		if (!rs || strcmp(rs->unit, ctx->units[i].id) || strcmp(rs->value, b.buf) ||
+		    rs->turn != r->turn || rs->phase != (int)p + 1) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v,
+					      "phase %s: unit %s ends the phase as '%s' by the rules, but its recorded state is %s%s%s",
+					      phase, ctx->units[i].id, b.buf, rs ? "'" : "missing",
+					      rs ? rs->value : "", rs ? "'" : "");
+			/* a unit recorded out of order: look at the next row again */
+			if (rs && strcmp(rs->unit, ctx->units[i].id))
+				k--;
+		}
+	}
+	for (; k < r->states.n; k++)
+		if (r->states.v[k].log == e->seq) {
+			const struct ord_rec_state *rs = &r->states.v[k];
+			size_t j;
+			int known = 0;
+			for (j = 0; j < ctx->nunits; j++)
+				if (!strcmp(ctx->units[j].id, rs->unit))
+					known = ord_ctx_unit_changed(ctx, j, &b);
+			if (!known && listed++ < MAX_LISTED)
+				ord_vout_fail(x->v,
+					      "phase %s: a state of unit %s is recorded ('%s') that the rules do not give",
+					      phase, rs->unit, rs->value);
+		}
+	if (listed > MAX_LISTED)
+		ord_vout_fail(x->v, "phase %s: and %zu more differences", phase, listed - MAX_LISTED);
+	ord_buf_release(&a);
+	ord_buf_release(&b);
+}
+
+/* The recorded rows of a resolve entry against its digest. */
+static void check_digest(struct vr *x, const struct ord_rec_entry *e)
+{
+	const struct ord_record *r = x->r;
+	struct ord_digest d;
+	unsigned char h[32], want[32];
+	size_t k;
+	long nr = 0, nres = 0, nst = 0;
+
+	ord_digest_init(&d, ORD_PHASE_TAG);
+	for (k = 0; k < r->rolls.n; k++)
+		if (r->rolls.v[k].log == e->seq) {
+			const struct ord_rec_roll *rr = &r->rolls.v[k];
+			ord_digest_roll(&d, rr->turn, rr->phase, rr->event, rr->purpose, rr->idx,
+					rr->sides, rr->value, rr->fixed);
+			nr++;
+		}
+	for (k = 0; k < r->results.n; k++)
+		if (r->results.v[k].log == e->seq) {
+			const struct ord_rec_result *rr = &r->results.v[k];
+			ord_digest_result(&d, rr->turn, rr->phase, rr->event, rr->unit, rr->values,
+					  rr->explanation);
+			nres++;
+		}
+	for (k = 0; k < r->states.n; k++)
+		if (r->states.v[k].log == e->seq) {
+			const struct ord_rec_state *s = &r->states.v[k];
+			ord_digest_state(&d, s->unit, s->attrs, s->turn, s->phase, s->value);
+			nst++;
+		}
+	ord_digest_final(&d, h);
+	if (!ord_vr_body_hex(e->body, "digest", want, 32) || memcmp(h, want, 32) ||
+	    nr != ord_vr_body_long(e->body, "rolls", -1) || nres != ord_vr_body_long(e->body, "results", -1) ||
+	    nst != ord_vr_body_long(e->body, "states", -1)) {
+		char *phase = ord_canon_get(e->body, "phase");
+		ord_vout_fail(x->v,
+			      "the rolls, results or unit states of log entry %lld (phase %s) were changed after they were written",
+			      (long long)e->seq, phase ? phase : "?");
+		free(phase);
+	}
+}
+
+void ord_vr_replay(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	struct ord_ctx ctx;
+	size_t p, k, overrides = 0;
+	int bad = x->v->failures, *fixed = NULL;
+	size_t nfixed;
+
+	if (!x->rs || !x->have_sc || !x->open)
+		return;
+	build_ctx(x, &ctx);
+	if (x->have_sealed)
+		check_stand_ins(x, &ctx);
+	for (p = 0; p < x->nresolved; p++) {
+		const struct ord_rec_entry *e = x->phases[p].resolve;
+		struct ord_phase_dice dice;
+		unsigned char pkey[32];
+		int err;
+
+		x->used[ord_vr_entry_index(x, e)]++;
+		replay_events(x, &ctx, p, &overrides);
+		memset(&dice, 0, sizeof(dice));
+		if (x->cfg.fixed_dice) {
+			/* the referee gave these dice: the rules must follow from them */
+			nfixed = 0;
+			free(fixed);
+			fixed = ord_xcalloc(r->rolls.n + 1, sizeof(*fixed));
+			for (k = 0; k < r->rolls.n; k++)
+				if (r->rolls.v[k].log == e->seq)
+					fixed[nfixed++] = r->rolls.v[k].value;
+			dice.fixed_game = 1;
+			dice.fixed = fixed;
+			dice.nfixed = nfixed;
+		} else if (x->cfg.witnessed) {
+			if (x->have_key && witness_key(x, &ctx, p, pkey))
+				dice.key = pkey;
+		} else if (x->have_key) {
+			dice.key = x->dice_key;
+		}
+		if (!dice.fixed_game && !dice.key) {
+			ord_vout_fail(x->v,
+				      "phase %zu (%s) cannot be replayed: its dice key is unknown%s",
+				      p + 1, x->rs->phases[p],
+				      r->have_seed ? "" : " (the seed is not revealed)");
+			break;
+		}
+		err = ord_phase_run(&ctx, x->rs->phases[p], &dice);
+		if (err) {
+			ord_vout_fail(x->v, "phase %zu (%s): the replay stops: %s", p + 1,
+				      x->rs->phases[p], ord_error_last());
+			ord_error_clear();
+			break;
+		}
+		compare_rows(x, &ctx, p, e);
+		check_digest(x, e);
+		ord_ctx_next_phase(&ctx);
+	}
+	/* the events of the phase being played: checked as they were recorded */
+	if (p == x->nresolved && p < x->nphases)
+		replay_events(x, &ctx, p, &overrides);
+	if (p == x->nresolved && x->next_open) {
+		unsigned char root[32], want[32];
+		ord_phase_state_root(&ctx, root);
+		if (!ord_vr_body_hex(x->next_open->body, "state_root", want, 32) || memcmp(root, want, 32))
+			ord_vout_fail(x->v,
+				      "the units' states the replay ends with are not the ones turn %d opens with (entry %lld)",
+				      r->turn + 1, (long long)x->next_open->seq);
+		if (x->f) {
+			x->f->have_end_root = 1;
+			memcpy(x->f->end_root, root, 32);
+		}
+	} else if (p == x->nresolved && x->f) {
+		x->f->have_end_root = 1;
+		ord_phase_state_root(&ctx, x->f->end_root);
+	}
+	if (x->f)
+		x->f->nunits = ctx.nunits;
+	if (x->v->failures == bad && !x->cfg.fixed_dice && x->nresolved)
+		ord_vout_ok(x->v, "dice: %zu roll%s recomputed from the seed and the sealed %s%s",
+			    r->rolls.n, r->rolls.n == 1 ? "" : "s",
+			    x->cfg.refereeless ? "commitments and nonces" : "commitments",
+			    x->cfg.witnessed ? ", the phases' events and the sides' witness links"
+					     : "");
+	if (x->v->failures == bad && !x->nresolved)
+		ord_vout_ok(x->v, "replay: no phase resolved yet%s",
+			    r->events.n ? "; the events recorded agree with the orders as they were recorded"
+					: "");
+	else if (x->v->failures == bad)
+		ord_vout_ok(x->v,
+			    "replay: %zu phase%s replayed through ruleset %s: every event check, roll, result and unit state is what the rules give%s",
+			    x->nresolved, x->nresolved == 1 ? "" : "s", x->rs->name,
+			    x->cfg.fixed_dice ? " from the dice the referee gave (a fixed-dice test game)"
+					      : "");
+	(void)overrides;
+	/* where the execution differs from the orders, once the turn is over */
+	if (x->exchange && x->rs->check_execution && p == x->nresolved) {
+		struct ord_diag d;
+		size_t i;
+		ord_ctx_next_phase(&ctx);
+		for (i = 0; i < r->events.n; i++)
+			ord_ctx_add_event(&ctx, r->events.v[i].seq, r->events.v[i].phase,
+					  r->events.v[i].kind, r->events.v[i].args,
+					  r->events.v[i].override, r->events.v[i].checks);
+		ord_diag_init(&d);
+		x->rs->check_execution(&ctx, &d);
+		ord_error_clear();
+		for (i = 0; i < d.n; i++)
+			ord_vout_note(x->v, "execution: turn %d: %s%s%s%s", r->turn,
+				      *d.items[i].unit ? "unit '" : "", d.items[i].unit,
+				      *d.items[i].unit ? "': " : "", d.items[i].msg);
+		ord_diag_release(&d);
+	}
+	free(fixed);
+	ord_ctx_release(&ctx);
+}
+

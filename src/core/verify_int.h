@@ -1,0 +1,66 @@
+/*
+ * verify_int.h - what verify.c and replay.c share (internal): one
+ * verification's state and the small readers of a record's entries.
+ */
+#ifndef ORD_VERIFY_INT_H
+#define ORD_VERIFY_INT_H
+
+#include "core/scenario.h"
+#include "core/verify.h"
+#include "ruleset.h"
+
+/* At most this many differences of one kind are listed per phase. */
+#define MAX_LISTED 10
+
+struct sealed {
+	int version; /* 0: none */
+	unsigned char commitment[32];
+	const struct ord_rec_sheet *sheet; /* its sheet, when opened / stored */
+};
+
+/* A resolved phase as the log shows it. */
+struct phase {
+	const struct ord_rec_entry *close;   /* witnessed: its close, else NULL */
+	const struct ord_rec_entry *resolve; /* NULL while not resolved */
+};
+
+struct vr {
+	const struct ord_record *r;
+	const struct ord_verify_opts *o;
+	struct ord_vout *v;
+	struct ord_verify_facts *f;
+	int *used; /* per entry: rows vouched for */
+
+	struct ord_canon_config cfg;
+	int have_cfg;
+	unsigned char seed_commitment[32];
+	const struct ord_ruleset *rs;
+	const struct ord_notation *nt;
+	struct ord_rules *rules;
+	struct ord_scenario sc;
+	int have_sc;
+	size_t nphases;
+
+	const struct ord_rec_entry *open, *seal, *exchange, *next_open;
+	struct phase *phases; /* nphases of them */
+	size_t nresolved;
+
+	struct sealed *sealed; /* per scenario side */
+	int have_sealed;
+	int have_key;
+	unsigned char dice_key[32];
+};
+
+size_t ord_vr_entry_index(const struct vr *x, const struct ord_rec_entry *e);
+/* The entry at seq, of kind; NULL (with a failure naming what) if not;
+ * counts it as used. */
+const struct ord_rec_entry *ord_vr_entry_of(struct vr *x, int64_t seq, const char *kind, const char *what);
+const struct ord_scenario_side *ord_vr_scenario_side(struct vr *x, const char *id);
+/* 1 and the key when the scenario gives side id a public key. */
+int ord_vr_side_key(struct vr *x, const char *id, unsigned char key[32]);
+long ord_vr_body_long(const char *body, const char *key, long def);
+int ord_vr_body_hex(const char *body, const char *key, unsigned char *out, size_t n);
+/* The replay of every phase (replay.c). */
+void ord_vr_replay(struct vr *x);
+
+#endif
