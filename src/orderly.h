@@ -247,7 +247,26 @@ int ord_game_seal(ord_game *g, int force);
  * override logged, and 0 returned with what the checks said in diag. */
 int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		   const char *override_reason, struct ord_diag *diag);
-/* Resolve the current phase (phase may be NULL or must name it); dice are
+/* One event of a batch (ord_game_events). */
+struct ord_event_in {
+	const char *kind; /* the event's kind */
+	int argc;         /* its key=value arguments */
+	char *const *argv;
+	unsigned line; /* where it was read (its problems name it); 0: none */
+	unsigned seq;  /* out: its number, once recorded */
+};
+/* Record n events of the current phase in one transaction, or none: every
+ * one is checked first, each against the orders, the units and the events
+ * before it; when any is refused (ORD_EUSAGE for its arguments, ORD_ECHECK
+ * against the orders without override_reason), nothing is recorded and diag
+ * holds every problem of every event, each at its line. */
+int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char *override_reason,
+		    struct ord_diag *diag);
+/* Void event seq of the current phase (before the phase is resolved), for
+ * a stated reason: it no longer counts, the log keeps it and says why, and
+ * audit lists it.  It may then be recorded again, corrected. */
+int ord_game_void_event(ord_game *g, unsigned seq,
+			const char *reason); /* Resolve the current phase (phase may be NULL or must name it); dice are
  * used only in a fixed-dice test game. */
 int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndice,
 		     struct ord_buf *out);

@@ -9,8 +9,14 @@
  * An event file holds the events of a whole phase, one "KIND key=value..."
  * per line; blank lines and '#' comments are allowed, and a value may be
  * "double quoted" to hold blanks (\" and \\ inside quotes).  The whole
- * file is read and split first, so a malformed line changes nothing; then
- * the events are recorded one by one, stopping at the first refused line.
+ * file is checked first, every line against the orders and the lines
+ * before it, and recorded in one transaction, or nothing is: every problem
+ * of every line is printed at its line, and the referee fixes the file and
+ * runs it again.
+ *
+ * `orderly event GAME --void SEQ --reason REASON` voids an event of the
+ * current phase (a wrong measurement) before the phase is resolved; it can
+ * then be recorded again.  The log keeps both, and audit lists the void.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,41 +224,65 @@ out:
 
 static int record_file(ord_game *g, const char *path, const char *override)
 {
-	struct ord_buf text = ORD_BUF_INIT, where = ORD_BUF_INIT;
+	struct ord_buf text = ORD_BUF_INIT, msgs = ORD_BUF_INIT;
 	struct ev_list list = { NULL, 0, 0 };
+	struct ord_event_in *evs = NULL;
+	struct ord_diag diag;
 	const char *name = cli_input_name(path);
 	size_t i;
 	int rc;
 
+	ord_diag_init(&diag);
 	if ((rc = read_events(&list, &text, path)) != 0)
 		goto out;
-	for (i = 0; i < list.n; i++) {
-		struct ev_line *ev = &list.items[i];
-
-		ord_buf_reset(&where);
-		ord_buf_addf(&where, "%s:%u", name, ev->lineno);
-		rc = record(g, where.buf, ev->nwords, ev->words, override);
-		if (rc != 0) {
-			cli_error("stopped at %s: %zu of %zu event(s) recorded", where.buf, i, list.n);
-			goto out;
-		}
+	if (!list.n) {
+		cli_error("%s: no events in it", name);
+		rc = CLI_DATAERR;
+		goto out;
 	}
-	printf("recorded %zu event(s) from %s\n", list.n, name);
+	evs = calloc(list.n, sizeof(*evs));
+	if (!evs) {
+		rc = CLI_SOFTWARE;
+		goto out;
+	}
+	for (i = 0; i < list.n; i++) {
+		evs[i].kind = list.items[i].words[0];
+		evs[i].argc = list.items[i].nwords - 1;
+		evs[i].argv = list.items[i].words + 1;
+		evs[i].line = list.items[i].lineno;
+	}
+	rc = ord_game_events(g, evs, list.n, override, &diag);
+	if (diag.n) {
+		ord_diag_format(&diag, name, &msgs);
+		cli_print_lines(msgs.buf, 0);
+	}
+	if (rc < 0) {
+		cli_error("%s: %s; fix the file and run it again", name, ord_error_last());
+		rc = rc == ORD_EUSAGE ? CLI_DATAERR : cli_exit_code(rc);
+		goto out;
+	}
+	if (diag.n)
+		cli_error("%s: recorded although %zu problem(s) disagree with the orders (overridden: %s)",
+			  name, diag.n, override);
+	printf("recorded %zu event(s) from %s (#%u to #%u)\n", list.n, name, evs[0].seq,
+	       evs[list.n - 1].seq);
 out:
+	free(evs);
+	ord_diag_release(&diag);
 	ev_list_release(&list);
 	ord_buf_release(&text);
-	ord_buf_release(&where);
+	ord_buf_release(&msgs);
 	return rc;
 }
 
 int cmd_event(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	const char *file = NULL, *override = NULL;
+	const char *file = NULL, *override = NULL, *void_s = NULL, *reason = NULL;
 	ord_game *g = NULL;
 	int rc;
 	const struct cli_opt opts[] = {
-		{ "file", &file, NULL },
-		{ "override", &override, NULL },
+		{ "file", &file, NULL },   { "override", &override, NULL },
+		{ "void", &void_s, NULL }, { "reason", &reason, NULL },
 		{ NULL, NULL, NULL },
 	};
 
@@ -260,6 +290,26 @@ int cmd_event(const struct cli_cmd *cmd, int argc, char **argv)
 		return rc;
 	if (argc < 2)
 		return cli_usage_error(cmd, "missing GAME");
+	if (void_s || reason) {
+		int seq;
+		if (!void_s || !reason)
+			return cli_usage_error(cmd,
+					       "--void SEQ needs --reason REASON (and --reason goes with --void)");
+		if (file || override || argc > 2)
+			return cli_usage_error(cmd,
+					       "--void takes only the event's number and --reason");
+		if ((rc = cli_parse_positive(cmd, "--void", void_s, &seq)) != 0)
+			return rc;
+		if ((rc = cli_open_game(&g, argv[1])) != 0)
+			return rc;
+		rc = ord_game_void_event(g, (unsigned)seq, reason);
+		if (rc < 0)
+			rc = cli_fail(rc);
+		else
+			printf("voided event #%d: record it again if it was wrong\n", seq);
+		ord_game_free(g);
+		return rc;
+	}
 	if (file && argc > 2)
 		return cli_usage_error(cmd, "unexpected argument '%s' (the events are in --file)",
 				       argv[2]);

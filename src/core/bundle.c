@@ -234,11 +234,16 @@ int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsi
 		if ((err = ord_bundle_attr(&a, "phase", e->phase)) != 0 ||
 		    (err = ord_bundle_attr(&a, "kind", e->kind)) != 0)
 			goto out;
-		ord_buf_addf(out, "  <event%s log=\"%lld\">\n", a.buf, (long long)e->log);
+		ord_buf_addf(out, "  <event%s log=\"%lld\"", a.buf, (long long)e->log);
+		if (e->void_log)
+			ord_buf_addf(out, " void-log=\"%lld\"", (long long)e->void_log);
+		ord_buf_adds(out, ">\n");
 		text_elem(out, 4, "args", "", e->args);
 		if (e->override)
 			text_elem(out, 4, "override", "", e->override);
 		text_elem(out, 4, "checks", "", e->checks);
+		if (e->void_log)
+			text_elem(out, 4, "void", "", e->void_reason);
 		ord_buf_adds(out, "  </event>\n");
 	}
 	for (i = 0; i < r->links.n; i++) {
@@ -466,6 +471,8 @@ static int read_record(struct ord_record *r, xmlNodePtr root, struct reader *rd,
 			ev->args = child_str(n, "args", rd);
 			ev->override = child_str(n, "override", rd);
 			ev->checks = child_str(n, "checks", rd);
+			ev->void_log = attr_long(n, "void-log");
+			ev->void_reason = child_str(n, "void", rd);
 			if (!ev->args)
 				ev->args = ord_strdup("");
 			if (!ev->checks)

@@ -317,6 +317,13 @@ void ord_canon_event(struct ord_buf *out, unsigned seq, const char *phase, const
 		ord_canon_put(out, "checks", checks);
 }
 
+void ord_canon_void(struct ord_buf *out, int turn, unsigned seq, const char *reason)
+{
+	ord_canon_putf(out, "turn", "%d", turn);
+	ord_canon_putf(out, "seq", "%u", seq);
+	ord_canon_put(out, "reason", reason);
+}
+
 void ord_canon_close(struct ord_buf *out, int turn, int index, const char *phase,
 		     const unsigned char events[32])
 {

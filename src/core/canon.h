@@ -94,6 +94,8 @@ void ord_canon_seal(struct ord_buf *out, int turn, int forced, const struct ord_
 /* "event": a referee event (override NULL when none).  args: "k=v\n" lines. */
 void ord_canon_event(struct ord_buf *out, unsigned seq, const char *phase, const char *kind,
 		     const char *args, const char *override, const char *checks);
+/* "void": event seq of turn voided before its phase was resolved. */
+void ord_canon_void(struct ord_buf *out, int turn, unsigned seq, const char *reason);
 /* "close" (witnessed games): no more events for phase index (1-based). */
 void ord_canon_close(struct ord_buf *out, int turn, int index, const char *phase,
 		     const unsigned char events[32]);

@@ -287,6 +287,26 @@ struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const cha
 	return e;
 }
 
+int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->nevents; i++) {
+		struct ord_event *e = &ctx->events[i];
+		if (e->seq != seq)
+			continue;
+		free((char *)e->override);
+		uninterned_free(ctx, e->phase);
+		uninterned_free(ctx, e->kind);
+		uninterned_free(ctx, e->check);
+		ord_kv_release(&e->kv);
+		memmove(e, e + 1, (ctx->nevents - i - 1) * sizeof(*e));
+		ctx->nevents--;
+		return 1;
+	}
+	return 0;
+}
+
 int ord_ctx_unit_changed(struct ord_ctx *ctx, size_t i, struct ord_buf *serialised)
 {
 	unsigned char h[16];

@@ -86,6 +86,8 @@ struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const cha
  * sampling, no modulo bias).  Exposed for audit and the tests. */
 int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event_seq,
 		  const char *purpose, unsigned idx, unsigned sides);
+/* Take event seq out of ctx (a voided event, in the replay); 1 if it was there. */
+int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq);
 /* Begin the next phase in the same ctx (the verifier's replay): forget the
  * events, rolls and results of the last one, and take the units' states as
  * they are now as the states before it. */

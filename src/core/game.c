@@ -645,7 +645,8 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 		ord_diag_release(&diag);
 		ord_store_sheet_release(&s);
 	}
-	if (phase && (err = ord_store_events_each(g->db, turn, strcmp(phase, "*") ? phase : NULL,
+	/* the events that stand: a voided one is as if it was never recorded */
+	if (phase && (err = ord_store_events_each(g->db, turn, strcmp(phase, "*") ? phase : NULL, 1,
 						  add_event, ctx)) != 0)
 		return err;
 	return 0;

@@ -41,17 +41,19 @@ static int stand_in(struct ord_game *g, const struct ord_store_turn *t,
 		} else if (!ord_game_blank(prev.bytes, prev.len)) {
 			struct ord_diag d;
 			ord_diag_init(&d);
-			repeat = !ord_game_check_bytes(g, t->turn, side->name, prev.bytes, prev.len, &d, NULL);
+			repeat = !ord_game_check_bytes(g, t->turn, side->name, prev.bytes, prev.len,
+						       &d, NULL);
 			ord_error_clear();
 			ord_diag_release(&d);
 		}
 	}
 	if (repeat) {
-		err = ord_game_store_sheet(g, NULL, t, side, "repeat", prev.bytes, prev.len, NULL, NULL,
-				  NULL, 0);
+		err = ord_game_store_sheet(g, NULL, t, side, "repeat", prev.bytes, prev.len, NULL,
+					   NULL, NULL, 0);
 	} else {
 		ord_phase_hold_text(&hold, side->name, t->turn, g->nmr);
-		err = ord_game_store_sheet(g, NULL, t, side, "hold", hold.buf, hold.len, NULL, NULL, NULL, 0);
+		err = ord_game_store_sheet(g, NULL, t, side, "hold", hold.buf, hold.len, NULL, NULL,
+					   NULL, 0);
 	}
 	ord_store_sheet_release(&prev);
 	ord_buf_release(&hold);
@@ -215,88 +217,250 @@ static int phase_closed(struct ord_game *g, const struct ord_store_turn *t, int 
 	return 0;
 }
 
-int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
-		   const char *override_reason, struct ord_diag *diag)
+/* The current phase, open for events: sealed, not closed. */
+static int events_open(struct ord_game *g, struct ord_store_turn *t, const char **phase)
 {
-	const struct ord_event_kind *ek = ord_ruleset_event_kind(g->rs, kind);
-	struct ord_buf args = ORD_BUF_INIT, checks = ORD_BUF_INIT, body = ORD_BUF_INIT;
-	struct ord_store_event se;
-	struct ord_ctx ctx;
-	struct ord_event *ev;
-	struct ord_kv kv;
+	int err, closed;
+
+	if ((err = ord_game_turn(g, t, 0)) != 0 || (err = current_phase(g, t, phase)) != 0 ||
+	    (err = phase_closed(g, t, &closed)) != 0)
+		return err;
+	if (closed)
+		return ord_error_set(ORD_ESTATE,
+				     "the events of phase '%s' are closed (the sides reveal their witness links now): resolve it",
+				     *phase);
+	return 0;
+}
+
+/* Copy diagnostics at line (when an item has none). */
+static void diag_at(struct ord_diag *to, const struct ord_diag *from, size_t start, unsigned line)
+{
+	size_t i;
+
+	for (i = start; i < from->n; i++)
+		ord_diag_add(to, from->items[i].line ? from->items[i].line : line, from->items[i].col,
+			     from->items[i].unit, from->items[i].rule, "%s", from->items[i].msg);
+}
+
+struct checked {
+	char *args;   /* its arguments, as stored */
+	char *checks; /* what the checks said, "" when nothing */
+	int broke;    /* the checks found something */
+};
+
+int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char *override_reason,
+		    struct ord_diag *diag)
+{
+	struct checked *ck = ord_xcalloc(n + 1, sizeof(*ck));
+	struct ord_buf body = ORD_BUF_INIT, names = ORD_BUF_INIT;
 	struct ord_store_turn t;
-	struct ord_diag cd;
+	struct ord_ctx ctx;
 	const char *phase = NULL;
 	unsigned seq = 1;
-	int64_t lseq;
-	int err, loaded = 0, closed;
+	size_t i, before = diag->n;
+	int err, loaded = 0, bad_args = 0, broke = 0, wrong_phase = 0;
 
-	ord_kv_init(&kv);
-	ord_diag_init(&cd);
-	if (!ek) {
-		const struct ord_event_kind *k;
-		for (k = g->rs->events; k && k->name; k++)
-			ord_buf_addf(&args, "%s%s", args.len ? " " : "", k->name);
-		err = ord_error_set(ORD_EUSAGE,
-				    "unknown event '%s' for ruleset %s (expected one of %s)", kind,
-				    g->rs->name, args.buf);
-		goto out;
-	}
 	if (override_reason && !*override_reason) {
 		err = ord_error_set(ORD_EUSAGE, "an override needs a stated reason");
 		goto out;
 	}
+	if (!n) {
+		err = ord_error_set(ORD_EUSAGE, "no events to record");
+		goto out;
+	}
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		goto out;
-	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = current_phase(g, &t, &phase)) != 0 ||
-	    (err = phase_closed(g, &t, &closed)) != 0)
-		goto out;
-	if (strcmp(ek->phase, phase)) {
-		err = ord_error_set(ORD_ESTATE,
-				    "event '%s' belongs to phase '%s'; the current phase is '%s'",
-				    kind, ek->phase, phase);
-		goto out;
-	}
-	if (closed) {
-		err = ord_error_set(ORD_ESTATE,
-				    "the events of phase '%s' are closed (the sides reveal their witness links now): resolve it",
-				    phase);
-		goto out;
-	}
-	if ((err = ord_game_load_ctx(g, &ctx, t.turn, 1, phase)) != 0)
+	if ((err = events_open(g, &t, &phase)) != 0 ||
+	    (err = ord_game_load_ctx(g, &ctx, t.turn, 1, phase)) != 0)
 		goto out;
 	loaded = 1;
-	if (ord_phase_event_args(&ctx, ek, argc, argv, &kv, diag)) {
-		err = ord_error_set(ORD_EUSAGE, "event '%s': %zu bad argument%s", kind, diag->n,
-				    diag->n == 1 ? "" : "s");
-		goto out;
-	}
+	ctx.phase = phase;
 	if ((err = ord_store_event_next(g->db, t.turn, &seq)) != 0)
 		goto out;
-	ctx.phase = phase;
-	ord_kv_serialize(&kv, &args);
-	ev = ord_ctx_add_event(&ctx, seq, phase, kind, args.buf, override_reason, NULL);
-	ord_phase_check_event(&ctx, ev, &checks, &cd);
-	ord_error_clear();
-	if (cd.n && !override_reason) {
-		size_t i;
-		for (i = 0; i < cd.n; i++)
-			ord_diag_add(diag, 0, 0, cd.items[i].unit, cd.items[i].rule, "%s",
-				     cd.items[i].msg);
-		err = ord_error_set(ORD_ECHECK, "event '%s' disagrees with the sealed orders", kind);
+	/* every event checked first, each with the ones before it in the ctx */
+	for (i = 0; i < n; i++) {
+		const struct ord_event_kind *ek = ord_ruleset_event_kind(g->rs, evs[i].kind);
+		struct ord_buf args = ORD_BUF_INIT, checks = ORD_BUF_INIT;
+		struct ord_diag d;
+		struct ord_event *ev;
+		struct ord_kv kv;
+
+		ord_diag_init(&d);
+		ord_kv_init(&kv);
+		if (!ek) {
+			const struct ord_event_kind *k;
+			ord_buf_reset(&names);
+			for (k = g->rs->events; k && k->name; k++)
+				ord_buf_addf(&names, "%s%s", names.len ? " " : "", k->name);
+			ord_diag_add(diag, evs[i].line, 0, NULL, NULL,
+				     "unknown event '%s' for ruleset %s (expected one of %s)",
+				     evs[i].kind, g->rs->name, names.buf);
+			bad_args++;
+		} else if (strcmp(ek->phase, phase)) {
+			ord_diag_add(diag, evs[i].line, 0, NULL, NULL,
+				     "event '%s' belongs to phase '%s'; the current phase is '%s'",
+				     evs[i].kind, ek->phase, phase);
+			bad_args++;
+			wrong_phase++;
+		} else if (ord_phase_event_args(&ctx, ek, evs[i].argc, evs[i].argv, &kv, &d)) {
+			diag_at(diag, &d, 0, evs[i].line);
+			bad_args++;
+		} else {
+			ord_kv_serialize(&kv, &args);
+			evs[i].seq = seq + (unsigned)i;
+			ev = ord_ctx_add_event(&ctx, evs[i].seq, phase, evs[i].kind, args.buf,
+					       override_reason, NULL);
+			if (ord_phase_check_event(&ctx, ev, &checks, &d)) {
+				ck[i].broke = 1;
+				broke++;
+				diag_at(diag, &d, 0, evs[i].line);
+			}
+			ord_error_clear();
+			ck[i].args = ord_buf_detach(&args, NULL);
+			ck[i].checks = ord_buf_detach(&checks, NULL);
+		}
+		ord_diag_release(&d);
+		ord_kv_release(&kv);
+		ord_buf_release(&args);
+		ord_buf_release(&checks);
+	}
+	if (n == 1 && bad_args && diag->n == before + 1 &&
+	    (wrong_phase || !ord_ruleset_event_kind(g->rs, evs[0].kind))) {
+		/* one event of another phase, or of no kind: the state, or the usage */
+		err = ord_error_set(wrong_phase ? ORD_ESTATE : ORD_EUSAGE, "%s",
+				    diag->items[before].msg);
+		free(diag->items[before].unit);
+		free(diag->items[before].rule);
+		free(diag->items[before].msg);
+		diag->n = before;
 		goto out;
 	}
-	ord_canon_event(&body, seq, phase, kind, args.buf, cd.n ? override_reason : NULL, checks.buf);
-	if ((err = ord_game_log(g, &lseq, t.turn, "event", body.buf)) != 0)
+	if (bad_args) {
+		err = ord_error_set(ORD_EUSAGE,
+				    "%zu of %zu event%s refused for %s arguments: nothing recorded",
+				    (size_t)bad_args, n, n == 1 ? "" : "s",
+				    bad_args == 1 ? "its" : "their");
 		goto out;
-	se.seq = seq;
-	se.phase = phase;
-	se.kind = kind;
-	se.args = args.buf;
-	se.override = cd.n ? override_reason : NULL;
-	se.checks = checks.buf;
-	se.log_seq = lseq;
-	if ((err = ord_store_event_insert(g->db, t.turn, &se)) != 0)
+	}
+	if (broke && !override_reason) {
+		err = n == 1 ? ord_error_set(ORD_ECHECK, "event '%s' disagrees with the sealed orders",
+					     evs[0].kind)
+			     : ord_error_set(ORD_ECHECK,
+					     "%d of %zu events disagree with the sealed orders: nothing recorded",
+					     broke, n);
+		goto out;
+	}
+	/* then every one recorded, in one transaction */
+	for (i = 0; i < n; i++) {
+		struct ord_store_event se;
+		int64_t lseq;
+
+		ord_buf_reset(&body);
+		ord_canon_event(&body, evs[i].seq, phase, evs[i].kind, ck[i].args,
+				ck[i].broke ? override_reason : NULL, ck[i].checks);
+		if ((err = ord_game_log(g, &lseq, t.turn, "event", body.buf)) != 0)
+			goto out;
+		memset(&se, 0, sizeof(se));
+		se.seq = evs[i].seq;
+		se.phase = phase;
+		se.kind = evs[i].kind;
+		se.args = ck[i].args;
+		se.override = ck[i].broke ? override_reason : NULL;
+		se.checks = ck[i].checks;
+		se.log_seq = lseq;
+		if ((err = ord_store_event_insert(g->db, t.turn, &se)) != 0)
+			goto out;
+	}
+	{
+		struct ord_change c = { .kind = ORD_CHANGE_EVENT, .turn = t.turn, .phase = phase };
+		if ((err = ord_game_notify(g, &c)) != 0)
+			goto out;
+	}
+	err = ord_store_commit(g->db);
+out:
+	if (err) {
+		ord_store_rollback(g->db);
+		ord_diag_sort(diag, before);
+	}
+	if (loaded)
+		ord_ctx_release(&ctx);
+	for (i = 0; i < n; i++) {
+		free(ck[i].args);
+		free(ck[i].checks);
+	}
+	free(ck);
+	ord_buf_release(&body);
+	ord_buf_release(&names);
+	return err;
+}
+
+int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
+		   const char *override_reason, struct ord_diag *diag)
+{
+	struct ord_event_in ev = { kind, argc, argv, 0, 0 };
+	int err = ord_game_events(g, &ev, 1, override_reason, diag);
+
+	/* one event: its argument problem is the command's usage */
+	if (err == ORD_EUSAGE && diag->n && !strncmp(ord_error_last(), "1 of 1", 6))
+		ord_error_set(ORD_EUSAGE, "event '%s': %zu bad argument%s", kind, diag->n,
+			      diag->n == 1 ? "" : "s");
+	return err;
+}
+
+struct find_event {
+	unsigned seq;
+	int found, voided;
+	char *phase, *kind;
+};
+
+static int find_event(void *ud, const struct ord_store_event *e)
+{
+	struct find_event *f = ud;
+
+	if (e->seq == f->seq) {
+		f->found = 1;
+		f->voided = e->void_log != 0;
+		f->phase = ord_strdup(e->phase);
+		f->kind = ord_strdup(e->kind);
+	}
+	return 0;
+}
+
+int ord_game_void_event(ord_game *g, unsigned seq, const char *reason)
+{
+	struct ord_store_turn t;
+	struct ord_buf body = ORD_BUF_INIT;
+	struct find_event f = { seq, 0, 0, NULL, NULL };
+	const char *phase = NULL;
+	int64_t lseq;
+	int err;
+
+	if (!reason || !*reason)
+		return ord_error_set(ORD_EUSAGE, "voiding an event needs a stated reason (--reason)");
+	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+		return err;
+	if ((err = events_open(g, &t, &phase)) != 0 ||
+	    (err = ord_store_events_each(g->db, t.turn, NULL, 0, find_event, &f)) != 0)
+		goto out;
+	if (!f.found) {
+		err = ord_error_set(ORD_ENOTFOUND,
+				    "turn %d has no event #%u ('orderly report GAME --referee' lists them)",
+				    t.turn, seq);
+		goto out;
+	}
+	if (f.voided) {
+		err = ord_error_set(ORD_ESTATE, "event #%u is voided already", seq);
+		goto out;
+	}
+	if (strcmp(f.phase, phase)) {
+		err = ord_error_set(ORD_ESTATE,
+				    "event #%u (%s) belongs to phase '%s', which is resolved: only the current phase's events can be voided",
+				    seq, f.kind, f.phase);
+		goto out;
+	}
+	ord_canon_void(&body, t.turn, seq, reason);
+	if ((err = ord_game_log(g, &lseq, t.turn, "void", body.buf)) != 0 ||
+	    (err = ord_store_event_void(g->db, t.turn, seq, lseq, reason)) != 0)
 		goto out;
 	{
 		struct ord_change c = { .kind = ORD_CHANGE_EVENT, .turn = t.turn, .phase = phase };
@@ -304,22 +468,11 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 			goto out;
 	}
 	err = ord_store_commit(g->db);
-	/* recorded under an override: the caller learns what the checks said */
-	if (!err) {
-		size_t k;
-		for (k = 0; k < cd.n; k++)
-			ord_diag_add(diag, 0, 0, cd.items[k].unit, cd.items[k].rule, "%s",
-				     cd.items[k].msg);
-	}
 out:
 	if (err)
 		ord_store_rollback(g->db);
-	if (loaded)
-		ord_ctx_release(&ctx);
-	ord_kv_release(&kv);
-	ord_diag_release(&cd);
-	ord_buf_release(&args);
-	ord_buf_release(&checks);
+	free(f.phase);
+	free(f.kind);
 	ord_buf_release(&body);
 	return err;
 }

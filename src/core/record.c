@@ -41,6 +41,7 @@ void ord_record_release(struct ord_record *r)
 		free(r->events.v[i].args);
 		free(r->events.v[i].override);
 		free(r->events.v[i].checks);
+		free(r->events.v[i].void_reason);
 	}
 	free(r->events.v);
 	for (i = 0; i < r->rolls.n; i++) {

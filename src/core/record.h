@@ -67,6 +67,8 @@ struct ord_rec_event {
 	char *override; /* NULL when none */
 	char *checks;   /* "" when none */
 	int64_t log;
+	int64_t void_log;  /* its "void" entry, 0 when it stands */
+	char *void_reason; /* NULL when it stands */
 };
 
 struct ord_rec_roll {

@@ -72,8 +72,8 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 	}
 	nunits = ord_vr_body_long(x->open->body, "units", -1);
 	ord_phase_state_root(ctx, root);
-	if (nunits != (long)ctx->nunits || !ord_vr_body_hex(x->open->body, "state_root", want, 32) ||
-	    memcmp(root, want, 32))
+	if (nunits != (long)ctx->nunits ||
+	    !ord_vr_body_hex(x->open->body, "state_root", want, 32) || memcmp(root, want, 32))
 		ord_vout_fail(x->v,
 			      "the units' states at the start of turn %d are not the ones its opening (entry %lld) digests",
 			      r->turn, (long long)x->open->seq);
@@ -177,10 +177,47 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 
 /* The events of phase p re-checked against the orders, in order, as they
  * were when the referee recorded them; they stay in ctx for the phase. */
+/* Apply the voids of phase p logged before seq (all when seq < 0): those
+ * events leave the ctx, as they left the game when they were voided. */
+static void apply_voids(struct vr *x, struct ord_ctx *ctx, size_t p, int64_t before, char *done)
+{
+	const struct ord_record *r = x->r;
+	struct ord_buf b = ORD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < r->events.n; i++) {
+		const struct ord_rec_event *ev = &r->events.v[i];
+		const struct ord_rec_entry *e;
+		char what[80];
+
+		if (!ev->void_log || done[i] || strcmp(ev->phase, x->rs->phases[p]) ||
+		    (before >= 0 && ev->void_log > before))
+			continue;
+		done[i] = 1;
+		snprintf(what, sizeof(what), "the void of event #%u (%s)", ev->seq, ev->kind);
+		e = ord_vr_entry_of(x, ev->void_log, "void", what);
+		ord_buf_reset(&b);
+		ord_canon_void(&b, r->turn, ev->seq, ev->void_reason ? ev->void_reason : "");
+		if (e && strcmp(e->body, b.buf))
+			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what,
+				      (long long)e->seq);
+		if (e && (e->seq < ev->log ||
+			  (x->phases[p].resolve && e->seq > x->phases[p].resolve->seq) ||
+			  (x->phases[p].close && e->seq > x->phases[p].close->seq)))
+			ord_vout_fail(x->v, "%s: logged outside the time its phase took events", what);
+		ord_ctx_remove_event(ctx, ev->seq);
+		ord_vout_note(x->v,
+			      "turn %d event #%u (%s) was voided before its phase was resolved: \"%s\"",
+			      r->turn, ev->seq, ev->kind, ev->void_reason ? ev->void_reason : "");
+	}
+	ord_buf_release(&b);
+}
+
 static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *overrides)
 {
 	const struct ord_record *r = x->r;
 	struct ord_buf checks = ORD_BUF_INIT, b = ORD_BUF_INIT;
+	char *voided = ord_xcalloc(r->events.n + 1, 1);
 	size_t i, listed = 0;
 
 	for (i = 0; i < r->events.n; i++) {
@@ -193,6 +230,8 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 
 		if (strcmp(ev->phase, x->rs->phases[p]))
 			continue;
+		/* the ctx as it was when this event was recorded */
+		apply_voids(x, ctx, p, ev->log, voided);
 		snprintf(what, sizeof(what), "event #%u (%s)", ev->seq, ev->kind);
 		e = ord_vr_entry_of(x, ev->log, "event", what);
 		ord_buf_reset(&b);
@@ -264,6 +303,8 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 		}
 		ord_diag_release(&d);
 	}
+	apply_voids(x, ctx, p, -1, voided);
+	free(voided);
 	ord_buf_release(&checks);
 	ord_buf_release(&b);
 }
@@ -281,7 +322,8 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 	int ok = 1;
 
 	ord_phase_events_digest(ctx, events);
-	if (!close || !ord_vr_body_hex(close->body, "events", logged, 32) || memcmp(events, logged, 32)) {
+	if (!close || !ord_vr_body_hex(close->body, "events", logged, 32) ||
+	    memcmp(events, logged, 32)) {
 		ord_vout_fail(x->v,
 			      "phase %zu (%s): the events replayed are not the ones its close %s digests",
 			      p + 1, x->rs->phases[p], close ? "entry" : "(missing)");
@@ -516,7 +558,8 @@ static void check_digest(struct vr *x, const struct ord_rec_entry *e)
 		}
 	ord_digest_final(&d, h);
 	if (!ord_vr_body_hex(e->body, "digest", want, 32) || memcmp(h, want, 32) ||
-	    nr != ord_vr_body_long(e->body, "rolls", -1) || nres != ord_vr_body_long(e->body, "results", -1) ||
+	    nr != ord_vr_body_long(e->body, "rolls", -1) ||
+	    nres != ord_vr_body_long(e->body, "results", -1) ||
 	    nst != ord_vr_body_long(e->body, "states", -1)) {
 		char *phase = ord_canon_get(e->body, "phase");
 		ord_vout_fail(x->v,
@@ -589,7 +632,8 @@ void ord_vr_replay(struct vr *x)
 	if (p == x->nresolved && x->next_open) {
 		unsigned char root[32], want[32];
 		ord_phase_state_root(&ctx, root);
-		if (!ord_vr_body_hex(x->next_open->body, "state_root", want, 32) || memcmp(root, want, 32))
+		if (!ord_vr_body_hex(x->next_open->body, "state_root", want, 32) ||
+		    memcmp(root, want, 32))
 			ord_vout_fail(x->v,
 				      "the units' states the replay ends with are not the ones turn %d opens with (entry %lld)",
 				      r->turn + 1, (long long)x->next_open->seq);
@@ -641,4 +685,3 @@ void ord_vr_replay(struct vr *x)
 	free(fixed);
 	ord_ctx_release(&ctx);
 }
-

@@ -259,9 +259,9 @@ static void check_chain(struct vr *x)
  * sake: refused sheets, deadlines, the mail judge's registrations). */
 static int neutral(const char *kind)
 {
-	static const char *const kinds[] = { "open",    "sheet",    "commit", "opening",
-					     "seal",    "event",    "close",  "witness",
-					     "resolve", "exchange", NULL };
+	static const char *const kinds[] = { "open",    "sheet",   "commit",   "opening",
+					     "seal",    "event",   "void",     "close",
+					     "witness", "resolve", "exchange", NULL };
 	size_t i;
 
 	for (i = 0; kinds[i]; i++)
@@ -319,8 +319,8 @@ static void check_cycle(struct vr *x)
 			if (!x->seal)
 				ord_vout_fail(x->v, "log entry %lld: a sheet opened before the seal",
 					      (long long)e->seq);
-		} else if (!strcmp(k, "event") || !strcmp(k, "close") || !strcmp(k, "witness") ||
-			   !strcmp(k, "resolve")) {
+		} else if (!strcmp(k, "event") || !strcmp(k, "void") || !strcmp(k, "close") ||
+			   !strcmp(k, "witness") || !strcmp(k, "resolve")) {
 			char *phase = ord_canon_get(e->body, "phase");
 			long index = ord_vr_body_long(e->body, "index", 0);
 
@@ -331,6 +331,11 @@ static void check_cycle(struct vr *x)
 				ord_vout_fail(x->v,
 					      "log entry %lld: a '%s' after every phase of the turn was resolved",
 					      (long long)e->seq, k);
+			} else if (!strcmp(k, "void")) {
+				if (closed)
+					ord_vout_fail(x->v,
+						      "log entry %lld: an event voided after its phase's events were closed",
+						      (long long)e->seq);
 			} else if (!strcmp(k, "event")) {
 				if (!phase || strcmp(phase, x->rs->phases[p]))
 					ord_vout_fail(x->v,
@@ -851,7 +856,8 @@ static void dice_key(struct vr *x)
 
 static void check_vouched(struct vr *x)
 {
-	static const char *const kinds[] = { "sheet", "opening", "commit", "event", "witness", NULL };
+	static const char *const kinds[] = { "sheet", "opening", "commit", "event",
+					     "void",  "witness", NULL };
 	const struct ord_record *r = x->r;
 	size_t i, k;
 

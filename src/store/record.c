@@ -132,6 +132,8 @@ static void put_event(struct load *l, sqlite3_stmt *st)
 	e->override = col_strdup(st, 4);
 	e->checks = ord_strdup(col_text(st, 5));
 	e->log = sqlite3_column_int64(st, 6);
+	e->void_log = sqlite3_column_int64(st, 7);
+	e->void_reason = col_strdup(st, 8);
 }
 
 static void put_roll(struct load *l, sqlite3_stmt *st)
@@ -261,7 +263,7 @@ int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
 			"AND ?2 = ?2 AND ?3 = ?3 ORDER BY s.id",
 			put_sheet, "reading sheets")) != 0 ||
 	    (err = rows(&l,
-			"SELECT seq, phase, kind, args, override, checks, log_seq FROM event WHERE turn = ?1 "
+			"SELECT seq, phase, kind, args, override, checks, log_seq, void_log, void_reason FROM event WHERE turn = ?1 "
 			"AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
 			put_event, "reading events")) != 0 ||
 	    (err = rows(&l,

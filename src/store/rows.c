@@ -647,18 +647,21 @@ int ord_store_event_insert(sqlite3 *db, int turn, const struct ord_store_event *
 	return done(db, st, "storing the event");
 }
 
-int ord_store_events_each(sqlite3 *db, int turn, const char *phase, ord_store_event_fn fn, void *ud)
+int ord_store_events_each(sqlite3 *db, int turn, const char *phase, int standing_only,
+			  ord_store_event_fn fn, void *ud)
 {
 	sqlite3_stmt *st = NULL;
 	int err, rc;
 
 	if ((err = ord_store_stmt(db, &st,
-				  "SELECT seq, phase, kind, args, override, checks, log_seq FROM event "
-				  "WHERE turn = ?1 AND (?2 IS NULL OR phase = ?2) ORDER BY seq")) != 0)
+				  "SELECT seq, phase, kind, args, override, checks, log_seq, void_log, void_reason "
+				  "FROM event WHERE turn = ?1 AND (?2 IS NULL OR phase = ?2) "
+				  "AND (NOT ?3 OR void_log IS NULL) ORDER BY seq")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	if (phase)
 		sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, standing_only);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ord_store_event e;
 
@@ -669,11 +672,34 @@ int ord_store_events_each(sqlite3 *db, int turn, const char *phase, ord_store_ev
 		e.override = sqlite3_column_type(st, 4) == SQLITE_NULL ? NULL : col_text(st, 4);
 		e.checks = col_text(st, 5);
 		e.log_seq = sqlite3_column_int64(st, 6);
+		e.void_log = sqlite3_column_int64(st, 7);
+		e.void_reason = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : col_text(st, 8);
 		if ((err = fn(ud, &e)) != 0)
 			break;
 	}
 	if (!err && rc != SQLITE_DONE)
 		err = ord_store_error(db, "reading events");
+	ord_store_stmt_done(st);
+	return err;
+}
+
+int ord_store_event_void(sqlite3 *db, int turn, unsigned seq, int64_t log_seq, const char *reason)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_stmt(db, &st,
+				  "UPDATE event SET void_log = ?, void_reason = ? WHERE turn = ? AND seq = ? "
+				  "AND void_log IS NULL")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, log_seq);
+	sqlite3_bind_text(st, 2, reason, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, turn);
+	sqlite3_bind_int(st, 4, (int)seq);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		err = ord_store_error(db, "voiding the event");
+	else if (sqlite3_changes(db) != 1)
+		err = ord_error_set(ORD_ENOTFOUND, "turn %d has no standing event #%u", turn, seq);
 	ord_store_stmt_done(st);
 	return err;
 }

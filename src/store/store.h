@@ -203,13 +203,19 @@ struct ord_store_event {
 	const char *override;            /* NULL when none */
 	const char *checks;
 	int64_t log_seq;
+	int64_t void_log;        /* its "void" entry, 0 when it stands */
+	const char *void_reason; /* NULL when it stands */
 };
 typedef int (*ord_store_event_fn)(void *ud, const struct ord_store_event *e);
 /* The next event number of a turn. */
 int ord_store_event_next(sqlite3 *db, int turn, unsigned *seq);
 int ord_store_event_insert(sqlite3 *db, int turn, const struct ord_store_event *e);
-/* The events of a turn in order: of one phase, or all (phase NULL). */
-int ord_store_events_each(sqlite3 *db, int turn, const char *phase, ord_store_event_fn fn, void *ud);
+/* The events of a turn in order: of one phase, or all (phase NULL);
+ * voided ones too unless standing_only. */
+int ord_store_events_each(sqlite3 *db, int turn, const char *phase, int standing_only,
+			  ord_store_event_fn fn, void *ud);
+/* Event seq of turn: voided by the "void" entry log_seq for reason. */
+int ord_store_event_void(sqlite3 *db, int turn, unsigned seq, int64_t log_seq, const char *reason);
 
 /* ---- witness links ---- */
 

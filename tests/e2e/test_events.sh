@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# test_events.sh - a referee's events: a file of them is checked whole and
+# recorded in one transaction, or not at all (every problem at its line); a
+# wrong event is voided with a reason before its phase is resolved and
+# recorded again, the log staying append-only; audit and verify list the
+# void, and replay the phase without it.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+need_sqlite3
+BFIX=$SRC/tests/fixtures/bundle
+cd "$TMP"
+sed '/pubkey="@BLUE@"/s/ pubkey="@BLUE@"//' "$BFIX/scenario.xml" >scenario.xml
+entries() { sql "$1" "SELECT count(*) FROM log"; }
+
+expect_exit 0 ord new g.game --scenario scenario.xml
+expect_exit 0 ord submit g.game --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord submit g.game --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord seal g.game
+
+# ---- a file with problems on two lines: nothing recorded, both named
+cat >moves.txt <<'EOF'
+# movement, turn 1
+move unit=B1 distance=2
+move unit=R1 distance=1
+move unit=R9 distance=1
+move unit=R2 distance=9 frobnicate=1
+EOF
+before=$(entries g.game)
+expect_exit 65 ord event g.game --file moves.txt
+expect_in "$ERR" "moves.txt:4:"
+expect_in "$ERR" "unknown unit 'R9'"
+expect_in "$ERR" "moves.txt:5:"
+expect_in "$ERR" "unknown key 'frobnicate'"
+expect_in "$ERR" "nothing recorded; fix the file and run it again"
+expect_eq "$(entries g.game)" "$before" "log entries after a refused file"
+expect_eq "$(sql g.game "SELECT count(*) FROM event")" 0 "events after a refused file"
+# a line that disagrees with the orders refuses the whole file too
+cat >moves.txt <<'EOF'
+move unit=B1 distance=2
+move unit=R1 distance=9
+EOF
+expect_exit 65 ord event g.game --file moves.txt
+expect_in "$ERR" "moves.txt:2:"
+expect_eq "$(sql g.game "SELECT count(*) FROM event")" 0 "events after a file against the orders"
+# fixed: every line in one go
+cat >moves.txt <<'EOF'
+move unit=B1 distance=2
+move unit=R1 distance=1
+EOF
+expect_exit 0 ord event g.game --file moves.txt
+expect_in "$OUT" "recorded 2 event(s) from moves.txt (#1 to #2)"
+expect_eq "$(sql g.game "SELECT count(*) FROM event")" 2 "events after the fixed file"
+
+# ---- a wrong measurement voided and recorded again
+expect_exit 0 ord event g.game move unit=R2 distance=1
+expect_exit 64 ord event g.game --void 3
+expect_in "$ERR" "--void SEQ needs --reason"
+expect_exit 64 ord event g.game --void 9 --reason "typo"
+expect_in "$ERR" "turn 1 has no event #9"
+expect_exit 0 ord event g.game --void 3 --reason "measured from the wrong base: 2 inches"
+expect_in "$OUT" "voided event #3"
+expect_exit 65 ord event g.game --void 3 --reason "again"
+expect_in "$ERR" "voided already"
+# the voided event no longer counts: the unit can be recorded again
+expect_exit 0 ord event g.game move unit=R2 distance=2
+expect_exit 0 ord resolve g.game
+expect_exit 65 ord event g.game --void 1 --reason "too late"
+expect_in "$ERR" "which is resolved"
+for _ in 1 2 3 4; do expect_exit 0 ord resolve g.game; done
+expect_exit 0 ord exchange g.game
+expect_exit 0 ord audit g.game
+expect_in "$OUT" "clean"
+expect_in "$OUT" 'turn 1 event #3 (move) was voided before its phase was resolved: "measured from the wrong base: 2 inches"'
+# the replay moved R2 by the event that stands
+expect_eq "$(sql g.game "SELECT count(*) FROM log WHERE kind = 'void'")" 1 "void entries"
+expect_exit 0 ord export g.game --turn 1 -o t1.xml
+expect_exit 0 ord verify t1.xml
+expect_in "$OUT" "was voided before its phase was resolved"
+# a void entry deleted from the file: the event it voided stands again in
+# the replay, and the row's void has no entry
+cp g.game bad.game
+sql bad.game "UPDATE event SET void_log = NULL, void_reason = NULL WHERE seq = 3" >/dev/null
+expect_exit 1 ord audit bad.game
+expect_in "$OUT" "(void): what it records is missing"
+note "ok"
