@@ -146,6 +146,9 @@ int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int arg
 		   char *const *argv, struct ord_diag *diag);
 /* The same for one already-split value (scenario attributes). */
 int ord_key_check_value(const struct ord_key_spec *spec, const char *value, struct ord_buf *why);
+/* What a spec accepts, as the messages say it: "an integer from 1 to
+ * 10000", "one of a b c", "yes or no". */
+void ord_key_describe(const struct ord_key_spec *spec, struct ord_buf *out);
 
 /* ---- what a module may use of the game (implemented by the core) ---- */
 

@@ -146,26 +146,13 @@ static int check_word(const struct bat_rules *r, const char *key, const char *va
 	const struct ord_table *tbl = table(r, tname);
 	struct ord_buf values = ORD_BUF_INIT;
 	int err = 0;
-	const char *p;
-	size_t n;
 
 	ord_table_key_values(tbl, attr, &values);
-	if (value && *value) {
-		n = strlen(value);
-		for (p = values.buf; *p;) {
-			size_t len = strcspn(p, " ");
-			if (len == n && !memcmp(p, value, n))
-				goto out;
-			p += len;
-			if (*p)
-				p++;
-		}
+	if (!value || !*value)
+		err = ord_error_set(ORD_EUSAGE, "%s: missing (expected one of %s)", key, values.buf);
+	else if (!ord_words_has(values.buf, value))
 		err = ord_error_set(ORD_EUSAGE, "%s: unknown '%s' (expected one of %s)", key, value,
 				    values.buf);
-	} else {
-		err = ord_error_set(ORD_EUSAGE, "%s: missing (expected one of %s)", key, values.buf);
-	}
-out:
 	ord_buf_release(&values);
 	return err;
 }

@@ -304,45 +304,26 @@ void ks_text_add(struct ks_text *t, const char *da, const char *en)
 	ord_buf_adds(&t->en, en);
 }
 
-static int word_in(const char *list, const char *w)
-{
-	size_t n = strlen(w);
-	const char *p = list;
-
-	while (p && *p) {
-		size_t len = strcspn(p, " ");
-		if (len == n && !memcmp(p, w, n))
-			return 1;
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	return 0;
-}
-
 static void prov_add(struct ord_buf *prov, const char *name)
 {
-	if (!word_in(prov->buf, name))
-		ord_buf_addf(prov, "%s%s", prov->len ? " " : "", name);
+	if (!ord_words_has(prov->buf, name))
+		ord_words_add(prov, " ", name);
 }
 
 void ks_text_cat(struct ks_text *t, const struct ks_text *src)
 {
-	const char *p = src->prov.buf;
+	const char *p = src->prov.buf, *w;
+	size_t len;
 
 	ord_buf_add(&t->da, src->da.buf, src->da.len);
 	ord_buf_add(&t->en, src->en.buf, src->en.len);
-	while (*p) {
-		char w[128];
-		size_t len = strcspn(p, " ");
-		if (len < sizeof(w)) {
-			memcpy(w, p, len);
-			w[len] = '\0';
-			prov_add(&t->prov, w);
+	while ((w = ord_words_next(&p, &len)) != NULL) {
+		char name[128];
+		if (len < sizeof(name)) {
+			memcpy(name, w, len);
+			name[len] = '\0';
+			prov_add(&t->prov, name);
 		}
-		p += len;
-		while (*p == ' ')
-			p++;
 	}
 }
 
@@ -355,12 +336,10 @@ void ks_text_used(struct ks_text *t, const struct ord_table *tbl)
 void ks_text_mark(struct ks_text *t)
 {
 	struct ord_buf list = ORD_BUF_INIT;
-	const char *p;
 
 	if (!t->prov.len)
 		return;
-	for (p = t->prov.buf; *p; p++)
-		ord_buf_adds(&list, *p == ' ' ? ", " : (char[]){ *p, 0 });
+	ord_words_join(&list, t->prov.buf, ", ", ", ");
 	KS_TF(t, " [foreløbig tabel: %s]", " [provisional table: %s]", list.buf);
 	ord_buf_release(&list);
 }
@@ -445,7 +424,7 @@ static int check_word(const struct ks_rules *r, const char *key, const char *val
 	ord_table_key_values(tbl, attr, &values);
 	if (!value || !*value)
 		err = ord_error_set(ORD_EUSAGE, "%s: missing (expected one of %s)", key, values.buf);
-	else if (!word_in(values.buf, value))
+	else if (!ord_words_has(values.buf, value))
 		err = ord_error_set(ORD_EUSAGE, "%s: unknown '%s' (expected one of %s)", key, value,
 				    values.buf);
 	ord_buf_release(&values);
@@ -941,7 +920,7 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	ord_kv_set(&m, "gruppe", ord_row_str(ammo, "gruppe"));
 	ks_text_used(&t, zones);
 	if (in->zone) {
-		if (!word_in(ord_row_str(ammo, "zoner"), in->zone)) {
+		if (!ord_words_has(ord_row_str(ammo, "zoner"), in->zone)) {
 			err = ord_error_set(ORD_EUSAGE, "zone: %s (%s) is fired at zones %s, not %s",
 					    in->ammo, ord_row_str(ammo, "navn"),
 					    ord_row_str(ammo, "zoner"), in->zone);
@@ -960,7 +939,7 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 			goto done;
 		}
 		out->zone = ord_row_str(row, "zone");
-		if (!word_in(ord_row_str(ammo, "zoner"), out->zone)) {
+		if (!ord_words_has(ord_row_str(ammo, "zoner"), out->zone)) {
 			KS_TF(&t, "%s kan ikke bruges på zone %s (%g cm)",
 			      "%s cannot be used at zone %s (%g cm)", ord_row_str(ammo, "navn"),
 			      out->zone, in->range);
@@ -1508,8 +1487,8 @@ static int table_knows_flag(const struct ks_rules *r, const char *tname, const c
 
 	for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
 		const struct ord_row *row = ord_table_row(tbl, i);
-		if (word_in(ord_row_attr(row, "when") ? ord_row_attr(row, "when") : "", flag) ||
-		    word_in(ord_row_attr(row, "unless") ? ord_row_attr(row, "unless") : "", flag))
+		if (ord_words_has(ord_row_attr(row, "when") ? ord_row_attr(row, "when") : "", flag) ||
+		    ord_words_has(ord_row_attr(row, "unless") ? ord_row_attr(row, "unless") : "", flag))
 			return 1;
 	}
 	return 0;
@@ -1532,7 +1511,7 @@ static void table_flags(const struct ks_rules *r, const char *tname, struct ord_
 				if (len && len < sizeof(w)) {
 					memcpy(w, p, len);
 					w[len] = '\0';
-					if (!word_in(out->buf, w))
+					if (!ord_words_has(out->buf, w))
 						ord_buf_addf(out, "%s%s", out->len ? " " : "", w);
 				}
 				p += len;

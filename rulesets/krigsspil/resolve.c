@@ -74,8 +74,8 @@ static void used_param(struct ord_ctx *ctx, struct ks_text *t, const char *name)
 {
 	const struct ord_row *row = ord_tables_param_row(ks_r(ctx)->tables, name);
 
-	if (row && ord_row_provisional(row) && !strstr(t->prov.buf, name))
-		ord_buf_addf(&t->prov, "%s%s", t->prov.len ? " " : "", name);
+	if (row && ord_row_provisional(row) && !ord_words_has(t->prov.buf, name))
+		ord_words_add(&t->prov, " ", name);
 }
 
 static const char *moral_da(int g)

@@ -64,29 +64,13 @@ static const char *symbol_of(const char *code)
 	return code;
 }
 
-static int word_in(const char *list, const char *w)
-{
-	size_t n = strlen(w);
-	const char *p = list;
-
-	while (p && *p) {
-		size_t len = strcspn(p, " ");
-		if (len == n && !memcmp(p, w, n))
-			return 1;
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	return 0;
-}
-
 static int code_allowed(const char *code, const char *vaaben)
 {
 	size_t i;
 
 	for (i = 0; i < ORD_ARRAY_SIZE(code_arms); i++)
 		if (!strcmp(code_arms[i].code, code))
-			return word_in(code_arms[i].vaaben, vaaben);
+			return ord_words_has(code_arms[i].vaaben, vaaben);
 	return 1; /* a code the notation added later: nothing known against it */
 }
 
@@ -931,7 +915,8 @@ static void check_flags(struct ord_ctx *ctx, const char *list, const char *const
 				for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
 					const char *w = ord_row_attr(ord_table_row(tbl, i), "when");
 					const char *un = ord_row_attr(ord_table_row(tbl, i), "unless");
-					if ((w && word_in(w, name)) || (un && word_in(un, name)))
+					if ((w && ord_words_has(w, name)) ||
+					    (un && ord_words_has(un, name)))
 						known = 1;
 				}
 			}

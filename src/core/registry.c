@@ -173,7 +173,7 @@ void ord_ruleset_names(struct ord_buf *out)
 	size_t i;
 
 	for (i = 0; i < nrulesets; i++)
-		ord_buf_addf(out, "%s%s", i ? ", " : "", rulesets[i]->name);
+		ord_words_add(out, ", ", rulesets[i]->name);
 }
 
 int ord_ruleset_find(const struct ord_ruleset **out, const char *name)
@@ -222,7 +222,7 @@ int ord_notation_find(const struct ord_notation **out, const char *name)
 			return 0;
 		}
 	for (i = 0; i < nnotations; i++)
-		ord_buf_addf(&names, "%s%s", i ? ", " : "", notations[i]->name);
+		ord_words_add(&names, ", ", notations[i]->name);
 	err = valid_name(name) ? find_external(&NOTATION, &mod, name) : ORD_ENOTFOUND;
 	if (err == ORD_ENOTFOUND)
 		err = ord_error_set(ORD_ENOTFOUND,
@@ -268,19 +268,16 @@ const struct ord_event_kind *ord_ruleset_event_kind(const struct ord_ruleset *rs
 	return NULL;
 }
 
-static void describe_expected(const struct ord_key_spec *s, struct ord_buf *why)
+void ord_key_describe(const struct ord_key_spec *s, struct ord_buf *why)
 {
 	switch (s->type) {
 	case ORD_KEY_INT: ord_buf_addf(why, "an integer from %g to %g", s->min, s->max); break;
 	case ORD_KEY_NUM: ord_buf_addf(why, "a number from %g to %g", s->min, s->max); break;
 	case ORD_KEY_BOOL: ord_buf_adds(why, "yes or no"); break;
-	case ORD_KEY_ENUM: {
-		const char *p;
+	case ORD_KEY_ENUM:
 		ord_buf_adds(why, "one of ");
-		for (p = s->values; *p; p++)
-			ord_buf_addch(why, *p == '|' ? ' ' : *p);
+		ord_words_join(why, s->values ? s->values : "", " ", " ");
 		break;
-	}
 	case ORD_KEY_UNIT: ord_buf_adds(why, "a unit id or name"); break;
 	default: ord_buf_adds(why, "text");
 	}
@@ -296,25 +293,13 @@ int ord_key_check_value(const struct ord_key_spec *s, const char *value, struct 
 	case ORD_KEY_INT: ok = !ord_parse_long(value, &l) && l >= s->min && l <= s->max; break;
 	case ORD_KEY_NUM: ok = !ord_parse_num(value, &d) && d >= s->min && d <= s->max; break;
 	case ORD_KEY_BOOL: ok = ord_parse_bool(value) >= 0; break;
-	case ORD_KEY_ENUM: {
-		const char *p = s->values;
-		size_t n = strlen(value);
-		ok = 0;
-		while (p && *p) {
-			const char *bar = strchr(p, '|');
-			size_t len = bar ? (size_t)(bar - p) : strlen(p);
-			if (len == n && !strncmp(p, value, n))
-				ok = 1;
-			p = bar ? bar + 1 : NULL;
-		}
-		break;
-	}
+	case ORD_KEY_ENUM: ok = *value && s->values && ord_words_has(s->values, value); break;
 	case ORD_KEY_UNIT:
 	case ORD_KEY_STR: ok = *value != '\0' && !strchr(value, '\n'); break;
 	}
 	if (!ok) {
 		ord_buf_addf(why, "'%s' is not valid for '%s' (expected ", value, s->name);
-		describe_expected(s, why);
+		ord_key_describe(s, why);
 		ord_buf_addch(why, ')');
 		return ORD_EUSAGE;
 	}
@@ -358,7 +343,7 @@ int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int arg
 		if (!s->name) {
 			ord_buf_reset(&why);
 			for (s = specs; s->name; s++)
-				ord_buf_addf(&why, "%s%s", why.len ? " " : "", s->name);
+				ord_words_add(&why, " ", s->name);
 			ord_diag_add(diag, 0, 0, NULL, NULL,
 				     "unknown key '%s' (expected one of %s)", key, why.buf);
 		} else if (ord_kv_get(out, key)) {

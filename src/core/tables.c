@@ -90,22 +90,15 @@ static void names_free(struct name_list *l)
 /* Split a space-separated list. */
 static void names_split(struct name_list *l, const char *s)
 {
-	const char *p = s;
+	const char *w;
+	size_t len;
 
-	while (p && *p) {
-		size_t len;
-
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-			p++;
-		len = strcspn(p, " \t\r\n");
-		if (!len)
-			break;
+	while ((w = ord_words_next(&s, &len)) != NULL) {
 		l->v = ord_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
 		l->v[l->n] = ord_xmalloc(len + 1);
-		memcpy(l->v[l->n], p, len);
+		memcpy(l->v[l->n], w, len);
 		l->v[l->n][len] = '\0';
 		l->n++;
-		p += len;
 	}
 }
 
@@ -122,22 +115,7 @@ static int names_has(const struct name_list *l, const char *s)
 /* Does the space-separated list hold token (or "*")? */
 static int list_matches(const char *list, const char *token)
 {
-	const char *p = list;
-	size_t tlen = strlen(token);
-
-	while (*p) {
-		size_t len;
-
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-			p++;
-		len = strcspn(p, " \t\r\n");
-		if (!len)
-			break;
-		if ((len == 1 && *p == '*') || (len == tlen && !memcmp(p, token, len)))
-			return 1;
-		p += len;
-	}
-	return 0;
+	return ord_words_has(list, "*") || ord_words_has(list, token);
 }
 
 /* A number as the tables write it: a decimal, or p/q with q > 0. */
@@ -1259,7 +1237,7 @@ int ord_tables_print(const struct ord_tables *t, const char *table, struct ord_b
 			return 0;
 		}
 		for (i = 0; i < t->n; i++)
-			ord_buf_addf(&names, "%s%s", i ? " " : "", t->tables[i]->name);
+			ord_words_add(&names, " ", t->tables[i]->name);
 		err = ord_error_set(ORD_ENOTFOUND, "no table '%s' in %s (expected one of %s)",
 				    table, t->name, names.buf);
 		ord_buf_release(&names);
