@@ -442,116 +442,28 @@ static int check_dice(const char *key, const int *d, int n)
 	return 0;
 }
 
-static int flag_on(const struct ord_kv *flags, const char *name)
-{
-	return flags && ord_parse_bool(ord_kv_get(flags, name)) == 1;
-}
-
-/* Every name of the space-separated list set (want = 1) or none (want = 0). */
-static int flags_hold(const char *list, const struct ord_kv *flags, int want)
-{
-	const char *p = list;
-	char name[128];
-
-	while (p && *p) {
-		size_t len = strcspn(p, " \t\r\n");
-		if (len && len < sizeof(name)) {
-			memcpy(name, p, len);
-			name[len] = '\0';
-			if (flag_on(flags, name) != want)
-				return 0;
-		}
-		p += len;
-		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-			p++;
-	}
-	return 1;
-}
-
 /*
- * Apply a modifiers table as ord_table_apply does (sums, fractions of
- * base, per counts, then multipliers), writing each applied row as
- * ", +3 zone I" in both languages; returns the total in *out.
+ * A modifiers table applied to base by the tables engine (sums, fractions
+ * of base, per counts, then multipliers), each row applied written as
+ * ", +3 zone I" in both languages (the rows' label and label_en); returns
+ * the number of rows applied and the total in *out.
  */
 static int apply_mods(const struct ks_rules *r, const char *name, double base,
 		      const struct ord_kv *flags, double *out, struct ks_text *why)
 {
+	static const struct ord_apply_text da = { "label", 1 }, en = { "label_en", 1 };
 	const struct ord_table *tbl = ks_table(r, name);
-	double total = base;
-	size_t i;
-	int pass, applied = 0;
+	size_t n = 0;
 
 	ks_text_used(why, tbl);
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < ord_table_nrows(tbl); i++) {
-			const struct ord_row *row = ord_table_row(tbl, i);
-			enum ord_mod_mode mode = ord_row_mode(row);
-			const char *when = ord_row_attr(row, "when"),
-				   *unless = ord_row_attr(row, "unless");
-			const char *en = ord_row_attr(row, "label_en");
-			double value = 0, d = 0, n = 0;
-
-			if ((mode == ORD_MOD_TIMES) != (pass == 1))
-				continue;
-			if (ord_row_num(row, "value", &value)) {
-				ord_error_clear();
-				continue;
-			}
-			if (mode == ORD_MOD_PER) {
-				char key[128];
-				const char *s;
-				size_t len;
-				if (!when)
-					continue;
-				while (*when == ' ')
-					when++;
-				len = strcspn(when, " \t\r\n");
-				if (len >= sizeof(key))
-					continue;
-				memcpy(key, when, len);
-				key[len] = '\0';
-				s = flags ? ord_kv_get(flags, key) : NULL;
-				if (!s || ord_parse_num(s, &n) || n == 0)
-					continue;
-				if (unless && !flags_hold(unless, flags, 0))
-					continue;
-				d = value * n;
-			} else {
-				if (when && !flags_hold(when, flags, 1))
-					continue;
-				if (unless && !flags_hold(unless, flags, 0))
-					continue;
-				d = mode == ORD_MOD_FRACTION ? value * base : value;
-			}
-			if (!en)
-				en = ord_row_label(row);
-			applied++;
-			if (mode == ORD_MOD_TIMES) {
-				total *= value;
-				ks_text_add(why, ", ×", ", ×");
-				text_num(why, value);
-				ord_buf_addf(&why->da, " %s", ord_row_label(row));
-				ord_buf_addf(&why->en, " %s", en);
-				continue;
-			}
-			total += d;
-			ks_text_add(why, ", ", ", ");
-			if (d >= 0)
-				ks_text_add(why, "+", "+");
-			text_num(why, d);
-			ord_buf_addf(&why->da, " %s", ord_row_label(row));
-			ord_buf_addf(&why->en, " %s", en);
-			if (mode == ORD_MOD_PER) {
-				ks_text_add(why, " (", " (");
-				text_num(why, n);
-				ks_text_add(why, " × ", " × ");
-				text_num(why, value);
-				ks_text_add(why, ")", ")");
-			}
-		}
+	if (ord_table_apply_text(out, &n, tbl, base, flags, NULL, &da, &why->da) ||
+	    ord_table_apply_text(out, NULL, tbl, base, flags, NULL, &en, &why->en)) {
+		/* ks_load checked the table is a modifiers table */
+		ord_error_clear();
+		*out = base;
+		return 0;
 	}
-	*out = total;
-	return applied;
+	return (int)n;
 }
 
 static int sum3(const int *d)

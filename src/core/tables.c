@@ -850,25 +850,39 @@ static void add_signed(struct ord_buf *b, double v)
 	ord_tables_fmt(b, v, 1);
 }
 
-int ord_table_apply(double *out, const struct ord_table *mods, double base,
-		    const struct ord_kv *flags, const struct ord_kv *match, struct ord_buf *why)
+/* The words a row adds to an explanation: its `label` attribute as the
+ * caller asks (a translation such as label_en), else its label. */
+static const char *row_words(const struct ord_row *row, const struct ord_apply_text *text)
+{
+	const char *s = text && text->label ? ord_row_attr(row, text->label) : NULL;
+
+	return s ? s : ord_row_label(row);
+}
+
+int ord_table_apply_text(double *out, size_t *applied, const struct ord_table *mods, double base,
+			 const struct ord_kv *flags, const struct ord_kv *match,
+			 const struct ord_apply_text *text, struct ord_buf *why)
 {
 	struct ord_buf b = ORD_BUF_INIT;
+	int rows_only = text && text->rows_only;
 	double total = base, value;
-	size_t i;
+	size_t i, n = 0;
 	int added = 0, timed = 0, pass;
 
 	*out = base;
+	if (applied)
+		*applied = 0;
 	if (mods->kind != ORD_TABLE_MODIFIERS)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: table '%s' is not a modifiers table",
 				     mods->doc->name, mods->line, mods->name);
-	ord_tables_fmt(&b, base, 1);
+	if (!rows_only)
+		ord_tables_fmt(&b, base, 1);
 	/* additions first, then multipliers, so that a halving applies to the
 	 * whole adjusted total whatever the order of the rows */
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < mods->nrows; i++) {
 			const struct ord_row *row = &mods->rows[i];
-			double d, n = 0;
+			double d, count = 0;
 
 			if ((row->mode == ORD_MOD_TIMES) != (pass == 1))
 				continue;
@@ -879,52 +893,52 @@ int ord_table_apply(double *out, const struct ord_table *mods, double base,
 			case ORD_MOD_SUM: d = value; break;
 			case ORD_MOD_FRACTION: d = value * base; break;
 			case ORD_MOD_PER: {
-				const char *key = ord_row_attr(row, "when");
-				const char *s;
-				while (*key == ' ' || *key == '\t')
-					key++;
-				{
-					char name[128];
-					size_t len = strcspn(key, " \t\r\n");
-					if (len >= sizeof(name))
-						len = sizeof(name) - 1;
-					memcpy(name, key, len);
-					name[len] = '\0';
-					s = flags ? ord_kv_get(flags, name) : NULL;
-				}
-				if (!s || parse_number(s, &n) || n == 0)
+				const char *key = ord_row_attr(row, "when"), *w, *s;
+				char name[128];
+				size_t len;
+
+				if (!key || (w = ord_words_next(&key, &len)) == NULL)
 					continue;
-				d = value * n;
+				if (len >= sizeof(name))
+					len = sizeof(name) - 1;
+				memcpy(name, w, len);
+				name[len] = '\0';
+				s = flags ? ord_kv_get(flags, name) : NULL;
+				if (!s || parse_number(s, &count) || count == 0)
+					continue;
+				d = value * count;
 				break;
 			}
 			case ORD_MOD_TIMES:
-				if (added && !timed) {
+				if (added && !timed && !rows_only) {
 					ord_buf_adds(&b, " = ");
 					ord_tables_fmt(&b, total, 1);
 				}
 				total *= value;
 				timed = 1;
+				n++;
 				ord_buf_adds(&b, ", ×");
 				ord_tables_fmt(&b, value, 1);
-				ord_buf_addf(&b, " %s", ord_row_label(row));
+				ord_buf_addf(&b, " %s", row_words(row, text));
 				continue;
 			default: continue;
 			}
 			total += d;
 			added = 1;
+			n++;
 			ord_buf_adds(&b, ", ");
 			add_signed(&b, d);
-			ord_buf_addf(&b, " %s", ord_row_label(row));
+			ord_buf_addf(&b, " %s", row_words(row, text));
 			if (row->mode == ORD_MOD_PER) {
 				ord_buf_adds(&b, " (");
-				ord_tables_fmt(&b, n, 1);
+				ord_tables_fmt(&b, count, 1);
 				ord_buf_adds(&b, " × ");
 				ord_tables_fmt(&b, value, 1);
 				ord_buf_addch(&b, ')');
 			}
 		}
 	}
-	if (added || timed) {
+	if ((added || timed) && !rows_only) {
 		ord_buf_adds(&b, " = ");
 		ord_tables_fmt(&b, total, 1);
 	}
@@ -932,7 +946,15 @@ int ord_table_apply(double *out, const struct ord_table *mods, double base,
 		ord_buf_add(why, b.buf, b.len);
 	ord_buf_release(&b);
 	*out = total;
+	if (applied)
+		*applied = n;
 	return 0;
+}
+
+int ord_table_apply(double *out, const struct ord_table *mods, double base,
+		    const struct ord_kv *flags, const struct ord_kv *match, struct ord_buf *why)
+{
+	return ord_table_apply_text(out, NULL, mods, base, flags, match, NULL, why);
 }
 
 /* ---- a row ----------------------------------------------------------------- */
