@@ -31,6 +31,8 @@
 #include "orderly.h"
 #include "notation.h"
 
+struct ord_tables; /* tables.h */
+
 /* The version this header describes; the oldest a core accepts. */
 #define ORD_RULESET_VERSION 1
 #define ORD_RULESET_VERSION_MIN 1
@@ -51,7 +53,13 @@ enum ord_key_type {
 	ORD_KEY_BOOL,    /* yes/no */
 	ORD_KEY_ENUM,    /* one of values, "a|b|c" */
 	ORD_KEY_UNIT,    /* a unit id or name of the game */
+	ORD_KEY_WORD,    /* one of the values a table lists: values = "table.attr"
+			    (checked where the tables are at hand, in the
+			    calculator; elsewhere it is checked as text) */
 };
+/* A max at or above this is no bound of the rules' own: a calculator's
+ * messages then say "0 or more" rather than "0 to 1000000". */
+#define ORD_KEY_MANY 100000.0
 
 struct ord_key_spec {
 	const char *name; /* key, as written: range=4 */
@@ -149,6 +157,84 @@ int ord_key_check_value(const struct ord_key_spec *spec, const char *value, stru
 /* What a spec accepts, as the messages say it: "an integer from 1 to
  * 10000", "one of a b c", "yes or no". */
 void ord_key_describe(const struct ord_key_spec *spec, struct ord_buf *out);
+
+/* ---- the calculator: `orderly calc RULESET WHAT key=value...` ----------
+ *
+ * A module's `calc` slot hands its calculations to ord_calc_run, the one
+ * driver of every ruleset's calculator: it finds the calculation, checks
+ * the arguments against its key specs with the checker the events use
+ * (the messages start with the key: "firers: 'x' is not a whole number
+ * (expected 0 or more)"), hands out dice (those given with --dice first,
+ * then dice rolled as a game's are, from a fresh random key; a module
+ * never rolls by itself), and writes the answer: one line of text
+ *     SUMMARY (EXPLANATION)AFTER
+ *     dice rolled: NAME dN = V, ...
+ * or the <calc ruleset= what=> document with a <value> per value, a <die>
+ * per die and an <explanation> (one per language when there are several).
+ *
+ * In a calculation's args, ORD_KEY_WORD takes its values from the module's
+ * tables, an ORD_KEY_NUM's help names its unit ("inches": the messages
+ * then call it a distance), and a max of ORD_KEY_MANY or more is "no
+ * bound".  Keys beyond the specs are refused unless flag_tables are given:
+ * then PREFIX+FLAG is a modifier flag (yes, no or a number) for every FLAG
+ * in the when/unless lists of those modifiers tables.
+ */
+struct ord_calc; /* one calculation being run (opaque) */
+
+struct ord_calculation {
+	const char *what;                 /* "fire" */
+	const struct ord_key_spec *args;  /* its arguments, zero-terminated */
+	unsigned ndice;                   /* at most this many dice from --dice */
+	const char *const *flag_tables;   /* modifiers tables whose flags are arguments
+					     too, NULL-terminated; NULL: none */
+	const char *const *flag_prefixes; /* a flag argument is PREFIX+FLAG ("a_", "d_"),
+					     NULL-terminated; NULL: no prefix */
+	/* Compute: read ord_calc_args, take dice with ord_calc_die, answer
+	 * with ord_calc_value and ord_calc_explain; 0 or an ORD_E* code with
+	 * the message set. */
+	int (*run)(struct ord_calc *c, struct ord_rules *rules);
+};
+
+struct ord_calculator {
+	const char *ruleset;                 /* <calc ruleset="..."> */
+	const struct ord_calculation *calcs; /* terminated by a NULL what */
+	const char *lang_key;                /* the argument that picks the language of
+						      the text answer ("lang"), or NULL */
+	const char *const *dice_rolled;      /* "lang", "words" pairs, NULL-terminated:
+						      the text answer's "dice rolled" (NULL:
+						      English) */
+};
+
+/* Run calculation `what` of calc (the module's `calc` slot calls it with
+ * its own arguments; tables are the module's, for ORD_KEY_WORD and flags). */
+int ord_calc_run(const struct ord_calculator *calc, struct ord_rules *rules,
+		 const struct ord_tables *tables, const char *what, const struct ord_kv *args,
+		 const int *dice, size_t ndice, int xml, struct ord_buf *out);
+/* The checked arguments: every key given, defaults filled in (flags too). */
+const struct ord_kv *ord_calc_args(struct ord_calc *c);
+/* The modifier flags given with prefix ("a_"), the prefix removed, into flags. */
+void ord_calc_flags(struct ord_calc *c, const char *prefix, struct ord_kv *flags);
+/* The next die: the next of --dice (its face is the computation's to
+ * check), else rolled.  name names it in the answer ("to_hit"). */
+int ord_calc_die(struct ord_calc *c, int *out, unsigned sides, const char *name);
+/* A value of the answer (a <value>; "name value" in the default summary). */
+void ord_calc_value(struct ord_calc *c, const char *name, const char *value);
+void ord_calc_value_int(struct ord_calc *c, const char *name, long v);
+void ord_calc_value_num(struct ord_calc *c, const char *name, double v);
+/* The text answer's start (default: the values, "name value, ..."), and
+ * what follows the explanation's parentheses. */
+void ord_calc_summary(struct ord_calc *c, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+void ord_calc_after(struct ord_calc *c, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+/* The explanation in a language ("en"); the first given is the module's own. */
+void ord_calc_explain(struct ord_calc *c, const char *lang, const char *text);
 
 /* ---- what a module may use of the game (implemented by the core) ---- */
 

@@ -8,10 +8,9 @@
  * the calculator and the turn resolution, so both always agree.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <sodium.h>
 
 #include "rulesets/battalion/calc.h"
 
@@ -707,45 +706,44 @@ out:
 	return err;
 }
 
-/* ---- the calculator -------------------------------------------------------- */
+/* ---- the calculator (the core's driver, ruleset.h) ------------------------ */
 
-enum arg_type {
-	ARG_BOOL = 1, /* yes/no */
-	ARG_INT,      /* a whole number >= 0 */
-	ARG_NUM,      /* a decimal >= 0 */
-	ARG_WORD,     /* one of the values of table.attr */
-	ARG_FRACTION, /* 1/4 1/2 3/4 1 */
-	ARG_SIDE,     /* a, b or no */
-};
-
-struct arg_spec {
-	const char *key;
-	enum arg_type type;
-	const char *def;   /* NULL: required */
-	const char *table; /* ARG_WORD: where the allowed values are */
-	const char *attr;
-};
-
-#define FLAG(k)                               \
-	{                                     \
-		k, ARG_BOOL, "no", NULL, NULL \
+#define FLAG(k)                                            \
+	{                                                  \
+		k, ORD_KEY_BOOL, 0, NULL, 0, 0, "no", NULL \
+	}
+#define WORD(k, values)                                      \
+	{                                                    \
+		k, ORD_KEY_WORD, 1, values, 0, 0, NULL, NULL \
+	}
+#define COUNT(k)                                                \
+	{                                                       \
+		k, ORD_KEY_INT, 1, NULL, 0, 1000000, NULL, NULL \
+	}
+#define INCHES(k)                                                   \
+	{                                                           \
+		k, ORD_KEY_NUM, 1, NULL, 0, 1000000, NULL, "inches" \
+	}
+#define END                                        \
+	{                                          \
+		NULL, 0, 0, NULL, 0, 0, NULL, NULL \
 	}
 
-static const struct arg_spec move_args[] = {
-	{ "kind", ARG_WORD, NULL, "kinds", "kind" },
-	{ "formation", ARG_WORD, NULL, "formations", "formation" },
-	{ "fraction", ARG_FRACTION, "1", NULL, NULL },
+static const struct ord_key_spec move_args[] = {
+	WORD("kind", "kinds.kind"),
+	WORD("formation", "formations.formation"),
+	{ "fraction", ORD_KEY_STR, 0, NULL, 0, 0, "1", NULL },
 	FLAG("charge"),
 	FLAG("elite"),
-	{ "terrain", ARG_WORD, "open", "terrain", "terrain" },
-	{ NULL, 0, NULL, NULL, NULL },
+	{ "terrain", ORD_KEY_WORD, 0, "terrain.terrain", 0, 0, "open", NULL },
+	END,
 };
 
-static const struct arg_spec fire_args[] = {
-	{ "firers", ARG_INT, NULL, NULL, NULL },
-	{ "weapon", ARG_WORD, NULL, "fire", "weapon" },
-	{ "range", ARG_NUM, NULL, NULL, NULL },
-	{ "target_formation", ARG_WORD, NULL, "formations", "formation" },
+static const struct ord_key_spec fire_args[] = {
+	COUNT("firers"),
+	WORD("weapon", "fire.weapon"),
+	INCHES("range"),
+	WORD("target_formation", "formations.formation"),
 	FLAG("target_moved"),
 	FLAG("firer_moved"),
 	FLAG("firer_changed_formation"),
@@ -755,37 +753,37 @@ static const struct arg_spec fire_args[] = {
 	FLAG("target_in_woods"),
 	FLAG("firer_in_woods"),
 	FLAG("firer_on_hill"),
-	{ NULL, 0, NULL, NULL, NULL },
+	END,
 };
 
-static const struct arg_spec artillery_args[] = {
-	{ "shot", ARG_WORD, NULL, "artillery", "shot" },
-	{ "range", ARG_NUM, NULL, NULL, NULL },
-	{ "target_formation", ARG_WORD, "line", "formations", "formation" },
+static const struct ord_key_spec artillery_args[] = {
+	WORD("shot", "artillery.shot"),
+	INCHES("range"),
+	{ "target_formation", ORD_KEY_WORD, 0, "formations.formation", 0, 0, "line", NULL },
 	FLAG("horse_moved_unlimbered"),
-	{ NULL, 0, NULL, NULL, NULL },
+	END,
 };
 
-static const struct arg_spec morale_args[] = {
-	{ "losses", ARG_INT, "0", NULL, NULL },
+static const struct ord_key_spec morale_args[] = {
+	{ "losses", ORD_KEY_INT, 0, NULL, 0, 1000000, "0", NULL },
 	FLAG("elite"),
 	FLAG("militia"),
 	FLAG("failed_before"),
 	FLAG("lost_melee"),
 	FLAG("routed_recently"),
-	{ NULL, 0, NULL, NULL, NULL },
+	END,
 };
 
-static const struct arg_spec morale20_args[] = {
-	{ "class", ARG_WORD, NULL, "morale20", "class" },
-	{ NULL, 0, NULL, NULL, NULL },
+static const struct ord_key_spec morale20_args[] = {
+	WORD("class", "morale20.class"),
+	END,
 };
 
-static const struct arg_spec melee_args[] = {
-	{ "a_kind", ARG_WORD, NULL, "kinds", "kind" },
-	{ "a_figures", ARG_INT, NULL, NULL, NULL },
-	{ "b_kind", ARG_WORD, NULL, "kinds", "kind" },
-	{ "b_figures", ARG_INT, NULL, NULL, NULL },
+static const struct ord_key_spec melee_args[] = {
+	WORD("a_kind", "kinds.kind"),
+	COUNT("a_figures"),
+	WORD("b_kind", "kinds.kind"),
+	COUNT("b_figures"),
 	FLAG("a_column"),
 	FLAG("a_motion"),
 	FLAG("a_fresh"),
@@ -800,22 +798,23 @@ static const struct arg_spec melee_args[] = {
 	FLAG("b_elite"),
 	FLAG("b_square_vs_cavalry"),
 	FLAG("b_hill"),
-	{ "pursuit", ARG_SIDE, "no", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
+	{ "pursuit", ORD_KEY_ENUM, 0, "a|b|no", 0, 0, "no", NULL },
+	END,
 };
 
-/* The checked arguments of one calculation. */
-struct calc_args {
-	const struct arg_spec *spec;
-	struct ord_kv kv; /* every key of spec, defaults filled in */
-};
-
-static void list_keys(struct ord_buf *b, const struct arg_spec *spec)
+static int arg_flag(struct ord_calc *c, const char *key)
 {
-	size_t i;
+	return ord_kv_get_bool(ord_calc_args(c), key, 0);
+}
 
-	for (i = 0; spec[i].key; i++)
-		ord_buf_addf(b, "%s%s", i ? " " : "", spec[i].key);
+static int arg_int(struct ord_calc *c, const char *key)
+{
+	return (int)ord_kv_get_int(ord_calc_args(c), key, 0);
+}
+
+static const char *arg(struct ord_calc *c, const char *key)
+{
+	return ord_kv_get(ord_calc_args(c), key);
 }
 
 static int gcd(int a, int b)
@@ -828,6 +827,7 @@ static int gcd(int a, int b)
 	return a;
 }
 
+/* "1/2" (or "2/4", "0.5") in parts of the move; -1 if it is none. */
 static int fraction_quarters(const char *s, int parts, int *out)
 {
 	double num, den = 1, v;
@@ -851,414 +851,244 @@ static int fraction_quarters(const char *s, int parts, int *out)
 	return 0;
 }
 
-static int check_arg(const struct bat_rules *r, const struct arg_spec *sp, const char *v)
+/* The fraction argument in parts of the move, or ORD_EUSAGE listing them. */
+static int arg_fraction(const struct bat_rules *r, const char *key, const char *v, int *out)
 {
-	long l;
-	double d;
-	int q;
+	int parts = (int)param(r, "move_fraction_parts"), i, err = 0;
+	struct ord_buf allowed = ORD_BUF_INIT;
 
-	switch (sp->type) {
-	case ARG_BOOL:
-		if (ord_parse_bool(v) < 0)
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' is not a flag (expected yes or no)",
-					     sp->key, v);
+	if (!fraction_quarters(v, parts, out))
 		return 0;
-	case ARG_INT:
-		if (ord_parse_long(v, &l) || l < 0 || l > 1000000)
-			return ord_error_set(ORD_EUSAGE,
-					     "%s: '%s' is not a whole number (expected 0 or more)",
-					     sp->key, v);
-		return 0;
-	case ARG_NUM:
-		if (ord_parse_num(v, &d) || d < 0 || d > 1e6)
-			return ord_error_set(ORD_EUSAGE,
-					     "%s: '%s' is not a distance (expected inches, 0 or more)",
-					     sp->key, v);
-		return 0;
-	case ARG_WORD: return check_word(r, sp->key, v, sp->table, sp->attr);
-	case ARG_FRACTION: {
-		int parts = (int)param(r, "move_fraction_parts"), i;
-		struct ord_buf allowed = ORD_BUF_INIT;
-		int err = 0;
-
-		if (fraction_quarters(v, parts, &q)) {
-			for (i = 1; i <= parts; i++) {
-				int g = gcd(i, parts);
-				if (i > 1)
-					ord_buf_addch(&allowed, ' ');
-				if (i == parts)
-					ord_buf_adds(&allowed, "1");
-				else
-					ord_buf_addf(&allowed, "%d/%d", i / g, parts / g);
-			}
-			err = ord_error_set(ORD_EUSAGE,
-					    "%s: '%s' is not a fraction of the move (expected one of %s)",
-					    sp->key, v, allowed.buf);
-		}
-		ord_buf_release(&allowed);
-		return err;
+	for (i = 1; i <= parts; i++) {
+		int g = gcd(i, parts);
+		if (i == parts)
+			ord_words_add(&allowed, " ", "1");
+		else
+			ord_buf_addf(&allowed, "%s%d/%d", allowed.len ? " " : "", i / g, parts / g);
 	}
-	case ARG_SIDE:
-		if (strcmp(v, "a") && strcmp(v, "b") && strcmp(v, "no"))
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' (expected a, b or no)", sp->key, v);
-		return 0;
-	}
-	return 0;
-}
-
-static int calc_args_check(struct calc_args *ca, const struct bat_rules *r, const char *what,
-			   const struct arg_spec *spec, const struct ord_kv *args)
-{
-	struct ord_buf keys = ORD_BUF_INIT;
-	size_t i, j;
-	int err = 0;
-
-	ca->spec = spec;
-	ord_kv_init(&ca->kv);
-	for (i = 0; args && i < args->n; i++) {
-		for (j = 0; spec[j].key; j++)
-			if (!strcmp(spec[j].key, args->items[i].key))
-				break;
-		if (!spec[j].key) {
-			list_keys(&keys, spec);
-			err = ord_error_set(ORD_EUSAGE, "%s: unknown key '%s' (expected %s)", what,
-					    args->items[i].key, keys.buf);
-			goto out;
-		}
-	}
-	for (j = 0; spec[j].key; j++) {
-		const char *v = args ? ord_kv_get(args, spec[j].key) : NULL;
-		if (!v)
-			v = spec[j].def;
-		if (!v) {
-			if (spec[j].type == ARG_WORD)
-				err = check_word(r, spec[j].key, NULL, spec[j].table, spec[j].attr);
-			else
-				err = ord_error_set(ORD_EUSAGE, "%s: missing (%s needs %s=%s)",
-						    spec[j].key, what, spec[j].key,
-						    spec[j].type == ARG_NUM ? "INCHES" : "N");
-			goto out;
-		}
-		if ((err = check_arg(r, &spec[j], v)) != 0)
-			goto out;
-		ord_kv_set(&ca->kv, spec[j].key, v);
-	}
-out:
-	ord_buf_release(&keys);
+	err = ord_error_set(ORD_EUSAGE, "%s: '%s' is not a fraction of the move (expected one of %s)",
+			    key, v, allowed.buf);
+	ord_buf_release(&allowed);
 	return err;
 }
 
-static int arg_flag(const struct calc_args *ca, const char *key)
+/* The explanation, in the only language of these rules. */
+static int explained(struct ord_calc *c, int err, const struct ord_buf *why)
 {
-	return ord_kv_get_bool(&ca->kv, key, 0);
+	if (!err)
+		ord_calc_explain(c, "en", why->buf);
+	return err;
 }
 
-static int arg_int(const struct calc_args *ca, const char *key)
+static int calc_move(struct ord_calc *c, struct ord_rules *rules)
 {
-	return (int)ord_kv_get_int(&ca->kv, key, 0);
-}
-
-/* The dice of one calculation: given ones first, rolled ones after. */
-struct calc_dice {
-	const int *given;
-	size_t ngiven, used;
-	struct ord_buf rolled; /* "a d6 = 3, ..." */
-	struct ord_buf xml;    /* <die .../> elements */
-};
-
-static int take_die(struct calc_dice *d, int *out, const char *name, int sides)
-{
-	int rolled = 0;
-
-	if (d->used < d->ngiven) {
-		*out = d->given[d->used++];
-	} else {
-		if (sodium_init() < 0)
-			return ord_error_set(ORD_ERROR, "cannot initialise libsodium for dice");
-		*out = (int)randombytes_uniform((uint32_t)sides) + 1;
-		rolled = 1;
-		ord_buf_addf(&d->rolled, "%s%s d%d = %d", d->rolled.len ? ", " : "", name, sides, *out);
-	}
-	ord_buf_addf(&d->xml, "  <die name=\"%s\" sides=\"%d\" rolled=\"%s\">%d</die>\n", name,
-		     sides, rolled ? "yes" : "no", *out);
-	return 0;
-}
-
-/* Output: "name value" pairs for plain text and <value> elements. */
-struct calc_out {
-	struct ord_buf plain;  /* the result, before the explanation */
-	struct ord_buf suffix; /* what follows the explanation */
-	struct ord_buf xml;    /* <value> elements */
-};
-
-static void put_value(struct calc_out *o, const char *name, const char *value)
-{
-	ord_buf_adds(&o->xml, "  <value name=\"");
-	ord_buf_add_xml(&o->xml, name);
-	ord_buf_adds(&o->xml, "\">");
-	ord_buf_add_xml(&o->xml, value);
-	ord_buf_adds(&o->xml, "</value>\n");
-}
-
-static void put_int(struct calc_out *o, const char *name, long v)
-{
-	struct ord_buf b = ORD_BUF_INIT;
-
-	ord_buf_addf(&b, "%ld", v);
-	put_value(o, name, b.buf);
-	ord_buf_release(&b);
-}
-
-static int calc_move(const struct bat_rules *r, struct calc_args *ca, struct calc_dice *d,
-		     struct calc_out *o, struct ord_buf *why)
-{
+	const struct bat_rules *r = bat_rules(rules);
 	struct bat_move_in in;
 	struct bat_move_out res;
-	struct ord_buf dist = ORD_BUF_INIT;
+	struct ord_buf dist = ORD_BUF_INIT, why = ORD_BUF_INIT;
 	int err;
 
 	memset(&in, 0, sizeof(in));
-	in.kind = ord_kv_get(&ca->kv, "kind");
-	in.formation = ord_kv_get(&ca->kv, "formation");
-	fraction_quarters(ord_kv_get(&ca->kv, "fraction"), (int)param(r, "move_fraction_parts"),
-			  &in.quarters);
-	in.charge = arg_flag(ca, "charge");
-	in.elite = arg_flag(ca, "elite");
-	in.terrain = ord_kv_get(&ca->kv, "terrain");
-	if ((err = bat_move(r, &in, &res, why)) != 0)
-		return err;
+	in.kind = arg(c, "kind");
+	in.formation = arg(c, "formation");
+	in.charge = arg_flag(c, "charge");
+	in.elite = arg_flag(c, "elite");
+	in.terrain = arg(c, "terrain");
+	if ((err = arg_fraction(r, "fraction", arg(c, "fraction"), &in.quarters)) != 0 ||
+	    (err = bat_move(r, &in, &res, &why)) != 0)
+		goto out;
 	ord_tables_fmt(&dist, res.distance, 0);
-	put_value(o, "distance", dist.buf);
-	ord_buf_addf(&o->plain, "distance %s in.", dist.buf);
+	ord_calc_value(c, "distance", dist.buf);
+	ord_calc_summary(c, "distance %s in.", dist.buf);
+out:
+	err = explained(c, err, &why);
 	ord_buf_release(&dist);
-	return 0;
+	ord_buf_release(&why);
+	return err;
 }
 
-static int calc_fire(const struct bat_rules *r, struct calc_args *ca, struct calc_dice *d,
-		     struct calc_out *o, struct ord_buf *why)
+static int calc_fire(struct ord_calc *c, struct ord_rules *rules)
 {
 	struct bat_fire_in in;
 	struct bat_fire_out res;
+	struct ord_buf why = ORD_BUF_INIT;
 	int err;
 
 	memset(&in, 0, sizeof(in));
-	in.firers = arg_int(ca, "firers");
-	in.weapon = ord_kv_get(&ca->kv, "weapon");
-	in.range = ord_kv_get_num(&ca->kv, "range", 0);
-	in.target_formation = ord_kv_get(&ca->kv, "target_formation");
-	in.target_moved = arg_flag(ca, "target_moved");
-	in.firer_moved = arg_flag(ca, "firer_moved");
-	in.firer_changed_formation = arg_flag(ca, "firer_changed_formation");
-	in.firer_light = arg_flag(ca, "firer_light");
-	in.firer_skirmish = arg_flag(ca, "firer_skirmish");
-	in.enfilade = arg_flag(ca, "enfilade");
-	in.target_in_woods = arg_flag(ca, "target_in_woods");
-	in.firer_in_woods = arg_flag(ca, "firer_in_woods");
-	in.firer_on_hill = arg_flag(ca, "firer_on_hill");
-	if ((err = bat_fire(r, &in, &res, why)) != 0)
-		return err;
-	put_int(o, "casualties", res.casualties);
-	put_int(o, "trays", res.trays);
-	put_int(o, "remainder", res.remainder);
-	ord_buf_addf(&o->plain, "casualties %d", res.casualties);
-	ord_buf_addf(&o->suffix, ": %d %s, %d carried", res.trays,
-		     res.trays == 1 ? "tray" : "trays", res.remainder);
-	return 0;
+	in.firers = arg_int(c, "firers");
+	in.weapon = arg(c, "weapon");
+	in.range = ord_kv_get_num(ord_calc_args(c), "range", 0);
+	in.target_formation = arg(c, "target_formation");
+	in.target_moved = arg_flag(c, "target_moved");
+	in.firer_moved = arg_flag(c, "firer_moved");
+	in.firer_changed_formation = arg_flag(c, "firer_changed_formation");
+	in.firer_light = arg_flag(c, "firer_light");
+	in.firer_skirmish = arg_flag(c, "firer_skirmish");
+	in.enfilade = arg_flag(c, "enfilade");
+	in.target_in_woods = arg_flag(c, "target_in_woods");
+	in.firer_in_woods = arg_flag(c, "firer_in_woods");
+	in.firer_on_hill = arg_flag(c, "firer_on_hill");
+	if ((err = bat_fire(bat_rules(rules), &in, &res, &why)) != 0)
+		goto out;
+	ord_calc_value_int(c, "casualties", res.casualties);
+	ord_calc_value_int(c, "trays", res.trays);
+	ord_calc_value_int(c, "remainder", res.remainder);
+	ord_calc_summary(c, "casualties %d", res.casualties);
+	ord_calc_after(c, ": %d %s, %d carried", res.trays, res.trays == 1 ? "tray" : "trays",
+		       res.remainder);
+out:
+	err = explained(c, err, &why);
+	ord_buf_release(&why);
+	return err;
 }
 
-static int calc_artillery(const struct bat_rules *r, struct calc_args *ca, struct calc_dice *d,
-			  struct calc_out *o, struct ord_buf *why)
+static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
 {
+	const struct bat_rules *r = bat_rules(rules);
 	struct bat_artillery_in in;
 	struct bat_artillery_out res;
+	struct ord_buf why = ORD_BUF_INIT;
 	int err;
 
 	memset(&in, 0, sizeof(in));
-	in.shot = ord_kv_get(&ca->kv, "shot");
-	in.range = ord_kv_get_num(&ca->kv, "range", 0);
-	in.target_formation = ord_kv_get(&ca->kv, "target_formation");
-	in.horse_moved_unlimbered = arg_flag(ca, "horse_moved_unlimbered");
-	if ((err = take_die(d, &in.die, "to_hit", (int)param(r, "artillery_die"))) != 0)
-		return err;
-	if ((err = bat_artillery(r, &in, &res, why)) != 0)
-		return err;
-	put_value(o, "hit", res.hit ? "yes" : "no");
-	put_int(o, "casualties", res.casualties);
-	ord_buf_addf(&o->plain, "hit %s, casualties %d", res.hit ? "yes" : "no", res.casualties);
-	return 0;
+	in.shot = arg(c, "shot");
+	in.range = ord_kv_get_num(ord_calc_args(c), "range", 0);
+	in.target_formation = arg(c, "target_formation");
+	in.horse_moved_unlimbered = arg_flag(c, "horse_moved_unlimbered");
+	if ((err = ord_calc_die(c, &in.die, (unsigned)param(r, "artillery_die"), "to_hit")) != 0 ||
+	    (err = bat_artillery(r, &in, &res, &why)) != 0)
+		goto out;
+	ord_calc_value(c, "hit", res.hit ? "yes" : "no");
+	ord_calc_value_int(c, "casualties", res.casualties);
+	ord_calc_summary(c, "hit %s, casualties %d", res.hit ? "yes" : "no", res.casualties);
+out:
+	err = explained(c, err, &why);
+	ord_buf_release(&why);
+	return err;
 }
 
-static int calc_morale(const struct bat_rules *r, struct calc_args *ca, struct calc_dice *d,
-		       struct calc_out *o, struct ord_buf *why)
+static int calc_morale(struct ord_calc *c, struct ord_rules *rules)
 {
+	const struct bat_rules *r = bat_rules(rules);
 	struct bat_morale_in in;
 	struct bat_morale_out res;
+	struct ord_buf why = ORD_BUF_INIT;
 	int err;
 
 	memset(&in, 0, sizeof(in));
-	in.losses = arg_int(ca, "losses");
-	in.elite = arg_flag(ca, "elite");
-	in.militia = arg_flag(ca, "militia");
-	in.failed_before = arg_flag(ca, "failed_before");
-	in.lost_melee = arg_flag(ca, "lost_melee");
-	in.routed_recently = arg_flag(ca, "routed_recently");
-	if ((err = take_die(d, &in.die, "morale", (int)param(r, "morale_die"))) != 0)
-		return err;
-	if ((err = bat_morale(r, &in, &res, why)) != 0)
-		return err;
-	put_int(o, "score", res.score);
-	put_value(o, "outcome", res.outcome);
-	ord_buf_addf(&o->plain, "score %d, outcome %s", res.score, res.outcome);
-	return 0;
+	in.losses = arg_int(c, "losses");
+	in.elite = arg_flag(c, "elite");
+	in.militia = arg_flag(c, "militia");
+	in.failed_before = arg_flag(c, "failed_before");
+	in.lost_melee = arg_flag(c, "lost_melee");
+	in.routed_recently = arg_flag(c, "routed_recently");
+	if ((err = ord_calc_die(c, &in.die, (unsigned)param(r, "morale_die"), "morale")) != 0 ||
+	    (err = bat_morale(r, &in, &res, &why)) != 0)
+		goto out;
+	ord_calc_value_int(c, "score", res.score);
+	ord_calc_value(c, "outcome", res.outcome);
+	ord_calc_summary(c, "score %d, outcome %s", res.score, res.outcome);
+out:
+	err = explained(c, err, &why);
+	ord_buf_release(&why);
+	return err;
 }
 
-static int calc_morale20(const struct bat_rules *r, struct calc_args *ca, struct calc_dice *d,
-			 struct calc_out *o, struct ord_buf *why)
+static int calc_morale20(struct ord_calc *c, struct ord_rules *rules)
 {
-	const struct ord_table *dice = table(r, "morale20");
+	const struct bat_rules *r = bat_rules(rules);
 	struct bat_morale20_in in;
 	struct bat_morale20_out res;
+	struct ord_buf why = ORD_BUF_INIT;
 	int err;
 
 	memset(&in, 0, sizeof(in));
-	in.cls = ord_kv_get(&ca->kv, "class");
-	if ((err = take_die(d, &in.die, "morale20", ord_table_die(dice) ? ord_table_die(dice) : 20)) != 0)
-		return err;
-	if ((err = bat_morale20(r, &in, &res, why)) != 0)
-		return err;
-	put_value(o, "outcome", res.outcome);
-	put_value(o, "class", res.new_class);
-	ord_buf_addf(&o->plain, "outcome %s, class %s", res.outcome, res.new_class);
-	return 0;
+	in.cls = arg(c, "class");
+	/* bat_module_load insists on the chart's die */
+	if ((err = ord_calc_die(c, &in.die, (unsigned)ord_table_die(table(r, "morale20")),
+				"morale20")) != 0 ||
+	    (err = bat_morale20(r, &in, &res, &why)) != 0)
+		goto out;
+	ord_calc_value(c, "outcome", res.outcome);
+	ord_calc_value(c, "class", res.new_class);
+	ord_calc_summary(c, "outcome %s, class %s", res.outcome, res.new_class);
+out:
+	err = explained(c, err, &why);
+	ord_buf_release(&why);
+	return err;
 }
 
-static void melee_side_args(struct bat_melee_side *s, const struct calc_args *ca, char side)
+static void melee_side_args(struct bat_melee_side *s, struct ord_calc *c, char side)
 {
 	char key[64];
 
 #define SIDE_KEY(name) (snprintf(key, sizeof(key), "%c_%s", side, name), key)
-	s->kind = ord_kv_get(&ca->kv, SIDE_KEY("kind"));
-	s->figures = arg_int(ca, SIDE_KEY("figures"));
-	s->column = arg_flag(ca, SIDE_KEY("column"));
-	s->motion = arg_flag(ca, SIDE_KEY("motion"));
-	s->fresh = arg_flag(ca, SIDE_KEY("fresh"));
-	s->charging = arg_flag(ca, SIDE_KEY("charging"));
-	s->elite = arg_flag(ca, SIDE_KEY("elite"));
-	s->square_vs_cavalry = arg_flag(ca, SIDE_KEY("square_vs_cavalry"));
-	s->hill = arg_flag(ca, SIDE_KEY("hill"));
+	s->kind = arg(c, SIDE_KEY("kind"));
+	s->figures = arg_int(c, SIDE_KEY("figures"));
+	s->column = arg_flag(c, SIDE_KEY("column"));
+	s->motion = arg_flag(c, SIDE_KEY("motion"));
+	s->fresh = arg_flag(c, SIDE_KEY("fresh"));
+	s->charging = arg_flag(c, SIDE_KEY("charging"));
+	s->elite = arg_flag(c, SIDE_KEY("elite"));
+	s->square_vs_cavalry = arg_flag(c, SIDE_KEY("square_vs_cavalry"));
+	s->hill = arg_flag(c, SIDE_KEY("hill"));
 #undef SIDE_KEY
 }
 
-static int calc_melee(const struct bat_rules *r, struct calc_args *ca, struct calc_dice *d,
-		      struct calc_out *o, struct ord_buf *why)
+static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
 {
+	const struct bat_rules *r = bat_rules(rules);
 	struct bat_melee_in in;
 	struct bat_melee_out res;
-	const char *p = ord_kv_get(&ca->kv, "pursuit");
-	const char *winner;
-	int err, sides = (int)param(r, "melee_die");
+	struct ord_buf why = ORD_BUF_INIT;
+	const char *p = arg(c, "pursuit"), *winner;
+	unsigned sides = (unsigned)param(r, "melee_die");
+	int err;
 
 	memset(&in, 0, sizeof(in));
-	melee_side_args(&in.a, ca, 'a');
-	melee_side_args(&in.b, ca, 'b');
+	melee_side_args(&in.a, c, 'a');
+	melee_side_args(&in.b, c, 'b');
 	in.pursuit = !strcmp(p, "a") ? BAT_A : !strcmp(p, "b") ? BAT_B : BAT_NONE;
-	if ((err = take_die(d, &in.a.die, "a", sides)) != 0 ||
-	    (err = take_die(d, &in.b.die, "b", sides)) != 0)
-		return err;
-	if ((err = bat_melee(r, &in, &res, why)) != 0)
-		return err;
+	if ((err = ord_calc_die(c, &in.a.die, sides, "a")) != 0 ||
+	    (err = ord_calc_die(c, &in.b.die, sides, "b")) != 0 ||
+	    (err = bat_melee(r, &in, &res, &why)) != 0)
+		goto out;
 	winner = res.winner == BAT_A ? "a" : res.winner == BAT_B ? "b" : "none";
-	put_value(o, "winner", winner);
-	put_int(o, "score_a", res.score_a);
-	put_int(o, "score_b", res.score_b);
-	put_int(o, "casualties_a", res.casualties_a);
-	put_int(o, "casualties_b", res.casualties_b);
-	ord_buf_addf(&o->plain, "winner %s: score_a %d, score_b %d, casualties_a %d, casualties_b %d",
-		     winner, res.score_a, res.score_b, res.casualties_a, res.casualties_b);
-	return 0;
+	ord_calc_value(c, "winner", winner);
+	ord_calc_value_int(c, "score_a", res.score_a);
+	ord_calc_value_int(c, "score_b", res.score_b);
+	ord_calc_value_int(c, "casualties_a", res.casualties_a);
+	ord_calc_value_int(c, "casualties_b", res.casualties_b);
+	ord_calc_summary(c, "winner %s: score_a %d, score_b %d, casualties_a %d, casualties_b %d",
+			 winner, res.score_a, res.score_b, res.casualties_a, res.casualties_b);
+out:
+	err = explained(c, err, &why);
+	ord_buf_release(&why);
+	return err;
 }
 
-static const struct {
-	const char *what;
-	const struct arg_spec *spec;
-	int ndice; /* dice the calculation uses */
-	int (*fn)(const struct bat_rules *, struct calc_args *, struct calc_dice *,
-		  struct calc_out *, struct ord_buf *);
-} calcs[] = {
-	{ "move", move_args, 0, calc_move },
-	{ "fire", fire_args, 0, calc_fire },
-	{ "artillery", artillery_args, 1, calc_artillery },
-	{ "morale", morale_args, 1, calc_morale },
-	{ "morale20", morale20_args, 1, calc_morale20 },
-	{ "melee", melee_args, 2, calc_melee },
+static const struct ord_calculation calculations[] = {
+	{ "move", move_args, 0, NULL, NULL, calc_move },
+	{ "fire", fire_args, 0, NULL, NULL, calc_fire },
+	{ "artillery", artillery_args, 1, NULL, NULL, calc_artillery },
+	{ "morale", morale_args, 1, NULL, NULL, calc_morale },
+	{ "morale20", morale20_args, 1, NULL, NULL, calc_morale20 },
+	{ "melee", melee_args, 2, NULL, NULL, calc_melee },
+	{ NULL, NULL, 0, NULL, NULL, NULL },
+};
+
+static const struct ord_calculator calculator = {
+	"battalion",  /* ruleset */
+	calculations, /* calcs */
+	NULL,         /* lang_key: English only */
+	NULL,         /* dice_rolled: "dice rolled" */
 };
 
 int bat_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args, const int *dice,
 	     size_t ndice, int xml, struct ord_buf *out)
 {
-	const struct bat_rules *r = bat_rules(rules);
-	struct calc_args ca;
-	struct calc_dice d;
-	struct calc_out o;
-	struct ord_buf why = ORD_BUF_INIT, names = ORD_BUF_INIT;
-	size_t i;
-	int err = 0;
-
-	ord_kv_init(&ca.kv);
-	memset(&d, 0, sizeof(d));
-	ord_buf_init(&d.rolled);
-	ord_buf_init(&d.xml);
-	ord_buf_init(&o.plain);
-	ord_buf_init(&o.suffix);
-	ord_buf_init(&o.xml);
-	for (i = 0; i < ORD_ARRAY_SIZE(calcs); i++)
-		if (what && !strcmp(what, calcs[i].what))
-			break;
-	if (i == ORD_ARRAY_SIZE(calcs)) {
-		size_t j;
-		for (j = 0; j < ORD_ARRAY_SIZE(calcs); j++)
-			ord_buf_addf(&names, "%s%s", j ? " " : "", calcs[j].what);
-		err = ord_error_set(ORD_EUSAGE, "unknown calculation '%s' (expected one of %s)",
-				    what ? what : "", names.buf);
-		goto out;
-	}
-	if (ndice > (size_t)calcs[i].ndice) {
-		err = ord_error_set(ORD_EUSAGE, "dice: %zu given, %s uses %d", ndice, what,
-				    calcs[i].ndice);
-		goto out;
-	}
-	if ((err = calc_args_check(&ca, r, what, calcs[i].spec, args)) != 0)
-		goto out;
-	d.given = dice;
-	d.ngiven = ndice;
-	if ((err = calcs[i].fn(r, &ca, &d, &o, &why)) != 0)
-		goto out;
-
-	if (xml) {
-		ord_buf_addf(out, "<calc ruleset=\"battalion\" what=\"%s\">\n", calcs[i].what);
-		ord_buf_add(out, o.xml.buf, o.xml.len);
-		ord_buf_add(out, d.xml.buf, d.xml.len);
-		ord_buf_adds(out, "  <explanation>");
-		ord_buf_add_xml(out, why.buf);
-		ord_buf_adds(out, "</explanation>\n</calc>\n");
-	} else {
-		ord_buf_add(out, o.plain.buf, o.plain.len);
-		ord_buf_addf(out, " (%s)", why.buf);
-		ord_buf_add(out, o.suffix.buf, o.suffix.len);
-		ord_buf_addch(out, '\n');
-		if (d.rolled.len)
-			ord_buf_addf(out, "dice rolled: %s\n", d.rolled.buf);
-	}
-out:
-	ord_kv_release(&ca.kv);
-	ord_buf_release(&d.rolled);
-	ord_buf_release(&d.xml);
-	ord_buf_release(&o.plain);
-	ord_buf_release(&o.suffix);
-	ord_buf_release(&o.xml);
-	ord_buf_release(&why);
-	ord_buf_release(&names);
-	return err;
+	return ord_calc_run(&calculator, rules, bat_rules(rules)->tables, what, args, dice, ndice,
+			    xml, out);
 }
 
 int bat_print_tables(struct ord_rules *rules, const char *table_name, struct ord_buf *out)

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include <libxml/tree.h>
-#include <sodium.h>
 
 #include "rulesets/krigsspil/calc.h"
 #include "xml/xmlsafe.h"
@@ -1326,316 +1325,107 @@ void ks_map_print(const struct ks_rules *r, const struct ord_kv *marks, const ch
 		ord_buf_addf(out, "  * %s: %s\n", marks->items[i].key, marks->items[i].value);
 }
 
-/* ---- the calculator -------------------------------------------------------------- */
+/* ---- the calculator (the core's driver, ruleset.h) ------------------------------ */
 
-enum arg_type { ARG_INT, ARG_NUM, ARG_WORD, ARG_BOOL, ARG_ZONE, ARG_LANG };
-
-struct arg_spec {
-	const char *key;
-	enum arg_type type;
-	const char *def;   /* NULL: required */
-	const char *table; /* ARG_WORD */
-	const char *attr;
-};
-
-static const struct arg_spec fireunits_args[] = {
-	{ "figurer", ARG_INT, NULL, NULL, NULL },
-	{ "lang", ARG_LANG, "da", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-static const struct arg_spec fire_args[] = {
-	{ "figurer", ARG_INT, NULL, NULL, NULL },
-	{ "maal_figurer", ARG_INT, "100", NULL, NULL },
-	{ "vaaben", ARG_WORD, "musket", "skudzoner", "vaaben" },
-	{ "zone", ARG_ZONE, "", NULL, NULL },
-	{ "afstand", ARG_NUM, "", NULL, NULL },
-	{ "halv", ARG_BOOL, "no", NULL, NULL },
-	{ "lang", ARG_LANG, "da", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-static const struct arg_spec artillery_args[] = {
-	{ "kanoner", ARG_INT, NULL, NULL, NULL },
-	{ "kaliber", ARG_WORD, "6", "artillerizoner", "kaliber" },
-	{ "ammo", ARG_WORD, "SF", "ammunitionstyper", "ammo" },
-	{ "zone", ARG_ZONE, "", NULL, NULL },
-	{ "afstand", ARG_NUM, "", NULL, NULL },
-	{ "halv", ARG_BOOL, "no", NULL, NULL },
-	{ "maal_figurer", ARG_INT, "100", NULL, NULL },
-	{ "maal_artilleri", ARG_BOOL, "no", NULL, NULL },
-	{ "lang", ARG_LANG, "da", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-static const struct arg_spec melee_args[] = {
-	{ "a_figurer", ARG_INT, NULL, NULL, NULL },
-	{ "d_figurer", ARG_INT, NULL, NULL, NULL },
-	{ "a_geledder", ARG_INT, "2", NULL, NULL },
-	{ "d_geledder", ARG_INT, "2", NULL, NULL },
-	{ "forfoelgelse", ARG_BOOL, "no", NULL, NULL },
-	{ "lang", ARG_LANG, "da", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-static const struct arg_spec explosion_args[] = {
-	{ "kampsatser", ARG_NUM, NULL, NULL, NULL },
-	{ "lang", ARG_LANG, "da", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-static const struct arg_spec decimation_args[] = {
-	{ "start", ARG_INT, NULL, NULL, NULL },
-	{ "figurer", ARG_INT, NULL, NULL, NULL },
-	{ "lang", ARG_LANG, "da", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-/* The flag names a modifiers table knows (its when and unless lists). */
-static int table_knows_flag(const struct ks_rules *r, const char *tname, const char *flag)
-{
-	const struct ord_table *tbl = ks_table(r, tname);
-	size_t i;
-
-	for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
-		const struct ord_row *row = ord_table_row(tbl, i);
-		if (ord_words_has(ord_row_attr(row, "when") ? ord_row_attr(row, "when") : "", flag) ||
-		    ord_words_has(ord_row_attr(row, "unless") ? ord_row_attr(row, "unless") : "", flag))
-			return 1;
+#define NUMBER(k)                                              \
+	{                                                      \
+		k, ORD_KEY_INT, 1, NULL, 0, 100000, NULL, NULL \
 	}
-	return 0;
-}
-
-static void table_flags(const struct ks_rules *r, const char *tname, struct ord_buf *out)
-{
-	const struct ord_table *tbl = ks_table(r, tname);
-	size_t i;
-
-	for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
-		const char *lists[2] = { ord_row_attr(ord_table_row(tbl, i), "when"),
-					 ord_row_attr(ord_table_row(tbl, i), "unless") };
-		int k;
-		for (k = 0; k < 2; k++) {
-			const char *p = lists[k];
-			while (p && *p) {
-				char w[128];
-				size_t len = strcspn(p, " ");
-				if (len && len < sizeof(w)) {
-					memcpy(w, p, len);
-					w[len] = '\0';
-					if (!ord_words_has(out->buf, w))
-						ord_buf_addf(out, "%s%s", out->len ? " " : "", w);
-				}
-				p += len;
-				while (*p == ' ')
-					p++;
-			}
-		}
+#define NUMBER_DEF(k, d)                                    \
+	{                                                   \
+		k, ORD_KEY_INT, 0, NULL, 0, 100000, d, NULL \
 	}
-}
-
-static int check_arg(const struct ks_rules *r, const struct arg_spec *sp, const char *v)
-{
-	long l;
-	double d;
-
-	switch (sp->type) {
-	case ARG_BOOL:
-		if (ord_parse_bool(v) < 0)
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' is not a flag (expected yes or no)",
-					     sp->key, v);
-		return 0;
-	case ARG_INT:
-		if (ord_parse_long(v, &l) || l < 0 || l > 100000)
-			return ord_error_set(ORD_EUSAGE,
-					     "%s: '%s' is not a whole number (expected 0 or more)",
-					     sp->key, v);
-		return 0;
-	case ARG_NUM:
-		if (!*v)
-			return 0;
-		if (ord_parse_num(v, &d) || d < 0 || d > 1e6)
-			return ord_error_set(ORD_EUSAGE,
-					     "%s: '%s' is not a number (expected 0 or more)",
-					     sp->key, v);
-		return 0;
-	case ARG_ZONE:
-		if (*v && strcmp(v, "I") && strcmp(v, "II") && strcmp(v, "III") && strcmp(v, "K"))
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' (expected I, II, III or K)",
-					     sp->key, v);
-		return 0;
-	case ARG_LANG:
-		if (strcmp(v, "da") && strcmp(v, "en"))
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' (expected da or en)", sp->key, v);
-		return 0;
-	case ARG_WORD: return check_word(r, sp->key, v, sp->table, sp->attr);
+#define FLAG(k)                                            \
+	{                                                  \
+		k, ORD_KEY_BOOL, 0, NULL, 0, 0, "no", NULL \
 	}
-	return 0;
-}
-
-/* Check the arguments: the spec's keys, and modifier flags of the tables
- * named in `flag_tables` (with the prefix "a_"/"d_" for melee). */
-static int calc_args(struct ord_kv *out, const struct ks_rules *r, const char *what,
-		     const struct arg_spec *spec, const char *const *flag_tables,
-		     const char *const *prefixes, const struct ord_kv *args)
-{
-	struct ord_buf keys = ORD_BUF_INIT;
-	size_t i, j, k, t;
-	int err = 0;
-
-	for (i = 0; args && i < args->n; i++) {
-		const char *key = args->items[i].key, *v = args->items[i].value;
-		int known = 0;
-		for (j = 0; spec[j].key; j++)
-			if (!strcmp(spec[j].key, key))
-				known = 1;
-		if (known)
-			continue;
-		for (k = 0; !known && prefixes[k]; k++) {
-			size_t pl = strlen(prefixes[k]);
-			if (strncmp(key, prefixes[k], pl))
-				continue;
-			for (t = 0; flag_tables[t]; t++)
-				if (table_knows_flag(r, flag_tables[t], key + pl))
-					known = 1;
-		}
-		if (!known) {
-			for (j = 0; spec[j].key; j++)
-				ord_buf_addf(&keys, "%s%s", j ? " " : "", spec[j].key);
-			ord_buf_adds(&keys, ", or a modifier flag:");
-			{
-				struct ord_buf fl = ORD_BUF_INIT;
-				for (t = 0; flag_tables[t]; t++)
-					table_flags(r, flag_tables[t], &fl);
-				for (k = 0; prefixes[k]; k++) {
-					const char *p = fl.buf;
-					while (*p) {
-						size_t len = strcspn(p, " ");
-						ord_buf_addf(&keys, " %s%.*s", prefixes[k],
-							     (int)len, p);
-						p += len;
-						while (*p == ' ')
-							p++;
-					}
-				}
-				ord_buf_release(&fl);
-			}
-			err = ord_error_set(ORD_EUSAGE, "%s: unknown key '%s' (expected %s)", what,
-					    key, keys.buf);
-			goto out;
-		}
-		/* a flag: yes/no, or a number for a per row */
-		if (ord_parse_bool(v) < 0) {
-			double d;
-			if (ord_parse_num(v, &d)) {
-				err = ord_error_set(ORD_EUSAGE,
-						    "%s: '%s' is not a flag (expected yes, no or a number)",
-						    key, v);
-				goto out;
-			}
-		}
-		ord_kv_set(out, key, v);
+#define ZONE                                                            \
+	{                                                               \
+		"zone", ORD_KEY_ENUM, 0, "I|II|III|K", 0, 0, NULL, NULL \
 	}
-	for (j = 0; spec[j].key; j++) {
-		const char *v = args ? ord_kv_get(args, spec[j].key) : NULL;
-		if (!v)
-			v = spec[j].def;
-		if (!v) {
-			err = ord_error_set(ORD_EUSAGE, "%s: missing (%s needs %s=N)", spec[j].key,
-					    what, spec[j].key);
-			goto out;
-		}
-		if ((err = check_arg(r, &spec[j], v)) != 0)
-			goto out;
-		ord_kv_set(out, spec[j].key, v);
+#define AFSTAND                                                         \
+	{                                                               \
+		"afstand", ORD_KEY_NUM, 0, NULL, 0, 1000000, NULL, NULL \
 	}
-out:
-	ord_buf_release(&keys);
-	return err;
-}
+#define LANG                                                       \
+	{                                                          \
+		"lang", ORD_KEY_ENUM, 0, "da|en", 0, 0, "da", NULL \
+	}
+#define END                                        \
+	{                                          \
+		NULL, 0, 0, NULL, 0, 0, NULL, NULL \
+	}
 
-struct calc_dice {
-	const int *given;
-	size_t ngiven, used;
-	struct ord_buf rolled, xml;
+static const struct ord_key_spec fireunits_args[] = {
+	NUMBER("figurer"),
+	LANG,
+	END,
 };
 
-static int take_die(struct calc_dice *d, int *out, const char *name)
-{
-	int rolled = 0;
+static const struct ord_key_spec fire_args[] = {
+	NUMBER("figurer"),
+	NUMBER_DEF("maal_figurer", "100"),
+	{ "vaaben", ORD_KEY_WORD, 0, "skudzoner.vaaben", 0, 0, "musket", NULL },
+	ZONE,
+	AFSTAND,
+	FLAG("halv"),
+	LANG,
+	END,
+};
 
-	if (d->used < d->ngiven) {
-		*out = d->given[d->used++];
-	} else {
-		if (sodium_init() < 0)
-			return ord_error_set(ORD_ERROR, "cannot initialise libsodium for dice");
-		*out = (int)randombytes_uniform(6) + 1;
-		rolled = 1;
-		ord_buf_addf(&d->rolled, "%s%s d6 = %d", d->rolled.len ? ", " : "", name, *out);
-	}
-	ord_buf_addf(&d->xml, "  <die name=\"%s\" sides=\"6\" rolled=\"%s\">%d</die>\n", name,
-		     rolled ? "yes" : "no", *out);
-	return 0;
-}
+static const struct ord_key_spec artillery_args[] = {
+	NUMBER("kanoner"),
+	{ "kaliber", ORD_KEY_WORD, 0, "artillerizoner.kaliber", 0, 0, "6", NULL },
+	{ "ammo", ORD_KEY_WORD, 0, "ammunitionstyper.ammo", 0, 0, "SF", NULL },
+	ZONE,
+	AFSTAND,
+	FLAG("halv"),
+	NUMBER_DEF("maal_figurer", "100"),
+	FLAG("maal_artilleri"),
+	LANG,
+	END,
+};
 
-static int take3(struct calc_dice *d, int *out, const char *prefix)
+static const struct ord_key_spec melee_args[] = {
+	NUMBER("a_figurer"),
+	NUMBER("d_figurer"),
+	NUMBER_DEF("a_geledder", "2"),
+	NUMBER_DEF("d_geledder", "2"),
+	FLAG("forfoelgelse"),
+	LANG,
+	END,
+};
+
+static const struct ord_key_spec explosion_args[] = {
+	{ "kampsatser", ORD_KEY_NUM, 1, NULL, 0, 1000000, NULL, NULL },
+	LANG,
+	END,
+};
+
+static const struct ord_key_spec decimation_args[] = {
+	NUMBER("start"),
+	NUMBER("figurer"),
+	LANG,
+	END,
+};
+
+static const char *const fire_tables[] = { "skema_x_tab_a", "skema_x_tab_b", "skema_x_moral", NULL };
+static const char *const art_tables[] = { "skema_xv_tab_a", "skema_xv_tab_b", "skema_xv_moral", NULL };
+static const char *const melee_tables[] = { "skema_xv_naerkamp", NULL };
+static const char *const melee_prefixes[] = { "a_", "d_", NULL };
+
+/* 3d6 named PREFIX1..PREFIX3 (--dice, or rolled by the driver). */
+static int take3(struct ord_calc *c, int *out, const char *prefix)
 {
 	int i, err;
 
 	for (i = 0; i < 3; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "%s%d", prefix, i + 1);
-		if ((err = take_die(d, &out[i], name)) != 0)
+		if ((err = ord_calc_die(c, &out[i], 6, name)) != 0)
 			return err;
 	}
 	return 0;
-}
-
-struct calc_out {
-	struct ord_buf plain, xml;
-};
-
-static void put_value(struct calc_out *o, const char *name, const char *value)
-{
-	ord_buf_adds(&o->xml, "  <value name=\"");
-	ord_buf_add_xml(&o->xml, name);
-	ord_buf_adds(&o->xml, "\">");
-	ord_buf_add_xml(&o->xml, value);
-	ord_buf_adds(&o->xml, "</value>\n");
-	ord_buf_addf(&o->plain, "%s%s %s", o->plain.len ? ", " : "", name, value);
-}
-
-static void put_int(struct calc_out *o, const char *name, long v)
-{
-	char b[32];
-
-	snprintf(b, sizeof(b), "%ld", v);
-	put_value(o, name, b);
-}
-
-static void put_num(struct calc_out *o, const char *name, double v)
-{
-	struct ord_buf b = ORD_BUF_INIT;
-
-	ord_tables_fmt(&b, v, 0);
-	put_value(o, name, b.buf);
-	ord_buf_release(&b);
-}
-
-/* Only the flags (keys the spec does not name) of a kv, prefix removed. */
-static void flags_of(const struct ord_kv *kv, const struct arg_spec *spec, const char *prefix,
-		     struct ord_kv *out)
-{
-	size_t i, j, pl = strlen(prefix);
-
-	for (i = 0; i < kv->n; i++) {
-		int is_spec = 0;
-		for (j = 0; spec[j].key; j++)
-			if (!strcmp(spec[j].key, kv->items[i].key))
-				is_spec = 1;
-		if (!is_spec && !strncmp(kv->items[i].key, prefix, pl))
-			ord_kv_set(out, kv->items[i].key + pl, kv->items[i].value);
-	}
 }
 
 static const char *zone_arg(const struct ord_kv *kv)
@@ -1656,216 +1446,218 @@ static int calc_range(const struct ord_kv *kv, const char *zone, double *range)
 	return ord_parse_num(a, range) ? ord_error_set(ORD_EUSAGE, "afstand: not a number") : 0;
 }
 
+/* The end of every calculation: whether a provisional table was used, and
+ * the explanation in both languages. */
+static void answer(struct ord_calc *c, struct ks_text *why)
+{
+	ord_calc_value(c, "provisional", why->prov.len ? "yes" : "no");
+	ks_text_mark(why);
+	ord_calc_explain(c, "da", why->da.buf);
+	ord_calc_explain(c, "en", why->en.buf);
+}
+
+static int calc_fireunits(struct ord_calc *c, struct ord_rules *rules)
+{
+	struct ks_text why;
+
+	ks_text_init(&why);
+	ord_calc_value_int(c, "fire_units",
+			   ks_fire_units(ks_rules(rules),
+					 (int)ord_kv_get_int(ord_calc_args(c), "figurer", 0), &why));
+	answer(c, &why);
+	ks_text_release(&why);
+	return 0;
+}
+
+static int calc_decimation(struct ord_calc *c, struct ord_rules *rules)
+{
+	const struct ks_rules *r = ks_rules(rules);
+	int s = (int)ord_kv_get_int(ord_calc_args(c), "start", 0);
+	int f = (int)ord_kv_get_int(ord_calc_args(c), "figurer", 0);
+	int lvl = ks_decimation(r, s, f);
+	struct ks_text why;
+
+	ks_text_init(&why);
+	ord_calc_value_int(c, "level", lvl);
+	ord_calc_value(c, "morale_floor", lvl == 2 ? "U" : lvl == 1 ? "LU" : "OR");
+	KS_TF(&why, "%d af %d figurer tabt", "%d of %d figures lost", s - f, s);
+	if (lvl)
+		KS_TF(&why, ": over %g%%: %s resten af slaget",
+		      ": over %g%%: %s for the rest of the battle",
+		      ks_param(r, lvl == 2 ? "decimering_u_pct" : "decimering_lu_pct"),
+		      lvl == 2 ? "U" : "LU");
+	answer(c, &why);
+	ks_text_release(&why);
+	return 0;
+}
+
+static int calc_fire(struct ord_calc *c, struct ord_rules *rules)
+{
+	const struct ord_kv *kv = ord_calc_args(c);
+	struct ks_fire_in in;
+	struct ks_fire_out res;
+	struct ord_kv flags;
+	struct ks_text why;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	ord_kv_init(&flags);
+	ks_text_init(&why);
+	ord_calc_flags(c, "", &flags);
+	in.figures = (int)ord_kv_get_int(kv, "figurer", 0);
+	in.target_figures = (int)ord_kv_get_int(kv, "maal_figurer", 0);
+	in.vaaben = ord_kv_get(kv, "vaaben");
+	in.zone = zone_arg(kv);
+	in.half = ord_kv_get_bool(kv, "halv", 0);
+	in.flags = &flags;
+	if ((err = calc_range(kv, in.zone, &in.range)) != 0 || (err = take3(c, in.dice, "d")) != 0 ||
+	    (err = ks_fire(ks_rules(rules), &in, &res, &why)) != 0)
+		goto out;
+	ord_calc_value(c, "in_range", res.in_range ? "yes" : "no");
+	ord_calc_value(c, "zone", res.zone ? res.zone : "");
+	ord_calc_value_int(c, "fire_units", res.fire_units);
+	ord_calc_value_num(c, "loss_total", res.loss_total);
+	ord_calc_value_num(c, "men_per_unit", res.men_per_unit);
+	ord_calc_value_int(c, "men", res.men);
+	ord_calc_value_num(c, "morale_total", res.morale_total);
+	ord_calc_value(c, "morale", ks_moral_name(res.grade_applied));
+	answer(c, &why);
+out:
+	ord_kv_release(&flags);
+	ks_text_release(&why);
+	return err;
+}
+
+static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
+{
+	const struct ord_kv *kv = ord_calc_args(c);
+	struct ks_artillery_in in;
+	struct ks_artillery_out res;
+	struct ord_kv flags;
+	struct ks_text why;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	ord_kv_init(&flags);
+	ks_text_init(&why);
+	ord_calc_flags(c, "", &flags);
+	in.guns = (int)ord_kv_get_int(kv, "kanoner", 0);
+	in.kaliber = ord_kv_get(kv, "kaliber");
+	in.ammo = ord_kv_get(kv, "ammo");
+	in.zone = zone_arg(kv);
+	in.half = ord_kv_get_bool(kv, "halv", 0);
+	in.target_figures = (int)ord_kv_get_int(kv, "maal_figurer", 0);
+	in.target_artillery = ord_kv_get_bool(kv, "maal_artilleri", 0);
+	in.flags = &flags;
+	if ((err = calc_range(kv, in.zone, &in.range)) != 0 || (err = take3(c, in.dice, "d")) != 0 ||
+	    (err = ks_artillery(ks_rules(rules), &in, &res, &why)) != 0)
+		goto out;
+	ord_calc_value(c, "in_range", res.in_range ? "yes" : "no");
+	ord_calc_value(c, "zone", res.zone ? res.zone : "");
+	ord_calc_value_num(c, "loss_total", res.loss_total);
+	ord_calc_value_num(c, "men_per_gun", res.men_per_gun);
+	ord_calc_value_int(c, "men", res.men);
+	ord_calc_value_int(c, "damaged", res.damaged);
+	ord_calc_value_int(c, "destroyed", res.destroyed);
+	ord_calc_value_int(c, "limbers", res.limbers);
+	ord_calc_value_num(c, "morale_total", res.morale_total);
+	ord_calc_value(c, "morale", ks_moral_name(res.grade_applied));
+	answer(c, &why);
+out:
+	ord_kv_release(&flags);
+	ks_text_release(&why);
+	return err;
+}
+
+static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
+{
+	const struct ks_rules *r = ks_rules(rules);
+	const struct ord_kv *kv = ord_calc_args(c);
+	struct ks_melee_in in;
+	struct ks_melee_out res;
+	struct ks_text why;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	ord_kv_init(&in.a.flags);
+	ord_kv_init(&in.d.flags);
+	ks_text_init(&why);
+	ord_calc_flags(c, "a_", &in.a.flags);
+	ord_calc_flags(c, "d_", &in.d.flags);
+	in.a.figures = (int)ord_kv_get_int(kv, "a_figurer", 0);
+	in.d.figures = (int)ord_kv_get_int(kv, "d_figurer", 0);
+	in.a.ranks = (int)ord_kv_get_int(kv, "a_geledder", 1);
+	in.d.ranks = (int)ord_kv_get_int(kv, "d_geledder", 1);
+	in.pursuit = ord_kv_get_bool(kv, "forfoelgelse", 0);
+	/* the numbers flags unless given */
+	if (!ord_kv_get(&in.a.flags, "pct_flere") && !ord_kv_get(&in.a.flags, "gange_2"))
+		ks_melee_numbers(r, in.a.figures, in.d.figures, &in.a.flags);
+	if (!ord_kv_get(&in.d.flags, "pct_flere") && !ord_kv_get(&in.d.flags, "gange_2"))
+		ks_melee_numbers(r, in.d.figures, in.a.figures, &in.d.flags);
+	if ((err = take3(c, in.a.dice, "a")) != 0 || (err = take3(c, in.d.dice, "d")) != 0 ||
+	    (err = ks_melee(r, &in, &res, &why)) != 0)
+		goto out;
+	ord_calc_value(c, "winner", res.winner == 1 ? "a" : res.winner == 2 ? "d" : "none");
+	ord_calc_value_num(c, "total_a", res.total_a);
+	ord_calc_value_num(c, "total_d", res.total_d);
+	ord_calc_value_int(c, "difference", res.difference);
+	ord_calc_value_int(c, "product", res.product);
+	ord_calc_value(c, "morale", ks_moral_name(res.grade));
+	ord_calc_value_int(c, "men_a", res.men_a);
+	ord_calc_value_int(c, "men_d", res.men_d);
+	ord_calc_value_int(c, "prisoners_a", res.prisoners_a);
+	ord_calc_value_int(c, "prisoners_d", res.prisoners_d);
+	answer(c, &why);
+out:
+	ord_kv_release(&in.a.flags);
+	ord_kv_release(&in.d.flags);
+	ks_text_release(&why);
+	return err;
+}
+
+static int calc_explosion(struct ord_calc *c, struct ord_rules *rules)
+{
+	struct ks_text why;
+	double share;
+	int units, die, err;
+
+	ks_text_init(&why);
+	if ((err = ord_calc_die(c, &die, 6, "d1")) != 0 ||
+	    (err = ks_explosion(ks_rules(rules), die, ord_kv_get_num(ord_calc_args(c), "kampsatser", 0),
+				&share, &units, &why)) != 0)
+		goto out;
+	ord_calc_value_num(c, "share", share);
+	ord_calc_value_int(c, "fire_units", units);
+	answer(c, &why);
+out:
+	ks_text_release(&why);
+	return err;
+}
+
+static const struct ord_calculation calculations[] = {
+	{ "fireunits", fireunits_args, 0, NULL, NULL, calc_fireunits },
+	{ "fire", fire_args, 3, fire_tables, NULL, calc_fire },
+	{ "artillery", artillery_args, 3, art_tables, NULL, calc_artillery },
+	{ "melee", melee_args, 6, melee_tables, melee_prefixes, calc_melee },
+	{ "explosion", explosion_args, 1, NULL, NULL, calc_explosion },
+	{ "decimation", decimation_args, 0, NULL, NULL, calc_decimation },
+	{ NULL, NULL, 0, NULL, NULL, NULL },
+};
+
+static const char *const dice_rolled[] = { "da", "terninger kastet", "en", "dice rolled", NULL };
+
+static const struct ord_calculator calculator = {
+	"krigsspil",  /* ruleset */
+	calculations, /* calcs */
+	"lang",       /* lang_key */
+	dice_rolled,  /* dice_rolled */
+};
+
 int ks_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args, const int *dice,
 	    size_t ndice, int xml, struct ord_buf *out)
 {
-	static const char *const no_tables[] = { NULL };
-	static const char *const fire_tables[] = { "skema_x_tab_a", "skema_x_tab_b",
-						   "skema_x_moral", NULL };
-	static const char *const art_tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
-						  "skema_xv_moral", NULL };
-	static const char *const melee_tables[] = { "skema_xv_naerkamp", NULL };
-	static const char *const plain_prefix[] = { "", NULL };
-	static const char *const melee_prefix[] = { "a_", "d_", NULL };
-	static const char *const whats[] = { "fireunits", "fire",      "artillery",
-					     "melee",     "explosion", "decimation" };
-	const struct ks_rules *r = ks_rules(rules);
-	struct ord_kv kv;
-	struct calc_dice d;
-	struct calc_out o;
-	struct ks_text why;
-	const char *lang = "da";
-	size_t i;
-	int err = 0, need = 0;
-
-	ord_kv_init(&kv);
-	memset(&d, 0, sizeof(d));
-	ord_buf_init(&d.rolled);
-	ord_buf_init(&d.xml);
-	ord_buf_init(&o.plain);
-	ord_buf_init(&o.xml);
-	ks_text_init(&why);
-	for (i = 0; i < ORD_ARRAY_SIZE(whats); i++)
-		if (what && !strcmp(what, whats[i]))
-			break;
-	if (i == ORD_ARRAY_SIZE(whats)) {
-		struct ord_buf names = ORD_BUF_INIT;
-		for (i = 0; i < ORD_ARRAY_SIZE(whats); i++)
-			ord_buf_addf(&names, "%s%s", i ? " " : "", whats[i]);
-		err = ord_error_set(ORD_EUSAGE, "unknown calculation '%s' (expected one of %s)",
-				    what ? what : "", names.buf);
-		ord_buf_release(&names);
-		goto out;
-	}
-	need = !strcmp(what, "fire") || !strcmp(what, "artillery") ? 3
-	       : !strcmp(what, "melee")                            ? 6
-	       : !strcmp(what, "explosion")                        ? 1
-								   : 0;
-	if (ndice > (size_t)need) {
-		err = ord_error_set(ORD_EUSAGE, "dice: %zu given, %s uses %d", ndice, what, need);
-		goto out;
-	}
-	d.given = dice;
-	d.ngiven = ndice;
-
-	if (!strcmp(what, "fireunits")) {
-		int n;
-		if ((err = calc_args(&kv, r, what, fireunits_args, no_tables, plain_prefix, args)) != 0)
-			goto out;
-		n = ks_fire_units(r, (int)ord_kv_get_int(&kv, "figurer", 0), &why);
-		put_int(&o, "fire_units", n);
-	} else if (!strcmp(what, "decimation")) {
-		int s, f, lvl;
-		if ((err = calc_args(&kv, r, what, decimation_args, no_tables, plain_prefix, args)) != 0)
-			goto out;
-		s = (int)ord_kv_get_int(&kv, "start", 0);
-		f = (int)ord_kv_get_int(&kv, "figurer", 0);
-		lvl = ks_decimation(r, s, f);
-		put_int(&o, "level", lvl);
-		put_value(&o, "morale_floor", lvl == 2 ? "U" : lvl == 1 ? "LU" : "OR");
-		KS_TF(&why, "%d af %d figurer tabt", "%d of %d figures lost", s - f, s);
-		if (lvl)
-			KS_TF(&why, ": over %g%%: %s resten af slaget",
-			      ": over %g%%: %s for the rest of the battle",
-			      ks_param(r, lvl == 2 ? "decimering_u_pct" : "decimering_lu_pct"),
-			      lvl == 2 ? "U" : "LU");
-	} else if (!strcmp(what, "fire")) {
-		struct ks_fire_in in;
-		struct ks_fire_out res;
-		struct ord_kv flags;
-		if ((err = calc_args(&kv, r, what, fire_args, fire_tables, plain_prefix, args)) != 0)
-			goto out;
-		memset(&in, 0, sizeof(in));
-		ord_kv_init(&flags);
-		flags_of(&kv, fire_args, "", &flags);
-		in.figures = (int)ord_kv_get_int(&kv, "figurer", 0);
-		in.target_figures = (int)ord_kv_get_int(&kv, "maal_figurer", 0);
-		in.vaaben = ord_kv_get(&kv, "vaaben");
-		in.zone = zone_arg(&kv);
-		in.half = ord_kv_get_bool(&kv, "halv", 0);
-		in.flags = &flags;
-		if ((err = calc_range(&kv, in.zone, &in.range)) == 0 &&
-		    (err = take3(&d, in.dice, "d")) == 0)
-			err = ks_fire(r, &in, &res, &why);
-		ord_kv_release(&flags);
-		if (err)
-			goto out;
-		put_value(&o, "in_range", res.in_range ? "yes" : "no");
-		put_value(&o, "zone", res.zone ? res.zone : "");
-		put_int(&o, "fire_units", res.fire_units);
-		put_num(&o, "loss_total", res.loss_total);
-		put_num(&o, "men_per_unit", res.men_per_unit);
-		put_int(&o, "men", res.men);
-		put_num(&o, "morale_total", res.morale_total);
-		put_value(&o, "morale", ks_moral_name(res.grade_applied));
-	} else if (!strcmp(what, "artillery")) {
-		struct ks_artillery_in in;
-		struct ks_artillery_out res;
-		struct ord_kv flags;
-		if ((err = calc_args(&kv, r, what, artillery_args, art_tables, plain_prefix, args)) != 0)
-			goto out;
-		memset(&in, 0, sizeof(in));
-		ord_kv_init(&flags);
-		flags_of(&kv, artillery_args, "", &flags);
-		in.guns = (int)ord_kv_get_int(&kv, "kanoner", 0);
-		in.kaliber = ord_kv_get(&kv, "kaliber");
-		in.ammo = ord_kv_get(&kv, "ammo");
-		in.zone = zone_arg(&kv);
-		in.half = ord_kv_get_bool(&kv, "halv", 0);
-		in.target_figures = (int)ord_kv_get_int(&kv, "maal_figurer", 0);
-		in.target_artillery = ord_kv_get_bool(&kv, "maal_artilleri", 0);
-		in.flags = &flags;
-		if ((err = calc_range(&kv, in.zone, &in.range)) == 0 &&
-		    (err = take3(&d, in.dice, "d")) == 0)
-			err = ks_artillery(r, &in, &res, &why);
-		ord_kv_release(&flags);
-		if (err)
-			goto out;
-		put_value(&o, "in_range", res.in_range ? "yes" : "no");
-		put_value(&o, "zone", res.zone ? res.zone : "");
-		put_num(&o, "loss_total", res.loss_total);
-		put_num(&o, "men_per_gun", res.men_per_gun);
-		put_int(&o, "men", res.men);
-		put_int(&o, "damaged", res.damaged);
-		put_int(&o, "destroyed", res.destroyed);
-		put_int(&o, "limbers", res.limbers);
-		put_num(&o, "morale_total", res.morale_total);
-		put_value(&o, "morale", ks_moral_name(res.grade_applied));
-	} else if (!strcmp(what, "melee")) {
-		struct ks_melee_in in;
-		struct ks_melee_out res;
-		if ((err = calc_args(&kv, r, what, melee_args, melee_tables, melee_prefix, args)) != 0)
-			goto out;
-		memset(&in, 0, sizeof(in));
-		ord_kv_init(&in.a.flags);
-		ord_kv_init(&in.d.flags);
-		flags_of(&kv, melee_args, "a_", &in.a.flags);
-		flags_of(&kv, melee_args, "d_", &in.d.flags);
-		in.a.figures = (int)ord_kv_get_int(&kv, "a_figurer", 0);
-		in.d.figures = (int)ord_kv_get_int(&kv, "d_figurer", 0);
-		in.a.ranks = (int)ord_kv_get_int(&kv, "a_geledder", 1);
-		in.d.ranks = (int)ord_kv_get_int(&kv, "d_geledder", 1);
-		in.pursuit = ord_kv_get_bool(&kv, "forfoelgelse", 0);
-		/* the numbers flags unless given */
-		if (!ord_kv_get(&in.a.flags, "pct_flere") && !ord_kv_get(&in.a.flags, "gange_2"))
-			ks_melee_numbers(r, in.a.figures, in.d.figures, &in.a.flags);
-		if (!ord_kv_get(&in.d.flags, "pct_flere") && !ord_kv_get(&in.d.flags, "gange_2"))
-			ks_melee_numbers(r, in.d.figures, in.a.figures, &in.d.flags);
-		if ((err = take3(&d, in.a.dice, "a")) == 0 && (err = take3(&d, in.d.dice, "d")) == 0)
-			err = ks_melee(r, &in, &res, &why);
-		ord_kv_release(&in.a.flags);
-		ord_kv_release(&in.d.flags);
-		if (err)
-			goto out;
-		put_value(&o, "winner", res.winner == 1 ? "a" : res.winner == 2 ? "d" : "none");
-		put_num(&o, "total_a", res.total_a);
-		put_num(&o, "total_d", res.total_d);
-		put_int(&o, "difference", res.difference);
-		put_int(&o, "product", res.product);
-		put_value(&o, "morale", ks_moral_name(res.grade));
-		put_int(&o, "men_a", res.men_a);
-		put_int(&o, "men_d", res.men_d);
-		put_int(&o, "prisoners_a", res.prisoners_a);
-		put_int(&o, "prisoners_d", res.prisoners_d);
-	} else {
-		double share;
-		int units, die;
-		if ((err = calc_args(&kv, r, what, explosion_args, no_tables, plain_prefix, args)) != 0 ||
-		    (err = take_die(&d, &die, "d1")) != 0 ||
-		    (err = ks_explosion(r, die, ord_kv_get_num(&kv, "kampsatser", 0), &share,
-					&units, &why)) != 0)
-			goto out;
-		put_num(&o, "share", share);
-		put_int(&o, "fire_units", units);
-	}
-	lang = ord_kv_get(&kv, "lang") ? ord_kv_get(&kv, "lang") : "da";
-	put_value(&o, "provisional", why.prov.len ? "yes" : "no");
-	ks_text_mark(&why);
-	if (xml) {
-		ord_buf_addf(out, "<calc ruleset=\"krigsspil\" what=\"%s\">\n", what);
-		ord_buf_add(out, o.xml.buf, o.xml.len);
-		ord_buf_add(out, d.xml.buf, d.xml.len);
-		ord_buf_adds(out, "  <explanation lang=\"da\">");
-		ord_buf_add_xml(out, why.da.buf);
-		ord_buf_adds(out, "</explanation>\n  <explanation lang=\"en\">");
-		ord_buf_add_xml(out, why.en.buf);
-		ord_buf_adds(out, "</explanation>\n</calc>\n");
-	} else {
-		ord_buf_add(out, o.plain.buf, o.plain.len);
-		ord_buf_addf(out, " (%s)\n", ks_text_lang(&why, lang));
-		if (d.rolled.len)
-			ord_buf_addf(out, "%s: %s\n",
-				     strcmp(lang, "en") ? "terninger kastet" : "dice rolled",
-				     d.rolled.buf);
-	}
-out:
-	ord_kv_release(&kv);
-	ord_buf_release(&d.rolled);
-	ord_buf_release(&d.xml);
-	ord_buf_release(&o.plain);
-	ord_buf_release(&o.xml);
-	ks_text_release(&why);
-	return err;
+	return ord_calc_run(&calculator, rules, ks_rules(rules)->tables, what, args, dice, ndice,
+			    xml, out);
 }
 
 int ks_print_tables(struct ord_rules *rules, const char *table, struct ord_buf *out)
