@@ -270,6 +270,14 @@ int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 int ord_ctx_result_texts(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 			 const struct ord_kv *values, const struct ord_kv *texts);
 
+/* Text in several languages in what a module writes for a report
+ * (describe_unit): texts maps a language ("da", "en") to the text, the
+ * first the ruleset's own; a front-end shows the one its user asks for
+ * (one text is written as it is).  Results take theirs through
+ * ord_ctx_result_texts.  A module writes no language marks itself: how the
+ * languages are kept apart is the core's. */
+void ord_texts_add(struct ord_buf *out, const struct ord_kv *texts);
+
 /* For modules' own unit tests: a context with no database (tests/unit). */
 struct ord_ctx *ord_ctx_fake_new(const struct ord_ruleset *rs, struct ord_rules *rules, int turn);
 void ord_ctx_fake_free(struct ord_ctx *ctx);

@@ -343,18 +343,20 @@ void ks_text_mark(struct ks_text *t)
 	ord_buf_release(&list);
 }
 
-void ks_text_both(const struct ks_text *t, struct ord_buf *out)
+void ks_text_langs(const struct ks_text *t, struct ord_kv *texts)
 {
-	ord_buf_adds(out, "⟦da⟧");
-	ord_buf_add(out, t->da.buf, t->da.len);
-	ord_buf_adds(out, "⟦en⟧");
-	ord_buf_add(out, t->en.buf, t->en.len);
-	ord_buf_adds(out, "⟦⟧");
+	ord_kv_set(texts, "da", t->da.buf);
+	ord_kv_set(texts, "en", t->en.buf);
 }
 
-const char *ks_text_lang(const struct ks_text *t, const char *lang)
+void ks_text_write(const struct ks_text *t, struct ord_buf *out)
 {
-	return lang && !strcmp(lang, "en") ? t->en.buf : t->da.buf;
+	struct ord_kv texts;
+
+	ord_kv_init(&texts);
+	ks_text_langs(t, &texts);
+	ord_texts_add(out, &texts);
+	ord_kv_release(&texts);
 }
 
 static void add_num(struct ord_buf *b, double v)

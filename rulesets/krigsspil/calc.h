@@ -69,11 +69,10 @@ void ks_text_used(struct ks_text *t, const struct ord_table *tbl);
 /* Append " [foreløbig tabel: a, b]" / " [provisional table: a, b]" when any
  * provisional table was used. */
 void ks_text_mark(struct ks_text *t);
-/* The form a game stores: "⟦da⟧DANISH⟦en⟧ENGLISH⟦⟧" (the report command
- * picks one language, rulesets/krigsspil/README.md "Languages"). */
-void ks_text_both(const struct ks_text *t, struct ord_buf *out);
-/* One language: "da" or "en". */
-const char *ks_text_lang(const struct ks_text *t, const char *lang);
+/* Both languages as the core takes them (ord_ctx_result_texts): "da"
+ * then "en"; ks_text_write writes them into a report (ord_texts_add). */
+void ks_text_langs(const struct ks_text *t, struct ord_kv *texts);
+void ks_text_write(const struct ks_text *t, struct ord_buf *out);
 
 /* ---- morale grades -------------------------------------------------------- */
 

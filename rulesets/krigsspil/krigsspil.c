@@ -617,12 +617,13 @@ int ks_ordered(struct ord_ctx *ctx, const struct ord_unit *u, const char *code)
 void ks_result(struct ord_ctx *ctx, unsigned seq, const struct ord_unit *u,
 	       const struct ord_kv *vals, struct ks_text *t)
 {
-	struct ord_buf b = ORD_BUF_INIT;
+	struct ord_kv texts;
 
 	ks_text_mark(t);
-	ks_text_both(t, &b);
-	ord_ctx_result(ctx, seq, u ? u->id : "", vals, "%s", b.buf);
-	ord_buf_release(&b);
+	ord_kv_init(&texts);
+	ks_text_langs(t, &texts);
+	ord_ctx_result_texts(ctx, seq, u ? u->id : "", vals, &texts);
+	ord_kv_release(&texts);
 }
 
 /* ---- load, units ---- */
@@ -764,7 +765,7 @@ static void arm_words(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_t
 static void referee_map(struct ord_ctx *ctx, struct ord_buf *out)
 {
 	struct ks_rules *r = ks_r(ctx);
-	struct ord_kv marks;
+	struct ord_kv marks, texts;
 	struct ord_buf da = ORD_BUF_INIT, en = ORD_BUF_INIT;
 	size_t i;
 
@@ -792,11 +793,12 @@ static void referee_map(struct ord_ctx *ctx, struct ord_buf *out)
 	}
 	ks_map_print(r, &marks, "da", &da);
 	ks_map_print(r, &marks, "en", &en);
-	ord_buf_adds(out, "\n⟦da⟧");
-	ord_buf_add(out, da.buf, da.len);
-	ord_buf_adds(out, "⟦en⟧");
-	ord_buf_add(out, en.buf, en.len);
-	ord_buf_adds(out, "⟦⟧");
+	ord_kv_init(&texts);
+	ord_kv_set(&texts, "da", da.buf);
+	ord_kv_set(&texts, "en", en.buf);
+	ord_buf_addch(out, '\n');
+	ord_texts_add(out, &texts);
+	ord_kv_release(&texts);
 	ord_kv_release(&marks);
 	ord_buf_release(&da);
 	ord_buf_release(&en);
@@ -946,7 +948,7 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 		describe_terrain(ctx, u, &t);
 	}
 done:
-	ks_text_both(&t, out);
+	ks_text_write(&t, out);
 	ks_text_release(&t);
 	/* the referee's report: the map after the last unit */
 	if (!viewer && ord_ctx_unit_index(ctx, u) + 1 == ord_ctx_nunits(ctx))

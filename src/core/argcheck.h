@@ -12,7 +12,7 @@
 #include "tables.h"
 
 struct ord_keys_how {
-	const char *what; /* the calculation: messages start with the key
+	const char *what;                /* the calculation: messages start with the key
 			     ("firers: missing (fire needs firers=N)"); NULL:
 			     an event's wording ("missing key 'firers'") */
 	const struct ord_tables *tables; /* where ORD_KEY_WORD values are, or NULL */
@@ -25,8 +25,7 @@ struct ord_keys_how {
 
 /* ord_keys_check on a list of key=value already split (args), worded as
  * how says; every problem goes to diag, ORD_EUSAGE if there is any. */
-int ord_keys_check_how(struct ord_kv *out, const struct ord_key_spec *specs,
-		       const struct ord_kv *args, const struct ord_keys_how *how,
-		       struct ord_diag *diag);
+int ord_keys_check_how(struct ord_kv *out, const struct ord_key_spec *specs, const struct ord_kv *args,
+		       const struct ord_keys_how *how, struct ord_diag *diag);
 
 #endif

@@ -177,11 +177,10 @@ int ord_calc_die(struct ord_calc *c, int *out, unsigned sides, const char *name)
 		}
 		*out = ord_dice_face(c->key, c->cn->what, 0, name, c->nrolled++, sides);
 		rolled = 1;
-		ord_buf_addf(&c->rolled, "%s%s d%u = %d", c->rolled.len ? ", " : "", name, sides,
-			     *out);
+		ord_buf_addf(&c->rolled, "%s%s d%u = %d", c->rolled.len ? ", " : "", name, sides, *out);
 	}
-	ord_buf_addf(&c->dice, "  <die name=\"%s\" sides=\"%u\" rolled=\"%s\">%d</die>\n", name, sides,
-		     rolled ? "yes" : "no", *out);
+	ord_buf_addf(&c->dice, "  <die name=\"%s\" sides=\"%u\" rolled=\"%s\">%d</die>\n", name,
+		     sides, rolled ? "yes" : "no", *out);
 	return 0;
 }
 
@@ -324,8 +323,7 @@ int ord_calc_run(const struct ord_calculator *calc, struct ord_rules *rules,
 		return err;
 	}
 	if (ndice > cn->ndice)
-		return ord_error_set(ORD_EUSAGE, "dice: %zu given, %s uses %u", ndice, what,
-				     cn->ndice);
+		return ord_error_set(ORD_EUSAGE, "dice: %zu given, %s uses %u", ndice, what, cn->ndice);
 	memset(&c, 0, sizeof(c));
 	c.calc = calc;
 	c.cn = cn;

@@ -15,18 +15,17 @@
 #include "ruleset.h"
 #include "tables.h"
 
-static const char doc[] =
-	"<?xml version=\"1.0\"?>\n"
-	"<tables ruleset=\"test\">\n"
-	"  <chart name=\"kinds\" title=\"Kinds\" keys=\"kind\" columns=\"points\">\n"
-	"    <row kind=\"foot\" points=\"1\"/>\n"
-	"    <row kind=\"horse\" points=\"2\"/>\n"
-	"  </chart>\n"
-	"  <modifiers name=\"mods\" title=\"Mods\">\n"
-	"    <mod when=\"flank\" mode=\"sum\" value=\"2\" label=\"flank\"/>\n"
-	"    <mod when=\"hill\" unless=\"rain\" mode=\"sum\" value=\"1\" label=\"hill\"/>\n"
-	"  </modifiers>\n"
-	"</tables>\n";
+static const char doc[] = "<?xml version=\"1.0\"?>\n"
+			  "<tables ruleset=\"test\">\n"
+			  "  <chart name=\"kinds\" title=\"Kinds\" keys=\"kind\" columns=\"points\">\n"
+			  "    <row kind=\"foot\" points=\"1\"/>\n"
+			  "    <row kind=\"horse\" points=\"2\"/>\n"
+			  "  </chart>\n"
+			  "  <modifiers name=\"mods\" title=\"Mods\">\n"
+			  "    <mod when=\"flank\" mode=\"sum\" value=\"2\" label=\"flank\"/>\n"
+			  "    <mod when=\"hill\" unless=\"rain\" mode=\"sum\" value=\"1\" label=\"hill\"/>\n"
+			  "  </modifiers>\n"
+			  "</tables>\n";
 
 static struct ord_tables *tables;
 
@@ -177,8 +176,7 @@ START_TEST(dice_given_then_rolled)
 	for (i = 1; i <= 6; i++)
 		ck_assert_int_gt(seen[i], 0);
 	/* more dice than the calculation takes */
-	ck_assert_int_eq(run(&out, "roll", "kind=foot", (const int[]){ 1, 2, 3 }, 3, 0),
-			 ORD_EUSAGE);
+	ck_assert_int_eq(run(&out, "roll", "kind=foot", (const int[]){ 1, 2, 3 }, 3, 0), ORD_EUSAGE);
 	ck_assert_str_eq(out.buf, "dice: 3 given, roll uses 2");
 	ord_buf_release(&out);
 }
@@ -188,17 +186,16 @@ START_TEST(arguments_in_the_calculators_words)
 {
 	struct ord_buf out = ORD_BUF_INIT;
 
-#define FAILS(what, args, msg)                                                  \
-	do {                                                                    \
+#define FAILS(what, args, msg)                                                   \
+	do {                                                                     \
 		ck_assert_int_eq(run(&out, what, args, NULL, 0, 0), ORD_EUSAGE); \
-		ck_assert_str_eq(out.buf, msg);                                 \
+		ck_assert_str_eq(out.buf, msg);                                  \
 	} while (0)
 	FAILS("nosuch", "", "unknown calculation 'nosuch' (expected one of roll plain)");
 	FAILS("roll", "", "kind: missing (expected one of foot horse)");
 	FAILS("roll", "kind=camel", "kind: unknown 'camel' (expected one of foot horse)");
 	FAILS("roll", "kind=foot count=7", "count: '7' is not a whole number (expected 1 to 6)");
-	FAILS("roll", "kind=foot range=far",
-	      "range: 'far' is not a distance (expected cm, 0 or more)");
+	FAILS("roll", "kind=foot range=far", "range: 'far' is not a distance (expected cm, 0 or more)");
 	FAILS("roll", "kind=foot side=c", "side: 'c' (expected a, b or no)");
 	FAILS("roll", "kind=foot a_flank=maybe",
 	      "a_flank: 'maybe' is not a flag (expected yes, no or a number)");
