@@ -34,7 +34,7 @@
 struct ord_tables; /* tables.h */
 
 /* The version this header describes; the oldest a core accepts. */
-#define ORD_RULESET_VERSION 1
+#define ORD_RULESET_VERSION 2
 #define ORD_RULESET_VERSION_MIN 1
 /* Whether module rs has the slot of version v (call it only then). */
 #define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
@@ -98,6 +98,15 @@ struct ord_event {
 	const char *check;    /* what the checks said when entered, or "" */
 };
 
+/* A key of a unit's state as a module declares it (its state_keys). */
+struct ord_state_key {
+	const char *name;       /* "figures" */
+	enum ord_key_type type; /* ORD_KEY_INT, ORD_KEY_NUM or ORD_KEY_STR */
+	const char *def;        /* what a unit that has no value holds ("0", ""); NULL: "0",
+				   or "" for ORD_KEY_STR */
+	const char *help;       /* what it holds */
+};
+
 struct ord_ruleset {
 	unsigned int version;      /* ORD_RULESET_VERSION built against (ORD_RULESET_INIT) */
 	const char *name;          /* "battalion" */
@@ -131,6 +140,13 @@ struct ord_ruleset {
 	/* Print the tables (all when table is NULL). */
 	int (*print_tables)(struct ord_rules *rules, const char *table, struct ord_buf *out);
 	/* version 1 ends here */
+
+	/* version 2 */
+	/* The keys of a unit's state, terminated by a NULL name: the module
+	 * reads and writes state only through ord_state_* (below), which
+	 * refuse a key not declared here. */
+	const struct ord_state_key *state_keys;
+	/* version 2 ends here */
 };
 
 /* The registry (the core's): modules registered by the front-end
@@ -269,6 +285,36 @@ int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
  * front-end shows the one its user asks for. */
 int ord_ctx_result_texts(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 			 const struct ord_kv *values, const struct ord_kv *texts);
+
+/* ---- a unit's state (src/core/state.c) ----------------------------------
+ * A module keeps what changes in its units as the state keys it declares
+ * (the state_keys slot, version 2), and reads and writes them only here:
+ * the value a unit holds, or the key's default.  A key the module did not
+ * declare, a number read as text of another type (ord_state_int on an
+ * ORD_KEY_STR key), or a value of the wrong type written, is a mistake of
+ * the module: the accessor does nothing (a read gives 0 or ""), the ctx
+ * keeps the first such mistake, and the core fails the call of the module
+ * with it (ord_state_check): a typo cannot silently read 0.
+ * ord_state_str reads any key as its text; ord_state_num an integer too;
+ * ord_state_set_str writes text checked against the key's type.  A string
+ * read from the state lives until that unit's state is next written. */
+long ord_state_int(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+double ord_state_num(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+const char *ord_state_str(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+/* 1 if the unit holds a value of key (not only its default). */
+int ord_state_has(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+void ord_state_set_int(struct ord_ctx *ctx, struct ord_unit *u, const char *key, long v);
+/* Numbers are written as ord_tables_fmt writes them (up to 2 decimals). */
+void ord_state_set_num(struct ord_ctx *ctx, struct ord_unit *u, const char *key, double v);
+void ord_state_set_str(struct ord_ctx *ctx, struct ord_unit *u, const char *key, const char *v);
+/* 0, or ORD_ERROR with the message naming the module and the first key it
+ * misused in ctx.  The core calls it after validate_sheet, check_event
+ * and resolve_phase; a module's own tests may call it on a fake context. */
+int ord_state_check(struct ord_ctx *ctx);
+/* init_unit has no context: write values (key -> text) into u's first
+ * state, in their order, each checked against rs's declared keys;
+ * ORD_ERROR naming the module and the key otherwise. */
+int ord_state_init(const struct ord_ruleset *rs, struct ord_unit *u, const struct ord_kv *values);
 
 /* Text in several languages in what a module writes for a report
  * (describe_unit): texts maps a language ("da", "en") to the text, the

@@ -9,25 +9,10 @@
  * Every number comes from the tables (param(), calc.h); bat_module_load
  * refuses tables that lack one this file reads.
  *
- * Unit state keys (all integers unless said; a turn of 0 means never):
- *   figures, losses, trays, carried   strength: trays removed, remainder carried
- *   formation                         line column square skirmish misc limbered unlimbered
- *   class                             the d20 chart class (drops after a d20 rout)
- *   failed                            1 once the unit has failed a morale test
- *   retreat_turn                      the turn it must retreat
- *   routed, rout_until                the turn it routed, the last turn of the rout
- *   penalty_until                     the last turn of the routed -3 on tests
- *   dress_until                       the last turn it dresses its ranks (no move forward)
- *   last_charge                       turn of its last charge
- *   moved, changed, charged, contact  the turn it moved, changed formation, charged, made contact
- *   unlimbered                        turn it unlimbered (artillery)
- *   hits, silenced                    artillery hits taken; 1 when the gun is out
- *   fired_on                          turn it was hit by fire
- *   loss_turn, turn_losses            figures lost in turn loss_turn (for morale)
- *   deferred                          turn its fire-morale test waits for the melee
- *   fought, lost_melee, tied_melee    turn it fought, lost, drew a melee
- *   melee_with, melee_since           the enemy it is locked in melee with (id), since when
- * A string read from a unit's state is never kept across a write to that
+ * The unit state keys are declared in state_keys below (their types and
+ * what each holds); every read and write goes through the core's
+ * ord_state_* (st, st_set here), which refuse an undeclared key.  A
+ * string read from a unit's state is never kept across a write to that
  * state: the list may move its strings when it changes (core/kv.c).
  *
  * Rules decisions (where the text is silent or ambiguous; the numbers are
@@ -110,6 +95,8 @@
 #include "tables.h"
 #include "rulesets/battalion/calc.h"
 #include "ruleset.h"
+
+extern const struct ord_ruleset ord_ruleset_battalion;
 
 /* ---- declarations: phases, attributes, events ---- */
 
@@ -208,6 +195,44 @@ static const struct ord_event_kind events[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
+/* A unit's state (ruleset.h, "a unit's state"); a turn of 0 means never. */
+#define TURN(k, help)                     \
+	{                                 \
+		k, ORD_KEY_INT, "0", help \
+	}
+static const struct ord_state_key state_keys[] = {
+	{ "figures", ORD_KEY_INT, "0", "figures left (gunners for artillery)" },
+	{ "losses", ORD_KEY_INT, "0", "figures lost in all" },
+	{ "trays", ORD_KEY_INT, "0", "trays removed (losses / figures_per_tray)" },
+	{ "carried", ORD_KEY_INT, "0", "losses carried on the sheet, short of a tray" },
+	{ "formation", ORD_KEY_STR, "line", "line column square skirmish misc limbered unlimbered" },
+	{ "class", ORD_KEY_STR, "", "the d20 chart class (drops after a d20 rout)" },
+	{ "failed", ORD_KEY_INT, "0", "1 once the unit has failed a morale test" },
+	TURN("retreat_turn", "the turn it must retreat"),
+	TURN("routed", "the turn it routed"),
+	TURN("rout_until", "the last turn of the rout"),
+	TURN("penalty_until", "the last turn of the routed -3 on tests"),
+	TURN("dress_until", "the last turn it dresses its ranks (no move forward)"),
+	TURN("last_charge", "the turn of its last charge"),
+	TURN("moved", "the turn it moved"),
+	TURN("changed", "the turn it changed formation"),
+	TURN("charged", "the turn it charged"),
+	TURN("contact", "the turn it made melee contact"),
+	TURN("unlimbered", "the turn it unlimbered (artillery)"),
+	{ "hits", ORD_KEY_INT, "0", "artillery hits taken" },
+	{ "silenced", ORD_KEY_INT, "0", "1 when the gun is out" },
+	TURN("fired_on", "the turn it was hit by fire"),
+	TURN("loss_turn", "the turn of turn_losses"),
+	{ "turn_losses", ORD_KEY_INT, "0", "figures lost in turn loss_turn (for morale)" },
+	TURN("deferred", "the turn its fire-morale test waits for the melee"),
+	TURN("fought", "the turn it fought a melee"),
+	TURN("lost_melee", "the turn it lost a melee"),
+	TURN("tied_melee", "the turn it drew a melee"),
+	{ "melee_with", ORD_KEY_STR, "", "the enemy it is locked in melee with (id)" },
+	TURN("melee_since", "the turn that melee began"),
+	{ NULL, 0, NULL, NULL },
+};
+
 /* What this file reads from the tables beyond what bat_load insists on. */
 static const char *const module_params[] = {
 	"figures_per_tray",      "column_firers",        "gun_hits_silence", "charge_interval",
@@ -237,14 +262,14 @@ static long iparam(struct ord_ctx *ctx, const char *name)
 	return lround(param(ctx, name));
 }
 
-static long st(const struct ord_unit *u, const char *key)
+static long st(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)
 {
-	return ord_kv_get_int(&u->state, key, 0);
+	return ord_state_int(ctx, u, key);
 }
 
-static void st_set(struct ord_unit *u, const char *key, long v)
+static void st_set(struct ord_ctx *ctx, struct ord_unit *u, const char *key, long v)
 {
-	ord_kv_set_int(&u->state, key, v);
+	ord_state_set_int(ctx, u, key, v);
 }
 
 static const char *kind(const struct ord_unit *u)
@@ -275,17 +300,16 @@ static int is_arm(struct ord_ctx *ctx, const struct ord_unit *u, const char *a)
 	return !strcmp(arm(ctx, u), a);
 }
 
-static const char *formation(const struct ord_unit *u)
+static const char *formation(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	const char *f = ord_kv_get(&u->state, "formation");
-	return f ? f : "line";
+	return ord_state_str(ctx, u, "formation");
 }
 
 /* The formation as the fire and movement charts know it: a gun, limbered
  * or not, counts as a line (D11). */
-static const char *chart_formation(const struct ord_unit *u)
+static const char *chart_formation(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	const char *f = formation(u);
+	const char *f = formation(ctx, u);
 	return strstr(f, "limbered") ? "line" : f;
 }
 
@@ -303,29 +327,30 @@ static int is_militia(const struct ord_unit *u)
 
 static int routed(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	return st(u, "routed") && st(u, "rout_until") >= ord_ctx_turn(ctx);
+	return st(ctx, u, "routed") && st(ctx, u, "rout_until") >= ord_ctx_turn(ctx);
 }
 
 static int retreating(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	return st(u, "retreat_turn") == ord_ctx_turn(ctx);
+	return st(ctx, u, "retreat_turn") == ord_ctx_turn(ctx);
 }
 
 static int dressing(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	return !routed(ctx, u) && !retreating(ctx, u) && st(u, "dress_until") >= ord_ctx_turn(ctx);
+	return !routed(ctx, u) && !retreating(ctx, u) &&
+	       st(ctx, u, "dress_until") >= ord_ctx_turn(ctx);
 }
 
-static const char *melee_with(const struct ord_unit *u)
+static const char *melee_with(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	const char *w = ord_kv_get(&u->state, "melee_with");
+	const char *w = ord_state_str(ctx, u, "melee_with");
 	return w && *w ? w : NULL;
 }
 
 /* Locked in a melee that began in an earlier turn. */
 static int still_in_melee(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	return melee_with(u) && st(u, "melee_since") < ord_ctx_turn(ctx);
+	return melee_with(ctx, u) && st(ctx, u, "melee_since") < ord_ctx_turn(ctx);
 }
 
 static int is_horse_artillery(const struct ord_unit *u)
@@ -414,27 +439,27 @@ static struct ord_unit *ev_unit(struct ord_ctx *ctx, const struct ord_event *ev,
 static void take_losses(struct ord_ctx *ctx, struct ord_unit *u, int n)
 {
 	long fpt = iparam(ctx, "figures_per_tray");
-	long figures = st(u, "figures"), losses;
+	long figures = st(ctx, u, "figures"), losses;
 
 	if (n > figures)
 		n = (int)figures;
 	if (n < 0)
 		n = 0;
-	losses = st(u, "losses") + n;
-	st_set(u, "figures", figures - n);
-	st_set(u, "losses", losses);
-	st_set(u, "trays", fpt > 0 ? losses / fpt : 0);
-	st_set(u, "carried", fpt > 0 ? losses % fpt : 0);
-	if (st(u, "loss_turn") != ord_ctx_turn(ctx)) {
-		st_set(u, "loss_turn", ord_ctx_turn(ctx));
-		st_set(u, "turn_losses", 0);
+	losses = st(ctx, u, "losses") + n;
+	st_set(ctx, u, "figures", figures - n);
+	st_set(ctx, u, "losses", losses);
+	st_set(ctx, u, "trays", fpt > 0 ? losses / fpt : 0);
+	st_set(ctx, u, "carried", fpt > 0 ? losses % fpt : 0);
+	if (st(ctx, u, "loss_turn") != ord_ctx_turn(ctx)) {
+		st_set(ctx, u, "loss_turn", ord_ctx_turn(ctx));
+		st_set(ctx, u, "turn_losses", 0);
 	}
-	st_set(u, "turn_losses", st(u, "turn_losses") + n);
+	st_set(ctx, u, "turn_losses", st(ctx, u, "turn_losses") + n);
 }
 
 static long turn_losses(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	return st(u, "loss_turn") == ord_ctx_turn(ctx) ? st(u, "turn_losses") : 0;
+	return st(ctx, u, "loss_turn") == ord_ctx_turn(ctx) ? st(ctx, u, "turn_losses") : 0;
 }
 
 /* ---- load, units ---- */
@@ -488,21 +513,26 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 {
 	const char *f = ord_kv_get(&u->attrs, "formation");
 	const char *k = ord_kv_get(&u->attrs, "kind");
+	struct ord_kv init;
+	int err;
 
 	(void)rules;
 	(void)diag;
 	if (k && strstr(k, "artillery") && (!f || (strcmp(f, "limbered") && strcmp(f, "unlimbered"))))
 		f = "limbered";
-	ord_kv_set(&u->state, "figures", ord_kv_get(&u->attrs, "figures"));
-	ord_kv_set(&u->state, "losses", "0");
-	ord_kv_set(&u->state, "trays", "0");
-	ord_kv_set(&u->state, "carried", "0");
-	ord_kv_set(&u->state, "formation", f ? f : "line");
-	ord_kv_set(&u->state, "class",
+	ord_kv_init(&init);
+	ord_kv_set(&init, "figures", ord_kv_get(&u->attrs, "figures"));
+	ord_kv_set(&init, "losses", "0");
+	ord_kv_set(&init, "trays", "0");
+	ord_kv_set(&init, "carried", "0");
+	ord_kv_set(&init, "formation", f ? f : "line");
+	ord_kv_set(&init, "class",
 		   ord_kv_get(&u->attrs, "class") ? ord_kv_get(&u->attrs, "class") : "C");
-	ord_kv_set(&u->state, "failed", "0");
-	ord_kv_set(&u->state, "last_charge", "0");
-	return 0;
+	ord_kv_set(&init, "failed", "0");
+	ord_kv_set(&init, "last_charge", "0");
+	err = ord_state_init(&ord_ruleset_battalion, u, &init);
+	ord_kv_release(&init);
+	return err;
 }
 
 /* ---- sheet validation ---- */
@@ -607,8 +637,8 @@ static int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 				     "a fraction of the move needs a direction arrow");
 		charge = ord_order_code(o, "C");
 		if (charge) {
-			long last = st(u, "last_charge");
-			struct bat_move_in mi = { kind(u), chart_formation(u), 0, 1, 0, "open" };
+			long last = st(ctx, u, "last_charge");
+			struct bat_move_in mi = { kind(u), chart_formation(ctx, u), 0, 1, 0, "open" };
 			struct bat_move_out mo;
 
 			mi.quarters = (int)iparam(ctx, "move_fraction_parts");
@@ -661,7 +691,7 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	double dist = ord_kv_get_num(&ev->kv, "distance", 0);
 	int charge = ord_kv_get_bool(&ev->kv, "charge", 0);
 	int turn = ord_ctx_turn(ctx);
-	long interval = iparam(ctx, "charge_interval"), last = st(u, "last_charge");
+	long interval = iparam(ctx, "charge_interval"), last = st(ctx, u, "last_charge");
 	struct ord_unit *c = ev_unit(ctx, ev, "contact");
 	struct ord_buf why = ORD_BUF_INIT;
 	size_t i;
@@ -675,7 +705,7 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	if (c && !strcmp(c->side, u->side))
 		ord_diag_add(d, 0, 0, u->id, "melee", "contact with '%s', a unit of its own side",
 			     c->id);
-	if (st(u, "figures") <= 0 && dist > 0)
+	if (st(ctx, u, "figures") <= 0 && dist > 0)
 		ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
 	/* a retreating or routing unit moves by the rules, not by its orders */
 	if (routed(ctx, u) || retreating(ctx, u)) {
@@ -702,14 +732,16 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		ord_diag_add(d, 0, 0, u->id,
 			     "a unit that retreats must spend one turn dressing its ranks",
 			     "unit '%s' dresses its ranks this turn and may not move forward", u->id);
-	if (is_arm(ctx, u, "artillery") && !strcmp(formation(u), "unlimbered"))
+	if (is_arm(ctx, u, "artillery") && !strcmp(formation(ctx, u), "unlimbered"))
 		ord_diag_add(d, 0, 0, u->id, "L - limber (1 turn all art.)",
 			     "gun '%s' is unlimbered: it must limber (a turn) before it moves", u->id);
 	{
-		struct bat_move_in mi = {
-			kind(u), chart_formation(u), ordered_quarters(ctx, o),
-			charge,  is_elite(u),        ord_kv_get(&ev->kv, "terrain")
-		};
+		struct bat_move_in mi = { kind(u),
+					  chart_formation(ctx, u),
+					  ordered_quarters(ctx, o),
+					  charge,
+					  is_elite(u),
+					  ord_kv_get(&ev->kv, "terrain") };
 		struct bat_move_out mo;
 		if (bat_move(R(ctx), &mi, &mo, &why)) {
 			ord_diag_add(d, 0, 0, u->id, "movement chart", "%s", ord_error_last());
@@ -753,7 +785,7 @@ static void check_gun(struct ord_ctx *ctx, const struct ord_event *ev, struct or
 	if (!order_has(ord_ctx_order(ctx, u), code))
 		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
 			     "gun '%s' %sed but its sheet has no %s", u->id, ev->kind, code);
-	if (!strcmp(formation(u), state))
+	if (!strcmp(formation(ctx, u), state))
 		ord_diag_add(d, 0, 0, u->id, "artillery", "gun '%s' is already %s", u->id, state);
 }
 
@@ -786,15 +818,15 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			ord_diag_add(d, 0, 0, u->id, "one battalion will fire at one target",
 				     "unit '%s' already fired this turn (event #%u)", u->id, e->seq);
 	}
-	if (st(u, "figures") <= 0)
+	if (st(ctx, u, "figures") <= 0)
 		ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
-	if ((order_has(o, "C") || st(u, "charged") == turn) && !horse_cul)
+	if ((order_has(o, "C") || st(ctx, u, "charged") == turn) && !horse_cul)
 		ord_diag_add(d, 0, 0, u->id, "a charging unit can't fire",
 			     "unit '%s' is charging this turn and cannot fire", u->id);
 	if (still_in_melee(ctx, u))
 		ord_diag_add(d, 0, 0, u->id, "troops still in melee can't fire",
 			     "unit '%s' is still in the melee with '%s' from turn %ld", u->id,
-			     melee_with(u), st(u, "melee_since"));
+			     melee_with(ctx, u), st(ctx, u, "melee_since"));
 	if (ord_kv_get_bool(&ev->kv, "firer_in_woods", 0))
 		ord_diag_add(d, 0, 0, u->id, "cover", "units in woods may not fire");
 	if (ord_kv_get_bool(&ev->kv, "target_in_woods", 0) && ord_kv_get_num(&ev->kv, "range", 0) > woods)
@@ -822,16 +854,16 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			ord_diag_add(d, 0, 0, u->id, "must fire the shot indicated in its orders",
 				     "gun '%s' fired %s but its sheet orders %s (%s)", u->id, shot,
 				     fire_code_shot(f->value), f->value);
-		if (st(u, "silenced"))
+		if (st(ctx, u, "silenced"))
 			ord_diag_add(d, 0, 0, u->id, "2 hits knock out artillery",
 				     "gun '%s' is silenced", u->id);
-		if (strcmp(formation(u), "unlimbered"))
+		if (strcmp(formation(ctx, u), "unlimbered"))
 			ord_diag_add(d, 0, 0, u->id, "UL - unlimber (1 turn except for horse art.)",
 				     "gun '%s' has not unlimbered", u->id);
-		else if (st(u, "unlimbered") && turn - st(u, "unlimbered") < ut)
+		else if (st(ctx, u, "unlimbered") && turn - st(ctx, u, "unlimbered") < ut)
 			ord_diag_add(d, 0, 0, u->id, "UL - unlimber (1 turn except for horse art.)",
 				     "gun '%s' unlimbered in turn %ld and cannot fire before turn %ld",
-				     u->id, st(u, "unlimbered"), st(u, "unlimbered") + ut);
+				     u->id, st(ctx, u, "unlimbered"), st(ctx, u, "unlimbered") + ut);
 	}
 }
 
@@ -848,13 +880,13 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 			     b->id);
 	for (k = 0; k < 2; k++) {
 		struct ord_unit *u = both[k], *e = both[1 - k];
-		if (melee_with(u) && strcmp(melee_with(u), e->id))
-			ord_diag_add(d, 0, 0, u->id, "melee",
-				     "unit '%s' is still in melee with '%s'", u->id, melee_with(u));
+		if (melee_with(ctx, u) && strcmp(melee_with(ctx, u), e->id))
+			ord_diag_add(d, 0, 0, u->id, "melee", "unit '%s' is still in melee with '%s'",
+				     u->id, melee_with(ctx, u));
 		if (routed(ctx, u))
 			ord_diag_add(d, 0, 0, u->id, "routed units have no melee value",
 				     "unit '%s' is routed", u->id);
-		if (st(u, "figures") <= 0)
+		if (st(ctx, u, "figures") <= 0)
 			ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
 	}
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
@@ -896,11 +928,11 @@ static int bat_check_event(struct ord_ctx *ctx, const struct ord_event *ev, stru
 /* A unit's melee ends (it broke, or the units were separated). */
 static void end_melee(struct ord_ctx *ctx, struct ord_unit *u)
 {
-	struct ord_unit *w = melee_with(u) ? ord_ctx_find_unit(ctx, melee_with(u)) : NULL;
+	struct ord_unit *w = melee_with(ctx, u) ? ord_ctx_find_unit(ctx, melee_with(ctx, u)) : NULL;
 
-	ord_kv_set(&u->state, "melee_with", "");
-	if (w && melee_with(w) && !strcmp(melee_with(w), u->id))
-		ord_kv_set(&w->state, "melee_with", "");
+	ord_state_set_str(ctx, u, "melee_with", "");
+	if (w && melee_with(ctx, w) && !strcmp(melee_with(ctx, w), u->id))
+		ord_state_set_str(ctx, w, "melee_with", "");
 }
 
 static void apply_outcome(struct ord_ctx *ctx, struct ord_unit *u, const char *outcome,
@@ -911,17 +943,17 @@ static void apply_outcome(struct ord_ctx *ctx, struct ord_unit *u, const char *o
 
 	if (!strcmp(outcome, "good"))
 		return;
-	st_set(u, "failed", 1);
+	st_set(ctx, u, "failed", 1);
 	if (!strcmp(outcome, "retreat")) {
-		st_set(u, "retreat_turn", turn + 1);
-		st_set(u, "dress_until", turn + 1 + dress);
+		st_set(ctx, u, "retreat_turn", turn + 1);
+		st_set(ctx, u, "dress_until", turn + 1 + dress);
 	} else {
-		st_set(u, "routed", turn);
-		st_set(u, "rout_until", turn + iparam(ctx, "rout_turns"));
-		st_set(u, "penalty_until", turn + iparam(ctx, "rout_penalty_turns"));
-		st_set(u, "dress_until", st(u, "rout_until") + dress);
+		st_set(ctx, u, "routed", turn);
+		st_set(ctx, u, "rout_until", turn + iparam(ctx, "rout_turns"));
+		st_set(ctx, u, "penalty_until", turn + iparam(ctx, "rout_penalty_turns"));
+		st_set(ctx, u, "dress_until", st(ctx, u, "rout_until") + dress);
 		if (new_class)
-			ord_kv_set(&u->state, "class", new_class);
+			ord_state_set_str(ctx, u, "class", new_class);
 	}
 }
 
@@ -944,8 +976,7 @@ static int morale_test(struct ord_ctx *ctx, struct ord_unit *u, const char *char
 		if ((err = ord_ctx_roll(ctx, &die, (unsigned)ord_table_die(t), id.buf, 0, 0)) != 0)
 			goto out;
 		/* a copy: writing the state (apply_outcome) may move its strings */
-		snprintf(cls, sizeof(cls), "%s",
-			 ord_kv_get(&u->state, "class") ? ord_kv_get(&u->state, "class") : "");
+		snprintf(cls, sizeof(cls), "%s", ord_state_str(ctx, u, "class"));
 		in.cls = cls;
 		in.die = die;
 		if ((err = bat_morale20(R(ctx), &in, &out, &why)) != 0)
@@ -966,10 +997,10 @@ static int morale_test(struct ord_ctx *ctx, struct ord_unit *u, const char *char
 		in.losses = (int)turn_losses(ctx, u);
 		in.elite = is_elite(u);
 		in.militia = is_militia(u);
-		in.failed_before = st(u, "failed") != 0;
+		in.failed_before = st(ctx, u, "failed") != 0;
 		in.lost_melee = lost_melee;
-		in.routed_recently = st(u, "routed") && st(u, "routed") < turn &&
-				     st(u, "penalty_until") >= turn;
+		in.routed_recently = st(ctx, u, "routed") && st(ctx, u, "routed") < turn &&
+				     st(ctx, u, "penalty_until") >= turn;
 		if ((err = bat_morale(R(ctx), &in, &out, &why)) != 0)
 			goto out;
 		apply_outcome(ctx, u, out.outcome, NULL);
@@ -1002,14 +1033,14 @@ static int resolve_movement(struct ord_ctx *ctx)
 			double dist = ord_kv_get_num(&e->kv, "distance", 0);
 			int charge = ord_kv_get_bool(&e->kv, "charge", 0);
 			if (dist > 0)
-				st_set(u, "moved", turn);
+				st_set(ctx, u, "moved", turn);
 			if (charge) {
-				st_set(u, "charged", turn);
-				st_set(u, "last_charge", turn);
+				st_set(ctx, u, "charged", turn);
+				st_set(ctx, u, "last_charge", turn);
 			}
 			if (c) {
-				st_set(u, "contact", turn);
-				st_set(c, "contact", turn);
+				st_set(ctx, u, "contact", turn);
+				st_set(ctx, c, "contact", turn);
 			}
 			ord_kv_set(&vals, "distance", ord_kv_get(&e->kv, "distance"));
 			ord_ctx_result(ctx, e->seq, u->id, &vals, "%s %s\" over %s ground%s%s",
@@ -1018,16 +1049,16 @@ static int resolve_movement(struct ord_ctx *ctx)
 				       c ? ", into contact with " : "", c ? c->id : "");
 		} else if (!strcmp(e->kind, "form")) {
 			const char *f = ord_kv_get(&e->kv, "formation");
-			ord_kv_set(&u->state, "formation", f);
-			st_set(u, "changed", turn);
+			ord_state_set_str(ctx, u, "formation", f);
+			st_set(ctx, u, "changed", turn);
 			ord_kv_set(&vals, "formation", f);
 			ord_ctx_result(ctx, e->seq, u->id, &vals,
 				       "formed %s (the change takes the turn)", f);
 		} else if (!strcmp(e->kind, "limber") || !strcmp(e->kind, "unlimber")) {
 			int un = !strcmp(e->kind, "unlimber");
-			ord_kv_set(&u->state, "formation", un ? "unlimbered" : "limbered");
+			ord_state_set_str(ctx, u, "formation", un ? "unlimbered" : "limbered");
 			if (un)
-				st_set(u, "unlimbered", turn);
+				st_set(ctx, u, "unlimbered", turn);
 			ord_ctx_result(ctx, e->seq, u->id, NULL, "%s", un ? "unlimbered" : "limbered");
 		}
 		ord_kv_release(&vals);
@@ -1039,10 +1070,10 @@ static int resolve_movement(struct ord_ctx *ctx)
  * its first two ranks, any other formation all of its figures. */
 static int default_firers(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	long fig = st(u, "figures");
+	long fig = st(ctx, u, "figures");
 	long col = iparam(ctx, "column_firers");
 
-	if (!strcmp(formation(u), "column") && fig > col)
+	if (!strcmp(formation(ctx, u), "column") && fig > col)
 		return (int)col;
 	return (int)fig;
 }
@@ -1065,13 +1096,13 @@ static int fire_event(struct ord_ctx *ctx, const struct ord_event *e, struct ord
 	if (!in.weapon || !strcmp(in.weapon, "none"))
 		in.weapon = "musket"; /* only with an override (D11) */
 	in.range = ord_kv_get_num(&e->kv, "range", 0);
-	in.target_formation = chart_formation(t);
-	in.target_moved = st(t, "moved") == turn;
-	in.firer_moved = ordered_quarters(ctx, o) > 0 || st(u, "moved") == turn;
-	in.firer_changed_formation = order_form(o) != NULL || st(u, "changed") == turn;
+	in.target_formation = chart_formation(ctx, t);
+	in.target_moved = st(ctx, t, "moved") == turn;
+	in.firer_moved = ordered_quarters(ctx, o) > 0 || st(ctx, u, "moved") == turn;
+	in.firer_changed_formation = order_form(o) != NULL || st(ctx, u, "changed") == turn;
 	in.firer_light = !strcmp(kind(u), "light_infantry");
-	in.firer_skirmish = !strcmp(formation(u), "skirmish") || !strcmp(formation(u), "misc") ||
-			    !strcmp(kind(u), "skirmishers");
+	in.firer_skirmish = !strcmp(formation(ctx, u), "skirmish") ||
+			    !strcmp(formation(ctx, u), "misc") || !strcmp(kind(u), "skirmishers");
 	in.enfilade = ord_kv_get_bool(&e->kv, "enfilade", 0);
 	in.target_in_woods = ord_kv_get_bool(&e->kv, "target_in_woods", 0);
 	in.firer_in_woods = ord_kv_get_bool(&e->kv, "firer_in_woods", 0);
@@ -1106,9 +1137,9 @@ static int artillery_event(struct ord_ctx *ctx, const struct ord_event *e, struc
 	if (!in.shot)
 		in.shot = f ? fire_code_shot(f->value) : "ball";
 	in.range = ord_kv_get_num(&e->kv, "range", 0);
-	in.target_formation = chart_formation(t);
-	in.horse_moved_unlimbered = is_horse_artillery(u) && st(u, "moved") == turn &&
-				    st(u, "unlimbered") == turn;
+	in.target_formation = chart_formation(ctx, t);
+	in.horse_moved_unlimbered = is_horse_artillery(u) && st(ctx, u, "moved") == turn &&
+				    st(ctx, u, "unlimbered") == turn;
 	/* D10: no die for a shot out of range; a probe with the lowest face says */
 	in.die = 1;
 	if ((err = bat_artillery(R(ctx), &in, &out, NULL)) != 0)
@@ -1159,20 +1190,21 @@ static int resolve_fire(struct ord_ctx *ctx)
 		if (!t)
 			continue;
 		if (cas[i]) {
-			long before = st(t, "figures");
+			long before = st(ctx, t, "figures");
 			take_losses(ctx, t, cas[i]);
-			lost[ord_ctx_unit_index(ctx, t)] += before - st(t, "figures");
+			lost[ord_ctx_unit_index(ctx, t)] += before - st(ctx, t, "figures");
 		}
 		if (hit[i]) {
-			st_set(t, "hits", st(t, "hits") + 1);
-			if (st(t, "hits") >= iparam(ctx, "gun_hits_silence") && !st(t, "silenced")) {
-				st_set(t, "silenced", 1);
+			st_set(ctx, t, "hits", st(ctx, t, "hits") + 1);
+			if (st(ctx, t, "hits") >= iparam(ctx, "gun_hits_silence") &&
+			    !st(ctx, t, "silenced")) {
+				st_set(ctx, t, "silenced", 1);
 				ord_ctx_result(ctx, e->seq, t->id, NULL,
-					       "gun silenced: %ld artillery hits", st(t, "hits"));
+					       "gun silenced: %ld artillery hits", st(ctx, t, "hits"));
 			}
 		}
 		if (cas[i] || hit[i])
-			st_set(t, "fired_on", turn);
+			st_set(ctx, t, "fired_on", turn);
 	}
 	for (i = 0; i < nu; i++) {
 		struct ord_unit *t = ord_ctx_unit(ctx, i);
@@ -1181,13 +1213,14 @@ static int resolve_fire(struct ord_ctx *ctx)
 			continue;
 		ord_kv_init(&vals);
 		ord_kv_set_int(&vals, "lost", lost[i]);
-		ord_kv_set_int(&vals, "figures", st(t, "figures"));
-		ord_kv_set_int(&vals, "trays", st(t, "trays"));
-		ord_kv_set_int(&vals, "carried", st(t, "carried"));
+		ord_kv_set_int(&vals, "figures", st(ctx, t, "figures"));
+		ord_kv_set_int(&vals, "trays", st(ctx, t, "trays"));
+		ord_kv_set_int(&vals, "carried", st(ctx, t, "carried"));
 		ord_ctx_result(ctx, 0, t->id, &vals,
 			       "loses %ld figure%s to fire: %ld left; in all %ld lost, %ld tray%s removed, %ld carried",
-			       lost[i], lost[i] == 1 ? "" : "s", st(t, "figures"), st(t, "losses"),
-			       st(t, "trays"), st(t, "trays") == 1 ? "" : "s", st(t, "carried"));
+			       lost[i], lost[i] == 1 ? "" : "s", st(ctx, t, "figures"),
+			       st(ctx, t, "losses"), st(ctx, t, "trays"),
+			       st(ctx, t, "trays") == 1 ? "" : "s", st(ctx, t, "carried"));
 		ord_kv_release(&vals);
 	}
 out:
@@ -1238,19 +1271,20 @@ static int resolve_fire_morale(struct ord_ctx *ctx)
 		}
 		if (exempt)
 			continue;
-		if (!tested && !(st(u, "fired_on") == turn && turn_losses(ctx, u) > 0))
+		if (!tested && !(st(ctx, u, "fired_on") == turn && turn_losses(ctx, u) > 0))
 			continue;
 		/* D3: a unit that made melee contact this turn tests after the melee */
-		if (!tested && st(u, "contact") == turn) {
-			st_set(u, "deferred", turn);
+		if (!tested && st(ctx, u, "contact") == turn) {
+			st_set(ctx, u, "deferred", turn);
 			ord_ctx_result(ctx, 0, u->id, NULL,
 				       "no fire morale test now: it made melee contact this turn and tests after the melee");
 			continue;
 		}
 		if ((err = morale_test(ctx, u, chart, 0, "fire morale", &outcome)) != 0)
 			goto out;
-		if (strcmp(outcome, "good") && melee_with(u)) {
-			ord_ctx_result(ctx, 0, u->id, NULL, "leaves the melee with %s", melee_with(u));
+		if (strcmp(outcome, "good") && melee_with(ctx, u)) {
+			ord_ctx_result(ctx, 0, u->id, NULL, "leaves the melee with %s",
+				       melee_with(ctx, u));
 			end_melee(ctx, u);
 		}
 	}
@@ -1266,21 +1300,21 @@ static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct or
 {
 	char key[32];
 	int turn = ord_ctx_turn(ctx);
-	int continuing = melee_with(u) && !strcmp(melee_with(u), enemy->id) &&
-			 st(u, "melee_since") < turn;
+	int continuing = melee_with(ctx, u) && !strcmp(melee_with(ctx, u), enemy->id) &&
+			 st(ctx, u, "melee_since") < turn;
 
 	snprintf(key, sizeof(key), "%s_figures", p);
 	s->kind = kind(u);
-	s->figures = (int)ord_kv_get_int(&e->kv, key, st(u, "figures"));
-	if (s->figures > st(u, "figures"))
-		s->figures = (int)st(u, "figures");
-	s->column = !strcmp(formation(u), "column");
-	s->motion = st(u, "moved") == turn;
+	s->figures = (int)ord_kv_get_int(&e->kv, key, st(ctx, u, "figures"));
+	if (s->figures > st(ctx, u, "figures"))
+		s->figures = (int)st(ctx, u, "figures");
+	s->column = !strcmp(formation(ctx, u), "column");
+	s->motion = st(ctx, u, "moved") == turn;
 	snprintf(key, sizeof(key), "%s_fresh", p);
 	s->fresh = ord_kv_get_bool(&e->kv, key, !continuing); /* D1 */
-	s->charging = st(u, "charged") == turn;
+	s->charging = st(ctx, u, "charged") == turn;
 	s->elite = is_elite(u);
-	s->square_vs_cavalry = !strcmp(formation(u), "square") && is_arm(ctx, enemy, "cavalry");
+	s->square_vs_cavalry = !strcmp(formation(ctx, u), "square") && is_arm(ctx, enemy, "cavalry");
 	snprintf(key, sizeof(key), "%s_hill", p);
 	s->hill = ord_kv_get_bool(&e->kv, key, 0);
 }
@@ -1308,12 +1342,13 @@ static int resolve_melee(struct ord_ctx *ctx)
 	/* D14: a melee of an earlier turn not fought again has ended */
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		struct ord_unit *w = melee_with(u) ? ord_ctx_find_unit(ctx, melee_with(u)) : NULL;
+		struct ord_unit *w = melee_with(ctx, u) ? ord_ctx_find_unit(ctx, melee_with(ctx, u))
+							: NULL;
 		if (!still_in_melee(ctx, u) || (w && melee_recorded(ctx, u, w)))
 			continue;
 		ord_ctx_result(ctx, 0, u->id, NULL,
 			       "the melee with %s from turn %ld has ended (no melee recorded this turn)",
-			       melee_with(u), st(u, "melee_since"));
+			       melee_with(ctx, u), st(ctx, u, "melee_since"));
 		end_melee(ctx, u);
 	}
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
@@ -1327,8 +1362,8 @@ static int resolve_melee(struct ord_ctx *ctx)
 
 		if (strcmp(e->kind, "melee"))
 			continue;
-		if (st(a, "figures") <= 0 || st(b, "figures") <= 0) {
-			struct ord_unit *gone = st(a, "figures") <= 0 ? a : b;
+		if (st(ctx, a, "figures") <= 0 || st(ctx, b, "figures") <= 0) {
+			struct ord_unit *gone = st(ctx, a, "figures") <= 0 ? a : b;
 			ord_ctx_result(ctx, e->seq, gone->id, NULL,
 				       "no melee: '%s' has no figures left", gone->id);
 			continue;
@@ -1347,21 +1382,21 @@ static int resolve_melee(struct ord_ctx *ctx)
 		}
 		take_losses(ctx, a, out.casualties_a);
 		take_losses(ctx, b, out.casualties_b);
-		st_set(a, "fought", turn);
-		st_set(b, "fought", turn);
-		if (!melee_with(a) || strcmp(melee_with(a), b->id))
-			st_set(a, "melee_since", turn);
-		if (!melee_with(b) || strcmp(melee_with(b), a->id))
-			st_set(b, "melee_since", turn);
-		ord_kv_set(&a->state, "melee_with", b->id);
-		ord_kv_set(&b->state, "melee_with", a->id);
+		st_set(ctx, a, "fought", turn);
+		st_set(ctx, b, "fought", turn);
+		if (!melee_with(ctx, a) || strcmp(melee_with(ctx, a), b->id))
+			st_set(ctx, a, "melee_since", turn);
+		if (!melee_with(ctx, b) || strcmp(melee_with(ctx, b), a->id))
+			st_set(ctx, b, "melee_since", turn);
+		ord_state_set_str(ctx, a, "melee_with", b->id);
+		ord_state_set_str(ctx, b, "melee_with", a->id);
 		if (out.winner == BAT_A) {
-			st_set(b, "lost_melee", turn);
+			st_set(ctx, b, "lost_melee", turn);
 		} else if (out.winner == BAT_B) {
-			st_set(a, "lost_melee", turn);
+			st_set(ctx, a, "lost_melee", turn);
 		} else { /* D2 */
-			st_set(a, "tied_melee", turn);
-			st_set(b, "tied_melee", turn);
+			st_set(ctx, a, "tied_melee", turn);
+			st_set(ctx, b, "tied_melee", turn);
 		}
 		ord_kv_init(&vals);
 		ord_kv_set(&vals, "winner",
@@ -1393,15 +1428,15 @@ static int pursue(struct ord_ctx *ctx, struct ord_unit *w, struct ord_unit *u)
 	ord_kv_init(&vals);
 	memset(&in, 0, sizeof(in));
 	in.a.kind = kind(w);
-	in.a.figures = (int)st(w, "figures");
-	in.a.column = !strcmp(formation(w), "column");
+	in.a.figures = (int)st(ctx, w, "figures");
+	in.a.column = !strcmp(formation(ctx, w), "column");
 	in.a.motion = 1;
 	in.a.elite = is_elite(w);
 	in.b.kind = kind(u);
-	in.b.figures = (int)st(u, "figures");
-	in.b.column = !strcmp(formation(u), "column");
+	in.b.figures = (int)st(ctx, u, "figures");
+	in.b.column = !strcmp(formation(ctx, u), "column");
 	in.b.elite = is_elite(u);
-	in.b.square_vs_cavalry = !strcmp(formation(u), "square");
+	in.b.square_vs_cavalry = !strcmp(formation(ctx, u), "square");
 	in.pursuit = BAT_A;
 	ord_buf_addf(&id, "pursuit %s", w->id);
 	if ((err = ord_ctx_roll(ctx, &da, sides, id.buf, 0, 0)) != 0)
@@ -1437,8 +1472,8 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 	/* the tests first: a pursuer must itself have held */
 	for (i = 0; i < n; i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		int lost = st(u, "lost_melee") == turn, tied = st(u, "tied_melee") == turn;
-		int deferred = st(u, "deferred") == turn && st(u, "fought") != turn;
+		int lost = st(ctx, u, "lost_melee") == turn, tied = st(ctx, u, "tied_melee") == turn;
+		int deferred = st(ctx, u, "deferred") == turn && st(ctx, u, "fought") != turn;
 
 		if (!lost && !tied && !deferred)
 			continue;
@@ -1449,16 +1484,17 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 		struct ord_unit *u = ord_ctx_unit(ctx, i), *w;
 		int halted = 0;
 
-		if (!outcome[i] || !melee_with(u))
+		if (!outcome[i] || !melee_with(ctx, u))
 			continue;
-		w = ord_ctx_find_unit(ctx, melee_with(u));
+		w = ord_ctx_find_unit(ctx, melee_with(ctx, u));
 		if (!strcmp(outcome[i], "good")) {
 			ord_ctx_result(ctx, 0, u->id, NULL,
-				       "holds: the melee with %s continues next turn", melee_with(u));
+				       "holds: the melee with %s continues next turn",
+				       melee_with(ctx, u));
 			continue;
 		}
 		/* broken: the melee ends */
-		ord_ctx_result(ctx, 0, u->id, NULL, "breaks off the melee with %s", melee_with(u));
+		ord_ctx_result(ctx, 0, u->id, NULL, "breaks off the melee with %s", melee_with(ctx, u));
 		end_melee(ctx, u);
 		if (!w || !is_arm(ctx, w, "cavalry") || !is_arm(ctx, u, "infantry"))
 			continue;
@@ -1473,7 +1509,7 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 			ord_ctx_result(ctx, 0, w->id, NULL, "does not pursue %s", u->id);
 			continue;
 		}
-		if (st(u, "figures") <= 0 || st(w, "figures") <= 0)
+		if (st(ctx, u, "figures") <= 0 || st(ctx, w, "figures") <= 0)
 			continue;
 		if ((err = pursue(ctx, w, u)) != 0)
 			goto out;
@@ -1541,8 +1577,9 @@ static int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 			continue;
 		/* the state is the turn's end: a unit routed or retreating from
 		 * an earlier turn moved by the rules, not by its orders */
-		if ((st(u, "routed") && st(u, "routed") < turn && st(u, "rout_until") >= turn) ||
-		    st(u, "retreat_turn") == turn)
+		if ((st(ctx, u, "routed") && st(ctx, u, "routed") < turn &&
+		     st(ctx, u, "rout_until") >= turn) ||
+		    st(ctx, u, "retreat_turn") == turn)
 			continue;
 		if (order_has(o, "C") && !(did[i] & DID_CHARGE))
 			ord_diag_add(d, o->line, 0, u->id, "C",
@@ -1569,13 +1606,13 @@ static void morale_words(struct ord_ctx *ctx, const struct ord_unit *u, struct o
 	int turn = ord_ctx_turn(ctx);
 
 	if (routed(ctx, u))
-		ord_buf_addf(out, "routed (to the rear until turn %ld)", st(u, "rout_until"));
+		ord_buf_addf(out, "routed (to the rear until turn %ld)", st(ctx, u, "rout_until"));
 	else if (retreating(ctx, u))
 		ord_buf_adds(out, "retreating");
-	else if (st(u, "retreat_turn") == turn + 1)
+	else if (st(ctx, u, "retreat_turn") == turn + 1)
 		ord_buf_adds(out, "shaken: retreats next turn");
 	else if (dressing(ctx, u))
-		ord_buf_addf(out, "dressing ranks (until turn %ld)", st(u, "dress_until"));
+		ord_buf_addf(out, "dressing ranks (until turn %ld)", st(ctx, u, "dress_until"));
 	else
 		ord_buf_adds(out, "good");
 }
@@ -1584,36 +1621,37 @@ static int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, cons
 			     struct ord_buf *out)
 {
 	long fpt = iparam(ctx, "figures_per_tray");
-	long fig = st(u, "figures");
+	long fig = st(ctx, u, "figures");
 
 	ord_buf_addf(out, "%s %s (%s, %s): ", u->id, u->name, u->side, kind(u));
 	if (!viewer || !strcmp(viewer, u->side)) {
 		ord_buf_addf(out,
 			     "%ld figure%s (%ld lost: %ld tray%s removed, %ld carried), %s, morale ",
-			     fig, fig == 1 ? "" : "s", st(u, "losses"), st(u, "trays"),
-			     st(u, "trays") == 1 ? "" : "s", st(u, "carried"), formation(u));
+			     fig, fig == 1 ? "" : "s", st(ctx, u, "losses"), st(ctx, u, "trays"),
+			     st(ctx, u, "trays") == 1 ? "" : "s", st(ctx, u, "carried"),
+			     formation(ctx, u));
 		morale_words(ctx, u, out);
-		if (st(u, "failed"))
+		if (st(ctx, u, "failed"))
 			ord_buf_adds(out, ", has failed before");
 		ord_buf_addf(out, ", class %s",
-			     ord_kv_get(&u->state, "class") ? ord_kv_get(&u->state, "class") : "?");
-		if (st(u, "last_charge"))
-			ord_buf_addf(out, ", last charged in turn %ld", st(u, "last_charge"));
-		if (st(u, "hits"))
-			ord_buf_addf(out, ", %ld artillery hit%s%s", st(u, "hits"),
-				     st(u, "hits") == 1 ? "" : "s",
-				     st(u, "silenced") ? " (silenced)" : "");
+			     ord_state_has(ctx, u, "class") ? ord_state_str(ctx, u, "class") : "?");
+		if (st(ctx, u, "last_charge"))
+			ord_buf_addf(out, ", last charged in turn %ld", st(ctx, u, "last_charge"));
+		if (st(ctx, u, "hits"))
+			ord_buf_addf(out, ", %ld artillery hit%s%s", st(ctx, u, "hits"),
+				     st(ctx, u, "hits") == 1 ? "" : "s",
+				     st(ctx, u, "silenced") ? " (silenced)" : "");
 	} else {
 		/* what the enemy sees on the table: trays and formation, not figures */
 		long trays = fpt > 0 ? (fig + fpt - 1) / fpt : fig;
 		ord_buf_addf(out, "about %ld tray%s, %s, morale ", trays, trays == 1 ? "" : "s",
-			     formation(u));
+			     formation(ctx, u));
 		morale_words(ctx, u, out);
-		if (st(u, "silenced"))
+		if (st(ctx, u, "silenced"))
 			ord_buf_adds(out, ", silenced");
 	}
-	if (melee_with(u))
-		ord_buf_addf(out, ", in melee with %s", melee_with(u));
+	if (melee_with(ctx, u))
+		ord_buf_addf(out, ", in melee with %s", melee_with(ctx, u));
 	return 0;
 }
 
@@ -1635,4 +1673,5 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	bat_describe_unit,               /* describe_unit */
 	bat_calc,                        /* calc */
 	bat_print_tables,                /* print_tables */
+	state_keys,                      /* state_keys */
 };

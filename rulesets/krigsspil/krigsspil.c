@@ -11,49 +11,9 @@
  * rulesets/krigsspil/README.md explains the decisions (the map, the
  * languages, the readings of lost rules).
  *
- * Unit state keys (integers unless said; a turn of 0 means never):
- *   figurer, tab_mand, fanger, efternoelere   strength: figures now; men
- *                                            lost, men given up as
- *                                            prisoners, figures straggled
- *   valeur                                   valeur now (start: attribute)
- *   moral, moral_til, moral_grund            state OR LU U FU, the half turn
- *                                            it lasts through (0: until
- *                                            reorganised), why (a word)
- *   moral_traek                              turn the state was last set
- *   decimering                               0, 1 (>25% lost), 2 (>50%)
- *   formation                                current formation
- *   prodset, klargjort                       artillery: af|paa, 0|1
- *   kampsatser                               infantry and cavalry (decimal)
- *   ks_fuldkugle, ks_kardaesk, ks_shrapnel   artillery ammunition pools
- *   kanoner, beskadiget, oedelagt, prods_tab guns serviceable, damaged,
- *                                            destroyed; limbers lost
- *   foerste_salve, foerste_storm             1 while unused
- *   stormmarch_start, stormmarch_sidst       first and last turn of the
- *                                            last stormmarch
- *   loeb_sidst, prolong_sidst                turn of the last løb, prolonge
- *   march_i_traek, march_sidst               limbered artillery in line:
- *                                            turns marched in a row
- *   skoed, skoed_helt, skoed_paa             turn it fired, fired a whole
- *                                            turn; the unit it fired at
- *   bevaeget                                 turn it moved or changed formation
- *   kamp_traek, naerkamp_traek, nabo_traek,  cavalry: engaged turns since
- *   hvil_traek                               rest, last melee, last turn as a
- *                                            neighbour in one, rest in a row
- *   fu_ekstra                                cavalry that fled without
- *                                            stormmarch: FU through this turn
- *   flugt_traek, forfoelget_traek,           turns fleeing, pursued in a
- *   forfoelget_sidst, fanger_traek           row, last pursued, last gave
- *                                            prisoners
- *   vandt_fu_traek, hvilede_traek            decimation exceptions this turn
- *   sidst_rolle                              angriber | forsvarer
- *   angreb_maal, angreb_traek, angreb_storm  declared attack this turn
- *   stoetter, stoette_rolle, stoette_traek   declared support this turn
- *   reaktion, reaktion_traek                 declared defence this turn
- *   indskudt_paa                             the target a battery has ranged on
- *   britisk_kontrol_til, britisk_forfoelg_til, britisk_maal
- *                                            British cavalry out of control
- *   overgivet, fjernet                       1: out of the game
- *   x, y                                     position in cm (decimal)
+ * The unit state keys are declared in state_keys below (their types and
+ * what each holds); ks_st and friends read and write them through the
+ * core's ord_state_*, which refuse a key not declared.
  */
 #include <math.h>
 #include <stdio.h>
@@ -61,6 +21,8 @@
 #include <string.h>
 
 #include "rulesets/krigsspil/ks.h"
+
+extern const struct ord_ruleset ord_ruleset_krigsspil;
 
 /* ---- declarations: phases, attributes, events ---- */
 
@@ -252,6 +214,85 @@ const struct ord_event_kind ks_events[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
+/* A unit's state (ruleset.h, "a unit's state"): integers unless said; a
+ * turn of 0 means never; h is a half turn (ks.h). */
+#define INT(k, help)                      \
+	{                                 \
+		k, ORD_KEY_INT, "0", help \
+	}
+#define NUM(k, help)                      \
+	{                                 \
+		k, ORD_KEY_NUM, "0", help \
+	}
+#define STR(k, help)                     \
+	{                                \
+		k, ORD_KEY_STR, "", help \
+	}
+static const struct ord_state_key state_keys[] = {
+	INT("figurer", "figures now"),
+	INT("tab_mand", "men lost (killed and wounded)"),
+	INT("fanger", "men given up as prisoners"),
+	INT("efternoelere", "figures straggled"),
+	INT("valeur", "valeur now (start: the attribute)"),
+	STR("moral", "morale state OR LU U FU"),
+	INT("moral_til", "the half turn the state lasts through (0: until reorganised)"),
+	STR("moral_grund", "why (a word: formationsændring, ild, ...)"),
+	INT("moral_traek", "the turn the state was last set"),
+	INT("decimering", "0, 1 (over decimering_lu_pct lost), 2 (over decimering_u_pct)"),
+	STR("formation", "the formation now"),
+	STR("prodset", "artillery: af (unlimbered) or paa (limbered)"),
+	INT("klargjort", "artillery: 1 when the guns are made ready"),
+	NUM("kampsatser", "infantry and cavalry: ammunition left"),
+	NUM("ks_fuldkugle", "artillery: roundshot and shell left"),
+	NUM("ks_kardaesk", "artillery: canister left"),
+	NUM("ks_shrapnel", "artillery: shrapnel left"),
+	INT("kanoner", "artillery: serviceable guns"),
+	INT("beskadiget", "artillery: damaged guns"),
+	INT("oedelagt", "artillery: destroyed guns"),
+	INT("prods_tab", "artillery: limbers lost"),
+	INT("foerste_salve", "1 while its first volley is unused"),
+	INT("foerste_storm", "1 while its first charge at the gallop is unused"),
+	INT("stormmarch_start", "the first turn of its last stormmarch"),
+	INT("stormmarch_sidst", "the last turn of its last stormmarch"),
+	INT("loeb_sidst", "the turn of its last løb"),
+	INT("prolong_sidst", "the turn of its last prolonge"),
+	INT("march_i_traek", "limbered artillery in line: turns marched in a row"),
+	INT("march_sidst", "limbered artillery in line: the last turn it marched"),
+	INT("skoed", "the turn it fired"),
+	INT("skoed_helt", "the turn it fired a whole turn"),
+	STR("skoed_paa", "the unit it fired at"),
+	INT("bevaeget", "the turn it moved or changed formation"),
+	INT("kamp_traek", "cavalry: turns engaged since it rested"),
+	INT("naerkamp_traek", "the turn of its last melee"),
+	INT("nabo_traek", "cavalry: the last turn it was a neighbour in a melee"),
+	INT("hvil_traek", "turns rested in a row"),
+	INT("fu_ekstra", "cavalry that fled without stormmarch: FU through this turn"),
+	INT("flugt_traek", "turns fleeing"),
+	INT("forfoelget_traek", "turns pursued in a row"),
+	INT("forfoelget_sidst", "the last turn it was pursued"),
+	INT("fanger_traek", "the last turn it gave prisoners"),
+	INT("vandt_fu_traek", "the turn it won a melee that sent the loser into FU"),
+	INT("hvilede_traek", "the turn it rested"),
+	STR("sidst_rolle", "its role in its last melee: angriber or forsvarer"),
+	STR("angreb_maal", "the target of the attack declared this turn"),
+	INT("angreb_traek", "the turn it declared an attack"),
+	INT("angreb_storm", "1 when that attack is at stormmarch"),
+	STR("stoetter", "the unit it supports this turn"),
+	STR("stoette_rolle", "its support's role: traefning or nabo"),
+	INT("stoette_traek", "the turn it declared a support"),
+	STR("reaktion", "its declared defence: forsvar modangreb tilbagetog"),
+	INT("reaktion_traek", "the turn it declared a defence"),
+	STR("indskudt_paa", "the target a battery has ranged on"),
+	INT("britisk_kontrol_til", "British cavalry out of control through this turn"),
+	INT("britisk_forfoelg_til", "British cavalry pursuing through this turn"),
+	STR("britisk_maal", "the unit British cavalry pursues"),
+	INT("overgivet", "1: surrendered, out of the game"),
+	INT("fjernet", "1: lost and removed from the game"),
+	NUM("x", "position east in cm (absent: no position)"),
+	NUM("y", "position south in cm"),
+	{ NULL, 0, NULL, NULL },
+};
+
 /* ---- units ---- */
 
 struct ks_rules *ks_r(struct ord_ctx *ctx)
@@ -259,34 +300,39 @@ struct ks_rules *ks_r(struct ord_ctx *ctx)
 	return ks_rules(ord_ctx_rules(ctx));
 }
 
-long ks_st(const struct ord_unit *u, const char *key)
+long ks_st(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)
 {
-	return ord_kv_get_int(&u->state, key, 0);
+	return ord_state_int(ctx, u, key);
 }
 
-double ks_st_num(const struct ord_unit *u, const char *key)
+double ks_st_num(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)
 {
-	return ord_kv_get_num(&u->state, key, 0);
+	return ord_state_num(ctx, u, key);
 }
 
-void ks_st_set(struct ord_unit *u, const char *key, long v)
+const char *ks_st_str(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)
 {
-	ord_kv_set_int(&u->state, key, v);
+	return ord_state_str(ctx, u, key);
 }
 
-void ks_st_set_num(struct ord_unit *u, const char *key, double v)
+int ks_st_has(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)
 {
-	struct ord_buf b = ORD_BUF_INIT;
-
-	ord_tables_fmt(&b, v, 0);
-	ord_kv_set(&u->state, key, b.buf);
-	ord_buf_release(&b);
+	return ord_state_has(ctx, u, key);
 }
 
-const char *ks_st_str(const struct ord_unit *u, const char *key)
+void ks_st_set(struct ord_ctx *ctx, struct ord_unit *u, const char *key, long v)
 {
-	const char *s = ord_kv_get(&u->state, key);
-	return s ? s : "";
+	ord_state_set_int(ctx, u, key, v);
+}
+
+void ks_st_set_num(struct ord_ctx *ctx, struct ord_unit *u, const char *key, double v)
+{
+	ord_state_set_num(ctx, u, key, v);
+}
+
+void ks_st_set_str(struct ord_ctx *ctx, struct ord_unit *u, const char *key, const char *v)
+{
+	ord_state_set_str(ctx, u, key, v);
 }
 
 const char *ks_art(const struct ord_unit *u)
@@ -316,15 +362,16 @@ int ks_is(struct ord_ctx *ctx, const struct ord_unit *u, const char *vaaben)
 	return !strcmp(ks_vaaben(ctx, u), vaaben);
 }
 
-const char *ks_form(const struct ord_unit *u)
+const char *ks_form(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	const char *f = ord_kv_get(&u->state, "formation");
-	return f && *f ? f : "linie";
+	const char *f = ord_state_str(ctx, u, "formation");
+	return *f ? f : "linie";
 }
 
 int ks_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation)
 {
-	return ks_formation_closed(ks_r(ctx), formation ? formation : ks_form(u), ks_vaaben(ctx, u));
+	return ks_formation_closed(ks_r(ctx), formation ? formation : ks_form(ctx, u),
+				   ks_vaaben(ctx, u));
 }
 
 int ks_british(const struct ord_unit *u)
@@ -344,12 +391,12 @@ int ks_pieces(struct ord_ctx *ctx, const struct ord_unit *u)
 int ks_figures(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	if (ks_is(ctx, u, "artilleri")) {
-		long guns = ks_st(u, "kanoner");
+		long guns = ks_st(ctx, u, "kanoner");
 		double per = ks_param(ks_r(ctx), "kanoner_pr_piece");
 		int pieces = per > 0 ? (int)ceil(guns / per) : (int)guns;
 		return pieces * (int)ks_param(ks_r(ctx), "besaetning_figurer_pr_piece");
 	}
-	return (int)ks_st(u, "figurer");
+	return (int)ks_st(ctx, u, "figurer");
 }
 
 int ks_start_figures(struct ord_ctx *ctx, const struct ord_unit *u)
@@ -359,9 +406,9 @@ int ks_start_figures(struct ord_ctx *ctx, const struct ord_unit *u)
 	return (int)ord_kv_get_int(&u->attrs, "figurer", 0);
 }
 
-int ks_gone(const struct ord_unit *u)
+int ks_gone(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	return ks_st(u, "overgivet") || ks_st(u, "fjernet");
+	return ks_st(ctx, u, "overgivet") || ks_st(ctx, u, "fjernet");
 }
 
 const char *ks_reason(const char *why, const char *lang)
@@ -409,9 +456,9 @@ int ks_half(struct ord_ctx *ctx, int second_half)
 
 int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_text *why)
 {
-	int grade = ks_moral_parse(ks_st_str(u, "moral"));
-	long til = ks_st(u, "moral_til");
-	long dec = ks_st(u, "decimering");
+	int grade = ks_moral_parse(ks_st_str(ctx, u, "moral"));
+	long til = ks_st(ctx, u, "moral_til");
+	long dec = ks_st(ctx, u, "decimering");
 	int turn = ord_ctx_turn(ctx);
 
 	if (grade < 0)
@@ -419,7 +466,7 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 	if (grade > KS_OR && til && til < h)
 		grade = KS_OR;
 	if (why && grade > KS_OR) {
-		const char *g = ks_st_str(u, "moral_grund");
+		const char *g = ks_st_str(ctx, u, "moral_grund");
 		ord_buf_addf(&why->da, "%s%s", g, *g ? ", " : "");
 		ord_buf_addf(&why->en, "%s%s", ks_reason(g, "en"), *g ? ", " : "");
 		if (til) {
@@ -435,8 +482,8 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 	 * the unit rested or won a melee that sent its enemy into FU (6.7) */
 	if (dec && !ks_is(ctx, u, "artilleri")) {
 		int floor_grade = dec >= 2 ? KS_U : KS_LU;
-		int excused = dec == 1 && (ks_st(u, "vandt_fu_traek") == turn ||
-					   ks_st(u, "hvilede_traek") == turn);
+		int excused = dec == 1 && (ks_st(ctx, u, "vandt_fu_traek") == turn ||
+					   ks_st(ctx, u, "hvilede_traek") == turn);
 		if (!excused && floor_grade > grade) {
 			grade = floor_grade;
 			if (why)
@@ -446,7 +493,7 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 	}
 	/* cossacks in close order but march column are LU (8.5) */
 	if (!strcmp(ks_art(u), "kosakker") && grade < KS_LU && ks_closed(ctx, u, NULL) &&
-	    strcmp(ks_form(u), "marchkolonne")) {
+	    strcmp(ks_form(ctx, u), "marchkolonne")) {
 		grade = KS_LU;
 		if (why)
 			ks_text_add(why, "kosakker i sluttet formation", "cossacks in close order");
@@ -461,8 +508,8 @@ int ks_moral_now(struct ord_ctx *ctx, const struct ord_unit *u)
 
 void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until, const char *why)
 {
-	int cur = ks_moral_parse(ks_st_str(u, "moral"));
-	long til = ks_st(u, "moral_til");
+	int cur = ks_moral_parse(ks_st_str(ctx, u, "moral"));
+	long til = ks_st(ctx, u, "moral_til");
 	int h = ks_half(ctx, 0);
 
 	if (cur < 0 || (cur > KS_OR && til && til < h))
@@ -471,10 +518,10 @@ void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until,
 		return;
 	if (grade == cur && cur > KS_OR && (!til || (until && until <= til)))
 		return; /* already as bad for as long */
-	ord_kv_set(&u->state, "moral", ks_moral_name(grade));
-	ks_st_set(u, "moral_til", grade == KS_OR ? 0 : until);
-	ord_kv_set(&u->state, "moral_grund", why ? why : "");
-	ks_st_set(u, "moral_traek", ord_ctx_turn(ctx));
+	ks_st_set_str(ctx, u, "moral", ks_moral_name(grade));
+	ks_st_set(ctx, u, "moral_til", grade == KS_OR ? 0 : until);
+	ks_st_set_str(ctx, u, "moral_grund", why ? why : "");
+	ks_st_set(ctx, u, "moral_traek", ord_ctx_turn(ctx));
 }
 
 void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisoners)
@@ -489,22 +536,22 @@ void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisone
 		prisoners = 0;
 	if (!men && !prisoners)
 		return;
-	ks_st_set(u, "tab_mand", ks_st(u, "tab_mand") + men);
-	ks_st_set(u, "fanger", ks_st(u, "fanger") + prisoners);
+	ks_st_set(ctx, u, "tab_mand", ks_st(ctx, u, "tab_mand") + men);
+	ks_st_set(ctx, u, "fanger", ks_st(ctx, u, "fanger") + prisoners);
 	if (prisoners)
-		ks_st_set(u, "fanger_traek", ord_ctx_turn(ctx));
+		ks_st_set(ctx, u, "fanger_traek", ord_ctx_turn(ctx));
 	if (ks_is(ctx, u, "artilleri"))
 		return; /* a battery's crew does not count (1.3): materiel instead */
 	start = (int)ord_kv_get_int(&u->attrs, "figurer", 0);
-	lost = ks_st(u, "tab_mand") + ks_st(u, "fanger");
-	before = ks_st(u, "figurer");
+	lost = ks_st(ctx, u, "tab_mand") + ks_st(ctx, u, "fanger");
+	before = ks_st(ctx, u, "figurer");
 	{
-		int now = ks_figures_after(r, start, lost) - (int)ks_st(u, "efternoelere");
+		int now = ks_figures_after(r, start, lost) - (int)ks_st(ctx, u, "efternoelere");
 		if (now < 0)
 			now = 0;
 		if (now > before)
 			now = (int)before;
-		ks_st_set(u, "figurer", now);
+		ks_st_set(ctx, u, "figurer", now);
 	}
 }
 
@@ -628,6 +675,16 @@ void ks_result(struct ord_ctx *ctx, unsigned seq, const struct ord_unit *u,
 
 /* ---- load, units ---- */
 
+/* A number of the first state, written as the state writes numbers. */
+static void init_num(struct ord_kv *init, const char *key, double v)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_tables_fmt(&b, v, 0);
+	ord_kv_set(init, key, b.buf);
+	ord_buf_release(&b);
+}
+
 static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_diag *diag)
 {
 	struct ks_rules *r = ks_rules(rules);
@@ -639,6 +696,8 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 	long how = ord_kv_get_int(&u->attrs, "haubitser", 0);
 	long gh = ord_kv_get_int(&u->attrs, "kanonhaubitser", 0);
 	size_t before = diag->n;
+	struct ord_kv init;
+	int err;
 
 	if (ks_arm(r, art, &arm)) {
 		ord_diag_add(diag, 0, 0, u->id, "6.1", "%s", ord_error_last());
@@ -673,34 +732,35 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 	if (diag->n > before)
 		return ORD_EBADDATA;
 
-	ks_st_set(u, "figurer", strcmp(vaaben, "artilleri") ? fig : 0);
-	ks_st_set(u, "tab_mand", 0);
-	ks_st_set(u, "fanger", 0);
-	ks_st_set(u, "efternoelere", 0);
-	ord_kv_set(&u->state, "valeur",
+	ord_kv_init(&init);
+	ord_kv_set_int(&init, "figurer", strcmp(vaaben, "artilleri") ? fig : 0);
+	ord_kv_set_int(&init, "tab_mand", 0);
+	ord_kv_set_int(&init, "fanger", 0);
+	ord_kv_set_int(&init, "efternoelere", 0);
+	ord_kv_set(&init, "valeur",
 		   ord_kv_get(&u->attrs, "valeur") ? ord_kv_get(&u->attrs, "valeur") : "6");
 	v = ord_kv_get(&u->attrs, "moral");
-	ord_kv_set(&u->state, "moral", v ? v : "OR");
-	ks_st_set(u, "moral_til", 0);
-	ord_kv_set(&u->state, "moral_grund", v && strcmp(v, "OR") ? "start" : "");
-	ks_st_set(u, "decimering", 0);
-	ord_kv_set(&u->state, "formation", form);
-	ks_st_set(u, "foerste_salve",
-		  ord_kv_get_bool(&u->attrs, "foerste_salve", 1) && !strcmp(vaaben, "infanteri"));
-	ks_st_set(u, "foerste_storm",
-		  ord_kv_get_bool(&u->attrs, "foerste_storm", 1) && !strcmp(vaaben, "kavaleri"));
+	ord_kv_set(&init, "moral", v ? v : "OR");
+	ord_kv_set_int(&init, "moral_til", 0);
+	ord_kv_set(&init, "moral_grund", v && strcmp(v, "OR") ? "start" : "");
+	ord_kv_set_int(&init, "decimering", 0);
+	ord_kv_set(&init, "formation", form);
+	ord_kv_set_int(&init, "foerste_salve",
+		       ord_kv_get_bool(&u->attrs, "foerste_salve", 1) && !strcmp(vaaben, "infanteri"));
+	ord_kv_set_int(&init, "foerste_storm",
+		       ord_kv_get_bool(&u->attrs, "foerste_storm", 1) && !strcmp(vaaben, "kavaleri"));
 	if (!strcmp(vaaben, "artilleri")) {
-		ks_st_set(u, "kanoner", guns);
-		ks_st_set(u, "beskadiget", 0);
-		ks_st_set(u, "oedelagt", 0);
-		ks_st_set(u, "prods_tab", 0);
-		ks_st_set_num(u, "ks_fuldkugle", ks_param(r, "kanon_fuldkugle_granat") * guns);
-		ks_st_set_num(u, "ks_kardaesk",
-			      (ks_param(r, "kanon_kardaesk") - ks_param(r, "kanon_shrapnel")) * guns);
-		ks_st_set_num(u, "ks_shrapnel", ks_param(r, "kanon_shrapnel") * guns);
+		ord_kv_set_int(&init, "kanoner", guns);
+		ord_kv_set_int(&init, "beskadiget", 0);
+		ord_kv_set_int(&init, "oedelagt", 0);
+		ord_kv_set_int(&init, "prods_tab", 0);
+		init_num(&init, "ks_fuldkugle", ks_param(r, "kanon_fuldkugle_granat") * guns);
+		init_num(&init, "ks_kardaesk",
+			 (ks_param(r, "kanon_kardaesk") - ks_param(r, "kanon_shrapnel")) * guns);
+		init_num(&init, "ks_shrapnel", ks_param(r, "kanon_shrapnel") * guns);
 		v = ord_kv_get(&u->attrs, "prodset");
-		ord_kv_set(&u->state, "prodset", v ? v : "af");
-		ks_st_set(u, "klargjort", ord_kv_get_bool(&u->attrs, "klargjort", 0));
+		ord_kv_set(&init, "prodset", v ? v : "af");
+		ord_kv_set_int(&init, "klargjort", ord_kv_get_bool(&u->attrs, "klargjort", 0));
 	} else {
 		double ks = 0;
 		if (!strcmp(vaaben, "infanteri"))
@@ -709,15 +769,17 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 			ks = ks_param(r, "kavaleri_karabiner");
 		if (ord_kv_get(&u->attrs, "kampsatser"))
 			ks = ord_kv_get_num(&u->attrs, "kampsatser", ks);
-		ks_st_set_num(u, "kampsatser", ks);
+		init_num(&init, "kampsatser", ks);
 	}
 	if (ord_kv_get(&u->attrs, "x") && ord_kv_get(&u->attrs, "y")) {
-		ord_kv_set(&u->state, "x", ord_kv_get(&u->attrs, "x"));
-		ord_kv_set(&u->state, "y", ord_kv_get(&u->attrs, "y"));
+		ord_kv_set(&init, "x", ord_kv_get(&u->attrs, "x"));
+		ord_kv_set(&init, "y", ord_kv_get(&u->attrs, "y"));
 	}
-	ks_st_set(u, "overgivet", 0);
-	ks_st_set(u, "fjernet", 0);
-	return 0;
+	ord_kv_set_int(&init, "overgivet", 0);
+	ord_kv_set_int(&init, "fjernet", 0);
+	err = ord_state_init(&ord_ruleset_krigsspil, u, &init);
+	ord_kv_release(&init);
+	return err;
 }
 
 /* ---- reports ---- */
@@ -731,20 +793,20 @@ static void describe_terrain(struct ord_ctx *ctx, const struct ord_unit *u, stru
 {
 	struct ks_rules *r = ks_r(ctx);
 
-	if (!ord_kv_get(&u->state, "x"))
+	if (!ks_st_has(ctx, u, "x"))
 		return;
-	KS_TF(t, ", x=%s y=%s", ", x=%s y=%s", ks_st_str(u, "x"), ks_st_str(u, "y"));
+	KS_TF(t, ", x=%s y=%s", ", x=%s y=%s", ks_st_str(ctx, u, "x"), ks_st_str(ctx, u, "y"));
 	if (r->map) {
 		ks_text_add(t, " (", " (");
-		ks_map_describe(r, ks_st_num(u, "x"), ks_st_num(u, "y"), t);
+		ks_map_describe(r, ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"), t);
 		ks_text_add(t, ")", ")");
 	}
 }
 
 static void formation_words(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_text *t)
 {
-	add_both(t, ks_formation_name(ctx, u, ks_form(u), "da"),
-		 ks_formation_name(ctx, u, ks_form(u), "en"));
+	add_both(t, ks_formation_name(ctx, u, ks_form(ctx, u), "da"),
+		 ks_formation_name(ctx, u, ks_form(ctx, u), "en"));
 }
 
 static void arm_words(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_text *t)
@@ -777,9 +839,9 @@ static void referee_map(struct ord_ctx *ctx, struct ord_buf *out)
 		int q, rr;
 		char key[32];
 		const char *had;
-		if (ks_gone(v) || !ord_kv_get(&v->state, "x"))
+		if (ks_gone(ctx, v) || !ks_st_has(ctx, v, "x"))
 			continue;
-		ks_map_axial(r->map, ks_st_num(v, "x"), ks_st_num(v, "y"), &q, &rr);
+		ks_map_axial(r->map, ks_st_num(ctx, v, "x"), ks_st_num(ctx, v, "y"), &q, &rr);
 		snprintf(key, sizeof(key), "%d,%d", q, rr);
 		had = ord_kv_get(&marks, key);
 		if (had) {
@@ -820,31 +882,31 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 		      ord_kv_get(&u->attrs, "kaliber") ? ord_kv_get(&u->attrs, "kaliber") : "6");
 	KS_TF(&t, ", %s): ", ", %s): ",
 	      ord_kv_get(&u->attrs, "nation") ? ord_kv_get(&u->attrs, "nation") : "ukendt");
-	if (ks_st(u, "overgivet")) {
+	if (ks_st(ctx, u, "overgivet")) {
 		ks_text_add(&t, "har overgivet sig", "has surrendered");
 		goto done;
 	}
-	if (ks_st(u, "fjernet")) {
+	if (ks_st(ctx, u, "fjernet")) {
 		ks_text_add(&t, "tabt og fjernet fra spillet", "lost and removed from the game");
 		goto done;
 	}
 	grade = ks_moral_at(ctx, u, h, NULL);
 	if (own) {
 		if (art) {
-			KS_TF(&t, "%ld kanoner", "%ld guns", ks_st(u, "kanoner"));
+			KS_TF(&t, "%ld kanoner", "%ld guns", ks_st(ctx, u, "kanoner"));
 			if (ord_kv_get_int(&u->attrs, "haubitser", 0))
 				KS_TF(&t, " (heraf %ld haubitser)", " (%ld of them howitzers)",
 				      ord_kv_get_int(&u->attrs, "haubitser", 0));
-			if (ks_st(u, "beskadiget") || ks_st(u, "oedelagt"))
+			if (ks_st(ctx, u, "beskadiget") || ks_st(ctx, u, "oedelagt"))
 				KS_TF(&t, ", %ld beskadiget, %ld ødelagt",
-				      ", %ld damaged, %ld destroyed", ks_st(u, "beskadiget"),
-				      ks_st(u, "oedelagt"));
-			if (ks_st(u, "prods_tab"))
+				      ", %ld damaged, %ld destroyed", ks_st(ctx, u, "beskadiget"),
+				      ks_st(ctx, u, "oedelagt"));
+			if (ks_st(ctx, u, "prods_tab"))
 				KS_TF(&t, ", %ld prods tabt", ", %ld limbers lost",
-				      ks_st(u, "prods_tab"));
+				      ks_st(ctx, u, "prods_tab"));
 			{
-				int paa = !strcmp(ks_st_str(u, "prodset"), "paa");
-				int klar = ks_st(u, "klargjort") != 0;
+				int paa = !strcmp(ks_st_str(ctx, u, "prodset"), "paa");
+				int klar = ks_st(ctx, u, "klargjort") != 0;
 				ord_buf_addf(&t.da, ", %s, %s", paa ? "påprodset" : "afprodset",
 					     klar ? "klargjort" : "ikke klargjort");
 				ord_buf_addf(&t.en, ", %s, %s", paa ? "limbered" : "unlimbered",
@@ -852,42 +914,43 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 			}
 			KS_TF(&t, "; kampsatser: fuldkugle/granat %s, kardæsk %s, shrapnel %s",
 			      "; ammunition: roundshot/shell %s, canister %s, shrapnel %s",
-			      ks_st_str(u, "ks_fuldkugle"), ks_st_str(u, "ks_kardaesk"),
-			      ks_st_str(u, "ks_shrapnel"));
+			      ks_st_str(ctx, u, "ks_fuldkugle"), ks_st_str(ctx, u, "ks_kardaesk"),
+			      ks_st_str(ctx, u, "ks_shrapnel"));
 		} else {
-			KS_TF(&t, "%ld af %ld figurer", "%ld of %ld figures", ks_st(u, "figurer"),
-			      ord_kv_get_int(&u->attrs, "figurer", 0));
-			if (ks_st(u, "tab_mand") || ks_st(u, "fanger") || ks_st(u, "efternoelere")) {
+			KS_TF(&t, "%ld af %ld figurer", "%ld of %ld figures",
+			      ks_st(ctx, u, "figurer"), ord_kv_get_int(&u->attrs, "figurer", 0));
+			if (ks_st(ctx, u, "tab_mand") || ks_st(ctx, u, "fanger") ||
+			    ks_st(ctx, u, "efternoelere")) {
 				const char *sep = "";
 				ks_text_add(&t, " (", " (");
-				if (ks_st(u, "tab_mand")) {
+				if (ks_st(ctx, u, "tab_mand")) {
 					KS_TF(&t, "%ld mand døde og sårede",
-					      "%ld men killed and wounded", ks_st(u, "tab_mand"));
+					      "%ld men killed and wounded", ks_st(ctx, u, "tab_mand"));
 					sep = ", ";
 				}
-				if (ks_st(u, "fanger")) {
-					KS_TF(&t, "%s%ld mand til fange",
-					      "%s%ld men taken prisoner", sep, ks_st(u, "fanger"));
+				if (ks_st(ctx, u, "fanger")) {
+					KS_TF(&t, "%s%ld mand til fange", "%s%ld men taken prisoner",
+					      sep, ks_st(ctx, u, "fanger"));
 					sep = ", ";
 				}
-				if (ks_st(u, "efternoelere"))
+				if (ks_st(ctx, u, "efternoelere"))
 					KS_TF(&t, "%s%ld figurer efternølere",
 					      "%s%ld figures straggled", sep,
-					      ks_st(u, "efternoelere"));
+					      ks_st(ctx, u, "efternoelere"));
 				ks_text_add(&t, ")", ")");
 			}
-			KS_TF(&t, ", valeur %s", ", valeur %s", ks_st_str(u, "valeur"));
-			if (ks_st(u, "valeur") != ord_kv_get_int(&u->attrs, "valeur", 6))
+			KS_TF(&t, ", valeur %s", ", valeur %s", ks_st_str(ctx, u, "valeur"));
+			if (ks_st(ctx, u, "valeur") != ord_kv_get_int(&u->attrs, "valeur", 6))
 				KS_TF(&t, " (start %ld)", " (start %ld)",
 				      ord_kv_get_int(&u->attrs, "valeur", 6));
 			ks_text_add(&t, ", ", ", ");
 			formation_words(ctx, u, &t);
 			if (ks_is(ctx, u, "infanteri") || ord_kv_get_bool(&u->attrs, "karabiner", 0))
 				KS_TF(&t, ", %s kampsatser", ", %s rounds of ammunition",
-				      ks_st_str(u, "kampsatser"));
-			if (ks_st(u, "foerste_salve"))
+				      ks_st_str(ctx, u, "kampsatser"));
+			if (ks_st(ctx, u, "foerste_salve"))
 				ks_text_add(&t, ", 1. skydning", ", first volley");
-			if (ks_st(u, "foerste_storm"))
+			if (ks_st(ctx, u, "foerste_storm"))
 				ks_text_add(&t, ", 1. angreb i storm", ", first charge");
 		}
 		ks_text_add(&t, "; moral ", "; morale ");
@@ -903,42 +966,44 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 				     ks_moral_words(grade, "en"), why.en.buf);
 			ks_text_release(&why);
 		}
-		if (ks_st(u, "decimering"))
+		if (ks_st(ctx, u, "decimering"))
 			KS_TF(&t, "; decimeret (over %g%% tab)", "; decimated (over %g%% lost)",
-			      ks_param(ks_r(ctx), ks_st(u, "decimering") >= 2 ? "decimering_u_pct"
-									      : "decimering_lu_pct"));
-		if (ks_st(u, "stormmarch_sidst"))
+			      ks_param(ks_r(ctx), ks_st(ctx, u, "decimering") >= 2
+							  ? "decimering_u_pct"
+							  : "decimering_lu_pct"));
+		if (ks_st(ctx, u, "stormmarch_sidst"))
 			KS_TF(&t, "; sidste stormmarch træk %ld", "; last stormmarch turn %ld",
-			      ks_st(u, "stormmarch_sidst"));
-		if (ks_st(u, "loeb_sidst"))
+			      ks_st(ctx, u, "stormmarch_sidst"));
+		if (ks_st(ctx, u, "loeb_sidst"))
 			KS_TF(&t, "; sidste løb træk %ld", "; last løb turn %ld",
-			      ks_st(u, "loeb_sidst"));
-		if (ks_st(u, "kamp_traek")) {
-			ord_buf_addf(&t.da, "; %ld træk i kamp", ks_st(u, "kamp_traek"));
-			ord_buf_addf(&t.en, "; %ld turn%s engaged", ks_st(u, "kamp_traek"),
-				     ks_st(u, "kamp_traek") == 1 ? "" : "s");
+			      ks_st(ctx, u, "loeb_sidst"));
+		if (ks_st(ctx, u, "kamp_traek")) {
+			ord_buf_addf(&t.da, "; %ld træk i kamp", ks_st(ctx, u, "kamp_traek"));
+			ord_buf_addf(&t.en, "; %ld turn%s engaged", ks_st(ctx, u, "kamp_traek"),
+				     ks_st(ctx, u, "kamp_traek") == 1 ? "" : "s");
 		}
-		if (ks_st(u, "flugt_traek")) {
-			ord_buf_addf(&t.da, "; på flugt i %ld træk", ks_st(u, "flugt_traek"));
-			ord_buf_addf(&t.en, "; fleeing for %ld turn%s", ks_st(u, "flugt_traek"),
-				     ks_st(u, "flugt_traek") == 1 ? "" : "s");
+		if (ks_st(ctx, u, "flugt_traek")) {
+			ord_buf_addf(&t.da, "; på flugt i %ld træk", ks_st(ctx, u, "flugt_traek"));
+			ord_buf_addf(&t.en, "; fleeing for %ld turn%s", ks_st(ctx, u, "flugt_traek"),
+				     ks_st(ctx, u, "flugt_traek") == 1 ? "" : "s");
 		}
-		if (ks_st(u, "britisk_kontrol_til") >= ord_ctx_turn(ctx))
-			KS_TF(&t, "; ude af kontrol til træk %ld",
-			      "; out of control until turn %ld", ks_st(u, "britisk_kontrol_til"));
-		if (*ks_st_str(u, "indskudt_paa"))
-			KS_TF(&t, "; indskudt på %s", "; ranged on %s", ks_st_str(u, "indskudt_paa"));
+		if (ks_st(ctx, u, "britisk_kontrol_til") >= ord_ctx_turn(ctx))
+			KS_TF(&t, "; ude af kontrol til træk %ld", "; out of control until turn %ld",
+			      ks_st(ctx, u, "britisk_kontrol_til"));
+		if (*ks_st_str(ctx, u, "indskudt_paa"))
+			KS_TF(&t, "; indskudt på %s", "; ranged on %s",
+			      ks_st_str(ctx, u, "indskudt_paa"));
 		describe_terrain(ctx, u, &t);
 	} else {
 		/* what the enemy sees on the table: figures, formation, state */
 		if (art) {
-			int paa = !strcmp(ks_st_str(u, "prodset"), "paa");
-			ord_buf_addf(&t.da, "%ld kanoner, %s", ks_st(u, "kanoner"),
+			int paa = !strcmp(ks_st_str(ctx, u, "prodset"), "paa");
+			ord_buf_addf(&t.da, "%ld kanoner, %s", ks_st(ctx, u, "kanoner"),
 				     paa ? "påprodset" : "afprodset");
-			ord_buf_addf(&t.en, "%ld guns, %s", ks_st(u, "kanoner"),
+			ord_buf_addf(&t.en, "%ld guns, %s", ks_st(ctx, u, "kanoner"),
 				     paa ? "limbered" : "unlimbered");
 		} else {
-			KS_TF(&t, "ca. %ld figurer", "about %ld figures", ks_st(u, "figurer"));
+			KS_TF(&t, "ca. %ld figurer", "about %ld figures", ks_st(ctx, u, "figurer"));
 		}
 		if (!art) {
 			ks_text_add(&t, ", ", ", ");
@@ -974,4 +1039,5 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	ks_describe_unit,               /* describe_unit */
 	ks_calc,                        /* calc */
 	ks_print_tables,                /* print_tables */
+	state_keys,                     /* state_keys */
 };

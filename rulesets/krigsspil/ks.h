@@ -20,17 +20,21 @@ extern const struct ord_event_kind ks_events[];
 /* ---- units ---- */
 
 struct ks_rules *ks_r(struct ord_ctx *ctx);
-long ks_st(const struct ord_unit *u, const char *key);
-double ks_st_num(const struct ord_unit *u, const char *key);
-void ks_st_set(struct ord_unit *u, const char *key, long v);
-void ks_st_set_num(struct ord_unit *u, const char *key, double v);
-const char *ks_st_str(const struct ord_unit *u, const char *key); /* "" if absent */
+/* A unit's state, through the core's ord_state_* (the keys are declared
+ * in krigsspil.c's state_keys): a key not declared fails the turn. */
+long ks_st(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+double ks_st_num(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+const char *ks_st_str(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+int ks_st_has(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+void ks_st_set(struct ord_ctx *ctx, struct ord_unit *u, const char *key, long v);
+void ks_st_set_num(struct ord_ctx *ctx, struct ord_unit *u, const char *key, double v);
+void ks_st_set_str(struct ord_ctx *ctx, struct ord_unit *u, const char *key, const char *v);
 
 const char *ks_art(const struct ord_unit *u);                         /* infanteri ... */
 const char *ks_vaaben(struct ord_ctx *ctx, const struct ord_unit *u); /* infanteri kavaleri artilleri */
 const char *ks_klasse(struct ord_ctx *ctx, const struct ord_unit *u); /* let middel tung kosak fod ... */
 int ks_is(struct ord_ctx *ctx, const struct ord_unit *u, const char *vaaben);
-const char *ks_form(const struct ord_unit *u);
+const char *ks_form(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation);
 int ks_british(const struct ord_unit *u);
 /* Figures now (artillery: its crew, besaetning_figurer_pr_piece a piece). */
@@ -38,7 +42,7 @@ int ks_figures(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_start_figures(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_pieces(struct ord_ctx *ctx, const struct ord_unit *u);
 /* Surrendered or removed: no longer in the game. */
-int ks_gone(const struct ord_unit *u);
+int ks_gone(struct ord_ctx *ctx, const struct ord_unit *u);
 
 /* The unit's morale grade in half turn h (its state, the decimation floor,
  * cossacks in close order); why gets the reasons when not NULL. */

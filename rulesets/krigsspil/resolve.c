@@ -122,19 +122,19 @@ static void apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, cons
 static void use_stormmarch(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t)
 {
 	int turn = ord_ctx_turn(ctx);
-	long start = ks_st(u, "stormmarch_start"), last = ks_st(u, "stormmarch_sidst");
+	long start = ks_st(ctx, u, "stormmarch_start"), last = ks_st(ctx, u, "stormmarch_sidst");
 
 	if (last == turn)
 		return;
 	if (last == turn - 1 && start) {
-		ks_st_set(u, "stormmarch_sidst", turn);
+		ks_st_set(ctx, u, "stormmarch_sidst", turn);
 		/* the second turn in a row is in LU (13) */
 		ks_set_moral(ctx, u, KS_LU, ks_half(ctx, 1), "stormmarch");
 		ks_text_add(t, "; 2. træk i stormmarch: LU", "; second turn of stormmarch: LU");
 		return;
 	}
-	ks_st_set(u, "stormmarch_start", turn);
-	ks_st_set(u, "stormmarch_sidst", turn);
+	ks_st_set(ctx, u, "stormmarch_start", turn);
+	ks_st_set(ctx, u, "stormmarch_sidst", turn);
 }
 
 /* ---- reorganisering ---- */
@@ -159,20 +159,21 @@ static void resupply(struct ord_ctx *ctx, const struct ord_event *e, struct ord_
 
 	ks_text_init(&t);
 	if (ks_is(ctx, u, "artilleri")) {
-		long guns = ks_st(u, "kanoner") + ks_st(u, "beskadiget");
+		long guns = ks_st(ctx, u, "kanoner") + ks_st(ctx, u, "beskadiget");
 		int all = !ammo || !strcmp(ammo, "alle");
 		if (all || !strcmp(ammo, "SF") || !strcmp(ammo, "SG"))
-			ks_st_set_num(u, "ks_fuldkugle", ks_param(r, "kanon_fuldkugle_granat") * guns);
+			ks_st_set_num(ctx, u, "ks_fuldkugle",
+				      ks_param(r, "kanon_fuldkugle_granat") * guns);
 		if (all || !strcmp(ammo, "SK"))
-			ks_st_set_num(u, "ks_kardaesk",
+			ks_st_set_num(ctx, u, "ks_kardaesk",
 				      (ks_param(r, "kanon_kardaesk") - ks_param(r, "kanon_shrapnel")) *
 					      guns);
 		if (all || !strcmp(ammo, "SS"))
-			ks_st_set_num(u, "ks_shrapnel", ks_param(r, "kanon_shrapnel") * guns);
+			ks_st_set_num(ctx, u, "ks_shrapnel", ks_param(r, "kanon_shrapnel") * guns);
 		KS_TF(&t, "genforsynet (%s): fuldkugle/granat %s, kardæsk %s, shrapnel %s",
 		      "resupplied (%s): roundshot/shell %s, canister %s, shrapnel %s",
-		      all ? "alle" : ammo, ks_st_str(u, "ks_fuldkugle"),
-		      ks_st_str(u, "ks_kardaesk"), ks_st_str(u, "ks_shrapnel"));
+		      all ? "alle" : ammo, ks_st_str(ctx, u, "ks_fuldkugle"),
+		      ks_st_str(ctx, u, "ks_kardaesk"), ks_st_str(ctx, u, "ks_shrapnel"));
 	} else {
 		double issue = ks_is(ctx, u, "infanteri") ? ks_param(r, "infanteri")
 			       : ord_kv_get_bool(&u->attrs, "karabiner", 0)
@@ -180,9 +181,9 @@ static void resupply(struct ord_ctx *ctx, const struct ord_event *e, struct ord_
 				       : 0;
 		if (ord_kv_get(&u->attrs, "kampsatser"))
 			issue = ord_kv_get_num(&u->attrs, "kampsatser", issue);
-		ks_st_set_num(u, "kampsatser", issue);
+		ks_st_set_num(ctx, u, "kampsatser", issue);
 		KS_TF(&t, "genforsynet: %s kampsatser", "resupplied: %s rounds",
-		      ks_st_str(u, "kampsatser"));
+		      ks_st_str(ctx, u, "kampsatser"));
 	}
 	ks_result(ctx, e->seq, u, NULL, &t);
 	ks_text_release(&t);
@@ -209,51 +210,51 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 		} else if (!strcmp(e->kind, "genforsyning")) {
 			resupply(ctx, e, u);
 		} else if (!strcmp(e->kind, "reparation")) {
-			ks_st_set(u, "beskadiget", ks_st(u, "beskadiget") - 1);
-			ks_st_set(u, "kanoner", ks_st(u, "kanoner") + 1);
+			ks_st_set(ctx, u, "beskadiget", ks_st(ctx, u, "beskadiget") - 1);
+			ks_st_set(ctx, u, "kanoner", ks_st(ctx, u, "kanoner") + 1);
 			KS_TF(&t, "en beskadiget kanon er repareret: %ld kanoner",
-			      "a damaged gun is repaired: %ld guns", ks_st(u, "kanoner"));
+			      "a damaged gun is repaired: %ld guns", ks_st(ctx, u, "kanoner"));
 			ks_result(ctx, e->seq, u, NULL, &t);
 		}
 		ks_text_release(&t);
 	}
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		int grade = ks_moral_parse(ks_st_str(u, "moral"));
-		long til = ks_st(u, "moral_til");
+		int grade = ks_moral_parse(ks_st_str(ctx, u, "moral"));
+		long til = ks_st(ctx, u, "moral_til");
 		struct ks_text t;
 
-		if (ks_gone(u) || grade <= KS_OR)
+		if (ks_gone(ctx, u) || grade <= KS_OR)
 			continue;
 		ks_text_init(&t);
 		if (til && til < h) {
 			/* a state for half a turn or the rest of a turn is over */
-			ord_kv_set(&u->state, "moral", "OR");
-			ks_st_set(u, "moral_til", 0);
+			ks_st_set_str(ctx, u, "moral", "OR");
+			ks_st_set(ctx, u, "moral_til", 0);
 			ord_buf_addf(&t.da, "%s (%s) er ophørt", ks_moral_name(grade),
-				     ks_st_str(u, "moral_grund"));
+				     ks_st_str(ctx, u, "moral_grund"));
 			ord_buf_addf(&t.en, "%s (%s) is over", ks_moral_name(grade),
-				     ks_reason(ks_st_str(u, "moral_grund"), "en"));
-			ord_kv_set(&u->state, "moral_grund", "");
+				     ks_reason(ks_st_str(ctx, u, "moral_grund"), "en"));
+			ks_st_set_str(ctx, u, "moral_grund", "");
 			ks_result(ctx, 0, u, NULL, &t);
-		} else if (!til && ks_st(u, "moral_traek") < turn && ks_st(u, "fu_ekstra") < turn &&
-			   !disturbed(ctx, u)) {
+		} else if (!til && ks_st(ctx, u, "moral_traek") < turn &&
+			   ks_st(ctx, u, "fu_ekstra") < turn && !disturbed(ctx, u)) {
 			int steps = (int)ks_param(ks_r(ctx), "reorganisering_grader");
 			int to = grade - (steps > 0 ? steps : 1);
-			if (ks_st(u, "decimering") >= 2 && to < KS_U)
+			if (ks_st(ctx, u, "decimering") >= 2 && to < KS_U)
 				to = KS_U; /* over 50% lost: cannot be reorganised (6.7) */
 			if (to < KS_OR)
 				to = KS_OR;
 			if (to < grade) {
-				ord_kv_set(&u->state, "moral", ks_moral_name(to));
-				ks_st_set(u, "moral_traek", turn);
+				ks_st_set_str(ctx, u, "moral", ks_moral_name(to));
+				ks_st_set(ctx, u, "moral_traek", turn);
 				KS_TF(&t, "reorganiseret: %s → %s", "reorganised: %s → %s",
 				      ks_moral_name(grade), ks_moral_name(to));
 				if (to == KS_OR)
-					ord_kv_set(&u->state, "moral_grund", "");
+					ks_st_set_str(ctx, u, "moral_grund", "");
 				used_param(ctx, &t, "reorganisering_grader");
 				ks_result(ctx, 0, u, NULL, &t);
-			} else if (ks_st(u, "decimering") >= 2) {
+			} else if (ks_st(ctx, u, "decimering") >= 2) {
 				ks_text_add(&t, "over 50% tab: kan ikke reorganiseres",
 					    "over 50% lost: cannot be reorganised");
 				ks_result(ctx, 0, u, NULL, &t);
@@ -280,9 +281,9 @@ static void declare_supports(struct ord_ctx *ctx, const struct ord_unit *of, str
 			continue;
 		s = ev_unit(ctx, e, "unit");
 		rolle = ord_kv_get(&e->kv, "rolle");
-		ord_kv_set(&s->state, "stoetter", of->id);
-		ord_kv_set(&s->state, "stoette_rolle", rolle);
-		ks_st_set(s, "stoette_traek", ord_ctx_turn(ctx));
+		ks_st_set_str(ctx, s, "stoetter", of->id);
+		ks_st_set_str(ctx, s, "stoette_rolle", rolle);
+		ks_st_set(ctx, s, "stoette_traek", ord_ctx_turn(ctx));
 		ord_buf_addf(&t->da, "%s%s (%s)", n ? ", " : " ", s->id,
 			     !strcmp(rolle, "nabo") ? "naboenhed" : "2. træfning");
 		ord_buf_addf(&t->en, "%s%s (%s)", n ? ", " : " ", s->id,
@@ -318,9 +319,9 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			m = ev_unit(ctx, e, "maal");
 			storm = ord_kv_get_bool(&e->kv, "stormmarch", 0);
 			ks_text_init(&t);
-			ord_kv_set(&a->state, "angreb_maal", m->id);
-			ks_st_set(a, "angreb_traek", turn);
-			ks_st_set(a, "angreb_storm", storm);
+			ks_st_set_str(ctx, a, "angreb_maal", m->id);
+			ks_st_set(ctx, a, "angreb_traek", turn);
+			ks_st_set(ctx, a, "angreb_storm", storm);
 			/* 1. the target, 2. attackers and supports */
 			KS_TF(&t, "1. angreb på %s%s", "1. attack on %s%s", m->id, "");
 			if (storm) {
@@ -328,7 +329,7 @@ static int resolve_declarations(struct ord_ctx *ctx)
 				use_stormmarch(ctx, a, &t);
 			}
 			if (ord_kv_get_bool(&e->kv, "loeb", 0)) {
-				ks_st_set(a, "loeb_sidst", turn);
+				ks_st_set(ctx, a, "loeb_sidst", turn);
 				ks_text_add(&t, " med løb", " with løb");
 			}
 			if (pass == 0)
@@ -349,8 +350,8 @@ static int resolve_declarations(struct ord_ctx *ctx)
 				if (strcmp(r->kind, "reaktion") || ev_unit(ctx, r, "unit") != m)
 					continue;
 				re = ord_kv_get(&r->kv, "reaktion");
-				ord_kv_set(&m->state, "reaktion", re);
-				ks_st_set(m, "reaktion_traek", turn);
+				ks_st_set_str(ctx, m, "reaktion", re);
+				ks_st_set(ctx, m, "reaktion_traek", turn);
 				ord_buf_addf(&t.da, "; 3. %s reagerer: %s", m->id, re);
 				ord_buf_addf(&t.en, "; 3. %s reacts: %s", m->id,
 					     !strcmp(re, "forsvar")     ? "defence"
@@ -435,13 +436,13 @@ static int resolve_moves(struct ord_ctx *ctx)
 			continue;
 		ks_text_init(&t);
 		if (!strcmp(e->kind, "flyt")) {
-			double x0 = ks_st_num(u, "x"), y0 = ks_st_num(u, "y");
+			double x0 = ks_st_num(ctx, u, "x"), y0 = ks_st_num(ctx, u, "y");
 			double x1 = ord_kv_get_num(&e->kv, "x", 0),
 			       y1 = ord_kv_get_num(&e->kv, "y", 0);
-			int had = ord_kv_get(&u->state, "x") != NULL;
-			ord_kv_set(&u->state, "x", ord_kv_get(&e->kv, "x"));
-			ord_kv_set(&u->state, "y", ord_kv_get(&e->kv, "y"));
-			ks_st_set(u, "bevaeget", turn);
+			int had = ks_st_has(ctx, u, "x");
+			ks_st_set_str(ctx, u, "x", ord_kv_get(&e->kv, "x"));
+			ks_st_set_str(ctx, u, "y", ord_kv_get(&e->kv, "y"));
+			ks_st_set(ctx, u, "bevaeget", turn);
 			KS_TF(&t, "flyttet %s%g cm til x=%s y=%s", "moved %s%g cm to x=%s y=%s",
 			      ord_kv_get_bool(&e->kv, "retraete", 0) ? "(retræte/flugt) " : "",
 			      had ? round(hypot(x1 - x0, y1 - y0) * 10) / 10 : 0.0,
@@ -456,20 +457,20 @@ static int resolve_moves(struct ord_ctx *ctx)
 				use_stormmarch(ctx, u, &t);
 			}
 			if (ord_kv_get_bool(&e->kv, "loeb", 0)) {
-				ks_st_set(u, "loeb_sidst", turn);
+				ks_st_set(ctx, u, "loeb_sidst", turn);
 				ks_text_add(&t, " med løb", " with løb");
 				lu_half_turn(ctx, u, "løb", &t);
 			}
 			if (ks_ordered(ctx, u, "prolongering"))
-				ks_st_set(u, "prolong_sidst", turn);
-			if (ks_is(ctx, u, "artilleri") && !strcmp(ks_st_str(u, "prodset"), "paa") &&
-			    !strcmp(ks_form(u), "linie")) {
-				ks_st_set(u, "march_i_traek",
-					  ks_st(u, "march_sidst") > 0 &&
-							  ks_st(u, "march_sidst") == turn - 1
-						  ? ks_st(u, "march_i_traek") + 1
+				ks_st_set(ctx, u, "prolong_sidst", turn);
+			if (ks_is(ctx, u, "artilleri") && !strcmp(ks_st_str(ctx, u, "prodset"), "paa") &&
+			    !strcmp(ks_form(ctx, u), "linie")) {
+				ks_st_set(ctx, u, "march_i_traek",
+					  ks_st(ctx, u, "march_sidst") > 0 &&
+							  ks_st(ctx, u, "march_sidst") == turn - 1
+						  ? ks_st(ctx, u, "march_i_traek") + 1
 						  : 1);
-				ks_st_set(u, "march_sidst", turn);
+				ks_st_set(ctx, u, "march_sidst", turn);
 			}
 			/* obstacles: infantry in close order, cavalry in close order
 			 * and artillery are LU during and half a turn after (13) */
@@ -483,8 +484,8 @@ static int resolve_moves(struct ord_ctx *ctx)
 			if ((!strcmp(f, "karre") || !strcmp(f, "bataillonsmasse")) &&
 			    ks_figures(ctx, u) < (int)ks_param(r, "hob_under"))
 				snprintf(fb, sizeof(fb), "hob");
-			ord_kv_set(&u->state, "formation", fb);
-			ks_st_set(u, "bevaeget", turn);
+			ks_st_set_str(ctx, u, "formation", fb);
+			ks_st_set(ctx, u, "bevaeget", turn);
 			ord_buf_addf(&t.da, "formerer %s", ks_formation_name(ctx, u, fb, "da"));
 			ord_buf_addf(&t.en, "forms %s", ks_formation_name(ctx, u, fb, "en"));
 			if (strcmp(fb, f))
@@ -492,18 +493,18 @@ static int resolve_moves(struct ord_ctx *ctx)
 				      " (under %g figures: a hob, 11.8)", ks_param(r, "hob_under"));
 			lu_half_turn(ctx, u, "formationsændring", &t);
 		} else if (!strcmp(e->kind, "front")) {
-			ks_st_set(u, "bevaeget", turn);
+			ks_st_set(ctx, u, "bevaeget", turn);
 			ks_text_add(&t, "frontændring", "change of front");
 			lu_half_turn(ctx, u, "frontændring", &t);
 		} else if (!strcmp(e->kind, "prods")) {
 			const char *p = ord_kv_get(&e->kv, "prodset");
-			ord_kv_set(&u->state, "prodset", p);
+			ks_st_set_str(ctx, u, "prodset", p);
 			if (!strcmp(p, "paa"))
-				ks_st_set(u, "klargjort", 0);
+				ks_st_set(ctx, u, "klargjort", 0);
 			ks_text_add(&t, !strcmp(p, "af") ? "afprodset" : "påprodset",
 				    !strcmp(p, "af") ? "unlimbered" : "limbered");
 		} else if (!strcmp(e->kind, "klargoering")) {
-			ks_st_set(u, "klargjort", 1);
+			ks_st_set(ctx, u, "klargjort", 1);
 			ks_text_add(&t, "klargjort", "made ready");
 		} else {
 			ks_text_release(&t);
@@ -527,7 +528,7 @@ static int deep(const char *f)
 static void target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_kv *flags)
 {
 	struct ks_rules *r = ks_r(ctx);
-	const char *f = ks_form(t);
+	const char *f = ks_form(ctx, t);
 	int grade = ks_moral_now(ctx, t);
 
 	if (ks_is(ctx, t, "artilleri"))
@@ -548,15 +549,16 @@ static void target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct o
 		ord_kv_set(flags, "maal_lu", "yes");
 	else if (grade >= KS_U)
 		ord_kv_set(flags, "maal_u", "yes");
-	if (ks_st(t, "skoed_helt") > 0 && ks_st(t, "skoed_helt") == ord_ctx_turn(ctx) - 1 &&
-	    ks_closed(ctx, t, NULL))
+	if (ks_st(ctx, t, "skoed_helt") > 0 &&
+	    ks_st(ctx, t, "skoed_helt") == ord_ctx_turn(ctx) - 1 && ks_closed(ctx, t, NULL))
 		ord_kv_set(flags, "krudtroeg_maal", "yes");
 	if (!ks_is(ctx, t, "artilleri"))
 		ord_kv_set_int(flags, "valeur_diff",
-			       ks_st(t, "valeur") - (long)ks_param(r, "valeur_norm"));
+			       ks_st(ctx, t, "valeur") - (long)ks_param(r, "valeur_norm"));
 	/* cover from the map (Skema I-III) */
-	if (r->map && ord_kv_get(&t->state, "x")) {
-		const struct ks_plate *p = ks_map_at(r->map, ks_st_num(t, "x"), ks_st_num(t, "y"));
+	if (r->map && ks_st_has(ctx, t, "x")) {
+		const struct ks_plate *p = ks_map_at(r->map, ks_st_num(ctx, t, "x"),
+						     ks_st_num(ctx, t, "y"));
 		if (p) {
 			const struct ord_row *row = NULL;
 			struct ord_kv m;
@@ -671,7 +673,7 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	ord_kv_init(&vals);
 	ks_text_init(&why);
 	in.figures = (int)ord_kv_get_int(&e->kv, "figurer",
-					 ks_firing_figures(r, ks_form(u), ks_vaaben(ctx, u),
+					 ks_firing_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u),
 							   ks_figures(ctx, u)));
 	in.target_figures = (int)ord_kv_get_int(&e->kv, "maal_figurer", ks_figures(ctx, t));
 	in.zone = zone;
@@ -692,11 +694,12 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	if (rifler > 0 && rifler < 100 && zone && !strcmp(zone, "II") &&
 	    rifle_flag(ctx, "skydning", rifler))
 		ord_kv_set(&flags, rifle_flag(ctx, "skydning", rifler), "yes");
-	if (ks_st(u, "foerste_salve"))
+	if (ks_st(ctx, u, "foerste_salve"))
 		ord_kv_set(&flags, "foerste_salve", "yes");
-	if (ks_st(u, "skoed_helt") > 0 && ks_st(u, "skoed_helt") == turn - 1 && ks_closed(ctx, u, NULL))
+	if (ks_st(ctx, u, "skoed_helt") > 0 && ks_st(ctx, u, "skoed_helt") == turn - 1 &&
+	    ks_closed(ctx, u, NULL))
 		ord_kv_set(&flags, "krudtroeg_skytte", "yes");
-	if (ks_st(u, "bevaeget") == turn)
+	if (ks_st(ctx, u, "bevaeget") == turn)
 		ord_kv_set(&flags, "ej_stationaer", "yes");
 	if (grade == KS_LU)
 		ord_kv_set(&flags, "skytte_lu", "yes");
@@ -713,13 +716,14 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	if ((err = ks_fire(r, &in, &out, &why)) != 0)
 		goto out;
 	/* ammunition, first volley, smoke */
-	ks_st_set_num(u, "kampsatser", ks_st_num(u, "kampsatser") - ks_param(r, "forbrug_skydning"));
-	ks_st_set(u, "foerste_salve", 0);
-	ks_st_set(u, "skoed", turn);
-	ord_kv_set(&u->state, "skoed_paa", t->id);
+	ks_st_set_num(ctx, u, "kampsatser",
+		      ks_st_num(ctx, u, "kampsatser") - ks_param(r, "forbrug_skydning"));
+	ks_st_set(ctx, u, "foerste_salve", 0);
+	ks_st_set(ctx, u, "skoed", turn);
+	ks_st_set_str(ctx, u, "skoed_paa", t->id);
 	if (!in.half)
-		ks_st_set(u, "skoed_helt", turn);
-	KS_TF(&why, "; %s kampsatser tilbage", "; %s rounds left", ks_st_str(u, "kampsatser"));
+		ks_st_set(ctx, u, "skoed_helt", turn);
+	KS_TF(&why, "; %s kampsatser tilbage", "; %s rounds left", ks_st_str(ctx, u, "kampsatser"));
 	h->target = t;
 	h->firer = u;
 	h->e = e;
@@ -738,7 +742,7 @@ out:
 
 static int guns_for(struct ord_ctx *ctx, const struct ord_unit *u, const char *ammo)
 {
-	long guns = ks_st(u, "kanoner");
+	long guns = ks_st(ctx, u, "kanoner");
 	long how = ord_kv_get_int(&u->attrs, "haubitser", 0) +
 		   ord_kv_get_int(&u->attrs, "kanonhaubitser", 0);
 
@@ -775,7 +779,7 @@ static int fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct
 	in.target_artillery = ks_is(ctx, t, "artilleri");
 	if (coord)
 		ord_kv_set(&flags, "koordineret", "yes");
-	if (!defensive && strcmp(ks_st_str(u, "indskudt_paa"), t->id))
+	if (!defensive && strcmp(ks_st_str(ctx, u, "indskudt_paa"), t->id))
 		ord_kv_set(&flags, "ikke_indskudt", "yes");
 	if (grade == KS_LU)
 		ord_kv_set(&flags, "batteri_lu", "yes");
@@ -798,19 +802,19 @@ static int fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct
 	use = ks_param(r, defensive ? "forbrug_forsvarsild"
 			  : coord   ? "forbrug_koordineret"
 				    : "forbrug_skydning");
-	ks_st_set_num(u, pool_key(ammo), ks_st_num(u, pool_key(ammo)) - use * in.guns);
-	if (ks_st_num(u, pool_key(ammo)) < 0)
-		ks_st_set_num(u, pool_key(ammo), 0);
-	ks_st_set(u, "skoed", turn);
-	ord_kv_set(&u->state, "skoed_paa", t->id);
+	ks_st_set_num(ctx, u, pool_key(ammo), ks_st_num(ctx, u, pool_key(ammo)) - use * in.guns);
+	if (ks_st_num(ctx, u, pool_key(ammo)) < 0)
+		ks_st_set_num(ctx, u, pool_key(ammo), 0);
+	ks_st_set(ctx, u, "skoed", turn);
+	ks_st_set_str(ctx, u, "skoed_paa", t->id);
 	if (!in.half)
-		ks_st_set(u, "skoed_helt", turn);
+		ks_st_set(ctx, u, "skoed_helt", turn);
 	if (!defensive)
-		ord_kv_set(&u->state, "indskudt_paa", t->id); /* ranged from now on (15) */
+		ks_st_set_str(ctx, u, "indskudt_paa", t->id); /* ranged from now on (15) */
 	ord_buf_addf(&why.da, "; %g kampsatser %s brugt, %s tilbage", use * in.guns, ammo,
-		     ks_st_str(u, pool_key(ammo)));
+		     ks_st_str(ctx, u, pool_key(ammo)));
 	ord_buf_addf(&why.en, "; %g rounds of %s used, %s left", use * in.guns, ammo,
-		     ks_st_str(u, pool_key(ammo)));
+		     ks_st_str(ctx, u, pool_key(ammo)));
 	h->target = t;
 	h->firer = u;
 	h->e = e;
@@ -835,7 +839,7 @@ out:
 static void battery_losses(struct ord_ctx *ctx, struct ord_unit *b, int damaged, int destroyed,
 			   struct ks_text *t)
 {
-	long guns = ks_st(b, "kanoner");
+	long guns = ks_st(ctx, b, "kanoner");
 
 	(void)ctx;
 	if (destroyed > guns)
@@ -844,9 +848,9 @@ static void battery_losses(struct ord_ctx *ctx, struct ord_unit *b, int damaged,
 	if (damaged > guns)
 		damaged = (int)guns;
 	guns -= damaged;
-	ks_st_set(b, "kanoner", guns);
-	ks_st_set(b, "oedelagt", ks_st(b, "oedelagt") + destroyed);
-	ks_st_set(b, "beskadiget", ks_st(b, "beskadiget") + damaged);
+	ks_st_set(ctx, b, "kanoner", guns);
+	ks_st_set(ctx, b, "oedelagt", ks_st(ctx, b, "oedelagt") + destroyed);
+	ks_st_set(ctx, b, "beskadiget", ks_st(ctx, b, "beskadiget") + damaged);
 	if (damaged || destroyed)
 		KS_TF(t, "; %d kanoner ødelagt, %d beskadiget: %ld tilbage",
 		      "; %d guns destroyed, %d damaged: %ld left", destroyed, damaged, guns);
@@ -864,8 +868,8 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 	if (pieces < 1)
 		pieces = 1;
 	/* each limber carries the same share of the battery's ammunition */
-	ammo = (ks_st_num(b, "ks_fuldkugle") + ks_st_num(b, "ks_kardaesk") +
-		ks_st_num(b, "ks_shrapnel")) /
+	ammo = (ks_st_num(ctx, b, "ks_fuldkugle") + ks_st_num(ctx, b, "ks_kardaesk") +
+		ks_st_num(ctx, b, "ks_shrapnel")) /
 	       pieces;
 	if ((err = roll1(ctx, &die, "eksplosion", b, seq, nth)) != 0)
 		return err;
@@ -873,16 +877,17 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 	ks_text_add(&t, "et prods er ødelagt: ", "a limber is destroyed: ");
 	if ((err = ks_explosion(r, die, ammo, &share, &units, &t)) != 0)
 		goto out;
-	ks_st_set(b, "prods_tab", ks_st(b, "prods_tab") + 1);
+	ks_st_set(ctx, b, "prods_tab", ks_st(ctx, b, "prods_tab") + 1);
 	{
 		/* the limber's ammunition is gone, exploded or not */
 		static const char *const pools[] = { "ks_fuldkugle", "ks_kardaesk", "ks_shrapnel" };
 		size_t k;
 		for (k = 0; k < ORD_ARRAY_SIZE(pools); k++)
-			ks_st_set_num(b, pools[k], ks_st_num(b, pools[k]) * (1 - 1.0 / pieces));
+			ks_st_set_num(ctx, b, pools[k],
+				      ks_st_num(ctx, b, pools[k]) * (1 - 1.0 / pieces));
 	}
 	ks_result(ctx, seq, b, NULL, &t);
-	if (units < 1 || !ord_kv_get(&b->state, "x"))
+	if (units < 1 || !ks_st_has(ctx, b, "x"))
 		goto out;
 	/* every unit within 20 cm of the limber is hit with roundshot */
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
@@ -892,10 +897,10 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 		struct ord_kv flags;
 		struct ks_text w;
 		double dist;
-		if (ks_gone(v) || !ord_kv_get(&v->state, "x"))
+		if (ks_gone(ctx, v) || !ks_st_has(ctx, v, "x"))
 			continue;
-		dist = hypot(ks_st_num(v, "x") - ks_st_num(b, "x"),
-			     ks_st_num(v, "y") - ks_st_num(b, "y"));
+		dist = hypot(ks_st_num(ctx, v, "x") - ks_st_num(ctx, b, "x"),
+			     ks_st_num(ctx, v, "y") - ks_st_num(ctx, b, "y"));
 		if (dist > zii)
 			continue;
 		memset(&in, 0, sizeof(in));
@@ -945,7 +950,7 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 				goto out;
 			}
 			if (lo.limbers) {
-				ks_st_set(v, "prods_tab", ks_st(v, "prods_tab") + lo.limbers);
+				ks_st_set(ctx, v, "prods_tab", ks_st(ctx, v, "prods_tab") + lo.limbers);
 				KS_TF(&w, "; %d prods mere tabt", "; %d more limbers lost", lo.limbers);
 			}
 		}
@@ -987,15 +992,15 @@ static int resolve_fire(struct ord_ctx *ctx)
 			tt = ks_grp_tok(o, &g[k], ORD_TOK_TARGET);
 			hex = ks_grp_arg(o, &g[k], "hex");
 			if (tt && ord_ctx_find_unit(ctx, tt->value))
-				ord_kv_set(&u->state, "indskudt_paa",
-					   ord_ctx_find_unit(ctx, tt->value)->id);
+				ks_st_set_str(ctx, u, "indskudt_paa",
+					      ord_ctx_find_unit(ctx, tt->value)->id);
 			else
-				ord_kv_set(&u->state, "indskudt_paa",
-					   tt    ? tt->value
-					   : hex ? hex
-						 : "");
+				ks_st_set_str(ctx, u, "indskudt_paa",
+					      tt    ? tt->value
+					      : hex ? hex
+						    : "");
 			ks_text_init(&t);
-			KS_TF(&t, "indskudt på %s", "ranged on %s", ks_st_str(u, "indskudt_paa"));
+			KS_TF(&t, "indskudt på %s", "ranged on %s", ks_st_str(ctx, u, "indskudt_paa"));
 			ks_result(ctx, 0, u, NULL, &t);
 			ks_text_release(&t);
 		}
@@ -1015,7 +1020,8 @@ static int resolve_fire(struct ord_ctx *ctx)
 		} else if (h->men) {
 			ks_take_men(ctx, h->target, h->men, 0);
 			KS_TF(&t, ": %d mand tabt, %ld figurer tilbage",
-			      ": %d men lost, %ld figures left", h->men, ks_st(h->target, "figurer"));
+			      ": %d men lost, %ld figures left", h->men,
+			      ks_st(ctx, h->target, "figurer"));
 		}
 		apply_grade(ctx, h->target, h->grade, "ild", &t);
 		ks_result(ctx, h->e->seq, h->target, NULL, &t);
@@ -1041,29 +1047,29 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *s = ord_ctx_unit(ctx, i);
-		const char *rolle = ks_st_str(s, "stoette_rolle"), *why_da = NULL, *why_en = NULL;
+		const char *rolle = ks_st_str(ctx, s, "stoette_rolle"), *why_da = NULL, *why_en = NULL;
 		int nabo = !strcmp(rolle, "nabo");
-		if (ks_st(s, "stoette_traek") != turn || strcmp(ks_st_str(s, "stoetter"), x->id) ||
-		    ks_gone(s))
+		if (ks_st(ctx, s, "stoette_traek") != turn ||
+		    strcmp(ks_st_str(ctx, s, "stoetter"), x->id) || ks_gone(ctx, s))
 			continue;
 		/* 6.6: the conditions at the moment of the attack */
 		if (ks_moral_now(ctx, s) >= KS_U)
 			why_da = "i uorden", why_en = "in disorder";
-		else if (ks_st(s, "angreb_traek") == turn)
+		else if (ks_st(ctx, s, "angreb_traek") == turn)
 			why_da = "har selv angrebsordre", why_en = "has an attack order itself";
-		else if (ks_st(s, "skoed") == turn &&
-			 !(nabo && !strcmp(ks_st_str(s, "skoed_paa"), enemy->id)))
+		else if (ks_st(ctx, s, "skoed") == turn &&
+			 !(nabo && !strcmp(ks_st_str(ctx, s, "skoed_paa"), enemy->id)))
 			why_da = "har skudt i trækket", why_en = "has fired this turn";
-		else if (ks_st(s, "naerkamp_traek") == turn)
+		else if (ks_st(ctx, s, "naerkamp_traek") == turn)
 			why_da = "er selv i nærkamp", why_en = "is in a melee itself";
 		else if (ks_figures(ctx, s) < ks_param(r, "stoette_andel") * ks_figures(ctx, x))
 			why_da = "for lille", why_en = "too small";
-		else if (!strcmp(ks_form(s), "hob"))
+		else if (!strcmp(ks_form(ctx, s), "hob"))
 			why_da = "hob", why_en = "a clump";
 		else if (!ks_closed(ctx, s, NULL))
 			why_da = "ikke i sluttet formation", why_en = "not in close order";
 		else if (ks_is(ctx, s, "kavaleri") &&
-			 ks_st(s, "valeur") < (long)ks_param(r, "valeur_min"))
+			 ks_st(ctx, s, "valeur") < (long)ks_param(r, "valeur_min"))
 			why_da = "valeur under 4", why_en = "valeur under 4";
 		if (why_da) {
 			ord_buf_addf(&t->da, "%s%s støtter ikke (%s)",
@@ -1082,7 +1088,7 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 		else
 			traefning = 1;
 		if (ks_is(ctx, s, "kavaleri") && nabo)
-			ks_st_set(s, "nabo_traek", turn);
+			ks_st_set(ctx, s, "nabo_traek", turn);
 	}
 	if (traefning)
 		ord_kv_set(flags, "traefning", "yes");
@@ -1096,7 +1102,7 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 			int attacker, struct ord_kv *flags)
 {
 	struct ks_rules *r = ks_r(ctx);
-	const char *f = ks_form(x), *k = ks_klasse(ctx, x);
+	const char *f = ks_form(ctx, x), *k = ks_klasse(ctx, x);
 	int grade = ks_moral_now(ctx, x), turn = ord_ctx_turn(ctx);
 	long rifler = ord_kv_get_int(&x->attrs, "rifler", 0);
 
@@ -1106,7 +1112,8 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 		ord_kv_set(flags, "moral_u", "yes");
 	else if (grade == KS_FU)
 		ord_kv_set(flags, "moral_fu", "yes");
-	ord_kv_set_int(flags, "valeur_diff", ks_st(x, "valeur") - (long)ks_param(r, "valeur_norm"));
+	ord_kv_set_int(flags, "valeur_diff",
+		       ks_st(ctx, x, "valeur") - (long)ks_param(r, "valeur_norm"));
 	if (ks_is(ctx, x, "kavaleri")) {
 		if (!strcmp(k, "tung"))
 			ord_kv_set(flags, "tung", "yes");
@@ -1116,16 +1123,17 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 			ord_kv_set(flags, "kosak", "yes");
 		if (attacker && !strcmp(f, "angrebskolonne"))
 			ord_kv_set(flags, "angrebskolonne_kav", "yes");
-		if (attacker && ks_st(x, "angreb_storm") && ks_st(x, "angreb_traek") == turn) {
+		if (attacker && ks_st(ctx, x, "angreb_storm") && ks_st(ctx, x, "angreb_traek") == turn) {
 			ord_kv_set(flags, "stormmarch", "yes");
-			if (ks_st(x, "foerste_storm"))
+			if (ks_st(ctx, x, "foerste_storm"))
 				ord_kv_set(flags, "foerste_storm", "yes");
-		} else if (ks_st(x, "stormmarch_sidst") > 0 &&
-			   ks_st(x, "stormmarch_sidst") == turn - 1) {
+		} else if (ks_st(ctx, x, "stormmarch_sidst") > 0 &&
+			   ks_st(ctx, x, "stormmarch_sidst") == turn - 1) {
 			ord_kv_set(flags, "efter_stormmarch", "yes");
 		}
-		if (ks_is(ctx, enemy, "infanteri") && strcmp(ks_form(enemy), "karre") &&
-		    strcmp(ks_form(enemy), "bataillonsmasse") && strcmp(ks_form(enemy), "hob"))
+		if (ks_is(ctx, enemy, "infanteri") && strcmp(ks_form(ctx, enemy), "karre") &&
+		    strcmp(ks_form(ctx, enemy), "bataillonsmasse") &&
+		    strcmp(ks_form(ctx, enemy), "hob"))
 			ord_kv_set(flags, "kavaleri_mod_infanteri", "yes");
 	}
 	if (ks_is(ctx, x, "infanteri")) {
@@ -1136,7 +1144,7 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 			ord_kv_set(flags, "engelsk_linie", "yes");
 		if (rifle_flag(ctx, "naerkamp", rifler))
 			ord_kv_set(flags, rifle_flag(ctx, "naerkamp", rifler), "yes");
-		if (ks_st(x, "foerste_salve"))
+		if (ks_st(ctx, x, "foerste_salve"))
 			ord_kv_set(flags, "foerste_salve", "yes");
 		if (ks_is(ctx, enemy, "kavaleri") && !strcmp(f, "karre"))
 			ord_kv_set(flags, "karre_mod_kavaleri", "yes");
@@ -1147,9 +1155,9 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 	if (attacker && ks_closed(ctx, x, NULL) &&
 	    (!ks_closed(ctx, enemy, NULL) || !strcmp(ks_art(enemy), "kosakker")))
 		ord_kv_set(flags, "sluttet_mod_spredt", "yes");
-	if (!strcmp(ks_st_str(x, "sidst_rolle"), "angriber"))
+	if (!strcmp(ks_st_str(ctx, x, "sidst_rolle"), "angriber"))
 		ord_kv_set(flags, "tidligere_angriber", "yes");
-	else if (!strcmp(ks_st_str(x, "sidst_rolle"), "forsvarer"))
+	else if (!strcmp(ks_st_str(ctx, x, "sidst_rolle"), "forsvarer"))
 		ord_kv_set(flags, "tidligere_forsvarer", "yes");
 }
 
@@ -1158,14 +1166,14 @@ static void surrender(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, con
 		      const char *why_en)
 {
 	struct ks_text t;
-	long fig = ks_st(u, "figurer");
+	long fig = ks_st(ctx, u, "figurer");
 
 	ks_text_init(&t);
-	ks_st_set(u, "overgivet", 1);
+	ks_st_set(ctx, u, "overgivet", 1);
 	if (!ks_is(ctx, u, "artilleri")) {
-		ks_st_set(u, "fanger",
-			  ks_st(u, "fanger") + fig * (long)ks_param(ks_r(ctx), "mand_pr_figur"));
-		ks_st_set(u, "figurer", 0);
+		ks_st_set(ctx, u, "fanger",
+			  ks_st(ctx, u, "fanger") + fig * (long)ks_param(ks_r(ctx), "mand_pr_figur"));
+		ks_st_set(ctx, u, "figurer", 0);
 	}
 	ord_buf_addf(&t.da, "overgiver sig (%s): %ld figurer i fangenskab", why_da, fig);
 	ord_buf_addf(&t.en, "surrenders (%s): %ld figures taken prisoner", why_en, fig);
@@ -1178,15 +1186,15 @@ static int british_roll(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, s
 	struct ks_rules *r = ks_r(ctx);
 	int turn = ord_ctx_turn(ctx), die, err;
 
-	if (!ks_british(u) || !ks_is(ctx, u, "kavaleri") || ks_st(u, "britisk_kontrol_til") >= turn)
+	if (!ks_british(u) || !ks_is(ctx, u, "kavaleri") || ks_st(ctx, u, "britisk_kontrol_til") >= turn)
 		return 0;
 	if ((err = roll1(ctx, &die, "britisk kontrol", u, seq, 0)) != 0)
 		return err;
 	if (die >= (int)ks_param(r, "britisk_fra")) {
-		ks_st_set(u, "britisk_kontrol_til", turn + (long)ks_param(r, "britisk_traek") - 1);
+		ks_st_set(ctx, u, "britisk_kontrol_til", turn + (long)ks_param(r, "britisk_traek") - 1);
 		KS_TF(t, "; britisk kavaleri 1d6 = %d: ude af kontrol, fortsætter nærkampen til og med træk %ld",
 		      "; British cavalry 1d6 = %d: out of control, stays in the melee until turn %ld",
-		      die, ks_st(u, "britisk_kontrol_til"));
+		      die, ks_st(ctx, u, "britisk_kontrol_til"));
 	} else {
 		KS_TF(t, "; britisk kavaleri 1d6 = %d: under kontrol",
 		      "; British cavalry 1d6 = %d: under control", die);
@@ -1210,7 +1218,7 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	ord_kv_init(&in.d.flags);
 	ord_kv_init(&vals);
 	ks_text_init(&t);
-	if (ks_gone(a) || ks_gone(f))
+	if (ks_gone(ctx, a) || ks_gone(ctx, f))
 		goto out;
 	if (!pursuit && ks_moral_now(ctx, a) >= KS_U) {
 		KS_TF(&t, "angrebet på %s gennemføres ikke: angriberen er i %s",
@@ -1231,9 +1239,9 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		size_t i;
 		for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 			const struct ord_unit *s = ord_ctx_unit(ctx, i);
-			if (ks_st(s, "stoette_traek") == turn &&
-			    !strcmp(ks_st_str(s, "stoetter"), f->id) &&
-			    !strcmp(ks_st_str(s, "stoette_rolle"), "nabo"))
+			if (ks_st(ctx, s, "stoette_traek") == turn &&
+			    !strcmp(ks_st_str(ctx, s, "stoetter"), f->id) &&
+			    !strcmp(ks_st_str(ctx, s, "stoette_rolle"), "nabo"))
 				escorted = 1;
 		}
 		if (!escorted) {
@@ -1260,9 +1268,9 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	in.a.figures = fa;
 	in.d.figures = ff;
 	in.a.ranks = (int)ord_kv_get_int(&e->kv, "a_geledder",
-					 ks_ranks(r, ks_form(a), ks_vaaben(ctx, a), fa));
+					 ks_ranks(r, ks_form(ctx, a), ks_vaaben(ctx, a), fa));
 	in.d.ranks = (int)ord_kv_get_int(&e->kv, "d_geledder",
-					 ks_ranks(r, ks_form(f), ks_vaaben(ctx, f), ff));
+					 ks_ranks(r, ks_form(ctx, f), ks_vaaben(ctx, f), ff));
 	in.pursuit = pursuit;
 	if ((err = roll3(ctx, in.a.dice, "naerkamp angriber", a, e->seq, 0)) != 0 ||
 	    (err = roll3(ctx, in.d.dice, "naerkamp forsvarer", f, e->seq, 0)) != 0)
@@ -1284,24 +1292,24 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		if (loser) {
 			apply_grade(ctx, loser, out.grade, "nærkamp", &t);
 			if (out.grade == KS_FU)
-				ks_st_set(winner, "vandt_fu_traek", turn); /* 6.7: no decimation LU now */
+				ks_st_set(ctx, winner, "vandt_fu_traek", turn); /* 6.7: no decimation LU now */
 		} else {
 			apply_grade(ctx, a, out.grade, "nærkamp", &t);
 			apply_grade(ctx, f, out.grade, "nærkamp", &t);
 		}
 		KS_TF(&t, "; %s har %ld figurer, %s har %ld figurer",
-		      "; %s has %ld figures, %s has %ld figures", a->id, ks_st(a, "figurer"), f->id,
-		      ks_st(f, "figurer"));
+		      "; %s has %ld figures, %s has %ld figures", a->id, ks_st(ctx, a, "figurer"),
+		      f->id, ks_st(ctx, f, "figurer"));
 		ord_kv_set(&vals, "winner", winner ? winner->id : "");
 		ord_kv_set_int(&vals, "men_a", out.men_a);
 		ord_kv_set_int(&vals, "men_d", out.men_d);
 		ord_kv_set(&vals, "morale", ks_moral_name(out.grade));
 	}
 	/* bookkeeping: roles, first volley and storm, ammunition, melee turns */
-	ord_kv_set(&a->state, "sidst_rolle", "angriber");
-	ord_kv_set(&f->state, "sidst_rolle", "forsvarer");
+	ks_st_set_str(ctx, a, "sidst_rolle", "angriber");
+	ks_st_set_str(ctx, f, "sidst_rolle", "forsvarer");
 	if (ord_kv_get(&in.a.flags, "foerste_storm"))
-		ks_st_set(a, "foerste_storm", 0);
+		ks_st_set(ctx, a, "foerste_storm", 0);
 	{
 		struct ord_unit *both[2] = { a, f };
 		int k;
@@ -1309,22 +1317,23 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 			struct ord_unit *x = both[k];
 			if (ks_is(ctx, x, "infanteri")) {
 				double use = ks_param(r, "forbrug_naerkamp_infanteri");
-				ks_st_set(x, "foerste_salve", 0);
-				if (ks_st_num(x, "kampsatser") >= use)
-					ks_st_set_num(x, "kampsatser",
-						      ks_st_num(x, "kampsatser") - use);
+				ks_st_set(ctx, x, "foerste_salve", 0);
+				if (ks_st_num(ctx, x, "kampsatser") >= use)
+					ks_st_set_num(ctx, x, "kampsatser",
+						      ks_st_num(ctx, x, "kampsatser") - use);
 			}
-			ks_st_set(x, "naerkamp_traek", turn);
+			ks_st_set(ctx, x, "naerkamp_traek", turn);
 			if ((err = british_roll(ctx, x, e->seq, &t)) != 0)
 				goto out;
 		}
 	}
 	if (pursuit) {
-		long n = ks_st(f, "forfoelget_sidst") > 0 && ks_st(f, "forfoelget_sidst") == turn - 1
-				 ? ks_st(f, "forfoelget_traek") + 1
+		long n = ks_st(ctx, f, "forfoelget_sidst") > 0 &&
+					 ks_st(ctx, f, "forfoelget_sidst") == turn - 1
+				 ? ks_st(ctx, f, "forfoelget_traek") + 1
 				 : 1;
-		ks_st_set(f, "forfoelget_traek", n);
-		ks_st_set(f, "forfoelget_sidst", turn);
+		ks_st_set(ctx, f, "forfoelget_traek", n);
+		ks_st_set(ctx, f, "forfoelget_sidst", turn);
 		KS_TF(&t, "; forfulgt %ld træk i træk", "; pursued %ld turns in a row", n);
 	}
 	/* British cavalry that beat its enemy into U or FU may pursue (8.4) */
@@ -1335,12 +1344,12 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 			if ((err = roll1(ctx, &die, "britisk forfoelgelse", w, e->seq, 0)) != 0)
 				goto out;
 			if (die >= (int)ks_param(r, "britisk_fra")) {
-				ks_st_set(w, "britisk_forfoelg_til",
+				ks_st_set(ctx, w, "britisk_forfoelg_til",
 					  turn + (long)ks_param(r, "britisk_traek"));
-				ord_kv_set(&w->state, "britisk_maal", l->id);
+				ks_st_set_str(ctx, w, "britisk_maal", l->id);
 				KS_TF(&t, "; britisk kavaleri 1d6 = %d: forfølger %s til og med træk %ld",
 				      "; British cavalry 1d6 = %d: pursues %s until turn %ld", die,
-				      l->id, ks_st(w, "britisk_forfoelg_til"));
+				      l->id, ks_st(ctx, w, "britisk_forfoelg_til"));
 			} else {
 				KS_TF(&t, "; britisk kavaleri 1d6 = %d: forfølger ikke",
 				      "; British cavalry 1d6 = %d: does not pursue", die);
@@ -1356,8 +1365,9 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		ks_result(ctx, e->seq, f, &vals, &copy);
 		ks_text_release(&copy);
 	}
-	if (pursuit && ks_st(f, "forfoelget_traek") >= (long)ks_param(r, "overgivelse_forfoelgelser") &&
-	    !ks_gone(f))
+	if (pursuit &&
+	    ks_st(ctx, f, "forfoelget_traek") >= (long)ks_param(r, "overgivelse_forfoelgelser") &&
+	    !ks_gone(ctx, f))
 		surrender(ctx, f, e->seq, "forfulgt træk i træk", "pursued turn after turn");
 out:
 	ord_kv_release(&in.a.flags);
@@ -1378,20 +1388,20 @@ static void end_of_turn(struct ord_ctx *ctx)
 		struct ks_text t;
 		int art = ks_is(ctx, u, "artilleri");
 
-		if (ks_gone(u))
+		if (ks_gone(ctx, u))
 			continue;
 		ks_text_init(&t);
 		/* flight and stragglers (17) */
 		if (ks_moral_at(ctx, u, h, NULL) == KS_FU) {
-			long n = ks_st(u, "flugt_traek") + 1;
-			ks_st_set(u, "flugt_traek", n);
-			if (n > 1 && ks_st(u, "fanger_traek") != turn && !art) {
-				int s = ks_stragglers(r, (int)ks_st(u, "figurer"));
-				ks_st_set(u, "efternoelere", ks_st(u, "efternoelere") + s);
-				ks_st_set(u, "figurer", ks_st(u, "figurer") - s);
+			long n = ks_st(ctx, u, "flugt_traek") + 1;
+			ks_st_set(ctx, u, "flugt_traek", n);
+			if (n > 1 && ks_st(ctx, u, "fanger_traek") != turn && !art) {
+				int s = ks_stragglers(r, (int)ks_st(ctx, u, "figurer"));
+				ks_st_set(ctx, u, "efternoelere", ks_st(ctx, u, "efternoelere") + s);
+				ks_st_set(ctx, u, "figurer", ks_st(ctx, u, "figurer") - s);
 				KS_TF(&t, "på flugt i %ld. træk: %d figurer efternølere, %ld tilbage",
 				      "fleeing for the %ldth turn: %d figures straggle, %ld left",
-				      n, s, ks_st(u, "figurer"));
+				      n, s, ks_st(ctx, u, "figurer"));
 				ks_result(ctx, 0, u, NULL, &t);
 				ks_text_reset(&t);
 			}
@@ -1401,31 +1411,32 @@ static void end_of_turn(struct ord_ctx *ctx)
 				/* cossacks flee at light cavalry's stormmarch speed (17) */
 				if (strcmp(ks_art(u), "kosakker") &&
 				    ks_stormmarch_refused(ctx, u, &why)) {
-					ks_st_set(u, "fu_ekstra", turn + 1);
+					ks_st_set(ctx, u, "fu_ekstra", turn + 1);
 					KS_TF(&t, "flygter i stormmarch uden at måtte: FU også i træk %d",
 					      "flees at stormmarch although it may not: FU in turn %d as well",
 					      turn + 1);
 					ks_result(ctx, 0, u, NULL, &t);
 					ks_text_reset(&t);
 				} else {
-					ks_st_set(u, "stormmarch_start",
-						  ks_st(u, "stormmarch_sidst") > 0 &&
-								  ks_st(u, "stormmarch_sidst") == turn - 1
-							  ? ks_st(u, "stormmarch_start")
+					ks_st_set(ctx, u, "stormmarch_start",
+						  ks_st(ctx, u, "stormmarch_sidst") > 0 &&
+								  ks_st(ctx, u, "stormmarch_sidst") ==
+									  turn - 1
+							  ? ks_st(ctx, u, "stormmarch_start")
 							  : turn);
-					ks_st_set(u, "stormmarch_sidst", turn);
+					ks_st_set(ctx, u, "stormmarch_sidst", turn);
 				}
 				ord_buf_release(&why);
 			}
 		} else {
-			ks_st_set(u, "flugt_traek", 0);
+			ks_st_set(ctx, u, "flugt_traek", 0);
 		}
-		if (ks_st(u, "forfoelget_sidst") != turn)
-			ks_st_set(u, "forfoelget_traek", 0);
+		if (ks_st(ctx, u, "forfoelget_sidst") != turn)
+			ks_st_set(ctx, u, "forfoelget_traek", 0);
 		/* a unit of 1 figure is lost (11.1); a battery without guns */
-		if ((!art && ks_st(u, "figurer") < (long)ks_param(r, "mindste_enhed")) ||
-		    (art && ks_st(u, "kanoner") < 1 && ks_st(u, "beskadiget") < 1)) {
-			ks_st_set(u, "fjernet", 1);
+		if ((!art && ks_st(ctx, u, "figurer") < (long)ks_param(r, "mindste_enhed")) ||
+		    (art && ks_st(ctx, u, "kanoner") < 1 && ks_st(ctx, u, "beskadiget") < 1)) {
+			ks_st_set(ctx, u, "fjernet", 1);
 			ks_text_add(&t, "regnes som tabt og fjernes fra spillet",
 				    "counts as lost and leaves the game");
 			ks_result(ctx, 0, u, NULL, &t);
@@ -1434,13 +1445,14 @@ static void end_of_turn(struct ord_ctx *ctx)
 		}
 		/* decimation (6.7) */
 		if (!art) {
-			int lvl = ks_decimation(r, ks_start_figures(ctx, u), (int)ks_st(u, "figurer"));
-			if (lvl > ks_st(u, "decimering")) {
-				ks_st_set(u, "decimering", lvl);
+			int lvl = ks_decimation(r, ks_start_figures(ctx, u),
+						(int)ks_st(ctx, u, "figurer"));
+			if (lvl > ks_st(ctx, u, "decimering")) {
+				ks_st_set(ctx, u, "decimering", lvl);
 				KS_TF(&t, "decimeret: over %g%% af den oprindelige styrke tabt (%ld af %d figurer): ",
 				      "decimated: over %g%% of its first strength lost (%ld of %d figures): ",
 				      ks_param(r, lvl >= 2 ? "decimering_u_pct" : "decimering_lu_pct"),
-				      ks_start_figures(ctx, u) - ks_st(u, "figurer"),
+				      ks_start_figures(ctx, u) - ks_st(ctx, u, "figurer"),
 				      ks_start_figures(ctx, u));
 				if (lvl >= 2)
 					ks_text_add(&t, "U resten af slaget, kan ikke reorganiseres",
@@ -1448,7 +1460,7 @@ static void end_of_turn(struct ord_ctx *ctx)
 				else
 					ks_text_add(&t, "LU resten af slaget",
 						    "LU for the rest of the battle");
-				if (lvl == 1 && ks_st(u, "vandt_fu_traek") == turn)
+				if (lvl == 1 && ks_st(ctx, u, "vandt_fu_traek") == turn)
 					ks_text_add(&t, " (ikke i dette træk: vandt en nærkamp der sendte taberen i FU)",
 						    " (not this turn: it won a melee that sent the loser into FU)");
 				ks_result(ctx, 0, u, NULL, &t);
@@ -1460,27 +1472,32 @@ static void end_of_turn(struct ord_ctx *ctx)
 			const struct ord_order *o = ord_ctx_order(ctx, u);
 			struct ks_group g[KS_MAX_GROUPS];
 			size_t n = ks_groups(o, g, KS_MAX_GROUPS);
-			int engaged = ks_st(u, "naerkamp_traek") == turn ||
-				      ks_st(u, "nabo_traek") == turn;
+			int engaged = ks_st(ctx, u, "naerkamp_traek") == turn ||
+				      ks_st(ctx, u, "nabo_traek") == turn;
 			int rested = ks_find(g, n, "hvil") && !engaged &&
-				     ks_st(u, "skoed") != turn && ks_st(u, "bevaeget") != turn;
+				     ks_st(ctx, u, "skoed") != turn &&
+				     ks_st(ctx, u, "bevaeget") != turn;
 			long start = ord_kv_get_int(&u->attrs, "valeur", 6);
 			if (rested) {
-				ks_st_set(u, "hvil_traek", ks_st(u, "hvil_traek") + 1);
-				ks_st_set(u, "hvilede_traek", turn);
+				ks_st_set(ctx, u, "hvil_traek", ks_st(ctx, u, "hvil_traek") + 1);
+				ks_st_set(ctx, u, "hvilede_traek", turn);
 			} else {
-				ks_st_set(u, "hvil_traek", 0);
+				ks_st_set(ctx, u, "hvil_traek", 0);
 			}
 			if (ks_is(ctx, u, "kavaleri")) {
 				if (engaged) {
-					ks_st_set(u, "kamp_traek", ks_st(u, "kamp_traek") + 1);
-					if (ks_st(u, "kamp_traek") >
+					ks_st_set(ctx, u, "kamp_traek",
+						  ks_st(ctx, u, "kamp_traek") + 1);
+					if (ks_st(ctx, u, "kamp_traek") >
 					    (long)ks_param(r, "valeur_fri_traek")) {
-						ks_st_set(u, "valeur", ks_st(u, "valeur") - 1);
+						ks_st_set(ctx, u, "valeur",
+							  ks_st(ctx, u, "valeur") - 1);
 						KS_TF(&t, "%ld. træk i kamp: valeur falder til %ld",
 						      "%ldth turn engaged: valeur falls to %ld",
-						      ks_st(u, "kamp_traek"), ks_st(u, "valeur"));
-						if (ks_st(u, "valeur") < (long)ks_param(r, "valeur_min"))
+						      ks_st(ctx, u, "kamp_traek"),
+						      ks_st(ctx, u, "valeur"));
+						if (ks_st(ctx, u, "valeur") <
+						    (long)ks_param(r, "valeur_min"))
 							KS_TF(&t, "; under %g: skal afbryde kampen, kan ikke angribe eller støtte",
 							      "; under %g: must break off, cannot attack or support",
 							      ks_param(r, "valeur_min"));
@@ -1489,17 +1506,19 @@ static void end_of_turn(struct ord_ctx *ctx)
 					}
 				}
 				if (rested &&
-				    ks_st(u, "hvil_traek") > (long)ks_param(r, "hvil_foer_genvinding") &&
-				    ks_st(u, "valeur") < start) {
-					ks_st_set(u, "valeur", ks_st(u, "valeur") + 1);
+				    ks_st(ctx, u, "hvil_traek") >
+					    (long)ks_param(r, "hvil_foer_genvinding") &&
+				    ks_st(ctx, u, "valeur") < start) {
+					ks_st_set(ctx, u, "valeur", ks_st(ctx, u, "valeur") + 1);
 					KS_TF(&t, "hvilet %ld træk: valeur stiger til %ld",
 					      "rested %ld turns: valeur rises to %ld",
-					      ks_st(u, "hvil_traek"), ks_st(u, "valeur"));
+					      ks_st(ctx, u, "hvil_traek"), ks_st(ctx, u, "valeur"));
 					ks_result(ctx, 0, u, NULL, &t);
 					ks_text_reset(&t);
 				}
-				if (ks_st(u, "hvil_traek") >= (long)ks_param(r, "hvil_foer_genvinding"))
-					ks_st_set(u, "kamp_traek", 0);
+				if (ks_st(ctx, u, "hvil_traek") >=
+				    (long)ks_param(r, "hvil_foer_genvinding"))
+					ks_st_set(ctx, u, "kamp_traek", 0);
 			}
 		}
 		ks_text_release(&t);
@@ -1536,7 +1555,7 @@ static int resolve_attacks(struct ord_ctx *ctx)
 				/* U for the rest of this turn only (16.6) */
 				ks_text_init(&t);
 				ks_set_moral(ctx, u, KS_U, ks_half(ctx, 1), "fortrydelse");
-				ks_st_set(u, "angreb_traek", 0);
+				ks_st_set(ctx, u, "angreb_traek", 0);
 				ks_text_add(&t, "fortryder angrebet: rykker et halvt træk frem og er U resten af trækket",
 					    "cancels its attack: advances half a turn and is U for the rest of the turn");
 				ks_result(ctx, e->seq, u, NULL, &t);

@@ -103,7 +103,7 @@ int ks_stormmarch_refused(struct ord_ctx *ctx, const struct ord_unit *u, struct 
 {
 	const struct ord_row *row;
 	double every, in_row = ks_param(ks_r(ctx), "stormmarch_i_traek");
-	long start = ks_st(u, "stormmarch_start"), last = ks_st(u, "stormmarch_sidst");
+	long start = ks_st(ctx, u, "stormmarch_start"), last = ks_st(ctx, u, "stormmarch_sidst");
 	int turn = ord_ctx_turn(ctx);
 
 	if (ks_arm(ks_r(ctx), ks_art(u), &row)) {
@@ -320,13 +320,13 @@ struct line_state {
 	int have_pos;
 };
 
-static double pool_of(const struct ord_unit *u, const char *ammo)
+static double pool_of(struct ord_ctx *ctx, const struct ord_unit *u, const char *ammo)
 {
 	if (!strcmp(ammo, "SK"))
-		return ks_st_num(u, "ks_kardaesk");
+		return ks_st_num(ctx, u, "ks_kardaesk");
 	if (!strcmp(ammo, "SS"))
-		return ks_st_num(u, "ks_shrapnel");
-	return ks_st_num(u, "ks_fuldkugle");
+		return ks_st_num(ctx, u, "ks_shrapnel");
+	return ks_st_num(ctx, u, "ks_fuldkugle");
 }
 
 /* Which pieces of a battery may fire the ammunition, or NULL if none. */
@@ -383,7 +383,7 @@ static void check_target(struct ord_ctx *ctx, const struct ord_order *o, const s
 	else if (!own && !strcmp(tu->side, u->side))
 		ord_diag_add(d, o->line, t->col, o->unit, "4.3",
 			     "target '%s' is a unit of your own side", t->value);
-	else if (ks_gone(tu))
+	else if (ks_gone(ctx, tu))
 		ord_diag_add(d, o->line, t->col, o->unit, "17", "target '%s' is out of the game",
 			     t->value);
 }
@@ -412,10 +412,11 @@ static void check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u,
 	else if (!ks_closed(ctx, u, formation))
 		ord_diag_add(d, line, col, name, "6.6.5",
 			     "a support must stand in close order, not %s", formation);
-	if (ks_is(ctx, u, "kavaleri") && ks_st(u, "valeur") < (long)ks_param(ks_r(ctx), "valeur_min"))
+	if (ks_is(ctx, u, "kavaleri") &&
+	    ks_st(ctx, u, "valeur") < (long)ks_param(ks_r(ctx), "valeur_min"))
 		ord_diag_add(d, line, col, name, "8.3 tab af valeur",
 			     "cavalry with valeur %ld (under %g) cannot be a support",
-			     ks_st(u, "valeur"), ks_param(ks_r(ctx), "valeur_min"));
+			     ks_st(ctx, u, "valeur"), ks_param(ks_r(ctx), "valeur_min"));
 }
 
 static const char *const trussel_ok[] = { "forsvar",          "modangreb", "tilbagetog",
@@ -501,12 +502,12 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 	int coordinated = ks_find(g, n, "koordination") != NULL;
 
 	memset(&ls, 0, sizeof(ls));
-	snprintf(ls.formation, sizeof(ls.formation), "%s", ks_form(u));
-	ls.unlimbered = strcmp(ks_st_str(u, "prodset"), "paa") != 0;
-	ls.ready = ks_st(u, "klargjort") != 0;
-	ls.have_pos = ord_kv_get(&u->state, "x") != NULL;
-	ls.x = ks_st_num(u, "x");
-	ls.y = ks_st_num(u, "y");
+	snprintf(ls.formation, sizeof(ls.formation), "%s", ks_form(ctx, u));
+	ls.unlimbered = strcmp(ks_st_str(ctx, u, "prodset"), "paa") != 0;
+	ls.ready = ks_st(ctx, u, "klargjort") != 0;
+	ls.have_pos = ks_st_has(ctx, u, "x");
+	ls.x = ks_st_num(ctx, u, "x");
+	ls.y = ks_st_num(ctx, u, "y");
 
 	for (i = 0; i < n; i++) {
 		const char *code = g[i].code;
@@ -577,7 +578,7 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 					     "%s",
 					     why.len ? why.buf : "kosakker cannot stormmarch (8.5)");
 		} else if (!strcmp(code, "loeb")) {
-			long last = ks_st(u, "loeb_sidst");
+			long last = ks_st(ctx, u, "loeb_sidst");
 			double every = ks_param(r, "loeb_hvert");
 			if (strcmp(ls.formation, "linie"))
 				ord_diag_add(d, o->line, col, o->unit, "13 løb i linie",
@@ -589,14 +590,16 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 					     every, last, last + (long)every);
 		} else if (!strcmp(code, "march") && !strcmp(vaaben, "artilleri") &&
 			   !strcmp(ls.formation, "linie") && !ls.unlimbered &&
-			   ks_st(u, "march_sidst") > 0 && ks_st(u, "march_sidst") == turn - 1 &&
-			   ks_st(u, "march_i_traek") >= (long)ks_param(r, "artilleri_march_i_traek")) {
+			   ks_st(ctx, u, "march_sidst") > 0 &&
+			   ks_st(ctx, u, "march_sidst") == turn - 1 &&
+			   ks_st(ctx, u, "march_i_traek") >=
+				   (long)ks_param(r, "artilleri_march_i_traek")) {
 			ord_diag_add(d, o->line, col, o->unit, "13 artilleri i linie",
 				     "limbered artillery in line may march at most %g turns in a row (it marched in turns %ld to %d)",
 				     ks_param(r, "artilleri_march_i_traek"),
-				     turn - ks_st(u, "march_i_traek"), turn - 1);
-		} else if (!strcmp(code, "prolongering") && ks_st(u, "prolong_sidst") > 0 &&
-			   ks_st(u, "prolong_sidst") == turn - 1 &&
+				     turn - ks_st(ctx, u, "march_i_traek"), turn - 1);
+		} else if (!strcmp(code, "prolongering") && ks_st(ctx, u, "prolong_sidst") > 0 &&
+			   ks_st(ctx, u, "prolong_sidst") == turn - 1 &&
 			   ks_param(r, "prolongering_i_traek") <= 1) {
 			ord_diag_add(d, o->line, col, o->unit, "9.5 prolongering",
 				     "a battery may prolonge at most %g turn in a row (it did in turn %d)",
@@ -607,10 +610,10 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 					     "cossacks cannot attack in close order (%s)",
 					     ls.formation);
 			if (!strcmp(vaaben, "kavaleri") &&
-			    ks_st(u, "valeur") < (long)ks_param(r, "valeur_min"))
+			    ks_st(ctx, u, "valeur") < (long)ks_param(r, "valeur_min"))
 				ord_diag_add(d, o->line, col, o->unit, "8.3 tab af valeur",
 					     "cavalry with valeur %ld (under %g) cannot attack",
-					     ks_st(u, "valeur"), ks_param(r, "valeur_min"));
+					     ks_st(ctx, u, "valeur"), ks_param(r, "valeur_min"));
 			if (grade >= KS_U)
 				ord_diag_add(d, o->line, col, o->unit, "6.3 indbrudsafstand",
 					     "only units in OR or LU may move into the enemy's break-in distance; it is in %s",
@@ -622,11 +625,11 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 			if (!strcmp(vaaben, "kavaleri") && !ord_kv_get_bool(&u->attrs, "karabiner", 0))
 				ord_diag_add(d, o->line, col, o->unit, "8.2",
 					     "only cavalry with carbines fires; %s has none", u->id);
-			else if (ks_st_num(u, "kampsatser") < use)
+			else if (ks_st_num(ctx, u, "kampsatser") < use)
 				ord_diag_add(d, o->line, col, o->unit,
 					     !strcmp(vaaben, "kavaleri") ? "8.2.2" : "7.2.2",
 					     "no ammunition: %s kampsatser left, a fire takes %g",
-					     ks_st_str(u, "kampsatser"), use);
+					     ks_st_str(ctx, u, "kampsatser"), use);
 			if (grade == KS_FU)
 				ord_diag_add(d, o->line, col, o->unit, "6.5",
 					     "a unit in FU flees, it cannot fire");
@@ -648,17 +651,17 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 				if (!who)
 					ord_diag_add(d, o->line, col, o->unit, "15 ammunitionstyper",
 						     "the battery has no pieces that fire %s", ammo);
-				else if (pool_of(u, ammo) < use)
+				else if (pool_of(ctx, u, ammo) < use)
 					ord_diag_add(d, o->line, col, o->unit, "9.2",
 						     "no %s ammunition left (%g kampsatser, a fire takes %g a gun)",
-						     ammo, pool_of(u, ammo), use);
+						     ammo, pool_of(ctx, u, ammo), use);
 			}
 			if (!ls.unlimbered || !ls.ready)
 				ord_diag_add(d, o->line, col, o->unit, "15 deltagende enheder",
 					     "only unlimbered and ready pieces fire: it is %s and %s",
 					     ls.unlimbered ? "unlimbered" : "limbered ('AP' first)",
 					     ls.ready ? "ready" : "not ready ('KL' first)");
-			if (ks_st(u, "kanoner") < 1)
+			if (ks_st(ctx, u, "kanoner") < 1)
 				ord_diag_add(d, o->line, col, o->unit, "9.6",
 					     "the battery has no serviceable gun");
 		} else if (!strcmp(code, "indskydning")) {
@@ -669,7 +672,7 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 			const struct ord_token *t = ks_grp_tok(o, &g[i], ORD_TOK_TARGET);
 			const char *h = ks_grp_arg(o, &g[i], "hex");
 			const char *aim = t ? t->value : h;
-			const char *ranged = ks_st_str(u, "indskudt_paa");
+			const char *ranged = ks_st_str(ctx, u, "indskudt_paa");
 			if (aim && strcmp(ranged, aim) &&
 			    !(t && ord_ctx_find_unit(ctx, t->value) &&
 			      ord_ctx_find_unit(ctx, ranged) == ord_ctx_find_unit(ctx, t->value)))
@@ -687,7 +690,7 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 					     "guns are made ready unlimbered ('AP' first)");
 			ls.ready = 1;
 		} else if (!strcmp(code, "reparation")) {
-			if (ks_st(u, "beskadiget") < 1)
+			if (ks_st(ctx, u, "beskadiget") < 1)
 				ord_diag_add(d, o->line, col, o->unit, "9.6",
 					     "the battery has no damaged gun to repair");
 		} else if (!strcmp(code, "formation")) {
@@ -792,15 +795,17 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 			     "the orders take %d/4 of a turn (at most one turn)", standing_q);
 	/* British cavalry out of control (8.4) goes on fighting */
 	if (ks_british(u) && !strcmp(vaaben, "kavaleri") && grade < KS_U &&
-	    (ks_st(u, "britisk_kontrol_til") >= turn || ks_st(u, "britisk_forfoelg_til") >= turn) &&
+	    (ks_st(ctx, u, "britisk_kontrol_til") >= turn ||
+	     ks_st(ctx, u, "britisk_forfoelg_til") >= turn) &&
 	    !ks_find(g, n, "angreb"))
 		ord_diag_add(d, o->line, o->col, o->unit, "8.4 britisk kavaleri",
 			     "British cavalry out of control until turn %ld %s: its order must be 'A' (angreb)",
-			     ks_st(u, "britisk_kontrol_til") >= turn
-				     ? ks_st(u, "britisk_kontrol_til")
-				     : ks_st(u, "britisk_forfoelg_til"),
-			     ks_st(u, "britisk_kontrol_til") >= turn ? "stays in the melee"
-								     : "pursues its beaten enemy");
+			     ks_st(ctx, u, "britisk_kontrol_til") >= turn
+				     ? ks_st(ctx, u, "britisk_kontrol_til")
+				     : ks_st(ctx, u, "britisk_forfoelg_til"),
+			     ks_st(ctx, u, "britisk_kontrol_til") >= turn
+				     ? "stays in the melee"
+				     : "pursues its beaten enemy");
 	ord_buf_release(&why);
 }
 
@@ -832,9 +837,10 @@ int ks_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct
 			continue;
 		}
 		seen[ui] = o->line;
-		if (ks_gone(u)) {
+		if (ks_gone(ctx, u)) {
 			ord_diag_add(d, o->line, o->col, o->unit, "17", "unit '%s' %s", u->id,
-				     ks_st(u, "overgivet") ? "has surrendered" : "is out of the game");
+				     ks_st(ctx, u, "overgivet") ? "has surrendered"
+								: "is out of the game");
 			continue;
 		}
 		validate_order(ctx, o, u, d);
@@ -878,11 +884,11 @@ static const struct ks_group *ordered_at(struct ord_ctx *ctx, const struct ord_u
 		tt = ks_grp_tok(o, &g[i], ORD_TOK_TARGET);
 		if (tt && same_unit(ctx, tt->value, t))
 			return &g[i];
-		if (!tt && t && ord_kv_get(&t->state, "x") && ks_r(ctx)->map) {
+		if (!tt && t && ks_st_has(ctx, t, "x") && ks_r(ctx)->map) {
 			int q, rr, tq, tr;
 			if (ks_grp_hex(o, &g[i], &q, &rr)) {
-				ks_map_axial(ks_r(ctx)->map, ks_st_num(t, "x"), ks_st_num(t, "y"),
-					     &tq, &tr);
+				ks_map_axial(ks_r(ctx)->map, ks_st_num(ctx, t, "x"),
+					     ks_st_num(ctx, t, "y"), &tq, &tr);
 				if (q == tq && rr == tr)
 					return &g[i];
 			}
@@ -945,7 +951,7 @@ static int fired_this_turn(struct ord_ctx *ctx, const struct ord_event *ev, cons
 		    ev_unit(ctx, e, "unit") == u)
 			return (int)e->seq;
 	}
-	return ks_st(u, "skoed") == ord_ctx_turn(ctx) ? -1 : 0;
+	return ks_st(ctx, u, "skoed") == ord_ctx_turn(ctx) ? -1 : 0;
 }
 
 static void check_zone(const struct ord_event *ev, const struct ord_unit *u, struct ord_diag *d)
@@ -986,11 +992,11 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	if (loeb && !ks_find(g, n, "loeb"))
 		ord_diag_add(d, 0, 0, u->id, "4.3",
 			     "unit '%s' ran (løb) but its sheet orders no 'L'", u->id);
-	if (ord_kv_get(&u->state, "x")) {
+	if (ks_st_has(ctx, u, "x")) {
 		struct move_ctx m = { d, 0, 0, u->id };
-		check_path(ctx, u, ks_st_num(u, "x"), ks_st_num(u, "y"),
+		check_path(ctx, u, ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"),
 			   ord_kv_get_num(&ev->kv, "x", 0), ord_kv_get_num(&ev->kv, "y", 0),
-			   ks_form(u), grade, storm, &m);
+			   ks_form(ctx, u), grade, storm, &m);
 	}
 }
 
@@ -1007,12 +1013,13 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 		ord_diag_add(d, 0, 0, a->id, "16", "'%s' and '%s' are of the same side", a->id, f->id);
 		return;
 	}
-	if (ks_gone(a) || ks_gone(f))
-		ord_diag_add(d, 0, 0, ks_gone(a) ? a->id : f->id, "17", "'%s' is out of the game",
-			     ks_gone(a) ? a->id : f->id);
-	if (ks_st(a, "angreb_traek") == turn && !strcmp(ks_st_str(a, "angreb_maal"), f->id))
+	if (ks_gone(ctx, a) || ks_gone(ctx, f))
+		ord_diag_add(d, 0, 0, ks_gone(ctx, a) ? a->id : f->id, "17",
+			     "'%s' is out of the game", ks_gone(ctx, a) ? a->id : f->id);
+	if (ks_st(ctx, a, "angreb_traek") == turn && !strcmp(ks_st_str(ctx, a, "angreb_maal"), f->id))
 		declared = 1;
-	if (ks_st(a, "reaktion_traek") == turn && !strcmp(ks_st_str(a, "reaktion"), "modangreb"))
+	if (ks_st(ctx, a, "reaktion_traek") == turn &&
+	    !strcmp(ks_st_str(ctx, a, "reaktion"), "modangreb"))
 		declared = 1;
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
@@ -1050,7 +1057,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 	size_t before = d->n, n;
 	int turn = ord_ctx_turn(ctx);
 
-	if (u && ks_gone(u)) {
+	if (u && ks_gone(ctx, u)) {
 		ord_diag_add(d, 0, 0, u->id, "17", "unit '%s' is out of the game", u->id);
 		return ORD_ECHECK;
 	}
@@ -1065,7 +1072,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "6.8 genforsyning", "ammo=%s is for a battery",
 				     ammo);
 	} else if (!strcmp(ev->kind, "reparation")) {
-		if (!ks_is(ctx, u, "artilleri") || ks_st(u, "beskadiget") < 1)
+		if (!ks_is(ctx, u, "artilleri") || ks_st(ctx, u, "beskadiget") < 1)
 			ord_diag_add(d, 0, 0, u->id, "9.6", "unit '%s' has no damaged gun", u->id);
 		else if (!ks_ordered(ctx, u, "reparation"))
 			ord_diag_add(d, 0, 0, u->id, "4.3",
@@ -1082,10 +1089,11 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				     u->id, t->id, t->id);
 		if (!strcmp(ks_art(u), "kosakker") && ks_closed(ctx, u, NULL))
 			ord_diag_add(d, 0, 0, u->id, "8.5 kosakker",
-				     "cossacks cannot attack in close order (%s)", ks_form(u));
-		if (ks_is(ctx, u, "kavaleri") && ks_st(u, "valeur") < (long)ks_param(r, "valeur_min"))
+				     "cossacks cannot attack in close order (%s)", ks_form(ctx, u));
+		if (ks_is(ctx, u, "kavaleri") &&
+		    ks_st(ctx, u, "valeur") < (long)ks_param(r, "valeur_min"))
 			ord_diag_add(d, 0, 0, u->id, "8.3 tab af valeur",
-				     "cavalry with valeur %ld cannot attack", ks_st(u, "valeur"));
+				     "cavalry with valeur %ld cannot attack", ks_st(ctx, u, "valeur"));
 		if (ks_moral_now(ctx, u) >= KS_U)
 			ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
 				     "only units in OR or LU attack; '%s' is in %s", u->id,
@@ -1113,13 +1121,13 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "6.6",
 				     "'%s' supports a unit of its own side, not '%s'", u->id, s->id);
 		} else {
-			check_support_unit(ctx, u, s, ks_form(u), d, 0, 0, u->id);
+			check_support_unit(ctx, u, s, ks_form(ctx, u), d, 0, 0, u->id);
 			if (ks_is(ctx, u, "infanteri") && ks_is(ctx, s, "kavaleri")) {
 				if (!strcmp(rolle, "traefning"))
 					ord_diag_add(d, 0, 0, u->id, "6.6.5",
 						     "infantry cannot be 2. træfning for cavalry");
-				else if (strcmp(ks_form(u), "bataillonsmasse") &&
-					 strcmp(ks_form(u), "karre"))
+				else if (strcmp(ks_form(ctx, u), "bataillonsmasse") &&
+					 strcmp(ks_form(ctx, u), "karre"))
 					ord_diag_add(d, 0, 0, u->id, "6.6.5",
 						     "infantry is a neighbour of cavalry only in battalion mass, square or cover");
 			}
@@ -1207,7 +1215,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "4.3",
 				     "unit '%s' fired at '%s' but its sheet orders no 'S @%s'",
 				     u->id, t->id, t->id);
-		if (ks_st_num(u, "kampsatser") < ks_param(r, "forbrug_skydning"))
+		if (ks_st_num(ctx, u, "kampsatser") < ks_param(r, "forbrug_skydning"))
 			ord_diag_add(d, 0, 0, u->id, "7.2.2", "unit '%s' has no ammunition left",
 				     u->id);
 		if ((other = fired_this_turn(ctx, ev, u)) != 0)
@@ -1259,16 +1267,16 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		else if (!battery_can_fire(u, ammo))
 			ord_diag_add(d, 0, 0, u->id, "15 ammunitionstyper",
 				     "the battery has no pieces that fire %s", ammo);
-		else if (pool_of(u, ammo) < ks_param(r, "forbrug_skydning"))
+		else if (pool_of(ctx, u, ammo) < ks_param(r, "forbrug_skydning"))
 			ord_diag_add(d, 0, 0, u->id, "9.2",
 				     "battery '%s' has no %s ammunition left", u->id, ammo);
-		if (strcmp(ks_st_str(u, "prodset"), "af") || !ks_st(u, "klargjort"))
+		if (strcmp(ks_st_str(ctx, u, "prodset"), "af") || !ks_st(ctx, u, "klargjort"))
 			ord_diag_add(d, 0, 0, u->id, "15 deltagende enheder",
 				     "battery '%s' is not unlimbered and ready", u->id);
-		if (ord_kv_get_int(&ev->kv, "kanoner", 0) > ks_st(u, "kanoner"))
+		if (ord_kv_get_int(&ev->kv, "kanoner", 0) > ks_st(ctx, u, "kanoner"))
 			ord_diag_add(d, 0, 0, u->id, "9.6",
 				     "battery '%s' has only %ld serviceable guns", u->id,
-				     ks_st(u, "kanoner"));
+				     ks_st(ctx, u, "kanoner"));
 		if (fired_this_turn(ctx, ev, u))
 			ord_diag_add(d, 0, 0, u->id, "14",
 				     "a unit fires only once in a turn ('%s' fired already)", u->id);
@@ -1287,11 +1295,11 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "15.1", "only a battery gives defensive fire");
 			return ORD_ECHECK;
 		}
-		if (!(ks_st(t, "angreb_traek") == turn))
+		if (!(ks_st(ctx, t, "angreb_traek") == turn))
 			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
 				     "defensive fire is at an attacking unit; '%s' declared no attack this turn",
 				     t->id);
-		if (ks_st_num(u, "ks_kardaesk") < ks_param(r, "forbrug_forsvarsild"))
+		if (ks_st_num(ctx, u, "ks_kardaesk") < ks_param(r, "forbrug_forsvarsild"))
 			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
 				     "battery '%s' has no canister left", u->id);
 		if (fired_this_turn(ctx, ev, u))
@@ -1302,11 +1310,11 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			if (!strcmp(g[i].code, "artilleriskydning") && !g[i].after_change)
 				ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
 					     "a battery with an order to fire at other targets gives no defensive fire");
-		if (strcmp(ks_st_str(u, "prodset"), "af"))
+		if (strcmp(ks_st_str(ctx, u, "prodset"), "af"))
 			ord_diag_add(d, 0, 0, u->id, "15", "battery '%s' is limbered", u->id);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 	} else if (!strcmp(ev->kind, "fortryd")) {
-		if (ks_st(u, "angreb_traek") != turn)
+		if (ks_st(ctx, u, "angreb_traek") != turn)
 			ord_diag_add(d, 0, 0, u->id, "16.6",
 				     "unit '%s' declared no attack this turn", u->id);
 	} else if (!strcmp(ev->kind, "naerkamp")) {
@@ -1353,7 +1361,7 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		size_t n = ks_groups(o, g, KS_MAX_GROUPS);
 		int attacked = 0, formed = 0, cancelled = 0, broke = 0;
 
-		if (!o || ks_gone(u))
+		if (!o || ks_gone(ctx, u))
 			continue;
 		for (j = 0; j < ord_ctx_nevents(ctx); j++) {
 			const struct ord_event *e = ord_ctx_event(ctx, j);
@@ -1367,8 +1375,8 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 				cancelled = 1;
 		}
 		/* a unit driven into U or FU does not carry out its orders (6.5) */
-		broke = ks_st(u, "moral_traek") == ord_ctx_turn(ctx) &&
-			ks_moral_parse(ks_st_str(u, "moral")) >= KS_U;
+		broke = ks_st(ctx, u, "moral_traek") == ord_ctx_turn(ctx) &&
+			ks_moral_parse(ks_st_str(ctx, u, "moral")) >= KS_U;
 		for (j = 0; j < n; j++) {
 			if (g[j].after_change)
 				continue;

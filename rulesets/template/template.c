@@ -160,6 +160,7 @@ const struct ord_ruleset ord_ruleset_template = {
 	tpl_describe_unit,   /* describe_unit */
 	NULL,                /* calc */
 	NULL,                /* print_tables */
+	NULL,                /* state_keys */
 };
 
 /* The entry point of the same module built as a shared object

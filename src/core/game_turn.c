@@ -141,6 +141,8 @@ static int check_sheet(struct ord_game *g, int turn, const char *side, const cha
 	ctx.side = side;
 	if (g->rs->validate_sheet)
 		err = g->rs->validate_sheet(&ctx, &sheet, diag);
+	if (!err)
+		err = ord_state_check(&ctx); /* a key the module did not declare */
 	if (!err && diag->n)
 		err = ORD_EBADSHEET;
 	if (err && diag->n)
@@ -801,6 +803,8 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 	ev = ord_ctx_add_event(&ctx, seq, phase, kind, args.buf, override_reason, NULL);
 	if (g->rs->check_event)
 		g->rs->check_event(&ctx, ev, &cd);
+	if ((err = ord_state_check(&ctx)) != 0)
+		goto out;
 	if (cd.n && !override_reason) {
 		size_t i;
 		for (i = 0; i < cd.n; i++)
@@ -1000,6 +1004,8 @@ int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndi
 		ctx.have_key = t.have_dice_key;
 	}
 	if (g->rs->resolve_phase && (err = g->rs->resolve_phase(&ctx, cur)) != 0)
+		goto out;
+	if ((err = ord_state_check(&ctx)) != 0)
 		goto out;
 	if (g->fixed_dice && ctx.fixed_pos < ctx.nfixed) {
 		err = ord_error_set(ORD_EUSAGE, "%zu dice given but phase '%s' used only %zu",

@@ -48,6 +48,9 @@ static void teardown(void)
 	for (i = 0; i < nsheets; i++)
 		ord_sheet_release(&sheets[i]);
 	nsheets = 0;
+	/* every state key the module used is one it declares */
+	if (ctx)
+		ck_assert_msg(ord_state_check(ctx) == 0, "%s", ord_error_last());
 	ord_ctx_fake_free(ctx);
 	ctx = NULL;
 	rs->free(rules);
@@ -974,6 +977,37 @@ START_TEST(load_needs_order_codes)
 }
 END_TEST
 
+/* Every state key set (so that every branch of the reports and of the
+ * execution check runs): the module uses no key it does not declare (the
+ * teardown's ord_state_check), and reports the values. */
+START_TEST(reports_use_declared_keys)
+{
+	const struct ord_state_key *k;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+	size_t i;
+	static const char *const viewers[] = { NULL, "blue", "red" };
+
+	cast();
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		for (k = rs->state_keys; k->name; k++)
+			if (k->type == ORD_KEY_INT)
+				ord_kv_set(&u->state, k->name, "1");
+		ord_kv_set(&u->state, "melee_with", "R1");
+		ord_kv_set(&u->state, "rout_until", "9");
+		for (size_t v = 0; v < ORD_ARRAY_SIZE(viewers); v++)
+			ck_assert_int_eq(rs->describe_unit(ctx, u, viewers[v], &b), 0);
+	}
+	ck_assert_ptr_nonnull(strstr(b.buf, "silenced"));
+	ck_assert_ptr_nonnull(strstr(b.buf, "in melee with R1"));
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->check_execution(ctx, &d), 0);
+	ord_diag_release(&d);
+	ord_buf_release(&b);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("battalion");
@@ -1037,6 +1071,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_gun_hits);
 	tcase_add_test(res, execution_lists_what_was_not_done);
 	tcase_add_test(res, load_needs_order_codes);
+	tcase_add_test(res, reports_use_declared_keys);
 	suite_add_tcase(s, res);
 	return s;
 }

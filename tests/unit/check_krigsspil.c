@@ -83,6 +83,9 @@ static void teardown(void)
 	for (i = 0; i < nsheets; i++)
 		ord_sheet_release(&sheets[i]);
 	nsheets = 0;
+	/* every state key the module used is one it declares */
+	if (ctx)
+		ck_assert_msg(ord_state_check(ctx) == 0, "%s", ord_error_last());
 	ord_ctx_fake_free(ctx);
 	ctx = NULL;
 	rs->free(rules);
@@ -1341,6 +1344,42 @@ START_TEST(test_defensive_fire_and_cancel)
 }
 END_TEST
 
+/* Every state key set (so that every branch of the reports and of the
+ * execution check runs): the module uses no key it does not declare (the
+ * teardown's ord_state_check). */
+START_TEST(test_reports_use_declared_keys)
+{
+	const struct ord_state_key *k;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+	size_t i, v;
+	static const char *const viewers[] = { NULL, "danske", "allierede" };
+
+	unit("I1", "danske", "art=infanteri figurer=24", NULL);
+	unit("K1", "danske", "art=let_kavaleri figurer=12 karabiner=yes", NULL);
+	unit("A1", "allierede", "art=fodartilleri kanoner=6 haubitser=2", NULL);
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		for (k = rs->state_keys; k->name; k++)
+			if (k->type != ORD_KEY_STR && strcmp(k->name, "overgivet") &&
+			    strcmp(k->name, "fjernet"))
+				ord_kv_set(&u->state, k->name, "1");
+		ord_kv_set(&u->state, "moral", "LU");
+		ord_kv_set(&u->state, "indskudt_paa", "I1");
+		ord_kv_set(&u->state, "britisk_kontrol_til", "99");
+		for (v = 0; v < ORD_ARRAY_SIZE(viewers); v++)
+			ck_assert_int_eq(rs->describe_unit(ctx, u, viewers[v], &b), 0);
+	}
+	ck_assert_ptr_nonnull(strstr(b.buf, "indskudt på I1"));
+	ord_kv_set(&U("I1")->state, "overgivet", "1");
+	ck_assert_int_eq(rs->describe_unit(ctx, U("I1"), NULL, &b), 0);
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->check_execution(ctx, &d), 0);
+	ord_diag_release(&d);
+	ord_buf_release(&b);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -1397,6 +1436,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_exploding_limber);
 	tcase_add_test(tc, test_defensive_fire_and_cancel);
+	tcase_add_test(tc, test_reports_use_declared_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }
