@@ -42,9 +42,10 @@
  *  D6  Morale outcomes: a retreat is the next turn, then dress_ranks_turns
  *      of dressing ranks; a rout lasts rout_turns turns from the next one,
  *      then the unit dresses its ranks like any retreating unit.  A unit
- *      dressing its ranks may not move forward (an arrow within 90 degrees
- *      of the enemy).  The routed -3 applies to tests in the
- *      rout_penalty_turns turns after the rout, not in the turn itself.
+ *      dressing its ranks may not move forward (an arrow within
+ *      forward_within degrees of the enemy).  The routed rout_penalty
+ *      applies to tests in the rout_penalty_turns turns after the rout, not
+ *      in the turn itself.
  *      A failed test ends any melee the unit is in.
  *  D7  A unit moves at the allowance of the formation it has at the start
  *      of the turn: a formation change takes the turn.  A change may come
@@ -211,7 +212,7 @@ static const struct ord_state_key state_keys[] = {
 	TURN("retreat_turn", "the turn it must retreat"),
 	TURN("routed", "the turn it routed"),
 	TURN("rout_until", "the last turn of the rout"),
-	TURN("penalty_until", "the last turn of the routed -3 on tests"),
+	TURN("penalty_until", "the last turn of the routed rout_penalty on tests"),
 	TURN("dress_until", "the last turn it dresses its ranks (no move forward)"),
 	TURN("last_charge", "the turn of its last charge"),
 	TURN("moved", "the turn it moved"),
@@ -238,7 +239,7 @@ static const char *const module_params[] = {
 	"figures_per_tray",      "column_firers",        "gun_hits_silence", "charge_interval",
 	"unlimber_turns",        "unlimber_turns_horse", "rout_turns",       "rout_penalty_turns",
 	"dress_ranks_turns",     "artillery_die",        "morale_die",       "melee_die",
-	"woods_fired_on_within",
+	"woods_fired_on_within", "limber_turns",         "forward_within",
 };
 
 /* ---- helpers ---- */
@@ -260,6 +261,20 @@ static double param(struct ord_ctx *ctx, const char *name)
 static long iparam(struct ord_ctx *ctx, const char *name)
 {
 	return lround(param(ctx, name));
+}
+
+/* Rules cited as the text states them, with their numbers from the tables. */
+#define CHARGE_RULE "a unit may charge only once every %g turns"
+#define LIMBER_RULE "L - limber (%g turn all art.)"
+#define UNLIMBER_RULE "UL - unlimber (%g turn except for horse art.)"
+#define SILENCE_RULE "%g hits knock out artillery"
+
+/* The rule fmt with the parameter's value, in b (reset). */
+static const char *rule_text(struct ord_ctx *ctx, struct ord_buf *b, const char *fmt, const char *name)
+{
+	ord_buf_reset(b);
+	ord_buf_addf(b, fmt, param(ctx, name));
+	return b->buf;
 }
 
 static long st(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)
@@ -421,12 +436,14 @@ static int ordered_quarters(struct ord_ctx *ctx, const struct ord_order *o)
 	return o && ord_order_find(o, ORD_TOK_DIR) ? (int)iparam(ctx, "move_fraction_parts") : 0;
 }
 
-/* The order's arrow points forward: within 90 degrees of the enemy. */
-static int order_forward(const struct ord_order *o)
+/* The order's arrow points forward: within forward_within degrees of the
+ * enemy (D6). */
+static int order_forward(struct ord_ctx *ctx, const struct ord_order *o)
 {
 	const struct ord_token *d = o ? ord_order_find(o, ORD_TOK_DIR) : NULL;
+	double within = param(ctx, "forward_within");
 
-	return d && (d->num < 90 || d->num > 270);
+	return d && (d->num < within || d->num > 360 - within);
 }
 
 static struct ord_unit *ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key)
@@ -488,6 +505,13 @@ static int bat_module_load(struct ord_rules **out, const char *xml, size_t len, 
 	if ((err = ord_tables_find(&t, r->tables, "order_codes", ORD_TABLE_CHART)) != 0) {
 		if (err == ORD_ENOTFOUND)
 			err = ORD_EBADDATA;
+		goto out;
+	}
+	/* limbering takes the turn it is ordered in (D8), whatever the number */
+	if (bat_param(r, "limber_turns", &v) == 0 && v != 1) {
+		err = ord_error_set(ORD_EBADDATA,
+				    "%s: limber_turns is %g, but this module carries out limbering as the one turn it is ordered in (D8)",
+				    ord_tables_name(r->tables), v);
 		goto out;
 	}
 	if (ord_table_die(ord_tables_get(r->tables, "morale20")) < 2) {
@@ -583,6 +607,7 @@ static int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 	long interval = iparam(ctx, "charge_interval");
 	unsigned *seen = ord_xcalloc(ord_ctx_nunits(ctx) + 1, sizeof(*seen));
 	struct ord_buf who = ORD_BUF_INIT;
+	struct ord_buf rule = ORD_BUF_INIT;
 	size_t i, j;
 
 	for (i = 0; i < sheet->n; i++) {
@@ -647,7 +672,7 @@ static int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 					     "a charge needs a direction arrow (the unit charges along it)");
 			if (last > 0 && turn - last < interval)
 				ord_diag_add(diag, o->line, charge->col, o->unit,
-					     "a unit may charge only once every 3 turns",
+					     rule_text(ctx, &rule, CHARGE_RULE, "charge_interval"),
 					     "unit '%s' charged in turn %ld; its next charge may be in turn %ld",
 					     u->id, last, last + interval);
 			/* a gun's charge is checked by order_codes (horse artillery only) */
@@ -678,6 +703,7 @@ static int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 		}
 	}
 	ord_buf_release(&who);
+	ord_buf_release(&rule);
 	free(seen);
 	return diag->n ? ORD_EBADSHEET : 0;
 }
@@ -694,6 +720,7 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	long interval = iparam(ctx, "charge_interval"), last = st(ctx, u, "last_charge");
 	struct ord_unit *c = ev_unit(ctx, ev, "contact");
 	struct ord_buf why = ORD_BUF_INIT;
+	struct ord_buf rule = ORD_BUF_INIT;
 	size_t i;
 
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
@@ -718,7 +745,7 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		ord_diag_add(d, 0, 0, u->id, "C",
 			     "unit '%s' charged but its sheet orders no charge (C)", u->id);
 	if (charge && last > 0 && turn - last < interval)
-		ord_diag_add(d, 0, 0, u->id, "a unit may charge only once every 3 turns",
+		ord_diag_add(d, 0, 0, u->id, rule_text(ctx, &rule, CHARGE_RULE, "charge_interval"),
 			     "unit '%s' charged in turn %ld; its next charge may be in turn %ld",
 			     u->id, last, last + interval);
 	if (dist <= 0)
@@ -728,12 +755,12 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			     "unit '%s' moved %g\" but its sheet orders no move", u->id, dist);
 		goto out;
 	}
-	if (dressing(ctx, u) && order_forward(o))
+	if (dressing(ctx, u) && order_forward(ctx, o))
 		ord_diag_add(d, 0, 0, u->id,
 			     "a unit that retreats must spend one turn dressing its ranks",
 			     "unit '%s' dresses its ranks this turn and may not move forward", u->id);
 	if (is_arm(ctx, u, "artillery") && !strcmp(formation(ctx, u), "unlimbered"))
-		ord_diag_add(d, 0, 0, u->id, "L - limber (1 turn all art.)",
+		ord_diag_add(d, 0, 0, u->id, rule_text(ctx, &rule, LIMBER_RULE, "limber_turns"),
 			     "gun '%s' is unlimbered: it must limber (a turn) before it moves", u->id);
 	{
 		struct bat_move_in mi = { kind(u),
@@ -754,6 +781,7 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	}
 out:
 	ord_buf_release(&why);
+	ord_buf_release(&rule);
 }
 
 static void check_form(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
@@ -844,6 +872,7 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	{
 		const struct ord_token *f = order_fire(o);
 		const char *shot = ord_kv_get(&ev->kv, "shot");
+		struct ord_buf rule = ORD_BUF_INIT;
 		long ut = iparam(ctx,
 				 is_horse_artillery(u) ? "unlimber_turns_horse" : "unlimber_turns");
 
@@ -855,15 +884,19 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 				     "gun '%s' fired %s but its sheet orders %s (%s)", u->id, shot,
 				     fire_code_shot(f->value), f->value);
 		if (st(ctx, u, "silenced"))
-			ord_diag_add(d, 0, 0, u->id, "2 hits knock out artillery",
+			ord_diag_add(d, 0, 0, u->id,
+				     rule_text(ctx, &rule, SILENCE_RULE, "gun_hits_silence"),
 				     "gun '%s' is silenced", u->id);
 		if (strcmp(formation(ctx, u), "unlimbered"))
-			ord_diag_add(d, 0, 0, u->id, "UL - unlimber (1 turn except for horse art.)",
+			ord_diag_add(d, 0, 0, u->id,
+				     rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns"),
 				     "gun '%s' has not unlimbered", u->id);
 		else if (st(ctx, u, "unlimbered") && turn - st(ctx, u, "unlimbered") < ut)
-			ord_diag_add(d, 0, 0, u->id, "UL - unlimber (1 turn except for horse art.)",
+			ord_diag_add(d, 0, 0, u->id,
+				     rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns"),
 				     "gun '%s' unlimbered in turn %ld and cannot fire before turn %ld",
 				     u->id, st(ctx, u, "unlimbered"), st(ctx, u, "unlimbered") + ut);
+		ord_buf_release(&rule);
 	}
 }
 

@@ -503,14 +503,13 @@ int bat_morale20(const struct bat_rules *r, const struct bat_morale20_in *in,
 	out->outcome = NULL;
 	out->new_class = in->cls;
 	if ((err = check_word(r, "class", in->cls, "morale20", "class")) != 0 ||
-	    (err = check_die("die", in->die, ord_table_die(dice) ? ord_table_die(dice) : 20)) != 0)
+	    (err = check_die("die", in->die, ord_table_die(dice))) != 0)
 		goto out;
 	ord_kv_set(&match, "class", in->cls);
 	if ((err = ord_table_dice(&row, dice, &match, in->die)) != 0)
 		goto out;
 	out->outcome = ord_row_str(row, "outcome");
-	ord_buf_addf(&b, "class %s, d%d %d: %s", in->cls,
-		     ord_table_die(dice) ? ord_table_die(dice) : 20, in->die, out->outcome);
+	ord_buf_addf(&b, "class %s, d%d %d: %s", in->cls, ord_table_die(dice), in->die, out->outcome);
 	if (!strcmp(out->outcome, "rout")) {
 		if ((err = ord_table_find(&crow, table(r, "morale20_classes"), &match)) != 0)
 			goto out;

@@ -274,16 +274,15 @@ static char dir[1024], game[1200], scen[1200];
 
 static void game_setup(void)
 {
-	static const char scenario[] =
-		"<?xml version=\"1.0\"?>\n"
-		"<scenario ruleset=\"statetest\">\n"
-		"  <title>State</title>\n"
-		"  <nmr policy=\"hold\"/>\n"
-		"  <side id=\"blue\" name=\"Blue\"/>\n"
-		"  <side id=\"red\" name=\"Red\"/>\n"
-		"  <unit id=\"B1\" name=\"Blue One\" side=\"blue\" strength=\"10\"/>\n"
-		"  <unit id=\"R1\" name=\"Red One\" side=\"red\" strength=\"10\"/>\n"
-		"</scenario>\n";
+	static const char scenario[] = "<?xml version=\"1.0\"?>\n"
+				       "<scenario ruleset=\"statetest\">\n"
+				       "  <title>State</title>\n"
+				       "  <nmr policy=\"hold\"/>\n"
+				       "  <side id=\"blue\" name=\"Blue\"/>\n"
+				       "  <side id=\"red\" name=\"Red\"/>\n"
+				       "  <unit id=\"B1\" name=\"Blue One\" side=\"blue\" strength=\"10\"/>\n"
+				       "  <unit id=\"R1\" name=\"Red One\" side=\"red\" strength=\"10\"/>\n"
+				       "</scenario>\n";
 	FILE *f;
 	int rc = ord_ruleset_register(&statetest_ruleset);
 
