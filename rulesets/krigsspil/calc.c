@@ -49,6 +49,7 @@ static const struct ord_tables_need_table needed_tables[] = {
 	{ "skema_xv_naerkamp", ORD_TABLE_MODIFIERS },
 	{ "skema_xx", ORD_TABLE_BANDS },
 	{ "skema_xv_naerkamp_tab", ORD_TABLE_BANDS },
+	{ "ordre_varighed", ORD_TABLE_CHART },
 };
 
 static const char *const needed_params[] = {
@@ -97,6 +98,20 @@ static const char *const needed_params[] = {
 	"moral_pr_kanon",
 	"zone_i_cm",
 	"zone_ii_cm",
+	"terning",
+	"kvarte_pr_traek",
+	"reaktionstid_kvarte",
+	"valeur_tab",
+	"valeur_genvinding",
+	"efternoelere_efter_traek",
+	"forfoelgelse_kavaleri_gange",
+	"moral_fuld_andel",
+	"halvt_traek_tab",
+	"tal_trin_pct",
+	"tal_trin_max_pct",
+	"tal_gange_fra",
+	"tal_gange_max",
+	"lu_efter_halve_traek",
 };
 
 static const struct ord_tables_need_field needed_fields[] = {
@@ -146,6 +161,7 @@ static const struct ord_tables_need_field needed_fields[] = {
 	{ "skema_xx", "moral", 1 },
 	{ "skema_xv_naerkamp_tab", "tab", 0 },
 	{ "skema_xv_naerkamp_tab", "fanger", 0 },
+	{ "ordre_varighed", "kvarte", 0 },
 };
 
 /* ---- loading -------------------------------------------------------------- */
@@ -370,6 +386,31 @@ static void text_num(struct ks_text *t, double v)
 	add_num(&t->en, v);
 }
 
+void ks_fmt_part(struct ord_buf *b, double v)
+{
+	static const struct {
+		double v;
+		const char *s;
+	} parts[] = { { 0.25, "¼" }, { 0.5, "½" }, { 0.75, "¾" } };
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(parts); i++)
+		if (fabs(v - parts[i].v) < 1e-9) {
+			ord_buf_adds(b, parts[i].s);
+			return;
+		}
+	add_num(b, v);
+}
+
+/* " × ½ (halvt træk)": what half a turn of fire leaves of the losses. */
+static void text_half(struct ks_text *t, const struct ks_rules *r)
+{
+	ks_text_add(t, " × ", " × ");
+	ks_fmt_part(&t->da, ks_param(r, "halvt_traek_tab"));
+	ks_fmt_part(&t->en, ks_param(r, "halvt_traek_tab"));
+	ks_text_add(t, " (halvt træk)", " (half a turn)");
+}
+
 /* ---- morale ---------------------------------------------------------------- */
 
 static const char *const moral_names[] = { "OR", "LU", "U", "FU" };
@@ -403,11 +444,11 @@ const char *ks_moral_words(int grade, const char *lang)
 	return lang && !strcmp(lang, "en") ? en[grade] : da[grade];
 }
 
-int ks_morale_capped(int grade, int figures, int affected)
+int ks_morale_capped(const struct ks_rules *r, int grade, int figures, int affected)
 {
 	if (grade <= KS_OR || affected <= 0)
 		return affected <= 0 ? KS_OR : grade;
-	if (2 * affected >= figures)
+	if (affected >= ks_param(r, "moral_fuld_andel") * figures - 1e-9)
 		return grade;
 	return grade - 1;
 }
@@ -432,14 +473,21 @@ static int check_word(const struct ks_rules *r, const char *key, const char *val
 	return err;
 }
 
-static int check_dice(const char *key, const int *d, int n)
+/* The faces of the rules' die (the parameter terning). */
+int ks_die(const struct ks_rules *r)
 {
-	int i;
+	return (int)ks_param(r, "terning");
+}
+
+static int check_dice(const struct ks_rules *r, const char *key, const int *d, int n)
+{
+	int i, sides = ks_die(r);
 
 	for (i = 0; i < n; i++)
-		if (d[i] < 1 || d[i] > 6)
-			return ord_error_set(ORD_EUSAGE, "%s: %d is not a face of a d6 (expected 1..6)",
-					     key, d[i]);
+		if (d[i] < 1 || d[i] > sides)
+			return ord_error_set(ORD_EUSAGE,
+					     "%s: %d is not a face of a d%d (expected 1..%d)", key,
+					     d[i], sides, sides);
 	return 0;
 }
 
@@ -469,12 +517,22 @@ static int apply_mods(const struct ks_rules *r, const char *name, double base,
 
 static int sum3(const int *d)
 {
-	return d[0] + d[1] + d[2];
+	int i, sum = 0;
+
+	for (i = 0; i < KS_DICE; i++)
+		sum += d[i];
+	return sum;
 }
 
-static void text_roll(struct ks_text *why, const int *d)
+/* "3d6 = 11 (4+3+4)" */
+static void text_roll(const struct ks_rules *r, struct ks_text *why, const int *d)
 {
-	KS_TF(why, "3d6 = %d (%d+%d+%d)", "3d6 = %d (%d+%d+%d)", sum3(d), d[0], d[1], d[2]);
+	int i;
+
+	KS_TF(why, "%dd%d = %d (", "%dd%d = %d (", KS_DICE, ks_die(r), sum3(d));
+	for (i = 0; i < KS_DICE; i++)
+		KS_TF(why, "%s%d", "%s%d", i ? "+" : "", d[i]);
+	ks_text_add(why, ")", ")");
 }
 
 /* Roman zone names as flag suffixes: I -> i. */
@@ -689,7 +747,7 @@ static int morale_effect(const struct ks_rules *r, struct ks_text *t, const stru
 	if (*grade < 0)
 		*grade = KS_OR;
 	*affected = cap < target_figures ? cap : target_figures;
-	*grade_applied = ks_morale_capped(*grade, target_figures, *affected);
+	*grade_applied = ks_morale_capped(r, *grade, target_figures, *affected);
 	if (*grade)
 		KS_TF(t, ": %s", ": %s", ks_moral_name(*grade));
 	else
@@ -715,7 +773,7 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 	ord_kv_init(&m);
 	ord_kv_init(&flags);
 	if ((err = check_word(r, "vaaben", in->vaaben, "skudzoner", "vaaben")) != 0 ||
-	    (err = check_dice("dice", in->dice, 3)) != 0)
+	    (err = check_dice(r, "dice", in->dice, KS_DICE)) != 0)
 		goto out;
 	if (in->figures < 0 || in->target_figures < 0) {
 		err = ord_error_set(ORD_EUSAGE, "figurer: below 0");
@@ -760,7 +818,7 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 	out->fire_units = ks_fire_units(r, in->figures, &t);
 	KS_TF(&t, ", zone %s; ", ", zone %s; ", out->zone);
 	out->roll = sum3(in->dice);
-	text_roll(&t, in->dice);
+	text_roll(r, &t, in->dice);
 	if (apply_mods(r, "skema_x_tab_a", out->roll, &flags, &a, &t) +
 	    apply_mods(r, "skema_x_tab_b", a, &flags, &b, &t)) {
 		ks_text_add(&t, " = ", " = ");
@@ -772,11 +830,12 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 		goto out;
 	ord_row_num(row, "tab", &tab);
 	out->men_per_unit = tab;
-	out->men = (int)floor(tab * out->fire_units * (in->half ? 0.5 : 1) + 1e-9);
+	out->men = (int)floor(
+		tab * out->fire_units * (in->half ? ks_param(r, "halvt_traek_tab") : 1) + 1e-9);
 	KS_TF(&t, ": Skema X %g mand pr. skydeenhed × %d", ": Skema X %g men per fire unit × %d",
 	      tab, out->fire_units);
 	if (in->half)
-		ks_text_add(&t, " × ½ (halvt træk)", " × ½ (half a turn)");
+		text_half(&t, r);
 	KS_TF(&t, " = %d mand", " = %d men", out->men);
 
 	if ((err = morale_effect(r, &t, x, "skema_x_moral", b, &flags,
@@ -810,7 +869,7 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	struct ord_kv m, flags;
 	struct ks_text t;
 	char f[32];
-	double tab, a, b, share = in->half ? 0.5 : 1;
+	double tab, a, b, share = in->half ? ks_param(r, "halvt_traek_tab") : 1;
 	int err, pieces;
 
 	memset(out, 0, sizeof(*out));
@@ -819,7 +878,7 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	ord_kv_init(&flags);
 	if ((err = check_word(r, "ammo", in->ammo, "ammunitionstyper", "ammo")) != 0 ||
 	    (err = check_word(r, "kaliber", in->kaliber, "artillerizoner", "kaliber")) != 0 ||
-	    (err = check_dice("dice", in->dice, 3)) != 0)
+	    (err = check_dice(r, "dice", in->dice, KS_DICE)) != 0)
 		goto out;
 	if (in->guns < 1) {
 		err = ord_error_set(ORD_EUSAGE, "kanoner: at least 1 gun must fire");
@@ -880,7 +939,7 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	ord_buf_addf(&t.en, "%d gun%s, %s pdr, %s (%s), zone %s; ", in->guns, in->guns == 1 ? "" : "s",
 		     in->kaliber, in->ammo, ord_row_str(ammo, "navn_en"), out->zone);
 	out->roll = sum3(in->dice);
-	text_roll(&t, in->dice);
+	text_roll(r, &t, in->dice);
 	if (apply_mods(r, "skema_xv_tab_a", out->roll, &flags, &a, &t) +
 	    apply_mods(r, "skema_xv_tab_b", a, &flags, &b, &t)) {
 		ks_text_add(&t, " = ", " = ");
@@ -908,22 +967,26 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		out->destroyed = (int)v * pieces;
 		ord_row_num(row, "prods", &v);
 		out->limbers = (int)v * pieces;
+		KS_TF(&t, ": Skema XV %g mand pr. kanon", ": Skema XV %g men per gun", tab);
+		if (in->half) {
+			ks_text_add(&t, " × ", " × ");
+			ks_fmt_part(&t.da, share);
+			ks_fmt_part(&t.en, share);
+		}
 		ord_buf_addf(&t.da,
-			     ": Skema XV %g mand pr. kanon%s → materiel for %d piece%s: "
-			     "%d beskadiget, %d ødelagt, %d prods ødelagt",
-			     tab, in->half ? " × ½" : "", pieces, pieces == 1 ? "" : "r",
-			     out->damaged, out->destroyed, out->limbers);
+			     " → materiel for %d piece%s: %d beskadiget, %d ødelagt, %d prods ødelagt",
+			     pieces, pieces == 1 ? "" : "r", out->damaged, out->destroyed,
+			     out->limbers);
 		ord_buf_addf(&t.en,
-			     ": Skema XV %g men per gun%s → materiel for %d piece%s: "
-			     "%d damaged, %d destroyed, %d limbers destroyed",
-			     tab, in->half ? " × ½" : "", pieces, pieces == 1 ? "" : "s",
-			     out->damaged, out->destroyed, out->limbers);
+			     " → materiel for %d piece%s: %d damaged, %d destroyed, %d limbers destroyed",
+			     pieces, pieces == 1 ? "" : "s", out->damaged, out->destroyed,
+			     out->limbers);
 	} else {
 		out->men = (int)floor(tab * in->guns * share + 1e-9);
 		KS_TF(&t, ": Skema XV %g mand pr. kanon × %d", ": Skema XV %g men per gun × %d",
 		      tab, in->guns);
 		if (in->half)
-			ks_text_add(&t, " × ½ (halvt træk)", " × ½ (half a turn)");
+			text_half(&t, r);
 		KS_TF(&t, " = %d mand", " = %d men", out->men);
 	}
 	if ((err = morale_effect(r, &t, xv, "skema_xv_moral", b, &flags,
@@ -956,8 +1019,8 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, 
 
 	*share = 0;
 	*fire_units = 0;
-	if (die < 1 || die > 6)
-		return ord_error_set(ORD_EUSAGE, "dice: %d is not a face of a d6 (expected 1..6)", die);
+	if ((err = check_dice(r, "dice", &die, 1)) != 0)
+		return err;
 	if (ammo < 0)
 		return ord_error_set(ORD_EUSAGE, "kampsatser: below 0");
 	if ((err = ord_table_dice(&row, tbl, NULL, die)) != 0)
@@ -967,7 +1030,7 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, 
 	*fire_units = per > 0 ? (int)floor(exploded / per + 1e-9) : 0;
 	if (why) {
 		ks_text_used(why, tbl);
-		KS_TF(why, "1d6 = %d: ", "1d6 = %d: ", die);
+		KS_TF(why, "1d%d = %d: ", "1d%d = %d: ", ks_die(r), die);
 		if (*share <= 0) {
 			ks_text_add(why, "ammunitionen eksploderer ikke",
 				    "the ammunition does not explode");
@@ -989,22 +1052,24 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, 
 
 void ks_melee_numbers(const struct ks_rules *r, int own, int other, struct ord_kv *flags)
 {
-	(void)r;
+	int from = (int)ks_param(r, "tal_gange_fra"), max = (int)ks_param(r, "tal_gange_max");
+	double step = ks_param(r, "tal_trin_pct"), top = ks_param(r, "tal_trin_max_pct");
+
 	if (own <= other || other <= 0)
 		return;
-	if (own >= 2 * other) {
+	if (from > 1 && own >= from * other) {
 		int k, times = own / other;
-		if (times > 7)
-			times = 7;
-		for (k = 2; k <= times; k++) {
+		if (times > max)
+			times = max;
+		for (k = from; k <= times; k++) {
 			char f[32]; /* room for any int: gcc -O0 -Werror=format-truncation */
 			snprintf(f, sizeof(f), "gange_%d", k);
 			ord_kv_set(flags, f, "yes");
 		}
-	} else {
-		int steps = (int)floor(10.0 * (own - other) / other + 1e-9);
-		if (steps > 6)
-			steps = 6;
+	} else if (step > 0) {
+		int steps = (int)floor(100.0 * (own - other) / other / step + 1e-9);
+		if (steps > (int)floor(top / step + 1e-9))
+			steps = (int)floor(top / step + 1e-9);
 		if (steps > 0)
 			ord_kv_set_int(flags, "pct_flere", steps);
 	}
@@ -1041,8 +1106,8 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 	memset(out, 0, sizeof(*out));
 	ks_text_init(&t);
 	ord_kv_init(&m);
-	if ((err = check_dice("dice", in->a.dice, 3)) != 0 ||
-	    (err = check_dice("dice", in->d.dice, 3)) != 0)
+	if ((err = check_dice(r, "dice", in->a.dice, KS_DICE)) != 0 ||
+	    (err = check_dice(r, "dice", in->d.dice, KS_DICE)) != 0)
 		goto out;
 	if (in->a.figures < 0 || in->d.figures < 0) {
 		err = ord_error_set(ORD_EUSAGE, "figurer: below 0");
@@ -1054,14 +1119,14 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 	out->roll_d = sum3(in->d.dice);
 	KS_TF(&t, "angriber %d figurer (%d nærkampsenheder): ",
 	      "attacker %d figures (%d melee units): ", in->a.figures, out->units_a);
-	text_roll(&t, in->a.dice);
+	text_roll(r, &t, in->a.dice);
 	if (apply_mods(r, "skema_xv_naerkamp", out->roll_a, &in->a.flags, &out->total_a, &t)) {
 		ks_text_add(&t, " = ", " = ");
 		text_num(&t, out->total_a);
 	}
 	KS_TF(&t, "; forsvarer %d figurer (%d nærkampsenheder): ",
 	      "; defender %d figures (%d melee units): ", in->d.figures, out->units_d);
-	text_roll(&t, in->d.dice);
+	text_roll(r, &t, in->d.dice);
 	if (apply_mods(r, "skema_xv_naerkamp", out->roll_d, &in->d.flags, &out->total_d, &t)) {
 		ks_text_add(&t, " = ", " = ");
 		text_num(&t, out->total_d);
@@ -1417,14 +1482,14 @@ static const char *const melee_tables[] = { "skema_xv_naerkamp", NULL };
 static const char *const melee_prefixes[] = { "a_", "d_", NULL };
 
 /* 3d6 named PREFIX1..PREFIX3 (--dice, or rolled by the driver). */
-static int take3(struct ord_calc *c, int *out, const char *prefix)
+static int take3(struct ord_calc *c, const struct ks_rules *r, int *out, const char *prefix)
 {
 	int i, err;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < KS_DICE; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "%s%d", prefix, i + 1);
-		if ((err = ord_calc_die(c, &out[i], 6, name)) != 0)
+		if ((err = ord_calc_die(c, &out[i], (unsigned)ks_die(r), name)) != 0)
 			return err;
 	}
 	return 0;
@@ -1512,7 +1577,8 @@ static int calc_fire(struct ord_calc *c, struct ord_rules *rules)
 	in.zone = zone_arg(kv);
 	in.half = ord_kv_get_bool(kv, "halv", 0);
 	in.flags = &flags;
-	if ((err = calc_range(kv, in.zone, &in.range)) != 0 || (err = take3(c, in.dice, "d")) != 0 ||
+	if ((err = calc_range(kv, in.zone, &in.range)) != 0 ||
+	    (err = take3(c, ks_rules(rules), in.dice, "d")) != 0 ||
 	    (err = ks_fire(ks_rules(rules), &in, &res, &why)) != 0)
 		goto out;
 	ord_calc_value(c, "in_range", res.in_range ? "yes" : "no");
@@ -1551,7 +1617,8 @@ static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
 	in.target_figures = (int)ord_kv_get_int(kv, "maal_figurer", 0);
 	in.target_artillery = ord_kv_get_bool(kv, "maal_artilleri", 0);
 	in.flags = &flags;
-	if ((err = calc_range(kv, in.zone, &in.range)) != 0 || (err = take3(c, in.dice, "d")) != 0 ||
+	if ((err = calc_range(kv, in.zone, &in.range)) != 0 ||
+	    (err = take3(c, ks_rules(rules), in.dice, "d")) != 0 ||
 	    (err = ks_artillery(ks_rules(rules), &in, &res, &why)) != 0)
 		goto out;
 	ord_calc_value(c, "in_range", res.in_range ? "yes" : "no");
@@ -1596,7 +1663,7 @@ static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
 		ks_melee_numbers(r, in.a.figures, in.d.figures, &in.a.flags);
 	if (!ord_kv_get(&in.d.flags, "pct_flere") && !ord_kv_get(&in.d.flags, "gange_2"))
 		ks_melee_numbers(r, in.d.figures, in.a.figures, &in.d.flags);
-	if ((err = take3(c, in.a.dice, "a")) != 0 || (err = take3(c, in.d.dice, "d")) != 0 ||
+	if ((err = take3(c, r, in.a.dice, "a")) != 0 || (err = take3(c, r, in.d.dice, "d")) != 0 ||
 	    (err = ks_melee(r, &in, &res, &why)) != 0)
 		goto out;
 	ord_calc_value(c, "winner", res.winner == 1 ? "a" : res.winner == 2 ? "d" : "none");
@@ -1624,7 +1691,7 @@ static int calc_explosion(struct ord_calc *c, struct ord_rules *rules)
 	int units, die, err;
 
 	ks_text_init(&why);
-	if ((err = ord_calc_die(c, &die, 6, "d1")) != 0 ||
+	if ((err = ord_calc_die(c, &die, (unsigned)ks_die(ks_rules(rules)), "d1")) != 0 ||
 	    (err = ks_explosion(ks_rules(rules), die, ord_kv_get_num(ord_calc_args(c), "kampsatser", 0),
 				&share, &units, &why)) != 0)
 		goto out;
@@ -1638,9 +1705,9 @@ out:
 
 static const struct ord_calculation calculations[] = {
 	{ "fireunits", fireunits_args, 0, NULL, NULL, calc_fireunits },
-	{ "fire", fire_args, 3, fire_tables, NULL, calc_fire },
-	{ "artillery", artillery_args, 3, art_tables, NULL, calc_artillery },
-	{ "melee", melee_args, 6, melee_tables, melee_prefixes, calc_melee },
+	{ "fire", fire_args, KS_DICE, fire_tables, NULL, calc_fire },
+	{ "artillery", artillery_args, KS_DICE, art_tables, NULL, calc_artillery },
+	{ "melee", melee_args, 2 * KS_DICE, melee_tables, melee_prefixes, calc_melee },
 	{ "explosion", explosion_args, 1, NULL, NULL, calc_explosion },
 	{ "decimation", decimation_args, 0, NULL, NULL, calc_decimation },
 	{ NULL, NULL, 0, NULL, NULL, NULL },

@@ -171,13 +171,13 @@ static const struct ord_key_spec naerkamp_keys[] = {
 	{ "angriber", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the attacker" },
 	{ "forsvarer", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the defender" },
 	{ "a_figurer", ORD_KEY_INT, 0, NULL, 0, 10000, NULL,
-	  "attacker's figures within 18 cm (default all)" },
+	  "attacker's figures within naerkamp_afstand_cm (default all)" },
 	{ "d_figurer", ORD_KEY_INT, 0, NULL, 0, 10000, NULL,
-	  "defender's figures within 18 cm (default all)" },
-	{ "a_geledder", ORD_KEY_INT, 0, NULL, 1, 6, NULL,
-	  "attacker's ranks engaged (default by formation)" },
-	{ "d_geledder", ORD_KEY_INT, 0, NULL, 1, 6, NULL,
-	  "defender's ranks engaged (default by formation)" },
+	  "defender's figures within naerkamp_afstand_cm (default all)" },
+	{ "a_geledder", ORD_KEY_INT, 0, NULL, 1, 100, NULL,
+	  "attacker's ranks engaged (default by formation; at most geledder_max count)" },
+	{ "d_geledder", ORD_KEY_INT, 0, NULL, 1, 100, NULL,
+	  "defender's ranks engaged (default by formation; at most geledder_max count)" },
 	FLAG_KEY("a_flag", "attacker's modifier flags: flanke,ryg,..."),
 	FLAG_KEY("d_flag", "defender's modifier flags: hindring_ii,daekning_god,..."),
 	{ "forfoelgelse", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a pursuit attack on a unit in FU" },
@@ -333,6 +333,19 @@ void ks_st_set_num(struct ord_ctx *ctx, struct ord_unit *u, const char *key, dou
 void ks_st_set_str(struct ord_ctx *ctx, struct ord_unit *u, const char *key, const char *v)
 {
 	ord_state_set_str(ctx, u, key, v);
+}
+
+const char *ks_attr(const struct ord_unit *u, const char *name)
+{
+	const struct ord_key_spec *k;
+	const char *v = ord_kv_get(&u->attrs, name);
+
+	if (v)
+		return v;
+	for (k = unit_attrs; k->name; k++)
+		if (!strcmp(k->name, name))
+			return k->def ? k->def : "";
+	return "";
 }
 
 const char *ks_art(const struct ord_unit *u)
@@ -605,22 +618,24 @@ const struct ord_token *ks_grp_tok(const struct ord_order *o, const struct ks_gr
 	return NULL;
 }
 
-int ks_grp_quarters(const struct ord_order *o, const struct ks_group *g)
+int ks_grp_quarters(struct ord_ctx *ctx, const struct ord_order *o, const struct ks_group *g)
 {
-	static const char *const whole[] = { "march",           "stormmarch", "tilbagetog",
-					     "prolongering",    "skydning",   "artilleriskydning",
-					     "forsvarsskydning" };
 	const struct ord_token *f = ks_grp_tok(o, g, ORD_TOK_FRAC);
-	size_t i;
+	const struct ord_row *row;
+	struct ord_kv m;
+	double q = 0;
 
 	if (f)
 		return f->num;
-	if (!strcmp(g->code, "loeb") || !strcmp(g->code, "indskydning"))
-		return 2;
-	for (i = 0; i < ORD_ARRAY_SIZE(whole); i++)
-		if (!strcmp(g->code, whole[i]))
-			return 4;
-	return 0;
+	/* what the order lasts without a fraction: the table ordre_varighed */
+	ord_kv_init(&m);
+	ord_kv_set(&m, "ordre", g->code);
+	if (ord_table_find(&row, ks_table(ks_r(ctx), "ordre_varighed"), &m) ||
+	    ord_row_num(row, "kvarte", &q))
+		q = 0;
+	ord_error_clear();
+	ord_kv_release(&m);
+	return (int)q;
 }
 
 int ks_grp_hex(const struct ord_order *o, const struct ks_group *g, int *q, int *r)
@@ -737,8 +752,7 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 	ord_kv_set_int(&init, "tab_mand", 0);
 	ord_kv_set_int(&init, "fanger", 0);
 	ord_kv_set_int(&init, "efternoelere", 0);
-	ord_kv_set(&init, "valeur",
-		   ord_kv_get(&u->attrs, "valeur") ? ord_kv_get(&u->attrs, "valeur") : "6");
+	ord_kv_set(&init, "valeur", ks_attr(u, "valeur"));
 	v = ord_kv_get(&u->attrs, "moral");
 	ord_kv_set(&init, "moral", v ? v : "OR");
 	ord_kv_set_int(&init, "moral_til", 0);
@@ -878,8 +892,7 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 	KS_TF(&t, "%s %s (%s, ", "%s %s (%s, ", u->id, u->name, u->side);
 	arm_words(ctx, u, &t);
 	if (art)
-		KS_TF(&t, " %s pund", " %s pdr",
-		      ord_kv_get(&u->attrs, "kaliber") ? ord_kv_get(&u->attrs, "kaliber") : "6");
+		KS_TF(&t, " %s pund", " %s pdr", ks_attr(u, "kaliber"));
 	KS_TF(&t, ", %s): ", ", %s): ",
 	      ord_kv_get(&u->attrs, "nation") ? ord_kv_get(&u->attrs, "nation") : "ukendt");
 	if (ks_st(ctx, u, "overgivet")) {
@@ -940,9 +953,10 @@ static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const
 				ks_text_add(&t, ")", ")");
 			}
 			KS_TF(&t, ", valeur %s", ", valeur %s", ks_st_str(ctx, u, "valeur"));
-			if (ks_st(ctx, u, "valeur") != ord_kv_get_int(&u->attrs, "valeur", 6))
-				KS_TF(&t, " (start %ld)", " (start %ld)",
-				      ord_kv_get_int(&u->attrs, "valeur", 6));
+			long start = ord_kv_get_int(&u->attrs, "valeur",
+						    (long)ks_param(ks_r(ctx), "valeur_norm"));
+			if (ks_st(ctx, u, "valeur") != start)
+				KS_TF(&t, " (start %ld)", " (start %ld)", start);
 			ks_text_add(&t, ", ", ", ");
 			formation_words(ctx, u, &t);
 			if (ks_is(ctx, u, "infanteri") || ord_kv_get_bool(&u->attrs, "karabiner", 0))

@@ -30,6 +30,8 @@ void ks_st_set(struct ord_ctx *ctx, struct ord_unit *u, const char *key, long v)
 void ks_st_set_num(struct ord_ctx *ctx, struct ord_unit *u, const char *key, double v);
 void ks_st_set_str(struct ord_ctx *ctx, struct ord_unit *u, const char *key, const char *v);
 
+/* A scenario attribute, or its default (unit_attrs). */
+const char *ks_attr(const struct ord_unit *u, const char *name);
 const char *ks_art(const struct ord_unit *u);                         /* infanteri ... */
 const char *ks_vaaben(struct ord_ctx *ctx, const struct ord_unit *u); /* infanteri kavaleri artilleri */
 const char *ks_klasse(struct ord_ctx *ctx, const struct ord_unit *u); /* let middel tung kosak fod ... */
@@ -79,8 +81,8 @@ size_t ks_groups(const struct ord_order *o, struct ks_group *g, size_t max);
 const char *ks_grp_arg(const struct ord_order *o, const struct ks_group *g, const char *slot);
 const struct ord_token *ks_grp_tok(const struct ord_order *o, const struct ks_group *g,
 				   enum ord_tok_kind kind);
-/* Quarters of the turn the group takes (its fraction, or the default). */
-int ks_grp_quarters(const struct ord_order *o, const struct ks_group *g);
+/* Quarters of the turn the group takes (its fraction, or ordre_varighed). */
+int ks_grp_quarters(struct ord_ctx *ctx, const struct ord_order *o, const struct ks_group *g);
 /* The destination or aimed plate; 0 if the group has none. */
 int ks_grp_hex(const struct ord_order *o, const struct ks_group *g, int *q, int *r);
 /* The first group with this code, or NULL. */

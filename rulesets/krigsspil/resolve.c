@@ -51,8 +51,9 @@ static int roll3(struct ord_ctx *ctx, int *d, const char *purpose, const struct 
 	int i, err = 0;
 
 	ord_buf_addf(&id, "%s %s", purpose, u->id);
-	for (i = 0; i < 3 && !err; i++)
-		err = ord_ctx_roll(ctx, &d[i], 6, id.buf, seq, base + (unsigned)i);
+	for (i = 0; i < KS_DICE && !err; i++)
+		err = ord_ctx_roll(ctx, &d[i], (unsigned)ks_die(ks_r(ctx)), id.buf, seq,
+				   base + (unsigned)i);
 	ord_buf_release(&id);
 	return err;
 }
@@ -64,7 +65,7 @@ static int roll1(struct ord_ctx *ctx, int *d, const char *purpose, const struct 
 	int err;
 
 	ord_buf_addf(&id, "%s %s", purpose, u->id);
-	err = ord_ctx_roll(ctx, d, 6, id.buf, seq, index);
+	err = ord_ctx_roll(ctx, d, (unsigned)ks_die(ks_r(ctx)), id.buf, seq, index);
 	ord_buf_release(&id);
 	return err;
 }
@@ -127,10 +128,15 @@ static void use_stormmarch(struct ord_ctx *ctx, struct ord_unit *u, struct ks_te
 	if (last == turn)
 		return;
 	if (last == turn - 1 && start) {
+		long n = turn - start + 1;
 		ks_st_set(ctx, u, "stormmarch_sidst", turn);
-		/* the second turn in a row is in LU (13) */
+		/* a turn after the first in a row is in LU (13) */
 		ks_set_moral(ctx, u, KS_LU, ks_half(ctx, 1), "stormmarch");
-		ks_text_add(t, "; 2. træk i stormmarch: LU", "; second turn of stormmarch: LU");
+		ord_buf_addf(&t->da, "; %ld. træk i stormmarch: LU", n);
+		if (n == 2)
+			ks_text_add(t, "", "; second turn of stormmarch: LU");
+		else
+			ord_buf_addf(&t->en, "; turn %ld of stormmarch: LU", n);
 		return;
 	}
 	ks_st_set(ctx, u, "stormmarch_start", turn);
@@ -242,7 +248,7 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 			int steps = (int)ks_param(ks_r(ctx), "reorganisering_grader");
 			int to = grade - (steps > 0 ? steps : 1);
 			if (ks_st(ctx, u, "decimering") >= 2 && to < KS_U)
-				to = KS_U; /* over 50% lost: cannot be reorganised (6.7) */
+				to = KS_U; /* over decimering_u_pct lost: not reorganised (6.7) */
 			if (to < KS_OR)
 				to = KS_OR;
 			if (to < grade) {
@@ -255,8 +261,9 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 				used_param(ctx, &t, "reorganisering_grader");
 				ks_result(ctx, 0, u, NULL, &t);
 			} else if (ks_st(ctx, u, "decimering") >= 2) {
-				ks_text_add(&t, "over 50% tab: kan ikke reorganiseres",
-					    "over 50% lost: cannot be reorganised");
+				KS_TF(&t, "over %g%% tab: kan ikke reorganiseres",
+				      "over %g%% lost: cannot be reorganised",
+				      ks_param(ks_r(ctx), "decimering_u_pct"));
 				ks_result(ctx, 0, u, NULL, &t);
 			}
 		}
@@ -378,12 +385,21 @@ static int resolve_declarations(struct ord_ctx *ctx)
 
 /* ---- fredelige flytninger ---- */
 
-/* LU during and half a turn after (12.1, 13). */
+/* LU during and lu_efter_halve_traek half turns after (12.1, 13). */
 static void lu_half_turn(struct ord_ctx *ctx, struct ord_unit *u, const char *why, struct ks_text *t)
 {
-	ks_set_moral(ctx, u, KS_LU, 2 * (ord_ctx_turn(ctx) + 1), why);
-	ord_buf_addf(&t->da, "; LU til midt i næste træk (%s)", why);
-	ord_buf_addf(&t->en, "; LU until the middle of next turn (%s)", ks_reason(why, "en"));
+	int h = ks_half(ctx, 1) + (int)ks_param(ks_r(ctx), "lu_efter_halve_traek");
+
+	ks_set_moral(ctx, u, KS_LU, h, why);
+	if (h == ks_half(ctx, 1) + 1) {
+		ord_buf_addf(&t->da, "; LU til midt i næste træk (%s)", why);
+		ord_buf_addf(&t->en, "; LU until the middle of next turn (%s)", ks_reason(why, "en"));
+	} else {
+		ord_buf_addf(&t->da, "; LU til %s træk %d (%s)", h % 2 ? "slutningen af" : "midt i",
+			     h / 2, why);
+		ord_buf_addf(&t->en, "; LU until %s of turn %d (%s)",
+			     h % 2 ? "the end" : "the middle", h / 2, ks_reason(why, "en"));
+	}
 }
 
 static int obstacle_crossed(struct ord_ctx *ctx, double x0, double y0, double x1, double y1)
@@ -770,7 +786,7 @@ static int fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct
 	ord_kv_init(&vals);
 	ks_text_init(&why);
 	in.ammo = ammo;
-	in.kaliber = ord_kv_get(&u->attrs, "kaliber") ? ord_kv_get(&u->attrs, "kaliber") : "6";
+	in.kaliber = ks_attr(u, "kaliber");
 	in.guns = (int)ord_kv_get_int(&e->kv, "kanoner", guns_for(ctx, u, ammo));
 	in.zone = defensive ? "I" : ord_kv_get(&e->kv, "zone");
 	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
@@ -907,7 +923,7 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 		ord_kv_init(&flags);
 		ks_text_init(&w);
 		in.guns = units;
-		in.kaliber = ord_kv_get(&b->attrs, "kaliber") ? ord_kv_get(&b->attrs, "kaliber") : "6";
+		in.kaliber = ks_attr(b, "kaliber");
 		in.ammo = "SF";
 		in.zone = dist <= zi ? "I" : "II";
 		in.target_figures = ks_figures(ctx, v);
@@ -1070,12 +1086,17 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 			why_da = "ikke i sluttet formation", why_en = "not in close order";
 		else if (ks_is(ctx, s, "kavaleri") &&
 			 ks_st(ctx, s, "valeur") < (long)ks_param(r, "valeur_min"))
-			why_da = "valeur under 4", why_en = "valeur under 4";
+			why_da = "valeur under %g", why_en = "valeur under %g";
 		if (why_da) {
-			ord_buf_addf(&t->da, "%s%s støtter ikke (%s)",
-				     naboer + traefning + refused ? ", " : " ", s->id, why_da);
-			ord_buf_addf(&t->en, "%s%s does not support (%s)",
-				     naboer + traefning + refused ? ", " : " ", s->id, why_en);
+			/* the only number of the reasons is valeur_min */
+			ord_buf_addf(&t->da, "%s%s støtter ikke (",
+				     naboer + traefning + refused ? ", " : " ", s->id);
+			ord_buf_addf(&t->da, why_da, ks_param(r, "valeur_min"));
+			ord_buf_addch(&t->da, ')');
+			ord_buf_addf(&t->en, "%s%s does not support (",
+				     naboer + traefning + refused ? ", " : " ", s->id);
+			ord_buf_addf(&t->en, why_en, ks_param(r, "valeur_min"));
+			ord_buf_addch(&t->en, ')');
 			refused++;
 			continue;
 		}
@@ -1192,12 +1213,12 @@ static int british_roll(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, s
 		return err;
 	if (die >= (int)ks_param(r, "britisk_fra")) {
 		ks_st_set(ctx, u, "britisk_kontrol_til", turn + (long)ks_param(r, "britisk_traek") - 1);
-		KS_TF(t, "; britisk kavaleri 1d6 = %d: ude af kontrol, fortsætter nærkampen til og med træk %ld",
-		      "; British cavalry 1d6 = %d: out of control, stays in the melee until turn %ld",
-		      die, ks_st(ctx, u, "britisk_kontrol_til"));
+		KS_TF(t, "; britisk kavaleri 1d%d = %d: ude af kontrol, fortsætter nærkampen til og med træk %ld",
+		      "; British cavalry 1d%d = %d: out of control, stays in the melee until turn %ld",
+		      ks_die(r), die, ks_st(ctx, u, "britisk_kontrol_til"));
 	} else {
-		KS_TF(t, "; britisk kavaleri 1d6 = %d: under kontrol",
-		      "; British cavalry 1d6 = %d: under control", die);
+		KS_TF(t, "; britisk kavaleri 1d%d = %d: under kontrol",
+		      "; British cavalry 1d%d = %d: under control", ks_die(r), die);
 	}
 	return 0;
 }
@@ -1347,12 +1368,12 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 				ks_st_set(ctx, w, "britisk_forfoelg_til",
 					  turn + (long)ks_param(r, "britisk_traek"));
 				ks_st_set_str(ctx, w, "britisk_maal", l->id);
-				KS_TF(&t, "; britisk kavaleri 1d6 = %d: forfølger %s til og med træk %ld",
-				      "; British cavalry 1d6 = %d: pursues %s until turn %ld", die,
-				      l->id, ks_st(ctx, w, "britisk_forfoelg_til"));
+				KS_TF(&t, "; britisk kavaleri 1d%d = %d: forfølger %s til og med træk %ld",
+				      "; British cavalry 1d%d = %d: pursues %s until turn %ld",
+				      ks_die(r), die, l->id, ks_st(ctx, w, "britisk_forfoelg_til"));
 			} else {
-				KS_TF(&t, "; britisk kavaleri 1d6 = %d: forfølger ikke",
-				      "; British cavalry 1d6 = %d: does not pursue", die);
+				KS_TF(&t, "; britisk kavaleri 1d%d = %d: forfølger ikke",
+				      "; British cavalry 1d%d = %d: does not pursue", ks_die(r), die);
 			}
 		}
 	}
@@ -1395,7 +1416,8 @@ static void end_of_turn(struct ord_ctx *ctx)
 		if (ks_moral_at(ctx, u, h, NULL) == KS_FU) {
 			long n = ks_st(ctx, u, "flugt_traek") + 1;
 			ks_st_set(ctx, u, "flugt_traek", n);
-			if (n > 1 && ks_st(ctx, u, "fanger_traek") != turn && !art) {
+			if (n > (long)ks_param(r, "efternoelere_efter_traek") &&
+			    ks_st(ctx, u, "fanger_traek") != turn && !art) {
 				int s = ks_stragglers(r, (int)ks_st(ctx, u, "figurer"));
 				ks_st_set(ctx, u, "efternoelere", ks_st(ctx, u, "efternoelere") + s);
 				ks_st_set(ctx, u, "figurer", ks_st(ctx, u, "figurer") - s);
@@ -1477,7 +1499,8 @@ static void end_of_turn(struct ord_ctx *ctx)
 			int rested = ks_find(g, n, "hvil") && !engaged &&
 				     ks_st(ctx, u, "skoed") != turn &&
 				     ks_st(ctx, u, "bevaeget") != turn;
-			long start = ord_kv_get_int(&u->attrs, "valeur", 6);
+			long start = ord_kv_get_int(&u->attrs, "valeur",
+						    (long)ks_param(r, "valeur_norm"));
 			if (rested) {
 				ks_st_set(ctx, u, "hvil_traek", ks_st(ctx, u, "hvil_traek") + 1);
 				ks_st_set(ctx, u, "hvilede_traek", turn);
@@ -1491,7 +1514,8 @@ static void end_of_turn(struct ord_ctx *ctx)
 					if (ks_st(ctx, u, "kamp_traek") >
 					    (long)ks_param(r, "valeur_fri_traek")) {
 						ks_st_set(ctx, u, "valeur",
-							  ks_st(ctx, u, "valeur") - 1);
+							  ks_st(ctx, u, "valeur") -
+								  (long)ks_param(r, "valeur_tab"));
 						KS_TF(&t, "%ld. træk i kamp: valeur falder til %ld",
 						      "%ldth turn engaged: valeur falls to %ld",
 						      ks_st(ctx, u, "kamp_traek"),
@@ -1509,7 +1533,9 @@ static void end_of_turn(struct ord_ctx *ctx)
 				    ks_st(ctx, u, "hvil_traek") >
 					    (long)ks_param(r, "hvil_foer_genvinding") &&
 				    ks_st(ctx, u, "valeur") < start) {
-					ks_st_set(ctx, u, "valeur", ks_st(ctx, u, "valeur") + 1);
+					long v = ks_st(ctx, u, "valeur") +
+						 (long)ks_param(r, "valeur_genvinding");
+					ks_st_set(ctx, u, "valeur", v < start ? v : start);
 					KS_TF(&t, "hvilet %ld træk: valeur stiger til %ld",
 					      "rested %ld turns: valeur rises to %ld",
 					      ks_st(ctx, u, "hvil_traek"), ks_st(ctx, u, "valeur"));

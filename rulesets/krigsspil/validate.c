@@ -166,14 +166,15 @@ static int plate_has(const struct ks_plate *p, const char *type)
 }
 
 /* The obstacle class of a crossing ("" when none), whether it must be
- * passed in march column, and its name. */
+ * passed in march column (and from what width, *wider), and its name. */
 static const char *crossing_class(struct ord_ctx *ctx, const struct ks_crossing *c,
-				  int *march_column, const char **name)
+				  int *march_column, double *wider, const char **name)
 {
 	struct ks_rules *r = ks_r(ctx);
 	const struct ord_row *row;
 
 	*march_column = 0;
+	*wider = 0;
 	*name = c->what;
 	if (c->edge) {
 		row = chart_row(ctx, "terraen", "terraen", c->what);
@@ -214,6 +215,7 @@ static const char *crossing_class(struct ord_ctx *ctx, const struct ks_crossing 
 		ord_kv_release(&m);
 		if (b) {
 			*march_column = !strcmp(ord_row_str(b, "marchkolonne"), "ja");
+			ord_row_num(b, "from", wider);
 			return strcmp(ord_row_str(b, "klasse"), "ingen") ? ord_row_str(b, "klasse")
 									 : "";
 		}
@@ -251,10 +253,11 @@ static void check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0,
 	for (i = 0; i < n; i++) {
 		const char *name, *cls;
 		int mc, obstacle;
+		double wider;
 		char where[32];
 
 		snprintf(where, sizeof(where), "plate %d,%d", cr[i].q, cr[i].r);
-		cls = crossing_class(ctx, &cr[i], &mc, &name);
+		cls = crossing_class(ctx, &cr[i], &mc, &wider, &name);
 		if (!strcmp(cls, "impassabel")) {
 			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
 				     "the %s on %s cannot be passed (impassable)", name, where);
@@ -275,10 +278,14 @@ static void check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0,
 					     "%s on %s is passed in open order only by infantry and cossacks",
 					     name, where);
 		}
-		if (mc && strcmp(formation, "marchkolonne"))
+		if (mc && strcmp(formation, "marchkolonne")) {
+			struct ord_buf w = ORD_BUF_INIT;
+			ks_fmt_part(&w, wider);
 			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af vandløb",
-				     "the %s on %s is wider than ½ cm: it must be crossed in march column",
-				     name, where);
+				     "the %s on %s is wider than %s cm: it must be crossed in march column",
+				     name, where, w.buf);
+			ord_buf_release(&w);
+		}
 		obstacle = *cls != '\0';
 		if (!obstacle)
 			continue;
@@ -436,6 +443,14 @@ static int in_list(const char *const *l, const char *w)
 	return 0;
 }
 
+/* The quarters of a turn (the ordre notation's unit of time). */
+static int quarters_per_turn(struct ord_ctx *ctx)
+{
+	int per = (int)ks_param(ks_r(ctx), "kvarte_pr_traek");
+
+	return per > 0 ? per : 1;
+}
+
 /* 4.3.4: an order change and its reaction time. */
 static void check_change(struct ord_ctx *ctx, const struct ord_order *o, const struct ks_group *g,
 			 size_t n, size_t at, const struct ord_unit *u, struct ord_diag *d)
@@ -443,14 +458,18 @@ static void check_change(struct ord_ctx *ctx, const struct ord_order *o, const s
 	const char *reason = ks_grp_arg(o, &g[at], "reason");
 	unsigned col = g[at].tok->col;
 	int standing = 0, fresh = 0, i, exception;
+	int per = quarters_per_turn(ctx), react = (int)ks_param(ks_r(ctx), "reaktionstid_kvarte");
+	struct ord_buf react_s = ORD_BUF_INIT, left_s = ORD_BUF_INIT;
 
 	if (!reason)
 		return; /* the notation refused it */
+	ks_fmt_part(&react_s, (double)react / per);
+	ks_fmt_part(&left_s, (double)(per - react) / per);
 	for (i = 0; i < (int)at; i++)
-		standing += ks_grp_quarters(o, &g[i]);
+		standing += ks_grp_quarters(ctx, o, &g[i]);
 	for (i = (int)at + 1; i < (int)n; i++) {
 		const char *c = g[i].code;
-		fresh += ks_grp_quarters(o, &g[i]);
+		fresh += ks_grp_quarters(ctx, o, &g[i]);
 		if (!strcmp(reason, "trussel") && !in_list(trussel_ok, c))
 			ord_diag_add(d, o->line, g[i].tok->col, o->unit, "4.2.5",
 				     "a change for a threat (trussel) may only take up defence: '%s' is not a defensive disposition",
@@ -474,17 +493,19 @@ static void check_change(struct ord_ctx *ctx, const struct ord_order *o, const s
 	exception = at + 1 < n &&
 		    (!strcmp(g[at + 1].code, "skydning") || !strcmp(g[at + 1].code, "ophoer") ||
 		     !strcmp(g[at + 1].code, "forsvarsskydning"));
-	if (standing > 0 && standing < 2 && !exception)
+	if (standing > 0 && standing < react && !exception)
 		ord_diag_add(d, o->line, col, o->unit, "4.3.4",
-			     "an order change takes effect after ½ turn of reaction time, but the orders before 'ÆNDR' last only %d/4 turn",
-			     standing);
-	if (standing > 0 && !exception && fresh > 2)
+			     "an order change takes effect after %s turn of reaction time, but the orders before 'ÆNDR' last only %d/%d turn",
+			     react_s.buf, standing, per);
+	if (standing > 0 && !exception && fresh > per - react)
 		ord_diag_add(d, o->line, col, o->unit, "4.3.4",
-			     "after ½ turn of reaction time only ½ turn is left, but the new orders take %d/4 turn",
-			     fresh);
-	if (fresh > 4)
+			     "after %s turn of reaction time only %s turn is left, but the new orders take %d/%d turn",
+			     react_s.buf, left_s.buf, fresh, per);
+	if (fresh > per)
 		ord_diag_add(d, o->line, col, o->unit, "5.1",
-			     "the new orders take %d/4 of a turn (at most one turn)", fresh);
+			     "the new orders take %d/%d of a turn (at most one turn)", fresh, per);
+	ord_buf_release(&react_s);
+	ord_buf_release(&left_s);
 }
 
 static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struct ord_unit *u,
@@ -519,7 +540,7 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 			continue;
 		}
 		if (change < 0)
-			standing_q += ks_grp_quarters(o, &g[i]);
+			standing_q += ks_grp_quarters(ctx, o, &g[i]);
 		if (!code_allowed(code, vaaben)) {
 			ord_diag_add(d, o->line, col, o->unit, "6.1",
 				     "'%s' is not an order for %s (%s)", symbol_of(code),
@@ -555,7 +576,7 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 				/* only as far as the march takes it in the time ordered */
 				reach = ks_march_length(r, ks_art(u), ls.formation,
 							!strcmp(code, "stormmarch")) *
-					ks_grp_quarters(o, &g[i]) / 4.0;
+					ks_grp_quarters(ctx, o, &g[i]) / quarters_per_turn(ctx);
 				dist = hypot(x1 - ls.x, y1 - ls.y);
 				if (reach > 0 && dist > reach) {
 					x1 = ls.x + (x1 - ls.x) * reach / dist;
@@ -790,9 +811,10 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 				break;
 			}
 	}
-	if (standing_q > 4)
+	if (standing_q > quarters_per_turn(ctx))
 		ord_diag_add(d, o->line, o->col, o->unit, "5.1",
-			     "the orders take %d/4 of a turn (at most one turn)", standing_q);
+			     "the orders take %d/%d of a turn (at most one turn)", standing_q,
+			     quarters_per_turn(ctx));
 	/* British cavalry out of control (8.4) goes on fighting */
 	if (ks_british(u) && !strcmp(vaaben, "kavaleri") && grade < KS_U &&
 	    (ks_st(ctx, u, "britisk_kontrol_til") >= turn ||
@@ -1033,8 +1055,9 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 			     a->id, f->id);
 	if (pursuit) {
 		double need = ks_param(ks_r(ctx), "forfoelgelse_pct");
-		int own = ks_figures(ctx, a) * (ks_is(ctx, a, "kavaleri") ? 2 : 1);
-		int other = ks_figures(ctx, f) * (ks_is(ctx, f, "kavaleri") ? 2 : 1);
+		double cav = ks_param(ks_r(ctx), "forfoelgelse_kavaleri_gange");
+		int own = (int)(ks_figures(ctx, a) * (ks_is(ctx, a, "kavaleri") ? cav : 1));
+		int other = (int)(ks_figures(ctx, f) * (ks_is(ctx, f, "kavaleri") ? cav : 1));
 		if (ks_moral_now(ctx, f) != KS_FU)
 			ord_diag_add(d, 0, 0, f->id, "17 forfølgelsesangreb",
 				     "a pursuit attack is on a unit in FU; '%s' is in %s", f->id,
