@@ -321,7 +321,8 @@ static int calc_morale20(struct ord_calc *c, struct ord_rules *rules)
 	memset(&in, 0, sizeof(in));
 	in.cls = arg(c, "class");
 	/* bat_module_load insists on the chart's die */
-	if ((err = ord_calc_die(c, &in.die, (unsigned)ord_table_die(ord_tables_get(r->tables, "morale20")),
+	if ((err = ord_calc_die(c, &in.die,
+				(unsigned)ord_table_die(ord_tables_get(r->tables, "morale20")),
 				"morale20")) != 0 ||
 	    (err = bat_morale20(r, &in, &res, &why)) != 0)
 		goto out;

@@ -117,7 +117,8 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 		charge = ord_order_code(o, "C");
 		if (charge) {
 			long last = bat_st(ctx, u, "last_charge");
-			struct bat_move_in mi = { bat_kind(u), bat_chart_formation(ctx, u), 0, 1, 0, "open" };
+			struct bat_move_in mi = { bat_kind(u), bat_chart_formation(ctx, u), 0, 1, 0,
+						  "open" };
 			struct bat_move_out mo;
 
 			mi.quarters = (int)bat_ip(ctx, "move_fraction_parts");
@@ -285,7 +286,8 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 
 	if (artillery && !is_art)
 		ord_diag_add(d, 0, 0, u->id, "artillery",
-			     "unit '%s' is %s, not artillery (use the event 'fire')", u->id, bat_kind(u));
+			     "unit '%s' is %s, not artillery (use the event 'fire')", u->id,
+			     bat_kind(u));
 	if (!artillery && is_art)
 		ord_diag_add(d, 0, 0, u->id, "artillery",
 			     "unit '%s' is a gun: record its fire with the event 'artillery'", u->id);
@@ -327,8 +329,8 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		const struct ord_token *f = bat_order_fire(o);
 		const char *shot = ord_kv_get(&ev->kv, "shot");
 		struct ord_buf rule = ORD_BUF_INIT;
-		long ut = bat_ip(ctx,
-				 bat_is_horse_artillery(u) ? "unlimber_turns_horse" : "unlimber_turns");
+		long ut = bat_ip(ctx, bat_is_horse_artillery(u) ? "unlimber_turns_horse"
+								: "unlimber_turns");
 
 		if (!f)
 			ord_diag_add(d, 0, 0, u->id, "must fire the shot indicated in its orders",
@@ -349,7 +351,8 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			ord_diag_add(d, 0, 0, u->id,
 				     bat_rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns"),
 				     "gun '%s' unlimbered in turn %ld and cannot fire before turn %ld",
-				     u->id, bat_st(ctx, u, "unlimbered"), bat_st(ctx, u, "unlimbered") + ut);
+				     u->id, bat_st(ctx, u, "unlimbered"),
+				     bat_st(ctx, u, "unlimbered") + ut);
 		ord_buf_release(&rule);
 	}
 }

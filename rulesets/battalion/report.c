@@ -29,7 +29,7 @@ static void morale_words(struct ord_ctx *ctx, const struct ord_unit *u, struct o
 }
 
 int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,
-			     struct ord_buf *out)
+		      struct ord_buf *out)
 {
 	long fpt = bat_ip(ctx, "figures_per_tray");
 	long fig = bat_st(ctx, u, "figures");
@@ -38,9 +38,9 @@ int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char 
 	if (!viewer || !strcmp(viewer, u->side)) {
 		ord_buf_addf(out,
 			     "%ld figure%s (%ld lost: %ld tray%s removed, %ld carried), %s, morale ",
-			     fig, fig == 1 ? "" : "s", bat_st(ctx, u, "losses"), bat_st(ctx, u, "trays"),
-			     bat_st(ctx, u, "trays") == 1 ? "" : "s", bat_st(ctx, u, "carried"),
-			     bat_formation(ctx, u));
+			     fig, fig == 1 ? "" : "s", bat_st(ctx, u, "losses"),
+			     bat_st(ctx, u, "trays"), bat_st(ctx, u, "trays") == 1 ? "" : "s",
+			     bat_st(ctx, u, "carried"), bat_formation(ctx, u));
 		morale_words(ctx, u, out);
 		if (bat_st(ctx, u, "failed"))
 			ord_buf_adds(out, ", has failed before");

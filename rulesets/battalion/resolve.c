@@ -17,7 +17,8 @@
 /* A unit's melee ends (it broke, or the units were separated). */
 static void end_melee(struct ord_ctx *ctx, struct ord_unit *u)
 {
-	struct ord_unit *w = bat_melee_with(ctx, u) ? ord_ctx_find_unit(ctx, bat_melee_with(ctx, u)) : NULL;
+	struct ord_unit *w = bat_melee_with(ctx, u) ? ord_ctx_find_unit(ctx, bat_melee_with(ctx, u))
+						    : NULL;
 
 	ord_state_set_str(ctx, u, "melee_with", "");
 	if (w && bat_melee_with(ctx, w) && !strcmp(bat_melee_with(ctx, w), u->id))
@@ -191,7 +192,8 @@ static int fire_event(struct ord_ctx *ctx, const struct ord_event *e, struct ord
 	in.firer_changed_formation = bat_order_form(o) != NULL || bat_st(ctx, u, "changed") == turn;
 	in.firer_light = !strcmp(bat_kind(u), "light_infantry");
 	in.firer_skirmish = !strcmp(bat_formation(ctx, u), "skirmish") ||
-			    !strcmp(bat_formation(ctx, u), "misc") || !strcmp(bat_kind(u), "skirmishers");
+			    !strcmp(bat_formation(ctx, u), "misc") ||
+			    !strcmp(bat_kind(u), "skirmishers");
 	in.enfilade = ord_kv_get_bool(&e->kv, "enfilade", 0);
 	in.target_in_woods = ord_kv_get_bool(&e->kv, "target_in_woods", 0);
 	in.firer_in_woods = ord_kv_get_bool(&e->kv, "firer_in_woods", 0);
@@ -289,7 +291,8 @@ static int resolve_fire(struct ord_ctx *ctx)
 			    !bat_st(ctx, t, "silenced")) {
 				bat_st_set(ctx, t, "silenced", 1);
 				ord_ctx_result(ctx, e->seq, t->id, NULL,
-					       "gun silenced: %ld artillery hits", bat_st(ctx, t, "hits"));
+					       "gun silenced: %ld artillery hits",
+					       bat_st(ctx, t, "hits"));
 			}
 		}
 		if (cas[i] || hit[i])
@@ -403,7 +406,8 @@ static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct or
 	s->fresh = ord_kv_get_bool(&e->kv, key, !continuing); /* D1 */
 	s->charging = bat_st(ctx, u, "charged") == turn;
 	s->elite = bat_is_elite(u);
-	s->square_vs_cavalry = !strcmp(bat_formation(ctx, u), "square") && bat_is_arm(ctx, enemy, "cavalry");
+	s->square_vs_cavalry = !strcmp(bat_formation(ctx, u), "square") &&
+			       bat_is_arm(ctx, enemy, "cavalry");
 	snprintf(key, sizeof(key), "%s_hill", p);
 	s->hill = ord_kv_get_bool(&e->kv, key, 0);
 }
@@ -431,8 +435,9 @@ static int resolve_melee(struct ord_ctx *ctx)
 	/* D14: a melee of an earlier turn not fought again has ended */
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		struct ord_unit *w = bat_melee_with(ctx, u) ? ord_ctx_find_unit(ctx, bat_melee_with(ctx, u))
-							: NULL;
+		struct ord_unit *w = bat_melee_with(ctx, u)
+					     ? ord_ctx_find_unit(ctx, bat_melee_with(ctx, u))
+					     : NULL;
 		if (!bat_still_in_melee(ctx, u) || (w && melee_recorded(ctx, u, w)))
 			continue;
 		ord_ctx_result(ctx, 0, u->id, NULL,
@@ -561,7 +566,8 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 	/* the tests first: a pursuer must itself have held */
 	for (i = 0; i < n; i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		int lost = bat_st(ctx, u, "lost_melee") == turn, tied = bat_st(ctx, u, "tied_melee") == turn;
+		int lost = bat_st(ctx, u, "lost_melee") == turn,
+		    tied = bat_st(ctx, u, "tied_melee") == turn;
 		int deferred = bat_st(ctx, u, "deferred") == turn && bat_st(ctx, u, "fought") != turn;
 
 		if (!lost && !tied && !deferred)
@@ -583,7 +589,8 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 			continue;
 		}
 		/* broken: the melee ends */
-		ord_ctx_result(ctx, 0, u->id, NULL, "breaks off the melee with %s", bat_melee_with(ctx, u));
+		ord_ctx_result(ctx, 0, u->id, NULL, "breaks off the melee with %s",
+			       bat_melee_with(ctx, u));
 		end_melee(ctx, u);
 		if (!w || !bat_is_arm(ctx, w, "cavalry") || !bat_is_arm(ctx, u, "infantry"))
 			continue;

@@ -81,6 +81,9 @@ void ks_text_write(const struct ks_text *t, struct ord_buf *out);
 
 /* A share as the rules write it: ¼ ½ ¾, else the number. */
 void ks_fmt_part(struct ord_buf *b, double v);
+/* A number in an explanation ("−3", "1.5"), in one language or both. */
+void ks_num(struct ord_buf *b, double v);
+void ks_text_num(struct ks_text *t, double v);
 
 /* The faces of the die (the parameter terning). */
 int ks_die(const struct ks_rules *r);
