@@ -15,6 +15,7 @@
 #include "rulesets/krigsspil/calc.h"
 #include "ruleset.h"
 
+extern const struct ord_ruleset ord_ruleset_krigsspil;
 extern const struct ord_event_kind ks_events[];
 
 /* ---- units ---- */
@@ -98,6 +99,8 @@ int ks_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct
 int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *diag);
 int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *diag);
 int ks_resolve_phase(struct ord_ctx *ctx, const char *phase);
+int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,
+		     struct ord_buf *out);
 
 /* Stormmarch allowed this turn?  0, or a reason in why (English, for a
  * diagnostic) and the rule. */
