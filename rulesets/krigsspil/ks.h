@@ -102,6 +102,37 @@ int ks_resolve_phase(struct ord_ctx *ctx, const char *phase);
 int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,
 		     struct ord_buf *out);
 
+/* ---- what the phases share (resolve.c, fire.c, attack.c) ---- */
+
+/* A fire's outcome, applied after every unit has fired (K7). */
+struct ks_hit {
+	struct ord_unit *target;
+	const struct ord_event *e;
+	int men, grade;
+	int damaged, destroyed, limbers;
+	struct ord_unit *firer;
+};
+
+/* The unit an event's key names, or NULL. */
+struct ord_unit *ks_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key);
+/* 3d6 (1d6) identified by (purpose and unit, event, index). */
+int ks_roll3(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_unit *u,
+	     unsigned seq, unsigned base);
+int ks_roll1(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_unit *u,
+	     unsigned seq, unsigned index);
+/* A morale result applied to u and said in t. */
+void ks_apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, const char *why,
+		    struct ks_text *t);
+/* The modifier flag a share of rifles gives for a use (table riffel_andele). */
+const char *ks_rifle_flag(struct ord_ctx *ctx, const char *use, double share);
+/* The referee's flags "a,b=2" into flags; the target's own flags. */
+void ks_referee_flags(const char *list, struct ord_kv *flags);
+void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_kv *flags);
+/* A battery's fire (defensive: its canister at an attacker). */
+int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive);
+int ks_resolve_fire(struct ord_ctx *ctx);
+int ks_resolve_attacks(struct ord_ctx *ctx);
+
 /* Stormmarch allowed this turn?  0, or a reason in why (English, for a
  * diagnostic) and the rule. */
 int ks_stormmarch_refused(struct ord_ctx *ctx, const struct ord_unit *u, struct ord_buf *why);

@@ -96,7 +96,7 @@ static void referee_map(struct ord_ctx *ctx, struct ord_buf *out)
 }
 
 int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,
-			    struct ord_buf *out)
+		     struct ord_buf *out)
 {
 	struct ks_text t;
 	int own = !viewer || !strcmp(viewer, u->side);
