@@ -120,7 +120,6 @@ static int answers(struct ord_ctx *ctx, const struct ord_unit *t)
 	return 0;
 }
 
-
 static const char *battery_ammo(struct ord_ctx *ctx, const struct ord_unit *u,
 				const struct ord_event *e)
 {

@@ -36,6 +36,7 @@ const char *ks_attr(const struct ord_unit *u, const char *name);
 const char *ks_art(const struct ord_unit *u);                         /* infanteri ... */
 const char *ks_vaaben(struct ord_ctx *ctx, const struct ord_unit *u); /* infanteri kavaleri artilleri */
 const char *ks_klasse(struct ord_ctx *ctx, const struct ord_unit *u); /* let middel tung kosak fod ... */
+const char *ks_arm_name(struct ord_ctx *ctx, const struct ord_unit *u); /* "let kavaleri" */
 int ks_is(struct ord_ctx *ctx, const struct ord_unit *u, const char *vaaben);
 const char *ks_form(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation);
@@ -132,6 +133,31 @@ void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_k
 int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive);
 int ks_resolve_fire(struct ord_ctx *ctx);
 int ks_resolve_attacks(struct ord_ctx *ctx);
+
+/* ---- what validate.c and events.c share ---- */
+
+/* Where the problems of a march go. */
+struct ks_move_check {
+	struct ord_diag *d;
+	unsigned line, col;
+	const char *unit;
+};
+
+/* A move order (march, stormmarch, løb, retreat, prolonge). */
+int ks_is_move(const char *code);
+/* Check a straight move of u from (x0, y0) to (x1, y1) in formation with
+ * morale grade: what it crosses (13); problems go to m. */
+void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, double y0, double x1,
+		   double y1, const char *formation, int grade, int stormmarch,
+		   struct ks_move_check *m);
+/* A battery's ammunition of a type left; which of its pieces fire it
+ * (NULL: none). */
+double ks_pool_of(struct ord_ctx *ctx, const struct ord_unit *u, const char *ammo);
+const char *ks_battery_can_fire(const struct ord_unit *u, const char *ammo);
+/* The support conditions that do not depend on the attack (6.6, 8.3, 11.8). */
+void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u,
+			   const struct ord_unit *sup, const char *formation, struct ord_diag *d,
+			   unsigned line, unsigned col, const char *name);
 
 /* Stormmarch allowed this turn?  0, or a reason in why (English, for a
  * diagnostic) and the rule. */

@@ -78,6 +78,17 @@ const char *ks_vaaben(struct ord_ctx *ctx, const struct ord_unit *u)
 	return ks_arm_vaaben(ks_r(ctx), ks_art(u));
 }
 
+const char *ks_arm_name(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	const struct ord_row *row;
+
+	if (ks_arm(ks_r(ctx), ks_art(u), &row)) {
+		ord_error_clear();
+		return ks_art(u);
+	}
+	return ord_row_str(row, "navn");
+}
+
 const char *ks_klasse(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	const struct ord_row *row;
