@@ -23,7 +23,11 @@
  * ORDERLY_RULESET_PATH exporting
  *     const struct ord_ruleset *ord_ruleset_<name>_init(unsigned int host_version);
  * (host_version is the core's ORD_RULESET_VERSION; a module may return
- * NULL to refuse a host too old for it).
+ * NULL to refuse a host too old for it).  rulesets/template/ is such a
+ * module, written to be copied: it uses every slot and every service below.
+ *
+ * Versions: 1, the slots up to print_tables; 2, state_keys (a unit's state
+ * declared and checked, ord_state_*).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
@@ -142,9 +146,9 @@ struct ord_ruleset {
 	/* version 1 ends here */
 
 	/* version 2 */
-	/* The keys of a unit's state, terminated by a NULL name: the module
-	 * reads and writes state only through ord_state_* (below), which
-	 * refuse a key not declared here. */
+	/* The keys of a unit's state, terminated by a NULL name (NULL: the
+	 * module keeps no state): the module reads and writes state only
+	 * through ord_state_* (below), which refuse a key not declared here. */
 	const struct ord_state_key *state_keys;
 	/* version 2 ends here */
 };
