@@ -18,7 +18,6 @@ static int same_unit(struct ord_ctx *ctx, const char *written, const struct ord_
 	return written && u && ord_ctx_find_unit(ctx, written) == u;
 }
 
-
 static struct ord_unit *ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key)
 {
 	const char *v = ord_kv_get(&ev->kv, key);
@@ -163,8 +162,8 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	if (ks_st_has(ctx, u, "x")) {
 		struct ks_move_check m = { d, 0, 0, u->id };
 		ks_check_path(ctx, u, ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"),
-			   ord_kv_get_num(&ev->kv, "x", 0), ord_kv_get_num(&ev->kv, "y", 0),
-			   ks_form(ctx, u), grade, storm, &m);
+			      ord_kv_get_num(&ev->kv, "x", 0), ord_kv_get_num(&ev->kv, "y", 0),
+			      ks_form(ctx, u), grade, storm, &m);
 	}
 }
 

@@ -402,7 +402,7 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 		in.target_artillery = ks_is(ctx, v, "artilleri");
 		ks_target_flags(ctx, v, &flags);
 		in.flags = &flags;
-		if ((err = ks_roll3(ctx, in.dice, "eksplosion ramt", v, seq, 3 * nth)) != 0) {
+		if ((err = ks_roll3(ctx, in.dice, "eksplosion ramt", v, seq, KS_DICE * nth)) != 0) {
 			ord_kv_release(&flags);
 			ks_text_release(&w);
 			goto out;
@@ -428,7 +428,8 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 			ks_target_flags(ctx, v, &flags);
 			ord_kv_set(&flags, "prods", "yes");
 			in.flags = &flags;
-			if ((err = ks_roll3(ctx, in.dice, "eksplosion prods", v, seq, 3 * nth)) == 0) {
+			if ((err = ks_roll3(ctx, in.dice, "eksplosion prods", v, seq, KS_DICE * nth)) ==
+			    0) {
 				ks_text_add(&w, "; prodsene: ", "; the limbers: ");
 				err = ks_artillery(r, &in, &lo, &w);
 			}

@@ -137,12 +137,11 @@ static const char *crossing_class(struct ord_ctx *ctx, const struct ks_crossing 
 	return row && strcmp(ord_row_str(row, "klasse"), "ingen") ? ord_row_str(row, "klasse") : "";
 }
 
-
 /* Check a straight move of u from (x0, y0) to (x1, y1) in `formation` with
  * morale `grade`; problems go to m->d. */
-void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, double y0,
-		       double x1, double y1, const char *formation, int grade, int stormmarch,
-		       struct ks_move_check *m)
+void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, double y0, double x1,
+		   double y1, const char *formation, int grade, int stormmarch,
+		   struct ks_move_check *m)
 {
 	struct ks_rules *r = ks_r(ctx);
 	struct ks_crossing cr[64];
