@@ -11,7 +11,6 @@ extern const struct ord_notation ord_notation_hieroglyph;
 extern const struct ord_notation ord_notation_ordre;
 extern const struct ord_ruleset ord_ruleset_battalion;
 extern const struct ord_ruleset ord_ruleset_krigsspil;
-extern const struct ord_ruleset ord_ruleset_template;
 
 static const struct ord_notation *const notations[] = {
 	&ord_notation_hieroglyph,
@@ -21,7 +20,6 @@ static const struct ord_notation *const notations[] = {
 static const struct ord_ruleset *const rulesets[] = {
 	&ord_ruleset_battalion,
 	&ord_ruleset_krigsspil,
-	&ord_ruleset_template,
 };
 
 int ord_builtin_register(void)

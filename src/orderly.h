@@ -164,6 +164,18 @@ int ord_parse_num(const char *s, double *out);
 /* 1/0 for yes/no words, -1 if s is no boolean. */
 int ord_parse_bool(const char *s);
 
+/* Word lists: words separated by white space or '|' ("musket rifle",
+ * "a|b|c").  The next word of *p (its length in *len, *p moved past it),
+ * or NULL at the end. */
+const char *ord_words_next(const char **p, size_t *len);
+/* 1 if list holds word. */
+int ord_words_has(const char *list, const char *word);
+/* Append the words of list joined by sep, the last two by last:
+ * ("a|b|no", ", ", " or ") gives "a, b or no", (l, " ", " ") "a b no". */
+void ord_words_join(struct ord_buf *out, const char *list, const char *sep, const char *last);
+/* Append word to the list in out, after sep unless out is empty. */
+void ord_words_add(struct ord_buf *out, const char *sep, const char *word);
+
 /* Case-insensitive ASCII compare. */
 int ord_strcaseeq(const char *a, const char *b);
 char *ord_strdup(const char *s); /* aborts on OOM, NULL stays NULL */

@@ -23,7 +23,11 @@
  * ORDERLY_RULESET_PATH exporting
  *     const struct ord_ruleset *ord_ruleset_<name>_init(unsigned int host_version);
  * (host_version is the core's ORD_RULESET_VERSION; a module may return
- * NULL to refuse a host too old for it).
+ * NULL to refuse a host too old for it).  rulesets/template/ is such a
+ * module, written to be copied: it uses every slot and every service below.
+ *
+ * Versions: 1, the slots up to print_tables; 2, state_keys (a unit's state
+ * declared and checked, ord_state_*).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
@@ -31,8 +35,10 @@
 #include "orderly.h"
 #include "notation.h"
 
+struct ord_tables; /* tables.h */
+
 /* The version this header describes; the oldest a core accepts. */
-#define ORD_RULESET_VERSION 1
+#define ORD_RULESET_VERSION 2
 #define ORD_RULESET_VERSION_MIN 1
 /* Whether module rs has the slot of version v (call it only then). */
 #define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
@@ -51,7 +57,13 @@ enum ord_key_type {
 	ORD_KEY_BOOL,    /* yes/no */
 	ORD_KEY_ENUM,    /* one of values, "a|b|c" */
 	ORD_KEY_UNIT,    /* a unit id or name of the game */
+	ORD_KEY_WORD,    /* one of the values a table lists: values = "table.attr"
+			    (checked where the tables are at hand, in the
+			    calculator; elsewhere it is checked as text) */
 };
+/* A max at or above this is no bound of the rules' own: a calculator's
+ * messages then say "0 or more" rather than "0 to 1000000". */
+#define ORD_KEY_MANY 100000.0
 
 struct ord_key_spec {
 	const char *name; /* key, as written: range=4 */
@@ -90,6 +102,15 @@ struct ord_event {
 	const char *check;    /* what the checks said when entered, or "" */
 };
 
+/* A key of a unit's state as a module declares it (its state_keys). */
+struct ord_state_key {
+	const char *name;       /* "figures" */
+	enum ord_key_type type; /* ORD_KEY_INT, ORD_KEY_NUM or ORD_KEY_STR */
+	const char *def;        /* what a unit that has no value holds ("0", ""); NULL: "0",
+				   or "" for ORD_KEY_STR */
+	const char *help;       /* what it holds */
+};
+
 struct ord_ruleset {
 	unsigned int version;      /* ORD_RULESET_VERSION built against (ORD_RULESET_INIT) */
 	const char *name;          /* "battalion" */
@@ -123,6 +144,13 @@ struct ord_ruleset {
 	/* Print the tables (all when table is NULL). */
 	int (*print_tables)(struct ord_rules *rules, const char *table, struct ord_buf *out);
 	/* version 1 ends here */
+
+	/* version 2 */
+	/* The keys of a unit's state, terminated by a NULL name (NULL: the
+	 * module keeps no state): the module reads and writes state only
+	 * through ord_state_* (below), which refuse a key not declared here. */
+	const struct ord_state_key *state_keys;
+	/* version 2 ends here */
 };
 
 /* The registry (the core's): modules registered by the front-end
@@ -146,6 +174,87 @@ int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int arg
 		   char *const *argv, struct ord_diag *diag);
 /* The same for one already-split value (scenario attributes). */
 int ord_key_check_value(const struct ord_key_spec *spec, const char *value, struct ord_buf *why);
+/* What a spec accepts, as the messages say it: "an integer from 1 to
+ * 10000", "one of a b c", "yes or no". */
+void ord_key_describe(const struct ord_key_spec *spec, struct ord_buf *out);
+
+/* ---- the calculator: `orderly calc RULESET WHAT key=value...` ----------
+ *
+ * A module's `calc` slot hands its calculations to ord_calc_run, the one
+ * driver of every ruleset's calculator: it finds the calculation, checks
+ * the arguments against its key specs with the checker the events use
+ * (the messages start with the key: "firers: 'x' is not a whole number
+ * (expected 0 or more)"), hands out dice (those given with --dice first,
+ * then dice rolled as a game's are, from a fresh random key; a module
+ * never rolls by itself), and writes the answer: one line of text
+ *     SUMMARY (EXPLANATION)AFTER
+ *     dice rolled: NAME dN = V, ...
+ * or the <calc ruleset= what=> document with a <value> per value, a <die>
+ * per die and an <explanation> (one per language when there are several).
+ *
+ * In a calculation's args, ORD_KEY_WORD takes its values from the module's
+ * tables, an ORD_KEY_NUM's help names its unit ("inches": the messages
+ * then call it a distance), and a max of ORD_KEY_MANY or more is "no
+ * bound".  Keys beyond the specs are refused unless flag_tables are given:
+ * then PREFIX+FLAG is a modifier flag (yes, no or a number) for every FLAG
+ * in the when/unless lists of those modifiers tables.
+ */
+struct ord_calc; /* one calculation being run (opaque) */
+
+struct ord_calculation {
+	const char *what;                 /* "fire" */
+	const struct ord_key_spec *args;  /* its arguments, zero-terminated */
+	unsigned ndice;                   /* at most this many dice from --dice */
+	const char *const *flag_tables;   /* modifiers tables whose flags are arguments
+					     too, NULL-terminated; NULL: none */
+	const char *const *flag_prefixes; /* a flag argument is PREFIX+FLAG ("a_", "d_"),
+					     NULL-terminated; NULL: no prefix */
+	/* Compute: read ord_calc_args, take dice with ord_calc_die, answer
+	 * with ord_calc_value and ord_calc_explain; 0 or an ORD_E* code with
+	 * the message set. */
+	int (*run)(struct ord_calc *c, struct ord_rules *rules);
+};
+
+struct ord_calculator {
+	const char *ruleset;                 /* <calc ruleset="..."> */
+	const struct ord_calculation *calcs; /* terminated by a NULL what */
+	const char *lang_key;                /* the argument that picks the language of
+						      the text answer ("lang"), or NULL */
+	const char *const *dice_rolled;      /* "lang", "words" pairs, NULL-terminated:
+						      the text answer's "dice rolled" (NULL:
+						      English) */
+};
+
+/* Run calculation `what` of calc (the module's `calc` slot calls it with
+ * its own arguments; tables are the module's, for ORD_KEY_WORD and flags). */
+int ord_calc_run(const struct ord_calculator *calc, struct ord_rules *rules,
+		 const struct ord_tables *tables, const char *what, const struct ord_kv *args,
+		 const int *dice, size_t ndice, int xml, struct ord_buf *out);
+/* The checked arguments: every key given, defaults filled in (flags too). */
+const struct ord_kv *ord_calc_args(struct ord_calc *c);
+/* The modifier flags given with prefix ("a_"), the prefix removed, into flags. */
+void ord_calc_flags(struct ord_calc *c, const char *prefix, struct ord_kv *flags);
+/* The next die: the next of --dice (its face is the computation's to
+ * check), else rolled.  name names it in the answer ("to_hit"). */
+int ord_calc_die(struct ord_calc *c, int *out, unsigned sides, const char *name);
+/* A value of the answer (a <value>; "name value" in the default summary). */
+void ord_calc_value(struct ord_calc *c, const char *name, const char *value);
+void ord_calc_value_int(struct ord_calc *c, const char *name, long v);
+void ord_calc_value_num(struct ord_calc *c, const char *name, double v);
+/* The text answer's start (default: the values, "name value, ..."), and
+ * what follows the explanation's parentheses. */
+void ord_calc_summary(struct ord_calc *c, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+void ord_calc_after(struct ord_calc *c, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+/* The explanation in a language ("en"); the first given is the module's own. */
+void ord_calc_explain(struct ord_calc *c, const char *lang, const char *text);
 
 /* ---- what a module may use of the game (implemented by the core) ---- */
 
@@ -180,6 +289,44 @@ int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
  * front-end shows the one its user asks for. */
 int ord_ctx_result_texts(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 			 const struct ord_kv *values, const struct ord_kv *texts);
+
+/* ---- a unit's state (src/core/state.c) ----------------------------------
+ * A module keeps what changes in its units as the state keys it declares
+ * (the state_keys slot, version 2), and reads and writes them only here:
+ * the value a unit holds, or the key's default.  A key the module did not
+ * declare, a number read as text of another type (ord_state_int on an
+ * ORD_KEY_STR key), or a value of the wrong type written, is a mistake of
+ * the module: the accessor does nothing (a read gives 0 or ""), the ctx
+ * keeps the first such mistake, and the core fails the call of the module
+ * with it (ord_state_check): a typo cannot silently read 0.
+ * ord_state_str reads any key as its text; ord_state_num an integer too;
+ * ord_state_set_str writes text checked against the key's type.  A string
+ * read from the state lives until that unit's state is next written. */
+long ord_state_int(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+double ord_state_num(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+const char *ord_state_str(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+/* 1 if the unit holds a value of key (not only its default). */
+int ord_state_has(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+void ord_state_set_int(struct ord_ctx *ctx, struct ord_unit *u, const char *key, long v);
+/* Numbers are written as ord_tables_fmt writes them (up to 2 decimals). */
+void ord_state_set_num(struct ord_ctx *ctx, struct ord_unit *u, const char *key, double v);
+void ord_state_set_str(struct ord_ctx *ctx, struct ord_unit *u, const char *key, const char *v);
+/* 0, or ORD_ERROR with the message naming the module and the first key it
+ * misused in ctx.  The core calls it after validate_sheet, check_event
+ * and resolve_phase; a module's own tests may call it on a fake context. */
+int ord_state_check(struct ord_ctx *ctx);
+/* init_unit has no context: write values (key -> text) into u's first
+ * state, in their order, each checked against rs's declared keys;
+ * ORD_ERROR naming the module and the key otherwise. */
+int ord_state_init(const struct ord_ruleset *rs, struct ord_unit *u, const struct ord_kv *values);
+
+/* Text in several languages in what a module writes for a report
+ * (describe_unit): texts maps a language ("da", "en") to the text, the
+ * first the ruleset's own; a front-end shows the one its user asks for
+ * (one text is written as it is).  Results take theirs through
+ * ord_ctx_result_texts.  A module writes no language marks itself: how the
+ * languages are kept apart is the core's. */
+void ord_texts_add(struct ord_buf *out, const struct ord_kv *texts);
 
 /* For modules' own unit tests: a context with no database (tests/unit). */
 struct ord_ctx *ord_ctx_fake_new(const struct ord_ruleset *rs, struct ord_rules *rules, int turn);

@@ -155,6 +155,21 @@ int ord_table_dice(const struct ord_row **out, const struct ord_table *tbl,
 int ord_table_apply(double *out, const struct ord_table *mods, double base,
 		    const struct ord_kv *flags, const struct ord_kv *match, struct ord_buf *why);
 
+/* How ord_table_apply_text writes its explanation. */
+struct ord_apply_text {
+	const char *label; /* the row attribute to write ("label_en" for a translation;
+			      NULL: "label"); a row without it writes its label */
+	int rows_only;     /* 1: only the rows applied (", +6 target in column"), without
+			      the base and the total, for a caller who writes them itself */
+};
+/* ord_table_apply, writing each row's words as text says (NULL: as
+ * ord_table_apply), and counting the rows applied into *applied (may be
+ * NULL).  A module explaining in several languages calls it once per
+ * language with the same inputs. */
+int ord_table_apply_text(double *out, size_t *applied, const struct ord_table *mods, double base,
+			 const struct ord_kv *flags, const struct ord_kv *match,
+			 const struct ord_apply_text *text, struct ord_buf *why);
+
 /* ---- a row ---------------------------------------------------------------- */
 
 unsigned ord_row_line(const struct ord_row *row);

@@ -1,8 +1,9 @@
 /*
- * calc.c - the Krigsspil rules computed from the Skema (calc.h): loading
- * the Skema or a map document, bilingual explanations, fire units,
- * small-arms fire, artillery, melee, the exploding limber, decimation and
- * the map printout.
+ * calc.c - the Krigsspil rules computed from the Skema (calc.h): morale
+ * grades, fire units, formations and ranks, decimation, small-arms fire,
+ * artillery, the exploding limber and melee.  The Skema is loaded by
+ * skema.c, explanations are written with text.c, the map is printed by
+ * mapprint.c and the calculator is calculator.c.
  *
  * Every rule number comes from skema.xml; what stays in C is the order of
  * the steps the rule text describes (14: "1. tabs tillæg/fradrag ... 2.
@@ -13,382 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/tree.h>
-#include <sodium.h>
-
 #include "rulesets/krigsspil/calc.h"
-#include "xml/xmlsafe.h"
-
-struct ord_rules {
-	struct ks_rules ks;
-};
-
-#define SKEMA_RESOURCE "rulesets/krigsspil/skema.xml"
-
-/* ---- what ks_load insists on -------------------------------------------- */
-
-static const struct ord_tables_need_table needed_tables[] = {
-	{ "arme", ORD_TABLE_CHART },
-	{ "formationer", ORD_TABLE_CHART },
-	{ "marchlaengder", ORD_TABLE_CHART },
-	{ "terraen", ORD_TABLE_CHART },
-	{ "hindringer", ORD_TABLE_CHART },
-	{ "vandloeb", ORD_TABLE_BANDS },
-	{ "skudzoner", ORD_TABLE_BANDS },
-	{ "skema_x_tab_a", ORD_TABLE_MODIFIERS },
-	{ "skema_x_tab_b", ORD_TABLE_MODIFIERS },
-	{ "skema_x_moral", ORD_TABLE_MODIFIERS },
-	{ "skema_x", ORD_TABLE_DICE },
-	{ "ammunitionstyper", ORD_TABLE_CHART },
-	{ "artillerizoner", ORD_TABLE_BANDS },
-	{ "skema_xv_tab_a", ORD_TABLE_MODIFIERS },
-	{ "skema_xv_tab_b", ORD_TABLE_MODIFIERS },
-	{ "skema_xv_moral", ORD_TABLE_MODIFIERS },
-	{ "skema_xv", ORD_TABLE_DICE },
-	{ "skema_xv_materiel", ORD_TABLE_BANDS },
-	{ "eksplosion", ORD_TABLE_DICE },
-	{ "skema_xv_naerkamp", ORD_TABLE_MODIFIERS },
-	{ "skema_xx", ORD_TABLE_BANDS },
-	{ "skema_xv_naerkamp_tab", ORD_TABLE_BANDS },
-};
-
-static const char *const needed_params[] = {
-	"meter_pr_cm",
-	"mand_pr_figur",
-	"plade_cm",
-	"indbrudsafstand_cm",
-	"figurer_pr_skydeenhed",
-	"rest_figurer",
-	"kanoner_pr_piece",
-	"besaetning_figurer_pr_piece",
-	"mindste_enhed",
-	"geledder_max",
-	"valeur_norm",
-	"hob_under",
-	"stoette_andel",
-	"stoette_min_infanteri",
-	"stoette_min_kavaleri",
-	"infanteri",
-	"kavaleri_karabiner",
-	"kanon_fuldkugle_granat",
-	"kanon_kardaesk",
-	"kanon_shrapnel",
-	"forbrug_skydning",
-	"forbrug_naerkamp_infanteri",
-	"forbrug_koordineret",
-	"forbrug_forsvarsild",
-	"eksplosion_kampsatser_pr_skydeenhed",
-	"stormmarch_i_traek",
-	"loeb_hvert",
-	"artilleri_march_i_traek",
-	"prolongering_i_traek",
-	"decimering_lu_pct",
-	"decimering_u_pct",
-	"reorganisering_grader",
-	"valeur_fri_traek",
-	"valeur_min",
-	"hvil_foer_genvinding",
-	"britisk_fra",
-	"britisk_traek",
-	"efternoelere_pct",
-	"efternoelere_min",
-	"overgivelse_forfoelgelser",
-	"forfoelgelse_pct",
-	"moral_pr_skydende_figur",
-	"moral_pr_kanon",
-	"zone_i_cm",
-	"zone_ii_cm",
-};
-
-static const struct ord_tables_need_field needed_fields[] = {
-	{ "arme", "vaaben", 1 },
-	{ "arme", "klasse", 1 },
-	{ "arme", "navn", 1 },
-	{ "arme", "navn_en", 1 },
-	{ "arme", "stormmarch_hvert", 0 },
-	{ "formationer", "navn", 1 },
-	{ "formationer", "navn_en", 1 },
-	{ "formationer", "sluttet", 1 },
-	{ "formationer", "geledder", 0 },
-	{ "formationer", "min_geledder", 0 },
-	{ "formationer", "front", 0 },
-	{ "formationer", "skydende_geledder", 0 },
-	{ "formationer", "skydeandel", 0 },
-	{ "marchlaengder", "cm", 0 },
-	{ "marchlaengder", "storm", 0 },
-	{ "terraen", "navn", 1 },
-	{ "terraen", "navn_en", 1 },
-	{ "terraen", "tegn", 1 },
-	{ "terraen", "kant", 1 },
-	{ "terraen", "daekning", 1 },
-	{ "terraen", "ikkerikochet", 1 },
-	{ "hindringer", "navn", 1 },
-	{ "hindringer", "navn_en", 1 },
-	{ "hindringer", "klasse", 1 },
-	{ "hindringer", "tegn", 1 },
-	{ "vandloeb", "klasse", 1 },
-	{ "vandloeb", "marchkolonne", 1 },
-	{ "skudzoner", "zone", 1 },
-	{ "skema_x", "tab", 0 },
-	{ "skema_x", "moral", 1 },
-	{ "ammunitionstyper", "navn", 1 },
-	{ "ammunitionstyper", "navn_en", 1 },
-	{ "ammunitionstyper", "skyts", 1 },
-	{ "ammunitionstyper", "zoner", 1 },
-	{ "ammunitionstyper", "pulje", 1 },
-	{ "ammunitionstyper", "gruppe", 1 },
-	{ "artillerizoner", "zone", 1 },
-	{ "skema_xv", "tab", 0 },
-	{ "skema_xv", "moral", 1 },
-	{ "skema_xv_materiel", "beskadiget", 0 },
-	{ "skema_xv_materiel", "oedelagt", 0 },
-	{ "skema_xv_materiel", "prods", 0 },
-	{ "eksplosion", "andel", 0 },
-	{ "skema_xx", "moral", 1 },
-	{ "skema_xv_naerkamp_tab", "tab", 0 },
-	{ "skema_xv_naerkamp_tab", "fanger", 0 },
-};
-
-/* ---- loading -------------------------------------------------------------- */
-
-static int check_tables(const struct ord_tables *t)
-{
-	static const struct ord_tables_needs needs = {
-		"krigsspil",
-		needed_tables,
-		ORD_ARRAY_SIZE(needed_tables),
-		needed_params,
-		ORD_ARRAY_SIZE(needed_params),
-		needed_fields,
-		ORD_ARRAY_SIZE(needed_fields),
-	};
-
-	return ord_tables_require(t, &needs);
-}
-
-/* The <tables> a map carries, written out with its lines where they were,
- * so that the tables engine's messages name the map's own lines. */
-static int load_inner_tables(struct ord_tables **out, xmlNodePtr n, const char *name)
-{
-	xmlBufferPtr xb = xmlBufferCreate();
-	struct ord_buf b = ORD_BUF_INIT, nm = ORD_BUF_INIT;
-	long line = xmlGetLineNo(n), i;
-	int err;
-
-	for (i = 1; i < line; i++)
-		ord_buf_addch(&b, '\n');
-	xmlNodeDump(xb, n->doc, n, 0, 0);
-	ord_buf_add(&b, xmlBufferContent(xb), (size_t)xmlBufferLength(xb));
-	xmlBufferFree(xb);
-	ord_buf_adds(&nm, name);
-	err = ord_tables_load(out, b.buf, b.len, nm.buf);
-	ord_buf_release(&b);
-	ord_buf_release(&nm);
-	return err;
-}
-
-int ks_load(struct ord_rules **out, const char *xml, size_t len, const char *name)
-{
-	struct ord_rules *rules = NULL;
-	struct ord_tables *t = NULL;
-	struct ks_map *map = NULL;
-	xmlDocPtr doc = NULL;
-	xmlNodePtr root;
-	int err;
-
-	*out = NULL;
-	if (!xml) {
-		const struct ord_resource *res = ord_resource_find(SKEMA_RESOURCE);
-		if (!res)
-			return ord_error_set(ORD_ERROR, "tables '%s' are not built in", SKEMA_RESOURCE);
-		xml = (const char *)res->data;
-		len = res->len;
-		name = SKEMA_RESOURCE;
-	}
-	if (!name)
-		name = "tables";
-	if ((err = ord_xml_parse(&doc, xml, len, name)) != 0)
-		goto out;
-	root = xmlDocGetRootElement(doc);
-	if (root && !xmlStrcmp(root->name, BAD_CAST "map")) {
-		xmlNodePtr inner;
-		double plate;
-
-		if ((err = ord_xml_validate(doc, "schema/krigsspil-map.rng", name)) != 0)
-			goto out;
-		inner = ord_xml_child(root, "tables");
-		if (inner) {
-			err = load_inner_tables(&t, inner, name);
-		} else {
-			const struct ord_resource *res = ord_resource_find(SKEMA_RESOURCE);
-			err = res ? ord_tables_load(&t, (const char *)res->data, res->len, SKEMA_RESOURCE)
-				  : ord_error_set(ORD_ERROR, "tables '%s' are not built in",
-						  SKEMA_RESOURCE);
-		}
-		if (err || (err = check_tables(t)) != 0)
-			goto out;
-		ord_tables_param(t, "plade_cm", &plate);
-		if ((err = ks_map_from_xml(&map, root, name, plate)) != 0)
-			goto out;
-	} else {
-		if ((err = ord_tables_load(&t, xml, len, name)) != 0 || (err = check_tables(t)) != 0)
-			goto out;
-	}
-	rules = ord_xcalloc(1, sizeof(*rules));
-	rules->ks.tables = t;
-	rules->ks.map = map;
-	t = NULL;
-	map = NULL;
-	*out = rules;
-out:
-	if (doc)
-		xmlFreeDoc(doc);
-	ord_tables_free(t);
-	ks_map_free(map);
-	return err;
-}
-
-void ks_free(struct ord_rules *rules)
-{
-	if (!rules)
-		return;
-	ord_tables_free(rules->ks.tables);
-	ks_map_free(rules->ks.map);
-	free(rules);
-}
-
-struct ks_rules *ks_rules(struct ord_rules *rules)
-{
-	return rules ? &rules->ks : NULL;
-}
-
-double ks_param(const struct ks_rules *r, const char *name)
-{
-	double v = 0;
-
-	ord_tables_param(r->tables, name, &v);
-	return v;
-}
-
-const struct ord_table *ks_table(const struct ks_rules *r, const char *name)
-{
-	return ord_tables_get(r->tables, name);
-}
-
-/* ---- bilingual text ------------------------------------------------------- */
-
-void ks_text_init(struct ks_text *t)
-{
-	ord_buf_init(&t->da);
-	ord_buf_init(&t->en);
-	ord_buf_init(&t->prov);
-}
-
-void ks_text_release(struct ks_text *t)
-{
-	ord_buf_release(&t->da);
-	ord_buf_release(&t->en);
-	ord_buf_release(&t->prov);
-}
-
-void ks_text_reset(struct ks_text *t)
-{
-	ord_buf_reset(&t->da);
-	ord_buf_reset(&t->en);
-	ord_buf_reset(&t->prov);
-}
-
-void ks_text_add(struct ks_text *t, const char *da, const char *en)
-{
-	ord_buf_adds(&t->da, da);
-	ord_buf_adds(&t->en, en);
-}
-
-static int word_in(const char *list, const char *w)
-{
-	size_t n = strlen(w);
-	const char *p = list;
-
-	while (p && *p) {
-		size_t len = strcspn(p, " ");
-		if (len == n && !memcmp(p, w, n))
-			return 1;
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	return 0;
-}
-
-static void prov_add(struct ord_buf *prov, const char *name)
-{
-	if (!word_in(prov->buf, name))
-		ord_buf_addf(prov, "%s%s", prov->len ? " " : "", name);
-}
-
-void ks_text_cat(struct ks_text *t, const struct ks_text *src)
-{
-	const char *p = src->prov.buf;
-
-	ord_buf_add(&t->da, src->da.buf, src->da.len);
-	ord_buf_add(&t->en, src->en.buf, src->en.len);
-	while (*p) {
-		char w[128];
-		size_t len = strcspn(p, " ");
-		if (len < sizeof(w)) {
-			memcpy(w, p, len);
-			w[len] = '\0';
-			prov_add(&t->prov, w);
-		}
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-}
-
-void ks_text_used(struct ks_text *t, const struct ord_table *tbl)
-{
-	if (t && tbl && ord_table_provisional(tbl))
-		prov_add(&t->prov, ord_table_name(tbl));
-}
-
-void ks_text_mark(struct ks_text *t)
-{
-	struct ord_buf list = ORD_BUF_INIT;
-	const char *p;
-
-	if (!t->prov.len)
-		return;
-	for (p = t->prov.buf; *p; p++)
-		ord_buf_adds(&list, *p == ' ' ? ", " : (char[]){ *p, 0 });
-	KS_TF(t, " [foreløbig tabel: %s]", " [provisional table: %s]", list.buf);
-	ord_buf_release(&list);
-}
-
-void ks_text_both(const struct ks_text *t, struct ord_buf *out)
-{
-	ord_buf_adds(out, "⟦da⟧");
-	ord_buf_add(out, t->da.buf, t->da.len);
-	ord_buf_adds(out, "⟦en⟧");
-	ord_buf_add(out, t->en.buf, t->en.len);
-	ord_buf_adds(out, "⟦⟧");
-}
-
-const char *ks_text_lang(const struct ks_text *t, const char *lang)
-{
-	return lang && !strcmp(lang, "en") ? t->en.buf : t->da.buf;
-}
-
-static void add_num(struct ord_buf *b, double v)
-{
-	ord_tables_fmt(b, v, 1);
-}
-
-static void text_num(struct ks_text *t, double v)
-{
-	add_num(&t->da, v);
-	add_num(&t->en, v);
-}
 
 /* ---- morale ---------------------------------------------------------------- */
 
@@ -423,11 +49,11 @@ const char *ks_moral_words(int grade, const char *lang)
 	return lang && !strcmp(lang, "en") ? en[grade] : da[grade];
 }
 
-int ks_morale_capped(int grade, int figures, int affected)
+int ks_morale_capped(const struct ks_rules *r, int grade, int figures, int affected)
 {
 	if (grade <= KS_OR || affected <= 0)
 		return affected <= 0 ? KS_OR : grade;
-	if (2 * affected >= figures)
+	if (affected >= ks_param(r, "moral_fuld_andel") * figures - 1e-9)
 		return grade;
 	return grade - 1;
 }
@@ -445,144 +71,73 @@ static int check_word(const struct ks_rules *r, const char *key, const char *val
 	ord_table_key_values(tbl, attr, &values);
 	if (!value || !*value)
 		err = ord_error_set(ORD_EUSAGE, "%s: missing (expected one of %s)", key, values.buf);
-	else if (!word_in(values.buf, value))
+	else if (!ord_words_has(values.buf, value))
 		err = ord_error_set(ORD_EUSAGE, "%s: unknown '%s' (expected one of %s)", key, value,
 				    values.buf);
 	ord_buf_release(&values);
 	return err;
 }
 
-static int check_dice(const char *key, const int *d, int n)
+/* The faces of the rules' die (the parameter terning). */
+int ks_die(const struct ks_rules *r)
 {
-	int i;
+	return (int)ks_param(r, "terning");
+}
+
+static int check_dice(const struct ks_rules *r, const char *key, const int *d, int n)
+{
+	int i, sides = ks_die(r);
 
 	for (i = 0; i < n; i++)
-		if (d[i] < 1 || d[i] > 6)
-			return ord_error_set(ORD_EUSAGE, "%s: %d is not a face of a d6 (expected 1..6)",
-					     key, d[i]);
+		if (d[i] < 1 || d[i] > sides)
+			return ord_error_set(ORD_EUSAGE,
+					     "%s: %d is not a face of a d%d (expected 1..%d)", key,
+					     d[i], sides, sides);
 	return 0;
 }
 
-static int flag_on(const struct ord_kv *flags, const char *name)
-{
-	return flags && ord_parse_bool(ord_kv_get(flags, name)) == 1;
-}
-
-/* Every name of the space-separated list set (want = 1) or none (want = 0). */
-static int flags_hold(const char *list, const struct ord_kv *flags, int want)
-{
-	const char *p = list;
-	char name[128];
-
-	while (p && *p) {
-		size_t len = strcspn(p, " \t\r\n");
-		if (len && len < sizeof(name)) {
-			memcpy(name, p, len);
-			name[len] = '\0';
-			if (flag_on(flags, name) != want)
-				return 0;
-		}
-		p += len;
-		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-			p++;
-	}
-	return 1;
-}
-
 /*
- * Apply a modifiers table as ord_table_apply does (sums, fractions of
- * base, per counts, then multipliers), writing each applied row as
- * ", +3 zone I" in both languages; returns the total in *out.
+ * A modifiers table applied to base by the tables engine (sums, fractions
+ * of base, per counts, then multipliers), each row applied written as
+ * ", +3 zone I" in both languages (the rows' label and label_en); returns
+ * the number of rows applied and the total in *out.
  */
 static int apply_mods(const struct ks_rules *r, const char *name, double base,
 		      const struct ord_kv *flags, double *out, struct ks_text *why)
 {
+	static const struct ord_apply_text da = { "label", 1 }, en = { "label_en", 1 };
 	const struct ord_table *tbl = ks_table(r, name);
-	double total = base;
-	size_t i;
-	int pass, applied = 0;
+	size_t n = 0;
 
 	ks_text_used(why, tbl);
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < ord_table_nrows(tbl); i++) {
-			const struct ord_row *row = ord_table_row(tbl, i);
-			enum ord_mod_mode mode = ord_row_mode(row);
-			const char *when = ord_row_attr(row, "when"),
-				   *unless = ord_row_attr(row, "unless");
-			const char *en = ord_row_attr(row, "label_en");
-			double value = 0, d = 0, n = 0;
-
-			if ((mode == ORD_MOD_TIMES) != (pass == 1))
-				continue;
-			if (ord_row_num(row, "value", &value)) {
-				ord_error_clear();
-				continue;
-			}
-			if (mode == ORD_MOD_PER) {
-				char key[128];
-				const char *s;
-				size_t len;
-				if (!when)
-					continue;
-				while (*when == ' ')
-					when++;
-				len = strcspn(when, " \t\r\n");
-				if (len >= sizeof(key))
-					continue;
-				memcpy(key, when, len);
-				key[len] = '\0';
-				s = flags ? ord_kv_get(flags, key) : NULL;
-				if (!s || ord_parse_num(s, &n) || n == 0)
-					continue;
-				if (unless && !flags_hold(unless, flags, 0))
-					continue;
-				d = value * n;
-			} else {
-				if (when && !flags_hold(when, flags, 1))
-					continue;
-				if (unless && !flags_hold(unless, flags, 0))
-					continue;
-				d = mode == ORD_MOD_FRACTION ? value * base : value;
-			}
-			if (!en)
-				en = ord_row_label(row);
-			applied++;
-			if (mode == ORD_MOD_TIMES) {
-				total *= value;
-				ks_text_add(why, ", ×", ", ×");
-				text_num(why, value);
-				ord_buf_addf(&why->da, " %s", ord_row_label(row));
-				ord_buf_addf(&why->en, " %s", en);
-				continue;
-			}
-			total += d;
-			ks_text_add(why, ", ", ", ");
-			if (d >= 0)
-				ks_text_add(why, "+", "+");
-			text_num(why, d);
-			ord_buf_addf(&why->da, " %s", ord_row_label(row));
-			ord_buf_addf(&why->en, " %s", en);
-			if (mode == ORD_MOD_PER) {
-				ks_text_add(why, " (", " (");
-				text_num(why, n);
-				ks_text_add(why, " × ", " × ");
-				text_num(why, value);
-				ks_text_add(why, ")", ")");
-			}
-		}
+	if (ord_table_apply_text(out, &n, tbl, base, flags, NULL, &da, &why->da) ||
+	    ord_table_apply_text(out, NULL, tbl, base, flags, NULL, &en, &why->en)) {
+		/* ks_load checked the table is a modifiers table */
+		ord_error_clear();
+		*out = base;
+		return 0;
 	}
-	*out = total;
-	return applied;
+	return (int)n;
 }
 
 static int sum3(const int *d)
 {
-	return d[0] + d[1] + d[2];
+	int i, sum = 0;
+
+	for (i = 0; i < KS_DICE; i++)
+		sum += d[i];
+	return sum;
 }
 
-static void text_roll(struct ks_text *why, const int *d)
+/* "3d6 = 11 (4+3+4)" */
+static void text_roll(const struct ks_rules *r, struct ks_text *why, const int *d)
 {
-	KS_TF(why, "3d6 = %d (%d+%d+%d)", "3d6 = %d (%d+%d+%d)", sum3(d), d[0], d[1], d[2]);
+	int i;
+
+	KS_TF(why, "%dd%d = %d (", "%dd%d = %d (", KS_DICE, ks_die(r), sum3(d));
+	for (i = 0; i < KS_DICE; i++)
+		KS_TF(why, "%s%d", "%s%d", i ? "+" : "", d[i]);
+	ks_text_add(why, ")", ")");
 }
 
 /* Roman zone names as flag suffixes: I -> i. */
@@ -786,10 +341,10 @@ static int morale_effect(const struct ks_rules *r, struct ks_text *t, const stru
 	int err;
 
 	ks_text_add(t, "; moral ", "; morale ");
-	text_num(t, b);
+	ks_text_num(t, b);
 	if (apply_mods(r, mods, b, flags, total, t)) {
 		ks_text_add(t, " = ", " = ");
-		text_num(t, *total);
+		ks_text_num(t, *total);
 	}
 	if ((err = ord_table_dice(&row, tbl, NULL, *total)) != 0)
 		return err;
@@ -797,12 +352,21 @@ static int morale_effect(const struct ks_rules *r, struct ks_text *t, const stru
 	if (*grade < 0)
 		*grade = KS_OR;
 	*affected = cap < target_figures ? cap : target_figures;
-	*grade_applied = ks_morale_capped(*grade, target_figures, *affected);
+	*grade_applied = ks_morale_capped(r, *grade, target_figures, *affected);
 	if (*grade)
 		KS_TF(t, ": %s", ": %s", ks_moral_name(*grade));
 	else
 		ks_text_add(t, ": ingen påvirkning", ": no effect");
 	return 0;
+}
+
+/* " × ½ (halvt træk)": what half a turn of fire leaves of the losses. */
+static void text_half(struct ks_text *t, const struct ks_rules *r)
+{
+	ks_text_add(t, " × ", " × ");
+	ks_fmt_part(&t->da, ks_param(r, "halvt_traek_tab"));
+	ks_fmt_part(&t->en, ks_param(r, "halvt_traek_tab"));
+	ks_text_add(t, " (halvt træk)", " (half a turn)");
 }
 
 /* ---- small-arms fire ------------------------------------------------------------ */
@@ -823,7 +387,7 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 	ord_kv_init(&m);
 	ord_kv_init(&flags);
 	if ((err = check_word(r, "vaaben", in->vaaben, "skudzoner", "vaaben")) != 0 ||
-	    (err = check_dice("dice", in->dice, 3)) != 0)
+	    (err = check_dice(r, "dice", in->dice, KS_DICE)) != 0)
 		goto out;
 	if (in->figures < 0 || in->target_figures < 0) {
 		err = ord_error_set(ORD_EUSAGE, "figurer: below 0");
@@ -868,11 +432,11 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 	out->fire_units = ks_fire_units(r, in->figures, &t);
 	KS_TF(&t, ", zone %s; ", ", zone %s; ", out->zone);
 	out->roll = sum3(in->dice);
-	text_roll(&t, in->dice);
+	text_roll(r, &t, in->dice);
 	if (apply_mods(r, "skema_x_tab_a", out->roll, &flags, &a, &t) +
 	    apply_mods(r, "skema_x_tab_b", a, &flags, &b, &t)) {
 		ks_text_add(&t, " = ", " = ");
-		text_num(&t, b);
+		ks_text_num(&t, b);
 	}
 	out->loss_total = b;
 	ks_text_used(&t, x);
@@ -880,11 +444,12 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 		goto out;
 	ord_row_num(row, "tab", &tab);
 	out->men_per_unit = tab;
-	out->men = (int)floor(tab * out->fire_units * (in->half ? 0.5 : 1) + 1e-9);
+	out->men = (int)floor(
+		tab * out->fire_units * (in->half ? ks_param(r, "halvt_traek_tab") : 1) + 1e-9);
 	KS_TF(&t, ": Skema X %g mand pr. skydeenhed × %d", ": Skema X %g men per fire unit × %d",
 	      tab, out->fire_units);
 	if (in->half)
-		ks_text_add(&t, " × ½ (halvt træk)", " × ½ (half a turn)");
+		text_half(&t, r);
 	KS_TF(&t, " = %d mand", " = %d men", out->men);
 
 	if ((err = morale_effect(r, &t, x, "skema_x_moral", b, &flags,
@@ -918,7 +483,7 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	struct ord_kv m, flags;
 	struct ks_text t;
 	char f[32];
-	double tab, a, b, share = in->half ? 0.5 : 1;
+	double tab, a, b, share = in->half ? ks_param(r, "halvt_traek_tab") : 1;
 	int err, pieces;
 
 	memset(out, 0, sizeof(*out));
@@ -927,7 +492,7 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	ord_kv_init(&flags);
 	if ((err = check_word(r, "ammo", in->ammo, "ammunitionstyper", "ammo")) != 0 ||
 	    (err = check_word(r, "kaliber", in->kaliber, "artillerizoner", "kaliber")) != 0 ||
-	    (err = check_dice("dice", in->dice, 3)) != 0)
+	    (err = check_dice(r, "dice", in->dice, KS_DICE)) != 0)
 		goto out;
 	if (in->guns < 1) {
 		err = ord_error_set(ORD_EUSAGE, "kanoner: at least 1 gun must fire");
@@ -941,7 +506,7 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	ord_kv_set(&m, "gruppe", ord_row_str(ammo, "gruppe"));
 	ks_text_used(&t, zones);
 	if (in->zone) {
-		if (!word_in(ord_row_str(ammo, "zoner"), in->zone)) {
+		if (!ord_words_has(ord_row_str(ammo, "zoner"), in->zone)) {
 			err = ord_error_set(ORD_EUSAGE, "zone: %s (%s) is fired at zones %s, not %s",
 					    in->ammo, ord_row_str(ammo, "navn"),
 					    ord_row_str(ammo, "zoner"), in->zone);
@@ -960,7 +525,7 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 			goto done;
 		}
 		out->zone = ord_row_str(row, "zone");
-		if (!word_in(ord_row_str(ammo, "zoner"), out->zone)) {
+		if (!ord_words_has(ord_row_str(ammo, "zoner"), out->zone)) {
 			KS_TF(&t, "%s kan ikke bruges på zone %s (%g cm)",
 			      "%s cannot be used at zone %s (%g cm)", ord_row_str(ammo, "navn"),
 			      out->zone, in->range);
@@ -988,11 +553,11 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	ord_buf_addf(&t.en, "%d gun%s, %s pdr, %s (%s), zone %s; ", in->guns, in->guns == 1 ? "" : "s",
 		     in->kaliber, in->ammo, ord_row_str(ammo, "navn_en"), out->zone);
 	out->roll = sum3(in->dice);
-	text_roll(&t, in->dice);
+	text_roll(r, &t, in->dice);
 	if (apply_mods(r, "skema_xv_tab_a", out->roll, &flags, &a, &t) +
 	    apply_mods(r, "skema_xv_tab_b", a, &flags, &b, &t)) {
 		ks_text_add(&t, " = ", " = ");
-		text_num(&t, b);
+		ks_text_num(&t, b);
 	}
 	out->loss_total = b;
 	ks_text_used(&t, xv);
@@ -1016,22 +581,26 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		out->destroyed = (int)v * pieces;
 		ord_row_num(row, "prods", &v);
 		out->limbers = (int)v * pieces;
+		KS_TF(&t, ": Skema XV %g mand pr. kanon", ": Skema XV %g men per gun", tab);
+		if (in->half) {
+			ks_text_add(&t, " × ", " × ");
+			ks_fmt_part(&t.da, share);
+			ks_fmt_part(&t.en, share);
+		}
 		ord_buf_addf(&t.da,
-			     ": Skema XV %g mand pr. kanon%s → materiel for %d piece%s: "
-			     "%d beskadiget, %d ødelagt, %d prods ødelagt",
-			     tab, in->half ? " × ½" : "", pieces, pieces == 1 ? "" : "r",
-			     out->damaged, out->destroyed, out->limbers);
+			     " → materiel for %d piece%s: %d beskadiget, %d ødelagt, %d prods ødelagt",
+			     pieces, pieces == 1 ? "" : "r", out->damaged, out->destroyed,
+			     out->limbers);
 		ord_buf_addf(&t.en,
-			     ": Skema XV %g men per gun%s → materiel for %d piece%s: "
-			     "%d damaged, %d destroyed, %d limbers destroyed",
-			     tab, in->half ? " × ½" : "", pieces, pieces == 1 ? "" : "s",
-			     out->damaged, out->destroyed, out->limbers);
+			     " → materiel for %d piece%s: %d damaged, %d destroyed, %d limbers destroyed",
+			     pieces, pieces == 1 ? "" : "s", out->damaged, out->destroyed,
+			     out->limbers);
 	} else {
 		out->men = (int)floor(tab * in->guns * share + 1e-9);
 		KS_TF(&t, ": Skema XV %g mand pr. kanon × %d", ": Skema XV %g men per gun × %d",
 		      tab, in->guns);
 		if (in->half)
-			ks_text_add(&t, " × ½ (halvt træk)", " × ½ (half a turn)");
+			text_half(&t, r);
 		KS_TF(&t, " = %d mand", " = %d men", out->men);
 	}
 	if ((err = morale_effect(r, &t, xv, "skema_xv_moral", b, &flags,
@@ -1064,8 +633,8 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, 
 
 	*share = 0;
 	*fire_units = 0;
-	if (die < 1 || die > 6)
-		return ord_error_set(ORD_EUSAGE, "dice: %d is not a face of a d6 (expected 1..6)", die);
+	if ((err = check_dice(r, "dice", &die, 1)) != 0)
+		return err;
 	if (ammo < 0)
 		return ord_error_set(ORD_EUSAGE, "kampsatser: below 0");
 	if ((err = ord_table_dice(&row, tbl, NULL, die)) != 0)
@@ -1075,7 +644,7 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, 
 	*fire_units = per > 0 ? (int)floor(exploded / per + 1e-9) : 0;
 	if (why) {
 		ks_text_used(why, tbl);
-		KS_TF(why, "1d6 = %d: ", "1d6 = %d: ", die);
+		KS_TF(why, "1d%d = %d: ", "1d%d = %d: ", ks_die(r), die);
 		if (*share <= 0) {
 			ks_text_add(why, "ammunitionen eksploderer ikke",
 				    "the ammunition does not explode");
@@ -1083,9 +652,9 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, 
 			ks_text_add(why, *share >= 1 ? "alt" : "halvdelen",
 				    *share >= 1 ? "all" : "half");
 			ks_text_add(why, " (", " (");
-			text_num(why, exploded);
+			ks_text_num(why, exploded);
 			ks_text_add(why, " af ", " of ");
-			text_num(why, ammo);
+			ks_text_num(why, ammo);
 			KS_TF(why, " kampsatser) eksploderer = %d skydeenheder fuldkugle",
 			      " kampsatser) explodes = %d fire units of roundshot", *fire_units);
 		}
@@ -1097,22 +666,24 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, 
 
 void ks_melee_numbers(const struct ks_rules *r, int own, int other, struct ord_kv *flags)
 {
-	(void)r;
+	int from = (int)ks_param(r, "tal_gange_fra"), max = (int)ks_param(r, "tal_gange_max");
+	double step = ks_param(r, "tal_trin_pct"), top = ks_param(r, "tal_trin_max_pct");
+
 	if (own <= other || other <= 0)
 		return;
-	if (own >= 2 * other) {
+	if (from > 1 && own >= from * other) {
 		int k, times = own / other;
-		if (times > 7)
-			times = 7;
-		for (k = 2; k <= times; k++) {
+		if (times > max)
+			times = max;
+		for (k = from; k <= times; k++) {
 			char f[32]; /* room for any int: gcc -O0 -Werror=format-truncation */
 			snprintf(f, sizeof(f), "gange_%d", k);
 			ord_kv_set(flags, f, "yes");
 		}
-	} else {
-		int steps = (int)floor(10.0 * (own - other) / other + 1e-9);
-		if (steps > 6)
-			steps = 6;
+	} else if (step > 0) {
+		int steps = (int)floor(100.0 * (own - other) / other / step + 1e-9);
+		if (steps > (int)floor(top / step + 1e-9))
+			steps = (int)floor(top / step + 1e-9);
 		if (steps > 0)
 			ord_kv_set_int(flags, "pct_flere", steps);
 	}
@@ -1149,8 +720,8 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 	memset(out, 0, sizeof(*out));
 	ks_text_init(&t);
 	ord_kv_init(&m);
-	if ((err = check_dice("dice", in->a.dice, 3)) != 0 ||
-	    (err = check_dice("dice", in->d.dice, 3)) != 0)
+	if ((err = check_dice(r, "dice", in->a.dice, KS_DICE)) != 0 ||
+	    (err = check_dice(r, "dice", in->d.dice, KS_DICE)) != 0)
 		goto out;
 	if (in->a.figures < 0 || in->d.figures < 0) {
 		err = ord_error_set(ORD_EUSAGE, "figurer: below 0");
@@ -1162,17 +733,17 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 	out->roll_d = sum3(in->d.dice);
 	KS_TF(&t, "angriber %d figurer (%d nærkampsenheder): ",
 	      "attacker %d figures (%d melee units): ", in->a.figures, out->units_a);
-	text_roll(&t, in->a.dice);
+	text_roll(r, &t, in->a.dice);
 	if (apply_mods(r, "skema_xv_naerkamp", out->roll_a, &in->a.flags, &out->total_a, &t)) {
 		ks_text_add(&t, " = ", " = ");
-		text_num(&t, out->total_a);
+		ks_text_num(&t, out->total_a);
 	}
 	KS_TF(&t, "; forsvarer %d figurer (%d nærkampsenheder): ",
 	      "; defender %d figures (%d melee units): ", in->d.figures, out->units_d);
-	text_roll(&t, in->d.dice);
+	text_roll(r, &t, in->d.dice);
 	if (apply_mods(r, "skema_xv_naerkamp", out->roll_d, &in->d.flags, &out->total_d, &t)) {
 		ks_text_add(&t, " = ", " = ");
-		text_num(&t, out->total_d);
+		ks_text_num(&t, out->total_d);
 	}
 	out->difference = (int)floor(fabs(out->total_a - out->total_d) + 1e-9);
 	if (in->pursuit) {
@@ -1257,737 +828,5 @@ done:
 out:
 	ks_text_release(&t);
 	ord_kv_release(&m);
-	return err;
-}
-
-/* ---- the map as text ------------------------------------------------------------ */
-
-static const struct ord_row *terrain_row(const struct ks_rules *r, const char *terrain)
-{
-	const struct ord_row *row = NULL;
-	struct ord_kv m;
-
-	ord_kv_init(&m);
-	ord_kv_set(&m, "terraen", terrain);
-	if (ord_table_find(&row, ks_table(r, "terraen"), &m))
-		ord_error_clear();
-	ord_kv_release(&m);
-	return row;
-}
-
-static const struct ord_row *feature_row(const struct ks_rules *r, const char *type)
-{
-	const struct ord_row *row = NULL;
-	struct ord_kv m;
-
-	ord_kv_init(&m);
-	ord_kv_set(&m, "element", type);
-	if (ord_table_find(&row, ks_table(r, "hindringer"), &m))
-		ord_error_clear();
-	ord_kv_release(&m);
-	return row;
-}
-
-static const char *row_name(const struct ord_row *row, const char *lang, const char *def)
-{
-	const char *s;
-
-	if (!row)
-		return def;
-	s = ord_row_str(row, lang && !strcmp(lang, "en") ? "navn_en" : "navn");
-	return s ? s : def;
-}
-
-void ks_map_describe(const struct ks_rules *r, double x, double y, struct ks_text *out)
-{
-	const struct ks_plate *p = ks_map_at(r->map, x, y);
-	const struct ord_row *tr;
-	size_t i;
-
-	if (!r->map)
-		return;
-	if (!p) {
-		int q, rr;
-		ks_map_axial(r->map, x, y, &q, &rr);
-		KS_TF(out, "uden for kortet (plade %d,%d)", "off the map (plate %d,%d)", q, rr);
-		return;
-	}
-	tr = terrain_row(r, p->terrain);
-	ord_buf_addf(&out->da, "%s", row_name(tr, "da", p->terrain));
-	ord_buf_addf(&out->en, "%s", row_name(tr, "en", p->terrain));
-	KS_TF(out, ", højde %d F, plade %d,%d", ", height %d F, plate %d,%d", p->height, p->q, p->r);
-	if (p->name)
-		KS_TF(out, " (%s)", " (%s)", p->name);
-	for (i = 0; i < p->nf; i++) {
-		const struct ord_row *fr = feature_row(r, p->f[i].type);
-		KS_TF(out, "%s%s", "%s%s", i ? ", " : "; ", "");
-		ord_buf_adds(&out->da, row_name(fr, "da", p->f[i].type));
-		ord_buf_adds(&out->en, row_name(fr, "en", p->f[i].type));
-	}
-}
-
-void ks_map_print(const struct ks_rules *r, const struct ord_kv *marks, const char *lang,
-		  struct ord_buf *out)
-{
-	const struct ks_map *m = r->map;
-	int en = lang && !strcmp(lang, "en");
-	int cmin = 0, cmax = 0, rmin = 0, rmax = 0, row;
-	size_t i, j;
-
-	if (!m) {
-		ord_buf_adds(out, en ? "no map: the game was created without one\n"
-				     : "intet kort: spillet er oprettet uden kort\n");
-		return;
-	}
-	for (i = 0; i < m->n; i++) {
-		int c = 2 * m->p[i].q + m->p[i].r;
-		if (!i || c < cmin)
-			cmin = c;
-		if (!i || c > cmax)
-			cmax = c;
-		if (!i || m->p[i].r < rmin)
-			rmin = m->p[i].r;
-		if (!i || m->p[i].r > rmax)
-			rmax = m->p[i].r;
-	}
-	ord_buf_addf(out, en ? "map: %s (%zu plates, " : "kort: %s (%zu plader à ",
-		     m->title ? m->title : "", m->n);
-	ord_tables_fmt(out, m->plate_cm, 0);
-	ord_buf_adds(out, en ? " cm across; x east, y south)\n" : " cm; x mod øst, y mod syd)\n");
-	for (row = rmin; row <= rmax; row++) {
-		struct ord_buf line = ORD_BUF_INIT;
-		ord_buf_addf(&line, "r%+4d  ", row);
-		for (i = 0; i < m->n; i++) {
-			const struct ks_plate *p = &m->p[i];
-			const struct ord_row *tr;
-			size_t col, at;
-			char key[32];
-			const char *tegn;
-			if (p->r != row)
-				continue;
-			col = (size_t)(2 * p->q + p->r - cmin) * 2 + 7;
-			while (line.len < col)
-				ord_buf_addch(&line, ' ');
-			/* a plate's cell may only be written where the line ends
-			 * (cells never overlap: columns step by 4) */
-			at = line.len;
-			(void)at;
-			tr = terrain_row(r, p->terrain);
-			tegn = tr ? ord_row_str(tr, "tegn") : "?";
-			snprintf(key, sizeof(key), "%d,%d", p->q, p->r);
-			ord_buf_addch(&line, marks && ord_kv_get(marks, key) ? '*' : ' ');
-			ord_buf_adds(&line, tegn);
-			if (p->height >= 0 && p->height <= 9)
-				ord_buf_addch(&line, '0' + p->height);
-			else
-				ord_buf_addch(&line, p->height < 0 ? '-' : '+');
-			if (p->nf) {
-				const struct ord_row *fr = feature_row(r, p->f[0].type);
-				ord_buf_adds(&line, fr ? ord_row_str(fr, "tegn") : "?");
-			}
-		}
-		while (line.len && line.buf[line.len - 1] == ' ')
-			line.buf[--line.len] = '\0';
-		ord_buf_add(out, line.buf, line.len);
-		ord_buf_addch(out, '\n');
-		ord_buf_release(&line);
-	}
-	/* the legend, from the Skema */
-	ord_buf_adds(out, en ? "legend:" : "tegnforklaring:");
-	{
-		const struct ord_table *tt = ks_table(r, "terraen"), *ht = ks_table(r, "hindringer");
-		for (i = 0; i < ord_table_nrows(tt); i++)
-			ord_buf_addf(out, " %s %s,", ord_row_str(ord_table_row(tt, i), "tegn"),
-				     row_name(ord_table_row(tt, i), lang, ""));
-		ord_buf_adds(out, en ? " digit: height in F;" : " ciffer: højde i F;");
-		for (i = 0; i < ord_table_nrows(ht); i++)
-			ord_buf_addf(out, " %s %s,", ord_row_str(ord_table_row(ht, i), "tegn"),
-				     row_name(ord_table_row(ht, i), lang, ""));
-		ord_buf_adds(out, en ? " * units\n" : " * enheder\n");
-	}
-	for (i = 0; i < m->n; i++) {
-		const struct ks_plate *p = &m->p[i];
-		if (!p->nf && !p->name)
-			continue;
-		ord_buf_addf(out, "  %d,%d", p->q, p->r);
-		if (p->name)
-			ord_buf_addf(out, " %s", p->name);
-		ord_buf_adds(out, ":");
-		for (j = 0; j < p->nf; j++) {
-			const struct ks_feature *f = &p->f[j];
-			ord_buf_addf(out, "%s %s %s-%s", j ? "," : "",
-				     row_name(feature_row(r, f->type), lang, f->type),
-				     ks_side_name(f->from), ks_side_name(f->to));
-			if (f->width > 0) {
-				ord_buf_addch(out, ' ');
-				ord_tables_fmt(out, f->width, 0);
-				ord_buf_adds(out, " cm");
-			}
-			if (*f->obstacle)
-				ord_buf_addf(out, en ? " (obstacle %s)" : " (hindring %s)",
-					     f->obstacle);
-			if (f->high)
-				ord_buf_adds(out, en ? " (high)" : " (høj)");
-		}
-		ord_buf_addch(out, '\n');
-	}
-	for (i = 0; marks && i < marks->n; i++)
-		ord_buf_addf(out, "  * %s: %s\n", marks->items[i].key, marks->items[i].value);
-}
-
-/* ---- the calculator -------------------------------------------------------------- */
-
-enum arg_type { ARG_INT, ARG_NUM, ARG_WORD, ARG_BOOL, ARG_ZONE, ARG_LANG };
-
-struct arg_spec {
-	const char *key;
-	enum arg_type type;
-	const char *def;   /* NULL: required */
-	const char *table; /* ARG_WORD */
-	const char *attr;
-};
-
-static const struct arg_spec fireunits_args[] = {
-	{ "figurer", ARG_INT, NULL, NULL, NULL },
-	{ "lang", ARG_LANG, "da", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-static const struct arg_spec fire_args[] = {
-	{ "figurer", ARG_INT, NULL, NULL, NULL },
-	{ "maal_figurer", ARG_INT, "100", NULL, NULL },
-	{ "vaaben", ARG_WORD, "musket", "skudzoner", "vaaben" },
-	{ "zone", ARG_ZONE, "", NULL, NULL },
-	{ "afstand", ARG_NUM, "", NULL, NULL },
-	{ "halv", ARG_BOOL, "no", NULL, NULL },
-	{ "lang", ARG_LANG, "da", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-static const struct arg_spec artillery_args[] = {
-	{ "kanoner", ARG_INT, NULL, NULL, NULL },
-	{ "kaliber", ARG_WORD, "6", "artillerizoner", "kaliber" },
-	{ "ammo", ARG_WORD, "SF", "ammunitionstyper", "ammo" },
-	{ "zone", ARG_ZONE, "", NULL, NULL },
-	{ "afstand", ARG_NUM, "", NULL, NULL },
-	{ "halv", ARG_BOOL, "no", NULL, NULL },
-	{ "maal_figurer", ARG_INT, "100", NULL, NULL },
-	{ "maal_artilleri", ARG_BOOL, "no", NULL, NULL },
-	{ "lang", ARG_LANG, "da", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-static const struct arg_spec melee_args[] = {
-	{ "a_figurer", ARG_INT, NULL, NULL, NULL },
-	{ "d_figurer", ARG_INT, NULL, NULL, NULL },
-	{ "a_geledder", ARG_INT, "2", NULL, NULL },
-	{ "d_geledder", ARG_INT, "2", NULL, NULL },
-	{ "forfoelgelse", ARG_BOOL, "no", NULL, NULL },
-	{ "lang", ARG_LANG, "da", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-static const struct arg_spec explosion_args[] = {
-	{ "kampsatser", ARG_NUM, NULL, NULL, NULL },
-	{ "lang", ARG_LANG, "da", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-static const struct arg_spec decimation_args[] = {
-	{ "start", ARG_INT, NULL, NULL, NULL },
-	{ "figurer", ARG_INT, NULL, NULL, NULL },
-	{ "lang", ARG_LANG, "da", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-/* The flag names a modifiers table knows (its when and unless lists). */
-static int table_knows_flag(const struct ks_rules *r, const char *tname, const char *flag)
-{
-	const struct ord_table *tbl = ks_table(r, tname);
-	size_t i;
-
-	for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
-		const struct ord_row *row = ord_table_row(tbl, i);
-		if (word_in(ord_row_attr(row, "when") ? ord_row_attr(row, "when") : "", flag) ||
-		    word_in(ord_row_attr(row, "unless") ? ord_row_attr(row, "unless") : "", flag))
-			return 1;
-	}
-	return 0;
-}
-
-static void table_flags(const struct ks_rules *r, const char *tname, struct ord_buf *out)
-{
-	const struct ord_table *tbl = ks_table(r, tname);
-	size_t i;
-
-	for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
-		const char *lists[2] = { ord_row_attr(ord_table_row(tbl, i), "when"),
-					 ord_row_attr(ord_table_row(tbl, i), "unless") };
-		int k;
-		for (k = 0; k < 2; k++) {
-			const char *p = lists[k];
-			while (p && *p) {
-				char w[128];
-				size_t len = strcspn(p, " ");
-				if (len && len < sizeof(w)) {
-					memcpy(w, p, len);
-					w[len] = '\0';
-					if (!word_in(out->buf, w))
-						ord_buf_addf(out, "%s%s", out->len ? " " : "", w);
-				}
-				p += len;
-				while (*p == ' ')
-					p++;
-			}
-		}
-	}
-}
-
-static int check_arg(const struct ks_rules *r, const struct arg_spec *sp, const char *v)
-{
-	long l;
-	double d;
-
-	switch (sp->type) {
-	case ARG_BOOL:
-		if (ord_parse_bool(v) < 0)
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' is not a flag (expected yes or no)",
-					     sp->key, v);
-		return 0;
-	case ARG_INT:
-		if (ord_parse_long(v, &l) || l < 0 || l > 100000)
-			return ord_error_set(ORD_EUSAGE,
-					     "%s: '%s' is not a whole number (expected 0 or more)",
-					     sp->key, v);
-		return 0;
-	case ARG_NUM:
-		if (!*v)
-			return 0;
-		if (ord_parse_num(v, &d) || d < 0 || d > 1e6)
-			return ord_error_set(ORD_EUSAGE,
-					     "%s: '%s' is not a number (expected 0 or more)",
-					     sp->key, v);
-		return 0;
-	case ARG_ZONE:
-		if (*v && strcmp(v, "I") && strcmp(v, "II") && strcmp(v, "III") && strcmp(v, "K"))
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' (expected I, II, III or K)",
-					     sp->key, v);
-		return 0;
-	case ARG_LANG:
-		if (strcmp(v, "da") && strcmp(v, "en"))
-			return ord_error_set(ORD_EUSAGE, "%s: '%s' (expected da or en)", sp->key, v);
-		return 0;
-	case ARG_WORD: return check_word(r, sp->key, v, sp->table, sp->attr);
-	}
-	return 0;
-}
-
-/* Check the arguments: the spec's keys, and modifier flags of the tables
- * named in `flag_tables` (with the prefix "a_"/"d_" for melee). */
-static int calc_args(struct ord_kv *out, const struct ks_rules *r, const char *what,
-		     const struct arg_spec *spec, const char *const *flag_tables,
-		     const char *const *prefixes, const struct ord_kv *args)
-{
-	struct ord_buf keys = ORD_BUF_INIT;
-	size_t i, j, k, t;
-	int err = 0;
-
-	for (i = 0; args && i < args->n; i++) {
-		const char *key = args->items[i].key, *v = args->items[i].value;
-		int known = 0;
-		for (j = 0; spec[j].key; j++)
-			if (!strcmp(spec[j].key, key))
-				known = 1;
-		if (known)
-			continue;
-		for (k = 0; !known && prefixes[k]; k++) {
-			size_t pl = strlen(prefixes[k]);
-			if (strncmp(key, prefixes[k], pl))
-				continue;
-			for (t = 0; flag_tables[t]; t++)
-				if (table_knows_flag(r, flag_tables[t], key + pl))
-					known = 1;
-		}
-		if (!known) {
-			for (j = 0; spec[j].key; j++)
-				ord_buf_addf(&keys, "%s%s", j ? " " : "", spec[j].key);
-			ord_buf_adds(&keys, ", or a modifier flag:");
-			{
-				struct ord_buf fl = ORD_BUF_INIT;
-				for (t = 0; flag_tables[t]; t++)
-					table_flags(r, flag_tables[t], &fl);
-				for (k = 0; prefixes[k]; k++) {
-					const char *p = fl.buf;
-					while (*p) {
-						size_t len = strcspn(p, " ");
-						ord_buf_addf(&keys, " %s%.*s", prefixes[k],
-							     (int)len, p);
-						p += len;
-						while (*p == ' ')
-							p++;
-					}
-				}
-				ord_buf_release(&fl);
-			}
-			err = ord_error_set(ORD_EUSAGE, "%s: unknown key '%s' (expected %s)", what,
-					    key, keys.buf);
-			goto out;
-		}
-		/* a flag: yes/no, or a number for a per row */
-		if (ord_parse_bool(v) < 0) {
-			double d;
-			if (ord_parse_num(v, &d)) {
-				err = ord_error_set(ORD_EUSAGE,
-						    "%s: '%s' is not a flag (expected yes, no or a number)",
-						    key, v);
-				goto out;
-			}
-		}
-		ord_kv_set(out, key, v);
-	}
-	for (j = 0; spec[j].key; j++) {
-		const char *v = args ? ord_kv_get(args, spec[j].key) : NULL;
-		if (!v)
-			v = spec[j].def;
-		if (!v) {
-			err = ord_error_set(ORD_EUSAGE, "%s: missing (%s needs %s=N)", spec[j].key,
-					    what, spec[j].key);
-			goto out;
-		}
-		if ((err = check_arg(r, &spec[j], v)) != 0)
-			goto out;
-		ord_kv_set(out, spec[j].key, v);
-	}
-out:
-	ord_buf_release(&keys);
-	return err;
-}
-
-struct calc_dice {
-	const int *given;
-	size_t ngiven, used;
-	struct ord_buf rolled, xml;
-};
-
-static int take_die(struct calc_dice *d, int *out, const char *name)
-{
-	int rolled = 0;
-
-	if (d->used < d->ngiven) {
-		*out = d->given[d->used++];
-	} else {
-		if (sodium_init() < 0)
-			return ord_error_set(ORD_ERROR, "cannot initialise libsodium for dice");
-		*out = (int)randombytes_uniform(6) + 1;
-		rolled = 1;
-		ord_buf_addf(&d->rolled, "%s%s d6 = %d", d->rolled.len ? ", " : "", name, *out);
-	}
-	ord_buf_addf(&d->xml, "  <die name=\"%s\" sides=\"6\" rolled=\"%s\">%d</die>\n", name,
-		     rolled ? "yes" : "no", *out);
-	return 0;
-}
-
-static int take3(struct calc_dice *d, int *out, const char *prefix)
-{
-	int i, err;
-
-	for (i = 0; i < 3; i++) {
-		char name[16];
-		snprintf(name, sizeof(name), "%s%d", prefix, i + 1);
-		if ((err = take_die(d, &out[i], name)) != 0)
-			return err;
-	}
-	return 0;
-}
-
-struct calc_out {
-	struct ord_buf plain, xml;
-};
-
-static void put_value(struct calc_out *o, const char *name, const char *value)
-{
-	ord_buf_adds(&o->xml, "  <value name=\"");
-	ord_buf_add_xml(&o->xml, name);
-	ord_buf_adds(&o->xml, "\">");
-	ord_buf_add_xml(&o->xml, value);
-	ord_buf_adds(&o->xml, "</value>\n");
-	ord_buf_addf(&o->plain, "%s%s %s", o->plain.len ? ", " : "", name, value);
-}
-
-static void put_int(struct calc_out *o, const char *name, long v)
-{
-	char b[32];
-
-	snprintf(b, sizeof(b), "%ld", v);
-	put_value(o, name, b);
-}
-
-static void put_num(struct calc_out *o, const char *name, double v)
-{
-	struct ord_buf b = ORD_BUF_INIT;
-
-	ord_tables_fmt(&b, v, 0);
-	put_value(o, name, b.buf);
-	ord_buf_release(&b);
-}
-
-/* Only the flags (keys the spec does not name) of a kv, prefix removed. */
-static void flags_of(const struct ord_kv *kv, const struct arg_spec *spec, const char *prefix,
-		     struct ord_kv *out)
-{
-	size_t i, j, pl = strlen(prefix);
-
-	for (i = 0; i < kv->n; i++) {
-		int is_spec = 0;
-		for (j = 0; spec[j].key; j++)
-			if (!strcmp(spec[j].key, kv->items[i].key))
-				is_spec = 1;
-		if (!is_spec && !strncmp(kv->items[i].key, prefix, pl))
-			ord_kv_set(out, kv->items[i].key + pl, kv->items[i].value);
-	}
-}
-
-static const char *zone_arg(const struct ord_kv *kv)
-{
-	const char *z = ord_kv_get(kv, "zone");
-	return z && *z ? z : NULL;
-}
-
-static int calc_range(const struct ord_kv *kv, const char *zone, double *range)
-{
-	const char *a = ord_kv_get(kv, "afstand");
-
-	*range = 0;
-	if (zone)
-		return 0;
-	if (!a || !*a)
-		return ord_error_set(ORD_EUSAGE, "zone: missing (give zone=I|II|III|K or afstand=CM)");
-	return ord_parse_num(a, range) ? ord_error_set(ORD_EUSAGE, "afstand: not a number") : 0;
-}
-
-int ks_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args, const int *dice,
-	    size_t ndice, int xml, struct ord_buf *out)
-{
-	static const char *const no_tables[] = { NULL };
-	static const char *const fire_tables[] = { "skema_x_tab_a", "skema_x_tab_b",
-						   "skema_x_moral", NULL };
-	static const char *const art_tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
-						  "skema_xv_moral", NULL };
-	static const char *const melee_tables[] = { "skema_xv_naerkamp", NULL };
-	static const char *const plain_prefix[] = { "", NULL };
-	static const char *const melee_prefix[] = { "a_", "d_", NULL };
-	static const char *const whats[] = { "fireunits", "fire",      "artillery",
-					     "melee",     "explosion", "decimation" };
-	const struct ks_rules *r = ks_rules(rules);
-	struct ord_kv kv;
-	struct calc_dice d;
-	struct calc_out o;
-	struct ks_text why;
-	const char *lang = "da";
-	size_t i;
-	int err = 0, need = 0;
-
-	ord_kv_init(&kv);
-	memset(&d, 0, sizeof(d));
-	ord_buf_init(&d.rolled);
-	ord_buf_init(&d.xml);
-	ord_buf_init(&o.plain);
-	ord_buf_init(&o.xml);
-	ks_text_init(&why);
-	for (i = 0; i < ORD_ARRAY_SIZE(whats); i++)
-		if (what && !strcmp(what, whats[i]))
-			break;
-	if (i == ORD_ARRAY_SIZE(whats)) {
-		struct ord_buf names = ORD_BUF_INIT;
-		for (i = 0; i < ORD_ARRAY_SIZE(whats); i++)
-			ord_buf_addf(&names, "%s%s", i ? " " : "", whats[i]);
-		err = ord_error_set(ORD_EUSAGE, "unknown calculation '%s' (expected one of %s)",
-				    what ? what : "", names.buf);
-		ord_buf_release(&names);
-		goto out;
-	}
-	need = !strcmp(what, "fire") || !strcmp(what, "artillery") ? 3
-	       : !strcmp(what, "melee")                            ? 6
-	       : !strcmp(what, "explosion")                        ? 1
-								   : 0;
-	if (ndice > (size_t)need) {
-		err = ord_error_set(ORD_EUSAGE, "dice: %zu given, %s uses %d", ndice, what, need);
-		goto out;
-	}
-	d.given = dice;
-	d.ngiven = ndice;
-
-	if (!strcmp(what, "fireunits")) {
-		int n;
-		if ((err = calc_args(&kv, r, what, fireunits_args, no_tables, plain_prefix, args)) != 0)
-			goto out;
-		n = ks_fire_units(r, (int)ord_kv_get_int(&kv, "figurer", 0), &why);
-		put_int(&o, "fire_units", n);
-	} else if (!strcmp(what, "decimation")) {
-		int s, f, lvl;
-		if ((err = calc_args(&kv, r, what, decimation_args, no_tables, plain_prefix, args)) != 0)
-			goto out;
-		s = (int)ord_kv_get_int(&kv, "start", 0);
-		f = (int)ord_kv_get_int(&kv, "figurer", 0);
-		lvl = ks_decimation(r, s, f);
-		put_int(&o, "level", lvl);
-		put_value(&o, "morale_floor", lvl == 2 ? "U" : lvl == 1 ? "LU" : "OR");
-		KS_TF(&why, "%d af %d figurer tabt", "%d of %d figures lost", s - f, s);
-		if (lvl)
-			KS_TF(&why, ": over %g%%: %s resten af slaget",
-			      ": over %g%%: %s for the rest of the battle",
-			      ks_param(r, lvl == 2 ? "decimering_u_pct" : "decimering_lu_pct"),
-			      lvl == 2 ? "U" : "LU");
-	} else if (!strcmp(what, "fire")) {
-		struct ks_fire_in in;
-		struct ks_fire_out res;
-		struct ord_kv flags;
-		if ((err = calc_args(&kv, r, what, fire_args, fire_tables, plain_prefix, args)) != 0)
-			goto out;
-		memset(&in, 0, sizeof(in));
-		ord_kv_init(&flags);
-		flags_of(&kv, fire_args, "", &flags);
-		in.figures = (int)ord_kv_get_int(&kv, "figurer", 0);
-		in.target_figures = (int)ord_kv_get_int(&kv, "maal_figurer", 0);
-		in.vaaben = ord_kv_get(&kv, "vaaben");
-		in.zone = zone_arg(&kv);
-		in.half = ord_kv_get_bool(&kv, "halv", 0);
-		in.flags = &flags;
-		if ((err = calc_range(&kv, in.zone, &in.range)) == 0 &&
-		    (err = take3(&d, in.dice, "d")) == 0)
-			err = ks_fire(r, &in, &res, &why);
-		ord_kv_release(&flags);
-		if (err)
-			goto out;
-		put_value(&o, "in_range", res.in_range ? "yes" : "no");
-		put_value(&o, "zone", res.zone ? res.zone : "");
-		put_int(&o, "fire_units", res.fire_units);
-		put_num(&o, "loss_total", res.loss_total);
-		put_num(&o, "men_per_unit", res.men_per_unit);
-		put_int(&o, "men", res.men);
-		put_num(&o, "morale_total", res.morale_total);
-		put_value(&o, "morale", ks_moral_name(res.grade_applied));
-	} else if (!strcmp(what, "artillery")) {
-		struct ks_artillery_in in;
-		struct ks_artillery_out res;
-		struct ord_kv flags;
-		if ((err = calc_args(&kv, r, what, artillery_args, art_tables, plain_prefix, args)) != 0)
-			goto out;
-		memset(&in, 0, sizeof(in));
-		ord_kv_init(&flags);
-		flags_of(&kv, artillery_args, "", &flags);
-		in.guns = (int)ord_kv_get_int(&kv, "kanoner", 0);
-		in.kaliber = ord_kv_get(&kv, "kaliber");
-		in.ammo = ord_kv_get(&kv, "ammo");
-		in.zone = zone_arg(&kv);
-		in.half = ord_kv_get_bool(&kv, "halv", 0);
-		in.target_figures = (int)ord_kv_get_int(&kv, "maal_figurer", 0);
-		in.target_artillery = ord_kv_get_bool(&kv, "maal_artilleri", 0);
-		in.flags = &flags;
-		if ((err = calc_range(&kv, in.zone, &in.range)) == 0 &&
-		    (err = take3(&d, in.dice, "d")) == 0)
-			err = ks_artillery(r, &in, &res, &why);
-		ord_kv_release(&flags);
-		if (err)
-			goto out;
-		put_value(&o, "in_range", res.in_range ? "yes" : "no");
-		put_value(&o, "zone", res.zone ? res.zone : "");
-		put_num(&o, "loss_total", res.loss_total);
-		put_num(&o, "men_per_gun", res.men_per_gun);
-		put_int(&o, "men", res.men);
-		put_int(&o, "damaged", res.damaged);
-		put_int(&o, "destroyed", res.destroyed);
-		put_int(&o, "limbers", res.limbers);
-		put_num(&o, "morale_total", res.morale_total);
-		put_value(&o, "morale", ks_moral_name(res.grade_applied));
-	} else if (!strcmp(what, "melee")) {
-		struct ks_melee_in in;
-		struct ks_melee_out res;
-		if ((err = calc_args(&kv, r, what, melee_args, melee_tables, melee_prefix, args)) != 0)
-			goto out;
-		memset(&in, 0, sizeof(in));
-		ord_kv_init(&in.a.flags);
-		ord_kv_init(&in.d.flags);
-		flags_of(&kv, melee_args, "a_", &in.a.flags);
-		flags_of(&kv, melee_args, "d_", &in.d.flags);
-		in.a.figures = (int)ord_kv_get_int(&kv, "a_figurer", 0);
-		in.d.figures = (int)ord_kv_get_int(&kv, "d_figurer", 0);
-		in.a.ranks = (int)ord_kv_get_int(&kv, "a_geledder", 1);
-		in.d.ranks = (int)ord_kv_get_int(&kv, "d_geledder", 1);
-		in.pursuit = ord_kv_get_bool(&kv, "forfoelgelse", 0);
-		/* the numbers flags unless given */
-		if (!ord_kv_get(&in.a.flags, "pct_flere") && !ord_kv_get(&in.a.flags, "gange_2"))
-			ks_melee_numbers(r, in.a.figures, in.d.figures, &in.a.flags);
-		if (!ord_kv_get(&in.d.flags, "pct_flere") && !ord_kv_get(&in.d.flags, "gange_2"))
-			ks_melee_numbers(r, in.d.figures, in.a.figures, &in.d.flags);
-		if ((err = take3(&d, in.a.dice, "a")) == 0 && (err = take3(&d, in.d.dice, "d")) == 0)
-			err = ks_melee(r, &in, &res, &why);
-		ord_kv_release(&in.a.flags);
-		ord_kv_release(&in.d.flags);
-		if (err)
-			goto out;
-		put_value(&o, "winner", res.winner == 1 ? "a" : res.winner == 2 ? "d" : "none");
-		put_num(&o, "total_a", res.total_a);
-		put_num(&o, "total_d", res.total_d);
-		put_int(&o, "difference", res.difference);
-		put_int(&o, "product", res.product);
-		put_value(&o, "morale", ks_moral_name(res.grade));
-		put_int(&o, "men_a", res.men_a);
-		put_int(&o, "men_d", res.men_d);
-		put_int(&o, "prisoners_a", res.prisoners_a);
-		put_int(&o, "prisoners_d", res.prisoners_d);
-	} else {
-		double share;
-		int units, die;
-		if ((err = calc_args(&kv, r, what, explosion_args, no_tables, plain_prefix, args)) != 0 ||
-		    (err = take_die(&d, &die, "d1")) != 0 ||
-		    (err = ks_explosion(r, die, ord_kv_get_num(&kv, "kampsatser", 0), &share,
-					&units, &why)) != 0)
-			goto out;
-		put_num(&o, "share", share);
-		put_int(&o, "fire_units", units);
-	}
-	lang = ord_kv_get(&kv, "lang") ? ord_kv_get(&kv, "lang") : "da";
-	put_value(&o, "provisional", why.prov.len ? "yes" : "no");
-	ks_text_mark(&why);
-	if (xml) {
-		ord_buf_addf(out, "<calc ruleset=\"krigsspil\" what=\"%s\">\n", what);
-		ord_buf_add(out, o.xml.buf, o.xml.len);
-		ord_buf_add(out, d.xml.buf, d.xml.len);
-		ord_buf_adds(out, "  <explanation lang=\"da\">");
-		ord_buf_add_xml(out, why.da.buf);
-		ord_buf_adds(out, "</explanation>\n  <explanation lang=\"en\">");
-		ord_buf_add_xml(out, why.en.buf);
-		ord_buf_adds(out, "</explanation>\n</calc>\n");
-	} else {
-		ord_buf_add(out, o.plain.buf, o.plain.len);
-		ord_buf_addf(out, " (%s)\n", ks_text_lang(&why, lang));
-		if (d.rolled.len)
-			ord_buf_addf(out, "%s: %s\n",
-				     strcmp(lang, "en") ? "terninger kastet" : "dice rolled",
-				     d.rolled.buf);
-	}
-out:
-	ord_kv_release(&kv);
-	ord_buf_release(&d.rolled);
-	ord_buf_release(&d.xml);
-	ord_buf_release(&o.plain);
-	ord_buf_release(&o.xml);
-	ks_text_release(&why);
-	return err;
-}
-
-int ks_print_tables(struct ord_rules *rules, const char *table, struct ord_buf *out)
-{
-	const struct ks_rules *r = ks_rules(rules);
-	int err;
-
-	if (table && (!strcmp(table, "kort") || !strcmp(table, "map"))) {
-		ks_map_print(r, NULL, !strcmp(table, "map") ? "en" : "da", out);
-		return 0;
-	}
-	err = ord_tables_print(r->tables, table, out);
-	if (err == ORD_ENOTFOUND && table)
-		return ord_error_set(ORD_ENOTFOUND, "%s (or kort for the map)", ord_error_last());
 	return err;
 }

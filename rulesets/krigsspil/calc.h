@@ -25,6 +25,11 @@
 #include "rulesets/krigsspil/map.h"
 #include "ruleset.h"
 
+/* The Skema tables are read with the sum of three dice ("3d6"): it is the
+ * shape of the tables (their rows run from the least three dice give),
+ * not a number a club changes; the die's faces are the tables' terning. */
+#define KS_DICE 3
+
 /* The module's loaded rules: the Skema and, when the game has one, the map. */
 struct ks_rules {
 	struct ord_tables *tables; /* the validated Skema */
@@ -69,11 +74,19 @@ void ks_text_used(struct ks_text *t, const struct ord_table *tbl);
 /* Append " [foreløbig tabel: a, b]" / " [provisional table: a, b]" when any
  * provisional table was used. */
 void ks_text_mark(struct ks_text *t);
-/* The form a game stores: "⟦da⟧DANISH⟦en⟧ENGLISH⟦⟧" (the report command
- * picks one language, rulesets/krigsspil/README.md "Languages"). */
-void ks_text_both(const struct ks_text *t, struct ord_buf *out);
-/* One language: "da" or "en". */
-const char *ks_text_lang(const struct ks_text *t, const char *lang);
+/* Both languages as the core takes them (ord_ctx_result_texts): "da"
+ * then "en"; ks_text_write writes them into a report (ord_texts_add). */
+void ks_text_langs(const struct ks_text *t, struct ord_kv *texts);
+void ks_text_write(const struct ks_text *t, struct ord_buf *out);
+
+/* A share as the rules write it: ¼ ½ ¾, else the number. */
+void ks_fmt_part(struct ord_buf *b, double v);
+/* A number in an explanation ("−3", "1.5"), in one language or both. */
+void ks_num(struct ord_buf *b, double v);
+void ks_text_num(struct ks_text *t, double v);
+
+/* The faces of the die (the parameter terning). */
+int ks_die(const struct ks_rules *r);
 
 /* ---- morale grades -------------------------------------------------------- */
 
@@ -118,9 +131,10 @@ int ks_stragglers(const struct ks_rules *r, int figures);
 int ks_figures_after(const struct ks_rules *r, int start_figures, long men_lost);
 
 /* The morale result a unit of `figures` takes when the fire could affect
- * only `affected` of them: the full grade when at least half are affected,
- * else one grade less (14: "en grad mindre mod resten af enheden"). */
-int ks_morale_capped(int grade, int figures, int affected);
+ * only `affected` of them: the full grade when at least moral_fuld_andel
+ * of them are affected, else one grade less (14: "en grad mindre mod
+ * resten af enheden"). */
+int ks_morale_capped(const struct ks_rules *r, int grade, int figures, int affected);
 
 /* ---- small-arms fire (14, Skema X) ------------------------------------- */
 
@@ -131,7 +145,7 @@ struct ks_fire_in {
 	const char *zone;           /* I, II, III; NULL: from range */
 	double range;               /* cm, when zone is NULL */
 	int half;                   /* half a turn: losses halved */
-	int dice[3];                /* 3d6 */
+	int dice[KS_DICE];          /* 3d6 */
 	const struct ord_kv *flags; /* modifier flags (yes/no, per counts) */
 };
 
@@ -164,7 +178,7 @@ struct ks_artillery_in {
 	int half;
 	int target_figures;
 	int target_artillery; /* materiel losses instead of men */
-	int dice[3];
+	int dice[KS_DICE];
 	const struct ord_kv *flags;
 };
 
@@ -192,7 +206,7 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, 
 struct ks_melee_side {
 	int figures; /* figures engaged (within 18 cm; 30 for rifles) */
 	int ranks;   /* ranks engaged (chain = 1), at most geledder_max */
-	int dice[3];
+	int dice[KS_DICE];
 	struct ord_kv flags; /* this side's modifier flags (initialised by the caller) */
 };
 

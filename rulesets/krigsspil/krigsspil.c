@@ -4,56 +4,49 @@
  * EXTRACT.md A2), with orders in the ordre notation (orders/ordre/) and
  * the provisional Skema of skema.xml, on an optional hex map.
  *
- * This file declares the module (phases, unit attributes, events), reads
- * units, fills their first state and describes them for the reports;
- * validate.c checks sheets and events, resolve.c resolves the phases,
- * calc.c holds the computations on the tables, map.c the map.
- * rulesets/krigsspil/README.md explains the decisions (the map, the
- * languages, the readings of lost rules).
+ * This file holds the rules' decisions (below), declares the module (its
+ * phases, the unit attributes a scenario gives, the referee's events, the
+ * unit state) and fills a unit's first state.  units.c reads units and
+ * orders for the module's files (ks.h), validate.c checks sheets and
+ * events, resolve.c resolves the phases, report.c describes units; the
+ * Skema is loaded by skema.c and computed by calc.c (calc.h), the map is
+ * map.c.  rulesets/krigsspil/README.md explains the decisions at length.
  *
- * Unit state keys (integers unless said; a turn of 0 means never):
- *   figurer, tab_mand, fanger, efternoelere   strength: figures now; men
- *                                            lost, men given up as
- *                                            prisoners, figures straggled
- *   valeur                                   valeur now (start: attribute)
- *   moral, moral_til, moral_grund            state OR LU U FU, the half turn
- *                                            it lasts through (0: until
- *                                            reorganised), why (a word)
- *   moral_traek                              turn the state was last set
- *   decimering                               0, 1 (>25% lost), 2 (>50%)
- *   formation                                current formation
- *   prodset, klargjort                       artillery: af|paa, 0|1
- *   kampsatser                               infantry and cavalry (decimal)
- *   ks_fuldkugle, ks_kardaesk, ks_shrapnel   artillery ammunition pools
- *   kanoner, beskadiget, oedelagt, prods_tab guns serviceable, damaged,
- *                                            destroyed; limbers lost
- *   foerste_salve, foerste_storm             1 while unused
- *   stormmarch_start, stormmarch_sidst       first and last turn of the
- *                                            last stormmarch
- *   loeb_sidst, prolong_sidst                turn of the last løb, prolonge
- *   march_i_traek, march_sidst               limbered artillery in line:
- *                                            turns marched in a row
- *   skoed, skoed_helt, skoed_paa             turn it fired, fired a whole
- *                                            turn; the unit it fired at
- *   bevaeget                                 turn it moved or changed formation
- *   kamp_traek, naerkamp_traek, nabo_traek,  cavalry: engaged turns since
- *   hvil_traek                               rest, last melee, last turn as a
- *                                            neighbour in one, rest in a row
- *   fu_ekstra                                cavalry that fled without
- *                                            stormmarch: FU through this turn
- *   flugt_traek, forfoelget_traek,           turns fleeing, pursued in a
- *   forfoelget_sidst, fanger_traek           row, last pursued, last gave
- *                                            prisoners
- *   vandt_fu_traek, hvilede_traek            decimation exceptions this turn
- *   sidst_rolle                              angriber | forsvarer
- *   angreb_maal, angreb_traek, angreb_storm  declared attack this turn
- *   stoetter, stoette_rolle, stoette_traek   declared support this turn
- *   reaktion, reaktion_traek                 declared defence this turn
- *   indskudt_paa                             the target a battery has ranged on
- *   britisk_kontrol_til, britisk_forfoelg_til, britisk_maal
- *                                            British cavalry out of control
- *   overgivet, fjernet                       1: out of the game
- *   x, y                                     position in cm (decimal)
+ * The unit state keys are declared in state_keys below (their types and
+ * what each holds); ks_st and friends read and write them through the
+ * core's ord_state_*, which refuse a key not declared.
+ *
+ * Rules decisions (where the text is silent, ambiguous or lost; every
+ * number is the Skema's, these are about what applies when):
+ *  K1  The map is the game's rules document: `load` takes a Skema or a map
+ *      that may carry its own <tables> (README "The map").
+ *  K2  Morale lasts in half turns: LU during and lu_efter_halve_traek half
+ *      turns after a change of formation or front, an obstacle or løb
+ *      (12.1, 13); U for the rest of the turn after a cancelled attack
+ *      (16.6); fire and melee results last until reorganised.
+ *  K3  Reorganisation (its rules are lost): a unit in U or FU that is not
+ *      disturbed rallies reorganisering_grader grades a turn; one over
+ *      decimering_u_pct lost stays in U (6.7).
+ *  K4  Decimation is for the rest of the battle and not for artillery; its
+ *      LU is lifted in a turn the unit rested or won a melee that sent its
+ *      enemy into FU (6.7).
+ *  K5  Losses are men (mand_pr_figur a figure): whole figures removed, the
+ *      rest carried; a battery's crew does not count (1.3): fire on a
+ *      battery is materiel, and a limber destroyed may explode (10.2).
+ *  K6  Partial fire: the full morale grade when the fire can reach at least
+ *      moral_fuld_andel of the target, else one grade less (14).
+ *  K7  Fire is simultaneous: every unit fires with its strength before the
+ *      fire; a battery that fires at a target has ranged on it (15).
+ *  K8  A melee tie: both sides take the tie row of Skema XX and the melee
+ *      goes on (ours: the text has no tie).
+ *  K9  An order change (ÆNDR) is judged from the sheet: with no standing
+ *      order written the cause is taken to lie in the last turn (4.3.4).
+ *  K10 What the module cannot see on the table (flank, rear, cover, smoke)
+ *      the referee gives as flags named by the modifier tables.
+ *  K11 Dice are asked for in the order of the events (resolve.c, README
+ *      "Dice"), so a fixed-dice game takes them in that order.
+ *  NEEDSWORK: merging and splitting, march lengths of moves, blocking and
+ *  the town and wood rules are the referee's (README "Not done").
  */
 #include <math.h>
 #include <stdio.h>
@@ -61,6 +54,8 @@
 #include <string.h>
 
 #include "rulesets/krigsspil/ks.h"
+
+extern const struct ord_ruleset ord_ruleset_krigsspil;
 
 /* ---- declarations: phases, attributes, events ---- */
 
@@ -209,13 +204,13 @@ static const struct ord_key_spec naerkamp_keys[] = {
 	{ "angriber", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the attacker" },
 	{ "forsvarer", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the defender" },
 	{ "a_figurer", ORD_KEY_INT, 0, NULL, 0, 10000, NULL,
-	  "attacker's figures within 18 cm (default all)" },
+	  "attacker's figures within naerkamp_afstand_cm (default all)" },
 	{ "d_figurer", ORD_KEY_INT, 0, NULL, 0, 10000, NULL,
-	  "defender's figures within 18 cm (default all)" },
-	{ "a_geledder", ORD_KEY_INT, 0, NULL, 1, 6, NULL,
-	  "attacker's ranks engaged (default by formation)" },
-	{ "d_geledder", ORD_KEY_INT, 0, NULL, 1, 6, NULL,
-	  "defender's ranks engaged (default by formation)" },
+	  "defender's figures within naerkamp_afstand_cm (default all)" },
+	{ "a_geledder", ORD_KEY_INT, 0, NULL, 1, 100, NULL,
+	  "attacker's ranks engaged (default by formation; at most geledder_max count)" },
+	{ "d_geledder", ORD_KEY_INT, 0, NULL, 1, 100, NULL,
+	  "defender's ranks engaged (default by formation; at most geledder_max count)" },
 	FLAG_KEY("a_flag", "attacker's modifier flags: flanke,ryg,..."),
 	FLAG_KEY("d_flag", "defender's modifier flags: hindring_ii,daekning_god,..."),
 	{ "forfoelgelse", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a pursuit attack on a unit in FU" },
@@ -252,380 +247,96 @@ const struct ord_event_kind ks_events[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-/* ---- units ---- */
+/* A unit's state (ruleset.h, "a unit's state"): integers unless said; a
+ * turn of 0 means never; h is a half turn (ks.h). */
+#define INT(k, help)                      \
+	{                                 \
+		k, ORD_KEY_INT, "0", help \
+	}
+#define NUM(k, help)                      \
+	{                                 \
+		k, ORD_KEY_NUM, "0", help \
+	}
+#define STR(k, help)                     \
+	{                                \
+		k, ORD_KEY_STR, "", help \
+	}
+static const struct ord_state_key state_keys[] = {
+	INT("figurer", "figures now"),
+	INT("tab_mand", "men lost (killed and wounded)"),
+	INT("fanger", "men given up as prisoners"),
+	INT("efternoelere", "figures straggled"),
+	INT("valeur", "valeur now (start: the attribute)"),
+	STR("moral", "morale state OR LU U FU"),
+	INT("moral_til", "the half turn the state lasts through (0: until reorganised)"),
+	STR("moral_grund", "why (a word: formationsændring, ild, ...)"),
+	INT("moral_traek", "the turn the state was last set"),
+	INT("decimering", "0, 1 (over decimering_lu_pct lost), 2 (over decimering_u_pct)"),
+	STR("formation", "the formation now"),
+	STR("prodset", "artillery: af (unlimbered) or paa (limbered)"),
+	INT("klargjort", "artillery: 1 when the guns are made ready"),
+	NUM("kampsatser", "infantry and cavalry: ammunition left"),
+	NUM("ks_fuldkugle", "artillery: roundshot and shell left"),
+	NUM("ks_kardaesk", "artillery: canister left"),
+	NUM("ks_shrapnel", "artillery: shrapnel left"),
+	INT("kanoner", "artillery: serviceable guns"),
+	INT("beskadiget", "artillery: damaged guns"),
+	INT("oedelagt", "artillery: destroyed guns"),
+	INT("prods_tab", "artillery: limbers lost"),
+	INT("foerste_salve", "1 while its first volley is unused"),
+	INT("foerste_storm", "1 while its first charge at the gallop is unused"),
+	INT("stormmarch_start", "the first turn of its last stormmarch"),
+	INT("stormmarch_sidst", "the last turn of its last stormmarch"),
+	INT("loeb_sidst", "the turn of its last løb"),
+	INT("prolong_sidst", "the turn of its last prolonge"),
+	INT("march_i_traek", "limbered artillery in line: turns marched in a row"),
+	INT("march_sidst", "limbered artillery in line: the last turn it marched"),
+	INT("skoed", "the turn it fired"),
+	INT("skoed_helt", "the turn it fired a whole turn"),
+	STR("skoed_paa", "the unit it fired at"),
+	INT("bevaeget", "the turn it moved or changed formation"),
+	INT("kamp_traek", "cavalry: turns engaged since it rested"),
+	INT("naerkamp_traek", "the turn of its last melee"),
+	INT("nabo_traek", "cavalry: the last turn it was a neighbour in a melee"),
+	INT("hvil_traek", "turns rested in a row"),
+	INT("fu_ekstra", "cavalry that fled without stormmarch: FU through this turn"),
+	INT("flugt_traek", "turns fleeing"),
+	INT("forfoelget_traek", "turns pursued in a row"),
+	INT("forfoelget_sidst", "the last turn it was pursued"),
+	INT("fanger_traek", "the last turn it gave prisoners"),
+	INT("vandt_fu_traek", "the turn it won a melee that sent the loser into FU"),
+	INT("hvilede_traek", "the turn it rested"),
+	STR("sidst_rolle", "its role in its last melee: angriber or forsvarer"),
+	STR("angreb_maal", "the target of the attack declared this turn"),
+	INT("angreb_traek", "the turn it declared an attack"),
+	INT("angreb_storm", "1 when that attack is at stormmarch"),
+	STR("stoetter", "the unit it supports this turn"),
+	STR("stoette_rolle", "its support's role: traefning or nabo"),
+	INT("stoette_traek", "the turn it declared a support"),
+	STR("reaktion", "its declared defence: forsvar modangreb tilbagetog"),
+	INT("reaktion_traek", "the turn it declared a defence"),
+	STR("indskudt_paa", "the target a battery has ranged on"),
+	INT("britisk_kontrol_til", "British cavalry out of control through this turn"),
+	INT("britisk_forfoelg_til", "British cavalry pursuing through this turn"),
+	STR("britisk_maal", "the unit British cavalry pursues"),
+	INT("overgivet", "1: surrendered, out of the game"),
+	INT("fjernet", "1: lost and removed from the game"),
+	NUM("x", "position east in cm (absent: no position)"),
+	NUM("y", "position south in cm"),
+	{ NULL, 0, NULL, NULL },
+};
 
-struct ks_rules *ks_r(struct ord_ctx *ctx)
-{
-	return ks_rules(ord_ctx_rules(ctx));
-}
+/* ---- load, units ---- */
 
-long ks_st(const struct ord_unit *u, const char *key)
-{
-	return ord_kv_get_int(&u->state, key, 0);
-}
-
-double ks_st_num(const struct ord_unit *u, const char *key)
-{
-	return ord_kv_get_num(&u->state, key, 0);
-}
-
-void ks_st_set(struct ord_unit *u, const char *key, long v)
-{
-	ord_kv_set_int(&u->state, key, v);
-}
-
-void ks_st_set_num(struct ord_unit *u, const char *key, double v)
+/* A number of the first state, written as the state writes numbers. */
+static void init_num(struct ord_kv *init, const char *key, double v)
 {
 	struct ord_buf b = ORD_BUF_INIT;
 
 	ord_tables_fmt(&b, v, 0);
-	ord_kv_set(&u->state, key, b.buf);
+	ord_kv_set(init, key, b.buf);
 	ord_buf_release(&b);
 }
-
-const char *ks_st_str(const struct ord_unit *u, const char *key)
-{
-	const char *s = ord_kv_get(&u->state, key);
-	return s ? s : "";
-}
-
-const char *ks_art(const struct ord_unit *u)
-{
-	const char *a = ord_kv_get(&u->attrs, "art");
-	return a ? a : "";
-}
-
-const char *ks_vaaben(struct ord_ctx *ctx, const struct ord_unit *u)
-{
-	return ks_arm_vaaben(ks_r(ctx), ks_art(u));
-}
-
-const char *ks_klasse(struct ord_ctx *ctx, const struct ord_unit *u)
-{
-	const struct ord_row *row;
-
-	if (ks_arm(ks_r(ctx), ks_art(u), &row)) {
-		ord_error_clear();
-		return "";
-	}
-	return ord_row_str(row, "klasse");
-}
-
-int ks_is(struct ord_ctx *ctx, const struct ord_unit *u, const char *vaaben)
-{
-	return !strcmp(ks_vaaben(ctx, u), vaaben);
-}
-
-const char *ks_form(const struct ord_unit *u)
-{
-	const char *f = ord_kv_get(&u->state, "formation");
-	return f && *f ? f : "linie";
-}
-
-int ks_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation)
-{
-	return ks_formation_closed(ks_r(ctx), formation ? formation : ks_form(u), ks_vaaben(ctx, u));
-}
-
-int ks_british(const struct ord_unit *u)
-{
-	const char *n = ord_kv_get(&u->attrs, "nation");
-	return n && (!strcmp(n, "britisk") || !strcmp(n, "engelsk"));
-}
-
-int ks_pieces(struct ord_ctx *ctx, const struct ord_unit *u)
-{
-	double per = ks_param(ks_r(ctx), "kanoner_pr_piece");
-	long guns = ord_kv_get_int(&u->attrs, "kanoner", 0);
-
-	return per > 0 ? (int)ceil(guns / per) : (int)guns;
-}
-
-int ks_figures(struct ord_ctx *ctx, const struct ord_unit *u)
-{
-	if (ks_is(ctx, u, "artilleri")) {
-		long guns = ks_st(u, "kanoner");
-		double per = ks_param(ks_r(ctx), "kanoner_pr_piece");
-		int pieces = per > 0 ? (int)ceil(guns / per) : (int)guns;
-		return pieces * (int)ks_param(ks_r(ctx), "besaetning_figurer_pr_piece");
-	}
-	return (int)ks_st(u, "figurer");
-}
-
-int ks_start_figures(struct ord_ctx *ctx, const struct ord_unit *u)
-{
-	if (ks_is(ctx, u, "artilleri"))
-		return ks_pieces(ctx, u) * (int)ks_param(ks_r(ctx), "besaetning_figurer_pr_piece");
-	return (int)ord_kv_get_int(&u->attrs, "figurer", 0);
-}
-
-int ks_gone(const struct ord_unit *u)
-{
-	return ks_st(u, "overgivet") || ks_st(u, "fjernet");
-}
-
-const char *ks_reason(const char *why, const char *lang)
-{
-	static const char *const words[][2] = {
-		{ "formationsændring", "change of formation" },
-		{ "frontændring", "change of front" },
-		{ "hindring", "obstacle" },
-		{ "løb", "løb" },
-		{ "stormmarch", "stormmarch" },
-		{ "ild", "fire" },
-		{ "nærkamp", "melee" },
-		{ "fortrydelse", "cancelled attack" },
-		{ "ubedækket", "unescorted" },
-		{ "eksplosion", "explosion" },
-		{ "forsvarsild", "defensive fire" },
-		{ "start", "at the start" },
-	};
-	size_t i;
-
-	if (!why || !lang || strcmp(lang, "en"))
-		return why ? why : "";
-	for (i = 0; i < ORD_ARRAY_SIZE(words); i++)
-		if (!strcmp(why, words[i][0]))
-			return words[i][1];
-	return why;
-}
-
-const char *ks_formation_name(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation,
-			      const char *lang)
-{
-	const struct ord_row *row;
-
-	if (ks_formation(ks_r(ctx), formation, ks_vaaben(ctx, u), &row)) {
-		ord_error_clear();
-		return formation;
-	}
-	return ord_row_str(row, lang && !strcmp(lang, "en") ? "navn_en" : "navn");
-}
-
-int ks_half(struct ord_ctx *ctx, int second_half)
-{
-	return 2 * ord_ctx_turn(ctx) + (second_half ? 1 : 0);
-}
-
-int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_text *why)
-{
-	int grade = ks_moral_parse(ks_st_str(u, "moral"));
-	long til = ks_st(u, "moral_til");
-	long dec = ks_st(u, "decimering");
-	int turn = ord_ctx_turn(ctx);
-
-	if (grade < 0)
-		grade = KS_OR;
-	if (grade > KS_OR && til && til < h)
-		grade = KS_OR;
-	if (why && grade > KS_OR) {
-		const char *g = ks_st_str(u, "moral_grund");
-		ord_buf_addf(&why->da, "%s%s", g, *g ? ", " : "");
-		ord_buf_addf(&why->en, "%s%s", ks_reason(g, "en"), *g ? ", " : "");
-		if (til) {
-			ord_buf_addf(&why->da, "til %s træk %ld",
-				     til % 2 ? "slutningen af" : "midt i", til / 2);
-			ord_buf_addf(&why->en, "until %s of turn %ld",
-				     til % 2 ? "the end" : "the middle", til / 2);
-		} else {
-			ks_text_add(why, "til den reorganiseres", "until reorganised");
-		}
-	}
-	/* decimation: LU (or U) for the rest of the battle, except in a turn
-	 * the unit rested or won a melee that sent its enemy into FU (6.7) */
-	if (dec && !ks_is(ctx, u, "artilleri")) {
-		int floor_grade = dec >= 2 ? KS_U : KS_LU;
-		int excused = dec == 1 && (ks_st(u, "vandt_fu_traek") == turn ||
-					   ks_st(u, "hvilede_traek") == turn);
-		if (!excused && floor_grade > grade) {
-			grade = floor_grade;
-			if (why)
-				ks_text_add(why, "decimeret, resten af slaget",
-					    "decimated, for the rest of the battle");
-		}
-	}
-	/* cossacks in close order but march column are LU (8.5) */
-	if (!strcmp(ks_art(u), "kosakker") && grade < KS_LU && ks_closed(ctx, u, NULL) &&
-	    strcmp(ks_form(u), "marchkolonne")) {
-		grade = KS_LU;
-		if (why)
-			ks_text_add(why, "kosakker i sluttet formation", "cossacks in close order");
-	}
-	return grade;
-}
-
-int ks_moral_now(struct ord_ctx *ctx, const struct ord_unit *u)
-{
-	return ks_moral_at(ctx, u, ks_half(ctx, 0), NULL);
-}
-
-void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until, const char *why)
-{
-	int cur = ks_moral_parse(ks_st_str(u, "moral"));
-	long til = ks_st(u, "moral_til");
-	int h = ks_half(ctx, 0);
-
-	if (cur < 0 || (cur > KS_OR && til && til < h))
-		cur = KS_OR;
-	if (grade < cur)
-		return;
-	if (grade == cur && cur > KS_OR && (!til || (until && until <= til)))
-		return; /* already as bad for as long */
-	ord_kv_set(&u->state, "moral", ks_moral_name(grade));
-	ks_st_set(u, "moral_til", grade == KS_OR ? 0 : until);
-	ord_kv_set(&u->state, "moral_grund", why ? why : "");
-	ks_st_set(u, "moral_traek", ord_ctx_turn(ctx));
-}
-
-void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisoners)
-{
-	struct ks_rules *r = ks_r(ctx);
-	long lost, before;
-	int start;
-
-	if (men < 0)
-		men = 0;
-	if (prisoners < 0)
-		prisoners = 0;
-	if (!men && !prisoners)
-		return;
-	ks_st_set(u, "tab_mand", ks_st(u, "tab_mand") + men);
-	ks_st_set(u, "fanger", ks_st(u, "fanger") + prisoners);
-	if (prisoners)
-		ks_st_set(u, "fanger_traek", ord_ctx_turn(ctx));
-	if (ks_is(ctx, u, "artilleri"))
-		return; /* a battery's crew does not count (1.3): materiel instead */
-	start = (int)ord_kv_get_int(&u->attrs, "figurer", 0);
-	lost = ks_st(u, "tab_mand") + ks_st(u, "fanger");
-	before = ks_st(u, "figurer");
-	{
-		int now = ks_figures_after(r, start, lost) - (int)ks_st(u, "efternoelere");
-		if (now < 0)
-			now = 0;
-		if (now > before)
-			now = (int)before;
-		ks_st_set(u, "figurer", now);
-	}
-}
-
-/* ---- orders: the ordre notation's groups ---- */
-
-size_t ks_groups(const struct ord_order *o, struct ks_group *g, size_t max)
-{
-	size_t i, n = 0;
-	int after = 0;
-
-	for (i = 0; o && i < o->ntok; i++) {
-		const struct ord_token *t = &o->tok[i];
-		if (t->kind == ORD_TOK_CODE) {
-			if (n && n <= max)
-				g[n - 1].end = i;
-			if (!strcmp(t->value, "ordreaendring"))
-				after = 1;
-			if (n < max) {
-				g[n].code = t->value;
-				g[n].tok = t;
-				g[n].first = i;
-				g[n].end = o->ntok;
-				g[n].after_change = after && strcmp(t->value, "ordreaendring");
-			}
-			n++;
-		}
-	}
-	if (n && n <= max)
-		g[n - 1].end = o->ntok;
-	return n < max ? n : max;
-}
-
-const char *ks_grp_arg(const struct ord_order *o, const struct ks_group *g, const char *slot)
-{
-	size_t i;
-
-	for (i = g->first; i < g->end; i++)
-		if (o->tok[i].kind == ORD_TOK_ARG && o->tok[i].arg && !strcmp(o->tok[i].arg, slot))
-			return o->tok[i].value;
-	return NULL;
-}
-
-const struct ord_token *ks_grp_tok(const struct ord_order *o, const struct ks_group *g,
-				   enum ord_tok_kind kind)
-{
-	size_t i;
-
-	for (i = g->first; i < g->end; i++)
-		if (o->tok[i].kind == kind)
-			return &o->tok[i];
-	return NULL;
-}
-
-int ks_grp_quarters(const struct ord_order *o, const struct ks_group *g)
-{
-	static const char *const whole[] = { "march",           "stormmarch", "tilbagetog",
-					     "prolongering",    "skydning",   "artilleriskydning",
-					     "forsvarsskydning" };
-	const struct ord_token *f = ks_grp_tok(o, g, ORD_TOK_FRAC);
-	size_t i;
-
-	if (f)
-		return f->num;
-	if (!strcmp(g->code, "loeb") || !strcmp(g->code, "indskydning"))
-		return 2;
-	for (i = 0; i < ORD_ARRAY_SIZE(whole); i++)
-		if (!strcmp(g->code, whole[i]))
-			return 4;
-	return 0;
-}
-
-int ks_grp_hex(const struct ord_order *o, const struct ks_group *g, int *q, int *r)
-{
-	const char *h = ks_grp_arg(o, g, "hex");
-
-	return h && sscanf(h, "%d,%d", q, r) == 2;
-}
-
-const struct ks_group *ks_find(const struct ks_group *g, size_t n, const char *code)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(g[i].code, code))
-			return &g[i];
-	return NULL;
-}
-
-void ks_grp_formation(const struct ord_order *o, const struct ks_group *g, char *out, size_t n)
-{
-	const char *f = ks_grp_arg(o, g, "formation"), *d = ks_grp_arg(o, g, "density");
-
-	if (!f)
-		f = "";
-	if (!strcmp(f, "skyttekaede") || !strcmp(f, "svaerm"))
-		snprintf(out, n, "%s_%s", f, d ? d : "taet");
-	else
-		snprintf(out, n, "%s", f);
-}
-
-int ks_ordered(struct ord_ctx *ctx, const struct ord_unit *u, const char *code)
-{
-	const struct ord_order *o = ord_ctx_order(ctx, u);
-	struct ks_group g[KS_MAX_GROUPS];
-	size_t n = ks_groups(o, g, KS_MAX_GROUPS);
-
-	return ks_find(g, n, code) != NULL;
-}
-
-void ks_result(struct ord_ctx *ctx, unsigned seq, const struct ord_unit *u,
-	       const struct ord_kv *vals, struct ks_text *t)
-{
-	struct ord_buf b = ORD_BUF_INIT;
-
-	ks_text_mark(t);
-	ks_text_both(t, &b);
-	ord_ctx_result(ctx, seq, u ? u->id : "", vals, "%s", b.buf);
-	ord_buf_release(&b);
-}
-
-/* ---- load, units ---- */
 
 static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_diag *diag)
 {
@@ -638,6 +349,8 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 	long how = ord_kv_get_int(&u->attrs, "haubitser", 0);
 	long gh = ord_kv_get_int(&u->attrs, "kanonhaubitser", 0);
 	size_t before = diag->n;
+	struct ord_kv init;
+	int err;
 
 	if (ks_arm(r, art, &arm)) {
 		ord_diag_add(diag, 0, 0, u->id, "6.1", "%s", ord_error_last());
@@ -672,34 +385,34 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 	if (diag->n > before)
 		return ORD_EBADDATA;
 
-	ks_st_set(u, "figurer", strcmp(vaaben, "artilleri") ? fig : 0);
-	ks_st_set(u, "tab_mand", 0);
-	ks_st_set(u, "fanger", 0);
-	ks_st_set(u, "efternoelere", 0);
-	ord_kv_set(&u->state, "valeur",
-		   ord_kv_get(&u->attrs, "valeur") ? ord_kv_get(&u->attrs, "valeur") : "6");
+	ord_kv_init(&init);
+	ord_kv_set_int(&init, "figurer", strcmp(vaaben, "artilleri") ? fig : 0);
+	ord_kv_set_int(&init, "tab_mand", 0);
+	ord_kv_set_int(&init, "fanger", 0);
+	ord_kv_set_int(&init, "efternoelere", 0);
+	ord_kv_set(&init, "valeur", ks_attr(u, "valeur"));
 	v = ord_kv_get(&u->attrs, "moral");
-	ord_kv_set(&u->state, "moral", v ? v : "OR");
-	ks_st_set(u, "moral_til", 0);
-	ord_kv_set(&u->state, "moral_grund", v && strcmp(v, "OR") ? "start" : "");
-	ks_st_set(u, "decimering", 0);
-	ord_kv_set(&u->state, "formation", form);
-	ks_st_set(u, "foerste_salve",
-		  ord_kv_get_bool(&u->attrs, "foerste_salve", 1) && !strcmp(vaaben, "infanteri"));
-	ks_st_set(u, "foerste_storm",
-		  ord_kv_get_bool(&u->attrs, "foerste_storm", 1) && !strcmp(vaaben, "kavaleri"));
+	ord_kv_set(&init, "moral", v ? v : "OR");
+	ord_kv_set_int(&init, "moral_til", 0);
+	ord_kv_set(&init, "moral_grund", v && strcmp(v, "OR") ? "start" : "");
+	ord_kv_set_int(&init, "decimering", 0);
+	ord_kv_set(&init, "formation", form);
+	ord_kv_set_int(&init, "foerste_salve",
+		       ord_kv_get_bool(&u->attrs, "foerste_salve", 1) && !strcmp(vaaben, "infanteri"));
+	ord_kv_set_int(&init, "foerste_storm",
+		       ord_kv_get_bool(&u->attrs, "foerste_storm", 1) && !strcmp(vaaben, "kavaleri"));
 	if (!strcmp(vaaben, "artilleri")) {
-		ks_st_set(u, "kanoner", guns);
-		ks_st_set(u, "beskadiget", 0);
-		ks_st_set(u, "oedelagt", 0);
-		ks_st_set(u, "prods_tab", 0);
-		ks_st_set_num(u, "ks_fuldkugle", ks_param(r, "kanon_fuldkugle_granat") * guns);
-		ks_st_set_num(u, "ks_kardaesk",
-			      (ks_param(r, "kanon_kardaesk") - ks_param(r, "kanon_shrapnel")) * guns);
-		ks_st_set_num(u, "ks_shrapnel", ks_param(r, "kanon_shrapnel") * guns);
+		ord_kv_set_int(&init, "kanoner", guns);
+		ord_kv_set_int(&init, "beskadiget", 0);
+		ord_kv_set_int(&init, "oedelagt", 0);
+		ord_kv_set_int(&init, "prods_tab", 0);
+		init_num(&init, "ks_fuldkugle", ks_param(r, "kanon_fuldkugle_granat") * guns);
+		init_num(&init, "ks_kardaesk",
+			 (ks_param(r, "kanon_kardaesk") - ks_param(r, "kanon_shrapnel")) * guns);
+		init_num(&init, "ks_shrapnel", ks_param(r, "kanon_shrapnel") * guns);
 		v = ord_kv_get(&u->attrs, "prodset");
-		ord_kv_set(&u->state, "prodset", v ? v : "af");
-		ks_st_set(u, "klargjort", ord_kv_get_bool(&u->attrs, "klargjort", 0));
+		ord_kv_set(&init, "prodset", v ? v : "af");
+		ord_kv_set_int(&init, "klargjort", ord_kv_get_bool(&u->attrs, "klargjort", 0));
 	} else {
 		double ks = 0;
 		if (!strcmp(vaaben, "infanteri"))
@@ -708,250 +421,17 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 			ks = ks_param(r, "kavaleri_karabiner");
 		if (ord_kv_get(&u->attrs, "kampsatser"))
 			ks = ord_kv_get_num(&u->attrs, "kampsatser", ks);
-		ks_st_set_num(u, "kampsatser", ks);
+		init_num(&init, "kampsatser", ks);
 	}
 	if (ord_kv_get(&u->attrs, "x") && ord_kv_get(&u->attrs, "y")) {
-		ord_kv_set(&u->state, "x", ord_kv_get(&u->attrs, "x"));
-		ord_kv_set(&u->state, "y", ord_kv_get(&u->attrs, "y"));
+		ord_kv_set(&init, "x", ord_kv_get(&u->attrs, "x"));
+		ord_kv_set(&init, "y", ord_kv_get(&u->attrs, "y"));
 	}
-	ks_st_set(u, "overgivet", 0);
-	ks_st_set(u, "fjernet", 0);
-	return 0;
-}
-
-/* ---- reports ---- */
-
-static void add_both(struct ks_text *t, const char *da, const char *en)
-{
-	ks_text_add(t, da, en);
-}
-
-static void describe_terrain(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_text *t)
-{
-	struct ks_rules *r = ks_r(ctx);
-
-	if (!ord_kv_get(&u->state, "x"))
-		return;
-	KS_TF(t, ", x=%s y=%s", ", x=%s y=%s", ks_st_str(u, "x"), ks_st_str(u, "y"));
-	if (r->map) {
-		ks_text_add(t, " (", " (");
-		ks_map_describe(r, ks_st_num(u, "x"), ks_st_num(u, "y"), t);
-		ks_text_add(t, ")", ")");
-	}
-}
-
-static void formation_words(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_text *t)
-{
-	add_both(t, ks_formation_name(ctx, u, ks_form(u), "da"),
-		 ks_formation_name(ctx, u, ks_form(u), "en"));
-}
-
-static void arm_words(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_text *t)
-{
-	const struct ord_row *row;
-
-	if (ks_arm(ks_r(ctx), ks_art(u), &row)) {
-		ord_error_clear();
-		add_both(t, ks_art(u), ks_art(u));
-		return;
-	}
-	add_both(t, ord_row_str(row, "navn"), ord_row_str(row, "navn_en"));
-}
-
-/* The whole map with the units' plates marked: the referee's report prints
- * it after the last unit (describe_unit is the module's only way into the
- * report; README "The map"). */
-static void referee_map(struct ord_ctx *ctx, struct ord_buf *out)
-{
-	struct ks_rules *r = ks_r(ctx);
-	struct ord_kv marks;
-	struct ord_buf da = ORD_BUF_INIT, en = ORD_BUF_INIT;
-	size_t i;
-
-	if (!r->map)
-		return;
-	ord_kv_init(&marks);
-	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
-		const struct ord_unit *v = ord_ctx_unit(ctx, i);
-		int q, rr;
-		char key[32];
-		const char *had;
-		if (ks_gone(v) || !ord_kv_get(&v->state, "x"))
-			continue;
-		ks_map_axial(r->map, ks_st_num(v, "x"), ks_st_num(v, "y"), &q, &rr);
-		snprintf(key, sizeof(key), "%d,%d", q, rr);
-		had = ord_kv_get(&marks, key);
-		if (had) {
-			struct ord_buf b = ORD_BUF_INIT;
-			ord_buf_addf(&b, "%s %s", had, v->id);
-			ord_kv_set(&marks, key, b.buf);
-			ord_buf_release(&b);
-		} else {
-			ord_kv_set(&marks, key, v->id);
-		}
-	}
-	ks_map_print(r, &marks, "da", &da);
-	ks_map_print(r, &marks, "en", &en);
-	ord_buf_adds(out, "\n⟦da⟧");
-	ord_buf_add(out, da.buf, da.len);
-	ord_buf_adds(out, "⟦en⟧");
-	ord_buf_add(out, en.buf, en.len);
-	ord_buf_adds(out, "⟦⟧");
-	ord_kv_release(&marks);
-	ord_buf_release(&da);
-	ord_buf_release(&en);
-}
-
-static int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,
-			    struct ord_buf *out)
-{
-	struct ks_text t;
-	int own = !viewer || !strcmp(viewer, u->side);
-	int art = ks_is(ctx, u, "artilleri"), grade;
-	int h = ks_half(ctx, 0);
-
-	ks_text_init(&t);
-	KS_TF(&t, "%s %s (%s, ", "%s %s (%s, ", u->id, u->name, u->side);
-	arm_words(ctx, u, &t);
-	if (art)
-		KS_TF(&t, " %s pund", " %s pdr",
-		      ord_kv_get(&u->attrs, "kaliber") ? ord_kv_get(&u->attrs, "kaliber") : "6");
-	KS_TF(&t, ", %s): ", ", %s): ",
-	      ord_kv_get(&u->attrs, "nation") ? ord_kv_get(&u->attrs, "nation") : "ukendt");
-	if (ks_st(u, "overgivet")) {
-		ks_text_add(&t, "har overgivet sig", "has surrendered");
-		goto done;
-	}
-	if (ks_st(u, "fjernet")) {
-		ks_text_add(&t, "tabt og fjernet fra spillet", "lost and removed from the game");
-		goto done;
-	}
-	grade = ks_moral_at(ctx, u, h, NULL);
-	if (own) {
-		if (art) {
-			KS_TF(&t, "%ld kanoner", "%ld guns", ks_st(u, "kanoner"));
-			if (ord_kv_get_int(&u->attrs, "haubitser", 0))
-				KS_TF(&t, " (heraf %ld haubitser)", " (%ld of them howitzers)",
-				      ord_kv_get_int(&u->attrs, "haubitser", 0));
-			if (ks_st(u, "beskadiget") || ks_st(u, "oedelagt"))
-				KS_TF(&t, ", %ld beskadiget, %ld ødelagt",
-				      ", %ld damaged, %ld destroyed", ks_st(u, "beskadiget"),
-				      ks_st(u, "oedelagt"));
-			if (ks_st(u, "prods_tab"))
-				KS_TF(&t, ", %ld prods tabt", ", %ld limbers lost",
-				      ks_st(u, "prods_tab"));
-			{
-				int paa = !strcmp(ks_st_str(u, "prodset"), "paa");
-				int klar = ks_st(u, "klargjort") != 0;
-				ord_buf_addf(&t.da, ", %s, %s", paa ? "påprodset" : "afprodset",
-					     klar ? "klargjort" : "ikke klargjort");
-				ord_buf_addf(&t.en, ", %s, %s", paa ? "limbered" : "unlimbered",
-					     klar ? "ready" : "not ready");
-			}
-			KS_TF(&t, "; kampsatser: fuldkugle/granat %s, kardæsk %s, shrapnel %s",
-			      "; ammunition: roundshot/shell %s, canister %s, shrapnel %s",
-			      ks_st_str(u, "ks_fuldkugle"), ks_st_str(u, "ks_kardaesk"),
-			      ks_st_str(u, "ks_shrapnel"));
-		} else {
-			KS_TF(&t, "%ld af %ld figurer", "%ld of %ld figures", ks_st(u, "figurer"),
-			      ord_kv_get_int(&u->attrs, "figurer", 0));
-			if (ks_st(u, "tab_mand") || ks_st(u, "fanger") || ks_st(u, "efternoelere")) {
-				const char *sep = "";
-				ks_text_add(&t, " (", " (");
-				if (ks_st(u, "tab_mand")) {
-					KS_TF(&t, "%ld mand døde og sårede",
-					      "%ld men killed and wounded", ks_st(u, "tab_mand"));
-					sep = ", ";
-				}
-				if (ks_st(u, "fanger")) {
-					KS_TF(&t, "%s%ld mand til fange",
-					      "%s%ld men taken prisoner", sep, ks_st(u, "fanger"));
-					sep = ", ";
-				}
-				if (ks_st(u, "efternoelere"))
-					KS_TF(&t, "%s%ld figurer efternølere",
-					      "%s%ld figures straggled", sep,
-					      ks_st(u, "efternoelere"));
-				ks_text_add(&t, ")", ")");
-			}
-			KS_TF(&t, ", valeur %s", ", valeur %s", ks_st_str(u, "valeur"));
-			if (ks_st(u, "valeur") != ord_kv_get_int(&u->attrs, "valeur", 6))
-				KS_TF(&t, " (start %ld)", " (start %ld)",
-				      ord_kv_get_int(&u->attrs, "valeur", 6));
-			ks_text_add(&t, ", ", ", ");
-			formation_words(ctx, u, &t);
-			if (ks_is(ctx, u, "infanteri") || ord_kv_get_bool(&u->attrs, "karabiner", 0))
-				KS_TF(&t, ", %s kampsatser", ", %s rounds of ammunition",
-				      ks_st_str(u, "kampsatser"));
-			if (ks_st(u, "foerste_salve"))
-				ks_text_add(&t, ", 1. skydning", ", first volley");
-			if (ks_st(u, "foerste_storm"))
-				ks_text_add(&t, ", 1. angreb i storm", ", first charge");
-		}
-		ks_text_add(&t, "; moral ", "; morale ");
-		if (grade == KS_OR) {
-			ks_text_add(&t, "OR (orden)", "OR (good order)");
-		} else {
-			struct ks_text why;
-			ks_text_init(&why);
-			ks_moral_at(ctx, u, h, &why);
-			ord_buf_addf(&t.da, "%s (%s: %s)", ks_moral_name(grade),
-				     ks_moral_words(grade, "da"), why.da.buf);
-			ord_buf_addf(&t.en, "%s (%s: %s)", ks_moral_name(grade),
-				     ks_moral_words(grade, "en"), why.en.buf);
-			ks_text_release(&why);
-		}
-		if (ks_st(u, "decimering"))
-			KS_TF(&t, "; decimeret (over %g%% tab)", "; decimated (over %g%% lost)",
-			      ks_param(ks_r(ctx), ks_st(u, "decimering") >= 2 ? "decimering_u_pct"
-									      : "decimering_lu_pct"));
-		if (ks_st(u, "stormmarch_sidst"))
-			KS_TF(&t, "; sidste stormmarch træk %ld", "; last stormmarch turn %ld",
-			      ks_st(u, "stormmarch_sidst"));
-		if (ks_st(u, "loeb_sidst"))
-			KS_TF(&t, "; sidste løb træk %ld", "; last løb turn %ld",
-			      ks_st(u, "loeb_sidst"));
-		if (ks_st(u, "kamp_traek")) {
-			ord_buf_addf(&t.da, "; %ld træk i kamp", ks_st(u, "kamp_traek"));
-			ord_buf_addf(&t.en, "; %ld turn%s engaged", ks_st(u, "kamp_traek"),
-				     ks_st(u, "kamp_traek") == 1 ? "" : "s");
-		}
-		if (ks_st(u, "flugt_traek")) {
-			ord_buf_addf(&t.da, "; på flugt i %ld træk", ks_st(u, "flugt_traek"));
-			ord_buf_addf(&t.en, "; fleeing for %ld turn%s", ks_st(u, "flugt_traek"),
-				     ks_st(u, "flugt_traek") == 1 ? "" : "s");
-		}
-		if (ks_st(u, "britisk_kontrol_til") >= ord_ctx_turn(ctx))
-			KS_TF(&t, "; ude af kontrol til træk %ld",
-			      "; out of control until turn %ld", ks_st(u, "britisk_kontrol_til"));
-		if (*ks_st_str(u, "indskudt_paa"))
-			KS_TF(&t, "; indskudt på %s", "; ranged on %s", ks_st_str(u, "indskudt_paa"));
-		describe_terrain(ctx, u, &t);
-	} else {
-		/* what the enemy sees on the table: figures, formation, state */
-		if (art) {
-			int paa = !strcmp(ks_st_str(u, "prodset"), "paa");
-			ord_buf_addf(&t.da, "%ld kanoner, %s", ks_st(u, "kanoner"),
-				     paa ? "påprodset" : "afprodset");
-			ord_buf_addf(&t.en, "%ld guns, %s", ks_st(u, "kanoner"),
-				     paa ? "limbered" : "unlimbered");
-		} else {
-			KS_TF(&t, "ca. %ld figurer", "about %ld figures", ks_st(u, "figurer"));
-		}
-		if (!art) {
-			ks_text_add(&t, ", ", ", ");
-			formation_words(ctx, u, &t);
-		}
-		KS_TF(&t, ", moral %s", ", morale %s", ks_moral_name(grade));
-		describe_terrain(ctx, u, &t);
-	}
-done:
-	ks_text_both(&t, out);
-	ks_text_release(&t);
-	/* the referee's report: the map after the last unit */
-	if (!viewer && ord_ctx_unit_index(ctx, u) + 1 == ord_ctx_nunits(ctx))
-		referee_map(ctx, out);
-	return 0;
+	ord_kv_set_int(&init, "overgivet", 0);
+	ord_kv_set_int(&init, "fjernet", 0);
+	err = ord_state_init(&ord_ruleset_krigsspil, u, &init);
+	ord_kv_release(&init);
+	return err;
 }
 
 const struct ord_ruleset ord_ruleset_krigsspil = {
@@ -972,4 +452,5 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	ks_describe_unit,               /* describe_unit */
 	ks_calc,                        /* calc */
 	ks_print_tables,                /* print_tables */
+	state_keys,                     /* state_keys */
 };

@@ -15,22 +15,30 @@
 #include "rulesets/krigsspil/calc.h"
 #include "ruleset.h"
 
+extern const struct ord_ruleset ord_ruleset_krigsspil;
 extern const struct ord_event_kind ks_events[];
 
 /* ---- units ---- */
 
 struct ks_rules *ks_r(struct ord_ctx *ctx);
-long ks_st(const struct ord_unit *u, const char *key);
-double ks_st_num(const struct ord_unit *u, const char *key);
-void ks_st_set(struct ord_unit *u, const char *key, long v);
-void ks_st_set_num(struct ord_unit *u, const char *key, double v);
-const char *ks_st_str(const struct ord_unit *u, const char *key); /* "" if absent */
+/* A unit's state, through the core's ord_state_* (the keys are declared
+ * in krigsspil.c's state_keys): a key not declared fails the turn. */
+long ks_st(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+double ks_st_num(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+const char *ks_st_str(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+int ks_st_has(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+void ks_st_set(struct ord_ctx *ctx, struct ord_unit *u, const char *key, long v);
+void ks_st_set_num(struct ord_ctx *ctx, struct ord_unit *u, const char *key, double v);
+void ks_st_set_str(struct ord_ctx *ctx, struct ord_unit *u, const char *key, const char *v);
 
+/* A scenario attribute, or its default (unit_attrs). */
+const char *ks_attr(const struct ord_unit *u, const char *name);
 const char *ks_art(const struct ord_unit *u);                         /* infanteri ... */
 const char *ks_vaaben(struct ord_ctx *ctx, const struct ord_unit *u); /* infanteri kavaleri artilleri */
 const char *ks_klasse(struct ord_ctx *ctx, const struct ord_unit *u); /* let middel tung kosak fod ... */
+const char *ks_arm_name(struct ord_ctx *ctx, const struct ord_unit *u); /* "let kavaleri" */
 int ks_is(struct ord_ctx *ctx, const struct ord_unit *u, const char *vaaben);
-const char *ks_form(const struct ord_unit *u);
+const char *ks_form(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation);
 int ks_british(const struct ord_unit *u);
 /* Figures now (artillery: its crew, besaetning_figurer_pr_piece a piece). */
@@ -38,7 +46,7 @@ int ks_figures(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_start_figures(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_pieces(struct ord_ctx *ctx, const struct ord_unit *u);
 /* Surrendered or removed: no longer in the game. */
-int ks_gone(const struct ord_unit *u);
+int ks_gone(struct ord_ctx *ctx, const struct ord_unit *u);
 
 /* The unit's morale grade in half turn h (its state, the decimation floor,
  * cossacks in close order); why gets the reasons when not NULL. */
@@ -75,8 +83,8 @@ size_t ks_groups(const struct ord_order *o, struct ks_group *g, size_t max);
 const char *ks_grp_arg(const struct ord_order *o, const struct ks_group *g, const char *slot);
 const struct ord_token *ks_grp_tok(const struct ord_order *o, const struct ks_group *g,
 				   enum ord_tok_kind kind);
-/* Quarters of the turn the group takes (its fraction, or the default). */
-int ks_grp_quarters(const struct ord_order *o, const struct ks_group *g);
+/* Quarters of the turn the group takes (its fraction, or ordre_varighed). */
+int ks_grp_quarters(struct ord_ctx *ctx, const struct ord_order *o, const struct ks_group *g);
 /* The destination or aimed plate; 0 if the group has none. */
 int ks_grp_hex(const struct ord_order *o, const struct ks_group *g, int *q, int *r);
 /* The first group with this code, or NULL. */
@@ -92,6 +100,64 @@ int ks_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct
 int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *diag);
 int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *diag);
 int ks_resolve_phase(struct ord_ctx *ctx, const char *phase);
+int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,
+		     struct ord_buf *out);
+
+/* ---- what the phases share (resolve.c, fire.c, attack.c) ---- */
+
+/* A fire's outcome, applied after every unit has fired (K7). */
+struct ks_hit {
+	struct ord_unit *target;
+	const struct ord_event *e;
+	int men, grade;
+	int damaged, destroyed, limbers;
+	struct ord_unit *firer;
+};
+
+/* The unit an event's key names, or NULL. */
+struct ord_unit *ks_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key);
+/* 3d6 (1d6) identified by (purpose and unit, event, index). */
+int ks_roll3(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_unit *u,
+	     unsigned seq, unsigned base);
+int ks_roll1(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_unit *u,
+	     unsigned seq, unsigned index);
+/* A morale result applied to u and said in t. */
+void ks_apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, const char *why,
+		    struct ks_text *t);
+/* The modifier flag a share of rifles gives for a use (table riffel_andele). */
+const char *ks_rifle_flag(struct ord_ctx *ctx, const char *use, double share);
+/* The referee's flags "a,b=2" into flags; the target's own flags. */
+void ks_referee_flags(const char *list, struct ord_kv *flags);
+void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_kv *flags);
+/* A battery's fire (defensive: its canister at an attacker). */
+int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive);
+int ks_resolve_fire(struct ord_ctx *ctx);
+int ks_resolve_attacks(struct ord_ctx *ctx);
+
+/* ---- what validate.c and events.c share ---- */
+
+/* Where the problems of a march go. */
+struct ks_move_check {
+	struct ord_diag *d;
+	unsigned line, col;
+	const char *unit;
+};
+
+/* A move order (march, stormmarch, løb, retreat, prolonge). */
+int ks_is_move(const char *code);
+/* Check a straight move of u from (x0, y0) to (x1, y1) in formation with
+ * morale grade: what it crosses (13); problems go to m. */
+void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, double y0, double x1,
+		   double y1, const char *formation, int grade, int stormmarch,
+		   struct ks_move_check *m);
+/* A battery's ammunition of a type left; which of its pieces fire it
+ * (NULL: none). */
+double ks_pool_of(struct ord_ctx *ctx, const struct ord_unit *u, const char *ammo);
+const char *ks_battery_can_fire(const struct ord_unit *u, const char *ammo);
+/* The support conditions that do not depend on the attack (6.6, 8.3, 11.8). */
+void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u,
+			   const struct ord_unit *sup, const char *formation, struct ord_diag *d,
+			   unsigned line, unsigned col, const char *name);
 
 /* Stormmarch allowed this turn?  0, or a reason in why (English, for a
  * diagnostic) and the rule. */

@@ -3,8 +3,10 @@
  * erklæring af angrebshandlinger, fredelige flytninger, skydninger and
  * angrebshandlinger (ordreudstedelse is the sheets), each read from the
  * referee's events, rolled with 3d6 through ord_ctx_roll and read from the
- * Skema by calc.c; and the bookkeeping at the end of each turn
- * (decimation, cavalry valeur, flight and stragglers, surrender).
+ * Skema by calc.c: this file resolves the first three and holds what the
+ * phases share; fire.c the skydninger, attack.c the angrebshandlinger and
+ * the bookkeeping at the end of each turn (decimation, cavalry valeur,
+ * flight and stragglers, surrender).
  *
  * Dice are asked for in the order of the events (their seq), three faces
  * a 3d6, the attacker's before the defender's; a game with fixed dice
@@ -19,7 +21,7 @@
 
 /* The modifier flag a unit's share of rifles gives for a use ("skydning",
  * "naerkamp"), from the table riffel_andele; NULL when it gives none. */
-static const char *rifle_flag(struct ord_ctx *ctx, const char *use, double share)
+const char *ks_rifle_flag(struct ord_ctx *ctx, const char *use, double share)
 {
 	const struct ord_table *t = ord_tables_get(ks_r(ctx)->tables, "riffel_andele");
 	size_t i;
@@ -36,7 +38,7 @@ static const char *rifle_flag(struct ord_ctx *ctx, const char *use, double share
 	return NULL;
 }
 
-static struct ord_unit *ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key)
+struct ord_unit *ks_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key)
 {
 	const char *v = ord_kv_get(&ev->kv, key);
 	return v ? ord_ctx_find_unit(ctx, v) : NULL;
@@ -44,27 +46,28 @@ static struct ord_unit *ev_unit(struct ord_ctx *ctx, const struct ord_event *ev,
 
 /* 3d6 identified by (purpose and unit, event, base .. base + 2): a roll
  * asked for again with the same identity gives the same faces. */
-static int roll3(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_unit *u,
-		 unsigned seq, unsigned base)
+int ks_roll3(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_unit *u,
+	     unsigned seq, unsigned base)
 {
 	struct ord_buf id = ORD_BUF_INIT;
 	int i, err = 0;
 
 	ord_buf_addf(&id, "%s %s", purpose, u->id);
-	for (i = 0; i < 3 && !err; i++)
-		err = ord_ctx_roll(ctx, &d[i], 6, id.buf, seq, base + (unsigned)i);
+	for (i = 0; i < KS_DICE && !err; i++)
+		err = ord_ctx_roll(ctx, &d[i], (unsigned)ks_die(ks_r(ctx)), id.buf, seq,
+				   base + (unsigned)i);
 	ord_buf_release(&id);
 	return err;
 }
 
-static int roll1(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_unit *u,
-		 unsigned seq, unsigned index)
+int ks_roll1(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_unit *u,
+	     unsigned seq, unsigned index)
 {
 	struct ord_buf id = ORD_BUF_INIT;
 	int err;
 
 	ord_buf_addf(&id, "%s %s", purpose, u->id);
-	err = ord_ctx_roll(ctx, d, 6, id.buf, seq, index);
+	err = ord_ctx_roll(ctx, d, (unsigned)ks_die(ks_r(ctx)), id.buf, seq, index);
 	ord_buf_release(&id);
 	return err;
 }
@@ -74,8 +77,8 @@ static void used_param(struct ord_ctx *ctx, struct ks_text *t, const char *name)
 {
 	const struct ord_row *row = ord_tables_param_row(ks_r(ctx)->tables, name);
 
-	if (row && ord_row_provisional(row) && !strstr(t->prov.buf, name))
-		ord_buf_addf(&t->prov, "%s%s", t->prov.len ? " " : "", name);
+	if (row && ord_row_provisional(row) && !ord_words_has(t->prov.buf, name))
+		ord_words_add(&t->prov, " ", name);
 }
 
 static const char *moral_da(int g)
@@ -97,8 +100,8 @@ static void morale_consequence(struct ks_text *t, int grade)
 		ks_text_add(t, "; skal flygte et halvt træk", "; must flee half a turn");
 }
 
-static void apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, const char *why,
-			struct ks_text *t)
+void ks_apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, const char *why,
+		    struct ks_text *t)
 {
 	int before = ks_moral_now(ctx, u), after;
 
@@ -122,19 +125,24 @@ static void apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, cons
 static void use_stormmarch(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t)
 {
 	int turn = ord_ctx_turn(ctx);
-	long start = ks_st(u, "stormmarch_start"), last = ks_st(u, "stormmarch_sidst");
+	long start = ks_st(ctx, u, "stormmarch_start"), last = ks_st(ctx, u, "stormmarch_sidst");
 
 	if (last == turn)
 		return;
 	if (last == turn - 1 && start) {
-		ks_st_set(u, "stormmarch_sidst", turn);
-		/* the second turn in a row is in LU (13) */
+		long n = turn - start + 1;
+		ks_st_set(ctx, u, "stormmarch_sidst", turn);
+		/* a turn after the first in a row is in LU (13) */
 		ks_set_moral(ctx, u, KS_LU, ks_half(ctx, 1), "stormmarch");
-		ks_text_add(t, "; 2. træk i stormmarch: LU", "; second turn of stormmarch: LU");
+		ord_buf_addf(&t->da, "; %ld. træk i stormmarch: LU", n);
+		if (n == 2)
+			ks_text_add(t, "", "; second turn of stormmarch: LU");
+		else
+			ord_buf_addf(&t->en, "; turn %ld of stormmarch: LU", n);
 		return;
 	}
-	ks_st_set(u, "stormmarch_start", turn);
-	ks_st_set(u, "stormmarch_sidst", turn);
+	ks_st_set(ctx, u, "stormmarch_start", turn);
+	ks_st_set(ctx, u, "stormmarch_sidst", turn);
 }
 
 /* ---- reorganisering ---- */
@@ -145,7 +153,7 @@ static int disturbed(struct ord_ctx *ctx, const struct ord_unit *u)
 
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
-		if (!strcmp(e->kind, "forstyrret") && ev_unit(ctx, e, "unit") == u)
+		if (!strcmp(e->kind, "forstyrret") && ks_ev_unit(ctx, e, "unit") == u)
 			return 1;
 	}
 	return 0;
@@ -159,20 +167,21 @@ static void resupply(struct ord_ctx *ctx, const struct ord_event *e, struct ord_
 
 	ks_text_init(&t);
 	if (ks_is(ctx, u, "artilleri")) {
-		long guns = ks_st(u, "kanoner") + ks_st(u, "beskadiget");
+		long guns = ks_st(ctx, u, "kanoner") + ks_st(ctx, u, "beskadiget");
 		int all = !ammo || !strcmp(ammo, "alle");
 		if (all || !strcmp(ammo, "SF") || !strcmp(ammo, "SG"))
-			ks_st_set_num(u, "ks_fuldkugle", ks_param(r, "kanon_fuldkugle_granat") * guns);
+			ks_st_set_num(ctx, u, "ks_fuldkugle",
+				      ks_param(r, "kanon_fuldkugle_granat") * guns);
 		if (all || !strcmp(ammo, "SK"))
-			ks_st_set_num(u, "ks_kardaesk",
+			ks_st_set_num(ctx, u, "ks_kardaesk",
 				      (ks_param(r, "kanon_kardaesk") - ks_param(r, "kanon_shrapnel")) *
 					      guns);
 		if (all || !strcmp(ammo, "SS"))
-			ks_st_set_num(u, "ks_shrapnel", ks_param(r, "kanon_shrapnel") * guns);
+			ks_st_set_num(ctx, u, "ks_shrapnel", ks_param(r, "kanon_shrapnel") * guns);
 		KS_TF(&t, "genforsynet (%s): fuldkugle/granat %s, kardæsk %s, shrapnel %s",
 		      "resupplied (%s): roundshot/shell %s, canister %s, shrapnel %s",
-		      all ? "alle" : ammo, ks_st_str(u, "ks_fuldkugle"),
-		      ks_st_str(u, "ks_kardaesk"), ks_st_str(u, "ks_shrapnel"));
+		      all ? "alle" : ammo, ks_st_str(ctx, u, "ks_fuldkugle"),
+		      ks_st_str(ctx, u, "ks_kardaesk"), ks_st_str(ctx, u, "ks_shrapnel"));
 	} else {
 		double issue = ks_is(ctx, u, "infanteri") ? ks_param(r, "infanteri")
 			       : ord_kv_get_bool(&u->attrs, "karabiner", 0)
@@ -180,9 +189,9 @@ static void resupply(struct ord_ctx *ctx, const struct ord_event *e, struct ord_
 				       : 0;
 		if (ord_kv_get(&u->attrs, "kampsatser"))
 			issue = ord_kv_get_num(&u->attrs, "kampsatser", issue);
-		ks_st_set_num(u, "kampsatser", issue);
+		ks_st_set_num(ctx, u, "kampsatser", issue);
 		KS_TF(&t, "genforsynet: %s kampsatser", "resupplied: %s rounds",
-		      ks_st_str(u, "kampsatser"));
+		      ks_st_str(ctx, u, "kampsatser"));
 	}
 	ks_result(ctx, e->seq, u, NULL, &t);
 	ks_text_release(&t);
@@ -195,7 +204,7 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
-		struct ord_unit *u = ev_unit(ctx, e, "unit");
+		struct ord_unit *u = ks_ev_unit(ctx, e, "unit");
 		struct ks_text t;
 
 		if (!u)
@@ -209,53 +218,54 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 		} else if (!strcmp(e->kind, "genforsyning")) {
 			resupply(ctx, e, u);
 		} else if (!strcmp(e->kind, "reparation")) {
-			ks_st_set(u, "beskadiget", ks_st(u, "beskadiget") - 1);
-			ks_st_set(u, "kanoner", ks_st(u, "kanoner") + 1);
+			ks_st_set(ctx, u, "beskadiget", ks_st(ctx, u, "beskadiget") - 1);
+			ks_st_set(ctx, u, "kanoner", ks_st(ctx, u, "kanoner") + 1);
 			KS_TF(&t, "en beskadiget kanon er repareret: %ld kanoner",
-			      "a damaged gun is repaired: %ld guns", ks_st(u, "kanoner"));
+			      "a damaged gun is repaired: %ld guns", ks_st(ctx, u, "kanoner"));
 			ks_result(ctx, e->seq, u, NULL, &t);
 		}
 		ks_text_release(&t);
 	}
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		int grade = ks_moral_parse(ks_st_str(u, "moral"));
-		long til = ks_st(u, "moral_til");
+		int grade = ks_moral_parse(ks_st_str(ctx, u, "moral"));
+		long til = ks_st(ctx, u, "moral_til");
 		struct ks_text t;
 
-		if (ks_gone(u) || grade <= KS_OR)
+		if (ks_gone(ctx, u) || grade <= KS_OR)
 			continue;
 		ks_text_init(&t);
 		if (til && til < h) {
 			/* a state for half a turn or the rest of a turn is over */
-			ord_kv_set(&u->state, "moral", "OR");
-			ks_st_set(u, "moral_til", 0);
+			ks_st_set_str(ctx, u, "moral", "OR");
+			ks_st_set(ctx, u, "moral_til", 0);
 			ord_buf_addf(&t.da, "%s (%s) er ophørt", ks_moral_name(grade),
-				     ks_st_str(u, "moral_grund"));
+				     ks_st_str(ctx, u, "moral_grund"));
 			ord_buf_addf(&t.en, "%s (%s) is over", ks_moral_name(grade),
-				     ks_reason(ks_st_str(u, "moral_grund"), "en"));
-			ord_kv_set(&u->state, "moral_grund", "");
+				     ks_reason(ks_st_str(ctx, u, "moral_grund"), "en"));
+			ks_st_set_str(ctx, u, "moral_grund", "");
 			ks_result(ctx, 0, u, NULL, &t);
-		} else if (!til && ks_st(u, "moral_traek") < turn && ks_st(u, "fu_ekstra") < turn &&
-			   !disturbed(ctx, u)) {
+		} else if (!til && ks_st(ctx, u, "moral_traek") < turn &&
+			   ks_st(ctx, u, "fu_ekstra") < turn && !disturbed(ctx, u)) {
 			int steps = (int)ks_param(ks_r(ctx), "reorganisering_grader");
 			int to = grade - (steps > 0 ? steps : 1);
-			if (ks_st(u, "decimering") >= 2 && to < KS_U)
-				to = KS_U; /* over 50% lost: cannot be reorganised (6.7) */
+			if (ks_st(ctx, u, "decimering") >= 2 && to < KS_U)
+				to = KS_U; /* over decimering_u_pct lost: not reorganised (6.7) */
 			if (to < KS_OR)
 				to = KS_OR;
 			if (to < grade) {
-				ord_kv_set(&u->state, "moral", ks_moral_name(to));
-				ks_st_set(u, "moral_traek", turn);
+				ks_st_set_str(ctx, u, "moral", ks_moral_name(to));
+				ks_st_set(ctx, u, "moral_traek", turn);
 				KS_TF(&t, "reorganiseret: %s → %s", "reorganised: %s → %s",
 				      ks_moral_name(grade), ks_moral_name(to));
 				if (to == KS_OR)
-					ord_kv_set(&u->state, "moral_grund", "");
+					ks_st_set_str(ctx, u, "moral_grund", "");
 				used_param(ctx, &t, "reorganisering_grader");
 				ks_result(ctx, 0, u, NULL, &t);
-			} else if (ks_st(u, "decimering") >= 2) {
-				ks_text_add(&t, "over 50% tab: kan ikke reorganiseres",
-					    "over 50% lost: cannot be reorganised");
+			} else if (ks_st(ctx, u, "decimering") >= 2) {
+				KS_TF(&t, "over %g%% tab: kan ikke reorganiseres",
+				      "over %g%% lost: cannot be reorganised",
+				      ks_param(ks_r(ctx), "decimering_u_pct"));
 				ks_result(ctx, 0, u, NULL, &t);
 			}
 		}
@@ -276,13 +286,13 @@ static void declare_supports(struct ord_ctx *ctx, const struct ord_unit *of, str
 		struct ord_unit *s;
 		const char *rolle;
 		struct ks_text st;
-		if (strcmp(e->kind, "stoette") || ev_unit(ctx, e, "stoetter") != of)
+		if (strcmp(e->kind, "stoette") || ks_ev_unit(ctx, e, "stoetter") != of)
 			continue;
-		s = ev_unit(ctx, e, "unit");
+		s = ks_ev_unit(ctx, e, "unit");
 		rolle = ord_kv_get(&e->kv, "rolle");
-		ord_kv_set(&s->state, "stoetter", of->id);
-		ord_kv_set(&s->state, "stoette_rolle", rolle);
-		ks_st_set(s, "stoette_traek", ord_ctx_turn(ctx));
+		ks_st_set_str(ctx, s, "stoetter", of->id);
+		ks_st_set_str(ctx, s, "stoette_rolle", rolle);
+		ks_st_set(ctx, s, "stoette_traek", ord_ctx_turn(ctx));
 		ord_buf_addf(&t->da, "%s%s (%s)", n ? ", " : " ", s->id,
 			     !strcmp(rolle, "nabo") ? "naboenhed" : "2. træfning");
 		ord_buf_addf(&t->en, "%s%s (%s)", n ? ", " : " ", s->id,
@@ -314,13 +324,13 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			if (strcmp(e->kind, "angreb") ||
 			    ord_kv_get_bool(&e->kv, "initiativ", 0) != !pass)
 				continue;
-			a = ev_unit(ctx, e, "unit");
-			m = ev_unit(ctx, e, "maal");
+			a = ks_ev_unit(ctx, e, "unit");
+			m = ks_ev_unit(ctx, e, "maal");
 			storm = ord_kv_get_bool(&e->kv, "stormmarch", 0);
 			ks_text_init(&t);
-			ord_kv_set(&a->state, "angreb_maal", m->id);
-			ks_st_set(a, "angreb_traek", turn);
-			ks_st_set(a, "angreb_storm", storm);
+			ks_st_set_str(ctx, a, "angreb_maal", m->id);
+			ks_st_set(ctx, a, "angreb_traek", turn);
+			ks_st_set(ctx, a, "angreb_storm", storm);
 			/* 1. the target, 2. attackers and supports */
 			KS_TF(&t, "1. angreb på %s%s", "1. attack on %s%s", m->id, "");
 			if (storm) {
@@ -328,7 +338,7 @@ static int resolve_declarations(struct ord_ctx *ctx)
 				use_stormmarch(ctx, a, &t);
 			}
 			if (ord_kv_get_bool(&e->kv, "loeb", 0)) {
-				ks_st_set(a, "loeb_sidst", turn);
+				ks_st_set(ctx, a, "loeb_sidst", turn);
 				ks_text_add(&t, " med løb", " with løb");
 			}
 			if (pass == 0)
@@ -346,11 +356,11 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			for (j = 0; j < ord_ctx_nevents(ctx); j++) {
 				const struct ord_event *r = ord_ctx_event(ctx, j);
 				const char *re;
-				if (strcmp(r->kind, "reaktion") || ev_unit(ctx, r, "unit") != m)
+				if (strcmp(r->kind, "reaktion") || ks_ev_unit(ctx, r, "unit") != m)
 					continue;
 				re = ord_kv_get(&r->kv, "reaktion");
-				ord_kv_set(&m->state, "reaktion", re);
-				ks_st_set(m, "reaktion_traek", turn);
+				ks_st_set_str(ctx, m, "reaktion", re);
+				ks_st_set(ctx, m, "reaktion_traek", turn);
 				ord_buf_addf(&t.da, "; 3. %s reagerer: %s", m->id, re);
 				ord_buf_addf(&t.en, "; 3. %s reacts: %s", m->id,
 					     !strcmp(re, "forsvar")     ? "defence"
@@ -377,12 +387,21 @@ static int resolve_declarations(struct ord_ctx *ctx)
 
 /* ---- fredelige flytninger ---- */
 
-/* LU during and half a turn after (12.1, 13). */
+/* LU during and lu_efter_halve_traek half turns after (12.1, 13). */
 static void lu_half_turn(struct ord_ctx *ctx, struct ord_unit *u, const char *why, struct ks_text *t)
 {
-	ks_set_moral(ctx, u, KS_LU, 2 * (ord_ctx_turn(ctx) + 1), why);
-	ord_buf_addf(&t->da, "; LU til midt i næste træk (%s)", why);
-	ord_buf_addf(&t->en, "; LU until the middle of next turn (%s)", ks_reason(why, "en"));
+	int h = ks_half(ctx, 1) + (int)ks_param(ks_r(ctx), "lu_efter_halve_traek");
+
+	ks_set_moral(ctx, u, KS_LU, h, why);
+	if (h == ks_half(ctx, 1) + 1) {
+		ord_buf_addf(&t->da, "; LU til midt i næste træk (%s)", why);
+		ord_buf_addf(&t->en, "; LU until the middle of next turn (%s)", ks_reason(why, "en"));
+	} else {
+		ord_buf_addf(&t->da, "; LU til %s træk %d (%s)", h % 2 ? "slutningen af" : "midt i",
+			     h / 2, why);
+		ord_buf_addf(&t->en, "; LU until %s of turn %d (%s)",
+			     h % 2 ? "the end" : "the middle", h / 2, ks_reason(why, "en"));
+	}
 }
 
 static int obstacle_crossed(struct ord_ctx *ctx, double x0, double y0, double x1, double y1)
@@ -428,20 +447,20 @@ static int resolve_moves(struct ord_ctx *ctx)
 
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
-		struct ord_unit *u = ev_unit(ctx, e, "unit");
+		struct ord_unit *u = ks_ev_unit(ctx, e, "unit");
 		struct ks_text t;
 
 		if (!u)
 			continue;
 		ks_text_init(&t);
 		if (!strcmp(e->kind, "flyt")) {
-			double x0 = ks_st_num(u, "x"), y0 = ks_st_num(u, "y");
+			double x0 = ks_st_num(ctx, u, "x"), y0 = ks_st_num(ctx, u, "y");
 			double x1 = ord_kv_get_num(&e->kv, "x", 0),
 			       y1 = ord_kv_get_num(&e->kv, "y", 0);
-			int had = ord_kv_get(&u->state, "x") != NULL;
-			ord_kv_set(&u->state, "x", ord_kv_get(&e->kv, "x"));
-			ord_kv_set(&u->state, "y", ord_kv_get(&e->kv, "y"));
-			ks_st_set(u, "bevaeget", turn);
+			int had = ks_st_has(ctx, u, "x");
+			ks_st_set_str(ctx, u, "x", ord_kv_get(&e->kv, "x"));
+			ks_st_set_str(ctx, u, "y", ord_kv_get(&e->kv, "y"));
+			ks_st_set(ctx, u, "bevaeget", turn);
 			KS_TF(&t, "flyttet %s%g cm til x=%s y=%s", "moved %s%g cm to x=%s y=%s",
 			      ord_kv_get_bool(&e->kv, "retraete", 0) ? "(retræte/flugt) " : "",
 			      had ? round(hypot(x1 - x0, y1 - y0) * 10) / 10 : 0.0,
@@ -456,20 +475,20 @@ static int resolve_moves(struct ord_ctx *ctx)
 				use_stormmarch(ctx, u, &t);
 			}
 			if (ord_kv_get_bool(&e->kv, "loeb", 0)) {
-				ks_st_set(u, "loeb_sidst", turn);
+				ks_st_set(ctx, u, "loeb_sidst", turn);
 				ks_text_add(&t, " med løb", " with løb");
 				lu_half_turn(ctx, u, "løb", &t);
 			}
 			if (ks_ordered(ctx, u, "prolongering"))
-				ks_st_set(u, "prolong_sidst", turn);
-			if (ks_is(ctx, u, "artilleri") && !strcmp(ks_st_str(u, "prodset"), "paa") &&
-			    !strcmp(ks_form(u), "linie")) {
-				ks_st_set(u, "march_i_traek",
-					  ks_st(u, "march_sidst") > 0 &&
-							  ks_st(u, "march_sidst") == turn - 1
-						  ? ks_st(u, "march_i_traek") + 1
+				ks_st_set(ctx, u, "prolong_sidst", turn);
+			if (ks_is(ctx, u, "artilleri") && !strcmp(ks_st_str(ctx, u, "prodset"), "paa") &&
+			    !strcmp(ks_form(ctx, u), "linie")) {
+				ks_st_set(ctx, u, "march_i_traek",
+					  ks_st(ctx, u, "march_sidst") > 0 &&
+							  ks_st(ctx, u, "march_sidst") == turn - 1
+						  ? ks_st(ctx, u, "march_i_traek") + 1
 						  : 1);
-				ks_st_set(u, "march_sidst", turn);
+				ks_st_set(ctx, u, "march_sidst", turn);
 			}
 			/* obstacles: infantry in close order, cavalry in close order
 			 * and artillery are LU during and half a turn after (13) */
@@ -483,8 +502,8 @@ static int resolve_moves(struct ord_ctx *ctx)
 			if ((!strcmp(f, "karre") || !strcmp(f, "bataillonsmasse")) &&
 			    ks_figures(ctx, u) < (int)ks_param(r, "hob_under"))
 				snprintf(fb, sizeof(fb), "hob");
-			ord_kv_set(&u->state, "formation", fb);
-			ks_st_set(u, "bevaeget", turn);
+			ks_st_set_str(ctx, u, "formation", fb);
+			ks_st_set(ctx, u, "bevaeget", turn);
 			ord_buf_addf(&t.da, "formerer %s", ks_formation_name(ctx, u, fb, "da"));
 			ord_buf_addf(&t.en, "forms %s", ks_formation_name(ctx, u, fb, "en"));
 			if (strcmp(fb, f))
@@ -492,18 +511,18 @@ static int resolve_moves(struct ord_ctx *ctx)
 				      " (under %g figures: a hob, 11.8)", ks_param(r, "hob_under"));
 			lu_half_turn(ctx, u, "formationsændring", &t);
 		} else if (!strcmp(e->kind, "front")) {
-			ks_st_set(u, "bevaeget", turn);
+			ks_st_set(ctx, u, "bevaeget", turn);
 			ks_text_add(&t, "frontændring", "change of front");
 			lu_half_turn(ctx, u, "frontændring", &t);
 		} else if (!strcmp(e->kind, "prods")) {
 			const char *p = ord_kv_get(&e->kv, "prodset");
-			ord_kv_set(&u->state, "prodset", p);
+			ks_st_set_str(ctx, u, "prodset", p);
 			if (!strcmp(p, "paa"))
-				ks_st_set(u, "klargjort", 0);
+				ks_st_set(ctx, u, "klargjort", 0);
 			ks_text_add(&t, !strcmp(p, "af") ? "afprodset" : "påprodset",
 				    !strcmp(p, "af") ? "unlimbered" : "limbered");
 		} else if (!strcmp(e->kind, "klargoering")) {
-			ks_st_set(u, "klargjort", 1);
+			ks_st_set(ctx, u, "klargjort", 1);
 			ks_text_add(&t, "klargjort", "made ready");
 		} else {
 			ks_text_release(&t);
@@ -515,1061 +534,6 @@ static int resolve_moves(struct ord_ctx *ctx)
 	return 0;
 }
 
-/* ---- skydninger (14, 15) ---- */
-
-static int deep(const char *f)
-{
-	return !strcmp(f, "angrebskolonne") || !strcmp(f, "marchkolonne") || !strcmp(f, "karre") ||
-	       !strcmp(f, "bataillonsmasse") || !strcmp(f, "soutien");
-}
-
-/* The target's flags, common to small arms and artillery. */
-static void target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_kv *flags)
-{
-	struct ks_rules *r = ks_r(ctx);
-	const char *f = ks_form(t);
-	int grade = ks_moral_now(ctx, t);
-
-	if (ks_is(ctx, t, "artilleri"))
-		ord_kv_set(flags, "maal_artilleri", "yes");
-	else if (deep(f))
-		ord_kv_set(flags, "maal_dyb", "yes");
-	else if (!strcmp(f, "hob"))
-		ord_kv_set(flags, "maal_hob", "yes");
-	if (!strcmp(f, "skyttekaede_taet") || !strcmp(f, "svaerm_taet"))
-		ord_kv_set(flags, "maal_spredt_taet", "yes");
-	if (!strcmp(f, "skyttekaede_tynd") || !strcmp(f, "svaerm_tynd"))
-		ord_kv_set(flags, "maal_spredt_tynd", "yes");
-	if (!ks_closed(ctx, t, NULL))
-		ord_kv_set(flags, "maal_spredt", "yes");
-	if (ks_is(ctx, t, "kavaleri"))
-		ord_kv_set(flags, "maal_kavaleri", "yes");
-	if (grade == KS_LU)
-		ord_kv_set(flags, "maal_lu", "yes");
-	else if (grade >= KS_U)
-		ord_kv_set(flags, "maal_u", "yes");
-	if (ks_st(t, "skoed_helt") > 0 && ks_st(t, "skoed_helt") == ord_ctx_turn(ctx) - 1 &&
-	    ks_closed(ctx, t, NULL))
-		ord_kv_set(flags, "krudtroeg_maal", "yes");
-	if (!ks_is(ctx, t, "artilleri"))
-		ord_kv_set_int(flags, "valeur_diff",
-			       ks_st(t, "valeur") - (long)ks_param(r, "valeur_norm"));
-	/* cover from the map (Skema I-III) */
-	if (r->map && ord_kv_get(&t->state, "x")) {
-		const struct ks_plate *p = ks_map_at(r->map, ks_st_num(t, "x"), ks_st_num(t, "y"));
-		if (p) {
-			const struct ord_row *row = NULL;
-			struct ord_kv m;
-			ord_kv_init(&m);
-			ord_kv_set(&m, "terraen", p->terrain);
-			if (ord_table_find(&row, ks_table(r, "terraen"), &m))
-				ord_error_clear();
-			ord_kv_release(&m);
-			if (row && !strcmp(ord_row_str(row, "daekning"), "let"))
-				ord_kv_set(flags, "daekning_let", "yes");
-			else if (row && !strcmp(ord_row_str(row, "daekning"), "god"))
-				ord_kv_set(flags, "daekning_god", "yes");
-			if (row && !strcmp(ord_row_str(row, "ikkerikochet"), "ja"))
-				ord_kv_set(flags, "ikkerikochet", "yes");
-		}
-	}
-}
-
-/* The referee's flags "a,b=2" into a kv (they override the automatic ones). */
-static void referee_flags(const char *list, struct ord_kv *flags)
-{
-	const char *p = list;
-
-	while (p && *p) {
-		size_t len = strcspn(p, ",");
-		char item[160];
-		if (len && len < sizeof(item)) {
-			char *eq;
-			memcpy(item, p, len);
-			item[len] = '\0';
-			eq = strchr(item, '=');
-			if (eq) {
-				*eq = '\0';
-				ord_kv_set(flags, item, eq + 1);
-			} else {
-				ord_kv_set(flags, item, "yes");
-			}
-		}
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-}
-
-/* Did t fire this turn at any unit that fired at it? (besvarer) */
-static int answers(struct ord_ctx *ctx, const struct ord_unit *t)
-{
-	size_t i, j;
-
-	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
-		const struct ord_event *e = ord_ctx_event(ctx, i);
-		if ((strcmp(e->kind, "skyd") && strcmp(e->kind, "artilleri")) ||
-		    ev_unit(ctx, e, "unit") != t)
-			continue;
-		for (j = 0; j < ord_ctx_nevents(ctx); j++) {
-			const struct ord_event *f = ord_ctx_event(ctx, j);
-			if ((!strcmp(f->kind, "skyd") || !strcmp(f->kind, "artilleri")) &&
-			    ev_unit(ctx, f, "maal") == t &&
-			    ev_unit(ctx, f, "unit") == ev_unit(ctx, e, "maal"))
-				return 1;
-		}
-	}
-	return 0;
-}
-
-struct hit {
-	struct ord_unit *target;
-	const struct ord_event *e;
-	int men, grade;
-	int damaged, destroyed, limbers;
-	struct ord_unit *firer;
-};
-
-static const char *battery_ammo(struct ord_ctx *ctx, const struct ord_unit *u,
-				const struct ord_event *e)
-{
-	struct ks_group g[KS_MAX_GROUPS];
-	const struct ord_order *o = ord_ctx_order(ctx, u);
-	size_t n = ks_groups(o, g, KS_MAX_GROUPS), i;
-	const char *a = ord_kv_get(&e->kv, "ammo");
-
-	if (a)
-		return a;
-	for (i = 0; i < n; i++)
-		if ((!strcmp(g[i].code, "artilleriskydning") || !strcmp(g[i].code, "ammunitionsskift")) &&
-		    ks_grp_arg(o, &g[i], "ammo"))
-			return ks_grp_arg(o, &g[i], "ammo");
-	return "SF";
-}
-
-static const char *pool_key(const char *ammo)
-{
-	return !strcmp(ammo, "SK")   ? "ks_kardaesk"
-	       : !strcmp(ammo, "SS") ? "ks_shrapnel"
-				     : "ks_fuldkugle";
-}
-
-static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struct hit *h)
-{
-	struct ks_rules *r = ks_r(ctx);
-	struct ord_unit *u = ev_unit(ctx, e, "unit"), *t = ev_unit(ctx, e, "maal");
-	struct ks_fire_in in;
-	struct ks_fire_out out;
-	struct ord_kv flags, vals;
-	struct ks_text why;
-	const char *zone = ord_kv_get(&e->kv, "zone");
-	long rifler = ord_kv_get_int(&u->attrs, "rifler", 0);
-	int err, grade = ks_moral_now(ctx, u), turn = ord_ctx_turn(ctx);
-
-	memset(&in, 0, sizeof(in));
-	ord_kv_init(&flags);
-	ord_kv_init(&vals);
-	ks_text_init(&why);
-	in.figures = (int)ord_kv_get_int(&e->kv, "figurer",
-					 ks_firing_figures(r, ks_form(u), ks_vaaben(ctx, u),
-							   ks_figures(ctx, u)));
-	in.target_figures = (int)ord_kv_get_int(&e->kv, "maal_figurer", ks_figures(ctx, t));
-	in.zone = zone;
-	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
-	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
-	if (ks_is(ctx, u, "kavaleri")) {
-		in.vaaben = "karabin";
-		ord_kv_set(&flags, "kavaleri_skyder", "yes");
-	} else if (rifler >= 100 ||
-		   (rifler > 0 && ((zone && !strcmp(zone, "III")) ||
-				   (!zone && in.range > ks_param(ks_r(ctx), "zone_ii_cm"))))) {
-		in.vaaben = "riffel";
-		if (rifler < 100) /* only the rifles reach the furthest zone */
-			in.figures = (int)floor(in.figures * rifler / 100.0);
-	} else {
-		in.vaaben = "musket";
-	}
-	if (rifler > 0 && rifler < 100 && zone && !strcmp(zone, "II") &&
-	    rifle_flag(ctx, "skydning", rifler))
-		ord_kv_set(&flags, rifle_flag(ctx, "skydning", rifler), "yes");
-	if (ks_st(u, "foerste_salve"))
-		ord_kv_set(&flags, "foerste_salve", "yes");
-	if (ks_st(u, "skoed_helt") > 0 && ks_st(u, "skoed_helt") == turn - 1 && ks_closed(ctx, u, NULL))
-		ord_kv_set(&flags, "krudtroeg_skytte", "yes");
-	if (ks_st(u, "bevaeget") == turn)
-		ord_kv_set(&flags, "ej_stationaer", "yes");
-	if (grade == KS_LU)
-		ord_kv_set(&flags, "skytte_lu", "yes");
-	else if (grade >= KS_U)
-		ord_kv_set(&flags, "skytte_u", "yes");
-	target_flags(ctx, t, &flags);
-	if (!answers(ctx, t))
-		ord_kv_set(&flags, "besvarer_ikke", "yes");
-	referee_flags(ord_kv_get(&e->kv, "flag"), &flags);
-	in.flags = &flags;
-	if ((err = roll3(ctx, in.dice, "skyd", u, e->seq, 0)) != 0)
-		goto out;
-	KS_TF(&why, "skyder på %s: ", "fires at %s: ", t->id);
-	if ((err = ks_fire(r, &in, &out, &why)) != 0)
-		goto out;
-	/* ammunition, first volley, smoke */
-	ks_st_set_num(u, "kampsatser", ks_st_num(u, "kampsatser") - ks_param(r, "forbrug_skydning"));
-	ks_st_set(u, "foerste_salve", 0);
-	ks_st_set(u, "skoed", turn);
-	ord_kv_set(&u->state, "skoed_paa", t->id);
-	if (!in.half)
-		ks_st_set(u, "skoed_helt", turn);
-	KS_TF(&why, "; %s kampsatser tilbage", "; %s rounds left", ks_st_str(u, "kampsatser"));
-	h->target = t;
-	h->firer = u;
-	h->e = e;
-	h->men = out.men;
-	h->grade = out.grade_applied;
-	ord_kv_set_int(&vals, "men", out.men);
-	ord_kv_set(&vals, "morale", ks_moral_name(out.grade_applied));
-	ord_kv_set(&vals, "target", t->id);
-	ks_result(ctx, e->seq, u, &vals, &why);
-out:
-	ord_kv_release(&flags);
-	ord_kv_release(&vals);
-	ks_text_release(&why);
-	return err;
-}
-
-static int guns_for(struct ord_ctx *ctx, const struct ord_unit *u, const char *ammo)
-{
-	long guns = ks_st(u, "kanoner");
-	long how = ord_kv_get_int(&u->attrs, "haubitser", 0) +
-		   ord_kv_get_int(&u->attrs, "kanonhaubitser", 0);
-
-	(void)ctx;
-	if (!strcmp(ammo, "SG") && how < guns)
-		return (int)how;
-	return (int)guns;
-}
-
-static int fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct hit *h, int defensive)
-{
-	struct ks_rules *r = ks_r(ctx);
-	struct ord_unit *u = ev_unit(ctx, e, "unit"), *t = ev_unit(ctx, e, "maal");
-	struct ks_artillery_in in;
-	struct ks_artillery_out out;
-	struct ord_kv flags, vals;
-	struct ks_text why;
-	const char *ammo = defensive ? "SK" : battery_ammo(ctx, u, e);
-	int coord = ord_kv_get_bool(&e->kv, "koordineret", 0);
-	int err, grade = ks_moral_now(ctx, u), turn = ord_ctx_turn(ctx);
-	double use;
-
-	memset(&in, 0, sizeof(in));
-	ord_kv_init(&flags);
-	ord_kv_init(&vals);
-	ks_text_init(&why);
-	in.ammo = ammo;
-	in.kaliber = ord_kv_get(&u->attrs, "kaliber") ? ord_kv_get(&u->attrs, "kaliber") : "6";
-	in.guns = (int)ord_kv_get_int(&e->kv, "kanoner", guns_for(ctx, u, ammo));
-	in.zone = defensive ? "I" : ord_kv_get(&e->kv, "zone");
-	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
-	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
-	in.target_figures = (int)ord_kv_get_int(&e->kv, "maal_figurer", ks_figures(ctx, t));
-	in.target_artillery = ks_is(ctx, t, "artilleri");
-	if (coord)
-		ord_kv_set(&flags, "koordineret", "yes");
-	if (!defensive && strcmp(ks_st_str(u, "indskudt_paa"), t->id))
-		ord_kv_set(&flags, "ikke_indskudt", "yes");
-	if (grade == KS_LU)
-		ord_kv_set(&flags, "batteri_lu", "yes");
-	else if (grade >= KS_U)
-		ord_kv_set(&flags, "batteri_u", "yes");
-	target_flags(ctx, t, &flags);
-	if (ks_is(ctx, t, "artilleri") && !answers(ctx, t))
-		ord_kv_set(&flags, "besvarer_ikke", "yes");
-	referee_flags(ord_kv_get(&e->kv, "flag"), &flags);
-	in.flags = &flags;
-	if ((err = roll3(ctx, in.dice, defensive ? "forsvarsild" : "artilleri", u, e->seq, 0)) != 0)
-		goto out;
-	if (defensive)
-		KS_TF(&why,
-		      "forsvarsskydning med kardæsk på %s: ", "defensive canister at %s: ", t->id);
-	else
-		KS_TF(&why, "skyder på %s: ", "fires at %s: ", t->id);
-	if ((err = ks_artillery(r, &in, &out, &why)) != 0)
-		goto out;
-	use = ks_param(r, defensive ? "forbrug_forsvarsild"
-			  : coord   ? "forbrug_koordineret"
-				    : "forbrug_skydning");
-	ks_st_set_num(u, pool_key(ammo), ks_st_num(u, pool_key(ammo)) - use * in.guns);
-	if (ks_st_num(u, pool_key(ammo)) < 0)
-		ks_st_set_num(u, pool_key(ammo), 0);
-	ks_st_set(u, "skoed", turn);
-	ord_kv_set(&u->state, "skoed_paa", t->id);
-	if (!in.half)
-		ks_st_set(u, "skoed_helt", turn);
-	if (!defensive)
-		ord_kv_set(&u->state, "indskudt_paa", t->id); /* ranged from now on (15) */
-	ord_buf_addf(&why.da, "; %g kampsatser %s brugt, %s tilbage", use * in.guns, ammo,
-		     ks_st_str(u, pool_key(ammo)));
-	ord_buf_addf(&why.en, "; %g rounds of %s used, %s left", use * in.guns, ammo,
-		     ks_st_str(u, pool_key(ammo)));
-	h->target = t;
-	h->firer = u;
-	h->e = e;
-	h->men = out.men;
-	h->grade = out.grade_applied;
-	h->damaged = out.damaged;
-	h->destroyed = out.destroyed;
-	h->limbers = out.limbers;
-	ord_kv_set_int(&vals, "men", out.men);
-	ord_kv_set(&vals, "morale", ks_moral_name(out.grade_applied));
-	ord_kv_set(&vals, "target", t->id);
-	ks_result(ctx, e->seq, u, &vals, &why);
-out:
-	ord_kv_release(&flags);
-	ord_kv_release(&vals);
-	ks_text_release(&why);
-	return err;
-}
-
-/* Materiel losses to a battery: destroyed first, then damaged, of the
- * serviceable guns. */
-static void battery_losses(struct ord_ctx *ctx, struct ord_unit *b, int damaged, int destroyed,
-			   struct ks_text *t)
-{
-	long guns = ks_st(b, "kanoner");
-
-	(void)ctx;
-	if (destroyed > guns)
-		destroyed = (int)guns;
-	guns -= destroyed;
-	if (damaged > guns)
-		damaged = (int)guns;
-	guns -= damaged;
-	ks_st_set(b, "kanoner", guns);
-	ks_st_set(b, "oedelagt", ks_st(b, "oedelagt") + destroyed);
-	ks_st_set(b, "beskadiget", ks_st(b, "beskadiget") + damaged);
-	if (damaged || destroyed)
-		KS_TF(t, "; %d kanoner ødelagt, %d beskadiget: %ld tilbage",
-		      "; %d guns destroyed, %d damaged: %ld left", destroyed, damaged, guns);
-}
-
-/* A limber destroyed by artillery fire may explode (10.2). */
-static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsigned nth)
-{
-	struct ks_rules *r = ks_r(ctx);
-	struct ks_text t;
-	double ammo, share, zi = ks_param(r, "zone_i_cm"), zii = ks_param(r, "zone_ii_cm");
-	int die, units, err, pieces = ks_pieces(ctx, b);
-	size_t i;
-
-	if (pieces < 1)
-		pieces = 1;
-	/* each limber carries the same share of the battery's ammunition */
-	ammo = (ks_st_num(b, "ks_fuldkugle") + ks_st_num(b, "ks_kardaesk") +
-		ks_st_num(b, "ks_shrapnel")) /
-	       pieces;
-	if ((err = roll1(ctx, &die, "eksplosion", b, seq, nth)) != 0)
-		return err;
-	ks_text_init(&t);
-	ks_text_add(&t, "et prods er ødelagt: ", "a limber is destroyed: ");
-	if ((err = ks_explosion(r, die, ammo, &share, &units, &t)) != 0)
-		goto out;
-	ks_st_set(b, "prods_tab", ks_st(b, "prods_tab") + 1);
-	{
-		/* the limber's ammunition is gone, exploded or not */
-		static const char *const pools[] = { "ks_fuldkugle", "ks_kardaesk", "ks_shrapnel" };
-		size_t k;
-		for (k = 0; k < ORD_ARRAY_SIZE(pools); k++)
-			ks_st_set_num(b, pools[k], ks_st_num(b, pools[k]) * (1 - 1.0 / pieces));
-	}
-	ks_result(ctx, seq, b, NULL, &t);
-	if (units < 1 || !ord_kv_get(&b->state, "x"))
-		goto out;
-	/* every unit within 20 cm of the limber is hit with roundshot */
-	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
-		struct ord_unit *v = ord_ctx_unit(ctx, i);
-		struct ks_artillery_in in;
-		struct ks_artillery_out o;
-		struct ord_kv flags;
-		struct ks_text w;
-		double dist;
-		if (ks_gone(v) || !ord_kv_get(&v->state, "x"))
-			continue;
-		dist = hypot(ks_st_num(v, "x") - ks_st_num(b, "x"),
-			     ks_st_num(v, "y") - ks_st_num(b, "y"));
-		if (dist > zii)
-			continue;
-		memset(&in, 0, sizeof(in));
-		ord_kv_init(&flags);
-		ks_text_init(&w);
-		in.guns = units;
-		in.kaliber = ord_kv_get(&b->attrs, "kaliber") ? ord_kv_get(&b->attrs, "kaliber") : "6";
-		in.ammo = "SF";
-		in.zone = dist <= zi ? "I" : "II";
-		in.target_figures = ks_figures(ctx, v);
-		in.target_artillery = ks_is(ctx, v, "artilleri");
-		target_flags(ctx, v, &flags);
-		in.flags = &flags;
-		if ((err = roll3(ctx, in.dice, "eksplosion ramt", v, seq, 3 * nth)) != 0) {
-			ord_kv_release(&flags);
-			ks_text_release(&w);
-			goto out;
-		}
-		KS_TF(&w, "ramt af eksplosionen (%g cm): ", "hit by the explosion (%g cm): ",
-		      round(dist * 10) / 10);
-		err = ks_artillery(r, &in, &o, &w);
-		ord_kv_release(&flags);
-		if (err) {
-			ks_text_release(&w);
-			goto out;
-		}
-		if (in.target_artillery)
-			battery_losses(ctx, v, o.damaged, o.destroyed, &w);
-		else
-			ks_take_men(ctx, v, o.men, 0);
-		if (v == b) {
-			/* the battery's own limbers are rolled for apart, with the
-			 * Skema's limber modifier; a limber lost so does not explode
-			 * again (10.2: guns and limbers do not damage each other) */
-			struct ks_artillery_out lo;
-			ord_kv_init(&flags);
-			target_flags(ctx, v, &flags);
-			ord_kv_set(&flags, "prods", "yes");
-			in.flags = &flags;
-			if ((err = roll3(ctx, in.dice, "eksplosion prods", v, seq, 3 * nth)) == 0) {
-				ks_text_add(&w, "; prodsene: ", "; the limbers: ");
-				err = ks_artillery(r, &in, &lo, &w);
-			}
-			ord_kv_release(&flags);
-			if (err) {
-				ks_text_release(&w);
-				goto out;
-			}
-			if (lo.limbers) {
-				ks_st_set(v, "prods_tab", ks_st(v, "prods_tab") + lo.limbers);
-				KS_TF(&w, "; %d prods mere tabt", "; %d more limbers lost", lo.limbers);
-			}
-		}
-		apply_grade(ctx, v, o.grade_applied, "eksplosion", &w);
-		ks_result(ctx, seq, v, NULL, &w);
-		ks_text_release(&w);
-	}
-out:
-	ks_text_release(&t);
-	return err;
-}
-
-static int resolve_fire(struct ord_ctx *ctx)
-{
-	size_t i, n = ord_ctx_nevents(ctx);
-	struct hit *hits = ord_xcalloc(n + 1, sizeof(*hits));
-	int err = 0;
-
-	/* everybody fires with the strength it had before the fire */
-	for (i = 0; i < n && !err; i++) {
-		const struct ord_event *e = ord_ctx_event(ctx, i);
-		if (!strcmp(e->kind, "skyd"))
-			err = fire_small_arms(ctx, e, &hits[i]);
-		else if (!strcmp(e->kind, "artilleri"))
-			err = fire_artillery(ctx, e, &hits[i], 0);
-	}
-	/* ranging with one gun for half a turn: ranged from now on (15) */
-	for (i = 0; i < ord_ctx_nunits(ctx) && !err; i++) {
-		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		const struct ord_order *o = ord_ctx_order(ctx, u);
-		struct ks_group g[KS_MAX_GROUPS];
-		size_t k, ng = ks_groups(o, g, KS_MAX_GROUPS);
-		for (k = 0; k < ng; k++) {
-			const struct ord_token *tt;
-			const char *hex;
-			struct ks_text t;
-			if (strcmp(g[k].code, "indskydning"))
-				continue;
-			tt = ks_grp_tok(o, &g[k], ORD_TOK_TARGET);
-			hex = ks_grp_arg(o, &g[k], "hex");
-			if (tt && ord_ctx_find_unit(ctx, tt->value))
-				ord_kv_set(&u->state, "indskudt_paa",
-					   ord_ctx_find_unit(ctx, tt->value)->id);
-			else
-				ord_kv_set(&u->state, "indskudt_paa",
-					   tt    ? tt->value
-					   : hex ? hex
-						 : "");
-			ks_text_init(&t);
-			KS_TF(&t, "indskudt på %s", "ranged on %s", ks_st_str(u, "indskudt_paa"));
-			ks_result(ctx, 0, u, NULL, &t);
-			ks_text_release(&t);
-		}
-	}
-	/* then the losses and the morale results */
-	for (i = 0; i < n && !err; i++) {
-		struct hit *h = &hits[i];
-		struct ks_text t;
-		if (!h->target)
-			continue;
-		ks_text_init(&t);
-		KS_TF(&t, "beskudt af %s", "fired on by %s", h->firer->id);
-		if (!h->men && !h->damaged && !h->destroyed && !h->grade && !h->limbers)
-			ks_text_add(&t, ": ingen virkning", ": no effect");
-		if (ks_is(ctx, h->target, "artilleri")) {
-			battery_losses(ctx, h->target, h->damaged, h->destroyed, &t);
-		} else if (h->men) {
-			ks_take_men(ctx, h->target, h->men, 0);
-			KS_TF(&t, ": %d mand tabt, %ld figurer tilbage",
-			      ": %d men lost, %ld figures left", h->men, ks_st(h->target, "figurer"));
-		}
-		apply_grade(ctx, h->target, h->grade, "ild", &t);
-		ks_result(ctx, h->e->seq, h->target, NULL, &t);
-		ks_text_release(&t);
-		{
-			int k;
-			for (k = 0; k < h->limbers && !err; k++)
-				err = explode(ctx, h->target, h->e->seq, (unsigned)k);
-		}
-	}
-	free(hits);
-	return err;
-}
-
-/* ---- angrebshandlinger (16, 17) ---- */
-
-static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const struct ord_unit *enemy,
-			struct ord_kv *flags, struct ks_text *t)
-{
-	struct ks_rules *r = ks_r(ctx);
-	int turn = ord_ctx_turn(ctx), naboer = 0, traefning = 0, refused = 0;
-	size_t i;
-
-	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
-		struct ord_unit *s = ord_ctx_unit(ctx, i);
-		const char *rolle = ks_st_str(s, "stoette_rolle"), *why_da = NULL, *why_en = NULL;
-		int nabo = !strcmp(rolle, "nabo");
-		if (ks_st(s, "stoette_traek") != turn || strcmp(ks_st_str(s, "stoetter"), x->id) ||
-		    ks_gone(s))
-			continue;
-		/* 6.6: the conditions at the moment of the attack */
-		if (ks_moral_now(ctx, s) >= KS_U)
-			why_da = "i uorden", why_en = "in disorder";
-		else if (ks_st(s, "angreb_traek") == turn)
-			why_da = "har selv angrebsordre", why_en = "has an attack order itself";
-		else if (ks_st(s, "skoed") == turn &&
-			 !(nabo && !strcmp(ks_st_str(s, "skoed_paa"), enemy->id)))
-			why_da = "har skudt i trækket", why_en = "has fired this turn";
-		else if (ks_st(s, "naerkamp_traek") == turn)
-			why_da = "er selv i nærkamp", why_en = "is in a melee itself";
-		else if (ks_figures(ctx, s) < ks_param(r, "stoette_andel") * ks_figures(ctx, x))
-			why_da = "for lille", why_en = "too small";
-		else if (!strcmp(ks_form(s), "hob"))
-			why_da = "hob", why_en = "a clump";
-		else if (!ks_closed(ctx, s, NULL))
-			why_da = "ikke i sluttet formation", why_en = "not in close order";
-		else if (ks_is(ctx, s, "kavaleri") &&
-			 ks_st(s, "valeur") < (long)ks_param(r, "valeur_min"))
-			why_da = "valeur under 4", why_en = "valeur under 4";
-		if (why_da) {
-			ord_buf_addf(&t->da, "%s%s støtter ikke (%s)",
-				     naboer + traefning + refused ? ", " : " ", s->id, why_da);
-			ord_buf_addf(&t->en, "%s%s does not support (%s)",
-				     naboer + traefning + refused ? ", " : " ", s->id, why_en);
-			refused++;
-			continue;
-		}
-		ord_buf_addf(&t->da, "%s%s (%s)", naboer + traefning + refused ? ", " : " ", s->id,
-			     nabo ? "naboenhed" : "2. træfning");
-		ord_buf_addf(&t->en, "%s%s (%s)", naboer + traefning + refused ? ", " : " ", s->id,
-			     nabo ? "neighbour" : "second line");
-		if (nabo)
-			naboer++;
-		else
-			traefning = 1;
-		if (ks_is(ctx, s, "kavaleri") && nabo)
-			ks_st_set(s, "nabo_traek", turn);
-	}
-	if (traefning)
-		ord_kv_set(flags, "traefning", "yes");
-	if (naboer)
-		ord_kv_set_int(flags, "naboer", naboer);
-	return naboer + traefning + refused;
-}
-
-/* The flags a side brings to the melee from its unit and state. */
-static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit *enemy,
-			int attacker, struct ord_kv *flags)
-{
-	struct ks_rules *r = ks_r(ctx);
-	const char *f = ks_form(x), *k = ks_klasse(ctx, x);
-	int grade = ks_moral_now(ctx, x), turn = ord_ctx_turn(ctx);
-	long rifler = ord_kv_get_int(&x->attrs, "rifler", 0);
-
-	if (grade == KS_LU)
-		ord_kv_set(flags, "moral_lu", "yes");
-	else if (grade == KS_U)
-		ord_kv_set(flags, "moral_u", "yes");
-	else if (grade == KS_FU)
-		ord_kv_set(flags, "moral_fu", "yes");
-	ord_kv_set_int(flags, "valeur_diff", ks_st(x, "valeur") - (long)ks_param(r, "valeur_norm"));
-	if (ks_is(ctx, x, "kavaleri")) {
-		if (!strcmp(k, "tung"))
-			ord_kv_set(flags, "tung", "yes");
-		else if (!strcmp(k, "middel"))
-			ord_kv_set(flags, "middel", "yes");
-		else if (!strcmp(k, "kosak"))
-			ord_kv_set(flags, "kosak", "yes");
-		if (attacker && !strcmp(f, "angrebskolonne"))
-			ord_kv_set(flags, "angrebskolonne_kav", "yes");
-		if (attacker && ks_st(x, "angreb_storm") && ks_st(x, "angreb_traek") == turn) {
-			ord_kv_set(flags, "stormmarch", "yes");
-			if (ks_st(x, "foerste_storm"))
-				ord_kv_set(flags, "foerste_storm", "yes");
-		} else if (ks_st(x, "stormmarch_sidst") > 0 &&
-			   ks_st(x, "stormmarch_sidst") == turn - 1) {
-			ord_kv_set(flags, "efter_stormmarch", "yes");
-		}
-		if (ks_is(ctx, enemy, "infanteri") && strcmp(ks_form(enemy), "karre") &&
-		    strcmp(ks_form(enemy), "bataillonsmasse") && strcmp(ks_form(enemy), "hob"))
-			ord_kv_set(flags, "kavaleri_mod_infanteri", "yes");
-	}
-	if (ks_is(ctx, x, "infanteri")) {
-		if (attacker && !strcmp(f, "angrebskolonne") &&
-		    (ks_is(ctx, enemy, "infanteri") || ks_is(ctx, enemy, "artilleri")))
-			ord_kv_set(flags, "angrebskolonne_inf", "yes");
-		if (ks_british(x) && !strcmp(f, "linie"))
-			ord_kv_set(flags, "engelsk_linie", "yes");
-		if (rifle_flag(ctx, "naerkamp", rifler))
-			ord_kv_set(flags, rifle_flag(ctx, "naerkamp", rifler), "yes");
-		if (ks_st(x, "foerste_salve"))
-			ord_kv_set(flags, "foerste_salve", "yes");
-		if (ks_is(ctx, enemy, "kavaleri") && !strcmp(f, "karre"))
-			ord_kv_set(flags, "karre_mod_kavaleri", "yes");
-		if (ks_is(ctx, enemy, "kavaleri") && !strcmp(f, "bataillonsmasse"))
-			ord_kv_set(flags, "masse_mod_kavaleri", "yes");
-	}
-	/* close order attacking open order (cossacks attacked count as open, 8.5) */
-	if (attacker && ks_closed(ctx, x, NULL) &&
-	    (!ks_closed(ctx, enemy, NULL) || !strcmp(ks_art(enemy), "kosakker")))
-		ord_kv_set(flags, "sluttet_mod_spredt", "yes");
-	if (!strcmp(ks_st_str(x, "sidst_rolle"), "angriber"))
-		ord_kv_set(flags, "tidligere_angriber", "yes");
-	else if (!strcmp(ks_st_str(x, "sidst_rolle"), "forsvarer"))
-		ord_kv_set(flags, "tidligere_forsvarer", "yes");
-}
-
-/* Surrender (17): the unit's remaining figures become prisoners. */
-static void surrender(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, const char *why_da,
-		      const char *why_en)
-{
-	struct ks_text t;
-	long fig = ks_st(u, "figurer");
-
-	ks_text_init(&t);
-	ks_st_set(u, "overgivet", 1);
-	if (!ks_is(ctx, u, "artilleri")) {
-		ks_st_set(u, "fanger",
-			  ks_st(u, "fanger") + fig * (long)ks_param(ks_r(ctx), "mand_pr_figur"));
-		ks_st_set(u, "figurer", 0);
-	}
-	ord_buf_addf(&t.da, "overgiver sig (%s): %ld figurer i fangenskab", why_da, fig);
-	ord_buf_addf(&t.en, "surrenders (%s): %ld figures taken prisoner", why_en, fig);
-	ks_result(ctx, seq, u, NULL, &t);
-	ks_text_release(&t);
-}
-
-static int british_roll(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, struct ks_text *t)
-{
-	struct ks_rules *r = ks_r(ctx);
-	int turn = ord_ctx_turn(ctx), die, err;
-
-	if (!ks_british(u) || !ks_is(ctx, u, "kavaleri") || ks_st(u, "britisk_kontrol_til") >= turn)
-		return 0;
-	if ((err = roll1(ctx, &die, "britisk kontrol", u, seq, 0)) != 0)
-		return err;
-	if (die >= (int)ks_param(r, "britisk_fra")) {
-		ks_st_set(u, "britisk_kontrol_til", turn + (long)ks_param(r, "britisk_traek") - 1);
-		KS_TF(t, "; britisk kavaleri 1d6 = %d: ude af kontrol, fortsætter nærkampen til og med træk %ld",
-		      "; British cavalry 1d6 = %d: out of control, stays in the melee until turn %ld",
-		      die, ks_st(u, "britisk_kontrol_til"));
-	} else {
-		KS_TF(t, "; britisk kavaleri 1d6 = %d: under kontrol",
-		      "; British cavalry 1d6 = %d: under control", die);
-	}
-	return 0;
-}
-
-static int melee(struct ord_ctx *ctx, const struct ord_event *e)
-{
-	struct ks_rules *r = ks_r(ctx);
-	struct ord_unit *a = ev_unit(ctx, e, "angriber"), *f = ev_unit(ctx, e, "forsvarer");
-	struct ks_melee_in in;
-	struct ks_melee_out out;
-	struct ks_text t;
-	struct ord_kv vals;
-	int turn = ord_ctx_turn(ctx), err = 0, pursuit = ord_kv_get_bool(&e->kv, "forfoelgelse", 0);
-	int fa, ff;
-
-	memset(&in, 0, sizeof(in));
-	ord_kv_init(&in.a.flags);
-	ord_kv_init(&in.d.flags);
-	ord_kv_init(&vals);
-	ks_text_init(&t);
-	if (ks_gone(a) || ks_gone(f))
-		goto out;
-	if (!pursuit && ks_moral_now(ctx, a) >= KS_U) {
-		KS_TF(&t, "angrebet på %s gennemføres ikke: angriberen er i %s",
-		      "the attack on %s does not go in: the attacker is in %s", f->id,
-		      ks_moral_name(ks_moral_now(ctx, a)));
-		ks_result(ctx, e->seq, a, NULL, &t);
-		goto out;
-	}
-	fa = (int)ord_kv_get_int(&e->kv, "a_figurer", ks_figures(ctx, a));
-	ff = (int)ord_kv_get_int(&e->kv, "d_figurer", ks_figures(ctx, f));
-	KS_TF(&t, "nærkamp %s mod %s", "melee %s against %s", a->id, f->id);
-	if (pursuit)
-		ks_text_add(&t, " (forfølgelsesangreb)", " (pursuit attack)");
-	/* unescorted artillery becomes U when an attacker at least as strong
-	 * reaches break-in distance (16) */
-	if (ks_is(ctx, f, "artilleri")) {
-		int escorted = 0;
-		size_t i;
-		for (i = 0; i < ord_ctx_nunits(ctx); i++) {
-			const struct ord_unit *s = ord_ctx_unit(ctx, i);
-			if (ks_st(s, "stoette_traek") == turn &&
-			    !strcmp(ks_st_str(s, "stoetter"), f->id) &&
-			    !strcmp(ks_st_str(s, "stoette_rolle"), "nabo"))
-				escorted = 1;
-		}
-		if (!escorted) {
-			ord_kv_set(&in.d.flags, "ubedaekket", "yes");
-			if (fa >= ff && ks_moral_now(ctx, f) < KS_U) {
-				ks_set_moral(ctx, f, KS_U, 0, "ubedækket");
-				ks_text_add(&t, "; ubedækket artilleri går i U",
-					    "; unescorted artillery goes into U");
-			}
-		}
-	}
-	ks_text_add(&t, "; angriberens støtte:", "; the attacker's supports:");
-	if (!supports_for(ctx, a, f, &in.a.flags, &t))
-		ks_text_add(&t, " ingen", " none");
-	ks_text_add(&t, "; forsvarerens støtte:", "; the defender's supports:");
-	if (!supports_for(ctx, f, a, &in.d.flags, &t))
-		ks_text_add(&t, " ingen", " none");
-	melee_flags(ctx, a, f, 1, &in.a.flags);
-	melee_flags(ctx, f, a, 0, &in.d.flags);
-	ks_melee_numbers(r, fa, ff, &in.a.flags);
-	ks_melee_numbers(r, ff, fa, &in.d.flags);
-	referee_flags(ord_kv_get(&e->kv, "a_flag"), &in.a.flags);
-	referee_flags(ord_kv_get(&e->kv, "d_flag"), &in.d.flags);
-	in.a.figures = fa;
-	in.d.figures = ff;
-	in.a.ranks = (int)ord_kv_get_int(&e->kv, "a_geledder",
-					 ks_ranks(r, ks_form(a), ks_vaaben(ctx, a), fa));
-	in.d.ranks = (int)ord_kv_get_int(&e->kv, "d_geledder",
-					 ks_ranks(r, ks_form(f), ks_vaaben(ctx, f), ff));
-	in.pursuit = pursuit;
-	if ((err = roll3(ctx, in.a.dice, "naerkamp angriber", a, e->seq, 0)) != 0 ||
-	    (err = roll3(ctx, in.d.dice, "naerkamp forsvarer", f, e->seq, 0)) != 0)
-		goto out;
-	ks_text_add(&t, ": ", ": ");
-	if ((err = ks_melee(r, &in, &out, &t)) != 0)
-		goto out;
-	/* losses and prisoners */
-	{
-		struct ord_unit *loser = out.winner == 1 ? f : out.winner == 2 ? a : NULL;
-		struct ord_unit *winner = out.winner == 1 ? a : out.winner == 2 ? f : NULL;
-		int pa = 0, pd = 0;
-		if (loser && out.grade == KS_FU) {
-			pa = out.prisoners_a;
-			pd = out.prisoners_d;
-		}
-		ks_take_men(ctx, a, out.men_a, pa);
-		ks_take_men(ctx, f, out.men_d, pd);
-		if (loser) {
-			apply_grade(ctx, loser, out.grade, "nærkamp", &t);
-			if (out.grade == KS_FU)
-				ks_st_set(winner, "vandt_fu_traek", turn); /* 6.7: no decimation LU now */
-		} else {
-			apply_grade(ctx, a, out.grade, "nærkamp", &t);
-			apply_grade(ctx, f, out.grade, "nærkamp", &t);
-		}
-		KS_TF(&t, "; %s har %ld figurer, %s har %ld figurer",
-		      "; %s has %ld figures, %s has %ld figures", a->id, ks_st(a, "figurer"), f->id,
-		      ks_st(f, "figurer"));
-		ord_kv_set(&vals, "winner", winner ? winner->id : "");
-		ord_kv_set_int(&vals, "men_a", out.men_a);
-		ord_kv_set_int(&vals, "men_d", out.men_d);
-		ord_kv_set(&vals, "morale", ks_moral_name(out.grade));
-	}
-	/* bookkeeping: roles, first volley and storm, ammunition, melee turns */
-	ord_kv_set(&a->state, "sidst_rolle", "angriber");
-	ord_kv_set(&f->state, "sidst_rolle", "forsvarer");
-	if (ord_kv_get(&in.a.flags, "foerste_storm"))
-		ks_st_set(a, "foerste_storm", 0);
-	{
-		struct ord_unit *both[2] = { a, f };
-		int k;
-		for (k = 0; k < 2; k++) {
-			struct ord_unit *x = both[k];
-			if (ks_is(ctx, x, "infanteri")) {
-				double use = ks_param(r, "forbrug_naerkamp_infanteri");
-				ks_st_set(x, "foerste_salve", 0);
-				if (ks_st_num(x, "kampsatser") >= use)
-					ks_st_set_num(x, "kampsatser",
-						      ks_st_num(x, "kampsatser") - use);
-			}
-			ks_st_set(x, "naerkamp_traek", turn);
-			if ((err = british_roll(ctx, x, e->seq, &t)) != 0)
-				goto out;
-		}
-	}
-	if (pursuit) {
-		long n = ks_st(f, "forfoelget_sidst") > 0 && ks_st(f, "forfoelget_sidst") == turn - 1
-				 ? ks_st(f, "forfoelget_traek") + 1
-				 : 1;
-		ks_st_set(f, "forfoelget_traek", n);
-		ks_st_set(f, "forfoelget_sidst", turn);
-		KS_TF(&t, "; forfulgt %ld træk i træk", "; pursued %ld turns in a row", n);
-	}
-	/* British cavalry that beat its enemy into U or FU may pursue (8.4) */
-	if (out.winner && out.grade >= KS_U) {
-		struct ord_unit *w = out.winner == 1 ? a : f, *l = out.winner == 1 ? f : a;
-		int die;
-		if (ks_british(w) && ks_is(ctx, w, "kavaleri")) {
-			if ((err = roll1(ctx, &die, "britisk forfoelgelse", w, e->seq, 0)) != 0)
-				goto out;
-			if (die >= (int)ks_param(r, "britisk_fra")) {
-				ks_st_set(w, "britisk_forfoelg_til",
-					  turn + (long)ks_param(r, "britisk_traek"));
-				ord_kv_set(&w->state, "britisk_maal", l->id);
-				KS_TF(&t, "; britisk kavaleri 1d6 = %d: forfølger %s til og med træk %ld",
-				      "; British cavalry 1d6 = %d: pursues %s until turn %ld", die,
-				      l->id, ks_st(w, "britisk_forfoelg_til"));
-			} else {
-				KS_TF(&t, "; britisk kavaleri 1d6 = %d: forfølger ikke",
-				      "; British cavalry 1d6 = %d: does not pursue", die);
-			}
-		}
-	}
-	/* both sides' reports show the whole melee */
-	{
-		struct ks_text copy;
-		ks_text_init(&copy);
-		ks_text_cat(&copy, &t);
-		ks_result(ctx, e->seq, a, &vals, &t);
-		ks_result(ctx, e->seq, f, &vals, &copy);
-		ks_text_release(&copy);
-	}
-	if (pursuit && ks_st(f, "forfoelget_traek") >= (long)ks_param(r, "overgivelse_forfoelgelser") &&
-	    !ks_gone(f))
-		surrender(ctx, f, e->seq, "forfulgt træk i træk", "pursued turn after turn");
-out:
-	ord_kv_release(&in.a.flags);
-	ord_kv_release(&in.d.flags);
-	ord_kv_release(&vals);
-	ks_text_release(&t);
-	return err;
-}
-
-static void end_of_turn(struct ord_ctx *ctx)
-{
-	struct ks_rules *r = ks_r(ctx);
-	int turn = ord_ctx_turn(ctx), h = ks_half(ctx, 1);
-	size_t i;
-
-	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
-		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		struct ks_text t;
-		int art = ks_is(ctx, u, "artilleri");
-
-		if (ks_gone(u))
-			continue;
-		ks_text_init(&t);
-		/* flight and stragglers (17) */
-		if (ks_moral_at(ctx, u, h, NULL) == KS_FU) {
-			long n = ks_st(u, "flugt_traek") + 1;
-			ks_st_set(u, "flugt_traek", n);
-			if (n > 1 && ks_st(u, "fanger_traek") != turn && !art) {
-				int s = ks_stragglers(r, (int)ks_st(u, "figurer"));
-				ks_st_set(u, "efternoelere", ks_st(u, "efternoelere") + s);
-				ks_st_set(u, "figurer", ks_st(u, "figurer") - s);
-				KS_TF(&t, "på flugt i %ld. træk: %d figurer efternølere, %ld tilbage",
-				      "fleeing for the %ldth turn: %d figures straggle, %ld left",
-				      n, s, ks_st(u, "figurer"));
-				ks_result(ctx, 0, u, NULL, &t);
-				ks_text_reset(&t);
-			}
-			/* cavalry flees at stormmarch; if it may not, it is FU one turn more */
-			if (ks_is(ctx, u, "kavaleri")) {
-				struct ord_buf why = ORD_BUF_INIT;
-				/* cossacks flee at light cavalry's stormmarch speed (17) */
-				if (strcmp(ks_art(u), "kosakker") &&
-				    ks_stormmarch_refused(ctx, u, &why)) {
-					ks_st_set(u, "fu_ekstra", turn + 1);
-					KS_TF(&t, "flygter i stormmarch uden at måtte: FU også i træk %d",
-					      "flees at stormmarch although it may not: FU in turn %d as well",
-					      turn + 1);
-					ks_result(ctx, 0, u, NULL, &t);
-					ks_text_reset(&t);
-				} else {
-					ks_st_set(u, "stormmarch_start",
-						  ks_st(u, "stormmarch_sidst") > 0 &&
-								  ks_st(u, "stormmarch_sidst") == turn - 1
-							  ? ks_st(u, "stormmarch_start")
-							  : turn);
-					ks_st_set(u, "stormmarch_sidst", turn);
-				}
-				ord_buf_release(&why);
-			}
-		} else {
-			ks_st_set(u, "flugt_traek", 0);
-		}
-		if (ks_st(u, "forfoelget_sidst") != turn)
-			ks_st_set(u, "forfoelget_traek", 0);
-		/* a unit of 1 figure is lost (11.1); a battery without guns */
-		if ((!art && ks_st(u, "figurer") < (long)ks_param(r, "mindste_enhed")) ||
-		    (art && ks_st(u, "kanoner") < 1 && ks_st(u, "beskadiget") < 1)) {
-			ks_st_set(u, "fjernet", 1);
-			ks_text_add(&t, "regnes som tabt og fjernes fra spillet",
-				    "counts as lost and leaves the game");
-			ks_result(ctx, 0, u, NULL, &t);
-			ks_text_release(&t);
-			continue;
-		}
-		/* decimation (6.7) */
-		if (!art) {
-			int lvl = ks_decimation(r, ks_start_figures(ctx, u), (int)ks_st(u, "figurer"));
-			if (lvl > ks_st(u, "decimering")) {
-				ks_st_set(u, "decimering", lvl);
-				KS_TF(&t, "decimeret: over %g%% af den oprindelige styrke tabt (%ld af %d figurer): ",
-				      "decimated: over %g%% of its first strength lost (%ld of %d figures): ",
-				      ks_param(r, lvl >= 2 ? "decimering_u_pct" : "decimering_lu_pct"),
-				      ks_start_figures(ctx, u) - ks_st(u, "figurer"),
-				      ks_start_figures(ctx, u));
-				if (lvl >= 2)
-					ks_text_add(&t, "U resten af slaget, kan ikke reorganiseres",
-						    "U for the rest of the battle, cannot be reorganised");
-				else
-					ks_text_add(&t, "LU resten af slaget",
-						    "LU for the rest of the battle");
-				if (lvl == 1 && ks_st(u, "vandt_fu_traek") == turn)
-					ks_text_add(&t, " (ikke i dette træk: vandt en nærkamp der sendte taberen i FU)",
-						    " (not this turn: it won a melee that sent the loser into FU)");
-				ks_result(ctx, 0, u, NULL, &t);
-				ks_text_reset(&t);
-			}
-		}
-		/* cavalry valeur (8.3) */
-		{
-			const struct ord_order *o = ord_ctx_order(ctx, u);
-			struct ks_group g[KS_MAX_GROUPS];
-			size_t n = ks_groups(o, g, KS_MAX_GROUPS);
-			int engaged = ks_st(u, "naerkamp_traek") == turn ||
-				      ks_st(u, "nabo_traek") == turn;
-			int rested = ks_find(g, n, "hvil") && !engaged &&
-				     ks_st(u, "skoed") != turn && ks_st(u, "bevaeget") != turn;
-			long start = ord_kv_get_int(&u->attrs, "valeur", 6);
-			if (rested) {
-				ks_st_set(u, "hvil_traek", ks_st(u, "hvil_traek") + 1);
-				ks_st_set(u, "hvilede_traek", turn);
-			} else {
-				ks_st_set(u, "hvil_traek", 0);
-			}
-			if (ks_is(ctx, u, "kavaleri")) {
-				if (engaged) {
-					ks_st_set(u, "kamp_traek", ks_st(u, "kamp_traek") + 1);
-					if (ks_st(u, "kamp_traek") >
-					    (long)ks_param(r, "valeur_fri_traek")) {
-						ks_st_set(u, "valeur", ks_st(u, "valeur") - 1);
-						KS_TF(&t, "%ld. træk i kamp: valeur falder til %ld",
-						      "%ldth turn engaged: valeur falls to %ld",
-						      ks_st(u, "kamp_traek"), ks_st(u, "valeur"));
-						if (ks_st(u, "valeur") < (long)ks_param(r, "valeur_min"))
-							KS_TF(&t, "; under %g: skal afbryde kampen, kan ikke angribe eller støtte",
-							      "; under %g: must break off, cannot attack or support",
-							      ks_param(r, "valeur_min"));
-						ks_result(ctx, 0, u, NULL, &t);
-						ks_text_reset(&t);
-					}
-				}
-				if (rested &&
-				    ks_st(u, "hvil_traek") > (long)ks_param(r, "hvil_foer_genvinding") &&
-				    ks_st(u, "valeur") < start) {
-					ks_st_set(u, "valeur", ks_st(u, "valeur") + 1);
-					KS_TF(&t, "hvilet %ld træk: valeur stiger til %ld",
-					      "rested %ld turns: valeur rises to %ld",
-					      ks_st(u, "hvil_traek"), ks_st(u, "valeur"));
-					ks_result(ctx, 0, u, NULL, &t);
-					ks_text_reset(&t);
-				}
-				if (ks_st(u, "hvil_traek") >= (long)ks_param(r, "hvil_foer_genvinding"))
-					ks_st_set(u, "kamp_traek", 0);
-			}
-		}
-		ks_text_release(&t);
-	}
-}
-
-static int resolve_attacks(struct ord_ctx *ctx)
-{
-	size_t i, n = ord_ctx_nevents(ctx);
-	int err = 0, pass;
-
-	/* defensive canister comes before the attacks go in; cancelled attacks
-	 * next; then the melees, breaking off and flight in the order recorded */
-	for (pass = 0; pass < 3 && !err; pass++) {
-		for (i = 0; i < n && !err; i++) {
-			const struct ord_event *e = ord_ctx_event(ctx, i);
-			struct ord_unit *u = ev_unit(ctx, e, "unit");
-			struct ks_text t;
-			if (pass == 0 && !strcmp(e->kind, "forsvarsild")) {
-				struct hit h;
-				memset(&h, 0, sizeof(h));
-				if ((err = fire_artillery(ctx, e, &h, 1)) != 0)
-					break;
-				ks_text_init(&t);
-				KS_TF(&t, "forsvarsskydning fra %s", "defensive fire from %s", u->id);
-				if (h.men) {
-					ks_take_men(ctx, h.target, h.men, 0);
-					KS_TF(&t, ": %d mand tabt", ": %d men lost", h.men);
-				}
-				apply_grade(ctx, h.target, h.grade, "forsvarsild", &t);
-				ks_result(ctx, e->seq, h.target, NULL, &t);
-				ks_text_release(&t);
-			} else if (pass == 1 && !strcmp(e->kind, "fortryd")) {
-				/* U for the rest of this turn only (16.6) */
-				ks_text_init(&t);
-				ks_set_moral(ctx, u, KS_U, ks_half(ctx, 1), "fortrydelse");
-				ks_st_set(u, "angreb_traek", 0);
-				ks_text_add(&t, "fortryder angrebet: rykker et halvt træk frem og er U resten af trækket",
-					    "cancels its attack: advances half a turn and is U for the rest of the turn");
-				ks_result(ctx, e->seq, u, NULL, &t);
-				ks_text_release(&t);
-			} else if (pass == 2) {
-				if (!strcmp(e->kind, "naerkamp")) {
-					err = melee(ctx, e);
-				} else if (!strcmp(e->kind, "afbryd")) {
-					ks_text_init(&t);
-					ks_text_add(&t, "afbryder nærkampen og retirerer mindst ud af indbrudsafstand",
-						    "breaks off the melee and retreats at least out of break-in distance");
-					ks_result(ctx, e->seq, u, NULL, &t);
-					ks_text_release(&t);
-				} else if (!strcmp(e->kind, "flugt")) {
-					if (ord_kv_get_bool(&e->kv, "blokeret", 0)) {
-						surrender(ctx, u, e->seq, "kan ikke flygte",
-							  "cannot flee");
-					} else {
-						ks_text_init(&t);
-						ks_text_add(&t, "flygter et halvt træk ud af indbrudsafstand",
-							    "flees half a turn out of break-in distance");
-						ks_result(ctx, e->seq, u, NULL, &t);
-						ks_text_release(&t);
-					}
-				}
-			}
-		}
-	}
-	if (!err)
-		end_of_turn(ctx);
-	return err;
-}
-
 int ks_resolve_phase(struct ord_ctx *ctx, const char *phase)
 {
 	if (!strcmp(phase, "reorganisering"))
@@ -1579,8 +543,8 @@ int ks_resolve_phase(struct ord_ctx *ctx, const char *phase)
 	if (!strcmp(phase, "fredelige-flytninger"))
 		return resolve_moves(ctx);
 	if (!strcmp(phase, "skydninger"))
-		return resolve_fire(ctx);
+		return ks_resolve_fire(ctx);
 	if (!strcmp(phase, "angrebshandlinger"))
-		return resolve_attacks(ctx);
+		return ks_resolve_attacks(ctx);
 	return ord_error_set(ORD_EUSAGE, "unknown phase '%s'", phase);
 }

@@ -67,6 +67,7 @@ struct ord_ctx {
 	struct ord_sheet *sheets; /* owned parsed sheets the orders point into */
 	size_t nsheets;
 	struct ord_buf fake_out; /* fake context: results as text */
+	char state_error[256];   /* the module's first misuse of unit state (state.c), or "" */
 };
 
 void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_rules *rules, int turn);

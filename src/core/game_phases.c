@@ -316,6 +316,13 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 				diag_at(diag, &d, 0, evs[i].line);
 			}
 			ord_error_clear();
+			if ((err = ord_state_check(&ctx)) != 0) {
+				ord_diag_release(&d);
+				ord_kv_release(&kv);
+				ord_buf_release(&args);
+				ord_buf_release(&checks);
+				goto out;
+			}
 			ck[i].args = ord_buf_detach(&args, NULL);
 			ck[i].checks = ord_buf_detach(&checks, NULL);
 		}

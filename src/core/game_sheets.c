@@ -144,6 +144,8 @@ int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const c
 	if (g->rs->validate_sheet && (err = g->rs->validate_sheet(&ctx, &sheet, diag)) != 0 &&
 	    err != ORD_EBADSHEET)
 		goto out;
+	if ((err = ord_state_check(&ctx)) != 0) /* a key the module did not declare */
+		goto out;
 	err = diag->n > before ? ORD_EBADSHEET : 0;
 	ord_diag_sort(diag, before);
 out:

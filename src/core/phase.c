@@ -19,6 +19,8 @@ int ord_phase_run(struct ord_ctx *ctx, const char *phase, const struct ord_phase
 	}
 	if (ctx->rs->resolve_phase && (err = ctx->rs->resolve_phase(ctx, phase)) != 0)
 		return err;
+	if ((err = ord_state_check(ctx)) != 0) /* a key the module did not declare */
+		return err;
 	if (dice->fixed_game && ctx->fixed_pos < ctx->nfixed)
 		return ord_error_set(ORD_EUSAGE, "%zu dice given but phase '%s' used only %zu",
 				     ctx->nfixed, phase, ctx->fixed_pos);

@@ -16,8 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/argcheck.h"
 #include "core/common.h"
 #include "ruleset.h"
+#include "tables.h"
 
 #define MAX_MODULES 64
 
@@ -173,7 +175,7 @@ void ord_ruleset_names(struct ord_buf *out)
 	size_t i;
 
 	for (i = 0; i < nrulesets; i++)
-		ord_buf_addf(out, "%s%s", i ? ", " : "", rulesets[i]->name);
+		ord_words_add(out, ", ", rulesets[i]->name);
 }
 
 int ord_ruleset_find(const struct ord_ruleset **out, const char *name)
@@ -222,7 +224,7 @@ int ord_notation_find(const struct ord_notation **out, const char *name)
 			return 0;
 		}
 	for (i = 0; i < nnotations; i++)
-		ord_buf_addf(&names, "%s%s", i ? ", " : "", notations[i]->name);
+		ord_words_add(&names, ", ", notations[i]->name);
 	err = valid_name(name) ? find_external(&NOTATION, &mod, name) : ORD_ENOTFOUND;
 	if (err == ORD_ENOTFOUND)
 		err = ord_error_set(ORD_ENOTFOUND,
@@ -268,76 +270,247 @@ const struct ord_event_kind *ord_ruleset_event_kind(const struct ord_ruleset *rs
 	return NULL;
 }
 
-static void describe_expected(const struct ord_key_spec *s, struct ord_buf *why)
+void ord_key_describe(const struct ord_key_spec *s, struct ord_buf *why)
 {
 	switch (s->type) {
 	case ORD_KEY_INT: ord_buf_addf(why, "an integer from %g to %g", s->min, s->max); break;
 	case ORD_KEY_NUM: ord_buf_addf(why, "a number from %g to %g", s->min, s->max); break;
 	case ORD_KEY_BOOL: ord_buf_adds(why, "yes or no"); break;
-	case ORD_KEY_ENUM: {
-		const char *p;
+	case ORD_KEY_ENUM:
 		ord_buf_adds(why, "one of ");
-		for (p = s->values; *p; p++)
-			ord_buf_addch(why, *p == '|' ? ' ' : *p);
+		ord_words_join(why, s->values ? s->values : "", " ", " ");
 		break;
-	}
 	case ORD_KEY_UNIT: ord_buf_adds(why, "a unit id or name"); break;
 	default: ord_buf_adds(why, "text");
 	}
 }
 
-int ord_key_check_value(const struct ord_key_spec *s, const char *value, struct ord_buf *why)
+/* The values an ORD_KEY_WORD spec allows: "table.attr" read in tables. */
+static void word_values(const struct ord_key_spec *s, const struct ord_tables *tables,
+			struct ord_buf *out)
+{
+	const char *dot = s->values ? strchr(s->values, '.') : NULL;
+	const struct ord_table *tbl = NULL;
+
+	if (dot && tables) {
+		char *name = ord_xmalloc((size_t)(dot - s->values) + 1);
+		memcpy(name, s->values, (size_t)(dot - s->values));
+		name[dot - s->values] = '\0';
+		tbl = ord_tables_get(tables, name);
+		free(name);
+	}
+	if (tbl)
+		ord_table_key_values(tbl, dot + 1, out);
+}
+
+/* Is value allowed by s?  ORD_KEY_WORD needs the tables (NULL: any text). */
+static int value_ok(const struct ord_key_spec *s, const char *value, const struct ord_tables *tables)
 {
 	long l;
 	double d;
-	int ok = 1;
 
 	switch (s->type) {
-	case ORD_KEY_INT: ok = !ord_parse_long(value, &l) && l >= s->min && l <= s->max; break;
-	case ORD_KEY_NUM: ok = !ord_parse_num(value, &d) && d >= s->min && d <= s->max; break;
-	case ORD_KEY_BOOL: ok = ord_parse_bool(value) >= 0; break;
-	case ORD_KEY_ENUM: {
-		const char *p = s->values;
-		size_t n = strlen(value);
-		ok = 0;
-		while (p && *p) {
-			const char *bar = strchr(p, '|');
-			size_t len = bar ? (size_t)(bar - p) : strlen(p);
-			if (len == n && !strncmp(p, value, n))
-				ok = 1;
-			p = bar ? bar + 1 : NULL;
+	case ORD_KEY_INT: return !ord_parse_long(value, &l) && l >= s->min && l <= s->max;
+	case ORD_KEY_NUM: return !ord_parse_num(value, &d) && d >= s->min && d <= s->max;
+	case ORD_KEY_BOOL: return ord_parse_bool(value) >= 0;
+	case ORD_KEY_ENUM: return *value && s->values && ord_words_has(s->values, value);
+	case ORD_KEY_WORD:
+		if (tables) {
+			struct ord_buf values = ORD_BUF_INIT;
+			int ok;
+			word_values(s, tables, &values);
+			ok = *value && ord_words_has(values.buf, value);
+			ord_buf_release(&values);
+			return ok;
 		}
-		break;
-	}
+		break; /* without the tables, a word is text */
 	case ORD_KEY_UNIT:
-	case ORD_KEY_STR: ok = *value != '\0' && !strchr(value, '\n'); break;
+	case ORD_KEY_STR: break;
 	}
-	if (!ok) {
-		ord_buf_addf(why, "'%s' is not valid for '%s' (expected ", value, s->name);
-		describe_expected(s, why);
-		ord_buf_addch(why, ')');
-		return ORD_EUSAGE;
-	}
-	return 0;
+	return *value != '\0' && !strchr(value, '\n');
 }
 
-/* Whether one of argv is name=... */
-static int key_given(const char *name, int argc, char *const *argv)
+/* A bound in a calculator's words: "0 or more", or "1 to 6". */
+static void bounds(const struct ord_key_spec *s, struct ord_buf *why)
 {
+	if (s->max >= ORD_KEY_MANY)
+		ord_buf_addf(why, "%g or more", s->min);
+	else
+		ord_buf_addf(why, "%g to %g", s->min, s->max);
+}
+
+/* Why value is not allowed: an event's wording, or a calculator's, which
+ * starts with the key ("firers: '-1' is not a whole number ..."). */
+static void bad_value(const struct ord_key_spec *s, const char *value,
+		      const struct ord_keys_how *how, struct ord_buf *why)
+{
+	if (!how || !how->what) {
+		ord_buf_addf(why, "'%s' is not valid for '%s' (expected ", value, s->name);
+		ord_key_describe(s, why);
+		ord_buf_addch(why, ')');
+		return;
+	}
+	ord_buf_addf(why, "%s: '%s' ", s->name, value);
+	switch (s->type) {
+	case ORD_KEY_BOOL: ord_buf_adds(why, "is not a flag (expected yes or no)"); break;
+	case ORD_KEY_INT:
+		ord_buf_adds(why, "is not a whole number (expected ");
+		bounds(s, why);
+		ord_buf_addch(why, ')');
+		break;
+	case ORD_KEY_NUM:
+		/* a number with a unit is a distance: "inches, 0 or more" */
+		ord_buf_addf(why, "is not a %s (expected ", s->help ? "distance" : "number");
+		if (s->help)
+			ord_buf_addf(why, "%s, ", s->help);
+		bounds(s, why);
+		ord_buf_addch(why, ')');
+		break;
+	case ORD_KEY_ENUM:
+		ord_buf_adds(why, "(expected ");
+		ord_words_join(why, s->values ? s->values : "", ", ", " or ");
+		ord_buf_addch(why, ')');
+		break;
+	case ORD_KEY_WORD:
+		ord_buf_reset(why);
+		ord_buf_addf(why, "%s: unknown '%s' (expected one of ", s->name, value);
+		word_values(s, how->tables, why);
+		ord_buf_addch(why, ')');
+		break;
+	default: ord_buf_adds(why, "is not valid (expected text)");
+	}
+}
+
+/* Why a required key is missing, in the same two wordings. */
+static void missing(const struct ord_key_spec *s, const struct ord_keys_how *how, struct ord_buf *why)
+{
+	const char *p;
+
+	if (!how || !how->what) {
+		ord_buf_addf(why, "missing key '%s' (%s)", s->name, s->help ? s->help : "required");
+		return;
+	}
+	ord_buf_addf(why, "%s: missing (", s->name);
+	if (s->type == ORD_KEY_WORD || s->type == ORD_KEY_ENUM) {
+		ord_buf_adds(why, "expected one of ");
+		if (s->type == ORD_KEY_WORD)
+			word_values(s, how->tables, why);
+		else
+			ord_words_join(why, s->values ? s->values : "", " ", " ");
+	} else {
+		ord_buf_addf(why, "%s needs %s=", how->what, s->name);
+		if (s->type == ORD_KEY_NUM && s->help)
+			for (p = s->help; *p; p++)
+				ord_buf_addch(why, *p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+		else
+			ord_buf_addch(why, 'N');
+	}
+	ord_buf_addch(why, ')');
+}
+
+int ord_key_check_value(const struct ord_key_spec *s, const char *value, struct ord_buf *why)
+{
+	if (value_ok(s, value, NULL))
+		return 0;
+	bad_value(s, value, NULL, why);
+	return ORD_EUSAGE;
+}
+
+/* One key=value against the specs (or the extra keys of how). */
+static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, const char *key,
+		       const char *value, const struct ord_keys_how *how, struct ord_diag *diag)
+{
+	const struct ord_key_spec *s;
+	struct ord_buf why = ORD_BUF_INIT;
+	double d;
+
+	for (s = specs; s->name; s++)
+		if (!strcmp(s->name, key))
+			break;
+	if (ord_kv_get(out, key)) {
+		ord_diag_add(diag, 0, 0, NULL, NULL, "key '%s' given twice", key);
+	} else if (s->name) {
+		if (value_ok(s, value, how ? how->tables : NULL)) {
+			ord_kv_set(out, key, value);
+		} else {
+			bad_value(s, value, how, &why);
+			ord_diag_add(diag, 0, 0, NULL, NULL, "%s", why.buf);
+		}
+	} else if (how && how->extra && how->extra(how->ud, key)) {
+		/* a modifier flag: yes/no, or a number for a `per` row */
+		if (ord_parse_bool(value) >= 0 || !ord_parse_num(value, &d))
+			ord_kv_set(out, key, value);
+		else
+			ord_diag_add(diag, 0, 0, NULL, NULL,
+				     "%s: '%s' is not a flag (expected yes, no or a number)", key,
+				     value);
+	} else {
+		for (s = specs; s->name; s++)
+			ord_words_add(&why, " ", s->name);
+		if (how && how->what) {
+			if (how->extra_list)
+				how->extra_list(how->ud, &why);
+			ord_diag_add(diag, 0, 0, NULL, NULL, "%s: unknown key '%s' (expected %s)",
+				     how->what, key, why.buf);
+		} else {
+			ord_diag_add(diag, 0, 0, NULL, NULL,
+				     "unknown key '%s' (expected one of %s)", key, why.buf);
+		}
+	}
+	ord_buf_release(&why);
+}
+
+/* After the pairs: required keys missing, defaults filled. given(name)
+ * says whether the key was given at all (perhaps with a bad value, which
+ * was reported already). */
+static void check_missing(struct ord_kv *out, const struct ord_key_spec *specs,
+			  int (*given)(const void *, const char *), const void *args,
+			  const struct ord_keys_how *how, struct ord_diag *diag)
+{
+	const struct ord_key_spec *s;
+	struct ord_buf why = ORD_BUF_INIT;
+
+	for (s = specs; s->name; s++) {
+		if (ord_kv_get(out, s->name) || given(args, s->name))
+			continue;
+		if (s->required) {
+			ord_buf_reset(&why);
+			missing(s, how, &why);
+			ord_diag_add(diag, 0, 0, NULL, NULL, "%s", why.buf);
+		} else if (s->def) {
+			ord_kv_set(out, s->name, s->def);
+		}
+	}
+	ord_buf_release(&why);
+}
+
+struct argv_list {
+	int argc;
+	char *const *argv;
+};
+
+/* Whether one of argv is name=... */
+static int argv_given(const void *args, const char *name)
+{
+	const struct argv_list *a = args;
 	size_t n = strlen(name);
 	int i;
 
-	for (i = 0; i < argc; i++)
-		if (!strncmp(argv[i], name, n) && argv[i][n] == '=')
+	for (i = 0; i < a->argc; i++)
+		if (!strncmp(a->argv[i], name, n) && a->argv[i][n] == '=')
 			return 1;
 	return 0;
+}
+
+static int kv_given(const void *args, const char *name)
+{
+	return ord_kv_get(args, name) != NULL;
 }
 
 int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
 		   char *const *argv, struct ord_diag *diag)
 {
-	const struct ord_key_spec *s;
-	struct ord_buf why = ORD_BUF_INIT;
+	struct argv_list a = { argc, argv };
 	size_t before = diag->n;
 	int i;
 
@@ -352,35 +525,23 @@ int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int arg
 		key = ord_xmalloc((size_t)(eq - argv[i]) + 1);
 		memcpy(key, argv[i], (size_t)(eq - argv[i]));
 		key[eq - argv[i]] = '\0';
-		for (s = specs; s->name; s++)
-			if (!strcmp(s->name, key))
-				break;
-		if (!s->name) {
-			ord_buf_reset(&why);
-			for (s = specs; s->name; s++)
-				ord_buf_addf(&why, "%s%s", why.len ? " " : "", s->name);
-			ord_diag_add(diag, 0, 0, NULL, NULL,
-				     "unknown key '%s' (expected one of %s)", key, why.buf);
-		} else if (ord_kv_get(out, key)) {
-			ord_diag_add(diag, 0, 0, NULL, NULL, "key '%s' given twice", key);
-		} else {
-			ord_buf_reset(&why);
-			if (ord_key_check_value(s, eq + 1, &why))
-				ord_diag_add(diag, 0, 0, NULL, NULL, "%s", why.buf);
-			else
-				ord_kv_set(out, key, eq + 1);
-		}
+		check_pair(out, specs, key, eq + 1, NULL, diag);
 		free(key);
 	}
-	for (s = specs; s->name; s++) {
-		if (ord_kv_get(out, s->name) || key_given(s->name, argc, argv))
-			continue; /* given, perhaps with a bad value already reported */
-		if (s->required)
-			ord_diag_add(diag, 0, 0, NULL, NULL, "missing key '%s' (%s)", s->name,
-				     s->help ? s->help : "required");
-		else if (s->def)
-			ord_kv_set(out, s->name, s->def);
-	}
-	ord_buf_release(&why);
+	check_missing(out, specs, argv_given, &a, NULL, diag);
+	return diag->n > before ? ORD_EUSAGE : 0;
+}
+
+int ord_keys_check_how(struct ord_kv *out, const struct ord_key_spec *specs, const struct ord_kv *args,
+		       const struct ord_keys_how *how, struct ord_diag *diag)
+{
+	size_t before = diag->n, i;
+
+	for (i = 0; args && i < args->n; i++)
+		check_pair(out, specs, args->items[i].key, args->items[i].value, how, diag);
+	if (args)
+		check_missing(out, specs, kv_given, args, how, diag);
+	else
+		check_missing(out, specs, kv_given, out, how, diag);
 	return diag->n > before ? ORD_EUSAGE : 0;
 }

@@ -286,6 +286,10 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 		ord_buf_reset(&checks);
 		ord_phase_check_event(ctx, ce, &checks, &d);
 		ord_error_clear();
+		if (ord_state_check(ctx)) {
+			ord_vout_fail(x->v, "%s: %s", what, ord_error_last());
+			ord_error_clear();
+		}
 		if (strcmp(checks.buf, ev->checks ? ev->checks : "") && listed++ < MAX_LISTED)
 			ord_vout_fail(x->v,
 				      "%s: the orders give '%s' as what the event breaks, but the log says '%s'",

@@ -827,25 +827,6 @@ int ord_scenario_load_file(struct ord_scenario *out, const char *path)
 
 /* ---- the ruleset's attributes --------------------------------------- */
 
-/* What a spec accepts, in ord_key_check_value's words. */
-static void describe_spec(const struct ord_key_spec *s, struct ord_buf *b)
-{
-	const char *p;
-
-	switch (s->type) {
-	case ORD_KEY_INT: ord_buf_addf(b, "an integer from %g to %g", s->min, s->max); break;
-	case ORD_KEY_NUM: ord_buf_addf(b, "a number from %g to %g", s->min, s->max); break;
-	case ORD_KEY_BOOL: ord_buf_adds(b, "yes or no"); break;
-	case ORD_KEY_ENUM:
-		ord_buf_adds(b, "one of ");
-		for (p = s->values ? s->values : ""; *p; p++)
-			ord_buf_addch(b, *p == '|' ? ' ' : *p);
-		break;
-	case ORD_KEY_UNIT: ord_buf_adds(b, "a unit id or name"); break;
-	default: ord_buf_adds(b, "text");
-	}
-}
-
 int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec *specs, const char *name)
 {
 	static const struct ord_key_spec none[] = { { 0 } };
@@ -857,7 +838,7 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 	if (!specs)
 		specs = none;
 	for (s = specs; s->name; s++)
-		ord_buf_addf(&known, "%s%s", known.len ? " " : "", s->name);
+		ord_words_add(&known, " ", s->name);
 	for (i = 0; i < sc->nunits; i++) {
 		struct ord_scenario_unit *u = &sc->units[i];
 
@@ -888,7 +869,7 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 				continue;
 			if (s->required) {
 				ord_buf_reset(&why);
-				describe_spec(s, &why);
+				ord_key_describe(s, &why);
 				problem(&p, u->line, "unit '%s': missing attribute '%s' (expected %s)",
 					u->id, s->name, why.buf);
 			} else if (s->def) {

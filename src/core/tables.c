@@ -1,59 +1,23 @@
 /*
- * tables.c - the generic tables engine (see tables.h): read a ruleset's
- * tables document into memory once, checking every number, then answer
- * lookups and apply modifier lists with an explanation.
+ * tables.c - the generic tables engine (see tables.h), its first part:
+ * reading a ruleset's tables document into memory once, checking every
+ * number, then the document and its tables as modules read them, and what
+ * a module needs of them (ord_tables_require).  Lookups and modifiers are
+ * in tables_lookup.c, formatting and printing in tables_print.c.
  *
  * Why everything is checked at load: a referee finds a typo in a table when
  * he loads it, with its line, not in the middle of resolving a turn.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tables.h"
+#include "core/tables_impl.h"
 #include "xml/xmlsafe.h"
 
 #define TABLES_SCHEMA "schema/tables.rng"
-
-struct row_attr {
-	char *name;
-	char *value; /* as written */
-	double num;  /* the value as a number when has_num */
-	int has_num; /* 1 if value parsed as a number (or min/max) */
-};
-
-struct ord_row {
-	const struct ord_table *table; /* owner */
-	unsigned line;                 /* in the document */
-	struct row_attr *attrs;
-	size_t nattrs;
-	enum ord_mod_mode mode; /* modifier rows only */
-};
-
-struct name_list {
-	char **v;
-	size_t n;
-};
-
-struct ord_table {
-	const struct ord_tables *doc; /* owner */
-	enum ord_table_kind kind;
-	char *name, *title, *note, *unit; /* note, unit may be NULL */
-	int reconstructed, provisional;
-	int die; /* dice tables: faces, 0 if not given */
-	unsigned line;
-	struct name_list keys, columns, labels;
-	struct ord_row *rows;
-	size_t nrows;
-};
-
-struct ord_tables {
-	char *name; /* document name for messages */
-	char *ruleset;
-	struct ord_table **tables;
-	size_t n;
-};
 
 static const struct {
 	const char *element, *row;
@@ -73,10 +37,9 @@ static const struct {
 	{ "per", ORD_MOD_PER },
 	{ "times", ORD_MOD_TIMES },
 };
-
 /* ---- small helpers ----------------------------------------------------- */
 
-static void names_free(struct name_list *l)
+void ord_tbl_names_free(struct name_list *l)
 {
 	size_t i;
 
@@ -88,28 +51,21 @@ static void names_free(struct name_list *l)
 }
 
 /* Split a space-separated list. */
-static void names_split(struct name_list *l, const char *s)
+void ord_tbl_names_split(struct name_list *l, const char *s)
 {
-	const char *p = s;
+	const char *w;
+	size_t len;
 
-	while (p && *p) {
-		size_t len;
-
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-			p++;
-		len = strcspn(p, " \t\r\n");
-		if (!len)
-			break;
+	while ((w = ord_words_next(&s, &len)) != NULL) {
 		l->v = ord_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
 		l->v[l->n] = ord_xmalloc(len + 1);
-		memcpy(l->v[l->n], p, len);
+		memcpy(l->v[l->n], w, len);
 		l->v[l->n][len] = '\0';
 		l->n++;
-		p += len;
 	}
 }
 
-static int names_has(const struct name_list *l, const char *s)
+int ord_tbl_names_has(const struct name_list *l, const char *s)
 {
 	size_t i;
 
@@ -119,29 +75,8 @@ static int names_has(const struct name_list *l, const char *s)
 	return 0;
 }
 
-/* Does the space-separated list hold token (or "*")? */
-static int list_matches(const char *list, const char *token)
-{
-	const char *p = list;
-	size_t tlen = strlen(token);
-
-	while (*p) {
-		size_t len;
-
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-			p++;
-		len = strcspn(p, " \t\r\n");
-		if (!len)
-			break;
-		if ((len == 1 && *p == '*') || (len == tlen && !memcmp(p, token, len)))
-			return 1;
-		p += len;
-	}
-	return 0;
-}
-
 /* A number as the tables write it: a decimal, or p/q with q > 0. */
-static int parse_number(const char *s, double *out)
+int ord_tbl_parse_number(const char *s, double *out)
 {
 	const char *slash = strchr(s, '/');
 	char *num;
@@ -162,12 +97,12 @@ static int parse_number(const char *s, double *out)
 	return 0;
 }
 
-static int is_yes(const char *s)
+int ord_tbl_is_yes(const char *s)
 {
 	return s && !strcmp(s, "yes");
 }
 
-static const struct row_attr *row_find(const struct ord_row *row, const char *name)
+const struct row_attr *ord_tbl_row_find(const struct ord_row *row, const char *name)
 {
 	size_t i;
 
@@ -175,29 +110,6 @@ static const struct row_attr *row_find(const struct ord_row *row, const char *na
 		if (!strcmp(row->attrs[i].name, name))
 			return &row->attrs[i];
 	return NULL;
-}
-
-static int row_matches(const struct ord_row *row, const struct ord_kv *match)
-{
-	size_t i;
-
-	if (!match)
-		return 1;
-	for (i = 0; i < match->n; i++) {
-		const struct row_attr *a = row_find(row, match->items[i].key);
-		if (!a || !list_matches(a->value, match->items[i].value))
-			return 0;
-	}
-	return 1;
-}
-
-/* "weapon=musket, shot=ball" for messages. */
-static void describe_match(struct ord_buf *b, const struct ord_kv *match)
-{
-	size_t i;
-
-	for (i = 0; match && i < match->n; i++)
-		ord_buf_addf(b, "%s%s=%s", i ? ", " : "", match->items[i].key, match->items[i].value);
 }
 
 /* ---- loading ------------------------------------------------------------ */
@@ -216,9 +128,9 @@ static void table_free(struct ord_table *tbl)
 		free(tbl->rows[i].attrs);
 	}
 	free(tbl->rows);
-	names_free(&tbl->keys);
-	names_free(&tbl->columns);
-	names_free(&tbl->labels);
+	ord_tbl_names_free(&tbl->keys);
+	ord_tbl_names_free(&tbl->columns);
+	ord_tbl_names_free(&tbl->labels);
 	free(tbl->name);
 	free(tbl->title);
 	free(tbl->note);
@@ -269,7 +181,7 @@ static int row_err(const struct ord_tables *doc, const struct ord_table *tbl, un
 static int need_num(const struct ord_tables *doc, const struct ord_table *tbl,
 		    const struct ord_row *row, const char *name, int allow_dash, int allow_open)
 {
-	const struct row_attr *a = row_find(row, name);
+	const struct row_attr *a = ord_tbl_row_find(row, name);
 
 	if (!a)
 		return ROW_ERR(doc, tbl, row, "row has no '%s'", name);
@@ -288,7 +200,7 @@ static int need_num(const struct ord_tables *doc, const struct ord_table *tbl,
 static int need_str(const struct ord_tables *doc, const struct ord_table *tbl,
 		    const struct ord_row *row, const char *name)
 {
-	const struct row_attr *a = row_find(row, name);
+	const struct row_attr *a = ord_tbl_row_find(row, name);
 	const char *p;
 
 	if (!a)
@@ -330,8 +242,8 @@ static int check_row(const struct ord_tables *doc, struct ord_table *tbl, struct
 		if ((err = need_num(doc, tbl, row, "from", 0, 0)) != 0 ||
 		    (err = need_num(doc, tbl, row, "to", 0, 0)) != 0)
 			return err;
-		from = row_find(row, "from")->num;
-		to = row_find(row, "to")->num;
+		from = ord_tbl_row_find(row, "from")->num;
+		to = ord_tbl_row_find(row, "to")->num;
 		if (!(from < to))
 			return ROW_ERR(doc, tbl, row, "row: 'from' (%g) must be below 'to' (%g)",
 				       from, to);
@@ -342,19 +254,19 @@ static int check_row(const struct ord_tables *doc, struct ord_table *tbl, struct
 		if ((err = need_num(doc, tbl, row, "lo", 0, 1)) != 0 ||
 		    (err = need_num(doc, tbl, row, "hi", 0, 1)) != 0)
 			return err;
-		if (!strcmp(row_find(row, "lo")->value, "max") ||
-		    !strcmp(row_find(row, "hi")->value, "min"))
+		if (!strcmp(ord_tbl_row_find(row, "lo")->value, "max") ||
+		    !strcmp(ord_tbl_row_find(row, "hi")->value, "min"))
 			return ROW_ERR(doc, tbl, row,
 				       "row: 'lo' may be min and 'hi' max, not the other way round");
-		lo = row_find(row, "lo")->num;
-		hi = row_find(row, "hi")->num;
+		lo = ord_tbl_row_find(row, "lo")->num;
+		hi = ord_tbl_row_find(row, "hi")->num;
 		if (lo > hi)
 			return ROW_ERR(doc, tbl, row, "row: 'lo' (%g) is above 'hi' (%g)", lo, hi);
 		break;
 	}
 	case ORD_TABLE_MODIFIERS: {
 		struct name_list when = { NULL, 0 };
-		if (!(a = row_find(row, "mode")))
+		if (!(a = ord_tbl_row_find(row, "mode")))
 			return ROW_ERR(doc, tbl, row,
 				       "row has no 'mode' (expected sum, fraction, per or times)");
 		for (i = 0; i < ORD_ARRAY_SIZE(modes); i++)
@@ -368,11 +280,11 @@ static int check_row(const struct ord_tables *doc, struct ord_table *tbl, struct
 		    (err = need_str(doc, tbl, row, "label")) != 0)
 			return err;
 		if (row->mode == ORD_MOD_PER) {
-			a = row_find(row, "when");
+			a = ord_tbl_row_find(row, "when");
 			if (a)
-				names_split(&when, a->value);
+				ord_tbl_names_split(&when, a->value);
 			i = when.n;
-			names_free(&when);
+			ord_tbl_names_free(&when);
 			if (i != 1)
 				return ROW_ERR(doc, tbl, row,
 					       "row: mode 'per' needs exactly one name in 'when' (the count)");
@@ -407,7 +319,7 @@ static int load_row(const struct ord_tables *doc, struct ord_table *tbl, struct 
 		} else if (!strcmp(ra->value, "max")) {
 			ra->num = INFINITY;
 			ra->has_num = 1;
-		} else if (!parse_number(ra->value, &ra->num)) {
+		} else if (!ord_tbl_parse_number(ra->value, &ra->num)) {
 			ra->has_num = 1;
 		}
 	}
@@ -435,10 +347,10 @@ static int load_table(struct ord_table **out, const struct ord_tables *doc, xmlN
 	if (!tbl->title)
 		tbl->title = ord_strdup("");
 	s = ord_xml_attr(n, "reconstructed");
-	tbl->reconstructed = is_yes(s);
+	tbl->reconstructed = ord_tbl_is_yes(s);
 	free(s);
 	s = ord_xml_attr(n, "provisional");
-	tbl->provisional = is_yes(s);
+	tbl->provisional = ord_tbl_is_yes(s);
 	free(s);
 	s = ord_xml_attr(n, "die");
 	if (s) {
@@ -453,13 +365,13 @@ static int load_table(struct ord_table **out, const struct ord_tables *doc, xmlN
 		free(s);
 	}
 	s = ord_xml_attr(n, "keys");
-	names_split(&tbl->keys, s);
+	ord_tbl_names_split(&tbl->keys, s);
 	free(s);
 	s = ord_xml_attr(n, "columns");
-	names_split(&tbl->columns, s);
+	ord_tbl_names_split(&tbl->columns, s);
 	free(s);
 	s = ord_xml_attr(n, "labels");
-	names_split(&tbl->labels, s);
+	ord_tbl_names_split(&tbl->labels, s);
 	free(s);
 	if ((c = ord_xml_child(n, "note")) != NULL)
 		tbl->note = ord_xml_text(c);
@@ -738,9 +650,9 @@ void ord_table_key_values(const struct ord_table *tbl, const char *key, struct o
 
 		if (!v)
 			continue;
-		names_split(&here, v);
+		ord_tbl_names_split(&here, v);
 		for (j = 0; j < here.n; j++) {
-			if (!strcmp(here.v[j], "*") || names_has(&seen, here.v[j]))
+			if (!strcmp(here.v[j], "*") || ord_tbl_names_has(&seen, here.v[j]))
 				continue;
 			seen.v = ord_xrealloc(seen.v, (seen.n + 1) * sizeof(*seen.v));
 			seen.v[seen.n++] = ord_strdup(here.v[j]);
@@ -748,529 +660,9 @@ void ord_table_key_values(const struct ord_table *tbl, const char *key, struct o
 				ord_buf_addch(out, ' ');
 			ord_buf_adds(out, here.v[j]);
 		}
-		names_free(&here);
+		ord_tbl_names_free(&here);
 	}
-	names_free(&seen);
-}
-
-/* ---- lookups ------------------------------------------------------------- */
-
-static int not_found(const struct ord_table *tbl, const struct ord_kv *match, const char *what)
-{
-	struct ord_buf b = ORD_BUF_INIT;
-	int err;
-
-	describe_match(&b, match);
-	err = ord_error_set(ORD_ENOTFOUND, "table '%s': no row %s%s%s", tbl->name, what,
-			    b.len ? " for " : "", b.buf);
-	ord_buf_release(&b);
-	return err;
-}
-
-int ord_table_find(const struct ord_row **out, const struct ord_table *tbl, const struct ord_kv *match)
-{
-	size_t i;
-
-	*out = NULL;
-	for (i = 0; i < tbl->nrows; i++)
-		if (row_matches(&tbl->rows[i], match)) {
-			*out = &tbl->rows[i];
-			return 0;
-		}
-	return not_found(tbl, match, "matches");
-}
-
-int ord_table_band(const struct ord_row **out, const struct ord_table *tbl,
-		   const struct ord_kv *match, double x)
-{
-	double lowest = INFINITY;
-	size_t i;
-	int any = 0;
-	char what[64];
-
-	*out = NULL;
-	/* the lowest band of the key includes its lower bound */
-	for (i = 0; i < tbl->nrows; i++) {
-		const struct row_attr *from = row_find(&tbl->rows[i], "from");
-		if (from && from->has_num && row_matches(&tbl->rows[i], match)) {
-			any = 1;
-			if (from->num < lowest)
-				lowest = from->num;
-		}
-	}
-	for (i = 0; any && i < tbl->nrows; i++) {
-		const struct row_attr *from = row_find(&tbl->rows[i], "from");
-		const struct row_attr *to = row_find(&tbl->rows[i], "to");
-		if (!from || !to || !from->has_num || !to->has_num ||
-		    !row_matches(&tbl->rows[i], match))
-			continue;
-		if ((x > from->num && x <= to->num) || (x == from->num && x == lowest)) {
-			*out = &tbl->rows[i];
-			return 0;
-		}
-	}
-	snprintf(what, sizeof(what), "holds %g", x);
-	return not_found(tbl, match, what);
-}
-
-int ord_table_dice(const struct ord_row **out, const struct ord_table *tbl,
-		   const struct ord_kv *match, double roll)
-{
-	size_t i;
-	char what[64];
-
-	*out = NULL;
-	for (i = 0; i < tbl->nrows; i++) {
-		const struct row_attr *lo = row_find(&tbl->rows[i], "lo");
-		const struct row_attr *hi = row_find(&tbl->rows[i], "hi");
-		if (!lo || !hi || !lo->has_num || !hi->has_num || !row_matches(&tbl->rows[i], match))
-			continue;
-		if (roll >= lo->num && roll <= hi->num) {
-			*out = &tbl->rows[i];
-			return 0;
-		}
-	}
-	snprintf(what, sizeof(what), "holds the roll %g", roll);
-	return not_found(tbl, match, what);
-}
-
-/* ---- modifiers ------------------------------------------------------------ */
-
-static int flag_set(const struct ord_kv *flags, const char *name)
-{
-	return flags && ord_parse_bool(ord_kv_get(flags, name)) == 1;
-}
-
-/* Every name of `when` set and none of `unless`. */
-static int conditions_hold(const struct ord_row *row, const struct ord_kv *flags)
-{
-	struct name_list l = { NULL, 0 };
-	const char *s;
-	size_t i;
-	int ok = 1;
-
-	if (row->mode != ORD_MOD_PER && (s = ord_row_attr(row, "when")) != NULL) {
-		names_split(&l, s);
-		for (i = 0; ok && i < l.n; i++)
-			ok = flag_set(flags, l.v[i]);
-		names_free(&l);
-	}
-	if (ok && (s = ord_row_attr(row, "unless")) != NULL) {
-		names_split(&l, s);
-		for (i = 0; ok && i < l.n; i++)
-			ok = !flag_set(flags, l.v[i]);
-		names_free(&l);
-	}
-	return ok;
-}
-
-/* "+6" / "−3": the sign always shown, as in the rule text. */
-static void add_signed(struct ord_buf *b, double v)
-{
-	if (v >= 0)
-		ord_buf_addch(b, '+');
-	ord_tables_fmt(b, v, 1);
-}
-
-int ord_table_apply(double *out, const struct ord_table *mods, double base,
-		    const struct ord_kv *flags, const struct ord_kv *match, struct ord_buf *why)
-{
-	struct ord_buf b = ORD_BUF_INIT;
-	double total = base, value;
-	size_t i;
-	int added = 0, timed = 0, pass;
-
-	*out = base;
-	if (mods->kind != ORD_TABLE_MODIFIERS)
-		return ord_error_set(ORD_EBADDATA, "%s:%u: table '%s' is not a modifiers table",
-				     mods->doc->name, mods->line, mods->name);
-	ord_tables_fmt(&b, base, 1);
-	/* additions first, then multipliers, so that a halving applies to the
-	 * whole adjusted total whatever the order of the rows */
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < mods->nrows; i++) {
-			const struct ord_row *row = &mods->rows[i];
-			double d, n = 0;
-
-			if ((row->mode == ORD_MOD_TIMES) != (pass == 1))
-				continue;
-			if (!row_matches(row, match) || !conditions_hold(row, flags))
-				continue;
-			value = row_find(row, "value")->num;
-			switch (row->mode) {
-			case ORD_MOD_SUM: d = value; break;
-			case ORD_MOD_FRACTION: d = value * base; break;
-			case ORD_MOD_PER: {
-				const char *key = ord_row_attr(row, "when");
-				const char *s;
-				while (*key == ' ' || *key == '\t')
-					key++;
-				{
-					char name[128];
-					size_t len = strcspn(key, " \t\r\n");
-					if (len >= sizeof(name))
-						len = sizeof(name) - 1;
-					memcpy(name, key, len);
-					name[len] = '\0';
-					s = flags ? ord_kv_get(flags, name) : NULL;
-				}
-				if (!s || parse_number(s, &n) || n == 0)
-					continue;
-				d = value * n;
-				break;
-			}
-			case ORD_MOD_TIMES:
-				if (added && !timed) {
-					ord_buf_adds(&b, " = ");
-					ord_tables_fmt(&b, total, 1);
-				}
-				total *= value;
-				timed = 1;
-				ord_buf_adds(&b, ", ×");
-				ord_tables_fmt(&b, value, 1);
-				ord_buf_addf(&b, " %s", ord_row_label(row));
-				continue;
-			default: continue;
-			}
-			total += d;
-			added = 1;
-			ord_buf_adds(&b, ", ");
-			add_signed(&b, d);
-			ord_buf_addf(&b, " %s", ord_row_label(row));
-			if (row->mode == ORD_MOD_PER) {
-				ord_buf_adds(&b, " (");
-				ord_tables_fmt(&b, n, 1);
-				ord_buf_adds(&b, " × ");
-				ord_tables_fmt(&b, value, 1);
-				ord_buf_addch(&b, ')');
-			}
-		}
-	}
-	if (added || timed) {
-		ord_buf_adds(&b, " = ");
-		ord_tables_fmt(&b, total, 1);
-	}
-	if (why)
-		ord_buf_add(why, b.buf, b.len);
-	ord_buf_release(&b);
-	*out = total;
-	return 0;
-}
-
-/* ---- a row ----------------------------------------------------------------- */
-
-unsigned ord_row_line(const struct ord_row *row)
-{
-	return row->line;
-}
-
-const struct ord_table *ord_row_table(const struct ord_row *row)
-{
-	return row->table;
-}
-
-const char *ord_row_attr(const struct ord_row *row, const char *name)
-{
-	const struct row_attr *a = row_find(row, name);
-	return a ? a->value : NULL;
-}
-
-int ord_row_num(const struct ord_row *row, const char *name, double *out)
-{
-	const struct row_attr *a = row_find(row, name);
-	const struct ord_table *tbl = row->table;
-
-	if (!a || !strcmp(a->value, "-"))
-		return ord_error_set(ORD_ENOTFOUND, "%s:%u: table '%s' row has no value for '%s'",
-				     tbl->doc->name, row->line, tbl->name, name);
-	if (!a->has_num)
-		return ord_error_set(ORD_EBADDATA, "%s:%u: table '%s' row: '%s' is not a number: '%s'",
-				     tbl->doc->name, row->line, tbl->name, name, a->value);
-	*out = a->num;
-	return 0;
-}
-
-int ord_row_has_num(const struct ord_row *row, const char *name)
-{
-	const struct row_attr *a = row_find(row, name);
-	return a && a->has_num;
-}
-
-const char *ord_row_str(const struct ord_row *row, const char *name)
-{
-	return ord_row_attr(row, name);
-}
-
-int ord_row_reconstructed(const struct ord_row *row)
-{
-	return is_yes(ord_row_attr(row, "reconstructed"));
-}
-
-int ord_row_provisional(const struct ord_row *row)
-{
-	return is_yes(ord_row_attr(row, "provisional"));
-}
-
-const char *ord_row_note(const struct ord_row *row)
-{
-	const char *s = ord_row_attr(row, "note");
-	return s && *s ? s : NULL;
-}
-
-enum ord_mod_mode ord_row_mode(const struct ord_row *row)
-{
-	return row->mode;
-}
-
-const char *ord_row_label(const struct ord_row *row)
-{
-	const char *s = ord_row_attr(row, "label");
-	return s ? s : "";
-}
-
-/* ---- formatting ------------------------------------------------------------- */
-
-void ord_tables_fmt(struct ord_buf *out, double v, int minus_sign)
-{
-	char tmp[64];
-	size_t len;
-
-	if (isinf(v)) {
-		ord_buf_adds(out, v < 0 ? "min" : "max");
-		return;
-	}
-	/* what prints as 0 is 0, never "−0" */
-	if (fabs(v) < 0.005)
-		v = 0;
-	if (v < 0 && minus_sign) {
-		ord_buf_adds(out, "−");
-		v = -v;
-	}
-	if (v == floor(v) && fabs(v) < 1e15) {
-		snprintf(tmp, sizeof(tmp), "%.0f", v);
-	} else {
-		snprintf(tmp, sizeof(tmp), "%.2f", v);
-		len = strlen(tmp);
-		while (len && tmp[len - 1] == '0')
-			tmp[--len] = '\0';
-		if (len && tmp[len - 1] == '.')
-			tmp[--len] = '\0';
-	}
-	ord_buf_adds(out, tmp);
-}
-
-/* Display width of UTF-8 text: code points, not bytes. */
-static size_t text_width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			w++;
-	return w;
-}
-
-static void add_column(struct name_list *cols, const char *name)
-{
-	if (names_has(cols, name))
-		return;
-	cols->v = ord_xrealloc(cols->v, (cols->n + 1) * sizeof(*cols->v));
-	cols->v[cols->n++] = ord_strdup(name);
-}
-
-/* Which columns a table shows, in order: keys, the range, the declared
- * columns and labels, then the kind's own attributes. */
-static void table_columns(const struct ord_table *tbl, struct name_list *cols)
-{
-	size_t i;
-
-	if (tbl->kind == ORD_TABLE_PARAMS) {
-		add_column(cols, "name");
-		add_column(cols, "value");
-	}
-	for (i = 0; i < tbl->keys.n; i++)
-		add_column(cols, tbl->keys.v[i]);
-	if (tbl->kind == ORD_TABLE_BANDS)
-		add_column(cols, "range");
-	if (tbl->kind == ORD_TABLE_DICE)
-		add_column(cols, "roll");
-	if (tbl->kind == ORD_TABLE_MODIFIERS) {
-		add_column(cols, "value");
-		add_column(cols, "mode");
-		add_column(cols, "when");
-		add_column(cols, "unless");
-	}
-	for (i = 0; i < tbl->columns.n; i++)
-		add_column(cols, tbl->columns.v[i]);
-	for (i = 0; i < tbl->labels.n; i++)
-		add_column(cols, tbl->labels.v[i]);
-	if (tbl->kind == ORD_TABLE_PARAMS) {
-		add_column(cols, "unit");
-		add_column(cols, "label");
-	}
-	if (tbl->kind == ORD_TABLE_MODIFIERS)
-		add_column(cols, "label");
-}
-
-static void print_cell(struct ord_buf *b, const struct ord_row *row, const char *col)
-{
-	const struct ord_table *tbl = row->table;
-	const struct row_attr *a;
-
-	if (!strcmp(col, "range") && tbl->kind == ORD_TABLE_BANDS) {
-		ord_tables_fmt(b, row_find(row, "from")->num, 1);
-		ord_buf_adds(b, "–");
-		ord_tables_fmt(b, row_find(row, "to")->num, 1);
-		return;
-	}
-	if (!strcmp(col, "roll") && tbl->kind == ORD_TABLE_DICE) {
-		double lo = row_find(row, "lo")->num, hi = row_find(row, "hi")->num;
-		if (isinf(lo) && isinf(hi)) {
-			ord_buf_adds(b, "any");
-		} else if (isinf(lo)) {
-			ord_buf_adds(b, "≤ ");
-			ord_tables_fmt(b, hi, 1);
-		} else if (isinf(hi)) {
-			ord_buf_adds(b, "≥ ");
-			ord_tables_fmt(b, lo, 1);
-		} else if (lo == hi) {
-			ord_tables_fmt(b, lo, 1);
-		} else {
-			/* "−5 to −1": a dash between negative numbers misreads */
-			ord_tables_fmt(b, lo, 1);
-			ord_buf_adds(b, lo < 0 ? " to " : "–");
-			ord_tables_fmt(b, hi, 1);
-		}
-		return;
-	}
-	a = row_find(row, col);
-	if (!a)
-		return;
-	ord_buf_adds(b, strcmp(a->value, "-") ? a->value : "—");
-}
-
-static void print_table(const struct ord_table *tbl, struct ord_buf *out)
-{
-	struct name_list cols = { NULL, 0 };
-	struct ord_buf cell = ORD_BUF_INIT;
-	size_t *width = NULL, r, c, ncols;
-	char **cells;
-	int *used;
-
-	ord_buf_addf(out, "%s — %s", tbl->name, tbl->title);
-	if (tbl->unit)
-		ord_buf_addf(out, " (%s)", tbl->unit);
-	if (tbl->kind == ORD_TABLE_DICE && tbl->die)
-		ord_buf_addf(out, " [d%d]", tbl->die);
-	if (tbl->reconstructed)
-		ord_buf_adds(out, " [R]");
-	if (tbl->provisional)
-		ord_buf_adds(out, " [provisional]");
-	ord_buf_addch(out, '\n');
-	if (tbl->note) {
-		const char *p = tbl->note;
-		/* the note's own lines, re-indented, blank ones dropped */
-		while (*p) {
-			size_t len = strcspn(p, "\n");
-			const char *s = p, *e = p + len;
-			while (s < e && (*s == ' ' || *s == '\t'))
-				s++;
-			while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-				e--;
-			if (e > s) {
-				ord_buf_adds(out, "  | ");
-				ord_buf_add(out, s, (size_t)(e - s));
-				ord_buf_addch(out, '\n');
-			}
-			p += len;
-			if (*p)
-				p++;
-		}
-	}
-
-	table_columns(tbl, &cols);
-	ncols = cols.n;
-	cells = ord_xcalloc((tbl->nrows + 1) * ncols, sizeof(*cells));
-	used = ord_xcalloc(ncols, sizeof(*used));
-	width = ord_xcalloc(ncols, sizeof(*width));
-	for (c = 0; c < ncols; c++)
-		cells[c] = ord_strdup(cols.v[c]);
-	for (r = 0; r < tbl->nrows; r++)
-		for (c = 0; c < ncols; c++) {
-			ord_buf_reset(&cell);
-			print_cell(&cell, &tbl->rows[r], cols.v[c]);
-			if (cell.len)
-				used[c] = 1;
-			cells[(r + 1) * ncols + c] = ord_strdup(cell.buf);
-		}
-	for (r = 0; r <= tbl->nrows; r++)
-		for (c = 0; c < ncols; c++) {
-			size_t w = text_width(cells[r * ncols + c]);
-			if (w > width[c])
-				width[c] = w;
-		}
-	for (r = 0; r <= tbl->nrows; r++) {
-		struct ord_buf line = ORD_BUF_INIT;
-		const struct ord_row *row = r ? &tbl->rows[r - 1] : NULL;
-
-		ord_buf_adds(&line, "  ");
-		for (c = 0; c < ncols; c++) {
-			const char *s = cells[r * ncols + c];
-			size_t w = text_width(s);
-			if (!used[c])
-				continue;
-			ord_buf_adds(&line, s);
-			while (w++ < width[c] + 2)
-				ord_buf_addch(&line, ' ');
-		}
-		if (row && ord_row_reconstructed(row))
-			ord_buf_adds(&line, "[R] ");
-		if (row && ord_row_provisional(row))
-			ord_buf_adds(&line, "[provisional] ");
-		if (row && ord_row_note(row))
-			ord_buf_addf(&line, "— %s", ord_row_note(row));
-		while (line.len && line.buf[line.len - 1] == ' ')
-			line.buf[--line.len] = '\0';
-		ord_buf_add(out, line.buf, line.len);
-		ord_buf_addch(out, '\n');
-		ord_buf_release(&line);
-	}
-
-	for (r = 0; r < (tbl->nrows + 1) * ncols; r++)
-		free(cells[r]);
-	free(cells);
-	free(used);
-	free(width);
-	names_free(&cols);
-	ord_buf_release(&cell);
-}
-
-int ord_tables_print(const struct ord_tables *t, const char *table, struct ord_buf *out)
-{
-	size_t i;
-
-	if (table) {
-		const struct ord_table *tbl = ord_tables_get(t, table);
-		struct ord_buf names = ORD_BUF_INIT;
-		int err;
-
-		if (tbl) {
-			print_table(tbl, out);
-			return 0;
-		}
-		for (i = 0; i < t->n; i++)
-			ord_buf_addf(&names, "%s%s", i ? " " : "", t->tables[i]->name);
-		err = ord_error_set(ORD_ENOTFOUND, "no table '%s' in %s (expected one of %s)",
-				    table, t->name, names.buf);
-		ord_buf_release(&names);
-		return err;
-	}
-	for (i = 0; i < t->n; i++) {
-		if (i)
-			ord_buf_addch(out, '\n');
-		print_table(t->tables[i], out);
-	}
-	return 0;
+	ord_tbl_names_free(&seen);
 }
 
 /* ---- what a module needs ------------------------------------------------- */

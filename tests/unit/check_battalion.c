@@ -48,6 +48,9 @@ static void teardown(void)
 	for (i = 0; i < nsheets; i++)
 		ord_sheet_release(&sheets[i]);
 	nsheets = 0;
+	/* every state key the module used is one it declares */
+	if (ctx)
+		ck_assert_msg(ord_state_check(ctx) == 0, "%s", ord_error_last());
 	ord_ctx_fake_free(ctx);
 	ctx = NULL;
 	rs->free(rules);
@@ -974,6 +977,81 @@ START_TEST(load_needs_order_codes)
 }
 END_TEST
 
+/* The built-in tables with one parameter's value replaced. */
+static void tables_with(struct ord_buf *doc, const char *param, const char *value)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/battalion/tables.xml");
+	struct ord_buf name = ORD_BUF_INIT;
+	const char *p, *v;
+
+	ck_assert_ptr_nonnull(res);
+	ord_buf_addf(&name, "<param name=\"%s\" value=\"", param);
+	p = strstr((const char *)res->data, name.buf);
+	ck_assert_ptr_nonnull(p);
+	v = p + name.len;
+	ord_buf_add(doc, (const char *)res->data, (size_t)(v - (const char *)res->data));
+	ord_buf_adds(doc, value);
+	ord_buf_adds(doc, strchr(v, '"'));
+	ord_buf_release(&name);
+}
+
+/* The rules' numbers are the tables': a club that lets units charge every
+ * 4th turn sees its sheets checked, and the rule cited, so; a limber time
+ * the module cannot carry out is refused at load. */
+START_TEST(rule_numbers_come_from_the_tables)
+{
+	struct ord_buf doc = ORD_BUF_INIT;
+	struct ord_rules *r = NULL;
+
+	ord_ctx_fake_free(ctx);
+	rs->free(rules);
+	tables_with(&doc, "charge_interval", "4");
+	ck_assert_msg(rs->load(&rules, doc.buf, doc.len, "club.xml") == 0, "%s", ord_error_last());
+	ctx = ord_ctx_fake_new(rs, rules, 4);
+	cast();
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B2")->state, "last_charge", 1);
+	ck_assert_str_eq(validate("blue", "B2 ↑ C\n"),
+			 "1:6: unit 'B2': unit 'B2' charged in turn 1; its next charge may be in turn 5 "
+			 "(a unit may charge only once every 4 turns)\n");
+	ord_buf_reset(&doc);
+	tables_with(&doc, "limber_turns", "2");
+	ck_assert_int_eq(rs->load(&r, doc.buf, doc.len, "club.xml"), ORD_EBADDATA);
+	assert_has(ord_error_last(), "limber_turns is 2");
+	ord_buf_release(&doc);
+}
+END_TEST
+
+/* Every state key set (so that every branch of the reports and of the
+ * execution check runs): the module uses no key it does not declare (the
+ * teardown's ord_state_check), and reports the values. */
+START_TEST(reports_use_declared_keys)
+{
+	const struct ord_state_key *k;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+	size_t i;
+	static const char *const viewers[] = { NULL, "blue", "red" };
+
+	cast();
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		for (k = rs->state_keys; k->name; k++)
+			if (k->type == ORD_KEY_INT)
+				ord_kv_set(&u->state, k->name, "1");
+		ord_kv_set(&u->state, "melee_with", "R1");
+		ord_kv_set(&u->state, "rout_until", "9");
+		for (size_t v = 0; v < ORD_ARRAY_SIZE(viewers); v++)
+			ck_assert_int_eq(rs->describe_unit(ctx, u, viewers[v], &b), 0);
+	}
+	ck_assert_ptr_nonnull(strstr(b.buf, "silenced"));
+	ck_assert_ptr_nonnull(strstr(b.buf, "in melee with R1"));
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->check_execution(ctx, &d), 0);
+	ord_diag_release(&d);
+	ord_buf_release(&b);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("battalion");
@@ -988,6 +1066,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, sheet_code_for_kind);
 	tcase_add_test(sheet, sheet_charge_interval);
 	tcase_add_test(sheet, sheet_charge_interval_edge);
+	tcase_add_test(sheet, rule_numbers_come_from_the_tables);
 	tcase_add_test(sheet, sheet_charge_and_fire);
 	tcase_add_test(sheet, sheet_charge_formation);
 	tcase_add_test(sheet, sheet_many_problems);
@@ -1037,6 +1116,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_gun_hits);
 	tcase_add_test(res, execution_lists_what_was_not_done);
 	tcase_add_test(res, load_needs_order_codes);
+	tcase_add_test(res, reports_use_declared_keys);
 	suite_add_tcase(s, res);
 	return s;
 }

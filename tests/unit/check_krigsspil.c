@@ -83,6 +83,9 @@ static void teardown(void)
 	for (i = 0; i < nsheets; i++)
 		ord_sheet_release(&sheets[i]);
 	nsheets = 0;
+	/* every state key the module used is one it declares */
+	if (ctx)
+		ck_assert_msg(ord_state_check(ctx) == 0, "%s", ord_error_last());
 	ord_ctx_fake_free(ctx);
 	ctx = NULL;
 	rs->free(rules);
@@ -409,10 +412,10 @@ START_TEST(test_fire_morale_cap)
 	ck_assert_str_eq(value("fire", "figurer=20 maal_figurer=20 zone=I", D(6, 6, 6), "morale"),
 			 "FU");
 	ck_assert_str_eq(value("fire", "figurer=4 maal_figurer=30 zone=I", D(6, 6, 6), "morale"), "U");
-	ck_assert_int_eq(ks_morale_capped(KS_FU, 30, 12), KS_U);
-	ck_assert_int_eq(ks_morale_capped(KS_FU, 30, 15), KS_FU);
-	ck_assert_int_eq(ks_morale_capped(KS_LU, 30, 1), KS_OR);
-	ck_assert_int_eq(ks_morale_capped(KS_OR, 30, 30), KS_OR);
+	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_FU, 30, 12), KS_U);
+	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_FU, 30, 15), KS_FU);
+	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_LU, 30, 1), KS_OR);
+	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_OR, 30, 30), KS_OR);
 }
 END_TEST
 
@@ -603,6 +606,82 @@ static char *patched_skema(const char *table, const char *replacement)
 	ord_buf_release(&pat);
 	return ord_buf_detach(&out, NULL);
 }
+
+/* The built-in Skema with one parameter's value replaced. */
+static char *skema_with(const char *param, const char *value)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/krigsspil/skema.xml");
+	const char *s = (const char *)res->data, *v;
+	struct ord_buf pat = ORD_BUF_INIT, out = ORD_BUF_INIT;
+
+	ord_buf_addf(&pat, "<param name=\"%s\" value=\"", param);
+	v = strstr(s, pat.buf);
+	ck_assert_ptr_nonnull(v);
+	v += pat.len;
+	ord_buf_add(&out, s, (size_t)(v - s));
+	ord_buf_adds(&out, value);
+	ord_buf_adds(&out, strchr(v, '"'));
+	ord_buf_release(&pat);
+	return ord_buf_detach(&out, NULL);
+}
+
+/* The rules' numbers are the Skema's: a club changing one changes what the
+ * module computes and says. */
+START_TEST(test_rule_numbers_from_the_skema)
+{
+	struct ord_rules *club = NULL;
+	struct ord_kv f;
+	struct ks_fire_in in;
+	struct ks_fire_out out;
+	struct ks_text why;
+	char *xml;
+
+	/* the numbers of the melee: at most 3 times, 20% steps */
+	xml = skema_with("tal_gange_max", "3");
+	ck_assert_msg(rs->load(&club, xml, strlen(xml), "club.xml") == 0, "%s", ord_error_last());
+	ord_kv_init(&f);
+	ks_melee_numbers(ks_rules(club), 80, 10, &f);
+	ck_assert_ptr_nonnull(ord_kv_get(&f, "gange_3"));
+	ck_assert_ptr_null(ord_kv_get(&f, "gange_4"));
+	ord_kv_release(&f);
+	rs->free(club);
+	free(xml);
+	xml = skema_with("tal_trin_pct", "20");
+	ck_assert_int_eq(rs->load(&club, xml, strlen(xml), "club.xml"), 0);
+	ord_kv_init(&f);
+	ks_melee_numbers(ks_rules(club), 15, 10, &f); /* 50% more: 2 steps of 20% */
+	ck_assert_str_eq(ord_kv_get(&f, "pct_flere"), "2");
+	ord_kv_release(&f);
+	/* the morale grade is full from a quarter of the target on */
+	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_FU, 30, 8), KS_U);
+	rs->free(club);
+	free(xml);
+	xml = skema_with("moral_fuld_andel", "1/4");
+	ck_assert_int_eq(rs->load(&club, xml, strlen(xml), "club.xml"), 0);
+	ck_assert_int_eq(ks_morale_capped(ks_rules(club), KS_FU, 30, 8), KS_FU);
+	rs->free(club);
+	free(xml);
+	/* an eight-sided die: 3d8, faces up to 8 */
+	xml = skema_with("terning", "8");
+	ck_assert_int_eq(rs->load(&club, xml, strlen(xml), "club.xml"), 0);
+	memset(&in, 0, sizeof(in));
+	in.figures = 16;
+	in.target_figures = 30;
+	in.vaaben = "musket";
+	in.zone = "II";
+	in.dice[0] = 8;
+	in.dice[1] = 1;
+	in.dice[2] = 1;
+	ks_text_init(&why);
+	ck_assert_msg(ks_fire(ks_rules(club), &in, &out, &why) == 0, "%s", ord_error_last());
+	ck_assert_ptr_nonnull(strstr(why.da.buf, "3d8 = 10 (8+1+1)"));
+	ks_text_release(&why);
+	ck_assert_int_eq(ks_fire(ks_rules(rules), &in, &out, NULL), ORD_EUSAGE);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "8 is not a face of a d6"));
+	rs->free(club);
+	free(xml);
+}
+END_TEST
 
 /* Lookups against a test table: a club's Skema X with 1 man a fire unit
  * for every 3d6 total, and FU from 15 on. */
@@ -1341,6 +1420,42 @@ START_TEST(test_defensive_fire_and_cancel)
 }
 END_TEST
 
+/* Every state key set (so that every branch of the reports and of the
+ * execution check runs): the module uses no key it does not declare (the
+ * teardown's ord_state_check). */
+START_TEST(test_reports_use_declared_keys)
+{
+	const struct ord_state_key *k;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+	size_t i, v;
+	static const char *const viewers[] = { NULL, "danske", "allierede" };
+
+	unit("I1", "danske", "art=infanteri figurer=24", NULL);
+	unit("K1", "danske", "art=let_kavaleri figurer=12 karabiner=yes", NULL);
+	unit("A1", "allierede", "art=fodartilleri kanoner=6 haubitser=2", NULL);
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		for (k = rs->state_keys; k->name; k++)
+			if (k->type != ORD_KEY_STR && strcmp(k->name, "overgivet") &&
+			    strcmp(k->name, "fjernet"))
+				ord_kv_set(&u->state, k->name, "1");
+		ord_kv_set(&u->state, "moral", "LU");
+		ord_kv_set(&u->state, "indskudt_paa", "I1");
+		ord_kv_set(&u->state, "britisk_kontrol_til", "99");
+		for (v = 0; v < ORD_ARRAY_SIZE(viewers); v++)
+			ck_assert_int_eq(rs->describe_unit(ctx, u, viewers[v], &b), 0);
+	}
+	ck_assert_ptr_nonnull(strstr(b.buf, "indskudt på I1"));
+	ord_kv_set(&U("I1")->state, "overgivet", "1");
+	ck_assert_int_eq(rs->describe_unit(ctx, U("I1"), NULL, &b), 0);
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->check_execution(ctx, &d), 0);
+	ord_diag_release(&d);
+	ord_buf_release(&b);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -1397,6 +1512,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_exploding_limber);
 	tcase_add_test(tc, test_defensive_fire_and_cancel);
+	tcase_add_test(tc, test_reports_use_declared_keys);
+	tcase_add_test(tc, test_rule_numbers_from_the_skema);
 	suite_add_tcase(s, tc);
 	return s;
 }

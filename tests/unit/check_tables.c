@@ -405,6 +405,54 @@ START_TEST(test_modifiers_unconditional)
 }
 END_TEST
 
+/* The engine writes another label (a translation) and, for a caller who
+ * writes the base and the total itself, only the rows applied. */
+START_TEST(test_modifiers_labels)
+{
+	static const char body[] = "<modifiers name=\"m\" title=\"M\">\n"
+				   "  <mod when=\"flank\" mode=\"sum\" value=\"3\" label=\"flanke\" label_en=\"flank\"/>\n"
+				   "  <mod when=\"ranks\" mode=\"per\" value=\"1\" label=\"geledder\"/>\n"
+				   "  <mod when=\"half\" mode=\"times\" value=\"1/2\" label=\"halvt\" label_en=\"half\"/>\n"
+				   "</modifiers>\n";
+	static const struct ord_apply_text en = { "label_en", 0 }, en_rows = { "label_en", 1 };
+	char *xml = wrap(body);
+	struct ord_tables *t = load_ok(xml);
+	struct ord_buf why = ORD_BUF_INIT;
+	struct ord_kv f;
+	size_t n = 99;
+	double v;
+
+	ord_kv_init(&f);
+	ord_kv_set(&f, "flank", "yes");
+	ord_kv_set(&f, "ranks", "2");
+	ord_kv_set(&f, "half", "yes");
+	ck_assert_int_eq(ord_table_apply_text(&v, &n, ord_tables_get(t, "m"), 5, &f, NULL, &en, &why),
+			 0);
+	ck_assert(v == 5);
+	ck_assert_int_eq((int)n, 3);
+	/* a row without label_en writes its label */
+	ck_assert_str_eq(why.buf, "5, +3 flank, +2 geledder (2 × 1) = 10, ×0.5 half = 5");
+	ord_buf_reset(&why);
+	ck_assert_int_eq(ord_table_apply_text(&v, &n, ord_tables_get(t, "m"), 5, &f, NULL, &en_rows,
+					      &why),
+			 0);
+	ck_assert_str_eq(why.buf, ", +3 flank, +2 geledder (2 × 1), ×0.5 half");
+	ord_kv_release(&f);
+	ord_kv_init(&f);
+	ord_buf_reset(&why);
+	ck_assert_int_eq(ord_table_apply_text(&v, &n, ord_tables_get(t, "m"), 5, &f, NULL, &en_rows,
+					      &why),
+			 0);
+	ck_assert_int_eq((int)n, 0);
+	ck_assert_str_eq(why.buf, "");
+	ck_assert(v == 5);
+	ord_kv_release(&f);
+	ord_buf_release(&why);
+	ord_tables_free(t);
+	free(xml);
+}
+END_TEST
+
 START_TEST(test_apply_wrong_kind)
 {
 	struct ord_tables *t = load_ok(doc_all);
@@ -736,6 +784,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_dice_keyed);
 	tcase_add_test(tc, test_modifiers);
 	tcase_add_test(tc, test_modifiers_unconditional);
+	tcase_add_test(tc, test_modifiers_labels);
 	tcase_add_test(tc, test_apply_wrong_kind);
 	tcase_add_test(tc, test_chart);
 	tcase_add_test(tc, test_missing_to);

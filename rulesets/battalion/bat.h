@@ -1,0 +1,82 @@
+/*
+ * bat.h - what the files of the battalion module share (internal to
+ * rulesets/battalion/): reading a unit's attributes and state, its morale
+ * now, reading a hieroglyph order, the parameters of the tables, and the
+ * slots check.c, resolve.c and report.c fill.  battalion.c defines them
+ * and holds the rules' decisions (D1..D18); calc.h the computations.
+ */
+#ifndef BAT_H
+#define BAT_H
+
+#include "rulesets/battalion/calc.h"
+#include "ruleset.h"
+#include "tables.h"
+
+/* ---- the tables ---- */
+
+struct bat_rules *bat_r(struct ord_ctx *ctx);
+/* A parameter bat_module_load checked (a double; bat_ip rounded). */
+double bat_p(struct ord_ctx *ctx, const char *name);
+long bat_ip(struct ord_ctx *ctx, const char *name);
+
+/* Rules cited as the text states them, with their numbers from the tables. */
+#define CHARGE_RULE "a unit may charge only once every %g turns"
+#define LIMBER_RULE "L - limber (%g turn all art.)"
+#define UNLIMBER_RULE "UL - unlimber (%g turn except for horse art.)"
+#define SILENCE_RULE "%g hits knock out artillery"
+/* The rule fmt with the parameter's value, in b (reset first). */
+const char *bat_rule_text(struct ord_ctx *ctx, struct ord_buf *b, const char *fmt, const char *name);
+
+/* ---- units: attributes and state (the state through ord_state_*) ---- */
+
+long bat_st(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
+void bat_st_set(struct ord_ctx *ctx, struct ord_unit *u, const char *key, long v);
+const char *bat_kind(const struct ord_unit *u);
+/* The arm of the unit's kind: infantry, cavalry, artillery (table kinds). */
+const char *bat_arm(struct ord_ctx *ctx, const struct ord_unit *u);
+int bat_is_arm(struct ord_ctx *ctx, const struct ord_unit *u, const char *arm);
+const char *bat_formation(struct ord_ctx *ctx, const struct ord_unit *u);
+/* The formation as the fire and movement charts know it (D11). */
+const char *bat_chart_formation(struct ord_ctx *ctx, const struct ord_unit *u);
+int bat_is_elite(const struct ord_unit *u);
+int bat_is_militia(const struct ord_unit *u);
+int bat_is_horse_artillery(const struct ord_unit *u);
+/* Its morale this turn (D6). */
+int bat_routed(struct ord_ctx *ctx, const struct ord_unit *u);
+int bat_retreating(struct ord_ctx *ctx, const struct ord_unit *u);
+int bat_dressing(struct ord_ctx *ctx, const struct ord_unit *u);
+/* The enemy it is locked in melee with, or NULL; since an earlier turn. */
+const char *bat_melee_with(struct ord_ctx *ctx, const struct ord_unit *u);
+int bat_still_in_melee(struct ord_ctx *ctx, const struct ord_unit *u);
+/* Losses: trays removed per figures_per_tray, the rest carried; and the
+ * figures lost this turn (for morale). */
+void bat_take_losses(struct ord_ctx *ctx, struct ord_unit *u, int n);
+long bat_turn_losses(struct ord_ctx *ctx, const struct ord_unit *u);
+
+/* ---- orders and events ---- */
+
+/* The formation a form code orders (FLn: line), the shot of a fire code
+ * (Fb: ball), or NULL. */
+const char *bat_form_code_formation(const char *code);
+const char *bat_fire_code_shot(const char *code);
+/* The order's form code, fire code, or any code; NULL/0 if none. */
+const struct ord_token *bat_order_form(const struct ord_order *o);
+const struct ord_token *bat_order_fire(const struct ord_order *o);
+int bat_order_has(const struct ord_order *o, const char *code);
+/* Quarters of the move ordered (its fraction, or the whole move). */
+int bat_ordered_quarters(struct ord_ctx *ctx, const struct ord_order *o);
+/* The arrow points forward (D6). */
+int bat_order_forward(struct ord_ctx *ctx, const struct ord_order *o);
+/* The unit an event's key names, or NULL. */
+struct ord_unit *bat_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key);
+
+/* ---- the slots (check.c, resolve.c, report.c) ---- */
+
+int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag);
+int bat_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d);
+int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d);
+int bat_resolve_phase(struct ord_ctx *ctx, const char *phase);
+int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,
+		      struct ord_buf *out);
+
+#endif

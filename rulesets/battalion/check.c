@@ -1,0 +1,479 @@
+/*
+ * check.c - the battalion module's checks (battalion.c has the rules'
+ * decisions D1..D18 they follow): a sheet against the rules and the units'
+ * state (validate_sheet), each referee event against the sealed orders
+ * (check_event), and after the exchange what was ordered but not done
+ * (check_execution).  Every problem cites the rule it breaks, with the
+ * rule's numbers from the tables.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rulesets/battalion/bat.h"
+
+/* ---- sheet validation ---- */
+
+/* May a unit of this kind take this code?  The table order_codes says;
+ * when not, `who` gets the kinds that may ("line_infantry light_infantry"). */
+static int code_allowed(struct ord_ctx *ctx, const char *code, const char *k, struct ord_buf *who)
+{
+	const struct ord_table *t = ord_tables_get(bat_r(ctx)->tables, "order_codes");
+	const struct ord_row *row;
+	struct ord_kv m;
+	size_t i;
+	int ok;
+
+	ord_kv_init(&m);
+	ord_kv_set(&m, "code", code);
+	ord_kv_set(&m, "kind", k);
+	ok = !ord_table_find(&row, t, &m);
+	ord_kv_release(&m);
+	ord_error_clear();
+	if (ok)
+		return 1;
+	/* every row that lists the code adds its kinds */
+	for (i = 0; i < ord_table_nrows(t); i++) {
+		const struct ord_row *r = ord_table_row(t, i);
+		const char *codes = ord_row_str(r, "code"), *p = codes;
+		size_t n = strlen(code);
+
+		while (p && (p = strstr(p, code)) != NULL) {
+			if ((p == codes || p[-1] == ' ') && (p[n] == ' ' || !p[n])) {
+				if (who->len)
+					ord_buf_addch(who, ' ');
+				ord_buf_adds(who, ord_row_str(r, "kind"));
+				break;
+			}
+			p += n;
+		}
+	}
+	if (!who->len)
+		ord_buf_adds(who, "no kind");
+	return 0;
+}
+
+int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag)
+{
+	const char *side = ord_ctx_side(ctx);
+	int turn = ord_ctx_turn(ctx);
+	long interval = bat_ip(ctx, "charge_interval");
+	unsigned *seen = ord_xcalloc(ord_ctx_nunits(ctx) + 1, sizeof(*seen));
+	struct ord_buf who = ORD_BUF_INIT;
+	struct ord_buf rule = ORD_BUF_INIT;
+	size_t i, j;
+
+	for (i = 0; i < sheet->n; i++) {
+		const struct ord_order *o = &sheet->orders[i];
+		struct ord_unit *u = ord_ctx_find_unit(ctx, o->unit);
+		const struct ord_token *dir, *frac, *fire, *target, *charge;
+		int nfire = 0;
+		size_t ui;
+
+		if (!u) {
+			ord_diag_add(diag, o->line, o->col, o->unit, "orders", "unknown unit '%s'",
+				     o->unit);
+			continue;
+		}
+		if (!side || strcmp(u->side, side)) {
+			ord_diag_add(diag, o->line, o->col, o->unit, "orders",
+				     "unit '%s' belongs to side %s, not %s", u->id, u->side,
+				     side ? side : "(none)");
+			continue;
+		}
+		ui = ord_ctx_unit_index(ctx, u);
+		if (seen[ui]) {
+			ord_diag_add(diag, o->line, o->col, o->unit,
+				     "one battalion cannot be divided nor receive 2 orders",
+				     "second order for unit '%s' (its first is on line %u)", u->id,
+				     seen[ui]);
+			continue;
+		}
+		seen[ui] = o->line;
+		for (j = 0; j < o->ntok; j++) {
+			const struct ord_token *t = &o->tok[j];
+			if (t->kind != ORD_TOK_CODE)
+				continue;
+			ord_buf_reset(&who);
+			if (!code_allowed(ctx, t->value, bat_kind(u), &who))
+				ord_diag_add(diag, o->line, t->col, o->unit, "order codes",
+					     "code '%s' is not for %s (only for %s)", t->value,
+					     bat_kind(u), who.buf);
+			if (bat_fire_code_shot(t->value))
+				nfire++;
+		}
+		if (nfire > 1)
+			ord_diag_add(diag, o->line, bat_order_fire(o)->col, o->unit, "artillery",
+				     "one shot per turn: the sheet orders %d kinds of shot", nfire);
+		if (bat_order_has(o, "UL") && bat_order_has(o, "L"))
+			ord_diag_add(diag, o->line, ord_order_code(o, "L")->col, o->unit, "artillery",
+				     "a gun cannot both unlimber (UL) and limber (L) in one turn");
+		dir = ord_order_find(o, ORD_TOK_DIR);
+		frac = ord_order_find(o, ORD_TOK_FRAC);
+		if (frac && !dir)
+			ord_diag_add(diag, o->line, frac->col, o->unit, "orders",
+				     "a fraction of the move needs a direction arrow");
+		charge = ord_order_code(o, "C");
+		if (charge) {
+			long last = bat_st(ctx, u, "last_charge");
+			struct bat_move_in mi = { bat_kind(u), bat_chart_formation(ctx, u), 0, 1, 0,
+						  "open" };
+			struct bat_move_out mo;
+
+			mi.quarters = (int)bat_ip(ctx, "move_fraction_parts");
+			if (!dir)
+				ord_diag_add(diag, o->line, charge->col, o->unit, "C",
+					     "a charge needs a direction arrow (the unit charges along it)");
+			if (last > 0 && turn - last < interval)
+				ord_diag_add(diag, o->line, charge->col, o->unit,
+					     bat_rule_text(ctx, &rule, CHARGE_RULE, "charge_interval"),
+					     "unit '%s' charged in turn %ld; its next charge may be in turn %ld",
+					     u->id, last, last + interval);
+			/* a gun's charge is checked by order_codes (horse artillery only) */
+			if (!bat_is_arm(ctx, u, "artillery") && bat_move(bat_r(ctx), &mi, &mo, NULL))
+				ord_diag_add(diag, o->line, charge->col, o->unit, "movement chart",
+					     "unit '%s' cannot charge: %s", u->id, ord_error_last());
+			ord_error_clear();
+			fire = bat_order_fire(o);
+			/* horse artillery may charge, unlimber and fire (C-UL-Fs) */
+			if (fire && !(bat_is_horse_artillery(u) && bat_order_has(o, "UL")))
+				ord_diag_add(diag, o->line, fire->col, o->unit,
+					     "a charging unit can't fire",
+					     "a charging unit cannot fire (only horse artillery may C-UL-F)");
+		}
+		target = ord_order_find(o, ORD_TOK_TARGET);
+		if (target) {
+			struct ord_unit *tu = ord_ctx_find_unit(ctx, target->value);
+			if (!tu)
+				ord_diag_add(diag, o->line, target->col, o->unit, "fire",
+					     "unknown target unit '%s'", target->value);
+			else if (!strcmp(tu->side, side))
+				ord_diag_add(diag, o->line, target->col, o->unit, "fire",
+					     "target '%s' is a unit of your own side", target->value);
+			if (charge && !bat_order_fire(o))
+				ord_diag_add(diag, o->line, target->col, o->unit,
+					     "a charging unit can't fire",
+					     "a charging unit cannot name a fire target");
+		}
+	}
+	ord_buf_release(&who);
+	ord_buf_release(&rule);
+	free(seen);
+	return diag->n ? ORD_EBADSHEET : 0;
+}
+
+/* ---- event checks ---- */
+
+static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
+{
+	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	double dist = ord_kv_get_num(&ev->kv, "distance", 0);
+	int charge = ord_kv_get_bool(&ev->kv, "charge", 0);
+	int turn = ord_ctx_turn(ctx);
+	long interval = bat_ip(ctx, "charge_interval"), last = bat_st(ctx, u, "last_charge");
+	struct ord_unit *c = bat_ev_unit(ctx, ev, "contact");
+	struct ord_buf why = ORD_BUF_INIT;
+	struct ord_buf rule = ORD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		if (e != ev && !strcmp(e->kind, "move") && bat_ev_unit(ctx, e, "unit") == u)
+			ord_diag_add(d, 0, 0, u->id, "orders",
+				     "unit '%s' already moved this turn (event #%u)", u->id, e->seq);
+	}
+	if (c && !strcmp(c->side, u->side))
+		ord_diag_add(d, 0, 0, u->id, "melee", "contact with '%s', a unit of its own side",
+			     c->id);
+	if (bat_st(ctx, u, "figures") <= 0 && dist > 0)
+		ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
+	/* a retreating or routing unit moves by the rules, not by its orders */
+	if (bat_routed(ctx, u) || bat_retreating(ctx, u)) {
+		if (charge)
+			ord_diag_add(d, 0, 0, u->id, "morale", "unit '%s' is %s and cannot charge",
+				     u->id, bat_routed(ctx, u) ? "routed" : "retreating");
+		goto out;
+	}
+	if (charge && !bat_order_has(o, "C"))
+		ord_diag_add(d, 0, 0, u->id, "C",
+			     "unit '%s' charged but its sheet orders no charge (C)", u->id);
+	if (charge && last > 0 && turn - last < interval)
+		ord_diag_add(d, 0, 0, u->id, bat_rule_text(ctx, &rule, CHARGE_RULE, "charge_interval"),
+			     "unit '%s' charged in turn %ld; its next charge may be in turn %ld",
+			     u->id, last, last + interval);
+	if (dist <= 0)
+		goto out;
+	if (!bat_ordered_quarters(ctx, o)) {
+		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
+			     "unit '%s' moved %g\" but its sheet orders no move", u->id, dist);
+		goto out;
+	}
+	if (bat_dressing(ctx, u) && bat_order_forward(ctx, o))
+		ord_diag_add(d, 0, 0, u->id,
+			     "a unit that retreats must spend one turn dressing its ranks",
+			     "unit '%s' dresses its ranks this turn and may not move forward", u->id);
+	if (bat_is_arm(ctx, u, "artillery") && !strcmp(bat_formation(ctx, u), "unlimbered"))
+		ord_diag_add(d, 0, 0, u->id, bat_rule_text(ctx, &rule, LIMBER_RULE, "limber_turns"),
+			     "gun '%s' is unlimbered: it must limber (a turn) before it moves", u->id);
+	{
+		struct bat_move_in mi = { bat_kind(u),
+					  bat_chart_formation(ctx, u),
+					  bat_ordered_quarters(ctx, o),
+					  charge,
+					  bat_is_elite(u),
+					  ord_kv_get(&ev->kv, "terrain") };
+		struct bat_move_out mo;
+		if (bat_move(bat_r(ctx), &mi, &mo, &why)) {
+			ord_diag_add(d, 0, 0, u->id, "movement chart", "%s", ord_error_last());
+			ord_error_clear();
+		} else if (dist > mo.distance + 1e-9) {
+			ord_diag_add(d, 0, 0, u->id, "movement chart",
+				     "unit '%s' moved %g\" but its order allows %g\" (%s)", u->id,
+				     dist, mo.distance, why.buf);
+		}
+	}
+out:
+	ord_buf_release(&why);
+	ord_buf_release(&rule);
+}
+
+static void check_form(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
+{
+	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
+	const struct ord_token *f = bat_order_form(ord_ctx_order(ctx, u));
+	const char *want = ord_kv_get(&ev->kv, "formation");
+
+	if (!bat_is_arm(ctx, u, "infantry"))
+		ord_diag_add(d, 0, 0, u->id, "order codes",
+			     "unit '%s' is %s: only infantry changes formation", u->id, bat_kind(u));
+	if (!f || strcmp(bat_form_code_formation(f->value), want))
+		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
+			     "unit '%s' formed %s but its sheet orders %s", u->id, want,
+			     f ? f->value : "no formation change");
+}
+
+static void check_gun(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
+{
+	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
+	int un = !strcmp(ev->kind, "unlimber");
+	const char *code = un ? "UL" : "L";
+	const char *state = un ? "unlimbered" : "limbered";
+
+	if (!bat_is_arm(ctx, u, "artillery")) {
+		ord_diag_add(d, 0, 0, u->id, "artillery", "unit '%s' is not artillery", u->id);
+		return;
+	}
+	if (!bat_order_has(ord_ctx_order(ctx, u), code))
+		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
+			     "gun '%s' %sed but its sheet has no %s", u->id, ev->kind, code);
+	if (!strcmp(bat_formation(ctx, u), state))
+		ord_diag_add(d, 0, 0, u->id, "artillery", "gun '%s' is already %s", u->id, state);
+}
+
+static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d, int artillery)
+{
+	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit"), *t = bat_ev_unit(ctx, ev, "target");
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	const struct ord_token *target = o ? ord_order_find(o, ORD_TOK_TARGET) : NULL;
+	const char *weapon = ord_kv_get(&u->attrs, "weapon");
+	int turn = ord_ctx_turn(ctx);
+	int is_art = bat_is_arm(ctx, u, "artillery");
+	int horse_cul = bat_is_horse_artillery(u) && bat_order_has(o, "UL");
+	double woods = bat_p(ctx, "woods_fired_on_within");
+	size_t i;
+
+	if (artillery && !is_art)
+		ord_diag_add(d, 0, 0, u->id, "artillery",
+			     "unit '%s' is %s, not artillery (use the event 'fire')", u->id,
+			     bat_kind(u));
+	if (!artillery && is_art)
+		ord_diag_add(d, 0, 0, u->id, "artillery",
+			     "unit '%s' is a gun: record its fire with the event 'artillery'", u->id);
+	if (!artillery && !is_art && weapon && !strcmp(weapon, "none"))
+		ord_diag_add(d, 0, 0, u->id, "weapon fire", "unit '%s' has no small arms", u->id);
+	if (!strcmp(t->side, u->side))
+		ord_diag_add(d, 0, 0, u->id, "fire", "target '%s' is a unit of its own side", t->id);
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		if (e != ev && (!strcmp(e->kind, "fire") || !strcmp(e->kind, "artillery")) &&
+		    bat_ev_unit(ctx, e, "unit") == u)
+			ord_diag_add(d, 0, 0, u->id, "one battalion will fire at one target",
+				     "unit '%s' already fired this turn (event #%u)", u->id, e->seq);
+	}
+	if (bat_st(ctx, u, "figures") <= 0)
+		ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
+	if ((bat_order_has(o, "C") || bat_st(ctx, u, "charged") == turn) && !horse_cul)
+		ord_diag_add(d, 0, 0, u->id, "a charging unit can't fire",
+			     "unit '%s' is charging this turn and cannot fire", u->id);
+	if (bat_still_in_melee(ctx, u))
+		ord_diag_add(d, 0, 0, u->id, "troops still in melee can't fire",
+			     "unit '%s' is still in the melee with '%s' from turn %ld", u->id,
+			     bat_melee_with(ctx, u), bat_st(ctx, u, "melee_since"));
+	if (ord_kv_get_bool(&ev->kv, "firer_in_woods", 0))
+		ord_diag_add(d, 0, 0, u->id, "cover", "units in woods may not fire");
+	if (ord_kv_get_bool(&ev->kv, "target_in_woods", 0) && ord_kv_get_num(&ev->kv, "range", 0) > woods)
+		ord_diag_add(d, 0, 0, u->id, "cover",
+			     "target '%s' is in woods and may be fired on only within %g\" (range %s\")",
+			     t->id, woods, ord_kv_get(&ev->kv, "range"));
+	if (bat_routed(ctx, u))
+		ord_diag_add(d, 0, 0, u->id, "routed units can't fire", "unit '%s' is routed", u->id);
+	if (target && ord_ctx_find_unit(ctx, target->value) != t)
+		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
+			     "unit '%s' fired at '%s' but its sheet names '@%s'", u->id, t->id,
+			     target->value);
+	if (!artillery || !is_art)
+		return;
+	{
+		const struct ord_token *f = bat_order_fire(o);
+		const char *shot = ord_kv_get(&ev->kv, "shot");
+		struct ord_buf rule = ORD_BUF_INIT;
+		long ut = bat_ip(ctx, bat_is_horse_artillery(u) ? "unlimber_turns_horse"
+								: "unlimber_turns");
+
+		if (!f)
+			ord_diag_add(d, 0, 0, u->id, "must fire the shot indicated in its orders",
+				     "gun '%s' has no fire order (Fb, Fs or Fg) on its sheet", u->id);
+		else if (shot && strcmp(shot, bat_fire_code_shot(f->value)))
+			ord_diag_add(d, 0, 0, u->id, "must fire the shot indicated in its orders",
+				     "gun '%s' fired %s but its sheet orders %s (%s)", u->id, shot,
+				     bat_fire_code_shot(f->value), f->value);
+		if (bat_st(ctx, u, "silenced"))
+			ord_diag_add(d, 0, 0, u->id,
+				     bat_rule_text(ctx, &rule, SILENCE_RULE, "gun_hits_silence"),
+				     "gun '%s' is silenced", u->id);
+		if (strcmp(bat_formation(ctx, u), "unlimbered"))
+			ord_diag_add(d, 0, 0, u->id,
+				     bat_rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns"),
+				     "gun '%s' has not unlimbered", u->id);
+		else if (bat_st(ctx, u, "unlimbered") && turn - bat_st(ctx, u, "unlimbered") < ut)
+			ord_diag_add(d, 0, 0, u->id,
+				     bat_rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns"),
+				     "gun '%s' unlimbered in turn %ld and cannot fire before turn %ld",
+				     u->id, bat_st(ctx, u, "unlimbered"),
+				     bat_st(ctx, u, "unlimbered") + ut);
+		ord_buf_release(&rule);
+	}
+}
+
+static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
+{
+	struct ord_unit *a = bat_ev_unit(ctx, ev, "a"), *b = bat_ev_unit(ctx, ev, "b");
+	struct ord_unit *both[2];
+	size_t i, k;
+
+	both[0] = a;
+	both[1] = b;
+	if (!strcmp(a->side, b->side))
+		ord_diag_add(d, 0, 0, a->id, "melee", "'%s' and '%s' are of the same side", a->id,
+			     b->id);
+	for (k = 0; k < 2; k++) {
+		struct ord_unit *u = both[k], *e = both[1 - k];
+		if (bat_melee_with(ctx, u) && strcmp(bat_melee_with(ctx, u), e->id))
+			ord_diag_add(d, 0, 0, u->id, "melee", "unit '%s' is still in melee with '%s'",
+				     u->id, bat_melee_with(ctx, u));
+		if (bat_routed(ctx, u))
+			ord_diag_add(d, 0, 0, u->id, "routed units have no melee value",
+				     "unit '%s' is routed", u->id);
+		if (bat_st(ctx, u, "figures") <= 0)
+			ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
+	}
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		if (e != ev && !strcmp(e->kind, "melee") &&
+		    ((bat_ev_unit(ctx, e, "a") == a && bat_ev_unit(ctx, e, "b") == b) ||
+		     (bat_ev_unit(ctx, e, "a") == b && bat_ev_unit(ctx, e, "b") == a)))
+			ord_diag_add(d, 0, 0, a->id, "melee",
+				     "'%s' and '%s' already fought this turn (event #%u)", a->id,
+				     b->id, e->seq);
+	}
+}
+
+int bat_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
+{
+	size_t before = d->n;
+
+	if (!strcmp(ev->kind, "move")) {
+		check_move(ctx, ev, d);
+	} else if (!strcmp(ev->kind, "form")) {
+		check_form(ctx, ev, d);
+	} else if (!strcmp(ev->kind, "limber") || !strcmp(ev->kind, "unlimber")) {
+		check_gun(ctx, ev, d);
+	} else if (!strcmp(ev->kind, "fire") || !strcmp(ev->kind, "artillery")) {
+		check_fire(ctx, ev, d, !strcmp(ev->kind, "artillery"));
+	} else if (!strcmp(ev->kind, "melee")) {
+		check_melee(ctx, ev, d);
+	} else if (!strcmp(ev->kind, "halt")) {
+		struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
+		if (!bat_is_arm(ctx, u, "cavalry"))
+			ord_diag_add(d, 0, 0, u->id, "pursuit", "only cavalry pursues; '%s' is %s",
+				     u->id, bat_kind(u));
+	}
+	return d->n > before ? ORD_ECHECK : 0;
+}
+
+/* ---- after the exchange ---- */
+
+/* What the events of the turn did, per unit: one pass over the events, so
+ * that checking a turn stays linear in units + events. */
+enum {
+	DID_CHARGE = 1,
+	DID_FORM = 2,
+	DID_LIMBER = 4,
+	DID_UNLIMBER = 8,
+};
+
+int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
+{
+	int turn = ord_ctx_turn(ctx);
+	unsigned char *did = ord_xcalloc(ord_ctx_nunits(ctx) + 1, 1);
+	size_t i;
+
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		struct ord_unit *u = bat_ev_unit(ctx, e, "unit");
+		size_t k;
+
+		if (!u)
+			continue;
+		k = ord_ctx_unit_index(ctx, u);
+		if (!strcmp(e->kind, "move") && ord_kv_get_bool(&e->kv, "charge", 0))
+			did[k] |= DID_CHARGE;
+		else if (!strcmp(e->kind, "form"))
+			did[k] |= DID_FORM;
+		else if (!strcmp(e->kind, "limber"))
+			did[k] |= DID_LIMBER;
+		else if (!strcmp(e->kind, "unlimber"))
+			did[k] |= DID_UNLIMBER;
+	}
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		const struct ord_order *o = ord_ctx_order(ctx, u);
+		const struct ord_token *f = bat_order_form(o);
+
+		if (!o)
+			continue;
+		/* the state is the turn's end: a unit routed or retreating from
+		 * an earlier turn moved by the rules, not by its orders */
+		if ((bat_st(ctx, u, "routed") && bat_st(ctx, u, "routed") < turn &&
+		     bat_st(ctx, u, "rout_until") >= turn) ||
+		    bat_st(ctx, u, "retreat_turn") == turn)
+			continue;
+		if (bat_order_has(o, "C") && !(did[i] & DID_CHARGE))
+			ord_diag_add(d, o->line, 0, u->id, "C",
+				     "ordered to charge (C) but no charge was recorded");
+		if (f && !(did[i] & DID_FORM))
+			ord_diag_add(d, o->line, 0, u->id, f->value,
+				     "ordered to form %s (%s) but no formation change was recorded",
+				     bat_form_code_formation(f->value), f->value);
+		if (bat_order_has(o, "UL") && !(did[i] & DID_UNLIMBER))
+			ord_diag_add(d, o->line, 0, u->id, "UL",
+				     "ordered to unlimber (UL) but no unlimbering was recorded");
+		if (bat_order_has(o, "L") && !(did[i] & DID_LIMBER))
+			ord_diag_add(d, o->line, 0, u->id, "L",
+				     "ordered to limber (L) but no limbering was recorded");
+	}
+	free(did);
+	return 0;
+}

@@ -1,0 +1,631 @@
+/*
+ * resolve.c - the battalion module's five phases (movement, fire,
+ * fire-morale, melee, melee-morale), read from the referee's events, rolled
+ * through ord_ctx_roll, computed by calc.c from the tables and written
+ * into the units' state and the results; battalion.c has the decisions
+ * (D1..D18) they carry out.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rulesets/battalion/bat.h"
+
+/* ---- resolution ---- */
+
+/* A unit's melee ends (it broke, or the units were separated). */
+static void end_melee(struct ord_ctx *ctx, struct ord_unit *u)
+{
+	struct ord_unit *w = bat_melee_with(ctx, u) ? ord_ctx_find_unit(ctx, bat_melee_with(ctx, u))
+						    : NULL;
+
+	ord_state_set_str(ctx, u, "melee_with", "");
+	if (w && bat_melee_with(ctx, w) && !strcmp(bat_melee_with(ctx, w), u->id))
+		ord_state_set_str(ctx, w, "melee_with", "");
+}
+
+static void apply_outcome(struct ord_ctx *ctx, struct ord_unit *u, const char *outcome,
+			  const char *new_class)
+{
+	int turn = ord_ctx_turn(ctx);
+	long dress = bat_ip(ctx, "dress_ranks_turns");
+
+	if (!strcmp(outcome, "good"))
+		return;
+	bat_st_set(ctx, u, "failed", 1);
+	if (!strcmp(outcome, "retreat")) {
+		bat_st_set(ctx, u, "retreat_turn", turn + 1);
+		bat_st_set(ctx, u, "dress_until", turn + 1 + dress);
+	} else {
+		bat_st_set(ctx, u, "routed", turn);
+		bat_st_set(ctx, u, "rout_until", turn + bat_ip(ctx, "rout_turns"));
+		bat_st_set(ctx, u, "penalty_until", turn + bat_ip(ctx, "rout_penalty_turns"));
+		bat_st_set(ctx, u, "dress_until", bat_st(ctx, u, "rout_until") + dress);
+		if (new_class)
+			ord_state_set_str(ctx, u, "class", new_class);
+	}
+}
+
+/* One morale test (d6 rules or the d20 chart); returns the outcome. */
+static int morale_test(struct ord_ctx *ctx, struct ord_unit *u, const char *chart, int lost_melee,
+		       const char *purpose, const char **outcome)
+{
+	struct ord_buf why = ORD_BUF_INIT, id = ORD_BUF_INIT;
+	int turn = ord_ctx_turn(ctx);
+	struct ord_kv vals;
+	int die, err;
+
+	ord_kv_init(&vals);
+	ord_buf_addf(&id, "%s %s", purpose, u->id);
+	if (!strcmp(chart, "d20")) {
+		const struct ord_table *t = ord_tables_get(bat_r(ctx)->tables, "morale20");
+		struct bat_morale20_in in;
+		struct bat_morale20_out out;
+		char cls[16];
+		if ((err = ord_ctx_roll(ctx, &die, (unsigned)ord_table_die(t), id.buf, 0, 0)) != 0)
+			goto out;
+		/* a copy: writing the state (apply_outcome) may move its strings */
+		snprintf(cls, sizeof(cls), "%s", ord_state_str(ctx, u, "class"));
+		in.cls = cls;
+		in.die = die;
+		if ((err = bat_morale20(bat_r(ctx), &in, &out, &why)) != 0)
+			goto out;
+		apply_outcome(ctx, u, out.outcome, out.new_class);
+		*outcome = out.outcome;
+		ord_kv_set(&vals, "outcome", out.outcome);
+		ord_kv_set_int(&vals, "die", die);
+		ord_kv_set(&vals, "class", out.new_class);
+		ord_ctx_result(ctx, 0, u->id, &vals, "%s (d20 chart): %s", purpose, why.buf);
+	} else {
+		struct bat_morale_in in;
+		struct bat_morale_out out;
+		if ((err = ord_ctx_roll(ctx, &die, (unsigned)bat_ip(ctx, "morale_die"), id.buf, 0,
+					0)) != 0)
+			goto out;
+		in.die = die;
+		in.losses = (int)bat_turn_losses(ctx, u);
+		in.elite = bat_is_elite(u);
+		in.militia = bat_is_militia(u);
+		in.failed_before = bat_st(ctx, u, "failed") != 0;
+		in.lost_melee = lost_melee;
+		in.routed_recently = bat_st(ctx, u, "routed") && bat_st(ctx, u, "routed") < turn &&
+				     bat_st(ctx, u, "penalty_until") >= turn;
+		if ((err = bat_morale(bat_r(ctx), &in, &out, &why)) != 0)
+			goto out;
+		apply_outcome(ctx, u, out.outcome, NULL);
+		*outcome = out.outcome;
+		ord_kv_set(&vals, "outcome", out.outcome);
+		ord_kv_set_int(&vals, "score", out.score);
+		ord_kv_set_int(&vals, "die", die);
+		ord_ctx_result(ctx, 0, u->id, &vals, "%s: %s", purpose, why.buf);
+	}
+out:
+	ord_kv_release(&vals);
+	ord_buf_release(&why);
+	ord_buf_release(&id);
+	return err;
+}
+
+static int resolve_movement(struct ord_ctx *ctx)
+{
+	int turn = ord_ctx_turn(ctx);
+	size_t i;
+
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		struct ord_unit *u = bat_ev_unit(ctx, e, "unit");
+		struct ord_kv vals;
+
+		ord_kv_init(&vals);
+		if (!strcmp(e->kind, "move")) {
+			struct ord_unit *c = bat_ev_unit(ctx, e, "contact");
+			double dist = ord_kv_get_num(&e->kv, "distance", 0);
+			int charge = ord_kv_get_bool(&e->kv, "charge", 0);
+			if (dist > 0)
+				bat_st_set(ctx, u, "moved", turn);
+			if (charge) {
+				bat_st_set(ctx, u, "charged", turn);
+				bat_st_set(ctx, u, "last_charge", turn);
+			}
+			if (c) {
+				bat_st_set(ctx, u, "contact", turn);
+				bat_st_set(ctx, c, "contact", turn);
+			}
+			ord_kv_set(&vals, "distance", ord_kv_get(&e->kv, "distance"));
+			ord_ctx_result(ctx, e->seq, u->id, &vals, "%s %s\" over %s ground%s%s",
+				       charge ? "charged" : "moved", ord_kv_get(&e->kv, "distance"),
+				       ord_kv_get(&e->kv, "terrain"),
+				       c ? ", into contact with " : "", c ? c->id : "");
+		} else if (!strcmp(e->kind, "form")) {
+			const char *f = ord_kv_get(&e->kv, "formation");
+			ord_state_set_str(ctx, u, "formation", f);
+			bat_st_set(ctx, u, "changed", turn);
+			ord_kv_set(&vals, "formation", f);
+			ord_ctx_result(ctx, e->seq, u->id, &vals,
+				       "formed %s (the change takes the turn)", f);
+		} else if (!strcmp(e->kind, "limber") || !strcmp(e->kind, "unlimber")) {
+			int un = !strcmp(e->kind, "unlimber");
+			ord_state_set_str(ctx, u, "formation", un ? "unlimbered" : "limbered");
+			if (un)
+				bat_st_set(ctx, u, "unlimbered", turn);
+			ord_ctx_result(ctx, e->seq, u->id, NULL, "%s", un ? "unlimbered" : "limbered");
+		}
+		ord_kv_release(&vals);
+	}
+	return 0;
+}
+
+/* The figures a unit fires with unless the referee counted them: a column
+ * its first two ranks, any other formation all of its figures. */
+static int default_firers(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	long fig = bat_st(ctx, u, "figures");
+	long col = bat_ip(ctx, "column_firers");
+
+	if (!strcmp(bat_formation(ctx, u), "column") && fig > col)
+		return (int)col;
+	return (int)fig;
+}
+
+static int fire_event(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u,
+		      struct ord_unit *t, int *cas)
+{
+	int turn = ord_ctx_turn(ctx);
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ord_buf why = ORD_BUF_INIT;
+	struct bat_fire_in in;
+	struct bat_fire_out out;
+	struct ord_kv vals;
+	int err;
+
+	ord_kv_init(&vals);
+	memset(&in, 0, sizeof(in));
+	in.firers = (int)ord_kv_get_int(&e->kv, "firers", default_firers(ctx, u));
+	in.weapon = ord_kv_get(&u->attrs, "weapon");
+	if (!in.weapon || !strcmp(in.weapon, "none"))
+		in.weapon = "musket"; /* only with an override (D11) */
+	in.range = ord_kv_get_num(&e->kv, "range", 0);
+	in.target_formation = bat_chart_formation(ctx, t);
+	in.target_moved = bat_st(ctx, t, "moved") == turn;
+	in.firer_moved = bat_ordered_quarters(ctx, o) > 0 || bat_st(ctx, u, "moved") == turn;
+	in.firer_changed_formation = bat_order_form(o) != NULL || bat_st(ctx, u, "changed") == turn;
+	in.firer_light = !strcmp(bat_kind(u), "light_infantry");
+	in.firer_skirmish = !strcmp(bat_formation(ctx, u), "skirmish") ||
+			    !strcmp(bat_formation(ctx, u), "misc") ||
+			    !strcmp(bat_kind(u), "skirmishers");
+	in.enfilade = ord_kv_get_bool(&e->kv, "enfilade", 0);
+	in.target_in_woods = ord_kv_get_bool(&e->kv, "target_in_woods", 0);
+	in.firer_in_woods = ord_kv_get_bool(&e->kv, "firer_in_woods", 0);
+	in.firer_on_hill = ord_kv_get_bool(&e->kv, "hill", 0);
+	if ((err = bat_fire(bat_r(ctx), &in, &out, &why)) != 0)
+		goto out;
+	*cas = out.casualties;
+	ord_kv_set_int(&vals, "casualties", out.casualties);
+	ord_kv_set(&vals, "by", u->id);
+	ord_ctx_result(ctx, e->seq, t->id, &vals, "fired on by %s (%s, %s\"): %s", u->id, in.weapon,
+		       ord_kv_get(&e->kv, "range"), why.buf);
+out:
+	ord_kv_release(&vals);
+	ord_buf_release(&why);
+	return err;
+}
+
+static int artillery_event(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u,
+			   struct ord_unit *t, int *cas, int *hit)
+{
+	int turn = ord_ctx_turn(ctx);
+	const struct ord_token *f = bat_order_fire(ord_ctx_order(ctx, u));
+	struct ord_buf why = ORD_BUF_INIT;
+	struct bat_artillery_in in;
+	struct bat_artillery_out out;
+	struct ord_kv vals;
+	int err;
+
+	ord_kv_init(&vals);
+	memset(&in, 0, sizeof(in));
+	in.shot = ord_kv_get(&e->kv, "shot");
+	if (!in.shot)
+		in.shot = f ? bat_fire_code_shot(f->value) : "ball";
+	in.range = ord_kv_get_num(&e->kv, "range", 0);
+	in.target_formation = bat_chart_formation(ctx, t);
+	in.horse_moved_unlimbered = bat_is_horse_artillery(u) && bat_st(ctx, u, "moved") == turn &&
+				    bat_st(ctx, u, "unlimbered") == turn;
+	/* D10: no die for a shot out of range; a probe with the lowest face says */
+	in.die = 1;
+	if ((err = bat_artillery(bat_r(ctx), &in, &out, NULL)) != 0)
+		goto out;
+	if (out.in_range && (err = ord_ctx_roll(ctx, &in.die, (unsigned)bat_ip(ctx, "artillery_die"),
+						"artillery to hit", e->seq, 0)) != 0)
+		goto out;
+	if ((err = bat_artillery(bat_r(ctx), &in, &out, &why)) != 0)
+		goto out;
+	*cas = out.casualties;
+	*hit = out.hit && bat_is_arm(ctx, t, "artillery");
+	ord_kv_set(&vals, "hit", out.hit ? "yes" : "no");
+	ord_kv_set_int(&vals, "casualties", out.casualties);
+	ord_kv_set(&vals, "by", u->id);
+	ord_ctx_result(ctx, e->seq, t->id, &vals, "fired on by gun %s (%s, %s\"): %s", u->id,
+		       in.shot, ord_kv_get(&e->kv, "range"), why.buf);
+out:
+	ord_kv_release(&vals);
+	ord_buf_release(&why);
+	return err;
+}
+
+static int resolve_fire(struct ord_ctx *ctx)
+{
+	int turn = ord_ctx_turn(ctx);
+	size_t i, n = ord_ctx_nevents(ctx), nu = ord_ctx_nunits(ctx);
+	int *cas = ord_xcalloc(n + 1, sizeof(*cas));
+	int *hit = ord_xcalloc(n + 1, sizeof(*hit));
+	long *lost = ord_xcalloc(nu + 1, sizeof(*lost));
+	int err = 0;
+
+	/* every unit fires with its strength before the fire: trays are
+	 * removed only after both sides have fired */
+	for (i = 0; i < n; i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		struct ord_unit *u = bat_ev_unit(ctx, e, "unit"), *t = bat_ev_unit(ctx, e, "target");
+
+		if (!strcmp(e->kind, "fire"))
+			err = fire_event(ctx, e, u, t, &cas[i]);
+		else if (!strcmp(e->kind, "artillery"))
+			err = artillery_event(ctx, e, u, t, &cas[i], &hit[i]);
+		if (err)
+			goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		struct ord_unit *t = bat_ev_unit(ctx, e, "target");
+		if (!t)
+			continue;
+		if (cas[i]) {
+			long before = bat_st(ctx, t, "figures");
+			bat_take_losses(ctx, t, cas[i]);
+			lost[ord_ctx_unit_index(ctx, t)] += before - bat_st(ctx, t, "figures");
+		}
+		if (hit[i]) {
+			bat_st_set(ctx, t, "hits", bat_st(ctx, t, "hits") + 1);
+			if (bat_st(ctx, t, "hits") >= bat_ip(ctx, "gun_hits_silence") &&
+			    !bat_st(ctx, t, "silenced")) {
+				bat_st_set(ctx, t, "silenced", 1);
+				ord_ctx_result(ctx, e->seq, t->id, NULL,
+					       "gun silenced: %ld artillery hits",
+					       bat_st(ctx, t, "hits"));
+			}
+		}
+		if (cas[i] || hit[i])
+			bat_st_set(ctx, t, "fired_on", turn);
+	}
+	for (i = 0; i < nu; i++) {
+		struct ord_unit *t = ord_ctx_unit(ctx, i);
+		struct ord_kv vals;
+		if (!lost[i])
+			continue;
+		ord_kv_init(&vals);
+		ord_kv_set_int(&vals, "lost", lost[i]);
+		ord_kv_set_int(&vals, "figures", bat_st(ctx, t, "figures"));
+		ord_kv_set_int(&vals, "trays", bat_st(ctx, t, "trays"));
+		ord_kv_set_int(&vals, "carried", bat_st(ctx, t, "carried"));
+		ord_ctx_result(ctx, 0, t->id, &vals,
+			       "loses %ld figure%s to fire: %ld left; in all %ld lost, %ld tray%s removed, %ld carried",
+			       lost[i], lost[i] == 1 ? "" : "s", bat_st(ctx, t, "figures"),
+			       bat_st(ctx, t, "losses"), bat_st(ctx, t, "trays"),
+			       bat_st(ctx, t, "trays") == 1 ? "" : "s", bat_st(ctx, t, "carried"));
+		ord_kv_release(&vals);
+	}
+out:
+	free(cas);
+	free(hit);
+	free(lost);
+	return err;
+}
+
+static int resolve_fire_morale(struct ord_ctx *ctx)
+{
+	int turn = ord_ctx_turn(ctx);
+	size_t i, j, n = ord_ctx_nunits(ctx), ne = ord_ctx_nevents(ctx);
+	/* each unit's events of the phase as a list (index + 1, 0 ends it),
+	 * in the order recorded: one pass, not units x events */
+	size_t *head = ord_xcalloc(n + 1, sizeof(*head)), *tail = ord_xcalloc(n + 1, sizeof(*tail));
+	size_t *next = ord_xcalloc(ne + 1, sizeof(*next));
+	int err = 0;
+
+	for (j = 0; j < ne; j++) {
+		struct ord_unit *u = bat_ev_unit(ctx, ord_ctx_event(ctx, j), "unit");
+		size_t k;
+
+		if (!u)
+			continue;
+		k = ord_ctx_unit_index(ctx, u);
+		if (tail[k])
+			next[tail[k] - 1] = j + 1;
+		else
+			head[k] = j + 1;
+		tail[k] = j + 1;
+	}
+	for (i = 0; i < n; i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		const char *chart = "d6", *outcome = "good";
+		int tested = 0, exempt = 0;
+
+		for (j = head[i]; j; j = next[j - 1]) {
+			const struct ord_event *e = ord_ctx_event(ctx, j - 1);
+			if (!strcmp(e->kind, "exempt")) {
+				exempt = 1;
+				ord_ctx_result(ctx, e->seq, u->id, NULL, "no fire morale test now: %s",
+					       ord_kv_get(&e->kv, "reason"));
+			} else if (!strcmp(e->kind, "test")) {
+				chart = ord_kv_get(&e->kv, "chart");
+				tested = 1;
+			}
+		}
+		if (exempt)
+			continue;
+		if (!tested && !(bat_st(ctx, u, "fired_on") == turn && bat_turn_losses(ctx, u) > 0))
+			continue;
+		/* D3: a unit that made melee contact this turn tests after the melee */
+		if (!tested && bat_st(ctx, u, "contact") == turn) {
+			bat_st_set(ctx, u, "deferred", turn);
+			ord_ctx_result(ctx, 0, u->id, NULL,
+				       "no fire morale test now: it made melee contact this turn and tests after the melee");
+			continue;
+		}
+		if ((err = morale_test(ctx, u, chart, 0, "fire morale", &outcome)) != 0)
+			goto out;
+		if (strcmp(outcome, "good") && bat_melee_with(ctx, u)) {
+			ord_ctx_result(ctx, 0, u->id, NULL, "leaves the melee with %s",
+				       bat_melee_with(ctx, u));
+			end_melee(ctx, u);
+		}
+	}
+out:
+	free(head);
+	free(tail);
+	free(next);
+	return err;
+}
+
+static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u,
+		       struct ord_unit *enemy, const char *p, struct bat_melee_side *s)
+{
+	char key[32];
+	int turn = ord_ctx_turn(ctx);
+	int continuing = bat_melee_with(ctx, u) && !strcmp(bat_melee_with(ctx, u), enemy->id) &&
+			 bat_st(ctx, u, "melee_since") < turn;
+
+	snprintf(key, sizeof(key), "%s_figures", p);
+	s->kind = bat_kind(u);
+	s->figures = (int)ord_kv_get_int(&e->kv, key, bat_st(ctx, u, "figures"));
+	if (s->figures > bat_st(ctx, u, "figures"))
+		s->figures = (int)bat_st(ctx, u, "figures");
+	s->column = !strcmp(bat_formation(ctx, u), "column");
+	s->motion = bat_st(ctx, u, "moved") == turn;
+	snprintf(key, sizeof(key), "%s_fresh", p);
+	s->fresh = ord_kv_get_bool(&e->kv, key, !continuing); /* D1 */
+	s->charging = bat_st(ctx, u, "charged") == turn;
+	s->elite = bat_is_elite(u);
+	s->square_vs_cavalry = !strcmp(bat_formation(ctx, u), "square") &&
+			       bat_is_arm(ctx, enemy, "cavalry");
+	snprintf(key, sizeof(key), "%s_hill", p);
+	s->hill = ord_kv_get_bool(&e->kv, key, 0);
+}
+
+/* Is there a melee event of this phase between u and w? */
+static int melee_recorded(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w)
+{
+	size_t i;
+
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		struct ord_unit *a = bat_ev_unit(ctx, e, "a"), *b = bat_ev_unit(ctx, e, "b");
+		if (!strcmp(e->kind, "melee") && ((a == u && b == w) || (a == w && b == u)))
+			return 1;
+	}
+	return 0;
+}
+
+static int resolve_melee(struct ord_ctx *ctx)
+{
+	int turn = ord_ctx_turn(ctx);
+	size_t i;
+	int err = 0;
+
+	/* D14: a melee of an earlier turn not fought again has ended */
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		struct ord_unit *w = bat_melee_with(ctx, u)
+					     ? ord_ctx_find_unit(ctx, bat_melee_with(ctx, u))
+					     : NULL;
+		if (!bat_still_in_melee(ctx, u) || (w && melee_recorded(ctx, u, w)))
+			continue;
+		ord_ctx_result(ctx, 0, u->id, NULL,
+			       "the melee with %s from turn %ld has ended (no melee recorded this turn)",
+			       bat_melee_with(ctx, u), bat_st(ctx, u, "melee_since"));
+		end_melee(ctx, u);
+	}
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		struct ord_unit *a = bat_ev_unit(ctx, e, "a"), *b = bat_ev_unit(ctx, e, "b");
+		struct bat_melee_in in;
+		struct bat_melee_out out;
+		struct ord_buf why = ORD_BUF_INIT;
+		struct ord_kv vals;
+		int da, db, sides = (int)bat_ip(ctx, "melee_die");
+
+		if (strcmp(e->kind, "melee"))
+			continue;
+		if (bat_st(ctx, a, "figures") <= 0 || bat_st(ctx, b, "figures") <= 0) {
+			struct ord_unit *gone = bat_st(ctx, a, "figures") <= 0 ? a : b;
+			ord_ctx_result(ctx, e->seq, gone->id, NULL,
+				       "no melee: '%s' has no figures left", gone->id);
+			continue;
+		}
+		memset(&in, 0, sizeof(in));
+		melee_side(ctx, e, a, b, "a", &in.a);
+		melee_side(ctx, e, b, a, "b", &in.b);
+		if ((err = ord_ctx_roll(ctx, &da, (unsigned)sides, "melee a", e->seq, 0)) != 0 ||
+		    (err = ord_ctx_roll(ctx, &db, (unsigned)sides, "melee b", e->seq, 0)) != 0)
+			return err;
+		in.a.die = da;
+		in.b.die = db;
+		if ((err = bat_melee(bat_r(ctx), &in, &out, &why)) != 0) {
+			ord_buf_release(&why);
+			return err;
+		}
+		bat_take_losses(ctx, a, out.casualties_a);
+		bat_take_losses(ctx, b, out.casualties_b);
+		bat_st_set(ctx, a, "fought", turn);
+		bat_st_set(ctx, b, "fought", turn);
+		if (!bat_melee_with(ctx, a) || strcmp(bat_melee_with(ctx, a), b->id))
+			bat_st_set(ctx, a, "melee_since", turn);
+		if (!bat_melee_with(ctx, b) || strcmp(bat_melee_with(ctx, b), a->id))
+			bat_st_set(ctx, b, "melee_since", turn);
+		ord_state_set_str(ctx, a, "melee_with", b->id);
+		ord_state_set_str(ctx, b, "melee_with", a->id);
+		if (out.winner == BAT_A) {
+			bat_st_set(ctx, b, "lost_melee", turn);
+		} else if (out.winner == BAT_B) {
+			bat_st_set(ctx, a, "lost_melee", turn);
+		} else { /* D2 */
+			bat_st_set(ctx, a, "tied_melee", turn);
+			bat_st_set(ctx, b, "tied_melee", turn);
+		}
+		ord_kv_init(&vals);
+		ord_kv_set(&vals, "winner",
+			   out.winner == BAT_A   ? a->id
+			   : out.winner == BAT_B ? b->id
+						 : "");
+		ord_kv_set_int(&vals, "score_a", out.score_a);
+		ord_kv_set_int(&vals, "score_b", out.score_b);
+		ord_kv_set_int(&vals, "casualties_a", out.casualties_a);
+		ord_kv_set_int(&vals, "casualties_b", out.casualties_b);
+		ord_ctx_result(ctx, e->seq, a->id, &vals, "melee with %s: %s", b->id, why.buf);
+		ord_ctx_result(ctx, e->seq, b->id, &vals, "melee with %s: %s", a->id, why.buf);
+		ord_kv_release(&vals);
+		ord_buf_release(&why);
+	}
+	return 0;
+}
+
+/* D4: cavalry w re-fights infantry u that it broke. */
+static int pursue(struct ord_ctx *ctx, struct ord_unit *w, struct ord_unit *u)
+{
+	struct ord_buf why = ORD_BUF_INIT, id = ORD_BUF_INIT;
+	struct bat_melee_in in;
+	struct bat_melee_out out;
+	struct ord_kv vals;
+	unsigned sides = (unsigned)bat_ip(ctx, "melee_die");
+	int da, db, err;
+
+	ord_kv_init(&vals);
+	memset(&in, 0, sizeof(in));
+	in.a.kind = bat_kind(w);
+	in.a.figures = (int)bat_st(ctx, w, "figures");
+	in.a.column = !strcmp(bat_formation(ctx, w), "column");
+	in.a.motion = 1;
+	in.a.elite = bat_is_elite(w);
+	in.b.kind = bat_kind(u);
+	in.b.figures = (int)bat_st(ctx, u, "figures");
+	in.b.column = !strcmp(bat_formation(ctx, u), "column");
+	in.b.elite = bat_is_elite(u);
+	in.b.square_vs_cavalry = !strcmp(bat_formation(ctx, u), "square");
+	in.pursuit = BAT_A;
+	ord_buf_addf(&id, "pursuit %s", w->id);
+	if ((err = ord_ctx_roll(ctx, &da, sides, id.buf, 0, 0)) != 0)
+		goto out;
+	ord_buf_reset(&id);
+	ord_buf_addf(&id, "pursued %s", u->id);
+	if ((err = ord_ctx_roll(ctx, &db, sides, id.buf, 0, 0)) != 0)
+		goto out;
+	in.a.die = da;
+	in.b.die = db;
+	if ((err = bat_melee(bat_r(ctx), &in, &out, &why)) != 0)
+		goto out;
+	bat_take_losses(ctx, w, out.casualties_a);
+	bat_take_losses(ctx, u, out.casualties_b);
+	ord_kv_set_int(&vals, "casualties_a", out.casualties_a);
+	ord_kv_set_int(&vals, "casualties_b", out.casualties_b);
+	ord_ctx_result(ctx, 0, u->id, &vals, "pursued by %s: %s", w->id, why.buf);
+	ord_ctx_result(ctx, 0, w->id, &vals, "pursues %s: %s", u->id, why.buf);
+out:
+	ord_kv_release(&vals);
+	ord_buf_release(&why);
+	ord_buf_release(&id);
+	return err;
+}
+
+static int resolve_melee_morale(struct ord_ctx *ctx)
+{
+	int turn = ord_ctx_turn(ctx);
+	size_t i, j, n = ord_ctx_nunits(ctx);
+	const char **outcome = ord_xcalloc(n + 1, sizeof(*outcome));
+	int err = 0;
+
+	/* the tests first: a pursuer must itself have held */
+	for (i = 0; i < n; i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		int lost = bat_st(ctx, u, "lost_melee") == turn,
+		    tied = bat_st(ctx, u, "tied_melee") == turn;
+		int deferred = bat_st(ctx, u, "deferred") == turn && bat_st(ctx, u, "fought") != turn;
+
+		if (!lost && !tied && !deferred)
+			continue;
+		if ((err = morale_test(ctx, u, "d6", lost, "melee morale", &outcome[i])) != 0)
+			goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i), *w;
+		int halted = 0;
+
+		if (!outcome[i] || !bat_melee_with(ctx, u))
+			continue;
+		w = ord_ctx_find_unit(ctx, bat_melee_with(ctx, u));
+		if (!strcmp(outcome[i], "good")) {
+			ord_ctx_result(ctx, 0, u->id, NULL,
+				       "holds: the melee with %s continues next turn",
+				       bat_melee_with(ctx, u));
+			continue;
+		}
+		/* broken: the melee ends */
+		ord_ctx_result(ctx, 0, u->id, NULL, "breaks off the melee with %s",
+			       bat_melee_with(ctx, u));
+		end_melee(ctx, u);
+		if (!w || !bat_is_arm(ctx, w, "cavalry") || !bat_is_arm(ctx, u, "infantry"))
+			continue;
+		if (outcome[ord_ctx_unit_index(ctx, w)] &&
+		    strcmp(outcome[ord_ctx_unit_index(ctx, w)], "good"))
+			continue;
+		for (j = 0; j < ord_ctx_nevents(ctx); j++)
+			if (!strcmp(ord_ctx_event(ctx, j)->kind, "halt") &&
+			    bat_ev_unit(ctx, ord_ctx_event(ctx, j), "unit") == w)
+				halted = 1;
+		if (halted) {
+			ord_ctx_result(ctx, 0, w->id, NULL, "does not pursue %s", u->id);
+			continue;
+		}
+		if (bat_st(ctx, u, "figures") <= 0 || bat_st(ctx, w, "figures") <= 0)
+			continue;
+		if ((err = pursue(ctx, w, u)) != 0)
+			goto out;
+	}
+out:
+	free(outcome);
+	return err;
+}
+
+int bat_resolve_phase(struct ord_ctx *ctx, const char *phase)
+{
+	if (!strcmp(phase, "movement"))
+		return resolve_movement(ctx);
+	if (!strcmp(phase, "fire"))
+		return resolve_fire(ctx);
+	if (!strcmp(phase, "fire-morale"))
+		return resolve_fire_morale(ctx);
+	if (!strcmp(phase, "melee"))
+		return resolve_melee(ctx);
+	if (!strcmp(phase, "melee-morale"))
+		return resolve_melee_morale(ctx);
+	return ord_error_set(ORD_EUSAGE, "unknown phase '%s'", phase);
+}

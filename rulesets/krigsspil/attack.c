@@ -1,0 +1,576 @@
+/*
+ * attack.c - the krigsspil angrebshandlinger (16, 17): defensive canister,
+ * cancelled attacks, melees with their supports and flags, breaking off,
+ * flight and surrender, the British cavalry out of control (8.4); and the
+ * end of the turn: flight and stragglers, units lost, decimation (K4),
+ * cavalry valeur (8.3).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rulesets/krigsspil/ks.h"
+
+/* ---- angrebshandlinger (16, 17) ---- */
+
+static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const struct ord_unit *enemy,
+			struct ord_kv *flags, struct ks_text *t)
+{
+	struct ks_rules *r = ks_r(ctx);
+	int turn = ord_ctx_turn(ctx), naboer = 0, traefning = 0, refused = 0;
+	size_t i;
+
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *s = ord_ctx_unit(ctx, i);
+		const char *rolle = ks_st_str(ctx, s, "stoette_rolle"), *why_da = NULL, *why_en = NULL;
+		int nabo = !strcmp(rolle, "nabo");
+		if (ks_st(ctx, s, "stoette_traek") != turn ||
+		    strcmp(ks_st_str(ctx, s, "stoetter"), x->id) || ks_gone(ctx, s))
+			continue;
+		/* 6.6: the conditions at the moment of the attack */
+		if (ks_moral_now(ctx, s) >= KS_U)
+			why_da = "i uorden", why_en = "in disorder";
+		else if (ks_st(ctx, s, "angreb_traek") == turn)
+			why_da = "har selv angrebsordre", why_en = "has an attack order itself";
+		else if (ks_st(ctx, s, "skoed") == turn &&
+			 !(nabo && !strcmp(ks_st_str(ctx, s, "skoed_paa"), enemy->id)))
+			why_da = "har skudt i trækket", why_en = "has fired this turn";
+		else if (ks_st(ctx, s, "naerkamp_traek") == turn)
+			why_da = "er selv i nærkamp", why_en = "is in a melee itself";
+		else if (ks_figures(ctx, s) < ks_param(r, "stoette_andel") * ks_figures(ctx, x))
+			why_da = "for lille", why_en = "too small";
+		else if (!strcmp(ks_form(ctx, s), "hob"))
+			why_da = "hob", why_en = "a clump";
+		else if (!ks_closed(ctx, s, NULL))
+			why_da = "ikke i sluttet formation", why_en = "not in close order";
+		else if (ks_is(ctx, s, "kavaleri") &&
+			 ks_st(ctx, s, "valeur") < (long)ks_param(r, "valeur_min"))
+			why_da = "valeur under %g", why_en = "valeur under %g";
+		if (why_da) {
+			/* the only number of the reasons is valeur_min */
+			ord_buf_addf(&t->da, "%s%s støtter ikke (",
+				     naboer + traefning + refused ? ", " : " ", s->id);
+			ord_buf_addf(&t->da, why_da, ks_param(r, "valeur_min"));
+			ord_buf_addch(&t->da, ')');
+			ord_buf_addf(&t->en, "%s%s does not support (",
+				     naboer + traefning + refused ? ", " : " ", s->id);
+			ord_buf_addf(&t->en, why_en, ks_param(r, "valeur_min"));
+			ord_buf_addch(&t->en, ')');
+			refused++;
+			continue;
+		}
+		ord_buf_addf(&t->da, "%s%s (%s)", naboer + traefning + refused ? ", " : " ", s->id,
+			     nabo ? "naboenhed" : "2. træfning");
+		ord_buf_addf(&t->en, "%s%s (%s)", naboer + traefning + refused ? ", " : " ", s->id,
+			     nabo ? "neighbour" : "second line");
+		if (nabo)
+			naboer++;
+		else
+			traefning = 1;
+		if (ks_is(ctx, s, "kavaleri") && nabo)
+			ks_st_set(ctx, s, "nabo_traek", turn);
+	}
+	if (traefning)
+		ord_kv_set(flags, "traefning", "yes");
+	if (naboer)
+		ord_kv_set_int(flags, "naboer", naboer);
+	return naboer + traefning + refused;
+}
+
+/* The flags a side brings to the melee from its unit and state. */
+static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit *enemy,
+			int attacker, struct ord_kv *flags)
+{
+	struct ks_rules *r = ks_r(ctx);
+	const char *f = ks_form(ctx, x), *k = ks_klasse(ctx, x);
+	int grade = ks_moral_now(ctx, x), turn = ord_ctx_turn(ctx);
+	long rifler = ord_kv_get_int(&x->attrs, "rifler", 0);
+
+	if (grade == KS_LU)
+		ord_kv_set(flags, "moral_lu", "yes");
+	else if (grade == KS_U)
+		ord_kv_set(flags, "moral_u", "yes");
+	else if (grade == KS_FU)
+		ord_kv_set(flags, "moral_fu", "yes");
+	ord_kv_set_int(flags, "valeur_diff",
+		       ks_st(ctx, x, "valeur") - (long)ks_param(r, "valeur_norm"));
+	if (ks_is(ctx, x, "kavaleri")) {
+		if (!strcmp(k, "tung"))
+			ord_kv_set(flags, "tung", "yes");
+		else if (!strcmp(k, "middel"))
+			ord_kv_set(flags, "middel", "yes");
+		else if (!strcmp(k, "kosak"))
+			ord_kv_set(flags, "kosak", "yes");
+		if (attacker && !strcmp(f, "angrebskolonne"))
+			ord_kv_set(flags, "angrebskolonne_kav", "yes");
+		if (attacker && ks_st(ctx, x, "angreb_storm") && ks_st(ctx, x, "angreb_traek") == turn) {
+			ord_kv_set(flags, "stormmarch", "yes");
+			if (ks_st(ctx, x, "foerste_storm"))
+				ord_kv_set(flags, "foerste_storm", "yes");
+		} else if (ks_st(ctx, x, "stormmarch_sidst") > 0 &&
+			   ks_st(ctx, x, "stormmarch_sidst") == turn - 1) {
+			ord_kv_set(flags, "efter_stormmarch", "yes");
+		}
+		if (ks_is(ctx, enemy, "infanteri") && strcmp(ks_form(ctx, enemy), "karre") &&
+		    strcmp(ks_form(ctx, enemy), "bataillonsmasse") &&
+		    strcmp(ks_form(ctx, enemy), "hob"))
+			ord_kv_set(flags, "kavaleri_mod_infanteri", "yes");
+	}
+	if (ks_is(ctx, x, "infanteri")) {
+		if (attacker && !strcmp(f, "angrebskolonne") &&
+		    (ks_is(ctx, enemy, "infanteri") || ks_is(ctx, enemy, "artilleri")))
+			ord_kv_set(flags, "angrebskolonne_inf", "yes");
+		if (ks_british(x) && !strcmp(f, "linie"))
+			ord_kv_set(flags, "engelsk_linie", "yes");
+		if (ks_rifle_flag(ctx, "naerkamp", rifler))
+			ord_kv_set(flags, ks_rifle_flag(ctx, "naerkamp", rifler), "yes");
+		if (ks_st(ctx, x, "foerste_salve"))
+			ord_kv_set(flags, "foerste_salve", "yes");
+		if (ks_is(ctx, enemy, "kavaleri") && !strcmp(f, "karre"))
+			ord_kv_set(flags, "karre_mod_kavaleri", "yes");
+		if (ks_is(ctx, enemy, "kavaleri") && !strcmp(f, "bataillonsmasse"))
+			ord_kv_set(flags, "masse_mod_kavaleri", "yes");
+	}
+	/* close order attacking open order (cossacks attacked count as open, 8.5) */
+	if (attacker && ks_closed(ctx, x, NULL) &&
+	    (!ks_closed(ctx, enemy, NULL) || !strcmp(ks_art(enemy), "kosakker")))
+		ord_kv_set(flags, "sluttet_mod_spredt", "yes");
+	if (!strcmp(ks_st_str(ctx, x, "sidst_rolle"), "angriber"))
+		ord_kv_set(flags, "tidligere_angriber", "yes");
+	else if (!strcmp(ks_st_str(ctx, x, "sidst_rolle"), "forsvarer"))
+		ord_kv_set(flags, "tidligere_forsvarer", "yes");
+}
+
+/* Surrender (17): the unit's remaining figures become prisoners. */
+static void surrender(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, const char *why_da,
+		      const char *why_en)
+{
+	struct ks_text t;
+	long fig = ks_st(ctx, u, "figurer");
+
+	ks_text_init(&t);
+	ks_st_set(ctx, u, "overgivet", 1);
+	if (!ks_is(ctx, u, "artilleri")) {
+		ks_st_set(ctx, u, "fanger",
+			  ks_st(ctx, u, "fanger") + fig * (long)ks_param(ks_r(ctx), "mand_pr_figur"));
+		ks_st_set(ctx, u, "figurer", 0);
+	}
+	ord_buf_addf(&t.da, "overgiver sig (%s): %ld figurer i fangenskab", why_da, fig);
+	ord_buf_addf(&t.en, "surrenders (%s): %ld figures taken prisoner", why_en, fig);
+	ks_result(ctx, seq, u, NULL, &t);
+	ks_text_release(&t);
+}
+
+static int british_roll(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, struct ks_text *t)
+{
+	struct ks_rules *r = ks_r(ctx);
+	int turn = ord_ctx_turn(ctx), die, err;
+
+	if (!ks_british(u) || !ks_is(ctx, u, "kavaleri") || ks_st(ctx, u, "britisk_kontrol_til") >= turn)
+		return 0;
+	if ((err = ks_roll1(ctx, &die, "britisk kontrol", u, seq, 0)) != 0)
+		return err;
+	if (die >= (int)ks_param(r, "britisk_fra")) {
+		ks_st_set(ctx, u, "britisk_kontrol_til", turn + (long)ks_param(r, "britisk_traek") - 1);
+		KS_TF(t, "; britisk kavaleri 1d%d = %d: ude af kontrol, fortsætter nærkampen til og med træk %ld",
+		      "; British cavalry 1d%d = %d: out of control, stays in the melee until turn %ld",
+		      ks_die(r), die, ks_st(ctx, u, "britisk_kontrol_til"));
+	} else {
+		KS_TF(t, "; britisk kavaleri 1d%d = %d: under kontrol",
+		      "; British cavalry 1d%d = %d: under control", ks_die(r), die);
+	}
+	return 0;
+}
+
+static int melee(struct ord_ctx *ctx, const struct ord_event *e)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ord_unit *a = ks_ev_unit(ctx, e, "angriber"), *f = ks_ev_unit(ctx, e, "forsvarer");
+	struct ks_melee_in in;
+	struct ks_melee_out out;
+	struct ks_text t;
+	struct ord_kv vals;
+	int turn = ord_ctx_turn(ctx), err = 0, pursuit = ord_kv_get_bool(&e->kv, "forfoelgelse", 0);
+	int fa, ff;
+
+	memset(&in, 0, sizeof(in));
+	ord_kv_init(&in.a.flags);
+	ord_kv_init(&in.d.flags);
+	ord_kv_init(&vals);
+	ks_text_init(&t);
+	if (ks_gone(ctx, a) || ks_gone(ctx, f))
+		goto out;
+	if (!pursuit && ks_moral_now(ctx, a) >= KS_U) {
+		KS_TF(&t, "angrebet på %s gennemføres ikke: angriberen er i %s",
+		      "the attack on %s does not go in: the attacker is in %s", f->id,
+		      ks_moral_name(ks_moral_now(ctx, a)));
+		ks_result(ctx, e->seq, a, NULL, &t);
+		goto out;
+	}
+	fa = (int)ord_kv_get_int(&e->kv, "a_figurer", ks_figures(ctx, a));
+	ff = (int)ord_kv_get_int(&e->kv, "d_figurer", ks_figures(ctx, f));
+	KS_TF(&t, "nærkamp %s mod %s", "melee %s against %s", a->id, f->id);
+	if (pursuit)
+		ks_text_add(&t, " (forfølgelsesangreb)", " (pursuit attack)");
+	/* unescorted artillery becomes U when an attacker at least as strong
+	 * reaches break-in distance (16) */
+	if (ks_is(ctx, f, "artilleri")) {
+		int escorted = 0;
+		size_t i;
+		for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+			const struct ord_unit *s = ord_ctx_unit(ctx, i);
+			if (ks_st(ctx, s, "stoette_traek") == turn &&
+			    !strcmp(ks_st_str(ctx, s, "stoetter"), f->id) &&
+			    !strcmp(ks_st_str(ctx, s, "stoette_rolle"), "nabo"))
+				escorted = 1;
+		}
+		if (!escorted) {
+			ord_kv_set(&in.d.flags, "ubedaekket", "yes");
+			if (fa >= ff && ks_moral_now(ctx, f) < KS_U) {
+				ks_set_moral(ctx, f, KS_U, 0, "ubedækket");
+				ks_text_add(&t, "; ubedækket artilleri går i U",
+					    "; unescorted artillery goes into U");
+			}
+		}
+	}
+	ks_text_add(&t, "; angriberens støtte:", "; the attacker's supports:");
+	if (!supports_for(ctx, a, f, &in.a.flags, &t))
+		ks_text_add(&t, " ingen", " none");
+	ks_text_add(&t, "; forsvarerens støtte:", "; the defender's supports:");
+	if (!supports_for(ctx, f, a, &in.d.flags, &t))
+		ks_text_add(&t, " ingen", " none");
+	melee_flags(ctx, a, f, 1, &in.a.flags);
+	melee_flags(ctx, f, a, 0, &in.d.flags);
+	ks_melee_numbers(r, fa, ff, &in.a.flags);
+	ks_melee_numbers(r, ff, fa, &in.d.flags);
+	ks_referee_flags(ord_kv_get(&e->kv, "a_flag"), &in.a.flags);
+	ks_referee_flags(ord_kv_get(&e->kv, "d_flag"), &in.d.flags);
+	in.a.figures = fa;
+	in.d.figures = ff;
+	in.a.ranks = (int)ord_kv_get_int(&e->kv, "a_geledder",
+					 ks_ranks(r, ks_form(ctx, a), ks_vaaben(ctx, a), fa));
+	in.d.ranks = (int)ord_kv_get_int(&e->kv, "d_geledder",
+					 ks_ranks(r, ks_form(ctx, f), ks_vaaben(ctx, f), ff));
+	in.pursuit = pursuit;
+	if ((err = ks_roll3(ctx, in.a.dice, "naerkamp angriber", a, e->seq, 0)) != 0 ||
+	    (err = ks_roll3(ctx, in.d.dice, "naerkamp forsvarer", f, e->seq, 0)) != 0)
+		goto out;
+	ks_text_add(&t, ": ", ": ");
+	if ((err = ks_melee(r, &in, &out, &t)) != 0)
+		goto out;
+	/* losses and prisoners */
+	{
+		struct ord_unit *loser = out.winner == 1 ? f : out.winner == 2 ? a : NULL;
+		struct ord_unit *winner = out.winner == 1 ? a : out.winner == 2 ? f : NULL;
+		int pa = 0, pd = 0;
+		if (loser && out.grade == KS_FU) {
+			pa = out.prisoners_a;
+			pd = out.prisoners_d;
+		}
+		ks_take_men(ctx, a, out.men_a, pa);
+		ks_take_men(ctx, f, out.men_d, pd);
+		if (loser) {
+			ks_apply_grade(ctx, loser, out.grade, "nærkamp", &t);
+			if (out.grade == KS_FU)
+				ks_st_set(ctx, winner, "vandt_fu_traek", turn); /* 6.7: no decimation LU now */
+		} else {
+			ks_apply_grade(ctx, a, out.grade, "nærkamp", &t);
+			ks_apply_grade(ctx, f, out.grade, "nærkamp", &t);
+		}
+		KS_TF(&t, "; %s har %ld figurer, %s har %ld figurer",
+		      "; %s has %ld figures, %s has %ld figures", a->id, ks_st(ctx, a, "figurer"),
+		      f->id, ks_st(ctx, f, "figurer"));
+		ord_kv_set(&vals, "winner", winner ? winner->id : "");
+		ord_kv_set_int(&vals, "men_a", out.men_a);
+		ord_kv_set_int(&vals, "men_d", out.men_d);
+		ord_kv_set(&vals, "morale", ks_moral_name(out.grade));
+	}
+	/* bookkeeping: roles, first volley and storm, ammunition, melee turns */
+	ks_st_set_str(ctx, a, "sidst_rolle", "angriber");
+	ks_st_set_str(ctx, f, "sidst_rolle", "forsvarer");
+	if (ord_kv_get(&in.a.flags, "foerste_storm"))
+		ks_st_set(ctx, a, "foerste_storm", 0);
+	{
+		struct ord_unit *both[2] = { a, f };
+		int k;
+		for (k = 0; k < 2; k++) {
+			struct ord_unit *x = both[k];
+			if (ks_is(ctx, x, "infanteri")) {
+				double use = ks_param(r, "forbrug_naerkamp_infanteri");
+				ks_st_set(ctx, x, "foerste_salve", 0);
+				if (ks_st_num(ctx, x, "kampsatser") >= use)
+					ks_st_set_num(ctx, x, "kampsatser",
+						      ks_st_num(ctx, x, "kampsatser") - use);
+			}
+			ks_st_set(ctx, x, "naerkamp_traek", turn);
+			if ((err = british_roll(ctx, x, e->seq, &t)) != 0)
+				goto out;
+		}
+	}
+	if (pursuit) {
+		long n = ks_st(ctx, f, "forfoelget_sidst") > 0 &&
+					 ks_st(ctx, f, "forfoelget_sidst") == turn - 1
+				 ? ks_st(ctx, f, "forfoelget_traek") + 1
+				 : 1;
+		ks_st_set(ctx, f, "forfoelget_traek", n);
+		ks_st_set(ctx, f, "forfoelget_sidst", turn);
+		KS_TF(&t, "; forfulgt %ld træk i træk", "; pursued %ld turns in a row", n);
+	}
+	/* British cavalry that beat its enemy into U or FU may pursue (8.4) */
+	if (out.winner && out.grade >= KS_U) {
+		struct ord_unit *w = out.winner == 1 ? a : f, *l = out.winner == 1 ? f : a;
+		int die;
+		if (ks_british(w) && ks_is(ctx, w, "kavaleri")) {
+			if ((err = ks_roll1(ctx, &die, "britisk forfoelgelse", w, e->seq, 0)) != 0)
+				goto out;
+			if (die >= (int)ks_param(r, "britisk_fra")) {
+				ks_st_set(ctx, w, "britisk_forfoelg_til",
+					  turn + (long)ks_param(r, "britisk_traek"));
+				ks_st_set_str(ctx, w, "britisk_maal", l->id);
+				KS_TF(&t, "; britisk kavaleri 1d%d = %d: forfølger %s til og med træk %ld",
+				      "; British cavalry 1d%d = %d: pursues %s until turn %ld",
+				      ks_die(r), die, l->id, ks_st(ctx, w, "britisk_forfoelg_til"));
+			} else {
+				KS_TF(&t, "; britisk kavaleri 1d%d = %d: forfølger ikke",
+				      "; British cavalry 1d%d = %d: does not pursue", ks_die(r), die);
+			}
+		}
+	}
+	/* both sides' reports show the whole melee */
+	{
+		struct ks_text copy;
+		ks_text_init(&copy);
+		ks_text_cat(&copy, &t);
+		ks_result(ctx, e->seq, a, &vals, &t);
+		ks_result(ctx, e->seq, f, &vals, &copy);
+		ks_text_release(&copy);
+	}
+	if (pursuit &&
+	    ks_st(ctx, f, "forfoelget_traek") >= (long)ks_param(r, "overgivelse_forfoelgelser") &&
+	    !ks_gone(ctx, f))
+		surrender(ctx, f, e->seq, "forfulgt træk i træk", "pursued turn after turn");
+out:
+	ord_kv_release(&in.a.flags);
+	ord_kv_release(&in.d.flags);
+	ord_kv_release(&vals);
+	ks_text_release(&t);
+	return err;
+}
+
+static void end_of_turn(struct ord_ctx *ctx)
+{
+	struct ks_rules *r = ks_r(ctx);
+	int turn = ord_ctx_turn(ctx), h = ks_half(ctx, 1);
+	size_t i;
+
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		struct ks_text t;
+		int art = ks_is(ctx, u, "artilleri");
+
+		if (ks_gone(ctx, u))
+			continue;
+		ks_text_init(&t);
+		/* flight and stragglers (17) */
+		if (ks_moral_at(ctx, u, h, NULL) == KS_FU) {
+			long n = ks_st(ctx, u, "flugt_traek") + 1;
+			ks_st_set(ctx, u, "flugt_traek", n);
+			if (n > (long)ks_param(r, "efternoelere_efter_traek") &&
+			    ks_st(ctx, u, "fanger_traek") != turn && !art) {
+				int s = ks_stragglers(r, (int)ks_st(ctx, u, "figurer"));
+				ks_st_set(ctx, u, "efternoelere", ks_st(ctx, u, "efternoelere") + s);
+				ks_st_set(ctx, u, "figurer", ks_st(ctx, u, "figurer") - s);
+				KS_TF(&t, "på flugt i %ld. træk: %d figurer efternølere, %ld tilbage",
+				      "fleeing for the %ldth turn: %d figures straggle, %ld left",
+				      n, s, ks_st(ctx, u, "figurer"));
+				ks_result(ctx, 0, u, NULL, &t);
+				ks_text_reset(&t);
+			}
+			/* cavalry flees at stormmarch; if it may not, it is FU one turn more */
+			if (ks_is(ctx, u, "kavaleri")) {
+				struct ord_buf why = ORD_BUF_INIT;
+				/* cossacks flee at light cavalry's stormmarch speed (17) */
+				if (strcmp(ks_art(u), "kosakker") &&
+				    ks_stormmarch_refused(ctx, u, &why)) {
+					ks_st_set(ctx, u, "fu_ekstra", turn + 1);
+					KS_TF(&t, "flygter i stormmarch uden at måtte: FU også i træk %d",
+					      "flees at stormmarch although it may not: FU in turn %d as well",
+					      turn + 1);
+					ks_result(ctx, 0, u, NULL, &t);
+					ks_text_reset(&t);
+				} else {
+					ks_st_set(ctx, u, "stormmarch_start",
+						  ks_st(ctx, u, "stormmarch_sidst") > 0 &&
+								  ks_st(ctx, u, "stormmarch_sidst") ==
+									  turn - 1
+							  ? ks_st(ctx, u, "stormmarch_start")
+							  : turn);
+					ks_st_set(ctx, u, "stormmarch_sidst", turn);
+				}
+				ord_buf_release(&why);
+			}
+		} else {
+			ks_st_set(ctx, u, "flugt_traek", 0);
+		}
+		if (ks_st(ctx, u, "forfoelget_sidst") != turn)
+			ks_st_set(ctx, u, "forfoelget_traek", 0);
+		/* a unit of 1 figure is lost (11.1); a battery without guns */
+		if ((!art && ks_st(ctx, u, "figurer") < (long)ks_param(r, "mindste_enhed")) ||
+		    (art && ks_st(ctx, u, "kanoner") < 1 && ks_st(ctx, u, "beskadiget") < 1)) {
+			ks_st_set(ctx, u, "fjernet", 1);
+			ks_text_add(&t, "regnes som tabt og fjernes fra spillet",
+				    "counts as lost and leaves the game");
+			ks_result(ctx, 0, u, NULL, &t);
+			ks_text_release(&t);
+			continue;
+		}
+		/* decimation (6.7) */
+		if (!art) {
+			int lvl = ks_decimation(r, ks_start_figures(ctx, u),
+						(int)ks_st(ctx, u, "figurer"));
+			if (lvl > ks_st(ctx, u, "decimering")) {
+				ks_st_set(ctx, u, "decimering", lvl);
+				KS_TF(&t, "decimeret: over %g%% af den oprindelige styrke tabt (%ld af %d figurer): ",
+				      "decimated: over %g%% of its first strength lost (%ld of %d figures): ",
+				      ks_param(r, lvl >= 2 ? "decimering_u_pct" : "decimering_lu_pct"),
+				      ks_start_figures(ctx, u) - ks_st(ctx, u, "figurer"),
+				      ks_start_figures(ctx, u));
+				if (lvl >= 2)
+					ks_text_add(&t, "U resten af slaget, kan ikke reorganiseres",
+						    "U for the rest of the battle, cannot be reorganised");
+				else
+					ks_text_add(&t, "LU resten af slaget",
+						    "LU for the rest of the battle");
+				if (lvl == 1 && ks_st(ctx, u, "vandt_fu_traek") == turn)
+					ks_text_add(&t, " (ikke i dette træk: vandt en nærkamp der sendte taberen i FU)",
+						    " (not this turn: it won a melee that sent the loser into FU)");
+				ks_result(ctx, 0, u, NULL, &t);
+				ks_text_reset(&t);
+			}
+		}
+		/* cavalry valeur (8.3) */
+		{
+			const struct ord_order *o = ord_ctx_order(ctx, u);
+			struct ks_group g[KS_MAX_GROUPS];
+			size_t n = ks_groups(o, g, KS_MAX_GROUPS);
+			int engaged = ks_st(ctx, u, "naerkamp_traek") == turn ||
+				      ks_st(ctx, u, "nabo_traek") == turn;
+			int rested = ks_find(g, n, "hvil") && !engaged &&
+				     ks_st(ctx, u, "skoed") != turn &&
+				     ks_st(ctx, u, "bevaeget") != turn;
+			long start = ord_kv_get_int(&u->attrs, "valeur",
+						    (long)ks_param(r, "valeur_norm"));
+			if (rested) {
+				ks_st_set(ctx, u, "hvil_traek", ks_st(ctx, u, "hvil_traek") + 1);
+				ks_st_set(ctx, u, "hvilede_traek", turn);
+			} else {
+				ks_st_set(ctx, u, "hvil_traek", 0);
+			}
+			if (ks_is(ctx, u, "kavaleri")) {
+				if (engaged) {
+					ks_st_set(ctx, u, "kamp_traek",
+						  ks_st(ctx, u, "kamp_traek") + 1);
+					if (ks_st(ctx, u, "kamp_traek") >
+					    (long)ks_param(r, "valeur_fri_traek")) {
+						ks_st_set(ctx, u, "valeur",
+							  ks_st(ctx, u, "valeur") -
+								  (long)ks_param(r, "valeur_tab"));
+						KS_TF(&t, "%ld. træk i kamp: valeur falder til %ld",
+						      "%ldth turn engaged: valeur falls to %ld",
+						      ks_st(ctx, u, "kamp_traek"),
+						      ks_st(ctx, u, "valeur"));
+						if (ks_st(ctx, u, "valeur") <
+						    (long)ks_param(r, "valeur_min"))
+							KS_TF(&t, "; under %g: skal afbryde kampen, kan ikke angribe eller støtte",
+							      "; under %g: must break off, cannot attack or support",
+							      ks_param(r, "valeur_min"));
+						ks_result(ctx, 0, u, NULL, &t);
+						ks_text_reset(&t);
+					}
+				}
+				if (rested &&
+				    ks_st(ctx, u, "hvil_traek") >
+					    (long)ks_param(r, "hvil_foer_genvinding") &&
+				    ks_st(ctx, u, "valeur") < start) {
+					long v = ks_st(ctx, u, "valeur") +
+						 (long)ks_param(r, "valeur_genvinding");
+					ks_st_set(ctx, u, "valeur", v < start ? v : start);
+					KS_TF(&t, "hvilet %ld træk: valeur stiger til %ld",
+					      "rested %ld turns: valeur rises to %ld",
+					      ks_st(ctx, u, "hvil_traek"), ks_st(ctx, u, "valeur"));
+					ks_result(ctx, 0, u, NULL, &t);
+					ks_text_reset(&t);
+				}
+				if (ks_st(ctx, u, "hvil_traek") >=
+				    (long)ks_param(r, "hvil_foer_genvinding"))
+					ks_st_set(ctx, u, "kamp_traek", 0);
+			}
+		}
+		ks_text_release(&t);
+	}
+}
+
+int ks_resolve_attacks(struct ord_ctx *ctx)
+{
+	size_t i, n = ord_ctx_nevents(ctx);
+	int err = 0, pass;
+
+	/* defensive canister comes before the attacks go in; cancelled attacks
+	 * next; then the melees, breaking off and flight in the order recorded */
+	for (pass = 0; pass < 3 && !err; pass++) {
+		for (i = 0; i < n && !err; i++) {
+			const struct ord_event *e = ord_ctx_event(ctx, i);
+			struct ord_unit *u = ks_ev_unit(ctx, e, "unit");
+			struct ks_text t;
+			if (pass == 0 && !strcmp(e->kind, "forsvarsild")) {
+				struct ks_hit h;
+				memset(&h, 0, sizeof(h));
+				if ((err = ks_fire_artillery(ctx, e, &h, 1)) != 0)
+					break;
+				ks_text_init(&t);
+				KS_TF(&t, "forsvarsskydning fra %s", "defensive fire from %s", u->id);
+				if (h.men) {
+					ks_take_men(ctx, h.target, h.men, 0);
+					KS_TF(&t, ": %d mand tabt", ": %d men lost", h.men);
+				}
+				ks_apply_grade(ctx, h.target, h.grade, "forsvarsild", &t);
+				ks_result(ctx, e->seq, h.target, NULL, &t);
+				ks_text_release(&t);
+			} else if (pass == 1 && !strcmp(e->kind, "fortryd")) {
+				/* U for the rest of this turn only (16.6) */
+				ks_text_init(&t);
+				ks_set_moral(ctx, u, KS_U, ks_half(ctx, 1), "fortrydelse");
+				ks_st_set(ctx, u, "angreb_traek", 0);
+				ks_text_add(&t, "fortryder angrebet: rykker et halvt træk frem og er U resten af trækket",
+					    "cancels its attack: advances half a turn and is U for the rest of the turn");
+				ks_result(ctx, e->seq, u, NULL, &t);
+				ks_text_release(&t);
+			} else if (pass == 2) {
+				if (!strcmp(e->kind, "naerkamp")) {
+					err = melee(ctx, e);
+				} else if (!strcmp(e->kind, "afbryd")) {
+					ks_text_init(&t);
+					ks_text_add(&t, "afbryder nærkampen og retirerer mindst ud af indbrudsafstand",
+						    "breaks off the melee and retreats at least out of break-in distance");
+					ks_result(ctx, e->seq, u, NULL, &t);
+					ks_text_release(&t);
+				} else if (!strcmp(e->kind, "flugt")) {
+					if (ord_kv_get_bool(&e->kv, "blokeret", 0)) {
+						surrender(ctx, u, e->seq, "kan ikke flygte",
+							  "cannot flee");
+					} else {
+						ks_text_init(&t);
+						ks_text_add(&t, "flygter et halvt træk ud af indbrudsafstand",
+							    "flees half a turn out of break-in distance");
+						ks_result(ctx, e->seq, u, NULL, &t);
+						ks_text_release(&t);
+					}
+				}
+			}
+		}
+	}
+	if (!err)
+		end_of_turn(ctx);
+	return err;
+}

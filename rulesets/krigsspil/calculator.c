@@ -1,0 +1,365 @@
+/*
+ * calculator.c - the krigsspil module's calculator and table printer (the
+ * slots `calc` and `print_tables`): `orderly calc krigsspil WHAT ...` runs
+ * the computations of calc.c through the core's calculator driver
+ * (ord_calc_run), with both languages of the explanation and the modifier
+ * flags of the Skema's tables as arguments.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rulesets/krigsspil/calc.h"
+
+/* ---- the calculator (the core's driver, ruleset.h) ------------------------------ */
+
+#define NUMBER(k)                                              \
+	{                                                      \
+		k, ORD_KEY_INT, 1, NULL, 0, 100000, NULL, NULL \
+	}
+#define NUMBER_DEF(k, d)                                    \
+	{                                                   \
+		k, ORD_KEY_INT, 0, NULL, 0, 100000, d, NULL \
+	}
+#define FLAG(k)                                            \
+	{                                                  \
+		k, ORD_KEY_BOOL, 0, NULL, 0, 0, "no", NULL \
+	}
+#define ZONE                                                            \
+	{                                                               \
+		"zone", ORD_KEY_ENUM, 0, "I|II|III|K", 0, 0, NULL, NULL \
+	}
+#define AFSTAND                                                         \
+	{                                                               \
+		"afstand", ORD_KEY_NUM, 0, NULL, 0, 1000000, NULL, NULL \
+	}
+#define LANG                                                       \
+	{                                                          \
+		"lang", ORD_KEY_ENUM, 0, "da|en", 0, 0, "da", NULL \
+	}
+#define END                                        \
+	{                                          \
+		NULL, 0, 0, NULL, 0, 0, NULL, NULL \
+	}
+
+static const struct ord_key_spec fireunits_args[] = {
+	NUMBER("figurer"),
+	LANG,
+	END,
+};
+
+static const struct ord_key_spec fire_args[] = {
+	NUMBER("figurer"),
+	NUMBER_DEF("maal_figurer", "100"),
+	{ "vaaben", ORD_KEY_WORD, 0, "skudzoner.vaaben", 0, 0, "musket", NULL },
+	ZONE,
+	AFSTAND,
+	FLAG("halv"),
+	LANG,
+	END,
+};
+
+static const struct ord_key_spec artillery_args[] = {
+	NUMBER("kanoner"),
+	{ "kaliber", ORD_KEY_WORD, 0, "artillerizoner.kaliber", 0, 0, "6", NULL },
+	{ "ammo", ORD_KEY_WORD, 0, "ammunitionstyper.ammo", 0, 0, "SF", NULL },
+	ZONE,
+	AFSTAND,
+	FLAG("halv"),
+	NUMBER_DEF("maal_figurer", "100"),
+	FLAG("maal_artilleri"),
+	LANG,
+	END,
+};
+
+static const struct ord_key_spec melee_args[] = {
+	NUMBER("a_figurer"),
+	NUMBER("d_figurer"),
+	NUMBER_DEF("a_geledder", "2"),
+	NUMBER_DEF("d_geledder", "2"),
+	FLAG("forfoelgelse"),
+	LANG,
+	END,
+};
+
+static const struct ord_key_spec explosion_args[] = {
+	{ "kampsatser", ORD_KEY_NUM, 1, NULL, 0, 1000000, NULL, NULL },
+	LANG,
+	END,
+};
+
+static const struct ord_key_spec decimation_args[] = {
+	NUMBER("start"),
+	NUMBER("figurer"),
+	LANG,
+	END,
+};
+
+static const char *const fire_tables[] = { "skema_x_tab_a", "skema_x_tab_b", "skema_x_moral", NULL };
+static const char *const art_tables[] = { "skema_xv_tab_a", "skema_xv_tab_b", "skema_xv_moral", NULL };
+static const char *const melee_tables[] = { "skema_xv_naerkamp", NULL };
+static const char *const melee_prefixes[] = { "a_", "d_", NULL };
+
+/* 3d6 named PREFIX1..PREFIX3 (--dice, or rolled by the driver). */
+static int take3(struct ord_calc *c, const struct ks_rules *r, int *out, const char *prefix)
+{
+	int i, err;
+
+	for (i = 0; i < KS_DICE; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "%s%d", prefix, i + 1);
+		if ((err = ord_calc_die(c, &out[i], (unsigned)ks_die(r), name)) != 0)
+			return err;
+	}
+	return 0;
+}
+
+static const char *zone_arg(const struct ord_kv *kv)
+{
+	const char *z = ord_kv_get(kv, "zone");
+	return z && *z ? z : NULL;
+}
+
+static int calc_range(const struct ord_kv *kv, const char *zone, double *range)
+{
+	const char *a = ord_kv_get(kv, "afstand");
+
+	*range = 0;
+	if (zone)
+		return 0;
+	if (!a || !*a)
+		return ord_error_set(ORD_EUSAGE, "zone: missing (give zone=I|II|III|K or afstand=CM)");
+	return ord_parse_num(a, range) ? ord_error_set(ORD_EUSAGE, "afstand: not a number") : 0;
+}
+
+/* The end of every calculation: whether a provisional table was used, and
+ * the explanation in both languages. */
+static void answer(struct ord_calc *c, struct ks_text *why)
+{
+	ord_calc_value(c, "provisional", why->prov.len ? "yes" : "no");
+	ks_text_mark(why);
+	ord_calc_explain(c, "da", why->da.buf);
+	ord_calc_explain(c, "en", why->en.buf);
+}
+
+static int calc_fireunits(struct ord_calc *c, struct ord_rules *rules)
+{
+	struct ks_text why;
+
+	ks_text_init(&why);
+	ord_calc_value_int(c, "fire_units",
+			   ks_fire_units(ks_rules(rules),
+					 (int)ord_kv_get_int(ord_calc_args(c), "figurer", 0), &why));
+	answer(c, &why);
+	ks_text_release(&why);
+	return 0;
+}
+
+static int calc_decimation(struct ord_calc *c, struct ord_rules *rules)
+{
+	const struct ks_rules *r = ks_rules(rules);
+	int s = (int)ord_kv_get_int(ord_calc_args(c), "start", 0);
+	int f = (int)ord_kv_get_int(ord_calc_args(c), "figurer", 0);
+	int lvl = ks_decimation(r, s, f);
+	struct ks_text why;
+
+	ks_text_init(&why);
+	ord_calc_value_int(c, "level", lvl);
+	ord_calc_value(c, "morale_floor", lvl == 2 ? "U" : lvl == 1 ? "LU" : "OR");
+	KS_TF(&why, "%d af %d figurer tabt", "%d of %d figures lost", s - f, s);
+	if (lvl)
+		KS_TF(&why, ": over %g%%: %s resten af slaget",
+		      ": over %g%%: %s for the rest of the battle",
+		      ks_param(r, lvl == 2 ? "decimering_u_pct" : "decimering_lu_pct"),
+		      lvl == 2 ? "U" : "LU");
+	answer(c, &why);
+	ks_text_release(&why);
+	return 0;
+}
+
+static int calc_fire(struct ord_calc *c, struct ord_rules *rules)
+{
+	const struct ord_kv *kv = ord_calc_args(c);
+	struct ks_fire_in in;
+	struct ks_fire_out res;
+	struct ord_kv flags;
+	struct ks_text why;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	ord_kv_init(&flags);
+	ks_text_init(&why);
+	ord_calc_flags(c, "", &flags);
+	in.figures = (int)ord_kv_get_int(kv, "figurer", 0);
+	in.target_figures = (int)ord_kv_get_int(kv, "maal_figurer", 0);
+	in.vaaben = ord_kv_get(kv, "vaaben");
+	in.zone = zone_arg(kv);
+	in.half = ord_kv_get_bool(kv, "halv", 0);
+	in.flags = &flags;
+	if ((err = calc_range(kv, in.zone, &in.range)) != 0 ||
+	    (err = take3(c, ks_rules(rules), in.dice, "d")) != 0 ||
+	    (err = ks_fire(ks_rules(rules), &in, &res, &why)) != 0)
+		goto out;
+	ord_calc_value(c, "in_range", res.in_range ? "yes" : "no");
+	ord_calc_value(c, "zone", res.zone ? res.zone : "");
+	ord_calc_value_int(c, "fire_units", res.fire_units);
+	ord_calc_value_num(c, "loss_total", res.loss_total);
+	ord_calc_value_num(c, "men_per_unit", res.men_per_unit);
+	ord_calc_value_int(c, "men", res.men);
+	ord_calc_value_num(c, "morale_total", res.morale_total);
+	ord_calc_value(c, "morale", ks_moral_name(res.grade_applied));
+	answer(c, &why);
+out:
+	ord_kv_release(&flags);
+	ks_text_release(&why);
+	return err;
+}
+
+static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
+{
+	const struct ord_kv *kv = ord_calc_args(c);
+	struct ks_artillery_in in;
+	struct ks_artillery_out res;
+	struct ord_kv flags;
+	struct ks_text why;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	ord_kv_init(&flags);
+	ks_text_init(&why);
+	ord_calc_flags(c, "", &flags);
+	in.guns = (int)ord_kv_get_int(kv, "kanoner", 0);
+	in.kaliber = ord_kv_get(kv, "kaliber");
+	in.ammo = ord_kv_get(kv, "ammo");
+	in.zone = zone_arg(kv);
+	in.half = ord_kv_get_bool(kv, "halv", 0);
+	in.target_figures = (int)ord_kv_get_int(kv, "maal_figurer", 0);
+	in.target_artillery = ord_kv_get_bool(kv, "maal_artilleri", 0);
+	in.flags = &flags;
+	if ((err = calc_range(kv, in.zone, &in.range)) != 0 ||
+	    (err = take3(c, ks_rules(rules), in.dice, "d")) != 0 ||
+	    (err = ks_artillery(ks_rules(rules), &in, &res, &why)) != 0)
+		goto out;
+	ord_calc_value(c, "in_range", res.in_range ? "yes" : "no");
+	ord_calc_value(c, "zone", res.zone ? res.zone : "");
+	ord_calc_value_num(c, "loss_total", res.loss_total);
+	ord_calc_value_num(c, "men_per_gun", res.men_per_gun);
+	ord_calc_value_int(c, "men", res.men);
+	ord_calc_value_int(c, "damaged", res.damaged);
+	ord_calc_value_int(c, "destroyed", res.destroyed);
+	ord_calc_value_int(c, "limbers", res.limbers);
+	ord_calc_value_num(c, "morale_total", res.morale_total);
+	ord_calc_value(c, "morale", ks_moral_name(res.grade_applied));
+	answer(c, &why);
+out:
+	ord_kv_release(&flags);
+	ks_text_release(&why);
+	return err;
+}
+
+static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
+{
+	const struct ks_rules *r = ks_rules(rules);
+	const struct ord_kv *kv = ord_calc_args(c);
+	struct ks_melee_in in;
+	struct ks_melee_out res;
+	struct ks_text why;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	ord_kv_init(&in.a.flags);
+	ord_kv_init(&in.d.flags);
+	ks_text_init(&why);
+	ord_calc_flags(c, "a_", &in.a.flags);
+	ord_calc_flags(c, "d_", &in.d.flags);
+	in.a.figures = (int)ord_kv_get_int(kv, "a_figurer", 0);
+	in.d.figures = (int)ord_kv_get_int(kv, "d_figurer", 0);
+	in.a.ranks = (int)ord_kv_get_int(kv, "a_geledder", 1);
+	in.d.ranks = (int)ord_kv_get_int(kv, "d_geledder", 1);
+	in.pursuit = ord_kv_get_bool(kv, "forfoelgelse", 0);
+	/* the numbers flags unless given */
+	if (!ord_kv_get(&in.a.flags, "pct_flere") && !ord_kv_get(&in.a.flags, "gange_2"))
+		ks_melee_numbers(r, in.a.figures, in.d.figures, &in.a.flags);
+	if (!ord_kv_get(&in.d.flags, "pct_flere") && !ord_kv_get(&in.d.flags, "gange_2"))
+		ks_melee_numbers(r, in.d.figures, in.a.figures, &in.d.flags);
+	if ((err = take3(c, r, in.a.dice, "a")) != 0 || (err = take3(c, r, in.d.dice, "d")) != 0 ||
+	    (err = ks_melee(r, &in, &res, &why)) != 0)
+		goto out;
+	ord_calc_value(c, "winner", res.winner == 1 ? "a" : res.winner == 2 ? "d" : "none");
+	ord_calc_value_num(c, "total_a", res.total_a);
+	ord_calc_value_num(c, "total_d", res.total_d);
+	ord_calc_value_int(c, "difference", res.difference);
+	ord_calc_value_int(c, "product", res.product);
+	ord_calc_value(c, "morale", ks_moral_name(res.grade));
+	ord_calc_value_int(c, "men_a", res.men_a);
+	ord_calc_value_int(c, "men_d", res.men_d);
+	ord_calc_value_int(c, "prisoners_a", res.prisoners_a);
+	ord_calc_value_int(c, "prisoners_d", res.prisoners_d);
+	answer(c, &why);
+out:
+	ord_kv_release(&in.a.flags);
+	ord_kv_release(&in.d.flags);
+	ks_text_release(&why);
+	return err;
+}
+
+static int calc_explosion(struct ord_calc *c, struct ord_rules *rules)
+{
+	struct ks_text why;
+	double share;
+	int units, die, err;
+
+	ks_text_init(&why);
+	if ((err = ord_calc_die(c, &die, (unsigned)ks_die(ks_rules(rules)), "d1")) != 0 ||
+	    (err = ks_explosion(ks_rules(rules), die, ord_kv_get_num(ord_calc_args(c), "kampsatser", 0),
+				&share, &units, &why)) != 0)
+		goto out;
+	ord_calc_value_num(c, "share", share);
+	ord_calc_value_int(c, "fire_units", units);
+	answer(c, &why);
+out:
+	ks_text_release(&why);
+	return err;
+}
+
+static const struct ord_calculation calculations[] = {
+	{ "fireunits", fireunits_args, 0, NULL, NULL, calc_fireunits },
+	{ "fire", fire_args, KS_DICE, fire_tables, NULL, calc_fire },
+	{ "artillery", artillery_args, KS_DICE, art_tables, NULL, calc_artillery },
+	{ "melee", melee_args, 2 * KS_DICE, melee_tables, melee_prefixes, calc_melee },
+	{ "explosion", explosion_args, 1, NULL, NULL, calc_explosion },
+	{ "decimation", decimation_args, 0, NULL, NULL, calc_decimation },
+	{ NULL, NULL, 0, NULL, NULL, NULL },
+};
+
+static const char *const dice_rolled[] = { "da", "terninger kastet", "en", "dice rolled", NULL };
+
+static const struct ord_calculator calculator = {
+	"krigsspil",  /* ruleset */
+	calculations, /* calcs */
+	"lang",       /* lang_key */
+	dice_rolled,  /* dice_rolled */
+};
+
+int ks_calc(struct ord_rules *rules, const char *what, const struct ord_kv *args, const int *dice,
+	    size_t ndice, int xml, struct ord_buf *out)
+{
+	return ord_calc_run(&calculator, rules, ks_rules(rules)->tables, what, args, dice, ndice,
+			    xml, out);
+}
+
+int ks_print_tables(struct ord_rules *rules, const char *table, struct ord_buf *out)
+{
+	const struct ks_rules *r = ks_rules(rules);
+	int err;
+
+	if (table && (!strcmp(table, "kort") || !strcmp(table, "map"))) {
+		ks_map_print(r, NULL, !strcmp(table, "map") ? "en" : "da", out);
+		return 0;
+	}
+	err = ord_tables_print(r->tables, table, out);
+	if (err == ORD_ENOTFOUND && table)
+		return ord_error_set(ORD_ENOTFOUND, "%s (or kort for the map)", ord_error_last());
+	return err;
+}

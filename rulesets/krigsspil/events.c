@@ -1,0 +1,564 @@
+/*
+ * events.c - the krigsspil module's checks of the referee's events against
+ * the sealed orders and the units' state (check_event), and after the
+ * exchange what was ordered but not done (check_execution).  The checks of
+ * a sheet are validate.c's; what a move crosses is checked by both.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rulesets/krigsspil/ks.h"
+
+/* ---- events ---- */
+
+static int same_unit(struct ord_ctx *ctx, const char *written, const struct ord_unit *u)
+{
+	return written && u && ord_ctx_find_unit(ctx, written) == u;
+}
+
+static struct ord_unit *ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key)
+{
+	const char *v = ord_kv_get(&ev->kv, key);
+	return v ? ord_ctx_find_unit(ctx, v) : NULL;
+}
+
+/* The groups of a unit's order this turn. */
+static size_t unit_groups(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_group *g,
+			  const struct ord_order **o)
+{
+	*o = ord_ctx_order(ctx, u);
+	return ks_groups(*o, g, KS_MAX_GROUPS);
+}
+
+/* Does the order have `code` aimed at unit t (any group with that code)? */
+static const struct ks_group *ordered_at(struct ord_ctx *ctx, const struct ord_unit *u,
+					 const char *code, const struct ord_unit *t,
+					 const struct ord_order **op, struct ks_group *g, size_t *np)
+{
+	const struct ord_order *o;
+	size_t n = unit_groups(ctx, u, g, &o), i;
+	const struct ks_group *any = NULL;
+
+	*op = o;
+	*np = n;
+	for (i = 0; i < n; i++) {
+		const struct ord_token *tt;
+		if (strcmp(g[i].code, code))
+			continue;
+		any = &g[i];
+		tt = ks_grp_tok(o, &g[i], ORD_TOK_TARGET);
+		if (tt && same_unit(ctx, tt->value, t))
+			return &g[i];
+		if (!tt && t && ks_st_has(ctx, t, "x") && ks_r(ctx)->map) {
+			int q, rr, tq, tr;
+			if (ks_grp_hex(o, &g[i], &q, &rr)) {
+				ks_map_axial(ks_r(ctx)->map, ks_st_num(ctx, t, "x"),
+					     ks_st_num(ctx, t, "y"), &tq, &tr);
+				if (q == tq && rr == tr)
+					return &g[i];
+			}
+		}
+	}
+	return any && !t ? any : NULL;
+}
+
+/* The referee's flags: "a,b,c" or "a=2,b"; each must be a flag of one of
+ * the tables. */
+static void check_flags(struct ord_ctx *ctx, const char *list, const char *const *tables,
+			const char *key, const char *unit, struct ord_diag *d)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		char name[128];
+		size_t nl = strcspn(p, ",=");
+		int known = 0, t;
+
+		if (nl > len)
+			nl = len;
+		if (nl && nl < sizeof(name)) {
+			memcpy(name, p, nl);
+			name[nl] = '\0';
+			for (t = 0; tables[t]; t++) {
+				const struct ord_table *tbl = ks_table(ks_r(ctx), tables[t]);
+				size_t i;
+				for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
+					const char *w = ord_row_attr(ord_table_row(tbl, i), "when");
+					const char *un = ord_row_attr(ord_table_row(tbl, i), "unless");
+					if ((w && ord_words_has(w, name)) ||
+					    (un && ord_words_has(un, name)))
+						known = 1;
+				}
+			}
+			if (!known)
+				ord_diag_add(d, 0, 0, unit, "Skema",
+					     "%s: unknown modifier flag '%s' (the flags are the names in the 'when' lists of %s%s%s)",
+					     key, name, tables[0], tables[1] ? ", " : "",
+					     tables[1] ? tables[1] : "");
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+}
+
+static int fired_this_turn(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u)
+{
+	size_t i;
+
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		if (e->seq == ev->seq)
+			continue;
+		if ((!strcmp(e->kind, "skyd") || !strcmp(e->kind, "artilleri") ||
+		     !strcmp(e->kind, "forsvarsild")) &&
+		    ev_unit(ctx, e, "unit") == u)
+			return (int)e->seq;
+	}
+	return ks_st(ctx, u, "skoed") == ord_ctx_turn(ctx) ? -1 : 0;
+}
+
+static void check_zone(const struct ord_event *ev, const struct ord_unit *u, struct ord_diag *d)
+{
+	if (!ord_kv_get(&ev->kv, "zone") && !ord_kv_get(&ev->kv, "afstand"))
+		ord_diag_add(d, 0, 0, u->id, "14",
+			     "give the zone (zone=I|II|III) or the distance (afstand=CM)");
+}
+
+static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_unit *u,
+		       struct ord_diag *d)
+{
+	struct ks_group g[KS_MAX_GROUPS];
+	const struct ord_order *o;
+	size_t n = unit_groups(ctx, u, g, &o), i;
+	int retreat = ord_kv_get_bool(&ev->kv, "retraete", 0);
+	int storm = ord_kv_get_bool(&ev->kv, "stormmarch", 0);
+	int loeb = ord_kv_get_bool(&ev->kv, "loeb", 0);
+	int grade = ks_moral_now(ctx, u), moves = 0;
+
+	for (i = 0; i < n; i++)
+		if (ks_is_move(g[i].code) || !strcmp(g[i].code, "angreb") ||
+		    !strcmp(g[i].code, "modangreb"))
+			moves = 1;
+	if (retreat) {
+		if (grade < KS_U && !ks_find(g, n, "tilbagetog"))
+			ord_diag_add(d, 0, 0, u->id, "6.5",
+				     "a retreat by the rules is for a unit in U or FU; '%s' is in %s and its order has no 'TT'",
+				     u->id, ks_moral_name(grade));
+	} else if (!moves) {
+		ord_diag_add(d, 0, 0, u->id, "4.3",
+			     "unit '%s' moved but its sheet orders no march (M SM L TT PR or A)",
+			     u->id);
+	}
+	if (storm && !ks_find(g, n, "stormmarch") && !(retreat && ks_is(ctx, u, "kavaleri")))
+		ord_diag_add(d, 0, 0, u->id, "4.3",
+			     "unit '%s' stormmarched but its sheet orders no 'SM'", u->id);
+	if (loeb && !ks_find(g, n, "loeb"))
+		ord_diag_add(d, 0, 0, u->id, "4.3",
+			     "unit '%s' ran (løb) but its sheet orders no 'L'", u->id);
+	if (ks_st_has(ctx, u, "x")) {
+		struct ks_move_check m = { d, 0, 0, u->id };
+		ks_check_path(ctx, u, ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"),
+			      ord_kv_get_num(&ev->kv, "x", 0), ord_kv_get_num(&ev->kv, "y", 0),
+			      ks_form(ctx, u), grade, storm, &m);
+	}
+}
+
+static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
+{
+	static const char *const tables[] = { "skema_xv_naerkamp", NULL };
+	struct ord_unit *a = ev_unit(ctx, ev, "angriber"), *f = ev_unit(ctx, ev, "forsvarer");
+	int turn = ord_ctx_turn(ctx);
+	int pursuit = ord_kv_get_bool(&ev->kv, "forfoelgelse", 0);
+	size_t i;
+	int declared = 0;
+
+	if (!strcmp(a->side, f->side)) {
+		ord_diag_add(d, 0, 0, a->id, "16", "'%s' and '%s' are of the same side", a->id, f->id);
+		return;
+	}
+	if (ks_gone(ctx, a) || ks_gone(ctx, f))
+		ord_diag_add(d, 0, 0, ks_gone(ctx, a) ? a->id : f->id, "17",
+			     "'%s' is out of the game", ks_gone(ctx, a) ? a->id : f->id);
+	if (ks_st(ctx, a, "angreb_traek") == turn && !strcmp(ks_st_str(ctx, a, "angreb_maal"), f->id))
+		declared = 1;
+	if (ks_st(ctx, a, "reaktion_traek") == turn &&
+	    !strcmp(ks_st_str(ctx, a, "reaktion"), "modangreb"))
+		declared = 1;
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		if (!strcmp(e->kind, "fortryd") && ev_unit(ctx, e, "unit") == a && e->seq < ev->seq)
+			ord_diag_add(d, 0, 0, a->id, "16", "'%s' cancelled its attack (event #%u)",
+				     a->id, e->seq);
+	}
+	if (!declared)
+		ord_diag_add(d, 0, 0, a->id, "16.2 angrebserklæring",
+			     "no attack of '%s' on '%s' was declared this turn (event 'angreb' in the declaration phase)",
+			     a->id, f->id);
+	if (pursuit) {
+		double need = ks_param(ks_r(ctx), "forfoelgelse_pct");
+		double cav = ks_param(ks_r(ctx), "forfoelgelse_kavaleri_gange");
+		int own = (int)(ks_figures(ctx, a) * (ks_is(ctx, a, "kavaleri") ? cav : 1));
+		int other = (int)(ks_figures(ctx, f) * (ks_is(ctx, f, "kavaleri") ? cav : 1));
+		if (ks_moral_now(ctx, f) != KS_FU)
+			ord_diag_add(d, 0, 0, f->id, "17 forfølgelsesangreb",
+				     "a pursuit attack is on a unit in FU; '%s' is in %s", f->id,
+				     ks_moral_name(ks_moral_now(ctx, f)));
+		if (100.0 * own < need * other)
+			ord_diag_add(d, 0, 0, a->id, "17 forfølgelsesangreb",
+				     "a pursuit needs at least %g%% of the fleeing unit's strength (cavalry double): %d against %d",
+				     need, own, other);
+	}
+	check_flags(ctx, ord_kv_get(&ev->kv, "a_flag"), tables, "a_flag", a->id, d);
+	check_flags(ctx, ord_kv_get(&ev->kv, "d_flag"), tables, "d_flag", f->id, d);
+}
+
+int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ord_unit *u = ev_unit(ctx, ev, "unit");
+	struct ks_group g[KS_MAX_GROUPS];
+	const struct ord_order *o;
+	size_t before = d->n, n;
+	int turn = ord_ctx_turn(ctx);
+
+	if (u && ks_gone(ctx, u)) {
+		ord_diag_add(d, 0, 0, u->id, "17", "unit '%s' is out of the game", u->id);
+		return ORD_ECHECK;
+	}
+	if (!strcmp(ev->kind, "forstyrret")) {
+		/* nothing to check against the orders */
+	} else if (!strcmp(ev->kind, "genforsyning")) {
+		const char *ammo = ord_kv_get(&ev->kv, "ammo");
+		if (!ks_ordered(ctx, u, "genforsyning"))
+			ord_diag_add(d, 0, 0, u->id, "6.8 genforsyning",
+				     "unit '%s' is resupplied only by an order ('GF')", u->id);
+		if (ammo && strcmp(ammo, "alle") && !ks_is(ctx, u, "artilleri"))
+			ord_diag_add(d, 0, 0, u->id, "6.8 genforsyning", "ammo=%s is for a battery",
+				     ammo);
+	} else if (!strcmp(ev->kind, "reparation")) {
+		if (!ks_is(ctx, u, "artilleri") || ks_st(ctx, u, "beskadiget") < 1)
+			ord_diag_add(d, 0, 0, u->id, "9.6", "unit '%s' has no damaged gun", u->id);
+		else if (!ks_ordered(ctx, u, "reparation"))
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "unit '%s' repaired but its sheet orders no 'REP'", u->id);
+	} else if (!strcmp(ev->kind, "angreb")) {
+		struct ord_unit *t = ev_unit(ctx, ev, "maal");
+		size_t k;
+		if (!strcmp(t->side, u->side))
+			ord_diag_add(d, 0, 0, u->id, "16.2",
+				     "target '%s' is a unit of its own side", t->id);
+		if (!ordered_at(ctx, u, "angreb", t, &o, g, &n))
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "unit '%s' attacks '%s' but its sheet orders no 'A @%s'",
+				     u->id, t->id, t->id);
+		if (!strcmp(ks_art(u), "kosakker") && ks_closed(ctx, u, NULL))
+			ord_diag_add(d, 0, 0, u->id, "8.5 kosakker",
+				     "cossacks cannot attack in close order (%s)", ks_form(ctx, u));
+		if (ks_is(ctx, u, "kavaleri") &&
+		    ks_st(ctx, u, "valeur") < (long)ks_param(r, "valeur_min"))
+			ord_diag_add(d, 0, 0, u->id, "8.3 tab af valeur",
+				     "cavalry with valeur %ld cannot attack", ks_st(ctx, u, "valeur"));
+		if (ks_moral_now(ctx, u) >= KS_U)
+			ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
+				     "only units in OR or LU attack; '%s' is in %s", u->id,
+				     ks_moral_name(ks_moral_now(ctx, u)));
+		if (ord_kv_get_bool(&ev->kv, "stormmarch", 0) && !ks_ordered(ctx, u, "stormmarch"))
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "unit '%s' attacks in stormmarch but its sheet orders no 'SM'",
+				     u->id);
+		if (ord_kv_get_bool(&ev->kv, "loeb", 0) && !ks_ordered(ctx, u, "loeb"))
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "unit '%s' attacks with løb but its sheet orders no 'L'", u->id);
+		for (k = 0; k < ord_ctx_nevents(ctx); k++) {
+			const struct ord_event *e = ord_ctx_event(ctx, k);
+			if (e->seq != ev->seq && !strcmp(e->kind, "angreb") &&
+			    ev_unit(ctx, e, "unit") == u)
+				ord_diag_add(d, 0, 0, u->id, "16.2",
+					     "unit '%s' has declared an attack already (event #%u)",
+					     u->id, e->seq);
+		}
+	} else if (!strcmp(ev->kind, "stoette")) {
+		struct ord_unit *s = ev_unit(ctx, ev, "stoetter");
+		const char *rolle = ord_kv_get(&ev->kv, "rolle");
+		size_t k;
+		if (s == u || strcmp(s->side, u->side)) {
+			ord_diag_add(d, 0, 0, u->id, "6.6",
+				     "'%s' supports a unit of its own side, not '%s'", u->id, s->id);
+		} else {
+			ks_check_support_unit(ctx, u, s, ks_form(ctx, u), d, 0, 0, u->id);
+			if (ks_is(ctx, u, "infanteri") && ks_is(ctx, s, "kavaleri")) {
+				if (!strcmp(rolle, "traefning"))
+					ord_diag_add(d, 0, 0, u->id, "6.6.5",
+						     "infantry cannot be 2. træfning for cavalry");
+				else if (strcmp(ks_form(ctx, u), "bataillonsmasse") &&
+					 strcmp(ks_form(ctx, u), "karre"))
+					ord_diag_add(d, 0, 0, u->id, "6.6.5",
+						     "infantry is a neighbour of cavalry only in battalion mass, square or cover");
+			}
+		}
+		if (ks_ordered(ctx, u, "angreb"))
+			ord_diag_add(d, 0, 0, u->id, "6.6.5",
+				     "a support may not have an attack order in the turn");
+		for (k = 0; k < ord_ctx_nevents(ctx); k++) {
+			const struct ord_event *e = ord_ctx_event(ctx, k);
+			if (e->seq != ev->seq && !strcmp(e->kind, "stoette") &&
+			    ev_unit(ctx, e, "unit") == u)
+				ord_diag_add(d, 0, 0, u->id, "6.6.5",
+					     "a support supports only one unit in a turn (event #%u)",
+					     e->seq);
+		}
+	} else if (!strcmp(ev->kind, "reaktion")) {
+		size_t k;
+		int attacked = 0;
+		for (k = 0; k < ord_ctx_nevents(ctx); k++) {
+			const struct ord_event *e = ord_ctx_event(ctx, k);
+			if (!strcmp(e->kind, "angreb") && ev_unit(ctx, e, "maal") == u)
+				attacked = 1;
+		}
+		if (!attacked)
+			ord_diag_add(d, 0, 0, u->id, "16.2",
+				     "unit '%s' states a reaction but no attack on it was declared (event 'angreb' first)",
+				     u->id);
+		if (!strcmp(ord_kv_get(&ev->kv, "reaktion"), "modangreb") && ks_moral_now(ctx, u) >= KS_U)
+			ord_diag_add(d, 0, 0, u->id, "6.3", "a unit in %s cannot counterattack",
+				     ks_moral_name(ks_moral_now(ctx, u)));
+	} else if (!strcmp(ev->kind, "flyt")) {
+		check_flyt(ctx, ev, u, d);
+	} else if (!strcmp(ev->kind, "formation")) {
+		const char *want = ord_kv_get(&ev->kv, "formation");
+		size_t i;
+		int ok = 0;
+		n = unit_groups(ctx, u, g, &o);
+		for (i = 0; i < n; i++) {
+			char f[40];
+			if (strcmp(g[i].code, "formation"))
+				continue;
+			ks_grp_formation(o, &g[i], f, sizeof(f));
+			if (!strcmp(f, want))
+				ok = 1;
+		}
+		/* a unit under 10 figures in square or mass is a hob (11) */
+		if (!ok &&
+		    !(!strcmp(want, "hob") && ks_figures(ctx, u) < (int)ks_param(r, "hob_under")))
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "unit '%s' formed %s but its sheet orders no 'FORM %s'", u->id,
+				     want, want);
+	} else if (!strcmp(ev->kind, "front")) {
+		if (!ks_ordered(ctx, u, "drej") && !ks_ordered(ctx, u, "vending"))
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "unit '%s' changed front but its sheet orders no 'D' or 'V'",
+				     u->id);
+	} else if (!strcmp(ev->kind, "prods")) {
+		const char *p = ord_kv_get(&ev->kv, "prodset");
+		if (!ks_is(ctx, u, "artilleri"))
+			ord_diag_add(d, 0, 0, u->id, "9.4", "unit '%s' is not artillery", u->id);
+		else if (!ks_ordered(ctx, u, !strcmp(p, "af") ? "afprodsning" : "paaprodsning"))
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "battery '%s' %s but its sheet orders no '%s'", u->id,
+				     !strcmp(p, "af") ? "unlimbered" : "limbered",
+				     !strcmp(p, "af") ? "AP" : "PP");
+	} else if (!strcmp(ev->kind, "klargoering")) {
+		if (!ks_is(ctx, u, "artilleri") || !ks_ordered(ctx, u, "klargoering"))
+			ord_diag_add(d, 0, 0, u->id, "4.3", "unit '%s' has no 'KL' on its sheet",
+				     u->id);
+	} else if (!strcmp(ev->kind, "skyd")) {
+		static const char *const tables[] = { "skema_x_tab_a", "skema_x_tab_b",
+						      "skema_x_moral", NULL };
+		struct ord_unit *t = ev_unit(ctx, ev, "maal");
+		int other;
+		if (!ks_is(ctx, u, "infanteri") && !ks_is(ctx, u, "kavaleri"))
+			ord_diag_add(d, 0, 0, u->id, "15",
+				     "unit '%s' is a battery: record its fire with 'artilleri'",
+				     u->id);
+		else if (ks_is(ctx, u, "kavaleri") && !ord_kv_get_bool(&u->attrs, "karabiner", 0))
+			ord_diag_add(d, 0, 0, u->id, "8.2", "cavalry without carbines does not fire");
+		if (!strcmp(t->side, u->side))
+			ord_diag_add(d, 0, 0, u->id, "14", "target '%s' is a unit of its own side",
+				     t->id);
+		if (!ordered_at(ctx, u, "skydning", t, &o, g, &n))
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "unit '%s' fired at '%s' but its sheet orders no 'S @%s'",
+				     u->id, t->id, t->id);
+		if (ks_st_num(ctx, u, "kampsatser") < ks_param(r, "forbrug_skydning"))
+			ord_diag_add(d, 0, 0, u->id, "7.2.2", "unit '%s' has no ammunition left",
+				     u->id);
+		if ((other = fired_this_turn(ctx, ev, u)) != 0)
+			ord_diag_add(d, 0, 0, u->id, "14",
+				     "a unit fires only once in a turn ('%s' fired already%s)",
+				     u->id, other > 0 ? ", see the events" : "");
+		if (ks_moral_now(ctx, u) == KS_FU)
+			ord_diag_add(d, 0, 0, u->id, "6.5", "a unit in FU flees, it cannot fire");
+		check_zone(ev, u, d);
+		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
+	} else if (!strcmp(ev->kind, "artilleri")) {
+		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
+						      "skema_xv_moral", NULL };
+		struct ord_unit *t = ev_unit(ctx, ev, "maal");
+		const struct ks_group *fg;
+		const char *ammo = ord_kv_get(&ev->kv, "ammo"), *ordered = NULL;
+		if (!ks_is(ctx, u, "artilleri")) {
+			ord_diag_add(d, 0, 0, u->id, "14",
+				     "unit '%s' is not artillery: record its fire with 'skyd'", u->id);
+			return ORD_ECHECK;
+		}
+		if (!strcmp(t->side, u->side))
+			ord_diag_add(d, 0, 0, u->id, "15", "target '%s' is a unit of its own side",
+				     t->id);
+		fg = ordered_at(ctx, u, "artilleriskydning", t, &o, g, &n);
+		if (!fg)
+			fg = ordered_at(ctx, u, "koordination", t, &o, g, &n);
+		if (!fg)
+			ord_diag_add(d, 0, 0, u->id, "4.3",
+				     "battery '%s' fired at '%s' but its sheet orders no 'AS ... @%s'",
+				     u->id, t->id, t->id);
+		else
+			ordered = ks_grp_arg(o, fg, "ammo");
+		if (!ordered) {
+			const struct ks_group *am = ks_find(g, n, "artilleriskydning");
+			if (!am)
+				am = ks_find(g, n, "ammunitionsskift");
+			if (am)
+				ordered = ks_grp_arg(o, am, "ammo");
+		}
+		if (ammo && ordered && strcmp(ammo, ordered))
+			ord_diag_add(d, 0, 0, u->id, "15 ammunitionstyper",
+				     "battery '%s' fired %s but its sheet orders %s", u->id, ammo,
+				     ordered);
+		if (!ammo)
+			ammo = ordered;
+		if (!ammo)
+			ord_diag_add(d, 0, 0, u->id, "15", "give the ammunition (ammo=SF|SG|SK|SS)");
+		else if (!ks_battery_can_fire(u, ammo))
+			ord_diag_add(d, 0, 0, u->id, "15 ammunitionstyper",
+				     "the battery has no pieces that fire %s", ammo);
+		else if (ks_pool_of(ctx, u, ammo) < ks_param(r, "forbrug_skydning"))
+			ord_diag_add(d, 0, 0, u->id, "9.2",
+				     "battery '%s' has no %s ammunition left", u->id, ammo);
+		if (strcmp(ks_st_str(ctx, u, "prodset"), "af") || !ks_st(ctx, u, "klargjort"))
+			ord_diag_add(d, 0, 0, u->id, "15 deltagende enheder",
+				     "battery '%s' is not unlimbered and ready", u->id);
+		if (ord_kv_get_int(&ev->kv, "kanoner", 0) > ks_st(ctx, u, "kanoner"))
+			ord_diag_add(d, 0, 0, u->id, "9.6",
+				     "battery '%s' has only %ld serviceable guns", u->id,
+				     ks_st(ctx, u, "kanoner"));
+		if (fired_this_turn(ctx, ev, u))
+			ord_diag_add(d, 0, 0, u->id, "14",
+				     "a unit fires only once in a turn ('%s' fired already)", u->id);
+		if (ord_kv_get(&ev->kv, "zone") && ammo &&
+		    !strcmp(ord_kv_get(&ev->kv, "zone"), "K") && strcmp(ammo, "SK"))
+			ord_diag_add(d, 0, 0, u->id, "15",
+				     "zone K is the canister zone: only SK is fired there");
+		check_zone(ev, u, d);
+		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
+	} else if (!strcmp(ev->kind, "forsvarsild")) {
+		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
+						      "skema_xv_moral", NULL };
+		struct ord_unit *t = ev_unit(ctx, ev, "maal");
+		size_t i;
+		if (!ks_is(ctx, u, "artilleri")) {
+			ord_diag_add(d, 0, 0, u->id, "15.1", "only a battery gives defensive fire");
+			return ORD_ECHECK;
+		}
+		if (!(ks_st(ctx, t, "angreb_traek") == turn))
+			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
+				     "defensive fire is at an attacking unit; '%s' declared no attack this turn",
+				     t->id);
+		if (ks_st_num(ctx, u, "ks_kardaesk") < ks_param(r, "forbrug_forsvarsild"))
+			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
+				     "battery '%s' has no canister left", u->id);
+		if (fired_this_turn(ctx, ev, u))
+			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
+				     "a battery gives defensive fire only if it has not fired at other targets this turn");
+		n = unit_groups(ctx, u, g, &o);
+		for (i = 0; i < n; i++)
+			if (!strcmp(g[i].code, "artilleriskydning") && !g[i].after_change)
+				ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
+					     "a battery with an order to fire at other targets gives no defensive fire");
+		if (strcmp(ks_st_str(ctx, u, "prodset"), "af"))
+			ord_diag_add(d, 0, 0, u->id, "15", "battery '%s' is limbered", u->id);
+		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
+	} else if (!strcmp(ev->kind, "fortryd")) {
+		if (ks_st(ctx, u, "angreb_traek") != turn)
+			ord_diag_add(d, 0, 0, u->id, "16.6",
+				     "unit '%s' declared no attack this turn", u->id);
+	} else if (!strcmp(ev->kind, "naerkamp")) {
+		check_naerkamp(ctx, ev, d);
+	} else if (!strcmp(ev->kind, "afbryd")) {
+		size_t i;
+		int in_melee = 0;
+		for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+			const struct ord_event *e = ord_ctx_event(ctx, i);
+			if (!strcmp(e->kind, "naerkamp") && e->seq < ev->seq &&
+			    (ev_unit(ctx, e, "angriber") == u || ev_unit(ctx, e, "forsvarer") == u))
+				in_melee = 1;
+		}
+		if (!in_melee)
+			ord_diag_add(d, 0, 0, u->id, "16.5",
+				     "unit '%s' breaks off, but it fought no melee this turn", u->id);
+	} else if (!strcmp(ev->kind, "flugt")) {
+		size_t i;
+		int may = ks_moral_now(ctx, u) == KS_FU;
+		for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+			const struct ord_event *e = ord_ctx_event(ctx, i);
+			if (!strcmp(e->kind, "naerkamp") && e->seq < ev->seq &&
+			    (ev_unit(ctx, e, "angriber") == u || ev_unit(ctx, e, "forsvarer") == u))
+				may = 1;
+		}
+		if (!may)
+			ord_diag_add(d, 0, 0, u->id, "17 flugt",
+				     "unit '%s' is in %s, not FU: it does not flee", u->id,
+				     ks_moral_name(ks_moral_now(ctx, u)));
+	}
+	return d->n > before ? ORD_ECHECK : 0;
+}
+
+/* ---- after the exchange ---- */
+
+int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
+{
+	size_t i, j;
+
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		const struct ord_order *o = ord_ctx_order(ctx, u);
+		struct ks_group g[KS_MAX_GROUPS];
+		size_t n = ks_groups(o, g, KS_MAX_GROUPS);
+		int attacked = 0, formed = 0, cancelled = 0, broke = 0;
+
+		if (!o || ks_gone(ctx, u))
+			continue;
+		for (j = 0; j < ord_ctx_nevents(ctx); j++) {
+			const struct ord_event *e = ord_ctx_event(ctx, j);
+			const char *v = ord_kv_get(&e->kv, "unit");
+			struct ord_unit *eu = v ? ord_ctx_find_unit(ctx, v) : NULL;
+			if (!strcmp(e->kind, "angreb") && eu == u)
+				attacked = 1;
+			if (!strcmp(e->kind, "formation") && eu == u)
+				formed = 1;
+			if (!strcmp(e->kind, "fortryd") && eu == u)
+				cancelled = 1;
+		}
+		/* a unit driven into U or FU does not carry out its orders (6.5) */
+		broke = ks_st(ctx, u, "moral_traek") == ord_ctx_turn(ctx) &&
+			ks_moral_parse(ks_st_str(ctx, u, "moral")) >= KS_U;
+		for (j = 0; j < n; j++) {
+			if (g[j].after_change)
+				continue;
+			if (!strcmp(g[j].code, "angreb") && !attacked && !cancelled && !broke)
+				ord_diag_add(d, o->line, g[j].tok->col, u->id, "16.2",
+					     "ordered to attack ('A') but no attack was declared");
+			if (!strcmp(g[j].code, "formation") && !formed && !broke) {
+				char f[40];
+				ks_grp_formation(o, &g[j], f, sizeof(f));
+				ord_diag_add(d, o->line, g[j].tok->col, u->id, "12",
+					     "ordered to form %s ('FORM') but no formation change was recorded",
+					     f);
+			}
+		}
+	}
+	return 0;
+}

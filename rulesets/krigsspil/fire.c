@@ -1,0 +1,526 @@
+/*
+ * fire.c - the krigsspil skydninger (14, 15): small-arms and artillery
+ * fire read from the referee's events and the units' state, simultaneous
+ * (K7), with the flags the module sees and those the referee gives (K10);
+ * then the losses, the morale results, ranging, and limbers that explode
+ * (10.2).  attack.c uses the battery's defensive canister from here.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rulesets/krigsspil/ks.h"
+
+/* ---- skydninger (14, 15) ---- */
+
+static int deep(const char *f)
+{
+	return !strcmp(f, "angrebskolonne") || !strcmp(f, "marchkolonne") || !strcmp(f, "karre") ||
+	       !strcmp(f, "bataillonsmasse") || !strcmp(f, "soutien");
+}
+
+/* The target's flags, common to small arms and artillery. */
+void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_kv *flags)
+{
+	struct ks_rules *r = ks_r(ctx);
+	const char *f = ks_form(ctx, t);
+	int grade = ks_moral_now(ctx, t);
+
+	if (ks_is(ctx, t, "artilleri"))
+		ord_kv_set(flags, "maal_artilleri", "yes");
+	else if (deep(f))
+		ord_kv_set(flags, "maal_dyb", "yes");
+	else if (!strcmp(f, "hob"))
+		ord_kv_set(flags, "maal_hob", "yes");
+	if (!strcmp(f, "skyttekaede_taet") || !strcmp(f, "svaerm_taet"))
+		ord_kv_set(flags, "maal_spredt_taet", "yes");
+	if (!strcmp(f, "skyttekaede_tynd") || !strcmp(f, "svaerm_tynd"))
+		ord_kv_set(flags, "maal_spredt_tynd", "yes");
+	if (!ks_closed(ctx, t, NULL))
+		ord_kv_set(flags, "maal_spredt", "yes");
+	if (ks_is(ctx, t, "kavaleri"))
+		ord_kv_set(flags, "maal_kavaleri", "yes");
+	if (grade == KS_LU)
+		ord_kv_set(flags, "maal_lu", "yes");
+	else if (grade >= KS_U)
+		ord_kv_set(flags, "maal_u", "yes");
+	if (ks_st(ctx, t, "skoed_helt") > 0 &&
+	    ks_st(ctx, t, "skoed_helt") == ord_ctx_turn(ctx) - 1 && ks_closed(ctx, t, NULL))
+		ord_kv_set(flags, "krudtroeg_maal", "yes");
+	if (!ks_is(ctx, t, "artilleri"))
+		ord_kv_set_int(flags, "valeur_diff",
+			       ks_st(ctx, t, "valeur") - (long)ks_param(r, "valeur_norm"));
+	/* cover from the map (Skema I-III) */
+	if (r->map && ks_st_has(ctx, t, "x")) {
+		const struct ks_plate *p = ks_map_at(r->map, ks_st_num(ctx, t, "x"),
+						     ks_st_num(ctx, t, "y"));
+		if (p) {
+			const struct ord_row *row = NULL;
+			struct ord_kv m;
+			ord_kv_init(&m);
+			ord_kv_set(&m, "terraen", p->terrain);
+			if (ord_table_find(&row, ks_table(r, "terraen"), &m))
+				ord_error_clear();
+			ord_kv_release(&m);
+			if (row && !strcmp(ord_row_str(row, "daekning"), "let"))
+				ord_kv_set(flags, "daekning_let", "yes");
+			else if (row && !strcmp(ord_row_str(row, "daekning"), "god"))
+				ord_kv_set(flags, "daekning_god", "yes");
+			if (row && !strcmp(ord_row_str(row, "ikkerikochet"), "ja"))
+				ord_kv_set(flags, "ikkerikochet", "yes");
+		}
+	}
+}
+
+/* The referee's flags "a,b=2" into a kv (they override the automatic ones). */
+void ks_referee_flags(const char *list, struct ord_kv *flags)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		char item[160];
+		if (len && len < sizeof(item)) {
+			char *eq;
+			memcpy(item, p, len);
+			item[len] = '\0';
+			eq = strchr(item, '=');
+			if (eq) {
+				*eq = '\0';
+				ord_kv_set(flags, item, eq + 1);
+			} else {
+				ord_kv_set(flags, item, "yes");
+			}
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+}
+
+/* Did t fire this turn at any unit that fired at it? (besvarer) */
+static int answers(struct ord_ctx *ctx, const struct ord_unit *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		if ((strcmp(e->kind, "skyd") && strcmp(e->kind, "artilleri")) ||
+		    ks_ev_unit(ctx, e, "unit") != t)
+			continue;
+		for (j = 0; j < ord_ctx_nevents(ctx); j++) {
+			const struct ord_event *f = ord_ctx_event(ctx, j);
+			if ((!strcmp(f->kind, "skyd") || !strcmp(f->kind, "artilleri")) &&
+			    ks_ev_unit(ctx, f, "maal") == t &&
+			    ks_ev_unit(ctx, f, "unit") == ks_ev_unit(ctx, e, "maal"))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static const char *battery_ammo(struct ord_ctx *ctx, const struct ord_unit *u,
+				const struct ord_event *e)
+{
+	struct ks_group g[KS_MAX_GROUPS];
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	size_t n = ks_groups(o, g, KS_MAX_GROUPS), i;
+	const char *a = ord_kv_get(&e->kv, "ammo");
+
+	if (a)
+		return a;
+	for (i = 0; i < n; i++)
+		if ((!strcmp(g[i].code, "artilleriskydning") || !strcmp(g[i].code, "ammunitionsskift")) &&
+		    ks_grp_arg(o, &g[i], "ammo"))
+			return ks_grp_arg(o, &g[i], "ammo");
+	return "SF";
+}
+
+static const char *pool_key(const char *ammo)
+{
+	return !strcmp(ammo, "SK")   ? "ks_kardaesk"
+	       : !strcmp(ammo, "SS") ? "ks_shrapnel"
+				     : "ks_fuldkugle";
+}
+
+static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ord_unit *u = ks_ev_unit(ctx, e, "unit"), *t = ks_ev_unit(ctx, e, "maal");
+	struct ks_fire_in in;
+	struct ks_fire_out out;
+	struct ord_kv flags, vals;
+	struct ks_text why;
+	const char *zone = ord_kv_get(&e->kv, "zone");
+	long rifler = ord_kv_get_int(&u->attrs, "rifler", 0);
+	int err, grade = ks_moral_now(ctx, u), turn = ord_ctx_turn(ctx);
+
+	memset(&in, 0, sizeof(in));
+	ord_kv_init(&flags);
+	ord_kv_init(&vals);
+	ks_text_init(&why);
+	in.figures = (int)ord_kv_get_int(&e->kv, "figurer",
+					 ks_firing_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u),
+							   ks_figures(ctx, u)));
+	in.target_figures = (int)ord_kv_get_int(&e->kv, "maal_figurer", ks_figures(ctx, t));
+	in.zone = zone;
+	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
+	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
+	if (ks_is(ctx, u, "kavaleri")) {
+		in.vaaben = "karabin";
+		ord_kv_set(&flags, "kavaleri_skyder", "yes");
+	} else if (rifler >= 100 ||
+		   (rifler > 0 && ((zone && !strcmp(zone, "III")) ||
+				   (!zone && in.range > ks_param(ks_r(ctx), "zone_ii_cm"))))) {
+		in.vaaben = "riffel";
+		if (rifler < 100) /* only the rifles reach the furthest zone */
+			in.figures = (int)floor(in.figures * rifler / 100.0);
+	} else {
+		in.vaaben = "musket";
+	}
+	if (rifler > 0 && rifler < 100 && zone && !strcmp(zone, "II") &&
+	    ks_rifle_flag(ctx, "skydning", rifler))
+		ord_kv_set(&flags, ks_rifle_flag(ctx, "skydning", rifler), "yes");
+	if (ks_st(ctx, u, "foerste_salve"))
+		ord_kv_set(&flags, "foerste_salve", "yes");
+	if (ks_st(ctx, u, "skoed_helt") > 0 && ks_st(ctx, u, "skoed_helt") == turn - 1 &&
+	    ks_closed(ctx, u, NULL))
+		ord_kv_set(&flags, "krudtroeg_skytte", "yes");
+	if (ks_st(ctx, u, "bevaeget") == turn)
+		ord_kv_set(&flags, "ej_stationaer", "yes");
+	if (grade == KS_LU)
+		ord_kv_set(&flags, "skytte_lu", "yes");
+	else if (grade >= KS_U)
+		ord_kv_set(&flags, "skytte_u", "yes");
+	ks_target_flags(ctx, t, &flags);
+	if (!answers(ctx, t))
+		ord_kv_set(&flags, "besvarer_ikke", "yes");
+	ks_referee_flags(ord_kv_get(&e->kv, "flag"), &flags);
+	in.flags = &flags;
+	if ((err = ks_roll3(ctx, in.dice, "skyd", u, e->seq, 0)) != 0)
+		goto out;
+	KS_TF(&why, "skyder på %s: ", "fires at %s: ", t->id);
+	if ((err = ks_fire(r, &in, &out, &why)) != 0)
+		goto out;
+	/* ammunition, first volley, smoke */
+	ks_st_set_num(ctx, u, "kampsatser",
+		      ks_st_num(ctx, u, "kampsatser") - ks_param(r, "forbrug_skydning"));
+	ks_st_set(ctx, u, "foerste_salve", 0);
+	ks_st_set(ctx, u, "skoed", turn);
+	ks_st_set_str(ctx, u, "skoed_paa", t->id);
+	if (!in.half)
+		ks_st_set(ctx, u, "skoed_helt", turn);
+	KS_TF(&why, "; %s kampsatser tilbage", "; %s rounds left", ks_st_str(ctx, u, "kampsatser"));
+	h->target = t;
+	h->firer = u;
+	h->e = e;
+	h->men = out.men;
+	h->grade = out.grade_applied;
+	ord_kv_set_int(&vals, "men", out.men);
+	ord_kv_set(&vals, "morale", ks_moral_name(out.grade_applied));
+	ord_kv_set(&vals, "target", t->id);
+	ks_result(ctx, e->seq, u, &vals, &why);
+out:
+	ord_kv_release(&flags);
+	ord_kv_release(&vals);
+	ks_text_release(&why);
+	return err;
+}
+
+static int guns_for(struct ord_ctx *ctx, const struct ord_unit *u, const char *ammo)
+{
+	long guns = ks_st(ctx, u, "kanoner");
+	long how = ord_kv_get_int(&u->attrs, "haubitser", 0) +
+		   ord_kv_get_int(&u->attrs, "kanonhaubitser", 0);
+
+	(void)ctx;
+	if (!strcmp(ammo, "SG") && how < guns)
+		return (int)how;
+	return (int)guns;
+}
+
+int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ord_unit *u = ks_ev_unit(ctx, e, "unit"), *t = ks_ev_unit(ctx, e, "maal");
+	struct ks_artillery_in in;
+	struct ks_artillery_out out;
+	struct ord_kv flags, vals;
+	struct ks_text why;
+	const char *ammo = defensive ? "SK" : battery_ammo(ctx, u, e);
+	int coord = ord_kv_get_bool(&e->kv, "koordineret", 0);
+	int err, grade = ks_moral_now(ctx, u), turn = ord_ctx_turn(ctx);
+	double use;
+
+	memset(&in, 0, sizeof(in));
+	ord_kv_init(&flags);
+	ord_kv_init(&vals);
+	ks_text_init(&why);
+	in.ammo = ammo;
+	in.kaliber = ks_attr(u, "kaliber");
+	in.guns = (int)ord_kv_get_int(&e->kv, "kanoner", guns_for(ctx, u, ammo));
+	in.zone = defensive ? "I" : ord_kv_get(&e->kv, "zone");
+	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
+	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
+	in.target_figures = (int)ord_kv_get_int(&e->kv, "maal_figurer", ks_figures(ctx, t));
+	in.target_artillery = ks_is(ctx, t, "artilleri");
+	if (coord)
+		ord_kv_set(&flags, "koordineret", "yes");
+	if (!defensive && strcmp(ks_st_str(ctx, u, "indskudt_paa"), t->id))
+		ord_kv_set(&flags, "ikke_indskudt", "yes");
+	if (grade == KS_LU)
+		ord_kv_set(&flags, "batteri_lu", "yes");
+	else if (grade >= KS_U)
+		ord_kv_set(&flags, "batteri_u", "yes");
+	ks_target_flags(ctx, t, &flags);
+	if (ks_is(ctx, t, "artilleri") && !answers(ctx, t))
+		ord_kv_set(&flags, "besvarer_ikke", "yes");
+	ks_referee_flags(ord_kv_get(&e->kv, "flag"), &flags);
+	in.flags = &flags;
+	if ((err = ks_roll3(ctx, in.dice, defensive ? "forsvarsild" : "artilleri", u, e->seq, 0)) != 0)
+		goto out;
+	if (defensive)
+		KS_TF(&why,
+		      "forsvarsskydning med kardæsk på %s: ", "defensive canister at %s: ", t->id);
+	else
+		KS_TF(&why, "skyder på %s: ", "fires at %s: ", t->id);
+	if ((err = ks_artillery(r, &in, &out, &why)) != 0)
+		goto out;
+	use = ks_param(r, defensive ? "forbrug_forsvarsild"
+			  : coord   ? "forbrug_koordineret"
+				    : "forbrug_skydning");
+	ks_st_set_num(ctx, u, pool_key(ammo), ks_st_num(ctx, u, pool_key(ammo)) - use * in.guns);
+	if (ks_st_num(ctx, u, pool_key(ammo)) < 0)
+		ks_st_set_num(ctx, u, pool_key(ammo), 0);
+	ks_st_set(ctx, u, "skoed", turn);
+	ks_st_set_str(ctx, u, "skoed_paa", t->id);
+	if (!in.half)
+		ks_st_set(ctx, u, "skoed_helt", turn);
+	if (!defensive)
+		ks_st_set_str(ctx, u, "indskudt_paa", t->id); /* ranged from now on (15) */
+	ord_buf_addf(&why.da, "; %g kampsatser %s brugt, %s tilbage", use * in.guns, ammo,
+		     ks_st_str(ctx, u, pool_key(ammo)));
+	ord_buf_addf(&why.en, "; %g rounds of %s used, %s left", use * in.guns, ammo,
+		     ks_st_str(ctx, u, pool_key(ammo)));
+	h->target = t;
+	h->firer = u;
+	h->e = e;
+	h->men = out.men;
+	h->grade = out.grade_applied;
+	h->damaged = out.damaged;
+	h->destroyed = out.destroyed;
+	h->limbers = out.limbers;
+	ord_kv_set_int(&vals, "men", out.men);
+	ord_kv_set(&vals, "morale", ks_moral_name(out.grade_applied));
+	ord_kv_set(&vals, "target", t->id);
+	ks_result(ctx, e->seq, u, &vals, &why);
+out:
+	ord_kv_release(&flags);
+	ord_kv_release(&vals);
+	ks_text_release(&why);
+	return err;
+}
+
+/* Materiel losses to a battery: destroyed first, then damaged, of the
+ * serviceable guns. */
+static void battery_losses(struct ord_ctx *ctx, struct ord_unit *b, int damaged, int destroyed,
+			   struct ks_text *t)
+{
+	long guns = ks_st(ctx, b, "kanoner");
+
+	(void)ctx;
+	if (destroyed > guns)
+		destroyed = (int)guns;
+	guns -= destroyed;
+	if (damaged > guns)
+		damaged = (int)guns;
+	guns -= damaged;
+	ks_st_set(ctx, b, "kanoner", guns);
+	ks_st_set(ctx, b, "oedelagt", ks_st(ctx, b, "oedelagt") + destroyed);
+	ks_st_set(ctx, b, "beskadiget", ks_st(ctx, b, "beskadiget") + damaged);
+	if (damaged || destroyed)
+		KS_TF(t, "; %d kanoner ødelagt, %d beskadiget: %ld tilbage",
+		      "; %d guns destroyed, %d damaged: %ld left", destroyed, damaged, guns);
+}
+
+/* A limber destroyed by artillery fire may explode (10.2). */
+static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsigned nth)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ks_text t;
+	double ammo, share, zi = ks_param(r, "zone_i_cm"), zii = ks_param(r, "zone_ii_cm");
+	int die, units, err, pieces = ks_pieces(ctx, b);
+	size_t i;
+
+	if (pieces < 1)
+		pieces = 1;
+	/* each limber carries the same share of the battery's ammunition */
+	ammo = (ks_st_num(ctx, b, "ks_fuldkugle") + ks_st_num(ctx, b, "ks_kardaesk") +
+		ks_st_num(ctx, b, "ks_shrapnel")) /
+	       pieces;
+	if ((err = ks_roll1(ctx, &die, "eksplosion", b, seq, nth)) != 0)
+		return err;
+	ks_text_init(&t);
+	ks_text_add(&t, "et prods er ødelagt: ", "a limber is destroyed: ");
+	if ((err = ks_explosion(r, die, ammo, &share, &units, &t)) != 0)
+		goto out;
+	ks_st_set(ctx, b, "prods_tab", ks_st(ctx, b, "prods_tab") + 1);
+	{
+		/* the limber's ammunition is gone, exploded or not */
+		static const char *const pools[] = { "ks_fuldkugle", "ks_kardaesk", "ks_shrapnel" };
+		size_t k;
+		for (k = 0; k < ORD_ARRAY_SIZE(pools); k++)
+			ks_st_set_num(ctx, b, pools[k],
+				      ks_st_num(ctx, b, pools[k]) * (1 - 1.0 / pieces));
+	}
+	ks_result(ctx, seq, b, NULL, &t);
+	if (units < 1 || !ks_st_has(ctx, b, "x"))
+		goto out;
+	/* every unit within 20 cm of the limber is hit with roundshot */
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *v = ord_ctx_unit(ctx, i);
+		struct ks_artillery_in in;
+		struct ks_artillery_out o;
+		struct ord_kv flags;
+		struct ks_text w;
+		double dist;
+		if (ks_gone(ctx, v) || !ks_st_has(ctx, v, "x"))
+			continue;
+		dist = hypot(ks_st_num(ctx, v, "x") - ks_st_num(ctx, b, "x"),
+			     ks_st_num(ctx, v, "y") - ks_st_num(ctx, b, "y"));
+		if (dist > zii)
+			continue;
+		memset(&in, 0, sizeof(in));
+		ord_kv_init(&flags);
+		ks_text_init(&w);
+		in.guns = units;
+		in.kaliber = ks_attr(b, "kaliber");
+		in.ammo = "SF";
+		in.zone = dist <= zi ? "I" : "II";
+		in.target_figures = ks_figures(ctx, v);
+		in.target_artillery = ks_is(ctx, v, "artilleri");
+		ks_target_flags(ctx, v, &flags);
+		in.flags = &flags;
+		if ((err = ks_roll3(ctx, in.dice, "eksplosion ramt", v, seq, KS_DICE * nth)) != 0) {
+			ord_kv_release(&flags);
+			ks_text_release(&w);
+			goto out;
+		}
+		KS_TF(&w, "ramt af eksplosionen (%g cm): ", "hit by the explosion (%g cm): ",
+		      round(dist * 10) / 10);
+		err = ks_artillery(r, &in, &o, &w);
+		ord_kv_release(&flags);
+		if (err) {
+			ks_text_release(&w);
+			goto out;
+		}
+		if (in.target_artillery)
+			battery_losses(ctx, v, o.damaged, o.destroyed, &w);
+		else
+			ks_take_men(ctx, v, o.men, 0);
+		if (v == b) {
+			/* the battery's own limbers are rolled for apart, with the
+			 * Skema's limber modifier; a limber lost so does not explode
+			 * again (10.2: guns and limbers do not damage each other) */
+			struct ks_artillery_out lo;
+			ord_kv_init(&flags);
+			ks_target_flags(ctx, v, &flags);
+			ord_kv_set(&flags, "prods", "yes");
+			in.flags = &flags;
+			if ((err = ks_roll3(ctx, in.dice, "eksplosion prods", v, seq, KS_DICE * nth)) ==
+			    0) {
+				ks_text_add(&w, "; prodsene: ", "; the limbers: ");
+				err = ks_artillery(r, &in, &lo, &w);
+			}
+			ord_kv_release(&flags);
+			if (err) {
+				ks_text_release(&w);
+				goto out;
+			}
+			if (lo.limbers) {
+				ks_st_set(ctx, v, "prods_tab", ks_st(ctx, v, "prods_tab") + lo.limbers);
+				KS_TF(&w, "; %d prods mere tabt", "; %d more limbers lost", lo.limbers);
+			}
+		}
+		ks_apply_grade(ctx, v, o.grade_applied, "eksplosion", &w);
+		ks_result(ctx, seq, v, NULL, &w);
+		ks_text_release(&w);
+	}
+out:
+	ks_text_release(&t);
+	return err;
+}
+
+int ks_resolve_fire(struct ord_ctx *ctx)
+{
+	size_t i, n = ord_ctx_nevents(ctx);
+	struct ks_hit *hits = ord_xcalloc(n + 1, sizeof(*hits));
+	int err = 0;
+
+	/* everybody fires with the strength it had before the fire */
+	for (i = 0; i < n && !err; i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		if (!strcmp(e->kind, "skyd"))
+			err = fire_small_arms(ctx, e, &hits[i]);
+		else if (!strcmp(e->kind, "artilleri"))
+			err = ks_fire_artillery(ctx, e, &hits[i], 0);
+	}
+	/* ranging with one gun for half a turn: ranged from now on (15) */
+	for (i = 0; i < ord_ctx_nunits(ctx) && !err; i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		const struct ord_order *o = ord_ctx_order(ctx, u);
+		struct ks_group g[KS_MAX_GROUPS];
+		size_t k, ng = ks_groups(o, g, KS_MAX_GROUPS);
+		for (k = 0; k < ng; k++) {
+			const struct ord_token *tt;
+			const char *hex;
+			struct ks_text t;
+			if (strcmp(g[k].code, "indskydning"))
+				continue;
+			tt = ks_grp_tok(o, &g[k], ORD_TOK_TARGET);
+			hex = ks_grp_arg(o, &g[k], "hex");
+			if (tt && ord_ctx_find_unit(ctx, tt->value))
+				ks_st_set_str(ctx, u, "indskudt_paa",
+					      ord_ctx_find_unit(ctx, tt->value)->id);
+			else
+				ks_st_set_str(ctx, u, "indskudt_paa",
+					      tt    ? tt->value
+					      : hex ? hex
+						    : "");
+			ks_text_init(&t);
+			KS_TF(&t, "indskudt på %s", "ranged on %s", ks_st_str(ctx, u, "indskudt_paa"));
+			ks_result(ctx, 0, u, NULL, &t);
+			ks_text_release(&t);
+		}
+	}
+	/* then the losses and the morale results */
+	for (i = 0; i < n && !err; i++) {
+		struct ks_hit *h = &hits[i];
+		struct ks_text t;
+		if (!h->target)
+			continue;
+		ks_text_init(&t);
+		KS_TF(&t, "beskudt af %s", "fired on by %s", h->firer->id);
+		if (!h->men && !h->damaged && !h->destroyed && !h->grade && !h->limbers)
+			ks_text_add(&t, ": ingen virkning", ": no effect");
+		if (ks_is(ctx, h->target, "artilleri")) {
+			battery_losses(ctx, h->target, h->damaged, h->destroyed, &t);
+		} else if (h->men) {
+			ks_take_men(ctx, h->target, h->men, 0);
+			KS_TF(&t, ": %d mand tabt, %ld figurer tilbage",
+			      ": %d men lost, %ld figures left", h->men,
+			      ks_st(ctx, h->target, "figurer"));
+		}
+		ks_apply_grade(ctx, h->target, h->grade, "ild", &t);
+		ks_result(ctx, h->e->seq, h->target, NULL, &t);
+		ks_text_release(&t);
+		{
+			int k;
+			for (k = 0; k < h->limbers && !err; k++)
+				err = explode(ctx, h->target, h->e->seq, (unsigned)k);
+		}
+	}
+	free(hits);
+	return err;
+}

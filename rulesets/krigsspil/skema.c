@@ -1,0 +1,288 @@
+/*
+ * skema.c - loading the krigsspil module's rules (the slots `load` and
+ * `free`, calc.h): the Skema (skema.xml, or a club's copy), or a map
+ * document that may carry its own <tables>, checked at once for every
+ * table, parameter and column the module reads.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/tree.h>
+
+#include "rulesets/krigsspil/calc.h"
+#include "xml/xmlsafe.h"
+
+/* The module's struct ord_rules (opaque to the core). */
+struct ord_rules {
+	struct ks_rules ks;
+};
+
+#define SKEMA_RESOURCE "rulesets/krigsspil/skema.xml"
+
+/* ---- what ks_load insists on -------------------------------------------- */
+
+static const struct ord_tables_need_table needed_tables[] = {
+	{ "arme", ORD_TABLE_CHART },
+	{ "formationer", ORD_TABLE_CHART },
+	{ "marchlaengder", ORD_TABLE_CHART },
+	{ "terraen", ORD_TABLE_CHART },
+	{ "hindringer", ORD_TABLE_CHART },
+	{ "vandloeb", ORD_TABLE_BANDS },
+	{ "skudzoner", ORD_TABLE_BANDS },
+	{ "skema_x_tab_a", ORD_TABLE_MODIFIERS },
+	{ "skema_x_tab_b", ORD_TABLE_MODIFIERS },
+	{ "skema_x_moral", ORD_TABLE_MODIFIERS },
+	{ "skema_x", ORD_TABLE_DICE },
+	{ "ammunitionstyper", ORD_TABLE_CHART },
+	{ "artillerizoner", ORD_TABLE_BANDS },
+	{ "skema_xv_tab_a", ORD_TABLE_MODIFIERS },
+	{ "skema_xv_tab_b", ORD_TABLE_MODIFIERS },
+	{ "skema_xv_moral", ORD_TABLE_MODIFIERS },
+	{ "skema_xv", ORD_TABLE_DICE },
+	{ "skema_xv_materiel", ORD_TABLE_BANDS },
+	{ "eksplosion", ORD_TABLE_DICE },
+	{ "skema_xv_naerkamp", ORD_TABLE_MODIFIERS },
+	{ "skema_xx", ORD_TABLE_BANDS },
+	{ "skema_xv_naerkamp_tab", ORD_TABLE_BANDS },
+	{ "ordre_varighed", ORD_TABLE_CHART },
+};
+
+static const char *const needed_params[] = {
+	"meter_pr_cm",
+	"mand_pr_figur",
+	"plade_cm",
+	"indbrudsafstand_cm",
+	"figurer_pr_skydeenhed",
+	"rest_figurer",
+	"kanoner_pr_piece",
+	"besaetning_figurer_pr_piece",
+	"mindste_enhed",
+	"geledder_max",
+	"valeur_norm",
+	"hob_under",
+	"stoette_andel",
+	"stoette_min_infanteri",
+	"stoette_min_kavaleri",
+	"infanteri",
+	"kavaleri_karabiner",
+	"kanon_fuldkugle_granat",
+	"kanon_kardaesk",
+	"kanon_shrapnel",
+	"forbrug_skydning",
+	"forbrug_naerkamp_infanteri",
+	"forbrug_koordineret",
+	"forbrug_forsvarsild",
+	"eksplosion_kampsatser_pr_skydeenhed",
+	"stormmarch_i_traek",
+	"loeb_hvert",
+	"artilleri_march_i_traek",
+	"prolongering_i_traek",
+	"decimering_lu_pct",
+	"decimering_u_pct",
+	"reorganisering_grader",
+	"valeur_fri_traek",
+	"valeur_min",
+	"hvil_foer_genvinding",
+	"britisk_fra",
+	"britisk_traek",
+	"efternoelere_pct",
+	"efternoelere_min",
+	"overgivelse_forfoelgelser",
+	"forfoelgelse_pct",
+	"moral_pr_skydende_figur",
+	"moral_pr_kanon",
+	"zone_i_cm",
+	"zone_ii_cm",
+	"terning",
+	"kvarte_pr_traek",
+	"reaktionstid_kvarte",
+	"valeur_tab",
+	"valeur_genvinding",
+	"efternoelere_efter_traek",
+	"forfoelgelse_kavaleri_gange",
+	"moral_fuld_andel",
+	"halvt_traek_tab",
+	"tal_trin_pct",
+	"tal_trin_max_pct",
+	"tal_gange_fra",
+	"tal_gange_max",
+	"lu_efter_halve_traek",
+};
+
+static const struct ord_tables_need_field needed_fields[] = {
+	{ "arme", "vaaben", 1 },
+	{ "arme", "klasse", 1 },
+	{ "arme", "navn", 1 },
+	{ "arme", "navn_en", 1 },
+	{ "arme", "stormmarch_hvert", 0 },
+	{ "formationer", "navn", 1 },
+	{ "formationer", "navn_en", 1 },
+	{ "formationer", "sluttet", 1 },
+	{ "formationer", "geledder", 0 },
+	{ "formationer", "min_geledder", 0 },
+	{ "formationer", "front", 0 },
+	{ "formationer", "skydende_geledder", 0 },
+	{ "formationer", "skydeandel", 0 },
+	{ "marchlaengder", "cm", 0 },
+	{ "marchlaengder", "storm", 0 },
+	{ "terraen", "navn", 1 },
+	{ "terraen", "navn_en", 1 },
+	{ "terraen", "tegn", 1 },
+	{ "terraen", "kant", 1 },
+	{ "terraen", "daekning", 1 },
+	{ "terraen", "ikkerikochet", 1 },
+	{ "hindringer", "navn", 1 },
+	{ "hindringer", "navn_en", 1 },
+	{ "hindringer", "klasse", 1 },
+	{ "hindringer", "tegn", 1 },
+	{ "vandloeb", "klasse", 1 },
+	{ "vandloeb", "marchkolonne", 1 },
+	{ "skudzoner", "zone", 1 },
+	{ "skema_x", "tab", 0 },
+	{ "skema_x", "moral", 1 },
+	{ "ammunitionstyper", "navn", 1 },
+	{ "ammunitionstyper", "navn_en", 1 },
+	{ "ammunitionstyper", "skyts", 1 },
+	{ "ammunitionstyper", "zoner", 1 },
+	{ "ammunitionstyper", "pulje", 1 },
+	{ "ammunitionstyper", "gruppe", 1 },
+	{ "artillerizoner", "zone", 1 },
+	{ "skema_xv", "tab", 0 },
+	{ "skema_xv", "moral", 1 },
+	{ "skema_xv_materiel", "beskadiget", 0 },
+	{ "skema_xv_materiel", "oedelagt", 0 },
+	{ "skema_xv_materiel", "prods", 0 },
+	{ "eksplosion", "andel", 0 },
+	{ "skema_xx", "moral", 1 },
+	{ "skema_xv_naerkamp_tab", "tab", 0 },
+	{ "skema_xv_naerkamp_tab", "fanger", 0 },
+	{ "ordre_varighed", "kvarte", 0 },
+};
+
+/* ---- loading -------------------------------------------------------------- */
+
+static int check_tables(const struct ord_tables *t)
+{
+	static const struct ord_tables_needs needs = {
+		"krigsspil",
+		needed_tables,
+		ORD_ARRAY_SIZE(needed_tables),
+		needed_params,
+		ORD_ARRAY_SIZE(needed_params),
+		needed_fields,
+		ORD_ARRAY_SIZE(needed_fields),
+	};
+
+	return ord_tables_require(t, &needs);
+}
+
+/* The <tables> a map carries, written out with its lines where they were,
+ * so that the tables engine's messages name the map's own lines. */
+static int load_inner_tables(struct ord_tables **out, xmlNodePtr n, const char *name)
+{
+	xmlBufferPtr xb = xmlBufferCreate();
+	struct ord_buf b = ORD_BUF_INIT, nm = ORD_BUF_INIT;
+	long line = xmlGetLineNo(n), i;
+	int err;
+
+	for (i = 1; i < line; i++)
+		ord_buf_addch(&b, '\n');
+	xmlNodeDump(xb, n->doc, n, 0, 0);
+	ord_buf_add(&b, xmlBufferContent(xb), (size_t)xmlBufferLength(xb));
+	xmlBufferFree(xb);
+	ord_buf_adds(&nm, name);
+	err = ord_tables_load(out, b.buf, b.len, nm.buf);
+	ord_buf_release(&b);
+	ord_buf_release(&nm);
+	return err;
+}
+
+int ks_load(struct ord_rules **out, const char *xml, size_t len, const char *name)
+{
+	struct ord_rules *rules = NULL;
+	struct ord_tables *t = NULL;
+	struct ks_map *map = NULL;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr root;
+	int err;
+
+	*out = NULL;
+	if (!xml) {
+		const struct ord_resource *res = ord_resource_find(SKEMA_RESOURCE);
+		if (!res)
+			return ord_error_set(ORD_ERROR, "tables '%s' are not built in", SKEMA_RESOURCE);
+		xml = (const char *)res->data;
+		len = res->len;
+		name = SKEMA_RESOURCE;
+	}
+	if (!name)
+		name = "tables";
+	if ((err = ord_xml_parse(&doc, xml, len, name)) != 0)
+		goto out;
+	root = xmlDocGetRootElement(doc);
+	if (root && !xmlStrcmp(root->name, BAD_CAST "map")) {
+		xmlNodePtr inner;
+		double plate;
+
+		if ((err = ord_xml_validate(doc, "schema/krigsspil-map.rng", name)) != 0)
+			goto out;
+		inner = ord_xml_child(root, "tables");
+		if (inner) {
+			err = load_inner_tables(&t, inner, name);
+		} else {
+			const struct ord_resource *res = ord_resource_find(SKEMA_RESOURCE);
+			err = res ? ord_tables_load(&t, (const char *)res->data, res->len, SKEMA_RESOURCE)
+				  : ord_error_set(ORD_ERROR, "tables '%s' are not built in",
+						  SKEMA_RESOURCE);
+		}
+		if (err || (err = check_tables(t)) != 0)
+			goto out;
+		ord_tables_param(t, "plade_cm", &plate);
+		if ((err = ks_map_from_xml(&map, root, name, plate)) != 0)
+			goto out;
+	} else {
+		if ((err = ord_tables_load(&t, xml, len, name)) != 0 || (err = check_tables(t)) != 0)
+			goto out;
+	}
+	rules = ord_xcalloc(1, sizeof(*rules));
+	rules->ks.tables = t;
+	rules->ks.map = map;
+	t = NULL;
+	map = NULL;
+	*out = rules;
+out:
+	if (doc)
+		xmlFreeDoc(doc);
+	ord_tables_free(t);
+	ks_map_free(map);
+	return err;
+}
+
+void ks_free(struct ord_rules *rules)
+{
+	if (!rules)
+		return;
+	ord_tables_free(rules->ks.tables);
+	ks_map_free(rules->ks.map);
+	free(rules);
+}
+
+struct ks_rules *ks_rules(struct ord_rules *rules)
+{
+	return rules ? &rules->ks : NULL;
+}
+
+double ks_param(const struct ks_rules *r, const char *name)
+{
+	double v = 0;
+
+	ord_tables_param(r->tables, name, &v);
+	return v;
+}
+
+const struct ord_table *ks_table(const struct ks_rules *r, const char *name)
+{
+	return ord_tables_get(r->tables, name);
+}

@@ -1,0 +1,419 @@
+/*
+ * units.c - what the krigsspil module's files read of units and orders
+ * (ks.h): attributes and state (through the core's ord_state_*), arms and
+ * formations, figures, morale now and its duration (K2, K4), losses (K5),
+ * the ordre notation's groups of an order line, and results in both
+ * languages.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rulesets/krigsspil/ks.h"
+
+/* ---- units ---- */
+
+struct ks_rules *ks_r(struct ord_ctx *ctx)
+{
+	return ks_rules(ord_ctx_rules(ctx));
+}
+
+long ks_st(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)
+{
+	return ord_state_int(ctx, u, key);
+}
+
+double ks_st_num(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)
+{
+	return ord_state_num(ctx, u, key);
+}
+
+const char *ks_st_str(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)
+{
+	return ord_state_str(ctx, u, key);
+}
+
+int ks_st_has(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)
+{
+	return ord_state_has(ctx, u, key);
+}
+
+void ks_st_set(struct ord_ctx *ctx, struct ord_unit *u, const char *key, long v)
+{
+	ord_state_set_int(ctx, u, key, v);
+}
+
+void ks_st_set_num(struct ord_ctx *ctx, struct ord_unit *u, const char *key, double v)
+{
+	ord_state_set_num(ctx, u, key, v);
+}
+
+void ks_st_set_str(struct ord_ctx *ctx, struct ord_unit *u, const char *key, const char *v)
+{
+	ord_state_set_str(ctx, u, key, v);
+}
+
+const char *ks_attr(const struct ord_unit *u, const char *name)
+{
+	const struct ord_key_spec *k;
+	const char *v = ord_kv_get(&u->attrs, name);
+
+	if (v)
+		return v;
+	for (k = ord_ruleset_krigsspil.unit_attrs; k->name; k++)
+		if (!strcmp(k->name, name))
+			return k->def ? k->def : "";
+	return "";
+}
+
+const char *ks_art(const struct ord_unit *u)
+{
+	const char *a = ord_kv_get(&u->attrs, "art");
+	return a ? a : "";
+}
+
+const char *ks_vaaben(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return ks_arm_vaaben(ks_r(ctx), ks_art(u));
+}
+
+const char *ks_arm_name(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	const struct ord_row *row;
+
+	if (ks_arm(ks_r(ctx), ks_art(u), &row)) {
+		ord_error_clear();
+		return ks_art(u);
+	}
+	return ord_row_str(row, "navn");
+}
+
+const char *ks_klasse(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	const struct ord_row *row;
+
+	if (ks_arm(ks_r(ctx), ks_art(u), &row)) {
+		ord_error_clear();
+		return "";
+	}
+	return ord_row_str(row, "klasse");
+}
+
+int ks_is(struct ord_ctx *ctx, const struct ord_unit *u, const char *vaaben)
+{
+	return !strcmp(ks_vaaben(ctx, u), vaaben);
+}
+
+const char *ks_form(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	const char *f = ord_state_str(ctx, u, "formation");
+	return *f ? f : "linie";
+}
+
+int ks_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation)
+{
+	return ks_formation_closed(ks_r(ctx), formation ? formation : ks_form(ctx, u),
+				   ks_vaaben(ctx, u));
+}
+
+int ks_british(const struct ord_unit *u)
+{
+	const char *n = ord_kv_get(&u->attrs, "nation");
+	return n && (!strcmp(n, "britisk") || !strcmp(n, "engelsk"));
+}
+
+int ks_pieces(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	double per = ks_param(ks_r(ctx), "kanoner_pr_piece");
+	long guns = ord_kv_get_int(&u->attrs, "kanoner", 0);
+
+	return per > 0 ? (int)ceil(guns / per) : (int)guns;
+}
+
+int ks_figures(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	if (ks_is(ctx, u, "artilleri")) {
+		long guns = ks_st(ctx, u, "kanoner");
+		double per = ks_param(ks_r(ctx), "kanoner_pr_piece");
+		int pieces = per > 0 ? (int)ceil(guns / per) : (int)guns;
+		return pieces * (int)ks_param(ks_r(ctx), "besaetning_figurer_pr_piece");
+	}
+	return (int)ks_st(ctx, u, "figurer");
+}
+
+int ks_start_figures(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	if (ks_is(ctx, u, "artilleri"))
+		return ks_pieces(ctx, u) * (int)ks_param(ks_r(ctx), "besaetning_figurer_pr_piece");
+	return (int)ord_kv_get_int(&u->attrs, "figurer", 0);
+}
+
+int ks_gone(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return ks_st(ctx, u, "overgivet") || ks_st(ctx, u, "fjernet");
+}
+
+const char *ks_reason(const char *why, const char *lang)
+{
+	static const char *const words[][2] = {
+		{ "formationsændring", "change of formation" },
+		{ "frontændring", "change of front" },
+		{ "hindring", "obstacle" },
+		{ "løb", "løb" },
+		{ "stormmarch", "stormmarch" },
+		{ "ild", "fire" },
+		{ "nærkamp", "melee" },
+		{ "fortrydelse", "cancelled attack" },
+		{ "ubedækket", "unescorted" },
+		{ "eksplosion", "explosion" },
+		{ "forsvarsild", "defensive fire" },
+		{ "start", "at the start" },
+	};
+	size_t i;
+
+	if (!why || !lang || strcmp(lang, "en"))
+		return why ? why : "";
+	for (i = 0; i < ORD_ARRAY_SIZE(words); i++)
+		if (!strcmp(why, words[i][0]))
+			return words[i][1];
+	return why;
+}
+
+const char *ks_formation_name(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation,
+			      const char *lang)
+{
+	const struct ord_row *row;
+
+	if (ks_formation(ks_r(ctx), formation, ks_vaaben(ctx, u), &row)) {
+		ord_error_clear();
+		return formation;
+	}
+	return ord_row_str(row, lang && !strcmp(lang, "en") ? "navn_en" : "navn");
+}
+
+int ks_half(struct ord_ctx *ctx, int second_half)
+{
+	return 2 * ord_ctx_turn(ctx) + (second_half ? 1 : 0);
+}
+
+int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_text *why)
+{
+	int grade = ks_moral_parse(ks_st_str(ctx, u, "moral"));
+	long til = ks_st(ctx, u, "moral_til");
+	long dec = ks_st(ctx, u, "decimering");
+	int turn = ord_ctx_turn(ctx);
+
+	if (grade < 0)
+		grade = KS_OR;
+	if (grade > KS_OR && til && til < h)
+		grade = KS_OR;
+	if (why && grade > KS_OR) {
+		const char *g = ks_st_str(ctx, u, "moral_grund");
+		ord_buf_addf(&why->da, "%s%s", g, *g ? ", " : "");
+		ord_buf_addf(&why->en, "%s%s", ks_reason(g, "en"), *g ? ", " : "");
+		if (til) {
+			ord_buf_addf(&why->da, "til %s træk %ld",
+				     til % 2 ? "slutningen af" : "midt i", til / 2);
+			ord_buf_addf(&why->en, "until %s of turn %ld",
+				     til % 2 ? "the end" : "the middle", til / 2);
+		} else {
+			ks_text_add(why, "til den reorganiseres", "until reorganised");
+		}
+	}
+	/* decimation: LU (or U) for the rest of the battle, except in a turn
+	 * the unit rested or won a melee that sent its enemy into FU (6.7) */
+	if (dec && !ks_is(ctx, u, "artilleri")) {
+		int floor_grade = dec >= 2 ? KS_U : KS_LU;
+		int excused = dec == 1 && (ks_st(ctx, u, "vandt_fu_traek") == turn ||
+					   ks_st(ctx, u, "hvilede_traek") == turn);
+		if (!excused && floor_grade > grade) {
+			grade = floor_grade;
+			if (why)
+				ks_text_add(why, "decimeret, resten af slaget",
+					    "decimated, for the rest of the battle");
+		}
+	}
+	/* cossacks in close order but march column are LU (8.5) */
+	if (!strcmp(ks_art(u), "kosakker") && grade < KS_LU && ks_closed(ctx, u, NULL) &&
+	    strcmp(ks_form(ctx, u), "marchkolonne")) {
+		grade = KS_LU;
+		if (why)
+			ks_text_add(why, "kosakker i sluttet formation", "cossacks in close order");
+	}
+	return grade;
+}
+
+int ks_moral_now(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return ks_moral_at(ctx, u, ks_half(ctx, 0), NULL);
+}
+
+void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until, const char *why)
+{
+	int cur = ks_moral_parse(ks_st_str(ctx, u, "moral"));
+	long til = ks_st(ctx, u, "moral_til");
+	int h = ks_half(ctx, 0);
+
+	if (cur < 0 || (cur > KS_OR && til && til < h))
+		cur = KS_OR;
+	if (grade < cur)
+		return;
+	if (grade == cur && cur > KS_OR && (!til || (until && until <= til)))
+		return; /* already as bad for as long */
+	ks_st_set_str(ctx, u, "moral", ks_moral_name(grade));
+	ks_st_set(ctx, u, "moral_til", grade == KS_OR ? 0 : until);
+	ks_st_set_str(ctx, u, "moral_grund", why ? why : "");
+	ks_st_set(ctx, u, "moral_traek", ord_ctx_turn(ctx));
+}
+
+void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisoners)
+{
+	struct ks_rules *r = ks_r(ctx);
+	long lost, before;
+	int start;
+
+	if (men < 0)
+		men = 0;
+	if (prisoners < 0)
+		prisoners = 0;
+	if (!men && !prisoners)
+		return;
+	ks_st_set(ctx, u, "tab_mand", ks_st(ctx, u, "tab_mand") + men);
+	ks_st_set(ctx, u, "fanger", ks_st(ctx, u, "fanger") + prisoners);
+	if (prisoners)
+		ks_st_set(ctx, u, "fanger_traek", ord_ctx_turn(ctx));
+	if (ks_is(ctx, u, "artilleri"))
+		return; /* a battery's crew does not count (1.3): materiel instead */
+	start = (int)ord_kv_get_int(&u->attrs, "figurer", 0);
+	lost = ks_st(ctx, u, "tab_mand") + ks_st(ctx, u, "fanger");
+	before = ks_st(ctx, u, "figurer");
+	{
+		int now = ks_figures_after(r, start, lost) - (int)ks_st(ctx, u, "efternoelere");
+		if (now < 0)
+			now = 0;
+		if (now > before)
+			now = (int)before;
+		ks_st_set(ctx, u, "figurer", now);
+	}
+}
+
+/* ---- orders: the ordre notation's groups ---- */
+
+size_t ks_groups(const struct ord_order *o, struct ks_group *g, size_t max)
+{
+	size_t i, n = 0;
+	int after = 0;
+
+	for (i = 0; o && i < o->ntok; i++) {
+		const struct ord_token *t = &o->tok[i];
+		if (t->kind == ORD_TOK_CODE) {
+			if (n && n <= max)
+				g[n - 1].end = i;
+			if (!strcmp(t->value, "ordreaendring"))
+				after = 1;
+			if (n < max) {
+				g[n].code = t->value;
+				g[n].tok = t;
+				g[n].first = i;
+				g[n].end = o->ntok;
+				g[n].after_change = after && strcmp(t->value, "ordreaendring");
+			}
+			n++;
+		}
+	}
+	if (n && n <= max)
+		g[n - 1].end = o->ntok;
+	return n < max ? n : max;
+}
+
+const char *ks_grp_arg(const struct ord_order *o, const struct ks_group *g, const char *slot)
+{
+	size_t i;
+
+	for (i = g->first; i < g->end; i++)
+		if (o->tok[i].kind == ORD_TOK_ARG && o->tok[i].arg && !strcmp(o->tok[i].arg, slot))
+			return o->tok[i].value;
+	return NULL;
+}
+
+const struct ord_token *ks_grp_tok(const struct ord_order *o, const struct ks_group *g,
+				   enum ord_tok_kind kind)
+{
+	size_t i;
+
+	for (i = g->first; i < g->end; i++)
+		if (o->tok[i].kind == kind)
+			return &o->tok[i];
+	return NULL;
+}
+
+int ks_grp_quarters(struct ord_ctx *ctx, const struct ord_order *o, const struct ks_group *g)
+{
+	const struct ord_token *f = ks_grp_tok(o, g, ORD_TOK_FRAC);
+	const struct ord_row *row;
+	struct ord_kv m;
+	double q = 0;
+
+	if (f)
+		return f->num;
+	/* what the order lasts without a fraction: the table ordre_varighed */
+	ord_kv_init(&m);
+	ord_kv_set(&m, "ordre", g->code);
+	if (ord_table_find(&row, ks_table(ks_r(ctx), "ordre_varighed"), &m) ||
+	    ord_row_num(row, "kvarte", &q))
+		q = 0;
+	ord_error_clear();
+	ord_kv_release(&m);
+	return (int)q;
+}
+
+int ks_grp_hex(const struct ord_order *o, const struct ks_group *g, int *q, int *r)
+{
+	const char *h = ks_grp_arg(o, g, "hex");
+
+	return h && sscanf(h, "%d,%d", q, r) == 2;
+}
+
+const struct ks_group *ks_find(const struct ks_group *g, size_t n, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(g[i].code, code))
+			return &g[i];
+	return NULL;
+}
+
+void ks_grp_formation(const struct ord_order *o, const struct ks_group *g, char *out, size_t n)
+{
+	const char *f = ks_grp_arg(o, g, "formation"), *d = ks_grp_arg(o, g, "density");
+
+	if (!f)
+		f = "";
+	if (!strcmp(f, "skyttekaede") || !strcmp(f, "svaerm"))
+		snprintf(out, n, "%s_%s", f, d ? d : "taet");
+	else
+		snprintf(out, n, "%s", f);
+}
+
+int ks_ordered(struct ord_ctx *ctx, const struct ord_unit *u, const char *code)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t n = ks_groups(o, g, KS_MAX_GROUPS);
+
+	return ks_find(g, n, code) != NULL;
+}
+
+void ks_result(struct ord_ctx *ctx, unsigned seq, const struct ord_unit *u,
+	       const struct ord_kv *vals, struct ks_text *t)
+{
+	struct ord_kv texts;
+
+	ks_text_mark(t);
+	ord_kv_init(&texts);
+	ks_text_langs(t, &texts);
+	ord_ctx_result_texts(ctx, seq, u ? u->id : "", vals, &texts);
+	ord_kv_release(&texts);
+}

@@ -1,0 +1,31 @@
+/*
+ * argcheck.h - the one checker of key=value arguments (registry.c), as the
+ * calculator driver (calcdrv.c) uses it: the same specs and checks as an
+ * event's keys (ord_keys_check), with the calculator's wording, the
+ * values of ORD_KEY_WORD read from the tables, and modifier flags as
+ * keys beyond the specs.  Internal to the core.
+ */
+#ifndef ORD_ARGCHECK_H
+#define ORD_ARGCHECK_H
+
+#include "ruleset.h"
+#include "tables.h"
+
+struct ord_keys_how {
+	const char *what;                /* the calculation: messages start with the key
+			     ("firers: missing (fire needs firers=N)"); NULL:
+			     an event's wording ("missing key 'firers'") */
+	const struct ord_tables *tables; /* where ORD_KEY_WORD values are, or NULL */
+	/* Keys beyond the specs: 1 if key is one (a modifier flag), else 0. */
+	int (*extra)(void *ud, const char *key);
+	/* Appended to the list of keys an unknown key's message gives. */
+	void (*extra_list)(void *ud, struct ord_buf *out);
+	void *ud;
+};
+
+/* ord_keys_check on a list of key=value already split (args), worded as
+ * how says; every problem goes to diag, ORD_EUSAGE if there is any. */
+int ord_keys_check_how(struct ord_kv *out, const struct ord_key_spec *specs, const struct ord_kv *args,
+		       const struct ord_keys_how *how, struct ord_diag *diag);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * tables_impl.h - the tables engine's data, shared by its three files:
+ * tables.c (loading a document, checking every number, the document and
+ * its tables), tables_lookup.c (lookups, modifiers, rows) and
+ * tables_print.c (formatting numbers, printing tables).  Internal to the
+ * core; modules see only the opaque handles of tables.h.
+ */
+#ifndef ORD_TABLES_IMPL_H
+#define ORD_TABLES_IMPL_H
+
+#include "tables.h"
+
+struct row_attr {
+	char *name;
+	char *value; /* as written */
+	double num;  /* the value as a number when has_num */
+	int has_num; /* 1 if value parsed as a number (or min/max) */
+};
+
+struct ord_row {
+	const struct ord_table *table; /* owner */
+	unsigned line;                 /* in the document */
+	struct row_attr *attrs;
+	size_t nattrs;
+	enum ord_mod_mode mode; /* modifier rows only */
+};
+
+struct name_list {
+	char **v;
+	size_t n;
+};
+
+struct ord_table {
+	const struct ord_tables *doc; /* owner */
+	enum ord_table_kind kind;
+	char *name, *title, *note, *unit; /* note, unit may be NULL */
+	int reconstructed, provisional;
+	int die; /* dice tables: faces, 0 if not given */
+	unsigned line;
+	struct name_list keys, columns, labels;
+	struct ord_row *rows;
+	size_t nrows;
+};
+
+struct ord_tables {
+	char *name; /* document name for messages */
+	char *ruleset;
+	struct ord_table **tables;
+	size_t n;
+};
+
+/* A space-separated list split into its names. */
+void ord_tbl_names_split(struct name_list *l, const char *s);
+void ord_tbl_names_free(struct name_list *l);
+int ord_tbl_names_has(const struct name_list *l, const char *s);
+/* A number as the tables write it: a decimal, or p/q with q > 0; 0 or -1. */
+int ord_tbl_parse_number(const char *s, double *out);
+/* 1 for the marks' "yes". */
+int ord_tbl_is_yes(const char *s);
+/* A row's attribute, or NULL. */
+const struct row_attr *ord_tbl_row_find(const struct ord_row *row, const char *name);
+
+#endif

@@ -1,0 +1,256 @@
+/*
+ * tables_print.c - the tables engine's output (tables.h): numbers as
+ * people write them, and tables printed as aligned text with their marks
+ * and notes (`orderly rules`).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/tables_impl.h"
+
+/* ---- formatting ------------------------------------------------------------- */
+
+void ord_tables_fmt(struct ord_buf *out, double v, int minus_sign)
+{
+	char tmp[64];
+	size_t len;
+
+	if (isinf(v)) {
+		ord_buf_adds(out, v < 0 ? "min" : "max");
+		return;
+	}
+	/* what prints as 0 is 0, never "−0" */
+	if (fabs(v) < 0.005)
+		v = 0;
+	if (v < 0 && minus_sign) {
+		ord_buf_adds(out, "−");
+		v = -v;
+	}
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(tmp, sizeof(tmp), "%.0f", v);
+	} else {
+		snprintf(tmp, sizeof(tmp), "%.2f", v);
+		len = strlen(tmp);
+		while (len && tmp[len - 1] == '0')
+			tmp[--len] = '\0';
+		if (len && tmp[len - 1] == '.')
+			tmp[--len] = '\0';
+	}
+	ord_buf_adds(out, tmp);
+}
+
+/* Display width of UTF-8 text: code points, not bytes. */
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+static void add_column(struct name_list *cols, const char *name)
+{
+	if (ord_tbl_names_has(cols, name))
+		return;
+	cols->v = ord_xrealloc(cols->v, (cols->n + 1) * sizeof(*cols->v));
+	cols->v[cols->n++] = ord_strdup(name);
+}
+
+/* Which columns a table shows, in order: keys, the range, the declared
+ * columns and labels, then the kind's own attributes. */
+static void table_columns(const struct ord_table *tbl, struct name_list *cols)
+{
+	size_t i;
+
+	if (tbl->kind == ORD_TABLE_PARAMS) {
+		add_column(cols, "name");
+		add_column(cols, "value");
+	}
+	for (i = 0; i < tbl->keys.n; i++)
+		add_column(cols, tbl->keys.v[i]);
+	if (tbl->kind == ORD_TABLE_BANDS)
+		add_column(cols, "range");
+	if (tbl->kind == ORD_TABLE_DICE)
+		add_column(cols, "roll");
+	if (tbl->kind == ORD_TABLE_MODIFIERS) {
+		add_column(cols, "value");
+		add_column(cols, "mode");
+		add_column(cols, "when");
+		add_column(cols, "unless");
+	}
+	for (i = 0; i < tbl->columns.n; i++)
+		add_column(cols, tbl->columns.v[i]);
+	for (i = 0; i < tbl->labels.n; i++)
+		add_column(cols, tbl->labels.v[i]);
+	if (tbl->kind == ORD_TABLE_PARAMS) {
+		add_column(cols, "unit");
+		add_column(cols, "label");
+	}
+	if (tbl->kind == ORD_TABLE_MODIFIERS)
+		add_column(cols, "label");
+}
+
+static void print_cell(struct ord_buf *b, const struct ord_row *row, const char *col)
+{
+	const struct ord_table *tbl = row->table;
+	const struct row_attr *a;
+
+	if (!strcmp(col, "range") && tbl->kind == ORD_TABLE_BANDS) {
+		ord_tables_fmt(b, ord_tbl_row_find(row, "from")->num, 1);
+		ord_buf_adds(b, "–");
+		ord_tables_fmt(b, ord_tbl_row_find(row, "to")->num, 1);
+		return;
+	}
+	if (!strcmp(col, "roll") && tbl->kind == ORD_TABLE_DICE) {
+		double lo = ord_tbl_row_find(row, "lo")->num, hi = ord_tbl_row_find(row, "hi")->num;
+		if (isinf(lo) && isinf(hi)) {
+			ord_buf_adds(b, "any");
+		} else if (isinf(lo)) {
+			ord_buf_adds(b, "≤ ");
+			ord_tables_fmt(b, hi, 1);
+		} else if (isinf(hi)) {
+			ord_buf_adds(b, "≥ ");
+			ord_tables_fmt(b, lo, 1);
+		} else if (lo == hi) {
+			ord_tables_fmt(b, lo, 1);
+		} else {
+			/* "−5 to −1": a dash between negative numbers misreads */
+			ord_tables_fmt(b, lo, 1);
+			ord_buf_adds(b, lo < 0 ? " to " : "–");
+			ord_tables_fmt(b, hi, 1);
+		}
+		return;
+	}
+	a = ord_tbl_row_find(row, col);
+	if (!a)
+		return;
+	ord_buf_adds(b, strcmp(a->value, "-") ? a->value : "—");
+}
+
+static void print_table(const struct ord_table *tbl, struct ord_buf *out)
+{
+	struct name_list cols = { NULL, 0 };
+	struct ord_buf cell = ORD_BUF_INIT;
+	size_t *width = NULL, r, c, ncols;
+	char **cells;
+	int *used;
+
+	ord_buf_addf(out, "%s — %s", tbl->name, tbl->title);
+	if (tbl->unit)
+		ord_buf_addf(out, " (%s)", tbl->unit);
+	if (tbl->kind == ORD_TABLE_DICE && tbl->die)
+		ord_buf_addf(out, " [d%d]", tbl->die);
+	if (tbl->reconstructed)
+		ord_buf_adds(out, " [R]");
+	if (tbl->provisional)
+		ord_buf_adds(out, " [provisional]");
+	ord_buf_addch(out, '\n');
+	if (tbl->note) {
+		const char *p = tbl->note;
+		/* the note's own lines, re-indented, blank ones dropped */
+		while (*p) {
+			size_t len = strcspn(p, "\n");
+			const char *s = p, *e = p + len;
+			while (s < e && (*s == ' ' || *s == '\t'))
+				s++;
+			while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+				e--;
+			if (e > s) {
+				ord_buf_adds(out, "  | ");
+				ord_buf_add(out, s, (size_t)(e - s));
+				ord_buf_addch(out, '\n');
+			}
+			p += len;
+			if (*p)
+				p++;
+		}
+	}
+
+	table_columns(tbl, &cols);
+	ncols = cols.n;
+	cells = ord_xcalloc((tbl->nrows + 1) * ncols, sizeof(*cells));
+	used = ord_xcalloc(ncols, sizeof(*used));
+	width = ord_xcalloc(ncols, sizeof(*width));
+	for (c = 0; c < ncols; c++)
+		cells[c] = ord_strdup(cols.v[c]);
+	for (r = 0; r < tbl->nrows; r++)
+		for (c = 0; c < ncols; c++) {
+			ord_buf_reset(&cell);
+			print_cell(&cell, &tbl->rows[r], cols.v[c]);
+			if (cell.len)
+				used[c] = 1;
+			cells[(r + 1) * ncols + c] = ord_strdup(cell.buf);
+		}
+	for (r = 0; r <= tbl->nrows; r++)
+		for (c = 0; c < ncols; c++) {
+			size_t w = text_width(cells[r * ncols + c]);
+			if (w > width[c])
+				width[c] = w;
+		}
+	for (r = 0; r <= tbl->nrows; r++) {
+		struct ord_buf line = ORD_BUF_INIT;
+		const struct ord_row *row = r ? &tbl->rows[r - 1] : NULL;
+
+		ord_buf_adds(&line, "  ");
+		for (c = 0; c < ncols; c++) {
+			const char *s = cells[r * ncols + c];
+			size_t w = text_width(s);
+			if (!used[c])
+				continue;
+			ord_buf_adds(&line, s);
+			while (w++ < width[c] + 2)
+				ord_buf_addch(&line, ' ');
+		}
+		if (row && ord_row_reconstructed(row))
+			ord_buf_adds(&line, "[R] ");
+		if (row && ord_row_provisional(row))
+			ord_buf_adds(&line, "[provisional] ");
+		if (row && ord_row_note(row))
+			ord_buf_addf(&line, "— %s", ord_row_note(row));
+		while (line.len && line.buf[line.len - 1] == ' ')
+			line.buf[--line.len] = '\0';
+		ord_buf_add(out, line.buf, line.len);
+		ord_buf_addch(out, '\n');
+		ord_buf_release(&line);
+	}
+
+	for (r = 0; r < (tbl->nrows + 1) * ncols; r++)
+		free(cells[r]);
+	free(cells);
+	free(used);
+	free(width);
+	ord_tbl_names_free(&cols);
+	ord_buf_release(&cell);
+}
+
+int ord_tables_print(const struct ord_tables *t, const char *table, struct ord_buf *out)
+{
+	size_t i;
+
+	if (table) {
+		const struct ord_table *tbl = ord_tables_get(t, table);
+		struct ord_buf names = ORD_BUF_INIT;
+		int err;
+
+		if (tbl) {
+			print_table(tbl, out);
+			return 0;
+		}
+		for (i = 0; i < t->n; i++)
+			ord_words_add(&names, " ", t->tables[i]->name);
+		err = ord_error_set(ORD_ENOTFOUND, "no table '%s' in %s (expected one of %s)",
+				    table, t->name, names.buf);
+		ord_buf_release(&names);
+		return err;
+	}
+	for (i = 0; i < t->n; i++) {
+		if (i)
+			ord_buf_addch(out, '\n');
+		print_table(t->tables[i], out);
+	}
+	return 0;
+}

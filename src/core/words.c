@@ -1,0 +1,62 @@
+/*
+ * words.c - word lists (orderly.h): the one place that splits, searches
+ * and joins lists of words, as messages ("expected one of a b c",
+ * "expected a, b or no"), key specs ("a|b|c") and tables ("musket rifle")
+ * write them.
+ */
+#include <string.h>
+
+#include "orderly.h"
+
+/* Words are separated by white space or '|' (a key spec's values). */
+#define SEPARATORS " \t\r\n|"
+
+const char *ord_words_next(const char **p, size_t *len)
+{
+	const char *w;
+
+	if (!*p)
+		return NULL;
+	w = *p + strspn(*p, SEPARATORS);
+	if (!*w) {
+		*p = w;
+		return NULL;
+	}
+	*len = strcspn(w, SEPARATORS);
+	*p = w + *len;
+	return w;
+}
+
+int ord_words_has(const char *list, const char *word)
+{
+	size_t n = strlen(word), len;
+	const char *w;
+
+	while ((w = ord_words_next(&list, &len)) != NULL)
+		if (len == n && !memcmp(w, word, n))
+			return 1;
+	return 0;
+}
+
+void ord_words_join(struct ord_buf *out, const char *list, const char *sep, const char *last)
+{
+	const char *p = list, *w, *next;
+	size_t len, nlen, i = 0;
+
+	w = ord_words_next(&p, &len);
+	while (w) {
+		next = ord_words_next(&p, &nlen);
+		if (i++)
+			ord_buf_adds(out, next ? sep : last);
+		ord_buf_add(out, w, len);
+		w = next;
+		len = nlen;
+	}
+}
+
+void ord_words_add(struct ord_buf *out, const char *sep, const char *word)
+{
+	if (out->len)
+		ord_buf_adds(out, sep);
+	ord_buf_adds(out, word);
+}

@@ -1,0 +1,380 @@
+/*
+ * check_state.c - a unit's state as its module declares it
+ * (src/core/state.c): typed reads and writes, defaults, the first misuse
+ * kept and reported naming the module and the key, the first state of a
+ * unit (ord_state_init), modules of version 1 left unchecked; and, through
+ * a whole game, a module that reads or writes a key it did not declare
+ * fails the submission and the resolution instead of reading 0.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "orderly.h"
+#include "ruleset.h"
+
+/* ---- a small module: units have strength; "poke unit=U key=K" writes K ---- */
+
+extern const struct ord_ruleset statetest_ruleset;
+
+static const char *const phases[] = { "act", NULL };
+
+static const struct ord_key_spec attrs[] = {
+	{ "strength", ORD_KEY_INT, 1, NULL, 1, 100, NULL, "strength" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static const struct ord_key_spec poke_keys[] = {
+	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit" },
+	{ "key", ORD_KEY_STR, 0, NULL, 0, 0, "strength", "the state key written" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static const struct ord_event_kind events[] = {
+	{ "poke", "act", poke_keys, "write a state key" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const struct ord_state_key state_keys[] = {
+	{ "strength", ORD_KEY_INT, "0", "strength left" },
+	{ "mood", ORD_KEY_STR, "calm", "how it feels" },
+	{ "x", ORD_KEY_NUM, NULL, "position" },
+	{ NULL, 0, NULL, NULL },
+};
+
+struct ord_rules {
+	int unused;
+};
+
+static int ts_load(struct ord_rules **out, const char *xml, size_t len, const char *name)
+{
+	(void)xml;
+	(void)len;
+	(void)name;
+	*out = ord_xcalloc(1, sizeof(**out));
+	return 0;
+}
+
+static void ts_free(struct ord_rules *r)
+{
+	free(r);
+}
+
+static int ts_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_diag *diag)
+{
+	struct ord_kv init;
+	int err;
+
+	(void)rules;
+	(void)diag;
+	ord_kv_init(&init);
+	ord_kv_set(&init, "strength", ord_kv_get(&u->attrs, "strength"));
+	err = ord_state_init(&statetest_ruleset, u, &init);
+	ord_kv_release(&init);
+	return err;
+}
+
+/* Every code of an order names a state key it reads: "FLn" is none. */
+static int ts_validate(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag)
+{
+	size_t i, j;
+
+	(void)diag;
+	for (i = 0; i < sheet->n; i++) {
+		const struct ord_order *o = &sheet->orders[i];
+		struct ord_unit *u = ord_ctx_find_unit(ctx, o->unit);
+		for (j = 0; u && j < o->ntok; j++)
+			if (o->tok[j].kind == ORD_TOK_CODE)
+				ord_state_int(ctx, u, o->tok[j].value);
+	}
+	return 0;
+}
+
+static int ts_resolve(struct ord_ctx *ctx, const char *phase)
+{
+	size_t i;
+
+	(void)phase;
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		struct ord_unit *u = ord_ctx_find_unit(ctx, ord_kv_get(&e->kv, "unit"));
+		ord_state_set_int(ctx, u, ord_kv_get(&e->kv, "key"), 7);
+		ord_ctx_result(ctx, e->seq, u->id, NULL, "poked");
+	}
+	return 0;
+}
+
+const struct ord_ruleset statetest_ruleset = {
+	ORD_RULESET_INIT,
+	.name = "statetest",
+	.notation = "hieroglyph",
+	.phases = phases,
+	.unit_attrs = attrs,
+	.events = events,
+	.load = ts_load,
+	.free = ts_free,
+	.init_unit = ts_init_unit,
+	.validate_sheet = ts_validate,
+	.resolve_phase = ts_resolve,
+	.state_keys = state_keys,
+};
+
+/* The same module as built against version 1: no state_keys slot. */
+static const struct ord_ruleset old_ruleset = {
+	.version = 1,
+	.name = "stateold",
+	.notation = "hieroglyph",
+	.phases = phases,
+	.load = ts_load,
+	.free = ts_free,
+};
+
+/* ---- the accessors on a fake context ---- */
+
+START_TEST(typed_reads_writes_and_defaults)
+{
+	struct ord_ctx *ctx = ord_ctx_fake_new(&statetest_ruleset, NULL, 1);
+	struct ord_unit *u = ord_ctx_fake_add_unit(ctx, "U1", "One", "blue");
+
+	ck_assert_int_eq(ord_state_int(ctx, u, "strength"), 0);
+	ck_assert_str_eq(ord_state_str(ctx, u, "mood"), "calm");
+	ck_assert(!ord_state_has(ctx, u, "mood"));
+	ck_assert(ord_state_num(ctx, u, "x") == 0);
+	ord_state_set_int(ctx, u, "strength", 12);
+	ord_state_set_str(ctx, u, "mood", "angry");
+	ord_state_set_num(ctx, u, "x", 12.345);
+	ck_assert_int_eq(ord_state_int(ctx, u, "strength"), 12);
+	ck_assert(ord_state_num(ctx, u, "strength") == 12); /* an integer is a number */
+	ck_assert_str_eq(ord_state_str(ctx, u, "strength"), "12");
+	ck_assert_str_eq(ord_state_str(ctx, u, "mood"), "angry");
+	ck_assert(ord_state_has(ctx, u, "mood"));
+	ck_assert_str_eq(ord_state_str(ctx, u, "x"), "12.35");
+	ord_state_set_str(ctx, u, "x", "3.125"); /* text that is a number, kept as it is */
+	ck_assert(ord_state_num(ctx, u, "x") == 3.125);
+	ord_state_set_int(ctx, u, "x", 4); /* an integer to a number key */
+	ck_assert_str_eq(ord_state_str(ctx, u, "x"), "4");
+	ck_assert_int_eq(ord_state_check(ctx), 0);
+	ord_ctx_fake_free(ctx);
+}
+END_TEST
+
+/* Run fn on a fresh fake context; the message ord_state_check gives. */
+static const char *misuse(void (*fn)(struct ord_ctx *, struct ord_unit *), struct ord_buf *msg)
+{
+	struct ord_ctx *ctx = ord_ctx_fake_new(&statetest_ruleset, NULL, 1);
+	struct ord_unit *u = ord_ctx_fake_add_unit(ctx, "U1", "One", "blue");
+
+	ord_kv_set(&u->state, "strength", "5");
+	fn(ctx, u);
+	ck_assert_int_eq(ord_state_check(ctx), ORD_ERROR);
+	ord_buf_reset(msg);
+	ord_buf_adds(msg, ord_error_last());
+	/* nothing undeclared was written */
+	ck_assert_ptr_null(ord_kv_get(&u->state, "strenght"));
+	ck_assert_str_eq(ord_kv_get(&u->state, "strength"), "5");
+	ord_ctx_fake_free(ctx);
+	return msg->buf;
+}
+
+static void read_typo(struct ord_ctx *c, struct ord_unit *u)
+{
+	ck_assert_int_eq(ord_state_int(c, u, "strenght"), 0);
+	/* the first mistake is kept */
+	ord_state_int(c, u, "other");
+}
+static void write_typo(struct ord_ctx *c, struct ord_unit *u)
+{
+	ord_state_set_int(c, u, "strenght", 3);
+}
+static void int_as_text(struct ord_ctx *c, struct ord_unit *u)
+{
+	ord_state_int(c, u, "mood");
+}
+static void num_as_int(struct ord_ctx *c, struct ord_unit *u)
+{
+	ord_state_int(c, u, "x");
+}
+static void text_to_int(struct ord_ctx *c, struct ord_unit *u)
+{
+	ord_state_set_str(c, u, "strength", "many");
+}
+static void int_to_text(struct ord_ctx *c, struct ord_unit *u)
+{
+	ord_state_set_int(c, u, "mood", 3);
+}
+static void has_typo(struct ord_ctx *c, struct ord_unit *u)
+{
+	ck_assert(!ord_state_has(c, u, "strenght"));
+}
+
+START_TEST(misuse_is_kept_and_named)
+{
+	struct ord_buf m = ORD_BUF_INIT;
+
+	ck_assert_str_eq(misuse(read_typo, &m),
+			 "ruleset 'statetest' reads unit state 'strenght', which it does not declare (state_keys)");
+	ck_assert_str_eq(misuse(write_typo, &m),
+			 "ruleset 'statetest' writes unit state 'strenght', which it does not declare (state_keys)");
+	ck_assert_str_eq(misuse(has_typo, &m),
+			 "ruleset 'statetest' reads unit state 'strenght', which it does not declare (state_keys)");
+	ck_assert_str_eq(misuse(int_as_text, &m),
+			 "ruleset 'statetest' reads unit state 'mood' as an integer, but declares it text");
+	ck_assert_str_eq(misuse(num_as_int, &m),
+			 "ruleset 'statetest' reads unit state 'x' as an integer, but declares it a number");
+	ck_assert_str_eq(misuse(text_to_int, &m),
+			 "ruleset 'statetest' writes 'many' to unit state 'strength', which it declares an integer");
+	ck_assert_str_eq(misuse(int_to_text, &m),
+			 "ruleset 'statetest' writes unit state 'mood' as an integer, but declares it text");
+	ord_buf_release(&m);
+}
+END_TEST
+
+START_TEST(first_state_and_old_modules)
+{
+	struct ord_unit u;
+	struct ord_kv init;
+	struct ord_ctx *ctx;
+	struct ord_unit *v;
+
+	memset(&u, 0, sizeof(u));
+	u.id = "U1";
+	ord_kv_init(&u.state);
+	ord_kv_init(&init);
+	ord_kv_set(&init, "strength", "9");
+	ord_kv_set(&init, "mood", "calm");
+	ck_assert_int_eq(ord_state_init(&statetest_ruleset, &u, &init), 0);
+	ck_assert_str_eq(ord_kv_get(&u.state, "strength"), "9");
+	ord_kv_set(&init, "mode", "x");
+	ck_assert_int_eq(ord_state_init(&statetest_ruleset, &u, &init), ORD_ERROR);
+	ck_assert_str_eq(ord_error_last(),
+			 "ruleset 'statetest' writes unit state 'mode', which it does not declare (state_keys)");
+	ord_kv_del(&init, "mode");
+	ord_kv_set(&init, "strength", "nine");
+	ck_assert_int_eq(ord_state_init(&statetest_ruleset, &u, &init), ORD_ERROR);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "'nine' to unit state 'strength'"));
+	ord_kv_release(&init);
+	ord_kv_release(&u.state);
+
+	/* a module built against version 1 declares nothing and is not checked */
+	ctx = ord_ctx_fake_new(&old_ruleset, NULL, 1);
+	v = ord_ctx_fake_add_unit(ctx, "U1", "One", "blue");
+	ord_state_set_int(ctx, v, "anything", 3);
+	ck_assert_int_eq(ord_state_int(ctx, v, "anything"), 3);
+	ck_assert_str_eq(ord_state_str(ctx, v, "missing"), "");
+	ck_assert_int_eq(ord_state_check(ctx), 0);
+	ord_ctx_fake_free(ctx);
+}
+END_TEST
+
+/* ---- through a whole game: the core fails the module's call ---- */
+
+static char dir[1024], game[1200], scen[1200];
+
+static void game_setup(void)
+{
+	static const char scenario[] = "<?xml version=\"1.0\"?>\n"
+				       "<scenario ruleset=\"statetest\">\n"
+				       "  <title>State</title>\n"
+				       "  <nmr policy=\"hold\"/>\n"
+				       "  <side id=\"blue\" name=\"Blue\"/>\n"
+				       "  <side id=\"red\" name=\"Red\"/>\n"
+				       "  <unit id=\"B1\" name=\"Blue One\" side=\"blue\" strength=\"10\"/>\n"
+				       "  <unit id=\"R1\" name=\"Red One\" side=\"red\" strength=\"10\"/>\n"
+				       "</scenario>\n";
+	FILE *f;
+	int rc = ord_ruleset_register(&statetest_ruleset);
+
+	ck_assert_msg(rc == 0, "%s", ord_error_last());
+	snprintf(dir, sizeof(dir), "%s/check_state.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(game, sizeof(game), "%s/g.orderly", dir);
+	snprintf(scen, sizeof(scen), "%s/s.xml", dir);
+	f = fopen(scen, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(scenario, f);
+	fclose(f);
+}
+
+static void game_teardown(void)
+{
+	static const char *const names[] = { "g.orderly", "g.orderly-wal", "g.orderly-shm", "s.xml" };
+	char p[1300];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+}
+
+static int poke(ord_game *g, const char *key, struct ord_buf *out)
+{
+	char unit[] = "unit=B1", k[64];
+	char *argv[2];
+	struct ord_diag d;
+	int err;
+
+	snprintf(k, sizeof(k), "key=%s", key);
+	argv[0] = unit;
+	argv[1] = k;
+	ord_diag_init(&d);
+	err = ord_game_event(g, "poke", 2, argv, NULL, &d);
+	ord_diag_release(&d);
+	ck_assert_msg(err == 0, "event: %s", ord_error_last());
+	return ord_game_resolve(g, NULL, NULL, 0, out);
+}
+
+START_TEST(game_fails_on_undeclared_keys)
+{
+	struct ord_receipt r;
+	struct ord_diag d;
+	struct ord_buf out = ORD_BUF_INIT;
+	ord_game *g = NULL;
+	int rc;
+
+	rc = ord_game_create(&g, game, scen, NULL);
+	ck_assert_msg(rc == 0, "create: %s", ord_error_last());
+	ord_diag_init(&d);
+	/* validate_sheet reads state 'FLn': the submission fails, naming it */
+	ck_assert_int_eq(ord_game_submit(g, &r, "blue", "B1 FLn\n", 7, &d), ORD_ERROR);
+	ck_assert_str_eq(ord_error_last(),
+			 "ruleset 'statetest' reads unit state 'FLn', which it does not declare (state_keys)");
+	ck_assert_int_eq(ord_game_submit(g, &r, "blue", "B1 ↑\n", strlen("B1 ↑\n"), &d), 0);
+	ck_assert_int_eq(ord_game_seal(g, 1), 0);
+	/* resolve_phase writes 'strenght': the phase is not resolved */
+	ck_assert_int_eq(poke(g, "strenght", &out), ORD_ERROR);
+	ck_assert_str_eq(ord_error_last(),
+			 "ruleset 'statetest' writes unit state 'strenght', which it does not declare (state_keys)");
+	ord_game_free(g);
+	/* the same game with the key it declares resolves */
+	unlink(game);
+	rc = ord_game_create(&g, game, scen, NULL);
+	ck_assert_msg(rc == 0, "create: %s", ord_error_last());
+	ck_assert_int_eq(ord_game_submit(g, &r, "blue", "B1 ↑\n", strlen("B1 ↑\n"), &d), 0);
+	ck_assert_int_eq(ord_game_seal(g, 1), 0);
+	ck_assert_msg(poke(g, "strength", &out) == 0, "%s", ord_error_last());
+	ck_assert_ptr_nonnull(strstr(out.buf, "poked"));
+	ord_diag_release(&d);
+	ord_buf_release(&out);
+	ord_game_free(g);
+}
+END_TEST
+
+Suite *ord_test_suite(void)
+{
+	Suite *s = suite_create("state");
+	TCase *t = tcase_create("accessors"), *g = tcase_create("game");
+
+	tcase_add_test(t, typed_reads_writes_and_defaults);
+	tcase_add_test(t, misuse_is_kept_and_named);
+	tcase_add_test(t, first_state_and_old_modules);
+	suite_add_tcase(s, t);
+	tcase_add_checked_fixture(g, game_setup, game_teardown);
+	tcase_add_test(g, game_fails_on_undeclared_keys);
+	suite_add_tcase(s, g);
+	return s;
+}

@@ -1,0 +1,75 @@
+/*
+ * check_words.c - the word-list helper (src/core/words.c): splitting on
+ * white space and '|', searching whole words only, and joining as the
+ * messages write lists ("one of a b c", "a, b or no").
+ */
+#include <check.h>
+#include <string.h>
+
+#include "orderly.h"
+
+START_TEST(next_splits_on_space_and_bar)
+{
+	const char *p = "  musket\trifle|none  ", *w;
+	size_t len;
+
+	w = ord_words_next(&p, &len);
+	ck_assert_int_eq((int)len, 6);
+	ck_assert_int_eq(memcmp(w, "musket", 6), 0);
+	w = ord_words_next(&p, &len);
+	ck_assert_int_eq(memcmp(w, "rifle", len), 0);
+	w = ord_words_next(&p, &len);
+	ck_assert_int_eq(memcmp(w, "none", len), 0);
+	ck_assert_ptr_null(ord_words_next(&p, &len));
+	ck_assert_ptr_null(ord_words_next(&p, &len));
+	p = "";
+	ck_assert_ptr_null(ord_words_next(&p, &len));
+}
+END_TEST
+
+START_TEST(has_matches_whole_words)
+{
+	ck_assert(ord_words_has("skema_x skema_x_moral", "skema_x"));
+	ck_assert(ord_words_has("skema_x_moral", "skema_x_moral"));
+	ck_assert(!ord_words_has("skema_x_moral", "skema_x"));
+	ck_assert(ord_words_has("a|b|no", "no"));
+	ck_assert(!ord_words_has("a|b|no", ""));
+	ck_assert(!ord_words_has("", "a"));
+	ck_assert(!ord_words_has("ab", "a"));
+}
+END_TEST
+
+START_TEST(join_and_add)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_words_join(&b, "a|b|no", ", ", " or ");
+	ck_assert_str_eq(b.buf, "a, b or no");
+	ord_buf_reset(&b);
+	ord_words_join(&b, "da en", ", ", " or ");
+	ck_assert_str_eq(b.buf, "da or en");
+	ord_buf_reset(&b);
+	ord_words_join(&b, "only", ", ", " or ");
+	ck_assert_str_eq(b.buf, "only");
+	ord_buf_reset(&b);
+	ord_words_join(&b, "line column  square", " ", " ");
+	ck_assert_str_eq(b.buf, "line column square");
+	ord_buf_reset(&b);
+	ord_words_add(&b, ", ", "x");
+	ord_words_add(&b, ", ", "y");
+	ck_assert_str_eq(b.buf, "x, y");
+	ord_buf_release(&b);
+}
+END_TEST
+
+Suite *ord_test_suite(void)
+{
+	Suite *s = suite_create("words");
+	TCase *t = tcase_create("lists");
+
+	tcase_add_test(t, next_splits_on_space_and_bar);
+	tcase_add_test(t, has_matches_whole_words);
+	tcase_add_test(t, join_and_add);
+	suite_add_tcase(s, t);
+	return s;
+}
