@@ -157,6 +157,12 @@ int ord_kv_get_bool(const struct ord_kv *kv, const char *key, int def);
 void ord_kv_serialize(const struct ord_kv *kv, struct ord_buf *out);
 /* Inverse of ord_kv_serialize (appends to kv).  Returns 0 or ORD_EBADDATA. */
 int ord_kv_parse(struct ord_kv *kv, const char *text);
+/* A text kept in several languages: texts maps a language to its text, the
+ * first the ruleset's own (fewer than two: the text is first).  Adds the
+ * text in lang, or the first when there is none in lang; lang NULL adds
+ * every language, "first [en: second]". */
+void ord_texts_render(const char *first, const struct ord_kv *texts, const char *lang,
+		      struct ord_buf *out);
 
 /* Parse a strict decimal integer / number; 0 on success, -1 otherwise. */
 int ord_parse_long(const char *s, long *out);
@@ -282,11 +288,17 @@ int ord_game_void_event(ord_game *g, unsigned seq,
  * used only in a fixed-dice test game. */
 int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndice,
 		     struct ord_buf *out);
-/* ord_game_resolve; stand_in: in a game with witnessed dice, let the
- * referee's chain stand in for the sides that have not revealed their link
- * for the phase (the log and the audit say so). */
-int ord_game_resolve_opts(ord_game *g, const char *phase, const int *dice, size_t ndice,
-			  int stand_in, struct ord_buf *out);
+struct ord_resolve_opts {
+	const char *phase; /* NULL, or must name the current phase */
+	const int *dice;   /* fixed-dice test games only */
+	size_t ndice;
+	/* in a game with witnessed dice, let the referee's chain stand in for
+	 * the sides that have not revealed their link for the phase (the log
+	 * and the audit say so) */
+	int stand_in;
+	const char *lang; /* the results' language in out (ord_game_lang) */
+};
+int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct ord_buf *out);
 /*
  * Witnessed dice (ord_create_opts.witnessed; docs/threat-model.md).  The
  * referee closes the current phase's events (no more may be recorded; a
@@ -370,6 +382,17 @@ int ord_game_status(ord_game *g, struct ord_game_status *out);
 int ord_game_info(ord_game *g, struct ord_buf *out, int xml);
 /* side == NULL is the referee's report.  turn <= 0: the current turn. */
 int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord_buf *out);
+struct ord_report_opts {
+	const char *side; /* NULL: the referee's report */
+	int turn;         /* <= 0: the current turn */
+	int xml;
+	const char *lang; /* a language of the ruleset ("da"), "all", or NULL: its first */
+};
+int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct ord_buf *out);
+/* The language lang names for g's ruleset in *out: lang itself, the
+ * ruleset's first for NULL, NULL for "all" (every language); ORD_EUSAGE
+ * naming the languages it writes otherwise. */
+int ord_game_lang(ord_game *g, const char *lang, const char **out);
 /* Recompute the chain, every commitment and roll; write findings to out.
  * Returns 0 when clean, ORD_ETAMPERED when anything is broken. */
 int ord_game_audit(ord_game *g, int turn, struct ord_buf *out);

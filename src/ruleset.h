@@ -150,6 +150,11 @@ struct ord_ruleset {
 	 * module keeps no state): the module reads and writes state only
 	 * through ord_state_* (below), which refuse a key not declared here. */
 	const struct ord_state_key *state_keys;
+	/* The languages the module writes its texts in (results, reports),
+	 * NULL-terminated, its own first ({"da", "en"}); NULL: English only.
+	 * A front-end offers these (report --lang) and shows the first unless
+	 * asked for another. */
+	const char *const *languages;
 	/* version 2 ends here */
 };
 
@@ -166,6 +171,11 @@ void ord_ruleset_names(struct ord_buf *out);
 /* Load a ruleset's tables: from tables_path, or its embedded default. */
 int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs,
 			    const char *tables_path);
+/* lang if rs writes its texts in it (NULL: its first language), else
+ * NULL; a module that declares no languages writes English ("en"). */
+const char *ord_ruleset_language(const struct ord_ruleset *rs, const char *lang);
+/* "da, en": the languages rs writes its texts in. */
+void ord_ruleset_languages(const struct ord_ruleset *rs, struct ord_buf *out);
 /* The event kind of a ruleset by name, or NULL. */
 const struct ord_event_kind *ord_ruleset_event_kind(const struct ord_ruleset *rs, const char *name);
 /* Check key=value arguments against specs: unknown keys, types, ranges,
@@ -285,8 +295,9 @@ int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 #endif
 	;
 /* Record a result with its explanation in several languages: texts maps a
- * language ("da", "en") to the text; the first is the ruleset's own.  A
- * front-end shows the one its user asks for. */
+ * language ("da", "en") to the text; the first is the ruleset's own.  The
+ * game keeps each language apart (the result_text rows, a bundle's
+ * <explanation lang="..">); a front-end shows the one its user asks for. */
 int ord_ctx_result_texts(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 			 const struct ord_kv *values, const struct ord_kv *texts);
 
@@ -322,11 +333,14 @@ int ord_state_init(const struct ord_ruleset *rs, struct ord_unit *u, const struc
 
 /* Text in several languages in what a module writes for a report
  * (describe_unit): texts maps a language ("da", "en") to the text, the
- * first the ruleset's own; a front-end shows the one its user asks for
- * (one text is written as it is).  Results take theirs through
- * ord_ctx_result_texts.  A module writes no language marks itself: how the
- * languages are kept apart is the core's. */
-void ord_texts_add(struct ord_buf *out, const struct ord_kv *texts);
+ * first the ruleset's own; the text in the language the report is being
+ * written in (ord_ctx_lang) is added to out, or the first when it has none
+ * in that language.  Results take theirs through ord_ctx_result_texts. */
+void ord_texts_add(struct ord_ctx *ctx, struct ord_buf *out, const struct ord_kv *texts);
+/* The language a report is being written in: the one its reader asked
+ * for, else the module's first ("en" when it declares none).  On a fake
+ * context: NULL, and ord_texts_add writes every language (ord_texts_render). */
+const char *ord_ctx_lang(struct ord_ctx *ctx);
 
 /* For modules' own unit tests: a context with no database (tests/unit). */
 struct ord_ctx *ord_ctx_fake_new(const struct ord_ruleset *rs, struct ord_rules *rules, int turn);

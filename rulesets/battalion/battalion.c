@@ -202,6 +202,8 @@ static const struct ord_event_kind events[] = {
 	{                                 \
 		k, ORD_KEY_INT, "0", help \
 	}
+static const char *const languages[] = { "en", NULL };
+
 static const struct ord_state_key state_keys[] = {
 	{ "figures", ORD_KEY_INT, "0", "figures left (gunners for artillery)" },
 	{ "losses", ORD_KEY_INT, "0", "figures lost in all" },
@@ -573,4 +575,5 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	bat_calc,                        /* calc */
 	bat_print_tables,                /* print_tables */
 	state_keys,                      /* state_keys */
+	languages,                       /* languages */
 };

@@ -75,9 +75,9 @@ void ks_text_used(struct ks_text *t, const struct ord_table *tbl);
  * provisional table was used. */
 void ks_text_mark(struct ks_text *t);
 /* Both languages as the core takes them (ord_ctx_result_texts): "da"
- * then "en"; ks_text_write writes them into a report (ord_texts_add). */
+  * then "en"; ks_text_write writes the report's language (ord_texts_add). */
 void ks_text_langs(const struct ks_text *t, struct ord_kv *texts);
-void ks_text_write(const struct ks_text *t, struct ord_buf *out);
+void ks_text_write(struct ord_ctx *ctx, const struct ks_text *t, struct ord_buf *out);
 
 /* A share as the rules write it: ¼ ½ ¾, else the number. */
 void ks_fmt_part(struct ord_buf *b, double v);

@@ -261,6 +261,9 @@ const struct ord_event_kind ks_events[] = {
 	{                                \
 		k, ORD_KEY_STR, "", help \
 	}
+/* The rules are Danish; every text is written in English as well. */
+static const char *const languages[] = { "da", "en", NULL };
+
 static const struct ord_state_key state_keys[] = {
 	INT("figurer", "figures now"),
 	INT("tab_mand", "men lost (killed and wounded)"),
@@ -453,4 +456,5 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	ks_calc,                        /* calc */
 	ks_print_tables,                /* print_tables */
 	state_keys,                     /* state_keys */
+	languages,                      /* languages: Danish first */
 };

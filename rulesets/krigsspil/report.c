@@ -88,7 +88,7 @@ static void referee_map(struct ord_ctx *ctx, struct ord_buf *out)
 	ord_kv_set(&texts, "da", da.buf);
 	ord_kv_set(&texts, "en", en.buf);
 	ord_buf_addch(out, '\n');
-	ord_texts_add(out, &texts);
+	ord_texts_add(ctx, out, &texts);
 	ord_kv_release(&texts);
 	ord_kv_release(&marks);
 	ord_buf_release(&da);
@@ -242,7 +242,7 @@ int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *
 		describe_terrain(ctx, u, &t);
 	}
 done:
-	ks_text_write(&t, out);
+	ks_text_write(ctx, &t, out);
 	ks_text_release(&t);
 	/* the referee's report: the map after the last unit */
 	if (!viewer && ord_ctx_unit_index(ctx, u) + 1 == ord_ctx_nunits(ctx))

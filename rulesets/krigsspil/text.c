@@ -87,13 +87,13 @@ void ks_text_langs(const struct ks_text *t, struct ord_kv *texts)
 	ord_kv_set(texts, "en", t->en.buf);
 }
 
-void ks_text_write(const struct ks_text *t, struct ord_buf *out)
+void ks_text_write(struct ord_ctx *ctx, const struct ks_text *t, struct ord_buf *out)
 {
 	struct ord_kv texts;
 
 	ord_kv_init(&texts);
 	ks_text_langs(t, &texts);
-	ord_texts_add(out, &texts);
+	ord_texts_add(ctx, out, &texts);
 	ord_kv_release(&texts);
 }
 

@@ -83,6 +83,11 @@ static const struct ord_event_kind tpl_events[] = {
 
 /* ---- STEP 3: the unit state ---------------------------------------------- */
 
+/* Step: the languages your texts are written in, your rules' own first.
+ * A result in several goes through ord_ctx_result_texts, a report's text
+ * through ord_texts_add; one language needs neither. */
+static const char *const tpl_languages[] = { "en", NULL };
+
 static const struct ord_state_key tpl_state_keys[] = {
 	{ "strength", ORD_KEY_INT, "0", "points of strength left" },
 	{ "moved", ORD_KEY_INT, "0", "the turn it last moved (0: never)" },
@@ -480,6 +485,7 @@ static const struct ord_ruleset tpl_ruleset = {
 	tpl_calc,            /* calc */
 	tpl_print_tables,    /* print_tables */
 	tpl_state_keys,      /* state_keys (version 2) */
+	tpl_languages,       /* languages (version 2): your own first */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

@@ -1,14 +1,13 @@
 /*
  * cmd_report.c - `orderly report GAME --side SIDE|--referee [--turn N]
- * [--xml] [--lang da|en|both]`: a side's turn report (what it may see) or
- * the referee's.  --lang picks one language of a ruleset's bilingual texts
- * (cli_lang.h); the default is da, and reports without such texts are the
- * same in every language.
+ * [--xml] [--lang L]`: a side's turn report (what it may see) or the
+ * referee's.  --lang picks one of the languages the ruleset writes (the
+ * game keeps each apart: ord_game_report_opts), or all; the default is the
+ * ruleset's own (krigsspil: da).
  */
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "cli/cli_lang.h"
 
 int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 {
@@ -32,16 +31,18 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 						 : "missing --side SIDE or --referee");
 	if ((rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0)
 		return rc;
-	if (lang && !cli_lang_valid(lang))
-		return cli_usage_error(cmd, "--lang '%s' (expected da, en or both)", lang);
+
 	if ((rc = cli_open_game(&g, argv[1])) != 0)
 		goto out;
-	rc = ord_game_report(g, side, turn, xml, &out);
+	{
+		struct ord_report_opts o = { .side = side, .turn = turn, .xml = xml, .lang = lang };
+		rc = ord_game_report_opts(g, &o, &out);
+	}
 	if (rc < 0) {
 		rc = cli_fail(rc);
 		goto out;
 	}
-	cli_lang_select(&out, lang ? lang : "da");
+
 	cli_print_buf(&out);
 	rc = CLI_OK;
 out:

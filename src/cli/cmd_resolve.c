@@ -1,23 +1,23 @@
 /*
  * cmd_resolve.c - `orderly resolve GAME [--phase NAME] [--dice N,N,...]
- * [--stand-in]`: resolve the current phase (or check that it is the one
- * named) and print its results.  --dice is used only by a game created
- * with --fixed-dice.  --stand-in, in a game with witnessed dice, lets the
- * referee's witness chain stand in for the sides that have not revealed
- * their link for the phase (the log and the audit say so).
- * A ruleset's bilingual results are printed in Danish (cli_lang.h); the
- * report command has --lang for the other.
+ * [--stand-in] [--lang L]`: resolve the current phase (or check that it
+ * is the one named) and print its results.  --dice is used only by a game
+ * created with --fixed-dice.  --stand-in, in a game with witnessed dice,
+ * lets the referee's witness chain stand in for the sides that have not
+ * revealed their link for the phase (the log and the audit say so).
+ * --lang prints the results in another language the ruleset writes (the
+ * game keeps every one), or all of them; the default is the ruleset's own.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "cli/cli_lang.h"
 
 int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf out = ORD_BUF_INIT;
-	const char *phase = NULL, *dice_spec = NULL;
+	const char *phase = NULL, *dice_spec = NULL, *lang = NULL;
+	struct ord_resolve_opts o = { 0 };
 	ord_game *g = NULL;
 	int *dice = NULL;
 	size_t ndice = 0;
@@ -26,6 +26,7 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 		{ "phase", &phase, NULL },
 		{ "dice", &dice_spec, NULL },
 		{ "stand-in", NULL, &stand_in },
+		{ "lang", &lang, NULL },
 		{ NULL, NULL, NULL },
 	};
 
@@ -43,12 +44,17 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	if ((rc = cli_open_game(&g, argv[1])) != 0)
 		goto out;
-	rc = ord_game_resolve_opts(g, phase, dice, ndice, stand_in, &out);
+	o.phase = phase;
+	o.dice = dice;
+	o.ndice = ndice;
+	o.stand_in = stand_in;
+	o.lang = lang;
+	rc = ord_game_resolve_opts(g, &o, &out);
 	if (rc < 0) {
 		rc = cli_fail(rc);
 		goto out;
 	}
-	cli_lang_select(&out, "da");
+
 	cli_print_buf(&out);
 	rc = CLI_OK;
 out:

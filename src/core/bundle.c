@@ -278,7 +278,18 @@ int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsi
 			goto out;
 		ord_buf_addf(out, "  <result%s>\n", a.buf);
 		text_elem(out, 4, "values", "", o->values);
-		text_elem(out, 4, "explanation", "", o->explanation);
+		if (o->texts.n < 2) {
+			text_elem(out, 4, "explanation", "", o->explanation);
+		} else {
+			/* one <explanation lang=".."> per language, the module's first */
+			size_t j;
+			for (j = 0; j < o->texts.n; j++) {
+				ord_buf_reset(&a);
+				if ((err = ord_bundle_attr(&a, "lang", o->texts.items[j].key)) != 0)
+					goto out;
+				text_elem(out, 4, "explanation", a.buf, o->texts.items[j].value);
+			}
+		}
 		ord_buf_adds(out, "  </result>\n");
 	}
 	for (i = 0; i < r->states.n; i++) {
@@ -396,6 +407,32 @@ static char *child_str(xmlNodePtr n, const char *name, struct reader *rd)
 	return c ? content_str(c, rd) : NULL;
 }
 
+/* A result's <explanation>s: the first is the explanation; when there are
+ * several, each is kept with its language. */
+static void read_explanations(struct ord_rec_result *o, xmlNodePtr n, struct reader *rd)
+{
+	xmlNodePtr c;
+	size_t k = 0;
+
+	ord_kv_init(&o->texts);
+	for (c = ord_xml_child(n, "explanation"); c && !rd->err;
+	     c = ord_xml_next(c->next, "explanation"), k++) {
+		char *lang = attr(c, "lang"), *text = content_str(c, rd);
+		if (!k)
+			o->explanation = ord_strdup(text ? text : "");
+		if (lang && text)
+			ord_kv_set(&o->texts, lang, text);
+		free(lang);
+		free(text);
+	}
+	if (!o->explanation)
+		o->explanation = ord_strdup("");
+	if (o->texts.n < 2) {
+		ord_kv_release(&o->texts);
+		ord_kv_init(&o->texts);
+	}
+}
+
 static int read_record(struct ord_record *r, xmlNodePtr root, struct reader *rd, char sig_hex[129])
 {
 	xmlNodePtr n;
@@ -504,7 +541,7 @@ static int read_record(struct ord_record *r, xmlNodePtr root, struct reader *rd,
 			o->event = (int)attr_long(n, "event");
 			o->unit = attr(n, "unit");
 			o->values = child_str(n, "values", rd);
-			o->explanation = child_str(n, "explanation", rd);
+			read_explanations(o, n, rd);
 		} else if (!strcmp(e, "state")) {
 			struct ord_rec_state *o = ORD_REC_ADD(r->states);
 			o->log = attr_long(n, "log");

@@ -139,8 +139,11 @@ void ord_digest_roll(struct ord_digest *d, int turn, const char *phase, int even
 }
 
 void ord_digest_result(struct ord_digest *d, int turn, const char *phase, int event_seq,
-		       const char *unit, const char *vals, const char *explanation)
+		       const char *unit, const char *vals, const char *explanation,
+		       const struct ord_kv *texts)
 {
+	size_t i;
+
 	ord_digest_str(d, "result");
 	ord_digest_int(d, turn);
 	ord_digest_str(d, phase);
@@ -148,6 +151,15 @@ void ord_digest_result(struct ord_digest *d, int turn, const char *phase, int ev
 	ord_digest_str(d, unit);
 	ord_digest_str(d, vals);
 	ord_digest_str(d, explanation);
+	/* a result in one language digests as it always did */
+	if (!texts || texts->n < 2)
+		return;
+	ord_digest_str(d, "texts");
+	ord_digest_int(d, (int)texts->n);
+	for (i = 0; i < texts->n; i++) {
+		ord_digest_str(d, texts->items[i].key);
+		ord_digest_str(d, texts->items[i].value);
+	}
 }
 
 void ord_digest_state(struct ord_digest *d, const char *unit, const char *attrs, int turn,

@@ -48,7 +48,8 @@ void ord_hash_bytes(unsigned char out[32], const void *bytes, size_t len);
 void ord_digest_roll(struct ord_digest *d, int turn, const char *phase, int event_seq,
 		     const char *purpose, int idx, int sides, int value, int fixed);
 void ord_digest_result(struct ord_digest *d, int turn, const char *phase, int event_seq,
-		       const char *unit, const char *vals, const char *explanation);
+		       const char *unit, const char *vals, const char *explanation,
+		       const struct ord_kv *texts);
 void ord_digest_state(struct ord_digest *d, const char *unit, const char *attrs, int turn,
 		      int phase, const char *state);
 

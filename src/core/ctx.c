@@ -114,6 +114,15 @@ static void uninterned_free(const struct ord_ctx *ctx, const char *s)
 		free((char *)s);
 }
 
+static void result_release(const struct ord_ctx *ctx, struct ord_ctx_result *r)
+{
+	uninterned_free(ctx, r->phase);
+	free(r->unit);
+	free(r->explanation);
+	ord_kv_release(&r->values);
+	ord_kv_release(&r->texts);
+}
+
 /* ---- life cycle ---- */
 
 void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_rules *rules, int turn)
@@ -155,12 +164,8 @@ void ord_ctx_release(struct ord_ctx *ctx)
 	}
 	free(ctx->rolls);
 	free(ctx->roll_slots);
-	for (i = 0; i < ctx->nresults; i++) {
-		uninterned_free(ctx, ctx->results[i].phase);
-		free(ctx->results[i].unit);
-		free(ctx->results[i].explanation);
-		ord_kv_release(&ctx->results[i].values);
-	}
+	for (i = 0; i < ctx->nresults; i++)
+		result_release(ctx, &ctx->results[i]);
 	free(ctx->results);
 	for (i = 0; i < ctx->ninterned; i++)
 		free(ctx->interned[i]);
@@ -338,12 +343,8 @@ void ord_ctx_next_phase(struct ord_ctx *ctx)
 	ctx->nrolls = 0;
 	if (ctx->roll_cap)
 		memset(ctx->roll_slots, 0, ctx->roll_cap * sizeof(*ctx->roll_slots));
-	for (i = 0; i < ctx->nresults; i++) {
-		uninterned_free(ctx, ctx->results[i].phase);
-		free(ctx->results[i].unit);
-		free(ctx->results[i].explanation);
-		ord_kv_release(&ctx->results[i].values);
-	}
+	for (i = 0; i < ctx->nresults; i++)
+		result_release(ctx, &ctx->results[i]);
 	ctx->nresults = 0;
 	ctx->fixed = NULL;
 	ctx->nfixed = ctx->fixed_pos = 0;
@@ -558,9 +559,10 @@ int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purp
 	return 0;
 }
 
-/* Add a result; takes explanation (malloc'd). */
+/* Add a result; takes explanation (malloc'd); texts when written in
+ * several languages (copied). */
 static void add_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
-		       const struct ord_kv *values, char *explanation)
+		       const struct ord_kv *values, char *explanation, const struct ord_kv *texts)
 {
 	struct ord_ctx_result *r;
 
@@ -575,8 +577,15 @@ static void add_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit
 	ord_kv_init(&r->values);
 	if (values)
 		ord_kv_copy(&r->values, values);
-	ord_buf_addf(&ctx->fake_out, "%s: %s\n", r->unit, explanation);
+	ord_kv_init(&r->texts);
+	if (texts)
+		ord_kv_copy(&r->texts, texts);
 	r->explanation = explanation;
+	if (ctx->fake) {
+		ord_buf_addf(&ctx->fake_out, "%s: ", r->unit);
+		ord_texts_render(explanation, &r->texts, NULL, &ctx->fake_out);
+		ord_buf_addch(&ctx->fake_out, '\n');
+	}
 }
 
 int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
@@ -588,27 +597,17 @@ int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 	va_start(ap, fmt);
 	ord_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	add_result(ctx, event_seq, unit_id, values, ord_buf_detach(&b, NULL));
+	add_result(ctx, event_seq, unit_id, values, ord_buf_detach(&b, NULL), NULL);
 	return 0;
 }
 
 int ord_ctx_result_texts(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 			 const struct ord_kv *values, const struct ord_kv *texts)
 {
-	struct ord_buf b = ORD_BUF_INIT;
-	size_t i;
-
-	/* NEEDSWORK: stored as the "⟦da⟧...⟦en⟧...⟦⟧" text the front-ends cut
-	 * apart today; the store keeps the languages apart once results are
-	 * stored per language (issue 11, item 5) */
-	if (texts->n == 1) {
-		ord_buf_adds(&b, texts->items[0].value);
-	} else {
-		for (i = 0; i < texts->n; i++)
-			ord_buf_addf(&b, "⟦%s⟧%s", texts->items[i].key, texts->items[i].value);
-		ord_buf_adds(&b, "⟦⟧");
-	}
-	add_result(ctx, event_seq, unit_id, values, ord_buf_detach(&b, NULL));
+	/* the first language is the explanation; the rest only when there
+	 * are several (a result in one language has no texts) */
+	add_result(ctx, event_seq, unit_id, values,
+		   ord_strdup(texts->n ? texts->items[0].value : ""), texts->n > 1 ? texts : NULL);
 	return 0;
 }
 
@@ -619,6 +618,7 @@ struct ord_ctx *ord_ctx_fake_new(const struct ord_ruleset *rs, struct ord_rules 
 	struct ord_ctx *ctx = ord_xmalloc(sizeof(*ctx));
 
 	ord_ctx_init(ctx, rs, rules, turn);
+	ctx->fake = 1;
 	return ctx;
 }
 

@@ -24,7 +24,8 @@ struct ord_ctx_result {
 	unsigned event_seq;
 	char *unit;
 	struct ord_kv values;
-	char *explanation;
+	char *explanation;   /* in the module's first language */
+	struct ord_kv texts; /* lang -> text when written in several, else empty */
 };
 
 struct ord_ctx_map {
@@ -66,6 +67,9 @@ struct ord_ctx {
 	size_t ninterned;
 	struct ord_sheet *sheets; /* owned parsed sheets the orders point into */
 	size_t nsheets;
+	const char *lang;        /* the language a report is written in, NULL: the module's first */
+	int lang_all;            /* a report in every language ("all") */
+	int fake;                /* a fake context (tests): texts in every language */
 	struct ord_buf fake_out; /* fake context: results as text */
 	char state_error[256];   /* the module's first misuse of unit state (state.c), or "" */
 };

@@ -682,7 +682,7 @@ static int store_phase(struct ord_game *g, struct ord_ctx *ctx, const struct ord
 		ord_buf_reset(&b);
 		ord_kv_serialize(&r->values, &b);
 		if ((err = ord_store_result_insert(g->db, t->turn, r->phase, r->event_seq, r->unit,
-						   b.buf, r->explanation, seq)) != 0)
+						   b.buf, r->explanation, &r->texts, seq)) != 0)
 			goto out;
 	}
 	for (i = 0; i < ctx->nunits; i++) {
@@ -710,9 +710,12 @@ out:
 	return err;
 }
 
-int ord_game_resolve_opts(ord_game *g, const char *phase, const int *dice, size_t ndice,
-			  int stand_in, struct ord_buf *out)
+int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct ord_buf *out)
 {
+	const char *phase = o->phase, *lang;
+	const int *dice = o->dice;
+	size_t ndice = o->ndice;
+	int stand_in = o->stand_in;
 	struct ord_buf stood = ORD_BUF_INIT;
 	struct ord_phase_dice pd;
 	struct ord_store_turn t;
@@ -725,6 +728,8 @@ int ord_game_resolve_opts(ord_game *g, const char *phase, const int *dice, size_
 	if (dice && !g->fixed_dice)
 		return ord_error_set(ORD_EUSAGE,
 				     "dice can only be given in a game created with --fixed-dice; this game's dice come from its sealed seed");
+	if ((err = ord_game_lang(g, o->lang, &lang)) != 0)
+		return err;
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = current_phase(g, &t, &cur)) != 0)
@@ -766,9 +771,11 @@ int ord_game_resolve_opts(ord_game *g, const char *phase, const int *dice, size_
 		     ctx.nevents == 1 ? "" : "s", ctx.nrolls, ctx.nrolls == 1 ? "" : "s");
 	if (stood.len)
 		ord_buf_addf(out, "  (the referee's witness chain stood in for %s)\n", stood.buf);
-	for (i = 0; i < ctx.nresults; i++)
-		ord_buf_addf(out, "  %s%s%s\n", ctx.results[i].unit,
-			     *ctx.results[i].unit ? ": " : "", ctx.results[i].explanation);
+	for (i = 0; i < ctx.nresults; i++) {
+		ord_buf_addf(out, "  %s%s", ctx.results[i].unit, *ctx.results[i].unit ? ": " : "");
+		ord_texts_render(ctx.results[i].explanation, &ctx.results[i].texts, lang, out);
+		ord_buf_addch(out, '\n');
+	}
 	if ((size_t)t.phase + 1 < ord_game_nphases(g))
 		ord_buf_addf(out, "next phase: %s\n", g->rs->phases[t.phase + 1]);
 	else
@@ -785,7 +792,9 @@ out:
 
 int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndice, struct ord_buf *out)
 {
-	return ord_game_resolve_opts(g, phase, dice, ndice, 0, out);
+	struct ord_resolve_opts o = { .phase = phase, .dice = dice, .ndice = ndice };
+
+	return ord_game_resolve_opts(g, &o, out);
 }
 
 /* ---- exchange ---- */

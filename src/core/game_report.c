@@ -138,6 +138,7 @@ static void mark_seen(struct ord_game *g, struct ord_ctx *ctx, const char *side,
 static int put_results(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *out, int xml,
 		       const struct ord_record *r, const char *side)
 {
+	struct ord_buf text = ORD_BUF_INIT;
 	size_t i;
 	int n = 0;
 
@@ -154,13 +155,17 @@ static int put_results(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *
 				     res->event);
 			ord_buf_add_xml(out, res->unit);
 			ord_buf_adds(out, "\">");
-			ord_buf_add_xml(out, res->explanation);
+			ord_buf_reset(&text);
+			ord_texts_render(res->explanation, &res->texts, ctx->lang, &text);
+			ord_buf_add_xml(out, text.buf);
 			ord_buf_adds(out, "</result>\n");
 		} else {
-			ord_buf_addf(out, "  [%s #%d] %s: %s\n", res->phase, res->event, res->unit,
-				     res->explanation);
+			ord_buf_addf(out, "  [%s #%d] %s: ", res->phase, res->event, res->unit);
+			ord_texts_render(res->explanation, &res->texts, ctx->lang, out);
+			ord_buf_addch(out, '\n');
 		}
 	}
+	ord_buf_release(&text);
 	return 0;
 }
 
@@ -221,13 +226,43 @@ static int put_referee_extras(struct ord_game *g, struct ord_ctx *ctx, struct or
 
 int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord_buf *out)
 {
+	struct ord_report_opts o = { .side = side, .turn = turn, .xml = xml };
+
+	return ord_game_report_opts(g, &o, out);
+}
+
+int ord_game_lang(ord_game *g, const char *lang, const char **out)
+{
+	struct ord_buf l = ORD_BUF_INIT;
+	int err;
+
+	if (lang && !strcmp(lang, "all")) {
+		*out = NULL;
+		return 0;
+	}
+	if ((*out = ord_ruleset_language(g->rs, lang)) != NULL)
+		return 0;
+	ord_ruleset_languages(g->rs, &l);
+	err = ord_error_set(ORD_EUSAGE, "language '%s' (the %s ruleset writes %s, or all)", lang,
+			    g->rs->name, l.buf);
+	ord_buf_release(&l);
+	return err;
+}
+
+int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct ord_buf *out)
+{
+	const char *side = o->side;
+	int turn = o->turn, xml = o->xml;
 	struct ord_store_turn t, cur;
 	struct ord_record r;
 	struct ord_ctx ctx;
+	const char *lang;
 	char *seen = NULL;
 	size_t i;
 	int err, revealed, loaded = 0;
 
+	if ((err = ord_game_lang(g, o->lang, &lang)) != 0)
+		return err;
 	ord_record_init(&r);
 	if (side && !ord_game_side_by_name(g, side)) {
 		struct ord_buf l = ORD_BUF_INIT;
@@ -247,6 +282,8 @@ int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord
 	if ((err = ord_game_load_ctx(g, &ctx, t.turn, 0, "*")) != 0)
 		goto out;
 	loaded = 1;
+	ctx.lang = lang;
+	ctx.lang_all = !lang;
 	if (xml) {
 		ord_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<report game=\"");
 		ord_buf_add_xml(out, g->title);

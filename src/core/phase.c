@@ -47,7 +47,7 @@ void ord_phase_digest(struct ord_ctx *ctx, int turn, int index, unsigned char ou
 		ord_buf_reset(&b);
 		ord_kv_serialize(&r->values, &b);
 		ord_digest_result(&d, turn, r->phase, (int)r->event_seq, r->unit, b.buf,
-				  r->explanation);
+				  r->explanation, &r->texts);
 		(*nresults)++;
 	}
 	for (i = 0; i < ctx->nunits; i++) {

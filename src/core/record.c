@@ -54,6 +54,7 @@ void ord_record_release(struct ord_record *r)
 		free(r->results.v[i].unit);
 		free(r->results.v[i].values);
 		free(r->results.v[i].explanation);
+		ord_kv_release(&r->results.v[i].texts);
 	}
 	free(r->results.v);
 	for (i = 0; i < r->states.n; i++) {

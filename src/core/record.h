@@ -84,7 +84,8 @@ struct ord_rec_result {
 	char *phase;
 	char *unit;
 	char *values;
-	char *explanation;
+	char *explanation;   /* in the module's first language */
+	struct ord_kv texts; /* lang -> text when written in several, else empty */
 };
 
 struct ord_rec_state {

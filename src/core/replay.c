@@ -412,12 +412,30 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 
 /* Compare the rows the replay gave with the rows recorded under the
  * phase's resolve entry. */
+/* The first language in which recorded and replayed texts differ, as
+ * "en" with both texts, or 0 when they agree. */
+static int texts_differ(const struct ord_kv *rec, const struct ord_kv *cal, const char **lang,
+			const char **was, const char **is)
+{
+	size_t i;
+
+	for (i = 0; i < rec->n || i < cal->n; i++) {
+		*lang = i < cal->n ? cal->items[i].key : rec->items[i].key;
+		*was = i < rec->n ? rec->items[i].value : "(none)";
+		*is = i < cal->n ? cal->items[i].value : "(none)";
+		if (i >= rec->n || i >= cal->n || strcmp(rec->items[i].key, cal->items[i].key) ||
+		    strcmp(*was, *is))
+			return 1;
+	}
+	return 0;
+}
+
 static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const struct ord_rec_entry *e)
 {
 	const struct ord_record *r = x->r;
 	struct ord_buf b = ORD_BUF_INIT, a = ORD_BUF_INIT;
 	size_t i, k, listed = 0, n;
-	const char *phase = x->rs->phases[p];
+	const char *phase = x->rs->phases[p], *lang, *was, *is;
 
 	/* rolls */
 	for (i = 0, k = 0; i < r->rolls.n; i++) {
@@ -481,6 +499,12 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 					      "phase %s: the result for %s is recorded as '%s', but the rules give '%s'",
 					      phase, *rr->unit ? rr->unit : "(no unit)",
 					      rr->explanation, cr->explanation);
+		} else if (texts_differ(&rr->texts, &cr->texts, &lang, &was, &is)) {
+			if (listed++ < MAX_LISTED)
+				ord_vout_fail(x->v,
+					      "phase %s: the result for %s is recorded in %s as '%s', but the rules give '%s'",
+					      phase, *rr->unit ? rr->unit : "(no unit)", lang, was,
+					      is);
 		}
 	}
 	if (k < ctx->nresults && listed++ < MAX_LISTED)
@@ -551,7 +575,7 @@ static void check_digest(struct vr *x, const struct ord_rec_entry *e)
 		if (r->results.v[k].log == e->seq) {
 			const struct ord_rec_result *rr = &r->results.v[k];
 			ord_digest_result(&d, rr->turn, rr->phase, rr->event, rr->unit, rr->values,
-					  rr->explanation);
+					  rr->explanation, &rr->texts);
 			nres++;
 		}
 	for (k = 0; k < r->states.n; k++)

@@ -49,6 +49,7 @@ struct load {
 	sqlite3 *db;
 	struct ord_record *r;
 	int64_t first, last;
+	int64_t last_result; /* put_result: the id of the result last added */
 };
 
 static int put_entry(void *ud, const struct ord_rec_entry *e, const unsigned char prev[32])
@@ -151,9 +152,23 @@ static void put_roll(struct load *l, sqlite3_stmt *st)
 	r->log = sqlite3_column_int64(st, 8);
 }
 
+/* One row per result, or per language of a result in several (the
+ * result_text rows, in their order): the same result id adds a language. */
 static void put_result(struct load *l, sqlite3_stmt *st)
 {
-	struct ord_rec_result *r = ORD_REC_ADD(l->r->results);
+	struct ord_rec_result *r;
+	int64_t id = sqlite3_column_int64(st, 7);
+
+	if (l->r->results.n && id == l->last_result) {
+		r = &l->r->results.v[l->r->results.n - 1];
+		ord_kv_set(&r->texts, col_text(st, 8), col_text(st, 9));
+		return;
+	}
+	l->last_result = id;
+	r = ORD_REC_ADD(l->r->results);
+	ord_kv_init(&r->texts);
+	if (sqlite3_column_type(st, 8) != SQLITE_NULL)
+		ord_kv_set(&r->texts, col_text(st, 8), col_text(st, 9));
 
 	r->turn = sqlite3_column_int(st, 0);
 	r->phase = ord_strdup(col_text(st, 1));
@@ -271,8 +286,9 @@ int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
 			"WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
 			put_roll, "reading rolls")) != 0 ||
 	    (err = rows(&l,
-			"SELECT turn, phase, event_seq, unit, vals, explanation, log_seq FROM result "
-			"WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
+			"SELECT r.turn, r.phase, r.event_seq, r.unit, r.vals, r.explanation, r.log_seq, r.id, "
+			"t.lang, t.text FROM result r LEFT JOIN result_text t ON t.result = r.id "
+			"WHERE r.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY r.id, t.pos",
 			put_result, "reading results")) != 0 ||
 	    (err = rows(&l,
 			"SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state, us.log_seq FROM unit_state us "

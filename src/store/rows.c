@@ -776,9 +776,11 @@ int ord_store_roll_insert(sqlite3 *db, int turn, const char *phase, unsigned eve
 
 int ord_store_result_insert(sqlite3 *db, int turn, const char *phase, unsigned event_seq,
 			    const char *unit, const char *vals, const char *explanation,
-			    int64_t log_seq)
+			    const struct ord_kv *texts, int64_t log_seq)
 {
 	sqlite3_stmt *st = NULL;
+	int64_t id;
+	size_t i;
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
@@ -792,7 +794,22 @@ int ord_store_result_insert(sqlite3 *db, int turn, const char *phase, unsigned e
 	sqlite3_bind_text(st, 5, vals, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, explanation, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 7, log_seq);
-	return done(db, st, "storing results");
+	if ((err = done(db, st, "storing results")) != 0 || !texts || texts->n < 2)
+		return err;
+	id = sqlite3_last_insert_rowid(db);
+	for (i = 0; i < texts->n; i++) {
+		if ((err = ord_store_stmt(db, &st,
+					  "INSERT INTO result_text(result, pos, lang, text) VALUES (?,?,?,?)")) !=
+		    0)
+			return err;
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, (int)i);
+		sqlite3_bind_text(st, 3, texts->items[i].key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, texts->items[i].value, -1, SQLITE_STATIC);
+		if ((err = done(db, st, "storing a result's languages")) != 0)
+			return err;
+	}
+	return 0;
 }
 
 /* ---- signed heads ---- */

@@ -229,9 +229,11 @@ int ord_store_link_read(sqlite3 *db, int turn, int index, int64_t side_id, unsig
 int ord_store_roll_insert(sqlite3 *db, int turn, const char *phase, unsigned event_seq,
 			  const char *purpose, unsigned idx, unsigned sides, int value, int fixed,
 			  int64_t log_seq);
+/* texts: the explanation in every language when there are several (kept
+ * in result_text), else NULL or empty. */
 int ord_store_result_insert(sqlite3 *db, int turn, const char *phase, unsigned event_seq,
 			    const char *unit, const char *vals, const char *explanation,
-			    int64_t log_seq);
+			    const struct ord_kv *texts, int64_t log_seq);
 
 /* ---- signed heads ---- */
 

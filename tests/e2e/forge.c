@@ -301,14 +301,26 @@ static void digest(ord_game *g, int64_t seq)
 				sqlite3_column_int(st, 7));
 	sqlite3_finalize(st);
 	st = prep(db,
-		  "SELECT turn, phase, event_seq, unit, vals, explanation FROM result WHERE log_seq = ? ORDER BY id");
+		  "SELECT turn, phase, event_seq, unit, vals, explanation, id FROM result WHERE log_seq = ? ORDER BY id");
 	sqlite3_bind_int64(st, 1, seq);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		/* a result in several languages digests each (result_text) */
+		sqlite3_stmt *tt = prep(db,
+					"SELECT lang, text FROM result_text WHERE result = ? ORDER BY pos");
+		struct ord_kv texts;
+		ord_kv_init(&texts);
+		sqlite3_bind_int64(tt, 1, sqlite3_column_int64(st, 6));
+		while (sqlite3_step(tt) == SQLITE_ROW)
+			ord_kv_set(&texts, (const char *)sqlite3_column_text(tt, 0),
+				   (const char *)sqlite3_column_text(tt, 1));
+		sqlite3_finalize(tt);
 		ord_digest_result(&d, sqlite3_column_int(st, 0),
 				  (const char *)sqlite3_column_text(st, 1),
 				  sqlite3_column_int(st, 2), (const char *)sqlite3_column_text(st, 3),
 				  (const char *)sqlite3_column_text(st, 4),
-				  (const char *)sqlite3_column_text(st, 5));
+				  (const char *)sqlite3_column_text(st, 5), &texts);
+		ord_kv_release(&texts);
+	}
 	sqlite3_finalize(st);
 	st = prep(db, "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state FROM unit_state us "
 		      "JOIN unit ON unit.id = us.unit_id WHERE us.log_seq = ? ORDER BY us.unit_id");

@@ -179,9 +179,11 @@ expect_exit 0 ord audit ks.game
 expect_in "$OUT" "ok: replay: 5 phases replayed through ruleset krigsspil"
 SKYD=$(sql ks.game "SELECT seq FROM log WHERE kind = 'resolve' AND body LIKE '%phase=skydninger%'")
 [[ "$(sql ks.game "SELECT count(*) FROM result WHERE log_seq = $SKYD")" -ge 1 ]] || fail "the Krigsspil turn has no fire result"
-for what in result state roll; do
+[[ "$(sql ks.game "SELECT count(*) FROM result_text t JOIN result r ON r.id = t.result WHERE r.log_seq = $SKYD AND t.lang = 'en'")" -ge 1 ]] || fail "the Krigsspil fire results are not kept in English"
+for what in result english state roll; do
 	cp ks.game "ks-$what.game"
 	case $what in
+	english) sql "ks-$what.game" "UPDATE result_text SET text = text || ' (no loss)' WHERE lang = 'en' AND result = (SELECT min(id) FROM result WHERE log_seq = $SKYD)" ;;
 	result) sql "ks-$what.game" "UPDATE result SET explanation = explanation || ' (no loss)' WHERE log_seq = $SKYD AND rowid = (SELECT min(rowid) FROM result WHERE log_seq = $SKYD)" ;;
 	state) sql "ks-$what.game" "UPDATE unit_state SET state = replace(state, 'figurer=', 'figurer=1') WHERE log_seq = $SKYD AND unit_id = (SELECT min(unit_id) FROM unit_state WHERE log_seq = $SKYD)" ;;
 	roll) sql "ks-$what.game" "UPDATE roll SET value = value % 6 + 1 WHERE log_seq = $SKYD AND rowid = (SELECT min(rowid) FROM roll WHERE log_seq = $SKYD)" ;;
@@ -189,12 +191,13 @@ for what in result state roll; do
 	forge digest "ks-$what.game" "$SKYD"
 	expect_exit 1 ord audit "ks-$what.game"
 	case $what in
-	result) expect_in "$OUT" "but the rules give" ;;
+		result) expect_in "$OUT" "but the rules give" ;;
+	english) expect_in "$OUT" "is recorded in en as '" && expect_in "$OUT" " (no loss)', but the rules give '" ;;
 	state) expect_in "$OUT" "by the rules, but its recorded state is" ;;
 	roll) expect_in "$OUT" "(the dice were chosen)" ;;
 	esac
 done
-note "4: a falsified result, unit state and roll are caught by the replay (krigsspil)"
+note "4: a falsified result (in Danish or only in English), unit state and roll are caught by the replay (krigsspil)"
 
 # ------------------------------------------------------------ 5. settings in the live rows
 opened rows.game

@@ -749,7 +749,7 @@ static void rows_digest(sqlite3 *db, int64_t seq, unsigned char out[32])
 				  (const char *)sqlite3_column_text(st, 1),
 				  sqlite3_column_int(st, 2), (const char *)sqlite3_column_text(st, 3),
 				  (const char *)sqlite3_column_text(st, 4),
-				  (const char *)sqlite3_column_text(st, 5));
+				  (const char *)sqlite3_column_text(st, 5), NULL /* one language */);
 	sqlite3_finalize(st);
 	ck_assert_int_eq(ord_store_prepare(db, &st,
 					   "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state FROM unit_state us "

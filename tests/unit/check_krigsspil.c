@@ -852,10 +852,10 @@ START_TEST(test_describe)
 	ck_assert_int_eq(rs->describe_unit(ctx, U("D1"), "danske", &b), 0);
 	ck_assert_ptr_nonnull(
 		strstr(b.buf,
-		       "⟦da⟧D1 D1 (danske, infanteri, ukendt): 20 af 20 figurer, valeur 6, linie, 10 kampsatser, 1. skydning; moral OR (orden)"));
+		       "D1 D1 (danske, infanteri, ukendt): 20 af 20 figurer, valeur 6, linie, 10 kampsatser, 1. skydning; moral OR (orden)"));
 	ck_assert_ptr_nonnull(
 		strstr(b.buf,
-		       "⟦en⟧D1 D1 (danske, infantry, ukendt): 20 of 20 figures, valeur 6, line, 10 rounds of ammunition, first volley; morale OR (good order)"));
+		       "[en: D1 D1 (danske, infantry, ukendt): 20 of 20 figures, valeur 6, line, 10 rounds of ammunition, first volley; morale OR (good order)"));
 	ord_buf_reset(&b);
 	/* the enemy sees figures, formation and state only */
 	ck_assert_int_eq(rs->describe_unit(ctx, U("D1"), "allierede", &b), 0);
@@ -1162,7 +1162,7 @@ START_TEST(test_fire_phase_bookkeeping)
 	/* losses in men become figures (30 men a figure), the rest carried */
 	ck_assert_int_eq(st("L1", "figurer") + st("L1", "tab_mand") / 30, 18);
 	ck_assert(st("L1", "tab_mand") > 0);
-	expect_result("L1: ⟦da⟧beskudt af D1");
+	expect_result("L1: beskudt af D1");
 	expect_result("[foreløbig tabel: skudzoner");
 	expect_result("[provisional table: skudzoner");
 }
@@ -1187,9 +1187,9 @@ START_TEST(test_decimation)
 	ck_assert_int_eq(ks_moral_now(ctx, U("D2")), KS_U);
 	ck_assert_int_eq(st("A1", "decimering"), 0);
 	expect_result(
-		"D1: ⟦da⟧decimeret: over 25% af den oprindelige styrke tabt (6 af 20 figurer): LU resten af slaget");
+		"D1: decimeret: over 25% af den oprindelige styrke tabt (6 af 20 figurer): LU resten af slaget");
 	expect_result(
-		"D2: ⟦da⟧decimeret: over 50% af den oprindelige styrke tabt (11 af 20 figurer): U resten af slaget, kan ikke reorganiseres");
+		"D2: decimeret: over 50% af den oprindelige styrke tabt (11 af 20 figurer): U resten af slaget, kan ikke reorganiseres");
 	/* the exception: a turn it rested or won a melee sending the loser FU */
 	ord_kv_set(&U("D1")->state, "vandt_fu_traek", "10");
 	ck_assert_int_eq(ks_moral_now(ctx, U("D1")), KS_OR);
@@ -1216,7 +1216,7 @@ START_TEST(test_valeur)
 	resolve("angrebshandlinger", NULL, 0);
 	ck_assert_int_eq(st("K1", "kamp_traek"), 3);
 	ck_assert_int_eq(st("K1", "valeur"), 6);
-	expect_result("K1: ⟦da⟧3. træk i kamp: valeur falder til 6");
+	expect_result("K1: 3. træk i kamp: valeur falder til 6");
 	/* under 4: must break off */
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 10);
@@ -1255,7 +1255,7 @@ START_TEST(test_flight_and_surrender)
 	ck_assert_int_eq(st("L1", "flugt_traek"), 2);
 	ck_assert_int_eq(st("L1", "efternoelere"), 1);
 	ck_assert_int_eq(st("L1", "figurer"), 17);
-	expect_result("L1: ⟦da⟧på flugt i 2. træk: 1 figurer efternølere, 17 tilbage");
+	expect_result("L1: på flugt i 2. træk: 1 figurer efternølere, 17 tilbage");
 	ck_assert_int_eq(ks_stragglers(ks_rules(rules), 25), 2);
 	ck_assert_int_eq(ks_stragglers(ks_rules(rules), 3), 1);
 	/* a unit that cannot flee surrenders */
@@ -1268,7 +1268,7 @@ START_TEST(test_flight_and_surrender)
 	ck_assert_int_eq(st("L1", "overgivet"), 1);
 	ck_assert_int_eq(st("L1", "figurer"), 0);
 	ck_assert_int_eq(st("L1", "fanger"), 18 * 30);
-	expect_result("L1: ⟦da⟧overgiver sig (kan ikke flygte): 18 figurer i fangenskab");
+	expect_result("L1: overgiver sig (kan ikke flygte): 18 figurer i fangenskab");
 	/* pursued two turns in a row: surrender */
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 10);
@@ -1299,7 +1299,7 @@ START_TEST(test_melee_phase)
 	ck_assert_str_eq(sts("D2", "angreb_maal"), "L1");
 	ck_assert_str_eq(sts("D1", "stoetter"), "D2");
 	expect_result(
-		"D2: ⟦da⟧1. angreb på L1; 2. støtte: D1 (2. træfning); 3. L1 reagerer: forsvar; 4. forsvarerens støtte: ingen");
+		"D2: 1. angreb på L1; 2. støtte: D1 (2. træfning); 3. L1 reagerer: forsvar; 4. forsvarerens støtte: ingen");
 	EV_OK("naerkamp", "angriber=D2 forsvarer=L1");
 	/* D2 20 fig vs L1 18: +1 (11% more), column +2, 2nd line +2, first
 	 * volley +2: 10 + 7 = 17; L1: 3d6 8 + first volley 2 = 10: D2 wins by 7 */
@@ -1355,7 +1355,7 @@ START_TEST(test_moves_and_morale_time)
 	ord_kv_set(&U("D2")->state, "moral_grund", "formationsændring");
 	resolve("reorganisering", NULL, 0);
 	ck_assert_str_eq(sts("D2", "moral"), "OR");
-	expect_result("D2: ⟦da⟧LU (formationsændring) er ophørt⟦en⟧LU (change of formation) is over⟦⟧");
+	expect_result("D2: LU (formationsændring) er ophørt [en: LU (change of formation) is over]");
 	/* a unit in U from fire rallies a grade when not disturbed */
 	ord_kv_set(&U("L1")->state, "moral", "U");
 	ord_kv_set(&U("L1")->state, "moral_traek", "11");
@@ -1365,7 +1365,7 @@ START_TEST(test_moves_and_morale_time)
 	resolve("reorganisering", NULL, 0);
 	ck_assert_str_eq(sts("L1", "moral"), "LU");
 	ck_assert_str_eq(sts("L2", "moral"), "U");
-	expect_result("L1: ⟦da⟧reorganiseret: U → LU [foreløbig tabel: reorganisering_grader]");
+	expect_result("L1: reorganiseret: U → LU [foreløbig tabel: reorganisering_grader]");
 }
 END_TEST
 
@@ -1385,10 +1385,9 @@ START_TEST(test_exploding_limber)
 	resolve("skydninger", D(6, 6, 6, 5, 3, 3, 3, 4, 4, 4, 2, 2, 2, 1));
 	ck_assert_int_eq(st("A1", "prods_tab"), 2);
 	expect_result(
-		"A1: ⟦da⟧et prods er ødelagt: 1d6 = 5: halvdelen (48 af 96 kampsatser) eksploderer = 16 skydeenheder fuldkugle");
-	expect_result(
-		"D1: ⟦da⟧ramt af eksplosionen (15 cm): 16 kanoner, 6 pund, SF (fuldkugle), zone II");
-	expect_result("A1: ⟦da⟧ramt af eksplosionen (0 cm): 16 kanoner, 6 pund, SF (fuldkugle), zone I");
+		"A1: et prods er ødelagt: 1d6 = 5: halvdelen (48 af 96 kampsatser) eksploderer = 16 skydeenheder fuldkugle");
+	expect_result("D1: ramt af eksplosionen (15 cm): 16 kanoner, 6 pund, SF (fuldkugle), zone II");
+	expect_result("A1: ramt af eksplosionen (0 cm): 16 kanoner, 6 pund, SF (fuldkugle), zone I");
 	expect_result(
 		"; prodsene: 16 kanoner, 6 pund, SF (fuldkugle), zone I; 3d6 = 6 (2+2+2), +2 fuldkugle zone I, +3 prodset (eksplosion), −1 målet er artilleri = 10");
 	expect_result("1d6 = 1: ammunitionen eksploderer ikke");
@@ -1411,12 +1410,12 @@ START_TEST(test_defensive_fire_and_cancel)
 	resolve("angrebshandlinger", D(6, 6, 5));
 	/* 17 + 6 canister zone I (+2 deep: L2 is in column) = 25: 12 men a gun x 8 */
 	expect_result(
-		"A1: ⟦da⟧forsvarsskydning med kardæsk på L2: 8 kanoner, 6 pund, SK (kardæsk), zone I; 3d6 = 17 (6+6+5), +6 kardæsk zone I, +2 dyb formation = 25: Skema XV 12 mand pr. kanon × 8 = 96 mand");
+		"A1: forsvarsskydning med kardæsk på L2: 8 kanoner, 6 pund, SK (kardæsk), zone I; 3d6 = 17 (6+6+5), +6 kardæsk zone I, +2 dyb formation = 25: Skema XV 12 mand pr. kanon × 8 = 96 mand");
 	ck_assert_int_eq(st("L2", "tab_mand"), 96);
 	ck_assert_str_eq(sts("A1", "ks_kardaesk"), "40");
 	ck_assert_int_eq(ks_moral_at(ctx, U("L1"), 21, NULL), KS_U);
 	ck_assert_int_eq(ks_moral_at(ctx, U("L1"), 22, NULL), KS_OR);
-	expect_result("L1: ⟦da⟧fortryder angrebet: rykker et halvt træk frem og er U resten af trækket");
+	expect_result("L1: fortryder angrebet: rykker et halvt træk frem og er U resten af trækket");
 }
 END_TEST
 
