@@ -10,6 +10,7 @@
 
 #include "core/canon.h"
 #include "core/game.h"
+#include "core/game_mail.h"
 #include "core/scenario.h"
 
 /* ---- small SQL helpers ---- */
@@ -196,7 +197,7 @@ int ord_game_open_turn(struct ord_game *g, int n)
 	unsigned char seed[32], commitment[32];
 	struct ord_buf body = ORD_BUF_INIT;
 	sqlite3_stmt *st = NULL;
-	int64_t seq;
+	int64_t seq, deadline = 0;
 	int err;
 
 	randombytes_buf(seed, sizeof(seed));
@@ -212,8 +213,25 @@ int ord_game_open_turn(struct ord_game *g, int n)
 	sqlite3_bind_blob(st, 2, seed, 32, SQLITE_STATIC);
 	sqlite3_bind_blob(st, 3, commitment, 32, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, seq);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	if (sqlite3_step(st) != SQLITE_DONE) {
 		err = ord_store_error(g->db, "opening the turn");
+		goto out;
+	}
+	/* mail: the deadline from the game's schedule (game_mail.c), logged as
+	 * `orderly deadline` logs one */
+	if ((err = ord_game_mail_next_deadline(g, n, &deadline)) != 0 || !deadline)
+		goto out;
+	ord_buf_reset(&body);
+	ord_buf_addf(&body, "turn=%d\ndeadline=%lld\n", n, (long long)deadline);
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((err = ord_game_log(g, &seq, n, "deadline", body.buf)) != 0 ||
+	    (err = ord_store_prepare(g->db, &st, "UPDATE turn SET deadline = ? WHERE turn = ?")) != 0)
+		goto out;
+	sqlite3_bind_int64(st, 1, deadline);
+	sqlite3_bind_int(st, 2, n);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		err = ord_store_error(g->db, "setting the deadline");
 out:
 	sodium_memzero(seed, sizeof(seed));
 	sqlite3_finalize(st);
@@ -748,15 +766,23 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	if ((err = ord_game_log(g, &seq, 0, "create", body.buf)) != 0 ||
 	    (err = insert_sides_units(g, &sc, &diag)) != 0)
 		goto out;
+	/* mail: addresses and the schedule, logged before turn 1 opens */
+	if ((err = ord_game_mail_create(g, &sc)) != 0)
+		goto out;
 	if ((err = ord_game_open_turn(g, 1)) != 0)
 		goto out;
 	if (sc.deadline) {
+		/* the scenario's deadline is announced; the schedule's grace follows it */
+		ord_buf_reset(&body);
+		ord_buf_addf(&body, "turn=1\ndeadline=%lld\n",
+			     (long long)(sc.deadline + sc.schedule.grace));
 		sqlite3_finalize(st);
 		st = NULL;
-		if ((err = ord_store_prepare(g->db, &st,
+		if ((err = ord_game_log(g, &seq, 1, "deadline", body.buf)) != 0 ||
+		    (err = ord_store_prepare(g->db, &st,
 					     "UPDATE turn SET deadline = ? WHERE turn = 1")) != 0)
 			goto out;
-		sqlite3_bind_int64(st, 1, sc.deadline);
+		sqlite3_bind_int64(st, 1, sc.deadline + sc.schedule.grace);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			err = ord_store_error(g->db, "setting the deadline");
 			goto out;
@@ -889,7 +915,8 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	char gid[33], when[32], key[65];
 	size_t nph = ord_game_nphases(g), i;
 	const char *phase;
-	int err;
+	struct ord_schedule sched;
+	int err, passed;
 
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		return err;
@@ -899,6 +926,9 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	else
 		snprintf(key, sizeof(key), "%s", "");
 	fmt_time(when, sizeof(when), t.deadline);
+	passed = t.deadline && !strcmp(t.state, "open") && ord_game_now(g) > t.deadline;
+	if ((err = ord_game_schedule(g, &sched)) != 0)
+		return err;
 	phase = !strcmp(t.state, "sealed") && (size_t)t.phase < nph ? g->rs->phases[t.phase] : "";
 	if (xml) {
 		ord_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<game id=\"");
@@ -908,9 +938,13 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 		ord_buf_addf(out, "\" turn=\"%d\" state=\"%s\" phase=\"", t.turn, t.state);
 		ord_buf_add_xml(out, phase);
 		ord_buf_addf(out,
-			     "\" deadline=\"%s\" nmr=\"%s\" fixed-dice=\"%s\" key=\"%s\" referee=\"%s\">\n  <title>",
+			     "\" deadline=\"%s\" nmr=\"%s\" fixed-dice=\"%s\" key=\"%s\" referee=\"%s\"",
 			     when, g->nmr, g->fixed_dice ? "yes" : "no", key,
 			     g->refereeless ? "no" : "yes");
+		/* mail: deadline passed, schedule */
+		ord_buf_addf(out, " deadline-passed=\"%s\" schedule=\"", passed ? "yes" : "no");
+		ord_schedule_format(&sched, out);
+		ord_buf_adds(out, "\">\n  <title>");
 		ord_buf_add_xml(out, g->title);
 		ord_buf_adds(out, "</title>\n");
 	} else {
@@ -923,7 +957,17 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 		ord_buf_addf(out, "turn:      %d (%s)\n", t.turn, t.state);
 		if (*phase)
 			ord_buf_addf(out, "phase:     %s (%d of %zu resolved)\n", phase, t.phase, nph);
-		ord_buf_addf(out, "deadline:  %s\nnmr:       %s\n", when, g->nmr);
+		ord_buf_addf(out, "deadline:  %s\n", when);
+		/* mail: whether it has passed, and the rule of the next ones */
+		if (passed)
+			ord_buf_adds(out,
+				     "           the deadline has passed: no more sheets are taken; the turn can be sealed\n");
+		if (sched.every) {
+			ord_buf_adds(out, "schedule:  ");
+			ord_schedule_format(&sched, out);
+			ord_buf_addch(out, '\n');
+		}
+		ord_buf_addf(out, "nmr:       %s\n", g->nmr);
 		if (g->fixed_dice)
 			ord_buf_adds(out, "dice:      fixed by the referee (a test game)\n");
 		ord_buf_adds(out, "sides:\n");

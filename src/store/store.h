@@ -32,4 +32,38 @@ int ord_store_exec(sqlite3 *db, const char *sql);
 /* Prepare, failing with a message. */
 int ord_store_prepare(sqlite3 *db, sqlite3_stmt **st, const char *sql);
 
+/* ---- the mail judge's tables (store/mail.c; schema/sql/006_mail.sql) ---- */
+
+struct ord_store_party {
+	int found;              /* a row exists */
+	char address[256];      /* "" if none */
+	char pass_hash[256];    /* crypto_pwhash_str, "" if none */
+	char pgp_fpr[64];       /* "" if none */
+	struct ord_buf pgp_key; /* armored key, empty if none; the caller releases it */
+};
+int ord_store_mail_party_get(sqlite3 *db, const char *party, struct ord_store_party *out);
+/* Set one column (address, pass_hash, pgp_key, pgp_fpr) of a party's row. */
+int ord_store_mail_party_set(sqlite3 *db, const char *party, const char *column, const void *value,
+			     size_t len, int64_t log_seq);
+int ord_store_mail_party_by_address(sqlite3 *db, const char *address, char *party, size_t n,
+				    int *count);
+int ord_store_mail_config_get(sqlite3 *db, struct ord_buf *judge, int *per_hour,
+			      struct ord_buf *schedule);
+/* NULL / 0 leave a value as it is. */
+int ord_store_mail_config_set(sqlite3 *db, const char *judge, int per_hour, const char *schedule);
+int ord_store_mail_inbox_add(sqlite3 *db, int64_t *id, char state[8], const char *message_id,
+			     const char *sender, const void *raw, size_t len, int64_t now);
+int ord_store_mail_inbox_done(sqlite3 *db, int64_t id, const char *result, int64_t now);
+int ord_store_mail_queued(sqlite3 *db, const char *key, int *found);
+int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
+			 const void *bytes, size_t len, int64_t now);
+/* ORD_ENOTFOUND (no message set) when nothing is unsent after id after. */
+int ord_store_mail_outbox_next(sqlite3 *db, int64_t after, int64_t *id, char *message_id, size_t mn,
+			       char *rcpt, size_t rn, struct ord_buf *bytes);
+int ord_store_mail_outbox_sent(sqlite3 *db, int64_t id, int64_t now);
+int ord_store_mail_rate(sqlite3 *db, const char *address, int per_hour, int64_t now, int *ok);
+int ord_store_mail_seen(sqlite3 *db, int64_t next);
+/* Open path just to ask whether tick has anything to do in it. */
+int ord_store_mail_due(const char *path, int64_t now, int *due);
+
 #endif
