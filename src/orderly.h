@@ -507,12 +507,16 @@ int ord_mail_set_config(ord_game *g, const char *judge, int per_hour);
  * Inbox: every message is stored raw before it is processed, unique by
  * Message-ID.  ord_mail_inbox_add stores it in a transaction of its own:
  * *id its row; *state "new" (stored now, or stored before and never
- * processed: a crash or a kill) or "done" (answered already).
+ * processed: a crash or a kill) or "done" (answered already); *step the
+ * last step recorded with ord_mail_inbox_step (a message of several
+ * changes, each in its own transaction, goes on after the last one done).
  * ord_mail_inbox_done marks it processed with a one-line result: call it
- * inside the change's transaction (a hook, or ord_game_transact).
+ * and ord_mail_inbox_step inside the change's transaction (a hook, or
+ * ord_game_transact).
  */
-int ord_mail_inbox_add(ord_game *g, int64_t *id, char state[8], const char *message_id,
+int ord_mail_inbox_add(ord_game *g, int64_t *id, char state[8], int *step, const char *message_id,
 		       const char *sender, const void *raw, size_t len);
+int ord_mail_inbox_step(ord_game *g, int64_t id, int step);
 int ord_mail_inbox_done(ord_game *g, int64_t id, const char *result);
 
 /*

@@ -476,16 +476,21 @@ int ord_game_mail_create(struct ord_game *g, const struct ord_scenario *sc)
 
 /* ---- inbox, outbox, reply counts ---- */
 
-int ord_mail_inbox_add(ord_game *g, int64_t *id, char state[8], const char *message_id,
+int ord_mail_inbox_add(ord_game *g, int64_t *id, char state[8], int *step, const char *message_id,
 		       const char *sender, const void *raw, size_t len)
 {
 	int err;
 
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
-	err = ord_store_mail_inbox_add(g->db, id, state, message_id, sender, raw, len,
+	err = ord_store_mail_inbox_add(g->db, id, state, step, message_id, sender, raw, len,
 				       (int64_t)time(NULL));
 	return end(g, err);
+}
+
+int ord_mail_inbox_step(ord_game *g, int64_t id, int step)
+{
+	return ord_store_mail_inbox_step(g->db, id, step);
 }
 
 int ord_mail_inbox_done(ord_game *g, int64_t id, const char *result)

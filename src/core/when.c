@@ -302,9 +302,10 @@ void ord_when_format(struct ord_buf *out, int64_t t, const char *zone)
 
 void ord_duration_format(struct ord_buf *out, int64_t secs)
 {
-	if (secs && secs % (7 * 86400) == 0)
+	/* hours up to three days (48h reads better than 2d), days beyond */
+	if (secs >= 3 * 86400 && secs % (7 * 86400) == 0)
 		ord_buf_addf(out, "%lldw", (long long)(secs / (7 * 86400)));
-	else if (secs && secs % 86400 == 0)
+	else if (secs >= 3 * 86400 && secs % 86400 == 0)
 		ord_buf_addf(out, "%lldd", (long long)(secs / 86400));
 	else if (secs && secs % 3600 == 0)
 		ord_buf_addf(out, "%lldh", (long long)(secs / 3600));

@@ -5,6 +5,7 @@
  * the transactions and the log; nothing here begins or commits.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/store.h"
@@ -143,20 +144,38 @@ int ord_store_mail_config_set(sqlite3 *db, const char *judge, int per_hour, cons
 	return step_done(db, st, "storing the mail configuration");
 }
 
-int ord_store_mail_inbox_add(sqlite3 *db, int64_t *id, char state[8], const char *message_id,
+int ord_store_mail_inbox_step(sqlite3 *db, int64_t id, int step)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "UPDATE mail_inbox SET result = 'step=' || ? WHERE id = ? AND state = 'new'")) !=
+	    0)
+		return err;
+	sqlite3_bind_int(st, 1, step);
+	sqlite3_bind_int64(st, 2, id);
+	return step_done(db, st, "noting a step of the message");
+}
+
+int ord_store_mail_inbox_add(sqlite3 *db, int64_t *id, char state[8], int *step, const char *message_id,
 			     const char *sender, const void *raw, size_t len, int64_t now)
 {
 	sqlite3_stmt *st = NULL;
 	int err, rc;
 
 	if ((err = ord_store_prepare(db, &st,
-				     "SELECT id, state FROM mail_inbox WHERE message_id = ?")) != 0)
+				     "SELECT id, state, result FROM mail_inbox WHERE message_id = ?")) !=
+	    0)
 		return err;
+	*step = 0;
 	sqlite3_bind_text(st, 1, message_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
 		snprintf(state, 8, "%s", col_text(st, 1));
+		if (!strncmp(col_text(st, 2), "step=", 5))
+			*step = atoi(col_text(st, 2) + 5);
 		sqlite3_finalize(st);
 		return 0;
 	}

@@ -51,8 +51,9 @@ int ord_store_mail_config_get(sqlite3 *db, struct ord_buf *judge, int *per_hour,
 			      struct ord_buf *schedule);
 /* NULL / 0 leave a value as it is. */
 int ord_store_mail_config_set(sqlite3 *db, const char *judge, int per_hour, const char *schedule);
-int ord_store_mail_inbox_add(sqlite3 *db, int64_t *id, char state[8], const char *message_id,
+int ord_store_mail_inbox_add(sqlite3 *db, int64_t *id, char state[8], int *step, const char *message_id,
 			     const char *sender, const void *raw, size_t len, int64_t now);
+int ord_store_mail_inbox_step(sqlite3 *db, int64_t id, int step);
 int ord_store_mail_inbox_done(sqlite3 *db, int64_t id, const char *result, int64_t now);
 int ord_store_mail_queued(sqlite3 *db, const char *key, int *found);
 int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
