@@ -33,11 +33,12 @@ int cmd_mail_in(const struct cli_cmd *cmd, int argc, char **argv)
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		return rc;
 	if (argc > 1)
-		return cli_usage_error(cmd, "unexpected argument '%s' (the message comes on standard input)",
+		return cli_usage_error(cmd,
+				       "unexpected argument '%s' (the message comes on standard input)",
 				       argv[1]);
 	o.games = games ? games : getenv("ORDERLY_GAMES") ? getenv("ORDERLY_GAMES") : ".";
 	o.game = game;
-	o.recipient = rcpt ? rcpt
+	o.recipient = rcpt                           ? rcpt
 		      : getenv("ORIGINAL_RECIPIENT") ? getenv("ORIGINAL_RECIPIENT")
 						     : getenv("RECIPIENT");
 	for (;;) {

@@ -54,7 +54,8 @@ int cmd_register(const struct cli_cmd *cmd, int argc, char **argv)
 	if (side && referee)
 		return cli_usage_error(cmd, "--side and --referee name two parties: one at a time");
 	if ((address || passfile || pgpfile) && !side && !referee)
-		return cli_usage_error(cmd, "missing --side SIDE or --referee (whose address or proof)");
+		return cli_usage_error(cmd,
+				       "missing --side SIDE or --referee (whose address or proof)");
 	if ((rc = cli_parse_positive(cmd, "--replies-per-hour", per_hour_s, &per_hour)) != 0)
 		return rc;
 	if (passfile) {

@@ -30,10 +30,10 @@ static const struct {
 	enum mail_cmd cmd;
 	int block; /* starts an ORDERS ... END block */
 } commands[] = {
-	{ "ORDERS", CMD_ORDERS, 1 },    { "CHECK", CMD_CHECK, 1 },
-	{ "STATUS", CMD_STATUS, 0 },    { "REPORT", CMD_REPORT, 0 },
-	{ "HELP", CMD_HELP, 0 },        { "SEAL", CMD_SEAL, 0 },
-	{ "EVENT", CMD_EVENT, 0 },      { "RESOLVE", CMD_RESOLVE, 0 },
+	{ "ORDERS", CMD_ORDERS, 1 },     { "CHECK", CMD_CHECK, 1 },
+	{ "STATUS", CMD_STATUS, 0 },     { "REPORT", CMD_REPORT, 0 },
+	{ "HELP", CMD_HELP, 0 },         { "SEAL", CMD_SEAL, 0 },
+	{ "EVENT", CMD_EVENT, 0 },       { "RESOLVE", CMD_RESOLVE, 0 },
 	{ "EXCHANGE", CMD_EXCHANGE, 0 }, { "DEADLINE", CMD_DEADLINE, 0 },
 	{ "SCHEDULE", CMD_SCHEDULE, 0 },
 };
@@ -129,8 +129,8 @@ static int command_at(const char *s, const char *e, const char **rest)
 /* "Key: value" for one of the proof and routing keys: 1 and its value. */
 static int keyword(struct mail_body *b, const char *s, const char *e)
 {
-	static const char *const keys[] = { "game", "side", "passphrase", "nonce", "commitment",
-					    "signature" };
+	static const char *const keys[] = { "game",  "side",       "passphrase",
+					    "nonce", "commitment", "signature" };
 	const char *colon = memchr(s, ':', (size_t)(e - s)), *v;
 	size_t i, klen;
 	char *val;
@@ -311,6 +311,13 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 	}
 	b->unterminated = in_block;
 	b->block = had_block;
+	/* a command in the subject alone is the (referee's) list too */
+	if (!b->ncmds && b->explicit_cmd) {
+		b->cmds = ord_xmalloc(sizeof(*b->cmds));
+		b->cmds[0].cmd = b->cmd;
+		b->cmds[0].args = ord_strdup(b->args ? b->args : "");
+		b->ncmds = 1;
+	}
 	if (had_block) {
 		b->where = ord_strdup("your ORDERS block (line 1 is the line after ORDERS)");
 	} else {

@@ -30,8 +30,8 @@ static GMimeObject *text_part(const char *body)
 	g_mime_text_part_set_text(tp, body);
 	g_mime_text_part_set_charset(tp, "utf-8");
 	g_mime_part_set_content_encoding(GMIME_PART(tp),
-					 g_mime_part_get_best_content_encoding(
-						 GMIME_PART(tp), GMIME_ENCODING_CONSTRAINT_7BIT));
+					 g_mime_part_get_best_content_encoding(GMIME_PART(tp),
+									       GMIME_ENCODING_CONSTRAINT_7BIT));
 	return GMIME_OBJECT(tp);
 }
 
@@ -47,8 +47,8 @@ static GMimeObject *attachment(const struct mail_attach *a)
 		 slash ? a->type : "text");
 	part = g_mime_part_new_with_type(major, slash ? slash + 1 : "plain");
 	g_mime_part_set_filename(part, a->filename);
-	g_mime_object_set_content_disposition(
-		GMIME_OBJECT(part), g_mime_content_disposition_parse(NULL, "attachment"));
+	g_mime_object_set_content_disposition(GMIME_OBJECT(part),
+					      g_mime_content_disposition_parse(NULL, "attachment"));
 	g_mime_part_set_filename(part, a->filename);
 	st = g_mime_stream_mem_new_with_buffer(a->data, a->len);
 	w = g_mime_data_wrapper_new_with_stream(st, GMIME_CONTENT_ENCODING_DEFAULT);

@@ -136,9 +136,8 @@ static void walk(struct mail_msg *m, GMimeObject *obj, int *html, int depth)
 	if (!GMIME_IS_PART(obj))
 		return;
 	if (is_attachment(obj, &filename)) {
-		if (!m->attachment &&
-		    ((filename && has_suffix(filename, ".txt")) ||
-		     (ct && g_mime_content_type_is_type(ct, "text", "plain"))))
+		if (!m->attachment && ((filename && has_suffix(filename, ".txt")) ||
+				       (ct && g_mime_content_type_is_type(ct, "text", "plain"))))
 			m->attachment = part_text(obj);
 		return;
 	}
@@ -292,8 +291,8 @@ void mail_msg_read(struct mail_msg *m, const char *raw, size_t len, const char *
 	if (from && internet_address_list_length(from) > 0) {
 		InternetAddress *a = internet_address_list_get_address(from, 0);
 		if (INTERNET_ADDRESS_IS_MAILBOX(a)) {
-			const char *addr =
-				internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(a));
+			const char *addr = internet_address_mailbox_get_addr(
+				INTERNET_ADDRESS_MAILBOX(a));
 			if (addr && strchr(addr, '@'))
 				m->from = dup_lower(addr);
 		}
@@ -331,8 +330,7 @@ static int gpg_home_fpr(char *dir, size_t n, const char *armored, char *fpr, siz
 		return 0;
 	gpgme_check_version(NULL);
 	if (gpgme_new(&ctx) || gpgme_ctx_set_engine_info(ctx, GPGME_PROTOCOL_OpenPGP, NULL, dir) ||
-	    gpgme_data_new_from_mem(&key, armored, strlen(armored), 0) ||
-	    gpgme_op_import(ctx, key))
+	    gpgme_data_new_from_mem(&key, armored, strlen(armored), 0) || gpgme_op_import(ctx, key))
 		goto out;
 	r = gpgme_op_import_result(ctx);
 	ok = r && r->imported + r->unchanged > 0 && r->imports && r->imports->fpr;
@@ -397,8 +395,8 @@ void mail_msg_verify_pgp(struct mail_msg *m, const char *raw, size_t len, const 
 	g_object_unref(stream);
 	body = msg ? g_mime_message_get_mime_part(msg) : NULL;
 	if (body && GMIME_IS_MULTIPART_SIGNED(body))
-		sigs = g_mime_multipart_signed_verify(GMIME_MULTIPART_SIGNED(body), GMIME_VERIFY_NONE,
-						      &gerr);
+		sigs = g_mime_multipart_signed_verify(GMIME_MULTIPART_SIGNED(body),
+						      GMIME_VERIFY_NONE, &gerr);
 	for (i = 0; sigs && i < g_mime_signature_list_length(sigs); i++) {
 		GMimeSignature *sig = g_mime_signature_list_get_signature(sigs, i);
 		GMimeSignatureStatus st = g_mime_signature_get_status(sig);
@@ -420,8 +418,8 @@ void mail_msg_verify_pgp(struct mail_msg *m, const char *raw, size_t len, const 
 	} else {
 		m->pgp = -1;
 		m->pgp_why = ord_strdup(gerr ? gerr->message
-					     : sigs ? "the signature does not hold under the registered key"
-						    : "no signature could be checked");
+					: sigs ? "the signature does not hold under the registered key"
+					       : "no signature could be checked");
 	}
 	if (gerr)
 		g_error_free(gerr);

@@ -46,16 +46,16 @@ struct judge {
 	struct mail_msg *m;
 	struct mail_body *b;
 	int64_t inbox_id;
-	int step;              /* the referee's command being done (J2) */
-	const char *side;      /* the acting side; NULL for the referee */
+	int step;         /* the referee's command being done (J2) */
+	const char *side; /* the acting side; NULL for the referee */
 	int referee;
-	char rcpt[256];        /* his registered address */
-	struct ord_buf reply;  /* the reply's body */
+	char rcpt[256];       /* his registered address */
+	struct ord_buf reply; /* the reply's body */
 	struct ord_buf subject;
-	struct ord_buf result; /* one line for the inbox */
+	struct ord_buf result;  /* one line for the inbox */
 	struct ord_buf reading; /* orderly's reading of the sheet */
-	int quiet;             /* no reply (rate limit, loop) */
-	int answered;          /* the message is marked processed */
+	int quiet;              /* no reply (rate limit, loop) */
+	int answered;           /* the message is marked processed */
 };
 
 /* ---- replies ---- */
@@ -75,9 +75,8 @@ static int queue_reply(struct judge *j)
 		} else {
 			mail_judge_from(j->g, &from);
 			ord_buf_addf(&subj, "[%s] %s", ord_game_name(j->g), j->subject.buf);
-			mail_compose(&out, from.buf, j->rcpt, subj.buf, j->reply.buf,
-				     j->m->message_id, j->m->references, ord_game_name(j->g), NULL,
-				     0);
+			mail_compose(&out, from.buf, j->rcpt, subj.buf, j->reply.buf, j->m->message_id,
+				     j->m->references, ord_game_name(j->g), NULL, 0);
 			err = ord_mail_queue(j->g, &queued, NULL, out.message_id, j->rcpt,
 					     out.bytes.buf, out.bytes.len);
 			mail_out_release(&out);
@@ -170,7 +169,8 @@ static void put_reading(struct judge *j)
 {
 	if (!j->reading.len)
 		return;
-	ord_buf_adds(&j->reply, "\norderly's reading of your sheet (one order a line, as it understands it):\n\n");
+	ord_buf_adds(&j->reply,
+		     "\norderly's reading of your sheet (one order a line, as it understands it):\n\n");
 	{
 		const char *p = j->reading.buf;
 		while (*p) {
@@ -314,7 +314,7 @@ static int cmd_status(struct judge *j)
 			return err;
 		/* never anything of another side's sheet: whether it has one */
 		ord_buf_addf(&j->reply, "  %-12s %s\n", side,
-			     !version                      ? "none yet"
+			     !version                       ? "none yet"
 			     : !strcmp(source, "submitted") ? "received"
 							    : "none: NMR policy applied");
 	}
@@ -349,8 +349,7 @@ static int cmd_report(struct judge *j)
 }
 
 /* The side's key signs the sheet: the variant of the text that it signs. */
-static int signed_variant(struct judge *j, const unsigned char pk[32], struct ord_buf v[3],
-			  size_t *which)
+static int signed_variant(struct judge *j, const unsigned char pk[32], struct ord_buf v[3], size_t *which)
 {
 	struct ord_turn_info ti;
 	unsigned char gid[16], c[32];
@@ -386,8 +385,8 @@ static int cmd_orders(struct judge *j, int check_only)
 	ord_error_clear();
 	if (strcmp(ti.state, "open") || (ti.deadline && ord_game_now(j->g) > ti.deadline)) {
 		ord_buf_addf(&j->subject, "orders NOT accepted: turn %d is closed", ti.turn);
-		ord_buf_addf(&j->reply,
-			     "Turn %d takes no more orders: %s. Nothing was stored.\n", ti.turn,
+		ord_buf_addf(&j->reply, "Turn %d takes no more orders: %s. Nothing was stored.\n",
+			     ti.turn,
 			     strcmp(ti.state, "open") ? "it is sealed" : "its deadline has passed");
 		put_deadline(j);
 		ord_buf_adds(&j->result, "orders refused: turn closed");
@@ -432,9 +431,8 @@ static int cmd_orders(struct judge *j, int check_only)
 	ord_diag_init(&diag);
 	err = ord_game_submit_signed(j->g, NULL, j->side, v[which].buf, v[which].len,
 				     has_key && j->b->have_nonce ? j->b->nonce : NULL,
-				     has_key && j->b->have_signature && j->b->have_nonce
-					     ? j->b->signature
-					     : NULL,
+				     has_key && j->b->have_signature && j->b->have_nonce ? j->b->signature
+											 : NULL,
 				     &diag);
 	if (j->answered) {
 		/* the receipt or the rejection went out in the change's transaction */
@@ -611,7 +609,8 @@ static int cmd_referee(struct judge *j, int done_steps)
 			goto out; /* the store failed: let the MTA try again */
 		if (err) {
 			failed = 1;
-			ord_buf_adds(&said, "stopped here: the commands after this one were not done\n");
+			ord_buf_adds(&said,
+				     "stopped here: the commands after this one were not done\n");
 			break;
 		}
 	}
@@ -732,8 +731,7 @@ static int unrouted(const struct mail_in_opts *o, const struct mail_msg *m, cons
 		    size_t len, const char *why, struct ord_buf *msg)
 {
 	if (keep_unrouted(o->games, m, raw, len) != 0) {
-		ord_buf_addf(msg, "cannot keep a message that reaches no game (%s): try later",
-			     why);
+		ord_buf_addf(msg, "cannot keep a message that reaches no game (%s): try later", why);
 		return MAIL_EX_TEMPFAIL;
 	}
 	if (m->loop) {
@@ -808,8 +806,8 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		goto out;
 	}
 	/* 2. stored before anything else */
-	if ((err = ord_mail_inbox_add(j.g, &j.inbox_id, state, &step, m.message_id,
-				      m.from_header, raw, len)) != 0) {
+	if ((err = ord_mail_inbox_add(j.g, &j.inbox_id, state, &step, m.message_id, m.from_header,
+				      raw, len)) != 0) {
 		rc = tempfail(msg, "cannot store the message");
 		goto out;
 	}
@@ -923,6 +921,11 @@ done:
 		goto out;
 	}
 	ord_buf_add(msg, j.result.buf, j.result.len);
+	/* an exchange's bundles; tick queues them if this fails */
+	if (mail_bundles(j.g) != 0) {
+		ord_buf_addf(msg, "; bundles not queued yet (tick will): %s", ord_error_last());
+		ord_error_clear();
+	}
 out:
 	if (j.g)
 		ord_game_free(j.g);

@@ -54,14 +54,14 @@ struct mail_msg {
 	char *subject;     /* decoded, "" when none */
 	char *references;  /* References: as written, "" when none */
 	char *to_plus;     /* GAME of a recipient orderly+GAME@, NULL when none */
-	char *loop;        /* why this must not be answered (auto-reply, bulk, bounce...), or NULL */
-	char *text;        /* the text/plain the sender wrote, UTF-8, LF line ends; NULL if none */
-	char *attachment;  /* a .txt (or text/plain) attachment, UTF-8; NULL if none */
-	int html_only;     /* HTML but no text/plain anywhere */
-	int broken;        /* GMime could not read it as a message */
-	int pgp;           /* 0 unsigned; 1 a good OpenPGP/MIME signature by pgp_fpr; -1 a bad one */
-	char *pgp_fpr;     /* fingerprint of the signing key, uppercase */
-	char *pgp_why;     /* why a signature is bad */
+	char *loop;       /* why this must not be answered (auto-reply, bulk, bounce...), or NULL */
+	char *text;       /* the text/plain the sender wrote, UTF-8, LF line ends; NULL if none */
+	char *attachment; /* a .txt (or text/plain) attachment, UTF-8; NULL if none */
+	int html_only;    /* HTML but no text/plain anywhere */
+	int broken;       /* GMime could not read it as a message */
+	int pgp;          /* 0 unsigned; 1 a good OpenPGP/MIME signature by pgp_fpr; -1 a bad one */
+	char *pgp_fpr;    /* fingerprint of the signing key, uppercase */
+	char *pgp_why;    /* why a signature is bad */
 };
 void mail_init(void); /* once per process: GMime */
 void mail_shutdown(void);
@@ -98,21 +98,21 @@ struct mail_cmdline {
 
 struct mail_body {
 	enum mail_cmd cmd;
-	int explicit_cmd;     /* a command was written (not the default ORDERS) */
-	char *args;           /* the rest of its command line: REPORT 2, RESOLVE movement ... */
+	int explicit_cmd; /* a command was written (not the default ORDERS) */
+	char *args;       /* the rest of its command line: REPORT 2, RESOLVE movement ... */
 	struct mail_cmdline *cmds; /* every command line, in order (the referee's) */
 	size_t ncmds;
-	char *game;           /* Game: line, or NULL */
-	char *side;           /* Side: line, or NULL */
-	char *passphrase;     /* Passphrase: line, or NULL */
+	char *game;       /* Game: line, or NULL */
+	char *side;       /* Side: line, or NULL */
+	char *passphrase; /* Passphrase: line, or NULL */
 	unsigned char nonce[32], signature[64];
 	int have_nonce, have_signature;
 	struct ord_buf sheet; /* the sheet: the ORDERS ... END block, or the text */
 	unsigned *lines;      /* lines[i]: the player's line number of sheet line i+1 */
 	size_t nlines;
-	int block;            /* 1: the sheet was an ORDERS ... END block */
-	char *where;          /* how line numbers count: "your ORDERS block", "your mail" */
-	int unterminated;     /* an ORDERS line without its END */
+	int block;        /* 1: the sheet was an ORDERS ... END block */
+	char *where;      /* how line numbers count: "your ORDERS block", "your mail" */
+	int unterminated; /* an ORDERS line without its END */
 };
 void mail_body_init(struct mail_body *b);
 void mail_body_release(struct mail_body *b);
@@ -155,10 +155,13 @@ struct judge_ctx; /* judge.c */
 void mail_judge_from(ord_game *g, struct ord_buf *out);
 /* Queue every mail the state of g calls for and that was not queued yet:
  * signed heads and NMR notices at a seal, each side's report after the last
- * phase, bundles at an exchange, reminders and late notices of the open
+ * phase, reminders and late notices of the open
  * turn by now.  Inside a transaction (a hook, or ord_game_transact).
  * *next: when something will be due by the clock (0: nothing). */
 int mail_notices(ord_game *g, int64_t now, int64_t *next);
+/* Queue the bundle mails of the last exchanged turn that are not queued
+ * yet; outside any transaction (the export reads in one of its own). */
+int mail_bundles(ord_game *g);
 /* Queue one mail to a party (its registered address); key NULL always,
  * else once.  Counts towards nothing: notices are not rate limited. */
 int mail_queue_to(ord_game *g, const char *side, const char *key, const char *subject,
@@ -176,8 +179,7 @@ struct mail_in_opts {
  * line for the MTA's log in msg. */
 int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct ord_buf *msg);
 /* Hand every unsent mail of g to sendmail (a shell command); counts. */
-int mail_out_game(ord_game *g, const char *sendmail, size_t *sent, size_t *failed,
-		  struct ord_buf *msg);
+int mail_out_game(ord_game *g, const char *sendmail, size_t *sent, size_t *failed, struct ord_buf *msg);
 /* tick over one game file: notices, auto-seal, outbox. */
 int mail_tick_game(const char *path, const char *sendmail, int64_t *next, struct ord_buf *msg);
 

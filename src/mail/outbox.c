@@ -30,8 +30,7 @@ static int pipe_to(const char *cmd, const char *bytes, size_t len)
 	return off == len && st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-int mail_out_game(ord_game *g, const char *sendmail, size_t *sent, size_t *failed,
-		  struct ord_buf *msg)
+int mail_out_game(ord_game *g, const char *sendmail, size_t *sent, size_t *failed, struct ord_buf *msg)
 {
 	struct ord_mail_out o;
 	int64_t after = 0;

@@ -71,7 +71,7 @@ int mail_tick_game(const char *path, const char *sendmail, int64_t *next, struct
 			goto out;
 		}
 	}
-	if ((err = ord_game_transact(g, notices_tx, &t)) != 0 ||
+	if ((err = ord_game_transact(g, notices_tx, &t)) != 0 || (err = mail_bundles(g)) != 0 ||
 	    (err = mail_out_game(g, sendmail, &sent, &failed, msg)) != 0)
 		goto out;
 	if (sent)
