@@ -769,11 +769,13 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	mail_body_init(&b);
 	mail_msg_read(&m, raw, len, o->recipient);
 	mail_body_parse(&b, m.subject, m.text ? m.text : m.attachment);
-	if (m.text && !b.sheet.len && m.attachment && (b.cmd == CMD_ORDERS || b.cmd == CMD_CHECK)) {
-		/* the sheet is the attachment; commands and proof stay from the text */
+	if (m.text && !b.block && m.attachment && (b.cmd == CMD_ORDERS || b.cmd == CMD_CHECK)) {
+		/* no ORDERS block in the text: the sheet is the attachment; commands
+		 * and proof stay from the text */
 		struct mail_body a;
 		mail_body_init(&a);
 		mail_body_parse(&a, NULL, m.attachment);
+		ord_buf_reset(&b.sheet);
 		ord_buf_add(&b.sheet, a.sheet.buf, a.sheet.len);
 		free(b.lines);
 		b.lines = a.lines;
@@ -871,6 +873,16 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 			     "Plain Text), with your orders between a line ORDERS and a line END.\n"
 			     "Nothing was changed.\n");
 		ord_buf_adds(&j.result, "HTML only: asked for plain text");
+		err = answer(&j);
+		goto done;
+	}
+	if (!m.text && !m.attachment) {
+		ord_buf_adds(&j.subject, "could not read your mail");
+		ord_buf_adds(&j.reply,
+			     "orderly found no plain text in your mail: its MIME structure is broken\n"
+			     "or it has no text part. Please send it again as a plain text mail, with\n"
+			     "your orders between a line ORDERS and a line END. Nothing was changed.\n");
+		ord_buf_adds(&j.result, "no readable text: asked again");
 		err = answer(&j);
 		goto done;
 	}

@@ -99,11 +99,12 @@ done
 
 send_raw() {
 	local from to
-	from=$(sed -n 's/^From:.*<\(.*\)>.*/\1/p; s/^From: *\([^ <]*@[^ >]*\) *$/\1/p' "$1" | head -1)
-	to=$(sed -n 's/^To:.*<\(.*\)>.*/\1/p; s/^To: *\([^ <]*@[^ >]*\) *$/\1/p' "$1" | head -1)
+	from=$(tr -d '\r' <"$1" | sed -n 's/^From:.*<\(.*\)>.*/\1/p; s/^From: *\([^ <]*@[^ >]*\) *$/\1/p' | head -1)
+	to=$(tr -d '\r' <"$1" | sed -n 's/^To:.*<\(.*\)>.*/\1/p; s/^To: *\([^ <]*@[^ >]*\) *$/\1/p' | head -1)
 	[[ -n "$from" ]] || from=nobody@club.test
-	as_user swaks --silent 2 --server 127.0.0.1 --port "$MTA_PORT" --from "$from" --to "$to" \
-		--data "@$1" >/dev/null || fail "swaks could not send $1"
+	as_user swaks --server 127.0.0.1 --port "$MTA_PORT" --from "$from" --to "$to" \
+		--data "@$1" >"$MTA_DIR/swaks.out" 2>&1 ||
+		fail "swaks could not send $1: $(tail -5 "$MTA_DIR/swaks.out")"
 }
 
 deliver() {
