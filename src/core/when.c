@@ -267,7 +267,7 @@ int ord_when_parse(int64_t *out, const char *text, int64_t now)
 		return 0;
 	} else {
 		return ord_error_set(ORD_EUSAGE,
-				     "time '%.60s' has no zone (add Z for UTC, an offset such as +01:00, or a zone name such as Europe/Copenhagen)",
+				     "time '%.60s' has no zone (expected Z for UTC, an offset such as +01:00, or a zone name such as Europe/Copenhagen after it)",
 				     text);
 	}
 	while (*p == ' ')
