@@ -9,6 +9,7 @@
 #
 # What it gives a test, beyond lib.sh:
 #   $MTA_DIR, $GAMES       the MTA's directory; the games directory (mail-in's --games)
+#   $MAILSRC               a copy of tests/mail/data and the scripts the MTA's user runs
 #   as_user CMD...         run CMD as the MTA's user
 #   ordu ARGS...           orderly as the MTA's user
 #   send FROM TO FILE      inject a message over SMTP with swaks (FILE: headers and body)
@@ -42,6 +43,14 @@ else
 	MTA_GROUP=$(id -gn)
 fi
 chmod 0755 "$TMP"
+# what the MTA's user runs or reads lives under $TMP: a clone may be in a
+# directory 'nobody' cannot enter (root's home)
+MAILSRC=$TMP/mailsrc
+mkdir -p "$TMP/bin" "$MAILSRC"
+cp "$ORDERLY" "$TMP/bin/orderly"
+ORDERLY=$TMP/bin/orderly
+cp -r "$SRC/tests/mail/data" "$SRC/tests/mail/pgp_mail.py" "$MAILSRC/"
+chmod -R a+rX "$TMP/bin" "$MAILSRC"
 
 as_user() {
 	"${RUNAS[@]}" "$@"

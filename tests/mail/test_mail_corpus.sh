@@ -18,7 +18,7 @@ G=$GAMES/corpus.orderly
 sqlu() {
 	as_user sqlite3 -batch -bail "${2:-$G}" "$1"
 }
-ordu new "$G" --scenario "$SRC/tests/mail/data/scenario.xml" >/dev/null 2>&1
+ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" >/dev/null 2>&1
 printf 'blue shako and sabre\n' | ordu register "$G" --side blue --passphrase-file - >/dev/null
 mkdir -p "$TMP/corpus"
 python3 "$SRC/tests/mail/corpus.py" "$TMP/corpus" corpus
@@ -133,7 +133,7 @@ if command -v gpg >/dev/null 2>&1; then
 	expect_eq "$(sqlu "SELECT count(*) FROM log WHERE kind = 'mail-pgp'")" 1 "logged OpenPGP keys"
 	printf 'ORDERS\nR1 ↑ 1/4 @B1\nEND\n' >"$TMP/red-orders.txt"
 	for who in red mallory; do
-		as_user python3 "$SRC/tests/mail/pgp_mail.py" "$TMP/gpg-$who" "Red <red@club.test>" \
+		as_user python3 "$MAILSRC/pgp_mail.py" "$TMP/gpg-$who" "Red <red@club.test>" \
 			orderly+corpus@judge.test "corpus-9$([[ $who == red ]] && echo 1 || echo 2)-pgp@club.test" \
 			"$TMP/red-orders.txt" >"$TMP/pgp-$who.eml"
 	done
@@ -157,7 +157,7 @@ S=$GAMES/signed.orderly
 ordu keygen "$TMP/red.key" >/dev/null 2>&1
 pub=$(sed -n 's/^public: //p' "$TMP/red.key.pub")
 sed "s|<side id=\"red\" name=\"Red Army\" email=\"red@club.test\"/>|<side id=\"red\" name=\"Red Army\" email=\"red@club.test\" pubkey=\"$pub\"/>|" \
-	"$SRC/tests/mail/data/scenario.xml" >"$TMP/scenario-signed.xml"
+	"$MAILSRC/data/scenario.xml" >"$TMP/scenario-signed.xml"
 chmod a+r "$TMP/scenario-signed.xml" "$TMP/red.key"
 ordu new "$S" --scenario "$TMP/scenario-signed.xml" >/dev/null 2>&1
 gid=$(ordu info "$S" | sed -n 's/^game id: *//p')

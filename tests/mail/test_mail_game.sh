@@ -61,7 +61,7 @@ tick_at() {
 }
 
 # ------------------------------------------------------------------ setup
-ordu new "$G" --scenario "$SRC/tests/mail/data/scenario.xml" --fixed-dice >/dev/null 2>&1
+ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" --fixed-dice >/dev/null 2>&1
 printf 'blue shako and sabre\n' | ordu register "$G" --side blue --passphrase-file - >/dev/null
 printf 'red coat at dawn\n' | ordu register "$G" --side red --passphrase-file - >/dev/null
 printf 'umpire of the table\n' | ordu register "$G" --referee --passphrase-file - >/dev/null

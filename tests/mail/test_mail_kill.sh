@@ -15,7 +15,7 @@ G=$GAMES/kill.orderly
 sqlu() {
 	as_user sqlite3 -batch -bail "$G" "$1"
 }
-ordu new "$G" --scenario "$SRC/tests/mail/data/scenario.xml" >/dev/null 2>&1
+ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" >/dev/null 2>&1
 printf 'blue shako and sabre\n' | ordu register "$G" --side blue --passphrase-file - >/dev/null
 
 n=0

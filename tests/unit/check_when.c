@@ -54,8 +54,8 @@ START_TEST(test_forms)
 
 		if (cases[i].want) {
 			ck_assert_msg(rc == 0, "'%s': %s", cases[i].text, ord_error_last());
-			ck_assert_msg(t == cases[i].want, "'%s': %lld, expected %lld", cases[i].text,
-				      (long long)t, cases[i].want);
+			ck_assert_msg(t == cases[i].want, "'%s': %lld, expected %lld",
+				      cases[i].text, (long long)t, cases[i].want);
 		} else {
 			ck_assert_msg(rc == ORD_EUSAGE, "'%s' accepted", cases[i].text);
 			ck_assert_msg(strstr(ord_error_last(), "expected") != NULL, "'%s': %s",
