@@ -34,7 +34,8 @@ ORDERLY=$(realpath "$ORDERLY")
 
 RUNAS=()
 if [[ $(id -u) -eq 0 ]]; then
-	RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	# the system's tools: root's PATH may name shims 'nobody' cannot run
+	RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups env PATH=/usr/bin:/bin:/usr/sbin:/sbin)
 	chown 65534:65534 "$TMP"
 	MTA_USER=nobody
 	MTA_GROUP=$(getent group 65534 | cut -d: -f1)

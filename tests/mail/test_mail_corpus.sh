@@ -118,6 +118,7 @@ deliver
 flush
 expect_eq "$(mail_count blue)" "$before" "replies past the hour's limit"
 expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'corpus-90-rate@club.test'")" "replies per hour used up"
+ordu register "$G" --replies-per-hour 30 >/dev/null
 
 # ------------------------------------------------------------- OpenPGP/MIME
 if command -v gpg >/dev/null 2>&1; then
