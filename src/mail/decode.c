@@ -17,6 +17,8 @@
  *      empty Return-Path (a bounce), a multipart/report (a delivery report).
  *  D4. A message without a Message-ID gets one made from its bytes, so that
  *      the same bytes delivered twice are still one message.
+ *  D5. format=flowed text (RFC 3676, what Thunderbird sends) is joined back
+ *      into the lines the player wrote, so a long order is one line again.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -84,8 +86,33 @@ static char *clean_text(const char *s)
 	return o;
 }
 
+/* RFC 3676: a line ending in a space goes on in the next one (its space
+ * dropped with DelSp=yes); a space stuffed before a line is taken away;
+ * the signature separator "-- " stays as it is. */
+static char *unflow(const char *t, int delsp)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	const char *p = t;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		const char *s = p;
+		int soft;
+
+		if (n && *s == ' ')
+			s++, n--;
+		soft = n && s[n - 1] == ' ' && !(n == 3 && !strncmp(s, "-- ", 3));
+		ord_buf_add(&b, s, soft && delsp ? n - 1 : n);
+		if (!soft && p[s - p + n] == '\n')
+			ord_buf_addch(&b, '\n');
+		p = s + n + (s[n] == '\n');
+	}
+	return ord_buf_detach(&b, NULL);
+}
+
 static char *part_text(GMimeObject *obj)
 {
+	const char *format, *delsp;
 	char *t, *o;
 
 	if (!GMIME_IS_TEXT_PART(obj))
@@ -95,6 +122,13 @@ static char *part_text(GMimeObject *obj)
 		return NULL;
 	o = clean_text(t);
 	g_free(t);
+	format = g_mime_object_get_content_type_parameter(obj, "format");
+	if (format && !strcasecmp(format, "flowed")) {
+		delsp = g_mime_object_get_content_type_parameter(obj, "delsp");
+		t = unflow(o, delsp && !strcasecmp(delsp, "yes"));
+		free(o);
+		o = t;
+	}
 	return o;
 }
 

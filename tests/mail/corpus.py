@@ -125,3 +125,7 @@ write('game-line', text('Game: %s\n' % game + PASS + 'ORDERS\n' + SHEET + 'END\n
 write('errors', text('Hello umpire,\n' + PASS + 'ORDERS\nB1 ↑ 1/3\nB2 Fz @R1\nEND\n'))
 # 23 no orders at all
 write('empty', text(PASS + '\nSee you at the club.\n'.replace('See you at the club.', '')))
+# 24 format=flowed (RFC 3676): a long order soft-wrapped with trailing spaces
+m = text(PASS + 'ORDERS\nB1 ↑ 1/2   # a long line that a mail client \nwraps at the \nspace\nB2 Fb @R1\nEND\n')
+m.replace_header('Content-Type', 'text/plain; charset="utf-8"; format=flowed')
+write('flowed', m)

@@ -4,7 +4,7 @@
 # game file (tests/mail/corpus.py writes them): quoted-printable, base64,
 # Latin-1 and UTF-8 with æøå, multipart/alternative, HTML only, a .txt
 # attachment, a top-posted reply, signatures, 1,000-character lines, a
-# 20 MB mail, broken MIME, no From:, forged From: without the proof, a
+# 20 MB mail, format=flowed, broken MIME, no From:, forged From: without the proof, a
 # stranger, a mail loop, an auto-reply, a bounce, list mail, a Game: line,
 # errors with their lines and columns, no orders; then the replies-per-hour
 # limit, OpenPGP/MIME (a good signature, another key's), orders signed with
@@ -101,6 +101,8 @@ expect_in "$BODY" "sheet rejected: 2 problems"
 expect_line "$BODY" "^line 1, col [0-9]+: unit 'B1': "
 expect_line "$BODY" "^line 2, col 4: unit 'B2': unknown code 'Fz'"
 check 23-empty.eml blue "no orders found" 0
+receipt 24-flowed.eml
+expect_in "$(latest_sheet)" "# a long line that a mail client wraps at the space"
 
 # the replies one sender may get in an hour
 ordu register "$G" --replies-per-hour 1 >/dev/null
