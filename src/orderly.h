@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define ORD_VERSION "0.1.0"
 
@@ -545,5 +546,142 @@ int ord_calc(struct ord_buf *out, const char *ruleset, const char *what, int arg
 /* Print a ruleset's tables (all, or the one named). */
 int ord_rules_print(struct ord_buf *out, const char *ruleset, const char *table,
 		    const char *tables_path);
+
+/* ---- times, schedules and the mail judge (issues 12 and 16) ----------- */
+
+/*
+ * Times, as every command and file takes them (src/core/when.c): an ISO 8601
+ * date and time with Z or an offset (2026-12-07T18:00+01:00), or followed by
+ * a zone of the tz database (2026-12-07T18:00 Europe/Copenhagen), or relative
+ * to now: +90m, +48h, +2d, +1w.  Unix seconds; ORD_EUSAGE saying what was
+ * expected.  A duration is the relative form without its '+'.
+ */
+int ord_when_parse(int64_t *out, const char *text, int64_t now);
+int ord_duration_parse(int64_t *out, const char *text);
+/* UTC as 2026-12-07T17:00:00Z; with a zone, "2026-12-07 18:00 Europe/Copenhagen (UTC+01:00)". */
+void ord_when_format(struct ord_buf *out, int64_t t, const char *zone);
+void ord_duration_format(struct ord_buf *out, int64_t secs); /* 48h, 2d, 90m */
+/* 0 when zone names a zone of the tz database (or is UTC), else ORD_EUSAGE. */
+int ord_zone_check(const char *zone);
+/* A wall-clock time in zone as unix seconds, and back. */
+int ord_zone_to_utc(int64_t *out, const char *zone, int y, int mo, int d, int h, int mi, int s);
+int ord_zone_local(struct tm *out, const char *zone, int64_t t);
+
+/* A game's deadline rule (src/core/schedule.c). */
+#define ORD_SCHEDULE_MAX_REMIND 4
+struct ord_schedule {
+	int64_t every; /* seconds between deadlines; 0: no schedule */
+	int at;        /* minutes after local midnight, -1: any time */
+	char zone[64]; /* tz database name, "UTC" */
+	int64_t grace; /* sheets still taken this long after the deadline */
+	int64_t remind[ORD_SCHEDULE_MAX_REMIND]; /* reminders this long before the deadline */
+	size_t nremind;
+	int autoseal; /* tick seals the turn when the grace has run out */
+};
+void ord_schedule_init(struct ord_schedule *s);
+/* "every 48h at 18:00 in Europe/Copenhagen grace 1h remind 24h,2h autoseal on" or "none". */
+int ord_schedule_parse(struct ord_schedule *out, const char *text);
+/* One word of it: every, at, in, grace, remind, autoseal. */
+int ord_schedule_set(struct ord_schedule *s, const char *key, const char *value);
+void ord_schedule_format(const struct ord_schedule *s, struct ord_buf *out);
+/* The announced deadline of the next turn, from the previous one (0: none) and now. */
+int ord_schedule_next(const struct ord_schedule *s, int64_t prev, int64_t now, int64_t *out);
+
+/* The game's schedule (every == 0 when it has none), and setting it:
+ * logged ("schedule"); the open turn's deadline is left as it is. */
+int ord_game_schedule(ord_game *g, struct ord_schedule *out);
+int ord_game_set_schedule(ord_game *g, const struct ord_schedule *s);
+/* The game's clock: time(NULL), or in a fixed-dice test game only, the
+ * ORDERLY_TEST_NOW environment variable (unix seconds) when it is set. */
+int64_t ord_game_now(ord_game *g);
+/* The game's file name without directory and ".orderly": how mail names it. */
+const char *ord_game_name(ord_game *g);
+
+/* Sides: count, name of the i-th; the latest version of a side's sheet this
+ * turn (0: none) and its source (submitted | hold | repeat) and commitment. */
+size_t ord_game_nsides(ord_game *g);
+const char *ord_game_side_name(ord_game *g, size_t i);
+int ord_game_side_sheet(ord_game *g, int turn, const char *side, int *version, char source[16],
+			unsigned char commitment[32]);
+
+/*
+ * The mail judge's state in a game file (src/core/game_mail.c, tables of
+ * schema/sql/008_mail.sql).  Who may act by mail: each side's registered
+ * address and its proofs (a passphrase, kept only as a crypto_pwhash hash;
+ * an OpenPGP key; the side's Ed25519 key of the scenario), and the referee's.
+ * Every registration is logged in the hash chain.  side NULL is the referee.
+ */
+struct ord_mail_party {
+	char side[64];      /* "" for the referee */
+	char address[256];  /* registered address, lowercase; "" if none */
+	int has_passphrase; /* a passphrase hash is stored */
+	char pgp_fpr[64];   /* fingerprint of the registered OpenPGP key, "" if none */
+	int has_sign_key;   /* the side's Ed25519 key is in the scenario */
+};
+int ord_mail_register(ord_game *g, const char *side, const char *address);
+int ord_mail_set_passphrase(ord_game *g, const char *side, const char *passphrase);
+/* armored: the public key block; fpr: its fingerprint (as gpg prints it). */
+int ord_mail_set_pgp(ord_game *g, const char *side, const char *armored, const char *fpr);
+int ord_mail_party(ord_game *g, const char *side, struct ord_mail_party *out);
+/* Who registered address: a side (side set) or the referee (*referee 1);
+ * *count the parties that share it.  ORD_ENOTFOUND when nobody did. */
+int ord_mail_find(ord_game *g, const char *address, char side[64], int *referee, int *count);
+/* 0 when passphrase is the one registered for side, ORD_EBADDATA when not,
+ * ORD_ENOTFOUND when none is registered. */
+int ord_mail_check_passphrase(ord_game *g, const char *side, const char *passphrase);
+/* The registered OpenPGP key of side (ORD_ENOTFOUND: none). */
+int ord_mail_pgp_key(ord_game *g, const char *side, struct ord_buf *armored);
+/* The side's Ed25519 key from the scenario (ORD_ENOTFOUND: none). */
+int ord_game_side_pubkey(ord_game *g, const char *side, unsigned char out[32]);
+/* The judge's own address (orderly@host) and the replies a sender may get
+ * per hour; set and read.  Logged ("mail-config"). */
+int ord_mail_config(ord_game *g, struct ord_buf *judge, int *per_hour);
+int ord_mail_set_config(ord_game *g, const char *judge, int per_hour);
+
+/*
+ * Inbox: every message is stored raw before it is processed, unique by
+ * Message-ID.  ord_mail_inbox_add stores it in a transaction of its own:
+ * *id its row; *state "new" (stored now, or stored before and never
+ * processed: a crash or a kill) or "done" (answered already); *step the
+ * last step recorded with ord_mail_inbox_step (a message of several
+ * changes, each in its own transaction, goes on after the last one done).
+ * ord_mail_inbox_done marks it processed with a one-line result: call it
+ * and ord_mail_inbox_step inside the change's transaction (a hook, or
+ * ord_game_transact).
+ */
+int ord_mail_inbox_add(ord_game *g, int64_t *id, char state[8], int *step, const char *message_id,
+		       const char *sender, const void *raw, size_t len);
+int ord_mail_inbox_step(ord_game *g, int64_t id, int step);
+int ord_mail_inbox_done(ord_game *g, int64_t id, const char *result);
+
+/*
+ * Outbox: a composed message (RFC 5322 bytes) for one recipient, queued
+ * inside the change's transaction; kind/turn/side name it so that a mail
+ * is queued once (ord_mail_queue returns 0 and *queued 0 when one of that
+ * kind, turn and side exists: key NULL queues always).
+ */
+int ord_mail_queue(ord_game *g, int *queued, const char *key, const char *message_id,
+		   const char *rcpt, const void *bytes, size_t len);
+/* 1 when a mail with this key is queued already. */
+int ord_mail_queued(ord_game *g, const char *key);
+struct ord_mail_out {
+	int64_t id;
+	char message_id[256];
+	char rcpt[256];
+	struct ord_buf bytes;
+};
+/* The oldest unsent mail after id after (0: from the first); ORD_ENOTFOUND when none. */
+int ord_mail_outbox_next(ord_game *g, int64_t after, struct ord_mail_out *out);
+int ord_mail_outbox_sent(ord_game *g, int64_t id);
+/* Count a reply to address this hour (inside a transaction); *ok 0 when
+ * the address has had per_hour replies in the last hour already. */
+int ord_mail_rate(ord_game *g, const char *address, int per_hour, int *ok);
+
+/* What tick must look at, cheaply, without loading the game: 1 in *due
+ * when the log moved since ord_mail_mark_seen, a mail is unsent, or the
+ * time `now` has reached the next time stored with ord_mail_mark_seen. */
+int ord_mail_due(const char *path, int64_t now, int *due);
+/* Record that tick has seen the game as it is and needs it again at next (0: never). */
+int ord_mail_mark_seen(ord_game *g, int64_t next);
 
 #endif

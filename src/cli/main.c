@@ -29,6 +29,11 @@ int cmd_calc(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_rules(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_head(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_mail_in(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_mail_out(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_tick(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_register(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_schedule(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_help(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_version(const struct cli_cmd *cmd, int argc, char **argv);
 
@@ -43,7 +48,11 @@ static const struct cli_cmd commands[] = {
 	  "validate and store a side's order sheet (or a commitment alone); print its receipt",
 	  cmd_submit },
 	{ "deadline", "GAME WHEN|none",
-	  "set (2026-12-01T18:00:00Z, +24h, +90m) or clear the turn's deadline", cmd_deadline },
+	  "set (2026-12-01T18:00Z, 2026-12-01T19:00+01:00, '2026-12-01T19:00 Europe/Copenhagen', +48h, +2d, +90m) or clear the turn's deadline",
+	  cmd_deadline },
+	{ "schedule",
+	  "GAME [every 48h [at 18:00] [in ZONE] [grace 1h] [remind 24h,2h] [autoseal on|off] | none]",
+	  "show or set the deadline rule that carries from turn to turn", cmd_schedule },
 	{ "seal", "GAME [--force] [--key FILE] [--head FILE]",
 	  "close the orders of the turn; sign the head of the log", cmd_seal },
 	{ "open", "GAME --side SIDE --nonce HEX [FILE|-]",
@@ -75,6 +84,16 @@ static const struct cli_cmd commands[] = {
 	{ "sign",
 	  "--head FILE [--pubkey KEY] | --game-id ID --turn N --seed-commitment HEX; --side SIDE --key FILE [--witness] [FILE|-]",
 	  "a player's nonce, commitment and signature for his sheet", cmd_sign },
+	{ "register",
+	  "GAME [--side SIDE|--referee] [--address ADDR] [--passphrase-file FILE|-] [--pgp-key FILE] [--judge ADDR] [--replies-per-hour N]",
+	  "play by mail: who may act by mail, with which proof; the judge's address", cmd_register },
+	{ "mail-in", "[--games DIR] [--game FILE] [--recipient ADDR] < MESSAGE",
+	  "the mail judge: read one message from the MTA, act on it, queue the reply", cmd_mail_in },
+	{ "mail-out", "GAME|DIR... [--sendmail CMD]",
+	  "hand queued mail to sendmail (default: /usr/sbin/sendmail -t -i)", cmd_mail_out },
+	{ "tick", "DIR [--sendmail CMD] [--verbose]",
+	  "for cron: reminders, late notices, seals at deadlines, queued mail of every game in DIR",
+	  cmd_tick },
 	{ "calc", "RULESET WHAT key=value... [--dice N,N,...] [--tables FILE] [--xml]",
 	  "use a ruleset's tables as a calculator", cmd_calc },
 	{ "rules", "RULESET [TABLE] [--tables FILE]", "print a ruleset's tables", cmd_rules },

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/game.h"
+#include "core/game_mail.h"
 #include "core/phase.h"
 #include "core/scenario.h"
 
@@ -137,6 +138,20 @@ static int add_unit(void *ud, const struct ord_store_unit *u)
 	return 0;
 }
 
+/* Log turn's deadline and keep it in its row (inside a transaction). */
+static int log_deadline(struct ord_game *g, int turn, int64_t when)
+{
+	struct ord_buf body = ORD_BUF_INIT;
+	int64_t seq;
+	int err;
+
+	ord_canon_deadline(&body, turn, when);
+	if ((err = ord_game_log(g, &seq, turn, "deadline", body.buf)) == 0)
+		err = ord_store_turn_set_deadline(g->db, turn, when);
+	ord_buf_release(&body);
+	return err;
+}
+
 int ord_game_open_turn(struct ord_game *g, int n)
 {
 	struct ord_canon_config cfg;
@@ -146,7 +161,7 @@ int ord_game_open_turn(struct ord_game *g, int n)
 	struct ord_ctx ctx;
 	unsigned char root[32];
 	size_t i, nunits;
-	int64_t seq;
+	int64_t seq, deadline = 0;
 	int err;
 
 	/* every unit's state as the turn opens */
@@ -180,7 +195,13 @@ int ord_game_open_turn(struct ord_game *g, int n)
 	if ((err = ord_game_log(g, &seq, n, "open", body.buf)) != 0)
 		goto out;
 	t.log_seq = seq;
-	err = ord_store_turn_insert(g->db, &t);
+	if ((err = ord_store_turn_insert(g->db, &t)) != 0)
+		goto out;
+	/* mail: the deadline from the game's schedule (game_mail.c), logged as
+	 * `orderly deadline` logs one */
+	if ((err = ord_game_mail_next_deadline(g, n, &deadline)) != 0 || !deadline)
+		goto out;
+	err = log_deadline(g, n, deadline);
 out:
 	sodium_memzero(t.seed, sizeof(t.seed));
 	ord_ctx_release(&ctx);
@@ -560,9 +581,12 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	ord_canon_create(&body, g->game_id, sc.title, &cfg);
 	if ((err = ord_store_game_insert(g->db, &sg)) != 0 ||
 	    (err = ord_game_log(g, &seq, 0, "create", body.buf)) != 0 ||
-	    (err = insert_sides_units(g, &sc, &diag)) != 0 || (err = ord_game_open_turn(g, 1)) != 0)
+	    (err = insert_sides_units(g, &sc, &diag)) != 0 ||
+	    /* mail: addresses and the schedule, logged before turn 1 opens */
+	    (err = ord_game_mail_create(g, &sc)) != 0 || (err = ord_game_open_turn(g, 1)) != 0)
 		goto out;
-	if (sc.deadline && (err = ord_store_turn_set_deadline(g->db, 1, sc.deadline)) != 0)
+	/* the scenario's deadline is announced; the schedule's grace follows it */
+	if (sc.deadline && (err = log_deadline(g, 1, sc.deadline + sc.schedule.grace)) != 0)
 		goto out;
 	/* the head every side is handed before it writes a sheet of turn 1 */
 	if ((err = ord_game_sign_head(g, 1, "open", &head)) != 0)
@@ -700,7 +724,8 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	char gid[33], when[32], key[65], sc[65];
 	size_t nph = ord_game_nphases(g), i;
 	const char *phase;
-	int err;
+	struct ord_schedule sched;
+	int err, passed;
 
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		return err;
@@ -708,6 +733,9 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	ord_hex(key, g->pk, 32);
 	ord_hex(sc, t.seed_commitment, 32);
 	fmt_time(when, sizeof(when), t.deadline);
+	passed = t.deadline && t.state == ORD_TURN_OPEN && ord_game_now(g) > t.deadline;
+	if ((err = ord_game_schedule(g, &sched)) != 0)
+		return err;
 	phase = t.state == ORD_TURN_SEALED && (size_t)t.phase < nph ? g->rs->phases[t.phase] : "";
 	if (xml) {
 		ord_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<game id=\"");
@@ -718,9 +746,13 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 			     ord_turn_state_name(t.state));
 		ord_buf_add_xml(out, phase);
 		ord_buf_addf(out,
-			     "\" deadline=\"%s\" nmr=\"%s\" fixed-dice=\"%s\" key=\"%s\" referee=\"%s\" witnessed=\"%s\" seed-commitment=\"%s\">\n  <title>",
+			     "\" deadline=\"%s\" nmr=\"%s\" fixed-dice=\"%s\" key=\"%s\" referee=\"%s\" witnessed=\"%s\" seed-commitment=\"%s\"",
 			     when, g->nmr, g->fixed_dice ? "yes" : "no", key,
 			     g->refereeless ? "no" : "yes", g->witnessed ? "yes" : "no", sc);
+		/* mail: deadline passed, schedule */
+		ord_buf_addf(out, " deadline-passed=\"%s\" schedule=\"", passed ? "yes" : "no");
+		ord_schedule_format(&sched, out);
+		ord_buf_adds(out, "\">\n  <title>");
 		ord_buf_add_xml(out, g->title);
 		ord_buf_adds(out, "</title>\n");
 	} else {
@@ -739,7 +771,17 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 				     sc, t.turn);
 		if (*phase)
 			ord_buf_addf(out, "phase:     %s (%d of %zu resolved)\n", phase, t.phase, nph);
-		ord_buf_addf(out, "deadline:  %s\nnmr:       %s\n", when, g->nmr);
+		ord_buf_addf(out, "deadline:  %s\n", when);
+		/* mail: whether it has passed, and the rule of the next ones */
+		if (passed)
+			ord_buf_adds(out,
+				     "           the deadline has passed: no more sheets are taken; the turn can be sealed\n");
+		if (sched.every) {
+			ord_buf_adds(out, "schedule:  ");
+			ord_schedule_format(&sched, out);
+			ord_buf_addch(out, '\n');
+		}
+		ord_buf_addf(out, "nmr:       %s\n", g->nmr);
 		if (g->fixed_dice)
 			ord_buf_adds(out, "dice:      fixed by the referee (a test game)\n");
 		ord_buf_adds(out, "sides:\n");
@@ -806,8 +848,6 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 int ord_game_set_deadline(ord_game *g, int64_t when)
 {
 	struct ord_store_turn t;
-	struct ord_buf body = ORD_BUF_INIT;
-	int64_t seq;
 	int err;
 
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
@@ -819,9 +859,7 @@ int ord_game_set_deadline(ord_game *g, int64_t when)
 				    t.turn, ord_turn_state_name(t.state));
 		goto out;
 	}
-	ord_canon_deadline(&body, t.turn, when);
-	if ((err = ord_game_log(g, &seq, t.turn, "deadline", body.buf)) != 0 ||
-	    (err = ord_store_turn_set_deadline(g->db, t.turn, when)) != 0)
+	if ((err = log_deadline(g, t.turn, when)) != 0)
 		goto out;
 	{
 		struct ord_change c = { .kind = ORD_CHANGE_DEADLINE, .turn = t.turn, .deadline = when };
@@ -832,7 +870,6 @@ int ord_game_set_deadline(ord_game *g, int64_t when)
 out:
 	if (err)
 		ord_store_rollback(g->db);
-	ord_buf_release(&body);
 	return err;
 }
 
@@ -878,12 +915,15 @@ int ord_game_sign_head(struct ord_game *g, int turn, const char *at, struct ord_
 		return err;
 	h.turn = turn;
 	snprintf(h.at, sizeof(h.at), "%s", at);
-	/* a head at an opening or exchange signs the opening just logged, and
-	 * carries its seed commitment for the players */
+	/* a head at an opening or exchange signs the opening just logged (not
+	 * a deadline its schedule logged after it), and carries its seed
+	 * commitment for the players */
 	if (!strcmp(at, "open") || !strcmp(at, "exchange")) {
 		struct ord_store_turn t;
-		if ((err = ord_game_turn(g, &t, !strcmp(at, "open") ? turn : turn + 1)) != 0)
+		if ((err = ord_game_turn(g, &t, !strcmp(at, "open") ? turn : turn + 1)) != 0 ||
+		    (err = ord_store_log_hash(g->db, t.log_seq, h.hash)) != 0)
 			return err;
+		h.seq = t.log_seq;
 		h.has_seed_commitment = 1;
 		memcpy(h.seed_commitment, t.seed_commitment, 32);
 	}

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/scenario.h"
 #include "xml/xmlsafe.h"
@@ -28,9 +29,19 @@
 #define MAX_RULESET 64         /* characters of a ruleset name */
 
 /* The children of <scenario>, in the order the schema requires. */
-enum { EL_TITLE, EL_DESCRIPTION, EL_DEADLINE, EL_NMR, EL_SIDE, EL_UNIT, EL_COUNT };
+enum {
+	EL_TITLE,
+	EL_DESCRIPTION,
+	EL_DEADLINE,
+	EL_NMR,
+	EL_SCHEDULE,
+	EL_MAIL,
+	EL_SIDE,
+	EL_UNIT,
+	EL_COUNT
+};
 static const char *const element_names[EL_COUNT] = {
-	"title", "description", "deadline", "nmr", "side", "unit",
+	"title", "description", "deadline", "nmr", "schedule", "mail", "side", "unit",
 };
 
 /* Problems found by the checks that report everything at once. */
@@ -48,6 +59,7 @@ struct problems {
 void ord_scenario_init(struct ord_scenario *sc)
 {
 	memset(sc, 0, sizeof(*sc));
+	ord_schedule_init(&sc->schedule);
 }
 
 void ord_scenario_release(struct ord_scenario *sc)
@@ -58,10 +70,13 @@ void ord_scenario_release(struct ord_scenario *sc)
 	free(sc->description);
 	free(sc->ruleset);
 	free(sc->nmr);
+	free(sc->mail_address);
+	free(sc->referee_email);
 	for (i = 0; i < sc->nsides; i++) {
 		free(sc->sides[i].id);
 		free(sc->sides[i].name);
 		free(sc->sides[i].pubkey);
+		free(sc->sides[i].email);
 	}
 	free(sc->sides);
 	for (i = 0; i < sc->nunits; i++) {
@@ -248,6 +263,19 @@ static int clip(const char *s, size_t max)
 	return (int)max;
 }
 
+/* name@host: no blanks, brackets or quotes; one '@' with something on each side */
+static int email_ok(const char *s)
+{
+	const char *at = strchr(s, '@'), *p;
+
+	if (!at || at == s || !at[1] || strchr(at + 1, '@') || strlen(s) > 250)
+		return 0;
+	for (p = s; *p; p++)
+		if ((unsigned char)*p <= ' ' || strchr("<>()[]\\,;:\"", *p))
+			return 0;
+	return 1;
+}
+
 static int hex64_ok(const char *s)
 {
 	size_t n;
@@ -259,70 +287,11 @@ static int hex64_ok(const char *s)
 	return n == 64;
 }
 
-/* Read exactly n digits. */
-static int digits(const char **p, int n, int *out)
-{
-	int v = 0, i;
-
-	for (i = 0; i < n; i++) {
-		if ((*p)[i] < '0' || (*p)[i] > '9')
-			return 0;
-		v = v * 10 + ((*p)[i] - '0');
-	}
-	*p += n;
-	*out = v;
-	return 1;
-}
-
-/* Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's
- * days_from_civil); timegm() is neither C11 nor POSIX. */
-static int64_t days_from_civil(int y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-/* YYYY-MM-DDTHH:MM[:SS] then Z or +HH:MM / -HH:MM, a real date after 1970. */
+/* Any form of ord_when_parse (relative forms count from now, the game's
+ * creation); a time before 1970 is refused there. */
 static int parse_deadline(const char *s, int64_t *out)
 {
-	static const int mdays[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	const char *p = s;
-	int y, mo, d, h, mi, sec = 0, oh = 0, om = 0, sign = 0, leap, dim;
-	int64_t t;
-
-	if (!digits(&p, 4, &y) || *p++ != '-' || !digits(&p, 2, &mo) || *p++ != '-' ||
-	    !digits(&p, 2, &d) || *p++ != 'T' || !digits(&p, 2, &h) || *p++ != ':' ||
-	    !digits(&p, 2, &mi))
-		return -1;
-	if (*p == ':' && (p++, !digits(&p, 2, &sec)))
-		return -1;
-	if (*p == 'Z') {
-		p++;
-	} else if (*p == '+' || *p == '-') {
-		sign = *p++ == '-' ? -1 : 1;
-		if (!digits(&p, 2, &oh) || *p++ != ':' || !digits(&p, 2, &om))
-			return -1;
-	} else {
-		return -1;
-	}
-	if (*p || y < 1970 || mo < 1 || mo > 12 || h > 23 || mi > 59 || sec > 59 || oh > 23 || om > 59)
-		return -1;
-	leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-	dim = mdays[mo - 1] + (mo == 2 && leap);
-	if (d < 1 || d > dim)
-		return -1;
-	t = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
-	t -= (int64_t)sign * (oh * 3600 + om * 60);
-	if (t <= 0)
-		return -1;
-	*out = t;
-	return 0;
+	return ord_when_parse(out, s, (int64_t)time(NULL)) ? -1 : 0;
 }
 
 /* ---- the walk ------------------------------------------------------- */
@@ -456,13 +425,13 @@ static void *grow(void *items, size_t n, size_t size)
 
 static int read_side(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 {
-	static const char *const allowed[] = { "id", "name", "pubkey", NULL };
+	static const char *const allowed[] = { "id", "name", "pubkey", "email", NULL };
 	struct ord_scenario_side *s;
 	char *raw;
 	size_t i;
 	int err;
 
-	if ((err = check_attr_names(n, allowed, "id, name, pubkey", name)) != 0 ||
+	if ((err = check_attr_names(n, allowed, "id, name, pubkey, email", name)) != 0 ||
 	    (err = check_empty(n, name)) != 0)
 		return err;
 	sc->sides = grow(sc->sides, sc->nsides, sizeof(*sc->sides));
@@ -488,6 +457,82 @@ static int read_side(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 		for (i = 0; s->pubkey[i]; i++)
 			if (s->pubkey[i] >= 'A' && s->pubkey[i] <= 'F')
 				s->pubkey[i] = (char)(s->pubkey[i] - 'A' + 'a');
+	}
+	if ((raw = ord_xml_attr(n, "email")) != NULL) {
+		s->email = collapse(raw);
+		free(raw);
+		if (!email_ok(s->email))
+			return bad(name, line_of(n),
+				   "side '%s': email '%.*s' is not a mail address (expected name@host)",
+				   s->id, clip(s->email, 80), s->email);
+	}
+	return 0;
+}
+
+/* <schedule every="48h" at="18:00" zone="..." grace="1h" remind="24h,2h" autoseal="yes"/> */
+static int read_schedule(struct ord_scenario *sc, xmlNodePtr n, const char *name)
+{
+	static const char *const allowed[] = { "every",  "at",       "zone", "grace",
+					       "remind", "autoseal", NULL };
+	size_t i;
+	int err;
+
+	if ((err = check_attr_names(n, allowed, "every, at, zone, grace, remind, autoseal", name)) != 0 ||
+	    (err = check_empty(n, name)) != 0)
+		return err;
+	for (i = 0; allowed[i]; i++) {
+		char *raw = ord_xml_attr(n, allowed[i]), *v;
+		if (!raw)
+			continue;
+		v = collapse(raw);
+		free(raw);
+		err = ord_schedule_set(&sc->schedule, allowed[i], v);
+		free(v);
+		if (err)
+			return bad(name, line_of(n), "%s", ord_error_last());
+	}
+	if (!sc->schedule.every)
+		return bad(name, line_of(n),
+			   "<schedule> has no 'every' attribute (expected the period between deadlines, such as 48h)");
+	return 0;
+}
+
+/* <mail address="orderly@club.example" referee="ref@club.example" replies-per-hour="20"/> */
+static int read_mail(struct ord_scenario *sc, xmlNodePtr n, const char *name)
+{
+	static const char *const allowed[] = { "address", "referee", "replies-per-hour", NULL };
+	char *raw;
+	long v;
+	int err;
+
+	if ((err = check_attr_names(n, allowed, "address, referee, replies-per-hour", name)) != 0 ||
+	    (err = check_empty(n, name)) != 0)
+		return err;
+	if ((raw = ord_xml_attr(n, "address")) != NULL) {
+		sc->mail_address = collapse(raw);
+		free(raw);
+		if (!email_ok(sc->mail_address))
+			return bad(name, line_of(n),
+				   "<mail> address '%.*s' is not a mail address (expected name@host)",
+				   clip(sc->mail_address, 80), sc->mail_address);
+	}
+	if ((raw = ord_xml_attr(n, "referee")) != NULL) {
+		sc->referee_email = collapse(raw);
+		free(raw);
+		if (!email_ok(sc->referee_email))
+			return bad(name, line_of(n),
+				   "<mail> referee '%.*s' is not a mail address (expected name@host)",
+				   clip(sc->referee_email, 80), sc->referee_email);
+	}
+	if ((raw = ord_xml_attr(n, "replies-per-hour")) != NULL) {
+		char *c = collapse(raw);
+		free(raw);
+		err = ord_parse_long(c, &v) || v < 1 || v > 10000;
+		free(c);
+		if (err)
+			return bad(name, line_of(n),
+				   "<mail> replies-per-hour is not a number from 1 to 10000");
+		sc->replies_per_hour = (int)v;
 	}
 	return 0;
 }
@@ -586,11 +631,13 @@ static int read_child(struct ord_scenario *sc, int which, xmlNodePtr n, const ch
 		free(raw);
 		if (parse_deadline(text, &sc->deadline))
 			err = bad(name, line_of(n),
-				  "deadline '%.*s' is not a valid date and time (expected UTC ISO 8601 such as 2026-12-01T18:00:00Z)",
+				  "deadline '%.*s' is not a valid date and time (expected ISO 8601 with a zone such as 2026-12-01T18:00:00Z, 2026-12-01T18:00+01:00 or 2026-12-01T18:00 Europe/Copenhagen, or +48h, +2d from the game's creation)",
 				  clip(text, 40), text);
 		free(text);
 		return err;
 	case EL_NMR: return read_nmr(sc, n, name);
+	case EL_SCHEDULE: return read_schedule(sc, n, name);
+	case EL_MAIL: return read_mail(sc, n, name);
 	case EL_SIDE: return read_side(sc, n, name);
 	default: return read_unit(sc, n, name);
 	}
@@ -635,14 +682,14 @@ static int read_doc(struct ord_scenario *sc, xmlDocPtr doc, const char *name)
 				   (const char *)n->name, (const char *)n->ns->href);
 		if (which == EL_COUNT)
 			return bad(name, line_of(n),
-				   "unknown element <%s> in <scenario> (expected title, description, deadline, nmr, side or unit)",
+				   "unknown element <%s> in <scenario> (expected title, description, deadline, nmr, schedule, mail, side or unit)",
 				   (const char *)n->name);
 		if (state < 0 && which != EL_TITLE)
 			return bad(name, line_of(n), "expected <title> first, found <%s>",
 				   (const char *)n->name);
 		if (which < state)
 			return bad(name, line_of(n),
-				   "<%s> after <%s> (expected the order title, description, deadline, nmr, sides, units)",
+				   "<%s> after <%s> (expected the order title, description, deadline, nmr, schedule, mail, sides, units)",
 				   (const char *)n->name, element_names[state]);
 		if (which == state && which < EL_SIDE)
 			return bad(name, line_of(n), "second <%s> (only one is allowed)",

@@ -21,6 +21,7 @@ struct ord_scenario_side {
 	char *id;      /* lowercase a-z 0-9 _ -, 1 to 32 characters */
 	char *name;    /* display name, white space collapsed */
 	char *pubkey;  /* the player's Ed25519 key in lowercase hex, NULL if none */
+	char *email;   /* the player's registered mail address, NULL if none */
 	unsigned line; /* line of the <side> element */
 };
 
@@ -33,11 +34,15 @@ struct ord_scenario_unit {
 };
 
 struct ord_scenario {
-	char *title;       /* white space collapsed, never empty */
-	char *description; /* trimmed; "" when absent */
-	char *ruleset;     /* module name as written, not looked up here */
-	char *nmr;         /* "hold" | "repeat" | "wait" */
-	int64_t deadline;  /* first turn's deadline, unix seconds; 0 = none */
+	char *title;                  /* white space collapsed, never empty */
+	char *description;            /* trimmed; "" when absent */
+	char *ruleset;                /* module name as written, not looked up here */
+	char *nmr;                    /* "hold" | "repeat" | "wait" */
+	int64_t deadline;             /* first turn's deadline, unix seconds; 0 = none */
+	struct ord_schedule schedule; /* <schedule>: every == 0 when absent */
+	char *mail_address;           /* <mail address>: the judge's address, NULL if none */
+	char *referee_email;          /* <mail referee>: the referee's address, NULL if none */
+	int replies_per_hour;         /* <mail replies-per-hour>, 0 if not given */
 	struct ord_scenario_side *sides;
 	size_t nsides; /* at least two after a successful load */
 	struct ord_scenario_unit *units;

@@ -38,6 +38,26 @@ int ord_store_log_head(sqlite3 *db, int64_t *seq, unsigned char hash[32])
 	return err;
 }
 
+int ord_store_log_hash(sqlite3 *db, int64_t seq, unsigned char hash[32])
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	if ((err = ord_store_stmt(db, &st, "SELECT hash FROM log WHERE seq = ?")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, seq);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_bytes(st, 0) == 32)
+		memcpy(hash, sqlite3_column_blob(st, 0), 32);
+	else if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		err = ord_error_set(ORD_ETAMPERED, "log entry %lld is missing or damaged",
+				    (long long)seq);
+	else
+		err = ord_store_error(db, "reading the log");
+	ord_store_stmt_done(st);
+	return err;
+}
+
 int ord_store_log_append(sqlite3 *db, int64_t seq, int turn, const char *kind, const char *body,
 			 int64_t at, const unsigned char prev[32], const unsigned char hash[32])
 {

@@ -165,15 +165,18 @@ void ord_store_rollback(sqlite3 *db)
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+/* A savepoint: a deferred transaction of its own when none is open, or a
+ * part of the one a change is making (a report or a bundle written from
+ * the change hook reads what the change wrote). */
 int ord_store_begin_read(sqlite3 *db)
 {
-	return ord_store_exec(db, "BEGIN");
+	return ord_store_exec(db, "SAVEPOINT ord_read");
 }
 
 void ord_store_end_read(sqlite3 *db)
 {
 	if (!sqlite3_get_autocommit(db))
-		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+		sqlite3_exec(db, "RELEASE ord_read", NULL, NULL, NULL);
 }
 
 int ord_store_checkpoint(sqlite3 *db)

@@ -42,7 +42,8 @@ int ord_store_schema_version(void);
 int ord_store_begin(sqlite3 *db); /* BEGIN IMMEDIATE (waits on busy) */
 int ord_store_commit(sqlite3 *db);
 void ord_store_rollback(sqlite3 *db);
-/* A read transaction: what is read in it is one snapshot. */
+/* A read transaction: what is read in it is one snapshot (a savepoint,
+ * nested in the transaction of a change when one is open). */
 int ord_store_begin_read(sqlite3 *db);
 void ord_store_end_read(sqlite3 *db);
 /* Copy everything committed from the write-ahead log into the game file
@@ -61,6 +62,8 @@ int ord_store_prepare(sqlite3 *db, sqlite3_stmt **st, const char *sql);
 /* The last entry: *seq 0 and hash zeros for an empty log.  ORD_ETAMPERED
  * when the head row is damaged. */
 int ord_store_log_head(sqlite3 *db, int64_t *seq, unsigned char hash[32]);
+/* The hash of entry seq; ORD_ETAMPERED when it is missing or damaged. */
+int ord_store_log_hash(sqlite3 *db, int64_t seq, unsigned char hash[32]);
 /* Append an entry (already hashed by the caller) and move the head to it. */
 int ord_store_log_append(sqlite3 *db, int64_t seq, int turn, const char *kind, const char *body,
 			 int64_t at, const unsigned char prev[32], const unsigned char hash[32]);
@@ -269,5 +272,39 @@ int ord_store_turns_each(sqlite3 *db, ord_store_turn_fn fn, void *ud);
 typedef int (*ord_store_entry_fn)(void *ud, const struct ord_rec_entry *e,
 				  const unsigned char prev[32]);
 int ord_store_log_each(sqlite3 *db, int64_t first, int64_t last, ord_store_entry_fn fn, void *ud);
+/* ---- the mail judge's tables (store/mail.c; schema/sql/008_mail.sql) ---- */
+
+struct ord_store_party {
+	int found;              /* a row exists */
+	char address[256];      /* "" if none */
+	char pass_hash[256];    /* crypto_pwhash_str, "" if none */
+	char pgp_fpr[64];       /* "" if none */
+	struct ord_buf pgp_key; /* armored key, empty if none; the caller releases it */
+};
+int ord_store_mail_party_get(sqlite3 *db, const char *party, struct ord_store_party *out);
+/* Set one column (address, pass_hash, pgp_key, pgp_fpr) of a party's row. */
+int ord_store_mail_party_set(sqlite3 *db, const char *party, const char *column, const void *value,
+			     size_t len, int64_t log_seq);
+int ord_store_mail_party_by_address(sqlite3 *db, const char *address, char *party, size_t n,
+				    int *count);
+int ord_store_mail_config_get(sqlite3 *db, struct ord_buf *judge, int *per_hour,
+			      struct ord_buf *schedule);
+/* NULL / 0 leave a value as it is. */
+int ord_store_mail_config_set(sqlite3 *db, const char *judge, int per_hour, const char *schedule);
+int ord_store_mail_inbox_add(sqlite3 *db, int64_t *id, char state[8], int *step, const char *message_id,
+			     const char *sender, const void *raw, size_t len, int64_t now);
+int ord_store_mail_inbox_step(sqlite3 *db, int64_t id, int step);
+int ord_store_mail_inbox_done(sqlite3 *db, int64_t id, const char *result, int64_t now);
+int ord_store_mail_queued(sqlite3 *db, const char *key, int *found);
+int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
+			 const void *bytes, size_t len, int64_t now);
+/* ORD_ENOTFOUND (no message set) when nothing is unsent after id after. */
+int ord_store_mail_outbox_next(sqlite3 *db, int64_t after, int64_t *id, char *message_id, size_t mn,
+			       char *rcpt, size_t rn, struct ord_buf *bytes);
+int ord_store_mail_outbox_sent(sqlite3 *db, int64_t id, int64_t now);
+int ord_store_mail_rate(sqlite3 *db, const char *address, int per_hour, int64_t now, int *ok);
+int ord_store_mail_seen(sqlite3 *db, int64_t next);
+/* Open path just to ask whether tick has anything to do in it. */
+int ord_store_mail_due(const char *path, int64_t now, int *due);
 
 #endif

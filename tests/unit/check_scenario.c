@@ -356,9 +356,11 @@ START_TEST(test_deadline)
 		{ "2026-12-01T18:60:00Z", 0 },
 		{ "2026-12-01T18:00:60Z", 0 },
 		{ "2026-12-01T18:00:00", 0 },
-		{ "2026-12-01 18:00:00Z", 0 },
+		{ "2026-12-01 18:00:00Z", 1796148000 },
+		{ "2026-12-01T19:00 Europe/Copenhagen", 1796148000 },
+		{ "2026-12-01T19:00 Europe/Nowhere", 0 },
 		{ "2026-12-01T18:00:00.5Z", 0 },
-		{ "2026-12-01T18:00:00+0100", 0 },
+		{ "2026-12-01T18:00:00+0100", 1796144400 },
 		{ "1969-12-31T23:59:59Z", 0 },
 		{ "1970-01-01T00:00:00Z", 0 },
 		{ "1970-01-01T00:30:00+01:00", 0 },
@@ -387,7 +389,7 @@ START_TEST(test_deadline)
 			ck_assert_msg(rc == ORD_EBADDATA, "'%s' accepted", cases[i].text);
 			ord_buf_addf(&want,
 				     "t.xml:4: deadline '%s' is not a valid date and time "
-				     "(expected UTC ISO 8601 such as 2026-12-01T18:00:00Z)",
+				     "(expected ISO 8601 with a zone such as 2026-12-01T18:00:00Z, 2026-12-01T18:00+01:00 or 2026-12-01T18:00 Europe/Copenhagen, or +48h, +2d from the game's creation)",
 				     cases[i].text);
 			ck_assert_str_eq(ord_error_last(), want.buf);
 		}
@@ -402,7 +404,7 @@ END_TEST
 START_TEST(test_bad_deadline_file)
 {
 	expect_file("bad-deadline.xml", ORD_EBADDATA,
-		    "@:4: deadline '2026-02-30T18:00:00Z' is not a valid date and time (expected UTC ISO 8601 such as 2026-12-01T18:00:00Z)");
+		    "@:4: deadline '2026-02-30T18:00:00Z' is not a valid date and time (expected ISO 8601 with a zone such as 2026-12-01T18:00:00Z, 2026-12-01T18:00+01:00 or 2026-12-01T18:00 Europe/Copenhagen, or +48h, +2d from the game's creation)");
 }
 END_TEST
 
@@ -422,14 +424,14 @@ START_TEST(test_order_of_elements)
 	expect_body("<title>T</title>\n<title>T</title>\n",
 		    "t.xml:4: second <title> (only one is allowed)");
 	expect_body(HEAD "<deadline>2026-12-01T18:00:00Z</deadline>\n" UNIT,
-		    "t.xml:6: <deadline> after <side> (expected the order title, description, deadline, nmr, sides, units)");
+		    "t.xml:6: <deadline> after <side> (expected the order title, description, deadline, nmr, schedule, mail, sides, units)");
 	expect_body("<title>T</title>\n<side id=\"a\" name=\"A\"/>\n" UNIT
 		    "<side id=\"b\" name=\"B\"/>\n",
-		    "t.xml:6: <side> after <unit> (expected the order title, description, deadline, nmr, sides, units)");
+		    "t.xml:6: <side> after <unit> (expected the order title, description, deadline, nmr, schedule, mail, sides, units)");
 	expect_body("<title>T</title>\n<nmr policy=\"hold\"/>\n<nmr policy=\"hold\"/>\n",
 		    "t.xml:5: second <nmr> (only one is allowed)");
 	expect_body(HEAD "<map/>\n" UNIT,
-		    "t.xml:6: unknown element <map> in <scenario> (expected title, description, deadline, nmr, side or unit)");
+		    "t.xml:6: unknown element <map> in <scenario> (expected title, description, deadline, nmr, schedule, mail, side or unit)");
 	expect_body(HEAD "<x:unit xmlns:x=\"urn:x\"/>\n",
 		    "t.xml:6: element <unit> in namespace 'urn:x' is not accepted (expected no namespace)");
 	expect_body(HEAD "stray text\n" UNIT,
@@ -484,7 +486,7 @@ START_TEST(test_sides_attributes)
 	expect_body("<title>T</title>\n<side id=\"a\" name=\" \"/>\n",
 		    "t.xml:4: side name is empty (expected 1 to 100 characters)");
 	expect_body("<title>T</title>\n<side id=\"a\" name=\"A\" colour=\"blue\"/>\n",
-		    "t.xml:4: unknown attribute 'colour' on <side> (expected id, name, pubkey)");
+		    "t.xml:4: unknown attribute 'colour' on <side> (expected id, name, pubkey, email)");
 }
 END_TEST
 

@@ -1,0 +1,67 @@
+/*
+ * cmd_schedule.c - `orderly schedule GAME [RULE...|none]`: show or set the
+ * game's deadline rule, e.g. `every 48h at 18:00 in Europe/Copenhagen grace
+ * 1h remind 24h,2h autoseal on`.  The next turn's deadline follows from it
+ * (src/core/schedule.c); the open turn keeps its own (`orderly deadline`).
+ * Logged in the game's hash chain.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int cmd_schedule(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct ord_buf text = ORD_BUF_INIT, out = ORD_BUF_INIT;
+	struct ord_schedule s;
+	struct ord_game_status ti;
+	ord_game *g = NULL;
+	int rc, i;
+
+	if ((rc = cli_options(cmd, &argc, argv, NULL)) != CLI_CONTINUE)
+		return rc;
+	if (argc < 2)
+		return cli_usage_error(cmd, "missing GAME");
+	for (i = 2; i < argc; i++)
+		ord_buf_addf(&text, "%s%s", i > 2 ? " " : "", argv[i]);
+	if (argc > 2 && ord_schedule_parse(&s, text.buf) != 0) {
+		rc = cli_usage_error(cmd, "%s", ord_error_last());
+		goto out;
+	}
+	if ((rc = cli_open_game(&g, argv[1])) != 0)
+		goto out;
+	if (argc > 2 && (rc = ord_game_set_schedule(g, &s)) != 0) {
+		rc = cli_fail(rc);
+		goto out;
+	}
+	if ((rc = ord_game_schedule(g, &s)) != 0 || (rc = ord_game_status(g, &ti)) != 0) {
+		rc = cli_fail(rc);
+		goto out;
+	}
+	ord_schedule_format(&s, &out);
+	printf("schedule: %s\n", out.buf);
+	if (s.every) {
+		int64_t next = 0;
+		ord_buf_reset(&out);
+		if (ti.deadline) {
+			ord_when_format(&out, ti.deadline, s.zone);
+			printf("turn %d:   deadline %s (sheets taken until then)\n", ti.turn, out.buf);
+		} else {
+			printf("turn %d:   no deadline (set one with 'orderly deadline'; the next turn gets one from the schedule)\n",
+			       ti.turn);
+		}
+		if (ti.deadline &&
+		    ord_schedule_next(&s, ti.deadline - s.grace, ord_game_now(g), &next) == 0 && next) {
+			ord_buf_reset(&out);
+			ord_when_format(&out, next + s.grace, s.zone);
+			printf("next turn: deadline about %s if it opens now\n", out.buf);
+		}
+	}
+	rc = CLI_OK;
+out:
+	if (g)
+		ord_game_free(g);
+	ord_buf_release(&text);
+	ord_buf_release(&out);
+	return rc;
+}

@@ -1,0 +1,530 @@
+/*
+ * game_mail.c - the mail judge's state in a game: who may act by mail and
+ * with which proof, the judge's address, the schedule of deadlines, the
+ * inbox and outbox (SQL in store/mail.c), and a few facts of the game a
+ * front-end needs (its clock, its name, the current turn).
+ *
+ * Every change of who may act or of what the game does by itself is
+ * logged in the hash chain in the same transaction as its row:
+ *   mail-address     side=NAME | referee=1, address=ADDR ("" clears)
+ *   mail-passphrase  side=NAME | referee=1, hash=BLAKE2b-256 of the stored
+ *                    crypto_pwhash string (the hash itself never enters the
+ *                    log, which bundles show every side)
+ *   mail-pgp         side=NAME | referee=1, fingerprint=FPR, key=BLAKE2b-256
+ *                    of the armored key
+ *   mail-config      judge=ADDR, per_hour=N
+ *   schedule         schedule=TEXT (ord_schedule_format)
+ *   deadline         turn=N, deadline=T: as `orderly deadline` logs it, also
+ *                    when a turn opens with a deadline from the schedule
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/game_mail.h"
+
+/* ---- small facts ---- */
+
+int64_t ord_game_now(ord_game *g)
+{
+	const char *t = getenv("ORDERLY_TEST_NOW");
+	long v;
+
+	/* a test clock only in a fixed-dice test game, where nothing is secret */
+	if (g && g->fixed_dice && t && *t && ord_parse_long(t, &v) == 0 && v > 0)
+		return (int64_t)v;
+	return (int64_t)time(NULL);
+}
+
+const char *ord_game_name(ord_game *g)
+{
+	static _Thread_local char name[256];
+	const char *base = strrchr(g->path, '/');
+	size_t n;
+
+	base = base ? base + 1 : g->path;
+	n = strlen(base);
+	if (n > 8 && !strcmp(base + n - 8, ".orderly"))
+		n -= 8;
+	snprintf(name, sizeof(name), "%.*s", (int)n, base);
+	return name;
+}
+
+size_t ord_game_nsides(ord_game *g)
+{
+	return g->nsides;
+}
+
+const char *ord_game_side_name(ord_game *g, size_t i)
+{
+	return i < g->nsides ? g->sides[i].name : NULL;
+}
+
+int ord_game_side_sheet(ord_game *g, int turn, const char *side, int *version, char source[16],
+			unsigned char commitment[32])
+{
+	const struct ord_store_side *s = ord_game_side_by_name(g, side);
+	struct ord_store_sheet sh;
+	int err;
+
+	*version = 0;
+	source[0] = '\0';
+	if (!s)
+		return ord_error_set(ORD_ENOTFOUND, "unknown side '%s'", side);
+	err = ord_store_sheet_read(g->db, turn, s->id, 0, &sh);
+	if (err == ORD_ENOTFOUND) {
+		ord_error_clear();
+		return 0;
+	}
+	if (err)
+		return err;
+	*version = sh.version;
+	snprintf(source, 16, "%s", sh.source);
+	memcpy(commitment, sh.commitment, 32);
+	ord_store_sheet_release(&sh);
+	return 0;
+}
+
+int ord_game_side_pubkey(ord_game *g, const char *side, unsigned char out[32])
+{
+	const struct ord_store_side *s = ord_game_side_by_name(g, side);
+
+	if (!s || !s->has_key)
+		return ord_error_set(ORD_ENOTFOUND, "side '%s' has no key", side);
+	memcpy(out, s->pubkey, 32);
+	return 0;
+}
+
+/* ---- registrations ---- */
+
+static int party_of(struct ord_game *g, const char *side, const char **party)
+{
+	struct ord_buf l = ORD_BUF_INIT;
+	int err;
+
+	if (!side) {
+		*party = "";
+		return 0;
+	}
+	if (ord_game_side_by_name(g, side)) {
+		*party = side;
+		return 0;
+	}
+	ord_game_side_list(g, &l);
+	err = ord_error_set(ORD_ENOTFOUND, "unknown side '%s' (expected one of %s)", side, l.buf);
+	ord_buf_release(&l);
+	return err;
+}
+
+static void who(struct ord_buf *body, const char *side)
+{
+	if (side)
+		ord_buf_addf(body, "side=%s\n", side);
+	else
+		ord_buf_adds(body, "referee=1\n");
+}
+
+static int check_address(const char *a)
+{
+	const char *at = strchr(a, '@');
+	const char *p;
+
+	if (!*a)
+		return 0; /* clears */
+	if (strlen(a) > 250 || !at || at == a || !at[1] || strchr(at + 1, '@'))
+		goto bad;
+	for (p = a; *p; p++)
+		if ((unsigned char)*p <= ' ' || strchr("<>()[]\\,;:\"", *p))
+			goto bad;
+	return 0;
+bad:
+	return ord_error_set(ORD_EUSAGE, "bad mail address '%.80s' (expected name@host)", a);
+}
+
+/* Run one logged change of the mail tables in its own transaction. */
+static int begin(struct ord_game *g, struct ord_store_turn *t)
+{
+	int err;
+
+	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+		return err;
+	if ((err = ord_game_turn(g, t, 0)) != 0)
+		ord_store_rollback(g->db);
+	return err;
+}
+
+static int end(struct ord_game *g, int err)
+{
+	if (!err)
+		err = ord_store_commit(g->db);
+	if (err)
+		ord_store_rollback(g->db);
+	return err;
+}
+
+static int set_address(struct ord_game *g, int turn, const char *side, const char *address)
+{
+	struct ord_buf body = ORD_BUF_INIT, lower = ORD_BUF_INIT;
+	const char *party, *p;
+	int64_t seq;
+	int err;
+
+	if ((err = party_of(g, side, &party)) != 0 || (err = check_address(address)) != 0)
+		return err;
+	for (p = address; *p; p++)
+		ord_buf_addch(&lower, tolower((unsigned char)*p));
+	who(&body, side);
+	ord_buf_addf(&body, "address=%s\n", lower.buf);
+	if ((err = ord_game_log(g, &seq, turn, "mail-address", body.buf)) == 0)
+		err = ord_store_mail_party_set(g->db, party, "address",
+					       *lower.buf ? lower.buf : NULL, lower.len, seq);
+	ord_buf_release(&body);
+	ord_buf_release(&lower);
+	return err;
+}
+
+int ord_mail_register(ord_game *g, const char *side, const char *address)
+{
+	struct ord_store_turn t;
+	int err;
+
+	if ((err = begin(g, &t)) != 0)
+		return err;
+	return end(g, set_address(g, t.turn, side, address));
+}
+
+int ord_mail_set_passphrase(ord_game *g, const char *side, const char *passphrase)
+{
+	char hash[crypto_pwhash_STRBYTES];
+	unsigned char h[32];
+	struct ord_buf body = ORD_BUF_INIT;
+	struct ord_store_turn t;
+	const char *party;
+	int64_t seq;
+	int err;
+
+	if ((err = party_of(g, side, &party)) != 0)
+		return err;
+	if (strlen(passphrase) < 8)
+		return ord_error_set(ORD_EUSAGE,
+				     "a passphrase needs at least 8 characters (a few words are best)");
+	if (crypto_pwhash_str(hash, passphrase, strlen(passphrase), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+			      crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0)
+		return ord_error_set(ORD_ERROR, "out of memory hashing the passphrase");
+	crypto_generichash(h, 32, (const unsigned char *)hash, strlen(hash), NULL, 0);
+	who(&body, side);
+	ord_buf_adds(&body, "hash=");
+	ord_buf_add_hex(&body, h, 32);
+	ord_buf_addch(&body, '\n');
+	if ((err = begin(g, &t)) == 0) {
+		if ((err = ord_game_log(g, &seq, t.turn, "mail-passphrase", body.buf)) == 0)
+			err = ord_store_mail_party_set(g->db, party, "pass_hash", hash,
+						       strlen(hash), seq);
+		err = end(g, err);
+	}
+	sodium_memzero(hash, sizeof(hash));
+	ord_buf_release(&body);
+	return err;
+}
+
+int ord_mail_set_pgp(ord_game *g, const char *side, const char *armored, const char *fpr)
+{
+	struct ord_buf body = ORD_BUF_INIT;
+	unsigned char h[32];
+	struct ord_store_turn t;
+	const char *party, *p;
+	int64_t seq;
+	int err;
+
+	if ((err = party_of(g, side, &party)) != 0)
+		return err;
+	for (p = fpr; *p; p++)
+		if (!isxdigit((unsigned char)*p))
+			break;
+	if (*p || strlen(fpr) < 16 || strlen(fpr) > 40)
+		return ord_error_set(ORD_EUSAGE,
+				     "bad OpenPGP fingerprint '%.60s' (expected 40 hex digits)", fpr);
+	crypto_generichash(h, 32, (const unsigned char *)armored, strlen(armored), NULL, 0);
+	who(&body, side);
+	ord_buf_addf(&body, "fingerprint=%s\nkey=", fpr);
+	ord_buf_add_hex(&body, h, 32);
+	ord_buf_addch(&body, '\n');
+	if ((err = begin(g, &t)) == 0) {
+		if ((err = ord_game_log(g, &seq, t.turn, "mail-pgp", body.buf)) == 0 &&
+		    (err = ord_store_mail_party_set(g->db, party, "pgp_key", armored,
+						    strlen(armored), seq)) == 0)
+			err = ord_store_mail_party_set(g->db, party, "pgp_fpr", fpr, strlen(fpr), seq);
+		err = end(g, err);
+	}
+	ord_buf_release(&body);
+	return err;
+}
+
+int ord_mail_party(ord_game *g, const char *side, struct ord_mail_party *out)
+{
+	struct ord_store_party p;
+	const char *party;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if ((err = party_of(g, side, &party)) != 0 ||
+	    (err = ord_store_mail_party_get(g->db, party, &p)) != 0)
+		return err;
+	snprintf(out->side, sizeof(out->side), "%s", party);
+	snprintf(out->address, sizeof(out->address), "%s", p.address);
+	out->has_passphrase = *p.pass_hash != '\0';
+	snprintf(out->pgp_fpr, sizeof(out->pgp_fpr), "%s", p.pgp_fpr);
+	if (side)
+		out->has_sign_key = ord_game_side_by_name(g, side)->has_key;
+	ord_buf_release(&p.pgp_key);
+	return 0;
+}
+
+int ord_mail_find(ord_game *g, const char *address, char side[64], int *referee, int *count)
+{
+	char party[64] = "";
+	int err;
+
+	*referee = 0;
+	side[0] = '\0';
+	if ((err = ord_store_mail_party_by_address(g->db, address, party, sizeof(party), count)) != 0)
+		return err;
+	if (!*count)
+		return ord_error_set(ORD_ENOTFOUND, "no side of this game has the address '%.80s'",
+				     address);
+	*referee = !*party;
+	snprintf(side, 64, "%s", party);
+	return 0;
+}
+
+int ord_mail_check_passphrase(ord_game *g, const char *side, const char *passphrase)
+{
+	struct ord_store_party p;
+	const char *party;
+	int err;
+
+	if ((err = party_of(g, side, &party)) != 0 ||
+	    (err = ord_store_mail_party_get(g->db, party, &p)) != 0)
+		return err;
+	ord_buf_release(&p.pgp_key);
+	if (!*p.pass_hash)
+		return ord_error_set(ORD_ENOTFOUND, "no passphrase is registered for %s",
+				     side ? side : "the referee");
+	if (crypto_pwhash_str_verify(p.pass_hash, passphrase, strlen(passphrase)) != 0)
+		return ord_error_set(ORD_EBADDATA, "wrong passphrase");
+	return 0;
+}
+
+int ord_mail_pgp_key(ord_game *g, const char *side, struct ord_buf *armored)
+{
+	struct ord_store_party p;
+	const char *party;
+	int err;
+
+	if ((err = party_of(g, side, &party)) != 0 ||
+	    (err = ord_store_mail_party_get(g->db, party, &p)) != 0)
+		return err;
+	if (!p.pgp_key.len)
+		err = ord_error_set(ORD_ENOTFOUND, "no OpenPGP key is registered for %s",
+				    side ? side : "the referee");
+	else
+		ord_buf_add(armored, p.pgp_key.buf, p.pgp_key.len);
+	ord_buf_release(&p.pgp_key);
+	return err;
+}
+
+static int set_config(struct ord_game *g, int turn, const char *judge, int per_hour)
+{
+	struct ord_buf body = ORD_BUF_INIT, cur = ORD_BUF_INIT;
+	int64_t seq;
+	int err, cur_per_hour = 0;
+
+	if (judge && *judge && (err = check_address(judge)) != 0)
+		return err;
+	if ((err = ord_store_mail_config_get(g->db, &cur, &cur_per_hour, NULL)) != 0)
+		goto out;
+	ord_buf_addf(&body, "judge=%s\nper_hour=%d\n", judge ? judge : cur.buf,
+		     per_hour > 0 ? per_hour : cur_per_hour);
+	if ((err = ord_game_log(g, &seq, turn, "mail-config", body.buf)) == 0)
+		err = ord_store_mail_config_set(g->db, judge, per_hour, NULL);
+out:
+	ord_buf_release(&body);
+	ord_buf_release(&cur);
+	return err;
+}
+
+int ord_mail_config(ord_game *g, struct ord_buf *judge, int *per_hour)
+{
+	return ord_store_mail_config_get(g->db, judge, per_hour, NULL);
+}
+
+int ord_mail_set_config(ord_game *g, const char *judge, int per_hour)
+{
+	struct ord_store_turn t;
+	int err;
+
+	if ((err = begin(g, &t)) != 0)
+		return err;
+	return end(g, set_config(g, t.turn, judge, per_hour));
+}
+
+/* ---- the schedule ---- */
+
+int ord_game_schedule(ord_game *g, struct ord_schedule *out)
+{
+	struct ord_buf text = ORD_BUF_INIT;
+	int err;
+
+	ord_schedule_init(out);
+	if ((err = ord_store_mail_config_get(g->db, NULL, NULL, &text)) == 0)
+		err = ord_schedule_parse(out, text.buf);
+	if (err == ORD_EUSAGE)
+		err = ord_error_set(ORD_ETAMPERED, "the stored schedule '%s' cannot be read", text.buf);
+	ord_buf_release(&text);
+	return err;
+}
+
+static int set_schedule(struct ord_game *g, int turn, const struct ord_schedule *s)
+{
+	struct ord_buf text = ORD_BUF_INIT, body = ORD_BUF_INIT;
+	int64_t seq;
+	int err;
+
+	ord_schedule_format(s, &text);
+	ord_buf_addf(&body, "schedule=%s\n", text.buf);
+	if ((err = ord_game_log(g, &seq, turn, "schedule", body.buf)) == 0)
+		err = ord_store_mail_config_set(g->db, NULL, 0, text.buf);
+	ord_buf_release(&text);
+	ord_buf_release(&body);
+	return err;
+}
+
+int ord_game_set_schedule(ord_game *g, const struct ord_schedule *s)
+{
+	struct ord_store_turn t;
+	int err;
+
+	if ((err = begin(g, &t)) != 0)
+		return err;
+	return end(g, set_schedule(g, t.turn, s));
+}
+
+int ord_game_mail_next_deadline(struct ord_game *g, int n, int64_t *out)
+{
+	struct ord_schedule s;
+	struct ord_store_turn prev;
+	int64_t announced, last = 0;
+	int err;
+
+	*out = 0;
+	if ((err = ord_game_schedule(g, &s)) != 0 || !s.every)
+		return err;
+	/* the rhythm carries on from the previous turn's announced deadline */
+	if (n > 1 && ord_game_turn(g, &prev, n - 1) == 0 && prev.deadline)
+		last = prev.deadline - s.grace;
+	ord_error_clear();
+	if ((err = ord_schedule_next(&s, last, ord_game_now(g), &announced)) != 0)
+		return err;
+	*out = announced ? announced + s.grace : 0;
+	return 0;
+}
+
+int ord_game_mail_create(struct ord_game *g, const struct ord_scenario *sc)
+{
+	size_t i;
+	int err;
+
+	if ((sc->mail_address || sc->replies_per_hour) &&
+	    (err = set_config(g, 0, sc->mail_address, sc->replies_per_hour)) != 0)
+		return err;
+	if (sc->referee_email && (err = set_address(g, 0, NULL, sc->referee_email)) != 0)
+		return err;
+	for (i = 0; i < sc->nsides; i++)
+		if (sc->sides[i].email &&
+		    (err = set_address(g, 0, sc->sides[i].id, sc->sides[i].email)) != 0)
+			return err;
+	if (sc->schedule.every && (err = set_schedule(g, 0, &sc->schedule)) != 0)
+		return err;
+	return 0;
+}
+
+/* ---- inbox, outbox, reply counts ---- */
+
+int ord_mail_inbox_add(ord_game *g, int64_t *id, char state[8], int *step, const char *message_id,
+		       const char *sender, const void *raw, size_t len)
+{
+	int err;
+
+	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+		return err;
+	err = ord_store_mail_inbox_add(g->db, id, state, step, message_id, sender, raw, len,
+				       (int64_t)time(NULL));
+	return end(g, err);
+}
+
+int ord_mail_inbox_step(ord_game *g, int64_t id, int step)
+{
+	return ord_store_mail_inbox_step(g->db, id, step);
+}
+
+int ord_mail_inbox_done(ord_game *g, int64_t id, const char *result)
+{
+	return ord_store_mail_inbox_done(g->db, id, result, (int64_t)time(NULL));
+}
+
+int ord_mail_queued(ord_game *g, const char *key)
+{
+	int found = 0;
+
+	if (ord_store_mail_queued(g->db, key, &found) != 0)
+		return 0;
+	return found;
+}
+
+int ord_mail_queue(ord_game *g, int *queued, const char *key, const char *message_id,
+		   const char *rcpt, const void *bytes, size_t len)
+{
+	int err, found = 0;
+
+	*queued = 0;
+	if (key && ((err = ord_store_mail_queued(g->db, key, &found)) != 0 || found))
+		return err;
+	if ((err = ord_store_mail_queue(g->db, key, message_id, rcpt, bytes, len,
+					(int64_t)time(NULL))) == 0)
+		*queued = 1;
+	return err;
+}
+
+int ord_mail_outbox_next(ord_game *g, int64_t after, struct ord_mail_out *out)
+{
+	return ord_store_mail_outbox_next(g->db, after, &out->id, out->message_id,
+					  sizeof(out->message_id), out->rcpt, sizeof(out->rcpt),
+					  &out->bytes);
+}
+
+int ord_mail_outbox_sent(ord_game *g, int64_t id)
+{
+	return ord_store_mail_outbox_sent(g->db, id, (int64_t)time(NULL));
+}
+
+int ord_mail_rate(ord_game *g, const char *address, int per_hour, int *ok)
+{
+	return ord_store_mail_rate(g->db, address, per_hour > 0 ? per_hour : 30,
+				   (int64_t)time(NULL), ok);
+}
+
+int ord_mail_due(const char *path, int64_t now, int *due)
+{
+	return ord_store_mail_due(path, now, due);
+}
+
+int ord_mail_mark_seen(ord_game *g, int64_t next)
+{
+	int err;
+
+	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+		return err;
+	return end(g, ord_store_mail_seen(g->db, next));
+}

@@ -1,0 +1,359 @@
+/*
+ * body.c - what a player wrote, read as commands, proof lines and an order
+ * sheet (docs/pbem.md, "The mail format").
+ *
+ * Decisions:
+ *  B1. Quoted lines ('>'), the signature (from a "-- " line on), an
+ *      attribution line ("... wrote:") before quoted lines, and everything
+ *      after an "-----Original Message-----" line are not the sheet.
+ *  B2. An ORDERS (or CHECK) line starts a block that an END line closes;
+ *      a block takes precedence over the rest of the text.  Without one,
+ *      every line that is not a command or a proof line is the sheet, so a
+ *      greeting is reported as an order that does not parse, with its line.
+ *  B3. Line numbers are the player's: within the block, counting from the
+ *      line after ORDERS as 1 (lines left out still count); without a
+ *      block, the lines of the text of his mail.
+ *  B4. Proof and routing lines (Game:, Side:, Passphrase:, nonce:,
+ *      commitment:, signature:) are taken anywhere outside quotes, and are
+ *      never part of the sheet.
+ *  B5. The subject may carry the command ("CHECK", "Re: STATUS"); a
+ *      command line in the body wins over it.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mail/mail.h"
+
+static const struct {
+	const char *word;
+	enum mail_cmd cmd;
+	int block; /* starts an ORDERS ... END block */
+} commands[] = {
+	{ "ORDERS", CMD_ORDERS, 1 },     { "CHECK", CMD_CHECK, 1 },
+	{ "STATUS", CMD_STATUS, 0 },     { "REPORT", CMD_REPORT, 0 },
+	{ "HELP", CMD_HELP, 0 },         { "SEAL", CMD_SEAL, 0 },
+	{ "EVENT", CMD_EVENT, 0 },       { "RESOLVE", CMD_RESOLVE, 0 },
+	{ "EXCHANGE", CMD_EXCHANGE, 0 }, { "DEADLINE", CMD_DEADLINE, 0 },
+	{ "SCHEDULE", CMD_SCHEDULE, 0 },
+};
+
+void mail_hex(char *out, const unsigned char *p, size_t len)
+{
+	sodium_bin2hex(out, 2 * len + 1, p, len);
+}
+
+int mail_unhex(unsigned char *out, size_t max, const char *hex)
+{
+	size_t n = 0;
+	const char *end = NULL;
+
+	if (sodium_hex2bin(out, max, hex, strlen(hex), NULL, &n, &end) != 0 || (end && *end))
+		return -1;
+	return (int)n;
+}
+
+const char *mail_cmd_name(enum mail_cmd c)
+{
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(commands); i++)
+		if (commands[i].cmd == c)
+			return commands[i].word;
+	return "?";
+}
+
+void mail_body_init(struct mail_body *b)
+{
+	memset(b, 0, sizeof(*b));
+	ord_buf_init(&b->sheet);
+	b->cmd = CMD_ORDERS;
+}
+
+void mail_body_release(struct mail_body *b)
+{
+	size_t i;
+
+	free(b->args);
+	for (i = 0; i < b->ncmds; i++)
+		free(b->cmds[i].args);
+	free(b->cmds);
+	free(b->game);
+	free(b->side);
+	if (b->passphrase) {
+		sodium_memzero(b->passphrase, strlen(b->passphrase));
+		free(b->passphrase);
+	}
+	ord_buf_release(&b->sheet);
+	free(b->lines);
+	free(b->where);
+	memset(b, 0, sizeof(*b));
+}
+
+/* [start, end) of a line without blanks at either end */
+static void trim(const char **s, const char **e)
+{
+	while (*s < *e && (**s == ' ' || **s == '\t'))
+		(*s)++;
+	while (*e > *s && ((*e)[-1] == ' ' || (*e)[-1] == '\t'))
+		(*e)--;
+}
+
+static char *dup_range(const char *s, const char *e)
+{
+	char *o = ord_xmalloc((size_t)(e - s) + 1);
+	memcpy(o, s, (size_t)(e - s));
+	o[e - s] = '\0';
+	return o;
+}
+
+/* A command word at s (case-insensitive, then a blank or the end): its
+ * index in commands[], or -1; *rest after the blanks that follow. */
+static int command_at(const char *s, const char *e, const char **rest)
+{
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(commands); i++) {
+		size_t n = strlen(commands[i].word);
+		if ((size_t)(e - s) >= n && !strncasecmp(s, commands[i].word, n) &&
+		    (s + n == e || s[n] == ' ' || s[n] == '\t')) {
+			*rest = s + n;
+			while (*rest < e && (**rest == ' ' || **rest == '\t'))
+				(*rest)++;
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/* "Key: value" for one of the proof and routing keys: 1 and its value. */
+static int keyword(struct mail_body *b, const char *s, const char *e)
+{
+	static const char *const keys[] = { "game",       "side",      "passphrase", "nonce",
+					    "commitment", "signature", "witness" };
+	const char *colon = memchr(s, ':', (size_t)(e - s)), *v;
+	size_t i, klen;
+	char *val;
+
+	if (!colon)
+		return 0;
+	klen = (size_t)(colon - s);
+	for (i = 0; i < ORD_ARRAY_SIZE(keys); i++)
+		if (klen == strlen(keys[i]) && !strncasecmp(s, keys[i], klen))
+			break;
+	if (i == ORD_ARRAY_SIZE(keys))
+		return 0;
+	v = colon + 1;
+	trim(&v, &e);
+	val = dup_range(v, e);
+	switch (i) {
+	case 0:
+		free(b->game);
+		b->game = val;
+		return 1;
+	case 1:
+		free(b->side);
+		b->side = val;
+		return 1;
+	case 2:
+		if (b->passphrase) {
+			sodium_memzero(b->passphrase, strlen(b->passphrase));
+			free(b->passphrase);
+		}
+		b->passphrase = val;
+		return 1;
+	case 3: b->have_nonce = mail_unhex(b->nonce, 32, val) == 32; break;
+	case 4: break; /* printed by `orderly sign`; recomputed, so not needed */
+	case 5: b->have_signature = mail_unhex(b->signature, 64, val) == 64; break;
+	default: b->have_witness = mail_unhex(b->witness, 32, val) == 32;
+	}
+	free(val);
+	return 1;
+}
+
+static int quoted(const char *s, const char *e)
+{
+	while (s < e && *s == ' ')
+		s++;
+	return s < e && *s == '>';
+}
+
+static int ends_with(const char *s, const char *e, const char *suf)
+{
+	size_t n = strlen(suf);
+
+	return (size_t)(e - s) >= n && !strncasecmp(e - n, suf, n);
+}
+
+struct line {
+	const char *s, *e; /* as written, without the newline */
+	unsigned no;       /* 1-based in the text */
+};
+
+static void add_sheet_line(struct mail_body *b, const struct line *l, unsigned no)
+{
+	ord_buf_add(&b->sheet, l->s, (size_t)(l->e - l->s));
+	ord_buf_addch(&b->sheet, '\n');
+	b->lines = ord_xrealloc(b->lines, (b->nlines + 1) * sizeof(*b->lines));
+	b->lines[b->nlines++] = no;
+}
+
+/* A command line; the first in the body is the player's command (B5). */
+static void set_cmd(struct mail_body *b, int idx, const char *rest, const char *e, int subject)
+{
+	if (!subject) {
+		b->cmds = ord_xrealloc(b->cmds, (b->ncmds + 1) * sizeof(*b->cmds));
+		b->cmds[b->ncmds].cmd = commands[idx].cmd;
+		b->cmds[b->ncmds].args = dup_range(rest, e);
+		b->ncmds++;
+		if (b->ncmds > 1)
+			return;
+	}
+	b->cmd = commands[idx].cmd;
+	b->explicit_cmd = 1;
+	free(b->args);
+	b->args = dup_range(rest, e);
+}
+
+void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
+{
+	struct line *lines = NULL;
+	size_t n = 0, i, block_start = 0;
+	const char *p = text ? text : "", *s, *e;
+	int in_block = 0, had_block = 0, rest_kept = 0;
+	struct ord_buf loose = ORD_BUF_INIT;
+	unsigned *loose_no = NULL;
+	size_t nloose = 0;
+
+	/* the subject: "Re: Fwd: CHECK" */
+	if (subject) {
+		int idx;
+		const char *rest;
+		s = subject;
+		for (;;) {
+			while (*s == ' ')
+				s++;
+			if (!strncasecmp(s, "re:", 3) || !strncasecmp(s, "aw:", 3) ||
+			    !strncasecmp(s, "sv:", 3))
+				s += 3;
+			else if (!strncasecmp(s, "fwd:", 4))
+				s += 4;
+			else
+				break;
+		}
+		e = s + strlen(s);
+		trim(&s, &e);
+		if ((idx = command_at(s, e, &rest)) >= 0 && commands[idx].cmd != CMD_EVENT)
+			set_cmd(b, idx, rest, e, 1);
+	}
+	/* split, B1 */
+	for (s = p; *s;) {
+		const char *nl = strchr(s, '\n');
+		e = nl ? nl : s + strlen(s);
+		lines = ord_xrealloc(lines, (n + 1) * sizeof(*lines));
+		lines[n].s = s;
+		lines[n].e = e;
+		lines[n].no = (unsigned)n + 1;
+		n++;
+		s = nl ? nl + 1 : e;
+	}
+	for (i = 0; i < n; i++) {
+		struct line l = lines[i];
+		const char *ts = l.s, *te = l.e, *rest;
+		int idx;
+
+		if ((size_t)(l.e - l.s) == 3 && !strncmp(l.s, "-- ", 3))
+			break; /* a signature follows */
+		if (!strncmp(l.s, "-----Original Message-----", 27) ||
+		    (!in_block && (size_t)(l.e - l.s) == 2 && !strncmp(l.s, "--", 2)))
+			break;
+		if (quoted(l.s, l.e))
+			continue;
+		trim(&ts, &te);
+		if (ends_with(ts, te, "wrote:") || ends_with(ts, te, "skrev:") ||
+		    ends_with(ts, te, "schrieb:")) {
+			size_t k = i + 1;
+			while (k < n && lines[k].s == lines[k].e)
+				k++;
+			if (k == n || quoted(lines[k].s, lines[k].e))
+				continue;
+		}
+		if (keyword(b, ts, te))
+			continue;
+		if (in_block) {
+			if ((size_t)(te - ts) == 3 && !strncasecmp(ts, "END", 3)) {
+				in_block = 0;
+				continue;
+			}
+			add_sheet_line(b, &l, l.no - (unsigned)block_start);
+			continue;
+		}
+		if ((idx = command_at(ts, te, &rest)) >= 0 &&
+		    (!commands[idx].block || rest == te) && !had_block) {
+			set_cmd(b, idx, rest, te, 0);
+			if (commands[idx].block) {
+				in_block = had_block = 1;
+				block_start = l.no;
+			}
+			continue;
+		}
+		if (idx >= 0 && !commands[idx].block) {
+			set_cmd(b, idx, rest, te, 0);
+			continue;
+		}
+		/* B2: loose text, the sheet when there is no block */
+		if (ts == te && !nloose)
+			continue;
+		ord_buf_add(&loose, l.s, (size_t)(l.e - l.s));
+		ord_buf_addch(&loose, '\n');
+		loose_no = ord_xrealloc(loose_no, (nloose + 1) * sizeof(*loose_no));
+		loose_no[nloose++] = l.no;
+		rest_kept = 1;
+	}
+	b->unterminated = in_block;
+	b->block = had_block;
+	/* a command in the subject alone is the (referee's) list too */
+	if (!b->ncmds && b->explicit_cmd) {
+		b->cmds = ord_xmalloc(sizeof(*b->cmds));
+		b->cmds[0].cmd = b->cmd;
+		b->cmds[0].args = ord_strdup(b->args ? b->args : "");
+		b->ncmds = 1;
+	}
+	if (had_block) {
+		b->where = ord_strdup("your ORDERS block (line 1 is the line after ORDERS)");
+	} else {
+		/* no blank lines at the end */
+		while (nloose && loose.len >= 2 && loose.buf[loose.len - 2] == '\n') {
+			loose.len--;
+			loose.buf[loose.len] = '\0';
+			nloose--;
+		}
+		if (rest_kept) {
+			ord_buf_add(&b->sheet, loose.buf, loose.len);
+			b->lines = loose_no;
+			b->nlines = nloose;
+			loose_no = NULL;
+		}
+		b->where = ord_strdup("the text of your mail");
+	}
+	free(loose_no);
+	ord_buf_release(&loose);
+	free(lines);
+}
+
+size_t mail_body_variants(const struct mail_body *b, struct ord_buf out[3])
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		ord_buf_init(&out[i]);
+	ord_buf_add(&out[0], b->sheet.buf, b->sheet.len);
+	if (b->sheet.len)
+		ord_buf_add(&out[1], b->sheet.buf, b->sheet.len - 1);
+	for (i = 0; i < b->sheet.len; i++) {
+		if (b->sheet.buf[i] == '\n')
+			ord_buf_addch(&out[2], '\r');
+		ord_buf_addch(&out[2], b->sheet.buf[i]);
+	}
+	return 3;
+}

@@ -1,0 +1,126 @@
+/*
+ * compose.c - the judge's mail as RFC 5322 bytes, through GMime: UTF-8
+ * text/plain (quoted-printable when it is not plain ASCII), attachments in
+ * base64 so that a bundle or a head arrives byte for byte as signed, the
+ * headers RFC 3834 asks of an automatic reply (Auto-Submitted, In-Reply-To,
+ * References) and X-Orderly-Game, by which orderly knows its own mail.
+ *
+ * The Message-ID is made here, once; the outbox keeps the bytes, so a mail
+ * sent again after a crash carries the same Message-ID.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gmime/gmime.h>
+
+#include "mail/mail.h"
+
+void mail_out_release(struct mail_out *o)
+{
+	free(o->message_id);
+	ord_buf_release(&o->bytes);
+	memset(o, 0, sizeof(*o));
+}
+
+static GMimeObject *text_part(const char *body)
+{
+	GMimeTextPart *tp = g_mime_text_part_new_with_subtype("plain");
+
+	g_mime_text_part_set_text(tp, body);
+	g_mime_text_part_set_charset(tp, "utf-8");
+	g_mime_part_set_content_encoding(GMIME_PART(tp),
+					 g_mime_part_get_best_content_encoding(GMIME_PART(tp),
+									       GMIME_ENCODING_CONSTRAINT_7BIT));
+	return GMIME_OBJECT(tp);
+}
+
+static GMimeObject *attachment(const struct mail_attach *a)
+{
+	const char *slash = strchr(a->type, '/');
+	char major[32];
+	GMimePart *part;
+	GMimeStream *st;
+	GMimeDataWrapper *w;
+
+	snprintf(major, sizeof(major), "%.*s", slash ? (int)(slash - a->type) : 4,
+		 slash ? a->type : "text");
+	part = g_mime_part_new_with_type(major, slash ? slash + 1 : "plain");
+	g_mime_part_set_filename(part, a->filename);
+	g_mime_object_set_content_disposition(GMIME_OBJECT(part),
+					      g_mime_content_disposition_parse(NULL, "attachment"));
+	g_mime_part_set_filename(part, a->filename);
+	st = g_mime_stream_mem_new_with_buffer(a->data, a->len);
+	w = g_mime_data_wrapper_new_with_stream(st, GMIME_CONTENT_ENCODING_DEFAULT);
+	g_mime_part_set_content(part, w);
+	g_object_unref(w);
+	g_object_unref(st);
+	g_mime_part_set_content_encoding(part, GMIME_CONTENT_ENCODING_BASE64);
+	return GMIME_OBJECT(part);
+}
+
+void mail_compose(struct mail_out *out, const char *from, const char *rcpt, const char *subject,
+		  const char *body, const char *in_reply_to, const char *references,
+		  const char *game, const struct mail_attach *att, size_t natt)
+{
+	GMimeMessage *msg = g_mime_message_new(TRUE);
+	GMimeObject *top, *text;
+	GMimeStream *mem;
+	GByteArray *arr;
+	GDateTime *now;
+	struct ord_buf id = ORD_BUF_INIT, refs = ORD_BUF_INIT;
+	unsigned char rnd[12];
+	char hex[25];
+	const char *at = strchr(from, '@');
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	ord_buf_init(&out->bytes);
+	randombytes_buf(rnd, sizeof(rnd));
+	mail_hex(hex, rnd, sizeof(rnd));
+	ord_buf_addf(&id, "orderly.%s.%s@%s", game, hex, at && at[1] ? at + 1 : "orderly.invalid");
+	g_mime_message_add_mailbox(msg, GMIME_ADDRESS_TYPE_FROM, "orderly", from);
+	g_mime_message_add_mailbox(msg, GMIME_ADDRESS_TYPE_TO, NULL, rcpt);
+	g_mime_message_set_subject(msg, subject, "utf-8");
+	g_mime_message_set_message_id(msg, id.buf);
+	now = g_date_time_new_now_local();
+	g_mime_message_set_date(msg, now);
+	g_date_time_unref(now);
+	if (in_reply_to && *in_reply_to) {
+		ord_buf_addf(&refs, "<%s>", in_reply_to);
+		g_mime_object_set_header(GMIME_OBJECT(msg), "In-Reply-To", refs.buf, NULL);
+		ord_buf_reset(&refs);
+		if (references && *references)
+			ord_buf_addf(&refs, "%s ", references);
+		ord_buf_addf(&refs, "<%s>", in_reply_to);
+		g_mime_object_set_header(GMIME_OBJECT(msg), "References", refs.buf, NULL);
+	}
+	g_mime_object_set_header(GMIME_OBJECT(msg), "Auto-Submitted",
+				 in_reply_to ? "auto-replied" : "auto-generated", NULL);
+	g_mime_object_set_header(GMIME_OBJECT(msg), "X-Orderly-Game", game, NULL);
+	g_mime_object_set_header(GMIME_OBJECT(msg), "Precedence", "bulk", NULL);
+	text = text_part(body);
+	if (natt) {
+		GMimeMultipart *mp = g_mime_multipart_new_with_subtype("mixed");
+		g_mime_multipart_add(mp, text);
+		g_object_unref(text);
+		for (i = 0; i < natt; i++) {
+			GMimeObject *a = attachment(&att[i]);
+			g_mime_multipart_add(mp, a);
+			g_object_unref(a);
+		}
+		top = GMIME_OBJECT(mp);
+	} else {
+		top = text;
+	}
+	g_mime_message_set_mime_part(msg, top);
+	g_object_unref(top);
+	mem = g_mime_stream_mem_new();
+	g_mime_object_write_to_stream(GMIME_OBJECT(msg), NULL, mem);
+	arr = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	ord_buf_add(&out->bytes, arr->data, arr->len);
+	g_object_unref(mem);
+	g_object_unref(msg);
+	out->message_id = ord_buf_detach(&id, NULL);
+	ord_buf_release(&refs);
+}

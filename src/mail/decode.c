@@ -1,0 +1,481 @@
+/*
+ * decode.c - one RFC 5322 message through GMime 3: the headers the judge
+ * needs, the signs of a message that must not be answered (RFC 3834 and
+ * the usual habits of lists and bounces), the text the sender wrote (any
+ * charset and transfer encoding, the text/plain of multipart/alternative, a
+ * .txt attachment) and an OpenPGP/MIME signature checked through GPGME.
+ *
+ * Decisions:
+ *  D1. The body is the first text/plain part that is not an attachment,
+ *      depth first; parts of a forwarded message (message/rfc822) are not
+ *      the sender's words and are skipped.
+ *  D2. The sheet attachment is the first part with a .txt file name, or a
+ *      text/plain part marked as an attachment.
+ *  D3. A message to answer is one with none of: Auto-Submitted other than
+ *      "no", Precedence bulk/list/junk, a List-Id, an X-Orderly-Game header
+ *      (our own mail), a sender that is MAILER-DAEMON or postmaster, an
+ *      empty Return-Path (a bounce), a multipart/report (a delivery report).
+ *  D4. A message without a Message-ID gets one made from its bytes, so that
+ *      the same bytes delivered twice are still one message.
+ *  D5. format=flowed text (RFC 3676, what Thunderbird sends) is joined back
+ *      into the lines the player wrote, so a long order is one line again.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gmime/gmime.h>
+#include <gpgme.h>
+
+#include "mail/mail.h"
+
+void mail_init(void)
+{
+	g_mime_init();
+}
+
+void mail_shutdown(void)
+{
+	g_mime_shutdown();
+}
+
+static char *dup_lower(const char *s)
+{
+	char *o = ord_strdup(s), *p;
+
+	for (p = o; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return o;
+}
+
+void mail_msg_release(struct mail_msg *m)
+{
+	free(m->message_id);
+	free(m->from);
+	free(m->from_header);
+	free(m->subject);
+	free(m->references);
+	free(m->to_plus);
+	free(m->loop);
+	free(m->text);
+	free(m->attachment);
+	free(m->pgp_fpr);
+	free(m->pgp_why);
+	memset(m, 0, sizeof(*m));
+}
+
+/* LF line ends, no NULs (a NUL would end the text early). */
+static char *clean_text(const char *s)
+{
+	size_t n = strlen(s), i;
+	char *o = ord_xmalloc(n + 1), *q = o;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\r') {
+			*q++ = '\n';
+			if (s[i + 1] == '\n')
+				i++;
+			continue;
+		}
+		*q++ = s[i];
+	}
+	*q = '\0';
+	return o;
+}
+
+/* RFC 3676: a line ending in a space goes on in the next one (its space
+ * dropped with DelSp=yes); a space stuffed before a line is taken away;
+ * the signature separator "-- " stays as it is. */
+static char *unflow(const char *t, int delsp)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	const char *p = t;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		const char *s = p;
+		int soft;
+
+		if (n && *s == ' ')
+			s++, n--;
+		soft = n && s[n - 1] == ' ' && !(n == 3 && !strncmp(s, "-- ", 3));
+		ord_buf_add(&b, s, soft && delsp ? n - 1 : n);
+		if (!soft && p[s - p + n] == '\n')
+			ord_buf_addch(&b, '\n');
+		p = s + n + (s[n] == '\n');
+	}
+	return ord_buf_detach(&b, NULL);
+}
+
+static char *part_text(GMimeObject *obj)
+{
+	const char *format, *delsp;
+	char *t, *o;
+
+	if (!GMIME_IS_TEXT_PART(obj))
+		return NULL;
+	t = g_mime_text_part_get_text(GMIME_TEXT_PART(obj));
+	if (!t)
+		return NULL;
+	o = clean_text(t);
+	g_free(t);
+	format = g_mime_object_get_content_type_parameter(obj, "format");
+	if (format && !strcasecmp(format, "flowed")) {
+		delsp = g_mime_object_get_content_type_parameter(obj, "delsp");
+		t = unflow(o, delsp && !strcasecmp(delsp, "yes"));
+		free(o);
+		o = t;
+	}
+	return o;
+}
+
+static int is_attachment(GMimeObject *obj, const char **filename)
+{
+	GMimeContentDisposition *d = g_mime_object_get_content_disposition(obj);
+
+	*filename = GMIME_IS_PART(obj) ? g_mime_part_get_filename(GMIME_PART(obj)) : NULL;
+	return (d && g_mime_content_disposition_is_attachment(d)) || *filename;
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), k = strlen(suf);
+
+	return n >= k && !strcasecmp(s + n - k, suf);
+}
+
+/* Walk the parts for the text, the attachment, and HTML. */
+static void walk(struct mail_msg *m, GMimeObject *obj, int *html, int depth)
+{
+	GMimeContentType *ct = g_mime_object_get_content_type(obj);
+	const char *filename;
+
+	if (depth > 20)
+		return;
+	if (GMIME_IS_MULTIPART(obj)) {
+		GMimeMultipart *mp = GMIME_MULTIPART(obj);
+		int i, n = g_mime_multipart_get_count(mp);
+
+		if (GMIME_IS_MULTIPART_SIGNED(obj))
+			n = n > 0 ? 1 : 0; /* the signature part is no text */
+		for (i = 0; i < n; i++)
+			walk(m, g_mime_multipart_get_part(mp, i), html, depth + 1);
+		return;
+	}
+	if (GMIME_IS_MESSAGE_PART(obj))
+		return; /* D1 */
+	if (!GMIME_IS_PART(obj))
+		return;
+	if (is_attachment(obj, &filename)) {
+		if (!m->attachment && ((filename && has_suffix(filename, ".txt")) ||
+				       (ct && g_mime_content_type_is_type(ct, "text", "plain"))))
+			m->attachment = part_text(obj);
+		return;
+	}
+	if (ct && g_mime_content_type_is_type(ct, "text", "plain")) {
+		if (!m->text)
+			m->text = part_text(obj);
+	} else if (ct && g_mime_content_type_is_type(ct, "text", "html")) {
+		*html = 1;
+	}
+}
+
+static const char *header(GMimeObject *o, const char *name)
+{
+	const char *v = g_mime_object_get_header(o, name);
+	return v ? v : "";
+}
+
+/* "orderly+GAME@host" -> GAME (letters, digits, _ -, lowercase), else NULL */
+static char *game_of(const char *addr)
+{
+	const char *plus = strchr(addr, '+'), *at = strchr(addr, '@'), *p;
+	char *o;
+
+	if (!plus || !at || plus > at || at == plus + 1 || at - plus - 1 > 64)
+		return NULL;
+	for (p = plus + 1; p < at; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
+			return NULL;
+	o = ord_xmalloc((size_t)(at - plus));
+	memcpy(o, plus + 1, (size_t)(at - plus - 1));
+	o[at - plus - 1] = '\0';
+	for (p = o; *p; p++)
+		*(char *)p = (char)tolower((unsigned char)*p);
+	return o;
+}
+
+/* The +GAME of the first address in a header that has one. */
+static char *game_in_header(GMimeMessage *msg, const char *name)
+{
+	const char *v = g_mime_object_get_header(GMIME_OBJECT(msg), name);
+	InternetAddressList *l;
+	char *g = NULL;
+	int i;
+
+	if (!v)
+		return NULL;
+	l = internet_address_list_parse(NULL, v);
+	for (i = 0; l && !g && i < internet_address_list_length(l); i++) {
+		InternetAddress *a = internet_address_list_get_address(l, i);
+		if (INTERNET_ADDRESS_IS_MAILBOX(a))
+			g = game_of(internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(a)));
+	}
+	if (l)
+		g_object_unref(l);
+	return g;
+}
+
+static void made_message_id(struct mail_msg *m, const char *raw, size_t len)
+{
+	unsigned char h[16];
+	char hex[33];
+	struct ord_buf b = ORD_BUF_INIT;
+
+	crypto_generichash(h, sizeof(h), (const unsigned char *)raw, len, NULL, 0);
+	mail_hex(hex, h, sizeof(h));
+	ord_buf_addf(&b, "no-message-id.%s@orderly.invalid", hex);
+	m->message_id = ord_buf_detach(&b, NULL);
+}
+
+static void loop_check(struct mail_msg *m, GMimeMessage *msg)
+{
+	GMimeObject *o = GMIME_OBJECT(msg);
+	const char *as = header(o, "Auto-Submitted"), *prec = header(o, "Precedence");
+	const char *rp = g_mime_object_get_header(o, "Return-Path");
+	GMimeObject *body = g_mime_message_get_mime_part(msg);
+	GMimeContentType *ct = body ? g_mime_object_get_content_type(body) : NULL;
+	const char *why = NULL;
+	char local[80] = "";
+
+	while (*as == ' ')
+		as++;
+	while (*prec == ' ')
+		prec++;
+	if (m->from) {
+		const char *at = strchr(m->from, '@');
+		snprintf(local, sizeof(local), "%.*s", at ? (int)(at - m->from) : 0, m->from);
+	}
+	if (*as && strncasecmp(as, "no", 2))
+		why = "an automatic message (Auto-Submitted)";
+	else if (!strncasecmp(prec, "bulk", 4) || !strncasecmp(prec, "list", 4) ||
+		 !strncasecmp(prec, "junk", 4))
+		why = "bulk or list mail (Precedence)";
+	else if (g_mime_object_get_header(o, "List-Id"))
+		why = "list mail (List-Id)";
+	else if (g_mime_object_get_header(o, "X-Orderly-Game"))
+		why = "orderly's own mail (X-Orderly-Game)";
+	else if (!strcasecmp(local, "mailer-daemon") || !strcasecmp(local, "postmaster"))
+		why = "a bounce (from the mailer daemon)";
+	else if (rp && strstr(rp, "<>"))
+		why = "a bounce (empty Return-Path)";
+	else if (ct && g_mime_content_type_is_type(ct, "multipart", "report"))
+		why = "a delivery report";
+	if (why)
+		m->loop = ord_strdup(why);
+}
+
+void mail_msg_read(struct mail_msg *m, const char *raw, size_t len, const char *recipient)
+{
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeMessage *msg;
+	InternetAddressList *from;
+	const char *mid, *s;
+	int html = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->subject = ord_strdup("");
+	m->references = ord_strdup("");
+	m->from_header = ord_strdup("");
+	if (recipient)
+		m->to_plus = game_of(recipient);
+	stream = g_mime_stream_mem_new_with_buffer(raw, len);
+	parser = g_mime_parser_new_with_stream(stream);
+	msg = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	g_object_unref(stream);
+	if (!msg) {
+		m->broken = 1;
+		made_message_id(m, raw, len);
+		return;
+	}
+	mid = g_mime_message_get_message_id(msg);
+	if (mid && *mid && strlen(mid) < 250) {
+		m->message_id = ord_strdup(mid);
+	} else {
+		made_message_id(m, raw, len);
+	}
+	if ((s = g_mime_message_get_subject(msg)) != NULL) {
+		free(m->subject);
+		m->subject = ord_strdup(s);
+	}
+	if ((s = g_mime_object_get_header(GMIME_OBJECT(msg), "References")) != NULL) {
+		free(m->references);
+		m->references = ord_strdup(s);
+	}
+	if ((s = g_mime_object_get_header(GMIME_OBJECT(msg), "From")) != NULL) {
+		free(m->from_header);
+		m->from_header = ord_strdup(s);
+	}
+	from = g_mime_message_get_from(msg);
+	if (from && internet_address_list_length(from) > 0) {
+		InternetAddress *a = internet_address_list_get_address(from, 0);
+		if (INTERNET_ADDRESS_IS_MAILBOX(a)) {
+			const char *addr = internet_address_mailbox_get_addr(
+				INTERNET_ADDRESS_MAILBOX(a));
+			if (addr && strchr(addr, '@'))
+				m->from = dup_lower(addr);
+		}
+	}
+	if (!m->to_plus)
+		m->to_plus = game_in_header(msg, "Delivered-To");
+	if (!m->to_plus)
+		m->to_plus = game_in_header(msg, "X-Original-To");
+	if (!m->to_plus)
+		m->to_plus = game_in_header(msg, "To");
+	if (!m->to_plus)
+		m->to_plus = game_in_header(msg, "Cc");
+	loop_check(m, msg);
+	if (g_mime_message_get_mime_part(msg)) {
+		walk(m, g_mime_message_get_mime_part(msg), &html, 0);
+		if (GMIME_IS_MULTIPART_SIGNED(g_mime_message_get_mime_part(msg)))
+			m->pgp = -1; /* signed: unverified until mail_msg_verify_pgp */
+	}
+	m->html_only = html && !m->text && !m->attachment;
+	g_object_unref(msg);
+}
+
+/* A fresh GnuPG home in which only the armored key is known; fpr (may be
+ * NULL) receives its fingerprint. */
+static int gpg_home_fpr(char *dir, size_t n, const char *armored, char *fpr, size_t fn)
+{
+	const char *tmp = getenv("TMPDIR");
+	gpgme_ctx_t ctx = NULL;
+	gpgme_data_t key = NULL;
+	gpgme_import_result_t r;
+	int ok = 0;
+
+	snprintf(dir, n, "%s/orderly-gpg.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return 0;
+	gpgme_check_version(NULL);
+	if (gpgme_new(&ctx) || gpgme_ctx_set_engine_info(ctx, GPGME_PROTOCOL_OpenPGP, NULL, dir) ||
+	    gpgme_data_new_from_mem(&key, armored, strlen(armored), 0) || gpgme_op_import(ctx, key))
+		goto out;
+	r = gpgme_op_import_result(ctx);
+	ok = r && r->imported + r->unchanged > 0 && r->imports && r->imports->fpr;
+	if (ok && fpr)
+		snprintf(fpr, fn, "%s", r->imports->fpr);
+out:
+	if (key)
+		gpgme_data_release(key);
+	if (ctx)
+		gpgme_release(ctx);
+	return ok;
+}
+
+static int gpg_home(char *dir, size_t n, const char *armored)
+{
+	return gpg_home_fpr(dir, n, armored, NULL, 0);
+}
+
+static void rm_rf(const char *dir)
+{
+	struct ord_buf cmd = ORD_BUF_INIT;
+	pid_t pid;
+
+	/* a GnuPG home holds a few files and sockets; gpgconf ends its agent */
+	ord_buf_addf(&cmd, "%s", dir);
+	pid = fork();
+	if (pid == 0) {
+		execlp("rm", "rm", "-rf", "--", cmd.buf, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0) {
+		int st;
+		while (waitpid(pid, &st, 0) < 0)
+			;
+	}
+	ord_buf_release(&cmd);
+}
+
+void mail_msg_verify_pgp(struct mail_msg *m, const char *raw, size_t len, const char *armored)
+{
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeMessage *msg = NULL;
+	GMimeObject *body;
+	GMimeSignatureList *sigs = NULL;
+	GError *gerr = NULL;
+	char dir[256], *old = NULL;
+	int i, good = 0;
+
+	if (!gpg_home(dir, sizeof(dir), armored)) {
+		m->pgp = -1;
+		m->pgp_why = ord_strdup("the registered OpenPGP key could not be read");
+		return;
+	}
+	if (getenv("GNUPGHOME"))
+		old = ord_strdup(getenv("GNUPGHOME"));
+	setenv("GNUPGHOME", dir, 1);
+	stream = g_mime_stream_mem_new_with_buffer(raw, len);
+	parser = g_mime_parser_new_with_stream(stream);
+	msg = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	g_object_unref(stream);
+	body = msg ? g_mime_message_get_mime_part(msg) : NULL;
+	if (body && GMIME_IS_MULTIPART_SIGNED(body))
+		sigs = g_mime_multipart_signed_verify(GMIME_MULTIPART_SIGNED(body),
+						      GMIME_VERIFY_NONE, &gerr);
+	for (i = 0; sigs && i < g_mime_signature_list_length(sigs); i++) {
+		GMimeSignature *sig = g_mime_signature_list_get_signature(sigs, i);
+		GMimeSignatureStatus st = g_mime_signature_get_status(sig);
+		GMimeCertificate *cert = g_mime_signature_get_certificate(sig);
+		const char *fpr = cert ? g_mime_certificate_get_fingerprint(cert) : NULL;
+
+		/* the keyring holds only the registered key: an untrusted but
+		 * good signature by it is the proof (no web of trust here) */
+		if (!(st & GMIME_SIGNATURE_STATUS_RED) &&
+		    !(st & GMIME_SIGNATURE_STATUS_ERROR_MASK) && fpr && *fpr) {
+			good = 1;
+			free(m->pgp_fpr);
+			m->pgp_fpr = ord_strdup(fpr);
+			break;
+		}
+	}
+	if (good) {
+		m->pgp = 1;
+	} else {
+		m->pgp = -1;
+		m->pgp_why = ord_strdup(gerr ? gerr->message
+					: sigs ? "the signature does not hold under the registered key"
+					       : "no signature could be checked");
+	}
+	if (gerr)
+		g_error_free(gerr);
+	if (sigs)
+		g_object_unref(sigs);
+	if (msg)
+		g_object_unref(msg);
+	if (old) {
+		setenv("GNUPGHOME", old, 1);
+		free(old);
+	} else {
+		unsetenv("GNUPGHOME");
+	}
+	rm_rf(dir);
+}
+
+int mail_pgp_fingerprint(const char *armored, char *fpr, size_t n)
+{
+	char dir[256];
+	int ok = gpg_home_fpr(dir, sizeof(dir), armored, fpr, n);
+
+	if (strncmp(dir, "", 1))
+		rm_rf(dir);
+	return ok ? 0 : -1;
+}

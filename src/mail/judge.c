@@ -1,0 +1,960 @@
+/*
+ * judge.c - `orderly mail-in`: one message from the MTA.
+ *
+ *   1. decode it (decode.c) and find the game: the +GAME of the address it
+ *      was sent to, or a Game: line;
+ *   2. store it raw in the game's inbox, unique by Message-ID, before
+ *      anything else (a message answered already is not answered again);
+ *   3. find who sent it: the registered address of a side or the referee
+ *      AND a proof (OpenPGP/MIME signature by the registered key, the
+ *      registered passphrase, or for orders the side's Ed25519 signature
+ *      from `orderly sign`);
+ *   4. do the command; every reply is queued in the outbox and the message
+ *      marked processed in the same transaction as the change it made (the
+ *      change hook) or, when nothing changed, in one of its own.
+ *
+ * Exit codes for the MTA: 0 done (the message is stored); 75 try again
+ * later (the game is locked, the disk full: nothing was lost, since the
+ * message was not taken); 67 no such game (the MTA bounces it with our
+ * words); 65 a message that is not one.
+ *
+ * Decisions:
+ *  J1. A reply goes only to the registered address of the party the From:
+ *      names, never to an unverified address: a mail from an unknown address
+ *      is stored and not answered; a forged From: without the proof changes
+ *      nothing and its reply goes to the real player, who learns of it.
+ *  J2. A message from the referee may hold several commands, each its own
+ *      change; the inbox keeps the number of the last one done, so the MTA's
+ *      retry after a crash goes on after it and never repeats one.
+ *  J3. HELP needs no proof: its reply holds nothing of the game.
+ *  J4. A mail that reaches no game is kept in DIR/unrouted (so it is not
+ *      lost) and refused with 67, unless it is a bounce or automatic.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mail/mail.h"
+
+struct judge {
+	ord_game *g;
+	struct mail_msg *m;
+	struct mail_body *b;
+	int64_t inbox_id;
+	int step;         /* the referee's command being done (J2) */
+	const char *side; /* the acting side; NULL for the referee */
+	int referee;
+	char rcpt[256];       /* his registered address */
+	struct ord_buf reply; /* the reply's body */
+	struct ord_buf subject;
+	struct ord_buf result;  /* one line for the inbox */
+	struct ord_buf reading; /* orderly's reading of the sheet */
+	int quiet;              /* no reply (rate limit, loop) */
+	int answered;           /* the message is marked processed */
+};
+
+/* ---- replies ---- */
+
+static int queue_reply(struct judge *j)
+{
+	struct ord_buf from = ORD_BUF_INIT, subj = ORD_BUF_INIT;
+	struct mail_out out;
+	int per_hour = 30, ok = 1, queued, err = 0;
+
+	if (!j->quiet && *j->rcpt) {
+		ord_mail_config(j->g, NULL, &per_hour);
+		if ((err = ord_mail_rate(j->g, j->rcpt, per_hour, &ok)) != 0)
+			goto out;
+		if (!ok) {
+			ord_buf_adds(&j->result, " (no reply: replies per hour used up)");
+		} else {
+			mail_judge_from(j->g, &from);
+			ord_buf_addf(&subj, "[%s] %s", ord_game_name(j->g), j->subject.buf);
+			mail_compose(&out, from.buf, j->rcpt, subj.buf, j->reply.buf, j->m->message_id,
+				     j->m->references, ord_game_name(j->g), NULL, 0);
+			err = ord_mail_queue(j->g, &queued, NULL, out.message_id, j->rcpt,
+					     out.bytes.buf, out.bytes.len);
+			mail_out_release(&out);
+			if (err)
+				goto out;
+		}
+	}
+	err = ord_mail_inbox_done(j->g, j->inbox_id, j->result.buf);
+	if (!err)
+		j->answered = 1;
+out:
+	ord_buf_release(&from);
+	ord_buf_release(&subj);
+	return err;
+}
+
+static int reply_tx(void *ud, ord_game *g)
+{
+	struct judge *j = ud;
+	int64_t next;
+	int err;
+
+	(void)g;
+	if ((err = mail_notices(j->g, ord_game_now(j->g), &next)) != 0)
+		return err;
+	return queue_reply(j);
+}
+
+/* Answer without a change: the reply and the mark in one transaction. */
+static int answer(struct judge *j)
+{
+	return ord_game_transact(j->g, reply_tx, j);
+}
+
+static void when(ord_game *g, struct ord_buf *out, int64_t t)
+{
+	struct ord_schedule s;
+
+	if (ord_game_schedule(g, &s) == 0 && strcmp(s.zone, "UTC")) {
+		ord_when_format(out, t, s.zone);
+		ord_buf_adds(out, ", ");
+	}
+	ord_error_clear();
+	ord_when_format(out, t, NULL);
+}
+
+/* The sheet's problems in the player's lines, each with its line quoted. */
+static void put_problems(struct judge *j, const struct ord_diag *d)
+{
+	const char *sheet = j->b->sheet.buf;
+	size_t i;
+
+	ord_buf_addf(&j->reply, "Line numbers count in %s.\n\n", j->b->where);
+	for (i = 0; i < d->n; i++) {
+		const struct ord_diag_item *it = &d->items[i];
+		unsigned line = it->line;
+		unsigned shown = line && line <= j->b->nlines ? j->b->lines[line - 1] : line;
+
+		if (line)
+			ord_buf_addf(&j->reply, "line %u, col %u: ", shown, it->col);
+		if (*it->unit)
+			ord_buf_addf(&j->reply, "unit '%s': ", it->unit);
+		ord_buf_adds(&j->reply, it->msg);
+		if (*it->rule)
+			ord_buf_addf(&j->reply, " (%s)", it->rule);
+		ord_buf_addch(&j->reply, '\n');
+		if (line && line <= j->b->nlines) {
+			/* the line as he wrote it, and a caret under the column */
+			const char *p = sheet;
+			unsigned k, c;
+			for (k = 1; k < line && p; k++) {
+				p = strchr(p, '\n');
+				p = p ? p + 1 : NULL;
+			}
+			if (p) {
+				size_t n = strcspn(p, "\n");
+				ord_buf_addf(&j->reply, "    %.*s\n", (int)(n > 200 ? 200 : n), p);
+				if (it->col > 0 && it->col <= 200) {
+					ord_buf_adds(&j->reply, "    ");
+					for (c = 1; c < it->col; c++)
+						ord_buf_addch(&j->reply, p[c - 1] == '\t' ? '\t' : ' ');
+					ord_buf_adds(&j->reply, "^\n");
+				}
+			}
+		}
+	}
+}
+
+static void put_reading(struct judge *j)
+{
+	if (!j->reading.len)
+		return;
+	ord_buf_adds(&j->reply,
+		     "\norderly's reading of your sheet (one order a line, as it understands it):\n\n");
+	{
+		const char *p = j->reading.buf;
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+			ord_buf_addf(&j->reply, "    %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
+}
+
+static void put_deadline(struct judge *j)
+{
+	struct ord_game_status ti;
+
+	if (ord_game_status(j->g, &ti) != 0 || !ti.deadline) {
+		ord_error_clear();
+		ord_buf_adds(&j->reply, "deadline:   none set\n");
+		return;
+	}
+	ord_buf_adds(&j->reply, "deadline:   ");
+	when(j->g, &j->reply, ti.deadline);
+	ord_buf_addch(&j->reply, '\n');
+}
+
+/* ---- the change hook ---- */
+
+static int hook(void *ud, ord_game *g, const struct ord_change *c)
+{
+	struct judge *j = ud;
+	int64_t next;
+	int err;
+
+	if ((err = mail_notices(g, ord_game_now(g), &next)) != 0)
+		return err;
+	switch (c->kind) {
+	case ORD_CHANGE_SUBMIT: {
+		char hex[65];
+		mail_hex(hex, c->receipt->commitment, 32);
+		ord_buf_reset(&j->subject);
+		ord_buf_addf(&j->subject, "receipt: turn %d, %s, version %d", c->turn, c->side,
+			     c->receipt->version);
+		ord_buf_reset(&j->reply);
+		ord_buf_addf(&j->reply,
+			     "Your orders for turn %d are stored: this is your receipt.\n\n"
+			     "receipt:    turn %d side %s version %d\n"
+			     "commitment: %s\n",
+			     c->turn, c->turn, c->side, c->receipt->version, hex);
+		put_deadline(j);
+		ord_buf_addf(&j->reply,
+			     "\nKeep the commitment: after the exchange, 'orderly verify' with\n"
+			     "--receipt %s proves that this very sheet was the one\n"
+			     "sealed. A new mail with ORDERS replaces this version until the deadline.\n",
+			     hex);
+		put_reading(j);
+		ord_buf_reset(&j->result);
+		ord_buf_addf(&j->result, "orders of %s stored: turn %d version %d", c->side,
+			     c->turn, c->receipt->version);
+		return queue_reply(j);
+	}
+	case ORD_CHANGE_REJECT:
+		ord_buf_reset(&j->subject);
+		ord_buf_addf(&j->subject, "orders NOT accepted: turn %d, %s", c->turn, c->side);
+		ord_buf_reset(&j->reply);
+		ord_buf_addf(&j->reply,
+			     "Your orders for turn %d were NOT accepted; nothing of them is stored.\n"
+			     "%s.\n\n",
+			     c->turn, c->message);
+		if (c->diag && c->diag->n)
+			put_problems(j, c->diag);
+		put_reading(j);
+		ord_buf_adds(&j->reply,
+			     "\nSend the whole sheet again, corrected, between a line ORDERS and a line END.\n");
+		put_deadline(j);
+		ord_buf_reset(&j->result);
+		ord_buf_addf(&j->result, "orders of %s rejected: %s", c->side, c->message);
+		return queue_reply(j);
+	default:
+		/* the referee's changes: the notices are queued; note the step */
+		if (j->referee)
+			return ord_mail_inbox_step(g, j->inbox_id, j->step);
+		return 0;
+	}
+}
+
+/* ---- commands ---- */
+
+static int cmd_help(struct judge *j)
+{
+	ord_buf_adds(&j->subject, "help");
+	ord_buf_addf(&j->reply,
+		     "orderly, the judge of the game '%s', reads mail sent to this address.\n\n"
+		     "Orders: write them between a line ORDERS and a line END, one order a\n"
+		     "line as on paper; put your passphrase on a line 'Passphrase: ...'\n"
+		     "(or sign the mail with your registered OpenPGP key, or paste the three\n"
+		     "lines 'orderly sign' printed). A new sheet replaces the last one until\n"
+		     "the deadline. Quoted lines ('>') and your signature are ignored.\n\n"
+		     "Commands, on a line of their own or as the subject:\n"
+		     "  ORDERS ... END   submit orders (also the default for a plain mail)\n"
+		     "  CHECK ... END    check orders: every problem, nothing stored\n"
+		     "  STATUS           turn, deadline, which sides have sent orders\n"
+		     "  REPORT [TURN]    your side's report\n"
+		     "  HELP             this text\n"
+		     "The referee also: SEAL [FORCE], EVENT KIND key=value..., RESOLVE [PHASE]\n"
+		     "[dice=N,N,...], EXCHANGE, DEADLINE WHEN|none, SCHEDULE TEXT.\n",
+		     ord_game_name(j->g));
+	ord_buf_adds(&j->result, "help sent");
+	return answer(j);
+}
+
+static int cmd_status(struct judge *j)
+{
+	struct ord_game_status ti;
+	struct ord_schedule s;
+	size_t i;
+	int err;
+
+	if ((err = ord_game_status(j->g, &ti)) != 0)
+		return err;
+	ord_buf_addf(&j->subject, "status: turn %d (%s)", ti.turn, ti.state);
+	ord_buf_addf(&j->reply, "game:       %s\nturn:       %d (%s)\n", ord_game_name(j->g),
+		     ti.turn, ti.state);
+	if (*ti.phase)
+		ord_buf_addf(&j->reply, "phase:      %s (%d of %d resolved)\n", ti.phase,
+			     ti.phases_resolved, ti.nphases);
+	put_deadline(j);
+	if (ti.deadline && !strcmp(ti.state, "open") && ord_game_now(j->g) > ti.deadline)
+		ord_buf_adds(&j->reply, "            (passed: the turn is about to be sealed)\n");
+	if (ord_game_schedule(j->g, &s) == 0 && s.every) {
+		ord_buf_adds(&j->reply, "schedule:   ");
+		ord_schedule_format(&s, &j->reply);
+		ord_buf_addch(&j->reply, '\n');
+	}
+	ord_buf_adds(&j->reply, "orders:\n");
+	for (i = 0; i < ord_game_nsides(j->g); i++) {
+		const char *side = ord_game_side_name(j->g, i);
+		unsigned char c[32];
+		char source[16];
+		int version;
+
+		if ((err = ord_game_side_sheet(j->g, ti.turn, side, &version, source, c)) != 0)
+			return err;
+		/* never anything of another side's sheet: whether it has one */
+		ord_buf_addf(&j->reply, "  %-12s %s\n", side,
+			     !version                       ? "none yet"
+			     : !strcmp(source, "submitted") ? "received"
+							    : "none: NMR policy applied");
+	}
+	ord_buf_adds(&j->result, "status sent");
+	return answer(j);
+}
+
+static int cmd_report(struct judge *j)
+{
+	struct ord_buf report = ORD_BUF_INIT;
+	long turn = 0;
+	int err;
+
+	if (j->b->args && *j->b->args && ord_parse_long(j->b->args, &turn)) {
+		ord_buf_addf(&j->subject, "report: not understood");
+		ord_buf_addf(&j->reply, "REPORT takes a turn number, not '%s'.\n", j->b->args);
+		ord_buf_adds(&j->result, "bad REPORT");
+		return answer(j);
+	}
+	err = ord_game_report(j->g, j->side, (int)turn, 0, &report);
+	if (err) {
+		ord_buf_addf(&j->subject, "report: none");
+		ord_buf_addf(&j->reply, "No report: %s.\n", ord_error_last());
+		ord_buf_adds(&j->result, "no report");
+	} else {
+		ord_buf_addf(&j->subject, "report%s%.0ld", turn ? ": turn " : "", turn);
+		ord_buf_add(&j->reply, report.buf, report.len);
+		ord_buf_adds(&j->result, "report sent");
+	}
+	ord_buf_release(&report);
+	return answer(j);
+}
+
+/* The side's key signs the sheet: the variant of the text that it signs. */
+static int signed_variant(struct judge *j, const unsigned char pk[32], struct ord_buf v[3], size_t *which)
+{
+	struct ord_game_status ti;
+	struct ord_sheet_binding b;
+	unsigned char c[32];
+	size_t i;
+
+	if (!j->b->have_nonce || !j->b->have_signature || ord_game_status(j->g, &ti) != 0)
+		return 0;
+	memset(&b, 0, sizeof(b));
+	ord_game_id(j->g, b.game_id);
+	b.turn = ti.turn;
+	b.side = j->side;
+	memcpy(b.seed_commitment, ti.seed_commitment, 32);
+	if (j->b->have_witness)
+		memcpy(b.witness, j->b->witness, 32);
+	for (i = 0; i < 3; i++) {
+		ord_commit_sheet(c, &b, j->b->nonce, v[i].buf, v[i].len);
+		if (ord_sheet_sig_check(pk, j->b->signature, b.game_id, ti.turn, j->side, c) == 0) {
+			*which = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int cmd_orders(struct judge *j, int check_only)
+{
+	struct ord_game_status ti;
+	struct ord_diag diag;
+	struct ord_buf v[3];
+	unsigned char pk[32];
+	size_t which = 0, i;
+	int err, has_key;
+
+	ord_diag_init(&diag);
+	mail_body_variants(j->b, v);
+	if ((err = ord_game_status(j->g, &ti)) != 0)
+		goto out;
+	has_key = ord_game_side_pubkey(j->g, j->side, pk) == 0;
+	ord_error_clear();
+	if (strcmp(ti.state, "open") || (ti.deadline && ord_game_now(j->g) > ti.deadline)) {
+		ord_buf_addf(&j->subject, "orders NOT accepted: turn %d is closed", ti.turn);
+		ord_buf_addf(&j->reply, "Turn %d takes no more orders: %s. Nothing was stored.\n",
+			     ti.turn,
+			     strcmp(ti.state, "open") ? "it is sealed" : "its deadline has passed");
+		put_deadline(j);
+		ord_buf_adds(&j->result, "orders refused: turn closed");
+		err = answer(j);
+		goto out;
+	}
+	if (!j->b->sheet.len || j->b->sheet.len > MAIL_MAX_TEXT) {
+		ord_buf_addf(&j->subject, "orders NOT accepted: %s",
+			     j->b->sheet.len ? "too long" : "no orders found");
+		ord_buf_addf(&j->reply,
+			     j->b->sheet.len
+				     ? "Your sheet is longer than %zu bytes; orderly does not read it.\n"
+				     : "No orders were found in your mail. Write them between a line ORDERS\n"
+				       "and a line END, one order a line (send HELP for more).\n",
+			     MAIL_MAX_TEXT);
+		ord_buf_adds(&j->result, "no orders found");
+		err = answer(j);
+		goto out;
+	}
+	if (has_key && signed_variant(j, pk, v, &which)) {
+		/* the player's exact signed bytes */
+	}
+	ord_game_check_sheet(j->g, j->side, v[which].buf, v[which].len, &diag, &j->reading);
+	ord_error_clear();
+	if (check_only) {
+		ord_buf_addf(&j->subject, "check: %s", diag.n ? "problems found" : "no problems");
+		if (diag.n) {
+			ord_buf_addf(&j->reply, "Checked, nothing stored: %zu problem%s.\n", diag.n,
+				     diag.n == 1 ? "" : "s");
+			put_problems(j, &diag);
+		} else {
+			ord_buf_adds(&j->reply,
+				     "Checked, nothing stored: no problems. Send it with ORDERS to submit it.\n");
+		}
+		put_reading(j);
+		put_deadline(j);
+		ord_buf_addf(&j->result, "checked: %zu problem(s)", diag.n);
+		err = answer(j);
+		goto out;
+	}
+	ord_diag_release(&diag);
+	ord_diag_init(&diag);
+	{
+		struct ord_submit_opts so = { 0 };
+		if (has_key && j->b->have_nonce) {
+			so.nonce = j->b->nonce;
+			if (j->b->have_signature)
+				so.signature = j->b->signature;
+		}
+		if (j->b->have_witness)
+			so.witness = j->b->witness;
+		err = ord_game_submit_opts(j->g, NULL, j->side, v[which].buf, v[which].len, &so, &diag);
+	}
+	if (j->answered) {
+		/* the receipt or the rejection went out in the change's transaction */
+		err = 0;
+	} else if (err == ORD_ESEALED || err == ORD_ESTATE || err == ORD_EUSAGE ||
+		   err == ORD_EBADSHEET || err == ORD_EBADDATA || err == ORD_ENOTFOUND) {
+		ord_buf_addf(&j->subject, "orders NOT accepted");
+		ord_buf_addf(&j->reply, "Your orders were not accepted: %s.\nNothing was stored.\n",
+			     ord_error_last());
+		ord_buf_addf(&j->result, "orders refused: %s", ord_error_last());
+		err = answer(j);
+	}
+out:
+	for (i = 0; i < 3; i++)
+		ord_buf_release(&v[i]);
+	ord_diag_release(&diag);
+	return err;
+}
+
+/* ---- the referee's commands (J2) ---- */
+
+static int split_args(const char *s, char ***argv, int *argc)
+{
+	char *copy = ord_strdup(s), *tok, *save = NULL;
+
+	*argc = 0;
+	*argv = NULL;
+	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		*argv = ord_xrealloc(*argv, ((size_t)*argc + 2) * sizeof(**argv));
+		(*argv)[(*argc)++] = ord_strdup(tok);
+		(*argv)[*argc] = NULL;
+	}
+	free(copy);
+	return 0;
+}
+
+static void free_args(char **argv, int argc)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord_buf *said)
+{
+	struct ord_diag diag;
+	struct ord_buf out = ORD_BUF_INIT;
+	char **argv = NULL;
+	int argc = 0, err = 0, i;
+
+	ord_diag_init(&diag);
+	split_args(c->args ? c->args : "", &argv, &argc);
+	switch (c->cmd) {
+	case CMD_SEAL:
+		err = ord_game_seal(j->g, argc > 0 && !strcasecmp(argv[0], "force"));
+		if (!err)
+			ord_buf_adds(said, "sealed\n");
+		break;
+	case CMD_EVENT: {
+		const char *override = NULL;
+		int n = argc;
+		for (i = 1; i < argc; i++)
+			if (!strncmp(argv[i], "override=", 9)) {
+				override = argv[i] + 9;
+				n = i;
+				break;
+			}
+		if (argc < 1) {
+			err = ord_error_set(ORD_EUSAGE, "EVENT needs a kind and key=value arguments");
+			break;
+		}
+		err = ord_game_event(j->g, argv[0], n - 1, argv + 1, override, &diag);
+		if (!err)
+			ord_buf_addf(said, "event %s recorded\n", argv[0]);
+		break;
+	}
+	case CMD_RESOLVE: {
+		const char *phase = NULL;
+		int dice[1000];
+		size_t nd = 0;
+		for (i = 0; i < argc; i++) {
+			if (!strncmp(argv[i], "dice=", 5)) {
+				char *p = argv[i] + 5, *e;
+				while (*p && nd < 1000) {
+					long v = strtol(p, &e, 10);
+					if (e == p || v < 1 || v > 100)
+						break;
+					dice[nd++] = (int)v;
+					p = *e == ',' ? e + 1 : e;
+				}
+			} else {
+				phase = argv[i];
+			}
+		}
+		err = ord_game_resolve(j->g, phase, nd ? dice : NULL, nd, &out);
+		if (!err)
+			ord_buf_add(said, out.buf, out.len);
+		break;
+	}
+	case CMD_EXCHANGE:
+		err = ord_game_exchange(j->g);
+		if (!err)
+			ord_buf_adds(said, "exchanged: the next turn is open\n");
+		break;
+	case CMD_DEADLINE: {
+		int64_t when = 0;
+		if (argc == 0 || (strcmp(c->args, "none") &&
+				  ord_when_parse(&when, c->args, ord_game_now(j->g)) != 0)) {
+			if (argc == 0)
+				ord_error_set(ORD_EUSAGE, "DEADLINE needs a time or none");
+			err = ORD_EUSAGE;
+			break;
+		}
+		err = ord_game_set_deadline(j->g, when);
+		if (!err) {
+			ord_buf_adds(said, "deadline: ");
+			if (when)
+				ord_when_format(said, when, NULL);
+			else
+				ord_buf_adds(said, "none");
+			ord_buf_addch(said, '\n');
+		}
+		break;
+	}
+	case CMD_SCHEDULE: {
+		struct ord_schedule s;
+		if ((err = ord_schedule_parse(&s, c->args ? c->args : "")) != 0)
+			break;
+		err = ord_game_set_schedule(j->g, &s);
+		if (!err) {
+			ord_buf_adds(said, "schedule: ");
+			ord_schedule_format(&s, said);
+			ord_buf_addch(said, '\n');
+		}
+		break;
+	}
+	default: err = ord_error_set(ORD_EUSAGE, "not a referee's command"); break;
+	}
+	if (err) {
+		ord_buf_addf(said, "%s %s: %s\n", mail_cmd_name(c->cmd), c->args ? c->args : "",
+			     ord_error_last());
+		for (i = 0; (size_t)i < diag.n; i++)
+			ord_buf_addf(said, "  %s%s%s\n", *diag.items[i].unit ? diag.items[i].unit : "",
+				     *diag.items[i].unit ? ": " : "", diag.items[i].msg);
+	}
+	free_args(argv, argc);
+	ord_diag_release(&diag);
+	ord_buf_release(&out);
+	return err;
+}
+
+static int cmd_referee(struct judge *j, int done_steps)
+{
+	struct ord_buf said = ORD_BUF_INIT;
+	size_t i;
+	int err = 0, failed = 0;
+
+	for (i = 0; i < j->b->ncmds; i++) {
+		const struct mail_cmdline *c = &j->b->cmds[i];
+
+		j->step = (int)i + 1;
+		if (j->step <= done_steps) {
+			ord_buf_addf(&said, "%s %s: done before (a message delivered again)\n",
+				     mail_cmd_name(c->cmd), c->args ? c->args : "");
+			continue;
+		}
+		ord_error_clear();
+		err = referee_one(j, c, &said);
+		if (err && err != ORD_EUSAGE && err != ORD_ESTATE && err != ORD_ESEALED &&
+		    err != ORD_ECHECK && err != ORD_ENOTFOUND && err != ORD_EBADDATA &&
+		    err != ORD_EBADSHEET)
+			goto out; /* the store failed: let the MTA try again */
+		if (err) {
+			failed = 1;
+			ord_buf_adds(&said,
+				     "stopped here: the commands after this one were not done\n");
+			break;
+		}
+	}
+	ord_buf_addf(&j->subject, "referee: %s", failed ? "stopped at a problem" : "done");
+	ord_buf_add(&j->reply, said.buf, said.len);
+	ord_buf_addf(&j->result, "referee commands: %s", failed ? "stopped" : "done");
+	err = answer(j);
+out:
+	ord_buf_release(&said);
+	return err;
+}
+
+/* ---- who sent it ---- */
+
+static int prove(struct judge *j, const char *raw, size_t len, const char **why)
+{
+	struct ord_buf key = ORD_BUF_INIT;
+	unsigned char pk[32];
+	int err;
+
+	*why = NULL;
+	if (j->m->pgp) {
+		if (ord_mail_pgp_key(j->g, j->side, &key) == 0) {
+			mail_msg_verify_pgp(j->m, raw, len, key.buf);
+			ord_buf_release(&key);
+			if (j->m->pgp == 1)
+				return 1;
+			*why = j->m->pgp_why ? j->m->pgp_why : "the OpenPGP signature does not hold";
+			return 0;
+		}
+		ord_error_clear();
+		ord_buf_release(&key);
+	}
+	if (j->b->passphrase) {
+		err = ord_mail_check_passphrase(j->g, j->side, j->b->passphrase);
+		ord_error_clear();
+		if (!err)
+			return 1;
+		*why = err == ORD_ENOTFOUND ? "no passphrase is registered for you"
+					    : "the passphrase is wrong";
+		return 0;
+	}
+	/* orders signed with the side's key prove themselves (the core checks them) */
+	if (!j->referee && ord_game_side_pubkey(j->g, j->side, pk) == 0 && j->b->have_signature &&
+	    j->b->have_nonce && (j->b->cmd == CMD_ORDERS || j->b->cmd == CMD_CHECK)) {
+		struct ord_buf v[3];
+		size_t which, i;
+		int ok;
+
+		mail_body_variants(j->b, v);
+		ok = signed_variant(j, pk, v, &which);
+		for (i = 0; i < 3; i++)
+			ord_buf_release(&v[i]);
+		if (ok)
+			return 1;
+		*why = "the signature lines do not sign this sheet with your side's key";
+		return 0;
+	}
+	ord_error_clear();
+	*why = "it carries no proof: a line 'Passphrase: ...', an OpenPGP/MIME signature by your registered key, or the lines of 'orderly sign'";
+	return 0;
+}
+
+/* ---- the message ---- */
+
+static int game_path(struct ord_buf *path, const char *dir, const char *name)
+{
+	const char *p;
+
+	for (p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
+			return -1;
+	if (!*name || strlen(name) > 64)
+		return -1;
+	ord_buf_addf(path, "%s/%s.orderly", dir ? dir : ".", name);
+	return 0;
+}
+
+/* J4: keep a message that reaches no game; 0 when it is on disk. */
+static int keep_unrouted(const char *dir, const struct mail_msg *m, const char *raw, size_t len)
+{
+	struct ord_buf path = ORD_BUF_INIT, tmp = ORD_BUF_INIT;
+	unsigned char h[16];
+	char hex[33];
+	size_t off = 0;
+	int fd, err = -1;
+
+	ord_buf_addf(&path, "%s/unrouted", dir ? dir : ".");
+	if (mkdir(path.buf, 0700) < 0 && errno != EEXIST)
+		goto out;
+	crypto_generichash(h, sizeof(h), (const unsigned char *)m->message_id,
+			   strlen(m->message_id), NULL, 0);
+	mail_hex(hex, h, sizeof(h));
+	ord_buf_addf(&tmp, "%s/.%s.%ld.tmp", path.buf, hex, (long)getpid());
+	ord_buf_addf(&path, "/%s.eml", hex);
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		goto out;
+	while (off < len) {
+		ssize_t n = write(fd, raw + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	if (off == len && fsync(fd) == 0 && close(fd) == 0 && rename(tmp.buf, path.buf) == 0)
+		err = 0;
+	else
+		unlink(tmp.buf);
+out:
+	ord_buf_release(&path);
+	ord_buf_release(&tmp);
+	return err;
+}
+
+static int unrouted(const struct mail_in_opts *o, const struct mail_msg *m, const char *raw,
+		    size_t len, const char *why, struct ord_buf *msg)
+{
+	if (keep_unrouted(o->games, m, raw, len) != 0) {
+		ord_buf_addf(msg, "cannot keep a message that reaches no game (%s): try later", why);
+		return MAIL_EX_TEMPFAIL;
+	}
+	if (m->loop) {
+		ord_buf_addf(msg, "%s; kept in unrouted/, not answered (%s)", why, m->loop);
+		return MAIL_EX_OK;
+	}
+	ord_buf_addf(msg,
+		     "%s: send your mail to the judge's address with +GAME (orderly+GAME@...), or put a line 'Game: GAME' in it",
+		     why);
+	return MAIL_EX_NOUSER;
+}
+
+/* A store or library failure of ours: the MTA should try again later. */
+static int tempfail(struct ord_buf *msg, const char *what)
+{
+	ord_buf_addf(msg, "%s: %s (will be retried)", what, ord_error_last());
+	return MAIL_EX_TEMPFAIL;
+}
+
+int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct ord_buf *msg)
+{
+	struct mail_msg m;
+	struct mail_body b;
+	struct judge j;
+	struct ord_buf path = ORD_BUF_INIT;
+	char state[8] = "", side[64] = "";
+	const char *name, *why;
+	int rc = MAIL_EX_OK, err, step = 0, count = 0, referee = 0;
+
+	memset(&j, 0, sizeof(j));
+	ord_buf_init(&j.reply);
+	ord_buf_init(&j.subject);
+	ord_buf_init(&j.result);
+	ord_buf_init(&j.reading);
+	mail_body_init(&b);
+	mail_msg_read(&m, raw, len, o->recipient);
+	mail_body_parse(&b, m.subject, m.text ? m.text : m.attachment);
+	if (m.text && !b.block && m.attachment && (b.cmd == CMD_ORDERS || b.cmd == CMD_CHECK)) {
+		/* no ORDERS block in the text: the sheet is the attachment; commands
+		 * and proof stay from the text */
+		struct mail_body a;
+		mail_body_init(&a);
+		mail_body_parse(&a, NULL, m.attachment);
+		ord_buf_reset(&b.sheet);
+		ord_buf_add(&b.sheet, a.sheet.buf, a.sheet.len);
+		free(b.lines);
+		b.lines = a.lines;
+		b.nlines = a.nlines;
+		a.lines = NULL;
+		free(b.where);
+		b.where = ord_strdup("the attached file");
+		b.block = a.block;
+		mail_body_release(&a);
+	}
+	/* 1. the game */
+	if (o->game) {
+		ord_buf_adds(&path, o->game);
+	} else {
+		name = m.to_plus ? m.to_plus : b.game;
+		if (!name) {
+			rc = unrouted(o, &m, raw, len, "no game named", msg);
+			goto out;
+		}
+		if (game_path(&path, o->games, name) != 0 || access(path.buf, F_OK) != 0) {
+			char why_buf[128];
+			snprintf(why_buf, sizeof(why_buf), "no game '%.64s' here", name);
+			rc = unrouted(o, &m, raw, len, why_buf, msg);
+			goto out;
+		}
+	}
+	if ((err = ord_game_open(&j.g, path.buf)) != 0) {
+		rc = err == ORD_ENOFILE ? unrouted(o, &m, raw, len, "no such game", msg)
+					: tempfail(msg, "cannot open the game");
+		goto out;
+	}
+	/* 2. stored before anything else */
+	if ((err = ord_mail_inbox_add(j.g, &j.inbox_id, state, &step, m.message_id, m.from_header,
+				      raw, len)) != 0) {
+		rc = tempfail(msg, "cannot store the message");
+		goto out;
+	}
+	if (!strcmp(state, "done")) {
+		ord_buf_addf(msg, "message <%s> was answered before: nothing to do", m.message_id);
+		goto out;
+	}
+	j.m = &m;
+	j.b = &b;
+	ord_game_set_hook(j.g, hook, &j);
+	/* loops, bounces, our own mail: stored, never answered */
+	if (m.loop || m.broken || !m.from) {
+		j.quiet = 1;
+		ord_buf_addf(&j.result, "not answered: %s",
+			     m.loop     ? m.loop
+			     : m.broken ? "not a readable message"
+					: "no From: address");
+		if ((err = answer(&j)) != 0)
+			rc = tempfail(msg, "cannot mark the message");
+		else
+			ord_buf_add(msg, j.result.buf, j.result.len);
+		goto out;
+	}
+	/* 3. who: the registered address (J1) */
+	err = ord_mail_find(j.g, m.from, side, &referee, &count);
+	if (err == ORD_ENOTFOUND) {
+		j.quiet = 1;
+		ord_buf_addf(&j.result, "not answered: %s is not registered in this game", m.from);
+		if ((err = answer(&j)) != 0)
+			rc = tempfail(msg, "cannot mark the message");
+		else
+			ord_buf_add(msg, j.result.buf, j.result.len);
+		goto out;
+	}
+	if (err) {
+		rc = tempfail(msg, "cannot read the registrations");
+		goto out;
+	}
+	snprintf(j.rcpt, sizeof(j.rcpt), "%s", m.from);
+	j.referee = referee;
+	j.side = referee ? NULL : side;
+	if (count > 1 && b.side) {
+		/* one address for several sides: the Side: line picks one */
+		struct ord_mail_party p;
+		if (ord_mail_party(j.g, b.side, &p) == 0 && !strcmp(p.address, m.from)) {
+			snprintf(side, sizeof(side), "%s", b.side);
+			j.side = side;
+			j.referee = 0;
+		}
+		ord_error_clear();
+	}
+	if (b.cmd == CMD_HELP) {
+		err = cmd_help(&j);
+		goto done;
+	}
+	if (m.html_only) {
+		ord_buf_adds(&j.subject, "please send plain text");
+		ord_buf_adds(&j.reply,
+			     "Your mail has only an HTML part, and orderly reads plain text only.\n"
+			     "Please send it again as plain text (in most mail programs: Format,\n"
+			     "Plain Text), with your orders between a line ORDERS and a line END.\n"
+			     "Nothing was changed.\n");
+		ord_buf_adds(&j.result, "HTML only: asked for plain text");
+		err = answer(&j);
+		goto done;
+	}
+	if (!m.text && !m.attachment) {
+		ord_buf_adds(&j.subject, "could not read your mail");
+		ord_buf_adds(&j.reply,
+			     "orderly found no plain text in your mail: its MIME structure is broken\n"
+			     "or it has no text part. Please send it again as a plain text mail, with\n"
+			     "your orders between a line ORDERS and a line END. Nothing was changed.\n");
+		ord_buf_adds(&j.result, "no readable text: asked again");
+		err = answer(&j);
+		goto done;
+	}
+	if (!prove(&j, raw, len, &why)) {
+		ord_buf_adds(&j.subject, "NOT accepted: your mail could not be proven yours");
+		ord_buf_addf(&j.reply,
+			     "A mail from your address reached the game '%s', but orderly could not\n"
+			     "prove it comes from you: %s.\nNothing was changed.\n\n"
+			     "If you did not send it, someone used your address; the referee can\n"
+			     "see it in the game's inbox.\n",
+			     ord_game_name(j.g), why);
+		ord_buf_addf(&j.result, "not proven (%s): nothing changed", why);
+		err = answer(&j);
+		goto done;
+	}
+	/* 4. the command */
+	if (j.referee && b.ncmds && b.cmds[0].cmd >= CMD_SEAL) {
+		err = cmd_referee(&j, step);
+		goto done;
+	}
+	switch (b.cmd) {
+	case CMD_STATUS: err = cmd_status(&j); break;
+	case CMD_REPORT: err = cmd_report(&j); break;
+	case CMD_CHECK:
+	case CMD_ORDERS:
+		if (j.referee) {
+			ord_buf_adds(&j.subject, "not understood");
+			ord_buf_adds(&j.reply,
+				     "The referee's address sends commands (SEAL, EVENT, RESOLVE, EXCHANGE,\n"
+				     "DEADLINE, SCHEDULE, STATUS, REPORT), not orders. Nothing was changed.\n");
+			ord_buf_adds(&j.result, "referee sent orders: refused");
+			err = answer(&j);
+			break;
+		}
+		err = cmd_orders(&j, b.cmd == CMD_CHECK);
+		break;
+	default:
+		ord_buf_addf(&j.subject, "not allowed: %s", mail_cmd_name(b.cmd));
+		ord_buf_addf(&j.reply, "%s is the referee's command. Nothing was changed.\n",
+			     mail_cmd_name(b.cmd));
+		ord_buf_addf(&j.result, "%s refused: not the referee", mail_cmd_name(b.cmd));
+		err = answer(&j);
+		break;
+	}
+done:
+	if (err) {
+		rc = tempfail(msg, "cannot finish the message");
+		goto out;
+	}
+	ord_buf_add(msg, j.result.buf, j.result.len);
+out:
+	if (j.g)
+		ord_game_free(j.g);
+	mail_msg_release(&m);
+	mail_body_release(&b);
+	ord_buf_release(&path);
+	ord_buf_release(&j.reply);
+	ord_buf_release(&j.subject);
+	ord_buf_release(&j.result);
+	ord_buf_release(&j.reading);
+	return rc;
+}

@@ -1,0 +1,184 @@
+/*
+ * mail.h - the mail judge (DESIGN.md, "Front-ends: the mail judge";
+ * docs/pbem.md): a front-end over liborderly's public API that reads one
+ * message from the MTA (mail-in), answers it through a transactional
+ * outbox (mail-out), and keeps deadlines (tick).
+ *
+ *   decode.c   one RFC 5322 message through GMime: headers, loop signs, the
+ *              text a player wrote (charsets, transfer encodings, parts),
+ *              a .txt attachment, an OpenPGP/MIME signature
+ *   body.c     the text as commands, proof lines and an order sheet whose
+ *              lines keep the numbers the player saw
+ *   compose.c  replies and notices as RFC 5322 bytes (GMime)
+ *   judge.c    mail-in: the game, the inbox, who sent it, the command
+ *   notices.c  what a change or the clock makes every player receive
+ *   outbox.c   mail-out: queued mail to `sendmail -t -i`
+ *   tick.c     tick: reminders, late notices, auto-seal, the outboxes of a
+ *              directory of games
+ *
+ * Ownership: every struct here owns its strings (malloc'd), freed by its
+ * _release function.
+ */
+#ifndef ORD_MAIL_H
+#define ORD_MAIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sodium.h>
+
+#include "orderly.h"
+
+/* sysexits for the MTA */
+#define MAIL_EX_OK 0
+#define MAIL_EX_DATAERR 65
+#define MAIL_EX_NOUSER 67
+#define MAIL_EX_SOFTWARE 70
+#define MAIL_EX_TEMPFAIL 75
+
+/* The largest message mail-in takes (a larger one gets a reply saying so). */
+#define MAIL_MAX_BYTES ((size_t)32 * 1024 * 1024)
+/* The largest text orderly reads as a sheet. */
+#define MAIL_MAX_TEXT ((size_t)1024 * 1024)
+
+/* Hex both ways (libsodium): out has 2*len+1 bytes; unhex gives the bytes or -1. */
+void mail_hex(char *out, const unsigned char *p, size_t len);
+int mail_unhex(unsigned char *out, size_t max, const char *hex);
+
+/* ---- decode.c ---- */
+
+struct mail_msg {
+	char *message_id;  /* without <>, or one made from the bytes when missing */
+	char *from;        /* first mailbox of From:, lowercase; NULL when none */
+	char *from_header; /* From: as written (for the inbox); "" when none */
+	char *subject;     /* decoded, "" when none */
+	char *references;  /* References: as written, "" when none */
+	char *to_plus;     /* GAME of a recipient orderly+GAME@, NULL when none */
+	char *loop;       /* why this must not be answered (auto-reply, bulk, bounce...), or NULL */
+	char *text;       /* the text/plain the sender wrote, UTF-8, LF line ends; NULL if none */
+	char *attachment; /* a .txt (or text/plain) attachment, UTF-8; NULL if none */
+	int html_only;    /* HTML but no text/plain anywhere */
+	int broken;       /* GMime could not read it as a message */
+	int pgp;          /* 0 unsigned; 1 a good OpenPGP/MIME signature by pgp_fpr; -1 a bad one */
+	char *pgp_fpr;    /* fingerprint of the signing key, uppercase */
+	char *pgp_why;    /* why a signature is bad */
+};
+void mail_init(void); /* once per process: GMime */
+void mail_shutdown(void);
+/* Read raw (len bytes) into m.  recipient: the envelope recipient the MTA
+ * names (may be NULL).  A signed message gets pgp -1 until verified. */
+void mail_msg_read(struct mail_msg *m, const char *raw, size_t len, const char *recipient);
+/* Verify the OpenPGP/MIME signature of raw against the one key armored. */
+void mail_msg_verify_pgp(struct mail_msg *m, const char *raw, size_t len, const char *armored);
+void mail_msg_release(struct mail_msg *m);
+/* The fingerprint of an armored OpenPGP public key (GPGME); 0 or -1. */
+int mail_pgp_fingerprint(const char *armored, char *fpr, size_t n);
+
+/* ---- body.c ---- */
+
+enum mail_cmd {
+	CMD_ORDERS,
+	CMD_CHECK,
+	CMD_STATUS,
+	CMD_REPORT,
+	CMD_HELP,
+	/* the referee's */
+	CMD_SEAL,
+	CMD_EVENT,
+	CMD_RESOLVE,
+	CMD_EXCHANGE,
+	CMD_DEADLINE,
+	CMD_SCHEDULE,
+};
+
+struct mail_cmdline {
+	enum mail_cmd cmd;
+	char *args; /* the rest of the line */
+};
+
+struct mail_body {
+	enum mail_cmd cmd;
+	int explicit_cmd; /* a command was written (not the default ORDERS) */
+	char *args;       /* the rest of its command line: REPORT 2, RESOLVE movement ... */
+	struct mail_cmdline *cmds; /* every command line, in order (the referee's) */
+	size_t ncmds;
+	char *game;       /* Game: line, or NULL */
+	char *side;       /* Side: line, or NULL */
+	char *passphrase; /* Passphrase: line, or NULL */
+	unsigned char nonce[32], signature[64], witness[32];
+	int have_nonce, have_signature, have_witness; /* as `orderly sign` prints them */
+	struct ord_buf sheet; /* the sheet: the ORDERS ... END block, or the text */
+	unsigned *lines;      /* lines[i]: the player's line number of sheet line i+1 */
+	size_t nlines;
+	int block;        /* 1: the sheet was an ORDERS ... END block */
+	char *where;      /* how line numbers count: "your ORDERS block", "your mail" */
+	int unterminated; /* an ORDERS line without its END */
+};
+void mail_body_init(struct mail_body *b);
+void mail_body_release(struct mail_body *b);
+/* Read the commands, proof lines and the sheet of text (quoted lines,
+ * signatures and attributions gone); subject may hold the command. */
+void mail_body_parse(struct mail_body *b, const char *subject, const char *text);
+/* Variants of the sheet a player may have signed with `orderly sign`: the
+ * lines as received with LF, without the final newline, with CRLF. */
+size_t mail_body_variants(const struct mail_body *b, struct ord_buf out[3]);
+const char *mail_cmd_name(enum mail_cmd c);
+
+/* ---- compose.c ---- */
+
+struct mail_attach {
+	const char *filename;
+	const char *type; /* "text/plain", "application/xml" */
+	const char *data;
+	size_t len;
+};
+struct mail_out {
+	char *message_id; /* without <> */
+	struct ord_buf bytes;
+};
+/*
+ * Compose a text/plain UTF-8 message (multipart/mixed with attachments)
+ * from the judge (from) to rcpt.  in_reply_to/references: the message
+ * answered, or NULL.  Auto-Submitted: auto-replied (auto-generated when
+ * not a reply), X-Orderly-Game: game.  host names the Message-ID's right side.
+ */
+void mail_compose(struct mail_out *out, const char *from, const char *rcpt, const char *subject,
+		  const char *body, const char *in_reply_to, const char *references,
+		  const char *game, const struct mail_attach *att, size_t natt);
+void mail_out_release(struct mail_out *o);
+
+/* ---- notices.c: what players receive without asking ---- */
+
+struct judge_ctx; /* judge.c */
+
+/* The judge's From: for game g ("orderly+GAME@host"), written to out. */
+void mail_judge_from(ord_game *g, struct ord_buf *out);
+/* Queue every mail the state of g calls for and that was not queued yet:
+ * signed heads and NMR notices at a seal, each side's report after the last
+ * phase, reminders and late notices of the open
+ * turn by now.  Inside a transaction (a hook, or ord_game_transact).
+ * *next: when something will be due by the clock (0: nothing). */
+int mail_notices(ord_game *g, int64_t now, int64_t *next);
+
+/* Queue one mail to a party (its registered address); key NULL always,
+ * else once.  Counts towards nothing: notices are not rate limited. */
+int mail_queue_to(ord_game *g, const char *side, const char *key, const char *subject,
+		  const char *body, const char *in_reply_to, const char *references,
+		  const struct mail_attach *att, size_t natt);
+
+/* ---- judge.c, outbox.c, tick.c: the commands ---- */
+
+struct mail_in_opts {
+	const char *games;     /* directory of game files */
+	const char *recipient; /* envelope recipient, or NULL */
+	const char *game;      /* a game file named directly, or NULL */
+};
+/* Read one message (raw) and act on it; returns a sysexits code, with a
+ * line for the MTA's log in msg. */
+int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct ord_buf *msg);
+/* Hand every unsent mail of g to sendmail (a shell command); counts. */
+int mail_out_game(ord_game *g, const char *sendmail, size_t *sent, size_t *failed, struct ord_buf *msg);
+/* tick over one game file: notices, auto-seal, outbox. */
+int mail_tick_game(const char *path, const char *sendmail, int64_t *next, struct ord_buf *msg);
+
+#endif

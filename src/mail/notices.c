@@ -1,0 +1,477 @@
+/*
+ * notices.c - what every player receives without asking (issue 12, item 6):
+  * when a turn opens, the signed head of its opening (its seed commitment);
+ * at the seal, the signed head (and an NMR notice to a side whose orders
+ * were held or repeated); after the last phase, his own side's report; at
+ * the exchange, the turn bundle with the heads, the game's key and the
+ * `orderly verify` command with his receipt filled in; before the deadline,
+ * reminders; at it, a late notice.
+ *
+ * mail_notices looks at the game as it is and queues whatever is due and
+ * not queued yet (each mail has a key: kind/turn/side).  The judge calls it
+ * inside the transaction of each change it makes, so the mail commits with
+ * the change; tick calls it too, which catches changes made from the
+ * command line (which sets no hook) and the clock's reminders.
+ *
+  * The bundles too are queued inside the exchange's transaction: the export
+ * reads in a savepoint of it (ord_store_begin_read).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mail/mail.h"
+
+void mail_judge_from(ord_game *g, struct ord_buf *out)
+{
+	struct ord_buf judge = ORD_BUF_INIT;
+	char host[256] = "localhost";
+	const char *at;
+
+	ord_mail_config(g, &judge, NULL);
+	at = strchr(judge.buf, '@');
+	if (at) {
+		ord_buf_addf(out, "%.*s+%s%s", (int)(at - judge.buf), judge.buf, ord_game_name(g), at);
+	} else {
+		if (gethostname(host, sizeof(host) - 1) != 0)
+			snprintf(host, sizeof(host), "localhost");
+		ord_buf_addf(out, "orderly+%s@%s", ord_game_name(g), host);
+	}
+	ord_buf_release(&judge);
+}
+
+int mail_queue_to(ord_game *g, const char *side, const char *key, const char *subject,
+		  const char *body, const char *in_reply_to, const char *references,
+		  const struct mail_attach *att, size_t natt)
+{
+	struct ord_mail_party p;
+	struct ord_buf from = ORD_BUF_INIT, subj = ORD_BUF_INIT;
+	struct mail_out out;
+	int err, queued;
+
+	if ((err = ord_mail_party(g, side, &p)) != 0)
+		return err;
+	if (!*p.address || (key && ord_mail_queued(g, key)))
+		return 0;
+	mail_judge_from(g, &from);
+	ord_buf_addf(&subj, "[%s] %s", ord_game_name(g), subject);
+	mail_compose(&out, from.buf, p.address, subj.buf, body, in_reply_to, references,
+		     ord_game_name(g), att, natt);
+	err = ord_mail_queue(g, &queued, key, out.message_id, p.address, out.bytes.buf, out.bytes.len);
+	mail_out_release(&out);
+	ord_buf_release(&from);
+	ord_buf_release(&subj);
+	return err;
+}
+
+/* A time as the game's players read it: in the schedule's zone, and UTC. */
+static void when(ord_game *g, struct ord_buf *out, int64_t t)
+{
+	struct ord_schedule s;
+
+	if (ord_game_schedule(g, &s) == 0 && strcmp(s.zone, "UTC")) {
+		ord_when_format(out, t, s.zone);
+		ord_buf_adds(out, ", ");
+	}
+	ord_when_format(out, t, NULL);
+}
+
+/* Turn t is open: every side gets the signed head of its opening (turn 1's
+ * own, else the exchange's of the turn before, which signs this opening):
+ * it carries the seed commitment every receipt of the turn binds, so a
+ * player holds it, signed, before he writes his sheet; a side with a key
+ * signs against it. */
+static int open_notices(ord_game *g, int t, int64_t deadline)
+{
+	struct ord_head h;
+	struct ord_buf head = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
+		       name = ORD_BUF_INIT, dl = ORD_BUF_INIT;
+	struct mail_attach att;
+	size_t i;
+	int err;
+
+	if ((err = t > 1 ? ord_game_head(g, &h, t - 1, "exchange")
+			 : ord_game_head(g, &h, 1, "open")) != 0) {
+		/* the referee keeps the game's key in a file: no head yet */
+		ord_error_clear();
+		return 0;
+	}
+	ord_head_format(&h, &head);
+	ord_buf_addf(&name, "open-%d.head", t);
+	if (deadline)
+		when(g, &dl, deadline);
+	att.filename = name.buf;
+	att.type = "text/plain";
+	att.data = head.buf;
+	att.len = head.len;
+	for (i = 0; i < ord_game_nsides(g); i++) {
+		const char *side = ord_game_side_name(g, i);
+		ord_buf_reset(&body);
+		ord_buf_addf(&body,
+			     "Turn %d is open: send your orders between a line ORDERS and a line END%s%s.\n\n"
+			     "The signed head of the turn's opening is attached (%s) and below.\n"
+			     "It carries the turn's seed commitment, which the receipt of your\n"
+			     "sheet binds: the dice of this turn cannot be drawn again once your\n"
+			     "orders are in. Keep it. If your side signs its orders:\n\n"
+			     "    orderly sign --head %s --side %s --key YOUR.key SHEET.txt\n\n%s",
+			     t, deadline ? " by " : "", dl.buf, name.buf, name.buf, side, head.buf);
+		ord_buf_reset(&key);
+		ord_buf_addf(&key, "open/%d/%s", t, side);
+		if ((err = mail_queue_to(g, side, key.buf, "turn open", body.buf, NULL, NULL, &att,
+					 1)) != 0)
+			break;
+	}
+	ord_buf_release(&head);
+	ord_buf_release(&body);
+	ord_buf_release(&key);
+	ord_buf_release(&name);
+	ord_buf_release(&dl);
+	return err;
+}
+
+static int seal_notices(ord_game *g, int t)
+{
+	struct ord_head h;
+	struct ord_buf head = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
+		       held = ORD_BUF_INIT, name = ORD_BUF_INIT;
+	struct mail_attach att;
+	size_t i;
+	int err;
+
+	if ((err = ord_game_head(g, &h, t, "seal")) != 0) {
+		/* a game made before heads: nothing to hand out */
+		ord_error_clear();
+		return 0;
+	}
+	ord_head_format(&h, &head);
+	ord_buf_addf(&name, "seal-%d.head", t);
+	for (i = 0; i < ord_game_nsides(g); i++) {
+		const char *side = ord_game_side_name(g, i);
+		unsigned char c[32];
+		char source[16];
+		int version;
+
+		if ((err = ord_game_side_sheet(g, t, side, &version, source, c)) != 0)
+			goto out;
+		if (strcmp(source, "submitted"))
+			ord_buf_addf(&held, "%s%s (%s)", held.len ? ", " : "", side, source);
+		ord_buf_reset(&body);
+		ord_buf_addf(&body,
+			     "Turn %d is sealed: no sheet can change now.\n\n"
+			     "The signed head of the game's log at the seal is attached (%s)\n"
+			     "and below. Keep it: with it you can later prove that nothing\n"
+			     "sealed was rewritten ('orderly verify BUNDLE --head %s').\n\n%s",
+			     t, name.buf, name.buf, head.buf);
+		if (strcmp(source, "submitted"))
+			ord_buf_addf(&body,
+				     "\nNo orders of yours were received for turn %d: the game's NMR\n"
+				     "policy applied, and your side's orders are '%s' (%s).\n",
+				     t, source,
+				     !strcmp(source, "hold") ? "every unit holds"
+							     : "last turn's orders again");
+		att.filename = name.buf;
+		att.type = "text/plain";
+		att.data = head.buf;
+		att.len = head.len;
+		ord_buf_reset(&key);
+		ord_buf_addf(&key, "seal/%d/%s", t, side);
+		if ((err = mail_queue_to(g, side, key.buf,
+					 strcmp(source, "submitted")
+						 ? "turn sealed: your orders were not received (NMR)"
+						 : "turn sealed",
+					 body.buf, NULL, NULL, &att, 1)) != 0)
+			goto out;
+	}
+	ord_buf_reset(&body);
+	ord_buf_addf(&body, "Turn %d is sealed.\n%s%s%s\n\n%s", t,
+		     held.len ? "The NMR policy stood in for: " : "Every side sent its orders.",
+		     held.buf, held.len ? "." : "", head.buf);
+	ord_buf_reset(&key);
+	ord_buf_addf(&key, "seal/%d/", t);
+	att.filename = name.buf;
+	att.type = "text/plain";
+	att.data = head.buf;
+	att.len = head.len;
+	err = mail_queue_to(g, NULL, key.buf, "turn sealed", body.buf, NULL, NULL, &att, 1);
+out:
+	ord_buf_release(&head);
+	ord_buf_release(&body);
+	ord_buf_release(&key);
+	ord_buf_release(&held);
+	ord_buf_release(&name);
+	return err;
+}
+
+static int report_notices(ord_game *g, int t)
+{
+	struct ord_buf report = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < ord_game_nsides(g); i++) {
+		const char *side = ord_game_side_name(g, i);
+
+		ord_buf_reset(&key);
+		ord_buf_addf(&key, "report/%d/%s", t, side);
+		if (ord_mail_queued(g, key.buf))
+			continue;
+		ord_buf_reset(&report);
+		ord_buf_reset(&body);
+		if ((err = ord_game_report(g, side, t, 0, &report)) != 0)
+			break;
+		ord_buf_addf(&body, "Every phase of turn %d is resolved. Your side's report:\n\n%s",
+			     t, report.buf);
+		if ((err = mail_queue_to(g, side, key.buf, "turn report", body.buf, NULL, NULL,
+					 NULL, 0)) != 0)
+			break;
+	}
+	ord_buf_release(&report);
+	ord_buf_release(&body);
+	ord_buf_release(&key);
+	return err;
+}
+
+struct bundle {
+	int turn;
+	struct ord_buf xml, seal, exch, names[3];
+	char pkhex[65];
+};
+
+/* Queue the bundle mails of b->turn (inside a transaction). */
+static int bundle_tx(struct bundle *bd, ord_game *g)
+{
+	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT;
+	struct mail_attach att[3];
+	size_t i, natt = 1;
+	int t = bd->turn, err = 0;
+
+	att[0] = (struct mail_attach){ bd->names[0].buf, "application/xml", bd->xml.buf, bd->xml.len };
+	if (bd->seal.len)
+		att[natt++] = (struct mail_attach){ bd->names[1].buf, "text/plain", bd->seal.buf,
+						    bd->seal.len };
+	if (bd->exch.len)
+		att[natt++] = (struct mail_attach){ bd->names[2].buf, "text/plain", bd->exch.buf,
+						    bd->exch.len };
+	for (i = 0; i <= ord_game_nsides(g); i++) {
+		const char *side = i < ord_game_nsides(g) ? ord_game_side_name(g, i) : NULL;
+		unsigned char c[32];
+		char source[16] = "", chex[65];
+		int version = 0;
+
+		ord_buf_reset(&key);
+		ord_buf_addf(&key, "bundle/%d/%s", t, side ? side : "");
+		if (ord_mail_queued(g, key.buf))
+			continue;
+		if (side && (err = ord_game_side_sheet(g, t, side, &version, source, c)) != 0)
+			goto out;
+		ord_buf_reset(&body);
+		ord_buf_addf(&body,
+			     "Turn %d is exchanged: every side's sheet, the dice seed and the\n"
+			     "whole log of the turn are in the attached bundle %s, signed\n"
+			     "by the game's key:\n\n    %s\n\n"
+			     "Check it on your own machine (the heads are attached too):\n\n"
+			     "    orderly verify %s --pubkey %s",
+			     t, bd->names[0].buf, bd->pkhex, bd->names[0].buf, bd->pkhex);
+		if (side && version && !strcmp(source, "submitted")) {
+			mail_hex(chex, c, 32);
+			ord_buf_addf(&body, " \\\n        --receipt %s", chex);
+		}
+		if (bd->seal.len)
+			ord_buf_addf(&body, " \\\n        --head %s", bd->names[1].buf);
+		if (bd->exch.len)
+			ord_buf_addf(&body, " \\\n        --head %s", bd->names[2].buf);
+		ord_buf_adds(&body, "\n\n");
+		if (side && version && !strcmp(source, "submitted"))
+			ord_buf_addf(&body,
+				     "The receipt is the commitment of your sealed sheet (version %d),\n"
+				     "as your receipt mail gave it: verify says whether that very sheet\n"
+				     "was the one sealed and played.\n",
+				     version);
+		else if (side)
+			ord_buf_addf(&body, "No sheet of yours was sealed this turn (the NMR policy stood in),\n"
+					    "so there is no receipt of yours to check.\n");
+		if ((err = mail_queue_to(g, side, key.buf, "turn bundle", body.buf, NULL, NULL, att,
+					 natt)) != 0)
+			goto out;
+	}
+out:
+	ord_buf_release(&body);
+	ord_buf_release(&key);
+	return err;
+}
+
+/* 1 when a party with an address has no bundle mail of turn t yet. */
+static int bundle_missing(ord_game *g, int t)
+{
+	struct ord_buf key = ORD_BUF_INIT;
+	size_t i;
+	int missing = 0;
+
+	for (i = 0; !missing && i <= ord_game_nsides(g); i++) {
+		const char *side = i < ord_game_nsides(g) ? ord_game_side_name(g, i) : NULL;
+		struct ord_mail_party p;
+
+		if (ord_mail_party(g, side, &p) != 0 || !*p.address)
+			continue;
+		ord_buf_reset(&key);
+		ord_buf_addf(&key, "bundle/%d/%s", t, side ? side : "");
+		missing = !ord_mail_queued(g, key.buf);
+	}
+	ord_error_clear();
+	ord_buf_release(&key);
+	return missing;
+}
+
+/* Queue the bundle mails of exchanged turn t that are not queued yet
+ * (inside the change's transaction: the export reads what it wrote). */
+static int bundle_notices(ord_game *g, int t)
+{
+	struct bundle bd;
+	struct ord_head h;
+	unsigned char pk[32];
+	size_t k;
+	int err;
+
+	if (!bundle_missing(g, t))
+		return 0;
+	memset(&bd, 0, sizeof(bd));
+	bd.turn = t;
+	ord_buf_init(&bd.xml);
+	ord_buf_init(&bd.seal);
+	ord_buf_init(&bd.exch);
+	for (k = 0; k < 3; k++)
+		ord_buf_init(&bd.names[k]);
+	err = ord_game_export(g, t, &bd.xml);
+	if (err == ORD_EUSAGE) {
+		/* the referee keeps the game's key in a file: he mails bundles himself */
+		ord_error_clear();
+		err = 0;
+		goto out;
+	}
+	if (err || (err = ord_game_pubkey(g, pk)) != 0)
+		goto out;
+	mail_hex(bd.pkhex, pk, 32);
+	if (ord_game_head(g, &h, t, "seal") == 0)
+		ord_head_format(&h, &bd.seal);
+	if (ord_game_head(g, &h, t, "exchange") == 0)
+		ord_head_format(&h, &bd.exch);
+	ord_error_clear();
+	ord_buf_addf(&bd.names[0], "turn-%d.xml", t);
+	ord_buf_addf(&bd.names[1], "seal-%d.head", t);
+	ord_buf_addf(&bd.names[2], "exchange-%d.head", t);
+	err = bundle_tx(&bd, g);
+out:
+	for (k = 0; k < 3; k++)
+		ord_buf_release(&bd.names[k]);
+	ord_buf_release(&bd.xml);
+	ord_buf_release(&bd.seal);
+	ord_buf_release(&bd.exch);
+	return err;
+}
+
+static void due_at(int64_t *next, int64_t t, int64_t now)
+{
+	if (t > now && (!*next || t < *next))
+		*next = t;
+}
+
+/* Reminders and late notices of the open turn. */
+static int clock_notices(ord_game *g, const struct ord_game_status *ti, int64_t now, int64_t *next)
+{
+	struct ord_schedule s;
+	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT, dl = ORD_BUF_INIT;
+	int64_t announced;
+	size_t i, r;
+	int err;
+
+	if (!ti->deadline || (err = ord_game_schedule(g, &s)) != 0)
+		return 0;
+	announced = ti->deadline - s.grace;
+	when(g, &dl, announced);
+	for (r = 0; r < s.nremind; r++)
+		due_at(next, announced - s.remind[r], now);
+	if (s.grace)
+		due_at(next, announced, now);
+	due_at(next, ti->deadline, now);
+	for (i = 0; i < ord_game_nsides(g); i++) {
+		const char *side = ord_game_side_name(g, i);
+		unsigned char c[32];
+		char source[16];
+		int version;
+
+		if ((err = ord_game_side_sheet(g, ti->turn, side, &version, source, c)) != 0)
+			goto out;
+		if (version || now >= ti->deadline)
+			continue;
+		if (s.grace && now >= announced) {
+			ord_buf_reset(&key);
+			ord_buf_addf(&key, "late/%d/%s", ti->turn, side);
+			ord_buf_reset(&body);
+			ord_buf_addf(&body,
+				     "The deadline of turn %d (%s) has passed and no orders of yours\n"
+				     "have been received. They are still taken until ",
+				     ti->turn, dl.buf);
+			when(g, &body, ti->deadline);
+			ord_buf_addf(&body,
+				     ";\nafter that the turn is sealed and the NMR policy stands in for\n"
+				     "your side. Send them now: a mail with ORDERS ... END.\n");
+			if ((err = mail_queue_to(g, side, key.buf, "your orders are late", body.buf,
+						 NULL, NULL, NULL, 0)) != 0)
+				goto out;
+			continue;
+		}
+		for (r = 0; r < s.nremind; r++) {
+			int64_t at = announced - s.remind[r];
+			if (now < at || now >= announced)
+				continue;
+			ord_buf_reset(&key);
+			ord_buf_addf(&key, "remind/%d/%lld/%s", ti->turn, (long long)s.remind[r], side);
+			ord_buf_reset(&body);
+			ord_buf_addf(&body,
+				     "A reminder: no orders of yours for turn %d have been received yet.\n"
+				     "The deadline is %s.\n\n"
+				     "Send them in a mail to this address, between a line ORDERS and a\n"
+				     "line END (CHECK instead of ORDERS only checks them).\n",
+				     ti->turn, dl.buf);
+			if ((err = mail_queue_to(g, side, key.buf, "reminder: orders due", body.buf,
+						 NULL, NULL, NULL, 0)) != 0)
+				goto out;
+		}
+	}
+	err = 0;
+out:
+	ord_buf_release(&body);
+	ord_buf_release(&key);
+	ord_buf_release(&dl);
+	return err;
+}
+
+int mail_notices(ord_game *g, int64_t now, int64_t *next)
+{
+	struct ord_game_status ti;
+	int t, err;
+
+	*next = 0;
+	if ((err = ord_game_status(g, &ti)) != 0)
+		return err;
+	/* the turn before the current one was exchanged; this one as it is */
+	for (t = ti.turn > 1 ? ti.turn - 1 : 1; t <= ti.turn; t++) {
+		int sealed = t < ti.turn || strcmp(ti.state, "open");
+		int resolved = t < ti.turn || !strcmp(ti.state, "resolved") ||
+			       !strcmp(ti.state, "exchanged");
+		int exchanged = t < ti.turn || !strcmp(ti.state, "exchanged");
+
+		if (sealed && (err = seal_notices(g, t)) != 0)
+			return err;
+		if (resolved && (err = report_notices(g, t)) != 0)
+			return err;
+		if (exchanged && (err = bundle_notices(g, t)) != 0)
+			return err;
+	}
+	if (strcmp(ti.state, "open"))
+		return 0;
+	if ((err = open_notices(g, ti.turn, ti.deadline)) != 0)
+		return err;
+	return clock_notices(g, &ti, now, next);
+}

@@ -1,0 +1,361 @@
+/*
+ * mail.c - the SQL of the mail judge's tables (schema/sql/008_mail.sql):
+ * parties and their proofs, the judge's configuration and schedule, the
+ * inbox, the outbox and the reply counts.  Callers (core/game_mail.c) own
+ * the transactions and the log; nothing here begins or commits.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store.h"
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? (const char *)s : "";
+}
+
+static int step_done(sqlite3 *db, sqlite3_stmt *st, const char *what)
+{
+	int err = 0;
+
+	if (sqlite3_step(st) != SQLITE_DONE)
+		err = ord_store_error(db, what);
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_store_mail_party_get(sqlite3 *db, const char *party, struct ord_store_party *out)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	memset(out, 0, sizeof(*out));
+	ord_buf_init(&out->pgp_key);
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT coalesce(address, ''), coalesce(pass_hash, ''), coalesce(pgp_fpr, ''), "
+				     "pgp_key FROM mail_party WHERE party = ?")) != 0)
+		return err;
+	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		snprintf(out->address, sizeof(out->address), "%s", col_text(st, 0));
+		snprintf(out->pass_hash, sizeof(out->pass_hash), "%s", col_text(st, 1));
+		snprintf(out->pgp_fpr, sizeof(out->pgp_fpr), "%s", col_text(st, 2));
+		if (sqlite3_column_type(st, 3) == SQLITE_BLOB)
+			ord_buf_add(&out->pgp_key, sqlite3_column_blob(st, 3),
+				    (size_t)sqlite3_column_bytes(st, 3));
+		out->found = 1;
+	} else if (rc != SQLITE_DONE) {
+		err = ord_store_error(db, "reading mail registrations");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_store_mail_party_set(sqlite3 *db, const char *party, const char *column, const void *value,
+			     size_t len, int64_t log_seq)
+{
+	sqlite3_stmt *st = NULL;
+	char sql[200];
+	int err;
+
+	if (strcmp(column, "address") && strcmp(column, "pass_hash") && strcmp(column, "pgp_key") &&
+	    strcmp(column, "pgp_fpr"))
+		return ord_error_set(ORD_ERROR, "mail_party has no column '%s'", column);
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO mail_party(party, %s, log_seq) VALUES (?1, ?2, ?3) "
+		 "ON CONFLICT(party) DO UPDATE SET %s = ?2, log_seq = ?3",
+		 column, column);
+	if ((err = ord_store_prepare(db, &st, sql)) != 0)
+		return err;
+	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
+	if (!value)
+		sqlite3_bind_null(st, 2);
+	else if (!strcmp(column, "pgp_key"))
+		sqlite3_bind_blob(st, 2, value, (int)len, SQLITE_STATIC);
+	else
+		sqlite3_bind_text(st, 2, value, (int)len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, log_seq);
+	return step_done(db, st, "storing a mail registration");
+}
+
+/* Which party has this address: "" for the referee; ORD_ENOTFOUND. */
+int ord_store_mail_party_by_address(sqlite3 *db, const char *address, char *party, size_t n, int *count)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	*count = 0;
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT party FROM mail_party WHERE address = lower(?) ORDER BY party")) !=
+	    0)
+		return err;
+	sqlite3_bind_text(st, 1, address, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!(*count)++)
+			snprintf(party, n, "%s", col_text(st, 0));
+	}
+	if (rc != SQLITE_DONE)
+		err = ord_store_error(db, "reading mail registrations");
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_store_mail_config_get(sqlite3 *db, struct ord_buf *judge, int *per_hour, struct ord_buf *schedule)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT judge, per_hour, schedule FROM mail_config WHERE id = 1")) !=
+	    0)
+		return err;
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return ord_store_error(db, "reading the mail configuration");
+	}
+	if (judge)
+		ord_buf_adds(judge, col_text(st, 0));
+	if (per_hour)
+		*per_hour = sqlite3_column_int(st, 1);
+	if (schedule)
+		ord_buf_adds(schedule, col_text(st, 2));
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int ord_store_mail_config_set(sqlite3 *db, const char *judge, int per_hour, const char *schedule)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "UPDATE mail_config SET judge = coalesce(?1, judge), "
+				     "per_hour = CASE WHEN ?2 > 0 THEN ?2 ELSE per_hour END, "
+				     "schedule = coalesce(?3, schedule) WHERE id = 1")) != 0)
+		return err;
+	if (judge)
+		sqlite3_bind_text(st, 1, judge, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, per_hour);
+	if (schedule)
+		sqlite3_bind_text(st, 3, schedule, -1, SQLITE_STATIC);
+	return step_done(db, st, "storing the mail configuration");
+}
+
+int ord_store_mail_inbox_step(sqlite3 *db, int64_t id, int step)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "UPDATE mail_inbox SET result = 'step=' || ? WHERE id = ? AND state = 'new'")) !=
+	    0)
+		return err;
+	sqlite3_bind_int(st, 1, step);
+	sqlite3_bind_int64(st, 2, id);
+	return step_done(db, st, "noting a step of the message");
+}
+
+int ord_store_mail_inbox_add(sqlite3 *db, int64_t *id, char state[8], int *step, const char *message_id,
+			     const char *sender, const void *raw, size_t len, int64_t now)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT id, state, result FROM mail_inbox WHERE message_id = ?")) !=
+	    0)
+		return err;
+	*step = 0;
+	sqlite3_bind_text(st, 1, message_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		snprintf(state, 8, "%s", col_text(st, 1));
+		if (!strncmp(col_text(st, 2), "step=", 5))
+			*step = atoi(col_text(st, 2) + 5);
+		sqlite3_finalize(st);
+		return 0;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return ord_store_error(db, "reading the inbox");
+	if ((err = ord_store_prepare(db, &st,
+				     "INSERT INTO mail_inbox(message_id, sender, received, raw) VALUES (?,?,?,?)")) !=
+	    0)
+		return err;
+	sqlite3_bind_text(st, 1, message_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, sender, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, now);
+	sqlite3_bind_blob(st, 4, len ? raw : "", (int)len, SQLITE_STATIC);
+	if ((err = step_done(db, st, "storing the message")) != 0)
+		return err;
+	*id = sqlite3_last_insert_rowid(db);
+	snprintf(state, 8, "new");
+	return 0;
+}
+
+int ord_store_mail_inbox_done(sqlite3 *db, int64_t id, const char *result, int64_t now)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "UPDATE mail_inbox SET state = 'done', result = ?, done = ? WHERE id = ?")) !=
+	    0)
+		return err;
+	sqlite3_bind_text(st, 1, result, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now);
+	sqlite3_bind_int64(st, 3, id);
+	return step_done(db, st, "marking the message processed");
+}
+
+int ord_store_mail_queued(sqlite3 *db, const char *key, int *found)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	*found = 0;
+	if ((err = ord_store_prepare(db, &st, "SELECT 1 FROM mail_outbox WHERE key = ?")) != 0)
+		return err;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*found = 1;
+	else if (rc != SQLITE_DONE)
+		err = ord_store_error(db, "reading the outbox");
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
+			 const void *bytes, size_t len, int64_t now)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "INSERT INTO mail_outbox(key, message_id, rcpt, bytes, queued) VALUES (?,?,?,?,?)")) !=
+	    0)
+		return err;
+	if (key)
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 1);
+	sqlite3_bind_text(st, 2, message_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, rcpt, -1, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 4, bytes, (int)len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, now);
+	return step_done(db, st, "queueing a mail");
+}
+
+int ord_store_mail_outbox_next(sqlite3 *db, int64_t after, int64_t *id, char *message_id, size_t mn,
+			       char *rcpt, size_t rn, struct ord_buf *bytes)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT id, message_id, rcpt, bytes FROM mail_outbox WHERE sent IS NULL AND id > ? "
+				     "ORDER BY id LIMIT 1")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, after);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		snprintf(message_id, mn, "%s", col_text(st, 1));
+		snprintf(rcpt, rn, "%s", col_text(st, 2));
+		ord_buf_add(bytes, sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3));
+	} else if (rc == SQLITE_DONE) {
+		err = ORD_ENOTFOUND;
+	} else {
+		err = ord_store_error(db, "reading the outbox");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_store_mail_outbox_sent(sqlite3 *db, int64_t id, int64_t now)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st, "UPDATE mail_outbox SET sent = ? WHERE id = ?")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, id);
+	return step_done(db, st, "marking a mail sent");
+}
+
+int ord_store_mail_rate(sqlite3 *db, const char *address, int per_hour, int64_t now, int *ok)
+{
+	sqlite3_stmt *st = NULL;
+	int err, n = 0;
+
+	*ok = 0;
+	if ((err = ord_store_prepare(db, &st, "DELETE FROM mail_rate WHERE at <= ?")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, now - 3600);
+	if ((err = step_done(db, st, "counting replies")) != 0)
+		return err;
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT count(*) FROM mail_rate WHERE address = lower(?)")) != 0)
+		return err;
+	sqlite3_bind_text(st, 1, address, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (n >= per_hour)
+		return 0;
+	if ((err = ord_store_prepare(db, &st,
+				     "INSERT INTO mail_rate(address, at) VALUES (lower(?), ?)")) != 0)
+		return err;
+	sqlite3_bind_text(st, 1, address, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now);
+	if ((err = step_done(db, st, "counting replies")) != 0)
+		return err;
+	*ok = 1;
+	return 0;
+}
+
+int ord_store_mail_seen(sqlite3 *db, int64_t next)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "UPDATE mail_config SET seen_seq = (SELECT coalesce(max(seq), 0) FROM log_head), "
+				     "next_due = ? WHERE id = 1")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, next);
+	return step_done(db, st, "noting what tick has seen");
+}
+
+int ord_store_mail_due(const char *path, int64_t now, int *due)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	*due = 1;
+	if ((err = ord_store_open(&db, path)) != 0)
+		return err;
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT (SELECT coalesce(max(seq), 0) FROM log_head) != seen_seq "
+				     "OR (next_due > 0 AND next_due <= ?) "
+				     "OR EXISTS (SELECT 1 FROM mail_outbox WHERE sent IS NULL) FROM mail_config")) !=
+	    0)
+		goto out;
+	sqlite3_bind_int64(st, 1, now);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*due = sqlite3_column_int(st, 0);
+	else
+		err = ord_store_error(db, "reading what is due");
+out:
+	sqlite3_finalize(st);
+	ord_store_close(db);
+	return err;
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# test_deadlines.sh - issue 16, item 3: every place that takes a time takes
+# the same forms (ISO 8601 with Z, an offset or a zone name; +90m, +48h,
+# +2d); a deadline already past is said; `info` says when the deadline has
+# passed; the deadline rule (the schedule) carries from turn to turn.
+set -euo pipefail
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+need_sqlite3
+
+cd "$TMP"
+G=game.orderly
+expect_exit 0 ord new "$G" --scenario "$FIX/scenario.xml"
+
+# the forms of `deadline`
+expect_exit 0 ord deadline "$G" 2030-12-07T18:00+01:00
+expect_eq "$OUT" "deadline: 2030-12-07T17:00:00Z" "an offset"
+expect_exit 0 ord deadline "$G" "2030-12-07T18:00 Europe/Copenhagen"
+expect_eq "$OUT" "deadline: 2030-12-07T17:00:00Z" "a zone in winter"
+expect_exit 0 ord deadline "$G" "2030-07-07T18:00 Europe/Copenhagen"
+expect_eq "$OUT" "deadline: 2030-07-07T16:00:00Z" "a zone in summer"
+expect_exit 0 ord deadline "$G" 2030-12-07T18:00:00Z
+expect_eq "$OUT" "deadline: 2030-12-07T18:00:00Z" "UTC"
+now=$(date +%s)
+expect_exit 0 ord deadline "$G" +2d
+t=$(sql "$G" "SELECT deadline FROM turn WHERE turn = 1")
+[[ $((t - now)) -ge 172790 && $((t - now)) -le 172900 ]] || fail "+2d gave $((t - now)) seconds"
+expect_exit 0 ord deadline "$G" +90m
+expect_exit 64 ord deadline "$G" "2030-12-07T18:00 Mars/Olympus"
+expect_in "$ERR" "unknown time zone 'Mars/Olympus'"
+expect_exit 64 ord deadline "$G" 2030-12-07T18:00
+expect_in "$ERR" "has no zone"
+
+# a deadline already past is said, and info says it has passed
+expect_exit 0 ord deadline "$G" 2020-01-01T00:00Z
+expect_in "$ERR" "this deadline has passed already"
+expect_exit 0 ord info "$G"
+expect_in "$OUT" "the deadline has passed: no more sheets are taken"
+expect_exit 0 ord info "$G" --xml
+expect_in "$OUT" 'deadline-passed="yes"'
+
+# the scenario takes the same forms, and a schedule carries the deadline on
+sed -e 's|<nmr policy="hold"/>|<deadline>2030-12-07T18:00 Europe/Copenhagen</deadline>\n  <nmr policy="hold"/>\n  <schedule every="48h" at="18:00" zone="Europe/Copenhagen" autoseal="no"/>|' \
+	"$FIX/scenario.xml" >sched.xml
+S=sched.orderly
+expect_exit 0 ord new "$S" --scenario sched.xml
+expect_exit 0 ord info "$S"
+expect_line "$OUT" '^deadline: +2030-12-07T17:00:00Z$'
+expect_line "$OUT" '^schedule: +every 48h at 18:00 in Europe/Copenhagen grace 0 remind none autoseal off$'
+expect_exit 0 ord submit "$S" --side blue "$FIX/blue-1.txt"
+expect_exit 0 ord submit "$S" --side red "$FIX/red-1.txt"
+expect_exit 0 ord seal "$S"
+for p in movement fire fire-morale melee melee-morale; do
+	expect_exit 0 ord resolve "$S" --phase "$p"
+done
+expect_exit 0 ord exchange "$S"
+expect_exit 0 ord info "$S"
+expect_line "$OUT" '^turn: +2 \(open\)$'
+expect_line "$OUT" '^deadline: +2030-12-09T17:00:00Z$'
+expect_eq "$(sql "$S" "SELECT count(*) FROM log WHERE kind = 'deadline' AND turn = 2")" 1 "turn 2's deadline logged"
+
+# the schedule is changed by command and logged
+expect_exit 0 ord schedule "$S" every 24h at 20:00 in UTC remind 2h autoseal on
+expect_line "$OUT" '^schedule: every 24h at 20:00 in UTC grace 0 remind 2h autoseal on$'
+expect_exit 64 ord schedule "$S" every 24h at 25:00
+expect_in "$ERR" "not a time of day"
+expect_eq "$(sql "$S" "SELECT count(*) FROM log WHERE kind = 'schedule'")" 2 "schedules logged"
+expect_exit 0 ord audit "$S"

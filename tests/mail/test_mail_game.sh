@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# test_mail_game.sh - a whole three-turn game by mail through a real MTA
+# (exim4, unprivileged, 127.0.0.1; mail injected over SMTP with swaks):
+# two players and a referee; a sheet with errors corrected by a second
+# mail; CHECK and STATUS; a late player reminded, warned and held by the
+# auto-seal at the deadline (the test clock of a fixed-dice game); the
+# referee resolving and exchanging by mail; the signed heads, each side's
+# report and the bundles arriving in the players' maildirs, and each player
+# running the verify command of his bundle mail with the receipt of his
+# receipt mail.
+set -euo pipefail
+# shellcheck source=tests/mail/lib.sh
+source "$(dirname "$0")/lib.sh"
+need_sqlite3
+
+G=$GAMES/crossroads.orderly
+sqlu() {
+	as_user sqlite3 -batch -bail "$G" "$1"
+}
+
+# a message from WHO (blue, red, referee) to the game, with BODY on stdin
+n=0
+mail_from() {
+	local who=$1 subject=$2 f
+	n=$((n + 1))
+	f=$TMP/msg-$n.eml
+	{
+		printf 'From: %s <%s@club.test>\nTo: orderly+crossroads@judge.test\n' "$who" "$who"
+		printf 'Subject: %s\nMessage-ID: <%s-%d@club.test>\n' "$subject" "$who" "$n"
+		printf 'Date: %s\nMIME-Version: 1.0\n' "$(date -R)"
+		printf 'Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n'
+		cat
+	} >"$f"
+	send_raw "$f"
+	deliver
+	flush
+}
+
+# the body of PLAYER's newest mail whose subject has TEXT
+last_mail() {
+	local f
+	for f in $(mails "$1" | tac); do
+		if [[ "$(mime "$f" subject)" == *"$2"* ]]; then
+			echo "$f"
+			return 0
+		fi
+	done
+	fail "no mail to $1 with '$2' in its subject; they have: $(for f in $(mails "$1"); do mime "$f" subject; done)"
+}
+body_of() {
+	mime "$(last_mail "$1" "$2")" body
+}
+
+deadline() {
+	sqlu "SELECT deadline FROM turn ORDER BY turn DESC LIMIT 1"
+}
+
+tick_at() {
+	ORDERLY_TEST_NOW=$1 as_user "$ORDERLY" tick "$GAMES" --sendmail "$SENDMAIL" >>"$TMP/tick.out" 2>>"$TMP/tick.err"
+	deliver
+}
+
+# ------------------------------------------------------------------ setup
+ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" --fixed-dice >/dev/null 2>&1
+printf 'blue shako and sabre\n' | ordu register "$G" --side blue --passphrase-file - >/dev/null
+printf 'red coat at dawn\n' | ordu register "$G" --side red --passphrase-file - >/dev/null
+printf 'umpire of the table\n' | ordu register "$G" --referee --passphrase-file - >/dev/null
+run ordu info "$G"
+expect_line "$OUT" '^schedule: +every 48h at 18:00 in Europe/Copenhagen grace 1h remind 24h,2h autoseal on$'
+expect_line "$OUT" '^deadline: +[0-9-]{10}T[0-9]{2}:00:00Z$'
+D1=$(deadline)
+[[ $D1 -gt $(date +%s) ]] || fail "turn 1's deadline $D1 is not in the future"
+expect_eq "$(sqlu "SELECT count(*) FROM log WHERE kind IN ('mail-address','mail-passphrase','schedule','mail-config')")" 8 "logged registrations"
+
+# ----------------------------------------------------------------- turn 1
+# blue: a greeting, a quoted-printable arrow would be fine too; one bad code
+mail_from blue "Orders turn 1" <<'EOF'
+Hi umpire,
+
+here they are.
+
+Passphrase: blue shako and sabre
+
+ORDERS
+B1 ↑ 1/2
+B2 Fb @R1
+B3 → FXy
+END
+
+Cheers,
+--
+Blue
+EOF
+body=$(body_of blue "orders NOT accepted")
+expect_in "$body" "Line numbers count in your ORDERS block"
+expect_line "$body" "^line 3, col 6: unit 'B3': unknown code 'FXy'"
+expect_in "$body" "    B3 → FXy"
+expect_eq "$(sqlu "SELECT count(*) FROM sheet")" 0 "sheets after a rejected mail"
+expect_eq "$(sqlu "SELECT count(*) FROM log WHERE kind = 'reject'")" 1 "rejections logged"
+# every side was handed the signed head of turn 1's opening, with the seed
+# commitment its receipt will bind
+sc1=$(ordu info "$G" | sed -n 's/^seed commitment: \([0-9a-f]*\).*/\1/p')
+body=$(body_of blue "turn open")
+expect_in "$body" "Turn 1 is open"
+expect_in "$body" "orderly signed head v2"
+expect_in "$body" "seed-commitment: $sc1"
+expect_in "$(body_of red "turn open")" "orderly sign --head open-1.head --side red"
+
+
+# the corrected sheet, top-posted above the quoted rejection
+mail_from blue "Re: [crossroads] orders NOT accepted" <<'EOF'
+Corrected, sorry.
+Passphrase: blue shako and sabre
+ORDERS
+B1 ↑ 1/2
+B2 Fb @R1
+B3 → 1/2
+END
+
+On Monday the judge wrote:
+> line 3, col 6: unit 'B3': unknown code 'FXy'
+> B3 → FXy
+EOF
+body=$(body_of blue "receipt: turn 1")
+expect_line "$body" '^receipt: +turn 1 side blue version 1$'
+BLUE_R1=$(sed -n 's/^commitment: *//p' <<<"$body")
+expect_eq "$BLUE_R1" "$(sqlu "SELECT lower(hex(commitment)) FROM sheet WHERE turn = 1")" "blue's receipt"
+expect_in "$body" "B3: → 1/2"
+expect_eq "$(mime "$(last_mail blue "receipt: turn 1")" header:In-Reply-To)" "<blue-2@club.test>" "In-Reply-To"
+expect_eq "$(mime "$(last_mail blue "receipt: turn 1")" header:Auto-Submitted)" "auto-replied" "Auto-Submitted"
+expect_eq "$(mime "$(last_mail blue "receipt: turn 1")" header:X-Orderly-Game)" "crossroads" "X-Orderly-Game"
+
+# red checks a sheet (nothing stored), then asks for the status
+mail_from red "CHECK" <<'EOF'
+Passphrase: red coat at dawn
+CHECK
+R1 ↑ 1/4 @B1
+R9 → 1/2
+END
+EOF
+body=$(body_of red "check: problems found")
+expect_line "$body" "^line 2, col 1: unit 'R9': unknown unit 'R9'"
+expect_in "$body" "R1: ↑ 1/4 @B1"
+expect_eq "$(sqlu "SELECT count(*) FROM sheet")" 1 "sheets after a CHECK"
+mail_from red "STATUS" <<'EOF'
+Passphrase: red coat at dawn
+EOF
+body=$(body_of red "status: turn 1")
+expect_line "$body" '^  blue +received$'
+expect_line "$body" '^  red +none yet$'
+expect_not_in "$body" "B2"
+
+# the clock: a reminder a day before, to red only; a late notice at the
+# announced deadline; the auto-seal when the hour's grace has run out
+ANN1=$((D1 - 3600))
+tick_at $((ANN1 - 86400 + 60))
+body=$(body_of red "reminder: orders due")
+expect_in "$body" "no orders of yours for turn 1"
+expect_eq "$(for f in $(mails blue); do mime "$f" subject; done | grep -c reminder || true)" 0 "reminders to blue"
+tick_at $((ANN1 - 86400 + 120))
+expect_eq "$(for f in $(mails red); do mime "$f" subject; done | grep -c reminder)" 1 "reminders to red (once)"
+tick_at $((ANN1 + 60))
+expect_in "$(body_of red "your orders are late")" "still taken until"
+tick_at $((D1 + 60))
+expect_in "$(cat "$TMP/tick.out")" "crossroads: turn 1 sealed at its deadline"
+expect_eq "$(sqlu "SELECT state FROM turn WHERE turn = 1")" sealed "turn 1"
+expect_eq "$(sqlu "SELECT source FROM sheet JOIN side ON side.id = side_id WHERE side.name = 'red'")" hold "red's sheet"
+body=$(body_of red "your orders were not received (NMR)")
+expect_in "$body" "every unit holds"
+expect_in "$body" "orderly signed head v2"
+expect_in "$(body_of blue "turn sealed")" "Turn 1 is sealed"
+expect_in "$(body_of referee "turn sealed")" "The NMR policy stood in for: red"
+
+# the referee resolves the five phases and exchanges, by mail
+referee_turn() {
+	mail_from referee "turn $1" <<'EOF'
+Passphrase: umpire of the table
+RESOLVE movement
+RESOLVE fire
+RESOLVE fire-morale
+RESOLVE melee
+RESOLVE melee-morale
+EXCHANGE
+EOF
+	body=$(body_of referee "referee: done")
+	expect_in "$body" "every phase of turn $1 is resolved"
+	expect_in "$body" "exchanged: the next turn is open"
+}
+referee_turn 1
+sc2=$(ordu info "$G" | sed -n 's/^seed commitment: \([0-9a-f]*\).*/\1/p')
+body=$(body_of blue "turn open")
+expect_in "$body" "Turn 2 is open"
+expect_in "$body" "seed-commitment: $sc2"
+
+expect_in "$(body_of blue "turn report")" "Every phase of turn 1 is resolved"
+expect_in "$(body_of red "turn report")" "Every phase of turn 1 is resolved"
+
+# each player runs the command of his bundle mail, in a directory of its attachments
+verify_bundle() {
+	local who=$1 turn=$2 receipt=$3 f dir cmd
+	f=$(last_mail "$who" "turn bundle")
+	dir=$TMP/verify-$who-$turn
+	mkdir -p "$dir"
+	for a in $(mime "$f" attachments); do
+		mime "$f" "attach:$a" >"$dir/$a"
+	done
+	[[ -s "$dir/turn-$turn.xml" ]] || fail "$who: no turn-$turn.xml attached"
+	cmd=$(mime "$f" body | sed -n '/^    orderly verify/,/^$/p' | sed 's/\\$//' | tr -d '\n')
+	[[ -n "$cmd" ]] || fail "$who: no verify command in the bundle mail"
+	if [[ -n "$receipt" ]]; then
+		expect_in "$cmd" "--receipt $receipt"
+	else
+		expect_not_in "$cmd" "--receipt"
+	fi
+	cmd=${cmd/orderly verify/\"\$ORDERLY\" verify}
+	(cd "$dir" && eval "$cmd") >"$dir/out" 2>&1 || fail "$who: '$cmd' failed: $(cat "$dir/out")"
+	if [[ -n "$receipt" ]]; then
+		expect_in "$(cat "$dir/out")" "was the one sealed"
+	fi
+}
+verify_bundle blue 1 "$BLUE_R1"
+verify_bundle red 1 ""
+
+# ------------------------------------------------------------- turns 2, 3
+D2=$(deadline)
+expect_eq "$D2" $((D1 + 2 * 86400)) "turn 2's deadline (the rhythm of the schedule)"
+for turn in 2 3; do
+	mail_from blue "orders" <<'EOF'
+Passphrase: blue shako and sabre
+ORDERS
+B1 ↑ 1/2
+END
+EOF
+	BLUE_R=$(body_of blue "receipt: turn $turn" | sed -n 's/^commitment: *//p')
+	mail_from red "orders" <<'EOF'
+Passphrase: red coat at dawn
+
+R1 ↑ 1/4 @B1
+R2 → 1/2
+EOF
+	RED_R=$(body_of red "receipt: turn $turn" | sed -n 's/^commitment: *//p')
+	[[ -n "$RED_R" ]] || fail "no receipt for red in turn $turn"
+	if [[ $turn == 2 ]]; then
+		mail_from referee "SEAL" <<'EOF'
+Passphrase: umpire of the table
+EOF
+		expect_in "$(body_of referee "referee: done")" "sealed"
+	else
+		tick_at $(($(deadline) + 60))
+	fi
+	expect_eq "$(sqlu "SELECT state FROM turn WHERE turn = $turn")" sealed "turn $turn"
+	referee_turn $turn
+	verify_bundle blue $turn "$BLUE_R"
+	verify_bundle red $turn "$RED_R"
+done
+
+expect_eq "$(sqlu "SELECT count(*) FROM turn")" 4 "turns"
+expect_eq "$(sqlu "SELECT count(*) FROM mail_outbox WHERE sent IS NULL")" 0 "unsent mail"
+expect_eq "$(sqlu "SELECT count(*) FROM mail_inbox WHERE state != 'done'")" 0 "unprocessed mail"
+run ordu audit "$G"
+[[ $RC == 0 ]] || fail "audit: $OUT $ERR"
+note "three turns by mail: $(mail_count blue) mails to blue, $(mail_count red) to red, $(mail_count referee) to the referee"

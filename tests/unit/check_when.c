@@ -1,0 +1,147 @@
+/*
+ * check_when.c - the one reader of times and durations (src/core/when.c)
+ * and the schedule (src/core/schedule.c): every form a place that takes a
+ * time accepts, zones across summer time, refusals with what was expected,
+ * the rhythm of deadlines from turn to turn.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orderly.h"
+
+#define NOW 1796000000 /* 2026-11-30T00:53:20Z */
+
+START_TEST(test_forms)
+{
+	static const struct {
+		const char *text;
+		long long want; /* 0: refused */
+	} cases[] = {
+		{ "2026-12-01T18:00:00Z", 1796148000 },
+		{ "2026-12-01T18:00Z", 1796148000 },
+		{ "2026-12-01 18:00Z", 1796148000 },
+		{ "2026-12-01T19:00+01:00", 1796148000 },
+		{ "2026-12-01T19:00+0100", 1796148000 },
+		{ "2026-12-01T19:00+01", 1796148000 },
+		{ "2026-12-01T13:30-04:30", 1796148000 },
+		{ "2026-12-01T19:00 Europe/Copenhagen", 1796148000 },
+		{ "2026-12-01T19:00[Europe/Copenhagen]", 1796148000 },
+		{ "2026-07-01T20:00 Europe/Copenhagen", 1782928800 }, /* summer: UTC+2 */
+		{ "2026-12-01T18:00 UTC", 1796148000 },
+		{ "+90m", NOW + 5400 },
+		{ "+48h", NOW + 172800 },
+		{ "+2d", NOW + 172800 },
+		{ "+ 2 d", NOW + 172800 },
+		{ "+1w", NOW + 604800 },
+		{ "+0h", 0 },
+		{ "+2y", 0 },
+		{ "2026-12-01T18:00", 0 },
+		{ "2026-12-01T18:00 Mars/Olympus", 0 },
+		{ "2026-12-01T18:00 ../../etc/passwd", 0 },
+		{ "2026-02-30T18:00Z", 0 },
+		{ "2026-12-01T24:00Z", 0 },
+		{ "1969-12-31T23:59Z", 0 },
+		{ "tomorrow", 0 },
+		{ "", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(cases); i++) {
+		int64_t t = 0;
+		int rc = ord_when_parse(&t, cases[i].text, NOW);
+
+		if (cases[i].want) {
+			ck_assert_msg(rc == 0, "'%s': %s", cases[i].text, ord_error_last());
+			ck_assert_msg(t == cases[i].want, "'%s': %lld, expected %lld",
+				      cases[i].text, (long long)t, cases[i].want);
+		} else {
+			ck_assert_msg(rc == ORD_EUSAGE, "'%s' accepted", cases[i].text);
+			ck_assert_msg(strstr(ord_error_last(), "expected") != NULL, "'%s': %s",
+				      cases[i].text, ord_error_last());
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_format)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_when_format(&b, 1796148000, NULL);
+	ck_assert_str_eq(b.buf, "2026-12-01T18:00:00Z");
+	ord_buf_reset(&b);
+	ord_when_format(&b, 1796148000, "Europe/Copenhagen");
+	ck_assert_str_eq(b.buf, "2026-12-01 19:00 Europe/Copenhagen (UTC+01:00)");
+	ord_buf_reset(&b);
+	ord_duration_format(&b, 172800);
+	ck_assert_str_eq(b.buf, "48h");
+	ord_buf_reset(&b);
+	ord_duration_format(&b, 7 * 86400);
+	ck_assert_str_eq(b.buf, "1w");
+	ord_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_schedule_text)
+{
+	struct ord_schedule s;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ck_assert_int_eq(ord_schedule_parse(&s, "every 48h at 18:00 in Europe/Copenhagen grace 1h "
+						"remind 24h,2h autoseal on"),
+			 0);
+	ord_schedule_format(&s, &b);
+	ck_assert_str_eq(b.buf, "every 48h at 18:00 in Europe/Copenhagen grace 1h remind 24h,2h "
+				"autoseal on");
+	ck_assert_int_eq(ord_schedule_parse(&s, "every 2d autoseal"), 0);
+	ck_assert_int_eq(s.autoseal, 1);
+	ck_assert_int_eq(s.at, -1);
+	ck_assert_int_eq(ord_schedule_parse(&s, "none"), 0);
+	ck_assert_int_eq((int)s.every, 0);
+	ck_assert_int_eq(ord_schedule_parse(&s, "every 48h at 25:00"), ORD_EUSAGE);
+	ck_assert_int_eq(ord_schedule_parse(&s, "every 10m"), ORD_EUSAGE);
+	ck_assert_int_eq(ord_schedule_parse(&s, "at 18:00"), ORD_EUSAGE);
+	ck_assert_int_eq(ord_schedule_parse(&s, "every 48h in Mars/Olympus"), ORD_EUSAGE);
+	ck_assert_int_eq(ord_schedule_parse(&s, "every 48h often"), ORD_EUSAGE);
+	ord_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_schedule_rhythm)
+{
+	struct ord_schedule s;
+	int64_t d1, d2, d3, late;
+
+	ck_assert_int_eq(ord_schedule_parse(&s, "every 48h at 18:00 in Europe/Copenhagen"), 0);
+	/* the first: 48h from now, moved to 18:00 local of that day */
+	ck_assert_int_eq(ord_schedule_next(&s, 0, NOW, &d1), 0);
+	ck_assert_int_eq(d1, 1796230800); /* 2026-12-02T17:00Z = 18:00 CET */
+	/* the next ones keep the rhythm, whenever the turn opened */
+	ck_assert_int_eq(ord_schedule_next(&s, d1, d1 + 3 * 3600, &d2), 0);
+	ck_assert_int_eq(d2, d1 + 172800);
+	ck_assert_int_eq(ord_schedule_next(&s, d2, d2 + 60, &d3), 0);
+	ck_assert_int_eq(d3, d2 + 172800);
+	/* a referee three days late: whole periods until half a period is left */
+	ck_assert_int_eq(ord_schedule_next(&s, d1, d1 + 3 * 86400, &late), 0);
+	ck_assert_int_eq(late, d1 + 2 * 172800);
+	/* across the end of summer time the wall clock stays at 18:00: from
+	 * 18:00 CEST on 24 October to 18:00 CET on 26 October is 49 hours */
+	ck_assert_int_eq(ord_schedule_next(&s, 1792857600, 1792857600 + 3600, &d2), 0);
+	ck_assert_int_eq(d2, 1793034000);
+}
+END_TEST
+
+Suite *ord_test_suite(void)
+{
+	Suite *s = suite_create("when");
+	TCase *tc = tcase_create("when");
+
+	tcase_add_test(tc, test_forms);
+	tcase_add_test(tc, test_format);
+	tcase_add_test(tc, test_schedule_text);
+	tcase_add_test(tc, test_schedule_rhythm);
+	suite_add_tcase(s, tc);
+	return s;
+}
