@@ -167,7 +167,7 @@ static int end(struct ord_game *g, int err)
 static int set_address(struct ord_game *g, int turn, const char *side, const char *address)
 {
 	struct ord_buf body = ORD_BUF_INIT, lower = ORD_BUF_INIT;
-	const char *party, *p;
+	const char *party = NULL, *p;
 	int64_t seq;
 	int err;
 
@@ -201,7 +201,7 @@ int ord_mail_set_passphrase(ord_game *g, const char *side, const char *passphras
 	unsigned char h[32];
 	struct ord_buf body = ORD_BUF_INIT;
 	struct ord_store_turn t;
-	const char *party;
+	const char *party = NULL;
 	int64_t seq;
 	int err;
 
@@ -234,7 +234,7 @@ int ord_mail_set_pgp(ord_game *g, const char *side, const char *armored, const c
 	struct ord_buf body = ORD_BUF_INIT;
 	unsigned char h[32];
 	struct ord_store_turn t;
-	const char *party, *p;
+	const char *party = NULL, *p;
 	int64_t seq;
 	int err;
 
@@ -265,7 +265,7 @@ int ord_mail_set_pgp(ord_game *g, const char *side, const char *armored, const c
 int ord_mail_party(ord_game *g, const char *side, struct ord_mail_party *out)
 {
 	struct ord_store_party p;
-	const char *party;
+	const char *party = NULL;
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -302,7 +302,7 @@ int ord_mail_find(ord_game *g, const char *address, char side[64], int *referee,
 int ord_mail_check_passphrase(ord_game *g, const char *side, const char *passphrase)
 {
 	struct ord_store_party p;
-	const char *party;
+	const char *party = NULL;
 	int err;
 
 	if ((err = party_of(g, side, &party)) != 0 ||
@@ -320,7 +320,7 @@ int ord_mail_check_passphrase(ord_game *g, const char *side, const char *passphr
 int ord_mail_pgp_key(ord_game *g, const char *side, struct ord_buf *armored)
 {
 	struct ord_store_party p;
-	const char *party;
+	const char *party = NULL;
 	int err;
 
 	if ((err = party_of(g, side, &party)) != 0 ||

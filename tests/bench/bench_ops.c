@@ -3,7 +3,7 @@
  *
  *   bench_ops submit GAME SIDE SHEET [REPS]   ord_game_submit (REPS resubmissions)
  *   bench_ops seal GAME                       ord_game_seal
- *   bench_ops events GAME FILE [--check]      record a phase's events (see below)
+ *   bench_ops events GAME FILE                ord_game_events of a file of events
  *   bench_ops resolve GAME                    ord_game_resolve of the current phase
  *   bench_ops exchange GAME                   ord_game_exchange
  *   bench_ops audit GAME                      ord_game_audit of the whole game
@@ -15,19 +15,12 @@
  * is left out of `seconds` because it is the same for every operation: it
  * loads the rules tables, which costs the same for 10 units as for 100,000.
  *
- * `events` is the generator's helper, not an orderly operation: it records
- * a whole file of events in one transaction, writing exactly the rows and
- * log entries ord_game_event writes (same canonical body, same hash chain),
- * with one load of the game instead of one per event, and the log's head
- * written once at the end instead of once per entry.  ord_game_event loads
- * every unit and parses every sheet for each event, and every log entry
- * rewrites the game row with the whole scenario in it, so a phase of E
- * events recorded through `orderly event --file` costs E x O(N); see
- * docs/benchmarks.md, "Known limits".  The audit run afterwards checks the
- * chain this writes.  With --check each event also goes through the
- * ruleset's check_event, as ord_game_event does (O(E^2) in the battalion
- * module's duplicate checks, so only for small games).
+ * `events` records a whole file of events of the current phase through
+ * ord_game_events, as `orderly event --file` does: every event checked
+ * against the orders and the events before it, then all recorded in one
+ * transaction.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,19 +28,7 @@
 #include <time.h>
 
 #include "core/game.h"
-
-/* the canonical body of an event's log entry: canon.h once it exists */
-#if defined(__has_include)
-#if __has_include("core/canon.h")
-#include "core/canon.h"
-#define event_body ord_canon_event
-#endif
-#endif
-#ifndef event_body
-void ord_game_event_body(struct ord_buf *out, unsigned seq, const char *phase, const char *kind,
-			 const char *args, const char *override, const char *checks);
-#define event_body ord_game_event_body
-#endif
+#include "rulesets/builtin.h"
 
 static double now(void)
 {
@@ -261,146 +242,64 @@ static int split(char *line, char **w, int max)
 static int op_events(int argc, char **argv)
 {
 	ord_game *g = open_game(argv[0]);
-	int check = argc > 2 && !strcmp(argv[2], "--check");
-	struct ord_buf args = ORD_BUF_INIT, body = ORD_BUF_INIT;
-	sqlite3_stmt *st = NULL, *lg = NULL;
-	unsigned char prev[32] = { 0 }, hash[32];
-	int64_t head = 0, at = (int64_t)time(NULL);
-	struct ord_turn t;
-	struct ord_ctx ctx;
-	const char *phase;
-	char *text, *line, *save = NULL;
-	size_t len;
-	unsigned seq = 0;
-	int n = 0;
-	double t0 = now();
+	struct ord_event_in *evs = NULL;
+	char *text, *line, *save = NULL, **words = NULL;
+	struct ord_diag d;
+	size_t len, n = 0, alloc = 0, nw = 0, walloc = 0, i;
+	unsigned lineno = 0;
+	double t0;
 
+	(void)argc;
 	if (ord_read_file(&text, &len, argv[1], 256u << 20))
 		die(argv[1]);
-	if (ord_store_begin(g->db) || ord_game_turn(g, &t, 0))
-		die("events");
-	if (strcmp(t.state, "sealed") || (size_t)t.phase >= ord_game_nphases(g)) {
-		ord_error_set(ORD_ESTATE, "turn %d is %s", t.turn, t.state);
-		die("events");
-	}
-	phase = g->rs->phases[t.phase];
-	if (ord_game_load_ctx(g, &ctx, t.turn, 1, phase))
-		die("events");
-	ctx.phase = phase;
-	seq = (unsigned)count(g, "SELECT coalesce(max(seq), 0) FROM event WHERE turn = (SELECT max(turn) FROM turn)");
-	if (ord_store_prepare(g->db, &st, "SELECT seq, hash FROM log_head"))
-		die("events");
-	if (sqlite3_step(st) != SQLITE_ROW)
-		die("events: no log head");
-	head = sqlite3_column_int64(st, 0);
-	if (head > 0 && sqlite3_column_bytes(st, 1) == 32)
-		memcpy(prev, sqlite3_column_blob(st, 1), 32);
-	sqlite3_finalize(st);
-	if (ord_store_prepare(g->db, &lg,
-			      "INSERT INTO log(seq, turn, kind, body, at, prev, hash) VALUES (?,?,?,?,?,?,?)"))
-		die("events");
-	if (ord_store_prepare(g->db, &st,
-			      "INSERT INTO event(turn, seq, phase, kind, args, override, checks, log_seq) VALUES (?,?,?,?,?,?,'',?)"))
-		die("events");
+	/* split the file first: what is timed is ord_game_events alone */
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *w[32];
-		int nw = split(line, w, 32);
-		const struct ord_event_kind *ek;
-		const struct ord_key_spec *ks;
-		struct ord_event *ev;
-		struct ord_diag d;
-		struct ord_kv kv;
-		int64_t lseq;
-
-		if (!nw || w[0][0] == '#')
+		int k = split(line, w, 32), a;
+		lineno++;
+		if (!k || w[0][0] == '#')
 			continue;
-		ek = ord_ruleset_event_kind(g->rs, w[0]);
-		ord_kv_init(&kv);
-		ord_diag_init(&d);
-		if (!ek || strcmp(ek->phase, phase) ||
-		    ord_keys_check(&kv, ek->keys, nw - 1, w + 1, &d)) {
-			ord_error_set(ORD_EUSAGE, "bad event '%s' for phase %s", w[0], phase);
-			die("events");
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 1024;
+			evs = ord_xrealloc(evs, alloc * sizeof(*evs));
 		}
-		for (ks = ek->keys; ks->name; ks++)
-			if (ks->type == ORD_KEY_UNIT && ord_kv_get(&kv, ks->name)) {
-				struct ord_unit *u = ord_ctx_find_unit(&ctx, ord_kv_get(&kv, ks->name));
-				if (!u) {
-					ord_error_set(ORD_EUSAGE, "unknown unit '%s'",
-						      ord_kv_get(&kv, ks->name));
-					die("events");
-				}
-				ord_kv_set(&kv, ks->name, u->id);
-			}
-		ord_buf_reset(&args);
-		ord_kv_serialize(&kv, &args);
-		seq++;
-		ev = ord_ctx_add_event(&ctx, seq, phase, w[0], args.buf, NULL, NULL);
-		if (check && g->rs->check_event && g->rs->check_event(&ctx, ev, &d)) {
-			struct ord_buf m = ORD_BUF_INIT;
-			ord_diag_format(&d, argv[1], &m);
-			fprintf(stderr, "%s", m.buf);
-			ord_error_set(ORD_ECHECK, "event %u disagrees with the orders", seq);
-			die("events");
+		if (nw + (size_t)k + 1 > walloc) {
+			/* words are pointers into text: keep their indexes until the end */
+			walloc = 2 * (nw + (size_t)k + 1) + 4096;
+			words = ord_xrealloc(words, walloc * sizeof(*words));
 		}
-		ord_buf_reset(&body);
-		event_body(&body, seq, phase, w[0], args.buf, NULL, "");
-		/* ord_game_log, with the head kept here until the end */
-		lseq = ++head;
-		ord_log_hash(hash, prev, lseq, t.turn, "event", body.buf, at);
-		sqlite3_reset(lg);
-		sqlite3_bind_int64(lg, 1, lseq);
-		sqlite3_bind_int(lg, 2, t.turn);
-		sqlite3_bind_text(lg, 3, "event", -1, SQLITE_STATIC);
-		sqlite3_bind_text(lg, 4, body.buf, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(lg, 5, at);
-		sqlite3_bind_blob(lg, 6, prev, 32, SQLITE_STATIC);
-		sqlite3_bind_blob(lg, 7, hash, 32, SQLITE_STATIC);
-		if (sqlite3_step(lg) != SQLITE_DONE) {
-			ord_store_error(g->db, "writing the log");
-			die("events");
-		}
-		memcpy(prev, hash, 32);
-		sqlite3_reset(st);
-		sqlite3_bind_int(st, 1, t.turn);
-		sqlite3_bind_int(st, 2, (int)seq);
-		sqlite3_bind_text(st, 3, phase, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, w[0], -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 5, args.buf, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_null(st, 6);
-		sqlite3_bind_int64(st, 7, lseq);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			ord_store_error(g->db, "storing the event");
-			die("events");
-		}
-		ord_kv_release(&kv);
-		ord_diag_release(&d);
+		evs[n].kind = w[0];
+		evs[n].argc = k - 1;
+		evs[n].argv = (char *const *)(uintptr_t)(nw + 1); /* fixed below */
+		evs[n].line = lineno;
+		evs[n].seq = 0;
+		for (a = 0; a < k; a++)
+			words[nw++] = w[a];
+		words[nw++] = NULL;
 		n++;
 	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(lg);
-	if (ord_store_prepare(g->db, &st, "UPDATE log_head SET seq = ?, hash = ?"))
-		die("events");
-	sqlite3_bind_int64(st, 1, head);
-	sqlite3_bind_blob(st, 2, prev, 32, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		ord_store_error(g->db, "writing the log head");
+	for (i = 0; i < n; i++)
+		evs[i].argv = words + (uintptr_t)evs[i].argv;
+	ord_diag_init(&d);
+	t0 = now();
+	if (ord_game_events(g, evs, n, NULL, &d)) {
+		struct ord_buf m = ORD_BUF_INIT;
+		ord_diag_format(&d, argv[1], &m);
+		fprintf(stderr, "%s", m.buf);
 		die("events");
 	}
-	sqlite3_finalize(st);
-	if (ord_store_commit(g->db))
-		die("events");
-	ord_ctx_release(&ctx);
-	printf("events=%d\nphase=%s\n", n, phase);
-	free(text);
-	ord_buf_release(&args);
-	ord_buf_release(&body);
+	printf("events=%zu\n", n);
 	done(g, now() - t0);
+	ord_diag_release(&d);
+	free(evs);
+	free(words);
+	free(text);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	ord_builtin_register();
 	if (argc < 3) {
 		fprintf(stderr,
 			"usage: bench_ops submit|seal|events|resolve|exchange|audit|report GAME ...\n");

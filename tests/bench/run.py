@@ -141,20 +141,24 @@ class Bench:
             lines = open(ev, encoding="utf-8").read().splitlines()
             ph = {"events": len(lines)}
             if lines:
-                # all but a sample by the generator's helper; the sample
-                # through `orderly event --file`, as a referee records them
+                # all but a sample as one file through ord_game_events (what
+                # `orderly event --file` does: every line checked, then one
+                # transaction); the sample one event a process, as a referee
+                # at the table records them with `orderly event`
                 k = min(SAMPLE, len(lines))
                 bulk, sample = lines[:-k], lines[-k:]
                 with open(ev + ".bulk", "w", encoding="utf-8") as f:
                     f.write("".join(x + "\n" for x in bulk))
-                with open(ev + ".sample", "w", encoding="utf-8") as f:
-                    f.write("".join(x + "\n" for x in sample))
                 if bulk:
                     o = self.op("events", game, ev + ".bulk")
-                    ph["generate"] = float(o["seconds"])
-                t0 = time.time()
-                run([self.orderly, "event", game, "--file", ev + ".sample"])
-                ph["event_cli"] = (time.time() - t0) / k
+                    ph["events_file"] = float(o["seconds"])
+                    ph["events_file_n"] = len(bulk)
+                each = []
+                for x in sample:
+                    t0 = time.time()
+                    run([self.orderly, "event", game] + x.split())
+                    each.append(time.time() - t0)
+                ph["event_cli"] = statistics.median(each)
             o = self.mutating(game, n, "resolve")
             ph.update({"seconds": float(o["seconds"]), "rows": int(o["rows"]),
                        "row_bytes": int(o["row_bytes"]), "maxrss_kb": int(o["maxrss_kb"]),
@@ -306,8 +310,8 @@ def table(res, sides):
                % (ops[0][3], ops[1][3], ops[2][3], ops[-4][3], ops[-3][3]))
     out.append("")
     # the game file, memory, and recording events
-    out.append("| units | sheet of one side | submit, first of its process | game file created | after one turn | per turn | per unit and turn | peak RSS | peak RSS growth per unit since the size before | `orderly event` per event |")
-    out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    out.append("| units | sheet of one side | submit, first of its process | game file created | after one turn | per turn | per unit and turn | peak RSS | peak RSS growth per unit since the size before | `orderly event`, one event a process | a phase's events as one file, per event |")
+    out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     rss0 = None
     for n in sizes:
         r = res[n]
@@ -318,10 +322,13 @@ def table(res, sides):
         rss0 = (n, peak)
         turn = r["size_turn"] - r["size_created"]
         evc = [p["event_cli"] for p in r["phases"].values() if "event_cli" in p]
-        out.append("| %d | %s | %s | %s | %s | %s | %.0f B | %.1f MiB | %s | %s |" % (
+        evf = sum(p.get("events_file", 0) for p in r["phases"].values())
+        evn = sum(p.get("events_file_n", 0) for p in r["phases"].values())
+        out.append("| %d | %s | %s | %s | %s | %s | %.0f B | %.1f MiB | %s | %s | %s |" % (
             n, human(r["submit"]["bytes"]), fmt_t(r["submit"]["first"]), human(r["size_created"]), human(r["size_turn"]), human(turn),
             turn / n, peak / 1024, "%.0f B" % per_unit if per_unit is not None else "—",
-            fmt_t(statistics.median(evc)) if evc else "—"))
+                        fmt_t(statistics.median(evc)) if evc else "—",
+            fmt_t(evf / evn) + " (%d in %s)" % (evn, fmt_t(evf)) if evn else "—"))
     return "\n".join(out)
 
 

@@ -191,7 +191,7 @@ for what in result english state roll; do
 	forge digest "ks-$what.game" "$SKYD"
 	expect_exit 1 ord audit "ks-$what.game"
 	case $what in
-		result) expect_in "$OUT" "but the rules give" ;;
+	result) expect_in "$OUT" "but the rules give" ;;
 	english) expect_in "$OUT" "is recorded in en as '" && expect_in "$OUT" " (no loss)', but the rules give '" ;;
 	state) expect_in "$OUT" "by the rules, but its recorded state is" ;;
 	roll) expect_in "$OUT" "(the dice were chosen)" ;;
