@@ -41,17 +41,19 @@ static int stand_in(struct ord_game *g, const struct ord_store_turn *t,
 		} else if (!ord_game_blank(prev.bytes, prev.len)) {
 			struct ord_diag d;
 			ord_diag_init(&d);
-			repeat = !ord_game_check_bytes(g, t->turn, side->name, prev.bytes, prev.len, &d, NULL);
+			repeat = !ord_game_check_bytes(g, t->turn, side->name, prev.bytes, prev.len,
+						       &d, NULL);
 			ord_error_clear();
 			ord_diag_release(&d);
 		}
 	}
 	if (repeat) {
-		err = ord_game_store_sheet(g, NULL, t, side, "repeat", prev.bytes, prev.len, NULL, NULL,
-				  NULL, 0);
+		err = ord_game_store_sheet(g, NULL, t, side, "repeat", prev.bytes, prev.len, NULL,
+					   NULL, NULL, 0);
 	} else {
 		ord_phase_hold_text(&hold, side->name, t->turn, g->nmr);
-		err = ord_game_store_sheet(g, NULL, t, side, "hold", hold.buf, hold.len, NULL, NULL, NULL, 0);
+		err = ord_game_store_sheet(g, NULL, t, side, "hold", hold.buf, hold.len, NULL, NULL,
+					   NULL, 0);
 	}
 	ord_store_sheet_release(&prev);
 	ord_buf_release(&hold);

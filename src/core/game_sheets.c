@@ -64,9 +64,9 @@ static int next_version(struct ord_game *g, int turn, const struct ord_store_sid
  * an "opening".
  */
 int ord_game_store_sheet(struct ord_game *g, struct ord_receipt *rc, const struct ord_store_turn *t,
-		       const struct ord_store_side *side, const char *source, const char *bytes,
-		       size_t len, const unsigned char *given_nonce, const unsigned char *signature,
-		       const unsigned char *witness, int opens_version)
+			 const struct ord_store_side *side, const char *source, const char *bytes,
+			 size_t len, const unsigned char *given_nonce, const unsigned char *signature,
+			 const unsigned char *witness, int opens_version)
 {
 	struct ord_sheet_binding b;
 	struct ord_store_sheet s;
@@ -122,7 +122,7 @@ out:
  * that parsed are validated even when others did not (notation.h), so the
  * player learns every problem of his sheet in one round, in sheet order. */
 int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
-		       size_t len, struct ord_diag *diag, struct ord_buf *reading)
+			 size_t len, struct ord_diag *diag, struct ord_buf *reading)
 {
 	struct ord_sheet sheet;
 	struct ord_ctx ctx;
@@ -331,8 +331,8 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 		return err;
 	/* the turn may have been sealed while we validated */
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0 ||
-	    (err = ord_game_store_sheet(g, &rc, &t, s, "submitted", bytes, len, o->nonce, o->signature,
-			       o->witness, 0)) != 0 ||
+	    (err = ord_game_store_sheet(g, &rc, &t, s, "submitted", bytes, len, o->nonce,
+					o->signature, o->witness, 0)) != 0 ||
 	    (err = notify_sheet(g, ORD_CHANGE_SUBMIT, &rc)) != 0 ||
 	    (err = ord_store_commit(g->db)) != 0) {
 		ord_store_rollback(g->db);
@@ -433,7 +433,8 @@ out:
 
 /* Sides (", "-joined into out) whose latest version this turn is not
  * committed (want_opened 0) or not opened (want_opened 1). */
-int ord_game_sides_lacking(struct ord_game *g, int turn, int want_opened, struct ord_buf *out, size_t *n)
+int ord_game_sides_lacking(struct ord_game *g, int turn, int want_opened, struct ord_buf *out,
+			   size_t *n)
 {
 	size_t i;
 	int err;
@@ -530,7 +531,8 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 	began = 1;
 	if ((err = ord_store_commit_signature(g->db, t.turn, s->id, version, sig)) != 0)
 		goto out;
-	if ((err = ord_game_store_sheet(g, &rc, &t, s, "submitted", bytes, len, nonce, sig, NULL, version)) != 0 ||
+	if ((err = ord_game_store_sheet(g, &rc, &t, s, "submitted", bytes, len, nonce, sig, NULL,
+					version)) != 0 ||
 	    (err = set_dice_key_if_complete(g, &t)) != 0 ||
 	    (err = notify_sheet(g, ORD_CHANGE_OPEN, &rc)) != 0 || (err = ord_store_commit(g->db)) != 0)
 		goto out;

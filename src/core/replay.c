@@ -72,8 +72,8 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 	}
 	nunits = ord_vr_body_long(x->open->body, "units", -1);
 	ord_phase_state_root(ctx, root);
-	if (nunits != (long)ctx->nunits || !ord_vr_body_hex(x->open->body, "state_root", want, 32) ||
-	    memcmp(root, want, 32))
+	if (nunits != (long)ctx->nunits ||
+	    !ord_vr_body_hex(x->open->body, "state_root", want, 32) || memcmp(root, want, 32))
 		ord_vout_fail(x->v,
 			      "the units' states at the start of turn %d are not the ones its opening (entry %lld) digests",
 			      r->turn, (long long)x->open->seq);
@@ -281,7 +281,8 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 	int ok = 1;
 
 	ord_phase_events_digest(ctx, events);
-	if (!close || !ord_vr_body_hex(close->body, "events", logged, 32) || memcmp(events, logged, 32)) {
+	if (!close || !ord_vr_body_hex(close->body, "events", logged, 32) ||
+	    memcmp(events, logged, 32)) {
 		ord_vout_fail(x->v,
 			      "phase %zu (%s): the events replayed are not the ones its close %s digests",
 			      p + 1, x->rs->phases[p], close ? "entry" : "(missing)");
@@ -516,7 +517,8 @@ static void check_digest(struct vr *x, const struct ord_rec_entry *e)
 		}
 	ord_digest_final(&d, h);
 	if (!ord_vr_body_hex(e->body, "digest", want, 32) || memcmp(h, want, 32) ||
-	    nr != ord_vr_body_long(e->body, "rolls", -1) || nres != ord_vr_body_long(e->body, "results", -1) ||
+	    nr != ord_vr_body_long(e->body, "rolls", -1) ||
+	    nres != ord_vr_body_long(e->body, "results", -1) ||
 	    nst != ord_vr_body_long(e->body, "states", -1)) {
 		char *phase = ord_canon_get(e->body, "phase");
 		ord_vout_fail(x->v,
@@ -589,7 +591,8 @@ void ord_vr_replay(struct vr *x)
 	if (p == x->nresolved && x->next_open) {
 		unsigned char root[32], want[32];
 		ord_phase_state_root(&ctx, root);
-		if (!ord_vr_body_hex(x->next_open->body, "state_root", want, 32) || memcmp(root, want, 32))
+		if (!ord_vr_body_hex(x->next_open->body, "state_root", want, 32) ||
+		    memcmp(root, want, 32))
 			ord_vout_fail(x->v,
 				      "the units' states the replay ends with are not the ones turn %d opens with (entry %lld)",
 				      r->turn + 1, (long long)x->next_open->seq);
@@ -641,4 +644,3 @@ void ord_vr_replay(struct vr *x)
 	free(fixed);
 	ord_ctx_release(&ctx);
 }
-

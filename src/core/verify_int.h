@@ -54,7 +54,8 @@ struct vr {
 size_t ord_vr_entry_index(const struct vr *x, const struct ord_rec_entry *e);
 /* The entry at seq, of kind; NULL (with a failure naming what) if not;
  * counts it as used. */
-const struct ord_rec_entry *ord_vr_entry_of(struct vr *x, int64_t seq, const char *kind, const char *what);
+const struct ord_rec_entry *ord_vr_entry_of(struct vr *x, int64_t seq, const char *kind,
+					    const char *what);
 const struct ord_scenario_side *ord_vr_scenario_side(struct vr *x, const char *id);
 /* 1 and the key when the scenario gives side id a public key. */
 int ord_vr_side_key(struct vr *x, const char *id, unsigned char key[32]);
