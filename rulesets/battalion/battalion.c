@@ -109,6 +109,7 @@
 
 #include "tables.h"
 #include "rulesets/battalion/calc.h"
+#include "rulesets/battalion/draw.h"
 #include "ruleset.h"
 
 /* ---- declarations: phases, attributes, events ---- */
@@ -1635,4 +1636,6 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	bat_describe_unit,               /* describe_unit */
 	bat_calc,                        /* calc */
 	bat_print_tables,                /* print_tables */
+	/* version 2 */
+	bat_draw, /* draw */
 };

@@ -972,4 +972,6 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	ks_describe_unit,               /* describe_unit */
 	ks_calc,                        /* calc */
 	ks_print_tables,                /* print_tables */
+	/* version 2 */
+	ks_draw, /* draw */
 };

@@ -92,6 +92,9 @@ int ks_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct
 int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *diag);
 int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *diag);
 int ks_resolve_phase(struct ord_ctx *ctx, const char *phase);
+/* The pictures (draw.c): the map of the table, the story chart. */
+int ks_draw(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *cv,
+	    const struct ord_picture *what);
 
 /* Stormmarch allowed this turn?  0, or a reason in why (English, for a
  * diagnostic) and the rule. */

@@ -160,6 +160,8 @@ const struct ord_ruleset ord_ruleset_template = {
 	tpl_describe_unit,   /* describe_unit */
 	NULL,                /* calc */
 	NULL,                /* print_tables */
+	/* version 2 */
+	NULL, /* draw: pictures on the core's canvas (canvas.h); optional */
 };
 
 /* The entry point of the same module built as a shared object
