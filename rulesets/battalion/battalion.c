@@ -129,6 +129,7 @@ static const struct ord_key_spec unit_attrs[] = {
 	{ "quality", ORD_KEY_ENUM, 0, "line|elite|militia", 0, 0, "line", "troop quality" },
 	{ "class", ORD_KEY_ENUM, 0, "A|B|C|D|E", 0, 0, "C", "morale class (optional d20 chart)" },
 	{ "weapon", ORD_KEY_ENUM, 0, "musket|rifle|none", 0, 0, "musket", "small arms" },
+	BAT_POSITION_KEYS,
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -138,6 +139,7 @@ static const struct ord_key_spec move_keys[] = {
 	{ "terrain", ORD_KEY_ENUM, 0, "open|road|forest", 0, 0, "open", "ground moved over" },
 	{ "charge", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the move was a charge" },
 	{ "contact", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the enemy it made melee contact with" },
+	BAT_POSITION_KEYS,
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec form_keys[] = {
@@ -495,6 +497,7 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 	if (k && strstr(k, "artillery") && (!f || (strcmp(f, "limbered") && strcmp(f, "unlimbered"))))
 		f = "limbered";
 	ord_kv_set(&u->state, "figures", ord_kv_get(&u->attrs, "figures"));
+	bat_position_init(u);
 	ord_kv_set(&u->state, "losses", "0");
 	ord_kv_set(&u->state, "trays", "0");
 	ord_kv_set(&u->state, "carried", "0");
@@ -1004,6 +1007,7 @@ static int resolve_movement(struct ord_ctx *ctx)
 			int charge = ord_kv_get_bool(&e->kv, "charge", 0);
 			if (dist > 0)
 				st_set(u, "moved", turn);
+			bat_position_move(u, e);
 			if (charge) {
 				st_set(u, "charged", turn);
 				st_set(u, "last_charge", turn);

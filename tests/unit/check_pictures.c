@@ -572,6 +572,68 @@ START_TEST(test_battalion_chart)
 }
 END_TEST
 
+/* A battalion game whose referee records positions (inches). */
+START_TEST(test_battalion_map)
+{
+	static const char scenario[] =
+		"<?xml version=\"1.0\"?>\n<scenario ruleset=\"battalion\"><title>Positions</title>"
+		"<nmr policy=\"hold\"/><side id=\"french\" name=\"French\"/>"
+		"<side id=\"allied\" name=\"Allied\"/>"
+		"<unit id=\"F1\" name=\"1/2e Léger\" side=\"french\" kind=\"line_infantry\" "
+		"formation=\"column\" figures=\"24\" x=\"12\" y=\"6\"/>"
+		"<unit id=\"A1\" name=\"1/28th\" side=\"allied\" kind=\"line_infantry\" "
+		"figures=\"24\" x=\"12\" y=\"40\"/>"
+		"<unit id=\"A2\" name=\"1/79th\" side=\"allied\" kind=\"line_infantry\" "
+		"figures=\"24\" x=\"40\" y=\"40\"/></scenario>\n";
+	char scen[1300];
+	struct ord_buf svg = ORD_BUF_INIT, fr = ORD_BUF_INIT;
+	ord_game *g = NULL;
+	xmlDocPtr doc;
+	FILE *f;
+	double x1, y1, x2, y2;
+
+	snprintf(scen, sizeof(scen), "%s/scenario.xml", dir);
+	f = fopen(scen, "w");
+	fputs(scenario, f);
+	fclose(f);
+	ck_assert_msg(ord_game_create(&g, path, scen, NULL) == 0, "%s", ord_error_last());
+	{
+		struct ord_receipt r;
+		struct ord_diag d;
+		ord_diag_init(&d);
+		ck_assert_int_eq(ord_game_submit(g, &r, "french", "F1 ↑ 1/4\n",
+						 strlen("F1 ↑ 1/4\n"), &d),
+				 0);
+		ck_assert_int_eq(ord_game_submit(g, &r, "allied", "A1 @F1\n", 7, &d), 0);
+		ord_diag_release(&d);
+	}
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	event(g, "move unit=F1 distance=2 x=12 y=8");
+	resolve(g);
+	event(g, "fire unit=A1 target=F1 range=31");
+	resolve(g);
+	ck_assert_msg(ord_game_map(g, &svg, NULL, 1, NULL, NULL) == 0, "%s", ord_error_last());
+	doc = parse(&svg);
+	ck_assert(attr_num(doc, "unit-F1", "data-y") == 8);
+	translate_of(doc, "unit-F1", &x1, &y1);
+	translate_of(doc, "unit-A1", &x2, &y2);
+	/* both at x = 12 inches */
+	ck_assert(fabs(x1 - x2) < 0.01);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='results']/s:g[@class='fire'])"), 1);
+	xmlFreeDoc(doc);
+	/* the French see A1 (it fired at them), not A2 */
+	ck_assert_int_eq(ord_game_map(g, &fr, "french", 1, NULL, NULL), 0);
+	doc = parse(&fr);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='unit-A1'])"), 1);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='unit-A2'])"), 0);
+	xmlFreeDoc(doc);
+	unlink(scen);
+	ord_buf_release(&svg);
+	ord_buf_release(&fr);
+	ord_game_free(g);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("pictures");
@@ -586,6 +648,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_same_bytes);
 	tcase_add_test(tc, test_map_phases_and_errors);
 	tcase_add_test(tc, test_battalion_chart);
+	tcase_add_test(tc, test_battalion_map);
 	suite_add_tcase(s, tc);
 	return s;
 }
