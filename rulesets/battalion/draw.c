@@ -63,6 +63,16 @@ static int side_index(const struct ord_picture *w, const char *side)
 	return 0;
 }
 
+static const char *side_title(const struct ord_picture *w, const char *side)
+{
+	size_t i;
+
+	for (i = 0; i < w->nsides; i++)
+		if (!strcmp(w->sides[i], side))
+			return w->side_titles[i];
+	return side;
+}
+
 static long figures_per_tray(struct ord_ctx *ctx)
 {
 	double v = 0;
@@ -271,8 +281,11 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	ord_canvas_resize(cv, width < 700 ? 700 : width, height);
 	ord_buf_addf(&title, "%s — turn %d, %s", w->game, w->turn,
 		     *w->phase ? w->phase : "as the turn opened");
-	ord_buf_addf(&sub, "%s · 1 square = 12 inches",
-		     viewer ? "As one side sees it (fog of war)" : "The referee's map");
+	if (viewer)
+		ord_buf_addf(&sub, "As the %s see it (fog of war)", side_title(w, viewer));
+	else
+		ord_buf_adds(&sub, "The referee's map");
+	ord_buf_adds(&sub, " · 1 square = 12 inches");
 	ord_canvas_title(cv, title.buf, sub.buf);
 	map_styles(cv);
 	ord_canvas_layer(cv, "title");

@@ -1022,8 +1022,15 @@ static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 			ord_canvas_line(cv, mx - 4.5, my - 4.5, mx + 4.5, my + 4.5, "arm");
 			ord_canvas_line(cv, mx - 4.5, my + 4.5, mx + 4.5, my - 4.5, "arm");
 		}
-		if ((fire || melee) && short_result(ctx, w, e->seq, e->kind, &res))
-			result_label(cv, res.buf, mx, my + 14);
+		if (fire || melee) {
+			struct ord_buf lab = ORD_BUF_INIT;
+			if (short_result(ctx, w, e->seq, e->kind, &lab)) {
+				/* whose fire: the label may stand away from its line */
+				ord_buf_addf(&res, "%s→%s: %s", a->u->id, b->u->id, lab.buf);
+				result_label(cv, res.buf, mx, my + 14);
+			}
+			ord_buf_release(&lab);
+		}
 		ord_canvas_end(cv);
 		ord_buf_release(&res);
 	}
@@ -1307,8 +1314,8 @@ static int ks_draw_chart(struct ord_ctx *ctx, const char *viewer, struct ord_can
 		const struct ord_unit *u = ord_ctx_unit(ctx, i);
 		int art = ks_is(ctx, u, "artilleri");
 		struct ord_buf nm = ORD_BUF_INIT;
-		ord_buf_addf(&nm, "%s (%s)", u->name,
-			     art ? tr(w, "kanoner", "guns") : tr(w, "figurer", "figures"));
+		/* the strength is guns for a battery, figures for the rest (the legend) */
+		ord_buf_adds(&nm, u->name);
 		names[i] = ord_buf_detach(&nm, NULL);
 		cu[i].id = u->id;
 		cu[i].label = names[i];
@@ -1336,10 +1343,15 @@ static int ks_draw_chart(struct ord_ctx *ctx, const char *viewer, struct ord_can
 		}
 	}
 	ord_buf_addf(&title, "%s — %s", w->game, tr(w, "slagets forløb", "the story of the battle"));
-	if (viewer)
-		ord_buf_addf(&sub, "%s %s %s", tr(w, "Som", "As"), viewer,
+	if (viewer) {
+		size_t k;
+		const char *t = viewer;
+		for (k = 0; k < w->nsides; k++)
+			if (!strcmp(w->sides[k], viewer))
+				t = w->side_titles[k];
+		ord_buf_addf(&sub, "%s %s %s", tr(w, "Som", "As"), t,
 			     tr(w, "ser det (krigens tåge)", "sees it (fog of war)"));
-	else
+	} else
 		ord_buf_adds(&sub, tr(w, "Dommerens: alt", "The referee's: everything"));
 	memset(&c, 0, sizeof(c));
 	c.title = title.buf;

@@ -201,8 +201,16 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 		/* its value where it changed, and at its first and last step */
 		last = s + 1 == c->nsteps || u->strength[s + 1] < 0;
 		if (prev < 0 || fabs(prev - u->strength[s]) > 0.005 || last) {
+			double ly = y - 6;
+			/* above the step's loss bar and its number, not on them */
+			if (u->lost && u->lost[s] > 0) {
+				double h = u->lost[s] * scale, top = y0 + PLOT_H - h;
+				double clear = h >= 13 ? top - 3 : top - 16;
+				if (ly > clear)
+					ly = clear;
+			}
 			fmt_value(v, sizeof(v), u->strength[s]);
-			ord_canvas_text(cv, x, y - 6, v, "value");
+			ord_canvas_text(cv, x, ly, v, "value");
 		}
 		prev = u->strength[s];
 	}
