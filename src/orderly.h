@@ -394,6 +394,20 @@ int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct or
  * ruleset's first for NULL, NULL for "all" (every language); ORD_EUSAGE
  * naming the languages it writes otherwise. */
 int ord_game_lang(ord_game *g, const char *lang, const char **out);
+/*
+ * Pictures (canvas.h), as SVG documents appended to svg, drawn by the
+ * game's ruleset as side may see them (NULL: the referee) by the rule of
+ * the reports, with their words in lang ("da" or "en"; NULL: "en").
+ * ord_game_map: the table after phase (NULL: the last phase resolved;
+ * "start": as the turn opened) of turn (<= 0: the current one).
+ * ord_game_chart: the story of the game, every phase resolved so far.
+ * ORD_ENOTFOUND for an unknown side, turn or phase, or a ruleset that draws
+ * no such picture; ORD_ESTATE for a phase not resolved yet, or a game that
+ * lacks what the picture needs (a map without positions).
+ */
+int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, const char *phase,
+		 const char *lang);
+int ord_game_chart(ord_game *g, struct ord_buf *svg, const char *side, const char *lang);
 /* Recompute the chain, every commitment and roll; write findings to out.
  * Returns 0 when clean, ORD_ETAMPERED when anything is broken. */
 int ord_game_audit(ord_game *g, int turn, struct ord_buf *out);

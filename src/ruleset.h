@@ -45,8 +45,9 @@ struct ord_tables; /* tables.h */
 /* Start a module's struct: .version set to the version it is built against. */
 #define ORD_RULESET_INIT .version = ORD_RULESET_VERSION
 
-struct ord_ctx;   /* what the core hands a module (opaque) */
-struct ord_rules; /* a module's loaded tables and data (opaque to the core) */
+struct ord_ctx;    /* what the core hands a module (opaque) */
+struct ord_rules;  /* a module's loaded tables and data (opaque to the core) */
+struct ord_canvas; /* a picture being drawn (canvas.h) */
 
 /* Types of unit attributes and event keys; the core checks values against
  * them before a module ever sees them. */
@@ -111,6 +112,20 @@ struct ord_state_key {
 	const char *help;       /* what it holds */
 };
 
+/* What a picture is asked to show (the draw slot, version 2). */
+struct ord_picture {
+	const char *kind;         /* "map": the table at a phase; "chart": the story of the game */
+	const char *game;         /* the game's title */
+	int turn;                 /* map: the turn drawn; chart: the last turn */
+	const char *phase;        /* map: the last phase resolved in the state drawn, "" at the
+				 * turn's start; chart: "" */
+	const char *turn_state;   /* the turn's: open sealed resolved exchanged */
+	const char *lang;         /* the picture's words: "da" or "en" */
+	const char *const *sides; /* the game's sides in the scenario's order (for colours) */
+	const char *const *side_titles; /* their names, as the scenario gives them */
+	size_t nsides;
+};
+
 struct ord_ruleset {
 	unsigned int version;      /* ORD_RULESET_VERSION built against (ORD_RULESET_INIT) */
 	const char *name;          /* "battalion" */
@@ -155,6 +170,16 @@ struct ord_ruleset {
 	 * A front-end offers these (report --lang) and shows the first unless
 	 * asked for another. */
 	const char *const *languages;
+	/* Draw a picture (what->kind) on cv, an empty canvas, as viewer_side
+	 * may see it (NULL: the referee).  The core has already applied the
+	 * fog of war (the rule of the reports): ctx holds only the units the
+	 * viewer may see, with their state at what->phase, the events, orders
+	 * and results of the turn he may see, and the steps of the story
+	 * (ord_ctx_nsteps).  May be NULL.  Returns ORD_ENOTFOUND when the
+	 * module draws no such picture, ORD_ESTATE when the game lacks what it
+	 * needs (positions for a map). */
+	int (*draw)(struct ord_ctx *ctx, const char *viewer_side, struct ord_canvas *cv,
+		    const struct ord_picture *what);
 	/* version 2 ends here */
 };
 
@@ -341,6 +366,27 @@ void ord_texts_add(struct ord_ctx *ctx, struct ord_buf *out, const struct ord_kv
  * for, else the module's first ("en" when it declares none).  On a fake
  * context: NULL, and ord_texts_add writes every language (ord_texts_render). */
 const char *ord_ctx_lang(struct ord_ctx *ctx);
+/* ---- what a picture may use (draw, version 2) ---- */
+
+/* The steps of the story the picture covers, in order: for a map, the
+ * start of its turn and each phase resolved up to the one drawn; for a
+ * chart, the start of the game and every phase resolved since. */
+size_t ord_ctx_nsteps(struct ord_ctx *ctx);
+/* Step i: its turn and phase ("" for the start of the turn). */
+int ord_ctx_step(struct ord_ctx *ctx, size_t i, int *turn, const char **phase);
+/* Unit u's state at step i, or NULL when the viewer did not see it then. */
+const struct ord_kv *ord_ctx_step_state(struct ord_ctx *ctx, size_t i, const struct ord_unit *u);
+/* A result recorded when a phase was resolved (pointers live as long as ctx). */
+struct ord_result_view {
+	const char *phase;
+	unsigned event_seq; /* the event it answers, 0 for none */
+	const char *unit;   /* the unit it concerns */
+	const struct ord_kv *values;
+	const char *explanation;
+};
+/* The results the viewer may see (of the phases drawn). */
+size_t ord_ctx_nresults(struct ord_ctx *ctx);
+int ord_ctx_result_get(struct ord_ctx *ctx, size_t i, struct ord_result_view *out);
 
 /* For modules' own unit tests: a context with no database (tests/unit). */
 struct ord_ctx *ord_ctx_fake_new(const struct ord_ruleset *rs, struct ord_rules *rules, int turn);

@@ -97,6 +97,7 @@
 #include <string.h>
 
 #include "rulesets/battalion/bat.h"
+#include "rulesets/battalion/draw.h"
 
 extern const struct ord_ruleset ord_ruleset_battalion;
 
@@ -117,6 +118,7 @@ static const struct ord_key_spec unit_attrs[] = {
 	{ "quality", ORD_KEY_ENUM, 0, "line|elite|militia", 0, 0, "line", "troop quality" },
 	{ "class", ORD_KEY_ENUM, 0, "A|B|C|D|E", 0, 0, "C", "morale class (optional d20 chart)" },
 	{ "weapon", ORD_KEY_ENUM, 0, "musket|rifle|none", 0, 0, "musket", "small arms" },
+	BAT_POSITION_KEYS,
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -126,6 +128,7 @@ static const struct ord_key_spec move_keys[] = {
 	{ "terrain", ORD_KEY_ENUM, 0, "open|road|forest", 0, 0, "open", "ground moved over" },
 	{ "charge", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the move was a charge" },
 	{ "contact", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the enemy it made melee contact with" },
+	BAT_POSITION_KEYS,
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec form_keys[] = {
@@ -234,6 +237,9 @@ static const struct ord_state_key state_keys[] = {
 	TURN("tied_melee", "the turn it drew a melee"),
 	{ "melee_with", ORD_KEY_STR, "", "the enemy it is locked in melee with (id)" },
 	TURN("melee_since", "the turn that melee began"),
+	/* where the referee says it stands (positions.c): for the map only */
+	{ "x", ORD_KEY_NUM, NULL, "inches from the table's west edge, when given" },
+	{ "y", ORD_KEY_NUM, NULL, "inches from the table's north edge, when given" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -543,6 +549,7 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 		f = "limbered";
 	ord_kv_init(&init);
 	ord_kv_set(&init, "figures", ord_kv_get(&u->attrs, "figures"));
+	bat_position_init(u, &init);
 	ord_kv_set(&init, "losses", "0");
 	ord_kv_set(&init, "trays", "0");
 	ord_kv_set(&init, "carried", "0");
@@ -576,4 +583,5 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	bat_print_tables,                /* print_tables */
 	state_keys,                      /* state_keys */
 	languages,                       /* languages */
+	bat_draw,                        /* draw */
 };

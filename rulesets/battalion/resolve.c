@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rulesets/battalion/bat.h"
+#include "rulesets/battalion/draw.h"
 
 /* ---- resolution ---- */
 
@@ -124,6 +125,7 @@ static int resolve_movement(struct ord_ctx *ctx)
 			int charge = ord_kv_get_bool(&e->kv, "charge", 0);
 			if (dist > 0)
 				bat_st_set(ctx, u, "moved", turn);
+			bat_position_move(ctx, u, e);
 			if (charge) {
 				bat_st_set(ctx, u, "charged", turn);
 				bat_st_set(ctx, u, "last_charge", turn);

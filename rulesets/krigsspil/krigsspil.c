@@ -457,4 +457,5 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	ks_print_tables,                /* print_tables */
 	state_keys,                     /* state_keys */
 	languages,                      /* languages: Danish first */
+	ks_draw,                        /* draw */
 };

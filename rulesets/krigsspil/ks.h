@@ -158,6 +158,9 @@ const char *ks_battery_can_fire(const struct ord_unit *u, const char *ammo);
 void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u,
 			   const struct ord_unit *sup, const char *formation, struct ord_diag *d,
 			   unsigned line, unsigned col, const char *name);
+/* The pictures (draw.c): the map of the table, the story chart. */
+int ks_draw(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *cv,
+	    const struct ord_picture *what);
 
 /* Stormmarch allowed this turn?  0, or a reason in why (English, for a
  * diagnostic) and the rule. */

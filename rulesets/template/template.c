@@ -486,6 +486,7 @@ static const struct ord_ruleset tpl_ruleset = {
 	tpl_print_tables,    /* print_tables */
 	tpl_state_keys,      /* state_keys (version 2) */
 	tpl_languages,       /* languages (version 2): your own first */
+	NULL,                /* draw: pictures on the core's canvas (canvas.h); optional */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

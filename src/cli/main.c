@@ -28,6 +28,8 @@ int cmd_open(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_calc(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_rules(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_head(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_map(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_chart(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_mail_in(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_mail_out(const struct cli_cmd *cmd, int argc, char **argv);
@@ -70,6 +72,11 @@ static const struct cli_cmd commands[] = {
 	  "reveal the turn's sheets and dice seed; open the next turn", cmd_exchange },
 	{ "report", "GAME --side SIDE|--referee [--turn N] [--xml]",
 	  "print a side's (or the referee's) turn report", cmd_report },
+	{ "map",
+	  "GAME [--turn N] [--phase NAME|start] [--side SIDE|--referee] [--lang L] [-o FILE.svg|FILE.png] [--scale K]",
+	  "draw the table after a phase as a side (or the referee) sees it: SVG or PNG", cmd_map },
+	{ "chart", "GAME [--side SIDE|--referee] [--lang L] [-o FILE.svg|FILE.png] [--scale K]",
+	  "draw the story of the game: each unit's strength, losses and morale", cmd_chart },
 	{ "head", "GAME --at open|seal|close|exchange [--turn N] [-o FILE]",
 	  "write a signed head the game stored, again", cmd_head },
 	{ "audit", "GAME [--turn N] [--head FILE]...",

@@ -174,6 +174,7 @@ void ord_ctx_release(struct ord_ctx *ctx)
 		ord_sheet_release(&ctx->sheets[i]);
 	free(ctx->sheets);
 	ord_buf_release(&ctx->fake_out);
+	ord_ctx_story_free(ctx->story);
 	memset(ctx, 0, sizeof(*ctx));
 }
 
@@ -598,6 +599,46 @@ int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 	ord_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
 	add_result(ctx, event_seq, unit_id, values, ord_buf_detach(&b, NULL), NULL);
+	return 0;
+}
+
+void ord_ctx_add_stored_result(struct ord_ctx *ctx, const char *phase, unsigned event_seq,
+			       const char *unit, const char *values, const char *explanation,
+			       const struct ord_kv *texts)
+{
+	const char *was = ctx->phase;
+	struct ord_kv kv;
+
+	ord_kv_init(&kv);
+	if (values)
+		ord_kv_parse(&kv, values);
+	ctx->phase = phase;
+	add_result(ctx, event_seq, unit, &kv, ord_strdup(explanation ? explanation : ""),
+		   texts && texts->n > 1 ? texts : NULL);
+	ctx->phase = was;
+	ord_kv_release(&kv);
+}
+
+size_t ord_ctx_nresults(struct ord_ctx *ctx)
+{
+	return ctx->nresults;
+}
+
+int ord_ctx_result_get(struct ord_ctx *ctx, size_t i, struct ord_result_view *out)
+{
+	const struct ord_ctx_result *r;
+
+	if (i >= ctx->nresults)
+		return ord_error_set(ORD_ENOTFOUND, "no result %zu (there are %zu)", i, ctx->nresults);
+	r = &ctx->results[i];
+	out->phase = r->phase;
+	out->event_seq = r->event_seq;
+	out->unit = r->unit;
+	out->values = &r->values;
+	/* in the picture's language when the result was written in several */
+	out->explanation = r->explanation;
+	if (r->texts.n > 1 && ord_ctx_lang(ctx) && ord_kv_get(&r->texts, ord_ctx_lang(ctx)))
+		out->explanation = ord_kv_get(&r->texts, ord_ctx_lang(ctx));
 	return 0;
 }
 

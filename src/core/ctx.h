@@ -72,6 +72,7 @@ struct ord_ctx {
 	int fake;                /* a fake context (tests): texts in every language */
 	struct ord_buf fake_out; /* fake context: results as text */
 	char state_error[256];   /* the module's first misuse of unit state (state.c), or "" */
+	struct ord_ctx_story *story; /* pictures: the steps drawn (story.c), or NULL */
 };
 
 void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_rules *rules, int turn);
@@ -99,5 +100,19 @@ int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq);
 void ord_ctx_next_phase(struct ord_ctx *ctx);
 /* 1 if unit i's state differs from when it was loaded. */
 int ord_ctx_unit_changed(struct ord_ctx *ctx, size_t i, struct ord_buf *serialised);
+
+/* ---- pictures (story.c): the steps a picture draws, results read back ---- */
+
+/* Add a step (after every unit is added); states start unknown (NULL). */
+size_t ord_ctx_story_step(struct ord_ctx *ctx, int turn, const char *phase);
+/* A state text parsed into a list the ctx owns, to be shared by steps. */
+struct ord_kv *ord_ctx_story_keep(struct ord_ctx *ctx, const char *state);
+/* Unit i's state at step s (kv from ord_ctx_story_keep, or NULL: not seen). */
+void ord_ctx_story_set(struct ord_ctx *ctx, size_t s, size_t i, const struct ord_kv *kv);
+void ord_ctx_story_free(struct ord_ctx_story *story);
+/* A stored result, for ord_ctx_result_get (values as "k=v\n" lines). */
+void ord_ctx_add_stored_result(struct ord_ctx *ctx, const char *phase, unsigned event_seq,
+			       const char *unit, const char *values, const char *explanation,
+			       const struct ord_kv *texts);
 
 #endif

@@ -2,12 +2,15 @@
  * game_report.c - turn reports.  A side's report holds its own sheet, its
  * own units and their results, and what it could see of the enemy units it
  * met; other sides' sheets only after the exchange.  The referee's report
- * holds everything: sheets, events, overrides, rolls and results.
+ * holds everything: sheets, events, overrides, rolls and results.  Which
+ * enemy units a side met is the fog of war's rule (fog.h), which the
+ * pictures follow too.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fog.h"
 #include "core/game.h"
 
 /* One sheet, canonically (and its commitment). */
@@ -98,41 +101,6 @@ static void put_unit(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *ou
 		ord_buf_addf(out, "  %s\n", d.buf);
 	}
 	ord_buf_release(&d);
-}
-
-/* Units of other sides named in events that involve one of side's units. */
-static void mark_seen(struct ord_game *g, struct ord_ctx *ctx, const char *side, char *seen)
-{
-	size_t i, j;
-
-	for (i = 0; i < ctx->nevents; i++) {
-		const struct ord_event *e = &ctx->events[i];
-		const struct ord_event_kind *ek = ord_ruleset_event_kind(g->rs, e->kind);
-		const struct ord_key_spec *ks;
-		int involved = 0;
-
-		if (!ek)
-			continue;
-		for (ks = ek->keys; ks->name; ks++) {
-			const struct ord_unit *u;
-			if (ks->type != ORD_KEY_UNIT || !ord_kv_get(&e->kv, ks->name))
-				continue;
-			u = ord_ctx_find_unit(ctx, ord_kv_get(&e->kv, ks->name));
-			if (u && !strcmp(u->side, side))
-				involved = 1;
-		}
-		if (!involved)
-			continue;
-		for (ks = ek->keys; ks->name; ks++) {
-			const struct ord_unit *u;
-			if (ks->type != ORD_KEY_UNIT || !ord_kv_get(&e->kv, ks->name))
-				continue;
-			u = ord_ctx_find_unit(ctx, ord_kv_get(&e->kv, ks->name));
-			if (u && strcmp(u->side, side))
-				seen[ord_ctx_unit_index(ctx, u)] = 1;
-		}
-	}
-	(void)j;
 }
 
 static int put_results(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *out, int xml,
@@ -310,7 +278,7 @@ int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct or
 			put_unit(g, &ctx, out, xml, &ctx.units[i], side);
 	if (side) {
 		seen = ord_xcalloc(ctx.nunits + 1, 1);
-		mark_seen(g, &ctx, side, seen);
+		ord_fog_units_seen(g->rs, &ctx, side, seen);
 		int nseen = 0;
 		for (i = 0; i < ctx.nunits; i++) {
 			if (!seen[i])

@@ -245,6 +245,65 @@ int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn
 	return err;
 }
 
+int ord_store_units_at(sqlite3 *db, int turn, int phase, ord_store_unit_fn fn, void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	/* as ord_store_units_each, bounded by (turn, phase) */
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, s.state "
+				  "FROM unit JOIN side ON side.id = unit.side_id LEFT JOIN "
+				  "(SELECT unit_id, state, max(turn * 1048576 + phase) FROM unit_state "
+				  " WHERE turn < ?1 OR (turn = ?1 AND phase <= ?2) GROUP BY unit_id) s "
+				  "ON s.unit_id = unit.id ORDER BY unit.id")) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, turn);
+	sqlite3_bind_int(st, 2, phase);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ord_store_unit u;
+
+		u.id = sqlite3_column_int64(st, 0);
+		u.uid = col_text(st, 1);
+		u.name = col_text(st, 2);
+		u.side = col_text(st, 3);
+		u.attrs = col_text(st, 4);
+		u.state = col_text(st, 5);
+		if ((err = fn(ud, &u)) != 0)
+			break;
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ord_store_error(db, "reading units");
+	ord_store_stmt_done(st);
+	return err;
+}
+
+int ord_store_states_each(sqlite3 *db, ord_store_state_fn fn, void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT unit.uid, s.turn, s.phase, s.state FROM unit_state s "
+				  "JOIN unit ON unit.id = s.unit_id ORDER BY s.turn, s.phase, unit.id")) !=
+	    0)
+		return err;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ord_store_state s;
+
+		s.uid = col_text(st, 0);
+		s.turn = sqlite3_column_int(st, 1);
+		s.phase = sqlite3_column_int(st, 2);
+		s.state = col_text(st, 3);
+		if ((err = fn(ud, &s)) != 0)
+			break;
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ord_store_error(db, "reading unit states");
+	ord_store_stmt_done(st);
+	return err;
+}
+
 int ord_store_unit_count(sqlite3 *db, size_t *n)
 {
 	sqlite3_stmt *st = NULL;

@@ -120,6 +120,18 @@ int ord_store_unit_insert(sqlite3 *db, int64_t *id, const char *uid, const char 
 /* Every unit in unit order with its latest state at or before the end of
  * turn (turn <= 0: now); before: strictly before turn (its start). */
 int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn, void *ud);
+/* Every unit in unit order with its latest state at or before the end of
+ * phase `phase` (1-based) of turn; phase 0: as the turn opened. */
+int ord_store_units_at(sqlite3 *db, int turn, int phase, ord_store_unit_fn fn, void *ud);
+/* One stored state of a unit: after phase `phase` of turn ((0, 0): its start). */
+struct ord_store_state {
+	const char *uid;   /* the unit's scenario id; valid during the callback */
+	int turn, phase;   /* when */
+	const char *state; /* "k=v\n" lines; valid during the callback */
+};
+typedef int (*ord_store_state_fn)(void *ud, const struct ord_store_state *s);
+/* Every stored state of every unit, in the order of (turn, phase, unit). */
+int ord_store_states_each(sqlite3 *db, ord_store_state_fn fn, void *ud);
 /* The number of units. */
 int ord_store_unit_count(sqlite3 *db, size_t *n);
 /* A unit's state after a phase ((0, 0): its start), vouched for by log_seq. */

@@ -1,0 +1,426 @@
+/*
+ * draw.c - the pictures of a battalion game (the ruleset's draw slot).
+ *
+ * The battalion rules keep no positions: their story is the chart, each
+ * unit's figures over every phase, the figures lost in each phase, and
+ * its morale (good, dressing ranks, shaken, retreating, routed) as a band
+ * (the core's ord_canvas_chart).  What a side sees of an enemy unit is
+ * what its report says (describe_unit): trays, not figures, so an enemy's
+ * line is the figures of its trays, dashed, and its losses are not shown.
+ *
+ * When the referee records positions (x=, y= in inches on the scenario's
+ * units and on move events, positions.c), `orderly map` draws the table:
+ * each unit a block in its side's colour shaped by its formation, with its
+ * id, strength and morale, and the fire and melee of the phases drawn.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canvas.h"
+#include "rulesets/battalion/calc.h"
+#include "rulesets/battalion/draw.h"
+
+static const char *const side_fill[] = { "#2a4f8c", "#d9604f", "#4f8a3c", "#8a5aa0" };
+
+enum band { GOOD, DRESSING, SHAKEN, RETREATING, ROUTED, DESTROYED, NBANDS };
+
+static const struct ord_chart_band bands[NBANDS] = {
+	{ "good", "#dfe8d0", "G" },   { "dressing ranks", "#f4e08a", "D" },
+	{ "shaken", "#f2c230", "S" }, { "retreating", "#e07b20", "R" },
+	{ "routed", "#b3141c", "X" }, { "destroyed", "#555555", "–" },
+};
+
+static long st(const struct ord_kv *s, const char *key)
+{
+	return ord_kv_get_int(s, key, 0);
+}
+
+/* The morale band of a state in a turn (the words of describe_unit). */
+static int band_of(const struct ord_kv *s, int turn)
+{
+	if (st(s, "figures") <= 0)
+		return DESTROYED;
+	if (st(s, "routed") && st(s, "rout_until") >= turn)
+		return ROUTED;
+	if (st(s, "retreat_turn") == turn)
+		return RETREATING;
+	if (st(s, "retreat_turn") == turn + 1)
+		return SHAKEN;
+	if (st(s, "dress_until") >= turn)
+		return DRESSING;
+	return GOOD;
+}
+
+static int side_index(const struct ord_picture *w, const char *side)
+{
+	size_t i;
+
+	for (i = 0; i < w->nsides; i++)
+		if (!strcmp(w->sides[i], side))
+			return (int)(i % ORD_ARRAY_SIZE(side_fill));
+	return 0;
+}
+
+static const char *side_title(const struct ord_picture *w, const char *side)
+{
+	size_t i;
+
+	for (i = 0; i < w->nsides; i++)
+		if (!strcmp(w->sides[i], side))
+			return w->side_titles[i];
+	return side;
+}
+
+static long figures_per_tray(struct ord_ctx *ctx)
+{
+	double v = 0;
+
+	if (bat_param(bat_rules(ord_ctx_rules(ctx)), "figures_per_tray", &v))
+		ord_error_clear();
+	return v > 0 ? (long)v : 0;
+}
+
+/* What viewer knows of a unit's strength at a state (its report's words). */
+static double strength(const struct ord_kv *s, int own, long fpt)
+{
+	long fig = st(s, "figures");
+
+	if (own || fpt <= 0)
+		return (double)fig;
+	return (double)(((fig + fpt - 1) / fpt) * fpt);
+}
+
+static int draw_chart(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *cv,
+		      const struct ord_picture *w)
+{
+	static const struct {
+		const char *phase, *mark;
+	} marks[] = { { "movement", "M" },
+		      { "fire", "F" },
+		      { "fire-morale", "FM" },
+		      { "melee", "Me" },
+		      { "melee-morale", "MM" } };
+	size_t ns = ord_ctx_nsteps(ctx), nu = ord_ctx_nunits(ctx), i, s, k;
+	struct ord_chart c;
+	struct ord_chart_unit *cu = ord_xcalloc(nu + 1, sizeof(*cu));
+	double *fig = ord_xcalloc(ns * nu + 1, sizeof(double));
+	double *lost = ord_xcalloc(ns * nu + 1, sizeof(double));
+	int *band = ord_xcalloc(ns * nu + 1, sizeof(int)), *turns = ord_xcalloc(ns + 1, sizeof(int));
+	const char **labels = ord_xcalloc(ns + 1, sizeof(char *));
+	char **names = ord_xcalloc(nu + 1, sizeof(char *));
+	struct ord_buf title = ORD_BUF_INIT, sub = ORD_BUF_INIT;
+	long fpt = figures_per_tray(ctx);
+	int err;
+
+	for (s = 0; s < ns; s++) {
+		const char *ph;
+		ord_ctx_step(ctx, s, &turns[s], &ph);
+		labels[s] = "start";
+		for (k = 0; k < ORD_ARRAY_SIZE(marks); k++)
+			if (!strcmp(ph, marks[k].phase))
+				labels[s] = marks[k].mark;
+	}
+	for (i = 0; i < nu; i++) {
+		const struct ord_unit *u = ord_ctx_unit(ctx, i);
+		int own = !viewer || !strcmp(viewer, u->side);
+		struct ord_buf nm = ORD_BUF_INIT;
+		const char *kind = ord_kv_get(&u->attrs, "kind");
+
+		ord_buf_addf(&nm, "%s, %s", u->name, kind ? kind : "");
+		for (k = 0; k < nm.len; k++)
+			if (nm.buf[k] == '_')
+				nm.buf[k] = ' ';
+		names[i] = ord_buf_detach(&nm, NULL);
+		cu[i].id = u->id;
+		cu[i].label = names[i];
+		cu[i].side = u->side;
+		cu[i].colour = side_fill[side_index(w, u->side)];
+		cu[i].strength = fig + i * ns;
+		cu[i].lost = lost + i * ns;
+		cu[i].band = band + i * ns;
+		cu[i].approximate = !own;
+		for (s = 0; s < ns; s++) {
+			const struct ord_kv *sv = ord_ctx_step_state(ctx, s, u);
+			if (!sv) {
+				fig[i * ns + s] = -1;
+				band[i * ns + s] = -1;
+				continue;
+			}
+			fig[i * ns + s] = strength(sv, own, fpt);
+			band[i * ns + s] = band_of(sv, turns[s]);
+			if (own && s && fig[i * ns + s - 1] >= 0)
+				lost[i * ns + s] = fig[i * ns + s - 1] - fig[i * ns + s];
+		}
+	}
+	ord_buf_addf(&title, "%s — the story of the battle", w->game);
+	if (viewer)
+		ord_buf_addf(&sub,
+			     "As %s sees it (fog of war): an enemy unit only in the turns it was met, in trays",
+			     viewer);
+	else
+		ord_buf_adds(&sub, "The referee's chart: every unit, every phase");
+	memset(&c, 0, sizeof(c));
+	c.title = title.buf;
+	c.subtitle = sub.buf;
+	c.nsteps = ns;
+	c.step_labels = labels;
+	c.step_turn = turns;
+	c.step_key = "phases: M movement · F fire · FM fire morale · Me melee · MM melee morale";
+	c.units = cu;
+	c.nunits = nu;
+	c.bands = bands;
+	c.nbands = NBANDS;
+	c.strength_label = "figures";
+	c.lost_label = "figures lost in the phase";
+	c.band_label = "morale";
+	err = ord_canvas_chart(cv, &c);
+	for (i = 0; i < nu; i++)
+		free(names[i]);
+	free(names);
+	free(labels);
+	free(cu);
+	free(fig);
+	free(lost);
+	free(band);
+	free(turns);
+	ord_buf_release(&title);
+	ord_buf_release(&sub);
+	return err;
+}
+
+/* ---- the table, when positions are recorded ---- */
+
+#define PX_PER_INCH 14.0
+#define MARGIN 24.0
+#define TOP 70.0
+
+static void map_styles(struct ord_canvas *cv)
+{
+	size_t i;
+	char cls[32];
+
+	ord_canvas_style(cv, "title",
+			 &(struct ord_style){ .fill = "#1a1a1a", .font_size = 20, .bold = 1 });
+	ord_canvas_style(cv, "subtitle", &(struct ord_style){ .fill = "#333333", .font_size = 13 });
+	ord_canvas_style(cv, "table",
+			 &(struct ord_style){
+				 .fill = "#eef0da", .stroke = "#8a8a7a", .stroke_width = 1 });
+	ord_canvas_style(cv, "grid", &(struct ord_style){ .stroke = "#d4d6bc", .stroke_width = 0.8 });
+	ord_canvas_style(cv, "grid-label",
+			 &(struct ord_style){ .fill = "#6a6a5a", .font_size = 10, .anchor = "middle" });
+	for (i = 0; i < ORD_ARRAY_SIZE(side_fill); i++) {
+		snprintf(cls, sizeof(cls), "side-%zu", i);
+		ord_canvas_style(cv, cls,
+				 &(struct ord_style){ .fill = side_fill[i],
+						      .stroke = "#111111",
+						      .stroke_width = 1.2 });
+		snprintf(cls, sizeof(cls), "hollow-%zu", i);
+		ord_canvas_style(cv, cls,
+				 &(struct ord_style){
+					 .fill = "none", .stroke = side_fill[i], .stroke_width = 5 });
+	}
+	ord_canvas_style(cv, "pin", &(struct ord_style){ .fill = "#111111" });
+	ord_canvas_style(cv, "leader",
+			 &(struct ord_style){ .stroke = "#333333", .stroke_width = 0.8, .dash = "2 2" });
+	ord_canvas_style(cv, "label-box",
+			 &(struct ord_style){
+				 .fill = "#ffffff", .stroke = "#555555", .stroke_width = 0.6 });
+	ord_canvas_style(cv, "label", &(struct ord_style){ .fill = "#111111", .font_size = 11.5 });
+	ord_canvas_style(cv, "fire",
+			 &(struct ord_style){ .fill = "none",
+					      .stroke = "#b3141c",
+					      .stroke_width = 1.8,
+					      .dash = "2 3" });
+	ord_canvas_style(cv, "fire-head", &(struct ord_style){ .fill = "#b3141c" });
+	ord_canvas_style(cv, "melee", &(struct ord_style){ .stroke = "#111111", .stroke_width = 4 });
+	ord_canvas_style(cv, "result",
+			 &(struct ord_style){ .fill = "#5a0a0e",
+					      .font_size = 10.5,
+					      .halo = "#ffffff",
+					      .halo_width = 3 });
+	ord_canvas_style(cv, "legend-text", &(struct ord_style){ .fill = "#1a1a1a", .font_size = 12 });
+}
+
+struct spot {
+	const struct ord_unit *u;
+	double x, y;
+};
+
+static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *cv,
+		    const struct ord_picture *w)
+{
+	size_t nu = ord_ctx_nunits(ctx), i, n = 0;
+	struct spot *sp = ord_xcalloc(nu + 1, sizeof(*sp));
+	double maxx = 0, maxy = 0, width, height, gx;
+	struct ord_buf title = ORD_BUF_INIT, sub = ORD_BUF_INIT;
+	long fpt = figures_per_tray(ctx);
+	char id[96], text[96], cls[32];
+
+	for (i = 0; i < nu; i++) {
+		const struct ord_unit *u = ord_ctx_unit(ctx, i);
+		if (!ord_kv_get(&u->state, "x") || !ord_kv_get(&u->state, "y"))
+			continue;
+		sp[n].u = u;
+		sp[n].x = ord_kv_get_num(&u->state, "x", 0);
+		sp[n].y = ord_kv_get_num(&u->state, "y", 0);
+		maxx = fmax(maxx, sp[n].x);
+		maxy = fmax(maxy, sp[n].y);
+		n++;
+	}
+	if (!n) {
+		free(sp);
+		return ord_error_set(ORD_ESTATE,
+				     "no unit of this game has a position: give x= and y= (inches) in the scenario or on move events, or draw 'orderly chart'");
+	}
+	maxx = ceil((maxx + 6) / 12) * 12;
+	maxy = ceil((maxy + 6) / 12) * 12;
+	width = 2 * MARGIN + maxx * PX_PER_INCH;
+	height = TOP + maxy * PX_PER_INCH + 60;
+	ord_canvas_resize(cv, width < 700 ? 700 : width, height);
+	ord_buf_addf(&title, "%s — turn %d, %s", w->game, w->turn,
+		     *w->phase ? w->phase : "as the turn opened");
+	if (viewer)
+		ord_buf_addf(&sub, "As the %s see it (fog of war)", side_title(w, viewer));
+	else
+		ord_buf_adds(&sub, "The referee's map");
+	ord_buf_adds(&sub, " · 1 square = 12 inches");
+	ord_canvas_title(cv, title.buf, sub.buf);
+	map_styles(cv);
+	ord_canvas_layer(cv, "title");
+	ord_canvas_layer(cv, "terrain");
+	ord_canvas_layer(cv, "labels");
+	ord_canvas_layer(cv, "results");
+	ord_canvas_layer(cv, "units");
+	ord_canvas_layer(cv, "legend");
+	ord_canvas_layer(cv, "title");
+	ord_canvas_text(cv, MARGIN, 30, title.buf, "title");
+	ord_canvas_text(cv, MARGIN, 52, sub.buf, "subtitle");
+	ord_canvas_layer(cv, "terrain");
+	ord_canvas_rect(cv, MARGIN, TOP, maxx * PX_PER_INCH, maxy * PX_PER_INCH, 0, "table");
+	ord_canvas_layer(cv, "labels");
+	for (gx = 12; gx < maxx; gx += 12) {
+		ord_canvas_line(cv, MARGIN + gx * PX_PER_INCH, TOP, MARGIN + gx * PX_PER_INCH,
+				TOP + maxy * PX_PER_INCH, "grid");
+		snprintf(text, sizeof(text), "%.0f\"", gx);
+		ord_canvas_text(cv, MARGIN + gx * PX_PER_INCH, TOP + maxy * PX_PER_INCH + 14, text,
+				"grid-label");
+	}
+	for (gx = 12; gx < maxy; gx += 12)
+		ord_canvas_line(cv, MARGIN, TOP + gx * PX_PER_INCH, MARGIN + maxx * PX_PER_INCH,
+				TOP + gx * PX_PER_INCH, "grid");
+
+	/* fire and melee of the phases drawn */
+	ord_canvas_layer(cv, "results");
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		const char *ak = "unit", *bk = "target";
+		const struct ord_unit *a, *b;
+		const struct spot *pa = NULL, *pb = NULL;
+		size_t k;
+		int melee = !strcmp(e->kind, "melee");
+		if (melee)
+			ak = "a", bk = "b";
+		else if (strcmp(e->kind, "fire") && strcmp(e->kind, "artillery"))
+			continue;
+		a = ord_ctx_find_unit(ctx, ord_kv_get(&e->kv, ak) ? ord_kv_get(&e->kv, ak) : "");
+		b = ord_ctx_find_unit(ctx, ord_kv_get(&e->kv, bk) ? ord_kv_get(&e->kv, bk) : "");
+		for (k = 0; k < n; k++) {
+			if (sp[k].u == a)
+				pa = &sp[k];
+			if (sp[k].u == b)
+				pb = &sp[k];
+		}
+		if (!pa || !pb)
+			continue;
+		snprintf(id, sizeof(id), "event-%u", e->seq);
+		ord_canvas_begin(cv, id, e->kind, 0, 0, 0);
+		if (melee)
+			ord_canvas_line(cv, MARGIN + pa->x * PX_PER_INCH, TOP + pa->y * PX_PER_INCH,
+					MARGIN + pb->x * PX_PER_INCH, TOP + pb->y * PX_PER_INCH,
+					"melee");
+		else
+			ord_canvas_arrow(cv, MARGIN + pa->x * PX_PER_INCH,
+					 TOP + pa->y * PX_PER_INCH, MARGIN + pb->x * PX_PER_INCH,
+					 TOP + pb->y * PX_PER_INCH, 9, "fire", "fire-head");
+		for (k = 0; k < ord_ctx_nresults(ctx); k++) {
+			struct ord_result_view v;
+			if (ord_ctx_result_get(ctx, k, &v) || v.event_seq != e->seq ||
+			    !ord_kv_get(v.values, "casualties"))
+				continue;
+			snprintf(text, sizeof(text), "%s −%ld", v.unit,
+				 ord_kv_get_int(v.values, "casualties", 0));
+			ord_canvas_text(cv, MARGIN + (pa->x + pb->x) / 2 * PX_PER_INCH + 6,
+					TOP + (pa->y + pb->y) / 2 * PX_PER_INCH - 4, text, "result");
+			break;
+		}
+		ord_canvas_end(cv);
+	}
+
+	ord_canvas_layer(cv, "units");
+	for (i = 0; i < n; i++) {
+		const struct ord_unit *u = sp[i].u;
+		const char *form = ord_kv_get(&u->state, "formation");
+		int own = !viewer || !strcmp(viewer, u->side), side = side_index(w, u->side);
+		double px = MARGIN + sp[i].x * PX_PER_INCH, py = TOP + sp[i].y * PX_PER_INCH;
+		double bw = 44, bh = 12, bx, by, lw;
+		if (!form)
+			form = "line";
+		if (!strcmp(form, "column") || !strcmp(form, "limbered"))
+			bw = 18, bh = 26;
+		else if (!strcmp(form, "square"))
+			bw = 24, bh = 24;
+		else if (!strcmp(form, "skirmish") || !strcmp(form, "misc"))
+			bw = 48, bh = 6;
+		else if (!strcmp(form, "unlimbered"))
+			bw = 28, bh = 12;
+		bx = px - bw / 2;
+		by = py - bh / 2;
+		ord_canvas_free_spot(cv, &bx, &by, bw + 2, bh + 2, 60);
+		ord_canvas_reserve(cv, bx, by, bw + 2, bh + 2);
+		snprintf(id, sizeof(id), "unit-%s", u->id);
+		ord_canvas_begin(cv, id, "unit", px, py, 0);
+		ord_canvas_data(cv, "x", ord_kv_get(&u->state, "x"));
+		ord_canvas_data(cv, "y", ord_kv_get(&u->state, "y"));
+		ord_canvas_data(cv, "side", u->side);
+		ord_canvas_tip(cv, u->name);
+		if (fabs(bx + bw / 2 - px) > 0.5 || fabs(by + bh / 2 - py) > 0.5)
+			ord_canvas_line(cv, 0, 0, bx + bw / 2 - px, by + bh / 2 - py, "leader");
+		snprintf(cls, sizeof(cls), !strcmp(form, "square") ? "hollow-%d" : "side-%d", side);
+		ord_canvas_rect(cv, bx - px, by - py, bw, bh, 0, cls);
+		ord_canvas_circle(cv, 0, 0, 2.2, "pin");
+		snprintf(text, sizeof(text), "%s %s%.0f %s", u->id, own ? "" : "≈",
+			 strength(&u->state, own, fpt), bands[band_of(&u->state, w->turn)].name);
+		lw = ord_canvas_text_width(text, 11.5) + 10;
+		{
+			double lx = bx + bw + 3, ly = by + bh / 2 - 8;
+			ord_canvas_free_spot(cv, &lx, &ly, lw, 16, 80);
+			ord_canvas_reserve(cv, lx, ly, lw, 16);
+			ord_canvas_rect(cv, lx - px, ly - py, lw, 16, 2, "label-box");
+			ord_canvas_text(cv, lx - px + 5, ly - py + 12, text, "label");
+		}
+		ord_canvas_end(cv);
+	}
+	ord_canvas_layer(cv, "legend");
+	for (i = 0; i < w->nsides; i++) {
+		snprintf(cls, sizeof(cls), "side-%zu", i % ORD_ARRAY_SIZE(side_fill));
+		ord_canvas_rect(cv, MARGIN + 220 * (double)i, height - 30, 22, 11, 0, cls);
+		ord_canvas_text(cv, MARGIN + 220 * (double)i + 28, height - 20, w->side_titles[i],
+				"legend-text");
+	}
+	free(sp);
+	ord_buf_release(&title);
+	ord_buf_release(&sub);
+	return 0;
+}
+
+int bat_draw(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *cv,
+	     const struct ord_picture *what)
+{
+	if (!strcmp(what->kind, "chart"))
+		return draw_chart(ctx, viewer, cv, what);
+	if (!strcmp(what->kind, "map"))
+		return draw_map(ctx, viewer, cv, what);
+	return ord_error_set(ORD_ENOTFOUND, "ruleset 'battalion' draws no '%s'", what->kind);
+}

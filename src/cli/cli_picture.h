@@ -1,0 +1,17 @@
+/*
+ * cli_picture.h - what `orderly map` and `orderly chart` share: writing a
+ * picture as SVG or, for an output file ending in .png, as PNG rendered
+ * by librsvg (canvas.h, ord_svg_to_png).
+ */
+#ifndef ORD_CLI_PICTURE_H
+#define ORD_CLI_PICTURE_H
+
+#include "cli/cli.h"
+
+/* Write svg to path (standard output when NULL or "-"): as it is, or as a
+ * PNG at scale (NULL: 2) when path ends in .png.  Prints the error and
+ * returns the exit status, or 0. */
+int cli_write_picture(const struct cli_cmd *cmd, const char *path, const struct ord_buf *svg,
+		      const char *scale);
+
+#endif

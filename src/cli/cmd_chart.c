@@ -1,0 +1,46 @@
+/*
+ * cmd_chart.c - `orderly chart GAME [--side SIDE | --referee] [--lang L]
+ * [-o FILE.svg|FILE.png] [--scale K]`: the story of the game (each unit's
+ * strength, losses and morale over every phase resolved) as a side (or the
+ * referee) may see it; SVG to standard output or FILE, PNG when FILE ends
+ * in .png.
+ */
+#include <stdio.h>
+
+#include "cli/cli_keys.h"
+#include "cli/cli_picture.h"
+
+int cmd_chart(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct ord_buf svg = ORD_BUF_INIT;
+	const char *side = NULL, *lang = NULL, *output = NULL, *scale = NULL;
+	ord_game *g = NULL;
+	int referee = 0, rc;
+	const struct cli_opt opts[] = {
+		{ "side", &side, NULL },     { "referee", NULL, &referee }, { "lang", &lang, NULL },
+		{ "output", &output, NULL }, { "scale", &scale, NULL },     { NULL, NULL, NULL },
+	};
+
+	cli_long_option(argc, argv, "-o", "--output");
+	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
+		return rc;
+	if (argc < 2)
+		return cli_usage_error(cmd, "missing GAME");
+	if (argc > 2)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[2]);
+	if (side && referee)
+		return cli_usage_error(cmd, "--side and --referee exclude each other");
+
+	if ((rc = cli_open_game(&g, argv[1])) != 0)
+		goto out;
+	if ((rc = ord_game_chart(g, &svg, side, lang)) < 0) {
+		rc = cli_fail(rc);
+		goto out;
+	}
+	rc = cli_write_picture(cmd, output, &svg, scale);
+out:
+	if (g)
+		ord_game_free(g);
+	ord_buf_release(&svg);
+	return rc;
+}

@@ -1,0 +1,372 @@
+/*
+ * canvas_chart.c - the story of a battle as a chart (canvas.h,
+ * ord_canvas_chart): small multiples, one panel per unit, each with its
+ * strength over the steps of the game (every phase of every turn) as a
+ * line, what it lost in each step as bars, and its morale as a band of
+ * colours with a letter in each cell (so a grey print still reads).  A
+ * ruleset fills struct ord_chart from its units' states; the drawing is
+ * the same for every ruleset.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canvas.h"
+
+/* Sizes (user units) of the chart's parts. */
+#define MARGIN 24.0
+#define LABEL_W 190.0 /* the unit's name left of its panel */
+#define STEP_W 26.0   /* one step of the story */
+#define PLOT_H 64.0   /* the strength plot of a panel */
+#define BAND_H 15.0   /* the morale band under it */
+#define PANEL_GAP 30.0
+#define COL_GAP 36.0
+#define TITLE_H 64.0
+#define AXIS_H 34.0 /* turn labels above the panels of a column */
+
+static void styles(struct ord_canvas *cv)
+{
+	ord_canvas_style(cv, "title",
+			 &(struct ord_style){ .fill = "#1a1a1a", .font_size = 20, .bold = 1 });
+	ord_canvas_style(cv, "subtitle", &(struct ord_style){ .fill = "#333333", .font_size = 13 });
+	ord_canvas_style(cv, "unit-label",
+			 &(struct ord_style){ .fill = "#1a1a1a", .font_size = 12.5, .bold = 1 });
+	ord_canvas_style(cv, "unit-sub", &(struct ord_style){ .fill = "#444444", .font_size = 11 });
+	ord_canvas_style(cv, "frame",
+			 &(struct ord_style){
+				 .fill = "#fbfbf8", .stroke = "#9a9a9a", .stroke_width = 0.8 });
+	ord_canvas_style(cv, "turn-sep",
+			 &(struct ord_style){ .stroke = "#7a7a7a", .stroke_width = 0.8, .dash = "3 3" });
+	ord_canvas_style(cv, "axis-label",
+			 &(struct ord_style){ .fill = "#333333", .font_size = 11, .anchor = "middle" });
+	ord_canvas_style(cv, "turn-label",
+			 &(struct ord_style){
+				 .fill = "#1a1a1a", .font_size = 12, .bold = 1, .anchor = "middle" });
+	ord_canvas_style(cv, "value",
+			 &(struct ord_style){ .fill = "#1a1a1a",
+					      .font_size = 10.5,
+					      .anchor = "middle",
+					      .halo = "#fbfbf8",
+					      .halo_width = 3 });
+	ord_canvas_style(cv, "lost", &(struct ord_style){ .fill = "#8c2d19", .opacity = 0.75 });
+	ord_canvas_style(cv, "lost-value",
+			 &(struct ord_style){
+				 .fill = "#8c2d19", .font_size = 10, .bold = 1, .anchor = "middle" });
+	ord_canvas_style(cv, "lost-value-in",
+			 &(struct ord_style){
+				 .fill = "#ffffff", .font_size = 10, .bold = 1, .anchor = "middle" });
+	ord_canvas_style(cv, "band-mark",
+			 &(struct ord_style){
+				 .fill = "#1a1a1a", .font_size = 10, .bold = 1, .anchor = "middle" });
+	ord_canvas_style(cv, "band-unknown",
+			 &(struct ord_style){
+				 .fill = "#ffffff", .stroke = "#cccccc", .stroke_width = 0.6 });
+	ord_canvas_style(cv, "legend-text", &(struct ord_style){ .fill = "#1a1a1a", .font_size = 12 });
+	ord_canvas_style(cv, "legend-head",
+			 &(struct ord_style){ .fill = "#1a1a1a", .font_size = 12, .bold = 1 });
+}
+
+/* A class for a colour given as data ("#3060a0"): one rule per colour. */
+static void colour_class(struct ord_canvas *cv, char *out, size_t n, const char *prefix,
+			 const char *colour, int line, int dashed)
+{
+	const char *c = colour && *colour == '#' ? colour + 1 : "777777";
+
+	snprintf(out, n, "%s-%s", prefix, c);
+	if (line)
+		ord_canvas_style(cv, out,
+				 &(struct ord_style){ .fill = "none",
+						      .stroke = colour ? colour : "#777777",
+						      .stroke_width = 2.5,
+						      .dash = dashed ? "6 4" : NULL,
+						      .linejoin = "round",
+						      .linecap = "round" });
+	else
+		ord_canvas_style(cv, out,
+				 &(struct ord_style){ .fill = colour ? colour : "#777777",
+						      .stroke = "#1a1a1a",
+						      .stroke_width = 0.6 });
+}
+
+static double unit_max(const struct ord_chart *c, const struct ord_chart_unit *u)
+{
+	double m = 1;
+	size_t s;
+
+	for (s = 0; s < c->nsteps; s++) {
+		if (u->strength && u->strength[s] > m)
+			m = u->strength[s];
+		if (u->lost && u->lost[s] > m)
+			m = u->lost[s];
+	}
+	return m;
+}
+
+static void fmt_value(char *out, size_t n, double v)
+{
+	if (fabs(v - round(v)) < 0.005)
+		snprintf(out, n, "%.0f", v);
+	else
+		snprintf(out, n, "%.1f", v);
+}
+
+static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct ord_chart_unit *u,
+		  double x0, double y0)
+{
+	double px = x0 + LABEL_W, pw = STEP_W * (double)c->nsteps, max = unit_max(c, u);
+	double scale = (PLOT_H - 14) / max, *pts = ord_xmalloc(2 * c->nsteps * sizeof(double));
+	char cls[64], dot[64], id[160], v[32];
+	size_t s, np = 0;
+	double prev = -1;
+
+	/* the frame and the turns */
+	ord_canvas_layer(cv, "axes");
+	ord_canvas_rect(cv, px, y0, pw, PLOT_H, 0, "frame");
+	for (s = 1; s < c->nsteps; s++)
+		if (c->step_turn[s] != c->step_turn[s - 1])
+			ord_canvas_line(cv, px + STEP_W * (double)s, y0 - 4, px + STEP_W * (double)s,
+					y0 + PLOT_H + BAND_H + 4, "turn-sep");
+
+	/* the label */
+	ord_canvas_layer(cv, "labels");
+	ord_canvas_text(cv, x0, y0 + 16, u->id, "unit-label");
+	{
+		/* the name, cut to the label's width */
+		char name[128];
+		size_t len;
+		snprintf(name, sizeof(name), "%s", u->label ? u->label : "");
+		len = strlen(name);
+		while (len > 3 && ord_canvas_text_width(name, 11) > LABEL_W - 12) {
+			len--;
+			while (len > 0 && ((unsigned char)name[len] & 0xC0) == 0x80)
+				len--;
+			snprintf(name + len, sizeof(name) - len, "…");
+		}
+		ord_canvas_text(cv, x0, y0 + 31, name, "unit-sub");
+	}
+	if (u->approximate)
+		ord_canvas_text(cv, x0, y0 + 46, "≈ estimated (enemy)", "unit-sub");
+
+	/* losses: bars from the bottom of the plot */
+	ord_canvas_layer(cv, "results");
+	snprintf(id, sizeof(id), "lost-%s", u->id);
+	ord_canvas_begin(cv, id, "losses", 0, 0, 0);
+	for (s = 0; u->lost && s < c->nsteps; s++) {
+		double h, bx = px + STEP_W * (double)s + 6;
+		if (u->lost[s] <= 0)
+			continue;
+		h = u->lost[s] * scale;
+		ord_canvas_rect(cv, bx, y0 + PLOT_H - h, STEP_W - 12, h, 0, "lost");
+		fmt_value(v, sizeof(v), u->lost[s]);
+		/* in the bar when it is tall enough, else on it */
+		if (h >= 13)
+			ord_canvas_text(cv, bx + (STEP_W - 12) / 2, y0 + PLOT_H - 3, v,
+					"lost-value-in");
+		else
+			ord_canvas_text(cv, bx + (STEP_W - 12) / 2, y0 + PLOT_H - h - 3, v,
+					"lost-value");
+	}
+	ord_canvas_end(cv);
+
+	/* strength: the line over the steps where it is known */
+	ord_canvas_layer(cv, "units");
+	snprintf(id, sizeof(id), "unit-%s", u->id);
+	ord_canvas_begin(cv, id, "unit", 0, 0, 0);
+	ord_canvas_data(cv, "side", u->side ? u->side : "");
+	colour_class(cv, cls, sizeof(cls), "line", u->colour, 1, u->approximate);
+	colour_class(cv, dot, sizeof(dot), "dot", u->colour, 0, 0);
+	for (s = 0; u->strength && s <= c->nsteps; s++) {
+		int known = s < c->nsteps && u->strength[s] >= 0;
+		if (known) {
+			pts[2 * np] = px + STEP_W * ((double)s + 0.5);
+			pts[2 * np + 1] = y0 + PLOT_H - u->strength[s] * scale;
+			np++;
+		}
+		if (!known && np) {
+			if (np > 1)
+				ord_canvas_polyline(cv, pts, np, cls);
+			np = 0;
+		}
+	}
+	for (s = 0; u->strength && s < c->nsteps; s++) {
+		double x = px + STEP_W * ((double)s + 0.5), y;
+		int last;
+		if (u->strength[s] < 0) {
+			prev = -1;
+			continue;
+		}
+		y = y0 + PLOT_H - u->strength[s] * scale;
+		ord_canvas_circle(cv, x, y, 2.6, dot);
+		/* its value where it changed, and at its first and last step */
+		last = s + 1 == c->nsteps || u->strength[s + 1] < 0;
+		if (prev < 0 || fabs(prev - u->strength[s]) > 0.005 || last) {
+			double ly = y - 6;
+			/* above the step's loss bar and its number, not on them */
+			if (u->lost && u->lost[s] > 0) {
+				double h = u->lost[s] * scale, top = y0 + PLOT_H - h;
+				double clear = h >= 13 ? top - 3 : top - 16;
+				if (ly > clear)
+					ly = clear;
+			}
+			fmt_value(v, sizeof(v), u->strength[s]);
+			ord_canvas_text(cv, x, ly, v, "value");
+		}
+		prev = u->strength[s];
+	}
+	ord_canvas_end(cv);
+
+	/* morale: a band of cells with the band's mark */
+	ord_canvas_layer(cv, "morale");
+	snprintf(id, sizeof(id), "morale-%s", u->id);
+	ord_canvas_begin(cv, id, "morale", 0, 0, 0);
+	for (s = 0; s < c->nsteps; s++) {
+		double bx = px + STEP_W * (double)s, by = y0 + PLOT_H + 2;
+		int b = u->band ? u->band[s] : -1;
+		if (b < 0 || (size_t)b >= c->nbands) {
+			ord_canvas_rect(cv, bx, by, STEP_W, BAND_H, 0, "band-unknown");
+			continue;
+		}
+		snprintf(cls, sizeof(cls), "band-%d", b);
+		ord_canvas_rect(cv, bx, by, STEP_W, BAND_H, 0, cls);
+		if (c->bands[b].mark)
+			ord_canvas_text(cv, bx + STEP_W / 2, by + BAND_H - 4, c->bands[b].mark,
+					"band-mark");
+	}
+	ord_canvas_end(cv);
+	free(pts);
+}
+
+/* The turn numbers and the step labels above a column of panels. */
+static void axis(struct ord_canvas *cv, const struct ord_chart *c, double x0, double y0)
+{
+	double px = x0 + LABEL_W;
+	size_t s, first = 0;
+	char t[32];
+
+	ord_canvas_layer(cv, "axes");
+	for (s = 0; s <= c->nsteps; s++) {
+		if (s < c->nsteps && c->step_turn[s] == c->step_turn[first])
+			continue;
+		if (c->step_turn[first] > 0)
+			snprintf(t, sizeof(t), "turn %d", c->step_turn[first]);
+		else
+			snprintf(t, sizeof(t), "start");
+		ord_canvas_text(cv, px + STEP_W * ((double)first + (double)s) / 2, y0 + 12, t,
+				"turn-label");
+		first = s;
+	}
+	for (s = 0; s < c->nsteps; s++)
+		ord_canvas_text(cv, px + STEP_W * ((double)s + 0.5), y0 + 28, c->step_labels[s],
+				"axis-label");
+}
+
+static double legend(struct ord_canvas *cv, const struct ord_chart *c, double x, double y, double width)
+{
+	double cx = x, row = 22;
+	size_t b;
+	char cls[32];
+
+	ord_canvas_layer(cv, "legend");
+	ord_canvas_begin(cv, "legend-box", "legend", 0, 0, 0);
+	ord_canvas_text(cv, x, y + 14, c->band_label ? c->band_label : "morale", "legend-head");
+	cx = x + ord_canvas_text_width(c->band_label ? c->band_label : "morale", 12) + 14;
+	for (b = 0; b < c->nbands; b++) {
+		double w = 30 + ord_canvas_text_width(c->bands[b].name, 12) + 18;
+		if (cx + w > x + width) {
+			cx = x;
+			y += row;
+		}
+		snprintf(cls, sizeof(cls), "band-%zu", b);
+		ord_canvas_rect(cv, cx, y + 2, 24, 15, 0, cls);
+		if (c->bands[b].mark)
+			ord_canvas_text(cv, cx + 12, y + 13, c->bands[b].mark, "band-mark");
+		ord_canvas_text(cv, cx + 30, y + 14, c->bands[b].name, "legend-text");
+		cx += w;
+	}
+	y += row + 6;
+	cx = x;
+	ord_canvas_line(cv, cx, y + 9, cx + 28, y + 9, "legend-line");
+	ord_canvas_text(cv, cx + 34, y + 14, c->strength_label ? c->strength_label : "strength",
+			"legend-text");
+	cx += 60 + ord_canvas_text_width(c->strength_label ? c->strength_label : "strength", 12);
+	ord_canvas_line(cv, cx, y + 9, cx + 28, y + 9, "legend-dashed");
+	ord_canvas_text(cv, cx + 34, y + 14, "estimated (an enemy seen)", "legend-text");
+	cx += 60 + ord_canvas_text_width("estimated (an enemy seen)", 12);
+	ord_canvas_rect(cv, cx + 8, y + 1, 12, 16, 0, "lost");
+	ord_canvas_text(cv, cx + 28, y + 14, c->lost_label ? c->lost_label : "lost", "legend-text");
+	if (c->step_key) {
+		y += row;
+		ord_canvas_text(cv, x, y + 14, c->step_key, "legend-text");
+	}
+	ord_canvas_end(cv);
+	return y + row;
+}
+
+int ord_canvas_chart(struct ord_canvas *cv, const struct ord_chart *c)
+{
+	size_t i, ncols, per_col, b, brk = 0;
+	double col_w, panel_h = PLOT_H + BAND_H + PANEL_GAP, w, h, y;
+	char cls[32];
+
+	if (!c->nsteps)
+		return ord_error_set(ORD_ESTATE, "chart: nothing has happened yet to draw");
+	ncols = c->nunits > 8 ? 2 : 1;
+	per_col = (c->nunits + ncols - 1) / ncols;
+	/* two columns: break where the side changes, when that is near half */
+	for (i = 1; ncols == 2 && i < c->nunits; i++)
+		if (c->units[i].side && c->units[i - 1].side &&
+		    strcmp(c->units[i].side, c->units[i - 1].side)) {
+			size_t longer = i > c->nunits - i ? i : c->nunits - i;
+			if (longer <= per_col + 3)
+				per_col = longer, brk = i;
+			break;
+		}
+	if (!per_col)
+		per_col = 1;
+	if (!brk)
+		brk = per_col;
+	col_w = LABEL_W + STEP_W * (double)c->nsteps;
+	w = 2 * MARGIN + (double)ncols * col_w + (double)(ncols - 1) * COL_GAP;
+	if (w < 760)
+		w = 760;
+	h = MARGIN + TITLE_H + AXIS_H + (double)per_col * panel_h + 90;
+	ord_canvas_resize(cv, w, h);
+	ord_canvas_title(cv, c->title, c->subtitle);
+	styles(cv);
+	ord_canvas_style(cv, "legend-line",
+			 &(struct ord_style){ .stroke = "#1a1a1a", .stroke_width = 2.5 });
+	ord_canvas_style(cv, "legend-dashed",
+			 &(struct ord_style){ .stroke = "#1a1a1a", .stroke_width = 2.5, .dash = "6 4" });
+	for (b = 0; b < c->nbands; b++) {
+		snprintf(cls, sizeof(cls), "band-%zu", b);
+		ord_canvas_style(cv, cls,
+				 &(struct ord_style){ .fill = c->bands[b].colour,
+						      .stroke = "#ffffff",
+						      .stroke_width = 0.6 });
+	}
+	/* layers in the order they are painted */
+	ord_canvas_layer(cv, "title");
+	ord_canvas_layer(cv, "axes");
+	ord_canvas_layer(cv, "morale");
+	ord_canvas_layer(cv, "results");
+	ord_canvas_layer(cv, "units");
+	ord_canvas_layer(cv, "labels");
+	ord_canvas_layer(cv, "legend");
+
+	ord_canvas_layer(cv, "title");
+	ord_canvas_text(cv, MARGIN, MARGIN + 20, c->title, "title");
+	if (c->subtitle)
+		ord_canvas_text(cv, MARGIN, MARGIN + 42, c->subtitle, "subtitle");
+	for (i = 0; i < ncols; i++)
+		axis(cv, c, MARGIN + (double)i * (col_w + COL_GAP), MARGIN + TITLE_H);
+	for (i = 0; i < c->nunits; i++) {
+		size_t col = i < brk ? 0 : 1, row = i < brk ? i : i - brk;
+		panel(cv, c, &c->units[i], MARGIN + (double)col * (col_w + COL_GAP),
+		      MARGIN + TITLE_H + AXIS_H + 8 + (double)row * panel_h);
+	}
+	y = MARGIN + TITLE_H + AXIS_H + (double)per_col * panel_h;
+	y = legend(cv, c, MARGIN, y, w - 2 * MARGIN);
+	ord_canvas_resize(cv, w, y + MARGIN);
+	return 0;
+}

@@ -1,0 +1,461 @@
+/*
+ * picture.c - the pictures of a game (orderly.h: ord_game_map,
+ * ord_game_chart): the core reads the game at the turn and phase asked,
+ * applies the fog of war of the reports (fog.h) and hands the ruleset's
+ * draw slot a context holding only what the viewer may see; the ruleset
+ * draws on a canvas (canvas.h), which becomes the SVG.
+ *
+ * What a side sees in a picture is what its report of the turn shows:
+ *  - its own units, and the other sides' units its report lists (the
+ *    fog's rule over the events of the turn);
+ *  - the events that name one of its units, and the results of its own
+ *    units (of the phases drawn);
+ *  - its own sheet, and every side's once the turn is exchanged.
+ * The referee sees everything.  A map of turn N at phase P draws the units
+ * as they were after P was resolved, and the events and results of the
+ * phases up to P; a chart draws every phase resolved so far, an enemy unit
+ * only in the turns its side's report listed it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "canvas.h"
+#include "core/fog.h"
+#include "core/game.h"
+
+static int add_unit(void *ud, const struct ord_store_unit *u)
+{
+	ord_ctx_add_unit(ud, u->uid, u->name, u->side, u->attrs, u->state);
+	return 0;
+}
+
+static int add_event(void *ud, const struct ord_store_event *e)
+{
+	ord_ctx_add_event(ud, e->seq, e->phase, e->kind, e->args, e->override, e->checks);
+	return 0;
+}
+
+/* The 1-based index of a phase of the ruleset, 0 when none. */
+static int phase_index(const struct ord_game *g, const char *name)
+{
+	size_t i;
+
+	for (i = 0; g->rs->phases[i]; i++)
+		if (!strcmp(g->rs->phases[i], name))
+			return (int)i + 1;
+	return 0;
+}
+
+static int check_viewer(struct ord_game *g, const char *side, const char *kind)
+{
+	if (side && !ord_game_side_by_name(g, side)) {
+		struct ord_buf l = ORD_BUF_INIT;
+		int err;
+		ord_game_side_list(g, &l);
+		err = ord_error_set(ORD_ENOTFOUND, "unknown side '%s' (expected one of %s)", side,
+				    l.buf);
+		ord_buf_release(&l);
+		return err;
+	}
+	if (!ORD_RULESET_HAS(g->rs, 2) || !g->rs->draw)
+		return ord_error_set(ORD_ENOTFOUND, "ruleset '%s' draws no %s", g->rs->name, kind);
+	return 0;
+}
+
+/* Copy a unit of the full context into the viewer's. */
+static void copy_unit(struct ord_ctx *to, const struct ord_unit *u)
+{
+	struct ord_buf a = ORD_BUF_INIT, s = ORD_BUF_INIT;
+
+	ord_kv_serialize(&u->attrs, &a);
+	ord_kv_serialize(&u->state, &s);
+	ord_ctx_add_unit(to, u->id, u->name, u->side, a.buf, s.buf);
+	ord_buf_release(&a);
+	ord_buf_release(&s);
+}
+
+static void copy_event(struct ord_ctx *to, const struct ord_event *e)
+{
+	struct ord_buf a = ORD_BUF_INIT;
+
+	ord_kv_serialize(&e->kv, &a);
+	ord_ctx_add_event(to, e->seq, e->phase, e->kind, a.buf, e->override, e->check);
+	ord_buf_release(&a);
+}
+
+/* The sheets of turn the viewer may read, attached to its context. */
+static int attach_sheets(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *side,
+			 int revealed)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < g->nsides; i++) {
+		struct ord_store_sheet s;
+		struct ord_sheet sheet;
+		struct ord_diag diag;
+
+		if (side && !revealed && strcmp(side, g->sides[i].name))
+			continue;
+		if ((err = ord_store_sheet_read(g->db, turn, g->sides[i].id, 0, &s)) == ORD_ENOTFOUND) {
+			ord_error_clear();
+			continue;
+		}
+		if (err)
+			return err;
+		ord_sheet_init(&sheet);
+		ord_diag_init(&diag);
+		ord_game_parse_sheet(g, &sheet, s.bytes, s.len, &diag);
+		ord_ctx_attach_sheet(ctx, &sheet, g->sides[i].name);
+		ord_diag_release(&diag);
+		ord_store_sheet_release(&s);
+	}
+	return 0;
+}
+
+/* A step of the map: every shown unit's state after phase k of turn. */
+struct step_fill {
+	struct ord_ctx *ctx;
+	size_t step;
+};
+
+static int fill_step(void *ud, const struct ord_store_unit *u)
+{
+	struct step_fill *f = ud;
+	const struct ord_unit *v = ord_ctx_find_unit(f->ctx, u->uid);
+
+	if (v && !strcmp(v->id, u->uid))
+		ord_ctx_story_set(f->ctx, f->step, ord_ctx_unit_index(f->ctx, v),
+				  ord_ctx_story_keep(f->ctx, u->state));
+	return 0;
+}
+
+static int draw(struct ord_game *g, struct ord_ctx *ctx, const char *side, struct ord_picture *what,
+		struct ord_buf *svg)
+{
+	struct ord_canvas *cv = NULL;
+	const char **names = ord_xcalloc(g->nsides + 1, sizeof(*names));
+	const char **titles = ord_xcalloc(g->nsides + 1, sizeof(*titles));
+	size_t i;
+	int err;
+
+	for (i = 0; i < g->nsides; i++) {
+		names[i] = g->sides[i].name;
+		titles[i] = g->sides[i].title && *g->sides[i].title ? g->sides[i].title
+								    : g->sides[i].name;
+	}
+	what->sides = names;
+	what->side_titles = titles;
+	what->nsides = g->nsides;
+	ord_canvas_new(&cv, 800, 600);
+	if ((err = g->rs->draw(ctx, side, cv, what)) == 0)
+		err = ord_canvas_svg(cv, svg);
+	ord_canvas_free(cv);
+	free(names);
+	free(titles);
+	return err;
+}
+
+/* A picture's words: a language of the ruleset (ord_game_lang), its own
+ * first by default; "all" has no meaning for a picture, so its first. */
+static int picture_lang(ord_game *g, const char **lang)
+{
+	int err;
+
+	if ((err = ord_game_lang(g, *lang, lang)) != 0)
+		return err;
+	if (!*lang)
+		*lang = ord_ruleset_language(g->rs, NULL);
+	return 0;
+}
+
+int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, const char *phase,
+		 const char *lang)
+{
+	struct ord_store_turn t;
+	struct ord_ctx full, view;
+	struct ord_record r;
+	struct ord_picture what;
+	char *seen = NULL;
+	size_t i;
+	int err, k, j, loaded = 0, reading = 0;
+
+	ord_record_init(&r);
+	if ((err = check_viewer(g, side, "map")) != 0 || (err = picture_lang(g, &lang)) != 0)
+		return err;
+	if ((err = ord_game_turn(g, &t, turn)) != 0)
+		return err;
+	k = t.phase;
+	if (phase && strcmp(phase, "start")) {
+		if (!(k = phase_index(g, phase))) {
+			struct ord_buf l = ORD_BUF_INIT;
+			for (i = 0; g->rs->phases[i]; i++)
+				ord_buf_addf(&l, "%s, ", g->rs->phases[i]);
+			err = ord_error_set(ORD_ENOTFOUND,
+					    "unknown phase '%s' (expected start or one of %.*s)",
+					    phase, (int)(l.len > 2 ? l.len - 2 : 0), l.buf);
+			ord_buf_release(&l);
+			return err;
+		}
+		if (k > t.phase)
+			return ord_error_set(ORD_ESTATE,
+					     "phase '%s' of turn %d is not resolved yet (%d of %zu are)",
+					     phase, t.turn, t.phase, ord_game_nphases(g));
+	} else if (phase) {
+		k = 0;
+	}
+	if ((err = ord_store_begin_read(g->db)) != 0)
+		return err;
+	reading = 1;
+	ord_ctx_init(&full, g->rs, g->rules, t.turn);
+	ord_ctx_init(&view, g->rs, g->rules, t.turn);
+	loaded = 1;
+	if ((err = ord_store_units_at(g->db, t.turn, k, add_unit, &full)) != 0)
+		goto out;
+	ord_ctx_index(&full);
+	if ((err = ord_store_events_each(g->db, t.turn, NULL, 1, add_event, &full)) != 0)
+		goto out;
+
+	/* the fog: the units and events the viewer sees */
+	seen = ord_xcalloc(full.nunits + 1, 1);
+	for (i = 0; i < full.nunits; i++)
+		seen[i] = !side || !strcmp(full.units[i].side, side);
+	if (side)
+		ord_fog_units_seen(g->rs, &full, side, seen);
+	for (i = 0; i < full.nunits; i++)
+		if (seen[i])
+			copy_unit(&view, &full.units[i]);
+	ord_ctx_index(&view);
+	for (i = 0; i < full.nevents; i++) {
+		const struct ord_event *e = &full.events[i];
+		if (phase_index(g, e->phase) > k)
+			continue;
+		if (side && !ord_fog_event_seen(g->rs, &full, e, side))
+			continue;
+		copy_event(&view, e);
+	}
+	if ((err = attach_sheets(g, &view, t.turn, side, t.state == ORD_TURN_EXCHANGED)) != 0)
+		goto out;
+	if ((err = ord_store_record_load(g->db, t.turn, &r)) != 0)
+		goto out;
+	for (i = 0; i < r.results.n; i++) {
+		const struct ord_rec_result *res = &r.results.v[i];
+		const struct ord_unit *u = ord_ctx_find_unit(&full, res->unit);
+		if (phase_index(g, res->phase) > k)
+			continue;
+		if (side && (!u || strcmp(u->side, side)))
+			continue;
+		ord_ctx_add_stored_result(&view, res->phase, (unsigned)res->event, res->unit,
+					  res->values, res->explanation, &res->texts);
+	}
+
+	/* the steps: the turn's start and each phase drawn */
+	for (j = 0; j <= k; j++) {
+		struct step_fill f;
+		f.ctx = &view;
+		f.step = ord_ctx_story_step(&view, t.turn, j ? g->rs->phases[j - 1] : "");
+		if ((err = ord_store_units_at(g->db, t.turn, j, fill_step, &f)) != 0)
+			goto out;
+	}
+	ord_store_end_read(g->db);
+	reading = 0;
+
+	memset(&what, 0, sizeof(what));
+	what.kind = "map";
+	what.game = g->title;
+	what.turn = t.turn;
+	what.phase = k ? g->rs->phases[k - 1] : "";
+	what.turn_state = ord_turn_state_name(t.state);
+	what.lang = lang;
+	view.lang = lang;
+	view.phase = what.phase;
+	err = draw(g, &view, side, &what, svg);
+out:
+	if (reading)
+		ord_store_end_read(g->db);
+	if (loaded) {
+		ord_ctx_release(&full);
+		ord_ctx_release(&view);
+	}
+	ord_record_release(&r);
+	free(seen);
+	return err;
+}
+
+/* ---- the chart: every phase of every turn ---- */
+
+struct turns {
+	int n;       /* turns */
+	int *phases; /* phases resolved in each (index turn - 1) */
+};
+
+static int add_turn(void *ud, const struct ord_store_turn *t)
+{
+	struct turns *ts = ud;
+
+	if (t->turn < 1)
+		return 0;
+	if (t->turn > ts->n) {
+		ts->phases = ord_xrealloc(ts->phases, (size_t)t->turn * sizeof(*ts->phases));
+		memset(ts->phases + ts->n, 0, (size_t)(t->turn - ts->n) * sizeof(*ts->phases));
+		ts->n = t->turn;
+	}
+	ts->phases[t->turn - 1] = t->phase;
+	return 0;
+}
+
+struct story_fill {
+	struct ord_ctx *ctx;
+	const struct ord_kv **cur; /* per unit of ctx: its latest state read */
+};
+
+/* States come in (turn, phase) order; steps take them as they pass. */
+static int keep_state(void *ud, const struct ord_store_state *s)
+{
+	struct story_fill *f = ud;
+	const struct ord_unit *u = ord_ctx_find_unit(f->ctx, s->uid);
+
+	if (u && !strcmp(u->id, s->uid))
+		f->cur[ord_ctx_unit_index(f->ctx, u)] = ord_ctx_story_keep(f->ctx, s->state);
+	return 0;
+}
+
+struct state_row {
+	char *uid, *state;
+	int turn, phase;
+};
+struct state_rows {
+	struct state_row *v;
+	size_t n, alloc;
+};
+
+static int collect_state(void *ud, const struct ord_store_state *s)
+{
+	struct state_rows *rows = ud;
+
+	if (rows->n == rows->alloc) {
+		rows->alloc = rows->alloc ? 2 * rows->alloc : 256;
+		rows->v = ord_xrealloc(rows->v, rows->alloc * sizeof(*rows->v));
+	}
+	rows->v[rows->n].uid = ord_strdup(s->uid);
+	rows->v[rows->n].state = ord_strdup(s->state);
+	rows->v[rows->n].turn = s->turn;
+	rows->v[rows->n].phase = s->phase;
+	rows->n++;
+	return 0;
+}
+
+int ord_game_chart(ord_game *g, struct ord_buf *svg, const char *side, const char *lang)
+{
+	struct ord_ctx full, view;
+	struct turns ts = { 0, NULL };
+	struct state_rows rows = { NULL, 0, 0 };
+	struct story_fill f = { NULL, NULL };
+	struct ord_picture what;
+	char *seen = NULL, *any = NULL;
+	size_t i, next = 0;
+	int err, t, k, loaded = 0, reading = 0;
+
+	if ((err = check_viewer(g, side, "chart")) != 0 || (err = picture_lang(g, &lang)) != 0)
+		return err;
+	if ((err = ord_store_begin_read(g->db)) != 0)
+		return err;
+	reading = 1;
+	ord_ctx_init(&full, g->rs, g->rules, 0);
+	ord_ctx_init(&view, g->rs, g->rules, 0);
+	loaded = 1;
+	if ((err = ord_store_turns_each(g->db, add_turn, &ts)) != 0)
+		goto out;
+	if ((err = ord_store_units_each(g->db, 0, 0, add_unit, &full)) != 0)
+		goto out;
+	ord_ctx_index(&full);
+
+	/* the fog, turn by turn: seen[(turn - 1) * nunits + i] */
+	seen = ord_xcalloc((size_t)(ts.n ? ts.n : 1) * full.nunits + 1, 1);
+	any = ord_xcalloc(full.nunits + 1, 1);
+	for (t = 1; t <= ts.n; t++) {
+		char *s = seen + (size_t)(t - 1) * full.nunits;
+		for (i = 0; i < full.nunits; i++)
+			s[i] = !side || !strcmp(full.units[i].side, side);
+		if (side) {
+			ord_ctx_next_phase(&full);
+			if ((err = ord_store_events_each(g->db, t, NULL, 1, add_event, &full)) != 0)
+				goto out;
+			ord_fog_units_seen(g->rs, &full, side, s);
+		}
+		for (i = 0; i < full.nunits; i++)
+			any[i] |= s[i];
+	}
+	for (i = 0; i < full.nunits; i++)
+		if (any[i] || !side || !strcmp(full.units[i].side, side))
+			copy_unit(&view, &full.units[i]);
+	ord_ctx_index(&view);
+	view.turn = ts.n;
+
+	/* the steps: the game's start, then each phase resolved */
+	if ((err = ord_store_states_each(g->db, collect_state, &rows)) != 0)
+		goto out;
+	ord_store_end_read(g->db);
+	reading = 0;
+	f.ctx = &view;
+	f.cur = ord_xcalloc(view.nunits + 1, sizeof(*f.cur));
+	for (t = 1; t <= ts.n; t++) {
+		for (k = t == 1 ? 0 : 1; k <= ts.phases[t - 1]; k++) {
+			size_t s = ord_ctx_story_step(&view, t, k ? g->rs->phases[k - 1] : "");
+			const char *fs = seen + (size_t)(t - 1) * full.nunits;
+			while (next < rows.n && (rows.v[next].turn < t ||
+						 (rows.v[next].turn == t && rows.v[next].phase <= k))) {
+				struct ord_store_state st = { rows.v[next].uid, rows.v[next].turn,
+							      rows.v[next].phase, rows.v[next].state };
+				keep_state(&f, &st);
+				next++;
+			}
+			for (i = 0; i < view.nunits; i++) {
+				const struct ord_unit *u = ord_ctx_find_unit(&full, view.units[i].id);
+				if (u && fs[ord_ctx_unit_index(&full, u)])
+					ord_ctx_story_set(&view, s, i, f.cur[i]);
+			}
+		}
+	}
+	/* an enemy unit's state is the last one its side saw */
+	for (i = 0; side && i < view.nunits; i++) {
+		size_t s;
+		const struct ord_kv *last = NULL;
+		if (!strcmp(view.units[i].side, side))
+			continue;
+		for (s = 0; s < ord_ctx_nsteps(&view); s++)
+			if (ord_ctx_step_state(&view, s, &view.units[i]))
+				last = ord_ctx_step_state(&view, s, &view.units[i]);
+		ord_kv_release(&view.units[i].state);
+		ord_kv_init(&view.units[i].state);
+		if (last)
+			ord_kv_copy(&view.units[i].state, last);
+	}
+
+	memset(&what, 0, sizeof(what));
+	what.kind = "chart";
+	what.game = g->title;
+	what.turn = ts.n;
+	what.phase = "";
+	what.turn_state = "";
+	what.lang = lang;
+	view.lang = lang;
+	err = draw(g, &view, side, &what, svg);
+out:
+	if (reading)
+		ord_store_end_read(g->db);
+	if (loaded) {
+		ord_ctx_release(&full);
+		ord_ctx_release(&view);
+	}
+	for (i = 0; i < rows.n; i++) {
+		free(rows.v[i].uid);
+		free(rows.v[i].state);
+	}
+	free(rows.v);
+	free(f.cur);
+	free(ts.phases);
+	free(seen);
+	free(any);
+	return err;
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# test_pictures.sh - `orderly map` and `orderly chart` through the binary on
+# the two demo games (each played by its examples/demo/play with real dice):
+# every picture for each side and the referee, as SVG and PNG; the same
+# game gives the same bytes; what a side may not see is not in its picture;
+# the battalion game, which records no positions, has a chart and no map.
+# (The pictures are checked as data, pixel by pixel, in check_pictures.)
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+"$SRC/rulesets/krigsspil/examples/demo/play" "$ORDERLY" "$TMP/k.game" >"$TMP/k.log" 2>&1 ||
+	fail "the krigsspil demo did not play: $(tail -5 "$TMP/k.log")"
+"$SRC/rulesets/battalion/examples/demo/play" "$ORDERLY" "$TMP/b.game" >"$TMP/b.log" 2>&1 ||
+	fail "the battalion demo did not play: $(tail -5 "$TMP/b.log")"
+
+svg_ok() { # FILE: a whole SVG document
+	head -c 200 "$1" | grep -q '<svg xmlns="http://www.w3.org/2000/svg"' || fail "$1 is no SVG"
+	tail -c 20 "$1" | grep -q '</svg>' || fail "$1 is cut short"
+}
+png_ok() { # FILE
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "$1 is no PNG"
+}
+
+# krigsspil: the map of both turns for every viewer, and the chart
+for who in referee side=danske side=allierede; do
+	if [ "$who" = referee ]; then v=(--referee); else v=(--side "${who#side=}"); fi
+	for turn in 1 2; do
+		expect_exit 0 ord map "$TMP/k.game" --turn "$turn" "${v[@]}" -o "$TMP/k-$who-$turn.svg"
+		svg_ok "$TMP/k-$who-$turn.svg"
+	done
+	expect_exit 0 ord map "$TMP/k.game" --turn 2 "${v[@]}" --lang da -o "$TMP/k-$who.png" --scale 1
+	png_ok "$TMP/k-$who.png"
+	expect_exit 0 ord chart "$TMP/k.game" "${v[@]}" -o "$TMP/kc-$who.svg"
+	svg_ok "$TMP/kc-$who.svg"
+done
+# standard output, and a phase of a turn
+run ord map "$TMP/k.game" --turn 1 --phase skydninger
+expect_eq "$RC" 0 "map to standard output"
+expect_in "$OUT" '<g id="units" class="layer">'
+expect_in "$OUT" 'efter skydninger' # the ruleset's own language by default
+run ord map "$TMP/k.game" --turn 1 --phase skydninger --lang en
+expect_in "$OUT" 'after fire'
+run ord map "$TMP/k.game" --lang fr
+expect_eq "$RC" 64 "a language the ruleset does not write"
+expect_in "$ERR" "the krigsspil ruleset writes da, en"
+# the same game, the same bytes
+ord map "$TMP/k.game" --turn 2 --side danske -o "$TMP/again.svg"
+cmp -s "$TMP/k-side=danske-2.svg" "$TMP/again.svg" || fail "two maps of one game differ"
+ord map "$TMP/k.game" --turn 2 --side danske --lang da -o "$TMP/again.png" --scale 1
+cmp -s "$TMP/k-side=danske.png" "$TMP/again.png" || fail "two PNGs of one map differ"
+# fog: the allied unit L14 (never met by a Dane) and its name are only in the referee's
+grep -q 'id="unit-L14"' "$TMP/k-referee-2.svg" || fail "the referee's map lacks L14"
+for f in "$TMP"/k-side=danske-*.svg "$TMP/kc-side=danske.svg"; do
+	if grep -q 'unit-L14\|Bremen-Verden' "$f"; then fail "$f shows L14, which the Danes never met"; fi
+done
+
+# battalion: the chart for every viewer; no positions, so no map
+for who in referee french allied; do
+	if [ "$who" = referee ]; then v=(--referee); else v=(--side "$who"); fi
+	expect_exit 0 ord chart "$TMP/b.game" "${v[@]}" -o "$TMP/b-$who.svg"
+	svg_ok "$TMP/b-$who.svg"
+	expect_exit 0 ord chart "$TMP/b.game" "${v[@]}" -o "$TMP/b-$who.png" --scale 1
+	png_ok "$TMP/b-$who.png"
+	expect_exit 65 ord map "$TMP/b.game" "${v[@]}"
+	expect_in "$ERR" "no unit of this game has a position"
+done
+n_ref=$(grep -c 'class="unit"' "$TMP/b-referee.svg")
+n_fr=$(grep -c 'class="unit"' "$TMP/b-french.svg")
+[ "$n_fr" -lt "$n_ref" ] || fail "the French chart shows every unit ($n_fr of $n_ref)"
+note "ok: maps and charts of both demo games for every viewer"

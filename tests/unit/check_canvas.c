@@ -1,0 +1,256 @@
+/*
+ * check_canvas.c - the drawing canvas (canvas.h): the SVG it writes is a
+ * document libxml2 reads back, with the layers in the order they were
+ * named, every id, escaped text, numbers without locale or "-0"; mistakes
+ * in a drawing are reported; the same drawing gives the same bytes; the
+ * PNG librsvg renders has the colours drawn where they were drawn.
+ */
+#include <check.h>
+#include <string.h>
+
+#include <cairo.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+
+#include "canvas.h"
+
+static xmlDocPtr parse(const struct ord_buf *b)
+{
+	xmlDocPtr doc = xmlReadMemory(b->buf, (int)b->len, "canvas.svg", NULL,
+				      XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+
+	ck_assert_msg(doc != NULL, "the SVG does not parse:\n%s", b->buf);
+	return doc;
+}
+
+/* The string value of an XPath expression (prefix s: the SVG namespace). */
+static char *xpath_str(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr x = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr o;
+	char *s;
+
+	xmlXPathRegisterNs(x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
+	o = xmlXPathEvalExpression(BAD_CAST expr, x);
+	ck_assert_msg(o != NULL, "xpath %s", expr);
+	s = (char *)xmlXPathCastToString(o);
+	xmlXPathFreeObject(o);
+	xmlXPathFreeContext(x);
+	return s;
+}
+
+static double xpath_num(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr x = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr o;
+	double v;
+
+	xmlXPathRegisterNs(x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
+	o = xmlXPathEvalExpression(BAD_CAST expr, x);
+	ck_assert_msg(o != NULL, "xpath %s", expr);
+	v = xmlXPathCastToNumber(o);
+	xmlXPathFreeObject(o);
+	xmlXPathFreeContext(x);
+	return v;
+}
+
+static void drawing(struct ord_canvas *cv)
+{
+	ord_canvas_style(cv, "green", &(struct ord_style){ .fill = "#00a000" });
+	ord_canvas_style(cv, "blue", &(struct ord_style){ .fill = "#0000c0", .stroke = "#000000" });
+	ord_canvas_style(cv, "t", &(struct ord_style){ .fill = "#000000", .font_size = 12 });
+	ord_canvas_layer(cv, "terrain");
+	ord_canvas_layer(cv, "units");
+	ord_canvas_layer(cv, "terrain");
+	ord_canvas_begin(cv, "plate-0000", "plate", 50, 50, 0);
+	ord_canvas_hex(cv, 0, 0, 40, "green");
+	ord_canvas_end(cv);
+	ord_canvas_layer(cv, "units");
+	ord_canvas_begin(cv, "unit-A&B", "unit", 150.5, -0.001, 0);
+	ord_canvas_data(cv, "side", "<red> & \"blue\"");
+	ord_canvas_rect(cv, -20, 40, 40, 20, 0, "blue");
+	ord_canvas_text(cv, 0, 80, "A < B & \"C\" æøå", "t");
+	ord_canvas_end(cv);
+}
+
+START_TEST(test_svg_document)
+{
+	struct ord_canvas *cv;
+	struct ord_buf b = ORD_BUF_INIT;
+	xmlDocPtr doc;
+	char *s;
+
+	ord_canvas_new(&cv, 200, 120);
+	ord_canvas_title(cv, "a <title>", NULL);
+	drawing(cv);
+	ck_assert_int_eq(ord_canvas_svg(cv, &b), 0);
+	doc = parse(&b);
+	/* layers in the order first named, whatever the order of drawing */
+	s = xpath_str(doc, "string(/s:svg/s:g[1]/@id)");
+	ck_assert_str_eq(s, "terrain");
+	xmlFree(s);
+	s = xpath_str(doc, "string(/s:svg/s:g[2]/@id)");
+	ck_assert_str_eq(s, "units");
+	xmlFree(s);
+	ck_assert_int_eq((int)xpath_num(doc, "count(/s:svg/s:g)"), 2);
+	/* ids, attributes and text escaped and read back exactly */
+	ck_assert_int_eq((int)xpath_num(doc, "count(//s:g[@id='unit-A&B'])"), 1);
+	s = xpath_str(doc, "string(//s:g[@id='unit-A&B']/@data-side)");
+	ck_assert_str_eq(s, "<red> & \"blue\"");
+	xmlFree(s);
+	s = xpath_str(doc, "string(//s:text)");
+	ck_assert_str_eq(s, "A < B & \"C\" æøå");
+	xmlFree(s);
+	s = xpath_str(doc, "string(/s:svg/s:title)");
+	ck_assert_str_eq(s, "a <title>");
+	xmlFree(s);
+	/* numbers: two decimals at most, no "-0" */
+	s = xpath_str(doc, "string(//s:g[@id='unit-A&B']/@transform)");
+	ck_assert_str_eq(s, "translate(150.5 0)");
+	xmlFree(s);
+	s = xpath_str(doc, "string(/s:svg/@viewBox)");
+	ck_assert_str_eq(s, "0 0 200 120");
+	xmlFree(s);
+	/* the styles are CSS classes */
+	ck_assert_ptr_nonnull(strstr(b.buf, ".green{fill:#00a000}"));
+	xmlFreeDoc(doc);
+	ord_buf_release(&b);
+	ord_canvas_free(cv);
+}
+END_TEST
+
+START_TEST(test_deterministic)
+{
+	struct ord_canvas *a, *c;
+	struct ord_buf x = ORD_BUF_INIT, y = ORD_BUF_INIT;
+
+	ord_canvas_new(&a, 200, 120);
+	ord_canvas_new(&c, 200, 120);
+	drawing(a);
+	drawing(c);
+	ck_assert_int_eq(ord_canvas_svg(a, &x), 0);
+	ck_assert_int_eq(ord_canvas_svg(c, &y), 0);
+	ck_assert_uint_eq(x.len, y.len);
+	ck_assert_int_eq(memcmp(x.buf, y.buf, x.len), 0);
+	ord_buf_release(&x);
+	ord_buf_release(&y);
+	ord_canvas_free(a);
+	ord_canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_mistakes_reported)
+{
+	struct ord_canvas *cv;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_canvas_new(&cv, 10, 10);
+	ord_canvas_layer(cv, "a");
+	ord_canvas_begin(cv, "x", NULL, 0, 0, 0);
+	ck_assert_int_eq(ord_canvas_svg(cv, &b), ORD_ERROR);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "left open"));
+	ord_canvas_end(cv);
+	ord_canvas_begin(cv, "x", NULL, 0, 0, 0);
+	ord_canvas_end(cv);
+	ck_assert_int_eq(ord_canvas_svg(cv, &b), ORD_ERROR);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "id 'x' given twice"));
+	ck_assert_uint_eq(b.len, 0);
+	ord_canvas_free(cv);
+	ord_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_free_spot)
+{
+	struct ord_canvas *cv;
+	double x = 10, y = 10;
+
+	ord_canvas_new(&cv, 100, 100);
+	ck_assert_int_eq(ord_canvas_free_spot(cv, &x, &y, 10, 10, 30), 1);
+	ck_assert(x == 10 && y == 10);
+	ord_canvas_reserve(cv, 5, 5, 20, 20);
+	ck_assert_int_eq(ord_canvas_free_spot(cv, &x, &y, 10, 10, 40), 1);
+	/* moved off the reserved rectangle */
+	ck_assert(x + 10 <= 5 || x >= 25 || y + 10 <= 5 || y >= 25);
+	x = 10, y = 10;
+	ck_assert_int_eq(ord_canvas_free_spot(cv, &x, &y, 10, 10, 1), 0);
+	ck_assert(x == 10 && y == 10);
+	ord_canvas_free(cv);
+}
+END_TEST
+
+struct png_read {
+	const unsigned char *p;
+	size_t left;
+};
+
+static cairo_status_t read_png(void *closure, unsigned char *data, unsigned int len)
+{
+	struct png_read *r = closure;
+
+	if (len > r->left)
+		return CAIRO_STATUS_READ_ERROR;
+	memcpy(data, r->p, len);
+	r->p += len;
+	r->left -= len;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/* The colour of a pixel of a PNG as 0xRRGGBB. */
+static unsigned pixel(const struct ord_buf *png, int x, int y)
+{
+	struct png_read r = { (const unsigned char *)png->buf, png->len };
+	cairo_surface_t *s = cairo_image_surface_create_from_png_stream(read_png, &r);
+	const unsigned char *d;
+	uint32_t v;
+
+	ck_assert_int_eq(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+	ck_assert_int_lt(x, cairo_image_surface_get_width(s));
+	ck_assert_int_lt(y, cairo_image_surface_get_height(s));
+	d = cairo_image_surface_get_data(s);
+	memcpy(&v, d + y * cairo_image_surface_get_stride(s) + 4 * x, 4);
+	cairo_surface_destroy(s);
+	return v & 0xFFFFFF;
+}
+
+START_TEST(test_png_pixels)
+{
+	struct ord_canvas *cv;
+	struct ord_buf svg = ORD_BUF_INIT, png = ORD_BUF_INIT, again = ORD_BUF_INIT;
+
+	ord_canvas_new(&cv, 200, 120);
+	drawing(cv);
+	ck_assert_int_eq(ord_canvas_svg(cv, &svg), 0);
+	ck_assert_int_eq(ord_svg_to_png(&png, svg.buf, svg.len, 2), 0);
+	ck_assert_int_eq(memcmp(png.buf, "\x89PNG", 4), 0);
+	/* the hexagon's centre, the rectangle, the white ground (scale 2) */
+	ck_assert_uint_eq(pixel(&png, 100, 100), 0x00a000);
+	ck_assert_uint_eq(pixel(&png, 300, 100), 0x0000c0);
+	ck_assert_uint_eq(pixel(&png, 390, 10), 0xffffff);
+	ck_assert_int_eq(ord_svg_to_png(&again, svg.buf, svg.len, 2), 0);
+	ck_assert_uint_eq(png.len, again.len);
+	ck_assert_int_eq(memcmp(png.buf, again.buf, png.len), 0);
+	/* not an SVG */
+	ord_buf_reset(&png);
+	ck_assert_int_eq(ord_svg_to_png(&png, "<html/>", 7, 1), ORD_EBADDATA);
+	ord_buf_release(&svg);
+	ord_buf_release(&png);
+	ord_buf_release(&again);
+	ord_canvas_free(cv);
+}
+END_TEST
+
+Suite *ord_test_suite(void)
+{
+	Suite *s = suite_create("canvas");
+	TCase *tc = tcase_create("canvas");
+
+	tcase_add_test(tc, test_svg_document);
+	tcase_add_test(tc, test_deterministic);
+	tcase_add_test(tc, test_mistakes_reported);
+	tcase_add_test(tc, test_free_spot);
+	tcase_add_test(tc, test_png_pixels);
+	suite_add_tcase(s, tc);
+	return s;
+}

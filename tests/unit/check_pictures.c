@@ -1,0 +1,654 @@
+/*
+ * check_pictures.c - the pictures of a game (ord_game_map, ord_game_chart)
+ * checked as data: a turn of the Krigsspil example (map.xml, scenario.xml,
+ * the demo's sheets and events) and of the battalion example are played
+ * through the library, then
+ *  - the map's SVG parses and holds its layers and an id per plate and unit;
+ *  - every unit stands where the game says: its group's transform is one
+ *    and the same linear map of its x, y in cm as the plates' centres;
+ *  - the PNG librsvg renders has the terrain's colour at the centre of
+ *    sample plates and the side's colour at sample units (pixel probes);
+ *  - the fog of war: a unit the side must not see (a canary that moved
+ *    alone, and one never named) is absent from the side's SVG and present
+ *    in the referee's, and the side's map shows exactly the enemy units
+ *    its report lists;
+ *  - the same game gives the same bytes, SVG and PNG;
+ *  - the battalion chart has a panel per unit the side may see.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cairo.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+
+#include "canvas.h"
+
+#define KS_EX ORD_SOURCE_DIR "/rulesets/krigsspil/examples/"
+#define BAT_EX ORD_SOURCE_DIR "/rulesets/battalion/examples/"
+
+static char dir[1024];
+static char path[1200];
+
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "%s/check_pictures.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/game.orderly", dir);
+}
+
+static void teardown(void)
+{
+	static const char *const names[] = { "game.orderly", "game.orderly-wal", "game.orderly-shm" };
+	char p[1300];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+}
+
+static char *slurp(const char *file)
+{
+	FILE *f = fopen(file, "rb");
+	char *b;
+	long n;
+
+	ck_assert_msg(f != NULL, "cannot open %s", file);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	b = calloc(1, (size_t)n + 1);
+	ck_assert_int_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return b;
+}
+
+static void submit_file(ord_game *g, const char *side, const char *file)
+{
+	struct ord_receipt r;
+	struct ord_diag d;
+	char *s = slurp(file);
+	int rc;
+
+	ord_diag_init(&d);
+	rc = ord_game_submit(g, &r, side, s, strlen(s), &d);
+	ck_assert_msg(rc == 0, "submit %s: %s", file, ord_error_last());
+	ord_diag_release(&d);
+	free(s);
+}
+
+/* Record an event given as one "kind k=v k=v" string. */
+static void event(ord_game *g, const char *line)
+{
+	char buf[512], *argv[16], *kind, *save = NULL;
+	struct ord_diag d;
+	int argc = 0, rc;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	kind = strtok_r(buf, " ", &save);
+	while (argc < 16 && (argv[argc] = strtok_r(NULL, " ", &save)) != NULL)
+		argc++;
+	ord_diag_init(&d);
+	rc = ord_game_event(g, kind, argc, argv, NULL, &d);
+	ck_assert_msg(rc == 0, "event %s: %d %s %s", line, rc, ord_error_last(),
+		      d.n ? d.items[0].msg : "");
+	ord_diag_release(&d);
+}
+
+static void resolve(ord_game *g)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+	int rc = ord_game_resolve(g, NULL, NULL, 0, &out);
+
+	ck_assert_msg(rc == 0, "resolve: %s", ord_error_last());
+	ord_buf_release(&out);
+}
+
+/* Turn 1 of the Krigsspil demo (examples/demo/play), exchanged. */
+static ord_game *krigsspil_game(void)
+{
+	struct ord_create_opts o;
+	ord_game *g = NULL;
+
+	memset(&o, 0, sizeof(o));
+	o.tables_path = KS_EX "map.xml";
+	ck_assert_msg(ord_game_create(&g, path, KS_EX "scenario.xml", &o) == 0, "create: %s",
+		      ord_error_last());
+	submit_file(g, "danske", KS_EX "demo/turn1-danske.txt");
+	submit_file(g, "allierede", KS_EX "demo/turn1-allierede.txt");
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	resolve(g);
+	resolve(g);
+	event(g, "flyt unit=D3 x=90 y=68");
+	event(g, "formation unit=D8 formation=karre");
+	event(g, "flyt unit=L2 x=90 y=88");
+	event(g, "formation unit=L1 formation=angrebskolonne");
+	event(g, "flyt unit=L5 x=190 y=60"); /* the canary: moved alone, named by nothing else */
+	resolve(g);
+	event(g, "skyd unit=D3 maal=L2 zone=II halv=yes");
+	event(g, "skyd unit=L2 maal=D3 zone=II halv=yes");
+	event(g, "artilleri unit=A1 maal=L2 afstand=88");
+	event(g, "artilleri unit=A3 maal=L1 afstand=104");
+	event(g, "artilleri unit=L9 maal=D8 afstand=104");
+	resolve(g);
+	resolve(g);
+	ck_assert_int_eq(ord_game_exchange(g), 0);
+	return g;
+}
+
+static xmlDocPtr parse(const struct ord_buf *b)
+{
+	xmlDocPtr doc = xmlReadMemory(b->buf, (int)b->len, "map.svg", NULL,
+				      XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+
+	ck_assert_msg(doc != NULL, "the SVG does not parse");
+	return doc;
+}
+
+static xmlXPathObjectPtr xpath(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr x = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr o;
+
+	xmlXPathRegisterNs(x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
+	o = xmlXPathEvalExpression(BAD_CAST expr, x);
+	xmlXPathFreeContext(x);
+	ck_assert_msg(o != NULL, "xpath %s", expr);
+	return o;
+}
+
+static int count(xmlDocPtr doc, const char *fmt, ...)
+{
+	char expr[512];
+	va_list ap;
+	xmlXPathObjectPtr o;
+	int n;
+
+	va_start(ap, fmt);
+	vsnprintf(expr, sizeof(expr), fmt, ap);
+	va_end(ap);
+	o = xpath(doc, expr);
+	n = (int)xmlXPathCastToNumber(o);
+	xmlXPathFreeObject(o);
+	return n;
+}
+
+/* The translation of the group with id (both 0 when it has none). */
+static void translate_of(xmlDocPtr doc, const char *id, double *x, double *y)
+{
+	char expr[256];
+	xmlXPathObjectPtr o;
+	char *s;
+
+	snprintf(expr, sizeof(expr), "string(//s:g[@id='%s']/@transform)", id);
+	o = xpath(doc, expr);
+	s = (char *)xmlXPathCastToString(o);
+	*x = *y = 0;
+	ck_assert_msg(sscanf(s, "translate(%lf %lf)", x, y) == 2, "%s: transform '%s'", id, s);
+	xmlFree(s);
+	xmlXPathFreeObject(o);
+}
+
+static double attr_num(xmlDocPtr doc, const char *id, const char *attr)
+{
+	char expr[256];
+	xmlXPathObjectPtr o;
+	double v;
+
+	snprintf(expr, sizeof(expr), "number(//s:g[@id='%s']/@%s)", id, attr);
+	o = xpath(doc, expr);
+	v = xmlXPathCastToNumber(o);
+	xmlXPathFreeObject(o);
+	return v;
+}
+
+static void map_of(ord_game *g, struct ord_buf *svg, const char *side)
+{
+	int rc = ord_game_map(g, svg, side, 1, NULL, "en");
+
+	ck_assert_msg(rc == 0, "map for %s: %s", side ? side : "the referee", ord_error_last());
+}
+
+START_TEST(test_map_layers_and_ids)
+{
+	ord_game *g = krigsspil_game();
+	struct ord_buf svg = ORD_BUF_INIT;
+	static const char *const layers[] = { "terrain", "features", "labels", "orders",
+					      "results", "units",    "legend" };
+	xmlDocPtr doc;
+	size_t i;
+
+	map_of(g, &svg, NULL);
+	doc = parse(&svg);
+	for (i = 0; i < sizeof(layers) / sizeof(layers[0]); i++)
+		ck_assert_msg(count(doc, "count(/s:svg/s:g[@id='%s'][@class='layer'])", layers[i]) == 1,
+			      "layer %s", layers[i]);
+	/* a plate for every plate of map.xml (48), named as the notation writes them */
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='terrain']/s:g[@class='plate'])"), 48);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='plate-0305'][@data-terrain='aabent'])"), 1);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='plate-0601'][@data-terrain='skov'])"), 1);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='plate-m2_4'][@data-terrain='sump'])"), 1);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='labels']/s:text[.='0305'])"), 1);
+	/* a unit for every unit of the scenario (30), its orders, fire with results */
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='units']/s:g[@class='unit'])"), 30);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='unit-D8'][@data-formation='karre'])"), 1);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='results']/s:g[@class='skyd'])"), 2);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='results']/s:g[@class='artilleri'])"), 3);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='order-D3']/s:line)"), 2);
+	ck_assert_int_ge(count(doc, "count(//s:g[@id='legend']//s:text)"), 30);
+	ck_assert_int_eq(count(doc, "count(//s:title[contains(., 'turn 1')])"), 1);
+	xmlFreeDoc(doc);
+	ord_buf_release(&svg);
+	ord_game_free(g);
+}
+END_TEST
+
+START_TEST(test_units_where_the_game_says)
+{
+	ord_game *g = krigsspil_game();
+	struct ord_buf svg = ORD_BUF_INIT;
+	static const char *const units[] = { "D1", "D3", "D8", "K2", "A3", "L2", "L5", "L14" };
+	static const double where[][2] = { { 75, 26 }, { 90, 68 }, { 135, 26 }, { 180, 0 },
+					   { 65, 6 },  { 90, 88 }, { 190, 60 }, { 20, 130 } };
+	double ax, ay, bx, by, s, ox, oy, px, py;
+	char id[64];
+	xmlDocPtr doc;
+	size_t i;
+
+	map_of(g, &svg, NULL);
+	doc = parse(&svg);
+	/* the linear map of cm to user units, from plates 0000 and 0700 */
+	translate_of(doc, "plate-0000", &ax, &ay);
+	translate_of(doc, "plate-0700", &bx, &by);
+	s = (bx - ax) / 210.0;
+	ck_assert(s > 1 && s < 7);
+	ck_assert(fabs(by - ay) < 0.02);
+	ox = ax;
+	oy = ay;
+	/* plate (2, 4) is centred on 30 (2 + 4/2), 25.98 x 4 cm */
+	translate_of(doc, "plate-0204", &px, &py);
+	ck_assert_msg(fabs(px - (ox + s * 120)) < 0.05 && fabs(py - (oy + s * 103.923)) < 0.05,
+		      "plate 0204 at %g %g", px, py);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		snprintf(id, sizeof(id), "unit-%s", units[i]);
+		translate_of(doc, id, &px, &py);
+		ck_assert_msg(fabs(px - (ox + s * where[i][0])) < 0.02 &&
+				      fabs(py - (oy + s * where[i][1])) < 0.02,
+			      "%s drawn at %g %g, expected %g %g", units[i], px, py,
+			      ox + s * where[i][0], oy + s * where[i][1]);
+		ck_assert(attr_num(doc, id, "data-x") == where[i][0]);
+		ck_assert(attr_num(doc, id, "data-y") == where[i][1]);
+	}
+	xmlFreeDoc(doc);
+	ord_buf_release(&svg);
+	ord_game_free(g);
+}
+END_TEST
+
+struct png_read {
+	const unsigned char *p;
+	size_t left;
+};
+
+static cairo_status_t read_png(void *closure, unsigned char *data, unsigned int len)
+{
+	struct png_read *r = closure;
+
+	if (len > r->left)
+		return CAIRO_STATUS_READ_ERROR;
+	memcpy(data, r->p, len);
+	r->p += len;
+	r->left -= len;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+static unsigned pixel(cairo_surface_t *s, double x, double y)
+{
+	const unsigned char *d = cairo_image_surface_get_data(s);
+	int ix = (int)lround(x), iy = (int)lround(y);
+	uint32_t v;
+
+	ck_assert(ix >= 0 && iy >= 0 && ix < cairo_image_surface_get_width(s) &&
+		  iy < cairo_image_surface_get_height(s));
+	memcpy(&v, d + iy * cairo_image_surface_get_stride(s) + 4 * ix, 4);
+	return v & 0xFFFFFF;
+}
+
+/* Near enough to a colour (antialiasing, rounding). */
+static int near(unsigned got, unsigned want)
+{
+	int i;
+
+	for (i = 0; i < 24; i += 8)
+		if (abs((int)((got >> i) & 0xFF) - (int)((want >> i) & 0xFF)) > 6)
+			return 0;
+	return 1;
+}
+
+START_TEST(test_png_pixel_probes)
+{
+	ord_game *g = krigsspil_game();
+	struct ord_buf svg = ORD_BUF_INIT, png = ORD_BUF_INIT;
+	static const struct {
+		const char *plate;
+		unsigned colour;
+	} plates[] = { { "plate-0000", 0xf2f0dc },
+		       { "plate-0602", 0x93bb7c },
+		       { "plate-m2_4", 0xb5d0c4 },
+		       { "plate-0001", 0xdccb98 } };
+	static const struct {
+		const char *unit;
+		unsigned colour;
+	} units[] = { { "unit-D1", 0xde5a50 },
+		      { "unit-D6", 0xde5a50 },
+		      { "unit-L3", 0x23407a },
+		      { "unit-L7", 0x23407a } };
+	struct png_read r;
+	cairo_surface_t *img;
+	xmlDocPtr doc;
+	double x, y, bx, by;
+	size_t i;
+
+	map_of(g, &svg, NULL);
+	doc = parse(&svg);
+	ck_assert_int_eq(ord_svg_to_png(&png, svg.buf, svg.len, 1), 0);
+	r.p = (const unsigned char *)png.buf;
+	r.left = png.len;
+	img = cairo_image_surface_create_from_png_stream(read_png, &r);
+	ck_assert_int_eq(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+	cairo_surface_flush(img);
+	for (i = 0; i < sizeof(plates) / sizeof(plates[0]); i++) {
+		translate_of(doc, plates[i].plate, &x, &y);
+		ck_assert_msg(near(pixel(img, x, y), plates[i].colour),
+			      "%s: #%06x at its centre, expected #%06x", plates[i].plate,
+			      pixel(img, x, y), plates[i].colour);
+	}
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		char expr[160];
+		xmlXPathObjectPtr o;
+		char *t;
+		translate_of(doc, units[i].unit, &x, &y);
+		/* the block inside the unit's group (moved aside if it had to be) */
+		snprintf(expr, sizeof(expr),
+			 "string(//s:g[@id='%s']/s:g[@class='block']/@transform)", units[i].unit);
+		o = xpath(doc, expr);
+		t = (char *)xmlXPathCastToString(o);
+		bx = by = 0;
+		sscanf(t, "translate(%lf %lf)", &bx, &by);
+		xmlFree(t);
+		xmlXPathFreeObject(o);
+		ck_assert_msg(near(pixel(img, x + bx, y + by), units[i].colour),
+			      "%s: #%06x on its block, expected #%06x", units[i].unit,
+			      pixel(img, x + bx, y + by), units[i].colour);
+	}
+	cairo_surface_destroy(img);
+	xmlFreeDoc(doc);
+	ord_buf_release(&svg);
+	ord_buf_release(&png);
+	ord_game_free(g);
+}
+END_TEST
+
+START_TEST(test_fog_canary)
+{
+	ord_game *g = krigsspil_game();
+	struct ord_buf ref = ORD_BUF_INIT, dk = ORD_BUF_INIT, report = ORD_BUF_INIT;
+	xmlDocPtr rd, dd;
+	xmlXPathObjectPtr o;
+	int i, nenemy = 0;
+
+	map_of(g, &ref, NULL);
+	map_of(g, &dk, "danske");
+	rd = parse(&ref);
+	dd = parse(&dk);
+	/* L5 moved alone (its move names no Danish unit); L14 was never named */
+	ck_assert_int_eq(count(rd, "count(//s:g[@id='unit-L5'])"), 1);
+	ck_assert_int_eq(count(rd, "count(//s:g[@id='unit-L14'])"), 1);
+	ck_assert_int_eq(count(dd, "count(//s:g[@id='unit-L5'])"), 0);
+	ck_assert_int_eq(count(dd, "count(//s:g[@id='unit-L14'])"), 0);
+	ck_assert_int_eq(count(dd, "count(//s:g[@id='order-L5'])"), 0);
+	ck_assert_ptr_null(strstr(dk.buf, "Bremen"));
+	ck_assert_ptr_null(strstr(dk.buf, "Tettenborn"));
+	/* the enemy units a side's map shows are those its report lists */
+	ck_assert_int_eq(ord_game_report(g, "danske", 1, 1, &report), 0);
+	o = xpath(dd, "//s:g[@id='units']/s:g[@data-side='allierede']");
+	ck_assert_ptr_nonnull(o->nodesetval);
+	for (i = 0; i < o->nodesetval->nodeNr; i++) {
+		char *id = (char *)xmlGetProp(o->nodesetval->nodeTab[i], BAD_CAST "id");
+		char want[80];
+		snprintf(want, sizeof(want), "<unit id=\"%s\" side=\"allierede\">", id + 5);
+		ck_assert_msg(strstr(report.buf, want) != NULL,
+			      "%s is on the map, not in the report", id);
+		xmlFree(id);
+		nenemy++;
+	}
+	xmlXPathFreeObject(o);
+	{
+		const char *p = report.buf;
+		int listed = 0;
+		while ((p = strstr(p, "side=\"allierede\">")) != NULL) {
+			listed++;
+			p++;
+		}
+		ck_assert_int_eq(listed, nenemy);
+	}
+	ck_assert_int_eq(nenemy, 3); /* L1, L2, L9: each named in a fire event with a Dane */
+	/* L9's fire at D8 (event 10): the Danes see the fire, not L9's result */
+	ck_assert_int_eq(count(rd, "count(//s:g[@id='event-10'][@class='artilleri']//s:text)"), 1);
+	ck_assert_int_eq(count(dd, "count(//s:g[@id='event-10'][@class='artilleri'])"), 1);
+	ck_assert_int_eq(count(dd, "count(//s:g[@id='event-10']//s:text)"), 0);
+	/* ... and their own fire's result (event 8, A1 at L2) */
+	ck_assert_int_eq(count(dd, "count(//s:g[@id='event-8']//s:text)"), 1);
+	xmlFreeDoc(rd);
+	xmlFreeDoc(dd);
+	ord_buf_release(&ref);
+	ord_buf_release(&dk);
+	ord_buf_release(&report);
+	ord_game_free(g);
+}
+END_TEST
+
+START_TEST(test_same_bytes)
+{
+	ord_game *g = krigsspil_game();
+	struct ord_buf a = ORD_BUF_INIT, b = ORD_BUF_INIT, pa = ORD_BUF_INIT, pb = ORD_BUF_INIT;
+
+	map_of(g, &a, "allierede");
+	ord_game_free(g);
+	ck_assert_int_eq(ord_game_open(&g, path), 0);
+	map_of(g, &b, "allierede");
+	ck_assert_uint_eq(a.len, b.len);
+	ck_assert_int_eq(memcmp(a.buf, b.buf, a.len), 0);
+	ck_assert_int_eq(ord_svg_to_png(&pa, a.buf, a.len, 1), 0);
+	ck_assert_int_eq(ord_svg_to_png(&pb, b.buf, b.len, 1), 0);
+	ck_assert_uint_eq(pa.len, pb.len);
+	ck_assert_int_eq(memcmp(pa.buf, pb.buf, pa.len), 0);
+	ord_buf_release(&a);
+	ord_buf_release(&b);
+	ord_buf_release(&pa);
+	ord_buf_release(&pb);
+	ord_game_free(g);
+}
+END_TEST
+
+START_TEST(test_map_phases_and_errors)
+{
+	ord_game *g = krigsspil_game();
+	struct ord_buf svg = ORD_BUF_INIT;
+	double x, y, x2, y2;
+	xmlDocPtr doc;
+
+	/* as the turn opened D3 stood at 90, 52; after the moves at 90, 68 */
+	ck_assert_int_eq(ord_game_map(g, &svg, NULL, 1, "start", "da"), 0);
+	doc = parse(&svg);
+	ck_assert(attr_num(doc, "unit-D3", "data-y") == 52);
+	translate_of(doc, "unit-D3", &x, &y);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='results']/s:g)"), 0);
+	xmlFreeDoc(doc);
+	ord_buf_reset(&svg);
+	ck_assert_int_eq(ord_game_map(g, &svg, NULL, 1, "fredelige-flytninger", "da"), 0);
+	doc = parse(&svg);
+	ck_assert(attr_num(doc, "unit-D3", "data-y") == 68);
+	translate_of(doc, "unit-D3", &x2, &y2);
+	ck_assert(y2 > y);
+	/* no fire yet after the moves */
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='results']/s:g[@class='skyd'])"), 0);
+	xmlFreeDoc(doc);
+	ord_buf_reset(&svg);
+	ck_assert_int_eq(ord_game_map(g, &svg, NULL, 1, "no-such-phase", NULL), ORD_ENOTFOUND);
+	ck_assert_int_eq(ord_game_map(g, &svg, NULL, 2, "skydninger", NULL), ORD_ESTATE);
+	ck_assert_int_eq(ord_game_map(g, &svg, "nobody", 1, NULL, NULL), ORD_ENOTFOUND);
+	ck_assert_int_eq(ord_game_map(g, &svg, NULL, 9, NULL, NULL), ORD_ENOTFOUND);
+	ord_buf_release(&svg);
+	ord_game_free(g);
+}
+END_TEST
+
+/* ---- battalion: the chart ---- */
+
+static ord_game *battalion_game(void)
+{
+	ord_game *g = NULL;
+
+	ck_assert_msg(ord_game_create(&g, path, BAT_EX "scenario.xml", NULL) == 0, "create: %s",
+		      ord_error_last());
+	submit_file(g, "french", BAT_EX "demo/turn1-french.txt");
+	submit_file(g, "allied", BAT_EX "demo/turn1-allied.txt");
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	event(g, "move unit=F1 distance=5");
+	event(g, "move unit=F2 distance=4");
+	resolve(g);
+	event(g, "fire unit=A5 target=F1 range=11");
+	event(g, "artillery unit=A9 target=F2 range=14");
+	event(g, "artillery unit=F8 target=A1 range=22");
+	resolve(g);
+	resolve(g);
+	resolve(g);
+	resolve(g);
+	ck_assert_int_eq(ord_game_exchange(g), 0);
+	return g;
+}
+
+START_TEST(test_battalion_chart)
+{
+	ord_game *g = battalion_game();
+	struct ord_buf ref = ORD_BUF_INIT, fr = ORD_BUF_INIT, map = ORD_BUF_INIT;
+	xmlDocPtr rd, fd;
+
+	ck_assert_msg(ord_game_chart(g, &ref, NULL, NULL) == 0, "%s", ord_error_last());
+	ck_assert_int_eq(ord_game_chart(g, &fr, "french", NULL), 0);
+	rd = parse(&ref);
+	fd = parse(&fr);
+	ck_assert_int_eq(count(rd, "count(/s:svg/s:g[@class='layer'])"), 7);
+	ck_assert_int_eq(count(rd, "count(//s:g[@id='units']/s:g[@class='unit'])"), 19);
+	/* the start and five phases: six points on each line */
+	ck_assert_int_eq(count(rd, "count(//s:g[@id='unit-F4']/s:circle)"), 6);
+	ck_assert_int_eq(count(rd, "count(//s:g[@id='morale-F4']/s:rect)"), 6);
+	/* French: their 9 units, and A1, A5, A9 met in fire; never A3 */
+	ck_assert_int_eq(count(fd, "count(//s:g[@id='units']/s:g[@class='unit'])"), 12);
+	ck_assert_int_eq(count(fd, "count(//s:g[@id='unit-A3'])"), 0);
+	ck_assert_int_eq(count(rd, "count(//s:g[@id='unit-A3'])"), 1);
+	ck_assert_int_eq(count(fd, "count(//s:g[@id='unit-A5'][@data-side='allied'])"), 1);
+	/* an enemy's losses are not shown to the French */
+	ck_assert_int_eq(count(fd, "count(//s:g[@id='lost-A1']/*)"), 0);
+	/* no positions recorded: no map */
+	ck_assert_int_eq(ord_game_map(g, &map, NULL, 1, NULL, NULL), ORD_ESTATE);
+	xmlFreeDoc(rd);
+	xmlFreeDoc(fd);
+	ord_buf_release(&ref);
+	ord_buf_release(&fr);
+	ord_buf_release(&map);
+	ord_game_free(g);
+}
+END_TEST
+
+/* A battalion game whose referee records positions (inches). */
+START_TEST(test_battalion_map)
+{
+	static const char scenario[] =
+		"<?xml version=\"1.0\"?>\n<scenario ruleset=\"battalion\"><title>Positions</title>"
+		"<nmr policy=\"hold\"/><side id=\"french\" name=\"French\"/>"
+		"<side id=\"allied\" name=\"Allied\"/>"
+		"<unit id=\"F1\" name=\"1/2e Léger\" side=\"french\" kind=\"line_infantry\" "
+		"formation=\"column\" figures=\"24\" x=\"12\" y=\"6\"/>"
+		"<unit id=\"A1\" name=\"1/28th\" side=\"allied\" kind=\"line_infantry\" "
+		"figures=\"24\" x=\"12\" y=\"40\"/>"
+		"<unit id=\"A2\" name=\"1/79th\" side=\"allied\" kind=\"line_infantry\" "
+		"figures=\"24\" x=\"40\" y=\"40\"/></scenario>\n";
+	char scen[1300];
+	struct ord_buf svg = ORD_BUF_INIT, fr = ORD_BUF_INIT;
+	ord_game *g = NULL;
+	xmlDocPtr doc;
+	FILE *f;
+	double x1, y1, x2, y2;
+
+	snprintf(scen, sizeof(scen), "%s/scenario.xml", dir);
+	f = fopen(scen, "w");
+	fputs(scenario, f);
+	fclose(f);
+	ck_assert_msg(ord_game_create(&g, path, scen, NULL) == 0, "%s", ord_error_last());
+	{
+		struct ord_receipt r;
+		struct ord_diag d;
+		ord_diag_init(&d);
+		ck_assert_int_eq(ord_game_submit(g, &r, "french", "F1 ↑ 1/4\n",
+						 strlen("F1 ↑ 1/4\n"), &d),
+				 0);
+		ck_assert_int_eq(ord_game_submit(g, &r, "allied", "A1 @F1\n", 7, &d), 0);
+		ord_diag_release(&d);
+	}
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	event(g, "move unit=F1 distance=2 x=12 y=8");
+	resolve(g);
+	event(g, "fire unit=A1 target=F1 range=31");
+	resolve(g);
+	ck_assert_msg(ord_game_map(g, &svg, NULL, 1, NULL, NULL) == 0, "%s", ord_error_last());
+	doc = parse(&svg);
+	ck_assert(attr_num(doc, "unit-F1", "data-y") == 8);
+	translate_of(doc, "unit-F1", &x1, &y1);
+	translate_of(doc, "unit-A1", &x2, &y2);
+	/* both at x = 12 inches */
+	ck_assert(fabs(x1 - x2) < 0.01);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='results']/s:g[@class='fire'])"), 1);
+	xmlFreeDoc(doc);
+	/* the French see A1 (it fired at them), not A2 */
+	ck_assert_int_eq(ord_game_map(g, &fr, "french", 1, NULL, NULL), 0);
+	doc = parse(&fr);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='unit-A1'])"), 1);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='unit-A2'])"), 0);
+	xmlFreeDoc(doc);
+	unlink(scen);
+	ord_buf_release(&svg);
+	ord_buf_release(&fr);
+	ord_game_free(g);
+}
+END_TEST
+
+Suite *ord_test_suite(void)
+{
+	Suite *s = suite_create("pictures");
+	TCase *tc = tcase_create("pictures");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_map_layers_and_ids);
+	tcase_add_test(tc, test_units_where_the_game_says);
+	tcase_add_test(tc, test_png_pixel_probes);
+	tcase_add_test(tc, test_fog_canary);
+	tcase_add_test(tc, test_same_bytes);
+	tcase_add_test(tc, test_map_phases_and_errors);
+	tcase_add_test(tc, test_battalion_chart);
+	tcase_add_test(tc, test_battalion_map);
+	suite_add_tcase(s, tc);
+	return s;
+}
