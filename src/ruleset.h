@@ -308,6 +308,12 @@ const struct ord_order *ord_ctx_order(struct ord_ctx *ctx, const struct ord_unit
 /* Events of the phase being resolved (all events of the turn in check_execution). */
 size_t ord_ctx_nevents(struct ord_ctx *ctx);
 const struct ord_event *ord_ctx_event(struct ord_ctx *ctx, size_t i);
+/* The events of those that name unit u in one of their unit keys
+ * (ORD_KEY_UNIT), in the order recorded: the core keeps them indexed, so
+ * that checking one event against the others of its unit is a lookup, not
+ * a scan of the phase (a phase of 100,000 units has as many events). */
+size_t ord_ctx_unit_nevents(struct ord_ctx *ctx, const struct ord_unit *u);
+const struct ord_event *ord_ctx_unit_event(struct ord_ctx *ctx, const struct ord_unit *u, size_t i);
 /* Roll a die of `sides` faces identified by (purpose, event, index): the
  * same identity always gives the same face in a turn. */
 int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purpose,

@@ -178,8 +178,8 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	struct ord_buf rule = ORD_BUF_INIT;
 	size_t i;
 
-	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
-		const struct ord_event *e = ord_ctx_event(ctx, i);
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
 		if (e != ev && !strcmp(e->kind, "move") && bat_ev_unit(ctx, e, "unit") == u)
 			ord_diag_add(d, 0, 0, u->id, "orders",
 				     "unit '%s' already moved this turn (event #%u)", u->id, e->seq);
@@ -295,8 +295,8 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		ord_diag_add(d, 0, 0, u->id, "weapon fire", "unit '%s' has no small arms", u->id);
 	if (!strcmp(t->side, u->side))
 		ord_diag_add(d, 0, 0, u->id, "fire", "target '%s' is a unit of its own side", t->id);
-	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
-		const struct ord_event *e = ord_ctx_event(ctx, i);
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
 		if (e != ev && (!strcmp(e->kind, "fire") || !strcmp(e->kind, "artillery")) &&
 		    bat_ev_unit(ctx, e, "unit") == u)
 			ord_diag_add(d, 0, 0, u->id, "one battalion will fire at one target",
@@ -379,8 +379,8 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 		if (bat_st(ctx, u, "figures") <= 0)
 			ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
 	}
-	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
-		const struct ord_event *e = ord_ctx_event(ctx, i);
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, a); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, a, i);
 		if (e != ev && !strcmp(e->kind, "melee") &&
 		    ((bat_ev_unit(ctx, e, "a") == a && bat_ev_unit(ctx, e, "b") == b) ||
 		     (bat_ev_unit(ctx, e, "a") == b && bat_ev_unit(ctx, e, "b") == a)))

@@ -109,8 +109,8 @@ static int fired_this_turn(struct ord_ctx *ctx, const struct ord_event *ev, cons
 {
 	size_t i;
 
-	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
-		const struct ord_event *e = ord_ctx_event(ctx, i);
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
 		if (e->seq == ev->seq)
 			continue;
 		if ((!strcmp(e->kind, "skyd") || !strcmp(e->kind, "artilleri") ||
@@ -188,8 +188,8 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 	if (ks_st(ctx, a, "reaktion_traek") == turn &&
 	    !strcmp(ks_st_str(ctx, a, "reaktion"), "modangreb"))
 		declared = 1;
-	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
-		const struct ord_event *e = ord_ctx_event(ctx, i);
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, a); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, a, i);
 		if (!strcmp(e->kind, "fortryd") && ev_unit(ctx, e, "unit") == a && e->seq < ev->seq)
 			ord_diag_add(d, 0, 0, a->id, "16", "'%s' cancelled its attack (event #%u)",
 				     a->id, e->seq);
@@ -273,8 +273,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (ord_kv_get_bool(&ev->kv, "loeb", 0) && !ks_ordered(ctx, u, "loeb"))
 			ord_diag_add(d, 0, 0, u->id, "4.3",
 				     "unit '%s' attacks with løb but its sheet orders no 'L'", u->id);
-		for (k = 0; k < ord_ctx_nevents(ctx); k++) {
-			const struct ord_event *e = ord_ctx_event(ctx, k);
+		for (k = 0; k < ord_ctx_unit_nevents(ctx, u); k++) {
+			const struct ord_event *e = ord_ctx_unit_event(ctx, u, k);
 			if (e->seq != ev->seq && !strcmp(e->kind, "angreb") &&
 			    ev_unit(ctx, e, "unit") == u)
 				ord_diag_add(d, 0, 0, u->id, "16.2",
@@ -303,8 +303,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (ks_ordered(ctx, u, "angreb"))
 			ord_diag_add(d, 0, 0, u->id, "6.6.5",
 				     "a support may not have an attack order in the turn");
-		for (k = 0; k < ord_ctx_nevents(ctx); k++) {
-			const struct ord_event *e = ord_ctx_event(ctx, k);
+		for (k = 0; k < ord_ctx_unit_nevents(ctx, u); k++) {
+			const struct ord_event *e = ord_ctx_unit_event(ctx, u, k);
 			if (e->seq != ev->seq && !strcmp(e->kind, "stoette") &&
 			    ev_unit(ctx, e, "unit") == u)
 				ord_diag_add(d, 0, 0, u->id, "6.6.5",
@@ -314,8 +314,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 	} else if (!strcmp(ev->kind, "reaktion")) {
 		size_t k;
 		int attacked = 0;
-		for (k = 0; k < ord_ctx_nevents(ctx); k++) {
-			const struct ord_event *e = ord_ctx_event(ctx, k);
+		for (k = 0; k < ord_ctx_unit_nevents(ctx, u); k++) {
+			const struct ord_event *e = ord_ctx_unit_event(ctx, u, k);
 			if (!strcmp(e->kind, "angreb") && ev_unit(ctx, e, "maal") == u)
 				attacked = 1;
 		}
@@ -490,8 +490,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 	} else if (!strcmp(ev->kind, "afbryd")) {
 		size_t i;
 		int in_melee = 0;
-		for (i = 0; i < ord_ctx_nevents(ctx); i++) {
-			const struct ord_event *e = ord_ctx_event(ctx, i);
+		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
 			if (!strcmp(e->kind, "naerkamp") && e->seq < ev->seq &&
 			    (ev_unit(ctx, e, "angriber") == u || ev_unit(ctx, e, "forsvarer") == u))
 				in_melee = 1;
@@ -502,8 +502,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 	} else if (!strcmp(ev->kind, "flugt")) {
 		size_t i;
 		int may = ks_moral_now(ctx, u) == KS_FU;
-		for (i = 0; i < ord_ctx_nevents(ctx); i++) {
-			const struct ord_event *e = ord_ctx_event(ctx, i);
+		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
 			if (!strcmp(e->kind, "naerkamp") && e->seq < ev->seq &&
 			    (ev_unit(ctx, e, "angriber") == u || ev_unit(ctx, e, "forsvarer") == u))
 				may = 1;
@@ -531,8 +531,9 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 
 		if (!o || ks_gone(ctx, u))
 			continue;
-		for (j = 0; j < ord_ctx_nevents(ctx); j++) {
-			const struct ord_event *e = ord_ctx_event(ctx, j);
+		/* the events naming u: one lookup, not a scan of the turn's */
+		for (j = 0; j < ord_ctx_unit_nevents(ctx, u); j++) {
+			const struct ord_event *e = ord_ctx_unit_event(ctx, u, j);
 			const char *v = ord_kv_get(&e->kv, "unit");
 			struct ord_unit *eu = v ? ord_ctx_find_unit(ctx, v) : NULL;
 			if (!strcmp(e->kind, "angreb") && eu == u)

@@ -59,6 +59,25 @@ static void map_build(struct ord_ctx *ctx, struct ord_ctx_map *m, int fold)
 	}
 }
 
+/* Add unit i to a built map (a unit loaded into a partial context);
+ * rebuilt twice as large when it would be more than half full. */
+static void map_insert(struct ord_ctx *ctx, struct ord_ctx_map *m, size_t i, int fold)
+{
+	size_t s;
+
+	if (2 * ctx->nunits + 2 > m->cap) {
+		map_build(ctx, m, fold);
+		return;
+	}
+	s = (size_t)hash_str(key_of(ctx, i, fold), fold) & (m->cap - 1);
+	while (m->slots[s]) {
+		if (key_eq(key_of(ctx, m->slots[s] - 1, fold), key_of(ctx, i, fold), fold))
+			return;
+		s = (s + 1) & (m->cap - 1);
+	}
+	m->slots[s] = i + 1;
+}
+
 static struct ord_unit *map_find(struct ord_ctx *ctx, struct ord_ctx_map *m, const char *k, int fold)
 {
 	size_t s;
@@ -158,6 +177,9 @@ void ord_ctx_release(struct ord_ctx *ctx)
 		ord_kv_release(&e->kv);
 	}
 	free(ctx->events);
+	free(ctx->evx);
+	free(ctx->evx_head);
+	free(ctx->evx_tail);
 	for (i = 0; i < ctx->nrolls; i++) {
 		uninterned_free(ctx, ctx->rolls[i].phase);
 		free(ctx->rolls[i].purpose);
@@ -293,6 +315,89 @@ struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const cha
 	return e;
 }
 
+/* ---- the events by unit ---- */
+
+static void evx_reset(struct ord_ctx *ctx)
+{
+	ctx->nevx = ctx->evx_done = 0;
+	if (ctx->evx_units)
+		memset(ctx->evx_head, 0, ctx->evx_units * sizeof(*ctx->evx_head));
+}
+
+static void evx_link(struct ord_ctx *ctx, size_t unit, size_t event)
+{
+	struct ord_ctx_evlink *l;
+
+	/* an event naming one unit in two keys is listed once */
+	if (ctx->evx_head[unit] && ctx->evx[ctx->evx_tail[unit] - 1].event == event)
+		return;
+	if (ctx->nevx == ctx->evx_alloc) {
+		ctx->evx_alloc = ctx->evx_alloc ? 2 * ctx->evx_alloc : 64;
+		ctx->evx = ord_xrealloc(ctx->evx, ctx->evx_alloc * sizeof(*ctx->evx));
+	}
+	l = &ctx->evx[ctx->nevx++];
+	l->event = event;
+	l->next = 0;
+	if (ctx->evx_head[unit])
+		ctx->evx[ctx->evx_tail[unit] - 1].next = ctx->nevx;
+	else
+		ctx->evx_head[unit] = ctx->nevx;
+	ctx->evx_tail[unit] = ctx->nevx;
+}
+
+/* Index the events added since the last call. */
+static void evx_update(struct ord_ctx *ctx)
+{
+	if (ctx->evx_units != ctx->nunits) {
+		/* units added (a fake context): index everything again */
+		free(ctx->evx_head);
+		free(ctx->evx_tail);
+		ctx->evx_units = ctx->nunits;
+		ctx->evx_head = ord_xcalloc(ctx->nunits + 1, sizeof(*ctx->evx_head));
+		ctx->evx_tail = ord_xcalloc(ctx->nunits + 1, sizeof(*ctx->evx_tail));
+		evx_reset(ctx);
+	}
+	for (; ctx->evx_done < ctx->nevents; ctx->evx_done++) {
+		const struct ord_event *e = &ctx->events[ctx->evx_done];
+		const struct ord_event_kind *ek = ord_ruleset_event_kind(ctx->rs, e->kind);
+		const struct ord_key_spec *ks;
+
+		for (ks = ek ? ek->keys : NULL; ks && ks->name; ks++) {
+			const char *v;
+			struct ord_unit *u;
+			if (ks->type != ORD_KEY_UNIT || !(v = ord_kv_get(&e->kv, ks->name)))
+				continue;
+			if ((u = ord_ctx_find_unit(ctx, v)) != NULL)
+				evx_link(ctx, (size_t)(u - ctx->units), ctx->evx_done);
+		}
+	}
+}
+
+size_t ord_ctx_unit_nevents(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	size_t n = 0, l;
+
+	if (!u)
+		return 0;
+	evx_update(ctx);
+	for (l = ctx->evx_head[u - ctx->units]; l; l = ctx->evx[l - 1].next)
+		n++;
+	return n;
+}
+
+const struct ord_event *ord_ctx_unit_event(struct ord_ctx *ctx, const struct ord_unit *u, size_t i)
+{
+	size_t l;
+
+	if (!u)
+		return NULL;
+	evx_update(ctx);
+	for (l = ctx->evx_head[u - ctx->units]; l; l = ctx->evx[l - 1].next)
+		if (!i--)
+			return &ctx->events[ctx->evx[l - 1].event];
+	return NULL;
+}
+
 int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq)
 {
 	size_t i;
@@ -308,6 +413,7 @@ int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq)
 		ord_kv_release(&e->kv);
 		memmove(e, e + 1, (ctx->nevents - i - 1) * sizeof(*e));
 		ctx->nevents--;
+		evx_reset(ctx); /* the indexes moved */
 		return 1;
 	}
 	return 0;
@@ -337,6 +443,7 @@ void ord_ctx_next_phase(struct ord_ctx *ctx)
 		ord_kv_release(&e->kv);
 	}
 	ctx->nevents = 0;
+	evx_reset(ctx);
 	for (i = 0; i < ctx->nrolls; i++) {
 		uninterned_free(ctx, ctx->rolls[i].phase);
 		free(ctx->rolls[i].purpose);
@@ -386,16 +493,47 @@ struct ord_unit *ord_ctx_unit(struct ord_ctx *ctx, size_t i)
 	return i < ctx->nunits ? &ctx->units[i] : NULL;
 }
 
+void ord_ctx_set_lazy(struct ord_ctx *ctx, size_t total,
+		      int (*load)(void *ud, struct ord_ctx *ctx, const char *id_or_name), void *ud)
+{
+	ctx->ualloc = total + 1;
+	ctx->units = ord_xrealloc(ctx->units, ctx->ualloc * sizeof(*ctx->units));
+	ctx->state_before = ord_xrealloc(ctx->state_before, ctx->ualloc * sizeof(*ctx->state_before));
+	ctx->lazy = load;
+	ctx->lazy_ud = ud;
+}
+
 struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name)
 {
 	struct ord_unit *u = map_find(ctx, &ctx->by_id, id_or_name, 0);
+	size_t n = ctx->nunits;
 
+	if (u || (u = map_find(ctx, &ctx->by_name, id_or_name, 1)) != NULL)
+		return u;
+	if (!ctx->lazy || ctx->in_lazy || ctx->nunits + 1 >= ctx->ualloc)
+		return NULL;
+	/* a partial context: the game may hold it (an error is the module's
+	 * "no such unit") */
+	ctx->in_lazy = 1;
+	ctx->lazy(ctx->lazy_ud, ctx, id_or_name);
+	ctx->in_lazy = 0;
+	if (ctx->nunits == n)
+		return NULL;
+	/* index what was loaded: O(1) each, not the whole map again */
+	ctx->orders = ord_xrealloc(ctx->orders, (ctx->nunits + 1) * sizeof(*ctx->orders));
+	memset(ctx->orders + ctx->norders, 0, (ctx->nunits + 1 - ctx->norders) * sizeof(*ctx->orders));
+	ctx->norders = ctx->nunits + 1;
+	for (; n < ctx->nunits; n++) {
+		map_insert(ctx, &ctx->by_id, n, 0);
+		map_insert(ctx, &ctx->by_name, n, 1);
+	}
+	u = map_find(ctx, &ctx->by_id, id_or_name, 0);
 	return u ? u : map_find(ctx, &ctx->by_name, id_or_name, 1);
 }
 
 const struct ord_order *ord_ctx_order(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	if (!ctx->orders || !u)
+	if (!ctx->orders || !u || (size_t)(u - ctx->units) >= ctx->norders)
 		return NULL;
 	return ctx->orders[u - ctx->units];
 }

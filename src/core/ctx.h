@@ -42,6 +42,11 @@ struct ord_ctx {
 
 	struct ord_unit *units;
 	size_t nunits, ualloc;
+	/* a partial context (ord_ctx_set_lazy): a unit looked up and not held
+	 * is loaded by lazy(); units never move (ualloc is the game's count) */
+	int (*lazy)(void *ud, struct ord_ctx *ctx, const char *id_or_name);
+	void *lazy_ud;
+	int in_lazy;
 	unsigned char (*state_before)[16]; /* BLAKE2b-128 of the serialised state when loaded */
 	struct ord_ctx_map by_id, by_name;
 	const struct ord_order **orders; /* per unit, NULL when none */
@@ -49,6 +54,14 @@ struct ord_ctx {
 
 	struct ord_event *events;
 	size_t nevents, ealloc;
+	/* the events by the units their unit keys name (ord_ctx_unit_events):
+	 * per unit a chain of links (event index, next link), built as far as
+	 * evx_done events; a removed event rebuilds it */
+	size_t *evx_head, *evx_tail; /* per unit: link index + 1, 0 = none */
+	struct ord_ctx_evlink {
+		size_t event, next; /* next: link index + 1, 0 = end */
+	} * evx;
+	size_t nevx, evx_alloc, evx_done, evx_units;
 
 	/* dice: derived from key (a real game) or taken from a fixed list */
 	int have_key;
@@ -82,6 +95,12 @@ struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const cha
 				  const char *side, const char *attrs, const char *state);
 /* Build the lookup maps after the units are added. */
 void ord_ctx_index(struct ord_ctx *ctx);
+/* Make ctx a partial context of a game of total units: room for all of
+ * them is reserved (so a unit never moves), and a unit looked up that ctx
+ * does not hold is asked of load, which adds it (ord_ctx_add_unit) or
+ * not; then ord_ctx_find_unit indexes it.  Before the units are added. */
+void ord_ctx_set_lazy(struct ord_ctx *ctx, size_t total,
+		      int (*load)(void *ud, struct ord_ctx *ctx, const char *id_or_name), void *ud);
 /* Take ownership of a parsed sheet and attach its orders to its units;
  * lines naming no unit of side are ignored (the sheet was validated). */
 void ord_ctx_attach_sheet(struct ord_ctx *ctx, struct ord_sheet *sheet, const char *side);

@@ -644,10 +644,13 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 	size_t i;
 	int err;
 
+	struct ord_store_turn cur;
+
 	ord_ctx_init(ctx, g->rs, g->rules, turn);
-	/* every unit with its latest state up to the end of turn (now, for
-	 * the current turn) */
-	if ((err = ord_store_units_each(g->db, turn, 0, add_unit, ctx)) != 0)
+	/* every unit with its latest state up to the end of turn: for the
+	 * current turn, its current state (one row each) */
+	if ((err = ord_game_turn(g, &cur, 0)) != 0 ||
+	    (err = ord_store_units_each(g->db, turn >= cur.turn ? 0 : turn, 0, add_unit, ctx)) != 0)
 		return err;
 	ord_ctx_index(ctx);
 	for (i = 0; with_orders && i < g->nsides; i++) {
@@ -673,6 +676,40 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 	if (phase && (err = ord_store_events_each(g->db, turn, strcmp(phase, "*") ? phase : NULL, 1,
 						  add_event, ctx)) != 0)
 		return err;
+	return 0;
+}
+
+static int lazy_unit(void *ud, struct ord_ctx *ctx, const char *id_or_name)
+{
+	struct ord_game *g = ud;
+
+	return ord_store_unit_find(g->db, id_or_name, add_unit, ctx);
+}
+
+int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *side,
+			   const struct ord_sheet *sheet)
+{
+	const struct ord_store_side *s = ord_game_side_by_name(g, side);
+	size_t total, i, k;
+	int err;
+
+	ord_ctx_init(ctx, g->rs, g->rules, turn);
+	if (!s)
+		return ord_error_set(ORD_ENOTFOUND, "unknown side '%s'", side);
+	if ((err = ord_store_unit_count(g->db, &total)) != 0)
+		return err;
+	ord_ctx_set_lazy(ctx, total, lazy_unit, g);
+	if ((err = ord_store_units_now(g->db, s->id, add_unit, ctx)) != 0)
+		return err;
+	ord_ctx_index(ctx);
+	/* the other units the sheet names, each looked up once now */
+	for (i = 0; sheet && i < sheet->n; i++) {
+		const struct ord_order *o = &sheet->orders[i];
+		ord_ctx_find_unit(ctx, o->unit);
+		for (k = 0; k < o->ntok; k++)
+			if (o->tok[k].kind == ORD_TOK_TARGET)
+				ord_ctx_find_unit(ctx, o->tok[k].value);
+	}
 	return 0;
 }
 

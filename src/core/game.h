@@ -60,6 +60,12 @@ int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, c
  * turn (when with_orders) and the events of phase (NULL: none; "*": all). */
 int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int with_orders,
 		      const char *phase);
+/* Fill ctx for checking a sheet of side: its units as of now, and of the
+ * others those the sheet names, and any other a module looks up when it
+ * asks for it (a partial context, ord_ctx_set_lazy).  ctx must be released
+ * whatever this returns. */
+int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *side,
+			   const struct ord_sheet *sheet);
 /* Parse a stored sheet with the game's notation. */
 int ord_game_parse_sheet(struct ord_game *g, struct ord_sheet *out, const char *bytes, size_t len,
 			 struct ord_diag *diag);

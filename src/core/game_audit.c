@@ -38,6 +38,7 @@ struct audit {
 	int64_t expect;
 	int chain_ok;
 	char *create_body, *units_body;
+	struct ord_verify_cache *cache; /* the scenario and tables, read once for every turn */
 };
 
 static int take_entry(void *ud, const struct ord_rec_entry *e, const unsigned char prev[32])
@@ -279,7 +280,7 @@ static int check_turn(struct audit *a, const struct ord_store_turn *t, int last)
 	if ((err = ord_store_record_load(a->g->db, t->turn, &r)) != 0)
 		return err;
 	/* the heads a player kept are checked against the whole log below */
-	err = ord_verify_record(&r, NULL, &v, &f);
+	err = ord_verify_record_cached(&r, NULL, &v, &f, a->cache);
 	ord_record_release(&r);
 	if (err) {
 		ord_verify_facts_release(&f);
@@ -404,6 +405,7 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 	ord_buf_addf(out, "audit of '%s':\n", g->path);
 	if ((err = ord_store_begin_read(g->db)) != 0)
 		return err;
+	a.cache = ord_verify_cache_new();
 	if ((err = check_chain(&a)) != 0 || (err = check_create(&a)) != 0 ||
 	    (err = check_units(&a)) != 0)
 		goto out;
@@ -429,6 +431,17 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 	}
 	if ((err = ord_store_orphans(g->db, orphan, &a)) != 0)
 		goto out;
+	{
+		/* what the next phase will start from is the last state recorded */
+		int stale;
+		if ((err = ord_store_current_stale(g->db, &stale)) != 0)
+			goto out;
+		if (stale)
+			ord_vout_fail(&a.v,
+				      "%d unit%s current state (unit_current) %s not the last state recorded for %s",
+				      stale, stale == 1 ? "'s" : "s'", stale == 1 ? "is" : "are",
+				      stale == 1 ? "it" : "them");
+	}
 	check_given_heads(&a, heads, nheads);
 	if (a.v.failures)
 		ord_buf_addf(out, "%d problem%s found\n", a.v.failures, a.v.failures == 1 ? "" : "s");
@@ -442,6 +455,7 @@ out:
 	free(a.log);
 	free(a.create_body);
 	free(a.units_body);
+	ord_verify_cache_free(a.cache);
 	if (err)
 		return err;
 	return a.v.failures ? ord_error_set(ORD_ETAMPERED, "%d problem%s found", a.v.failures,

@@ -137,9 +137,11 @@ int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const c
 		g->notation->format(&sheet.orders[i], reading);
 		ord_buf_addch(reading, '\n');
 	}
-	if ((err = ord_game_load_ctx(g, &ctx, turn, 0, NULL)) != 0)
-		goto out;
+	/* the side's units, and the others only as the sheet or the rules name
+	 * them: a sheet costs its side, not the whole game */
 	loaded = 1;
+	if ((err = ord_game_load_side_ctx(g, &ctx, turn, side, &sheet)) != 0)
+		goto out;
 	ctx.side = side;
 	if (g->rs->validate_sheet && (err = g->rs->validate_sheet(&ctx, &sheet, diag)) != 0 &&
 	    err != ORD_EBADSHEET)

@@ -179,19 +179,39 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
  * were when the referee recorded them; they stay in ctx for the phase. */
 /* Apply the voids of phase p logged before seq (all when seq < 0): those
  * events leave the ctx, as they left the game when they were voided. */
-static void apply_voids(struct vr *x, struct ord_ctx *ctx, size_t p, int64_t before, char *done)
+/* The voided events of phase p (indexes into the record's events). */
+struct voids {
+	size_t *v, n;
+};
+
+static void voids_of(struct vr *x, size_t p, struct voids *vs)
+{
+	const struct ord_record *r = x->r;
+	size_t i;
+
+	vs->n = 0;
+	vs->v = ord_xcalloc(r->events.n + 1, sizeof(*vs->v));
+	for (i = 0; i < r->events.n; i++)
+		if (r->events.v[i].void_log && !strcmp(r->events.v[i].phase, x->rs->phases[p]))
+			vs->v[vs->n++] = i;
+}
+
+/* Remove from ctx the events of the phase voided before log entry before
+ * (-1: all), once each: a look at the voids only, not at every event. */
+static void apply_voids(struct vr *x, struct ord_ctx *ctx, size_t p, int64_t before, char *done,
+			const struct voids *vs)
 {
 	const struct ord_record *r = x->r;
 	struct ord_buf b = ORD_BUF_INIT;
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < r->events.n; i++) {
+	for (k = 0; k < vs->n; k++) {
+		size_t i = vs->v[k];
 		const struct ord_rec_event *ev = &r->events.v[i];
 		const struct ord_rec_entry *e;
 		char what[80];
 
-		if (!ev->void_log || done[i] || strcmp(ev->phase, x->rs->phases[p]) ||
-		    (before >= 0 && ev->void_log > before))
+		if (done[i] || (before >= 0 && ev->void_log > before))
 			continue;
 		done[i] = 1;
 		snprintf(what, sizeof(what), "the void of event #%u (%s)", ev->seq, ev->kind);
@@ -219,6 +239,9 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 	struct ord_buf checks = ORD_BUF_INIT, b = ORD_BUF_INIT;
 	char *voided = ord_xcalloc(r->events.n + 1, 1);
 	size_t i, listed = 0;
+	struct voids vs;
+
+	voids_of(x, p, &vs);
 
 	for (i = 0; i < r->events.n; i++) {
 		const struct ord_rec_event *ev = &r->events.v[i];
@@ -231,7 +254,7 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 		if (strcmp(ev->phase, x->rs->phases[p]))
 			continue;
 		/* the ctx as it was when this event was recorded */
-		apply_voids(x, ctx, p, ev->log, voided);
+		apply_voids(x, ctx, p, ev->log, voided, &vs);
 		snprintf(what, sizeof(what), "event #%u (%s)", ev->seq, ev->kind);
 		e = ord_vr_entry_of(x, ev->log, "event", what);
 		ord_buf_reset(&b);
@@ -307,8 +330,9 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 		}
 		ord_diag_release(&d);
 	}
-	apply_voids(x, ctx, p, -1, voided);
+	apply_voids(x, ctx, p, -1, voided, &vs);
 	free(voided);
+	free(vs.v);
 	ord_buf_release(&checks);
 	ord_buf_release(&b);
 }

@@ -132,6 +132,9 @@ int ord_vr_body_hex(const char *body, const char *key, unsigned char *out, size_
 
 /* ---- the game: the opening entry, the ruleset, scenario and tables ---- */
 
+static int cache_rules(struct vr *x, const unsigned char h[32]);
+static int cache_scenario(struct vr *x, const unsigned char h[32]);
+
 static void check_opening(struct vr *x)
 {
 	const struct ord_record *r = x->r;
@@ -195,13 +198,88 @@ static void check_opening(struct vr *x)
 	}
 	while (x->rs->phases && x->rs->phases[x->nphases])
 		x->nphases++;
+	if (cache_rules(x, h))
+		return;
+	crypto_generichash(h, 32, (const unsigned char *)r->scenario, r->scenario_len, NULL, 0);
+	if (cache_scenario(x, h))
+		return;
+	x->have_sc = 1;
+	if (x->f) {
+		x->f->have_config = 1;
+		ord_canon_config_read(&x->f->config, e->body);
+		memcpy(x->f->seed_commitment, x->seed_commitment, 32);
+	}
+}
+
+/* ---- what the records of a game share ---- */
+
+struct ord_verify_cache {
+	int have_rules, have_sc;
+	const struct ord_ruleset *rs;
+	struct ord_rules *rules;
+	unsigned char tables_hash[32];
+	struct ord_scenario sc;
+	unsigned char sc_hash[32];
+};
+
+struct ord_verify_cache *ord_verify_cache_new(void)
+{
+	struct ord_verify_cache *c = ord_xcalloc(1, sizeof(*c));
+
+	ord_scenario_init(&c->sc);
+	return c;
+}
+
+void ord_verify_cache_free(struct ord_verify_cache *c)
+{
+	if (!c)
+		return;
+	if (c->have_rules)
+		c->rs->free(c->rules);
+	ord_scenario_release(&c->sc);
+	free(c);
+}
+
+/* Load the record's tables (hash h) into x->rules, or take them from the
+ * cache; 1 when they cannot be loaded (said, and x->rs cleared). */
+static int cache_rules(struct vr *x, const unsigned char h[32])
+{
+	const struct ord_record *r = x->r;
+	struct ord_verify_cache *c = x->cache;
+
+	if (c && c->have_rules && c->rs == x->rs && !memcmp(c->tables_hash, h, 32)) {
+		x->rules = c->rules;
+		return 0;
+	}
 	if (x->rs->load(&x->rules, r->tables_len ? r->tables : NULL, r->tables_len,
 			"the game's tables")) {
 		ord_vout_fail(x->v, "the game's tables cannot be loaded: %s", ord_error_last());
 		ord_error_clear();
 		x->rules = NULL;
 		x->rs = NULL;
-		return;
+		return 1;
+	}
+	if (c) {
+		if (c->have_rules)
+			c->rs->free(c->rules);
+		c->have_rules = 1;
+		c->rs = x->rs;
+		c->rules = x->rules;
+		memcpy(c->tables_hash, h, 32);
+	}
+	return 0;
+}
+
+/* Read and check the record's scenario (hash h) into x->sc, or take it
+ * from the cache; 1 when it cannot be read (said). */
+static int cache_scenario(struct vr *x, const unsigned char h[32])
+{
+	const struct ord_record *r = x->r;
+	struct ord_verify_cache *c = x->cache;
+
+	if (c && c->have_sc && !memcmp(c->sc_hash, h, 32)) {
+		x->sc = c->sc; /* borrowed: c releases it */
+		return 0;
 	}
 	ord_scenario_init(&x->sc);
 	if (ord_scenario_load(&x->sc, r->scenario, r->scenario_len, "the game's scenario") ||
@@ -209,14 +287,15 @@ static void check_opening(struct vr *x)
 		ord_vout_fail(x->v, "the game's scenario cannot be read: %s", ord_error_last());
 		ord_error_clear();
 		ord_scenario_release(&x->sc);
-		return;
+		return 1;
 	}
-	x->have_sc = 1;
-	if (x->f) {
-		x->f->have_config = 1;
-		ord_canon_config_read(&x->f->config, e->body);
-		memcpy(x->f->seed_commitment, x->seed_commitment, 32);
+	if (c) {
+		ord_scenario_release(&c->sc);
+		c->sc = x->sc;
+		c->have_sc = 1;
+		memcpy(c->sc_hash, h, 32);
 	}
+	return 0;
 }
 
 /* ---- the chain, and the order of the entries ---- */
@@ -892,9 +971,17 @@ static void check_vouched(struct vr *x)
 int ord_verify_record(const struct ord_record *r, const struct ord_verify_opts *opts,
 		      struct ord_vout *v, struct ord_verify_facts *facts)
 {
+	return ord_verify_record_cached(r, opts, v, facts, NULL);
+}
+
+int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify_opts *opts,
+			     struct ord_vout *v, struct ord_verify_facts *facts,
+			     struct ord_verify_cache *c)
+{
 	struct vr x;
 
 	memset(&x, 0, sizeof(x));
+	x.cache = c;
 	x.r = r;
 	x.o = opts;
 	x.v = v;
@@ -925,9 +1012,9 @@ int ord_verify_record(const struct ord_record *r, const struct ord_verify_opts *
 	free(x.sealed);
 	if (x.have_cfg)
 		ord_canon_config_release(&x.cfg);
-	if (x.rules)
+	if (x.rules && !c)
 		x.rs->free(x.rules);
-	if (x.have_sc)
+	if (x.have_sc && !c)
 		ord_scenario_release(&x.sc);
 	return 0;
 }

@@ -64,5 +64,16 @@ void ord_verify_facts_release(struct ord_verify_facts *f);
  * returns 0, or an error when the record cannot be checked at all. */
 int ord_verify_record(const struct ord_record *r, const struct ord_verify_opts *opts,
 		      struct ord_vout *v, struct ord_verify_facts *facts);
+/* What the records of one game share (its scenario and rules tables, read
+ * and checked once): the audit checks turn after turn with one. */
+struct ord_verify_cache;
+struct ord_verify_cache *ord_verify_cache_new(void);
+void ord_verify_cache_free(struct ord_verify_cache *c);
+/* ord_verify_record, taking the scenario and tables from c when the
+ * record's bytes are the ones c holds (by their hashes), else reading them
+ * and keeping them in c. */
+int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify_opts *opts,
+			     struct ord_vout *v, struct ord_verify_facts *facts,
+			     struct ord_verify_cache *c);
 
 #endif

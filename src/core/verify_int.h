@@ -39,6 +39,7 @@ struct vr {
 	struct ord_rules *rules;
 	struct ord_scenario sc;
 	int have_sc;
+	struct ord_verify_cache *cache; /* rules and sc belong to it when set */
 	size_t nphases;
 
 	const struct ord_rec_entry *open, *seal, *exchange, *next_open;

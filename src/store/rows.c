@@ -211,10 +211,101 @@ int ord_store_unit_insert(sqlite3 *db, int64_t *id, const char *uid, const char 
 	return err;
 }
 
+/* Every unit with its current state (unit_current): one row each. */
+static int units_now(sqlite3 *db, int64_t side_id, ord_store_unit_fn fn, void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, c.state "
+				  "FROM unit JOIN side ON side.id = unit.side_id "
+				  "LEFT JOIN unit_current c ON c.unit_id = unit.id "
+				  "WHERE ?1 = 0 OR unit.side_id = ?1 ORDER BY unit.id")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, side_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ord_store_unit u;
+
+		u.id = sqlite3_column_int64(st, 0);
+		u.uid = col_text(st, 1);
+		u.name = col_text(st, 2);
+		u.side = col_text(st, 3);
+		u.attrs = col_text(st, 4);
+		u.state = col_text(st, 5);
+		if ((err = fn(ud, &u)) != 0)
+			break;
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ord_store_error(db, "reading units");
+	ord_store_stmt_done(st);
+	return err;
+}
+
+int ord_store_units_now(sqlite3 *db, int64_t side_id, ord_store_unit_fn fn, void *ud)
+{
+	return units_now(db, side_id, fn, ud);
+}
+
+int ord_store_unit_find(sqlite3 *db, const char *id_or_name, ord_store_unit_fn fn, void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	/* by its id, else by its name (both indexed) */
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, c.state "
+				  "FROM unit JOIN side ON side.id = unit.side_id "
+				  "LEFT JOIN unit_current c ON c.unit_id = unit.id "
+				  "WHERE unit.id = coalesce((SELECT id FROM unit WHERE uid = ?1), "
+				  "(SELECT id FROM unit WHERE name = ?1 COLLATE NOCASE ORDER BY id LIMIT 1))")) !=
+	    0)
+		return err;
+	sqlite3_bind_text(st, 1, id_or_name, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ord_store_unit u;
+
+		u.id = sqlite3_column_int64(st, 0);
+		u.uid = col_text(st, 1);
+		u.name = col_text(st, 2);
+		u.side = col_text(st, 3);
+		u.attrs = col_text(st, 4);
+		u.state = col_text(st, 5);
+		err = fn(ud, &u);
+	} else if (rc != SQLITE_DONE) {
+		err = ord_store_error(db, "reading units");
+	}
+	ord_store_stmt_done(st);
+	return err;
+}
+
+int ord_store_current_stale(sqlite3 *db, int *n)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	*n = 0;
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT count(*) FROM unit LEFT JOIN unit_current c ON c.unit_id = unit.id "
+				  "LEFT JOIN (SELECT unit_id, state, max(turn * 1048576 + phase) FROM unit_state "
+				  "GROUP BY unit_id) s ON s.unit_id = unit.id "
+				  "WHERE c.state IS NOT s.state")) != 0)
+		return err;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*n = sqlite3_column_int(st, 0);
+	else
+		err = ord_store_error(db, "reading unit states");
+	ord_store_stmt_done(st);
+	return err;
+}
+
 int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn, void *ud)
 {
 	sqlite3_stmt *st = NULL;
 	int err, rc;
+
+	if (turn <= 0)
+		return units_now(db, 0, fn, ud);
 
 	/* each unit's latest state row up to the bound: one pass over the
 	 * state rows (SQLite takes the other columns from the row of max()) */
@@ -335,6 +426,15 @@ int ord_store_state_put(sqlite3 *db, int64_t unit_id, int turn, int phase, const
 	sqlite3_bind_int(st, 3, phase);
 	sqlite3_bind_text(st, 4, state, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, log_seq);
+	if ((err = done(db, st, "storing unit states")) != 0)
+		return err;
+	/* a state is stored as it is reached: the newest is the current one */
+	if ((err = ord_store_stmt(db, &st,
+				  "INSERT OR REPLACE INTO unit_current(unit_id, state) VALUES (?,?)")) !=
+	    0)
+		return err;
+	sqlite3_bind_int64(st, 1, unit_id);
+	sqlite3_bind_text(st, 2, state, -1, SQLITE_STATIC);
 	return done(db, st, "storing unit states");
 }
 
@@ -353,6 +453,14 @@ int ord_store_state_put_uid(sqlite3 *db, const char *uid, int turn, int phase, c
 	sqlite3_bind_text(st, 3, state, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, log_seq);
 	sqlite3_bind_text(st, 5, uid, -1, SQLITE_STATIC);
+	if ((err = done(db, st, "storing unit states")) != 0)
+		return err;
+	if ((err = ord_store_stmt(db, &st,
+				  "INSERT OR REPLACE INTO unit_current(unit_id, state) "
+				  "SELECT id, ? FROM unit WHERE uid = ?")) != 0)
+		return err;
+	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
 	return done(db, st, "storing unit states");
 }
 

@@ -120,6 +120,15 @@ int ord_store_unit_insert(sqlite3 *db, int64_t *id, const char *uid, const char 
 /* Every unit in unit order with its latest state at or before the end of
  * turn (turn <= 0: now); before: strictly before turn (its start). */
 int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn, void *ud);
+/* Every unit (side_id 0) or a side's, with its current state: one row
+ * each (unit_current), by the index of the side's units. */
+int ord_store_units_now(sqlite3 *db, int64_t side_id, ord_store_unit_fn fn, void *ud);
+/* The unit of this id, else of this name (case-insensitive), with its
+ * current state, to fn; nothing when there is none. */
+int ord_store_unit_find(sqlite3 *db, const char *id_or_name, ord_store_unit_fn fn, void *ud);
+/* The number of units whose current state (unit_current) is not the last
+ * of their recorded states (unit_state): 0 unless the file was changed. */
+int ord_store_current_stale(sqlite3 *db, int *n);
 /* Every unit in unit order with its latest state at or before the end of
  * phase `phase` (1-based) of turn; phase 0: as the turn opened. */
 int ord_store_units_at(sqlite3 *db, int turn, int phase, ord_store_unit_fn fn, void *ud);

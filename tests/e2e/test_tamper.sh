@@ -122,6 +122,9 @@ tamper unit-state-initial \
 	"UPDATE unit_state SET state = replace(state, 'formation=column', 'formation=square') WHERE turn = 0" \
 	"the units' states as the game began are not the ones logged" \
 	"began the game as"
+tamper unit-current \
+	"UPDATE unit_current SET state = replace(state, 'figures=', 'figures=1') WHERE unit_id = 2" \
+	"1 unit's current state (unit_current) is not the last state recorded for it"
 tamper unit-attrs \
 	"UPDATE unit SET attrs = replace(attrs, 'class=A', 'class=E') WHERE uid = 'R3'" \
 	"unit 'R3' is not the scenario's unit"
