@@ -1,10 +1,89 @@
 /*
  * cmd_help.c - `orderly help [COMMAND]`: the list of commands, or the usage
- * line of one, both taken from the command table in main.c.
+ * line of one, both taken from the command table in main.c; `orderly help
+ * event [RULESET]`: the event kinds a referee records, from the rulesets'
+ * own declarations.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "ruleset.h"
+
+/* `orderly help event [RULESET]`: every event kind of a ruleset (every
+ * ruleset when none is named), by phase, with its keys. */
+static void describe_kinds(const struct ord_ruleset *rs, struct ord_buf *out)
+{
+	const struct ord_event_kind *ek;
+	const struct ord_key_spec *ks;
+	size_t p;
+
+	ord_buf_addf(out,
+		     "Events of the %s ruleset ('orderly event GAME KIND key=value...'),\n"
+		     "by the phase they belong to:\n",
+		     rs->name);
+	for (p = 0; rs->phases && rs->phases[p]; p++) {
+		int any = 0;
+		for (ek = rs->events; ek && ek->name; ek++) {
+			if (strcmp(ek->phase, rs->phases[p]))
+				continue;
+			if (!any++)
+				ord_buf_addf(out, "\nphase %s:\n", rs->phases[p]);
+			ord_buf_addf(out, "  %s", ek->name);
+			for (ks = ek->keys; ks->name; ks++)
+				ord_buf_addf(out, " %s%s=..%s", ks->required ? "" : "[", ks->name,
+					     ks->required ? "" : "]");
+			ord_buf_addf(out, "\n      %s\n", ek->help ? ek->help : "");
+			for (ks = ek->keys; ks->name; ks++) {
+				ord_buf_addf(out, "      %-14s ", ks->name);
+				if (ks->type == ORD_KEY_WORD)
+					ord_buf_addf(out, "a word of the rules tables (%s)",
+						     ks->values ? ks->values : "");
+				else
+					ord_key_describe(ks, out);
+				if (ks->required)
+					ord_buf_adds(out, "; required");
+				else if (ks->def)
+					ord_buf_addf(out, "; default %s", ks->def);
+				if (ks->help)
+					ord_buf_addf(out, ": %s", ks->help);
+				ord_buf_addch(out, '\n');
+			}
+		}
+	}
+}
+
+static int help_event(const struct cli_cmd *cmd, const char *ruleset)
+{
+	struct ord_buf out = ORD_BUF_INIT, names = ORD_BUF_INIT;
+	const struct ord_ruleset *rs;
+	char *list, *name, *save = NULL;
+
+	if (ruleset) {
+		if (ord_ruleset_find(&rs, ruleset) != 0) {
+			cli_error("%s", ord_error_last());
+			return CLI_USAGE;
+		}
+		describe_kinds(rs, &out);
+	} else {
+		ord_ruleset_names(&names);
+		list = ord_strdup(names.buf);
+		for (name = strtok_r(list, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
+			if (ord_ruleset_find(&rs, name) != 0)
+				continue;
+			if (out.len)
+				ord_buf_adds(&out, "\n");
+			describe_kinds(rs, &out);
+		}
+		free(list);
+	}
+	(void)cmd;
+	cli_print_buf(&out);
+	ord_buf_release(&out);
+	ord_buf_release(&names);
+	return CLI_OK;
+}
 
 int cmd_help(const struct cli_cmd *cmd, int argc, char **argv)
 {
@@ -13,6 +92,11 @@ int cmd_help(const struct cli_cmd *cmd, int argc, char **argv)
 
 	if ((rc = cli_options(cmd, &argc, argv, NULL)) != CLI_CONTINUE)
 		return rc;
+	if (argc >= 2 && !strcmp(argv[1], "event")) {
+		if (argc > 3)
+			return cli_usage_error(cmd, "too many arguments (expected 'event [RULESET]')");
+		return help_event(cmd, argc == 3 ? argv[2] : NULL);
+	}
 	if (argc > 2)
 		return cli_usage_error(cmd, "too many arguments (expected at most one COMMAND)");
 	if (argc == 1) {

@@ -82,4 +82,16 @@ cp g.game bad.game
 sql bad.game "UPDATE event SET void_log = NULL, void_reason = NULL WHERE seq = 3" >/dev/null
 expect_exit 1 ord audit bad.game
 expect_in "$OUT" "(void): what it records is missing"
+
+# what a referee may record, from the rulesets' own declarations
+run ord help event battalion
+expect_eq "$RC" 0 "help event battalion"
+expect_in "$OUT" "phase fire:"
+expect_in "$OUT" "  fire unit=.. target=.. range=.. [firers=..]"
+expect_in "$OUT" "      range          a number from 0 to 500; required"
+expect_not_in "$OUT" "krigsspil"
+run ord help event
+expect_in "$OUT" "Events of the battalion ruleset"
+expect_in "$OUT" "Events of the krigsspil ruleset"
+expect_in "$OUT" "  skyd unit=.. maal=.."
 note "ok"
