@@ -246,6 +246,13 @@ int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side, cons
  * in the notation's canonical form, one per line. */
 int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_t len,
 			 struct ord_diag *diag, struct ord_buf *reading);
+/* The same checks with no game: for a player who holds only the scenario
+ * (and the rules tables it is played with, NULL: the ruleset's own), as
+ * the units stand when the game begins.  A game is made from the scenario
+ * in a temporary directory and removed; nothing else is written. */
+int ord_check_sheet_scenario(const char *scenario_path, const char *tables_path, const char *side,
+			     const char *bytes, size_t len, struct ord_diag *diag,
+			     struct ord_buf *reading);
 /* What a player hands in with his sheet besides its bytes (all may be NULL). */
 struct ord_submit_opts {
 	const unsigned char *nonce;     /* the nonce he drew (NULL: the game draws one) */

@@ -95,6 +95,11 @@ int cli_read_input(struct ord_buf *out, const char *path, size_t max);
 
 /* How an input is named in messages: the path, or "<stdin>". */
 const char *cli_input_name(const char *path);
+/* Print what a check of the sheet read from path found (rc of
+ * ord_game_check_sheet): orderly's reading, every problem at its line, or
+ * that it has none (then hint, what to do next); the exit status. */
+int cli_report_check(int rc, const struct ord_diag *diag, const struct ord_buf *reading,
+		     const char *path, const char *hint);
 
 /* Parse --dice "N,N,...": positive integers <= CLI_MAX_FACE, at most
  * CLI_MAX_DICE.  *dice is malloc'd (caller frees).  spec NULL gives no dice.

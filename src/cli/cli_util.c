@@ -358,3 +358,25 @@ void cli_print_lines(const char *text, int prefixed)
 		p += len + (nl ? 1 : 0);
 	}
 }
+
+int cli_report_check(int rc, const struct ord_diag *diag, const struct ord_buf *reading,
+		     const char *path, const char *hint)
+{
+	struct ord_buf msgs = ORD_BUF_INIT;
+
+	if (reading->len) {
+		printf("orderly reads:\n");
+		cli_print_lines(reading->buf, 1);
+	}
+	if (rc == ORD_EBADSHEET) {
+		ord_diag_format(diag, cli_input_name(path), &msgs);
+		cli_print_lines(msgs.buf, 0);
+		ord_buf_release(&msgs);
+		cli_error("sheet checked: %zu problem(s); nothing was stored", diag->n);
+		return cli_exit_code(rc);
+	}
+	if (rc < 0)
+		return cli_fail(rc);
+	printf("sheet checked: no problems; nothing was stored (%s)\n", hint);
+	return CLI_OK;
+}

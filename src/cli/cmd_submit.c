@@ -128,23 +128,7 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (check) {
 		rc = ord_game_check_sheet(g, side, sheet.buf, sheet.len, &diag, &reading);
-		if (reading.len) {
-			printf("orderly reads:\n");
-			cli_print_lines(reading.buf, 1);
-		}
-		if (rc == ORD_EBADSHEET) {
-			ord_diag_format(&diag, cli_input_name(path), &msgs);
-			cli_print_lines(msgs.buf, 0);
-			cli_error("sheet checked: %zu problem(s); nothing was stored", diag.n);
-			rc = cli_exit_code(rc);
-			goto out;
-		}
-		if (rc < 0) {
-			rc = cli_fail(rc);
-			goto out;
-		}
-		printf("sheet checked: no problems; nothing was stored (submit it without --check)\n");
-		rc = CLI_OK;
+		rc = cli_report_check(rc, &diag, &reading, path, "submit it without --check");
 		goto out;
 	}
 	memset(&so, 0, sizeof(so));

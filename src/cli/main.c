@@ -13,6 +13,7 @@
 int cmd_new(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_info(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_check(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_seal(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_event(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv);
@@ -49,6 +50,9 @@ static const struct cli_cmd commands[] = {
 	  "GAME --side SIDE [FILE|-] [--check] [--nonce HEX --signature HEX] [--witness HEX|--witness-key FILE] | GAME --side SIDE --commitment HEX --signature HEX",
 	  "validate and store a side's order sheet (or a commitment alone); print its receipt",
 	  cmd_submit },
+	{ "check", "SHEET|- --scenario FILE.xml --side SIDE [--tables FILE]",
+	  "a player's check of his sheet with only the scenario: every problem, nothing stored",
+	  cmd_check },
 	{ "deadline", "GAME WHEN|none",
 	  "set (2026-12-01T18:00Z, 2026-12-01T19:00+01:00, '2026-12-01T19:00 Europe/Copenhagen', +48h, +2d, +90m) or clear the turn's deadline",
 	  cmd_deadline },

@@ -9,10 +9,12 @@
  * it.  What a phase does (the event checks, the run, the digest) is
  * phase.c's, which the verifier's replay calls too.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/game.h"
 #include "core/phase.h"
@@ -549,5 +551,43 @@ out:
 	if (err && began)
 		ord_store_rollback(g->db);
 	ord_buf_release(&waiting);
+	return err;
+}
+
+int ord_check_sheet_scenario(const char *scenario_path, const char *tables_path, const char *side,
+			     const char *bytes, size_t len, struct ord_diag *diag,
+			     struct ord_buf *reading)
+{
+	struct ord_create_opts co;
+	struct ord_buf dir = ORD_BUF_INIT, path = ORD_BUF_INIT, f = ORD_BUF_INIT;
+	const char *tmp = getenv("TMPDIR");
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal" };
+	ord_game *g = NULL;
+	size_t i;
+	int err;
+
+	ord_buf_addf(&dir, "%s/orderly-check.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir.buf)) {
+		err = ord_error_set(ORD_ERROR, "cannot make a temporary directory in %s: %s",
+				    tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		goto out;
+	}
+	ord_buf_addf(&path, "%s/check.orderly", dir.buf);
+	memset(&co, 0, sizeof(co));
+	co.tables_path = tables_path;
+	co.fixed_dice = 1; /* nothing is rolled: no seed needs keeping */
+	if ((err = ord_game_create(&g, path.buf, scenario_path, &co)) == 0)
+		err = ord_game_check_sheet(g, side, bytes, len, diag, reading);
+	ord_game_free(g);
+	for (i = 0; i < ORD_ARRAY_SIZE(ext); i++) {
+		ord_buf_reset(&f);
+		ord_buf_addf(&f, "%s%s", path.buf, ext[i]);
+		unlink(f.buf);
+	}
+	rmdir(dir.buf);
+out:
+	ord_buf_release(&dir);
+	ord_buf_release(&path);
+	ord_buf_release(&f);
 	return err;
 }

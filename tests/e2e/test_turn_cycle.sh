@@ -292,4 +292,17 @@ expect_line "$OUT" "^  blue +no sheet: NMR policy 'hold' applied$"
 expect_exit 65 ord deadline "$D" none
 expect_exit 0 ord audit "$D"
 
+# a player with only the scenario checks his sheet before he sends it;
+# the game made for it is gone afterwards
+mkdir -p checktmp
+TMPDIR=$PWD/checktmp run ord check "$FIX/red-1.txt" --scenario "$FIX/scenario.xml" --side red
+[[ -z "$(ls -A checktmp)" ]] || fail "orderly check left files behind: $(ls -A checktmp)"
+expect_eq "$RC" 0 "check of a good sheet"
+expect_in "$OUT" "sheet checked: no problems; nothing was stored"
+run ord check "$FIX/bad-unit.txt" --scenario "$FIX/scenario.xml" --side red
+expect_eq "$RC" 65 "check of a sheet with two problems"
+expect_line "$ERR" "bad-unit.txt:3:1: unit 'Z9': unknown unit 'Z9'"
+expect_line "$ERR" "bad-unit.txt:4:1: unit 'B1': unit 'B1' belongs to side blue, not red"
+expect_in "$ERR" "sheet checked: 2 problem(s); nothing was stored"
+
 note "ok"
