@@ -19,6 +19,11 @@ struct ord_resource {
 };
 extern const struct ord_resource ord_resources[];
 const struct ord_resource *ord_resource_find(const char *name);
+/* Where `cmake --install` puts a copy of resource name (ORD_DATADIR, e.g.
+ * /usr/local/share/orderly/rulesets/battalion/tables.xml): what messages
+ * about a built-in resource name, so that a user can open it.  The string
+ * lives until the next call in the thread. */
+const char *ord_resource_installed(const char *name);
 
 /* Read a whole regular file (max_len bytes at most).  Errors: ORD_ENOFILE
  * (missing), ORD_EBADDATA (a directory, too large). *out is NUL-terminated. */

@@ -532,8 +532,9 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 		tables_len = r->len;
 	}
 	if ((err = g->rs->load(&g->rules, tables, tables_len,
-			       opts && opts->tables_path ? opts->tables_path
-							 : g->rs->tables_resource)) != 0)
+			       opts && opts->tables_path
+				       ? opts->tables_path
+				       : ord_resource_installed(g->rs->tables_resource))) != 0)
 		goto out;
 
 	if ((err = ord_store_create(&g->db, path)) != 0)

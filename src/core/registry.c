@@ -255,7 +255,8 @@ int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs
 		if (!r)
 			return ord_error_set(ORD_ERROR, "tables '%s' are not built in",
 					     rs->tables_resource);
-		return rs->load(out, (const char *)r->data, r->len, rs->tables_resource);
+		return rs->load(out, (const char *)r->data, r->len,
+				ord_resource_installed(rs->tables_resource));
 	}
 	return rs->load(out, NULL, 0, NULL);
 }
@@ -544,4 +545,16 @@ int ord_keys_check_how(struct ord_kv *out, const struct ord_key_spec *specs, con
 	else
 		check_missing(out, specs, kv_given, out, how, diag);
 	return diag->n > before ? ORD_EUSAGE : 0;
+}
+
+#ifndef ORD_DATADIR
+#define ORD_DATADIR "/usr/local/share/orderly"
+#endif
+
+const char *ord_resource_installed(const char *name)
+{
+	static _Thread_local char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", ORD_DATADIR, name);
+	return path;
 }

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# test_install.sh - `cmake --install` puts what a user reads and copies in
+# place (the binary, the man page, the schemas, every ruleset's tables,
+# example scenarios, maps and sheets, the notation guides and the docs),
+# and a message about built-in tables names their installed copy, not a
+# path of the source tree (issue 16, item 13).
+set -euo pipefail
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+command -v cmake >/dev/null || fail "cmake is not installed (scripts/deps installs it)"
+P=$TMP/prefix
+cmake --install "$BUILD" --prefix "$P" >/dev/null || fail "cmake --install failed"
+for f in bin/orderly share/man/man1/orderly.1 \
+	share/orderly/schema/scenario.rng share/orderly/schema/bundle.rng \
+	share/orderly/rulesets/battalion/tables.xml share/orderly/rulesets/krigsspil/skema.xml \
+	share/orderly/rulesets/battalion/examples/scenario.xml \
+	share/orderly/rulesets/krigsspil/examples/scenario.xml \
+	share/orderly/rulesets/krigsspil/examples/map.xml \
+	share/orderly/rulesets/battalion/examples/demo/turn1-french.txt \
+	share/doc/orderly/README.md share/doc/orderly/threat-model.md share/doc/orderly/pbem.md \
+	share/doc/orderly/notations/hieroglyph.md share/doc/orderly/notations/ordre.md \
+	share/doc/orderly/rulesets/krigsspil.md; do
+	[[ -s "$P/$f" ]] || fail "not installed: $f"
+done
+[[ ! -e "$P/share/orderly/schema/sql" ]] || fail "the migrations are installed (they are built in)"
+[[ ! -e "$P/share/orderly/rulesets/template" ]] || fail "the template module's sources are installed"
+cmp -s "$P/share/orderly/rulesets/battalion/tables.xml" "$SRC/rulesets/battalion/tables.xml" ||
+	fail "the installed battalion tables differ from the built-in ones"
+
+# the installed binary plays: a game from the installed example scenario
+expect_exit 0 "$P/bin/orderly" new "$TMP/g.game" --scenario "$P/share/orderly/rulesets/battalion/examples/scenario.xml"
+expect_exit 0 "$P/bin/orderly" submit "$TMP/g.game" --side french --check \
+	"$P/share/orderly/rulesets/battalion/examples/demo/turn1-french.txt"
+
+# a message about the built-in tables names where they are installed
+expect_exit 64 ord rules battalion nosuch
+expect_in "$ERR" "/share/orderly/rulesets/battalion/tables.xml"
+expect_not_in "$ERR" "in rulesets/battalion/tables.xml"
+note "ok"
