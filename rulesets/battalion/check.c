@@ -72,8 +72,11 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 		size_t ui;
 
 		if (!u) {
-			ord_diag_add(diag, o->line, o->col, o->unit, "orders", "unknown unit '%s'",
-				     o->unit);
+			struct ord_buf hint = ORD_BUF_INIT;
+			ord_ctx_unit_hint(ctx, o->unit, side, &hint);
+			ord_diag_add(diag, o->line, o->col, o->unit, "orders",
+				     "unknown unit '%s'%s", o->unit, hint.buf);
+			ord_buf_release(&hint);
 			continue;
 		}
 		if (!side || strcmp(u->side, side)) {

@@ -753,7 +753,11 @@ int ks_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct
 		size_t ui;
 
 		if (!u) {
-			ord_diag_add(d, o->line, o->col, o->unit, "4.3", "unknown unit '%s'", o->unit);
+			struct ord_buf hint = ORD_BUF_INIT;
+			ord_ctx_unit_hint(ctx, o->unit, ord_ctx_side(ctx), &hint);
+			ord_diag_add(d, o->line, o->col, o->unit, "4.3", "unknown unit '%s'%s",
+				     o->unit, hint.buf);
+			ord_buf_release(&hint);
 			continue;
 		}
 		if (side && strcmp(u->side, side)) {

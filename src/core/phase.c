@@ -76,9 +76,13 @@ int ord_phase_event_args(struct ord_ctx *ctx, const struct ord_event_kind *ek, i
 		const struct ord_unit *u;
 		if (ks->type != ORD_KEY_UNIT || !v)
 			continue;
-		if (!(u = ord_ctx_find_unit(ctx, v)))
-			ord_diag_add(diag, 0, 0, NULL, NULL, "%s: unknown unit '%s'", ks->name, v);
-		else
+		if (!(u = ord_ctx_find_unit(ctx, v))) {
+			struct ord_buf hint = ORD_BUF_INIT;
+			ord_ctx_unit_hint(ctx, v, NULL, &hint);
+			ord_diag_add(diag, 0, 0, NULL, NULL, "%s: unknown unit '%s'%s", ks->name, v,
+				     hint.buf);
+			ord_buf_release(&hint);
+		} else
 			ord_kv_set(out, ks->name, u->id);
 	}
 	return diag->n > before ? ORD_EUSAGE : 0;

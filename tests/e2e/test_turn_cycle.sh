@@ -304,5 +304,9 @@ expect_eq "$RC" 65 "check of a sheet with two problems"
 expect_line "$ERR" "bad-unit.txt:3:1: unit 'Z9': unknown unit 'Z9'"
 expect_line "$ERR" "bad-unit.txt:4:1: unit 'B1': unit 'B1' belongs to side blue, not red"
 expect_in "$ERR" "sheet checked: 2 problem(s); nothing was stored"
+# a unit written a letter off is named: one round trip less
+printf 'R1 ↑ 1/4\nR21 ↑ 1/4\n' >typo.txt
+run ord check typo.txt --scenario "$FIX/scenario.xml" --side red
+expect_line "$ERR" "typo.txt:2:1: unit 'R21': unknown unit 'R21': did you mean 'R1' \\(1st Red Foot\\)\\?"
 
 note "ok"
