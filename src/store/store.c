@@ -342,9 +342,53 @@ static int old_protocol(const char *path, int version)
 }
 
 /*
+ * The first 100 bytes of path through SQLite's own file layer, not open()
+ * and close(): closing any descriptor of a file drops every POSIX lock the
+ * process holds on it, so a plain close here would take the locks of
+ * another connection of this process (a server's other thread) to the same
+ * game; SQLite's layer keeps such a close until those locks are released.
+ * Returns the bytes read, or (size_t)-1 with errno set.
+ */
+static size_t read_header(const char *path, unsigned char h[100])
+{
+	sqlite3_vfs *vfs = sqlite3_vfs_find(NULL);
+	sqlite3_file *f;
+	char *full;
+	int flags = 0, rc;
+	size_t got = 100;
+
+	if (!vfs) {
+		errno = ENOSYS;
+		return (size_t)-1;
+	}
+	full = ord_xmalloc((size_t)vfs->mxPathname + 1);
+	f = ord_xcalloc(1, (size_t)vfs->szOsFile);
+	errno = 0;
+	if (vfs->xFullPathname(vfs, path, vfs->mxPathname + 1, full) != SQLITE_OK ||
+	    vfs->xOpen(vfs, full, f, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags) != SQLITE_OK) {
+		if (!errno)
+			errno = EACCES;
+		got = (size_t)-1;
+		goto out;
+	}
+	rc = f->pMethods->xRead(f, h, 100, 0);
+	if (rc == SQLITE_IOERR_SHORT_READ) {
+		got = 0; /* fewer than 100 bytes: not a database */
+	} else if (rc != SQLITE_OK) {
+		got = (size_t)-1;
+		errno = EIO;
+	}
+	f->pMethods->xClose(f);
+out:
+	free(f);
+	free(full);
+	return got;
+}
+
+/*
  * Is path an orderly game of a schema we know?  Read from the SQLite header
- * (the first 100 bytes: application_id at 68, user_version at 60) as plain
- * bytes, not through SQLite: a read-only SQLite connection to a WAL file
+ * (the first 100 bytes: application_id at 68, user_version at 60) as bytes
+ * (read_header), not through a connection: a read-only SQLite connection to a WAL file
  * creates its -wal and -shm files, and a refused file must be left as it
  * was.  ord_store_open asks SQLite again once the file is open, since the
  * header of a WAL file may be older than its log.
@@ -354,8 +398,6 @@ static int inspect(const char *path, int *version)
 	unsigned char h[100];
 	struct stat st;
 	size_t got = 0;
-	ssize_t n;
-	int fd;
 
 	if (stat(path, &st) < 0)
 		return ord_error_set(ORD_ENOFILE, "cannot open game '%s': %s", path,
@@ -366,18 +408,9 @@ static int inspect(const char *path, int *version)
 		return ord_error_set(ORD_ENOTGAME,
 				     "'%s' is not an orderly game file (empty or not a regular file)",
 				     path);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0)
+	if ((got = read_header(path, h)) == (size_t)-1)
 		return ord_error_set(ORD_ENOFILE, "cannot read game '%s': %s", path,
 				     ord_strerror(errno));
-	while (got < sizeof(h)) {
-		n = read(fd, h + got, sizeof(h) - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
 	if (got < sizeof(h) || memcmp(h, "SQLite format 3", 16))
 		return ord_error_set(ORD_ENOTGAME,
 				     "'%s' is not an orderly game file (not an SQLite database)",

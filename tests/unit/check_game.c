@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/ctx.h"
@@ -331,6 +333,47 @@ START_TEST(test_create_refused_leaves_nothing)
 	rc = ord_game_create(&g, path, FIXTURES "hostile-xxe.xml", NULL);
 	ck_assert_int_eq(rc, ORD_EBADDATA);
 	ck_assert_int_ne(access(path, F_OK), 0);
+}
+END_TEST
+
+/* Opening a game in a process that already has it open (another
+ * connection: a server's other thread) leaves that connection's locks in
+ * place: reading the header through open() and close() drops every POSIX
+ * lock of the process on the file, and another process would then take
+ * the game for unused (and may checkpoint and delete its write-ahead log
+ * under the open connection).  SQLite holds its SHARED lock in the bytes
+ * from 0x40000002 on; another process sees it with F_GETLK. */
+START_TEST(test_open_keeps_the_locks_of_the_process)
+{
+	ord_game *g = create(SCENARIO_HOLD), *again = NULL;
+	sqlite3 *db = NULL;
+	pid_t pid;
+	int status = 0;
+
+	ord_game_free(g);
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "SELECT count(*) FROM unit", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(ord_game_open(&again, path), 0);
+	ord_game_free(again);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct flock fl;
+		int fd = open(path, O_RDWR);
+		memset(&fl, 0, sizeof(fl));
+		fl.l_type = F_WRLCK;
+		fl.l_whence = SEEK_SET;
+		fl.l_start = 0x40000000;
+		fl.l_len = 512;
+		if (fd < 0 || fcntl(fd, F_GETLK, &fl) < 0)
+			_exit(2);
+		_exit(fl.l_type == F_UNLCK ? 1 : 0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the lock of an open connection was dropped by opening the game again (status %d)",
+		      status);
+	sqlite3_close(db);
 }
 END_TEST
 
@@ -998,6 +1041,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(files, test_create_open);
 	tcase_add_test(files, test_create_refused_leaves_nothing);
 	tcase_add_test(files, test_open_refuses);
+	tcase_add_test(files, test_open_keeps_the_locks_of_the_process);
 	suite_add_tcase(s, files);
 
 	tcase_add_checked_fixture(sheets, setup, teardown);
