@@ -85,6 +85,22 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 				     side ? side : "(none)");
 			continue;
 		}
+		/* units the rules do not let act take no orders */
+		if (bat_st(ctx, u, "figures") <= 0) {
+			ord_diag_add(diag, o->line, o->col, o->unit, "units",
+				     "unit '%s' is destroyed (no figures left): it takes no orders",
+				     u->id);
+			continue;
+		}
+		if (bat_routed(ctx, u) && (bat_order_forward(ctx, o) || ord_order_find(o, ORD_TOK_CODE) ||
+					   ord_order_find(o, ORD_TOK_TARGET))) {
+			/* only its retreat may be written: the rules move it */
+			ord_diag_add(diag, o->line, o->col, o->unit,
+				     "rout = unit retreats, backs to enemy; routed units can't fire",
+				     "unit '%s' is routed until turn %ld: it retreats with its back to the enemy and may only be ordered back (an arrow away from the enemy), no fire, charge or formation",
+				     u->id, bat_st(ctx, u, "rout_until"));
+			continue;
+		}
 		ui = ord_ctx_unit_index(ctx, u);
 		if (seen[ui]) {
 			ord_diag_add(diag, o->line, o->col, o->unit,

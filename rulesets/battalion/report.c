@@ -16,7 +16,9 @@ static void morale_words(struct ord_ctx *ctx, const struct ord_unit *u, struct o
 {
 	int turn = ord_ctx_turn(ctx);
 
-	if (bat_routed(ctx, u))
+	if (bat_st(ctx, u, "figures") <= 0)
+		ord_buf_adds(out, "none: destroyed");
+	else if (bat_routed(ctx, u))
 		ord_buf_addf(out, "routed (to the rear until turn %ld)", bat_st(ctx, u, "rout_until"));
 	else if (bat_retreating(ctx, u))
 		ord_buf_adds(out, "retreating");

@@ -58,6 +58,13 @@ static int morale_test(struct ord_ctx *ctx, struct ord_unit *u, const char *char
 	int die, err;
 
 	ord_kv_init(&vals);
+	/* a unit with no figures left is destroyed: nobody is left to test */
+	if (bat_st(ctx, u, "figures") <= 0) {
+		*outcome = "good";
+		ord_ctx_result(ctx, 0, u->id, NULL, "no %s test: destroyed (no figures left)", purpose);
+		err = 0;
+		goto out;
+	}
 	ord_buf_addf(&id, "%s %s", purpose, u->id);
 	if (!strcmp(chart, "d20")) {
 		const struct ord_table *t = ord_tables_get(bat_r(ctx)->tables, "morale20");

@@ -303,6 +303,27 @@ START_TEST(sheet_charge_interval)
 }
 END_TEST
 
+/* Units the rules do not let act take no orders (issue 16, item 8): a
+ * destroyed one none at all, a routed one only its way back; and a
+ * destroyed unit is reported as destroyed, not shaken. */
+START_TEST(sheet_units_that_cannot_act)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	cast();
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B1")->state, "figures", 0);
+	split_kv(&ord_ctx_find_unit(ctx, "B2")->state, "routed=2 rout_until=5");
+	ck_assert_str_eq(validate("blue", "B1 ↓ 1/2\nB2 ↓ 1\n"),
+			 "1:1: unit 'B1': unit 'B1' is destroyed (no figures left): it takes no orders (units)\n");
+	ck_assert_str_eq(validate("blue", "B2 ↑ 1/2\n"),
+			 "1:1: unit 'B2': unit 'B2' is routed until turn 5: it retreats with its back to the enemy and may only be ordered back (an arrow away from the enemy), no fire, charge or formation (rout = unit retreats, backs to enemy; routed units can't fire)\n");
+	ck_assert_ptr_nonnull(strstr(validate("blue", "B2 ↓ 1 Fb @R1\n"), "is routed until turn 5"));
+	ck_assert_int_eq(rs->describe_unit(ctx, ord_ctx_find_unit(ctx, "B1"), "blue", &b), 0);
+	ck_assert_ptr_nonnull(strstr(b.buf, "morale none: destroyed"));
+	ord_buf_release(&b);
+}
+END_TEST
+
 START_TEST(sheet_charge_interval_edge)
 {
 	teardown();
@@ -1071,6 +1092,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, sheet_charge_formation);
 	tcase_add_test(sheet, sheet_many_problems);
 	tcase_add_test(sheet, sheet_target);
+	tcase_add_test(sheet, sheet_units_that_cannot_act);
 	suite_add_tcase(s, sheet);
 
 	tcase_add_checked_fixture(ev, setup, teardown);
