@@ -133,6 +133,10 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 		if (frac && !dir)
 			ord_diag_add(diag, o->line, frac->col, o->unit, "orders",
 				     "a fraction of the move needs a direction arrow");
+		if (dir && bat_order_form(o) && !bat_ip(ctx, "formation_change_moves"))
+			ord_diag_add(diag, o->line, dir->col, o->unit, "formation_change_moves",
+				     "a unit changing formation (%s) does not move in the turn: no arrow beside it",
+				     bat_order_form(o)->value);
 		charge = ord_order_code(o, "C");
 		if (charge) {
 			long last = bat_st(ctx, u, "last_charge");

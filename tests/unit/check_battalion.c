@@ -324,6 +324,34 @@ START_TEST(sheet_units_that_cannot_act)
 }
 END_TEST
 
+/* formation_change_moves is read: 1 (our reading, D7) lets a unit move
+ * while it changes formation, 0 refuses the arrow. */
+START_TEST(sheet_formation_change_moves)
+{
+	char *xml, *at;
+	size_t len;
+
+	cast();
+	ck_assert_str_eq(validate("blue", "B1 ↑ 1/2 FCol\n"), "");
+	/* a club's tables that read the rule the other way */
+	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
+				       1u << 20),
+			 0);
+	at = strstr(xml, "name=\"formation_change_moves\" value=\"1\"");
+	ck_assert_ptr_nonnull(at);
+	at[strlen("name=\"formation_change_moves\" value=\"")] = '0';
+	ord_ctx_fake_free(ctx);
+	rs->free(rules);
+	ck_assert_int_eq(rs->load(&rules, xml, len, "tables.xml"), 0);
+	free(xml);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+	cast();
+	ck_assert_str_eq(validate("blue", "B1 ↑ 1/2 FCol\n"),
+			 "1:4: unit 'B1': a unit changing formation (FCol) does not move in the turn: no arrow beside it (formation_change_moves)\n");
+	ck_assert_str_eq(validate("blue", "B1 FCol\n"), "");
+}
+END_TEST
+
 START_TEST(sheet_charge_interval_edge)
 {
 	teardown();
@@ -1093,6 +1121,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, sheet_many_problems);
 	tcase_add_test(sheet, sheet_target);
 	tcase_add_test(sheet, sheet_units_that_cannot_act);
+	tcase_add_test(sheet, sheet_formation_change_moves);
 	suite_add_tcase(s, sheet);
 
 	tcase_add_checked_fixture(ev, setup, teardown);
