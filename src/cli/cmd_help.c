@@ -11,6 +11,30 @@
 #include "cli/cli.h"
 #include "ruleset.h"
 
+/* One line per key: its type, range or choices, default, meaning. */
+static void describe_keys(const struct ord_key_spec *keys, const char *indent, struct ord_buf *out)
+{
+	const struct ord_key_spec *ks;
+
+	for (ks = keys; ks && ks->name; ks++) {
+		ord_buf_addf(out, "%s%-14s ", indent, ks->name);
+		if (ks->type == ORD_KEY_WORD)
+			ord_buf_addf(out, "a word of the rules tables (%s)",
+				     ks->values ? ks->values : "");
+		else
+			ord_key_describe(ks, out);
+		if (ks->required)
+			ord_buf_adds(out, "; required");
+		else if (ks->def)
+			ord_buf_addf(out, "; default %s", ks->def);
+		else
+			ord_buf_adds(out, "; optional");
+		if (ks->help)
+			ord_buf_addf(out, ": %s", ks->help);
+		ord_buf_addch(out, '\n');
+	}
+}
+
 /* `orderly help event [RULESET]`: every event kind of a ruleset (every
  * ruleset when none is named), by phase, with its keys. */
 static void describe_kinds(const struct ord_ruleset *rs, struct ord_buf *out)
@@ -35,26 +59,23 @@ static void describe_kinds(const struct ord_ruleset *rs, struct ord_buf *out)
 				ord_buf_addf(out, " %s%s=..%s", ks->required ? "" : "[", ks->name,
 					     ks->required ? "" : "]");
 			ord_buf_addf(out, "\n      %s\n", ek->help ? ek->help : "");
-			for (ks = ek->keys; ks->name; ks++) {
-				ord_buf_addf(out, "      %-14s ", ks->name);
-				if (ks->type == ORD_KEY_WORD)
-					ord_buf_addf(out, "a word of the rules tables (%s)",
-						     ks->values ? ks->values : "");
-				else
-					ord_key_describe(ks, out);
-				if (ks->required)
-					ord_buf_adds(out, "; required");
-				else if (ks->def)
-					ord_buf_addf(out, "; default %s", ks->def);
-				if (ks->help)
-					ord_buf_addf(out, ": %s", ks->help);
-				ord_buf_addch(out, '\n');
-			}
+			describe_keys(ek->keys, "      ", out);
 		}
 	}
 }
 
-static int help_event(const struct cli_cmd *cmd, const char *ruleset)
+/* `orderly help units [RULESET]`: the attributes a scenario's <unit> takes. */
+static void describe_units(const struct ord_ruleset *rs, struct ord_buf *out)
+{
+	ord_buf_addf(out,
+		     "Unit attributes of the %s ruleset (<unit id=\"..\" name=\"..\" side=\"..\" key=\"value\"...>\n"
+		     "in a scenario); one not given takes its default, said here:\n",
+		     rs->name);
+	describe_keys(rs->unit_attrs, "  ", out);
+}
+
+static int help_event(const struct cli_cmd *cmd, const char *ruleset,
+		      void (*describe)(const struct ord_ruleset *, struct ord_buf *))
 {
 	struct ord_buf out = ORD_BUF_INIT, names = ORD_BUF_INIT;
 	const struct ord_ruleset *rs;
@@ -65,7 +86,7 @@ static int help_event(const struct cli_cmd *cmd, const char *ruleset)
 			cli_error("%s", ord_error_last());
 			return CLI_USAGE;
 		}
-		describe_kinds(rs, &out);
+		describe(rs, &out);
 	} else {
 		ord_ruleset_names(&names);
 		list = ord_strdup(names.buf);
@@ -74,7 +95,7 @@ static int help_event(const struct cli_cmd *cmd, const char *ruleset)
 				continue;
 			if (out.len)
 				ord_buf_adds(&out, "\n");
-			describe_kinds(rs, &out);
+			describe(rs, &out);
 		}
 		free(list);
 	}
@@ -92,10 +113,12 @@ int cmd_help(const struct cli_cmd *cmd, int argc, char **argv)
 
 	if ((rc = cli_options(cmd, &argc, argv, NULL)) != CLI_CONTINUE)
 		return rc;
-	if (argc >= 2 && !strcmp(argv[1], "event")) {
+	if (argc >= 2 && (!strcmp(argv[1], "event") || !strcmp(argv[1], "units"))) {
 		if (argc > 3)
-			return cli_usage_error(cmd, "too many arguments (expected 'event [RULESET]')");
-		return help_event(cmd, argc == 3 ? argv[2] : NULL);
+			return cli_usage_error(cmd, "too many arguments (expected '%s [RULESET]')",
+					       argv[1]);
+		return help_event(cmd, argc == 3 ? argv[2] : NULL,
+				  !strcmp(argv[1], "event") ? describe_kinds : describe_units);
 	}
 	if (argc > 2)
 		return cli_usage_error(cmd, "too many arguments (expected at most one COMMAND)");

@@ -94,4 +94,10 @@ run ord help event
 expect_in "$OUT" "Events of the battalion ruleset"
 expect_in "$OUT" "Events of the krigsspil ruleset"
 expect_in "$OUT" "  skyd unit=.. maal=.."
+# and what a scenario's units take, with the defaults a unit gets silently
+run ord help units battalion
+expect_eq "$RC" 0 "help units battalion"
+expect_in "$OUT" "  class          one of A B C D E; default C: morale class"
+expect_in "$OUT" "  weapon         one of musket rifle none; default musket"
+expect_in "$OUT" "  figures        an integer from 1 to 10000; required"
 note "ok"
