@@ -110,14 +110,13 @@ static int put_results(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *
 	size_t i;
 	int n = 0;
 
-	(void)g;
 	for (i = 0; i < r->results.n; i++) {
 		const struct ord_rec_result *res = &r->results.v[i];
-		const struct ord_unit *u = ord_ctx_find_unit(ctx, res->unit);
-		if (side && (!u || strcmp(u->side, side)))
+		if (side && !ord_fog_result_seen(g->rs, ctx, res->unit, (unsigned)res->event, side))
 			continue;
 		if (!xml && !n++)
-			ord_buf_adds(out, side ? "results for your units:\n" : "results:\n");
+			ord_buf_adds(out, side ? "results for your units and of their actions:\n"
+					       : "results:\n");
 		if (xml) {
 			ord_buf_addf(out, "  <result phase=\"%s\" event=\"%d\" unit=\"", res->phase,
 				     res->event);

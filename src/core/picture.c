@@ -240,10 +240,9 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 		goto out;
 	for (i = 0; i < r.results.n; i++) {
 		const struct ord_rec_result *res = &r.results.v[i];
-		const struct ord_unit *u = ord_ctx_find_unit(&full, res->unit);
 		if (phase_index(g, res->phase) > k)
 			continue;
-		if (side && (!u || strcmp(u->side, side)))
+		if (side && !ord_fog_result_seen(g->rs, &full, res->unit, (unsigned)res->event, side))
 			continue;
 		ord_ctx_add_stored_result(&view, res->phase, (unsigned)res->event, res->unit,
 					  res->values, res->explanation, &res->texts);

@@ -75,7 +75,11 @@ expect_in "$OUT" "every phase of turn 1 is resolved"
 expect_exit 0 ord report "$G" --side blue
 expect_in "$OUT" "B2 Blue Horse (blue, horse): strength 4"
 expect_in "$OUT" "R1 Red Foot (red, foot), moved this turn"
-expect_not_in "$OUT" "strength 9"
+expect_not_in "$OUT" "R1 Red Foot (red, foot): strength"
+# ... but it sees what its own unit's hit did (issue 16, item 9), and not
+# red's results of red's own actions
+expect_in "$OUT" "R1: hit by B2: d6 4"
+expect_not_in "$OUT" "R1: moved"
 expect_exit 0 ord exchange "$G"
 expect_exit 0 ord audit "$G"
 expect_in "$OUT" "clean:"
