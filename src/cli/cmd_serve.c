@@ -14,14 +14,11 @@ int cmd_serve(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *listen = NULL, *cert = NULL, *key = NULL, *threads_s = NULL;
 	struct web_opts o;
-	int proxy = 0, threads = 4, rc;
+	int proxy = 0, threads = 8, rc;
 	const struct cli_opt opts[] = {
-		{ "listen", &listen, NULL },
-		{ "tls-cert", &cert, NULL },
-		{ "tls-key", &key, NULL },
-		{ "behind-proxy", NULL, &proxy },
-		{ "threads", &threads_s, NULL },
-		{ NULL, NULL, NULL },
+		{ "listen", &listen, NULL },     { "tls-cert", &cert, NULL },
+		{ "tls-key", &key, NULL },       { "behind-proxy", NULL, &proxy },
+		{ "threads", &threads_s, NULL }, { NULL, NULL, NULL },
 	};
 
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)

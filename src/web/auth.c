@@ -23,7 +23,7 @@
 #include "web/web.h"
 
 #define WEB_MAX_SESSIONS 8192
-#define WEB_IDLE_ANON (60 * 60)       /* an anonymous session (a login form) */
+#define WEB_IDLE_ANON (60 * 60)         /* an anonymous session (a login form) */
 #define WEB_IDLE_GRANTED (12 * 60 * 60) /* a logged-in session, idle */
 #define WEB_WINDOW (10 * 60)
 #define WEB_FAILS_PER_IP 10
@@ -32,9 +32,9 @@
 #define WEB_HASHES 2
 
 struct sess {
-	unsigned char key[32];  /* BLAKE2b of the cookie's bytes */
+	unsigned char key[32]; /* BLAKE2b of the cookie's bytes */
 	char csrf[WEB_SID_HEX + 1];
-	int64_t seen;           /* last use, unix seconds */
+	int64_t seen; /* last use, unix seconds */
 	struct web_grant grants[WEB_MAX_GRANTS];
 	size_t ngrants;
 	int used;
@@ -42,13 +42,13 @@ struct sess {
 
 struct counter {
 	char what[WEB_GAME_NAME + WEB_PARTY_NAME + 80]; /* "ip ADDR" or "party GAME/SIDE" */
-	int64_t start;                                 /* the window's start */
+	int64_t start;                                  /* the window's start */
 	int fails;
 };
 
 struct web_auth {
 	pthread_mutex_t lock;
-	struct sess *sess; /* WEB_MAX_SESSIONS */
+	struct sess *sess;        /* WEB_MAX_SESSIONS */
 	struct counter *counters; /* WEB_MAX_COUNTERS */
 	pthread_mutex_t hash_lock;
 	pthread_cond_t hash_cond;

@@ -46,8 +46,8 @@ void web_url(struct ord_buf *b, const char *s)
 	const unsigned char *p;
 
 	for (p = (const unsigned char *)s; p && *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    *p == '-' || *p == '_' || *p == '.' || *p == '~') {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.' || *p == '~') {
 			ord_buf_addch(b, *p);
 		} else {
 			ord_buf_addch(b, '%');
@@ -108,9 +108,10 @@ void web_page_start(struct web_req *r, const char *title, const char *const *cru
 
 void web_page_end(struct web_req *r)
 {
-	ord_buf_adds(&r->body, "</main>\n<footer><p>orderly " ORD_VERSION
-			       ": secret written orders, sealed and checkable. "
-			       "Every page works without JavaScript.</p></footer>\n</body>\n</html>\n");
+	ord_buf_adds(&r->body,
+		     "</main>\n<footer><p>orderly " ORD_VERSION
+		     ": secret written orders, sealed and checkable. "
+		     "Every page works without JavaScript.</p></footer>\n</body>\n</html>\n");
 }
 
 void web_form_start(struct web_req *r, const char *action, const char *cls)
@@ -157,8 +158,7 @@ void web_deadline(struct ord_buf *b, int64_t deadline, int64_t now)
 	ord_when_format(&when, deadline, NULL);
 	ord_buf_adds(b, "<time class=\"deadline\" datetime=\"");
 	web_esc(b, when.buf);
-	ord_buf_addf(b, "\" data-at=\"%lld\" data-now=\"%lld\">", (long long)deadline,
-		     (long long)now);
+	ord_buf_addf(b, "\" data-at=\"%lld\" data-now=\"%lld\">", (long long)deadline, (long long)now);
 	web_esc(b, when.buf);
 	ord_buf_adds(b, "</time> <span class=\"left\">(");
 	if (deadline > now) {

@@ -78,7 +78,7 @@ void web_page_games(struct web_req *r)
 		ord_buf_adds(b, "<tr><td data-label=\"Game\"><a href=\"/g/");
 		web_url(b, names[i]);
 		ord_buf_adds(b, "\">");
-		if (ord_game_open(&g, path) != 0 || ord_game_status(g, &st) != 0) {
+		if (web_game_open_at(r, path, &g) != 0 || ord_game_status(g, &st) != 0) {
 			web_esc(b, names[i]);
 			ord_buf_adds(b, "</a></td><td colspan=\"4\" class=\"error\">cannot be read: ");
 			web_esc(b, ord_error_last());
@@ -90,14 +90,15 @@ void web_page_games(struct web_req *r)
 		web_esc(b, names[i]);
 		ord_buf_adds(b, "</span></td><td data-label=\"Ruleset\">");
 		web_esc(b, st.ruleset);
-		ord_buf_addf(b, "</td><td data-label=\"Turn\">%d</td><td data-label=\"State\">", st.turn);
+		ord_buf_addf(b, "</td><td data-label=\"Turn\">%d</td><td data-label=\"State\">",
+			     st.turn);
 		state_badge(b, &st);
 		ord_buf_adds(b, "</td><td data-label=\"Deadline\">");
 		web_deadline(b, st.deadline, ord_game_now(g));
 		ord_buf_adds(b, "</td></tr>\n");
 	next:
 		if (g)
-			ord_game_free(g);
+			web_game_close(r, g);
 		free(path);
 		free(names[i]);
 	}
@@ -114,8 +115,7 @@ struct status_ctx {
 	const char *name;
 };
 
-static void head_link(struct ord_buf *b, const char *name, const char *at, int turn,
-		      const char *label)
+static void head_link(struct ord_buf *b, const char *name, const char *at, int turn, const char *label)
 {
 	ord_buf_adds(b, "<li><a download href=\"/g/");
 	web_url(b, name);
@@ -183,17 +183,19 @@ static int status_fill(void *ud, ord_game *g)
 		ord_buf_addf(b, "<dt>Game's key</dt><dd><code class=\"hex\">%s</code></dd>", hex);
 	}
 	web_hex(hex, st.seed_commitment, 32);
-	ord_buf_addf(b, "<dt>Seed commitment</dt><dd><code class=\"hex\">%s</code> "
-			"<span class=\"muted\">(turn %d's sheets commit to it)</span></dd></dl>"
-			"</section>\n",
+	ord_buf_addf(b,
+		     "<dt>Seed commitment</dt><dd><code class=\"hex\">%s</code> "
+		     "<span class=\"muted\">(turn %d's sheets commit to it)</span></dd></dl>"
+		     "</section>\n",
 		     hex, st.turn);
 	if (st.fixed_dice)
 		ord_buf_adds(b, "<p class=\"warn\">A test game: its dice are given by the referee, "
 				"not rolled.</p>\n");
 
-	ord_buf_addf(b, "<section class=\"card\"><h2>Sheets of turn %d</h2>\n"
-			"<p class=\"muted\">Who has handed in a sheet; what it says stays secret until "
-			"the exchange.</p>\n<ul class=\"sides\">",
+	ord_buf_addf(b,
+		     "<section class=\"card\"><h2>Sheets of turn %d</h2>\n"
+		     "<p class=\"muted\">Who has handed in a sheet; what it says stays secret until "
+		     "the exchange.</p>\n<ul class=\"sides\">",
 		     st.turn);
 	for (i = 0; i < ord_game_nsides(g); i++) {
 		const char *side = ord_game_side_name(g, i);
@@ -213,8 +215,9 @@ static int status_fill(void *ud, ord_game *g)
 		if (!version)
 			ord_buf_adds(b, "<span class=\"badge no\">no sheet yet</span>");
 		else if (!strcmp(source, "submitted"))
-			ord_buf_addf(b, "<span class=\"badge yes\">sheet in</span> <span "
-					"class=\"muted\">version %d</span>",
+			ord_buf_addf(b,
+				     "<span class=\"badge yes\">sheet in</span> <span "
+				     "class=\"muted\">version %d</span>",
 				     version);
 		else {
 			ord_buf_adds(b, "<span class=\"badge held\">");
@@ -250,7 +253,7 @@ void web_page_status(struct web_req *r, const char *name)
 		return;
 	if (ord_game_read(g, status_fill, &c) != 0)
 		web_error_page(r, 500, "The game cannot be read", ord_error_last());
-	ord_game_free(g);
+	web_game_close(r, g);
 }
 
 /* "AT-TURN.head" -> at, turn; -1 when file is no head's name. */
@@ -264,8 +267,7 @@ static int parse_head_name(const char *file, char at[16], int *turn)
 	if (!dash || !dot || dot < dash || strcmp(dot, ".head") || dash - file >= 16)
 		return -1;
 	snprintf(at, 16, "%.*s", (int)(dash - file), file);
-	if (strcmp(at, "open") && strcmp(at, "seal") && strcmp(at, "close") &&
-	    strcmp(at, "exchange"))
+	if (strcmp(at, "open") && strcmp(at, "seal") && strcmp(at, "close") && strcmp(at, "exchange"))
 		return -1;
 	ord_buf_add(&num, dash + 1, (size_t)(dot - dash - 1));
 	ok = ord_parse_long(num.buf, &t) == 0 && t >= 1 && t < 1000000;
@@ -298,7 +300,7 @@ void web_page_head(struct web_req *r, const char *name, const char *file)
 		ord_buf_adds(&r->disposition, name);
 		ord_buf_addf(&r->disposition, "-%s-%d.head\"", at, turn);
 	}
-	ord_game_free(g);
+	web_game_close(r, g);
 }
 
 void web_page_bundle(struct web_req *r, const char *name, const char *file)
@@ -339,7 +341,7 @@ void web_page_bundle(struct web_req *r, const char *name, const char *file)
 		ord_buf_adds(&r->disposition, name);
 		ord_buf_addf(&r->disposition, "-turn-%ld.xml\"", turn);
 	}
-	ord_game_free(g);
+	web_game_close(r, g);
 }
 
 /* ---- the verify command, heads and bundles of a side ---- */
@@ -377,8 +379,9 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		const char *heads[3][2];
 		int hturn[3], nh = 0, i;
 
-		ord_buf_addf(b, "<article class=\"turn\" id=\"turn-%d\"><h3>Turn %d</h3>"
-				"<ul class=\"files\"><li><a download class=\"bundle\" href=\"/g/",
+		ord_buf_addf(b,
+			     "<article class=\"turn\" id=\"turn-%d\"><h3>Turn %d</h3>"
+			     "<ul class=\"files\"><li><a download class=\"bundle\" href=\"/g/",
 			     t, t);
 		web_url(b, name);
 		ord_buf_addf(b, "/bundle/turn-%d.xml\">", t);
@@ -419,9 +422,10 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		}
 		ord_buf_adds(b, "</code></pre>\n");
 		if (side && version)
-			ord_buf_addf(b, "<p class=\"muted\">The receipt is the commitment of your sealed "
-					"sheet (version %d): verify says whether that very sheet was the "
-					"one sealed and played.</p>",
+			ord_buf_addf(b,
+				     "<p class=\"muted\">The receipt is the commitment of your sealed "
+				     "sheet (version %d): verify says whether that very sheet was the "
+				     "one sealed and played.</p>",
 				     version);
 		else if (side)
 			ord_buf_adds(b, "<p class=\"muted\">No sheet of yours was sealed this turn, so "
@@ -511,8 +515,7 @@ static int report_fill(void *ud, ord_game *g)
 {
 	struct report_ctx *c = ud;
 	struct web_req *r = c->r;
-	struct ord_buf *b = &r->body, text = ORD_BUF_INIT, back = ORD_BUF_INIT,
-		       title = ORD_BUF_INIT;
+	struct ord_buf *b = &r->body, text = ORD_BUF_INIT, back = ORD_BUF_INIT, title = ORD_BUF_INIT;
 	struct ord_report_opts o = { 0 };
 	struct ord_game_status st;
 	const char *crumbs[7];
@@ -608,7 +611,7 @@ void web_page_report(struct web_req *r, const char *name, const char *party, con
 		web_error_page(r, code == ORD_ENOTFOUND || code == ORD_EUSAGE ? 404 : 500,
 			       "No such report", ord_error_last());
 	}
-	ord_game_free(g);
+	web_game_close(r, g);
 }
 
 /* ---- logging in and out ---- */
@@ -701,8 +704,8 @@ void web_page_login(struct web_req *r, const char *name)
 	if ((wait = web_auth_may_try(web_auth_of(r), r->ip, name, party)) > 0) {
 		char msg[160];
 
-		snprintf(msg, sizeof(msg),
-			 "Too many wrong passphrases: try again in %d minutes.", (wait + 59) / 60);
+		snprintf(msg, sizeof(msg), "Too many wrong passphrases: try again in %d minutes.",
+			 (wait + 59) / 60);
 		login_form(r, g, name, st.title, side, msg);
 		r->status = 429;
 		goto out;
@@ -735,7 +738,7 @@ void web_page_login(struct web_req *r, const char *name)
 	web_redirect(r, to.buf);
 out:
 	ord_buf_release(&to);
-	ord_game_free(g);
+	web_game_close(r, g);
 }
 
 void web_page_logout(struct web_req *r, const char *name)

@@ -48,8 +48,9 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p)
 	ord_buf_addf(b, " <span class=\"muted\">id</span> <code class=\"hex\">%s</code></dd>", idhex);
 	ord_buf_adds(b, "<dt>Side</dt><dd>");
 	web_esc(b, p->receipt.side);
-	ord_buf_addf(b, "</dd><dt>Turn</dt><dd>%d</dd><dt>Version</dt><dd class=\"version\">%d</dd>"
-			"<dt>Commitment</dt><dd><code class=\"hex commitment\">%s</code></dd>",
+	ord_buf_addf(b,
+		     "</dd><dt>Turn</dt><dd>%d</dd><dt>Version</dt><dd class=\"version\">%d</dd>"
+		     "<dt>Commitment</dt><dd><code class=\"hex commitment\">%s</code></dd>",
 		     p->receipt.turn, p->receipt.version, hex);
 	if (ord_game_pubkey(g, pk) == 0) {
 		web_hex(hex, pk, 32);
@@ -81,35 +82,10 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 	ord_buf_adds(&action, "/side/");
 	web_url(&action, p->side);
 
-	ord_buf_addf(b, "<div class=\"write\"><section class=\"card sheet\" id=\"sheet\">"
-			"<h2>Your sheet for turn %d</h2>\n",
+	ord_buf_addf(b,
+		     "<div class=\"write\"><section class=\"card sheet\" id=\"sheet\">"
+		     "<h2>Your sheet for turn %d</h2>\n",
 		     st->turn);
-	web_form_start(r, action.buf, "sheet-form");
-	ord_buf_adds(b, "<label for=\"sheet-text\">One order a line; <code>#</code> starts a "
-			"comment</label>\n<textarea id=\"sheet-text\" name=\"sheet\" rows=\"14\" "
-			"spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\" "
-			"wrap=\"off\">");
-	if (p->sheet)
-		web_esc(b, p->sheet);
-	ord_buf_adds(b, "</textarea>\n");
-	if (keyed)
-		ord_buf_adds(b, "<fieldset class=\"signed\"><legend>Your signature</legend><p "
-				"class=\"muted\">Your side has a key: sign the sheet on your own "
-				"machine (<code>orderly sign --head HEAD --side SIDE --key KEY "
-				"FILE</code>) and give its nonce and signature.</p>"
-				"<label for=\"nonce\">Nonce</label><input id=\"nonce\" name=\"nonce\" "
-				"autocomplete=\"off\" spellcheck=\"false\">"
-				"<label for=\"signature\">Signature</label><input id=\"signature\" "
-				"name=\"signature\" autocomplete=\"off\" spellcheck=\"false\">"
-				"</fieldset>\n");
-	ord_buf_adds(b, "<div class=\"actions\"><button type=\"submit\" name=\"action\" "
-			"value=\"check\" class=\"secondary\">Check</button> <button type=\"submit\" "
-			"name=\"action\" value=\"submit\">Submit</button></div>\n"
-			"<p class=\"muted\">Check reads the sheet as the referee's program will and "
-			"lists every problem; it stores nothing. Submit stores it and gives you a "
-			"receipt; you may submit again until the seal (the last one counts).</p>"
-			"</form>\n");
-
 	if (p->action && !strcmp(p->action, "check") && p->rc == 0)
 		ord_buf_adds(b, "<div class=\"result ok\" role=\"status\"><h3>Checked: no "
 				"problem</h3><p>Nothing was stored yet: Submit it when you are "
@@ -138,6 +114,32 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 		}
 		ord_buf_adds(b, "</div>\n");
 	}
+	web_form_start(r, action.buf, "sheet-form");
+	ord_buf_adds(b, "<label for=\"sheet-text\">One order a line; <code>#</code> starts a "
+			"comment</label>\n<textarea id=\"sheet-text\" name=\"sheet\" rows=\"12\" "
+			"spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\" "
+			"wrap=\"off\">");
+	if (p->sheet)
+		web_esc(b, p->sheet);
+	ord_buf_adds(b, "</textarea>\n");
+	if (keyed)
+		ord_buf_adds(b, "<fieldset class=\"signed\"><legend>Your signature</legend><p "
+				"class=\"muted\">Your side has a key: sign the sheet on your own "
+				"machine (<code>orderly sign --head HEAD --side SIDE --key KEY "
+				"FILE</code>) and give its nonce and signature.</p>"
+				"<label for=\"nonce\">Nonce</label><input id=\"nonce\" name=\"nonce\" "
+				"autocomplete=\"off\" spellcheck=\"false\">"
+				"<label for=\"signature\">Signature</label><input id=\"signature\" "
+				"name=\"signature\" autocomplete=\"off\" spellcheck=\"false\">"
+				"</fieldset>\n");
+	ord_buf_adds(b, "<div class=\"actions\"><button type=\"submit\" name=\"action\" "
+			"value=\"check\" class=\"secondary\">Check</button> <button type=\"submit\" "
+			"name=\"action\" value=\"submit\">Submit</button></div>\n"
+			"<p class=\"muted\">Check reads the sheet as the referee's program will and "
+			"lists every problem; it stores nothing. Submit stores it and gives you a "
+			"receipt; you may submit again until the seal (the last one counts).</p>"
+			"</form>\n");
+
 	ord_buf_adds(b, "</section>\n<aside class=\"card help\" id=\"help\"><h2>How to write "
 			"orders</h2>\n");
 	if (help) {
@@ -226,8 +228,9 @@ static int player_fill(void *ud, ord_game *g)
 				"commitment to the referee. The web page takes plain sheets only.</p>"
 				"</section>\n");
 	} else {
-		ord_buf_addf(b, "<section class=\"card\"><p>Turn %d is sealed: no more sheets. "
-				"The referee is playing it out; your report follows each phase.</p>",
+		ord_buf_addf(b,
+			     "<section class=\"card\"><p>Turn %d is sealed: no more sheets. "
+			     "The referee is playing it out; your report follows each phase.</p>",
 			     st.turn);
 		if (p->action) {
 			ord_buf_adds(b, "<p class=\"error\" role=\"alert\">");
@@ -309,9 +312,14 @@ static void act(struct player *p, ord_game *g, char *sheet)
 	o.signature = hs ? sig : NULL;
 	p->rc = ord_game_submit_opts(g, &p->receipt, p->side, sheet, len, &o, &p->diag);
 	p->msg = ord_strdup(ord_error_last());
-	if (p->rc == ORD_EBADSHEET)
+	if (p->rc == ORD_EBADSHEET) {
 		/* the reading beside the problems, as Check shows it */
-		ord_game_check_sheet(g, p->side, sheet, len, NULL, &p->reading);
+		struct ord_diag again;
+
+		ord_diag_init(&again);
+		ord_game_check_sheet(g, p->side, sheet, len, &again, &p->reading);
+		ord_diag_release(&again);
+	}
 }
 
 void web_page_player(struct web_req *r, const char *name, const char *side)
@@ -353,7 +361,7 @@ void web_page_player(struct web_req *r, const char *name, const char *side)
 		found = !strcmp(ord_game_side_name(g, i), side);
 	if (!found) {
 		web_error_page(r, 404, "Not found", "The game has no such side.");
-		ord_game_free(g);
+		web_game_close(r, g);
 		goto out;
 	}
 	if (!strcmp(r->method, "POST")) {
@@ -366,7 +374,7 @@ void web_page_player(struct web_req *r, const char *name, const char *side)
 		ord_buf_reset(&r->body);
 		web_error_page(r, 500, "The game cannot be read", ord_error_last());
 	}
-	ord_game_free(g);
+	web_game_close(r, g);
 out:
 	free(sheet);
 	free(p.msg);

@@ -62,7 +62,9 @@ static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_
 		}
 		ord_buf_adds(b, "</option>");
 		while ((w = ord_words_next(&list, &n)) != NULL) {
-			ord_buf_adds(b, "<option");
+			ord_buf_adds(b, "<option value=\"");
+			web_esc_n(b, w, n);
+			ord_buf_adds(b, "\"");
 			if (value && strlen(value) == n && !strncmp(value, w, n))
 				ord_buf_adds(b, " selected");
 			ord_buf_adds(b, ">");
@@ -173,8 +175,8 @@ static void lang_select(struct ord_buf *b, const struct ord_ruleset *rs)
 	ord_buf_adds(b, "<option value=\"all\">all</option></select></label> ");
 }
 
-static void simple_form(struct web_req *r, const char *url, const char *action,
-			const char *label, const char *cls)
+static void simple_form(struct web_req *r, const char *url, const char *action, const char *label,
+			const char *cls)
 {
 	web_form_start(r, url, "inline");
 	ord_buf_adds(&r->body, "<input type=\"hidden\" name=\"action\" value=\"");
@@ -194,8 +196,7 @@ static int referee_fill(void *ud, ord_game *g)
 {
 	struct referee *f = ud;
 	struct web_req *r = f->r;
-	struct ord_buf *b = &r->body, back = ORD_BUF_INIT, url = ORD_BUF_INIT,
-		       report = ORD_BUF_INIT;
+	struct ord_buf *b = &r->body, back = ORD_BUF_INIT, url = ORD_BUF_INIT, report = ORD_BUF_INIT;
 	struct ord_report_opts ro = { 0 };
 	struct ord_game_status st;
 	const char *crumbs[5];
@@ -253,8 +254,9 @@ static int referee_fill(void *ud, ord_game *g)
 			ord_buf_adds(b, "<li>");
 			web_esc(b, side);
 			if (version)
-				ord_buf_addf(b, " <span class=\"badge yes\">sheet in</span> <span "
-						"class=\"muted\">version %d</span>",
+				ord_buf_addf(b,
+					     " <span class=\"badge yes\">sheet in</span> <span "
+					     "class=\"muted\">version %d</span>",
 					     version);
 			else
 				ord_buf_adds(b, " <span class=\"badge no\">no sheet yet</span>");
@@ -272,11 +274,12 @@ static int referee_fill(void *ud, ord_game *g)
 				"type=\"submit\">Seal the turn</button></div></form></section>\n");
 		ord_buf_adds(b, "<section class=\"card\"><h2>Deadline</h2>");
 		web_form_start(r, url.buf, "deadline");
-		ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"deadline\">"
-				"<label for=\"when\">New deadline</label><input id=\"when\" "
-				"name=\"when\" placeholder=\"+48h, 2026-12-07T18:00Z or none\" "
-				"autocomplete=\"off\"><div class=\"actions\"><button type=\"submit\" "
-				"class=\"secondary\">Set the deadline</button></div></form></section>\n");
+		ord_buf_adds(b,
+			     "<input type=\"hidden\" name=\"action\" value=\"deadline\">"
+			     "<label for=\"when\">New deadline</label><input id=\"when\" "
+			     "name=\"when\" placeholder=\"+48h, 2026-12-07T18:00Z or none\" "
+			     "autocomplete=\"off\"><div class=\"actions\"><button type=\"submit\" "
+			     "class=\"secondary\">Set the deadline</button></div></form></section>\n");
 	} else if (*st.phase) {
 		const struct ord_event_kind *ek;
 		int any = 0;
@@ -315,9 +318,10 @@ static int referee_fill(void *ud, ord_game *g)
 				"class=\"actions\"><button type=\"submit\" class=\"secondary\">Void "
 				"it</button></div></form></details></section>\n");
 	} else if (strcmp(st.state, "exchanged")) {
-		ord_buf_addf(b, "<section class=\"card\"><h2>Every phase is resolved</h2><p>Read "
-				"the reports, then exchange: every sheet and the dice seed of turn "
-				"%d are revealed to all, and turn %d opens.</p>",
+		ord_buf_addf(b,
+			     "<section class=\"card\"><h2>Every phase is resolved</h2><p>Read "
+			     "the reports, then exchange: every sheet and the dice seed of turn "
+			     "%d are revealed to all, and turn %d opens.</p>",
 			     st.turn, st.turn + 1);
 		simple_form(r, url.buf, "exchange", "Exchange the sheets", NULL);
 		ord_buf_adds(b, "</section>\n");
@@ -327,8 +331,9 @@ static int referee_fill(void *ud, ord_game *g)
 	ro.side = NULL;
 	ro.turn = st.turn;
 	if (ord_game_report_opts(g, &ro, &report) == 0) {
-		ord_buf_addf(b, "<section class=\"card\"><details%s><summary>Turn %d: the referee's "
-				"report</summary><pre class=\"report\">",
+		ord_buf_addf(b,
+			     "<section class=\"card\"><details%s><summary>Turn %d: the referee's "
+			     "report</summary><pre class=\"report\">",
 			     strcmp(st.state, "open") ? " open" : "", st.turn);
 		web_esc(b, report.buf);
 		ord_buf_adds(b, "</pre></details></section>\n");
@@ -439,8 +444,7 @@ static void act(struct referee *f, ord_game *g)
 		const char *reason = web_field(r, "reason");
 		int rc;
 
-		if (ord_parse_long(web_field(r, "seq") ? web_field(r, "seq") : "", &seq) != 0 ||
-		    seq < 1)
+		if (ord_parse_long(web_field(r, "seq") ? web_field(r, "seq") : "", &seq) != 0 || seq < 1)
 			rc = ord_error_set(ORD_EUSAGE, "the event's number is a whole number from 1");
 		else if (!reason || !*reason)
 			rc = ord_error_set(ORD_EUSAGE, "say why the event is voided");
@@ -450,7 +454,7 @@ static void act(struct referee *f, ord_game *g)
 	} else if (!strcmp(a, "event")) {
 		const char *kind = web_field(r, "kind"), *ov = web_field(r, "override");
 		const struct ord_event_kind *ek = kind && f->rs ? ord_ruleset_event_kind(f->rs, kind)
-								 : NULL;
+								: NULL;
 		const struct ord_key_spec *k;
 		char **argv = NULL;
 		int argc = 0, rc, i;
@@ -476,8 +480,8 @@ static void act(struct referee *f, ord_game *g)
 		}
 		rc = ord_game_event(g, kind, argc, argv, ov && *ov ? ov : NULL, &f->diag);
 		if (rc == 0 && f->diag.n)
-			say(f, 0, "Recorded although it disagrees with the orders (overridden: %s).",
-			    ov);
+			say(f, 0,
+			    "Recorded although it disagrees with the orders (overridden: %s).", ov);
 		else
 			say(f, rc, "Recorded: %s.", kind);
 		for (i = 0; i < argc; i++)
@@ -532,7 +536,7 @@ void web_page_referee(struct web_req *r, const char *name)
 		ord_buf_reset(&r->body);
 		web_error_page(r, 500, "The game cannot be read", ord_error_last());
 	}
-	ord_game_free(g);
+	web_game_close(r, g);
 out:
 	free(f.msg);
 	ord_diag_release(&f.diag);

@@ -31,6 +31,15 @@
  *      exists after it, are the library's).
  *  W7. A sheet typed in a text area reaches us with CRLF line ends (the
  *      form encoding's, not the player's): they are stored as LF.
+ *  W8. One connection to a game file at a time in this process: a request
+ *      takes the file's lock before ord_game_open and leaves it after
+ *      ord_game_free.  ord_game_open reads the file's header with open()
+ *      and close(), and a close() drops every POSIX lock this process
+ *      holds on the file, another thread's SQLite locks included; a
+ *      command-line process could then take the file as unused and
+ *      checkpoint or remove its write-ahead log under a reader here (the
+ *      load test saw "database disk image is malformed").  Requests for
+ *      different games still run side by side.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -51,10 +60,19 @@
 
 #define WEB_MAX_BODY ((size_t)1 << 20) /* the largest POST body taken */
 
+/* The lock of one game file (W8); made on first use, kept until exit. */
+struct game_lock {
+	char *path;
+	pthread_mutex_t m;
+	struct game_lock *next;
+};
+
 struct web {
 	const struct web_opts *o;
 	struct web_auth *auth;
 	int tls;
+	pthread_mutex_t locks_lock; /* guards the list */
+	struct game_lock *locks;
 };
 
 /* What libmicrohttpd keeps for us between the calls of one request. */
@@ -63,9 +81,8 @@ struct conn_state {
 	int too_big;
 };
 
-static const char csp[] =
-	"default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; "
-	"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+static const char csp[] = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; "
+			  "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 struct web_auth *web_auth_of(struct web_req *r)
 {
@@ -177,6 +194,52 @@ char *web_game_path(struct web_req *r, const char *name)
 	return ord_buf_detach(&p, NULL);
 }
 
+static struct game_lock *lock_of(struct web *w, const char *path)
+{
+	struct game_lock *l;
+
+	pthread_mutex_lock(&w->locks_lock);
+	for (l = w->locks; l; l = l->next)
+		if (!strcmp(l->path, path))
+			break;
+	if (!l) {
+		l = ord_xcalloc(1, sizeof(*l));
+		l->path = ord_strdup(path);
+		pthread_mutex_init(&l->m, NULL);
+		l->next = w->locks;
+		w->locks = l;
+	}
+	pthread_mutex_unlock(&w->locks_lock);
+	return l;
+}
+
+int web_game_open_at(struct web_req *r, const char *path, ord_game **out)
+{
+	struct game_lock *l = lock_of(r->w, path);
+	int err;
+
+	pthread_mutex_lock(&l->m);
+	if ((err = ord_game_open(out, path)) != 0) {
+		pthread_mutex_unlock(&l->m);
+		*out = NULL;
+		return err;
+	}
+	r->game_lock = l;
+	return 0;
+}
+
+void web_game_close(struct web_req *r, ord_game *g)
+{
+	struct game_lock *l = r->game_lock;
+
+	if (g)
+		ord_game_free(g);
+	if (l) {
+		r->game_lock = NULL;
+		pthread_mutex_unlock(&l->m);
+	}
+}
+
 ord_game *web_open_game(struct web_req *r, const char *name)
 {
 	char *path = web_game_path(r, name);
@@ -186,10 +249,8 @@ ord_game *web_open_game(struct web_req *r, const char *name)
 		web_error_page(r, 404, "No such game", "There is no game of that name here.");
 		return NULL;
 	}
-	if (ord_game_open(&g, path) != 0) {
+	if (web_game_open_at(r, path, &g) != 0)
 		web_error_page(r, 503, "The game cannot be opened", ord_error_last());
-		g = NULL;
-	}
 	free(path);
 	return g;
 }
@@ -360,8 +421,8 @@ static int split_path(struct web_req *r, char *path)
 
 static void client_ip(struct web_req *r)
 {
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn,
+								     MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	const char *fwd;
 
 	snprintf(r->ip, sizeof(r->ip), "unknown");
@@ -372,9 +433,8 @@ static void client_ip(struct web_req *r)
 			inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr,
 				  r->ip, sizeof(r->ip));
 		else if (sa->sa_family == AF_INET6)
-			inet_ntop(AF_INET6,
-				  &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, r->ip,
-				  sizeof(r->ip));
+			inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
+				  r->ip, sizeof(r->ip));
 	}
 	r->https = r->w->tls;
 	if (!r->w->o->behind_proxy)
@@ -414,8 +474,7 @@ static enum MHD_Result respond(struct web_req *r)
 	MHD_add_response_header(resp, "Cross-Origin-Opener-Policy", "same-origin");
 	MHD_add_response_header(resp, "Cross-Origin-Resource-Policy", "same-origin");
 	MHD_add_response_header(resp, "Permissions-Policy", "camera=(), microphone=(), geolocation=()");
-	MHD_add_response_header(resp, "Cache-Control",
-				r->cache ? "public, max-age=300" : "no-store");
+	MHD_add_response_header(resp, "Cache-Control", r->cache ? "public, max-age=300" : "no-store");
 	if (r->https)
 		MHD_add_response_header(resp, "Strict-Transport-Security", "max-age=31536000");
 	if (r->set_cookie.len)
@@ -478,8 +537,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		web_error_page(&r, 413, "Too large",
 			       "What you sent is larger than this server takes (1 MiB). Nothing was "
 			       "changed.");
-	} else if (!strcmp(method, "POST") &&
-		   form_parse(&r.form, cs->body.buf, cs->body.len) != 0) {
+	} else if (!strcmp(method, "POST") && form_parse(&r.form, cs->body.buf, cs->body.len) != 0) {
 		web_error_page(&r, 400, "Bad form",
 			       "The form's data could not be read (a bad %-escape or a NUL byte). "
 			       "Nothing was changed.");
@@ -489,6 +547,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		route(&r);
 	}
 
+	web_game_close(&r, NULL); /* a page that returned with its game open */
 	ret = respond(&r);
 	ord_buf_release(&r.body);
 	ord_buf_release(&r.set_cookie);
@@ -513,6 +572,29 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		free(cs);
 		*con_cls = NULL;
 	}
+}
+
+/* libmicrohttpd's own unescaping would turn %00 into the end of the
+ * string (/g/qb%00anything is /g/qb): a %00 is left as it is, so that it
+ * names nothing. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	char *w = s, *r = s;
+
+	(void)cls;
+	(void)c;
+	while (*r) {
+		int hi, lo;
+
+		if (r[0] == '%' && (hi = hexval(r[1])) >= 0 && (lo = hexval(r[2])) >= 0 && (hi || lo)) {
+			*w++ = (char)(hi * 16 + lo);
+			r += 3;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	return (size_t)(w - s);
 }
 
 /* ---- starting ---- */
@@ -553,8 +635,7 @@ static int listen_on(const char *spec, int tls, int *fd_out, struct ord_buf *url
 	} else {
 		colon = strrchr(spec, ':');
 		if (!colon || (size_t)(colon - spec) >= sizeof(host))
-			return ord_error_set(ORD_EUSAGE, "--listen '%s' (expected ADDRESS:PORT)",
-					     spec);
+			return ord_error_set(ORD_EUSAGE, "--listen '%s' (expected ADDRESS:PORT)", spec);
 		snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
 	}
 	snprintf(port, sizeof(port), "%s", colon + 1);
@@ -590,15 +671,13 @@ static int listen_on(const char *spec, int tls, int *fd_out, struct ord_buf *url
 		const struct sockaddr_in6 *s6 = (const void *)&ss;
 
 		inet_ntop(AF_INET6, &s6->sin6_addr, shown, sizeof(shown));
-		ord_buf_addf(url, "%s://[%s]:%u/", tls ? "https" : "http", shown,
-			     ntohs(s6->sin6_port));
+		ord_buf_addf(url, "%s://[%s]:%u/", tls ? "https" : "http", shown, ntohs(s6->sin6_port));
 		loop = IN6_IS_ADDR_LOOPBACK(&s6->sin6_addr);
 	} else {
 		const struct sockaddr_in *s4 = (const void *)&ss;
 
 		inet_ntop(AF_INET, &s4->sin_addr, shown, sizeof(shown));
-		ord_buf_addf(url, "%s://%s:%u/", tls ? "https" : "http", shown,
-			     ntohs(s4->sin_port));
+		ord_buf_addf(url, "%s://%s:%u/", tls ? "https" : "http", shown, ntohs(s4->sin_port));
 		loop = (ntohl(s4->sin_addr.s_addr) >> 24) == 127;
 	}
 	if (!loop && !tls)
@@ -621,6 +700,7 @@ int web_serve(const struct web_opts *o)
 
 	memset(&w, 0, sizeof(w));
 	w.o = o;
+	pthread_mutex_init(&w.locks_lock, NULL);
 	if (stat(o->dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return ord_error_set(ORD_ENOFILE, "'%s' is not a directory of games", o->dir);
 	if (o->tls_cert) {
@@ -644,19 +724,19 @@ int web_serve(const struct web_opts *o)
 	if (w.tls)
 		d = MHD_start_daemon(flags, 0, NULL, NULL, handle, &w, MHD_OPTION_LISTEN_SOCKET, fd,
 				     MHD_OPTION_THREAD_POOL_SIZE, o->threads,
-				     MHD_OPTION_CONNECTION_LIMIT, 1000u,
-				     MHD_OPTION_CONNECTION_TIMEOUT, 60u,
-				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->behind_proxy ? 0u : 250u,
+				     MHD_OPTION_CONNECTION_LIMIT, 1000u, MHD_OPTION_CONNECTION_TIMEOUT,
+				     60u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 0u,
 				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+				     MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 				     MHD_OPTION_HTTPS_MEM_CERT, cert.buf, MHD_OPTION_HTTPS_MEM_KEY,
 				     key.buf, MHD_OPTION_END);
 	else
 		d = MHD_start_daemon(flags, 0, NULL, NULL, handle, &w, MHD_OPTION_LISTEN_SOCKET, fd,
 				     MHD_OPTION_THREAD_POOL_SIZE, o->threads,
-				     MHD_OPTION_CONNECTION_LIMIT, 1000u,
-				     MHD_OPTION_CONNECTION_TIMEOUT, 60u,
-				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->behind_proxy ? 0u : 250u,
-				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
+				     MHD_OPTION_CONNECTION_LIMIT, 1000u, MHD_OPTION_CONNECTION_TIMEOUT,
+				     60u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 0u,
+				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+				     MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
 	if (!d) {
 		err = ord_error_set(ORD_ERROR, "cannot start the web server on %s%s", o->listen,
 				    w.tls ? " (are the certificate and key PEM files that match?)"
@@ -672,6 +752,15 @@ int web_serve(const struct web_opts *o)
 	close(fd);
 	err = 0;
 out:
+	while (w.locks) {
+		struct game_lock *l = w.locks;
+
+		w.locks = l->next;
+		pthread_mutex_destroy(&l->m);
+		free(l->path);
+		free(l);
+	}
+	pthread_mutex_destroy(&w.locks_lock);
 	web_auth_free(w.auth);
 	sodium_memzero(key.buf, key.len);
 	ord_buf_release(&cert);

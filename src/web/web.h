@@ -91,15 +91,15 @@ struct web;
 
 struct web_req {
 	struct web *w;
-	void *conn;                    /* struct MHD_Connection */
-	const char *method;            /* "GET", "POST", "HEAD" */
-	const char *path;              /* decoded, without the query */
-	const char *parts[8];          /* path split at '/', decoded */
+	void *conn;           /* struct MHD_Connection */
+	const char *method;   /* "GET", "POST", "HEAD" */
+	const char *path;     /* decoded, without the query */
+	const char *parts[8]; /* path split at '/', decoded */
 	size_t nparts;
-	struct web_form form;          /* a POST's fields */
-	struct web_session sess;       /* the caller's session (sid "" if none) */
-	char ip[64];                   /* the client's address */
-	int https;                     /* reached over TLS (or the proxy says so) */
+	struct web_form form;    /* a POST's fields */
+	struct web_session sess; /* the caller's session (sid "" if none) */
+	char ip[64];             /* the client's address */
+	int https;               /* reached over TLS (or the proxy says so) */
 	/* the response */
 	int status;
 	const char *ctype;          /* "text/html; charset=utf-8" */
@@ -108,6 +108,7 @@ struct web_req {
 	struct ord_buf location;    /* Location for a redirect */
 	struct ord_buf disposition; /* Content-Disposition, "" for none */
 	int cache;                  /* 1: may be cached (static files) */
+	void *game_lock;            /* the lock of the game open now (W8), or NULL */
 };
 
 /* A GET argument (query string), or NULL. */
@@ -121,6 +122,10 @@ char *web_game_path(struct web_req *r, const char *name);
 /* Open game NAME; on failure the response is an error page and NULL is
  * returned. */
 ord_game *web_open_game(struct web_req *r, const char *name);
+/* Open the game file at path, holding its lock (W8) until
+ * web_game_close; a request has one game open at a time. */
+int web_game_open_at(struct web_req *r, const char *path, ord_game **out);
+void web_game_close(struct web_req *r, ord_game *g);
 /* Make sure the caller has a session (a login form needs a CSRF token). */
 void web_need_session(struct web_req *r);
 /* 1 when the POST carries the session's CSRF token; else the response is
@@ -164,8 +169,8 @@ void web_hex(char *out, const unsigned char *p, size_t n);
 
 /* ---- the pages ---- */
 
-void web_page_games(struct web_req *r);                  /* GET / */
-void web_page_status(struct web_req *r, const char *name); /* GET /g/NAME */
+void web_page_games(struct web_req *r);                                    /* GET / */
+void web_page_status(struct web_req *r, const char *name);                 /* GET /g/NAME */
 void web_page_head(struct web_req *r, const char *name, const char *file); /* heads */
 void web_page_bundle(struct web_req *r, const char *name, const char *file);
 void web_page_login(struct web_req *r, const char *name);  /* GET/POST /g/NAME/login */
