@@ -411,7 +411,7 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		if (side && ord_game_side_sheet(g, t, side, &version, source, c) == 0 && version &&
 		    !strcmp(source, "submitted")) {
 			web_hex(chex, c, 32);
-			ord_buf_addf(b, " --receipt <span class=\"receipt\">%s</span>", chex);
+			ord_buf_addf(b, " --receipt <span class=\"rcpt\">%s</span>", chex);
 		} else {
 			version = 0;
 		}
@@ -466,7 +466,9 @@ void web_reports_section(struct web_req *r, ord_game *g, const char *name, const
 	for (t = st.turn; t >= 1; t--) {
 		size_t i;
 
-		ord_buf_addf(b, "<li>Turn %d:", t);
+		ord_buf_addf(b, "<li>Turn %d: report", t);
+		if (rs && rs->languages && rs->languages[0] && rs->languages[1])
+			ord_buf_adds(b, " in");
 		for (i = 0; rs && rs->languages && rs->languages[i]; i++) {
 			ord_buf_adds(b, " <a href=\"/g/");
 			web_url(b, name);

@@ -105,6 +105,7 @@ def main():
         limits(srv.url, qb)
     finally:
         srv.stop()
+    tls(games, work)
     print("%d checks" % checks[0])
     print("1 passed, 0 failed")
 
@@ -303,6 +304,53 @@ def run_checks(base, qb, ks, games):
     nrf = W.Client(base, follow=False, jar=fr.jar)
     st, hdrs, _ = nrf.get("/g/qb/side/french")
     ok(st == 303, "the session lives on after logout (%d)" % st)
+
+
+def tls(games, work):
+    """--tls-cert/--tls-key: HTTPS, a Secure __Host- cookie, HSTS; and
+    --behind-proxy: the proxy's X-Forwarded-Proto and X-Forwarded-For."""
+    import ssl
+    cert, key = os.path.join(work, "cert.pem"), os.path.join(work, "key.pem")
+    p = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                        "-days", "2", "-subj", "/CN=127.0.0.1"], capture_output=True, text=True)
+    ok(p.returncode == 0, "openssl could not make a certificate: " + p.stderr)
+    srv = W.Server(games, extra=["--tls-cert", cert, "--tls-key", key])
+    try:
+        ok(srv.url.startswith("https://"), "the TLS server's URL: " + srv.url)
+        ctx = ssl.create_default_context(cafile=cert)
+        ctx.check_hostname = False
+        c = W.Client(srv.url, follow=False, context=ctx)
+        st, hdrs, body = c.get("/g/qb/login?side=french")
+        cookie = hdrs.get("Set-Cookie", "")
+        ok(st == 200 and cookie.startswith("__Host-orderly=") and "Secure" in cookie and "HttpOnly" in cookie,
+           "the cookie under TLS: %r" % cookie)
+        ok("max-age" in hdrs.get("Strict-Transport-Security", ""), "HSTS under TLS")
+        st, hdrs, _ = c.post("/g/qb/login", {"side": "french", "passphrase": W.PASS["french"]})
+        ok(st == 303 and "/side/french" in hdrs.get("Location", ""), "a login over TLS (%d)" % st)
+    finally:
+        srv.stop()
+    srv = W.Server(games, extra=["--behind-proxy"])
+    try:
+        c = W.Client(srv.url, follow=False)
+        st, hdrs, _ = c.request("/g/qb/login", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.7"})
+        ok("Secure" in hdrs.get("Set-Cookie", ""), "behind a TLS proxy the cookie is Secure")
+        c = W.Client(srv.url, follow=False)
+        c.request("/g/qb/login", headers={"X-Forwarded-For": "192.0.2.7"})
+        # the login limit counts the address the proxy saw: one player's
+        # mistakes do not lock out another behind the same proxy
+        for i in range(10):
+            c.request("/g/qb/login", data={"csrf": c.csrf, "side": "french", "passphrase": "wrong"},
+                      headers={"X-Forwarded-For": "192.0.2.7"})
+        st, _, _ = c.request("/g/qb/login", data={"csrf": c.csrf, "side": "french", "passphrase": "wrong"},
+                             headers={"X-Forwarded-For": "192.0.2.7"})
+        ok(st == 429, "the limit for one address behind the proxy (%d)" % st)
+        d = W.Client(srv.url, follow=False)
+        d.request("/g/qb/login", headers={"X-Forwarded-For": "198.51.100.9"})
+        st, _, _ = d.request("/g/qb/login", data={"csrf": d.csrf, "side": "allied", "passphrase": W.PASS["allied"]},
+                             headers={"X-Forwarded-For": "198.51.100.9"})
+        ok(st == 303, "another address behind the proxy may log in (%d)" % st)
+    finally:
+        srv.stop()
 
 
 def limits(base, qb):
