@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "web/web.h"
 
@@ -159,7 +160,15 @@ void web_deadline(struct ord_buf *b, int64_t deadline, int64_t now)
 	ord_buf_adds(b, "<time class=\"deadline\" datetime=\"");
 	web_esc(b, when.buf);
 	ord_buf_addf(b, "\" data-at=\"%lld\" data-now=\"%lld\">", (long long)deadline, (long long)now);
-	web_esc(b, when.buf);
+	{
+		time_t t = (time_t)deadline;
+		struct tm tm;
+		char shown[64];
+
+		gmtime_r(&t, &tm);
+		strftime(shown, sizeof(shown), "%a %d %b %Y, %H:%M UTC", &tm);
+		web_esc(b, shown);
+	}
 	ord_buf_adds(b, "</time> <span class=\"left\">(");
 	if (deadline > now) {
 		web_duration(b, deadline - now);

@@ -165,33 +165,7 @@ static int status_fill(void *ud, ord_game *g)
 	web_page_start(r, st.title, crumbs);
 	ord_buf_adds(b, "<h1>");
 	web_esc(b, st.title);
-	ord_buf_adds(b, "</h1>\n<section class=\"card\"><dl class=\"facts\"><dt>Ruleset</dt><dd>");
-	web_esc(b, st.ruleset);
-	ord_buf_addf(b, "</dd><dt>Turn</dt><dd>%d</dd><dt>State</dt><dd>", st.turn);
-	state_badge(b, &st);
-	if (st.nphases)
-		ord_buf_addf(b, " <span class=\"muted\">(%d of %d phases resolved)</span>",
-			     st.phases_resolved, st.nphases);
-	ord_buf_adds(b, "</dd><dt>Deadline</dt><dd>");
-	web_deadline(b, st.deadline, ord_game_now(g));
-	ord_buf_adds(b, "</dd><dt>Missing sheets</dt><dd>");
-	web_esc(b, st.nmr);
-	ord_buf_adds(b, " <span class=\"muted\">(what stands in for a side without a sheet at the "
-			"seal)</span></dd>");
-	if (ord_game_pubkey(g, pk) == 0) {
-		web_hex(hex, pk, 32);
-		ord_buf_addf(b, "<dt>Game's key</dt><dd><code class=\"hex\">%s</code></dd>", hex);
-	}
-	web_hex(hex, st.seed_commitment, 32);
-	ord_buf_addf(b,
-		     "<dt>Seed commitment</dt><dd><code class=\"hex\">%s</code> "
-		     "<span class=\"muted\">(turn %d's sheets commit to it)</span></dd></dl>"
-		     "</section>\n",
-		     hex, st.turn);
-	if (st.fixed_dice)
-		ord_buf_adds(b, "<p class=\"warn\">A test game: its dice are given by the referee, "
-				"not rolled.</p>\n");
-
+	ord_buf_adds(b, "</h1>\n");
 	ord_buf_addf(b,
 		     "<section class=\"card\"><h2>Sheets of turn %d</h2>\n"
 		     "<p class=\"muted\">Who has handed in a sheet; what it says stays secret until "
@@ -233,6 +207,33 @@ static int status_fill(void *ud, ord_game *g)
 	ord_buf_adds(b, "/login\">Log in as a side</a> <a class=\"button secondary\" href=\"/g/");
 	web_url(b, c->name);
 	ord_buf_adds(b, "/referee\">Referee</a></p></section>\n");
+
+	ord_buf_adds(b, "<section class=\"card\"><dl class=\"facts\"><dt>Ruleset</dt><dd>");
+	web_esc(b, st.ruleset);
+	ord_buf_addf(b, "</dd><dt>Turn</dt><dd>%d</dd><dt>State</dt><dd>", st.turn);
+	state_badge(b, &st);
+	if (st.nphases && strcmp(st.state, "open"))
+		ord_buf_addf(b, " <span class=\"muted\">(%d of %d phases resolved)</span>",
+			     st.phases_resolved, st.nphases);
+	ord_buf_adds(b, "</dd><dt>Deadline</dt><dd>");
+	web_deadline(b, st.deadline, ord_game_now(g));
+	ord_buf_adds(b, "</dd><dt>Missing sheets</dt><dd>");
+	web_esc(b, st.nmr);
+	ord_buf_adds(b, " <span class=\"muted\">(what stands in for a side without a sheet at the "
+			"seal)</span></dd>");
+	if (ord_game_pubkey(g, pk) == 0) {
+		web_hex(hex, pk, 32);
+		ord_buf_addf(b, "<dt>Game's key</dt><dd><code class=\"hex\">%s</code></dd>", hex);
+	}
+	web_hex(hex, st.seed_commitment, 32);
+	ord_buf_addf(b,
+		     "<dt>Seed commitment</dt><dd><code class=\"hex\">%s</code> "
+		     "<span class=\"muted\">(turn %d's sheets commit to it)</span></dd></dl>"
+		     "</section>\n",
+		     hex, st.turn);
+	if (st.fixed_dice)
+		ord_buf_adds(b, "<p class=\"warn\">A test game: its dice are given by the referee, "
+				"not rolled.</p>\n");
 
 	ord_buf_adds(b, "<section class=\"card\"><h2>Signed heads</h2>\n<p class=\"muted\">Keep "
 			"these: each is signed by the game's key and fixes the history up to it. "

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
 #include "ruleset.h"
 #include "web/web.h"
 
@@ -192,6 +195,68 @@ static void simple_form(struct web_req *r, const char *url, const char *action, 
 	ord_buf_adds(&r->body, "</button></form>");
 }
 
+/* The events of the current phase standing now (the referee's report in
+ * XML lists them; a voided one is gone), each with its Void form. */
+static void events_list(struct referee *f, ord_game *g, const struct ord_game_status *st,
+			const char *url)
+{
+	struct web_req *r = f->r;
+	struct ord_buf *b = &r->body, xml = ORD_BUF_INIT;
+	struct ord_report_opts o = { 0 };
+	xmlDocPtr doc = NULL;
+	xmlNodePtr n;
+	int any = 0;
+
+	o.turn = st->turn;
+	o.xml = 1;
+	if (ord_game_report_opts(g, &o, &xml) != 0 ||
+	    !(doc = xmlReadMemory(xml.buf, (int)xml.len, "report.xml", "UTF-8",
+				  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING))) {
+		ord_error_clear();
+		ord_buf_release(&xml);
+		return;
+	}
+	for (n = xmlDocGetRootElement(doc) ? xmlDocGetRootElement(doc)->children : NULL; n;
+	     n = n->next) {
+		xmlChar *seq, *phase, *kind, *args;
+
+		if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_CAST "event"))
+			continue;
+		seq = xmlGetProp(n, BAD_CAST "seq");
+		phase = xmlGetProp(n, BAD_CAST "phase");
+		kind = xmlGetProp(n, BAD_CAST "kind");
+		args = xmlNodeGetContent(n);
+		if (seq && phase && kind && !strcmp((const char *)phase, st->phase)) {
+			if (!any)
+				ord_buf_adds(b, "<h3>Recorded in this phase</h3><ul class=\"events\">");
+			any = 1;
+			ord_buf_adds(b, "<li><span class=\"ev\"><b>#");
+			web_esc(b, (const char *)seq);
+			ord_buf_adds(b, "</b> ");
+			web_esc(b, (const char *)kind);
+			ord_buf_adds(b, " <code>");
+			web_esc(b, args ? (const char *)args : "");
+			ord_buf_adds(b, "</code></span>");
+			web_form_start(r, url, "void-form");
+			ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"void\">"
+					"<input type=\"hidden\" name=\"seq\" value=\"");
+			web_esc(b, (const char *)seq);
+			ord_buf_adds(b,
+				     "\"><input name=\"reason\" aria-label=\"why it is voided\" "
+				     "placeholder=\"why void it\" autocomplete=\"off\" required> "
+				     "<button type=\"submit\" class=\"secondary\">Void</button></form></li>");
+		}
+		xmlFree(seq);
+		xmlFree(phase);
+		xmlFree(kind);
+		xmlFree(args);
+	}
+	if (any)
+		ord_buf_adds(b, "</ul>\n");
+	xmlFreeDoc(doc);
+	ord_buf_release(&xml);
+}
+
 static int referee_fill(void *ud, ord_game *g)
 {
 	struct referee *f = ud;
@@ -297,6 +362,7 @@ static int referee_fill(void *ud, ord_game *g)
 		if (!any)
 			ord_buf_adds(b, "<p class=\"muted\">This phase takes no event: resolve "
 					"it.</p>");
+		events_list(f, g, &st, url.buf);
 		ord_buf_adds(b, "<h3>Resolve the phase</h3>");
 		web_form_start(r, url.buf, "resolve");
 		ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"resolve\">");
@@ -307,16 +373,7 @@ static int referee_fill(void *ud, ord_game *g)
 					"</label> ");
 		ord_buf_adds(b, "<div class=\"actions\"><button type=\"submit\">Resolve ");
 		web_esc(b, st.phase);
-		ord_buf_adds(b, "</button></div></form>\n<details class=\"void\"><summary>Void a "
-				"recorded event</summary>");
-		web_form_start(r, url.buf, "void-form");
-		ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"void\">"
-				"<div class=\"field\"><label for=\"seq\">Event number</label><input "
-				"id=\"seq\" name=\"seq\" inputmode=\"numeric\" autocomplete=\"off\">"
-				"</div><div class=\"field\"><label for=\"reason\">Reason</label><input "
-				"id=\"reason\" name=\"reason\" autocomplete=\"off\"></div><div "
-				"class=\"actions\"><button type=\"submit\" class=\"secondary\">Void "
-				"it</button></div></form></details></section>\n");
+		ord_buf_adds(b, "</button></div></form></section>\n");
 	} else if (strcmp(st.state, "exchanged")) {
 		ord_buf_addf(b,
 			     "<section class=\"card\"><h2>Every phase is resolved</h2><p>Read "
@@ -478,12 +535,19 @@ static void act(struct referee *f, ord_game *g)
 			ord_buf_release(&fname);
 			ord_buf_release(&kv);
 		}
-		rc = ord_game_event(g, kind, argc, argv, ov && *ov ? ov : NULL, &f->diag);
-		if (rc == 0 && f->diag.n)
-			say(f, 0,
-			    "Recorded although it disagrees with the orders (overridden: %s).", ov);
-		else
-			say(f, rc, "Recorded: %s.", kind);
+		{
+			struct ord_event_in ev = { kind, argc, argv, 0, 0 };
+			char what[160];
+
+			rc = ord_game_events(g, &ev, 1, ov && *ov ? ov : NULL, &f->diag);
+			snprintf(what, sizeof(what), "#%u %s", ev.seq, kind);
+			if (rc == 0 && f->diag.n)
+				say(f, 0,
+				    "Recorded %s although it disagrees with the orders (overridden).",
+				    what);
+			else
+				say(f, rc, "Recorded %s.", what);
+		}
 		for (i = 0; i < argc; i++)
 			free(argv[i]);
 		free(argv);

@@ -53,6 +53,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <libxml/parser.h>
 #include <microhttpd.h>
 #include <sodium.h>
 
@@ -713,6 +714,7 @@ int web_serve(const struct web_opts *o)
 	if ((err = listen_on(o->listen, w.tls, &fd, &url)) != 0)
 		goto out;
 	w.auth = web_auth_new();
+	xmlInitParser(); /* once, before the threads (the referee's page reads XML) */
 
 	/* the workers inherit the mask: only this thread takes the signals */
 	sigemptyset(&set);

@@ -169,7 +169,13 @@ def main():
         event("move", {"unit": "F2", "distance": "4"})
         event("form", {"unit": "A4", "formation": "line"})
         event("move", {"unit": "A7", "distance": "3"})
+        # a wrong measurement, voided from the list of the phase's events
+        event("move", {"unit": "F3", "distance": "2"})
         shot(ref, "referee-movement")
+        ref.type('ul.events li:last-child input[name="reason"]', "measured from the wrong stand")
+        ref.submit("ul.events li:last-child button[type=submit]")
+        if "voided" not in ref.text("#done") or "unit=F3" in ref.text("ul.events"):
+            W.fail("referee: the event was not voided: " + ref.text("#done"))
         phases = 0
         while True:
             ref.go(game + "/referee")
