@@ -190,6 +190,8 @@ def main():
     print("sheets stored: %d (web and command line); errors: %d; lost sheets: %d" % (sheets, len(errors), len(lost)))
     for e in (errors[:10] + lost[:10]):
         print("  " + e)
+    if not (errors or lost or sheets == 0):
+        W.shutil.rmtree(work, ignore_errors=True)  # kept when it fails
     if errors or lost or sheets == 0:
         print("0 passed, 1 failed")
         sys.exit(1)
