@@ -371,6 +371,11 @@ void ord_game_set_hook(ord_game *g, ord_change_fn fn, void *ud);
  * writes commits together or, when it returns non-zero, not at all.  Calls
  * that change the game are refused inside it (ORD_ESTATE). */
 int ord_game_transact(ord_game *g, int (*fn)(void *ud, ord_game *g), void *ud);
+/* Run fn over one snapshot of g (a read transaction): every read it makes
+ * sees the game as one committed state, whatever other processes commit
+ * meanwhile (a web page made of several reads).  Changes are refused
+ * inside it (ORD_ESTATE); fn's return is returned. */
+int ord_game_read(ord_game *g, int (*fn)(void *ud, ord_game *g), void *ud);
 
 /* What a game is and where its turn stands (strings live as long as g). */
 struct ord_game_status {

@@ -37,6 +37,7 @@ int cmd_mail_out(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_tick(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_register(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_schedule(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_serve(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_help(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_version(const struct cli_cmd *cmd, int argc, char **argv);
 
@@ -105,6 +106,9 @@ static const struct cli_cmd commands[] = {
 	{ "tick", "DIR [--sendmail CMD] [--verbose]",
 	  "for cron: reminders, late notices, seals at deadlines, queued mail of every game in DIR",
 	  cmd_tick },
+	{ "serve",
+	  "DIR [--listen ADDR:PORT] [--tls-cert FILE --tls-key FILE] [--behind-proxy] [--threads N]",
+	  "the club's web page: every game of DIR in a browser (default 127.0.0.1:8080)", cmd_serve },
 	{ "calc", "RULESET WHAT key=value... [--dice N,N,...] [--tables FILE] [--xml]",
 	  "use a ruleset's tables as a calculator", cmd_calc },
 	{ "rules", "RULESET [TABLE] [--tables FILE]", "print a ruleset's tables", cmd_rules },

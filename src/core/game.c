@@ -101,6 +101,21 @@ int ord_game_transact(ord_game *g, int (*fn)(void *ud, ord_game *g), void *ud)
 	return err;
 }
 
+int ord_game_read(ord_game *g, int (*fn)(void *ud, ord_game *g), void *ud)
+{
+	int err, outer = g->in_transact;
+
+	/* a savepoint: nested in a change's transaction, it reads what the
+	 * change wrote */
+	if ((err = ord_store_begin_read(g->db)) != 0)
+		return err;
+	g->in_transact = 1;
+	err = fn(ud, g);
+	g->in_transact = outer;
+	ord_store_end_read(g->db);
+	return err;
+}
+
 /* ---- the log ---- */
 
 int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, const char *body)

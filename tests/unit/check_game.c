@@ -687,6 +687,48 @@ START_TEST(test_deadline)
 }
 END_TEST
 
+/* ord_game_read: one snapshot, whatever another connection commits
+ * meanwhile; no change inside it. */
+struct snap {
+	ord_game *other;
+	int64_t before, during, after;
+	int seal_rc;
+};
+
+static int snap_fn(void *ud, ord_game *g)
+{
+	struct snap *sn = ud;
+	struct ord_game_status st;
+
+	ck_assert_int_eq(ord_game_status(g, &st), 0);
+	sn->before = st.deadline;
+	ck_assert_int_eq(ord_game_set_deadline(sn->other, (int64_t)time(NULL) + 3600), 0);
+	ck_assert_int_eq(ord_game_status(g, &st), 0);
+	sn->during = st.deadline;
+	sn->seal_rc = ord_game_seal(g, 1);
+	return 0;
+}
+
+START_TEST(test_read_snapshot)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_game_status st;
+	struct snap sn = { 0 };
+
+	ord_game_free(g); /* the file's header is written when its creator closes it */
+	ck_assert_int_eq(ord_game_open(&g, path), 0);
+	ck_assert_int_eq(ord_game_open(&sn.other, path), 0);
+	ck_assert_int_eq(ord_game_read(g, snap_fn, &sn), 0);
+	ck_assert(sn.before == 0 && sn.during == 0);
+	ck_assert_int_eq(sn.seal_rc, ORD_ESTATE);
+	ck_assert_int_eq(ord_game_status(g, &st), 0);
+	ck_assert(st.deadline > 0);
+	expect_info(g, "turn:      1 (open)");
+	ord_game_free(sn.other);
+	ord_game_free(g);
+}
+END_TEST
+
 /* ---- events ---- */
 
 START_TEST(test_event_refusal)
@@ -1058,6 +1100,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(seal, test_nmr_wait);
 	tcase_add_test(seal, test_nmr_repeat);
 	tcase_add_test(seal, test_deadline);
+	tcase_add_test(seal, test_read_snapshot);
 	suite_add_tcase(s, seal);
 
 	tcase_add_checked_fixture(events, setup, teardown);

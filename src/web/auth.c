@@ -1,0 +1,351 @@
+/*
+ * auth.c - the web page's sessions, CSRF tokens and login limits, kept in
+ * memory (a restart logs everybody out; nothing of them is in a game file).
+ *
+ * A session is 32 random bytes, sent as a cookie in hex; the table keeps
+ * only their BLAKE2b hash, so a copy of the server's memory holds no
+ * usable cookie.  Each session has its own CSRF token (32 random bytes),
+ * which every form carries and every POST must give back.  A session
+ * holds grants: (game, party) pairs for which a passphrase was given.
+ *
+ * Login limits: failed tries are counted per client address and per
+ * (game, party) in windows of WEB_WINDOW seconds; past the limit a try
+ * waits until the window ends.  Passphrase checks (crypto_pwhash, 64 MiB
+ * each) run at most WEB_HASHES at once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "web/web.h"
+
+#define WEB_MAX_SESSIONS 8192
+#define WEB_IDLE_ANON (60 * 60)         /* an anonymous session (a login form) */
+#define WEB_IDLE_GRANTED (12 * 60 * 60) /* a logged-in session, idle */
+#define WEB_WINDOW (10 * 60)
+#define WEB_FAILS_PER_IP 10
+#define WEB_FAILS_PER_PARTY 20
+#define WEB_MAX_COUNTERS 4096
+#define WEB_HASHES 2
+
+struct sess {
+	unsigned char key[32]; /* BLAKE2b of the cookie's bytes */
+	char csrf[WEB_SID_HEX + 1];
+	int64_t seen; /* last use, unix seconds */
+	struct web_grant grants[WEB_MAX_GRANTS];
+	size_t ngrants;
+	int used;
+};
+
+struct counter {
+	char what[WEB_GAME_NAME + WEB_PARTY_NAME + 80]; /* "ip ADDR" or "party GAME/SIDE" */
+	int64_t start;                                  /* the window's start */
+	int fails;
+};
+
+struct web_auth {
+	pthread_mutex_t lock;
+	struct sess *sess;        /* WEB_MAX_SESSIONS */
+	struct counter *counters; /* WEB_MAX_COUNTERS */
+	pthread_mutex_t hash_lock;
+	pthread_cond_t hash_cond;
+	int hashing;
+};
+
+static int64_t now(void)
+{
+	return (int64_t)time(NULL);
+}
+
+struct web_auth *web_auth_new(void)
+{
+	struct web_auth *a = ord_xcalloc(1, sizeof(*a));
+
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_mutex_init(&a->hash_lock, NULL);
+	pthread_cond_init(&a->hash_cond, NULL);
+	a->sess = ord_xcalloc(WEB_MAX_SESSIONS, sizeof(*a->sess));
+	a->counters = ord_xcalloc(WEB_MAX_COUNTERS, sizeof(*a->counters));
+	return a;
+}
+
+void web_auth_free(struct web_auth *a)
+{
+	if (!a)
+		return;
+	sodium_memzero(a->sess, WEB_MAX_SESSIONS * sizeof(*a->sess));
+	free(a->sess);
+	free(a->counters);
+	pthread_mutex_destroy(&a->lock);
+	pthread_mutex_destroy(&a->hash_lock);
+	pthread_cond_destroy(&a->hash_cond);
+	free(a);
+}
+
+static int unhex(unsigned char *out, size_t n, const char *hex)
+{
+	size_t bin = 0;
+
+	if (!hex || strlen(hex) != 2 * n)
+		return -1;
+	if (sodium_hex2bin(out, n, hex, 2 * n, NULL, &bin, NULL) != 0 || bin != n)
+		return -1;
+	return 0;
+}
+
+static void key_of(unsigned char key[32], const unsigned char raw[32])
+{
+	crypto_generichash(key, 32, raw, 32, NULL, 0);
+}
+
+static int expired(const struct sess *s, int64_t t)
+{
+	return t - s->seen > (s->ngrants ? WEB_IDLE_GRANTED : WEB_IDLE_ANON);
+}
+
+/* The session with cookie sid (lock held), or NULL. */
+static struct sess *lookup(struct web_auth *a, const char *sid)
+{
+	unsigned char raw[32], key[32];
+	int64_t t = now();
+	size_t i;
+
+	if (unhex(raw, 32, sid) != 0)
+		return NULL;
+	key_of(key, raw);
+	for (i = 0; i < WEB_MAX_SESSIONS; i++) {
+		struct sess *s = &a->sess[i];
+
+		if (s->used && !sodium_memcmp(s->key, key, 32)) {
+			if (expired(s, t)) {
+				s->used = 0;
+				return NULL;
+			}
+			s->seen = t;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/* A free slot (lock held): an unused or expired one, else the anonymous
+ * session seen longest ago, else the oldest. */
+static struct sess *slot(struct web_auth *a)
+{
+	struct sess *anon = NULL, *old = NULL;
+	int64_t t = now();
+	size_t i;
+
+	for (i = 0; i < WEB_MAX_SESSIONS; i++) {
+		struct sess *s = &a->sess[i];
+
+		if (!s->used || expired(s, t))
+			return s;
+		if (!s->ngrants && (!anon || s->seen < anon->seen))
+			anon = s;
+		if (!old || s->seen < old->seen)
+			old = s;
+	}
+	return anon ? anon : old;
+}
+
+static void copy_out(const struct sess *s, const char *sid, struct web_session *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->sid, sizeof(out->sid), "%s", sid);
+	memcpy(out->csrf, s->csrf, sizeof(out->csrf));
+	memcpy(out->grants, s->grants, sizeof(out->grants));
+	out->ngrants = s->ngrants;
+}
+
+/* Fill s as a new session; its cookie in sid. */
+static void fresh(struct sess *s, char sid[WEB_SID_HEX + 1])
+{
+	unsigned char raw[32], tok[32];
+
+	randombytes_buf(raw, 32);
+	randombytes_buf(tok, 32);
+	key_of(s->key, raw);
+	sodium_bin2hex(sid, WEB_SID_HEX + 1, raw, 32);
+	sodium_bin2hex(s->csrf, sizeof(s->csrf), tok, 32);
+	sodium_memzero(raw, 32);
+	s->seen = now();
+	s->used = 1;
+}
+
+int web_auth_find(struct web_auth *a, const char *sid, struct web_session *out)
+{
+	struct sess *s;
+
+	memset(out, 0, sizeof(*out));
+	if (!sid)
+		return 0;
+	pthread_mutex_lock(&a->lock);
+	s = lookup(a, sid);
+	if (s)
+		copy_out(s, sid, out);
+	pthread_mutex_unlock(&a->lock);
+	return s != NULL;
+}
+
+void web_auth_create(struct web_auth *a, struct web_session *out)
+{
+	char sid[WEB_SID_HEX + 1];
+	struct sess *s;
+
+	pthread_mutex_lock(&a->lock);
+	s = slot(a);
+	memset(s, 0, sizeof(*s));
+	fresh(s, sid);
+	copy_out(s, sid, out);
+	pthread_mutex_unlock(&a->lock);
+}
+
+int web_auth_grant(struct web_auth *a, const char *sid, const char *game, const char *party,
+		   struct web_session *out)
+{
+	struct web_grant keep[WEB_MAX_GRANTS];
+	size_t nkeep = 0, i;
+	char nsid[WEB_SID_HEX + 1];
+	struct sess *s;
+
+	pthread_mutex_lock(&a->lock);
+	s = sid ? lookup(a, sid) : NULL;
+	if (s) {
+		for (i = 0; i < s->ngrants; i++)
+			if (strcmp(s->grants[i].game, game) || strcmp(s->grants[i].party, party))
+				keep[nkeep++] = s->grants[i];
+		s->used = 0;
+	}
+	s = slot(a);
+	memset(s, 0, sizeof(*s));
+	fresh(s, nsid);
+	/* the newest grant first; the oldest falls off a full session */
+	snprintf(s->grants[0].game, sizeof(s->grants[0].game), "%s", game);
+	snprintf(s->grants[0].party, sizeof(s->grants[0].party), "%s", party);
+	s->ngrants = 1;
+	for (i = 0; i < nkeep && s->ngrants < WEB_MAX_GRANTS; i++)
+		s->grants[s->ngrants++] = keep[i];
+	copy_out(s, nsid, out);
+	pthread_mutex_unlock(&a->lock);
+	return 0;
+}
+
+void web_auth_end(struct web_auth *a, const char *sid)
+{
+	struct sess *s;
+
+	pthread_mutex_lock(&a->lock);
+	s = lookup(a, sid);
+	if (s) {
+		sodium_memzero(s, sizeof(*s));
+		s->used = 0;
+	}
+	pthread_mutex_unlock(&a->lock);
+}
+
+int web_session_has(const struct web_session *s, const char *game, const char *party)
+{
+	size_t i;
+
+	for (i = 0; i < s->ngrants; i++)
+		if (!strcmp(s->grants[i].game, game) && !strcmp(s->grants[i].party, party))
+			return 1;
+	return 0;
+}
+
+int web_session_any(const struct web_session *s, const char *game)
+{
+	size_t i;
+
+	for (i = 0; i < s->ngrants; i++)
+		if (!strcmp(s->grants[i].game, game))
+			return 1;
+	return 0;
+}
+
+/* The counter of what (lock held): found, or a new one in a free or
+ * stale slot (or the oldest when all are in use). */
+static struct counter *counter(struct web_auth *a, const char *what, int create)
+{
+	struct counter *free_slot = NULL, *old = NULL;
+	int64_t t = now();
+	size_t i;
+
+	for (i = 0; i < WEB_MAX_COUNTERS; i++) {
+		struct counter *c = &a->counters[i];
+
+		if (c->what[0] && !strcmp(c->what, what)) {
+			if (t - c->start >= WEB_WINDOW) {
+				c->start = t;
+				c->fails = 0;
+			}
+			return c;
+		}
+		if (!free_slot && (!c->what[0] || t - c->start >= WEB_WINDOW))
+			free_slot = c;
+		if (!old || c->start < old->start)
+			old = c;
+	}
+	if (!create)
+		return NULL;
+	if (!free_slot)
+		free_slot = old;
+	memset(free_slot, 0, sizeof(*free_slot));
+	snprintf(free_slot->what, sizeof(free_slot->what), "%s", what);
+	free_slot->start = t;
+	return free_slot;
+}
+
+static int wait_of(struct counter *c, int limit)
+{
+	if (!c || c->fails < limit)
+		return 0;
+	return (int)(c->start + WEB_WINDOW - now()) > 0 ? (int)(c->start + WEB_WINDOW - now()) : 1;
+}
+
+int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const char *party)
+{
+	char what[sizeof(((struct counter *)0)->what)];
+	int w1, w2;
+
+	pthread_mutex_lock(&a->lock);
+	snprintf(what, sizeof(what), "ip %s", ip);
+	w1 = wait_of(counter(a, what, 0), WEB_FAILS_PER_IP);
+	snprintf(what, sizeof(what), "party %s/%s", game, party);
+	w2 = wait_of(counter(a, what, 0), WEB_FAILS_PER_PARTY);
+	pthread_mutex_unlock(&a->lock);
+	return w1 > w2 ? w1 : w2;
+}
+
+void web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party)
+{
+	char what[sizeof(((struct counter *)0)->what)];
+
+	pthread_mutex_lock(&a->lock);
+	snprintf(what, sizeof(what), "ip %s", ip);
+	counter(a, what, 1)->fails++;
+	snprintf(what, sizeof(what), "party %s/%s", game, party);
+	counter(a, what, 1)->fails++;
+	pthread_mutex_unlock(&a->lock);
+}
+
+void web_auth_hash_enter(struct web_auth *a)
+{
+	pthread_mutex_lock(&a->hash_lock);
+	while (a->hashing >= WEB_HASHES)
+		pthread_cond_wait(&a->hash_cond, &a->hash_lock);
+	a->hashing++;
+	pthread_mutex_unlock(&a->hash_lock);
+}
+
+void web_auth_hash_leave(struct web_auth *a)
+{
+	pthread_mutex_lock(&a->hash_lock);
+	a->hashing--;
+	pthread_cond_signal(&a->hash_cond);
+	pthread_mutex_unlock(&a->hash_lock);
+}

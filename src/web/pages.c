@@ -1,0 +1,773 @@
+/*
+ * pages.c - the pages anybody may see (the games, a game's status, its
+ * signed heads), logging in and out, the reports, the bundles, and what
+ * the player's and the referee's pages share (files, reports, pictures).
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "ruleset.h"
+#include "web/web.h"
+
+/* ---- the games ---- */
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void state_badge(struct ord_buf *b, const struct ord_game_status *st)
+{
+	ord_buf_adds(b, "<span class=\"state state-");
+	web_esc(b, st->state);
+	ord_buf_adds(b, "\">");
+	web_esc(b, st->state);
+	if (*st->phase) {
+		ord_buf_adds(b, ": ");
+		web_esc(b, st->phase);
+	}
+	ord_buf_adds(b, "</span>");
+}
+
+void web_page_games(struct web_req *r)
+{
+	struct ord_buf *b = &r->body;
+	char **names = NULL;
+	size_t n = 0, alloc = 0, i;
+	DIR *d = opendir(web_dir(r));
+	struct dirent *e;
+
+	web_page_start(r, "Games", NULL);
+	ord_buf_adds(b, "<h1>Games</h1>\n");
+	while (d && (e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		char *name;
+
+		if (len <= 8 || strcmp(e->d_name + len - 8, ".orderly"))
+			continue;
+		name = ord_strdup(e->d_name);
+		name[len - 8] = '\0';
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			names = ord_xrealloc(names, alloc * sizeof(*names));
+		}
+		names[n++] = name;
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), name_cmp);
+	if (!n)
+		ord_buf_adds(b, "<p class=\"muted\">No games here yet: <code>orderly new "
+				"DIR/NAME.orderly --scenario FILE.xml</code> makes one.</p>\n");
+	else
+		ord_buf_adds(b, "<div class=\"table-wrap\"><table class=\"games\">\n"
+				"<thead><tr><th>Game</th><th>Ruleset</th><th>Turn</th><th>State</th>"
+				"<th>Deadline</th></tr></thead><tbody>\n");
+	for (i = 0; i < n; i++) {
+		struct ord_game_status st;
+		char *path = web_game_path(r, names[i]);
+		ord_game *g = NULL;
+
+		if (!path)
+			goto next; /* not a plain file, or not a name we serve */
+		ord_buf_adds(b, "<tr><td data-label=\"Game\"><a href=\"/g/");
+		web_url(b, names[i]);
+		ord_buf_adds(b, "\">");
+		if (web_game_open_at(r, path, &g) != 0 || ord_game_status(g, &st) != 0) {
+			web_esc(b, names[i]);
+			ord_buf_adds(b, "</a></td><td colspan=\"4\" class=\"error\">cannot be read: ");
+			web_esc(b, ord_error_last());
+			ord_buf_adds(b, "</td></tr>\n");
+			goto next;
+		}
+		web_esc(b, st.title);
+		ord_buf_adds(b, "</a> <span class=\"muted\">");
+		web_esc(b, names[i]);
+		ord_buf_adds(b, "</span></td><td data-label=\"Ruleset\">");
+		web_esc(b, st.ruleset);
+		ord_buf_addf(b, "</td><td data-label=\"Turn\">%d</td><td data-label=\"State\">",
+			     st.turn);
+		state_badge(b, &st);
+		ord_buf_adds(b, "</td><td data-label=\"Deadline\">");
+		web_deadline(b, st.deadline, ord_game_now(g));
+		ord_buf_adds(b, "</td></tr>\n");
+	next:
+		if (g)
+			web_game_close(r, g);
+		free(path);
+		free(names[i]);
+	}
+	if (n)
+		ord_buf_adds(b, "</tbody></table></div>\n");
+	free(names);
+	web_page_end(r);
+}
+
+/* ---- a game's status ---- */
+
+struct status_ctx {
+	struct web_req *r;
+	const char *name;
+};
+
+static void head_link(struct ord_buf *b, const char *name, const char *at, int turn, const char *label)
+{
+	ord_buf_adds(b, "<li><a download href=\"/g/");
+	web_url(b, name);
+	ord_buf_addf(b, "/head/%s-%d.head\">", at, turn);
+	web_esc(b, name);
+	ord_buf_addf(b, "-%s-%d.head</a> <span class=\"muted\">", at, turn);
+	web_esc(b, label);
+	ord_buf_adds(b, "</span></li>");
+}
+
+/* The heads of game g as links, newest first. */
+static void heads_list(struct ord_buf *b, ord_game *g, const char *name, int turn)
+{
+	struct ord_head h;
+	int t;
+
+	ord_buf_adds(b, "<ul class=\"files\">");
+	for (t = turn; t >= 1; t--) {
+		if (ord_game_head(g, &h, t, "exchange") == 0)
+			head_link(b, name, "exchange", t, "the exchange; fixes the next turn's seed");
+		if (ord_game_head(g, &h, t, "seal") == 0)
+			head_link(b, name, "seal", t, "the seal: every sheet's commitment");
+	}
+	if (ord_game_head(g, &h, 1, "open") == 0)
+		head_link(b, name, "open", 1, "the game's opening: turn 1's seed commitment");
+	ord_buf_adds(b, "</ul>\n");
+	ord_error_clear();
+}
+
+static int status_fill(void *ud, ord_game *g)
+{
+	struct status_ctx *c = ud;
+	struct web_req *r = c->r;
+	struct ord_buf *b = &r->body;
+	struct ord_game_status st;
+	unsigned char pk[32];
+	char hex[65];
+	const char *crumbs[4];
+	size_t i;
+	int err;
+
+	if ((err = ord_game_status(g, &st)) != 0)
+		return err;
+	crumbs[0] = st.title;
+	crumbs[1] = NULL;
+	crumbs[2] = NULL;
+	web_page_start(r, st.title, crumbs);
+	ord_buf_adds(b, "<h1>");
+	web_esc(b, st.title);
+	ord_buf_adds(b, "</h1>\n");
+	ord_buf_addf(b,
+		     "<section class=\"card\"><h2>Sheets of turn %d</h2>\n"
+		     "<p class=\"muted\">Who has handed in a sheet; what it says stays secret until "
+		     "the exchange.</p>\n<ul class=\"sides\">",
+		     st.turn);
+	for (i = 0; i < ord_game_nsides(g); i++) {
+		const char *side = ord_game_side_name(g, i);
+		unsigned char cm[32];
+		char source[16] = "";
+		int version = 0;
+
+		if (ord_game_side_sheet(g, st.turn, side, &version, source, cm) != 0)
+			version = 0;
+		ord_buf_adds(b, "<li><a href=\"/g/");
+		web_url(b, c->name);
+		ord_buf_adds(b, "/side/");
+		web_url(b, side);
+		ord_buf_adds(b, "\">");
+		web_esc(b, side);
+		ord_buf_adds(b, "</a> ");
+		if (!version)
+			ord_buf_adds(b, "<span class=\"badge no\">no sheet yet</span>");
+		else if (!strcmp(source, "submitted"))
+			ord_buf_addf(b,
+				     "<span class=\"badge yes\">sheet in</span> <span "
+				     "class=\"muted\">version %d</span>",
+				     version);
+		else {
+			ord_buf_adds(b, "<span class=\"badge held\">");
+			web_esc(b, source);
+			ord_buf_adds(b, "</span> <span class=\"muted\">(no sheet: the NMR policy stood in)"
+					"</span>");
+		}
+		ord_buf_adds(b, "</li>");
+	}
+	ord_error_clear();
+	ord_buf_adds(b, "</ul>\n<p><a class=\"button\" href=\"/g/");
+	web_url(b, c->name);
+	ord_buf_adds(b, "/login\">Log in as a side</a> <a class=\"button secondary\" href=\"/g/");
+	web_url(b, c->name);
+	ord_buf_adds(b, "/referee\">Referee</a></p></section>\n");
+
+	ord_buf_adds(b, "<section class=\"card\"><dl class=\"facts\"><dt>Ruleset</dt><dd>");
+	web_esc(b, st.ruleset);
+	ord_buf_addf(b, "</dd><dt>Turn</dt><dd>%d</dd><dt>State</dt><dd>", st.turn);
+	state_badge(b, &st);
+	if (st.nphases && strcmp(st.state, "open"))
+		ord_buf_addf(b, " <span class=\"muted\">(%d of %d phases resolved)</span>",
+			     st.phases_resolved, st.nphases);
+	ord_buf_adds(b, "</dd><dt>Deadline</dt><dd>");
+	web_deadline(b, st.deadline, ord_game_now(g));
+	ord_buf_adds(b, "</dd><dt>Missing sheets</dt><dd>");
+	web_esc(b, st.nmr);
+	ord_buf_adds(b, " <span class=\"muted\">(what stands in for a side without a sheet at the "
+			"seal)</span></dd>");
+	if (ord_game_pubkey(g, pk) == 0) {
+		web_hex(hex, pk, 32);
+		ord_buf_addf(b, "<dt>Game's key</dt><dd><code class=\"hex\">%s</code></dd>", hex);
+	}
+	web_hex(hex, st.seed_commitment, 32);
+	ord_buf_addf(b,
+		     "<dt>Seed commitment</dt><dd><code class=\"hex\">%s</code> "
+		     "<span class=\"muted\">(turn %d's sheets commit to it)</span></dd></dl>"
+		     "</section>\n",
+		     hex, st.turn);
+	if (st.fixed_dice)
+		ord_buf_adds(b, "<p class=\"warn\">A test game: its dice are given by the referee, "
+				"not rolled.</p>\n");
+
+	ord_buf_adds(b, "<section class=\"card\"><h2>Signed heads</h2>\n<p class=\"muted\">Keep "
+			"these: each is signed by the game's key and fixes the history up to it. "
+			"<code>orderly verify BUNDLE --head FILE</code> checks a turn's bundle "
+			"against them.</p>\n");
+	heads_list(b, g, c->name, st.turn);
+	ord_buf_adds(b, "</section>\n");
+	web_page_end(r);
+	return 0;
+}
+
+void web_page_status(struct web_req *r, const char *name)
+{
+	struct status_ctx c = { r, name };
+	ord_game *g = web_open_game(r, name);
+
+	if (!g)
+		return;
+	if (ord_game_read(g, status_fill, &c) != 0)
+		web_error_page(r, 500, "The game cannot be read", ord_error_last());
+	web_game_close(r, g);
+}
+
+/* "AT-TURN.head" -> at, turn; -1 when file is no head's name. */
+static int parse_head_name(const char *file, char at[16], int *turn)
+{
+	const char *dash = strrchr(file, '-'), *dot = strrchr(file, '.');
+	struct ord_buf num = ORD_BUF_INIT;
+	long t;
+	int ok;
+
+	if (!dash || !dot || dot < dash || strcmp(dot, ".head") || dash - file >= 16)
+		return -1;
+	snprintf(at, 16, "%.*s", (int)(dash - file), file);
+	if (strcmp(at, "open") && strcmp(at, "seal") && strcmp(at, "close") && strcmp(at, "exchange"))
+		return -1;
+	ord_buf_add(&num, dash + 1, (size_t)(dot - dash - 1));
+	ok = ord_parse_long(num.buf, &t) == 0 && t >= 1 && t < 1000000;
+	ord_buf_release(&num);
+	if (!ok)
+		return -1;
+	*turn = (int)t;
+	return 0;
+}
+
+void web_page_head(struct web_req *r, const char *name, const char *file)
+{
+	struct ord_head h;
+	char at[16];
+	int turn;
+	ord_game *g;
+
+	if (parse_head_name(file, at, &turn) != 0) {
+		web_error_page(r, 404, "Not found", "There is no such head.");
+		return;
+	}
+	if (!(g = web_open_game(r, name)))
+		return;
+	if (ord_game_head(g, &h, turn, at) != 0) {
+		web_error_page(r, 404, "Not found", "The game has no such signed head (yet).");
+	} else {
+		ord_head_format(&h, &r->body);
+		r->ctype = "text/plain; charset=utf-8";
+		ord_buf_adds(&r->disposition, "attachment; filename=\"");
+		ord_buf_adds(&r->disposition, name);
+		ord_buf_addf(&r->disposition, "-%s-%d.head\"", at, turn);
+	}
+	web_game_close(r, g);
+}
+
+void web_page_bundle(struct web_req *r, const char *name, const char *file)
+{
+	struct ord_buf want = ORD_BUF_INIT;
+	struct ord_game_status st;
+	long turn = 0;
+	ord_game *g;
+	const char *p = strncmp(file, "turn-", 5) ? NULL : file + 5;
+
+	if (p) {
+		ord_buf_add(&want, p, strcspn(p, "."));
+		if (strcmp(p + want.len, ".xml") || ord_parse_long(want.buf, &turn) != 0 || turn < 1)
+			p = NULL;
+	}
+	ord_buf_release(&want);
+	if (!p) {
+		web_error_page(r, 404, "Not found", "There is no such bundle.");
+		return;
+	}
+	if (!web_session_any(&r->sess, name)) {
+		web_error_page(r, 403, "Log in first",
+			       "The turn bundles are for the game's players and referee: log in.");
+		return;
+	}
+	if (!(g = web_open_game(r, name)))
+		return;
+	/* a bundle exists only for an exchanged turn: before that nothing
+	 * of it is asked for */
+	if (ord_game_status(g, &st) != 0 || turn >= st.turn + (strcmp(st.state, "exchanged") == 0)) {
+		web_error_page(r, 404, "Not yet", "That turn is not exchanged yet: no bundle.");
+	} else if (ord_game_export(g, (int)turn, &r->body) != 0) {
+		ord_buf_reset(&r->body);
+		web_error_page(r, 409, "No bundle", ord_error_last());
+	} else {
+		r->ctype = "application/xml";
+		ord_buf_adds(&r->disposition, "attachment; filename=\"");
+		ord_buf_adds(&r->disposition, name);
+		ord_buf_addf(&r->disposition, "-turn-%ld.xml\"", turn);
+	}
+	web_game_close(r, g);
+}
+
+/* ---- the verify command, heads and bundles of a side ---- */
+
+void web_files_section(struct web_req *r, ord_game *g, const char *name, const char *side)
+{
+	struct ord_buf *b = &r->body;
+	struct ord_game_status st;
+	unsigned char pk[32];
+	char pkhex[65];
+	int t, last;
+
+	if (ord_game_status(g, &st) != 0)
+		return;
+	ord_buf_adds(b, "<section class=\"card\" id=\"bundles\"><h2>Bundles and checking a "
+			"turn</h2>\n");
+	last = !strcmp(st.state, "exchanged") ? st.turn : st.turn - 1;
+	if (last < 1 || ord_game_pubkey(g, pk) != 0) {
+		ord_buf_adds(b, "<p class=\"muted\">No turn is exchanged yet. After the exchange, "
+				"each turn's bundle (every sheet, the dice seed and the log, signed "
+				"by the game's key) is here, with the command that checks it on "
+				"your own machine.</p></section>\n");
+		ord_error_clear();
+		return;
+	}
+	web_hex(pkhex, pk, 32);
+	ord_buf_adds(b, "<p>Download the bundle and the heads into one folder, then run the "
+			"command there: <code>orderly verify</code> needs nothing else (no game "
+			"file, no network).</p>\n");
+	for (t = last; t >= 1; t--) {
+		unsigned char c[32];
+		char source[16] = "", chex[65];
+		int version = 0;
+		struct ord_head h;
+		const char *heads[3][2];
+		int hturn[3], nh = 0, i;
+
+		ord_buf_addf(b,
+			     "<article class=\"turn\" id=\"turn-%d\"><h3>Turn %d</h3>"
+			     "<ul class=\"files\"><li><a download class=\"bundle\" href=\"/g/",
+			     t, t);
+		web_url(b, name);
+		ord_buf_addf(b, "/bundle/turn-%d.xml\">", t);
+		web_esc(b, name);
+		ord_buf_addf(b, "-turn-%d.xml</a> <span class=\"muted\">the bundle</span></li>", t);
+		if (t == 1 && ord_game_head(g, &h, 1, "open") == 0) {
+			heads[nh][0] = "open";
+			hturn[nh++] = 1;
+		} else if (t > 1 && ord_game_head(g, &h, t - 1, "exchange") == 0) {
+			heads[nh][0] = "exchange";
+			hturn[nh++] = t - 1;
+		}
+		if (ord_game_head(g, &h, t, "seal") == 0) {
+			heads[nh][0] = "seal";
+			hturn[nh++] = t;
+		}
+		if (ord_game_head(g, &h, t, "exchange") == 0) {
+			heads[nh][0] = "exchange";
+			hturn[nh++] = t;
+		}
+		ord_error_clear();
+		for (i = 0; i < nh; i++)
+			head_link(b, name, heads[i][0], hturn[i], "a signed head");
+		ord_buf_adds(b, "</ul>\n<p>Check it:</p><pre class=\"command\"><code>orderly verify ");
+		web_esc(b, name);
+		ord_buf_addf(b, "-turn-%d.xml --pubkey %s", t, pkhex);
+		if (side && ord_game_side_sheet(g, t, side, &version, source, c) == 0 && version &&
+		    !strcmp(source, "submitted")) {
+			web_hex(chex, c, 32);
+			ord_buf_addf(b, " --receipt <span class=\"rcpt\">%s</span>", chex);
+		} else {
+			version = 0;
+		}
+		for (i = 0; i < nh; i++) {
+			ord_buf_adds(b, " --head ");
+			web_esc(b, name);
+			ord_buf_addf(b, "-%s-%d.head", heads[i][0], hturn[i]);
+		}
+		ord_buf_adds(b, "</code></pre>\n");
+		if (side && version)
+			ord_buf_addf(b,
+				     "<p class=\"muted\">The receipt is the commitment of your sealed "
+				     "sheet (version %d): verify says whether that very sheet was the "
+				     "one sealed and played.</p>",
+				     version);
+		else if (side)
+			ord_buf_adds(b, "<p class=\"muted\">No sheet of yours was sealed this turn, so "
+					"there is no receipt of yours to check.</p>");
+		ord_buf_adds(b, "</article>\n");
+		ord_error_clear();
+	}
+	ord_buf_adds(b, "</section>\n");
+}
+
+void web_pictures_section(struct web_req *r, const char *name, const char *party)
+{
+	/* NEEDSWORK: the pictures issue (orderly map, orderly chart and the
+	 * canvas API of src/canvas.h) lands later; its maps and charts of
+	 * this turn, drawn for this party (the same fog of war as its
+	 * report), go here inline as SVG <img> from /g/NAME/map/... */
+	(void)name;
+	(void)party;
+	ord_buf_adds(&r->body, "<section class=\"card pictures\" id=\"pictures\"><h2>Map and "
+			       "charts</h2><p class=\"muted\">The map and the charts of each turn will "
+			       "be shown here.</p></section>\n");
+}
+
+void web_reports_section(struct web_req *r, ord_game *g, const char *name, const char *party)
+{
+	struct ord_buf *b = &r->body, langs = ORD_BUF_INIT;
+	const struct ord_ruleset *rs = NULL;
+	struct ord_game_status st;
+	int t;
+
+	if (ord_game_status(g, &st) != 0)
+		return;
+	if (ord_ruleset_find(&rs, st.ruleset) != 0)
+		rs = NULL;
+	ord_error_clear();
+	ord_buf_adds(b, "<section class=\"card\" id=\"reports\"><h2>Reports</h2>\n<ul "
+			"class=\"reports\">");
+	for (t = st.turn; t >= 1; t--) {
+		size_t i;
+
+		ord_buf_addf(b, "<li>Turn %d: report", t);
+		if (rs && rs->languages && rs->languages[0] && rs->languages[1])
+			ord_buf_adds(b, " in");
+		for (i = 0; rs && rs->languages && rs->languages[i]; i++) {
+			ord_buf_adds(b, " <a href=\"/g/");
+			web_url(b, name);
+			if (!strcmp(party, WEB_REFEREE)) {
+				ord_buf_adds(b, "/referee/report/");
+			} else {
+				ord_buf_adds(b, "/side/");
+				web_url(b, party);
+				ord_buf_adds(b, "/report/");
+			}
+			ord_buf_addf(b, "%d?lang=", t);
+			web_url(b, rs->languages[i]);
+			ord_buf_adds(b, "\" hreflang=\"");
+			web_esc(b, rs->languages[i]);
+			ord_buf_adds(b, "\">");
+			web_esc(b, rs->languages[i]);
+			ord_buf_adds(b, "</a>");
+		}
+		if (!rs || !rs->languages || !rs->languages[0]) {
+			ord_buf_adds(b, " <a href=\"/g/");
+			web_url(b, name);
+			if (!strcmp(party, WEB_REFEREE)) {
+				ord_buf_adds(b, "/referee/report/");
+			} else {
+				ord_buf_adds(b, "/side/");
+				web_url(b, party);
+				ord_buf_adds(b, "/report/");
+			}
+			ord_buf_addf(b, "%d\">report</a>", t);
+		}
+		ord_buf_adds(b, "</li>");
+	}
+	ord_buf_adds(b, "</ul></section>\n");
+	ord_buf_release(&langs);
+}
+
+/* ---- reports ---- */
+
+struct report_ctx {
+	struct web_req *r;
+	const char *name, *party, *lang;
+	int turn;
+};
+
+static int report_fill(void *ud, ord_game *g)
+{
+	struct report_ctx *c = ud;
+	struct web_req *r = c->r;
+	struct ord_buf *b = &r->body, text = ORD_BUF_INIT, back = ORD_BUF_INIT, title = ORD_BUF_INIT;
+	struct ord_report_opts o = { 0 };
+	struct ord_game_status st;
+	const char *crumbs[7];
+	int referee = !strcmp(c->party, WEB_REFEREE), err;
+
+	if ((err = ord_game_status(g, &st)) != 0)
+		return err;
+	o.side = referee ? NULL : c->party;
+	o.turn = c->turn;
+	o.lang = c->lang;
+	if ((err = ord_game_report_opts(g, &o, &text)) != 0)
+		goto out;
+	ord_buf_adds(&back, "/g/");
+	web_url(&back, c->name);
+	ord_buf_addf(&title, "Turn %d: report for %s", c->turn, web_party_label(c->party));
+	crumbs[0] = st.title;
+	crumbs[1] = back.buf;
+	ord_buf_adds(&back, "");
+	crumbs[2] = web_party_label(c->party);
+	crumbs[3] = NULL;
+	crumbs[4] = title.buf;
+	crumbs[5] = NULL;
+	crumbs[6] = NULL;
+	{
+		struct ord_buf pl = ORD_BUF_INIT;
+
+		ord_buf_adds(&pl, back.buf);
+		if (referee) {
+			ord_buf_adds(&pl, "/referee");
+		} else {
+			ord_buf_adds(&pl, "/side/");
+			web_url(&pl, c->party);
+		}
+		crumbs[3] = pl.buf;
+		web_page_start(r, title.buf, crumbs);
+		ord_buf_adds(b, "<h1>");
+		web_esc(b, title.buf);
+		ord_buf_adds(b, "</h1>\n<pre class=\"report\"");
+		if (c->lang && strcmp(c->lang, "all")) {
+			ord_buf_adds(b, " lang=\"");
+			web_esc(b, c->lang);
+			ord_buf_adds(b, "\"");
+		}
+		ord_buf_adds(b, ">");
+		web_esc(b, text.buf);
+		ord_buf_adds(b, "</pre>\n<p><a href=\"");
+		web_esc(b, pl.buf);
+		ord_buf_adds(b, "\">Back</a></p>\n");
+		ord_buf_release(&pl);
+	}
+	web_page_end(r);
+out:
+	ord_buf_release(&text);
+	ord_buf_release(&back);
+	ord_buf_release(&title);
+	return err;
+}
+
+void web_page_report(struct web_req *r, const char *name, const char *party, const char *turn)
+{
+	struct report_ctx c = { r, name, party, web_arg(r, "lang"), 0 };
+	long t;
+	ord_game *g;
+	size_t i;
+	int referee = !strcmp(party, WEB_REFEREE), found = referee;
+
+	if (ord_parse_long(turn, &t) != 0 || t < 1 || t > 1000000) {
+		web_error_page(r, 404, "Not found", "There is no such turn.");
+		return;
+	}
+	c.turn = (int)t;
+	if (!web_session_has(&r->sess, name, party)) {
+		struct ord_buf to = ORD_BUF_INIT;
+
+		ord_buf_adds(&to, "/g/");
+		web_url(&to, name);
+		ord_buf_adds(&to, "/login?side=");
+		web_url(&to, referee ? "referee" : party);
+		web_redirect(r, to.buf);
+		ord_buf_release(&to);
+		return;
+	}
+	if (!(g = web_open_game(r, name)))
+		return;
+	for (i = 0; !found && i < ord_game_nsides(g); i++)
+		found = !strcmp(ord_game_side_name(g, i), party);
+	if (!found)
+		web_error_page(r, 404, "Not found", "The game has no such side.");
+	else if (ord_game_read(g, report_fill, &c) != 0) {
+		int code = ord_error_code();
+
+		ord_buf_reset(&r->body);
+		web_error_page(r, code == ORD_ENOTFOUND || code == ORD_EUSAGE ? 404 : 500,
+			       "No such report", ord_error_last());
+	}
+	web_game_close(r, g);
+}
+
+/* ---- logging in and out ---- */
+
+static void login_form(struct web_req *r, ord_game *g, const char *name, const char *title,
+		       const char *want, const char *msg)
+{
+	struct ord_buf *b = &r->body, back = ORD_BUF_INIT, action = ORD_BUF_INIT;
+	const char *crumbs[] = { title, NULL, "Log in", NULL, NULL };
+	size_t i;
+
+	ord_buf_adds(&back, "/g/");
+	web_url(&back, name);
+	crumbs[1] = back.buf;
+	ord_buf_addf(&action, "%s/login", back.buf);
+	web_need_session(r);
+	web_page_start(r, "Log in", crumbs);
+	ord_buf_adds(b, "<h1>Log in to ");
+	web_esc(b, title);
+	ord_buf_adds(b, "</h1>\n");
+	if (msg) {
+		ord_buf_adds(b, "<p class=\"error\" role=\"alert\">");
+		web_esc(b, msg);
+		ord_buf_adds(b, "</p>\n");
+	}
+	web_form_start(r, action.buf, "card login");
+	ord_buf_adds(b, "<label for=\"side\">Who you are</label><select id=\"side\" name=\"side\">");
+	for (i = 0; i <= ord_game_nsides(g); i++) {
+		const char *side = i < ord_game_nsides(g) ? ord_game_side_name(g, i) : "referee";
+		const char *label = i < ord_game_nsides(g) ? side : "the referee";
+
+		ord_buf_adds(b, "<option value=\"");
+		web_esc(b, side);
+		ord_buf_adds(b, "\"");
+		if (want && !strcmp(want, side))
+			ord_buf_adds(b, " selected");
+		ord_buf_adds(b, ">");
+		web_esc(b, label);
+		ord_buf_adds(b, "</option>");
+	}
+	ord_buf_adds(b, "</select>\n<label for=\"passphrase\">Passphrase</label>"
+			"<input id=\"passphrase\" name=\"passphrase\" type=\"password\" "
+			"autocomplete=\"current-password\" required>\n"
+			"<button type=\"submit\">Log in</button>\n"
+			"<p class=\"muted\">The passphrase your referee registered for you "
+			"(<code>orderly register --passphrase-file</code>; the same one the mail "
+			"judge takes). A secret link fills it in for you.</p></form>\n");
+	web_page_end(r);
+	ord_buf_release(&back);
+	ord_buf_release(&action);
+}
+
+void web_page_login(struct web_req *r, const char *name)
+{
+	struct ord_game_status st;
+	const char *side, *pass, *party;
+	struct ord_buf to = ORD_BUF_INIT;
+	struct web_session ns;
+	ord_game *g;
+	size_t i;
+	int found = 0, wait, err;
+
+	if (!(g = web_open_game(r, name)))
+		return;
+	if (ord_game_status(g, &st) != 0) {
+		web_error_page(r, 500, "The game cannot be read", ord_error_last());
+		goto out;
+	}
+	if (strcmp(r->method, "POST")) {
+		login_form(r, g, name, st.title, web_arg(r, "side"), NULL);
+		goto out;
+	}
+	if (!web_csrf_ok(r))
+		goto out;
+	side = web_field(r, "side");
+	pass = web_field(r, "passphrase");
+	if (!side || !pass) {
+		login_form(r, g, name, st.title, side, "Give who you are and your passphrase.");
+		r->status = 400;
+		goto out;
+	}
+	for (i = 0; !found && i < ord_game_nsides(g); i++)
+		found = !strcmp(ord_game_side_name(g, i), side);
+	if (!found && strcmp(side, "referee")) {
+		login_form(r, g, name, st.title, NULL, "The game has no such side.");
+		r->status = 400;
+		goto out;
+	}
+	party = found ? side : WEB_REFEREE;
+	if ((wait = web_auth_may_try(web_auth_of(r), r->ip, name, party)) > 0) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "Too many wrong passphrases: try again in %d minutes.",
+			 (wait + 59) / 60);
+		login_form(r, g, name, st.title, side, msg);
+		r->status = 429;
+		goto out;
+	}
+	web_auth_hash_enter(web_auth_of(r));
+	err = ord_mail_check_passphrase(g, found ? side : NULL, pass);
+	web_auth_hash_leave(web_auth_of(r));
+	if (err != 0) {
+		web_auth_failed(web_auth_of(r), r->ip, name, party);
+		/* the same words whether or not a passphrase is registered */
+		login_form(r, g, name, st.title, side,
+			   err == ORD_ENOTFOUND || err == ORD_EBADDATA
+				   ? "Wrong passphrase (or none is registered for you: ask your "
+				     "referee)."
+				   : ord_error_last());
+		r->status = err == ORD_ENOTFOUND || err == ORD_EBADDATA ? 403 : 500;
+		goto out;
+	}
+	web_auth_grant(web_auth_of(r), r->sess.sid, name, party, &ns);
+	r->sess = ns;
+	web_set_cookie(r, &ns);
+	ord_buf_adds(&to, "/g/");
+	web_url(&to, name);
+	if (found) {
+		ord_buf_adds(&to, "/side/");
+		web_url(&to, side);
+	} else {
+		ord_buf_adds(&to, "/referee");
+	}
+	web_redirect(r, to.buf);
+out:
+	ord_buf_release(&to);
+	web_game_close(r, g);
+}
+
+void web_page_logout(struct web_req *r, const char *name)
+{
+	struct ord_buf to = ORD_BUF_INIT;
+	struct web_session none;
+
+	if (!web_csrf_ok(r))
+		return;
+	web_auth_end(web_auth_of(r), r->sess.sid);
+	memset(&none, 0, sizeof(none));
+	web_set_cookie(r, &none);
+	ord_buf_adds(&r->set_cookie, "; Max-Age=0");
+	ord_buf_adds(&to, "/g/");
+	web_url(&to, name);
+	web_redirect(r, to.buf);
+	ord_buf_release(&to);
+}
+
+/* ---- the notations' help ---- */
+
+const char *web_notation_help(const char *notation)
+{
+	if (!strcmp(notation, "hieroglyph"))
+		return (const char *)web_help_hieroglyph;
+	if (!strcmp(notation, "ordre"))
+		return (const char *)web_help_ordre;
+	return NULL;
+}

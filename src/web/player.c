@@ -1,0 +1,383 @@
+/*
+ * player.c - a side's page, /g/NAME/side/SIDE: write the sheet beside the
+ * notation's help, Check it (ord_game_check_sheet: the checks of submit,
+ * nothing stored) or Submit it (ord_game_submit_opts) and print the
+ * receipt; the side's sheets and receipts of every turn, its reports,
+ * and the bundles with the `orderly verify` command.  Nothing here reads
+ * another side's sheet: the page is made of this side's report, its own
+ * receipts and what the game's status says to everybody.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "ruleset.h"
+#include "web/web.h"
+
+struct player {
+	struct web_req *r;
+	const char *name, *side;
+	/* what the POST did, shown on the page */
+	const char *action; /* "check", "submit" or NULL */
+	const char *sheet;  /* the text as sent (LF line ends) */
+	int rc;             /* the library's answer */
+	char *msg;          /* its message when rc != 0 */
+	struct ord_diag diag;
+	struct ord_buf reading;
+	struct ord_receipt receipt;
+};
+
+static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p)
+{
+	unsigned char id[16], pk[32];
+	char hex[65], idhex[33];
+	struct ord_buf now = ORD_BUF_INIT;
+
+	ord_game_id(g, id);
+	web_hex(idhex, id, 16);
+	web_hex(hex, p->receipt.commitment, 32);
+	ord_when_format(&now, ord_game_now(g), NULL);
+	ord_buf_adds(b, "<section class=\"card receipt\" id=\"receipt\" aria-live=\"polite\">"
+			"<h2>Receipt</h2>\n<p>Your sheet is stored. Keep this receipt (print it, or "
+			"copy the commitment): after the exchange, <code>orderly verify</code> "
+			"proves with it that this very sheet was the one sealed and played.</p>\n"
+			"<dl class=\"facts\"><dt>Game</dt><dd>");
+	web_esc(b, p->name);
+	ord_buf_addf(b, " <span class=\"muted\">id</span> <code class=\"hex\">%s</code></dd>", idhex);
+	ord_buf_adds(b, "<dt>Side</dt><dd>");
+	web_esc(b, p->receipt.side);
+	ord_buf_addf(b,
+		     "</dd><dt>Turn</dt><dd>%d</dd><dt>Version</dt><dd class=\"version\">%d</dd>"
+		     "<dt>Commitment</dt><dd><code class=\"hex commitment\">%s</code></dd>",
+		     p->receipt.turn, p->receipt.version, hex);
+	if (ord_game_pubkey(g, pk) == 0) {
+		web_hex(hex, pk, 32);
+		ord_buf_addf(b, "<dt>Game's key</dt><dd><code class=\"hex\">%s</code></dd>", hex);
+	}
+	ord_error_clear();
+	ord_buf_adds(b, "<dt>Stored at</dt><dd>");
+	web_esc(b, now.buf);
+	ord_buf_adds(b, "</dd></dl><p class=\"noprint\"><button type=\"button\" class=\"print\" "
+			"hidden>Print the receipt</button></p></section>\n");
+	ord_buf_release(&now);
+}
+
+static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct player *p,
+		       const struct ord_game_status *st)
+{
+	struct ord_buf action = ORD_BUF_INIT;
+	const struct ord_ruleset *rs = NULL;
+	unsigned char pk[32];
+	const char *help = NULL;
+	int keyed = ord_game_side_pubkey(g, p->side, pk) == 0;
+
+	ord_error_clear();
+	if (ord_ruleset_find(&rs, st->ruleset) == 0)
+		help = web_notation_help(rs->notation);
+	ord_error_clear();
+	ord_buf_adds(&action, "/g/");
+	web_url(&action, p->name);
+	ord_buf_adds(&action, "/side/");
+	web_url(&action, p->side);
+
+	ord_buf_addf(b,
+		     "<div class=\"write\"><section class=\"card sheet\" id=\"sheet\">"
+		     "<h2>Your sheet for turn %d</h2>\n",
+		     st->turn);
+	if (p->action && !strcmp(p->action, "check") && p->rc == 0)
+		ord_buf_adds(b, "<div class=\"result ok\" role=\"status\"><h3>Checked: no "
+				"problem</h3><p>Nothing was stored yet: Submit it when you are "
+				"ready.</p>");
+	else if (p->action && p->diag.n)
+		ord_buf_addf(b, "<div class=\"result bad\" role=\"alert\"><h3>%s: %zu problem%s</h3>",
+			     !strcmp(p->action, "check") ? "Checked" : "Not stored", p->diag.n,
+			     p->diag.n == 1 ? "" : "s");
+	else if (p->action && p->rc != 0)
+		ord_buf_addf(b, "<div class=\"result bad\" role=\"alert\"><h3>%s</h3>",
+			     !strcmp(p->action, "check") ? "Not checked" : "Not stored");
+	if (p->action && (p->rc != 0 || !strcmp(p->action, "check"))) {
+		if (p->diag.n)
+			web_diag_list(b, &p->diag, "sheet-text");
+		else if (p->rc != 0) {
+			ord_buf_adds(b, "<p>");
+			web_esc(b, p->msg);
+			ord_buf_adds(b, "</p>");
+		}
+		if (p->reading.len) {
+			ord_buf_adds(b, "<h4>orderly's reading</h4><pre class=\"reading\">");
+			web_esc(b, p->reading.buf);
+			ord_buf_adds(b, "</pre>");
+		} else if (!strcmp(p->action, "check")) {
+			ord_buf_adds(b, "<p class=\"muted\">No order could be read.</p>");
+		}
+		ord_buf_adds(b, "</div>\n");
+	}
+	web_form_start(r, action.buf, "sheet-form");
+	ord_buf_adds(b, "<label for=\"sheet-text\">One order a line; <code>#</code> starts a "
+			"comment</label>\n<textarea id=\"sheet-text\" name=\"sheet\" rows=\"12\" "
+			"spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\" "
+			"wrap=\"off\">");
+	if (p->sheet)
+		web_esc(b, p->sheet);
+	ord_buf_adds(b, "</textarea>\n");
+	if (keyed)
+		ord_buf_adds(b, "<fieldset class=\"signed\"><legend>Your signature</legend><p "
+				"class=\"muted\">Your side has a key: sign the sheet on your own "
+				"machine (<code>orderly sign --head HEAD --side SIDE --key KEY "
+				"FILE</code>) and give its nonce and signature.</p>"
+				"<label for=\"nonce\">Nonce</label><input id=\"nonce\" name=\"nonce\" "
+				"autocomplete=\"off\" spellcheck=\"false\">"
+				"<label for=\"signature\">Signature</label><input id=\"signature\" "
+				"name=\"signature\" autocomplete=\"off\" spellcheck=\"false\">"
+				"</fieldset>\n");
+	ord_buf_adds(b, "<div class=\"actions\"><button type=\"submit\" name=\"action\" "
+			"value=\"check\" class=\"secondary\">Check</button> <button type=\"submit\" "
+			"name=\"action\" value=\"submit\">Submit</button></div>\n"
+			"<p class=\"muted\">Check reads the sheet as the referee's program will and "
+			"lists every problem; it stores nothing. Submit stores it and gives you a "
+			"receipt; you may submit again until the seal (the last one counts).</p>"
+			"</form>\n");
+
+	ord_buf_adds(b, "</section>\n<aside class=\"card help\" id=\"help\"><h2>How to write "
+			"orders</h2>\n");
+	if (help) {
+		ord_buf_adds(b, "<details open><summary>The notation: ");
+		web_esc(b, rs->notation);
+		ord_buf_adds(b, "</summary><pre class=\"notation\">");
+		web_esc(b, help);
+		ord_buf_adds(b, "</pre></details>\n");
+	} else {
+		ord_buf_adds(b, "<p class=\"muted\">This notation brings no help text: see its "
+				"documentation.</p>");
+	}
+	ord_buf_adds(b, "<p>Your units and their state are in this turn's <a href=\"");
+	web_esc(b, action.buf);
+	ord_buf_addf(b, "/report/%d\">report</a>.</p></aside></div>\n", st->turn);
+	ord_buf_release(&action);
+}
+
+static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int turn)
+{
+	int t;
+
+	ord_buf_adds(b, "<section class=\"card\" id=\"receipts\"><h2>Your sheets and "
+			"receipts</h2>\n<ul class=\"receipts\">");
+	for (t = turn; t >= 1; t--) {
+		unsigned char c[32];
+		char source[16] = "", hex[65];
+		int version = 0;
+
+		if (ord_game_side_sheet(g, t, p->side, &version, source, c) != 0 || !version) {
+			ord_buf_addf(b, "<li>Turn %d: <span class=\"muted\">no sheet</span></li>", t);
+			continue;
+		}
+		web_hex(hex, c, 32);
+		ord_buf_addf(b, "<li>Turn %d: version %d, ", t, version);
+		web_esc(b, source);
+		if (!strcmp(source, "submitted"))
+			ord_buf_addf(b, ", commitment <code class=\"hex\">%s</code>", hex);
+		ord_buf_adds(b, "</li>");
+	}
+	ord_error_clear();
+	ord_buf_adds(b, "</ul></section>\n");
+}
+
+static int player_fill(void *ud, ord_game *g)
+{
+	struct player *p = ud;
+	struct web_req *r = p->r;
+	struct ord_buf *b = &r->body, back = ORD_BUF_INIT, out = ORD_BUF_INIT;
+	struct ord_game_status st;
+	const char *crumbs[5];
+	int err;
+
+	if ((err = ord_game_status(g, &st)) != 0)
+		return err;
+	ord_buf_adds(&back, "/g/");
+	web_url(&back, p->name);
+	crumbs[0] = st.title;
+	crumbs[1] = back.buf;
+	crumbs[2] = p->side;
+	crumbs[3] = NULL;
+	crumbs[4] = NULL;
+	web_page_start(r, p->side, crumbs);
+	ord_buf_adds(b, "<h1>");
+	web_esc(b, st.title);
+	ord_buf_adds(b, ": <span class=\"side\">");
+	web_esc(b, p->side);
+	ord_buf_addf(b, "</span></h1>\n<p class=\"turnline\">Turn %d, ", st.turn);
+	web_esc(b, st.state);
+	if (*st.phase) {
+		ord_buf_adds(b, " (next phase: ");
+		web_esc(b, st.phase);
+		ord_buf_adds(b, ")");
+	}
+	ord_buf_adds(b, ". Deadline: ");
+	web_deadline(b, st.deadline, ord_game_now(g));
+	ord_buf_adds(b, "</p>\n");
+
+	if (p->action && !strcmp(p->action, "submit") && p->rc == 0)
+		receipt_box(b, g, p);
+	if (!strcmp(st.state, "open") && !st.refereeless && !st.witnessed) {
+		sheet_form(b, r, g, p, &st);
+	} else if (!strcmp(st.state, "open")) {
+		ord_buf_adds(b, "<section class=\"card\"><p>In this game each side commits to its "
+				"sheet on its own machine (<code>orderly sign</code>); hand the "
+				"commitment to the referee. The web page takes plain sheets only.</p>"
+				"</section>\n");
+	} else {
+		ord_buf_addf(b,
+			     "<section class=\"card\"><p>Turn %d is sealed: no more sheets. "
+			     "The referee is playing it out; your report follows each phase.</p>",
+			     st.turn);
+		if (p->action) {
+			ord_buf_adds(b, "<p class=\"error\" role=\"alert\">");
+			web_esc(b, p->msg ? p->msg : "Not stored: the turn is sealed.");
+			ord_buf_adds(b, "</p>");
+		}
+		ord_buf_adds(b, "</section>\n");
+	}
+	sheets_list(b, g, p, st.turn);
+	web_pictures_section(r, p->name, p->side);
+	web_reports_section(r, g, p->name, p->side);
+	web_files_section(r, g, p->name, p->side);
+	ord_buf_adds(b, "<section class=\"card\">");
+	ord_buf_adds(&back, "/logout");
+	web_form_start(r, back.buf, "inline");
+	ord_buf_adds(b, "<button type=\"submit\" class=\"secondary\">Log out</button></form>"
+			"</section>\n");
+	web_page_end(r);
+	ord_buf_release(&back);
+	ord_buf_release(&out);
+	return 0;
+}
+
+/* Turn CRLF (the form's line ends) into LF, in place. */
+static size_t unix_lines(char *s)
+{
+	char *w = s, *p;
+
+	for (p = s; *p; p++)
+		if (!(p[0] == '\r' && p[1] == '\n'))
+			*w++ = *p;
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
+static int hex_field(unsigned char *out, size_t n, const char *hex)
+{
+	size_t bin = 0;
+
+	if (!hex || !*hex)
+		return 0;
+	if (strlen(hex) != 2 * n || sodium_hex2bin(out, n, hex, 2 * n, NULL, &bin, NULL) != 0 ||
+	    bin != n)
+		return -1;
+	return 1;
+}
+
+static void act(struct player *p, ord_game *g, char *sheet)
+{
+	struct web_req *r = p->r;
+	const char *action = web_field(r, "action");
+	unsigned char nonce[32], sig[64];
+	struct ord_submit_opts o = { 0 };
+	size_t len = unix_lines(sheet);
+	int hn, hs;
+
+	p->sheet = sheet;
+	if (!action || (strcmp(action, "check") && strcmp(action, "submit"))) {
+		p->action = "check";
+		p->rc = ORD_EUSAGE;
+		p->msg = ord_strdup("Choose Check or Submit.");
+		return;
+	}
+	p->action = action;
+	if (!strcmp(action, "check")) {
+		p->rc = ord_game_check_sheet(g, p->side, sheet, len, &p->diag, &p->reading);
+		p->msg = ord_strdup(ord_error_last());
+		return;
+	}
+	hn = hex_field(nonce, 32, web_field(r, "nonce"));
+	hs = hex_field(sig, 64, web_field(r, "signature"));
+	if (hn < 0 || hs < 0 || hn != hs) {
+		p->rc = ORD_EUSAGE;
+		p->msg = ord_strdup("A nonce (64 hex digits) and a signature (128 hex digits) go "
+				    "together, as 'orderly sign' prints them. Nothing was stored.");
+		return;
+	}
+	o.nonce = hn ? nonce : NULL;
+	o.signature = hs ? sig : NULL;
+	p->rc = ord_game_submit_opts(g, &p->receipt, p->side, sheet, len, &o, &p->diag);
+	p->msg = ord_strdup(ord_error_last());
+	if (p->rc == ORD_EBADSHEET) {
+		/* the reading beside the problems, as Check shows it */
+		struct ord_diag again;
+
+		ord_diag_init(&again);
+		ord_game_check_sheet(g, p->side, sheet, len, &again, &p->reading);
+		ord_diag_release(&again);
+	}
+}
+
+void web_page_player(struct web_req *r, const char *name, const char *side)
+{
+	struct player p;
+	ord_game *g;
+	char *sheet = NULL;
+	size_t i;
+	int found = 0;
+
+	memset(&p, 0, sizeof(p));
+	p.r = r;
+	p.name = name;
+	p.side = side;
+	ord_diag_init(&p.diag);
+	ord_buf_init(&p.reading);
+	if (!web_session_has(&r->sess, name, side)) {
+		struct ord_buf to = ORD_BUF_INIT;
+
+		if (!strcmp(r->method, "POST")) {
+			web_error_page(r, 403, "Log in first",
+				       "You are not logged in as this side (or your session "
+				       "ended). Nothing was changed.");
+			goto out;
+		}
+		ord_buf_adds(&to, "/g/");
+		web_url(&to, name);
+		ord_buf_adds(&to, "/login?side=");
+		web_url(&to, side);
+		web_redirect(r, to.buf);
+		ord_buf_release(&to);
+		goto out;
+	}
+	if (!strcmp(r->method, "POST") && !web_csrf_ok(r))
+		goto out;
+	if (!(g = web_open_game(r, name)))
+		goto out;
+	for (i = 0; !found && i < ord_game_nsides(g); i++)
+		found = !strcmp(ord_game_side_name(g, i), side);
+	if (!found) {
+		web_error_page(r, 404, "Not found", "The game has no such side.");
+		web_game_close(r, g);
+		goto out;
+	}
+	if (!strcmp(r->method, "POST")) {
+		sheet = ord_strdup(web_field(r, "sheet") ? web_field(r, "sheet") : "");
+		act(&p, g, sheet);
+		if (p.rc != 0)
+			r->status = p.rc == ORD_EBADSHEET || p.rc == ORD_EUSAGE ? 422 : 409;
+	}
+	if (ord_game_read(g, player_fill, &p) != 0) {
+		ord_buf_reset(&r->body);
+		web_error_page(r, 500, "The game cannot be read", ord_error_last());
+	}
+	web_game_close(r, g);
+out:
+	free(sheet);
+	free(p.msg);
+	ord_diag_release(&p.diag);
+	ord_buf_release(&p.reading);
+}

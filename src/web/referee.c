@@ -1,0 +1,608 @@
+/*
+ * referee.c - the referee's page, /g/NAME/referee: the deadline and the
+ * seal; then phase by phase the events, through forms made from the
+ * ruleset's event kinds and their key specs (the checks are the
+ * library's, ord_game_event; a refused event may be recorded with a
+ * reason, the override), voiding one, resolving the phase and reading its
+ * results; the referee's report; the exchange.  Made for a tablet at the
+ * table: one action a form, big buttons, the results on top.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "ruleset.h"
+#include "web/web.h"
+
+struct referee {
+	struct web_req *r;
+	const char *name;
+	const struct ord_ruleset *rs;
+	/* what the POST did */
+	const char *action;
+	const char *kind; /* the event kind tried */
+	int rc;
+	char *msg;              /* what to say (done or refused) */
+	struct ord_diag diag;   /* an event's problems */
+	struct ord_buf results; /* a resolved phase's results */
+};
+
+static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_spec *k,
+		      const char *value)
+{
+	struct ord_buf what = ORD_BUF_INIT, id = ORD_BUF_INIT;
+
+	ord_buf_adds(&id, "ev-");
+	web_url(&id, kind);
+	ord_buf_addch(&id, '-');
+	web_url(&id, k->name);
+	ord_key_describe(k, &what);
+	ord_buf_adds(b, "<div class=\"field\"><label for=\"");
+	web_esc(b, id.buf);
+	ord_buf_adds(b, "\">");
+	web_esc(b, k->name);
+	if (k->required)
+		ord_buf_adds(b, " <span class=\"req\">required</span>");
+	ord_buf_adds(b, "</label>");
+	if (k->type == ORD_KEY_ENUM || k->type == ORD_KEY_BOOL) {
+		const char *list = k->type == ORD_KEY_BOOL ? "yes|no" : k->values, *w;
+		size_t n;
+
+		ord_buf_adds(b, "<select id=\"");
+		web_esc(b, id.buf);
+		ord_buf_adds(b, "\" name=\"k_");
+		web_esc(b, k->name);
+		ord_buf_adds(b, "\"><option value=\"\">");
+		if (k->def) {
+			ord_buf_adds(b, "(");
+			web_esc(b, k->def);
+			ord_buf_adds(b, ")");
+		} else {
+			ord_buf_adds(b, "—");
+		}
+		ord_buf_adds(b, "</option>");
+		while ((w = ord_words_next(&list, &n)) != NULL) {
+			ord_buf_adds(b, "<option value=\"");
+			web_esc_n(b, w, n);
+			ord_buf_adds(b, "\"");
+			if (value && strlen(value) == n && !strncmp(value, w, n))
+				ord_buf_adds(b, " selected");
+			ord_buf_adds(b, ">");
+			web_esc_n(b, w, n);
+			ord_buf_adds(b, "</option>");
+		}
+		ord_buf_adds(b, "</select>");
+	} else {
+		ord_buf_adds(b, "<input id=\"");
+		web_esc(b, id.buf);
+		ord_buf_adds(b, "\" name=\"k_");
+		web_esc(b, k->name);
+		ord_buf_adds(b, "\" autocomplete=\"off\" spellcheck=\"false\" autocapitalize=\"off\"");
+		if (k->type == ORD_KEY_INT || k->type == ORD_KEY_NUM)
+			ord_buf_adds(b, " inputmode=\"decimal\"");
+		if (value) {
+			ord_buf_adds(b, " value=\"");
+			web_esc(b, value);
+			ord_buf_adds(b, "\"");
+		}
+		if (k->def) {
+			ord_buf_adds(b, " placeholder=\"");
+			web_esc(b, k->def);
+			ord_buf_adds(b, "\"");
+		}
+		ord_buf_adds(b, ">");
+	}
+	ord_buf_adds(b, "<small>");
+	web_esc(b, what.buf);
+	if (k->help && *k->help) {
+		ord_buf_adds(b, ": ");
+		web_esc(b, k->help);
+	}
+	ord_buf_adds(b, "</small></div>");
+	ord_buf_release(&what);
+	ord_buf_release(&id);
+}
+
+static void event_form(struct referee *f, const char *action, const struct ord_event_kind *ek)
+{
+	struct web_req *r = f->r;
+	struct ord_buf *b = &r->body;
+	int mine = f->action && !strcmp(f->action, "event") && f->kind &&
+		   !strcmp(f->kind, ek->name) && f->rc != 0;
+	const struct ord_key_spec *k;
+
+	ord_buf_adds(b, "<details class=\"event\"");
+	if (mine)
+		ord_buf_adds(b, " open");
+	ord_buf_adds(b, "><summary>");
+	web_esc(b, ek->name);
+	if (ek->help && *ek->help) {
+		ord_buf_adds(b, " <span class=\"muted\">");
+		web_esc(b, ek->help);
+		ord_buf_adds(b, "</span>");
+	}
+	ord_buf_adds(b, "</summary>");
+	web_form_start(r, action, "event-form");
+	ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"event\">"
+			"<input type=\"hidden\" name=\"kind\" value=\"");
+	web_esc(b, ek->name);
+	ord_buf_adds(b, "\"><div class=\"fields\">");
+	for (k = ek->keys; k && k->name; k++) {
+		struct ord_buf fname = ORD_BUF_INIT;
+
+		ord_buf_addf(&fname, "k_%s", k->name);
+		key_input(b, ek->name, k, mine ? web_field(r, fname.buf) : NULL);
+		ord_buf_release(&fname);
+	}
+	ord_buf_adds(b, "</div>");
+	if (mine) {
+		ord_buf_adds(b, "<div class=\"result bad\" role=\"alert\"><h3>Not recorded</h3>");
+		if (f->diag.n)
+			web_diag_list(b, &f->diag, NULL);
+		else {
+			ord_buf_adds(b, "<p>");
+			web_esc(b, f->msg);
+			ord_buf_adds(b, "</p>");
+		}
+		ord_buf_adds(b, "</div>");
+	}
+	ord_buf_adds(b, "<div class=\"field\"><label>Override reason <input name=\"override\" "
+			"autocomplete=\"off\"");
+	if (mine && web_field(r, "override")) {
+		ord_buf_adds(b, " value=\"");
+		web_esc(b, web_field(r, "override"));
+		ord_buf_adds(b, "\"");
+	}
+	ord_buf_adds(b, "></label><small>only for an event the orders do not allow: it is "
+			"recorded anyway, with your reason in the log, and audit lists it</small>"
+			"</div><div class=\"actions\"><button type=\"submit\">Record ");
+	web_esc(b, ek->name);
+	ord_buf_adds(b, "</button></div></form></details>\n");
+}
+
+static void lang_select(struct ord_buf *b, const struct ord_ruleset *rs)
+{
+	size_t i;
+
+	if (!rs || !rs->languages || !rs->languages[0] || !rs->languages[1])
+		return;
+	ord_buf_adds(b, "<label class=\"inline\">Results in <select name=\"lang\">");
+	for (i = 0; rs->languages[i]; i++) {
+		ord_buf_adds(b, "<option>");
+		web_esc(b, rs->languages[i]);
+		ord_buf_adds(b, "</option>");
+	}
+	ord_buf_adds(b, "<option value=\"all\">all</option></select></label> ");
+}
+
+static void simple_form(struct web_req *r, const char *url, const char *action, const char *label,
+			const char *cls)
+{
+	web_form_start(r, url, "inline");
+	ord_buf_adds(&r->body, "<input type=\"hidden\" name=\"action\" value=\"");
+	web_esc(&r->body, action);
+	ord_buf_adds(&r->body, "\"><button type=\"submit\"");
+	if (cls) {
+		ord_buf_adds(&r->body, " class=\"");
+		web_esc(&r->body, cls);
+		ord_buf_adds(&r->body, "\"");
+	}
+	ord_buf_adds(&r->body, ">");
+	web_esc(&r->body, label);
+	ord_buf_adds(&r->body, "</button></form>");
+}
+
+/* The events of the current phase standing now (the referee's report in
+ * XML lists them; a voided one is gone), each with its Void form. */
+static void events_list(struct referee *f, ord_game *g, const struct ord_game_status *st,
+			const char *url)
+{
+	struct web_req *r = f->r;
+	struct ord_buf *b = &r->body, xml = ORD_BUF_INIT;
+	struct ord_report_opts o = { 0 };
+	xmlDocPtr doc = NULL;
+	xmlNodePtr n;
+	int any = 0;
+
+	o.turn = st->turn;
+	o.xml = 1;
+	if (ord_game_report_opts(g, &o, &xml) != 0 ||
+	    !(doc = xmlReadMemory(xml.buf, (int)xml.len, "report.xml", "UTF-8",
+				  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING))) {
+		ord_error_clear();
+		ord_buf_release(&xml);
+		return;
+	}
+	for (n = xmlDocGetRootElement(doc) ? xmlDocGetRootElement(doc)->children : NULL; n;
+	     n = n->next) {
+		xmlChar *seq, *phase, *kind, *args;
+
+		if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_CAST "event"))
+			continue;
+		seq = xmlGetProp(n, BAD_CAST "seq");
+		phase = xmlGetProp(n, BAD_CAST "phase");
+		kind = xmlGetProp(n, BAD_CAST "kind");
+		args = xmlNodeGetContent(n);
+		if (seq && phase && kind && !strcmp((const char *)phase, st->phase)) {
+			if (!any)
+				ord_buf_adds(b, "<h3>Recorded in this phase</h3><ul class=\"events\">");
+			any = 1;
+			ord_buf_adds(b, "<li><span class=\"ev\"><b>#");
+			web_esc(b, (const char *)seq);
+			ord_buf_adds(b, "</b> ");
+			web_esc(b, (const char *)kind);
+			ord_buf_adds(b, " <code>");
+			web_esc(b, args ? (const char *)args : "");
+			ord_buf_adds(b, "</code></span>");
+			web_form_start(r, url, "void-form");
+			ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"void\">"
+					"<input type=\"hidden\" name=\"seq\" value=\"");
+			web_esc(b, (const char *)seq);
+			ord_buf_adds(b,
+				     "\"><input name=\"reason\" aria-label=\"why it is voided\" "
+				     "placeholder=\"why void it\" autocomplete=\"off\" required> "
+				     "<button type=\"submit\" class=\"secondary\">Void</button></form></li>");
+		}
+		xmlFree(seq);
+		xmlFree(phase);
+		xmlFree(kind);
+		xmlFree(args);
+	}
+	if (any)
+		ord_buf_adds(b, "</ul>\n");
+	xmlFreeDoc(doc);
+	ord_buf_release(&xml);
+}
+
+static int referee_fill(void *ud, ord_game *g)
+{
+	struct referee *f = ud;
+	struct web_req *r = f->r;
+	struct ord_buf *b = &r->body, back = ORD_BUF_INIT, url = ORD_BUF_INIT, report = ORD_BUF_INIT;
+	struct ord_report_opts ro = { 0 };
+	struct ord_game_status st;
+	const char *crumbs[5];
+	size_t i;
+	int err;
+
+	if ((err = ord_game_status(g, &st)) != 0)
+		return err;
+	ord_buf_adds(&back, "/g/");
+	web_url(&back, f->name);
+	ord_buf_addf(&url, "%s/referee", back.buf);
+	crumbs[0] = st.title;
+	crumbs[1] = back.buf;
+	crumbs[2] = "Referee";
+	crumbs[3] = NULL;
+	crumbs[4] = NULL;
+	web_page_start(r, "Referee", crumbs);
+	ord_buf_adds(b, "<h1>");
+	web_esc(b, st.title);
+	ord_buf_addf(b, ": referee</h1>\n<p class=\"turnline\">Turn %d, ", st.turn);
+	web_esc(b, st.state);
+	if (st.nphases && strcmp(st.state, "open"))
+		ord_buf_addf(b, ", %d of %d phases resolved", st.phases_resolved, st.nphases);
+	ord_buf_adds(b, ". Deadline: ");
+	web_deadline(b, st.deadline, ord_game_now(g));
+	ord_buf_adds(b, "</p>\n");
+
+	/* what was just done, on top */
+	if (f->action && (f->rc == 0 || strcmp(f->action, "event"))) {
+		ord_buf_addf(b, "<section class=\"card result %s\" role=\"%s\" id=\"done\"><p>",
+			     f->rc == 0 ? "ok" : "bad", f->rc == 0 ? "status" : "alert");
+		web_esc(b, f->msg);
+		ord_buf_adds(b, "</p>");
+		if (f->diag.n)
+			web_diag_list(b, &f->diag, NULL);
+		if (f->results.len) {
+			ord_buf_adds(b, "<pre class=\"results\">");
+			web_esc(b, f->results.buf);
+			ord_buf_adds(b, "</pre>");
+		}
+		ord_buf_adds(b, "</section>\n");
+	}
+
+	if (!strcmp(st.state, "open")) {
+		ord_buf_addf(b, "<section class=\"card\"><h2>Sheets of turn %d</h2><ul class=\"sides\">",
+			     st.turn);
+		for (i = 0; i < ord_game_nsides(g); i++) {
+			const char *side = ord_game_side_name(g, i);
+			unsigned char c[32];
+			char source[16] = "";
+			int version = 0;
+
+			if (ord_game_side_sheet(g, st.turn, side, &version, source, c) != 0)
+				version = 0;
+			ord_buf_adds(b, "<li>");
+			web_esc(b, side);
+			if (version)
+				ord_buf_addf(b,
+					     " <span class=\"badge yes\">sheet in</span> <span "
+					     "class=\"muted\">version %d</span>",
+					     version);
+			else
+				ord_buf_adds(b, " <span class=\"badge no\">no sheet yet</span>");
+			ord_buf_adds(b, "</li>");
+		}
+		ord_error_clear();
+		ord_buf_adds(b, "</ul>");
+		web_form_start(r, url.buf, "seal");
+		ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"seal\">"
+				"<label class=\"check\"><input type=\"checkbox\" name=\"force\" "
+				"value=\"1\"> Seal even though a side has no sheet (the game's "
+				"policy for missing sheets, <b>");
+		web_esc(b, st.nmr);
+		ord_buf_adds(b, "</b>, stands in)</label><div class=\"actions\"><button "
+				"type=\"submit\">Seal the turn</button></div></form></section>\n");
+		ord_buf_adds(b, "<section class=\"card\"><h2>Deadline</h2>");
+		web_form_start(r, url.buf, "deadline");
+		ord_buf_adds(b,
+			     "<input type=\"hidden\" name=\"action\" value=\"deadline\">"
+			     "<label for=\"when\">New deadline</label><input id=\"when\" "
+			     "name=\"when\" placeholder=\"+48h, 2026-12-07T18:00Z or none\" "
+			     "autocomplete=\"off\"><div class=\"actions\"><button type=\"submit\" "
+			     "class=\"secondary\">Set the deadline</button></div></form></section>\n");
+	} else if (*st.phase) {
+		const struct ord_event_kind *ek;
+		int any = 0;
+
+		ord_buf_addf(b, "<section class=\"card\" id=\"phase\"><h2>Phase %d of %d: ",
+			     st.phases_resolved + 1, st.nphases);
+		web_esc(b, st.phase);
+		ord_buf_adds(b, "</h2><h3>Record what you measured</h3>\n");
+		for (ek = f->rs ? f->rs->events : NULL; ek && ek->name; ek++) {
+			if (strcmp(ek->phase, st.phase))
+				continue;
+			event_form(f, url.buf, ek);
+			any = 1;
+		}
+		if (!any)
+			ord_buf_adds(b, "<p class=\"muted\">This phase takes no event: resolve "
+					"it.</p>");
+		events_list(f, g, &st, url.buf);
+		ord_buf_adds(b, "<h3>Resolve the phase</h3>");
+		web_form_start(r, url.buf, "resolve");
+		ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"resolve\">");
+		lang_select(b, f->rs);
+		if (st.fixed_dice)
+			ord_buf_adds(b, "<label class=\"inline\">Dice (a test game) <input "
+					"name=\"dice\" placeholder=\"3,5,1\" autocomplete=\"off\">"
+					"</label> ");
+		ord_buf_adds(b, "<div class=\"actions\"><button type=\"submit\">Resolve ");
+		web_esc(b, st.phase);
+		ord_buf_adds(b, "</button></div></form></section>\n");
+	} else if (strcmp(st.state, "exchanged")) {
+		ord_buf_addf(b,
+			     "<section class=\"card\"><h2>Every phase is resolved</h2><p>Read "
+			     "the reports, then exchange: every sheet and the dice seed of turn "
+			     "%d are revealed to all, and turn %d opens.</p>",
+			     st.turn, st.turn + 1);
+		simple_form(r, url.buf, "exchange", "Exchange the sheets", NULL);
+		ord_buf_adds(b, "</section>\n");
+	}
+
+	/* this turn's referee report: the events recorded, the results */
+	ro.side = NULL;
+	ro.turn = st.turn;
+	if (ord_game_report_opts(g, &ro, &report) == 0) {
+		ord_buf_addf(b,
+			     "<section class=\"card\"><details%s><summary>Turn %d: the referee's "
+			     "report</summary><pre class=\"report\">",
+			     strcmp(st.state, "open") ? " open" : "", st.turn);
+		web_esc(b, report.buf);
+		ord_buf_adds(b, "</pre></details></section>\n");
+	}
+	ord_error_clear();
+	web_pictures_section(r, f->name, WEB_REFEREE);
+	web_reports_section(r, g, f->name, WEB_REFEREE);
+	web_files_section(r, g, f->name, NULL);
+	ord_buf_adds(b, "<section class=\"card\">");
+	ord_buf_adds(&back, "/logout");
+	web_form_start(r, back.buf, "inline");
+	ord_buf_adds(b, "<button type=\"submit\" class=\"secondary\">Log out</button></form>"
+			"</section>\n");
+	web_page_end(r);
+	ord_buf_release(&back);
+	ord_buf_release(&url);
+	ord_buf_release(&report);
+	return 0;
+}
+
+static int parse_dice(const char *s, int **dice, size_t *n)
+{
+	const char *p = s;
+
+	*dice = NULL;
+	*n = 0;
+	while (p && *p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || v < 1 || v > 100 || *n >= 1000) {
+			free(*dice);
+			*dice = NULL;
+			return -1;
+		}
+		*dice = ord_xrealloc(*dice, (*n + 1) * sizeof(**dice));
+		(*dice)[(*n)++] = (int)v;
+		p = end;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	return 0;
+}
+
+static void say(struct referee *f, int rc, const char *fmt, const char *arg)
+{
+	struct ord_buf m = ORD_BUF_INIT;
+
+	f->rc = rc;
+	if (rc != 0)
+		ord_buf_adds(&m, ord_error_last());
+	else
+		ord_buf_addf(&m, fmt, arg ? arg : "");
+	free(f->msg);
+	f->msg = ord_buf_detach(&m, NULL);
+}
+
+static void act(struct referee *f, ord_game *g)
+{
+	struct web_req *r = f->r;
+	const char *a = web_field(r, "action");
+
+	f->action = a;
+	if (!a) {
+		f->action = "none";
+		f->rc = ORD_EUSAGE;
+		f->msg = ord_strdup("No action was chosen: nothing was done.");
+	} else if (!strcmp(a, "seal")) {
+		say(f, ord_game_seal(g, web_field(r, "force") != NULL),
+		    "The turn is sealed: its sheets can no longer change. Record the first "
+		    "phase's events.%s",
+		    NULL);
+	} else if (!strcmp(a, "exchange")) {
+		say(f, ord_game_exchange(g),
+		    "Exchanged: every sheet and the dice seed are revealed, the bundle can be "
+		    "downloaded, and the next turn is open.%s",
+		    NULL);
+	} else if (!strcmp(a, "deadline")) {
+		const char *when = web_field(r, "when");
+		int64_t t = 0;
+		int rc = 0;
+
+		if (!when || !*when)
+			rc = ord_error_set(ORD_EUSAGE, "give a time: +48h, 2026-12-07T18:00Z or none");
+		else if (strcmp(when, "none"))
+			rc = ord_when_parse(&t, when, ord_game_now(g));
+		if (!rc)
+			rc = ord_game_set_deadline(g, t);
+		say(f, rc, t ? "The deadline is set.%s" : "The deadline is cleared.%s", NULL);
+	} else if (!strcmp(a, "resolve")) {
+		struct ord_resolve_opts o = { 0 };
+		const char *lang = web_field(r, "lang");
+		int *dice = NULL;
+		size_t n = 0;
+
+		if (parse_dice(web_field(r, "dice"), &dice, &n) != 0) {
+			say(f, ord_error_set(ORD_EUSAGE, "dice: numbers 1 to 100 separated by commas"),
+			    "", NULL);
+			return;
+		}
+		o.lang = lang && *lang ? lang : NULL;
+		o.dice = dice;
+		o.ndice = n;
+		say(f, ord_game_resolve_opts(g, &o, &f->results), "The phase is resolved.%s", NULL);
+		free(dice);
+	} else if (!strcmp(a, "void")) {
+		long seq;
+		const char *reason = web_field(r, "reason");
+		int rc;
+
+		if (ord_parse_long(web_field(r, "seq") ? web_field(r, "seq") : "", &seq) != 0 || seq < 1)
+			rc = ord_error_set(ORD_EUSAGE, "the event's number is a whole number from 1");
+		else if (!reason || !*reason)
+			rc = ord_error_set(ORD_EUSAGE, "say why the event is voided");
+		else
+			rc = ord_game_void_event(g, (unsigned)seq, reason);
+		say(f, rc, "The event is voided.%s", NULL);
+	} else if (!strcmp(a, "event")) {
+		const char *kind = web_field(r, "kind"), *ov = web_field(r, "override");
+		const struct ord_event_kind *ek = kind && f->rs ? ord_ruleset_event_kind(f->rs, kind)
+								: NULL;
+		const struct ord_key_spec *k;
+		char **argv = NULL;
+		int argc = 0, rc, i;
+
+		f->kind = kind;
+		if (!ek) {
+			say(f, ord_error_set(ORD_EUSAGE, "no such kind of event"), "", NULL);
+			return;
+		}
+		for (k = ek->keys; k && k->name; k++) {
+			struct ord_buf fname = ORD_BUF_INIT, kv = ORD_BUF_INIT;
+			const char *v;
+
+			ord_buf_addf(&fname, "k_%s", k->name);
+			v = web_field(r, fname.buf);
+			if (v && *v) {
+				ord_buf_addf(&kv, "%s=%s", k->name, v);
+				argv = ord_xrealloc(argv, (size_t)(argc + 1) * sizeof(*argv));
+				argv[argc++] = ord_buf_detach(&kv, NULL);
+			}
+			ord_buf_release(&fname);
+			ord_buf_release(&kv);
+		}
+		{
+			struct ord_event_in ev = { kind, argc, argv, 0, 0 };
+			char what[160];
+
+			rc = ord_game_events(g, &ev, 1, ov && *ov ? ov : NULL, &f->diag);
+			snprintf(what, sizeof(what), "#%u %s", ev.seq, kind);
+			if (rc == 0 && f->diag.n)
+				say(f, 0,
+				    "Recorded %s although it disagrees with the orders (overridden).",
+				    what);
+			else
+				say(f, rc, "Recorded %s.", what);
+		}
+		for (i = 0; i < argc; i++)
+			free(argv[i]);
+		free(argv);
+	} else {
+		f->rc = ORD_EUSAGE;
+		f->msg = ord_strdup("No such action: nothing was done.");
+	}
+}
+
+void web_page_referee(struct web_req *r, const char *name)
+{
+	struct referee f;
+	struct ord_game_status st;
+	ord_game *g;
+
+	memset(&f, 0, sizeof(f));
+	f.r = r;
+	f.name = name;
+	ord_diag_init(&f.diag);
+	ord_buf_init(&f.results);
+	if (!web_session_has(&r->sess, name, WEB_REFEREE)) {
+		struct ord_buf to = ORD_BUF_INIT;
+
+		if (!strcmp(r->method, "POST")) {
+			web_error_page(r, 403, "Log in first",
+				       "You are not logged in as the referee (or your session "
+				       "ended). Nothing was changed.");
+			goto out;
+		}
+		ord_buf_adds(&to, "/g/");
+		web_url(&to, name);
+		ord_buf_adds(&to, "/login?side=referee");
+		web_redirect(r, to.buf);
+		ord_buf_release(&to);
+		goto out;
+	}
+	if (!strcmp(r->method, "POST") && !web_csrf_ok(r))
+		goto out;
+	if (!(g = web_open_game(r, name)))
+		goto out;
+	if (ord_game_status(g, &st) == 0 && ord_ruleset_find(&f.rs, st.ruleset) != 0)
+		f.rs = NULL;
+	ord_error_clear();
+	if (!strcmp(r->method, "POST")) {
+		act(&f, g);
+		if (f.rc != 0)
+			r->status = f.rc == ORD_EUSAGE || f.rc == ORD_ECHECK ? 422 : 409;
+	}
+	if (ord_game_read(g, referee_fill, &f) != 0) {
+		ord_buf_reset(&r->body);
+		web_error_page(r, 500, "The game cannot be read", ord_error_last());
+	}
+	web_game_close(r, g);
+out:
+	free(f.msg);
+	ord_diag_release(&f.diag);
+	ord_buf_release(&f.results);
+}

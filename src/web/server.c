@@ -1,0 +1,772 @@
+/*
+ * server.c - `orderly serve`: libmicrohttpd's daemon, the routes, forms,
+ * cookies and the headers every response carries.
+ *
+ * Decisions:
+ *  W1. A game is a file NAME.orderly in the served directory, named in
+ *      URLs as /g/NAME; NAME is [A-Za-z0-9_.-], not starting with '.', and
+ *      the file must be a regular file there (no symbolic link, no other
+ *      directory): nothing else in or outside the directory can be reached.
+ *  W2. Each request opens its game and frees it before it answers (no
+ *      ord_game is shared between threads); a page is read in one snapshot
+ *      (ord_game_read), a change is the library's own transaction, so a
+ *      request never sees a half-written turn, and the command line and
+ *      the mail judge work on the same files at the same time.
+ *  W3. Who may act: the passphrase registered for a side or the referee
+ *      (`orderly register --passphrase-file`, stored only as a
+ *      crypto_pwhash hash in the game file and logged; the same proof the
+ *      mail judge takes).  A secret link is /g/NAME/login?side=S#PASS:
+ *      the part after '#' never leaves the browser, the script puts it in
+ *      the form.  No passphrase registered: that party cannot log in.
+ *  W4. Sessions live in memory (auth.c); cookies are HttpOnly,
+ *      SameSite=Strict, and Secure (named __Host-orderly) under TLS; every
+ *      POST carries the session's CSRF token; failed logins are limited
+ *      per address and per party.
+ *  W5. Every response carries a Content-Security-Policy that allows only
+ *      this server's style sheet and script, no inline code, no frames;
+ *      pages of a session are not cached.
+ *  W6. A side's page and responses show only what its report shows; the
+ *      other sides' sheets, nonces and the seed are never read by the
+ *      server before the exchange (the reports and the bundle, which only
+ *      exists after it, are the library's).
+ *  W7. A sheet typed in a text area reaches us with CRLF line ends (the
+ *      form encoding's, not the player's): they are stored as LF.
+ *  W8. One connection to a game file at a time in this process: a request
+ *      takes the file's lock before ord_game_open and leaves it after
+ *      ord_game_free.  ord_game_open reads the file's header with open()
+ *      and close(), and a close() drops every POSIX lock this process
+ *      holds on the file, another thread's SQLite locks included; a
+ *      command-line process could then take the file as unused and
+ *      checkpoint or remove its write-ahead log under a reader here (the
+ *      load test saw "database disk image is malformed").  Requests for
+ *      different games still run side by side.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <microhttpd.h>
+#include <sodium.h>
+
+#include "web/web.h"
+
+#define WEB_MAX_BODY ((size_t)1 << 20) /* the largest POST body taken */
+
+/* The lock of one game file (W8); made on first use, kept until exit. */
+struct game_lock {
+	char *path;
+	pthread_mutex_t m;
+	struct game_lock *next;
+};
+
+struct web {
+	const struct web_opts *o;
+	struct web_auth *auth;
+	int tls;
+	pthread_mutex_t locks_lock; /* guards the list */
+	struct game_lock *locks;
+};
+
+/* What libmicrohttpd keeps for us between the calls of one request. */
+struct conn_state {
+	struct ord_buf body;
+	int too_big;
+};
+
+static const char csp[] = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; "
+			  "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+struct web_auth *web_auth_of(struct web_req *r)
+{
+	return r->w->auth;
+}
+
+const char *web_dir(struct web_req *r)
+{
+	return r->w->o->dir;
+}
+
+const char *web_arg(struct web_req *r, const char *name)
+{
+	return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+const char *web_field(struct web_req *r, const char *name)
+{
+	return ord_kv_get(&r->form.kv, name);
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decode one urlencoded component of n bytes; -1 on a bad escape or NUL. */
+static int url_decode(struct ord_buf *out, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int c = (unsigned char)s[i];
+
+		if (c == '+') {
+			c = ' ';
+		} else if (c == '%') {
+			int hi, lo;
+
+			if (i + 2 >= n)
+				return -1;
+			hi = hexval(s[i + 1]);
+			lo = hexval(s[i + 2]);
+			if (hi < 0 || lo < 0)
+				return -1;
+			c = hi * 16 + lo;
+			i += 2;
+		}
+		if (c == 0)
+			return -1;
+		ord_buf_addch(out, c);
+	}
+	return 0;
+}
+
+/* Parse an application/x-www-form-urlencoded body; -1 when it is none. */
+static int form_parse(struct web_form *f, const char *s, size_t len)
+{
+	struct ord_buf k = ORD_BUF_INIT, v = ORD_BUF_INIT;
+	size_t i = 0;
+	int err = 0;
+
+	while (i < len && !err) {
+		size_t end = i, eq;
+
+		while (end < len && s[end] != '&')
+			end++;
+		for (eq = i; eq < end && s[eq] != '='; eq++)
+			;
+		ord_buf_reset(&k);
+		ord_buf_reset(&v);
+		if (end > i) {
+			if (url_decode(&k, s + i, eq - i) != 0 ||
+			    (eq < end && url_decode(&v, s + eq + 1, end - eq - 1) != 0))
+				err = -1;
+			else if (k.len && !ord_kv_get(&f->kv, k.buf))
+				ord_kv_set(&f->kv, k.buf, v.buf); /* the first of a name counts */
+		}
+		i = end + 1;
+	}
+	ord_buf_release(&k);
+	ord_buf_release(&v);
+	return err;
+}
+
+char *web_game_path(struct web_req *r, const char *name)
+{
+	struct ord_buf p = ORD_BUF_INIT;
+	const char *c;
+	struct stat st;
+
+	if (!name || !*name || *name == '.' || strlen(name) > WEB_GAME_NAME)
+		return NULL;
+	for (c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' || *c == '.'))
+			return NULL;
+	ord_buf_addf(&p, "%s/%s.orderly", r->w->o->dir, name);
+	if (lstat(p.buf, &st) != 0 || !S_ISREG(st.st_mode)) {
+		ord_buf_release(&p);
+		return NULL;
+	}
+	return ord_buf_detach(&p, NULL);
+}
+
+static struct game_lock *lock_of(struct web *w, const char *path)
+{
+	struct game_lock *l;
+
+	pthread_mutex_lock(&w->locks_lock);
+	for (l = w->locks; l; l = l->next)
+		if (!strcmp(l->path, path))
+			break;
+	if (!l) {
+		l = ord_xcalloc(1, sizeof(*l));
+		l->path = ord_strdup(path);
+		pthread_mutex_init(&l->m, NULL);
+		l->next = w->locks;
+		w->locks = l;
+	}
+	pthread_mutex_unlock(&w->locks_lock);
+	return l;
+}
+
+int web_game_open_at(struct web_req *r, const char *path, ord_game **out)
+{
+	struct game_lock *l = lock_of(r->w, path);
+	int err;
+
+	pthread_mutex_lock(&l->m);
+	if ((err = ord_game_open(out, path)) != 0) {
+		pthread_mutex_unlock(&l->m);
+		*out = NULL;
+		return err;
+	}
+	r->game_lock = l;
+	return 0;
+}
+
+void web_game_close(struct web_req *r, ord_game *g)
+{
+	struct game_lock *l = r->game_lock;
+
+	if (g)
+		ord_game_free(g);
+	if (l) {
+		r->game_lock = NULL;
+		pthread_mutex_unlock(&l->m);
+	}
+}
+
+ord_game *web_open_game(struct web_req *r, const char *name)
+{
+	char *path = web_game_path(r, name);
+	ord_game *g = NULL;
+
+	if (!path) {
+		web_error_page(r, 404, "No such game", "There is no game of that name here.");
+		return NULL;
+	}
+	if (web_game_open_at(r, path, &g) != 0)
+		web_error_page(r, 503, "The game cannot be opened", ord_error_last());
+	free(path);
+	return g;
+}
+
+void web_set_cookie(struct web_req *r, const struct web_session *s)
+{
+	ord_buf_reset(&r->set_cookie);
+	ord_buf_addf(&r->set_cookie, "%s=%s; Path=/; HttpOnly; SameSite=Strict%s",
+		     r->https ? "__Host-orderly" : "orderly", s->sid, r->https ? "; Secure" : "");
+}
+
+void web_need_session(struct web_req *r)
+{
+	if (*r->sess.sid)
+		return;
+	web_auth_create(r->w->auth, &r->sess);
+	web_set_cookie(r, &r->sess);
+}
+
+int web_csrf_ok(struct web_req *r)
+{
+	const char *tok = web_field(r, "csrf");
+
+	if (*r->sess.sid && tok && strlen(tok) == strlen(r->sess.csrf) &&
+	    !sodium_memcmp(tok, r->sess.csrf, strlen(tok)))
+		return 1;
+	web_error_page(r, 403, "Refused",
+		       "This form is not one this server gave you (its security token is missing "
+		       "or old). Nothing was changed: go back, reload the page and try again.");
+	return 0;
+}
+
+void web_redirect(struct web_req *r, const char *url)
+{
+	r->status = 303;
+	ord_buf_reset(&r->location);
+	ord_buf_adds(&r->location, url);
+	ord_buf_reset(&r->body);
+	r->ctype = "text/plain; charset=utf-8";
+	ord_buf_adds(&r->body, "see other\n");
+}
+
+void web_error_page(struct web_req *r, int status, const char *title, const char *msg)
+{
+	const char *crumbs[] = { title, NULL, NULL };
+
+	r->status = status;
+	ord_buf_reset(&r->body);
+	web_page_start(r, title, crumbs);
+	ord_buf_adds(&r->body, "<section class=\"card error\"><h1>");
+	web_esc(&r->body, title);
+	ord_buf_adds(&r->body, "</h1><p>");
+	web_esc(&r->body, msg);
+	ord_buf_adds(&r->body, "</p><p><a href=\"/\">All games</a></p></section>\n");
+	web_page_end(r);
+}
+
+/* ---- static files ---- */
+
+static void static_file(struct web_req *r, const char *name)
+{
+	if (!strcmp(name, "orderly.css")) {
+		ord_buf_add(&r->body, web_css, web_css_len);
+		r->ctype = "text/css; charset=utf-8";
+	} else if (!strcmp(name, "orderly.js")) {
+		ord_buf_add(&r->body, web_js, web_js_len);
+		r->ctype = "text/javascript; charset=utf-8";
+	} else {
+		web_error_page(r, 404, "Not found", "There is no such file here.");
+		return;
+	}
+	r->cache = 1;
+}
+
+/* ---- routes ---- */
+
+static void route(struct web_req *r)
+{
+	const char *const *p = r->parts;
+	size_t n = r->nparts;
+	int get = !strcmp(r->method, "GET") || !strcmp(r->method, "HEAD");
+	int post = !strcmp(r->method, "POST");
+
+	if (!get && !post) {
+		web_error_page(r, 405, "Method not allowed", "Only GET and POST are used here.");
+		return;
+	}
+	if (n == 0 && get) {
+		web_page_games(r);
+		return;
+	}
+	if (n == 2 && !strcmp(p[0], "static") && get) {
+		static_file(r, p[1]);
+		return;
+	}
+	if (n >= 2 && !strcmp(p[0], "g")) {
+		const char *name = p[1];
+
+		if (n == 2 && get) {
+			web_page_status(r, name);
+			return;
+		}
+		if (n == 3 && !strcmp(p[2], "login")) {
+			web_page_login(r, name);
+			return;
+		}
+		if (n == 3 && !strcmp(p[2], "logout") && post) {
+			web_page_logout(r, name);
+			return;
+		}
+		if (n == 4 && !strcmp(p[2], "head") && get) {
+			web_page_head(r, name, p[3]);
+			return;
+		}
+		if (n == 4 && !strcmp(p[2], "bundle") && get) {
+			web_page_bundle(r, name, p[3]);
+			return;
+		}
+		if (n == 4 && !strcmp(p[2], "side")) {
+			web_page_player(r, name, p[3]);
+			return;
+		}
+		if (n == 6 && !strcmp(p[2], "side") && !strcmp(p[4], "report") && get) {
+			web_page_report(r, name, p[3], p[5]);
+			return;
+		}
+		if (n == 3 && !strcmp(p[2], "referee")) {
+			web_page_referee(r, name);
+			return;
+		}
+		if (n == 5 && !strcmp(p[2], "referee") && !strcmp(p[3], "report") && get) {
+			web_page_report(r, name, WEB_REFEREE, p[4]);
+			return;
+		}
+	}
+	web_error_page(r, 404, "Not found", "There is no such page here.");
+}
+
+/* Split the decoded path into its parts; -1 when it has '..', '.', an
+ * empty part or too many. */
+static int split_path(struct web_req *r, char *path)
+{
+	char *s = path, *slash;
+
+	r->nparts = 0;
+	if (*s != '/')
+		return -1;
+	s++;
+	if (!*s)
+		return 0;
+	for (;;) {
+		slash = strchr(s, '/');
+		if (slash)
+			*slash = '\0';
+		if (!*s) {
+			if (!slash)
+				return 0; /* a trailing '/' */
+			return -1;
+		}
+		if (!strcmp(s, "..") || !strcmp(s, ".") || r->nparts == ORD_ARRAY_SIZE(r->parts))
+			return -1;
+		r->parts[r->nparts++] = s;
+		if (!slash)
+			return 0;
+		s = slash + 1;
+	}
+}
+
+static void client_ip(struct web_req *r)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn,
+								     MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const char *fwd;
+
+	snprintf(r->ip, sizeof(r->ip), "unknown");
+	if (ci && ci->client_addr) {
+		const struct sockaddr *sa = ci->client_addr;
+
+		if (sa->sa_family == AF_INET)
+			inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr,
+				  r->ip, sizeof(r->ip));
+		else if (sa->sa_family == AF_INET6)
+			inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
+				  r->ip, sizeof(r->ip));
+	}
+	r->https = r->w->tls;
+	if (!r->w->o->behind_proxy)
+		return;
+	/* the proxy appends the address it saw last */
+	fwd = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "X-Forwarded-For");
+	if (fwd && *fwd) {
+		const char *last = strrchr(fwd, ',');
+
+		last = last ? last + 1 : fwd;
+		while (*last == ' ')
+			last++;
+		snprintf(r->ip, sizeof(r->ip), "%.*s", (int)strcspn(last, " "), last);
+	}
+	fwd = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "X-Forwarded-Proto");
+	if (fwd && !strcmp(fwd, "https"))
+		r->https = 1;
+}
+
+static enum MHD_Result respond(struct web_req *r)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+	size_t len = r->body.len;
+	char *bytes = ord_buf_detach(&r->body, NULL);
+
+	resp = MHD_create_response_from_buffer(len, bytes, MHD_RESPMEM_MUST_FREE);
+	if (!resp) {
+		free(bytes);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, "Content-Type", r->ctype);
+	MHD_add_response_header(resp, "Content-Security-Policy", csp);
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(resp, "X-Frame-Options", "DENY");
+	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+	MHD_add_response_header(resp, "Cross-Origin-Opener-Policy", "same-origin");
+	MHD_add_response_header(resp, "Cross-Origin-Resource-Policy", "same-origin");
+	MHD_add_response_header(resp, "Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+	MHD_add_response_header(resp, "Cache-Control", r->cache ? "public, max-age=300" : "no-store");
+	if (r->https)
+		MHD_add_response_header(resp, "Strict-Transport-Security", "max-age=31536000");
+	if (r->set_cookie.len)
+		MHD_add_response_header(resp, "Set-Cookie", r->set_cookie.buf);
+	if (r->location.len)
+		MHD_add_response_header(resp, "Location", r->location.buf);
+	if (r->disposition.len)
+		MHD_add_response_header(resp, "Content-Disposition", r->disposition.buf);
+	ret = MHD_queue_response(r->conn, (unsigned)r->status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
+			      const char *method, const char *version, const char *upload,
+			      size_t *upload_size, void **con_cls)
+{
+	struct conn_state *cs = *con_cls;
+	struct web_req r;
+	enum MHD_Result ret;
+	const char *sid;
+	char *path;
+
+	(void)version;
+	if (!cs) {
+		cs = ord_xcalloc(1, sizeof(*cs));
+		ord_buf_init(&cs->body);
+		*con_cls = cs;
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		if (cs->body.len + *upload_size > WEB_MAX_BODY)
+			cs->too_big = 1;
+		else
+			ord_buf_add(&cs->body, upload, *upload_size);
+		*upload_size = 0;
+		return MHD_YES;
+	}
+
+	memset(&r, 0, sizeof(r));
+	r.w = cls;
+	r.conn = conn;
+	r.method = method;
+	r.status = 200;
+	r.ctype = "text/html; charset=utf-8";
+	ord_buf_init(&r.body);
+	ord_buf_init(&r.set_cookie);
+	ord_buf_init(&r.location);
+	ord_buf_init(&r.disposition);
+	ord_kv_init(&r.form.kv);
+	client_ip(&r);
+	path = ord_strdup(url);
+	r.path = url;
+
+	sid = MHD_lookup_connection_value(conn, MHD_COOKIE_KIND,
+					  r.https ? "__Host-orderly" : "orderly");
+	web_auth_find(r.w->auth, sid, &r.sess);
+
+	if (cs->too_big) {
+		web_error_page(&r, 413, "Too large",
+			       "What you sent is larger than this server takes (1 MiB). Nothing was "
+			       "changed.");
+	} else if (!strcmp(method, "POST") && form_parse(&r.form, cs->body.buf, cs->body.len) != 0) {
+		web_error_page(&r, 400, "Bad form",
+			       "The form's data could not be read (a bad %-escape or a NUL byte). "
+			       "Nothing was changed.");
+	} else if (strlen(url) > 2048 || split_path(&r, path) != 0) {
+		web_error_page(&r, 404, "Not found", "There is no such page here.");
+	} else {
+		route(&r);
+	}
+
+	web_game_close(&r, NULL); /* a page that returned with its game open */
+	ret = respond(&r);
+	ord_buf_release(&r.body);
+	ord_buf_release(&r.set_cookie);
+	ord_buf_release(&r.location);
+	ord_buf_release(&r.disposition);
+	ord_kv_release(&r.form.kv);
+	sodium_memzero(&r.sess, sizeof(r.sess));
+	free(path);
+	return ret;
+}
+
+static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+		      enum MHD_RequestTerminationCode toe)
+{
+	struct conn_state *cs = *con_cls;
+
+	(void)cls;
+	(void)conn;
+	(void)toe;
+	if (cs) {
+		ord_buf_release(&cs->body);
+		free(cs);
+		*con_cls = NULL;
+	}
+}
+
+/* libmicrohttpd's own unescaping would turn %00 into the end of the
+ * string (/g/qb%00anything is /g/qb): a %00 is left as it is, so that it
+ * names nothing. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	char *w = s, *r = s;
+
+	(void)cls;
+	(void)c;
+	while (*r) {
+		int hi, lo;
+
+		if (r[0] == '%' && (hi = hexval(r[1])) >= 0 && (lo = hexval(r[2])) >= 0 && (hi || lo)) {
+			*w++ = (char)(hi * 16 + lo);
+			r += 3;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
+/* ---- starting ---- */
+
+static int read_file(struct ord_buf *out, const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char chunk[4096];
+	size_t n;
+
+	if (!fp)
+		return ord_error_set(ORD_ENOFILE, "cannot open '%s': %s", path, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		ord_buf_add(out, chunk, n);
+	fclose(fp);
+	return 0;
+}
+
+/* A listening socket for "HOST:PORT" ("[V6]:PORT"); its URL in url. */
+static int listen_on(const char *spec, int tls, int *fd_out, struct ord_buf *url)
+{
+	struct addrinfo hints, *ai = NULL;
+	char host[256], port[16];
+	const char *colon;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char shown[INET6_ADDRSTRLEN];
+	int fd, one = 1, rc, loop;
+
+	if (spec[0] == '[') {
+		const char *close = strchr(spec, ']');
+
+		if (!close || close[1] != ':' || (size_t)(close - spec - 1) >= sizeof(host))
+			return ord_error_set(ORD_EUSAGE, "--listen '%s' (expected [ADDRESS]:PORT)",
+					     spec);
+		snprintf(host, sizeof(host), "%.*s", (int)(close - spec - 1), spec + 1);
+		colon = close + 1;
+	} else {
+		colon = strrchr(spec, ':');
+		if (!colon || (size_t)(colon - spec) >= sizeof(host))
+			return ord_error_set(ORD_EUSAGE, "--listen '%s' (expected ADDRESS:PORT)", spec);
+		snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
+	}
+	snprintf(port, sizeof(port), "%s", colon + 1);
+	{
+		long p;
+
+		if (ord_parse_long(port, &p) != 0 || p < 0 || p > 65535)
+			return ord_error_set(ORD_EUSAGE,
+					     "--listen '%s': the port is a number from 0 to 65535",
+					     spec);
+	}
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV | AI_NUMERICHOST;
+	if ((rc = getaddrinfo(*host ? host : NULL, port, &hints, &ai)) != 0)
+		return ord_error_set(ORD_EUSAGE, "--listen '%s': %s (give a numeric address)", spec,
+				     gai_strerror(rc));
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		freeaddrinfo(ai);
+		return ord_error_set(ORD_ERROR, "socket: %s", strerror(errno));
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 256) != 0) {
+		rc = errno;
+		close(fd);
+		freeaddrinfo(ai);
+		return ord_error_set(ORD_ERROR, "cannot listen on %s: %s", spec, strerror(rc));
+	}
+	freeaddrinfo(ai);
+	getsockname(fd, (struct sockaddr *)&ss, &sl);
+	if (ss.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *s6 = (const void *)&ss;
+
+		inet_ntop(AF_INET6, &s6->sin6_addr, shown, sizeof(shown));
+		ord_buf_addf(url, "%s://[%s]:%u/", tls ? "https" : "http", shown, ntohs(s6->sin6_port));
+		loop = IN6_IS_ADDR_LOOPBACK(&s6->sin6_addr);
+	} else {
+		const struct sockaddr_in *s4 = (const void *)&ss;
+
+		inet_ntop(AF_INET, &s4->sin_addr, shown, sizeof(shown));
+		ord_buf_addf(url, "%s://%s:%u/", tls ? "https" : "http", shown, ntohs(s4->sin_port));
+		loop = (ntohl(s4->sin_addr.s_addr) >> 24) == 127;
+	}
+	if (!loop && !tls)
+		fprintf(stderr, "orderly: warning: serving beyond this machine without TLS: give "
+				"--tls-cert and --tls-key, or put a proxy with TLS in front "
+				"(docs/web.md)\n");
+	*fd_out = fd;
+	return 0;
+}
+
+int web_serve(const struct web_opts *o)
+{
+	struct ord_buf cert = ORD_BUF_INIT, key = ORD_BUF_INIT, url = ORD_BUF_INIT;
+	struct MHD_Daemon *d = NULL;
+	struct web w;
+	sigset_t set;
+	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
+	int fd = -1, err, sig;
+	struct stat st;
+
+	memset(&w, 0, sizeof(w));
+	w.o = o;
+	pthread_mutex_init(&w.locks_lock, NULL);
+	if (stat(o->dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return ord_error_set(ORD_ENOFILE, "'%s' is not a directory of games", o->dir);
+	if (o->tls_cert) {
+		if ((err = read_file(&cert, o->tls_cert)) != 0 ||
+		    (err = read_file(&key, o->tls_key)) != 0)
+			goto out;
+		w.tls = 1;
+		flags |= MHD_USE_TLS;
+	}
+	if ((err = listen_on(o->listen, w.tls, &fd, &url)) != 0)
+		goto out;
+	w.auth = web_auth_new();
+	xmlInitParser(); /* once, before the threads (the referee's page reads XML) */
+
+	/* the workers inherit the mask: only this thread takes the signals */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (w.tls)
+		d = MHD_start_daemon(flags, 0, NULL, NULL, handle, &w, MHD_OPTION_LISTEN_SOCKET, fd,
+				     MHD_OPTION_THREAD_POOL_SIZE, o->threads,
+				     MHD_OPTION_CONNECTION_LIMIT, 1000u, MHD_OPTION_CONNECTION_TIMEOUT,
+				     60u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 0u,
+				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+				     MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+				     MHD_OPTION_HTTPS_MEM_CERT, cert.buf, MHD_OPTION_HTTPS_MEM_KEY,
+				     key.buf, MHD_OPTION_END);
+	else
+		d = MHD_start_daemon(flags, 0, NULL, NULL, handle, &w, MHD_OPTION_LISTEN_SOCKET, fd,
+				     MHD_OPTION_THREAD_POOL_SIZE, o->threads,
+				     MHD_OPTION_CONNECTION_LIMIT, 1000u, MHD_OPTION_CONNECTION_TIMEOUT,
+				     60u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 0u,
+				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+				     MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
+	if (!d) {
+		err = ord_error_set(ORD_ERROR, "cannot start the web server on %s%s", o->listen,
+				    w.tls ? " (are the certificate and key PEM files that match?)"
+					  : "");
+		close(fd);
+		goto out;
+	}
+	printf("serving %s at %s\n", o->dir, url.buf);
+	fflush(stdout);
+	sigwait(&set, &sig);
+	fprintf(stderr, "orderly: %s: stopping\n", sig == SIGINT ? "interrupted" : "terminated");
+	MHD_stop_daemon(d);
+	close(fd);
+	err = 0;
+out:
+	while (w.locks) {
+		struct game_lock *l = w.locks;
+
+		w.locks = l->next;
+		pthread_mutex_destroy(&l->m);
+		free(l->path);
+		free(l);
+	}
+	pthread_mutex_destroy(&w.locks_lock);
+	web_auth_free(w.auth);
+	sodium_memzero(key.buf, key.len);
+	ord_buf_release(&cert);
+	ord_buf_release(&key);
+	ord_buf_release(&url);
+	return err;
+}

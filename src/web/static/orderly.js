@@ -1,0 +1,62 @@
+/* orderly.js - small enhancements of the web page (served as
+ * /static/orderly.js); every page works without it.
+ *  - a secret link /g/NAME/login?side=S#PASSPHRASE fills the passphrase
+ *    (the part after '#' never reaches the server), then forgets it;
+ *  - deadlines count down;
+ *  - a problem's "line L, column C" puts the cursor there in the sheet;
+ *  - the receipt's Print button. */
+(function () {
+	"use strict";
+
+	var pass = document.getElementById("passphrase");
+	if (pass && location.hash.length > 1) {
+		try {
+			pass.value = decodeURIComponent(location.hash.slice(1));
+		} catch (e) {
+			pass.value = location.hash.slice(1);
+		}
+		history.replaceState(null, "", location.pathname + location.search);
+	}
+
+	function duration(s) {
+		s = Math.abs(Math.floor(s));
+		if (s >= 86400) return Math.floor(s / 86400) + " d " + Math.floor((s % 86400) / 3600) + " h";
+		if (s >= 3600) return Math.floor(s / 3600) + " h " + Math.floor((s % 3600) / 60) + " min";
+		if (s >= 60) return Math.floor(s / 60) + " min " + (s % 60) + " s";
+		return s + " s";
+	}
+	var clocks = document.querySelectorAll("time.deadline");
+	if (clocks.length) {
+		var start = Date.now();
+		var tick = function () {
+			clocks.forEach(function (t) {
+				var at = Number(t.dataset.at), now = Number(t.dataset.now) + (Date.now() - start) / 1000;
+				var left = t.parentNode.querySelector(".left");
+				if (!left) return;
+				left.textContent = at > now ? "(" + duration(at - now) + " left)" : "(passed " + duration(now - at) + " ago)";
+			});
+		};
+		tick();
+		setInterval(tick, 1000);
+	}
+
+	var area = document.getElementById("sheet-text");
+	document.querySelectorAll("a.at[data-line]").forEach(function (a) {
+		a.addEventListener("click", function (ev) {
+			if (!area) return;
+			ev.preventDefault();
+			var line = Number(a.dataset.line), col = Math.max(1, Number(a.dataset.col) || 1);
+			var lines = area.value.split("\n"), pos = 0;
+			for (var i = 0; i < line - 1 && i < lines.length; i++) pos += lines[i].length + 1;
+			var here = lines[line - 1] || "";
+			pos += Math.min(Array.from(here).slice(0, col - 1).join("").length, here.length);
+			area.focus();
+			area.setSelectionRange(pos, pos + (here.length ? 1 : 0));
+		});
+	});
+
+	document.querySelectorAll("button.print").forEach(function (b) {
+		b.hidden = false;
+		b.addEventListener("click", function () { window.print(); });
+	});
+})();

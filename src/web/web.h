@@ -1,0 +1,203 @@
+/*
+ * web.h - `orderly serve` (src/web): the club's web page on libmicrohttpd.
+ * A front-end like src/cli and src/mail: it uses liborderly's public
+ * headers only (orderly.h, ruleset.h, notation.h).  docs/web.md says how
+ * to run it; the decisions are listed at the top of server.c.
+ *
+ * What the files share: the server's settings and state (struct web),
+ * one request and its response (struct web_req), forms, sessions and the
+ * login limits (auth.c), HTML building (html.c) and the pages (pages.c,
+ * player.c, referee.c).
+ */
+#ifndef ORD_WEB_H
+#define ORD_WEB_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "orderly.h"
+
+/* What `orderly serve` was told. */
+struct web_opts {
+	const char *dir;      /* the directory of game files (NAME.orderly) */
+	const char *listen;   /* "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:8080" */
+	const char *tls_cert; /* PEM files: both or neither */
+	const char *tls_key;
+	int behind_proxy; /* trust X-Forwarded-For / X-Forwarded-Proto from the proxy */
+	unsigned threads; /* worker threads (libmicrohttpd's pool) */
+};
+
+/* Run the server until SIGINT or SIGTERM.  Prints "serving DIR at URL"
+ * on stdout once it listens.  0, or an ORD_E* code with the message set. */
+int web_serve(const struct web_opts *o);
+
+/* ---- sessions, CSRF, login limits (auth.c) ---- */
+
+#define WEB_SID_HEX 64     /* a session id: 32 random bytes in hex */
+#define WEB_MAX_GRANTS 8   /* (game, party) pairs one session may hold */
+#define WEB_GAME_NAME 96   /* longest game name */
+#define WEB_PARTY_NAME 64  /* longest side name */
+#define WEB_REFEREE "\x01" /* the party name of the referee in a grant */
+
+struct web_grant {
+	char game[WEB_GAME_NAME + 1];
+	char party[WEB_PARTY_NAME + 1]; /* a side, or WEB_REFEREE */
+};
+
+/* A copy of a session, as a request sees it. */
+struct web_session {
+	char sid[WEB_SID_HEX + 1];  /* "" when the request has none */
+	char csrf[WEB_SID_HEX + 1]; /* the token its forms carry */
+	struct web_grant grants[WEB_MAX_GRANTS];
+	size_t ngrants;
+};
+
+struct web_auth; /* the session table and the login counters (opaque) */
+
+struct web_auth *web_auth_new(void);
+void web_auth_free(struct web_auth *a);
+/* The session of cookie sid (NULL or unknown: out->sid ""); 1 if found. */
+int web_auth_find(struct web_auth *a, const char *sid, struct web_session *out);
+/* A new anonymous session (for a login form's CSRF token). */
+void web_auth_create(struct web_auth *a, struct web_session *out);
+/* Add a grant to session sid under a new id (the old one ends, so a
+ * session fixed before the login is worth nothing after it). */
+int web_auth_grant(struct web_auth *a, const char *sid, const char *game, const char *party,
+		   struct web_session *out);
+/* End session sid. */
+void web_auth_end(struct web_auth *a, const char *sid);
+/* 1 when s holds a grant of game for party (WEB_REFEREE: the referee). */
+int web_session_has(const struct web_session *s, const char *game, const char *party);
+/* 1 when s holds any grant of game. */
+int web_session_any(const struct web_session *s, const char *game);
+/* Login limits: 0 when a try from ip for (game, party) may be made now,
+ * else the seconds to wait.  Failures are counted with web_auth_failed. */
+int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const char *party);
+void web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party);
+/* Passphrase checks are slow on purpose (crypto_pwhash): at most a few at
+ * once, whatever the number of requests. */
+void web_auth_hash_enter(struct web_auth *a);
+void web_auth_hash_leave(struct web_auth *a);
+
+/* ---- a request and its response (server.c) ---- */
+
+/* A decoded application/x-www-form-urlencoded body. */
+struct web_form {
+	struct ord_kv kv;
+};
+
+struct web;
+
+struct web_req {
+	struct web *w;
+	void *conn;           /* struct MHD_Connection */
+	const char *method;   /* "GET", "POST", "HEAD" */
+	const char *path;     /* decoded, without the query */
+	const char *parts[8]; /* path split at '/', decoded */
+	size_t nparts;
+	struct web_form form;    /* a POST's fields */
+	struct web_session sess; /* the caller's session (sid "" if none) */
+	char ip[64];             /* the client's address */
+	int https;               /* reached over TLS (or the proxy says so) */
+	/* the response */
+	int status;
+	const char *ctype;          /* "text/html; charset=utf-8" */
+	struct ord_buf body;        /* the response's bytes */
+	struct ord_buf set_cookie;  /* Set-Cookie value, "" for none */
+	struct ord_buf location;    /* Location for a redirect */
+	struct ord_buf disposition; /* Content-Disposition, "" for none */
+	int cache;                  /* 1: may be cached (static files) */
+	void *game_lock;            /* the lock of the game open now (W8), or NULL */
+};
+
+/* A GET argument (query string), or NULL. */
+const char *web_arg(struct web_req *r, const char *name);
+/* A POST field, or NULL. */
+const char *web_field(struct web_req *r, const char *name);
+/* The path of game NAME's file in the served directory (caller frees),
+ * or NULL when NAME is no game name (nothing but [A-Za-z0-9_.-], not
+ * starting with '.'). */
+char *web_game_path(struct web_req *r, const char *name);
+/* Open game NAME; on failure the response is an error page and NULL is
+ * returned. */
+ord_game *web_open_game(struct web_req *r, const char *name);
+/* Open the game file at path, holding its lock (W8) until
+ * web_game_close; a request has one game open at a time. */
+int web_game_open_at(struct web_req *r, const char *path, ord_game **out);
+void web_game_close(struct web_req *r, ord_game *g);
+/* Make sure the caller has a session (a login form needs a CSRF token). */
+void web_need_session(struct web_req *r);
+/* 1 when the POST carries the session's CSRF token; else the response is
+ * a 403 page and 0 is returned. */
+int web_csrf_ok(struct web_req *r);
+/* Set the cookie of session s. */
+void web_set_cookie(struct web_req *r, const struct web_session *s);
+/* Redirect (303 See Other) to url. */
+void web_redirect(struct web_req *r, const char *url);
+/* An error page with status and a message (plain text, escaped here). */
+void web_error_page(struct web_req *r, int status, const char *title, const char *msg);
+/* The auth table of the server. */
+struct web_auth *web_auth_of(struct web_req *r);
+/* The served directory. */
+const char *web_dir(struct web_req *r);
+
+/* ---- HTML (html.c) ---- */
+
+/* Append s escaped for HTML text and attribute values (& < > " '). */
+void web_esc(struct ord_buf *b, const char *s);
+void web_esc_n(struct ord_buf *b, const char *s, size_t n);
+/* Append s percent-encoded for a URL path segment or query value. */
+void web_url(struct ord_buf *b, const char *s);
+/* Start a page: doctype, head (title escaped), the header bar with crumbs
+ * (NULL-terminated label, href pairs; href NULL: no link). */
+void web_page_start(struct web_req *r, const char *title, const char *const *crumbs);
+void web_page_end(struct web_req *r);
+/* A form's start (POST to action) with its CSRF field. */
+void web_form_start(struct web_req *r, const char *action, const char *cls);
+/* A duration as "2 d 4 h", "3 h 12 min", "45 s". */
+void web_duration(struct ord_buf *b, int64_t secs);
+/* A deadline and the time left: the <time> element the script counts down. */
+void web_deadline(struct ord_buf *b, int64_t deadline, int64_t now);
+/* Lines of diagnostics as a list, each "line:col" linking to the text
+ * area with id area (NULL: no links). */
+void web_diag_list(struct ord_buf *b, const struct ord_diag *d, const char *area);
+/* The name of a party for people: the side, or "the referee". */
+const char *web_party_label(const char *party);
+/* Hex of n bytes into out (2n + 1). */
+void web_hex(char *out, const unsigned char *p, size_t n);
+
+/* ---- the pages ---- */
+
+void web_page_games(struct web_req *r);                                    /* GET / */
+void web_page_status(struct web_req *r, const char *name);                 /* GET /g/NAME */
+void web_page_head(struct web_req *r, const char *name, const char *file); /* heads */
+void web_page_bundle(struct web_req *r, const char *name, const char *file);
+void web_page_login(struct web_req *r, const char *name);  /* GET/POST /g/NAME/login */
+void web_page_logout(struct web_req *r, const char *name); /* POST /g/NAME/logout */
+void web_page_player(struct web_req *r, const char *name, const char *side);
+void web_page_report(struct web_req *r, const char *name, const char *party, const char *turn);
+void web_page_referee(struct web_req *r, const char *name);
+
+/* Shared by the pages: the heads and bundles of a game, and the verify
+ * command for a side (NULL: the referee, no receipt). */
+void web_files_section(struct web_req *r, ord_game *g, const char *name, const char *side);
+/* The place where the maps and charts of the pictures issue will go. */
+void web_pictures_section(struct web_req *r, const char *name, const char *party);
+/* The list of reports of every turn, with the ruleset's languages. */
+void web_reports_section(struct web_req *r, ord_game *g, const char *name, const char *party);
+
+/* The notation help for a notation name ("hieroglyph"), or NULL. */
+const char *web_notation_help(const char *notation);
+
+/* Static files (compiled in from src/web/static/). */
+extern const unsigned char web_css[];
+extern const size_t web_css_len;
+extern const unsigned char web_js[];
+extern const size_t web_js_len;
+extern const unsigned char web_help_hieroglyph[];
+extern const size_t web_help_hieroglyph_len;
+extern const unsigned char web_help_ordre[];
+extern const size_t web_help_ordre_len;
+
+#endif

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""test_browser.py - a whole turn played from browsers alone: `orderly serve`
+on a free loopback port, headless Chromium driven through chromedriver over
+the W3C WebDriver protocol (plain HTTP calls, weblib.Driver).
+
+Two players in two browser sessions (phones) log in (one by the secret link,
+one by typing the passphrase), check their sheets (one with errors, fixed)
+and submit them; the referee (a tablet) seals, records the events of the
+phases through the forms made from the ruleset's event kinds (one refused
+by the checks), resolves every phase and exchanges; both players read their
+reports; the French player downloads the bundle and the heads and runs the
+`orderly verify` command his page shows, with the receipt his page showed
+when he submitted.  A screenshot of each page is saved (SHOTS, or the
+test's directory) and checked not to be blank.  The unit named
+<script>alert(1)</script> is shown as text and no alert opens.
+
+Environment: ORDERLY, SRC (CTest sets them); SHOTS, where the screenshots go.
+Without chromium or chromedriver the test fails (scripts/deps installs them).
+"""
+import base64
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import weblib as W  # noqa: E402
+
+CANARY = "HOOKWORM"  # a word of the allied sheet: never on a French page before the exchange
+
+
+def main():
+    work = W.make_dir("orderly-browser-")
+    shots = os.environ.get("SHOTS") or os.path.join(work, "shots")
+    os.makedirs(shots, exist_ok=True)
+    games = os.path.join(work, "games")
+    os.makedirs(games)
+    W.make_game(games, "quatre-bras", W.xss_scenario(work))
+    srv = W.Server(games)
+    drv = W.Driver(work)
+    sessions = []
+    n = [0]
+
+    def shot(s, name, css=None):
+        n[0] += 1
+        p = os.path.join(shots, "%02d-%s.png" % (n[0], name))
+        s.screenshot(p, css)
+        return p
+
+    def no_canary(s, where):
+        if CANARY in s.source():
+            W.fail("%s: the allied sheet's word %s is on %s before the exchange" % (s.name, CANARY, where))
+
+    try:
+        ref = drv.session("referee", 820, 1180, mobile=True)   # a tablet
+        fr = drv.session("french", 390, 844, mobile=True)       # phones
+        al = drv.session("allied", 412, 915, mobile=True)
+        desk = drv.session("desktop", 1280, 900)
+        sessions += [ref, fr, al, desk]
+        base = srv.url
+        game = base + "g/quatre-bras"
+
+        # the games, on a desktop and on a phone
+        desk.go(base)
+        if "Quatre Bras" not in desk.text("table.games"):
+            W.fail("the games list does not show the game")
+        shot(desk, "games-desktop")
+        fr.go(base)
+        shot(fr, "games-phone")
+
+        # French: the secret link (the passphrase after '#' never reaches the server)
+        fr.go(game + "/login?side=french#" + W.PASS["french"].replace(" ", "%20").replace("'", "%27"))
+        if fr.attr("#passphrase", "value") != W.PASS["french"]:
+            W.fail("the secret link did not fill in the passphrase")
+        shot(fr, "login-phone")
+        fr.submit("form.login button[type=submit]")
+        if not fr.wait_url("/side/french"):
+            W.fail("french: not on his page after logging in: %s" % fr.url())
+        shot(fr, "player-phone")
+
+        # a sheet with two errors, checked: every problem at its line and column
+        bad = W.demo_sheet(1, "french").replace("F2: ↑ 1/2", "F2: ↑ 7/2").replace("F9: ↑ 1", "F99: ↑ 1")
+        fr.type("#sheet-text", bad)
+        fr.submit('button[value="check"]')
+        problems = fr.text("ol.problems")
+        if "line 3" not in problems or "line 7" not in problems:
+            W.fail("french: the check does not name lines 3 and 7:\n" + problems)
+        if "orderly's reading" not in fr.source():
+            W.fail("french: the check shows no reading")
+        shot(fr, "player-check-errors")
+        # the problem's link puts the cursor on its line (the script)
+        fr.click("ol.problems a.at")
+        # fixed, checked, submitted
+        fr.type("#sheet-text", W.demo_sheet(1, "french"))
+        fr.submit('button[value="check"]')
+        if "Checked: no problem" not in fr.text(".result"):
+            W.fail("french: the fixed sheet does not check clean")
+        fr.submit('button[value="submit"]')
+        receipt = fr.text("#receipt .commitment").strip()
+        if len(receipt) != 64 or fr.text("#receipt .version").strip() != "1":
+            W.fail("french: no receipt after submitting: %r" % receipt)
+        shot(fr, "player-receipt")
+        no_canary(fr, "his page")
+
+        # Allied: the login form, typed
+        al.go(game)
+        shot(al, "status-phone")
+        al.go(game + "/login?side=allied")
+        al.type("#passphrase", W.PASS["allied"])
+        al.submit("form.login button[type=submit]")
+        sheet = W.demo_sheet(1, "allied") + "# %s: the reserve waits behind the ridge\n" % CANARY
+        al.type("#sheet-text", sheet)
+        al.submit('button[value="submit"]')
+        if len(al.text("#receipt .commitment").strip()) != 64:
+            W.fail("allied: no receipt")
+        # the XSS canary: the unit's name is text, no script ran
+        al.go(game + "/side/allied/report/1")
+        if W.XSS not in al.text("pre.report"):
+            W.fail("allied: the report does not show the unit named %s as text" % W.XSS)
+        if al.alert_open():
+            W.fail("allied: an alert opened: the unit's name ran as a script")
+        shot(al, "report-xss-as-text")
+
+        # the status page: who has a sheet, never what it says
+        fr.go(game)
+        if fr.text("ul.sides").count("sheet in") != 2:
+            W.fail("status: both sides should have a sheet in")
+        no_canary(fr, "the status page")
+        shot(fr, "status-both-in")
+
+        # the referee, on a tablet
+        ref.go(game + "/referee")
+        ref.type("#passphrase", W.PASS["referee"])
+        ref.submit("form.login button[type=submit]")
+        if not ref.wait_url("/referee"):
+            W.fail("referee: not on his page: %s" % ref.url())
+        shot(ref, "referee-open-tablet")
+        ref.submit("form.seal button[type=submit]")
+        if "sealed" not in ref.text("#done"):
+            W.fail("referee: the seal did not happen: " + ref.text("#done"))
+        fr.go(game + "/side/french")
+        no_canary(fr, "his page after the seal")
+
+        def event(kind, values, expect_ok=True):
+            det = 'details.event:has(input[name="kind"][value="%s"])' % kind
+            if not ref.attr(det, "open"):
+                ref.click(det + " > summary")
+            form = 'details.event:has(input[name="kind"][value="%s"]) ' % kind
+            for k, v in values.items():
+                sel = form + '[name="k_%s"]' % k
+                tag = ref.call("GET", "/element/%s/name" % ref.find(sel))
+                if tag == "select":
+                    ref.select(sel, v)
+                else:
+                    ref.type(sel, v)
+            ref.submit(form + "button[type=submit]")
+            src = ref.source()
+            if expect_ok and not (ref.finds("#done") and ref.text("#done").startswith("Recorded")):
+                W.fail("referee: event %s %s not recorded:\n%s" % (kind, values, W.text_of(src)[:3000]))
+            return src
+
+        # movement: one event the orders do not allow is refused, with the rule
+        src = event("move", {"unit": "F1", "distance": "40"}, expect_ok=False)
+        if "Not recorded" not in src:
+            W.fail("referee: a 40-inch move of a unit ordered half a move was not refused")
+        shot(ref, "referee-event-refused")
+        event("move", {"unit": "F1", "distance": "5"})
+        event("move", {"unit": "F2", "distance": "4"})
+        event("form", {"unit": "A4", "formation": "line"})
+        event("move", {"unit": "A7", "distance": "3"})
+        # a wrong measurement, voided from the list of the phase's events
+        event("move", {"unit": "F3", "distance": "2"})
+        shot(ref, "referee-movement")
+        ref.type('ul.events li:last-child input[name="reason"]', "measured from the wrong stand")
+        ref.submit("ul.events li:last-child button[type=submit]")
+        if "voided" not in ref.text("#done") or "unit=F3" in ref.text("ul.events"):
+            W.fail("referee: the event was not voided: " + ref.text("#done"))
+        phases = 0
+        while True:
+            ref.go(game + "/referee")
+            if not ref.finds("form.resolve"):
+                break
+            if phases == 1:  # fire
+                event("fire", {"unit": "A5", "target": "F1", "range": "11"})
+                event("artillery", {"unit": "A9", "target": "F2", "range": "14"})
+                event("artillery", {"unit": "F8", "target": "A1", "range": "22"})
+            ref.submit("form.resolve button[type=submit]")
+            if "resolved" not in ref.text("#done"):
+                W.fail("referee: phase %d not resolved: %s" % (phases + 1, ref.text("#done")))
+            phases += 1
+            if phases in (1, 2):
+                shot(ref, "referee-resolved-%d" % phases)
+            fr.go(game + "/side/french")
+            no_canary(fr, "his page during phase %d" % phases)
+        if phases != 5:
+            W.fail("referee: %d phases resolved, the battalion rules have 5" % phases)
+        ref.submit("form.inline button[type=submit]:not(.secondary)")
+        if "Exchanged" not in ref.text("#done"):
+            W.fail("referee: no exchange: " + ref.text("#done"))
+        shot(ref, "referee-exchanged")
+
+        # both read their reports of turn 1
+        for s, side in ((fr, "french"), (al, "allied")):
+            s.go(game + "/side/" + side)
+            s.submit('ul.reports a[href$="/report/1?lang=en"]')
+            rep = s.text("pre.report")
+            if "turn 1" not in rep or side not in rep:
+                W.fail("%s: the report of turn 1 is not there:\n%s" % (side, rep[:500]))
+            shot(s, "report-%s" % side)
+
+        # the French player downloads the bundle and the heads and verifies
+        fr.go(game + "/side/french")
+        fr.script("document.getElementById('bundles').scrollIntoView()")
+        shot(fr, "player-bundles")
+        cmd = fr.text("#turn-1 pre.command").strip()
+        if "--receipt " + receipt not in cmd:
+            W.fail("french: the verify command does not carry his receipt %s:\n%s" % (receipt, cmd))
+        cookie = "; ".join("%s=%s" % (c["name"], c["value"]) for c in fr.cookies())
+        dl = os.path.join(work, "download")
+        os.makedirs(dl)
+        hrefs = [fr.call("GET", "/element/%s/property/href" % e) for e in fr.finds("#turn-1 ul.files a")]
+        for href in hrefs:
+            fname = "quatre-bras-" + href.rsplit("/", 1)[1]
+            req = W.urllib.request.Request(href, headers={"Cookie": cookie})
+            with W.urllib.request.urlopen(req) as r:
+                with open(os.path.join(dl, fname), "wb") as f:
+                    f.write(r.read())
+        words = shlex.split(cmd)
+        if words[0] != "orderly" or words[1] != "verify":
+            W.fail("the page's command is not 'orderly verify ...': %s" % cmd)
+        for w in words:
+            if w.endswith(".xml") or w.endswith(".head"):
+                if not os.path.exists(os.path.join(dl, w)):
+                    W.fail("the command names %s, which the page does not offer" % w)
+        p = subprocess.run([W.ORDERLY] + words[1:], cwd=dl, capture_output=True, text=True)
+        print(p.stdout)
+        if p.returncode != 0 or "verified: every check holds" not in p.stdout:
+            W.fail("orderly verify failed (exit %d):\n%s%s" % (p.returncode, p.stdout, p.stderr))
+        if "receipt %s" % receipt[:8] not in p.stdout and receipt not in p.stdout:
+            W.fail("verify did not check the receipt:\n" + p.stdout)
+        # after the exchange the allied sheet is in the bundle, as it should be
+        with open(os.path.join(dl, "quatre-bras-turn-1.xml"), encoding="utf-8") as f:
+            sheets = [base64.b64decode(m).decode("utf-8", "replace")
+                      for m in re.findall(r'<sheet side="allied"[^>]*enc="base64">([^<]*)<', f.read())]
+            if not any(CANARY in s for s in sheets):
+                W.fail("the bundle after the exchange lacks the allied sheet")
+        # turn 2 is open again
+        fr.go(game + "/side/french")
+        if "Your sheet for turn 2" not in fr.source():
+            W.fail("french: turn 2 is not open for his sheet")
+        # a phone's page must not scroll sideways
+        wide = fr.script("return document.documentElement.scrollWidth > window.innerWidth + 1")
+        if wide:
+            W.fail("french: the phone page is wider than the screen")
+        fr.go(game + "/side/french")
+        shot(fr, "player-turn2-phone")
+        ref.go(game + "/referee")
+        shot(ref, "referee-turn2-tablet")
+    finally:
+        for s in sessions:
+            s.quit()
+        drv.quit()
+        rc = srv.stop()
+    if rc != 0:
+        W.fail("orderly serve exited %d on SIGTERM" % rc)
+    print("screenshots: %d in %s" % (n[0], shots))
+    if os.environ.get("SHOTS"):  # the screenshots are elsewhere; kept when the test fails
+        W.shutil.rmtree(work, ignore_errors=True)
+    print("1 passed, 0 failed")
+
+
+if __name__ == "__main__":
+    main()

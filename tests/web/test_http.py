@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""test_http.py - `orderly serve` at the HTTP level, against a real server on
+a free loopback port: the headers of every response (CSP, cookies), CSRF
+refused, wrong passphrases refused and limited, a side kept off another
+side's and the referee's pages, the XSS canary escaped, the secrecy canary
+(a word of the allied sheet) absent from every page and response a French
+player or a stranger can reach before the exchange (crawled at every state
+of the turn), path traversal refused, bad forms refused, the report in each
+of the ruleset's languages, logout, and the CLI changing the same game file
+while the server runs.  Each refusal is checked to have changed nothing.
+
+Environment: ORDERLY, SRC (CTest sets them).
+"""
+import http.client
+import os
+import re
+import subprocess
+import sys
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import weblib as W  # noqa: E402
+
+CANARY = "HOOKWORM"
+checks = [0]
+
+
+def ok(cond, what):
+    checks[0] += 1
+    if not cond:
+        W.fail(what)
+
+
+def info(path):
+    return W.run("info", path).stdout
+
+
+def log_len(path):
+    """The number of entries in the game's log (a refusal must add none)."""
+    p = subprocess.run(["sqlite3", path, "SELECT count(*) FROM log"], capture_output=True, text=True)
+    if p.returncode != 0:
+        W.fail("sqlite3 %s: %s" % (path, p.stderr))
+    return int(p.stdout.strip())
+
+
+def raw_get(base, path):
+    """GET path exactly as written (no client-side normalising)."""
+    u = urllib.parse.urlparse(base)
+    c = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    c.putrequest("GET", path, skip_accept_encoding=True)
+    c.endheaders()
+    r = c.getresponse()
+    body = r.read().decode("utf-8", "replace")
+    c.close()
+    return r.status, body
+
+
+def crawl(client, start, seen_bodies, limit=400):
+    """Every same-server page reachable by GET from start; (url, status, body) each."""
+    todo, seen, out = list(start), set(), []
+    while todo and len(seen) < limit:
+        path = todo.pop(0)
+        if path in seen or "/logout" in path:
+            continue
+        seen.add(path)
+        st, hdrs, body = client.get(path)
+        out.append((path, st, body, str(hdrs)))
+        for href in re.findall(r'(?:href|src|action)="([^"#]*)', body):
+            href = W.html.unescape(href)
+            if href.startswith("/") and not href.startswith("//"):
+                todo.append(href)
+    return out
+
+
+def no_canary(client, who, start, when):
+    pages = crawl(client, start, None)
+    for path, st, body, hdrs in pages:
+        ok(CANARY not in body and CANARY not in hdrs,
+           "%s can read the allied sheet's word on %s (%s)" % (who, path, when))
+    return len(pages)
+
+
+def main():
+    work = W.make_dir("orderly-http-")
+    games = os.path.join(work, "games")
+    os.makedirs(games)
+    qb = W.make_game(games, "qb", W.xss_scenario(work))
+    ks = W.make_game(games, "ks", os.path.join(W.KS_DEMO, "scenario.xml"), sides=("danske", "allierede"),
+                     extra=("--tables", os.path.join(W.KS_DEMO, "map.xml")))
+    # what must stay unreachable: a file beside DIR, a link to it, a dot-file game
+    outside = os.path.join(work, "outside.orderly")
+    W.run("new", outside, "--scenario", W.SCENARIO)
+    os.symlink(outside, os.path.join(games, "evil.orderly"))
+    W.run("new", os.path.join(games, ".hidden.orderly"), "--scenario", W.SCENARIO)
+    srv = W.Server(games)
+    base = srv.url
+    try:
+        run_checks(base, qb, ks, games)
+    finally:
+        rc = srv.stop()
+    ok(rc == 0, "orderly serve exited %d on SIGTERM" % rc)
+    # a server of its own for the login limits (they would lock this address out)
+    srv = W.Server(games)
+    try:
+        limits(srv.url, qb)
+    finally:
+        srv.stop()
+    tls(games, work)
+    print("%d checks" % checks[0])
+    W.shutil.rmtree(work, ignore_errors=True)  # kept when the test fails
+    print("1 passed, 0 failed")
+
+
+def run_checks(base, qb, ks, games):
+    anon = W.Client(base)
+    # ---- headers
+    st, hdrs, body = anon.get("/")
+    ok(st == 200 and "Quatre Bras" in body, "the games list")
+    csp = hdrs.get("Content-Security-Policy", "")
+    ok("default-src 'none'" in csp and "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+       and "unsafe-inline" not in csp, "a strict Content-Security-Policy: %r" % csp)
+    ok(hdrs.get("X-Content-Type-Options") == "nosniff" and hdrs.get("X-Frame-Options") == "DENY",
+       "nosniff and DENY")
+    ok("evil" not in body and "hidden" not in body, "the games list shows a link or a dot-file")
+    for path in ("/static/orderly.css", "/static/orderly.js"):
+        st, hdrs, _ = anon.get(path)
+        ok(st == 200 and "Content-Security-Policy" in hdrs, "static file %s" % path)
+    ok("<script>" not in anon.get("/")[2].replace('<script src="/static/orderly.js" defer></script>', ""),
+       "an inline script on a page")
+
+    nr = W.Client(base, follow=False)
+    nr.get("/g/qb/login?side=french")
+    st, hdrs, _ = nr.post("/g/qb/login", {"side": "french", "passphrase": W.PASS["french"]})
+    cookie = hdrs.get("Set-Cookie", "")
+    ok(st == 303 and "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie,
+       "the session cookie: %r" % cookie)
+    ok("Secure" not in cookie, "a Secure cookie over plain HTTP would not be sent back")
+
+    # ---- wrong secrets
+    before = log_len(qb)
+    c = W.Client(base)
+    c.get("/g/qb/login")
+    st, _, body = c.post("/g/qb/login", {"side": "french", "passphrase": "vive le roi"})
+    ok(st == 403 and "Wrong passphrase" in body, "a wrong passphrase is refused (%d)" % st)
+    st, _, body = c.post("/g/qb/login", {"side": "french", "passphrase": W.PASS["allied"]})
+    ok(st == 403, "another side's passphrase is refused")
+    st, _, body = c.post("/g/qb/login", {"side": "referee", "passphrase": W.PASS["french"]})
+    ok(st == 403, "a side's passphrase does not make a referee")
+    st, _, body = c.post("/g/qb/login", {"side": "prussians", "passphrase": W.PASS["french"]})
+    ok(st == 400 and "no such side" in body, "an unknown side")
+    st, _, body = c.post("/g/ks/login", {"side": "danske", "passphrase": W.PASS["french"]})
+    ok(st == 403, "a passphrase of another game")
+    nr2 = W.Client(base, follow=False)
+    st, hdrs, _ = nr2.get("/g/qb/side/french")
+    ok(st == 303 and "/login?side=french" in hdrs.get("Location", ""), "a side's page without a login")
+    ok(log_len(qb) == before, "a refused login changed the game's log")
+
+    # ---- CSRF
+    fr = W.Client(base)
+    fr.login("qb", "french")
+    sheet = W.demo_sheet(1, "french")
+    before = log_len(qb)
+    for fields, what in (({"action": "submit", "sheet": sheet}, "no token"),
+                         ({"action": "submit", "sheet": sheet, "csrf": "0" * 64}, "a wrong token"),
+                         ({"action": "submit", "sheet": sheet, "csrf": nr.csrf}, "another session's token")):
+        st, _, body = fr.post("/g/qb/side/french", fields, csrf=False)
+        ok(st == 403 and "Nothing was changed" in body, "a POST with %s is refused (%d)" % (what, st))
+    st, _, _ = anon.post("/g/qb/login", {"side": "french", "passphrase": W.PASS["french"]}, csrf=False)
+    ok(st == 403, "a login without a token is refused")
+    ok(log_len(qb) == before and "french       not submitted" in info(qb), "a refused POST changed the game")
+
+    # ---- a side stays on its own pages
+    nrf = W.Client(base, follow=False, jar=fr.jar)
+    for path in ("/g/qb/side/allied", "/g/qb/referee", "/g/qb/side/allied/report/1", "/g/qb/referee/report/1",
+                 "/g/ks/side/danske"):
+        st, hdrs, _ = nrf.get(path)
+        ok(st == 303 and "/login" in hdrs.get("Location", ""), "french reaches %s (%d)" % (path, st))
+    fr.get("/g/qb/side/french")
+    for path, fields in (("/g/qb/side/allied", {"action": "submit", "sheet": "A4: FLn\n"}),
+                         ("/g/qb/referee", {"action": "seal", "force": "1"})):
+        st, _, _ = fr.post(path, fields)
+        ok(st == 403, "french may POST to %s (%d)" % (path, st))
+    ok(log_len(qb) == before, "a side's POST elsewhere changed the game")
+
+    # ---- XSS: the canary unit, a sheet that names it, markup in a sheet
+    st, _, body = fr.post("/g/qb/side/french", {"action": "check", "sheet": "<script>alert(1)</script>: ↑ 1/2\nF1: @\"<img src=x onerror=alert(2)>\"\n"})
+    ok(st == 422 and "<script>alert(1)" not in body and "<img src=x" not in body
+       and "&lt;script&gt;alert(1)&lt;/script&gt;" in body, "markup of a sheet is escaped on the check's page")
+    al = W.Client(base)
+    al.login("qb", "allied")
+    st, _, body = al.get("/g/qb/side/allied/report/1")
+    ok(st == 200 and "&lt;script&gt;alert(1)&lt;/script&gt;" in body and W.XSS not in body,
+       "the unit named %s is text in the allied report" % W.XSS)
+
+    # ---- check stores nothing; submit stores and gives the receipt
+    before = log_len(qb)
+    st, _, body = fr.post("/g/qb/side/french", {"action": "check", "sheet": sheet})
+    ok(st == 200 and "Checked: no problem" in body and log_len(qb) == before, "check stored something")
+    st, _, body = fr.post("/g/qb/side/french", {"action": "submit", "sheet": sheet.replace("\n", "\r\n")})
+    m = re.search(r'class="hex commitment">([0-9a-f]{64})<', body)
+    ok(st == 200 and m, "submit gives a receipt")
+    ok("french       submitted (version 1)" in info(qb), "the sheet is stored")
+    asheet = W.demo_sheet(1, "allied") + "# %s behind the ridge\n" % CANARY
+    st, _, body = al.post("/g/qb/side/allied", {"action": "submit", "sheet": asheet})
+    ok(st == 200 and "Receipt" in body, "the allied sheet is stored")
+    # a rejected sheet: every problem, nothing but the reject entry logged
+    st, _, body = fr.post("/g/qb/side/french", {"action": "submit", "sheet": "F1: ↑ 9/2\nZZ9 ↑\n"})
+    ok(st == 422 and "Not stored" in body and "line 1" in body and "line 2" in body, "a bad sheet is refused with its lines")
+    ok("french       submitted (version 1)" in info(qb), "a refused sheet replaced the stored one")
+
+    # ---- the secrecy canary, crawled at every state of the turn
+    ref = W.Client(base)
+    ref.login("qb", "referee")
+    start_fr = ["/", "/g/qb", "/g/qb/side/french", "/g/qb/side/french/report/1", "/g/qb/bundle/turn-1.xml",
+                "/g/qb/head/seal-1.head", "/g/qb/head/open-1.head", "/g/qb/side/allied", "/g/qb/referee"]
+    start_anon = ["/", "/g/qb", "/g/qb/login", "/g/qb/bundle/turn-1.xml", "/g/qb/side/allied/report/1"]
+    pages = no_canary(fr, "french", start_fr, "turn open")
+    pages += no_canary(W.Client(base), "a stranger", start_anon, "turn open")
+    st, _, body = fr.post("/g/qb/side/french", {"action": "check", "sheet": sheet})
+    ok(CANARY not in body, "the canary on french's check")
+    st, _, _ = ref.post("/g/qb/referee", {"action": "seal"})
+    ok(st == 200 and "sealed" in info(qb), "the referee seals")
+    st, _, body = fr.post("/g/qb/side/french", {"action": "submit", "sheet": sheet})
+    ok(st == 409 and CANARY not in body, "a sheet after the seal is refused")
+    st, _, _ = fr.get("/g/qb/bundle/turn-1.xml")
+    ok(st == 404, "a bundle before the exchange (%d)" % st)
+    for phase in range(5):
+        if phase == 1:
+            st, _, body = ref.post("/g/qb/referee", {"action": "event", "kind": "fire", "k_unit": "A5",
+                                                     "k_target": "F1", "k_range": "11"})
+            ok(st == 200 and "Recorded" in body, "an event through the form")
+            st, _, body = ref.post("/g/qb/referee", {"action": "event", "kind": "fire", "k_unit": "A5",
+                                                     "k_target": "F1", "k_range": "eleven"})
+            ok(st == 422 and "Not recorded" in body, "an event with a bad value is refused")
+        pages += no_canary(fr, "french", start_fr, "phase %d" % (phase + 1))
+        st, _, body = ref.post("/g/qb/referee", {"action": "resolve"})
+        ok(st == 200 and "resolved" in body, "phase %d resolved" % (phase + 1))
+    pages += no_canary(fr, "french", start_fr, "every phase resolved")
+    pages += no_canary(W.Client(base), "a stranger", start_anon, "every phase resolved")
+    st, _, body = ref.post("/g/qb/referee", {"action": "exchange"})
+    ok(st == 200 and "Exchanged" in body, "the exchange")
+    st, _, body = fr.get("/g/qb/bundle/turn-1.xml")
+    ok(st == 200 and "<sheet side=\"allied\"" in body, "the bundle after the exchange")
+    st, _, _ = W.Client(base).get("/g/qb/bundle/turn-1.xml")
+    ok(st == 403, "a bundle for a stranger")
+    print("secrecy: %d pages and responses crawled before the exchange, no canary" % pages)
+
+    # ---- path traversal and names
+    for path in ("/g/..%2f..%2fetc%2fpasswd", "/g/../../etc/passwd", "/g/%2e%2e/login", "/static/..%2forderly.css",
+                 "/static/../../../etc/passwd", "/g/evil", "/g/.hidden", "/g/qb%00", "/g/qb/head/..%2f..%2fqb.orderly",
+                 "/g/qb/bundle/..%2fturn-1.xml", "/g//etc/passwd", "//etc/passwd", "/g/qb/head/seal-1.head/..",
+                 "/g/outside", "/g/..", "/g/qb.orderly", "/g/%2fetc%2fpasswd"):
+        st, body = raw_get(base, path)
+        ok(st in (400, 404) and "root:" not in body and "SQLite format" not in body,
+           "path %s gives %d" % (path, st))
+
+    # ---- bad forms
+    st, _, body = fr.request("/g/qb/side/french", data=None)
+    c = W.Client(base)
+    c.get("/g/qb/login")
+    u = urllib.parse.urlparse(base)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    conn.request("POST", "/g/qb/login", body=b"x" * (2 << 20),
+                 headers={"Content-Type": "application/x-www-form-urlencoded"})
+    r = conn.getresponse()
+    ok(r.status == 413, "a 2 MiB body (%d)" % r.status)
+    r.read()
+    conn.close()
+    st, _, _ = c.request("/g/qb/login", data=None)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    conn.request("POST", "/g/qb/login", body=b"csrf=%zz&side=french",
+                 headers={"Content-Type": "application/x-www-form-urlencoded"})
+    r = conn.getresponse()
+    ok(r.status == 400, "a bad %%-escape (%d)" % r.status)
+    r.read()
+    conn.close()
+    st, _, _ = anon.request("/", data={"x": "1"})
+    ok(st == 404, "POST to the games list")
+
+    # ---- the reports in the ruleset's languages (krigsspil: Danish and English)
+    W.run("submit", ks, "--side", "danske", os.path.join(W.KS_DEMO, "demo", "turn1-danske.txt"))
+    dk = W.Client(base)
+    dk.login("ks", "danske")
+    st, _, page = dk.get("/g/ks/side/danske")
+    ok('hreflang="da"' in page and 'hreflang="en"' in page, "the report links in both languages")
+    st1, _, da = dk.get("/g/ks/side/danske/report/1?lang=da")
+    st2, _, en = dk.get("/g/ks/side/danske/report/1?lang=en")
+    ok(st1 == 200 and st2 == 200 and W.text_of(da) != W.text_of(en), "the Danish and English reports differ")
+    ok("lang=\"da\"" in da and "lang=\"en\"" in en, "the report says its language")
+    st, _, body = dk.get("/g/ks/side/danske/report/1?lang=fr")
+    ok(st == 404 and "da" in body, "a language the ruleset does not write (%d)" % st)
+
+    # ---- the command line works on the file the server serves
+    W.run("submit", ks, "--side", "allierede", os.path.join(W.KS_DEMO, "demo", "turn1-allierede.txt"))
+    st, _, page = dk.get("/g/ks")
+    ok(page.count("sheet in") == 2, "the status page sees the CLI's sheet")
+    kr = W.Client(base)
+    kr.login("ks", "referee")
+    st, _, body = kr.post("/g/ks/referee", {"action": "seal"})
+    ok(st == 200 and "sealed" in info(ks), "the referee seals what the CLI submitted")
+    ok(W.run("audit", ks).returncode == 0 and W.run("audit", qb).returncode == 0, "audit")
+
+    # ---- logout
+    st, _, _ = fr.post("/g/qb/logout", {})
+    nrf = W.Client(base, follow=False, jar=fr.jar)
+    st, hdrs, _ = nrf.get("/g/qb/side/french")
+    ok(st == 303, "the session lives on after logout (%d)" % st)
+
+
+def tls(games, work):
+    """--tls-cert/--tls-key: HTTPS, a Secure __Host- cookie, HSTS; and
+    --behind-proxy: the proxy's X-Forwarded-Proto and X-Forwarded-For."""
+    import ssl
+    cert, key = os.path.join(work, "cert.pem"), os.path.join(work, "key.pem")
+    p = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                        "-days", "2", "-subj", "/CN=127.0.0.1"], capture_output=True, text=True)
+    ok(p.returncode == 0, "openssl could not make a certificate: " + p.stderr)
+    srv = W.Server(games, extra=["--tls-cert", cert, "--tls-key", key])
+    try:
+        ok(srv.url.startswith("https://"), "the TLS server's URL: " + srv.url)
+        ctx = ssl.create_default_context(cafile=cert)
+        ctx.check_hostname = False
+        c = W.Client(srv.url, follow=False, context=ctx)
+        st, hdrs, body = c.get("/g/qb/login?side=french")
+        cookie = hdrs.get("Set-Cookie", "")
+        ok(st == 200 and cookie.startswith("__Host-orderly=") and "Secure" in cookie and "HttpOnly" in cookie,
+           "the cookie under TLS: %r" % cookie)
+        ok("max-age" in hdrs.get("Strict-Transport-Security", ""), "HSTS under TLS")
+        st, hdrs, _ = c.post("/g/qb/login", {"side": "french", "passphrase": W.PASS["french"]})
+        ok(st == 303 and "/side/french" in hdrs.get("Location", ""), "a login over TLS (%d)" % st)
+    finally:
+        srv.stop()
+    srv = W.Server(games, extra=["--behind-proxy"])
+    try:
+        c = W.Client(srv.url, follow=False)
+        st, hdrs, _ = c.request("/g/qb/login", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.7"})
+        ok("Secure" in hdrs.get("Set-Cookie", ""), "behind a TLS proxy the cookie is Secure")
+        c = W.Client(srv.url, follow=False)
+        c.request("/g/qb/login", headers={"X-Forwarded-For": "192.0.2.7"})
+        # the login limit counts the address the proxy saw: one player's
+        # mistakes do not lock out another behind the same proxy
+        for i in range(10):
+            c.request("/g/qb/login", data={"csrf": c.csrf, "side": "french", "passphrase": "wrong"},
+                      headers={"X-Forwarded-For": "192.0.2.7"})
+        st, _, _ = c.request("/g/qb/login", data={"csrf": c.csrf, "side": "french", "passphrase": "wrong"},
+                             headers={"X-Forwarded-For": "192.0.2.7"})
+        ok(st == 429, "the limit for one address behind the proxy (%d)" % st)
+        d = W.Client(srv.url, follow=False)
+        d.request("/g/qb/login", headers={"X-Forwarded-For": "198.51.100.9"})
+        st, _, _ = d.request("/g/qb/login", data={"csrf": d.csrf, "side": "allied", "passphrase": W.PASS["allied"]},
+                             headers={"X-Forwarded-For": "198.51.100.9"})
+        ok(st == 303, "another address behind the proxy may log in (%d)" % st)
+    finally:
+        srv.stop()
+
+
+def limits(base, qb):
+    c = W.Client(base)
+    c.get("/g/qb/login")
+    codes = []
+    for i in range(11):
+        st, _, _ = c.post("/g/qb/login", {"side": "french", "passphrase": "wrong %d" % i})
+        codes.append(st)
+    ok(codes[:10] == [403] * 10 and codes[10] == 429, "the login limit: %r" % codes)
+    st, _, body = c.post("/g/qb/login", {"side": "french", "passphrase": W.PASS["french"]})
+    ok(st == 429 and "Too many" in body, "the right passphrase past the limit (%d)" % st)
+
+
+if __name__ == "__main__":
+    main()
