@@ -259,21 +259,246 @@ int ks_firing_figures(const struct ks_rules *r, const char *formation, const cha
 	return n < 0 ? 0 : n;
 }
 
-double ks_march_length(const struct ks_rules *r, const char *art, const char *formation, int storm)
-{
-	const struct ord_row *row;
-	struct ord_kv m;
-	double cm = 0;
+/* ---- movement (13) ------------------------------------------------------------ */
 
+int ks_gait(const struct ks_rules *r, const char *art, const char *formation, const char *gang,
+	    double *length, double *share, const struct ord_row **rowp)
+{
+	const struct ord_row *row, *mrow;
+	const char *form, *som, *col, *only;
+	struct ord_kv m;
+	int err;
+
+	*length = *share = 0;
+	if ((err = check_word(r, "gang", gang, "gangarter", "gang")) != 0)
+		return err;
 	ord_kv_init(&m);
+	ord_kv_set(&m, "gang", gang);
 	ord_kv_set(&m, "art", art);
-	ord_kv_set(&m, "formation", formation);
-	if (ord_table_find(&row, ks_table(r, "marchlaengder"), &m) ||
-	    ord_row_num(row, storm ? "storm" : "cm", &cm))
-		cm = 0;
-	ord_error_clear();
+	if (ord_table_find(&row, ks_table(r, "gangarter"), &m)) {
+		ord_kv_release(&m);
+		return ord_error_set(ORD_EUSAGE, "gang: %s has no gait '%s' (table gangarter)", art,
+				     gang);
+	}
 	ord_kv_release(&m);
-	return cm;
+	only = ord_row_str(row, "kun_fra");
+	if (strcmp(only, "*") && strcmp(only, formation))
+		return ord_error_set(ORD_EUSAGE, "gang: %s is used only from %s (13), not from %s",
+				     ord_row_str(row, "navn"), only, formation);
+	form = strcmp(ord_row_str(row, "formation"), "*") ? ord_row_str(row, "formation") : formation;
+	som = strcmp(ord_row_str(row, "som_art"), "*") ? ord_row_str(row, "som_art") : art;
+	col = ord_row_str(row, "kolonne");
+	ord_kv_init(&m);
+	ord_kv_set(&m, "art", som);
+	ord_kv_set(&m, "formation", form);
+	err = ord_table_find(&mrow, ks_table(r, "marchlaengder"), &m);
+	ord_kv_release(&m);
+	if (err || ord_row_num(mrow, col, length) || *length <= 0) {
+		ord_error_clear();
+		return ord_error_set(ORD_EUSAGE, "gang: %s in %s has no %s (Skema V: marchlaengder)",
+				     art, formation, ord_row_str(row, "navn"));
+	}
+	ord_row_num(row, "andel", share);
+	if (rowp)
+		*rowp = row;
+	return 0;
+}
+
+/* ", −¼ træk hindring II" and the like: a share of a turn in both languages. */
+static void text_part(struct ks_text *t, const char *before_da, const char *before_en, double v,
+		      const char *after_da, const char *after_en)
+{
+	ks_text_add(t, before_da, before_en);
+	ks_fmt_part(&t->da, v);
+	ks_fmt_part(&t->en, v);
+	ks_text_add(t, after_da, after_en);
+}
+
+/* A ground's name in a language: the terrain's (table terraen), a road's
+ * (table hindringer), else the word itself. */
+static const char *ground_name(const struct ks_rules *r, const char *ground, const char *lang)
+{
+	static const char *const tables[][2] = { { "terraen", "terraen" }, { "hindringer", "element" } };
+	const char *col = !strcmp(lang, "en") ? "navn_en" : "navn";
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(tables); i++) {
+		const struct ord_row *row;
+		struct ord_kv m;
+		int err;
+		ord_kv_init(&m);
+		ord_kv_set(&m, tables[i][1], ground);
+		err = ord_table_find(&row, ks_table(r, tables[i][0]), &m);
+		ord_kv_release(&m);
+		if (!err)
+			return ord_row_str(row, col);
+		ord_error_clear();
+	}
+	return ground;
+}
+
+int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_move_out *out,
+	    struct ks_text *why)
+{
+	static const struct ord_apply_text da = { "label", 1 }, en = { "label_en", 1 };
+	const struct ord_table *terr = ks_table(r, "march_terraen");
+	const struct ord_table *tid = ks_table(r, "hindring_tidsfradrag");
+	const struct ord_table *mods = ks_table(r, "march_faktorer");
+	const struct ord_row *gait, *arm, *frow;
+	struct ord_kv flags, m;
+	struct ks_text t;
+	double v, base, g = ks_param(r, "gennemmarch_faktor");
+	size_t i;
+	int err, free_passage;
+
+	memset(out, 0, sizeof(*out));
+	out->passable = 1;
+	ks_text_init(&t);
+	ord_kv_init(&flags);
+	ord_kv_init(&m);
+	if ((err = ks_arm(r, in->art, &arm)) != 0 ||
+	    (err = ks_formation(r, in->formation, ord_row_str(arm, "vaaben"), &frow)) != 0 ||
+	    (err = ks_gait(r, in->art, in->formation, in->gang, &out->length, &out->share, &gait)) != 0)
+		goto out;
+	out->time = in->time < 0 ? out->share : in->time;
+	if (out->time > out->share + 1e-9) {
+		struct ord_buf a = ORD_BUF_INIT;
+		ks_fmt_part(&a, out->share);
+		err = ord_error_set(ORD_EUSAGE, "tid: %s lasts at most %s turn (13, 6.5)",
+				    ord_row_str(gait, "navn"), a.buf);
+		ord_buf_release(&a);
+		goto out;
+	}
+	if (in->through_cm < 0 || in->wheel_cm < 0) {
+		err = ord_error_set(ORD_EUSAGE, "%s: below 0 cm",
+				    in->through_cm < 0 ? "gennem_cm" : "drej_cm");
+		goto out;
+	}
+	ks_text_used(&t, ks_table(r, "marchlaengder"));
+	ord_buf_addf(&t.da, "%s, %s i %s: ", ord_row_str(gait, "navn"), ord_row_str(arm, "navn"),
+		     ord_row_str(frow, "navn"));
+	ord_buf_addf(&t.en, "%s, %s in %s: ", ord_row_str(gait, "navn_en"),
+		     ord_row_str(arm, "navn_en"), ord_row_str(frow, "navn_en"));
+	ks_text_num(&t, out->length);
+	text_part(&t, " cm pr. træk × ", " cm a turn × ", out->time, " træk", " turn");
+	/* obstacles: a deduction of time each, none for cavalry in line or
+	 * swarm (13) */
+	free_passage = !strcmp(ord_row_str(arm, "vaaben"), "kavaleri") &&
+		       (!strcmp(in->formation, "linie") || !strncmp(in->formation, "svaerm", 6));
+	for (i = 0; i < in->nobstacles; i++) {
+		const struct ord_row *row;
+		ord_kv_set(&m, "klasse", in->obstacles[i]);
+		if (ord_table_find(&row, tid, &m) || ord_row_num(row, "andel", &v)) {
+			ord_error_clear();
+			continue;
+		}
+		ks_text_used(&t, tid);
+		if (free_passage) {
+			KS_TF(&t, ", hindring %s uden tidsfradrag (kavaleri i linie og sværm)",
+			      ", obstacle %s without deduction (cavalry in line and swarm)",
+			      in->obstacles[i]);
+			continue;
+		}
+		out->deduction += v;
+		text_part(&t, ", −", ", −", v, " træk", " turn");
+		KS_TF(&t, " hindring %s", " obstacle %s", in->obstacles[i]);
+	}
+	base = out->length * (out->time - out->deduction);
+	if (base < 0)
+		base = 0;
+	ks_text_add(&t, " = ", " = ");
+	ks_text_num(&t, base);
+	ks_text_add(&t, " cm", " cm");
+	/* half speeds: a retreat facing the enemy (17), cossacks in close
+	 * order but march column (8.5) */
+	if (in->facing_enemy)
+		ord_kv_set(&flags, "front_mod_fjenden", "yes");
+	if (!strcmp(in->art, "kosakker") && !strcmp(ord_row_str(frow, "sluttet"), "ja") &&
+	    strcmp(in->formation, "marchkolonne"))
+		ord_kv_set(&flags, "kosak_sluttet", "yes");
+	ks_text_used(&t, mods);
+	if (ord_table_apply_text(&out->reach, NULL, mods, base, &flags, NULL, &da, &t.da) ||
+	    ord_table_apply_text(&out->reach, NULL, mods, base, &flags, NULL, &en, &t.en)) {
+		ord_error_clear();
+		out->reach = base;
+	}
+	if (in->wheel_cm > 0) {
+		out->reach -= in->wheel_cm;
+		ks_text_add(&t, ", −", ", −");
+		ks_text_num(&t, in->wheel_cm);
+		ks_text_add(&t, " cm drej", " cm wheeling");
+		if (out->reach < 0)
+			out->reach = 0;
+	}
+	if (ord_kv_get(&flags, "front_mod_fjenden") || ord_kv_get(&flags, "kosak_sluttet") ||
+	    in->wheel_cm > 0) {
+		ks_text_add(&t, " = ", " = ");
+		ks_text_num(&t, out->reach);
+		ks_text_add(&t, " cm", " cm");
+	}
+	if (!in->nseg && in->through_cm <= 0)
+		goto done;
+	/* the ground: each stretch's cm over its faktor */
+	ks_text_used(&t, terr);
+	ks_text_add(&t, "; strækning:", "; ground:");
+	ord_kv_release(&m);
+	ord_kv_init(&m);
+	for (i = 0; i < in->nseg; i++) {
+		const struct ord_row *row;
+		out->moved += in->seg[i].cm;
+		ord_kv_set(&m, "terraen", in->seg[i].terrain);
+		if (ord_table_find(&row, terr, &m)) {
+			ord_error_clear();
+			err = check_word(r, "terraen", in->seg[i].terrain, "march_terraen", "terraen");
+			goto out;
+		}
+		ord_buf_addf(&t.da, "%s %s ", i ? "," : "", ground_name(r, in->seg[i].terrain, "da"));
+		ord_buf_addf(&t.en, "%s %s ", i ? "," : "", ground_name(r, in->seg[i].terrain, "en"));
+		ks_text_num(&t, in->seg[i].cm);
+		ks_text_add(&t, " cm", " cm");
+		if (ord_row_num(row, "faktor", &v) || v <= 0) {
+			ord_error_clear();
+			out->passable = 0;
+			ks_text_add(&t, " (kan ikke passeres)", " (cannot be passed)");
+			continue;
+		}
+		out->cost += in->seg[i].cm / v;
+		if (v != 1) {
+			text_part(&t, " ÷ ", " ÷ ", v, " = ", " = ");
+			ks_text_num(&t, in->seg[i].cm / v);
+			ks_text_add(&t, " cm", " cm");
+		}
+	}
+	if (in->through_cm > 0 && g > 0) {
+		double extra = in->through_cm / g - in->through_cm;
+		out->cost += extra;
+		ks_text_add(&t, ", gennemmarch ", ", marching through ");
+		ks_text_num(&t, in->through_cm);
+		text_part(&t, " cm i ", " cm at ", g, " hastighed: +", " speed: +");
+		ks_text_num(&t, extra);
+		ks_text_add(&t, " cm", " cm");
+	}
+	ks_text_add(&t, " = ", " = ");
+	ks_text_num(&t, out->cost);
+	ks_text_add(&t, " cm af ", " cm of ");
+	ks_text_num(&t, out->reach);
+	ks_text_add(&t, " cm", " cm");
+	out->ok = out->passable && out->cost <= out->reach + 1e-6;
+	if (out->ok)
+		ks_text_add(&t, ": inden for marchlængden", ": within the march length");
+	else
+		ks_text_add(&t, ": længere end marchlængden", ": beyond the march length");
+done:
+	if (!in->nseg && in->through_cm <= 0)
+		out->ok = 1;
+	if (why)
+		ks_text_cat(why, &t);
+	err = 0;
+out:
+	ks_text_release(&t);
+	ord_kv_release(&flags);
+	ord_kv_release(&m);
+	return err;
 }
 
 int ks_fire_units(const struct ks_rules *r, int figures, struct ks_text *why)

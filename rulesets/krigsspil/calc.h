@@ -112,9 +112,56 @@ int ks_ranks(const struct ks_rules *r, const char *formation, const char *vaaben
 /* Figures that can fire by default. */
 int ks_firing_figures(const struct ks_rules *r, const char *formation, const char *vaaben, int figures);
 
-/* A whole turn's march in cm (Skema V), at stormmarch when storm; 0 if
- * the table has none. */
-double ks_march_length(const struct ks_rules *r, const char *art, const char *formation, int storm);
+/* ---- movement (13, Skema V) ------------------------------------------------ */
+
+/* A gait (march, stormmarch, loeb, retraete, flugt) of an art in a
+ * formation: the march length of a whole turn it reads (table gangarter:
+ * løb at the attack column's length, cossacks fleeing at light cavalry's
+ * stormmarch) and the most of a turn it lasts.  ORD_EUSAGE naming `gang`
+ * when the arm has no such gait (no stormmarch for infantry, løb only for
+ * infantry in line). */
+int ks_gait(const struct ks_rules *r, const char *art, const char *formation, const char *gang,
+	    double *length, double *share, const struct ord_row **row);
+
+/* A stretch of ground a move crosses: its terrain (a terraen of the table
+ * march_terraen: aabent ... vej) and its length. */
+struct ks_move_seg {
+	const char *terrain;
+	double cm;
+};
+
+struct ks_move_in {
+	const char *art;               /* infanteri, let_kavaleri ... */
+	const char *formation;         /* the unit's formation */
+	const char *gang;              /* march stormmarch loeb retraete flugt */
+	double time;                   /* share of the turn moving; < 0: the gait's most */
+	const struct ks_move_seg *seg; /* the ground crossed, in order */
+	size_t nseg;                   /* 0: nothing to check, only the reach */
+	const char *const *obstacles;  /* obstacle classes passed: I II III */
+	size_t nobstacles;
+	int facing_enemy;  /* a retreat with its front to the enemy (17) */
+	double through_cm; /* cm of it through an own unit (13 gennemmarch) */
+	double wheel_cm;   /* cm the outer flank wheeled (12 drej) */
+};
+
+struct ks_move_out {
+	double length;    /* the gait's march length for a whole turn, cm */
+	double share;     /* the most of a turn the gait lasts */
+	double time;      /* the share of the turn moved */
+	double deduction; /* share of the turn lost at obstacles */
+	double reach;     /* cm of open ground the unit may cover */
+	double moved;     /* cm moved (the stretches' sum) */
+	double cost;      /* cm of open ground the move is worth */
+	int passable;     /* 0: a stretch cannot be passed at all (water) */
+	int ok;           /* passable and cost <= reach */
+};
+
+/* What a move may cover and what the ground it crossed cost (13): the
+ * gait's length x (time - obstacles' deductions) x the half speeds, less
+ * a wheel; each stretch costs its cm / the ground's faktor, the stretch
+ * through an own unit / gennemmarch_faktor. */
+int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_move_out *out,
+	    struct ks_text *why);
 
 /* Fire and melee units: figures_pr_skydeenhed figures make one, and a
  * remainder of rest_figurer or more one more (6.4): floor((n + 3) / 5). */

@@ -96,6 +96,22 @@ static const struct ord_key_spec decimation_args[] = {
 	END,
 };
 
+static const struct ord_key_spec move_args[] = {
+	{ "art", ORD_KEY_WORD, 1, "arme.art", 0, 0, NULL, NULL },
+	{ "formation", ORD_KEY_WORD, 0, "formationer.formation", 0, 0, "linie", NULL },
+	{ "gang", ORD_KEY_WORD, 0, "gangarter.gang", 0, 0, "march", NULL },
+	{ "tid", ORD_KEY_ENUM, 0, "1/4|1/2|3/4|1", 0, 0, NULL, NULL },
+	AFSTAND,
+	{ "terraen", ORD_KEY_WORD, 0, "march_terraen.terraen", 0, 0, "aabent", NULL },
+	{ "straekning", ORD_KEY_STR, 0, NULL, 0, 0, NULL, NULL },
+	{ "hindringer", ORD_KEY_STR, 0, NULL, 0, 0, NULL, NULL },
+	{ "maade", ORD_KEY_ENUM, 0, "vending|front_mod_fjenden", 0, 0, "vending", NULL },
+	{ "gennem_cm", ORD_KEY_NUM, 0, NULL, 0, 1000000, "0", NULL },
+	{ "drej_cm", ORD_KEY_NUM, 0, NULL, 0, 1000000, "0", NULL },
+	LANG,
+	END,
+};
+
 static const char *const fire_tables[] = { "skema_x_tab_a", "skema_x_tab_b", "skema_x_moral", NULL };
 static const char *const art_tables[] = { "skema_xv_tab_a", "skema_xv_tab_b", "skema_xv_moral", NULL };
 static const char *const melee_tables[] = { "skema_xv_naerkamp", NULL };
@@ -323,6 +339,105 @@ out:
 	return err;
 }
 
+/* "1/2" and the like as a number. */
+static double quarters_arg(const char *v)
+{
+	int a = 0, b = 1;
+
+	if (!v)
+		return -1;
+	if (sscanf(v, "%d/%d", &a, &b) == 2 && b > 0)
+		return (double)a / b;
+	return atof(v);
+}
+
+/* "skov:10,aabent:5" into stretches (names kept in names, a copy). */
+static int parse_stretches(const char *list, char *names, size_t nnames, struct ks_move_seg *seg,
+			   size_t max, size_t *n)
+{
+	char *save = NULL, *item;
+
+	*n = 0;
+	snprintf(names, nnames, "%s", list);
+	for (item = strtok_r(names, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':');
+		double cm;
+		if (!colon || ord_parse_num(colon + 1, &cm) || cm < 0 || *n == max)
+			return ord_error_set(ORD_EUSAGE,
+					     "straekning: '%s' is not TERRAIN:CM (expected e.g. skov:10,aabent:5)",
+					     item);
+		*colon = '\0';
+		seg[*n].terrain = item;
+		seg[*n].cm = cm;
+		(*n)++;
+	}
+	return 0;
+}
+
+static int calc_move(struct ord_calc *c, struct ord_rules *rules)
+{
+	const struct ks_rules *r = ks_rules(rules);
+	const struct ord_kv *kv = ord_calc_args(c);
+	struct ks_move_in in;
+	struct ks_move_out res;
+	struct ks_move_seg seg[32];
+	const char *obst[16];
+	char names[1024], classes[256];
+	struct ks_text why;
+	const char *list = ord_kv_get(kv, "straekning"), *h = ord_kv_get(kv, "hindringer");
+	int err = 0;
+
+	memset(&in, 0, sizeof(in));
+	ks_text_init(&why);
+	in.art = ord_kv_get(kv, "art");
+	in.formation = ord_kv_get(kv, "formation");
+	in.gang = ord_kv_get(kv, "gang");
+	in.time = quarters_arg(ord_kv_get(kv, "tid"));
+	in.facing_enemy = !strcmp(ord_kv_get(kv, "maade"), "front_mod_fjenden");
+	in.through_cm = ord_kv_get_num(kv, "gennem_cm", 0);
+	in.wheel_cm = ord_kv_get_num(kv, "drej_cm", 0);
+	if (list && *list) {
+		if ((err = parse_stretches(list, names, sizeof(names), seg, ORD_ARRAY_SIZE(seg),
+					   &in.nseg)) != 0)
+			goto out;
+	} else if (ord_kv_get(kv, "afstand")) {
+		seg[0].terrain = ord_kv_get(kv, "terraen");
+		seg[0].cm = ord_kv_get_num(kv, "afstand", 0);
+		in.nseg = 1;
+	}
+	in.seg = seg;
+	if (h && *h) {
+		char *save = NULL, *item;
+		snprintf(classes, sizeof(classes), "%s", h);
+		for (item = strtok_r(classes, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+			if (strcmp(item, "I") && strcmp(item, "II") && strcmp(item, "III")) {
+				err = ord_error_set(ORD_EUSAGE,
+						    "hindringer: unknown class '%s' (expected I, II or III, e.g. hindringer=I,II)",
+						    item);
+				goto out;
+			}
+			if (in.nobstacles < ORD_ARRAY_SIZE(obst))
+				obst[in.nobstacles++] = item;
+		}
+	}
+	in.obstacles = obst;
+	if ((err = ks_move(r, &in, &res, &why)) != 0)
+		goto out;
+	ord_calc_value_num(c, "length", res.length);
+	ord_calc_value_num(c, "time", res.time);
+	ord_calc_value_num(c, "deduction", res.deduction);
+	ord_calc_value_num(c, "reach", res.reach);
+	if (in.nseg || in.through_cm > 0) {
+		ord_calc_value_num(c, "moved", res.moved);
+		ord_calc_value_num(c, "cost", res.cost);
+		ord_calc_value(c, "allowed", res.ok ? "yes" : "no");
+	}
+	answer(c, &why);
+out:
+	ks_text_release(&why);
+	return err;
+}
+
 static const struct ord_calculation calculations[] = {
 	{ "fireunits", fireunits_args, 0, NULL, NULL, calc_fireunits },
 	{ "fire", fire_args, KS_DICE, fire_tables, NULL, calc_fire },
@@ -330,6 +445,7 @@ static const struct ord_calculation calculations[] = {
 	{ "melee", melee_args, 2 * KS_DICE, melee_tables, melee_prefixes, calc_melee },
 	{ "explosion", explosion_args, 1, NULL, NULL, calc_explosion },
 	{ "decimation", decimation_args, 0, NULL, NULL, calc_decimation },
+	{ "move", move_args, 0, NULL, NULL, calc_move },
 	{ NULL, NULL, 0, NULL, NULL, NULL },
 };
 

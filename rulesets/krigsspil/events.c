@@ -159,11 +159,30 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	if (loeb && !ks_find(g, n, "loeb"))
 		ord_diag_add(d, 0, 0, u->id, "4.3",
 			     "unit '%s' ran (løb) but its sheet orders no 'L'", u->id);
+	if (!retreat && !strcmp(ord_kv_get(&ev->kv, "maade"), "front_mod_fjenden"))
+		ord_diag_add(d, 0, 0, u->id, "17 retræte",
+			     "maade=front_mod_fjenden is a way to retreat: give retraete=yes");
+	if (ev_unit(ctx, ev, "gennem")) {
+		int half, lu;
+		ks_through(ctx, u, ev_unit(ctx, ev, "gennem"), &half, &lu, d);
+	} else if (ord_kv_get(&ev->kv, "gennem_cm")) {
+		ord_diag_add(d, 0, 0, u->id, "13 gennemmarch",
+			     "gennem_cm needs gennem=UNIT, the unit marched through");
+	}
 	if (ks_st_has(ctx, u, "x")) {
 		struct ks_move_check m = { d, 0, 0, u->id };
+		struct ks_move_out mo;
+		struct ks_text t;
 		ks_check_path(ctx, u, ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"),
 			      ord_kv_get_num(&ev->kv, "x", 0), ord_kv_get_num(&ev->kv, "y", 0),
 			      ks_form(ctx, u), grade, storm, &m);
+		/* the march length over the ground crossed (13) */
+		ks_text_init(&t);
+		if (ks_move_event(ctx, ev, u, &mo, &t, d) == 0 && !mo.ok)
+			ord_diag_add(d, 0, 0, u->id, "13 marchlængder",
+				     "unit '%s' moved farther than its march length allows: %s",
+				     u->id, t.en.buf);
+		ks_text_release(&t);
 	}
 }
 

@@ -45,8 +45,15 @@
  *      the referee gives as flags named by the modifier tables.
  *  K11 Dice are asked for in the order of the events (resolve.c, README
  *      "Dice"), so a fixed-dice game takes them in that order.
- *  NEEDSWORK: merging and splitting, march lengths of moves, blocking and
- *  the town and wood rules are the referee's (README "Not done").
+ *  K12 A move is checked against its gait's march length over the plates
+ *      it crosses (13, README "Movement"): løb at the attack column's
+ *      length for half a turn, retreat in U and flight in FU half a turn,
+ *      half speed facing the enemy, through an own unit and for cossacks
+ *      in close order; Skema V's terrain rates and obstacle times are
+ *      lost (provisional tables), its formation-change times the
+ *      referee's (tid=).
+ *  NEEDSWORK: merging and splitting, blocking and the town and wood rules
+ *  are the referee's (README "Not done").
  */
 #include <math.h>
 #include <stdio.h>
@@ -154,6 +161,15 @@ static const struct ord_key_spec flyt_keys[] = {
 	{ "stormmarch", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "moved in stormmarch" },
 	{ "loeb", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "moved with løb" },
 	{ "retraete", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a retreat or flight the rules order (U, FU)" },
+	{ "maade", ORD_KEY_ENUM, 0, "vending|front_mod_fjenden", 0, 0, "vending",
+	  "a retreat: turned about at march speed, or facing the enemy at half speed (17)" },
+	{ "tid", ORD_KEY_ENUM, 0, "1/4|1/2|3/4|1", 0, 0, NULL,
+	  "the share of the turn it moved (default: what its order and gait give)" },
+	{ "vej", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the move was along a road" },
+	{ "gennem", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "an own unit it marched through (13)" },
+	{ "gennem_cm", ORD_KEY_NUM, 0, NULL, 0, 100000, NULL,
+	  "cm of the move through that unit (default all of it)" },
+	{ "drej_cm", ORD_KEY_NUM, 0, NULL, 0, 100000, "0", "cm its outer flank wheeled (12)" },
 	END_KEYS,
 };
 static const struct ord_key_spec formation_keys[] = {

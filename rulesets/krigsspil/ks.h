@@ -159,6 +159,21 @@ void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u,
 			   const struct ord_unit *sup, const char *formation, struct ord_diag *d,
 			   unsigned line, unsigned col, const char *name);
 
+/* The gait of a recorded move (flyt): flugt for a unit in FU and retraete
+ * for one in U that retreats by the rules, else løb, stormmarch or march. */
+const char *ks_move_gait(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u);
+/* A recorded move (flyt) against what its gait, order and ground allow
+ * (13): the inputs of ks_move from the event, the state, the order and the
+ * map.  0 with out and why filled, or ORD_ECHECK with the reason in d
+ * (may be NULL). */
+int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		  struct ks_move_out *out, struct ks_text *why, struct ord_diag *d);
+/* u marches through its own unit w (13 gennemmarch): whether at half speed
+ * and whether both units are LU for it; the conditions broken go to d
+ * (may be NULL), ORD_ECHECK then. */
+int ks_through(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w,
+	       int *half_speed, int *lu_both, struct ord_diag *d);
+
 /* Stormmarch allowed this turn?  0, or a reason in why (English, for a
  * diagnostic) and the rule. */
 int ks_stormmarch_refused(struct ord_ctx *ctx, const struct ord_unit *u, struct ord_buf *why);

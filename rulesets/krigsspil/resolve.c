@@ -443,9 +443,23 @@ static int resolve_moves(struct ord_ctx *ctx)
 {
 	struct ks_rules *r = ks_r(ctx);
 	int turn = ord_ctx_turn(ctx);
-	size_t i;
+	size_t i, ne = ord_ctx_nevents(ctx);
+	struct ks_text *march = ord_xcalloc(ne + 1, sizeof(*march));
 
-	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+	/* every move's march length as its event was checked: against the
+	 * state at the start of the phase (13) */
+	for (i = 0; i < ne; i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		struct ord_unit *u = ks_ev_unit(ctx, e, "unit");
+		struct ks_move_out mo;
+
+		ks_text_init(&march[i]);
+		if (!u || strcmp(e->kind, "flyt") || !ks_st_has(ctx, u, "x"))
+			continue;
+		if (ks_move_event(ctx, e, u, &mo, &march[i], NULL))
+			ks_text_reset(&march[i]);
+	}
+	for (i = 0; i < ne; i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		struct ord_unit *u = ks_ev_unit(ctx, e, "unit");
 		struct ks_text t;
@@ -469,6 +483,27 @@ static int resolve_moves(struct ord_ctx *ctx)
 				ks_text_add(&t, " (", " (");
 				ks_map_describe(r, x1, y1, &t);
 				ks_text_add(&t, ")", ")");
+			}
+			if (march[i].da.len) {
+				ks_text_add(&t, "; marchlængde (13): ", "; march length (13): ");
+				ks_text_cat(&t, &march[i]);
+			}
+			if (ks_ev_unit(ctx, e, "gennem")) {
+				struct ord_unit *w = ks_ev_unit(ctx, e, "gennem");
+				int half, lu;
+				ks_through(ctx, u, w, &half, &lu, NULL);
+				KS_TF(&t, "; gennemmarcherer %s", "; marches through %s", w->id);
+				if (half)
+					lu_half_turn(ctx, u, "gennemmarch", &t);
+				if (lu) {
+					struct ks_text tw;
+					ks_text_init(&tw);
+					KS_TF(&tw, "gennemmarcheret af %s", "marched through by %s",
+					      u->id);
+					lu_half_turn(ctx, w, "gennemmarch", &tw);
+					ks_result(ctx, e->seq, w, NULL, &tw);
+					ks_text_release(&tw);
+				}
 			}
 			if (ord_kv_get_bool(&e->kv, "stormmarch", 0)) {
 				ks_text_add(&t, " i stormmarch", " at stormmarch");
@@ -531,6 +566,9 @@ static int resolve_moves(struct ord_ctx *ctx)
 		ks_result(ctx, e->seq, u, NULL, &t);
 		ks_text_release(&t);
 	}
+	for (i = 0; i < ne; i++)
+		ks_text_release(&march[i]);
+	free(march);
 	return 0;
 }
 

@@ -47,6 +47,10 @@ static const struct ord_tables_need_table needed_tables[] = {
 	{ "skema_xx", ORD_TABLE_BANDS },
 	{ "skema_xv_naerkamp_tab", ORD_TABLE_BANDS },
 	{ "ordre_varighed", ORD_TABLE_CHART },
+	{ "gangarter", ORD_TABLE_CHART },
+	{ "march_terraen", ORD_TABLE_CHART },
+	{ "hindring_tidsfradrag", ORD_TABLE_CHART },
+	{ "march_faktorer", ORD_TABLE_MODIFIERS },
 };
 
 static const char *const needed_params[] = {
@@ -109,6 +113,7 @@ static const char *const needed_params[] = {
 	"tal_gange_fra",
 	"tal_gange_max",
 	"lu_efter_halve_traek",
+	"gennemmarch_faktor",
 };
 
 static const struct ord_tables_need_field needed_fields[] = {
@@ -159,6 +164,15 @@ static const struct ord_tables_need_field needed_fields[] = {
 	{ "skema_xv_naerkamp_tab", "tab", 0 },
 	{ "skema_xv_naerkamp_tab", "fanger", 0 },
 	{ "ordre_varighed", "kvarte", 0 },
+	{ "gangarter", "kun_fra", 1 },
+	{ "gangarter", "formation", 1 },
+	{ "gangarter", "som_art", 1 },
+	{ "gangarter", "kolonne", 1 },
+	{ "gangarter", "navn", 1 },
+	{ "gangarter", "navn_en", 1 },
+	{ "gangarter", "andel", 0 },
+	{ "march_terraen", "faktor", 0 },
+	{ "hindring_tidsfradrag", "andel", 0 },
 };
 
 /* ---- loading -------------------------------------------------------------- */

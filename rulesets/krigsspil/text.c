@@ -113,7 +113,9 @@ void ks_fmt_part(struct ord_buf *b, double v)
 	static const struct {
 		double v;
 		const char *s;
-	} parts[] = { { 0.25, "¼" }, { 0.5, "½" }, { 0.75, "¾" } };
+	} parts[] = { { 0.25, "¼" },  { 0.5, "½" },     { 0.75, "¾" },
+		      { 0.125, "⅛" }, { 0.375, "⅜" },   { 0.625, "⅝" },
+		      { 0.875, "⅞" }, { 1.0 / 3, "⅓" }, { 2.0 / 3, "⅔" } };
 	size_t i;
 
 	for (i = 0; i < ORD_ARRAY_SIZE(parts); i++)

@@ -169,6 +169,7 @@ const char *ks_reason(const char *why, const char *lang)
 		{ "eksplosion", "explosion" },
 		{ "forsvarsild", "defensive fire" },
 		{ "start", "at the start" },
+		{ "gennemmarch", "marching through" },
 	};
 	size_t i;
 

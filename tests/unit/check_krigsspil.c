@@ -497,6 +497,42 @@ START_TEST(test_melee_calc)
 }
 END_TEST
 
+/* calc move: what a gait covers (13, 17, 8.5) and what the ground costs */
+START_TEST(test_move_calc)
+{
+	/* løb: the attack column's 25 cm for half a turn */
+	ck_assert_str_eq(value("move", "art=infanteri gang=loeb", NULL, 0, "reach"), "12.5");
+	ck_assert_str_eq(value("move", "art=infanteri", NULL, 0, "reach"), "20");
+	/* a unit in U retreats ½ turn; facing the enemy at half speed */
+	ck_assert_str_eq(value("move", "art=infanteri gang=retraete maade=front_mod_fjenden", NULL,
+			       0, "reach"),
+			 "5");
+	/* cavalry flees at stormmarch for ½ turn, cossacks as light cavalry */
+	ck_assert_str_eq(value("move", "art=tungt_kavaleri gang=flugt", NULL, 0, "reach"), "45");
+	ck_assert_str_eq(value("move", "art=kosakker formation=svaerm_tynd gang=flugt", NULL, 0, "reach"),
+			 "55");
+	/* plantation is difficult ground: 10 cm cost 20 */
+	ck_assert_str_eq(value("move", "art=infanteri afstand=10 terraen=plantage", NULL, 0, "cost"),
+			 "20");
+	ck_assert_str_eq(value("move", "art=infanteri straekning=aabent:10,plantage:6", NULL, 0,
+			       "allowed"),
+			 "no");
+	/* an obstacle's time: none for cavalry in line */
+	ck_assert_str_eq(value("move", "art=infanteri hindringer=II", NULL, 0, "reach"), "15");
+	ck_assert_str_eq(value("move", "art=let_kavaleri hindringer=II", NULL, 0, "reach"), "50");
+	ck_assert_str_eq(value("move", "art=let_kavaleri formation=angrebskolonne hindringer=II",
+			       NULL, 0, "reach"),
+			 "37.5");
+	calc_fails("move", "art=infanteri formation=angrebskolonne gang=loeb", NULL, 0,
+		   "gang: løb i linie is used only from linie (13), not from angrebskolonne");
+	calc_fails("move", "art=kosakker gang=stormmarch", NULL, 0, "has no stormmarch");
+	calc_fails("move", "art=infanteri gang=retraete tid=1", NULL, 0,
+		   "tid: retræte i U lasts at most ½ turn");
+	calc_fails("move", "art=infanteri straekning=skov", NULL, 0, "is not TERRAIN:CM");
+	calc_fails("move", "art=infanteri hindringer=IV", NULL, 0, "unknown class 'IV'");
+}
+END_TEST
+
 START_TEST(test_calc_xml_and_lang)
 {
 	struct ord_buf out = ORD_BUF_INIT;
@@ -559,6 +595,7 @@ START_TEST(test_skema_marks)
 		"skema_xx",          "skema_xv_naerkamp_tab",
 		"marchlaengder",     "terraen",
 		"hindringer",        "formationer",
+		"march_terraen",     "hindring_tidsfradrag",
 	};
 	size_t i, j;
 
@@ -978,6 +1015,12 @@ START_TEST(test_obstacles)
 			 "1:4: unit 'D1': a close formation in U cannot pass obstacles: the mur on plate 1,0 is obstacle II (13 passage af hindringer)\n");
 	/* half a turn does not reach the wall (20 cm a turn in line) */
 	ACCEPTS("danske", "D1 M 0200 ½\n");
+	/* løb runs at the attack column's 25 cm (13): from x=18 half a turn of
+	 * march stops at 28, short of the wall at 30; løb reaches it */
+	ord_kv_set(&U("D1")->state, "x", "18");
+	ACCEPTS("danske", "D1 M 0200 ½\n");
+	REFUSES("danske", "D1 L 0200\n", "a close formation in U cannot pass obstacles");
+	ord_kv_set(&U("D1")->state, "x", "15");
 	/* in open order a unit in U may pass obstacle I but not II */
 	ord_kv_set(&U("D3")->state, "x", "15");
 	ord_kv_set(&U("D3")->state, "y", "0");
@@ -991,6 +1034,95 @@ START_TEST(test_obstacles)
 	REFUSES("danske", "K1 SM 0200 1\n", "obstacles cannot be passed in stormmarch");
 	/* water: nobody stands there */
 	REFUSES("danske", "K1 M 0001 ½\n", "plate 0,1 is water");
+}
+END_TEST
+
+/* Place a unit on the map (its state's x and y). */
+static void place(const char *id, const char *x, const char *y)
+{
+	ord_kv_set(&U(id)->state, "x", x);
+	ord_kv_set(&U(id)->state, "y", y);
+}
+
+/* 13 "Marchlængder for de enkelte våbenarter og formationer aflæses af
+ * Skema V": a recorded move against its gait's length over the ground it
+ * crosses, plate by plate. */
+START_TEST(test_march_lengths)
+{
+	cast();
+	orders("D1 M ↑ 1\nD2 L ↑\nD3 M ↑ 1\nK1 M ↑ 1\n");
+	orders("L1 TT ↓ 1\nC2 M ↑ 1\n");
+	/* infantry in open order: 30 cm a turn, less ⅛ turn for the wood's
+	 * edge (obstacle I); plate 3,0 is wood (faktor ½): from x=60 to 80 is
+	 * 15 cm of open ground and 5 of wood = 25 cm of 26.25 */
+	place("D3", "60", "0");
+	EV_OK("flyt", "unit=D3 x=80 y=0");
+	EV_BAD("flyt", "unit=D3 x=81 y=0",
+	       "unit 'D3' moved farther than its march length allows: march, infantry in thin skirmish chain: 30 cm a turn × 1 turn, −⅛ turn obstacle I = 26.25 cm; ground: open ground 15 cm, wood 6 cm ÷ ½ = 12 cm = 27 cm of 26.25 cm: beyond the march length (13 marchlængder)");
+	/* infantry in line: 20 cm a turn, 18 cm in the open is within it */
+	place("D1", "0", "0");
+	EV_OK("flyt", "unit=D1 x=0 y=-18");
+	/* "tid": the referee says it moved for less of the turn */
+	EV_BAD("flyt", "unit=D1 x=0 y=-18 tid=3/4", "beyond the march length");
+	/* "Tidsfradrag for passage af hindring": the wall (II) across plate
+	 * 1,0 costs ¼ turn: 15 cm left of 20 */
+	place("D1", "20", "0");
+	EV_OK("flyt", "unit=D1 x=35 y=0");
+	EV_BAD("flyt", "unit=D1 x=36 y=0", "−¼ turn obstacle II = 15 cm");
+	/* "Marchlængden for løb i linie er den samme som marchlængden for
+	 * angrebskolonne" and "i et halvt træk": 25 cm x ½ = 12.5 cm, not the
+	 * line's 10 cm */
+	ord_kv_set(&U("D2")->state, "formation", "linie");
+	place("D2", "0", "0");
+	EV_OK("flyt", "unit=D2 x=0 y=-12 loeb=yes");
+	EV_BAD("flyt", "unit=D2 x=0 y=-13 loeb=yes",
+	       "løb in line, infantry in line: 25 cm a turn × ½ turn = 12.5 cm");
+	/* "retirere med front mod fjenden i halv marchhastighed": a unit in U
+	 * retreats ½ turn, 10 cm turned about, 5 cm facing the enemy */
+	ord_kv_set(&U("L1")->state, "moral", "U");
+	place("L1", "0", "0");
+	EV_OK("flyt", "unit=L1 x=0 y=9 retraete=yes");
+	EV_BAD("flyt", "unit=L1 x=0 y=9 retraete=yes maade=front_mod_fjenden",
+	       "×0.5 retreat facing the enemy = 5 cm");
+	EV_BAD("flyt", "unit=D1 x=25 y=0 maade=front_mod_fjenden",
+	       "maade=front_mod_fjenden is a way to retreat: give retraete=yes");
+	/* "kosakker i sluttet formation ... får halveret deres marchlængde":
+	 * 50 cm a turn, 25 in line */
+	place("C2", "0", "0");
+	EV_OK("flyt", "unit=C2 x=0 y=-25");
+	EV_BAD("flyt", "unit=C2 x=0 y=-26", "×0.5 cossacks in close order = 25 cm");
+	/* "Kavaleri i linie og sværm har ikke noget tidsfradrag for at passere
+	 * en hindring": across the ditch (I) on plate 1,1 in a quarter turn,
+	 * 10 cm of heavy cavalry's 40, not 5 */
+	place("K1", "40.67", "23.5");
+	EV_OK("flyt", "unit=K1 x=49.33 y=28.5 tid=1/4");
+	ord_kv_set(&U("K1")->state, "formation", "angrebskolonne");
+	EV_BAD("flyt", "unit=K1 x=49.33 y=28.5 tid=1/4", "−⅛ turn obstacle I = 5 cm");
+}
+END_TEST
+
+/* 13 gennemmarch: "Gennemmarchen foregår i halv hastighed ... Under og et
+ * halvt træk efter gennemmarchen er begge enheder i LU"; "Landeværn/milits
+ * og kosakker kan ikke gennemmarchere". */
+START_TEST(test_march_through)
+{
+	cast();
+	orders("D2 M ↑ 1\nD1 F\n");
+	orders("C2 M ↑ 1\nL1 F\n");
+	place("D2", "0", "0");
+	ord_kv_set(&U("D2")->state, "formation", "linie");
+	/* 20 cm: 10 cm of it through D1 costs 10 more */
+	EV_OK("flyt", "unit=D2 x=0 y=-10 gennem=D1");
+	EV_BAD("flyt", "unit=D2 x=0 y=-16 gennem=D1 gennem_cm=6", "marching through 6 cm at ½ speed");
+	EV_BAD("flyt", "unit=D2 x=0 y=-5 gennem=L1", "marches through units of its own side");
+	place("C2", "0", "0");
+	EV_BAD("flyt", "unit=C2 x=0 y=-5 gennem=L1", "militia and cossacks neither march through");
+	resolve("fredelige-flytninger", NULL, 0);
+	expect_result(
+		"D2: flyttet 10 cm til x=0 y=-10 (åbent terræn, højde 0 F, plade 0,0); marchlængde (13): march, infanteri i linie: 20 cm pr. træk × 1 træk = 20 cm; strækning: åbent terræn 10 cm, gennemmarch 10 cm i ½ hastighed: +10 cm = 20 cm af 20 cm: inden for marchlængden; gennemmarcherer D1; LU til midt i næste træk (gennemmarch)");
+	expect_result("D1: gennemmarcheret af D2; LU til midt i næste træk (gennemmarch)");
+	ck_assert_str_eq(sts("D1", "moral"), "LU");
+	ck_assert_str_eq(sts("D2", "moral"), "LU");
 }
 END_TEST
 
@@ -1466,6 +1598,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fire_morale_cap);
 	tcase_add_test(tc, test_artillery_calc);
 	tcase_add_test(tc, test_melee_calc);
+	tcase_add_test(tc, test_move_calc);
 	tcase_add_test(tc, test_calc_xml_and_lang);
 	tcase_add_test(tc, test_print_tables);
 	tcase_add_test(tc, test_skema_marks);
@@ -1480,6 +1613,8 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(tc, setup_map, teardown);
 	tcase_add_test(tc, test_map);
 	tcase_add_test(tc, test_obstacles);
+	tcase_add_test(tc, test_march_lengths);
+	tcase_add_test(tc, test_march_through);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("units");
