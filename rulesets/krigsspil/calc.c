@@ -49,13 +49,35 @@ const char *ks_moral_words(int grade, const char *lang)
 	return lang && !strcmp(lang, "en") ? en[grade] : da[grade];
 }
 
-int ks_morale_capped(const struct ks_rules *r, int grade, int figures, int affected)
+void ks_morale_split(const struct ks_rules *r, int grade, int whole, int fired, int cap,
+		     struct ks_morale_parts *p)
 {
-	if (grade <= KS_OR || affected <= 0)
-		return affected <= 0 ? KS_OR : grade;
-	if (affected >= ks_param(r, "moral_fuld_andel") * figures - 1e-9)
-		return grade;
-	return grade - 1;
+	double half = ks_param(r, "moral_fuld_andel") * whole - 1e-9;
+
+	memset(p, 0, sizeof(*p));
+	if (whole < 0)
+		whole = 0;
+	if (fired <= 0 || fired > whole)
+		fired = whole;
+	if (cap < 0)
+		cap = 0;
+	p->whole = whole;
+	p->fired = fired;
+	p->grade = grade > KS_OR ? grade : KS_OR;
+	p->full = fired < cap ? fired : cap;
+	p->rest = whole - p->full;
+	p->rest_grade = KS_OR;
+	/* 14: a part fired at by firers who could affect the whole unit */
+	if (fired < whole && cap >= whole && p->grade > KS_OR)
+		p->rest_grade = p->grade - 1;
+	if (p->grade == KS_OR || whole == 0)
+		p->unit_grade = KS_OR;
+	else if (p->full >= half)
+		p->unit_grade = p->grade;
+	else if (p->rest_grade > KS_OR && p->full + p->rest >= half)
+		p->unit_grade = p->rest_grade;
+	else
+		p->unit_grade = KS_OR;
 }
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -555,12 +577,12 @@ int ks_figures_after(const struct ks_rules *r, int start_figures, long men_lost)
 
 /* The morale part of a fire result (small arms: Skema X, artillery: XV):
  * the roll b with the morale modifiers mods, read in tbl's "moral" column,
- * then capped to the figures the fire can affect (cap, at most the
- * target's figures). */
+ * then by parts (ks_morale_split): cap figures at most, fired of the
+ * target's whole figures fired at. */
 static int morale_effect(const struct ks_rules *r, struct ks_text *t, const struct ord_table *tbl,
-			 const char *mods, double b, const struct ord_kv *flags, int cap,
-			 int target_figures, double *total, int *grade, int *affected,
-			 int *grade_applied)
+			 const char *mods, double b, const struct ord_kv *flags, int cap, int whole,
+			 int fired, double *total, int *grade, int *affected, int *grade_applied,
+			 struct ks_morale_parts *parts)
 {
 	const struct ord_row *row;
 	int err;
@@ -576,12 +598,36 @@ static int morale_effect(const struct ks_rules *r, struct ks_text *t, const stru
 	*grade = ks_moral_parse(ord_row_str(row, "moral"));
 	if (*grade < 0)
 		*grade = KS_OR;
-	*affected = cap < target_figures ? cap : target_figures;
-	*grade_applied = ks_morale_capped(r, *grade, target_figures, *affected);
-	if (*grade)
-		KS_TF(t, ": %s", ": %s", ks_moral_name(*grade));
-	else
+	ks_morale_split(r, *grade, whole, fired, cap, parts);
+	*affected = parts->full;
+	*grade_applied = parts->unit_grade;
+	if (!*grade) {
 		ks_text_add(t, ": ingen påvirkning", ": no effect");
+		return 0;
+	}
+	KS_TF(t, ": %s", ": %s", ks_moral_name(*grade));
+	if (parts->full == whole)
+		return 0;
+	/* by parts (14, 15): the part affected, the rest, the unit */
+	KS_TF(t, " for %d af %d figurer", " for %d of %d figures", parts->full, whole);
+	if (parts->full < parts->fired)
+		KS_TF(t, " (højst %d påvirkes)", " (at most %d are affected)", cap);
+	else if (parts->fired < whole)
+		ks_text_add(t, " (den beskudte del)", " (the part fired at)");
+	if (parts->rest_grade > KS_OR)
+		KS_TF(t, ", %s for de øvrige %d (en grad mindre mod resten, 14)",
+		      ", %s for the other %d (one grade less against the rest, 14)",
+		      ks_moral_name(parts->rest_grade), parts->rest);
+	else
+		KS_TF(t, ", de øvrige %d påvirkes ikke", ", the other %d are not affected",
+		      parts->rest);
+	ks_text_used_param(t, r, "moral_fuld_andel");
+	KS_TF(t, "; enheden %s (den værste grad mindst ", "; the unit %s (the worst grade at least ",
+	      parts->unit_grade ? ks_moral_name(parts->unit_grade) : "OR");
+	ks_fmt_part(&t->da, ks_param(r, "moral_fuld_andel"));
+	ks_fmt_part(&t->en, ks_param(r, "moral_fuld_andel"));
+	ks_text_add(t, " af figurerne har, vores regel: modulet har én moral pr. enhed)",
+		    " of its figures took, our rule: the module keeps one morale a unit)");
 	return 0;
 }
 
@@ -616,6 +662,12 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 		goto out;
 	if (in->figures < 0 || in->target_figures < 0) {
 		err = ord_error_set(ORD_EUSAGE, "figurer: below 0");
+		goto out;
+	}
+	if (in->fired_figures > in->target_figures) {
+		err = ord_error_set(ORD_EUSAGE,
+				    "beskudt_del: %d is more than the target's %d figures (14)",
+				    in->fired_figures, in->target_figures);
 		goto out;
 	}
 	ord_kv_set(&m, "vaaben", in->vaaben);
@@ -679,14 +731,9 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 
 	if ((err = morale_effect(r, &t, x, "skema_x_moral", b, &flags,
 				 (int)(ks_param(r, "moral_pr_skydende_figur") * in->figures),
-				 in->target_figures, &out->morale_total, &out->grade,
-				 &out->affected, &out->grade_applied)) != 0)
+				 in->target_figures, in->fired_figures, &out->morale_total,
+				 &out->grade, &out->affected, &out->grade_applied, &out->parts)) != 0)
 		goto out;
-	if (out->grade_applied != out->grade)
-		KS_TF(&t, " for %d af %d figurer (højst %g × %d skydende), %s for enheden",
-		      " for %d of %d figures (at most %g × %d firing), %s for the unit",
-		      out->affected, in->target_figures, ks_param(r, "moral_pr_skydende_figur"),
-		      in->figures, out->grade_applied ? ks_moral_name(out->grade_applied) : "-");
 done:
 	if (why)
 		ks_text_cat(why, &t);
@@ -721,6 +768,12 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		goto out;
 	if (in->guns < 1) {
 		err = ord_error_set(ORD_EUSAGE, "kanoner: at least 1 gun must fire");
+		goto out;
+	}
+	if (in->fired_figures > in->target_figures) {
+		err = ord_error_set(ORD_EUSAGE,
+				    "beskudt_del: %d is more than the target's %d figures (15)",
+				    in->fired_figures, in->target_figures);
 		goto out;
 	}
 	ord_kv_set(&m, "ammo", in->ammo);
@@ -829,15 +882,10 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		KS_TF(&t, " = %d mand", " = %d men", out->men);
 	}
 	if ((err = morale_effect(r, &t, xv, "skema_xv_moral", b, &flags,
-				 (int)(ks_param(r, "moral_pr_kanon") * in->guns),
-				 in->target_figures, &out->morale_total, &out->grade,
-				 &out->affected, &out->grade_applied)) != 0)
+				 (int)(ks_param(r, "moral_pr_kanon") * in->guns), in->target_figures,
+				 in->fired_figures, &out->morale_total, &out->grade, &out->affected,
+				 &out->grade_applied, &out->parts)) != 0)
 		goto out;
-	if (out->grade_applied != out->grade)
-		KS_TF(&t, " for %d af %d figurer (højst %g pr. kanon), %s for enheden",
-		      " for %d of %d figures (at most %g per gun), %s for the unit", out->affected,
-		      in->target_figures, ks_param(r, "moral_pr_kanon"),
-		      out->grade_applied ? ks_moral_name(out->grade_applied) : "-");
 done:
 	if (why)
 		ks_text_cat(why, &t);

@@ -71,6 +71,8 @@ void ks_text_add(struct ks_text *t, const char *da, const char *en);
 void ks_text_cat(struct ks_text *t, const struct ks_text *src);
 /* Note that a table was used: its name is kept when it is provisional. */
 void ks_text_used(struct ks_text *t, const struct ord_table *tbl);
+/* The same for a parameter marked provisional. */
+void ks_text_used_param(struct ks_text *t, const struct ks_rules *r, const char *name);
 /* Append " [foreløbig tabel: a, b]" / " [provisional table: a, b]" when any
  * provisional table was used. */
 void ks_text_mark(struct ks_text *t);
@@ -177,17 +179,33 @@ int ks_stragglers(const struct ks_rules *r, int figures);
 /* Figures after losing `men` in all (whole figures lost; the rest carried). */
 int ks_figures_after(const struct ks_rules *r, int start_figures, long men_lost);
 
-/* The morale result a unit of `figures` takes when the fire could affect
- * only `affected` of them: the full grade when at least moral_fuld_andel
- * of them are affected, else one grade less (14: "en grad mindre mod
- * resten af enheden"). */
-int ks_morale_capped(const struct ks_rules *r, int grade, int figures, int affected);
+/* The morale of a fire by parts (14): the firers affect at most `cap`
+ * figures ("højst moralpåvirke 3 gange det antal figurer der skyder", 4
+ * a gun for artillery); when only `fired` of the unit's `whole` figures
+ * are fired at and the firers could affect the whole unit, the part fired
+ * at takes the full grade and the rest one grade less ("fuld moralsk
+ * påvirkning af den beskudte del, og en grad mindre mod resten"),
+ * otherwise the figures beyond the cap are not affected.  The module keeps
+ * one state a unit: it takes the worst grade at least moral_fuld_andel of
+ * its figures took (ours, K6). */
+struct ks_morale_parts {
+	int whole;      /* the unit's figures */
+	int fired;      /* of them fired at */
+	int full;       /* of them affected with the full grade */
+	int rest;       /* the others */
+	int grade;      /* the table's grade, for the full part */
+	int rest_grade; /* the rest's: one grade less, or none */
+	int unit_grade; /* the unit's one state */
+};
+void ks_morale_split(const struct ks_rules *r, int grade, int whole, int fired, int cap,
+		     struct ks_morale_parts *p);
 
 /* ---- small-arms fire (14, Skema X) ------------------------------------- */
 
 struct ks_fire_in {
 	int figures;                /* firing figures */
 	int target_figures;         /* figures of the target (for the morale cap) */
+	int fired_figures;          /* of them fired at (0: all of them, 14) */
 	const char *vaaben;         /* musket, riffel, karabin */
 	const char *zone;           /* I, II, III; NULL: from range */
 	double range;               /* cm, when zone is NULL */
@@ -207,7 +225,8 @@ struct ks_fire_out {
 	int men;             /* men lost by the target, rounded down */
 	int grade;           /* the table's morale result */
 	int affected;        /* figures the fire can affect */
-	int grade_applied;   /* after the cap */
+	int grade_applied;   /* the unit's, by parts (14) */
+	struct ks_morale_parts parts;
 };
 
 int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fire_out *out,
@@ -224,6 +243,7 @@ struct ks_artillery_in {
 	double range;        /* cm, when zone is NULL */
 	int half;
 	int target_figures;
+	int fired_figures;    /* of them fired at (0: all of them, 15) */
 	int target_artillery; /* materiel losses instead of men */
 	int dice[KS_DICE];
 	const struct ord_kv *flags;
@@ -238,6 +258,7 @@ struct ks_artillery_out {
 	int men;                         /* men lost (0 for a battery: materiel instead) */
 	int damaged, destroyed, limbers; /* materiel (battery targets) */
 	int grade, affected, grade_applied;
+	struct ks_morale_parts parts;
 };
 
 int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,

@@ -51,7 +51,8 @@ static const struct ord_key_spec fireunits_args[] = {
 
 static const struct ord_key_spec fire_args[] = {
 	NUMBER("figurer"),
-	NUMBER_DEF("maal_figurer", "100"),
+	NUMBER("maal_figurer"),
+	NUMBER_DEF("beskudt_del", "0"),
 	{ "vaaben", ORD_KEY_WORD, 0, "skudzoner.vaaben", 0, 0, "musket", NULL },
 	ZONE,
 	AFSTAND,
@@ -67,7 +68,8 @@ static const struct ord_key_spec artillery_args[] = {
 	ZONE,
 	AFSTAND,
 	FLAG("halv"),
-	NUMBER_DEF("maal_figurer", "100"),
+	NUMBER("maal_figurer"),
+	NUMBER_DEF("beskudt_del", "0"),
 	FLAG("maal_artilleri"),
 	LANG,
 	END,
@@ -209,6 +211,7 @@ static int calc_fire(struct ord_calc *c, struct ord_rules *rules)
 	ord_calc_flags(c, "", &flags);
 	in.figures = (int)ord_kv_get_int(kv, "figurer", 0);
 	in.target_figures = (int)ord_kv_get_int(kv, "maal_figurer", 0);
+	in.fired_figures = (int)ord_kv_get_int(kv, "beskudt_del", 0);
 	in.vaaben = ord_kv_get(kv, "vaaben");
 	in.zone = zone_arg(kv);
 	in.half = ord_kv_get_bool(kv, "halv", 0);
@@ -225,6 +228,9 @@ static int calc_fire(struct ord_calc *c, struct ord_rules *rules)
 	ord_calc_value_int(c, "men", res.men);
 	ord_calc_value_num(c, "morale_total", res.morale_total);
 	ord_calc_value(c, "morale", ks_moral_name(res.grade_applied));
+	ord_calc_value(c, "morale_part", ks_moral_name(res.parts.grade));
+	ord_calc_value_int(c, "affected", res.parts.full);
+	ord_calc_value(c, "morale_rest", ks_moral_name(res.parts.rest_grade));
 	answer(c, &why);
 out:
 	ord_kv_release(&flags);
@@ -251,6 +257,7 @@ static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
 	in.zone = zone_arg(kv);
 	in.half = ord_kv_get_bool(kv, "halv", 0);
 	in.target_figures = (int)ord_kv_get_int(kv, "maal_figurer", 0);
+	in.fired_figures = (int)ord_kv_get_int(kv, "beskudt_del", 0);
 	in.target_artillery = ord_kv_get_bool(kv, "maal_artilleri", 0);
 	in.flags = &flags;
 	if ((err = calc_range(kv, in.zone, &in.range)) != 0 ||
@@ -267,6 +274,9 @@ static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
 	ord_calc_value_int(c, "limbers", res.limbers);
 	ord_calc_value_num(c, "morale_total", res.morale_total);
 	ord_calc_value(c, "morale", ks_moral_name(res.grade_applied));
+	ord_calc_value(c, "morale_part", ks_moral_name(res.parts.grade));
+	ord_calc_value_int(c, "affected", res.parts.full);
+	ord_calc_value(c, "morale_rest", ks_moral_name(res.parts.rest_grade));
 	answer(c, &why);
 out:
 	ord_kv_release(&flags);

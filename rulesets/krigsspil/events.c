@@ -121,11 +121,20 @@ static int fired_this_turn(struct ord_ctx *ctx, const struct ord_event *ev, cons
 	return ks_st(ctx, u, "skoed") == ord_ctx_turn(ctx) ? -1 : 0;
 }
 
-static void check_zone(const struct ord_event *ev, const struct ord_unit *u, struct ord_diag *d)
+static void check_zone(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		       struct ord_diag *d)
 {
+	struct ord_unit *t = ev_unit(ctx, ev, "maal");
+
 	if (!ord_kv_get(&ev->kv, "zone") && !ord_kv_get(&ev->kv, "afstand"))
 		ord_diag_add(d, 0, 0, u->id, "14",
 			     "give the zone (zone=I|II|III) or the distance (afstand=CM)");
+	/* 14: "Den skydende kan bestemme, at kun en del af den beskudte enhed
+	 * beskydes": a part, not more than the unit */
+	if (t && ord_kv_get_int(&ev->kv, "beskudt_del", 0) > ks_figures(ctx, t))
+		ord_diag_add(d, 0, 0, u->id, "14",
+			     "beskudt_del=%ld is more than the %d figures of '%s'",
+			     ord_kv_get_int(&ev->kv, "beskudt_del", 0), ks_figures(ctx, t), t->id);
 }
 
 static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_unit *u,
@@ -411,7 +420,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				     u->id, other > 0 ? ", see the events" : "");
 		if (ks_moral_now(ctx, u) == KS_FU)
 			ord_diag_add(d, 0, 0, u->id, "6.5", "a unit in FU flees, it cannot fire");
-		check_zone(ev, u, d);
+		check_zone(ctx, ev, u, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 	} else if (!strcmp(ev->kind, "artilleri")) {
 		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
@@ -471,7 +480,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		    !strcmp(ord_kv_get(&ev->kv, "zone"), "K") && strcmp(ammo, "SK"))
 			ord_diag_add(d, 0, 0, u->id, "15",
 				     "zone K is the canister zone: only SK is fired there");
-		check_zone(ev, u, d);
+		check_zone(ctx, ev, u, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 	} else if (!strcmp(ev->kind, "forsvarsild")) {
 		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",

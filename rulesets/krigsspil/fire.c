@@ -163,7 +163,8 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	in.figures = (int)ord_kv_get_int(&e->kv, "figurer",
 					 ks_firing_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u),
 							   ks_figures(ctx, u)));
-	in.target_figures = (int)ord_kv_get_int(&e->kv, "maal_figurer", ks_figures(ctx, t));
+	in.target_figures = ks_figures(ctx, t);
+	in.fired_figures = (int)ord_kv_get_int(&e->kv, "beskudt_del", 0);
 	in.zone = zone;
 	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
 	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
@@ -263,7 +264,8 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 	in.zone = defensive ? "I" : ord_kv_get(&e->kv, "zone");
 	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
 	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
-	in.target_figures = (int)ord_kv_get_int(&e->kv, "maal_figurer", ks_figures(ctx, t));
+	in.target_figures = ks_figures(ctx, t);
+	in.fired_figures = (int)ord_kv_get_int(&e->kv, "beskudt_del", 0);
 	in.target_artillery = ks_is(ctx, t, "artilleri");
 	if (coord)
 		ord_kv_set(&flags, "koordineret", "yes");

@@ -33,8 +33,12 @@
  *  K5  Losses are men (mand_pr_figur a figure): whole figures removed, the
  *      rest carried; a battery's crew does not count (1.3): fire on a
  *      battery is materiel, and a limber destroyed may explode (10.2).
- *  K6  Partial fire: the full morale grade when the fire can reach at least
- *      moral_fuld_andel of the target, else one grade less (14).
+ *  K6  Fire's morale by parts (14, 15): the firers affect at most 3 figures
+ *      a firing figure (4 a gun); a part fired at (beskudt_del) takes the
+ *      full grade and the rest one grade less when the firers could affect
+ *      the whole unit, else the figures beyond the cap are not affected.
+ *      The module keeps one morale state a unit: it takes the worst grade
+ *      at least moral_fuld_andel of its figures took (ours).
  *  K7  Fire is simultaneous: every unit fires with its strength before the
  *      fire; a battery that fires at a target has ranged on it (15).
  *  K8  A melee tie: both sides take the tie row of Skema XX and the melee
@@ -190,8 +194,8 @@ static const struct ord_key_spec skyd_keys[] = {
 	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "fired for half a turn" },
 	{ "figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
 	  "figures that can reach (default by formation)" },
-	{ "maal_figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
-	  "figures of the target fired at (default all)" },
+	{ "beskudt_del", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
+	  "figures of the target fired at, when only a part is (14; default all)" },
 	FLAG_KEY("flag", "modifier flags the referee sees: flanke,krudtroeg_maal,..."),
 	END_KEYS,
 };
@@ -203,8 +207,8 @@ static const struct ord_key_spec artilleri_keys[] = {
 	{ "afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL, "cm to the nearest figure of the target" },
 	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "fired for half a turn" },
 	{ "kanoner", ORD_KEY_INT, 0, NULL, 1, 100, NULL, "guns firing (default all that can)" },
-	{ "maal_figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
-	  "figures of the target fired at (default all)" },
+	{ "beskudt_del", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
+	  "figures of the target fired at, when only a part is (15; default all)" },
 	{ "koordineret", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "coordinated fire (15)" },
 	FLAG_KEY("flag", "modifier flags: flanke,ikkerikochet,geledder_bag,..."),
 	END_KEYS,

@@ -72,15 +72,6 @@ int ks_roll1(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_
 	return err;
 }
 
-/* A provisional parameter used: name it in the text's list. */
-static void used_param(struct ord_ctx *ctx, struct ks_text *t, const char *name)
-{
-	const struct ord_row *row = ord_tables_param_row(ks_r(ctx)->tables, name);
-
-	if (row && ord_row_provisional(row) && !ord_words_has(t->prov.buf, name))
-		ord_words_add(&t->prov, " ", name);
-}
-
 static const char *moral_da(int g)
 {
 	return ks_moral_words(g, "da");
@@ -260,7 +251,7 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 				      ks_moral_name(grade), ks_moral_name(to));
 				if (to == KS_OR)
 					ks_st_set_str(ctx, u, "moral_grund", "");
-				used_param(ctx, &t, "reorganisering_grader");
+				ks_text_used_param(&t, ks_r(ctx), "reorganisering_grader");
 				ks_result(ctx, 0, u, NULL, &t);
 			} else if (ks_st(ctx, u, "decimering") >= 2) {
 				KS_TF(&t, "over %g%% tab: kan ikke reorganiseres",

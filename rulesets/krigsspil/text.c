@@ -70,6 +70,14 @@ void ks_text_used(struct ks_text *t, const struct ord_table *tbl)
 		prov_add(&t->prov, ord_table_name(tbl));
 }
 
+void ks_text_used_param(struct ks_text *t, const struct ks_rules *r, const char *name)
+{
+	const struct ord_row *row = ord_tables_param_row(r->tables, name);
+
+	if (t && row && ord_row_provisional(row))
+		prov_add(&t->prov, name);
+}
+
 void ks_text_mark(struct ks_text *t)
 {
 	struct ord_buf list = ORD_BUF_INIT;

@@ -388,67 +388,134 @@ START_TEST(test_fire_calc)
 			       "morale"),
 			 "LU");
 	/* zone from the distance: 15 cm is zone II for muskets, out of range at 25 */
-	ck_assert_str_eq(value("fire", "figurer=16 afstand=15", D(4, 3, 4), "zone"), "II");
-	ck_assert_str_eq(value("fire", "figurer=16 afstand=25", D(4, 3, 4), "in_range"), "no");
-	ck_assert_str_eq(value("fire", "figurer=10 afstand=25 vaaben=riffel", D(4, 3, 4), "zone"),
+	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 afstand=15", D(4, 3, 4), "zone"),
+			 "II");
+	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 afstand=25", D(4, 3, 4), "in_range"),
+			 "no");
+	ck_assert_str_eq(value("fire", "figurer=10 maal_figurer=20 afstand=25 vaaben=riffel",
+			       D(4, 3, 4), "zone"),
 			 "III");
 	/* modifiers by name; the morale column reads valeur per point */
-	ck_assert_int_eq(ivalue("fire", "figurer=16 zone=II maal_dyb=yes", D(4, 3, 4), "loss_total"),
+	ck_assert_int_eq(ivalue("fire", "figurer=16 maal_figurer=20 zone=II maal_dyb=yes",
+				D(4, 3, 4), "loss_total"),
 			 13);
-	ck_assert_int_eq(ivalue("fire", "figurer=16 zone=II maal_dyb=yes valeur_diff=2", D(4, 3, 4),
-				"morale_total"),
+	ck_assert_int_eq(ivalue("fire", "figurer=16 maal_figurer=20 zone=II maal_dyb=yes valeur_diff=2",
+				D(4, 3, 4), "morale_total"),
 			 11);
-	calc_fails("fire", "figurer=16 zone=II bogus=yes", D(4, 3, 4), "unknown key 'bogus'");
-	calc_fails("fire", "figurer=16", D(4, 3, 4), "zone: missing");
-	calc_fails("fire", "figurer=16 zone=II", D(7, 3, 4), "not a face of a d6");
+	calc_fails("fire", "figurer=16 maal_figurer=20 zone=II bogus=yes", D(4, 3, 4),
+		   "unknown key 'bogus'");
+	calc_fails("fire", "figurer=16 maal_figurer=20", D(4, 3, 4), "zone: missing");
+	calc_fails("fire", "figurer=16 maal_figurer=20 zone=II", D(7, 3, 4), "not a face of a d6");
 }
 END_TEST
 
-/* The morale effect of fire is capped at 3 x the firing figures (14):
- * a partly affected unit takes one grade less. */
+/* 14: "Den skydende enhed kan højst moralpåvirke 3 gange det antal figurer
+ * der skyder"; "Beskydes kun en del af en enhed, men den skydende enhed har
+ * figurer nok til at påvirke hele enheden, opnås fuld moralsk påvirkning af
+ * den beskudte del, og en grad mindre mod resten af enheden". */
 START_TEST(test_fire_morale_cap)
 {
+	struct ks_morale_parts p;
+
 	/* 3d6 18 + 3 zone I = 21: FU on the figures reached */
 	ck_assert_str_eq(value("fire", "figurer=20 maal_figurer=20 zone=I", D(6, 6, 6), "morale"),
 			 "FU");
-	ck_assert_str_eq(value("fire", "figurer=4 maal_figurer=30 zone=I", D(6, 6, 6), "morale"), "U");
-	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_FU, 30, 12), KS_U);
-	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_FU, 30, 15), KS_FU);
-	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_LU, 30, 1), KS_OR);
-	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_OR, 30, 30), KS_OR);
+	/* 10 firers (30 figures' worth) at 6 of 20: the 6 FU, the other 14
+	 * one grade less; the unit's one state is the rest's U */
+	ck_assert_str_eq(value("fire", "figurer=10 maal_figurer=20 beskudt_del=6 zone=I",
+			       D(6, 6, 6), "morale_part"),
+			 "FU");
+	ck_assert_str_eq(value("fire", "figurer=10 maal_figurer=20 beskudt_del=6 zone=I",
+			       D(6, 6, 6), "morale_rest"),
+			 "U");
+	ck_assert_str_eq(value("fire", "figurer=10 maal_figurer=20 beskudt_del=6 zone=I",
+			       D(6, 6, 6), "morale"),
+			 "U");
+	ck_assert_str_eq(value("fire", "figurer=10 maal_figurer=20 beskudt_del=12 zone=I",
+			       D(6, 6, 6), "morale"),
+			 "FU");
+	/* 4 firers affect at most 12: the rest of a unit of 30 is not
+	 * affected (no grade less: the cap is not a partial fire) */
+	ck_assert_str_eq(value("fire", "figurer=4 maal_figurer=30 zone=I", D(6, 6, 6), "morale_rest"),
+			 "OR");
+	ck_assert_int_eq(ivalue("fire", "figurer=4 maal_figurer=30 zone=I", D(6, 6, 6), "affected"),
+			 12);
+	ck_assert_str_eq(value("fire", "figurer=4 maal_figurer=30 zone=I", D(6, 6, 6), "morale"), "OR");
+	ck_assert_str_eq(value("fire", "figurer=4 maal_figurer=20 zone=I", D(6, 6, 6), "morale"), "FU");
+	/* 4 firers at 10 of 30: they could not affect the whole unit */
+	ks_morale_split(ks_rules(rules), KS_FU, 30, 10, 12, &p);
+	ck_assert_int_eq(p.full, 10);
+	ck_assert_int_eq(p.rest_grade, KS_OR);
+	ck_assert_int_eq(p.unit_grade, KS_OR);
+	ks_morale_split(ks_rules(rules), KS_LU, 30, 10, 90, &p);
+	ck_assert_int_eq(p.rest_grade, KS_OR);
+	ck_assert_int_eq(p.unit_grade, KS_OR);
+	ks_morale_split(ks_rules(rules), KS_OR, 30, 30, 90, &p);
+	ck_assert_int_eq(p.unit_grade, KS_OR);
+	/* the target's size is a required input; a part is not more than it */
+	calc_fails("fire", "figurer=4 zone=I", D(6, 6, 6), "maal_figurer");
+	calc_fails("fire", "figurer=4 maal_figurer=10 beskudt_del=11 zone=I", D(6, 6, 6),
+		   "beskudt_del: 11 is more than the target's 10 figures (14)");
+	calc_fails("artillery", "kanoner=2 ammo=SF zone=I", D(6, 6, 6), "maal_figurer");
+	/* the explanation says each part */
+	{
+		struct ord_buf out = ORD_BUF_INIT;
+		ck_assert_int_eq(run_calc(&out, "fire",
+					  "figurer=10 maal_figurer=20 beskudt_del=6 zone=I lang=en",
+					  D(6, 6, 6), 0),
+				 0);
+		ck_assert_msg(strstr(out.buf,
+				     ": FU for 6 of 20 figures (the part fired at), U for the other 14 (one grade less against the rest, 14); the unit U (the worst grade at least ½ of its figures took, our rule: the module keeps one morale a unit)") !=
+				      NULL,
+			      "%s", out.buf);
+		ord_buf_release(&out);
+	}
 }
 END_TEST
 
 START_TEST(test_artillery_calc)
 {
 	/* 6 guns, SK at zone I: +6; 3d6 11 -> 17: 6 men a gun = 36; morale U
-	 * capped at 4 figures a gun (24 of 100): LU */
-	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SK zone=I", D(4, 3, 4), "men"), 36);
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I", D(4, 3, 4), "morale"), "LU");
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=24", D(4, 3, 4),
+	 * on at most 4 figures a gun (15): 24 of 100 are affected, the rest
+	 * not, and the unit stays OR; 24 of 48 are half of it: U */
+	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=100",
+				D(4, 3, 4), "men"),
+			 36);
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=100", D(4, 3, 4),
+			       "morale"),
+			 "OR");
+	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=100",
+				D(4, 3, 4), "affected"),
+			 24);
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=48", D(4, 3, 4),
 			       "morale"),
 			 "U");
 	/* the zone from the distance by calibre; SK beyond its zones */
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=45 kaliber=6", D(4, 3, 4), "zone"),
+	ck_assert_str_eq(value("artillery", "maal_figurer=20 kanoner=6 ammo=SF afstand=45 kaliber=6",
+			       D(4, 3, 4), "zone"),
 			 "II");
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=45 kaliber=12", D(4, 3, 4),
-			       "zone"),
+	ck_assert_str_eq(value("artillery", "maal_figurer=20 kanoner=6 ammo=SF afstand=45 kaliber=12",
+			       D(4, 3, 4), "zone"),
 			 "II");
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=35 kaliber=12", D(4, 3, 4),
-			       "zone"),
+	ck_assert_str_eq(value("artillery", "maal_figurer=20 kanoner=6 ammo=SF afstand=35 kaliber=12",
+			       D(4, 3, 4), "zone"),
 			 "I");
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK afstand=60", D(4, 3, 4), "in_range"),
+	ck_assert_str_eq(value("artillery", "maal_figurer=20 kanoner=6 ammo=SK afstand=60",
+			       D(4, 3, 4), "in_range"),
 			 "no");
-	calc_fails("artillery", "kanoner=6 ammo=SG zone=I", D(4, 3, 4),
+	calc_fails("artillery", "maal_figurer=20 kanoner=6 ammo=SG zone=I", D(4, 3, 4),
 		   "zone: SG (granat) is fired at zones II III, not I");
 	/* a battery: materiel instead of men, read once a piece (4 guns) */
-	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes",
+	ck_assert_int_eq(ivalue("artillery",
+				"maal_figurer=20 kanoner=6 ammo=SF zone=II maal_artilleri=yes",
 				D(6, 6, 6), "men"),
 			 0);
-	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes",
+	ck_assert_int_eq(ivalue("artillery",
+				"maal_figurer=20 kanoner=6 ammo=SF zone=II maal_artilleri=yes",
 				D(6, 6, 6), "destroyed"),
 			 2);
-	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes",
+	ck_assert_int_eq(ivalue("artillery",
+				"maal_figurer=20 kanoner=6 ammo=SF zone=II maal_artilleri=yes",
 				D(6, 6, 6), "damaged"),
 			 2);
 	/* 1d6 for an exploding limber: 1-4 nothing, 5 half, 6 all; 3 kampsatser a fire unit */
@@ -537,7 +604,7 @@ START_TEST(test_calc_xml_and_lang)
 {
 	struct ord_buf out = ORD_BUF_INIT;
 
-	ck_assert_int_eq(run_calc(&out, "fire", "figurer=16 zone=I", D(4, 3, 4), 1), 0);
+	ck_assert_int_eq(run_calc(&out, "fire", "figurer=16 maal_figurer=20 zone=I", D(4, 3, 4), 1), 0);
 	ck_assert_ptr_nonnull(strstr(out.buf, "<calc ruleset=\"krigsspil\" what=\"fire\">"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "<value name=\"men\">36</value>"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "<die name=\"d1\" sides=\"6\" rolled=\"no\">4</die>"));
@@ -545,7 +612,9 @@ START_TEST(test_calc_xml_and_lang)
 	ck_assert_ptr_nonnull(strstr(out.buf, "[foreløbig tabel: skudzoner"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "<explanation lang=\"en\">16 figures = 3 fire units"));
 	ord_buf_reset(&out);
-	ck_assert_int_eq(run_calc(&out, "fire", "figurer=16 zone=I lang=en", D(4, 3, 4), 0), 0);
+	ck_assert_int_eq(run_calc(&out, "fire", "figurer=16 maal_figurer=20 zone=I lang=en",
+				  D(4, 3, 4), 0),
+			 0);
 	ck_assert_ptr_nonnull(strstr(out.buf, "Skema X 12 men per fire unit × 3 = 36 men"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "[provisional table: skudzoner"));
 	ord_buf_reset(&out);
@@ -689,13 +758,18 @@ START_TEST(test_rule_numbers_from_the_skema)
 	ks_melee_numbers(ks_rules(club), 15, 10, &f); /* 50% more: 2 steps of 20% */
 	ck_assert_str_eq(ord_kv_get(&f, "pct_flere"), "2");
 	ord_kv_release(&f);
-	/* the morale grade is full from a quarter of the target on */
-	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_FU, 30, 8), KS_U);
-	rs->free(club);
-	free(xml);
-	xml = skema_with("moral_fuld_andel", "1/4");
-	ck_assert_int_eq(rs->load(&club, xml, strlen(xml), "club.xml"), 0);
-	ck_assert_int_eq(ks_morale_capped(ks_rules(club), KS_FU, 30, 8), KS_FU);
+	/* the unit takes the part's grade from a quarter of its figures on */
+	{
+		struct ks_morale_parts p;
+		ks_morale_split(ks_rules(rules), KS_FU, 30, 8, 90, &p);
+		ck_assert_int_eq(p.unit_grade, KS_U);
+		rs->free(club);
+		free(xml);
+		xml = skema_with("moral_fuld_andel", "1/4");
+		ck_assert_int_eq(rs->load(&club, xml, strlen(xml), "club.xml"), 0);
+		ks_morale_split(ks_rules(club), KS_FU, 30, 8, 90, &p);
+		ck_assert_int_eq(p.unit_grade, KS_FU);
+	}
 	rs->free(club);
 	free(xml);
 	/* an eight-sided die: 3d8, faces up to 8 */
