@@ -183,6 +183,20 @@ static int british_roll(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, s
 	return 0;
 }
 
+/* The figures of u that count, given or all: its first geledder_max ranks
+ * (16.5), said in t when fewer. */
+static int six_ranks(struct ord_ctx *ctx, const struct ord_unit *u, int figures, struct ks_text *t)
+{
+	struct ks_rules *r = ks_r(ctx);
+	int n = ks_rank_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u), figures);
+
+	if (n < figures)
+		KS_TF(t, "; %s: kun de %g første geledder tælles (16.5): %d af %d figurer",
+		      "; %s: only the first %g ranks count (16.5): %d of %d figures", u->id,
+		      ks_param(r, "geledder_max"), n, figures);
+	return n;
+}
+
 static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -213,6 +227,9 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	KS_TF(&t, "nærkamp %s mod %s", "melee %s against %s", a->id, f->id);
 	if (pursuit)
 		ks_text_add(&t, " (forfølgelsesangreb)", " (pursuit attack)");
+	/* "Kun tiraillørkæde og de 6 første geledder kan tælles med" (16.5) */
+	fa = six_ranks(ctx, a, fa, &t);
+	ff = six_ranks(ctx, f, ff, &t);
 	/* unescorted artillery becomes U when an attacker at least as strong
 	 * reaches break-in distance (16) */
 	if (ks_is(ctx, f, "artilleri")) {
@@ -253,6 +270,15 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	in.d.ranks = (int)ord_kv_get_int(&e->kv, "d_geledder",
 					 ks_ranks(r, ks_form(ctx, f), ks_vaaben(ctx, f), ff));
 	in.pursuit = pursuit;
+	/* 17.1: a side in U that cannot retreat, as the referee sees it */
+	in.a.in_u = ks_moral_now(ctx, a) == KS_U;
+	in.d.in_u = ks_moral_now(ctx, f) == KS_U;
+	in.a.blocked = strcmp(ord_kv_get(&e->kv, "a_retraete"), "fri")
+			       ? ord_kv_get(&e->kv, "a_retraete")
+			       : NULL;
+	in.d.blocked = strcmp(ord_kv_get(&e->kv, "d_retraete"), "fri")
+			       ? ord_kv_get(&e->kv, "d_retraete")
+			       : NULL;
 	if ((err = ks_roll3(ctx, in.a.dice, "naerkamp angriber", a, e->seq, 0)) != 0 ||
 	    (err = ks_roll3(ctx, in.d.dice, "naerkamp forsvarer", f, e->seq, 0)) != 0)
 		goto out;

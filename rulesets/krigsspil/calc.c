@@ -255,6 +255,27 @@ int ks_ranks(const struct ks_rules *r, const char *formation, const char *vaaben
 	return ranks < 1 ? 1 : ranks;
 }
 
+int ks_rank_figures(const struct ks_rules *r, const char *formation, const char *vaaben, int figures)
+{
+	const struct ord_row *row;
+	double g, front, max = ks_param(r, "geledder_max");
+	int n = figures;
+
+	if (max <= 0 || ks_formation(r, formation, vaaben, &row)) {
+		ord_error_clear();
+		return figures;
+	}
+	if (!ord_row_num(row, "geledder", &g)) {
+		/* a fixed number of ranks: all in them when they are few enough */
+		if (g > max)
+			n = (int)ceil(figures * max / g);
+	} else if (!ord_row_num(row, "front", &front) && front > 0 && figures > front * max) {
+		n = (int)(front * max);
+	}
+	ord_error_clear();
+	return n < figures ? n : figures;
+}
+
 int ks_firing_figures(const struct ks_rules *r, const char *formation, const char *vaaben, int figures)
 {
 	const struct ord_row *row;
@@ -988,7 +1009,7 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 	struct ord_kv m;
 	struct ks_text t;
 	double tab, fanger, max = ks_param(r, "geledder_max");
-	int err, wranks;
+	int err, wranks, lranks;
 
 	memset(out, 0, sizeof(*out));
 	ks_text_init(&t);
@@ -1041,29 +1062,66 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 			goto out;
 		out->men_a = (int)(tab * out->units_d);
 		out->men_d = (int)(tab * out->units_a);
-		KS_TF(&t, "; uafgjort: begge %s, nærkampen fortsætter; tab %g mand pr. nærkampsenhed: angriber %d, forsvarer %d mand",
-		      "; a tie: both %s, the melee goes on; losses %g men per melee unit: attacker %d, defender %d men",
+		KS_TF(&t, "; uafgjort (vores regel: teksten har ingen uafgjort nærkamp): begge %s, nærkampen fortsætter; tab %g mand pr. nærkampsenhed: angriber %d, forsvarer %d mand",
+		      "; a tie (our rule: the text has no tied melee): both %s, the melee goes on; losses %g men per melee unit: attacker %d, defender %d men",
 		      ks_moral_name(out->grade), tab, out->men_a, out->men_d);
 		goto done;
 	}
+	/* Skema XX: the difference and both sides' engaged ranks (16.5) */
 	wranks = out->winner == 1 ? in->a.ranks : in->d.ranks;
+	lranks = out->winner == 1 ? in->d.ranks : in->a.ranks;
 	if (wranks < 1)
 		wranks = 1;
 	if (max > 0 && wranks > (int)max)
 		wranks = (int)max;
-	out->product = out->difference * wranks;
+	if (lranks < 1)
+		lranks = 1;
+	if (max > 0 && lranks > (int)max)
+		lranks = (int)max;
+	out->ranks_winner = wranks;
+	out->ranks_loser = lranks;
+	{
+		char w[16], l[16];
+		snprintf(w, sizeof(w), "%d", wranks);
+		snprintf(l, sizeof(l), "%d", lranks);
+		ord_kv_set(&m, "vinder", w);
+		ord_kv_set(&m, "taber", l);
+		ks_text_used(&t, ks_table(r, "skema_xx_geledder"));
+		if ((err = ord_table_find(&row, ks_table(r, "skema_xx_geledder"), &m)) != 0 ||
+		    (err = ord_row_num(row, "vaegt", &out->weight)) != 0)
+			goto out;
+		ord_kv_release(&m);
+		ord_kv_init(&m);
+	}
+	out->product = out->difference * out->weight;
 	ord_kv_set(&m, "part", "taber");
 	if ((err = ord_table_band(&row, xx, &m, out->product)) != 0)
 		goto out;
 	out->grade = ks_moral_parse(ord_row_str(row, "moral"));
 	if (in->pursuit)
 		out->grade = KS_FU;
-	ord_buf_addf(&t.da, "; %s vinder med %d × %d geledder = %d: Skema XX taberen %s",
-		     out->winner == 1 ? "angriberen" : "forsvareren", out->difference, wranks,
-		     out->product, ks_moral_name(out->grade));
-	ord_buf_addf(&t.en, "; the %s wins by %d × %d ranks = %d: Skema XX the loser %s",
-		     out->winner == 1 ? "attacker" : "defender", out->difference, wranks,
-		     out->product, ks_moral_name(out->grade));
+	ord_buf_addf(&t.da, "; %s vinder med %d × vægt ",
+		     out->winner == 1 ? "angriberen" : "forsvareren", out->difference);
+	ord_buf_addf(&t.en, "; the %s wins by %d × weight ",
+		     out->winner == 1 ? "attacker" : "defender", out->difference);
+	ks_fmt_part(&t.da, out->weight);
+	ks_fmt_part(&t.en, out->weight);
+	KS_TF(&t, " (%d mod %d geledder) = ", " (%d against %d ranks) = ", wranks, lranks);
+	ks_text_num(&t, out->product);
+	KS_TF(&t, ": Skema XX taberen %s", ": Skema XX the loser %s", ks_moral_name(out->grade));
+	/* 17.1: a loser in U that cannot retreat always goes FU */
+	{
+		const struct ks_melee_side *ls = out->winner == 1 ? &in->d : &in->a;
+		if (ls->in_u && ls->blocked && *ls->blocked && out->grade < KS_FU) {
+			out->grade = KS_FU;
+			out->cornered = 1;
+			int obst = !strcmp(ls->blocked, "hindring");
+			ord_buf_addf(&t.da, "; taberen var i U og kan ikke retirere (%s): FU (17.1)",
+				     obst ? "hindringer" : "fjendtlige enheder");
+			ord_buf_addf(&t.en, "; the loser was in U and cannot retreat (%s): FU (17.1)",
+				     obst ? "obstacles" : "enemy units");
+		}
+	}
 	{
 		int wunits = out->winner == 1 ? out->units_a : out->units_d;
 		int lunits = out->winner == 1 ? out->units_d : out->units_a;

@@ -272,10 +272,12 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, 
 /* ---- melee (16.5, Skema XV and XX) -------------------------------------- */
 
 struct ks_melee_side {
-	int figures; /* figures engaged (within 18 cm; 30 for rifles) */
+	int figures; /* figures engaged (within 18 cm; 30 for rifles; the first 6 ranks) */
 	int ranks;   /* ranks engaged (chain = 1), at most geledder_max */
 	int dice[KS_DICE];
 	struct ord_kv flags; /* this side's modifier flags (initialised by the caller) */
+	int in_u;            /* in U as the melee begins (17.1) */
+	const char *blocked; /* NULL: it can retreat; else why not: hindring, fjende (17.1) */
 };
 
 struct ks_melee_in {
@@ -286,17 +288,25 @@ struct ks_melee_in {
 struct ks_melee_out {
 	double total_a, total_d; /* 3d6 + modifiers */
 	int roll_a, roll_d;
-	int winner;                   /* 1 attacker, 2 defender, 0 a tie */
-	int difference;               /* |total_a - total_d|, rounded down */
-	int product;                  /* difference x the winner's ranks */
-	int grade;                    /* the loser's morale result (both LU on a tie) */
-	int units_a, units_d;         /* melee units */
-	int men_a, men_d;             /* dead */
-	int prisoners_a, prisoners_d; /* given up if that side goes FU */
+	int winner;                    /* 1 attacker, 2 defender, 0 a tie */
+	int difference;                /* |total_a - total_d|, rounded down */
+	int ranks_winner, ranks_loser; /* both sides' engaged ranks (Skema XX) */
+	double weight;                 /* their weight (skema_xx_geledder) */
+	double product;                /* difference x weight, read in skema_xx */
+	int grade;                     /* the loser's morale result (both LU on a tie) */
+	int cornered;                  /* the loser was in U and could not retreat: FU (17.1) */
+	int units_a, units_d;          /* melee units */
+	int men_a, men_d;              /* dead */
+	int prisoners_a, prisoners_d;  /* given up if that side goes FU */
 };
 
 int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_melee_out *out,
 	     struct ks_text *why);
+
+/* The figures of a unit that count in a melee: "Kun tiraillørkæde og de 6
+ * første geledder kan tælles med" (16.5): a formation deeper than
+ * geledder_max ranks counts its front x geledder_max figures. */
+int ks_rank_figures(const struct ks_rules *r, const char *formation, const char *vaaben, int figures);
 
 /* The numbers flags for a side: pct_flere and gange_N from both figures. */
 void ks_melee_numbers(const struct ks_rules *r, int own, int other, struct ord_kv *flags);

@@ -75,11 +75,26 @@ static const struct ord_key_spec artillery_args[] = {
 	END,
 };
 
+#define RETRAETE(k)                                                          \
+	{                                                                    \
+		k, ORD_KEY_ENUM, 0, "fri|hindring|fjende", 0, 0, "fri", NULL \
+	}
+#define SIDE_WORD(k, values)                                 \
+	{                                                    \
+		k, ORD_KEY_WORD, 0, values, 0, 0, NULL, NULL \
+	}
+
 static const struct ord_key_spec melee_args[] = {
 	NUMBER("a_figurer"),
 	NUMBER("d_figurer"),
-	NUMBER_DEF("a_geledder", "2"),
-	NUMBER_DEF("d_geledder", "2"),
+	{ "a_geledder", ORD_KEY_INT, 0, NULL, 1, 100, NULL, NULL },
+	{ "d_geledder", ORD_KEY_INT, 0, NULL, 1, 100, NULL, NULL },
+	SIDE_WORD("a_art", "arme.art"),
+	SIDE_WORD("d_art", "arme.art"),
+	SIDE_WORD("a_formation", "formationer.formation"),
+	SIDE_WORD("d_formation", "formationer.formation"),
+	RETRAETE("a_retraete"),
+	RETRAETE("d_retraete"),
 	FLAG("forfoelgelse"),
 	LANG,
 	END,
@@ -284,6 +299,52 @@ out:
 	return err;
 }
 
+/* A side of the melee calculator: its figures (the first 6 ranks when its
+ * art and formation are given, 16.5), ranks (its formation's unless
+ * given), whether it is in U (the flag moral_u) and can retreat (17.1). */
+static int melee_side_args(const struct ks_rules *r, const struct ord_kv *kv, const char *p,
+			   struct ks_melee_side *s, struct ks_text *why)
+{
+	char k[32];
+	const char *art, *form, *ret;
+	int given;
+
+	snprintf(k, sizeof(k), "%s_figurer", p);
+	s->figures = (int)ord_kv_get_int(kv, k, 0);
+	snprintf(k, sizeof(k), "%s_art", p);
+	art = ord_kv_get(kv, k);
+	snprintf(k, sizeof(k), "%s_formation", p);
+	form = ord_kv_get(kv, k);
+	snprintf(k, sizeof(k), "%s_geledder", p);
+	given = ord_kv_get(kv, k) != NULL;
+	/* without a formation a side has the line's 2 ranks unless given */
+	s->ranks = (int)ord_kv_get_int(kv, k, 2);
+	if ((art && !form) || (form && !art))
+		return ord_error_set(ORD_EUSAGE,
+				     "%s_%s: missing (the six ranks are counted from both %s_art and %s_formation)",
+				     p, art ? "formation" : "art", p, p);
+	if (art && form) {
+		const char *vaaben = ks_arm_vaaben(r, art);
+		const struct ord_row *row;
+		int n = ks_rank_figures(r, form, vaaben, s->figures);
+		if (ks_formation(r, form, vaaben, &row))
+			return ord_error_set(ORD_EUSAGE, "%s_formation: %s", p, ord_error_last());
+		if (n < s->figures) {
+			KS_TF(why, "%s: kun de %g første geledder tælles (16.5): %d af %d figurer; ",
+			      "%s: only the first %g ranks count (16.5): %d of %d figures; ",
+			      !strcmp(p, "a") ? "a" : "d", ks_param(r, "geledder_max"), n, s->figures);
+			s->figures = n;
+		}
+		if (!given)
+			s->ranks = ks_ranks(r, form, vaaben, s->figures);
+	}
+	snprintf(k, sizeof(k), "%s_retraete", p);
+	ret = ord_kv_get(kv, k);
+	s->blocked = ret && strcmp(ret, "fri") ? ret : NULL;
+	s->in_u = ord_kv_get_bool(&s->flags, "moral_u", 0);
+	return 0;
+}
+
 static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
 {
 	const struct ks_rules *r = ks_rules(rules);
@@ -299,10 +360,9 @@ static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
 	ks_text_init(&why);
 	ord_calc_flags(c, "a_", &in.a.flags);
 	ord_calc_flags(c, "d_", &in.d.flags);
-	in.a.figures = (int)ord_kv_get_int(kv, "a_figurer", 0);
-	in.d.figures = (int)ord_kv_get_int(kv, "d_figurer", 0);
-	in.a.ranks = (int)ord_kv_get_int(kv, "a_geledder", 1);
-	in.d.ranks = (int)ord_kv_get_int(kv, "d_geledder", 1);
+	if ((err = melee_side_args(r, kv, "a", &in.a, &why)) != 0 ||
+	    (err = melee_side_args(r, kv, "d", &in.d, &why)) != 0)
+		goto out;
 	in.pursuit = ord_kv_get_bool(kv, "forfoelgelse", 0);
 	/* the numbers flags unless given */
 	if (!ord_kv_get(&in.a.flags, "pct_flere") && !ord_kv_get(&in.a.flags, "gange_2"))
@@ -316,7 +376,10 @@ static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
 	ord_calc_value_num(c, "total_a", res.total_a);
 	ord_calc_value_num(c, "total_d", res.total_d);
 	ord_calc_value_int(c, "difference", res.difference);
-	ord_calc_value_int(c, "product", res.product);
+	ord_calc_value_int(c, "ranks_winner", res.ranks_winner);
+	ord_calc_value_int(c, "ranks_loser", res.ranks_loser);
+	ord_calc_value_num(c, "weight", res.weight);
+	ord_calc_value_num(c, "product", res.product);
 	ord_calc_value(c, "morale", ks_moral_name(res.grade));
 	ord_calc_value_int(c, "men_a", res.men_a);
 	ord_calc_value_int(c, "men_d", res.men_d);

@@ -42,7 +42,7 @@
  *  K7  Fire is simultaneous: every unit fires with its strength before the
  *      fire; a battery that fires at a target has ranged on it (15).
  *  K8  A melee tie: both sides take the tie row of Skema XX and the melee
- *      goes on (ours: the text has no tie).
+ *      goes on (ours: the text has no tie; the rows' notes say so).
  *  K9  An order change (ÆNDR) is judged from the sheet: with no standing
  *      order written the cause is taken to lie in the last turn (4.3.4).
  *  K10 What the module cannot see on the table (flank, rear, cover, smoke)
@@ -56,6 +56,11 @@
  *      in close order; Skema V's terrain rates and obstacle times are
  *      lost (provisional tables), its formation-change times the
  *      referee's (tid=).
+ *  K13 Skema XX is read by the difference weighed by both sides' engaged
+ *      ranks (16.5; the weights are ours, provisional); only the first
+ *      geledder_max ranks' figures count in a melee (16.5).
+ *  K14 A loser in U that the referee says cannot retreat (obstacles or
+ *      enemy units) goes FU, with prisoners (17.1).
  *  NEEDSWORK: merging and splitting, blocking and the town and wood rules
  *  are the referee's (README "Not done").
  */
@@ -224,13 +229,17 @@ static const struct ord_key_spec naerkamp_keys[] = {
 	{ "angriber", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the attacker" },
 	{ "forsvarer", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the defender" },
 	{ "a_figurer", ORD_KEY_INT, 0, NULL, 0, 10000, NULL,
-	  "attacker's figures within naerkamp_afstand_cm (default all)" },
+	  "attacker's figures within naerkamp_afstand_cm (default all; the first 6 ranks count)" },
 	{ "d_figurer", ORD_KEY_INT, 0, NULL, 0, 10000, NULL,
-	  "defender's figures within naerkamp_afstand_cm (default all)" },
+	  "defender's figures within naerkamp_afstand_cm (default all; the first 6 ranks count)" },
 	{ "a_geledder", ORD_KEY_INT, 0, NULL, 1, 100, NULL,
 	  "attacker's ranks engaged (default by formation; at most geledder_max count)" },
 	{ "d_geledder", ORD_KEY_INT, 0, NULL, 1, 100, NULL,
 	  "defender's ranks engaged (default by formation; at most geledder_max count)" },
+	{ "a_retraete", ORD_KEY_ENUM, 0, "fri|hindring|fjende", 0, 0, "fri",
+	  "can the attacker retreat if it loses, or is it kept by obstacles or enemy units (17.1)" },
+	{ "d_retraete", ORD_KEY_ENUM, 0, "fri|hindring|fjende", 0, 0, "fri",
+	  "can the defender retreat if it loses, or is it kept by obstacles or enemy units (17.1)" },
 	FLAG_KEY("a_flag", "attacker's modifier flags: flanke,ryg,..."),
 	FLAG_KEY("d_flag", "defender's modifier flags: hindring_ii,daekning_god,..."),
 	{ "forfoelgelse", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a pursuit attack on a unit in FU" },

@@ -539,6 +539,46 @@ START_TEST(test_melee_calc)
 	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "men_d"), 60);
 	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "prisoners_d"), 120);
 	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "men_a"), 3);
+	/* Skema XX reads the difference and both sides' ranks (16.5): the
+	 * same margin against a deeper loser weighs less */
+	ck_assert_str_eq(value("melee", "a_figurer=20 d_figurer=20 a_geledder=2 d_geledder=2",
+			       D(4, 4, 3, 3, 3, 3), "morale"),
+			 "U");
+	ck_assert_str_eq(value("melee", "a_figurer=20 d_figurer=20 a_geledder=2 d_geledder=6",
+			       D(4, 4, 3, 3, 3, 3), "morale"),
+			 "LU");
+	ck_assert_str_eq(value("melee", "a_figurer=20 d_figurer=20 a_geledder=2 d_geledder=6",
+			       D(4, 4, 3, 3, 3, 3), "weight"),
+			 "1");
+	/* 17.1: "Taber en enhed i U, der ikke kan retirere pga. hindringer
+	 * eller fjendtlige enheder, en nærkamp, bliver enheden altid FU med
+	 * deraf følgende tab og afgivelse af fanger" */
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10 d_moral_u=yes",
+			       D(2, 2, 2, 3, 3, 3), "morale"),
+			 "LU");
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10 d_moral_u=yes d_retraete=hindring",
+			       D(2, 2, 2, 3, 3, 3), "morale"),
+			 "FU");
+	ck_assert_int_eq(ivalue("melee", "a_figurer=10 d_figurer=10 d_moral_u=yes d_retraete=fjende",
+				D(2, 2, 2, 3, 3, 3), "prisoners_d"),
+			 20);
+	/* a side not in U retreats however it stands */
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10 d_retraete=fjende",
+			       D(3, 3, 4, 3, 3, 3), "morale"),
+			 "LU");
+	/* "Kun tiraillørkæde og de 6 første geledder kan tælles med": a column
+	 * 7 wide counts 42 of its 60 figures against 42: no 10% more */
+	ck_assert_int_eq(ivalue("melee",
+				"a_figurer=60 d_figurer=42 a_art=infanteri a_formation=angrebskolonne",
+				D(3, 3, 3, 3, 3, 3), "total_a"),
+			 9);
+	ck_assert_int_eq(ivalue("melee", "a_figurer=60 d_figurer=42", D(3, 3, 3, 3, 3, 3), "total_a"),
+			 13);
+	ck_assert_int_eq(ks_rank_figures(ks_rules(rules), "angrebskolonne", "infanteri", 60), 42);
+	ck_assert_int_eq(ks_rank_figures(ks_rules(rules), "marchkolonne", "infanteri", 30), 12);
+	ck_assert_int_eq(ks_rank_figures(ks_rules(rules), "linie", "infanteri", 60), 60);
+	calc_fails("melee", "a_figurer=60 d_figurer=42 a_art=infanteri", D(3, 3, 3, 3, 3, 3),
+		   "a_formation: missing");
 	/* a close one: equal strength, the defender wins by 1 with 2 ranks: LU */
 	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "winner"),
 			 "d");
@@ -546,9 +586,24 @@ START_TEST(test_melee_calc)
 			 "LU");
 	ck_assert_int_eq(ivalue("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "prisoners_a"),
 			 0);
-	/* a tie: nobody wins */
+	/* a tie: nobody wins; the rule is ours, and says so */
 	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 3), "winner"),
 			 "none");
+	{
+		struct ord_buf out = ORD_BUF_INIT;
+		const struct ord_table *xx = ks_table(ks_rules(rules), "skema_xx");
+		size_t i;
+		ck_assert_int_eq(run_calc(&out, "melee", "a_figurer=10 d_figurer=10 lang=en",
+					  D(3, 3, 3, 3, 3, 3), 0),
+				 0);
+		ck_assert_ptr_nonnull(strstr(out.buf, "a tie (our rule: the text has no tied melee)"));
+		ord_buf_release(&out);
+		for (i = 0; i < ord_table_nrows(xx); i++) {
+			const struct ord_row *row = ord_table_row(xx, i);
+			if (!strcmp(ord_row_str(row, "part"), "uafgjort"))
+				ck_assert(ord_row_note(row) && !strncmp(ord_row_note(row), "ours", 4));
+		}
+	}
 	/* a pursuit always wins and costs the pursuer nothing */
 	ck_assert_str_eq(value("melee", "a_figurer=5 d_figurer=20 forfoelgelse=yes",
 			       D(1, 1, 1, 6, 6, 6), "winner"),
@@ -1511,13 +1566,48 @@ START_TEST(test_melee_phase)
 	 * volley +2: 10 + 7 = 17; L1: 3d6 8 + first volley 2 = 10: D2 wins by 7 */
 	resolve("angrebshandlinger", D(3, 3, 4, 2, 3, 3));
 	expect_result("+2 2. træfning");
-	expect_result("angriberen vinder med 7 × 3 geledder = 21: Skema XX taberen FU");
+	expect_result("angriberen vinder med 7 × vægt 3 (3 mod 2 geledder) = 21: Skema XX taberen FU");
 	ck_assert_int_eq(ks_moral_parse(sts("L1", "moral")), KS_FU);
 	ck_assert(st("L1", "fanger") > 0);
 	ck_assert_int_eq(st("D2", "vandt_fu_traek"), 10);
 	ck_assert_str_eq(sts("D2", "kampsatser"), "9");
 	ck_assert_str_eq(sts("D2", "sidst_rolle"), "angriber");
 	ck_assert_str_eq(sts("L1", "sidst_rolle"), "forsvarer");
+}
+END_TEST
+
+/* 17.1 "Taber en enhed i U, der ikke kan retirere pga. hindringer eller
+ * fjendtlige enheder, en nærkamp, bliver enheden altid FU med deraf
+ * følgende tab og afgivelse af fanger"; 16.5 "Kun tiraillørkæde og de 6
+ * første geledder kan tælles med". */
+START_TEST(test_melee_cornered_and_ranks)
+{
+	cast();
+	orders("D2 A @L2\n");
+	ord_kv_set(&U("D2")->state, "angreb_traek", "10");
+	ord_kv_set(&U("D2")->state, "angreb_maal", "L2");
+	ord_kv_set(&U("L2")->state, "moral", "U");
+	EV_OK("naerkamp", "angriber=D2 forsvarer=L2 d_retraete=hindring");
+	/* D2 3 +2 column +2 first volley = 7; L2 6 +2 first volley -4 U = 4:
+	 * by 3 x weight 2 (3 against 3 ranks) = 6: U, but cornered: FU */
+	resolve("angrebshandlinger", D(1, 1, 1, 2, 2, 2));
+	expect_result(
+		"Skema XX taberen U; taberen var i U og kan ikke retirere (hindringer): FU (17.1); taberen mister");
+	ck_assert_str_eq(sts("L2", "moral"), "FU");
+	ck_assert(st("L2", "fanger") > 0);
+	/* a column of 60 counts its first 6 ranks of 7: 42 figures */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("D2 A @L2\n");
+	ord_kv_set(&U("D2")->state, "angreb_traek", "10");
+	ord_kv_set(&U("D2")->state, "angreb_maal", "L2");
+	ord_kv_set(&U("D2")->state, "figurer", "60");
+	EV_OK("naerkamp", "angriber=D2 forsvarer=L2");
+	resolve("angrebshandlinger", D(1, 1, 1, 2, 2, 2));
+	expect_result(
+		"nærkamp D2 mod L2; D2: kun de 6 første geledder tælles (16.5): 42 af 60 figurer;");
+	expect_result(": angriber 42 figurer (9 nærkampsenheder)");
 }
 END_TEST
 
@@ -1716,6 +1806,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_valeur);
 	tcase_add_test(tc, test_flight_and_surrender);
 	tcase_add_test(tc, test_melee_phase);
+	tcase_add_test(tc, test_melee_cornered_and_ranks);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_exploding_limber);
