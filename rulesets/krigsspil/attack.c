@@ -215,6 +215,9 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	ks_text_init(&t);
 	if (ks_gone(ctx, a) || ks_gone(ctx, f))
 		goto out;
+	/* 17.2: a unit in FU that is attacked surrenders if it cannot flee */
+	if (ks_moral_now(ctx, f) == KS_FU)
+		ks_st_set(ctx, f, "angrebet_fu_traek", turn);
 	if (!pursuit && ks_moral_now(ctx, a) >= KS_U) {
 		KS_TF(&t, "angrebet på %s gennemføres ikke: angriberen er i %s",
 		      "the attack on %s does not go in: the attacker is in %s", f->id,
@@ -380,6 +383,143 @@ out:
 	ord_kv_release(&in.a.flags);
 	ord_kv_release(&in.d.flags);
 	ord_kv_release(&vals);
+	ks_text_release(&t);
+	return err;
+}
+
+/* A unit's strength against another's in a pursuit or a block (17):
+ * figures, cavalry counted forfoelgelse_kavaleri_gange times. */
+static int strength(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	double cav = ks_param(ks_r(ctx), "forfoelgelse_kavaleri_gange");
+
+	return (int)(ks_figures(ctx, u) * (ks_is(ctx, u, "kavaleri") ? cav : 1));
+}
+
+int ks_block_effective(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *b)
+{
+	return 100.0 * strength(ctx, b) >= ks_param(ks_r(ctx), "blokering_pct") * strength(ctx, u);
+}
+
+/* 17: a fleeing unit runs into an own unit w: in U or FU it is carried
+ * along; in OR or LU a morale test as in an attack (the fleeing unit
+ * attacks, no losses, no FU modifier, square and mass count against
+ * infantry too), and w is carried along if it comes out U or FU. */
+static int flee_into(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u,
+		     struct ord_unit *w, struct ks_text *t)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ks_melee_in in;
+	struct ks_melee_out out;
+	struct ks_text mt, tw;
+	int err = 0, carried;
+
+	ks_text_init(&mt);
+	ks_text_init(&tw);
+	memset(&in, 0, sizeof(in));
+	ord_kv_init(&in.a.flags);
+	ord_kv_init(&in.d.flags);
+	if (ks_moral_now(ctx, w) >= KS_U) {
+		carried = 1;
+		KS_TF(t, "; flygter ind i %s, der er i %s: den bliver FU og rives med (17)",
+		      "; flees into %s, which is in %s: it goes FU and is carried along (17)",
+		      w->id, ks_moral_name(ks_moral_now(ctx, w)));
+	} else {
+		melee_flags(ctx, u, w, 1, &in.a.flags);
+		melee_flags(ctx, w, u, 0, &in.d.flags);
+		ord_kv_set(&in.a.flags, "moral_fu", "no"); /* "Den flygtende får ikke tillæg/fradrag for FU" */
+		if (!strcmp(ks_form(ctx, w), "karre"))
+			ord_kv_set(&in.d.flags, "karre_mod_kavaleri", "yes");
+		if (!strcmp(ks_form(ctx, w), "bataillonsmasse"))
+			ord_kv_set(&in.d.flags, "masse_mod_kavaleri", "yes");
+		in.a.figures = ks_rank_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u),
+					       ks_figures(ctx, u));
+		in.d.figures = ks_rank_figures(r, ks_form(ctx, w), ks_vaaben(ctx, w),
+					       ks_figures(ctx, w));
+		ks_melee_numbers(r, in.a.figures, in.d.figures, &in.a.flags);
+		ks_melee_numbers(r, in.d.figures, in.a.figures, &in.d.flags);
+		in.a.ranks = ks_ranks(r, ks_form(ctx, u), ks_vaaben(ctx, u), in.a.figures);
+		in.d.ranks = ks_ranks(r, ks_form(ctx, w), ks_vaaben(ctx, w), in.d.figures);
+		if ((err = ks_roll3(ctx, in.a.dice, "gennemsivning flygtende", u, e->seq, 0)) != 0 ||
+		    (err = ks_roll3(ctx, in.d.dice, "gennemsivning staaende", w, e->seq, 0)) != 0 ||
+		    (err = ks_melee(r, &in, &out, &mt)) != 0)
+			goto out;
+		/* a moral test: nobody loses men */
+		carried = out.winner == 1 && out.grade >= KS_U;
+		KS_TF(t, "; flygter ind i %s: moraltest som ved en angrebshandling (17): ",
+		      "; flees into %s: a morale test as in an attack (17): ", w->id);
+		ks_text_cat(t, &mt);
+		if (carried)
+			KS_TF(t, "; %s bliver %s: FU og revet med",
+			      "; %s comes out %s: FU and carried along", w->id,
+			      ks_moral_name(out.grade));
+		else
+			KS_TF(t, "; %s bliver ikke U eller FU: den flygtende siver igennem",
+			      "; %s does not go U or FU: the fleeing unit seeps through", w->id);
+	}
+	if (carried) {
+		KS_TF(&tw, "%s flygter ind i den", "%s flees into it", u->id);
+		ks_apply_grade(ctx, w, KS_FU, "revet med", &tw);
+		ks_result(ctx, e->seq, w, NULL, &tw);
+	}
+out:
+	ord_kv_release(&in.a.flags);
+	ord_kv_release(&in.d.flags);
+	ks_text_release(&mt);
+	ks_text_release(&tw);
+	return err;
+}
+
+/* The flight of a unit in FU (17): free, stopped by obstacles or an enemy
+ * strong enough to block it, through a smaller enemy that gives way or
+ * is carried along, into an own unit. */
+static int flight(struct ord_ctx *ctx, const struct ord_event *e)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ord_unit *u = ks_ev_unit(ctx, e, "unit"), *b = ks_ev_unit(ctx, e, "af");
+	struct ord_unit *w = ks_ev_unit(ctx, e, "ind_i");
+	const char *how = ord_kv_get(&e->kv, "blokeret"), *viger = ord_kv_get(&e->kv, "viger");
+	struct ks_text t;
+	int turn = ord_ctx_turn(ctx), err = 0;
+
+	ks_text_init(&t);
+	if (!how)
+		how = "nej";
+	if (!strcmp(how, "hindring")) {
+		ks_st_set(ctx, u, "flugt_blokeret", turn);
+		ks_text_add(&t, "kan ikke flygte for hindringer (17): overgiver sig, hvis den angribes i FU",
+			    "cannot flee for obstacles (17): surrenders if it is attacked in FU");
+	} else if (!strcmp(how, "fjende") && b && ks_block_effective(ctx, u, b)) {
+		ks_st_set(ctx, u, "flugt_blokeret", turn);
+		KS_TF(&t, "blokeret af %s (styrke %d mod %d, mindst %g%%, kavaleri dobbelt): blokeringen er effektiv og den kan ikke flygte længere (17); overgiver sig, hvis den angribes i FU",
+		      "blocked by %s (strength %d against %d, at least %g%%, cavalry double): the block is effective and it can flee no further (17); surrenders if it is attacked in FU",
+		      b->id, strength(ctx, b), strength(ctx, u), ks_param(r, "blokering_pct"));
+	} else {
+		ks_text_add(&t, "flygter et halvt træk ud af indbrudsafstand",
+			    "flees half a turn out of break-in distance");
+		if (!strcmp(how, "fjende") && b) {
+			KS_TF(&t, "; %s er mindre end %g%% af dens styrke (%d mod %d)",
+			      "; %s is less than %g%% of its strength (%d against %d)", b->id,
+			      ks_param(r, "blokering_pct"), strength(ctx, b), strength(ctx, u));
+			if (viger && !strcmp(viger, "nej")) {
+				struct ks_text tb;
+				ks_text_init(&tb);
+				ks_text_add(&t, " og viger ikke: den bliver FU og rives med (17)",
+					    " and does not give way: it goes FU and is carried along (17)");
+				KS_TF(&tb, "viger ikke for den flygtende %s",
+				      "does not give way to the fleeing %s", u->id);
+				ks_apply_grade(ctx, b, KS_FU, "revet med", &tb);
+				ks_result(ctx, e->seq, b, NULL, &tb);
+				ks_text_release(&tb);
+			} else {
+				ks_text_add(&t, " og viger til siden (17)", " and gives way (17)");
+			}
+		}
+		if (w)
+			err = flee_into(ctx, e, u, w, &t);
+	}
+	if (!err)
+		ks_result(ctx, e->seq, u, NULL, &t);
 	ks_text_release(&t);
 	return err;
 }
@@ -582,19 +722,21 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 					ks_result(ctx, e->seq, u, NULL, &t);
 					ks_text_release(&t);
 				} else if (!strcmp(e->kind, "flugt")) {
-					if (ord_kv_get_bool(&e->kv, "blokeret", 0)) {
-						surrender(ctx, u, e->seq, "kan ikke flygte",
-							  "cannot flee");
-					} else {
-						ks_text_init(&t);
-						ks_text_add(&t, "flygter et halvt træk ud af indbrudsafstand",
-							    "flees half a turn out of break-in distance");
-						ks_result(ctx, e->seq, u, NULL, &t);
-						ks_text_release(&t);
-					}
+					err = flight(ctx, e);
 				}
 			}
 		}
+	}
+	/* 17.2: "Angribes en enhed i FU skal den overgive sig hvis ... Den
+	 * ikke kan flygte pga. hindringer eller fjendtlige enheder" (17.3's
+	 * shorter restatement read the same: attacked, and unable to flee) */
+	for (i = 0; i < ord_ctx_nunits(ctx) && !err; i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		int turn = ord_ctx_turn(ctx);
+		if (!ks_gone(ctx, u) && ks_st(ctx, u, "flugt_blokeret") == turn &&
+		    ks_st(ctx, u, "angrebet_fu_traek") == turn)
+			surrender(ctx, u, 0, "angrebet i FU og kan ikke flygte",
+				  "attacked in FU and cannot flee");
 	}
 	if (!err)
 		end_of_turn(ctx);

@@ -195,6 +195,37 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	}
 }
 
+/* 17 flugt: what stops a flight, what it runs into. */
+static void check_flight(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+			 struct ord_diag *d)
+{
+	const char *how = ord_kv_get(&ev->kv, "blokeret");
+	struct ord_unit *b = ev_unit(ctx, ev, "af"), *w = ev_unit(ctx, ev, "ind_i");
+	const char *viger = ord_kv_get(&ev->kv, "viger");
+
+	if (how && !strcmp(how, "fjende")) {
+		if (!b)
+			ord_diag_add(d, 0, 0, u->id, "17 flugt",
+				     "blokeret=fjende: give the enemy unit in its way (af=UNIT)");
+		else if (!strcmp(b->side, u->side))
+			ord_diag_add(d, 0, 0, u->id, "17 flugt",
+				     "own units cannot block a fleeing unit ('%s' is of its side): it flees into them (ind_i=)",
+				     b->id);
+		else if (!ks_block_effective(ctx, u, b) && !viger)
+			ord_diag_add(d, 0, 0, u->id, "17 flugt",
+				     "'%s' is smaller than %g%% of the fleeing unit's strength: give whether it gave way (viger=ja|nej)",
+				     b->id, ks_param(ks_r(ctx), "blokering_pct"));
+	} else if (b || viger) {
+		ord_diag_add(d, 0, 0, u->id, "17 flugt", "af= and viger= are for blokeret=fjende");
+	}
+	if (w && (strcmp(w->side, u->side) || w == u))
+		ord_diag_add(d, 0, 0, u->id, "17 flugt",
+			     "ind_i is an own unit the fleeing unit runs into, not '%s'", w->id);
+	if (w && how && strcmp(how, "nej"))
+		ord_diag_add(d, 0, 0, u->id, "17 flugt",
+			     "a unit that cannot flee does not run into '%s'", w->id);
+}
+
 static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	static const char *const tables[] = { "skema_xv_naerkamp", NULL };
@@ -540,6 +571,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "17 flugt",
 				     "unit '%s' is in %s, not FU: it does not flee", u->id,
 				     ks_moral_name(ks_moral_now(ctx, u)));
+		check_flight(ctx, ev, u, d);
 	}
 	return d->n > before ? ORD_ECHECK : 0;
 }

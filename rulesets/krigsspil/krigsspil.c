@@ -61,7 +61,12 @@
  *      geledder_max ranks' figures count in a melee (16.5).
  *  K14 A loser in U that the referee says cannot retreat (obstacles or
  *      enemy units) goes FU, with prisoners (17.1).
- *  NEEDSWORK: merging and splitting, blocking and the town and wood rules
+ *  K15 A unit in FU surrenders when it is attacked in FU in a turn it
+ *      cannot flee (17.2; 17.3's looser sentence read as the same rule);
+ *      a flight is blocked by an enemy of blokering_pct of its strength
+ *      (cavalry double); flight into an own unit is a morale test as an
+ *      attack (17).
+ *  NEEDSWORK: merging and splitting and the town and wood rules
  *  are the referee's (README "Not done").
  */
 #include <math.h>
@@ -247,7 +252,12 @@ static const struct ord_key_spec naerkamp_keys[] = {
 };
 static const struct ord_key_spec flugt_keys[] = {
 	UNIT_KEY("the fleeing unit"),
-	{ "blokeret", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "it cannot flee (obstacles, enemy)" },
+	{ "blokeret", ORD_KEY_ENUM, 0, "nej|hindring|fjende", 0, 0, "nej",
+	  "what stops its flight: nothing, obstacles, an enemy unit (17)" },
+	{ "af", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the enemy unit in its way (blokeret=fjende)" },
+	{ "viger", ORD_KEY_ENUM, 0, "ja|nej", 0, 0, NULL,
+	  "a smaller enemy in its way gives way (ja) or not (nej) (17)" },
+	{ "ind_i", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "an own unit it flees into (17)" },
 	END_KEYS,
 };
 
@@ -335,6 +345,8 @@ static const struct ord_state_key state_keys[] = {
 	INT("flugt_traek", "turns fleeing"),
 	INT("forfoelget_traek", "turns pursued in a row"),
 	INT("forfoelget_sidst", "the last turn it was pursued"),
+	INT("flugt_blokeret", "the turn it could not flee (obstacles, enemy)"),
+	INT("angrebet_fu_traek", "the turn it was attacked while in FU"),
 	INT("fanger_traek", "the last turn it gave prisoners"),
 	INT("vandt_fu_traek", "the turn it won a melee that sent the loser into FU"),
 	INT("hvilede_traek", "the turn it rested"),

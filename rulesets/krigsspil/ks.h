@@ -132,6 +132,9 @@ void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_k
 /* A battery's fire (defensive: its canister at an attacker). */
 int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive);
 int ks_resolve_fire(struct ord_ctx *ctx);
+/* Does enemy b block the flight of u (17): at least blokering_pct of its
+ * strength, cavalry counted double? */
+int ks_block_effective(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *b);
 int ks_resolve_attacks(struct ord_ctx *ctx);
 
 /* ---- what validate.c and events.c share ---- */

@@ -107,6 +107,7 @@ static const char *const needed_params[] = {
 	"valeur_genvinding",
 	"efternoelere_efter_traek",
 	"forfoelgelse_kavaleri_gange",
+	"blokering_pct",
 	"moral_fuld_andel",
 	"halvt_traek_tab",
 	"tal_trin_pct",

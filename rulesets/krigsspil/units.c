@@ -170,6 +170,7 @@ const char *ks_reason(const char *why, const char *lang)
 		{ "forsvarsild", "defensive fire" },
 		{ "start", "at the start" },
 		{ "gennemmarch", "marching through" },
+		{ "revet med", "carried along" },
 	};
 	size_t i;
 

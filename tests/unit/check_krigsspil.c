@@ -1519,17 +1519,80 @@ START_TEST(test_flight_and_surrender)
 	expect_result("L1: på flugt i 2. træk: 1 figurer efternølere, 17 tilbage");
 	ck_assert_int_eq(ks_stragglers(ks_rules(rules), 25), 2);
 	ck_assert_int_eq(ks_stragglers(ks_rules(rules), 3), 1);
-	/* a unit that cannot flee surrenders */
+	/* 17.2 "Angribes en enhed i FU skal den overgive sig hvis: ... Den
+	 * ikke kan flygte pga. hindringer eller fjendtlige enheder": a blocked
+	 * flight alone is no surrender ... */
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 10);
 	cast();
 	ord_kv_set(&U("L1")->state, "moral", "FU");
-	EV_OK("flugt", "unit=L1 blokeret=yes");
+	EV_OK("flugt", "unit=L1 blokeret=hindring");
 	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("L1", "overgivet"), 0);
+	expect_result("L1: kan ikke flygte for hindringer (17): overgiver sig, hvis den angribes i FU");
+	/* ... attacked in FU and unable to flee, it surrenders */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("K1 A @L1\n");
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("K1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("K1")->state, "angreb_maal", "L1");
+	EV_OK("naerkamp", "angriber=K1 forsvarer=L1 forfoelgelse=yes");
+	EV_OK("flugt", "unit=L1 blokeret=hindring");
+	resolve("angrebshandlinger", D(1, 1, 1, 6, 6, 6));
 	ck_assert_int_eq(st("L1", "overgivet"), 1);
 	ck_assert_int_eq(st("L1", "figurer"), 0);
-	ck_assert_int_eq(st("L1", "fanger"), 18 * 30);
-	expect_result("L1: overgiver sig (kan ikke flygte): 18 figurer i fangenskab");
+	expect_result("L1: overgiver sig (angrebet i FU og kan ikke flygte):");
+	/* "Blokeres en flygtende enhed af en fjendtlig enhed på mindst [25]% af
+	 * egen styrke, idet kavaleri regnes for dobbelt ..., anses blokeringen
+	 * for effektiv"; a smaller one that does not give way "bliver FU, og
+	 * revet med af den flygtende enhed" */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("K3")->state, "figurer", "3");
+	ord_kv_set(&U("K2")->state, "figurer", "2");
+	EV_BAD("flugt", "unit=L1 blokeret=fjende", "give the enemy unit in its way (af=UNIT)");
+	EV_BAD("flugt", "unit=L1 blokeret=fjende af=K2", "give whether it gave way (viger=ja|nej)");
+	EV_OK("flugt", "unit=L1 blokeret=fjende af=K3");
+	EV_BAD("flugt", "unit=L1 ind_i=D1", "ind_i is an own unit");
+	EV_BAD("flugt", "unit=L1 blokeret=fjende af=L2", "own units cannot block a fleeing unit");
+	ck_assert(ks_block_effective(ctx, U("L1"), U("K3")));  /* 3 x 2 = 6 of 18: 33% */
+	ck_assert(!ks_block_effective(ctx, U("L1"), U("K2"))); /* 2 x 2 = 4 of 18: 22% */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("K2")->state, "figurer", "2");
+	EV_OK("flugt", "unit=L1 blokeret=fjende af=K2 viger=nej");
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result(
+		"K2 er mindre end 25% af dens styrke (4 mod 18) og viger ikke: den bliver FU og rives med (17)");
+	ck_assert_str_eq(sts("K2", "moral"), "FU");
+	/* 17: flight into an own unit: in U it is carried along; in OR a
+	 * morale test as in an attack, the fleeing unit attacking */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("L2")->state, "moral", "U");
+	EV_OK("flugt", "unit=L1 ind_i=L2");
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result("flygter ind i L2, der er i U: den bliver FU og rives med (17)");
+	ck_assert_str_eq(sts("L2", "moral"), "FU");
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	EV_OK("flugt", "unit=L1 ind_i=L2");
+	/* L1 6 (no FU modifier), L2 in column 17 +2 first volley +1 10% more:
+	 * L2 holds, L1 seeps through */
+	resolve("angrebshandlinger", D(2, 2, 2, 6, 6, 5));
+	expect_result("L2 bliver ikke U eller FU: den flygtende siver igennem");
+	ck_assert_str_eq(sts("L2", "moral"), "OR");
+	ck_assert_int_eq(st("L2", "tab_mand"), 0);
 	/* pursued two turns in a row: surrender */
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 10);
