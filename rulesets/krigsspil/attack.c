@@ -574,6 +574,13 @@ static void end_of_turn(struct ord_ctx *ctx)
 							  : turn);
 					ks_st_set(ctx, u, "stormmarch_sidst", turn);
 				}
+				/* it fled at stormmarch (or as if it did) */
+				if (ks_st(ctx, u, "foerste_storm")) {
+					ks_text_add(&t, "flygter i stormmarch", "flees at stormmarch");
+					ks_storm_spent(ctx, u, &t);
+					ks_result(ctx, 0, u, NULL, &t);
+					ks_text_reset(&t);
+				}
 				ord_buf_release(&why);
 			}
 		} else {
@@ -581,6 +588,15 @@ static void end_of_turn(struct ord_ctx *ctx)
 		}
 		if (ks_st(ctx, u, "forfoelget_sidst") != turn)
 			ks_st_set(ctx, u, "forfoelget_traek", 0);
+		/* a stormmarch this turn with no charge made of it (a cancelled
+		 * attack) has used the first one all the same */
+		if (ks_st(ctx, u, "stormmarch_sidst") == turn && ks_st(ctx, u, "foerste_storm")) {
+			ks_text_add(&t, "har benyttet stormmarch i trækket",
+				    "used stormmarch this turn");
+			ks_storm_spent(ctx, u, &t);
+			ks_result(ctx, 0, u, NULL, &t);
+			ks_text_reset(&t);
+		}
 		/* a unit of 1 figure is lost (11.1); a battery without guns */
 		if ((!art && ks_st(ctx, u, "figurer") < (long)ks_param(r, "mindste_enhed")) ||
 		    (art && ks_st(ctx, u, "kanoner") < 1 && ks_st(ctx, u, "beskadiget") < 1)) {

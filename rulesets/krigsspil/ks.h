@@ -121,6 +121,9 @@ int ks_roll3(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_
 	     unsigned seq, unsigned base);
 int ks_roll1(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_unit *u,
 	     unsigned seq, unsigned index);
+/* A use of stormmarch that is not an attack: the first charge at the
+ * gallop is gone (Skema XV "1. angreb i storm"), said in t. */
+void ks_storm_spent(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t);
 /* A morale result applied to u and said in t. */
 void ks_apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, const char *why,
 		    struct ks_text *t);

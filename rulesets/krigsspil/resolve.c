@@ -113,10 +113,25 @@ void ks_apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, const ch
 
 /* ---- stormmarch and løb bookkeeping ---- */
 
-static void use_stormmarch(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t)
+/* "1. angreb i storm ... gives første gang en kavaleri enhed angriber i
+ * stormmarch, såfremt det samtidigt er første gang at den pågældende enhed
+ * benytter stormmarch": any other use of stormmarch spends it. */
+void ks_storm_spent(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t)
+{
+	if (!ks_st(ctx, u, "foerste_storm"))
+		return;
+	ks_st_set(ctx, u, "foerste_storm", 0);
+	ks_text_add(t, "; har nu benyttet stormmarch: intet 1. angreb i storm senere (Skema XV)",
+		    "; it has now used stormmarch: no first charge at the gallop later (Skema XV)");
+}
+
+static void use_stormmarch(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t, int attack)
 {
 	int turn = ord_ctx_turn(ctx);
 	long start = ks_st(ctx, u, "stormmarch_start"), last = ks_st(ctx, u, "stormmarch_sidst");
+
+	if (!attack)
+		ks_storm_spent(ctx, u, t);
 
 	if (last == turn)
 		return;
@@ -326,7 +341,7 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			KS_TF(&t, "1. angreb på %s%s", "1. attack on %s%s", m->id, "");
 			if (storm) {
 				ks_text_add(&t, " i stormmarch", " at stormmarch");
-				use_stormmarch(ctx, a, &t);
+				use_stormmarch(ctx, a, &t, 1);
 			}
 			if (ord_kv_get_bool(&e->kv, "loeb", 0)) {
 				ks_st_set(ctx, a, "loeb_sidst", turn);
@@ -498,7 +513,7 @@ static int resolve_moves(struct ord_ctx *ctx)
 			}
 			if (ord_kv_get_bool(&e->kv, "stormmarch", 0)) {
 				ks_text_add(&t, " i stormmarch", " at stormmarch");
-				use_stormmarch(ctx, u, &t);
+				use_stormmarch(ctx, u, &t, 0);
 			}
 			if (ord_kv_get_bool(&e->kv, "loeb", 0)) {
 				ks_st_set(ctx, u, "loeb_sidst", turn);

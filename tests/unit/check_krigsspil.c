@@ -1674,6 +1674,64 @@ START_TEST(test_melee_cornered_and_ranks)
 }
 END_TEST
 
+/* Skema XV "1. angreb i storm: Dette tillæg/fradrag gives første gang en
+ * kavaleri enhed angriber i stormmarch, såfremt det samtidigt er første
+ * gang at den pågældende enhed benytter stormmarch". */
+START_TEST(test_first_storm)
+{
+	cast();
+	/* a move at stormmarch spends it */
+	orders("K1 SM ↑ 1\n");
+	EV_OK("flyt", "unit=K1 x=0 y=0 stormmarch=yes");
+	resolve("fredelige-flytninger", NULL, 0);
+	ck_assert_int_eq(st("K1", "foerste_storm"), 0);
+	expect_result(
+		"K1: flyttet 0 cm til x=0 y=0 i stormmarch; har nu benyttet stormmarch: intet 1. angreb i storm senere (Skema XV)");
+	/* so its first attack at stormmarch, next turn, gets no bonus */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 12);
+	cast();
+	orders("K1 SM ↑ ½ A @L1\nK2 SM ↑ ½ A @L2\n");
+	ord_kv_set(&U("K1")->state, "foerste_storm", "0");
+	ord_kv_set(&U("K1")->state, "angreb_traek", "12");
+	ord_kv_set(&U("K1")->state, "angreb_maal", "L1");
+	ord_kv_set(&U("K1")->state, "angreb_storm", "1");
+	ord_kv_set(&U("K2")->state, "angreb_traek", "12");
+	ord_kv_set(&U("K2")->state, "angreb_maal", "L2");
+	ord_kv_set(&U("K2")->state, "angreb_storm", "1");
+	ord_kv_set(&U("K2")->state, "stormmarch_sidst", "12");
+	ord_kv_set(&U("K2")->state, "stormmarch_start", "12");
+	EV_OK("naerkamp", "angriber=K1 forsvarer=L1");
+	EV_OK("naerkamp", "angriber=K2 forsvarer=L2");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3));
+	/* K1 used stormmarch before: +2 stormmarch only; K2's first use: +3 */
+	{
+		const char *r = ord_ctx_fake_results(ctx);
+		const char *k1 = strstr(r, "K1: nærkamp K1 mod L1"),
+			   *k2 = strstr(r, "K2: nærkamp K2 mod L2");
+		char line[2048];
+		ck_assert_ptr_nonnull(k1);
+		ck_assert_ptr_nonnull(k2);
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(k1, "\n"), k1);
+		ck_assert_msg(strstr(line, "+2 stormmarch") && !strstr(line, "1. angreb i storm"),
+			      "%s", line);
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(k2, "\n"), k2);
+		ck_assert_msg(strstr(line, "+3 1. angreb i storm, +2 stormmarch"), "%s", line);
+	}
+	/* a cancelled attack at stormmarch has used it all the same */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 12);
+	cast();
+	orders("K3 SM ↑ ½ A @L2\n");
+	ord_kv_set(&U("K3")->state, "angreb_traek", "12");
+	ord_kv_set(&U("K3")->state, "angreb_maal", "L2");
+	ord_kv_set(&U("K3")->state, "stormmarch_sidst", "12");
+	EV_OK("fortryd", "unit=K3");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("K3", "foerste_storm"), 0);
+}
+END_TEST
+
 START_TEST(test_british_cavalry)
 {
 	cast();
@@ -1870,6 +1928,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_flight_and_surrender);
 	tcase_add_test(tc, test_melee_phase);
 	tcase_add_test(tc, test_melee_cornered_and_ranks);
+	tcase_add_test(tc, test_first_storm);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_exploding_limber);
