@@ -195,6 +195,35 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	}
 }
 
+/* 6.3: open order within the break-in distance of an enemy close
+ * formation in OR or LU, or a unit in FU within that of any enemy in OR or
+ * LU. */
+static void check_break_in(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *e,
+			   const char *reach, struct ord_diag *d)
+{
+	int fu = ks_moral_now(ctx, u) == KS_FU, open = !ks_closed(ctx, u, NULL);
+
+	if (!strcmp(e->side, u->side)) {
+		ord_diag_add(d, 0, 0, u->id, "6.3", "'%s' is of its own side, not an enemy", e->id);
+		return;
+	}
+	if (ks_moral_now(ctx, e) >= KS_U)
+		ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
+			     "only an enemy in OR or LU drives it off; '%s' is in %s", e->id,
+			     ks_moral_name(ks_moral_now(ctx, e)));
+	if (!fu && !open)
+		ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
+			     "only open order and units in FU must leave an enemy's break-in distance; '%s' is in %s, %s",
+			     u->id, ks_form(ctx, u), ks_moral_name(ks_moral_now(ctx, u)));
+	else if (!fu && ks_closed(ctx, e, NULL) == 0)
+		ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
+			     "open order retires from an enemy in close order; '%s' is in %s",
+			     e->id, ks_form(ctx, e));
+	else if (!fu && !reach)
+		ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
+			     "give whether it reaches support distance of an own close unit or soutien (naar_stoette=ja|nej)");
+}
+
 /* 17 flugt: what stops a flight, what it runs into. */
 static void check_flight(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
 			 struct ord_diag *d)
@@ -370,6 +399,9 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 					     "a support supports only one unit in a turn (event #%u)",
 					     e->seq);
 		}
+	} else if (!strcmp(ev->kind, "indbrud")) {
+		check_break_in(ctx, u, ev_unit(ctx, ev, "fjende"),
+			       ord_kv_get(&ev->kv, "naar_stoette"), d);
 	} else if (!strcmp(ev->kind, "reaktion")) {
 		size_t k;
 		int attacked = 0;
@@ -385,6 +417,14 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (!strcmp(ord_kv_get(&ev->kv, "reaktion"), "modangreb") && ks_moral_now(ctx, u) >= KS_U)
 			ord_diag_add(d, 0, 0, u->id, "6.3", "a unit in %s cannot counterattack",
 				     ks_moral_name(ks_moral_now(ctx, u)));
+		if (ord_kv_get(&ev->kv, "naar_stoette") &&
+		    (strcmp(ord_kv_get(&ev->kv, "reaktion"), "tilbagetog") || ks_closed(ctx, u, NULL)))
+			ord_diag_add(d, 0, 0, u->id, "6.3",
+				     "naar_stoette is for open order that retreats (reaktion=tilbagetog)");
+		else if (!strcmp(ord_kv_get(&ev->kv, "reaktion"), "tilbagetog") &&
+			 !ks_closed(ctx, u, NULL) && !ord_kv_get(&ev->kv, "naar_stoette"))
+			ord_diag_add(d, 0, 0, u->id, "6.3",
+				     "open order that retreats from an attack: give whether it reaches support distance of an own close unit or soutien (naar_stoette=ja|nej)");
 	} else if (!strcmp(ev->kind, "flyt")) {
 		check_flyt(ctx, ev, u, d);
 	} else if (!strcmp(ev->kind, "formation")) {

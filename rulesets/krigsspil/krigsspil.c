@@ -66,6 +66,9 @@
  *      a flight is blocked by an enemy of blokering_pct of its strength
  *      (cavalry double); flight into an own unit is a morale test as an
  *      attack (17).
+ *  K16 Open order within the break-in distance of an enemy close formation
+ *      in OR or LU retires, and goes U when the referee says it cannot
+ *      reach support (6.3; indbrud, or its reaction to an attack).
  *  NEEDSWORK: merging and splitting and the town and wood rules
  *  are the referee's (README "Not done").
  */
@@ -166,6 +169,15 @@ static const struct ord_key_spec reaktion_keys[] = {
 	{ "reaktion", ORD_KEY_ENUM, 1, "forsvar|modangreb|tilbagetog", 0, 0, NULL,
 	  "its defensive reaction" },
 	{ "mod", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the attacker" },
+	{ "naar_stoette", ORD_KEY_ENUM, 0, "ja|nej", 0, 0, NULL,
+	  "open order retreating: does it reach support distance of an own close unit or soutien (6.3)" },
+	END_KEYS,
+};
+static const struct ord_key_spec indbrud_keys[] = {
+	UNIT_KEY("the unit within an enemy's break-in distance"),
+	{ "fjende", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the enemy unit in OR or LU" },
+	{ "naar_stoette", ORD_KEY_ENUM, 0, "ja|nej", 0, 0, NULL,
+	  "open order: does it reach support distance of an own close unit or soutien (6.3)" },
 	END_KEYS,
 };
 static const struct ord_key_spec flyt_keys[] = {
@@ -272,6 +284,8 @@ const struct ord_event_kind ks_events[] = {
 	{ "reaktion", "angrebserklaering", reaktion_keys, "the defender states its reaction" },
 	{ "flyt", "fredelige-flytninger", flyt_keys, "a unit moved to a new position (cm)" },
 	{ "formation", "fredelige-flytninger", formation_keys, "a unit changed formation" },
+	{ "indbrud", "fredelige-flytninger", indbrud_keys,
+	  "open order or a unit in FU stands within an enemy's break-in distance (6.3)" },
 	{ "front", "fredelige-flytninger", unit_keys, "a unit changed its front (drej, vending)" },
 	{ "prods", "fredelige-flytninger", prods_keys, "a battery limbered or unlimbered" },
 	{ "klargoering", "fredelige-flytninger", unit_keys, "a battery made its guns ready" },

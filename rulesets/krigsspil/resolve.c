@@ -372,6 +372,19 @@ static int resolve_declarations(struct ord_ctx *ctx)
 					     !strcmp(re, "forsvar")     ? "defence"
 					     : !strcmp(re, "modangreb") ? "counterattack"
 									: "retreat");
+				/* open order retires without reaction time (16.3),
+				 * U when it cannot reach support (6.3) */
+				if (ord_kv_get(&r->kv, "naar_stoette") &&
+				    !strcmp(ord_kv_get(&r->kv, "naar_stoette"), "nej")) {
+					struct ks_text tm;
+					ks_text_init(&tm);
+					ks_text_add(&tm,
+						    "retirerer fra angrebet i spredt formation og når ikke inden for støtteafstand af egen sluttet enhed eller soutien (6.3)",
+						    "retires from the attack in open order and cannot reach support distance of an own close unit or soutien (6.3)");
+					ks_apply_grade(ctx, m, KS_U, "indbrud", &tm);
+					ks_result(ctx, r->seq, m, NULL, &tm);
+					ks_text_release(&tm);
+				}
 				reacted = 1;
 			}
 			if (!reacted)
@@ -407,6 +420,33 @@ static void lu_half_turn(struct ord_ctx *ctx, struct ord_unit *u, const char *wh
 			     h / 2, why);
 		ord_buf_addf(&t->en, "; LU until %s of turn %d (%s)",
 			     h % 2 ? "the end" : "the middle", h / 2, ks_reason(why, "en"));
+	}
+}
+
+/* 6.3: "En enhed i FU, der er inden for indbrudsafstand af en fjendtlig
+ * enhed i OR eller LU, skal flygte ud af indbrudsafstand.  En enhed i
+ * spredt formation, der er inden for indbrudsafstand af en fjendtlig
+ * sluttet formation i OR eller LU, skal mindst retirere ud af
+ * indbrudsafstand.  Kan den ikke nå inden for støtteafstand af egen enhed
+ * i sluttet formation eller soutien, kommer den tillige i U". */
+static void break_in(struct ord_ctx *ctx, struct ord_unit *u, const struct ord_unit *e,
+		     const char *reach, struct ks_text *t)
+{
+	if (ks_moral_now(ctx, u) == KS_FU) {
+		KS_TF(t, "inden for %s' indbrudsafstand i FU: skal flygte ud af indbrudsafstand (6.3)",
+		      "within the break-in distance of %s in FU: must flee out of it (6.3)", e->id);
+		return;
+	}
+	KS_TF(t, "spredt formation inden for indbrudsafstand af %s: skal mindst retirere ud af indbrudsafstand (6.3)",
+	      "open order within the break-in distance of %s: must at least retire out of it (6.3)",
+	      e->id);
+	if (reach && !strcmp(reach, "nej")) {
+		ks_text_add(t, "; når ikke inden for støtteafstand af egen sluttet enhed eller soutien",
+			    "; it cannot reach support distance of an own close unit or soutien");
+		ks_apply_grade(ctx, u, KS_U, "indbrud", t);
+	} else {
+		ks_text_add(t, "; når inden for støtteafstand af egen sluttet enhed eller soutien",
+			    "; it reaches support distance of an own close unit or soutien");
 	}
 }
 
@@ -551,6 +591,9 @@ static int resolve_moves(struct ord_ctx *ctx)
 				KS_TF(&t, " (under %g figurer: hob, 11.8)",
 				      " (under %g figures: a hob, 11.8)", ks_param(r, "hob_under"));
 			lu_half_turn(ctx, u, "formationsændring", &t);
+		} else if (!strcmp(e->kind, "indbrud")) {
+			break_in(ctx, u, ks_ev_unit(ctx, e, "fjende"),
+				 ord_kv_get(&e->kv, "naar_stoette"), &t);
 		} else if (!strcmp(e->kind, "front")) {
 			ks_st_set(ctx, u, "bevaeget", turn);
 			ks_text_add(&t, "frontændring", "change of front");

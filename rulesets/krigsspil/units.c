@@ -171,6 +171,7 @@ const char *ks_reason(const char *why, const char *lang)
 		{ "start", "at the start" },
 		{ "gennemmarch", "marching through" },
 		{ "revet med", "carried along" },
+		{ "indbrud", "within break-in distance" },
 	};
 	size_t i;
 

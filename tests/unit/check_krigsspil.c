@@ -1732,6 +1732,47 @@ START_TEST(test_first_storm)
 }
 END_TEST
 
+/* 6.3 "En enhed i spredt formation, der er inden for indbrudsafstand af en
+ * fjendtlig sluttet formation i OR eller LU, skal mindst retirere ud af
+ * indbrudsafstand. Kan den ikke nå inden for støtteafstand af egen enhed i
+ * sluttet formation eller soutien, kommer den tillige i U"; "En enhed i FU
+ * ... skal flygte ud af indbrudsafstand". */
+START_TEST(test_break_in)
+{
+	cast();
+	EV_BAD("indbrud", "unit=D3 fjende=L1", "naar_stoette=ja|nej");
+	EV_BAD("indbrud", "unit=D1 fjende=L1 naar_stoette=nej",
+	       "only open order and units in FU must leave");
+	EV_BAD("indbrud", "unit=D3 fjende=C1 naar_stoette=nej",
+	       "open order retires from an enemy in close order");
+	EV_BAD("indbrud", "unit=D3 fjende=D1 naar_stoette=nej", "is of its own side");
+	/* (the fake context keeps refused events: start again) */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	EV_OK("indbrud", "unit=D3 fjende=L1 naar_stoette=nej");
+	ord_kv_set(&U("L2")->state, "moral", "FU");
+	EV_OK("indbrud", "unit=L2 fjende=D1");
+	resolve("fredelige-flytninger", NULL, 0);
+	expect_result(
+		"D3: spredt formation inden for indbrudsafstand af L1: skal mindst retirere ud af indbrudsafstand (6.3); når ikke inden for støtteafstand af egen sluttet enhed eller soutien; moral OR → U (uorden)");
+	expect_result("L2: inden for D1' indbrudsafstand i FU: skal flygte ud af indbrudsafstand (6.3)");
+	ck_assert_str_eq(sts("D3", "moral"), "U");
+	/* attacked: its reaction is the retreat, without reaction time (16.3) */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("L1 A @D3\n");
+	EV_OK("angreb", "unit=L1 maal=D3");
+	EV_OK("reaktion", "unit=D3 reaktion=tilbagetog naar_stoette=nej");
+	EV_BAD("reaktion", "unit=D3 reaktion=tilbagetog", "naar_stoette=ja|nej");
+	resolve("angrebserklaering", NULL, 0);
+	expect_result(
+		"D3: retirerer fra angrebet i spredt formation og når ikke inden for støtteafstand");
+	ck_assert_str_eq(sts("D3", "moral"), "U");
+}
+END_TEST
+
 START_TEST(test_british_cavalry)
 {
 	cast();
@@ -1929,6 +1970,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_melee_phase);
 	tcase_add_test(tc, test_melee_cornered_and_ranks);
 	tcase_add_test(tc, test_first_storm);
+	tcase_add_test(tc, test_break_in);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_exploding_limber);
