@@ -607,17 +607,28 @@ static void end_of_turn(struct ord_ctx *ctx)
 			ks_text_release(&t);
 			continue;
 		}
-		/* decimation (6.7) */
-		if (!art) {
-			int lvl = ks_decimation(r, ks_start_figures(ctx, u),
-						(int)ks_st(ctx, u, "figurer"));
+		/* decimation (6.7): a battery's strength is its guns, and of the
+		 * two rules only the U for over 50% lost is for it */
+		{
+			int start = art ? (int)ord_kv_get_int(&u->attrs, "kanoner", 0)
+					: ks_start_figures(ctx, u);
+			int now = art ? start - (int)ks_st(ctx, u, "oedelagt")
+				      : (int)ks_st(ctx, u, "figurer");
+			int lvl = ks_decimation(r, start, now);
+			if (art && lvl < 2)
+				lvl = 0;
 			if (lvl > ks_st(ctx, u, "decimering")) {
 				ks_st_set(ctx, u, "decimering", lvl);
-				KS_TF(&t, "decimeret: over %g%% af den oprindelige styrke tabt (%ld af %d figurer): ",
-				      "decimated: over %g%% of its first strength lost (%ld of %d figures): ",
-				      ks_param(r, lvl >= 2 ? "decimering_u_pct" : "decimering_lu_pct"),
-				      ks_start_figures(ctx, u) - ks_st(ctx, u, "figurer"),
-				      ks_start_figures(ctx, u));
+				if (art)
+					KS_TF(&t, "decimeret: over %g%% af den oprindelige styrke tabt (%d af %d kanoner ødelagt; artilleri er kun undtaget fra LU-reglen): ",
+					      "decimated: over %g%% of its first strength lost (%d of %d guns destroyed; artillery is excepted from the LU rule only): ",
+					      ks_param(r, "decimering_u_pct"), start - now, start);
+				else
+					KS_TF(&t, "decimeret: over %g%% af den oprindelige styrke tabt (%d af %d figurer): ",
+					      "decimated: over %g%% of its first strength lost (%d of %d figures): ",
+					      ks_param(r, lvl >= 2 ? "decimering_u_pct"
+								   : "decimering_lu_pct"),
+					      start - now, start);
 				if (lvl >= 2)
 					ks_text_add(&t, "U resten af slaget, kan ikke reorganiseres",
 						    "U for the rest of the battle, cannot be reorganised");

@@ -27,9 +27,11 @@
  *  K3  Reorganisation (its rules are lost): a unit in U or FU that is not
  *      disturbed rallies reorganisering_grader grades a turn; one over
  *      decimering_u_pct lost stays in U (6.7).
- *  K4  Decimation is for the rest of the battle and not for artillery; its
+ *  K4  Decimation is for the rest of the battle; the text's exceptions
+ *      follow its LU rule alone (6.7): artillery is never LU for its losses
+ *      but U when over decimering_u_pct of its guns are destroyed, and the
  *      LU is lifted in a turn the unit rested or won a melee that sent its
- *      enemy into FU (6.7).
+ *      enemy into FU.
  *  K5  Losses are men (mand_pr_figur a figure): whole figures removed, the
  *      rest carried; a battery's crew does not count (1.3): fire on a
  *      battery is materiel, and a limber destroyed may explode (10.2).

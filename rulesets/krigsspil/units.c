@@ -224,11 +224,14 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 			ks_text_add(why, "til den reorganiseres", "until reorganised");
 		}
 	}
-	/* decimation: LU (or U) for the rest of the battle, except in a turn
-	 * the unit rested or won a melee that sent its enemy into FU (6.7) */
-	if (dec && !ks_is(ctx, u, "artilleri")) {
+	/* decimation: over 25% lost LU for the rest of the battle, unless it
+	 * is artillery, or in a turn it rested or won a melee that sent its
+	 * enemy into FU; over 50% U, with no exception (6.7: the exceptions
+	 * follow the LU rule alone) */
+	if (dec) {
 		int floor_grade = dec >= 2 ? KS_U : KS_LU;
-		int excused = dec == 1 && (ks_st(ctx, u, "vandt_fu_traek") == turn ||
+		int excused = dec == 1 && (ks_is(ctx, u, "artilleri") ||
+					   ks_st(ctx, u, "vandt_fu_traek") == turn ||
 					   ks_st(ctx, u, "hvilede_traek") == turn);
 		if (!excused && floor_grade > grade) {
 			grade = floor_grade;

@@ -1438,15 +1438,24 @@ START_TEST(test_decimation)
 	/* 11 of 20: over 50%: U, no reorganisation */
 	ord_kv_set(&U("D2")->state, "figurer", "9");
 	ord_kv_set(&U("D2")->state, "tab_mand", "330");
-	/* artillery is not decimated */
-	ord_kv_set(&U("A1")->state, "kanoner", "2");
-	ord_kv_set(&U("A1")->state, "oedelagt", "6");
+	/* 6.7 lists "Enheden er artilleri" among the exceptions of the LU rule
+	 * alone: a battery that lost 3 of its 8 guns is not LU, one that lost
+	 * 5 is U for the rest of the battle */
+	ord_kv_set(&U("A1")->state, "kanoner", "3");
+	ord_kv_set(&U("A1")->state, "oedelagt", "5");
+	ord_kv_set(&U("B1")->state, "kanoner", "4");
+	ord_kv_set(&U("B1")->state, "oedelagt", "2");
 	resolve("angrebshandlinger", NULL, 0);
 	ck_assert_int_eq(st("D1", "decimering"), 1);
 	ck_assert_int_eq(ks_moral_now(ctx, U("D1")), KS_LU);
 	ck_assert_int_eq(st("D2", "decimering"), 2);
 	ck_assert_int_eq(ks_moral_now(ctx, U("D2")), KS_U);
-	ck_assert_int_eq(st("A1", "decimering"), 0);
+	ck_assert_int_eq(st("A1", "decimering"), 2);
+	ck_assert_int_eq(ks_moral_now(ctx, U("A1")), KS_U);
+	ck_assert_int_eq(st("B1", "decimering"), 0);
+	ck_assert_int_eq(ks_moral_now(ctx, U("B1")), KS_OR);
+	expect_result(
+		"A1: decimeret: over 50% af den oprindelige styrke tabt (5 af 8 kanoner ødelagt; artilleri er kun undtaget fra LU-reglen): U resten af slaget, kan ikke reorganiseres");
 	expect_result(
 		"D1: decimeret: over 25% af den oprindelige styrke tabt (6 af 20 figurer): LU resten af slaget");
 	expect_result(
