@@ -86,8 +86,12 @@
  *      referee says how many could fire.
  *  D18 An artillery hit on a gun both kills crew (the table's dead) and
  *      counts towards the gun_hits_silence hits that silence it.
- *  NEEDSWORK: the melee-morale test always uses the d6 rules; the d20
- *  chart is only reachable through `test chart=d20` in fire-morale.
+ *  D19 A game uses the d6 rules or the optional d20 morale sheet for
+ *      every test, fire and melee morale alike, as its tables say
+ *      (morale_chart: a game created with tables that set it to 1 uses the
+ *      sheet); the sheet has no modifiers, so a melee loser's test on it
+ *      has no "just lost a melee" -2.  A fire-morale `test chart=` may
+ *      still ask for the other system for one unit.
  *  NEEDSWORK: the notation writes fractions in quarters; the tables'
  *  move_fraction_parts is taken to be 4.
  */
@@ -159,7 +163,8 @@ static const struct ord_key_spec artillery_keys[] = {
 };
 static const struct ord_key_spec test_keys[] = {
 	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit that tests its morale" },
-	{ "chart", ORD_KEY_ENUM, 0, "d6|d20", 0, 0, "d6", "the d6 rules or the optional d20 chart" },
+	{ "chart", ORD_KEY_ENUM, 0, "d6|d20", 0, 0, NULL,
+	  "the d6 rules or the optional d20 chart (default: the game's, tables morale_chart)" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec exempt_keys[] = {
@@ -242,7 +247,7 @@ static const char *const module_params[] = {
 	"figures_per_tray",      "column_firers",        "gun_hits_silence", "charge_interval",
 	"unlimber_turns",        "unlimber_turns_horse", "rout_turns",       "rout_penalty_turns",
 	"dress_ranks_turns",     "artillery_die",        "morale_die",       "melee_die",
-	"woods_fired_on_within", "limber_turns",         "forward_within",
+	"woods_fired_on_within", "limber_turns",         "forward_within",   "morale_chart",
 };
 
 /* ---- helpers the module's files share (bat.h) ---- */

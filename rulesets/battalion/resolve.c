@@ -107,6 +107,12 @@ out:
 	return err;
 }
 
+/* The game's morale system (D19): the d20 sheet when its tables say so. */
+static const char *game_chart(struct ord_ctx *ctx)
+{
+	return bat_p(ctx, "morale_chart") != 0 ? "d20" : "d6";
+}
+
 static int resolve_movement(struct ord_ctx *ctx)
 {
 	int turn = ord_ctx_turn(ctx);
@@ -347,7 +353,7 @@ static int resolve_fire_morale(struct ord_ctx *ctx)
 	}
 	for (i = 0; i < n; i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		const char *chart = "d6", *outcome = "good";
+		const char *chart = game_chart(ctx), *outcome = "good";
 		int tested = 0, exempt = 0;
 
 		for (j = head[i]; j; j = next[j - 1]) {
@@ -357,7 +363,8 @@ static int resolve_fire_morale(struct ord_ctx *ctx)
 				ord_ctx_result(ctx, e->seq, u->id, NULL, "no fire morale test now: %s",
 					       ord_kv_get(&e->kv, "reason"));
 			} else if (!strcmp(e->kind, "test")) {
-				chart = ord_kv_get(&e->kv, "chart");
+				if (ord_kv_get(&e->kv, "chart"))
+					chart = ord_kv_get(&e->kv, "chart");
 				tested = 1;
 			}
 		}
@@ -572,7 +579,7 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 
 		if (!lost && !tied && !deferred)
 			continue;
-		if ((err = morale_test(ctx, u, "d6", lost, "melee morale", &outcome[i])) != 0)
+		if ((err = morale_test(ctx, u, game_chart(ctx), lost, "melee morale", &outcome[i])) != 0)
 			goto out;
 	}
 	for (i = 0; i < n; i++) {

@@ -895,6 +895,46 @@ START_TEST(resolve_morale20)
 }
 END_TEST
 
+static void tables_with(struct ord_buf *doc, const char *param, const char *value);
+
+/* "OPTIONAL MORALE SHEET for 20-sided die" and "All people who take
+ * casualties or lose in melees must check morale": a game that uses the
+ * sheet (its tables' morale_chart) tests its melee losers on it too (D19). */
+START_TEST(resolve_melee_morale_d20)
+{
+	static const int melee_dice[] = { 3, 5 }, morale_dice[] = { 16 };
+	struct ord_buf doc = ORD_BUF_INIT;
+
+	ord_ctx_fake_free(ctx);
+	rs->free(rules);
+	tables_with(&doc, "morale_chart", "1");
+	ck_assert_msg(rs->load(&rules, doc.buf, doc.len, "club.xml") == 0, "%s", ord_error_last());
+	ord_buf_release(&doc);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+	unit("A", "red", "kind=line_infantry formation=line figures=32 class=C",
+	     "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24 class=B",
+	     "melee_with=A melee_since=2");
+	ck_assert_str_eq(event("melee", "a=A b=B"), "");
+	resolve("melee", melee_dice, 2);
+	/* A lost: class C, d20 16 is in its retreat band 13-17 (on the d6
+	 * rules a 16 is no face at all) */
+	assert_has(resolve("melee-morale", morale_dice, 1),
+		   "A: melee morale (d20 chart): class C, d20 16: retreat\n");
+	ck_assert_int_eq(state("A", "retreat_turn"), 4);
+	ck_assert_str_eq(state_str("A", "melee_with"), "");
+	/* and its fire-morale tests, unless a test asks for the d6 */
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B")->state, "fired_on", 3);
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B")->state, "loss_turn", 3);
+	ck_assert_int_eq(state("B", "turn_losses"), 3);
+	{
+		static const int d20[] = { 18 };
+		assert_has(resolve("fire-morale", d20, 1),
+			   "B: fire morale (d20 chart): class B, d20 18: rout, drops to class C\n");
+	}
+}
+END_TEST
+
 START_TEST(resolve_artillery_square)
 {
 	static const int dice[] = { 2 };
@@ -1111,6 +1151,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_halt);
 	tcase_add_test(res, resolve_rout_penalty);
 	tcase_add_test(res, resolve_morale20);
+	tcase_add_test(res, resolve_melee_morale_d20);
 	tcase_add_test(res, resolve_artillery_square);
 	tcase_add_test(res, resolve_artillery_out_of_range);
 	tcase_add_test(res, resolve_gun_hits);
