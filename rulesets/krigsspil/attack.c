@@ -524,6 +524,85 @@ static int flight(struct ord_ctx *ctx, const struct ord_event *e)
 	return err;
 }
 
+/* 6.2 "Sammenlægning": w merges into u.  Infantry: "Den sammenlagtes
+ * enheds valeur er gennemsnittet af de sammenlagte enheders valeur", the
+ * first volley "Hvis over ¾ af den sammenlagte enhed har 1. skydning";
+ * cavalry: the first charge at the gallop "Hvis alle enheder ... har 1.
+ * angreb i storm"; 6.7: decimation's LU does not follow a unit merged into
+ * a larger one, and if all the parts had lost over 25% its valeur is 1
+ * below the average. */
+static void merge(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u,
+		  struct ord_unit *w)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ks_text t, tw;
+	long fu = ks_st(ctx, u, "figurer"), fw = ks_st(ctx, w, "figurer"), fig = fu + fw;
+	long vu = ks_st(ctx, u, "valeur"), vw = ks_st(ctx, w, "valeur");
+	double avg = (vu + vw) / 2.0;
+	long valeur = (long)floor(avg + 0.5);
+	int both_dec = ks_st(ctx, u, "decimering") >= 1 && ks_st(ctx, w, "decimering") >= 1;
+	int gu = ks_moral_now(ctx, u), gw = ks_moral_now(ctx, w);
+
+	if (ks_gone(ctx, u) || ks_gone(ctx, w))
+		return;
+	ks_text_init(&t);
+	ks_text_init(&tw);
+	KS_TF(&t, "sammenlagt med %s (6.2): %ld + %ld = %ld figurer; valeur (%ld + %ld) / 2",
+	      "merged with %s (6.2): %ld + %ld = %ld figures; valeur (%ld + %ld) / 2", w->id, fu,
+	      fw, fig, vu, vw);
+	if (both_dec) {
+		valeur -= (long)ks_param(r, "samling_decimeret_valeur");
+		KS_TF(&t, " − %g (begge har mistet over %g%%, 6.7)", " − %g (both lost over %g%%, 6.7)",
+		      ks_param(r, "samling_decimeret_valeur"), ks_param(r, "decimering_lu_pct"));
+	}
+	KS_TF(&t, " = %ld", " = %ld", valeur);
+	if (ks_is(ctx, u, "infanteri")) {
+		long with = (ks_st(ctx, u, "foerste_salve") ? fu : 0) +
+			    (ks_st(ctx, w, "foerste_salve") ? fw : 0);
+		int keeps = with > ks_param(r, "samling_salve_andel") * fig + 1e-9;
+		ks_st_set(ctx, u, "foerste_salve", keeps);
+		ord_buf_addf(&t.da, "; %ld af %ld figurer har 1. skydning: %s", with, fig,
+			     keeps ? "den har 1. skydning" : "den har ikke 1. skydning");
+		ord_buf_addf(&t.en, "; %ld of %ld figures have their first volley: %s", with, fig,
+			     keeps ? "it has it" : "it has none");
+	} else {
+		int keeps = ks_st(ctx, u, "foerste_storm") && ks_st(ctx, w, "foerste_storm");
+		ks_st_set(ctx, u, "foerste_storm", keeps);
+		ord_buf_addf(&t.da, "; 1. angreb i storm: %s",
+			     keeps ? "alle har det" : "ikke alle har det");
+		ord_buf_addf(&t.en, "; first charge at the gallop: %s",
+			     keeps ? "all have it" : "not all have it");
+	}
+	/* ammunition by figures, the worse morale (ours) */
+	if (fig > 0)
+		ks_st_set_num(ctx, u, "kampsatser",
+			      (ks_st_num(ctx, u, "kampsatser") * fu +
+			       ks_st_num(ctx, w, "kampsatser") * fw) /
+				      fig);
+	ks_st_set(ctx, u, "valeur", valeur);
+	ks_st_set(ctx, u, "figurer", fig);
+	/* its strength now is the merged unit's first (ours): losses from here */
+	ks_st_set(ctx, u, "start_figurer", fig);
+	ks_st_set(ctx, u, "tab_mand", 0);
+	ks_st_set(ctx, u, "fanger", 0);
+	ks_st_set(ctx, u, "efternoelere", 0);
+	if (ks_st(ctx, u, "decimering") < 2 && ks_st(ctx, w, "decimering") < 2)
+		ks_st_set(ctx, u, "decimering", 0);
+	else
+		ks_st_set(ctx, u, "decimering", 2);
+	if (gw > gu)
+		ks_set_moral(ctx, u, gw, 0, "samling");
+	KS_TF(&t, "; moral %s", "; morale %s", ks_moral_name(ks_moral_now(ctx, u)));
+	ks_st_set(ctx, w, "fjernet", 1);
+	ks_st_set(ctx, w, "figurer", 0);
+	ks_st_set_str(ctx, w, "samlet_i", u->id);
+	KS_TF(&tw, "sammenlagt med %s (6.2)", "merged into %s (6.2)", u->id);
+	ks_result(ctx, e->seq, u, NULL, &t);
+	ks_result(ctx, e->seq, w, NULL, &tw);
+	ks_text_release(&t);
+	ks_text_release(&tw);
+}
+
 static void end_of_turn(struct ord_ctx *ctx)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -750,6 +829,8 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 					ks_text_release(&t);
 				} else if (!strcmp(e->kind, "flugt")) {
 					err = flight(ctx, e);
+				} else if (!strcmp(e->kind, "samling")) {
+					merge(ctx, e, u, ks_ev_unit(ctx, e, "med"));
 				}
 			}
 		}

@@ -64,6 +64,23 @@ static const struct ks_group *ordered_at(struct ord_ctx *ctx, const struct ord_u
 	return any && !t ? any : NULL;
 }
 
+/* Does u's order merge it with w (SA @w)? */
+static int ordered_merge(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t n = ks_groups(o, g, KS_MAX_GROUPS), i, k;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(g[i].code, "samling"))
+			continue;
+		for (k = g[i].first; k < g[i].end; k++)
+			if (o->tok[k].kind == ORD_TOK_TARGET && same_unit(ctx, o->tok[k].value, w))
+				return 1;
+	}
+	return 0;
+}
+
 /* The referee's flags: "a,b,c" or "a=2,b"; each must be a flag of one of
  * the tables. */
 static void check_flags(struct ord_ctx *ctx, const char *list, const char *const *tables,
@@ -222,6 +239,43 @@ static void check_break_in(struct ord_ctx *ctx, const struct ord_unit *u, const 
 	else if (!fu && !reach)
 		ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
 			     "give whether it reaches support distance of an own close unit or soutien (naar_stoette=ja|nej)");
+}
+
+/* 6.2: two units merged: the same kind and side, one ordered to merge
+ * with the other (SA), and infantry undisturbed for the whole turn. */
+static void check_merge_event(struct ord_ctx *ctx, const struct ord_unit *u,
+			      const struct ord_unit *w, struct ord_diag *d)
+{
+	int turn = ord_ctx_turn(ctx);
+	const struct ord_unit *both[2];
+	size_t k;
+
+	if (w == u || strcmp(w->side, u->side) || strcmp(ks_art(w), ks_art(u))) {
+		ord_diag_add(d, 0, 0, u->id, "6.2",
+			     "only units of the same kind and side merge ('%s' is %s of %s)", w->id,
+			     ks_art(w), w->side);
+		return;
+	}
+	if (ks_gone(ctx, w))
+		ord_diag_add(d, 0, 0, u->id, "6.2", "'%s' is out of the game", w->id);
+	if (ks_is(ctx, u, "artilleri"))
+		ord_diag_add(d, 0, 0, u->id, "6.2", "only infantry and cavalry merge");
+	if (!ordered_merge(ctx, u, w) && !ordered_merge(ctx, w, u))
+		ord_diag_add(d, 0, 0, u->id, "4.3",
+			     "neither '%s' nor '%s' has the order to merge with the other ('SA @%s')",
+			     u->id, w->id, w->id);
+	both[0] = u;
+	both[1] = w;
+	for (k = 0; k < 2 && ks_is(ctx, u, "infanteri"); k++) {
+		/* "Sammenlægningen tager et helt uforstyrret træk" */
+		if (ks_st(ctx, both[k], "naerkamp_traek") == turn ||
+		    ks_st(ctx, both[k], "bevaeget") == turn || ks_st(ctx, both[k], "skoed") == turn ||
+		    (ks_st(ctx, both[k], "moral_traek") == turn &&
+		     ks_moral_parse(ks_st_str(ctx, both[k], "moral")) >= KS_U))
+			ord_diag_add(d, 0, 0, u->id, "6.2",
+				     "infantry merge in a whole undisturbed turn; '%s' moved, fired, fought or was shaken this turn",
+				     both[k]->id);
+	}
 }
 
 /* 17 flugt: what stops a flight, what it runs into. */
@@ -399,6 +453,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 					     "a support supports only one unit in a turn (event #%u)",
 					     e->seq);
 		}
+	} else if (!strcmp(ev->kind, "samling")) {
+		check_merge_event(ctx, u, ev_unit(ctx, ev, "med"), d);
 	} else if (!strcmp(ev->kind, "indbrud")) {
 		check_break_in(ctx, u, ev_unit(ctx, ev, "fjende"),
 			       ord_kv_get(&ev->kv, "naar_stoette"), d);

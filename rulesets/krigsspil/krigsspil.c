@@ -71,7 +71,10 @@
  *  K16 Open order within the break-in distance of an enemy close formation
  *      in OR or LU retires, and goes U when the referee says it cannot
  *      reach support (6.3; indbrud, or its reaction to an attack).
- *  NEEDSWORK: merging and splitting and the town and wood rules
+ *  K17 Merging is carried out (6.2, 6.7: figures summed, average valeur,
+ *      first volley over ¾, first storm if all); the merged unit's first
+ *      strength for decimation is its strength at the merge (ours).
+ *  NEEDSWORK: splitting and the town and wood rules
  *  are the referee's (README "Not done").
  */
 #include <math.h>
@@ -264,6 +267,11 @@ static const struct ord_key_spec naerkamp_keys[] = {
 	{ "forfoelgelse", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a pursuit attack on a unit in FU" },
 	END_KEYS,
 };
+static const struct ord_key_spec samling_keys[] = {
+	UNIT_KEY("the unit the others merge into"),
+	{ "med", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit merged into it (6.2)" },
+	END_KEYS,
+};
 static const struct ord_key_spec flugt_keys[] = {
 	UNIT_KEY("the fleeing unit"),
 	{ "blokeret", ORD_KEY_ENUM, 0, "nej|hindring|fjende", 0, 0, "nej",
@@ -299,6 +307,8 @@ const struct ord_event_kind ks_events[] = {
 	{ "naerkamp", "angrebshandlinger", naerkamp_keys, "an attacker and a defender meet in melee" },
 	{ "afbryd", "angrebshandlinger", unit_keys, "a unit breaks off the melee after the roll" },
 	{ "flugt", "angrebshandlinger", flugt_keys, "a unit in FU flees (or cannot)" },
+	{ "samling", "angrebshandlinger", samling_keys,
+	  "two units of the same kind merged into one at the end of the turn (6.2)" },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -362,6 +372,8 @@ static const struct ord_state_key state_keys[] = {
 	INT("forfoelget_traek", "turns pursued in a row"),
 	INT("forfoelget_sidst", "the last turn it was pursued"),
 	INT("flugt_blokeret", "the turn it could not flee (obstacles, enemy)"),
+	INT("start_figurer", "a merged unit's strength at the merge (0: the scenario's figurer)"),
+	STR("samlet_i", "the unit it was merged into"),
 	INT("angrebet_fu_traek", "the turn it was attacked while in FU"),
 	INT("fanger_traek", "the last turn it gave prisoners"),
 	INT("vandt_fu_traek", "the turn it won a melee that sent the loser into FU"),

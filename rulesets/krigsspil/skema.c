@@ -108,6 +108,8 @@ static const char *const needed_params[] = {
 	"efternoelere_efter_traek",
 	"forfoelgelse_kavaleri_gange",
 	"blokering_pct",
+	"samling_salve_andel",
+	"samling_decimeret_valeur",
 	"moral_fuld_andel",
 	"halvt_traek_tab",
 	"tal_trin_pct",

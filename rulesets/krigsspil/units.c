@@ -146,6 +146,9 @@ int ks_start_figures(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	if (ks_is(ctx, u, "artilleri"))
 		return ks_pieces(ctx, u) * (int)ks_param(ks_r(ctx), "besaetning_figurer_pr_piece");
+	/* a unit merged from others: its strength at the merge (K17) */
+	if (ks_st(ctx, u, "start_figurer") > 0)
+		return (int)ks_st(ctx, u, "start_figurer");
 	return (int)ord_kv_get_int(&u->attrs, "figurer", 0);
 }
 
@@ -172,6 +175,7 @@ const char *ks_reason(const char *why, const char *lang)
 		{ "gennemmarch", "marching through" },
 		{ "revet med", "carried along" },
 		{ "indbrud", "within break-in distance" },
+		{ "samling", "merging" },
 	};
 	size_t i;
 
@@ -291,7 +295,7 @@ void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisone
 		ks_st_set(ctx, u, "fanger_traek", ord_ctx_turn(ctx));
 	if (ks_is(ctx, u, "artilleri"))
 		return; /* a battery's crew does not count (1.3): materiel instead */
-	start = (int)ord_kv_get_int(&u->attrs, "figurer", 0);
+	start = ks_start_figures(ctx, u);
 	lost = ks_st(ctx, u, "tab_mand") + ks_st(ctx, u, "fanger");
 	before = ks_st(ctx, u, "figurer");
 	{

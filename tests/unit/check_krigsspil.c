@@ -1782,6 +1782,62 @@ START_TEST(test_break_in)
 }
 END_TEST
 
+/* 6.2 "Infanteri enheder fra samme operative enhed kan samles til en
+ * taktisk enhed. Sammenlægningen tager et helt uforstyrret træk. Hvis over
+ * ¾ af den sammenlagte enhed har 1. skydning, vil den sammenlagte enhed have
+ * 1. skydning. Den sammenlagtes enheds valeur er gennemsnittet af de
+ * sammenlagte enheders valeur"; 6.7 "Såfremt disse enheder alle har mistet
+ * over 25% af oprindelig styrke, får den sammenlagte enhed 1 valeurpoint
+ * mindre end gennemsnittet". */
+START_TEST(test_merge)
+{
+	cast();
+	orders("D1 SA @D2\nD2 F\n");
+	ord_kv_set(&U("D2")->state, "figurer", "6");
+	ord_kv_set(&U("D2")->state, "foerste_salve", "0");
+	ord_kv_set(&U("D2")->state, "valeur", "7");
+	EV_BAD("samling", "unit=D1 med=K1", "only units of the same kind and side merge");
+	EV_BAD("samling", "unit=D3 med=D2", "has the order to merge with the other ('SA @D2')");
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("D1 SA @D2\nD2 F\n");
+	ord_kv_set(&U("D2")->state, "figurer", "6");
+	ord_kv_set(&U("D2")->state, "tab_mand", "420");
+	ord_kv_set(&U("D2")->state, "foerste_salve", "0");
+	ord_kv_set(&U("D2")->state, "valeur", "7");
+	EV_OK("samling", "unit=D1 med=D2");
+	resolve("angrebshandlinger", NULL, 0);
+	/* 20 of 26 figures have their first volley: over ¾ (19.5) */
+	expect_result(
+		"D1: sammenlagt med D2 (6.2): 20 + 6 = 26 figurer; valeur (6 + 7) / 2 = 7; 20 af 26 figurer har 1. skydning: den har 1. skydning");
+	ck_assert_int_eq(st("D1", "figurer"), 26);
+	ck_assert_int_eq(st("D1", "valeur"), 7);
+	ck_assert_int_eq(st("D1", "foerste_salve"), 1);
+	ck_assert_int_eq(st("D2", "fjernet"), 1);
+	ck_assert_str_eq(sts("D2", "samlet_i"), "D1");
+	/* D2 had lost 70% but the merged unit is not decimated (6.7) */
+	ck_assert_int_eq(st("D1", "decimering"), 0);
+	/* both decimated: a valeur point under the average; 6 of 20 + 6 is not over ¾ */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("D1 SA @D2\n");
+	ord_kv_set(&U("D1")->state, "figurer", "14");
+	ord_kv_set(&U("D1")->state, "decimering", "1");
+	ord_kv_set(&U("D2")->state, "figurer", "14");
+	ord_kv_set(&U("D2")->state, "decimering", "1");
+	ord_kv_set(&U("D2")->state, "foerste_salve", "0");
+	EV_OK("samling", "unit=D1 med=D2");
+	ord_kv_set(&U("D2")->state, "bevaeget", "10");
+	EV_BAD("samling", "unit=D1 med=D2", "infantry merge in a whole undisturbed turn; 'D2' moved");
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result(
+		"valeur (6 + 6) / 2 − 1 (begge har mistet over 25%, 6.7) = 5; 14 af 28 figurer har 1. skydning: den har ikke 1. skydning");
+	ck_assert_int_eq(st("D1", "valeur"), 5);
+}
+END_TEST
+
 START_TEST(test_british_cavalry)
 {
 	cast();
@@ -1980,6 +2036,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_melee_cornered_and_ranks);
 	tcase_add_test(tc, test_first_storm);
 	tcase_add_test(tc, test_break_in);
+	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_exploding_limber);
