@@ -241,6 +241,86 @@ static void check_break_in(struct ord_ctx *ctx, const struct ord_unit *u, const 
 			     "give whether it reaches support distance of an own close unit or soutien (naar_stoette=ja|nej)");
 }
 
+/* The height in contour steps F of a unit's plate, or -1000 when not known. */
+static int plate_height(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	struct ks_rules *r = ks_r(ctx);
+	const struct ks_plate *p;
+
+	if (!r->map || !ks_st_has(ctx, u, "x"))
+		return -1000;
+	p = ks_map_at(r->map, ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"));
+	return p ? p->height : -1000;
+}
+
+/* 15 overskydning: "Overskydning med fuldkugle er mulig hvis: Den skydende
+ * enhed står mindst 1 F højere end den overskudte enhed ..., Afstanden ...
+ * er [10] cm, og Afstanden ... til den beskudte enhed ... er [10] cm";
+ * shell and shrapnel "ikke står lavere ..., bakker undtaget, [50] cm";
+ * "Overskydning med kardæsk er ikke tilladt". */
+static void check_overfire(struct ord_ctx *ctx, const struct ord_event *ev,
+			   const struct ord_unit *u, const char *ammo, struct ord_diag *d)
+{
+	struct ord_unit *o = ev_unit(ctx, ev, "over");
+	const char *thing = ord_kv_get(&ev->kv, "over_genstand");
+	const struct ord_row *row;
+	struct ord_kv m;
+	double min_h, min_a, min_b;
+	long h;
+	int err;
+
+	if (!o && !thing) {
+		if (ord_kv_get(&ev->kv, "over_hoejde") || ord_kv_get(&ev->kv, "over_afstand") ||
+		    ord_kv_get(&ev->kv, "over_bag"))
+			ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+				     "give what the battery fires over (over=UNIT or over_genstand=bakke|anden)");
+		return;
+	}
+	if (!ammo)
+		return;
+	ord_kv_init(&m);
+	ord_kv_set(&m, "ammo", ammo);
+	err = ord_table_find(&row, ks_table(ks_r(ctx), "overskydning"), &m);
+	ord_kv_release(&m);
+	if (err) {
+		ord_error_clear();
+		return;
+	}
+	if (ord_row_num(row, "min_hoejde", &min_h) || ord_row_num(row, "min_afstand", &min_a) ||
+	    ord_row_num(row, "min_bag", &min_b)) {
+		ord_error_clear();
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning", "%s is not fired over anything", ammo);
+		return;
+	}
+	if (ord_kv_get(&ev->kv, "over_hoejde"))
+		h = ord_kv_get_int(&ev->kv, "over_hoejde", 0);
+	else if (o && plate_height(ctx, u) > -1000 && plate_height(ctx, o) > -1000)
+		h = plate_height(ctx, u) - plate_height(ctx, o);
+	else {
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     "give how many F the battery stands above what it fires over (over_hoejde=)");
+		return;
+	}
+	if (h < min_h)
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     "%s is fired over only from at least %g F higher; the battery stands %ld F above it",
+			     ammo, min_h, h);
+	if (!ord_kv_get(&ev->kv, "over_afstand") || !ord_kv_get(&ev->kv, "over_bag")) {
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     "give the distances battery to what it fires over (over_afstand=) and on to the target (over_bag=)");
+		return;
+	}
+	if (ord_kv_get_num(&ev->kv, "over_afstand", 0) < min_a &&
+	    !(thing && !strcmp(thing, "bakke") && !strcmp(ord_row_str(row, "bakke_undtaget"), "ja")))
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     "%s is fired over what stands at least %g cm from the battery, not %s cm",
+			     ammo, min_a, ord_kv_get(&ev->kv, "over_afstand"));
+	if (ord_kv_get_num(&ev->kv, "over_bag", 0) < min_b)
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     "the target must stand at least %g cm beyond what is fired over, not %s cm",
+			     min_b, ord_kv_get(&ev->kv, "over_bag"));
+}
+
 /* 6.2: two units merged: the same kind and side, one ordered to merge
  * with the other (SA), and infantry undisturbed for the whole turn. */
 static void check_merge_event(struct ord_ctx *ctx, const struct ord_unit *u,
@@ -608,6 +688,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "15",
 				     "zone K is the canister zone: only SK is fired there");
 		check_zone(ctx, ev, u, d);
+		check_overfire(ctx, ev, u, ammo, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 	} else if (!strcmp(ev->kind, "forsvarsild")) {
 		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",

@@ -287,6 +287,12 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 		      "forsvarsskydning med kardæsk på %s: ", "defensive canister at %s: ", t->id);
 	else
 		KS_TF(&why, "skyder på %s: ", "fires at %s: ", t->id);
+	if (!defensive && ks_ev_unit(ctx, e, "over"))
+		KS_TF(&why, "over %s (15 overskydning): ", "over %s (15 overfire): ",
+		      ks_ev_unit(ctx, e, "over")->id);
+	else if (!defensive && ord_kv_get(&e->kv, "over_genstand"))
+		ks_text_add(&why, "over terrængenstand (15 overskydning): ",
+			    "over a terrain object (15 overfire): ");
 	if ((err = ks_artillery(r, &in, &out, &why)) != 0)
 		goto out;
 	use = ks_param(r, defensive ? "forbrug_forsvarsild"

@@ -74,7 +74,9 @@
  *  K17 Merging is carried out (6.2, 6.7: figures summed, average valeur,
  *      first volley over ¾, first storm if all); the merged unit's first
  *      strength for decimation is its strength at the merge (ours).
- *  NEEDSWORK: splitting and the town and wood rules
+ *  K18 Overfire is checked against the table overskydning (15): its
+ *      distances lost their zeros and comparison (reconstructed).
+ *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */
 #include <math.h>
@@ -237,6 +239,14 @@ static const struct ord_key_spec artilleri_keys[] = {
 	{ "beskudt_del", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
 	  "figures of the target fired at, when only a part is (15; default all)" },
 	{ "koordineret", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "coordinated fire (15)" },
+	{ "over", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "a unit the battery fires over (15)" },
+	{ "over_genstand", ORD_KEY_ENUM, 0, "bakke|anden", 0, 0, NULL,
+	  "a terrain object it fires over: a hill or another (15)" },
+	{ "over_hoejde", ORD_KEY_INT, 0, NULL, -100, 100, NULL,
+	  "contour steps F the battery stands above what it fires over (default: the map's)" },
+	{ "over_afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL,
+	  "cm from the battery to what it fires over" },
+	{ "over_bag", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL, "cm from what it fires over to the target" },
 	FLAG_KEY("flag", "modifier flags: flanke,ikkerikochet,geledder_bag,..."),
 	END_KEYS,
 };

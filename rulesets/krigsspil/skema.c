@@ -52,6 +52,7 @@ static const struct ord_tables_need_table needed_tables[] = {
 	{ "march_terraen", ORD_TABLE_CHART },
 	{ "hindring_tidsfradrag", ORD_TABLE_CHART },
 	{ "march_faktorer", ORD_TABLE_MODIFIERS },
+	{ "overskydning", ORD_TABLE_CHART },
 };
 
 static const char *const needed_params[] = {
@@ -178,6 +179,10 @@ static const struct ord_tables_need_field needed_fields[] = {
 	{ "gangarter", "andel", 0 },
 	{ "march_terraen", "faktor", 0 },
 	{ "hindring_tidsfradrag", "andel", 0 },
+	{ "overskydning", "min_hoejde", 0 },
+	{ "overskydning", "min_afstand", 0 },
+	{ "overskydning", "min_bag", 0 },
+	{ "overskydning", "bakke_undtaget", 1 },
 };
 
 /* ---- loading -------------------------------------------------------------- */

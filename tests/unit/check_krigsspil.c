@@ -1398,6 +1398,41 @@ START_TEST(test_events)
 }
 END_TEST
 
+/* 15 "Overskydning med fuldkugle er mulig hvis: Den skydende enhed står
+ * mindst 1 F højere end den overskudte enhed ..."; "Overskydning med
+ * granat og shrapnel er mulig hvis: Den skydende enhed ikke står lavere
+ * ..., bakker undtaget"; "Overskydning med kardæsk er ikke tilladt". */
+START_TEST(test_overfire)
+{
+	cast();
+	orders("A1 AS SF @L1\n");
+	orders("B1 AS SK @D1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II over=D1 over_hoejde=1 over_afstand=20 over_bag=20");
+	EV_BAD("artilleri", "unit=B1 maal=D1 zone=I over=L1 over_hoejde=1 over_afstand=20 over_bag=20",
+	       "SK is not fired over anything (15 overskydning)");
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("A1 AS SF @L1\n");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II over=D1 over_hoejde=0 over_afstand=20 over_bag=20",
+	       "SF is fired over only from at least 1 F higher; the battery stands 0 F above it");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II over=D1 over_hoejde=1 over_afstand=5 over_bag=20",
+	       "SF is fired over what stands at least 10 cm from the battery, not 5 cm");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II over=D1 over_afstand=20 over_bag=20",
+	       "give how many F the battery stands above");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II over_bag=20", "give what the battery fires over");
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("A1 AS SG @L1\n");
+	EV_OK("artilleri",
+	      "unit=A1 maal=L1 zone=II over_genstand=bakke over_hoejde=0 over_afstand=20 over_bag=10");
+	EV_BAD("artilleri",
+	       "unit=A1 maal=L1 zone=II over_genstand=anden over_hoejde=0 over_afstand=20 over_bag=10",
+	       "SG is fired over what stands at least 50 cm from the battery, not 20 cm");
+}
+END_TEST
+
 /* ---- phases and bookkeeping ---------------------------------------------------------------------------- */
 
 START_TEST(test_fire_phase_bookkeeping)
@@ -2024,6 +2059,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_order_change);
 	tcase_add_test(tc, test_other_sheet_rules);
 	tcase_add_test(tc, test_events);
+	tcase_add_test(tc, test_overfire);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("phases");
