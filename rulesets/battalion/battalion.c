@@ -86,8 +86,31 @@
  *      referee says how many could fire.
  *  D18 An artillery hit on a gun both kills crew (the table's dead) and
  *      counts towards the gun_hits_silence hits that silence it.
- *  NEEDSWORK: the melee-morale test always uses the d6 rules; the d20
- *  chart is only reachable through `test chart=d20` in fire-morale.
+ *  D19 A game uses the d6 rules or the optional d20 morale sheet for
+ *      every test, fire and melee morale alike, as its tables say
+ *      (morale_chart: a game created with tables that set it to 1 uses the
+ *      sheet); the sheet has no modifiers, so a melee loser's test on it
+ *      has no "just lost a melee" -2.  A fire-morale `test chart=` may
+ *      still ask for the other system for one unit.
+ *  D20 Two units may fight one enemy at once ("the figures involved have
+ *      their values totaled"): a melee event's a2/b2.  A side's score is
+ *      the sum of each unit's points x (the side's die + that unit's own
+ *      adjustments); it inflicts its total points over the divisor, and
+ *      what a side takes is shared between its units by their points
+ *      (ours: the text has one unit a side).  Every unit of the losing side
+ *      lost the melee and tests.
+ *  D21 Skirmishers block the fire of units and absorb it (the text's
+ *      example): a fire or artillery event's screen= names the enemy
+ *      skirmishers in the way; the fire hits them, as a fire at skirmish
+ *      order.  One unit of skirmishers covers at most skirmish_screen_max
+ *      of ground: a wider screen (screen_front) is refused.
+ *  D22 Guns fire over their own men (over=) only fire_over_clearance clear
+ *      of them (clearance=), and never grape; small arms never.
+ *  D23 Skirmishers (the kind, or infantry in skirmish order) may fire as
+ *      independent stands: several fire events a turn, each with its
+ *      stands' firers=, at most the unit's figures in all.  In melee they
+ *      "vaporize by stands": the referee gives the figures in contact
+ *      (a_figures=).
  *  NEEDSWORK: the notation writes fractions in quarters; the tables'
  *  move_fraction_parts is taken to be 4.
  */
@@ -150,6 +173,10 @@ static const struct ord_key_spec fire_keys[] = {
 	{ "target_in_woods", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the target is in woods" },
 	{ "firer_in_woods", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the firer is in woods" },
 	{ "hill", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the firer defends a hilltop" },
+	{ "screen", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL,
+	  "enemy skirmishers between firer and target: they take the fire (D21)" },
+	{ "screen_front", ORD_KEY_NUM, 0, NULL, 0, 500, NULL,
+	  "inches of ground the screen covers (at most skirmish_screen_max)" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec artillery_keys[] = {
@@ -158,11 +185,19 @@ static const struct ord_key_spec artillery_keys[] = {
 	{ "range", ORD_KEY_NUM, 1, NULL, 0, 500, NULL, "inches" },
 	{ "shot", ORD_KEY_ENUM, 0, "ball|shell|grape", 0, 0, NULL,
 	  "the shot fired (must be the one ordered)" },
+	{ "screen", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL,
+	  "enemy skirmishers between gun and target: they take the shot (D21)" },
+	{ "screen_front", ORD_KEY_NUM, 0, NULL, 0, 500, NULL,
+	  "inches of ground the screen covers (at most skirmish_screen_max)" },
+	{ "over", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "own men the gun fires over (D22)" },
+	{ "clearance", ORD_KEY_NUM, 0, NULL, 0, 500, NULL,
+	  "inches the shot passes clear of them (at least fire_over_clearance)" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec test_keys[] = {
 	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit that tests its morale" },
-	{ "chart", ORD_KEY_ENUM, 0, "d6|d20", 0, 0, "d6", "the d6 rules or the optional d20 chart" },
+	{ "chart", ORD_KEY_ENUM, 0, "d6|d20", 0, 0, NULL,
+	  "the d6 rules or the optional d20 chart (default: the game's, tables morale_chart)" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec exempt_keys[] = {
@@ -179,6 +214,10 @@ static const struct ord_key_spec melee_keys[] = {
 	{ "b_fresh", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL, "new men join b" },
 	{ "a_hill", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a defends a hilltop" },
 	{ "b_hill", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "b defends a hilltop" },
+	{ "a2", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "a second unit fighting beside a (D20)" },
+	{ "b2", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "a second unit fighting beside b (D20)" },
+	{ "a2_figures", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures of a2 engaged (default: all)" },
+	{ "b2_figures", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures of b2 engaged (default: all)" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec halt_keys[] = {
@@ -248,7 +287,8 @@ static const char *const module_params[] = {
 	"figures_per_tray",      "column_firers",        "gun_hits_silence", "charge_interval",
 	"unlimber_turns",        "unlimber_turns_horse", "rout_turns",       "rout_penalty_turns",
 	"dress_ranks_turns",     "artillery_die",        "morale_die",       "melee_die",
-	"woods_fired_on_within", "limber_turns",         "forward_within",
+	"woods_fired_on_within", "limber_turns",         "forward_within",   "morale_chart",
+	"skirmish_screen_max",   "fire_over_clearance",
 };
 
 /* ---- helpers the module's files share (bat.h) ---- */

@@ -525,6 +525,13 @@ out:
 
 /* ---- melee ------------------------------------------------------------------ */
 
+/* "A", "A2": a unit's name in the explanations. */
+static void add_name(struct ord_buf *b, const char *name)
+{
+	for (; *name; name++)
+		ord_buf_addch(b, *name >= 'a' && *name <= 'z' ? (char)(*name - 'a' + 'A') : *name);
+}
+
 struct side_calc {
 	const char *name;  /* "a" or "b" */
 	double per_figure; /* melee points per figure */
@@ -577,7 +584,8 @@ static int melee_side(const struct bat_rules *r, const char *name, const struct 
 	set_flag(&flags, "elite", s->elite);
 	set_flag(&flags, "square_vs_cavalry", s->square_vs_cavalry);
 	set_flag(&flags, "hill", s->hill);
-	ord_buf_addf(b, "%c: %d %s × ", name[0] - 'a' + 'A', s->figures, s->kind);
+	add_name(b, name);
+	ord_buf_addf(b, ": %d %s × ", s->figures, s->kind);
 	add_num(b, c->per_figure);
 	ord_buf_addf(b, " = %d pts × (d%d ", c->points, (int)param(r, "melee_die"));
 	if ((err = ord_table_apply(&c->die, table(r, "melee_die"), s->die, &flags, NULL, b)) != 0)
@@ -591,64 +599,127 @@ out:
 	return err;
 }
 
-/* What side `from` inflicts on side `to`, in figures of `to`. */
-static int melee_inflict(const struct bat_rules *r, const struct side_calc *from,
-			 const struct bat_melee_side *fs, int pursuing, double divisor,
-			 const struct side_calc *to, const struct bat_melee_side *ts, int *out,
-			 struct ord_buf *b)
+/* One side of a melee: one unit, or two fighting together (their points
+ * and scores summed). */
+struct team {
+	const char *name;                  /* "A" */
+	struct side_calc *u[2];            /* its units */
+	const struct bat_melee_side *s[2]; /* their inputs */
+	int *cas[2];                       /* where their casualties go */
+	size_t n;
+	int points, score;
+};
+
+/* What team `from` inflicts on team `to`, in figures of each of its units:
+ * the points it removes are shared between them by their points (ours:
+ * the text has one unit a side). */
+static int melee_inflict(const struct bat_rules *r, const struct team *from, int pursuing,
+			 double divisor, const struct team *to, struct ord_buf *b)
 {
 	struct ord_kv flags;
-	double pts, figures;
+	double pts, figures, share;
+	size_t i;
 	int err;
 
 	ord_kv_init(&flags);
-	set_flag(&flags, "hill", fs->hill);
+	set_flag(&flags, "hill", from->s[0]->hill);
 	set_flag(&flags, "pursuit", pursuing);
 	pts = from->points / divisor;
-	ord_buf_addf(b, "%c inflicts %d/", from->name[0] - 'a' + 'A', from->points);
+	ord_buf_addf(b, "%s inflict%s %d/", from->name, from->n > 1 ? "" : "s", from->points);
 	add_num(b, divisor);
 	ord_buf_adds(b, " = ");
 	if ((err = ord_table_apply(&pts, table(r, "melee_casualties"), pts, &flags, NULL, b)) != 0)
 		goto out;
-	figures = pts / to->per_figure;
-	ord_buf_adds(b, " pts / ");
-	add_num(b, to->per_figure);
-	ord_buf_adds(b, " = ");
-	add_num(b, figures);
-	*out = round_figures(figures, param(r, "melee_round_up_from"));
-	if (figures != (double)*out) {
-		ord_buf_adds(b, " → ");
-		add_num(b, *out);
+	ord_buf_adds(b, " pts");
+	for (i = 0; i < to->n; i++) {
+		const struct side_calc *t = to->u[i];
+		int *out = to->cas[i];
+		share = to->n > 1 && to->points > 0 ? pts * t->points / to->points : pts;
+		if (to->n > 1) {
+			ord_buf_adds(b, i ? "; " : ": ");
+			add_name(b, t->name);
+			ord_buf_adds(b, " ");
+			add_num(b, pts);
+			ord_buf_addf(b, " × %d/%d = ", t->points, to->points);
+			add_num(b, share);
+			ord_buf_adds(b, " pts");
+		}
+		figures = share / t->per_figure;
+		ord_buf_adds(b, " / ");
+		add_num(b, t->per_figure);
+		ord_buf_adds(b, " = ");
+		add_num(b, figures);
+		*out = round_figures(figures, param(r, "melee_round_up_from"));
+		if (figures != (double)*out) {
+			ord_buf_adds(b, " → ");
+			add_num(b, *out);
+		}
+		if (*out > to->s[i]->figures) {
+			*out = to->s[i]->figures;
+			ord_buf_addf(b, " (all %d engaged)", *out);
+		}
+		ord_buf_addf(b, " %s of ", *out == 1 ? "figure" : "figures");
+		add_name(b, t->name);
 	}
-	if (*out > ts->figures) {
-		*out = ts->figures;
-		ord_buf_addf(b, " (all %d engaged)", *out);
-	}
-	ord_buf_addf(b, " %s of %c", *out == 1 ? "figure" : "figures", to->name[0] - 'a' + 'A');
 out:
 	ord_kv_release(&flags);
 	return err;
 }
 
+/* A side's units computed into a team named name. */
+static int melee_team(const struct bat_rules *r, const char *name, const struct bat_melee_side *s1,
+		      const struct bat_melee_side *s2, struct side_calc *c, int *cas1, int *cas2,
+		      struct team *t, struct ord_buf *b)
+{
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	if ((err = melee_side(r, name, s1, &c[0], b)) != 0)
+		return err;
+	t->u[0] = &c[0];
+	t->s[0] = s1;
+	t->cas[0] = cas1;
+	t->n = 1;
+	t->name = !strcmp(name, "a") ? "A" : "B";
+	if (s2 && s2->kind) {
+		ord_buf_adds(b, "; ");
+		if ((err = melee_side(r, !strcmp(name, "a") ? "a2" : "b2", s2, &c[1], b)) != 0)
+			return err;
+		t->u[1] = &c[1];
+		t->s[1] = s2;
+		t->cas[1] = cas2;
+		t->n = 2;
+		t->name = !strcmp(name, "a") ? "A and A2" : "B and B2";
+	}
+	t->points = c[0].points + (t->n > 1 ? c[1].points : 0);
+	t->score = c[0].score + (t->n > 1 ? c[1].score : 0);
+	if (t->n > 1)
+		ord_buf_addf(b, "; %s together %d pts, %d", t->name, t->points, t->score);
+	return 0;
+}
+
 int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in, struct bat_melee_out *out,
 	      struct ord_buf *why)
 {
-	struct side_calc a, b;
+	struct side_calc ca[2], cb[2];
+	struct team a, b;
 	struct ord_buf e = ORD_BUF_INIT;
 	double div_a, div_b;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	if ((err = melee_side(r, "a", &in->a, &a, &e)) != 0)
+	memset(ca, 0, sizeof(ca));
+	memset(cb, 0, sizeof(cb));
+	if ((err = melee_team(r, "a", &in->a, &in->a2, ca, &out->casualties_a, &out->casualties_a2,
+			      &a, &e)) != 0)
 		goto out;
 	ord_buf_adds(&e, "; ");
-	if ((err = melee_side(r, "b", &in->b, &b, &e)) != 0)
+	if ((err = melee_team(r, "b", &in->b, &in->b2, cb, &out->casualties_b, &out->casualties_b2,
+			      &b, &e)) != 0)
 		goto out;
 	if (in->pursuit != BAT_NONE) {
-		const struct side_calc *p = in->pursuit == BAT_A ? &a : &b;
-		const struct side_calc *q = in->pursuit == BAT_A ? &b : &a;
+		const struct side_calc *p = in->pursuit == BAT_A ? &ca[0] : &cb[0];
+		const struct side_calc *q = in->pursuit == BAT_A ? &cb[0] : &ca[0];
 		if (strcmp(p->arm, "cavalry") || strcmp(q->arm, "infantry")) {
 			err = ord_error_set(ORD_EUSAGE,
 					    "pursuit: only cavalry pursues infantry it broke (side %s is %s, side %s is %s)",
@@ -664,12 +735,12 @@ int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in, struct b
 		out->winner = BAT_A;
 		div_a = param(r, "winner_divisor");
 		div_b = param(r, "loser_divisor");
-		ord_buf_adds(&e, "; A wins");
+		ord_buf_addf(&e, "; %s win%s", a.name, a.n > 1 ? "" : "s");
 	} else if (b.score > a.score) {
 		out->winner = BAT_B;
 		div_a = param(r, "loser_divisor");
 		div_b = param(r, "winner_divisor");
-		ord_buf_adds(&e, "; B wins");
+		ord_buf_addf(&e, "; %s win%s", b.name, b.n > 1 ? "" : "s");
 	} else {
 		out->winner = BAT_NONE;
 		div_a = div_b = param(r, "tie_divisor");
@@ -683,20 +754,16 @@ int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in, struct b
 	/* the winner's blow first, as the text tells it */
 	ord_buf_adds(&e, "; ");
 	if (out->winner == BAT_B) {
-		if ((err = melee_inflict(r, &b, &in->b, in->pursuit == BAT_B, div_b, &a, &in->a,
-					 &out->casualties_a, &e)) != 0)
+		if ((err = melee_inflict(r, &b, in->pursuit == BAT_B, div_b, &a, &e)) != 0)
 			goto out;
 		ord_buf_adds(&e, "; ");
-		if ((err = melee_inflict(r, &a, &in->a, in->pursuit == BAT_A, div_a, &b, &in->b,
-					 &out->casualties_b, &e)) != 0)
+		if ((err = melee_inflict(r, &a, in->pursuit == BAT_A, div_a, &b, &e)) != 0)
 			goto out;
 	} else {
-		if ((err = melee_inflict(r, &a, &in->a, in->pursuit == BAT_A, div_a, &b, &in->b,
-					 &out->casualties_b, &e)) != 0)
+		if ((err = melee_inflict(r, &a, in->pursuit == BAT_A, div_a, &b, &e)) != 0)
 			goto out;
 		ord_buf_adds(&e, "; ");
-		if ((err = melee_inflict(r, &b, &in->b, in->pursuit == BAT_B, div_b, &a, &in->a,
-					 &out->casualties_a, &e)) != 0)
+		if ((err = melee_inflict(r, &b, in->pursuit == BAT_B, div_b, &a, &e)) != 0)
 			goto out;
 	}
 	why_add(why, &e);

@@ -174,17 +174,22 @@ struct bat_melee_side {
 
 struct bat_melee_in {
 	struct bat_melee_side a, b;
-	enum bat_side pursuit; /* BAT_A/BAT_B: that side is cavalry re-fighting
+	struct bat_melee_side a2, b2; /* a second unit fighting on that side (kind NULL:
+					 none): points and scores summed, the
+					 casualties it takes shared by points */
+	enum bat_side pursuit;        /* BAT_A/BAT_B: that side is cavalry re-fighting
 				  infantry it broke this turn (casualties it
 				  inflicts x1.5); BAT_NONE: an ordinary melee */
 };
 
 struct bat_melee_out {
 	enum bat_side winner;   /* BAT_NONE on a tie */
-	int points_a, points_b; /* figures x points per figure */
-	int score_a, score_b;   /* points x adjusted die */
+	int points_a, points_b; /* figures x points per figure (a side's units summed) */
+	int score_a, score_b;   /* points x adjusted die (summed) */
 	int casualties_a;       /* figures lost by side a */
 	int casualties_b;       /* figures lost by side b */
+	int casualties_a2;      /* figures lost by a's second unit */
+	int casualties_b2;      /* figures lost by b's second unit */
 };
 
 int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in, struct bat_melee_out *out,

@@ -115,6 +115,23 @@ static const struct ord_key_spec melee_args[] = {
 	FLAG("b_square_vs_cavalry"),
 	FLAG("b_hill"),
 	{ "pursuit", ORD_KEY_ENUM, 0, "a|b|no", 0, 0, "no", NULL },
+	/* a second unit a side (D20) */
+	{ "a2_kind", ORD_KEY_WORD, 0, "kinds.kind", 0, 0, NULL, NULL },
+	{ "a2_figures", ORD_KEY_INT, 0, NULL, 0, 1000000, NULL, NULL },
+	FLAG("a2_column"),
+	FLAG("a2_motion"),
+	FLAG("a2_fresh"),
+	FLAG("a2_charging"),
+	FLAG("a2_elite"),
+	FLAG("a2_square_vs_cavalry"),
+	{ "b2_kind", ORD_KEY_WORD, 0, "kinds.kind", 0, 0, NULL, NULL },
+	{ "b2_figures", ORD_KEY_INT, 0, NULL, 0, 1000000, NULL, NULL },
+	FLAG("b2_column"),
+	FLAG("b2_motion"),
+	FLAG("b2_fresh"),
+	FLAG("b2_charging"),
+	FLAG("b2_elite"),
+	FLAG("b2_square_vs_cavalry"),
 	END,
 };
 
@@ -335,11 +352,11 @@ out:
 	return err;
 }
 
-static void melee_side_args(struct bat_melee_side *s, struct ord_calc *c, char side)
+static void melee_side_args(struct bat_melee_side *s, struct ord_calc *c, const char *side)
 {
 	char key[64];
 
-#define SIDE_KEY(name) (snprintf(key, sizeof(key), "%c_%s", side, name), key)
+#define SIDE_KEY(name) (snprintf(key, sizeof(key), "%s_%s", side, name), key)
 	s->kind = arg(c, SIDE_KEY("kind"));
 	s->figures = arg_int(c, SIDE_KEY("figures"));
 	s->column = arg_flag(c, SIDE_KEY("column"));
@@ -350,6 +367,22 @@ static void melee_side_args(struct bat_melee_side *s, struct ord_calc *c, char s
 	s->square_vs_cavalry = arg_flag(c, SIDE_KEY("square_vs_cavalry"));
 	s->hill = arg_flag(c, SIDE_KEY("hill"));
 #undef SIDE_KEY
+}
+
+/* A second unit of a side (D20): its kind and figures go together. */
+static int melee_second_args(struct bat_melee_side *s, struct ord_calc *c, const char *side)
+{
+	char kind[16], fig[16];
+
+	snprintf(kind, sizeof(kind), "%s_kind", side);
+	snprintf(fig, sizeof(fig), "%s_figures", side);
+	if (!arg(c, kind) && !arg(c, fig))
+		return 0;
+	if (!arg(c, kind) || !arg(c, fig))
+		return ord_error_set(ORD_EUSAGE, "%s: missing (a second unit needs %s and %s)",
+				     arg(c, kind) ? fig : kind, kind, fig);
+	melee_side_args(s, c, side);
+	return 0;
 }
 
 static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
@@ -363,21 +396,39 @@ static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
 	int err;
 
 	memset(&in, 0, sizeof(in));
-	melee_side_args(&in.a, c, 'a');
-	melee_side_args(&in.b, c, 'b');
+	melee_side_args(&in.a, c, "a");
+	melee_side_args(&in.b, c, "b");
 	in.pursuit = !strcmp(p, "a") ? BAT_A : !strcmp(p, "b") ? BAT_B : BAT_NONE;
-	if ((err = ord_calc_die(c, &in.a.die, sides, "a")) != 0 ||
-	    (err = ord_calc_die(c, &in.b.die, sides, "b")) != 0 ||
-	    (err = bat_melee(r, &in, &res, &why)) != 0)
+	if ((err = melee_second_args(&in.a2, c, "a2")) != 0 ||
+	    (err = melee_second_args(&in.b2, c, "b2")) != 0 ||
+	    (err = ord_calc_die(c, &in.a.die, sides, "a")) != 0 ||
+	    (err = ord_calc_die(c, &in.b.die, sides, "b")) != 0)
 		goto out;
+	in.a2.die = in.a.die;
+	in.b2.die = in.b.die;
+	if ((err = bat_melee(r, &in, &res, &why)) != 0)
+		goto out;
+	if (in.a2.kind)
+		ord_calc_value_int(c, "casualties_a2", res.casualties_a2);
+	if (in.b2.kind)
+		ord_calc_value_int(c, "casualties_b2", res.casualties_b2);
 	winner = res.winner == BAT_A ? "a" : res.winner == BAT_B ? "b" : "none";
 	ord_calc_value(c, "winner", winner);
 	ord_calc_value_int(c, "score_a", res.score_a);
 	ord_calc_value_int(c, "score_b", res.score_b);
 	ord_calc_value_int(c, "casualties_a", res.casualties_a);
 	ord_calc_value_int(c, "casualties_b", res.casualties_b);
-	ord_calc_summary(c, "winner %s: score_a %d, score_b %d, casualties_a %d, casualties_b %d",
-			 winner, res.score_a, res.score_b, res.casualties_a, res.casualties_b);
+	{
+		struct ord_buf more = ORD_BUF_INIT;
+		if (in.a2.kind)
+			ord_buf_addf(&more, ", casualties_a2 %d", res.casualties_a2);
+		if (in.b2.kind)
+			ord_buf_addf(&more, ", casualties_b2 %d", res.casualties_b2);
+		ord_calc_summary(c, "winner %s: score_a %d, score_b %d, casualties_a %d, casualties_b %d%s",
+				 winner, res.score_a, res.score_b, res.casualties_a,
+				 res.casualties_b, more.len ? more.buf : "");
+		ord_buf_release(&more);
+	}
 out:
 	err = explained(c, err, &why);
 	ord_buf_release(&why);

@@ -295,6 +295,71 @@ static void check_gun(struct ord_ctx *ctx, const struct ord_event *ev, struct or
 		ord_diag_add(d, 0, 0, u->id, "artillery", "gun '%s' is already %s", u->id, state);
 }
 
+/* D21: "One unit of skirmishers may never cover more than one foot of
+ * ground. 12\" They block the fire of units." */
+static void check_screen(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+			 struct ord_diag *d)
+{
+	struct ord_unit *s = bat_ev_unit(ctx, ev, "screen");
+	double max = bat_p(ctx, "skirmish_screen_max");
+
+	if (!s) {
+		if (ord_kv_get(&ev->kv, "screen_front"))
+			ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
+				     "screen_front needs screen=UNIT, the skirmishers in the way");
+		return;
+	}
+	if (!strcmp(s->side, u->side))
+		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
+			     "'%s' is of the firer's own side: a screen is the enemy's skirmishers (a gun fires over its own men with over=)",
+			     s->id);
+	if (strcmp(bat_kind(s), "skirmishers") && strcmp(bat_formation(ctx, s), "skirmish"))
+		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
+			     "'%s' is %s in %s, not skirmishers", s->id, bat_kind(s),
+			     bat_formation(ctx, s));
+	if (!ord_kv_get(&ev->kv, "screen_front"))
+		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
+			     "give the ground the screen covers (screen_front=INCHES)");
+	else if (ord_kv_get_num(&ev->kv, "screen_front", 0) > max)
+		ord_diag_add(d, 0, 0, u->id,
+			     "one unit of skirmishers may never cover more than one foot of ground",
+			     "'%s' covers %s\" of ground: one unit of skirmishers covers at most %g\"",
+			     s->id, ord_kv_get(&ev->kv, "screen_front"), max);
+}
+
+/* D22: "Artillery may fire over its own men if they are 6\" clear of them
+ * (grape is exception)." */
+static void check_over(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		       const struct ord_token *f, struct ord_diag *d)
+{
+	struct ord_unit *o = bat_ev_unit(ctx, ev, "over");
+	const char *shot = ord_kv_get(&ev->kv, "shot");
+	double min = bat_p(ctx, "fire_over_clearance");
+
+	if (!shot && f)
+		shot = bat_fire_code_shot(f->value);
+	if (!o) {
+		if (ord_kv_get(&ev->kv, "clearance"))
+			ord_diag_add(d, 0, 0, u->id, "artillery may fire over its own men",
+				     "clearance needs over=UNIT, the own men fired over");
+		return;
+	}
+	if (strcmp(o->side, u->side) || o == u)
+		ord_diag_add(d, 0, 0, u->id, "artillery may fire over its own men",
+			     "over names its own men, not '%s'", o->id);
+	if (shot && !strcmp(shot, "grape"))
+		ord_diag_add(d, 0, 0, u->id, "artillery may fire over its own men (grape is exception)",
+			     "gun '%s' cannot fire grape over '%s'", u->id, o->id);
+	if (!ord_kv_get(&ev->kv, "clearance"))
+		ord_diag_add(d, 0, 0, u->id, "artillery may fire over its own men",
+			     "give how far clear of them the shot passes (clearance=INCHES)");
+	else if (ord_kv_get_num(&ev->kv, "clearance", 0) < min)
+		ord_diag_add(d, 0, 0, u->id,
+			     "artillery may fire over its own men if they are 6\" clear of them",
+			     "the shot passes %s\" clear of '%s': at least %g\" is needed",
+			     ord_kv_get(&ev->kv, "clearance"), o->id, min);
+}
+
 static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d, int artillery)
 {
 	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit"), *t = bat_ev_unit(ctx, ev, "target");
@@ -318,12 +383,32 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		ord_diag_add(d, 0, 0, u->id, "weapon fire", "unit '%s' has no small arms", u->id);
 	if (!strcmp(t->side, u->side))
 		ord_diag_add(d, 0, 0, u->id, "fire", "target '%s' is a unit of its own side", t->id);
-	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
-		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
-		if (e != ev && (!strcmp(e->kind, "fire") || !strcmp(e->kind, "artillery")) &&
-		    bat_ev_unit(ctx, e, "unit") == u)
-			ord_diag_add(d, 0, 0, u->id, "one battalion will fire at one target",
-				     "unit '%s' already fired this turn (event #%u)", u->id, e->seq);
+	/* D23: "Skirmishers may fire as independent stands instead of a
+	 * battalion": a fire event a stand (or group of stands), their firers
+	 * together at most the unit's figures */
+	if (!artillery && !is_art &&
+	    (!strcmp(bat_kind(u), "skirmishers") || !strcmp(bat_formation(ctx, u), "skirmish"))) {
+		long firers = ord_kv_get_int(&ev->kv, "firers", 0);
+		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+			if (e != ev && !strcmp(e->kind, "fire") && bat_ev_unit(ctx, e, "unit") == u)
+				firers += ord_kv_get_int(&e->kv, "firers", 0) > 0
+						  ? ord_kv_get_int(&e->kv, "firers", 0)
+						  : bat_st(ctx, u, "figures");
+		}
+		if (firers > bat_st(ctx, u, "figures"))
+			ord_diag_add(d, 0, 0, u->id, "skirmishers may fire as independent stands",
+				     "the stands of '%s' fire with %ld figures in all this turn, but it has %ld (give each stand's firers=)",
+				     u->id, firers, bat_st(ctx, u, "figures"));
+	} else {
+		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+			if (e != ev && (!strcmp(e->kind, "fire") || !strcmp(e->kind, "artillery")) &&
+			    bat_ev_unit(ctx, e, "unit") == u)
+				ord_diag_add(d, 0, 0, u->id, "one battalion will fire at one target",
+					     "unit '%s' already fired this turn (event #%u)", u->id,
+					     e->seq);
+		}
 	}
 	if (bat_st(ctx, u, "figures") <= 0)
 		ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
@@ -346,6 +431,7 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
 			     "unit '%s' fired at '%s' but its sheet names '@%s'", u->id, t->id,
 			     target->value);
+	check_screen(ctx, ev, u, d);
 	if (!artillery || !is_art)
 		return;
 	{
@@ -355,6 +441,7 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		long ut = bat_ip(ctx, bat_is_horse_artillery(u) ? "unlimber_turns_horse"
 								: "unlimber_turns");
 
+		check_over(ctx, ev, u, f, d);
 		if (!f)
 			ord_diag_add(d, 0, 0, u->id, "must fire the shot indicated in its orders",
 				     "gun '%s' has no fire order (Fb, Fs or Fg) on its sheet", u->id);
@@ -380,12 +467,43 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	}
 }
 
+/* D20: a second unit beside u in a melee against enemy. */
+static void check_second(struct ord_ctx *ctx, const struct ord_event *ev, const char *key,
+			 const struct ord_unit *u, const struct ord_unit *other,
+			 const struct ord_unit *enemy, struct ord_diag *d)
+{
+	struct ord_unit *s = bat_ev_unit(ctx, ev, key);
+	char fig[32];
+
+	snprintf(fig, sizeof(fig), "%s_figures", key);
+	if (!s) {
+		if (ord_kv_get(&ev->kv, fig))
+			ord_diag_add(d, 0, 0, u->id, "melee",
+				     "%s needs %s=UNIT, the unit it counts", fig, key);
+		return;
+	}
+	if (s == u || s == other || s == enemy || strcmp(s->side, u->side))
+		ord_diag_add(d, 0, 0, u->id, "melee",
+			     "%s is a second unit of %s's side fighting beside it, not '%s'", key,
+			     u->id, s->id);
+	else if (bat_melee_with(ctx, s) && strcmp(bat_melee_with(ctx, s), enemy->id))
+		ord_diag_add(d, 0, 0, s->id, "melee", "unit '%s' is still in melee with '%s'",
+			     s->id, bat_melee_with(ctx, s));
+	if (bat_routed(ctx, s))
+		ord_diag_add(d, 0, 0, s->id, "routed units have no melee value",
+			     "unit '%s' is routed", s->id);
+	if (bat_st(ctx, s, "figures") <= 0)
+		ord_diag_add(d, 0, 0, s->id, "units", "unit '%s' has no figures left", s->id);
+}
+
 static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	struct ord_unit *a = bat_ev_unit(ctx, ev, "a"), *b = bat_ev_unit(ctx, ev, "b");
 	struct ord_unit *both[2];
 	size_t i, k;
 
+	check_second(ctx, ev, "a2", a, bat_ev_unit(ctx, ev, "b2"), b, d);
+	check_second(ctx, ev, "b2", b, bat_ev_unit(ctx, ev, "a2"), a, d);
 	both[0] = a;
 	both[1] = b;
 	if (!strcmp(a->side, b->side))

@@ -115,6 +115,12 @@ out:
 	return err;
 }
 
+/* The game's morale system (D19): the d20 sheet when its tables say so. */
+static const char *game_chart(struct ord_ctx *ctx)
+{
+	return bat_p(ctx, "morale_chart") != 0 ? "d20" : "d6";
+}
+
 static int resolve_movement(struct ord_ctx *ctx)
 {
 	int turn = ord_ctx_turn(ctx);
@@ -165,6 +171,22 @@ static int resolve_movement(struct ord_ctx *ctx)
 	return 0;
 }
 
+/* The unit a fire hits: the target, or the skirmishers screening it (D21). */
+static struct ord_unit *hit_unit(struct ord_ctx *ctx, const struct ord_event *e)
+{
+	struct ord_unit *s = bat_ev_unit(ctx, e, "screen");
+
+	return s ? s : bat_ev_unit(ctx, e, "target");
+}
+
+/* "; skirmishers S absorb the fire aimed at T" */
+static void screened(struct ord_ctx *ctx, const struct ord_event *e, struct ord_buf *why)
+{
+	if (bat_ev_unit(ctx, e, "screen"))
+		ord_buf_addf(why, " (the skirmishers %s block and absorb the fire aimed at %s)",
+			     bat_ev_unit(ctx, e, "screen")->id, ord_kv_get(&e->kv, "target"));
+}
+
 /* The figures a unit fires with unless the referee counted them: a column
  * its first two ranks, any other formation all of its figures. */
 static int default_firers(struct ord_ctx *ctx, const struct ord_unit *u)
@@ -212,6 +234,7 @@ static int fire_event(struct ord_ctx *ctx, const struct ord_event *e, struct ord
 	*cas = out.casualties;
 	ord_kv_set_int(&vals, "casualties", out.casualties);
 	ord_kv_set(&vals, "by", u->id);
+	screened(ctx, e, &why);
 	ord_ctx_result(ctx, e->seq, t->id, &vals, "fired on by %s (%s, %s\"): %s", u->id, in.weapon,
 		       ord_kv_get(&e->kv, "range"), why.buf);
 out:
@@ -254,6 +277,10 @@ static int artillery_event(struct ord_ctx *ctx, const struct ord_event *e, struc
 	ord_kv_set(&vals, "hit", out.hit ? "yes" : "no");
 	ord_kv_set_int(&vals, "casualties", out.casualties);
 	ord_kv_set(&vals, "by", u->id);
+	screened(ctx, e, &why);
+	if (bat_ev_unit(ctx, e, "over"))
+		ord_buf_addf(&why, " (over %s, %s\" clear)", bat_ev_unit(ctx, e, "over")->id,
+			     ord_kv_get(&e->kv, "clearance"));
 	ord_ctx_result(ctx, e->seq, t->id, &vals, "fired on by gun %s (%s, %s\"): %s", u->id,
 		       in.shot, ord_kv_get(&e->kv, "range"), why.buf);
 out:
@@ -275,7 +302,7 @@ static int resolve_fire(struct ord_ctx *ctx)
 	 * removed only after both sides have fired */
 	for (i = 0; i < n; i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
-		struct ord_unit *u = bat_ev_unit(ctx, e, "unit"), *t = bat_ev_unit(ctx, e, "target");
+		struct ord_unit *u = bat_ev_unit(ctx, e, "unit"), *t = hit_unit(ctx, e);
 
 		if (!strcmp(e->kind, "fire"))
 			err = fire_event(ctx, e, u, t, &cas[i]);
@@ -286,7 +313,7 @@ static int resolve_fire(struct ord_ctx *ctx)
 	}
 	for (i = 0; i < n; i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
-		struct ord_unit *t = bat_ev_unit(ctx, e, "target");
+		struct ord_unit *t = hit_unit(ctx, e);
 		if (!t)
 			continue;
 		if (cas[i]) {
@@ -356,7 +383,7 @@ static int resolve_fire_morale(struct ord_ctx *ctx)
 	}
 	for (i = 0; i < n; i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		const char *chart = "d6", *outcome = "good";
+		const char *chart = game_chart(ctx), *outcome = "good";
 		int tested = 0, exempt = 0;
 
 		for (j = head[i]; j; j = next[j - 1]) {
@@ -366,7 +393,8 @@ static int resolve_fire_morale(struct ord_ctx *ctx)
 				ord_ctx_result(ctx, e->seq, u->id, NULL, "no fire morale test now: %s",
 					       ord_kv_get(&e->kv, "reason"));
 			} else if (!strcmp(e->kind, "test")) {
-				chart = ord_kv_get(&e->kv, "chart");
+				if (ord_kv_get(&e->kv, "chart"))
+					chart = ord_kv_get(&e->kv, "chart");
 				tested = 1;
 			}
 		}
@@ -421,6 +449,22 @@ static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct or
 	s->hill = ord_kv_get_bool(&e->kv, key, 0);
 }
 
+/* A unit's part in a melee it fought (the state the melee leaves). */
+static void melee_fought(struct ord_ctx *ctx, struct ord_unit *u, struct ord_unit *enemy, int lost,
+			 int tied)
+{
+	int turn = ord_ctx_turn(ctx);
+
+	bat_st_set(ctx, u, "fought", turn);
+	if (!bat_melee_with(ctx, u) || strcmp(bat_melee_with(ctx, u), enemy->id))
+		bat_st_set(ctx, u, "melee_since", turn);
+	ord_state_set_str(ctx, u, "melee_with", enemy->id);
+	if (lost)
+		bat_st_set(ctx, u, "lost_melee", turn);
+	if (tied)
+		bat_st_set(ctx, u, "tied_melee", turn);
+}
+
 /* Is there a melee event of this phase between u and w? */
 static int melee_recorded(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w)
 {
@@ -429,7 +473,10 @@ static int melee_recorded(struct ord_ctx *ctx, const struct ord_unit *u, const s
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		struct ord_unit *a = bat_ev_unit(ctx, e, "a"), *b = bat_ev_unit(ctx, e, "b");
-		if (!strcmp(e->kind, "melee") && ((a == u && b == w) || (a == w && b == u)))
+		struct ord_unit *a2 = bat_ev_unit(ctx, e, "a2"), *b2 = bat_ev_unit(ctx, e, "b2");
+		int ua = u == a || (a2 && u == a2), ub = u == b || (b2 && u == b2);
+		int wa = w == a || (a2 && w == a2), wb = w == b || (b2 && w == b2);
+		if (!strcmp(e->kind, "melee") && ((ua && wb) || (wa && ub)))
 			return 1;
 	}
 	return 0;
@@ -437,7 +484,6 @@ static int melee_recorded(struct ord_ctx *ctx, const struct ord_unit *u, const s
 
 static int resolve_melee(struct ord_ctx *ctx)
 {
-	int turn = ord_ctx_turn(ctx);
 	size_t i;
 	int err = 0;
 
@@ -457,6 +503,7 @@ static int resolve_melee(struct ord_ctx *ctx)
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		struct ord_unit *a = bat_ev_unit(ctx, e, "a"), *b = bat_ev_unit(ctx, e, "b");
+		struct ord_unit *a2 = bat_ev_unit(ctx, e, "a2"), *b2 = bat_ev_unit(ctx, e, "b2");
 		struct bat_melee_in in;
 		struct bat_melee_out out;
 		struct ord_buf why = ORD_BUF_INIT;
@@ -474,33 +521,32 @@ static int resolve_melee(struct ord_ctx *ctx)
 		memset(&in, 0, sizeof(in));
 		melee_side(ctx, e, a, b, "a", &in.a);
 		melee_side(ctx, e, b, a, "b", &in.b);
+		/* D20: a second unit on a side fights beside the first */
+		if (a2)
+			melee_side(ctx, e, a2, b, "a2", &in.a2);
+		if (b2)
+			melee_side(ctx, e, b2, a, "b2", &in.b2);
 		if ((err = ord_ctx_roll(ctx, &da, (unsigned)sides, "melee a", e->seq, 0)) != 0 ||
 		    (err = ord_ctx_roll(ctx, &db, (unsigned)sides, "melee b", e->seq, 0)) != 0)
 			return err;
-		in.a.die = da;
-		in.b.die = db;
+		in.a.die = in.a2.die = da;
+		in.b.die = in.b2.die = db;
 		if ((err = bat_melee(bat_r(ctx), &in, &out, &why)) != 0) {
 			ord_buf_release(&why);
 			return err;
 		}
 		bat_take_losses(ctx, a, out.casualties_a);
 		bat_take_losses(ctx, b, out.casualties_b);
-		bat_st_set(ctx, a, "fought", turn);
-		bat_st_set(ctx, b, "fought", turn);
-		if (!bat_melee_with(ctx, a) || strcmp(bat_melee_with(ctx, a), b->id))
-			bat_st_set(ctx, a, "melee_since", turn);
-		if (!bat_melee_with(ctx, b) || strcmp(bat_melee_with(ctx, b), a->id))
-			bat_st_set(ctx, b, "melee_since", turn);
-		ord_state_set_str(ctx, a, "melee_with", b->id);
-		ord_state_set_str(ctx, b, "melee_with", a->id);
-		if (out.winner == BAT_A) {
-			bat_st_set(ctx, b, "lost_melee", turn);
-		} else if (out.winner == BAT_B) {
-			bat_st_set(ctx, a, "lost_melee", turn);
-		} else { /* D2 */
-			bat_st_set(ctx, a, "tied_melee", turn);
-			bat_st_set(ctx, b, "tied_melee", turn);
-		}
+		if (a2)
+			bat_take_losses(ctx, a2, out.casualties_a2);
+		if (b2)
+			bat_take_losses(ctx, b2, out.casualties_b2);
+		melee_fought(ctx, a, b, out.winner == BAT_B, out.winner == BAT_NONE);
+		melee_fought(ctx, b, a, out.winner == BAT_A, out.winner == BAT_NONE);
+		if (a2)
+			melee_fought(ctx, a2, b, out.winner == BAT_B, out.winner == BAT_NONE);
+		if (b2)
+			melee_fought(ctx, b2, a, out.winner == BAT_A, out.winner == BAT_NONE);
 		ord_kv_init(&vals);
 		ord_kv_set(&vals, "winner",
 			   out.winner == BAT_A   ? a->id
@@ -510,8 +556,18 @@ static int resolve_melee(struct ord_ctx *ctx)
 		ord_kv_set_int(&vals, "score_b", out.score_b);
 		ord_kv_set_int(&vals, "casualties_a", out.casualties_a);
 		ord_kv_set_int(&vals, "casualties_b", out.casualties_b);
+		if (a2)
+			ord_kv_set_int(&vals, "casualties_a2", out.casualties_a2);
+		if (b2)
+			ord_kv_set_int(&vals, "casualties_b2", out.casualties_b2);
 		ord_ctx_result(ctx, e->seq, a->id, &vals, "melee with %s: %s", b->id, why.buf);
+		if (a2)
+			ord_ctx_result(ctx, e->seq, a2->id, &vals, "melee with %s beside %s: %s",
+				       b->id, a->id, why.buf);
 		ord_ctx_result(ctx, e->seq, b->id, &vals, "melee with %s: %s", a->id, why.buf);
+		if (b2)
+			ord_ctx_result(ctx, e->seq, b2->id, &vals, "melee with %s beside %s: %s",
+				       a->id, b->id, why.buf);
 		ord_kv_release(&vals);
 		ord_buf_release(&why);
 	}
@@ -581,7 +637,7 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 
 		if (!lost && !tied && !deferred)
 			continue;
-		if ((err = morale_test(ctx, u, "d6", lost, "melee morale", &outcome[i])) != 0)
+		if ((err = morale_test(ctx, u, game_chart(ctx), lost, "melee morale", &outcome[i])) != 0)
 			goto out;
 	}
 	for (i = 0; i < n; i++) {

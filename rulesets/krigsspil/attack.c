@@ -183,6 +183,20 @@ static int british_roll(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, s
 	return 0;
 }
 
+/* The figures of u that count, given or all: its first geledder_max ranks
+ * (16.5), said in t when fewer. */
+static int six_ranks(struct ord_ctx *ctx, const struct ord_unit *u, int figures, struct ks_text *t)
+{
+	struct ks_rules *r = ks_r(ctx);
+	int n = ks_rank_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u), figures);
+
+	if (n < figures)
+		KS_TF(t, "; %s: kun de %g første geledder tælles (16.5): %d af %d figurer",
+		      "; %s: only the first %g ranks count (16.5): %d of %d figures", u->id,
+		      ks_param(r, "geledder_max"), n, figures);
+	return n;
+}
+
 static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -201,6 +215,9 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	ks_text_init(&t);
 	if (ks_gone(ctx, a) || ks_gone(ctx, f))
 		goto out;
+	/* 17.2: a unit in FU that is attacked surrenders if it cannot flee */
+	if (ks_moral_now(ctx, f) == KS_FU)
+		ks_st_set(ctx, f, "angrebet_fu_traek", turn);
 	if (!pursuit && ks_moral_now(ctx, a) >= KS_U) {
 		KS_TF(&t, "angrebet på %s gennemføres ikke: angriberen er i %s",
 		      "the attack on %s does not go in: the attacker is in %s", f->id,
@@ -213,6 +230,9 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	KS_TF(&t, "nærkamp %s mod %s", "melee %s against %s", a->id, f->id);
 	if (pursuit)
 		ks_text_add(&t, " (forfølgelsesangreb)", " (pursuit attack)");
+	/* "Kun tiraillørkæde og de 6 første geledder kan tælles med" (16.5) */
+	fa = six_ranks(ctx, a, fa, &t);
+	ff = six_ranks(ctx, f, ff, &t);
 	/* unescorted artillery becomes U when an attacker at least as strong
 	 * reaches break-in distance (16) */
 	if (ks_is(ctx, f, "artilleri")) {
@@ -253,6 +273,15 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	in.d.ranks = (int)ord_kv_get_int(&e->kv, "d_geledder",
 					 ks_ranks(r, ks_form(ctx, f), ks_vaaben(ctx, f), ff));
 	in.pursuit = pursuit;
+	/* 17.1: a side in U that cannot retreat, as the referee sees it */
+	in.a.in_u = ks_moral_now(ctx, a) == KS_U;
+	in.d.in_u = ks_moral_now(ctx, f) == KS_U;
+	in.a.blocked = strcmp(ord_kv_get(&e->kv, "a_retraete"), "fri")
+			       ? ord_kv_get(&e->kv, "a_retraete")
+			       : NULL;
+	in.d.blocked = strcmp(ord_kv_get(&e->kv, "d_retraete"), "fri")
+			       ? ord_kv_get(&e->kv, "d_retraete")
+			       : NULL;
 	if ((err = ks_roll3(ctx, in.a.dice, "naerkamp angriber", a, e->seq, 0)) != 0 ||
 	    (err = ks_roll3(ctx, in.d.dice, "naerkamp forsvarer", f, e->seq, 0)) != 0)
 		goto out;
@@ -358,6 +387,222 @@ out:
 	return err;
 }
 
+/* A unit's strength against another's in a pursuit or a block (17):
+ * figures, cavalry counted forfoelgelse_kavaleri_gange times. */
+static int strength(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	double cav = ks_param(ks_r(ctx), "forfoelgelse_kavaleri_gange");
+
+	return (int)(ks_figures(ctx, u) * (ks_is(ctx, u, "kavaleri") ? cav : 1));
+}
+
+int ks_block_effective(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *b)
+{
+	return 100.0 * strength(ctx, b) >= ks_param(ks_r(ctx), "blokering_pct") * strength(ctx, u);
+}
+
+/* 17: a fleeing unit runs into an own unit w: in U or FU it is carried
+ * along; in OR or LU a morale test as in an attack (the fleeing unit
+ * attacks, no losses, no FU modifier, square and mass count against
+ * infantry too), and w is carried along if it comes out U or FU. */
+static int flee_into(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u,
+		     struct ord_unit *w, struct ks_text *t)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ks_melee_in in;
+	struct ks_melee_out out;
+	struct ks_text mt, tw;
+	int err = 0, carried;
+
+	ks_text_init(&mt);
+	ks_text_init(&tw);
+	memset(&in, 0, sizeof(in));
+	ord_kv_init(&in.a.flags);
+	ord_kv_init(&in.d.flags);
+	if (ks_moral_now(ctx, w) >= KS_U) {
+		carried = 1;
+		KS_TF(t, "; flygter ind i %s, der er i %s: den bliver FU og rives med (17)",
+		      "; flees into %s, which is in %s: it goes FU and is carried along (17)",
+		      w->id, ks_moral_name(ks_moral_now(ctx, w)));
+	} else {
+		melee_flags(ctx, u, w, 1, &in.a.flags);
+		melee_flags(ctx, w, u, 0, &in.d.flags);
+		ord_kv_set(&in.a.flags, "moral_fu", "no"); /* "Den flygtende får ikke tillæg/fradrag for FU" */
+		if (!strcmp(ks_form(ctx, w), "karre"))
+			ord_kv_set(&in.d.flags, "karre_mod_kavaleri", "yes");
+		if (!strcmp(ks_form(ctx, w), "bataillonsmasse"))
+			ord_kv_set(&in.d.flags, "masse_mod_kavaleri", "yes");
+		in.a.figures = ks_rank_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u),
+					       ks_figures(ctx, u));
+		in.d.figures = ks_rank_figures(r, ks_form(ctx, w), ks_vaaben(ctx, w),
+					       ks_figures(ctx, w));
+		ks_melee_numbers(r, in.a.figures, in.d.figures, &in.a.flags);
+		ks_melee_numbers(r, in.d.figures, in.a.figures, &in.d.flags);
+		in.a.ranks = ks_ranks(r, ks_form(ctx, u), ks_vaaben(ctx, u), in.a.figures);
+		in.d.ranks = ks_ranks(r, ks_form(ctx, w), ks_vaaben(ctx, w), in.d.figures);
+		if ((err = ks_roll3(ctx, in.a.dice, "gennemsivning flygtende", u, e->seq, 0)) != 0 ||
+		    (err = ks_roll3(ctx, in.d.dice, "gennemsivning staaende", w, e->seq, 0)) != 0 ||
+		    (err = ks_melee(r, &in, &out, &mt)) != 0)
+			goto out;
+		/* a moral test: nobody loses men */
+		carried = out.winner == 1 && out.grade >= KS_U;
+		KS_TF(t, "; flygter ind i %s: moraltest som ved en angrebshandling (17): ",
+		      "; flees into %s: a morale test as in an attack (17): ", w->id);
+		ks_text_cat(t, &mt);
+		if (carried)
+			KS_TF(t, "; %s bliver %s: FU og revet med",
+			      "; %s comes out %s: FU and carried along", w->id,
+			      ks_moral_name(out.grade));
+		else
+			KS_TF(t, "; %s bliver ikke U eller FU: den flygtende siver igennem",
+			      "; %s does not go U or FU: the fleeing unit seeps through", w->id);
+	}
+	if (carried) {
+		KS_TF(&tw, "%s flygter ind i den", "%s flees into it", u->id);
+		ks_apply_grade(ctx, w, KS_FU, "revet med", &tw);
+		ks_result(ctx, e->seq, w, NULL, &tw);
+	}
+out:
+	ord_kv_release(&in.a.flags);
+	ord_kv_release(&in.d.flags);
+	ks_text_release(&mt);
+	ks_text_release(&tw);
+	return err;
+}
+
+/* The flight of a unit in FU (17): free, stopped by obstacles or an enemy
+ * strong enough to block it, through a smaller enemy that gives way or
+ * is carried along, into an own unit. */
+static int flight(struct ord_ctx *ctx, const struct ord_event *e)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ord_unit *u = ks_ev_unit(ctx, e, "unit"), *b = ks_ev_unit(ctx, e, "af");
+	struct ord_unit *w = ks_ev_unit(ctx, e, "ind_i");
+	const char *how = ord_kv_get(&e->kv, "blokeret"), *viger = ord_kv_get(&e->kv, "viger");
+	struct ks_text t;
+	int turn = ord_ctx_turn(ctx), err = 0;
+
+	ks_text_init(&t);
+	if (!how)
+		how = "nej";
+	if (!strcmp(how, "hindring")) {
+		ks_st_set(ctx, u, "flugt_blokeret", turn);
+		ks_text_add(&t, "kan ikke flygte for hindringer (17): overgiver sig, hvis den angribes i FU",
+			    "cannot flee for obstacles (17): surrenders if it is attacked in FU");
+	} else if (!strcmp(how, "fjende") && b && ks_block_effective(ctx, u, b)) {
+		ks_st_set(ctx, u, "flugt_blokeret", turn);
+		KS_TF(&t, "blokeret af %s (styrke %d mod %d, mindst %g%%, kavaleri dobbelt): blokeringen er effektiv og den kan ikke flygte længere (17); overgiver sig, hvis den angribes i FU",
+		      "blocked by %s (strength %d against %d, at least %g%%, cavalry double): the block is effective and it can flee no further (17); surrenders if it is attacked in FU",
+		      b->id, strength(ctx, b), strength(ctx, u), ks_param(r, "blokering_pct"));
+	} else {
+		ks_text_add(&t, "flygter et halvt træk ud af indbrudsafstand",
+			    "flees half a turn out of break-in distance");
+		if (!strcmp(how, "fjende") && b) {
+			KS_TF(&t, "; %s er mindre end %g%% af dens styrke (%d mod %d)",
+			      "; %s is less than %g%% of its strength (%d against %d)", b->id,
+			      ks_param(r, "blokering_pct"), strength(ctx, b), strength(ctx, u));
+			if (viger && !strcmp(viger, "nej")) {
+				struct ks_text tb;
+				ks_text_init(&tb);
+				ks_text_add(&t, " og viger ikke: den bliver FU og rives med (17)",
+					    " and does not give way: it goes FU and is carried along (17)");
+				KS_TF(&tb, "viger ikke for den flygtende %s",
+				      "does not give way to the fleeing %s", u->id);
+				ks_apply_grade(ctx, b, KS_FU, "revet med", &tb);
+				ks_result(ctx, e->seq, b, NULL, &tb);
+				ks_text_release(&tb);
+			} else {
+				ks_text_add(&t, " og viger til siden (17)", " and gives way (17)");
+			}
+		}
+		if (w)
+			err = flee_into(ctx, e, u, w, &t);
+	}
+	if (!err)
+		ks_result(ctx, e->seq, u, NULL, &t);
+	ks_text_release(&t);
+	return err;
+}
+
+/* 6.2 "Sammenlægning": w merges into u.  Infantry: "Den sammenlagtes
+ * enheds valeur er gennemsnittet af de sammenlagte enheders valeur", the
+ * first volley "Hvis over ¾ af den sammenlagte enhed har 1. skydning";
+ * cavalry: the first charge at the gallop "Hvis alle enheder ... har 1.
+ * angreb i storm"; 6.7: decimation's LU does not follow a unit merged into
+ * a larger one, and if all the parts had lost over 25% its valeur is 1
+ * below the average. */
+static void merge(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u,
+		  struct ord_unit *w)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ks_text t, tw;
+	long fu = ks_st(ctx, u, "figurer"), fw = ks_st(ctx, w, "figurer"), fig = fu + fw;
+	long vu = ks_st(ctx, u, "valeur"), vw = ks_st(ctx, w, "valeur");
+	double avg = (vu + vw) / 2.0;
+	long valeur = (long)floor(avg + 0.5);
+	int both_dec = ks_st(ctx, u, "decimering") >= 1 && ks_st(ctx, w, "decimering") >= 1;
+	int gu = ks_moral_now(ctx, u), gw = ks_moral_now(ctx, w);
+
+	if (ks_gone(ctx, u) || ks_gone(ctx, w))
+		return;
+	ks_text_init(&t);
+	ks_text_init(&tw);
+	KS_TF(&t, "sammenlagt med %s (6.2): %ld + %ld = %ld figurer; valeur (%ld + %ld) / 2",
+	      "merged with %s (6.2): %ld + %ld = %ld figures; valeur (%ld + %ld) / 2", w->id, fu,
+	      fw, fig, vu, vw);
+	if (both_dec) {
+		valeur -= (long)ks_param(r, "samling_decimeret_valeur");
+		KS_TF(&t, " − %g (begge har mistet over %g%%, 6.7)", " − %g (both lost over %g%%, 6.7)",
+		      ks_param(r, "samling_decimeret_valeur"), ks_param(r, "decimering_lu_pct"));
+	}
+	KS_TF(&t, " = %ld", " = %ld", valeur);
+	if (ks_is(ctx, u, "infanteri")) {
+		long with = (ks_st(ctx, u, "foerste_salve") ? fu : 0) +
+			    (ks_st(ctx, w, "foerste_salve") ? fw : 0);
+		int keeps = with > ks_param(r, "samling_salve_andel") * fig + 1e-9;
+		ks_st_set(ctx, u, "foerste_salve", keeps);
+		ord_buf_addf(&t.da, "; %ld af %ld figurer har 1. skydning: %s", with, fig,
+			     keeps ? "den har 1. skydning" : "den har ikke 1. skydning");
+		ord_buf_addf(&t.en, "; %ld of %ld figures have their first volley: %s", with, fig,
+			     keeps ? "it has it" : "it has none");
+	} else {
+		int keeps = ks_st(ctx, u, "foerste_storm") && ks_st(ctx, w, "foerste_storm");
+		ks_st_set(ctx, u, "foerste_storm", keeps);
+		ord_buf_addf(&t.da, "; 1. angreb i storm: %s",
+			     keeps ? "alle har det" : "ikke alle har det");
+		ord_buf_addf(&t.en, "; first charge at the gallop: %s",
+			     keeps ? "all have it" : "not all have it");
+	}
+	/* ammunition by figures, the worse morale (ours) */
+	if (fig > 0)
+		ks_st_set_num(ctx, u, "kampsatser",
+			      (ks_st_num(ctx, u, "kampsatser") * fu +
+			       ks_st_num(ctx, w, "kampsatser") * fw) /
+				      fig);
+	ks_st_set(ctx, u, "valeur", valeur);
+	ks_st_set(ctx, u, "figurer", fig);
+	/* its strength now is the merged unit's first (ours): losses from here */
+	ks_st_set(ctx, u, "start_figurer", fig);
+	ks_st_set(ctx, u, "tab_mand", 0);
+	ks_st_set(ctx, u, "fanger", 0);
+	ks_st_set(ctx, u, "efternoelere", 0);
+	if (ks_st(ctx, u, "decimering") < 2 && ks_st(ctx, w, "decimering") < 2)
+		ks_st_set(ctx, u, "decimering", 0);
+	else
+		ks_st_set(ctx, u, "decimering", 2);
+	if (gw > gu)
+		ks_set_moral(ctx, u, gw, 0, "samling");
+	KS_TF(&t, "; moral %s", "; morale %s", ks_moral_name(ks_moral_now(ctx, u)));
+	ks_st_set(ctx, w, "fjernet", 1);
+	ks_st_set(ctx, w, "figurer", 0);
+	ks_st_set_str(ctx, w, "samlet_i", u->id);
+	KS_TF(&tw, "sammenlagt med %s (6.2)", "merged into %s (6.2)", u->id);
+	ks_result(ctx, e->seq, u, NULL, &t);
+	ks_result(ctx, e->seq, w, NULL, &tw);
+	ks_text_release(&t);
+	ks_text_release(&tw);
+}
+
 static void end_of_turn(struct ord_ctx *ctx)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -408,6 +653,13 @@ static void end_of_turn(struct ord_ctx *ctx)
 							  : turn);
 					ks_st_set(ctx, u, "stormmarch_sidst", turn);
 				}
+				/* it fled at stormmarch (or as if it did) */
+				if (ks_st(ctx, u, "foerste_storm")) {
+					ks_text_add(&t, "flygter i stormmarch", "flees at stormmarch");
+					ks_storm_spent(ctx, u, &t);
+					ks_result(ctx, 0, u, NULL, &t);
+					ks_text_reset(&t);
+				}
 				ord_buf_release(&why);
 			}
 		} else {
@@ -415,6 +667,15 @@ static void end_of_turn(struct ord_ctx *ctx)
 		}
 		if (ks_st(ctx, u, "forfoelget_sidst") != turn)
 			ks_st_set(ctx, u, "forfoelget_traek", 0);
+		/* a stormmarch this turn with no charge made of it (a cancelled
+		 * attack) has used the first one all the same */
+		if (ks_st(ctx, u, "stormmarch_sidst") == turn && ks_st(ctx, u, "foerste_storm")) {
+			ks_text_add(&t, "har benyttet stormmarch i trækket",
+				    "used stormmarch this turn");
+			ks_storm_spent(ctx, u, &t);
+			ks_result(ctx, 0, u, NULL, &t);
+			ks_text_reset(&t);
+		}
 		/* a unit of 1 figure is lost (11.1); a battery without guns */
 		if ((!art && ks_st(ctx, u, "figurer") < (long)ks_param(r, "mindste_enhed")) ||
 		    (art && ks_st(ctx, u, "kanoner") < 1 && ks_st(ctx, u, "beskadiget") < 1)) {
@@ -425,17 +686,28 @@ static void end_of_turn(struct ord_ctx *ctx)
 			ks_text_release(&t);
 			continue;
 		}
-		/* decimation (6.7) */
-		if (!art) {
-			int lvl = ks_decimation(r, ks_start_figures(ctx, u),
-						(int)ks_st(ctx, u, "figurer"));
+		/* decimation (6.7): a battery's strength is its guns, and of the
+		 * two rules only the U for over 50% lost is for it */
+		{
+			int start = art ? (int)ord_kv_get_int(&u->attrs, "kanoner", 0)
+					: ks_start_figures(ctx, u);
+			int now = art ? start - (int)ks_st(ctx, u, "oedelagt")
+				      : (int)ks_st(ctx, u, "figurer");
+			int lvl = ks_decimation(r, start, now);
+			if (art && lvl < 2)
+				lvl = 0;
 			if (lvl > ks_st(ctx, u, "decimering")) {
 				ks_st_set(ctx, u, "decimering", lvl);
-				KS_TF(&t, "decimeret: over %g%% af den oprindelige styrke tabt (%ld af %d figurer): ",
-				      "decimated: over %g%% of its first strength lost (%ld of %d figures): ",
-				      ks_param(r, lvl >= 2 ? "decimering_u_pct" : "decimering_lu_pct"),
-				      ks_start_figures(ctx, u) - ks_st(ctx, u, "figurer"),
-				      ks_start_figures(ctx, u));
+				if (art)
+					KS_TF(&t, "decimeret: over %g%% af den oprindelige styrke tabt (%d af %d kanoner ødelagt; artilleri er kun undtaget fra LU-reglen): ",
+					      "decimated: over %g%% of its first strength lost (%d of %d guns destroyed; artillery is excepted from the LU rule only): ",
+					      ks_param(r, "decimering_u_pct"), start - now, start);
+				else
+					KS_TF(&t, "decimeret: over %g%% af den oprindelige styrke tabt (%d af %d figurer): ",
+					      "decimated: over %g%% of its first strength lost (%d of %d figures): ",
+					      ks_param(r, lvl >= 2 ? "decimering_u_pct"
+								   : "decimering_lu_pct"),
+					      start - now, start);
 				if (lvl >= 2)
 					ks_text_add(&t, "U resten af slaget, kan ikke reorganiseres",
 						    "U for the rest of the battle, cannot be reorganised");
@@ -556,19 +828,23 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 					ks_result(ctx, e->seq, u, NULL, &t);
 					ks_text_release(&t);
 				} else if (!strcmp(e->kind, "flugt")) {
-					if (ord_kv_get_bool(&e->kv, "blokeret", 0)) {
-						surrender(ctx, u, e->seq, "kan ikke flygte",
-							  "cannot flee");
-					} else {
-						ks_text_init(&t);
-						ks_text_add(&t, "flygter et halvt træk ud af indbrudsafstand",
-							    "flees half a turn out of break-in distance");
-						ks_result(ctx, e->seq, u, NULL, &t);
-						ks_text_release(&t);
-					}
+					err = flight(ctx, e);
+				} else if (!strcmp(e->kind, "samling")) {
+					merge(ctx, e, u, ks_ev_unit(ctx, e, "med"));
 				}
 			}
 		}
+	}
+	/* 17.2: "Angribes en enhed i FU skal den overgive sig hvis ... Den
+	 * ikke kan flygte pga. hindringer eller fjendtlige enheder" (17.3's
+	 * shorter restatement read the same: attacked, and unable to flee) */
+	for (i = 0; i < ord_ctx_nunits(ctx) && !err; i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		int turn = ord_ctx_turn(ctx);
+		if (!ks_gone(ctx, u) && ks_st(ctx, u, "flugt_blokeret") == turn &&
+		    ks_st(ctx, u, "angrebet_fu_traek") == turn)
+			surrender(ctx, u, 0, "angrebet i FU og kan ikke flygte",
+				  "attacked in FU and cannot flee");
 	}
 	if (!err)
 		end_of_turn(ctx);

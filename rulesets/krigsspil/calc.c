@@ -49,13 +49,35 @@ const char *ks_moral_words(int grade, const char *lang)
 	return lang && !strcmp(lang, "en") ? en[grade] : da[grade];
 }
 
-int ks_morale_capped(const struct ks_rules *r, int grade, int figures, int affected)
+void ks_morale_split(const struct ks_rules *r, int grade, int whole, int fired, int cap,
+		     struct ks_morale_parts *p)
 {
-	if (grade <= KS_OR || affected <= 0)
-		return affected <= 0 ? KS_OR : grade;
-	if (affected >= ks_param(r, "moral_fuld_andel") * figures - 1e-9)
-		return grade;
-	return grade - 1;
+	double half = ks_param(r, "moral_fuld_andel") * whole - 1e-9;
+
+	memset(p, 0, sizeof(*p));
+	if (whole < 0)
+		whole = 0;
+	if (fired <= 0 || fired > whole)
+		fired = whole;
+	if (cap < 0)
+		cap = 0;
+	p->whole = whole;
+	p->fired = fired;
+	p->grade = grade > KS_OR ? grade : KS_OR;
+	p->full = fired < cap ? fired : cap;
+	p->rest = whole - p->full;
+	p->rest_grade = KS_OR;
+	/* 14: a part fired at by firers who could affect the whole unit */
+	if (fired < whole && cap >= whole && p->grade > KS_OR)
+		p->rest_grade = p->grade - 1;
+	if (p->grade == KS_OR || whole == 0)
+		p->unit_grade = KS_OR;
+	else if (p->full >= half)
+		p->unit_grade = p->grade;
+	else if (p->rest_grade > KS_OR && p->full + p->rest >= half)
+		p->unit_grade = p->rest_grade;
+	else
+		p->unit_grade = KS_OR;
 }
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -233,6 +255,27 @@ int ks_ranks(const struct ks_rules *r, const char *formation, const char *vaaben
 	return ranks < 1 ? 1 : ranks;
 }
 
+int ks_rank_figures(const struct ks_rules *r, const char *formation, const char *vaaben, int figures)
+{
+	const struct ord_row *row;
+	double g, front, max = ks_param(r, "geledder_max");
+	int n = figures;
+
+	if (max <= 0 || ks_formation(r, formation, vaaben, &row)) {
+		ord_error_clear();
+		return figures;
+	}
+	if (!ord_row_num(row, "geledder", &g)) {
+		/* a fixed number of ranks: all in them when they are few enough */
+		if (g > max)
+			n = (int)ceil(figures * max / g);
+	} else if (!ord_row_num(row, "front", &front) && front > 0 && figures > front * max) {
+		n = (int)(front * max);
+	}
+	ord_error_clear();
+	return n < figures ? n : figures;
+}
+
 int ks_firing_figures(const struct ks_rules *r, const char *formation, const char *vaaben, int figures)
 {
 	const struct ord_row *row;
@@ -259,21 +302,246 @@ int ks_firing_figures(const struct ks_rules *r, const char *formation, const cha
 	return n < 0 ? 0 : n;
 }
 
-double ks_march_length(const struct ks_rules *r, const char *art, const char *formation, int storm)
-{
-	const struct ord_row *row;
-	struct ord_kv m;
-	double cm = 0;
+/* ---- movement (13) ------------------------------------------------------------ */
 
+int ks_gait(const struct ks_rules *r, const char *art, const char *formation, const char *gang,
+	    double *length, double *share, const struct ord_row **rowp)
+{
+	const struct ord_row *row, *mrow;
+	const char *form, *som, *col, *only;
+	struct ord_kv m;
+	int err;
+
+	*length = *share = 0;
+	if ((err = check_word(r, "gang", gang, "gangarter", "gang")) != 0)
+		return err;
 	ord_kv_init(&m);
+	ord_kv_set(&m, "gang", gang);
 	ord_kv_set(&m, "art", art);
-	ord_kv_set(&m, "formation", formation);
-	if (ord_table_find(&row, ks_table(r, "marchlaengder"), &m) ||
-	    ord_row_num(row, storm ? "storm" : "cm", &cm))
-		cm = 0;
-	ord_error_clear();
+	if (ord_table_find(&row, ks_table(r, "gangarter"), &m)) {
+		ord_kv_release(&m);
+		return ord_error_set(ORD_EUSAGE, "gang: %s has no gait '%s' (table gangarter)", art,
+				     gang);
+	}
 	ord_kv_release(&m);
-	return cm;
+	only = ord_row_str(row, "kun_fra");
+	if (strcmp(only, "*") && strcmp(only, formation))
+		return ord_error_set(ORD_EUSAGE, "gang: %s is used only from %s (13), not from %s",
+				     ord_row_str(row, "navn"), only, formation);
+	form = strcmp(ord_row_str(row, "formation"), "*") ? ord_row_str(row, "formation") : formation;
+	som = strcmp(ord_row_str(row, "som_art"), "*") ? ord_row_str(row, "som_art") : art;
+	col = ord_row_str(row, "kolonne");
+	ord_kv_init(&m);
+	ord_kv_set(&m, "art", som);
+	ord_kv_set(&m, "formation", form);
+	err = ord_table_find(&mrow, ks_table(r, "marchlaengder"), &m);
+	ord_kv_release(&m);
+	if (err || ord_row_num(mrow, col, length) || *length <= 0) {
+		ord_error_clear();
+		return ord_error_set(ORD_EUSAGE, "gang: %s in %s has no %s (Skema V: marchlaengder)",
+				     art, formation, ord_row_str(row, "navn"));
+	}
+	ord_row_num(row, "andel", share);
+	if (rowp)
+		*rowp = row;
+	return 0;
+}
+
+/* ", −¼ træk hindring II" and the like: a share of a turn in both languages. */
+static void text_part(struct ks_text *t, const char *before_da, const char *before_en, double v,
+		      const char *after_da, const char *after_en)
+{
+	ks_text_add(t, before_da, before_en);
+	ks_fmt_part(&t->da, v);
+	ks_fmt_part(&t->en, v);
+	ks_text_add(t, after_da, after_en);
+}
+
+/* A ground's name in a language: the terrain's (table terraen), a road's
+ * (table hindringer), else the word itself. */
+static const char *ground_name(const struct ks_rules *r, const char *ground, const char *lang)
+{
+	static const char *const tables[][2] = { { "terraen", "terraen" }, { "hindringer", "element" } };
+	const char *col = !strcmp(lang, "en") ? "navn_en" : "navn";
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(tables); i++) {
+		const struct ord_row *row;
+		struct ord_kv m;
+		int err;
+		ord_kv_init(&m);
+		ord_kv_set(&m, tables[i][1], ground);
+		err = ord_table_find(&row, ks_table(r, tables[i][0]), &m);
+		ord_kv_release(&m);
+		if (!err)
+			return ord_row_str(row, col);
+		ord_error_clear();
+	}
+	return ground;
+}
+
+int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_move_out *out,
+	    struct ks_text *why)
+{
+	static const struct ord_apply_text da = { "label", 1 }, en = { "label_en", 1 };
+	const struct ord_table *terr = ks_table(r, "march_terraen");
+	const struct ord_table *tid = ks_table(r, "hindring_tidsfradrag");
+	const struct ord_table *mods = ks_table(r, "march_faktorer");
+	const struct ord_row *gait, *arm, *frow;
+	struct ord_kv flags, m;
+	struct ks_text t;
+	double v, base, g = ks_param(r, "gennemmarch_faktor");
+	size_t i;
+	int err, free_passage;
+
+	memset(out, 0, sizeof(*out));
+	out->passable = 1;
+	ks_text_init(&t);
+	ord_kv_init(&flags);
+	ord_kv_init(&m);
+	if ((err = ks_arm(r, in->art, &arm)) != 0 ||
+	    (err = ks_formation(r, in->formation, ord_row_str(arm, "vaaben"), &frow)) != 0 ||
+	    (err = ks_gait(r, in->art, in->formation, in->gang, &out->length, &out->share, &gait)) != 0)
+		goto out;
+	out->time = in->time < 0 ? out->share : in->time;
+	if (out->time > out->share + 1e-9) {
+		struct ord_buf a = ORD_BUF_INIT;
+		ks_fmt_part(&a, out->share);
+		err = ord_error_set(ORD_EUSAGE, "tid: %s lasts at most %s turn (13, 6.5)",
+				    ord_row_str(gait, "navn"), a.buf);
+		ord_buf_release(&a);
+		goto out;
+	}
+	if (in->through_cm < 0 || in->wheel_cm < 0) {
+		err = ord_error_set(ORD_EUSAGE, "%s: below 0 cm",
+				    in->through_cm < 0 ? "gennem_cm" : "drej_cm");
+		goto out;
+	}
+	ks_text_used(&t, ks_table(r, "marchlaengder"));
+	ord_buf_addf(&t.da, "%s, %s i %s: ", ord_row_str(gait, "navn"), ord_row_str(arm, "navn"),
+		     ord_row_str(frow, "navn"));
+	ord_buf_addf(&t.en, "%s, %s in %s: ", ord_row_str(gait, "navn_en"),
+		     ord_row_str(arm, "navn_en"), ord_row_str(frow, "navn_en"));
+	ks_text_num(&t, out->length);
+	text_part(&t, " cm pr. træk × ", " cm a turn × ", out->time, " træk", " turn");
+	/* obstacles: a deduction of time each, none for cavalry in line or
+	 * swarm (13) */
+	free_passage = !strcmp(ord_row_str(arm, "vaaben"), "kavaleri") &&
+		       (!strcmp(in->formation, "linie") || !strncmp(in->formation, "svaerm", 6));
+	for (i = 0; i < in->nobstacles; i++) {
+		const struct ord_row *row;
+		ord_kv_set(&m, "klasse", in->obstacles[i]);
+		if (ord_table_find(&row, tid, &m) || ord_row_num(row, "andel", &v)) {
+			ord_error_clear();
+			continue;
+		}
+		ks_text_used(&t, tid);
+		if (free_passage) {
+			KS_TF(&t, ", hindring %s uden tidsfradrag (kavaleri i linie og sværm)",
+			      ", obstacle %s without deduction (cavalry in line and swarm)",
+			      in->obstacles[i]);
+			continue;
+		}
+		out->deduction += v;
+		text_part(&t, ", −", ", −", v, " træk", " turn");
+		KS_TF(&t, " hindring %s", " obstacle %s", in->obstacles[i]);
+	}
+	base = out->length * (out->time - out->deduction);
+	if (base < 0)
+		base = 0;
+	ks_text_add(&t, " = ", " = ");
+	ks_text_num(&t, base);
+	ks_text_add(&t, " cm", " cm");
+	/* half speeds: a retreat facing the enemy (17), cossacks in close
+	 * order but march column (8.5) */
+	if (in->facing_enemy)
+		ord_kv_set(&flags, "front_mod_fjenden", "yes");
+	if (!strcmp(in->art, "kosakker") && !strcmp(ord_row_str(frow, "sluttet"), "ja") &&
+	    strcmp(in->formation, "marchkolonne"))
+		ord_kv_set(&flags, "kosak_sluttet", "yes");
+	ks_text_used(&t, mods);
+	if (ord_table_apply_text(&out->reach, NULL, mods, base, &flags, NULL, &da, &t.da) ||
+	    ord_table_apply_text(&out->reach, NULL, mods, base, &flags, NULL, &en, &t.en)) {
+		ord_error_clear();
+		out->reach = base;
+	}
+	if (in->wheel_cm > 0) {
+		out->reach -= in->wheel_cm;
+		ks_text_add(&t, ", −", ", −");
+		ks_text_num(&t, in->wheel_cm);
+		ks_text_add(&t, " cm drej", " cm wheeling");
+		if (out->reach < 0)
+			out->reach = 0;
+	}
+	if (ord_kv_get(&flags, "front_mod_fjenden") || ord_kv_get(&flags, "kosak_sluttet") ||
+	    in->wheel_cm > 0) {
+		ks_text_add(&t, " = ", " = ");
+		ks_text_num(&t, out->reach);
+		ks_text_add(&t, " cm", " cm");
+	}
+	if (!in->nseg && in->through_cm <= 0)
+		goto done;
+	/* the ground: each stretch's cm over its faktor */
+	ks_text_used(&t, terr);
+	ks_text_add(&t, "; strækning:", "; ground:");
+	ord_kv_release(&m);
+	ord_kv_init(&m);
+	for (i = 0; i < in->nseg; i++) {
+		const struct ord_row *row;
+		out->moved += in->seg[i].cm;
+		ord_kv_set(&m, "terraen", in->seg[i].terrain);
+		if (ord_table_find(&row, terr, &m)) {
+			ord_error_clear();
+			err = check_word(r, "terraen", in->seg[i].terrain, "march_terraen", "terraen");
+			goto out;
+		}
+		ord_buf_addf(&t.da, "%s %s ", i ? "," : "", ground_name(r, in->seg[i].terrain, "da"));
+		ord_buf_addf(&t.en, "%s %s ", i ? "," : "", ground_name(r, in->seg[i].terrain, "en"));
+		ks_text_num(&t, in->seg[i].cm);
+		ks_text_add(&t, " cm", " cm");
+		if (ord_row_num(row, "faktor", &v) || v <= 0) {
+			ord_error_clear();
+			out->passable = 0;
+			ks_text_add(&t, " (kan ikke passeres)", " (cannot be passed)");
+			continue;
+		}
+		out->cost += in->seg[i].cm / v;
+		if (v != 1) {
+			text_part(&t, " ÷ ", " ÷ ", v, " = ", " = ");
+			ks_text_num(&t, in->seg[i].cm / v);
+			ks_text_add(&t, " cm", " cm");
+		}
+	}
+	if (in->through_cm > 0 && g > 0) {
+		double extra = in->through_cm / g - in->through_cm;
+		out->cost += extra;
+		ks_text_add(&t, ", gennemmarch ", ", marching through ");
+		ks_text_num(&t, in->through_cm);
+		text_part(&t, " cm i ", " cm at ", g, " hastighed: +", " speed: +");
+		ks_text_num(&t, extra);
+		ks_text_add(&t, " cm", " cm");
+	}
+	ks_text_add(&t, " = ", " = ");
+	ks_text_num(&t, out->cost);
+	ks_text_add(&t, " cm af ", " cm of ");
+	ks_text_num(&t, out->reach);
+	ks_text_add(&t, " cm", " cm");
+	out->ok = out->passable && out->cost <= out->reach + 1e-6;
+	if (out->ok)
+		ks_text_add(&t, ": inden for marchlængden", ": within the march length");
+	else
+		ks_text_add(&t, ": længere end marchlængden", ": beyond the march length");
+done:
+	if (!in->nseg && in->through_cm <= 0)
+		out->ok = 1;
+	if (why)
+		ks_text_cat(why, &t);
+	err = 0;
+out:
+	ks_text_release(&t);
+	ord_kv_release(&flags);
+	ord_kv_release(&m);
+	return err;
 }
 
 int ks_fire_units(const struct ks_rules *r, int figures, struct ks_text *why)
@@ -330,12 +598,12 @@ int ks_figures_after(const struct ks_rules *r, int start_figures, long men_lost)
 
 /* The morale part of a fire result (small arms: Skema X, artillery: XV):
  * the roll b with the morale modifiers mods, read in tbl's "moral" column,
- * then capped to the figures the fire can affect (cap, at most the
- * target's figures). */
+ * then by parts (ks_morale_split): cap figures at most, fired of the
+ * target's whole figures fired at. */
 static int morale_effect(const struct ks_rules *r, struct ks_text *t, const struct ord_table *tbl,
-			 const char *mods, double b, const struct ord_kv *flags, int cap,
-			 int target_figures, double *total, int *grade, int *affected,
-			 int *grade_applied)
+			 const char *mods, double b, const struct ord_kv *flags, int cap, int whole,
+			 int fired, double *total, int *grade, int *affected, int *grade_applied,
+			 struct ks_morale_parts *parts)
 {
 	const struct ord_row *row;
 	int err;
@@ -351,12 +619,36 @@ static int morale_effect(const struct ks_rules *r, struct ks_text *t, const stru
 	*grade = ks_moral_parse(ord_row_str(row, "moral"));
 	if (*grade < 0)
 		*grade = KS_OR;
-	*affected = cap < target_figures ? cap : target_figures;
-	*grade_applied = ks_morale_capped(r, *grade, target_figures, *affected);
-	if (*grade)
-		KS_TF(t, ": %s", ": %s", ks_moral_name(*grade));
-	else
+	ks_morale_split(r, *grade, whole, fired, cap, parts);
+	*affected = parts->full;
+	*grade_applied = parts->unit_grade;
+	if (!*grade) {
 		ks_text_add(t, ": ingen påvirkning", ": no effect");
+		return 0;
+	}
+	KS_TF(t, ": %s", ": %s", ks_moral_name(*grade));
+	if (parts->full == whole)
+		return 0;
+	/* by parts (14, 15): the part affected, the rest, the unit */
+	KS_TF(t, " for %d af %d figurer", " for %d of %d figures", parts->full, whole);
+	if (parts->full < parts->fired)
+		KS_TF(t, " (højst %d påvirkes)", " (at most %d are affected)", cap);
+	else if (parts->fired < whole)
+		ks_text_add(t, " (den beskudte del)", " (the part fired at)");
+	if (parts->rest_grade > KS_OR)
+		KS_TF(t, ", %s for de øvrige %d (en grad mindre mod resten, 14)",
+		      ", %s for the other %d (one grade less against the rest, 14)",
+		      ks_moral_name(parts->rest_grade), parts->rest);
+	else
+		KS_TF(t, ", de øvrige %d påvirkes ikke", ", the other %d are not affected",
+		      parts->rest);
+	ks_text_used_param(t, r, "moral_fuld_andel");
+	KS_TF(t, "; enheden %s (den værste grad mindst ", "; the unit %s (the worst grade at least ",
+	      parts->unit_grade ? ks_moral_name(parts->unit_grade) : "OR");
+	ks_fmt_part(&t->da, ks_param(r, "moral_fuld_andel"));
+	ks_fmt_part(&t->en, ks_param(r, "moral_fuld_andel"));
+	ks_text_add(t, " af figurerne har, vores regel: modulet har én moral pr. enhed)",
+		    " of its figures took, our rule: the module keeps one morale a unit)");
 	return 0;
 }
 
@@ -391,6 +683,12 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 		goto out;
 	if (in->figures < 0 || in->target_figures < 0) {
 		err = ord_error_set(ORD_EUSAGE, "figurer: below 0");
+		goto out;
+	}
+	if (in->fired_figures > in->target_figures) {
+		err = ord_error_set(ORD_EUSAGE,
+				    "beskudt_del: %d is more than the target's %d figures (14)",
+				    in->fired_figures, in->target_figures);
 		goto out;
 	}
 	ord_kv_set(&m, "vaaben", in->vaaben);
@@ -454,14 +752,9 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 
 	if ((err = morale_effect(r, &t, x, "skema_x_moral", b, &flags,
 				 (int)(ks_param(r, "moral_pr_skydende_figur") * in->figures),
-				 in->target_figures, &out->morale_total, &out->grade,
-				 &out->affected, &out->grade_applied)) != 0)
+				 in->target_figures, in->fired_figures, &out->morale_total,
+				 &out->grade, &out->affected, &out->grade_applied, &out->parts)) != 0)
 		goto out;
-	if (out->grade_applied != out->grade)
-		KS_TF(&t, " for %d af %d figurer (højst %g × %d skydende), %s for enheden",
-		      " for %d of %d figures (at most %g × %d firing), %s for the unit",
-		      out->affected, in->target_figures, ks_param(r, "moral_pr_skydende_figur"),
-		      in->figures, out->grade_applied ? ks_moral_name(out->grade_applied) : "-");
 done:
 	if (why)
 		ks_text_cat(why, &t);
@@ -496,6 +789,12 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		goto out;
 	if (in->guns < 1) {
 		err = ord_error_set(ORD_EUSAGE, "kanoner: at least 1 gun must fire");
+		goto out;
+	}
+	if (in->fired_figures > in->target_figures) {
+		err = ord_error_set(ORD_EUSAGE,
+				    "beskudt_del: %d is more than the target's %d figures (15)",
+				    in->fired_figures, in->target_figures);
 		goto out;
 	}
 	ord_kv_set(&m, "ammo", in->ammo);
@@ -604,15 +903,10 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		KS_TF(&t, " = %d mand", " = %d men", out->men);
 	}
 	if ((err = morale_effect(r, &t, xv, "skema_xv_moral", b, &flags,
-				 (int)(ks_param(r, "moral_pr_kanon") * in->guns),
-				 in->target_figures, &out->morale_total, &out->grade,
-				 &out->affected, &out->grade_applied)) != 0)
+				 (int)(ks_param(r, "moral_pr_kanon") * in->guns), in->target_figures,
+				 in->fired_figures, &out->morale_total, &out->grade, &out->affected,
+				 &out->grade_applied, &out->parts)) != 0)
 		goto out;
-	if (out->grade_applied != out->grade)
-		KS_TF(&t, " for %d af %d figurer (højst %g pr. kanon), %s for enheden",
-		      " for %d of %d figures (at most %g per gun), %s for the unit", out->affected,
-		      in->target_figures, ks_param(r, "moral_pr_kanon"),
-		      out->grade_applied ? ks_moral_name(out->grade_applied) : "-");
 done:
 	if (why)
 		ks_text_cat(why, &t);
@@ -715,7 +1009,7 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 	struct ord_kv m;
 	struct ks_text t;
 	double tab, fanger, max = ks_param(r, "geledder_max");
-	int err, wranks;
+	int err, wranks, lranks;
 
 	memset(out, 0, sizeof(*out));
 	ks_text_init(&t);
@@ -768,29 +1062,66 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 			goto out;
 		out->men_a = (int)(tab * out->units_d);
 		out->men_d = (int)(tab * out->units_a);
-		KS_TF(&t, "; uafgjort: begge %s, nærkampen fortsætter; tab %g mand pr. nærkampsenhed: angriber %d, forsvarer %d mand",
-		      "; a tie: both %s, the melee goes on; losses %g men per melee unit: attacker %d, defender %d men",
+		KS_TF(&t, "; uafgjort (vores regel: teksten har ingen uafgjort nærkamp): begge %s, nærkampen fortsætter; tab %g mand pr. nærkampsenhed: angriber %d, forsvarer %d mand",
+		      "; a tie (our rule: the text has no tied melee): both %s, the melee goes on; losses %g men per melee unit: attacker %d, defender %d men",
 		      ks_moral_name(out->grade), tab, out->men_a, out->men_d);
 		goto done;
 	}
+	/* Skema XX: the difference and both sides' engaged ranks (16.5) */
 	wranks = out->winner == 1 ? in->a.ranks : in->d.ranks;
+	lranks = out->winner == 1 ? in->d.ranks : in->a.ranks;
 	if (wranks < 1)
 		wranks = 1;
 	if (max > 0 && wranks > (int)max)
 		wranks = (int)max;
-	out->product = out->difference * wranks;
+	if (lranks < 1)
+		lranks = 1;
+	if (max > 0 && lranks > (int)max)
+		lranks = (int)max;
+	out->ranks_winner = wranks;
+	out->ranks_loser = lranks;
+	{
+		char w[16], l[16];
+		snprintf(w, sizeof(w), "%d", wranks);
+		snprintf(l, sizeof(l), "%d", lranks);
+		ord_kv_set(&m, "vinder", w);
+		ord_kv_set(&m, "taber", l);
+		ks_text_used(&t, ks_table(r, "skema_xx_geledder"));
+		if ((err = ord_table_find(&row, ks_table(r, "skema_xx_geledder"), &m)) != 0 ||
+		    (err = ord_row_num(row, "vaegt", &out->weight)) != 0)
+			goto out;
+		ord_kv_release(&m);
+		ord_kv_init(&m);
+	}
+	out->product = out->difference * out->weight;
 	ord_kv_set(&m, "part", "taber");
 	if ((err = ord_table_band(&row, xx, &m, out->product)) != 0)
 		goto out;
 	out->grade = ks_moral_parse(ord_row_str(row, "moral"));
 	if (in->pursuit)
 		out->grade = KS_FU;
-	ord_buf_addf(&t.da, "; %s vinder med %d × %d geledder = %d: Skema XX taberen %s",
-		     out->winner == 1 ? "angriberen" : "forsvareren", out->difference, wranks,
-		     out->product, ks_moral_name(out->grade));
-	ord_buf_addf(&t.en, "; the %s wins by %d × %d ranks = %d: Skema XX the loser %s",
-		     out->winner == 1 ? "attacker" : "defender", out->difference, wranks,
-		     out->product, ks_moral_name(out->grade));
+	ord_buf_addf(&t.da, "; %s vinder med %d × vægt ",
+		     out->winner == 1 ? "angriberen" : "forsvareren", out->difference);
+	ord_buf_addf(&t.en, "; the %s wins by %d × weight ",
+		     out->winner == 1 ? "attacker" : "defender", out->difference);
+	ks_fmt_part(&t.da, out->weight);
+	ks_fmt_part(&t.en, out->weight);
+	KS_TF(&t, " (%d mod %d geledder) = ", " (%d against %d ranks) = ", wranks, lranks);
+	ks_text_num(&t, out->product);
+	KS_TF(&t, ": Skema XX taberen %s", ": Skema XX the loser %s", ks_moral_name(out->grade));
+	/* 17.1: a loser in U that cannot retreat always goes FU */
+	{
+		const struct ks_melee_side *ls = out->winner == 1 ? &in->d : &in->a;
+		if (ls->in_u && ls->blocked && *ls->blocked && out->grade < KS_FU) {
+			out->grade = KS_FU;
+			out->cornered = 1;
+			int obst = !strcmp(ls->blocked, "hindring");
+			ord_buf_addf(&t.da, "; taberen var i U og kan ikke retirere (%s): FU (17.1)",
+				     obst ? "hindringer" : "fjendtlige enheder");
+			ord_buf_addf(&t.en, "; the loser was in U and cannot retreat (%s): FU (17.1)",
+				     obst ? "obstacles" : "enemy units");
+		}
+	}
 	{
 		int wunits = out->winner == 1 ? out->units_a : out->units_d;
 		int lunits = out->winner == 1 ? out->units_d : out->units_a;

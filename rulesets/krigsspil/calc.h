@@ -71,6 +71,8 @@ void ks_text_add(struct ks_text *t, const char *da, const char *en);
 void ks_text_cat(struct ks_text *t, const struct ks_text *src);
 /* Note that a table was used: its name is kept when it is provisional. */
 void ks_text_used(struct ks_text *t, const struct ord_table *tbl);
+/* The same for a parameter marked provisional. */
+void ks_text_used_param(struct ks_text *t, const struct ks_rules *r, const char *name);
 /* Append " [foreløbig tabel: a, b]" / " [provisional table: a, b]" when any
  * provisional table was used. */
 void ks_text_mark(struct ks_text *t);
@@ -112,9 +114,56 @@ int ks_ranks(const struct ks_rules *r, const char *formation, const char *vaaben
 /* Figures that can fire by default. */
 int ks_firing_figures(const struct ks_rules *r, const char *formation, const char *vaaben, int figures);
 
-/* A whole turn's march in cm (Skema V), at stormmarch when storm; 0 if
- * the table has none. */
-double ks_march_length(const struct ks_rules *r, const char *art, const char *formation, int storm);
+/* ---- movement (13, Skema V) ------------------------------------------------ */
+
+/* A gait (march, stormmarch, loeb, retraete, flugt) of an art in a
+ * formation: the march length of a whole turn it reads (table gangarter:
+ * løb at the attack column's length, cossacks fleeing at light cavalry's
+ * stormmarch) and the most of a turn it lasts.  ORD_EUSAGE naming `gang`
+ * when the arm has no such gait (no stormmarch for infantry, løb only for
+ * infantry in line). */
+int ks_gait(const struct ks_rules *r, const char *art, const char *formation, const char *gang,
+	    double *length, double *share, const struct ord_row **row);
+
+/* A stretch of ground a move crosses: its terrain (a terraen of the table
+ * march_terraen: aabent ... vej) and its length. */
+struct ks_move_seg {
+	const char *terrain;
+	double cm;
+};
+
+struct ks_move_in {
+	const char *art;               /* infanteri, let_kavaleri ... */
+	const char *formation;         /* the unit's formation */
+	const char *gang;              /* march stormmarch loeb retraete flugt */
+	double time;                   /* share of the turn moving; < 0: the gait's most */
+	const struct ks_move_seg *seg; /* the ground crossed, in order */
+	size_t nseg;                   /* 0: nothing to check, only the reach */
+	const char *const *obstacles;  /* obstacle classes passed: I II III */
+	size_t nobstacles;
+	int facing_enemy;  /* a retreat with its front to the enemy (17) */
+	double through_cm; /* cm of it through an own unit (13 gennemmarch) */
+	double wheel_cm;   /* cm the outer flank wheeled (12 drej) */
+};
+
+struct ks_move_out {
+	double length;    /* the gait's march length for a whole turn, cm */
+	double share;     /* the most of a turn the gait lasts */
+	double time;      /* the share of the turn moved */
+	double deduction; /* share of the turn lost at obstacles */
+	double reach;     /* cm of open ground the unit may cover */
+	double moved;     /* cm moved (the stretches' sum) */
+	double cost;      /* cm of open ground the move is worth */
+	int passable;     /* 0: a stretch cannot be passed at all (water) */
+	int ok;           /* passable and cost <= reach */
+};
+
+/* What a move may cover and what the ground it crossed cost (13): the
+ * gait's length x (time - obstacles' deductions) x the half speeds, less
+ * a wheel; each stretch costs its cm / the ground's faktor, the stretch
+ * through an own unit / gennemmarch_faktor. */
+int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_move_out *out,
+	    struct ks_text *why);
 
 /* Fire and melee units: figures_pr_skydeenhed figures make one, and a
  * remainder of rest_figurer or more one more (6.4): floor((n + 3) / 5). */
@@ -130,17 +179,33 @@ int ks_stragglers(const struct ks_rules *r, int figures);
 /* Figures after losing `men` in all (whole figures lost; the rest carried). */
 int ks_figures_after(const struct ks_rules *r, int start_figures, long men_lost);
 
-/* The morale result a unit of `figures` takes when the fire could affect
- * only `affected` of them: the full grade when at least moral_fuld_andel
- * of them are affected, else one grade less (14: "en grad mindre mod
- * resten af enheden"). */
-int ks_morale_capped(const struct ks_rules *r, int grade, int figures, int affected);
+/* The morale of a fire by parts (14): the firers affect at most `cap`
+ * figures ("højst moralpåvirke 3 gange det antal figurer der skyder", 4
+ * a gun for artillery); when only `fired` of the unit's `whole` figures
+ * are fired at and the firers could affect the whole unit, the part fired
+ * at takes the full grade and the rest one grade less ("fuld moralsk
+ * påvirkning af den beskudte del, og en grad mindre mod resten"),
+ * otherwise the figures beyond the cap are not affected.  The module keeps
+ * one state a unit: it takes the worst grade at least moral_fuld_andel of
+ * its figures took (ours, K6). */
+struct ks_morale_parts {
+	int whole;      /* the unit's figures */
+	int fired;      /* of them fired at */
+	int full;       /* of them affected with the full grade */
+	int rest;       /* the others */
+	int grade;      /* the table's grade, for the full part */
+	int rest_grade; /* the rest's: one grade less, or none */
+	int unit_grade; /* the unit's one state */
+};
+void ks_morale_split(const struct ks_rules *r, int grade, int whole, int fired, int cap,
+		     struct ks_morale_parts *p);
 
 /* ---- small-arms fire (14, Skema X) ------------------------------------- */
 
 struct ks_fire_in {
 	int figures;                /* firing figures */
 	int target_figures;         /* figures of the target (for the morale cap) */
+	int fired_figures;          /* of them fired at (0: all of them, 14) */
 	const char *vaaben;         /* musket, riffel, karabin */
 	const char *zone;           /* I, II, III; NULL: from range */
 	double range;               /* cm, when zone is NULL */
@@ -160,7 +225,8 @@ struct ks_fire_out {
 	int men;             /* men lost by the target, rounded down */
 	int grade;           /* the table's morale result */
 	int affected;        /* figures the fire can affect */
-	int grade_applied;   /* after the cap */
+	int grade_applied;   /* the unit's, by parts (14) */
+	struct ks_morale_parts parts;
 };
 
 int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fire_out *out,
@@ -177,6 +243,7 @@ struct ks_artillery_in {
 	double range;        /* cm, when zone is NULL */
 	int half;
 	int target_figures;
+	int fired_figures;    /* of them fired at (0: all of them, 15) */
 	int target_artillery; /* materiel losses instead of men */
 	int dice[KS_DICE];
 	const struct ord_kv *flags;
@@ -191,6 +258,7 @@ struct ks_artillery_out {
 	int men;                         /* men lost (0 for a battery: materiel instead) */
 	int damaged, destroyed, limbers; /* materiel (battery targets) */
 	int grade, affected, grade_applied;
+	struct ks_morale_parts parts;
 };
 
 int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
@@ -204,10 +272,12 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, 
 /* ---- melee (16.5, Skema XV and XX) -------------------------------------- */
 
 struct ks_melee_side {
-	int figures; /* figures engaged (within 18 cm; 30 for rifles) */
+	int figures; /* figures engaged (within 18 cm; 30 for rifles; the first 6 ranks) */
 	int ranks;   /* ranks engaged (chain = 1), at most geledder_max */
 	int dice[KS_DICE];
 	struct ord_kv flags; /* this side's modifier flags (initialised by the caller) */
+	int in_u;            /* in U as the melee begins (17.1) */
+	const char *blocked; /* NULL: it can retreat; else why not: hindring, fjende (17.1) */
 };
 
 struct ks_melee_in {
@@ -218,17 +288,25 @@ struct ks_melee_in {
 struct ks_melee_out {
 	double total_a, total_d; /* 3d6 + modifiers */
 	int roll_a, roll_d;
-	int winner;                   /* 1 attacker, 2 defender, 0 a tie */
-	int difference;               /* |total_a - total_d|, rounded down */
-	int product;                  /* difference x the winner's ranks */
-	int grade;                    /* the loser's morale result (both LU on a tie) */
-	int units_a, units_d;         /* melee units */
-	int men_a, men_d;             /* dead */
-	int prisoners_a, prisoners_d; /* given up if that side goes FU */
+	int winner;                    /* 1 attacker, 2 defender, 0 a tie */
+	int difference;                /* |total_a - total_d|, rounded down */
+	int ranks_winner, ranks_loser; /* both sides' engaged ranks (Skema XX) */
+	double weight;                 /* their weight (skema_xx_geledder) */
+	double product;                /* difference x weight, read in skema_xx */
+	int grade;                     /* the loser's morale result (both LU on a tie) */
+	int cornered;                  /* the loser was in U and could not retreat: FU (17.1) */
+	int units_a, units_d;          /* melee units */
+	int men_a, men_d;              /* dead */
+	int prisoners_a, prisoners_d;  /* given up if that side goes FU */
 };
 
 int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_melee_out *out,
 	     struct ks_text *why);
+
+/* The figures of a unit that count in a melee: "Kun tiraillørkæde og de 6
+ * første geledder kan tælles med" (16.5): a formation deeper than
+ * geledder_max ranks counts its front x geledder_max figures. */
+int ks_rank_figures(const struct ks_rules *r, const char *formation, const char *vaaben, int figures);
 
 /* The numbers flags for a side: pct_flere and gange_N from both figures. */
 void ks_melee_numbers(const struct ks_rules *r, int own, int other, struct ord_kv *flags);

@@ -51,7 +51,8 @@ static const struct ord_key_spec fireunits_args[] = {
 
 static const struct ord_key_spec fire_args[] = {
 	NUMBER("figurer"),
-	NUMBER_DEF("maal_figurer", "100"),
+	NUMBER("maal_figurer"),
+	NUMBER_DEF("beskudt_del", "0"),
 	{ "vaaben", ORD_KEY_WORD, 0, "skudzoner.vaaben", 0, 0, "musket", NULL },
 	ZONE,
 	AFSTAND,
@@ -67,17 +68,33 @@ static const struct ord_key_spec artillery_args[] = {
 	ZONE,
 	AFSTAND,
 	FLAG("halv"),
-	NUMBER_DEF("maal_figurer", "100"),
+	NUMBER("maal_figurer"),
+	NUMBER_DEF("beskudt_del", "0"),
 	FLAG("maal_artilleri"),
 	LANG,
 	END,
 };
 
+#define RETRAETE(k)                                                          \
+	{                                                                    \
+		k, ORD_KEY_ENUM, 0, "fri|hindring|fjende", 0, 0, "fri", NULL \
+	}
+#define SIDE_WORD(k, values)                                 \
+	{                                                    \
+		k, ORD_KEY_WORD, 0, values, 0, 0, NULL, NULL \
+	}
+
 static const struct ord_key_spec melee_args[] = {
 	NUMBER("a_figurer"),
 	NUMBER("d_figurer"),
-	NUMBER_DEF("a_geledder", "2"),
-	NUMBER_DEF("d_geledder", "2"),
+	{ "a_geledder", ORD_KEY_INT, 0, NULL, 1, 100, NULL, NULL },
+	{ "d_geledder", ORD_KEY_INT, 0, NULL, 1, 100, NULL, NULL },
+	SIDE_WORD("a_art", "arme.art"),
+	SIDE_WORD("d_art", "arme.art"),
+	SIDE_WORD("a_formation", "formationer.formation"),
+	SIDE_WORD("d_formation", "formationer.formation"),
+	RETRAETE("a_retraete"),
+	RETRAETE("d_retraete"),
 	FLAG("forfoelgelse"),
 	LANG,
 	END,
@@ -92,6 +109,22 @@ static const struct ord_key_spec explosion_args[] = {
 static const struct ord_key_spec decimation_args[] = {
 	NUMBER("start"),
 	NUMBER("figurer"),
+	LANG,
+	END,
+};
+
+static const struct ord_key_spec move_args[] = {
+	{ "art", ORD_KEY_WORD, 1, "arme.art", 0, 0, NULL, NULL },
+	{ "formation", ORD_KEY_WORD, 0, "formationer.formation", 0, 0, "linie", NULL },
+	{ "gang", ORD_KEY_WORD, 0, "gangarter.gang", 0, 0, "march", NULL },
+	{ "tid", ORD_KEY_ENUM, 0, "1/4|1/2|3/4|1", 0, 0, NULL, NULL },
+	AFSTAND,
+	{ "terraen", ORD_KEY_WORD, 0, "march_terraen.terraen", 0, 0, "aabent", NULL },
+	{ "straekning", ORD_KEY_STR, 0, NULL, 0, 0, NULL, NULL },
+	{ "hindringer", ORD_KEY_STR, 0, NULL, 0, 0, NULL, NULL },
+	{ "maade", ORD_KEY_ENUM, 0, "vending|front_mod_fjenden", 0, 0, "vending", NULL },
+	{ "gennem_cm", ORD_KEY_NUM, 0, NULL, 0, 1000000, "0", NULL },
+	{ "drej_cm", ORD_KEY_NUM, 0, NULL, 0, 1000000, "0", NULL },
 	LANG,
 	END,
 };
@@ -193,6 +226,7 @@ static int calc_fire(struct ord_calc *c, struct ord_rules *rules)
 	ord_calc_flags(c, "", &flags);
 	in.figures = (int)ord_kv_get_int(kv, "figurer", 0);
 	in.target_figures = (int)ord_kv_get_int(kv, "maal_figurer", 0);
+	in.fired_figures = (int)ord_kv_get_int(kv, "beskudt_del", 0);
 	in.vaaben = ord_kv_get(kv, "vaaben");
 	in.zone = zone_arg(kv);
 	in.half = ord_kv_get_bool(kv, "halv", 0);
@@ -209,6 +243,9 @@ static int calc_fire(struct ord_calc *c, struct ord_rules *rules)
 	ord_calc_value_int(c, "men", res.men);
 	ord_calc_value_num(c, "morale_total", res.morale_total);
 	ord_calc_value(c, "morale", ks_moral_name(res.grade_applied));
+	ord_calc_value(c, "morale_part", ks_moral_name(res.parts.grade));
+	ord_calc_value_int(c, "affected", res.parts.full);
+	ord_calc_value(c, "morale_rest", ks_moral_name(res.parts.rest_grade));
 	answer(c, &why);
 out:
 	ord_kv_release(&flags);
@@ -235,6 +272,7 @@ static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
 	in.zone = zone_arg(kv);
 	in.half = ord_kv_get_bool(kv, "halv", 0);
 	in.target_figures = (int)ord_kv_get_int(kv, "maal_figurer", 0);
+	in.fired_figures = (int)ord_kv_get_int(kv, "beskudt_del", 0);
 	in.target_artillery = ord_kv_get_bool(kv, "maal_artilleri", 0);
 	in.flags = &flags;
 	if ((err = calc_range(kv, in.zone, &in.range)) != 0 ||
@@ -251,11 +289,60 @@ static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
 	ord_calc_value_int(c, "limbers", res.limbers);
 	ord_calc_value_num(c, "morale_total", res.morale_total);
 	ord_calc_value(c, "morale", ks_moral_name(res.grade_applied));
+	ord_calc_value(c, "morale_part", ks_moral_name(res.parts.grade));
+	ord_calc_value_int(c, "affected", res.parts.full);
+	ord_calc_value(c, "morale_rest", ks_moral_name(res.parts.rest_grade));
 	answer(c, &why);
 out:
 	ord_kv_release(&flags);
 	ks_text_release(&why);
 	return err;
+}
+
+/* A side of the melee calculator: its figures (the first 6 ranks when its
+ * art and formation are given, 16.5), ranks (its formation's unless
+ * given), whether it is in U (the flag moral_u) and can retreat (17.1). */
+static int melee_side_args(const struct ks_rules *r, const struct ord_kv *kv, const char *p,
+			   struct ks_melee_side *s, struct ks_text *why)
+{
+	char k[32];
+	const char *art, *form, *ret;
+	int given;
+
+	snprintf(k, sizeof(k), "%s_figurer", p);
+	s->figures = (int)ord_kv_get_int(kv, k, 0);
+	snprintf(k, sizeof(k), "%s_art", p);
+	art = ord_kv_get(kv, k);
+	snprintf(k, sizeof(k), "%s_formation", p);
+	form = ord_kv_get(kv, k);
+	snprintf(k, sizeof(k), "%s_geledder", p);
+	given = ord_kv_get(kv, k) != NULL;
+	/* without a formation a side has the line's 2 ranks unless given */
+	s->ranks = (int)ord_kv_get_int(kv, k, 2);
+	if ((art && !form) || (form && !art))
+		return ord_error_set(ORD_EUSAGE,
+				     "%s_%s: missing (the six ranks are counted from both %s_art and %s_formation)",
+				     p, art ? "formation" : "art", p, p);
+	if (art && form) {
+		const char *vaaben = ks_arm_vaaben(r, art);
+		const struct ord_row *row;
+		int n = ks_rank_figures(r, form, vaaben, s->figures);
+		if (ks_formation(r, form, vaaben, &row))
+			return ord_error_set(ORD_EUSAGE, "%s_formation: %s", p, ord_error_last());
+		if (n < s->figures) {
+			KS_TF(why, "%s: kun de %g første geledder tælles (16.5): %d af %d figurer; ",
+			      "%s: only the first %g ranks count (16.5): %d of %d figures; ",
+			      !strcmp(p, "a") ? "a" : "d", ks_param(r, "geledder_max"), n, s->figures);
+			s->figures = n;
+		}
+		if (!given)
+			s->ranks = ks_ranks(r, form, vaaben, s->figures);
+	}
+	snprintf(k, sizeof(k), "%s_retraete", p);
+	ret = ord_kv_get(kv, k);
+	s->blocked = ret && strcmp(ret, "fri") ? ret : NULL;
+	s->in_u = ord_kv_get_bool(&s->flags, "moral_u", 0);
+	return 0;
 }
 
 static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
@@ -273,10 +360,9 @@ static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
 	ks_text_init(&why);
 	ord_calc_flags(c, "a_", &in.a.flags);
 	ord_calc_flags(c, "d_", &in.d.flags);
-	in.a.figures = (int)ord_kv_get_int(kv, "a_figurer", 0);
-	in.d.figures = (int)ord_kv_get_int(kv, "d_figurer", 0);
-	in.a.ranks = (int)ord_kv_get_int(kv, "a_geledder", 1);
-	in.d.ranks = (int)ord_kv_get_int(kv, "d_geledder", 1);
+	if ((err = melee_side_args(r, kv, "a", &in.a, &why)) != 0 ||
+	    (err = melee_side_args(r, kv, "d", &in.d, &why)) != 0)
+		goto out;
 	in.pursuit = ord_kv_get_bool(kv, "forfoelgelse", 0);
 	/* the numbers flags unless given */
 	if (!ord_kv_get(&in.a.flags, "pct_flere") && !ord_kv_get(&in.a.flags, "gange_2"))
@@ -290,7 +376,10 @@ static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
 	ord_calc_value_num(c, "total_a", res.total_a);
 	ord_calc_value_num(c, "total_d", res.total_d);
 	ord_calc_value_int(c, "difference", res.difference);
-	ord_calc_value_int(c, "product", res.product);
+	ord_calc_value_int(c, "ranks_winner", res.ranks_winner);
+	ord_calc_value_int(c, "ranks_loser", res.ranks_loser);
+	ord_calc_value_num(c, "weight", res.weight);
+	ord_calc_value_num(c, "product", res.product);
 	ord_calc_value(c, "morale", ks_moral_name(res.grade));
 	ord_calc_value_int(c, "men_a", res.men_a);
 	ord_calc_value_int(c, "men_d", res.men_d);
@@ -323,6 +412,105 @@ out:
 	return err;
 }
 
+/* "1/2" and the like as a number. */
+static double quarters_arg(const char *v)
+{
+	int a = 0, b = 1;
+
+	if (!v)
+		return -1;
+	if (sscanf(v, "%d/%d", &a, &b) == 2 && b > 0)
+		return (double)a / b;
+	return atof(v);
+}
+
+/* "skov:10,aabent:5" into stretches (names kept in names, a copy). */
+static int parse_stretches(const char *list, char *names, size_t nnames, struct ks_move_seg *seg,
+			   size_t max, size_t *n)
+{
+	char *save = NULL, *item;
+
+	*n = 0;
+	snprintf(names, nnames, "%s", list);
+	for (item = strtok_r(names, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':');
+		double cm;
+		if (!colon || ord_parse_num(colon + 1, &cm) || cm < 0 || *n == max)
+			return ord_error_set(ORD_EUSAGE,
+					     "straekning: '%s' is not TERRAIN:CM (expected e.g. skov:10,aabent:5)",
+					     item);
+		*colon = '\0';
+		seg[*n].terrain = item;
+		seg[*n].cm = cm;
+		(*n)++;
+	}
+	return 0;
+}
+
+static int calc_move(struct ord_calc *c, struct ord_rules *rules)
+{
+	const struct ks_rules *r = ks_rules(rules);
+	const struct ord_kv *kv = ord_calc_args(c);
+	struct ks_move_in in;
+	struct ks_move_out res;
+	struct ks_move_seg seg[32];
+	const char *obst[16];
+	char names[1024], classes[256];
+	struct ks_text why;
+	const char *list = ord_kv_get(kv, "straekning"), *h = ord_kv_get(kv, "hindringer");
+	int err = 0;
+
+	memset(&in, 0, sizeof(in));
+	ks_text_init(&why);
+	in.art = ord_kv_get(kv, "art");
+	in.formation = ord_kv_get(kv, "formation");
+	in.gang = ord_kv_get(kv, "gang");
+	in.time = quarters_arg(ord_kv_get(kv, "tid"));
+	in.facing_enemy = !strcmp(ord_kv_get(kv, "maade"), "front_mod_fjenden");
+	in.through_cm = ord_kv_get_num(kv, "gennem_cm", 0);
+	in.wheel_cm = ord_kv_get_num(kv, "drej_cm", 0);
+	if (list && *list) {
+		if ((err = parse_stretches(list, names, sizeof(names), seg, ORD_ARRAY_SIZE(seg),
+					   &in.nseg)) != 0)
+			goto out;
+	} else if (ord_kv_get(kv, "afstand")) {
+		seg[0].terrain = ord_kv_get(kv, "terraen");
+		seg[0].cm = ord_kv_get_num(kv, "afstand", 0);
+		in.nseg = 1;
+	}
+	in.seg = seg;
+	if (h && *h) {
+		char *save = NULL, *item;
+		snprintf(classes, sizeof(classes), "%s", h);
+		for (item = strtok_r(classes, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+			if (strcmp(item, "I") && strcmp(item, "II") && strcmp(item, "III")) {
+				err = ord_error_set(ORD_EUSAGE,
+						    "hindringer: unknown class '%s' (expected I, II or III, e.g. hindringer=I,II)",
+						    item);
+				goto out;
+			}
+			if (in.nobstacles < ORD_ARRAY_SIZE(obst))
+				obst[in.nobstacles++] = item;
+		}
+	}
+	in.obstacles = obst;
+	if ((err = ks_move(r, &in, &res, &why)) != 0)
+		goto out;
+	ord_calc_value_num(c, "length", res.length);
+	ord_calc_value_num(c, "time", res.time);
+	ord_calc_value_num(c, "deduction", res.deduction);
+	ord_calc_value_num(c, "reach", res.reach);
+	if (in.nseg || in.through_cm > 0) {
+		ord_calc_value_num(c, "moved", res.moved);
+		ord_calc_value_num(c, "cost", res.cost);
+		ord_calc_value(c, "allowed", res.ok ? "yes" : "no");
+	}
+	answer(c, &why);
+out:
+	ks_text_release(&why);
+	return err;
+}
+
 static const struct ord_calculation calculations[] = {
 	{ "fireunits", fireunits_args, 0, NULL, NULL, calc_fireunits },
 	{ "fire", fire_args, KS_DICE, fire_tables, NULL, calc_fire },
@@ -330,6 +518,7 @@ static const struct ord_calculation calculations[] = {
 	{ "melee", melee_args, 2 * KS_DICE, melee_tables, melee_prefixes, calc_melee },
 	{ "explosion", explosion_args, 1, NULL, NULL, calc_explosion },
 	{ "decimation", decimation_args, 0, NULL, NULL, calc_decimation },
+	{ "move", move_args, 0, NULL, NULL, calc_move },
 	{ NULL, NULL, 0, NULL, NULL, NULL },
 };
 

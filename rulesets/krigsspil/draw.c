@@ -900,8 +900,20 @@ static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 			if (strcmp(code, "march") && !storm && strcmp(code, "tilbagetog") &&
 			    strcmp(code, "loeb") && strcmp(code, "prolongering"))
 				continue;
-			reach = ks_march_length(r, ks_art(u), ks_form(ctx, u), storm) *
-				ks_grp_quarters(ctx, o, &g[k]) / 4.0;
+			{
+				/* the gait's length (13, table gangarter), for the
+				 * part of the turn ordered and no more than it lasts */
+				const char *gang = storm                   ? "stormmarch"
+						   : !strcmp(code, "loeb") ? "loeb"
+									   : "march";
+				double len = 0, share = 1, part = ks_grp_quarters(ctx, o, &g[k]) / 4.0;
+				if (ks_gait(r, ks_art(u), ks_form(ctx, u), gang, &len, &share,
+					    NULL) != 0) {
+					ord_error_clear();
+					len = 0;
+				}
+				reach = len * (part < share ? part : share);
+			}
 			if (ks_grp_hex(o, &g[k], &q, &rr) && r->map) {
 				ks_map_centre(r->map, q, rr, &tx, &ty);
 				dist = hypot(tx - x0, ty - y0);

@@ -64,6 +64,23 @@ static const struct ks_group *ordered_at(struct ord_ctx *ctx, const struct ord_u
 	return any && !t ? any : NULL;
 }
 
+/* Does u's order merge it with w (SA @w)? */
+static int ordered_merge(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t n = ks_groups(o, g, KS_MAX_GROUPS), i, k;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(g[i].code, "samling"))
+			continue;
+		for (k = g[i].first; k < g[i].end; k++)
+			if (o->tok[k].kind == ORD_TOK_TARGET && same_unit(ctx, o->tok[k].value, w))
+				return 1;
+	}
+	return 0;
+}
+
 /* The referee's flags: "a,b,c" or "a=2,b"; each must be a flag of one of
  * the tables. */
 static void check_flags(struct ord_ctx *ctx, const char *list, const char *const *tables,
@@ -121,11 +138,20 @@ static int fired_this_turn(struct ord_ctx *ctx, const struct ord_event *ev, cons
 	return ks_st(ctx, u, "skoed") == ord_ctx_turn(ctx) ? -1 : 0;
 }
 
-static void check_zone(const struct ord_event *ev, const struct ord_unit *u, struct ord_diag *d)
+static void check_zone(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		       struct ord_diag *d)
 {
+	struct ord_unit *t = ev_unit(ctx, ev, "maal");
+
 	if (!ord_kv_get(&ev->kv, "zone") && !ord_kv_get(&ev->kv, "afstand"))
 		ord_diag_add(d, 0, 0, u->id, "14",
 			     "give the zone (zone=I|II|III) or the distance (afstand=CM)");
+	/* 14: "Den skydende kan bestemme, at kun en del af den beskudte enhed
+	 * beskydes": a part, not more than the unit */
+	if (t && ord_kv_get_int(&ev->kv, "beskudt_del", 0) > ks_figures(ctx, t))
+		ord_diag_add(d, 0, 0, u->id, "14",
+			     "beskudt_del=%ld is more than the %d figures of '%s'",
+			     ord_kv_get_int(&ev->kv, "beskudt_del", 0), ks_figures(ctx, t), t->id);
 }
 
 static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_unit *u,
@@ -159,12 +185,208 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	if (loeb && !ks_find(g, n, "loeb"))
 		ord_diag_add(d, 0, 0, u->id, "4.3",
 			     "unit '%s' ran (løb) but its sheet orders no 'L'", u->id);
+	if (!retreat && !strcmp(ord_kv_get(&ev->kv, "maade"), "front_mod_fjenden"))
+		ord_diag_add(d, 0, 0, u->id, "17 retræte",
+			     "maade=front_mod_fjenden is a way to retreat: give retraete=yes");
+	if (ev_unit(ctx, ev, "gennem")) {
+		int half, lu;
+		ks_through(ctx, u, ev_unit(ctx, ev, "gennem"), &half, &lu, d);
+	} else if (ord_kv_get(&ev->kv, "gennem_cm")) {
+		ord_diag_add(d, 0, 0, u->id, "13 gennemmarch",
+			     "gennem_cm needs gennem=UNIT, the unit marched through");
+	}
 	if (ks_st_has(ctx, u, "x")) {
 		struct ks_move_check m = { d, 0, 0, u->id };
+		struct ks_move_out mo;
+		struct ks_text t;
 		ks_check_path(ctx, u, ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"),
 			      ord_kv_get_num(&ev->kv, "x", 0), ord_kv_get_num(&ev->kv, "y", 0),
 			      ks_form(ctx, u), grade, storm, &m);
+		/* the march length over the ground crossed (13) */
+		ks_text_init(&t);
+		if (ks_move_event(ctx, ev, u, &mo, &t, d) == 0 && !mo.ok)
+			ord_diag_add(d, 0, 0, u->id, "13 marchlængder",
+				     "unit '%s' moved farther than its march length allows: %s",
+				     u->id, t.en.buf);
+		ks_text_release(&t);
 	}
+}
+
+/* 6.3: open order within the break-in distance of an enemy close
+ * formation in OR or LU, or a unit in FU within that of any enemy in OR or
+ * LU. */
+static void check_break_in(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *e,
+			   const char *reach, struct ord_diag *d)
+{
+	int fu = ks_moral_now(ctx, u) == KS_FU, open = !ks_closed(ctx, u, NULL);
+
+	if (!strcmp(e->side, u->side)) {
+		ord_diag_add(d, 0, 0, u->id, "6.3", "'%s' is of its own side, not an enemy", e->id);
+		return;
+	}
+	if (ks_moral_now(ctx, e) >= KS_U)
+		ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
+			     "only an enemy in OR or LU drives it off; '%s' is in %s", e->id,
+			     ks_moral_name(ks_moral_now(ctx, e)));
+	if (!fu && !open)
+		ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
+			     "only open order and units in FU must leave an enemy's break-in distance; '%s' is in %s, %s",
+			     u->id, ks_form(ctx, u), ks_moral_name(ks_moral_now(ctx, u)));
+	else if (!fu && ks_closed(ctx, e, NULL) == 0)
+		ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
+			     "open order retires from an enemy in close order; '%s' is in %s",
+			     e->id, ks_form(ctx, e));
+	else if (!fu && !reach)
+		ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
+			     "give whether it reaches support distance of an own close unit or soutien (naar_stoette=ja|nej)");
+}
+
+/* The height in contour steps F of a unit's plate, or -1000 when not known. */
+static int plate_height(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	struct ks_rules *r = ks_r(ctx);
+	const struct ks_plate *p;
+
+	if (!r->map || !ks_st_has(ctx, u, "x"))
+		return -1000;
+	p = ks_map_at(r->map, ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"));
+	return p ? p->height : -1000;
+}
+
+/* 15 overskydning: "Overskydning med fuldkugle er mulig hvis: Den skydende
+ * enhed står mindst 1 F højere end den overskudte enhed ..., Afstanden ...
+ * er [10] cm, og Afstanden ... til den beskudte enhed ... er [10] cm";
+ * shell and shrapnel "ikke står lavere ..., bakker undtaget, [50] cm";
+ * "Overskydning med kardæsk er ikke tilladt". */
+static void check_overfire(struct ord_ctx *ctx, const struct ord_event *ev,
+			   const struct ord_unit *u, const char *ammo, struct ord_diag *d)
+{
+	struct ord_unit *o = ev_unit(ctx, ev, "over");
+	const char *thing = ord_kv_get(&ev->kv, "over_genstand");
+	const struct ord_row *row;
+	struct ord_kv m;
+	double min_h, min_a, min_b;
+	long h;
+	int err;
+
+	if (!o && !thing) {
+		if (ord_kv_get(&ev->kv, "over_hoejde") || ord_kv_get(&ev->kv, "over_afstand") ||
+		    ord_kv_get(&ev->kv, "over_bag"))
+			ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+				     "give what the battery fires over (over=UNIT or over_genstand=bakke|anden)");
+		return;
+	}
+	if (!ammo)
+		return;
+	ord_kv_init(&m);
+	ord_kv_set(&m, "ammo", ammo);
+	err = ord_table_find(&row, ks_table(ks_r(ctx), "overskydning"), &m);
+	ord_kv_release(&m);
+	if (err) {
+		ord_error_clear();
+		return;
+	}
+	if (ord_row_num(row, "min_hoejde", &min_h) || ord_row_num(row, "min_afstand", &min_a) ||
+	    ord_row_num(row, "min_bag", &min_b)) {
+		ord_error_clear();
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning", "%s is not fired over anything", ammo);
+		return;
+	}
+	if (ord_kv_get(&ev->kv, "over_hoejde"))
+		h = ord_kv_get_int(&ev->kv, "over_hoejde", 0);
+	else if (o && plate_height(ctx, u) > -1000 && plate_height(ctx, o) > -1000)
+		h = plate_height(ctx, u) - plate_height(ctx, o);
+	else {
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     "give how many F the battery stands above what it fires over (over_hoejde=)");
+		return;
+	}
+	if (h < min_h)
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     "%s is fired over only from at least %g F higher; the battery stands %ld F above it",
+			     ammo, min_h, h);
+	if (!ord_kv_get(&ev->kv, "over_afstand") || !ord_kv_get(&ev->kv, "over_bag")) {
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     "give the distances battery to what it fires over (over_afstand=) and on to the target (over_bag=)");
+		return;
+	}
+	if (ord_kv_get_num(&ev->kv, "over_afstand", 0) < min_a &&
+	    !(thing && !strcmp(thing, "bakke") && !strcmp(ord_row_str(row, "bakke_undtaget"), "ja")))
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     "%s is fired over what stands at least %g cm from the battery, not %s cm",
+			     ammo, min_a, ord_kv_get(&ev->kv, "over_afstand"));
+	if (ord_kv_get_num(&ev->kv, "over_bag", 0) < min_b)
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     "the target must stand at least %g cm beyond what is fired over, not %s cm",
+			     min_b, ord_kv_get(&ev->kv, "over_bag"));
+}
+
+/* 6.2: two units merged: the same kind and side, one ordered to merge
+ * with the other (SA), and infantry undisturbed for the whole turn. */
+static void check_merge_event(struct ord_ctx *ctx, const struct ord_unit *u,
+			      const struct ord_unit *w, struct ord_diag *d)
+{
+	int turn = ord_ctx_turn(ctx);
+	const struct ord_unit *both[2];
+	size_t k;
+
+	if (w == u || strcmp(w->side, u->side) || strcmp(ks_art(w), ks_art(u))) {
+		ord_diag_add(d, 0, 0, u->id, "6.2",
+			     "only units of the same kind and side merge ('%s' is %s of %s)", w->id,
+			     ks_art(w), w->side);
+		return;
+	}
+	if (ks_gone(ctx, w))
+		ord_diag_add(d, 0, 0, u->id, "6.2", "'%s' is out of the game", w->id);
+	if (ks_is(ctx, u, "artilleri"))
+		ord_diag_add(d, 0, 0, u->id, "6.2", "only infantry and cavalry merge");
+	if (!ordered_merge(ctx, u, w) && !ordered_merge(ctx, w, u))
+		ord_diag_add(d, 0, 0, u->id, "4.3",
+			     "neither '%s' nor '%s' has the order to merge with the other ('SA @%s')",
+			     u->id, w->id, w->id);
+	both[0] = u;
+	both[1] = w;
+	for (k = 0; k < 2 && ks_is(ctx, u, "infanteri"); k++) {
+		/* "Sammenlægningen tager et helt uforstyrret træk" */
+		if (ks_st(ctx, both[k], "naerkamp_traek") == turn ||
+		    ks_st(ctx, both[k], "bevaeget") == turn || ks_st(ctx, both[k], "skoed") == turn ||
+		    (ks_st(ctx, both[k], "moral_traek") == turn &&
+		     ks_moral_parse(ks_st_str(ctx, both[k], "moral")) >= KS_U))
+			ord_diag_add(d, 0, 0, u->id, "6.2",
+				     "infantry merge in a whole undisturbed turn; '%s' moved, fired, fought or was shaken this turn",
+				     both[k]->id);
+	}
+}
+
+/* 17 flugt: what stops a flight, what it runs into. */
+static void check_flight(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+			 struct ord_diag *d)
+{
+	const char *how = ord_kv_get(&ev->kv, "blokeret");
+	struct ord_unit *b = ev_unit(ctx, ev, "af"), *w = ev_unit(ctx, ev, "ind_i");
+	const char *viger = ord_kv_get(&ev->kv, "viger");
+
+	if (how && !strcmp(how, "fjende")) {
+		if (!b)
+			ord_diag_add(d, 0, 0, u->id, "17 flugt",
+				     "blokeret=fjende: give the enemy unit in its way (af=UNIT)");
+		else if (!strcmp(b->side, u->side))
+			ord_diag_add(d, 0, 0, u->id, "17 flugt",
+				     "own units cannot block a fleeing unit ('%s' is of its side): it flees into them (ind_i=)",
+				     b->id);
+		else if (!ks_block_effective(ctx, u, b) && !viger)
+			ord_diag_add(d, 0, 0, u->id, "17 flugt",
+				     "'%s' is smaller than %g%% of the fleeing unit's strength: give whether it gave way (viger=ja|nej)",
+				     b->id, ks_param(ks_r(ctx), "blokering_pct"));
+	} else if (b || viger) {
+		ord_diag_add(d, 0, 0, u->id, "17 flugt", "af= and viger= are for blokeret=fjende");
+	}
+	if (w && (strcmp(w->side, u->side) || w == u))
+		ord_diag_add(d, 0, 0, u->id, "17 flugt",
+			     "ind_i is an own unit the fleeing unit runs into, not '%s'", w->id);
+	if (w && how && strcmp(how, "nej"))
+		ord_diag_add(d, 0, 0, u->id, "17 flugt",
+			     "a unit that cannot flee does not run into '%s'", w->id);
 }
 
 static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
@@ -311,6 +533,11 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 					     "a support supports only one unit in a turn (event #%u)",
 					     e->seq);
 		}
+	} else if (!strcmp(ev->kind, "samling")) {
+		check_merge_event(ctx, u, ev_unit(ctx, ev, "med"), d);
+	} else if (!strcmp(ev->kind, "indbrud")) {
+		check_break_in(ctx, u, ev_unit(ctx, ev, "fjende"),
+			       ord_kv_get(&ev->kv, "naar_stoette"), d);
 	} else if (!strcmp(ev->kind, "reaktion")) {
 		size_t k;
 		int attacked = 0;
@@ -326,6 +553,14 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (!strcmp(ord_kv_get(&ev->kv, "reaktion"), "modangreb") && ks_moral_now(ctx, u) >= KS_U)
 			ord_diag_add(d, 0, 0, u->id, "6.3", "a unit in %s cannot counterattack",
 				     ks_moral_name(ks_moral_now(ctx, u)));
+		if (ord_kv_get(&ev->kv, "naar_stoette") &&
+		    (strcmp(ord_kv_get(&ev->kv, "reaktion"), "tilbagetog") || ks_closed(ctx, u, NULL)))
+			ord_diag_add(d, 0, 0, u->id, "6.3",
+				     "naar_stoette is for open order that retreats (reaktion=tilbagetog)");
+		else if (!strcmp(ord_kv_get(&ev->kv, "reaktion"), "tilbagetog") &&
+			 !ks_closed(ctx, u, NULL) && !ord_kv_get(&ev->kv, "naar_stoette"))
+			ord_diag_add(d, 0, 0, u->id, "6.3",
+				     "open order that retreats from an attack: give whether it reaches support distance of an own close unit or soutien (naar_stoette=ja|nej)");
 	} else if (!strcmp(ev->kind, "flyt")) {
 		check_flyt(ctx, ev, u, d);
 	} else if (!strcmp(ev->kind, "formation")) {
@@ -392,7 +627,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				     u->id, other > 0 ? ", see the events" : "");
 		if (ks_moral_now(ctx, u) == KS_FU)
 			ord_diag_add(d, 0, 0, u->id, "6.5", "a unit in FU flees, it cannot fire");
-		check_zone(ev, u, d);
+		check_zone(ctx, ev, u, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 	} else if (!strcmp(ev->kind, "artilleri")) {
 		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
@@ -452,7 +687,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		    !strcmp(ord_kv_get(&ev->kv, "zone"), "K") && strcmp(ammo, "SK"))
 			ord_diag_add(d, 0, 0, u->id, "15",
 				     "zone K is the canister zone: only SK is fired there");
-		check_zone(ev, u, d);
+		check_zone(ctx, ev, u, d);
+		check_overfire(ctx, ev, u, ammo, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 	} else if (!strcmp(ev->kind, "forsvarsild")) {
 		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
@@ -512,6 +748,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "17 flugt",
 				     "unit '%s' is in %s, not FU: it does not flee", u->id,
 				     ks_moral_name(ks_moral_now(ctx, u)));
+		check_flight(ctx, ev, u, d);
 	}
 	return d->n > before ? ORD_ECHECK : 0;
 }

@@ -104,13 +104,14 @@ static int answers(struct ord_ctx *ctx, const struct ord_unit *t)
 {
 	size_t i, j;
 
-	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
-		const struct ord_event *e = ord_ctx_event(ctx, i);
+	/* both are events that name t: lookups, not scans of the phase */
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, t); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, t, i);
 		if ((strcmp(e->kind, "skyd") && strcmp(e->kind, "artilleri")) ||
 		    ks_ev_unit(ctx, e, "unit") != t)
 			continue;
-		for (j = 0; j < ord_ctx_nevents(ctx); j++) {
-			const struct ord_event *f = ord_ctx_event(ctx, j);
+		for (j = 0; j < ord_ctx_unit_nevents(ctx, t); j++) {
+			const struct ord_event *f = ord_ctx_unit_event(ctx, t, j);
 			if ((!strcmp(f->kind, "skyd") || !strcmp(f->kind, "artilleri")) &&
 			    ks_ev_unit(ctx, f, "maal") == t &&
 			    ks_ev_unit(ctx, f, "unit") == ks_ev_unit(ctx, e, "maal"))
@@ -163,7 +164,8 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	in.figures = (int)ord_kv_get_int(&e->kv, "figurer",
 					 ks_firing_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u),
 							   ks_figures(ctx, u)));
-	in.target_figures = (int)ord_kv_get_int(&e->kv, "maal_figurer", ks_figures(ctx, t));
+	in.target_figures = ks_figures(ctx, t);
+	in.fired_figures = (int)ord_kv_get_int(&e->kv, "beskudt_del", 0);
 	in.zone = zone;
 	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
 	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
@@ -263,7 +265,8 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 	in.zone = defensive ? "I" : ord_kv_get(&e->kv, "zone");
 	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
 	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
-	in.target_figures = (int)ord_kv_get_int(&e->kv, "maal_figurer", ks_figures(ctx, t));
+	in.target_figures = ks_figures(ctx, t);
+	in.fired_figures = (int)ord_kv_get_int(&e->kv, "beskudt_del", 0);
 	in.target_artillery = ks_is(ctx, t, "artilleri");
 	if (coord)
 		ord_kv_set(&flags, "koordineret", "yes");
@@ -285,6 +288,12 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 		      "forsvarsskydning med kardæsk på %s: ", "defensive canister at %s: ", t->id);
 	else
 		KS_TF(&why, "skyder på %s: ", "fires at %s: ", t->id);
+	if (!defensive && ks_ev_unit(ctx, e, "over"))
+		KS_TF(&why, "over %s (15 overskydning): ", "over %s (15 overfire): ",
+		      ks_ev_unit(ctx, e, "over")->id);
+	else if (!defensive && ord_kv_get(&e->kv, "over_genstand"))
+		ks_text_add(&why, "over terrængenstand (15 overskydning): ",
+			    "over a terrain object (15 overfire): ");
 	if ((err = ks_artillery(r, &in, &out, &why)) != 0)
 		goto out;
 	use = ks_param(r, defensive ? "forbrug_forsvarsild"

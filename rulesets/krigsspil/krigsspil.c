@@ -27,26 +27,57 @@
  *  K3  Reorganisation (its rules are lost): a unit in U or FU that is not
  *      disturbed rallies reorganisering_grader grades a turn; one over
  *      decimering_u_pct lost stays in U (6.7).
- *  K4  Decimation is for the rest of the battle and not for artillery; its
+ *  K4  Decimation is for the rest of the battle; the text's exceptions
+ *      follow its LU rule alone (6.7): artillery is never LU for its losses
+ *      but U when over decimering_u_pct of its guns are destroyed, and the
  *      LU is lifted in a turn the unit rested or won a melee that sent its
- *      enemy into FU (6.7).
+ *      enemy into FU.
  *  K5  Losses are men (mand_pr_figur a figure): whole figures removed, the
  *      rest carried; a battery's crew does not count (1.3): fire on a
  *      battery is materiel, and a limber destroyed may explode (10.2).
- *  K6  Partial fire: the full morale grade when the fire can reach at least
- *      moral_fuld_andel of the target, else one grade less (14).
+ *  K6  Fire's morale by parts (14, 15): the firers affect at most 3 figures
+ *      a firing figure (4 a gun); a part fired at (beskudt_del) takes the
+ *      full grade and the rest one grade less when the firers could affect
+ *      the whole unit, else the figures beyond the cap are not affected.
+ *      The module keeps one morale state a unit: it takes the worst grade
+ *      at least moral_fuld_andel of its figures took (ours).
  *  K7  Fire is simultaneous: every unit fires with its strength before the
  *      fire; a battery that fires at a target has ranged on it (15).
  *  K8  A melee tie: both sides take the tie row of Skema XX and the melee
- *      goes on (ours: the text has no tie).
+ *      goes on (ours: the text has no tie; the rows' notes say so).
  *  K9  An order change (ÆNDR) is judged from the sheet: with no standing
  *      order written the cause is taken to lie in the last turn (4.3.4).
  *  K10 What the module cannot see on the table (flank, rear, cover, smoke)
  *      the referee gives as flags named by the modifier tables.
  *  K11 Dice are asked for in the order of the events (resolve.c, README
  *      "Dice"), so a fixed-dice game takes them in that order.
- *  NEEDSWORK: merging and splitting, march lengths of moves, blocking and
- *  the town and wood rules are the referee's (README "Not done").
+ *  K12 A move is checked against its gait's march length over the plates
+ *      it crosses (13, README "Movement"): løb at the attack column's
+ *      length for half a turn, retreat in U and flight in FU half a turn,
+ *      half speed facing the enemy, through an own unit and for cossacks
+ *      in close order; Skema V's terrain rates and obstacle times are
+ *      lost (provisional tables), its formation-change times the
+ *      referee's (tid=).
+ *  K13 Skema XX is read by the difference weighed by both sides' engaged
+ *      ranks (16.5; the weights are ours, provisional); only the first
+ *      geledder_max ranks' figures count in a melee (16.5).
+ *  K14 A loser in U that the referee says cannot retreat (obstacles or
+ *      enemy units) goes FU, with prisoners (17.1).
+ *  K15 A unit in FU surrenders when it is attacked in FU in a turn it
+ *      cannot flee (17.2; 17.3's looser sentence read as the same rule);
+ *      a flight is blocked by an enemy of blokering_pct of its strength
+ *      (cavalry double); flight into an own unit is a morale test as an
+ *      attack (17).
+ *  K16 Open order within the break-in distance of an enemy close formation
+ *      in OR or LU retires, and goes U when the referee says it cannot
+ *      reach support (6.3; indbrud, or its reaction to an attack).
+ *  K17 Merging is carried out (6.2, 6.7: figures summed, average valeur,
+ *      first volley over ¾, first storm if all); the merged unit's first
+ *      strength for decimation is its strength at the merge (ours).
+ *  K18 Overfire is checked against the table overskydning (15): its
+ *      distances lost their zeros and comparison (reconstructed).
+ *  NEEDSWORK: splitting and the town and wood rules (lost sections)
+ *  are the referee's (README "Not done").
  */
 #include <math.h>
 #include <stdio.h>
@@ -145,6 +176,15 @@ static const struct ord_key_spec reaktion_keys[] = {
 	{ "reaktion", ORD_KEY_ENUM, 1, "forsvar|modangreb|tilbagetog", 0, 0, NULL,
 	  "its defensive reaction" },
 	{ "mod", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the attacker" },
+	{ "naar_stoette", ORD_KEY_ENUM, 0, "ja|nej", 0, 0, NULL,
+	  "open order retreating: does it reach support distance of an own close unit or soutien (6.3)" },
+	END_KEYS,
+};
+static const struct ord_key_spec indbrud_keys[] = {
+	UNIT_KEY("the unit within an enemy's break-in distance"),
+	{ "fjende", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the enemy unit in OR or LU" },
+	{ "naar_stoette", ORD_KEY_ENUM, 0, "ja|nej", 0, 0, NULL,
+	  "open order: does it reach support distance of an own close unit or soutien (6.3)" },
 	END_KEYS,
 };
 static const struct ord_key_spec flyt_keys[] = {
@@ -154,6 +194,15 @@ static const struct ord_key_spec flyt_keys[] = {
 	{ "stormmarch", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "moved in stormmarch" },
 	{ "loeb", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "moved with løb" },
 	{ "retraete", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a retreat or flight the rules order (U, FU)" },
+	{ "maade", ORD_KEY_ENUM, 0, "vending|front_mod_fjenden", 0, 0, "vending",
+	  "a retreat: turned about at march speed, or facing the enemy at half speed (17)" },
+	{ "tid", ORD_KEY_ENUM, 0, "1/4|1/2|3/4|1", 0, 0, NULL,
+	  "the share of the turn it moved (default: what its order and gait give)" },
+	{ "vej", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the move was along a road" },
+	{ "gennem", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "an own unit it marched through (13)" },
+	{ "gennem_cm", ORD_KEY_NUM, 0, NULL, 0, 100000, NULL,
+	  "cm of the move through that unit (default all of it)" },
+	{ "drej_cm", ORD_KEY_NUM, 0, NULL, 0, 100000, "0", "cm its outer flank wheeled (12)" },
 	END_KEYS,
 };
 static const struct ord_key_spec formation_keys[] = {
@@ -174,8 +223,8 @@ static const struct ord_key_spec skyd_keys[] = {
 	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "fired for half a turn" },
 	{ "figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
 	  "figures that can reach (default by formation)" },
-	{ "maal_figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
-	  "figures of the target fired at (default all)" },
+	{ "beskudt_del", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
+	  "figures of the target fired at, when only a part is (14; default all)" },
 	FLAG_KEY("flag", "modifier flags the referee sees: flanke,krudtroeg_maal,..."),
 	END_KEYS,
 };
@@ -187,9 +236,17 @@ static const struct ord_key_spec artilleri_keys[] = {
 	{ "afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL, "cm to the nearest figure of the target" },
 	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "fired for half a turn" },
 	{ "kanoner", ORD_KEY_INT, 0, NULL, 1, 100, NULL, "guns firing (default all that can)" },
-	{ "maal_figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
-	  "figures of the target fired at (default all)" },
+	{ "beskudt_del", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
+	  "figures of the target fired at, when only a part is (15; default all)" },
 	{ "koordineret", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "coordinated fire (15)" },
+	{ "over", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "a unit the battery fires over (15)" },
+	{ "over_genstand", ORD_KEY_ENUM, 0, "bakke|anden", 0, 0, NULL,
+	  "a terrain object it fires over: a hill or another (15)" },
+	{ "over_hoejde", ORD_KEY_INT, 0, NULL, -100, 100, NULL,
+	  "contour steps F the battery stands above what it fires over (default: the map's)" },
+	{ "over_afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL,
+	  "cm from the battery to what it fires over" },
+	{ "over_bag", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL, "cm from what it fires over to the target" },
 	FLAG_KEY("flag", "modifier flags: flanke,ikkerikochet,geledder_bag,..."),
 	END_KEYS,
 };
@@ -204,21 +261,35 @@ static const struct ord_key_spec naerkamp_keys[] = {
 	{ "angriber", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the attacker" },
 	{ "forsvarer", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the defender" },
 	{ "a_figurer", ORD_KEY_INT, 0, NULL, 0, 10000, NULL,
-	  "attacker's figures within naerkamp_afstand_cm (default all)" },
+	  "attacker's figures within naerkamp_afstand_cm (default all; the first 6 ranks count)" },
 	{ "d_figurer", ORD_KEY_INT, 0, NULL, 0, 10000, NULL,
-	  "defender's figures within naerkamp_afstand_cm (default all)" },
+	  "defender's figures within naerkamp_afstand_cm (default all; the first 6 ranks count)" },
 	{ "a_geledder", ORD_KEY_INT, 0, NULL, 1, 100, NULL,
 	  "attacker's ranks engaged (default by formation; at most geledder_max count)" },
 	{ "d_geledder", ORD_KEY_INT, 0, NULL, 1, 100, NULL,
 	  "defender's ranks engaged (default by formation; at most geledder_max count)" },
+	{ "a_retraete", ORD_KEY_ENUM, 0, "fri|hindring|fjende", 0, 0, "fri",
+	  "can the attacker retreat if it loses, or is it kept by obstacles or enemy units (17.1)" },
+	{ "d_retraete", ORD_KEY_ENUM, 0, "fri|hindring|fjende", 0, 0, "fri",
+	  "can the defender retreat if it loses, or is it kept by obstacles or enemy units (17.1)" },
 	FLAG_KEY("a_flag", "attacker's modifier flags: flanke,ryg,..."),
 	FLAG_KEY("d_flag", "defender's modifier flags: hindring_ii,daekning_god,..."),
 	{ "forfoelgelse", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a pursuit attack on a unit in FU" },
 	END_KEYS,
 };
+static const struct ord_key_spec samling_keys[] = {
+	UNIT_KEY("the unit the others merge into"),
+	{ "med", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit merged into it (6.2)" },
+	END_KEYS,
+};
 static const struct ord_key_spec flugt_keys[] = {
 	UNIT_KEY("the fleeing unit"),
-	{ "blokeret", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "it cannot flee (obstacles, enemy)" },
+	{ "blokeret", ORD_KEY_ENUM, 0, "nej|hindring|fjende", 0, 0, "nej",
+	  "what stops its flight: nothing, obstacles, an enemy unit (17)" },
+	{ "af", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the enemy unit in its way (blokeret=fjende)" },
+	{ "viger", ORD_KEY_ENUM, 0, "ja|nej", 0, 0, NULL,
+	  "a smaller enemy in its way gives way (ja) or not (nej) (17)" },
+	{ "ind_i", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "an own unit it flees into (17)" },
 	END_KEYS,
 };
 
@@ -233,6 +304,8 @@ const struct ord_event_kind ks_events[] = {
 	{ "reaktion", "angrebserklaering", reaktion_keys, "the defender states its reaction" },
 	{ "flyt", "fredelige-flytninger", flyt_keys, "a unit moved to a new position (cm)" },
 	{ "formation", "fredelige-flytninger", formation_keys, "a unit changed formation" },
+	{ "indbrud", "fredelige-flytninger", indbrud_keys,
+	  "open order or a unit in FU stands within an enemy's break-in distance (6.3)" },
 	{ "front", "fredelige-flytninger", unit_keys, "a unit changed its front (drej, vending)" },
 	{ "prods", "fredelige-flytninger", prods_keys, "a battery limbered or unlimbered" },
 	{ "klargoering", "fredelige-flytninger", unit_keys, "a battery made its guns ready" },
@@ -244,6 +317,8 @@ const struct ord_event_kind ks_events[] = {
 	{ "naerkamp", "angrebshandlinger", naerkamp_keys, "an attacker and a defender meet in melee" },
 	{ "afbryd", "angrebshandlinger", unit_keys, "a unit breaks off the melee after the roll" },
 	{ "flugt", "angrebshandlinger", flugt_keys, "a unit in FU flees (or cannot)" },
+	{ "samling", "angrebshandlinger", samling_keys,
+	  "two units of the same kind merged into one at the end of the turn (6.2)" },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -306,6 +381,10 @@ static const struct ord_state_key state_keys[] = {
 	INT("flugt_traek", "turns fleeing"),
 	INT("forfoelget_traek", "turns pursued in a row"),
 	INT("forfoelget_sidst", "the last turn it was pursued"),
+	INT("flugt_blokeret", "the turn it could not flee (obstacles, enemy)"),
+	INT("start_figurer", "a merged unit's strength at the merge (0: the scenario's figurer)"),
+	STR("samlet_i", "the unit it was merged into"),
+	INT("angrebet_fu_traek", "the turn it was attacked while in FU"),
 	INT("fanger_traek", "the last turn it gave prisoners"),
 	INT("vandt_fu_traek", "the turn it won a melee that sent the loser into FU"),
 	INT("hvilede_traek", "the turn it rested"),

@@ -121,6 +121,9 @@ int ks_roll3(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_
 	     unsigned seq, unsigned base);
 int ks_roll1(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_unit *u,
 	     unsigned seq, unsigned index);
+/* A use of stormmarch that is not an attack: the first charge at the
+ * gallop is gone (Skema XV "1. angreb i storm"), said in t. */
+void ks_storm_spent(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t);
 /* A morale result applied to u and said in t. */
 void ks_apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, const char *why,
 		    struct ks_text *t);
@@ -132,6 +135,9 @@ void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_k
 /* A battery's fire (defensive: its canister at an attacker). */
 int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive);
 int ks_resolve_fire(struct ord_ctx *ctx);
+/* Does enemy b block the flight of u (17): at least blokering_pct of its
+ * strength, cavalry counted double? */
+int ks_block_effective(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *b);
 int ks_resolve_attacks(struct ord_ctx *ctx);
 
 /* ---- what validate.c and events.c share ---- */
@@ -161,6 +167,21 @@ void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u,
 /* The pictures (draw.c): the map of the table, the story chart. */
 int ks_draw(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *cv,
 	    const struct ord_picture *what);
+
+/* The gait of a recorded move (flyt): flugt for a unit in FU and retraete
+ * for one in U that retreats by the rules, else løb, stormmarch or march. */
+const char *ks_move_gait(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u);
+/* A recorded move (flyt) against what its gait, order and ground allow
+ * (13): the inputs of ks_move from the event, the state, the order and the
+ * map.  0 with out and why filled, or ORD_ECHECK with the reason in d
+ * (may be NULL). */
+int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		  struct ks_move_out *out, struct ks_text *why, struct ord_diag *d);
+/* u marches through its own unit w (13 gennemmarch): whether at half speed
+ * and whether both units are LU for it; the conditions broken go to d
+ * (may be NULL), ORD_ECHECK then. */
+int ks_through(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w,
+	       int *half_speed, int *lu_both, struct ord_diag *d);
 
 /* Stormmarch allowed this turn?  0, or a reason in why (English, for a
  * diagnostic) and the rule. */

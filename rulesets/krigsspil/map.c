@@ -334,3 +334,70 @@ size_t ks_map_trace(const struct ks_map *m, double x0, double y0, double x1, dou
 	free(hits);
 	return i;
 }
+
+/* The plate under the point at t of the move from (x0, y0) to (x1, y1). */
+static void axial_at(const struct ks_map *m, double x0, double y0, double x1, double y1, double t,
+		     int *q, int *r)
+{
+	ks_map_axial(m, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, q, r);
+}
+
+static void add_segment(const struct ks_map *m, struct ks_segment *out, size_t *n, size_t max,
+			int q, int r, double cm)
+{
+	const struct ks_plate *p = ks_map_plate(m, q, r);
+
+	if (cm < 1e-6)
+		return;
+	/* one stretch per plate, and one for plates of the same ground in a row */
+	if (*n && ((out[*n - 1].q == q && out[*n - 1].r == r) ||
+		   !strcmp(out[*n - 1].terrain, p ? p->terrain : "aabent") || *n == max)) {
+		out[*n - 1].cm += cm;
+		return;
+	}
+	out[*n].q = q;
+	out[*n].r = r;
+	out[*n].terrain = p ? p->terrain : "aabent";
+	out[*n].cm = cm;
+	(*n)++;
+}
+
+size_t ks_map_segments(const struct ks_map *m, double x0, double y0, double x1, double y1,
+		       struct ks_segment *out, size_t max)
+{
+	double len = hypot(x1 - x0, y1 - y0), t0 = 0, prev = 0;
+	size_t n = 0;
+	int steps, s, pq, pr;
+
+	if (!m || max == 0 || len <= 0)
+		return 0;
+	/* 1 cm steps; each change of plate found by halving, again from there
+	 * when a step crosses a corner into a third plate */
+	steps = (int)ceil(len);
+	axial_at(m, x0, y0, x1, y1, 0, &pq, &pr);
+	for (s = 1; s <= steps; s++) {
+		double t = (double)s / steps;
+		int q, r;
+
+		axial_at(m, x0, y0, x1, y1, t, &q, &r);
+		while (q != pq || r != pr) {
+			double lo = prev, hi = t;
+			int k;
+			for (k = 0; k < 40; k++) {
+				double mid = (lo + hi) / 2;
+				int mq, mr;
+				axial_at(m, x0, y0, x1, y1, mid, &mq, &mr);
+				if (mq == pq && mr == pr)
+					lo = mid;
+				else
+					hi = mid;
+			}
+			add_segment(m, out, &n, max, pq, pr, (hi - t0) * len);
+			t0 = prev = hi;
+			axial_at(m, x0, y0, x1, y1, hi, &pq, &pr);
+		}
+		prev = t;
+	}
+	add_segment(m, out, &n, max, pq, pr, (1 - t0) * len);
+	return n;
+}

@@ -76,6 +76,22 @@ void ks_map_centre(const struct ks_map *m, int q, int r, double *x, double *y);
 size_t ks_map_trace(const struct ks_map *m, double x0, double y0, double x1, double y1,
 		    struct ks_crossing *out, size_t max);
 
+/* A stretch of a straight move over plates of one terrain ("aabent" off
+ * the map) and its length in cm. */
+struct ks_segment {
+	int q, r;            /* the plate */
+	const char *terrain; /* the plate's terrain, or "aabent" off the map */
+	double cm;           /* the length of the move over it */
+};
+
+/* The ground a straight move from (x0, y0) to (x1, y1) passes over, in
+ * order: a stretch for each plate, plates of the same terrain in a row
+ * joined (q, r: the first), with the length of the move over it (the
+ * boundaries found by halving to well under a millimetre); returns the
+ * number of stretches (at most max: the rest is added to the last). */
+size_t ks_map_segments(const struct ks_map *m, double x0, double y0, double x1, double y1,
+		       struct ks_segment *out, size_t max);
+
 /* A side's name ("E", "SW", "C"), and its number from a name ("Ø" too). */
 const char *ks_side_name(int side);
 int ks_side_parse(const char *s);

@@ -225,3 +225,189 @@ void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, dou
 		}
 	}
 }
+
+/* ---- a recorded move against its march length (13) ---- */
+
+/* The obstacle classes (I II III) a straight move passes on the map. */
+static size_t path_obstacles(struct ord_ctx *ctx, double x0, double y0, double x1, double y1,
+			     const char **classes, size_t max)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ks_crossing cr[64];
+	size_t n, i, k = 0;
+
+	if (!r->map)
+		return 0;
+	n = ks_map_trace(r->map, x0, y0, x1, y1, cr, ORD_ARRAY_SIZE(cr));
+	for (i = 0; i < n && k < max; i++) {
+		const char *name, *cls;
+		int mc;
+		double wider;
+		cls = crossing_class(ctx, &cr[i], &mc, &wider, &name);
+		if (!strcmp(cls, "I") || !strcmp(cls, "II") || !strcmp(cls, "III"))
+			classes[k++] = cls;
+	}
+	return k;
+}
+
+/* The quarters of the turn the order gives the gait: its groups of that
+ * kind (a march is M, TT or PR); 0 when it has none. */
+static int ordered_quarters(struct ord_ctx *ctx, const struct ord_unit *u, const char *gang)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t n = ks_groups(o, g, KS_MAX_GROUPS), i;
+	int q = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *c = g[i].code;
+		if (!strcmp(gang, "march") ? (!strcmp(c, "march") || !strcmp(c, "tilbagetog") ||
+					      !strcmp(c, "prolongering"))
+					   : !strcmp(c, gang))
+			q += ks_grp_quarters(ctx, o, &g[i]);
+	}
+	return q;
+}
+
+const char *ks_move_gait(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u)
+{
+	int grade = ks_moral_now(ctx, u);
+
+	if (ord_kv_get_bool(&ev->kv, "retraete", 0) && grade == KS_FU)
+		return "flugt";
+	if (ord_kv_get_bool(&ev->kv, "retraete", 0) && grade == KS_U)
+		return "retraete";
+	if (ord_kv_get_bool(&ev->kv, "loeb", 0))
+		return "loeb";
+	if (ord_kv_get_bool(&ev->kv, "stormmarch", 0))
+		return "stormmarch";
+	return "march";
+}
+
+int ks_through(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w,
+	       int *half_speed, int *lu_both, struct ord_diag *d)
+{
+	int turn = ord_ctx_turn(ctx), uc = ks_closed(ctx, u, NULL), wc = ks_closed(ctx, w, NULL);
+	size_t before = d ? d->n : 0;
+
+	*half_speed = *lu_both = 0;
+	if (w == u || strcmp(w->side, u->side)) {
+		if (d)
+			ord_diag_add(d, 0, 0, u->id, "13 gennemmarch",
+				     "'%s' marches through units of its own side, not '%s'", u->id,
+				     w->id);
+		return ORD_ECHECK;
+	}
+	if (!uc || !wc) {
+		/* open order passes and is passed when one of them stands still;
+		 * two open formations pass each other freely (13) */
+		if (uc != wc && ks_st(ctx, w, "bevaeget") == turn && d)
+			ord_diag_add(d, 0, 0, u->id, "13 gennemmarch",
+				     "open and close order pass through each other only when one of them is stationary; '%s' moved this turn",
+				     w->id);
+		return d && d->n > before ? ORD_ECHECK : 0;
+	}
+	/* a close formation through a stationary close formation (13) */
+	if (d) {
+		if (ks_st(ctx, w, "bevaeget") == turn)
+			ord_diag_add(d, 0, 0, u->id, "13 gennemmarch",
+				     "a close formation marches only through a stationary one; '%s' moved this turn",
+				     w->id);
+		if (ks_moral_now(ctx, w) >= KS_U)
+			ord_diag_add(d, 0, 0, u->id, "13 gennemmarch",
+				     "the unit marched through must be in OR or LU; '%s' is in %s",
+				     w->id, ks_moral_name(ks_moral_now(ctx, w)));
+		if (!ks_is(ctx, u, "artilleri") && ks_moral_now(ctx, u) >= KS_U)
+			ord_diag_add(d, 0, 0, u->id, "13 gennemmarch",
+				     "both units must be in OR or LU; '%s' is in %s", u->id,
+				     ks_moral_name(ks_moral_now(ctx, u)));
+		if (!strcmp(ks_art(u), "kosakker") || ord_kv_get_bool(&u->attrs, "milits", 0) ||
+		    !strcmp(ks_art(w), "kosakker") || ord_kv_get_bool(&w->attrs, "milits", 0))
+			ord_diag_add(d, 0, 0, u->id, "13 gennemmarch",
+				     "landeværn, militia and cossacks neither march through nor are marched through by close order");
+	}
+	*half_speed = 1;
+	*lu_both = !ks_is(ctx, u, "artilleri");
+	return d && d->n > before ? ORD_ECHECK : 0;
+}
+
+int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		  struct ks_move_out *out, struct ks_text *why, struct ord_diag *d)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ks_segment sg[64];
+	struct ks_move_seg seg[64];
+	const char *obst[32];
+	struct ks_move_in in;
+	const char *gang = ks_move_gait(ctx, ev, u), *tid = ord_kv_get(&ev->kv, "tid");
+	struct ord_unit *w = ks_ev_unit(ctx, ev, "gennem");
+	double x0 = ks_st_num(ctx, u, "x"), y0 = ks_st_num(ctx, u, "y");
+	double x1 = ord_kv_get_num(&ev->kv, "x", 0), y1 = ord_kv_get_num(&ev->kv, "y", 0);
+	double dist = hypot(x1 - x0, y1 - y0), share, length;
+	int per = (int)ks_param(r, "kvarte_pr_traek"), q, half = 0, lu = 0, err;
+	size_t i, n;
+
+	memset(&in, 0, sizeof(in));
+	if (per < 1)
+		per = 1;
+	in.art = ks_art(u);
+	in.formation = ks_form(ctx, u);
+	in.gang = gang;
+	if ((err = ks_gait(r, in.art, in.formation, gang, &length, &share, NULL)) != 0) {
+		if (d)
+			ord_diag_add(d, 0, 0, u->id, "13 marchlængder", "%s", ord_error_last());
+		ord_error_clear();
+		return ORD_ECHECK;
+	}
+	/* the time: what the order gives the gait (a retreat or flight by the
+	 * rules: the gait's share), or less when the referee says so */
+	q = ordered_quarters(ctx, u, gang);
+	in.time = !strcmp(gang, "retraete") || !strcmp(gang, "flugt") || q <= 0
+			  ? share
+			  : fmin(share, (double)q / per);
+	if (tid) {
+		int a = 0, b = 1;
+		double t;
+		sscanf(tid, "%d/%d", &a, &b);
+		t = b > 0 ? (double)a / b : 1;
+		if (t > in.time + 1e-9) {
+			if (d) {
+				struct ord_buf x = ORD_BUF_INIT;
+				ks_fmt_part(&x, in.time);
+				ord_diag_add(d, 0, 0, u->id, "13 marchlængder",
+					     "tid=%s is more than the %s turn its order and gait give",
+					     tid, x.buf);
+				ord_buf_release(&x);
+			}
+			return ORD_ECHECK;
+		}
+		in.time = t;
+	}
+	in.facing_enemy = !strcmp(ord_kv_get(&ev->kv, "maade") ? ord_kv_get(&ev->kv, "maade") : "",
+				  "front_mod_fjenden");
+	in.wheel_cm = ord_kv_get_num(&ev->kv, "drej_cm", 0);
+	if (w && ks_through(ctx, u, w, &half, &lu, NULL) == 0 && half)
+		in.through_cm = fmin(dist, ord_kv_get_num(&ev->kv, "gennem_cm", dist));
+	/* the ground, plate by plate on the map (else open ground) */
+	n = r->map ? ks_map_segments(r->map, x0, y0, x1, y1, sg, ORD_ARRAY_SIZE(sg)) : 0;
+	if (!r->map && dist > 0) {
+		sg[0].terrain = "aabent";
+		sg[0].cm = dist;
+		n = 1;
+	}
+	for (i = 0; i < n; i++) {
+		seg[i].terrain = ord_kv_get_bool(&ev->kv, "vej", 0) ? "vej" : sg[i].terrain;
+		seg[i].cm = sg[i].cm;
+	}
+	in.seg = seg;
+	in.nseg = n;
+	in.obstacles = obst;
+	in.nobstacles = path_obstacles(ctx, x0, y0, x1, y1, obst, ORD_ARRAY_SIZE(obst));
+	if ((err = ks_move(r, &in, out, why)) != 0) {
+		if (d)
+			ord_diag_add(d, 0, 0, u->id, "13 marchlængder", "%s", ord_error_last());
+		ord_error_clear();
+		return ORD_ECHECK;
+	}
+	return 0;
+}

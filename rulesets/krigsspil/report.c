@@ -114,7 +114,9 @@ int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *
 		ks_text_add(&t, "har overgivet sig", "has surrendered");
 		goto done;
 	}
-	if (ks_st(ctx, u, "fjernet")) {
+	if (ks_st(ctx, u, "fjernet") && *ks_st_str(ctx, u, "samlet_i")) {
+		KS_TF(&t, "sammenlagt med %s", "merged into %s", ks_st_str(ctx, u, "samlet_i"));
+	} else if (ks_st(ctx, u, "fjernet")) {
 		ks_text_add(&t, "tabt og fjernet fra spillet", "lost and removed from the game");
 		goto done;
 	}
@@ -146,7 +148,7 @@ int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *
 			      ks_st_str(ctx, u, "ks_shrapnel"));
 		} else {
 			KS_TF(&t, "%ld af %ld figurer", "%ld of %ld figures",
-			      ks_st(ctx, u, "figurer"), ord_kv_get_int(&u->attrs, "figurer", 0));
+			      ks_st(ctx, u, "figurer"), (long)ks_start_figures(ctx, u));
 			if (ks_st(ctx, u, "tab_mand") || ks_st(ctx, u, "fanger") ||
 			    ks_st(ctx, u, "efternoelere")) {
 				const char *sep = "";

@@ -72,15 +72,6 @@ int ks_roll1(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_
 	return err;
 }
 
-/* A provisional parameter used: name it in the text's list. */
-static void used_param(struct ord_ctx *ctx, struct ks_text *t, const char *name)
-{
-	const struct ord_row *row = ord_tables_param_row(ks_r(ctx)->tables, name);
-
-	if (row && ord_row_provisional(row) && !ord_words_has(t->prov.buf, name))
-		ord_words_add(&t->prov, " ", name);
-}
-
 static const char *moral_da(int g)
 {
 	return ks_moral_words(g, "da");
@@ -122,10 +113,25 @@ void ks_apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, const ch
 
 /* ---- stormmarch and løb bookkeeping ---- */
 
-static void use_stormmarch(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t)
+/* "1. angreb i storm ... gives første gang en kavaleri enhed angriber i
+ * stormmarch, såfremt det samtidigt er første gang at den pågældende enhed
+ * benytter stormmarch": any other use of stormmarch spends it. */
+void ks_storm_spent(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t)
+{
+	if (!ks_st(ctx, u, "foerste_storm"))
+		return;
+	ks_st_set(ctx, u, "foerste_storm", 0);
+	ks_text_add(t, "; har nu benyttet stormmarch: intet 1. angreb i storm senere (Skema XV)",
+		    "; it has now used stormmarch: no first charge at the gallop later (Skema XV)");
+}
+
+static void use_stormmarch(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t, int attack)
 {
 	int turn = ord_ctx_turn(ctx);
 	long start = ks_st(ctx, u, "stormmarch_start"), last = ks_st(ctx, u, "stormmarch_sidst");
+
+	if (!attack)
+		ks_storm_spent(ctx, u, t);
 
 	if (last == turn)
 		return;
@@ -260,7 +266,7 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 				      ks_moral_name(grade), ks_moral_name(to));
 				if (to == KS_OR)
 					ks_st_set_str(ctx, u, "moral_grund", "");
-				used_param(ctx, &t, "reorganisering_grader");
+				ks_text_used_param(&t, ks_r(ctx), "reorganisering_grader");
 				ks_result(ctx, 0, u, NULL, &t);
 			} else if (ks_st(ctx, u, "decimering") >= 2) {
 				KS_TF(&t, "over %g%% tab: kan ikke reorganiseres",
@@ -335,7 +341,7 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			KS_TF(&t, "1. angreb på %s%s", "1. attack on %s%s", m->id, "");
 			if (storm) {
 				ks_text_add(&t, " i stormmarch", " at stormmarch");
-				use_stormmarch(ctx, a, &t);
+				use_stormmarch(ctx, a, &t, 1);
 			}
 			if (ord_kv_get_bool(&e->kv, "loeb", 0)) {
 				ks_st_set(ctx, a, "loeb_sidst", turn);
@@ -366,6 +372,19 @@ static int resolve_declarations(struct ord_ctx *ctx)
 					     !strcmp(re, "forsvar")     ? "defence"
 					     : !strcmp(re, "modangreb") ? "counterattack"
 									: "retreat");
+				/* open order retires without reaction time (16.3),
+				 * U when it cannot reach support (6.3) */
+				if (ord_kv_get(&r->kv, "naar_stoette") &&
+				    !strcmp(ord_kv_get(&r->kv, "naar_stoette"), "nej")) {
+					struct ks_text tm;
+					ks_text_init(&tm);
+					ks_text_add(&tm,
+						    "retirerer fra angrebet i spredt formation og når ikke inden for støtteafstand af egen sluttet enhed eller soutien (6.3)",
+						    "retires from the attack in open order and cannot reach support distance of an own close unit or soutien (6.3)");
+					ks_apply_grade(ctx, m, KS_U, "indbrud", &tm);
+					ks_result(ctx, r->seq, m, NULL, &tm);
+					ks_text_release(&tm);
+				}
 				reacted = 1;
 			}
 			if (!reacted)
@@ -401,6 +420,33 @@ static void lu_half_turn(struct ord_ctx *ctx, struct ord_unit *u, const char *wh
 			     h / 2, why);
 		ord_buf_addf(&t->en, "; LU until %s of turn %d (%s)",
 			     h % 2 ? "the end" : "the middle", h / 2, ks_reason(why, "en"));
+	}
+}
+
+/* 6.3: "En enhed i FU, der er inden for indbrudsafstand af en fjendtlig
+ * enhed i OR eller LU, skal flygte ud af indbrudsafstand.  En enhed i
+ * spredt formation, der er inden for indbrudsafstand af en fjendtlig
+ * sluttet formation i OR eller LU, skal mindst retirere ud af
+ * indbrudsafstand.  Kan den ikke nå inden for støtteafstand af egen enhed
+ * i sluttet formation eller soutien, kommer den tillige i U". */
+static void break_in(struct ord_ctx *ctx, struct ord_unit *u, const struct ord_unit *e,
+		     const char *reach, struct ks_text *t)
+{
+	if (ks_moral_now(ctx, u) == KS_FU) {
+		KS_TF(t, "inden for %s' indbrudsafstand i FU: skal flygte ud af indbrudsafstand (6.3)",
+		      "within the break-in distance of %s in FU: must flee out of it (6.3)", e->id);
+		return;
+	}
+	KS_TF(t, "spredt formation inden for indbrudsafstand af %s: skal mindst retirere ud af indbrudsafstand (6.3)",
+	      "open order within the break-in distance of %s: must at least retire out of it (6.3)",
+	      e->id);
+	if (reach && !strcmp(reach, "nej")) {
+		ks_text_add(t, "; når ikke inden for støtteafstand af egen sluttet enhed eller soutien",
+			    "; it cannot reach support distance of an own close unit or soutien");
+		ks_apply_grade(ctx, u, KS_U, "indbrud", t);
+	} else {
+		ks_text_add(t, "; når inden for støtteafstand af egen sluttet enhed eller soutien",
+			    "; it reaches support distance of an own close unit or soutien");
 	}
 }
 
@@ -443,9 +489,23 @@ static int resolve_moves(struct ord_ctx *ctx)
 {
 	struct ks_rules *r = ks_r(ctx);
 	int turn = ord_ctx_turn(ctx);
-	size_t i;
+	size_t i, ne = ord_ctx_nevents(ctx);
+	struct ks_text *march = ord_xcalloc(ne + 1, sizeof(*march));
 
-	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+	/* every move's march length as its event was checked: against the
+	 * state at the start of the phase (13) */
+	for (i = 0; i < ne; i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		struct ord_unit *u = ks_ev_unit(ctx, e, "unit");
+		struct ks_move_out mo;
+
+		ks_text_init(&march[i]);
+		if (!u || strcmp(e->kind, "flyt") || !ks_st_has(ctx, u, "x"))
+			continue;
+		if (ks_move_event(ctx, e, u, &mo, &march[i], NULL))
+			ks_text_reset(&march[i]);
+	}
+	for (i = 0; i < ne; i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		struct ord_unit *u = ks_ev_unit(ctx, e, "unit");
 		struct ks_text t;
@@ -470,9 +530,30 @@ static int resolve_moves(struct ord_ctx *ctx)
 				ks_map_describe(r, x1, y1, &t);
 				ks_text_add(&t, ")", ")");
 			}
+			if (march[i].da.len) {
+				ks_text_add(&t, "; marchlængde (13): ", "; march length (13): ");
+				ks_text_cat(&t, &march[i]);
+			}
+			if (ks_ev_unit(ctx, e, "gennem")) {
+				struct ord_unit *w = ks_ev_unit(ctx, e, "gennem");
+				int half, lu;
+				ks_through(ctx, u, w, &half, &lu, NULL);
+				KS_TF(&t, "; gennemmarcherer %s", "; marches through %s", w->id);
+				if (half)
+					lu_half_turn(ctx, u, "gennemmarch", &t);
+				if (lu) {
+					struct ks_text tw;
+					ks_text_init(&tw);
+					KS_TF(&tw, "gennemmarcheret af %s", "marched through by %s",
+					      u->id);
+					lu_half_turn(ctx, w, "gennemmarch", &tw);
+					ks_result(ctx, e->seq, w, NULL, &tw);
+					ks_text_release(&tw);
+				}
+			}
 			if (ord_kv_get_bool(&e->kv, "stormmarch", 0)) {
 				ks_text_add(&t, " i stormmarch", " at stormmarch");
-				use_stormmarch(ctx, u, &t);
+				use_stormmarch(ctx, u, &t, 0);
 			}
 			if (ord_kv_get_bool(&e->kv, "loeb", 0)) {
 				ks_st_set(ctx, u, "loeb_sidst", turn);
@@ -510,6 +591,9 @@ static int resolve_moves(struct ord_ctx *ctx)
 				KS_TF(&t, " (under %g figurer: hob, 11.8)",
 				      " (under %g figures: a hob, 11.8)", ks_param(r, "hob_under"));
 			lu_half_turn(ctx, u, "formationsændring", &t);
+		} else if (!strcmp(e->kind, "indbrud")) {
+			break_in(ctx, u, ks_ev_unit(ctx, e, "fjende"),
+				 ord_kv_get(&e->kv, "naar_stoette"), &t);
 		} else if (!strcmp(e->kind, "front")) {
 			ks_st_set(ctx, u, "bevaeget", turn);
 			ks_text_add(&t, "frontændring", "change of front");
@@ -531,6 +615,9 @@ static int resolve_moves(struct ord_ctx *ctx)
 		ks_result(ctx, e->seq, u, NULL, &t);
 		ks_text_release(&t);
 	}
+	for (i = 0; i < ne; i++)
+		ks_text_release(&march[i]);
+	free(march);
 	return 0;
 }
 

@@ -45,8 +45,14 @@ static const struct ord_tables_need_table needed_tables[] = {
 	{ "eksplosion", ORD_TABLE_DICE },
 	{ "skema_xv_naerkamp", ORD_TABLE_MODIFIERS },
 	{ "skema_xx", ORD_TABLE_BANDS },
+	{ "skema_xx_geledder", ORD_TABLE_CHART },
 	{ "skema_xv_naerkamp_tab", ORD_TABLE_BANDS },
 	{ "ordre_varighed", ORD_TABLE_CHART },
+	{ "gangarter", ORD_TABLE_CHART },
+	{ "march_terraen", ORD_TABLE_CHART },
+	{ "hindring_tidsfradrag", ORD_TABLE_CHART },
+	{ "march_faktorer", ORD_TABLE_MODIFIERS },
+	{ "overskydning", ORD_TABLE_CHART },
 };
 
 static const char *const needed_params[] = {
@@ -102,6 +108,9 @@ static const char *const needed_params[] = {
 	"valeur_genvinding",
 	"efternoelere_efter_traek",
 	"forfoelgelse_kavaleri_gange",
+	"blokering_pct",
+	"samling_salve_andel",
+	"samling_decimeret_valeur",
 	"moral_fuld_andel",
 	"halvt_traek_tab",
 	"tal_trin_pct",
@@ -109,6 +118,7 @@ static const char *const needed_params[] = {
 	"tal_gange_fra",
 	"tal_gange_max",
 	"lu_efter_halve_traek",
+	"gennemmarch_faktor",
 };
 
 static const struct ord_tables_need_field needed_fields[] = {
@@ -156,9 +166,23 @@ static const struct ord_tables_need_field needed_fields[] = {
 	{ "skema_xv_materiel", "prods", 0 },
 	{ "eksplosion", "andel", 0 },
 	{ "skema_xx", "moral", 1 },
+	{ "skema_xx_geledder", "vaegt", 0 },
 	{ "skema_xv_naerkamp_tab", "tab", 0 },
 	{ "skema_xv_naerkamp_tab", "fanger", 0 },
 	{ "ordre_varighed", "kvarte", 0 },
+	{ "gangarter", "kun_fra", 1 },
+	{ "gangarter", "formation", 1 },
+	{ "gangarter", "som_art", 1 },
+	{ "gangarter", "kolonne", 1 },
+	{ "gangarter", "navn", 1 },
+	{ "gangarter", "navn_en", 1 },
+	{ "gangarter", "andel", 0 },
+	{ "march_terraen", "faktor", 0 },
+	{ "hindring_tidsfradrag", "andel", 0 },
+	{ "overskydning", "min_hoejde", 0 },
+	{ "overskydning", "min_afstand", 0 },
+	{ "overskydning", "min_bag", 0 },
+	{ "overskydning", "bakke_undtaget", 1 },
 };
 
 /* ---- loading -------------------------------------------------------------- */

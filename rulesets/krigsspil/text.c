@@ -70,6 +70,14 @@ void ks_text_used(struct ks_text *t, const struct ord_table *tbl)
 		prov_add(&t->prov, ord_table_name(tbl));
 }
 
+void ks_text_used_param(struct ks_text *t, const struct ks_rules *r, const char *name)
+{
+	const struct ord_row *row = ord_tables_param_row(r->tables, name);
+
+	if (t && row && ord_row_provisional(row))
+		prov_add(&t->prov, name);
+}
+
 void ks_text_mark(struct ks_text *t)
 {
 	struct ord_buf list = ORD_BUF_INIT;
@@ -113,7 +121,9 @@ void ks_fmt_part(struct ord_buf *b, double v)
 	static const struct {
 		double v;
 		const char *s;
-	} parts[] = { { 0.25, "¼" }, { 0.5, "½" }, { 0.75, "¾" } };
+	} parts[] = { { 0.25, "¼" },  { 0.5, "½" },     { 0.75, "¾" },
+		      { 0.125, "⅛" }, { 0.375, "⅜" },   { 0.625, "⅝" },
+		      { 0.875, "⅞" }, { 1.0 / 3, "⅓" }, { 2.0 / 3, "⅔" } };
 	size_t i;
 
 	for (i = 0; i < ORD_ARRAY_SIZE(parts); i++)

@@ -146,6 +146,9 @@ int ks_start_figures(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	if (ks_is(ctx, u, "artilleri"))
 		return ks_pieces(ctx, u) * (int)ks_param(ks_r(ctx), "besaetning_figurer_pr_piece");
+	/* a unit merged from others: its strength at the merge (K17) */
+	if (ks_st(ctx, u, "start_figurer") > 0)
+		return (int)ks_st(ctx, u, "start_figurer");
 	return (int)ord_kv_get_int(&u->attrs, "figurer", 0);
 }
 
@@ -169,6 +172,10 @@ const char *ks_reason(const char *why, const char *lang)
 		{ "eksplosion", "explosion" },
 		{ "forsvarsild", "defensive fire" },
 		{ "start", "at the start" },
+		{ "gennemmarch", "marching through" },
+		{ "revet med", "carried along" },
+		{ "indbrud", "within break-in distance" },
+		{ "samling", "merging" },
 	};
 	size_t i;
 
@@ -221,11 +228,14 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 			ks_text_add(why, "til den reorganiseres", "until reorganised");
 		}
 	}
-	/* decimation: LU (or U) for the rest of the battle, except in a turn
-	 * the unit rested or won a melee that sent its enemy into FU (6.7) */
-	if (dec && !ks_is(ctx, u, "artilleri")) {
+	/* decimation: over 25% lost LU for the rest of the battle, unless it
+	 * is artillery, or in a turn it rested or won a melee that sent its
+	 * enemy into FU; over 50% U, with no exception (6.7: the exceptions
+	 * follow the LU rule alone) */
+	if (dec) {
 		int floor_grade = dec >= 2 ? KS_U : KS_LU;
-		int excused = dec == 1 && (ks_st(ctx, u, "vandt_fu_traek") == turn ||
+		int excused = dec == 1 && (ks_is(ctx, u, "artilleri") ||
+					   ks_st(ctx, u, "vandt_fu_traek") == turn ||
 					   ks_st(ctx, u, "hvilede_traek") == turn);
 		if (!excused && floor_grade > grade) {
 			grade = floor_grade;
@@ -285,7 +295,7 @@ void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisone
 		ks_st_set(ctx, u, "fanger_traek", ord_ctx_turn(ctx));
 	if (ks_is(ctx, u, "artilleri"))
 		return; /* a battery's crew does not count (1.3): materiel instead */
-	start = (int)ord_kv_get_int(&u->attrs, "figurer", 0);
+	start = ks_start_figures(ctx, u);
 	lost = ks_st(ctx, u, "tab_mand") + ks_st(ctx, u, "fanger");
 	before = ks_st(ctx, u, "figurer");
 	{

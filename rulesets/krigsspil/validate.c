@@ -365,10 +365,21 @@ static void check_move_group(struct line *l, size_t i)
 	if (ks_grp_hex(l->o, &l->g[i], &q, &rr) && ls->have_pos && l->r->map) {
 		struct ks_move_check m = { l->d, l->o->line, l->g[i].tok->col, l->o->unit };
 		double x1, y1, dist, reach;
+		struct ks_move_in mi;
+		struct ks_move_out mo;
 
 		ks_map_centre(l->r->map, q, rr, &x1, &y1);
-		reach = ks_march_length(l->r, ks_art(l->u), ls->formation, !strcmp(code, "stormmarch")) *
-			ks_grp_quarters(l->ctx, l->o, &l->g[i]) / quarters_per_turn(l->ctx);
+		/* what the gait covers (løb: the attack column's length, 13;
+		 * cossacks in close order half, 8.5) in the time ordered */
+		memset(&mi, 0, sizeof(mi));
+		mi.art = ks_art(l->u);
+		mi.formation = ls->formation;
+		mi.gang = !strcmp(code, "stormmarch") ? "stormmarch"
+			  : !strcmp(code, "loeb")     ? "loeb"
+						      : "march";
+		mi.time = (double)ks_grp_quarters(l->ctx, l->o, &l->g[i]) / quarters_per_turn(l->ctx);
+		reach = ks_move(l->r, &mi, &mo, NULL) ? 0 : mo.reach;
+		ord_error_clear();
 		dist = hypot(x1 - ls->x, y1 - ls->y);
 		if (reach > 0 && dist > reach) {
 			x1 = ls->x + (x1 - ls->x) * reach / dist;

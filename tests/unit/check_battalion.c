@@ -745,6 +745,55 @@ START_TEST(artillery_silenced)
 }
 END_TEST
 
+/* "One unit of skirmishers may never cover more than one foot of ground.
+ * 12\" They block the fire of units. EXAMPLE: The skirmishers absorb the
+ * dark blue fire." (D21) */
+START_TEST(fire_screened)
+{
+	cast();
+	ck_assert_str_eq(event("fire", "unit=R2 target=B1 range=14 screen=S1 screen_front=14"),
+			 "unit 'R2': 'S1' covers 14\" of ground: one unit of skirmishers covers at "
+			 "most 12\" (one unit of skirmishers may never cover more than one foot of "
+			 "ground)\n");
+	assert_has(event("fire", "unit=R2 target=B1 range=2 screen=S1"), "screen_front=INCHES");
+	assert_has(event("fire", "unit=R2 target=B1 range=2 screen=B2 screen_front=6"),
+		   "'B2' is line_infantry in column, not skirmishers");
+	assert_has(event("fire", "unit=B1 target=R2 range=2 screen=S1 screen_front=6"),
+		   "a screen is the enemy's skirmishers");
+}
+END_TEST
+
+/* "Artillery may fire over its own men if they are 6\" clear of them
+ * (grape is exception)." (D22) */
+/* "Skirmishers may fire as independent stands instead of a battalion" (D23) */
+START_TEST(fire_skirmisher_stands)
+{
+	cast();
+	ck_assert_str_eq(event("fire", "unit=S1 target=R1 range=3 firers=4"), "");
+	ck_assert_str_eq(event("fire", "unit=S1 target=R2 range=6 firers=4"), "");
+	assert_has(event("fire", "unit=S1 target=R2 range=6 firers=1"),
+		   "the stands of 'S1' fire with 9 figures in all this turn, but it has 8");
+	/* a battalion fires once */
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=3"), "");
+	assert_has(event("fire", "unit=B1 target=R2 range=3"), "unit 'B1' already fired this turn");
+}
+END_TEST
+
+START_TEST(artillery_over_friends)
+{
+	cast();
+	orders("G1 Fb\n");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=20 over=B1 clearance=6"), "");
+	assert_has(event("artillery", "unit=G1 target=R1 range=20 over=B1 clearance=4"),
+		   "the shot passes 4\" clear of 'B1': at least 6\" is needed");
+	assert_has(event("artillery", "unit=G1 target=R1 range=10 shot=grape over=B1 clearance=8"),
+		   "gun 'G1' cannot fire grape over 'B1'");
+	assert_has(event("artillery", "unit=G1 target=R1 range=20 over=B1"), "clearance=INCHES");
+	assert_has(event("artillery", "unit=G1 target=R1 range=20 over=R2 clearance=8"),
+		   "over names its own men, not 'R2'");
+}
+END_TEST
+
 START_TEST(melee_checks)
 {
 	cast();
@@ -941,6 +990,95 @@ START_TEST(resolve_morale20)
 	ck_assert_int_eq(state("B", "failed"), 1);
 	ck_assert_str_eq(state_str("C", "class"), "B");
 	ck_assert_int_eq(state("C", "failed"), 0);
+}
+END_TEST
+
+static void tables_with(struct ord_buf *doc, const char *param, const char *value);
+
+/* "OPTIONAL MORALE SHEET for 20-sided die" and "All people who take
+ * casualties or lose in melees must check morale": a game that uses the
+ * sheet (its tables' morale_chart) tests its melee losers on it too (D19). */
+START_TEST(resolve_melee_morale_d20)
+{
+	static const int melee_dice[] = { 3, 5 }, morale_dice[] = { 16 };
+	struct ord_buf doc = ORD_BUF_INIT;
+
+	ord_ctx_fake_free(ctx);
+	rs->free(rules);
+	tables_with(&doc, "morale_chart", "1");
+	ck_assert_msg(rs->load(&rules, doc.buf, doc.len, "club.xml") == 0, "%s", ord_error_last());
+	ord_buf_release(&doc);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+	unit("A", "red", "kind=line_infantry formation=line figures=32 class=C",
+	     "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24 class=B",
+	     "melee_with=A melee_since=2");
+	ck_assert_str_eq(event("melee", "a=A b=B"), "");
+	resolve("melee", melee_dice, 2);
+	/* A lost: class C, d20 16 is in its retreat band 13-17 (on the d6
+	 * rules a 16 is no face at all) */
+	assert_has(resolve("melee-morale", morale_dice, 1),
+		   "A: melee morale (d20 chart): class C, d20 16: retreat\n");
+	ck_assert_int_eq(state("A", "retreat_turn"), 4);
+	ck_assert_str_eq(state_str("A", "melee_with"), "");
+	/* and its fire-morale tests, unless a test asks for the d6 */
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B")->state, "fired_on", 3);
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B")->state, "loss_turn", 3);
+	ck_assert_int_eq(state("B", "turn_losses"), 3);
+	{
+		static const int d20[] = { 18 };
+		assert_has(resolve("fire-morale", d20, 1),
+			   "B: fire morale (d20 chart): class B, d20 18: rout, drops to class C\n");
+	}
+}
+END_TEST
+
+START_TEST(resolve_fire_screened)
+{
+	cast();
+	ck_assert_str_eq(event("fire", "unit=R2 target=B1 range=2 screen=S1 screen_front=10"), "");
+	/* the fire hits the skirmishers, at skirmish order's -1/2 */
+	assert_has(resolve("fire", NULL, 0),
+		   "S1: fired on by R2 (musket, 2\"): 24 firers × 50% = 12, −6 target in skirmish "
+		   "order = 6 (the skirmishers S1 block and absorb the fire aimed at B1)\n");
+	ck_assert_int_eq(state("S1", "figures"), 2);
+	ck_assert_int_eq(state("B1", "figures"), 24);
+}
+END_TEST
+
+/* "When one tray of a battalion is meleed, the whole thing is ... The
+ * figures involved have their values totaled" (D20): two units against one */
+START_TEST(resolve_two_on_one)
+{
+	static const int dice[] = { 3, 4 };
+	cast();
+	assert_has(event("melee", "a=R2 a2=B2 b=B1"), "a2 is a second unit of R2's side");
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+	cast();
+	ck_assert_str_eq(event("melee", "a=R2 a2=RH b=B1"), "");
+	assert_has(resolve("melee", dice, 2),
+		   "R2: melee with B1: A: 24 line_infantry × 3 = 72 pts × (d6 3, +1 new people in "
+		   "melee = 4) = 288; A2: 8 light_cavalry × 5 = 40 pts × (d6 3, +1 new people in "
+		   "melee = 4) = 160; A and A2 together 112 pts, 448");
+	assert_has(ord_ctx_fake_results(ctx), "RH: melee with B1 beside R2: ");
+	/* B1 lost to both: 112/6 = 18.67 pts / 3 = 6.22 -> 6; its 72/12 = 6 pts
+	 * are shared by points: R2 3.86 pts -> 1, RH 2.14 pts / 5 -> 0 */
+	ck_assert_int_eq(state("B1", "figures"), 18);
+	ck_assert_int_eq(state("R2", "figures"), 23);
+	ck_assert_int_eq(state("RH", "figures"), 8);
+	ck_assert_int_eq(state("B1", "lost_melee"), 3);
+	ck_assert_str_eq(state_str("RH", "melee_with"), "B1");
+	ck_assert_str_eq(state_str("B1", "melee_with"), "R2");
+	/* next turn, fought again by both: nobody's melee has ended */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 4);
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "R2")->state, "melee_with=B1 melee_since=3");
+	split_kv(&ord_ctx_find_unit(ctx, "RH")->state, "melee_with=B1 melee_since=3");
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "melee_with=R2 melee_since=3");
+	ck_assert_str_eq(event("melee", "a=R2 a2=RH b=B1"), "");
+	ck_assert_ptr_null(strstr(resolve("melee", dice, 2), "has ended"));
 }
 END_TEST
 
@@ -1149,6 +1287,9 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, artillery_unlimbered);
 	tcase_add_test(ev, artillery_unlimbered_last_turn);
 	tcase_add_test(ev, artillery_silenced);
+	tcase_add_test(ev, fire_screened);
+	tcase_add_test(ev, fire_skirmisher_stands);
+	tcase_add_test(ev, artillery_over_friends);
 	tcase_add_test(ev, melee_checks);
 	tcase_add_test(ev, halt_check);
 	suite_add_tcase(s, ev);
@@ -1162,6 +1303,9 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_halt);
 	tcase_add_test(res, resolve_rout_penalty);
 	tcase_add_test(res, resolve_morale20);
+	tcase_add_test(res, resolve_melee_morale_d20);
+	tcase_add_test(res, resolve_fire_screened);
+	tcase_add_test(res, resolve_two_on_one);
 	tcase_add_test(res, resolve_artillery_square);
 	tcase_add_test(res, resolve_artillery_out_of_range);
 	tcase_add_test(res, resolve_gun_hits);

@@ -588,6 +588,32 @@ START_TEST(test_melee_cap)
 }
 END_TEST
 
+/* "The figures involved have their values totaled, a die is rolled,
+ * adjusted, and multiplied by the sum value": two units against one (D20) */
+START_TEST(test_melee_two_units)
+{
+	const char *args = "a_kind=line_infantry a_figures=24 b_kind=line_infantry b_figures=24 "
+			   "b2_kind=line_infantry b2_figures=12";
+
+	/* B and B2: (72 + 36) x 4 = 432 against 72 x 3 = 216 */
+	ck_assert_str_eq(value("melee", args, D(3, 4), "winner"), "b");
+	ck_assert_int_eq(ivalue("melee", args, D(3, 4), "score_b"), 432);
+	/* they inflict 108/6 = 18 pts: 6 figures of A */
+	ck_assert_int_eq(ivalue("melee", args, D(3, 4), "casualties_a"), 6);
+	/* A's 72/12 = 6 pts shared by points: B 4 pts -> 1, B2 2 pts -> 1 */
+	ck_assert_int_eq(ivalue("melee", args, D(3, 4), "casualties_b"), 1);
+	ck_assert_int_eq(ivalue("melee", args, D(3, 4), "casualties_b2"), 1);
+	/* one unit a side is as before */
+	ck_assert_int_eq(ivalue("melee",
+				"a_kind=line_infantry a_figures=24 b_kind=line_infantry b_figures=24",
+				D(3, 4), "casualties_a"),
+			 4);
+	fails("melee",
+	      "a_kind=line_infantry a_figures=24 b_kind=line_infantry b_figures=24 b2_figures=3",
+	      D(3, 4), ORD_EUSAGE, "b2_kind: missing (a second unit needs b2_kind and b2_figures)");
+}
+END_TEST
+
 /* ---- movement ---------------------------------------------------------------------------- */
 
 static const char *dist(const char *args)
@@ -938,6 +964,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_melee_tie_and_hill);
 	tcase_add_test(tc, test_melee_pursuit);
 	tcase_add_test(tc, test_melee_cap);
+	tcase_add_test(tc, test_melee_two_units);
 	tcase_add_test(tc, test_move_chart);
 	tcase_add_test(tc, test_move_bonuses_terrain);
 	tcase_add_test(tc, test_rolled_dice);

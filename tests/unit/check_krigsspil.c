@@ -388,67 +388,134 @@ START_TEST(test_fire_calc)
 			       "morale"),
 			 "LU");
 	/* zone from the distance: 15 cm is zone II for muskets, out of range at 25 */
-	ck_assert_str_eq(value("fire", "figurer=16 afstand=15", D(4, 3, 4), "zone"), "II");
-	ck_assert_str_eq(value("fire", "figurer=16 afstand=25", D(4, 3, 4), "in_range"), "no");
-	ck_assert_str_eq(value("fire", "figurer=10 afstand=25 vaaben=riffel", D(4, 3, 4), "zone"),
+	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 afstand=15", D(4, 3, 4), "zone"),
+			 "II");
+	ck_assert_str_eq(value("fire", "figurer=16 maal_figurer=20 afstand=25", D(4, 3, 4), "in_range"),
+			 "no");
+	ck_assert_str_eq(value("fire", "figurer=10 maal_figurer=20 afstand=25 vaaben=riffel",
+			       D(4, 3, 4), "zone"),
 			 "III");
 	/* modifiers by name; the morale column reads valeur per point */
-	ck_assert_int_eq(ivalue("fire", "figurer=16 zone=II maal_dyb=yes", D(4, 3, 4), "loss_total"),
+	ck_assert_int_eq(ivalue("fire", "figurer=16 maal_figurer=20 zone=II maal_dyb=yes",
+				D(4, 3, 4), "loss_total"),
 			 13);
-	ck_assert_int_eq(ivalue("fire", "figurer=16 zone=II maal_dyb=yes valeur_diff=2", D(4, 3, 4),
-				"morale_total"),
+	ck_assert_int_eq(ivalue("fire", "figurer=16 maal_figurer=20 zone=II maal_dyb=yes valeur_diff=2",
+				D(4, 3, 4), "morale_total"),
 			 11);
-	calc_fails("fire", "figurer=16 zone=II bogus=yes", D(4, 3, 4), "unknown key 'bogus'");
-	calc_fails("fire", "figurer=16", D(4, 3, 4), "zone: missing");
-	calc_fails("fire", "figurer=16 zone=II", D(7, 3, 4), "not a face of a d6");
+	calc_fails("fire", "figurer=16 maal_figurer=20 zone=II bogus=yes", D(4, 3, 4),
+		   "unknown key 'bogus'");
+	calc_fails("fire", "figurer=16 maal_figurer=20", D(4, 3, 4), "zone: missing");
+	calc_fails("fire", "figurer=16 maal_figurer=20 zone=II", D(7, 3, 4), "not a face of a d6");
 }
 END_TEST
 
-/* The morale effect of fire is capped at 3 x the firing figures (14):
- * a partly affected unit takes one grade less. */
+/* 14: "Den skydende enhed kan højst moralpåvirke 3 gange det antal figurer
+ * der skyder"; "Beskydes kun en del af en enhed, men den skydende enhed har
+ * figurer nok til at påvirke hele enheden, opnås fuld moralsk påvirkning af
+ * den beskudte del, og en grad mindre mod resten af enheden". */
 START_TEST(test_fire_morale_cap)
 {
+	struct ks_morale_parts p;
+
 	/* 3d6 18 + 3 zone I = 21: FU on the figures reached */
 	ck_assert_str_eq(value("fire", "figurer=20 maal_figurer=20 zone=I", D(6, 6, 6), "morale"),
 			 "FU");
-	ck_assert_str_eq(value("fire", "figurer=4 maal_figurer=30 zone=I", D(6, 6, 6), "morale"), "U");
-	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_FU, 30, 12), KS_U);
-	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_FU, 30, 15), KS_FU);
-	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_LU, 30, 1), KS_OR);
-	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_OR, 30, 30), KS_OR);
+	/* 10 firers (30 figures' worth) at 6 of 20: the 6 FU, the other 14
+	 * one grade less; the unit's one state is the rest's U */
+	ck_assert_str_eq(value("fire", "figurer=10 maal_figurer=20 beskudt_del=6 zone=I",
+			       D(6, 6, 6), "morale_part"),
+			 "FU");
+	ck_assert_str_eq(value("fire", "figurer=10 maal_figurer=20 beskudt_del=6 zone=I",
+			       D(6, 6, 6), "morale_rest"),
+			 "U");
+	ck_assert_str_eq(value("fire", "figurer=10 maal_figurer=20 beskudt_del=6 zone=I",
+			       D(6, 6, 6), "morale"),
+			 "U");
+	ck_assert_str_eq(value("fire", "figurer=10 maal_figurer=20 beskudt_del=12 zone=I",
+			       D(6, 6, 6), "morale"),
+			 "FU");
+	/* 4 firers affect at most 12: the rest of a unit of 30 is not
+	 * affected (no grade less: the cap is not a partial fire) */
+	ck_assert_str_eq(value("fire", "figurer=4 maal_figurer=30 zone=I", D(6, 6, 6), "morale_rest"),
+			 "OR");
+	ck_assert_int_eq(ivalue("fire", "figurer=4 maal_figurer=30 zone=I", D(6, 6, 6), "affected"),
+			 12);
+	ck_assert_str_eq(value("fire", "figurer=4 maal_figurer=30 zone=I", D(6, 6, 6), "morale"), "OR");
+	ck_assert_str_eq(value("fire", "figurer=4 maal_figurer=20 zone=I", D(6, 6, 6), "morale"), "FU");
+	/* 4 firers at 10 of 30: they could not affect the whole unit */
+	ks_morale_split(ks_rules(rules), KS_FU, 30, 10, 12, &p);
+	ck_assert_int_eq(p.full, 10);
+	ck_assert_int_eq(p.rest_grade, KS_OR);
+	ck_assert_int_eq(p.unit_grade, KS_OR);
+	ks_morale_split(ks_rules(rules), KS_LU, 30, 10, 90, &p);
+	ck_assert_int_eq(p.rest_grade, KS_OR);
+	ck_assert_int_eq(p.unit_grade, KS_OR);
+	ks_morale_split(ks_rules(rules), KS_OR, 30, 30, 90, &p);
+	ck_assert_int_eq(p.unit_grade, KS_OR);
+	/* the target's size is a required input; a part is not more than it */
+	calc_fails("fire", "figurer=4 zone=I", D(6, 6, 6), "maal_figurer");
+	calc_fails("fire", "figurer=4 maal_figurer=10 beskudt_del=11 zone=I", D(6, 6, 6),
+		   "beskudt_del: 11 is more than the target's 10 figures (14)");
+	calc_fails("artillery", "kanoner=2 ammo=SF zone=I", D(6, 6, 6), "maal_figurer");
+	/* the explanation says each part */
+	{
+		struct ord_buf out = ORD_BUF_INIT;
+		ck_assert_int_eq(run_calc(&out, "fire",
+					  "figurer=10 maal_figurer=20 beskudt_del=6 zone=I lang=en",
+					  D(6, 6, 6), 0),
+				 0);
+		ck_assert_msg(strstr(out.buf,
+				     ": FU for 6 of 20 figures (the part fired at), U for the other 14 (one grade less against the rest, 14); the unit U (the worst grade at least ½ of its figures took, our rule: the module keeps one morale a unit)") !=
+				      NULL,
+			      "%s", out.buf);
+		ord_buf_release(&out);
+	}
 }
 END_TEST
 
 START_TEST(test_artillery_calc)
 {
 	/* 6 guns, SK at zone I: +6; 3d6 11 -> 17: 6 men a gun = 36; morale U
-	 * capped at 4 figures a gun (24 of 100): LU */
-	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SK zone=I", D(4, 3, 4), "men"), 36);
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I", D(4, 3, 4), "morale"), "LU");
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=24", D(4, 3, 4),
+	 * on at most 4 figures a gun (15): 24 of 100 are affected, the rest
+	 * not, and the unit stays OR; 24 of 48 are half of it: U */
+	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=100",
+				D(4, 3, 4), "men"),
+			 36);
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=100", D(4, 3, 4),
+			       "morale"),
+			 "OR");
+	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=100",
+				D(4, 3, 4), "affected"),
+			 24);
+	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK zone=I maal_figurer=48", D(4, 3, 4),
 			       "morale"),
 			 "U");
 	/* the zone from the distance by calibre; SK beyond its zones */
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=45 kaliber=6", D(4, 3, 4), "zone"),
+	ck_assert_str_eq(value("artillery", "maal_figurer=20 kanoner=6 ammo=SF afstand=45 kaliber=6",
+			       D(4, 3, 4), "zone"),
 			 "II");
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=45 kaliber=12", D(4, 3, 4),
-			       "zone"),
+	ck_assert_str_eq(value("artillery", "maal_figurer=20 kanoner=6 ammo=SF afstand=45 kaliber=12",
+			       D(4, 3, 4), "zone"),
 			 "II");
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SF afstand=35 kaliber=12", D(4, 3, 4),
-			       "zone"),
+	ck_assert_str_eq(value("artillery", "maal_figurer=20 kanoner=6 ammo=SF afstand=35 kaliber=12",
+			       D(4, 3, 4), "zone"),
 			 "I");
-	ck_assert_str_eq(value("artillery", "kanoner=6 ammo=SK afstand=60", D(4, 3, 4), "in_range"),
+	ck_assert_str_eq(value("artillery", "maal_figurer=20 kanoner=6 ammo=SK afstand=60",
+			       D(4, 3, 4), "in_range"),
 			 "no");
-	calc_fails("artillery", "kanoner=6 ammo=SG zone=I", D(4, 3, 4),
+	calc_fails("artillery", "maal_figurer=20 kanoner=6 ammo=SG zone=I", D(4, 3, 4),
 		   "zone: SG (granat) is fired at zones II III, not I");
 	/* a battery: materiel instead of men, read once a piece (4 guns) */
-	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes",
+	ck_assert_int_eq(ivalue("artillery",
+				"maal_figurer=20 kanoner=6 ammo=SF zone=II maal_artilleri=yes",
 				D(6, 6, 6), "men"),
 			 0);
-	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes",
+	ck_assert_int_eq(ivalue("artillery",
+				"maal_figurer=20 kanoner=6 ammo=SF zone=II maal_artilleri=yes",
 				D(6, 6, 6), "destroyed"),
 			 2);
-	ck_assert_int_eq(ivalue("artillery", "kanoner=6 ammo=SF zone=II maal_artilleri=yes",
+	ck_assert_int_eq(ivalue("artillery",
+				"maal_figurer=20 kanoner=6 ammo=SF zone=II maal_artilleri=yes",
 				D(6, 6, 6), "damaged"),
 			 2);
 	/* 1d6 for an exploding limber: 1-4 nothing, 5 half, 6 all; 3 kampsatser a fire unit */
@@ -472,6 +539,46 @@ START_TEST(test_melee_calc)
 	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "men_d"), 60);
 	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "prisoners_d"), 120);
 	ck_assert_int_eq(ivalue("melee", a, D(4, 3, 4, 2, 3, 3), "men_a"), 3);
+	/* Skema XX reads the difference and both sides' ranks (16.5): the
+	 * same margin against a deeper loser weighs less */
+	ck_assert_str_eq(value("melee", "a_figurer=20 d_figurer=20 a_geledder=2 d_geledder=2",
+			       D(4, 4, 3, 3, 3, 3), "morale"),
+			 "U");
+	ck_assert_str_eq(value("melee", "a_figurer=20 d_figurer=20 a_geledder=2 d_geledder=6",
+			       D(4, 4, 3, 3, 3, 3), "morale"),
+			 "LU");
+	ck_assert_str_eq(value("melee", "a_figurer=20 d_figurer=20 a_geledder=2 d_geledder=6",
+			       D(4, 4, 3, 3, 3, 3), "weight"),
+			 "1");
+	/* 17.1: "Taber en enhed i U, der ikke kan retirere pga. hindringer
+	 * eller fjendtlige enheder, en nærkamp, bliver enheden altid FU med
+	 * deraf følgende tab og afgivelse af fanger" */
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10 d_moral_u=yes",
+			       D(2, 2, 2, 3, 3, 3), "morale"),
+			 "LU");
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10 d_moral_u=yes d_retraete=hindring",
+			       D(2, 2, 2, 3, 3, 3), "morale"),
+			 "FU");
+	ck_assert_int_eq(ivalue("melee", "a_figurer=10 d_figurer=10 d_moral_u=yes d_retraete=fjende",
+				D(2, 2, 2, 3, 3, 3), "prisoners_d"),
+			 20);
+	/* a side not in U retreats however it stands */
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10 d_retraete=fjende",
+			       D(3, 3, 4, 3, 3, 3), "morale"),
+			 "LU");
+	/* "Kun tiraillørkæde og de 6 første geledder kan tælles med": a column
+	 * 7 wide counts 42 of its 60 figures against 42: no 10% more */
+	ck_assert_int_eq(ivalue("melee",
+				"a_figurer=60 d_figurer=42 a_art=infanteri a_formation=angrebskolonne",
+				D(3, 3, 3, 3, 3, 3), "total_a"),
+			 9);
+	ck_assert_int_eq(ivalue("melee", "a_figurer=60 d_figurer=42", D(3, 3, 3, 3, 3, 3), "total_a"),
+			 13);
+	ck_assert_int_eq(ks_rank_figures(ks_rules(rules), "angrebskolonne", "infanteri", 60), 42);
+	ck_assert_int_eq(ks_rank_figures(ks_rules(rules), "marchkolonne", "infanteri", 30), 12);
+	ck_assert_int_eq(ks_rank_figures(ks_rules(rules), "linie", "infanteri", 60), 60);
+	calc_fails("melee", "a_figurer=60 d_figurer=42 a_art=infanteri", D(3, 3, 3, 3, 3, 3),
+		   "a_formation: missing");
 	/* a close one: equal strength, the defender wins by 1 with 2 ranks: LU */
 	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "winner"),
 			 "d");
@@ -479,9 +586,24 @@ START_TEST(test_melee_calc)
 			 "LU");
 	ck_assert_int_eq(ivalue("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 4), "prisoners_a"),
 			 0);
-	/* a tie: nobody wins */
+	/* a tie: nobody wins; the rule is ours, and says so */
 	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=10", D(3, 3, 3, 3, 3, 3), "winner"),
 			 "none");
+	{
+		struct ord_buf out = ORD_BUF_INIT;
+		const struct ord_table *xx = ks_table(ks_rules(rules), "skema_xx");
+		size_t i;
+		ck_assert_int_eq(run_calc(&out, "melee", "a_figurer=10 d_figurer=10 lang=en",
+					  D(3, 3, 3, 3, 3, 3), 0),
+				 0);
+		ck_assert_ptr_nonnull(strstr(out.buf, "a tie (our rule: the text has no tied melee)"));
+		ord_buf_release(&out);
+		for (i = 0; i < ord_table_nrows(xx); i++) {
+			const struct ord_row *row = ord_table_row(xx, i);
+			if (!strcmp(ord_row_str(row, "part"), "uafgjort"))
+				ck_assert(ord_row_note(row) && !strncmp(ord_row_note(row), "ours", 4));
+		}
+	}
 	/* a pursuit always wins and costs the pursuer nothing */
 	ck_assert_str_eq(value("melee", "a_figurer=5 d_figurer=20 forfoelgelse=yes",
 			       D(1, 1, 1, 6, 6, 6), "winner"),
@@ -497,11 +619,47 @@ START_TEST(test_melee_calc)
 }
 END_TEST
 
+/* calc move: what a gait covers (13, 17, 8.5) and what the ground costs */
+START_TEST(test_move_calc)
+{
+	/* løb: the attack column's 25 cm for half a turn */
+	ck_assert_str_eq(value("move", "art=infanteri gang=loeb", NULL, 0, "reach"), "12.5");
+	ck_assert_str_eq(value("move", "art=infanteri", NULL, 0, "reach"), "20");
+	/* a unit in U retreats ½ turn; facing the enemy at half speed */
+	ck_assert_str_eq(value("move", "art=infanteri gang=retraete maade=front_mod_fjenden", NULL,
+			       0, "reach"),
+			 "5");
+	/* cavalry flees at stormmarch for ½ turn, cossacks as light cavalry */
+	ck_assert_str_eq(value("move", "art=tungt_kavaleri gang=flugt", NULL, 0, "reach"), "45");
+	ck_assert_str_eq(value("move", "art=kosakker formation=svaerm_tynd gang=flugt", NULL, 0, "reach"),
+			 "55");
+	/* plantation is difficult ground: 10 cm cost 20 */
+	ck_assert_str_eq(value("move", "art=infanteri afstand=10 terraen=plantage", NULL, 0, "cost"),
+			 "20");
+	ck_assert_str_eq(value("move", "art=infanteri straekning=aabent:10,plantage:6", NULL, 0,
+			       "allowed"),
+			 "no");
+	/* an obstacle's time: none for cavalry in line */
+	ck_assert_str_eq(value("move", "art=infanteri hindringer=II", NULL, 0, "reach"), "15");
+	ck_assert_str_eq(value("move", "art=let_kavaleri hindringer=II", NULL, 0, "reach"), "50");
+	ck_assert_str_eq(value("move", "art=let_kavaleri formation=angrebskolonne hindringer=II",
+			       NULL, 0, "reach"),
+			 "37.5");
+	calc_fails("move", "art=infanteri formation=angrebskolonne gang=loeb", NULL, 0,
+		   "gang: løb i linie is used only from linie (13), not from angrebskolonne");
+	calc_fails("move", "art=kosakker gang=stormmarch", NULL, 0, "has no stormmarch");
+	calc_fails("move", "art=infanteri gang=retraete tid=1", NULL, 0,
+		   "tid: retræte i U lasts at most ½ turn");
+	calc_fails("move", "art=infanteri straekning=skov", NULL, 0, "is not TERRAIN:CM");
+	calc_fails("move", "art=infanteri hindringer=IV", NULL, 0, "unknown class 'IV'");
+}
+END_TEST
+
 START_TEST(test_calc_xml_and_lang)
 {
 	struct ord_buf out = ORD_BUF_INIT;
 
-	ck_assert_int_eq(run_calc(&out, "fire", "figurer=16 zone=I", D(4, 3, 4), 1), 0);
+	ck_assert_int_eq(run_calc(&out, "fire", "figurer=16 maal_figurer=20 zone=I", D(4, 3, 4), 1), 0);
 	ck_assert_ptr_nonnull(strstr(out.buf, "<calc ruleset=\"krigsspil\" what=\"fire\">"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "<value name=\"men\">36</value>"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "<die name=\"d1\" sides=\"6\" rolled=\"no\">4</die>"));
@@ -509,7 +667,9 @@ START_TEST(test_calc_xml_and_lang)
 	ck_assert_ptr_nonnull(strstr(out.buf, "[foreløbig tabel: skudzoner"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "<explanation lang=\"en\">16 figures = 3 fire units"));
 	ord_buf_reset(&out);
-	ck_assert_int_eq(run_calc(&out, "fire", "figurer=16 zone=I lang=en", D(4, 3, 4), 0), 0);
+	ck_assert_int_eq(run_calc(&out, "fire", "figurer=16 maal_figurer=20 zone=I lang=en",
+				  D(4, 3, 4), 0),
+			 0);
 	ck_assert_ptr_nonnull(strstr(out.buf, "Skema X 12 men per fire unit × 3 = 36 men"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "[provisional table: skudzoner"));
 	ord_buf_reset(&out);
@@ -559,6 +719,7 @@ START_TEST(test_skema_marks)
 		"skema_xx",          "skema_xv_naerkamp_tab",
 		"marchlaengder",     "terraen",
 		"hindringer",        "formationer",
+		"march_terraen",     "hindring_tidsfradrag",
 	};
 	size_t i, j;
 
@@ -652,13 +813,18 @@ START_TEST(test_rule_numbers_from_the_skema)
 	ks_melee_numbers(ks_rules(club), 15, 10, &f); /* 50% more: 2 steps of 20% */
 	ck_assert_str_eq(ord_kv_get(&f, "pct_flere"), "2");
 	ord_kv_release(&f);
-	/* the morale grade is full from a quarter of the target on */
-	ck_assert_int_eq(ks_morale_capped(ks_rules(rules), KS_FU, 30, 8), KS_U);
-	rs->free(club);
-	free(xml);
-	xml = skema_with("moral_fuld_andel", "1/4");
-	ck_assert_int_eq(rs->load(&club, xml, strlen(xml), "club.xml"), 0);
-	ck_assert_int_eq(ks_morale_capped(ks_rules(club), KS_FU, 30, 8), KS_FU);
+	/* the unit takes the part's grade from a quarter of its figures on */
+	{
+		struct ks_morale_parts p;
+		ks_morale_split(ks_rules(rules), KS_FU, 30, 8, 90, &p);
+		ck_assert_int_eq(p.unit_grade, KS_U);
+		rs->free(club);
+		free(xml);
+		xml = skema_with("moral_fuld_andel", "1/4");
+		ck_assert_int_eq(rs->load(&club, xml, strlen(xml), "club.xml"), 0);
+		ks_morale_split(ks_rules(club), KS_FU, 30, 8, 90, &p);
+		ck_assert_int_eq(p.unit_grade, KS_FU);
+	}
 	rs->free(club);
 	free(xml);
 	/* an eight-sided die: 3d8, faces up to 8 */
@@ -978,6 +1144,12 @@ START_TEST(test_obstacles)
 			 "1:4: unit 'D1': a close formation in U cannot pass obstacles: the mur on plate 1,0 is obstacle II (13 passage af hindringer)\n");
 	/* half a turn does not reach the wall (20 cm a turn in line) */
 	ACCEPTS("danske", "D1 M 0200 ½\n");
+	/* løb runs at the attack column's 25 cm (13): from x=18 half a turn of
+	 * march stops at 28, short of the wall at 30; løb reaches it */
+	ord_kv_set(&U("D1")->state, "x", "18");
+	ACCEPTS("danske", "D1 M 0200 ½\n");
+	REFUSES("danske", "D1 L 0200\n", "a close formation in U cannot pass obstacles");
+	ord_kv_set(&U("D1")->state, "x", "15");
 	/* in open order a unit in U may pass obstacle I but not II */
 	ord_kv_set(&U("D3")->state, "x", "15");
 	ord_kv_set(&U("D3")->state, "y", "0");
@@ -991,6 +1163,95 @@ START_TEST(test_obstacles)
 	REFUSES("danske", "K1 SM 0200 1\n", "obstacles cannot be passed in stormmarch");
 	/* water: nobody stands there */
 	REFUSES("danske", "K1 M 0001 ½\n", "plate 0,1 is water");
+}
+END_TEST
+
+/* Place a unit on the map (its state's x and y). */
+static void place(const char *id, const char *x, const char *y)
+{
+	ord_kv_set(&U(id)->state, "x", x);
+	ord_kv_set(&U(id)->state, "y", y);
+}
+
+/* 13 "Marchlængder for de enkelte våbenarter og formationer aflæses af
+ * Skema V": a recorded move against its gait's length over the ground it
+ * crosses, plate by plate. */
+START_TEST(test_march_lengths)
+{
+	cast();
+	orders("D1 M ↑ 1\nD2 L ↑\nD3 M ↑ 1\nK1 M ↑ 1\n");
+	orders("L1 TT ↓ 1\nC2 M ↑ 1\n");
+	/* infantry in open order: 30 cm a turn, less ⅛ turn for the wood's
+	 * edge (obstacle I); plate 3,0 is wood (faktor ½): from x=60 to 80 is
+	 * 15 cm of open ground and 5 of wood = 25 cm of 26.25 */
+	place("D3", "60", "0");
+	EV_OK("flyt", "unit=D3 x=80 y=0");
+	EV_BAD("flyt", "unit=D3 x=81 y=0",
+	       "unit 'D3' moved farther than its march length allows: march, infantry in thin skirmish chain: 30 cm a turn × 1 turn, −⅛ turn obstacle I = 26.25 cm; ground: open ground 15 cm, wood 6 cm ÷ ½ = 12 cm = 27 cm of 26.25 cm: beyond the march length (13 marchlængder)");
+	/* infantry in line: 20 cm a turn, 18 cm in the open is within it */
+	place("D1", "0", "0");
+	EV_OK("flyt", "unit=D1 x=0 y=-18");
+	/* "tid": the referee says it moved for less of the turn */
+	EV_BAD("flyt", "unit=D1 x=0 y=-18 tid=3/4", "beyond the march length");
+	/* "Tidsfradrag for passage af hindring": the wall (II) across plate
+	 * 1,0 costs ¼ turn: 15 cm left of 20 */
+	place("D1", "20", "0");
+	EV_OK("flyt", "unit=D1 x=35 y=0");
+	EV_BAD("flyt", "unit=D1 x=36 y=0", "−¼ turn obstacle II = 15 cm");
+	/* "Marchlængden for løb i linie er den samme som marchlængden for
+	 * angrebskolonne" and "i et halvt træk": 25 cm x ½ = 12.5 cm, not the
+	 * line's 10 cm */
+	ord_kv_set(&U("D2")->state, "formation", "linie");
+	place("D2", "0", "0");
+	EV_OK("flyt", "unit=D2 x=0 y=-12 loeb=yes");
+	EV_BAD("flyt", "unit=D2 x=0 y=-13 loeb=yes",
+	       "løb in line, infantry in line: 25 cm a turn × ½ turn = 12.5 cm");
+	/* "retirere med front mod fjenden i halv marchhastighed": a unit in U
+	 * retreats ½ turn, 10 cm turned about, 5 cm facing the enemy */
+	ord_kv_set(&U("L1")->state, "moral", "U");
+	place("L1", "0", "0");
+	EV_OK("flyt", "unit=L1 x=0 y=9 retraete=yes");
+	EV_BAD("flyt", "unit=L1 x=0 y=9 retraete=yes maade=front_mod_fjenden",
+	       "×0.5 retreat facing the enemy = 5 cm");
+	EV_BAD("flyt", "unit=D1 x=25 y=0 maade=front_mod_fjenden",
+	       "maade=front_mod_fjenden is a way to retreat: give retraete=yes");
+	/* "kosakker i sluttet formation ... får halveret deres marchlængde":
+	 * 50 cm a turn, 25 in line */
+	place("C2", "0", "0");
+	EV_OK("flyt", "unit=C2 x=0 y=-25");
+	EV_BAD("flyt", "unit=C2 x=0 y=-26", "×0.5 cossacks in close order = 25 cm");
+	/* "Kavaleri i linie og sværm har ikke noget tidsfradrag for at passere
+	 * en hindring": across the ditch (I) on plate 1,1 in a quarter turn,
+	 * 10 cm of heavy cavalry's 40, not 5 */
+	place("K1", "40.67", "23.5");
+	EV_OK("flyt", "unit=K1 x=49.33 y=28.5 tid=1/4");
+	ord_kv_set(&U("K1")->state, "formation", "angrebskolonne");
+	EV_BAD("flyt", "unit=K1 x=49.33 y=28.5 tid=1/4", "−⅛ turn obstacle I = 5 cm");
+}
+END_TEST
+
+/* 13 gennemmarch: "Gennemmarchen foregår i halv hastighed ... Under og et
+ * halvt træk efter gennemmarchen er begge enheder i LU"; "Landeværn/milits
+ * og kosakker kan ikke gennemmarchere". */
+START_TEST(test_march_through)
+{
+	cast();
+	orders("D2 M ↑ 1\nD1 F\n");
+	orders("C2 M ↑ 1\nL1 F\n");
+	place("D2", "0", "0");
+	ord_kv_set(&U("D2")->state, "formation", "linie");
+	/* 20 cm: 10 cm of it through D1 costs 10 more */
+	EV_OK("flyt", "unit=D2 x=0 y=-10 gennem=D1");
+	EV_BAD("flyt", "unit=D2 x=0 y=-16 gennem=D1 gennem_cm=6", "marching through 6 cm at ½ speed");
+	EV_BAD("flyt", "unit=D2 x=0 y=-5 gennem=L1", "marches through units of its own side");
+	place("C2", "0", "0");
+	EV_BAD("flyt", "unit=C2 x=0 y=-5 gennem=L1", "militia and cossacks neither march through");
+	resolve("fredelige-flytninger", NULL, 0);
+	expect_result(
+		"D2: flyttet 10 cm til x=0 y=-10 (åbent terræn, højde 0 F, plade 0,0); marchlængde (13): march, infanteri i linie: 20 cm pr. træk × 1 træk = 20 cm; strækning: åbent terræn 10 cm, gennemmarch 10 cm i ½ hastighed: +10 cm = 20 cm af 20 cm: inden for marchlængden; gennemmarcherer D1; LU til midt i næste træk (gennemmarch)");
+	expect_result("D1: gennemmarcheret af D2; LU til midt i næste træk (gennemmarch)");
+	ck_assert_str_eq(sts("D1", "moral"), "LU");
+	ck_assert_str_eq(sts("D2", "moral"), "LU");
 }
 END_TEST
 
@@ -1137,6 +1398,41 @@ START_TEST(test_events)
 }
 END_TEST
 
+/* 15 "Overskydning med fuldkugle er mulig hvis: Den skydende enhed står
+ * mindst 1 F højere end den overskudte enhed ..."; "Overskydning med
+ * granat og shrapnel er mulig hvis: Den skydende enhed ikke står lavere
+ * ..., bakker undtaget"; "Overskydning med kardæsk er ikke tilladt". */
+START_TEST(test_overfire)
+{
+	cast();
+	orders("A1 AS SF @L1\n");
+	orders("B1 AS SK @D1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II over=D1 over_hoejde=1 over_afstand=20 over_bag=20");
+	EV_BAD("artilleri", "unit=B1 maal=D1 zone=I over=L1 over_hoejde=1 over_afstand=20 over_bag=20",
+	       "SK is not fired over anything (15 overskydning)");
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("A1 AS SF @L1\n");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II over=D1 over_hoejde=0 over_afstand=20 over_bag=20",
+	       "SF is fired over only from at least 1 F higher; the battery stands 0 F above it");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II over=D1 over_hoejde=1 over_afstand=5 over_bag=20",
+	       "SF is fired over what stands at least 10 cm from the battery, not 5 cm");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II over=D1 over_afstand=20 over_bag=20",
+	       "give how many F the battery stands above");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II over_bag=20", "give what the battery fires over");
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("A1 AS SG @L1\n");
+	EV_OK("artilleri",
+	      "unit=A1 maal=L1 zone=II over_genstand=bakke over_hoejde=0 over_afstand=20 over_bag=10");
+	EV_BAD("artilleri",
+	       "unit=A1 maal=L1 zone=II over_genstand=anden over_hoejde=0 over_afstand=20 over_bag=10",
+	       "SG is fired over what stands at least 50 cm from the battery, not 20 cm");
+}
+END_TEST
+
 /* ---- phases and bookkeeping ---------------------------------------------------------------------------- */
 
 START_TEST(test_fire_phase_bookkeeping)
@@ -1177,15 +1473,24 @@ START_TEST(test_decimation)
 	/* 11 of 20: over 50%: U, no reorganisation */
 	ord_kv_set(&U("D2")->state, "figurer", "9");
 	ord_kv_set(&U("D2")->state, "tab_mand", "330");
-	/* artillery is not decimated */
-	ord_kv_set(&U("A1")->state, "kanoner", "2");
-	ord_kv_set(&U("A1")->state, "oedelagt", "6");
+	/* 6.7 lists "Enheden er artilleri" among the exceptions of the LU rule
+	 * alone: a battery that lost 3 of its 8 guns is not LU, one that lost
+	 * 5 is U for the rest of the battle */
+	ord_kv_set(&U("A1")->state, "kanoner", "3");
+	ord_kv_set(&U("A1")->state, "oedelagt", "5");
+	ord_kv_set(&U("B1")->state, "kanoner", "4");
+	ord_kv_set(&U("B1")->state, "oedelagt", "2");
 	resolve("angrebshandlinger", NULL, 0);
 	ck_assert_int_eq(st("D1", "decimering"), 1);
 	ck_assert_int_eq(ks_moral_now(ctx, U("D1")), KS_LU);
 	ck_assert_int_eq(st("D2", "decimering"), 2);
 	ck_assert_int_eq(ks_moral_now(ctx, U("D2")), KS_U);
-	ck_assert_int_eq(st("A1", "decimering"), 0);
+	ck_assert_int_eq(st("A1", "decimering"), 2);
+	ck_assert_int_eq(ks_moral_now(ctx, U("A1")), KS_U);
+	ck_assert_int_eq(st("B1", "decimering"), 0);
+	ck_assert_int_eq(ks_moral_now(ctx, U("B1")), KS_OR);
+	expect_result(
+		"A1: decimeret: over 50% af den oprindelige styrke tabt (5 af 8 kanoner ødelagt; artilleri er kun undtaget fra LU-reglen): U resten af slaget, kan ikke reorganiseres");
 	expect_result(
 		"D1: decimeret: over 25% af den oprindelige styrke tabt (6 af 20 figurer): LU resten af slaget");
 	expect_result(
@@ -1258,17 +1563,80 @@ START_TEST(test_flight_and_surrender)
 	expect_result("L1: på flugt i 2. træk: 1 figurer efternølere, 17 tilbage");
 	ck_assert_int_eq(ks_stragglers(ks_rules(rules), 25), 2);
 	ck_assert_int_eq(ks_stragglers(ks_rules(rules), 3), 1);
-	/* a unit that cannot flee surrenders */
+	/* 17.2 "Angribes en enhed i FU skal den overgive sig hvis: ... Den
+	 * ikke kan flygte pga. hindringer eller fjendtlige enheder": a blocked
+	 * flight alone is no surrender ... */
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 10);
 	cast();
 	ord_kv_set(&U("L1")->state, "moral", "FU");
-	EV_OK("flugt", "unit=L1 blokeret=yes");
+	EV_OK("flugt", "unit=L1 blokeret=hindring");
 	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("L1", "overgivet"), 0);
+	expect_result("L1: kan ikke flygte for hindringer (17): overgiver sig, hvis den angribes i FU");
+	/* ... attacked in FU and unable to flee, it surrenders */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("K1 A @L1\n");
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("K1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("K1")->state, "angreb_maal", "L1");
+	EV_OK("naerkamp", "angriber=K1 forsvarer=L1 forfoelgelse=yes");
+	EV_OK("flugt", "unit=L1 blokeret=hindring");
+	resolve("angrebshandlinger", D(1, 1, 1, 6, 6, 6));
 	ck_assert_int_eq(st("L1", "overgivet"), 1);
 	ck_assert_int_eq(st("L1", "figurer"), 0);
-	ck_assert_int_eq(st("L1", "fanger"), 18 * 30);
-	expect_result("L1: overgiver sig (kan ikke flygte): 18 figurer i fangenskab");
+	expect_result("L1: overgiver sig (angrebet i FU og kan ikke flygte):");
+	/* "Blokeres en flygtende enhed af en fjendtlig enhed på mindst [25]% af
+	 * egen styrke, idet kavaleri regnes for dobbelt ..., anses blokeringen
+	 * for effektiv"; a smaller one that does not give way "bliver FU, og
+	 * revet med af den flygtende enhed" */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("K3")->state, "figurer", "3");
+	ord_kv_set(&U("K2")->state, "figurer", "2");
+	EV_BAD("flugt", "unit=L1 blokeret=fjende", "give the enemy unit in its way (af=UNIT)");
+	EV_BAD("flugt", "unit=L1 blokeret=fjende af=K2", "give whether it gave way (viger=ja|nej)");
+	EV_OK("flugt", "unit=L1 blokeret=fjende af=K3");
+	EV_BAD("flugt", "unit=L1 ind_i=D1", "ind_i is an own unit");
+	EV_BAD("flugt", "unit=L1 blokeret=fjende af=L2", "own units cannot block a fleeing unit");
+	ck_assert(ks_block_effective(ctx, U("L1"), U("K3")));  /* 3 x 2 = 6 of 18: 33% */
+	ck_assert(!ks_block_effective(ctx, U("L1"), U("K2"))); /* 2 x 2 = 4 of 18: 22% */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("K2")->state, "figurer", "2");
+	EV_OK("flugt", "unit=L1 blokeret=fjende af=K2 viger=nej");
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result(
+		"K2 er mindre end 25% af dens styrke (4 mod 18) og viger ikke: den bliver FU og rives med (17)");
+	ck_assert_str_eq(sts("K2", "moral"), "FU");
+	/* 17: flight into an own unit: in U it is carried along; in OR a
+	 * morale test as in an attack, the fleeing unit attacking */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("L2")->state, "moral", "U");
+	EV_OK("flugt", "unit=L1 ind_i=L2");
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result("flygter ind i L2, der er i U: den bliver FU og rives med (17)");
+	ck_assert_str_eq(sts("L2", "moral"), "FU");
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	EV_OK("flugt", "unit=L1 ind_i=L2");
+	/* L1 6 (no FU modifier), L2 in column 17 +2 first volley +1 10% more:
+	 * L2 holds, L1 seeps through */
+	resolve("angrebshandlinger", D(2, 2, 2, 6, 6, 5));
+	expect_result("L2 bliver ikke U eller FU: den flygtende siver igennem");
+	ck_assert_str_eq(sts("L2", "moral"), "OR");
+	ck_assert_int_eq(st("L2", "tab_mand"), 0);
 	/* pursued two turns in a row: surrender */
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 10);
@@ -1305,13 +1673,203 @@ START_TEST(test_melee_phase)
 	 * volley +2: 10 + 7 = 17; L1: 3d6 8 + first volley 2 = 10: D2 wins by 7 */
 	resolve("angrebshandlinger", D(3, 3, 4, 2, 3, 3));
 	expect_result("+2 2. træfning");
-	expect_result("angriberen vinder med 7 × 3 geledder = 21: Skema XX taberen FU");
+	expect_result("angriberen vinder med 7 × vægt 3 (3 mod 2 geledder) = 21: Skema XX taberen FU");
 	ck_assert_int_eq(ks_moral_parse(sts("L1", "moral")), KS_FU);
 	ck_assert(st("L1", "fanger") > 0);
 	ck_assert_int_eq(st("D2", "vandt_fu_traek"), 10);
 	ck_assert_str_eq(sts("D2", "kampsatser"), "9");
 	ck_assert_str_eq(sts("D2", "sidst_rolle"), "angriber");
 	ck_assert_str_eq(sts("L1", "sidst_rolle"), "forsvarer");
+}
+END_TEST
+
+/* 17.1 "Taber en enhed i U, der ikke kan retirere pga. hindringer eller
+ * fjendtlige enheder, en nærkamp, bliver enheden altid FU med deraf
+ * følgende tab og afgivelse af fanger"; 16.5 "Kun tiraillørkæde og de 6
+ * første geledder kan tælles med". */
+START_TEST(test_melee_cornered_and_ranks)
+{
+	cast();
+	orders("D2 A @L2\n");
+	ord_kv_set(&U("D2")->state, "angreb_traek", "10");
+	ord_kv_set(&U("D2")->state, "angreb_maal", "L2");
+	ord_kv_set(&U("L2")->state, "moral", "U");
+	EV_OK("naerkamp", "angriber=D2 forsvarer=L2 d_retraete=hindring");
+	/* D2 3 +2 column +2 first volley = 7; L2 6 +2 first volley -4 U = 4:
+	 * by 3 x weight 2 (3 against 3 ranks) = 6: U, but cornered: FU */
+	resolve("angrebshandlinger", D(1, 1, 1, 2, 2, 2));
+	expect_result(
+		"Skema XX taberen U; taberen var i U og kan ikke retirere (hindringer): FU (17.1); taberen mister");
+	ck_assert_str_eq(sts("L2", "moral"), "FU");
+	ck_assert(st("L2", "fanger") > 0);
+	/* a column of 60 counts its first 6 ranks of 7: 42 figures */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("D2 A @L2\n");
+	ord_kv_set(&U("D2")->state, "angreb_traek", "10");
+	ord_kv_set(&U("D2")->state, "angreb_maal", "L2");
+	ord_kv_set(&U("D2")->state, "figurer", "60");
+	EV_OK("naerkamp", "angriber=D2 forsvarer=L2");
+	resolve("angrebshandlinger", D(1, 1, 1, 2, 2, 2));
+	expect_result(
+		"nærkamp D2 mod L2; D2: kun de 6 første geledder tælles (16.5): 42 af 60 figurer;");
+	expect_result(": angriber 42 figurer (9 nærkampsenheder)");
+}
+END_TEST
+
+/* Skema XV "1. angreb i storm: Dette tillæg/fradrag gives første gang en
+ * kavaleri enhed angriber i stormmarch, såfremt det samtidigt er første
+ * gang at den pågældende enhed benytter stormmarch". */
+START_TEST(test_first_storm)
+{
+	cast();
+	/* a move at stormmarch spends it */
+	orders("K1 SM ↑ 1\n");
+	EV_OK("flyt", "unit=K1 x=0 y=0 stormmarch=yes");
+	resolve("fredelige-flytninger", NULL, 0);
+	ck_assert_int_eq(st("K1", "foerste_storm"), 0);
+	expect_result(
+		"K1: flyttet 0 cm til x=0 y=0 i stormmarch; har nu benyttet stormmarch: intet 1. angreb i storm senere (Skema XV)");
+	/* so its first attack at stormmarch, next turn, gets no bonus */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 12);
+	cast();
+	orders("K1 SM ↑ ½ A @L1\nK2 SM ↑ ½ A @L2\n");
+	ord_kv_set(&U("K1")->state, "foerste_storm", "0");
+	ord_kv_set(&U("K1")->state, "angreb_traek", "12");
+	ord_kv_set(&U("K1")->state, "angreb_maal", "L1");
+	ord_kv_set(&U("K1")->state, "angreb_storm", "1");
+	ord_kv_set(&U("K2")->state, "angreb_traek", "12");
+	ord_kv_set(&U("K2")->state, "angreb_maal", "L2");
+	ord_kv_set(&U("K2")->state, "angreb_storm", "1");
+	ord_kv_set(&U("K2")->state, "stormmarch_sidst", "12");
+	ord_kv_set(&U("K2")->state, "stormmarch_start", "12");
+	EV_OK("naerkamp", "angriber=K1 forsvarer=L1");
+	EV_OK("naerkamp", "angriber=K2 forsvarer=L2");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3));
+	/* K1 used stormmarch before: +2 stormmarch only; K2's first use: +3 */
+	{
+		const char *r = ord_ctx_fake_results(ctx);
+		const char *k1 = strstr(r, "K1: nærkamp K1 mod L1"),
+			   *k2 = strstr(r, "K2: nærkamp K2 mod L2");
+		char line[2048];
+		ck_assert_ptr_nonnull(k1);
+		ck_assert_ptr_nonnull(k2);
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(k1, "\n"), k1);
+		ck_assert_msg(strstr(line, "+2 stormmarch") && !strstr(line, "1. angreb i storm"),
+			      "%s", line);
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(k2, "\n"), k2);
+		ck_assert_msg(strstr(line, "+3 1. angreb i storm, +2 stormmarch"), "%s", line);
+	}
+	/* a cancelled attack at stormmarch has used it all the same */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 12);
+	cast();
+	orders("K3 SM ↑ ½ A @L2\n");
+	ord_kv_set(&U("K3")->state, "angreb_traek", "12");
+	ord_kv_set(&U("K3")->state, "angreb_maal", "L2");
+	ord_kv_set(&U("K3")->state, "stormmarch_sidst", "12");
+	EV_OK("fortryd", "unit=K3");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("K3", "foerste_storm"), 0);
+}
+END_TEST
+
+/* 6.3 "En enhed i spredt formation, der er inden for indbrudsafstand af en
+ * fjendtlig sluttet formation i OR eller LU, skal mindst retirere ud af
+ * indbrudsafstand. Kan den ikke nå inden for støtteafstand af egen enhed i
+ * sluttet formation eller soutien, kommer den tillige i U"; "En enhed i FU
+ * ... skal flygte ud af indbrudsafstand". */
+START_TEST(test_break_in)
+{
+	cast();
+	EV_BAD("indbrud", "unit=D3 fjende=L1", "naar_stoette=ja|nej");
+	EV_BAD("indbrud", "unit=D1 fjende=L1 naar_stoette=nej",
+	       "only open order and units in FU must leave");
+	EV_BAD("indbrud", "unit=D3 fjende=C1 naar_stoette=nej",
+	       "open order retires from an enemy in close order");
+	EV_BAD("indbrud", "unit=D3 fjende=D1 naar_stoette=nej", "is of its own side");
+	/* (the fake context keeps refused events: start again) */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	EV_OK("indbrud", "unit=D3 fjende=L1 naar_stoette=nej");
+	ord_kv_set(&U("L2")->state, "moral", "FU");
+	EV_OK("indbrud", "unit=L2 fjende=D1");
+	resolve("fredelige-flytninger", NULL, 0);
+	expect_result(
+		"D3: spredt formation inden for indbrudsafstand af L1: skal mindst retirere ud af indbrudsafstand (6.3); når ikke inden for støtteafstand af egen sluttet enhed eller soutien; moral OR → U (uorden)");
+	expect_result("L2: inden for D1' indbrudsafstand i FU: skal flygte ud af indbrudsafstand (6.3)");
+	ck_assert_str_eq(sts("D3", "moral"), "U");
+	/* attacked: its reaction is the retreat, without reaction time (16.3) */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("L1 A @D3\n");
+	EV_OK("angreb", "unit=L1 maal=D3");
+	EV_OK("reaktion", "unit=D3 reaktion=tilbagetog naar_stoette=nej");
+	EV_BAD("reaktion", "unit=D3 reaktion=tilbagetog", "naar_stoette=ja|nej");
+	resolve("angrebserklaering", NULL, 0);
+	expect_result(
+		"D3: retirerer fra angrebet i spredt formation og når ikke inden for støtteafstand");
+	ck_assert_str_eq(sts("D3", "moral"), "U");
+}
+END_TEST
+
+/* 6.2 "Infanteri enheder fra samme operative enhed kan samles til en
+ * taktisk enhed. Sammenlægningen tager et helt uforstyrret træk. Hvis over
+ * ¾ af den sammenlagte enhed har 1. skydning, vil den sammenlagte enhed have
+ * 1. skydning. Den sammenlagtes enheds valeur er gennemsnittet af de
+ * sammenlagte enheders valeur"; 6.7 "Såfremt disse enheder alle har mistet
+ * over 25% af oprindelig styrke, får den sammenlagte enhed 1 valeurpoint
+ * mindre end gennemsnittet". */
+START_TEST(test_merge)
+{
+	cast();
+	orders("D1 SA @D2\nD2 F\n");
+	ord_kv_set(&U("D2")->state, "figurer", "6");
+	ord_kv_set(&U("D2")->state, "foerste_salve", "0");
+	ord_kv_set(&U("D2")->state, "valeur", "7");
+	EV_BAD("samling", "unit=D1 med=K1", "only units of the same kind and side merge");
+	EV_BAD("samling", "unit=D3 med=D2", "has the order to merge with the other ('SA @D2')");
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("D1 SA @D2\nD2 F\n");
+	ord_kv_set(&U("D2")->state, "figurer", "6");
+	ord_kv_set(&U("D2")->state, "tab_mand", "420");
+	ord_kv_set(&U("D2")->state, "foerste_salve", "0");
+	ord_kv_set(&U("D2")->state, "valeur", "7");
+	EV_OK("samling", "unit=D1 med=D2");
+	resolve("angrebshandlinger", NULL, 0);
+	/* 20 of 26 figures have their first volley: over ¾ (19.5) */
+	expect_result(
+		"D1: sammenlagt med D2 (6.2): 20 + 6 = 26 figurer; valeur (6 + 7) / 2 = 7; 20 af 26 figurer har 1. skydning: den har 1. skydning");
+	ck_assert_int_eq(st("D1", "figurer"), 26);
+	ck_assert_int_eq(st("D1", "valeur"), 7);
+	ck_assert_int_eq(st("D1", "foerste_salve"), 1);
+	ck_assert_int_eq(st("D2", "fjernet"), 1);
+	ck_assert_str_eq(sts("D2", "samlet_i"), "D1");
+	/* D2 had lost 70% but the merged unit is not decimated (6.7) */
+	ck_assert_int_eq(st("D1", "decimering"), 0);
+	/* both decimated: a valeur point under the average; 6 of 20 + 6 is not over ¾ */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	orders("D1 SA @D2\n");
+	ord_kv_set(&U("D1")->state, "figurer", "14");
+	ord_kv_set(&U("D1")->state, "decimering", "1");
+	ord_kv_set(&U("D2")->state, "figurer", "14");
+	ord_kv_set(&U("D2")->state, "decimering", "1");
+	ord_kv_set(&U("D2")->state, "foerste_salve", "0");
+	EV_OK("samling", "unit=D1 med=D2");
+	ord_kv_set(&U("D2")->state, "bevaeget", "10");
+	EV_BAD("samling", "unit=D1 med=D2", "infantry merge in a whole undisturbed turn; 'D2' moved");
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result(
+		"valeur (6 + 6) / 2 − 1 (begge har mistet over 25%, 6.7) = 5; 14 af 28 figurer har 1. skydning: den har ikke 1. skydning");
+	ck_assert_int_eq(st("D1", "valeur"), 5);
 }
 END_TEST
 
@@ -1466,6 +2024,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fire_morale_cap);
 	tcase_add_test(tc, test_artillery_calc);
 	tcase_add_test(tc, test_melee_calc);
+	tcase_add_test(tc, test_move_calc);
 	tcase_add_test(tc, test_calc_xml_and_lang);
 	tcase_add_test(tc, test_print_tables);
 	tcase_add_test(tc, test_skema_marks);
@@ -1480,6 +2039,8 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(tc, setup_map, teardown);
 	tcase_add_test(tc, test_map);
 	tcase_add_test(tc, test_obstacles);
+	tcase_add_test(tc, test_march_lengths);
+	tcase_add_test(tc, test_march_through);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("units");
@@ -1498,6 +2059,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_order_change);
 	tcase_add_test(tc, test_other_sheet_rules);
 	tcase_add_test(tc, test_events);
+	tcase_add_test(tc, test_overfire);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("phases");
@@ -1507,6 +2069,10 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_valeur);
 	tcase_add_test(tc, test_flight_and_surrender);
 	tcase_add_test(tc, test_melee_phase);
+	tcase_add_test(tc, test_melee_cornered_and_ranks);
+	tcase_add_test(tc, test_first_storm);
+	tcase_add_test(tc, test_break_in);
+	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_exploding_limber);

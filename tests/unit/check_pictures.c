@@ -133,7 +133,7 @@ static ord_game *krigsspil_game(void)
 	event(g, "formation unit=D8 formation=karre");
 	event(g, "flyt unit=L2 x=90 y=88");
 	event(g, "formation unit=L1 formation=angrebskolonne");
-	event(g, "flyt unit=L5 x=190 y=60"); /* the canary: moved alone, named by nothing else */
+	event(g, "flyt unit=L5 x=190 y=80"); /* the canary: moved alone, named by nothing else */
 	resolve(g);
 	event(g, "skyd unit=D3 maal=L2 zone=II halv=yes");
 	event(g, "skyd unit=L2 maal=D3 zone=II halv=yes");
@@ -259,7 +259,7 @@ START_TEST(test_units_where_the_game_says)
 	struct ord_buf svg = ORD_BUF_INIT;
 	static const char *const units[] = { "D1", "D3", "D8", "K2", "A3", "L2", "L5", "L14" };
 	static const double where[][2] = { { 75, 26 }, { 90, 68 }, { 135, 26 }, { 180, 0 },
-					   { 65, 6 },  { 90, 88 }, { 190, 60 }, { 20, 130 } };
+					   { 65, 6 },  { 90, 88 }, { 190, 80 }, { 20, 130 } };
 	double ax, ay, bx, by, s, ox, oy, px, py;
 	char id[64];
 	xmlDocPtr doc;
@@ -488,10 +488,10 @@ START_TEST(test_map_phases_and_errors)
 	double x, y, x2, y2;
 	xmlDocPtr doc;
 
-	/* as the turn opened D3 stood at 90, 52; after the moves at 90, 68 */
+	/* as the turn opened D3 stood at 90, 61; after the moves at 90, 68 */
 	ck_assert_int_eq(ord_game_map(g, &svg, NULL, 1, "start", "da"), 0);
 	doc = parse(&svg);
-	ck_assert(attr_num(doc, "unit-D3", "data-y") == 52);
+	ck_assert(attr_num(doc, "unit-D3", "data-y") == 61);
 	translate_of(doc, "unit-D3", &x, &y);
 	ck_assert_int_eq(count(doc, "count(//s:g[@id='results']/s:g)"), 0);
 	xmlFreeDoc(doc);
