@@ -437,17 +437,118 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 	ord_buf_adds(b, "</section>\n");
 }
 
-void web_pictures_section(struct web_req *r, const char *name, const char *party)
+/* The address of a picture of party's: /g/NAME/side/S/WHAT or
+ * /g/NAME/referee/WHAT. */
+static void picture_url(struct ord_buf *b, const char *name, const char *party, const char *what)
 {
-	/* NEEDSWORK: the pictures issue (orderly map, orderly chart and the
-	 * canvas API of src/canvas.h) lands later; its maps and charts of
-	 * this turn, drawn for this party (the same fog of war as its
-	 * report), go here inline as SVG <img> from /g/NAME/map/... */
-	(void)name;
-	(void)party;
-	ord_buf_adds(&r->body, "<section class=\"card pictures\" id=\"pictures\"><h2>Map and "
-			       "charts</h2><p class=\"muted\">The map and the charts of each turn will "
-			       "be shown here.</p></section>\n");
+	ord_buf_adds(b, "/g/");
+	web_url(b, name);
+	if (strcmp(party, WEB_REFEREE)) {
+		ord_buf_adds(b, "/side/");
+		web_url(b, party);
+	} else {
+		ord_buf_adds(b, "/referee");
+	}
+	ord_buf_addf(b, "/%s", what);
+}
+
+void web_pictures_section(struct web_req *r, ord_game *g, const char *name, const char *party)
+{
+	struct ord_buf *b = &r->body, svg = ORD_BUF_INIT;
+	const char *side = strcmp(party, WEB_REFEREE) ? party : NULL;
+	struct ord_game_status st;
+	char what[32];
+	int t, maps = 0;
+
+	if (ord_game_status(g, &st) != 0) {
+		ord_error_clear();
+		return;
+	}
+	ord_buf_adds(b, "<section class=\"card pictures\" id=\"pictures\"><h2>Map and chart</h2>\n");
+	/* each turn's map as this party may see it (the fog of its report),
+	 * newest first; a game whose units have no positions has none */
+	for (t = st.turn; t >= 1; t--) {
+		ord_buf_reset(&svg);
+		if (ord_game_map(g, &svg, side, t, NULL, NULL) != 0) {
+			ord_error_clear();
+			continue;
+		}
+		snprintf(what, sizeof(what), "map/%d.svg", t);
+		ord_buf_addf(b, "<figure class=\"picture\"><a href=\"");
+		picture_url(b, name, party, what);
+		ord_buf_adds(b, "\"><img loading=\"lazy\" src=\"");
+		picture_url(b, name, party, what);
+		ord_buf_addf(b,
+			     "\" alt=\"The map of turn %d as %s sees it\"></a><figcaption>Turn %d%s"
+			     "</figcaption></figure>\n",
+			     t, side ? "your side" : "the referee", t,
+			     t == st.turn ? ", as it stands" : "");
+		maps++;
+	}
+	ord_buf_reset(&svg);
+	if (ord_game_chart(g, &svg, side, NULL) == 0) {
+		ord_buf_adds(b, "<figure class=\"picture\"><a href=\"");
+		picture_url(b, name, party, "chart.svg");
+		ord_buf_adds(b, "\"><img loading=\"lazy\" src=\"");
+		picture_url(b, name, party, "chart.svg");
+		ord_buf_adds(b,
+			     "\" alt=\"The story of the game: every unit's strength, phase by "
+			     "phase\"></a><figcaption>The story of the game</figcaption></figure>\n");
+	} else {
+		ord_error_clear();
+		if (!maps)
+			ord_buf_adds(b, "<p class=\"muted\">No picture of this game yet.</p>");
+	}
+	ord_buf_adds(b, "</section>\n");
+	ord_buf_release(&svg);
+}
+
+/* A picture as SVG: GET /g/NAME/side/S/map/N.svg, /g/NAME/side/S/chart.svg
+ * (or /referee/...), for the party logged in only, in ?lang= or the
+ * ruleset's own language. */
+void web_page_picture(struct web_req *r, const char *name, const char *party, const char *kind,
+		      const char *file)
+{
+	const char *side = strcmp(party, WEB_REFEREE) ? party : NULL;
+	long t = 0;
+	ord_game *g;
+	int err;
+
+	if (!strcmp(kind, "map")) {
+		struct ord_buf n = ORD_BUF_INIT;
+		ord_buf_add(&n, file, strcspn(file, "."));
+		if (strcmp(file + n.len, ".svg") || ord_parse_long(n.buf, &t) != 0 || t < 1 ||
+		    t > 1000000)
+			t = -1;
+		ord_buf_release(&n);
+	} else if (strcmp(file, "chart.svg")) {
+		t = -1;
+	}
+	if (t < 0) {
+		web_error_page(r, 404, "Not found", "There is no such picture.");
+		return;
+	}
+	if (!web_session_has(&r->sess, name, party)) {
+		web_error_page(r, 403, "Log in first", "A side's pictures are for its player.");
+		return;
+	}
+	if (!(g = web_open_game(r, name)))
+		return;
+	err = t ? ord_game_map(g, &r->body, side, (int)t, NULL, web_arg(r, "lang"))
+		: ord_game_chart(g, &r->body, side, web_arg(r, "lang"));
+	if (err) {
+		int code = ord_error_code();
+		ord_buf_reset(&r->body);
+		web_error_page(r,
+			       code == ORD_ENOTFOUND || code == ORD_EUSAGE || code == ORD_ESTATE ? 404
+												 : 500,
+			       "No such picture", ord_error_last());
+	} else {
+		r->ctype = "image/svg+xml";
+		/* the picture's own styles, nothing else */
+		r->csp = "default-src 'none'; style-src 'unsafe-inline'";
+	}
+	web_game_close(r, g);
 }
 
 void web_reports_section(struct web_req *r, ord_game *g, const char *name, const char *party)

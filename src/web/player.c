@@ -240,7 +240,7 @@ static int player_fill(void *ud, ord_game *g)
 		ord_buf_adds(b, "</section>\n");
 	}
 	sheets_list(b, g, p, st.turn);
-	web_pictures_section(r, p->name, p->side);
+	web_pictures_section(r, g, p->name, p->side);
 	web_reports_section(r, g, p->name, p->side);
 	web_files_section(r, g, p->name, p->side);
 	ord_buf_adds(b, "<section class=\"card\">");

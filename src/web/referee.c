@@ -396,7 +396,7 @@ static int referee_fill(void *ud, ord_game *g)
 		ord_buf_adds(b, "</pre></details></section>\n");
 	}
 	ord_error_clear();
-	web_pictures_section(r, f->name, WEB_REFEREE);
+	web_pictures_section(r, g, f->name, WEB_REFEREE);
 	web_reports_section(r, g, f->name, WEB_REFEREE);
 	web_files_section(r, g, f->name, NULL);
 	ord_buf_adds(b, "<section class=\"card\">");

@@ -378,6 +378,22 @@ static void route(struct web_req *r)
 			web_page_report(r, name, p[3], p[5]);
 			return;
 		}
+		if (n == 6 && !strcmp(p[2], "side") && !strcmp(p[4], "map") && get) {
+			web_page_picture(r, name, p[3], "map", p[5]);
+			return;
+		}
+		if (n == 5 && !strcmp(p[2], "side") && !strcmp(p[4], "chart.svg") && get) {
+			web_page_picture(r, name, p[3], "chart", p[4]);
+			return;
+		}
+		if (n == 5 && !strcmp(p[2], "referee") && !strcmp(p[3], "map") && get) {
+			web_page_picture(r, name, WEB_REFEREE, "map", p[4]);
+			return;
+		}
+		if (n == 4 && !strcmp(p[2], "referee") && !strcmp(p[3], "chart.svg") && get) {
+			web_page_picture(r, name, WEB_REFEREE, "chart", p[3]);
+			return;
+		}
 		if (n == 3 && !strcmp(p[2], "referee")) {
 			web_page_referee(r, name);
 			return;
@@ -468,7 +484,7 @@ static enum MHD_Result respond(struct web_req *r)
 		return MHD_NO;
 	}
 	MHD_add_response_header(resp, "Content-Type", r->ctype);
-	MHD_add_response_header(resp, "Content-Security-Policy", csp);
+	MHD_add_response_header(resp, "Content-Security-Policy", r->csp ? r->csp : csp);
 	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(resp, "X-Frame-Options", "DENY");
 	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");

@@ -108,6 +108,7 @@ struct web_req {
 	struct ord_buf location;    /* Location for a redirect */
 	struct ord_buf disposition; /* Content-Disposition, "" for none */
 	int cache;                  /* 1: may be cached (static files) */
+	const char *csp;            /* this response's Content-Security-Policy, NULL: the pages' */
 	void *game_lock;            /* the lock of the game open now (W8), or NULL */
 };
 
@@ -183,7 +184,11 @@ void web_page_referee(struct web_req *r, const char *name);
  * command for a side (NULL: the referee, no receipt). */
 void web_files_section(struct web_req *r, ord_game *g, const char *name, const char *side);
 /* The place where the maps and charts of the pictures issue will go. */
-void web_pictures_section(struct web_req *r, const char *name, const char *party);
+/* The maps of every turn and the chart as party may see them (its fog of
+ * war), as images of web_page_picture. */
+void web_pictures_section(struct web_req *r, ord_game *g, const char *name, const char *party);
+void web_page_picture(struct web_req *r, const char *name, const char *party, const char *kind,
+		      const char *file);
 /* The list of reports of every turn, with the ruleset's languages. */
 void web_reports_section(struct web_req *r, ord_game *g, const char *name, const char *party);
 

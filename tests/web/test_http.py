@@ -290,6 +290,30 @@ def run_checks(base, qb, ks, games):
     st, _, body = dk.get("/g/ks/side/danske/report/1?lang=fr")
     ok(st == 404 and "da" in body, "a language the ruleset does not write (%d)" % st)
 
+    # ---- the pictures: a side's map and chart, in its fog of war, as SVG images
+    ok('src="/g/ks/side/danske/map/1.svg"' in page, "the side's page shows its map of turn 1")
+    ok('src="/g/ks/side/danske/chart.svg"' in page, "the side's page shows its chart")
+    st, hdrs, svg = dk.get("/g/ks/side/danske/map/1.svg")
+    ok(st == 200 and "<svg" in svg and hdrs.get("Content-Type", "").startswith("image/svg+xml"),
+       "the side's map is an SVG image (%d)" % st)
+    csp = hdrs.get("Content-Security-Policy", "")
+    ok("script-src" not in csp and "default-src 'none'" in csp, "a picture runs no script: %s" % csp)
+    st, _, svg_en = dk.get("/g/ks/side/danske/map/1.svg?lang=en")
+    ok(st == 200 and svg_en != svg, "the map in English differs from the Danish")
+    st, hdrs, chart = dk.get("/g/ks/side/danske/chart.svg")
+    ok(st == 200 and "<svg" in chart, "the side's chart (%d)" % st)
+    for path in ("/g/ks/side/allierede/map/1.svg", "/g/ks/side/allierede/chart.svg",
+                 "/g/ks/referee/map/1.svg", "/g/ks/referee/chart.svg"):
+        st, _, body = dk.get(path)
+        ok(st == 403 and "<svg" not in body, "a side gets no other party's picture: %s (%d)" % (path, st))
+        st, _, body = W.Client(base).get(path)
+        ok(st == 403 and "<svg" not in body, "a stranger gets no picture: %s (%d)" % (path, st))
+    for path in ("/g/ks/side/danske/map/0.svg", "/g/ks/side/danske/map/x.svg",
+                 "/g/ks/side/danske/map/1.png", "/g/ks/side/danske/map/9.svg"):
+        st, _, _ = dk.get(path)
+        ok(st == 404, "no such picture: %s (%d)" % (path, st))
+
+
     # ---- the command line works on the file the server serves
     W.run("submit", ks, "--side", "allierede", os.path.join(W.KS_DEMO, "demo", "turn1-allierede.txt"))
     st, _, page = dk.get("/g/ks")
