@@ -283,6 +283,24 @@ out:
 	return err;
 }
 
+/* The page cache from the game's size: the whole file and a quarter more
+ * (a phase writes about that much), at least SQLite's default 2,000 pages
+ * and at most 64 MiB, so that a phase of a large game does not spill its
+ * cache to the write-ahead log before it commits. */
+static int set_cache(sqlite3 *db)
+{
+	char pragma[64];
+	int pages = 0;
+
+	if (query_int(db, "PRAGMA page_count", &pages) != SQLITE_OK)
+		return 0; /* a damaged file: check_open says so */
+	pages += pages / 4;
+	if (pages < 2000)
+		pages = 2000;
+	snprintf(pragma, sizeof(pragma), "PRAGMA cache_size = -%d", pages > 16384 ? 65536 : pages * 4);
+	return ord_store_exec(db, pragma);
+}
+
 static int set_pragmas(sqlite3 *db)
 {
 	int err;
@@ -292,7 +310,7 @@ static int set_pragmas(sqlite3 *db)
 	    (err = ord_store_exec(db, "PRAGMA journal_mode = WAL")) != 0 ||
 	    (err = ord_store_exec(db, "PRAGMA synchronous = FULL")) != 0)
 		return err;
-	return 0;
+	return set_cache(db);
 }
 
 int ord_store_create(sqlite3 **out, const char *path)
