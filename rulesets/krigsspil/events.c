@@ -667,10 +667,14 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ammo = ordered;
 		if (!ammo)
 			ord_diag_add(d, 0, 0, u->id, "15", "give the ammunition (ammo=SF|SG|SK|SS)");
-		else if (!ks_battery_can_fire(u, ammo))
+		else if (!ks_battery_can_fire(u, ammo)) {
+			struct ord_buf has = ORD_BUF_INIT;
+			ks_battery_ammo(u, &has);
 			ord_diag_add(d, 0, 0, u->id, "15 ammunitionstyper",
-				     "the battery has no pieces that fire %s", ammo);
-		else if (ks_pool_of(ctx, u, ammo) < ks_param(r, "forbrug_skydning"))
+				     "the battery has no pieces that fire %s (it fires %s)", ammo,
+				     has.buf);
+			ord_buf_release(&has);
+		} else if (ks_pool_of(ctx, u, ammo) < ks_param(r, "forbrug_skydning"))
 			ord_diag_add(d, 0, 0, u->id, "9.2",
 				     "battery '%s' has no %s ammunition left", u->id, ammo);
 		if (strcmp(ks_st_str(ctx, u, "prodset"), "af") || !ks_st(ctx, u, "klargjort"))

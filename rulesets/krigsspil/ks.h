@@ -160,6 +160,8 @@ void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, dou
  * (NULL: none). */
 double ks_pool_of(struct ord_ctx *ctx, const struct ord_unit *u, const char *ammo);
 const char *ks_battery_can_fire(const struct ord_unit *u, const char *ammo);
+/* "SF, SK, SS": the ammunition the battery's pieces fire. */
+void ks_battery_ammo(const struct ord_unit *u, struct ord_buf *out);
 /* The support conditions that do not depend on the attack (6.6, 8.3, 11.8). */
 void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u,
 			   const struct ord_unit *sup, const char *formation, struct ord_diag *d,

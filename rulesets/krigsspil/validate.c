@@ -115,6 +115,17 @@ const char *ks_battery_can_fire(const struct ord_unit *u, const char *ammo)
 	return "alle";
 }
 
+void ks_battery_ammo(const struct ord_unit *u, struct ord_buf *out)
+{
+	static const char *const types[] = { "SF", "SG", "SK", "SS" };
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(types); i++)
+		if (ks_battery_can_fire(u, types[i]))
+			ord_buf_addf(out, "%s%s", n++ ? ", " : "", types[i]);
+}
+
 static void check_target(struct ord_ctx *ctx, const struct ord_order *o, const struct ks_group *g,
 			 const struct ord_unit *u, int own, struct ord_diag *d)
 {
@@ -493,8 +504,13 @@ static void check_ammo_type(struct line *l, size_t i, const char *ammo)
 			   "a unit fires one type of ammunition in a turn: %s and %s", l->ammo_used,
 			   ammo);
 	l->ammo_used = ammo;
-	if (!ks_battery_can_fire(l->u, ammo))
-		GROUP_DIAG(l, i, "15 ammunitionstyper", "the battery has no pieces that fire %s", ammo);
+	if (!ks_battery_can_fire(l->u, ammo)) {
+		struct ord_buf has = ORD_BUF_INIT;
+		ks_battery_ammo(l->u, &has);
+		GROUP_DIAG(l, i, "15 ammunitionstyper",
+			   "the battery has no pieces that fire %s (it fires %s)", ammo, has.buf);
+		ord_buf_release(&has);
+	}
 }
 
 static void check_battery_fire(struct line *l, size_t i)

@@ -1269,7 +1269,8 @@ START_TEST(test_fire_orders)
 	REFUSES("danske", "A1 AS SK @L1\n",
 		"no SK ammunition left (0 kampsatser, a fire takes 1 a gun) (9.2)");
 	ACCEPTS("danske", "A1 AS SG @L1\n");
-	REFUSES("allierede", "B1 AS SG @D1\n", "the battery has no pieces that fire SG");
+	REFUSES("allierede", "B1 AS SG @D1\n",
+		"the battery has no pieces that fire SG (it fires SF, SK, SS)");
 	/* limbered, not ready */
 	REFUSES("danske", "A2 AS SF @L1\n",
 		"only unlimbered and ready pieces fire: it is limbered ('AP' first) and not ready ('KL' first)");
