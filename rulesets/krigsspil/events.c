@@ -110,11 +110,39 @@ static void check_flags(struct ord_ctx *ctx, const char *list, const char *const
 						known = 1;
 				}
 			}
-			if (!known)
+			if (!known) {
+				/* the choices: every flag the tables' rows name */
+				struct ord_buf all = ORD_BUF_INIT;
+				for (t = 0; tables[t]; t++) {
+					const struct ord_table *tbl = ks_table(ks_r(ctx), tables[t]);
+					size_t i;
+					for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
+						const char *lists[2] = {
+							ord_row_attr(ord_table_row(tbl, i), "when"),
+							ord_row_attr(ord_table_row(tbl, i), "unless")
+						};
+						int k;
+						for (k = 0; k < 2; k++) {
+							const char *q = lists[k], *wd;
+							size_t wl;
+							char word[128];
+							while (q && (wd = ord_words_next(&q, &wl)) !=
+									    NULL) {
+								if (wl >= sizeof(word))
+									continue;
+								memcpy(word, wd, wl);
+								word[wl] = '\0';
+								if (!ord_words_has(all.buf, word))
+									ord_words_add(&all, " ", word);
+							}
+						}
+					}
+				}
 				ord_diag_add(d, 0, 0, unit, "Skema",
-					     "%s: unknown modifier flag '%s' (the flags are the names in the 'when' lists of %s%s%s)",
-					     key, name, tables[0], tables[1] ? ", " : "",
-					     tables[1] ? tables[1] : "");
+					     "%s: unknown modifier flag '%s' (expected one of %s)",
+					     key, name, all.buf);
+				ord_buf_release(&all);
+			}
 		}
 		p += len;
 		if (*p == ',')

@@ -1388,7 +1388,7 @@ START_TEST(test_events)
 	EV_BAD("skyd", "unit=D1 maal=L2 zone=II", "fired at 'L2' but its sheet orders no 'S @L2'");
 	EV_BAD("skyd", "unit=D1 maal=L1", "give the zone");
 	EV_BAD("skyd", "unit=D1 maal=L1 zone=I flag=flanke,nonsense",
-	       "flag: unknown modifier flag 'nonsense'");
+	       "flag: unknown modifier flag 'nonsense' (expected one of ");
 	EV_OK("artilleri", "unit=A1 maal=L1 afstand=40");
 	EV_BAD("artilleri", "unit=A1 maal=L1 afstand=40 ammo=SK",
 	       "battery 'A1' fired SK but its sheet orders SF");
