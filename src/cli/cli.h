@@ -63,6 +63,8 @@ int cli_options(const struct cli_cmd *cmd, int *argc, char **argv, const struct 
 
 /* "usage: orderly NAME USAGE" and the summary. */
 void cli_print_usage(FILE *fp, const struct cli_cmd *cmd);
+/* The usage, and the command's description and options from the man page. */
+void cli_print_help(FILE *fp, const struct cli_cmd *cmd);
 
 /* Print "orderly: MESSAGE" to stderr. */
 void cli_error(const char *fmt, ...)
@@ -95,6 +97,9 @@ int cli_read_input(struct ord_buf *out, const char *path, size_t max);
 
 /* How an input is named in messages: the path, or "<stdin>". */
 const char *cli_input_name(const char *path);
+/* The entries of command name in the man page's COMMANDS section, as
+ * plain text appended to out; the number of entries found. */
+int cli_manual_section(const char *name, struct ord_buf *out);
 /* Print what a check of the sheet read from path found (rc of
  * ord_game_check_sheet): orderly's reading, every problem at its line, or
  * that it has none (then hint, what to do next); the exit status. */

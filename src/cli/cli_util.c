@@ -21,6 +21,16 @@ void cli_print_usage(FILE *fp, const struct cli_cmd *cmd)
 	fprintf(fp, "%s\n", cmd->summary);
 }
 
+void cli_print_help(FILE *fp, const struct cli_cmd *cmd)
+{
+	struct ord_buf man = ORD_BUF_INIT;
+
+	cli_print_usage(fp, cmd);
+	if (cli_manual_section(cmd->name, &man))
+		fprintf(fp, "\n%s", man.buf);
+	ord_buf_release(&man);
+}
+
 static void verror(const char *fmt, va_list ap)
 {
 	fflush(stdout);
@@ -76,7 +86,7 @@ int cli_options(const struct cli_cmd *cmd, int *argc, char **argv, const struct 
 			continue;
 		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			cli_print_usage(stdout, cmd);
+			cli_print_help(stdout, cmd);
 			return CLI_OK;
 		}
 		if (a[1] != '-')

@@ -94,6 +94,17 @@ run ord help event
 expect_in "$OUT" "Events of the battalion ruleset"
 expect_in "$OUT" "Events of the krigsspil ruleset"
 expect_in "$OUT" "  skyd unit=.. maal=.."
+# COMMAND --help describes every option, in the man page's words
+run ord resolve --help
+expect_eq "$RC" 0 "resolve --help"
+expect_line "$OUT" "^usage: orderly resolve GAME "
+expect_line "$OUT" "^    --phase NAME$"
+expect_in "$OUT" "Refuse unless the current phase is NAME; a guard in scripts."
+expect_line "$OUT" "^    --stand-in$"
+expect_line "$OUT" "^    --lang L$"
+run ord mail-in --help
+expect_in "$OUT" "orderly mail-in"
+expect_not_in "$OUT" '\-'
 # and what a scenario's units take, with the defaults a unit gets silently
 run ord help units battalion
 expect_eq "$RC" 0 "help units battalion"
