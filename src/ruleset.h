@@ -180,6 +180,13 @@ struct ord_ruleset {
 	 * needs (positions for a map). */
 	int (*draw)(struct ord_ctx *ctx, const char *viewer_side, struct ord_canvas *cv,
 		    const struct ord_picture *what);
+	/* An external module's own tables, compiled into it (NUL-terminated
+	 * XML, *tables_len bytes), when it has no tables_resource: the core
+	 * copies them into every game made with the module, as it copies a
+	 * built-in module's, so that the game's replay never depends on the
+	 * module's copy of later versions.  NULL: the module has none. */
+	const unsigned char *tables_data;
+	const size_t *tables_len;
 	/* version 2 ends here */
 };
 

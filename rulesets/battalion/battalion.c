@@ -624,4 +624,6 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	state_keys,                      /* state_keys */
 	languages,                       /* languages */
 	bat_draw,                        /* draw */
+	NULL, /* tables_data: the tables are built in (tables_resource) */
+	NULL, /* tables_len */
 };

@@ -537,4 +537,6 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	state_keys,                     /* state_keys */
 	languages,                      /* languages: Danish first */
 	ks_draw,                        /* draw */
+	NULL,                           /* tables_data: the tables are built in (tables_resource) */
+	NULL,                           /* tables_len */
 };

@@ -487,6 +487,8 @@ static const struct ord_ruleset tpl_ruleset = {
 	tpl_state_keys,      /* state_keys (version 2) */
 	tpl_languages,       /* languages (version 2): your own first */
 	NULL,                /* draw: pictures on the core's canvas (canvas.h); optional */
+	tpl_tables_xml,      /* tables_data: your tables, compiled in, copied into each game */
+	&tpl_tables_xml_len, /* tables_len */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

@@ -545,6 +545,12 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 		tables = ord_xmalloc(r->len + 1);
 		memcpy(tables, r->data, r->len + 1);
 		tables_len = r->len;
+	} else if (ORD_RULESET_HAS(g->rs, 2) && g->rs->tables_data && g->rs->tables_len) {
+		/* an external module's own tables: copied into the game too */
+		tables_len = *g->rs->tables_len;
+		tables = ord_xmalloc(tables_len + 1);
+		memcpy(tables, g->rs->tables_data, tables_len);
+		tables[tables_len] = '\0';
 	}
 	if ((err = g->rs->load(&g->rules, tables, tables_len,
 			       opts && opts->tables_path

@@ -52,6 +52,10 @@ expect_eq "$OUT" "losses 2 (d6 4, +2 horse attacks = 6: 2 losses)" "calc with a 
 G=fixed.orderly
 expect_exit 0 ord new "$G" --scenario "$SCEN" --fixed-dice
 expect_eq "$OUT" "created $G: template, 2 sides, 4 units" "new"
+# the module's own tables are copied into the game, as a built-in module's
+# are: its replay never depends on a later version of the module
+[[ "$(sqlite3 "$G" "SELECT CAST(tables AS TEXT) FROM game")" == "$(cat "$SRC/rulesets/template/tables.xml")" ]] ||
+	fail "the template's tables are not in the game file"
 expect_exit 0 ord submit "$G" --side blue blue.txt
 expect_exit 0 ord submit "$G" --side red red.txt
 expect_exit 0 ord seal "$G"
