@@ -260,16 +260,22 @@ struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const cha
 	return u;
 }
 
+/* A slot in orders for every unit held (those already set kept). */
+static void orders_fit(struct ord_ctx *ctx)
+{
+	if (ctx->orders && ctx->norders >= ctx->nunits + 1)
+		return;
+	ctx->orders = ord_xrealloc(ctx->orders, (ctx->nunits + 1) * sizeof(*ctx->orders));
+	memset(ctx->orders + ctx->norders, 0, (ctx->nunits + 1 - ctx->norders) * sizeof(*ctx->orders));
+	ctx->norders = ctx->nunits + 1;
+}
+
 void ord_ctx_index(struct ord_ctx *ctx)
 {
 	map_build(ctx, &ctx->by_id, 0);
 	map_build(ctx, &ctx->by_name, 1);
 	/* keep orders already attached: the fake context re-indexes per unit */
-	ctx->orders = ord_xrealloc(ctx->orders, (ctx->nunits + 1) * sizeof(*ctx->orders));
-	if (ctx->nunits >= ctx->norders)
-		memset(ctx->orders + ctx->norders, 0,
-		       (ctx->nunits + 1 - ctx->norders) * sizeof(*ctx->orders));
-	ctx->norders = ctx->nunits + 1;
+	orders_fit(ctx);
 }
 
 size_t ord_ctx_unit_index(struct ord_ctx *ctx, const struct ord_unit *u)
@@ -291,6 +297,27 @@ void ord_ctx_attach_sheet(struct ord_ctx *ctx, struct ord_sheet *sheet, const ch
 		if (u && !strcmp(u->side, side))
 			ctx->orders[u - ctx->units] = &s->orders[i];
 	}
+}
+
+void ord_ctx_attach_order(struct ord_ctx *ctx, size_t i, struct ord_sheet *one)
+{
+	struct ord_sheet *s;
+
+	ctx->sheets = ord_xrealloc(ctx->sheets, (ctx->nsheets + 1) * sizeof(*ctx->sheets));
+	s = &ctx->sheets[ctx->nsheets++];
+	*s = *one;
+	ord_sheet_init(one);
+	orders_fit(ctx);
+	if (i < ctx->nunits && s->n)
+		ctx->orders[i] = &s->orders[0];
+}
+
+void ord_ctx_reserve_events(struct ord_ctx *ctx, size_t n)
+{
+	if (n <= ctx->ealloc)
+		return;
+	ctx->ealloc = n;
+	ctx->events = ord_xrealloc(ctx->events, ctx->ealloc * sizeof(*ctx->events));
 }
 
 struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const char *phase,
@@ -328,6 +355,9 @@ static void evx_link(struct ord_ctx *ctx, size_t unit, size_t event)
 {
 	struct ord_ctx_evlink *l;
 
+	unsigned seq = ctx->events[event].seq;
+	size_t *at, k;
+
 	/* an event naming one unit in two keys is listed once */
 	if (ctx->evx_head[unit] && ctx->evx[ctx->evx_tail[unit] - 1].event == event)
 		return;
@@ -338,34 +368,58 @@ static void evx_link(struct ord_ctx *ctx, size_t unit, size_t event)
 	l = &ctx->evx[ctx->nevx++];
 	l->event = event;
 	l->next = 0;
-	if (ctx->evx_head[unit])
-		ctx->evx[ctx->evx_tail[unit] - 1].next = ctx->nevx;
-	else
-		ctx->evx_head[unit] = ctx->nevx;
-	ctx->evx_tail[unit] = ctx->nevx;
+	if (!ctx->evx_head[unit] || ctx->events[ctx->evx[ctx->evx_tail[unit] - 1].event].seq < seq) {
+		/* the usual case: events come in the order of their numbers */
+		if (ctx->evx_head[unit])
+			ctx->evx[ctx->evx_tail[unit] - 1].next = ctx->nevx;
+		else
+			ctx->evx_head[unit] = ctx->nevx;
+		ctx->evx_tail[unit] = ctx->nevx;
+		return;
+	}
+	/* a partial context loads a unit's events when it loads the unit:
+	 * keep each unit's list in the order of the events' numbers, as a
+	 * whole context has it, so the checks read them in the same order */
+	for (at = &ctx->evx_head[unit]; *at; at = &ctx->evx[*at - 1].next) {
+		k = ctx->evx[*at - 1].event;
+		if (k == event)
+			break;
+		if (ctx->events[k].seq > seq) {
+			l->next = *at;
+			*at = ctx->nevx;
+			return;
+		}
+	}
+	ctx->nevx--; /* listed already */
 }
 
 /* Index the events added since the last call. */
 static void evx_update(struct ord_ctx *ctx)
 {
-	if (ctx->evx_units != ctx->nunits) {
+	/* a partial context holds at most ualloc units, which never move */
+	size_t want = ctx->lazy ? ctx->ualloc : ctx->nunits;
+
+	if (ctx->evx_units != want) {
 		/* units added (a fake context): index everything again */
 		free(ctx->evx_head);
 		free(ctx->evx_tail);
-		ctx->evx_units = ctx->nunits;
-		ctx->evx_head = ord_xcalloc(ctx->nunits + 1, sizeof(*ctx->evx_head));
-		ctx->evx_tail = ord_xcalloc(ctx->nunits + 1, sizeof(*ctx->evx_tail));
+		ctx->evx_units = want;
+		ctx->evx_head = ord_xcalloc(want + 1, sizeof(*ctx->evx_head));
+		ctx->evx_tail = ord_xcalloc(want + 1, sizeof(*ctx->evx_tail));
 		evx_reset(ctx);
 	}
 	for (; ctx->evx_done < ctx->nevents; ctx->evx_done++) {
-		const struct ord_event *e = &ctx->events[ctx->evx_done];
-		const struct ord_event_kind *ek = ord_ruleset_event_kind(ctx->rs, e->kind);
+		const struct ord_event_kind *ek = ord_ruleset_event_kind(ctx->rs,
+									 ctx->events[ctx->evx_done].kind);
 		const struct ord_key_spec *ks;
 
 		for (ks = ek ? ek->keys : NULL; ks && ks->name; ks++) {
 			const char *v;
 			struct ord_unit *u;
-			if (ks->type != ORD_KEY_UNIT || !(v = ord_kv_get(&e->kv, ks->name)))
+			/* looking a unit up may load it and its events (a partial
+			 * context): take the event from the array each time */
+			if (ks->type != ORD_KEY_UNIT ||
+			    !(v = ord_kv_get(&ctx->events[ctx->evx_done].kv, ks->name)))
 				continue;
 			if ((u = ord_ctx_find_unit(ctx, v)) != NULL)
 				evx_link(ctx, (size_t)(u - ctx->units), ctx->evx_done);
@@ -520,9 +574,7 @@ struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name)
 	if (ctx->nunits == n)
 		return NULL;
 	/* index what was loaded: O(1) each, not the whole map again */
-	ctx->orders = ord_xrealloc(ctx->orders, (ctx->nunits + 1) * sizeof(*ctx->orders));
-	memset(ctx->orders + ctx->norders, 0, (ctx->nunits + 1 - ctx->norders) * sizeof(*ctx->orders));
-	ctx->norders = ctx->nunits + 1;
+	orders_fit(ctx);
 	for (; n < ctx->nunits; n++) {
 		map_insert(ctx, &ctx->by_id, n, 0);
 		map_insert(ctx, &ctx->by_name, n, 1);

@@ -104,6 +104,16 @@ void ord_ctx_set_lazy(struct ord_ctx *ctx, size_t total,
 /* Take ownership of a parsed sheet and attach its orders to its units;
  * lines naming no unit of side are ignored (the sheet was validated). */
 void ord_ctx_attach_sheet(struct ord_ctx *ctx, struct ord_sheet *sheet, const char *side);
+/* Take ownership of a sheet of one order and make it unit i's order (a
+ * partial context loads each unit's sealed order with the unit). */
+void ord_ctx_attach_order(struct ord_ctx *ctx, size_t i, struct ord_sheet *one);
+/* Room for n events, so that an event's address stays put while a
+ * partial context loads more (a module holds the event it checks). */
+void ord_ctx_reserve_events(struct ord_ctx *ctx, size_t n);
+/* One order as text and back (the index of the sealed orders): every
+ * field of the order and its tokens, so no notation parses it again. */
+void ord_order_serialize(const struct ord_order *o, struct ord_buf *out);
+int ord_order_deserialize(struct ord_sheet *s, const char *text);
 struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const char *phase,
 				    const char *kind, const char *args, const char *override,
 				    const char *check);

@@ -145,7 +145,7 @@ struct root_ctx {
 	struct ord_ctx *ctx;
 };
 
-static int add_unit(void *ud, const struct ord_store_unit *u)
+int ord_game_add_unit(void *ud, const struct ord_store_unit *u)
 {
 	struct ord_ctx *ctx = ud;
 
@@ -181,7 +181,7 @@ int ord_game_open_turn(struct ord_game *g, int n)
 
 	/* every unit's state as the turn opens */
 	ord_ctx_init(&ctx, g->rs, g->rules, n);
-	if ((err = ord_store_units_each(g->db, 0, 0, add_unit, &ctx)) != 0)
+	if ((err = ord_store_units_each(g->db, 0, 0, ord_game_add_unit, &ctx)) != 0)
 		goto out;
 	ord_phase_state_root(&ctx, root);
 	nunits = ctx.nunits;
@@ -672,7 +672,8 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 	/* every unit with its latest state up to the end of turn: for the
 	 * current turn, its current state (one row each) */
 	if ((err = ord_game_turn(g, &cur, 0)) != 0 ||
-	    (err = ord_store_units_each(g->db, turn >= cur.turn ? 0 : turn, 0, add_unit, ctx)) != 0)
+	    (err = ord_store_units_each(g->db, turn >= cur.turn ? 0 : turn, 0, ord_game_add_unit,
+					ctx)) != 0)
 		return err;
 	ord_ctx_index(ctx);
 	for (i = 0; with_orders && i < g->nsides; i++) {
@@ -705,7 +706,7 @@ static int lazy_unit(void *ud, struct ord_ctx *ctx, const char *id_or_name)
 {
 	struct ord_game *g = ud;
 
-	return ord_store_unit_find(g->db, id_or_name, add_unit, ctx);
+	return ord_store_unit_find(g->db, id_or_name, ord_game_add_unit, ctx);
 }
 
 int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *side,
@@ -721,7 +722,7 @@ int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, co
 	if ((err = ord_store_unit_count(g->db, &total)) != 0)
 		return err;
 	ord_ctx_set_lazy(ctx, total, lazy_unit, g);
-	if ((err = ord_store_units_now(g->db, s->id, add_unit, ctx)) != 0)
+	if ((err = ord_store_units_now(g->db, s->id, ord_game_add_unit, ctx)) != 0)
 		return err;
 	ord_ctx_index(ctx);
 	/* the other units the sheet names, each looked up once now */

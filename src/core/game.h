@@ -66,6 +66,30 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
  * whatever this returns. */
 int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *side,
 			   const struct ord_sheet *sheet);
+/* A store row of a unit added to the ctx ud (an ord_store_unit_fn). */
+int ord_game_add_unit(void *ud, const struct ord_store_unit *u);
+
+/* ---- what checking an event reads (game_index.c) ---- */
+
+/* Index turn's sealed orders (at its seal, inside its transaction): each
+ * unit's order parsed once, and the turn marked as indexed; a referee-less
+ * turn, whose sheets are opened after the seal, is not indexed. */
+int ord_game_index_orders(struct ord_game *g, int turn);
+/* Fill ctx for checking n new events of phase, numbered from next: when
+ * the turn is indexed and n is small beside the game, a partial context
+ * (the units the events name, each with its sealed order and its standing
+ * events of the phase, loaded when looked up), else the whole game
+ * (ord_game_load_ctx).  *lazy is what the partial context needs: release
+ * it after ctx (ord_game_event_ctx_done), and ask it whether a load
+ * failed (ord_game_event_ctx_failed). */
+struct ord_event_lazy;
+int ord_game_event_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *phase,
+		       unsigned next, size_t n, int partial, struct ord_event_lazy **lazy);
+int ord_game_event_ctx_failed(const struct ord_event_lazy *lazy);
+void ord_game_event_ctx_done(struct ord_event_lazy *lazy);
+/* Record that event seq of turn names the units of its unit keys. */
+int ord_game_index_event(struct ord_game *g, struct ord_ctx *ctx, int turn, const struct ord_event *ev);
+
 /* Parse a stored sheet with the game's notation. */
 int ord_game_parse_sheet(struct ord_game *g, struct ord_sheet *out, const char *bytes, size_t len,
 			 struct ord_diag *diag);

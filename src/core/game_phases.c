@@ -141,6 +141,9 @@ int ord_game_seal(ord_game *g, int force)
 					    cs[i].commitment, &opened)) != 0)
 			goto out;
 	}
+	/* every unit's order parsed once: an event reads only its units' */
+	if ((err = ord_game_index_orders(g, t.turn)) != 0)
+		goto out;
 	ord_canon_seal(&body, t.turn, force, cs, g->nsides, held.buf, g->witnessed ? wtop : NULL);
 	if ((err = ord_game_log(g, &seq, t.turn, "seal", body.buf)) != 0 ||
 	    (err = ord_game_sign_head(g, t.turn, "seal", &head)) != 0 ||
@@ -246,13 +249,96 @@ struct checked {
 	char *args;   /* its arguments, as stored */
 	char *checks; /* what the checks said, "" when nothing */
 	int broke;    /* the checks found something */
+	size_t index; /* its place among the ctx's events */
 };
+
+/* Take back the diagnostics from before on. */
+static void diag_cut(struct ord_diag *diag, size_t before)
+{
+	while (diag->n > before) {
+		diag->n--;
+		free(diag->items[diag->n].unit);
+		free(diag->items[diag->n].rule);
+		free(diag->items[diag->n].msg);
+	}
+}
+
+struct events_tally {
+	int bad_args, broke, wrong_phase, unknown_unit;
+};
+
+/* Check every event of evs in ctx, each with the ones before it. */
+static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *evs, size_t n,
+			const char *phase, unsigned seq, const char *override_reason,
+			struct checked *ck, struct ord_diag *diag, struct events_tally *tl)
+{
+	struct ord_buf names = ORD_BUF_INIT;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		const struct ord_event_kind *ek = ord_ruleset_event_kind(g->rs, evs[i].kind);
+		struct ord_buf args = ORD_BUF_INIT, checks = ORD_BUF_INIT;
+		struct ord_diag d;
+		struct ord_event *ev;
+		struct ord_kv kv;
+
+		ord_diag_init(&d);
+		ord_kv_init(&kv);
+		if (!ek) {
+			const struct ord_event_kind *k;
+			ord_buf_reset(&names);
+			for (k = g->rs->events; k && k->name; k++)
+				ord_buf_addf(&names, "%s%s", names.len ? " " : "", k->name);
+			ord_diag_add(diag, evs[i].line, 0, NULL, NULL,
+				     "unknown event '%s' for ruleset %s (expected one of %s)",
+				     evs[i].kind, g->rs->name, names.buf);
+			tl->bad_args++;
+		} else if (strcmp(ek->phase, phase)) {
+			ord_diag_add(diag, evs[i].line, 0, NULL, NULL,
+				     "event '%s' belongs to phase '%s'; the current phase is '%s'",
+				     evs[i].kind, ek->phase, phase);
+			tl->bad_args++;
+			tl->wrong_phase++;
+		} else if (ord_phase_event_args(ctx, ek, evs[i].argc, evs[i].argv, &kv, &d)) {
+			size_t k;
+			for (k = 0; k < d.n; k++)
+				if (strstr(d.items[k].msg, "unknown unit"))
+					tl->unknown_unit++;
+			diag_at(diag, &d, 0, evs[i].line);
+			tl->bad_args++;
+		} else {
+			ord_kv_serialize(&kv, &args);
+			evs[i].seq = seq + (unsigned)i;
+			ev = ord_ctx_add_event(ctx, evs[i].seq, phase, evs[i].kind, args.buf,
+					       override_reason, NULL);
+			ck[i].index = ord_ctx_nevents(ctx) - 1;
+			if (ord_phase_check_event(ctx, ev, &checks, &d)) {
+				ck[i].broke = 1;
+				tl->broke++;
+				diag_at(diag, &d, 0, evs[i].line);
+			}
+			ord_error_clear();
+			err = ord_state_check(ctx);
+			ck[i].args = ord_buf_detach(&args, NULL);
+			ck[i].checks = ord_buf_detach(&checks, NULL);
+		}
+		ord_diag_release(&d);
+		ord_kv_release(&kv);
+		ord_buf_release(&args);
+		ord_buf_release(&checks);
+	}
+	ord_buf_release(&names);
+	return err;
+}
 
 int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char *override_reason,
 		    struct ord_diag *diag)
 {
 	struct checked *ck = ord_xcalloc(n + 1, sizeof(*ck));
-	struct ord_buf body = ORD_BUF_INIT, names = ORD_BUF_INIT;
+	struct ord_buf body = ORD_BUF_INIT;
+	struct ord_event_lazy *lazy = NULL;
+	struct events_tally tl = { 0, 0, 0, 0 };
 	struct ord_store_turn t;
 	struct ord_ctx ctx;
 	const char *phase = NULL;
@@ -271,66 +357,40 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		goto out;
 	if ((err = events_open(g, &t, &phase)) != 0 ||
-	    (err = ord_game_load_ctx(g, &ctx, t.turn, 1, phase)) != 0)
+	    (err = ord_store_event_next(g->db, t.turn, &seq)) != 0 ||
+	    (err = ord_game_event_ctx(g, &ctx, t.turn, phase, seq, n, 1, &lazy)) != 0)
 		goto out;
 	loaded = 1;
 	ctx.phase = phase;
-	if ((err = ord_store_event_next(g->db, t.turn, &seq)) != 0)
-		goto out;
 	/* every event checked first, each with the ones before it in the ctx */
-	for (i = 0; i < n; i++) {
-		const struct ord_event_kind *ek = ord_ruleset_event_kind(g->rs, evs[i].kind);
-		struct ord_buf args = ORD_BUF_INIT, checks = ORD_BUF_INIT;
-		struct ord_diag d;
-		struct ord_event *ev;
-		struct ord_kv kv;
-
-		ord_diag_init(&d);
-		ord_kv_init(&kv);
-		if (!ek) {
-			const struct ord_event_kind *k;
-			ord_buf_reset(&names);
-			for (k = g->rs->events; k && k->name; k++)
-				ord_buf_addf(&names, "%s%s", names.len ? " " : "", k->name);
-			ord_diag_add(diag, evs[i].line, 0, NULL, NULL,
-				     "unknown event '%s' for ruleset %s (expected one of %s)",
-				     evs[i].kind, g->rs->name, names.buf);
-			bad_args++;
-		} else if (strcmp(ek->phase, phase)) {
-			ord_diag_add(diag, evs[i].line, 0, NULL, NULL,
-				     "event '%s' belongs to phase '%s'; the current phase is '%s'",
-				     evs[i].kind, ek->phase, phase);
-			bad_args++;
-			wrong_phase++;
-		} else if (ord_phase_event_args(&ctx, ek, evs[i].argc, evs[i].argv, &kv, &d)) {
-			diag_at(diag, &d, 0, evs[i].line);
-			bad_args++;
-		} else {
-			ord_kv_serialize(&kv, &args);
-			evs[i].seq = seq + (unsigned)i;
-			ev = ord_ctx_add_event(&ctx, evs[i].seq, phase, evs[i].kind, args.buf,
-					       override_reason, NULL);
-			if (ord_phase_check_event(&ctx, ev, &checks, &d)) {
-				ck[i].broke = 1;
-				broke++;
-				diag_at(diag, &d, 0, evs[i].line);
-			}
-			ord_error_clear();
-			if ((err = ord_state_check(&ctx)) != 0) {
-				ord_diag_release(&d);
-				ord_kv_release(&kv);
-				ord_buf_release(&args);
-				ord_buf_release(&checks);
-				goto out;
-			}
-			ck[i].args = ord_buf_detach(&args, NULL);
-			ck[i].checks = ord_buf_detach(&checks, NULL);
+	err = check_events(g, &ctx, evs, n, phase, seq, override_reason, ck, diag, &tl);
+	if (!err)
+		err = ord_game_event_ctx_failed(lazy);
+	if (!err && lazy && tl.unknown_unit) {
+		/* a unit no lookup finds: check again with every unit, so the
+		 * message can say which one was meant */
+		diag_cut(diag, before);
+		for (i = 0; i < n; i++) {
+			free(ck[i].args);
+			free(ck[i].checks);
 		}
-		ord_diag_release(&d);
-		ord_kv_release(&kv);
-		ord_buf_release(&args);
-		ord_buf_release(&checks);
+		memset(ck, 0, (n + 1) * sizeof(*ck));
+		memset(&tl, 0, sizeof(tl));
+		ord_ctx_release(&ctx);
+		ord_game_event_ctx_done(lazy);
+		lazy = NULL;
+		loaded = 0;
+		if ((err = ord_game_event_ctx(g, &ctx, t.turn, phase, seq, n, 0, &lazy)) != 0)
+			goto out;
+		loaded = 1;
+		ctx.phase = phase;
+		err = check_events(g, &ctx, evs, n, phase, seq, override_reason, ck, diag, &tl);
 	}
+	if (err)
+		goto out;
+	bad_args = tl.bad_args;
+	broke = tl.broke;
+	wrong_phase = tl.wrong_phase;
 	if (n == 1 && bad_args && diag->n == before + 1 &&
 	    (wrong_phase || !ord_ruleset_event_kind(g->rs, evs[0].kind))) {
 		/* one event of another phase, or of no kind: the state, or the usage */
@@ -375,7 +435,8 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 		se.override = ck[i].broke ? override_reason : NULL;
 		se.checks = ck[i].checks;
 		se.log_seq = lseq;
-		if ((err = ord_store_event_insert(g->db, t.turn, &se)) != 0)
+		if ((err = ord_store_event_insert(g->db, t.turn, &se)) != 0 ||
+		    (err = ord_game_index_event(g, &ctx, t.turn, &ctx.events[ck[i].index])) != 0)
 			goto out;
 	}
 	{
@@ -391,13 +452,13 @@ out:
 	}
 	if (loaded)
 		ord_ctx_release(&ctx);
+	ord_game_event_ctx_done(lazy);
 	for (i = 0; i < n; i++) {
 		free(ck[i].args);
 		free(ck[i].checks);
 	}
 	free(ck);
 	ord_buf_release(&body);
-	ord_buf_release(&names);
 	return err;
 }
 

@@ -1,8 +1,10 @@
 /* sheet.c - the parsed-sheet structures that notations fill (notation.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/common.h"
+#include "core/ctx.h"
 #include "notation.h"
 
 void ord_sheet_init(struct ord_sheet *s)
@@ -80,4 +82,99 @@ const struct ord_token *ord_order_code(const struct ord_order *o, const char *co
 		if (o->tok[i].kind == ORD_TOK_CODE && !strcmp(o->tok[i].value, code))
 			return &o->tok[i];
 	return NULL;
+}
+
+/* ---- one order as text (the sealed orders' index, game_index.c) ---- */
+
+static void put_escaped(struct ord_buf *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			ord_buf_adds(out, "\\\\");
+		else if (*s == '\n')
+			ord_buf_adds(out, "\\n");
+		else if (*s == '\t')
+			ord_buf_adds(out, "\\t");
+		else
+			ord_buf_addch(out, *s);
+	}
+}
+
+void ord_order_serialize(const struct ord_order *o, struct ord_buf *out)
+{
+	size_t i;
+
+	ord_buf_addf(out, "o %u %u\t", o->line, o->col);
+	put_escaped(out, o->unit);
+	ord_buf_addch(out, '\n');
+	for (i = 0; i < o->ntok; i++) {
+		const struct ord_token *t = &o->tok[i];
+		ord_buf_addf(out, "t %d %d %u %u %d\t", (int)t->kind, t->num, t->col, t->group,
+			     t->arg != NULL);
+		put_escaped(out, t->value);
+		ord_buf_addch(out, '\t');
+		if (t->arg)
+			put_escaped(out, t->arg);
+		ord_buf_addch(out, '\n');
+	}
+}
+
+/* The next field of *p up to stop (a tab or the line's end), unescaped. */
+static char *take_field(const char **p, int stop)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	const char *s = *p;
+
+	for (; *s && *s != stop && *s != '\n'; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			ord_buf_addch(&b, *s == 'n' ? '\n' : *s == 't' ? '\t' : *s);
+		} else {
+			ord_buf_addch(&b, *s);
+		}
+	}
+	if (*s == stop)
+		s++;
+	*p = s;
+	if (!b.buf)
+		ord_buf_adds(&b, "");
+	return ord_buf_detach(&b, NULL);
+}
+
+int ord_order_deserialize(struct ord_sheet *s, const char *text)
+{
+	const char *p = text;
+	struct ord_order *o = NULL;
+	unsigned a, b, c;
+	int kind, num, hasarg, n;
+
+	while (*p) {
+		if (p[0] == 'o' && !o && sscanf(p, "o %u %u\t%n", &a, &b, &n) == 2) {
+			char *unit;
+			p += n;
+			unit = take_field(&p, '\n');
+			o = ord_sheet_add_order(s, a, b, unit);
+			free(unit);
+		} else if (p[0] == 't' && o &&
+			   sscanf(p, "t %d %d %u %u %d\t%n", &kind, &num, &a, &c, &hasarg, &n) == 5) {
+			struct ord_token *t;
+			char *value, *arg;
+			p += n;
+			value = take_field(&p, '\t');
+			arg = take_field(&p, '\n');
+			t = ord_order_add_token(o, (enum ord_tok_kind)kind, value, num, a);
+			t->group = c;
+			if (hasarg)
+				t->arg = arg;
+			else
+				free(arg);
+			free(value);
+		} else {
+			return ord_error_set(ORD_ETAMPERED,
+					     "a sealed order's index is not in its form");
+		}
+		if (*p == '\n')
+			p++;
+	}
+	return o ? 0 : ord_error_set(ORD_ETAMPERED, "a sealed order's index is empty");
 }

@@ -241,6 +241,21 @@ int ord_store_events_each(sqlite3 *db, int turn, const char *phase, int standing
 /* Event seq of turn: voided by the "void" entry log_seq for reason. */
 int ord_store_event_void(sqlite3 *db, int turn, unsigned seq, int64_t log_seq, const char *reason);
 
+/* ---- what checking one event reads, by index (index.c) ---- */
+
+/* A unit's sealed order of turn, as ord_order_serialize wrote it; *body
+ * (malloc'd) is NULL when the unit has none. */
+int ord_store_sealed_order_put(sqlite3 *db, int turn, const char *uid, const char *body);
+int ord_store_sealed_order_get(sqlite3 *db, int turn, const char *uid, char **body);
+/* Turn's orders are indexed (at its seal) and so is every event of it. */
+int ord_store_order_index_mark(sqlite3 *db, int turn);
+int ord_store_order_indexed(sqlite3 *db, int turn, int *yes);
+/* Event seq of turn names the unit uid in a unit key. */
+int ord_store_event_unit_put(sqlite3 *db, int turn, const char *uid, unsigned seq);
+/* The standing events of phase that name unit uid, in order. */
+int ord_store_unit_events_each(sqlite3 *db, int turn, const char *uid, const char *phase,
+			       ord_store_event_fn fn, void *ud);
+
 /* ---- witness links ---- */
 
 int ord_store_link_insert(sqlite3 *db, int turn, int index, int64_t side_id,

@@ -83,6 +83,41 @@ sql bad.game "UPDATE event SET void_log = NULL, void_reason = NULL WHERE seq = 3
 expect_exit 1 ord audit bad.game
 expect_in "$OUT" "(void): what it records is missing"
 
+# ---- one event reads what it names: the sealed orders indexed at the seal
+expect_exit 0 ord new i.game --scenario scenario.xml
+expect_exit 0 ord submit i.game --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord submit i.game --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord seal i.game
+# every order of both sheets, each under its unit
+expect_eq "$(sql i.game "SELECT count(*) FROM sealed_order WHERE turn = 1")" 5 "orders indexed"
+expect_eq "$(sql i.game "SELECT turn FROM order_index")" 1 "turns indexed"
+expect_exit 0 ord event i.game move unit=B1 distance=2
+expect_eq "$(sql i.game "SELECT uid || ' #' || seq FROM event_unit")" "B1 #1" "the units of event 1"
+# a check that needs an earlier event of the unit finds it by the index
+expect_exit 65 ord event i.game move unit=B1 distance=1
+expect_in "$ERR" "unit 'B1' already moved this turn (event #1)"
+expect_exit 0 ord event i.game move unit=B1 distance=1 --override "a second bound, as agreed"
+# a unit no lookup finds: the message still says which was meant
+expect_exit 64 ord event i.game move unit=R11 distance=1
+expect_in "$ERR" "did you mean 'R1'"
+# the index is derived: an order changed in it lets an event through that
+# the sheet forbids, and the audit's replay from the sheets says so
+cp i.game forged.game
+sql forged.game "UPDATE sealed_order SET body = replace(body, 't 2 1 ', 't 2 4 ') WHERE uid = 'R1'" >/dev/null
+expect_exit 65 ord event i.game move unit=R1 distance=4
+expect_in "$ERR" "unit 'R1' moved 4\" but its order allows 1.5\""
+expect_exit 0 ord event forged.game move unit=R1 distance=4
+for _ in 1 2 3 4 5; do expect_exit 0 ord resolve forged.game; done
+expect_exit 0 ord exchange forged.game
+expect_exit 1 ord audit forged.game
+expect_in "$OUT" "the orders give 'unit 'R1': unit 'R1' moved 4\" but its order allows 1.5\""
+expect_in "$OUT" "but the log says 'nothing'"
+# the same turn played honestly is clean, the override and all
+for _ in 1 2 3 4 5; do expect_exit 0 ord resolve i.game; done
+expect_exit 0 ord exchange i.game
+expect_exit 0 ord audit i.game
+expect_in "$OUT" "clean"
+
 # what a referee may record, from the rulesets' own declarations
 run ord help event battalion
 expect_eq "$RC" 0 "help event battalion"
