@@ -40,7 +40,8 @@ void ord_game_side_list(const struct ord_game *g, struct ord_buf *out)
 		ord_buf_addf(out, "%s%s", i ? ", " : "", g->sides[i].name);
 }
 
-void ord_game_config(const struct ord_game *g, struct ord_canon_config *c)
+/* The config of the live rows, but for the scenario's hash. */
+static void config_settings(const struct ord_game *g, struct ord_canon_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->ruleset = g->rs->name;
@@ -51,6 +52,22 @@ void ord_game_config(const struct ord_game *g, struct ord_canon_config *c)
 	memcpy(c->scenario, g->scenario_hash, 32);
 	memcpy(c->tables, g->tables_hash, 32);
 	memcpy(c->key, g->pk, 32);
+}
+
+int ord_game_config(struct ord_game *g, struct ord_canon_config *c)
+{
+	if (!g->have_scenario_hash) {
+		char *sc;
+		size_t len;
+		int err;
+		if ((err = ord_store_game_scenario(g->db, &sc, &len)) != 0)
+			return err;
+		crypto_generichash(g->scenario_hash, 32, (const unsigned char *)sc, len, NULL, 0);
+		g->have_scenario_hash = 1;
+		free(sc);
+	}
+	config_settings(g, c);
+	return 0;
 }
 
 /* ---- hooks and transactions ---- */
@@ -205,7 +222,8 @@ int ord_game_open_turn(struct ord_game *g, int n)
 	t.state = ORD_TURN_OPEN;
 	randombytes_buf(t.seed, sizeof(t.seed));
 	ord_commit_seed(t.seed_commitment, g->game_id, n, t.seed);
-	ord_game_config(g, &cfg);
+	if ((err = ord_game_config(g, &cfg)) != 0)
+		goto out;
 	ord_canon_open(&body, n, t.seed_commitment, &cfg, nunits, root, last, g->nsides);
 	if ((err = ord_game_log(g, &seq, n, "open", body.buf)) != 0)
 		goto out;
@@ -283,7 +301,11 @@ static int check_config(struct ord_game *g)
 		ord_error_clear();
 		g->tampered = ord_strdup("its last turn opening is damaged");
 	} else {
-		ord_game_config(g, &live);
+		/* every setting that changes what the game does; the scenario
+		 * (a file of every unit, read by nothing the game does after
+		 * its creation) is compared by the audit, not at every open */
+		config_settings(g, &live);
+		memcpy(live.scenario, logged.scenario, 32);
 		if ((diff = ord_canon_config_diff(&logged, &live)) != NULL) {
 			struct ord_buf m = ORD_BUF_INIT;
 			ord_buf_addf(&m, "its %s is not the one its log states", diff);
@@ -300,7 +322,7 @@ static int load_game(struct ord_game *g)
 	struct ord_store_game sg;
 	int err;
 
-	if ((err = ord_store_game_read(g->db, &sg)) != 0) {
+	if ((err = ord_store_game_read(g->db, &sg, 0)) != 0) {
 		if (err == ORD_ENOTGAME)
 			err = ord_error_set(ORD_ENOTGAME, "'%s' has no game record", g->path);
 		return err;
@@ -323,8 +345,6 @@ static int load_game(struct ord_game *g)
 				    g->path);
 		goto out;
 	}
-	crypto_generichash(g->scenario_hash, 32, (const unsigned char *)sg.scenario,
-			   sg.scenario_len, NULL, 0);
 	crypto_generichash(g->tables_hash, 32, (const unsigned char *)(sg.tables ? sg.tables : ""),
 			   sg.tables_len, NULL, 0);
 	if ((err = ord_notation_find(&g->notation, g->rs->notation)) != 0) {
@@ -576,6 +596,7 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	g->fixed_dice = opts && opts->fixed_dice;
 	crypto_generichash(g->scenario_hash, 32, (const unsigned char *)scenario, scenario_len,
 			   NULL, 0);
+	g->have_scenario_hash = 1;
 	crypto_generichash(g->tables_hash, 32, (const unsigned char *)(tables ? tables : ""),
 			   tables_len, NULL, 0);
 	if (opts && opts->hook)
@@ -599,7 +620,7 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	memcpy(sg.pk, g->pk, 32);
 	memcpy(sg.sk, g->sk, 64);
 	sg.created = (int64_t)time(NULL);
-	ord_game_config(g, &cfg);
+	config_settings(g, &cfg);
 	ord_canon_create(&body, g->game_id, sc.title, &cfg);
 	if ((err = ord_store_game_insert(g->db, &sg)) != 0 ||
 	    (err = ord_game_log(g, &seq, 0, "create", body.buf)) != 0 ||

@@ -28,6 +28,7 @@ struct ord_game {
 	struct ord_store_side *sides;
 	size_t nsides;
 	unsigned char scenario_hash[32]; /* of the scenario and tables as stored */
+	int have_scenario_hash;          /* read when first needed (ord_game_config) */
 	unsigned char tables_hash[32];
 	int have_pk, have_sk; /* the game's key: public, and secret (in the file or given) */
 	unsigned char pk[32];
@@ -45,8 +46,9 @@ const struct ord_store_side *ord_game_side_by_name(const struct ord_game *g, con
 /* "a, b, c" of the sides' names */
 void ord_game_side_list(const struct ord_game *g, struct ord_buf *out);
 /* The game's config as the log states it (ord_canon_config; strings point
- * into g). */
-void ord_game_config(const struct ord_game *g, struct ord_canon_config *out);
+ * into g).  The scenario's hash is read the first time: the scenario lists
+ * every unit, so opening a game does not read it. */
+int ord_game_config(struct ord_game *g, struct ord_canon_config *out);
 
 /* Tell the hook (if any) what the change did, inside its transaction. */
 int ord_game_notify(struct ord_game *g, const struct ord_change *c);

@@ -152,8 +152,11 @@ static int check_create(struct audit *a)
 		ord_error_clear();
 	} else {
 		const char *diff;
-		ord_game_config(a->g, &live);
-		if ((diff = ord_canon_config_diff(&cfg, &live)) != NULL)
+		if (ord_game_config(a->g, &live)) {
+			ord_vout_fail(&a->v, "the game's scenario cannot be read: %s",
+				      ord_error_last());
+			ord_error_clear();
+		} else if ((diff = ord_canon_config_diff(&cfg, &live)) != NULL)
 			ord_vout_fail(&a->v,
 				      "the game file's %s is not the one logged when the game was made",
 				      diff);
@@ -217,7 +220,7 @@ static int check_units(struct audit *a)
 	int err, bad = a->v.failures;
 
 	ord_scenario_init(&sc);
-	if ((err = ord_store_game_read(a->g->db, &sg)) != 0)
+	if ((err = ord_store_game_read(a->g->db, &sg, 1)) != 0)
 		return err;
 	if (ord_scenario_load(&sc, sg.scenario, sg.scenario_len, "the game's scenario") ||
 	    ord_scenario_check_attrs(&sc, a->g->rs->unit_attrs, "the game's scenario")) {
@@ -290,8 +293,8 @@ static int check_turn(struct audit *a, const struct ord_store_turn *t, int last)
 	if (f.have_config) {
 		struct ord_canon_config live;
 		const char *diff;
-		ord_game_config(a->g, &live);
-		if (last && (diff = ord_canon_config_diff(&f.config, &live)) != NULL)
+		if (ord_game_config(a->g, &live) == 0 && last &&
+		    (diff = ord_canon_config_diff(&f.config, &live)) != NULL)
 			ord_vout_fail(&v, "the game file's %s is not the one turn %d was opened with",
 				      diff, t->turn);
 	}

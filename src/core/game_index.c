@@ -177,8 +177,7 @@ void ord_game_event_ctx_done(struct ord_event_lazy *lazy)
 	free(lazy);
 }
 
-int ord_game_index_event(struct ord_game *g, struct ord_ctx *ctx, int turn,
-			 const struct ord_event *ev)
+int ord_game_index_event(struct ord_game *g, struct ord_ctx *ctx, int turn, const struct ord_event *ev)
 {
 	const struct ord_event_kind *ek = ord_ruleset_event_kind(g->rs, ev->kind);
 	const struct ord_key_spec *ks;

@@ -17,8 +17,7 @@ static const char *col_text(sqlite3_stmt *st, int i)
 }
 
 /* Run a statement of no rows with (turn, text, seq) bound as given. */
-static int exec3(sqlite3 *db, const char *sql, int turn, const char *text, int64_t n,
-		 const char *what)
+static int exec3(sqlite3 *db, const char *sql, int turn, const char *text, int64_t n, const char *what)
 {
 	sqlite3_stmt *st = NULL;
 	int err;
@@ -41,7 +40,8 @@ int ord_store_sealed_order_put(sqlite3 *db, int turn, const char *uid, const cha
 	int err;
 
 	if ((err = ord_store_stmt(db, &st,
-				  "INSERT OR REPLACE INTO sealed_order(turn, uid, body) VALUES (?,?,?)")) != 0)
+				  "INSERT OR REPLACE INTO sealed_order(turn, uid, body) VALUES (?,?,?)")) !=
+	    0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
@@ -64,7 +64,7 @@ int ord_store_sealed_order_get(sqlite3 *db, int turn, const char *uid, char **bo
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-*body = ord_strdup(col_text(st, 0));
+		*body = ord_strdup(col_text(st, 0));
 	else if (rc != SQLITE_DONE)
 		err = ord_store_error(db, "reading the sealed orders' index");
 	ord_store_stmt_done(st);
@@ -96,8 +96,8 @@ int ord_store_order_indexed(sqlite3 *db, int turn, int *yes)
 
 int ord_store_event_unit_put(sqlite3 *db, int turn, const char *uid, unsigned seq)
 {
-	return exec3(db, "INSERT OR IGNORE INTO event_unit(turn, uid, seq) VALUES (?1, ?2, ?3)", turn,
-		     uid, seq, "writing the events' index");
+	return exec3(db, "INSERT OR IGNORE INTO event_unit(turn, uid, seq) VALUES (?1, ?2, ?3)",
+		     turn, uid, seq, "writing the events' index");
 }
 
 int ord_store_unit_events_each(sqlite3 *db, int turn, const char *uid, const char *phase,

@@ -235,7 +235,8 @@ int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
 	l.db = db;
 	l.r = r;
 	r->turn = turn;
-	if ((err = ord_store_turn_read(db, turn, &t)) != 0 || (err = ord_store_game_read(db, &g)) != 0)
+	if ((err = ord_store_turn_read(db, turn, &t)) != 0 ||
+	    (err = ord_store_game_read(db, &g, 1)) != 0)
 		goto out;
 	memcpy(r->game_id, g.game_id, 16);
 	if (g.have_pk)

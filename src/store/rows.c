@@ -60,14 +60,14 @@ static void bind_opt_blob(sqlite3_stmt *st, int i, const void *p, int n)
 
 /* ---- the game ---- */
 
-int ord_store_game_read(sqlite3 *db, struct ord_store_game *g)
+int ord_store_game_read(sqlite3 *db, struct ord_store_game *g, int with_scenario)
 {
 	sqlite3_stmt *st = NULL;
 	int err, rc;
 
 	memset(g, 0, sizeof(*g));
 	if ((err = ord_store_stmt(db, &st,
-				  "SELECT game_id, ruleset, title, nmr, fixed_dice, scenario, tables, created, "
+				  "SELECT game_id, ruleset, title, nmr, fixed_dice, NULL, tables, created, "
 				  "referee_pubkey, referee_seckey, refereeless, witnessed, protocol FROM game")) !=
 	    0)
 		return err;
@@ -82,7 +82,8 @@ int ord_store_game_read(sqlite3 *db, struct ord_store_game *g)
 	g->title = ord_strdup(col_text(st, 2));
 	g->nmr = ord_strdup(col_text(st, 3));
 	g->fixed_dice = sqlite3_column_int(st, 4);
-	g->scenario = col_dup(st, 5, &g->scenario_len);
+	if (with_scenario)
+		err = ord_store_game_scenario(db, &g->scenario, &g->scenario_len);
 	if (sqlite3_column_type(st, 6) != SQLITE_NULL)
 		g->tables = col_dup(st, 6, &g->tables_len);
 	g->created = sqlite3_column_int64(st, 7);
@@ -95,6 +96,24 @@ out:
 	ord_store_stmt_done(st);
 	if (err)
 		ord_store_game_release(g);
+	return err;
+}
+
+int ord_store_game_scenario(sqlite3 *db, char **scenario, size_t *len)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	*scenario = NULL;
+	*len = 0;
+	if ((err = ord_store_stmt(db, &st, "SELECT scenario FROM game_scenario WHERE id = 1")) != 0)
+		return err;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*scenario = col_dup(st, 0, len);
+	else
+		err = rc == SQLITE_DONE ? ord_error_set(ORD_ENOTGAME, "the game file has no scenario")
+					: ord_store_error(db, "reading the scenario");
+	ord_store_stmt_done(st);
 	return err;
 }
 
@@ -124,7 +143,7 @@ int ord_store_game_insert(sqlite3 *db, const struct ord_store_game *g)
 	sqlite3_bind_text(st, 3, g->title, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, g->nmr, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 5, g->fixed_dice);
-	sqlite3_bind_blob(st, 6, g->scenario, (int)g->scenario_len, SQLITE_STATIC);
+	sqlite3_bind_zeroblob(st, 6, 0); /* the scenario has a row of its own */
 	bind_opt_blob(st, 7, g->tables, (int)g->tables_len);
 	sqlite3_bind_int64(st, 8, g->created);
 	sqlite3_bind_blob(st, 9, g->pk, 32, SQLITE_STATIC);
@@ -132,7 +151,12 @@ int ord_store_game_insert(sqlite3 *db, const struct ord_store_game *g)
 	sqlite3_bind_int(st, 11, g->refereeless);
 	sqlite3_bind_int(st, 12, g->witnessed);
 	sqlite3_bind_int(st, 13, g->protocol);
-	return done(db, st, "creating the game");
+	if ((err = done(db, st, "creating the game")) != 0)
+		return err;
+	if ((err = ord_store_stmt(db, &st, "INSERT INTO game_scenario(id, scenario) VALUES (1, ?)")) != 0)
+		return err;
+	sqlite3_bind_blob(st, 1, g->scenario, (int)g->scenario_len, SQLITE_STATIC);
+	return done(db, st, "storing the scenario");
 }
 
 /* ---- sides and units ---- */

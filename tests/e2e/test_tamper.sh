@@ -134,7 +134,7 @@ tamper seed-swapped \
 	"the dice seed does not match the commitment logged when turn 1 opened" \
 	"the dice seed does not match the commitment logged when turn 2 opened"
 tamper scenario \
-	"UPDATE game SET scenario = CAST(replace(CAST(scenario AS TEXT), 'Red Army', 'Red Horde') AS BLOB)" \
+	"UPDATE game_scenario SET scenario = CAST(replace(CAST(scenario AS TEXT), 'Red Army', 'Red Horde') AS BLOB)" \
 	"the game file's scenario is not the one logged when the game was made"
 
 # what the game's behaviour depends on, changed in its live rows
