@@ -740,7 +740,7 @@ int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, co
 	ord_ctx_init(ctx, g->rs, g->rules, turn);
 	if (!s)
 		return ord_error_set(ORD_ENOTFOUND, "unknown side '%s'", side);
-	if ((err = ord_store_unit_count(g->db, &total)) != 0)
+	if ((err = ord_store_unit_bound(g->db, &total)) != 0)
 		return err;
 	ord_ctx_set_lazy(ctx, total, lazy_unit, g);
 	if ((err = ord_store_units_now(g->db, s->id, ord_game_add_unit, ctx)) != 0)

@@ -140,7 +140,7 @@ int ord_game_event_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const 
 
 	*lazy = NULL;
 	if ((err = ord_store_order_indexed(g->db, turn, &indexed)) != 0 ||
-	    (err = ord_store_unit_count(g->db, &total)) != 0)
+	    (err = ord_store_unit_bound(g->db, &total)) != 0)
 		return err;
 	/* a unit loaded alone costs a few lookups, some ten times one of a
 	 * whole load: a file of more events than a sixteenth of the units

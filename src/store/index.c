@@ -108,9 +108,12 @@ int ord_store_unit_events_each(sqlite3 *db, int turn, const char *uid, const cha
 
 	if ((err = ord_store_stmt(db, &st,
 				  "SELECT e.seq, e.phase, e.kind, e.args, e.override, e.checks, e.log_seq "
-				  "FROM event_unit x JOIN event e ON e.turn = x.turn AND e.seq = x.seq "
+				  /* the unit's few events first, then each by its
+				   * number (CROSS JOIN keeps that order; by the
+				   * phase's index it would read the whole phase) */
+				  "FROM event_unit x CROSS JOIN event e ON e.turn = x.turn AND e.seq = x.seq "
 				  "WHERE x.turn = ?1 AND x.uid = ?2 AND e.phase = ?3 "
-				  "AND e.void_log IS NULL ORDER BY e.seq")) != 0)
+				  "AND e.void_log IS NULL ORDER BY x.seq")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
@@ -131,6 +134,24 @@ int ord_store_unit_events_each(sqlite3 *db, int turn, const char *uid, const cha
 	}
 	if (!err && rc != SQLITE_DONE && rc != SQLITE_ROW)
 		err = ord_store_error(db, "reading the events' index");
+	ord_store_stmt_done(st);
+	return err;
+}
+
+int ord_store_unit_bound(sqlite3 *db, size_t *n)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	*n = 0;
+	/* units are never deleted: the largest id bounds their number, and
+	 * the primary key gives it without counting every row */
+	if ((err = ord_store_stmt(db, &st, "SELECT coalesce(max(id), 0) FROM unit")) != 0)
+		return err;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*n = (size_t)sqlite3_column_int64(st, 0);
+	else
+		err = ord_store_error(db, "counting units");
 	ord_store_stmt_done(st);
 	return err;
 }

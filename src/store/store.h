@@ -254,6 +254,8 @@ int ord_store_sealed_order_get(sqlite3 *db, int turn, const char *uid, char **bo
 /* Turn's orders are indexed (at its seal) and so is every event of it. */
 int ord_store_order_index_mark(sqlite3 *db, int turn);
 int ord_store_order_indexed(sqlite3 *db, int turn, int *yes);
+/* At least the number of units, without counting them (the largest id). */
+int ord_store_unit_bound(sqlite3 *db, size_t *n);
 /* Event seq of turn names the unit uid in a unit key. */
 int ord_store_event_unit_put(sqlite3 *db, int turn, const char *uid, unsigned seq);
 /* The standing events of phase that name unit uid, in order. */
