@@ -264,6 +264,8 @@ static int check_units(struct audit *a)
 		ord_vout_ok(&a->v,
 			    "units: %zu sides and %zu units are the scenario's, and began as logged",
 			    sc.nsides, sc.nunits);
+	/* read once: every turn's replay takes it from the cache */
+	ord_verify_cache_keep_scenario(a->cache, a->g->rs, &sc, sg.scenario, sg.scenario_len);
 out:
 	ord_scenario_release(&sc);
 	ord_store_game_release(&sg);
@@ -406,8 +408,12 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 	if (turn > 0 && (err = ord_game_turn(g, &cur, turn)) != 0)
 		return err;
 	ord_buf_addf(out, "audit of '%s':\n", g->path);
-	if ((err = ord_store_begin_read(g->db)) != 0)
+	if ((err = ord_store_cache_for_scan(g->db, 1)) != 0)
 		return err;
+	if ((err = ord_store_begin_read(g->db)) != 0) {
+		ord_store_cache_for_scan(g->db, 0);
+		return err;
+	}
 	a.cache = ord_verify_cache_new();
 	if ((err = check_chain(&a)) != 0 || (err = check_create(&a)) != 0 ||
 	    (err = check_units(&a)) != 0)
@@ -453,6 +459,7 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 			     "clean: no sheet, log entry, roll or result has changed since it was written, and every phase is what the rules give\n");
 out:
 	ord_store_end_read(g->db);
+	ord_store_cache_for_scan(g->db, 0);
 	for (i = 0; i < a.nlog; i++)
 		free(a.log[i].kind);
 	free(a.log);

@@ -220,6 +220,7 @@ struct ord_verify_cache {
 	unsigned char tables_hash[32];
 	struct ord_scenario sc;
 	unsigned char sc_hash[32];
+	const struct ord_ruleset *sc_rs; /* whose unit attributes sc was checked for */
 };
 
 struct ord_verify_cache *ord_verify_cache_new(void)
@@ -238,6 +239,17 @@ void ord_verify_cache_free(struct ord_verify_cache *c)
 		c->rs->free(c->rules);
 	ord_scenario_release(&c->sc);
 	free(c);
+}
+
+void ord_verify_cache_keep_scenario(struct ord_verify_cache *c, const struct ord_ruleset *rs,
+				    struct ord_scenario *sc, const char *bytes, size_t len)
+{
+	ord_scenario_release(&c->sc);
+	c->sc = *sc;
+	ord_scenario_init(sc);
+	c->have_sc = 1;
+	c->sc_rs = rs;
+	crypto_generichash(c->sc_hash, 32, (const unsigned char *)bytes, len, NULL, 0);
 }
 
 /* Load the record's tables (hash h) into x->rules, or take them from the
@@ -277,7 +289,7 @@ static int cache_scenario(struct vr *x, const unsigned char h[32])
 	const struct ord_record *r = x->r;
 	struct ord_verify_cache *c = x->cache;
 
-	if (c && c->have_sc && !memcmp(c->sc_hash, h, 32)) {
+	if (c && c->have_sc && c->sc_rs == x->rs && !memcmp(c->sc_hash, h, 32)) {
 		x->sc = c->sc; /* borrowed: c releases it */
 		return 0;
 	}
@@ -293,6 +305,7 @@ static int cache_scenario(struct vr *x, const unsigned char h[32])
 		ord_scenario_release(&c->sc);
 		c->sc = x->sc;
 		c->have_sc = 1;
+		c->sc_rs = x->rs;
 		memcpy(c->sc_hash, h, 32);
 	}
 	return 0;

@@ -67,8 +67,15 @@ int ord_verify_record(const struct ord_record *r, const struct ord_verify_opts *
 /* What the records of one game share (its scenario and rules tables, read
  * and checked once): the audit checks turn after turn with one. */
 struct ord_verify_cache;
+struct ord_scenario;
+struct ord_ruleset;
 struct ord_verify_cache *ord_verify_cache_new(void);
 void ord_verify_cache_free(struct ord_verify_cache *c);
+/* Give c a scenario already read from bytes and checked for rs's unit
+ * attributes (the audit reads it first, so that its XML tree is gone
+ * before any turn's record is held); sc is left empty. */
+void ord_verify_cache_keep_scenario(struct ord_verify_cache *c, const struct ord_ruleset *rs,
+				    struct ord_scenario *sc, const char *bytes, size_t len);
 /* ord_verify_record, taking the scenario and tables from c when the
  * record's bytes are the ones c holds (by their hashes), else reading them
  * and keeping them in c. */

@@ -301,6 +301,13 @@ static int set_cache(sqlite3 *db)
 	return ord_store_exec(db, pragma);
 }
 
+int ord_store_cache_for_scan(sqlite3 *db, int scan)
+{
+	/* a pass that reads each row once gains nothing from holding the
+	 * file: SQLite's default cache, and the memory stays a constant */
+	return scan ? ord_store_exec(db, "PRAGMA cache_size = -2000") : set_cache(db);
+}
+
 static int set_pragmas(sqlite3 *db)
 {
 	int err;

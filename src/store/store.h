@@ -54,6 +54,9 @@ int ord_store_checkpoint(sqlite3 *db);
 int ord_store_error(sqlite3 *db, const char *what);
 /* Run SQL with no results (for fixed statements). */
 int ord_store_exec(sqlite3 *db, const char *sql);
+/* The page cache for a pass that reads every row once (scan: SQLite's
+ * default), or back to the one set from the game's size. */
+int ord_store_cache_for_scan(sqlite3 *db, int scan);
 /* Prepare, failing with a message. */
 int ord_store_prepare(sqlite3 *db, sqlite3_stmt **st, const char *sql);
 
