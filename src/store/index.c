@@ -1,7 +1,8 @@
 /*
  * index.c - what checking one event reads, found by index (store.h): each
  * unit's sealed order parsed at the seal, the units every event names, and
- * the turns that have both.  Derived rows: the audit's replay checks every
+ * the turns that have both (a unit's events are read in rows.c, beside
+ * every other read of events).  Derived rows: the audit's replay checks every
  * event again from the sheets (verify.c), so these only make it cheap.
  */
 #include <stdlib.h>
@@ -98,44 +99,6 @@ int ord_store_event_unit_put(sqlite3 *db, int turn, const char *uid, unsigned se
 {
 	return exec3(db, "INSERT OR IGNORE INTO event_unit(turn, uid, seq) VALUES (?1, ?2, ?3)",
 		     turn, uid, seq, "writing the events' index");
-}
-
-int ord_store_unit_events_each(sqlite3 *db, int turn, const char *uid, const char *phase,
-			       ord_store_event_fn fn, void *ud)
-{
-	sqlite3_stmt *st = NULL;
-	int err, rc;
-
-	if ((err = ord_store_stmt(db, &st,
-				  "SELECT e.seq, e.phase, e.kind, e.args, e.override, e.checks, e.log_seq "
-				  /* the unit's few events first, then each by its
-				   * number (CROSS JOIN keeps that order; by the
-				   * phase's index it would read the whole phase) */
-				  "FROM event_unit x CROSS JOIN event e ON e.turn = x.turn AND e.seq = x.seq "
-				  "WHERE x.turn = ?1 AND x.uid = ?2 AND e.phase = ?3 "
-				  "AND e.void_log IS NULL ORDER BY x.seq")) != 0)
-		return err;
-	sqlite3_bind_int(st, 1, turn);
-	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, phase, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct ord_store_event e;
-
-		memset(&e, 0, sizeof(e));
-		e.seq = (unsigned)sqlite3_column_int(st, 0);
-		e.phase = col_text(st, 1);
-		e.kind = col_text(st, 2);
-		e.args = col_text(st, 3);
-		e.override = sqlite3_column_type(st, 4) == SQLITE_NULL ? NULL : col_text(st, 4);
-		e.checks = col_text(st, 5);
-		e.log_seq = sqlite3_column_int64(st, 6);
-		if ((err = fn(ud, &e)) != 0)
-			break;
-	}
-	if (!err && rc != SQLITE_DONE && rc != SQLITE_ROW)
-		err = ord_store_error(db, "reading the events' index");
-	ord_store_stmt_done(st);
-	return err;
 }
 
 int ord_store_unit_bound(sqlite3 *db, size_t *n)

@@ -235,19 +235,12 @@ int ord_store_unit_insert(sqlite3 *db, int64_t *id, const char *uid, const char 
 	return err;
 }
 
-/* Every unit with its current state (unit_current): one row each. */
-static int units_now(sqlite3 *db, int64_t side_id, ord_store_unit_fn fn, void *ud)
+/* Every row of st (unit.id, uid, name, side, attrs, state) to fn; st is
+ * done after. */
+static int unit_rows(sqlite3 *db, sqlite3_stmt *st, ord_store_unit_fn fn, void *ud)
 {
-	sqlite3_stmt *st = NULL;
-	int err, rc;
+	int err = 0, rc;
 
-	if ((err = ord_store_stmt(db, &st,
-				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, c.state "
-				  "FROM unit JOIN side ON side.id = unit.side_id "
-				  "LEFT JOIN unit_current c ON c.unit_id = unit.id "
-				  "WHERE ?1 = 0 OR unit.side_id = ?1 ORDER BY unit.id")) != 0)
-		return err;
-	sqlite3_bind_int64(st, 1, side_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ord_store_unit u;
 
@@ -266,6 +259,22 @@ static int units_now(sqlite3 *db, int64_t side_id, ord_store_unit_fn fn, void *u
 	return err;
 }
 
+/* Every unit with its current state (unit_current): one row each. */
+static int units_now(sqlite3 *db, int64_t side_id, ord_store_unit_fn fn, void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, c.state "
+				  "FROM unit JOIN side ON side.id = unit.side_id "
+				  "LEFT JOIN unit_current c ON c.unit_id = unit.id "
+				  "WHERE ?1 = 0 OR unit.side_id = ?1 ORDER BY unit.id")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, side_id);
+	return unit_rows(db, st, fn, ud);
+}
+
 int ord_store_units_now(sqlite3 *db, int64_t side_id, ord_store_unit_fn fn, void *ud)
 {
 	return units_now(db, side_id, fn, ud);
@@ -274,7 +283,7 @@ int ord_store_units_now(sqlite3 *db, int64_t side_id, ord_store_unit_fn fn, void
 int ord_store_unit_find(sqlite3 *db, const char *id_or_name, ord_store_unit_fn fn, void *ud)
 {
 	sqlite3_stmt *st = NULL;
-	int err, rc;
+	int err;
 
 	/* by its id, else by its name (both indexed) */
 	if ((err = ord_store_stmt(db, &st,
@@ -286,21 +295,7 @@ int ord_store_unit_find(sqlite3 *db, const char *id_or_name, ord_store_unit_fn f
 	    0)
 		return err;
 	sqlite3_bind_text(st, 1, id_or_name, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct ord_store_unit u;
-
-		u.id = sqlite3_column_int64(st, 0);
-		u.uid = col_text(st, 1);
-		u.name = col_text(st, 2);
-		u.side = col_text(st, 3);
-		u.attrs = col_text(st, 4);
-		u.state = col_text(st, 5);
-		err = fn(ud, &u);
-	} else if (rc != SQLITE_DONE) {
-		err = ord_store_error(db, "reading units");
-	}
-	ord_store_stmt_done(st);
-	return err;
+	return unit_rows(db, st, fn, ud); /* one row at most */
 }
 
 int ord_store_current_stale(sqlite3 *db, int *n)
@@ -326,7 +321,7 @@ int ord_store_current_stale(sqlite3 *db, int *n)
 int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn, void *ud)
 {
 	sqlite3_stmt *st = NULL;
-	int err, rc;
+	int err;
 
 	if (turn <= 0)
 		return units_now(db, 0, fn, ud);
@@ -342,28 +337,13 @@ int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int(st, 2, before);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct ord_store_unit u;
-
-		u.id = sqlite3_column_int64(st, 0);
-		u.uid = col_text(st, 1);
-		u.name = col_text(st, 2);
-		u.side = col_text(st, 3);
-		u.attrs = col_text(st, 4);
-		u.state = col_text(st, 5);
-		if ((err = fn(ud, &u)) != 0)
-			break;
-	}
-	if (!err && rc != SQLITE_DONE)
-		err = ord_store_error(db, "reading units");
-	ord_store_stmt_done(st);
-	return err;
+	return unit_rows(db, st, fn, ud);
 }
 
 int ord_store_units_at(sqlite3 *db, int turn, int phase, ord_store_unit_fn fn, void *ud)
 {
 	sqlite3_stmt *st = NULL;
-	int err, rc;
+	int err;
 
 	/* as ord_store_units_each, bounded by (turn, phase) */
 	if ((err = ord_store_stmt(db, &st,
@@ -375,22 +355,7 @@ int ord_store_units_at(sqlite3 *db, int turn, int phase, ord_store_unit_fn fn, v
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int(st, 2, phase);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct ord_store_unit u;
-
-		u.id = sqlite3_column_int64(st, 0);
-		u.uid = col_text(st, 1);
-		u.name = col_text(st, 2);
-		u.side = col_text(st, 3);
-		u.attrs = col_text(st, 4);
-		u.state = col_text(st, 5);
-		if ((err = fn(ud, &u)) != 0)
-			break;
-	}
-	if (!err && rc != SQLITE_DONE)
-		err = ord_store_error(db, "reading units");
-	ord_store_stmt_done(st);
-	return err;
+	return unit_rows(db, st, fn, ud);
 }
 
 int ord_store_states_each(sqlite3 *db, ord_store_state_fn fn, void *ud)
@@ -838,21 +803,12 @@ int ord_store_event_insert(sqlite3 *db, int turn, const struct ord_store_event *
 	return done(db, st, "storing the event");
 }
 
-int ord_store_events_each(sqlite3 *db, int turn, const char *phase, int standing_only,
-			  ord_store_event_fn fn, void *ud)
+/* Every row of st (seq, phase, kind, args, override, checks, log_seq,
+ * void_log, void_reason) to fn; st is done after. */
+static int event_rows(sqlite3 *db, sqlite3_stmt *st, ord_store_event_fn fn, void *ud)
 {
-	sqlite3_stmt *st = NULL;
-	int err, rc;
+	int err = 0, rc;
 
-	if ((err = ord_store_stmt(db, &st,
-				  "SELECT seq, phase, kind, args, override, checks, log_seq, void_log, void_reason "
-				  "FROM event WHERE turn = ?1 AND (?2 IS NULL OR phase = ?2) "
-				  "AND (NOT ?3 OR void_log IS NULL) ORDER BY seq")) != 0)
-		return err;
-	sqlite3_bind_int(st, 1, turn);
-	if (phase)
-		sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 3, standing_only);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ord_store_event e;
 
@@ -872,6 +828,46 @@ int ord_store_events_each(sqlite3 *db, int turn, const char *phase, int standing
 		err = ord_store_error(db, "reading events");
 	ord_store_stmt_done(st);
 	return err;
+}
+
+int ord_store_events_each(sqlite3 *db, int turn, const char *phase, int standing_only,
+			  ord_store_event_fn fn, void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT seq, phase, kind, args, override, checks, log_seq, void_log, void_reason "
+				  "FROM event WHERE turn = ?1 AND (?2 IS NULL OR phase = ?2) "
+				  "AND (NOT ?3 OR void_log IS NULL) ORDER BY seq")) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, turn);
+	if (phase)
+		sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, standing_only);
+	return event_rows(db, st, fn, ud);
+}
+
+int ord_store_unit_events_each(sqlite3 *db, int turn, const char *uid, const char *phase,
+			       ord_store_event_fn fn, void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT e.seq, e.phase, e.kind, e.args, e.override, e.checks, e.log_seq, "
+				  "e.void_log, e.void_reason "
+				  /* the unit's few events first, then each by its
+				   * number (CROSS JOIN keeps that order; by the
+				   * phase's index it would read the whole phase) */
+				  "FROM event_unit x CROSS JOIN event e ON e.turn = x.turn AND e.seq = x.seq "
+				  "WHERE x.turn = ?1 AND x.uid = ?2 AND e.phase = ?3 "
+				  "AND e.void_log IS NULL ORDER BY x.seq")) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, turn);
+	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, phase, -1, SQLITE_STATIC);
+	return event_rows(db, st, fn, ud);
 }
 
 int ord_store_event_void(sqlite3 *db, int turn, unsigned seq, int64_t log_seq, const char *reason)
