@@ -257,6 +257,30 @@ int web_session_has(const struct web_session *s, const char *game, const char *p
 	return 0;
 }
 
+int web_party_ok(struct web_req *r, const char *game, const char *party)
+{
+	int referee = !strcmp(party, WEB_REFEREE);
+	struct ord_buf to = ORD_BUF_INIT;
+
+	if (web_session_has(&r->sess, game, party))
+		return strcmp(r->method, "POST") || web_csrf_ok(r);
+	if (!strcmp(r->method, "POST")) {
+		web_error_page(r, 403, "Log in first",
+			       referee ? "You are not logged in as the referee (or your session "
+					 "ended). Nothing was changed."
+				       : "You are not logged in as this side (or your session "
+					 "ended). Nothing was changed.");
+		return 0;
+	}
+	ord_buf_adds(&to, "/g/");
+	web_url(&to, game);
+	ord_buf_adds(&to, "/login?side=");
+	web_url(&to, referee ? "referee" : party);
+	web_redirect(r, to.buf);
+	ord_buf_release(&to);
+	return 0;
+}
+
 int web_session_any(const struct web_session *s, const char *game)
 {
 	size_t i;

@@ -336,24 +336,7 @@ void web_page_player(struct web_req *r, const char *name, const char *side)
 	p.side = side;
 	ord_diag_init(&p.diag);
 	ord_buf_init(&p.reading);
-	if (!web_session_has(&r->sess, name, side)) {
-		struct ord_buf to = ORD_BUF_INIT;
-
-		if (!strcmp(r->method, "POST")) {
-			web_error_page(r, 403, "Log in first",
-				       "You are not logged in as this side (or your session "
-				       "ended). Nothing was changed.");
-			goto out;
-		}
-		ord_buf_adds(&to, "/g/");
-		web_url(&to, name);
-		ord_buf_adds(&to, "/login?side=");
-		web_url(&to, side);
-		web_redirect(r, to.buf);
-		ord_buf_release(&to);
-		goto out;
-	}
-	if (!strcmp(r->method, "POST") && !web_csrf_ok(r))
+	if (!web_party_ok(r, name, side))
 		goto out;
 	if (!(g = web_open_game(r, name)))
 		goto out;

@@ -568,23 +568,7 @@ void web_page_referee(struct web_req *r, const char *name)
 	f.name = name;
 	ord_diag_init(&f.diag);
 	ord_buf_init(&f.results);
-	if (!web_session_has(&r->sess, name, WEB_REFEREE)) {
-		struct ord_buf to = ORD_BUF_INIT;
-
-		if (!strcmp(r->method, "POST")) {
-			web_error_page(r, 403, "Log in first",
-				       "You are not logged in as the referee (or your session "
-				       "ended). Nothing was changed.");
-			goto out;
-		}
-		ord_buf_adds(&to, "/g/");
-		web_url(&to, name);
-		ord_buf_adds(&to, "/login?side=referee");
-		web_redirect(r, to.buf);
-		ord_buf_release(&to);
-		goto out;
-	}
-	if (!strcmp(r->method, "POST") && !web_csrf_ok(r))
+	if (!web_party_ok(r, name, WEB_REFEREE))
 		goto out;
 	if (!(g = web_open_game(r, name)))
 		goto out;

@@ -132,6 +132,11 @@ void web_need_session(struct web_req *r);
 /* 1 when the POST carries the session's CSRF token; else the response is
  * a 403 page and 0 is returned. */
 int web_csrf_ok(struct web_req *r);
+/* May this request act as party (a side, or WEB_REFEREE) of game?  1 when
+ * its session holds the grant and a POST carries its CSRF token; else the
+ * answer is written (a GET is sent to the login page, a POST refused with
+ * nothing changed) and 0. */
+int web_party_ok(struct web_req *r, const char *game, const char *party);
 /* Set the cookie of session s. */
 void web_set_cookie(struct web_req *r, const struct web_session *s);
 /* Redirect (303 See Other) to url. */
