@@ -176,6 +176,17 @@ static void answer(struct ord_calc *c, struct ks_text *why)
 	ord_calc_explain(c, "en", why->en.buf);
 }
 
+/* What a shot does to the target's morale (fire and artillery alike). */
+static void morale_values(struct ord_calc *c, double total, int applied,
+			  const struct ks_morale_parts *parts)
+{
+	ord_calc_value_num(c, "morale_total", total);
+	ord_calc_value(c, "morale", ks_moral_name(applied));
+	ord_calc_value(c, "morale_part", ks_moral_name(parts->grade));
+	ord_calc_value_int(c, "affected", parts->full);
+	ord_calc_value(c, "morale_rest", ks_moral_name(parts->rest_grade));
+}
+
 static int calc_fireunits(struct ord_calc *c, struct ord_rules *rules)
 {
 	struct ks_text why;
@@ -241,11 +252,7 @@ static int calc_fire(struct ord_calc *c, struct ord_rules *rules)
 	ord_calc_value_num(c, "loss_total", res.loss_total);
 	ord_calc_value_num(c, "men_per_unit", res.men_per_unit);
 	ord_calc_value_int(c, "men", res.men);
-	ord_calc_value_num(c, "morale_total", res.morale_total);
-	ord_calc_value(c, "morale", ks_moral_name(res.grade_applied));
-	ord_calc_value(c, "morale_part", ks_moral_name(res.parts.grade));
-	ord_calc_value_int(c, "affected", res.parts.full);
-	ord_calc_value(c, "morale_rest", ks_moral_name(res.parts.rest_grade));
+	morale_values(c, res.morale_total, res.grade_applied, &res.parts);
 	answer(c, &why);
 out:
 	ord_kv_release(&flags);
@@ -287,11 +294,7 @@ static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
 	ord_calc_value_int(c, "damaged", res.damaged);
 	ord_calc_value_int(c, "destroyed", res.destroyed);
 	ord_calc_value_int(c, "limbers", res.limbers);
-	ord_calc_value_num(c, "morale_total", res.morale_total);
-	ord_calc_value(c, "morale", ks_moral_name(res.grade_applied));
-	ord_calc_value(c, "morale_part", ks_moral_name(res.parts.grade));
-	ord_calc_value_int(c, "affected", res.parts.full);
-	ord_calc_value(c, "morale_rest", ks_moral_name(res.parts.rest_grade));
+	morale_values(c, res.morale_total, res.grade_applied, &res.parts);
 	answer(c, &why);
 out:
 	ord_kv_release(&flags);

@@ -57,9 +57,12 @@ static const struct {
 	{ "vand", "vand", "water", "#8ebde0" },
 };
 
-static const struct {
+/* A word of the pictures in both languages, by its key. */
+struct ks_word {
 	const char *key, *da, *en;
-} features[] = {
+};
+
+static const struct ks_word features[] = {
 	{ "vej", "vej", "road" },
 	{ "sti", "sti", "path" },
 	{ "vandloeb", "vandløb", "stream" },
@@ -69,9 +72,7 @@ static const struct {
 	{ "feltbefaestning", "feltbefæstning", "field works" },
 };
 
-static const struct {
-	const char *key, *da, *en;
-} formations[] = {
+static const struct ks_word formations[] = {
 	{ "linie", "linie", "line" },
 	{ "angrebskolonne", "angrebskolonne", "attack column" },
 	{ "marchkolonne", "marchkolonne", "march column" },
@@ -80,9 +81,7 @@ static const struct {
 	{ "skyttekaede_taet", "skyttekæde, sværm", "skirmish chain, swarm" },
 };
 
-static const struct {
-	const char *key, *da, *en;
-} phase_words[] = {
+static const struct ks_word phase_words[] = {
 	{ "reorganisering", "reorganisering", "reorganisation" },
 	{ "angrebserklaering", "angrebserklæring", "attack declarations" },
 	{ "fredelige-flytninger", "fredelige flytninger", "peaceful moves" },
@@ -101,8 +100,7 @@ static const char *word(const struct ord_picture *w, const char *key)
 
 	for (i = 0; i < ORD_ARRAY_SIZE(phase_words); i++)
 		if (!strcmp(phase_words[i].key, key))
-			return w->lang && !strcmp(w->lang, "da") ? phase_words[i].da
-								 : phase_words[i].en;
+			return tr(w, phase_words[i].da, phase_words[i].en);
 	return key;
 }
 
