@@ -82,8 +82,8 @@ int ord_game_index_orders(struct ord_game *g, int turn);
  * (the units the events name, each with its sealed order and its standing
  * events of the phase, loaded when looked up), else the whole game
  * (ord_game_load_ctx).  *lazy is what the partial context needs: release
- * it after ctx (ord_game_event_ctx_done), and ask it whether a load
- * failed (ord_game_event_ctx_failed). */
+ *it after ctx (ord_game_event_ctx_done), and ask it whether a load
+ * failed (ord_game_event_ctx_failed: then check in a whole context). */
 struct ord_event_lazy;
 int ord_game_event_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *phase,
 		       unsigned next, size_t n, int partial, struct ord_event_lazy **lazy);

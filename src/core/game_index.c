@@ -118,6 +118,7 @@ static int lazy_event_unit(void *ud, struct ord_ctx *ctx, const char *id_or_name
 		ord_sheet_init(&one);
 		if ((err = ord_order_deserialize(&one, body)) == 0)
 			ord_ctx_attach_order(ctx, n, &one);
+
 		ord_sheet_release(&one);
 		if (err)
 			goto out;

@@ -364,11 +364,12 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 	ctx.phase = phase;
 	/* every event checked first, each with the ones before it in the ctx */
 	err = check_events(g, &ctx, evs, n, phase, seq, override_reason, ck, diag, &tl);
-	if (!err)
-		err = ord_game_event_ctx_failed(lazy);
-	if (!err && lazy && tl.unknown_unit) {
+	if (!err && lazy && (tl.unknown_unit || ord_game_event_ctx_failed(lazy))) {
 		/* a unit no lookup finds: check again with every unit, so the
-		 * message can say which one was meant */
+		 * message can say which one was meant; a unit whose order the
+		 * index cannot give (the file was changed): the index is only
+		 * derived, so check again from the sheets themselves */
+		ord_error_clear();
 		diag_cut(diag, before);
 		for (i = 0; i < n; i++) {
 			free(ck[i].args);

@@ -112,6 +112,14 @@ expect_exit 0 ord exchange forged.game
 expect_exit 1 ord audit forged.game
 expect_in "$OUT" "the orders give 'unit 'R1': unit 'R1' moved 4\" but its order allows 1.5\""
 expect_in "$OUT" "but the log says 'nothing'"
+# an index that cannot give an order (the file was changed): the event is
+# checked from the sheets themselves, as if there were no index
+cp i.game damaged.game
+sql damaged.game "UPDATE sealed_order SET body = 'nonsense' WHERE uid = 'R2'" >/dev/null
+expect_exit 65 ord event damaged.game move unit=R2 distance=4
+expect_in "$ERR" "unit 'R2' moved 4\" but its order allows 2\""
+expect_exit 0 ord event damaged.game move unit=R2 distance=1
+expect_eq "$(sql damaged.game "SELECT count(*) FROM event WHERE args LIKE '%unit=R2%'")" 1 "R2's events"
 # the same turn played honestly is clean, the override and all
 for _ in 1 2 3 4 5; do expect_exit 0 ord resolve i.game; done
 expect_exit 0 ord exchange i.game
