@@ -681,27 +681,18 @@ static int add_event(void *ud, const struct ord_store_event *e)
 	return 0;
 }
 
-int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int with_orders,
-		      const char *phase)
+int ord_game_attach_sheets(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *only)
 {
 	size_t i;
 	int err;
 
-	struct ord_store_turn cur;
-
-	ord_ctx_init(ctx, g->rs, g->rules, turn);
-	/* every unit with its latest state up to the end of turn: for the
-	 * current turn, its current state (one row each) */
-	if ((err = ord_game_turn(g, &cur, 0)) != 0 ||
-	    (err = ord_store_units_each(g->db, turn >= cur.turn ? 0 : turn, 0, ord_game_add_unit,
-					ctx)) != 0)
-		return err;
-	ord_ctx_index(ctx);
-	for (i = 0; with_orders && i < g->nsides; i++) {
+	for (i = 0; i < g->nsides; i++) {
 		struct ord_store_sheet s;
 		struct ord_sheet sheet;
 		struct ord_diag diag;
 
+		if (only && strcmp(only, g->sides[i].name))
+			continue;
 		if ((err = ord_store_sheet_read(g->db, turn, g->sides[i].id, 0, &s)) == ORD_ENOTFOUND) {
 			ord_error_clear();
 			continue;
@@ -716,6 +707,26 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 		ord_diag_release(&diag);
 		ord_store_sheet_release(&s);
 	}
+	return 0;
+}
+
+int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int with_orders,
+		      const char *phase)
+{
+	int err;
+
+	struct ord_store_turn cur;
+
+	ord_ctx_init(ctx, g->rs, g->rules, turn);
+	/* every unit with its latest state up to the end of turn: for the
+	 * current turn, its current state (one row each) */
+	if ((err = ord_game_turn(g, &cur, 0)) != 0 ||
+	    (err = ord_store_units_each(g->db, turn >= cur.turn ? 0 : turn, 0, ord_game_add_unit,
+					ctx)) != 0)
+		return err;
+	ord_ctx_index(ctx);
+	if (with_orders && (err = ord_game_attach_sheets(g, ctx, turn, NULL)) != 0)
+		return err;
 	/* the events that stand: a voided one is as if it was never recorded */
 	if (phase && (err = ord_store_events_each(g->db, turn, strcmp(phase, "*") ? phase : NULL, 1,
 						  add_event, ctx)) != 0)

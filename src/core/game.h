@@ -68,6 +68,9 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
  * whatever this returns. */
 int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *side,
 			   const struct ord_sheet *sheet);
+/* Every side's latest sheet of turn (only one side's when only is not
+ * NULL), parsed and attached to its units. */
+int ord_game_attach_sheets(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *only);
 /* A store row of a unit added to the ctx ud (an ord_store_unit_fn). */
 int ord_game_add_unit(void *ud, const struct ord_store_unit *u);
 

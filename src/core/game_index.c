@@ -39,26 +39,8 @@ int ord_game_index_orders(struct ord_game *g, int turn)
 	if ((err = ord_store_units_now(g->db, 0, add_bare_unit, &ctx)) != 0)
 		goto out;
 	ord_ctx_index(&ctx);
-	for (i = 0; i < g->nsides; i++) {
-		struct ord_store_sheet s;
-		struct ord_sheet sheet;
-		struct ord_diag diag;
-
-		if ((err = ord_store_sheet_read(g->db, turn, g->sides[i].id, 0, &s)) == ORD_ENOTFOUND) {
-			ord_error_clear();
-			err = 0;
-			continue;
-		}
-		if (err)
-			goto out;
-		ord_sheet_init(&sheet);
-		ord_diag_init(&diag);
-		/* the same reading as ord_game_load_ctx: the sheet was valid */
-		ord_game_parse_sheet(g, &sheet, s.bytes, s.len, &diag);
-		ord_ctx_attach_sheet(&ctx, &sheet, g->sides[i].name);
-		ord_diag_release(&diag);
-		ord_store_sheet_release(&s);
-	}
+	if ((err = ord_game_attach_sheets(g, &ctx, turn, NULL)) != 0)
+		goto out;
 	for (i = 0; i < ctx.nunits; i++) {
 		const struct ord_order *o = ord_ctx_order(&ctx, &ctx.units[i]);
 		if (!o)

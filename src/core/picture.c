@@ -83,36 +83,6 @@ static void copy_event(struct ord_ctx *to, const struct ord_event *e)
 	ord_buf_release(&a);
 }
 
-/* The sheets of turn the viewer may read, attached to its context. */
-static int attach_sheets(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *side,
-			 int revealed)
-{
-	size_t i;
-	int err;
-
-	for (i = 0; i < g->nsides; i++) {
-		struct ord_store_sheet s;
-		struct ord_sheet sheet;
-		struct ord_diag diag;
-
-		if (side && !revealed && strcmp(side, g->sides[i].name))
-			continue;
-		if ((err = ord_store_sheet_read(g->db, turn, g->sides[i].id, 0, &s)) == ORD_ENOTFOUND) {
-			ord_error_clear();
-			continue;
-		}
-		if (err)
-			return err;
-		ord_sheet_init(&sheet);
-		ord_diag_init(&diag);
-		ord_game_parse_sheet(g, &sheet, s.bytes, s.len, &diag);
-		ord_ctx_attach_sheet(ctx, &sheet, g->sides[i].name);
-		ord_diag_release(&diag);
-		ord_store_sheet_release(&s);
-	}
-	return 0;
-}
-
 /* A step of the map: every shown unit's state after phase k of turn. */
 struct step_fill {
 	struct ord_ctx *ctx;
@@ -234,7 +204,8 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 			continue;
 		copy_event(&view, e);
 	}
-	if ((err = attach_sheets(g, &view, t.turn, side, t.state == ORD_TURN_EXCHANGED)) != 0)
+	if ((err = ord_game_attach_sheets(g, &view, t.turn,
+					  t.state == ORD_TURN_EXCHANGED ? NULL : side)) != 0)
 		goto out;
 	if ((err = ord_store_record_load(g->db, t.turn, &r)) != 0)
 		goto out;
