@@ -181,11 +181,19 @@ void ord_store_end_read(sqlite3 *db)
 
 int ord_store_checkpoint(sqlite3 *db)
 {
-	int log = 0, done = 0, rc;
+	int log = 0, done = 0, rc, waited;
 
 	/* FULL waits (through the busy handler) for the readers of older
-	 * snapshots and the writers, then copies every frame and syncs */
-	rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_FULL, &log, &done);
+	 * snapshots and the writers, then copies every frame and syncs; but
+	 * another process's checkpoint running at that moment makes it
+	 * return SQLITE_BUSY at once, without the busy handler: try again
+	 * for as long as the busy handler would wait */
+	for (waited = 0;; waited += 10) {
+		rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_FULL, &log, &done);
+		if (rc != SQLITE_BUSY || waited >= ORD_STORE_BUSY_TIMEOUT_MS)
+			break;
+		sqlite3_sleep(10);
+	}
 	if (rc != SQLITE_OK)
 		return ord_store_error(db, "copying the write-ahead log into the game file");
 	if (log >= 0 && done < log)
