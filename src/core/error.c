@@ -20,11 +20,15 @@ int ord_error_code(void)
 
 int ord_error_set(int code, const char *fmt, ...)
 {
+	char msg[sizeof(last_msg)];
 	va_list ap;
 
+	/* formatted apart first: a caller may quote the last message in the
+	 * new one ("...: %s", ord_error_last()) */
 	va_start(ap, fmt);
-	vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	memcpy(last_msg, msg, sizeof(msg));
 	last_code = code;
 	return code;
 }

@@ -337,6 +337,16 @@ START_TEST(test_order_serialize_round_trip)
 }
 END_TEST
 
+/* A message may quote the one before it. */
+START_TEST(test_error_quotes_the_last)
+{
+	ord_error_set(ORD_ERROR, "inner");
+	ord_error_set(ORD_EUSAGE, "outer (%s): %s", ord_error_last(), "end");
+	ck_assert_str_eq(ord_error_last(), "outer (inner): end");
+	ord_error_clear();
+}
+END_TEST
+
 START_TEST(test_create_open)
 {
 	ord_game *g = create(SCENARIO_HOLD), *again = NULL;
@@ -1160,6 +1170,7 @@ Suite *ord_test_suite(void)
 
 	tcase_add_test(dice, test_dice_face);
 	tcase_add_test(dice, test_order_serialize_round_trip);
+	tcase_add_test(dice, test_error_quotes_the_last);
 	suite_add_tcase(s, dice);
 	return s;
 }
