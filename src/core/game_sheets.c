@@ -140,7 +140,11 @@ int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const c
 		ord_buf_addch(reading, '\n');
 	}
 	/* the side's units, and the others only as the sheet or the rules name
-	 * them: a sheet costs its side, not the whole game */
+	 * them: a sheet costs its side, not the whole game; in one read
+	 * transaction, so the units looked up one by one share its snapshot
+	 * and its locks (each would take and drop them by itself) */
+	if ((err = ord_store_begin_read(g->db)) != 0)
+		goto out;
 	loaded = 1;
 	if ((err = ord_game_load_side_ctx(g, &ctx, turn, side, &sheet)) != 0)
 		goto out;
@@ -153,8 +157,10 @@ int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const c
 	err = diag->n > before ? ORD_EBADSHEET : 0;
 	ord_diag_sort(diag, before);
 out:
-	if (loaded)
+	if (loaded) {
 		ord_ctx_release(&ctx);
+		ord_store_end_read(g->db);
+	}
 	ord_sheet_release(&sheet);
 	return err;
 }

@@ -331,7 +331,9 @@ int ord_kv_parse(struct ord_kv *kv, const char *text)
 		size_t i;
 		*eq = '\0';
 		*e = '\0';
-		for (i = 0; i < n && strcmp(items[i].key, s); i++)
+		/* a key given twice keeps its last value (first letters first:
+		 * a unit's state is parsed each time a game is loaded) */
+		for (i = 0; i < n && (items[i].key[0] != s[0] || strcmp(items[i].key, s)); i++)
 			;
 		items[i].key = s;
 		items[i].value = eq + 1;

@@ -265,13 +265,20 @@ static int units_now(sqlite3 *db, int64_t side_id, ord_store_unit_fn fn, void *u
 	sqlite3_stmt *st = NULL;
 	int err;
 
+	/* two statements: "?1 = 0 OR side_id = ?1" would read every unit of
+	 * the game for one side's (SQLite cannot use unit_side for it) */
 	if ((err = ord_store_stmt(db, &st,
-				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, c.state "
-				  "FROM unit JOIN side ON side.id = unit.side_id "
-				  "LEFT JOIN unit_current c ON c.unit_id = unit.id "
-				  "WHERE ?1 = 0 OR unit.side_id = ?1 ORDER BY unit.id")) != 0)
+				  side_id ? "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, c.state "
+					    "FROM unit JOIN side ON side.id = unit.side_id "
+					    "LEFT JOIN unit_current c ON c.unit_id = unit.id "
+					    "WHERE unit.side_id = ?1 ORDER BY unit.id"
+					  : "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, c.state "
+					    "FROM unit JOIN side ON side.id = unit.side_id "
+					    "LEFT JOIN unit_current c ON c.unit_id = unit.id "
+					    "ORDER BY unit.id")) != 0)
 		return err;
-	sqlite3_bind_int64(st, 1, side_id);
+	if (side_id)
+		sqlite3_bind_int64(st, 1, side_id);
 	return unit_rows(db, st, fn, ud);
 }
 
