@@ -292,6 +292,7 @@ void ord_ctx_attach_sheet(struct ord_ctx *ctx, struct ord_sheet *sheet, const ch
 	s = &ctx->sheets[ctx->nsheets++];
 	*s = *sheet;
 	ord_sheet_init(sheet);
+	ord_sheet_pack(s);
 	for (i = 0; i < s->n; i++) {
 		struct ord_unit *u = ord_ctx_find_unit(ctx, s->orders[i].unit);
 		if (u && !strcmp(u->side, side))
@@ -307,6 +308,7 @@ void ord_ctx_attach_order(struct ord_ctx *ctx, size_t i, struct ord_sheet *one)
 	s = &ctx->sheets[ctx->nsheets++];
 	*s = *one;
 	ord_sheet_init(one);
+	ord_sheet_pack(s);
 	orders_fit(ctx);
 	if (i < ctx->nunits && s->n)
 		ctx->orders[i] = &s->orders[0];

@@ -114,6 +114,10 @@ void ord_ctx_reserve_events(struct ord_ctx *ctx, size_t n);
  * field of the order and its tokens, so no notation parses it again. */
 void ord_order_serialize(const struct ord_order *o, struct ord_buf *out);
 int ord_order_deserialize(struct ord_sheet *s, const char *text);
+/* Make each order of s one block (its tokens and strings) and s's array
+ * its size: a context holds every sheet's orders while it lives.  An order
+ * a token is added to afterwards is made a growing one again. */
+void ord_sheet_pack(struct ord_sheet *s);
 struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const char *phase,
 				    const char *kind, const char *args, const char *override,
 				    const char *check);

@@ -13,21 +13,94 @@ void ord_sheet_init(struct ord_sheet *s)
 	s->n = s->alloc = 0;
 }
 
-void ord_sheet_release(struct ord_sheet *s)
+/* A packed order (ord_sheet_pack) is one block at tok: its tokens, then
+ * its unit's name and its tokens' strings; a growing one has room for
+ * tokens (alloc) and a string of its own for each. */
+static int packed(const struct ord_order *o)
 {
-	size_t i, j;
+	return !o->alloc && o->tok;
+}
 
-	for (i = 0; i < s->n; i++) {
-		struct ord_order *o = &s->orders[i];
+static void order_release(struct ord_order *o)
+{
+	size_t j;
+
+	if (!packed(o)) {
 		for (j = 0; j < o->ntok; j++) {
 			free(o->tok[j].value);
 			free(o->tok[j].arg);
 		}
-		free(o->tok);
 		free(o->unit);
 	}
+	free(o->tok);
+}
+
+void ord_sheet_release(struct ord_sheet *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		order_release(&s->orders[i]);
 	free(s->orders);
 	ord_sheet_init(s);
+}
+
+static char *put_str(char **at, const char *v)
+{
+	size_t n = strlen(v) + 1;
+	char *p = memcpy(*at, v, n);
+
+	*at += n;
+	return p;
+}
+
+void ord_sheet_pack(struct ord_sheet *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->n; i++) {
+		struct ord_order *o = &s->orders[i], p = *o;
+		size_t size = o->ntok * sizeof(*o->tok) + strlen(o->unit) + 1;
+		char *at;
+
+		if (packed(o))
+			continue;
+		for (j = 0; j < o->ntok; j++)
+			size += strlen(o->tok[j].value) + 1 +
+				(o->tok[j].arg ? strlen(o->tok[j].arg) + 1 : 0);
+		p.tok = ord_xmalloc(size);
+		p.alloc = 0;
+		at = (char *)(p.tok + o->ntok);
+		p.unit = put_str(&at, o->unit);
+		for (j = 0; j < o->ntok; j++) {
+			p.tok[j] = o->tok[j];
+			p.tok[j].value = put_str(&at, o->tok[j].value);
+			p.tok[j].arg = o->tok[j].arg ? put_str(&at, o->tok[j].arg) : NULL;
+		}
+		order_release(o);
+		*o = p;
+	}
+	if (s->n && s->alloc > s->n) {
+		s->orders = ord_xrealloc(s->orders, s->n * sizeof(*s->orders));
+		s->alloc = s->n;
+	}
+}
+
+/* A packed order made a growing one again (a token added to it). */
+static void unpack(struct ord_order *o)
+{
+	struct ord_token *t = ord_xmalloc((o->ntok + 4) * sizeof(*t));
+	size_t j;
+
+	for (j = 0; j < o->ntok; j++) {
+		t[j] = o->tok[j];
+		t[j].value = ord_strdup(o->tok[j].value);
+		t[j].arg = o->tok[j].arg ? ord_strdup(o->tok[j].arg) : NULL;
+	}
+	o->unit = ord_strdup(o->unit);
+	free(o->tok);
+	o->tok = t;
+	o->alloc = o->ntok + 4;
 }
 
 struct ord_order *ord_sheet_add_order(struct ord_sheet *s, unsigned line, unsigned col, const char *unit)
@@ -51,6 +124,8 @@ struct ord_token *ord_order_add_token(struct ord_order *o, enum ord_tok_kind kin
 {
 	struct ord_token *t;
 
+	if (packed(o))
+		unpack(o);
 	if (o->ntok == o->alloc) {
 		o->alloc = o->alloc ? 2 * o->alloc : 4;
 		o->tok = ord_xrealloc(o->tok, o->alloc * sizeof(*o->tok));

@@ -337,6 +337,51 @@ START_TEST(test_order_serialize_round_trip)
 }
 END_TEST
 
+/* A packed sheet (each order one block, as a context holds it) keeps every
+ * field; a token added to a packed order makes it a growing one again. */
+START_TEST(test_sheet_pack)
+{
+	struct ord_sheet a;
+	struct ord_buf before = ORD_BUF_INIT, after = ORD_BUF_INIT;
+	struct ord_order *o;
+	struct ord_token *t;
+	size_t i;
+
+	ord_sheet_init(&a);
+	for (i = 0; i < 3; i++) {
+		o = ord_sheet_add_order(&a, (unsigned)i + 1, 1, i == 1 ? "L2" : "Bn 1/1");
+		if (i == 1)
+			continue; /* an order of no token */
+		ord_order_add_token(o, ORD_TOK_DIR, "\xe2\x86\x91", 0, 4);
+		t = ord_order_add_token(o, ORD_TOK_TARGET, "B7", 0, 6);
+		t->arg = strdup("x\ty");
+	}
+	for (i = 0; i < a.n; i++)
+		ord_order_serialize(&a.orders[i], &before);
+	ord_sheet_pack(&a);
+	ord_sheet_pack(&a); /* twice: nothing more */
+	ck_assert_uint_eq(a.alloc, 3);
+	for (i = 0; i < a.n; i++)
+		ord_order_serialize(&a.orders[i], &after);
+	ck_assert_str_eq(after.buf, before.buf);
+	/* the strings live in the block after the tokens */
+	ck_assert_ptr_eq(a.orders[0].unit, (char *)(a.orders[0].tok + 2));
+	ck_assert_str_eq(a.orders[2].tok[1].arg, "x\ty");
+	ck_assert_ptr_null(a.orders[2].tok[0].arg);
+	ck_assert_str_eq(a.orders[1].unit, "L2");
+	ck_assert_uint_eq(a.orders[1].ntok, 0);
+	t = ord_order_add_token(&a.orders[0], ORD_TOK_CODE, "FCol", 0, 9);
+	ck_assert_str_eq(t->value, "FCol");
+	ck_assert_uint_eq(a.orders[0].ntok, 3);
+	ck_assert_str_eq(a.orders[0].tok[1].value, "B7");
+	ck_assert_str_eq(a.orders[0].tok[1].arg, "x\ty");
+	ck_assert_str_eq(a.orders[0].unit, "Bn 1/1");
+	ord_sheet_release(&a); /* ASan: every piece freed once */
+	ord_buf_release(&before);
+	ord_buf_release(&after);
+}
+END_TEST
+
 /* A message may quote the one before it. */
 START_TEST(test_error_quotes_the_last)
 {
@@ -1170,6 +1215,7 @@ Suite *ord_test_suite(void)
 
 	tcase_add_test(dice, test_dice_face);
 	tcase_add_test(dice, test_order_serialize_round_trip);
+	tcase_add_test(dice, test_sheet_pack);
 	tcase_add_test(dice, test_error_quotes_the_last);
 	suite_add_tcase(s, dice);
 	return s;
