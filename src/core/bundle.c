@@ -577,6 +577,7 @@ static int read_record(struct ord_record *r, xmlNodePtr root, struct reader *rd,
 		r->scenario = ord_strdup("");
 	if (!r->tables)
 		r->tables = ord_strdup("");
+	ord_record_fit(r);
 	return rd->err;
 }
 

@@ -9,6 +9,21 @@ void ord_record_init(struct ord_record *r)
 	memset(r, 0, sizeof(*r));
 }
 
+void ord_record_fit(struct ord_record *r)
+{
+	ORD_REC_FIT(r->units);
+	ORD_REC_FIT(r->entries);
+	ORD_REC_FIT(r->commits);
+	ORD_REC_FIT(r->sheets);
+	ORD_REC_FIT(r->events);
+	ORD_REC_FIT(r->rolls);
+	ORD_REC_FIT(r->results);
+	ORD_REC_FIT(r->states);
+	ORD_REC_FIT(r->heads);
+	ORD_REC_FIT(r->links);
+	ORD_REC_FIT(r->previous);
+}
+
 void ord_record_release(struct ord_record *r)
 {
 	size_t i;

@@ -165,6 +165,13 @@ void ord_record_release(struct ord_record *r);
 				     (a).v = ord_xrealloc((a).v, (a).alloc * sizeof(*(a).v))) \
 			    : (void)0,                                                        \
 	 memset(&(a).v[(a).n], 0, sizeof(*(a).v)), &(a).v[(a).n++])
+/* Give an ORD_REC_ARRAY the size it holds (a loaded record is only read). */
+#define ORD_REC_FIT(a)                                                                            \
+	((a).n && (a).alloc > (a).n                                                               \
+		 ? (void)((a).v = ord_xrealloc((a).v, (a).n * sizeof(*(a).v)), (a).alloc = (a).n) \
+		 : (void)0)
+/* Every array of r fitted (ORD_REC_FIT), once it is loaded. */
+void ord_record_fit(struct ord_record *r);
 /* The entry of seq, or NULL (entries are in seq order without gaps, or the
  * verifier says so; the lookup does not rely on it). */
 struct ord_rec_entry *ord_record_entry(const struct ord_record *r, int64_t seq);

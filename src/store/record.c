@@ -317,5 +317,7 @@ out:
 	ord_store_game_release(&g);
 	if (err)
 		ord_record_release(r);
+	else
+		ord_record_fit(r); /* an audit holds a turn's every row */
 	return err;
 }
