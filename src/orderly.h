@@ -627,6 +627,11 @@ const char *ord_game_name(ord_game *g);
  * turn (0: none) and its source (submitted | hold | repeat) and commitment. */
 size_t ord_game_nsides(ord_game *g);
 const char *ord_game_side_name(ord_game *g, size_t i);
+/* Every unit of the game in unit order, its id, name and side, to fn (a
+ * non-zero return stops and is returned): the referee's page offers them
+ * for an event's unit keys.  The referee's view: every side's units. */
+typedef int (*ord_game_unit_fn)(void *ud, const char *id, const char *name, const char *side);
+int ord_game_units(ord_game *g, ord_game_unit_fn fn, void *ud);
 int ord_game_side_sheet(ord_game *g, int turn, const char *side, int *version, char source[16],
 			unsigned char commitment[32]);
 

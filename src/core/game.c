@@ -768,6 +768,25 @@ int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, co
 	return 0;
 }
 
+struct unit_names {
+	ord_game_unit_fn fn;
+	void *ud;
+};
+
+static int unit_names(void *ud, const struct ord_store_unit *u)
+{
+	struct unit_names *x = ud;
+
+	return x->fn(x->ud, u->uid, u->name, u->side);
+}
+
+int ord_game_units(ord_game *g, ord_game_unit_fn fn, void *ud)
+{
+	struct unit_names x = { fn, ud };
+
+	return ord_store_units_now(g->db, 0, unit_names, &x);
+}
+
 /* ---- info ---- */
 
 int ord_game_status(ord_game *g, struct ord_game_status *out)

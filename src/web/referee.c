@@ -28,10 +28,68 @@ struct referee {
 	char *msg;              /* what to say (done or refused) */
 	struct ord_diag diag;   /* an event's problems */
 	struct ord_buf results; /* a resolved phase's results */
+	int unit_list;          /* the page has the game's units as a list */
 };
 
+/* A game of more units than this offers none to pick from: a list that
+ * long helps nobody at the table, and costs every page (the field still
+ * takes an id or a name, checked by the library). */
+#define UNIT_LIST_MAX 2000
+
+struct unit_list {
+	struct ord_buf *b;
+	size_t n;
+};
+
+static int unit_option(void *ud, const char *id, const char *name, const char *side)
+{
+	struct unit_list *l = ud;
+
+	if (++l->n > UNIT_LIST_MAX)
+		return 1;
+	ord_buf_adds(l->b, "<option value=\"");
+	web_esc(l->b, id);
+	ord_buf_adds(l->b, "\">");
+	web_esc(l->b, name);
+	ord_buf_adds(l->b, " (");
+	web_esc(l->b, side);
+	ord_buf_adds(l->b, ")</option>");
+	return 0;
+}
+
+/* Whether an event of phase names a unit (a key of type unit). */
+static int phase_names_units(const struct ord_ruleset *rs, const char *phase)
+{
+	const struct ord_event_kind *ek;
+	const struct ord_key_spec *k;
+
+	for (ek = rs ? rs->events : NULL; ek && ek->name; ek++)
+		for (k = ek->keys; !strcmp(ek->phase, phase) && k && k->name; k++)
+			if (k->type == ORD_KEY_UNIT)
+				return 1;
+	return 0;
+}
+
+/* The game's units as a <datalist id="units"> the unit fields of the
+ * event forms name: on a tablet the referee picks "F1 1/2e Léger (french)"
+ * from what he starts to type. */
+static void units_datalist(struct referee *f, ord_game *g)
+{
+	struct ord_buf list = ORD_BUF_INIT;
+	struct unit_list l = { &list, 0 };
+
+	if (ord_game_units(g, unit_option, &l) == 0 && l.n) {
+		ord_buf_adds(&f->r->body, "<datalist id=\"units\">");
+		ord_buf_add(&f->r->body, list.buf, list.len);
+		ord_buf_adds(&f->r->body, "</datalist>\n");
+		f->unit_list = 1;
+	}
+	ord_error_clear();
+	ord_buf_release(&list);
+}
+
 static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_spec *k,
-		      const char *value)
+		      const char *value, int unit_list)
 {
 	struct ord_buf what = ORD_BUF_INIT, id = ORD_BUF_INIT;
 
@@ -83,6 +141,8 @@ static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_
 		ord_buf_adds(b, "\" autocomplete=\"off\" spellcheck=\"false\" autocapitalize=\"off\"");
 		if (k->type == ORD_KEY_INT || k->type == ORD_KEY_NUM)
 			ord_buf_adds(b, " inputmode=\"decimal\"");
+		if (k->type == ORD_KEY_UNIT && unit_list)
+			ord_buf_adds(b, " list=\"units\"");
 		if (value) {
 			ord_buf_adds(b, " value=\"");
 			web_esc(b, value);
@@ -134,7 +194,7 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 		struct ord_buf fname = ORD_BUF_INIT;
 
 		ord_buf_addf(&fname, "k_%s", k->name);
-		key_input(b, ek->name, k, mine ? web_field(r, fname.buf) : NULL);
+		key_input(b, ek->name, k, mine ? web_field(r, fname.buf) : NULL, f->unit_list);
 		ord_buf_release(&fname);
 	}
 	ord_buf_adds(b, "</div>");
@@ -353,6 +413,9 @@ static int referee_fill(void *ud, ord_game *g)
 			     st.phases_resolved + 1, st.nphases);
 		web_esc(b, st.phase);
 		ord_buf_adds(b, "</h2><h3>Record what you measured</h3>\n");
+		if (phase_names_units(f->rs, st.phase))
+			units_datalist(f, g);
+
 		for (ek = f->rs ? f->rs->events : NULL; ek && ek->name; ek++) {
 			if (strcmp(ek->phase, st.phase))
 				continue;

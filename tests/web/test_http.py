@@ -220,6 +220,15 @@ def run_checks(base, qb, ks, games):
     ok(CANARY not in body, "the canary on french's check")
     st, _, _ = ref.post("/g/qb/referee", {"action": "seal"})
     ok(st == 200 and "sealed" in info(qb), "the referee seals")
+    # the event forms offer the game's units to pick, the canary as text
+    st, _, body = ref.get("/g/qb/referee")
+    units = re.search(r'<datalist id="units">(.*?)</datalist>', body, re.S)
+    ok(st == 200 and units is not None and units.group(1).count("<option ") == 19 and
+       '<option value="F1">1/2e Léger (french)</option>' in units.group(1) and
+       '<option value="A10">&lt;script&gt;alert(1)&lt;/script&gt; (allied)</option>' in units.group(1),
+       "the referee's page lists every unit for the event forms")
+    ok(re.search(r'<input id="ev-move-unit" name="k_unit"[^>]* list="units"', body) is not None,
+       "a unit field of an event form names the list")
     st, _, body = fr.post("/g/qb/side/french", {"action": "submit", "sheet": sheet})
     ok(st == 409 and CANARY not in body, "a sheet after the seal is refused")
     st, _, _ = fr.get("/g/qb/bundle/turn-1.xml")
