@@ -68,7 +68,8 @@ class Bench:
         # small games take milliseconds: more runs, or noise sets the ratios
         if n <= 1000:
             return 3 * self.a.reps
-        return self.a.reps if n < 100000 else max(1, self.a.reps // 3)
+        # at 100,000 units the median of three: one run moves by 30 % here
+        return self.a.reps if n < 100000 else max(min(3, self.a.reps), self.a.reps // 3)
 
     def mutating(self, game, n, *args):
         """Time an operation that changes the game: the repetitions run on
