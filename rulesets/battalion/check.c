@@ -563,6 +563,8 @@ enum {
 	DID_FORM = 2,
 	DID_LIMBER = 4,
 	DID_UNLIMBER = 8,
+	DID_MOVE = 16,
+	DID_FIRE = 32,
 };
 
 int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
@@ -579,8 +581,10 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		if (!u)
 			continue;
 		k = ord_ctx_unit_index(ctx, u);
-		if (!strcmp(e->kind, "move") && ord_kv_get_bool(&e->kv, "charge", 0))
-			did[k] |= DID_CHARGE;
+		if (!strcmp(e->kind, "move"))
+			did[k] |= DID_MOVE | (ord_kv_get_bool(&e->kv, "charge", 0) ? DID_CHARGE : 0);
+		else if (!strcmp(e->kind, "fire") || !strcmp(e->kind, "artillery"))
+			did[k] |= DID_FIRE;
 		else if (!strcmp(e->kind, "form"))
 			did[k] |= DID_FORM;
 		else if (!strcmp(e->kind, "limber"))
@@ -592,6 +596,10 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
 		const struct ord_order *o = ord_ctx_order(ctx, u);
 		const struct ord_token *f = bat_order_form(o);
+		const struct ord_token *dir = o ? ord_order_find(o, ORD_TOK_DIR) : NULL;
+		const struct ord_token *frac = o ? ord_order_find(o, ORD_TOK_FRAC) : NULL;
+		const struct ord_token *target = o ? ord_order_find(o, ORD_TOK_TARGET) : NULL;
+		const struct ord_token *fire = bat_order_fire(o);
 
 		if (!o)
 			continue;
@@ -601,6 +609,14 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		     bat_st(ctx, u, "rout_until") >= turn) ||
 		    bat_st(ctx, u, "retreat_turn") == turn)
 			continue;
+		/* a move or a fire not carried out may have its reason on the
+		 * table (blocked, out of range): said, for the players to ask;
+		 * a blocked unit's move is recorded as 0" */
+		if (bat_ordered_quarters(ctx, o) && !(did[i] & DID_MOVE))
+			ord_diag_add(d, o->line, 0, u->id, dir ? dir->value : frac->value,
+				     "ordered to move (%s%s%s) but no move was recorded",
+				     dir ? dir->value : "", dir && frac ? " " : "",
+				     frac ? frac->value : "");
 		if (bat_order_has(o, "C") && !(did[i] & DID_CHARGE))
 			ord_diag_add(d, o->line, 0, u->id, "C",
 				     "ordered to charge (C) but no charge was recorded");
@@ -614,6 +630,11 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		if (bat_order_has(o, "L") && !(did[i] & DID_LIMBER))
 			ord_diag_add(d, o->line, 0, u->id, "L",
 				     "ordered to limber (L) but no limbering was recorded");
+		if ((target || fire) && !(did[i] & DID_FIRE))
+			ord_diag_add(d, o->line, 0, u->id, fire ? fire->value : "@",
+				     "ordered to fire%s%s%s%s%s but no fire was recorded",
+				     fire ? " (" : "", fire ? fire->value : "", fire ? ")" : "",
+				     target ? " at " : "", target ? target->value : "");
 	}
 	free(did);
 	return 0;

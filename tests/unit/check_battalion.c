@@ -1125,8 +1125,11 @@ START_TEST(execution_lists_what_was_not_done)
 	struct ord_buf b = ORD_BUF_INIT;
 
 	cast();
-	orders("B2 ↑ C\nB1 FSq\nHA ↑-C-UL-Fs\nG1 L\n");
+	orders("B2 ↑ C\nB1 FSq\nHA ↑-C-UL-Fs\nG1 L\nL1 ↑ 1/4 @R1\nS1 ↗ 1/2 @R2\n");
 	ck_assert_str_eq(event("move", "unit=B2 distance=8"), "");
+	/* a blocked move is recorded as 0": carried out, as is a fire */
+	ck_assert_str_eq(event("move", "unit=L1 distance=0"), "");
+	ck_assert_str_eq(event("fire", "unit=L1 target=R1 range=6"), "");
 	ord_diag_init(&d);
 	ck_assert_int_eq(rs->check_execution(ctx, &d), 0);
 	ord_diag_format(&d, NULL, &b);
@@ -1134,9 +1137,13 @@ START_TEST(execution_lists_what_was_not_done)
 	ck_assert_str_eq(b.buf,
 			 "2:0: unit 'B1': ordered to form square (FSq) but no formation change was recorded (FSq)\n"
 			 "1:0: unit 'B2': ordered to charge (C) but no charge was recorded (C)\n"
+			 "6:0: unit 'S1': ordered to move (↗ 1/2) but no move was recorded (↗)\n"
+			 "6:0: unit 'S1': ordered to fire at R2 but no fire was recorded (@)\n"
 			 "4:0: unit 'G1': ordered to limber (L) but no limbering was recorded (L)\n"
+			 "3:0: unit 'HA': ordered to move (↑) but no move was recorded (↑)\n"
 			 "3:0: unit 'HA': ordered to charge (C) but no charge was recorded (C)\n"
-			 "3:0: unit 'HA': ordered to unlimber (UL) but no unlimbering was recorded (UL)\n");
+			 "3:0: unit 'HA': ordered to unlimber (UL) but no unlimbering was recorded (UL)\n"
+			 "3:0: unit 'HA': ordered to fire (Fs) but no fire was recorded (Fs)\n");
 	ord_buf_release(&b);
 	ord_diag_release(&d);
 }
