@@ -796,7 +796,7 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		const struct ord_order *o = ord_ctx_order(ctx, u);
 		struct ks_group g[KS_MAX_GROUPS];
 		size_t n = ks_groups(o, g, KS_MAX_GROUPS);
-		int attacked = 0, formed = 0, cancelled = 0, broke = 0;
+		int attacked = 0, formed = 0, cancelled = 0, broke = 0, moved = 0, fired = 0;
 
 		if (!o || ks_gone(ctx, u))
 			continue;
@@ -811,6 +811,11 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 				formed = 1;
 			if (!strcmp(e->kind, "fortryd") && eu == u)
 				cancelled = 1;
+			/* an attack moves its unit up (its stormmarch, its run) */
+			if ((!strcmp(e->kind, "flyt") || !strcmp(e->kind, "angreb")) && eu == u)
+				moved = 1;
+			if ((!strcmp(e->kind, "skyd") || !strcmp(e->kind, "artilleri")) && eu == u)
+				fired = 1;
 		}
 		/* a unit driven into U or FU does not carry out its orders (6.5) */
 		broke = ks_st(ctx, u, "moral_traek") == ord_ctx_turn(ctx) &&
@@ -821,6 +826,19 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 			if (!strcmp(g[j].code, "angreb") && !attacked && !cancelled && !broke)
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "16.2",
 					     "ordered to attack ('A') but no attack was declared");
+			/* a move or a fire not carried out may have its reason
+			 * on the table: said, for the players to ask */
+			if ((!strcmp(g[j].code, "march") || !strcmp(g[j].code, "stormmarch") ||
+			     !strcmp(g[j].code, "loeb") || !strcmp(g[j].code, "tilbagetog")) &&
+			    !moved && !cancelled && !broke)
+				ord_diag_add(d, o->line, g[j].tok->col, u->id, "13",
+					     "ordered to move ('%s') but no move was recorded",
+					     g[j].code);
+			if ((!strcmp(g[j].code, "skydning") || !strcmp(g[j].code, "artilleriskydning")) &&
+			    !fired && !cancelled && !broke)
+				ord_diag_add(d, o->line, g[j].tok->col, u->id, "15",
+					     "ordered to fire ('%s') but no fire was recorded",
+					     g[j].code);
 			if (!strcmp(g[j].code, "formation") && !formed && !broke) {
 				char f[40];
 				ks_grp_formation(o, &g[j], f, sizeof(f));

@@ -1399,6 +1399,33 @@ START_TEST(test_events)
 }
 END_TEST
 
+/* After the exchange, the orders the events do not show carried out: a
+ * march, a fire, an attack, a formation change; an attack carries out the
+ * march or stormmarch of its order (it moves the unit up). */
+START_TEST(test_execution)
+{
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	cast();
+	orders("D1 M ↑ ½ S @L1 ½\nK1 SM ↑ 1\nA1 AS SF @L1\nD2 SM ↑ ½ A @L1\n");
+	orders("L1 TT ↓ 1\nB1 AS SF @D2\n");
+	EV_OK("flyt", "unit=D1 x=15 y=-5");
+	EV_OK("skyd", "unit=D1 maal=L1 zone=II halv=yes");
+	EV_OK("angreb", "unit=D2 maal=L1 stormmarch=yes");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->check_execution(ctx, &d), 0);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_str_eq(b.buf,
+			 "2:4: unit 'K1': ordered to move ('stormmarch') but no move was recorded (13)\n"
+			 "3:4: unit 'A1': ordered to fire ('artilleriskydning') but no fire was recorded (15)\n"
+			 "1:4: unit 'L1': ordered to move ('tilbagetog') but no move was recorded (13)\n"
+			 "2:4: unit 'B1': ordered to fire ('artilleriskydning') but no fire was recorded (15)\n");
+	ord_buf_release(&b);
+	ord_diag_release(&d);
+}
+END_TEST
+
 /* 15 "Overskydning med fuldkugle er mulig hvis: Den skydende enhed står
  * mindst 1 F højere end den overskudte enhed ..."; "Overskydning med
  * granat og shrapnel er mulig hvis: Den skydende enhed ikke står lavere
@@ -2028,6 +2055,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_move_calc);
 	tcase_add_test(tc, test_calc_xml_and_lang);
 	tcase_add_test(tc, test_print_tables);
+	tcase_add_test(tc, test_execution);
 	tcase_add_test(tc, test_skema_marks);
 	tcase_add_test(tc, test_lookup_test_table);
 	suite_add_tcase(s, tc);
