@@ -191,6 +191,40 @@ static int put_referee_extras(struct ord_game *g, struct ord_ctx *ctx, struct or
 	return 0;
 }
 
+/* A sealed turn's orders that no event recorded so far carries out (the
+ * module's check of execution over the events of the turn until now): the
+ * referee's list of what is still to record.  The ctx gets the sheets. */
+static int put_pending(struct ord_game *g, struct ord_ctx *ctx, int turn, struct ord_buf *out, int xml)
+{
+	struct ord_diag d;
+	size_t i;
+	int err;
+
+	if (!g->rs->check_execution)
+		return 0;
+	if ((err = ord_game_attach_sheets(g, ctx, turn, NULL)) != 0)
+		return err;
+	ord_diag_init(&d);
+	g->rs->check_execution(ctx, &d);
+	ord_error_clear();
+	if (!xml && d.n)
+		ord_buf_adds(out, "orders no event of the turn carries out so far:\n");
+	for (i = 0; i < d.n; i++) {
+		const struct ord_diag_item *it = &d.items[i];
+		if (xml) {
+			ord_buf_adds(out, "  <pending unit=\"");
+			ord_buf_add_xml(out, it->unit);
+			ord_buf_addf(out, "\" line=\"%u\">", it->line);
+			ord_buf_add_xml(out, it->msg);
+			ord_buf_adds(out, "</pending>\n");
+		} else {
+			ord_buf_addf(out, "  %s: %s\n", it->unit, it->msg);
+		}
+	}
+	ord_diag_release(&d);
+	return 0;
+}
+
 int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord_buf *out)
 {
 	struct ord_report_opts o = { .side = side, .turn = turn, .xml = xml };
@@ -290,6 +324,9 @@ int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct or
 		goto out;
 	}
 	if ((err = put_results(g, &ctx, out, xml, &r, side)) != 0)
+		goto out;
+	/* the referee's, while he records the turn's events */
+	if (!side && t.state == ORD_TURN_SEALED && (err = put_pending(g, &ctx, t.turn, out, xml)) != 0)
 		goto out;
 	if (xml)
 		ord_buf_adds(out, "</report>\n");

@@ -256,7 +256,8 @@ static void simple_form(struct web_req *r, const char *url, const char *action, 
 }
 
 /* The events of the current phase standing now (the referee's report in
- * XML lists them; a voided one is gone), each with its Void form. */
+ * XML lists them; a voided one is gone), each with its Void form; then the
+ * orders no event carries out so far (the report's <pending>). */
 static void events_list(struct referee *f, ord_game *g, const struct ord_game_status *st,
 			const char *url)
 {
@@ -313,6 +314,32 @@ static void events_list(struct referee *f, ord_game *g, const struct ord_game_st
 	}
 	if (any)
 		ord_buf_adds(b, "</ul>\n");
+	/* the sheets' orders no event carries out so far: what is still to
+	 * record (of this phase or a later one), or was left out */
+	any = 0;
+	for (n = xmlDocGetRootElement(doc) ? xmlDocGetRootElement(doc)->children : NULL; n;
+	     n = n->next) {
+		xmlChar *unit, *what;
+
+		if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_CAST "pending"))
+			continue;
+		unit = xmlGetProp(n, BAD_CAST "unit");
+		what = xmlNodeGetContent(n);
+		if (!any)
+			ord_buf_adds(b,
+				     "<details class=\"pending\" open><summary>Ordered, not "
+				     "carried out by an event so far</summary><ul class=\"pending\">");
+		any = 1;
+		ord_buf_adds(b, "<li><b>");
+		web_esc(b, unit ? (const char *)unit : "");
+		ord_buf_adds(b, "</b> ");
+		web_esc(b, what ? (const char *)what : "");
+		ord_buf_adds(b, "</li>");
+		xmlFree(unit);
+		xmlFree(what);
+	}
+	if (any)
+		ord_buf_adds(b, "</ul></details>\n");
 	xmlFreeDoc(doc);
 	ord_buf_release(&xml);
 }

@@ -229,6 +229,10 @@ def run_checks(base, qb, ks, games):
        "the referee's page lists every unit for the event forms")
     ok(re.search(r'<input id="ev-move-unit" name="k_unit"[^>]* list="units"', body) is not None,
        "a unit field of an event form names the list")
+    # what no event carries out yet: the referee's to-do list
+    ok('<details class="pending" open>' in body and
+       "<b>A5</b> ordered to fire at F1 but no fire was recorded" in body,
+       "the referee's page lists the orders no event carries out yet")
     st, _, body = fr.post("/g/qb/side/french", {"action": "submit", "sheet": sheet})
     ok(st == 409 and CANARY not in body, "a sheet after the seal is refused")
     st, _, _ = fr.get("/g/qb/bundle/turn-1.xml")
@@ -238,6 +242,7 @@ def run_checks(base, qb, ks, games):
             st, _, body = ref.post("/g/qb/referee", {"action": "event", "kind": "fire", "k_unit": "A5",
                                                      "k_target": "F1", "k_range": "11"})
             ok(st == 200 and "Recorded" in body, "an event through the form")
+            ok("<b>A5</b> ordered to fire" not in body, "a fire recorded leaves the to-do list")
             st, _, body = ref.post("/g/qb/referee", {"action": "event", "kind": "fire", "k_unit": "A5",
                                                      "k_target": "F1", "k_range": "eleven"})
             ok(st == 422 and "Not recorded" in body, "an event with a bad value is refused")
