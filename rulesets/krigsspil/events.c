@@ -828,9 +828,7 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 					     "ordered to attack ('A') but no attack was declared");
 			/* a move or a fire not carried out may have its reason
 			 * on the table: said, for the players to ask */
-			if ((!strcmp(g[j].code, "march") || !strcmp(g[j].code, "stormmarch") ||
-			     !strcmp(g[j].code, "loeb") || !strcmp(g[j].code, "tilbagetog")) &&
-			    !moved && !cancelled && !broke)
+			if (ks_is_move(g[j].code) && !moved && !cancelled && !broke)
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "13",
 					     "ordered to move ('%s') but no move was recorded",
 					     g[j].code);
