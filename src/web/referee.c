@@ -35,6 +35,8 @@ struct referee {
  * long helps nobody at the table, and costs every page (the field still
  * takes an id or a name, checked by the library). */
 #define UNIT_LIST_MAX 2000
+/* The orders still to record shown above Resolve, at most. */
+#define PENDING_MAX 200
 
 struct unit_list {
 	struct ord_buf *b;
@@ -315,7 +317,8 @@ static void events_list(struct referee *f, ord_game *g, const struct ord_game_st
 	if (any)
 		ord_buf_adds(b, "</ul>\n");
 	/* the sheets' orders no event carries out so far: what is still to
-	 * record (of this phase or a later one), or was left out */
+	 * record (of this phase or a later one), or was left out; the first
+	 * PENDING_MAX of them (the referee's report has them all) */
 	any = 0;
 	for (n = xmlDocGetRootElement(doc) ? xmlDocGetRootElement(doc)->children : NULL; n;
 	     n = n->next) {
@@ -323,13 +326,14 @@ static void events_list(struct referee *f, ord_game *g, const struct ord_game_st
 
 		if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_CAST "pending"))
 			continue;
+		if (any++ >= PENDING_MAX)
+			continue;
 		unit = xmlGetProp(n, BAD_CAST "unit");
 		what = xmlNodeGetContent(n);
-		if (!any)
+		if (any == 1)
 			ord_buf_adds(b,
 				     "<details class=\"pending\" open><summary>Ordered, not "
 				     "carried out by an event so far</summary><ul class=\"pending\">");
-		any = 1;
 		ord_buf_adds(b, "<li><b>");
 		web_esc(b, unit ? (const char *)unit : "");
 		ord_buf_adds(b, "</b> ");
@@ -338,6 +342,11 @@ static void events_list(struct referee *f, ord_game *g, const struct ord_game_st
 		xmlFree(unit);
 		xmlFree(what);
 	}
+	if (any > PENDING_MAX)
+		ord_buf_addf(b,
+			     "<li class=\"muted\">and %d more: the referee's report below lists "
+			     "them all</li>",
+			     any - PENDING_MAX);
 	if (any)
 		ord_buf_adds(b, "</ul></details>\n");
 	xmlFreeDoc(doc);

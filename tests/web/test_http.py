@@ -92,10 +92,12 @@ def main():
     W.run("new", outside, "--scenario", W.SCENARIO)
     os.symlink(outside, os.path.join(games, "evil.orderly"))
     W.run("new", os.path.join(games, ".hidden.orderly"), "--scenario", W.SCENARIO)
+    big = big_game(work, games)
     srv = W.Server(games)
     base = srv.url
     try:
         run_checks(base, qb, ks, games)
+        big_checks(base, big)
     finally:
         rc = srv.stop()
     ok(rc == 0, "orderly serve exited %d on SIGTERM" % rc)
@@ -109,6 +111,38 @@ def main():
     print("%d checks" % checks[0])
     W.shutil.rmtree(work, ignore_errors=True)  # kept when the test fails
     print("1 passed, 0 failed")
+
+
+BIG_UNITS = 2400
+
+
+def big_game(work, games):
+    """A sealed game of 2,400 units (the benchmark's generator): more than
+    the referee's page lists to pick from or shows still to record."""
+    d = os.path.join(work, "big")
+    subprocess.run([sys.executable, os.path.join(W.SRC, "tests", "bench", "gen.py"), "--units",
+                    str(BIG_UNITS), "--sides", "2", "--out", d], check=True, capture_output=True)
+    path = W.make_game(games, "big", os.path.join(d, "scenario.xml"), passphrases=False)
+    W.run("register", path, "--referee", "--passphrase-file", "-", stdin=W.PASS["referee"] + "\n")
+    for side in ("s1", "s2"):
+        W.run("submit", path, "--side", side, os.path.join(d, "sheets", side + ".txt"))
+    W.run("seal", path)
+    return path
+
+
+def big_checks(base, big):
+    ref = W.Client(base)
+    ref.login("big", "referee")
+    st, _, body = ref.get("/g/big/referee")
+    pending = re.search(r'<ul class="pending">(.*?)</ul>', body, re.S)
+    items = pending.group(1).count("<li>") if pending else 0
+    more = re.search(r'<li class="muted">and (\d+) more: the referee', body)
+    report = W.run("report", big, "--referee").stdout.count(" but no ")
+    ok(st == 200 and items == 200 and more is not None and int(more.group(1)) + 200 == report,
+       "a long list of what is still to record shows its first 200 (%d) and counts the %d more" %
+       (items, report - 200))
+    ok('<datalist id="units">' not in body and 'list="units"' not in body,
+       "no list of 2,400 units to pick from")
 
 
 def run_checks(base, qb, ks, games):
