@@ -103,18 +103,12 @@ int ord_store_event_unit_put(sqlite3 *db, int turn, const char *uid, unsigned se
 
 int ord_store_unit_bound(sqlite3 *db, size_t *n)
 {
-	sqlite3_stmt *st = NULL;
+	int64_t v;
 	int err;
 
-	*n = 0;
 	/* units are never deleted: the largest id bounds their number, and
 	 * the primary key gives it without counting every row */
-	if ((err = ord_store_stmt(db, &st, "SELECT coalesce(max(id), 0) FROM unit")) != 0)
-		return err;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		*n = (size_t)sqlite3_column_int64(st, 0);
-	else
-		err = ord_store_error(db, "counting units");
-	ord_store_stmt_done(st);
+	err = ord_store_scalar(db, "SELECT coalesce(max(id), 0) FROM unit", &v, "counting units");
+	*n = (size_t)v;
 	return err;
 }

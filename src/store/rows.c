@@ -307,21 +307,16 @@ int ord_store_unit_find(sqlite3 *db, const char *id_or_name, ord_store_unit_fn f
 
 int ord_store_current_stale(sqlite3 *db, int *n)
 {
-	sqlite3_stmt *st = NULL;
+	int64_t v;
 	int err;
 
-	*n = 0;
-	if ((err = ord_store_stmt(db, &st,
-				  "SELECT count(*) FROM unit LEFT JOIN unit_current c ON c.unit_id = unit.id "
-				  "LEFT JOIN (SELECT unit_id, state, max(turn * 1048576 + phase) FROM unit_state "
-				  "GROUP BY unit_id) s ON s.unit_id = unit.id "
-				  "WHERE c.state IS NOT s.state")) != 0)
-		return err;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		*n = sqlite3_column_int(st, 0);
-	else
-		err = ord_store_error(db, "reading unit states");
-	ord_store_stmt_done(st);
+	err = ord_store_scalar(db,
+			       "SELECT count(*) FROM unit LEFT JOIN unit_current c ON c.unit_id = unit.id "
+			       "LEFT JOIN (SELECT unit_id, state, max(turn * 1048576 + phase) FROM unit_state "
+			       "GROUP BY unit_id) s ON s.unit_id = unit.id "
+			       "WHERE c.state IS NOT s.state",
+			       &v, "reading unit states");
+	*n = (int)v;
 	return err;
 }
 
@@ -393,17 +388,11 @@ int ord_store_states_each(sqlite3 *db, ord_store_state_fn fn, void *ud)
 
 int ord_store_unit_count(sqlite3 *db, size_t *n)
 {
-	sqlite3_stmt *st = NULL;
+	int64_t v;
 	int err;
 
-	*n = 0;
-	if ((err = ord_store_stmt(db, &st, "SELECT count(*) FROM unit")) != 0)
-		return err;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		*n = (size_t)sqlite3_column_int64(st, 0);
-	else
-		err = ord_store_error(db, "reading units");
-	ord_store_stmt_done(st);
+	err = ord_store_scalar(db, "SELECT count(*) FROM unit", &v, "reading units");
+	*n = (size_t)v;
 	return err;
 }
 

@@ -25,6 +25,22 @@ int ord_store_stmt(sqlite3 *db, sqlite3_stmt **st, const char *sql)
 	return 0;
 }
 
+int ord_store_scalar(sqlite3 *db, const char *sql, int64_t *out, const char *what)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	*out = 0;
+	if ((err = ord_store_stmt(db, &st, sql)) != 0)
+		return err;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	else
+		err = ord_store_error(db, what);
+	ord_store_stmt_done(st);
+	return err;
+}
+
 void ord_store_stmt_done(sqlite3_stmt *st)
 {
 	if (st)
