@@ -108,3 +108,9 @@ expect_no_game() {
 sha() {
 	sha256sum "$1" | cut -d' ' -f1
 }
+
+# The bundle fixture's scenario with no key for side blue (its sheets go in
+# unsigned), written to $1.
+unkeyed_scenario() {
+	sed '/pubkey="@BLUE@"/s/ pubkey="@BLUE@"//' "$SRC/tests/fixtures/bundle/scenario.xml" >"$1"
+}

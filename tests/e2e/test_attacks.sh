@@ -18,7 +18,7 @@ cd "$TMP"
 forge() { "$FORGE" "$@" || fail "ord_forge $*"; }
 field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
 # the unsigned bundle scenario: blue's key left out
-sed '/pubkey="@BLUE@"/s/ pubkey="@BLUE@"//' "$BFIX/scenario.xml" >scenario.xml
+unkeyed_scenario scenario.xml
 
 # A battalion turn 1 with real dice, up to (not including) the seal; the
 # referee's heads and the players' receipts are kept.

@@ -9,7 +9,7 @@ set -euo pipefail
 need_sqlite3
 BFIX=$SRC/tests/fixtures/bundle
 cd "$TMP"
-sed '/pubkey="@BLUE@"/s/ pubkey="@BLUE@"//' "$BFIX/scenario.xml" >scenario.xml
+unkeyed_scenario scenario.xml
 entries() { sql "$1" "SELECT count(*) FROM log"; }
 
 expect_exit 0 ord new g.game --scenario scenario.xml

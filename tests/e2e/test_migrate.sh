@@ -8,7 +8,7 @@ set -euo pipefail
 need_sqlite3
 BFIX=$SRC/tests/fixtures/bundle
 cd "$TMP"
-sed '/pubkey="@BLUE@"/s/ pubkey="@BLUE@"//' "$BFIX/scenario.xml" >scenario.xml
+unkeyed_scenario scenario.xml
 
 expect_exit 0 ord new g.game --scenario scenario.xml
 expect_exit 0 ord submit g.game --side blue "$BFIX/blue-1.txt"

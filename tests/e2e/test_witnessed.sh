@@ -13,7 +13,7 @@ need_sqlite3
 BFIX=$SRC/tests/fixtures/bundle
 cd "$TMP"
 field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
-sed '/pubkey="@BLUE@"/s/ pubkey="@BLUE@"//' "$BFIX/scenario.xml" >scenario.xml
+unkeyed_scenario scenario.xml
 
 expect_exit 0 ord keygen blue.key
 expect_exit 0 ord keygen red.key
