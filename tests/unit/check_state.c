@@ -364,6 +364,23 @@ START_TEST(game_fails_on_undeclared_keys)
 }
 END_TEST
 
+/* A state's text with a key given twice keeps its last value, once (keys
+ * sharing a first letter told apart); an empty value is a value. */
+START_TEST(parse_keeps_the_last_of_a_key)
+{
+	struct ord_kv kv;
+
+	ord_kv_init(&kv);
+	ck_assert_int_eq(ord_kv_parse(&kv, "moral=OR\nmorale=2\nfigurer=12\nmoral=LU\nflag=\n"), 0);
+	ck_assert_uint_eq(kv.n, 4);
+	ck_assert_str_eq(ord_kv_get(&kv, "moral"), "LU");
+	ck_assert_str_eq(ord_kv_get(&kv, "morale"), "2");
+	ck_assert_str_eq(ord_kv_get(&kv, "figurer"), "12");
+	ck_assert_str_eq(ord_kv_get(&kv, "flag"), "");
+	ord_kv_release(&kv);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("state");
@@ -372,6 +389,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, typed_reads_writes_and_defaults);
 	tcase_add_test(t, misuse_is_kept_and_named);
 	tcase_add_test(t, first_state_and_old_modules);
+	tcase_add_test(t, parse_keeps_the_last_of_a_key);
 	suite_add_tcase(s, t);
 	tcase_add_checked_fixture(g, game_setup, game_teardown);
 	tcase_add_test(g, game_fails_on_undeclared_keys);
