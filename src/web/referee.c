@@ -35,8 +35,10 @@ struct referee {
  * long helps nobody at the table, and costs every page (the field still
  * takes an id or a name, checked by the library). */
 #define UNIT_LIST_MAX 2000
-/* The orders still to record shown above Resolve, at most. */
+/* The orders still to record shown above Resolve, at most; the list is
+ * open (not folded) up to PENDING_OPEN of them. */
 #define PENDING_MAX 200
+#define PENDING_OPEN 20
 
 struct unit_list {
 	struct ord_buf *b;
@@ -264,7 +266,7 @@ static void events_list(struct referee *f, ord_game *g, const struct ord_game_st
 			const char *url)
 {
 	struct web_req *r = f->r;
-	struct ord_buf *b = &r->body, xml = ORD_BUF_INIT;
+	struct ord_buf *b = &r->body, xml = ORD_BUF_INIT, list = ORD_BUF_INIT;
 	struct ord_report_opts o = { 0 };
 	xmlDocPtr doc = NULL;
 	xmlNodePtr n;
@@ -330,25 +332,26 @@ static void events_list(struct referee *f, ord_game *g, const struct ord_game_st
 			continue;
 		unit = xmlGetProp(n, BAD_CAST "unit");
 		what = xmlNodeGetContent(n);
-		if (any == 1)
-			ord_buf_adds(b,
-				     "<details class=\"pending\" open><summary>Ordered, not "
-				     "carried out by an event so far</summary><ul class=\"pending\">");
-		ord_buf_adds(b, "<li><b>");
-		web_esc(b, unit ? (const char *)unit : "");
-		ord_buf_adds(b, "</b> ");
-		web_esc(b, what ? (const char *)what : "");
-		ord_buf_adds(b, "</li>");
+		ord_buf_adds(&list, "<li><b>");
+		web_esc(&list, unit ? (const char *)unit : "");
+		ord_buf_adds(&list, "</b> ");
+		web_esc(&list, what ? (const char *)what : "");
+		ord_buf_adds(&list, "</li>");
 		xmlFree(unit);
 		xmlFree(what);
 	}
 	if (any > PENDING_MAX)
-		ord_buf_addf(b,
+		ord_buf_addf(&list,
 			     "<li class=\"muted\">and %d more: the referee's report below lists "
 			     "them all</li>",
 			     any - PENDING_MAX);
+	/* open when it is short enough to read before Resolve */
 	if (any)
-		ord_buf_adds(b, "</ul></details>\n");
+		ord_buf_addf(b,
+			     "<details class=\"pending\"%s><summary>Ordered, not carried out by an "
+			     "event so far (%d)</summary><ul class=\"pending\">%s</ul></details>\n",
+			     any <= PENDING_OPEN ? " open" : "", any, list.buf);
+	ord_buf_release(&list);
 	xmlFreeDoc(doc);
 	ord_buf_release(&xml);
 }
