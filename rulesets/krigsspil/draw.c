@@ -963,7 +963,10 @@ static int short_result(struct ord_ctx *ctx, const struct ord_picture *w, unsign
 		if (ord_kv_get(v.values, "men")) {
 			long men = ord_kv_get_int(v.values, "men", 0);
 			const char *mor = ord_kv_get(v.values, "morale");
-			ord_buf_addf(out, "−%ld %s", men, tr(w, "mand", "men"));
+			if (men)
+				ord_buf_addf(out, "−%ld %s", men, tr(w, "mand", "men"));
+			else /* a miss, not "−0 men" */
+				ord_buf_adds(out, tr(w, "ingen tab", "no loss"));
 			if (mor && *mor && strcmp(mor, "OR"))
 				ord_buf_addf(out, ", %s", mor);
 			return 1;

@@ -67,4 +67,21 @@ done
 n_ref=$(grep -c 'class="unit"' "$TMP/b-referee.svg")
 n_fr=$(grep -c 'class="unit"' "$TMP/b-french.svg")
 [ "$n_fr" -lt "$n_ref" ] || fail "the French chart shows every unit ($n_fr of $n_ref)"
-note "ok: maps and charts of both demo games for every viewer"
+
+# a shot that hits nobody is labelled as a miss, not "−0 men" (fixed dice:
+# 3d6 = 3, zone III, round shot: 0 men a gun)
+KS=$SRC/rulesets/krigsspil/examples
+expect_exit 0 ord new "$TMP/miss.game" --scenario "$KS/scenario.xml" --tables "$KS/map.xml" --fixed-dice
+expect_exit 0 ord submit "$TMP/miss.game" --side danske "$KS/demo/turn1-danske.txt"
+expect_exit 0 ord submit "$TMP/miss.game" --side allierede "$KS/demo/turn1-allierede.txt"
+expect_exit 0 ord seal "$TMP/miss.game"
+for _ in 1 2 3; do expect_exit 0 ord resolve "$TMP/miss.game"; done
+expect_exit 0 ord event "$TMP/miss.game" artilleri unit=A1 maal=L2 afstand=88
+expect_exit 0 ord resolve "$TMP/miss.game" --dice 1,1,1
+expect_in "$OUT" "= 0 mand"
+expect_exit 0 ord map "$TMP/miss.game" --lang en -o "$TMP/miss.svg"
+expect_in "$(cat "$TMP/miss.svg")" "A1→L2: no loss"
+expect_not_in "$(cat "$TMP/miss.svg")" "−0 men"
+expect_exit 0 ord map "$TMP/miss.game" --lang da -o "$TMP/miss-da.svg"
+expect_in "$(cat "$TMP/miss-da.svg")" "A1→L2: ingen tab"
+note "ok: maps and charts of both demo games for every viewer; a miss labelled as one"
