@@ -132,6 +132,11 @@ const struct ord_row *ord_table_row(const struct ord_table *tbl, size_t i);
 /* The distinct values of a key attribute over all rows, in order of first
  * appearance, space-separated ("musket rifle"); "*" is left out. */
 void ord_table_key_values(const struct ord_table *tbl, const char *key, struct ord_buf *out);
+/* Is value one of the values of attr over the rows (ord_table_key_values)?
+ * 0, or ORD_EUSAGE: "KEY: missing (expected one of ...)" or "KEY: unknown
+ * 'VALUE' (expected one of ...)", naming the argument key. */
+int ord_table_check_word(const struct ord_table *tbl, const char *key, const char *value,
+			 const char *attr);
 
 /* ---- lookups --------------------------------------------------------------
  * `match` holds attribute=value pairs a row must agree with (NULL: none).

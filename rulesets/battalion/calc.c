@@ -142,18 +142,7 @@ static double param(const struct bat_rules *r, const char *name)
 static int check_word(const struct bat_rules *r, const char *key, const char *value,
 		      const char *tname, const char *attr)
 {
-	const struct ord_table *tbl = table(r, tname);
-	struct ord_buf values = ORD_BUF_INIT;
-	int err = 0;
-
-	ord_table_key_values(tbl, attr, &values);
-	if (!value || !*value)
-		err = ord_error_set(ORD_EUSAGE, "%s: missing (expected one of %s)", key, values.buf);
-	else if (!ord_words_has(values.buf, value))
-		err = ord_error_set(ORD_EUSAGE, "%s: unknown '%s' (expected one of %s)", key, value,
-				    values.buf);
-	ord_buf_release(&values);
-	return err;
+	return ord_table_check_word(table(r, tname), key, value, attr);
 }
 
 static int check_die(const char *key, int die, double sides)

@@ -86,18 +86,7 @@ void ks_morale_split(const struct ks_rules *r, int grade, int whole, int fired, 
 static int check_word(const struct ks_rules *r, const char *key, const char *value,
 		      const char *tname, const char *attr)
 {
-	const struct ord_table *tbl = ks_table(r, tname);
-	struct ord_buf values = ORD_BUF_INIT;
-	int err = 0;
-
-	ord_table_key_values(tbl, attr, &values);
-	if (!value || !*value)
-		err = ord_error_set(ORD_EUSAGE, "%s: missing (expected one of %s)", key, values.buf);
-	else if (!ord_words_has(values.buf, value))
-		err = ord_error_set(ORD_EUSAGE, "%s: unknown '%s' (expected one of %s)", key, value,
-				    values.buf);
-	ord_buf_release(&values);
-	return err;
+	return ord_table_check_word(ks_table(r, tname), key, value, attr);
 }
 
 /* The faces of the rules' die (the parameter terning). */

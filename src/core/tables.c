@@ -665,6 +665,30 @@ void ord_table_key_values(const struct ord_table *tbl, const char *key, struct o
 	ord_tbl_names_free(&seen);
 }
 
+int ord_table_check_word(const struct ord_table *tbl, const char *key, const char *value,
+			 const char *attr)
+{
+	struct ord_buf values = ORD_BUF_INIT;
+	size_t i;
+	int err;
+
+	/* a lookup per sheet order and per calculation: the rows are read,
+	 * the list of every value is only made for the message */
+	for (i = 0; value && *value && strcmp(value, "*") && i < tbl->nrows; i++) {
+		const char *v = ord_row_attr(&tbl->rows[i], attr);
+		if (v && ord_words_has(v, value))
+			return 0;
+	}
+	ord_table_key_values(tbl, attr, &values);
+	if (!value || !*value)
+		err = ord_error_set(ORD_EUSAGE, "%s: missing (expected one of %s)", key, values.buf);
+	else
+		err = ord_error_set(ORD_EUSAGE, "%s: unknown '%s' (expected one of %s)", key, value,
+				    values.buf);
+	ord_buf_release(&values);
+	return err;
+}
+
 /* ---- what a module needs ------------------------------------------------- */
 
 static int table_declares(const struct ord_table *tbl, const char *name, int label)

@@ -522,6 +522,19 @@ START_TEST(test_chart)
 	ord_table_key_values(tbl, "formation", &b);
 	ck_assert_str_eq(b.buf, "column line misc");
 	ord_buf_release(&b);
+	/* a word checked against them, the list only in the message */
+	ck_assert_int_eq(ord_table_check_word(tbl, "kind", "light", "kind"), 0);
+	ck_assert_int_eq(ord_table_check_word(tbl, "kind", "hussar", "kind"), 0);
+	ck_assert_int_eq(ord_table_check_word(tbl, "target_formation", "misc", "formation"), 0);
+	ck_assert_int_eq(ord_table_check_word(tbl, "kind", "lite", "kind"), ORD_EUSAGE);
+	ck_assert_str_eq(ord_error_last(), "kind: unknown 'lite' (expected one of line light hussar)");
+	ck_assert_int_eq(ord_table_check_word(tbl, "kind", "lin", "kind"), ORD_EUSAGE);
+	/* "*" in a row matches any value, but is no value itself */
+	ck_assert_int_eq(ord_table_check_word(tbl, "formation", "*", "formation"), ORD_EUSAGE);
+	ck_assert_int_eq(ord_table_check_word(tbl, "formation", "square", "formation"), ORD_EUSAGE);
+	ck_assert_int_eq(ord_table_check_word(tbl, "kind", "", "kind"), ORD_EUSAGE);
+	ck_assert_str_eq(ord_error_last(), "kind: missing (expected one of line light hussar)");
+	ck_assert_int_eq(ord_table_check_word(tbl, "kind", NULL, "kind"), ORD_EUSAGE);
 	ord_tables_free(t);
 }
 END_TEST
