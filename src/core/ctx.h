@@ -47,7 +47,9 @@ struct ord_ctx {
 	int (*lazy)(void *ud, struct ord_ctx *ctx, const char *id_or_name);
 	void *lazy_ud;
 	int in_lazy;
-	unsigned char (*state_before)[16]; /* BLAKE2b-128 of the serialised state when loaded */
+	/* BLAKE2b-128 of each unit's serialised state when loaded; NULL in a
+	 * partial context, which checks and does not resolve */
+	unsigned char (*state_before)[16];
 	struct ord_ctx_map by_id, by_name;
 	const struct ord_order **orders; /* per unit, NULL when none */
 	size_t norders;                  /* slots allocated in orders */
@@ -98,7 +100,9 @@ void ord_ctx_index(struct ord_ctx *ctx);
 /* Make ctx a partial context of a game of total units: room for all of
  * them is reserved (so a unit never moves), and a unit looked up that ctx
  * does not hold is asked of load, which adds it (ord_ctx_add_unit) or
- * not; then ord_ctx_find_unit indexes it.  Before the units are added. */
+ * not; then ord_ctx_find_unit indexes it.  Before the units are added.
+ * A partial context is for checks: it does not keep what each unit's
+ * state was (ord_ctx_unit_changed says every unit changed). */
 void ord_ctx_set_lazy(struct ord_ctx *ctx, size_t total,
 		      int (*load)(void *ud, struct ord_ctx *ctx, const char *id_or_name), void *ud);
 /* Take ownership of a parsed sheet and attach its orders to its units;
@@ -131,7 +135,8 @@ int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq);
  * events, rolls and results of the last one, and take the units' states as
  * they are now as the states before it. */
 void ord_ctx_next_phase(struct ord_ctx *ctx);
-/* 1 if unit i's state differs from when it was loaded. */
+/* 1 if unit i's state differs from when it was loaded (always 1 in a
+ * partial context); serialised gets the state as it is now. */
 int ord_ctx_unit_changed(struct ord_ctx *ctx, size_t i, struct ord_buf *serialised);
 
 /* ---- pictures (story.c): the steps a picture draws, results read back ---- */
