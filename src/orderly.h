@@ -10,6 +10,9 @@
  *  - Functions return 0 on success, a negative ORD_E* code on failure.  The
  *    message of the last failure in this thread is read with ord_error_last().
  *  - The library never prints and never exits; only the command line does.
+ *  - Threads: a handle is used by one thread at a time (its SQLite
+ *    connection is opened without a lock of its own); several handles of
+ *    one game file, in as many threads or processes, are safe.
  *  - Output parameters come first.
  *
  * Ownership (stated once, jq style):

@@ -497,7 +497,10 @@ int ord_store_open(sqlite3 **out, const char *path)
 	*out = NULL;
 	if ((err = inspect(path, &version)) != 0)
 		return err;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+	/* a connection is one game handle's, used by one thread at a time
+	 * (orderly.h): SQLite's own locking of it is not needed (it was a
+	 * twentieth of a submit) */
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		err = ord_error_set(ORD_ERROR, "cannot open '%s': %s", path,
 				    db ? sqlite3_errmsg(db) : "out of memory");
 		goto out;
