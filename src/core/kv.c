@@ -294,55 +294,74 @@ static long count_lines(const char *text)
 	return n;
 }
 
-int ord_kv_parse(struct ord_kv *kv, const char *text)
+/* Text into an empty list, packed: the items, then the text with '=' and
+ * '\n' made NULs; one pass over the text after the count of its lines
+ * (a unit's attributes and state are parsed each time a game is loaded). */
+static int parse_packed(struct ord_kv *kv, const char *text)
 {
-	long lines = count_lines(text);
-	struct ord_kv_item *items;
-	const char *p = text;
-	char *s;
-	size_t n = 0;
+	size_t len = strlen(text), lines = 1, n = 0;
 
-	if (lines < 0)
-		return ord_error_set(ORD_EBADDATA, "malformed key=value line");
-	if (!lines)
-		return 0;
-	if (kv->n || kv->items) {
-		/* appending to a list: item by item */
-		while (*p) {
-			const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
-			const char *eq = memchr(p, '=', (size_t)(e - p));
-			char *line = ord_xmalloc((size_t)(e - p) + 1);
-			memcpy(line, p, (size_t)(e - p));
-			line[e - p] = '\0';
-			line[eq - p] = '\0';
-			ord_kv_set(kv, line, line + (eq - p) + 1);
-			free(line);
-			p = nl ? nl + 1 : e;
-		}
-		return 0;
+	const char *p = text;
+	struct ord_kv_item *items;
+	char *s, *end;
+
+	while ((p = memchr(p, '\n', len - (size_t)(p - text))) != NULL) {
+		lines++;
+		p++;
 	}
-	/* packed: the items, then the text with '=' and '\n' made NULs */
-	items = ord_xmalloc((size_t)lines * sizeof(*items) + strlen(text) + 1);
+	items = ord_xmalloc(lines * sizeof(*items) + len + 1);
 	s = (char *)(items + lines);
-	memcpy(s, text, strlen(text) + 1);
-	while (*s) {
-		char *nl = strchr(s, '\n'), *e = nl ? nl : s + strlen(s);
+	memcpy(s, text, len + 1);
+	end = s + len;
+	while (s < end) {
+		char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
 		char *eq = memchr(s, '=', (size_t)(e - s));
 		size_t i;
+		if (!eq || eq == s) {
+			free(items);
+			return ord_error_set(ORD_EBADDATA, "malformed key=value line");
+		}
 		*eq = '\0';
 		*e = '\0';
-		/* a key given twice keeps its last value (first letters first:
-		 * a unit's state is parsed each time a game is loaded) */
+		/* a key given twice keeps its last value (first letters first) */
 		for (i = 0; i < n && (items[i].key[0] != s[0] || strcmp(items[i].key, s)); i++)
 			;
 		items[i].key = s;
 		items[i].value = eq + 1;
 		if (i == n)
 			n++;
-		s = nl ? nl + 1 : e;
+		s = e + 1;
+	}
+	if (!n) {
+		free(items);
+		return 0;
 	}
 	kv->items = items;
 	kv->n = n;
 	kv->alloc = 0;
+	return 0;
+}
+
+int ord_kv_parse(struct ord_kv *kv, const char *text)
+{
+	const char *p = text;
+	long lines;
+
+	if (!kv->n && !kv->items)
+		return parse_packed(kv, text);
+	/* appending to a list: item by item, once the whole text is known good */
+	if ((lines = count_lines(text)) < 0)
+		return ord_error_set(ORD_EBADDATA, "malformed key=value line");
+	while (lines && *p) {
+		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
+		const char *eq = memchr(p, '=', (size_t)(e - p));
+		char *line = ord_xmalloc((size_t)(e - p) + 1);
+		memcpy(line, p, (size_t)(e - p));
+		line[e - p] = '\0';
+		line[eq - p] = '\0';
+		ord_kv_set(kv, line, line + (eq - p) + 1);
+		free(line);
+		p = nl ? nl + 1 : e;
+	}
 	return 0;
 }

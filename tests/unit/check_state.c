@@ -381,6 +381,37 @@ START_TEST(parse_keeps_the_last_of_a_key)
 }
 END_TEST
 
+START_TEST(parse_refuses_malformed_lines)
+{
+	static const char *const bad[] = { "=1\n", "a=1\nnone\n", "a=1\n\nb=2\n", "\n", "a" };
+	struct ord_kv kv;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		ord_kv_init(&kv);
+		ck_assert_int_eq(ord_kv_parse(&kv, bad[i]), ORD_EBADDATA);
+		ck_assert_str_eq(ord_error_last(), "malformed key=value line");
+		ck_assert_uint_eq(kv.n, 0);
+		ord_kv_release(&kv);
+	}
+	/* the last line needs no newline; an empty text is an empty list */
+	ord_kv_init(&kv);
+	ck_assert_int_eq(ord_kv_parse(&kv, ""), 0);
+	ck_assert_uint_eq(kv.n, 0);
+	ck_assert_int_eq(ord_kv_parse(&kv, "a=1\nb=x=y"), 0);
+	ck_assert_uint_eq(kv.n, 2);
+	ck_assert_str_eq(ord_kv_get(&kv, "b"), "x=y");
+	/* appended to a list that has items: refused whole, the list kept */
+	ck_assert_int_eq(ord_kv_parse(&kv, "c=3\n=4\n"), ORD_EBADDATA);
+	ck_assert_uint_eq(kv.n, 2);
+	ck_assert_ptr_null(ord_kv_get(&kv, "c"));
+	ck_assert_int_eq(ord_kv_parse(&kv, "c=3\na=2\n"), 0);
+	ck_assert_uint_eq(kv.n, 3);
+	ck_assert_str_eq(ord_kv_get(&kv, "a"), "2");
+	ord_kv_release(&kv);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("state");
@@ -390,6 +421,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, misuse_is_kept_and_named);
 	tcase_add_test(t, first_state_and_old_modules);
 	tcase_add_test(t, parse_keeps_the_last_of_a_key);
+	tcase_add_test(t, parse_refuses_malformed_lines);
 	suite_add_tcase(s, t);
 	tcase_add_checked_fixture(g, game_setup, game_teardown);
 	tcase_add_test(g, game_fails_on_undeclared_keys);
