@@ -409,7 +409,8 @@ static char *child_str(xmlNodePtr n, const char *name, struct reader *rd)
 
 /* A result's <explanation>s: the first is the explanation; when there are
  * several, each is kept with its language. */
-static void read_explanations(struct ord_rec_result *o, xmlNodePtr n, struct reader *rd)
+static void read_explanations(struct ord_record *r, struct ord_rec_result *o, xmlNodePtr n,
+			      struct reader *rd)
 {
 	xmlNodePtr c;
 	size_t k = 0;
@@ -419,14 +420,14 @@ static void read_explanations(struct ord_rec_result *o, xmlNodePtr n, struct rea
 	     c = ord_xml_next(c->next, "explanation"), k++) {
 		char *lang = attr(c, "lang"), *text = content_str(c, rd);
 		if (!k)
-			o->explanation = ord_strdup(text ? text : "");
+			o->explanation = ord_record_str(r, text ? text : "");
 		if (lang && text)
 			ord_kv_set(&o->texts, lang, text);
 		free(lang);
 		free(text);
 	}
 	if (!o->explanation)
-		o->explanation = ord_strdup("");
+		o->explanation = ord_record_str(r, "");
 	if (o->texts.n < 2) {
 		ord_kv_release(&o->texts);
 		ord_kv_init(&o->texts);
@@ -461,8 +462,8 @@ static int read_record(struct ord_record *r, xmlNodePtr root, struct reader *rd,
 			for (c = ord_xml_child(n, "unit"); c && !rd->err;
 			     c = ord_xml_next(c->next, "unit")) {
 				struct ord_rec_unit *u = ORD_REC_ADD(r->units);
-				u->id = attr(c, "id");
-				u->state = content_str(c, rd);
+				u->id = ord_record_take(r, attr(c, "id"));
+				u->state = ord_record_take(r, content_str(c, rd));
 			}
 		} else if (!strcmp(e, "log")) {
 			xmlNodePtr c;
@@ -473,21 +474,21 @@ static int read_record(struct ord_record *r, xmlNodePtr root, struct reader *rd,
 				en->seq = attr_long(c, "seq");
 				en->turn = (int)attr_long(c, "turn");
 				en->at = attr_long(c, "at");
-				en->kind = attr(c, "kind");
+				en->kind = ord_record_take(r, attr(c, "kind"));
 				attr_hex(c, "hash", en->hash, 32);
-				en->body = content_str(c, rd);
+				en->body = ord_record_take(r, content_str(c, rd));
 			}
 		} else if (!strcmp(e, "commitment")) {
 			struct ord_rec_commit *c = ORD_REC_ADD(r->commits);
-			c->side = attr(n, "side");
+			c->side = ord_record_take(r, attr(n, "side"));
 			c->version = (int)attr_long(n, "version");
 			attr_hex(n, "commitment", c->commitment, 32);
 			attr_hex(n, "signature", c->signature, 64);
 			c->log = attr_long(n, "log");
 		} else if (!strcmp(e, "sheet")) {
 			struct ord_rec_sheet *s = ORD_REC_ADD(r->sheets);
-			s->side = attr(n, "side");
-			s->source = attr(n, "source");
+			s->side = ord_record_take(r, attr(n, "side"));
+			s->source = ord_record_take(r, attr(n, "source"));
 			s->version = (int)attr_long(n, "version");
 			attr_hex(n, "nonce", s->nonce, 32);
 			attr_hex(n, "commitment", s->commitment, 32);
@@ -497,27 +498,27 @@ static int read_record(struct ord_record *r, xmlNodePtr root, struct reader *rd,
 			s->bytes = (unsigned char *)content(n, &s->len, rd);
 		} else if (!strcmp(e, "previous")) {
 			struct ord_rec_prev *p = ORD_REC_ADD(r->previous);
-			p->side = attr(n, "side");
+			p->side = ord_record_take(r, attr(n, "side"));
 			p->bytes = (unsigned char *)content(n, &p->len, rd);
 		} else if (!strcmp(e, "event")) {
 			struct ord_rec_event *ev = ORD_REC_ADD(r->events);
 			ev->seq = (unsigned)attr_long(n, "seq");
-			ev->phase = attr(n, "phase");
-			ev->kind = attr(n, "kind");
+			ev->phase = ord_record_take(r, attr(n, "phase"));
+			ev->kind = ord_record_take(r, attr(n, "kind"));
 			ev->log = attr_long(n, "log");
-			ev->args = child_str(n, "args", rd);
-			ev->override = child_str(n, "override", rd);
-			ev->checks = child_str(n, "checks", rd);
+			ev->args = ord_record_take(r, child_str(n, "args", rd));
+			ev->override = ord_record_take(r, child_str(n, "override", rd));
+			ev->checks = ord_record_take(r, child_str(n, "checks", rd));
 			ev->void_log = attr_long(n, "void-log");
-			ev->void_reason = child_str(n, "void", rd);
+			ev->void_reason = ord_record_take(r, child_str(n, "void", rd));
 			if (!ev->args)
-				ev->args = ord_strdup("");
+				ev->args = ord_record_str(r, "");
 			if (!ev->checks)
-				ev->checks = ord_strdup("");
+				ev->checks = ord_record_str(r, "");
 		} else if (!strcmp(e, "link")) {
 			struct ord_rec_link *k = ORD_REC_ADD(r->links);
 			k->index = (int)attr_long(n, "index");
-			k->side = attr(n, "side");
+			k->side = ord_record_take(r, attr(n, "side"));
 			attr_hex(n, "link", k->link, 32);
 			k->log = attr_long(n, "log");
 		} else if (!strcmp(e, "roll")) {
@@ -525,9 +526,9 @@ static int read_record(struct ord_record *r, xmlNodePtr root, struct reader *rd,
 			char *f = attr(n, "fixed");
 			o->log = attr_long(n, "log");
 			o->turn = (int)attr_long(n, "turn");
-			o->phase = attr(n, "phase");
+			o->phase = ord_record_take(r, attr(n, "phase"));
 			o->event = (int)attr_long(n, "event");
-			o->purpose = attr(n, "purpose");
+			o->purpose = ord_record_take(r, attr(n, "purpose"));
 			o->idx = (int)attr_long(n, "index");
 			o->sides = (int)attr_long(n, "sides");
 			o->value = (int)attr_long(n, "value");
@@ -537,19 +538,19 @@ static int read_record(struct ord_record *r, xmlNodePtr root, struct reader *rd,
 			struct ord_rec_result *o = ORD_REC_ADD(r->results);
 			o->log = attr_long(n, "log");
 			o->turn = (int)attr_long(n, "turn");
-			o->phase = attr(n, "phase");
+			o->phase = ord_record_take(r, attr(n, "phase"));
 			o->event = (int)attr_long(n, "event");
-			o->unit = attr(n, "unit");
-			o->values = child_str(n, "values", rd);
-			read_explanations(o, n, rd);
+			o->unit = ord_record_take(r, attr(n, "unit"));
+			o->values = ord_record_take(r, child_str(n, "values", rd));
+			read_explanations(r, o, n, rd);
 		} else if (!strcmp(e, "state")) {
 			struct ord_rec_state *o = ORD_REC_ADD(r->states);
 			o->log = attr_long(n, "log");
-			o->unit = attr(n, "unit");
+			o->unit = ord_record_take(r, attr(n, "unit"));
 			o->turn = (int)attr_long(n, "turn");
 			o->phase = (int)attr_long(n, "phase");
-			o->attrs = child_str(n, "attrs", rd);
-			o->value = child_str(n, "value", rd);
+			o->attrs = ord_record_take(r, child_str(n, "attrs", rd));
+			o->value = ord_record_take(r, child_str(n, "value", rd));
 		} else if (!strcmp(e, "head")) {
 			struct ord_rec_head *h = ORD_REC_ADD(r->heads);
 			char *at = attr(n, "at");

@@ -4,9 +4,64 @@
 
 #include "core/record.h"
 
+/* A block of strings; one larger than BLOCK's room gets a block of its
+ * own, put behind the block being filled. */
+struct ord_rec_block {
+	struct ord_rec_block *next;
+	size_t used, size;
+	char data[];
+};
+
+#define BLOCK (64 * 1024 - sizeof(struct ord_rec_block) - 64)
+
 void ord_record_init(struct ord_record *r)
 {
 	memset(r, 0, sizeof(*r));
+}
+
+char *ord_record_strn(struct ord_record *r, const char *s, size_t len)
+{
+	struct ord_rec_block *b = r->strings;
+	char *p;
+
+	if (len + 1 > BLOCK / 8) {
+		b = ord_xmalloc(sizeof(*b) + len + 1);
+		b->used = b->size = len + 1;
+		if (r->strings) {
+			b->next = r->strings->next;
+			r->strings->next = b;
+		} else {
+			b->next = NULL;
+			r->strings = b;
+		}
+		p = b->data;
+	} else {
+		if (!b || b->size - b->used < len + 1) {
+			b = ord_xmalloc(sizeof(*b) + BLOCK);
+			b->next = r->strings;
+			b->used = 0;
+			b->size = BLOCK;
+			r->strings = b;
+		}
+		p = b->data + b->used;
+		b->used += len + 1;
+	}
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *ord_record_str(struct ord_record *r, const char *s)
+{
+	return s ? ord_record_strn(r, s, strlen(s)) : NULL;
+}
+
+char *ord_record_take(struct ord_record *r, char *s)
+{
+	char *p = ord_record_str(r, s);
+
+	free(s);
+	return p;
 }
 
 void ord_record_fit(struct ord_record *r)
@@ -26,67 +81,33 @@ void ord_record_fit(struct ord_record *r)
 
 void ord_record_release(struct ord_record *r)
 {
+	struct ord_rec_block *b, *next;
 	size_t i;
 
 	free(r->title);
 	free(r->scenario);
 	free(r->tables);
-	for (i = 0; i < r->units.n; i++) {
-		free(r->units.v[i].id);
-		free(r->units.v[i].state);
-	}
 	free(r->units.v);
-	for (i = 0; i < r->entries.n; i++) {
-		free(r->entries.v[i].kind);
-		free(r->entries.v[i].body);
-	}
 	free(r->entries.v);
-	for (i = 0; i < r->commits.n; i++)
-		free(r->commits.v[i].side);
 	free(r->commits.v);
-	for (i = 0; i < r->sheets.n; i++) {
-		free(r->sheets.v[i].side);
-		free(r->sheets.v[i].source);
+	for (i = 0; i < r->sheets.n; i++)
 		free(r->sheets.v[i].bytes);
-	}
 	free(r->sheets.v);
-	for (i = 0; i < r->events.n; i++) {
-		free(r->events.v[i].phase);
-		free(r->events.v[i].kind);
-		free(r->events.v[i].args);
-		free(r->events.v[i].override);
-		free(r->events.v[i].checks);
-		free(r->events.v[i].void_reason);
-	}
 	free(r->events.v);
-	for (i = 0; i < r->rolls.n; i++) {
-		free(r->rolls.v[i].phase);
-		free(r->rolls.v[i].purpose);
-	}
 	free(r->rolls.v);
-	for (i = 0; i < r->results.n; i++) {
-		free(r->results.v[i].phase);
-		free(r->results.v[i].unit);
-		free(r->results.v[i].values);
-		free(r->results.v[i].explanation);
+	for (i = 0; i < r->results.n; i++)
 		ord_kv_release(&r->results.v[i].texts);
-	}
 	free(r->results.v);
-	for (i = 0; i < r->states.n; i++) {
-		free(r->states.v[i].unit);
-		free(r->states.v[i].attrs);
-		free(r->states.v[i].value);
-	}
 	free(r->states.v);
 	free(r->heads.v);
-	for (i = 0; i < r->links.n; i++)
-		free(r->links.v[i].side);
 	free(r->links.v);
-	for (i = 0; i < r->previous.n; i++) {
-		free(r->previous.v[i].side);
+	for (i = 0; i < r->previous.n; i++)
 		free(r->previous.v[i].bytes);
-	}
 	free(r->previous.v);
+	for (b = r->strings; b; b = next) {
+		next = b->next;
+		free(b);
+	}
 	ord_record_init(r);
 }
 

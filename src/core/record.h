@@ -12,8 +12,10 @@
  * the scenario and the tables in force; every unit's state when the turn
  * opened; the signed heads of the turn.
  *
- * Ownership: every pointer is malloc'd and belongs to the record;
- * ord_record_release frees it all.
+ * Ownership: every pointer belongs to the record; ord_record_release frees
+ * it all.  The strings of its rows (ids, kinds, bodies, arguments, states)
+ * are kept in the record's own blocks (ord_record_str), never freed one by
+ * one; the title, scenario, tables and sheets' bytes are malloc'd.
  */
 #ifndef ORD_RECORD_H
 #define ORD_RECORD_H
@@ -155,9 +157,20 @@ struct ord_record {
 	ORD_REC_ARRAY(struct ord_rec_head) heads;
 	ORD_REC_ARRAY(struct ord_rec_link) links;
 	ORD_REC_ARRAY(struct ord_rec_prev) previous;
+
+	struct ord_rec_block *strings; /* record.c: where ord_record_str copies */
 };
 
 void ord_record_init(struct ord_record *r);
+/* A copy of the len bytes at s and a NUL, kept in r's blocks and freed
+ * with r: a turn of 100,000 units holds half a million such strings, and
+ * one allocation each cost a fifth of the record's memory in malloc's
+ * headers and rounding. */
+char *ord_record_strn(struct ord_record *r, const char *s, size_t len);
+/* ord_record_strn of a string; NULL for NULL. */
+char *ord_record_str(struct ord_record *r, const char *s);
+/* ord_record_str of s, which is malloc'd (or NULL) and is freed. */
+char *ord_record_take(struct ord_record *r, char *s);
 void ord_record_release(struct ord_record *r);
 /* One more element of an ORD_REC_ARRAY a: a pointer to it, zeroed. */
 #define ORD_REC_ADD(a)                                                                        \

@@ -17,9 +17,22 @@ static const char *col_text(sqlite3_stmt *st, int i)
 	return s ? (const char *)s : "";
 }
 
-static char *col_strdup(sqlite3_stmt *st, int i)
+struct load {
+	sqlite3 *db;
+	struct ord_record *r;
+	int64_t first, last;
+	int64_t last_result; /* put_result: the id of the result last added */
+};
+
+/* Column i's text kept in the record (NULL for NULL when null is set,
+ * else ""). */
+static char *col_keep(struct load *l, sqlite3_stmt *st, int i, int null)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL : ord_strdup(col_text(st, i));
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	if (!s)
+		return null ? NULL : ord_record_strn(l->r, "", 0);
+	return ord_record_strn(l->r, (const char *)s, (size_t)sqlite3_column_bytes(st, i));
 }
 
 static char *col_bytes(sqlite3_stmt *st, int i, size_t *len)
@@ -45,21 +58,14 @@ static int col_hex(sqlite3_stmt *st, int i, unsigned char *out, size_t len)
 	return 1;
 }
 
-struct load {
-	sqlite3 *db;
-	struct ord_record *r;
-	int64_t first, last;
-	int64_t last_result; /* put_result: the id of the result last added */
-};
-
 static int put_entry(void *ud, const struct ord_rec_entry *e, const unsigned char prev[32])
 {
 	struct load *l = ud;
 	struct ord_rec_entry *x = ORD_REC_ADD(l->r->entries);
 
 	*x = *e;
-	x->kind = ord_strdup(e->kind);
-	x->body = ord_strdup(e->body);
+	x->kind = ord_record_str(l->r, e->kind);
+	x->body = ord_record_str(l->r, e->body);
 	if (l->r->entries.n == 1)
 		memcpy(l->r->prev, prev, 32);
 	return 0;
@@ -70,8 +76,8 @@ static int put_unit(void *ud, const struct ord_store_unit *u)
 	struct load *l = ud;
 	struct ord_rec_unit *x = ORD_REC_ADD(l->r->units);
 
-	x->id = ord_strdup(u->uid);
-	x->state = ord_strdup(u->state);
+	x->id = ord_record_str(l->r, u->uid);
+	x->state = ord_record_str(l->r, u->state);
 	return 0;
 }
 
@@ -98,7 +104,7 @@ static void put_commit(struct load *l, sqlite3_stmt *st)
 {
 	struct ord_rec_commit *c = ORD_REC_ADD(l->r->commits);
 
-	c->side = ord_strdup(col_text(st, 0));
+	c->side = col_keep(l, st, 0, 0);
 	c->version = sqlite3_column_int(st, 1);
 	col_hex(st, 2, c->commitment, 32);
 	col_hex(st, 3, c->signature, 64);
@@ -109,9 +115,9 @@ static void put_sheet(struct load *l, sqlite3_stmt *st)
 {
 	struct ord_rec_sheet *s = ORD_REC_ADD(l->r->sheets);
 
-	s->side = ord_strdup(col_text(st, 0));
+	s->side = col_keep(l, st, 0, 0);
 	s->version = sqlite3_column_int(st, 1);
-	s->source = ord_strdup(col_text(st, 2));
+	s->source = col_keep(l, st, 2, 0);
 	s->bytes = (unsigned char *)col_bytes(st, 3, &s->len);
 	col_hex(st, 4, s->nonce, 32);
 	col_hex(st, 5, s->commitment, 32);
@@ -127,14 +133,14 @@ static void put_event(struct load *l, sqlite3_stmt *st)
 	struct ord_rec_event *e = ORD_REC_ADD(l->r->events);
 
 	e->seq = (unsigned)sqlite3_column_int(st, 0);
-	e->phase = ord_strdup(col_text(st, 1));
-	e->kind = ord_strdup(col_text(st, 2));
-	e->args = ord_strdup(col_text(st, 3));
-	e->override = col_strdup(st, 4);
-	e->checks = ord_strdup(col_text(st, 5));
+	e->phase = col_keep(l, st, 1, 0);
+	e->kind = col_keep(l, st, 2, 0);
+	e->args = col_keep(l, st, 3, 0);
+	e->override = col_keep(l, st, 4, 1);
+	e->checks = col_keep(l, st, 5, 0);
 	e->log = sqlite3_column_int64(st, 6);
 	e->void_log = sqlite3_column_int64(st, 7);
-	e->void_reason = col_strdup(st, 8);
+	e->void_reason = col_keep(l, st, 8, 1);
 }
 
 static void put_roll(struct load *l, sqlite3_stmt *st)
@@ -142,9 +148,9 @@ static void put_roll(struct load *l, sqlite3_stmt *st)
 	struct ord_rec_roll *r = ORD_REC_ADD(l->r->rolls);
 
 	r->turn = sqlite3_column_int(st, 0);
-	r->phase = ord_strdup(col_text(st, 1));
+	r->phase = col_keep(l, st, 1, 0);
 	r->event = sqlite3_column_int(st, 2);
-	r->purpose = ord_strdup(col_text(st, 3));
+	r->purpose = col_keep(l, st, 3, 0);
 	r->idx = sqlite3_column_int(st, 4);
 	r->sides = sqlite3_column_int(st, 5);
 	r->value = sqlite3_column_int(st, 6);
@@ -171,11 +177,11 @@ static void put_result(struct load *l, sqlite3_stmt *st)
 		ord_kv_set(&r->texts, col_text(st, 8), col_text(st, 9));
 
 	r->turn = sqlite3_column_int(st, 0);
-	r->phase = ord_strdup(col_text(st, 1));
+	r->phase = col_keep(l, st, 1, 0);
 	r->event = sqlite3_column_int(st, 2);
-	r->unit = ord_strdup(col_text(st, 3));
-	r->values = ord_strdup(col_text(st, 4));
-	r->explanation = ord_strdup(col_text(st, 5));
+	r->unit = col_keep(l, st, 3, 0);
+	r->values = col_keep(l, st, 4, 0);
+	r->explanation = col_keep(l, st, 5, 0);
 	r->log = sqlite3_column_int64(st, 6);
 }
 
@@ -183,11 +189,11 @@ static void put_state(struct load *l, sqlite3_stmt *st)
 {
 	struct ord_rec_state *s = ORD_REC_ADD(l->r->states);
 
-	s->unit = ord_strdup(col_text(st, 0));
-	s->attrs = ord_strdup(col_text(st, 1));
+	s->unit = col_keep(l, st, 0, 0);
+	s->attrs = col_keep(l, st, 1, 0);
 	s->turn = sqlite3_column_int(st, 2);
 	s->phase = sqlite3_column_int(st, 3);
-	s->value = ord_strdup(col_text(st, 4));
+	s->value = col_keep(l, st, 4, 0);
 	s->log = sqlite3_column_int64(st, 5);
 }
 
@@ -208,7 +214,7 @@ static void put_link(struct load *l, sqlite3_stmt *st)
 	struct ord_rec_link *k = ORD_REC_ADD(l->r->links);
 
 	k->index = sqlite3_column_int(st, 0);
-	k->side = ord_strdup(col_text(st, 1));
+	k->side = col_keep(l, st, 1, 0);
 	col_hex(st, 2, k->link, 32);
 	k->log = sqlite3_column_int64(st, 3);
 }
@@ -217,7 +223,7 @@ static void put_prev(struct load *l, sqlite3_stmt *st)
 {
 	struct ord_rec_prev *p = ORD_REC_ADD(l->r->previous);
 
-	p->side = ord_strdup(col_text(st, 0));
+	p->side = col_keep(l, st, 0, 0);
 	p->bytes = (unsigned char *)col_bytes(st, 1, &p->len);
 }
 

@@ -28,6 +28,7 @@
 
 #include "core/common.h"
 #include "core/bundle.h"
+#include "core/record.h"
 #include "core/crypto.h"
 #include "core/game.h"
 
@@ -1050,6 +1051,44 @@ START_TEST(signed_submit_refusals)
 }
 END_TEST
 
+/* A record's strings live in its blocks: many small ones, some larger
+ * than a block's share, all intact until it is released (ASan sees the
+ * rest). */
+START_TEST(record_keeps_its_strings)
+{
+	struct ord_record r;
+	char **kept = calloc(20000, sizeof(*kept)), *big = malloc(70000), want[64];
+	size_t i;
+
+	memset(big, 'x', 69999);
+	big[69999] = '\0';
+	ord_record_init(&r);
+	ck_assert_ptr_null(ord_record_str(&r, NULL));
+	for (i = 0; i < 20000; i++) {
+		if (i % 1000 == 7) {
+			kept[i] = ord_record_strn(&r, big, 9000 + i);
+		} else {
+			snprintf(want, sizeof(want), "string %zu", i);
+			kept[i] = i % 2 ? ord_record_take(&r, ord_strdup(want))
+					: ord_record_str(&r, want);
+		}
+	}
+	ck_assert_str_eq(ord_record_strn(&r, "abc", 0), "");
+	for (i = 0; i < 20000; i++) {
+		if (i % 1000 == 7) {
+			ck_assert_uint_eq(strlen(kept[i]), 9000 + i);
+			continue;
+		}
+		snprintf(want, sizeof(want), "string %zu", i);
+		ck_assert_str_eq(kept[i], want);
+	}
+	ord_record_release(&r);
+	ck_assert_ptr_null(r.strings);
+	free(kept);
+	free(big);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("bundle");
@@ -1064,6 +1103,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, hostile_and_broken);
 	tcase_add_test(v, export_refusals);
 	tcase_add_test(v, rewrite_after_signed_head);
+	tcase_add_test(v, record_keeps_its_strings);
 	suite_add_tcase(s, v);
 
 	tcase_add_unchecked_fixture(f, build, NULL);
