@@ -405,6 +405,10 @@ struct ord_report_opts {
 	const char *lang; /* a language of the ruleset ("da"), "all", or NULL: its first */
 };
 int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct ord_buf *out);
+/* The report as text and as XML from one reading of the game (o->xml is
+ * not looked at); either buffer may be NULL. */
+int ord_game_report_both(ord_game *g, const struct ord_report_opts *o, struct ord_buf *text,
+			 struct ord_buf *xml);
 /* The language lang names for g's ruleset in *out: lang itself, the
  * ruleset's first for NULL, NULL for "all" (every language); ORD_EUSAGE
  * naming the languages it writes otherwise. */

@@ -13,10 +13,16 @@
 #include "core/fog.h"
 #include "core/game.h"
 
+/* Where a report goes: its text, its XML, or both from one pass (the
+ * referee's web page shows the one and reads lists from the other). */
+struct out {
+	struct ord_buf *text, *xml;
+};
+
 /* One sheet, canonically (and its commitment). */
-static void put_sheet(struct ord_game *g, struct ord_buf *out, int xml, const char *side,
-		      int version, const char *source, const unsigned char *commitment,
-		      const char *bytes, size_t len)
+static void put_sheet(struct ord_game *g, const struct out *o, const char *side, int version,
+		      const char *source, const unsigned char *commitment, const char *bytes,
+		      size_t len)
 {
 	struct ord_sheet sheet;
 	struct ord_diag diag;
@@ -26,39 +32,41 @@ static void put_sheet(struct ord_game *g, struct ord_buf *out, int xml, const ch
 	ord_sheet_init(&sheet);
 	ord_diag_init(&diag);
 	ord_game_parse_sheet(g, &sheet, bytes, len, &diag);
-	if (xml) {
-		ord_buf_adds(out, "  <sheet side=\"");
-		ord_buf_add_xml(out, side);
-		ord_buf_addf(out, "\" version=\"%d\" source=\"%s\" commitment=\"", version, source);
-		ord_buf_add_hex(out, commitment, 32);
-		ord_buf_adds(out, "\">\n");
-	} else {
-		ord_buf_addf(out, "sheet of %s (version %d, %s), commitment ", side, version, source);
-		ord_buf_add_hex(out, commitment, 32);
-		ord_buf_adds(out, ":\n");
+	if (o->xml) {
+		ord_buf_adds(o->xml, "  <sheet side=\"");
+		ord_buf_add_xml(o->xml, side);
+		ord_buf_addf(o->xml, "\" version=\"%d\" source=\"%s\" commitment=\"", version, source);
+		ord_buf_add_hex(o->xml, commitment, 32);
+		ord_buf_adds(o->xml, "\">\n");
+	}
+	if (o->text) {
+		ord_buf_addf(o->text, "sheet of %s (version %d, %s), commitment ", side, version,
+			     source);
+		ord_buf_add_hex(o->text, commitment, 32);
+		ord_buf_adds(o->text, ":\n");
 	}
 	for (i = 0; i < sheet.n; i++) {
 		ord_buf_reset(&line);
 		g->notation->format(&sheet.orders[i], &line);
-		if (xml) {
-			ord_buf_addf(out, "    <order line=\"%u\">", sheet.orders[i].line);
-			ord_buf_add_xml(out, line.buf);
-			ord_buf_adds(out, "</order>\n");
-		} else {
-			ord_buf_addf(out, "  %s\n", line.buf);
+		if (o->xml) {
+			ord_buf_addf(o->xml, "    <order line=\"%u\">", sheet.orders[i].line);
+			ord_buf_add_xml(o->xml, line.buf);
+			ord_buf_adds(o->xml, "</order>\n");
 		}
+		if (o->text)
+			ord_buf_addf(o->text, "  %s\n", line.buf);
 	}
-	if (!sheet.n && !xml)
-		ord_buf_adds(out, "  (no orders)\n");
-	if (xml)
-		ord_buf_adds(out, "  </sheet>\n");
+	if (!sheet.n && o->text)
+		ord_buf_adds(o->text, "  (no orders)\n");
+	if (o->xml)
+		ord_buf_adds(o->xml, "  </sheet>\n");
 	ord_buf_release(&line);
 	ord_sheet_release(&sheet);
 	ord_diag_release(&diag);
 }
 
-static int put_sheets(struct ord_game *g, struct ord_buf *out, int xml, const struct ord_record *r,
-		      const char *only_side)
+static void put_sheets(struct ord_game *g, const struct out *o, const struct ord_record *r,
+		       const char *only_side)
 {
 	size_t i, j;
 
@@ -72,13 +80,12 @@ static int put_sheets(struct ord_game *g, struct ord_buf *out, int xml, const st
 			    (!latest || r->sheets.v[j].version > latest->version))
 				latest = &r->sheets.v[j];
 		if (latest)
-			put_sheet(g, out, xml, latest->side, latest->version, latest->source,
+			put_sheet(g, o, latest->side, latest->version, latest->source,
 				  latest->commitment, (const char *)latest->bytes, latest->len);
 	}
-	return 0;
 }
 
-static void put_unit(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *out, int xml,
+static void put_unit(struct ord_game *g, struct ord_ctx *ctx, const struct out *o,
 		     const struct ord_unit *u, const char *viewer)
 {
 	struct ord_buf d = ORD_BUF_INIT;
@@ -89,22 +96,22 @@ static void put_unit(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *ou
 		ord_kv_serialize(&u->state, &d);
 	while (d.len && d.buf[d.len - 1] == '\n')
 		d.buf[--d.len] = '\0';
-	if (xml) {
-		ord_buf_adds(out, "  <unit id=\"");
-		ord_buf_add_xml(out, u->id);
-		ord_buf_adds(out, "\" side=\"");
-		ord_buf_add_xml(out, u->side);
-		ord_buf_adds(out, "\">");
-		ord_buf_add_xml(out, d.buf);
-		ord_buf_adds(out, "</unit>\n");
-	} else {
-		ord_buf_addf(out, "  %s\n", d.buf);
+	if (o->xml) {
+		ord_buf_adds(o->xml, "  <unit id=\"");
+		ord_buf_add_xml(o->xml, u->id);
+		ord_buf_adds(o->xml, "\" side=\"");
+		ord_buf_add_xml(o->xml, u->side);
+		ord_buf_adds(o->xml, "\">");
+		ord_buf_add_xml(o->xml, d.buf);
+		ord_buf_adds(o->xml, "</unit>\n");
 	}
+	if (o->text)
+		ord_buf_addf(o->text, "  %s\n", d.buf);
 	ord_buf_release(&d);
 }
 
-static int put_results(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *out, int xml,
-		       const struct ord_record *r, const char *side)
+static void put_results(struct ord_game *g, struct ord_ctx *ctx, const struct out *o,
+			const struct ord_record *r, const char *side)
 {
 	struct ord_buf text = ORD_BUF_INIT;
 	size_t i;
@@ -114,36 +121,34 @@ static int put_results(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *
 		const struct ord_rec_result *res = &r->results.v[i];
 		if (side && !ord_fog_result_seen(g->rs, ctx, res->unit, (unsigned)res->event, side))
 			continue;
-		if (!xml && !n++)
-			ord_buf_adds(out, side ? "results for your units and of their actions:\n"
-					       : "results:\n");
-		if (xml) {
-			ord_buf_addf(out, "  <result phase=\"%s\" event=\"%d\" unit=\"", res->phase,
-				     res->event);
-			ord_buf_add_xml(out, res->unit);
-			ord_buf_adds(out, "\">");
-			ord_buf_reset(&text);
-			ord_texts_render(res->explanation, &res->texts, ctx->lang, &text);
-			ord_buf_add_xml(out, text.buf);
-			ord_buf_adds(out, "</result>\n");
-		} else {
-			ord_buf_addf(out, "  [%s #%d] %s: ", res->phase, res->event, res->unit);
-			ord_texts_render(res->explanation, &res->texts, ctx->lang, out);
-			ord_buf_addch(out, '\n');
+		ord_buf_reset(&text);
+		ord_texts_render(res->explanation, &res->texts, ctx->lang, &text);
+		if (o->xml) {
+			ord_buf_addf(o->xml, "  <result phase=\"%s\" event=\"%d\" unit=\"",
+				     res->phase, res->event);
+			ord_buf_add_xml(o->xml, res->unit);
+			ord_buf_adds(o->xml, "\">");
+			ord_buf_add_xml(o->xml, text.buf);
+			ord_buf_adds(o->xml, "</result>\n");
+		}
+		if (o->text) {
+			if (!n++)
+				ord_buf_adds(o->text, side ? "results for your units and of their "
+							     "actions:\n"
+							   : "results:\n");
+			ord_buf_addf(o->text, "  [%s #%d] %s: %s\n", res->phase, res->event,
+				     res->unit, text.buf);
 		}
 	}
 	ord_buf_release(&text);
-	return 0;
 }
 
-static int put_referee_extras(struct ord_game *g, struct ord_ctx *ctx, struct ord_buf *out, int xml,
-			      const struct ord_record *r)
+static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const struct ord_record *r)
 {
 	size_t i;
 
-	(void)g;
-	if (!xml && ctx->nevents)
-		ord_buf_adds(out, "events:\n");
+	if (o->text && ctx->nevents)
+		ord_buf_adds(o->text, "events:\n");
 	for (i = 0; i < ctx->nevents; i++) {
 		const struct ord_event *e = &ctx->events[i];
 		struct ord_buf a = ORD_BUF_INIT;
@@ -151,50 +156,50 @@ static int put_referee_extras(struct ord_game *g, struct ord_ctx *ctx, struct or
 
 		for (k = 0; k < e->kv.n; k++)
 			ord_buf_addf(&a, " %s=%s", e->kv.items[k].key, e->kv.items[k].value);
-		if (xml) {
-			ord_buf_addf(out, "  <event seq=\"%u\" phase=\"%s\" kind=\"%s\"", e->seq,
+		if (o->xml) {
+			ord_buf_addf(o->xml, "  <event seq=\"%u\" phase=\"%s\" kind=\"%s\"", e->seq,
 				     e->phase, e->kind);
 			if (e->override) {
-				ord_buf_adds(out, " override=\"");
-				ord_buf_add_xml(out, e->override);
-				ord_buf_adds(out, "\" checks=\"");
-				ord_buf_add_xml(out, e->check);
-				ord_buf_adds(out, "\"");
+				ord_buf_adds(o->xml, " override=\"");
+				ord_buf_add_xml(o->xml, e->override);
+				ord_buf_adds(o->xml, "\" checks=\"");
+				ord_buf_add_xml(o->xml, e->check);
+				ord_buf_adds(o->xml, "\"");
 			}
-			ord_buf_adds(out, ">");
-			ord_buf_add_xml(out, a.buf + (a.len ? 1 : 0));
-			ord_buf_adds(out, "</event>\n");
-		} else {
-			ord_buf_addf(out, "  #%u %s %s%s\n", e->seq, e->phase, e->kind, a.buf);
+			ord_buf_adds(o->xml, ">");
+			ord_buf_add_xml(o->xml, a.buf + (a.len ? 1 : 0));
+			ord_buf_adds(o->xml, "</event>\n");
+		}
+		if (o->text) {
+			ord_buf_addf(o->text, "  #%u %s %s%s\n", e->seq, e->phase, e->kind, a.buf);
 			if (e->override)
-				ord_buf_addf(out,
+				ord_buf_addf(o->text,
 					     "     OVERRIDE by the referee: %s (checks said: %s)\n",
 					     e->override, e->check);
 		}
 		ord_buf_release(&a);
 	}
 	for (i = 0; i < r->rolls.n; i++) {
-		const struct ord_rec_roll *o = &r->rolls.v[i];
-		if (xml) {
-			ord_buf_addf(out,
+		const struct ord_rec_roll *ro = &r->rolls.v[i];
+		if (o->xml)
+			ord_buf_addf(o->xml,
 				     "  <roll phase=\"%s\" event=\"%d\" purpose=\"%s\" index=\"%d\" sides=\"%d\" fixed=\"%s\">%d</roll>\n",
-				     o->phase, o->event, o->purpose, o->idx, o->sides,
-				     o->fixed ? "yes" : "no", o->value);
-		} else {
+				     ro->phase, ro->event, ro->purpose, ro->idx, ro->sides,
+				     ro->fixed ? "yes" : "no", ro->value);
+		if (o->text) {
 			if (!i)
-				ord_buf_adds(out, "rolls:\n");
-			ord_buf_addf(out, "  [%s #%d] %s #%d: d%d = %d%s\n", o->phase, o->event,
-				     o->purpose, o->idx, o->sides, o->value,
-				     o->fixed ? " (fixed)" : "");
+				ord_buf_adds(o->text, "rolls:\n");
+			ord_buf_addf(o->text, "  [%s #%d] %s #%d: d%d = %d%s\n", ro->phase,
+				     ro->event, ro->purpose, ro->idx, ro->sides, ro->value,
+				     ro->fixed ? " (fixed)" : "");
 		}
 	}
-	return 0;
 }
 
 /* A sealed turn's orders that no event recorded so far carries out (the
  * module's check of execution over the events of the turn until now): the
  * referee's list of what is still to record.  The ctx gets the sheets. */
-static int put_pending(struct ord_game *g, struct ord_ctx *ctx, int turn, struct ord_buf *out, int xml)
+static int put_pending(struct ord_game *g, struct ord_ctx *ctx, int turn, const struct out *o)
 {
 	struct ord_diag d;
 	size_t i;
@@ -207,19 +212,19 @@ static int put_pending(struct ord_game *g, struct ord_ctx *ctx, int turn, struct
 	ord_diag_init(&d);
 	g->rs->check_execution(ctx, &d);
 	ord_error_clear();
-	if (!xml && d.n)
-		ord_buf_adds(out, "orders no event of the turn carries out so far:\n");
+	if (o->text && d.n)
+		ord_buf_adds(o->text, "orders no event of the turn carries out so far:\n");
 	for (i = 0; i < d.n; i++) {
 		const struct ord_diag_item *it = &d.items[i];
-		if (xml) {
-			ord_buf_adds(out, "  <pending unit=\"");
-			ord_buf_add_xml(out, it->unit);
-			ord_buf_addf(out, "\" line=\"%u\">", it->line);
-			ord_buf_add_xml(out, it->msg);
-			ord_buf_adds(out, "</pending>\n");
-		} else {
-			ord_buf_addf(out, "  %s: %s\n", it->unit, it->msg);
+		if (o->xml) {
+			ord_buf_adds(o->xml, "  <pending unit=\"");
+			ord_buf_add_xml(o->xml, it->unit);
+			ord_buf_addf(o->xml, "\" line=\"%u\">", it->line);
+			ord_buf_add_xml(o->xml, it->msg);
+			ord_buf_adds(o->xml, "</pending>\n");
 		}
+		if (o->text)
+			ord_buf_addf(o->text, "  %s: %s\n", it->unit, it->msg);
 	}
 	ord_diag_release(&d);
 	return 0;
@@ -252,8 +257,14 @@ int ord_game_lang(ord_game *g, const char *lang, const char **out)
 
 int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct ord_buf *out)
 {
-	const char *side = o->side;
-	int turn = o->turn, xml = o->xml;
+	return ord_game_report_both(g, o, o->xml ? NULL : out, o->xml ? out : NULL);
+}
+
+int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct ord_buf *text,
+			 struct ord_buf *xml)
+{
+	const char *side = opts->side;
+	const struct out o = { text, xml };
 	struct ord_store_turn t, cur;
 	struct ord_record r;
 	struct ord_ctx ctx;
@@ -262,7 +273,7 @@ int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct or
 	size_t i;
 	int err, revealed, loaded = 0;
 
-	if ((err = ord_game_lang(g, o->lang, &lang)) != 0)
+	if ((err = ord_game_lang(g, opts->lang, &lang)) != 0)
 		return err;
 	ord_record_init(&r);
 	if (side && !ord_game_side_by_name(g, side)) {
@@ -273,7 +284,7 @@ int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct or
 		ord_buf_release(&l);
 		return err;
 	}
-	if ((err = ord_game_turn(g, &cur, 0)) != 0 || (err = ord_game_turn(g, &t, turn)) != 0)
+	if ((err = ord_game_turn(g, &cur, 0)) != 0 || (err = ord_game_turn(g, &t, opts->turn)) != 0)
 		return err;
 	revealed = t.state == ORD_TURN_EXCHANGED;
 	if ((err = ord_store_begin_read(g->db)) != 0)
@@ -286,50 +297,49 @@ int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct or
 	ctx.lang = lang;
 	ctx.lang_all = !lang;
 	if (xml) {
-		ord_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<report game=\"");
-		ord_buf_add_xml(out, g->title);
-		ord_buf_addf(out, "\" turn=\"%d\" state=\"%s\"", t.turn, ord_turn_state_name(t.state));
+		ord_buf_adds(xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<report game=\"");
+		ord_buf_add_xml(xml, g->title);
+		ord_buf_addf(xml, "\" turn=\"%d\" state=\"%s\"", t.turn, ord_turn_state_name(t.state));
 		if (side) {
-			ord_buf_adds(out, " side=\"");
-			ord_buf_add_xml(out, side);
-			ord_buf_adds(out, "\"");
+			ord_buf_adds(xml, " side=\"");
+			ord_buf_add_xml(xml, side);
+			ord_buf_adds(xml, "\"");
 		}
-		ord_buf_adds(out, ">\n");
-	} else {
-		ord_buf_addf(out, "%s: turn %d (%s), report for %s\n", g->title, t.turn,
+		ord_buf_adds(xml, ">\n");
+	}
+	if (text) {
+		ord_buf_addf(text, "%s: turn %d (%s), report for %s\n", g->title, t.turn,
 			     ord_turn_state_name(t.state), side ? side : "the referee");
 		if (side && !revealed)
-			ord_buf_adds(out, "the other sides' sheets stay secret until the exchange\n");
+			ord_buf_adds(text, "the other sides' sheets stay secret until the exchange\n");
 	}
 	/* sheets: a side sees its own; everybody's once the turn is exchanged */
-	if ((err = put_sheets(g, out, xml, &r, side && !revealed ? side : NULL)) != 0)
-		goto out;
-	if (!xml)
-		ord_buf_adds(out, side ? "your units:\n" : "units:\n");
+	put_sheets(g, &o, &r, side && !revealed ? side : NULL);
+	if (text)
+		ord_buf_adds(text, side ? "your units:\n" : "units:\n");
 	for (i = 0; i < ctx.nunits; i++)
 		if (!side || !strcmp(ctx.units[i].side, side))
-			put_unit(g, &ctx, out, xml, &ctx.units[i], side);
+			put_unit(g, &ctx, &o, &ctx.units[i], side);
 	if (side) {
+		int nseen = 0;
 		seen = ord_xcalloc(ctx.nunits + 1, 1);
 		ord_fog_units_seen(g->rs, &ctx, side, seen);
-		int nseen = 0;
 		for (i = 0; i < ctx.nunits; i++) {
 			if (!seen[i])
 				continue;
-			if (!xml && !nseen++)
-				ord_buf_adds(out, "enemy units met this turn:\n");
-			put_unit(g, &ctx, out, xml, &ctx.units[i], side);
+			if (text && !nseen++)
+				ord_buf_adds(text, "enemy units met this turn:\n");
+			put_unit(g, &ctx, &o, &ctx.units[i], side);
 		}
-	} else if ((err = put_referee_extras(g, &ctx, out, xml, &r)) != 0) {
-		goto out;
+	} else {
+		put_referee_extras(&o, &ctx, &r);
 	}
-	if ((err = put_results(g, &ctx, out, xml, &r, side)) != 0)
-		goto out;
+	put_results(g, &ctx, &o, &r, side);
 	/* the referee's, while he records the turn's events */
-	if (!side && t.state == ORD_TURN_SEALED && (err = put_pending(g, &ctx, t.turn, out, xml)) != 0)
+	if (!side && t.state == ORD_TURN_SEALED && (err = put_pending(g, &ctx, t.turn, &o)) != 0)
 		goto out;
 	if (xml)
-		ord_buf_adds(out, "</report>\n");
+		ord_buf_adds(xml, "</report>\n");
 out:
 	ord_store_end_read(g->db);
 	ord_record_release(&r);

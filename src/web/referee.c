@@ -260,27 +260,21 @@ static void simple_form(struct web_req *r, const char *url, const char *action, 
 }
 
 /* The events of the current phase standing now (the referee's report in
- * XML lists them; a voided one is gone), each with its Void form; then the
- * orders no event carries out so far (the report's <pending>). */
-static void events_list(struct referee *f, ord_game *g, const struct ord_game_status *st,
-			const char *url)
+ * XML, xml, lists them; a voided one is gone), each with its Void form;
+ * then the orders no event carries out so far (the report's <pending>). */
+static void events_list(struct referee *f, const struct ord_buf *xml,
+			const struct ord_game_status *st, const char *url)
 {
 	struct web_req *r = f->r;
-	struct ord_buf *b = &r->body, xml = ORD_BUF_INIT, list = ORD_BUF_INIT;
-	struct ord_report_opts o = { 0 };
+	struct ord_buf *b = &r->body, list = ORD_BUF_INIT;
 	xmlDocPtr doc = NULL;
 	xmlNodePtr n;
 	int any = 0;
 
-	o.turn = st->turn;
-	o.xml = 1;
-	if (ord_game_report_opts(g, &o, &xml) != 0 ||
-	    !(doc = xmlReadMemory(xml.buf, (int)xml.len, "report.xml", "UTF-8",
-				  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING))) {
-		ord_error_clear();
-		ord_buf_release(&xml);
+	if (!xml->len ||
+	    !(doc = xmlReadMemory(xml->buf, (int)xml->len, "report.xml", "UTF-8",
+				  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING)))
 		return;
-	}
 	for (n = xmlDocGetRootElement(doc) ? xmlDocGetRootElement(doc)->children : NULL; n;
 	     n = n->next) {
 		xmlChar *seq, *phase, *kind, *args;
@@ -353,7 +347,6 @@ static void events_list(struct referee *f, ord_game *g, const struct ord_game_st
 			     any <= PENDING_OPEN ? " open" : "", any, list.buf);
 	ord_buf_release(&list);
 	xmlFreeDoc(doc);
-	ord_buf_release(&xml);
 }
 
 static int referee_fill(void *ud, ord_game *g)
@@ -361,14 +354,21 @@ static int referee_fill(void *ud, ord_game *g)
 	struct referee *f = ud;
 	struct web_req *r = f->r;
 	struct ord_buf *b = &r->body, back = ORD_BUF_INIT, url = ORD_BUF_INIT, report = ORD_BUF_INIT;
+	struct ord_buf xml = ORD_BUF_INIT;
 	struct ord_report_opts ro = { 0 };
 	struct ord_game_status st;
 	const char *crumbs[5];
 	size_t i;
-	int err;
+	int err, have_report;
 
 	if ((err = ord_game_status(g, &st)) != 0)
 		return err;
+	/* this turn's referee report, read once: its text for reading, its XML
+	 * for the phase card's lists while the turn is resolved */
+	ro.turn = st.turn;
+	have_report = ord_game_report_both(g, &ro, &report,
+					   strcmp(st.state, "open") && *st.phase ? &xml : NULL) == 0;
+	ord_error_clear();
 	ord_buf_adds(&back, "/g/");
 	web_url(&back, f->name);
 	ord_buf_addf(&url, "%s/referee", back.buf);
@@ -464,7 +464,7 @@ static int referee_fill(void *ud, ord_game *g)
 		if (!any)
 			ord_buf_adds(b, "<p class=\"muted\">This phase takes no event: resolve "
 					"it.</p>");
-		events_list(f, g, &st, url.buf);
+		events_list(f, &xml, &st, url.buf);
 		ord_buf_adds(b, "<h3>Resolve the phase</h3>");
 		web_form_start(r, url.buf, "resolve");
 		ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"resolve\">");
@@ -487,9 +487,7 @@ static int referee_fill(void *ud, ord_game *g)
 	}
 
 	/* this turn's referee report: the events recorded, the results */
-	ro.side = NULL;
-	ro.turn = st.turn;
-	if (ord_game_report_opts(g, &ro, &report) == 0) {
+	if (have_report) {
 		ord_buf_addf(b,
 			     "<section class=\"card\"><details%s><summary>Turn %d: the referee's "
 			     "report</summary><pre class=\"report\">",
@@ -510,6 +508,7 @@ static int referee_fill(void *ud, ord_game *g)
 	ord_buf_release(&back);
 	ord_buf_release(&url);
 	ord_buf_release(&report);
+	ord_buf_release(&xml);
 	return 0;
 }
 

@@ -620,6 +620,22 @@ START_TEST(test_resubmission_versions)
 	ck_assert_ptr_nonnull(strstr(rep.buf, "sheet of blue (version 3, submitted)"));
 	ck_assert_ptr_nonnull(strstr(rep.buf, "B3: ↖ 1"));
 	ck_assert_ptr_null(strstr(rep.buf, "B2: Fb @R1"));
+	/* text and XML from one reading are the two reports made apart */
+	{
+		struct ord_report_opts o = { 0 };
+		struct ord_buf t = ORD_BUF_INIT, x = ORD_BUF_INIT, x1 = ORD_BUF_INIT;
+		ck_assert_int_eq(ord_game_report_both(g, &o, &t, &x), 0);
+		ck_assert_int_eq(ord_game_report(g, NULL, 0, 1, &x1), 0);
+		ck_assert_str_eq(t.buf, rep.buf);
+		ck_assert_str_eq(x.buf, x1.buf);
+		ck_assert_ptr_nonnull(strstr(x.buf, ">B3: ↖ 1</order>"));
+		ord_buf_reset(&x);
+		ck_assert_int_eq(ord_game_report_both(g, &o, NULL, &x), 0);
+		ck_assert_str_eq(x.buf, x1.buf);
+		ord_buf_release(&t);
+		ord_buf_release(&x);
+		ord_buf_release(&x1);
+	}
 	ord_buf_release(&rep);
 	ord_game_free(g);
 }
