@@ -99,7 +99,8 @@ void ord_buf_grow(struct ord_buf *b, size_t extra)
 
 void ord_buf_add(struct ord_buf *b, const void *data, size_t len)
 {
-	ord_buf_grow(b, len);
+	if (b->len + len >= b->alloc || b->len + len < b->len)
+		ord_buf_grow(b, len);
 	if (len)
 		memcpy(b->buf + b->len, data, len);
 	b->len += len;
@@ -113,7 +114,8 @@ void ord_buf_adds(struct ord_buf *b, const char *s)
 
 void ord_buf_addch(struct ord_buf *b, int c)
 {
-	ord_buf_grow(b, 1);
+	if (b->len + 1 >= b->alloc)
+		ord_buf_grow(b, 1);
 	b->buf[b->len++] = (char)c;
 	b->buf[b->len] = '\0';
 }

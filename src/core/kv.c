@@ -155,8 +155,9 @@ static struct ord_kv_item *find(const struct ord_kv *kv, const char *key)
 {
 	size_t i;
 
+	/* first letters first: a unit's state is looked up key by key */
 	for (i = 0; i < kv->n; i++)
-		if (!strcmp(kv->items[i].key, key))
+		if (kv->items[i].key[0] == key[0] && !strcmp(kv->items[i].key, key))
 			return &kv->items[i];
 	return NULL;
 }
@@ -266,15 +267,24 @@ void ord_kv_serialize(const struct ord_kv *kv, struct ord_buf *out)
 {
 	size_t i, need = 0;
 
+	char *p;
+
+	/* every unit's state is serialised at least once a phase, to be
+	 * compared and hashed: written straight into the buffer */
 	for (i = 0; i < kv->n; i++)
 		need += strlen(kv->items[i].key) + strlen(kv->items[i].value) + 2;
 	ord_buf_grow(out, need);
+	p = out->buf + out->len;
 	for (i = 0; i < kv->n; i++) {
-		ord_buf_adds(out, kv->items[i].key);
-		ord_buf_addch(out, '=');
-		ord_buf_adds(out, kv->items[i].value);
-		ord_buf_addch(out, '\n');
+		size_t kl = strlen(kv->items[i].key), vl = strlen(kv->items[i].value);
+		memcpy(p, kv->items[i].key, kl);
+		p[kl] = '=';
+		memcpy(p + kl + 1, kv->items[i].value, vl);
+		p[kl + 1 + vl] = '\n';
+		p += kl + vl + 2;
 	}
+	out->len += need;
+	out->buf[out->len] = '\0';
 }
 
 /* Check text and count its lines; -1 if a line is not key=value. */

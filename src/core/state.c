@@ -30,8 +30,9 @@ static const struct ord_state_key *declared(const struct ord_ruleset *rs)
 
 static const struct ord_state_key *find_key(const struct ord_state_key *keys, const char *key)
 {
+	/* first letters first: every state read and write comes here */
 	for (; keys->name; keys++)
-		if (!strcmp(keys->name, key))
+		if (keys->name[0] == key[0] && !strcmp(keys->name, key))
 			return keys;
 	return NULL;
 }

@@ -106,8 +106,9 @@ const struct row_attr *ord_tbl_row_find(const struct ord_row *row, const char *n
 {
 	size_t i;
 
+	/* first letters first: every lookup of a rule reads a row's attributes */
 	for (i = 0; i < row->nattrs; i++)
-		if (!strcmp(row->attrs[i].name, name))
+		if (row->attrs[i].name[0] == name[0] && !strcmp(row->attrs[i].name, name))
 			return &row->attrs[i];
 	return NULL;
 }
@@ -526,7 +527,7 @@ const struct ord_row *ord_tables_param_row(const struct ord_tables *t, const cha
 			continue;
 		for (j = 0; j < t->tables[i]->nrows; j++) {
 			const char *n = ord_row_attr(&t->tables[i]->rows[j], "name");
-			if (n && !strcmp(n, name))
+			if (n && n[0] == name[0] && !strcmp(n, name))
 				return &t->tables[i]->rows[j];
 		}
 	}
