@@ -594,6 +594,11 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	g->title = ord_strdup(sc.title);
 	g->nmr = ord_strdup(sc.nmr);
 	g->fixed_dice = opts && opts->fixed_dice;
+	/* the players' and the referee's mail addresses go to the mail
+	 * judge's table (ord_game_mail_create), not into the scenario the
+	 * game keeps: every turn's bundle hands that to every side */
+	if ((err = ord_scenario_public(&scenario, &scenario_len, scenario_path)) != 0)
+		goto out;
 	crypto_generichash(g->scenario_hash, 32, (const unsigned char *)scenario, scenario_len,
 			   NULL, 0);
 	g->have_scenario_hash = 1;

@@ -6,7 +6,11 @@
  *
  * Every change of who may act or of what the game does by itself is
  * logged in the hash chain in the same transaction as its row:
- *   mail-address     side=NAME | referee=1, address=ADDR ("" clears)
+ *   mail-address     side=NAME | referee=1, address-hash=BLAKE2b-256 of ADDR in
+ *                    lower case keyed with the game's id ("" clears): the
+ *                    owner of an address can check it, the other sides,
+ *                    whose bundles show the entry, do not read it (an
+ *                    older game's entries hold address=ADDR itself)
  *   mail-passphrase  side=NAME | referee=1, hash=BLAKE2b-256 of the stored
  *                    crypto_pwhash string (the hash itself never enters the
  *                    log, which bundles show every side)
@@ -176,7 +180,14 @@ static int set_address(struct ord_game *g, int turn, const char *side, const cha
 	for (p = address; *p; p++)
 		ord_buf_addch(&lower, tolower((unsigned char)*p));
 	who(&body, side);
-	ord_buf_addf(&body, "address=%s\n", lower.buf);
+	ord_buf_adds(&body, "address-hash=");
+	if (*lower.buf) {
+		unsigned char h[32];
+		crypto_generichash(h, sizeof(h), (const unsigned char *)lower.buf, lower.len,
+				   g->game_id, sizeof(g->game_id));
+		ord_buf_add_hex(&body, h, sizeof(h));
+	}
+	ord_buf_addch(&body, '\n');
 	if ((err = ord_game_log(g, &seq, turn, "mail-address", body.buf)) == 0)
 		err = ord_store_mail_party_set(g->db, party, "address",
 					       *lower.buf ? lower.buf : NULL, lower.len, seq);

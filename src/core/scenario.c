@@ -858,6 +858,50 @@ out:
 	return err;
 }
 
+int ord_scenario_public(char **bytes, size_t *len, const char *name)
+{
+	xmlDocPtr doc = NULL;
+	xmlNodePtr root, n;
+	xmlChar *mem = NULL;
+	struct ord_scenario check;
+	int size = 0, removed = 0, err;
+
+	if ((err = ord_xml_parse(&doc, *bytes, *len, name ? name : "scenario")) != 0)
+		return err;
+	root = xmlDocGetRootElement(doc);
+	for (n = root ? root->children : NULL; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (!strcmp((const char *)n->name, "side") && xmlHasProp(n, BAD_CAST "email"))
+			removed += xmlUnsetProp(n, BAD_CAST "email") == 0;
+		else if (!strcmp((const char *)n->name, "mail") && xmlHasProp(n, BAD_CAST "referee"))
+			removed += xmlUnsetProp(n, BAD_CAST "referee") == 0;
+	}
+	if (removed)
+		xmlDocDumpMemoryEnc(doc, &mem, &size, "UTF-8");
+	xmlFreeDoc(doc);
+	if (!removed)
+		return 0;
+	if (!mem || size <= 0) {
+		xmlFree(mem);
+		return ord_error_set(ORD_ERROR, "%s: the scenario could not be written again",
+				     name ? name : "scenario");
+	}
+	/* what is kept must read as the same scenario, addresses aside */
+	if ((err = ord_scenario_load(&check, (const char *)mem, (size_t)size, name)) != 0) {
+		xmlFree(mem);
+		return err;
+	}
+	ord_scenario_release(&check);
+	free(*bytes);
+	*bytes = ord_xmalloc((size_t)size + 1);
+	memcpy(*bytes, mem, (size_t)size);
+	(*bytes)[size] = '\0';
+	*len = (size_t)size;
+	xmlFree(mem);
+	return 0;
+}
+
 int ord_scenario_load_file(struct ord_scenario *out, const char *path)
 {
 	char *bytes = NULL;

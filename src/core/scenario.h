@@ -60,6 +60,16 @@ void ord_scenario_release(struct ord_scenario *sc);
  * messages.  *out is initialised here; on failure it is left empty.
  */
 int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, const char *name);
+/*
+ * The scenario as a game keeps it: without the sides' and the referee's
+ * mail addresses (<side email>, <mail referee>), which the mail judge's
+ * table holds (logged before turn 1 opens, outside every turn's bundle),
+ * so that no bundle hands a player the others' addresses.  *bytes (and
+ * *len) are replaced by the scenario re-serialised without them when it
+ * has any, else left as they are.  The judge's own address stays (it is
+ * where every player writes).  Call on a scenario ord_scenario_load took.
+ */
+int ord_scenario_public(char **bytes, size_t *len, const char *name);
 /* Read path (bounded to ORD_XML_MAX_BYTES) and ord_scenario_load it. */
 int ord_scenario_load_file(struct ord_scenario *out, const char *path);
 

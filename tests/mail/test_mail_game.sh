@@ -71,6 +71,14 @@ expect_line "$OUT" '^deadline: +[0-9-]{10}T[0-9]{2}:00:00Z$'
 D1=$(deadline)
 [[ $D1 -gt $(date +%s) ]] || fail "turn 1's deadline $D1 is not in the future"
 expect_eq "$(sqlu "SELECT count(*) FROM log WHERE kind IN ('mail-address','mail-passphrase','schedule','mail-config')")" 8 "logged registrations"
+# the addresses are the judge's table's: the scenario the game keeps and
+# its log (both in every bundle) hold none of the players' or the referee's
+expect_eq "$(sqlu "SELECT count(*) FROM game_scenario WHERE CAST(scenario AS TEXT) LIKE '%@club.test%'")" 0 "addresses in the kept scenario"
+expect_eq "$(sqlu "SELECT count(*) FROM game_scenario WHERE CAST(scenario AS TEXT) LIKE '%orderly@judge.test%'")" 1 "the judge's address in the kept scenario"
+expect_eq "$(sqlu "SELECT count(*) FROM log WHERE body LIKE '%@club.test%'")" 0 "addresses in the log"
+expect_eq "$(sqlu "SELECT body FROM log WHERE kind = 'mail-address' AND body LIKE 'side=blue%'")" \
+	"side=blue
+address-hash=$(python3 -c 'import hashlib,sys; print(hashlib.blake2b(b"blue@club.test", digest_size=32, key=bytes.fromhex(sys.argv[1])).hexdigest())' "$(sqlu "SELECT hex(game_id) FROM game")")" "blue's address as its hash"
 
 # ----------------------------------------------------------------- turn 1
 # blue: a greeting, a quoted-printable arrow would be fine too; one bad code
@@ -205,6 +213,10 @@ verify_bundle() {
 		mime "$f" "attach:$a" >"$dir/$a"
 	done
 	[[ -s "$dir/turn-$turn.xml" ]] || fail "$who: no turn-$turn.xml attached"
+	# no bundle hands a player the others' (or the referee's) address
+	if grep -q '@club\.test' "$dir"/*; then
+		fail "$who: the bundle of turn $turn shows a mail address: $(grep -o '[a-z]*@club\.test' "$dir"/* | sort -u | tr '\n' ' ')"
+	fi
 	cmd=$(mime "$f" body | sed -n '/^    orderly verify/,/^$/p' | sed 's/\\$//' | tr -d '\n')
 	[[ -n "$cmd" ]] || fail "$who: no verify command in the bundle mail"
 	if [[ -n "$receipt" ]]; then

@@ -713,6 +713,51 @@ START_TEST(test_hostile_generated)
 }
 END_TEST
 
+/* The scenario a game keeps: the sides' and the referee's addresses gone,
+ * the rest as it was; a scenario without them is kept byte for byte. */
+START_TEST(test_public)
+{
+	static const char with[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+				   "<!-- a comment stays -->\n"
+				   "<scenario ruleset=\"battalion\">\n"
+				   "  <title>Mail &amp; mill</title>\n"
+				   "  <mail address=\"judge@club.example\" referee=\"ref@club.example\" "
+				   "replies-per-hour=\"20\"/>\n"
+				   "  <side id=\"blue\" name=\"Blue\" email=\"anna@example.org\"/>\n"
+				   "  <side id=\"red\" name=\"Red\"/>\n"
+				   "  <unit id=\"B1\" name=\"Bn\" side=\"blue\" kind=\"line_infantry\"/>\n"
+				   "  <unit id=\"R1\" name=\"Rn\" side=\"red\" kind=\"line_infantry\"/>\n"
+				   "</scenario>\n";
+	struct ord_scenario a, b;
+	char *bytes = strdup(with), *same;
+	size_t len = strlen(with);
+
+	ck_assert_int_eq(ord_scenario_load(&a, bytes, len, "t.xml"), 0);
+	ck_assert_int_eq(ord_scenario_public(&bytes, &len, "t.xml"), 0);
+	ck_assert_uint_eq(len, strlen(bytes));
+	ck_assert_ptr_null(strstr(bytes, "anna@"));
+	ck_assert_ptr_null(strstr(bytes, "ref@"));
+	ck_assert_ptr_nonnull(strstr(bytes, "address=\"judge@club.example\""));
+	ck_assert_ptr_nonnull(strstr(bytes, "<!-- a comment stays -->"));
+	ck_assert_ptr_nonnull(strstr(bytes, "<title>Mail &amp; mill</title>"));
+	ck_assert_int_eq(ord_scenario_load(&b, bytes, len, "t.xml"), 0);
+	ck_assert_ptr_null(b.sides[0].email);
+	ck_assert_ptr_null(b.referee_email);
+	ck_assert_str_eq(a.sides[0].email, "anna@example.org");
+	ck_assert_str_eq(b.mail_address, a.mail_address);
+	ck_assert_int_eq(b.replies_per_hour, a.replies_per_hour);
+	ck_assert_uint_eq(b.nunits, a.nunits);
+	ck_assert_str_eq(b.title, a.title);
+	/* nothing left to take: the very same bytes */
+	same = bytes;
+	ck_assert_int_eq(ord_scenario_public(&bytes, &len, "t.xml"), 0);
+	ck_assert_ptr_eq(bytes, same);
+	ord_scenario_release(&a);
+	ord_scenario_release(&b);
+	free(bytes);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("scenario");
@@ -723,6 +768,7 @@ Suite *ord_test_suite(void)
 
 	tcase_add_test(load, test_example);
 	tcase_add_test(load, test_minimal);
+	tcase_add_test(load, test_public);
 	tcase_add_test(load, test_nmr_and_description);
 	tcase_add_test(load, test_missing_file);
 	suite_add_tcase(s, load);
