@@ -15,48 +15,8 @@
 
 extern const struct ord_notation ord_notation_hieroglyph;
 
-static struct ord_sheet sheet;
-static struct ord_diag diag;
-
-static void setup(void)
-{
-	ord_sheet_init(&sheet);
-	ord_diag_init(&diag);
-}
-
-static void teardown(void)
-{
-	ord_sheet_release(&sheet);
-	ord_diag_release(&diag);
-}
-
-static int parse_n(const char *text, size_t len)
-{
-	return ord_notation_hieroglyph.parse(&sheet, text, len, &diag);
-}
-
-static int parse(const char *text)
-{
-	return parse_n(text, strlen(text));
-}
-
-/* The diagnostics as ord_diag_format prints them, for messages on failure. */
-static char *diag_text(void)
-{
-	struct ord_buf b = ORD_BUF_INIT;
-
-	ord_diag_format(&diag, "sheet", &b);
-	return ord_buf_detach(&b, NULL);
-}
-
-static void assert_clean(int rc)
-{
-	if (rc != 0 || diag.n) {
-		char *t = diag_text();
-		ck_abort_msg("unexpected errors (rc %d):\n%s", rc, t);
-		free(t);
-	}
-}
+#define SHEET_NOTATION ord_notation_hieroglyph
+#include "sheet_fixture.h"
 
 static void assert_tok(const struct ord_order *o, size_t i, enum ord_tok_kind kind,
 		       const char *value, int num, unsigned col, unsigned group)
@@ -68,15 +28,6 @@ static void assert_tok(const struct ord_order *o, size_t i, enum ord_tok_kind ki
 	ck_assert_uint_eq(o->tok[i].col, col);
 	ck_assert_uint_eq(o->tok[i].group, group);
 	ck_assert_ptr_null(o->tok[i].arg);
-}
-
-static void assert_order(size_t i, const char *unit, unsigned line, unsigned col, size_t ntok)
-{
-	ck_assert_uint_gt(sheet.n, i);
-	ck_assert_str_eq(sheet.orders[i].unit, unit);
-	ck_assert_uint_eq(sheet.orders[i].line, line);
-	ck_assert_uint_eq(sheet.orders[i].col, col);
-	ck_assert_uint_eq(sheet.orders[i].ntok, ntok);
 }
 
 static void assert_diag(size_t i, unsigned line, unsigned col, const char *unit, const char *msg)

@@ -17,48 +17,8 @@
 
 extern const struct ord_notation ord_notation_ordre;
 
-static struct ord_sheet sheet;
-static struct ord_diag diag;
-
-static void setup(void)
-{
-	ord_sheet_init(&sheet);
-	ord_diag_init(&diag);
-}
-
-static void teardown(void)
-{
-	ord_sheet_release(&sheet);
-	ord_diag_release(&diag);
-}
-
-static int parse_n(const char *text, size_t len)
-{
-	return ord_notation_ordre.parse(&sheet, text, len, &diag);
-}
-
-static int parse(const char *text)
-{
-	return parse_n(text, strlen(text));
-}
-
-/* The diagnostics as ord_diag_format prints them, for messages on failure. */
-static char *diag_text(void)
-{
-	struct ord_buf b = ORD_BUF_INIT;
-
-	ord_diag_format(&diag, "sheet", &b);
-	return ord_buf_detach(&b, NULL);
-}
-
-static void assert_clean(int rc)
-{
-	if (rc != 0 || diag.n) {
-		char *t = diag_text();
-		ck_abort_msg("unexpected errors (rc %d):\n%s", rc, t);
-		free(t);
-	}
-}
+#define SHEET_NOTATION ord_notation_ordre
+#include "sheet_fixture.h"
 
 /*
  * An order's tokens as one line: "code:march#1 dir:↗=45#1 frac:½=2#1
@@ -104,15 +64,6 @@ static void assert_dump(size_t i, int cols, const char *expected)
 	dump(&sheet.orders[i], cols, &b);
 	ck_assert_str_eq(b.buf, expected);
 	ord_buf_release(&b);
-}
-
-static void assert_order(size_t i, const char *unit, unsigned line, unsigned col, size_t ntok)
-{
-	ck_assert_uint_gt(sheet.n, i);
-	ck_assert_str_eq(sheet.orders[i].unit, unit);
-	ck_assert_uint_eq(sheet.orders[i].line, line);
-	ck_assert_uint_eq(sheet.orders[i].col, col);
-	ck_assert_uint_eq(sheet.orders[i].ntok, ntok);
 }
 
 static void assert_diag(size_t i, unsigned line, unsigned col, const char *unit, const char *rule,
