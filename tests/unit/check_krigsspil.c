@@ -17,13 +17,9 @@
 #include "rulesets/krigsspil/ks.h"
 #include "ruleset.h"
 
-static const struct ord_ruleset *rs;
 static const struct ord_notation *ordre;
-static struct ord_rules *rules;
-static struct ord_ctx *ctx;
 
-static struct ord_sheet sheets[8];
-static size_t nsheets;
+#include "ruleset_fixture.h"
 
 /* A small map: a wall (mur, obstacle II) across plate 1,0 from its NW to
  * its SW side, a hedge-like ditch (vandløb ¼ cm, obstacle I) on 1,1, a
@@ -74,47 +70,6 @@ static void setup(void)
 static void setup_map(void)
 {
 	setup_turn(10, map_doc);
-}
-
-static void teardown(void)
-{
-	size_t i;
-
-	for (i = 0; i < nsheets; i++)
-		ord_sheet_release(&sheets[i]);
-	nsheets = 0;
-	/* every state key the module used is one it declares */
-	if (ctx)
-		ck_assert_msg(ord_state_check(ctx) == 0, "%s", ord_error_last());
-	ord_ctx_fake_free(ctx);
-	ctx = NULL;
-	rs->free(rules);
-	rules = NULL;
-}
-
-static void split_kv(struct ord_kv *kv, const char *text)
-{
-	char *copy = strdup(text), *tok, *save = NULL;
-
-	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(tok, '=');
-		ck_assert_ptr_nonnull(eq);
-		*eq = '\0';
-		ord_kv_set(kv, tok, eq + 1);
-	}
-	free(copy);
-}
-
-/* Store a list and read it back, as the core does between two commands. */
-static void reload(struct ord_kv *kv)
-{
-	struct ord_buf b = ORD_BUF_INIT;
-
-	ord_kv_serialize(kv, &b);
-	ord_kv_release(kv);
-	ord_kv_init(kv);
-	ck_assert_int_eq(ord_kv_parse(kv, b.buf), 0);
-	ord_buf_release(&b);
 }
 
 /* A unit from scenario attributes (defaults filled as the scenario loader
