@@ -16,6 +16,7 @@
 
 static const struct ord_notation *hg;
 
+#define RULESET_NOTATION hg
 #include "ruleset_fixture.h"
 
 static void setup_turn(int turn)
@@ -69,44 +70,6 @@ static void cast(void)
 	unit("R1", "red", "kind=line_infantry formation=column figures=32", NULL);
 	unit("R2", "red", "kind=line_infantry formation=line figures=24", NULL);
 	unit("RH", "red", "kind=light_cavalry formation=line figures=8 weapon=none", NULL);
-}
-
-static void parse(struct ord_sheet *s, const char *text)
-{
-	struct ord_diag d;
-	struct ord_buf b = ORD_BUF_INIT;
-
-	ord_diag_init(&d);
-	ord_sheet_init(s);
-	hg->parse(s, text, strlen(text), &d);
-	ord_diag_format(&d, "sheet", &b);
-	ck_assert_msg(d.n == 0, "the test sheet does not parse:\n%s", b.buf);
-	ord_buf_release(&b);
-	ord_diag_release(&d);
-}
-
-/* What validate_sheet says of a sheet of side (static buffer, "" if fine). */
-static const char *validate(const char *side, const char *text)
-{
-	static char out[4096];
-	struct ord_sheet s;
-	struct ord_diag d;
-	struct ord_buf b = ORD_BUF_INIT;
-	int rc;
-
-	parse(&s, text);
-	ord_diag_init(&d);
-	ord_ctx_fake_set_side(ctx, side);
-	rc = rs->validate_sheet(ctx, &s, &d);
-	ord_ctx_fake_set_side(ctx, NULL);
-	ck_assert_int_eq(rc, d.n ? ORD_EBADSHEET : 0);
-	ord_diag_format(&d, NULL, &b);
-	ck_assert_uint_lt(b.len, sizeof(out));
-	memcpy(out, b.buf, b.len + 1);
-	ord_buf_release(&b);
-	ord_diag_release(&d);
-	ord_sheet_release(&s);
-	return out;
 }
 
 /* Seal a side's sheet: attach each order to its unit. */

@@ -19,6 +19,7 @@
 
 static const struct ord_notation *ordre;
 
+#define RULESET_NOTATION ordre
 #include "ruleset_fixture.h"
 
 /* A small map: a wall (mur, obstacle II) across plate 1,0 from its NW to
@@ -136,44 +137,6 @@ static void cast(void)
 	unit("C2", "allierede", "art=kosakker figurer=8 formation=linie", NULL);
 	unit("B1", "allierede", "art=fodartilleri kanoner=6 kaliber=9 prodset=af klargjort=yes", NULL);
 	unit("H1", "allierede", "art=let_kavaleri figurer=10 nation=britisk", NULL);
-}
-
-static void parse(struct ord_sheet *s, const char *text)
-{
-	struct ord_diag d;
-	struct ord_buf b = ORD_BUF_INIT;
-
-	ord_diag_init(&d);
-	ord_sheet_init(s);
-	ordre->parse(s, text, strlen(text), &d);
-	ord_diag_format(&d, "sheet", &b);
-	ck_assert_msg(d.n == 0, "the test sheet does not parse:\n%s", b.buf);
-	ord_buf_release(&b);
-	ord_diag_release(&d);
-}
-
-/* What validate_sheet says of a sheet (static buffer, "" when accepted). */
-static const char *validate(const char *side, const char *text)
-{
-	static char out[8192];
-	struct ord_sheet s;
-	struct ord_diag d;
-	struct ord_buf b = ORD_BUF_INIT;
-	int rc;
-
-	parse(&s, text);
-	ord_diag_init(&d);
-	ord_ctx_fake_set_side(ctx, side);
-	rc = rs->validate_sheet(ctx, &s, &d);
-	ord_ctx_fake_set_side(ctx, NULL);
-	ck_assert_int_eq(rc, d.n ? ORD_EBADSHEET : 0);
-	ord_diag_format(&d, NULL, &b);
-	ck_assert_uint_lt(b.len, sizeof(out));
-	memcpy(out, b.buf, b.len + 1);
-	ord_buf_release(&b);
-	ord_diag_release(&d);
-	ord_sheet_release(&s);
-	return out;
 }
 
 #define ACCEPTS(side, text) ck_assert_str_eq(validate(side, text), "")

@@ -3,9 +3,11 @@
  * (check_battalion.c, check_krigsspil.c): the ruleset, its rules and a
  * fake context (ord_ctx_fake_new) of the test, the sheets a test parsed,
  * the teardown that frees them and checks that every state key the module
- * used is one it declares, and the two helpers a suite's units are made
- * with.  Each suite loads its own ruleset in its setup.  Included once by
- * each suite: its functions are the suite's own.
+ * used is one it declares, the two helpers a suite's units are made
+ * with, and a sheet parsed and validated through RULESET_NOTATION (the
+ * suite's notation, a pointer the suite declares and defines this to
+ * before including).  Each suite loads its own ruleset in its setup.
+ * Included once by each suite: its functions are the suite's own.
  */
 #ifndef ORD_TEST_RULESET_FIXTURE_H
 #define ORD_TEST_RULESET_FIXTURE_H
@@ -16,6 +18,10 @@
 
 #include "core/common.h"
 #include "ruleset.h"
+
+#ifndef RULESET_NOTATION
+#error "define RULESET_NOTATION (the suite's struct ord_notation pointer) first"
+#endif
 
 static const struct ord_ruleset *rs;
 static struct ord_rules *rules;
@@ -65,6 +71,46 @@ static void reload(struct ord_kv *kv)
 	ord_kv_init(kv);
 	ck_assert_int_eq(ord_kv_parse(kv, b.buf), 0);
 	ord_buf_release(&b);
+}
+
+/* Parse a test sheet, which must parse (into s, for the test to release). */
+static void parse(struct ord_sheet *s, const char *text)
+{
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_diag_init(&d);
+	ord_sheet_init(s);
+	RULESET_NOTATION->parse(s, text, strlen(text), &d);
+	ord_diag_format(&d, "sheet", &b);
+	ck_assert_msg(d.n == 0, "the test sheet does not parse:\n%s", b.buf);
+	ord_buf_release(&b);
+	ord_diag_release(&d);
+}
+
+/* What validate_sheet says of a sheet of side (static buffer, "" when
+ * accepted). */
+static const char *validate(const char *side, const char *text)
+{
+	static char out[8192];
+	struct ord_sheet s;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+	int rc;
+
+	parse(&s, text);
+	ord_diag_init(&d);
+	ord_ctx_fake_set_side(ctx, side);
+	rc = rs->validate_sheet(ctx, &s, &d);
+	ord_ctx_fake_set_side(ctx, NULL);
+	ck_assert_int_eq(rc, d.n ? ORD_EBADSHEET : 0);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_uint_lt(b.len, sizeof(out));
+	memcpy(out, b.buf, b.len + 1);
+	ord_buf_release(&b);
+	ord_diag_release(&d);
+	ord_sheet_release(&s);
+	return out;
 }
 
 #endif
