@@ -208,12 +208,18 @@ void ord_canvas_title(struct ord_canvas *cv, const char *title, const char *desc
 	cv->desc = ord_strdup(desc);
 }
 
-static void rule_num(struct ord_buf *b, const char *prop, double v)
+/* A rule of a number, and its unit ("" for none). */
+static void rule_unit(struct ord_buf *b, const char *prop, double v, const char *unit)
 {
 	char n[48];
 
 	fmt_num(n, sizeof(n), v);
-	ord_buf_addf(b, "%s:%s;", prop, n);
+	ord_buf_addf(b, "%s:%s%s;", prop, n, unit);
+}
+
+static void rule_num(struct ord_buf *b, const char *prop, double v)
+{
+	rule_unit(b, prop, v, "");
 }
 
 void ord_canvas_style(struct ord_canvas *cv, const char *cls, const struct ord_style *st)
@@ -240,8 +246,10 @@ void ord_canvas_style(struct ord_canvas *cv, const char *cls, const struct ord_s
 		rule_num(&b, "fill-opacity", st->opacity);
 		rule_num(&b, "stroke-opacity", st->opacity);
 	}
+	/* in px: a style sheet's font-size without a unit is no length to a
+	 * browser, which draws the text at its own size (librsvg takes both) */
 	if (st->font_size > 0)
-		rule_num(&b, "font-size", st->font_size);
+		rule_unit(&b, "font-size", st->font_size, "px");
 	if (st->font)
 		ord_buf_addf(&b, "font-family:%s;", st->font);
 	if (st->bold)

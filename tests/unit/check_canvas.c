@@ -114,6 +114,9 @@ START_TEST(test_svg_document)
 	xmlFree(s);
 	/* the styles are CSS classes */
 	ck_assert_ptr_nonnull(strstr(b.buf, ".green{fill:#00a000}"));
+	/* a font size in px: a browser ignores a style sheet's length without
+	 * a unit and draws the text at its own size (the web page shows SVG) */
+	ck_assert_ptr_nonnull(strstr(b.buf, ".t{fill:#000000;font-size:12px}"));
 	xmlFreeDoc(doc);
 	ord_buf_release(&b);
 	ord_canvas_free(cv);
