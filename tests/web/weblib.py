@@ -328,7 +328,29 @@ class Session:
         except WebDriverError:
             return False
 
+    def images_in_view(self, wait=30.0):
+        """Wait until every picture in the window has loaded (the pictures
+        load lazily, and a picture made by a slow build may come after the
+        page); fail when one cannot be shown (a broken image)."""
+        js = ("return Array.from(document.images).filter(function (i) {"
+              " var r = i.getBoundingClientRect();"
+              " return r.bottom > 0 && r.top < window.innerHeight && r.width > 0; })"
+              ".map(function (i) { return [i.currentSrc || i.src, i.complete, i.naturalWidth]; });")
+        end = time.time() + wait
+        while True:
+            imgs = self.script(js)
+            if all(done for _, done, _ in imgs):
+                break
+            if time.time() > end:
+                fail("%s: pictures still loading after %.0f s: %s" % (
+                    self.name, wait, [src for src, done, _ in imgs if not done]))
+            time.sleep(0.2)
+        broken = [src for src, _, width in imgs if not width]
+        if broken:
+            fail("%s: pictures that cannot be shown on %s: %s" % (self.name, self.url(), broken))
+
     def screenshot(self, path, css=None):
+        self.images_in_view()
         if css:
             png = self.call("GET", "/element/%s/screenshot" % self.find(css))
         else:
