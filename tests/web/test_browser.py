@@ -23,6 +23,7 @@ import re
 import shlex
 import subprocess
 import sys
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import weblib as W  # noqa: E402
@@ -257,6 +258,17 @@ def main():
         shot(fr, "player-turn2-phone")
         ref.go(game + "/referee")
         shot(ref, "referee-turn2-tablet")
+
+        # a Krigsspil side's map as the browser draws it (the SVG image, its
+        # text at the size its boxes were made for)
+        W.make_game(games, "sehested", os.path.join(W.KS_DEMO, "scenario.xml"),
+                    sides=("danske", "allierede"), extra=("--tables", os.path.join(W.KS_DEMO, "map.xml")))
+        desk.go(base + "g/sehested/login?side=danske#" + urllib.parse.quote(W.PASS["danske"]))
+        desk.submit("form.login button[type=submit]")
+        if not desk.wait_url("/side/danske"):
+            W.fail("danske: not on his page after logging in: %s" % desk.url())
+        desk.script("document.getElementById('pictures').scrollIntoView()")
+        shot(desk, "krigsspil-map-danske", "#pictures figure")
     finally:
         for s in sessions:
             s.quit()
