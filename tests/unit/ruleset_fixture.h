@@ -4,9 +4,10 @@
  * fake context (ord_ctx_fake_new) of the test, the sheets a test parsed,
  * the teardown that frees them and checks that every state key the module
  * used is one it declares, the two helpers a suite's units are made
- * with, and a sheet parsed and validated through RULESET_NOTATION (the
+ * with, a sheet parsed and validated through RULESET_NOTATION (the
  * suite's notation, a pointer the suite declares and defines this to
- * before including).  Each suite loads its own ruleset in its setup.
+ * before including), an event recorded and checked as the core would,
+ * and what the check of execution notes.  Each suite loads its own ruleset in its setup.
  * Included once by each suite: its functions are the suite's own.
  */
 #ifndef ORD_TEST_RULESET_FIXTURE_H
@@ -88,6 +89,20 @@ static void parse(struct ord_sheet *s, const char *text)
 	ord_diag_release(&d);
 }
 
+/* d as ord_diag_format prints it, kept in out (a line a problem, "" when
+ * none); d is released. */
+static const char *diag_kept(struct ord_diag *d, char *out, size_t size)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_diag_format(d, NULL, &b);
+	ck_assert_uint_lt(b.len, size);
+	memcpy(out, b.buf, b.len + 1);
+	ord_buf_release(&b);
+	ord_diag_release(d);
+	return out;
+}
+
 /* What validate_sheet says of a sheet of side (static buffer, "" when
  * accepted). */
 static const char *validate(const char *side, const char *text)
@@ -95,7 +110,6 @@ static const char *validate(const char *side, const char *text)
 	static char out[8192];
 	struct ord_sheet s;
 	struct ord_diag d;
-	struct ord_buf b = ORD_BUF_INIT;
 	int rc;
 
 	parse(&s, text);
@@ -104,12 +118,51 @@ static const char *validate(const char *side, const char *text)
 	rc = rs->validate_sheet(ctx, &s, &d);
 	ord_ctx_fake_set_side(ctx, NULL);
 	ck_assert_int_eq(rc, d.n ? ORD_EBADSHEET : 0);
-	ord_diag_format(&d, NULL, &b);
-	ck_assert_uint_lt(b.len, sizeof(out));
-	memcpy(out, b.buf, b.len + 1);
-	ord_buf_release(&b);
-	ord_diag_release(&d);
+	diag_kept(&d, out, sizeof(out));
 	ord_sheet_release(&s);
+	return out;
+}
+
+/* Record an event as the core would (keys checked, defaults filled) and
+ * return what check_event says of it (static buffer, "" when it agrees
+ * with the orders). */
+static const char *event(const char *kind, const char *args)
+{
+	static char out[8192];
+	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, kind);
+	char *copy = strdup(args), *argv[24], *tok, *save = NULL;
+	struct ord_diag d;
+	struct ord_kv kv;
+	int argc = 0, rc;
+
+	ck_assert_ptr_nonnull(ek);
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 23; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	ord_diag_init(&d);
+	ord_kv_init(&kv);
+	rc = ord_keys_check(&kv, ek->keys, argc, argv, &d);
+	ck_assert_msg(rc == 0 && d.n == 0, "event %s %s: bad keys", kind, args);
+	ord_ctx_fake_add_event(ctx, ek->phase, kind, &kv);
+	rc = rs->check_event(ctx, ord_ctx_event(ctx, ord_ctx_nevents(ctx) - 1), &d);
+	ck_assert_int_eq(rc, d.n ? ORD_ECHECK : 0);
+	diag_kept(&d, out, sizeof(out));
+	ord_kv_release(&kv);
+	free(copy);
+	return out;
+}
+
+/* What the module's check of execution notes of the orders and the events
+ * so far, a line each (static buffer, "" when every order was carried
+ * out); it never fails. */
+static const char *execution(void)
+{
+	static char out[8192];
+	struct ord_diag d;
+
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->check_execution(ctx, &d), 0);
+	diag_kept(&d, out, sizeof(out));
 	return out;
 }
 
