@@ -287,7 +287,14 @@ void ord_kv_serialize(const struct ord_kv *kv, struct ord_buf *out)
 	out->buf[out->len] = '\0';
 }
 
-/* Check text and count its lines; -1 if a line is not key=value. */
+/* ORD_EBADDATA naming line n (1-based) of a list, the len bytes at s. */
+static int malformed(long n, const char *s, size_t len)
+{
+	return ord_error_set(ORD_EBADDATA, "key=value line %ld is '%.*s' (expected KEY=VALUE)", n,
+			     (int)(len > 60 ? 60 : len), s);
+}
+
+/* Check text and count its lines; -N if line N is not key=value. */
 static long count_lines(const char *text)
 {
 	const char *p = text;
@@ -297,7 +304,7 @@ static long count_lines(const char *text)
 		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
 		const char *eq = memchr(p, '=', (size_t)(e - p));
 		if (!eq || eq == p)
-			return -1;
+			return -(n + 1);
 		n++;
 		p = nl ? nl + 1 : e;
 	}
@@ -309,7 +316,7 @@ static long count_lines(const char *text)
  * (a unit's attributes and state are parsed each time a game is loaded). */
 static int parse_packed(struct ord_kv *kv, const char *text)
 {
-	size_t len = strlen(text), lines = 1, n = 0;
+	size_t len = strlen(text), lines = 1, line, n = 0;
 
 	const char *p = text;
 	struct ord_kv_item *items;
@@ -323,13 +330,14 @@ static int parse_packed(struct ord_kv *kv, const char *text)
 	s = (char *)(items + lines);
 	memcpy(s, text, len + 1);
 	end = s + len;
-	while (s < end) {
+	for (line = 1; s < end; line++) {
 		char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
 		char *eq = memchr(s, '=', (size_t)(e - s));
 		size_t i;
 		if (!eq || eq == s) {
+			int err = malformed((long)line, s, (size_t)(e - s));
 			free(items);
-			return ord_error_set(ORD_EBADDATA, "malformed key=value line");
+			return err;
 		}
 		*eq = '\0';
 		*e = '\0';
@@ -360,8 +368,13 @@ int ord_kv_parse(struct ord_kv *kv, const char *text)
 	if (!kv->n && !kv->items)
 		return parse_packed(kv, text);
 	/* appending to a list: item by item, once the whole text is known good */
-	if ((lines = count_lines(text)) < 0)
-		return ord_error_set(ORD_EBADDATA, "malformed key=value line");
+	if ((lines = count_lines(text)) < 0) {
+		const char *l = text;
+		long k;
+		for (k = 1; k < -lines; k++)
+			l = strchr(l, '\n') + 1;
+		return malformed(-lines, l, strcspn(l, "\n"));
+	}
 	while (lines && *p) {
 		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
 		const char *eq = memchr(p, '=', (size_t)(e - p));

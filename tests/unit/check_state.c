@@ -384,13 +384,20 @@ END_TEST
 START_TEST(parse_refuses_malformed_lines)
 {
 	static const char *const bad[] = { "=1\n", "a=1\nnone\n", "a=1\n\nb=2\n", "\n", "a" };
+	static const char *const why[] = {
+		"key=value line 1 is '=1' (expected KEY=VALUE)",
+		"key=value line 2 is 'none' (expected KEY=VALUE)",
+		"key=value line 2 is '' (expected KEY=VALUE)",
+		"key=value line 1 is '' (expected KEY=VALUE)",
+		"key=value line 1 is 'a' (expected KEY=VALUE)",
+	};
 	struct ord_kv kv;
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		ord_kv_init(&kv);
 		ck_assert_int_eq(ord_kv_parse(&kv, bad[i]), ORD_EBADDATA);
-		ck_assert_str_eq(ord_error_last(), "malformed key=value line");
+		ck_assert_str_eq(ord_error_last(), why[i]);
 		ck_assert_uint_eq(kv.n, 0);
 		ord_kv_release(&kv);
 	}
@@ -403,6 +410,7 @@ START_TEST(parse_refuses_malformed_lines)
 	ck_assert_str_eq(ord_kv_get(&kv, "b"), "x=y");
 	/* appended to a list that has items: refused whole, the list kept */
 	ck_assert_int_eq(ord_kv_parse(&kv, "c=3\n=4\n"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(), "key=value line 2 is '=4' (expected KEY=VALUE)");
 	ck_assert_uint_eq(kv.n, 2);
 	ck_assert_ptr_null(ord_kv_get(&kv, "c"));
 	ck_assert_int_eq(ord_kv_parse(&kv, "c=3\na=2\n"), 0);
