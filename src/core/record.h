@@ -140,7 +140,7 @@ struct ord_record {
 	unsigned char referee_witness[32];
 	unsigned char prev[32]; /* the hash the first entry chains from */
 	char *title;            /* the game's title (informative) */
-	char *scenario;         /* the scenario file, as stored */
+	char *scenario;         /* the scenario as the game keeps it (ord_scenario_public) */
 	size_t scenario_len;
 	char *tables; /* the tables in force */
 	size_t tables_len;

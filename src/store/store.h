@@ -99,7 +99,8 @@ struct ord_store_game {
 /* The game's row; its scenario (a file listing every unit) only when
  * with_scenario, else scenario is NULL. */
 int ord_store_game_read(sqlite3 *db, struct ord_store_game *out, int with_scenario);
-/* The scenario file as received (malloc'd, NUL-terminated). */
+/* The scenario as the game keeps it: as received, but for the players' and
+ * the referee's mail addresses (ord_scenario_public; malloc'd, NUL-terminated). */
 int ord_store_game_scenario(sqlite3 *db, char **scenario, size_t *len);
 void ord_store_game_release(struct ord_store_game *g);
 int ord_store_game_insert(sqlite3 *db, const struct ord_store_game *g);
