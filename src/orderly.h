@@ -159,7 +159,8 @@ double ord_kv_get_num(const struct ord_kv *kv, const char *key, double def);
 int ord_kv_get_bool(const struct ord_kv *kv, const char *key, int def);
 /* "key=value\n" per item, in order. */
 void ord_kv_serialize(const struct ord_kv *kv, struct ord_buf *out);
-/* Inverse of ord_kv_serialize (appends to kv).  Returns 0 or ORD_EBADDATA. */
+/* Inverse of ord_kv_serialize (appends to kv).  Returns 0, or ORD_EBADDATA
+ * naming the first line that is not KEY=VALUE, kv left as it was. */
 int ord_kv_parse(struct ord_kv *kv, const char *text);
 /* A text kept in several languages: texts maps a language to its text, the
  * first the ruleset's own (fewer than two: the text is first).  Adds the

@@ -294,30 +294,12 @@ static int malformed(long n, const char *s, size_t len)
 			     (int)(len > 60 ? 60 : len), s);
 }
 
-/* Check text and count its lines; -N if line N is not key=value. */
-static long count_lines(const char *text)
-{
-	const char *p = text;
-	long n = 0;
-
-	while (*p) {
-		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
-		const char *eq = memchr(p, '=', (size_t)(e - p));
-		if (!eq || eq == p)
-			return -(n + 1);
-		n++;
-		p = nl ? nl + 1 : e;
-	}
-	return n;
-}
-
 /* Text into an empty list, packed: the items, then the text with '=' and
  * '\n' made NULs; one pass over the text after the count of its lines
  * (a unit's attributes and state are parsed each time a game is loaded). */
 static int parse_packed(struct ord_kv *kv, const char *text)
 {
 	size_t len = strlen(text), lines = 1, line, n = 0;
-
 	const char *p = text;
 	struct ord_kv_item *items;
 	char *s, *end;
@@ -362,29 +344,19 @@ static int parse_packed(struct ord_kv *kv, const char *text)
 
 int ord_kv_parse(struct ord_kv *kv, const char *text)
 {
-	const char *p = text;
-	long lines;
+	struct ord_kv more;
+	size_t i;
+	int err;
 
 	if (!kv->n && !kv->items)
 		return parse_packed(kv, text);
-	/* appending to a list: item by item, once the whole text is known good */
-	if ((lines = count_lines(text)) < 0) {
-		const char *l = text;
-		long k;
-		for (k = 1; k < -lines; k++)
-			l = strchr(l, '\n') + 1;
-		return malformed(-lines, l, strcspn(l, "\n"));
-	}
-	while (lines && *p) {
-		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
-		const char *eq = memchr(p, '=', (size_t)(e - p));
-		char *line = ord_xmalloc((size_t)(e - p) + 1);
-		memcpy(line, p, (size_t)(e - p));
-		line[e - p] = '\0';
-		line[eq - p] = '\0';
-		ord_kv_set(kv, line, line + (eq - p) + 1);
-		free(line);
-		p = nl ? nl + 1 : e;
-	}
+	/* appending to a list: the whole text read first, so that a bad line
+	 * leaves the list as it was */
+	ord_kv_init(&more);
+	if ((err = parse_packed(&more, text)) != 0)
+		return err;
+	for (i = 0; i < more.n; i++)
+		ord_kv_set(kv, more.items[i].key, more.items[i].value);
+	ord_kv_release(&more);
 	return 0;
 }
