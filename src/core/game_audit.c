@@ -38,6 +38,8 @@ struct audit {
 	int64_t expect;
 	int chain_ok;
 	char *create_body, *units_body;
+	struct ord_canon_config created; /* the settings logged at creation */
+	int have_created;
 	struct ord_verify_cache *cache; /* the scenario and tables, read once for every turn */
 };
 
@@ -151,6 +153,9 @@ static int check_create(struct audit *a)
 		ord_vout_fail(&a->v, "the creation (entry 1): %s", ord_error_last());
 		ord_error_clear();
 	} else {
+		/* every turn's opening is compared with it (check_turn) */
+		ord_canon_config_read(&a->created, a->create_body);
+		a->have_created = 1;
 		const char *diff;
 		if (ord_game_config(a->g, &live)) {
 			ord_vout_fail(&a->v, "the game's scenario cannot be read: %s",
@@ -291,10 +296,15 @@ static int check_turn(struct audit *a, const struct ord_store_turn *t, int last)
 		ord_verify_facts_release(&f);
 		return err;
 	}
-	/* the live row says what the log says */
+	/* a game keeps the settings it was made with: a turn opened with
+	 * others (a policy, the dice, the tables changed for a turn or two
+	 * and put back) is as bad as a live row that differs */
 	if (f.have_config) {
 		struct ord_canon_config live;
 		const char *diff;
+		if (a->have_created && (diff = ord_canon_config_diff(&a->created, &f.config)) != NULL)
+			ord_vout_fail(&v, "turn %d's opening differs in its %s from the game's creation (entry 1)",
+				      t->turn, diff);
 		if (ord_game_config(a->g, &live) == 0 && last &&
 		    (diff = ord_canon_config_diff(&f.config, &live)) != NULL)
 			ord_vout_fail(&v, "the game file's %s is not the one turn %d was opened with",
@@ -464,6 +474,8 @@ out:
 		free(a.log[i].kind);
 	free(a.log);
 	free(a.create_body);
+	if (a.have_created)
+		ord_canon_config_release(&a.created);
 	free(a.units_body);
 	ord_verify_cache_free(a.cache);
 	if (err)

@@ -163,6 +163,10 @@ static void check_opening(struct vr *x)
 		return;
 	}
 	x->have_cfg = 1;
+	if (x->cfg.fixed_dice)
+		ord_vout_note(x->v,
+			      "a fixed-dice game (entry %lld): the referee gives every die, so the dice of this turn prove nothing; the replay only shows that the results follow from them",
+			      (long long)e->seq);
 	/* the game's key as this turn's opening states it */
 	if (memcmp(x->cfg.key, r->key, 32)) {
 		ord_hex(hex, r->key, 32);
@@ -362,6 +366,32 @@ static int neutral(const char *kind)
 	return 1;
 }
 
+/* The next turn opens with this turn's settings: a game keeps the ones it
+ * was made with, so a referee cannot change the NMR policy, the dice, the
+ * tables or the scenario for a turn and put them back after it.  The
+ * bundles of a game chain through the exchanges' heads, each the next
+ * turn's opening, so a player holding them all has every turn's settings
+ * equal to the first's. */
+static void check_next_config(struct vr *x, const struct ord_rec_entry *e)
+{
+	struct ord_canon_config next;
+	const char *diff;
+
+	if (!x->have_cfg)
+		return;
+	if (ord_canon_config_read(&next, e->body)) {
+		ord_vout_fail(x->v, "the opening of turn %d (entry %lld): %s", e->turn,
+			      (long long)e->seq, ord_error_last());
+		ord_error_clear();
+		return;
+	}
+	if ((diff = ord_canon_config_diff(&x->cfg, &next)) != NULL)
+		ord_vout_fail(x->v,
+			      "the opening of turn %d (entry %lld) changes the game's %s: a game keeps the settings it was made with",
+			      e->turn, (long long)e->seq, diff);
+	ord_canon_config_release(&next);
+}
+
 /*
  * The turn's cycle, from the log alone: opened, sheets (or commitments)
  * only before the seal, sealed once, openings after it (referee-less),
@@ -386,9 +416,10 @@ static void check_cycle(struct vr *x)
 			continue;
 		}
 		if (x->exchange) {
-			if (!strcmp(k, "open") && e->turn == r->turn + 1)
+			if (!strcmp(k, "open") && e->turn == r->turn + 1) {
 				x->next_open = e;
-			else if (!neutral(k))
+				check_next_config(x, e);
+			} else if (!neutral(k))
 				ord_vout_fail(x->v, "log entry %lld: a '%s' after the exchange",
 					      (long long)e->seq, k);
 			continue;
@@ -788,9 +819,21 @@ static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
 	const struct ord_record *r = x->r;
 	const struct ord_rec_entry *e;
 	const unsigned char *have;
+	int opens; /* the turn whose opening the head signs, 0 for none */
 
 	if (!r->entries.n)
 		return -1;
+	/* a head of the game's opening or of an exchange signs a turn's
+	 * opening: when it is the opening of this turn, it is the first entry
+	 * here, never one before it (a turn opened again after the head was
+	 * handed out, from other states, would start after it) */
+	opens = !strcmp(at, "open") ? 1 : !strcmp(at, "exchange") ? turn + 1 : 0;
+	if (opens == r->turn && seq != r->entries.v[0].seq) {
+		ord_vout_fail(x->v,
+			      "%s: it signs the opening of turn %d as entry %lld, but this turn's log starts at entry %lld: the turn was opened again after the head was handed out",
+			      what, r->turn, (long long)seq, (long long)r->entries.v[0].seq);
+		return -1;
+	}
 	if (seq == r->entries.v[0].seq - 1) {
 		have = r->prev;
 	} else if ((e = ord_record_entry(r, seq)) != NULL) {

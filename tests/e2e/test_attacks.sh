@@ -291,7 +291,59 @@ expect_in "$ERR" "KiB"
 expect_not_in "$ERR" "0 MiB"
 note "8: values are escaped, rejected drafts leave no trace, sizes are said"
 
+# ------------------------------------------------------------ 9. a setting changed for one turn
+# After turn 1's exchange, before its head goes out, the referee opens turn 2
+# under another NMR policy (red's silence then repeats its turn-1 orders),
+# with dice he gives, or under other tables, and rewrites the live row to
+# match; he re-chains, signs the exchange's head again and hands it out
+# with the bundle.  He could put the setting back when turn 3 opens.
+for change in "nmr=hold|nmr=repeat|nmr = 'repeat'|NMR policy" \
+	"fixed_dice=0|fixed_dice=1|fixed_dice = 1|fixed dice"; do
+	IFS='|' read -r from to row what <<<"$change"
+	g=set-${from%%=*}.game
+	opened "$g"
+	played "$g"
+	OPEN2=$(sql "$g" "SELECT seq FROM log WHERE kind = 'open' AND turn = 2")
+	sql "$g" "UPDATE log SET body = replace(body, '$from', '$to') WHERE seq = $OPEN2;
+		UPDATE game SET $row" >/dev/null
+	forge rechain "$g"
+	expect_exit 0 ord head "$g" --at exchange --turn 1 -o "$g.exchange.head"
+	expect_exit 0 ord export "$g" --turn 1 -o "$g.xml"
+	player_verify "$g"
+	[[ $RC == 1 ]] || fail "attack 9 ($what): the bundle verifies:
+$OUT"
+	expect_in "$OUT" "the opening of turn 2 (entry $OPEN2) changes the game's $what: a game keeps the settings it was made with"
+	expect_exit 1 ord audit "$g"
+	expect_in "$OUT" "turn 2's opening differs in its $what from the game's creation (entry 1)"
+done
+note "9: a turn opened under another NMR policy or with given dice is caught by the bundle before it"
+
+# ------------------------------------------------------------ 10. a turn opened again
+# After turn 1's exchange head is handed out, the referee logs a second
+# opening of turn 2 after the one it signs (it could state other units'
+# states) and plays turn 2 from it: the bundle of turn 2 chains from the
+# first, which is all the head could check before.
+opened reopen.game
+played reopen.game
+OPEN2=$(sql reopen.game "SELECT seq FROM log WHERE kind = 'open' AND turn = 2")
+sql reopen.game "INSERT INTO log(seq, turn, kind, body, at, prev, hash)
+	SELECT seq + 1, turn, kind, body, at, hash, hash FROM log WHERE seq = $OPEN2;
+	UPDATE turn SET log_seq = $OPEN2 + 1 WHERE turn = 2" >/dev/null
+forge rechain reopen.game
+expect_exit 0 ord submit reopen.game --side blue "$BFIX/blue-2.txt"
+B2=$(field commitment "$OUT")
+expect_exit 0 ord seal reopen.game --force --head reopen.game.seal2.head
+for _ in 1 2 3 4 5; do expect_exit 0 ord resolve reopen.game; done
+expect_exit 0 ord exchange reopen.game --head reopen.game.exchange2.head
+expect_exit 0 ord export reopen.game --turn 2 -o reopen2.xml
+expect_exit 1 ord verify reopen2.xml --pubkey "$(pubkey reopen.game)" --receipt "$B2" \
+	--head reopen.game.exchange.head --head reopen.game.seal2.head --head reopen.game.exchange2.head
+expect_in "$OUT" "the head you kept of turn 1's exchange (entry $OPEN2): it signs the opening of turn 2 as entry $OPEN2, but this turn's log starts at entry $((OPEN2 + 1)): the turn was opened again after the head was handed out"
+expect_exit 1 ord audit reopen.game
+note "10: a turn opened again after its head went out is caught by the head"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
+
 opened two.game
 played two.game
 expect_exit 0 ord submit two.game --side blue "$BFIX/blue-2.txt"
