@@ -611,10 +611,10 @@ static void check_signature(struct ord_vout *v, const char *bytes, size_t len, c
 	if (ord_sig_check(sig, msg, k))
 		ord_vout_fail(v, "the signature does not hold: the bundle was changed after it was signed, or signed by another key");
 	else
-		ord_vout_ok(v, "signature by %s",
+		ord_vout_ok(v, "%s",
 			    o && o->pubkey
-				    ? "the game's key (the key you gave)"
-				    : "checked against the bundle's own key (give --pubkey to check that it is the game's)");
+				    ? "signature by the game's key (the key you gave)"
+				    : "signature: it holds against the bundle's own key (give --pubkey to check that it is the game's)");
 }
 
 int ord_bundle_verify(const char *bytes, size_t len, const char *name,
