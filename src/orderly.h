@@ -274,12 +274,15 @@ int ord_game_seal(ord_game *g, int force);
 /* Record a referee event for the current phase (key=value arguments).
  * A check that fails returns ORD_ECHECK with the reasons in diag unless
  * override_reason is given, in which case the event is kept, the
- * override logged, and 0 returned with what the checks said in diag. */
+ * override logged, and 0 returned with what the checks said in diag.
+ * A reason that is empty or only blanks is refused (ORD_EUSAGE). */
 int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		   const char *override_reason, struct ord_diag *diag);
 /* One event of a batch (ord_game_events). */
 struct ord_event_in {
-	const char *kind; /* the event's kind */
+	const char *kind; /* the event's kind; NULL: a line the caller refused
+			   * itself (its problems already in diag), counted
+			   * among the refused, so nothing is recorded */
 	int argc;         /* its key=value arguments */
 	char *const *argv;
 	unsigned line; /* where it was read (its problems name it); 0: none */
@@ -288,8 +291,10 @@ struct ord_event_in {
 /* Record n events of the current phase in one transaction, or none: every
  * one is checked first, each against the orders, the units and the events
  * before it; when any is refused (ORD_EUSAGE for its arguments, ORD_ECHECK
- * against the orders without override_reason), nothing is recorded and diag
- * holds every problem of every event, each at its line. */
+ * against the orders without override_reason), nothing is recorded, diag
+ * holds every problem of every event, each at its line, and the error
+ * message counts every refused event.  An event with a line keeps its
+ * problem at that line even when it is the only one. */
 int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char *override_reason,
 		    struct ord_diag *diag);
 /* Void event seq of the current phase (before the phase is resolved), for

@@ -11,8 +11,10 @@
  * "double quoted" to hold blanks (\" and \\ inside quotes).  The whole
  * file is checked first, every line against the orders and the lines
  * before it, and recorded in one transaction, or nothing is: every problem
- * of every line is printed at its line, and the referee fixes the file and
- * runs it again.
+ * of every line is printed at its line (and at the column of its word when
+ * the words themselves are wrong), a line whose words are wrong is counted
+ * among the refused like one the orders refuse, and the referee fixes the
+ * file and runs it again.  A byte order mark at its start is skipped.
  *
  * `orderly event GAME --void SEQ --reason REASON` voids an event of the
  * current phase (a wrong measurement) before the phase is resolved; it can
@@ -29,6 +31,7 @@ struct ev_line {
 	unsigned lineno; /* 1-based line in the file */
 	int nwords;      /* KIND and its key=value words */
 	char **words;    /* malloc'd array */
+	int bad;         /* its words have a problem (in the diag): not an event */
 };
 
 struct ev_list {
@@ -52,17 +55,32 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
+/* The 1-based column of byte off of line, in characters (UTF-8), as an
+ * editor counts them. */
+static unsigned column(const char *line, size_t off)
+{
+	unsigned col = 1;
+	size_t i;
+
+	for (i = 0; i < off; i++)
+		col += ((unsigned char)line[i] & 0xC0) != 0x80;
+	return col;
+}
+
 /*
- * Split line (NUL-terminated, modified in place) into words.  Returns 0,
- * or -1 with *why set.  A word beginning with '#' starts a comment.
+ * Split line (NUL-terminated, modified in place) into words; offs[i] is
+ * where word i began in the line.  Returns 0, or -1 with *why set and
+ * *bad_off where the word at fault began (the words before it are kept).
+ * A word beginning with '#' starts a comment.
  */
-static int split_words(char *line, struct ev_line *ev, const char **why)
+static int split_words(char *line, struct ev_line *ev, size_t **offs, const char **why, size_t *bad_off)
 {
 	size_t alloc = 0;
 	char *r = line;
 
 	ev->nwords = 0;
 	ev->words = NULL;
+	*offs = NULL;
 	for (;;) {
 		char *w, *start;
 		char c;
@@ -80,6 +98,7 @@ static int split_words(char *line, struct ev_line *ev, const char **why)
 			for (r++; *r != '"'; r++) {
 				if (!*r) {
 					*why = "unterminated \" quote";
+					*bad_off = (size_t)(start - line);
 					return -1;
 				}
 				if (*r == '\\' && (r[1] == '"' || r[1] == '\\'))
@@ -95,32 +114,50 @@ static int split_words(char *line, struct ev_line *ev, const char **why)
 		if ((size_t)ev->nwords + 1 >= alloc) {
 			alloc = alloc ? 2 * alloc : 8;
 			ev->words = realloc(ev->words, alloc * sizeof(*ev->words));
-			if (!ev->words)
+			*offs = realloc(*offs, alloc * sizeof(**offs));
+			if (!ev->words || !*offs)
 				abort();
 		}
+		(*offs)[ev->nwords] = (size_t)(start - line);
 		ev->words[ev->nwords++] = start;
 		ev->words[ev->nwords] = NULL;
 	}
 }
 
-/* The name of the first word of words[1..n) that is not key=value, or NULL. */
-static const char *not_keyvalue(char *const *words, int n)
+/*
+ * Check one split line's words: a KIND first, then key=value words.  Adds
+ * every problem to diag at its line and the column of its word (orig is
+ * the line as read, for the columns); returns how many it added.
+ */
+static size_t check_words(const struct ev_line *ev, const size_t *offs, const char *orig,
+			  struct ord_diag *diag)
 {
+	size_t before = diag->n;
 	int i;
 
-	for (i = 1; i < n; i++) {
-		const char *eq = strchr(words[i], '=');
+	for (i = 0; i < ev->nwords; i++) {
+		const char *w = ev->words[i], *eq = strchr(w, '=');
+		unsigned col = column(orig, offs[i]);
 
-		if (!eq || eq == words[i])
-			return words[i];
+		if (i == 0 && eq)
+			ord_diag_add(diag, ev->lineno, col, NULL, NULL, "missing KIND before '%s'", w);
+		else if (i > 0 && (!eq || eq == w))
+			ord_diag_add(diag, ev->lineno, col, NULL, NULL, "'%s' is not key=value", w);
 	}
-	return NULL;
+	return diag->n - before;
 }
 
-/* Read and split an event file; prints the error and returns its status, or 0. */
-static int read_events(struct ev_list *list, struct ord_buf *text, const char *path)
+/*
+ * Read and split an event file into list: every line with an event, those
+ * whose words have a problem marked bad, the problems in diag (every one of
+ * every line).  A byte order mark at the start is skipped, as a sheet's is.
+ * Prints why the file cannot be read and returns its status, or 0.
+ */
+static int read_events(struct ev_list *list, struct ord_diag *diag, struct ord_buf *text,
+		       const char *path)
 {
 	const char *name = cli_input_name(path);
+	struct ord_buf orig = ORD_BUF_INIT;
 	unsigned lineno = 0;
 	char *p, *nl;
 	int rc;
@@ -131,34 +168,34 @@ static int read_events(struct ev_list *list, struct ord_buf *text, const char *p
 		cli_error("%s: a NUL byte in an event file", name);
 		return CLI_DATAERR;
 	}
-	for (p = text->buf; *p; p = nl ? nl + 1 : p + strlen(p)) {
+	p = text->buf;
+	if (text->len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+		p += 3;
+	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		struct ev_line ev;
-		const char *why = NULL, *bad;
+		const char *why = NULL;
+		size_t *offs = NULL, bad_off = 0;
+		int split;
 
 		lineno++;
 		nl = strchr(p, '\n');
 		if (nl)
 			*nl = '\0';
-		if (split_words(p, &ev, &why) < 0) {
-			free(ev.words);
-			cli_error("%s:%u: %s", name, lineno, why);
-			return CLI_DATAERR;
+		/* the line as read, for the columns: splitting rewrites it */
+		ord_buf_reset(&orig);
+		ord_buf_adds(&orig, p);
+		split = split_words(p, &ev, &offs, &why, &bad_off);
+		ev.lineno = lineno;
+		ev.bad = check_words(&ev, offs, orig.buf, diag) > 0;
+		if (split < 0) {
+			ord_diag_add(diag, lineno, column(orig.buf, bad_off), NULL, NULL, "%s", why);
+			ev.bad = 1;
 		}
-		if (!ev.nwords) {
+		free(offs);
+		if (!ev.nwords && !ev.bad) {
 			free(ev.words);
 			continue;
 		}
-		if (strchr(ev.words[0], '=')) {
-			cli_error("%s:%u: missing KIND before '%s'", name, lineno, ev.words[0]);
-			free(ev.words);
-			return CLI_DATAERR;
-		}
-		if ((bad = not_keyvalue(ev.words, ev.nwords)) != NULL) {
-			cli_error("%s:%u: '%s' is not key=value", name, lineno, bad);
-			free(ev.words);
-			return CLI_DATAERR;
-		}
-		ev.lineno = lineno;
 		if (list->n == list->alloc) {
 			list->alloc = list->alloc ? 2 * list->alloc : 16;
 			list->items = realloc(list->items, list->alloc * sizeof(*list->items));
@@ -167,7 +204,42 @@ static int read_events(struct ev_list *list, struct ord_buf *text, const char *p
 		}
 		list->items[list->n++] = ev;
 	}
+	ord_buf_release(&orig);
 	return 0;
+}
+
+/*
+ * Print diag's problems as "FILE:LINE:COL: message", the column 1-based,
+ * or "FILE:LINE: message" where no column is known (0): never a column 0,
+ * which would send an editor to the wrong place.  Each item goes through
+ * ord_diag_format, alone, with its line moved into the prefix when it has
+ * no column.
+ */
+static void print_diag(const struct ord_diag *d, const char *name)
+{
+	struct ord_buf out = ORD_BUF_INIT, where = ORD_BUF_INIT;
+	struct ord_diag one, rest = *d;
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		struct ord_diag_item it = d->items[i];
+
+		ord_buf_reset(&where);
+		ord_buf_adds(&where, name);
+		if (it.line && !it.col) {
+			ord_buf_addf(&where, ":%u", it.line);
+			it.line = 0;
+		}
+		ord_diag_init(&one); /* borrows it: never released */
+		one.items = &it;
+		one.n = one.alloc = 1;
+		ord_diag_format(&one, where.buf, &out);
+	}
+	rest.n = 0; /* what follows the items, if anything */
+	ord_diag_format(&rest, name, &out);
+	cli_print_lines(out.buf, 0);
+	ord_buf_release(&out);
+	ord_buf_release(&where);
 }
 
 /*
@@ -224,7 +296,7 @@ out:
 
 static int record_file(ord_game *g, const char *path, const char *override)
 {
-	struct ord_buf text = ORD_BUF_INIT, msgs = ORD_BUF_INIT;
+	struct ord_buf text = ORD_BUF_INIT;
 	struct ev_list list = { NULL, 0, 0 };
 	struct ord_event_in *evs = NULL;
 	struct ord_diag diag;
@@ -233,7 +305,7 @@ static int record_file(ord_game *g, const char *path, const char *override)
 	int rc;
 
 	ord_diag_init(&diag);
-	if ((rc = read_events(&list, &text, path)) != 0)
+	if ((rc = read_events(&list, &diag, &text, path)) != 0)
 		goto out;
 	if (!list.n) {
 		cli_error("%s: no events in it", name);
@@ -246,15 +318,25 @@ static int record_file(ord_game *g, const char *path, const char *override)
 		goto out;
 	}
 	for (i = 0; i < list.n; i++) {
-		evs[i].kind = list.items[i].words[0];
-		evs[i].argc = list.items[i].nwords - 1;
-		evs[i].argv = list.items[i].words + 1;
-		evs[i].line = list.items[i].lineno;
+		const struct ev_line *l = &list.items[i];
+
+		/* a line whose words are wrong still counts, as one refused */
+		evs[i].kind = l->bad ? NULL : l->words[0];
+		evs[i].argc = l->bad ? 0 : l->nwords - 1;
+		evs[i].argv = l->bad ? NULL : l->words + 1;
+		evs[i].line = l->lineno;
 	}
 	rc = ord_game_events(g, evs, list.n, override, &diag);
-	if (diag.n) {
-		ord_diag_format(&diag, name, &msgs);
-		cli_print_lines(msgs.buf, 0);
+	ord_diag_sort(&diag, 0);
+	if (diag.n)
+		print_diag(&diag, name);
+	if (rc == ORD_ECHECK) {
+		/* only disagreements with the orders: the referee may stand by them */
+		cli_error("%s: %s; --override \"reason\" records them anyway, or fix the file and "
+			  "run it again",
+			  name, ord_error_last());
+		rc = CLI_DATAERR;
+		goto out;
 	}
 	if (rc < 0) {
 		cli_error("%s: %s; fix the file and run it again", name, ord_error_last());
@@ -271,7 +353,6 @@ out:
 	ord_diag_release(&diag);
 	ev_list_release(&list);
 	ord_buf_release(&text);
-	ord_buf_release(&msgs);
 	return rc;
 }
 
@@ -288,6 +369,13 @@ int cmd_event(const struct cli_cmd *cmd, int argc, char **argv)
 
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		return rc;
+	/* a reason of blanks states nothing, and the audit would show nothing */
+	if (override && !override[strspn(override, " \t\r\n\f\v")])
+		return cli_usage_error(cmd, "option '--override' needs a value (the reason, "
+					    "not only blanks)");
+	if (reason && !reason[strspn(reason, " \t\r\n\f\v")])
+		return cli_usage_error(cmd, "option '--reason' needs a value (the reason, "
+					    "not only blanks)");
 	if (argc < 2)
 		return cli_usage_error(cmd, "missing GAME");
 	if (void_s || reason) {

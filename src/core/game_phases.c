@@ -277,7 +277,9 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 	int err = 0;
 
 	for (i = 0; i < n && !err; i++) {
-		const struct ord_event_kind *ek = ord_ruleset_event_kind(g->rs, evs[i].kind);
+		const struct ord_event_kind *ek = evs[i].kind
+							  ? ord_ruleset_event_kind(g->rs, evs[i].kind)
+							  : NULL;
 		struct ord_buf args = ORD_BUF_INIT, checks = ORD_BUF_INIT;
 		struct ord_diag d;
 		struct ord_event *ev;
@@ -285,7 +287,10 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 
 		ord_diag_init(&d);
 		ord_kv_init(&kv);
-		if (!ek) {
+		if (!evs[i].kind) {
+			/* refused by the caller, its problems in diag already */
+			tl->bad_args++;
+		} else if (!ek) {
 			const struct ord_event_kind *k;
 			ord_buf_reset(&names);
 			for (k = g->rs->events; k && k->name; k++)
@@ -346,7 +351,8 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 	size_t i, before = diag->n;
 	int err, loaded = 0, bad_args = 0, broke = 0, wrong_phase = 0;
 
-	if (override_reason && !*override_reason) {
+	if (override_reason && ord_game_blank(override_reason, strlen(override_reason))) {
+		/* a reason of blanks states nothing: the audit would show none */
 		err = ord_error_set(ORD_EUSAGE, "an override needs a stated reason");
 		goto out;
 	}
@@ -392,9 +398,10 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 	bad_args = tl.bad_args;
 	broke = tl.broke;
 	wrong_phase = tl.wrong_phase;
-	if (n == 1 && bad_args && diag->n == before + 1 &&
+	if (n == 1 && !evs[0].line && evs[0].kind && bad_args && diag->n == before + 1 &&
 	    (wrong_phase || !ord_ruleset_event_kind(g->rs, evs[0].kind))) {
-		/* one event of another phase, or of no kind: the state, or the usage */
+		/* one event of another phase, or of no kind: the state, or the
+		 * usage (an event read from a line keeps its message at the line) */
 		err = ord_error_set(wrong_phase ? ORD_ESTATE : ORD_EUSAGE, "%s",
 				    diag->items[before].msg);
 		free(diag->items[before].unit);
@@ -403,11 +410,21 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 		diag->n = before;
 		goto out;
 	}
-	if (bad_args) {
+	if (bad_args && !broke) {
 		err = ord_error_set(ORD_EUSAGE,
 				    "%zu of %zu event%s refused for %s arguments: nothing recorded",
 				    (size_t)bad_args, n, n == 1 ? "" : "s",
 				    bad_args == 1 ? "its" : "their");
+		goto out;
+	}
+	if (bad_args) {
+		/* every refused event counted, whatever its problem */
+		err = ord_error_set(ORD_EUSAGE,
+				    "%zu of %zu events refused (%d for %s arguments, %d %s with the "
+				    "sealed orders): nothing recorded",
+				    (size_t)(bad_args + broke), n, bad_args,
+				    bad_args == 1 ? "its" : "their", broke,
+				    broke == 1 ? "disagrees" : "disagree");
 		goto out;
 	}
 	if (broke && !override_reason) {
@@ -504,7 +521,7 @@ int ord_game_void_event(ord_game *g, unsigned seq, const char *reason)
 	int64_t lseq;
 	int err;
 
-	if (!reason || !*reason)
+	if (!reason || ord_game_blank(reason, strlen(reason)))
 		return ord_error_set(ORD_EUSAGE, "voiding an event needs a stated reason (--reason)");
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;

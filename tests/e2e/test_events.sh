@@ -42,8 +42,81 @@ EOF
 expect_exit 65 ord event g.game --file moves.txt
 expect_in "$ERR" "moves.txt:2:"
 expect_eq "$(sql g.game "SELECT count(*) FROM event")" 0 "events after a file against the orders"
-# fixed: every line in one go
+
+# ---- every problem of every line, the words' own at their column (from 1,
+# in characters), the others at their line; the last line counts every
+# refused line; and the game file is left exactly as it was
+snapshot() { printf '%s %s\n' "$(sha g.game)" "$(sql g.game .dump | sha256sum)"; }
+before=$(snapshot)
 cat >moves.txt <<'EOF'
+move unit=B1 distance=2
+move unit=R1 distance=9
+move unit=R3 distance="3.5
+fire unit=B2 target=R1 range=11
+bogus
+unit=R2 distance=1 x
+  move  unit=R2 «é» distance=1 =3
+EOF
+expect_exit 65 ord event g.game --file moves.txt
+expect_not_in "$ERR" ":0:"
+expect_line "$ERR" "^moves.txt:2: (unit 'R1': )?unit 'R1' moved 9\" but its order allows 1.5\" "
+expect_eq "$(grep -v '^moves.txt:2: ' <<<"$ERR")" "moves.txt:3:14: unterminated \" quote
+moves.txt:4: event 'fire' belongs to phase 'fire'; the current phase is 'movement'
+moves.txt:5: unknown event 'bogus' for ruleset battalion (expected one of move form limber unlimber fire artillery test exempt melee halt)
+moves.txt:6:1: missing KIND before 'unit=R2'
+moves.txt:6:20: 'x' is not key=value
+moves.txt:7:17: '«é»' is not key=value
+moves.txt:7:32: '=3' is not key=value
+orderly: moves.txt: 6 of 7 events refused (5 for their arguments, 1 disagrees with the sealed orders): nothing recorded; fix the file and run it again" \
+	"every problem of every line"
+expect_eq "$(snapshot)" "$before" "the game after a refused file"
+# a byte order mark at the start (Notepad writes one) is skipped: not part
+# of the first word, nor of the columns
+printf '\xef\xbb\xbfmove unit=B1 x\n' >bom.txt
+expect_exit 65 ord event g.game --file bom.txt
+expect_eq "$ERR" "bom.txt:1:14: 'x' is not key=value
+orderly: bom.txt: 1 of 1 event refused for its arguments: nothing recorded; fix the file and run it again" \
+	"a BOM before a bad line"
+# one line of no known kind keeps its line
+printf 'mvoe unit=B1 distance=2\n' >one.txt
+expect_exit 65 ord event g.game --file one.txt
+expect_in "$ERR" "one.txt:1: unknown event 'mvoe' for ruleset battalion"
+# only the orders refuse lines: the count of them, and the hint a single
+# event gets
+cat >moves.txt <<'EOF'
+move unit=B1 distance=2
+move unit=R1 distance=9
+move unit=R2 distance=9
+EOF
+expect_exit 65 ord event g.game --file moves.txt
+expect_in "$ERR" "
+orderly: moves.txt: 2 of 3 events disagree with the sealed orders: nothing recorded; --override \"reason\" records them anyway, or fix the file and run it again"
+# with an argument problem too: every refused line counted, and no hint,
+# since --override would not record the file
+cat >moves.txt <<'EOF'
+move unit=B1 distance=2
+move unit=R1 distance=9
+move unit=R2 distance=abc
+EOF
+expect_exit 65 ord event g.game --file moves.txt
+expect_in "$ERR" "
+moves.txt:3: 'abc' is not valid for 'distance' (expected a number from 0 to 200)
+orderly: moves.txt: 2 of 3 events refused (1 for its arguments, 1 disagrees with the sealed orders): nothing recorded; fix the file and run it again"
+expect_not_in "$ERR" "--override"
+expect_exit 65 ord event g.game --file moves.txt --override "measured twice"
+expect_in "$ERR" "orderly: moves.txt: 2 of 3 events refused (1 for its arguments, 1 disagrees with the sealed orders): nothing recorded"
+# a reason of blanks is no reason: refused like an empty one
+expect_exit 64 ord event g.game move unit=R1 distance=9 --override "  	 "
+expect_in "$ERR" "orderly: option '--override' needs a value (the reason, not only blanks)"
+expect_exit 64 ord event g.game --file moves.txt --override " "
+expect_in "$ERR" "orderly: option '--override' needs a value (the reason, not only blanks)"
+expect_exit 64 ord event g.game --void 1 --reason "   "
+expect_in "$ERR" "orderly: option '--reason' needs a value (the reason, not only blanks)"
+expect_eq "$(snapshot)" "$before" "the game after the refused files and reasons"
+
+# fixed: every line in one go (and a byte order mark is no problem)
+printf '\xef\xbb\xbf' >moves.txt
+cat >>moves.txt <<'EOF'
 move unit=B1 distance=2
 move unit=R1 distance=1
 EOF
