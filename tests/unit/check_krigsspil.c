@@ -627,6 +627,28 @@ START_TEST(test_skema_marks)
 					      ord_row_line(row));
 		}
 	}
+	/* "får 3 for at være ubedækket og 4 for at være U" (16.3): the minus
+	 * signs are lost, the values -3 and -4 are ours */
+	{
+		const struct ord_table *tbl = ord_tables_get(t, "skema_xv_naerkamp");
+		int found = 0;
+
+		for (j = 0; j < ord_table_nrows(tbl); j++) {
+			const struct ord_row *row = ord_table_row(tbl, j);
+			const char *when = ord_row_attr(row, "when");
+			double v = 0;
+
+			if (strcmp(when, "ubedaekket") && strcmp(when, "moral_u"))
+				continue;
+			found++;
+			ck_assert_msg(ord_row_reconstructed(row), "%s is not marked reconstructed",
+				      when);
+			ck_assert_ptr_nonnull(strstr(ord_row_note(row), "the minus sign is lost"));
+			ck_assert_int_eq(ord_row_num(row, "value", &v), 0);
+			ck_assert_int_eq((int)v, !strcmp(when, "ubedaekket") ? -3 : -4);
+		}
+		ck_assert_int_eq(found, 2);
+	}
 }
 END_TEST
 
