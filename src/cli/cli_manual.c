@@ -5,7 +5,7 @@
  * the same words as the manual, kept in one place.
  *
  * The roff read is the man page's own small subset: .TP .B .I .BR .BI .IB
- * .IR .RB .RI .RS .RE .br .PP .nf .fi, the escapes \- \e \& \(lq \(rq \(em and
+ * .IR .RB .RI .RS .RE .br .PP .IP (without a tag) .nf .fi, the escapes \- \e \& \(lq \(rq \(em and
  * font changes \fB \fI \fR \fP.
  */
 #include <stdio.h>
@@ -185,7 +185,7 @@ int cli_manual_section(const char *name, struct ord_buf *out)
 			if (depth)
 				depth--;
 		} else if (!strncmp(line, ".br", 3) || !strncmp(line, ".PP", 3) ||
-			   (!strncmp(line, ".P", 2) && n == 2)) {
+			   !strncmp(line, ".IP", 3) || (!strncmp(line, ".P", 2) && n == 2)) {
 			flush(out, &para, 2 + 4 * depth);
 		} else if (line[0] == '.' && n > 2 &&
 			   (line[1] == 'B' || line[1] == 'I' || line[1] == 'R')) {
