@@ -218,6 +218,19 @@ int ks_formation_closed(const struct ks_rules *r, const char *formation, const c
 	return !strcmp(ord_row_str(row, "sluttet"), "ja");
 }
 
+int ks_formation_nation_ok(const struct ord_row *row, const char *nation)
+{
+	const char *list = ord_row_attr(row, "nationer"), *p;
+	size_t n = nation ? strlen(nation) : 0;
+
+	if (!list || !strcmp(list, "-"))
+		return 1;
+	for (p = list; n && (p = strstr(p, nation)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
 int ks_ranks(const struct ks_rules *r, const char *formation, const char *vaaben, int figures)
 {
 	const struct ord_row *row;

@@ -109,6 +109,10 @@ const char *ks_arm_vaaben(const struct ks_rules *r, const char *art);
 int ks_formation(const struct ks_rules *r, const char *formation, const char *vaaben,
 		 const struct ord_row **out);
 int ks_formation_closed(const struct ks_rules *r, const char *formation, const char *vaaben);
+/* May a unit of nation (its scenario attribute, NULL: none) form the
+ * formation of row (table formationer)?  The row's optional nationer lists
+ * the only nations that may; without it every nation may. */
+int ks_formation_nation_ok(const struct ord_row *row, const char *nation);
 /* Ranks of a unit of `figures` in a formation (at most geledder_max). */
 int ks_ranks(const struct ks_rules *r, const char *formation, const char *vaaben, int figures);
 /* Figures that can fire by default. */

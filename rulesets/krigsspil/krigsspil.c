@@ -446,6 +446,11 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 		ord_diag_add(diag, 0, 0, u->id, "11", "formation '%s' is not for %s (%s)", form,
 			     ord_row_str(arm, "navn"), art);
 		ord_error_clear();
+	} else if (!ks_formation_nation_ok(frow, ord_kv_get(&u->attrs, "nation"))) {
+		ord_diag_add(diag, 0, 0, u->id, "11",
+			     "formation '%s' is not for %s of nation '%s': only %s units may (table formationer)",
+			     form, ord_row_str(arm, "navn"), ks_nation(u),
+			     ord_row_attr(frow, "nationer"));
 	}
 	if (!strcmp(vaaben, "artilleri")) {
 		if (guns < 1)

@@ -41,6 +41,8 @@ int ks_is(struct ord_ctx *ctx, const struct ord_unit *u, const char *vaaben);
 const char *ks_form(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation);
 int ks_british(const struct ord_unit *u);
+/* The unit's nation (scenario attribute nation), "ukendt" without one. */
+const char *ks_nation(const struct ord_unit *u);
 /* Figures now (artillery: its crew, besaetning_figurer_pr_piece a piece). */
 int ks_figures(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_start_figures(struct ord_ctx *ctx, const struct ord_unit *u);

@@ -117,6 +117,12 @@ int ks_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formati
 				   ks_vaaben(ctx, u));
 }
 
+const char *ks_nation(const struct ord_unit *u)
+{
+	const char *n = ord_kv_get(&u->attrs, "nation");
+	return n ? n : "ukendt";
+}
+
 int ks_british(const struct ord_unit *u)
 {
 	const char *n = ord_kv_get(&u->attrs, "nation");

@@ -595,6 +595,12 @@ static void check_formation(struct line *l, size_t i)
 	if (ks_formation(l->r, f, l->vaaben, &row)) {
 		GROUP_DIAG(l, i, "11 formationer", "%s cannot form %s", ks_arm_name(l->ctx, l->u), f);
 		ord_error_clear();
+	} else if (!ks_formation_nation_ok(row, ord_kv_get(&l->u->attrs, "nation"))) {
+		/* "Kun franske enheder kan benytte angrebskolonne for kavaleri" */
+		GROUP_DIAG(l, i, "11 formationer",
+			   "%s of nation '%s' cannot form %s: only %s units may (table formationer)",
+			   ks_arm_name(l->ctx, l->u), ks_nation(l->u), f,
+			   ord_row_attr(row, "nationer"));
 	} else if (!ks_closed(l->ctx, l->u, f) && !in_cover &&
 		   !ord_kv_get_bool(&l->u->attrs, "spredt", 0) &&
 		   strcmp(ks_art(l->u), "let_kavaleri") && strcmp(ks_art(l->u), "kosakker")) {

@@ -1008,6 +1008,39 @@ START_TEST(test_stormmarch)
 }
 END_TEST
 
+/* 11: "Kun franske enheder kan benytte angrebskolonne for kavaleri" (the
+ * nations are the table formationer's nationer). */
+START_TEST(test_cavalry_column_french_only)
+{
+	struct ord_unit *f;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	cast();
+	unit("F1", "allierede", "art=let_kavaleri figurer=10 nation=fransk", NULL);
+	unit("K4", "danske", "art=let_kavaleri figurer=10 nation=dansk", NULL);
+	ck_assert_str_eq(validate("danske", "K4 FORM angrebskolonne\n"),
+			 "1:4: unit 'K4': let kavaleri of nation 'dansk' cannot form angrebskolonne: only fransk units may (table formationer) (11 formationer)\n");
+	/* no nation given: not French either */
+	ck_assert_str_eq(validate("danske", "K1 FORM angrebskolonne\n"),
+			 "1:4: unit 'K1': tungt kavaleri of nation 'ukendt' cannot form angrebskolonne: only fransk units may (table formationer) (11 formationer)\n");
+	ACCEPTS("allierede", "F1 FORM angrebskolonne\n");
+	/* infantry of any nation; cavalry's other formations for any nation */
+	ACCEPTS("danske", "D1 FORM angrebskolonne\nK4 FORM marchkolonne\n");
+	/* a scenario cannot start a Danish cavalry unit in one */
+	f = ord_ctx_fake_add_unit(ctx, "K5", "K5", "danske");
+	split_kv(&f->attrs, "art=let_kavaleri figurer=10 nation=dansk formation=angrebskolonne");
+	ord_diag_init(&d);
+	ck_assert_int_ne(rs->init_unit(rules, f, &d), 0);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_ptr_nonnull(
+		strstr(b.buf,
+		       "formation 'angrebskolonne' is not for let kavaleri of nation 'dansk': only fransk units may (table formationer)"));
+	ord_diag_release(&d);
+	ord_buf_release(&b);
+}
+END_TEST
+
 /* Løb (13): infantry in line only, at most every 8th turn. */
 START_TEST(test_loeb)
 {
@@ -1979,6 +2012,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_sheet_basics);
 	tcase_add_test(tc, test_stormmarch);
+	tcase_add_test(tc, test_cavalry_column_french_only);
 	tcase_add_test(tc, test_loeb);
 	tcase_add_test(tc, test_cossacks);
 	tcase_add_test(tc, test_fire_orders);
