@@ -76,6 +76,9 @@
  *      strength for decimation is its strength at the merge (ours).
  *  K18 Overfire is checked against the table overskydning (15): its
  *      distances lost their zeros and comparison (reconstructed).
+ *  K19 Cavalry that stormmarched in a turn (a charge) and flees in the
+ *      same turn flees at that stormmarch: not FU an extra turn (17); the
+ *      limits on stormmarch count turns (move.c).
  *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */

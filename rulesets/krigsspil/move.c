@@ -32,6 +32,17 @@ int ks_stormmarch_refused(struct ord_ctx *ctx, const struct ord_unit *u, struct 
 			ord_buf_addf(why, "%s cannot stormmarch", ord_row_str(row, "navn"));
 		return 1;
 	}
+	/* K19: a stormmarch already made this turn (it was allowed when it
+	 * began: the sheet and the event were checked) allows more of it in
+	 * the same turn.  Cavalry that charged at stormmarch, lost and flees
+	 * in that turn flees at stormmarch without the extra turn in FU of 17
+	 * ("Hvis det ikke kan benytte stormmarch pga [lost], kan det stadig
+	 * flygte i stormmarch, men vil så være FU et ekstra træk"): the
+	 * limits count turns ("hvert 8. træk", "træk i træk"), and the flight
+	 * is part of the fight that ended the charge, not a stormmarch broken
+	 * off and resumed by order. */
+	if (last > 0 && last == turn)
+		return 0;
 	if (last == turn - 1 && start) {
 		/* going on with the stormmarch of last turn */
 		if (turn - start + 1 > (long)in_row) {

@@ -1041,6 +1041,46 @@ START_TEST(test_cavalry_column_french_only)
 }
 END_TEST
 
+/* 17: "Kavaleri skal benytte stormmarch til at flygte. Hvis det ikke kan
+ * benytte stormmarch pga , kan det stadig flygte i stormmarch, men vil så
+ * være FU et ekstra træk" (K19): a stormmarch made this turn allows the
+ * flight at stormmarch in the same turn; one the limits forbid does not. */
+START_TEST(test_flight_after_storm_charge)
+{
+	cast();
+	/* K2 (medium) charged at stormmarch in this turn 10 and fled */
+	ord_kv_set(&U("K2")->state, "stormmarch_start", "10");
+	ord_kv_set(&U("K2")->state, "stormmarch_sidst", "10");
+	ord_kv_set(&U("K2")->state, "moral", "FU");
+	/* K3 (light, every 4th turn) stormmarched in turn 8, flees in turn 10 */
+	ord_kv_set(&U("K3")->state, "stormmarch_start", "8");
+	ord_kv_set(&U("K3")->state, "stormmarch_sidst", "8");
+	ord_kv_set(&U("K3")->state, "moral", "FU");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("K2", "fu_ekstra"), 0);
+	ck_assert_int_eq(st("K2", "stormmarch_start"), 10);
+	ck_assert_int_eq(st("K2", "stormmarch_sidst"), 10);
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "K2: flygter i stormmarch uden at måtte"));
+	ck_assert_int_eq(st("K3", "fu_ekstra"), 11);
+	expect_result("K3: flygter i stormmarch uden at måtte: FU også i træk 11");
+	/* the same turn's stormmarch is allowed; the next turn's is counted */
+	{
+		struct ord_buf why = ORD_BUF_INIT;
+		ck_assert_int_eq(ks_stormmarch_refused(ctx, U("K2"), &why), 0);
+		ck_assert_str_eq(why.len ? why.buf : "", "");
+		ord_buf_release(&why);
+	}
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 11);
+	cast();
+	ord_kv_set(&U("K2")->state, "stormmarch_start", "10");
+	ord_kv_set(&U("K2")->state, "stormmarch_sidst", "10");
+	ACCEPTS("danske", "K2 SM ↑ 1\n");
+	ord_kv_set(&U("K2")->state, "stormmarch_start", "9");
+	REFUSES("danske", "K2 SM ↑ 1\n", "at most 2 turns in a row: it stormmarched in turns 9 to 10");
+}
+END_TEST
+
 /* Løb (13): infantry in line only, at most every 8th turn. */
 START_TEST(test_loeb)
 {
@@ -2031,6 +2071,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_melee_phase);
 	tcase_add_test(tc, test_melee_cornered_and_ranks);
 	tcase_add_test(tc, test_first_storm);
+	tcase_add_test(tc, test_flight_after_storm_charge);
 	tcase_add_test(tc, test_break_in);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_british_cavalry);
