@@ -50,6 +50,7 @@ enum ord_error_code {
 	ORD_EEXISTS = -12,  /* the game file already exists */
 	ORD_EVERSION = -13, /* a module of another interface version, a game of an older protocol */
 	ORD_ENOFILE = -14,  /* an input file does not exist or cannot be opened */
+	ORD_ECANTWRITE = -15, /* a file may not be created or written: no such directory, no permission */
 };
 
 /* The message of the last error set in this thread ("" when none). */
@@ -228,8 +229,26 @@ struct ord_create_opts {
 int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 		    const struct ord_create_opts *opts);
 /* Open an existing game file.  Refuses a file that is not an orderly game
- * (ORD_ENOTGAME) or has a newer schema (ORD_ENEWER), leaving it untouched. */
+ * (ORD_ENOTGAME) or has a newer schema (ORD_ENEWER), leaving it untouched;
+ * one this process may not write (or whose directory it may not write:
+ * SQLite makes files beside it) with ORD_ECANTWRITE; one missing a table
+ * or with a bad page as damaged (ORD_EBADDATA). */
 int ord_game_open(ord_game **out, const char *path);
+/* Flags of ord_game_open_ext. */
+enum ord_open_flag {
+	/* The caller only reads the game.  A file that may be written is
+	 * opened as by ord_game_open.  One that may not (an archived or
+	 * mailed copy, a read-only directory) is opened read-only: nothing
+	 * is written, to it or beside it, and every change through the
+	 * handle fails with ORD_ECANTWRITE.  Refused then, untouched: a file
+	 * of an older schema (ORD_EVERSION: it is brought up to date the
+	 * first time it is opened with write access), and one whose -wal
+	 * file holds changes SQLite cannot read without write access
+	 * (ORD_ENOFILE), since the file without them is not the game. */
+	ORD_OPEN_READONLY = 1 << 0,
+};
+/* ord_game_open with ORD_OPEN_* flags (0: the same as ord_game_open). */
+int ord_game_open_ext(ord_game **out, const char *path, unsigned int flags);
 void ord_game_free(ord_game *g);
 
 /* The receipt of an accepted sheet. */

@@ -14,12 +14,13 @@
 
 /* Exit statuses (sysexits). */
 enum cli_exit {
-	CLI_OK = 0,        /* success */
-	CLI_PROBLEMS = 1,  /* audit found problems */
-	CLI_USAGE = 64,    /* EX_USAGE: the command was used wrongly */
-	CLI_DATAERR = 65,  /* EX_DATAERR: bad input data, refused in this state */
-	CLI_NOINPUT = 66,  /* EX_NOINPUT: an input file is missing or unreadable */
-	CLI_SOFTWARE = 70, /* EX_SOFTWARE: internal error */
+	CLI_OK = 0,         /* success */
+	CLI_PROBLEMS = 1,   /* audit found problems */
+	CLI_USAGE = 64,     /* EX_USAGE: the command was used wrongly */
+	CLI_DATAERR = 65,   /* EX_DATAERR: bad input data, refused in this state */
+	CLI_NOINPUT = 66,   /* EX_NOINPUT: an input file is missing or unreadable */
+	CLI_SOFTWARE = 70,  /* EX_SOFTWARE: internal error */
+	CLI_CANTCREAT = 73, /* EX_CANTCREAT: a file may not be created or written */
 };
 
 /* Returned by cli_options() when the command should go on. */
@@ -86,6 +87,9 @@ int cli_fail(int code);
 
 /* Open an existing game file; prints the error and returns its exit status, or 0. */
 int cli_open_game(ord_game **out, const char *path);
+/* The same for a command that only reads the game: a file the user may
+ * not write is opened read-only (ORD_OPEN_READONLY). */
+int cli_open_game_readonly(ord_game **out, const char *path);
 
 /*
  * Read a whole input: the file path, or standard input when path is NULL or

@@ -136,6 +136,7 @@ int cli_exit_code(int code)
 	case ORD_EEXISTS:
 	case ORD_EVERSION: return CLI_DATAERR;
 	case ORD_ENOFILE: return CLI_NOINPUT;
+	case ORD_ECANTWRITE: return CLI_CANTCREAT;
 	case ORD_ENOTFOUND: /* an unknown side, turn, ruleset or table named on the command line */
 		return CLI_USAGE;
 	case ORD_ERROR:
@@ -162,6 +163,17 @@ int cli_open_game(ord_game **out, const char *path)
 
 	*out = NULL;
 	rc = ord_game_open(out, path);
+	if (rc < 0)
+		return cli_fail(rc);
+	return 0;
+}
+
+int cli_open_game_readonly(ord_game **out, const char *path)
+{
+	int rc;
+
+	*out = NULL;
+	rc = ord_game_open_ext(out, path, ORD_OPEN_READONLY);
 	if (rc < 0)
 		return cli_fail(rc);
 	return 0;

@@ -45,7 +45,7 @@ int cmd_audit(const struct cli_cmd *cmd, int argc, char **argv)
 	for (i = 0; i < nheads; i++)
 		if ((rc = cli_load_head(head_paths[i], &heads[i])) != 0)
 			goto out;
-	if ((rc = cli_open_game(&g, argv[1])) != 0)
+	if ((rc = cli_open_game_readonly(&g, argv[1])) != 0)
 		goto out;
 	rc = ord_game_audit_heads(g, turn, heads, nheads, &out);
 	if (rc == 0 || rc == ORD_ETAMPERED)

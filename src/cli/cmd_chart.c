@@ -31,7 +31,7 @@ int cmd_chart(const struct cli_cmd *cmd, int argc, char **argv)
 	if (side && referee)
 		return cli_usage_error(cmd, "--side and --referee exclude each other");
 
-	if ((rc = cli_open_game(&g, argv[1])) != 0)
+	if ((rc = cli_open_game_readonly(&g, argv[1])) != 0)
 		goto out;
 	if ((rc = ord_game_chart(g, &svg, side, lang)) < 0) {
 		rc = cli_fail(rc);

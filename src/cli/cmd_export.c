@@ -37,7 +37,7 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 		return rc;
 	if (key && (rc = cli_load_key(key, &kp)) != 0)
 		return rc;
-	if ((rc = cli_open_game(&g, argv[1])) != 0)
+	if ((rc = cli_open_game_readonly(&g, argv[1])) != 0)
 		goto out;
 	if (key && (rc = ord_game_use_key(g, &kp)) < 0) {
 		rc = cli_fail(rc);

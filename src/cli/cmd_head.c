@@ -34,7 +34,7 @@ int cmd_head(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "--at '%s' (expected open, seal, close or exchange)", at);
 	if (turn_s && (rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0)
 		return rc;
-	if ((rc = cli_open_game(&g, argv[1])) != 0)
+	if ((rc = cli_open_game_readonly(&g, argv[1])) != 0)
 		return rc;
 	rc = cli_write_head(g, turn, at, out);
 	if (!rc && out && strcmp(out, "-"))

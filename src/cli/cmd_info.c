@@ -22,7 +22,7 @@ int cmd_info(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "missing GAME");
 	if (argc > 2)
 		return cli_usage_error(cmd, "unexpected argument '%s'", argv[2]);
-	if ((rc = cli_open_game(&g, argv[1])) != 0)
+	if ((rc = cli_open_game_readonly(&g, argv[1])) != 0)
 		goto out;
 	rc = ord_game_info(g, &out, xml);
 	if (rc < 0) {

@@ -32,7 +32,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 	if ((rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0)
 		return rc;
 
-	if ((rc = cli_open_game(&g, argv[1])) != 0)
+	if ((rc = cli_open_game_readonly(&g, argv[1])) != 0)
 		goto out;
 	{
 		struct ord_report_opts o = { .side = side, .turn = turn, .xml = xml, .lang = lang };

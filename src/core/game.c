@@ -366,6 +366,11 @@ out:
 
 int ord_game_open(ord_game **out, const char *path)
 {
+	return ord_game_open_ext(out, path, 0);
+}
+
+int ord_game_open_ext(ord_game **out, const char *path, unsigned int flags)
+{
 	struct ord_game *g;
 	int err;
 
@@ -374,7 +379,7 @@ int ord_game_open(ord_game **out, const char *path)
 		return err;
 	g = ord_xcalloc(1, sizeof(*g));
 	g->path = ord_strdup(path);
-	if ((err = ord_store_open(&g->db, path)) != 0 || (err = load_game(g)) != 0) {
+	if ((err = ord_store_open_ext(&g->db, path, flags)) != 0 || (err = load_game(g)) != 0) {
 		ord_game_free(g);
 		return err;
 	}

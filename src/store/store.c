@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -139,6 +140,12 @@ int ord_store_begin(sqlite3 *db)
 {
 	int err;
 
+	/* a handle opened read-only (ORD_OPEN_READONLY on a file that may
+	 * not be written) is never asked to change the game by the commands
+	 * that read; a caller that does is told so, not "internal error" */
+	if (sqlite3_db_readonly(db, "main") == 1)
+		return ord_error_set(ORD_ECANTWRITE,
+				     "the game was opened read-only: it may be read, not changed");
 #ifdef ORD_STORE_TEST_NO_TX
 	err = 0;
 #else
@@ -328,6 +335,48 @@ static int set_pragmas(sqlite3 *db)
 	return set_cache(db);
 }
 
+/* The directory path is in ("." for a bare name; malloc'd). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *d;
+
+	if (!slash)
+		return ord_strdup(".");
+	if (slash == path)
+		return ord_strdup("/");
+	d = ord_xmalloc((size_t)(slash - path) + 1);
+	memcpy(d, path, (size_t)(slash - path));
+	d[slash - path] = '\0';
+	return d;
+}
+
+/* Can a new file be made in path's directory?  Said before SQLite tries,
+ * whose "unable to open database file" names neither the file nor why. */
+static int check_dir(const char *path)
+{
+	char *dir = dir_of(path);
+	struct stat st;
+	int err = 0;
+
+	if (stat(dir, &st) < 0)
+		err = errno == ENOENT
+			      ? ord_error_set(ORD_ECANTWRITE,
+					      "cannot create '%s': directory '%s' does not exist",
+					      path, dir)
+			      : ord_error_set(ORD_ECANTWRITE, "cannot create '%s': directory '%s': %s",
+					      path, dir, ord_strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		err = ord_error_set(ORD_ECANTWRITE, "cannot create '%s': '%s' is not a directory",
+				    path, dir);
+	else if (access(dir, W_OK | X_OK) < 0)
+		err = ord_error_set(ORD_ECANTWRITE,
+				    "cannot create '%s': directory '%s' may not be written (%s)",
+				    path, dir, ord_strerror(errno));
+	free(dir);
+	return err;
+}
+
 int ord_store_create(sqlite3 **out, const char *path)
 {
 	sqlite3 *db = NULL;
@@ -339,6 +388,8 @@ int ord_store_create(sqlite3 **out, const char *path)
 	if (stat(path, &st) == 0)
 		return ord_error_set(ORD_EEXISTS,
 				     "'%s' already exists; a new game needs a new file", path);
+	if ((err = check_dir(path)) != 0)
+		return err;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE,
 			    NULL) != SQLITE_OK) {
 		err = ord_error_set(ORD_ERROR, "cannot create '%s': %s", path,
@@ -463,6 +514,15 @@ static int inspect(const char *path, int *version)
 	return old_protocol(path, *version);
 }
 
+/* The last error of db says the file could not be opened or written here
+ * (permissions, a read-only file system), not that it is damaged. */
+static int cannot_write(sqlite3 *db)
+{
+	int rc = sqlite3_errcode(db) & 0xff;
+
+	return rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN || rc == SQLITE_PERM;
+}
+
 /* The same questions through SQLite, on the open file, and whether its
  * schema can be read at all: a damaged file is refused before any write. */
 static int check_open(sqlite3 *db, const char *path, int *version)
@@ -471,13 +531,16 @@ static int check_open(sqlite3 *db, const char *path, int *version)
 
 	if (query_int(db, "PRAGMA application_id", &app) != SQLITE_OK ||
 	    query_int(db, "PRAGMA user_version", version) != SQLITE_OK ||
-	    query_int(db, "SELECT count(*) FROM sqlite_schema", &n) != SQLITE_OK)
-		return damaged(db)
-			       ? ord_error_set(ORD_EBADDATA,
-					       "'%s' is a damaged game file (%s); restore it from a copy",
-					       path, sqlite3_errmsg(db))
-			       : ord_error_set(ORD_ERROR, "cannot read '%s': %s", path,
-					       sqlite3_errmsg(db));
+	    query_int(db, "SELECT count(*) FROM sqlite_schema", &n) != SQLITE_OK) {
+		if (damaged(db))
+			return ord_error_set(ORD_EBADDATA,
+					     "'%s' is a damaged game file (%s); restore it from a copy",
+					     path, sqlite3_errmsg(db));
+		if (cannot_write(db))
+			return ord_error_set(ORD_ECANTWRITE, "cannot open game '%s' for writing: %s",
+					     path, sqlite3_errmsg(db));
+		return ord_error_set(ORD_ERROR, "cannot read '%s': %s", path, sqlite3_errmsg(db));
+	}
 	if (app != ORD_APPLICATION_ID)
 		return ord_error_set(ORD_ENOTGAME,
 				     "'%s' is not an orderly game file (an SQLite database of another program, application_id %d)",
@@ -489,7 +552,252 @@ static int check_open(sqlite3 *db, const char *path, int *version)
 	return old_protocol(path, *version);
 }
 
-int ord_store_open(sqlite3 **out, const char *path)
+/*
+ * Does every table the migrations make exist?  A file with a table
+ * dropped (by hand, with sqlite3) is as damaged as one with a bad page,
+ * and is said so here, at open, rather than as "no such table" from the
+ * first command that reads it.  The tables are read from the migrations'
+ * own lines: "CREATE TABLE name", "DROP TABLE name", "ALTER TABLE a
+ * RENAME TO b", each at the start of a line (schema/sql is written so).
+ */
+static int word_at(const char **p, const char *w)
+{
+	size_t n = strlen(w);
+
+	if (strncasecmp(*p, w, n) || (*p)[n] != ' ')
+		return 0;
+	for (*p += n; **p == ' ';)
+		(*p)++;
+	return 1;
+}
+
+static size_t name_len(const char *p)
+{
+	size_t n = 0;
+
+	while (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') ||
+	       (p[n] >= '0' && p[n] <= '9'))
+		n++;
+	return n;
+}
+
+/* Add (add 1) or remove (add 0) a name in the list of n names. */
+static void names_set(const char **names, size_t *lens, size_t *n, size_t max, const char *name,
+		      size_t len, int add)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (lens[i] == len && !strncasecmp(names[i], name, len))
+			break;
+	if (add && i == *n && *n < max) {
+		names[*n] = name;
+		lens[(*n)++] = len;
+	} else if (!add && i < *n) {
+		names[i] = names[--*n];
+		lens[i] = lens[*n];
+	}
+}
+
+#define MAX_TABLES 64
+
+/* The tables one migration's lines make, drop and rename, applied to the
+ * list of n names (pointers into the migration's text). */
+static void migration_tables(const char *sql, const char **names, size_t *lens, size_t *n)
+{
+	const char *p, *a;
+	size_t alen;
+
+	for (p = sql; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (word_at(&p, "CREATE") && word_at(&p, "TABLE")) {
+			if (word_at(&p, "IF") && word_at(&p, "NOT"))
+				word_at(&p, "EXISTS");
+			names_set(names, lens, n, MAX_TABLES, p, name_len(p), 1);
+		} else if (word_at(&p, "DROP") && word_at(&p, "TABLE")) {
+			if (word_at(&p, "IF"))
+				word_at(&p, "EXISTS");
+			names_set(names, lens, n, MAX_TABLES, p, name_len(p), 0);
+		} else if (word_at(&p, "ALTER") && word_at(&p, "TABLE")) {
+			a = p;
+			alen = name_len(a);
+			for (p += alen; *p == ' ';)
+				p++;
+			if (word_at(&p, "RENAME") && word_at(&p, "TO")) {
+				names_set(names, lens, n, MAX_TABLES, a, alen, 0);
+				names_set(names, lens, n, MAX_TABLES, p, name_len(p), 1);
+			}
+		}
+	}
+}
+
+static int check_tables(sqlite3 *db, const char *path)
+{
+	const char *names[MAX_TABLES];
+	size_t lens[MAX_TABLES], n = 0;
+	const struct ord_resource *r;
+	sqlite3_stmt *st = NULL;
+	int v, rc, err = 0;
+
+	for (v = 1; v <= ord_store_schema_version(); v++)
+		for (r = ord_resources; r->name; r++)
+			if (is_migration(r->name) && migration_number(r->name) == v)
+				migration_tables((const char *)r->data, names, lens, &n);
+	/* what the file has is struck off the list: what is left is missing */
+	if ((err = ord_store_prepare(db, &st, "SELECT name FROM sqlite_schema WHERE type = 'table'")) !=
+	    0)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+
+		if (t)
+			names_set(names, lens, &n, MAX_TABLES, t, strlen(t), 0);
+	}
+	if (rc != SQLITE_DONE) {
+		err = ord_store_error(db, "reading the game's tables");
+		goto out;
+	}
+	if (n)
+		err = ord_error_set(ORD_EBADDATA,
+				    "'%s' is a damaged game file (its table '%.*s' is missing); restore it from a copy",
+				    path, (int)lens[0], names[0]);
+out:
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* Append path to b as the path of an SQLite URI ("file:...", RFC 3986):
+ * every byte but the unreserved ones and '/' percent-encoded. */
+static void uri_path(struct ord_buf *b, const char *path)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)path; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
+			ord_buf_addch(b, (char)*p);
+		else
+			ord_buf_addf(b, "%%%02X", *p);
+}
+
+/*
+ * May this process change the game at path?  The file itself, and what
+ * SQLite writes beside it: the -wal and -shm files, made in the file's
+ * directory unless both are there already and may be written.  access(2)
+ * asks as the real user (orderly is not set-uid); root may write any file
+ * but one on a read-only file system.  0, or ORD_ECANTWRITE saying why.
+ */
+static int check_writable(const char *path)
+{
+	struct ord_buf wal = ORD_BUF_INIT, shm = ORD_BUF_INIT;
+	char *dir = NULL;
+	int err = 0;
+
+	if (access(path, W_OK) < 0) {
+		err = ord_error_set(ORD_ECANTWRITE,
+				    "cannot change game '%s': the file may not be written (%s); it can be read, not played",
+				    path, ord_strerror(errno));
+		goto out;
+	}
+	ord_buf_addf(&wal, "%s-wal", path);
+	ord_buf_addf(&shm, "%s-shm", path);
+	if (access(wal.buf, W_OK) == 0 && access(shm.buf, W_OK) == 0)
+		goto out;
+	dir = dir_of(path);
+	if (access(dir, W_OK | X_OK) < 0)
+		err = ord_error_set(ORD_ECANTWRITE,
+				    "cannot change game '%s': its directory '%s' may not be written (%s), and SQLite makes the game's -wal and -shm files there; it can be read, not played",
+				    path, dir, ord_strerror(errno));
+out:
+	free(dir);
+	ord_buf_release(&wal);
+	ord_buf_release(&shm);
+	return err;
+}
+
+/*
+ * Open a game that may not be written, for reading only, changing nothing
+ * and making no file beside it.
+ *
+ * A game file is in WAL mode: what was committed last may still be in its
+ * -wal file, not in the file itself.  With no -wal file there is nothing
+ * outside the file, and it is opened "immutable" (no locks, no -shm: the
+ * only way SQLite reads a WAL file in a directory it may not write).  With
+ * a -wal file, SQLite reads it with its -shm as any reader does; when it
+ * cannot (no -shm, and none can be made), an empty -wal is ignored, and
+ * one with content is refused: reading the file without it would show
+ * the game as it was before its last changes.
+ *
+ * NEEDSWORK: an immutable open takes no lock, so a process that may write
+ * the file and starts writing it while this one reads (the referee's, on
+ * a live game a player may only read) could change a page under it.  A
+ * file one may not write is usually a copy (mailed, archived), which
+ * nobody writes; and while the referee's process has the game open, its
+ * -wal file exists and this open uses SQLite's locks.
+ */
+static int open_readonly(sqlite3 **out, const char *path, int *version)
+{
+	struct ord_buf name = ORD_BUF_INIT;
+	struct stat st;
+	sqlite3 *db = NULL;
+	int err = 0, immutable;
+	off_t wal_size = 0;
+
+	ord_buf_addf(&name, "%s-wal", path);
+	immutable = stat(name.buf, &st) < 0;
+	if (!immutable)
+		wal_size = st.st_size;
+again:
+	ord_buf_reset(&name);
+	if (immutable) {
+		ord_buf_adds(&name, "file:");
+		uri_path(&name, path);
+		ord_buf_adds(&name, "?immutable=1");
+	} else {
+		ord_buf_adds(&name, path);
+	}
+	if (sqlite3_open_v2(name.buf, &db,
+			    SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX |
+				    (immutable ? SQLITE_OPEN_URI : 0),
+			    NULL) != SQLITE_OK) {
+		err = ord_error_set(ORD_ENOFILE, "cannot read game '%s': %s", path,
+				    db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(db, ORD_STORE_BUSY_TIMEOUT_MS);
+	if ((err = check_open(db, path, version)) == ORD_ECANTWRITE && !immutable) {
+		if (wal_size == 0) {
+			/* an empty log holds nothing: the file alone is the game */
+			sqlite3_close(db);
+			db = NULL;
+			immutable = 1;
+			goto again;
+		}
+		err = ord_error_set(ORD_ENOFILE,
+				    "cannot read game '%s': its write-ahead log '%s-wal' holds changes not yet in the file, which SQLite cannot read without writing beside it (%s); read the game where it may be written, or copy it with its -wal file",
+				    path, path, sqlite3_errmsg(db));
+	}
+	if (err)
+		goto out;
+	if (*version < ord_store_schema_version()) {
+		err = ord_error_set(ORD_EVERSION,
+				    "'%s' is of an older format (schema %d; this orderly's is %d), brought up to date when it is first opened with write access; it may not be written here (it is left as it was)",
+				    path, *version, ord_store_schema_version());
+		goto out;
+	}
+	if ((err = ord_store_exec(db, "PRAGMA foreign_keys = ON")) != 0 || (err = set_cache(db)) != 0)
+		goto out;
+	*out = db;
+	db = NULL;
+out:
+	if (db)
+		sqlite3_close(db);
+	ord_buf_release(&name);
+	return err;
+}
+
+int ord_store_open_ext(sqlite3 **out, const char *path, unsigned int flags)
 {
 	sqlite3 *db = NULL;
 	int version = 0, err;
@@ -497,12 +805,34 @@ int ord_store_open(sqlite3 **out, const char *path)
 	*out = NULL;
 	if ((err = inspect(path, &version)) != 0)
 		return err;
+	if ((err = check_writable(path)) != 0) {
+		if (!(flags & ORD_OPEN_READONLY))
+			return err;
+		ord_error_clear();
+		if ((err = open_readonly(&db, path, &version)) != 0 ||
+		    (err = check_tables(db, path)) != 0)
+			goto out;
+		goto done;
+	}
+	/* a file that may be written is opened so even to be read: SQLite's
+	 * locks then keep a reader safe from another process's writes, and
+	 * the last connection closed removes the -wal and -shm files */
+
 	/* a connection is one game handle's, used by one thread at a time
 	 * (orderly.h): SQLite's own locking of it is not needed (it was a
 	 * twentieth of a submit) */
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		err = ord_error_set(ORD_ERROR, "cannot open '%s': %s", path,
-				    db ? sqlite3_errmsg(db) : "out of memory");
+		err = cannot_write(db)
+			      ? ord_error_set(ORD_ECANTWRITE, "cannot open game '%s' for writing: %s",
+					      path, sqlite3_errmsg(db))
+			      : ord_error_set(ORD_ERROR, "cannot open '%s': %s", path,
+					      db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	if (sqlite3_db_readonly(db, "main") == 1) {
+		err = ord_error_set(ORD_ECANTWRITE,
+				    "cannot change game '%s': SQLite opened it read-only; it can be read, not played",
+				    path);
 		goto out;
 	}
 	sqlite3_busy_timeout(db, ORD_STORE_BUSY_TIMEOUT_MS);
@@ -511,12 +841,20 @@ int ord_store_open(sqlite3 **out, const char *path)
 	test_pause_init(db);
 	if (version < ord_store_schema_version() && (err = migrate(db, version)) != 0)
 		goto out;
+	if ((err = check_tables(db, path)) != 0)
+		goto out;
+done:
 	*out = db;
 	db = NULL;
 out:
 	if (db)
 		sqlite3_close(db);
 	return err;
+}
+
+int ord_store_open(sqlite3 **out, const char *path)
+{
+	return ord_store_open_ext(out, path, 0);
 }
 
 void ord_store_close(sqlite3 *db)

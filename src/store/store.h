@@ -28,13 +28,20 @@
 
 /* ---- the file (store.c) ---- */
 
-/* Create a new game file (refused with ORD_EEXISTS if path exists) with the
- * latest schema. */
+/* Create a new game file (refused with ORD_EEXISTS if path exists, with
+ * ORD_ECANTWRITE if its directory is missing or may not be written) with
+ * the latest schema. */
 int ord_store_create(sqlite3 **out, const char *path);
 /* Open an existing game file.  The file is first inspected read-only, so a
  * file of another program, of a newer orderly, or of the first log
  * protocol (schema 4 or older) is refused untouched. */
 int ord_store_open(sqlite3 **out, const char *path);
+/* The same with ORD_OPEN_* flags (orderly.h, ord_game_open_ext): with
+ * ORD_OPEN_READONLY, a file this process may not write is opened
+ * read-only, changing nothing.  Without it such a file is refused with
+ * ORD_ECANTWRITE.  Either way a file missing a table of the schema is
+ * refused as damaged (ORD_EBADDATA). */
+int ord_store_open_ext(sqlite3 **out, const char *path, unsigned int flags);
 void ord_store_close(sqlite3 *db);
 /* The newest schema version this build knows. */
 int ord_store_schema_version(void);
