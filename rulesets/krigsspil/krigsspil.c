@@ -79,6 +79,9 @@
  *  K19 Cavalry that stormmarched in a turn (a charge) and flees in the
  *      same turn flees at that stormmarch: not FU an extra turn (17); the
  *      limits on stormmarch count turns (move.c).
+ *  K20 Skema XV's stormmarch bonuses need stormmarch_tillaeg_kvarte of
+ *      stormmarch before the attack (13), taken from the order; one going
+ *      on from the last turn counts a quarter more (resolve.c).
  *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */
@@ -162,7 +165,8 @@ static const struct ord_key_spec unit_keys[] = {
 static const struct ord_key_spec angreb_keys[] = {
 	UNIT_KEY("the attacking unit"),
 	{ "maal", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit attacked" },
-	{ "stormmarch", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "attacks in stormmarch (at least ½ turn)" },
+	{ "stormmarch", ORD_KEY_BOOL, 0, NULL, 0, 0, "no",
+	  "attacks in stormmarch (Skema XV's bonuses after at least ½ turn of it)" },
 	{ "loeb", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "attacks with løb" },
 	{ "initiativ", ORD_KEY_BOOL, 0, NULL, 0, 0, "no",
 	  "its side has the initiative (declares first)" },
@@ -394,7 +398,8 @@ static const struct ord_state_key state_keys[] = {
 	STR("sidst_rolle", "its role in its last melee: angriber or forsvarer"),
 	STR("angreb_maal", "the target of the attack declared this turn"),
 	INT("angreb_traek", "the turn it declared an attack"),
-	INT("angreb_storm", "1 when that attack is at stormmarch"),
+	INT("angreb_storm",
+	    "1 when that attack is at stormmarch of at least ½ turn (Skema XV's bonuses)"),
 	STR("stoetter", "the unit it supports this turn"),
 	STR("stoette_rolle", "its support's role: traefning or nabo"),
 	INT("stoette_traek", "the turn it declared a support"),

@@ -151,6 +151,35 @@ static void use_stormmarch(struct ord_ctx *ctx, struct ord_unit *u, struct ks_te
 	ks_st_set(ctx, u, "stormmarch_sidst", turn);
 }
 
+/* Is an attack at stormmarch long enough for Skema XV's stormmarch
+ * bonuses (stormmarch, 1. angreb i storm)?  13: "For at opnå tillæg ved
+ * angrebs/forsvarskastet [Skema XV] og evt. initiativfordele ved
+ * benyttelse af stormmarch, skal enheden have benyttet stormmarch i mindst
+ * ½ træk" (stormmarch_tillaeg_kvarte).  The time is what the unit's order
+ * gives its stormmarch before the attack.  Ours: a stormmarch going on
+ * from the last turn adds a quarter, the least an order gives, to the
+ * first group of the line (it is not resumed once broken off, so it ran
+ * to the end of that turn).  Called before use_stormmarch records this
+ * turn's use; the quarters go to *quarters. */
+static int storm_bonus(struct ord_ctx *ctx, const struct ord_unit *u, int *quarters)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t i, n = ks_groups(o, g, KS_MAX_GROUPS);
+	long last = ks_st(ctx, u, "stormmarch_sidst");
+	int q = 0;
+
+	for (i = 0; i < n && strcmp(g[i].code, "angreb"); i++) {
+		if (strcmp(g[i].code, "stormmarch"))
+			continue;
+		q += ks_grp_quarters(ctx, o, &g[i]);
+		if (i == 0 && last > 0 && last == ord_ctx_turn(ctx) - 1)
+			q++;
+	}
+	*quarters = q;
+	return q >= (int)ks_param(ks_r(ctx), "stormmarch_tillaeg_kvarte");
+}
+
 /* ---- reorganisering ---- */
 
 static int disturbed(struct ord_ctx *ctx, const struct ord_unit *u)
@@ -325,7 +354,7 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			const struct ord_event *e = ord_ctx_event(ctx, i);
 			struct ord_unit *a, *m;
 			struct ks_text t;
-			int storm, reacted;
+			int storm, reacted, quarters = 0;
 
 			if (strcmp(e->kind, "angreb") ||
 			    ord_kv_get_bool(&e->kv, "initiativ", 0) != !pass)
@@ -336,11 +365,26 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			ks_text_init(&t);
 			ks_st_set_str(ctx, a, "angreb_maal", m->id);
 			ks_st_set(ctx, a, "angreb_traek", turn);
-			ks_st_set(ctx, a, "angreb_storm", storm);
+			ks_st_set(ctx, a, "angreb_storm", storm && storm_bonus(ctx, a, &quarters));
 			/* 1. the target, 2. attackers and supports */
 			KS_TF(&t, "1. angreb på %s%s", "1. attack on %s%s", m->id, "");
 			if (storm) {
 				ks_text_add(&t, " i stormmarch", " at stormmarch");
+				if (!ks_st(ctx, a, "angreb_storm")) {
+					double per = ks_param(ks_r(ctx), "kvarte_pr_traek");
+					ks_text_add(&t, " (", " (");
+					ks_fmt_part(&t.da, quarters / per);
+					ks_fmt_part(&t.en, quarters / per);
+					ks_text_add(&t, " træk, under ", " turn, less than ");
+					ks_fmt_part(&t.da,
+						    ks_param(ks_r(ctx), "stormmarch_tillaeg_kvarte") /
+							    per);
+					ks_fmt_part(&t.en,
+						    ks_param(ks_r(ctx), "stormmarch_tillaeg_kvarte") /
+							    per);
+					ks_text_add(&t, " træk: intet tillæg for stormmarch i Skema XV (13))",
+						    " turn: no stormmarch bonus in Skema XV (13))");
+				}
 				use_stormmarch(ctx, a, &t, 1);
 			}
 			if (ord_kv_get_bool(&e->kv, "loeb", 0)) {

@@ -1041,6 +1041,54 @@ START_TEST(test_cavalry_column_french_only)
 }
 END_TEST
 
+/* 13: "For at opnå tillæg ved angrebs/forsvarskastet [Skema XV] og evt.
+ * initiativfordele ved benyttelse af stormmarch, skal enheden have benyttet
+ * stormmarch i mindst ½ træk": both of Skema XV's stormmarch bonuses
+ * (stormmarch +2, 1. angreb i storm +3) need ½ turn of it. */
+START_TEST(test_storm_bonus_half_turn)
+{
+	const char *r;
+	char line[2048];
+
+	cast();
+	/* K2 ¼ turn: no bonus; K1 ½ turn: both; K3 ¼ turn going on from the
+	 * last turn (a quarter more): both */
+	orders("K1 SM ↑ ½ A @L1\nK2 SM ↑ ¼ A @L2\nK3 SM ↑ ¼ A @H1\n");
+	ord_kv_set(&U("K3")->state, "stormmarch_start", "9");
+	ord_kv_set(&U("K3")->state, "stormmarch_sidst", "9");
+	ord_kv_set(&U("K3")->state, "foerste_storm", "0");
+	EV_OK("angreb", "unit=K1 maal=L1 stormmarch=yes");
+	EV_OK("angreb", "unit=K2 maal=L2 stormmarch=yes");
+	EV_OK("angreb", "unit=K3 maal=H1 stormmarch=yes");
+	resolve("angrebserklaering", NULL, 0);
+	expect_result(
+		"K2: 1. angreb på L2 i stormmarch (¼ træk, under ½ træk: intet tillæg for stormmarch i Skema XV (13)); 2. støtte: ingen;");
+	expect_result("K1: 1. angreb på L1 i stormmarch; 2. støtte: ingen;");
+	expect_result("K3: 1. angreb på H1 i stormmarch; 2. træk i stormmarch: LU; 2. støtte: ingen;");
+	ck_assert_int_eq(st("K1", "angreb_storm"), 1);
+	ck_assert_int_eq(st("K2", "angreb_storm"), 0);
+	ck_assert_int_eq(st("K3", "angreb_storm"), 1);
+	/* the short stormmarch is a stormmarch all the same */
+	ck_assert_int_eq(st("K2", "stormmarch_start"), 10);
+	ck_assert_int_eq(st("K2", "stormmarch_sidst"), 10);
+	EV_OK("naerkamp", "angriber=K1 forsvarer=L1");
+	EV_OK("naerkamp", "angriber=K2 forsvarer=L2");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3));
+	r = ord_ctx_fake_results(ctx);
+	ck_assert_ptr_nonnull(strstr(r, "K1: nærkamp K1 mod L1"));
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(strstr(r, "K1: nærkamp K1 mod L1"), "\n"),
+		 strstr(r, "K1: nærkamp K1 mod L1"));
+	ck_assert_msg(strstr(line, "3d6 = 9 (3+3+3), +3 1. angreb i storm, +2 stormmarch, "), "%s",
+		      line);
+	ck_assert_ptr_nonnull(strstr(r, "K2: nærkamp K2 mod L2"));
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(strstr(r, "K2: nærkamp K2 mod L2"), "\n"),
+		 strstr(r, "K2: nærkamp K2 mod L2"));
+	ck_assert_msg(!strstr(line, "stormmarch") && !strstr(line, "1. angreb i storm"), "%s", line);
+	ck_assert_msg(strstr(line, "angriber 10 figurer (2 nærkampsenheder): 3d6 = 9 (3+3+3), "),
+		      "%s", line);
+}
+END_TEST
+
 /* 17: "Kavaleri skal benytte stormmarch til at flygte. Hvis det ikke kan
  * benytte stormmarch pga , kan det stadig flygte i stormmarch, men vil så
  * være FU et ekstra træk" (K19): a stormmarch made this turn allows the
@@ -2071,6 +2119,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_melee_phase);
 	tcase_add_test(tc, test_melee_cornered_and_ranks);
 	tcase_add_test(tc, test_first_storm);
+	tcase_add_test(tc, test_storm_bonus_half_turn);
 	tcase_add_test(tc, test_flight_after_storm_charge);
 	tcase_add_test(tc, test_break_in);
 	tcase_add_test(tc, test_merge);
