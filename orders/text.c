@@ -171,12 +171,13 @@ static void set_text(struct ord_buf *b, const unsigned char *s, const unsigned c
 
 int ord_text_listing(const struct ord_text *t)
 {
-	return t->errors < ORD_TEXT_MAX_LISTED;
+	return !ord_diag_full(t->diag);
 }
 
 void ord_text_count_error(struct ord_text *t)
 {
 	t->errors++;
+	ord_diag_add_unlisted(t->diag);
 }
 
 void ord_text_error(struct ord_text *t, unsigned col, const char *rule, const char *fmt, ...)
@@ -184,8 +185,11 @@ void ord_text_error(struct ord_text *t, unsigned col, const char *rule, const ch
 	struct ord_buf msg = ORD_BUF_INIT;
 	va_list ap;
 
-	if (++t->errors > ORD_TEXT_MAX_LISTED)
+	t->errors++;
+	if (ord_diag_full(t->diag)) { /* counted, and its message not even built */
+		ord_diag_add_unlisted(t->diag);
 		return;
+	}
 	va_start(ap, fmt);
 	ord_buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
@@ -609,9 +613,6 @@ int ord_text_parse(struct ord_sheet *out, const char *bytes, size_t len, struct 
 			break;
 		s = nl + 1;
 	}
-	if (t.errors > ORD_TEXT_MAX_LISTED)
-		ord_diag_add(diag, 0, 0, "", NULL, "%zu more syntax errors not listed",
-			     t.errors - ORD_TEXT_MAX_LISTED);
 	if (t.errors)
 		err = ord_error_set(ORD_EBADSHEET, "order sheet has %zu syntax error%s", t.errors,
 				    t.errors == 1 ? "" : "s");

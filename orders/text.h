@@ -8,7 +8,8 @@
  * (and words into tokens at the notation's joiner, e.g. the '-' of C-UL-Fs),
  * reads the directions (↑ ^NE ^045) and targets (@B2 @"Old Guard") that
  * every notation writes alike, keeps each syntax error with its line:col
- * (the first ORD_TEXT_MAX_LISTED, the rest only counted), and adds to the
+ * (the list of problems keeps the first ORD_DIAG_MAX_LISTED, the rest are
+ * only counted: orderly.h), and adds to the
  * sheet every line that parsed.  A notation gives only its token rules, in
  * a struct ord_text_rules, and calls ord_text_parse and ord_text_format
  * from its parse and format slots: orders/template/template.c is the short
@@ -27,9 +28,10 @@
 #include "notation.h"
 
 /* A file sent by mistake (a photo, a spreadsheet) gives an error on every
- * line; past this many nobody reads them, and listing them all would cost
- * seconds and megabytes.  The rest are counted, and the count is listed. */
-#define ORD_TEXT_MAX_LISTED 1000
+ * line; the list of problems keeps the first ORD_DIAG_MAX_LISTED of a sheet,
+ * whatever finds them, and only counts the rest (orderly.h).  The old name,
+ * for notations built outside the tree. */
+#define ORD_TEXT_MAX_LISTED ORD_DIAG_MAX_LISTED
 
 /* One token as written: a word, or one joiner-separated piece of a word. */
 struct ord_text_tok {
@@ -121,7 +123,7 @@ void ord_text_format(const struct ord_text_rules *rules, const struct ord_order 
 		     struct ord_buf *out);
 
 /* Report a syntax error at col of the current line, for its unit; rule may
- * be NULL.  Past ORD_TEXT_MAX_LISTED errors it is only counted. */
+ * be NULL.  Once the list is full (ORD_DIAG_MAX_LISTED) it is only counted. */
 void ord_text_error(struct ord_text *t, unsigned col, const char *rule, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))

@@ -102,7 +102,14 @@ void ord_buf_add_hex(struct ord_buf *b, const unsigned char *p, size_t len);
  * Diagnostics: the list of problems found in one input (a sheet, an event).
  * Each names the line and column (1-based; 0 when not applicable), the unit
  * concerned (may be empty), the rule broken and a message.
+ *
+ * A list keeps the first ORD_DIAG_MAX_LISTED problems added, whoever adds
+ * them (a notation's reader, a ruleset's checks); the rest are only counted
+ * (more): a file sent by mistake gives a problem a line, and past this many
+ * nobody reads them, while listing them all would cost seconds and
+ * megabytes.  ord_diag_count is the real number of problems.
  */
+#define ORD_DIAG_MAX_LISTED 1000
 struct ord_diag_item {
 	unsigned line, col;
 	char *unit; /* unit id or name as written, "" if none */
@@ -110,8 +117,9 @@ struct ord_diag_item {
 	char *msg;  /* lowercase, no full stop */
 };
 struct ord_diag {
-	struct ord_diag_item *items;
-	size_t n, alloc;
+	struct ord_diag_item *items; /* the problems listed, at most ORD_DIAG_MAX_LISTED */
+	size_t n, alloc;             /* items in use, allocated */
+	size_t more;                 /* problems found past the cap: counted, not listed */
 };
 void ord_diag_init(struct ord_diag *d);
 void ord_diag_release(struct ord_diag *d);
@@ -121,7 +129,20 @@ void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *u
 	__attribute__((format(printf, 6, 7)))
 #endif
 	;
-/* "LINE:COL: [unit 'U': ]MSG[ (rule)]" lines, each prefixed by prefix (e.g. a file name). */
+/* Count one problem without listing it (the caller saw the list is full,
+ * and spares building its message). */
+void ord_diag_add_unlisted(struct ord_diag *d);
+/* Is the list full: is the next problem only counted? */
+int ord_diag_full(const struct ord_diag *d);
+/* Every problem added, listed or not. */
+size_t ord_diag_count(const struct ord_diag *d);
+/* Does the item's message name its unit already ('U' quoted in it)?  Then
+ * a front-end leaves out its own "unit 'U': " before the message, so that
+ * a problem names its unit once. */
+int ord_diag_names_unit(const struct ord_diag_item *it);
+/* "LINE:COL: [unit 'U': ]MSG[ (rule)]" lines, each prefixed by prefix (e.g.
+ * a file name), the unit left out when the message names it; then, when
+ * problems were only counted, "N more problems not listed". */
 void ord_diag_format(const struct ord_diag *d, const char *prefix, struct ord_buf *out);
 /* Order the items from index from on by line, then column (stable: items
  * of one place keep their order). */

@@ -209,7 +209,7 @@ static int tpl_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 {
 	const char *side = ord_ctx_side(ctx);
 	unsigned *seen = ord_xcalloc(ord_ctx_nunits(ctx) + 1, sizeof(*seen));
-	size_t i, before = diag->n;
+	size_t i, before = ord_diag_count(diag); /* not n: past the cap items are only counted */
 
 	for (i = 0; i < sheet->n; i++) {
 		const struct ord_order *o = &sheet->orders[i];
@@ -242,7 +242,7 @@ static int tpl_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet
 				     "target '%s' is a unit of your own side", tu->id);
 	}
 	free(seen);
-	return diag->n > before ? ORD_EBADSHEET : 0;
+	return ord_diag_count(diag) > before ? ORD_EBADSHEET : 0;
 }
 
 /* What the referee recorded must be what the sheet ordered, within the
@@ -252,7 +252,7 @@ static int tpl_check_event(struct ord_ctx *ctx, const struct ord_event *ev, stru
 {
 	struct ord_unit *u = tpl_ev_unit(ctx, ev, "unit");
 	const struct ord_order *o = ord_ctx_order(ctx, u);
-	size_t before = diag->n;
+	size_t before = ord_diag_count(diag);
 
 	if (ord_state_int(ctx, u, "strength") <= 0)
 		ord_diag_add(diag, 0, 0, u->id, "units", "unit '%s' has no strength left", u->id);
@@ -276,7 +276,7 @@ static int tpl_check_event(struct ord_ctx *ctx, const struct ord_event *ev, stru
 				     "unit '%s' hit '%s' but its sheet names %s%s", u->id, t->id,
 				     named ? "@" : "no target", named ? named->value : "");
 	}
-	return diag->n > before ? ORD_ECHECK : 0;
+	return ord_diag_count(diag) > before ? ORD_ECHECK : 0;
 }
 
 /* ---- STEP 6: resolving the phases ------------------------------------------ */

@@ -105,8 +105,10 @@ const char *cli_input_name(const char *path);
  * plain text appended to out; the number of entries found. */
 int cli_manual_section(const char *name, struct ord_buf *out);
 /* Print what a check of the sheet read from path found (rc of
- * ord_game_check_sheet): orderly's reading, every problem at its line, or
- * that it has none (then hint, what to do next); the exit status. */
+ * ord_game_check_sheet): orderly's reading on stdout under "orderly reads:"
+ * (a line not understood marked there as a '#' comment), every problem at
+ * its line on stderr, or that it has none (then hint, what to do next); the
+ * exit status. */
 int cli_report_check(int rc, const struct ord_diag *diag, const struct ord_buf *reading,
 		     const char *path, const char *hint);
 

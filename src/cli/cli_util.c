@@ -386,15 +386,24 @@ int cli_report_check(int rc, const struct ord_diag *diag, const struct ord_buf *
 {
 	struct ord_buf msgs = ORD_BUF_INIT;
 
+	/* the reading is output, not an error: on stdout, with its header */
 	if (reading->len) {
+		const char *p = reading->buf;
+
 		printf("orderly reads:\n");
-		cli_print_lines(reading->buf, 1);
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+			printf("  %.*s\n", (int)len, p);
+			p += len + (nl ? 1 : 0);
+		}
 	}
 	if (rc == ORD_EBADSHEET) {
 		ord_diag_format(diag, cli_input_name(path), &msgs);
 		cli_print_lines(msgs.buf, 0);
 		ord_buf_release(&msgs);
-		cli_error("sheet checked: %zu problem(s); nothing was stored", diag->n);
+		cli_error("sheet checked: %zu problem(s); nothing was stored", ord_diag_count(diag));
 		return cli_exit_code(rc);
 	}
 	if (rc < 0)

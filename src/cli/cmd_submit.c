@@ -139,8 +139,8 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	if (rc == ORD_EBADSHEET) {
 		ord_diag_format(&diag, cli_input_name(path), &msgs);
 		cli_print_lines(msgs.buf, 0);
-		if (diag.n)
-			cli_error("sheet rejected: %zu problem(s)", diag.n);
+		if (ord_diag_count(&diag))
+			cli_error("sheet rejected: %zu problem(s)", ord_diag_count(&diag));
 		else
 			cli_fail(rc);
 		rc = cli_exit_code(rc);

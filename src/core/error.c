@@ -43,6 +43,22 @@ void ord_diag_init(struct ord_diag *d)
 {
 	d->items = NULL;
 	d->n = d->alloc = 0;
+	d->more = 0;
+}
+
+int ord_diag_full(const struct ord_diag *d)
+{
+	return d->n >= ORD_DIAG_MAX_LISTED;
+}
+
+size_t ord_diag_count(const struct ord_diag *d)
+{
+	return d->n + d->more;
+}
+
+void ord_diag_add_unlisted(struct ord_diag *d)
+{
+	d->more++;
 }
 
 void ord_diag_sort(struct ord_diag *d, size_t from)
@@ -81,6 +97,12 @@ void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *u
 	struct ord_diag_item *it;
 	va_list ap;
 
+	/* the cap holds here, for every source of problems: a ruleset checks
+	 * each order of a sheet of a million repeated ones */
+	if (ord_diag_full(d)) {
+		d->more++;
+		return;
+	}
 	if (d->n == d->alloc) {
 		d->alloc = d->alloc ? 2 * d->alloc : 8;
 		d->items = ord_xrealloc(d->items, d->alloc * sizeof(*d->items));
@@ -96,6 +118,19 @@ void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *u
 	it->msg = ord_buf_detach(&b, NULL);
 }
 
+int ord_diag_names_unit(const struct ord_diag_item *it)
+{
+	size_t n = strlen(it->unit);
+	const char *p;
+
+	if (!n)
+		return 0;
+	for (p = strchr(it->msg, '\''); p; p = strchr(p + 1, '\''))
+		if (!strncmp(p + 1, it->unit, n) && p[n + 1] == '\'')
+			return 1;
+	return 0;
+}
+
 void ord_diag_format(const struct ord_diag *d, const char *prefix, struct ord_buf *out)
 {
 	size_t i;
@@ -108,11 +143,17 @@ void ord_diag_format(const struct ord_diag *d, const char *prefix, struct ord_bu
 			ord_buf_addf(out, "%u:%u: ", it->line, it->col);
 		else if (prefix && *prefix)
 			ord_buf_adds(out, " ");
-		if (*it->unit)
+		if (*it->unit && !ord_diag_names_unit(it))
 			ord_buf_addf(out, "unit '%s': ", it->unit);
 		ord_buf_adds(out, it->msg);
 		if (*it->rule)
 			ord_buf_addf(out, " (%s)", it->rule);
 		ord_buf_addch(out, '\n');
+	}
+	/* after the problems listed, as the last thing read */
+	if (d->more) {
+		if (prefix && *prefix)
+			ord_buf_addf(out, "%s: ", prefix);
+		ord_buf_addf(out, "%zu more problem%s not listed\n", d->more, d->more == 1 ? "" : "s");
 	}
 }

@@ -119,26 +119,50 @@ out:
 	return err;
 }
 
+/* Orderly's reading of a sheet, in sheet order: every order that parsed as
+ * the notation prints it, and for a line that did not (one with a syntax
+ * error among items from..to of d, which the reader adds in line order)
+ * a '#' comment saying so, so that the player sees which of his lines were
+ * not read at all and the reading stays a sheet.  A line whose errors were
+ * only counted (past ORD_DIAG_MAX_LISTED) is not marked. */
+static void add_reading(struct ord_game *g, const struct ord_sheet *sheet, const struct ord_diag *d,
+			size_t from, size_t to, struct ord_buf *out)
+{
+	size_t i = 0, k = from;
+	unsigned last = 0;
+
+	while (i < sheet->n || k < to) {
+		if (k < to && (i == sheet->n || d->items[k].line < sheet->orders[i].line)) {
+			unsigned line = d->items[k++].line;
+			if (line && line != last)
+				ord_buf_addf(out, "# line %u not understood (see its problems)\n",
+					     line);
+			last = line;
+			continue;
+		}
+		g->notation->format(&sheet->orders[i++], out);
+		ord_buf_addch(out, '\n');
+	}
+}
+
 /* Parse a sheet and have the ruleset validate it for side; reading (may be
- * NULL) gets every order that parsed, as the notation prints it.  The lines
- * that parsed are validated even when others did not (notation.h), so the
- * player learns every problem of his sheet in one round, in sheet order. */
+ * NULL) gets orderly's reading of it (add_reading).  The lines that parsed
+ * are validated even when others did not (notation.h), so the player
+ * learns every problem of his sheet in one round, in sheet order. */
 int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
 			 size_t len, struct ord_diag *diag, struct ord_buf *reading)
 {
 	struct ord_sheet sheet;
 	struct ord_ctx ctx;
-	size_t i, before = diag->n;
+	size_t first = diag->n, before = ord_diag_count(diag);
 	int err, loaded = 0;
 
 	ord_sheet_init(&sheet);
 	err = ord_game_parse_sheet(g, &sheet, bytes, len, diag);
 	if (err && err != ORD_EBADSHEET)
 		goto out;
-	for (i = 0; reading && i < sheet.n; i++) {
-		g->notation->format(&sheet.orders[i], reading);
-		ord_buf_addch(reading, '\n');
-	}
+	if (reading)
+		add_reading(g, &sheet, diag, first, diag->n, reading);
 	/* the side's units, and the others only as the sheet or the rules name
 	 * them: a sheet costs its side, not the whole game; in one read
 	 * transaction, so the units looked up one by one share its snapshot
@@ -154,8 +178,8 @@ int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const c
 		goto out;
 	if ((err = ord_state_check(&ctx)) != 0) /* a key the module did not declare */
 		goto out;
-	err = diag->n > before ? ORD_EBADSHEET : 0;
-	ord_diag_sort(diag, before);
+	err = ord_diag_count(diag) > before ? ORD_EBADSHEET : 0;
+	ord_diag_sort(diag, first);
 out:
 	if (loaded) {
 		ord_ctx_release(&ctx);
@@ -175,7 +199,7 @@ static int log_rejection(struct ord_game *g, int turn, const char *side, size_t 
 	int64_t seq;
 	int err;
 
-	ord_canon_reject(&body, side, len, diag ? diag->n : 1, reason);
+	ord_canon_reject(&body, side, len, diag ? ord_diag_count(diag) : 1, reason);
 	if ((err = ord_store_begin(g->db)) == 0) {
 		err = ord_game_log(g, &seq, turn, "reject", body.buf);
 		if (!err)
@@ -249,9 +273,10 @@ static int validate_bytes(struct ord_game *g, int turn, const char *side, const 
 	}
 	if (err == ORD_EBADSHEET) {
 		struct ord_buf msg = ORD_BUF_INIT;
+		size_t n = ord_diag_count(diag);
 		int lerr = 0;
 
-		ord_buf_addf(&msg, "sheet rejected: %zu problem%s", diag->n, diag->n == 1 ? "" : "s");
+		ord_buf_addf(&msg, "sheet rejected: %zu problem%s", n, n == 1 ? "" : "s");
 		if (log)
 			lerr = log_rejection(g, turn, side, len, diag, msg.buf, NULL);
 		if (!lerr)

@@ -137,7 +137,7 @@ static void put_problems(struct judge *j, const struct ord_diag *d)
 
 		if (line)
 			ord_buf_addf(&j->reply, "line %u, col %u: ", shown, it->col);
-		if (*it->unit)
+		if (*it->unit && !ord_diag_names_unit(it))
 			ord_buf_addf(&j->reply, "unit '%s': ", it->unit);
 		ord_buf_adds(&j->reply, it->msg);
 		if (*it->rule)
@@ -163,6 +163,9 @@ static void put_problems(struct judge *j, const struct ord_diag *d)
 			}
 		}
 	}
+	if (d->more)
+		ord_buf_addf(&j->reply, "%zu more problem%s not listed\n", d->more,
+			     d->more == 1 ? "" : "s");
 }
 
 static void put_reading(struct judge *j)
@@ -421,8 +424,8 @@ static int cmd_orders(struct judge *j, int check_only)
 	if (check_only) {
 		ord_buf_addf(&j->subject, "check: %s", diag.n ? "problems found" : "no problems");
 		if (diag.n) {
-			ord_buf_addf(&j->reply, "Checked, nothing stored: %zu problem%s.\n", diag.n,
-				     diag.n == 1 ? "" : "s");
+			ord_buf_addf(&j->reply, "Checked, nothing stored: %zu problem%s.\n",
+				     ord_diag_count(&diag), ord_diag_count(&diag) == 1 ? "" : "s");
 			put_problems(j, &diag);
 		} else {
 			ord_buf_adds(&j->reply,
@@ -430,7 +433,7 @@ static int cmd_orders(struct judge *j, int check_only)
 		}
 		put_reading(j);
 		put_deadline(j);
-		ord_buf_addf(&j->result, "checked: %zu problem(s)", diag.n);
+		ord_buf_addf(&j->result, "checked: %zu problem(s)", ord_diag_count(&diag));
 		err = answer(j);
 		goto out;
 	}

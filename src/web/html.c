@@ -204,7 +204,7 @@ void web_diag_list(struct ord_buf *b, const struct ord_diag *d, const char *area
 			ord_buf_adds(b, area ? "</a>" : "</span>");
 			ord_buf_adds(b, ": ");
 		}
-		if (it->unit && *it->unit) {
+		if (it->unit && *it->unit && !ord_diag_names_unit(it)) {
 			ord_buf_adds(b, "unit <q>");
 			web_esc(b, it->unit);
 			ord_buf_adds(b, "</q>: ");
@@ -217,5 +217,8 @@ void web_diag_list(struct ord_buf *b, const struct ord_diag *d, const char *area
 		}
 		ord_buf_adds(b, "</li>");
 	}
+	if (d->more)
+		ord_buf_addf(b, "<li>%zu more problem%s not listed</li>", d->more,
+			     d->more == 1 ? "" : "s");
 	ord_buf_adds(b, "</ol>\n");
 }

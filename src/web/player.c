@@ -92,8 +92,8 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 				"ready.</p>");
 	else if (p->action && p->diag.n)
 		ord_buf_addf(b, "<div class=\"result bad\" role=\"alert\"><h3>%s: %zu problem%s</h3>",
-			     !strcmp(p->action, "check") ? "Checked" : "Not stored", p->diag.n,
-			     p->diag.n == 1 ? "" : "s");
+			     !strcmp(p->action, "check") ? "Checked" : "Not stored",
+			     ord_diag_count(&p->diag), ord_diag_count(&p->diag) == 1 ? "" : "s");
 	else if (p->action && p->rc != 0)
 		ord_buf_addf(b, "<div class=\"result bad\" role=\"alert\"><h3>%s</h3>",
 			     !strcmp(p->action, "check") ? "Not checked" : "Not stored");

@@ -77,8 +77,8 @@ expect_exit 65 ord submit "$G" --side red bad-code.txt
 expect_line "$ERR" "^bad-code\\.txt:3:6: unit 'R2': unknown code 'FXy' \\(expected one of FLn FCol FSk FSq C Fb Fs Fg UL L\\)$"
 expect_in "$ERR" "sheet rejected: 1 problem"
 expect_exit 65 ord submit "$G" --side red - <bad-unit.txt
-expect_line "$ERR" "^<stdin>:3:1: unit 'Z9': unknown unit 'Z9'"
-expect_line "$ERR" "^<stdin>:4:1: unit 'B1': .*belongs to side blue, not red"
+expect_line "$ERR" "^<stdin>:3:1: unknown unit 'Z9'"
+expect_line "$ERR" "^<stdin>:4:1: unit 'B1' belongs to side blue, not red"
 expect_in "$ERR" "sheet rejected: 2 problem"
 expect_eq "$(sql "$G" "SELECT group_concat(id || ':' || version || ':' || hex(commitment)) FROM sheet")" \
 	"$sheets_before" "sheet table after rejected sheets"
@@ -299,14 +299,27 @@ TMPDIR=$PWD/checktmp run ord check "$FIX/red-1.txt" --scenario "$FIX/scenario.xm
 [[ -z "$(ls -A checktmp)" ]] || fail "orderly check left files behind: $(ls -A checktmp)"
 expect_eq "$RC" 0 "check of a good sheet"
 expect_in "$OUT" "sheet checked: no problems; nothing was stored"
+# orderly's reading is output: on stdout under its header, not as errors
+expect_line "$OUT" "^orderly reads:$"
+expect_line "$OUT" "^  R1: ↑ 1/4 @B1$"
+expect_not_in "$ERR" "R1: ↑"
+# a line not understood is shown in its place, as a comment; the problems
+# stay on stderr
+printf 'R1 ↑ 1/4\nR2 → FXy\n' >garbled.txt
+run ord check garbled.txt --scenario "$FIX/scenario.xml" --side red
+expect_eq "$RC" 65 "check of a sheet with a syntax error"
+expect_line "$OUT" "^  R1: ↑ 1/4$"
+expect_line "$OUT" "^  # line 2 not understood \\(see its problems\\)$"
+expect_line "$ERR" "^garbled.txt:2:6: unit 'R2': unknown code 'FXy'"
+expect_not_in "$ERR" "orderly reads"
 run ord check "$FIX/bad-unit.txt" --scenario "$FIX/scenario.xml" --side red
 expect_eq "$RC" 65 "check of a sheet with two problems"
-expect_line "$ERR" "bad-unit.txt:3:1: unit 'Z9': unknown unit 'Z9'"
-expect_line "$ERR" "bad-unit.txt:4:1: unit 'B1': unit 'B1' belongs to side blue, not red"
+expect_line "$ERR" "bad-unit.txt:3:1: unknown unit 'Z9'"
+expect_line "$ERR" "bad-unit.txt:4:1: unit 'B1' belongs to side blue, not red"
 expect_in "$ERR" "sheet checked: 2 problem(s); nothing was stored"
 # a unit written a letter off is named: one round trip less
 printf 'R1 ↑ 1/4\nR21 ↑ 1/4\n' >typo.txt
 run ord check typo.txt --scenario "$FIX/scenario.xml" --side red
-expect_line "$ERR" "typo.txt:2:1: unit 'R21': unknown unit 'R21': did you mean 'R1' \\(1st Red Foot\\)\\?"
+expect_line "$ERR" "typo.txt:2:1: unknown unit 'R21': did you mean 'R1' \\(1st Red Foot\\)\\?"
 
 note "ok"

@@ -147,7 +147,7 @@ R9 → 1/2
 END
 EOF
 body=$(body_of red "check: problems found")
-expect_line "$body" "^line 2, col 1: unit 'R9': unknown unit 'R9'"
+expect_line "$body" "^line 2, col 1: unknown unit 'R9'"
 expect_in "$body" "R1: ↑ 1/4 @B1"
 expect_eq "$(sqlu "SELECT count(*) FROM sheet")" 1 "sheets after a CHECK"
 mail_from red "STATUS" <<'EOF'

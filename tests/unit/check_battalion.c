@@ -129,8 +129,7 @@ END_TEST
 START_TEST(sheet_unknown_unit)
 {
 	cast();
-	ck_assert_str_eq(validate("blue", "B1 ↑ 1\n  X9 ↑ 1\n"),
-			 "2:3: unit 'X9': unknown unit 'X9' (orders)\n");
+	ck_assert_str_eq(validate("blue", "B1 ↑ 1\n  X9 ↑ 1\n"), "2:3: unknown unit 'X9' (orders)\n");
 }
 END_TEST
 
@@ -138,7 +137,7 @@ START_TEST(sheet_other_side)
 {
 	cast();
 	ck_assert_str_eq(validate("blue", "# blue's sheet\nR1 ↑ 1\n"),
-			 "2:1: unit 'R1': unit 'R1' belongs to side red, not blue (orders)\n");
+			 "2:1: unit 'R1' belongs to side red, not blue (orders)\n");
 }
 END_TEST
 
@@ -146,7 +145,7 @@ START_TEST(sheet_two_orders)
 {
 	cast();
 	ck_assert_str_eq(validate("blue", "B1 ↑ 1\nB2 FLn\nB1: FCol\n"),
-			 "3:1: unit 'B1': second order for unit 'B1' (its first is on line 1) "
+			 "3:1: second order for unit 'B1' (its first is on line 1) "
 			 "(one battalion cannot be divided nor receive 2 orders)\n");
 }
 END_TEST
@@ -178,7 +177,7 @@ START_TEST(sheet_charge_interval)
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B2")->state, "last_charge", 1);
 	/* turn 3: charged in 1, so the next is in 4 */
 	ck_assert_str_eq(validate("blue", "B2 ↑ C\n"),
-			 "1:6: unit 'B2': unit 'B2' charged in turn 1; its next charge may be in turn 4 "
+			 "1:6: unit 'B2' charged in turn 1; its next charge may be in turn 4 "
 			 "(a unit may charge only once every 3 turns)\n");
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B2")->state, "last_charge", 0);
 	ck_assert_str_eq(validate("blue", "B2 ↑ C\n"), "");
@@ -196,9 +195,9 @@ START_TEST(sheet_units_that_cannot_act)
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B1")->state, "figures", 0);
 	split_kv(&ord_ctx_find_unit(ctx, "B2")->state, "routed=2 rout_until=5");
 	ck_assert_str_eq(validate("blue", "B1 ↓ 1/2\nB2 ↓ 1\n"),
-			 "1:1: unit 'B1': unit 'B1' is destroyed (no figures left): it takes no orders (units)\n");
+			 "1:1: unit 'B1' is destroyed (no figures left): it takes no orders (units)\n");
 	ck_assert_str_eq(validate("blue", "B2 ↑ 1/2\n"),
-			 "1:1: unit 'B2': unit 'B2' is routed until turn 5: it retreats with its back to the enemy and may only be ordered back (an arrow away from the enemy), no fire, charge or formation (rout = unit retreats, backs to enemy; routed units can't fire)\n");
+			 "1:1: unit 'B2' is routed until turn 5: it retreats with its back to the enemy and may only be ordered back (an arrow away from the enemy), no fire, charge or formation (rout = unit retreats, backs to enemy; routed units can't fire)\n");
 	ck_assert_ptr_nonnull(strstr(validate("blue", "B2 ↓ 1 Fb @R1\n"), "is routed until turn 5"));
 	ck_assert_int_eq(rs->describe_unit(ctx, ord_ctx_find_unit(ctx, "B1"), "blue", &b), 0);
 	ck_assert_ptr_nonnull(strstr(b.buf, "morale none: destroyed"));
@@ -264,7 +263,7 @@ START_TEST(sheet_charge_formation)
 	cast();
 	/* a line may not charge (the movement chart's "—") */
 	ck_assert_str_eq(validate("blue", "B1 ↑ C\n"),
-			 "1:6: unit 'B1': unit 'B1' cannot charge: charge: line_infantry in line may not "
+			 "1:6: unit 'B1' cannot charge: charge: line_infantry in line may not "
 			 "charge (movement chart)\n");
 	ck_assert_str_eq(validate("blue", "B2 C\n"),
 			 "1:4: unit 'B2': a charge needs a direction arrow (the unit charges along it) (C)\n");
@@ -282,9 +281,9 @@ START_TEST(sheet_many_problems)
 					  "S1 ↑ FSq Fb\n"
 					  "G1 Fb Fs UL L\n"
 					  "B2 1/2\n"),
-			 "2:1: unit 'X9': unknown unit 'X9' (orders)\n"
-			 "3:1: unit 'R1': unit 'R1' belongs to side red, not blue (orders)\n"
-			 "4:1: unit 'B1': second order for unit 'B1' (its first is on line 1) "
+			 "2:1: unknown unit 'X9' (orders)\n"
+			 "3:1: unit 'R1' belongs to side red, not blue (orders)\n"
+			 "4:1: second order for unit 'B1' (its first is on line 1) "
 			 "(one battalion cannot be divided nor receive 2 orders)\n"
 			 "5:6: unit 'S1': code 'FSq' is not for skirmishers "
 			 "(only for line_infantry light_infantry) (order codes)\n"
@@ -314,15 +313,15 @@ START_TEST(move_fraction)
 	orders("B1 ↑ 1/2\nB2 ↑ 1\nL1 ↑ 3/4\nS1 ↑ 1/4\n");
 	ck_assert_str_eq(event("move", "unit=B1 distance=3"), "");
 	ck_assert_str_eq(event("move", "unit=S1 distance=2.5"),
-			 "unit 'S1': unit 'S1' moved 2.5\" but its order allows 2\" (skirmishers in "
+			 "unit 'S1' moved 2.5\" but its order allows 2\" (skirmishers in "
 			 "skirmish, move 8, × 1/4 of the move = 2 in.) (movement chart)\n");
 	/* elite +1" on the column's 8" */
 	ck_assert_str_eq(event("move", "unit=B2 distance=9.5"),
-			 "unit 'B2': unit 'B2' moved 9.5\" but its order allows 9\" (line_infantry in "
+			 "unit 'B2' moved 9.5\" but its order allows 9\" (line_infantry in "
 			 "column, move 8, +1 elite = 9 in.) (movement chart)\n");
 	/* light infantry +2" on 8", three quarters of it */
 	ck_assert_str_eq(event("move", "unit=L1 distance=8"),
-			 "unit 'L1': unit 'L1' moved 8\" but its order allows 7.5\" (light_infantry in "
+			 "unit 'L1' moved 8\" but its order allows 7.5\" (light_infantry in "
 			 "column, move 8, +2 light infantry = 10, × 3/4 of the move = 7.5 in.) (movement chart)\n");
 }
 END_TEST
@@ -332,7 +331,7 @@ START_TEST(move_fraction_half_line)
 	cast();
 	orders("B1 ↑ 1/2\n");
 	ck_assert_str_eq(event("move", "unit=B1 distance=3.5"),
-			 "unit 'B1': unit 'B1' moved 3.5\" but its order allows 3\" (line_infantry in "
+			 "unit 'B1' moved 3.5\" but its order allows 3\" (line_infantry in "
 			 "line, move 6, × 2/4 of the move = 3 in.) (movement chart)\n");
 }
 END_TEST
@@ -345,7 +344,7 @@ START_TEST(move_terrain)
 	ck_assert_str_eq(event("move", "unit=B2 distance=9 terrain=road"), "");
 	/* forest halves it: line 6 × 1/2 = 3 */
 	ck_assert_str_eq(event("move", "unit=B1 distance=3.25 terrain=forest"),
-			 "unit 'B1': unit 'B1' moved 3.25\" but its order allows 3\" (line_infantry in "
+			 "unit 'B1' moved 3.25\" but its order allows 3\" (line_infantry in "
 			 "line, move 6, ×0.5 forest = 3 in.) (movement chart)\n");
 	/* no charge in forest */
 	ck_assert_str_eq(event("move", "unit=H1 distance=4 terrain=forest charge=yes"),
@@ -359,13 +358,13 @@ START_TEST(move_charge_bonuses)
 	orders("B2 ↑ C\nL1 ↑ C\nH1 ↑ C\n");
 	/* an elite column charging: 10", no elite bonus */
 	ck_assert_str_eq(event("move", "unit=B2 distance=11 charge=yes"),
-			 "unit 'B2': unit 'B2' moved 11\" but its order allows 10\" (line_infantry in "
+			 "unit 'B2' moved 11\" but its order allows 10\" (line_infantry in "
 			 "column, charge 10, no elite bonus when charging in.) (movement chart)\n");
 	/* light infantry keeps its +2" when charging */
 	ck_assert_str_eq(event("move", "unit=L1 distance=12 charge=yes"), "");
 	/* no road bonus when charging: light cavalry 16" */
 	ck_assert_str_eq(event("move", "unit=H1 distance=17 charge=yes terrain=road"),
-			 "unit 'H1': unit 'H1' moved 17\" but its order allows 16\" (light_cavalry in "
+			 "unit 'H1' moved 17\" but its order allows 16\" (light_cavalry in "
 			 "line, charge 16, no road bonus when charging in.) (movement chart)\n");
 }
 END_TEST
@@ -375,12 +374,12 @@ START_TEST(move_unordered)
 	cast();
 	orders("B1 FSq\nB2 ↑ 1\n");
 	ck_assert_str_eq(event("move", "unit=B1 distance=1"),
-			 "unit 'B1': unit 'B1' moved 1\" but its sheet orders no move "
+			 "unit 'B1' moved 1\" but its sheet orders no move "
 			 "(orders may never be changed)\n");
 	ck_assert_str_eq(event("move", "unit=S1 distance=0"), "");
 	ck_assert_str_eq(event("move", "unit=B2 distance=4"), "");
 	ck_assert_str_eq(event("move", "unit=B2 distance=4"),
-			 "unit 'B2': unit 'B2' already moved this turn (event #3) (orders)\n");
+			 "unit 'B2' already moved this turn (event #3) (orders)\n");
 }
 END_TEST
 
@@ -389,15 +388,15 @@ START_TEST(form_unordered)
 	cast();
 	orders("B1 ↑ 1/2\nB2 FCol\nL1 FSq\n");
 	ck_assert_str_eq(event("form", "unit=B1 formation=square"),
-			 "unit 'B1': unit 'B1' formed square but its sheet orders no formation change "
+			 "unit 'B1' formed square but its sheet orders no formation change "
 			 "(orders may never be changed)\n");
 	ck_assert_str_eq(event("form", "unit=B2 formation=line"),
-			 "unit 'B2': unit 'B2' formed line but its sheet orders FCol "
+			 "unit 'B2' formed line but its sheet orders FCol "
 			 "(orders may never be changed)\n");
 	ck_assert_str_eq(event("form", "unit=L1 formation=square"), "");
 	ck_assert_str_eq(event("form", "unit=H1 formation=column"),
-			 "unit 'H1': unit 'H1' is light_cavalry: only infantry changes formation (order codes)\n"
-			 "unit 'H1': unit 'H1' formed column but its sheet orders no formation change "
+			 "unit 'H1' is light_cavalry: only infantry changes formation (order codes)\n"
+			 "unit 'H1' formed column but its sheet orders no formation change "
 			 "(orders may never be changed)\n");
 }
 END_TEST
@@ -407,7 +406,7 @@ START_TEST(charge_unordered)
 	cast();
 	orders("B2 ↑ 1\n");
 	ck_assert_str_eq(event("move", "unit=B2 distance=8 charge=yes contact=R2"),
-			 "unit 'B2': unit 'B2' charged but its sheet orders no charge (C) (C)\n");
+			 "unit 'B2' charged but its sheet orders no charge (C) (C)\n");
 }
 END_TEST
 
@@ -418,7 +417,7 @@ START_TEST(charge_interval)
 	/* the sheet was accepted (say, by override); the charge itself is refused */
 	orders("H1 ↑ C\n");
 	ck_assert_str_eq(event("move", "unit=H1 distance=10 charge=yes"),
-			 "unit 'H1': unit 'H1' charged in turn 2; its next charge may be in turn 5 "
+			 "unit 'H1' charged in turn 2; its next charge may be in turn 5 "
 			 "(a unit may charge only once every 3 turns)\n");
 }
 END_TEST
@@ -428,15 +427,14 @@ START_TEST(move_guns)
 	cast();
 	orders("G1 ↑ 1 L\nHA ↑ 1/2\n");
 	ck_assert_str_eq(event("move", "unit=G1 distance=4"),
-			 "unit 'G1': gun 'G1' is unlimbered: it must limber (a turn) before it moves "
+			 "gun 'G1' is unlimbered: it must limber (a turn) before it moves "
 			 "(L - limber (1 turn all art.))\n");
 	ck_assert_str_eq(event("limber", "unit=G1"), "");
 	ck_assert_str_eq(event("unlimber", "unit=G1"),
-			 "unit 'G1': gun 'G1' unlimbered but its sheet has no UL (orders may never be changed)\n"
-			 "unit 'G1': gun 'G1' is already unlimbered (artillery)\n");
+			 "gun 'G1' unlimbered but its sheet has no UL (orders may never be changed)\n"
+			 "gun 'G1' is already unlimbered (artillery)\n");
 	ck_assert_str_eq(event("move", "unit=HA distance=6"), "");
-	ck_assert_str_eq(event("limber", "unit=B1"),
-			 "unit 'B1': unit 'B1' is not artillery (artillery)\n");
+	ck_assert_str_eq(event("limber", "unit=B1"), "unit 'B1' is not artillery (artillery)\n");
 }
 END_TEST
 
@@ -450,7 +448,7 @@ START_TEST(move_dressing_ranks)
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "R2")->state, "dress_until", 3);
 	orders("B1 ↗ 1/2\nR2 ↓ 1/2\n");
 	ck_assert_str_eq(event("move", "unit=B1 distance=2"),
-			 "unit 'B1': unit 'B1' dresses its ranks this turn and may not move forward "
+			 "unit 'B1' dresses its ranks this turn and may not move forward "
 			 "(a unit that retreats must spend one turn dressing its ranks)\n");
 	ck_assert_str_eq(event("move", "unit=R2 distance=2"), "");
 }
@@ -464,7 +462,7 @@ START_TEST(move_retreating)
 	ck_assert_str_eq(event("move", "unit=B1 distance=6"), "");
 	ck_assert_str_eq(event("move", "unit=R2 distance=6 contact=R1"),
 			 "unit 'R2': contact with 'R1', a unit of its own side (melee)\n"
-			 "unit 'R2': unit 'R2' moved 6\" but its sheet orders no move "
+			 "unit 'R2' moved 6\" but its sheet orders no move "
 			 "(orders may never be changed)\n");
 }
 END_TEST
@@ -474,10 +472,10 @@ START_TEST(shot_other_than_ordered)
 	cast();
 	orders("G1 Fb @R1\nB1 @R1\n");
 	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=20 shot=shell"),
-			 "unit 'G1': gun 'G1' fired shell but its sheet orders ball (Fb) "
+			 "gun 'G1' fired shell but its sheet orders ball (Fb) "
 			 "(must fire the shot indicated in its orders)\n");
 	ck_assert_str_eq(event("fire", "unit=B1 target=R2 range=3"),
-			 "unit 'B1': unit 'B1' fired at 'R2' but its sheet names '@R1' "
+			 "unit 'B1' fired at 'R2' but its sheet names '@R1' "
 			 "(orders may never be changed)\n");
 }
 END_TEST
@@ -487,7 +485,7 @@ START_TEST(shot_not_ordered)
 	cast();
 	orders("G1 ↑ 1/2\n");
 	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=20"),
-			 "unit 'G1': gun 'G1' has no fire order (Fb, Fs or Fg) on its sheet "
+			 "gun 'G1' has no fire order (Fb, Fs or Fg) on its sheet "
 			 "(must fire the shot indicated in its orders)\n");
 }
 END_TEST
@@ -506,18 +504,18 @@ START_TEST(fire_kinds)
 {
 	cast();
 	ck_assert_str_eq(event("fire", "unit=G1 target=R1 range=3"),
-			 "unit 'G1': unit 'G1' is a gun: record its fire with the event 'artillery' "
+			 "unit 'G1' is a gun: record its fire with the event 'artillery' "
 			 "(artillery)\n");
 	ck_assert_str_eq(event("artillery", "unit=B1 target=R1 range=3"),
-			 "unit 'B1': unit 'B1' is line_infantry, not artillery (use the event 'fire') "
+			 "unit 'B1' is line_infantry, not artillery (use the event 'fire') "
 			 "(artillery)\n");
 	ck_assert_str_eq(event("fire", "unit=H1 target=R1 range=3"),
-			 "unit 'H1': unit 'H1' has no small arms (weapon fire)\n");
+			 "unit 'H1' has no small arms (weapon fire)\n");
 	ck_assert_str_eq(event("fire", "unit=B2 target=B1 range=3"),
 			 "unit 'B2': target 'B1' is a unit of its own side (fire)\n");
 	ck_assert_str_eq(event("fire", "unit=R2 target=B1 range=3"), "");
 	ck_assert_str_eq(event("fire", "unit=R2 target=B2 range=3"),
-			 "unit 'R2': unit 'R2' already fired this turn (event #5) "
+			 "unit 'R2' already fired this turn (event #5) "
 			 "(one battalion will fire at one target)\n");
 }
 END_TEST
@@ -529,7 +527,7 @@ START_TEST(fire_while_charging)
 	ord_kv_set(&ord_ctx_find_unit(ctx, "HA")->state, "formation", "unlimbered");
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "HA")->state, "unlimbered", 3);
 	ck_assert_str_eq(event("fire", "unit=B2 target=R1 range=2"),
-			 "unit 'B2': unit 'B2' is charging this turn and cannot fire "
+			 "unit 'B2' is charging this turn and cannot fire "
 			 "(a charging unit can't fire)\n");
 	/* horse artillery charges, unlimbers and fires in one turn */
 	ck_assert_str_eq(event("artillery", "unit=HA target=R1 range=8"), "");
@@ -542,7 +540,7 @@ START_TEST(fire_charged_by_event)
 	/* an overridden charge: the unit charged, whatever its sheet said */
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B1")->state, "charged", 3);
 	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=2"),
-			 "unit 'B1': unit 'B1' is charging this turn and cannot fire "
+			 "unit 'B1' is charging this turn and cannot fire "
 			 "(a charging unit can't fire)\n");
 }
 END_TEST
@@ -553,7 +551,7 @@ START_TEST(fire_in_melee)
 	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "melee_with=R1 melee_since=2");
 	split_kv(&ord_ctx_find_unit(ctx, "B2")->state, "melee_with=R2 melee_since=3");
 	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=0"),
-			 "unit 'B1': unit 'B1' is still in the melee with 'R1' from turn 2 "
+			 "unit 'B1' is still in the melee with 'R1' from turn 2 "
 			 "(troops still in melee can't fire)\n");
 	/* brought into melee in this turn's movement: fires as the enemy came */
 	ck_assert_str_eq(event("fire", "unit=B2 target=R2 range=0"), "");
@@ -578,7 +576,7 @@ START_TEST(fire_routed)
 	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "routed=2 rout_until=5");
 	split_kv(&ord_ctx_find_unit(ctx, "B2")->state, "routed=1 rout_until=2");
 	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=3"),
-			 "unit 'B1': unit 'B1' is routed (routed units can't fire)\n");
+			 "unit 'B1' is routed (routed units can't fire)\n");
 	/* its rout is over */
 	ck_assert_str_eq(event("fire", "unit=B2 target=R1 range=3"), "");
 }
@@ -589,7 +587,7 @@ START_TEST(fire_destroyed)
 	cast();
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B1")->state, "figures", 0);
 	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=3"),
-			 "unit 'B1': unit 'B1' has no figures left (units)\n");
+			 "unit 'B1' has no figures left (units)\n");
 }
 END_TEST
 
@@ -599,11 +597,11 @@ START_TEST(artillery_unlimbered)
 	orders("G1 Fb\nHA ↑ 1/2 Fs\n");
 	/* horse artillery that did not unlimber */
 	ck_assert_str_eq(event("artillery", "unit=HA target=R1 range=10"),
-			 "unit 'HA': gun 'HA' has not unlimbered (UL - unlimber (1 turn except for horse art.))\n");
+			 "gun 'HA' has not unlimbered (UL - unlimber (1 turn except for horse art.))\n");
 	/* foot artillery that unlimbered this turn */
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "G1")->state, "unlimbered", 3);
 	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=10"),
-			 "unit 'G1': gun 'G1' unlimbered in turn 3 and cannot fire before turn 4 "
+			 "gun 'G1' unlimbered in turn 3 and cannot fire before turn 4 "
 			 "(UL - unlimber (1 turn except for horse art.))\n");
 }
 END_TEST
@@ -623,7 +621,7 @@ START_TEST(artillery_silenced)
 	orders("G1 Fb\n");
 	split_kv(&ord_ctx_find_unit(ctx, "G1")->state, "hits=2 silenced=1");
 	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=10"),
-			 "unit 'G1': gun 'G1' is silenced (2 hits knock out artillery)\n");
+			 "gun 'G1' is silenced (2 hits knock out artillery)\n");
 }
 END_TEST
 
@@ -684,13 +682,12 @@ START_TEST(melee_checks)
 	split_kv(&ord_ctx_find_unit(ctx, "RH")->state, "routed=2 rout_until=5");
 	ck_assert_str_eq(event("melee", "a=B1 b=R1"), "");
 	ck_assert_str_eq(event("melee", "a=R1 b=B1"),
-			 "unit 'R1': 'R1' and 'B1' already fought this turn (event #1) (melee)\n");
+			 "'R1' and 'B1' already fought this turn (event #1) (melee)\n");
 	ck_assert_str_eq(event("melee", "a=B2 b=R1"),
-			 "unit 'R1': unit 'R1' is still in melee with 'B1' (melee)\n");
+			 "unit 'R1' is still in melee with 'B1' (melee)\n");
 	ck_assert_str_eq(event("melee", "a=H1 b=RH"),
-			 "unit 'RH': unit 'RH' is routed (routed units have no melee value)\n");
-	ck_assert_str_eq(event("melee", "a=B2 b=S1"),
-			 "unit 'B2': 'B2' and 'S1' are of the same side (melee)\n");
+			 "unit 'RH' is routed (routed units have no melee value)\n");
+	ck_assert_str_eq(event("melee", "a=B2 b=S1"), "'B2' and 'S1' are of the same side (melee)\n");
 }
 END_TEST
 
@@ -698,7 +695,7 @@ START_TEST(halt_check)
 {
 	cast();
 	ck_assert_str_eq(event("halt", "unit=B1"),
-			 "unit 'B1': only cavalry pursues; 'B1' is line_infantry (pursuit)\n");
+			 "only cavalry pursues; 'B1' is line_infantry (pursuit)\n");
 	ck_assert_str_eq(event("halt", "unit=H1"), "");
 }
 END_TEST
@@ -1079,7 +1076,7 @@ START_TEST(rule_numbers_come_from_the_tables)
 	cast();
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "B2")->state, "last_charge", 1);
 	ck_assert_str_eq(validate("blue", "B2 ↑ C\n"),
-			 "1:6: unit 'B2': unit 'B2' charged in turn 1; its next charge may be in turn 5 "
+			 "1:6: unit 'B2' charged in turn 1; its next charge may be in turn 5 "
 			 "(a unit may charge only once every 4 turns)\n");
 	ord_buf_reset(&doc);
 	tables_with(&doc, "limber_turns", "2");

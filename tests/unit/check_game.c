@@ -1089,6 +1089,109 @@ START_TEST(test_every_problem_in_one_pass)
 }
 END_TEST
 
+/* A sheet's problems are listed up to ORD_DIAG_MAX_LISTED whoever finds
+ * them: here 500 syntax errors (the reader) and 1999 second orders (the
+ * ruleset's checks); the rest are counted, the count comes last, and the
+ * summary and the log give the real total. */
+START_TEST(test_sheet_problems_capped)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_buf sheet = ORD_BUF_INIT, out = ORD_BUF_INIT;
+	struct ord_diag d;
+	const char *first, *last;
+	size_t i;
+
+	for (i = 0; i < 500; i++)
+		ord_buf_adds(&sheet, "R2 → FXy\n");
+	for (i = 0; i < 2000; i++)
+		ord_buf_adds(&sheet, "R1 ↑ 1/4\n");
+	ord_diag_init(&d);
+	ck_assert_int_eq(ord_game_submit(g, NULL, "red", sheet.buf, sheet.len, &d), ORD_EBADSHEET);
+	ck_assert_uint_eq(d.n, ORD_DIAG_MAX_LISTED);
+	ck_assert_uint_eq(ord_diag_count(&d), 2499);
+	ck_assert_uint_eq(d.more, 2499 - ORD_DIAG_MAX_LISTED);
+	ck_assert_str_eq(ord_error_last(), "sheet rejected: 2499 problems");
+	ck_assert_int_eq(db_int("SELECT count(*) FROM log WHERE kind = 'reject' AND body LIKE "
+				"'%%problems=2499%%'"),
+			 1);
+	/* in the sheet's order: the syntax errors, then the second orders */
+	ck_assert_uint_eq(d.items[0].line, 1);
+	ck_assert_ptr_nonnull(strstr(d.items[0].msg, "unknown code 'FXy'"));
+	ck_assert_uint_eq(d.items[500].line, 502);
+	ck_assert_ptr_nonnull(strstr(d.items[500].msg, "second order for unit 'R1'"));
+	/* the count of those not listed after the listed ones, not first */
+	ord_diag_format(&d, "s.txt", &out);
+	first = "s.txt:1:6: unit 'R2': unknown code 'FXy'";
+	ck_assert_msg(!strncmp(out.buf, first, strlen(first)), "%.80s", out.buf);
+	last = strrchr(out.buf, '\n');
+	ck_assert_ptr_nonnull(last);
+	while (last > out.buf && last[-1] != '\n')
+		last--;
+	ck_assert_str_eq(last, "s.txt: 1499 more problems not listed\n");
+	ck_assert_ptr_null(strstr(out.buf, "not listed\ns.txt"));
+	ord_buf_release(&out);
+	ord_buf_release(&sheet);
+	ord_diag_release(&d);
+	ord_game_free(g);
+}
+END_TEST
+
+/* ord_diag_add keeps the cap for any caller, and a problem names its unit
+ * once: the "unit 'U': " before the message only when the message does
+ * not name it. */
+START_TEST(test_diag_cap_and_unit_once)
+{
+	struct ord_diag d;
+	struct ord_buf out = ORD_BUF_INIT;
+	size_t i;
+
+	ord_diag_init(&d);
+	ord_diag_add(&d, 1, 1, "A1", "orders", "unit '%s' belongs to side allied, not french", "A1");
+	ord_diag_add(&d, 2, 3, "F1", NULL, "bad fraction '1/3'");
+	ord_diag_add(&d, 3, 1, "F2", "fire", "target 'F22' is a unit of your own side");
+	ord_diag_add(&d, 4, 1, "G1", NULL, "gun 'G1' is already unlimbered");
+	ord_diag_format(&d, NULL, &out);
+	ck_assert_str_eq(out.buf, "1:1: unit 'A1' belongs to side allied, not french (orders)\n"
+				  "2:3: unit 'F1': bad fraction '1/3'\n"
+				  "3:1: unit 'F2': target 'F22' is a unit of your own side (fire)\n"
+				  "4:1: gun 'G1' is already unlimbered\n");
+	for (i = 4; i < ORD_DIAG_MAX_LISTED + 2; i++)
+		ord_diag_add(&d, (unsigned)i + 1, 1, "", NULL, "problem %zu", i);
+	ord_diag_add_unlisted(&d);
+	ck_assert(ord_diag_full(&d));
+	ck_assert_uint_eq(d.n, ORD_DIAG_MAX_LISTED);
+	ck_assert_uint_eq(ord_diag_count(&d), ORD_DIAG_MAX_LISTED + 3);
+	ord_buf_reset(&out);
+	ord_diag_format(&d, "f", &out);
+	ck_assert_msg(strstr(out.buf, "f:1000:1: problem 999\nf: 3 more problems not listed\n") != NULL,
+		      "%s", out.buf + out.len - 80);
+	ord_diag_release(&d);
+	ck_assert_uint_eq(ord_diag_count(&d), 0);
+	ord_buf_release(&out);
+}
+END_TEST
+
+/* The reading shows the lines not understood, as comments, in their place. */
+START_TEST(test_check_sheet_reading_marks_lines_not_understood)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_buf reading = ORD_BUF_INIT;
+	struct ord_diag d;
+	static const char sheet[] = "R1 ↑ 1/4\nR2 → FXy FXy\n# a comment\n\nR9 ↑ 1/2\nR2 ?\n";
+
+	ord_diag_init(&d);
+	ck_assert_int_eq(ord_game_check_sheet(g, "red", sheet, strlen(sheet), &d, &reading),
+			 ORD_EBADSHEET);
+	ck_assert_str_eq(reading.buf, "R1: ↑ 1/4\n"
+				      "# line 2 not understood (see its problems)\n"
+				      "R9: ↑ 1/2\n"
+				      "# line 6 not understood (see its problems)\n");
+	ord_buf_release(&reading);
+	ord_diag_release(&d);
+	ord_game_free(g);
+}
+END_TEST
+
 START_TEST(test_check_sheet_stores_nothing)
 {
 	ord_game *g = create(SCENARIO_HOLD);
@@ -1212,6 +1315,9 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheets, test_rejected_sheet);
 	tcase_add_test(sheets, test_check_sheet_stores_nothing);
 	tcase_add_test(sheets, test_every_problem_in_one_pass);
+	tcase_add_test(sheets, test_sheet_problems_capped);
+	tcase_add_test(sheets, test_diag_cap_and_unit_once);
+	tcase_add_test(sheets, test_check_sheet_reading_marks_lines_not_understood);
 	suite_add_tcase(s, sheets);
 
 	tcase_add_checked_fixture(seal, setup, teardown);
