@@ -302,6 +302,7 @@ struct line {
 	int fires, supports;     /* fire and support groups so far */
 	unsigned first_fire_col; /* the first fire group's column */
 	int storm_at;            /* the last stormmarch group, or -1 */
+	int storm_turns;         /* front changes in stormmarch so far */
 	int standing;            /* quarters of a turn ordered before ÆNDR */
 	int change;              /* the ÆNDR group, or -1 */
 	int coordinated;         /* the line has KO */
@@ -351,6 +352,38 @@ static void check_group_target(struct line *l, size_t i)
 		check_target(l->ctx, l->o, &l->g[i], l->u, 1, l->d);
 }
 
+/* "Under stormmarch kan der højst laves en frontændring, der ikke må være
+ * over [20°], pr. træk" (13): a stormmarch group going on from the one
+ * before it in another direction changes the front by the angle between
+ * them (stormmarch_frontaendringer, stormmarch_frontaendring_grader).  A
+ * group towards a plate has no direction to compare. */
+static void check_storm_front(struct line *l, size_t i)
+{
+	const struct ord_token *a = ks_grp_tok(l->o, &l->g[i - 1], ORD_TOK_DIR),
+			       *b = ks_grp_tok(l->o, &l->g[i], ORD_TOK_DIR);
+	double most = 0, changes = 0;
+	int deg;
+
+	/* a club's Skema from before these values: not checked */
+	if (!a || !b || a->num == b->num ||
+	    ord_tables_param(l->r->tables, "stormmarch_frontaendring_grader", &most) ||
+	    ord_tables_param(l->r->tables, "stormmarch_frontaendringer", &changes)) {
+		ord_error_clear();
+		return;
+	}
+	deg = abs(b->num - a->num) % 360;
+	if (deg > 180)
+		deg = 360 - deg;
+	if (++l->storm_turns > changes)
+		GROUP_DIAG(l, i, "13 stormmarch",
+			   "at most %g front change(s) a turn in stormmarch; this is change %d",
+			   changes, l->storm_turns);
+	if (deg > most)
+		GROUP_DIAG(l, i, "13 stormmarch",
+			   "a front change in stormmarch is at most %g°; from %03d° to %03d° is %d°",
+			   most, a->num, b->num, deg);
+}
+
 /* A move group: limbered batteries march; a march towards a plate is
  * followed as far as the march length takes it in the time ordered, and
  * what it crosses is checked (13). */
@@ -366,6 +399,8 @@ static void check_move_group(struct line *l, size_t i)
 			GROUP_DIAG(l, i, "13 stormmarch",
 				   "a stormmarch broken off cannot be resumed (it was broken off after column %u)",
 				   l->g[l->storm_at].tok->col);
+		else if (l->storm_at >= 0)
+			check_storm_front(l, i);
 		l->storm_at = (int)i;
 	}
 	if (!ks_is_move(code))

@@ -953,11 +953,11 @@ START_TEST(test_sheet_basics)
 {
 	cast();
 	ACCEPTS("danske", "D1: M ↑ ½ S @L1 ½\nK1: SM ↑ 1 A @L2\nA1: AS SF @L1 1\n");
-	ck_assert_str_eq(validate("danske", "Z9 M ↑ 1\n"), "1:1: unknown unit 'Z9' (4.3)\n");
+	ck_assert_str_eq(validate("danske", "Z9 M ↑ 1\n"), "1:1: unit 'Z9': unknown unit 'Z9' (4.3)\n");
 	ck_assert_str_eq(validate("danske", "L1 M ↑ 1\n"),
-			 "1:1: unit 'L1' belongs to side allierede, not danske (4.3)\n");
+			 "1:1: unit 'L1': unit 'L1' belongs to side allierede, not danske (4.3)\n");
 	ck_assert_str_eq(validate("danske", "D1 M ↑ 1\nD1 H\n"),
-			 "2:1: second line for unit 'D1' (its first is on line 1) (4.3)\n");
+			 "2:1: unit 'D1': second line for unit 'D1' (its first is on line 1) (4.3)\n");
 	ck_assert_str_eq(validate("danske", "D1 A @D2\n"),
 			 "1:6: unit 'D1': target 'D2' is a unit of your own side (4.3)\n");
 	ck_assert_str_eq(validate("danske", "D1 AS SF @L1\n"),
@@ -1004,7 +1004,23 @@ START_TEST(test_stormmarch)
 			 "1:4: unit 'C1': kosakker cannot stormmarch (8.5) (8.5 kosakker)\n");
 	/* a stormmarch broken off cannot be resumed */
 	REFUSES("danske", "K2 SM ↑ ¼ M ↑ ¼ SM ↑ ¼\n", "a stormmarch broken off cannot be resumed");
-	ACCEPTS("danske", "K2 SM ↑ ¼ SM ↗ ¼\n");
+	ACCEPTS("danske", "K2 SM ↑ ¼ SM ^020 ¼\n");
+}
+END_TEST
+
+/* 13: "Under stormmarch kan der højst laves en frontændring, der ikke må
+ * være over [20°], pr. træk": a stormmarch going on in another direction. */
+START_TEST(test_stormmarch_front_change)
+{
+	cast();
+	ACCEPTS("danske", "K2 SM ↑ ¼ SM ^020 ¾\n");
+	ACCEPTS("danske", "K2 SM ^350 ½ SM ^010 ½\n");
+	ck_assert_str_eq(validate("danske", "K2 SM ↑ ¼ SM ↗ ¼\n"),
+			 "1:11: unit 'K2': a front change in stormmarch is at most 20°; from 000° to 045° is 45° (13 stormmarch)\n");
+	ck_assert_str_eq(validate("danske", "K2 SM ↑ ¼ SM ^010 ¼ SM ↑ ¼\n"),
+			 "1:21: unit 'K2': at most 1 front change(s) a turn in stormmarch; this is change 2 (13 stormmarch)\n");
+	/* a march (not stormmarch) turns as it likes */
+	ACCEPTS("danske", "K2 M ↑ ¼ M ↗ ¼ M ↑ ¼\n");
 }
 END_TEST
 
@@ -2100,6 +2116,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_sheet_basics);
 	tcase_add_test(tc, test_stormmarch);
+	tcase_add_test(tc, test_stormmarch_front_change);
 	tcase_add_test(tc, test_cavalry_column_french_only);
 	tcase_add_test(tc, test_loeb);
 	tcase_add_test(tc, test_cossacks);
