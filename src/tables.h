@@ -107,6 +107,24 @@ struct ord_tables_needs {
 /* 0, or ORD_EBADDATA naming the document (and line) and what is missing. */
 int ord_tables_require(const struct ord_tables *t, const struct ord_tables_needs *needs);
 
+/* The values a module can work with, declared as data beside its needs
+ * and checked when the tables are loaded: a die of 0 faces or a tray of
+ * no figures fails then, with its line and what is allowed, rather than
+ * in the middle of a turn.  A separate call from ord_tables_require, so
+ * that a module built against the needs struct keeps working. */
+struct ord_tables_range {
+	const char *table; /* a column of this table, in every row that has a number;
+			      NULL: the parameter name, from any params table */
+	const char *name;  /* the parameter or the column */
+	double min, max;   /* inclusive; max INFINITY: no upper bound */
+	int whole;         /* 1: a whole number */
+};
+/* 0, or ORD_EBADDATA: "tables.xml:199: parameter 'artillery_die' is 0
+ * (expected a whole number from 2 to 1000)".  What is absent is left to
+ * ord_tables_require. */
+int ord_tables_check_ranges(const struct ord_tables *t, const struct ord_tables_range *ranges,
+			    size_t n);
+
 /* ---- a table ------------------------------------------------------------- */
 
 enum ord_table_kind ord_table_kind(const struct ord_table *tbl);

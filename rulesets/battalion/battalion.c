@@ -291,6 +291,23 @@ static const char *const module_params[] = {
 	"skirmish_screen_max",   "fire_over_clearance",
 };
 
+/* The values this file can work with, checked at load (bat_load checks
+ * its own): whole turns and figures, a count of hits, degrees. */
+static const struct ord_tables_range module_ranges[] = {
+	{ NULL, "column_firers", 0, 10000, 1 },
+	{ NULL, "gun_hits_silence", 1, 1000, 1 },
+	{ NULL, "charge_interval", 0, 1000, 1 },
+	{ NULL, "unlimber_turns", 0, 1000, 1 },
+	{ NULL, "unlimber_turns_horse", 0, 1000, 1 },
+	{ NULL, "rout_turns", 0, 1000, 1 },
+	{ NULL, "rout_penalty_turns", 0, 1000, 1 },
+	{ NULL, "dress_ranks_turns", 0, 1000, 1 },
+	{ NULL, "forward_within", 0, 180, 0 },
+	{ NULL, "morale_chart", 0, 1, 1 },
+	{ NULL, "skirmish_screen_max", 0, INFINITY, 0 },
+	{ NULL, "fire_over_clearance", 0, INFINITY, 0 },
+};
+
 /* ---- helpers the module's files share (bat.h) ---- */
 
 struct bat_rules *bat_r(struct ord_ctx *ctx)
@@ -498,8 +515,7 @@ struct ord_unit *bat_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, co
 /* A unit's losses: trays are removed per figures_per_tray, the rest carried. */
 void bat_take_losses(struct ord_ctx *ctx, struct ord_unit *u, int n)
 {
-	long fpt = bat_ip(ctx, "figures_per_tray");
-	long figures = bat_st(ctx, u, "figures"), losses;
+	long figures = bat_st(ctx, u, "figures"), losses, trays, carried;
 
 	if (n > figures)
 		n = (int)figures;
@@ -508,8 +524,9 @@ void bat_take_losses(struct ord_ctx *ctx, struct ord_unit *u, int n)
 	losses = bat_st(ctx, u, "losses") + n;
 	bat_st_set(ctx, u, "figures", figures - n);
 	bat_st_set(ctx, u, "losses", losses);
-	bat_st_set(ctx, u, "trays", fpt > 0 ? losses / fpt : 0);
-	bat_st_set(ctx, u, "carried", fpt > 0 ? losses % fpt : 0);
+	bat_trays(bat_r(ctx), losses, &trays, &carried);
+	bat_st_set(ctx, u, "trays", trays);
+	bat_st_set(ctx, u, "carried", carried);
 	if (bat_st(ctx, u, "loss_turn") != ord_ctx_turn(ctx)) {
 		bat_st_set(ctx, u, "loss_turn", ord_ctx_turn(ctx));
 		bat_st_set(ctx, u, "turn_losses", 0);
@@ -545,6 +562,8 @@ static int bat_module_load(struct ord_rules **out, const char *xml, size_t len, 
 					    ord_tables_name(r->tables), module_params[i]);
 			goto out;
 		}
+	if ((err = ord_tables_check_ranges(r->tables, module_ranges, ORD_ARRAY_SIZE(module_ranges))) != 0)
+		goto out;
 	if ((err = ord_tables_find(&t, r->tables, "order_codes", ORD_TABLE_CHART)) != 0) {
 		if (err == ORD_ENOTFOUND)
 			err = ORD_EBADDATA;
@@ -576,6 +595,40 @@ out:
 	return err;
 }
 
+/* A scenario attribute the rules look up in a table must be one the
+ * tables have: a unit of a kind the club's tables left out could never
+ * move, fire or fight.  A problem for each in diag; the rule names the
+ * table and the document. */
+static void check_in_tables(const struct bat_rules *r, const struct ord_unit *u, struct ord_diag *diag)
+{
+	static const struct {
+		const char *attr, *table, *column, *skip; /* skip: values the code handles itself */
+	} words[] = {
+		{ "kind", "kinds", "kind", NULL },
+		{ "formation", "formations", "formation", "limbered unlimbered" },
+		{ "weapon", "fire", "weapon", "none" },
+		{ "class", "morale20_classes", "class", NULL },
+	};
+	struct ord_buf rule = ORD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(words); i++) {
+		const char *v = ord_kv_get(&u->attrs, words[i].attr);
+		const struct ord_table *t = ord_tables_get(r->tables, words[i].table);
+
+		if (!v || !t || (words[i].skip && ord_words_has(words[i].skip, v)))
+			continue;
+		if (ord_table_check_word(t, words[i].attr, v, words[i].column)) {
+			ord_buf_reset(&rule);
+			ord_buf_addf(&rule, "table '%s' of %s", words[i].table,
+				     ord_tables_name(r->tables));
+			ord_diag_add(diag, 0, 0, u->id, rule.buf, "%s", ord_error_last());
+			ord_error_clear();
+		}
+	}
+	ord_buf_release(&rule);
+}
+
 static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_diag *diag)
 {
 	const char *f = ord_kv_get(&u->attrs, "formation");
@@ -583,8 +636,6 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 	struct ord_kv init;
 	int err;
 
-	(void)rules;
-	(void)diag;
 	if (k && strstr(k, "artillery") && (!f || (strcmp(f, "limbered") && strcmp(f, "unlimbered"))))
 		f = "limbered";
 	ord_kv_init(&init);
@@ -600,6 +651,13 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 	ord_kv_set(&init, "last_charge", "0");
 	err = ord_state_init(&ord_ruleset_battalion, u, &init);
 	ord_kv_release(&init);
+	/* after the state is made: the audit replays a game's first states */
+	if (!err && diag) {
+		size_t before = diag->n;
+		check_in_tables(bat_rules(rules), u, diag);
+		if (diag->n > before)
+			err = ORD_EBADDATA;
+	}
 	return err;
 }
 

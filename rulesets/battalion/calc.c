@@ -66,6 +66,42 @@ static const struct ord_tables_need_field needed_fields[] = {
 	{ "melee_points", "points", 0 },
 };
 
+/* The values the code can work with (a die needs two faces, a tray a
+ * figure), checked at load like the tables; the module's own parameters
+ * are checked in battalion.c. */
+#define WHOLE(name, min, max)           \
+	{                               \
+		NULL, name, min, max, 1 \
+	}
+#define NUM(name, min, max)             \
+	{                               \
+		NULL, name, min, max, 0 \
+	}
+static const struct ord_tables_range ranges[] = {
+	WHOLE("figures_per_tray", 1, 1000),
+	WHOLE("move_fraction_parts", 1, 100),
+	NUM("round_up_from", 0.01, 1),
+	NUM("melee_round_up_from", 0.01, 1),
+	NUM("woods_fired_on_within", 0, INFINITY),
+	WHOLE("woods_may_fire", 0, 1),
+	WHOLE("artillery_die", 2, 1000),
+	WHOLE("morale_die", 2, 1000),
+	WHOLE("melee_die", 2, 1000),
+	NUM("winner_divisor", 1, INFINITY),
+	NUM("loser_divisor", 1, INFINITY),
+	NUM("tie_divisor", 1, INFINITY),
+	{ "movement", "reg", 0, INFINITY, 0 },
+	{ "movement", "charge", 0, INFINITY, 0 },
+	{ "terrain", "reg", 0, INFINITY, 0 },
+	{ "terrain", "charge", 0, INFINITY, 0 },
+	{ "fire", "hits", 0, 100, 0 },
+	{ "artillery", "dead", 0, INFINITY, 0 },
+	{ "artillery", "hit", 0, 1000, 1 },
+	{ "melee_points", "points", 1, INFINITY, 0 },
+};
+#undef WHOLE
+#undef NUM
+
 /* ---- loading ------------------------------------------------------------ */
 
 static int check_tables(const struct ord_tables *t)
@@ -80,7 +116,9 @@ static int check_tables(const struct ord_tables *t)
 		ORD_ARRAY_SIZE(needed_fields),
 	};
 
-	return ord_tables_require(t, &needs);
+	int err = ord_tables_require(t, &needs);
+
+	return err ? err : ord_tables_check_ranges(t, ranges, ORD_ARRAY_SIZE(ranges));
 }
 
 int bat_load(struct ord_rules **out, const char *xml, size_t len, const char *name)
@@ -119,6 +157,21 @@ struct bat_rules *bat_rules(struct ord_rules *rules)
 int bat_param(const struct bat_rules *r, const char *name, double *out)
 {
 	return ord_tables_param(r->tables, name, out);
+}
+
+void bat_trays(const struct bat_rules *r, long losses, long *trays, long *carried)
+{
+	double v = 0;
+	long per_tray;
+
+	ord_tables_param(r->tables, "figures_per_tray", &v);
+	per_tray = lround(v);
+	if (per_tray < 1) /* never, after bat_load; no division by 0 all the same */
+		per_tray = 1;
+	if (losses < 0)
+		losses = 0;
+	*trays = losses / per_tray;
+	*carried = losses % per_tray;
 }
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -278,7 +331,7 @@ int bat_fire(const struct bat_rules *r, const struct bat_fire_in *in, struct bat
 	struct ord_buf b = ORD_BUF_INIT;
 	const struct ord_row *row;
 	const char *formation = in->target_formation;
-	double pct, base, total, per_tray = param(r, "figures_per_tray");
+	double pct, base, total;
 	double woods = param(r, "woods_fired_on_within");
 	int err;
 
@@ -355,9 +408,12 @@ int bat_fire(const struct bat_rules *r, const struct bat_fire_in *in, struct bat
 		ord_buf_adds(&b, " → ");
 		add_num(&b, out->casualties);
 	}
-done:
-	out->trays = per_tray > 0 ? out->casualties / (int)per_tray : 0;
-	out->remainder = out->casualties - out->trays * (int)per_tray;
+done : {
+	long trays, carried;
+	bat_trays(r, out->casualties, &trays, &carried);
+	out->trays = (int)trays;
+	out->remainder = (int)carried;
+}
 	why_add(why, &b);
 out:
 	ord_kv_release(&match);

@@ -48,6 +48,11 @@ struct bat_rules *bat_rules(struct ord_rules *rules);
  * rout_turns, ...); ORD_ENOTFOUND naming it when absent. */
 int bat_param(const struct bat_rules *r, const char *name, double *out);
 
+/* Trays and carried figures for losses figures lost in all: a tray is
+ * removed for each figures_per_tray (bat_load checked it is 1 or more),
+ * the rest carried.  The one rule for the calculator and the game alike. */
+void bat_trays(const struct bat_rules *r, long losses, long *trays, long *carried);
+
 /* Which side of a melee. */
 enum bat_side {
 	BAT_NONE = 0, /* a tie, or no pursuit */

@@ -185,6 +185,73 @@ static const struct ord_tables_need_field needed_fields[] = {
 	{ "overskydning", "bakke_undtaget", 1 },
 };
 
+/* The values the code can work with, checked at load like the tables: a
+ * die of two faces or more, a firing unit of a figure or more, shares and
+ * percents within their whole, whole turns and figures. */
+#define WHOLE(name, min, max)           \
+	{                               \
+		NULL, name, min, max, 1 \
+	}
+#define NUM(name, min, max)             \
+	{                               \
+		NULL, name, min, max, 0 \
+	}
+#define MANY INFINITY
+static const struct ord_tables_range ranges[] = {
+	WHOLE("terning", 2, 1000),
+	WHOLE("britisk_fra", 1, 1000),
+	WHOLE("mand_pr_figur", 1, MANY),
+	NUM("plade_cm", 1, MANY),
+	NUM("indbrudsafstand_cm", 0, MANY),
+	WHOLE("figurer_pr_skydeenhed", 1, MANY),
+	WHOLE("rest_figurer", 0, MANY),
+	WHOLE("kanoner_pr_piece", 1, MANY),
+	WHOLE("besaetning_figurer_pr_piece", 0, MANY),
+	WHOLE("mindste_enhed", 1, MANY),
+	WHOLE("geledder_max", 1, MANY),
+	WHOLE("valeur_norm", 1, 12),
+	WHOLE("valeur_min", 0, 12),
+	WHOLE("hob_under", 0, MANY),
+	NUM("stoette_andel", 0, 1),
+	NUM("samling_salve_andel", 0, 1),
+	NUM("moral_fuld_andel", 0, 1),
+	NUM("halvt_traek_tab", 0, 1),
+	NUM("gennemmarch_faktor", 0, 1),
+	NUM("infanteri", 0, MANY),
+	NUM("kavaleri_karabiner", 0, MANY),
+	NUM("kanon_fuldkugle_granat", 0, MANY),
+	NUM("kanon_kardaesk", 0, MANY),
+	NUM("kanon_shrapnel", 0, MANY),
+	NUM("forbrug_skydning", 0, MANY),
+	NUM("forbrug_naerkamp_infanteri", 0, MANY),
+	NUM("forbrug_koordineret", 0, MANY),
+	NUM("forbrug_forsvarsild", 0, MANY),
+	NUM("decimering_lu_pct", 0, 100),
+	NUM("decimering_u_pct", 0, 100),
+	NUM("efternoelere_pct", 0, 100),
+	NUM("forfoelgelse_pct", 0, 100),
+	NUM("blokering_pct", 0, 100),
+	NUM("tal_trin_pct", 0, 100),
+	NUM("tal_trin_max_pct", 0, 100),
+	WHOLE("kvarte_pr_traek", 1, 100),
+	WHOLE("reaktionstid_kvarte", 0, 100),
+	WHOLE("stormmarch_i_traek", 0, MANY),
+	WHOLE("loeb_hvert", 0, MANY),
+	WHOLE("artilleri_march_i_traek", 0, MANY),
+	WHOLE("prolongering_i_traek", 0, MANY),
+	WHOLE("valeur_fri_traek", 0, MANY),
+	WHOLE("hvil_foer_genvinding", 0, MANY),
+	WHOLE("britisk_traek", 0, MANY),
+	WHOLE("efternoelere_efter_traek", 0, MANY),
+	WHOLE("overgivelse_forfoelgelser", 0, MANY),
+	WHOLE("lu_efter_halve_traek", 0, MANY),
+	NUM("zone_i_cm", 0, MANY),
+	NUM("zone_ii_cm", 0, MANY),
+};
+#undef WHOLE
+#undef NUM
+#undef MANY
+
 /* ---- loading -------------------------------------------------------------- */
 
 static int check_tables(const struct ord_tables *t)
@@ -199,7 +266,9 @@ static int check_tables(const struct ord_tables *t)
 		ORD_ARRAY_SIZE(needed_fields),
 	};
 
-	return ord_tables_require(t, &needs);
+	int err = ord_tables_require(t, &needs);
+
+	return err ? err : ord_tables_check_ranges(t, ranges, ORD_ARRAY_SIZE(ranges));
 }
 
 /* The <tables> a map carries, written out with its lines where they were,

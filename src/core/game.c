@@ -476,6 +476,51 @@ out:
 	return err;
 }
 
+/* Each unit's first state as the rules give it, before the game file is
+ * made: a unit the tables cannot play (a kind they do not have) is
+ * refused with its line in the scenario, and nothing is created.  The
+ * states are made again, and kept, by insert_sides_units. */
+static int check_units(struct ord_game *g, const struct ord_scenario *sc, const char *scenario_path)
+{
+	struct ord_buf m = ORD_BUF_INIT;
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; g->rs->init_unit && i < sc->nunits; i++) {
+		const struct ord_scenario_unit *su = &sc->units[i];
+		struct ord_diag diag;
+		struct ord_unit u;
+		int e;
+
+		memset(&u, 0, sizeof(u));
+		u.id = su->id;
+		u.name = su->name;
+		u.side = su->side;
+		u.attrs = su->attrs;
+		ord_kv_init(&u.state);
+		ord_diag_init(&diag);
+		e = g->rs->init_unit(g->rules, &u, &diag);
+		if (e && !err)
+			err = e;
+		if (e && !diag.n)
+			ord_buf_addf(&m, "%s%s:%u: unit '%s': %s", m.len ? "\n" : "", scenario_path,
+				     su->line, su->id, ord_error_last());
+		for (j = 0; e && j < diag.n; j++) {
+			const struct ord_diag_item *it = &diag.items[j];
+			ord_buf_addf(&m, "%s%s:%u: unit '%s': %s", m.len ? "\n" : "", scenario_path,
+				     su->line, su->id, it->msg);
+			if (*it->rule)
+				ord_buf_addf(&m, " (%s)", it->rule);
+		}
+		ord_kv_release(&u.state);
+		ord_diag_release(&diag);
+	}
+	if (err)
+		ord_error_set(err, "%s", m.buf);
+	ord_buf_release(&m);
+	return err;
+}
+
 static void remove_game_files(const char *path)
 {
 	struct ord_buf b = ORD_BUF_INIT;
@@ -581,6 +626,8 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 			       opts && opts->tables_path
 				       ? opts->tables_path
 				       : ord_resource_installed(g->rs->tables_resource))) != 0)
+		goto out;
+	if ((err = check_units(g, &sc, scenario_path)) != 0)
 		goto out;
 
 	if ((err = ord_store_create(&g->db, path)) != 0)

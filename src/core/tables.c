@@ -733,3 +733,61 @@ int ord_tables_require(const struct ord_tables *t, const struct ord_tables_needs
 	}
 	return 0;
 }
+
+/* What a range allows, as the messages say it: "a whole number from 2 to
+ * 1000", "a number of 0 or more". */
+static void range_describe(struct ord_buf *b, const struct ord_tables_range *r)
+{
+	ord_buf_adds(b, r->whole ? "a whole number " : "a number ");
+	if (isinf(r->max)) {
+		ord_buf_adds(b, "of ");
+		ord_tables_fmt(b, r->min, 0);
+		ord_buf_adds(b, " or more");
+		return;
+	}
+	ord_buf_adds(b, "from ");
+	ord_tables_fmt(b, r->min, 0);
+	ord_buf_adds(b, " to ");
+	ord_tables_fmt(b, r->max, 0);
+}
+
+static int in_range(const struct ord_tables_range *r, double v)
+{
+	return v >= r->min && v <= r->max && (!r->whole || v == floor(v));
+}
+
+int ord_tables_check_ranges(const struct ord_tables *t, const struct ord_tables_range *ranges, size_t n)
+{
+	struct ord_buf want = ORD_BUF_INIT;
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		const struct ord_tables_range *r = &ranges[i];
+		const struct row_attr *a;
+
+		ord_buf_reset(&want);
+		range_describe(&want, r);
+		if (!r->table) {
+			const struct ord_row *row = ord_tables_param_row(t, r->name);
+			if (row && (a = ord_tbl_row_find(row, "value")) != NULL && a->has_num &&
+			    !in_range(r, a->num))
+				err = ord_error_set(ORD_EBADDATA,
+						    "%s:%u: parameter '%s' is %s (expected %s)",
+						    t->name, row->line, r->name, a->value, want.buf);
+			continue;
+		}
+		{
+			const struct ord_table *tbl = ord_tables_get(t, r->table);
+			for (j = 0; tbl && j < tbl->nrows && !err; j++) {
+				const struct ord_row *row = &tbl->rows[j];
+				if ((a = ord_tbl_row_find(row, r->name)) != NULL && a->has_num &&
+				    !in_range(r, a->num))
+					err = ROW_ERR(t, tbl, row, "row: '%s' is %s (expected %s)",
+						      r->name, a->value, want.buf);
+			}
+		}
+	}
+	ord_buf_release(&want);
+	return err;
+}

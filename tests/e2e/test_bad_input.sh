@@ -66,6 +66,11 @@ printf 'F1: \xff\xfe 1/2\nF2: \xe2\x86\n' >"$I/badutf8.txt"
 printf 'F1: \xe2\x86\x91 1/2\x00\n' >"$I/nul.txt"
 printf '\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xd8\xff' >"$I/binary.png"
 printf 'move unit="F1 distance=2\n' >"$I/events.txt"
+# a club's tables with impossible values, or without a kind the scenario uses
+T=$SRC/rulesets/battalion/tables.xml
+sed 's/name="artillery_die" value="6"/name="artillery_die" value="0"/' "$T" >"$I/d0.xml"
+sed 's/name="figures_per_tray" value="4"/name="figures_per_tray" value="0"/' "$T" >"$I/tray0.xml"
+sed 's/<row kind="heavy_cavalry" arm="cavalry"\/>//' "$T" >"$I/nokind.xml"
 games=(game.game sealed.game notgame.db text.txt empty trunc.game corrupt.game newer.game old.game)
 
 # The word with its placeholders replaced.
@@ -94,6 +99,9 @@ expand() {
 	w=${w//@NULSHEET@/$I/nul.txt}
 	w=${w//@BINARY@/$I/binary.png}
 	w=${w//@EVFILE@/$I/events.txt}
+	w=${w//@D0TABLES@/$I/d0.xml}
+	w=${w//@TRAY0TABLES@/$I/tray0.xml}
+	w=${w//@NOKINDTABLES@/$I/nokind.xml}
 	w=${w//@HEX64@/0000000000000000000000000000000000000000000000000000000000000000}
 	w=${w//@GAMEID@/00000000000000000000000000000000}
 	w=${w//@EMPTYSTR@/}

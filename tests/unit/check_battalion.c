@@ -1114,6 +1114,52 @@ START_TEST(reports_use_declared_keys)
 }
 END_TEST
 
+/* A scenario's unit of a kind the club's tables left out is refused when the
+ * game is made (it could never move, fire or fight), naming the unit, the
+ * kinds the tables have and the tables; its first state is still written,
+ * as the audit replays it. */
+START_TEST(init_unit_kind_not_in_tables)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/battalion/tables.xml");
+	struct ord_rules *club = NULL;
+	struct ord_unit *u;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+	char *xml, *p;
+	const char *row = "<row kind=\"heavy_cavalry\" arm=\"cavalry\"/>";
+
+	ck_assert_ptr_nonnull(res);
+	xml = strdup((const char *)res->data);
+	p = strstr(xml, row);
+	ck_assert_ptr_nonnull(p);
+	memmove(p, p + strlen(row), strlen(p + strlen(row)) + 1);
+	ck_assert_int_eq(rs->load(&club, xml, strlen(xml), "club.xml"), 0);
+	u = ord_ctx_fake_add_unit(ctx, "F7", "F7", "blue");
+	split_kv(&u->attrs, "kind=heavy_cavalry formation=line figures=12 class=C weapon=none");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(club, u, &d), ORD_EBADDATA);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_str_eq(b.buf, "unit 'F7': kind: unknown 'heavy_cavalry' (expected one of "
+				"line_infantry light_infantry skirmishers light_cavalry foot_artillery "
+				"horse_artillery) (table 'kinds' of club.xml)\n");
+	ck_assert_str_eq(ord_kv_get(&u->state, "figures"), "12");
+	ord_diag_release(&d);
+	ord_buf_reset(&b);
+	/* the tables' own kinds pass; a class the d20 chart lacks does not */
+	u = ord_ctx_fake_add_unit(ctx, "F8", "F8", "blue");
+	split_kv(&u->attrs, "kind=light_cavalry figures=12 class=Z");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(club, u, &d), ORD_EBADDATA);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_str_eq(b.buf, "unit 'F8': class: unknown 'Z' (expected one of A B C D E) "
+				"(table 'morale20_classes' of club.xml)\n");
+	ord_diag_release(&d);
+	ord_buf_release(&b);
+	rs->free(club);
+	free(xml);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("battalion");
@@ -1186,6 +1232,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_gun_hits);
 	tcase_add_test(res, execution_lists_what_was_not_done);
 	tcase_add_test(res, load_needs_order_codes);
+	tcase_add_test(res, init_unit_kind_not_in_tables);
 	tcase_add_test(res, reports_use_declared_keys);
 	suite_add_tcase(s, res);
 	return s;

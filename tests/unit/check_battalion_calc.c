@@ -940,6 +940,76 @@ START_TEST(test_load_errors)
 }
 END_TEST
 
+/* Impossible values are refused at load with their line and what is
+ * allowed: a die of no faces, of -1, of more than an int holds; a tray of
+ * no figures (it used to be read as "0 trays, all carried").  The message
+ * with its line replaced by LINE. */
+static const char *load_with(const char *from, const char *to)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/battalion/tables.xml");
+	static char msg[512];
+	char *xml, *p, line[32];
+	const char *q;
+	unsigned n = 1;
+
+	ck_assert_ptr_nonnull(res);
+	p = strstr((const char *)res->data, from);
+	ck_assert_ptr_nonnull(p);
+	for (q = (const char *)res->data; q < p; q++)
+		n += *q == '\n';
+	xml = malloc(res->len + strlen(to) + 1);
+	memcpy(xml, res->data, (size_t)(p - (const char *)res->data));
+	strcpy(xml + (p - (const char *)res->data), to);
+	strcat(xml, p + strlen(from));
+	ck_assert_int_eq(load(xml), ORD_EBADDATA);
+	snprintf(line, sizeof(line), "club.xml:%u:", n);
+	ck_assert_msg(!strncmp(ord_error_last(), line, strlen(line)), "expected '%s' in '%s'", line,
+		      ord_error_last());
+	snprintf(msg, sizeof(msg), "club.xml:LINE:%s", ord_error_last() + strlen(line));
+	free(xml);
+	return msg;
+}
+
+START_TEST(test_load_ranges)
+{
+	ck_assert_str_eq(load_with("name=\"artillery_die\" value=\"6\"",
+				   "name=\"artillery_die\" value=\"0\""),
+			 "club.xml:LINE: parameter 'artillery_die' is 0 (expected a whole number from 2 to 1000)");
+	ck_assert_str_eq(load_with("name=\"morale_die\" value=\"6\"", "name=\"morale_die\" value=\"-1\""),
+			 "club.xml:LINE: parameter 'morale_die' is -1 (expected a whole number from 2 to 1000)");
+	ck_assert_str_eq(load_with("name=\"artillery_die\" value=\"6\"",
+				   "name=\"artillery_die\" value=\"99999999999\""),
+			 "club.xml:LINE: parameter 'artillery_die' is 99999999999 (expected a whole number from 2 to 1000)");
+	ck_assert_str_eq(load_with("name=\"figures_per_tray\" value=\"4\"",
+				   "name=\"figures_per_tray\" value=\"0\""),
+			 "club.xml:LINE: parameter 'figures_per_tray' is 0 (expected a whole number from 1 to 1000)");
+	ck_assert_str_eq(load_with("name=\"figures_per_tray\" value=\"4\"",
+				   "name=\"figures_per_tray\" value=\"-4\""),
+			 "club.xml:LINE: parameter 'figures_per_tray' is -4 (expected a whole number from 1 to 1000)");
+	ck_assert_str_eq(load_with("hits=\"50\"", "hits=\"150\""),
+			 "club.xml:LINE: table 'fire' row: 'hits' is 150 (expected a number from 0 to 100)");
+}
+END_TEST
+
+/* The calculator's trays are the game's (bat_trays, used by
+ * bat_take_losses): a tray per figures_per_tray lost, the rest carried. */
+START_TEST(test_trays_shared)
+{
+	long trays, carried;
+
+	bat_trays(bat_rules(rules), 18, &trays, &carried);
+	ck_assert_int_eq(trays, 4);
+	ck_assert_int_eq(carried, 2);
+	bat_trays(bat_rules(rules), 3, &trays, &carried);
+	ck_assert_int_eq(trays, 0);
+	ck_assert_int_eq(carried, 3);
+	/* 24 firers at 2": 12, +6 column = 18: as the game would remove them */
+	ck_assert_ptr_nonnull(
+		strstr(plain("fire", "firers=24 weapon=musket range=2 target_formation=column", NULL, 0),
+		       "= 18): 4 trays, 2 carried"));
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("battalion_calc");
@@ -973,6 +1043,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_print_tables);
 	tcase_add_test(tc, test_reconstructions_marked);
 	tcase_add_test(tc, test_load_errors);
+	tcase_add_test(tc, test_load_ranges);
+	tcase_add_test(tc, test_trays_shared);
 	suite_add_tcase(s, tc);
 	return s;
 }

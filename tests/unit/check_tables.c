@@ -4,6 +4,7 @@
  * every number at load with their line, and schema violations.
  */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -784,6 +785,89 @@ START_TEST(test_fmt)
 }
 END_TEST
 
+/* ---- the ranges a module declares ---------------------------------------------------- */
+
+START_TEST(test_check_ranges)
+{
+	static const struct ord_tables_range ranges[] = {
+		{ NULL, "die", 2, 1000, 1 },
+		{ NULL, "share", 0, 1, 0 },
+		{ "fire", "hits", 0, 100, 0 },
+		{ NULL, "absent", 0, 1, 0 }, /* missing: ord_tables_require's to say */
+	};
+	static const struct ord_tables_range open_range[] = { { NULL, "die", 1, INFINITY, 1 } };
+	struct ord_tables *t;
+	char *xml;
+
+	/* within: a column's "-" is no number to check */
+	xml = wrap("<params name=\"p\" title=\"P\">\n"
+		   "  <param name=\"die\" value=\"6\"/>\n"
+		   "  <param name=\"share\" value=\"1/2\"/>\n"
+		   "</params>\n"
+		   "<bands name=\"fire\" title=\"F\" columns=\"hits\">\n"
+		   "  <band from=\"0\" to=\"4\" hits=\"100\"/>\n"
+		   "  <band from=\"4\" to=\"8\" hits=\"-\"/>\n"
+		   "</bands>\n");
+	t = load_ok(xml);
+	ck_assert_int_eq(ord_tables_check_ranges(t, ranges, 4), 0);
+	ord_tables_free(t);
+	free(xml);
+
+	/* a die of no faces, of -1, of more than an int holds, of half a face */
+	xml = wrap("<params name=\"p\" title=\"P\">\n"
+		   "  <param name=\"die\" value=\"0\"/>\n"
+		   "</params>\n");
+	t = load_ok(xml);
+	ck_assert_int_eq(ord_tables_check_ranges(t, ranges, 4), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:4: parameter 'die' is 0 (expected a whole number from 2 to 1000)");
+	ck_assert_int_eq(ord_tables_check_ranges(t, open_range, 1), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:4: parameter 'die' is 0 (expected a whole number of 1 or more)");
+	ord_tables_free(t);
+	free(xml);
+	xml = wrap("<params name=\"p\" title=\"P\">\n"
+		   "  <param name=\"die\" value=\"99999999999\"/>\n"
+		   "</params>\n");
+	t = load_ok(xml);
+	ck_assert_int_eq(ord_tables_check_ranges(t, ranges, 4), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:4: parameter 'die' is 99999999999 (expected a whole number from 2 to 1000)");
+	ord_tables_free(t);
+	free(xml);
+	xml = wrap("<params name=\"p\" title=\"P\">\n"
+		   "  <param name=\"die\" value=\"13/2\"/>\n"
+		   "</params>\n");
+	t = load_ok(xml);
+	ck_assert_int_eq(ord_tables_check_ranges(t, ranges, 4), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:4: parameter 'die' is 13/2 (expected a whole number from 2 to 1000)");
+	ord_tables_free(t);
+	free(xml);
+
+	/* a share above its whole; a column's row, by its line */
+	xml = wrap("<params name=\"p\" title=\"P\">\n"
+		   "  <param name=\"share\" value=\"3/2\"/>\n"
+		   "</params>\n");
+	t = load_ok(xml);
+	ck_assert_int_eq(ord_tables_check_ranges(t, ranges, 4), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:4: parameter 'share' is 3/2 (expected a number from 0 to 1)");
+	ord_tables_free(t);
+	free(xml);
+	xml = wrap("<bands name=\"fire\" title=\"F\" columns=\"hits\">\n"
+		   "  <band from=\"0\" to=\"4\" hits=\"50\"/>\n"
+		   "  <band from=\"4\" to=\"8\" hits=\"-5\"/>\n"
+		   "</bands>\n");
+	t = load_ok(xml);
+	ck_assert_int_eq(ord_tables_check_ranges(t, ranges, 4), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:5: table 'fire' row: 'hits' is -5 (expected a number from 0 to 100)");
+	ord_tables_free(t);
+	free(xml);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("tables");
@@ -810,6 +894,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_schema_violations);
 	tcase_add_test(tc, test_print);
 	tcase_add_test(tc, test_fmt);
+	tcase_add_test(tc, test_check_ranges);
 	suite_add_tcase(s, tc);
 	return s;
 }
