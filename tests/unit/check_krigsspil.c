@@ -953,11 +953,11 @@ START_TEST(test_sheet_basics)
 {
 	cast();
 	ACCEPTS("danske", "D1: M ↑ ½ S @L1 ½\nK1: SM ↑ 1 A @L2\nA1: AS SF @L1 1\n");
-	ck_assert_str_eq(validate("danske", "Z9 M ↑ 1\n"), "1:1: unit 'Z9': unknown unit 'Z9' (4.3)\n");
+	ck_assert_str_eq(validate("danske", "Z9 M ↑ 1\n"), "1:1: unknown unit 'Z9' (4.3)\n");
 	ck_assert_str_eq(validate("danske", "L1 M ↑ 1\n"),
-			 "1:1: unit 'L1': unit 'L1' belongs to side allierede, not danske (4.3)\n");
+			 "1:1: unit 'L1' belongs to side allierede, not danske (4.3)\n");
 	ck_assert_str_eq(validate("danske", "D1 M ↑ 1\nD1 H\n"),
-			 "2:1: unit 'D1': second line for unit 'D1' (its first is on line 1) (4.3)\n");
+			 "2:1: second line for unit 'D1' (its first is on line 1) (4.3)\n");
 	ck_assert_str_eq(validate("danske", "D1 A @D2\n"),
 			 "1:6: unit 'D1': target 'D2' is a unit of your own side (4.3)\n");
 	ck_assert_str_eq(validate("danske", "D1 AS SF @L1\n"),
