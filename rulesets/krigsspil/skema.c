@@ -119,6 +119,9 @@ static const char *const needed_params[] = {
 	"tal_gange_max",
 	"lu_efter_halve_traek",
 	"gennemmarch_faktor",
+	"stormmarch_tillaeg_kvarte",
+	"stormmarch_frontaendringer",
+	"stormmarch_frontaendring_grader",
 };
 
 static const struct ord_tables_need_field needed_fields[] = {
