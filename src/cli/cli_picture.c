@@ -15,6 +15,28 @@ static int ends_with(const char *s, const char *tail)
 	return n >= m && ord_strcaseeq(s + n - m, tail);
 }
 
+static int is_png(const char *path)
+{
+	return path && strcmp(path, "-") != 0 && ends_with(path, ".png");
+}
+
+int cli_picture_args(const struct cli_cmd *cmd, const char *path, const char *scale)
+{
+	double k;
+
+	if (path && strcmp(path, "-") != 0 && !ends_with(path, ".svg") && !ends_with(path, ".png"))
+		return cli_usage_error(cmd,
+				       "-o '%s': a picture is written as FILE.svg or FILE.png "
+				       "(or to standard output without -o)",
+				       path);
+	if (scale && (ord_parse_num(scale, &k) || k <= 0 || k > 8))
+		return cli_usage_error(cmd, "--scale '%s' (expected a number above 0, at most 8)",
+				       scale);
+	if (scale && !is_png(path))
+		return cli_usage_error(cmd, "--scale is for a PNG (-o FILE.png)");
+	return 0;
+}
+
 int cli_write_picture(const struct cli_cmd *cmd, const char *path, const struct ord_buf *svg,
 		      const char *scale)
 {
@@ -22,14 +44,12 @@ int cli_write_picture(const struct cli_cmd *cmd, const char *path, const struct 
 	double k = 2;
 	int rc;
 
-	if (scale && (ord_parse_num(scale, &k) || k <= 0 || k > 8))
-		return cli_usage_error(cmd, "--scale '%s' (expected a number above 0, at most 8)",
-				       scale);
-	if (!path || strcmp(path, "-") == 0 || !ends_with(path, ".png")) {
-		if (scale)
-			return cli_usage_error(cmd, "--scale is for a PNG (-o FILE.png)");
+	if ((rc = cli_picture_args(cmd, path, scale)) != 0)
+		return rc;
+	if (scale)
+		ord_parse_num(scale, &k);
+	if (!is_png(path))
 		return cli_write_output(path, svg->buf, svg->len);
-	}
 	if ((rc = ord_svg_to_png(&png, svg->buf, svg->len, k)) < 0) {
 		rc = cli_fail(rc);
 		goto out;

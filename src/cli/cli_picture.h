@@ -8,6 +8,11 @@
 
 #include "cli/cli.h"
 
+/* Check -o and --scale before any work: FILE must end in .svg or .png
+ * (case aside), --scale a number in (0, 8] and only for a PNG.  Prints
+ * the usage error and returns its exit status, or 0. */
+int cli_picture_args(const struct cli_cmd *cmd, const char *path, const char *scale);
+
 /* Write svg to path (standard output when NULL or "-"): as it is, or as a
  * PNG at scale (NULL: 2) when path ends in .png.  Prints the error and
  * returns the exit status, or 0. */

@@ -31,6 +31,8 @@ int cmd_chart(const struct cli_cmd *cmd, int argc, char **argv)
 	if (side && referee)
 		return cli_usage_error(cmd, "--side and --referee exclude each other");
 
+	if ((rc = cli_picture_args(cmd, output, scale)) != 0)
+		return rc;
 	if ((rc = cli_open_game_readonly(&g, argv[1])) != 0)
 		goto out;
 	if ((rc = ord_game_chart(g, &svg, side, lang)) < 0) {

@@ -35,6 +35,8 @@ int cmd_map(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "--side and --referee exclude each other");
 	if ((rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0)
 		return rc;
+	if ((rc = cli_picture_args(cmd, output, scale)) != 0)
+		return rc;
 	if ((rc = cli_open_game_readonly(&g, argv[1])) != 0)
 		goto out;
 	if ((rc = ord_game_map(g, &svg, side, turn, phase, lang)) < 0) {
