@@ -886,6 +886,73 @@ static void fmt_time(char *out, size_t n, int64_t t)
 	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* The referee's next step, by the turn's state: info's last line.
+ * missing: the sides a sealed turn waits for (their sheets, or in a game
+ * without referee their commitments, then their openings), or NULL. */
+static void info_next(ord_game *g, const struct ord_store_turn *t, int passed, const char *missing,
+		      struct ord_buf *out)
+{
+	size_t nph = ord_game_nphases(g);
+	const char *what = g->refereeless ? "signed commitments" : "sheets";
+	const char *how = g->refereeless ? "submit --commitment" : "submit";
+
+	ord_buf_adds(out, "next:      ");
+	switch (t->state) {
+	case ORD_TURN_OPEN:
+		if (!missing)
+			ord_buf_addf(out, "seal: every side has %s\n",
+				     g->refereeless ? "committed" : "submitted");
+		else if (!strcmp(g->nmr, "wait"))
+			ord_buf_addf(out,
+				     "the %s of %s (%s), then seal: the NMR policy 'wait' seals no turn without them\n",
+				     what, missing, how);
+		else if (passed)
+			ord_buf_addf(out,
+				     "seal: the deadline has passed; the NMR policy '%s' stands in for %s\n",
+				     g->nmr, missing);
+		else
+			ord_buf_addf(out,
+				     "the %s of %s (%s), then seal; or seal --force now, "
+				     "the NMR policy '%s' standing in for them\n",
+				     what, missing, how, g->nmr);
+		break;
+	case ORD_TURN_SEALED:
+		if (missing) {
+			ord_buf_addf(out, "%s to open their sheets (open)\n", missing);
+			break;
+		}
+		if ((size_t)t->phase >= nph) {
+			ord_buf_adds(out, "exchange\n");
+			break;
+		}
+		{
+			const char *ph = g->rs->phases[t->phase];
+			const struct ord_event_kind *ek;
+			int n = 0;
+
+			for (ek = g->rs->events; ek && ek->name; ek++)
+				if (strcmp(ek->phase, ph))
+					continue;
+				else if (!n++)
+					ord_buf_addf(out, "the events of phase %s (%s", ph, ek->name);
+				else
+					ord_buf_addf(out, ", %s", ek->name);
+			if (n)
+				ord_buf_adds(out, ": event, or event --file), then ");
+			else
+				ord_buf_addf(out, "phase %s records no events: ", ph);
+		}
+		if (g->witnessed)
+			ord_buf_adds(out, "witness --close and every side's link (witness), then ");
+		ord_buf_adds(out, "resolve\n");
+		break;
+	case ORD_TURN_RESOLVED:
+		ord_buf_adds(out, "exchange: every phase of the turn is resolved\n");
+		break;
+	default: ord_buf_addf(out, "the next turn\n"); break;
+	}
+}
+
 int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 {
 	struct ord_store_turn t;
@@ -893,6 +960,7 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	size_t nph = ord_game_nphases(g), i;
 	const char *phase;
 	struct ord_schedule sched;
+	struct ord_buf missing = ORD_BUF_INIT; /* the sides the next step waits for */
 	int err, passed;
 
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
@@ -963,10 +1031,17 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 		if (g->sides[i].has_key)
 			ord_hex(skey, g->sides[i].pubkey, 32);
 		if (g->refereeless &&
-		    (err = ord_store_latest(g->db, t.turn, g->sides[i].id, &lv, c, &opened)) != 0)
+		    (err = ord_store_latest(g->db, t.turn, g->sides[i].id, &lv, c, &opened)) != 0) {
+			ord_buf_release(&missing);
 			return err;
-		if ((err = ord_store_sheet_summary(g->db, t.turn, g->sides[i].id, &v, &source)) != 0)
+		}
+		if ((err = ord_store_sheet_summary(g->db, t.turn, g->sides[i].id, &v, &source)) != 0) {
+			ord_buf_release(&missing);
 			return err;
+		}
+		if (t.state == ORD_TURN_OPEN ? !(g->refereeless ? lv : v)
+					     : t.state == ORD_TURN_SEALED && g->refereeless && !opened)
+			ord_buf_addf(&missing, "%s%s", missing.len ? ", " : "", g->sides[i].name);
 		if (xml) {
 			ord_buf_adds(out, "  <side id=\"");
 			ord_buf_add_xml(out, g->sides[i].name);
@@ -1010,6 +1085,9 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	}
 	if (xml)
 		ord_buf_adds(out, "</game>\n");
+	else
+		info_next(g, &t, passed, missing.len ? missing.buf : NULL, out);
+	ord_buf_release(&missing);
 	return 0;
 }
 

@@ -695,9 +695,14 @@ START_TEST(test_seal_rules)
 	ck_assert_int_eq(ord_game_seal(g, 0), ORD_ESTATE);
 	ck_assert_ptr_nonnull(strstr(ord_error_last(), "blue"));
 	expect_info(g, "turn:      1 (open)");
+	/* info's last line is the referee's next step */
+	expect_info(g, "\nnext:      the sheets of blue (submit), then seal; or seal --force now, "
+		       "the NMR policy 'hold' standing in for them\n");
 	submit_ok(g, "blue", BLUE_SHEET, NULL);
+	expect_info(g, "\nnext:      seal: every side has submitted\n");
 	ck_assert_int_eq(ord_game_seal(g, 0), 0);
 	expect_info(g, "turn:      1 (sealed)");
+	expect_info(g, "\nnext:      the events of phase ");
 	/* sealed: no sheet, no second seal, no deadline change */
 	ck_assert_int_eq(submit(g, "blue", BLUE_SHEET, NULL), ORD_ESEALED);
 	ck_assert_ptr_nonnull(strstr(ord_error_last(), "sealed"));
@@ -740,6 +745,8 @@ START_TEST(test_nmr_wait)
 	ck_assert_ptr_nonnull(strstr(ord_error_last(), "wait"));
 	ck_assert_int_eq(ord_game_seal(g, 0), ORD_ESTATE);
 	expect_info(g, "turn:      1 (open)");
+	expect_info(g, "\nnext:      the sheets of blue (submit), then seal: the NMR policy 'wait' "
+		       "seals no turn without them\n");
 	ck_assert_int_eq(db_int("SELECT count(*) FROM sheet"), 1);
 	submit_ok(g, "blue", BLUE_SHEET, NULL);
 	ck_assert_int_eq(ord_game_seal(g, 0), 0);
@@ -759,6 +766,7 @@ START_TEST(test_nmr_repeat)
 	ck_assert_int_eq(ord_game_seal(g, 0), 0);
 	ck_assert_int_eq(ord_game_exchange(g), ORD_ESTATE);
 	resolve_all(g);
+	expect_info(g, "\nnext:      exchange: every phase of the turn is resolved\n");
 	ck_assert_int_eq(ord_game_resolve(g, NULL, NULL, 0, &out), ORD_ESTATE);
 	ord_buf_release(&out);
 	ck_assert_int_eq(ord_game_exchange(g), 0);
