@@ -126,6 +126,41 @@ void ks_battery_ammo(const struct ord_unit *u, struct ord_buf *out)
 			ord_buf_addf(out, "%s%s", n++ ? ", " : "", types[i]);
 }
 
+/* Whether name is a named plate of the game's map (its case aside). */
+static int map_names_place(const struct ks_map *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->p[i].name && ord_strcaseeq(m->p[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* Fire and ranging may aim at an object (a church, a wood) rather than a
+ * unit.  With a map, the object must be one of its named places, so that
+ * a unit's name misspelt is not read as an object nobody can find; the
+ * message lists the places.  Without a map any name is taken. */
+static void check_aim_object(struct ord_ctx *ctx, const struct ord_order *o,
+			     const struct ks_group *g, const struct ord_token *t, struct ord_diag *d)
+{
+	const struct ks_map *m = ks_r(ctx)->map;
+	struct ord_buf places = ORD_BUF_INIT;
+	size_t i, n = 0;
+
+	if (!m || map_names_place(m, t->value))
+		return;
+	for (i = 0; i < m->n; i++)
+		if (m->p[i].name)
+			ord_buf_addf(&places, "%s%s", n++ ? ", " : "", m->p[i].name);
+	ord_diag_add(d, o->line, t->col, o->unit, "4.3",
+		     "'%s' for '%s' is neither a unit nor a named place of the map "
+		     "(a unit by its id or name; a place as the map names it%s%s)",
+		     t->value, symbol_of(g->code), n ? ": " : ", and this map names none",
+		     n ? places.buf : "");
+	ord_buf_release(&places);
+}
+
 static void check_target(struct ord_ctx *ctx, const struct ord_order *o, const struct ks_group *g,
 			 const struct ord_unit *u, int own, struct ord_diag *d)
 {
@@ -136,10 +171,14 @@ static void check_target(struct ord_ctx *ctx, const struct ord_order *o, const s
 		return;
 	tu = ord_ctx_find_unit(ctx, t->value);
 	if (!tu) {
-		/* fire and ranging may aim at an object (a church, a wood) */
+		/* fire and ranging may aim at an object (a church, a wood);
+		 * resupply names its wagon, a split its new units */
 		if (!strcmp(g->code, "indskydning") || !strcmp(g->code, "koordination") ||
-		    !strcmp(g->code, "skydning") || !strcmp(g->code, "artilleriskydning") ||
-		    !strcmp(g->code, "genforsyning") || !strcmp(g->code, "opdeling"))
+		    !strcmp(g->code, "skydning") || !strcmp(g->code, "artilleriskydning")) {
+			check_aim_object(ctx, o, g, t, d);
+			return;
+		}
+		if (!strcmp(g->code, "genforsyning") || !strcmp(g->code, "opdeling"))
 			return;
 		ord_diag_add(d, o->line, t->col, o->unit, "4.3", "unknown unit '%s' for '%s'",
 			     t->value, symbol_of(g->code));

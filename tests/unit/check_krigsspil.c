@@ -827,6 +827,29 @@ START_TEST(test_load_errors)
 }
 END_TEST
 
+/* Fire may aim at an object: with a map, one of its named places (any
+ * case), never a name nobody can find; without a map any name is taken. */
+START_TEST(test_aim_object)
+{
+	cast();
+	ACCEPTS("danske", "A1: AS SF @Muren 1\n");
+	ACCEPTS("danske", "A1: AS SF @muren 1\n");
+	ACCEPTS("danske", "A1: AS SF @L1 1\n");
+	ck_assert_str_eq(validate("danske", "A1: AS SF @Mollen 1\n"),
+			 "1:11: unit 'A1': 'Mollen' for 'AS' is neither a unit nor a named place of the map "
+			 "(a unit by its id or name; a place as the map names it: Muren) (4.3)\n");
+	REFUSES("danske", "D1: S @Mollen 1\n", "'Mollen' for 'S' is neither a unit");
+	REFUSES("danske", "A1: IS @Mollen\n", "'Mollen' for 'IS' is neither a unit");
+}
+END_TEST
+
+START_TEST(test_aim_object_without_map)
+{
+	cast();
+	ACCEPTS("danske", "A1: AS SF @Mollen 1\n");
+}
+END_TEST
+
 START_TEST(test_map)
 {
 	struct ks_rules *r = ks_rules(rules);
@@ -2101,6 +2124,8 @@ Suite *ord_test_suite(void)
 	tc = tcase_create("map");
 	tcase_add_checked_fixture(tc, setup_map, teardown);
 	tcase_add_test(tc, test_map);
+	tcase_add_test(tc, test_aim_object);
+
 	tcase_add_test(tc, test_obstacles);
 	tcase_add_test(tc, test_march_lengths);
 	tcase_add_test(tc, test_march_through);
@@ -2115,6 +2140,7 @@ Suite *ord_test_suite(void)
 	tc = tcase_create("sheets");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_sheet_basics);
+	tcase_add_test(tc, test_aim_object_without_map);
 	tcase_add_test(tc, test_stormmarch);
 	tcase_add_test(tc, test_stormmarch_front_change);
 	tcase_add_test(tc, test_cavalry_column_french_only);
