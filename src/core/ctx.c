@@ -797,14 +797,21 @@ int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purp
 		return 0;
 	}
 	if (ctx->fixed) {
+		char ev[32] = "";
+
+		if (event_seq) /* 0: a roll no event asked for (a morale test, say) */
+			snprintf(ev, sizeof(ev), ", event #%u", event_seq);
 		if (ctx->fixed_pos >= ctx->nfixed)
 			return ord_error_set(ORD_EUSAGE,
-					     "this fixed-dice game needs more dice: %zu given, roll %zu asked for (%s, event %u)",
-					     ctx->nfixed, ctx->fixed_pos + 1, purpose, event_seq);
+					     "this fixed-dice game needs more dice: roll %zu of phase '%s' is a d%u (%s%s), "
+					     "and %zu %s given (--dice gives one face per roll, in the order the phase rolls)",
+					     ctx->fixed_pos + 1, phase, sides, purpose, ev,
+					     ctx->nfixed, ctx->nfixed == 1 ? "was" : "were");
 		v = ctx->fixed[ctx->fixed_pos++];
 		if (v < 1 || (unsigned)v > sides)
-			return ord_error_set(ORD_EUSAGE, "fixed die %d cannot be a d%u (%s, event %u)",
-					     v, sides, purpose, event_seq);
+			return ord_error_set(ORD_EUSAGE,
+					     "fixed die %d cannot be roll %zu of phase '%s', a d%u (%s%s)",
+					     v, ctx->fixed_pos, phase, sides, purpose, ev);
 	} else if (ctx->have_key) {
 		v = ord_dice_face(ctx->dice_key, phase, event_seq, purpose, index, sides);
 	} else {

@@ -22,8 +22,10 @@ int ord_phase_run(struct ord_ctx *ctx, const char *phase, const struct ord_phase
 	if ((err = ord_state_check(ctx)) != 0) /* a key the module did not declare */
 		return err;
 	if (dice->fixed_game && ctx->fixed_pos < ctx->nfixed)
-		return ord_error_set(ORD_EUSAGE, "%zu dice given but phase '%s' used only %zu",
-				     ctx->nfixed, phase, ctx->fixed_pos);
+		return ord_error_set(ORD_EUSAGE,
+				     "%zu %s given but phase '%s' rolls %zu: --dice gives one face per roll",
+				     ctx->nfixed, ctx->nfixed == 1 ? "die" : "dice", phase,
+				     ctx->fixed_pos);
 	return 0;
 }
 

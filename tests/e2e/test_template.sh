@@ -71,7 +71,17 @@ expect_exit 65 ord event "$G" hit unit=B1 target=R2
 expect_in "$ERR" "unit 'B1' hit 'R2' but its sheet names no target (orders)"
 expect_exit 0 ord event "$G" hit unit=B2 target=R1
 expect_exit 0 ord event "$G" hit unit=R1 target=B2
+# too few, too many or impossible dice are refused, naming the roll
+expect_exit 64 ord resolve "$G" --dice 4
+expect_in "$ERR" "this fixed-dice game needs more dice: roll 2 of phase 'combat' is a d6 ("
+expect_in "$ERR" ", event #"
+expect_in "$ERR" "), and 1 was given (--dice gives one face per roll, in the order the phase rolls)"
+expect_exit 64 ord resolve "$G" --dice 4,6,1
+expect_in "$ERR" "3 dice given but phase 'combat' rolls 2: --dice gives one face per roll"
+expect_exit 64 ord resolve "$G" --dice 4,7
+expect_in "$ERR" "fixed die 7 cannot be roll 2 of phase 'combat', a d6 ("
 expect_exit 0 ord resolve "$G" --dice 4,6
+
 expect_in "$OUT" "  R1: hit by B2: d6 4, +1 horse attacks, −1 target moved = 4: 1 loss, strength 9 left"
 expect_in "$OUT" "  B2: hit by R1: d6 6: 2 losses, strength 4 left"
 expect_in "$OUT" "every phase of turn 1 is resolved"
