@@ -701,6 +701,10 @@ struct ord_mail_party {
 	int has_passphrase; /* a passphrase hash is stored */
 	char pgp_fpr[64];   /* fingerprint of the registered OpenPGP key, "" if none */
 	int has_sign_key;   /* the side's Ed25519 key is in the scenario */
+	/* the key of the log's address-hash in hex: the judge gives it to the
+	 * address's owner, who checks the entry with it; "" when no address
+	 * or a game older than schema 13 (its entries keyed with the game id) */
+	char address_key[65];
 };
 int ord_mail_register(ord_game *g, const char *side, const char *address);
 int ord_mail_set_passphrase(ord_game *g, const char *side, const char *passphrase);

@@ -24,6 +24,10 @@ static void show(ord_game *g, const char *side)
 	       *p.address ? p.address : "none", p.has_passphrase ? " passphrase" : "",
 	       *p.pgp_fpr ? " openpgp " : "", p.pgp_fpr, p.has_sign_key ? " ed25519-key" : "",
 	       !p.has_passphrase && !*p.pgp_fpr && !p.has_sign_key ? " none" : "");
+	if (*p.address_key)
+		printf("             address hash key %s (the log shows the address only as its "
+		       "hash with this key: give it to the address's owner to check it)\n",
+		       p.address_key);
 }
 
 int cmd_register(const struct cli_cmd *cmd, int argc, char **argv)

@@ -7,10 +7,13 @@
  * Every change of who may act or of what the game does by itself is
  * logged in the hash chain in the same transaction as its row:
  *   mail-address     side=NAME | referee=1, address-hash=BLAKE2b-256 of ADDR in
- *                    lower case keyed with the game's id ("" clears): the
- *                    owner of an address can check it, the other sides,
- *                    whose bundles show the entry, do not read it (an
- *                    older game's entries hold address=ADDR itself)
+ *                    lower case keyed with 32 random bytes kept in the
+ *                    judge's table, never logged ("" clears): the other
+ *                    sides, whose bundles show the entry, cannot try the
+ *                    club's addresses against it; the judge gives the
+ *                    owner the key (register prints it), who checks it.
+ *                    Before schema 13 the key was the game's id, which
+ *                    every bundle shows; older still, address=ADDR itself
  *   mail-passphrase  side=NAME | referee=1, hash=BLAKE2b-256 of the stored
  *                    crypto_pwhash string (the hash itself never enters the
  *                    log, which bundles show every side)
@@ -172,6 +175,7 @@ static int set_address(struct ord_game *g, int turn, const char *side, const cha
 {
 	struct ord_buf body = ORD_BUF_INIT, lower = ORD_BUF_INIT;
 	const char *party = NULL, *p;
+	unsigned char salt[32];
 	int64_t seq;
 	int err;
 
@@ -183,14 +187,18 @@ static int set_address(struct ord_game *g, int turn, const char *side, const cha
 	ord_buf_adds(&body, "address-hash=");
 	if (*lower.buf) {
 		unsigned char h[32];
-		crypto_generichash(h, sizeof(h), (const unsigned char *)lower.buf, lower.len,
-				   g->game_id, sizeof(g->game_id));
+		randombytes_buf(salt, sizeof(salt));
+		crypto_generichash(h, sizeof(h), (const unsigned char *)lower.buf, lower.len, salt,
+				   sizeof(salt));
 		ord_buf_add_hex(&body, h, sizeof(h));
 	}
 	ord_buf_addch(&body, '\n');
 	if ((err = ord_game_log(g, &seq, turn, "mail-address", body.buf)) == 0)
 		err = ord_store_mail_party_set(g->db, party, "address",
 					       *lower.buf ? lower.buf : NULL, lower.len, seq);
+	if (!err)
+		err = ord_store_mail_party_set(g->db, party, "address_salt",
+					       *lower.buf ? salt : NULL, sizeof(salt), seq);
 	ord_buf_release(&body);
 	ord_buf_release(&lower);
 	return err;
@@ -287,6 +295,8 @@ int ord_mail_party(ord_game *g, const char *side, struct ord_mail_party *out)
 	snprintf(out->address, sizeof(out->address), "%s", p.address);
 	out->has_passphrase = *p.pass_hash != '\0';
 	snprintf(out->pgp_fpr, sizeof(out->pgp_fpr), "%s", p.pgp_fpr);
+	if (*p.address && p.has_address_salt)
+		ord_hex(out->address_key, p.address_salt, 32);
 	if (side)
 		out->has_sign_key = ord_game_side_by_name(g, side)->has_key;
 	ord_buf_release(&p.pgp_key);

@@ -35,7 +35,7 @@ int ord_store_mail_party_get(sqlite3 *db, const char *party, struct ord_store_pa
 	ord_buf_init(&out->pgp_key);
 	if ((err = ord_store_prepare(db, &st,
 				     "SELECT coalesce(address, ''), coalesce(pass_hash, ''), coalesce(pgp_fpr, ''), "
-				     "pgp_key FROM mail_party WHERE party = ?")) != 0)
+				     "pgp_key, address_salt FROM mail_party WHERE party = ?")) != 0)
 		return err;
 	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
@@ -46,6 +46,10 @@ int ord_store_mail_party_get(sqlite3 *db, const char *party, struct ord_store_pa
 		if (sqlite3_column_type(st, 3) == SQLITE_BLOB)
 			ord_buf_add(&out->pgp_key, sqlite3_column_blob(st, 3),
 				    (size_t)sqlite3_column_bytes(st, 3));
+		if (sqlite3_column_type(st, 4) == SQLITE_BLOB && sqlite3_column_bytes(st, 4) == 32) {
+			memcpy(out->address_salt, sqlite3_column_blob(st, 4), 32);
+			out->has_address_salt = 1;
+		}
 		out->found = 1;
 	} else if (rc != SQLITE_DONE) {
 		err = ord_store_error(db, "reading mail registrations");
@@ -62,7 +66,7 @@ int ord_store_mail_party_set(sqlite3 *db, const char *party, const char *column,
 	int err;
 
 	if (strcmp(column, "address") && strcmp(column, "pass_hash") && strcmp(column, "pgp_key") &&
-	    strcmp(column, "pgp_fpr"))
+	    strcmp(column, "pgp_fpr") && strcmp(column, "address_salt"))
 		return ord_error_set(ORD_ERROR, "mail_party has no column '%s'", column);
 	snprintf(sql, sizeof(sql),
 		 "INSERT INTO mail_party(party, %s, log_seq) VALUES (?1, ?2, ?3) "
@@ -73,7 +77,7 @@ int ord_store_mail_party_set(sqlite3 *db, const char *party, const char *column,
 	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
 	if (!value)
 		sqlite3_bind_null(st, 2);
-	else if (!strcmp(column, "pgp_key"))
+	else if (!strcmp(column, "pgp_key") || !strcmp(column, "address_salt"))
 		sqlite3_bind_blob(st, 2, value, (int)len, SQLITE_STATIC);
 	else
 		sqlite3_bind_text(st, 2, value, (int)len, SQLITE_STATIC);

@@ -328,14 +328,17 @@ int ord_store_log_each(sqlite3 *db, int64_t first, int64_t last, ord_store_entry
 /* ---- the mail judge's tables (store/mail.c; schema/sql/008_mail.sql) ---- */
 
 struct ord_store_party {
-	int found;              /* a row exists */
-	char address[256];      /* "" if none */
-	char pass_hash[256];    /* crypto_pwhash_str, "" if none */
-	char pgp_fpr[64];       /* "" if none */
-	struct ord_buf pgp_key; /* armored key, empty if none; the caller releases it */
+	int found;                      /* a row exists */
+	char address[256];              /* "" if none */
+	char pass_hash[256];            /* crypto_pwhash_str, "" if none */
+	char pgp_fpr[64];               /* "" if none */
+	struct ord_buf pgp_key;         /* armored key, empty if none; the caller releases it */
+	unsigned char address_salt[32]; /* the key of the address's logged hash */
+	int has_address_salt;           /* 0: none, or a game older than schema 13 */
 };
 int ord_store_mail_party_get(sqlite3 *db, const char *party, struct ord_store_party *out);
-/* Set one column (address, pass_hash, pgp_key, pgp_fpr) of a party's row. */
+/* Set one column (address, pass_hash, pgp_key, pgp_fpr, address_salt) of a
+ * party's row; the blobs (pgp_key, address_salt) take len bytes. */
 int ord_store_mail_party_set(sqlite3 *db, const char *party, const char *column, const void *value,
 			     size_t len, int64_t log_seq);
 int ord_store_mail_party_by_address(sqlite3 *db, const char *address, char *party, size_t n,

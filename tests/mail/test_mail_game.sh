@@ -78,7 +78,16 @@ expect_eq "$(sqlu "SELECT count(*) FROM game_scenario WHERE CAST(scenario AS TEX
 expect_eq "$(sqlu "SELECT count(*) FROM log WHERE body LIKE '%@club.test%'")" 0 "addresses in the log"
 expect_eq "$(sqlu "SELECT body FROM log WHERE kind = 'mail-address' AND body LIKE 'side=blue%'")" \
 	"side=blue
-address-hash=$(python3 -c 'import hashlib,sys; print(hashlib.blake2b(b"blue@club.test", digest_size=32, key=bytes.fromhex(sys.argv[1])).hexdigest())' "$(sqlu "SELECT hex(game_id) FROM game")")" "blue's address as its hash"
+address-hash=$(python3 -c 'import hashlib,sys; print(hashlib.blake2b(b"blue@club.test", digest_size=32, key=bytes.fromhex(sys.argv[1])).hexdigest())' "$(sqlu "SELECT hex(address_salt) FROM mail_party WHERE party = 'blue'")")" "blue's address as its hash"
+# keyed with a secret of the judge's, not with the game's id every bundle
+# shows (a player could try the club's addresses against that); register
+# prints the key for the judge to hand to the address's owner
+expect_eq "$(sqlu "SELECT length(address_salt) FROM mail_party WHERE party = 'blue'")" 32 "the key's length"
+expect_eq "$(sqlu "SELECT count(*) FROM log WHERE body LIKE '%' || lower(hex((SELECT address_salt FROM mail_party WHERE party = 'blue'))) || '%'")" 0 "the key in the log"
+[[ "$(sqlu "SELECT address_salt != (SELECT address_salt FROM mail_party WHERE party = 'red') FROM mail_party WHERE party = 'blue'")" == 1 ]] ||
+	fail "two addresses hashed with the same key"
+key_line=$(ordu register "$G" --side blue)
+expect_in "$key_line" "address hash key $(sqlu "SELECT lower(hex(address_salt)) FROM mail_party WHERE party = 'blue'") (the log shows"
 
 # ----------------------------------------------------------------- turn 1
 # blue: a greeting, a quoted-printable arrow would be fine too; one bad code
