@@ -614,8 +614,13 @@ static void draw_plates(struct ord_canvas *cv, const struct frame *f, const stru
 				   13);
 		if (p->height) {
 			char h[16];
+			double hw;
 			snprintf(h, sizeof(h), "%+d F", p->height);
+			hw = ord_canvas_text_width(h, 10);
 			ord_canvas_text(cv, fx(f, cx) + rr * 0.55, fy(f, cy) - rr * 0.2, h, "height");
+			/* a unit's label beside it would hide the plate's height */
+			ord_canvas_reserve(cv, fx(f, cx) + rr * 0.55 - hw / 2 - 2,
+					   fy(f, cy) - rr * 0.2 - 10, hw + 4, 13);
 		}
 		if (p->name) {
 			double nw = ord_canvas_text_width(p->name, 11);
@@ -975,28 +980,49 @@ static int short_result(struct ord_ctx *ctx, const struct ord_picture *w, unsign
 	return 0;
 }
 
-static void result_label(struct ord_canvas *cv, const char *text, double x, double y)
-{
-	double lw = ord_canvas_text_width(text, 10.5) + 10, lx = x - lw / 2, ly = y - 8;
+/* A result's label, kept until every line is drawn. */
+struct result_text {
+	unsigned seq;     /* the event's */
+	double x, y;      /* where it would stand: the middle of its line */
+	struct ord_buf t; /* "D3→L2: −15 men, LU" */
+};
 
-	ord_canvas_free_spot(cv, &lx, &ly, lw, 16, 70);
-	ord_canvas_reserve(cv, lx, ly, lw, 16);
-	ord_canvas_rect(cv, lx, ly, lw, 16, 3, "result-box");
-	ord_canvas_text(cv, lx + 5, ly + 12, text, "result");
+/*
+ * The results' labels, in a layer of their own over every line (a line
+ * drawn later ran through an earlier label's words), each kept 2 units
+ * clear of the others so that two boxes never read as one.
+ */
+static void result_labels(struct ord_canvas *cv, struct result_text *rt, size_t n)
+{
+	size_t i;
+	char id[64];
+
+	ord_canvas_layer(cv, "result-labels");
+	for (i = 0; i < n; i++) {
+		double lw = ord_canvas_text_width(rt[i].t.buf, 10.5) + 10;
+		double lx = rt[i].x - lw / 2 - 2, ly = rt[i].y - 10;
+		ord_canvas_free_spot(cv, &lx, &ly, lw + 4, 20, 70);
+		ord_canvas_reserve(cv, lx, ly, lw + 4, 20);
+		snprintf(id, sizeof(id), "result-%u", rt[i].seq);
+		ord_canvas_begin(cv, id, "result-label", lx + 2, ly + 2, 0);
+		ord_canvas_rect(cv, 0, 0, lw, 16, 3, "result-box");
+		ord_canvas_text(cv, 5, 12, rt[i].t.buf, "result");
+		ord_canvas_end(cv);
+	}
 }
 
 static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct ord_picture *w,
 			const struct placed *pl, size_t npl)
 {
-	size_t i;
+	size_t i, nrt = 0;
 	char id[64];
+	struct result_text *rt = ord_xcalloc(ord_ctx_nevents(ctx) + 1, sizeof(*rt));
 
 	ord_canvas_layer(cv, "results");
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		const char *a_key = "unit", *b_key = "maal";
 		const struct placed *a, *b;
-		struct ord_buf res = ORD_BUF_INIT;
 		int fire = 0, melee = 0, attack = 0;
 		double mx, my;
 
@@ -1039,14 +1065,21 @@ static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 			struct ord_buf lab = ORD_BUF_INIT;
 			if (short_result(ctx, w, e->seq, e->kind, &lab)) {
 				/* whose fire: the label may stand away from its line */
-				ord_buf_addf(&res, "%s→%s: %s", a->u->id, b->u->id, lab.buf);
-				result_label(cv, res.buf, mx, my + 14);
+				struct result_text *r = &rt[nrt++];
+				ord_buf_init(&r->t);
+				ord_buf_addf(&r->t, "%s→%s: %s", a->u->id, b->u->id, lab.buf);
+				r->seq = e->seq;
+				r->x = mx;
+				r->y = my + 14;
 			}
 			ord_buf_release(&lab);
 		}
 		ord_canvas_end(cv);
-		ord_buf_release(&res);
 	}
+	result_labels(cv, rt, nrt);
+	for (i = 0; i < nrt; i++)
+		ord_buf_release(&rt[i].t);
+	free(rt);
 }
 
 /* ---- legend, title, scale ---- */
@@ -1265,6 +1298,7 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	ord_canvas_layer(cv, "labels");
 	ord_canvas_layer(cv, "orders");
 	ord_canvas_layer(cv, "results");
+	ord_canvas_layer(cv, "result-labels");
 	ord_canvas_layer(cv, "units");
 	ord_canvas_layer(cv, "legend-ground");
 	ord_canvas_layer(cv, "legend");

@@ -212,6 +212,130 @@ static double attr_num(xmlDocPtr doc, const char *id, const char *attr)
 	return v;
 }
 
+/* ---- what a reader must be able to read: boxes of the map's texts ---- */
+
+struct box {
+	double x, y, w, h; /* canvas coordinates */
+	char what[96];     /* for the failure message */
+	double cx, cy;     /* a unit label's: its block's centre (0, 0: none) */
+	int leader;        /* a unit label's: a line joins it to its block */
+};
+
+/* The sum of the translations of node's ancestors (and its own). */
+static void origin_of(xmlNodePtr n, double *x, double *y)
+{
+	*x = *y = 0;
+	for (; n && n->type == XML_ELEMENT_NODE; n = n->parent) {
+		xmlChar *t = xmlGetProp(n, BAD_CAST "transform");
+		double tx, ty;
+		if (t && sscanf((const char *)t, "translate(%lf %lf)", &tx, &ty) == 2) {
+			*x += tx;
+			*y += ty;
+		}
+		xmlFree(t);
+	}
+}
+
+static double prop_num(xmlNodePtr n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	double d = v ? atof((const char *)v) : 0;
+
+	xmlFree(v);
+	return d;
+}
+
+static int has_class(xmlNodePtr n, const char *cls)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST "class");
+	int yes = v && !strcmp((const char *)v, cls);
+
+	xmlFree(v);
+	return yes;
+}
+
+static xmlNodePtr child_of_class(xmlNodePtr n, const char *cls)
+{
+	for (n = n ? n->children : NULL; n; n = n->next)
+		if (n->type == XML_ELEMENT_NODE && has_class(n, cls))
+			return n;
+	return NULL;
+}
+
+/*
+ * The boxes of the map's labels: each unit's label (its label-box), each
+ * result's box, and the plates' numbers, names and heights (their text's
+ * width as the canvas reckons it).  Returns how many (at most max).
+ */
+static size_t map_boxes(xmlDocPtr doc, struct box *b, size_t max)
+{
+	xmlXPathObjectPtr o;
+	size_t n = 0;
+	int i;
+
+	o = xpath(doc, "//s:g[@class='unit']/s:g[@class='label']");
+	for (i = 0; o->nodesetval && i < o->nodesetval->nodeNr && n < max; i++) {
+		xmlNodePtr g = o->nodesetval->nodeTab[i], r = child_of_class(g, "label-box"), k;
+		xmlChar *id = xmlGetProp(g->parent, BAD_CAST "id");
+		double ox, oy;
+		ck_assert_ptr_nonnull(r);
+		origin_of(g, &ox, &oy);
+		b[n].x = ox + prop_num(r, "x");
+		b[n].y = oy + prop_num(r, "y");
+		b[n].w = prop_num(r, "width");
+		b[n].h = prop_num(r, "height");
+		snprintf(b[n].what, sizeof(b[n].what), "the label of %s", (const char *)id);
+		k = child_of_class(g->parent, "block");
+		origin_of(k, &b[n].cx, &b[n].cy);
+		b[n].leader = child_of_class(g->parent, "label-leader") != NULL;
+		xmlFree(id);
+		n++;
+	}
+	xmlXPathFreeObject(o);
+	o = xpath(doc, "//s:rect[@class='result-box']");
+	for (i = 0; o->nodesetval && i < o->nodesetval->nodeNr && n < max; i++) {
+		xmlNodePtr r = o->nodesetval->nodeTab[i];
+		xmlChar *t = xmlNodeGetContent(xmlNextElementSibling(r));
+		double ox, oy;
+		memset(&b[n], 0, sizeof(b[n]));
+		origin_of(r->parent, &ox, &oy);
+		b[n].x = ox + prop_num(r, "x");
+		b[n].y = oy + prop_num(r, "y");
+		b[n].w = prop_num(r, "width");
+		b[n].h = prop_num(r, "height");
+		snprintf(b[n].what, sizeof(b[n].what), "the result '%s'", t ? (const char *)t : "");
+		xmlFree(t);
+		n++;
+	}
+	xmlXPathFreeObject(o);
+	o = xpath(doc, "//s:g[@id='labels']/s:text");
+	for (i = 0; o->nodesetval && i < o->nodesetval->nodeNr && n < max; i++) {
+		xmlNodePtr t = o->nodesetval->nodeTab[i];
+		xmlChar *s = xmlNodeGetContent(t);
+		double size = has_class(t, "plate-name") ? 11 : 10;
+		double w = ord_canvas_text_width((const char *)s, size);
+		memset(&b[n], 0, sizeof(b[n]));
+		b[n].x = prop_num(t, "x") - w / 2;
+		b[n].y = prop_num(t, "y") - size * 0.8;
+		b[n].w = w;
+		b[n].h = size;
+		snprintf(b[n].what, sizeof(b[n].what), "the plate's text '%s'", (const char *)s);
+		xmlFree(s);
+		n++;
+	}
+	xmlXPathFreeObject(o);
+	return n;
+}
+
+/* How far apart two boxes are (< 0: they overlap by that much). */
+static double box_gap(const struct box *a, const struct box *b)
+{
+	double gx = fmax(a->x, b->x) - fmin(a->x + a->w, b->x + b->w);
+	double gy = fmax(a->y, b->y) - fmin(a->y + a->h, b->y + b->h);
+
+	return fmax(gx, gy);
+}
+
 static void map_of(ord_game *g, struct ord_buf *svg, const char *side)
 {
 	int rc = ord_game_map(g, svg, side, 1, NULL, "en");
@@ -443,12 +567,15 @@ START_TEST(test_fog_canary)
 		ck_assert_int_eq(listed, nenemy);
 	}
 	ck_assert_int_eq(nenemy, 3); /* L1, L2, L9: each named in a fire event with a Dane */
-	/* L9's fire at D8 (event 10): the Danes see the fire, not L9's result */
-	ck_assert_int_eq(count(rd, "count(//s:g[@id='event-10'][@class='artilleri']//s:text)"), 1);
+	/* L9's fire at D8 (event 10): the Danes see the fire, not L9's result
+	 * (a result's label is drawn over every line, in a layer of its own) */
+	ck_assert_int_eq(count(rd, "count(//s:g[@id='event-10'][@class='artilleri'])"), 1);
+	ck_assert_int_eq(count(rd, "count(//s:g[@id='result-labels']/s:g[@id='result-10']/s:text)"), 1);
 	ck_assert_int_eq(count(dd, "count(//s:g[@id='event-10'][@class='artilleri'])"), 1);
-	ck_assert_int_eq(count(dd, "count(//s:g[@id='event-10']//s:text)"), 0);
+	ck_assert_int_eq(count(dd, "count(//s:g[@id='result-10'])"), 0);
+	ck_assert_int_eq(count(dd, "count(//s:text[contains(., 'L9→')])"), 0);
 	/* ... and their own fire's result (event 8, A1 at L2) */
-	ck_assert_int_eq(count(dd, "count(//s:g[@id='event-8']//s:text)"), 1);
+	ck_assert_int_eq(count(dd, "count(//s:g[@id='result-8']/s:text)"), 1);
 	xmlFreeDoc(rd);
 	xmlFreeDoc(dd);
 	ord_buf_release(&ref);
@@ -477,6 +604,41 @@ START_TEST(test_same_bytes)
 	ord_buf_release(&b);
 	ord_buf_release(&pa);
 	ord_buf_release(&pb);
+	ord_game_free(g);
+}
+END_TEST
+
+/*
+ * No label of the map lies on another: units' labels, results, the plates'
+ * numbers, names and heights (a unit's label hid the height '+1 F' of the
+ * plate it stood on); results stand a little apart, not box against box.
+ */
+START_TEST(test_map_labels_apart)
+{
+	static const char *const viewers[] = { NULL, "danske", "allierede" };
+	ord_game *g = krigsspil_game();
+	struct box b[256];
+	size_t v, i, j, n;
+
+	for (v = 0; v < sizeof(viewers) / sizeof(viewers[0]); v++) {
+		struct ord_buf svg = ORD_BUF_INIT;
+		xmlDocPtr doc;
+		map_of(g, &svg, viewers[v]);
+		doc = parse(&svg);
+		n = map_boxes(doc, b, sizeof(b) / sizeof(b[0]));
+		ck_assert_uint_gt(n, 60);
+		for (i = 0; i < n; i++)
+			for (j = i + 1; j < n; j++) {
+				int results = !strncmp(b[i].what, "the result", 10) &&
+					      !strncmp(b[j].what, "the result", 10);
+				ck_assert_msg(box_gap(&b[i], &b[j]) >= (results ? 2 : 0),
+					      "%s map: %s and %s overlap (%.1f)",
+					      viewers[v] ? viewers[v] : "the referee's", b[i].what,
+					      b[j].what, box_gap(&b[i], &b[j]));
+			}
+		xmlFreeDoc(doc);
+		ord_buf_release(&svg);
+	}
 	ord_game_free(g);
 }
 END_TEST
@@ -647,6 +809,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fog_canary);
 	tcase_add_test(tc, test_same_bytes);
 	tcase_add_test(tc, test_map_phases_and_errors);
+	tcase_add_test(tc, test_map_labels_apart);
 	tcase_add_test(tc, test_battalion_chart);
 	tcase_add_test(tc, test_battalion_map);
 	suite_add_tcase(s, tc);
