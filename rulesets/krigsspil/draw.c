@@ -328,6 +328,8 @@ static void styles(struct ord_canvas *cv)
 	ord_canvas_style(cv, "pin", &(struct ord_style){ .fill = "#111111" });
 	ord_canvas_style(cv, "leader",
 			 &(struct ord_style){ .stroke = "#333333", .stroke_width = 0.8, .dash = "2 2" });
+	ord_canvas_style(cv, "label-leader",
+			 &(struct ord_style){ .stroke = "#444444", .stroke_width = 0.9 });
 	ord_canvas_style(cv, "label-box",
 			 &(struct ord_style){ .fill = "#ffffff",
 					      .stroke = "#555555",
@@ -814,6 +816,17 @@ static void draw_units(struct ord_ctx *ctx, struct ord_canvas *cv, const struct 
 			ly = p->by - 8;
 		}
 		ord_canvas_reserve(cv, lx, ly, lw, 17);
+		{
+			/* a label pushed away from its block by others: a line to it,
+			 * so that it is not read as a neighbour's */
+			double qx = fmin(fmax(p->bx, lx), lx + lw),
+			       qy = fmin(fmax(p->by, ly), ly + 17);
+			double ex = fmin(fmax(qx, p->bx - bw / 2), p->bx + bw / 2);
+			double ey = fmin(fmax(qy, p->by - bh / 2), p->by + bh / 2);
+			if (hypot(qx - ex, qy - ey) > 6)
+				ord_canvas_line(cv, ex - p->x, ey - p->y, qx - p->x, qy - p->y,
+						"label-leader");
+		}
 		ord_canvas_begin(cv, NULL, "label", lx - p->x, ly - p->y, 0);
 		ord_canvas_rect(cv, 0, 0, lw, 17, 2, "label-box");
 		arm_sign(cv, vaaben, 3, 3.5, 16, 10);

@@ -611,7 +611,8 @@ END_TEST
 /*
  * No label of the map lies on another: units' labels, results, the plates'
  * numbers, names and heights (a unit's label hid the height '+1 F' of the
- * plate it stood on); results stand a little apart, not box against box.
+ * plate it stood on); results stand a little apart, not box against box;
+ * a label moved away from its block is joined to it by a line.
  */
 START_TEST(test_map_labels_apart)
 {
@@ -636,6 +637,15 @@ START_TEST(test_map_labels_apart)
 					      viewers[v] ? viewers[v] : "the referee's", b[i].what,
 					      b[j].what, box_gap(&b[i], &b[j]));
 			}
+		for (i = 0; i < n; i++) {
+			struct box c = { b[i].cx, b[i].cy, 0, 0, "", 0, 0, 0 };
+			if (!b[i].cx || b[i].leader)
+				continue;
+			ck_assert_msg(box_gap(&b[i], &c) <= 30,
+				      "%s map: %s stands %.0f away from its block, with no line to it",
+				      viewers[v] ? viewers[v] : "the referee's", b[i].what,
+				      box_gap(&b[i], &c));
+		}
 		xmlFreeDoc(doc);
 		ord_buf_release(&svg);
 	}
