@@ -51,11 +51,19 @@ static void styles(struct ord_canvas *cv)
 					      .halo_width = 3 });
 	ord_canvas_style(cv, "lost", &(struct ord_style){ .fill = "#8c2d19", .opacity = 0.75 });
 	ord_canvas_style(cv, "lost-value",
-			 &(struct ord_style){
-				 .fill = "#8c2d19", .font_size = 10, .bold = 1, .anchor = "middle" });
+			 &(struct ord_style){ .fill = "#8c2d19",
+					      .font_size = 10,
+					      .bold = 1,
+					      .anchor = "middle",
+					      .halo = "#fbfbf8",
+					      .halo_width = 3 });
 	ord_canvas_style(cv, "lost-value-in",
-			 &(struct ord_style){
-				 .fill = "#ffffff", .font_size = 10, .bold = 1, .anchor = "middle" });
+			 &(struct ord_style){ .fill = "#ffffff",
+					      .font_size = 10,
+					      .bold = 1,
+					      .anchor = "middle",
+					      .halo = "#a9604f",
+					      .halo_width = 2.5 });
 	ord_canvas_style(cv, "band-mark",
 			 &(struct ord_style){
 				 .fill = "#1a1a1a", .font_size = 10, .bold = 1, .anchor = "middle" });
@@ -111,14 +119,98 @@ static void fmt_value(char *out, size_t n, double v)
 		snprintf(out, n, "%.1f", v);
 }
 
+/* Does the segment (x1, y1)-(x2, y2) cross the box b (x, y, w, h)?  (Liang-Barsky) */
+static int seg_hits_box(double x1, double y1, double x2, double y2, const double *b)
+{
+	double p[4] = { -(x2 - x1), x2 - x1, -(y2 - y1), y2 - y1 };
+	double q[4] = { x1 - b[0], b[0] + b[2] - x1, y1 - b[1], b[1] + b[3] - y1 };
+	double t0 = 0, t1 = 1;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		double t;
+		if (p[i] == 0) {
+			if (q[i] < 0)
+				return 0;
+			continue;
+		}
+		t = q[i] / p[i];
+		if (p[i] < 0 && t > t0)
+			t0 = t;
+		else if (p[i] > 0 && t < t1)
+			t1 = t;
+		if (t0 > t1)
+			return 0;
+	}
+	return 1;
+}
+
+static int boxes_meet(const double *a, const double *b)
+{
+	return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
+}
+
+/* What a panel's numbers keep off: its strength line (segments and dots)
+ * and the numbers already placed. */
+struct keep_off {
+	const double *pts;   /* the line's points, 2 numbers a step */
+	const int *known;    /* per step: its point is drawn */
+	size_t n;            /* steps */
+	double boxes[64][4]; /* the numbers placed: x, y, w, h */
+	size_t nboxes;
+};
+
+/* The box of a number at font size fs whose baseline's middle is (x, y). */
+static void number_box(double *b, const char *v, double fs, double x, double y)
+{
+	double w = ord_canvas_text_width(v, fs) * 1.1 + 2;
+
+	b[0] = x - w / 2;
+	b[1] = y - fs * 0.78 - 1;
+	b[2] = w;
+	b[3] = fs * 0.78 + 2;
+}
+
+static int box_free(const struct keep_off *k, const double *b)
+{
+	size_t s;
+
+	for (s = 0; s < k->n; s++) {
+		double dot[4] = { k->pts[2 * s] - 2.6, k->pts[2 * s + 1] - 2.6, 5.2, 5.2 };
+		if (!k->known[s])
+			continue;
+		if (boxes_meet(dot, b))
+			return 0;
+		if (s + 1 < k->n && k->known[s + 1] &&
+		    seg_hits_box(k->pts[2 * s], k->pts[2 * s + 1], k->pts[2 * s + 2],
+				 k->pts[2 * s + 3], b))
+			return 0;
+	}
+	for (s = 0; s < k->nboxes; s++)
+		if (boxes_meet(k->boxes[s], b))
+			return 0;
+	return 1;
+}
+
+static void keep_box(struct keep_off *k, const double *b)
+{
+	if (k->nboxes < ORD_ARRAY_SIZE(k->boxes)) {
+		memcpy(k->boxes[k->nboxes], b, sizeof(k->boxes[0]));
+		k->nboxes++;
+	}
+}
+
 static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct ord_chart_unit *u,
 		  double x0, double y0)
 {
 	double px = x0 + LABEL_W, pw = STEP_W * (double)c->nsteps, max = unit_max(c, u);
-	double scale = (PLOT_H - 14) / max, *pts = ord_xmalloc(2 * c->nsteps * sizeof(double));
+	double scale = (PLOT_H - 14) / max, *pts = ord_xcalloc(2 * c->nsteps + 2, sizeof(double));
+	double *line = ord_xcalloc(2 * c->nsteps + 2, sizeof(double));
+	int *known = ord_xcalloc(c->nsteps + 1, sizeof(int));
 	char cls[64], dot[64], id[160], v[32];
 	size_t s, np = 0;
 	double prev = -1;
+	struct keep_off k;
 
 	/* the frame and the turns */
 	ord_canvas_layer(cv, "axes");
@@ -148,26 +240,16 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 	if (u->approximate)
 		ord_canvas_text(cv, x0, y0 + 46, "≈ estimated (enemy)", "unit-sub");
 
-	/* losses: bars from the bottom of the plot */
-	ord_canvas_layer(cv, "results");
-	snprintf(id, sizeof(id), "lost-%s", u->id);
-	ord_canvas_begin(cv, id, "losses", 0, 0, 0);
-	for (s = 0; u->lost && s < c->nsteps; s++) {
-		double h, bx = px + STEP_W * (double)s + 6;
-		if (u->lost[s] <= 0)
-			continue;
-		h = u->lost[s] * scale;
-		ord_canvas_rect(cv, bx, y0 + PLOT_H - h, STEP_W - 12, h, 0, "lost");
-		fmt_value(v, sizeof(v), u->lost[s]);
-		/* in the bar when it is tall enough, else on it */
-		if (h >= 13)
-			ord_canvas_text(cv, bx + (STEP_W - 12) / 2, y0 + PLOT_H - 3, v,
-					"lost-value-in");
-		else
-			ord_canvas_text(cv, bx + (STEP_W - 12) / 2, y0 + PLOT_H - h - 3, v,
-					"lost-value");
+	/* the line's points first: the numbers keep off the line */
+	for (s = 0; s < c->nsteps; s++) {
+		known[s] = u->strength && u->strength[s] >= 0;
+		pts[2 * s] = px + STEP_W * ((double)s + 0.5);
+		pts[2 * s + 1] = known[s] ? y0 + PLOT_H - u->strength[s] * scale : 0;
 	}
-	ord_canvas_end(cv);
+	memset(&k, 0, sizeof(k));
+	k.pts = pts;
+	k.known = known;
+	k.n = c->nsteps;
 
 	/* strength: the line over the steps where it is known */
 	ord_canvas_layer(cv, "units");
@@ -176,43 +258,84 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 	ord_canvas_data(cv, "side", u->side ? u->side : "");
 	colour_class(cv, cls, sizeof(cls), "line", u->colour, 1, u->approximate);
 	colour_class(cv, dot, sizeof(dot), "dot", u->colour, 0, 0);
-	for (s = 0; u->strength && s <= c->nsteps; s++) {
-		int known = s < c->nsteps && u->strength[s] >= 0;
-		if (known) {
-			pts[2 * np] = px + STEP_W * ((double)s + 0.5);
-			pts[2 * np + 1] = y0 + PLOT_H - u->strength[s] * scale;
+	for (s = 0; s <= c->nsteps; s++) {
+		if (s < c->nsteps && known[s]) {
+			line[2 * np] = pts[2 * s];
+			line[2 * np + 1] = pts[2 * s + 1];
 			np++;
+			continue;
 		}
-		if (!known && np) {
-			if (np > 1)
-				ord_canvas_polyline(cv, pts, np, cls);
-			np = 0;
-		}
+		if (np > 1)
+			ord_canvas_polyline(cv, line, np, cls);
+		np = 0;
 	}
-	for (s = 0; u->strength && s < c->nsteps; s++) {
-		double x = px + STEP_W * ((double)s + 0.5), y;
+	for (s = 0; s < c->nsteps; s++) {
+		double x = pts[2 * s], y = pts[2 * s + 1], box[4];
 		int last;
-		if (u->strength[s] < 0) {
+		if (!known[s]) {
 			prev = -1;
 			continue;
 		}
-		y = y0 + PLOT_H - u->strength[s] * scale;
 		ord_canvas_circle(cv, x, y, 2.6, dot);
-		/* its value where it changed, and at its first and last step */
-		last = s + 1 == c->nsteps || u->strength[s + 1] < 0;
+		/* its value where it changed, and at its first and last step,
+		 * just over its point (pushed over a loss bar, it stood far
+		 * from its point) */
+		last = s + 1 == c->nsteps || !known[s + 1];
 		if (prev < 0 || fabs(prev - u->strength[s]) > 0.005 || last) {
-			double ly = y - 6;
-			/* above the step's loss bar and its number, not on them */
-			if (u->lost && u->lost[s] > 0) {
-				double h = u->lost[s] * scale, top = y0 + PLOT_H - h;
-				double clear = h >= 13 ? top - 3 : top - 16;
-				if (ly > clear)
-					ly = clear;
-			}
 			fmt_value(v, sizeof(v), u->strength[s]);
-			ord_canvas_text(cv, x, ly, v, "value");
+			number_box(box, v, 10.5, x, y - 6);
+			keep_box(&k, box);
+			ord_canvas_text(cv, x, y - 6, v, "value");
 		}
 		prev = u->strength[s];
+	}
+	ord_canvas_end(cv);
+
+	/* losses: bars from the bottom of the plot, each with its number in
+	 * the bar or on it, off the strength line and its numbers (the line
+	 * ran through "12" when a unit fell to 1); the numbers are drawn over
+	 * the line, on a halo, where nothing else is free */
+	ord_canvas_layer(cv, "results");
+	snprintf(id, sizeof(id), "lost-%s", u->id);
+	ord_canvas_begin(cv, id, "losses", 0, 0, 0);
+	for (s = 0; u->lost && s < c->nsteps; s++) {
+		double h, bx = px + STEP_W * (double)s + 6, top, bottom = y0 + PLOT_H;
+		if (u->lost[s] <= 0)
+			continue;
+		h = u->lost[s] * scale;
+		top = bottom - h;
+		ord_canvas_rect(cv, bx, top, STEP_W - 12, h, 0, "lost");
+	}
+	ord_canvas_end(cv);
+	ord_canvas_layer(cv, "labels");
+	snprintf(id, sizeof(id), "lost-values-%s", u->id);
+	ord_canvas_begin(cv, id, "lost-values", 0, 0, 0);
+	for (s = 0; u->lost && s < c->nsteps; s++) {
+		double cx = px + STEP_W * ((double)s + 0.5), bottom = y0 + PLOT_H, box[4], ny, at;
+		double h, top;
+		int in, found = 0;
+		if (u->lost[s] <= 0)
+			continue;
+		h = u->lost[s] * scale;
+		top = bottom - h;
+		fmt_value(v, sizeof(v), u->lost[s]);
+		/* in the bar, from its foot up, when it is tall enough; else
+		 * just over it */
+		in = h >= 13;
+		at = in ? bottom - 3 : top - 3;
+		for (ny = bottom - 3; !found && in && ny >= top + 10.5; ny -= 1) {
+			number_box(box, v, 10, cx, ny);
+			if (box_free(&k, box))
+				found = 1, at = ny;
+		}
+		for (ny = top - 3; !found && ny >= top - 7 && ny >= y0 + 9; ny -= 1) {
+			number_box(box, v, 10, cx, ny);
+			if (box_free(&k, box))
+				found = 1, in = 0, at = ny;
+		}
+		number_box(box, v, 10, cx, at);
+		keep_box(&k, box);
+		ord_canvas_text(cv, cx, at, v, in ? "lost-value-in" : "lost-value");
 	}
 	ord_canvas_end(cv);
 
@@ -235,6 +358,8 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 	}
 	ord_canvas_end(cv);
 	free(pts);
+	free(line);
+	free(known);
 }
 
 /* The turn numbers and the step labels above a column of panels. */

@@ -6,6 +6,8 @@
  * PNG librsvg renders has the colours drawn where they were drawn.
  */
 #include <check.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cairo.h>
@@ -244,6 +246,115 @@ START_TEST(test_png_pixels)
 }
 END_TEST
 
+/* ---- the chart ---- */
+
+/* A chart of one unit that falls from 24 to 13 and then to 1 (the demo's
+ * F1): losses of 11 and 12, the second bar tall and the line at its foot. */
+static void fallen_chart(struct ord_buf *svg, const char *const *names, size_t nnames)
+{
+	static const char *const steps[] = { "start", "F", "Me", "F", "Me" };
+	static const int turns[] = { 0, 1, 1, 2, 2 };
+	static const double strength[] = { 24, 13, 13, 1, 1 };
+	static const double lost[] = { 0, 11, 0, 12, 0 };
+	static const int band[] = { 0, 0, 0, 0, 0 };
+	struct ord_chart_unit u[4];
+	struct ord_chart_band b = { "good", "#dfe8d0", "G" };
+	struct ord_chart c;
+	struct ord_canvas *cv;
+	size_t i;
+
+	memset(u, 0, sizeof(u));
+	for (i = 0; i < nnames && i < 4; i++) {
+		u[i].id = i ? "F2" : "F1";
+		u[i].label = names[i];
+		u[i].colour = "#23407a";
+		u[i].side = "french";
+		u[i].strength = strength;
+		u[i].lost = lost;
+		u[i].band = band;
+	}
+	memset(&c, 0, sizeof(c));
+	c.title = "a battle";
+	c.nsteps = 5;
+	c.step_labels = steps;
+	c.step_turn = turns;
+	c.units = u;
+	c.nunits = nnames;
+	c.bands = &b;
+	c.nbands = 1;
+	ord_canvas_new(&cv, 100, 100);
+	ck_assert_int_eq(ord_canvas_chart(cv, &c), 0);
+	ck_assert_int_eq(ord_canvas_svg(cv, svg), 0);
+	ord_canvas_free(cv);
+}
+
+/* Does the segment (x1, y1)-(x2, y2) meet the box?  (sampled finely) */
+static int crosses(double x1, double y1, double x2, double y2, double bx, double by, double bw,
+		   double bh)
+{
+	int i;
+
+	for (i = 0; i <= 400; i++) {
+		double x = x1 + (x2 - x1) * i / 400, y = y1 + (y2 - y1) * i / 400;
+		if (x > bx && x < bx + bw && y > by && y < by + bh)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The number of a loss stands where the strength line does not cross it
+ * (the line ran through "12" at the foot of a bar when the unit fell to 1),
+ * and a value stands just over its point, not pushed far up over the bar.
+ */
+START_TEST(test_chart_numbers_off_the_line)
+{
+	static const char *const names[] = { "1/2e Léger" };
+	struct ord_buf svg = ORD_BUF_INIT;
+	double pts[10], x, y, w;
+	char *s, *p, expr[160];
+	xmlDocPtr doc;
+	int n = 0, i, k;
+
+	fallen_chart(&svg, names, 1);
+	doc = parse(&svg);
+	s = xpath_str(doc, "string(//s:g[@id='unit-F1']/s:polyline/@points)");
+	for (p = s; n < 5 && sscanf(p, "%lf,%lf", &pts[2 * n], &pts[2 * n + 1]) == 2; n++) {
+		p = strchr(p, ' ');
+		if (!p)
+			break;
+		p++;
+	}
+	xmlFree(s);
+	ck_assert_int_eq(n + 1, 5);
+	for (k = 1; k <= 2; k++) {
+		const char *v = k == 1 ? "11" : "12";
+		snprintf(expr, sizeof(expr),
+			 "number(//s:text[starts-with(@class, 'lost-value')][.='%s']/@%%s)", v);
+		{
+			char e[200];
+			snprintf(e, sizeof(e), expr, "x");
+			x = xpath_num(doc, e);
+			snprintf(e, sizeof(e), expr, "y");
+			y = xpath_num(doc, e);
+		}
+		ck_assert_msg(!isnan(x) && !isnan(y), "no loss %s drawn", v);
+		w = ord_canvas_text_width(v, 10);
+		for (i = 0; i + 1 < 5; i++)
+			ck_assert_msg(!crosses(pts[2 * i], pts[2 * i + 1], pts[2 * i + 2],
+					       pts[2 * i + 3], x - w / 2, y - 7.5, w, 7.5),
+				      "the line crosses the loss %s at %g,%g", v, x, y);
+	}
+	/* the value 1 at the third step: just over its point */
+	x = xpath_num(doc, "number(//s:g[@id='unit-F1']/s:text[.='1'][1]/@x)");
+	y = xpath_num(doc, "number(//s:g[@id='unit-F1']/s:text[.='1'][1]/@y)");
+	ck_assert_msg(fabs(x - pts[6]) < 0.01 && y < pts[7] && pts[7] - y <= 8,
+		      "the value 1 at %g,%g, its point at %g,%g", x, y, pts[6], pts[7]);
+	xmlFreeDoc(doc);
+	ord_buf_release(&svg);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("canvas");
@@ -254,6 +365,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_mistakes_reported);
 	tcase_add_test(tc, test_free_spot);
 	tcase_add_test(tc, test_png_pixels);
+	tcase_add_test(tc, test_chart_numbers_off_the_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
