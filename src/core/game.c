@@ -507,8 +507,20 @@ static int check_units(struct ord_game *g, const struct ord_scenario *sc, const 
 				     su->line, su->id, ord_error_last());
 		for (j = 0; e && j < diag.n; j++) {
 			const struct ord_diag_item *it = &diag.items[j];
-			ord_buf_addf(&m, "%s%s:%u: unit '%s': %s", m.len ? "\n" : "", scenario_path,
-				     su->line, su->id, it->msg);
+			unsigned line = su->line, col = 0;
+			size_t k, n;
+
+			/* "kind: unknown 'x' ...": at the value of the attribute it names */
+			for (k = 0; k < su->attrs.n && !col; k++) {
+				n = strlen(su->attrs.items[k].key);
+				if (!strncmp(it->msg, su->attrs.items[k].key, n) && it->msg[n] == ':')
+					col = ord_scenario_unit_col(su, su->attrs.items[k].key, 1,
+								    &line);
+			}
+			ord_buf_addf(&m, "%s%s:%u:", m.len ? "\n" : "", scenario_path, line);
+			if (col)
+				ord_buf_addf(&m, "%u:", col);
+			ord_buf_addf(&m, " unit '%s': %s", su->id, it->msg);
 			if (*it->rule)
 				ord_buf_addf(&m, " (%s)", it->rule);
 		}

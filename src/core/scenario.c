@@ -46,9 +46,10 @@ static const char *const element_names[EL_COUNT] = {
 
 /* Problems found by the checks that report everything at once. */
 struct problem {
-	long line;  /* where, for sorting; 0 when not known */
-	size_t seq; /* order found, to keep sorting stable */
-	char *msg;  /* "FILE:LINE: ..." */
+	long line;    /* where, for sorting; 0 when not known */
+	unsigned col; /* 0 when not known */
+	size_t seq;   /* order found, to keep sorting stable */
+	char *msg;    /* "FILE:LINE: ..." */
 };
 struct problems {
 	const char *name;
@@ -64,7 +65,7 @@ void ord_scenario_init(struct ord_scenario *sc)
 
 void ord_scenario_release(struct ord_scenario *sc)
 {
-	size_t i;
+	size_t i, j;
 
 	free(sc->title);
 	free(sc->description);
@@ -84,6 +85,9 @@ void ord_scenario_release(struct ord_scenario *sc)
 		free(sc->units[i].name);
 		free(sc->units[i].side);
 		ord_kv_release(&sc->units[i].attrs);
+		for (j = 0; j < sc->units[i].npos; j++)
+			free(sc->units[i].pos[j].attr);
+		free(sc->units[i].pos);
 	}
 	free(sc->units);
 	ord_scenario_init(sc);
@@ -91,9 +95,12 @@ void ord_scenario_release(struct ord_scenario *sc)
 
 /* ---- messages ------------------------------------------------------- */
 
-static void vformat_at(struct ord_buf *b, const char *name, long line, const char *fmt, va_list ap)
+static void vformat_at(struct ord_buf *b, const char *name, long line, unsigned col,
+		       const char *fmt, va_list ap)
 {
-	if (line > 0)
+	if (line > 0 && col > 0)
+		ord_buf_addf(b, "%s:%ld:%u: ", name, line, col);
+	else if (line > 0)
 		ord_buf_addf(b, "%s:%ld: ", name, line);
 	else
 		ord_buf_addf(b, "%s: ", name);
@@ -112,31 +119,33 @@ static int bad(const char *name, long line, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vformat_at(&b, name, line, fmt, ap);
+	vformat_at(&b, name, line, 0, fmt, ap);
 	va_end(ap);
 	ord_error_set(ORD_EBADDATA, "%s", b.buf);
 	ord_buf_release(&b);
 	return ORD_EBADDATA;
 }
 
-static void problem(struct problems *p, long line, const char *fmt, ...)
+static void problem_at(struct problems *p, long line, unsigned col, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
+	__attribute__((format(printf, 4, 5)))
 #endif
 	;
-static void problem(struct problems *p, long line, const char *fmt, ...)
+#define problem(p, line, ...) problem_at(p, line, 0, __VA_ARGS__)
+static void problem_at(struct problems *p, long line, unsigned col, const char *fmt, ...)
 {
 	struct ord_buf b = ORD_BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vformat_at(&b, p->name, line, fmt, ap);
+	vformat_at(&b, p->name, line, col, fmt, ap);
 	va_end(ap);
 	if (p->n == p->alloc) {
 		p->alloc = p->alloc ? 2 * p->alloc : 16;
 		p->items = ord_xrealloc(p->items, p->alloc * sizeof(*p->items));
 	}
 	p->items[p->n].line = line;
+	p->items[p->n].col = col;
 	p->items[p->n].seq = p->n;
 	p->items[p->n].msg = ord_buf_detach(&b, NULL);
 	p->n++;
@@ -789,28 +798,36 @@ static int check_semantics(struct ord_scenario *sc, const char *name)
 	for (i = 0; i < sc->nunits; i++) {
 		ids[i] = (struct keyed){ sc->units[i].id, sc->units[i].line, i };
 		names[i] = (struct keyed){ ascii_lower(sc->units[i].name), sc->units[i].line, i };
-		if (!bsearch(sc->units[i].side, sides, sc->nsides, sizeof(*sides), keyed_find))
-			problem(&p, sc->units[i].line,
-				"unit '%s': side '%s' is not declared (expected one of %s)",
-				sc->units[i].id, sc->units[i].side, list.buf);
+		if (!bsearch(sc->units[i].side, sides, sc->nsides, sizeof(*sides), keyed_find)) {
+			unsigned line, col = ord_scenario_unit_col(&sc->units[i], "side", 1, &line);
+			problem_at(&p, line, col,
+				   "unit '%s': side '%s' is not declared (expected one of %s)",
+				   sc->units[i].id, sc->units[i].side, list.buf);
+		}
 	}
 	qsort(ids, sc->nunits, sizeof(*ids), keyed_cmp);
 	for (i = 1, run = 0; i < sc->nunits; i++) {
 		if (strcmp(ids[i].key, ids[run].key))
 			run = i;
-		else
-			problem(&p, ids[i].line, "unit id '%s' is already used on line %u",
-				ids[i].key, ids[run].line);
+		else {
+			unsigned line,
+				col = ord_scenario_unit_col(&sc->units[ids[i].idx], "id", 1, &line);
+			problem_at(&p, line, col, "unit id '%s' is already used on line %u",
+				   ids[i].key, ids[run].line);
+		}
 	}
 	qsort(names, sc->nunits, sizeof(*names), keyed_cmp);
 	for (i = 1, run = 0; i < sc->nunits; i++) {
 		if (strcmp(names[i].key, names[run].key))
 			run = i;
-		else
-			problem(&p, names[i].line,
-				"unit name '%s' is already used by unit '%s' on line %u (names must differ ignoring case)",
-				sc->units[names[i].idx].name, sc->units[names[run].idx].id,
-				names[run].line);
+		else {
+			unsigned line, col = ord_scenario_unit_col(&sc->units[names[i].idx], "name",
+								   1, &line);
+			problem_at(&p, line, col,
+				   "unit name '%s' is already used by unit '%s' on line %u (names must differ ignoring case)",
+				   sc->units[names[i].idx].name, sc->units[names[run].idx].id,
+				   names[run].line);
+		}
 	}
 
 	for (i = 0; i < sc->nunits; i++)
@@ -821,6 +838,133 @@ static int check_semantics(struct ord_scenario *sc, const char *name)
 	free(first);
 	ord_buf_release(&list);
 	return problems_finish(&p);
+}
+
+/* ---- where each unit's attributes are ---------------------------------- */
+
+/* A cursor over the file's bytes that counts lines and columns (a column
+ * is a character: a UTF-8 continuation byte does not start one). */
+struct scan {
+	const char *p, *end;
+	unsigned line, col;
+};
+
+static void scan_step(struct scan *s)
+{
+	if (*s->p == '\n') {
+		s->line++;
+		s->col = 1;
+	} else if (((unsigned char)*s->p & 0xC0) != 0x80) {
+		s->col++;
+	}
+	s->p++;
+}
+
+static int scan_at(const struct scan *s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return (size_t)(s->end - s->p) >= n && !memcmp(s->p, lit, n);
+}
+
+/* Step past the end marker lit (of a comment, CDATA section or PI). */
+static void scan_past(struct scan *s, const char *lit)
+{
+	while (s->p < s->end && !scan_at(s, lit))
+		scan_step(s);
+	size_t i, n = strlen(lit);
+
+	for (i = 0; s->p < s->end && i < n; i++)
+		scan_step(s);
+}
+
+/* The next <unit start tag: s at its '<'; 0 when there is none.  '<' in
+ * the markup of a well-formed document opens a tag, a comment, a CDATA
+ * section or a PI; never an attribute value or text. */
+static int next_unit_tag(struct scan *s)
+{
+	while (s->p < s->end) {
+		if (scan_at(s, "<!--"))
+			scan_past(s, "-->");
+		else if (scan_at(s, "<![CDATA["))
+			scan_past(s, "]]>");
+		else if (scan_at(s, "<?"))
+			scan_past(s, "?>");
+		else if (scan_at(s, "<unit") && s->end - s->p > 5 &&
+			 (is_xml_space(s->p[5]) || s->p[5] == '/' || s->p[5] == '>'))
+			return 1;
+		else
+			scan_step(s);
+	}
+	return 0;
+}
+
+/* The attributes of the start tag s is at, into u->pos. */
+static void read_tag_attrs(struct scan *s, struct ord_scenario_unit *u)
+{
+	size_t i;
+
+	u->line = s->line;
+	u->col = s->col;
+	for (i = 0; i < 5; i++)
+		scan_step(s);
+	while (s->p < s->end && *s->p != '>' && *s->p != '/') {
+		struct ord_scenario_pos *ps;
+		const char *name;
+		char quote;
+
+		if (is_xml_space(*s->p)) {
+			scan_step(s);
+			continue;
+		}
+		u->pos = grow(u->pos, u->npos, sizeof(*u->pos));
+		ps = &u->pos[u->npos++];
+		ps->line = s->line;
+		ps->col = s->col;
+		name = s->p;
+		while (s->p < s->end && *s->p != '=' && !is_xml_space(*s->p))
+			scan_step(s);
+		ps->attr = ord_xmalloc((size_t)(s->p - name) + 1);
+		memcpy(ps->attr, name, (size_t)(s->p - name));
+		ps->attr[s->p - name] = '\0';
+		while (s->p < s->end && *s->p != '"' && *s->p != '\'')
+			scan_step(s);
+		if (s->p >= s->end)
+			break;
+		quote = *s->p;
+		scan_step(s);
+		ps->value_line = s->line;
+		ps->value_col = s->col;
+		while (s->p < s->end && *s->p != quote)
+			scan_step(s);
+		if (s->p < s->end)
+			scan_step(s);
+	}
+}
+
+/* The units were read in document order: the k-th <unit> tag of the
+ * bytes is units[k]. */
+static void locate_units(struct ord_scenario *sc, const char *bytes, size_t len)
+{
+	struct scan s = { bytes, bytes + len, 1, 1 };
+	size_t i;
+
+	for (i = 0; i < sc->nunits && next_unit_tag(&s); i++)
+		read_tag_attrs(&s, &sc->units[i]);
+}
+
+unsigned ord_scenario_unit_col(const struct ord_scenario_unit *u, const char *attr, int value,
+			       unsigned *line)
+{
+	size_t i;
+
+	*line = u->line;
+	for (i = 0; i < u->npos; i++)
+		if (!strcmp(u->pos[i].attr, attr)) {
+			*line = value ? u->pos[i].value_line : u->pos[i].line;
+			return value ? u->pos[i].value_col : u->pos[i].col;
+		}
+	return 0;
 }
 
 int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, const char *name)
@@ -848,6 +992,7 @@ int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, c
 	}
 	if ((err = read_doc(out, doc, name)) != 0)
 		goto out;
+	locate_units(out, bytes, len);
 	err = check_semantics(out, name);
 out:
 	if (err)
@@ -924,6 +1069,7 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 	struct problems p = { name ? name : "scenario", NULL, 0, 0 };
 	struct ord_buf known = ORD_BUF_INIT, why = ORD_BUF_INIT;
 	const struct ord_key_spec *s;
+	unsigned line, col;
 	size_t i, j;
 
 	if (!specs)
@@ -940,20 +1086,23 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 				if (!strcmp(s->name, it->key))
 					break;
 			if (!s->name) {
+				col = ord_scenario_unit_col(u, it->key, 0, &line);
 				if (known.len)
-					problem(&p, u->line,
-						"unit '%s': unknown attribute '%s' (expected one of %s)",
-						u->id, it->key, known.buf);
+					problem_at(&p, line, col,
+						   "unit '%s': unknown attribute '%s' (expected one of %s)",
+						   u->id, it->key, known.buf);
 				else
-					problem(&p, u->line,
-						"unit '%s': unknown attribute '%s' (the ruleset declares no unit attributes)",
-						u->id, it->key);
+					problem_at(&p, line, col,
+						   "unit '%s': unknown attribute '%s' (the ruleset declares no unit attributes)",
+						   u->id, it->key);
 				continue;
 			}
 			/* NEEDSWORK: an ORD_KEY_UNIT value is not yet looked up among the units */
 			ord_buf_reset(&why);
-			if (ord_key_check_value(s, it->value, &why))
-				problem(&p, u->line, "unit '%s': %s", u->id, why.buf);
+			if (ord_key_check_value(s, it->value, &why)) {
+				col = ord_scenario_unit_col(u, it->key, 1, &line);
+				problem_at(&p, line, col, "unit '%s': %s", u->id, why.buf);
+			}
 		}
 		for (s = specs; s->name; s++) {
 			if (ord_kv_get(&u->attrs, s->name))
@@ -961,8 +1110,9 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 			if (s->required) {
 				ord_buf_reset(&why);
 				ord_key_describe(s, &why);
-				problem(&p, u->line, "unit '%s': missing attribute '%s' (expected %s)",
-					u->id, s->name, why.buf);
+				problem_at(&p, u->line, u->col,
+					   "unit '%s': missing attribute '%s' (expected %s)", u->id,
+					   s->name, why.buf);
 			} else if (s->def) {
 				ord_kv_set(&u->attrs, s->name, s->def);
 			}

@@ -6,7 +6,9 @@
  * Ownership: every string in these structs is malloc'd and belongs to the
  * struct ord_scenario; ord_scenario_release frees them all.  Errors are
  * ORD_EBADDATA (ORD_ENOTFOUND for a missing file) with a message of
- * "FILE:LINE: what is wrong (what was expected)" lines.
+ * "FILE:LINE: what is wrong (what was expected)" lines, "FILE:LINE:COL:"
+ * where a unit's attribute is at fault (the column of its name, or of its
+ * value when the value is wrong; of the '<' when one is missing).
  */
 #ifndef ORD_SCENARIO_H
 #define ORD_SCENARIO_H
@@ -25,12 +27,23 @@ struct ord_scenario_side {
 	unsigned line; /* line of the <side> element */
 };
 
+/* Where an attribute of a <unit> is in the file: the line and column
+ * (from 1, in characters) of its name and of its value's first character. */
+struct ord_scenario_pos {
+	char *attr;
+	unsigned line, col;             /* of the name */
+	unsigned value_line, value_col; /* of the value */
+};
+
 struct ord_scenario_unit {
-	char *id;            /* letters, digits _ . / -, 1 to 32 characters */
-	char *name;          /* display name, unique ignoring ASCII case */
-	char *side;          /* id of a side of the scenario */
-	struct ord_kv attrs; /* the ruleset's attributes in document order */
-	unsigned line;       /* line of the <unit> element */
+	char *id;                     /* letters, digits _ . / -, 1 to 32 characters */
+	char *name;                   /* display name, unique ignoring ASCII case */
+	char *side;                   /* id of a side of the scenario */
+	struct ord_kv attrs;          /* the ruleset's attributes in document order */
+	unsigned line;                /* line of the <unit> element */
+	unsigned col;                 /* column of its '<', 0 when not known */
+	struct ord_scenario_pos *pos; /* its attributes' places, in file order */
+	size_t npos;
 };
 
 struct ord_scenario {
@@ -70,6 +83,10 @@ int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, c
  * where every player writes).  Call on a scenario ord_scenario_load took.
  */
 int ord_scenario_public(char **bytes, size_t *len, const char *name);
+/* The place of attribute attr of unit u (of its value when value is set):
+ * 0 and *line = u->line when not known. */
+unsigned ord_scenario_unit_col(const struct ord_scenario_unit *u, const char *attr, int value,
+			       unsigned *line);
 /* Read path (bounded to ORD_XML_MAX_BYTES) and ord_scenario_load it. */
 int ord_scenario_load_file(struct ord_scenario *out, const char *path);
 
@@ -78,7 +95,7 @@ int ord_scenario_load_file(struct ord_scenario *out, const char *path);
  * entry whose name is NULL; NULL means none): unknown attributes, missing
  * required ones, values of the wrong type or range.  Defaults of absent
  * optional attributes are filled in.  Every problem is reported, one
- * "FILE:LINE: unit 'ID': ..." line each (the first 20), as ORD_EBADDATA.
+ * "FILE:LINE:COL: unit 'ID': ..." line each (the first 20), as ORD_EBADDATA.
  */
 int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec *specs,
 			     const char *name);

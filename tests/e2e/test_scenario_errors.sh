@@ -32,10 +32,10 @@ F=$FIX
 new_refused 65 "$F/bad-malformed.xml" "$F/bad-malformed.xml:9: "
 new_refused 65 "$F/bad-schema.xml" "$F/bad-schema.xml:6: " "sometimes" "expected hold, repeat or wait"
 new_refused 65 "$F/bad-schema-order.xml" "$F/bad-schema-order.xml:7: " "<side> after <unit>" "expected"
-new_refused 65 "$F/bad-kind.xml" "$F/bad-kind.xml:8: " "'dragoons'" "'kind'" \
+new_refused 65 "$F/bad-kind.xml" "$F/bad-kind.xml:8:56: " "'dragoons'" "'kind'" \
 	"expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery"
-new_refused 65 "$F/bad-duplicate-unit.xml" "$F/bad-duplicate-unit.xml:9: " "'B1'" "already used on line 7"
-new_refused 65 "$F/bad-unknown-side.xml" "$F/bad-unknown-side.xml:9: " "'green'" "expected one of blue red"
+new_refused 65 "$F/bad-duplicate-unit.xml" "$F/bad-duplicate-unit.xml:9:13: " "'B1'" "already used on line 7"
+new_refused 65 "$F/bad-unknown-side.xml" "$F/bad-unknown-side.xml:9:44: " "'green'" "expected one of blue red"
 
 # Hostile XML.  Each fixture is a valid scenario apart from its DOCTYPE (the
 # positive control below proves it), so a parser that expanded the entities

@@ -427,7 +427,7 @@ START_TEST(test_create_refused_leaves_nothing)
 
 	rc = ord_game_create(&g, path, FIXTURES "bad-kind.xml", NULL);
 	ck_assert_int_eq(rc, ORD_EBADDATA);
-	ck_assert_ptr_nonnull(strstr(ord_error_last(), ":8: "));
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "bad-kind.xml:8:56: "));
 	ck_assert_ptr_nonnull(strstr(ord_error_last(), "'dragoons'"));
 	ck_assert_ptr_null(g);
 	ck_assert_int_ne(access(path, F_OK), 0);

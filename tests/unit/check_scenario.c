@@ -303,15 +303,15 @@ START_TEST(test_duplicates_and_unknown_side)
 	/* every problem at once, in file order */
 	expect_file("bad-duplicates.xml", ORD_EBADDATA,
 		    "@:6: side id 'a' is already used on line 4\n"
-		    "@:9: unit id 'U1' is already used on line 7\n"
-		    "@:10: unit name 'FIRST FOOT' is already used by unit 'U1' on line 7 (names must differ ignoring case)\n"
-		    "@:11: unit 'U5': side 'prussia' is not declared (expected one of a b)");
+		    "@:9:13: unit id 'U1' is already used on line 7\n"
+		    "@:10:23: unit name 'FIRST FOOT' is already used by unit 'U1' on line 7 (names must differ ignoring case)\n"
+		    "@:11:40: unit 'U5': side 'prussia' is not declared (expected one of a b)");
 	/* a third copy names the first, not the second */
 	expect_body(HEAD UNIT UNIT UNIT,
-		    "t.xml:7: unit id 'U1' is already used on line 6\n"
-		    "t.xml:7: unit name 'U1' is already used by unit 'U1' on line 6 (names must differ ignoring case)\n"
-		    "t.xml:8: unit id 'U1' is already used on line 6\n"
-		    "t.xml:8: unit name 'U1' is already used by unit 'U1' on line 6 (names must differ ignoring case)");
+		    "t.xml:7:11: unit id 'U1' is already used on line 6\n"
+		    "t.xml:7:21: unit name 'U1' is already used by unit 'U1' on line 6 (names must differ ignoring case)\n"
+		    "t.xml:8:11: unit id 'U1' is already used on line 6\n"
+		    "t.xml:8:21: unit name 'U1' is already used by unit 'U1' on line 6 (names must differ ignoring case)");
 }
 END_TEST
 
@@ -325,8 +325,8 @@ START_TEST(test_many_problems)
 		ord_buf_addf(&body, "<unit id=\"U%d\" name=\"U%d\" side=\"x\"/>\n", i, i);
 	for (i = 0; i < 20; i++)
 		ord_buf_addf(&want,
-			     "t.xml:%d: unit 'U%d': side 'x' is not declared (expected one of a b)\n",
-			     6 + i, i);
+			     "t.xml:%d:%d: unit 'U%d': side 'x' is not declared (expected one of a b)\n",
+			     6 + i, i < 10 ? 31 : 33, i);
 	ord_buf_adds(&want, "t.xml: 10 more problems not shown");
 	expect_body(body.buf, want.buf);
 	ord_buf_release(&body);
@@ -573,11 +573,11 @@ START_TEST(test_attrs_errors)
 	snprintf(path, sizeof(path), "%s%s", FIXTURES, "bad-attrs.xml");
 	ck_assert_int_eq(ord_scenario_load_file(&sc, path), 0);
 	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, path), ORD_EBADDATA);
-	want = expand("@:8: unit 'U2': unknown attribute 'colour' (expected one of kind formation figures quality class weapon)\n"
-		      "@:9: unit 'U3': 'cannon' is not valid for 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
-		      "@:10: unit 'U4': missing attribute 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
-		      "@:11: unit 'U5': '20000' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
-		      "@:11: unit 'U5': 'F' is not valid for 'class' (expected one of A B C D E)",
+	want = expand("@:8:77: unit 'U2': unknown attribute 'colour' (expected one of kind formation figures quality class weapon)\n"
+		      "@:9:46: unit 'U3': 'cannon' is not valid for 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
+		      "@:10:3: unit 'U4': missing attribute 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
+		      "@:11:69: unit 'U5': '20000' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
+		      "@:11:83: unit 'U5': 'F' is not valid for 'class' (expected one of A B C D E)",
 		      path);
 	ck_assert_str_eq(ord_error_last(), want);
 	free(want);
@@ -597,12 +597,12 @@ START_TEST(test_attrs_values)
 		     "<unit id=\"U5\" name=\"E\" side=\"a\" kind=\"line_infantry\" figures=\"1\" weapon=\"\"/>\n");
 	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, "t.xml"), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
-			 "t.xml:6: unit 'U1': '' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
-			 "t.xml:7: unit 'U2': '0' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
-			 "t.xml:8: unit 'U3': ' 24' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
-			 "t.xml:9: unit 'U4': 'Line_Infantry' is not valid for 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
-			 "t.xml:9: unit 'U4': '2.5' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
-			 "t.xml:10: unit 'U5': '' is not valid for 'weapon' (expected one of musket rifle none)");
+			 "t.xml:6:63: unit 'U1': '' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
+			 "t.xml:7:63: unit 'U2': '0' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
+			 "t.xml:8:63: unit 'U3': ' 24' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
+			 "t.xml:9:39: unit 'U4': 'Line_Infantry' is not valid for 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
+			 "t.xml:9:63: unit 'U4': '2.5' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
+			 "t.xml:10:74: unit 'U5': '' is not valid for 'weapon' (expected one of musket rifle none)");
 	ord_scenario_release(&sc);
 }
 END_TEST
@@ -618,7 +618,27 @@ START_TEST(test_attrs_no_specs)
 	load_body_ok(&sc, HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" kind=\"x\"/>\n");
 	ck_assert_int_eq(ord_scenario_check_attrs(&sc, NULL, "t.xml"), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
-			 "t.xml:6: unit 'U1': unknown attribute 'kind' (the ruleset declares no unit attributes)");
+			 "t.xml:6:33: unit 'U1': unknown attribute 'kind' (the ruleset declares no unit attributes)");
+	ord_scenario_release(&sc);
+}
+END_TEST
+
+/* A problem of an attribute names its line and column: past a comment
+ * that holds a <unit> tag, on the second line of a tag, counting a
+ * character of several bytes as one. */
+START_TEST(test_attrs_columns)
+{
+	struct ord_scenario sc;
+
+	load_body_ok(&sc, HEAD "<!-- <unit id=\"Z\" name=\"Z\" side=\"a\" kind=\"z\"/> -->\n"
+			       "<unit id=\"U1\" name=\"A\"\n"
+			       "      side=\"a\" kind=\"x\"/>\n"
+			       "<unit id=\"U2\" name=\"\xc3\x86"
+			       "ble\" side=\"a\" kind=\"y\"/>\n");
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, NULL, "t.xml"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:8:16: unit 'U1': unknown attribute 'kind' (the ruleset declares no unit attributes)\n"
+			 "t.xml:9:36: unit 'U2': unknown attribute 'kind' (the ruleset declares no unit attributes)");
 	ord_scenario_release(&sc);
 }
 END_TEST
@@ -626,7 +646,7 @@ END_TEST
 START_TEST(test_attrs_many)
 {
 	struct ord_buf body = ORD_BUF_INIT;
-	static const char first[] = "t.xml:6: unit 'U0': missing attribute 'kind' (expected one of ";
+	static const char first[] = "t.xml:6:1: unit 'U0': missing attribute 'kind' (expected one of ";
 	struct ord_scenario sc;
 	const char *msg, *p;
 	int i, lines = 1;
@@ -643,7 +663,7 @@ START_TEST(test_attrs_many)
 	 * 2048-byte error message (14 of these long ones), then the count */
 	ck_assert_int_eq(lines, 15);
 	ck_assert_msg(!strncmp(msg, first, strlen(first)), "%s", msg);
-	ck_assert_ptr_nonnull(strstr(msg, "\nt.xml:12: unit 'U6': missing attribute 'figures' (expected an integer from 1 to 10000)\n"
+	ck_assert_ptr_nonnull(strstr(msg, "\nt.xml:12:1: unit 'U6': missing attribute 'figures' (expected an integer from 1 to 10000)\n"
 					  "t.xml: 66 more problems not shown"));
 	ck_assert_uint_lt(strlen(msg), 2000);
 	ord_scenario_release(&sc);
@@ -794,6 +814,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(attrs, test_attrs_values);
 	tcase_add_test(attrs, test_attrs_no_specs);
 	tcase_add_test(attrs, test_attrs_many);
+	tcase_add_test(attrs, test_attrs_columns);
 	suite_add_tcase(s, attrs);
 
 	tcase_add_test(hostile, test_hostile_files);
