@@ -119,6 +119,19 @@ static void fmt_value(char *out, size_t n, double v)
 		snprintf(out, n, "%.1f", v);
 }
 
+/* Cut text (UTF-8) to width at font size 11, ending it with "…". */
+static void cut_to_width(char *text, size_t n, double width)
+{
+	size_t len = strlen(text);
+
+	while (len > 3 && ord_canvas_text_width(text, 11) > width) {
+		len--;
+		while (len > 0 && ((unsigned char)text[len] & 0xC0) == 0x80)
+			len--;
+		snprintf(text + len, n - len, "…");
+	}
+}
+
 /* Does the segment (x1, y1)-(x2, y2) cross the box b (x, y, w, h)?  (Liang-Barsky) */
 static int seg_hits_box(double x1, double y1, double x2, double y2, const double *b)
 {
@@ -224,21 +237,37 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 	ord_canvas_layer(cv, "labels");
 	ord_canvas_text(cv, x0, y0 + 16, u->id, "unit-label");
 	{
-		/* the name, cut to the label's width */
-		char name[128];
-		size_t len;
+		/* the name on as many lines as the panel has room for (three,
+		 * two under the enemy's note), cut (…) only on the last: one
+		 * line cut to "1/28th (North Gloucestershi…" hid the regiment */
+		char name[256], *p;
+		int row, rows = u->approximate ? 2 : 3, printed = 0;
 		snprintf(name, sizeof(name), "%s", u->label ? u->label : "");
-		len = strlen(name);
-		while (len > 3 && ord_canvas_text_width(name, 11) > LABEL_W - 12) {
-			len--;
-			while (len > 0 && ((unsigned char)name[len] & 0xC0) == 0x80)
-				len--;
-			snprintf(name + len, sizeof(name) - len, "…");
+		p = name;
+		for (row = 0; row < rows && *p; row++) {
+			char *end = NULL, *q;
+			if (row + 1 < rows && ord_canvas_text_width(p, 11) > LABEL_W - 12)
+				for (q = p + 1; *q; q++) {
+					if (*q != ' ')
+						continue;
+					*q = '\0';
+					if (ord_canvas_text_width(p, 11) <= LABEL_W - 12)
+						end = q;
+					*q = ' ';
+				}
+			if (end)
+				*end = '\0';
+			else
+				cut_to_width(p, sizeof(name) - (size_t)(p - name), LABEL_W - 12);
+			ord_canvas_text(cv, x0, y0 + 31 + 14 * printed++, p, "unit-sub");
+			if (!end)
+				break;
+			p = end + 1;
 		}
-		ord_canvas_text(cv, x0, y0 + 31, name, "unit-sub");
+		if (u->approximate)
+			ord_canvas_text(cv, x0, y0 + 31 + 14 * printed, "≈ estimated (enemy)",
+					"unit-sub");
 	}
-	if (u->approximate)
-		ord_canvas_text(cv, x0, y0 + 46, "≈ estimated (enemy)", "unit-sub");
 
 	/* the line's points first: the numbers keep off the line */
 	for (s = 0; s < c->nsteps; s++) {

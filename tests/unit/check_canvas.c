@@ -355,6 +355,41 @@ START_TEST(test_chart_numbers_off_the_line)
 }
 END_TEST
 
+/*
+ * A unit's name too long for one line is written on two, whole (it was
+ * cut: "Kosakker Tettenborn 2. Sot…"), each line within the label's width;
+ * only a name too long for two lines is cut.
+ */
+START_TEST(test_chart_long_names)
+{
+	static const char *const names[] = { "Kosakker Tettenborn 2. Sotnie, irregular cavalry",
+					     "1/2e Léger" };
+	struct ord_buf svg = ORD_BUF_INIT;
+	xmlDocPtr doc;
+	char *a, *b;
+
+	fallen_chart(&svg, names, 2);
+	doc = parse(&svg);
+	ck_assert_int_eq(xpath_num(doc, "count(//s:text[@class='unit-sub'])"), 3);
+	a = xpath_str(doc, "string(//s:text[@class='unit-sub'][1])");
+	b = xpath_str(doc, "string(//s:text[@class='unit-sub'][2])");
+	{
+		char whole[200];
+		snprintf(whole, sizeof(whole), "%s %s", a, b);
+		ck_assert_str_eq(whole, names[0]);
+	}
+	ck_assert(ord_canvas_text_width(a, 11) <= 178);
+	ck_assert(ord_canvas_text_width(b, 11) <= 178);
+	ck_assert_double_eq(xpath_num(doc, "number(//s:text[@class='unit-sub'][2]/@y)") -
+				    xpath_num(doc, "number(//s:text[@class='unit-sub'][1]/@y)"),
+			    14);
+	xmlFree(a);
+	xmlFree(b);
+	xmlFreeDoc(doc);
+	ord_buf_release(&svg);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("canvas");
@@ -366,6 +401,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_free_spot);
 	tcase_add_test(tc, test_png_pixels);
 	tcase_add_test(tc, test_chart_numbers_off_the_line);
+	tcase_add_test(tc, test_chart_long_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
