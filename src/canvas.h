@@ -153,6 +153,10 @@ struct ord_chart {
 	const char *strength_label; /* "figures" */
 	const char *lost_label;     /* "lost in the phase" */
 	const char *band_label;     /* "morale" */
+	/* the chart's own words in the picture's language (NULL: English) */
+	const char *turn_word;      /* "turn": "turn 2" over its steps */
+	const char *estimate_note;  /* under an enemy's name: "≈ estimated (enemy)" */
+	const char *estimate_label; /* the legend's dashed line: "estimated (an enemy seen)" */
 };
 /* Draw the chart on cv, an empty canvas, resized to fit the data: one
  * panel per unit with its strength line, its losses as bars and its morale

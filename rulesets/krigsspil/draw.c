@@ -1429,6 +1429,9 @@ static int ks_draw_chart(struct ord_ctx *ctx, const char *viewer, struct ord_can
 	c.strength_label = tr(w, "figurer / kanoner", "figures / guns");
 	c.lost_label = tr(w, "tabt i fasen", "lost in the phase");
 	c.band_label = tr(w, "moral", "morale");
+	c.turn_word = tr(w, "træk", "turn");
+	c.estimate_note = tr(w, "≈ anslået (fjenden)", "≈ estimated (enemy)");
+	c.estimate_label = tr(w, "anslået (en fjende set)", "estimated (an enemy seen)");
 	err = ord_canvas_chart(cv, &c);
 	for (s = 0; s < ns; s++)
 		free(labels[s]);

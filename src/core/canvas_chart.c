@@ -265,7 +265,8 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 			p = end + 1;
 		}
 		if (u->approximate)
-			ord_canvas_text(cv, x0, y0 + 31 + 14 * printed, "≈ estimated (enemy)",
+			ord_canvas_text(cv, x0, y0 + 31 + 14 * printed,
+					c->estimate_note ? c->estimate_note : "≈ estimated (enemy)",
 					"unit-sub");
 	}
 
@@ -403,7 +404,8 @@ static void axis(struct ord_canvas *cv, const struct ord_chart *c, double x0, do
 		if (s < c->nsteps && c->step_turn[s] == c->step_turn[first])
 			continue;
 		if (c->step_turn[first] > 0)
-			snprintf(t, sizeof(t), "turn %d", c->step_turn[first]);
+			snprintf(t, sizeof(t), "%s %d", c->turn_word ? c->turn_word : "turn",
+				 c->step_turn[first]);
 		else
 			snprintf(t, sizeof(t), "start");
 		ord_canvas_text(cv, px + STEP_W * ((double)first + (double)s) / 2, y0 + 12, t,
@@ -417,6 +419,7 @@ static void axis(struct ord_canvas *cv, const struct ord_chart *c, double x0, do
 
 static double legend(struct ord_canvas *cv, const struct ord_chart *c, double x, double y, double width)
 {
+	const char *estimated = c->estimate_label ? c->estimate_label : "estimated (an enemy seen)";
 	double cx = x, row = 22;
 	size_t b;
 	char cls[32];
@@ -445,8 +448,8 @@ static double legend(struct ord_canvas *cv, const struct ord_chart *c, double x,
 			"legend-text");
 	cx += 60 + ord_canvas_text_width(c->strength_label ? c->strength_label : "strength", 12);
 	ord_canvas_line(cv, cx, y + 9, cx + 28, y + 9, "legend-dashed");
-	ord_canvas_text(cv, cx + 34, y + 14, "estimated (an enemy seen)", "legend-text");
-	cx += 60 + ord_canvas_text_width("estimated (an enemy seen)", 12);
+	ord_canvas_text(cv, cx + 34, y + 14, estimated, "legend-text");
+	cx += 60 + ord_canvas_text_width(estimated, 12);
 	ord_canvas_rect(cv, cx + 8, y + 1, 12, 16, 0, "lost");
 	ord_canvas_text(cv, cx + 28, y + 14, c->lost_label ? c->lost_label : "lost", "legend-text");
 	if (c->step_key) {

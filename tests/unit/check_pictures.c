@@ -688,6 +688,33 @@ END_TEST
 
 /* ---- battalion: the chart ---- */
 
+/* A Danish chart speaks Danish: its turns, the enemy's note and the legend
+ * (they were English: "turn 1", "≈ estimated (enemy)"). */
+START_TEST(test_chart_in_danish)
+{
+	ord_game *g = krigsspil_game();
+	struct ord_buf da = ORD_BUF_INIT, en = ORD_BUF_INIT;
+	xmlDocPtr doc;
+
+	ck_assert_msg(ord_game_chart(g, &da, "danske", "da") == 0, "%s", ord_error_last());
+	ck_assert_int_eq(ord_game_chart(g, &en, "danske", "en"), 0);
+	doc = parse(&da);
+	ck_assert_int_eq(count(doc, "count(//s:text[.='træk 1'])"), 2);
+	ck_assert_int_ge(count(doc, "count(//s:text[.='≈ anslået (fjenden)'])"), 1);
+	ck_assert_int_eq(count(doc, "count(//s:text[.='anslået (en fjende set)'])"), 1);
+	ck_assert_int_eq(count(doc, "count(//s:text[starts-with(., 'turn ')])"), 0);
+	ck_assert_int_eq(count(doc, "count(//s:text[contains(., 'estimated')])"), 0);
+	xmlFreeDoc(doc);
+	doc = parse(&en);
+	ck_assert_int_eq(count(doc, "count(//s:text[.='turn 1'])"), 2);
+	ck_assert_int_ge(count(doc, "count(//s:text[.='≈ estimated (enemy)'])"), 1);
+	xmlFreeDoc(doc);
+	ord_buf_release(&da);
+	ord_buf_release(&en);
+	ord_game_free(g);
+}
+END_TEST
+
 static ord_game *battalion_game(void)
 {
 	ord_game *g = NULL;
@@ -820,6 +847,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_same_bytes);
 	tcase_add_test(tc, test_map_phases_and_errors);
 	tcase_add_test(tc, test_map_labels_apart);
+	tcase_add_test(tc, test_chart_in_danish);
 	tcase_add_test(tc, test_battalion_chart);
 	tcase_add_test(tc, test_battalion_map);
 	suite_add_tcase(s, tc);
