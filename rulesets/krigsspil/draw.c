@@ -1099,7 +1099,8 @@ static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 
 static double legend_row(struct ord_canvas *cv, double x, double y, const char *text)
 {
-	ord_canvas_text(cv, x + 40, y + 13, text, "legend-text");
+	/* clear of the widest sign (a block 40 wide from x + 6) */
+	ord_canvas_text(cv, x + 52, y + 13, text, "legend-text");
 	return y + 21;
 }
 
@@ -1177,13 +1178,15 @@ static void draw_legend(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 		double bw, bh;
 		block_size(formations[i].key, 0, 0, &bw, &bh);
 		k = bh > 18 ? 18 / bh : 1;
-		ord_canvas_begin(cv, NULL, NULL, x + 24, y + 9 + (bh * k > 14 ? 4 : 0), 0);
-		block(cv, formations[i].key, 0, 0, 0, bw * fmin(k, 26 / bw), bh * k);
+		/* as wide as 40: a skirmish chain squeezed to 26 ran its
+		 * groups into one another and its line into the word */
+		ord_canvas_begin(cv, NULL, "legend-sign", x + 26, y + 9 + (bh * k > 14 ? 4 : 0), 0);
+		block(cv, formations[i].key, 0, 0, 0, bw * fmin(k, 40 / bw), bh * k);
 		ord_canvas_end(cv);
 		y = legend_row(cv, x, y + (bh * k > 14 ? 8 : 0),
 			       tr(w, formations[i].da, formations[i].en));
 	}
-	ord_canvas_begin(cv, NULL, NULL, x + 24, y + 9, 0);
+	ord_canvas_begin(cv, NULL, "legend-sign", x + 26, y + 9, 0);
 	block(cv, "linie", 1, 0, 0, 30, 14);
 	ord_canvas_end(cv);
 	y = legend_row(cv, x, y, tr(w, "batteri, afprodset", "battery, unlimbered"));

@@ -688,6 +688,58 @@ END_TEST
 
 /* ---- battalion: the chart ---- */
 
+/* The legend's signs stand clear of their words, and the skirmish chain's
+ * groups apart (squeezed to 26 units they ran into one another and the
+ * line's block touched "line"). */
+START_TEST(test_map_legend_signs)
+{
+	ord_game *g = krigsspil_game();
+	struct ord_buf svg = ORD_BUF_INIT;
+	xmlXPathObjectPtr o;
+	xmlDocPtr doc;
+	double text_x = 1e9, ox, oy;
+	int i, chains = 0;
+
+	map_of(g, &svg, NULL);
+	doc = parse(&svg);
+	o = xpath(doc, "//s:g[@id='legend-panel']/s:text[@class='legend-text']");
+	ck_assert_int_gt(o->nodesetval ? o->nodesetval->nodeNr : 0, 30);
+	for (i = 0; i < o->nodesetval->nodeNr; i++)
+		text_x = fmin(text_x, prop_num(o->nodesetval->nodeTab[i], "x"));
+	xmlXPathFreeObject(o);
+	o = xpath(doc, "//s:g[@id='legend-panel']//s:g[@class='legend-sign']");
+	ck_assert_int_eq(o->nodesetval ? o->nodesetval->nodeNr : 0, 7);
+	for (i = 0; i < o->nodesetval->nodeNr; i++) {
+		xmlNodePtr r, sign = o->nodesetval->nodeTab[i];
+		double prev_right = -1e9;
+		int n = 0, apart = 1;
+		for (r = sign->children; r; r = r->next) {
+			double x;
+			if (r->type != XML_ELEMENT_NODE || strcmp((const char *)r->name, "rect"))
+				continue;
+			origin_of(r, &ox, &oy);
+			x = ox + prop_num(r, "x");
+			ck_assert_msg(x + prop_num(r, "width") + 4 <= text_x,
+				      "a legend sign reaches %g, its words start at %g",
+				      x + prop_num(r, "width"), text_x);
+			if (x < prev_right)
+				apart = 0;
+			prev_right = x + prop_num(r, "width");
+			n++;
+		}
+		if (n == 5) {
+			chains++;
+			ck_assert_msg(apart, "the skirmish chain's groups run into one another");
+		}
+	}
+	ck_assert_int_eq(chains, 1);
+	xmlXPathFreeObject(o);
+	xmlFreeDoc(doc);
+	ord_buf_release(&svg);
+	ord_game_free(g);
+}
+END_TEST
+
 /* A Danish chart speaks Danish: its turns, the enemy's note and the legend
  * (they were English: "turn 1", "≈ estimated (enemy)"). */
 START_TEST(test_chart_in_danish)
@@ -848,6 +900,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_map_phases_and_errors);
 	tcase_add_test(tc, test_map_labels_apart);
 	tcase_add_test(tc, test_chart_in_danish);
+	tcase_add_test(tc, test_map_legend_signs);
 	tcase_add_test(tc, test_battalion_chart);
 	tcase_add_test(tc, test_battalion_map);
 	suite_add_tcase(s, tc);
