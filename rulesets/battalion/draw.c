@@ -235,17 +235,25 @@ static void map_styles(struct ord_canvas *cv)
 					      .dash = "2 3" });
 	ord_canvas_style(cv, "fire-head", &(struct ord_style){ .fill = "#b3141c" });
 	ord_canvas_style(cv, "melee", &(struct ord_style){ .stroke = "#111111", .stroke_width = 4 });
-	ord_canvas_style(cv, "result",
-			 &(struct ord_style){ .fill = "#5a0a0e",
-					      .font_size = 10.5,
-					      .halo = "#ffffff",
-					      .halo_width = 3 });
+	ord_canvas_style(cv, "result-box",
+			 &(struct ord_style){
+				 .fill = "#fff8e8", .stroke = "#b3141c", .stroke_width = 0.8 });
+	ord_canvas_style(cv, "result", &(struct ord_style){ .fill = "#5a0a0e", .font_size = 10.5 });
 	ord_canvas_style(cv, "legend-text", &(struct ord_style){ .fill = "#1a1a1a", .font_size = 12 });
 }
 
+/* A result's label, kept until the units are placed. */
+struct result_text {
+	unsigned seq;     /* the event's */
+	double x, y;      /* where it would stand: beside the middle of its line */
+	struct ord_buf t; /* "A1→F1: −8 fig." */
+};
+
 struct spot {
 	const struct ord_unit *u;
-	double x, y;
+	double x, y;   /* inches */
+	double bx, by; /* its block's top left corner (user units) */
+	double bw, bh; /* its block's size */
 };
 
 static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *cv,
@@ -257,6 +265,8 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	struct ord_buf title = ORD_BUF_INIT, sub = ORD_BUF_INIT;
 	long fpt = figures_per_tray(ctx);
 	char id[96], text[96], cls[32];
+	struct result_text *rt = ord_xcalloc(ord_ctx_nevents(ctx) + 1, sizeof(*rt));
+	size_t nrt = 0;
 
 	for (i = 0; i < nu; i++) {
 		const struct ord_unit *u = ord_ctx_unit(ctx, i);
@@ -271,6 +281,7 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	}
 	if (!n) {
 		free(sp);
+		free(rt);
 		return ord_error_set(ORD_ESTATE,
 				     "no unit of this game has a position: give x= and y= (inches) in the scenario or on move events, or draw 'orderly chart'");
 	}
@@ -293,6 +304,7 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	ord_canvas_layer(cv, "labels");
 	ord_canvas_layer(cv, "results");
 	ord_canvas_layer(cv, "units");
+	ord_canvas_layer(cv, "result-labels");
 	ord_canvas_layer(cv, "legend");
 	ord_canvas_layer(cv, "title");
 	ord_canvas_text(cv, MARGIN, 30, title.buf, "title");
@@ -311,13 +323,17 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 		ord_canvas_line(cv, MARGIN, TOP + gx * PX_PER_INCH, MARGIN + maxx * PX_PER_INCH,
 				TOP + gx * PX_PER_INCH, "grid");
 
-	/* fire and melee of the phases drawn */
+	/* fire and melee of the phases drawn: a fire line runs 3 units to the
+	 * right of the line between the units, so that two units firing at
+	 * each other have two lines, and stops short of its target so that
+	 * its head is not hidden under the target's block */
 	ord_canvas_layer(cv, "results");
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		const char *ak = "unit", *bk = "target";
 		const struct ord_unit *a, *b;
 		const struct spot *pa = NULL, *pb = NULL;
+		double x1, y1, x2, y2, len, ux, uy;
 		size_t k;
 		int melee = !strcmp(e->kind, "melee");
 		if (melee)
@@ -334,51 +350,82 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 		}
 		if (!pa || !pb)
 			continue;
+		x1 = MARGIN + pa->x * PX_PER_INCH;
+		y1 = TOP + pa->y * PX_PER_INCH;
+		x2 = MARGIN + pb->x * PX_PER_INCH;
+		y2 = TOP + pb->y * PX_PER_INCH;
+		len = hypot(x2 - x1, y2 - y1);
+		ux = len > 0 ? (x2 - x1) / len : 0;
+		uy = len > 0 ? (y2 - y1) / len : 0;
 		snprintf(id, sizeof(id), "event-%u", e->seq);
 		ord_canvas_begin(cv, id, e->kind, 0, 0, 0);
-		if (melee)
-			ord_canvas_line(cv, MARGIN + pa->x * PX_PER_INCH, TOP + pa->y * PX_PER_INCH,
-					MARGIN + pb->x * PX_PER_INCH, TOP + pb->y * PX_PER_INCH,
-					"melee");
-		else
-			ord_canvas_arrow(cv, MARGIN + pa->x * PX_PER_INCH,
-					 TOP + pa->y * PX_PER_INCH, MARGIN + pb->x * PX_PER_INCH,
-					 TOP + pb->y * PX_PER_INCH, 9, "fire", "fire-head");
+		if (melee) {
+			ord_canvas_line(cv, x1, y1, x2, y2, "melee");
+		} else {
+			double cut = len > 40 ? 14 : 0;
+			x1 -= uy * 3;
+			y1 += ux * 3;
+			x2 -= uy * 3 + ux * cut;
+			y2 += ux * 3 - uy * cut;
+			ord_canvas_arrow(cv, x1, y1, x2, y2, 9, "fire", "fire-head");
+		}
+		ord_canvas_end(cv);
 		for (k = 0; k < ord_ctx_nresults(ctx); k++) {
 			struct ord_result_view v;
+			struct result_text *r;
+			long lost;
 			if (ord_ctx_result_get(ctx, k, &v) || v.event_seq != e->seq ||
 			    !ord_kv_get(v.values, "casualties"))
 				continue;
-			snprintf(text, sizeof(text), "%s −%ld", v.unit,
-				 ord_kv_get_int(v.values, "casualties", 0));
-			ord_canvas_text(cv, MARGIN + (pa->x + pb->x) / 2 * PX_PER_INCH + 6,
-					TOP + (pa->y + pb->y) / 2 * PX_PER_INCH - 4, text, "result");
+			lost = ord_kv_get_int(v.values, "casualties", 0);
+			r = &rt[nrt++];
+			ord_buf_init(&r->t);
+			/* whose fire at whom: "A1 −2" on top of "F1 −8" at the
+			 * middle of one line did not say, nor could be read */
+			ord_buf_addf(&r->t, "%s→%s: ", a->id, b->id);
+			if (lost)
+				ord_buf_addf(&r->t, "−%ld fig.", lost);
+			else /* a miss, not "−0" */
+				ord_buf_adds(&r->t, "no loss");
+			r->seq = e->seq;
+			r->x = (x1 + x2) / 2 - uy * 12;
+			r->y = (y1 + y2) / 2 + ux * 12;
 			break;
 		}
-		ord_canvas_end(cv);
 	}
 
 	ord_canvas_layer(cv, "units");
+	/* the blocks first, each on its position or the nearest free place;
+	 * then every true position is taken, so that no label hides a dot
+	 * (a label lay on the dot of a block moved aside) */
+	for (i = 0; i < n; i++) {
+		const char *form = ord_kv_get(&sp[i].u->state, "formation");
+		double px = MARGIN + sp[i].x * PX_PER_INCH, py = TOP + sp[i].y * PX_PER_INCH;
+		sp[i].bw = 44, sp[i].bh = 12;
+		if (!form)
+			form = "line";
+		if (!strcmp(form, "column") || !strcmp(form, "limbered"))
+			sp[i].bw = 18, sp[i].bh = 26;
+		else if (!strcmp(form, "square"))
+			sp[i].bw = 24, sp[i].bh = 24;
+		else if (!strcmp(form, "skirmish") || !strcmp(form, "misc"))
+			sp[i].bw = 48, sp[i].bh = 6;
+		else if (!strcmp(form, "unlimbered"))
+			sp[i].bw = 28, sp[i].bh = 12;
+		sp[i].bx = px - sp[i].bw / 2;
+		sp[i].by = py - sp[i].bh / 2;
+		ord_canvas_free_spot(cv, &sp[i].bx, &sp[i].by, sp[i].bw + 2, sp[i].bh + 2, 60);
+		ord_canvas_reserve(cv, sp[i].bx, sp[i].by, sp[i].bw + 2, sp[i].bh + 2);
+	}
+	for (i = 0; i < n; i++)
+		ord_canvas_reserve(cv, MARGIN + sp[i].x * PX_PER_INCH - 3,
+				   TOP + sp[i].y * PX_PER_INCH - 3, 6, 6);
 	for (i = 0; i < n; i++) {
 		const struct ord_unit *u = sp[i].u;
 		const char *form = ord_kv_get(&u->state, "formation");
 		int own = !viewer || !strcmp(viewer, u->side), side = side_index(w, u->side);
 		double px = MARGIN + sp[i].x * PX_PER_INCH, py = TOP + sp[i].y * PX_PER_INCH;
-		double bw = 44, bh = 12, bx, by, lw;
-		if (!form)
-			form = "line";
-		if (!strcmp(form, "column") || !strcmp(form, "limbered"))
-			bw = 18, bh = 26;
-		else if (!strcmp(form, "square"))
-			bw = 24, bh = 24;
-		else if (!strcmp(form, "skirmish") || !strcmp(form, "misc"))
-			bw = 48, bh = 6;
-		else if (!strcmp(form, "unlimbered"))
-			bw = 28, bh = 12;
-		bx = px - bw / 2;
-		by = py - bh / 2;
-		ord_canvas_free_spot(cv, &bx, &by, bw + 2, bh + 2, 60);
-		ord_canvas_reserve(cv, bx, by, bw + 2, bh + 2);
+		double bw = sp[i].bw, bh = sp[i].bh, bx = sp[i].bx, by = sp[i].by, lw;
 		snprintf(id, sizeof(id), "unit-%s", u->id);
 		ord_canvas_begin(cv, id, "unit", px, py, 0);
 		ord_canvas_data(cv, "x", ord_kv_get(&u->state, "x"));
@@ -387,7 +434,8 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 		ord_canvas_tip(cv, u->name);
 		if (fabs(bx + bw / 2 - px) > 0.5 || fabs(by + bh / 2 - py) > 0.5)
 			ord_canvas_line(cv, 0, 0, bx + bw / 2 - px, by + bh / 2 - py, "leader");
-		snprintf(cls, sizeof(cls), !strcmp(form, "square") ? "hollow-%d" : "side-%d", side);
+		snprintf(cls, sizeof(cls),
+			 form && !strcmp(form, "square") ? "hollow-%d" : "side-%d", side);
 		ord_canvas_rect(cv, bx - px, by - py, bw, bh, 0, cls);
 		ord_canvas_circle(cv, 0, 0, 2.2, "pin");
 		snprintf(text, sizeof(text), "%s %s%.0f %s", u->id, own ? "" : "≈",
@@ -402,6 +450,21 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 		}
 		ord_canvas_end(cv);
 	}
+	/* the results' labels: over every line, off the units and their labels */
+	ord_canvas_layer(cv, "result-labels");
+	for (i = 0; i < nrt; i++) {
+		double lw = ord_canvas_text_width(rt[i].t.buf, 10.5) + 10;
+		double lx = rt[i].x - lw / 2 - 2, ly = rt[i].y - 10;
+		ord_canvas_free_spot(cv, &lx, &ly, lw + 4, 20, 70);
+		ord_canvas_reserve(cv, lx, ly, lw + 4, 20);
+		snprintf(id, sizeof(id), "result-%u", rt[i].seq);
+		ord_canvas_begin(cv, id, "result-label", lx + 2, ly + 2, 0);
+		ord_canvas_rect(cv, 0, 0, lw, 16, 3, "result-box");
+		ord_canvas_text(cv, 5, 12, rt[i].t.buf, "result");
+		ord_canvas_end(cv);
+		ord_buf_release(&rt[i].t);
+	}
+	free(rt);
 	ord_canvas_layer(cv, "legend");
 	for (i = 0; i < w->nsides; i++) {
 		snprintf(cls, sizeof(cls), "side-%zu", i % ORD_ARRAY_SIZE(side_fill));

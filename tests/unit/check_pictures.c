@@ -885,6 +885,112 @@ START_TEST(test_battalion_map)
 }
 END_TEST
 
+/*
+ * A crowded battalion table: two units firing at each other and a third
+ * pair beside them.  Each fire has a line of its own (A1→F1 and F1→A1 lay
+ * on one line, their heads under the blocks) and a label saying whose
+ * fire it was, apart from the others (they were written on top of each
+ * other at the same middle: "A1 −2" over "F1 −8"); a miss says so, not
+ * "−0"; no label hides a unit's true position.
+ */
+START_TEST(test_battalion_map_crowded)
+{
+	static const char scenario[] =
+		"<?xml version=\"1.0\"?>\n<scenario ruleset=\"battalion\"><title>Crowded</title>"
+		"<nmr policy=\"hold\"/><side id=\"french\" name=\"French\"/>"
+		"<side id=\"allied\" name=\"Allied\"/>"
+		"<unit id=\"F1\" name=\"1/2e Léger\" side=\"french\" kind=\"line_infantry\" "
+		"formation=\"column\" figures=\"24\" x=\"12\" y=\"8\"/>"
+		"<unit id=\"F2\" name=\"1/61e\" side=\"french\" kind=\"line_infantry\" "
+		"figures=\"24\" x=\"16\" y=\"7\"/>"
+		"<unit id=\"A1\" name=\"1/28th\" side=\"allied\" kind=\"line_infantry\" "
+		"figures=\"24\" x=\"12\" y=\"20\"/>"
+		"<unit id=\"A2\" name=\"1/79th\" side=\"allied\" kind=\"line_infantry\" "
+		"figures=\"24\" x=\"16\" y=\"20\"/></scenario>\n";
+	char scen[1300];
+	struct ord_buf svg = ORD_BUF_INIT;
+	struct ord_diag d;
+	struct ord_receipt r;
+	struct box lab[16], res[8];
+	size_t nl = 0, nr = 0, i, j;
+	xmlXPathObjectPtr o;
+	ord_game *g = NULL;
+	xmlDocPtr doc;
+	double a1, f1, ox, oy;
+	FILE *f;
+
+	snprintf(scen, sizeof(scen), "%s/scenario.xml", dir);
+	f = fopen(scen, "w");
+	fputs(scenario, f);
+	fclose(f);
+	ck_assert_msg(ord_game_create(&g, path, scen, NULL) == 0, "%s", ord_error_last());
+	ord_diag_init(&d);
+	ck_assert_int_eq(ord_game_submit(g, &r, "french", "F1 ↑ 1/4\n", strlen("F1 ↑ 1/4\n"), &d), 0);
+	ck_assert_int_eq(ord_game_submit(g, &r, "allied", "A1 @F1\nA2 @F2\n", 14, &d), 0);
+	ord_diag_release(&d);
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	resolve(g);
+	event(g, "fire unit=A1 target=F1 range=12");
+	event(g, "fire unit=F1 target=A1 range=12");
+	event(g, "fire unit=A2 target=F2 range=13");
+	resolve(g);
+	ck_assert_msg(ord_game_map(g, &svg, NULL, 1, NULL, NULL) == 0, "%s", ord_error_last());
+	doc = parse(&svg);
+	/* whose fire, each on a line of its own */
+	ck_assert_int_eq(count(doc, "count(//s:text[starts-with(., 'A1→F1: ')])"), 1);
+	ck_assert_int_eq(count(doc, "count(//s:text[starts-with(., 'F1→A1: ')])"), 1);
+	ck_assert_int_eq(count(doc, "count(//s:text[starts-with(., 'A2→F2: ')])"), 1);
+	ck_assert_int_eq(count(doc, "count(//s:text[contains(., '−0')])"), 0);
+	a1 = count(doc, "number(//s:g[@id='results']/s:g[@class='fire'][1]/s:line/@x1)");
+	f1 = count(doc, "number(//s:g[@id='results']/s:g[@class='fire'][2]/s:line/@x1)");
+	ck_assert_msg(fabs(a1 - f1) >= 5, "the two fires lie on one line (%g, %g)", a1, f1);
+	/* the head stands clear of the target's block: short of F1's centre */
+	translate_of(doc, "unit-F1", &ox, &oy);
+	ck_assert(count(doc, "number(//s:g[@id='results']/s:g[@class='fire'][1]/s:line/@y2)") > oy + 13);
+	/* the labels: results apart from each other and from the units' labels */
+	o = xpath(doc,
+		  "//s:g[@class='result-label']/s:rect | //s:g[@class='unit']/s:rect[@class='label-box']");
+	for (i = 0; o->nodesetval && i < (size_t)o->nodesetval->nodeNr; i++) {
+		xmlNodePtr n = o->nodesetval->nodeTab[i];
+		struct box *b = has_class(n, "result-box") ? &res[nr++] : &lab[nl++];
+		memset(b, 0, sizeof(*b));
+		origin_of(n, &ox, &oy);
+		b->x = ox + prop_num(n, "x");
+		b->y = oy + prop_num(n, "y");
+		b->w = prop_num(n, "width");
+		b->h = prop_num(n, "height");
+		if (nr == 8 || nl == 16)
+			break;
+	}
+	xmlXPathFreeObject(o);
+	ck_assert_uint_eq(nr, 3);
+	ck_assert_uint_eq(nl, 4);
+	for (i = 0; i < nr; i++) {
+		for (j = i + 1; j < nr; j++)
+			ck_assert_msg(box_gap(&res[i], &res[j]) >= 2, "two results overlap");
+		for (j = 0; j < nl; j++)
+			ck_assert_msg(box_gap(&res[i], &lab[j]) >= 0, "a result on a unit's label");
+	}
+	/* no label on a unit's true position (the pin at its group's origin) */
+	o = xpath(doc, "//s:g[@class='unit']");
+	for (i = 0; o->nodesetval && i < (size_t)o->nodesetval->nodeNr; i++) {
+		struct box pin;
+		memset(&pin, 0, sizeof(pin));
+		origin_of(o->nodesetval->nodeTab[i], &pin.x, &pin.y);
+		pin.x -= 2.2, pin.y -= 2.2, pin.w = pin.h = 4.4;
+		for (j = 0; j < nl; j++)
+			ck_assert_msg(box_gap(&pin, &lab[j]) >= 0, "a label on a unit's position");
+		for (j = 0; j < nr; j++)
+			ck_assert_msg(box_gap(&pin, &res[j]) >= 0, "a result on a unit's position");
+	}
+	xmlXPathFreeObject(o);
+	xmlFreeDoc(doc);
+	unlink(scen);
+	ord_buf_release(&svg);
+	ord_game_free(g);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("pictures");
@@ -903,6 +1009,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_map_legend_signs);
 	tcase_add_test(tc, test_battalion_chart);
 	tcase_add_test(tc, test_battalion_map);
+	tcase_add_test(tc, test_battalion_map_crowded);
 	suite_add_tcase(s, tc);
 	return s;
 }
