@@ -139,8 +139,10 @@ void ord_diag_format(const struct ord_diag *d, const char *prefix, struct ord_bu
 		const struct ord_diag_item *it = &d->items[i];
 		if (prefix && *prefix)
 			ord_buf_addf(out, "%s:", prefix);
-		if (it->line)
+		if (it->line && it->col) /* a column is counted from 1: 0 is none known */
 			ord_buf_addf(out, "%u:%u: ", it->line, it->col);
+		else if (it->line)
+			ord_buf_addf(out, "%u: ", it->line);
 		else if (prefix && *prefix)
 			ord_buf_adds(out, " ");
 		if (*it->unit && !ord_diag_names_unit(it))

@@ -1008,15 +1008,15 @@ START_TEST(execution_lists_what_was_not_done)
 	ck_assert_str_eq(event("fire", "unit=L1 target=R1 range=6"), "");
 	/* in the units' order, each naming its line on the sheet */
 	ck_assert_str_eq(execution(),
-			 "2:0: unit 'B1': ordered to form square (FSq) but no formation change was recorded (FSq)\n"
-			 "1:0: unit 'B2': ordered to charge (C) but no charge was recorded (C)\n"
-			 "6:0: unit 'S1': ordered to move (↗ 1/2) but no move was recorded (↗)\n"
-			 "6:0: unit 'S1': ordered to fire at R2 but no fire was recorded (@)\n"
-			 "4:0: unit 'G1': ordered to limber (L) but no limbering was recorded (L)\n"
-			 "3:0: unit 'HA': ordered to move (↑) but no move was recorded (↑)\n"
-			 "3:0: unit 'HA': ordered to charge (C) but no charge was recorded (C)\n"
-			 "3:0: unit 'HA': ordered to unlimber (UL) but no unlimbering was recorded (UL)\n"
-			 "3:0: unit 'HA': ordered to fire (Fs) but no fire was recorded (Fs)\n");
+			 "2: unit 'B1': ordered to form square (FSq) but no formation change was recorded (FSq)\n"
+			 "1: unit 'B2': ordered to charge (C) but no charge was recorded (C)\n"
+			 "6: unit 'S1': ordered to move (↗ 1/2) but no move was recorded (↗)\n"
+			 "6: unit 'S1': ordered to fire at R2 but no fire was recorded (@)\n"
+			 "4: unit 'G1': ordered to limber (L) but no limbering was recorded (L)\n"
+			 "3: unit 'HA': ordered to move (↑) but no move was recorded (↑)\n"
+			 "3: unit 'HA': ordered to charge (C) but no charge was recorded (C)\n"
+			 "3: unit 'HA': ordered to unlimber (UL) but no unlimbering was recorded (UL)\n"
+			 "3: unit 'HA': ordered to fire (Fs) but no fire was recorded (Fs)\n");
 }
 END_TEST
 
