@@ -797,6 +797,7 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		struct ks_group g[KS_MAX_GROUPS];
 		size_t n = ks_groups(o, g, KS_MAX_GROUPS);
 		int attacked = 0, formed = 0, cancelled = 0, broke = 0, moved = 0, fired = 0;
+		int resupplied = 0;
 
 		if (!o || ks_gone(ctx, u))
 			continue;
@@ -816,6 +817,8 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 				moved = 1;
 			if ((!strcmp(e->kind, "skyd") || !strcmp(e->kind, "artilleri")) && eu == u)
 				fired = 1;
+			if (!strcmp(e->kind, "genforsyning") && eu == u)
+				resupplied = 1;
 		}
 		/* a unit driven into U or FU does not carry out its orders (6.5) */
 		broke = ks_st(ctx, u, "moral_traek") == ord_ctx_turn(ctx) &&
@@ -837,6 +840,9 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "15",
 					     "ordered to fire ('%s') but no fire was recorded",
 					     g[j].code);
+			if (!strcmp(g[j].code, "genforsyning") && !resupplied)
+				ord_diag_add(d, o->line, g[j].tok->col, u->id, "6.8 genforsyning",
+					     "ordered to be resupplied ('GF') but no turn of resupply was recorded (a resupply under way starts anew)");
 			if (!strcmp(g[j].code, "formation") && !formed && !broke) {
 				char f[40];
 				ks_grp_formation(o, &g[j], f, sizeof(f));

@@ -82,6 +82,11 @@
  *  K20 Skema XV's stormmarch bonuses need stormmarch_tillaeg_kvarte of
  *      stormmarch before the attack (13), taken from the order; one going
  *      on from the last turn counts a quarter more (resolve.c).
+ *  K21 Resupply (GF) takes genforsyning_traek turns in a row, an
+ *      independent company (kompagni) genforsyning_traek_kompagni, cavalry
+ *      with carbines as infantry (ours); the referee records each turn of
+ *      it (genforsyning) and the ammunition comes with the last; a turn
+ *      without it breaks the resupply off and it starts anew (6.8).
  *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */
@@ -126,6 +131,8 @@ static const struct ord_key_spec unit_attrs[] = {
 	{ "milits", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "landeværn or militia" },
 	{ "kampsatser", ORD_KEY_NUM, 0, NULL, 0, 1000, NULL,
 	  "ammunition at the start, if not the Skema's issue" },
+	{ "kompagni", ORD_KEY_BOOL, 0, NULL, 0, 0, "no",
+	  "infantry: an independent company (resupplied in genforsyning_traek_kompagni turns, 6.8)" },
 	{ "prodset", ORD_KEY_ENUM, 0, "af|paa", 0, 0, "af",
 	  "artillery: unlimbered (af) or limbered (paa)" },
 	{ "klargjort", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "artillery: the guns are made ready" },
@@ -303,7 +310,8 @@ static const struct ord_key_spec flugt_keys[] = {
 const struct ord_event_kind ks_events[] = {
 	{ "forstyrret", "reorganisering", forstyrret_keys,
 	  "a unit is disturbed and does not reorganise" },
-	{ "genforsyning", "reorganisering", genforsyning_keys, "a unit is resupplied with ammunition" },
+	{ "genforsyning", "reorganisering", genforsyning_keys,
+	  "a unit is resupplied with ammunition this turn (one turn of genforsyning_traek)" },
 	{ "reparation", "reorganisering", unit_keys, "a battery's crew repaired a damaged gun" },
 	{ "angreb", "angrebserklaering", angreb_keys, "an attack is declared on a target" },
 	{ "stoette", "angrebserklaering", stoette_keys,
@@ -364,6 +372,9 @@ static const struct ord_state_key state_keys[] = {
 	NUM("ks_fuldkugle", "artillery: roundshot and shell left"),
 	NUM("ks_kardaesk", "artillery: canister left"),
 	NUM("ks_shrapnel", "artillery: shrapnel left"),
+	INT("genforsyning_traek", "turns of the resupply under way, in a row (0: none)"),
+	INT("genforsyning_sidst", "the last turn it was resupplied"),
+	STR("genforsyning_ammo", "artillery: the ammunition of the resupply under way"),
 	INT("kanoner", "artillery: serviceable guns"),
 	INT("beskadiget", "artillery: damaged guns"),
 	INT("oedelagt", "artillery: destroyed guns"),
@@ -477,6 +488,10 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 			ord_diag_add(diag, 0, 0, u->id, "6.1", "only a battery has kanoner, not %s",
 				     ord_row_str(arm, "navn"));
 	}
+	if (ord_kv_get_bool(&u->attrs, "kompagni", 0) && strcmp(vaaben, "infanteri"))
+		ord_diag_add(diag, 0, 0, u->id, "6.8",
+			     "only infantry is an independent company (kompagni), not %s",
+			     ord_row_str(arm, "navn"));
 	if (diag->n > before)
 		return ORD_EBADDATA;
 

@@ -224,6 +224,11 @@ int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *
 		if (*ks_st_str(ctx, u, "indskudt_paa"))
 			KS_TF(&t, "; indskudt på %s", "; ranged on %s",
 			      ks_st_str(ctx, u, "indskudt_paa"));
+		if (ks_st(ctx, u, "genforsyning_traek") > 0)
+			KS_TF(&t, "; genforsynes: %ld af %d træk (træk %ld)",
+			      "; being resupplied: %ld of %d turns (turn %ld)",
+			      ks_st(ctx, u, "genforsyning_traek"), ks_resupply_turns(ctx, u),
+			      ks_st(ctx, u, "genforsyning_sidst"));
 		describe_terrain(ctx, u, &t);
 	} else {
 		/* what the enemy sees on the table: figures, formation, state */

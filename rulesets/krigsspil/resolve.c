@@ -194,16 +194,54 @@ static int disturbed(struct ord_ctx *ctx, const struct ord_unit *u)
 	return 0;
 }
 
+/* One turn of a resupply (6.8: "Genforsyningen tager [2] træk for en
+ * infanterienhed eller batteri. Er infanterienheden et selvstændigt
+ * kompagni, tager genforsyningen dog kun 1 træk"): the turns are counted
+ * in a row, of the same ammunition, and the ammunition comes with the
+ * last (K21). */
 static void resupply(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u)
 {
 	struct ks_rules *r = ks_r(ctx);
 	const char *ammo = ord_kv_get(&e->kv, "ammo");
+	int turn = ord_ctx_turn(ctx), need = ks_resupply_turns(ctx, u), done;
+	long sofar = ks_st(ctx, u, "genforsyning_traek");
 	struct ks_text t;
 
+	if (!ammo || !strcmp(ammo, "alle")) {
+		/* the ammunition the sheet's GF names, when the event names none */
+		const struct ord_order *o = ord_ctx_order(ctx, u);
+		struct ks_group g[KS_MAX_GROUPS];
+		size_t n = ks_groups(o, g, KS_MAX_GROUPS);
+		const struct ks_group *gf = ks_find(g, n, "genforsyning");
+		const char *named = gf ? ks_grp_arg(o, gf, "ammo") : NULL;
+		ammo = named && ks_is(ctx, u, "artilleri") ? named : "alle";
+	}
 	ks_text_init(&t);
-	if (ks_is(ctx, u, "artilleri")) {
+	if (sofar > 0 && ks_st(ctx, u, "genforsyning_sidst") == turn - 1 &&
+	    (!ks_is(ctx, u, "artilleri") || !strcmp(ks_st_str(ctx, u, "genforsyning_ammo"), ammo))) {
+		done = (int)sofar + 1;
+	} else {
+		if (sofar > 0)
+			ks_text_add(&t,
+				    "genforsyningen begynder forfra: ", "the resupply starts anew: ");
+		done = 1;
+	}
+	ks_st_set(ctx, u, "genforsyning_sidst", turn);
+	KS_TF(&t, "genforsyning træk %d af %d (6.8): ", "resupply turn %d of %d (6.8): ", done, need);
+	ks_text_used_param(&t, r,
+			   ks_is(ctx, u, "infanteri") && ord_kv_get_bool(&u->attrs, "kompagni", 0)
+				   ? "genforsyning_traek_kompagni"
+				   : "genforsyning_traek");
+	if (done < need) {
+		ks_st_set(ctx, u, "genforsyning_traek", done);
+		if (ks_is(ctx, u, "artilleri"))
+			ks_st_set_str(ctx, u, "genforsyning_ammo", ammo);
+		KS_TF(&t, "ammunitionen er fremme i træk %d; enheden kan ikke skyde imens",
+		      "the ammunition is in hand in turn %d; the unit cannot fire meanwhile",
+		      turn + need - done);
+	} else if (ks_is(ctx, u, "artilleri")) {
 		long guns = ks_st(ctx, u, "kanoner") + ks_st(ctx, u, "beskadiget");
-		int all = !ammo || !strcmp(ammo, "alle");
+		int all = !strcmp(ammo, "alle");
 		if (all || !strcmp(ammo, "SF") || !strcmp(ammo, "SG"))
 			ks_st_set_num(ctx, u, "ks_fuldkugle",
 				      ks_param(r, "kanon_fuldkugle_granat") * guns);
@@ -214,21 +252,38 @@ static void resupply(struct ord_ctx *ctx, const struct ord_event *e, struct ord_
 		if (all || !strcmp(ammo, "SS"))
 			ks_st_set_num(ctx, u, "ks_shrapnel", ks_param(r, "kanon_shrapnel") * guns);
 		KS_TF(&t, "genforsynet (%s): fuldkugle/granat %s, kardæsk %s, shrapnel %s",
-		      "resupplied (%s): roundshot/shell %s, canister %s, shrapnel %s",
-		      all ? "alle" : ammo, ks_st_str(ctx, u, "ks_fuldkugle"),
-		      ks_st_str(ctx, u, "ks_kardaesk"), ks_st_str(ctx, u, "ks_shrapnel"));
+		      "resupplied (%s): roundshot/shell %s, canister %s, shrapnel %s", ammo,
+		      ks_st_str(ctx, u, "ks_fuldkugle"), ks_st_str(ctx, u, "ks_kardaesk"),
+		      ks_st_str(ctx, u, "ks_shrapnel"));
 	} else {
-		double issue = ks_is(ctx, u, "infanteri") ? ks_param(r, "infanteri")
-			       : ord_kv_get_bool(&u->attrs, "karabiner", 0)
-				       ? ks_param(r, "kavaleri_karabiner")
-				       : 0;
-		if (ord_kv_get(&u->attrs, "kampsatser"))
-			issue = ord_kv_get_num(&u->attrs, "kampsatser", issue);
-		ks_st_set_num(ctx, u, "kampsatser", issue);
+		ks_st_set_num(ctx, u, "kampsatser", ks_ammo_issue(ctx, u));
 		KS_TF(&t, "genforsynet: %s kampsatser", "resupplied: %s rounds",
 		      ks_st_str(ctx, u, "kampsatser"));
 	}
+	if (done >= need) {
+		ks_st_set(ctx, u, "genforsyning_traek", 0);
+		ks_st_set_str(ctx, u, "genforsyning_ammo", "");
+	}
 	ks_result(ctx, e->seq, u, NULL, &t);
+	ks_text_release(&t);
+}
+
+/* A resupply under way with no turn of it recorded this turn is broken
+ * off: its turns so far are lost (K21). */
+static void resupply_lapsed(struct ord_ctx *ctx, struct ord_unit *u)
+{
+	long sofar = ks_st(ctx, u, "genforsyning_traek");
+	struct ks_text t;
+
+	if (sofar <= 0 || ks_st(ctx, u, "genforsyning_sidst") >= ord_ctx_turn(ctx))
+		return;
+	ks_text_init(&t);
+	KS_TF(&t, "genforsyningen er afbrudt efter %ld af %d træk (6.8: træk i træk): den begynder forfra",
+	      "the resupply is broken off after %ld of %d turns (6.8: turns in a row): it starts anew",
+	      sofar, ks_resupply_turns(ctx, u));
+	ks_st_set(ctx, u, "genforsyning_traek", 0);
+	ks_st_set_str(ctx, u, "genforsyning_ammo", "");
+	ks_result(ctx, 0, u, NULL, &t);
 	ks_text_release(&t);
 }
 
@@ -267,6 +322,8 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 		long til = ks_st(ctx, u, "moral_til");
 		struct ks_text t;
 
+		if (!ks_gone(ctx, u))
+			resupply_lapsed(ctx, u);
 		if (ks_gone(ctx, u) || grade <= KS_OR)
 			continue;
 		ks_text_init(&t);

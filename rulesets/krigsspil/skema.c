@@ -122,6 +122,8 @@ static const char *const needed_params[] = {
 	"stormmarch_tillaeg_kvarte",
 	"stormmarch_frontaendringer",
 	"stormmarch_frontaendring_grader",
+	"genforsyning_traek",
+	"genforsyning_traek_kompagni",
 };
 
 static const struct ord_tables_need_field needed_fields[] = {
@@ -229,6 +231,8 @@ static const struct ord_tables_range ranges[] = {
 	NUM("forbrug_naerkamp_infanteri", 0, MANY),
 	NUM("forbrug_koordineret", 0, MANY),
 	NUM("forbrug_forsvarsild", 0, MANY),
+	WHOLE("genforsyning_traek", 1, MANY),
+	WHOLE("genforsyning_traek_kompagni", 1, MANY),
 	NUM("decimering_lu_pct", 0, 100),
 	NUM("decimering_u_pct", 0, 100),
 	NUM("efternoelere_pct", 0, 100),

@@ -137,6 +137,25 @@ int ks_pieces(struct ord_ctx *ctx, const struct ord_unit *u)
 	return per > 0 ? (int)ceil(guns / per) : (int)guns;
 }
 
+double ks_ammo_issue(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	struct ks_rules *r = ks_r(ctx);
+	double issue = ks_is(ctx, u, "infanteri") ? ks_param(r, "infanteri")
+		       : ord_kv_get_bool(&u->attrs, "karabiner", 0)
+			       ? ks_param(r, "kavaleri_karabiner")
+			       : 0;
+
+	return ord_kv_get(&u->attrs, "kampsatser") ? ord_kv_get_num(&u->attrs, "kampsatser", issue)
+						   : issue;
+}
+
+int ks_resupply_turns(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	int company = ks_is(ctx, u, "infanteri") && ord_kv_get_bool(&u->attrs, "kompagni", 0);
+
+	return (int)ks_param(ks_r(ctx), company ? "genforsyning_traek_kompagni" : "genforsyning_traek");
+}
+
 int ks_figures(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	if (ks_is(ctx, u, "artilleri")) {

@@ -690,6 +690,11 @@ static void check_resupply(struct line *l, size_t i)
 {
 	if (ks_grp_arg(l->o, &l->g[i], "ammo") && strcmp(l->vaaben, "artilleri"))
 		GROUP_DIAG(l, i, "6.8 genforsyning", "only a battery is resupplied by ammunition type");
+	else if (strcmp(l->vaaben, "artilleri") && ks_ammo_issue(l->ctx, l->u) <= 0)
+		GROUP_DIAG(l, i, "6.8 genforsyning", "%s carries no ammunition to resupply (%s)",
+			   l->u->id,
+			   strcmp(l->vaaben, "kavaleri") ? "its issue is 0 kampsatser"
+							 : "cavalry without carbines, 8.2");
 }
 
 static void check_ammo_change(struct line *l, size_t i)
@@ -791,7 +796,9 @@ static void check_line(struct line *l)
 			     l->fires);
 	if (l->fires && ks_find(g, l->n, "genforsyning"))
 		ord_diag_add(l->d, o->line, l->first_fire_col, o->unit, "6.8 genforsyning",
-			     "a unit cannot fire while it is resupplied");
+			     "a unit cannot fire while it is resupplied (\"Enheder kan ikke skyde mens der genforsynes\"; its resupply takes %d turn%s in a row)",
+			     ks_resupply_turns(ctx, l->u),
+			     ks_resupply_turns(ctx, l->u) == 1 ? "" : "s");
 	if (ks_find(g, l->n, "stoette") && ks_find(g, l->n, "angreb"))
 		ord_diag_add(l->d, o->line, ks_find(g, l->n, "stoette")->tok->col, o->unit, "6.6.5",
 			     "a support may not have an attack order in the turn");

@@ -2065,6 +2065,127 @@ START_TEST(test_defensive_fire_and_cancel)
 }
 END_TEST
 
+/* 6.8: a resupply (GF) takes genforsyning_traek turns in a row (an
+ * independent company genforsyning_traek_kompagni); the ammunition comes
+ * with the last turn; a turn without it breaks it off; no fire meanwhile. */
+START_TEST(test_resupply_over_turns)
+{
+	struct ord_unit tmp;
+	struct ord_diag d;
+	char id[] = "K9", *xml;
+
+	cast();
+	unit("D4", "danske", "art=infanteri figurer=4 spredt=yes kompagni=yes", NULL);
+	/* the sheet */
+	ACCEPTS("danske", "D1 GF\n");
+	REFUSES("danske", "D1 GF S @L1\n",
+		"a unit cannot fire while it is resupplied (\"Enheder kan ikke skyde mens der genforsynes\"; its resupply takes 2 turns in a row) (6.8 genforsyning)");
+	REFUSES("danske", "K1 GF\n",
+		"1:4: unit 'K1': K1 carries no ammunition to resupply (cavalry without carbines, 8.2) (6.8 genforsyning)");
+	ACCEPTS("danske", "K3 GF\n");
+	/* an independent company is infantry */
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.id = id;
+	ord_kv_init(&tmp.attrs);
+	ord_kv_init(&tmp.state);
+	split_kv(&tmp.attrs, "art=let_kavaleri figurer=10 kompagni=yes valeur=6 formation=linie");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(rules, &tmp, &d), ORD_EBADDATA);
+	ck_assert_str_eq(d.items[0].msg,
+			 "only infantry is an independent company (kompagni), not let kavaleri");
+	ord_diag_release(&d);
+	ord_kv_release(&tmp.attrs);
+	ord_kv_release(&tmp.state);
+
+	/* turn 10: the first turn of D1's, the company's only turn, a battery's
+	 * canister (the ammunition its GF names) */
+	ord_kv_set(&U("D1")->state, "kampsatser", "3");
+	ord_kv_set(&U("D4")->state, "kampsatser", "1");
+	ord_kv_set(&U("A1")->state, "ks_kardaesk", "0");
+	orders("D1 GF\nD4 GF\nA1 GF SK\nD2 GF\n");
+	EV_OK("genforsyning", "unit=D1");
+	EV_OK("genforsyning", "unit=D4");
+	EV_OK("genforsyning", "unit=A1");
+	EV_BAD("genforsyning", "unit=L1", "unit 'L1' is resupplied only by an order ('GF')");
+	resolve("reorganisering", NULL, 0);
+	ck_assert_str_eq(sts("D1", "kampsatser"), "3");
+	ck_assert_int_eq(st("D1", "genforsyning_traek"), 1);
+	ck_assert_int_eq(st("D1", "genforsyning_sidst"), 10);
+	expect_result(
+		"D1: genforsyning træk 1 af 2 (6.8): ammunitionen er fremme i træk 11; enheden kan ikke skyde imens [en: resupply turn 1 of 2 (6.8): the ammunition is in hand in turn 11; the unit cannot fire meanwhile]");
+	ck_assert_str_eq(sts("D4", "kampsatser"), "10");
+	ck_assert_int_eq(st("D4", "genforsyning_traek"), 0);
+	expect_result("D4: genforsyning træk 1 af 1 (6.8): genforsynet: 10 kampsatser");
+	ck_assert_str_eq(sts("A1", "ks_kardaesk"), "0");
+	ck_assert_str_eq(sts("A1", "genforsyning_ammo"), "SK");
+	/* D2 was ordered GF but not resupplied: the audit notes it */
+	ck_assert_ptr_nonnull(
+		strstr(execution(),
+		       "ordered to be resupplied ('GF') but no turn of resupply was recorded (a resupply under way starts anew)"));
+	ck_assert_ptr_null(strstr(execution(), "'D1'"));
+
+	/* turn 11: D1's and A1's second turns bring the ammunition; L1's
+	 * resupply of turn 10 was not continued; L2's skipped a turn */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 11);
+	cast();
+	ord_kv_set(&U("D1")->state, "kampsatser", "3");
+	ord_kv_set(&U("D1")->state, "genforsyning_traek", "1");
+	ord_kv_set(&U("D1")->state, "genforsyning_sidst", "10");
+	ord_kv_set(&U("A1")->state, "ks_kardaesk", "0");
+	ord_kv_set(&U("A1")->state, "genforsyning_traek", "1");
+	ord_kv_set(&U("A1")->state, "genforsyning_sidst", "10");
+	ord_kv_set(&U("A1")->state, "genforsyning_ammo", "SK");
+	ord_kv_set(&U("L1")->state, "genforsyning_traek", "1");
+	ord_kv_set(&U("L1")->state, "genforsyning_sidst", "10");
+	ord_kv_set(&U("L2")->state, "kampsatser", "2");
+	ord_kv_set(&U("L2")->state, "genforsyning_traek", "1");
+	ord_kv_set(&U("L2")->state, "genforsyning_sidst", "9");
+	orders("D1 GF\nA1 GF\n");
+	orders("L2 GF\n");
+	EV_OK("genforsyning", "unit=D1");
+	EV_OK("genforsyning", "unit=A1 ammo=SK");
+	EV_OK("genforsyning", "unit=L2");
+	resolve("reorganisering", NULL, 0);
+	ck_assert_str_eq(sts("D1", "kampsatser"), "10");
+	ck_assert_int_eq(st("D1", "genforsyning_traek"), 0);
+	expect_result("D1: genforsyning træk 2 af 2 (6.8): genforsynet: 10 kampsatser");
+	/* 8 guns, canister 8 - shrapnel 2 a gun; the roundshot untouched */
+	ck_assert_str_eq(sts("A1", "ks_kardaesk"), "48");
+	ck_assert_str_eq(sts("A1", "ks_fuldkugle"), "128");
+	ck_assert_str_eq(sts("A1", "genforsyning_ammo"), "");
+	expect_result(
+		"A1: genforsyning træk 2 af 2 (6.8): genforsynet (SK): fuldkugle/granat 128, kardæsk 48, shrapnel 16");
+	ck_assert_int_eq(st("L1", "genforsyning_traek"), 0);
+	expect_result(
+		"L1: genforsyningen er afbrudt efter 1 af 2 træk (6.8: træk i træk): den begynder forfra [en: the resupply is broken off after 1 of 2 turns (6.8: turns in a row): it starts anew]");
+	ck_assert_str_eq(sts("L2", "kampsatser"), "2");
+	ck_assert_int_eq(st("L2", "genforsyning_traek"), 1);
+	expect_result("L2: genforsyningen begynder forfra: genforsyning træk 1 af 2 (6.8)");
+
+	/* the number is the Skema's: a club's 3 turns */
+	ord_ctx_fake_free(ctx);
+	ctx = NULL;
+	while (nsheets)
+		ord_sheet_release(&sheets[--nsheets]);
+	rs->free(rules);
+	xml = skema_with("genforsyning_traek", "3");
+	setup_turn(11, xml);
+	free(xml);
+	cast();
+	ord_kv_set(&U("D1")->state, "kampsatser", "3");
+	ord_kv_set(&U("D1")->state, "genforsyning_traek", "1");
+	ord_kv_set(&U("D1")->state, "genforsyning_sidst", "10");
+	orders("D1 GF\n");
+	EV_OK("genforsyning", "unit=D1");
+	resolve("reorganisering", NULL, 0);
+	ck_assert_str_eq(sts("D1", "kampsatser"), "3");
+	ck_assert_int_eq(st("D1", "genforsyning_traek"), 2);
+	expect_result("D1: genforsyning træk 2 af 3 (6.8): ammunitionen er fremme i træk 12");
+	REFUSES("danske", "D1 GF S @L1\n", "its resupply takes 3 turns in a row");
+}
+END_TEST
+
 /* Every state key set (so that every branch of the reports and of the
  * execution check runs): the module uses no key it does not declare (the
  * teardown's ord_state_check). */
@@ -2170,6 +2291,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_exploding_limber);
 	tcase_add_test(tc, test_defensive_fire_and_cancel);
+	tcase_add_test(tc, test_resupply_over_turns);
 	tcase_add_test(tc, test_reports_use_declared_keys);
 	tcase_add_test(tc, test_rule_numbers_from_the_skema);
 	suite_add_tcase(s, tc);
