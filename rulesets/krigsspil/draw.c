@@ -1056,10 +1056,17 @@ static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 		ord_canvas_begin(cv, id, e->kind, 0, 0, 0);
 		ord_canvas_data(cv, "phase", e->phase);
 		if (fire) {
-			double len = hypot(b->y - a->y, b->x - a->x), cut;
+			/* 3 units to the right of the line between the units: two
+			 * units firing at each other (D3, L2) have two lines, not
+			 * one with a head at each end */
+			double len = hypot(b->y - a->y, b->x - a->x), cut, ox = 0, oy = 0;
 			cut = len > 24 ? 10 / len : 0;
-			ord_canvas_arrow(cv, a->x, a->y, b->x - (b->x - a->x) * cut,
-					 b->y - (b->y - a->y) * cut, 9, "fire", "fire-head");
+			if (len > 0) {
+				ox = -(b->y - a->y) / len * 3;
+				oy = (b->x - a->x) / len * 3;
+			}
+			ord_canvas_arrow(cv, a->x + ox, a->y + oy, b->x - (b->x - a->x) * cut + ox,
+					 b->y - (b->y - a->y) * cut + oy, 9, "fire", "fire-head");
 		} else if (attack) {
 			char cls[32];
 			snprintf(cls, sizeof(cls), "attack-%d", a->side);

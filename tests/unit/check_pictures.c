@@ -740,6 +740,41 @@ START_TEST(test_map_legend_signs)
 }
 END_TEST
 
+/* D3 and L2 fire at each other: two lines apart, not one line with a head
+ * at each end. */
+START_TEST(test_map_fire_both_ways)
+{
+	ord_game *g = krigsspil_game();
+	struct ord_buf svg = ORD_BUF_INIT;
+	xmlDocPtr doc;
+	double ax1, ay1, ax2, ay2, bx1, by1, bx2, by2;
+
+	map_of(g, &svg, NULL);
+	doc = parse(&svg);
+	ck_assert_int_eq(count(doc, "count(//s:g[@class='skyd']/s:line)"), 2);
+	{
+		xmlXPathObjectPtr o = xpath(doc, "//s:g[@class='skyd']/s:line");
+		xmlNodePtr l1 = o->nodesetval->nodeTab[0], l2 = o->nodesetval->nodeTab[1];
+		ax1 = prop_num(l1, "x1"), ay1 = prop_num(l1, "y1");
+		ax2 = prop_num(l1, "x2"), ay2 = prop_num(l1, "y2");
+		bx1 = prop_num(l2, "x1"), by1 = prop_num(l2, "y1");
+		bx2 = prop_num(l2, "x2"), by2 = prop_num(l2, "y2");
+		xmlXPathFreeObject(o);
+	}
+	/* opposite directions, on parallel lines at least 5 apart: the distance
+	 * of one line's start from the other line */
+	{
+		double len = hypot(ax2 - ax1, ay2 - ay1);
+		double dist = fabs((ax2 - ax1) * (ay1 - by1) - (ay2 - ay1) * (ax1 - bx1)) / len;
+		ck_assert((ax2 - ax1) * (bx2 - bx1) + (ay2 - ay1) * (by2 - by1) < 0);
+		ck_assert_msg(dist >= 5, "the two fires lie %.1f apart", dist);
+	}
+	xmlFreeDoc(doc);
+	ord_buf_release(&svg);
+	ord_game_free(g);
+}
+END_TEST
+
 /* A Danish chart speaks Danish: its turns, the enemy's note and the legend
  * (they were English: "turn 1", "≈ estimated (enemy)"). */
 START_TEST(test_chart_in_danish)
@@ -1007,6 +1042,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_map_labels_apart);
 	tcase_add_test(tc, test_chart_in_danish);
 	tcase_add_test(tc, test_map_legend_signs);
+	tcase_add_test(tc, test_map_fire_both_ways);
 	tcase_add_test(tc, test_battalion_chart);
 	tcase_add_test(tc, test_battalion_map);
 	tcase_add_test(tc, test_battalion_map_crowded);
