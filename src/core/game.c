@@ -963,6 +963,9 @@ static void info_next(ord_game *g, const struct ord_store_turn *t, int passed, c
 		break;
 	default: ord_buf_addf(out, "the next turn\n"); break;
 	}
+	if (!g->have_sk)
+		ord_buf_adds(out, "           seal, witness --close and exchange sign with the game's key, "
+				  "kept outside its file: give it with --key FILE\n");
 }
 
 int ord_game_info(ord_game *g, struct ord_buf *out, int xml)

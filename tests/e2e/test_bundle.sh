@@ -59,6 +59,8 @@ has "$ERR" "the game's public key is $REFKEY"
 expect 0 info g.orderly
 has "$OUT" "key:       $REFKEY"
 has "$OUT" "blue         $BLUEKEY"
+# the next step says the key must be given (it is not in the file)
+has "$OUT" "give it with --key FILE"
 GID=$(awk '/^game id:/ {print $3}' <<<"$OUT")
 SC=$(awk '/^seed commitment:/ {print $3}' <<<"$OUT")
 [[ ${#GID} == 32 ]] || fail "no game id in info"
