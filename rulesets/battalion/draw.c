@@ -157,8 +157,8 @@ static int draw_chart(struct ord_ctx *ctx, const char *viewer, struct ord_canvas
 	ord_buf_addf(&title, "%s — the story of the battle", w->game);
 	if (viewer)
 		ord_buf_addf(&sub,
-			     "As %s sees it (fog of war): an enemy unit only in the turns it was met, in trays",
-			     viewer);
+			     "As the %s see it (fog of war): an enemy unit only in the turns it was met, in trays",
+			     side_title(w, viewer));
 	else
 		ord_buf_adds(&sub, "The referee's chart: every unit, every phase");
 	memset(&c, 0, sizeof(c));

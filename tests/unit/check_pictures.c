@@ -840,6 +840,11 @@ START_TEST(test_battalion_chart)
 	/* the start and five phases: six points on each line */
 	ck_assert_int_eq(count(rd, "count(//s:g[@id='unit-F4']/s:circle)"), 6);
 	ck_assert_int_eq(count(rd, "count(//s:g[@id='morale-F4']/s:rect)"), 6);
+	/* the side by its name, not its id ("As french sees it") */
+	ck_assert_int_eq(count(fd, "count(//s:desc[starts-with(., 'As the Armée du Nord see it')])"),
+			 1);
+	ck_assert_int_eq(count(fd, "count(//s:text[starts-with(., 'As the Armée du Nord see it')])"),
+			 1);
 	/* French: their 9 units, and A1, A5, A9 met in fire; never A3 */
 	ck_assert_int_eq(count(fd, "count(//s:g[@id='units']/s:g[@class='unit'])"), 12);
 	ck_assert_int_eq(count(fd, "count(//s:g[@id='unit-A3'])"), 0);
