@@ -616,6 +616,8 @@ static void end_of_turn(struct ord_ctx *ctx)
 
 		if (ks_gone(ctx, u))
 			continue;
+		if (art)
+			ks_repair_end_of_turn(ctx, u);
 		ks_text_init(&t);
 		/* flight and stragglers (17) */
 		if (ks_moral_at(ctx, u, h, NULL) == KS_FU) {

@@ -495,6 +495,18 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		else if (!ks_ordered(ctx, u, "reparation"))
 			ord_diag_add(d, 0, 0, u->id, "4.3",
 				     "unit '%s' repaired but its sheet orders no 'REP'", u->id);
+		else if (ord_kv_get(&ev->kv, "kanoner")) {
+			long k = ord_kv_get_int(&ev->kv, "kanoner", 0);
+			if (k > ks_st(ctx, u, "beskadiget"))
+				ord_diag_add(d, 0, 0, u->id, "9.6",
+					     "kanoner=%ld: unit '%s' has %ld damaged guns", k,
+					     u->id, ks_st(ctx, u, "beskadiget"));
+			else if (ks_battery_fires(ctx, u) && k > ks_repair_cap(ctx, u))
+				ord_diag_add(d, 0, 0, u->id, "9.6",
+					     "kanoner=%ld: a battery that fires repairs at most %g gun a piece in a turn, %ld for its %d pieces (\"Hvis flere reparationer foretages kan piecen ikke skyde\")",
+					     k, ks_param(r, "reparation_ved_skydning"),
+					     ks_repair_cap(ctx, u), ks_pieces(ctx, u));
+		}
 	} else if (!strcmp(ev->kind, "angreb")) {
 		struct ord_unit *t = ev_unit(ctx, ev, "maal");
 		size_t k;

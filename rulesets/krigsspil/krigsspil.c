@@ -87,6 +87,12 @@
  *      with carbines as infantry (ours); the referee records each turn of
  *      it (genforsyning) and the ammunition comes with the last; a turn
  *      without it breaks the resupply off and it starts anew (6.8).
+ *  K22 A repair (REP) takes reparation_traek uninterrupted turns, each
+ *      ordered and recorded (reparation); the guns are serviceable at the
+ *      end of the last turn unless the battery moved (a move, a change of
+ *      formation or front) or was attacked (an attack declared on it, a
+ *      melee) in a turn of it; a battery that fires repairs at most
+ *      reparation_ved_skydning guns a piece in a turn (9.6).
  *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */
@@ -167,6 +173,12 @@ static const struct ord_key_spec genforsyning_keys[] = {
 };
 static const struct ord_key_spec unit_keys[] = {
 	UNIT_KEY("the unit"),
+	END_KEYS,
+};
+static const struct ord_key_spec reparation_keys[] = {
+	UNIT_KEY("the battery"),
+	{ "kanoner", ORD_KEY_INT, 0, NULL, 1, 100, NULL,
+	  "damaged guns its crews repair (default all; a battery that fires: reparation_ved_skydning a piece)" },
 	END_KEYS,
 };
 static const struct ord_key_spec angreb_keys[] = {
@@ -312,7 +324,8 @@ const struct ord_event_kind ks_events[] = {
 	  "a unit is disturbed and does not reorganise" },
 	{ "genforsyning", "reorganisering", genforsyning_keys,
 	  "a unit is resupplied with ammunition this turn (one turn of genforsyning_traek)" },
-	{ "reparation", "reorganisering", unit_keys, "a battery's crew repaired a damaged gun" },
+	{ "reparation", "reorganisering", reparation_keys,
+	  "a battery's crews repair damaged guns this turn (one turn of reparation_traek)" },
 	{ "angreb", "angrebserklaering", angreb_keys, "an attack is declared on a target" },
 	{ "stoette", "angrebserklaering", stoette_keys,
 	  "a support (2. træfning, naboenhed) is declared" },
@@ -378,6 +391,9 @@ static const struct ord_state_key state_keys[] = {
 	INT("kanoner", "artillery: serviceable guns"),
 	INT("beskadiget", "artillery: damaged guns"),
 	INT("oedelagt", "artillery: destroyed guns"),
+	INT("reparation_traek", "artillery: turns of the repair under way, uninterrupted (0: none)"),
+	INT("reparation_sidst", "artillery: the last turn of repair"),
+	INT("reparation_kanoner", "artillery: the damaged guns under repair"),
 	INT("prods_tab", "artillery: limbers lost"),
 	INT("foerste_salve", "1 while its first volley is unused"),
 	INT("foerste_storm", "1 while its first charge at the gallop is unused"),

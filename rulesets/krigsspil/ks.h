@@ -51,6 +51,12 @@ int ks_pieces(struct ord_ctx *ctx, const struct ord_unit *u);
  * none), and the turns in a row a resupply of the unit takes (6.8). */
 double ks_ammo_issue(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_resupply_turns(struct ord_ctx *ctx, const struct ord_unit *u);
+/* Does the battery fire this turn (AS, FS, IS on its sheet)?  Then it
+ * repairs at most ks_repair_cap guns a turn (9.6). */
+int ks_battery_fires(struct ord_ctx *ctx, const struct ord_unit *u);
+long ks_repair_cap(struct ord_ctx *ctx, const struct ord_unit *u);
+/* The end of a turn of repair (9.6): broken off or done (resolve.c). */
+void ks_repair_end_of_turn(struct ord_ctx *ctx, struct ord_unit *u);
 /* Surrendered or removed: no longer in the game. */
 int ks_gone(struct ord_ctx *ctx, const struct ord_unit *u);
 

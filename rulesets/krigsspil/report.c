@@ -224,6 +224,12 @@ int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *
 		if (*ks_st_str(ctx, u, "indskudt_paa"))
 			KS_TF(&t, "; indskudt på %s", "; ranged on %s",
 			      ks_st_str(ctx, u, "indskudt_paa"));
+		if (ks_st(ctx, u, "reparation_traek") > 0)
+			KS_TF(&t, "; repareres: %ld kanoner, %ld af %g træk (træk %ld)",
+			      "; under repair: %ld guns, %ld of %g turns (turn %ld)",
+			      ks_st(ctx, u, "reparation_kanoner"), ks_st(ctx, u, "reparation_traek"),
+			      ks_param(ks_r(ctx), "reparation_traek"),
+			      ks_st(ctx, u, "reparation_sidst"));
 		if (ks_st(ctx, u, "genforsyning_traek") > 0)
 			KS_TF(&t, "; genforsynes: %ld af %d træk (træk %ld)",
 			      "; being resupplied: %ld of %d turns (turn %ld)",

@@ -287,6 +287,118 @@ static void resupply_lapsed(struct ord_ctx *ctx, struct ord_unit *u)
 	ks_text_release(&t);
 }
 
+/* One turn of a repair (9.6: "En pieces besætning kan reparere beskadiget
+ * materiel i løbet af [2] uafbrudte træk. Besætningen kan, hvis piecen
+ * skal skyde, foretage 1 reparation i trækket"): the guns are repaired at
+ * the end of the last turn (ks_repair_end_of_turn, K22). */
+static void repair(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u)
+{
+	int turn = ord_ctx_turn(ctx), need = (int)ks_param(ks_r(ctx), "reparation_traek"), done;
+	long sofar = ks_st(ctx, u, "reparation_traek"), k, cap = ks_repair_cap(ctx, u);
+	struct ks_text t;
+
+	ks_text_init(&t);
+	k = ord_kv_get_int(&e->kv, "kanoner", ks_st(ctx, u, "beskadiget"));
+	if (ks_battery_fires(ctx, u) && k > cap) {
+		k = cap;
+		KS_TF(&t, "batteriet skyder: højst %g reparation pr. piece (%ld): ",
+		      "the battery fires: at most %g repair a piece (%ld): ",
+		      ks_param(ks_r(ctx), "reparation_ved_skydning"), cap);
+	}
+	if (sofar > 0 && ks_st(ctx, u, "reparation_sidst") == turn - 1) {
+		done = (int)sofar + 1;
+		if (k > ks_st(ctx, u, "reparation_kanoner"))
+			k = ks_st(ctx, u, "reparation_kanoner"); /* the guns begun on */
+	} else {
+		done = 1;
+	}
+	ks_st_set(ctx, u, "reparation_traek", done);
+	ks_st_set(ctx, u, "reparation_sidst", turn);
+	ks_st_set(ctx, u, "reparation_kanoner", k);
+	KS_TF(&t, "reparation træk %d af %d (9.6): %ld beskadigede kanoner; ",
+	      "repair turn %d of %d (9.6): %ld damaged guns; ", done, need, k);
+	if (done < need)
+		KS_TF(&t, "de er klar ved slutningen af træk %d, hvis batteriet ikke angribes eller bevæger sig",
+		      "serviceable at the end of turn %d if the battery is not attacked and does not move",
+		      turn + need - done);
+	else
+		ks_text_add(&t, "de er klar ved slutningen af trækket, hvis batteriet ikke angribes eller bevæger sig",
+			    "serviceable at the end of the turn if the battery is not attacked and does not move");
+	ks_result(ctx, e->seq, u, NULL, &t);
+	ks_text_release(&t);
+}
+
+/* A repair under way with no turn of it this turn is interrupted (K22). */
+static void repair_lapsed(struct ord_ctx *ctx, struct ord_unit *u)
+{
+	long sofar = ks_st(ctx, u, "reparation_traek");
+	struct ks_text t;
+
+	if (sofar <= 0 || ks_st(ctx, u, "reparation_sidst") >= ord_ctx_turn(ctx))
+		return;
+	ks_text_init(&t);
+	KS_TF(&t, "reparationen er afbrudt efter %ld af %g træk (9.6: uafbrudte træk): den begynder forfra",
+	      "the repair is interrupted after %ld of %g turns (9.6: uninterrupted turns): it starts anew",
+	      sofar, ks_param(ks_r(ctx), "reparation_traek"));
+	ks_st_set(ctx, u, "reparation_traek", 0);
+	ks_st_set(ctx, u, "reparation_kanoner", 0);
+	ks_result(ctx, 0, u, NULL, &t);
+	ks_text_release(&t);
+}
+
+/* Was an attack declared on u this turn? */
+static int attack_declared_on(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	int turn = ord_ctx_turn(ctx);
+	size_t i;
+
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *a = ord_ctx_unit(ctx, i);
+		if (ks_st(ctx, a, "angreb_traek") == turn &&
+		    !strcmp(ks_st_str(ctx, a, "angreb_maal"), u->id))
+			return 1;
+	}
+	return 0;
+}
+
+void ks_repair_end_of_turn(struct ord_ctx *ctx, struct ord_unit *u)
+{
+	int turn = ord_ctx_turn(ctx);
+	long sofar = ks_st(ctx, u, "reparation_traek"), k;
+	int moved, attacked;
+	struct ks_text t;
+
+	if (sofar <= 0 || ks_st(ctx, u, "reparation_sidst") != turn)
+		return;
+	moved = ks_st(ctx, u, "bevaeget") == turn;
+	attacked = ks_st(ctx, u, "naerkamp_traek") == turn || attack_declared_on(ctx, u);
+	ks_text_init(&t);
+	if (moved || attacked) {
+		/* "En reparation bliver afbrudt hvis batteriet bliver angrebet eller bevæger sig" */
+		ord_buf_addf(&t.da, "reparationen er afbrudt (9.6): batteriet %s",
+			     attacked ? (moved ? "blev angrebet og bevægede sig" : "blev angrebet")
+				      : "bevægede sig");
+		ord_buf_addf(&t.en, "the repair is broken off (9.6): the battery %s",
+			     attacked ? (moved ? "was attacked and moved" : "was attacked") : "moved");
+		ks_st_set(ctx, u, "reparation_traek", 0);
+		ks_st_set(ctx, u, "reparation_kanoner", 0);
+		ks_result(ctx, 0, u, NULL, &t);
+	} else if (sofar >= (long)ks_param(ks_r(ctx), "reparation_traek")) {
+		k = ks_st(ctx, u, "reparation_kanoner");
+		if (k > ks_st(ctx, u, "beskadiget"))
+			k = ks_st(ctx, u, "beskadiget");
+		ks_st_set(ctx, u, "beskadiget", ks_st(ctx, u, "beskadiget") - k);
+		ks_st_set(ctx, u, "kanoner", ks_st(ctx, u, "kanoner") + k);
+		ks_st_set(ctx, u, "reparation_traek", 0);
+		ks_st_set(ctx, u, "reparation_kanoner", 0);
+		KS_TF(&t, "reparationen er færdig efter %ld uafbrudte træk (9.6): %ld kanoner repareret, %ld kanoner",
+		      "the repair is done after %ld uninterrupted turns (9.6): %ld guns repaired, %ld guns",
+		      sofar, k, ks_st(ctx, u, "kanoner"));
+		ks_result(ctx, 0, u, NULL, &t);
+	}
+	ks_text_release(&t);
+}
+
 static int resolve_reorganisation(struct ord_ctx *ctx)
 {
 	int turn = ord_ctx_turn(ctx), h = ks_half(ctx, 0);
@@ -308,11 +420,7 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 		} else if (!strcmp(e->kind, "genforsyning")) {
 			resupply(ctx, e, u);
 		} else if (!strcmp(e->kind, "reparation")) {
-			ks_st_set(ctx, u, "beskadiget", ks_st(ctx, u, "beskadiget") - 1);
-			ks_st_set(ctx, u, "kanoner", ks_st(ctx, u, "kanoner") + 1);
-			KS_TF(&t, "en beskadiget kanon er repareret: %ld kanoner",
-			      "a damaged gun is repaired: %ld guns", ks_st(ctx, u, "kanoner"));
-			ks_result(ctx, e->seq, u, NULL, &t);
+			repair(ctx, e, u);
 		}
 		ks_text_release(&t);
 	}
@@ -322,8 +430,10 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 		long til = ks_st(ctx, u, "moral_til");
 		struct ks_text t;
 
-		if (!ks_gone(ctx, u))
+		if (!ks_gone(ctx, u)) {
 			resupply_lapsed(ctx, u);
+			repair_lapsed(ctx, u);
+		}
 		if (ks_gone(ctx, u) || grade <= KS_OR)
 			continue;
 		ks_text_init(&t);

@@ -124,6 +124,8 @@ static const char *const needed_params[] = {
 	"stormmarch_frontaendring_grader",
 	"genforsyning_traek",
 	"genforsyning_traek_kompagni",
+	"reparation_traek",
+	"reparation_ved_skydning",
 };
 
 static const struct ord_tables_need_field needed_fields[] = {
@@ -233,6 +235,8 @@ static const struct ord_tables_range ranges[] = {
 	NUM("forbrug_forsvarsild", 0, MANY),
 	WHOLE("genforsyning_traek", 1, MANY),
 	WHOLE("genforsyning_traek_kompagni", 1, MANY),
+	WHOLE("reparation_traek", 1, MANY),
+	WHOLE("reparation_ved_skydning", 0, MANY),
 	NUM("decimering_lu_pct", 0, 100),
 	NUM("decimering_u_pct", 0, 100),
 	NUM("efternoelere_pct", 0, 100),

@@ -149,6 +149,17 @@ double ks_ammo_issue(struct ord_ctx *ctx, const struct ord_unit *u)
 						   : issue;
 }
 
+int ks_battery_fires(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return ks_ordered(ctx, u, "artilleriskydning") || ks_ordered(ctx, u, "forsvarsskydning") ||
+	       ks_ordered(ctx, u, "indskydning");
+}
+
+long ks_repair_cap(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return (long)ks_param(ks_r(ctx), "reparation_ved_skydning") * ks_pieces(ctx, u);
+}
+
 int ks_resupply_turns(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	int company = ks_is(ctx, u, "infanteri") && ord_kv_get_bool(&u->attrs, "kompagni", 0);

@@ -651,8 +651,20 @@ static void check_limbers(struct line *l, size_t i)
 
 static void check_repair(struct line *l, size_t i)
 {
-	if (ks_st(l->ctx, l->u, "beskadiget") < 1)
+	size_t k;
+
+	if (ks_st(l->ctx, l->u, "beskadiget") < 1) {
 		GROUP_DIAG(l, i, "9.6", "the battery has no damaged gun to repair");
+		return;
+	}
+	for (k = 0; k < l->n; k++)
+		if (ks_is_move(l->g[k].code) || !strcmp(l->g[k].code, "formation") ||
+		    !strcmp(l->g[k].code, "drej") || !strcmp(l->g[k].code, "vending")) {
+			GROUP_DIAG(l, i, "9.6",
+				   "a repair is broken off when the battery moves (\"En reparation bliver afbrudt hvis batteriet bliver angrebet eller bevæger sig\"): the line orders '%s'",
+				   symbol_of(l->g[k].code));
+			return;
+		}
 }
 
 static void check_formation(struct line *l, size_t i)

@@ -2186,6 +2186,118 @@ START_TEST(test_resupply_over_turns)
 }
 END_TEST
 
+/* 9.6: a repair takes reparation_traek uninterrupted turns; a battery that
+ * fires repairs at most reparation_ved_skydning guns a piece a turn; a move
+ * or an attack breaks it off. */
+START_TEST(test_repair_over_turns)
+{
+	char *xml;
+
+	cast();
+	ord_kv_set(&U("A1")->state, "kanoner", "5");
+	ord_kv_set(&U("A1")->state, "beskadiget", "3");
+	/* the sheet */
+	ACCEPTS("danske", "A1 REP\n");
+	ACCEPTS("danske", "A1 REP AS SF @B1 1\n");
+	REFUSES("danske", "A1 REP M ↑ ¼\n",
+		"1:4: unit 'A1': a repair is broken off when the battery moves (\"En reparation bliver afbrudt hvis batteriet bliver angrebet eller bevæger sig\"): the line orders 'M' (9.6)");
+	REFUSES("danske", "A2 REP\n", "the battery has no damaged gun to repair (9.6)");
+	/* turn 10: A1 fires, so its 2 pieces repair 2 of its 3 damaged guns */
+	orders("A1 REP AS SF @B1 1\n");
+	EV_BAD("reparation", "unit=A1 kanoner=4", "kanoner=4: unit 'A1' has 3 damaged guns (9.6)");
+	EV_BAD("reparation", "unit=A1 kanoner=3",
+	       "kanoner=3: a battery that fires repairs at most 1 gun a piece in a turn, 2 for its 2 pieces");
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	ord_kv_set(&U("A1")->state, "kanoner", "5");
+	ord_kv_set(&U("A1")->state, "beskadiget", "3");
+	orders("A1 REP AS SF @B1 1\n");
+	EV_OK("reparation", "unit=A1");
+	resolve("reorganisering", NULL, 0);
+	expect_result(
+		"A1: batteriet skyder: højst 1 reparation pr. piece (2): reparation træk 1 af 2 (9.6): 2 beskadigede kanoner; de er klar ved slutningen af træk 11, hvis batteriet ikke angribes eller bevæger sig [en: the battery fires: at most 1 repair a piece (2): repair turn 1 of 2 (9.6): 2 damaged guns; serviceable at the end of turn 11 if the battery is not attacked and does not move]");
+	ck_assert_int_eq(st("A1", "reparation_traek"), 1);
+	ck_assert_int_eq(st("A1", "reparation_kanoner"), 2);
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("A1", "kanoner"), 5);
+	ck_assert_int_eq(st("A1", "beskadiget"), 3);
+
+	/* turn 11: A1's second turn repairs the 2 guns begun on; B1's is
+	 * broken off by an attack declared on it, A3's by its move; A2's was
+	 * not continued */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 11);
+	cast();
+	unit("A3", "danske", "art=fodartilleri kanoner=4 kaliber=6 prodset=af klargjort=yes",
+	     "kanoner=3 beskadiget=1 reparation_traek=1 reparation_sidst=10 reparation_kanoner=1 bevaeget=11");
+	ord_kv_set(&U("A1")->state, "kanoner", "5");
+	ord_kv_set(&U("A1")->state, "beskadiget", "3");
+	ord_kv_set(&U("A1")->state, "reparation_traek", "1");
+	ord_kv_set(&U("A1")->state, "reparation_sidst", "10");
+	ord_kv_set(&U("A1")->state, "reparation_kanoner", "2");
+	ord_kv_set(&U("A2")->state, "reparation_traek", "1");
+	ord_kv_set(&U("A2")->state, "reparation_sidst", "10");
+	ord_kv_set(&U("A2")->state, "reparation_kanoner", "1");
+	ord_kv_set(&U("B1")->state, "kanoner", "5");
+	ord_kv_set(&U("B1")->state, "beskadiget", "1");
+	ord_kv_set(&U("B1")->state, "reparation_traek", "1");
+	ord_kv_set(&U("B1")->state, "reparation_sidst", "10");
+	ord_kv_set(&U("B1")->state, "reparation_kanoner", "1");
+	ord_kv_set(&U("K1")->state, "angreb_traek", "11");
+	ord_kv_set(&U("K1")->state, "angreb_maal", "B1");
+	orders("A1 REP\nA3 REP\n");
+	orders("B1 REP\n");
+	EV_OK("reparation", "unit=A1");
+	EV_OK("reparation", "unit=A3");
+	EV_OK("reparation", "unit=B1");
+	resolve("reorganisering", NULL, 0);
+	expect_result(
+		"A1: reparation træk 2 af 2 (9.6): 2 beskadigede kanoner; de er klar ved slutningen af trækket, hvis batteriet ikke angribes eller bevæger sig");
+	expect_result(
+		"A2: reparationen er afbrudt efter 1 af 2 træk (9.6: uafbrudte træk): den begynder forfra [en: the repair is interrupted after 1 of 2 turns (9.6: uninterrupted turns): it starts anew]");
+	ck_assert_int_eq(st("A2", "reparation_traek"), 0);
+	ck_assert_int_eq(st("A1", "kanoner"), 5);
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("A1", "kanoner"), 7);
+	ck_assert_int_eq(st("A1", "beskadiget"), 1);
+	ck_assert_int_eq(st("A1", "reparation_traek"), 0);
+	expect_result(
+		"A1: reparationen er færdig efter 2 uafbrudte træk (9.6): 2 kanoner repareret, 7 kanoner [en: the repair is done after 2 uninterrupted turns (9.6): 2 guns repaired, 7 guns]");
+	ck_assert_int_eq(st("B1", "kanoner"), 5);
+	ck_assert_int_eq(st("B1", "beskadiget"), 1);
+	ck_assert_int_eq(st("B1", "reparation_traek"), 0);
+	expect_result(
+		"B1: reparationen er afbrudt (9.6): batteriet blev angrebet [en: the repair is broken off (9.6): the battery was attacked]");
+	ck_assert_int_eq(st("A3", "kanoner"), 3);
+	expect_result("A3: reparationen er afbrudt (9.6): batteriet bevægede sig");
+
+	/* the number is the Skema's: a club's 3 turns */
+	ord_ctx_fake_free(ctx);
+	ctx = NULL;
+	while (nsheets)
+		ord_sheet_release(&sheets[--nsheets]);
+	rs->free(rules);
+	xml = skema_with("reparation_traek", "3");
+	setup_turn(11, xml);
+	free(xml);
+	cast();
+	ord_kv_set(&U("A1")->state, "kanoner", "5");
+	ord_kv_set(&U("A1")->state, "beskadiget", "3");
+	ord_kv_set(&U("A1")->state, "reparation_traek", "1");
+	ord_kv_set(&U("A1")->state, "reparation_sidst", "10");
+	ord_kv_set(&U("A1")->state, "reparation_kanoner", "3");
+	orders("A1 REP\n");
+	EV_OK("reparation", "unit=A1");
+	resolve("reorganisering", NULL, 0);
+	expect_result(
+		"A1: reparation træk 2 af 3 (9.6): 3 beskadigede kanoner; de er klar ved slutningen af træk 12");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_int_eq(st("A1", "kanoner"), 5);
+	ck_assert_int_eq(st("A1", "reparation_traek"), 2);
+}
+END_TEST
+
 /* Every state key set (so that every branch of the reports and of the
  * execution check runs): the module uses no key it does not declare (the
  * teardown's ord_state_check). */
@@ -2292,6 +2404,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_exploding_limber);
 	tcase_add_test(tc, test_defensive_fire_and_cancel);
 	tcase_add_test(tc, test_resupply_over_turns);
+	tcase_add_test(tc, test_repair_over_turns);
 	tcase_add_test(tc, test_reports_use_declared_keys);
 	tcase_add_test(tc, test_rule_numbers_from_the_skema);
 	suite_add_tcase(s, tc);
