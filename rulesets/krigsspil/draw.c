@@ -958,7 +958,7 @@ static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 
 /* The result of an event for its firer or attacker, short: "−60 men, LU". */
 static int short_result(struct ord_ctx *ctx, const struct ord_picture *w, unsigned seq,
-			const char *kind, struct ord_buf *out)
+			const char *kind, const char *a_id, const char *b_id, struct ord_buf *out)
 {
 	size_t i;
 	struct ord_result_view v;
@@ -974,7 +974,10 @@ static int short_result(struct ord_ctx *ctx, const struct ord_picture *w, unsign
 				ord_buf_addf(out, "%s %s", tr(w, "vinder:", "won by"), winner);
 			else
 				ord_buf_adds(out, tr(w, "uafgjort", "drawn"));
-			ord_buf_addf(out, " (−%ld/−%ld %s)", ord_kv_get_int(v.values, "men_a", 0),
+			/* each side's loss by its unit: "(−6/−36 men)" left the
+			 * reader to guess whose was whose */
+			ord_buf_addf(out, " (%s −%ld, %s −%ld %s)", a_id,
+				     ord_kv_get_int(v.values, "men_a", 0), b_id,
 				     ord_kv_get_int(v.values, "men_d", 0), tr(w, "mand", "men"));
 			return 1;
 		}
@@ -1083,7 +1086,7 @@ static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 		}
 		if (fire || melee) {
 			struct ord_buf lab = ORD_BUF_INIT;
-			if (short_result(ctx, w, e->seq, e->kind, &lab)) {
+			if (short_result(ctx, w, e->seq, e->kind, a->u->id, b->u->id, &lab)) {
 				/* whose fire: the label may stand away from its line */
 				struct result_text *r = &rt[nrt++];
 				ord_buf_init(&r->t);

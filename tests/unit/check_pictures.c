@@ -775,6 +775,50 @@ START_TEST(test_map_fire_both_ways)
 }
 END_TEST
 
+/* Turn 2 of the Krigsspil demo after turn 1: K1's attack on L5 and the
+ * melee, exchanged. */
+static ord_game *krigsspil_game_turn2(void)
+{
+	ord_game *g = krigsspil_game();
+
+	submit_file(g, "danske", KS_EX "demo/turn2-danske.txt");
+	submit_file(g, "allierede", KS_EX "demo/turn2-allierede.txt");
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	resolve(g);
+	event(g, "angreb unit=K1 maal=L5 stormmarch=yes");
+	event(g, "stoette unit=K2 stoetter=K1 rolle=traefning");
+	event(g, "stoette unit=K4 stoetter=K1 rolle=nabo");
+	event(g, "reaktion unit=L5 reaktion=forsvar");
+	resolve(g);
+	event(g, "flyt unit=L1 x=120 y=90");
+	resolve(g);
+	resolve(g);
+	event(g, "naerkamp angriber=K1 forsvarer=L5");
+	resolve(g);
+	ck_assert_int_eq(ord_game_exchange(g), 0);
+	return g;
+}
+
+/* A melee's label says whose loss is whose: "K1→L5: won by K1 (K1 −6,
+ * L5 −36 men)", not "(−6/−36 men)". */
+START_TEST(test_map_melee_losses_named)
+{
+	ord_game *g = krigsspil_game_turn2();
+	struct ord_buf svg = ORD_BUF_INIT;
+	xmlDocPtr doc;
+
+	ck_assert_msg(ord_game_map(g, &svg, NULL, 2, NULL, "en") == 0, "%s", ord_error_last());
+	doc = parse(&svg);
+	ck_assert_int_eq(count(doc, "count(//s:g[@class='result-label']/s:text[starts-with(., "
+				    "'K1→L5: ')][contains(., '(K1 −')][contains(., ', L5 −')])"),
+			 1);
+	ck_assert_int_eq(count(doc, "count(//s:text[contains(., '/−')])"), 0);
+	xmlFreeDoc(doc);
+	ord_buf_release(&svg);
+	ord_game_free(g);
+}
+END_TEST
+
 /* A Danish chart speaks Danish: its turns, the enemy's note and the legend
  * (they were English: "turn 1", "≈ estimated (enemy)"). */
 START_TEST(test_chart_in_danish)
@@ -1048,6 +1092,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_chart_in_danish);
 	tcase_add_test(tc, test_map_legend_signs);
 	tcase_add_test(tc, test_map_fire_both_ways);
+	tcase_add_test(tc, test_map_melee_losses_named);
 	tcase_add_test(tc, test_battalion_chart);
 	tcase_add_test(tc, test_battalion_map);
 	tcase_add_test(tc, test_battalion_map_crowded);
