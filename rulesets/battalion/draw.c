@@ -256,6 +256,22 @@ struct spot {
 	double bw, bh; /* its block's size */
 };
 
+/* An arrow whose head is kept free: a label placed after it (a result's)
+ * stays off the head, which tells which way the arrow goes (canvas
+ * coordinates: drawn in a group at the origin). */
+static void arrow_kept(struct ord_canvas *cv, double x1, double y1, double x2, double y2,
+		       double head, const char *cls, const char *head_cls)
+{
+	double len = hypot(x2 - x1, y2 - y1), cx = x2, cy = y2;
+
+	ord_canvas_arrow(cv, x1, y1, x2, y2, head, cls, head_cls);
+	if (len > 0) {
+		cx -= (x2 - x1) / len * head / 2;
+		cy -= (y2 - y1) / len * head / 2;
+	}
+	ord_canvas_reserve(cv, cx - head / 2 - 1, cy - head / 2 - 1, head + 2, head + 2);
+}
+
 static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *cv,
 		    const struct ord_picture *w)
 {
@@ -323,6 +339,29 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 		ord_canvas_line(cv, MARGIN, TOP + gx * PX_PER_INCH, MARGIN + maxx * PX_PER_INCH,
 				TOP + gx * PX_PER_INCH, "grid");
 
+	/* the blocks first, each on its position or the nearest free place;
+	 * then the fire's heads and every true position are taken, so that
+	 * no label hides them (a label lay on the dot of a block moved
+	 * aside, another on the head of a fire) */
+	for (i = 0; i < n; i++) {
+		const char *form = ord_kv_get(&sp[i].u->state, "formation");
+		double px = MARGIN + sp[i].x * PX_PER_INCH, py = TOP + sp[i].y * PX_PER_INCH;
+		sp[i].bw = 44, sp[i].bh = 12;
+		if (!form)
+			form = "line";
+		if (!strcmp(form, "column") || !strcmp(form, "limbered"))
+			sp[i].bw = 18, sp[i].bh = 26;
+		else if (!strcmp(form, "square"))
+			sp[i].bw = 24, sp[i].bh = 24;
+		else if (!strcmp(form, "skirmish") || !strcmp(form, "misc"))
+			sp[i].bw = 48, sp[i].bh = 6;
+		else if (!strcmp(form, "unlimbered"))
+			sp[i].bw = 28, sp[i].bh = 12;
+		sp[i].bx = px - sp[i].bw / 2;
+		sp[i].by = py - sp[i].bh / 2;
+		ord_canvas_free_spot(cv, &sp[i].bx, &sp[i].by, sp[i].bw + 2, sp[i].bh + 2, 60);
+		ord_canvas_reserve(cv, sp[i].bx, sp[i].by, sp[i].bw + 2, sp[i].bh + 2);
+	}
 	/* fire and melee of the phases drawn: a fire line runs 3 units to the
 	 * right of the line between the units, so that two units firing at
 	 * each other have two lines, and stops short of its target so that
@@ -367,7 +406,7 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 			y1 += ux * 3;
 			x2 -= uy * 3 + ux * cut;
 			y2 += ux * 3 - uy * cut;
-			ord_canvas_arrow(cv, x1, y1, x2, y2, 9, "fire", "fire-head");
+			arrow_kept(cv, x1, y1, x2, y2, 9, "fire", "fire-head");
 		}
 		ord_canvas_end(cv);
 		for (k = 0; k < ord_ctx_nresults(ctx); k++) {
@@ -395,28 +434,6 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	}
 
 	ord_canvas_layer(cv, "units");
-	/* the blocks first, each on its position or the nearest free place;
-	 * then every true position is taken, so that no label hides a dot
-	 * (a label lay on the dot of a block moved aside) */
-	for (i = 0; i < n; i++) {
-		const char *form = ord_kv_get(&sp[i].u->state, "formation");
-		double px = MARGIN + sp[i].x * PX_PER_INCH, py = TOP + sp[i].y * PX_PER_INCH;
-		sp[i].bw = 44, sp[i].bh = 12;
-		if (!form)
-			form = "line";
-		if (!strcmp(form, "column") || !strcmp(form, "limbered"))
-			sp[i].bw = 18, sp[i].bh = 26;
-		else if (!strcmp(form, "square"))
-			sp[i].bw = 24, sp[i].bh = 24;
-		else if (!strcmp(form, "skirmish") || !strcmp(form, "misc"))
-			sp[i].bw = 48, sp[i].bh = 6;
-		else if (!strcmp(form, "unlimbered"))
-			sp[i].bw = 28, sp[i].bh = 12;
-		sp[i].bx = px - sp[i].bw / 2;
-		sp[i].by = py - sp[i].bh / 2;
-		ord_canvas_free_spot(cv, &sp[i].bx, &sp[i].by, sp[i].bw + 2, sp[i].bh + 2, 60);
-		ord_canvas_reserve(cv, sp[i].bx, sp[i].by, sp[i].bw + 2, sp[i].bh + 2);
-	}
 	for (i = 0; i < n; i++)
 		ord_canvas_reserve(cv, MARGIN + sp[i].x * PX_PER_INCH - 3,
 				   TOP + sp[i].y * PX_PER_INCH - 3, 6, 6);

@@ -876,6 +876,22 @@ static double enemy_bearing(struct ord_ctx *ctx, const struct ks_map *m, const c
 	return atan2(my - sy / (double)n, mx - sx / (double)n);
 }
 
+/* An arrow whose head is kept free: a label placed after it (a result's)
+ * stays off the head, which tells which way the arrow goes (canvas
+ * coordinates: drawn in a group at the origin). */
+static void arrow_kept(struct ord_canvas *cv, double x1, double y1, double x2, double y2,
+		       double head, const char *cls, const char *head_cls)
+{
+	double len = hypot(x2 - x1, y2 - y1), cx = x2, cy = y2;
+
+	ord_canvas_arrow(cv, x1, y1, x2, y2, head, cls, head_cls);
+	if (len > 0) {
+		cx -= (x2 - x1) / len * head / 2;
+		cy -= (y2 - y1) / len * head / 2;
+	}
+	ord_canvas_reserve(cv, cx - head / 2 - 1, cy - head / 2 - 1, head + 2, head + 2);
+}
+
 static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct frame *f,
 			const struct ord_picture *w, const struct placed *pl, size_t npl)
 {
@@ -900,8 +916,8 @@ static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 		/* what it did: from where the turn found it to where it is */
 		if (unit_pos(ord_ctx_step_state(ctx, last, u), &x1, &y1) &&
 		    hypot(x1 - x0, y1 - y0) > 0.5) {
-			ord_canvas_arrow(cv, fx(f, x0), fy(f, y0), fx(f, x1), fy(f, y1), 9, "moved",
-					 "moved-head");
+			arrow_kept(cv, fx(f, x0), fy(f, y0), fx(f, x1), fy(f, y1), 9, "moved",
+				   "moved-head");
 			drawn = 1;
 		}
 		/* what it was ordered: a march towards a plate or a direction */
@@ -946,7 +962,7 @@ static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 			} else {
 				continue;
 			}
-			ord_canvas_arrow(cv, fx(f, x0), fy(f, y0), fx(f, tx), fy(f, ty), 12, cls, head);
+			arrow_kept(cv, fx(f, x0), fy(f, y0), fx(f, tx), fy(f, ty), 12, cls, head);
 			drawn = 1;
 			break;
 		}
@@ -1068,12 +1084,12 @@ static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 				ox = -(b->y - a->y) / len * 3;
 				oy = (b->x - a->x) / len * 3;
 			}
-			ord_canvas_arrow(cv, a->x + ox, a->y + oy, b->x - (b->x - a->x) * cut + ox,
-					 b->y - (b->y - a->y) * cut + oy, 9, "fire", "fire-head");
+			arrow_kept(cv, a->x + ox, a->y + oy, b->x - (b->x - a->x) * cut + ox,
+				   b->y - (b->y - a->y) * cut + oy, 9, "fire", "fire-head");
 		} else if (attack) {
 			char cls[32];
 			snprintf(cls, sizeof(cls), "attack-%d", a->side);
-			ord_canvas_arrow(cv, a->x, a->y, b->x, b->y, 14, cls, "moved-head");
+			arrow_kept(cv, a->x, a->y, b->x, b->y, 14, cls, "moved-head");
 		} else {
 			ord_canvas_line(cv, a->x, a->y, b->x, b->y, "melee");
 		}

@@ -308,6 +308,29 @@ static size_t map_boxes(xmlDocPtr doc, struct box *b, size_t max)
 		n++;
 	}
 	xmlXPathFreeObject(o);
+	/* the arrows' heads (which way an order, a move, a fire goes) */
+	o = xpath(doc, "//s:g[@id='orders' or @id='results']//s:polygon[contains(@class, 'head')]");
+	for (i = 0; o->nodesetval && i < o->nodesetval->nodeNr && n < max; i++) {
+		xmlNodePtr h = o->nodesetval->nodeTab[i];
+		xmlChar *pts = xmlGetProp(h, BAD_CAST "points"),
+			*id = xmlGetProp(h->parent, BAD_CAST "id");
+		double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9, px, py, ox, oy;
+		const char *p = (const char *)pts;
+		int k;
+		origin_of(h->parent, &ox, &oy);
+		while (p && sscanf(p, "%lf,%lf%n", &px, &py, &k) == 2) {
+			x0 = fmin(x0, ox + px), x1 = fmax(x1, ox + px);
+			y0 = fmin(y0, oy + py), y1 = fmax(y1, oy + py);
+			p += k;
+		}
+		memset(&b[n], 0, sizeof(b[n]));
+		b[n].x = x0, b[n].y = y0, b[n].w = x1 - x0, b[n].h = y1 - y0;
+		snprintf(b[n].what, sizeof(b[n].what), "the head of %s", (const char *)id);
+		xmlFree(pts);
+		xmlFree(id);
+		n++;
+	}
+	xmlXPathFreeObject(o);
 	o = xpath(doc, "//s:g[@id='labels']/s:text");
 	for (i = 0; o->nodesetval && i < o->nodesetval->nodeNr && n < max; i++) {
 		xmlNodePtr t = o->nodesetval->nodeTab[i];
@@ -611,7 +634,8 @@ END_TEST
 /*
  * No label of the map lies on another: units' labels, results, the plates'
  * numbers, names and heights (a unit's label hid the height '+1 F' of the
- * plate it stood on); results stand a little apart, not box against box;
+ * plate it stood on); results stand a little apart, not box against box,
+ * and off the arrows' heads (D3's order ended under a result);
  * a label moved away from its block is joined to it by a line.
  */
 START_TEST(test_map_labels_apart)
@@ -632,6 +656,12 @@ START_TEST(test_map_labels_apart)
 			for (j = i + 1; j < n; j++) {
 				int results = !strncmp(b[i].what, "the result", 10) &&
 					      !strncmp(b[j].what, "the result", 10);
+				int hi = !strncmp(b[i].what, "the head", 8),
+				    hj = !strncmp(b[j].what, "the head", 8);
+				/* a head must not be under a result's label; heads
+				 * may meet heads and the plates' words */
+				if ((hi || hj) && strncmp(b[hi ? j : i].what, "the result", 10))
+					continue;
 				ck_assert_msg(box_gap(&b[i], &b[j]) >= (results ? 2 : 0),
 					      "%s map: %s and %s overlap (%.1f)",
 					      viewers[v] ? viewers[v] : "the referee's", b[i].what,
@@ -975,7 +1005,7 @@ END_TEST
  * on one line, their heads under the blocks) and a label saying whose
  * fire it was, apart from the others (they were written on top of each
  * other at the same middle: "A1 −2" over "F1 −8"); a miss says so, not
- * "−0"; no label hides a unit's true position.
+ * "−0"; no label hides a unit's true position or a fire's head.
  */
 START_TEST(test_battalion_map_crowded)
 {
@@ -1055,6 +1085,28 @@ START_TEST(test_battalion_map_crowded)
 		for (j = 0; j < nl; j++)
 			ck_assert_msg(box_gap(&res[i], &lab[j]) >= 0, "a result on a unit's label");
 	}
+	/* no label on a fire's head (F1's label hid A2's fire at F2) */
+	o = xpath(doc, "//s:g[@id='results']//s:polygon[@class='fire-head']");
+	ck_assert_int_eq(o->nodesetval ? o->nodesetval->nodeNr : 0, 3);
+	for (i = 0; i < (size_t)o->nodesetval->nodeNr; i++) {
+		xmlChar *pts = xmlGetProp(o->nodesetval->nodeTab[i], BAD_CAST "points");
+		struct box h = { 1e9, 1e9, 0, 0, "", 0, 0, 0 };
+		double x1 = -1e9, y1 = -1e9, px, py;
+		const char *p = (const char *)pts;
+		int k;
+		while (p && sscanf(p, "%lf,%lf%n", &px, &py, &k) == 2) {
+			h.x = fmin(h.x, px), x1 = fmax(x1, px);
+			h.y = fmin(h.y, py), y1 = fmax(y1, py);
+			p += k;
+		}
+		h.w = x1 - h.x, h.h = y1 - h.y;
+		xmlFree(pts);
+		for (j = 0; j < nl; j++)
+			ck_assert_msg(box_gap(&h, &lab[j]) >= 0, "a unit's label on a fire's head");
+		for (j = 0; j < nr; j++)
+			ck_assert_msg(box_gap(&h, &res[j]) >= 0, "a result on a fire's head");
+	}
+	xmlXPathFreeObject(o);
 	/* no label on a unit's true position (the pin at its group's origin) */
 	o = xpath(doc, "//s:g[@class='unit']");
 	for (i = 0; o->nodesetval && i < (size_t)o->nodesetval->nodeNr; i++) {
