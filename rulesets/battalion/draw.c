@@ -306,8 +306,17 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	width = 2 * MARGIN + maxx * PX_PER_INCH;
 	height = TOP + maxy * PX_PER_INCH + 60;
 	ord_canvas_resize(cv, width < 700 ? 700 : width, height);
-	ord_buf_addf(&title, "%s — turn %d, %s", w->game, w->turn,
-		     *w->phase ? w->phase : "as the turn opened");
+	/* the table after the phase ("turn 1, fire" read as the fire being
+	 * drawn, not what it left), in words: "fire-morale" as "fire morale" */
+	ord_buf_addf(&title, "%s — turn %d, ", w->game, w->turn);
+	if (*w->phase) {
+		const char *p;
+		ord_buf_adds(&title, "after ");
+		for (p = w->phase; *p; p++)
+			ord_buf_addf(&title, "%c", *p == '-' ? ' ' : *p);
+	} else {
+		ord_buf_adds(&title, "as the turn opened");
+	}
 	if (viewer)
 		ord_buf_addf(&sub, "As the %s see it (fog of war)", side_title(w, viewer));
 	else

@@ -1050,6 +1050,8 @@ START_TEST(test_battalion_map_crowded)
 	resolve(g);
 	ck_assert_msg(ord_game_map(g, &svg, NULL, 1, NULL, NULL) == 0, "%s", ord_error_last());
 	doc = parse(&svg);
+	/* the table as the fire left it */
+	ck_assert_int_eq(count(doc, "count(/s:svg/s:title[.='Crowded — turn 1, after fire'])"), 1);
 	/* whose fire, each on a line of its own */
 	ck_assert_int_eq(count(doc, "count(//s:text[starts-with(., 'A1→F1: ')])"), 1);
 	ck_assert_int_eq(count(doc, "count(//s:text[starts-with(., 'F1→A1: ')])"), 1);
