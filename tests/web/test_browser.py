@@ -89,6 +89,11 @@ def main():
             W.fail("french: the check does not name lines 3 and 7:\n" + problems)
         if "orderly's reading" not in fr.source():
             W.fail("french: the check shows no reading")
+        # on a phone the reading's long lines wrap: none is cut off at the box
+        cut = fr.script("var p = document.querySelector('pre.reading');"
+                        " return p.scrollWidth > p.clientWidth + 1")
+        if cut:
+            W.fail("french: a line of orderly's reading runs out of its box on a phone")
         shot(fr, "player-check-errors")
         # the problem's link puts the cursor on its line (the script)
         fr.click("ol.problems a.at")
