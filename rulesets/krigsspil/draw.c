@@ -767,7 +767,8 @@ static void draw_units(struct ord_ctx *ctx, struct ord_canvas *cv, const struct 
 		/* the block: on the position, or the nearest free place */
 		bx = p->x - bw / 2;
 		by = p->y - bh / 2;
-		ord_canvas_free_spot(cv, &bx, &by, bw + 2, bh + 2, 60);
+		if (!ord_canvas_free_spot(cv, &bx, &by, bw + 2, bh + 2, 60))
+			ord_canvas_free_spot(cv, &bx, &by, bw + 2, bh + 2, 200);
 		ord_canvas_reserve(cv, bx, by, bw + 2, bh + 2);
 		p->bx = bx + bw / 2;
 		p->by = by + bh / 2;
@@ -811,7 +812,10 @@ static void draw_units(struct ord_ctx *ctx, struct ord_canvas *cv, const struct 
 		     ord_canvas_text_width(text, LABEL_FONT) + 6 + (gone ? 0 : 24) + 4;
 		lx = p->bx + bw / 2 + 3;
 		ly = p->by - 8;
-		if (!ord_canvas_free_spot(cv, &lx, &ly, lw, 17, 90)) {
+		/* in a crowd, farther off (a line joins it to its block) rather
+		 * than on the others' labels */
+		if (!ord_canvas_free_spot(cv, &lx, &ly, lw, 17, 90) &&
+		    !ord_canvas_free_spot(cv, &lx, &ly, lw, 17, 400)) {
 			lx = p->bx + bw / 2 + 3;
 			ly = p->by - 8;
 		}

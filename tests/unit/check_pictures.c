@@ -849,6 +849,104 @@ START_TEST(test_map_melee_losses_named)
 }
 END_TEST
 
+/*
+ * A crowd: a dozen units set up within a few cm of each other.  Every label
+ * still finds a place of its own, joined to its block by a line when it
+ * stands away (a label that found no place near was laid on the others).
+ */
+START_TEST(test_map_crowd)
+{
+	struct ord_create_opts o;
+	struct ord_buf svg = ORD_BUF_INIT;
+	struct box b[256];
+	ord_game *g = NULL;
+	xmlDocPtr doc;
+	size_t i, j, n;
+	char scen[1300], *xml, *p;
+	FILE *f;
+	int k = 0;
+
+	/* the example's scenario, its Danes (D, K, A) in a knot around 90, 30 */
+	xml = slurp(KS_EX "scenario.xml");
+	snprintf(scen, sizeof(scen), "%s/crowd.xml", dir);
+	f = fopen(scen, "w");
+	for (p = xml; *p;) {
+		char *u = strstr(p, "<unit id=\""), *x, *end;
+		if (!u || (u[10] != 'D' && u[10] != 'K' && u[10] != 'A') ||
+		    !(end = strstr(u, "/>")) || !(x = strstr(u, " x=\"")) || x > end) {
+			size_t len = u ? (size_t)(u - p) + 10 : strlen(p);
+			fwrite(p, 1, len, f);
+			p += len;
+			continue;
+		}
+		fwrite(p, 1, (size_t)(x - p), f);
+		fprintf(f, " x=\"%d\" y=\"%d\"", 84 + 4 * (k % 4), 24 + 4 * (k / 4));
+		k++;
+		/* skip the old x= and y= */
+		p = strstr(x + 4, "\"") + 1;
+		p = strstr(p, "\"") + 1;
+		p = strstr(p, "\"") + 1;
+	}
+	fclose(f);
+	free(xml);
+	ck_assert_int_eq(k, 16);
+	memset(&o, 0, sizeof(o));
+	o.tables_path = KS_EX "map.xml";
+	ck_assert_msg(ord_game_create(&g, path, scen, &o) == 0, "create: %s", ord_error_last());
+	ck_assert_msg(ord_game_map(g, &svg, NULL, 1, NULL, "en") == 0, "%s", ord_error_last());
+	doc = parse(&svg);
+	n = map_boxes(doc, b, sizeof(b) / sizeof(b[0]));
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			if (strncmp(b[i].what, "the label", 9) || strncmp(b[j].what, "the label", 9))
+				continue;
+			ck_assert_msg(box_gap(&b[i], &b[j]) >= 0, "%s and %s overlap (%.1f)",
+				      b[i].what, b[j].what, box_gap(&b[i], &b[j]));
+		}
+	for (i = 0; i < n; i++) {
+		struct box c = { b[i].cx, b[i].cy, 0, 0, "", 0, 0, 0 };
+		if (!b[i].cx || b[i].leader)
+			continue;
+		ck_assert_msg(box_gap(&b[i], &c) <= 30, "%s stands away with no line", b[i].what);
+	}
+	/* nor a block on a label or on another block */
+	{
+		xmlXPathObjectPtr q = xpath(doc, "//s:g[@class='block']/s:rect");
+		struct box bl[128];
+		size_t nb = 0;
+		for (i = 0; q->nodesetval && i < (size_t)q->nodesetval->nodeNr && nb < 128; i++) {
+			xmlNodePtr r = q->nodesetval->nodeTab[i];
+			xmlChar *id = xmlGetProp(r->parent->parent, BAD_CAST "id");
+			double ox, oy;
+			memset(&bl[nb], 0, sizeof(bl[nb]));
+			origin_of(r->parent, &ox, &oy);
+			bl[nb].x = ox + prop_num(r, "x");
+			bl[nb].y = oy + prop_num(r, "y");
+			bl[nb].w = prop_num(r, "width");
+			bl[nb].h = prop_num(r, "height");
+			snprintf(bl[nb].what, sizeof(bl[nb].what), "the block of %s", (const char *)id);
+			xmlFree(id);
+			nb++;
+		}
+		xmlXPathFreeObject(q);
+		for (i = 0; i < nb; i++) {
+			for (j = 0; j < n; j++)
+				if (!strncmp(b[j].what, "the label", 9))
+					ck_assert_msg(box_gap(&bl[i], &b[j]) >= 0, "%s lies on %s",
+						      bl[i].what, b[j].what);
+			for (j = i + 1; j < nb; j++)
+				if (strcmp(bl[i].what, bl[j].what))
+					ck_assert_msg(box_gap(&bl[i], &bl[j]) >= 0, "%s lies on %s",
+						      bl[i].what, bl[j].what);
+		}
+	}
+	xmlFreeDoc(doc);
+	unlink(scen);
+	ord_buf_release(&svg);
+	ord_game_free(g);
+}
+END_TEST
+
 /* A Danish chart speaks Danish: its turns, the enemy's note and the legend
  * (they were English: "turn 1", "≈ estimated (enemy)"). */
 START_TEST(test_chart_in_danish)
@@ -1147,6 +1245,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_map_legend_signs);
 	tcase_add_test(tc, test_map_fire_both_ways);
 	tcase_add_test(tc, test_map_melee_losses_named);
+	tcase_add_test(tc, test_map_crowd);
 	tcase_add_test(tc, test_battalion_chart);
 	tcase_add_test(tc, test_battalion_map);
 	tcase_add_test(tc, test_battalion_map_crowded);
