@@ -222,6 +222,8 @@ static void map_styles(struct ord_canvas *cv)
 					 .fill = "none", .stroke = side_fill[i], .stroke_width = 5 });
 	}
 	ord_canvas_style(cv, "pin", &(struct ord_style){ .fill = "#111111" });
+	ord_canvas_style(cv, "label-leader",
+			 &(struct ord_style){ .stroke = "#444444", .stroke_width = 0.9 });
 	ord_canvas_style(cv, "leader",
 			 &(struct ord_style){ .stroke = "#333333", .stroke_width = 0.8, .dash = "2 2" });
 	ord_canvas_style(cv, "label-box",
@@ -368,7 +370,8 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 			sp[i].bw = 28, sp[i].bh = 12;
 		sp[i].bx = px - sp[i].bw / 2;
 		sp[i].by = py - sp[i].bh / 2;
-		ord_canvas_free_spot(cv, &sp[i].bx, &sp[i].by, sp[i].bw + 2, sp[i].bh + 2, 60);
+		if (!ord_canvas_free_spot(cv, &sp[i].bx, &sp[i].by, sp[i].bw + 2, sp[i].bh + 2, 60))
+			ord_canvas_free_spot(cv, &sp[i].bx, &sp[i].by, sp[i].bw + 2, sp[i].bh + 2, 200);
 		ord_canvas_reserve(cv, sp[i].bx, sp[i].by, sp[i].bw + 2, sp[i].bh + 2);
 	}
 	/* fire and melee of the phases drawn: a fire line runs 3 units to the
@@ -468,9 +471,18 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 			 strength(&u->state, own, fpt), bands[band_of(&u->state, w->turn)].name);
 		lw = ord_canvas_text_width(text, 11.5) + 10;
 		{
-			double lx = bx + bw + 3, ly = by + bh / 2 - 8;
-			ord_canvas_free_spot(cv, &lx, &ly, lw, 16, 80);
+			double lx = bx + bw + 3, ly = by + bh / 2 - 8, qx, qy, ex, ey;
+			/* in a crowd, farther off rather than on the others */
+			if (!ord_canvas_free_spot(cv, &lx, &ly, lw, 16, 80))
+				ord_canvas_free_spot(cv, &lx, &ly, lw, 16, 400);
 			ord_canvas_reserve(cv, lx, ly, lw, 16);
+			/* a label pushed away from its block: a line to it */
+			qx = fmin(fmax(bx + bw / 2, lx), lx + lw);
+			qy = fmin(fmax(by + bh / 2, ly), ly + 16);
+			ex = fmin(fmax(qx, bx), bx + bw);
+			ey = fmin(fmax(qy, by), by + bh);
+			if (hypot(qx - ex, qy - ey) > 6)
+				ord_canvas_line(cv, ex - px, ey - py, qx - px, qy - py, "label-leader");
 			ord_canvas_rect(cv, lx - px, ly - py, lw, 16, 2, "label-box");
 			ord_canvas_text(cv, lx - px + 5, ly - py + 12, text, "label");
 		}

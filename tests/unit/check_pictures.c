@@ -1227,6 +1227,85 @@ START_TEST(test_battalion_map_crowded)
 }
 END_TEST
 
+/*
+ * A dozen battalions set up within a few inches: every label has a place
+ * of its own, joined to its block by a line when it stands away, and no
+ * block lies on another's label (the labels that found no place within
+ * 80 units were laid on the others).
+ */
+START_TEST(test_battalion_map_throng)
+{
+	struct ord_buf xml = ORD_BUF_INIT, svg = ORD_BUF_INIT;
+	struct box lab[32], blk[32];
+	size_t nl = 0, nb = 0, i, j;
+	xmlXPathObjectPtr o;
+	ord_game *g = NULL;
+	xmlDocPtr doc;
+	char scen[1300];
+	FILE *f;
+
+	ord_buf_adds(&xml, "<?xml version=\"1.0\"?>\n<scenario ruleset=\"battalion\"><title>Throng"
+			   "</title><nmr policy=\"hold\"/><side id=\"french\" name=\"French\"/>"
+			   "<side id=\"allied\" name=\"Allied\"/>");
+	for (i = 0; i < 12; i++)
+		ord_buf_addf(&xml,
+			     "<unit id=\"%c%zu\" name=\"n%zu\" side=\"%s\" kind=\"line_infantry\" "
+			     "figures=\"24\" x=\"%zu\" y=\"%zu\"/>",
+			     i % 2 ? 'A' : 'F', i, i, i % 2 ? "allied" : "french", 20 + i % 4,
+			     20 + i / 4);
+	ord_buf_adds(&xml, "</scenario>\n");
+	snprintf(scen, sizeof(scen), "%s/scenario.xml", dir);
+	f = fopen(scen, "w");
+	fputs(xml.buf, f);
+	fclose(f);
+	ck_assert_msg(ord_game_create(&g, path, scen, NULL) == 0, "%s", ord_error_last());
+	ck_assert_msg(ord_game_map(g, &svg, NULL, 1, NULL, NULL) == 0, "%s", ord_error_last());
+	doc = parse(&svg);
+	o = xpath(doc, "//s:g[@class='unit']");
+	for (i = 0; o->nodesetval && i < (size_t)o->nodesetval->nodeNr && nl < 32; i++) {
+		xmlNodePtr u = o->nodesetval->nodeTab[i], r, lb = NULL, bk = NULL;
+		double ox, oy;
+		origin_of(u, &ox, &oy);
+		for (r = u->children; r; r = r->next)
+			if (r->type == XML_ELEMENT_NODE && !strcmp((const char *)r->name, "rect")) {
+				if (has_class(r, "label-box"))
+					lb = r;
+				else
+					bk = r;
+			}
+		ck_assert(lb && bk);
+		memset(&lab[nl], 0, sizeof(lab[nl]));
+		lab[nl].x = ox + prop_num(lb, "x"), lab[nl].y = oy + prop_num(lb, "y");
+		lab[nl].w = prop_num(lb, "width"), lab[nl].h = prop_num(lb, "height");
+		lab[nl].leader = child_of_class(u, "label-leader") != NULL;
+		memset(&blk[nb], 0, sizeof(blk[nb]));
+		blk[nb].x = ox + prop_num(bk, "x"), blk[nb].y = oy + prop_num(bk, "y");
+		blk[nb].w = prop_num(bk, "width"), blk[nb].h = prop_num(bk, "height");
+		nl++, nb++;
+	}
+	xmlXPathFreeObject(o);
+	ck_assert_uint_eq(nl, 12);
+	for (i = 0; i < nl; i++) {
+		struct box c = { blk[i].x + blk[i].w / 2, blk[i].y + blk[i].h / 2, 0, 0, "", 0, 0, 0 };
+		for (j = 0; j < nl; j++) {
+			if (j > i)
+				ck_assert_msg(box_gap(&lab[i], &lab[j]) >= 0,
+					      "labels %zu and %zu overlap", i, j);
+			if (j != i)
+				ck_assert_msg(box_gap(&blk[i], &lab[j]) >= 0,
+					      "block %zu lies on label %zu", i, j);
+		}
+		ck_assert_msg(lab[i].leader || box_gap(&lab[i], &c) <= 30,
+			      "label %zu stands away with no line", i);
+	}
+	xmlFreeDoc(doc);
+	unlink(scen);
+	ord_buf_release(&xml);
+	ord_buf_release(&svg);
+	ord_game_free(g);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("pictures");
@@ -1249,6 +1328,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_battalion_chart);
 	tcase_add_test(tc, test_battalion_map);
 	tcase_add_test(tc, test_battalion_map_crowded);
+	tcase_add_test(tc, test_battalion_map_throng);
 	suite_add_tcase(s, tc);
 	return s;
 }
