@@ -809,7 +809,7 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		struct ks_group g[KS_MAX_GROUPS];
 		size_t n = ks_groups(o, g, KS_MAX_GROUPS);
 		int attacked = 0, formed = 0, cancelled = 0, broke = 0, moved = 0, fired = 0;
-		int resupplied = 0;
+		int resupplied = 0, repaired = 0;
 
 		if (!o || ks_gone(ctx, u))
 			continue;
@@ -831,6 +831,8 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 				fired = 1;
 			if (!strcmp(e->kind, "genforsyning") && eu == u)
 				resupplied = 1;
+			if (!strcmp(e->kind, "reparation") && eu == u)
+				repaired = 1;
 		}
 		/* a unit driven into U or FU does not carry out its orders (6.5) */
 		broke = ks_st(ctx, u, "moral_traek") == ord_ctx_turn(ctx) &&
@@ -855,6 +857,9 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 			if (!strcmp(g[j].code, "genforsyning") && !resupplied)
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "6.8 genforsyning",
 					     "ordered to be resupplied ('GF') but no turn of resupply was recorded (a resupply under way starts anew)");
+			if (!strcmp(g[j].code, "reparation") && !repaired)
+				ord_diag_add(d, o->line, g[j].tok->col, u->id, "9.6",
+					     "ordered to repair ('REP') but no turn of repair was recorded (a repair under way is interrupted)");
 			if (!strcmp(g[j].code, "formation") && !formed && !broke) {
 				char f[40];
 				ks_grp_formation(o, &g[j], f, sizeof(f));

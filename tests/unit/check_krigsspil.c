@@ -2204,6 +2204,9 @@ START_TEST(test_repair_over_turns)
 	REFUSES("danske", "A2 REP\n", "the battery has no damaged gun to repair (9.6)");
 	/* turn 10: A1 fires, so its 2 pieces repair 2 of its 3 damaged guns */
 	orders("A1 REP AS SF @B1 1\n");
+	ck_assert_ptr_nonnull(
+		strstr(execution(),
+		       "ordered to repair ('REP') but no turn of repair was recorded (a repair under way is interrupted)"));
 	EV_BAD("reparation", "unit=A1 kanoner=4", "kanoner=4: unit 'A1' has 3 damaged guns (9.6)");
 	EV_BAD("reparation", "unit=A1 kanoner=3",
 	       "kanoner=3: a battery that fires repairs at most 1 gun a piece in a turn, 2 for its 2 pieces");
@@ -2219,6 +2222,7 @@ START_TEST(test_repair_over_turns)
 		"A1: batteriet skyder: højst 1 reparation pr. piece (2): reparation træk 1 af 2 (9.6): 2 beskadigede kanoner; de er klar ved slutningen af træk 11, hvis batteriet ikke angribes eller bevæger sig [en: the battery fires: at most 1 repair a piece (2): repair turn 1 of 2 (9.6): 2 damaged guns; serviceable at the end of turn 11 if the battery is not attacked and does not move]");
 	ck_assert_int_eq(st("A1", "reparation_traek"), 1);
 	ck_assert_int_eq(st("A1", "reparation_kanoner"), 2);
+	ck_assert_ptr_null(strstr(execution(), "ordered to repair"));
 	resolve("angrebshandlinger", NULL, 0);
 	ck_assert_int_eq(st("A1", "kanoner"), 5);
 	ck_assert_int_eq(st("A1", "beskadiget"), 3);
