@@ -21,6 +21,12 @@
  *    far as Skema V's march takes the unit in the time ordered.
  *  - Sides get colours by their order in the scenario: a light red and a
  *    dark blue, far apart in grey too.
+ *  - No text lies on another: the plates' numbers, names and heights are
+ *    taken first, then the blocks, the labels (one pushed away from its
+ *    block gets a thin line to it), the arrows' heads, and last the
+ *    results' labels, in a layer over every line.  A fire runs 3 units to
+ *    the right of the line between the units, so that two units firing at
+ *    each other have two lines.
  */
 #include <math.h>
 #include <stdio.h>
