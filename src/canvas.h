@@ -91,6 +91,12 @@ void ord_canvas_line(struct ord_canvas *cv, double x1, double y1, double x2, dou
  * head is drawn with class head_cls (NULL: cls). */
 void ord_canvas_arrow(struct ord_canvas *cv, double x1, double y1, double x2, double y2,
 		      double head, const char *cls, const char *head_cls);
+/* As ord_canvas_arrow, then the head reserved (ord_canvas_reserve), so
+ * that a label placed later (a result's) stays off the head, which tells
+ * which way the arrow goes.  Canvas coordinates: draw it in a group at
+ * the origin. */
+void ord_canvas_arrow_kept(struct ord_canvas *cv, double x1, double y1, double x2, double y2,
+			   double head, const char *cls, const char *head_cls);
 /* Text (UTF-8) with its baseline at y. */
 void ord_canvas_text(struct ord_canvas *cv, double x, double y, const char *text, const char *cls);
 
@@ -106,6 +112,19 @@ void ord_canvas_reserve(struct ord_canvas *cv, double x, double y, double w, dou
  * is not reserved), else they are left and 0 is returned.  Deterministic. */
 int ord_canvas_free_spot(const struct ord_canvas *cv, double *x, double *y, double w, double h,
 			 double max_dist);
+
+/* A result's label, kept until every line (and unit) is drawn. */
+struct ord_canvas_label {
+	unsigned seq;     /* the event's: the label's id is result-SEQ */
+	double x, y;      /* where it would stand: beside the middle of its line */
+	struct ord_buf t; /* "A1→F1: −8 fig." */
+};
+/* The results' labels in a layer "result-labels" of their own, over every
+ * line (a line drawn later ran through an earlier label's words), each at
+ * the free spot nearest its place and kept 2 units clear of the others so
+ * that two boxes never read as one (classes result-label, result-box,
+ * result).  The labels' texts stay the caller's. */
+void ord_canvas_result_labels(struct ord_canvas *cv, const struct ord_canvas_label *l, size_t n);
 
 /* ---- output ---- */
 

@@ -244,35 +244,12 @@ static void map_styles(struct ord_canvas *cv)
 	ord_canvas_style(cv, "legend-text", &(struct ord_style){ .fill = "#1a1a1a", .font_size = 12 });
 }
 
-/* A result's label, kept until the units are placed. */
-struct result_text {
-	unsigned seq;     /* the event's */
-	double x, y;      /* where it would stand: beside the middle of its line */
-	struct ord_buf t; /* "A1→F1: −8 fig." */
-};
-
 struct spot {
 	const struct ord_unit *u;
 	double x, y;   /* inches */
 	double bx, by; /* its block's top left corner (user units) */
 	double bw, bh; /* its block's size */
 };
-
-/* An arrow whose head is kept free: a label placed after it (a result's)
- * stays off the head, which tells which way the arrow goes (canvas
- * coordinates: drawn in a group at the origin). */
-static void arrow_kept(struct ord_canvas *cv, double x1, double y1, double x2, double y2,
-		       double head, const char *cls, const char *head_cls)
-{
-	double len = hypot(x2 - x1, y2 - y1), cx = x2, cy = y2;
-
-	ord_canvas_arrow(cv, x1, y1, x2, y2, head, cls, head_cls);
-	if (len > 0) {
-		cx -= (x2 - x1) / len * head / 2;
-		cy -= (y2 - y1) / len * head / 2;
-	}
-	ord_canvas_reserve(cv, cx - head / 2 - 1, cy - head / 2 - 1, head + 2, head + 2);
-}
 
 static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *cv,
 		    const struct ord_picture *w)
@@ -283,7 +260,7 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	struct ord_buf title = ORD_BUF_INIT, sub = ORD_BUF_INIT;
 	long fpt = figures_per_tray(ctx);
 	char id[96], text[96], cls[32];
-	struct result_text *rt = ord_xcalloc(ord_ctx_nevents(ctx) + 1, sizeof(*rt));
+	struct ord_canvas_label *rt = ord_xcalloc(ord_ctx_nevents(ctx) + 1, sizeof(*rt));
 	size_t nrt = 0;
 
 	for (i = 0; i < nu; i++) {
@@ -418,12 +395,12 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 			y1 += ux * 3;
 			x2 -= uy * 3 + ux * cut;
 			y2 += ux * 3 - uy * cut;
-			arrow_kept(cv, x1, y1, x2, y2, 9, "fire", "fire-head");
+			ord_canvas_arrow_kept(cv, x1, y1, x2, y2, 9, "fire", "fire-head");
 		}
 		ord_canvas_end(cv);
 		for (k = 0; k < ord_ctx_nresults(ctx); k++) {
 			struct ord_result_view v;
-			struct result_text *r;
+			struct ord_canvas_label *r;
 			long lost;
 			if (ord_ctx_result_get(ctx, k, &v) || v.event_seq != e->seq ||
 			    !ord_kv_get(v.values, "casualties"))
@@ -489,19 +466,9 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 		ord_canvas_end(cv);
 	}
 	/* the results' labels: over every line, off the units and their labels */
-	ord_canvas_layer(cv, "result-labels");
-	for (i = 0; i < nrt; i++) {
-		double lw = ord_canvas_text_width(rt[i].t.buf, 10.5) + 10;
-		double lx = rt[i].x - lw / 2 - 2, ly = rt[i].y - 10;
-		ord_canvas_free_spot(cv, &lx, &ly, lw + 4, 20, 70);
-		ord_canvas_reserve(cv, lx, ly, lw + 4, 20);
-		snprintf(id, sizeof(id), "result-%u", rt[i].seq);
-		ord_canvas_begin(cv, id, "result-label", lx + 2, ly + 2, 0);
-		ord_canvas_rect(cv, 0, 0, lw, 16, 3, "result-box");
-		ord_canvas_text(cv, 5, 12, rt[i].t.buf, "result");
-		ord_canvas_end(cv);
+	ord_canvas_result_labels(cv, rt, nrt);
+	for (i = 0; i < nrt; i++)
 		ord_buf_release(&rt[i].t);
-	}
 	free(rt);
 	ord_canvas_layer(cv, "legend");
 	for (i = 0; i < w->nsides; i++) {

@@ -886,22 +886,6 @@ static double enemy_bearing(struct ord_ctx *ctx, const struct ks_map *m, const c
 	return atan2(my - sy / (double)n, mx - sx / (double)n);
 }
 
-/* An arrow whose head is kept free: a label placed after it (a result's)
- * stays off the head, which tells which way the arrow goes (canvas
- * coordinates: drawn in a group at the origin). */
-static void arrow_kept(struct ord_canvas *cv, double x1, double y1, double x2, double y2,
-		       double head, const char *cls, const char *head_cls)
-{
-	double len = hypot(x2 - x1, y2 - y1), cx = x2, cy = y2;
-
-	ord_canvas_arrow(cv, x1, y1, x2, y2, head, cls, head_cls);
-	if (len > 0) {
-		cx -= (x2 - x1) / len * head / 2;
-		cy -= (y2 - y1) / len * head / 2;
-	}
-	ord_canvas_reserve(cv, cx - head / 2 - 1, cy - head / 2 - 1, head + 2, head + 2);
-}
-
 static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct frame *f,
 			const struct ord_picture *w, const struct placed *pl, size_t npl)
 {
@@ -926,8 +910,8 @@ static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 		/* what it did: from where the turn found it to where it is */
 		if (unit_pos(ord_ctx_step_state(ctx, last, u), &x1, &y1) &&
 		    hypot(x1 - x0, y1 - y0) > 0.5) {
-			arrow_kept(cv, fx(f, x0), fy(f, y0), fx(f, x1), fy(f, y1), 9, "moved",
-				   "moved-head");
+			ord_canvas_arrow_kept(cv, fx(f, x0), fy(f, y0), fx(f, x1), fy(f, y1), 9,
+					      "moved", "moved-head");
 			drawn = 1;
 		}
 		/* what it was ordered: a march towards a plate or a direction */
@@ -972,7 +956,8 @@ static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 			} else {
 				continue;
 			}
-			arrow_kept(cv, fx(f, x0), fy(f, y0), fx(f, tx), fy(f, ty), 12, cls, head);
+			ord_canvas_arrow_kept(cv, fx(f, x0), fy(f, y0), fx(f, tx), fy(f, ty), 12,
+					      cls, head);
 			drawn = 1;
 			break;
 		}
@@ -1022,43 +1007,12 @@ static int short_result(struct ord_ctx *ctx, const struct ord_picture *w, unsign
 	return 0;
 }
 
-/* A result's label, kept until every line is drawn. */
-struct result_text {
-	unsigned seq;     /* the event's */
-	double x, y;      /* where it would stand: the middle of its line */
-	struct ord_buf t; /* "D3→L2: −15 men, LU" */
-};
-
-/*
- * The results' labels, in a layer of their own over every line (a line
- * drawn later ran through an earlier label's words), each kept 2 units
- * clear of the others so that two boxes never read as one.
- */
-static void result_labels(struct ord_canvas *cv, struct result_text *rt, size_t n)
-{
-	size_t i;
-	char id[64];
-
-	ord_canvas_layer(cv, "result-labels");
-	for (i = 0; i < n; i++) {
-		double lw = ord_canvas_text_width(rt[i].t.buf, 10.5) + 10;
-		double lx = rt[i].x - lw / 2 - 2, ly = rt[i].y - 10;
-		ord_canvas_free_spot(cv, &lx, &ly, lw + 4, 20, 70);
-		ord_canvas_reserve(cv, lx, ly, lw + 4, 20);
-		snprintf(id, sizeof(id), "result-%u", rt[i].seq);
-		ord_canvas_begin(cv, id, "result-label", lx + 2, ly + 2, 0);
-		ord_canvas_rect(cv, 0, 0, lw, 16, 3, "result-box");
-		ord_canvas_text(cv, 5, 12, rt[i].t.buf, "result");
-		ord_canvas_end(cv);
-	}
-}
-
 static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct ord_picture *w,
 			const struct placed *pl, size_t npl)
 {
 	size_t i, nrt = 0;
 	char id[64];
-	struct result_text *rt = ord_xcalloc(ord_ctx_nevents(ctx) + 1, sizeof(*rt));
+	struct ord_canvas_label *rt = ord_xcalloc(ord_ctx_nevents(ctx) + 1, sizeof(*rt));
 
 	ord_canvas_layer(cv, "results");
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
@@ -1094,12 +1048,12 @@ static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 				ox = -(b->y - a->y) / len * 3;
 				oy = (b->x - a->x) / len * 3;
 			}
-			arrow_kept(cv, a->x + ox, a->y + oy, b->x - (b->x - a->x) * cut + ox,
-				   b->y - (b->y - a->y) * cut + oy, 9, "fire", "fire-head");
+			ord_canvas_arrow_kept(cv, a->x + ox, a->y + oy, b->x - (b->x - a->x) * cut + ox,
+					      b->y - (b->y - a->y) * cut + oy, 9, "fire", "fire-head");
 		} else if (attack) {
 			char cls[32];
 			snprintf(cls, sizeof(cls), "attack-%d", a->side);
-			arrow_kept(cv, a->x, a->y, b->x, b->y, 14, cls, "moved-head");
+			ord_canvas_arrow_kept(cv, a->x, a->y, b->x, b->y, 14, cls, "moved-head");
 		} else {
 			ord_canvas_line(cv, a->x, a->y, b->x, b->y, "melee");
 		}
@@ -1114,7 +1068,7 @@ static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 			struct ord_buf lab = ORD_BUF_INIT;
 			if (short_result(ctx, w, e->seq, e->kind, a->u->id, b->u->id, &lab)) {
 				/* whose fire: the label may stand away from its line */
-				struct result_text *r = &rt[nrt++];
+				struct ord_canvas_label *r = &rt[nrt++];
 				ord_buf_init(&r->t);
 				ord_buf_addf(&r->t, "%s→%s: %s", a->u->id, b->u->id, lab.buf);
 				r->seq = e->seq;
@@ -1125,7 +1079,7 @@ static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 		}
 		ord_canvas_end(cv);
 	}
-	result_labels(cv, rt, nrt);
+	ord_canvas_result_labels(cv, rt, nrt);
 	for (i = 0; i < nrt; i++)
 		ord_buf_release(&rt[i].t);
 	free(rt);

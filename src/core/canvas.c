@@ -542,6 +542,38 @@ static struct cell *cell_get(struct ord_canvas *cv, long gx, long gy)
 	return &cv->cells[h];
 }
 
+void ord_canvas_arrow_kept(struct ord_canvas *cv, double x1, double y1, double x2, double y2,
+			   double head, const char *cls, const char *head_cls)
+{
+	double len = hypot(x2 - x1, y2 - y1), cx = x2, cy = y2;
+
+	ord_canvas_arrow(cv, x1, y1, x2, y2, head, cls, head_cls);
+	if (len > 0) {
+		cx -= (x2 - x1) / len * head / 2;
+		cy -= (y2 - y1) / len * head / 2;
+	}
+	ord_canvas_reserve(cv, cx - head / 2 - 1, cy - head / 2 - 1, head + 2, head + 2);
+}
+
+void ord_canvas_result_labels(struct ord_canvas *cv, const struct ord_canvas_label *l, size_t n)
+{
+	size_t i;
+	char id[64];
+
+	ord_canvas_layer(cv, "result-labels");
+	for (i = 0; i < n; i++) {
+		double lw = ord_canvas_text_width(l[i].t.buf, 10.5) + 10;
+		double lx = l[i].x - lw / 2 - 2, ly = l[i].y - 10;
+		ord_canvas_free_spot(cv, &lx, &ly, lw + 4, 20, 70);
+		ord_canvas_reserve(cv, lx, ly, lw + 4, 20);
+		snprintf(id, sizeof(id), "result-%u", l[i].seq);
+		ord_canvas_begin(cv, id, "result-label", lx + 2, ly + 2, 0);
+		ord_canvas_rect(cv, 0, 0, lw, 16, 3, "result-box");
+		ord_canvas_text(cv, 5, 12, l[i].t.buf, "result");
+		ord_canvas_end(cv);
+	}
+}
+
 void ord_canvas_reserve(struct ord_canvas *cv, double x, double y, double w, double h)
 {
 	long gx, gy;
