@@ -233,6 +233,7 @@ static int check_units(struct audit *a)
 		ord_error_clear();
 		goto out;
 	}
+	ord_scenario_drop_positions(&sc);
 	if (sc.nsides != a->g->nsides)
 		ord_vout_fail(&a->v, "the game file has %zu sides, the scenario %zu", a->g->nsides,
 			      sc.nsides);

@@ -65,8 +65,9 @@ void ord_scenario_init(struct ord_scenario *sc)
 
 void ord_scenario_release(struct ord_scenario *sc)
 {
-	size_t i, j;
+	size_t i;
 
+	ord_scenario_drop_positions(sc);
 	free(sc->title);
 	free(sc->description);
 	free(sc->ruleset);
@@ -85,9 +86,6 @@ void ord_scenario_release(struct ord_scenario *sc)
 		free(sc->units[i].name);
 		free(sc->units[i].side);
 		ord_kv_release(&sc->units[i].attrs);
-		for (j = 0; j < sc->units[i].npos; j++)
-			free(sc->units[i].pos[j].attr);
-		free(sc->units[i].pos);
 	}
 	free(sc->units);
 	ord_scenario_init(sc);
@@ -951,6 +949,19 @@ static void locate_units(struct ord_scenario *sc, const char *bytes, size_t len)
 
 	for (i = 0; i < sc->nunits && next_unit_tag(&s); i++)
 		read_tag_attrs(&s, &sc->units[i]);
+}
+
+void ord_scenario_drop_positions(struct ord_scenario *sc)
+{
+	size_t i, j;
+
+	for (i = 0; i < sc->nunits; i++) {
+		for (j = 0; j < sc->units[i].npos; j++)
+			free(sc->units[i].pos[j].attr);
+		free(sc->units[i].pos);
+		sc->units[i].pos = NULL;
+		sc->units[i].npos = 0;
+	}
 }
 
 unsigned ord_scenario_unit_col(const struct ord_scenario_unit *u, const char *attr, int value,

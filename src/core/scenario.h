@@ -83,6 +83,10 @@ int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, c
  * where every player writes).  Call on a scenario ord_scenario_load took.
  */
 int ord_scenario_public(char **bytes, size_t *len, const char *name);
+/* Free every unit's attribute places (pos), once no message needs them:
+ * they cost about as much as the units' attributes themselves, which the
+ * verifier keeps for a whole audit. */
+void ord_scenario_drop_positions(struct ord_scenario *sc);
 /* The place of attribute attr of unit u (of its value when value is set):
  * 0 and *line = u->line when not known. */
 unsigned ord_scenario_unit_col(const struct ord_scenario_unit *u, const char *attr, int value,

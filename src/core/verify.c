@@ -305,6 +305,7 @@ static int cache_scenario(struct vr *x, const unsigned char h[32])
 		ord_scenario_release(&x->sc);
 		return 1;
 	}
+	ord_scenario_drop_positions(&x->sc); /* kept for the whole audit */
 	if (c) {
 		ord_scenario_release(&c->sc);
 		c->sc = x->sc;
