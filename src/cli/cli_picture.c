@@ -37,17 +37,14 @@ int cli_picture_args(const struct cli_cmd *cmd, const char *path, const char *sc
 	return 0;
 }
 
-int cli_write_picture(const struct cli_cmd *cmd, const char *path, const struct ord_buf *svg,
-		      const char *scale)
+int cli_write_picture(const char *path, const struct ord_buf *svg, const char *scale)
 {
 	struct ord_buf png = ORD_BUF_INIT;
 	double k = 2;
 	int rc;
 
-	if ((rc = cli_picture_args(cmd, path, scale)) != 0)
-		return rc;
 	if (scale)
-		ord_parse_num(scale, &k);
+		ord_parse_num(scale, &k); /* checked by cli_picture_args */
 	if (!is_png(path))
 		return cli_write_output(path, svg->buf, svg->len);
 	if ((rc = ord_svg_to_png(&png, svg->buf, svg->len, k)) < 0) {

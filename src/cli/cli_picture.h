@@ -14,9 +14,9 @@
 int cli_picture_args(const struct cli_cmd *cmd, const char *path, const char *scale);
 
 /* Write svg to path (standard output when NULL or "-"): as it is, or as a
- * PNG at scale (NULL: 2) when path ends in .png.  Prints the error and
+ * PNG at scale (NULL: 2) when path ends in .png.  path and scale are those
+ * cli_picture_args accepted.  Prints the error and
  * returns the exit status, or 0. */
-int cli_write_picture(const struct cli_cmd *cmd, const char *path, const struct ord_buf *svg,
-		      const char *scale);
+int cli_write_picture(const char *path, const struct ord_buf *svg, const char *scale);
 
 #endif

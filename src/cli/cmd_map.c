@@ -43,7 +43,7 @@ int cmd_map(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(rc);
 		goto out;
 	}
-	rc = cli_write_picture(cmd, output, &svg, scale);
+	rc = cli_write_picture(output, &svg, scale);
 out:
 	if (g)
 		ord_game_free(g);

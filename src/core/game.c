@@ -898,16 +898,26 @@ static void fmt_time(char *out, size_t n, int64_t t)
 	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* The referee's next step, by the turn's state: info's last line.
- * missing: the sides a sealed turn waits for (their sheets, or in a game
- * without referee their commitments, then their openings), or NULL. */
-static void info_next(ord_game *g, const struct ord_store_turn *t, int passed, const char *missing,
-		      struct ord_buf *out)
+/* The referee's next step, by the turn's state: info's last line.  It
+ * waits for the sides seal and the phases wait for (their sheets, or in a
+ * game without referee their commitments, then their openings). */
+static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, struct ord_buf *out)
 {
-	size_t nph = ord_game_nphases(g);
+	size_t nph = ord_game_nphases(g), nlacking = 0;
 	const char *what = g->refereeless ? "signed commitments" : "sheets";
 	const char *how = g->refereeless ? "submit --commitment" : "submit";
+	struct ord_buf lacking = ORD_BUF_INIT;
+	const char *missing;
+	int err = 0;
 
+	if (t->state == ORD_TURN_OPEN || (t->state == ORD_TURN_SEALED && g->refereeless))
+		err = ord_game_sides_lacking(g, t->turn, t->state == ORD_TURN_SEALED, &lacking,
+					     &nlacking);
+	if (err) {
+		ord_buf_release(&lacking);
+		return err;
+	}
+	missing = nlacking ? lacking.buf : NULL;
 	ord_buf_adds(out, "next:      ");
 	switch (t->state) {
 	case ORD_TURN_OPEN:
@@ -966,6 +976,8 @@ static void info_next(ord_game *g, const struct ord_store_turn *t, int passed, c
 	if (!g->have_sk)
 		ord_buf_adds(out, "           seal, witness --close and exchange sign with the game's key, "
 				  "kept outside its file: give it with --key FILE\n");
+	ord_buf_release(&lacking);
+	return 0;
 }
 
 int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
@@ -975,7 +987,6 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	size_t nph = ord_game_nphases(g), i;
 	const char *phase;
 	struct ord_schedule sched;
-	struct ord_buf missing = ORD_BUF_INIT; /* the sides the next step waits for */
 	int err, passed;
 
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
@@ -1046,17 +1057,10 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 		if (g->sides[i].has_key)
 			ord_hex(skey, g->sides[i].pubkey, 32);
 		if (g->refereeless &&
-		    (err = ord_store_latest(g->db, t.turn, g->sides[i].id, &lv, c, &opened)) != 0) {
-			ord_buf_release(&missing);
+		    (err = ord_store_latest(g->db, t.turn, g->sides[i].id, &lv, c, &opened)) != 0)
 			return err;
-		}
-		if ((err = ord_store_sheet_summary(g->db, t.turn, g->sides[i].id, &v, &source)) != 0) {
-			ord_buf_release(&missing);
+		if ((err = ord_store_sheet_summary(g->db, t.turn, g->sides[i].id, &v, &source)) != 0)
 			return err;
-		}
-		if (t.state == ORD_TURN_OPEN ? !(g->refereeless ? lv : v)
-					     : t.state == ORD_TURN_SEALED && g->refereeless && !opened)
-			ord_buf_addf(&missing, "%s%s", missing.len ? ", " : "", g->sides[i].name);
 		if (xml) {
 			ord_buf_adds(out, "  <side id=\"");
 			ord_buf_add_xml(out, g->sides[i].name);
@@ -1100,9 +1104,8 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	}
 	if (xml)
 		ord_buf_adds(out, "</game>\n");
-	else
-		info_next(g, &t, passed, missing.len ? missing.buf : NULL, out);
-	ord_buf_release(&missing);
+	else if ((err = info_next(g, &t, passed, out)) != 0)
+		return err;
 	return 0;
 }
 

@@ -56,6 +56,7 @@ has "$ERR" "no referee"
 HOSTKEY=$(sed -n "s/.*the game's public key is \([0-9a-f]*\).*/\1/p" <<<"$ERR")
 expect 0 info g.orderly
 has "$OUT" "referee:   none"
+has "$OUT" "next:      the signed commitments of blue, red (submit --commitment), then seal"
 GID=$(awk '/^game id:/ {print $3}' <<<"$OUT")
 SC=$(awk '/^seed commitment:/ {print $3}' <<<"$OUT")
 
@@ -156,6 +157,8 @@ expect 65 seal g.orderly
 expect 0 seal g.orderly --force
 expect 0 info g.orderly
 has "$OUT" "red          opened (version 1): NMR policy applied"
+# the phases wait for blue's opening; info says so
+has "$OUT" "next:      blue to open their sheets (open)"
 expect 65 resolve g.orderly
 expect 0 open g.orderly --side blue --nonce "$(field nonce "$B2")" "$FIX/blue-2.txt"
 for _ in 1 2 3 4 5; do expect 0 resolve g.orderly; done
