@@ -868,10 +868,10 @@ static int scan_at(const struct scan *s, const char *lit)
 /* Step past the end marker lit (of a comment, CDATA section or PI). */
 static void scan_past(struct scan *s, const char *lit)
 {
-	while (s->p < s->end && !scan_at(s, lit))
-		scan_step(s);
 	size_t i, n = strlen(lit);
 
+	while (s->p < s->end && !scan_at(s, lit))
+		scan_step(s);
 	for (i = 0; s->p < s->end && i < n; i++)
 		scan_step(s);
 }
