@@ -27,7 +27,8 @@
  * module, written to be copied: it uses every slot and every service below.
  *
  * Versions: 1, the slots up to print_tables; 2, state_keys (a unit's state
- * declared and checked, ord_state_*).
+ * declared and checked, ord_state_*), languages, draw and tables_data; 3,
+ * complete_tables (the document a new game keeps holds every table).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
@@ -38,7 +39,7 @@
 struct ord_tables; /* tables.h */
 
 /* The version this header describes; the oldest a core accepts. */
-#define ORD_RULESET_VERSION 2
+#define ORD_RULESET_VERSION 3
 #define ORD_RULESET_VERSION_MIN 1
 /* Whether module rs has the slot of version v (call it only then). */
 #define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
@@ -188,6 +189,17 @@ struct ord_ruleset {
 	const unsigned char *tables_data;
 	const size_t *tables_len;
 	/* version 2 ends here */
+
+	/* version 3 */
+	/* The document a new game keeps, given the one `orderly new --tables`
+	 * read (xml, len bytes; name for messages), which load has accepted:
+	 * a module whose document may leave some of its numbers to the tables
+	 * built into it (a map without a Skema of its own) writes those into
+	 * out, so that the game's replay never depends on the built-in copy
+	 * of a later version.  Leaves out empty when the document is whole.
+	 * NULL: every document is whole. */
+	int (*complete_tables)(const char *xml, size_t len, const char *name, struct ord_buf *out);
+	/* version 3 ends here */
 };
 
 /* The registry (the core's): modules registered by the front-end

@@ -684,4 +684,5 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	bat_draw,                        /* draw */
 	NULL, /* tables_data: the tables are built in (tables_resource) */
 	NULL, /* tables_len */
+	NULL, /* complete_tables: a document of tables is whole */
 };

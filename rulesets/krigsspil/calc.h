@@ -41,6 +41,8 @@ struct ks_rules {
  * (<map>, schema/krigsspil-map.rng) that may end with its own <tables>;
  * a map without one uses the built-in skema.xml. */
 int ks_load(struct ord_rules **out, const char *xml, size_t len, const char *name);
+/* The ruleset's complete_tables: a map without a Skema gets the built-in one. */
+int ks_complete_tables(const char *xml, size_t len, const char *name, struct ord_buf *out);
 void ks_free(struct ord_rules *rules);
 struct ks_rules *ks_rules(struct ord_rules *rules);
 

@@ -583,4 +583,5 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	ks_draw,                        /* draw */
 	NULL,                           /* tables_data: the tables are built in (tables_resource) */
 	NULL,                           /* tables_len */
+	ks_complete_tables, /* complete_tables: a map without a Skema keeps the built-in one */
 };

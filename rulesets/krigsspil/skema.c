@@ -364,6 +364,62 @@ out:
 	return err;
 }
 
+/* The last "</map" of the document: the root's end tag, unless a comment
+ * after it says "</map" (the caller checks what it made). */
+static const char *map_end_tag(const char *xml, size_t len)
+{
+	const char *p, *last = NULL;
+
+	for (p = xml; (size_t)(xml + len - p) >= 5; p++)
+		if (!memcmp(p, "</map", 5))
+			last = p;
+	return last;
+}
+
+/*
+ * A map without a Skema of its own is kept with the built-in one written
+ * in before its end tag, as a club's own would stand there: the game then
+ * replays on the Skema it was made with, whatever a later orderly builds
+ * in.  The map's own lines stay where they were (its messages name them).
+ */
+int ks_complete_tables(const char *xml, size_t len, const char *name, struct ord_buf *out)
+{
+	const struct ord_resource *res;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr root;
+	const char *end, *skema, *p;
+	int err;
+
+	if ((err = ord_xml_parse(&doc, xml, len, name)) != 0)
+		return err;
+	root = xmlDocGetRootElement(doc);
+	if (!root || xmlStrcmp(root->name, BAD_CAST "map") || ord_xml_child(root, "tables"))
+		goto out; /* a Skema, or a map with its own: whole */
+	if (!(res = ord_resource_find(SKEMA_RESOURCE))) {
+		err = ord_error_set(ORD_ERROR, "tables '%s' are not built in", SKEMA_RESOURCE);
+		goto out;
+	}
+	skema = strstr((const char *)res->data, "<tables");
+	end = map_end_tag(xml, len);
+	if (!skema || !end) {
+		err = ord_error_set(ORD_EBADDATA, "%s: no end tag </map> to keep the Skema before",
+				    name);
+		goto out;
+	}
+	for (p = (const char *)res->data + res->len; p > skema && (p[-1] == '\n' || p[-1] == ' ');)
+		p--;
+	ord_buf_add(out, xml, (size_t)(end - xml));
+	ord_buf_adds(out,
+		     "<!-- the Skema built into orderly when this game was made (the map had\n"
+		     "     none of its own): kept with the map, the game is replayed on it -->\n");
+	ord_buf_add(out, skema, (size_t)(p - skema));
+	ord_buf_addch(out, '\n');
+	ord_buf_add(out, end, len - (size_t)(end - xml));
+out:
+	xmlFreeDoc(doc);
+	return err;
+}
+
 void ks_free(struct ord_rules *rules)
 {
 	if (!rules)

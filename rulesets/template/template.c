@@ -489,6 +489,8 @@ static const struct ord_ruleset tpl_ruleset = {
 	NULL,                /* draw: pictures on the core's canvas (canvas.h); optional */
 	tpl_tables_xml,      /* tables_data: your tables, compiled in, copied into each game */
 	&tpl_tables_xml_len, /* tables_len */
+	NULL,                /* complete_tables (version 3): only for a document that may leave
+			      * numbers to tables built in (krigsspil's map); yours is whole */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

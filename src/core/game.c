@@ -546,6 +546,33 @@ static void remove_game_files(const char *path)
 	ord_buf_release(&b);
 }
 
+/*
+ * The document a new game keeps holds every number its replay reads: a
+ * module whose document may leave some to its built-in tables (a
+ * Krigsspil map without a Skema of its own) writes them in, and the game
+ * runs on what it keeps, read again, not on what it was given.
+ */
+static int complete_tables(struct ord_game *g, char **tables, size_t *len, const char *name)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+	struct ord_rules *rules = NULL;
+	int err;
+
+	if (!*tables || !ORD_RULESET_HAS(g->rs, 3) || !g->rs->complete_tables)
+		return 0;
+	if ((err = g->rs->complete_tables(*tables, *len, name, &out)) != 0 || !out.len)
+		goto out;
+	if ((err = g->rs->load(&rules, out.buf, out.len, "the completed tables")) != 0)
+		goto out;
+	g->rs->free(g->rules);
+	g->rules = rules;
+	free(*tables);
+	*tables = ord_buf_detach(&out, len);
+out:
+	ord_buf_release(&out);
+	return err;
+}
+
 int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 		    const struct ord_create_opts *opts)
 {
@@ -557,6 +584,7 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	struct ord_buf body = ORD_BUF_INIT;
 	struct ord_head head;
 	char *tables = NULL, *scenario = NULL;
+	const char *tables_name;
 	size_t tables_len = 0, scenario_len = 0;
 	const char *rsname;
 	int64_t seq;
@@ -634,10 +662,10 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 		memcpy(tables, g->rs->tables_data, tables_len);
 		tables[tables_len] = '\0';
 	}
-	if ((err = g->rs->load(&g->rules, tables, tables_len,
-			       opts && opts->tables_path
-				       ? opts->tables_path
-				       : ord_resource_installed(g->rs->tables_resource))) != 0)
+	tables_name = opts && opts->tables_path ? opts->tables_path
+						: ord_resource_installed(g->rs->tables_resource);
+	if ((err = g->rs->load(&g->rules, tables, tables_len, tables_name)) != 0 ||
+	    (err = complete_tables(g, &tables, &tables_len, tables_name)) != 0)
 		goto out;
 	if ((err = check_units(g, &sc, scenario_path)) != 0)
 		goto out;

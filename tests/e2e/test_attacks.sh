@@ -198,6 +198,11 @@ for what in result english state roll; do
 	esac
 done
 note "4: a falsified result (in Danish or only in English), unit state and roll are caught by the replay (krigsspil)"
+# the map has no Skema of its own: the game keeps the built-in one with it
+# (threat model 12), after the map's own plates, before </map>
+[[ "$(sql ks.game "SELECT instr(tables, '<tables ruleset=\"krigsspil\"') > instr(tables, '<plate') AND instr(tables, '</map>') > instr(tables, '</tables>') FROM game")" == 1 ]] ||
+	fail "the Krigsspil game does not keep the Skema with its map"
+note "12: a map without a Skema is kept with the built-in one"
 
 # ------------------------------------------------------------ 5. settings in the live rows
 opened rows.game

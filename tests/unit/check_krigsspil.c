@@ -827,6 +827,45 @@ START_TEST(test_load_errors)
 }
 END_TEST
 
+/* A new game keeps a map without a Skema of its own with the built-in
+ * one written in before </map>: the map's own bytes (and so its lines)
+ * unchanged before it, and the same numbers read from it; a map with its
+ * own Skema, and a Skema, are kept as they are. */
+START_TEST(test_complete_tables)
+{
+	struct ord_buf out = ORD_BUF_INIT, again = ORD_BUF_INIT;
+	struct ord_rules *kept = NULL;
+	const char *end = strstr(map_doc, "</map>");
+	double ours = 0, builtin = 0;
+
+	load(NULL);
+	ck_assert(ORD_RULESET_HAS(rs, 3));
+	ck_assert_ptr_nonnull(rs->complete_tables);
+	ck_assert_int_eq(rs->complete_tables(map_doc, strlen(map_doc), "m.xml", &out), 0);
+	ck_assert_uint_gt(out.len, strlen(map_doc) + 1000);
+	ck_assert_int_eq(memcmp(out.buf, map_doc, (size_t)(end - map_doc)), 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "<tables ruleset=\"krigsspil\""));
+	ck_assert_str_eq(out.buf + out.len - strlen(end), end);
+	ck_assert_int_eq(rs->load(&kept, out.buf, out.len, "kept"), 0);
+	ord_tables_param(ks_rules(kept)->tables, "stormmarch_i_traek", &ours);
+	ord_tables_param(ks_rules(rules)->tables, "stormmarch_i_traek", &builtin);
+	ck_assert(ours == builtin && ours != 0);
+	ck_assert_ptr_nonnull(ks_rules(kept)->map);
+	/* the completed map is whole: nothing more to write in */
+	ck_assert_int_eq(rs->complete_tables(out.buf, out.len, "kept", &again), 0);
+	ck_assert_uint_eq(again.len, 0);
+	/* the built-in Skema itself is whole */
+	ord_buf_reset(&out);
+	ck_assert_int_eq(rs->complete_tables("<tables ruleset=\"krigsspil\"/>", 29, "t.xml", &out), 0);
+	ck_assert_uint_eq(out.len, 0);
+	rs->free(kept);
+	ord_buf_release(&out);
+	ord_buf_release(&again);
+	rs->free(rules);
+	rules = NULL;
+}
+END_TEST
+
 /* Fire may aim at an object: with a map, one of its named places (any
  * case), never a name nobody can find; without a map any name is taken. */
 START_TEST(test_aim_object)
@@ -2356,6 +2395,7 @@ Suite *ord_test_suite(void)
 
 	tc = tcase_create("documents");
 	tcase_add_test(tc, test_load_errors);
+	tcase_add_test(tc, test_complete_tables);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("map");
