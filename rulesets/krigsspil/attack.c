@@ -132,9 +132,10 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 		if (ks_is(ctx, enemy, "kavaleri") && !strcmp(f, "bataillonsmasse"))
 			ord_kv_set(flags, "masse_mod_kavaleri", "yes");
 	}
-	/* close order attacking open order (cossacks attacked count as open, 8.5) */
+	/* close order attacking open order (cossacks in close order but march
+	 * column count as open when attacked, 8.5) */
 	if (attacker && ks_closed(ctx, x, NULL) &&
-	    (!ks_closed(ctx, enemy, NULL) || !strcmp(ks_art(enemy), "kosakker")))
+	    (!ks_closed(ctx, enemy, NULL) || ks_cossack_closed(ctx, enemy, NULL)))
 		ord_kv_set(flags, "sluttet_mod_spredt", "yes");
 	if (!strcmp(ks_st_str(ctx, x, "sidst_rolle"), "angriber"))
 		ord_kv_set(flags, "tidligere_angriber", "yes");

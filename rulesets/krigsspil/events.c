@@ -517,7 +517,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "4.3",
 				     "unit '%s' attacks '%s' but its sheet orders no 'A @%s'",
 				     u->id, t->id, t->id);
-		if (!strcmp(ks_art(u), "kosakker") && ks_closed(ctx, u, NULL))
+		if (ks_cossack_closed(ctx, u, NULL))
 			ord_diag_add(d, 0, 0, u->id, "8.5 kosakker",
 				     "cossacks cannot attack in close order (%s)", ks_form(ctx, u));
 		if (ks_is(ctx, u, "kavaleri") &&

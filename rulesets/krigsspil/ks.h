@@ -40,6 +40,10 @@ const char *ks_arm_name(struct ord_ctx *ctx, const struct ord_unit *u); /* "let 
 int ks_is(struct ord_ctx *ctx, const struct ord_unit *u, const char *vaaben);
 const char *ks_form(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation);
+/* Cossacks in close order, march column excepted (8.5): LU, half their
+ * march, no attack, and open order to whoever attacks them.  formation
+ * NULL: the unit's own. */
+int ks_cossack_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation);
 int ks_british(const struct ord_unit *u);
 /* The unit's nation (scenario attribute nation), "ukendt" without one. */
 const char *ks_nation(const struct ord_unit *u);

@@ -117,6 +117,14 @@ int ks_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formati
 				   ks_vaaben(ctx, u));
 }
 
+int ks_cossack_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation)
+{
+	if (!formation)
+		formation = ks_form(ctx, u);
+	return !strcmp(ks_art(u), "kosakker") && ks_closed(ctx, u, formation) &&
+	       strcmp(formation, "marchkolonne");
+}
+
 const char *ks_nation(const struct ord_unit *u)
 {
 	const char *n = ord_kv_get(&u->attrs, "nation");
@@ -281,8 +289,7 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 		}
 	}
 	/* cossacks in close order but march column are LU (8.5) */
-	if (!strcmp(ks_art(u), "kosakker") && grade < KS_LU && ks_closed(ctx, u, NULL) &&
-	    strcmp(ks_form(ctx, u), "marchkolonne")) {
+	if (grade < KS_LU && ks_cossack_closed(ctx, u, NULL)) {
 		grade = KS_LU;
 		if (why)
 			ks_text_add(why, "kosakker i sluttet formation", "cossacks in close order");

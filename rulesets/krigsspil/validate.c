@@ -533,7 +533,7 @@ static void check_prolongering(struct line *l, size_t i)
 
 static void check_attack(struct line *l, size_t i)
 {
-	if (!strcmp(ks_art(l->u), "kosakker") && ks_closed(l->ctx, l->u, l->ls.formation))
+	if (ks_cossack_closed(l->ctx, l->u, l->ls.formation))
 		GROUP_DIAG(l, i, "8.5 kosakker", "cossacks cannot attack in close order (%s)",
 			   l->ls.formation);
 	if (!strcmp(l->vaaben, "kavaleri") &&

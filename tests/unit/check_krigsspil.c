@@ -1234,8 +1234,51 @@ START_TEST(test_cossacks)
 			 "1:4: unit 'C2': cossacks cannot attack in close order (linie) (8.5 kosakker)\n");
 	REFUSES("allierede", "C1 FORM linie A @D1\n", "cossacks cannot attack in close order (linie)");
 	ACCEPTS("allierede", "C2 FORM svaerm A @D1\n");
-	/* and are LU in close order (but march column) */
-	ck_assert_int_eq(ks_moral_parse("LU"), KS_LU);
+	/* "kosakker i sluttet formation, marchkolonne undtaget": LU, no attack,
+	 * open order to an attacker; in march column none of it */
+	ck_assert_int_eq(ks_moral_now(ctx, U("C2")), KS_LU);
+	ck_assert_int_eq(ks_moral_now(ctx, U("C1")), KS_OR);
+	ACCEPTS("allierede", "C2 FORM marchkolonne A @D1\n");
+	ord_kv_set(&U("C2")->state, "formation", "marchkolonne");
+	ck_assert_int_eq(ks_moral_now(ctx, U("C2")), KS_OR);
+	ck_assert(!ks_cossack_closed(ctx, U("C2"), NULL));
+	ck_assert(ks_cossack_closed(ctx, U("C2"), "linie"));
+	ck_assert(!ks_cossack_closed(ctx, U("C1"), NULL));
+	ck_assert(!ks_cossack_closed(ctx, U("L1"), NULL));
+}
+END_TEST
+
+/* 8.5: cossacks in close order attacked count as open order (Skema XV's
+ * "sluttet formation mod spredt" for the attacker), but in march column. */
+START_TEST(test_cossacks_attacked)
+{
+	const char *r, *line;
+	char buf[2048];
+
+	cast();
+	orders("K1 A @C2\nK2 A @H1\n");
+	EV_OK("angreb", "unit=K1 maal=C2");
+	EV_OK("angreb", "unit=K2 maal=H1");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=K1 forsvarer=C2");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3));
+	r = ord_ctx_fake_results(ctx);
+	ck_assert_ptr_nonnull(line = strstr(r, "K1: nærkamp K1 mod C2"));
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(line, "\n"), line);
+	ck_assert_msg(strstr(buf, "sluttet formation mod spredt"), "%s", buf);
+	teardown();
+	setup();
+	cast();
+	ord_kv_set(&U("C2")->state, "formation", "marchkolonne");
+	orders("K1 A @C2\n");
+	EV_OK("angreb", "unit=K1 maal=C2");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=K1 forsvarer=C2");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3));
+	r = ord_ctx_fake_results(ctx);
+	ck_assert_ptr_nonnull(line = strstr(r, "K1: nærkamp K1 mod C2"));
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(line, "\n"), line);
+	ck_assert_msg(!strstr(buf, "sluttet formation mod spredt"), "%s", buf);
 }
 END_TEST
 
@@ -2423,6 +2466,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_cavalry_column_french_only);
 	tcase_add_test(tc, test_loeb);
 	tcase_add_test(tc, test_cossacks);
+	tcase_add_test(tc, test_cossacks_attacked);
 	tcase_add_test(tc, test_fire_orders);
 	tcase_add_test(tc, test_order_change);
 	tcase_add_test(tc, test_other_sheet_rules);
