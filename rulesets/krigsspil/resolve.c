@@ -268,21 +268,50 @@ static void resupply(struct ord_ctx *ctx, const struct ord_event *e, struct ord_
 	ks_text_release(&t);
 }
 
-/* A resupply under way with no turn of it recorded this turn is broken
- * off: its turns so far are lost (K21). */
-static void resupply_lapsed(struct ord_ctx *ctx, struct ord_unit *u)
+/*
+ * A task of several turns in a row that got no turn this turn is broken
+ * off and starts anew: a resupply (6.8: "træk i træk", K21), a repair
+ * (9.6: "uafbrudte træk", K22).  turns, last: the state keys of the turns done
+ * and of the last; what, what_str: the key of what it was on, cleared.
+ */
+struct task {
+	const char *turns, *last, *what;
+	int what_str;
+	const char *da, *en; /* "... %ld of %d turns ...": done, needed */
+};
+
+static const struct task resupply_task = {
+	"genforsyning_traek",
+	"genforsyning_sidst",
+	"genforsyning_ammo",
+	1,
+	"genforsyningen er afbrudt efter %ld af %d træk (6.8: træk i træk): den begynder forfra",
+	"the resupply is broken off after %ld of %d turns (6.8: turns in a row): it starts anew",
+};
+static const struct task repair_task = {
+	"reparation_traek",
+	"reparation_sidst",
+	"reparation_kanoner",
+	0,
+	"reparationen er afbrudt efter %ld af %d træk (9.6: uafbrudte træk): den begynder forfra",
+	"the repair is interrupted after %ld of %d turns (9.6: uninterrupted turns): it starts anew",
+};
+
+static void task_lapsed(struct ord_ctx *ctx, struct ord_unit *u, const struct task *k, int need)
 {
-	long sofar = ks_st(ctx, u, "genforsyning_traek");
+	long sofar = ks_st(ctx, u, k->turns);
 	struct ks_text t;
 
-	if (sofar <= 0 || ks_st(ctx, u, "genforsyning_sidst") >= ord_ctx_turn(ctx))
+	if (sofar <= 0 || ks_st(ctx, u, k->last) >= ord_ctx_turn(ctx))
 		return;
 	ks_text_init(&t);
-	KS_TF(&t, "genforsyningen er afbrudt efter %ld af %d træk (6.8: træk i træk): den begynder forfra",
-	      "the resupply is broken off after %ld of %d turns (6.8: turns in a row): it starts anew",
-	      sofar, ks_resupply_turns(ctx, u));
-	ks_st_set(ctx, u, "genforsyning_traek", 0);
-	ks_st_set_str(ctx, u, "genforsyning_ammo", "");
+	ord_buf_addf(&t.da, k->da, sofar, need);
+	ord_buf_addf(&t.en, k->en, sofar, need);
+	ks_st_set(ctx, u, k->turns, 0);
+	if (k->what_str)
+		ks_st_set_str(ctx, u, k->what, "");
+	else
+		ks_st_set(ctx, u, k->what, 0);
 	ks_result(ctx, 0, u, NULL, &t);
 	ks_text_release(&t);
 }
@@ -325,24 +354,6 @@ static void repair(struct ord_ctx *ctx, const struct ord_event *e, struct ord_un
 		ks_text_add(&t, "de er klar ved slutningen af trækket, hvis batteriet ikke angribes eller bevæger sig",
 			    "serviceable at the end of the turn if the battery is not attacked and does not move");
 	ks_result(ctx, e->seq, u, NULL, &t);
-	ks_text_release(&t);
-}
-
-/* A repair under way with no turn of it this turn is interrupted (K22). */
-static void repair_lapsed(struct ord_ctx *ctx, struct ord_unit *u)
-{
-	long sofar = ks_st(ctx, u, "reparation_traek");
-	struct ks_text t;
-
-	if (sofar <= 0 || ks_st(ctx, u, "reparation_sidst") >= ord_ctx_turn(ctx))
-		return;
-	ks_text_init(&t);
-	KS_TF(&t, "reparationen er afbrudt efter %ld af %g træk (9.6: uafbrudte træk): den begynder forfra",
-	      "the repair is interrupted after %ld of %g turns (9.6: uninterrupted turns): it starts anew",
-	      sofar, ks_param(ks_r(ctx), "reparation_traek"));
-	ks_st_set(ctx, u, "reparation_traek", 0);
-	ks_st_set(ctx, u, "reparation_kanoner", 0);
-	ks_result(ctx, 0, u, NULL, &t);
 	ks_text_release(&t);
 }
 
@@ -431,8 +442,8 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 		struct ks_text t;
 
 		if (!ks_gone(ctx, u)) {
-			resupply_lapsed(ctx, u);
-			repair_lapsed(ctx, u);
+			task_lapsed(ctx, u, &resupply_task, ks_resupply_turns(ctx, u));
+			task_lapsed(ctx, u, &repair_task, (int)ks_param(ks_r(ctx), "reparation_traek"));
 		}
 		if (ks_gone(ctx, u) || grade <= KS_OR)
 			continue;
