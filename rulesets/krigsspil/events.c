@@ -417,6 +417,27 @@ static void check_flight(struct ord_ctx *ctx, const struct ord_event *ev, const 
 			     "a unit that cannot flee does not run into '%s'", w->id);
 }
 
+/* 9.2: limbers farther than prods_fri_cm from the pieces need figures
+ * to carry the ammunition; the referee names how many he set aside. */
+static void check_carriers(struct ord_ctx *ctx, const struct ord_event *ev,
+			   const struct ord_unit *u, struct ord_diag *d)
+{
+	struct ks_rules *r = ks_r(ctx);
+	int need = ks_fire_carriers(ctx, ev, u);
+	long given = ord_kv_get_int(&ev->kv, "baerere", 0);
+
+	if (ord_kv_get(&ev->kv, "baerere") && !ord_kv_get(&ev->kv, "prods_cm"))
+		ord_diag_add(d, 0, 0, u->id, "9.2 prods",
+			     "baerere= are for limbers farther than %g cm from the pieces: give prods_cm=",
+			     ks_param(r, "prods_fri_cm"));
+	else if (given < need)
+		ord_diag_add(d, 0, 0, u->id, "9.2 prods",
+			     "the limbers stand %g cm from the pieces: beyond the first %g cm, %d figures must carry the ammunition (1 per %g guns per %g cm begun), baerere=%ld",
+			     ord_kv_get_num(&ev->kv, "prods_cm", 0), ks_param(r, "prods_fri_cm"),
+			     need, ks_param(r, "prods_baerer_kanoner"),
+			     ks_param(r, "prods_baerer_cm"), given);
+}
+
 static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	static const char *const tables[] = { "skema_xv_naerkamp", NULL };
@@ -720,6 +741,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (strcmp(ks_st_str(ctx, u, "prodset"), "af") || !ks_st(ctx, u, "klargjort"))
 			ord_diag_add(d, 0, 0, u->id, "15 deltagende enheder",
 				     "battery '%s' is not unlimbered and ready", u->id);
+		check_carriers(ctx, ev, u, d);
 		if (ord_kv_get_int(&ev->kv, "kanoner", 0) > ks_st(ctx, u, "kanoner"))
 			ord_diag_add(d, 0, 0, u->id, "9.6",
 				     "battery '%s' has only %ld serviceable guns", u->id,

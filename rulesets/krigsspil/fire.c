@@ -242,6 +242,23 @@ static int guns_for(struct ord_ctx *ctx, const struct ord_unit *u, const char *a
 	return (int)guns;
 }
 
+/* "En kanon/haubits forsynes uden videre fra sit prods, såfremt det er
+ * inden for 5 cm af piecens bagkant.  Er afstanden større, skal der
+ * afsættes figurer til at fragte ammunitionen.  For hver 4
+ * kanoner/haubits skal der afsættes 1 figur pr. 4 cm, udover de første
+ * 5 cm" (9.2); ours: every 4 guns and every 4 cm begun count. */
+int ks_fire_carriers(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *u)
+{
+	struct ks_rules *r = ks_r(ctx);
+	double beyond = ord_kv_get_num(&e->kv, "prods_cm", 0) - ks_param(r, "prods_fri_cm");
+	int guns = (int)ord_kv_get_int(&e->kv, "kanoner", guns_for(ctx, u, battery_ammo(ctx, u, e)));
+	double per_guns = ks_param(r, "prods_baerer_kanoner"), per_cm = ks_param(r, "prods_baerer_cm");
+
+	if (!ord_kv_get(&e->kv, "prods_cm") || beyond <= 0 || guns <= 0)
+		return 0;
+	return (int)(ceil(guns / per_guns - 1e-9) * ceil(beyond / per_cm - 1e-9));
+}
+
 int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -312,6 +329,12 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 		     ks_st_str(ctx, u, pool_key(ammo)));
 	ord_buf_addf(&why.en, "; %g rounds of %s used, %s left", use * in.guns, ammo,
 		     ks_st_str(ctx, u, pool_key(ammo)));
+	if (!defensive && ks_fire_carriers(ctx, e, u) > 0) {
+		int carry = (int)ord_kv_get_int(&e->kv, "baerere", 0);
+		KS_TF(&why, "; prodset står %g cm fra piecerne: %d figurer fragter ammunitionen (9.2)",
+		      "; the limbers stand %g cm from the pieces: %d figures carry the ammunition (9.2)",
+		      ord_kv_get_num(&e->kv, "prods_cm", 0), carry);
+	}
 	h->target = t;
 	h->firer = u;
 	h->e = e;

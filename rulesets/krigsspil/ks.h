@@ -150,6 +150,10 @@ void ks_referee_flags(const char *list, struct ord_kv *flags);
 void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_kv *flags);
 /* A battery's fire (defensive: its canister at an attacker). */
 int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive);
+/* 9.2: the figures that must carry the ammunition of battery u's fire e
+ * from its limbers (prods_cm= beyond prods_fri_cm); 0 when near or not
+ * measured. */
+int ks_fire_carriers(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *u);
 int ks_resolve_fire(struct ord_ctx *ctx);
 /* Does enemy b block the flight of u (17): at least blokering_pct of its
  * strength, cavalry counted double? */

@@ -1629,6 +1629,36 @@ START_TEST(test_fire_phase_bookkeeping)
 }
 END_TEST
 
+/* 9.2: "En kanon/haubits forsynes uden videre fra sit prods, såfremt det er
+ * inden for 5 cm af piecens bagkant.  Er afstanden større, skal der
+ * afsættes figurer til at fragte ammunitionen.  For hver 4 kanoner/haubits
+ * skal der afsættes 1 figur pr. 4 cm, udover de første 5 cm". */
+START_TEST(test_limber_carriers)
+{
+	cast();
+	orders("A1 AS SF @L1\nB1 AS SK @D1\n");
+	/* within 5 cm, or not measured: nobody carries */
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II prods_cm=5");
+	/* A1's 8 guns, 13 cm: 2 × 2 (8 cm beyond 5); B1's 6 guns, 5.5 cm: 2 × 1 */
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II prods_cm=13",
+	       "the limbers stand 13 cm from the pieces: beyond the first 5 cm, 4 figures must carry the ammunition (1 per 4 guns per 4 cm begun), baerere=0 (9.2 prods)");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II prods_cm=13 baerere=3", "4 figures must carry");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II kanoner=4 prods_cm=13.5 baerere=2",
+	       "3 figures must carry");
+	EV_BAD("artilleri", "unit=B1 maal=D1 zone=I baerere=2",
+	       "baerere= are for limbers farther than 5 cm from the pieces: give prods_cm=");
+	EV_BAD("artilleri", "unit=B1 maal=D1 zone=I prods_cm=5.5", "2 figures must carry");
+	teardown();
+	setup();
+	cast();
+	orders("A1 AS SF @L1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II prods_cm=13 baerere=4");
+	resolve("skydninger", D(3, 3, 3, 3, 3, 3));
+	expect_result("; prodset står 13 cm fra piecerne: 4 figurer fragter ammunitionen (9.2)");
+	expect_result("; the limbers stand 13 cm from the pieces: 4 figures carry the ammunition (9.2)");
+}
+END_TEST
+
 START_TEST(test_decimation)
 {
 	cast();
@@ -2472,6 +2502,7 @@ Suite *ord_test_suite(void)
 	tc = tcase_create("phases");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_fire_phase_bookkeeping);
+	tcase_add_test(tc, test_limber_carriers);
 	tcase_add_test(tc, test_decimation);
 	tcase_add_test(tc, test_valeur);
 	tcase_add_test(tc, test_flight_and_surrender);
