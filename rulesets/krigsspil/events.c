@@ -438,6 +438,39 @@ static void check_carriers(struct ord_ctx *ctx, const struct ord_event *ev,
 			     ks_param(r, "prods_baerer_cm"), given);
 }
 
+/* 9.2: "For hver påbegyndt 10 cm, udover de første 10 cm, et prods er væk
+ * fra piecen, forlænges ammunitionsskift med 1 træk.  Et sådan
+ * ammunitionsskift skal notes på ordresedlen": a battery firing another
+ * ammunition than it last fired, its limbers farther than
+ * ammoskift_fri_cm, fires it only as many turns after the AM that began
+ * the change. */
+static void check_ammo_change(struct ord_ctx *ctx, const struct ord_event *ev,
+			      const struct ord_unit *u, const char *ammo, struct ord_diag *d)
+{
+	struct ks_rules *r = ks_r(ctx);
+	const char *now = ks_st_str(ctx, u, "ammo_ved_kanonerne");
+	const char *am = ks_ordered_arg(ctx, u, "ammunitionsskift", "ammo");
+	double cm = ord_kv_get_num(&ev->kv, "prods_cm", 0);
+	double beyond = cm - ks_param(r, "ammoskift_fri_cm");
+	int turn = ord_ctx_turn(ctx), k, from = 0;
+
+	if (!ord_kv_get(&ev->kv, "prods_cm") || beyond <= 0 || !*now || !strcmp(now, ammo))
+		return;
+	k = (int)ceil(beyond / ks_param(r, "ammoskift_pr_cm") - 1e-9);
+	if (!strcmp(ks_st_str(ctx, u, "ammo_skift"), ammo))
+		from = (int)ks_st(ctx, u, "ammo_skift_fra");
+	else if (am && !strcmp(am, ammo))
+		from = turn;
+	if (!from)
+		ord_diag_add(d, 0, 0, u->id, "9.2 ammunitionsskift",
+			     "a change from %s to %s with the limbers %g cm from the pieces takes %d turn%s more: it is noted on the sheet ('AM %s') and %s is fired from turn %d",
+			     now, ammo, cm, k, k == 1 ? "" : "s", ammo, ammo, turn + k);
+	else if (turn < from + k)
+		ord_diag_add(d, 0, 0, u->id, "9.2 ammunitionsskift",
+			     "the change from %s to %s ('AM %s' since turn %d) with the limbers %g cm from the pieces takes %d turn%s more: %s is fired from turn %d",
+			     now, ammo, ammo, from, cm, k, k == 1 ? "" : "s", ammo, from + k);
+}
+
 static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	static const char *const tables[] = { "skema_xv_naerkamp", NULL };
@@ -742,6 +775,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "15 deltagende enheder",
 				     "battery '%s' is not unlimbered and ready", u->id);
 		check_carriers(ctx, ev, u, d);
+		if (ammo)
+			check_ammo_change(ctx, ev, u, ammo, d);
 		if (ord_kv_get_int(&ev->kv, "kanoner", 0) > ks_st(ctx, u, "kanoner"))
 			ord_diag_add(d, 0, 0, u->id, "9.6",
 				     "battery '%s' has only %ld serviceable guns", u->id,

@@ -321,6 +321,12 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 		ks_st_set_num(ctx, u, pool_key(ammo), 0);
 	ks_st_set(ctx, u, "skoed", turn);
 	ks_st_set_str(ctx, u, "skoed_paa", t->id);
+	/* the ammunition at the guns now; a change to it is done (9.2) */
+	ks_st_set_str(ctx, u, "ammo_ved_kanonerne", ammo);
+	if (!strcmp(ks_st_str(ctx, u, "ammo_skift"), ammo)) {
+		ks_st_set_str(ctx, u, "ammo_skift", "");
+		ks_st_set(ctx, u, "ammo_skift_fra", 0);
+	}
 	if (!in.half)
 		ks_st_set(ctx, u, "skoed_helt", turn);
 	if (!defensive)

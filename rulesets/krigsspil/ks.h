@@ -109,6 +109,9 @@ const struct ks_group *ks_find(const struct ks_group *g, size_t n, const char *c
 void ks_grp_formation(const struct ord_order *o, const struct ks_group *g, char *out, size_t n);
 /* Does the unit's order this turn have the code (anywhere on the line)? */
 int ks_ordered(struct ord_ctx *ctx, const struct ord_unit *u, const char *code);
+/* The argument slot of the group code of u's order, or NULL. */
+const char *ks_ordered_arg(struct ord_ctx *ctx, const struct ord_unit *u, const char *code,
+			   const char *slot);
 
 /* ---- the slots ---- */
 

@@ -357,6 +357,20 @@ static void repair(struct ord_ctx *ctx, const struct ord_event *e, struct ord_un
 	ks_text_release(&t);
 }
 
+/* 9.2: a change of ammunition ordered (AM) is under way from the first
+ * turn it was ordered until the battery fires it (ks_fire_artillery);
+ * with the limbers far its fire waits (events.c, check_ammo_change). */
+static void ammo_change_ordered(struct ord_ctx *ctx, struct ord_unit *u)
+{
+	const char *am = ks_ordered_arg(ctx, u, "ammunitionsskift", "ammo");
+
+	if (!am || !strcmp(am, ks_st_str(ctx, u, "ammo_ved_kanonerne")) ||
+	    !strcmp(am, ks_st_str(ctx, u, "ammo_skift")))
+		return;
+	ks_st_set_str(ctx, u, "ammo_skift", am);
+	ks_st_set(ctx, u, "ammo_skift_fra", ord_ctx_turn(ctx));
+}
+
 /* Was an attack declared on u this turn? */
 static int attack_declared_on(struct ord_ctx *ctx, const struct ord_unit *u)
 {
@@ -443,6 +457,7 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 
 		if (!ks_gone(ctx, u)) {
 			task_lapsed(ctx, u, &resupply_task, ks_resupply_turns(ctx, u));
+			ammo_change_ordered(ctx, u);
 			task_lapsed(ctx, u, &repair_task, (int)ks_param(ks_r(ctx), "reparation_traek"));
 		}
 		if (ks_gone(ctx, u) || grade <= KS_OR)

@@ -459,6 +459,17 @@ int ks_ordered(struct ord_ctx *ctx, const struct ord_unit *u, const char *code)
 	return ks_find(g, n, code) != NULL;
 }
 
+const char *ks_ordered_arg(struct ord_ctx *ctx, const struct ord_unit *u, const char *code,
+			   const char *slot)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t n = ks_groups(o, g, KS_MAX_GROUPS);
+	const struct ks_group *k = ks_find(g, n, code);
+
+	return k ? ks_grp_arg(o, k, slot) : NULL;
+}
+
 void ks_result(struct ord_ctx *ctx, unsigned seq, const struct ord_unit *u,
 	       const struct ord_kv *vals, struct ks_text *t)
 {

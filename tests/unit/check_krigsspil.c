@@ -1659,6 +1659,68 @@ START_TEST(test_limber_carriers)
 }
 END_TEST
 
+/* A battery A1 with roundshot at its guns, a fresh fixture each time
+ * (a battery fires once a turn, so each fire of the test is the turn's
+ * first), under the sheet; since: the turn an AM SK began, or 0. */
+static const char *change_fire(const char *sheet, int since, const char *args)
+{
+	teardown();
+	setup();
+	cast();
+	ord_kv_set(&U("A1")->state, "ammo_ved_kanonerne", "SF");
+	if (since) {
+		ord_kv_set(&U("A1")->state, "ammo_skift", "SK");
+		ord_kv_set_int(&U("A1")->state, "ammo_skift_fra", since);
+	}
+	orders(sheet);
+	return event("artilleri", args);
+}
+
+/* 9.2: "For hver påbegyndt 10 cm, udover de første 10 cm, et prods er
+ * væk fra piecen, forlænges ammunitionsskift med 1 træk.  Et sådan
+ * ammunitionsskift skal notes på ordresedlen". */
+START_TEST(test_ammunition_change)
+{
+	cast();
+	/* the first fire changes nothing; it puts roundshot at the guns */
+	orders("A1 AS SF @L1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II prods_cm=25 baerere=10");
+	resolve("skydninger", D(3, 3, 3));
+	ck_assert_str_eq(sts("A1", "ammo_ved_kanonerne"), "SF");
+	/* limbers within 10 cm (or not measured): at once */
+	ck_assert_str_eq(change_fire("A1 AS SK @L1\n", 0, "unit=A1 maal=L1 zone=I prods_cm=10 baerere=4"),
+			 "");
+	ck_assert_str_eq(change_fire("A1 AS SK @L1\n", 0, "unit=A1 maal=L1 zone=I"), "");
+	/* 25 cm: two turns more, and only by an AM */
+	ck_assert_str_eq(change_fire("A1 AS SK @L1\n", 0,
+				     "unit=A1 maal=L1 zone=I prods_cm=25 baerere=10"),
+			 "unit 'A1': a change from SF to SK with the limbers 25 cm from the pieces takes 2 turns more: it is noted on the sheet ('AM SK') and SK is fired from turn 12 (9.2 ammunitionsskift)\n");
+	/* the same ammunition as at the guns is no change */
+	ck_assert_str_eq(change_fire("A1 AS SF @L1\n", 0,
+				     "unit=A1 maal=L1 zone=I prods_cm=25 baerere=10"),
+			 "");
+	/* the AM of this turn begins it */
+	ck_assert_str_eq(change_fire("A1 AM SK AS SK @L1\n", 0,
+				     "unit=A1 maal=L1 zone=I prods_cm=15 baerere=6"),
+			 "unit 'A1': the change from SF to SK ('AM SK' since turn 10) with the limbers 15 cm from the pieces takes 1 turn more: SK is fired from turn 11 (9.2 ammunitionsskift)\n");
+	/* begun in turn 9: 15 cm is ready, 25 cm not yet */
+	ck_assert_str_eq(change_fire("A1 AS SK @L1\n", 9, "unit=A1 maal=L1 zone=I prods_cm=15 baerere=6"),
+			 "");
+	ck_assert_str_eq(change_fire("A1 AS SK @L1\n", 9,
+				     "unit=A1 maal=L1 zone=I prods_cm=25 baerere=10"),
+			 "unit 'A1': the change from SF to SK ('AM SK' since turn 9) with the limbers 25 cm from the pieces takes 2 turns more: SK is fired from turn 11 (9.2 ammunitionsskift)\n");
+	/* the reorganisation takes the AM as begun; the fire of it ends it */
+	ck_assert_str_eq(change_fire("A1 AM SK AS SK @L1\n", 0, "unit=A1 maal=L1 zone=I"), "");
+	ck_assert_str_eq(sts("A1", "ammo_skift"), "");
+	resolve("reorganisering", NULL, 0);
+	ck_assert_str_eq(sts("A1", "ammo_skift"), "SK");
+	ck_assert_int_eq(st("A1", "ammo_skift_fra"), 10);
+	resolve("skydninger", D(3, 3, 3));
+	ck_assert_str_eq(sts("A1", "ammo_ved_kanonerne"), "SK");
+	ck_assert_str_eq(sts("A1", "ammo_skift"), "");
+}
+END_TEST
+
 START_TEST(test_decimation)
 {
 	cast();
@@ -2503,6 +2565,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_fire_phase_bookkeeping);
 	tcase_add_test(tc, test_limber_carriers);
+	tcase_add_test(tc, test_ammunition_change);
 	tcase_add_test(tc, test_decimation);
 	tcase_add_test(tc, test_valeur);
 	tcase_add_test(tc, test_flight_and_surrender);
