@@ -374,15 +374,35 @@ out:
 	return err;
 }
 
-/* The last "</map" of the document: the root's end tag, unless a comment
- * after it says "</map" (the caller checks what it made). */
+/* Where the root's end tag starts: the last "</map" outside comments,
+ * CDATA sections and processing instructions (the document is
+ * well-formed: ord_xml_parse read it). */
 static const char *map_end_tag(const char *xml, size_t len)
 {
-	const char *p, *last = NULL;
+	static const struct {
+		const char *open, *close;
+	} skip[] = { { "<!--", "-->" }, { "<![CDATA[", "]]>" }, { "<?", "?>" } };
+	const char *p = xml, *end = xml + len, *last = NULL;
+	size_t k;
 
-	for (p = xml; (size_t)(xml + len - p) >= 5; p++)
-		if (!memcmp(p, "</map", 5))
+	while (p < end) {
+		for (k = 0; k < ORD_ARRAY_SIZE(skip); k++) {
+			size_t n = strlen(skip[k].open);
+			if ((size_t)(end - p) >= n && !memcmp(p, skip[k].open, n))
+				break;
+		}
+		if (k < ORD_ARRAY_SIZE(skip)) {
+			size_t n = strlen(skip[k].close);
+			for (p += strlen(skip[k].open); p < end; p++)
+				if ((size_t)(end - p) >= n && !memcmp(p, skip[k].close, n))
+					break;
+			p = p < end ? p + n : end;
+			continue;
+		}
+		if ((size_t)(end - p) >= 5 && !memcmp(p, "</map", 5))
 			last = p;
+		p++;
+	}
 	return last;
 }
 

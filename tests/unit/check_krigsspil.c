@@ -854,6 +854,21 @@ START_TEST(test_complete_tables)
 	/* the completed map is whole: nothing more to write in */
 	ck_assert_int_eq(rs->complete_tables(out.buf, out.len, "kept", &again), 0);
 	ck_assert_uint_eq(again.len, 0);
+	/* "</map" in a comment, a CDATA section or a PI is not the end tag */
+	{
+		static const char tricky[] = "<?xml version=\"1.0\"?>\n<map ruleset=\"krigsspil\" title=\"t\"><!-- not </map> -->\n"
+					     "<plate q=\"0\" r=\"0\" terrain=\"skov\" name=\"x\"/>\n</map>\n"
+					     "<!-- the end tag </map> was above --><?pi </map> ?>\n";
+		struct ord_rules *r2 = NULL;
+
+		ord_buf_reset(&again);
+		ck_assert_int_eq(rs->complete_tables(tricky, strlen(tricky), "t.xml", &again), 0);
+		ck_assert_ptr_nonnull(strstr(again.buf, "</tables>\n</map>\n<!-- the end tag"));
+		ck_assert_int_eq(rs->load(&r2, again.buf, again.len, "kept"), 0);
+		ck_assert_ptr_nonnull(ks_rules(r2)->map);
+		rs->free(r2);
+		ord_buf_reset(&again);
+	}
 	/* the built-in Skema itself is whole */
 	ord_buf_reset(&out);
 	ck_assert_int_eq(rs->complete_tables("<tables ruleset=\"krigsspil\"/>", 29, "t.xml", &out), 0);
