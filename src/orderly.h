@@ -115,6 +115,8 @@ struct ord_diag_item {
 	char *unit; /* unit id or name as written, "" if none */
 	char *rule; /* short reference to the rule, "" if none */
 	char *msg;  /* lowercase, no full stop */
+	char *attr; /* the scenario attribute of the unit at fault, "" if none
+		     * (ord_diag_add_attr: a front-end points at its place) */
 };
 struct ord_diag {
 	struct ord_diag_item *items; /* the problems listed, at most ORD_DIAG_MAX_LISTED */
@@ -129,6 +131,17 @@ void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *u
 	__attribute__((format(printf, 6, 7)))
 #endif
 	;
+/* A problem with attribute attr of a scenario's unit (a ruleset's
+ * init_unit: "a kind the tables do not have"): `new` names the place of
+ * the attribute's value in the scenario. */
+void ord_diag_add_attr(struct ord_diag *d, const char *unit, const char *attr, const char *rule,
+		       const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 5, 6)))
+#endif
+	;
+/* Take back the problems listed from index n on. */
+void ord_diag_truncate(struct ord_diag *d, size_t n);
 /* Count one problem without listing it (the caller saw the list is full,
  * and spares building its message). */
 void ord_diag_add_unlisted(struct ord_diag *d);

@@ -139,7 +139,10 @@ struct ord_ruleset {
 	/* Load tables from an XML document (len bytes; name for messages). */
 	int (*load)(struct ord_rules **out, const char *xml, size_t len, const char *name);
 	void (*free)(struct ord_rules *rules);
-	/* Fill a new unit's initial state from its attributes. */
+	/* Fill a new unit's initial state from its attributes.  A unit the
+	 * rules refuse: ORD_EBADDATA, each problem in diag, added with
+	 * ord_diag_add_attr naming the attribute at fault, so that `new` names
+	 * its place in the scenario (line and column). */
 	int (*init_unit)(struct ord_rules *rules, struct ord_unit *u, struct ord_diag *diag);
 	/* Check a parsed sheet of side ord_ctx_side(ctx) against the rules. */
 	int (*validate_sheet)(struct ord_ctx *ctx, const struct ord_sheet *sheet,

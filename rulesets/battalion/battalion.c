@@ -622,7 +622,7 @@ static void check_in_tables(const struct bat_rules *r, const struct ord_unit *u,
 			ord_buf_reset(&rule);
 			ord_buf_addf(&rule, "table '%s' of %s", words[i].table,
 				     ord_tables_name(r->tables));
-			ord_diag_add(diag, 0, 0, u->id, rule.buf, "%s", ord_error_last());
+			ord_diag_add_attr(diag, u->id, words[i].attr, rule.buf, "%s", ord_error_last());
 			ord_error_clear();
 		}
 	}

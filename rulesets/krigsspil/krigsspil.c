@@ -477,7 +477,7 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 	int err;
 
 	if (ks_arm(r, art, &arm)) {
-		ord_diag_add(diag, 0, 0, u->id, "6.1", "%s", ord_error_last());
+		ord_diag_add_attr(diag, u->id, "art", "6.1", "%s", ord_error_last());
 		ord_error_clear();
 		return ORD_EBADDATA;
 	}
@@ -485,36 +485,37 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 	if (!form)
 		form = "linie";
 	if (ks_formation(r, form, vaaben, &frow)) {
-		ord_diag_add(diag, 0, 0, u->id, "11", "formation '%s' is not for %s (%s)", form,
-			     ord_row_str(arm, "navn"), art);
+		ord_diag_add_attr(diag, u->id, "formation", "11", "formation '%s' is not for %s (%s)",
+				  form, ord_row_str(arm, "navn"), art);
 		ord_error_clear();
 	} else if (!ks_formation_nation_ok(frow, ord_kv_get(&u->attrs, "nation"))) {
-		ord_diag_add(diag, 0, 0, u->id, "11",
-			     "formation '%s' is not for %s of nation '%s': only %s units may (table formationer)",
-			     form, ord_row_str(arm, "navn"), ks_nation(u),
-			     ord_row_attr(frow, "nationer"));
+		ord_diag_add_attr(diag, u->id, "formation", "11",
+				  "formation '%s' is not for %s of nation '%s': only %s units may (table formationer)",
+				  form, ord_row_str(arm, "navn"), ks_nation(u),
+				  ord_row_attr(frow, "nationer"));
 	}
 	if (!strcmp(vaaben, "artilleri")) {
 		if (guns < 1)
-			ord_diag_add(diag, 0, 0, u->id, "9.1",
-				     "a battery needs kanoner (its guns and howitzers, at least 1)");
+			ord_diag_add_attr(diag, u->id, "kanoner", "9.1",
+					  "a battery needs kanoner (its guns and howitzers, at least 1)");
 		if (how + gh > guns)
-			ord_diag_add(diag, 0, 0, u->id, "9.1",
-				     "haubitser (%ld) and kanonhaubitser (%ld) are more than kanoner (%ld)",
-				     how, gh, guns);
+			ord_diag_add_attr(diag, u->id, "haubitser", "9.1",
+					  "haubitser (%ld) and kanonhaubitser (%ld) are more than kanoner (%ld)",
+					  how, gh, guns);
 	} else {
 		if (fig < (long)ks_param(r, "mindste_enhed"))
-			ord_diag_add(diag, 0, 0, u->id, "6.1",
-				     "%s needs figurer, at least %g (a unit of 1 figure is lost, 11.1)",
-				     ord_row_str(arm, "navn"), ks_param(r, "mindste_enhed"));
+			ord_diag_add_attr(diag, u->id, "figurer", "6.1",
+					  "%s needs figurer, at least %g (a unit of 1 figure is lost, 11.1)",
+					  ord_row_str(arm, "navn"), ks_param(r, "mindste_enhed"));
 		if (guns)
-			ord_diag_add(diag, 0, 0, u->id, "6.1", "only a battery has kanoner, not %s",
-				     ord_row_str(arm, "navn"));
+			ord_diag_add_attr(diag, u->id, "kanoner", "6.1",
+					  "only a battery has kanoner, not %s",
+					  ord_row_str(arm, "navn"));
 	}
 	if (ord_kv_get_bool(&u->attrs, "kompagni", 0) && strcmp(vaaben, "infanteri"))
-		ord_diag_add(diag, 0, 0, u->id, "6.8",
-			     "only infantry is an independent company (kompagni), not %s",
-			     ord_row_str(arm, "navn"));
+		ord_diag_add_attr(diag, u->id, "kompagni", "6.8",
+				  "only infantry is an independent company (kompagni), not %s",
+				  ord_row_str(arm, "navn"));
 	if (diag->n > before)
 		return ORD_EBADDATA;
 

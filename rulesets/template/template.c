@@ -181,7 +181,10 @@ static const struct ord_row *tpl_kind(const struct ord_rules *rules, const char 
 	return row;
 }
 
-/* The first state of a unit, from its scenario attributes. */
+/* The first state of a unit, from its scenario attributes.  A unit your
+ * rules cannot play is refused here: ord_diag_add_attr(diag, u->id,
+ * "strength", "units", "...") for each problem, and ORD_EBADDATA (`new`
+ * then names the attribute's place in the scenario). */
 static int tpl_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_diag *diag)
 {
 	struct ord_kv init;

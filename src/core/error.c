@@ -77,25 +77,29 @@ void ord_diag_sort(struct ord_diag *d, size_t from)
 	}
 }
 
+void ord_diag_truncate(struct ord_diag *d, size_t n)
+{
+	while (d->n > n) {
+		struct ord_diag_item *it = &d->items[--d->n];
+		free(it->unit);
+		free(it->rule);
+		free(it->msg);
+		free(it->attr);
+	}
+}
+
 void ord_diag_release(struct ord_diag *d)
 {
-	size_t i;
-
-	for (i = 0; i < d->n; i++) {
-		free(d->items[i].unit);
-		free(d->items[i].rule);
-		free(d->items[i].msg);
-	}
+	ord_diag_truncate(d, 0);
 	free(d->items);
 	ord_diag_init(d);
 }
 
-void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *unit,
-		  const char *rule, const char *fmt, ...)
+static void diag_vadd(struct ord_diag *d, unsigned line, unsigned col, const char *unit,
+		      const char *attr, const char *rule, const char *fmt, va_list ap)
 {
 	struct ord_buf b = ORD_BUF_INIT;
 	struct ord_diag_item *it;
-	va_list ap;
 
 	/* the cap holds here, for every source of problems: a ruleset checks
 	 * each order of a sheet of a million repeated ones */
@@ -107,15 +111,34 @@ void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *u
 		d->alloc = d->alloc ? 2 * d->alloc : 8;
 		d->items = ord_xrealloc(d->items, d->alloc * sizeof(*d->items));
 	}
-	va_start(ap, fmt);
 	ord_buf_vaddf(&b, fmt, ap);
-	va_end(ap);
 	it = &d->items[d->n++];
 	it->line = line;
 	it->col = col;
 	it->unit = ord_strdup(unit ? unit : "");
 	it->rule = ord_strdup(rule ? rule : "");
 	it->msg = ord_buf_detach(&b, NULL);
+	it->attr = ord_strdup(attr ? attr : "");
+}
+
+void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *unit,
+		  const char *rule, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, line, col, unit, NULL, rule, fmt, ap);
+	va_end(ap);
+}
+
+void ord_diag_add_attr(struct ord_diag *d, const char *unit, const char *attr, const char *rule,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, 0, 0, unit, attr, rule, fmt, ap);
+	va_end(ap);
 }
 
 int ord_diag_names_unit(const struct ord_diag_item *it)

@@ -508,15 +508,10 @@ static int check_units(struct ord_game *g, const struct ord_scenario *sc, const 
 		for (j = 0; e && j < diag.n; j++) {
 			const struct ord_diag_item *it = &diag.items[j];
 			unsigned line = su->line, col = 0;
-			size_t k, n;
 
-			/* "kind: unknown 'x' ...": at the value of the attribute it names */
-			for (k = 0; k < su->attrs.n && !col; k++) {
-				n = strlen(su->attrs.items[k].key);
-				if (!strncmp(it->msg, su->attrs.items[k].key, n) && it->msg[n] == ':')
-					col = ord_scenario_unit_col(su, su->attrs.items[k].key, 1,
-								    &line);
-			}
+			/* at the value of the attribute at fault, when the unit gives it */
+			if (*it->attr)
+				col = ord_scenario_unit_col(su, it->attr, 1, &line);
 			ord_buf_addf(&m, "%s%s:%u:", m.len ? "\n" : "", scenario_path, line);
 			if (col)
 				ord_buf_addf(&m, "%u:", col);

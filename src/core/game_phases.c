@@ -252,17 +252,6 @@ struct checked {
 	size_t index; /* its place among the ctx's events */
 };
 
-/* Take back the diagnostics from before on. */
-static void diag_cut(struct ord_diag *diag, size_t before)
-{
-	while (diag->n > before) {
-		diag->n--;
-		free(diag->items[diag->n].unit);
-		free(diag->items[diag->n].rule);
-		free(diag->items[diag->n].msg);
-	}
-}
-
 struct events_tally {
 	int bad_args, broke, wrong_phase, unknown_unit;
 };
@@ -376,7 +365,7 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 		 * index cannot give (the file was changed): the index is only
 		 * derived, so check again from the sheets themselves */
 		ord_error_clear();
-		diag_cut(diag, before);
+		ord_diag_truncate(diag, before);
 		for (i = 0; i < n; i++) {
 			free(ck[i].args);
 			free(ck[i].checks);
@@ -404,10 +393,7 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 		 * usage (an event read from a line keeps its message at the line) */
 		err = ord_error_set(wrong_phase ? ORD_ESTATE : ORD_EUSAGE, "%s",
 				    diag->items[before].msg);
-		free(diag->items[before].unit);
-		free(diag->items[before].rule);
-		free(diag->items[before].msg);
-		diag->n = before;
+		ord_diag_truncate(diag, before);
 		goto out;
 	}
 	if (bad_args && !broke) {

@@ -36,6 +36,13 @@ new_refused 65 "$F/bad-kind.xml" "$F/bad-kind.xml:8:56: " "'dragoons'" "'kind'" 
 	"expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery"
 new_refused 65 "$F/bad-duplicate-unit.xml" "$F/bad-duplicate-unit.xml:9:13: " "'B1'" "already used on line 7"
 new_refused 65 "$F/bad-unknown-side.xml" "$F/bad-unknown-side.xml:9:44: " "'green'" "expected one of blue red"
+# a Krigsspil unit the rules refuse: at the value of the attribute at fault
+# (the module names it, ord_diag_add_attr)
+KS=$SRC/rulesets/krigsspil/examples
+sed 's/formation="svaerm_tynd" spredt="yes" x="180"/formation="karre" spredt="yes" x="180"/' \
+	"$KS/scenario.xml" >ks-bad-formation.xml
+grep -q 'formation="karre" spredt="yes" x="180"' ks-bad-formation.xml || fail "the Krigsspil fixture did not change"
+new_refused 65 ks-bad-formation.xml "ks-bad-formation.xml:76:44: unit 'L5': formation 'karre' is not for kosakker (kosakker) (11)"
 
 # Hostile XML.  Each fixture is a valid scenario apart from its DOCTYPE (the
 # positive control below proves it), so a parser that expanded the entities

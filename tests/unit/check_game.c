@@ -1175,6 +1175,17 @@ START_TEST(test_diag_cap_and_unit_once)
 		      "%s", out.buf + out.len - 80);
 	ord_diag_release(&d);
 	ck_assert_uint_eq(ord_diag_count(&d), 0);
+	/* a problem with a unit's attribute names it; the others name none */
+	ord_diag_add(&d, 1, 2, "A1", NULL, "plain");
+	ord_diag_add_attr(&d, "A2", "kind", "table 'kinds'", "kind: unknown '%s'", "x");
+	ck_assert_str_eq(d.items[0].attr, "");
+	ck_assert_str_eq(d.items[1].attr, "kind");
+	ck_assert_uint_eq(d.items[1].line, 0);
+	ck_assert_str_eq(d.items[1].msg, "kind: unknown 'x'");
+	ord_diag_truncate(&d, 1);
+	ck_assert_uint_eq(d.n, 1);
+	ck_assert_str_eq(d.items[0].msg, "plain");
+	ord_diag_release(&d);
 	ord_buf_release(&out);
 }
 END_TEST
