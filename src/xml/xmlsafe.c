@@ -215,7 +215,9 @@ int ord_xml_parse(xmlDocPtr *out, const char *bytes, size_t len, const char *nam
 	xmlSetStructuredErrorFunc(&c, collect);
 	/* COMPACT: short texts (most attribute values) kept in their node, not
 	 * allocated apart: the tree of a 10,000-unit scenario is built about a
-	 * tenth faster and smaller; nothing of orderly changes a tree it read */
+	 * tenth faster and smaller.  Such a tree takes no new content; orderly
+	 * only reads its trees, but for the scenario's addresses, whose
+	 * attributes are removed whole (xmlUnsetProp frees a compact text) */
 	doc = xmlCtxtReadMemory(ctxt, bytes, (int)len, name, NULL,
 				XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_COMPACT);
 	xmlSetStructuredErrorFunc(NULL, NULL);
