@@ -1014,6 +1014,17 @@ out:
 	return err;
 }
 
+/* Do len bytes at p hold word anywhere? */
+static int holds(const char *p, size_t len, const char *word)
+{
+	size_t n = strlen(word), i;
+
+	for (i = 0; i + n <= len; i++)
+		if (p[i] == word[0] && !memcmp(p + i, word, n))
+			return 1;
+	return 0;
+}
+
 int ord_scenario_public(char **bytes, size_t *len, const char *name)
 {
 	xmlDocPtr doc = NULL;
@@ -1022,6 +1033,11 @@ int ord_scenario_public(char **bytes, size_t *len, const char *name)
 	struct ord_scenario check;
 	int size = 0, removed = 0, err;
 
+	/* an attribute's name is written as it is (no reference stands for
+	 * one): without the words there are no addresses, and the scenario
+	 * need not be read again */
+	if (!holds(*bytes, *len, "email") && !holds(*bytes, *len, "referee"))
+		return 0;
 	if ((err = ord_xml_parse(&doc, *bytes, *len, name ? name : "scenario")) != 0)
 		return err;
 	root = xmlDocGetRootElement(doc);
