@@ -48,6 +48,12 @@ struct ks_rules *ks_rules(struct ord_rules *rules);
 
 /* A parameter ks_load checked exists (0 if a club removed it anyway). */
 double ks_param(const struct ks_rules *r, const char *name);
+/* Rules a Skema may leave out (added after games were made with Skemas
+ * that lack them): 1 when the tables give their numbers.  The limbers'
+ * carriers (prods_fri_cm, prods_baerer_cm, prods_baerer_kanoner) and the
+ * lengthened ammunition change (ammoskift_fri_cm, ammoskift_pr_cm), 9.2. */
+int ks_rule_limbers(const struct ks_rules *r);
+int ks_rule_ammo_change(const struct ks_rules *r);
 /* A table ks_load checked exists. */
 const struct ord_table *ks_table(const struct ks_rules *r, const char *name);
 

@@ -426,6 +426,8 @@ static void check_carriers(struct ord_ctx *ctx, const struct ord_event *ev,
 	int need = ks_fire_carriers(ctx, ev, u);
 	long given = ord_kv_get_int(&ev->kv, "baerere", 0);
 
+	if (!ks_rule_limbers(r))
+		return; /* the game's Skema has no such rule */
 	if (ord_kv_get(&ev->kv, "baerere") && !ord_kv_get(&ev->kv, "prods_cm"))
 		ord_diag_add(d, 0, 0, u->id, "9.2 prods",
 			     "baerere= are for limbers farther than %g cm from the pieces: give prods_cm=",
@@ -454,7 +456,8 @@ static void check_ammo_change(struct ord_ctx *ctx, const struct ord_event *ev,
 	double beyond = cm - ks_param(r, "ammoskift_fri_cm");
 	int turn = ord_ctx_turn(ctx), k, from = 0;
 
-	if (!ord_kv_get(&ev->kv, "prods_cm") || beyond <= 0 || !*now || !strcmp(now, ammo))
+	if (!ks_rule_ammo_change(r) || !ord_kv_get(&ev->kv, "prods_cm") || beyond <= 0 || !*now ||
+	    !strcmp(now, ammo))
 		return;
 	k = (int)ceil(beyond / ks_param(r, "ammoskift_pr_cm") - 1e-9);
 	if (!strcmp(ks_st_str(ctx, u, "ammo_skift"), ammo))

@@ -254,7 +254,7 @@ int ks_fire_carriers(struct ord_ctx *ctx, const struct ord_event *e, const struc
 	int guns = (int)ord_kv_get_int(&e->kv, "kanoner", guns_for(ctx, u, battery_ammo(ctx, u, e)));
 	double per_guns = ks_param(r, "prods_baerer_kanoner"), per_cm = ks_param(r, "prods_baerer_cm");
 
-	if (!ord_kv_get(&e->kv, "prods_cm") || beyond <= 0 || guns <= 0)
+	if (!ks_rule_limbers(r) || !ord_kv_get(&e->kv, "prods_cm") || beyond <= 0 || guns <= 0)
 		return 0;
 	return (int)(ceil(guns / per_guns - 1e-9) * ceil(beyond / per_cm - 1e-9));
 }
@@ -321,9 +321,11 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 		ks_st_set_num(ctx, u, pool_key(ammo), 0);
 	ks_st_set(ctx, u, "skoed", turn);
 	ks_st_set_str(ctx, u, "skoed_paa", t->id);
-	/* the ammunition at the guns now; a change to it is done (9.2) */
-	ks_st_set_str(ctx, u, "ammo_ved_kanonerne", ammo);
-	if (!strcmp(ks_st_str(ctx, u, "ammo_skift"), ammo)) {
+	/* the ammunition at the guns now; a change to it is done (9.2; a
+	 * Skema without the rule keeps no such state, as games made before) */
+	if (ks_rule_ammo_change(r))
+		ks_st_set_str(ctx, u, "ammo_ved_kanonerne", ammo);
+	if (ks_rule_ammo_change(r) && !strcmp(ks_st_str(ctx, u, "ammo_skift"), ammo)) {
 		ks_st_set_str(ctx, u, "ammo_skift", "");
 		ks_st_set(ctx, u, "ammo_skift_fra", 0);
 	}

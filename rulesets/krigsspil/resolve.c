@@ -364,6 +364,8 @@ static void ammo_change_ordered(struct ord_ctx *ctx, struct ord_unit *u)
 {
 	const char *am = ks_ordered_arg(ctx, u, "ammunitionsskift", "ammo");
 
+	if (!ks_rule_ammo_change(ks_r(ctx)))
+		return;
 	if (!am || !strcmp(am, ks_st_str(ctx, u, "ammo_ved_kanonerne")) ||
 	    !strcmp(am, ks_st_str(ctx, u, "ammo_skift")))
 		return;

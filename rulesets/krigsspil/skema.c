@@ -77,11 +77,6 @@ static const char *const needed_params[] = {
 	"kanon_kardaesk",
 	"kanon_shrapnel",
 	"forbrug_skydning",
-	"prods_fri_cm",
-	"prods_baerer_cm",
-	"prods_baerer_kanoner",
-	"ammoskift_fri_cm",
-	"ammoskift_pr_cm",
 	"forbrug_naerkamp_infanteri",
 	"forbrug_koordineret",
 	"forbrug_forsvarsild",
@@ -235,6 +230,9 @@ static const struct ord_tables_range ranges[] = {
 	NUM("kanon_kardaesk", 0, MANY),
 	NUM("kanon_shrapnel", 0, MANY),
 	NUM("forbrug_skydning", 0, MANY),
+	/* the limbers' rules (9.2), optional: a Skema without them (a club's,
+	 * or the one a game made before them keeps) has no such rule
+	 * (ks_rule_limbers, ks_rule_ammo_change) */
 	NUM("prods_fri_cm", 0, MANY),
 	NUM("prods_baerer_cm", 0.01, MANY),
 	WHOLE("prods_baerer_kanoner", 1, MANY),
@@ -462,6 +460,23 @@ void ks_free(struct ord_rules *rules)
 struct ks_rules *ks_rules(struct ord_rules *rules)
 {
 	return rules ? &rules->ks : NULL;
+}
+
+int ks_rule_limbers(const struct ks_rules *r)
+{
+	double v;
+
+	return !ord_tables_param(r->tables, "prods_fri_cm", &v) &&
+	       !ord_tables_param(r->tables, "prods_baerer_cm", &v) &&
+	       !ord_tables_param(r->tables, "prods_baerer_kanoner", &v);
+}
+
+int ks_rule_ammo_change(const struct ks_rules *r)
+{
+	double v;
+
+	return !ord_tables_param(r->tables, "ammoskift_fri_cm", &v) &&
+	       !ord_tables_param(r->tables, "ammoskift_pr_cm", &v);
 }
 
 double ks_param(const struct ks_rules *r, const char *name)

@@ -1736,6 +1736,40 @@ START_TEST(test_ammunition_change)
 }
 END_TEST
 
+/* A Skema without the limbers' numbers (a club's, or the one a game made
+ * before them keeps) loads, and has neither rule: no carriers, no
+ * lengthened change, and no state of the ammunition at the guns, so that
+ * such a game replays as it was played. */
+START_TEST(test_limber_rules_optional)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/krigsspil/skema.xml");
+	const char *skema, *from, *to;
+	struct ord_buf doc = ORD_BUF_INIT;
+
+	ck_assert_ptr_nonnull(res);
+	skema = (const char *)res->data;
+	from = strstr(skema, "<param name=\"prods_fri_cm\"");
+	to = strstr(skema, "<param name=\"ammoskift_pr_cm\"");
+	ck_assert_ptr_nonnull(from);
+	ck_assert_ptr_nonnull(to);
+	to = strstr(to, "/>") + 2;
+	ord_buf_add(&doc, skema, (size_t)(from - skema));
+	ord_buf_adds(&doc, to);
+	teardown();
+	setup_turn(10, doc.buf);
+	ck_assert(!ks_rule_limbers(ks_r(ctx)));
+	ck_assert(!ks_rule_ammo_change(ks_r(ctx)));
+	cast();
+	ord_kv_set(&U("A1")->state, "ammo_ved_kanonerne", "SF");
+	orders("A1 AS SK @L1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=I prods_cm=25");
+	resolve("skydninger", D(3, 3, 3));
+	ck_assert_str_eq(sts("A1", "ammo_ved_kanonerne"), "SF"); /* not written */
+	ck_assert_msg(!strstr(ord_ctx_fake_results(ctx), "prodset"), "%s", ord_ctx_fake_results(ctx));
+	ord_buf_release(&doc);
+}
+END_TEST
+
 START_TEST(test_decimation)
 {
 	cast();
@@ -2581,6 +2615,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fire_phase_bookkeeping);
 	tcase_add_test(tc, test_limber_carriers);
 	tcase_add_test(tc, test_ammunition_change);
+	tcase_add_test(tc, test_limber_rules_optional);
 	tcase_add_test(tc, test_decimation);
 	tcase_add_test(tc, test_valeur);
 	tcase_add_test(tc, test_flight_and_surrender);
