@@ -352,10 +352,18 @@ static int load_game(struct ord_game *g)
 				    g->rs->notation, ord_error_last());
 		goto out;
 	}
-	/* the game keeps the tables it was created with */
+	/* the game keeps the tables it was created with; a ruleset that has
+	 * come to need more of them than a game made before keeps cannot
+	 * replay that game by the rules it was played by */
 	if ((err = g->rs->load(&g->rules, sg.tables, sg.tables ? sg.tables_len : 0,
-			       sg.tables ? "the game's tables" : NULL)) != 0)
+			       sg.tables ? "the game's tables" : NULL)) != 0) {
+		if (err == ORD_EBADDATA && sg.tables)
+			err = ord_error_set(err,
+					    "'%s': %s; this orderly's ruleset '%s' cannot play the game by the tables it keeps "
+					    "(a game made by an orderly of other rules, to be finished with that one, or tables changed since)",
+					    g->path, ord_error_last(), g->rs->name);
 		goto out;
+	}
 	if ((err = ord_store_sides_read(g->db, &g->sides, &g->nsides)) != 0)
 		goto out;
 	err = check_config(g);

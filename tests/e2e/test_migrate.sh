@@ -47,4 +47,34 @@ expect_in "$ERR" "its order allows 1.5\""
 expect_exit 0 ord audit g.game
 expect_in "$OUT" "clean"
 expect_in "$OUT" "the game id, its ruleset, NMR policy, dice, referee, scenario, tables and key are the ones logged"
+
+# A Krigsspil game whose Skema has no limbers' numbers (as a game made
+# before those rules keeps it) opens and plays without those rules: a
+# battery's fire keeps no ammunition state, and the audit is clean.
+KS=$SRC/rulesets/krigsspil/examples
+sed '/<param name="prods_fri_cm"/,/label="længere borte forlænges ammunitionsskiftet/d' \
+	"$SRC/rulesets/krigsspil/skema.xml" >skema-before-limbers.xml
+! grep -q 'prods_fri_cm\|ammoskift_pr_cm' skema-before-limbers.xml || fail "the limbers' numbers are still in the Skema"
+expect_exit 0 ord new ks.game --scenario "$KS/scenario.xml" --tables skema-before-limbers.xml
+expect_exit 0 ord submit ks.game --side danske "$KS/demo/turn1-danske.txt"
+expect_exit 0 ord submit ks.game --side allierede "$KS/demo/turn1-allierede.txt"
+expect_exit 0 ord seal ks.game
+expect_exit 0 ord resolve ks.game
+expect_exit 0 ord resolve ks.game
+expect_exit 0 ord resolve ks.game
+expect_exit 0 ord event ks.game artilleri unit=A1 maal=L2 afstand=88 prods_cm=30
+expect_exit 0 ord resolve ks.game
+expect_eq "$(sql ks.game "SELECT count(*) FROM unit_state WHERE state LIKE '%ammo_ved_kanonerne%'")" 0 \
+	"ammunition states kept without the rule"
+expect_exit 0 ord audit ks.game
+expect_in "$OUT" "clean"
+
+# A game whose kept tables lack a number its ruleset now needs is refused
+# plainly, and left as it is.
+sql ks.game "UPDATE game SET tables = replace(tables, 'name=\"genforsyning_traek\"', 'name=\"genforsyning_traek_old\"')" >/dev/null
+ks_sha=$(sha ks.game)
+expect_exit 65 ord info ks.game
+expect_in "$ERR" "no parameter 'genforsyning_traek'"
+expect_in "$ERR" "this orderly's ruleset 'krigsspil' cannot play the game by the tables it keeps"
+expect_eq "$(sha ks.game)" "$ks_sha" "a game refused for its tables"
 note "ok"
