@@ -820,6 +820,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 					     "a battery with an order to fire at other targets gives no defensive fire");
 		if (strcmp(ks_st_str(ctx, u, "prodset"), "af"))
 			ord_diag_add(d, 0, 0, u->id, "15", "battery '%s' is limbered", u->id);
+		check_carriers(ctx, ev, u, d); /* its canister comes from the limbers too */
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 	} else if (!strcmp(ev->kind, "fortryd")) {
 		if (ks_st(ctx, u, "angreb_traek") != turn)

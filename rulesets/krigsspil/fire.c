@@ -337,7 +337,7 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 		     ks_st_str(ctx, u, pool_key(ammo)));
 	ord_buf_addf(&why.en, "; %g rounds of %s used, %s left", use * in.guns, ammo,
 		     ks_st_str(ctx, u, pool_key(ammo)));
-	if (!defensive && ks_fire_carriers(ctx, e, u) > 0) {
+	if (ks_fire_carriers(ctx, e, u) > 0) {
 		int carry = (int)ord_kv_get_int(&e->kv, "baerere", 0);
 		KS_TF(&why, "; prodset står %g cm fra piecerne: %d figurer fragter ammunitionen (9.2)",
 		      "; the limbers stand %g cm from the pieces: %d figures carry the ammunition (9.2)",

@@ -284,6 +284,10 @@ static const struct ord_key_spec forsvarsild_keys[] = {
 	UNIT_KEY("the battery"),
 	{ "maal", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the attacking unit" },
 	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "half a turn of fire or less" },
+	{ "prods_cm", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL,
+	  "cm from the pieces' rear to their limbers, when farther than prods_fri_cm (9.2)" },
+	{ "baerere", ORD_KEY_INT, 0, NULL, 0, 10000, NULL,
+	  "figures set aside to carry the ammunition from limbers beyond prods_fri_cm (9.2)" },
 	FLAG_KEY("flag", "modifier flags"),
 	END_KEYS,
 };

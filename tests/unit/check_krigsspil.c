@@ -1671,6 +1671,17 @@ START_TEST(test_limber_carriers)
 	resolve("skydninger", D(3, 3, 3, 3, 3, 3));
 	expect_result("; prodset står 13 cm fra piecerne: 4 figurer fragter ammunitionen (9.2)");
 	expect_result("; the limbers stand 13 cm from the pieces: 4 figures carry the ammunition (9.2)");
+	/* a defensive canister comes from the limbers too */
+	teardown();
+	setup();
+	cast();
+	ord_kv_set(&U("K1")->state, "angreb_traek", "10");
+	EV_BAD("forsvarsild", "unit=B1 maal=K1 prods_cm=9", "2 figures must carry the ammunition");
+	teardown();
+	setup();
+	cast();
+	ord_kv_set(&U("K1")->state, "angreb_traek", "10");
+	EV_OK("forsvarsild", "unit=B1 maal=K1 prods_cm=9 baerere=2");
 }
 END_TEST
 
