@@ -377,24 +377,12 @@ out:
  * well-formed: ord_xml_parse read it). */
 static const char *map_end_tag(const char *xml, size_t len)
 {
-	static const struct {
-		const char *open, *close;
-	} skip[] = { { "<!--", "-->" }, { "<![CDATA[", "]]>" }, { "<?", "?>" } };
 	const char *p = xml, *end = xml + len, *last = NULL;
-	size_t k;
+	size_t skip;
 
 	while (p < end) {
-		for (k = 0; k < ORD_ARRAY_SIZE(skip); k++) {
-			size_t n = strlen(skip[k].open);
-			if ((size_t)(end - p) >= n && !memcmp(p, skip[k].open, n))
-				break;
-		}
-		if (k < ORD_ARRAY_SIZE(skip)) {
-			size_t n = strlen(skip[k].close);
-			for (p += strlen(skip[k].open); p < end; p++)
-				if ((size_t)(end - p) >= n && !memcmp(p, skip[k].close, n))
-					break;
-			p = p < end ? p + n : end;
+		if ((skip = ord_xml_special_len(p, end)) != 0) {
+			p += skip;
 			continue;
 		}
 		if ((size_t)(end - p) >= 5 && !memcmp(p, "</map", 5))

@@ -865,29 +865,17 @@ static int scan_at(const struct scan *s, const char *lit)
 	return (size_t)(s->end - s->p) >= n && !memcmp(s->p, lit, n);
 }
 
-/* Step past the end marker lit (of a comment, CDATA section or PI). */
-static void scan_past(struct scan *s, const char *lit)
-{
-	size_t i, n = strlen(lit);
-
-	while (s->p < s->end && !scan_at(s, lit))
-		scan_step(s);
-	for (i = 0; s->p < s->end && i < n; i++)
-		scan_step(s);
-}
-
 /* The next <unit start tag: s at its '<'; 0 when there is none.  '<' in
  * the markup of a well-formed document opens a tag, a comment, a CDATA
  * section or a PI; never an attribute value or text. */
 static int next_unit_tag(struct scan *s)
 {
 	while (s->p < s->end) {
-		if (scan_at(s, "<!--"))
-			scan_past(s, "-->");
-		else if (scan_at(s, "<![CDATA["))
-			scan_past(s, "]]>");
-		else if (scan_at(s, "<?"))
-			scan_past(s, "?>");
+		size_t skip = ord_xml_special_len(s->p, s->end);
+
+		if (skip)
+			while (skip--)
+				scan_step(s);
 		else if (scan_at(s, "<unit") && s->end - s->p > 5 &&
 			 (is_xml_space(s->p[5]) || s->p[5] == '/' || s->p[5] == '>'))
 			return 1;
@@ -1014,17 +1002,6 @@ out:
 	return err;
 }
 
-/* Do len bytes at p hold word anywhere? */
-static int holds(const char *p, size_t len, const char *word)
-{
-	size_t n = strlen(word), i;
-
-	for (i = 0; i + n <= len; i++)
-		if (p[i] == word[0] && !memcmp(p + i, word, n))
-			return 1;
-	return 0;
-}
-
 int ord_scenario_public(char **bytes, size_t *len, const char *name)
 {
 	xmlDocPtr doc = NULL;
@@ -1036,7 +1013,7 @@ int ord_scenario_public(char **bytes, size_t *len, const char *name)
 	/* an attribute's name is written as it is (no reference stands for
 	 * one): without the words there are no addresses, and the scenario
 	 * need not be read again */
-	if (!holds(*bytes, *len, "email") && !holds(*bytes, *len, "referee"))
+	if (!ord_xml_find_bytes(*bytes, *len, "email") && !ord_xml_find_bytes(*bytes, *len, "referee"))
 		return 0;
 	if ((err = ord_xml_parse(&doc, *bytes, *len, name ? name : "scenario")) != 0)
 		return err;

@@ -91,7 +91,7 @@ static unsigned line_of(const char *bytes, size_t off)
 	return line;
 }
 
-static const char *find_bytes(const char *hay, size_t len, const char *needle)
+const char *ord_xml_find_bytes(const char *hay, size_t len, const char *needle)
 {
 	size_t n = strlen(needle), i;
 
@@ -101,6 +101,24 @@ static const char *find_bytes(const char *hay, size_t len, const char *needle)
 		if (hay[i] == needle[0] && !memcmp(hay + i, needle, n))
 			return hay + i;
 	return NULL;
+}
+
+size_t ord_xml_special_len(const char *p, const char *end)
+{
+	static const struct {
+		const char *open, *close;
+	} special[] = { { "<!--", "-->" }, { "<![CDATA[", "]]>" }, { "<?", "?>" } };
+	size_t k, n, left = (size_t)(end - p);
+	const char *c;
+
+	for (k = 0; k < ORD_ARRAY_SIZE(special); k++) {
+		n = strlen(special[k].open);
+		if (left < n || memcmp(p, special[k].open, n))
+			continue;
+		c = ord_xml_find_bytes(p + n, left - n, special[k].close);
+		return c ? (size_t)(c - p) + strlen(special[k].close) : left;
+	}
+	return 0;
 }
 
 /*
@@ -122,9 +140,9 @@ static int check_utf8_decl(const char *bytes, size_t len, const char *name)
 	if (end - p < 6 || memcmp(p, "<?xml", 5) ||
 	    !(p[5] == ' ' || p[5] == '\t' || p[5] == '\r' || p[5] == '\n'))
 		return 0;
-	if ((decl_end = find_bytes(p, (size_t)(end - p), "?>")) == NULL)
+	if ((decl_end = ord_xml_find_bytes(p, (size_t)(end - p), "?>")) == NULL)
 		return 0; /* libxml2 reports the broken declaration */
-	if ((enc = find_bytes(p, (size_t)(decl_end - p), "encoding")) == NULL)
+	if ((enc = ord_xml_find_bytes(p, (size_t)(decl_end - p), "encoding")) == NULL)
 		return 0;
 	v = enc + 8;
 	while (v < decl_end && (*v == ' ' || *v == '\t' || *v == '\r' || *v == '\n' || *v == '='))
@@ -159,15 +177,15 @@ static int prescan(const char *bytes, size_t len, const char *name)
 				     name, line_of(bytes, (size_t)(p - bytes)));
 	if ((err = check_utf8_decl(bytes, len, name)) != 0)
 		return err;
-	if ((p = find_bytes(bytes, len, "<!DOCTYPE")) != NULL)
+	if ((p = ord_xml_find_bytes(bytes, len, "<!DOCTYPE")) != NULL)
 		return ord_error_set(ORD_EBADDATA,
 				     "%s:%u: DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document",
 				     name, line_of(bytes, (size_t)(p - bytes)));
-	if ((p = find_bytes(bytes, len, "<!ENTITY")) != NULL)
+	if ((p = ord_xml_find_bytes(bytes, len, "<!ENTITY")) != NULL)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: entity declarations are not accepted",
 				     name, line_of(bytes, (size_t)(p - bytes)));
-	if ((p = find_bytes(bytes, len, xinclude_ns)) != NULL ||
-	    (p = find_bytes(bytes, len, xinclude_old_ns)) != NULL)
+	if ((p = ord_xml_find_bytes(bytes, len, xinclude_ns)) != NULL ||
+	    (p = ord_xml_find_bytes(bytes, len, xinclude_old_ns)) != NULL)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: XInclude is not accepted", name,
 				     line_of(bytes, (size_t)(p - bytes)));
 	return 0;

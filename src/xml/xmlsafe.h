@@ -24,6 +24,14 @@ int ord_xml_load(xmlDocPtr *out, const char *bytes, size_t len, const char *name
 /* Read a file (bounded) and ord_xml_load it. */
 int ord_xml_load_file(xmlDocPtr *out, const char *path, const char *rng_resource);
 
+/* Where needle first stands in the len bytes at hay, or NULL. */
+const char *ord_xml_find_bytes(const char *hay, size_t len, const char *needle);
+/* At p (before end) in a well-formed document's bytes: the length of the
+ * comment, CDATA section or processing instruction that starts there, its
+ * end marker included (to end when it has none), or 0.  A scan for markup
+ * steps over these: a '<' in one opens no tag. */
+size_t ord_xml_special_len(const char *p, const char *end);
+
 /* An attribute as a malloc'd string (NULL if absent). */
 char *ord_xml_attr(xmlNodePtr n, const char *name);
 /* Text content of an element (malloc'd, never NULL). */

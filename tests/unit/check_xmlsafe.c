@@ -453,6 +453,22 @@ START_TEST(test_loader_control)
 }
 END_TEST
 
+/* What a scan for markup steps over, and what it does not. */
+START_TEST(test_special_len)
+{
+	static const char doc[] = "<!-- </map> --><?pi </map> ?><![CDATA[ </map> ]]></map><!-- open";
+	const char *end = doc + strlen(doc);
+
+	ck_assert_uint_eq(ord_xml_special_len(doc, end), 15);
+	ck_assert_uint_eq(ord_xml_special_len(doc + 15, end), 14);
+	ck_assert_uint_eq(ord_xml_special_len(doc + 29, end), 20);
+	ck_assert_uint_eq(ord_xml_special_len(doc + 50, end), 0);                /* a tag */
+	ck_assert_uint_eq(ord_xml_special_len(doc + 55, end), strlen(doc + 55)); /* unclosed */
+	ck_assert_ptr_eq(ord_xml_find_bytes(doc, strlen(doc), "</map>"), doc + 5);
+	ck_assert_ptr_null(ord_xml_find_bytes(doc, 5, "</map>"));
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("xmlsafe");
@@ -464,6 +480,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(plain, test_malformed);
 	tcase_add_test(plain, test_load_and_validate);
 	tcase_add_test(plain, test_loader_control);
+	tcase_add_test(plain, test_special_len);
 	suite_add_tcase(s, plain);
 
 	tcase_add_checked_fixture(hostile, setup, NULL);
