@@ -55,6 +55,8 @@ int ks_pieces(struct ord_ctx *ctx, const struct ord_unit *u);
  * none), and the turns in a row a resupply of the unit takes (6.8). */
 double ks_ammo_issue(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_resupply_turns(struct ord_ctx *ctx, const struct ord_unit *u);
+/* The parameter that gives it (an independent company's, or the rest's). */
+const char *ks_resupply_param(struct ord_ctx *ctx, const struct ord_unit *u);
 /* Does the battery fire this turn (AS, FS, IS on its sheet)?  Then it
  * repairs at most ks_repair_cap guns a turn (9.6). */
 int ks_battery_fires(struct ord_ctx *ctx, const struct ord_unit *u);

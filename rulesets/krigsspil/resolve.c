@@ -209,11 +209,7 @@ static void resupply(struct ord_ctx *ctx, const struct ord_event *e, struct ord_
 
 	if (!ammo || !strcmp(ammo, "alle")) {
 		/* the ammunition the sheet's GF names, when the event names none */
-		const struct ord_order *o = ord_ctx_order(ctx, u);
-		struct ks_group g[KS_MAX_GROUPS];
-		size_t n = ks_groups(o, g, KS_MAX_GROUPS);
-		const struct ks_group *gf = ks_find(g, n, "genforsyning");
-		const char *named = gf ? ks_grp_arg(o, gf, "ammo") : NULL;
+		const char *named = ks_ordered_arg(ctx, u, "genforsyning", "ammo");
 		ammo = named && ks_is(ctx, u, "artilleri") ? named : "alle";
 	}
 	ks_text_init(&t);
@@ -228,10 +224,7 @@ static void resupply(struct ord_ctx *ctx, const struct ord_event *e, struct ord_
 	}
 	ks_st_set(ctx, u, "genforsyning_sidst", turn);
 	KS_TF(&t, "genforsyning træk %d af %d (6.8): ", "resupply turn %d of %d (6.8): ", done, need);
-	ks_text_used_param(&t, r,
-			   ks_is(ctx, u, "infanteri") && ord_kv_get_bool(&u->attrs, "kompagni", 0)
-				   ? "genforsyning_traek_kompagni"
-				   : "genforsyning_traek");
+	ks_text_used_param(&t, r, ks_resupply_param(ctx, u));
 	if (done < need) {
 		ks_st_set(ctx, u, "genforsyning_traek", done);
 		if (ks_is(ctx, u, "artilleri"))

@@ -168,11 +168,16 @@ long ks_repair_cap(struct ord_ctx *ctx, const struct ord_unit *u)
 	return (long)ks_param(ks_r(ctx), "reparation_ved_skydning") * ks_pieces(ctx, u);
 }
 
+const char *ks_resupply_param(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return ks_is(ctx, u, "infanteri") && ord_kv_get_bool(&u->attrs, "kompagni", 0)
+		       ? "genforsyning_traek_kompagni"
+		       : "genforsyning_traek";
+}
+
 int ks_resupply_turns(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	int company = ks_is(ctx, u, "infanteri") && ord_kv_get_bool(&u->attrs, "kompagni", 0);
-
-	return (int)ks_param(ks_r(ctx), company ? "genforsyning_traek_kompagni" : "genforsyning_traek");
+	return (int)ks_param(ks_r(ctx), ks_resupply_param(ctx, u));
 }
 
 int ks_figures(struct ord_ctx *ctx, const struct ord_unit *u)
