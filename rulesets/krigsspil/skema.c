@@ -273,6 +273,38 @@ static const struct ord_tables_range ranges[] = {
 
 /* ---- loading -------------------------------------------------------------- */
 
+/* Rules a Skema may leave out, each whole: its numbers all there or none
+ * (ks_rule_limbers, ks_rule_ammo_change); NULL ends a rule. */
+static const char *const optional_rules[][4] = {
+	{ "prods_fri_cm", "prods_baerer_cm", "prods_baerer_kanoner", NULL },
+	{ "ammoskift_fri_cm", "ammoskift_pr_cm", NULL, NULL },
+};
+
+/* A rule given in part is a mistake, not a rule left out: name what is
+ * missing where the rest stands. */
+static int check_optional_rules(const struct ord_tables *t)
+{
+	size_t i, k;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(optional_rules); i++) {
+		const struct ord_row *given = NULL;
+		const char *missing = NULL;
+		for (k = 0; k < 4 && optional_rules[i][k]; k++) {
+			const struct ord_row *row = ord_tables_param_row(t, optional_rules[i][k]);
+			if (row && !given)
+				given = row;
+			else if (!row && !missing)
+				missing = optional_rules[i][k];
+		}
+		if (given && missing)
+			return ord_error_set(ORD_EBADDATA,
+					     "%s:%u: parameter '%s' is missing: the rule of '%s' (9.2) needs all of its numbers, or none (then the Skema has no such rule)",
+					     ord_tables_name(t), ord_row_line(given), missing,
+					     optional_rules[i][0]);
+	}
+	return 0;
+}
+
 static int check_tables(const struct ord_tables *t)
 {
 	static const struct ord_tables_needs needs = {
@@ -287,6 +319,8 @@ static int check_tables(const struct ord_tables *t)
 
 	int err = ord_tables_require(t, &needs);
 
+	if (!err)
+		err = check_optional_rules(t);
 	return err ? err : ord_tables_check_ranges(t, ranges, ORD_ARRAY_SIZE(ranges));
 }
 
@@ -450,21 +484,15 @@ struct ks_rules *ks_rules(struct ord_rules *rules)
 	return rules ? &rules->ks : NULL;
 }
 
+/* check_optional_rules made sure a rule is whole: its first number says */
 int ks_rule_limbers(const struct ks_rules *r)
 {
-	double v;
-
-	return !ord_tables_param(r->tables, "prods_fri_cm", &v) &&
-	       !ord_tables_param(r->tables, "prods_baerer_cm", &v) &&
-	       !ord_tables_param(r->tables, "prods_baerer_kanoner", &v);
+	return ord_tables_param_row(r->tables, optional_rules[0][0]) != NULL;
 }
 
 int ks_rule_ammo_change(const struct ks_rules *r)
 {
-	double v;
-
-	return !ord_tables_param(r->tables, "ammoskift_fri_cm", &v) &&
-	       !ord_tables_param(r->tables, "ammoskift_pr_cm", &v);
+	return ord_tables_param_row(r->tables, optional_rules[1][0]) != NULL;
 }
 
 double ks_param(const struct ks_rules *r, const char *name)

@@ -1777,6 +1777,22 @@ START_TEST(test_limber_rules_optional)
 	resolve("skydninger", D(3, 3, 3));
 	ck_assert_str_eq(sts("A1", "ammo_ved_kanonerne"), "SF"); /* not written */
 	ck_assert_msg(!strstr(ord_ctx_fake_results(ctx), "prodset"), "%s", ord_ctx_fake_results(ctx));
+	/* given in part, a rule is refused, naming what is missing */
+	{
+		struct ord_rules *part = NULL;
+		const char *cut = strstr(skema, "<param name=\"prods_baerer_cm\"");
+		const char *after = strstr(cut, "/>") + 2;
+
+		ord_buf_reset(&doc);
+		ord_buf_add(&doc, skema, (size_t)(cut - skema));
+		ord_buf_adds(&doc, after);
+		ck_assert_int_eq(rs->load(&part, doc.buf, doc.len, "part.xml"), ORD_EBADDATA);
+		ck_assert_msg(strstr(ord_error_last(),
+				     "parameter 'prods_baerer_cm' is missing: the rule of 'prods_fri_cm' (9.2) needs all of its numbers, or none"),
+			      "%s", ord_error_last());
+		ck_assert_ptr_nonnull(strstr(ord_error_last(), "part.xml:"));
+		ck_assert_ptr_null(part);
+	}
 	ord_buf_release(&doc);
 }
 END_TEST
