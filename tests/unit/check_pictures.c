@@ -716,8 +716,6 @@ START_TEST(test_map_phases_and_errors)
 }
 END_TEST
 
-/* ---- battalion: the chart ---- */
-
 /* The legend's signs stand clear of their words, and the skirmish chain's
  * groups apart (squeezed to 26 units they ran into one another and the
  * line's block touched "line"). */
@@ -973,6 +971,8 @@ START_TEST(test_chart_in_danish)
 	ord_game_free(g);
 }
 END_TEST
+
+/* ---- battalion: the chart and the map ---- */
 
 static ord_game *battalion_game(void)
 {
