@@ -1,11 +1,15 @@
 /*
- * fuzz_event.c - the referee's key=value events: the generic check of
- * arguments against a ruleset's key specs (src/core/registry.c
- * ord_keys_check, with the battalion module's event kinds), then, for the
- * events that pass, the module's check against the sealed orders and the
- * resolution of the phase, on a context holding the example scenario's
- * units and the demo's turn-2 sheets (as `orderly event` and `orderly
- * resolve` do, without a game file).  A "calc WHAT" block runs the
+ * fuzz_event.h - the referee's key=value events through a ruleset, the
+ * checks every event target makes (fuzz_event.c: battalion,
+ * fuzz_ks_event.c: krigsspil).  Each event is checked as `orderly event`
+ * does it, without a game file: its arguments against the ruleset's key
+ * specs (src/core/registry.c ord_keys_check), its units looked up and
+ * written by id, then the module's check against the sealed orders of the
+ * game's demo sheets; then the phases are resolved in the ruleset's order
+ * as `orderly resolve` does (src/core/phase.c ord_phase_run), on a context
+ * holding the example scenario's units as they start and those sheets.  An
+ * event the check refuses stays in the phase, as the referee's --override
+ * keeps it: resolving must cope with it.  A "calc WHAT" block runs the
  * calculator's own key=value checks instead (`orderly calc`).
  *
  * Input: blocks separated by an empty line, one per event, as an event
@@ -14,16 +18,29 @@
  *     unit=A1         <- key=value arguments, one per line
  *     target=F2
  *     range=2
+ * An event of a phase after the current one first resolves the current
+ * phase and every one between (as a referee who resolves them empty); an
+ * event of a phase already resolved is left out.  At the end the phase
+ * reached is resolved.
  *
  * Checks, besides ASan/UBSan: ord_keys_check fails exactly when it adds a
  * problem; on success every required key is there and every value passes
  * the spec again; the module's check returns 0 or ORD_ECHECK (with a
- * reason); resolving never fails with an internal error.
+ * reason); resolving a phase never fails with an internal error (ORD_ERROR:
+ * a state key the module did not declare is one) and leaves every unit's
+ * state a list the next phase reads.
+ *
+ * FUZZ_EVENT_VERBOSE=1 in the environment prints what each event's check
+ * said and what each phase gave (for writing seeds that reach the rules).
  */
+#ifndef ORD_FUZZ_EVENT_H
+#define ORD_FUZZ_EVENT_H
+
 #include <string.h>
 
 #include "fuzz.h"
 #include "core/ctx.h"
+#include "core/phase.h"
 #include "core/scenario.h"
 #include "notation.h"
 #include "ruleset.h"
@@ -35,17 +52,27 @@
 #define MAX_EVENTS 16
 #define MAX_WORDS 64
 
+/* What a target plays on: paths under the source tree. */
+struct fuzz_event_game {
+	const char *ruleset;
+	const char *scenario;
+	const char *tables; /* NULL: the ruleset's built-in tables */
+	int turn;
+	const char *sides[2];  /* whose sheets... */
+	const char *sheets[2]; /* ...these are */
+};
+
 struct fuzz_unit {
 	char *id, *name, *side, *attrs, *state;
 };
 
+static const struct fuzz_event_game *game;
 static const struct ord_ruleset *rs;
 static struct ord_rules *rules;
 static struct fuzz_unit *units;
 static size_t nunits;
 static char *sheet_text[2];
 static size_t sheet_len[2];
-static const char *const sheet_side[2] = { "french", "allied" };
 
 static char *slurp(const char *rel, size_t *len)
 {
@@ -57,20 +84,46 @@ static char *slurp(const char *rel, size_t *len)
 	return bytes;
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+/* The tables as a new game keeps them (complete_tables), loaded. */
+static void load_rules(void)
+{
+	struct ord_buf whole = ORD_BUF_INIT;
+	char *xml;
+	size_t len;
+	int rc;
+
+	if (!game->tables) {
+		if (ord_ruleset_load_tables(&rules, rs, NULL))
+			fuzz_fail("cannot load the %s tables: %s", game->ruleset, ord_error_last());
+		return;
+	}
+	xml = slurp(game->tables, &len);
+	if (rs->complete_tables && rs->complete_tables(xml, len, game->tables, &whole))
+		fuzz_fail("%s: cannot be completed: %s", game->tables, ord_error_last());
+	rc = whole.len ? rs->load(&rules, whole.buf, whole.len, game->tables)
+		       : rs->load(&rules, xml, len, game->tables);
+	if (rc)
+		fuzz_fail("%s does not load: %s", game->tables, ord_error_last());
+	free(xml);
+	ord_buf_release(&whole);
+}
+
+static void fuzz_event_setup(const struct fuzz_event_game *g)
 {
 	struct ord_scenario sc;
 	char *xml;
 	size_t len, i;
 
-	(void)argc;
-	(void)argv;
+	if (game)
+		return;
+	game = g;
 	fuzz_modules();
-	if (ord_ruleset_find(&rs, "battalion") || ord_ruleset_load_tables(&rules, rs, NULL))
-		fuzz_fail("cannot load the battalion ruleset: %s", ord_error_last());
-	xml = slurp("rulesets/battalion/examples/scenario.xml", &len);
-	if (ord_scenario_load(&sc, xml, len, "scenario.xml") ||
-	    ord_scenario_check_attrs(&sc, rs->unit_attrs, "scenario.xml"))
+	if (ord_ruleset_find(&rs, g->ruleset))
+		fuzz_fail("no ruleset %s: %s", g->ruleset, ord_error_last());
+	load_rules();
+	xml = slurp(g->scenario, &len);
+	if (ord_scenario_load(&sc, xml, len, g->scenario) ||
+	    ord_scenario_check_attrs(&sc, rs->unit_attrs, g->scenario))
 		fuzz_fail("the example scenario does not load: %s", ord_error_last());
 	free(xml);
 	units = ord_xcalloc(sc.nunits, sizeof(*units));
@@ -100,12 +153,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	nunits = sc.nunits;
 	ord_scenario_release(&sc);
-	sheet_text[0] = slurp("rulesets/battalion/examples/demo/turn2-french.txt", &sheet_len[0]);
-	sheet_text[1] = slurp("rulesets/battalion/examples/demo/turn2-allied.txt", &sheet_len[1]);
-	return 0;
+	for (i = 0; i < 2; i++)
+		sheet_text[i] = slurp(g->sheets[i], &sheet_len[i]);
 }
 
-/* A context as ord_game_load_ctx builds one for turn 2 of the demo. */
+/* A context as ord_game_load_ctx builds one for the game's turn. */
 static void build_ctx(struct ord_ctx *ctx)
 {
 	const struct ord_notation *nt = NULL;
@@ -113,7 +165,7 @@ static void build_ctx(struct ord_ctx *ctx)
 
 	ord_notation_find(&nt, rs->notation);
 
-	ord_ctx_init(ctx, rs, rules, 2);
+	ord_ctx_init(ctx, rs, rules, game->turn);
 	for (i = 0; i < nunits; i++)
 		ord_ctx_add_unit(ctx, units[i].id, units[i].name, units[i].side, units[i].attrs,
 				 units[i].state);
@@ -125,12 +177,10 @@ static void build_ctx(struct ord_ctx *ctx)
 		ord_sheet_init(&sheet);
 		ord_diag_init(&diag);
 		if (nt->parse(&sheet, sheet_text[i], sheet_len[i], &diag))
-			fuzz_fail("the demo sheet of %s does not parse", sheet_side[i]);
-		ord_ctx_attach_sheet(ctx, &sheet, sheet_side[i]);
+			fuzz_fail("the demo sheet of %s does not parse", game->sides[i]);
+		ord_ctx_attach_sheet(ctx, &sheet, game->sides[i]);
 		ord_diag_release(&diag);
 	}
-	ctx->have_key = 1;
-	memset(ctx->dice_key, 0x5a, sizeof(ctx->dice_key));
 }
 
 static void check_keys_result(const struct ord_key_spec *specs, const struct ord_kv *kv, int rc,
@@ -164,6 +214,8 @@ static void run_calc(const char *what, int argc, char **argv)
 	int dice[8], i, rc;
 	size_t ndice = 0;
 
+	if (!rs->calc)
+		return;
 	ord_kv_init(&kv);
 	for (i = 0; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
@@ -223,18 +275,61 @@ static size_t split(char *text, char *blocks[MAX_EVENTS][MAX_WORDS], int nwords[
 	return nwords[nb] ? nb + 1 : nb;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The phase's index in the ruleset's turn, or -1. */
+static int phase_index(const char *phase)
+{
+	int i;
+
+	for (i = 0; rs->phases && rs->phases[i]; i++)
+		if (!strcmp(rs->phases[i], phase))
+			return i;
+	return -1;
+}
+
+/* Resolve the current phase as `orderly resolve` does; the next one starts
+ * from what it left. */
+static void resolve(struct ord_ctx *ctx, int index)
+{
+	static const unsigned char key[32] = { 0x5a, 0x17, 0xc3 };
+	struct ord_phase_dice dice = { 0, NULL, 0, key };
+	struct ord_buf st = ORD_BUF_INIT;
+	struct ord_kv again;
+	size_t i;
+	int rc;
+
+	rc = ord_phase_run(ctx, rs->phases[index], &dice);
+	fuzz_assert(rc != ORD_ERROR, "resolving %s: internal error: %s", rs->phases[index],
+		    ord_error_last());
+	if (getenv("FUZZ_EVENT_VERBOSE")) {
+		fprintf(stderr, "phase %s: %d, %zu events, %zu rolls, %zu results\n",
+			rs->phases[index], rc, ctx->nevents, ctx->nrolls, ctx->nresults);
+		for (i = 0; i < ctx->nresults; i++)
+			fprintf(stderr, "  %s: %s\n", ctx->results[i].unit,
+				ctx->results[i].explanation);
+	}
+	for (i = 0; i < ctx->nunits; i++) {
+		ord_buf_reset(&st);
+		(void)ord_ctx_unit_changed(ctx, i, &st);
+		ord_kv_init(&again);
+		fuzz_assert(ord_kv_parse(&again, st.buf) == 0,
+			    "unit %s: its state after %s does not read again: %s", ctx->units[i].id,
+			    rs->phases[index], st.buf);
+		ord_kv_release(&again);
+	}
+	ord_buf_release(&st);
+	ord_ctx_next_phase(ctx);
+}
+
+static int fuzz_events(const uint8_t *data, size_t size)
 {
 	char *blocks[MAX_EVENTS][MAX_WORDS];
 	int nwords[MAX_EVENTS];
-	const char *phase = NULL;
+	int current = -1; /* the phase events go to; -1 before the first */
 	struct ord_ctx ctx;
 	char *text;
-	size_t nb, b, i;
+	size_t nb, b;
 	unsigned seq = 0;
 
-	if (!rs)
-		LLVMFuzzerInitialize(NULL, NULL);
 	if (size > 65536)
 		return 0;
 	/* words are C strings: a NUL ends the input as it ends an argument */
@@ -250,7 +345,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct ord_diag diag, cd;
 		struct ord_buf args = ORD_BUF_INIT;
 		struct ord_kv kv;
-		int rc;
+		int rc, at;
 
 		if (!strncmp(blocks[b][0], "calc ", 5)) {
 			run_calc(blocks[b][0] + 5, nwords[b] - 1, blocks[b] + 1);
@@ -275,19 +370,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (ks->type == ORD_KEY_UNIT && ord_kv_get(&kv, ks->name))
 				ord_kv_set(&kv, ks->name,
 					   ord_ctx_find_unit(&ctx, ord_kv_get(&kv, ks->name))->id);
-		/* a phase's events: the first valid one chooses the phase */
-		if (!phase)
-			phase = ek->phase;
-		if (strcmp(phase, ek->phase))
+		/* the phases in the ruleset's order: a later one resolves those
+		 * before it, an earlier one is over */
+		at = phase_index(ek->phase);
+		fuzz_assert(at >= 0, "event kind %s of no phase of the ruleset (%s)", ek->name,
+			    ek->phase);
+		if (at < current)
 			goto next;
-		ctx.phase = phase;
+		if (current < 0)
+			current = at;
+		while (current < at)
+			resolve(&ctx, current++);
+		ctx.phase = rs->phases[current];
 		ord_kv_serialize(&kv, &args);
-		ev = ord_ctx_add_event(&ctx, ++seq, phase, ek->name, args.buf, NULL, NULL);
+		ev = ord_ctx_add_event(&ctx, ++seq, ctx.phase, ek->name, args.buf, NULL, NULL);
 		if (rs->check_event) {
 			rc = rs->check_event(&ctx, ev, &cd);
 			fuzz_assert(rc == 0 || rc == ORD_ECHECK, "check_event returned %d", rc);
 			fuzz_assert((rc == 0) == (cd.n == 0),
 				    "check_event returned %d with %zu reasons", rc, cd.n);
+		}
+		if (getenv("FUZZ_EVENT_VERBOSE")) {
+			size_t k;
+
+			fprintf(stderr, "%s %s: %zu problem(s)\n", ek->name, args.buf, cd.n);
+			for (k = 0; k < cd.n; k++)
+				fprintf(stderr, "  %s\n", cd.items[k].msg);
 		}
 	next:
 		ord_kv_release(&kv);
@@ -295,21 +403,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ord_diag_release(&cd);
 		ord_buf_release(&args);
 	}
-	if (phase && rs->resolve_phase) {
-		struct ord_buf st = ORD_BUF_INIT;
-		int rc;
-
-		ctx.phase = phase;
-		rc = rs->resolve_phase(&ctx, phase);
-		fuzz_assert(rc != ORD_ERROR, "resolving %s: internal error: %s", phase,
-			    ord_error_last());
-		for (i = 0; i < ctx.nunits; i++) {
-			ord_buf_reset(&st);
-			(void)ord_ctx_unit_changed(&ctx, i, &st);
-		}
-		ord_buf_release(&st);
-	}
+	if (current >= 0)
+		resolve(&ctx, current);
 	ord_ctx_release(&ctx);
 	free(text);
 	return 0;
 }
+
+#endif
