@@ -1,8 +1,9 @@
 /*
  * fuzz_scenario.c - the scenario loader (src/core/scenario.h): hardened XML
- * parse, RelaxNG validation, the loader's own checks, then the battalion
- * module's unit attributes and each unit's initial state, as `orderly new`
- * does before it writes anything.
+ * parse, RelaxNG validation, the loader's own checks, then the unit
+ * attributes and each unit's initial state by the module the scenario names
+ * (battalion or krigsspil, on its built-in tables), as `orderly new` does
+ * before it writes anything.
  *
  * Checks, besides ASan/UBSan: no external resource is ever loaded; a
  * refusal is ORD_EBADDATA with a message naming the document and leaves the
@@ -13,20 +14,28 @@
 
 #include "fuzz.h"
 #include "fuzz_xml_common.h"
+#include "core/common.h"
 #include "core/scenario.h"
 #include "ruleset.h"
 
-static const struct ord_ruleset *rs;
-static struct ord_rules *rules;
+static const char *const names[] = { "battalion", "krigsspil" };
+static const struct ord_ruleset *rulesets[2];
+static struct ord_rules *rules[2];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	size_t i;
+
 	(void)argc;
 	(void)argv;
+	if (rulesets[0])
+		return 0;
 	fuzz_xml_init();
 	fuzz_modules();
-	if (ord_ruleset_find(&rs, "battalion") || ord_ruleset_load_tables(&rules, rs, NULL))
-		fuzz_fail("cannot load the battalion ruleset: %s", ord_error_last());
+	for (i = 0; i < ORD_ARRAY_SIZE(names); i++)
+		if (ord_ruleset_find(&rulesets[i], names[i]) ||
+		    ord_ruleset_load_tables(&rules[i], rulesets[i], NULL))
+			fuzz_fail("cannot load the %s ruleset: %s", names[i], ord_error_last());
 	return 0;
 }
 
@@ -57,12 +66,13 @@ static void check_accepted(const struct ord_scenario *sc)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const struct ord_ruleset *rs = NULL;
+	struct ord_rules *tables = NULL;
 	struct ord_scenario sc;
 	size_t i;
 	int rc;
 
-	if (!rs)
-		LLVMFuzzerInitialize(NULL, NULL);
+	LLVMFuzzerInitialize(NULL, NULL);
 	rc = ord_scenario_load(&sc, (const char *)data, size, "fuzz.xml");
 	if (rc != 0) {
 		fuzz_assert(rc == ORD_EBADDATA, "load returned %d: %s", rc, ord_error_last());
@@ -74,6 +84,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check_accepted(&sc);
+	for (i = 0; i < ORD_ARRAY_SIZE(names); i++)
+		if (!strcmp(sc.ruleset, names[i])) {
+			rs = rulesets[i];
+			tables = rules[i];
+		}
+	if (!rs) { /* a ruleset orderly does not have: `new` refuses it */
+		ord_scenario_release(&sc);
+		return 0;
+	}
 	rc = ord_scenario_check_attrs(&sc, rs->unit_attrs, "fuzz.xml");
 	fuzz_assert(rc == 0 || rc == ORD_EBADDATA, "check_attrs returned %d", rc);
 	if (rc == 0 && rs->init_unit) {
@@ -88,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			u.attrs = sc.units[i].attrs;
 			ord_kv_init(&u.state);
 			ord_diag_init(&diag);
-			rs->init_unit(rules, &u, &diag);
+			rs->init_unit(tables, &u, &diag);
 			ord_kv_release(&u.state);
 			ord_diag_release(&diag);
 		}
