@@ -392,6 +392,8 @@ void ks_repair_end_of_turn(struct ord_ctx *ctx, struct ord_unit *u)
 		return;
 	moved = ks_st(ctx, u, "bevaeget") == turn;
 	attacked = ks_st(ctx, u, "naerkamp_traek") == turn || attack_declared_on(ctx, u);
+	if (!moved && !attacked && sofar < (long)ks_param(ks_r(ctx), "reparation_traek"))
+		return; /* it goes on next turn */
 	ks_text_init(&t);
 	if (moved || attacked) {
 		/* "En reparation bliver afbrudt hvis batteriet bliver angrebet eller bevæger sig" */
@@ -400,22 +402,20 @@ void ks_repair_end_of_turn(struct ord_ctx *ctx, struct ord_unit *u)
 				      : "bevægede sig");
 		ord_buf_addf(&t.en, "the repair is broken off (9.6): the battery %s",
 			     attacked ? (moved ? "was attacked and moved" : "was attacked") : "moved");
-		ks_st_set(ctx, u, "reparation_traek", 0);
-		ks_st_set(ctx, u, "reparation_kanoner", 0);
-		ks_result(ctx, 0, u, NULL, &t);
-	} else if (sofar >= (long)ks_param(ks_r(ctx), "reparation_traek")) {
+	} else {
 		k = ks_st(ctx, u, "reparation_kanoner");
 		if (k > ks_st(ctx, u, "beskadiget"))
 			k = ks_st(ctx, u, "beskadiget");
 		ks_st_set(ctx, u, "beskadiget", ks_st(ctx, u, "beskadiget") - k);
 		ks_st_set(ctx, u, "kanoner", ks_st(ctx, u, "kanoner") + k);
-		ks_st_set(ctx, u, "reparation_traek", 0);
-		ks_st_set(ctx, u, "reparation_kanoner", 0);
 		KS_TF(&t, "reparationen er færdig efter %ld uafbrudte træk (9.6): %ld kanoner repareret, %ld kanoner",
 		      "the repair is done after %ld uninterrupted turns (9.6): %ld guns repaired, %ld guns",
 		      sofar, k, ks_st(ctx, u, "kanoner"));
-		ks_result(ctx, 0, u, NULL, &t);
 	}
+	/* broken off or done: the repair is over either way */
+	ks_st_set(ctx, u, "reparation_traek", 0);
+	ks_st_set(ctx, u, "reparation_kanoner", 0);
+	ks_result(ctx, 0, u, NULL, &t);
 	ks_text_release(&t);
 }
 
