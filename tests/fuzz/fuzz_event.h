@@ -18,10 +18,13 @@
  *     unit=A1         <- key=value arguments, one per line
  *     target=F2
  *     range=2
- * An event of a phase after the current one first resolves the current
- * phase and every one between (as a referee who resolves them empty); an
- * event of a phase already resolved is left out.  At the end the phase
- * reached is resolved.
+ * Every turn begins with the ruleset's first phase; an event of a phase
+ * after the current one first resolves the current phase and every one
+ * between (as a referee who resolves them empty); an event of a phase
+ * already resolved is left out.  A block "turn" resolves
+ * the rest of the turn and starts the next from the states it left, with
+ * the same sheets (at most MAX_TURNS turns).  At the end the phase reached
+ * is resolved.
  *
  * Checks, besides ASan/UBSan: ord_keys_check fails exactly when it adds a
  * problem; on success every required key is there and every value passes
@@ -51,6 +54,7 @@
 
 #define MAX_EVENTS 16
 #define MAX_WORDS 64
+#define MAX_TURNS 4
 
 /* What a target plays on: paths under the source tree. */
 struct fuzz_event_game {
@@ -157,18 +161,20 @@ static void fuzz_event_setup(const struct fuzz_event_game *g)
 		sheet_text[i] = slurp(g->sheets[i], &sheet_len[i]);
 }
 
-/* A context as ord_game_load_ctx builds one for the game's turn. */
-static void build_ctx(struct ord_ctx *ctx)
+/* A context as ord_game_load_ctx builds one for a turn: the units as they
+ * start, or with the states a turn before left (states, NULL: as they
+ * start). */
+static void build_ctx(struct ord_ctx *ctx, int turn, char *const *states)
 {
 	const struct ord_notation *nt = NULL;
 	size_t i;
 
 	ord_notation_find(&nt, rs->notation);
 
-	ord_ctx_init(ctx, rs, rules, game->turn);
+	ord_ctx_init(ctx, rs, rules, turn);
 	for (i = 0; i < nunits; i++)
 		ord_ctx_add_unit(ctx, units[i].id, units[i].name, units[i].side, units[i].attrs,
-				 units[i].state);
+				 states ? states[i] : units[i].state);
 	ord_ctx_index(ctx);
 	for (i = 0; i < 2; i++) {
 		struct ord_sheet sheet;
@@ -320,15 +326,41 @@ static void resolve(struct ord_ctx *ctx, int index)
 	ord_ctx_next_phase(ctx);
 }
 
+/* The rest of ctx's turn resolved from phase current on, then the next
+ * turn begun from the states it left. */
+static void next_turn(struct ord_ctx *ctx, int current)
+{
+	struct ord_buf st = ORD_BUF_INIT;
+	char **states = ord_xcalloc(nunits, sizeof(*states));
+	int turn = ctx->turn, i;
+	size_t u;
+
+	for (i = current; rs->phases[i]; i++)
+		resolve(ctx, i);
+	fuzz_assert(ctx->nunits == nunits, "%zu units after the turn, %zu before", ctx->nunits, nunits);
+	for (u = 0; u < nunits; u++) {
+		ord_buf_reset(&st);
+		(void)ord_ctx_unit_changed(ctx, u, &st);
+		states[u] = ord_strdup(st.buf);
+	}
+	ord_ctx_release(ctx);
+	build_ctx(ctx, turn + 1, states);
+	for (u = 0; u < nunits; u++)
+		free(states[u]);
+	free(states);
+	ord_buf_release(&st);
+}
+
 static int fuzz_events(const uint8_t *data, size_t size)
 {
 	char *blocks[MAX_EVENTS][MAX_WORDS];
 	int nwords[MAX_EVENTS];
-	int current = -1; /* the phase events go to; -1 before the first */
+	int current = 0; /* the phase events go to: every turn begins with its first */
 	struct ord_ctx ctx;
 	char *text;
 	size_t nb, b;
 	unsigned seq = 0;
+	int turns = 1;
 
 	if (size > 65536)
 		return 0;
@@ -337,7 +369,7 @@ static int fuzz_events(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	nb = split(text, blocks, nwords);
-	build_ctx(&ctx);
+	build_ctx(&ctx, game->turn, NULL);
 	for (b = 0; b < nb; b++) {
 		const struct ord_event_kind *ek;
 		const struct ord_key_spec *ks;
@@ -349,6 +381,15 @@ static int fuzz_events(const uint8_t *data, size_t size)
 
 		if (!strncmp(blocks[b][0], "calc ", 5)) {
 			run_calc(blocks[b][0] + 5, nwords[b] - 1, blocks[b] + 1);
+			continue;
+		}
+		if (!strcmp(blocks[b][0], "turn")) {
+			if (turns < MAX_TURNS) {
+				next_turn(&ctx, current);
+				turns++;
+				current = 0;
+				seq = 0;
+			}
 			continue;
 		}
 		ek = ord_ruleset_event_kind(rs, blocks[b][0]);
@@ -377,8 +418,6 @@ static int fuzz_events(const uint8_t *data, size_t size)
 			    ek->phase);
 		if (at < current)
 			goto next;
-		if (current < 0)
-			current = at;
 		while (current < at)
 			resolve(&ctx, current++);
 		ctx.phase = rs->phases[current];
@@ -403,8 +442,7 @@ static int fuzz_events(const uint8_t *data, size_t size)
 		ord_diag_release(&cd);
 		ord_buf_release(&args);
 	}
-	if (current >= 0)
-		resolve(&ctx, current);
+	resolve(&ctx, current);
 	ord_ctx_release(&ctx);
 	free(text);
 	return 0;
