@@ -52,7 +52,7 @@
 #error "ORD_SOURCE_DIR must name the source tree (the example scenario and sheets)"
 #endif
 
-#define MAX_EVENTS 16
+#define MAX_EVENTS 48
 #define MAX_WORDS 64
 #define MAX_TURNS 4
 
