@@ -31,7 +31,9 @@
  * the spec again; the module's check returns 0 or ORD_ECHECK (with a
  * reason); resolving a phase never fails with an internal error (ORD_ERROR:
  * a state key the module did not declare is one) and leaves every unit's
- * state a list the next phase reads.
+ * state a list the next phase reads; the input played a second time gives
+ * the same checks and every phase the same rows (its digest), as the
+ * audit's replay relies on.
  *
  * FUZZ_EVENT_VERBOSE=1 in the environment prints what each event's check
  * said and what each phase gave (for writing seeds that reach the rules).
@@ -55,6 +57,16 @@
 #define MAX_EVENTS 48
 #define MAX_WORDS 64
 #define MAX_TURNS 4
+#define MAX_PHASES 16 /* of a turn, at most */
+
+/* What a play gave: each phase's digest (ord_phase_digest, as the resolve
+ * entry logs it) and each event check's problems, in order. */
+struct trace {
+	unsigned char digest[MAX_TURNS * MAX_PHASES][32];
+	size_t ndigests;
+	size_t checks[MAX_EVENTS];
+	size_t nchecks;
+};
 
 /* What a target plays on: paths under the source tree. */
 struct fuzz_event_game {
@@ -294,7 +306,7 @@ static int phase_index(const char *phase)
 
 /* Resolve the current phase as `orderly resolve` does; the next one starts
  * from what it left. */
-static void resolve(struct ord_ctx *ctx, int index)
+static void resolve(struct ord_ctx *ctx, int index, struct trace *tr)
 {
 	static const unsigned char key[32] = { 0x5a, 0x17, 0xc3 };
 	struct ord_phase_dice dice = { 0, NULL, 0, key };
@@ -306,6 +318,12 @@ static void resolve(struct ord_ctx *ctx, int index)
 	rc = ord_phase_run(ctx, rs->phases[index], &dice);
 	fuzz_assert(rc != ORD_ERROR, "resolving %s: internal error: %s", rs->phases[index],
 		    ord_error_last());
+	if (tr->ndigests < ORD_ARRAY_SIZE(tr->digest)) {
+		int nrolls, nresults, nstates;
+
+		ord_phase_digest(ctx, ctx->turn, index + 1, tr->digest[tr->ndigests++], &nrolls,
+				 &nresults, &nstates);
+	}
 	if (getenv("FUZZ_EVENT_VERBOSE")) {
 		fprintf(stderr, "phase %s: %d, %zu events, %zu rolls, %zu results\n",
 			rs->phases[index], rc, ctx->nevents, ctx->nrolls, ctx->nresults);
@@ -328,7 +346,7 @@ static void resolve(struct ord_ctx *ctx, int index)
 
 /* The rest of ctx's turn resolved from phase current on, then the next
  * turn begun from the states it left. */
-static void next_turn(struct ord_ctx *ctx, int current)
+static void next_turn(struct ord_ctx *ctx, int current, struct trace *tr)
 {
 	struct ord_buf st = ORD_BUF_INIT;
 	char **states = ord_xcalloc(nunits, sizeof(*states));
@@ -336,7 +354,7 @@ static void next_turn(struct ord_ctx *ctx, int current)
 	size_t u;
 
 	for (i = current; rs->phases[i]; i++)
-		resolve(ctx, i);
+		resolve(ctx, i, tr);
 	fuzz_assert(ctx->nunits == nunits, "%zu units after the turn, %zu before", ctx->nunits, nunits);
 	for (u = 0; u < nunits; u++) {
 		ord_buf_reset(&st);
@@ -351,7 +369,8 @@ static void next_turn(struct ord_ctx *ctx, int current)
 	ord_buf_release(&st);
 }
 
-static int fuzz_events(const uint8_t *data, size_t size)
+/* One play of the input's events. */
+static void play(const uint8_t *data, size_t size, struct trace *tr)
 {
 	char *blocks[MAX_EVENTS][MAX_WORDS];
 	int nwords[MAX_EVENTS];
@@ -362,8 +381,7 @@ static int fuzz_events(const uint8_t *data, size_t size)
 	unsigned seq = 0;
 	int turns = 1;
 
-	if (size > 65536)
-		return 0;
+	memset(tr, 0, sizeof(*tr));
 	/* words are C strings: a NUL ends the input as it ends an argument */
 	text = ord_xmalloc(size + 1);
 	memcpy(text, data, size);
@@ -385,7 +403,7 @@ static int fuzz_events(const uint8_t *data, size_t size)
 		}
 		if (!strcmp(blocks[b][0], "turn")) {
 			if (turns < MAX_TURNS) {
-				next_turn(&ctx, current);
+				next_turn(&ctx, current, tr);
 				turns++;
 				current = 0;
 				seq = 0;
@@ -419,7 +437,7 @@ static int fuzz_events(const uint8_t *data, size_t size)
 		if (at < current)
 			goto next;
 		while (current < at)
-			resolve(&ctx, current++);
+			resolve(&ctx, current++, tr);
 		ctx.phase = rs->phases[current];
 		ord_kv_serialize(&kv, &args);
 		ev = ord_ctx_add_event(&ctx, ++seq, ctx.phase, ek->name, args.buf, NULL, NULL);
@@ -429,6 +447,7 @@ static int fuzz_events(const uint8_t *data, size_t size)
 			fuzz_assert((rc == 0) == (cd.n == 0),
 				    "check_event returned %d with %zu reasons", rc, cd.n);
 		}
+		tr->checks[tr->nchecks++] = cd.n;
 		if (getenv("FUZZ_EVENT_VERBOSE")) {
 			size_t k;
 
@@ -442,9 +461,34 @@ static int fuzz_events(const uint8_t *data, size_t size)
 		ord_diag_release(&cd);
 		ord_buf_release(&args);
 	}
-	resolve(&ctx, current);
+	resolve(&ctx, current, tr);
 	ord_ctx_release(&ctx);
 	free(text);
+}
+
+/* The input played twice: the same events, sheets, states and dice must
+ * give the same checks and the same rows, as the audit's replay of a
+ * resolved phase relies on (a module that read memory it did not set, or
+ * depended on where its allocations landed, would differ). */
+static int fuzz_events(const uint8_t *data, size_t size)
+{
+	static struct trace first, second;
+	size_t i;
+
+	if (size > 65536)
+		return 0;
+	play(data, size, &first);
+	play(data, size, &second);
+	fuzz_assert(first.nchecks == second.nchecks, "%zu event checks, then %zu", first.nchecks,
+		    second.nchecks);
+	for (i = 0; i < first.nchecks; i++)
+		fuzz_assert(first.checks[i] == second.checks[i], "event %zu: %zu problems, then %zu",
+			    i + 1, first.checks[i], second.checks[i]);
+	fuzz_assert(first.ndigests == second.ndigests, "%zu phases resolved, then %zu",
+		    first.ndigests, second.ndigests);
+	for (i = 0; i < first.ndigests; i++)
+		fuzz_assert(!memcmp(first.digest[i], second.digest[i], 32),
+			    "phase %zu resolved twice from the same events gave other rows", i + 1);
 	return 0;
 }
 
