@@ -125,6 +125,14 @@ struct ord_picture {
 	const char *const *sides; /* the game's sides in the scenario's order (for colours) */
 	const char *const *side_titles; /* their names, as the scenario gives them */
 	size_t nsides;
+	/* Every unit of the game as the scenario sets it up, whatever the
+	 * viewer sees (every player holds the scenario): id, name, side and
+	 * attributes, the state empty, in the scenario's order.  For what a
+	 * picture must draw alike for every viewer (Krigsspil: an order's
+	 * "↑", towards the enemy).  Filled by this core; a core before it
+	 * had no such member. */
+	const struct ord_unit *setup;
+	size_t nsetup;
 };
 
 struct ord_ruleset {

@@ -16,9 +16,11 @@
  *    block that would cover another is moved aside with a leader line to
  *    its true position (a dot); the unit's group is always placed at the
  *    true position (its transform), the block inside it.
- *  - An order with a direction only ("M ↑") is drawn towards the enemy as
- *    seen from the side's own units (towards the middle of the map), as
- *    far as Skema V's march takes the unit in the time ordered.
+ *  - An order with a direction only ("M ↑") is drawn towards the enemy:
+ *    from the middle of the side's units as the scenario sets them up
+ *    towards the middle of the other sides' (ord_picture.setup: the same
+ *    on every viewer's map), as far as Skema V's march takes the unit in
+ *    the time ordered.
  *  - Sides get colours by their order in the scenario: a light red and a
  *    dark blue, far apart in grey too.
  *  - No text lies on another: the plates' numbers, names and heights are
@@ -862,28 +864,65 @@ static const struct placed *find_placed(const struct placed *pl, size_t n, const
 	return NULL;
 }
 
-/* Towards the enemy: from the side's own units to the middle of the map. */
-static double enemy_bearing(struct ord_ctx *ctx, const struct ks_map *m, const char *side)
+/* The middle of the map's plates. */
+static void map_middle(const struct ks_map *m, double *mx, double *my)
 {
-	double sx = 0, sy = 0, mx = 0, my = 0, x, y;
-	size_t i, n = 0;
+	double x, y;
+	size_t i;
 
+	*mx = *my = 0;
 	for (i = 0; m && i < m->n; i++) {
 		ks_map_centre(m, m->p[i].q, m->p[i].r, &x, &y);
-		mx += x / (double)m->n;
-		my += y / (double)m->n;
+		*mx += x / (double)m->n;
+		*my += y / (double)m->n;
 	}
-	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
-		const struct ord_unit *u = ord_ctx_unit(ctx, i);
-		if (strcmp(u->side, side) || !unit_pos(ord_ctx_step_state(ctx, 0, u), &x, &y))
+}
+
+/*
+ * Towards the enemy, for the side's "↑": from the middle of its units as
+ * the scenario sets them up to the middle of the other sides' (to the
+ * middle of the map if they have no places).  The setup is every player's,
+ * so the bearing is the same on every viewer's map and in every turn; only
+ * from a core that gives no setup, from the side's units the viewer sees.
+ */
+static double enemy_bearing(struct ord_ctx *ctx, const struct ord_picture *w,
+			    const struct ks_map *m, const char *side)
+{
+	double own[2] = { 0, 0 }, other[2] = { 0, 0 }, x, y;
+	size_t i, n = 0, no = 0;
+
+	for (i = 0; w->setup && i < w->nsetup; i++) {
+		if (!unit_pos(&w->setup[i].attrs, &x, &y))
 			continue;
-		sx += x;
-		sy += y;
-		n++;
+		if (!strcmp(w->setup[i].side, side)) {
+			own[0] += x;
+			own[1] += y;
+			n++;
+		} else {
+			other[0] += x;
+			other[1] += y;
+			no++;
+		}
+	}
+	if (!w->setup) {
+		for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+			const struct ord_unit *u = ord_ctx_unit(ctx, i);
+			if (strcmp(u->side, side) || !unit_pos(ord_ctx_step_state(ctx, 0, u), &x, &y))
+				continue;
+			own[0] += x;
+			own[1] += y;
+			n++;
+		}
 	}
 	if (!n)
 		return -M_PI / 2;
-	return atan2(my - sy / (double)n, mx - sx / (double)n);
+	if (no) {
+		other[0] /= (double)no;
+		other[1] /= (double)no;
+	} else {
+		map_middle(m, &other[0], &other[1]);
+	}
+	return atan2(other[1] - own[1] / (double)n, other[0] - own[0] / (double)n);
 }
 
 static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct frame *f,
@@ -948,7 +987,8 @@ static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 					ty = y0 + (ty - y0) * reach / dist;
 				}
 			} else if ((dir = ks_grp_tok(o, &g[k], ORD_TOK_DIR)) != NULL && reach > 0) {
-				double a = enemy_bearing(ctx, r->map, u->side) + dir->num * M_PI / 180;
+				double a = enemy_bearing(ctx, w, r->map, u->side) +
+					   dir->num * M_PI / 180;
 				if (!strcmp(code, "tilbagetog"))
 					a += M_PI;
 				tx = x0 + reach * cos(a);

@@ -100,14 +100,28 @@ static int fill_step(void *ud, const struct ord_store_unit *u)
 	return 0;
 }
 
-static int draw(struct ord_game *g, struct ord_ctx *ctx, const char *side, struct ord_picture *what,
-		struct ord_buf *svg)
+/* Draw ctx (what the viewer sees); full holds every unit, whose scenario
+ * attributes the picture may also read (ord_picture.setup). */
+static int draw(struct ord_game *g, const struct ord_ctx *full, struct ord_ctx *ctx,
+		const char *side, struct ord_picture *what, struct ord_buf *svg)
 {
 	struct ord_canvas *cv = NULL;
 	const char **names = ord_xcalloc(g->nsides + 1, sizeof(*names));
 	const char **titles = ord_xcalloc(g->nsides + 1, sizeof(*titles));
+	struct ord_unit *setup = ord_xcalloc(full->nunits + 1, sizeof(*setup));
 	size_t i;
 	int err;
+
+	/* the units' own attributes, not copies: no state goes with them */
+	for (i = 0; i < full->nunits; i++) {
+		setup[i].id = full->units[i].id;
+		setup[i].name = full->units[i].name;
+		setup[i].side = full->units[i].side;
+		setup[i].attrs = full->units[i].attrs;
+		ord_kv_init(&setup[i].state);
+	}
+	what->setup = setup;
+	what->nsetup = full->nunits;
 
 	for (i = 0; i < g->nsides; i++) {
 		names[i] = g->sides[i].name;
@@ -123,6 +137,7 @@ static int draw(struct ord_game *g, struct ord_ctx *ctx, const char *side, struc
 	ord_canvas_free(cv);
 	free(names);
 	free(titles);
+	free(setup);
 	return err;
 }
 
@@ -239,7 +254,7 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 	what.lang = lang;
 	view.lang = lang;
 	view.phase = what.phase;
-	err = draw(g, &view, side, &what, svg);
+	err = draw(g, &full, &view, side, &what, svg);
 out:
 	if (reading)
 		ord_store_end_read(g->db);
@@ -410,7 +425,7 @@ int ord_game_chart(ord_game *g, struct ord_buf *svg, const char *side, const cha
 	what.turn_state = "";
 	what.lang = lang;
 	view.lang = lang;
-	err = draw(g, &view, side, &what, svg);
+	err = draw(g, &full, &view, side, &what, svg);
 out:
 	if (reading)
 		ord_store_end_read(g->db);

@@ -608,6 +608,62 @@ START_TEST(test_fog_canary)
 }
 END_TEST
 
+/* The bearing of unit id's ordered march (its line of class order-N). */
+static double order_bearing(xmlDocPtr doc, const char *id)
+{
+	char expr[128];
+	xmlXPathObjectPtr o;
+	xmlNodePtr n;
+	double a;
+
+	snprintf(expr, sizeof(expr), "//s:g[@id='order-%s']/s:line[starts-with(@class, 'order-')]", id);
+	o = xpath(doc, expr);
+	ck_assert_msg(o->nodesetval && o->nodesetval->nodeNr == 1, "no order line of %s", id);
+	n = o->nodesetval->nodeTab[0];
+	a = atan2(prop_num(n, "y2") - prop_num(n, "y1"), prop_num(n, "x2") - prop_num(n, "x1"));
+	xmlXPathFreeObject(o);
+	return a;
+}
+
+/* An order given only as a direction ("M ↑ ¼": towards the enemy) points
+ * the same way on every viewer's map once the sheets are exchanged: the
+ * bearing comes from the scenario's setup, not from the units a viewer
+ * saw (it differed by about 10 degrees between the referee's map and the
+ * Danes'). */
+START_TEST(test_map_direction_alike)
+{
+	ord_game *g = krigsspil_game();
+	static const char *const viewers[] = { NULL, "danske", "allierede" };
+	xmlDocPtr doc[3];
+	double l2[3], d3[3];
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		struct ord_buf svg = ORD_BUF_INIT;
+		map_of(g, &svg, viewers[i]);
+		doc[i] = parse(&svg);
+		l2[i] = order_bearing(doc[i], "L2"); /* M ↑ ¼: allied, seen by the Danes */
+		d3[i] = order_bearing(doc[i], "D3"); /* M ↑ ½: Danish, seen by the allies */
+		ord_buf_release(&svg);
+	}
+	for (i = 1; i < 3; i++) {
+		ck_assert_msg(fabs(l2[i] - l2[0]) < 0.01,
+			      "L2's order: %.3f on %s's map, %.3f on the referee's", l2[i],
+			      viewers[i], l2[0]);
+		ck_assert_msg(fabs(d3[i] - d3[0]) < 0.01,
+			      "D3's order: %.3f on %s's map, %.3f on the referee's", d3[i],
+			      viewers[i], d3[0]);
+	}
+	/* towards the enemy: the Danes set up north of the allies (y grows
+	 * southwards), so the Danes' "↑" points down the map, the allies' up */
+	ck_assert_msg(sin(d3[0]) > 0.9, "D3's ↑ points %.3f", d3[0]);
+	ck_assert_msg(sin(l2[0]) < -0.9, "L2's ↑ points %.3f", l2[0]);
+	for (i = 0; i < 3; i++)
+		xmlFreeDoc(doc[i]);
+	ord_game_free(g);
+}
+END_TEST
+
 START_TEST(test_same_bytes)
 {
 	ord_game *g = krigsspil_game();
@@ -1318,6 +1374,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_png_pixel_probes);
 	tcase_add_test(tc, test_fog_canary);
 	tcase_add_test(tc, test_same_bytes);
+	tcase_add_test(tc, test_map_direction_alike);
 	tcase_add_test(tc, test_map_phases_and_errors);
 	tcase_add_test(tc, test_map_labels_apart);
 	tcase_add_test(tc, test_chart_in_danish);
