@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/scenario.h"
 #include "rulesets/builtin.h"
+#include "ruleset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -45,6 +47,18 @@ static inline void fuzz_modules(void)
 
 	if (!done++ && ord_builtin_register() != 0)
 		abort();
+}
+
+/* A unit of a scenario as `orderly new` hands it to the ruleset's
+ * init_unit: its attributes borrowed, its state empty (the caller's to
+ * release). */
+static inline void fuzz_unit_of(struct ord_unit *u, const struct ord_scenario_unit *su)
+{
+	u->id = su->id;
+	u->name = su->name;
+	u->side = su->side;
+	u->attrs = su->attrs;
+	ord_kv_init(&u->state);
 }
 
 #endif

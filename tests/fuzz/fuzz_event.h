@@ -148,12 +148,7 @@ static void fuzz_event_setup(const struct fuzz_event_game *g)
 		struct ord_diag diag;
 		struct ord_unit u;
 
-		memset(&u, 0, sizeof(u));
-		u.id = sc.units[i].id;
-		u.name = sc.units[i].name;
-		u.side = sc.units[i].side;
-		u.attrs = sc.units[i].attrs;
-		ord_kv_init(&u.state);
+		fuzz_unit_of(&u, &sc.units[i]);
 		ord_diag_init(&diag);
 		if (rs->init_unit && rs->init_unit(rules, &u, &diag))
 			fuzz_fail("unit %s does not start: %s", u.id, ord_error_last());

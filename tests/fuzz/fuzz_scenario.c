@@ -100,12 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct ord_unit u;
 			struct ord_diag diag;
 
-			memset(&u, 0, sizeof(u));
-			u.id = sc.units[i].id;
-			u.name = sc.units[i].name;
-			u.side = sc.units[i].side;
-			u.attrs = sc.units[i].attrs;
-			ord_kv_init(&u.state);
+			fuzz_unit_of(&u, &sc.units[i]);
 			ord_diag_init(&diag);
 			rs->init_unit(tables, &u, &diag);
 			ord_kv_release(&u.state);
