@@ -324,24 +324,40 @@ static int check_tables(const struct ord_tables *t)
 	return err ? err : ord_tables_check_ranges(t, ranges, ORD_ARRAY_SIZE(ranges));
 }
 
-/* The <tables> a map carries, written out with its lines where they were,
- * so that the tables engine's messages name the map's own lines. */
-static int load_inner_tables(struct ord_tables **out, xmlNodePtr n, const char *name)
+/* The <tables> a map carries, its own bytes at their own lines (the lines
+ * before it left empty), so that the tables engine's messages name the
+ * map's lines: a tag written over several lines stays so.  Only if its
+ * bytes cannot be found, the tree's copy of it (whose tags stand on one
+ * line each, so that later lines are named early). */
+static int load_inner_tables(struct ord_tables **out, xmlNodePtr n, const char *xml, size_t len,
+			     const char *name)
 {
-	xmlBufferPtr xb = xmlBufferCreate();
-	struct ord_buf b = ORD_BUF_INIT, nm = ORD_BUF_INIT;
-	long line = xmlGetLineNo(n), i;
+	struct ord_xml_lines l;
+	struct ord_buf b = ORD_BUF_INIT;
+	const char *at;
+	size_t n_at;
+	long line, i;
 	int err;
 
-	for (i = 1; i < line; i++)
-		ord_buf_addch(&b, '\n');
-	xmlNodeDump(xb, n->doc, n, 0, 0);
-	ord_buf_add(&b, xmlBufferContent(xb), (size_t)xmlBufferLength(xb));
-	xmlBufferFree(xb);
-	ord_buf_adds(&nm, name);
-	err = ord_tables_load(out, b.buf, b.len, nm.buf);
+	ord_xml_lines_init(&l, xml, len);
+	ord_xml_lines_number(&l, n->doc);
+	if (ord_xml_element_bytes(&l, n, &at, &n_at) == 0) {
+		line = (long)ord_xml_start_line(&l, n);
+		for (i = 1; i < line; i++)
+			ord_buf_addch(&b, '\n');
+		ord_buf_add(&b, at, n_at);
+	} else {
+		xmlBufferPtr xb = xmlBufferCreate();
+
+		for (i = 1, line = xmlGetLineNo(n); i < line; i++)
+			ord_buf_addch(&b, '\n');
+		xmlNodeDump(xb, n->doc, n, 0, 0);
+		ord_buf_add(&b, xmlBufferContent(xb), (size_t)xmlBufferLength(xb));
+		xmlBufferFree(xb);
+	}
+	ord_xml_lines_release(&l);
+	err = ord_tables_load(out, b.buf, b.len, name);
 	ord_buf_release(&b);
-	ord_buf_release(&nm);
 	return err;
 }
 
@@ -376,7 +392,7 @@ int ks_load(struct ord_rules **out, const char *xml, size_t len, const char *nam
 			goto out;
 		inner = ord_xml_child(root, "tables");
 		if (inner) {
-			err = load_inner_tables(&t, inner, name);
+			err = load_inner_tables(&t, inner, xml, len, name);
 		} else {
 			const struct ord_resource *res = ord_resource_find(SKEMA_RESOURCE);
 			err = res ? ord_tables_load(&t, (const char *)res->data, res->len, SKEMA_RESOURCE)

@@ -303,7 +303,7 @@ static int load_row(const struct ord_tables *doc, struct ord_table *tbl, struct 
 	xmlAttrPtr a;
 
 	row->table = tbl;
-	row->line = (unsigned)xmlGetLineNo(n);
+	row->line = ord_xml_start_line(doc->lines, n);
 	for (a = n->properties; a; a = a->next) {
 		struct row_attr *ra;
 		xmlChar *v = xmlNodeListGetString(n->doc, a->children, 1);
@@ -339,7 +339,7 @@ static int load_table(struct ord_table **out, const struct ord_tables *doc, xmlN
 	*out = NULL;
 	tbl->doc = doc;
 	tbl->kind = kind;
-	tbl->line = (unsigned)xmlGetLineNo(n);
+	tbl->line = ord_xml_start_line(doc->lines, n);
 	tbl->name = ord_xml_attr(n, "name");
 	tbl->title = ord_xml_attr(n, "title");
 	tbl->unit = ord_xml_attr(n, "unit");
@@ -433,15 +433,19 @@ static int check_unique(const struct ord_tables *t)
 int ord_tables_load(struct ord_tables **out, const char *xml, size_t len, const char *name)
 {
 	struct ord_tables *t = NULL;
+	struct ord_xml_lines lines;
 	xmlDocPtr doc = NULL;
 	xmlNodePtr root, n;
 	int err;
 
 	*out = NULL;
+	ord_xml_lines_init(&lines, xml, len);
 	if ((err = ord_xml_load(&doc, xml, len, name, TABLES_SCHEMA)) != 0)
 		goto out;
+	ord_xml_lines_number(&lines, doc);
 	t = ord_xcalloc(1, sizeof(*t));
 	t->name = ord_strdup(name);
+	t->lines = &lines;
 	root = xmlDocGetRootElement(doc);
 	t->ruleset = ord_xml_attr(root, "ruleset");
 	if (!t->ruleset)
@@ -460,12 +464,14 @@ int ord_tables_load(struct ord_tables **out, const char *xml, size_t len, const 
 	}
 	if ((err = check_unique(t)) != 0)
 		goto out;
+	t->lines = NULL;
 	*out = t;
 	t = NULL;
 out:
 	ord_tables_free(t);
 	if (doc)
 		xmlFreeDoc(doc);
+	ord_xml_lines_release(&lines);
 	return err;
 }
 

@@ -47,6 +47,8 @@ struct ord_tables {
 	char *ruleset;
 	struct ord_table **tables;
 	size_t n;
+	/* while it loads: its lines, for the line a table or row starts on */
+	const struct ord_xml_lines *lines;
 };
 
 /* A space-separated list split into its names. */

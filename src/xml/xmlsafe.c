@@ -121,6 +121,178 @@ size_t ord_xml_special_len(const char *p, const char *end)
 	return 0;
 }
 
+/* The '>' that ends the tag whose '<' is at q (one in a quoted value is
+ * not), or NULL. */
+static const char *tag_end(const char *q, const char *end)
+{
+	char quote = 0;
+
+	for (q++; q < end; q++) {
+		if (quote)
+			quote = *q == quote ? 0 : quote;
+		else if (*q == '"' || *q == '\'')
+			quote = *q;
+		else if (*q == '>')
+			return q;
+	}
+	return NULL;
+}
+
+static void push(size_t **v, size_t *n, size_t *alloc, size_t x)
+{
+	if (*n == *alloc)
+		*v = ord_xrealloc(*v, (*alloc = *alloc ? 2 * *alloc : 64) * sizeof(**v));
+	(*v)[(*n)++] = x;
+}
+
+void ord_xml_lines_init(struct ord_xml_lines *l, const char *bytes, size_t len)
+{
+	const char *p = bytes, *end = bytes + len, *gt;
+	size_t i, alloc = 0, talloc = 0, skip;
+
+	memset(l, 0, sizeof(*l));
+	l->bytes = bytes;
+	l->len = len;
+	push(&l->start, &l->n, &alloc, 0);
+	for (i = 0; i < len; i++)
+		if (bytes[i] == '\n')
+			push(&l->start, &l->n, &alloc, i + 1);
+	/* the start tags: a '<' that opens no comment, CDATA section, PI,
+	 * declaration or end tag */
+	while (p < end) {
+		if (*p != '<') {
+			p++;
+			continue;
+		}
+		if ((skip = ord_xml_special_len(p, end)) != 0) {
+			p += skip;
+			continue;
+		}
+		if (p + 1 < end && p[1] != '/' && p[1] != '!')
+			push(&l->tags, &l->ntags, &talloc, (size_t)(p - bytes));
+		if (!(gt = tag_end(p, end)))
+			break;
+		p = gt + 1;
+	}
+}
+
+void ord_xml_lines_release(struct ord_xml_lines *l)
+{
+	free(l->start);
+	free(l->tags);
+	memset(l, 0, sizeof(*l));
+}
+
+static void number(xmlNodePtr n, uintptr_t *k)
+{
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		n->_private = (void *)++*k;
+		number(n->children, k);
+	}
+}
+
+void ord_xml_lines_number(const struct ord_xml_lines *l, xmlDocPtr doc)
+{
+	uintptr_t k = 0;
+
+	(void)l;
+	number(doc->children, &k);
+}
+
+/* "<name" of element n (with its prefix) in buf; its length. */
+static size_t tag_open(char *buf, size_t size, xmlNodePtr n)
+{
+	if (n->ns && n->ns->prefix)
+		snprintf(buf, size, "<%s:%s", (const char *)n->ns->prefix, (const char *)n->name);
+	else
+		snprintf(buf, size, "<%s", (const char *)n->name);
+	return strlen(buf);
+}
+
+/* Does "<name" (tl bytes) stand at q, ending the name there? */
+static int tag_at(const char *q, const char *end, const char *tag, size_t tl)
+{
+	return (size_t)(end - q) > tl && !memcmp(q, tag, tl) && strchr(" \t\r\n/>", q[tl]);
+}
+
+const char *ord_xml_start_tag(const struct ord_xml_lines *l, xmlNodePtr n)
+{
+	uintptr_t k = l && n && n->type == XML_ELEMENT_NODE ? (uintptr_t)n->_private : 0;
+	char tag[256];
+	const char *q;
+
+	if (!k || k > l->ntags)
+		return NULL;
+	q = l->bytes + l->tags[k - 1];
+	/* the k-th start tag is the k-th element: it must bear its name */
+	return tag_at(q, l->bytes + l->len, tag, tag_open(tag, sizeof(tag), n)) ? q : NULL;
+}
+
+unsigned ord_xml_start_line(const struct ord_xml_lines *l, xmlNodePtr n)
+{
+	const char *q = ord_xml_start_tag(l, n);
+	long line = xmlGetLineNo(n);
+	size_t lo = 0, hi;
+
+	if (!q)
+		return line < 0 ? 0 : (unsigned)line;
+	/* the line holding q: the last start at or before it */
+	hi = l->n;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->start[mid] <= (size_t)(q - l->bytes))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (unsigned)(lo + 1);
+}
+
+int ord_xml_element_bytes(const struct ord_xml_lines *l, xmlNodePtr n, const char **start, size_t *len)
+{
+	const char *q = ord_xml_start_tag(l, n), *end, *p, *gt;
+	char open[256], close[260];
+	size_t ol, cl, skip;
+	int depth = 1;
+
+	if (!q)
+		return -1;
+	end = l->bytes + l->len;
+	if (!(gt = tag_end(q, end)))
+		return -1;
+	if (gt[-1] == '/') { /* <name .../>: the element is its tag */
+		*start = q;
+		*len = (size_t)(gt + 1 - q);
+		return 0;
+	}
+	ol = tag_open(open, sizeof(open), n);
+	snprintf(close, sizeof(close), "</%s", open + 1);
+	cl = strlen(close);
+	for (p = gt + 1; p < end;) {
+		if ((skip = ord_xml_special_len(p, end)) != 0) {
+			p += skip;
+			continue;
+		}
+		if (*p != '<') {
+			p++;
+			continue;
+		}
+		if (!(gt = tag_end(p, end)))
+			return -1;
+		if (tag_at(p, end, open, ol) && gt[-1] != '/')
+			depth++; /* one of its own name inside it */
+		else if (tag_at(p, end, close, cl) && --depth == 0) {
+			*start = q;
+			*len = (size_t)(gt + 1 - q);
+			return 0;
+		}
+		p = gt + 1;
+	}
+	return -1;
+}
+
 /*
  * The document must be UTF-8 as the scans below assume: it starts with '<'
  * or white space (libxml2 guesses EBCDIC and others from the first bytes),

@@ -32,6 +32,33 @@ const char *ord_xml_find_bytes(const char *hay, size_t len, const char *needle);
  * steps over these: a '<' in one opens no tag. */
 size_t ord_xml_special_len(const char *p, const char *end);
 
+/* Where a document's lines and start tags are, to name the line an element
+ * starts on (libxml2 gives an element the line its start tag ends on, and
+ * a tag a club wrote over several lines is found by the line it begins)
+ * and to find an element's own bytes. */
+struct ord_xml_lines {
+	const char *bytes;
+	size_t len;
+	size_t *start; /* start[i]: the offset of line i + 1 */
+	size_t n;
+	size_t *tags; /* the offset of each start tag's '<', in document order */
+	size_t ntags;
+};
+/* Index the len bytes of a well-formed document (ord_xml_parse read them). */
+void ord_xml_lines_init(struct ord_xml_lines *l, const char *bytes, size_t len);
+void ord_xml_lines_release(struct ord_xml_lines *l);
+/* Number the elements of doc, parsed from l's bytes, in document order
+ * (in each node's _private), as their start tags stand in the bytes. */
+void ord_xml_lines_number(const struct ord_xml_lines *l, xmlDocPtr doc);
+/* The '<' of element n's start tag, or NULL (n not numbered). */
+const char *ord_xml_start_tag(const struct ord_xml_lines *l, xmlNodePtr n);
+/* The line n's start tag begins on (n's own libxml2 line when n was not
+ * numbered, or l is NULL). */
+unsigned ord_xml_start_line(const struct ord_xml_lines *l, xmlNodePtr n);
+/* The bytes of element n as the document holds them, from its start tag's
+ * '<' to its end tag's '>': 0, or -1 when not found. */
+int ord_xml_element_bytes(const struct ord_xml_lines *l, xmlNodePtr n, const char **start, size_t *len);
+
 /* An attribute as a malloc'd string (NULL if absent). */
 char *ord_xml_attr(xmlNodePtr n, const char *name);
 /* Text content of an element (malloc'd, never NULL). */

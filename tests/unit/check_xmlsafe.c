@@ -469,6 +469,78 @@ START_TEST(test_special_len)
 }
 END_TEST
 
+/* The line an element starts on, where libxml2 names the line its start
+ * tag ends on. */
+START_TEST(test_start_line)
+{
+	static const char doc[] = "<?xml version=\"1.0\"?>\n"           /* 1 */
+				  "<t xmlns:x=\"urn:x\">\n"             /* 2 */
+				  "  <param name=\"a\"\n"               /* 3 */
+				  "         value=\"1\"\n"              /* 4 */
+				  "         label=\"a &lt; b\"/>\n"     /* 5 */
+				  "  <param name=\"b\" value=\"2\"/>\n" /* 6 */
+				  "  <paramx/><x:param\n"               /* 7 */
+				  "   a=\"1\"/>\n"                      /* 8 */
+				  "</t>\n";
+	struct ord_xml_lines l;
+	xmlDocPtr d = NULL;
+	xmlNodePtr n;
+	unsigned want[] = { 3, 6, 7, 7 }, i = 0;
+
+	ck_assert_int_eq(ord_xml_parse(&d, doc, strlen(doc), "t.xml"), 0);
+	ord_xml_lines_init(&l, doc, strlen(doc));
+	ord_xml_lines_number(&l, d);
+	ck_assert_uint_eq(l.n, 10);
+	for (n = xmlDocGetRootElement(d)->children; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		ck_assert_uint_lt(i, 4);
+		ck_assert_msg(ord_xml_start_line(&l, n) == want[i], "element %u (%s): line %u, not %u",
+			      i, (const char *)n->name, ord_xml_start_line(&l, n), want[i]);
+		i++;
+	}
+	ck_assert_uint_eq(i, 4);
+	/* libxml2's own line for the first: where its tag ends */
+	ck_assert_int_eq(xmlGetLineNo(xmlDocGetRootElement(d)->children->next), 5);
+	ord_xml_lines_release(&l);
+	xmlFreeDoc(d);
+}
+END_TEST
+
+/* An element's own bytes: a '>' in a quoted value, an end tag in a comment
+ * or CDATA section, and one of its own name inside it are stepped over. */
+START_TEST(test_element_bytes)
+{
+	static const char doc[] = "<r>\n"
+				  " <t a=\"x > y\"\n"
+				  "    b='1'><!-- </t> --><t/><t><![CDATA[</t>]]></t>\n"
+				  "  <u/></t >\n"
+				  " <t/>\n"
+				  "</r>\n";
+	struct ord_xml_lines l;
+	xmlDocPtr d = NULL;
+	xmlNodePtr t;
+	const char *at = NULL;
+	size_t n = 0;
+
+	ck_assert_int_eq(ord_xml_parse(&d, doc, strlen(doc), "t.xml"), 0);
+	ord_xml_lines_init(&l, doc, strlen(doc));
+	ord_xml_lines_number(&l, d);
+	t = ord_xml_child(xmlDocGetRootElement(d), "t");
+	ck_assert_int_eq(ord_xml_element_bytes(&l, t, &at, &n), 0);
+	ck_assert_ptr_eq(at, strstr(doc, "<t a="));
+	ck_assert_uint_eq(n, (size_t)(strstr(doc, "</t >") + 5 - at));
+	ck_assert_uint_eq(ord_xml_start_line(&l, t), 2);
+	t = ord_xml_next(t->next, "t");
+	ck_assert_int_eq(ord_xml_element_bytes(&l, t, &at, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_int_eq(memcmp(at, "<t/>", 4), 0);
+	ck_assert_uint_eq(ord_xml_start_line(&l, t), 5);
+	ord_xml_lines_release(&l);
+	xmlFreeDoc(d);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("xmlsafe");
@@ -481,6 +553,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(plain, test_load_and_validate);
 	tcase_add_test(plain, test_loader_control);
 	tcase_add_test(plain, test_special_len);
+	tcase_add_test(plain, test_start_line);
+	tcase_add_test(plain, test_element_bytes);
 	suite_add_tcase(s, plain);
 
 	tcase_add_checked_fixture(hostile, setup, NULL);
