@@ -129,8 +129,9 @@ struct ord_picture {
 	 * viewer sees (every player holds the scenario): id, name, side and
 	 * attributes, the state empty, in the scenario's order.  For what a
 	 * picture must draw alike for every viewer (Krigsspil: an order's
-	 * "↑", towards the enemy).  Filled by this core; a core before it
-	 * had no such member. */
+	 * "↑", towards the enemy), never to draw a unit the context does not
+	 * hold: what a viewer saw is the context's (the fog).  Filled by this
+	 * core; a core before it had no such member. */
 	const struct ord_unit *setup;
 	size_t nsetup;
 };
