@@ -85,7 +85,8 @@ static long attr_long(xmlNodePtr n, const char *name, long def)
 	return l;
 }
 
-static int load_feature(struct ks_feature *f, xmlNodePtr n, const char *name)
+static int load_feature(struct ks_feature *f, xmlNodePtr n, const struct ord_xml_lines *lines,
+			const char *name)
 {
 	char *type = ord_xml_attr(n, "type"), *from = ord_xml_attr(n, "from");
 	char *to = ord_xml_attr(n, "to"), *width = ord_xml_attr(n, "width");
@@ -93,7 +94,7 @@ static int load_feature(struct ks_feature *f, xmlNodePtr n, const char *name)
 	int err = 0;
 
 	memset(f, 0, sizeof(*f));
-	f->line = (unsigned)xmlGetLineNo(n);
+	f->line = ord_xml_start_line(lines, n);
 	canonical(f->type, sizeof(f->type), type ? type : "");
 	f->from = ks_side_parse(from);
 	f->to = ks_side_parse(to);
@@ -125,7 +126,8 @@ out:
 	return err;
 }
 
-int ks_map_from_xml(struct ks_map **out, xmlNodePtr root, const char *name, double plate_cm)
+int ks_map_from_xml(struct ks_map **out, xmlNodePtr root, const struct ord_xml_lines *lines,
+		    const char *name, double plate_cm)
 {
 	struct ks_map *m = ord_xcalloc(1, sizeof(*m));
 	xmlNodePtr n, c;
@@ -147,7 +149,7 @@ int ks_map_from_xml(struct ks_map **out, xmlNodePtr root, const char *name, doub
 		m->p = ord_xrealloc(m->p, (m->n + 1) * sizeof(*m->p));
 		p = &m->p[m->n++];
 		memset(p, 0, sizeof(*p));
-		p->line = (unsigned)xmlGetLineNo(n);
+		p->line = ord_xml_start_line(lines, n);
 		p->q = (int)attr_long(n, "q", 0);
 		p->r = (int)attr_long(n, "r", 0);
 		p->height = (int)attr_long(n, "height", 0);
@@ -164,7 +166,7 @@ int ks_map_from_xml(struct ks_map **out, xmlNodePtr root, const char *name, doub
 			}
 		for (c = ord_xml_child(n, "feature"); c; c = ord_xml_next(c->next, "feature")) {
 			p->f = ord_xrealloc(p->f, (p->nf + 1) * sizeof(*p->f));
-			if ((err = load_feature(&p->f[p->nf], c, name)) != 0)
+			if ((err = load_feature(&p->f[p->nf], c, lines, name)) != 0)
 				goto out;
 			p->nf++;
 		}

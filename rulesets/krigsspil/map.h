@@ -19,6 +19,7 @@
 #include <libxml/tree.h>
 
 #include "orderly.h"
+#include "xml/xmlsafe.h"
 
 #define KS_SIDE_CENTRE 6
 
@@ -59,7 +60,8 @@ struct ks_crossing {
 /* Load from an already parsed and validated <map> element.  plate_cm is the
  * width to use when the map does not give one.  ORD_EBADDATA naming name
  * and the line for duplicate plates and bad features. */
-int ks_map_from_xml(struct ks_map **out, xmlNodePtr root, const char *name, double plate_cm);
+int ks_map_from_xml(struct ks_map **out, xmlNodePtr root, const struct ord_xml_lines *lines,
+		    const char *name, double plate_cm);
 void ks_map_free(struct ks_map *m);
 
 /* The plate under a position in cm (nearest centre), or NULL if off the map. */

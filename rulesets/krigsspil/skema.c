@@ -329,20 +329,17 @@ static int check_tables(const struct ord_tables *t)
  * map's lines: a tag written over several lines stays so.  Only if its
  * bytes cannot be found, the tree's copy of it (whose tags stand on one
  * line each, so that later lines are named early). */
-static int load_inner_tables(struct ord_tables **out, xmlNodePtr n, const char *xml, size_t len,
+static int load_inner_tables(struct ord_tables **out, xmlNodePtr n, const struct ord_xml_lines *l,
 			     const char *name)
 {
-	struct ord_xml_lines l;
 	struct ord_buf b = ORD_BUF_INIT;
 	const char *at;
 	size_t n_at;
 	long line, i;
 	int err;
 
-	ord_xml_lines_init(&l, xml, len);
-	ord_xml_lines_number(&l, n->doc);
-	if (ord_xml_element_bytes(&l, n, &at, &n_at) == 0) {
-		line = (long)ord_xml_start_line(&l, n);
+	if (ord_xml_element_bytes(l, n, &at, &n_at) == 0) {
+		line = (long)ord_xml_start_line(l, n);
 		for (i = 1; i < line; i++)
 			ord_buf_addch(&b, '\n');
 		ord_buf_add(&b, at, n_at);
@@ -355,7 +352,6 @@ static int load_inner_tables(struct ord_tables **out, xmlNodePtr n, const char *
 		ord_buf_add(&b, xmlBufferContent(xb), (size_t)xmlBufferLength(xb));
 		xmlBufferFree(xb);
 	}
-	ord_xml_lines_release(&l);
 	err = ord_tables_load(out, b.buf, b.len, name);
 	ord_buf_release(&b);
 	return err;
@@ -366,6 +362,7 @@ int ks_load(struct ord_rules **out, const char *xml, size_t len, const char *nam
 	struct ord_rules *rules = NULL;
 	struct ord_tables *t = NULL;
 	struct ks_map *map = NULL;
+	struct ord_xml_lines lines;
 	xmlDocPtr doc = NULL;
 	xmlNodePtr root;
 	int err;
@@ -381,6 +378,7 @@ int ks_load(struct ord_rules **out, const char *xml, size_t len, const char *nam
 	}
 	if (!name)
 		name = "tables";
+	memset(&lines, 0, sizeof(lines));
 	if ((err = ord_xml_parse(&doc, xml, len, name)) != 0)
 		goto out;
 	root = xmlDocGetRootElement(doc);
@@ -390,9 +388,11 @@ int ks_load(struct ord_rules **out, const char *xml, size_t len, const char *nam
 
 		if ((err = ord_xml_validate(doc, "schema/krigsspil-map.rng", name)) != 0)
 			goto out;
+		/* messages about the map name the lines its tags begin on */
+		ord_xml_lines_init(&lines, xml, len, doc);
 		inner = ord_xml_child(root, "tables");
 		if (inner) {
-			err = load_inner_tables(&t, inner, xml, len, name);
+			err = load_inner_tables(&t, inner, &lines, name);
 		} else {
 			const struct ord_resource *res = ord_resource_find(SKEMA_RESOURCE);
 			err = res ? ord_tables_load(&t, (const char *)res->data, res->len, SKEMA_RESOURCE)
@@ -402,7 +402,7 @@ int ks_load(struct ord_rules **out, const char *xml, size_t len, const char *nam
 		if (err || (err = check_tables(t)) != 0)
 			goto out;
 		ord_tables_param(t, "plade_cm", &plate);
-		if ((err = ks_map_from_xml(&map, root, name, plate)) != 0)
+		if ((err = ks_map_from_xml(&map, root, &lines, name, plate)) != 0)
 			goto out;
 	} else {
 		if ((err = ord_tables_load(&t, xml, len, name)) != 0 || (err = check_tables(t)) != 0)
@@ -417,6 +417,7 @@ int ks_load(struct ord_rules **out, const char *xml, size_t len, const char *nam
 out:
 	if (doc)
 		xmlFreeDoc(doc);
+	ord_xml_lines_release(&lines);
 	ord_tables_free(t);
 	ks_map_free(map);
 	return err;

@@ -439,10 +439,10 @@ int ord_tables_load(struct ord_tables **out, const char *xml, size_t len, const 
 	int err;
 
 	*out = NULL;
-	ord_xml_lines_init(&lines, xml, len);
+	memset(&lines, 0, sizeof(lines));
 	if ((err = ord_xml_load(&doc, xml, len, name, TABLES_SCHEMA)) != 0)
 		goto out;
-	ord_xml_lines_number(&lines, doc);
+	ord_xml_lines_init(&lines, xml, len, doc);
 	t = ord_xcalloc(1, sizeof(*t));
 	t->name = ord_strdup(name);
 	t->lines = &lines;

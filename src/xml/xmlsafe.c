@@ -145,7 +145,17 @@ static void push(size_t **v, size_t *n, size_t *alloc, size_t x)
 	(*v)[(*n)++] = x;
 }
 
-void ord_xml_lines_init(struct ord_xml_lines *l, const char *bytes, size_t len)
+static void number(xmlNodePtr n, uintptr_t *k)
+{
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		n->_private = (void *)++*k;
+		number(n->children, k);
+	}
+}
+
+void ord_xml_lines_init(struct ord_xml_lines *l, const char *bytes, size_t len, xmlDocPtr doc)
 {
 	const char *p = bytes, *end = bytes + len, *gt;
 	size_t i, alloc = 0, talloc = 0, skip;
@@ -174,6 +184,10 @@ void ord_xml_lines_init(struct ord_xml_lines *l, const char *bytes, size_t len)
 			break;
 		p = gt + 1;
 	}
+	if (doc) {
+		uintptr_t k = 0;
+		number(doc->children, &k);
+	}
 }
 
 void ord_xml_lines_release(struct ord_xml_lines *l)
@@ -181,24 +195,6 @@ void ord_xml_lines_release(struct ord_xml_lines *l)
 	free(l->start);
 	free(l->tags);
 	memset(l, 0, sizeof(*l));
-}
-
-static void number(xmlNodePtr n, uintptr_t *k)
-{
-	for (; n; n = n->next) {
-		if (n->type != XML_ELEMENT_NODE)
-			continue;
-		n->_private = (void *)++*k;
-		number(n->children, k);
-	}
-}
-
-void ord_xml_lines_number(const struct ord_xml_lines *l, xmlDocPtr doc)
-{
-	uintptr_t k = 0;
-
-	(void)l;
-	number(doc->children, &k);
 }
 
 /* "<name" of element n (with its prefix) in buf; its length. */

@@ -44,12 +44,11 @@ struct ord_xml_lines {
 	size_t *tags; /* the offset of each start tag's '<', in document order */
 	size_t ntags;
 };
-/* Index the len bytes of a well-formed document (ord_xml_parse read them). */
-void ord_xml_lines_init(struct ord_xml_lines *l, const char *bytes, size_t len);
+/* Index the len bytes of the document doc was parsed from (ord_xml_parse):
+ * its lines, its start tags, and doc's elements numbered in document order
+ * (in each node's _private) as their start tags stand in the bytes. */
+void ord_xml_lines_init(struct ord_xml_lines *l, const char *bytes, size_t len, xmlDocPtr doc);
 void ord_xml_lines_release(struct ord_xml_lines *l);
-/* Number the elements of doc, parsed from l's bytes, in document order
- * (in each node's _private), as their start tags stand in the bytes. */
-void ord_xml_lines_number(const struct ord_xml_lines *l, xmlDocPtr doc);
 /* The '<' of element n's start tag, or NULL (n not numbered). */
 const char *ord_xml_start_tag(const struct ord_xml_lines *l, xmlNodePtr n);
 /* The line n's start tag begins on (n's own libxml2 line when n was not

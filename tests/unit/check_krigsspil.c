@@ -891,6 +891,21 @@ START_TEST(test_complete_tables)
 			      "%s: %s", want, ord_error_last());
 		ck_assert_ptr_null(r3);
 	}
+	/* the map's own messages too: a plate's tag over two lines is named
+	 * by the line it begins on, and so is the one it repeats */
+	{
+		static const char twice[] = "<map ruleset=\"krigsspil\" title=\"t\">\n"
+					    "<plate q=\"0\" r=\"0\"\n"
+					    "       terrain=\"skov\"/>\n"
+					    "<plate q=\"0\"\n"
+					    "       r=\"0\" terrain=\"skov\"/>\n"
+					    "</map>\n";
+		struct ord_rules *r4 = NULL;
+
+		ck_assert_int_eq(rs->load(&r4, twice, strlen(twice), "t.xml"), ORD_EBADDATA);
+		ck_assert_str_eq(ord_error_last(),
+				 "t.xml:4: plate (0,0) is given twice (first on line 2)");
+	}
 	/* the built-in Skema itself is whole */
 	ord_buf_reset(&out);
 	ck_assert_int_eq(rs->complete_tables("<tables ruleset=\"krigsspil\"/>", 29, "t.xml", &out), 0);

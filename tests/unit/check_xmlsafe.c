@@ -488,8 +488,7 @@ START_TEST(test_start_line)
 	unsigned want[] = { 3, 6, 7, 7 }, i = 0;
 
 	ck_assert_int_eq(ord_xml_parse(&d, doc, strlen(doc), "t.xml"), 0);
-	ord_xml_lines_init(&l, doc, strlen(doc));
-	ord_xml_lines_number(&l, d);
+	ord_xml_lines_init(&l, doc, strlen(doc), d);
 	ck_assert_uint_eq(l.n, 10);
 	for (n = xmlDocGetRootElement(d)->children; n; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE)
@@ -524,8 +523,7 @@ START_TEST(test_element_bytes)
 	size_t n = 0;
 
 	ck_assert_int_eq(ord_xml_parse(&d, doc, strlen(doc), "t.xml"), 0);
-	ord_xml_lines_init(&l, doc, strlen(doc));
-	ord_xml_lines_number(&l, d);
+	ord_xml_lines_init(&l, doc, strlen(doc), d);
 	t = ord_xml_child(xmlDocGetRootElement(d), "t");
 	ck_assert_int_eq(ord_xml_element_bytes(&l, t, &at, &n), 0);
 	ck_assert_ptr_eq(at, strstr(doc, "<t a="));
