@@ -130,8 +130,7 @@ struct ord_picture {
 	 * attributes, the state empty, in the scenario's order.  For what a
 	 * picture must draw alike for every viewer (Krigsspil: an order's
 	 * "↑", towards the enemy), never to draw a unit the context does not
-	 * hold: what a viewer saw is the context's (the fog).  Filled by this
-	 * core; a core before it had no such member. */
+	 * hold: what a viewer saw is the context's (the fog). */
 	const struct ord_unit *setup;
 	size_t nsetup;
 };

@@ -882,16 +882,14 @@ static void map_middle(const struct ks_map *m, double *mx, double *my)
  * Towards the enemy, for the side's "↑": from the middle of its units as
  * the scenario sets them up to the middle of the other sides' (to the
  * middle of the map if they have no places).  The setup is every player's,
- * so the bearing is the same on every viewer's map and in every turn; only
- * from a core that gives no setup, from the side's units the viewer sees.
+ * so the bearing is the same on every viewer's map and in every turn.
  */
-static double enemy_bearing(struct ord_ctx *ctx, const struct ord_picture *w,
-			    const struct ks_map *m, const char *side)
+static double enemy_bearing(const struct ord_picture *w, const struct ks_map *m, const char *side)
 {
 	double own[2] = { 0, 0 }, other[2] = { 0, 0 }, x, y;
 	size_t i, n = 0, no = 0;
 
-	for (i = 0; w->setup && i < w->nsetup; i++) {
+	for (i = 0; i < w->nsetup; i++) {
 		if (!unit_pos(&w->setup[i].attrs, &x, &y))
 			continue;
 		if (!strcmp(w->setup[i].side, side)) {
@@ -902,16 +900,6 @@ static double enemy_bearing(struct ord_ctx *ctx, const struct ord_picture *w,
 			other[0] += x;
 			other[1] += y;
 			no++;
-		}
-	}
-	if (!w->setup) {
-		for (i = 0; i < ord_ctx_nunits(ctx); i++) {
-			const struct ord_unit *u = ord_ctx_unit(ctx, i);
-			if (strcmp(u->side, side) || !unit_pos(ord_ctx_step_state(ctx, 0, u), &x, &y))
-				continue;
-			own[0] += x;
-			own[1] += y;
-			n++;
 		}
 	}
 	if (!n)
@@ -987,8 +975,7 @@ static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 					ty = y0 + (ty - y0) * reach / dist;
 				}
 			} else if ((dir = ks_grp_tok(o, &g[k], ORD_TOK_DIR)) != NULL && reach > 0) {
-				double a = enemy_bearing(ctx, w, r->map, u->side) +
-					   dir->num * M_PI / 180;
+				double a = enemy_bearing(w, r->map, u->side) + dir->num * M_PI / 180;
 				if (!strcmp(code, "tilbagetog"))
 					a += M_PI;
 				tx = x0 + reach * cos(a);
