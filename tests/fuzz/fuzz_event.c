@@ -14,16 +14,4 @@ static const struct fuzz_event_game battalion = {
 	  "rulesets/battalion/examples/demo/turn2-allied.txt" },
 };
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_event_setup(&battalion);
-	return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	fuzz_event_setup(&battalion);
-	return fuzz_events(data, size);
-}
+FUZZ_EVENT_TARGET(battalion)

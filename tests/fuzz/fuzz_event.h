@@ -487,4 +487,19 @@ static int fuzz_events(const uint8_t *data, size_t size)
 	return 0;
 }
 
+/* A target's two entry points, playing on game g (a struct fuzz_event_game). */
+#define FUZZ_EVENT_TARGET(g)                                         \
+	int LLVMFuzzerInitialize(int *argc, char ***argv)            \
+	{                                                            \
+		(void)argc;                                          \
+		(void)argv;                                          \
+		fuzz_event_setup(&(g));                              \
+		return 0;                                            \
+	}                                                            \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) \
+	{                                                            \
+		fuzz_event_setup(&(g));                              \
+		return fuzz_events(data, size);                      \
+	}
+
 #endif

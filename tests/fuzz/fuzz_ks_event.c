@@ -17,16 +17,4 @@ static const struct fuzz_event_game krigsspil = {
 	{ "tests/fuzz/sheets/ks-danske.txt", "tests/fuzz/sheets/ks-allierede.txt" },
 };
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_event_setup(&krigsspil);
-	return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	fuzz_event_setup(&krigsspil);
-	return fuzz_events(data, size);
-}
+FUZZ_EVENT_TARGET(krigsspil)
