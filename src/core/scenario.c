@@ -301,11 +301,97 @@ static int parse_deadline(const char *s, int64_t *out)
 	return ord_when_parse(out, s, (int64_t)time(NULL)) ? -1 : 0;
 }
 
+/*
+ * Room for one more item in an array of n: the capacity is the power of two
+ * at or above n, so it doubles (a realloc per item made a scenario of many
+ * units quadratic where realloc copies, as under ASan).
+ */
+static void *grow(void *items, size_t n, size_t size)
+{
+	if (n == 0 || (n & (n - 1)) == 0)
+		items = ord_xrealloc(items, (n ? 2 * n : 1) * size);
+	return items;
+}
+
+/* ---- where each unit's attributes are ---------------------------------- */
+
+/* A cursor over the file's bytes that counts lines and columns (a column
+ * is a character: a UTF-8 continuation byte does not start one). */
+struct scan {
+	const char *p, *end;
+	unsigned line, col;
+};
+
+static void scan_step(struct scan *s)
+{
+	if (*s->p == '\n') {
+		s->line++;
+		s->col = 1;
+	} else if (((unsigned char)*s->p & 0xC0) != 0x80) {
+		s->col++;
+	}
+	s->p++;
+}
+
+/* Where unit element n's attributes are written, into u->pos (nothing when
+ * its document was not indexed: a message then names the unit's line). */
+static void locate_unit(struct ord_scenario_unit *u, xmlNodePtr n)
+{
+	const struct ord_xml_lines *l = n->doc ? n->doc->_private : NULL;
+	const char *q = ord_xml_start_tag(l, n);
+	struct scan at, *s = &at;
+	size_t i;
+
+	if (!q)
+		return;
+	at.p = q;
+	at.end = l->bytes + l->len;
+	ord_xml_where(l, q, &at.line, &at.col);
+	u->line = s->line;
+	u->col = s->col;
+	for (i = 0; i < 5; i++)
+		scan_step(s);
+	while (s->p < s->end && *s->p != '>' && *s->p != '/') {
+		struct ord_scenario_pos *ps;
+		const char *name;
+		char quote;
+
+		if (is_xml_space(*s->p)) {
+			scan_step(s);
+			continue;
+		}
+		u->pos = grow(u->pos, u->npos, sizeof(*u->pos));
+		ps = &u->pos[u->npos++];
+		ps->line = s->line;
+		ps->col = s->col;
+		name = s->p;
+		while (s->p < s->end && *s->p != '=' && !is_xml_space(*s->p))
+			scan_step(s);
+		ps->attr = ord_xmalloc((size_t)(s->p - name) + 1);
+		memcpy(ps->attr, name, (size_t)(s->p - name));
+		ps->attr[s->p - name] = '\0';
+		while (s->p < s->end && *s->p != '"' && *s->p != '\'')
+			scan_step(s);
+		if (s->p >= s->end)
+			break;
+		quote = *s->p;
+		scan_step(s);
+		ps->value_line = s->line;
+		ps->value_col = s->col;
+		while (s->p < s->end && *s->p != quote)
+			scan_step(s);
+		if (s->p < s->end)
+			scan_step(s);
+	}
+}
+
 /* ---- the walk ------------------------------------------------------- */
 
+/* The line n's start tag begins on (libxml2 names the line it ends on:
+ * a tag written over several lines would be named by its last). */
 static long line_of(xmlNodePtr n)
 {
-	return xmlGetLineNo(n);
+	return (long)ord_xml_line(n);
 }
 
 /* libxml2 gives a text node the line where its first chunk ended; count
@@ -416,18 +502,6 @@ static int check_name(const char *value, xmlNodePtr n, const char *what, const c
 			   "%s name '%.*s...' is too long (expected at most %d characters)", what,
 			   clip(value, 40), value, MAX_NAME);
 	return 0;
-}
-
-/*
- * Room for one more item in an array of n: the capacity is the power of two
- * at or above n, so it doubles (a realloc per item made a scenario of many
- * units quadratic where realloc copies, as under ASan).
- */
-static void *grow(void *items, size_t n, size_t size)
-{
-	if (n == 0 || (n & (n - 1)) == 0)
-		items = ord_xrealloc(items, (n ? 2 * n : 1) * size);
-	return items;
 }
 
 static int read_side(struct ord_scenario *sc, xmlNodePtr n, const char *name)
@@ -557,6 +631,7 @@ static int read_unit(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 	memset(u, 0, sizeof(*u));
 	ord_kv_init(&u->attrs);
 	u->line = (unsigned)line_of(n);
+	locate_unit(u, n);
 	if ((err = required_attr(&u->id, n, "id", "a unit id of letters, digits _ . / -", name)) != 0)
 		return err;
 	if (!word_ok(u->id, MAX_ID, 1, "_./-"))
@@ -838,107 +913,6 @@ static int check_semantics(struct ord_scenario *sc, const char *name)
 	return problems_finish(&p);
 }
 
-/* ---- where each unit's attributes are ---------------------------------- */
-
-/* A cursor over the file's bytes that counts lines and columns (a column
- * is a character: a UTF-8 continuation byte does not start one). */
-struct scan {
-	const char *p, *end;
-	unsigned line, col;
-};
-
-static void scan_step(struct scan *s)
-{
-	if (*s->p == '\n') {
-		s->line++;
-		s->col = 1;
-	} else if (((unsigned char)*s->p & 0xC0) != 0x80) {
-		s->col++;
-	}
-	s->p++;
-}
-
-static int scan_at(const struct scan *s, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return (size_t)(s->end - s->p) >= n && !memcmp(s->p, lit, n);
-}
-
-/* The next <unit start tag: s at its '<'; 0 when there is none.  '<' in
- * the markup of a well-formed document opens a tag, a comment, a CDATA
- * section or a PI; never an attribute value or text. */
-static int next_unit_tag(struct scan *s)
-{
-	while (s->p < s->end) {
-		size_t skip = ord_xml_special_len(s->p, s->end);
-
-		if (skip)
-			while (skip--)
-				scan_step(s);
-		else if (scan_at(s, "<unit") && s->end - s->p > 5 &&
-			 (is_xml_space(s->p[5]) || s->p[5] == '/' || s->p[5] == '>'))
-			return 1;
-		else
-			scan_step(s);
-	}
-	return 0;
-}
-
-/* The attributes of the start tag s is at, into u->pos. */
-static void read_tag_attrs(struct scan *s, struct ord_scenario_unit *u)
-{
-	size_t i;
-
-	u->line = s->line;
-	u->col = s->col;
-	for (i = 0; i < 5; i++)
-		scan_step(s);
-	while (s->p < s->end && *s->p != '>' && *s->p != '/') {
-		struct ord_scenario_pos *ps;
-		const char *name;
-		char quote;
-
-		if (is_xml_space(*s->p)) {
-			scan_step(s);
-			continue;
-		}
-		u->pos = grow(u->pos, u->npos, sizeof(*u->pos));
-		ps = &u->pos[u->npos++];
-		ps->line = s->line;
-		ps->col = s->col;
-		name = s->p;
-		while (s->p < s->end && *s->p != '=' && !is_xml_space(*s->p))
-			scan_step(s);
-		ps->attr = ord_xmalloc((size_t)(s->p - name) + 1);
-		memcpy(ps->attr, name, (size_t)(s->p - name));
-		ps->attr[s->p - name] = '\0';
-		while (s->p < s->end && *s->p != '"' && *s->p != '\'')
-			scan_step(s);
-		if (s->p >= s->end)
-			break;
-		quote = *s->p;
-		scan_step(s);
-		ps->value_line = s->line;
-		ps->value_col = s->col;
-		while (s->p < s->end && *s->p != quote)
-			scan_step(s);
-		if (s->p < s->end)
-			scan_step(s);
-	}
-}
-
-/* The units were read in document order: the k-th <unit> tag of the
- * bytes is units[k]. */
-static void locate_units(struct ord_scenario *sc, const char *bytes, size_t len)
-{
-	struct scan s = { bytes, bytes + len, 1, 1 };
-	size_t i;
-
-	for (i = 0; i < sc->nunits && next_unit_tag(&s); i++)
-		read_tag_attrs(&s, &sc->units[i]);
-}
-
 void ord_scenario_drop_positions(struct ord_scenario *sc)
 {
 	size_t i, j;
@@ -969,15 +943,20 @@ unsigned ord_scenario_unit_col(const struct ord_scenario_unit *u, const char *at
 int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, const char *name)
 {
 	struct ord_scenario scratch;
+	struct ord_xml_lines lines;
 	xmlDocPtr doc = NULL;
 	char *schema_msg = NULL;
 	int err;
 
 	ord_scenario_init(out);
+	memset(&lines, 0, sizeof(lines));
 	if (!name)
 		name = "scenario";
 	if ((err = ord_xml_parse(&doc, bytes, len, name)) != 0)
 		goto out;
+	/* every element is named by the line its start tag begins on, and a
+	 * unit's attributes by their own line and column */
+	ord_xml_lines_init(&lines, bytes, len, doc);
 	if ((err = ord_xml_validate(doc, SCENARIO_SCHEMA, name)) != 0) {
 		if (err != ORD_EBADDATA)
 			goto out;
@@ -991,11 +970,11 @@ int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, c
 	}
 	if ((err = read_doc(out, doc, name)) != 0)
 		goto out;
-	locate_units(out, bytes, len);
 	err = check_semantics(out, name);
 out:
 	if (err)
 		ord_scenario_release(out);
+	ord_xml_lines_release(&lines);
 	if (doc)
 		xmlFreeDoc(doc);
 	free(schema_msg);

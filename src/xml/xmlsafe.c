@@ -187,14 +187,46 @@ void ord_xml_lines_init(struct ord_xml_lines *l, const char *bytes, size_t len, 
 	if (doc) {
 		uintptr_t k = 0;
 		number(doc->children, &k);
+		l->doc = doc;
+		doc->_private = l;
 	}
 }
 
 void ord_xml_lines_release(struct ord_xml_lines *l)
 {
+	if (l->doc && l->doc->_private == l)
+		l->doc->_private = NULL;
 	free(l->start);
 	free(l->tags);
 	memset(l, 0, sizeof(*l));
+}
+
+/* The index of the line holding byte offset off: the last start at or
+ * before it. */
+static size_t line_index(const struct ord_xml_lines *l, size_t off)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->start[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void ord_xml_where(const struct ord_xml_lines *l, const char *p, unsigned *line, unsigned *col)
+{
+	size_t i = line_index(l, (size_t)(p - l->bytes));
+	const char *q = l->bytes + l->start[i];
+
+	*line = (unsigned)(i + 1);
+	/* a column is a character: a UTF-8 continuation byte starts none */
+	for (*col = 1; q < p; q++)
+		if (((unsigned char)*q & 0xC0) != 0x80)
+			++*col;
 }
 
 /* "<name" of element n (with its prefix) in buf; its length. */
@@ -230,20 +262,15 @@ unsigned ord_xml_start_line(const struct ord_xml_lines *l, xmlNodePtr n)
 {
 	const char *q = ord_xml_start_tag(l, n);
 	long line = xmlGetLineNo(n);
-	size_t lo = 0, hi;
 
 	if (!q)
 		return line < 0 ? 0 : (unsigned)line;
-	/* the line holding q: the last start at or before it */
-	hi = l->n;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->start[mid] <= (size_t)(q - l->bytes))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (unsigned)(lo + 1);
+	return (unsigned)(line_index(l, (size_t)(q - l->bytes)) + 1);
+}
+
+unsigned ord_xml_line(xmlNodePtr n)
+{
+	return ord_xml_start_line(n && n->doc ? n->doc->_private : NULL, n);
 }
 
 int ord_xml_element_bytes(const struct ord_xml_lines *l, xmlNodePtr n, const char **start, size_t *len)

@@ -43,17 +43,25 @@ struct ord_xml_lines {
 	size_t n;
 	size_t *tags; /* the offset of each start tag's '<', in document order */
 	size_t ntags;
+	xmlDocPtr doc; /* the document it indexes: doc->_private points at it */
 };
 /* Index the len bytes of the document doc was parsed from (ord_xml_parse):
  * its lines, its start tags, and doc's elements numbered in document order
- * (in each node's _private) as their start tags stand in the bytes. */
+ * (in each node's _private) as their start tags stand in the bytes; doc's
+ * own _private points at l until ord_xml_lines_release (ord_xml_line). */
 void ord_xml_lines_init(struct ord_xml_lines *l, const char *bytes, size_t len, xmlDocPtr doc);
 void ord_xml_lines_release(struct ord_xml_lines *l);
+/* The line and column (in characters, from 1) of the byte at p. */
+void ord_xml_where(const struct ord_xml_lines *l, const char *p, unsigned *line, unsigned *col);
 /* The '<' of element n's start tag, or NULL (n not numbered). */
 const char *ord_xml_start_tag(const struct ord_xml_lines *l, xmlNodePtr n);
 /* The line n's start tag begins on (n's own libxml2 line when n was not
  * numbered, or l is NULL). */
 unsigned ord_xml_start_line(const struct ord_xml_lines *l, xmlNodePtr n);
+/* ord_xml_start_line of n by the index its document points at: where its
+ * start tag begins in a document indexed by ord_xml_lines_init, else the
+ * line libxml2 gives it. */
+unsigned ord_xml_line(xmlNodePtr n);
 /* The bytes of element n as the document holds them, from its start tag's
  * '<' to its end tag's '>': 0, or -1 when not found. */
 int ord_xml_element_bytes(const struct ord_xml_lines *l, xmlNodePtr n, const char **start, size_t *len);

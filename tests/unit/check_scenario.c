@@ -315,6 +315,24 @@ START_TEST(test_duplicates_and_unknown_side)
 }
 END_TEST
 
+/* A tag a club wrote over several lines is named by the line it begins
+ * on (libxml2 names the line it ends on). */
+START_TEST(test_tag_over_lines)
+{
+	/* line 4: a side given twice, the second over lines 5 to 7 */
+	expect_body("<title>T</title>\n<side id=\"a\" name=\"A\"/>\n<side\n  id=\"a\"\n  name=\"B\"/>\n"
+		    "<side id=\"b\" name=\"C\"/>\n" UNIT,
+		    "t.xml:5: side id 'a' is already used on line 4");
+	/* a unit over three lines: its own line, and its attribute's */
+	expect_body(HEAD UNIT
+		    "<unit\n id=\"U2\"\n name=\"u1\" side=\"a\" kind=\"line_infantry\" figures=\"24\"/>\n",
+		    "t.xml:9:8: unit name 'u1' is already used by unit 'U1' on line 6 (names must differ ignoring case)");
+	/* an element's own fault, named where its tag begins */
+	expect_body("<title>T</title>\n<side id=\"a\"\n name=\"A\"\n bogus=\"1\"/>\n<side id=\"b\" name=\"B\"/>\n" UNIT,
+		    "t.xml:4: unknown attribute 'bogus' on <side> (expected id, name, pubkey, email)");
+}
+END_TEST
+
 START_TEST(test_many_problems)
 {
 	struct ord_buf body = ORD_BUF_INIT, want = ORD_BUF_INIT;
@@ -815,6 +833,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(attrs, test_attrs_no_specs);
 	tcase_add_test(attrs, test_attrs_many);
 	tcase_add_test(attrs, test_attrs_columns);
+	tcase_add_test(attrs, test_tag_over_lines);
 	suite_add_tcase(s, attrs);
 
 	tcase_add_test(hostile, test_hostile_files);
