@@ -454,10 +454,47 @@ static int texts_differ(const struct ord_kv *rec, const struct ord_kv *cal, cons
 	return 0;
 }
 
+/*
+ * The keys where two "k=v" texts differ, as "k=v, k=v" for each side ("no
+ * k" where one lacks it), so that a message names what differs rather than
+ * two whole states that agree but for a key.  0 when they cannot both be
+ * read as key=value lines (the caller then shows them whole).
+ */
+static int kv_diff(const char *rules, const char *recorded, struct ord_buf *want, struct ord_buf *got)
+{
+	struct ord_kv a, b;
+	size_t i;
+	int ok;
+
+	ord_kv_init(&a);
+	ord_kv_init(&b);
+	ok = !ord_kv_parse(&a, rules) && !ord_kv_parse(&b, recorded);
+	for (i = 0; ok && i < a.n; i++) {
+		const char *v = ord_kv_get(&b, a.items[i].key);
+		if (v && !strcmp(v, a.items[i].value))
+			continue;
+		ord_buf_addf(want, "%s%s=%s", want->len ? ", " : "", a.items[i].key, a.items[i].value);
+		if (v)
+			ord_buf_addf(got, "%s%s=%s", got->len ? ", " : "", a.items[i].key, v);
+		else
+			ord_buf_addf(got, "%sno %s", got->len ? ", " : "", a.items[i].key);
+	}
+	for (i = 0; ok && i < b.n; i++)
+		if (!ord_kv_get(&a, b.items[i].key)) {
+			ord_buf_addf(want, "%sno %s", want->len ? ", " : "", b.items[i].key);
+			ord_buf_addf(got, "%s%s=%s", got->len ? ", " : "", b.items[i].key,
+				     b.items[i].value);
+		}
+	ord_kv_release(&a);
+	ord_kv_release(&b);
+	ord_error_clear();
+	return ok && want->len;
+}
+
 static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const struct ord_rec_entry *e)
 {
 	const struct ord_record *r = x->r;
-	struct ord_buf b = ORD_BUF_INIT, a = ORD_BUF_INIT;
+	struct ord_buf b = ORD_BUF_INIT, a = ORD_BUF_INIT, want = ORD_BUF_INIT, got = ORD_BUF_INIT;
 	size_t i, k, listed = 0, n;
 	const char *phase = x->rs->phases[p], *lang, *was, *is;
 
@@ -518,7 +555,18 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 		if (strcmp(rr->unit, cr->unit) || rr->event != (int)cr->event_seq ||
 		    strcmp(rr->values, b.buf) || strcmp(rr->explanation, cr->explanation) ||
 		    strcmp(rr->phase, cr->phase)) {
-			if (listed++ < MAX_LISTED)
+			ord_buf_reset(&want);
+			ord_buf_reset(&got);
+			if (listed++ >= MAX_LISTED)
+				continue;
+			if (!strcmp(rr->explanation, cr->explanation) &&
+			    !strcmp(rr->unit, cr->unit) && kv_diff(b.buf, rr->values, &want, &got))
+				/* the same words, other values: name the values */
+				ord_vout_fail(x->v,
+					      "phase %s: the result for %s is recorded with %s, but the rules give %s ('%s')",
+					      phase, *rr->unit ? rr->unit : "(no unit)", got.buf,
+					      want.buf, cr->explanation);
+			else
 				ord_vout_fail(x->v,
 					      "phase %s: the result for %s is recorded as '%s', but the rules give '%s'",
 					      phase, *rr->unit ? rr->unit : "(no unit)",
@@ -549,7 +597,15 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 		ord_kv_serialize(&ctx->units[i].attrs, &a);
 		if (!rs || strcmp(rs->unit, ctx->units[i].id) || strcmp(rs->value, b.buf) ||
 		    rs->turn != r->turn || rs->phase != (int)p + 1) {
-			if (listed++ < MAX_LISTED)
+			ord_buf_reset(&want);
+			ord_buf_reset(&got);
+			if (listed++ < MAX_LISTED && rs && !strcmp(rs->unit, ctx->units[i].id) &&
+			    kv_diff(b.buf, rs->value, &want, &got))
+				/* the keys that differ, not two states alike but for them */
+				ord_vout_fail(x->v,
+					      "phase %s: unit %s ends the phase with %s by the rules, but its recorded state has %s",
+					      phase, ctx->units[i].id, want.buf, got.buf);
+			else if (listed <= MAX_LISTED)
 				ord_vout_fail(x->v,
 					      "phase %s: unit %s ends the phase as '%s' by the rules, but its recorded state is %s%s%s",
 					      phase, ctx->units[i].id, b.buf, rs ? "'" : "missing",
@@ -576,6 +632,8 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 		ord_vout_fail(x->v, "phase %s: and %zu more differences", phase, listed - MAX_LISTED);
 	ord_buf_release(&a);
 	ord_buf_release(&b);
+	ord_buf_release(&want);
+	ord_buf_release(&got);
 }
 
 /* The recorded rows of a resolve entry against its digest. */

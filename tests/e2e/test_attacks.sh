@@ -144,8 +144,8 @@ run ord verify forged.game.xml --pubkey "$(pubkey forged.game)" --receipt "$BLUE
 $OUT"
 expect_in "$OUT" "ok: signature by the game's key"
 expect_in "$OUT" "ok: log: "
-expect_in "$OUT" "phase fire: the result for B1 is recorded as"
-expect_in "$OUT" "phase fire: unit B1 ends the phase as 'figures=18"
+expect_in "$OUT" "phase fire: the result for B1 is recorded with casualties=1, but the rules give casualties=6 ("
+expect_in "$OUT" "phase fire: unit B1 ends the phase with figures=18, losses=6, turn_losses=6 by the rules, but its recorded state has figures=23, losses=1, turn_losses=1"
 expect_exit 1 ord audit forged.game
 expect_in "$OUT" "but the rules give"
 # a forged roll: the gun's die
@@ -193,7 +193,7 @@ for what in result english state roll; do
 	case $what in
 	result) expect_in "$OUT" "but the rules give" ;;
 	english) expect_in "$OUT" "is recorded in en as '" && expect_in "$OUT" " (no loss)', but the rules give '" ;;
-	state) expect_in "$OUT" "by the rules, but its recorded state is" ;;
+	state) expect_in "$OUT" "by the rules, but its recorded state has figurer=1" ;;
 	roll) expect_in "$OUT" "(the dice were chosen)" ;;
 	esac
 done

@@ -117,7 +117,7 @@ tamper result-inserted \
 tamper unit-state \
 	"UPDATE unit_state SET state = replace(state, 'figures=', 'figures=1') WHERE turn = 1" \
 	"were changed after they were written" \
-	"by the rules, but its recorded state is"
+	"by the rules, but its recorded state has figures=1"
 tamper unit-state-initial \
 	"UPDATE unit_state SET state = replace(state, 'formation=column', 'formation=square') WHERE turn = 0" \
 	"the units' states as the game began are not the ones logged" \
