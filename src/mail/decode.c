@@ -444,6 +444,7 @@ void mail_msg_verify_pgp(struct mail_msg *m, const char *raw, size_t len, const 
 			good = 1;
 			free(m->pgp_fpr);
 			m->pgp_fpr = ord_strdup(fpr);
+			m->pgp_created = (int64_t)g_mime_signature_get_created(sig);
 			break;
 		}
 	}
