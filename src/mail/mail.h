@@ -62,7 +62,7 @@ struct mail_msg {
 	int pgp;          /* 0 unsigned; 1 a good OpenPGP/MIME signature by pgp_fpr; -1 a bad one */
 	char *pgp_fpr;    /* fingerprint of the signing key, uppercase */
 	int64_t pgp_created; /* when the good signature was made (unix seconds; -1 unknown) */
-	char *pgp_why;    /* why a signature is bad */
+	char *pgp_why;       /* why a signature is bad */
 };
 void mail_init(void); /* once per process: GMime */
 void mail_shutdown(void);
