@@ -26,7 +26,8 @@
  *      (16.6); fire and melee results last until reorganised.
  *  K3  Reorganisation (its rules are lost): a unit in U or FU that is not
  *      disturbed rallies reorganisering_grader grades a turn; one over
- *      decimering_u_pct lost stays in U (6.7).
+ *      decimering_u_pct lost is U at least and never reorganised, so one
+ *      in FU stays FU (6.7: "Enheden kan ikke reorganiseres").
  *  K4  Decimation is for the rest of the battle; the text's exceptions
  *      follow its LU rule alone (6.7): artillery is never LU for its losses
  *      but U when over decimering_u_pct of its guns are destroyed, and the

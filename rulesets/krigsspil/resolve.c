@@ -472,8 +472,10 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 			   ks_st(ctx, u, "fu_ekstra") < turn && !disturbed(ctx, u)) {
 			int steps = (int)ks_param(ks_r(ctx), "reorganisering_grader");
 			int to = grade - (steps > 0 ? steps : 1);
-			if (ks_st(ctx, u, "decimering") >= 2 && to < KS_U)
-				to = KS_U; /* over decimering_u_pct lost: not reorganised (6.7) */
+			/* over decimering_u_pct lost: "Enheden kan ikke
+			 * reorganiseres" (6.7), from FU no more than from U */
+			if (ks_st(ctx, u, "decimering") >= 2)
+				to = grade;
 			if (to < KS_OR)
 				to = KS_OR;
 			if (to < grade) {
@@ -486,9 +488,9 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 				ks_text_used_param(&t, ks_r(ctx), "reorganisering_grader");
 				ks_result(ctx, 0, u, NULL, &t);
 			} else if (ks_st(ctx, u, "decimering") >= 2) {
-				KS_TF(&t, "over %g%% tab: kan ikke reorganiseres",
-				      "over %g%% lost: cannot be reorganised",
-				      ks_param(ks_r(ctx), "decimering_u_pct"));
+				KS_TF(&t, "over %g%% tab: kan ikke reorganiseres (6.7): forbliver %s",
+				      "over %g%% lost: cannot be reorganised (6.7): stays %s",
+				      ks_param(ks_r(ctx), "decimering_u_pct"), ks_moral_name(grade));
 				ks_result(ctx, 0, u, NULL, &t);
 			}
 		}

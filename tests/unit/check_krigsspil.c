@@ -1878,7 +1878,8 @@ START_TEST(test_decimation)
 	/* the exception: a turn it rested or won a melee sending the loser FU */
 	ord_kv_set(&U("D1")->state, "vandt_fu_traek", "10");
 	ck_assert_int_eq(ks_moral_now(ctx, U("D1")), KS_OR);
-	/* over 50%: not reorganised out of U */
+	/* over 50%: "Enheden kan ikke reorganiseres" (6.7): not out of FU
+	 * either (g1.game: L5 went FU → U in the turn after) */
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 11);
 	cast();
@@ -1886,9 +1887,16 @@ START_TEST(test_decimation)
 	ord_kv_set(&U("D2")->state, "decimering", "2");
 	ord_kv_set(&U("D2")->state, "moral", "FU");
 	ord_kv_set(&U("D2")->state, "moral_traek", "10");
+	ord_kv_set(&U("L1")->state, "figurer", "8");
+	ord_kv_set(&U("L1")->state, "decimering", "2");
+	ord_kv_set(&U("L1")->state, "moral", "U");
+	ord_kv_set(&U("L1")->state, "moral_traek", "10");
 	resolve("reorganisering", NULL, 0);
-	ck_assert_str_eq(sts("D2", "moral"), "U");
-	ck_assert_int_eq(ks_moral_now(ctx, U("D2")), KS_U);
+	ck_assert_str_eq(sts("D2", "moral"), "FU");
+	ck_assert_int_eq(ks_moral_now(ctx, U("D2")), KS_FU);
+	ck_assert_str_eq(sts("L1", "moral"), "U");
+	expect_result("D2: over 50% tab: kan ikke reorganiseres (6.7): forbliver FU");
+	expect_result("L1: over 50% tab: kan ikke reorganiseres (6.7): forbliver U");
 }
 END_TEST
 
