@@ -837,6 +837,10 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	out->in_range = 1;
 	if (in->flags)
 		ord_kv_copy(&flags, in->flags);
+	/* Skema XV's target column: the game's flags say so, and the
+	 * calculator's maal_artilleri=yes says it here (one path for both) */
+	if (in->target_artillery)
+		ord_kv_set(&flags, "maal_artilleri", "yes");
 	zone_flag(f, sizeof(f), "", in->ammo);
 	ord_kv_set(&flags, f, "yes");
 	{

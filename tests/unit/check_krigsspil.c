@@ -404,6 +404,15 @@ START_TEST(test_artillery_calc)
 				"maal_figurer=20 kanoner=6 ammo=SF zone=II maal_artilleri=yes",
 				D(6, 6, 6), "damaged"),
 			 2);
+	/* Skema XV tab B's "målet er artilleri" (-1) counts in the calculator
+	 * as in the game: 16 - 1 (the review's calc gave 16) */
+	ck_assert_str_eq(value("artillery",
+			       "kanoner=8 kaliber=6 ammo=SF afstand=40 maal_figurer=20 maal_artilleri=yes",
+			       D(6, 6, 4), "loss_total"),
+			 "15");
+	ck_assert_str_eq(value("artillery", "kanoner=8 kaliber=6 ammo=SF afstand=40 maal_figurer=20",
+			       D(6, 6, 4), "loss_total"),
+			 "16");
 	/* 1d6 for an exploding limber: 1-4 nothing, 5 half, 6 all; 3 kampsatser a fire unit */
 	ck_assert_int_eq(ivalue("explosion", "kampsatser=30", D(4), "fire_units"), 0);
 	ck_assert_int_eq(ivalue("explosion", "kampsatser=30", D(5), "fire_units"), 5);
