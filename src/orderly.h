@@ -732,6 +732,11 @@ int ord_mail_find(ord_game *g, const char *address, char side[64], int *referee,
 int ord_mail_check_passphrase(ord_game *g, const char *side, const char *passphrase);
 /* The registered OpenPGP key of side (ORD_ENOTFOUND: none). */
 int ord_mail_pgp_key(ord_game *g, const char *side, struct ord_buf *armored);
+/* When the last OpenPGP signature the judge took from side was made (unix
+ * seconds, 0: none), and raising it (in the transaction of the mail's
+ * answer): a signature not later than it is a mail sent again. */
+int ord_mail_pgp_last(ord_game *g, const char *side, int64_t *when);
+int ord_mail_set_pgp_last(ord_game *g, const char *side, int64_t when);
 /* The side's Ed25519 key from the scenario (ORD_ENOTFOUND: none). */
 int ord_game_side_pubkey(ord_game *g, const char *side, unsigned char out[32]);
 /* The judge's own address (orderly@host) and the replies a sender may get

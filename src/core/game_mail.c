@@ -356,6 +356,31 @@ int ord_mail_pgp_key(ord_game *g, const char *side, struct ord_buf *armored)
 	return err;
 }
 
+int ord_mail_pgp_last(ord_game *g, const char *side, int64_t *when)
+{
+	struct ord_store_party p;
+	const char *party = NULL;
+	int err;
+
+	*when = 0;
+	if ((err = party_of(g, side, &party)) != 0 ||
+	    (err = ord_store_mail_party_get(g->db, party, &p)) != 0)
+		return err;
+	ord_buf_release(&p.pgp_key);
+	*when = p.pgp_last;
+	return 0;
+}
+
+int ord_mail_set_pgp_last(ord_game *g, const char *side, int64_t when)
+{
+	const char *party = NULL;
+	int err;
+
+	if ((err = party_of(g, side, &party)) != 0)
+		return err;
+	return ord_store_mail_pgp_last_set(g->db, party, when);
+}
+
 static int set_config(struct ord_game *g, int turn, const char *judge, int per_hour)
 {
 	struct ord_buf body = ORD_BUF_INIT, cur = ORD_BUF_INIT;

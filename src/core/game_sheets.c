@@ -308,6 +308,28 @@ static int notify_sheet(struct ord_game *g, enum ord_change_kind kind, const str
 	return ord_game_notify(g, &c);
 }
 
+/*
+ * A nonce the player gives is used once: a signed sheet sent again (a mail
+ * replayed by whoever saw it, after the player sent another version) would
+ * otherwise be stored as a new version and sealed in place of his last.
+ * Signing anew gives a new nonce, so a player who wants an old sheet back
+ * signs it again.  Nothing is logged: the game file is unchanged.
+ */
+static int nonce_fresh(struct ord_game *g, int turn, const struct ord_store_side *s,
+		       const unsigned char *nonce)
+{
+	int version, err;
+
+	if ((err = ord_store_sheet_nonce_used(g->db, turn, s->id, nonce, &version)) != 0)
+		return err;
+	if (version)
+		return ord_error_set(ORD_ESTATE,
+				     "this sheet, with its nonce, is version %d of side %s's sheet of turn %d, stored already: "
+				     "a signed sheet is stored once (a mail or submit sent again?); to send it again, sign it anew",
+				     version, s->name, turn);
+	return 0;
+}
+
 int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
 			 size_t len, const struct ord_submit_opts *o, struct ord_diag *diag)
 {
@@ -362,12 +384,15 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 			return refuse_logged(g, t.turn, side, len, "bad signature");
 		}
 	}
+	if (o->nonce && (err = nonce_fresh(g, t.turn, s, o->nonce)) != 0)
+		return err;
 	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL, 1)) != 0)
 		return err;
 	if ((err = ord_store_begin(g->db)) != 0)
 		return err;
 	/* the turn may have been sealed while we validated */
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0 ||
+	    (o->nonce && (err = nonce_fresh(g, t.turn, s, o->nonce)) != 0) ||
 	    (err = ord_game_store_sheet(g, &rc, &t, s, "submitted", bytes, len, o->nonce,
 					o->signature, o->witness, 0)) != 0 ||
 	    (err = notify_sheet(g, ORD_CHANGE_SUBMIT, &rc)) != 0 ||

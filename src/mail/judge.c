@@ -54,6 +54,8 @@ struct judge {
 	struct ord_buf subject;
 	struct ord_buf result;  /* one line for the inbox */
 	struct ord_buf reading; /* orderly's reading of the sheet */
+	int64_t pgp_taken;      /* when its OpenPGP signature was made, once proven */
+	int sheet_answer;       /* a receipt or a rejection: not rate-limited */
 	int quiet;              /* no reply (rate limit, loop) */
 	int answered;           /* the message is marked processed */
 };
@@ -68,7 +70,10 @@ static int queue_reply(struct judge *j)
 
 	if (!j->quiet && *j->rcpt) {
 		ord_mail_config(j->g, NULL, &per_hour);
-		if ((err = ord_mail_rate(j->g, j->rcpt, per_hour, &ok)) != 0)
+		/* the answer to a sheet, stored or refused, always goes: the
+		 * player must learn what will be sealed, however many mails in
+		 * his name (forged ones too) used up his replies */
+		if (!j->sheet_answer && (err = ord_mail_rate(j->g, j->rcpt, per_hour, &ok)) != 0)
 			goto out;
 		if (!ok) {
 			ord_buf_adds(&j->result, " (no reply: replies per hour used up)");
@@ -84,6 +89,10 @@ static int queue_reply(struct judge *j)
 				goto out;
 		}
 	}
+	/* the signature is taken with the answer: a mail the MTA gives again
+	 * before it was answered is no mail sent again */
+	if (j->pgp_taken > 0 && (err = ord_mail_set_pgp_last(j->g, j->side, j->pgp_taken)) != 0)
+		goto out;
 	err = ord_mail_inbox_done(j->g, j->inbox_id, j->result.buf);
 	if (!err)
 		j->answered = 1;
@@ -211,6 +220,7 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 	switch (c->kind) {
 	case ORD_CHANGE_SUBMIT: {
 		char hex[65];
+		j->sheet_answer = 1;
 		mail_hex(hex, c->receipt->commitment, 32);
 		ord_buf_reset(&j->subject);
 		ord_buf_addf(&j->subject, "receipt: turn %d, %s, version %d", c->turn, c->side,
@@ -234,6 +244,7 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 		return queue_reply(j);
 	}
 	case ORD_CHANGE_REJECT:
+		j->sheet_answer = 1;
 		ord_buf_reset(&j->subject);
 		ord_buf_addf(&j->subject, "orders NOT accepted: turn %d, %s", c->turn, c->side);
 		ord_buf_reset(&j->reply);
@@ -331,9 +342,10 @@ static int cmd_report(struct judge *j)
 	long turn = 0;
 	int err;
 
-	if (j->b->args && *j->b->args && ord_parse_long(j->b->args, &turn)) {
+	if (j->b->args && *j->b->args && (ord_parse_long(j->b->args, &turn) || turn < 1)) {
 		ord_buf_addf(&j->subject, "report: not understood");
-		ord_buf_addf(&j->reply, "REPORT takes a turn number, not '%s'.\n", j->b->args);
+		ord_buf_addf(&j->reply, "REPORT takes a turn number (1 or more), not '%s'.\n",
+			     j->b->args);
 		ord_buf_adds(&j->result, "bad REPORT");
 		return answer(j);
 	}
@@ -641,6 +653,7 @@ out:
 
 /* ---- who sent it ---- */
 
+/* 1 proven, 0 not (*why says why), -1 the store failed. */
 static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 {
 	struct ord_buf key = ORD_BUF_INIT;
@@ -650,10 +663,24 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 	*why = NULL;
 	if (j->m->pgp) {
 		if (ord_mail_pgp_key(j->g, j->side, &key) == 0) {
+			int64_t last = 0;
 			mail_msg_verify_pgp(j->m, raw, len, key.buf);
 			ord_buf_release(&key);
-			if (j->m->pgp == 1)
+			if (j->m->pgp == 1 && (err = ord_mail_pgp_last(j->g, j->side, &last)) != 0)
+				return -1;
+			/* a signature proves who wrote the mail, not that he sent it
+			 * now: one not later than the last taken is a mail sent again
+			 * (by whoever saw it), which would undo his later orders */
+			if (j->m->pgp == 1 && j->m->pgp_created > 0 && j->m->pgp_created <= last) {
+				*why = "its OpenPGP signature is no later than that of your last signed mail orderly "
+				       "took: a mail sent again, by you or by someone who saw it (to send it again, "
+				       "sign it anew)";
+				return 0;
+			}
+			if (j->m->pgp == 1) {
+				j->pgp_taken = j->m->pgp_created;
 				return 1;
+			}
 			*why = j->m->pgp_why ? j->m->pgp_why : "the OpenPGP signature does not hold";
 			return 0;
 		}
@@ -706,6 +733,88 @@ static int game_path(struct ord_buf *path, const char *dir, const char *name)
 }
 
 /* J4: keep a message that reaches no game; 0 when it is on disk. */
+/* ---- what is kept of a message ---- */
+
+/* Does the line [s, e) read "Passphrase:" (any case, after white space,
+ * or quoted: a quoted passphrase is as secret)? */
+static int passphrase_line(const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '>'))
+		s++;
+	return e - s >= 11 && !strncasecmp(s, "passphrase:", 11);
+}
+
+/*
+ * The message as the judge keeps it (the inbox, unrouted/): the bytes the
+ * MTA gave, but for the value of every "Passphrase:" line.  The judge keeps
+ * a passphrase only as a hash (docs/pbem.md): a copy of the game file must
+ * not hand it out, nor the referee's web login that uses it.  When the
+ * line is encoded (quoted-printable, base64) and so still there once the
+ * kept bytes are read again, the judge keeps the headers and the mail's
+ * plain text instead, with the line's value removed.
+ */
+static void kept_bytes(const char *raw, size_t len, const struct mail_msg *m,
+		       const struct mail_body *b, const char *recipient, struct ord_buf *out)
+{
+	const char *p = raw, *end = raw + len, *text;
+	struct mail_msg again;
+	struct mail_body ab;
+	int left, skipping = 0;
+
+	if (!b->passphrase) {
+		ord_buf_add(out, raw, len);
+		return;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+		const char *cr = e > p && e[-1] == '\r' ? e - 1 : e;
+		if (passphrase_line(p, cr)) {
+			const char *colon = memchr(p, ':', (size_t)(cr - p));
+			ord_buf_add(out, p, (size_t)(colon + 1 - p));
+			ord_buf_adds(out, " (removed)");
+			ord_buf_add(out, cr, (size_t)(e - cr));
+		} else {
+			ord_buf_add(out, p, (size_t)(e - p));
+		}
+		if (nl)
+			ord_buf_addch(out, '\n');
+		p = nl ? nl + 1 : end;
+	}
+	mail_msg_read(&again, out->buf, out->len, recipient);
+	mail_body_init(&ab);
+	mail_body_parse(&ab, again.subject, again.text ? again.text : again.attachment);
+	left = ab.passphrase && strcmp(ab.passphrase, "(removed)");
+	mail_body_release(&ab);
+	mail_msg_release(&again);
+	if (!left)
+		return;
+	/* the headers but those of the MIME structure, then the plain text */
+	ord_buf_reset(out);
+	for (p = raw; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl + 1 : end;
+		if (e - p <= 2 && (*p == '\n' || *p == '\r'))
+			break; /* the blank line that ends the headers */
+		if (*p != ' ' && *p != '\t')
+			skipping = !strncasecmp(p, "content-", 8) ||
+				   !strncasecmp(p, "mime-version:", 13);
+		if (!skipping)
+			ord_buf_add(out, p, (size_t)(e - p));
+		p = e;
+	}
+	ord_buf_adds(out, "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
+			  "Content-Transfer-Encoding: 8bit\n"
+			  "X-Orderly-Kept: the plain text only, without its passphrase\n\n");
+	for (text = m->text ? m->text : m->attachment ? m->attachment : ""; *text;) {
+		size_t n = strcspn(text, "\n");
+		if (passphrase_line(text, text + n))
+			ord_buf_adds(out, "Passphrase: (removed)");
+		else
+			ord_buf_add(out, text, n);
+		ord_buf_addch(out, '\n');
+		text += n + (text[n] == '\n');
+	}
+}
+
 static int keep_unrouted(const char *dir, const struct mail_msg *m, const char *raw, size_t len)
 {
 	struct ord_buf path = ORD_BUF_INIT, tmp = ORD_BUF_INIT;
@@ -772,10 +881,10 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	struct mail_msg m;
 	struct mail_body b;
 	struct judge j;
-	struct ord_buf path = ORD_BUF_INIT;
+	struct ord_buf path = ORD_BUF_INIT, kept = ORD_BUF_INIT;
 	char state[8] = "", side[64] = "";
 	const char *name, *why;
-	int rc = MAIL_EX_OK, err, step = 0, count = 0, referee = 0;
+	int rc = MAIL_EX_OK, err, step = 0, count = 0, referee = 0, proven;
 
 	memset(&j, 0, sizeof(j));
 	ord_buf_init(&j.reply);
@@ -802,30 +911,31 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		b.block = a.block;
 		mail_body_release(&a);
 	}
+	kept_bytes(raw, len, &m, &b, o->recipient, &kept);
 	/* 1. the game */
 	if (o->game) {
 		ord_buf_adds(&path, o->game);
 	} else {
 		name = m.to_plus ? m.to_plus : b.game;
 		if (!name) {
-			rc = unrouted(o, &m, raw, len, "no game named", msg);
+			rc = unrouted(o, &m, kept.buf, kept.len, "no game named", msg);
 			goto out;
 		}
 		if (game_path(&path, o->games, name) != 0 || access(path.buf, F_OK) != 0) {
 			char why_buf[128];
 			snprintf(why_buf, sizeof(why_buf), "no game '%.64s' here", name);
-			rc = unrouted(o, &m, raw, len, why_buf, msg);
+			rc = unrouted(o, &m, kept.buf, kept.len, why_buf, msg);
 			goto out;
 		}
 	}
 	if ((err = ord_game_open(&j.g, path.buf)) != 0) {
-		rc = err == ORD_ENOFILE ? unrouted(o, &m, raw, len, "no such game", msg)
+		rc = err == ORD_ENOFILE ? unrouted(o, &m, kept.buf, kept.len, "no such game", msg)
 					: tempfail(msg, "cannot open the game");
 		goto out;
 	}
 	/* 2. stored before anything else */
 	if ((err = ord_mail_inbox_add(j.g, &j.inbox_id, state, &step, m.message_id, m.from_header,
-				      raw, len)) != 0) {
+				      kept.buf, kept.len)) != 0) {
 		rc = tempfail(msg, "cannot store the message");
 		goto out;
 	}
@@ -902,7 +1012,11 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		err = answer(&j);
 		goto done;
 	}
-	if (!prove(&j, raw, len, &why)) {
+	if ((proven = prove(&j, raw, len, &why)) < 0) {
+		rc = tempfail(msg, "cannot read the registrations");
+		goto out;
+	}
+	if (!proven) {
 		ord_buf_adds(&j.subject, "NOT accepted: your mail could not be proven yours");
 		ord_buf_addf(&j.reply,
 			     "A mail from your address reached the game '%s', but orderly could not\n"
@@ -955,6 +1069,7 @@ out:
 	mail_msg_release(&m);
 	mail_body_release(&b);
 	ord_buf_release(&path);
+	ord_buf_release(&kept);
 	ord_buf_release(&j.reply);
 	ord_buf_release(&j.subject);
 	ord_buf_release(&j.result);

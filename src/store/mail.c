@@ -35,7 +35,8 @@ int ord_store_mail_party_get(sqlite3 *db, const char *party, struct ord_store_pa
 	ord_buf_init(&out->pgp_key);
 	if ((err = ord_store_prepare(db, &st,
 				     "SELECT coalesce(address, ''), coalesce(pass_hash, ''), coalesce(pgp_fpr, ''), "
-				     "pgp_key, address_salt FROM mail_party WHERE party = ?")) != 0)
+				     "pgp_key, address_salt, pgp_last FROM mail_party WHERE party = ?")) !=
+	    0)
 		return err;
 	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
@@ -50,6 +51,7 @@ int ord_store_mail_party_get(sqlite3 *db, const char *party, struct ord_store_pa
 			memcpy(out->address_salt, sqlite3_column_blob(st, 4), 32);
 			out->has_address_salt = 1;
 		}
+		out->pgp_last = sqlite3_column_int64(st, 5);
 		out->found = 1;
 	} else if (rc != SQLITE_DONE) {
 		err = ord_store_error(db, "reading mail registrations");
@@ -83,6 +85,20 @@ int ord_store_mail_party_set(sqlite3 *db, const char *party, const char *column,
 		sqlite3_bind_text(st, 2, value, (int)len, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, log_seq);
 	return step_done(db, st, "storing a mail registration");
+}
+
+int ord_store_mail_pgp_last_set(sqlite3 *db, const char *party, int64_t when)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "UPDATE mail_party SET pgp_last = max(pgp_last, ?2) WHERE party = ?1")) !=
+	    0)
+		return err;
+	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, when);
+	return step_done(db, st, "storing when a signature was made");
 }
 
 /* Which party has this address: "" for the referee; ORD_ENOTFOUND. */

@@ -756,6 +756,28 @@ int ord_store_sheet_summary(sqlite3 *db, int turn, int64_t side_id, int *version
 	return err;
 }
 
+int ord_store_sheet_nonce_used(sqlite3 *db, int turn, int64_t side_id,
+			       const unsigned char nonce[32], int *version)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	*version = 0;
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT min(version) FROM sheet WHERE turn = ? AND side_id = ? AND nonce = ?")) !=
+	    0)
+		return err;
+	sqlite3_bind_int(st, 1, turn);
+	sqlite3_bind_int64(st, 2, side_id);
+	sqlite3_bind_blob(st, 3, nonce, 32, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*version = sqlite3_column_int(st, 0); /* 0 for NULL: none */
+	else
+		err = ord_store_error(db, "reading sheets");
+	ord_store_stmt_done(st);
+	return err;
+}
+
 /* ---- events ---- */
 
 int ord_store_event_next(sqlite3 *db, int turn, unsigned *seq)

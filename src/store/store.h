@@ -303,6 +303,9 @@ int ord_store_head_read(sqlite3 *db, int turn, const char *at, struct ord_rec_he
 /* A side's sheets this turn: the highest version and the source of its
  * first (*version 0 when none). */
 int ord_store_sheet_summary(sqlite3 *db, int turn, int64_t side_id, int *version, char **source);
+/* The first version of side_id's sheets of turn stored with nonce, or 0. */
+int ord_store_sheet_nonce_used(sqlite3 *db, int turn, int64_t side_id,
+			       const unsigned char nonce[32], int *version);
 
 /* ---- the record of a turn (record.c) ---- */
 
@@ -335,12 +338,15 @@ struct ord_store_party {
 	struct ord_buf pgp_key;         /* armored key, empty if none; the caller releases it */
 	unsigned char address_salt[32]; /* the key of the address's logged hash */
 	int has_address_salt;           /* 0: none, or a game older than schema 13 */
+	int64_t pgp_last;               /* when the last OpenPGP signature taken was made */
 };
 int ord_store_mail_party_get(sqlite3 *db, const char *party, struct ord_store_party *out);
 /* Set one column (address, pass_hash, pgp_key, pgp_fpr, address_salt) of a
  * party's row; the blobs (pgp_key, address_salt) take len bytes. */
 int ord_store_mail_party_set(sqlite3 *db, const char *party, const char *column, const void *value,
 			     size_t len, int64_t log_seq);
+/* A party's pgp_last raised to when (never lowered). */
+int ord_store_mail_pgp_last_set(sqlite3 *db, const char *party, int64_t when);
 int ord_store_mail_party_by_address(sqlite3 *db, const char *address, char *party, size_t n,
 				    int *count);
 int ord_store_mail_config_get(sqlite3 *db, struct ord_buf *judge, int *per_hour,

@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# test_mail_replay.sh - what a review found that someone who sees a player's
+# mail could do, through the real MTA: send his signed orders again after
+# he sent newer ones (OpenPGP/MIME, and the lines of `orderly sign`), use
+# up his replies so that his receipt never comes, or read his passphrase
+# in a copy of the game file (the inbox, unrouted/); and REPORT -1.
+set -euo pipefail
+# shellcheck source=tests/mail/lib.sh
+source "$(dirname "$0")/lib.sh"
+need_sqlite3
+
+G=$GAMES/replay.orderly
+sqlu() {
+	as_user sqlite3 -batch -bail "${2:-$G}" "$1"
+}
+ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" >/dev/null 2>&1
+printf 'blue shako and sabre\n' | ordu register "$G" --side blue --passphrase-file - >/dev/null
+ordu tick "$GAMES" --sendmail "$SENDMAIL" >/dev/null
+deliver
+
+sheets() {
+	sqlu "SELECT count(*) FROM sheet WHERE side_id = (SELECT id FROM side WHERE name = '${1:-blue}')" "${2:-$G}"
+}
+newest_subject() {
+	mime "$(mails "$1" | tail -1)" subject
+}
+send_and_flush() {
+	send_raw "$1"
+	deliver
+	flush
+}
+
+# --------------------------------------------- the passphrase is not kept
+cat >"$TMP/plain.eml" <<'EOF'
+From: Blue <blue@club.test>
+To: orderly+replay@judge.test
+Subject: orders
+Message-ID: <replay-plain@club.test>
+Content-Type: text/plain; charset=utf-8
+
+Passphrase: blue shako and sabre
+ORDERS
+B1 ↑ 1/2
+END
+> Passphrase: blue shako and sabre
+EOF
+send_and_flush "$TMP/plain.eml"
+expect_in "$(newest_subject blue)" "receipt: turn 1, blue, version 1"
+raw=$(sqlu "SELECT CAST(raw AS TEXT) FROM mail_inbox WHERE message_id = 'replay-plain@club.test'")
+expect_not_in "$raw" "shako"
+expect_in "$raw" "Passphrase: (removed)"
+expect_in "$raw" "> Passphrase: (removed)"
+expect_in "$raw" "B1 ↑ 1/2"
+
+# quoted-printable: the line is not in the bytes as written; the text is kept
+printf 'blå shako\n' | ordu register "$G" --side blue --passphrase-file - >/dev/null
+cat >"$TMP/qp.eml" <<'EOF'
+From: Blue <blue@club.test>
+To: orderly+replay@judge.test
+Subject: orders
+Message-ID: <replay-qp@club.test>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=utf-8
+Content-Transfer-Encoding: quoted-printable
+
+Passphr=
+ase: bl=C3=A5 shako
+ORDERS
+B1 =E2=86=91 1/4
+END
+EOF
+send_and_flush "$TMP/qp.eml"
+expect_in "$(newest_subject blue)" "receipt: turn 1, blue, version 2"
+raw=$(sqlu "SELECT CAST(raw AS TEXT) FROM mail_inbox WHERE message_id = 'replay-qp@club.test'")
+expect_not_in "$raw" "shako"
+expect_in "$raw" "X-Orderly-Kept: the plain text only, without its passphrase"
+expect_in "$raw" "B1 ↑ 1/4"
+expect_in "$raw" "Message-ID: <replay-qp@club.test>"
+
+# a mail to no game is kept in unrouted/, without it too
+sed -e 's/orderly+replay@/orderly+nosuchgame@/' -e 's/replay-plain@/replay-nogame@/' \
+	"$TMP/plain.eml" >"$TMP/nogame.eml"
+send_raw "$TMP/nogame.eml"
+deliver
+kept=$(as_user cat "$GAMES"/unrouted/*.eml)
+expect_not_in "$kept" "shako"
+expect_in "$kept" "Passphrase: (removed)"
+
+# ------------------------- a receipt comes whatever used up the replies
+ordu register "$G" --replies-per-hour 1 >/dev/null
+for k in 1 2; do
+	cat >"$TMP/forged-$k.eml" <<EOF
+From: Blue <blue@club.test>
+To: orderly+replay@judge.test
+Subject: STATUS
+Message-ID: <replay-forged-$k@club.test>
+
+a forger's mail, without the proof
+EOF
+	send_and_flush "$TMP/forged-$k.eml"
+done
+expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'replay-forged-2@club.test'")" "replies per hour used up"
+before=$(mail_count blue)
+sed -e 's/replay-qp@/replay-after-limit@/' -e 's/B1 =E2=86=91 1\/4/B1 =E2=86=91 3\/4/' "$TMP/qp.eml" >"$TMP/after-limit.eml"
+send_and_flush "$TMP/after-limit.eml"
+expect_eq "$(mail_count blue)" $((before + 1)) "mails to blue after the replies were used up"
+expect_in "$(newest_subject blue)" "receipt: turn 1, blue, version 3"
+ordu register "$G" --replies-per-hour 30 >/dev/null
+
+# ------------------------------------------------------ REPORT below turn 1
+cat >"$TMP/report.eml" <<'EOF'
+From: Blue <blue@club.test>
+To: orderly+replay@judge.test
+Subject: REPORT -1
+Message-ID: <replay-report@club.test>
+
+Passphrase: blå shako
+EOF
+send_and_flush "$TMP/report.eml"
+expect_in "$(newest_subject blue)" "report: not understood"
+expect_in "$(mime "$(mails blue | tail -1)" body)" "REPORT takes a turn number (1 or more), not '-1'"
+
+# ------------------------------------------- OpenPGP/MIME, sent again
+if command -v gpg >/dev/null 2>&1; then
+	as_user mkdir -p -m 0700 "$TMP/gpg-red"
+	# the key made before the signatures, by gpg's clock set back
+	now=$(date +%s)
+	echo "faked-system-time $((now - 1000))!" | as_user tee "$TMP/gpg-red/gpg.conf" >/dev/null
+	as_user gpg --homedir "$TMP/gpg-red" --batch --passphrase '' --quick-gen-key \
+		"red <red@club.test>" ed25519 sign never 2>/dev/null
+	as_user gpg --homedir "$TMP/gpg-red" --armor --export red@club.test >"$TMP/red.asc"
+	ordu register "$G" --side red --pgp-key "$TMP/red.asc" >/dev/null
+	# two mails signed ten seconds apart (gpg's clock set for each)
+	for v in 1 2; do
+		printf 'ORDERS\nR1 ↑ %s\nEND\n' "$([[ $v == 1 ]] && echo 1/4 || echo 1/2)" >"$TMP/red-$v.txt"
+		echo "faked-system-time $((now - 100 + 10 * v))!" | as_user tee "$TMP/gpg-red/gpg.conf" >/dev/null
+		as_user python3 "$MAILSRC/pgp_mail.py" "$TMP/gpg-red" "Red <red@club.test>" \
+			orderly+replay@judge.test "replay-pgp-$v@club.test" "$TMP/red-$v.txt" >"$TMP/pgp-$v.eml"
+	done
+	send_and_flush "$TMP/pgp-1.eml"
+	expect_in "$(newest_subject red)" "receipt: turn 1, red, version 1"
+	send_and_flush "$TMP/pgp-2.eml"
+	expect_in "$(newest_subject red)" "receipt: turn 1, red, version 2"
+	# the first mail again, as whoever saw it would send it: a new Message-ID
+	sed 's/replay-pgp-1@/replay-pgp-1-again@/' "$TMP/pgp-1.eml" >"$TMP/pgp-1-again.eml"
+	send_and_flush "$TMP/pgp-1-again.eml"
+	expect_eq "$(sheets red)" 2 "red's sheets after his first signed mail came again"
+	expect_in "$(newest_subject red)" "could not be proven yours"
+	expect_in "$(mime "$(mails red | tail -1)" body)" "no later than that of your last signed mail"
+	expect_in "$(sqlu "SELECT CAST(bytes AS TEXT) FROM sheet WHERE version = (SELECT max(version) FROM sheet WHERE side_id = 2) AND side_id = 2")" "R1 ↑ 1/2"
+else
+	note "SKIP OpenPGP: gpg is not installed"
+fi
+
+# ------------------------------------ the lines of `orderly sign`, sent again
+S=$GAMES/signed.orderly
+ordu keygen "$TMP/red.key" >/dev/null 2>&1
+pub=$(sed -n 's/^public: //p' "$TMP/red.key.pub")
+sed "s|<side id=\"red\" name=\"Red Army\" email=\"red@club.test\"/>|<side id=\"red\" name=\"Red Army\" email=\"red@club.test\" pubkey=\"$pub\"/>|" \
+	"$MAILSRC/data/scenario.xml" >"$TMP/scenario-signed.xml"
+chmod a+r "$TMP/scenario-signed.xml" "$TMP/red.key"
+ordu new "$S" --scenario "$TMP/scenario-signed.xml" >/dev/null 2>&1
+flush # its "turn open" mails first
+ordu head "$S" --at open >"$TMP/open-1.head"
+chmod a+r "$TMP/open-1.head"
+for v in 1 2; do
+	printf 'R1 ↑ %s\n' "$([[ $v == 1 ]] && echo 1/4 || echo 1/2)" >"$TMP/sheet-$v.txt"
+	chmod a+r "$TMP/sheet-$v.txt"
+	signed=$(ordu sign --head "$TMP/open-1.head" --side red --key "$TMP/red.key" "$TMP/sheet-$v.txt")
+	cat >"$TMP/signed-$v.eml" <<EOF
+From: Red <red@club.test>
+To: orderly+signed@judge.test
+Subject: orders
+Message-ID: <signed-$v@club.test>
+Content-Type: text/plain; charset=utf-8
+Content-Transfer-Encoding: 8bit
+
+$signed
+
+ORDERS
+$(cat "$TMP/sheet-$v.txt")
+END
+EOF
+	send_and_flush "$TMP/signed-$v.eml"
+	expect_in "$(newest_subject red)" "[signed] receipt: turn 1, red, version $v"
+done
+sed 's/signed-1@/signed-1-again@/' "$TMP/signed-1.eml" >"$TMP/signed-1-again.eml"
+send_and_flush "$TMP/signed-1-again.eml"
+expect_eq "$(sheets red "$S")" 2 "red's sheets after his first signed sheet came again"
+expect_in "$(newest_subject red)" "[signed] orders NOT accepted"
+expect_in "$(mime "$(mails red | tail -1)" body)" "is version 1 of side red's sheet of turn 1, stored already"
+
+for game in "$G" "$S"; do
+	run ordu audit "$game"
+	[[ $RC == 0 ]] || fail "audit of $game: $OUT $ERR"
+done
+note "a signed mail sent again is refused, receipts come past the reply limit, passphrases are not kept"
