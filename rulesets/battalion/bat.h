@@ -19,6 +19,10 @@ struct bat_rules *bat_r(struct ord_ctx *ctx);
 double bat_p(struct ord_ctx *ctx, const char *name);
 long bat_ip(struct ord_ctx *ctx, const char *name);
 
+/* The game's morale system: "d6", or "d20" when its tables' morale_chart
+ * says so (D19). */
+const char *bat_game_chart(struct ord_ctx *ctx);
+
 /* Rules cited as the text states them, with their numbers from the tables. */
 #define CHARGE_RULE "a unit may charge only once every %g turns"
 #define LIMBER_RULE "L - limber (%g turn all art.)"

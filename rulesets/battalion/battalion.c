@@ -111,6 +111,12 @@
  *      stands' firers=, at most the unit's figures in all.  In melee they
  *      "vaporize by stands": the referee gives the figures in contact
  *      (a_figures=).
+ *  D24 "All people who take casualties or lose in melees must check
+ *      morale": the only unit the text lets off is the one that "made
+ *      melee contact in the same turn as it was fired on", and its test
+ *      waits for the melee by itself (D3).  No rule lets the referee excuse
+ *      a unit, so an `exempt` is always a departure from the rules: it is
+ *      recorded only with --override (and audit lists it).
  *  NEEDSWORK: the notation writes fractions in quarters; the tables'
  *  move_fraction_parts is taken to be 4.
  */
@@ -233,7 +239,8 @@ static const struct ord_event_kind events[] = {
 	{ "fire", "fire", fire_keys, "musket or rifle fire at a target" },
 	{ "artillery", "fire", artillery_keys, "a gun fired at a target" },
 	{ "test", "fire-morale", test_keys, "a morale test (automatic for every unit that took fire)" },
-	{ "exempt", "fire-morale", exempt_keys, "a unit that took fire but does not test now" },
+	{ "exempt", "fire-morale", exempt_keys,
+	  "the referee excuses a unit from its test: always needs --override (D24)" },
 	{ "melee", "melee", melee_keys, "two units in contact fight" },
 	{ "halt", "melee-morale", halt_keys, "cavalry that breaks infantry but does not pursue" },
 	{ NULL, NULL, NULL, NULL },
@@ -426,6 +433,12 @@ const char *bat_melee_with(struct ord_ctx *ctx, const struct ord_unit *u)
 int bat_still_in_melee(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	return bat_melee_with(ctx, u) && bat_st(ctx, u, "melee_since") < ord_ctx_turn(ctx);
+}
+
+/* The game's morale system (D19): the d20 sheet when its tables say so. */
+const char *bat_game_chart(struct ord_ctx *ctx)
+{
+	return bat_p(ctx, "morale_chart") != 0 ? "d20" : "d6";
 }
 
 int bat_is_horse_artillery(const struct ord_unit *u)

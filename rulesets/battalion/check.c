@@ -467,6 +467,34 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	}
 }
 
+#define MORALE_RULE "all people who take casualties or lose in melees must check morale"
+
+/* D24: "All people who take casualties or lose in melees must check
+ * morale", and the one unit the text lets off, "since it made melee
+ * contact in the same turn as it was fired on, it doesn't have to", tests
+ * after the melee by itself (D3).  No rule lets the referee excuse a unit:
+ * an exempt departs from the rules and is recorded only with --override. */
+static void check_exempt(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
+{
+	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
+	int turn = ord_ctx_turn(ctx);
+
+	if (bat_st(ctx, u, "contact") == turn)
+		ord_diag_add(d, 0, 0, u->id,
+			     "since it made melee contact in the same turn as it was fired on, it doesn't have to",
+			     "unit '%s' made melee contact this turn: it tests after the melee without an exempt (D3), which would cancel that test",
+			     u->id);
+	else if (bat_st(ctx, u, "fired_on") == turn && bat_turn_losses(ctx, u) > 0)
+		ord_diag_add(d, 0, 0, u->id, MORALE_RULE,
+			     "unit '%s' took %ld casualt%s this turn and must test: no rule exempts it",
+			     u->id, bat_turn_losses(ctx, u),
+			     bat_turn_losses(ctx, u) == 1 ? "y" : "ies");
+	else
+		ord_diag_add(d, 0, 0, u->id, MORALE_RULE,
+			     "unit '%s' took no casualties this turn: it has no test to be exempt from",
+			     u->id);
+}
+
 /* D20: a second unit beside u in a melee against enemy. */
 static void check_second(struct ord_ctx *ctx, const struct ord_event *ev, const char *key,
 			 const struct ord_unit *u, const struct ord_unit *other,
@@ -543,6 +571,8 @@ int bat_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_
 		check_gun(ctx, ev, d);
 	} else if (!strcmp(ev->kind, "fire") || !strcmp(ev->kind, "artillery")) {
 		check_fire(ctx, ev, d, !strcmp(ev->kind, "artillery"));
+	} else if (!strcmp(ev->kind, "exempt")) {
+		check_exempt(ctx, ev, d);
 	} else if (!strcmp(ev->kind, "melee")) {
 		check_melee(ctx, ev, d);
 	} else if (!strcmp(ev->kind, "halt")) {

@@ -115,12 +115,6 @@ out:
 	return err;
 }
 
-/* The game's morale system (D19): the d20 sheet when its tables say so. */
-static const char *game_chart(struct ord_ctx *ctx)
-{
-	return bat_p(ctx, "morale_chart") != 0 ? "d20" : "d6";
-}
-
 static int resolve_movement(struct ord_ctx *ctx)
 {
 	int turn = ord_ctx_turn(ctx);
@@ -383,7 +377,7 @@ static int resolve_fire_morale(struct ord_ctx *ctx)
 	}
 	for (i = 0; i < n; i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		const char *chart = game_chart(ctx), *outcome = "good";
+		const char *chart = bat_game_chart(ctx), *outcome = "good";
 		int tested = 0, exempt = 0;
 
 		for (j = head[i]; j; j = next[j - 1]) {
@@ -637,7 +631,8 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 
 		if (!lost && !tied && !deferred)
 			continue;
-		if ((err = morale_test(ctx, u, game_chart(ctx), lost, "melee morale", &outcome[i])) != 0)
+		if ((err = morale_test(ctx, u, bat_game_chart(ctx), lost, "melee morale",
+				       &outcome[i])) != 0)
 			goto out;
 	}
 	for (i = 0; i < n; i++) {

@@ -691,6 +691,27 @@ START_TEST(melee_checks)
 }
 END_TEST
 
+/* No rule lets the referee excuse a unit from its morale test (D24): an
+ * exempt is always refused, so it is recorded only with --override. */
+START_TEST(exempt_needs_override)
+{
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "fired_on=3 loss_turn=3 turn_losses=2");
+	split_kv(&ord_ctx_find_unit(ctx, "R1")->state,
+		 "fired_on=3 loss_turn=3 turn_losses=5 contact=3");
+	ck_assert_str_eq(event("exempt", "unit=B1 reason=enfiladed"),
+			 "unit 'B1' took 2 casualties this turn and must test: no rule exempts it "
+			 "(all people who take casualties or lose in melees must check morale)\n");
+	ck_assert_str_eq(event("exempt", "unit=B2 reason=lucky"),
+			 "unit 'B2' took no casualties this turn: it has no test to be exempt from "
+			 "(all people who take casualties or lose in melees must check morale)\n");
+	ck_assert_str_eq(event("exempt", "unit=R1 reason=contact"),
+			 "unit 'R1' made melee contact this turn: it tests after the melee without an "
+			 "exempt (D3), which would cancel that test (since it made melee contact in "
+			 "the same turn as it was fired on, it doesn't have to)\n");
+}
+END_TEST
+
 START_TEST(halt_check)
 {
 	cast();
@@ -1213,6 +1234,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, artillery_over_friends);
 	tcase_add_test(ev, melee_checks);
 	tcase_add_test(ev, halt_check);
+	tcase_add_test(ev, exempt_needs_override);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);
