@@ -810,7 +810,7 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 					KS_TF(&t, ": %d mand tabt", ": %d men lost", h.men);
 				}
 				ks_apply_grade(ctx, h.target, h.grade, "forsvarsild", &t);
-				ks_result(ctx, e->seq, h.target, NULL, &t);
+				ks_hit_result(ctx, &h, 0, 0, &t);
 				ks_text_release(&t);
 			} else if (pass == 1 && !strcmp(e->kind, "fortryd")) {
 				/* U for the rest of this turn only (16.6) */

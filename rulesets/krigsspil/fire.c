@@ -492,6 +492,26 @@ out:
 	return err;
 }
 
+void ks_hit_result(struct ord_ctx *ctx, const struct ks_hit *h, long destroyed, long damaged,
+		   struct ks_text *t)
+{
+	struct ord_kv vals;
+
+	/* what the fire did, on the target's own result: its side sees it,
+	 * and the firer's side through the firer (the fog of war), so a
+	 * picture labels the fire from it on either side's map */
+	ord_kv_init(&vals);
+	ord_kv_set(&vals, "firer", h->firer->id);
+	ord_kv_set_int(&vals, "men", h->men);
+	if (ks_is(ctx, h->target, "artilleri")) {
+		ord_kv_set_int(&vals, "destroyed", destroyed);
+		ord_kv_set_int(&vals, "damaged", damaged);
+	}
+	ord_kv_set(&vals, "morale", ks_moral_name(h->grade));
+	ks_result(ctx, h->e->seq, h->target, &vals, t);
+	ord_kv_release(&vals);
+}
+
 int ks_resolve_fire(struct ord_ctx *ctx)
 {
 	size_t i, n = ord_ctx_nevents(ctx);
@@ -540,6 +560,8 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 		struct ks_text t;
 		if (!h->target)
 			continue;
+		long destroyed0 = ks_st(ctx, h->target, "oedelagt");
+		long damaged0 = ks_st(ctx, h->target, "beskadiget");
 		ks_text_init(&t);
 		KS_TF(&t, "beskudt af %s", "fired on by %s", h->firer->id);
 		if (!h->men && !h->damaged && !h->destroyed && !h->grade && !h->limbers)
@@ -553,7 +575,8 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 			      ks_st(ctx, h->target, "figurer"));
 		}
 		ks_apply_grade(ctx, h->target, h->grade, "ild", &t);
-		ks_result(ctx, h->e->seq, h->target, NULL, &t);
+		ks_hit_result(ctx, h, ks_st(ctx, h->target, "oedelagt") - destroyed0,
+			      ks_st(ctx, h->target, "beskadiget") - damaged0, &t);
 		ks_text_release(&t);
 		{
 			int k;

@@ -159,6 +159,10 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
  * from its limbers (prods_cm= beyond prods_fri_cm); 0 when near or not
  * measured. */
 int ks_fire_carriers(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *u);
+/* The target's result of hit h with text t, its values what the fire did
+ * (firer, men, the guns destroyed and damaged of a battery, morale). */
+void ks_hit_result(struct ord_ctx *ctx, const struct ks_hit *h, long destroyed, long damaged,
+		   struct ks_text *t);
 int ks_resolve_fire(struct ord_ctx *ctx);
 /* Does enemy b block the flight of u (17): at least blokering_pct of its
  * strength, cavalry counted double? */
