@@ -90,8 +90,11 @@
  *      every test, fire and melee morale alike, as its tables say
  *      (morale_chart: a game created with tables that set it to 1 uses the
  *      sheet); the sheet has no modifiers, so a melee loser's test on it
- *      has no "just lost a melee" -2.  A fire-morale `test chart=` may
- *      still ask for the other system for one unit.
+ *      has no "just lost a melee" -2.  A `test chart=` naming the other
+ *      system is refused: the referee knows the dice once the turn is
+ *      sealed and could pick the better chart unit by unit; so is a `test`
+ *      of a unit that took no casualties (D24).  Both are recorded only
+ *      with --override.
  *  D20 Two units may fight one enemy at once ("the figures involved have
  *      their values totaled"): a melee event's a2/b2.  A side's score is
  *      the sum of each unit's points x (the side's die + that unit's own
@@ -203,7 +206,7 @@ static const struct ord_key_spec artillery_keys[] = {
 static const struct ord_key_spec test_keys[] = {
 	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit that tests its morale" },
 	{ "chart", ORD_KEY_ENUM, 0, "d6|d20", 0, 0, NULL,
-	  "the d6 rules or the optional d20 chart (default: the game's, tables morale_chart)" },
+	  "the game's system, tables morale_chart (the other needs --override, D19)" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec exempt_keys[] = {
@@ -238,7 +241,8 @@ static const struct ord_event_kind events[] = {
 	{ "unlimber", "movement", gun_keys, "a gun unlimbered" },
 	{ "fire", "fire", fire_keys, "musket or rifle fire at a target" },
 	{ "artillery", "fire", artillery_keys, "a gun fired at a target" },
-	{ "test", "fire-morale", test_keys, "a morale test (automatic for every unit that took fire)" },
+	{ "test", "fire-morale", test_keys,
+	  "a morale test (automatic for every unit that took fire: another needs --override)" },
 	{ "exempt", "fire-morale", exempt_keys,
 	  "the referee excuses a unit from its test: always needs --override (D24)" },
 	{ "melee", "melee", melee_keys, "two units in contact fight" },

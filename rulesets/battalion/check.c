@@ -495,6 +495,37 @@ static void check_exempt(struct ord_ctx *ctx, const struct ord_event *ev, struct
 			     u->id);
 }
 
+/* A test the rules call for, on the game's chart (D19, D24): the referee
+ * knows the dice once the turn is sealed, so a chart picked unit by unit,
+ * or a test the rules do not ask for, is his choice, not the rules'. */
+static void check_test(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
+{
+	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
+	const char *chart = ord_kv_get(&ev->kv, "chart");
+	int turn = ord_ctx_turn(ctx);
+	size_t i;
+
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+		if (e != ev && !strcmp(e->kind, "test") && bat_ev_unit(ctx, e, "unit") == u)
+			ord_diag_add(d, 0, 0, u->id, "morale",
+				     "unit '%s' already tests this turn (event #%u)", u->id, e->seq);
+	}
+	if (chart && strcmp(chart, bat_game_chart(ctx)))
+		ord_diag_add(d, 0, 0, u->id, "a game uses one of the two morale systems (D19)",
+			     "unit '%s' tests on the %s chart, but this game tests every unit on the %s (its tables' morale_chart)",
+			     u->id, chart, bat_game_chart(ctx));
+	if (bat_st(ctx, u, "contact") == turn)
+		ord_diag_add(d, 0, 0, u->id,
+			     "since it made melee contact in the same turn as it was fired on, it doesn't have to",
+			     "unit '%s' made melee contact this turn: it tests after the melee, not now (D3)",
+			     u->id);
+	else if (bat_st(ctx, u, "fired_on") != turn || bat_turn_losses(ctx, u) <= 0)
+		ord_diag_add(d, 0, 0, u->id, MORALE_RULE,
+			     "unit '%s' took no casualties this turn: the rules call for no test",
+			     u->id);
+}
+
 /* D20: a second unit beside u in a melee against enemy. */
 static void check_second(struct ord_ctx *ctx, const struct ord_event *ev, const char *key,
 			 const struct ord_unit *u, const struct ord_unit *other,
@@ -571,6 +602,8 @@ int bat_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_
 		check_gun(ctx, ev, d);
 	} else if (!strcmp(ev->kind, "fire") || !strcmp(ev->kind, "artillery")) {
 		check_fire(ctx, ev, d, !strcmp(ev->kind, "artillery"));
+	} else if (!strcmp(ev->kind, "test")) {
+		check_test(ctx, ev, d);
 	} else if (!strcmp(ev->kind, "exempt")) {
 		check_exempt(ctx, ev, d);
 	} else if (!strcmp(ev->kind, "melee")) {

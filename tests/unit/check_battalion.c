@@ -712,6 +712,29 @@ START_TEST(exempt_needs_override)
 }
 END_TEST
 
+/* The game's chart for every test (D19), and only the tests the rules call
+ * for (D24): another is recorded only with --override. */
+START_TEST(test_checks)
+{
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "fired_on=3 loss_turn=3 turn_losses=2");
+	split_kv(&ord_ctx_find_unit(ctx, "R1")->state,
+		 "fired_on=3 loss_turn=3 turn_losses=5 contact=3");
+	ck_assert_str_eq(event("test", "unit=B1"), "");
+	ck_assert_str_eq(event("test", "unit=B1 chart=d6"),
+			 "unit 'B1' already tests this turn (event #1) (morale)\n");
+	ck_assert_str_eq(event("test", "unit=B2 chart=d20"),
+			 "unit 'B2' tests on the d20 chart, but this game tests every unit on the d6 "
+			 "(its tables' morale_chart) (a game uses one of the two morale systems (D19))\n"
+			 "unit 'B2' took no casualties this turn: the rules call for no test "
+			 "(all people who take casualties or lose in melees must check morale)\n");
+	ck_assert_str_eq(event("test", "unit=R1"),
+			 "unit 'R1' made melee contact this turn: it tests after the melee, not now "
+			 "(D3) (since it made melee contact in the same turn as it was fired on, it "
+			 "doesn't have to)\n");
+}
+END_TEST
+
 START_TEST(halt_check)
 {
 	cast();
@@ -1235,6 +1258,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, melee_checks);
 	tcase_add_test(ev, halt_check);
 	tcase_add_test(ev, exempt_needs_override);
+	tcase_add_test(ev, test_checks);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);
