@@ -23,11 +23,16 @@ void mail_out_release(struct mail_out *o)
 	memset(o, 0, sizeof(*o));
 }
 
+/* A reply may quote a player's line with a byte that is not UTF-8 (the
+ * problem it reports): it goes out as U+FFFD, one for each such byte, so
+ * the mail is the UTF-8 it says it is and the caret stays under it. */
 static GMimeObject *text_part(const char *body)
 {
 	GMimeTextPart *tp = g_mime_text_part_new_with_subtype("plain");
+	char *valid = g_utf8_make_valid(body, -1);
 
-	g_mime_text_part_set_text(tp, body);
+	g_mime_text_part_set_text(tp, valid);
+	g_free(valid);
 	g_mime_text_part_set_charset(tp, "utf-8");
 	g_mime_part_set_content_encoding(GMIME_PART(tp),
 					 g_mime_part_get_best_content_encoding(GMIME_PART(tp),

@@ -19,8 +19,15 @@
  *      the same bytes delivered twice are still one message.
  *  D5. format=flowed text (RFC 3676, what Thunderbird sends) is joined back
  *      into the lines the player wrote, so a long order is one line again.
+ *  D6. The sheet is what the player wrote or it is refused, never a part of
+ *      it: text declared UTF-8 or US-ASCII (or nothing) is taken byte for
+ *      byte, so a byte that is not UTF-8 reaches the sheet check, which
+ *      names its line and column (GMime's own conversion drops it); any
+ *      other charset is converted with iconv, and a byte it has no
+ *      character for stays as it was, for the check to name the same way.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,18 +117,70 @@ static char *unflow(const char *t, int delsp)
 	return ord_buf_detach(&b, NULL);
 }
 
+/* A charset whose bytes are taken as they are (D6). */
+static int as_written(const char *charset)
+{
+	static const char *const names[] = { "utf-8", "utf8", "us-ascii", "ascii" };
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(names); i++)
+		if (!strcasecmp(charset, names[i]))
+			return 1;
+	return 0;
+}
+
+/* n bytes of charset into UTF-8 (D6): a byte the charset has no character
+ * for is kept as it is, where it was, so the sheet check stops at it. */
+static void to_utf8(struct ord_buf *out, const char *charset, const char *in, size_t n)
+{
+	iconv_t cd = g_mime_iconv_open("UTF-8", charset);
+	char chunk[4096];
+
+	if (cd == (iconv_t)-1) {
+		ord_buf_add(out, in, n); /* no such charset: the bytes as sent */
+		return;
+	}
+	while (n) {
+		char *src = (char *)in, *dst = chunk;
+		size_t left = sizeof(chunk);
+		size_t r = g_mime_iconv(cd, &src, &n, &dst, &left);
+
+		ord_buf_add(out, chunk, sizeof(chunk) - left);
+		in = src;
+		if (r == (size_t)-1 && errno != E2BIG && n) {
+			/* EILSEQ, or EINVAL: a sequence cut short at the end */
+			ord_buf_addch(out, *in);
+			in++, n--;
+			g_mime_iconv(cd, NULL, NULL, NULL, NULL);
+		}
+	}
+	g_mime_iconv_close(cd);
+}
+
+/* The text of a part: its transfer encoding undone, its charset turned into
+ * UTF-8 (D6), CR LF made LF, format=flowed joined (D5). */
 static char *part_text(GMimeObject *obj)
 {
-	const char *format, *delsp;
+	const char *format, *delsp, *charset;
+	GMimeDataWrapper *content;
+	GMimeStream *mem;
+	GByteArray *arr;
+	struct ord_buf b = ORD_BUF_INIT;
 	char *t, *o;
 
-	if (!GMIME_IS_TEXT_PART(obj))
+	if (!GMIME_IS_TEXT_PART(obj) || !(content = g_mime_part_get_content(GMIME_PART(obj))))
 		return NULL;
-	t = g_mime_text_part_get_text(GMIME_TEXT_PART(obj));
-	if (!t)
-		return NULL;
-	o = clean_text(t);
-	g_free(t);
+	mem = g_mime_stream_mem_new();
+	g_mime_data_wrapper_write_to_stream(content, mem);
+	arr = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	charset = g_mime_object_get_content_type_parameter(obj, "charset");
+	if (charset && !as_written(charset))
+		to_utf8(&b, charset, (const char *)arr->data, arr->len);
+	else
+		ord_buf_add(&b, arr->data, arr->len);
+	g_object_unref(mem);
+	o = clean_text(b.buf);
+	ord_buf_release(&b);
 	format = g_mime_object_get_content_type_parameter(obj, "format");
 	if (format && !strcasecmp(format, "flowed")) {
 		delsp = g_mime_object_get_content_type_parameter(obj, "delsp");

@@ -129,3 +129,14 @@ write('empty', text(PASS + '\nSee you at the club.\n'.replace('See you at the cl
 m = text(PASS + 'ORDERS\nB1 ↑ 1/2   # a long line that a mail client \nwraps at the \nspace\nB2 Fb @R1\nEND\n')
 m.replace_header('Content-Type', 'text/plain; charset="utf-8"; format=flowed')
 write('flowed', m)
+# 25 text declared UTF-8 with a byte that is not: refused, the byte named
+raw('invalid-utf8', ('From: Blue Player <blue@club.test>\r\nTo: %s\r\nSubject: orders\r\n'
+                     'Message-ID: <corpus-25-invalid-utf8@club.test>\r\nMIME-Version: 1.0\r\n'
+                     'Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n'
+                     % TO).encode() + PASS.encode() + b'ORDERS\r\nB1 \xe2\x86\x91 \xbe\r\nEND\r\n')
+# 26 windows-1252: its characters converted, a byte it has none for named
+raw('cp1252-undefined', ('From: Blue Player <blue@club.test>\r\nTo: %s\r\nSubject: orders\r\n'
+                         'Message-ID: <corpus-26-cp1252-undefined@club.test>\r\nMIME-Version: 1.0\r\n'
+                         'Content-Type: text/plain; charset=windows-1252\r\nContent-Transfer-Encoding: 8bit\r\n\r\n'
+                         % TO).encode() + PASS.encode() +
+    b'\x93Hi\x94\r\nORDERS\r\nB1 ^N \xbe\r\nB2 Fb @R1 \x81\r\nEND\r\n')

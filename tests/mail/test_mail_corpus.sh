@@ -6,9 +6,10 @@
 # attachment, a top-posted reply, signatures, 1,000-character lines, a
 # 20 MB mail, format=flowed, broken MIME, no From:, forged From: without the proof, a
 # stranger, a mail loop, an auto-reply, a bounce, list mail, a Game: line,
-# errors with their lines and columns, no orders; then the replies-per-hour
-# limit, OpenPGP/MIME (a good signature, another key's), orders signed with
-# `orderly sign`, and a mail to no game (bounced, and kept).
+# errors with their lines and columns, no orders, a byte that is not UTF-8
+# (declared UTF-8, or windows-1252); then the replies-per-hour limit, OpenPGP/MIME (a good signature, another
+# key's), orders signed with `orderly sign`, and a mail to no game (bounced,
+# and kept).
 set -euo pipefail
 # shellcheck source=tests/mail/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -106,6 +107,15 @@ expect_line "$BODY" "^line 2, col 4: unit 'B2': unknown code 'Fz'"
 check 23-empty.eml blue "no orders found" 0
 receipt 24-flowed.eml
 expect_in "$(latest_sheet)" "# a long line that a mail client wraps at the space"
+# a byte that is not UTF-8 reaches the sheet check, which names it (not dropped)
+check 25-invalid-utf8.eml blue "orders NOT accepted" 0
+expect_in "$BODY" "sheet rejected: 1 problem"
+expect_line "$BODY" "^line 1, col 6: invalid UTF-8 byte 0xbe \\(expected UTF-8 text\\)$"
+expect_line "$BODY" "^    B1 ↑ �$"
+check 26-cp1252-undefined.eml blue "orders NOT accepted" 0
+expect_line "$BODY" "^line 2, col 11: invalid UTF-8 byte 0x81 \\(expected UTF-8 text\\)$"
+expect_line "$BODY" "^    B1: ↑ 3/4$"
+expect_eq "$(grep -c '^line ' <<<"$BODY")" 1 "problems of the windows-1252 sheet"
 
 # the replies one sender may get in an hour
 ordu register "$G" --replies-per-hour 1 >/dev/null
