@@ -9,7 +9,9 @@
  *  D1. The body is the first text/plain part that is not an attachment,
  *      depth first; parts of a forwarded message (message/rfc822) are not
  *      the sender's words and are skipped.
- *  D2. The sheet attachment is the first part with a .txt file name, or a
+ *  D2. The sheet attachment is the first part with a .txt file name (in
+ *      Content-Disposition's filename or Content-Type's name, whatever its
+ *      type: a mail client may send it as application/octet-stream), or a
  *      text/plain part marked as an attachment.
  *  D3. A message to answer is one with none of: Auto-Submitted other than
  *      "no", Precedence bulk/list/junk, a List-Id, an X-Orderly-Game header
@@ -158,7 +160,8 @@ static void to_utf8(struct ord_buf *out, const char *charset, const char *in, si
 }
 
 /* The text of a part: its transfer encoding undone, its charset turned into
- * UTF-8 (D6), CR LF made LF, format=flowed joined (D5). */
+ * UTF-8 (D6), CR LF made LF, format=flowed joined (D5).  Any leaf part: a
+ * .txt file sent as application/octet-stream is text too. */
 static char *part_text(GMimeObject *obj)
 {
 	const char *format, *delsp, *charset;
@@ -168,7 +171,7 @@ static char *part_text(GMimeObject *obj)
 	struct ord_buf b = ORD_BUF_INIT;
 	char *t, *o;
 
-	if (!GMIME_IS_TEXT_PART(obj) || !(content = g_mime_part_get_content(GMIME_PART(obj))))
+	if (!GMIME_IS_PART(obj) || !(content = g_mime_part_get_content(GMIME_PART(obj))))
 		return NULL;
 	mem = g_mime_stream_mem_new();
 	g_mime_data_wrapper_write_to_stream(content, mem);

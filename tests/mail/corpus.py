@@ -140,3 +140,13 @@ raw('cp1252-undefined', ('From: Blue Player <blue@club.test>\r\nTo: %s\r\nSubjec
                          'Content-Type: text/plain; charset=windows-1252\r\nContent-Transfer-Encoding: 8bit\r\n\r\n'
                          % TO).encode() + PASS.encode() +
     b'\x93Hi\x94\r\nORDERS\r\nB1 ^N \xbe\r\nB2 Fb @R1 \x81\r\nEND\r\n')
+# 27 the sheet as a .txt file sent as application/octet-stream, its name
+# only in Content-Type's name=
+raw('octet-txt', ('From: Blue Player <blue@club.test>\r\nTo: %s\r\nSubject: my orders\r\n'
+                  'Message-ID: <corpus-27-octet-txt@club.test>\r\nMIME-Version: 1.0\r\n'
+                  'Content-Type: multipart/mixed; boundary="b1"\r\n\r\n--b1\r\n'
+                  'Content-Type: text/plain\r\n\r\n%sHere are my orders, attached.\r\n--b1\r\n'
+                  'Content-Type: application/octet-stream; name="orders.txt"\r\n'
+                  'Content-Transfer-Encoding: base64\r\n\r\n%s\r\n--b1--\r\n'
+                  % (TO, PASS.replace('\n', '\r\n'),
+                     base64.b64encode(SHEET.encode()).decode('ascii'))).encode())

@@ -7,7 +7,8 @@
 # 20 MB mail, format=flowed, broken MIME, no From:, forged From: without the proof, a
 # stranger, a mail loop, an auto-reply, a bounce, list mail, a Game: line,
 # errors with their lines and columns, no orders, a byte that is not UTF-8
-# (declared UTF-8, or windows-1252); then the replies-per-hour limit, OpenPGP/MIME (a good signature, another
+# (declared UTF-8, or windows-1252), a .txt sent as application/octet-stream;
+# then the replies-per-hour limit, OpenPGP/MIME (a good signature, another
 # key's), orders signed with `orderly sign`, and a mail to no game (bounced,
 # and kept).
 set -euo pipefail
@@ -116,6 +117,8 @@ check 26-cp1252-undefined.eml blue "orders NOT accepted" 0
 expect_line "$BODY" "^line 2, col 11: invalid UTF-8 byte 0x81 \\(expected UTF-8 text\\)$"
 expect_line "$BODY" "^    B1: ↑ 3/4$"
 expect_eq "$(grep -c '^line ' <<<"$BODY")" 1 "problems of the windows-1252 sheet"
+receipt 27-octet-txt.eml
+expect_eq "$(latest_sheet)" $'B1 ↑ 1/2\nB2 Fb @R1' "the sheet of the application/octet-stream .txt"
 
 # the replies one sender may get in an hour
 ordu register "$G" --replies-per-hour 1 >/dev/null
