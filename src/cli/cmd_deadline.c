@@ -5,6 +5,10 @@
  * 2026-12-01T18:00 Europe/Copenhagen, or from now: +90m, +48h, +2d.  A time
  * already past is taken with a warning (the turn may then be sealed).  The next turns'
  * deadlines follow from the game's schedule (`orderly schedule`).
+ *
+ * WHEN is the deadline the players are told (docs/pbem.md); the schedule's
+ * grace follows it, as it follows a deadline the schedule sets: the core
+ * keeps the end of the grace, until which sheets are taken (schedule.c S3).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,8 +19,9 @@
 int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf stamp = ORD_BUF_INIT;
+	struct ord_schedule s;
 	ord_game *g = NULL;
-	int64_t when = 0, now;
+	int64_t when = 0, now, grace = 0;
 	int rc;
 
 	if ((rc = cli_options(cmd, &argc, argv, NULL)) != CLI_CONTINUE)
@@ -42,7 +47,12 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 	if (strcmp(argv[2], "none")) {
 		ord_when_parse(&when, argv[2], now);
 	}
-	rc = ord_game_set_deadline(g, when);
+	if ((rc = ord_game_schedule(g, &s)) != 0) {
+		rc = cli_fail(rc);
+		goto out;
+	}
+	grace = when ? s.grace : 0;
+	rc = ord_game_set_deadline(g, when ? when + grace : 0);
 	if (rc < 0) {
 		rc = cli_fail(rc);
 		goto out;
@@ -50,8 +60,15 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 	if (when) {
 		ord_when_format(&stamp, when, NULL);
 		printf("deadline: %s\n", stamp.buf);
-		if (when <= now)
+		if (grace) {
+			ord_buf_reset(&stamp);
+			ord_when_format(&stamp, when + grace, NULL);
+			printf("sheets taken until: %s (the schedule's grace)\n", stamp.buf);
+		}
+		if (when + grace <= now)
 			cli_error("note: this deadline has passed already: no more sheets are taken, and 'orderly seal' seals the turn without --force");
+		else if (when <= now)
+			cli_error("note: this deadline has passed already: sheets are taken until the grace ends");
 	} else {
 		printf("deadline cleared\n");
 	}

@@ -44,8 +44,15 @@ int cmd_schedule(const struct cli_cmd *cmd, int argc, char **argv)
 		int64_t next = 0;
 		ord_buf_reset(&out);
 		if (ti.deadline) {
+			/* the core keeps the end of the grace (schedule.c S3) */
+			ord_when_format(&out, ti.deadline - s.grace, s.zone);
+			printf("turn %d:   deadline %s", ti.turn, out.buf);
+			ord_buf_reset(&out);
 			ord_when_format(&out, ti.deadline, s.zone);
-			printf("turn %d:   deadline %s (sheets taken until then)\n", ti.turn, out.buf);
+			if (s.grace)
+				printf(", sheets taken until %s (grace)\n", out.buf);
+			else
+				printf(" (sheets taken until then)\n");
 		} else {
 			printf("turn %d:   no deadline (set one with 'orderly deadline'; the next turn gets one from the schedule)\n",
 			       ti.turn);
@@ -53,7 +60,7 @@ int cmd_schedule(const struct cli_cmd *cmd, int argc, char **argv)
 		if (ti.deadline &&
 		    ord_schedule_next(&s, ti.deadline - s.grace, ord_game_now(g), &next) == 0 && next) {
 			ord_buf_reset(&out);
-			ord_when_format(&out, next + s.grace, s.zone);
+			ord_when_format(&out, next, s.zone);
 			printf("next turn: deadline about %s if it opens now\n", out.buf);
 		}
 	}

@@ -77,6 +77,28 @@ static void when(ord_game *g, struct ord_buf *out, int64_t t)
 	ord_when_format(out, t, NULL);
 }
 
+/* "by the deadline, T" of a turn whose sheets are taken until `until` (the
+ * core's deadline, schedule.c S3): the deadline players are told is the
+ * one before the grace, and the grace is said with the time it ends. */
+static void by_deadline(ord_game *g, struct ord_buf *out, int64_t until)
+{
+	struct ord_schedule s;
+
+	if (ord_game_schedule(g, &s) != 0) {
+		ord_error_clear();
+		s.grace = 0;
+	}
+	ord_buf_adds(out, " by the deadline, ");
+	when(g, out, until - s.grace);
+	if (s.grace) {
+		ord_buf_adds(out, "\n(sheets are still taken in the grace of ");
+		ord_duration_format(out, s.grace);
+		ord_buf_adds(out, ", until ");
+		when(g, out, until);
+		ord_buf_adds(out, ")");
+	}
+}
+
 /* Turn t is open: every side gets the signed head of its opening (turn 1's
  * own, else the exchange's of the turn before, which signs this opening):
  * it carries the seed commitment every receipt of the turn binds, so a
@@ -100,7 +122,7 @@ static int open_notices(ord_game *g, int t, int64_t deadline)
 	ord_head_format(&h, &head);
 	ord_buf_addf(&name, "open-%d.head", t);
 	if (deadline)
-		when(g, &dl, deadline);
+		by_deadline(g, &dl, deadline);
 	att.filename = name.buf;
 	att.type = "text/plain";
 	att.data = head.buf;
@@ -109,13 +131,13 @@ static int open_notices(ord_game *g, int t, int64_t deadline)
 		const char *side = ord_game_side_name(g, i);
 		ord_buf_reset(&body);
 		ord_buf_addf(&body,
-			     "Turn %d is open: send your orders between a line ORDERS and a line END%s%s.\n\n"
+			     "Turn %d is open: send your orders between a line ORDERS and a line END%s.\n\n"
 			     "The signed head of the turn's opening is attached (%s) and below.\n"
 			     "It carries the turn's seed commitment, which the receipt of your\n"
 			     "sheet binds: the dice of this turn cannot be drawn again once your\n"
 			     "orders are in. Keep it. If your side signs its orders:\n\n"
 			     "    orderly sign --head %s --side %s --key YOUR.key SHEET.txt\n\n%s",
-			     t, deadline ? " by " : "", dl.buf, name.buf, name.buf, side, head.buf);
+			     t, dl.buf, name.buf, name.buf, side, head.buf);
 		ord_buf_reset(&key);
 		ord_buf_addf(&key, "open/%d/%s", t, side);
 		if ((err = mail_queue_to(g, side, key.buf, "turn open", body.buf, NULL, NULL, &att,
@@ -380,7 +402,7 @@ static void due_at(int64_t *next, int64_t t, int64_t now)
 static int clock_notices(ord_game *g, const struct ord_game_status *ti, int64_t now, int64_t *next)
 {
 	struct ord_schedule s;
-	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT, dl = ORD_BUF_INIT;
+	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT, dl = ORD_BUF_INIT, grace = ORD_BUF_INIT;
 	int64_t announced;
 	size_t i, r;
 	int err;
@@ -389,6 +411,13 @@ static int clock_notices(ord_game *g, const struct ord_game_status *ti, int64_t 
 		return 0;
 	announced = ti->deadline - s.grace;
 	when(g, &dl, announced);
+	if (s.grace) {
+		ord_buf_adds(&grace, "(Sheets are still taken in the grace of ");
+		ord_duration_format(&grace, s.grace);
+		ord_buf_adds(&grace, ", until ");
+		when(g, &grace, ti->deadline);
+		ord_buf_adds(&grace, ".)\n");
+	}
 	for (r = 0; r < s.nremind; r++)
 		due_at(next, announced - s.remind[r], now);
 	if (s.grace)
@@ -430,10 +459,10 @@ static int clock_notices(ord_game *g, const struct ord_game_status *ti, int64_t 
 			ord_buf_reset(&body);
 			ord_buf_addf(&body,
 				     "A reminder: no orders of yours for turn %d have been received yet.\n"
-				     "The deadline is %s.\n\n"
+				     "The deadline is %s.\n%s\n"
 				     "Send them in a mail to this address, between a line ORDERS and a\n"
 				     "line END (CHECK instead of ORDERS only checks them).\n",
-				     ti->turn, dl.buf);
+				     ti->turn, dl.buf, grace.buf);
 			if ((err = mail_queue_to(g, side, key.buf, "reminder: orders due", body.buf,
 						 NULL, NULL, NULL, 0)) != 0)
 				goto out;
@@ -444,6 +473,7 @@ out:
 	ord_buf_release(&body);
 	ord_buf_release(&key);
 	ord_buf_release(&dl);
+	ord_buf_release(&grace);
 	return err;
 }
 

@@ -148,27 +148,37 @@ void web_duration(struct ord_buf *b, int64_t secs)
 		ord_buf_addf(b, "%lld s", (long long)secs);
 }
 
-void web_deadline(struct ord_buf *b, int64_t deadline, int64_t now)
+static void utc_shown(struct ord_buf *b, int64_t at)
+{
+	time_t t = (time_t)at;
+	struct tm tm;
+	char shown[64];
+
+	gmtime_r(&t, &tm);
+	strftime(shown, sizeof(shown), "%a %d %b %Y, %H:%M UTC", &tm);
+	web_esc(b, shown);
+}
+
+void web_deadline(struct ord_buf *b, ord_game *g, int64_t until)
 {
 	struct ord_buf when = ORD_BUF_INIT;
+	struct ord_schedule s;
+	int64_t now = ord_game_now(g), deadline;
 
-	if (!deadline) {
+	if (!until) {
 		ord_buf_adds(b, "<span class=\"muted\">no deadline</span>");
 		return;
 	}
+	if (ord_game_schedule(g, &s) != 0) {
+		ord_error_clear();
+		s.grace = 0;
+	}
+	deadline = until - s.grace;
 	ord_when_format(&when, deadline, NULL);
 	ord_buf_adds(b, "<time class=\"deadline\" datetime=\"");
 	web_esc(b, when.buf);
 	ord_buf_addf(b, "\" data-at=\"%lld\" data-now=\"%lld\">", (long long)deadline, (long long)now);
-	{
-		time_t t = (time_t)deadline;
-		struct tm tm;
-		char shown[64];
-
-		gmtime_r(&t, &tm);
-		strftime(shown, sizeof(shown), "%a %d %b %Y, %H:%M UTC", &tm);
-		web_esc(b, shown);
-	}
+	utc_shown(b, deadline);
 	ord_buf_adds(b, "</time> <span class=\"left\">(");
 	if (deadline > now) {
 		web_duration(b, deadline - now);
@@ -179,6 +189,11 @@ void web_deadline(struct ord_buf *b, int64_t deadline, int64_t now)
 		ord_buf_adds(b, " ago");
 	}
 	ord_buf_adds(b, ")</span>");
+	if (s.grace) {
+		ord_buf_adds(b, " <span class=\"grace\">sheets taken until ");
+		utc_shown(b, until);
+		ord_buf_adds(b, " (grace)</span>");
+	}
 	ord_buf_release(&when);
 }
 

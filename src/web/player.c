@@ -215,7 +215,7 @@ static int player_fill(void *ud, ord_game *g)
 		ord_buf_adds(b, ")");
 	}
 	ord_buf_adds(b, ". Deadline: ");
-	web_deadline(b, st.deadline, ord_game_now(g));
+	web_deadline(b, g, st.deadline);
 	ord_buf_adds(b, "</p>\n");
 
 	if (p->action && !strcmp(p->action, "submit") && p->rc == 0)

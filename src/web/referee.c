@@ -385,7 +385,7 @@ static int referee_fill(void *ud, ord_game *g)
 	if (st.nphases && strcmp(st.state, "open"))
 		ord_buf_addf(b, ", %d of %d phases resolved", st.phases_resolved, st.nphases);
 	ord_buf_adds(b, ". Deadline: ");
-	web_deadline(b, st.deadline, ord_game_now(g));
+	web_deadline(b, g, st.deadline);
 	ord_buf_adds(b, "</p>\n");
 
 	/* what was just done, on top */
@@ -578,6 +578,13 @@ static void act(struct referee *f, ord_game *g)
 			rc = ord_error_set(ORD_EUSAGE, "give a time: +48h, 2026-12-07T18:00Z or none");
 		else if (strcmp(when, "none"))
 			rc = ord_when_parse(&t, when, ord_game_now(g));
+		if (!rc && t) {
+			/* the deadline the players are told; the grace follows it
+			 * (schedule.c S3), as `orderly deadline` does */
+			struct ord_schedule s;
+			if ((rc = ord_game_schedule(g, &s)) == 0)
+				t += s.grace;
+		}
 		if (!rc)
 			rc = ord_game_set_deadline(g, t);
 		say(f, rc, t ? "The deadline is set.%s" : "The deadline is cleared.%s", NULL);

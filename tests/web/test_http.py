@@ -108,6 +108,7 @@ def main():
     finally:
         srv.stop()
     tls(games, work)
+    deadlines(work)
     print("%d checks" % checks[0])
     W.shutil.rmtree(work, ignore_errors=True)  # kept when the test fails
     print("1 passed, 0 failed")
@@ -438,6 +439,34 @@ def limits(base, qb):
     ok(codes[:10] == [403] * 10 and codes[10] == 429, "the login limit: %r" % codes)
     st, _, body = c.post("/g/qb/login", {"side": "french", "passphrase": W.PASS["french"]})
     ok(st == 429 and "Too many" in body, "the right passphrase past the limit (%d)" % st)
+
+
+def deadlines(work):
+    """The deadline is the one time before the schedule's grace (docs/pbem.md):
+    the page shows it and when the grace ends; the referee's form takes it."""
+    games = os.path.join(work, "games-deadline")
+    os.makedirs(games)
+    dl = W.make_game(games, "dl")
+    W.run("schedule", dl, "every", "48h", "at", "18:00", "in", "UTC", "grace", "1h")
+    W.run("deadline", dl, "2030-12-10T18:00Z")
+    srv = W.Server(games)
+    try:
+        c = W.Client(srv.url)
+        for path in ("/", "/g/dl"):
+            st, _, page = c.get(path)
+            ok(st == 200 and ">Tue 10 Dec 2030, 18:00 UTC</time>" in page and
+               "sheets taken until Tue 10 Dec 2030, 19:00 UTC (grace)" in page,
+               "the deadline and its grace on %s: %s" % (path, W.text_of(page)))
+        c.login("dl", "referee")
+        st, _, page = c.post("/g/dl/referee", {"action": "deadline", "when": "2030-12-11T18:00Z"})
+        ok(st == 200 and ">Wed 11 Dec 2030, 18:00 UTC</time>" in page and
+           "sheets taken until Wed 11 Dec 2030, 19:00 UTC (grace)" in page,
+           "the referee's new deadline: %s" % W.text_of(page))
+        p = subprocess.run(["sqlite3", dl, "SELECT deadline FROM turn WHERE turn = 1"],
+                           capture_output=True, text=True)
+        ok(p.stdout.strip() == "1923246000", "the end of the grace kept: %r" % p.stdout)
+    finally:
+        srv.stop()
 
 
 if __name__ == "__main__":

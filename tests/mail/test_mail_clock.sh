@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# test_mail_clock.sh - what the clock makes the judge say, through the real
+# MTA (the test clock of a fixed-dice game): "the deadline" is one time
+# everywhere, the one before the schedule's grace (docs/pbem.md): the time
+# `orderly deadline WHEN` is given, the one the turn-open mail, the
+# reminders, the late notice and `orderly schedule` name, each with the end
+# of the grace.
+set -euo pipefail
+# shellcheck source=tests/mail/lib.sh
+source "$(dirname "$0")/lib.sh"
+need_sqlite3
+
+G=$GAMES/clock.orderly
+sqlu() {
+	as_user sqlite3 -batch -bail "${2:-$G}" "$1"
+}
+tick_at() {
+	ORDERLY_TEST_NOW=$(date -d "$1" +%s) as_user "$ORDERLY" tick "$GAMES" --sendmail "$SENDMAIL" \
+		>>"$TMP/tick.out" 2>>"$TMP/tick.err"
+	deliver
+}
+# the body of blue's newest mail whose subject has TEXT
+body_of() {
+	local f
+	for f in $(mails blue | tac); do
+		if [[ "$(mime "$f" subject)" == *"$1"* ]]; then
+			mime "$f" body
+			return 0
+		fi
+	done
+	fail "no mail to blue with '$1' in its subject"
+}
+
+# the scenario: every 48h at 18:00 in Europe/Copenhagen, grace 1h, remind 24h,2h
+ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" --fixed-dice >/dev/null 2>&1
+printf 'blue shako and sabre\n' | ordu register "$G" --side blue --passphrase-file - >/dev/null
+
+# ------------------------------------------------- `orderly deadline WHEN`
+run ordu deadline "$G" 2030-12-10T18:00Z
+[[ $RC == 0 ]] || fail "deadline: $ERR"
+expect_eq "$OUT" $'deadline: 2030-12-10T18:00:00Z\nsheets taken until: 2030-12-10T19:00:00Z (the schedule\'s grace)' "deadline's output"
+# the core keeps the end of the grace (schedule.c S3)
+expect_eq "$(sqlu "SELECT deadline FROM turn WHERE turn = 1")" "$(date -d 2030-12-10T19:00Z +%s)" "the turn's deadline row"
+run ordu schedule "$G"
+expect_line "$OUT" '^turn 1:   deadline 2030-12-10 19:00 Europe/Copenhagen \(UTC\+01:00\), sheets taken until 2030-12-10 20:00 Europe/Copenhagen \(UTC\+01:00\) \(grace\)$'
+
+DL='2030-12-10 19:00 Europe/Copenhagen (UTC+01:00), 2030-12-10T18:00:00Z'
+UNTIL='2030-12-10 20:00 Europe/Copenhagen (UTC+01:00), 2030-12-10T19:00:00Z'
+# ------------------------------------------------- the turn-open mail
+tick_at 2030-12-10T12:00Z
+flush
+BODY=$(body_of "turn open")
+expect_in "$BODY" "Turn 1 is open: send your orders between a line ORDERS and a line END by the deadline, $DL
+(sheets are still taken in the grace of 1h, until $UNTIL)."
+# ------------------------------------------------- the reminder, 2h before
+tick_at 2030-12-10T16:30Z
+BODY=$(body_of "reminder: orders due")
+expect_in "$BODY" "The deadline is $DL.
+(Sheets are still taken in the grace of 1h, until $UNTIL.)"
+# ------------------------------------------------- the late notice, at the deadline
+before=$(mail_count blue)
+tick_at 2030-12-10T17:59Z
+expect_eq "$(mail_count blue)" "$before" "mails before the deadline"
+tick_at 2030-12-10T18:00:01Z
+BODY=$(body_of "your orders are late")
+expect_in "$BODY" "The deadline of turn 1 ($DL) has passed"
+expect_in "$BODY" "They are still taken until $UNTIL;"
+# ... and the seal after the grace
+tick_at 2030-12-10T19:00:01Z
+expect_in "$(body_of "turn sealed")" "Turn 1 is sealed"
