@@ -103,8 +103,11 @@ static void by_deadline(ord_game *g, struct ord_buf *out, int64_t until)
  * own, else the exchange's of the turn before, which signs this opening):
  * it carries the seed commitment every receipt of the turn binds, so a
  * player holds it, signed, before he writes his sheet; a side with a key
- * signs against it. */
-static int open_notices(ord_game *g, int t, int64_t deadline)
+ * signs against it.  A turn opened and sealed between two looks (a tick
+ * after a seal from the web or the command line) gets it late, just
+ * before the seal's mail: open 0, and only to a side whose seal mail is
+ * not queued yet (an older game's turns are not mailed again). */
+static int open_notices(ord_game *g, int t, int64_t deadline, int open)
 {
 	struct ord_head h;
 	struct ord_buf head = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
@@ -129,15 +132,31 @@ static int open_notices(ord_game *g, int t, int64_t deadline)
 	att.len = head.len;
 	for (i = 0; i < ord_game_nsides(g); i++) {
 		const char *side = ord_game_side_name(g, i);
+
+		if (!open) {
+			ord_buf_reset(&key);
+			ord_buf_addf(&key, "seal/%d/%s", t, side);
+			if (ord_mail_queued(g, key.buf))
+				continue;
+		}
 		ord_buf_reset(&body);
-		ord_buf_addf(&body,
-			     "Turn %d is open: send your orders between a line ORDERS and a line END%s.\n\n"
-			     "The signed head of the turn's opening is attached (%s) and below.\n"
-			     "It carries the turn's seed commitment, which the receipt of your\n"
-			     "sheet binds: the dice of this turn cannot be drawn again once your\n"
-			     "orders are in. Keep it. If your side signs its orders:\n\n"
-			     "    orderly sign --head %s --side %s --key YOUR.key SHEET.txt\n\n%s",
-			     t, dl.buf, name.buf, name.buf, side, head.buf);
+		if (open)
+			ord_buf_addf(&body,
+				     "Turn %d is open: send your orders between a line ORDERS and a line END%s.\n\n"
+				     "The signed head of the turn's opening is attached (%s) and below.\n"
+				     "It carries the turn's seed commitment, which the receipt of your\n"
+				     "sheet binds: the dice of this turn cannot be drawn again once your\n"
+				     "orders are in. Keep it. If your side signs its orders:\n\n"
+				     "    orderly sign --head %s --side %s --key YOUR.key SHEET.txt\n\n%s",
+				     t, dl.buf, name.buf, name.buf, side, head.buf);
+		else
+			ord_buf_addf(&body,
+				     "Turn %d opened and is sealed already: this mail of its opening\n"
+				     "comes late, before the one of its seal.\n\n"
+				     "The signed head of the turn's opening is attached (%s) and below.\n"
+				     "It carries the turn's seed commitment, which the receipt of a sheet\n"
+				     "binds. Keep it.\n\n%s",
+				     t, name.buf, head.buf);
 		ord_buf_reset(&key);
 		ord_buf_addf(&key, "open/%d/%s", t, side);
 		if ((err = mail_queue_to(g, side, key.buf, "turn open", body.buf, NULL, NULL, &att,
@@ -492,6 +511,9 @@ int mail_notices(ord_game *g, int64_t now, int64_t *next)
 			       !strcmp(ti.state, "exchanged");
 		int exchanged = t < ti.turn || !strcmp(ti.state, "exchanged");
 
+		/* in order: the opening (late, when it was missed), then the rest */
+		if ((err = open_notices(g, t, sealed ? 0 : ti.deadline, !sealed)) != 0)
+			return err;
 		if (sealed && (err = seal_notices(g, t)) != 0)
 			return err;
 		if (resolved && (err = report_notices(g, t)) != 0)
@@ -501,7 +523,5 @@ int mail_notices(ord_game *g, int64_t now, int64_t *next)
 	}
 	if (strcmp(ti.state, "open"))
 		return 0;
-	if ((err = open_notices(g, ti.turn, ti.deadline)) != 0)
-		return err;
 	return clock_notices(g, &ti, now, next);
 }

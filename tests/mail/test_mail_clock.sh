@@ -4,7 +4,8 @@
 # everywhere, the one before the schedule's grace (docs/pbem.md): the time
 # `orderly deadline WHEN` is given, the one the turn-open mail, the
 # reminders, the late notice and `orderly schedule` name, each with the end
-# of the grace.
+# of the grace; and a turn opened and sealed between two ticks still gets
+# its "turn open" mail, before the seal's.
 set -euo pipefail
 # shellcheck source=tests/mail/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -68,3 +69,23 @@ expect_in "$BODY" "They are still taken until $UNTIL;"
 # ... and the seal after the grace
 tick_at 2030-12-10T19:00:01Z
 expect_in "$(body_of "turn sealed")" "Turn 1 is sealed"
+
+# ------------------------------- a turn opened and sealed between two ticks
+S=$GAMES/quick.orderly
+ordu new "$S" --scenario "$MAILSRC/data/scenario.xml" --fixed-dice >/dev/null 2>&1
+run ordu seal "$S" --force
+[[ $RC == 0 ]] || fail "seal: $ERR"
+tick_at 2030-12-01T12:00Z
+# in the order they were queued (and so sent): the opening first
+expect_eq "$(sqlu "SELECT key FROM mail_outbox WHERE rcpt = 'blue@club.test' ORDER BY id" "$S")" \
+	"open/1/blue
+seal/1/blue" "blue's mails of the quick turn, in order"
+expect_eq "$(sqlu "SELECT count(*) FROM mail_outbox WHERE sent IS NULL" "$S")" 0 "mails of the quick turn unsent"
+for f in $(mails blue); do
+	if [[ "$(mime "$f" subject)" == "[quick] turn open" ]]; then
+		OPEN=$f
+	fi
+done
+[[ -n "${OPEN:-}" ]] || fail "no '[quick] turn open' mail reached blue"
+expect_in "$(mime "$OPEN" body)" "Turn 1 opened and is sealed already"
+expect_eq "$(mime "$OPEN" attachments)" "open-1.head" "the late turn-open mail's attachment"
