@@ -198,6 +198,22 @@ static int six_ranks(struct ord_ctx *ctx, const struct ord_unit *u, int figures,
 	return n;
 }
 
+/* A melee's morale result on unit u, named: both sides' results carry the
+ * whole melee, so "; L5: morale OR → FU (rout); must flee half a turn"
+ * says whose it is. */
+static void melee_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, struct ks_text *t)
+{
+	struct ks_text g;
+
+	ks_text_init(&g);
+	ks_apply_grade(ctx, u, grade, "nærkamp", &g);
+	if (g.da.len > 2 && g.en.len > 2) { /* "; moral ..." */
+		ord_buf_addf(&t->da, "; %s:%s", u->id, g.da.buf + 1);
+		ord_buf_addf(&t->en, "; %s:%s", u->id, g.en.buf + 1);
+	}
+	ks_text_release(&g);
+}
+
 static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -301,12 +317,12 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		ks_take_men(ctx, a, out.men_a, pa);
 		ks_take_men(ctx, f, out.men_d, pd);
 		if (loser) {
-			ks_apply_grade(ctx, loser, out.grade, "nærkamp", &t);
+			melee_grade(ctx, loser, out.grade, &t);
 			if (out.grade == KS_FU)
 				ks_st_set(ctx, winner, "vandt_fu_traek", turn); /* 6.7: no decimation LU now */
 		} else {
-			ks_apply_grade(ctx, a, out.grade, "nærkamp", &t);
-			ks_apply_grade(ctx, f, out.grade, "nærkamp", &t);
+			melee_grade(ctx, a, out.grade, &t);
+			melee_grade(ctx, f, out.grade, &t);
 		}
 		KS_TF(&t, "; %s har %ld figurer, %s har %ld figurer",
 		      "; %s has %ld figures, %s has %ld figures", a->id, ks_st(ctx, a, "figurer"),
