@@ -137,7 +137,7 @@ static const struct ord_key_spec unit_attrs[] = {
 	{ "spredt", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "may form open order (elite, light troops)" },
 	{ "milits", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "landeværn or militia" },
 	{ "kampsatser", ORD_KEY_NUM, 0, NULL, 0, 1000, NULL,
-	  "ammunition at the start, if not the Skema's issue" },
+	  "ammunition at the start, if not the Skema's issue (a resupply brings the issue)" },
 	{ "kompagni", ORD_KEY_BOOL, 0, NULL, 0, 0, "no",
 	  "infantry: an independent company (resupplied in genforsyning_traek_kompagni turns, 6.8)" },
 	{ "prodset", ORD_KEY_ENUM, 0, "af|paa", 0, 0, "af",

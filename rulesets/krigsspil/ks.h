@@ -51,8 +51,9 @@ const char *ks_nation(const struct ord_unit *u);
 int ks_figures(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_start_figures(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_pieces(struct ord_ctx *ctx, const struct ord_unit *u);
-/* Infantry's and cavalry's ammunition issue (kampsatser; 0: it carries
- * none), and the turns in a row a resupply of the unit takes (6.8). */
+/* Infantry's and cavalry's ammunition issue, the Skema's (kampsatser,
+ * whatever the scenario gave it at the start; 0: it carries none), and
+ * the turns in a row a resupply of the unit takes (6.8). */
 double ks_ammo_issue(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_resupply_turns(struct ord_ctx *ctx, const struct ord_unit *u);
 /* The parameter that gives it (an independent company's, or the rest's). */

@@ -153,8 +153,9 @@ double ks_ammo_issue(struct ord_ctx *ctx, const struct ord_unit *u)
 			       ? ks_param(r, "kavaleri_karabiner")
 			       : 0;
 
-	return ord_kv_get(&u->attrs, "kampsatser") ? ord_kv_get_num(&u->attrs, "kampsatser", issue)
-						   : issue;
+	/* the issue is the Skema's (7.2.1, 8.2.1): a scenario's kampsatser is
+	 * what the unit has at the start, not what a resupply brings (6.8) */
+	return issue;
 }
 
 int ks_battery_fires(struct ord_ctx *ctx, const struct ord_unit *u)
