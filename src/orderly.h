@@ -402,7 +402,6 @@ struct ord_head;
  */
 enum ord_change_kind {
 	ORD_CHANGE_SUBMIT = 1, /* a sheet stored: side, receipt */
-	ORD_CHANGE_REJECT,     /* a sheet or commitment refused (logged): side, message, diag */
 	ORD_CHANGE_COMMIT,     /* referee-less: a signed commitment stored: side, receipt */
 	ORD_CHANGE_OPEN,       /* referee-less: a commitment opened: side, receipt */
 	ORD_CHANGE_SEAL,       /* the turn sealed: held (sides whose NMR policy applied) */
@@ -417,10 +416,8 @@ enum ord_change_kind {
 struct ord_change {
 	enum ord_change_kind kind;
 	int turn;                          /* the turn changed */
-	const char *side;                  /* SUBMIT, REJECT, COMMIT, OPEN; else NULL */
+	const char *side;                  /* SUBMIT, COMMIT, OPEN; else NULL */
 	const struct ord_receipt *receipt; /* SUBMIT, COMMIT, OPEN; else NULL */
-	const char *message;               /* REJECT: why, as ord_error_last() will say */
-	const struct ord_diag *diag;       /* REJECT: every problem of the sheet (may be empty) */
 	const char *phase;                 /* EVENT, RESOLVE: the phase; else NULL */
 	int last_phase;                    /* RESOLVE: 1 when the turn's last phase was resolved */
 	const char *held;            /* SEAL: "a, b" of the sides the NMR policy stood in for */

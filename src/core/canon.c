@@ -258,16 +258,6 @@ void ord_canon_opening(struct ord_buf *out, const char *side, int version,
 	ord_canon_put_hex(out, "commitment", commitment, 32);
 }
 
-void ord_canon_reject(struct ord_buf *out, const char *side, size_t len, size_t problems,
-		      const char *reason)
-{
-	ord_canon_put(out, "side", side);
-	ord_canon_putf(out, "bytes", "%zu", len);
-	ord_canon_putf(out, "problems", "%zu", problems);
-	if (reason)
-		ord_canon_put(out, "reason", reason);
-}
-
 void ord_canon_seal(struct ord_buf *out, int turn, int forced, const struct ord_canon_sealed *s,
 		    size_t n, const char *held, const unsigned char *referee_top)
 {

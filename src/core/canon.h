@@ -78,10 +78,6 @@ void ord_canon_commit(struct ord_buf *out, const char *side, int version,
 /* "opening": the sheet of a commitment, opened after the seal. */
 void ord_canon_opening(struct ord_buf *out, const char *side, int version,
 		       const unsigned char commitment[32]);
-/* "reject": a refused sheet or commitment.  Nothing of its content: a draft
- * a player did not send on must not be confirmable by guessing. */
-void ord_canon_reject(struct ord_buf *out, const char *side, size_t len, size_t problems,
-		      const char *reason);
 /* "seal": per side the version and commitment sealed; the sides the NMR
  * policy stood in for; witnessed, the referee's chain top (else NULL). */
 struct ord_canon_sealed {

@@ -189,30 +189,6 @@ out:
 	return err;
 }
 
-static int log_rejection(struct ord_game *g, int turn, const char *side, size_t len,
-			 const struct ord_diag *diag, const char *message, const char *reason)
-{
-	struct ord_change c = {
-		.kind = ORD_CHANGE_REJECT, .turn = turn, .side = side, .message = message, .diag = diag
-	};
-	struct ord_buf body = ORD_BUF_INIT;
-	int64_t seq;
-	int err;
-
-	ord_canon_reject(&body, side, len, diag ? ord_diag_count(diag) : 1, reason);
-	if ((err = ord_store_begin(g->db)) == 0) {
-		err = ord_game_log(g, &seq, turn, "reject", body.buf);
-		if (!err)
-			err = ord_game_notify(g, &c);
-		if (!err)
-			err = ord_store_commit(g->db);
-		if (err)
-			ord_store_rollback(g->db);
-	}
-	ord_buf_release(&body);
-	return err;
-}
-
 static int turn_open_check(struct ord_game *g, const struct ord_store_turn *t)
 {
 	(void)g;
@@ -241,25 +217,16 @@ int ord_game_find_side(struct ord_game *g, const char *side, const struct ord_st
 	return err;
 }
 
-/* Log a refused attempt, then return the error already set. */
-static int refuse_logged(struct ord_game *g, int turn, const char *side, size_t len, const char *reason)
-{
-	struct ord_buf msg = ORD_BUF_INIT;
-	int code = ord_error_code(), lerr;
-
-	ord_buf_adds(&msg, ord_error_last());
-	lerr = log_rejection(g, turn, side, len, NULL, msg.buf, reason);
-	if (!lerr)
-		ord_error_set(code, "%s", msg.buf);
-	ord_buf_release(&msg);
-	return lerr ? lerr : code;
-}
-
-/* Validate a sheet's bytes for side; ORD_EBADSHEET (logged) with diag. */
+/*
+ * Validate a sheet's bytes for side; ORD_EBADSHEET with diag.  A refused
+ * sheet changes nothing in the game file: not even a note of the attempt
+ * (the player has the message; the mail judge keeps the mail).
+ */
 static int validate_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
-			  size_t len, struct ord_diag *diag, struct ord_buf *reading, int log)
+			  size_t len, struct ord_diag *diag, struct ord_buf *reading)
 {
 	int err;
+	size_t n;
 
 	if (len > MAX_SHEET_BYTES)
 		return ord_error_set(ORD_EBADSHEET, "sheet of %zu bytes is larger than %u bytes",
@@ -271,20 +238,10 @@ static int validate_bytes(struct ord_game *g, int turn, const char *side, const 
 	} else {
 		err = ord_game_check_bytes(g, turn, side, bytes, len, diag, reading);
 	}
-	if (err == ORD_EBADSHEET) {
-		struct ord_buf msg = ORD_BUF_INIT;
-		size_t n = ord_diag_count(diag);
-		int lerr = 0;
-
-		ord_buf_addf(&msg, "sheet rejected: %zu problem%s", n, n == 1 ? "" : "s");
-		if (log)
-			lerr = log_rejection(g, turn, side, len, diag, msg.buf, NULL);
-		if (!lerr)
-			lerr = ord_error_set(ORD_EBADSHEET, "%s", msg.buf);
-		ord_buf_release(&msg);
-		return lerr;
-	}
-	return err;
+	if (err != ORD_EBADSHEET)
+		return err;
+	n = ord_diag_count(diag);
+	return ord_error_set(ORD_EBADSHEET, "sheet rejected: %zu problem%s", n, n == 1 ? "" : "s");
 }
 
 int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_t len,
@@ -297,7 +254,7 @@ int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_
 	if ((err = ord_game_find_side(g, side, &s)) != 0 || (err = ord_game_turn(g, &t, 0)) != 0 ||
 	    (err = turn_open_check(g, &t)) != 0)
 		return err;
-	return validate_bytes(g, t.turn, s->name, bytes, len, diag, reading, 0);
+	return validate_bytes(g, t.turn, s->name, bytes, len, diag, reading);
 }
 
 /* Tell the hook a side's sheet or commitment was stored. */
@@ -355,7 +312,7 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 			      "the dice of '%s' are witnessed: a sheet needs the top of its side's witness chain for turn %d "
 			      "(--witness HEX from 'orderly sign --witness', or --witness-key FILE)",
 			      g->path, t.turn);
-		return refuse_logged(g, t.turn, side, len, "no witness chain");
+		return ORD_EBADDATA;
 	}
 	if (!g->witnessed && o->witness)
 		return ord_error_set(ORD_EUSAGE,
@@ -366,7 +323,7 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 			      "side '%s' signs its sheets (its key is in the scenario): an unsigned sheet is refused; "
 			      "sign it with 'orderly sign' and submit it with --nonce and --signature",
 			      side);
-		return refuse_logged(g, t.turn, side, len, "unsigned");
+		return ORD_EBADDATA;
 	}
 	if (o->signature && !s->has_key)
 		return ord_error_set(ORD_EUSAGE,
@@ -381,12 +338,12 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 				      "(signed by another key, for another game, turn or side, or before turn %d opened with its seed "
 				      "commitment, or the sheet or nonce changed since)",
 				      side, t.turn, t.turn);
-			return refuse_logged(g, t.turn, side, len, "bad signature");
+			return ORD_EBADDATA;
 		}
 	}
 	if (o->nonce && (err = nonce_fresh(g, t.turn, s, o->nonce)) != 0)
 		return err;
-	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL, 1)) != 0)
+	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL)) != 0)
 		return err;
 	if ((err = ord_store_begin(g->db)) != 0)
 		return err;
@@ -482,13 +439,8 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 	if (out)
 		*out = rc;
 out:
-	if (err) {
-		int code = ord_error_code();
+	if (err)
 		ord_store_rollback(g->db);
-		/* a refused commitment is logged as an attempt, like a refused sheet */
-		if (code == ORD_EBADDATA)
-			err = refuse_logged(g, t.turn, side, 32, "bad signature");
-	}
 	ord_buf_release(&body);
 	return err;
 }
@@ -583,10 +535,10 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 			      "this sheet and nonce do not give the commitment %s sealed for turn %d (version %d): "
 			      "a wrong nonce, or a sheet changed since it was signed",
 			      side, t.turn, version);
-		err = refuse_logged(g, t.turn, side, len, "does not open the commitment");
+		err = ORD_EBADDATA;
 		goto out;
 	}
-	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL, 1)) != 0)
+	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL)) != 0)
 		goto out;
 	if ((err = ord_store_begin(g->db)) != 0)
 		goto out;

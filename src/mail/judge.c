@@ -243,24 +243,6 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 			     c->turn, c->receipt->version);
 		return queue_reply(j);
 	}
-	case ORD_CHANGE_REJECT:
-		j->sheet_answer = 1;
-		ord_buf_reset(&j->subject);
-		ord_buf_addf(&j->subject, "orders NOT accepted: turn %d, %s", c->turn, c->side);
-		ord_buf_reset(&j->reply);
-		ord_buf_addf(&j->reply,
-			     "Your orders for turn %d were NOT accepted; nothing of them is stored.\n"
-			     "%s.\n\n",
-			     c->turn, c->message);
-		if (c->diag && c->diag->n)
-			put_problems(j, c->diag);
-		put_reading(j);
-		ord_buf_adds(&j->reply,
-			     "\nSend the whole sheet again, corrected, between a line ORDERS and a line END.\n");
-		put_deadline(j);
-		ord_buf_reset(&j->result);
-		ord_buf_addf(&j->result, "orders of %s rejected: %s", c->side, c->message);
-		return queue_reply(j);
 	default:
 		/* the referee's changes: the notices are queued; note the step */
 		if (j->referee)
@@ -463,8 +445,26 @@ static int cmd_orders(struct judge *j, int check_only)
 		err = ord_game_submit_opts(j->g, NULL, j->side, v[which].buf, v[which].len, &so, &diag);
 	}
 	if (j->answered) {
-		/* the receipt or the rejection went out in the change's transaction */
+		/* the receipt went out in the change's transaction */
 		err = 0;
+	} else if (err == ORD_EBADSHEET) {
+		/* refused: nothing of it stored; the problems, each at its line */
+		char message[256];
+		snprintf(message, sizeof(message), "%s", ord_error_last());
+		j->sheet_answer = 1;
+		ord_buf_addf(&j->subject, "orders NOT accepted: turn %d, %s", ti.turn, j->side);
+		ord_buf_addf(&j->reply,
+			     "Your orders for turn %d were NOT accepted; nothing of them is stored.\n"
+			     "%s.\n\n",
+			     ti.turn, message);
+		if (diag.n)
+			put_problems(j, &diag);
+		put_reading(j);
+		ord_buf_adds(&j->reply,
+			     "\nSend the whole sheet again, corrected, between a line ORDERS and a line END.\n");
+		put_deadline(j);
+		ord_buf_addf(&j->result, "orders of %s rejected: %s", j->side, message);
+		err = answer(j);
 	} else if (err == ORD_ESEALED || err == ORD_ESTATE || err == ORD_EUSAGE ||
 		   err == ORD_EBADSHEET || err == ORD_EBADDATA || err == ORD_ENOTFOUND) {
 		ord_buf_addf(&j->subject, "orders NOT accepted");
