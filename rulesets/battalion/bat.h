@@ -52,6 +52,10 @@ int bat_dressing(struct ord_ctx *ctx, const struct ord_unit *u);
 /* The enemy it is locked in melee with, or NULL; since an earlier turn. */
 const char *bat_melee_with(struct ord_ctx *ctx, const struct ord_unit *u);
 int bat_still_in_melee(struct ord_ctx *ctx, const struct ord_unit *u);
+/* u and w came into melee contact this turn (either moving); or that, or
+ * they are in a melee together from an earlier turn (D25). */
+int bat_in_contact(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w);
+int bat_engaged(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w);
 /* Losses: trays removed per figures_per_tray, the rest carried; and the
  * figures lost this turn (for morale). */
 void bat_take_losses(struct ord_ctx *ctx, struct ord_unit *u, int n);

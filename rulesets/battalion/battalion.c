@@ -120,6 +120,13 @@
  *      waits for the melee by itself (D3).  No rule lets the referee excuse
  *      a unit, so an `exempt` is always a departure from the rules: it is
  *      recorded only with --override (and audit lists it).
+ *  D25 Two units fight a melee only when they "made melee contact": a move
+ *      this turn with contact= between them (either one moving), or a melee
+ *      between them from an earlier turn that goes on ("the melee will
+ *      continue").  A melee event between units that never touched is
+ *      refused, for each unit of a side (a2, b2: D20) with no enemy unit of
+ *      the event it touched.  The charge bonus ("+1 unit is charging") is
+ *      the charger's only against the unit its charge contacted.
  *  NEEDSWORK: the notation writes fractions in quarters; the tables'
  *  move_fraction_parts is taken to be 4.
  */
@@ -275,6 +282,10 @@ static const struct ord_state_key state_keys[] = {
 	TURN("changed", "the turn it changed formation"),
 	TURN("charged", "the turn it charged"),
 	TURN("contact", "the turn it made melee contact"),
+	{ "contact_unit", ORD_KEY_STR, "", "the enemy its move of turn contact contacted (id)" },
+	TURN("in_contact", "the turn of contact_with"),
+	{ "contact_with", ORD_KEY_STR, "",
+	  "the enemies that came into melee contact with it in turn in_contact, either moving (ids)" },
 	TURN("unlimbered", "the turn it unlimbered (artillery)"),
 	{ "hits", ORD_KEY_INT, "0", "artillery hits taken" },
 	{ "silenced", ORD_KEY_INT, "0", "1 when the gun is out" },
@@ -431,6 +442,24 @@ const char *bat_melee_with(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	const char *w = ord_state_str(ctx, u, "melee_with");
 	return w && *w ? w : NULL;
+}
+
+/* u and w came into melee contact this turn (a move's contact=, either
+ * way). */
+int bat_in_contact(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w)
+{
+	return bat_st(ctx, u, "in_contact") == ord_ctx_turn(ctx) &&
+	       ord_words_has(ord_state_str(ctx, u, "contact_with"), w->id);
+}
+
+/* u and w may fight: they came into contact this turn, or are in a melee
+ * together from an earlier turn (D25). */
+int bat_engaged(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w)
+{
+	const char *uw = bat_melee_with(ctx, u), *wu = bat_melee_with(ctx, w);
+
+	return bat_in_contact(ctx, u, w) || bat_in_contact(ctx, w, u) ||
+	       (uw && !strcmp(uw, w->id)) || (wu && !strcmp(wu, u->id));
 }
 
 /* Locked in a melee that began in an earlier turn. */

@@ -559,7 +559,9 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 {
 	struct ord_unit *a = bat_ev_unit(ctx, ev, "a"), *b = bat_ev_unit(ctx, ev, "b");
 	struct ord_unit *both[2];
-	size_t i, k;
+	struct ord_unit *sides[2][2] = { { a, bat_ev_unit(ctx, ev, "a2") },
+					 { b, bat_ev_unit(ctx, ev, "b2") } };
+	size_t i, k, ka = 0, failed;
 
 	check_second(ctx, ev, "a2", a, bat_ev_unit(ctx, ev, "b2"), b, d);
 	check_second(ctx, ev, "b2", b, bat_ev_unit(ctx, ev, "a2"), a, d);
@@ -578,6 +580,23 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 				     "unit '%s' is routed", u->id);
 		if (bat_st(ctx, u, "figures") <= 0)
 			ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
+	}
+	/* D25: each unit touched an enemy of the event, this turn or in a
+	 * melee that goes on; when no unit of a's side did, nobody of b's
+	 * side did either, and a's messages said so */
+	for (k = 0, failed = 0; k < 4 && strcmp(a->side, b->side); k++) {
+		struct ord_unit *u = sides[k / 2][k % 2], *e1 = sides[1 - k / 2][0],
+				*e2 = sides[1 - k / 2][1];
+		if (!u || (k % 2 && u == sides[k / 2][0]) || (k >= 2 && failed == ka))
+			continue;
+		if (k < 2)
+			ka++;
+		if (bat_engaged(ctx, u, e1) || (e2 && bat_engaged(ctx, u, e2)))
+			continue;
+		failed += k < 2;
+		ord_diag_add(d, 0, 0, u->id, "those units in melee",
+			     "'%s' and '%s%s%s' made no melee contact this turn (no move with contact= between them) and are in no melee from an earlier turn",
+			     u->id, e1->id, e2 ? "' or '" : "", e2 ? e2->id : "");
 	}
 	for (i = 0; i < ord_ctx_unit_nevents(ctx, a); i++) {
 		const struct ord_event *e = ord_ctx_unit_event(ctx, a, i);

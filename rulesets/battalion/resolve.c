@@ -115,6 +115,23 @@ out:
 	return err;
 }
 
+/* w came into melee contact with u this turn (D25). */
+static void add_contact(struct ord_ctx *ctx, struct ord_unit *u, const struct ord_unit *w)
+{
+	struct ord_buf list = ORD_BUF_INIT;
+	int turn = ord_ctx_turn(ctx);
+
+	/* a copy: writing the state may move its strings */
+	if (bat_st(ctx, u, "in_contact") == turn)
+		ord_buf_adds(&list, ord_state_str(ctx, u, "contact_with"));
+	if (!ord_words_has(list.buf, w->id)) {
+		ord_buf_addf(&list, "%s%s", list.len ? " " : "", w->id);
+		ord_state_set_str(ctx, u, "contact_with", list.buf);
+		bat_st_set(ctx, u, "in_contact", turn);
+	}
+	ord_buf_release(&list);
+}
+
 static int resolve_movement(struct ord_ctx *ctx)
 {
 	int turn = ord_ctx_turn(ctx);
@@ -140,6 +157,9 @@ static int resolve_movement(struct ord_ctx *ctx)
 			if (c) {
 				bat_st_set(ctx, u, "contact", turn);
 				bat_st_set(ctx, c, "contact", turn);
+				ord_state_set_str(ctx, u, "contact_unit", c->id);
+				add_contact(ctx, u, c);
+				add_contact(ctx, c, u);
 			}
 			ord_kv_set(&vals, "distance", ord_kv_get(&e->kv, "distance"));
 			ord_ctx_result(ctx, e->seq, u->id, &vals, "%s %s\" over %s ground%s%s",
@@ -435,7 +455,9 @@ static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct or
 	s->motion = bat_st(ctx, u, "moved") == turn;
 	snprintf(key, sizeof(key), "%s_fresh", p);
 	s->fresh = ord_kv_get_bool(&e->kv, key, !continuing); /* D1 */
-	s->charging = bat_st(ctx, u, "charged") == turn;
+	/* D25: the charge's bonus against the unit it charged into */
+	s->charging = bat_st(ctx, u, "charged") == turn && bat_st(ctx, u, "contact") == turn &&
+		      !strcmp(ord_state_str(ctx, u, "contact_unit"), enemy->id);
 	s->elite = bat_is_elite(u);
 	s->square_vs_cavalry = !strcmp(bat_formation(ctx, u), "square") &&
 			       bat_is_arm(ctx, enemy, "cavalry");

@@ -307,6 +307,8 @@ END_TEST
 
 /* ================================================================ events */
 
+static const char *resolve(const char *phase, const int *dice, size_t n);
+
 START_TEST(move_fraction)
 {
 	cast();
@@ -684,7 +686,11 @@ START_TEST(melee_checks)
 	ck_assert_str_eq(event("melee", "a=R1 b=B1"),
 			 "'R1' and 'B1' already fought this turn (event #1) (melee)\n");
 	ck_assert_str_eq(event("melee", "a=B2 b=R1"),
-			 "unit 'R1' is still in melee with 'B1' (melee)\n");
+			 "unit 'R1' is still in melee with 'B1' (melee)\n"
+			 "'B2' and 'R1' made no melee contact this turn (no move with contact= "
+			 "between them) and are in no melee from an earlier turn (those units in "
+			 "melee)\n");
+	split_kv(&ord_ctx_find_unit(ctx, "H1")->state, "in_contact=3 contact_with=RH");
 	ck_assert_str_eq(event("melee", "a=H1 b=RH"),
 			 "unit 'RH' is routed (routed units have no melee value)\n");
 	ck_assert_str_eq(event("melee", "a=B2 b=S1"), "'B2' and 'S1' are of the same side (melee)\n");
@@ -732,6 +738,33 @@ START_TEST(test_checks)
 			 "unit 'R1' made melee contact this turn: it tests after the melee, not now "
 			 "(D3) (since it made melee contact in the same turn as it was fired on, it "
 			 "doesn't have to)\n");
+}
+END_TEST
+
+/* "Those units in melee": units that made melee contact this turn, or
+ * whose melee goes on (D25); the charge bonus against the unit charged. */
+START_TEST(melee_needs_contact)
+{
+	cast();
+	orders("R1 ↑ C\n");
+	ck_assert_str_eq(event("move", "unit=R1 distance=10 charge=yes contact=B1"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("melee", "a=B2 b=R2"),
+			 "'B2' and 'R2' made no melee contact this turn (no move with contact= "
+			 "between them) and are in no melee from an earlier turn (those units in "
+			 "melee)\n");
+	/* a second unit beside a must touch an enemy of the event too */
+	ck_assert_str_eq(event("melee", "a=B1 a2=B2 b=R1"),
+			 "'B2' and 'R1' made no melee contact this turn (no move with contact= "
+			 "between them) and are in no melee from an earlier turn (those units in "
+			 "melee)\n");
+	/* either unit may have moved into the other */
+	ck_assert_str_eq(event("melee", "a=B1 b=R1"),
+			 "'B1' and 'R1' already fought this turn (event #3) (melee)\n");
+	ck_assert_str_eq(event("melee", "a=R2 b=L1"),
+			 "'R2' and 'L1' made no melee contact this turn (no move with contact= "
+			 "between them) and are in no melee from an earlier turn (those units in "
+			 "melee)\n");
 }
 END_TEST
 
@@ -979,6 +1012,9 @@ START_TEST(resolve_two_on_one)
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 3);
 	cast();
+	ck_assert_str_eq(event("move", "unit=R2 distance=0 contact=B1"), "");
+	ck_assert_str_eq(event("move", "unit=RH distance=0 contact=B1"), "");
+	resolve("movement", NULL, 0);
 	ck_assert_str_eq(event("melee", "a=R2 a2=RH b=B1"), "");
 	assert_has(resolve("melee", dice, 2),
 		   "R2: melee with B1: A: 24 line_infantry × 3 = 72 pts × (d6 3, +1 new people in "
@@ -1002,6 +1038,27 @@ START_TEST(resolve_two_on_one)
 	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "melee_with=R2 melee_since=3");
 	ck_assert_str_eq(event("melee", "a=R2 a2=RH b=B1"), "");
 	ck_assert_ptr_null(strstr(resolve("melee", dice, 2), "has ended"));
+}
+END_TEST
+
+/* "+1 unit is charging": against the unit its charge contacted, not
+ * against another that came into contact with it (D25). */
+START_TEST(resolve_charge_bonus_against_the_charged)
+{
+	static const int dice[] = { 3, 3, 3, 3 };
+	const char *out;
+	cast();
+	orders("RH ↑ C\nH1 ↑ 1\n");
+	ck_assert_str_eq(event("move", "unit=RH distance=10 charge=yes contact=B1"), "");
+	ck_assert_str_eq(event("move", "unit=H1 distance=4 contact=RH"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("melee", "a=RH b=H1"), "");
+	ck_assert_str_eq(event("melee", "a=RH b=B1"), "");
+	out = resolve("melee", dice, 4);
+	assert_has(out, "RH: melee with H1: A: 8 light_cavalry × 5 = 40 pts × (d6 3, +1 in motion, "
+			"+1 new people in melee = 5)");
+	assert_has(out, "RH: melee with B1: A: 7 light_cavalry × 5 = 35 pts × (d6 3, +1 in motion, "
+			"+1 new people in melee, +1 charging = 6)");
 }
 END_TEST
 
@@ -1259,6 +1316,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, halt_check);
 	tcase_add_test(ev, exempt_needs_override);
 	tcase_add_test(ev, test_checks);
+	tcase_add_test(ev, melee_needs_contact);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);
@@ -1274,6 +1332,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_fire_screened);
 	tcase_add_test(res, resolve_two_on_one);
 	tcase_add_test(res, resolve_artillery_square);
+	tcase_add_test(res, resolve_charge_bonus_against_the_charged);
 	tcase_add_test(res, resolve_artillery_out_of_range);
 	tcase_add_test(res, resolve_gun_hits);
 	tcase_add_test(res, execution_lists_what_was_not_done);
