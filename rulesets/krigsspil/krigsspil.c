@@ -21,8 +21,9 @@
  *  K1  The map is the game's rules document: `load` takes a Skema or a map
  *      that may carry its own <tables> (README "The map").
  *  K2  Morale lasts in half turns: LU during and lu_efter_halve_traek half
- *      turns after a change of formation or front, an obstacle or løb
- *      (12.1, 13); U for the rest of the turn after a cancelled attack
+ *      turns after a change of formation or front or an obstacle, only
+ *      after løb (from where the order's L ends, 12.1, 13); U for the rest
+ *      of the turn after a cancelled attack
  *      (16.6); fire and melee results last until reorganised.
  *  K3  Reorganisation (its rules are lost): a unit in U or FU that is not
  *      disturbed rallies reorganisering_grader grades a turn; one over

@@ -657,6 +657,40 @@ static void lu_half_turn(struct ord_ctx *ctx, struct ord_unit *u, const char *wh
 	}
 }
 
+/* 13: "En enhed er LU et halvt træk efter løb i linie" — after it, not
+ * during it as after a change of formation (12.1: "under og et halvt træk
+ * efter").  The løb ends where the order's groups up to its L end (L alone:
+ * half a turn, ordre_varighed); the LU lasts lu_efter_halve_traek halves
+ * from there, to the end of the half turn it falls in (ours: morale is
+ * counted in half turns).  "L ↑" gives LU to the end of this turn, "M ↑ ½
+ * L ↑" to the middle of the next. */
+static void lu_after_loeb(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t n = ks_groups(o, g, KS_MAX_GROUPS), i;
+	int per = (int)ks_param(ks_r(ctx), "kvarte_pr_traek"), end = 0, q = 0, h;
+
+	for (i = 0; i < n; i++) {
+		q += ks_grp_quarters(ctx, o, &g[i]);
+		if (!strcmp(g[i].code, "loeb"))
+			end = q;
+	}
+	if (!end) /* no L on the sheet (an override): the løb took the first half */
+		end = per / 2;
+	if (end > per)
+		end = per;
+	/* the half turns from the start of the turn that the LU reaches into */
+	h = ks_half(ctx, 0) +
+	    (end + (int)ks_param(ks_r(ctx), "lu_efter_halve_traek") * (per / 2) + per / 2 - 1) /
+		    (per / 2) -
+	    1;
+	ks_set_moral(ctx, u, KS_LU, h, "løb");
+	ord_buf_addf(&t->da, "; LU til %s træk %d (løb)", h % 2 ? "slutningen af" : "midt i", h / 2);
+	ord_buf_addf(&t->en, "; LU until %s of turn %d (%s)", h % 2 ? "the end" : "the middle",
+		     h / 2, ks_reason("løb", "en"));
+}
+
 /* 6.3: "En enhed i FU, der er inden for indbrudsafstand af en fjendtlig
  * enhed i OR eller LU, skal flygte ud af indbrudsafstand.  En enhed i
  * spredt formation, der er inden for indbrudsafstand af en fjendtlig
@@ -792,7 +826,7 @@ static int resolve_moves(struct ord_ctx *ctx)
 			if (ord_kv_get_bool(&e->kv, "loeb", 0)) {
 				ks_st_set(ctx, u, "loeb_sidst", turn);
 				ks_text_add(&t, " med løb", " with løb");
-				lu_half_turn(ctx, u, "løb", &t);
+				lu_after_loeb(ctx, u, &t);
 			}
 			if (ks_ordered(ctx, u, "prolongering"))
 				ks_st_set(ctx, u, "prolong_sidst", turn);

@@ -2300,6 +2300,23 @@ START_TEST(test_moves_and_morale_time)
 	ck_assert_str_eq(sts("D2", "moral"), "LU");
 	ck_assert_int_eq(st("D2", "moral_til"), 22);
 	ck_assert_int_eq(st("K1", "stormmarch_start"), 10);
+	/* løb: LU half a turn after it (13: "LU et halvt træk efter løb"),
+	 * not during it: "L ↑" (the first half) to the end of the turn, the
+	 * review's "until the middle of turn 11" was a whole half too long;
+	 * "M ↑ ½ L ↑" runs in the second half: to the middle of the next */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 10);
+	cast();
+	unit("D4", "danske", "art=infanteri figurer=20 formation=linie x=45 y=0", NULL);
+	orders("D1 L ↑\nD4 M ↑ ½ L ↑\n");
+	EV_OK("flyt", "unit=D1 x=15 y=-10 loeb=yes");
+	EV_OK("flyt", "unit=D4 x=45 y=-10 loeb=yes");
+	resolve("fredelige-flytninger", NULL, 0);
+	ck_assert_str_eq(sts("D1", "moral"), "LU");
+	ck_assert_int_eq(st("D1", "moral_til"), 21);
+	ck_assert_int_eq(st("D4", "moral_til"), 22);
+	expect_result("inden for marchlængden med løb; LU til slutningen af træk 10 (løb)");
+	expect_result("inden for marchlængden med løb; LU til midt i træk 11 (løb)");
 	/* next turn's reorganisation: the half turn is still on in its first
 	 * half; the turn after, it is over */
 	ord_ctx_fake_free(ctx);
