@@ -83,7 +83,12 @@
  *  D17 Unless the referee counts them (firers=N), a column fires with
  *      column_firers figures (its first two ranks) and every other
  *      formation with all its figures: for a square or skirmishers the
- *      referee says how many could fire.
+ *      referee says how many could fire.  A firers= above the unit's
+ *      figures is refused, and if overridden the unit fires with its
+ *      figures; one above column_firers for a column is refused ("only the
+ *      first two ranks may fire"), the referee's count if overridden.  A
+ *      melee's a_figures= (b_, a2_, b2_) above the unit's figures is
+ *      refused, and cut to them if overridden.
  *  D18 An artillery hit on a gun both kills crew (the table's dead) and
  *      counts towards the gun_hits_silence hits that silence it.
  *  D19 A game uses the d6 rules or the optional d20 morale sheet for

@@ -360,6 +360,27 @@ static void check_over(struct ord_ctx *ctx, const struct ord_event *ev, const st
 			     ord_kv_get(&ev->kv, "clearance"), o->id, min);
 }
 
+/* D17: "Only the first two ranks may fire": a firers= beyond the unit's
+ * figures, or beyond what its formation lets fire (a column's
+ * column_firers), is refused. */
+static void check_firers(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+			 struct ord_diag *d)
+{
+	long firers = ord_kv_get_int(&ev->kv, "firers", 0);
+	long fig = bat_st(ctx, u, "figures"), col = bat_ip(ctx, "column_firers");
+
+	if (!ord_kv_get(&ev->kv, "firers"))
+		return;
+	if (firers > fig)
+		ord_diag_add(d, 0, 0, u->id, "units",
+			     "unit '%s' fires with %ld figures but has %ld (it fires with %ld at most)",
+			     u->id, firers, fig, fig);
+	else if (!strcmp(bat_formation(ctx, u), "column") && firers > col)
+		ord_diag_add(d, 0, 0, u->id, "only the first two ranks may fire",
+			     "unit '%s' is in column: its first two ranks, %ld figures, fire, not %ld",
+			     u->id, col, firers);
+}
+
 static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d, int artillery)
 {
 	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit"), *t = bat_ev_unit(ctx, ev, "target");
@@ -412,6 +433,8 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	}
 	if (bat_st(ctx, u, "figures") <= 0)
 		ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
+	else if (!artillery && !is_art)
+		check_firers(ctx, ev, u, d);
 	if ((bat_order_has(o, "C") || bat_st(ctx, u, "charged") == turn) && !horse_cul)
 		ord_diag_add(d, 0, 0, u->id, "a charging unit can't fire",
 			     "unit '%s' is charging this turn and cannot fire", u->id);
@@ -555,6 +578,21 @@ static void check_second(struct ord_ctx *ctx, const struct ord_event *ev, const 
 		ord_diag_add(d, 0, 0, s->id, "units", "unit '%s' has no figures left", s->id);
 }
 
+/* A side's figures in the melee are at most the unit's. */
+static void check_melee_figures(struct ord_ctx *ctx, const struct ord_event *ev, const char *key,
+				struct ord_diag *d)
+{
+	struct ord_unit *u = bat_ev_unit(ctx, ev, key);
+	char fig[32];
+	long n;
+
+	snprintf(fig, sizeof(fig), "%s_figures", key);
+	n = ord_kv_get_int(&ev->kv, fig, 0);
+	if (u && ord_kv_get(&ev->kv, fig) && n > bat_st(ctx, u, "figures"))
+		ord_diag_add(d, 0, 0, u->id, "melee", "%s=%ld, but unit '%s' has %ld figures", fig,
+			     n, u->id, bat_st(ctx, u, "figures"));
+}
+
 static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	struct ord_unit *a = bat_ev_unit(ctx, ev, "a"), *b = bat_ev_unit(ctx, ev, "b");
@@ -563,6 +601,10 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 					 { b, bat_ev_unit(ctx, ev, "b2") } };
 	size_t i, k, ka = 0, failed;
 
+	check_melee_figures(ctx, ev, "a", d);
+	check_melee_figures(ctx, ev, "b", d);
+	check_melee_figures(ctx, ev, "a2", d);
+	check_melee_figures(ctx, ev, "b2", d);
 	check_second(ctx, ev, "a2", a, bat_ev_unit(ctx, ev, "b2"), b, d);
 	check_second(ctx, ev, "b2", b, bat_ev_unit(ctx, ev, "a2"), a, d);
 	both[0] = a;

@@ -227,6 +227,9 @@ static int fire_event(struct ord_ctx *ctx, const struct ord_event *e, struct ord
 	ord_kv_init(&vals);
 	memset(&in, 0, sizeof(in));
 	in.firers = (int)ord_kv_get_int(&e->kv, "firers", default_firers(ctx, u));
+	/* D17: never more than it has, whatever an override said */
+	if (in.firers > bat_st(ctx, u, "figures"))
+		in.firers = (int)bat_st(ctx, u, "figures");
 	in.weapon = ord_kv_get(&u->attrs, "weapon");
 	if (!in.weapon || !strcmp(in.weapon, "none"))
 		in.weapon = "musket"; /* only with an override (D11) */

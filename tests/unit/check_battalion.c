@@ -768,6 +768,28 @@ START_TEST(melee_needs_contact)
 }
 END_TEST
 
+/* D17: never more firers than figures, nor, in column, than its first
+ * two ranks; never more figures in a melee than the unit has. */
+START_TEST(fire_firers)
+{
+	cast();
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=3 firers=1000"),
+			 "unit 'B1' fires with 1000 figures but has 24 (it fires with 24 at most) "
+			 "(units)\n");
+	ck_assert_str_eq(event("fire", "unit=R1 target=B1 range=3 firers=12"),
+			 "unit 'R1' is in column: its first two ranks, 8 figures, fire, not 12 "
+			 "(only the first two ranks may fire)\n");
+	ck_assert_str_eq(event("fire", "unit=R2 target=B2 range=3 firers=20"), "");
+	/* overridden: B1 fires with what it has, R1 with the referee's count */
+	assert_has(resolve("fire", NULL, 0),
+		   "R1: fired on by B1 (musket, 3\"): 24 firers × 50% = 12, +6 target in column = 18\n"
+		   "B1: fired on by R1 (musket, 3\"): 12 firers × 50% = 6\n");
+	split_kv(&ord_ctx_find_unit(ctx, "H1")->state, "in_contact=3 contact_with=RH");
+	ck_assert_str_eq(event("melee", "a=H1 b=RH a_figures=100 b_figures=8"),
+			 "a_figures=100, but unit 'H1' has 8 figures (melee)\n");
+}
+END_TEST
+
 START_TEST(halt_check)
 {
 	cast();
@@ -1317,6 +1339,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, exempt_needs_override);
 	tcase_add_test(ev, test_checks);
 	tcase_add_test(ev, melee_needs_contact);
+	tcase_add_test(ev, fire_firers);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);
