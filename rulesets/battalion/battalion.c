@@ -76,7 +76,9 @@
  *      has ended (the units were separated): it is closed, with a result
  *      line, when the melee phase is resolved.
  *  D15 A unit with no figures left is destroyed: it cannot move, fire or
- *      fight; a melee event naming one is refused.
+ *      fight; a melee event naming one is refused.  A unit a melee destroys is
+ *      out of it at once, and its enemy is free: neither is in a melee
+ *      next turn.
  *  D16 Whether the firer moved or changed formation is read off its sheet
  *      (an arrow, a form code) or from what it did (a move, a form event);
  *      whether the target moved, from what it did.

@@ -484,6 +484,27 @@ static void melee_fought(struct ord_ctx *ctx, struct ord_unit *u, struct ord_uni
 		bat_st_set(ctx, u, "tied_melee", turn);
 }
 
+/* A unit the melee destroyed is out of it, and so free is every unit
+ * locked in melee with it (D15). */
+static void melee_destroyed(struct ord_ctx *ctx, unsigned seq, struct ord_unit *u)
+{
+	size_t i;
+
+	if (!u || bat_st(ctx, u, "figures") > 0 || !bat_melee_with(ctx, u))
+		return;
+	ord_ctx_result(ctx, seq, u->id, NULL, "destroyed: its melee with %s ends",
+		       bat_melee_with(ctx, u));
+	ord_state_set_str(ctx, u, "melee_with", "");
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *w = ord_ctx_unit(ctx, i);
+		if (bat_melee_with(ctx, w) && !strcmp(bat_melee_with(ctx, w), u->id)) {
+			ord_state_set_str(ctx, w, "melee_with", "");
+			ord_ctx_result(ctx, seq, w->id, NULL,
+				       "its enemy %s is destroyed: out of the melee", u->id);
+		}
+	}
+}
+
 /* Is there a melee event of this phase between u and w? */
 static int melee_recorded(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w)
 {
@@ -589,6 +610,10 @@ static int resolve_melee(struct ord_ctx *ctx)
 				       a->id, b->id, why.buf);
 		ord_kv_release(&vals);
 		ord_buf_release(&why);
+		melee_destroyed(ctx, e->seq, a);
+		melee_destroyed(ctx, e->seq, a2);
+		melee_destroyed(ctx, e->seq, b);
+		melee_destroyed(ctx, e->seq, b2);
 	}
 	return 0;
 }

@@ -862,6 +862,24 @@ START_TEST(resolve_melee_ended)
 }
 END_TEST
 
+/* D15: a unit the melee destroys is out of it; its enemy is free */
+START_TEST(resolve_destroyed_in_melee)
+{
+	static const int dice[] = { 1, 6 };
+	unit("A", "red", "kind=line_infantry formation=line figures=2", "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=A melee_since=2");
+	ck_assert_str_eq(event("melee", "a=A b=B"), "");
+	assert_has(resolve("melee", dice, 2), "A: destroyed: its melee with B ends\n"
+					      "B: its enemy A is destroyed: out of the melee\n");
+	ck_assert_int_eq(state("A", "figures"), 0);
+	ck_assert_str_eq(state_str("A", "melee_with"), "");
+	ck_assert_str_eq(state_str("B", "melee_with"), "");
+	/* nobody is left to test, and nothing goes on */
+	ck_assert_ptr_null(strstr(resolve("melee-morale", NULL, 0), "continues next turn"));
+	assert_has(ord_ctx_fake_results(ctx), "A: no melee morale test: destroyed (no figures left)\n");
+}
+END_TEST
+
 START_TEST(resolve_tie)
 {
 	/* equal scores: both inflict as losers and both test, without the -2 (D2) */
@@ -1347,6 +1365,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_melee_example);
 	tcase_add_test(res, resolve_melee_ended);
 	tcase_add_test(res, resolve_tie);
+	tcase_add_test(res, resolve_destroyed_in_melee);
 	tcase_add_test(res, resolve_pursuit);
 	tcase_add_test(res, resolve_halt);
 	tcase_add_test(res, resolve_rout_penalty);
