@@ -262,12 +262,33 @@ out:
 	ord_buf_release(&rule);
 }
 
+/* An earlier event of this turn of one of kinds (words) for u, or NULL:
+ * one formation change, one limbering or unlimbering a turn. */
+static const struct ord_event *earlier(struct ord_ctx *ctx, const struct ord_event *ev,
+				       const struct ord_unit *u, const char *kinds)
+{
+	size_t i;
+
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+		if (e != ev && ord_words_has(kinds, e->kind) && bat_ev_unit(ctx, e, "unit") == u)
+			return e;
+	}
+	return NULL;
+}
+
 static void check_form(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
 	const struct ord_token *f = bat_order_form(ord_ctx_order(ctx, u));
 	const char *want = ord_kv_get(&ev->kv, "formation");
 
+	const struct ord_event *e = earlier(ctx, ev, u, "form");
+
+	if (e)
+		ord_diag_add(d, 0, 0, u->id, "one battalion cannot be divided nor receive 2 orders",
+			     "unit '%s' already changed formation this turn (event #%u)", u->id,
+			     e->seq);
 	if (!bat_is_arm(ctx, u, "infantry"))
 		ord_diag_add(d, 0, 0, u->id, "order codes",
 			     "unit '%s' is %s: only infantry changes formation", u->id, bat_kind(u));
@@ -283,16 +304,24 @@ static void check_gun(struct ord_ctx *ctx, const struct ord_event *ev, struct or
 	int un = !strcmp(ev->kind, "unlimber");
 	const char *code = un ? "UL" : "L";
 	const char *state = un ? "unlimbered" : "limbered";
+	const struct ord_event *e;
+	struct ord_buf rule = ORD_BUF_INIT;
 
 	if (!bat_is_arm(ctx, u, "artillery")) {
 		ord_diag_add(d, 0, 0, u->id, "artillery", "unit '%s' is not artillery", u->id);
 		return;
 	}
+	if ((e = earlier(ctx, ev, u, "limber unlimber")) != NULL)
+		ord_diag_add(d, 0, 0, u->id,
+			     un ? bat_rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns")
+				: bat_rule_text(ctx, &rule, LIMBER_RULE, "limber_turns"),
+			     "gun '%s' already %sed this turn (event #%u)", u->id, e->kind, e->seq);
 	if (!bat_order_has(ord_ctx_order(ctx, u), code))
 		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
 			     "gun '%s' %sed but its sheet has no %s", u->id, ev->kind, code);
 	if (!strcmp(bat_formation(ctx, u), state))
 		ord_diag_add(d, 0, 0, u->id, "artillery", "gun '%s' is already %s", u->id, state);
+	ord_buf_release(&rule);
 }
 
 /* D21: "One unit of skirmishers may never cover more than one foot of

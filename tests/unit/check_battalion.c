@@ -403,6 +403,22 @@ START_TEST(form_unordered)
 }
 END_TEST
 
+/* One formation change, one limbering or unlimbering a turn, as one move */
+START_TEST(form_and_unlimber_once)
+{
+	cast();
+	orders("L1 FSq\nHA UL\n");
+	ck_assert_str_eq(event("form", "unit=L1 formation=square"), "");
+	ck_assert_str_eq(event("form", "unit=L1 formation=square"),
+			 "unit 'L1' already changed formation this turn (event #1) "
+			 "(one battalion cannot be divided nor receive 2 orders)\n");
+	ck_assert_str_eq(event("unlimber", "unit=HA"), "");
+	ck_assert_str_eq(event("unlimber", "unit=HA"),
+			 "gun 'HA' already unlimbered this turn (event #3) "
+			 "(UL - unlimber (1 turn except for horse art.))\n");
+}
+END_TEST
+
 START_TEST(charge_unordered)
 {
 	cast();
@@ -433,6 +449,8 @@ START_TEST(move_guns)
 			 "(L - limber (1 turn all art.))\n");
 	ck_assert_str_eq(event("limber", "unit=G1"), "");
 	ck_assert_str_eq(event("unlimber", "unit=G1"),
+			 "gun 'G1' already limbered this turn (event #2) "
+			 "(UL - unlimber (1 turn except for horse art.))\n"
 			 "gun 'G1' unlimbered but its sheet has no UL (orders may never be changed)\n"
 			 "gun 'G1' is already unlimbered (artillery)\n");
 	ck_assert_str_eq(event("move", "unit=HA distance=6"), "");
@@ -1332,6 +1350,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, move_unordered);
 	tcase_add_test(ev, form_unordered);
 	tcase_add_test(ev, charge_unordered);
+	tcase_add_test(ev, form_and_unlimber_once);
 	tcase_add_test(ev, charge_interval);
 	tcase_add_test(ev, move_guns);
 	tcase_add_test(ev, move_dressing_ranks);
