@@ -715,6 +715,10 @@ struct ord_mail_party {
 	 * address's owner, who checks the entry with it; "" when no address
 	 * or a game older than schema 13 (its entries keyed with the game id) */
 	char address_key[65];
+	/* which passphrase is registered: BLAKE2b of its stored hash in hex,
+	 * "" when none; it changes when the passphrase does (the web server
+	 * ends the sessions of an old one by it) */
+	char pass_id[65];
 };
 int ord_mail_register(ord_game *g, const char *side, const char *address);
 int ord_mail_set_passphrase(ord_game *g, const char *side, const char *passphrase);

@@ -1064,11 +1064,22 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 				     sc, t.turn);
 		if (*phase)
 			ord_buf_addf(out, "phase:     %s (%d of %zu resolved)\n", phase, t.phase, nph);
-		ord_buf_addf(out, "deadline:  %s\n", when);
+		if (t.deadline && sched.grace) {
+			/* the deadline as the players were told it, then the end of
+			 * the schedule's grace, which the game keeps (docs/pbem.md) */
+			char before[32];
+			fmt_time(before, sizeof(before), t.deadline - sched.grace);
+			ord_buf_addf(out, "deadline:  %s\n", before);
+			ord_buf_addf(out, "           sheets are still taken in the grace, until %s\n",
+				     when);
+		} else {
+			ord_buf_addf(out, "deadline:  %s\n", when);
+		}
 		/* mail: whether it has passed, and the rule of the next ones */
 		if (passed)
-			ord_buf_adds(out,
-				     "           the deadline has passed: no more sheets are taken; the turn can be sealed\n");
+			ord_buf_addf(out,
+				     "           the deadline%s has passed: no more sheets are taken; the turn can be sealed\n",
+				     sched.grace ? " and its grace" : "");
 		if (sched.every) {
 			ord_buf_adds(out, "schedule:  ");
 			ord_schedule_format(&sched, out);

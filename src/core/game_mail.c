@@ -294,6 +294,12 @@ int ord_mail_party(ord_game *g, const char *side, struct ord_mail_party *out)
 	snprintf(out->side, sizeof(out->side), "%s", party);
 	snprintf(out->address, sizeof(out->address), "%s", p.address);
 	out->has_passphrase = *p.pass_hash != '\0';
+	if (out->has_passphrase) {
+		unsigned char h[32];
+		crypto_generichash(h, sizeof(h), (const unsigned char *)p.pass_hash,
+				   strlen(p.pass_hash), NULL, 0);
+		ord_hex(out->pass_id, h, sizeof(h));
+	}
 	snprintf(out->pgp_fpr, sizeof(out->pgp_fpr), "%s", p.pgp_fpr);
 	if (*p.address && p.has_address_salt)
 		ord_hex(out->address_key, p.address_salt, 32);

@@ -187,15 +187,41 @@ static void put_reading(struct judge *j)
 		const char *p = j->reading.buf;
 		while (*p) {
 			size_t n = strcspn(p, "\n");
-			ord_buf_addf(&j->reply, "    %.*s\n", (int)n, p);
+			unsigned line;
+			int used = 0;
+			/* a line the reading names counts as the problems do: in
+			 * the player's mail, not in the sheet taken from it */
+			if (sscanf(p, "# line %u not understood%n", &line, &used) == 1 && used &&
+			    line >= 1 && line <= j->b->nlines)
+				ord_buf_addf(&j->reply, "    # line %u not understood%.*s\n",
+					     j->b->lines[line - 1], (int)(n - (size_t)used), p + used);
+			else
+				ord_buf_addf(&j->reply, "    %.*s\n", (int)n, p);
 			p += n + (p[n] == '\n');
 		}
 	}
 }
 
+/* The schedule's grace (0 when none or unreadable). */
+static int64_t grace_of(ord_game *g)
+{
+	struct ord_schedule s;
+
+	if (ord_game_schedule(g, &s) != 0) {
+		ord_error_clear();
+		return 0;
+	}
+	return s.grace;
+}
+
+/*
+ * The deadline as the player was told it (docs/pbem.md): the time before
+ * the schedule's grace, and when the grace ends; the game keeps the end.
+ */
 static void put_deadline(struct judge *j)
 {
 	struct ord_game_status ti;
+	int64_t grace = grace_of(j->g);
 
 	if (ord_game_status(j->g, &ti) != 0 || !ti.deadline) {
 		ord_error_clear();
@@ -203,8 +229,13 @@ static void put_deadline(struct judge *j)
 		return;
 	}
 	ord_buf_adds(&j->reply, "deadline:   ");
-	when(j->g, &j->reply, ti.deadline);
+	when(j->g, &j->reply, ti.deadline - grace);
 	ord_buf_addch(&j->reply, '\n');
+	if (grace) {
+		ord_buf_adds(&j->reply, "            sheets are still taken in the grace, until ");
+		when(j->g, &j->reply, ti.deadline);
+		ord_buf_addch(&j->reply, '\n');
+	}
 }
 
 /* ---- the change hook ---- */
@@ -293,7 +324,12 @@ static int cmd_status(struct judge *j)
 			     ti.phases_resolved, ti.nphases);
 	put_deadline(j);
 	if (ti.deadline && !strcmp(ti.state, "open") && ord_game_now(j->g) > ti.deadline)
-		ord_buf_adds(&j->reply, "            (passed: the turn is about to be sealed)\n");
+		ord_buf_adds(&j->reply,
+			     "            (passed, and its grace: the turn is about to be sealed)\n");
+	else if (ti.deadline && !strcmp(ti.state, "open") &&
+		 ord_game_now(j->g) > ti.deadline - grace_of(j->g))
+		ord_buf_adds(&j->reply,
+			     "            (passed: orders are late, still taken in the grace)\n");
 	if (ord_game_schedule(j->g, &s) == 0 && s.every) {
 		ord_buf_adds(&j->reply, "schedule:   ");
 		ord_schedule_format(&s, &j->reply);
@@ -391,7 +427,9 @@ static int cmd_orders(struct judge *j, int check_only)
 		ord_buf_addf(&j->subject, "orders NOT accepted: turn %d is closed", ti.turn);
 		ord_buf_addf(&j->reply, "Turn %d takes no more orders: %s. Nothing was stored.\n",
 			     ti.turn,
-			     strcmp(ti.state, "open") ? "it is sealed" : "its deadline has passed");
+			     strcmp(ti.state, "open")
+				     ? "it is sealed"
+				     : "its deadline and the grace after it have passed");
 		put_deadline(j);
 		ord_buf_adds(&j->result, "orders refused: turn closed");
 		err = answer(j);
@@ -576,7 +614,9 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			err = ORD_EUSAGE;
 			break;
 		}
-		err = ord_game_set_deadline(j->g, when);
+		/* WHEN is the deadline; the game keeps the end of its grace,
+		 * as `orderly deadline` does */
+		err = ord_game_set_deadline(j->g, when ? when + grace_of(j->g) : 0);
 		if (!err) {
 			ord_buf_adds(said, "deadline: ");
 			if (when)

@@ -205,7 +205,7 @@ void web_auth_create(struct web_auth *a, struct web_session *out)
 }
 
 int web_auth_grant(struct web_auth *a, const char *sid, const char *game, const char *party,
-		   struct web_session *out)
+		   const char *pass_id, struct web_session *out)
 {
 	struct web_grant keep[WEB_MAX_GRANTS];
 	size_t nkeep = 0, i;
@@ -226,12 +226,57 @@ int web_auth_grant(struct web_auth *a, const char *sid, const char *game, const 
 	/* the newest grant first; the oldest falls off a full session */
 	snprintf(s->grants[0].game, sizeof(s->grants[0].game), "%s", game);
 	snprintf(s->grants[0].party, sizeof(s->grants[0].party), "%s", party);
+	snprintf(s->grants[0].pass_id, sizeof(s->grants[0].pass_id), "%s", pass_id);
 	s->ngrants = 1;
 	for (i = 0; i < nkeep && s->ngrants < WEB_MAX_GRANTS; i++)
 		s->grants[s->ngrants++] = keep[i];
 	copy_out(s, nsid, out);
 	pthread_mutex_unlock(&a->lock);
 	return 0;
+}
+
+/* Drop grant i of a grant list of n. */
+static void drop_grant(struct web_grant *v, size_t *n, size_t i)
+{
+	memmove(&v[i], &v[i + 1], (*n - i - 1) * sizeof(*v));
+	(*n)--;
+}
+
+void web_auth_check_grants(struct web_auth *a, struct web_session *s, const char *game, ord_game *g)
+{
+	struct sess *live;
+	size_t i;
+
+	for (i = 0; i < s->ngrants;) {
+		struct ord_mail_party mp;
+		const struct web_grant *gr = &s->grants[i];
+		int current;
+
+		if (strcmp(gr->game, game)) {
+			i++;
+			continue;
+		}
+		current = ord_mail_party(g, strcmp(gr->party, WEB_REFEREE) ? gr->party : NULL, &mp) ==
+				  0 &&
+			  !strcmp(mp.pass_id, gr->pass_id) && *mp.pass_id;
+		ord_error_clear();
+		if (current) {
+			i++;
+			continue;
+		}
+		pthread_mutex_lock(&a->lock);
+		if ((live = lookup(a, s->sid)) != NULL) {
+			size_t k;
+			for (k = 0; k < live->ngrants; k++)
+				if (!strcmp(live->grants[k].game, game) &&
+				    !strcmp(live->grants[k].party, gr->party)) {
+					drop_grant(live->grants, &live->ngrants, k);
+					break;
+				}
+		}
+		pthread_mutex_unlock(&a->lock);
+		drop_grant(s->grants, &s->ngrants, i);
+	}
 }
 
 void web_auth_end(struct web_auth *a, const char *sid)

@@ -828,7 +828,14 @@ void web_page_login(struct web_req *r, const char *name)
 		r->status = err == ORD_ENOTFOUND || err == ORD_EBADDATA ? 403 : 500;
 		goto out;
 	}
-	web_auth_grant(web_auth_of(r), r->sess.sid, name, party, &ns);
+	{
+		/* the grant holds which passphrase it was given for */
+		struct ord_mail_party mp;
+		if (ord_mail_party(g, found ? side : NULL, &mp) != 0)
+			mp.pass_id[0] = '\0';
+		ord_error_clear();
+		web_auth_grant(web_auth_of(r), r->sess.sid, name, party, mp.pass_id, &ns);
+	}
 	r->sess = ns;
 	web_set_cookie(r, &ns);
 	ord_buf_adds(&to, "/g/");

@@ -336,10 +336,14 @@ void web_page_player(struct web_req *r, const char *name, const char *side)
 	p.side = side;
 	ord_diag_init(&p.diag);
 	ord_buf_init(&p.reading);
-	if (!web_party_ok(r, name, side))
-		goto out;
+	/* opened first: a grant given for a passphrase since changed is
+	 * dropped there (web_auth_check_grants) */
 	if (!(g = web_open_game(r, name)))
 		goto out;
+	if (!web_party_ok(r, name, side)) {
+		web_game_close(r, g);
+		goto out;
+	}
 	for (i = 0; !found && i < ord_game_nsides(g); i++)
 		found = !strcmp(ord_game_side_name(g, i), side);
 	if (!found) {

@@ -676,10 +676,14 @@ void web_page_referee(struct web_req *r, const char *name)
 	f.name = name;
 	ord_diag_init(&f.diag);
 	ord_buf_init(&f.results);
-	if (!web_party_ok(r, name, WEB_REFEREE))
-		goto out;
+	/* opened first: a grant given for a passphrase since changed is
+	 * dropped there (web_auth_check_grants) */
 	if (!(g = web_open_game(r, name)))
 		goto out;
+	if (!web_party_ok(r, name, WEB_REFEREE)) {
+		web_game_close(r, g);
+		goto out;
+	}
 	if (ord_game_status(g, &st) == 0 && ord_ruleset_find(&f.rs, st.ruleset) != 0)
 		f.rs = NULL;
 	ord_error_clear();

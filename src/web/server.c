@@ -252,6 +252,8 @@ ord_game *web_open_game(struct web_req *r, const char *name)
 	}
 	if (web_game_open_at(r, path, &g) != 0)
 		web_error_page(r, 503, "The game cannot be opened", ord_error_last());
+	else
+		web_auth_check_grants(r->w->auth, &r->sess, name, g);
 	free(path);
 	return g;
 }

@@ -43,6 +43,7 @@ int web_serve(const struct web_opts *o);
 struct web_grant {
 	char game[WEB_GAME_NAME + 1];
 	char party[WEB_PARTY_NAME + 1]; /* a side, or WEB_REFEREE */
+	char pass_id[65];               /* the passphrase it was given for (ord_mail_party) */
 };
 
 /* A copy of a session, as a request sees it. */
@@ -64,7 +65,11 @@ void web_auth_create(struct web_auth *a, struct web_session *out);
 /* Add a grant to session sid under a new id (the old one ends, so a
  * session fixed before the login is worth nothing after it). */
 int web_auth_grant(struct web_auth *a, const char *sid, const char *game, const char *party,
-		   struct web_session *out);
+		   const char *pass_id, struct web_session *out);
+/* Drop from session sid (and from s, its copy) the grants of game whose
+ * passphrase is no longer the registered one: a passphrase changed, or
+ * removed, ends what was logged in with the old one. */
+void web_auth_check_grants(struct web_auth *a, struct web_session *s, const char *game, ord_game *g);
 /* End session sid. */
 void web_auth_end(struct web_auth *a, const char *sid);
 /* 1 when s holds a grant of game for party (WEB_REFEREE: the referee). */

@@ -21,8 +21,22 @@ deliver
 sheets() {
 	sqlu "SELECT count(*) FROM sheet WHERE side_id = (SELECT id FROM side WHERE name = '${1:-blue}')" "${2:-$G}"
 }
-newest_subject() {
-	mime "$(mails "$1" | tail -1)" subject
+# every subject of PLAYER's mails, one a line (the order of mails delivered
+# in one second is not sure)
+subjects() {
+	local f
+	for f in $(mails "$1"); do mime "$f" subject; done
+}
+# the body of PLAYER's mail whose subject has TEXT
+body_with() {
+	local f
+	for f in $(mails "$1"); do
+		if [[ "$(mime "$f" subject)" == *"$2"* ]]; then
+			mime "$f" body
+			return 0
+		fi
+	done
+	fail "no mail to $1 with '$2' in its subject; they have: $(subjects "$1")"
 }
 send_and_flush() {
 	send_raw "$1"
@@ -45,7 +59,16 @@ END
 > Passphrase: blue shako and sabre
 EOF
 send_and_flush "$TMP/plain.eml"
-expect_in "$(newest_subject blue)" "receipt: turn 1, blue, version 1"
+expect_in "$(subjects blue)" "receipt: turn 1, blue, version 1"
+# the receipt names the deadline the players were told, then the grace's
+# end, which the game keeps (the schedule: 18:00 Copenhagen, an hour's grace)
+body=$(body_with blue "receipt: turn 1, blue, version 1")
+end=$(sqlu "SELECT deadline FROM turn WHERE turn = 1")
+expect_line "$body" "^deadline:   .*$(date -u -d "@$((end - 3600))" +%Y-%m-%dT%H:%M)"
+expect_line "$body" "^            sheets are still taken in the grace, until .*$(date -u -d "@$end" +%Y-%m-%dT%H:%M)"
+run ordu info "$G"
+expect_line "$OUT" "^deadline:  $(date -u -d "@$((end - 3600))" +%Y-%m-%dT%H:%M:%SZ)$"
+expect_line "$OUT" "^           sheets are still taken in the grace, until $(date -u -d "@$end" +%Y-%m-%dT%H:%M:%SZ)$"
 raw=$(sqlu "SELECT CAST(raw AS TEXT) FROM mail_inbox WHERE message_id = 'replay-plain@club.test'")
 expect_not_in "$raw" "shako"
 expect_in "$raw" "Passphrase: (removed)"
@@ -70,7 +93,7 @@ B1 =E2=86=91 1/4
 END
 EOF
 send_and_flush "$TMP/qp.eml"
-expect_in "$(newest_subject blue)" "receipt: turn 1, blue, version 2"
+expect_in "$(subjects blue)" "receipt: turn 1, blue, version 2"
 raw=$(sqlu "SELECT CAST(raw AS TEXT) FROM mail_inbox WHERE message_id = 'replay-qp@club.test'")
 expect_not_in "$raw" "shako"
 expect_in "$raw" "X-Orderly-Kept: the plain text only, without its passphrase"
@@ -104,7 +127,7 @@ before=$(mail_count blue)
 sed -e 's/replay-qp@/replay-after-limit@/' -e 's/B1 =E2=86=91 1\/4/B1 =E2=86=91 3\/4/' "$TMP/qp.eml" >"$TMP/after-limit.eml"
 send_and_flush "$TMP/after-limit.eml"
 expect_eq "$(mail_count blue)" $((before + 1)) "mails to blue after the replies were used up"
-expect_in "$(newest_subject blue)" "receipt: turn 1, blue, version 3"
+expect_in "$(subjects blue)" "receipt: turn 1, blue, version 3"
 ordu register "$G" --replies-per-hour 30 >/dev/null
 
 # ------------------------------------------------------ REPORT below turn 1
@@ -117,8 +140,7 @@ Message-ID: <replay-report@club.test>
 Passphrase: blå shako
 EOF
 send_and_flush "$TMP/report.eml"
-expect_in "$(newest_subject blue)" "report: not understood"
-expect_in "$(mime "$(mails blue | tail -1)" body)" "REPORT takes a turn number (1 or more), not '-1'"
+expect_in "$(body_with blue "report: not understood")" "REPORT takes a turn number (1 or more), not '-1'"
 
 # ------------------------------------------- OpenPGP/MIME, sent again
 if command -v gpg >/dev/null 2>&1; then
@@ -138,15 +160,15 @@ if command -v gpg >/dev/null 2>&1; then
 			orderly+replay@judge.test "replay-pgp-$v@club.test" "$TMP/red-$v.txt" >"$TMP/pgp-$v.eml"
 	done
 	send_and_flush "$TMP/pgp-1.eml"
-	expect_in "$(newest_subject red)" "receipt: turn 1, red, version 1"
+	expect_in "$(subjects red)" "[replay] receipt: turn 1, red, version 1"
 	send_and_flush "$TMP/pgp-2.eml"
-	expect_in "$(newest_subject red)" "receipt: turn 1, red, version 2"
+	expect_in "$(subjects red)" "[replay] receipt: turn 1, red, version 2"
 	# the first mail again, as whoever saw it would send it: a new Message-ID
 	sed 's/replay-pgp-1@/replay-pgp-1-again@/' "$TMP/pgp-1.eml" >"$TMP/pgp-1-again.eml"
 	send_and_flush "$TMP/pgp-1-again.eml"
 	expect_eq "$(sheets red)" 2 "red's sheets after his first signed mail came again"
-	expect_in "$(newest_subject red)" "could not be proven yours"
-	expect_in "$(mime "$(mails red | tail -1)" body)" "no later than that of your last signed mail"
+	expect_in "$(body_with red "[replay] NOT accepted: your mail could not be proven yours")" \
+		"no later than that of your last signed mail"
 	expect_in "$(sqlu "SELECT CAST(bytes AS TEXT) FROM sheet WHERE version = (SELECT max(version) FROM sheet WHERE side_id = 2) AND side_id = 2")" "R1 ↑ 1/2"
 else
 	note "SKIP OpenPGP: gpg is not installed"
@@ -182,13 +204,12 @@ $(cat "$TMP/sheet-$v.txt")
 END
 EOF
 	send_and_flush "$TMP/signed-$v.eml"
-	expect_in "$(newest_subject red)" "[signed] receipt: turn 1, red, version $v"
+	expect_in "$(subjects red)" "[signed] receipt: turn 1, red, version $v"
 done
 sed 's/signed-1@/signed-1-again@/' "$TMP/signed-1.eml" >"$TMP/signed-1-again.eml"
 send_and_flush "$TMP/signed-1-again.eml"
 expect_eq "$(sheets red "$S")" 2 "red's sheets after his first signed sheet came again"
-expect_in "$(newest_subject red)" "[signed] orders NOT accepted"
-expect_in "$(mime "$(mails red | tail -1)" body)" "is version 1 of side red's sheet of turn 1, stored already"
+expect_in "$(body_with red "[signed] orders NOT accepted")" "is version 1 of side red's sheet of turn 1, stored already"
 
 for game in "$G" "$S"; do
 	run ordu audit "$game"

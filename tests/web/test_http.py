@@ -80,6 +80,26 @@ def no_canary(client, who, start, when):
     return len(pages)
 
 
+def passphrase_changed(base, big):
+    """A passphrase changed ends what was logged in with the old one."""
+    ref = W.Client(base)
+    ref.login("big", "referee")
+    st, _, body = ref.get("/g/big/referee")
+    ok(st == 200 and "Log out" in body, "the referee's page before the passphrase changes")
+    token = ref.csrf
+    W.run("register", big, "--referee", "--passphrase-file", "-", stdin="a new referee passphrase\n")
+    st, _, body = ref.get("/g/big/referee")
+    ok('name="passphrase"' in body and "Log out" not in body,
+       "after the passphrase changed, the old session is sent to the login (%d)" % st)
+    st, _, body = ref.post("/g/big/referee", {"action": "seal", "csrf": token})
+    ok(st == 403, "a form of the old session is refused (%d)" % st)
+    ref2 = W.Client(base)
+    ref2.get("/g/big/login?side=referee")
+    st, _, body = ref2.post("/g/big/login", {"side": "referee", "passphrase": "a new referee passphrase"})
+    ok(st == 200 and "Log out" in body, "the new passphrase logs in")
+    W.run("register", big, "--referee", "--passphrase-file", "-", stdin=W.PASS["referee"] + "\n")
+
+
 def main():
     work = W.make_dir("orderly-http-")
     games = os.path.join(work, "games")
@@ -98,6 +118,7 @@ def main():
     try:
         run_checks(base, qb, ks, games)
         big_checks(base, big)
+        passphrase_changed(base, big)
     finally:
         rc = srv.stop()
     ok(rc == 0, "orderly serve exited %d on SIGTERM" % rc)
