@@ -121,6 +121,13 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 					     bat_kind(u), who.buf);
 			if (bat_fire_code_shot(t->value))
 				nfire++;
+			/* "FLn - means the unit desires to form a line (this
+			 * takes one turn)": one change a turn, the first */
+			if (bat_form_code_formation(t->value) && bat_order_form(o) != t)
+				ord_diag_add(diag, o->line, t->col, o->unit,
+					     "one battalion cannot be divided nor receive 2 orders",
+					     "a second formation change '%s' (the first is '%s'): a change takes the turn",
+					     t->value, bat_order_form(o)->value);
 		}
 		if (nfire > 1)
 			ord_diag_add(diag, o->line, bat_order_fire(o)->col, o->unit, "artillery",

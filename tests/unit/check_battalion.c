@@ -150,6 +150,21 @@ START_TEST(sheet_two_orders)
 }
 END_TEST
 
+/* A change of formation takes the turn: one a sheet line, the second
+ * reported at its column */
+START_TEST(sheet_two_formations)
+{
+	cast();
+	ck_assert_str_eq(validate("blue", "B1 FLn FCol FSq\n"),
+			 "1:8: unit 'B1': a second formation change 'FCol' (the first is 'FLn'): a "
+			 "change takes the turn (one battalion cannot be divided nor receive 2 "
+			 "orders)\n"
+			 "1:13: unit 'B1': a second formation change 'FSq' (the first is 'FLn'): a "
+			 "change takes the turn (one battalion cannot be divided nor receive 2 "
+			 "orders)\n");
+}
+END_TEST
+
 START_TEST(sheet_code_for_kind)
 {
 	cast();
@@ -1331,6 +1346,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, sheet_other_side);
 	tcase_add_test(sheet, sheet_two_orders);
 	tcase_add_test(sheet, sheet_code_for_kind);
+	tcase_add_test(sheet, sheet_two_formations);
 	tcase_add_test(sheet, sheet_charge_interval);
 	tcase_add_test(sheet, sheet_charge_interval_edge);
 	tcase_add_test(sheet, rule_numbers_come_from_the_tables);
