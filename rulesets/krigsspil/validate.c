@@ -426,6 +426,38 @@ static void check_storm_front(struct line *l, size_t i)
 /* A move group: limbered batteries march; a march towards a plate is
  * followed as far as the march length takes it in the time ordered, and
  * what it crosses is checked (13). */
+/* A plate the order names (a march's goal, a fire's or ranging's aim)
+ * must be on the game's map, when there is one: a plate off it is no more
+ * a place of the table than a misspelt name. */
+static void check_group_hex(struct line *l, size_t i)
+{
+	const struct ks_map *m = l->r->map;
+	size_t k;
+	int q, rr, q0 = 0, q1 = 0, r0 = 0, r1 = 0;
+
+	if (!m || !m->n || !ks_grp_hex(l->o, &l->g[i], &q, &rr) || ks_map_plate(m, q, rr))
+		return;
+	for (k = 0; k < m->n; k++) {
+		if (!k || m->p[k].q < q0)
+			q0 = m->p[k].q;
+		if (!k || m->p[k].q > q1)
+			q1 = m->p[k].q;
+		if (!k || m->p[k].r < r0)
+			r0 = m->p[k].r;
+		if (!k || m->p[k].r > r1)
+			r1 = m->p[k].r;
+	}
+	for (k = l->g[i].first; k < l->g[i].end; k++) {
+		const struct ord_token *t = &l->o->tok[k];
+		if (t->kind != ORD_TOK_ARG || !t->arg || strcmp(t->arg, "hex"))
+			continue;
+		ord_diag_add(l->d, l->o->line, t->col, l->o->unit, "3 krigsspilterrænet",
+			     "plate %d,%d is not on the map '%s' (its %zu plates lie within q %d..%d, r %d..%d)",
+			     q, rr, m->title ? m->title : "", m->n, q0, q1, r0, r1);
+		return;
+	}
+}
+
 static void check_move_group(struct line *l, size_t i)
 {
 	const char *code = l->g[i].code;
@@ -857,6 +889,7 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 			continue;
 		}
 		check_group_target(&l, i);
+		check_group_hex(&l, i);
 		check_move_group(&l, i);
 		for (k = 0; k < ORD_ARRAY_SIZE(group_checks); k++)
 			if (!strcmp(code, group_checks[k].code)) {

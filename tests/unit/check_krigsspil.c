@@ -940,6 +940,14 @@ START_TEST(test_aim_object)
 			 "(a unit by its id or name; a place as the map names it: Muren) (4.3)\n");
 	REFUSES("danske", "D1: S @Mollen 1\n", "'Mollen' for 'S' is neither a unit");
 	REFUSES("danske", "A1: IS @Mollen\n", "'Mollen' for 'IS' is neither a unit");
+	/* a plate off the map is refused as a misspelt place is (the map's
+	 * plates are q 0..3, r 0..1), at the plate's line:col */
+	ACCEPTS("danske", "D1: M 0201 1\n");
+	ck_assert_str_eq(validate("danske", "D1: S 9999 1\n"),
+			 "1:7: unit 'D1': plate 99,99 is not on the map 'Prøvekort' (its 7 plates lie "
+			 "within q 0..3, r 0..1) (3 krigsspilterrænet)\n");
+	REFUSES("danske", "D1: M -5,40 1\n", "1:7: unit 'D1': plate -5,40 is not on the map");
+	REFUSES("danske", "A1: AS SF 0503 1\n", "plate 5,3 is not on the map");
 }
 END_TEST
 
