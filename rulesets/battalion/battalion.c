@@ -134,6 +134,11 @@
  *      refused, for each unit of a side (a2, b2: D20) with no enemy unit of
  *      the event it touched.  The charge bonus ("+1 unit is charging") is
  *      the charger's only against the unit its charge contacted.
+ *  D26 Small-arms fire is infantry's: the text's fire table has "Musket"
+ *      and "Rifle", its fire rules and example are battalions', and "BASICS
+ *      OF CAVALRY" give the squadron no firearm.  A cavalry unit's fire
+ *      event, or a fire target (@) on its sheet, is refused whatever its
+ *      weapon attribute says.
  *  NEEDSWORK: the notation writes fractions in quarters; the tables'
  *  move_fraction_parts is taken to be 4.
  */
@@ -163,7 +168,8 @@ static const struct ord_key_spec unit_attrs[] = {
 	{ "figures", ORD_KEY_INT, 1, NULL, 1, 10000, NULL, "figures (gunners for artillery)" },
 	{ "quality", ORD_KEY_ENUM, 0, "line|elite|militia", 0, 0, "line", "troop quality" },
 	{ "class", ORD_KEY_ENUM, 0, "A|B|C|D|E", 0, 0, "C", "morale class (optional d20 chart)" },
-	{ "weapon", ORD_KEY_ENUM, 0, "musket|rifle|none", 0, 0, "musket", "small arms" },
+	{ "weapon", ORD_KEY_ENUM, 0, "musket|rifle|none", 0, 0, "musket",
+	  "small arms (infantry's: cavalry does not fire, D26)" },
 	BAT_POSITION_KEYS,
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };

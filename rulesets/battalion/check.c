@@ -181,6 +181,11 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 			else if (!strcmp(tu->side, side))
 				ord_diag_add(diag, o->line, target->col, o->unit, "fire",
 					     "target '%s' is a unit of your own side", target->value);
+			if (bat_is_arm(ctx, u, "cavalry"))
+				ord_diag_add(diag, o->line, target->col, o->unit,
+					     "weapon fire: musket and rifle (D26)",
+					     "%s does not fire: the rules give small-arms fire to infantry only",
+					     bat_kind(u));
 			if (charge && !bat_order_fire(o))
 				ord_diag_add(diag, o->line, target->col, o->unit,
 					     "a charging unit can't fire",
@@ -436,7 +441,11 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	if (!artillery && is_art)
 		ord_diag_add(d, 0, 0, u->id, "artillery",
 			     "unit '%s' is a gun: record its fire with the event 'artillery'", u->id);
-	if (!artillery && !is_art && weapon && !strcmp(weapon, "none"))
+	if (!artillery && bat_is_arm(ctx, u, "cavalry"))
+		ord_diag_add(d, 0, 0, u->id, "weapon fire: musket and rifle (D26)",
+			     "unit '%s' is %s: the rules give small-arms fire to infantry only",
+			     u->id, bat_kind(u));
+	else if (!artillery && !is_art && weapon && !strcmp(weapon, "none"))
 		ord_diag_add(d, 0, 0, u->id, "weapon fire", "unit '%s' has no small arms", u->id);
 	if (!strcmp(t->side, u->side))
 		ord_diag_add(d, 0, 0, u->id, "fire", "target '%s' is a unit of its own side", t->id);

@@ -165,6 +165,20 @@ START_TEST(sheet_two_formations)
 }
 END_TEST
 
+/* D26: cavalry does not fire, whatever its weapon= says */
+START_TEST(cavalry_does_not_fire)
+{
+	cast();
+	unit("B3", "blue", "kind=light_cavalry formation=line figures=4", NULL);
+	ck_assert_str_eq(validate("blue", "B3 @R1\n"),
+			 "1:4: unit 'B3': light_cavalry does not fire: the rules give small-arms fire "
+			 "to infantry only (weapon fire: musket and rifle (D26))\n");
+	ck_assert_str_eq(event("fire", "unit=B3 target=R1 range=3"),
+			 "unit 'B3' is light_cavalry: the rules give small-arms fire to infantry only "
+			 "(weapon fire: musket and rifle (D26))\n");
+}
+END_TEST
+
 START_TEST(sheet_code_for_kind)
 {
 	cast();
@@ -545,7 +559,8 @@ START_TEST(fire_kinds)
 			 "unit 'B1' is line_infantry, not artillery (use the event 'fire') "
 			 "(artillery)\n");
 	ck_assert_str_eq(event("fire", "unit=H1 target=R1 range=3"),
-			 "unit 'H1' has no small arms (weapon fire)\n");
+			 "unit 'H1' is light_cavalry: the rules give small-arms fire to infantry only "
+			 "(weapon fire: musket and rifle (D26))\n");
 	ck_assert_str_eq(event("fire", "unit=B2 target=B1 range=3"),
 			 "unit 'B2': target 'B1' is a unit of its own side (fire)\n");
 	ck_assert_str_eq(event("fire", "unit=R2 target=B1 range=3"), "");
@@ -1347,6 +1362,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, sheet_two_orders);
 	tcase_add_test(sheet, sheet_code_for_kind);
 	tcase_add_test(sheet, sheet_two_formations);
+	tcase_add_test(sheet, cavalry_does_not_fire);
 	tcase_add_test(sheet, sheet_charge_interval);
 	tcase_add_test(sheet, sheet_charge_interval_edge);
 	tcase_add_test(sheet, rule_numbers_come_from_the_tables);
