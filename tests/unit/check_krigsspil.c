@@ -809,6 +809,59 @@ START_TEST(test_lookup_test_table)
 }
 END_TEST
 
+/* The built-in Skema with its first `from` replaced by `to`. */
+static char *skema_replaced(const char *from, const char *to)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/krigsspil/skema.xml");
+	const char *s = (const char *)res->data, *a = strstr(s, from);
+	struct ord_buf out = ORD_BUF_INIT;
+
+	ck_assert_ptr_nonnull(a);
+	ord_buf_add(&out, s, (size_t)(a - s));
+	ord_buf_adds(&out, to);
+	ord_buf_adds(&out, a + strlen(from));
+	return ord_buf_detach(&out, NULL);
+}
+
+/* A broken Skema is refused at load with its file and line, not when the
+ * roll comes up (the review's k3, k4 and k9.xml). */
+START_TEST(test_skema_checked_at_load)
+{
+	static const struct {
+		const char *from, *to, *msg;
+	} broken[] = {
+		/* skema_x's 8-9 row deleted: the roll 8 has no row */
+		{ "<roll lo=\"8\" hi=\"9\" tab=\"5\" moral=\"-\"/>", "",
+		  "k3.xml:480: table 'skema_x' has no row for the roll 8 (a table read by 3d6 and its modifiers must hold every roll)" },
+		/* a last row that stops: modifiers may take the roll beyond it */
+		{ "<roll lo=\"22\" hi=\"max\" tab=\"12\" moral=\"FU\"/>",
+		  "<roll lo=\"22\" hi=\"300\" tab=\"12\" moral=\"FU\"/>",
+		  "k.xml:622: table 'skema_xv' has no row for a roll above its last" },
+		/* a morale that is no grade */
+		{ "<roll lo=\"12\" hi=\"13\" tab=\"10\" moral=\"LU\"/>",
+		  "<roll lo=\"12\" hi=\"13\" tab=\"10\" moral=\"XX\"/>",
+		  "k.xml:490: table 'skema_x': moral 'XX' (expected one of - OR LU U FU)" },
+		/* the numbers bonus's step must be positive */
+		{ "<param name=\"tal_trin_pct\" value=\"10\"", "<param name=\"tal_trin_pct\" value=\"0\"",
+		  "parameter 'tal_trin_pct' is 0 (expected a number from 0.01 to 100)" },
+	};
+	size_t i;
+
+	load(NULL);
+	for (i = 0; i < ORD_ARRAY_SIZE(broken); i++) {
+		struct ord_rules *r = NULL;
+		char *xml = skema_replaced(broken[i].from, broken[i].to);
+		ck_assert_int_eq(rs->load(&r, xml, strlen(xml), i ? "k.xml" : "k3.xml"), ORD_EBADDATA);
+		ck_assert_msg(strstr(ord_error_last(), broken[i].msg) != NULL,
+			      "expected '%s', got '%s'", broken[i].msg, ord_error_last());
+		ck_assert_ptr_null(r);
+		free(xml);
+	}
+	rs->free(rules);
+	rules = NULL;
+}
+END_TEST
+
 START_TEST(test_load_errors)
 {
 	struct ord_rules *r = NULL;
@@ -2690,6 +2743,7 @@ Suite *ord_test_suite(void)
 
 	tc = tcase_create("documents");
 	tcase_add_test(tc, test_load_errors);
+	tcase_add_test(tc, test_skema_checked_at_load);
 	tcase_add_test(tc, test_complete_tables);
 	suite_add_tcase(s, tc);
 
