@@ -27,7 +27,12 @@
  *      tables' tie_divisor), both test morale without the "just lost a
  *      melee" -2, and the melee continues if both hold.
  *  D3  A unit that made melee contact in the turn it was fired on skips the
- *      fire-morale test and "wouldn't check morale until after the melee":
+ *      fire-morale test and "wouldn't check morale until after the melee".
+ *      The unit that made the contact is the one whose move recorded it
+ *      (move contact=): in the text's example the column that charged ("it
+ *      made melee contact in the same turn as it was fired on, it doesn't
+ *      have to"), while the line it struck is "brought into melee" and, if
+ *      it took casualties, tests in the fire-morale phase as any unit:
  *      if it loses, its loser's test counts all the turn's losses; if it
  *      wins it does not test; if no melee is recorded for it, it takes the
  *      deferred test in the melee-morale phase.
@@ -294,7 +299,7 @@ static const struct ord_state_key state_keys[] = {
 	TURN("moved", "the turn it moved"),
 	TURN("changed", "the turn it changed formation"),
 	TURN("charged", "the turn it charged"),
-	TURN("contact", "the turn it made melee contact"),
+	TURN("contact", "the turn its move made melee contact (the mover's, D3)"),
 	{ "contact_unit", ORD_KEY_STR, "", "the enemy its move of turn contact contacted (id)" },
 	TURN("in_contact", "the turn of contact_with"),
 	{ "contact_with", ORD_KEY_STR, "",

@@ -155,8 +155,9 @@ static int resolve_movement(struct ord_ctx *ctx)
 				bat_st_set(ctx, u, "last_charge", turn);
 			}
 			if (c) {
+				/* D3: the unit that made the contact, not the one it
+				 * struck */
 				bat_st_set(ctx, u, "contact", turn);
-				bat_st_set(ctx, c, "contact", turn);
 				ord_state_set_str(ctx, u, "contact_unit", c->id);
 				add_contact(ctx, u, c);
 				add_contact(ctx, c, u);

@@ -880,6 +880,27 @@ START_TEST(resolve_fire_example)
 }
 END_TEST
 
+/* D3: "since it made melee contact in the same turn as it was fired on, it
+ * doesn't have to": the charger; the line it struck tests as any unit */
+START_TEST(resolve_charged_unit_tests)
+{
+	static const int dice[] = { 6 };
+	cast();
+	orders("R1 ↑ C\n");
+	ck_assert_str_eq(event("move", "unit=R1 distance=10 charge=yes contact=B1"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=2"), "");
+	ck_assert_str_eq(event("fire", "unit=R2 target=B1 range=2"), "");
+	resolve("fire", NULL, 0);
+	ck_assert_int_eq(state("B1", "figures"), 12);
+	assert_has(resolve("fire-morale", dice, 1),
+		   "B1: fire morale: d6 6, +2 always, −12 figures lost this turn (12 × −1), +2 good "
+		   "morale (never failed) = −2: retreat\n"
+		   "R1: no fire morale test now: it made melee contact this turn and tests after the "
+		   "melee\n");
+}
+END_TEST
+
 START_TEST(resolve_melee_example)
 {
 	/* the rules' example in a continuing melee, so that no die adjustment applies */
@@ -1414,6 +1435,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(res, setup, teardown);
 	tcase_add_test(res, resolve_fire_example);
 	tcase_add_test(res, resolve_melee_example);
+	tcase_add_test(res, resolve_charged_unit_tests);
 	tcase_add_test(res, resolve_melee_ended);
 	tcase_add_test(res, resolve_tie);
 	tcase_add_test(res, resolve_destroyed_in_melee);
