@@ -651,12 +651,13 @@ static void end_of_turn(struct ord_ctx *ctx)
 				ks_result(ctx, 0, u, NULL, &t);
 				ks_text_reset(&t);
 			}
-			/* cavalry flees at stormmarch; if it may not, it is FU one turn more */
-			if (ks_is(ctx, u, "kavaleri")) {
+			/* cavalry flees at stormmarch; if it may not, it is FU one turn
+			 * more.  Cossacks flee "med samme marchhastighed som let
+			 * kavaleri i stormmarch" (17): at its speed, not at a
+			 * stormmarch of their own, which they never use (8.5) */
+			if (ks_is(ctx, u, "kavaleri") && strcmp(ks_art(u), "kosakker")) {
 				struct ord_buf why = ORD_BUF_INIT;
-				/* cossacks flee at light cavalry's stormmarch speed (17) */
-				if (strcmp(ks_art(u), "kosakker") &&
-				    ks_stormmarch_refused(ctx, u, &why)) {
+				if (ks_stormmarch_refused(ctx, u, &why)) {
 					ks_st_set(ctx, u, "fu_ekstra", turn + 1);
 					KS_TF(&t, "flygter i stormmarch uden at måtte: FU også i træk %d",
 					      "flees at stormmarch although it may not: FU in turn %d as well",

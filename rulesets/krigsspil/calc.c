@@ -455,11 +455,12 @@ int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_mov
 	ks_text_num(&t, base);
 	ks_text_add(&t, " cm", " cm");
 	/* half speeds: a retreat facing the enemy (17), cossacks in close
-	 * order but march column (8.5) */
+	 * order but march column (8.5); a flight is in FU, which has no
+	 * formation (11), and cossacks flee at light cavalry's stormmarch (17) */
 	if (in->facing_enemy)
 		ord_kv_set(&flags, "front_mod_fjenden", "yes");
 	if (!strcmp(in->art, "kosakker") && !strcmp(ord_row_str(frow, "sluttet"), "ja") &&
-	    strcmp(in->formation, "marchkolonne"))
+	    strcmp(in->formation, "marchkolonne") && (!in->gang || strcmp(in->gang, "flugt")))
 		ord_kv_set(&flags, "kosak_sluttet", "yes");
 	ks_text_used(&t, mods);
 	if (ord_table_apply_text(&out->reach, NULL, mods, base, &flags, NULL, &da, &t.da) ||

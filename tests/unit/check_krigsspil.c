@@ -1367,6 +1367,22 @@ START_TEST(test_cossacks)
 	ck_assert(ks_cossack_closed(ctx, U("C2"), "linie"));
 	ck_assert(!ks_cossack_closed(ctx, U("C1"), NULL));
 	ck_assert(!ks_cossack_closed(ctx, U("L1"), NULL));
+	/* a flight is in FU, which has no formation (11): cossacks flee at
+	 * light cavalry's stormmarch (17), never at half of it */
+	ck_assert_str_eq(value("move", "art=kosakker gang=flugt", NULL, 0, "reach"),
+			 value("move", "art=let_kavaleri gang=flugt", NULL, 0, "reach"));
+	ck_assert_str_eq(value("move", "art=kosakker gang=flugt", NULL, 0, "reach"), "55");
+	/* ... and use no stormmarch of their own (8.5): the flight leaves no
+	 * stormmarch behind (the review: "last stormmarch turn 1", then "−2
+	 * within a turn after stormmarch" in the next melee) */
+	ord_kv_set(&U("C2")->state, "moral", "FU");
+	ord_kv_set(&U("C2")->state, "flugt_traek", "1");
+	EV_OK("flugt", "unit=C2");
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result("C2: flygter et halvt træk");
+	ck_assert_int_eq(st("C2", "stormmarch_sidst"), 0);
+	ck_assert_int_eq(st("C2", "stormmarch_start"), 0);
+	ck_assert_int_eq(st("C2", "fu_ekstra"), 0);
 }
 END_TEST
 
