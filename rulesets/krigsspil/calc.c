@@ -945,6 +945,8 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, 
 	*fire_units = per > 0 ? (int)floor(exploded / per + 1e-9) : 0;
 	if (why) {
 		ks_text_used(why, tbl);
+		if (*share > 0) /* its fire units are counted by a provisional number */
+			ks_text_used_param(why, r, "eksplosion_kampsatser_pr_skydeenhed");
 		KS_TF(why, "1d%d = %d: ", "1d%d = %d: ", ks_die(r), die);
 		if (*share <= 0) {
 			ks_text_add(why, "ammunitionen eksploderer ikke",

@@ -417,6 +417,10 @@ START_TEST(test_artillery_calc)
 	ck_assert_int_eq(ivalue("explosion", "kampsatser=30", D(4), "fire_units"), 0);
 	ck_assert_int_eq(ivalue("explosion", "kampsatser=30", D(5), "fire_units"), 5);
 	ck_assert_int_eq(ivalue("explosion", "kampsatser=30", D(6), "fire_units"), 10);
+	/* the fire units are counted by eksplosion_kampsatser_pr_skydeenhed,
+	 * a provisional number: the answer says so when any explodes */
+	ck_assert_str_eq(value("explosion", "kampsatser=96", D(5), "provisional"), "yes");
+	ck_assert_str_eq(value("explosion", "kampsatser=96", D(4), "provisional"), "no");
 }
 END_TEST
 
