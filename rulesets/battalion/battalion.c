@@ -20,9 +20,13 @@
  *
  * Rules decisions (where the text is silent or ambiguous; the numbers are
  * in tables.xml, these are about what applies when):
- *  D1  New people in melee (+1): in a new melee both sides are new people;
- *      in a continuing melee only a side the referee says was joined by new
- *      men (a_fresh/b_fresh=yes), as in "should new men arrive ... +1".
+ *  D1  New people in melee (+1) is the text's "If he survives, the melee
+ *      will continue. Should new men arrive on his side, his die roll would
+ *      be +1": men who join a melee that goes on, on the referee's word
+ *      (a_fresh/b_fresh=yes, refused in a melee that begins this turn).
+ *      Nobody is "new" in a melee that begins: the worked example (32 x 3
+ *      = 96 x die 3 = 288 against 72 x 5 = 360) has no adjustment, and a
+ *      game plays it so.
  *  D2  Equal melee scores: no winner; each side inflicts as a loser (the
  *      tables' tie_divisor), both test morale without the "just lost a
  *      melee" -2, and the melee continues if both hold.
@@ -244,7 +248,8 @@ static const struct ord_key_spec melee_keys[] = {
 	{ "b", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the enemy unit in contact" },
 	{ "a_figures", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures of a engaged (default: all)" },
 	{ "b_figures", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures of b engaged (default: all)" },
-	{ "a_fresh", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL, "new men join a (default: yes in a new melee)" },
+	{ "a_fresh", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL,
+	  "new men join a in a melee that goes on (+1, D1)" },
 	{ "b_fresh", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL, "new men join b" },
 	{ "a_hill", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a defends a hilltop" },
 	{ "b_hill", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "b defends a hilltop" },

@@ -646,6 +646,19 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 					 { b, bat_ev_unit(ctx, ev, "b2") } };
 	size_t i, k, ka = 0, failed;
 
+	/* D1: "If he survives, the melee will continue. Should new men
+	 * arrive on his side, his die roll would be +1" */
+	for (k = 0; k < 2; k++) {
+		struct ord_unit *u = k ? b : a, *e = k ? a : b;
+		const char *key = k ? "b_fresh" : "a_fresh";
+		const char *w = bat_melee_with(ctx, u);
+		if (ord_kv_get_bool(&ev->kv, key, 0) &&
+		    !(w && !strcmp(w, e->id) && bat_st(ctx, u, "melee_since") < ord_ctx_turn(ctx)))
+			ord_diag_add(d, 0, 0, u->id,
+				     "should new men arrive on his side, his die roll would be +1",
+				     "%s=yes: new men arrive in a melee that goes on, and '%s' and '%s' begin theirs this turn",
+				     key, a->id, b->id);
+	}
 	check_melee_figures(ctx, ev, "a", d);
 	check_melee_figures(ctx, ev, "b", d);
 	check_melee_figures(ctx, ev, "a2", d);

@@ -447,8 +447,6 @@ static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct or
 {
 	char key[32];
 	int turn = ord_ctx_turn(ctx);
-	int continuing = bat_melee_with(ctx, u) && !strcmp(bat_melee_with(ctx, u), enemy->id) &&
-			 bat_st(ctx, u, "melee_since") < turn;
 
 	snprintf(key, sizeof(key), "%s_figures", p);
 	s->kind = bat_kind(u);
@@ -458,7 +456,7 @@ static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct or
 	s->column = !strcmp(bat_formation(ctx, u), "column");
 	s->motion = bat_st(ctx, u, "moved") == turn;
 	snprintf(key, sizeof(key), "%s_fresh", p);
-	s->fresh = ord_kv_get_bool(&e->kv, key, !continuing); /* D1 */
+	s->fresh = ord_kv_get_bool(&e->kv, key, 0); /* D1: only when the referee says */
 	/* D25: the charge's bonus against the unit it charged into */
 	s->charging = bat_st(ctx, u, "charged") == turn && bat_st(ctx, u, "contact") == turn &&
 		      !strcmp(ord_state_str(ctx, u, "contact_unit"), enemy->id);

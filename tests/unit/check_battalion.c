@@ -838,6 +838,33 @@ START_TEST(fire_firers)
 }
 END_TEST
 
+/* D1: "Should new men arrive on his side, his die roll would be +1": in a
+ * melee that goes on, on the referee's word; nobody is new in one that
+ * begins */
+START_TEST(melee_fresh)
+{
+	static const int dice[] = { 3, 5, 3, 5 };
+	unit("A", "red", "kind=line_infantry formation=line figures=32", "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=A melee_since=2");
+	unit("C", "red", "kind=line_infantry formation=line figures=24", NULL);
+	unit("D", "blue", "kind=line_infantry formation=line figures=24", NULL);
+	ck_assert_str_eq(event("move", "unit=C distance=0 contact=D"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("melee", "a=C b=D b_fresh=yes"),
+			 "b_fresh=yes: new men arrive in a melee that goes on, and 'C' and 'D' begin "
+			 "theirs this turn (should new men arrive on his side, his die roll would be "
+			 "+1)\n");
+	ck_assert_str_eq(event("melee", "a=A b=B a_fresh=yes"), "");
+	assert_has(resolve("melee", dice, 4),
+		   "A: melee with B: A: 32 line_infantry × 3 = 96 pts × (d6 3, +1 new people in "
+		   "melee = 4) = 384;");
+	/* the new melee: no adjustment, as in the worked example */
+	assert_has(ord_ctx_fake_results(ctx), "C: melee with D: A: 24 line_infantry × 3 = 72 pts × "
+					      "(d6 3) = 216; B: 24 line_infantry × 3 = 72 pts × "
+					      "(d6 5, +1 new people in melee = 6) = 432;");
+}
+END_TEST
+
 START_TEST(halt_check)
 {
 	cast();
@@ -1126,9 +1153,8 @@ START_TEST(resolve_two_on_one)
 	resolve("movement", NULL, 0);
 	ck_assert_str_eq(event("melee", "a=R2 a2=RH b=B1"), "");
 	assert_has(resolve("melee", dice, 2),
-		   "R2: melee with B1: A: 24 line_infantry × 3 = 72 pts × (d6 3, +1 new people in "
-		   "melee = 4) = 288; A2: 8 light_cavalry × 5 = 40 pts × (d6 3, +1 new people in "
-		   "melee = 4) = 160; A and A2 together 112 pts, 448");
+		   "R2: melee with B1: A: 24 line_infantry × 3 = 72 pts × (d6 3) = 216; A2: 8 "
+		   "light_cavalry × 5 = 40 pts × (d6 3) = 120; A and A2 together 112 pts, 336");
 	assert_has(ord_ctx_fake_results(ctx), "RH: melee with B1 beside R2: ");
 	/* B1 lost to both: 112/6 = 18.67 pts / 3 = 6.22 -> 6; its 72/12 = 6 pts
 	 * are shared by points: R2 3.86 pts -> 1, RH 2.14 pts / 5 -> 0 */
@@ -1164,10 +1190,10 @@ START_TEST(resolve_charge_bonus_against_the_charged)
 	ck_assert_str_eq(event("melee", "a=RH b=H1"), "");
 	ck_assert_str_eq(event("melee", "a=RH b=B1"), "");
 	out = resolve("melee", dice, 4);
-	assert_has(out, "RH: melee with H1: A: 8 light_cavalry × 5 = 40 pts × (d6 3, +1 in motion, "
-			"+1 new people in melee = 5)");
+	assert_has(out, "RH: melee with H1: A: 8 light_cavalry × 5 = 40 pts × (d6 3, +1 in motion = "
+			"4)");
 	assert_has(out, "RH: melee with B1: A: 7 light_cavalry × 5 = 35 pts × (d6 3, +1 in motion, "
-			"+1 new people in melee, +1 charging = 6)");
+			"+1 charging = 5)");
 }
 END_TEST
 
@@ -1430,6 +1456,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, test_checks);
 	tcase_add_test(ev, melee_needs_contact);
 	tcase_add_test(ev, fire_firers);
+	tcase_add_test(ev, melee_fresh);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);
