@@ -645,9 +645,18 @@ static void end_of_turn(struct ord_ctx *ctx)
 				int s = ks_stragglers(r, (int)ks_st(ctx, u, "figurer"));
 				ks_st_set(ctx, u, "efternoelere", ks_st(ctx, u, "efternoelere") + s);
 				ks_st_set(ctx, u, "figurer", ks_st(ctx, u, "figurer") - s);
-				KS_TF(&t, "på flugt i %ld. træk: %d figurer efternølere, %ld tilbage",
-				      "fleeing for the %ldth turn: %d figures straggle, %ld left",
-				      n, s, ks_st(ctx, u, "figurer"));
+				ord_buf_addf(&t.da,
+					     "på flugt i %ld. træk: %d %s efternølere, %ld tilbage",
+					     n, s, s == 1 ? "figur" : "figurer",
+					     ks_st(ctx, u, "figurer"));
+				ord_buf_addf(&t.en, "fleeing for the %ld%s turn: %d %s, %ld left", n,
+					     n % 100 / 10 == 1 ? "th"
+					     : n % 10 == 1     ? "st"
+					     : n % 10 == 2     ? "nd"
+					     : n % 10 == 3     ? "rd"
+							       : "th",
+					     s, s == 1 ? "figure straggles" : "figures straggle",
+					     ks_st(ctx, u, "figurer"));
 				ks_result(ctx, 0, u, NULL, &t);
 				ks_text_reset(&t);
 			}

@@ -747,8 +747,9 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 	out->men_per_unit = tab;
 	out->men = (int)floor(
 		tab * out->fire_units * (in->half ? ks_param(r, "halvt_traek_tab") : 1) + 1e-9);
-	KS_TF(&t, ": Skema X %g mand pr. skydeenhed × %d", ": Skema X %g men per fire unit × %d",
-	      tab, out->fire_units);
+	ord_buf_addf(&t.da, ": Skema X %g mand pr. skydeenhed × %d", tab, out->fire_units);
+	ord_buf_addf(&t.en, ": Skema X %g %s per fire unit × %d", tab, tab == 1 ? "man" : "men",
+		     out->fire_units);
 	if (in->half)
 		text_half(&t, r);
 	KS_TF(&t, " = %d mand", " = %d men", out->men);
@@ -887,7 +888,8 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		out->destroyed = (int)v * pieces;
 		ord_row_num(row, "prods", &v);
 		out->limbers = (int)v * pieces;
-		KS_TF(&t, ": Skema XV %g mand pr. kanon", ": Skema XV %g men per gun", tab);
+		ord_buf_addf(&t.da, ": Skema XV %g mand pr. kanon", tab);
+		ord_buf_addf(&t.en, ": Skema XV %g %s per gun", tab, tab == 1 ? "man" : "men");
 		if (in->half) {
 			ks_text_add(&t, " × ", " × ");
 			ks_fmt_part(&t.da, share);
@@ -903,8 +905,9 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 			     out->limbers);
 	} else {
 		out->men = (int)floor(tab * in->guns * share + 1e-9);
-		KS_TF(&t, ": Skema XV %g mand pr. kanon × %d", ": Skema XV %g men per gun × %d",
-		      tab, in->guns);
+		ord_buf_addf(&t.da, ": Skema XV %g mand pr. kanon × %d", tab, in->guns);
+		ord_buf_addf(&t.en, ": Skema XV %g %s per gun × %d", tab, tab == 1 ? "man" : "men",
+			     in->guns);
 		if (in->half)
 			text_half(&t, r);
 		KS_TF(&t, " = %d mand", " = %d men", out->men);

@@ -247,7 +247,8 @@ static int calc_fire(struct ord_calc *c, struct ord_rules *rules)
 	    (err = ks_fire(ks_rules(rules), &in, &res, &why)) != 0)
 		goto out;
 	ord_calc_value(c, "in_range", res.in_range ? "yes" : "no");
-	ord_calc_value(c, "zone", res.zone ? res.zone : "");
+	if (res.zone) /* out of range: no zone, not "zone ," */
+		ord_calc_value(c, "zone", res.zone);
 	ord_calc_value_int(c, "fire_units", res.fire_units);
 	ord_calc_value_num(c, "loss_total", res.loss_total);
 	ord_calc_value_num(c, "men_per_unit", res.men_per_unit);
@@ -287,7 +288,8 @@ static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
 	    (err = ks_artillery(ks_rules(rules), &in, &res, &why)) != 0)
 		goto out;
 	ord_calc_value(c, "in_range", res.in_range ? "yes" : "no");
-	ord_calc_value(c, "zone", res.zone ? res.zone : "");
+	if (res.zone) /* out of range: no zone, not "zone ," */
+		ord_calc_value(c, "zone", res.zone);
 	ord_calc_value_num(c, "loss_total", res.loss_total);
 	ord_calc_value_num(c, "men_per_gun", res.men_per_gun);
 	ord_calc_value_int(c, "men", res.men);

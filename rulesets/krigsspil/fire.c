@@ -379,9 +379,12 @@ static void battery_losses(struct ord_ctx *ctx, struct ord_unit *b, int damaged,
 	ks_st_set(ctx, b, "kanoner", guns);
 	ks_st_set(ctx, b, "oedelagt", ks_st(ctx, b, "oedelagt") + destroyed);
 	ks_st_set(ctx, b, "beskadiget", ks_st(ctx, b, "beskadiget") + damaged);
-	if (damaged || destroyed)
-		KS_TF(t, "; %d kanoner ødelagt, %d beskadiget: %ld tilbage",
-		      "; %d guns destroyed, %d damaged: %ld left", destroyed, damaged, guns);
+	if (damaged || destroyed) {
+		ord_buf_addf(&t->da, "; %d %s ødelagt, %d beskadiget: %ld tilbage", destroyed,
+			     destroyed == 1 ? "kanon" : "kanoner", damaged, guns);
+		ord_buf_addf(&t->en, "; %d %s destroyed, %d damaged: %ld left", destroyed,
+			     destroyed == 1 ? "gun" : "guns", damaged, guns);
+	}
 }
 
 /* A limber destroyed by artillery fire may explode (10.2). */

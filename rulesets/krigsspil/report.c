@@ -163,10 +163,13 @@ int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *
 					      sep, ks_st(ctx, u, "fanger"));
 					sep = ", ";
 				}
-				if (ks_st(ctx, u, "efternoelere"))
-					KS_TF(&t, "%s%ld figurer efternølere",
-					      "%s%ld figures straggled", sep,
-					      ks_st(ctx, u, "efternoelere"));
+				if (ks_st(ctx, u, "efternoelere")) {
+					long n = ks_st(ctx, u, "efternoelere");
+					ord_buf_addf(&t.da, "%s%ld %s efternølere", sep, n,
+						     n == 1 ? "figur" : "figurer");
+					ord_buf_addf(&t.en, "%s%ld %s", sep, n,
+						     n == 1 ? "figure straggled" : "figures straggled");
+				}
 				ks_text_add(&t, ")", ")");
 			}
 			KS_TF(&t, ", valeur %s", ", valeur %s", ks_st_str(ctx, u, "valeur"));

@@ -421,6 +421,27 @@ START_TEST(test_artillery_calc)
 	 * a provisional number: the answer says so when any explodes */
 	ck_assert_str_eq(value("explosion", "kampsatser=96", D(5), "provisional"), "yes");
 	ck_assert_str_eq(value("explosion", "kampsatser=96", D(4), "provisional"), "no");
+	/* out of range: no zone at all (the plain answer said "zone ,") */
+	{
+		struct ord_buf out = ORD_BUF_INIT;
+		ck_assert_int_eq(run_calc(&out, "artillery",
+					  "maal_figurer=20 kanoner=6 ammo=SK afstand=60",
+					  D(4, 3, 4), 1),
+				 0);
+		ck_assert_ptr_null(strstr(out.buf, "name=\"zone\""));
+		ord_buf_release(&out);
+	}
+	/* one man per gun: singular (the review's "1 men per gun") */
+	{
+		struct ord_buf out = ORD_BUF_INIT;
+		ck_assert_int_eq(run_calc(&out, "artillery",
+					  "kanoner=6 kaliber=9 ammo=SF zone=III maal_figurer=17 maal_dyb=yes lang=en",
+					  D(2, 2, 2), 0),
+				 0);
+		ck_assert_msg(strstr(out.buf, "Skema XV 1 man per gun × 6 = 6 men") != NULL, "%s",
+			      out.buf);
+		ord_buf_release(&out);
+	}
 }
 END_TEST
 
@@ -2038,7 +2059,8 @@ START_TEST(test_flight_and_surrender)
 	ck_assert_int_eq(st("L1", "flugt_traek"), 2);
 	ck_assert_int_eq(st("L1", "efternoelere"), 1);
 	ck_assert_int_eq(st("L1", "figurer"), 17);
-	expect_result("L1: på flugt i 2. træk: 1 figurer efternølere, 17 tilbage");
+	expect_result("L1: på flugt i 2. træk: 1 figur efternølere, 17 tilbage");
+	expect_result("[en: fleeing for the 2nd turn: 1 figure straggles, 17 left");
 	ck_assert_int_eq(ks_stragglers(ks_rules(rules), 25), 2);
 	ck_assert_int_eq(ks_stragglers(ks_rules(rules), 3), 1);
 	/* 17.2 "Angribes en enhed i FU skal den overgive sig hvis: ... Den
