@@ -3,7 +3,7 @@
  * rulesets/battalion/): reading a unit's attributes and state, its morale
  * now, reading a hieroglyph order, the parameters of the tables, and the
  * slots check.c, resolve.c and report.c fill.  battalion.c defines them
- * and holds the rules' decisions (D1..D18); calc.h the computations.
+ * and holds the rules' decisions (D1..D26); calc.h the computations.
  */
 #ifndef BAT_H
 #define BAT_H

@@ -303,10 +303,21 @@ int bat_move(const struct bat_rules *r, const struct bat_move_in *in, struct bat
 	}
 	total *= factor;
 	if (in->quarters != (int)parts) {
-		ord_buf_addf(&b, ", × %d/%d of the move = ", in->quarters, (int)parts);
+		int n = in->quarters, d = (int)parts, g = n, h = d;
+		while (h) { /* the fraction in lowest terms: 2/4 is 1/2 */
+			int t = g % h;
+			g = h;
+			h = t;
+		}
+		ord_buf_addf(&b, ", × %d/%d of the move = ", n / g, d / g);
 		add_num(&b, total * in->quarters / parts);
 	}
 	total = total * in->quarters / parts;
+	/* a phrase last ("no elite bonus when charging"): say the total */
+	if (b.len && (b.buf[b.len - 1] < '0' || b.buf[b.len - 1] > '9')) {
+		ord_buf_adds(&b, " = ");
+		add_num(&b, total);
+	}
 	ord_buf_adds(&b, " in.");
 	out->distance = total;
 	why_add(why, &b);

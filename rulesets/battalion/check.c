@@ -1,6 +1,6 @@
 /*
  * check.c - the battalion module's checks (battalion.c has the rules'
- * decisions D1..D18 they follow): a sheet against the rules and the units'
+ * decisions D1..D26 they follow): a sheet against the rules and the units'
  * state (validate_sheet), each referee event against the sealed orders
  * (check_event), and after the exchange what was ordered but not done
  * (check_execution).  Every problem cites the rule it breaks, with the
@@ -232,7 +232,7 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		goto out;
 	}
 	if (charge && !bat_order_has(o, "C"))
-		ord_diag_add(d, 0, 0, u->id, "C",
+		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
 			     "unit '%s' charged but its sheet orders no charge (C)", u->id);
 	if (charge && last > 0 && turn - last < interval)
 		ord_diag_add(d, 0, 0, u->id, bat_rule_text(ctx, &rule, CHARGE_RULE, "charge_interval"),

@@ -38,11 +38,16 @@ int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char 
 
 	ord_buf_addf(out, "%s %s (%s, %s): ", u->id, u->name, u->side, bat_kind(u));
 	if (!viewer || !strcmp(viewer, u->side)) {
-		ord_buf_addf(out,
-			     "%ld figure%s (%ld lost: %ld tray%s removed, %ld carried), %s, morale ",
-			     fig, fig == 1 ? "" : "s", bat_st(ctx, u, "losses"),
-			     bat_st(ctx, u, "trays"), bat_st(ctx, u, "trays") == 1 ? "" : "s",
-			     bat_st(ctx, u, "carried"), bat_formation(ctx, u));
+		if (bat_is_arm(ctx, u, "infantry"))
+			ord_buf_addf(out,
+				     "%ld figure%s (%ld lost: %ld tray%s removed, %ld carried), %s, morale ",
+				     fig, fig == 1 ? "" : "s", bat_st(ctx, u, "losses"),
+				     bat_st(ctx, u, "trays"), bat_st(ctx, u, "trays") == 1 ? "" : "s",
+				     bat_st(ctx, u, "carried"), bat_formation(ctx, u));
+		else /* trays are the battalions' ("BASICS OF INFANTRY") */
+			ord_buf_addf(out, "%ld figure%s (%ld lost), %s, morale ", fig,
+				     fig == 1 ? "" : "s", bat_st(ctx, u, "losses"),
+				     bat_formation(ctx, u));
 		morale_words(ctx, u, out);
 		if (bat_st(ctx, u, "failed"))
 			ord_buf_adds(out, ", has failed before");
@@ -54,6 +59,13 @@ int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char 
 			ord_buf_addf(out, ", %ld artillery hit%s%s", bat_st(ctx, u, "hits"),
 				     bat_st(ctx, u, "hits") == 1 ? "" : "s",
 				     bat_st(ctx, u, "silenced") ? " (silenced)" : "");
+	} else if (!bat_is_arm(ctx, u, "infantry")) {
+		/* a squadron's or a gun's figures stand apart on the table */
+		ord_buf_addf(out, "%ld figure%s, %s, morale ", fig, fig == 1 ? "" : "s",
+			     bat_formation(ctx, u));
+		morale_words(ctx, u, out);
+		if (bat_st(ctx, u, "silenced"))
+			ord_buf_adds(out, ", silenced");
 	} else {
 		/* what the enemy sees on the table: trays and formation, not figures */
 		long trays = fpt > 0 ? (fig + fpt - 1) / fpt : fig;

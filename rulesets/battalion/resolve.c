@@ -3,7 +3,7 @@
  * fire-morale, melee, melee-morale), read from the referee's events, rolled
  * through ord_ctx_roll, computed by calc.c from the tables and written
  * into the units' state and the results; battalion.c has the decisions
- * (D1..D18) they carry out.
+ * (D1..D26) they carry out.
  */
 #include <math.h>
 #include <stdio.h>
@@ -362,11 +362,18 @@ static int resolve_fire(struct ord_ctx *ctx)
 		ord_kv_set_int(&vals, "figures", bat_st(ctx, t, "figures"));
 		ord_kv_set_int(&vals, "trays", bat_st(ctx, t, "trays"));
 		ord_kv_set_int(&vals, "carried", bat_st(ctx, t, "carried"));
-		ord_ctx_result(ctx, 0, t->id, &vals,
-			       "loses %ld figure%s to fire: %ld left; in all %ld lost, %ld tray%s removed, %ld carried",
-			       lost[i], lost[i] == 1 ? "" : "s", bat_st(ctx, t, "figures"),
-			       bat_st(ctx, t, "losses"), bat_st(ctx, t, "trays"),
-			       bat_st(ctx, t, "trays") == 1 ? "" : "s", bat_st(ctx, t, "carried"));
+		if (bat_is_arm(ctx, t, "infantry"))
+			ord_ctx_result(ctx, 0, t->id, &vals,
+				       "loses %ld figure%s to fire: %ld left; in all %ld lost, %ld tray%s removed, %ld carried",
+				       lost[i], lost[i] == 1 ? "" : "s", bat_st(ctx, t, "figures"),
+				       bat_st(ctx, t, "losses"), bat_st(ctx, t, "trays"),
+				       bat_st(ctx, t, "trays") == 1 ? "" : "s",
+				       bat_st(ctx, t, "carried"));
+		else /* trays are the battalions' ("BASICS OF INFANTRY") */
+			ord_ctx_result(ctx, 0, t->id, &vals,
+				       "loses %ld figure%s to fire: %ld left; in all %ld lost",
+				       lost[i], lost[i] == 1 ? "" : "s", bat_st(ctx, t, "figures"),
+				       bat_st(ctx, t, "losses"));
 		ord_kv_release(&vals);
 	}
 out:

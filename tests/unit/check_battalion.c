@@ -363,7 +363,7 @@ START_TEST(move_fraction_half_line)
 	orders("B1 ↑ 1/2\n");
 	ck_assert_str_eq(event("move", "unit=B1 distance=3.5"),
 			 "unit 'B1' moved 3.5\" but its order allows 3\" (line_infantry in "
-			 "line, move 6, × 2/4 of the move = 3 in.) (movement chart)\n");
+			 "line, move 6, × 1/2 of the move = 3 in.) (movement chart)\n");
 }
 END_TEST
 
@@ -390,13 +390,13 @@ START_TEST(move_charge_bonuses)
 	/* an elite column charging: 10", no elite bonus */
 	ck_assert_str_eq(event("move", "unit=B2 distance=11 charge=yes"),
 			 "unit 'B2' moved 11\" but its order allows 10\" (line_infantry in "
-			 "column, charge 10, no elite bonus when charging in.) (movement chart)\n");
+			 "column, charge 10, no elite bonus when charging = 10 in.) (movement chart)\n");
 	/* light infantry keeps its +2" when charging */
 	ck_assert_str_eq(event("move", "unit=L1 distance=12 charge=yes"), "");
 	/* no road bonus when charging: light cavalry 16" */
 	ck_assert_str_eq(event("move", "unit=H1 distance=17 charge=yes terrain=road"),
 			 "unit 'H1' moved 17\" but its order allows 16\" (light_cavalry in "
-			 "line, charge 16, no road bonus when charging in.) (movement chart)\n");
+			 "line, charge 16, no road bonus when charging = 16 in.) (movement chart)\n");
 }
 END_TEST
 
@@ -453,7 +453,7 @@ START_TEST(charge_unordered)
 	cast();
 	orders("B2 ↑ 1\n");
 	ck_assert_str_eq(event("move", "unit=B2 distance=8 charge=yes contact=R2"),
-			 "unit 'B2' charged but its sheet orders no charge (C) (C)\n");
+			 "unit 'B2' charged but its sheet orders no charge (C) (orders may never be changed)\n");
 }
 END_TEST
 
@@ -1197,6 +1197,24 @@ START_TEST(resolve_charge_bonus_against_the_charged)
 }
 END_TEST
 
+/* "A tray shall be removed for each 4 casualties registered on the
+ * battalion": trays are the infantry's, not a squadron's or a gun's */
+START_TEST(cavalry_and_guns_have_no_trays)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	cast();
+	ck_assert_str_eq(event("fire", "unit=B1 target=RH range=3 firers=4"), "");
+	assert_has(resolve("fire", NULL, 0), "RH: loses 2 figures to fire: 6 left; in all 2 lost\n");
+	ck_assert_int_eq(rs->describe_unit(ctx, ord_ctx_find_unit(ctx, "RH"), "red", &b), 0);
+	ck_assert_str_eq(b.buf, "RH RH (red, light_cavalry): 6 figures (2 lost), line, morale good, "
+				"class C");
+	ord_buf_reset(&b);
+	ck_assert_int_eq(rs->describe_unit(ctx, ord_ctx_find_unit(ctx, "RH"), "blue", &b), 0);
+	ck_assert_str_eq(b.buf, "RH RH (red, light_cavalry): 6 figures, line, morale good");
+	ord_buf_release(&b);
+}
+END_TEST
+
 START_TEST(resolve_artillery_square)
 {
 	static const int dice[] = { 2 };
@@ -1474,6 +1492,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_fire_screened);
 	tcase_add_test(res, resolve_two_on_one);
 	tcase_add_test(res, resolve_artillery_square);
+	tcase_add_test(res, cavalry_and_guns_have_no_trays);
 	tcase_add_test(res, resolve_charge_bonus_against_the_charged);
 	tcase_add_test(res, resolve_artillery_out_of_range);
 	tcase_add_test(res, resolve_gun_hits);

@@ -700,7 +700,7 @@ START_TEST(test_move_bonuses_terrain)
 			 "no elite bonus when charging, no road bonus when charging, × 3/4 of the move = 9 in.)\n");
 	ck_assert_str_eq(plain("move", "kind=line_infantry formation=column terrain=forest fraction=1/2",
 			       NODICE),
-			 "distance 2 in. (line_infantry in column, move 8, ×0.5 forest = 4, × 2/4 of the move = 2 in.)\n");
+			 "distance 2 in. (line_infantry in column, move 8, ×0.5 forest = 4, × 1/2 of the move = 2 in.)\n");
 }
 END_TEST
 
