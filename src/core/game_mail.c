@@ -326,14 +326,24 @@ int ord_mail_find(ord_game *g, const char *address, char side[64], int *referee,
 	return 0;
 }
 
-int ord_mail_check_passphrase(ord_game *g, const char *side, const char *passphrase)
+/* The stored row of side's party (NULL: the referee's); the caller
+ * releases p->pgp_key once it is read. */
+static int party_row(struct ord_game *g, const char *side, struct ord_store_party *p)
 {
-	struct ord_store_party p;
 	const char *party = NULL;
 	int err;
 
-	if ((err = party_of(g, side, &party)) != 0 ||
-	    (err = ord_store_mail_party_get(g->db, party, &p)) != 0)
+	if ((err = party_of(g, side, &party)) != 0)
+		return err;
+	return ord_store_mail_party_get(g->db, party, p);
+}
+
+int ord_mail_check_passphrase(ord_game *g, const char *side, const char *passphrase)
+{
+	struct ord_store_party p;
+	int err;
+
+	if ((err = party_row(g, side, &p)) != 0)
 		return err;
 	ord_buf_release(&p.pgp_key);
 	if (!*p.pass_hash)
@@ -347,11 +357,9 @@ int ord_mail_check_passphrase(ord_game *g, const char *side, const char *passphr
 int ord_mail_pgp_key(ord_game *g, const char *side, struct ord_buf *armored)
 {
 	struct ord_store_party p;
-	const char *party = NULL;
 	int err;
 
-	if ((err = party_of(g, side, &party)) != 0 ||
-	    (err = ord_store_mail_party_get(g->db, party, &p)) != 0)
+	if ((err = party_row(g, side, &p)) != 0)
 		return err;
 	if (!p.pgp_key.len)
 		err = ord_error_set(ORD_ENOTFOUND, "no OpenPGP key is registered for %s",
@@ -365,12 +373,10 @@ int ord_mail_pgp_key(ord_game *g, const char *side, struct ord_buf *armored)
 int ord_mail_pgp_last(ord_game *g, const char *side, int64_t *when)
 {
 	struct ord_store_party p;
-	const char *party = NULL;
 	int err;
 
 	*when = 0;
-	if ((err = party_of(g, side, &party)) != 0 ||
-	    (err = ord_store_mail_party_get(g->db, party, &p)) != 0)
+	if ((err = party_row(g, side, &p)) != 0)
 		return err;
 	ord_buf_release(&p.pgp_key);
 	*when = p.pgp_last;
