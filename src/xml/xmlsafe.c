@@ -187,15 +187,13 @@ void ord_xml_lines_init(struct ord_xml_lines *l, const char *bytes, size_t len, 
 	if (doc) {
 		uintptr_t k = 0;
 		number(doc->children, &k);
-		l->doc = doc;
 		doc->_private = l;
 	}
 }
 
 void ord_xml_lines_release(struct ord_xml_lines *l)
 {
-	if (l->doc && l->doc->_private == l)
-		l->doc->_private = NULL;
+	/* doc->_private is left as it is: the document may be freed already */
 	free(l->start);
 	free(l->tags);
 	memset(l, 0, sizeof(*l));

@@ -43,12 +43,12 @@ struct ord_xml_lines {
 	size_t n;
 	size_t *tags; /* the offset of each start tag's '<', in document order */
 	size_t ntags;
-	xmlDocPtr doc; /* the document it indexes: doc->_private points at it */
 };
 /* Index the len bytes of the document doc was parsed from (ord_xml_parse):
  * its lines, its start tags, and doc's elements numbered in document order
  * (in each node's _private) as their start tags stand in the bytes; doc's
- * own _private points at l until ord_xml_lines_release (ord_xml_line). */
+ * own _private points at l (ord_xml_line), so l must outlive every call of
+ * ord_xml_line on doc's nodes; release it before or after the document. */
 void ord_xml_lines_init(struct ord_xml_lines *l, const char *bytes, size_t len, xmlDocPtr doc);
 void ord_xml_lines_release(struct ord_xml_lines *l);
 /* The line and column (in characters, from 1) of the byte at p. */
