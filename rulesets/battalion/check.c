@@ -570,15 +570,12 @@ static void check_test(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 {
 	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
 	const char *chart = ord_kv_get(&ev->kv, "chart");
+	const struct ord_event *e = earlier(ctx, ev, u, "test");
 	int turn = ord_ctx_turn(ctx);
-	size_t i;
 
-	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
-		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
-		if (e != ev && !strcmp(e->kind, "test") && bat_ev_unit(ctx, e, "unit") == u)
-			ord_diag_add(d, 0, 0, u->id, "morale",
-				     "unit '%s' already tests this turn (event #%u)", u->id, e->seq);
-	}
+	if (e)
+		ord_diag_add(d, 0, 0, u->id, "morale",
+			     "unit '%s' already tests this turn (event #%u)", u->id, e->seq);
 	if (chart && strcmp(chart, bat_game_chart(ctx)))
 		ord_diag_add(d, 0, 0, u->id, "a game uses one of the two morale systems (D19)",
 			     "unit '%s' tests on the %s chart, but this game tests every unit on the %s (its tables' morale_chart)",
