@@ -19,6 +19,8 @@
 #   mails PLAYER           the files of PLAYER's maildir (new/), oldest first
 #   mail_count PLAYER      how many
 #   mime FILE PART         a decoded part of a mail: body | subject | header:NAME | attach:NAME
+#   new_signed_game GAME   a game of data/scenario.xml whose side red signs its sheets
+#                          ($TMP/red.key), the head of its opening in $TMP/open-1.head
 
 source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
 TEST_NAME=$(basename "$0" .sh)
@@ -138,4 +140,17 @@ mail_count() {
 
 mime() {
 	python3 "$SRC/tests/mail/mime.py" "$@"
+}
+
+new_signed_game() {
+	local pub
+	ordu keygen "$TMP/red.key" >/dev/null 2>&1
+	pub=$(sed -n 's/^public: //p' "$TMP/red.key.pub")
+	sed "s|<side id=\"red\" name=\"Red Army\" email=\"red@club.test\"/>|<side id=\"red\" name=\"Red Army\" email=\"red@club.test\" pubkey=\"$pub\"/>|" \
+		"$MAILSRC/data/scenario.xml" >"$TMP/scenario-signed.xml"
+	chmod a+r "$TMP/scenario-signed.xml" "$TMP/red.key"
+	ordu new "$1" --scenario "$TMP/scenario-signed.xml" >/dev/null 2>&1
+	# the player signs against the head of turn 1's opening he was handed
+	ordu head "$1" --at open >"$TMP/open-1.head"
+	chmod a+r "$TMP/open-1.head"
 }

@@ -173,16 +173,9 @@ fi
 
 # ----------------------------------------------- orders signed by `orderly sign`
 S=$GAMES/signed.orderly
-ordu keygen "$TMP/red.key" >/dev/null 2>&1
-pub=$(sed -n 's/^public: //p' "$TMP/red.key.pub")
-sed "s|<side id=\"red\" name=\"Red Army\" email=\"red@club.test\"/>|<side id=\"red\" name=\"Red Army\" email=\"red@club.test\" pubkey=\"$pub\"/>|" \
-	"$MAILSRC/data/scenario.xml" >"$TMP/scenario-signed.xml"
-chmod a+r "$TMP/scenario-signed.xml" "$TMP/red.key"
-ordu new "$S" --scenario "$TMP/scenario-signed.xml" >/dev/null 2>&1
-# the player signs against the head of turn 1's opening he was handed
-ordu head "$S" --at open >"$TMP/open-1.head"
+new_signed_game "$S"
 printf 'R1 ↑ 1/4 @B1\nR2 → 1/2\n' >"$TMP/red-sheet.txt"
-chmod a+r "$TMP/red-sheet.txt" "$TMP/open-1.head"
+chmod a+r "$TMP/red-sheet.txt"
 signed=$(ordu sign --head "$TMP/open-1.head" --side red --key "$TMP/red.key" "$TMP/red-sheet.txt")
 commitment=$(sed -n 's/^commitment: //p' <<<"$signed")
 for variant in good changed; do

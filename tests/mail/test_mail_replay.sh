@@ -176,15 +176,8 @@ fi
 
 # ------------------------------------ the lines of `orderly sign`, sent again
 S=$GAMES/signed.orderly
-ordu keygen "$TMP/red.key" >/dev/null 2>&1
-pub=$(sed -n 's/^public: //p' "$TMP/red.key.pub")
-sed "s|<side id=\"red\" name=\"Red Army\" email=\"red@club.test\"/>|<side id=\"red\" name=\"Red Army\" email=\"red@club.test\" pubkey=\"$pub\"/>|" \
-	"$MAILSRC/data/scenario.xml" >"$TMP/scenario-signed.xml"
-chmod a+r "$TMP/scenario-signed.xml" "$TMP/red.key"
-ordu new "$S" --scenario "$TMP/scenario-signed.xml" >/dev/null 2>&1
+new_signed_game "$S"
 flush # its "turn open" mails first
-ordu head "$S" --at open >"$TMP/open-1.head"
-chmod a+r "$TMP/open-1.head"
 for v in 1 2; do
 	printf 'R1 ↑ %s\n' "$([[ $v == 1 ]] && echo 1/4 || echo 1/2)" >"$TMP/sheet-$v.txt"
 	chmod a+r "$TMP/sheet-$v.txt"
