@@ -332,8 +332,11 @@ static int check_dice_tables(const struct ord_tables *t)
 		const struct ord_row *row;
 		int die = ord_table_die(tbl), lo, hi, roll;
 		static const double far[] = { -1e9, 1e9 };
-		if (die < 2)
-			die = 6;
+		if (!dice_tables[i].modified && die < 2)
+			return ord_error_set(ORD_EBADDATA,
+					     "%s:%u: table '%s' gives no die (expected die=\"N\": it is read by one die)",
+					     ord_tables_name(t), ord_table_line(tbl),
+					     dice_tables[i].table);
 		lo = dice_tables[i].modified ? -200 : 1;
 		hi = dice_tables[i].modified ? 200 : die;
 		for (roll = lo; roll <= hi; roll++)

@@ -869,6 +869,10 @@ START_TEST(test_skema_checked_at_load)
 		/* the numbers bonus's step must be positive */
 		{ "<param name=\"tal_trin_pct\" value=\"10\"", "<param name=\"tal_trin_pct\" value=\"0\"",
 		  "parameter 'tal_trin_pct' is 0 (expected a number from 0.01 to 100)" },
+		/* a table read by one die that does not say which */
+		{ "<dice name=\"eksplosion\" title=\"Eksploderende prods (10.2)\" die=\"6\"",
+		  "<dice name=\"eksplosion\" title=\"Eksploderende prods (10.2)\"",
+		  "k.xml:653: table 'eksplosion' gives no die (expected die=\"N\": it is read by one die)" },
 	};
 	size_t i;
 
