@@ -347,8 +347,7 @@ static void locate_unit(struct ord_scenario_unit *u, xmlNodePtr n)
 	at.p = q;
 	at.end = l->bytes + l->len;
 	ord_xml_where(l, q, &at.line, &at.col);
-	u->line = s->line;
-	u->col = s->col;
+	u->col = s->col; /* u->line is the same start line (line_of) */
 	for (i = 0; i < 5; i++)
 		scan_step(s);
 	while (s->p < s->end && *s->p != '>' && *s->p != '/') {
