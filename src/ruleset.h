@@ -28,7 +28,8 @@
  *
  * Versions: 1, the slots up to print_tables; 2, state_keys (a unit's state
  * declared and checked, ord_state_*), languages, draw and tables_data; 3,
- * complete_tables (the document a new game keeps holds every table).
+ * complete_tables (the document a new game keeps holds every table); 4,
+ * rules_revision (the log names the rules each phase was resolved by).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
@@ -39,7 +40,7 @@
 struct ord_tables; /* tables.h */
 
 /* The version this header describes; the oldest a core accepts. */
-#define ORD_RULESET_VERSION 3
+#define ORD_RULESET_VERSION 4
 #define ORD_RULESET_VERSION_MIN 1
 /* Whether module rs has the slot of version v (call it only then). */
 #define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
@@ -211,6 +212,15 @@ struct ord_ruleset {
 	 * NULL: every document is whole. */
 	int (*complete_tables)(const char *xml, size_t len, const char *name, struct ord_buf *out);
 	/* version 3 ends here */
+
+	/* version 4 */
+	/* The revision of the module's rules: a word ("2026-12-02") that
+	 * changes whenever a correction changes what a check, a table's
+	 * reading or a phase resolves to.  Each phase's "resolve" entry logs
+	 * it, so that an audit by a later orderly can say which differences
+	 * may be corrections rather than cheats.  NULL: the module names none. */
+	const char *rules_revision;
+	/* version 4 ends here */
 };
 
 /* The registry (the core's): modules registered by the front-end
@@ -221,6 +231,8 @@ int ord_ruleset_register(const struct ord_ruleset *rs);
 /* Find a ruleset by name.  Returns ORD_ENOTFOUND or ORD_EVERSION with a
  * message. */
 int ord_ruleset_find(const struct ord_ruleset **out, const char *name);
+/* The i-th registered ruleset (0-based), NULL past the last. */
+const struct ord_ruleset *ord_ruleset_at(size_t i);
 /* "a, b, c": the names of the registered rulesets. */
 void ord_ruleset_names(struct ord_buf *out);
 /* Load a ruleset's tables: from tables_path, or its embedded default. */
@@ -231,6 +243,8 @@ int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs
 const char *ord_ruleset_language(const struct ord_ruleset *rs, const char *lang);
 /* "da, en": the languages rs writes its texts in. */
 void ord_ruleset_languages(const struct ord_ruleset *rs, struct ord_buf *out);
+/* rs's rules_revision, or NULL when it names none. */
+const char *ord_ruleset_revision(const struct ord_ruleset *rs);
 /* The event kind of a ruleset by name, or NULL. */
 const struct ord_event_kind *ord_ruleset_event_kind(const struct ord_ruleset *rs, const char *name);
 /* Check key=value arguments against specs: unknown keys, types, ranges,

@@ -754,4 +754,7 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	NULL, /* tables_data: the tables are built in (tables_resource) */
 	NULL, /* tables_len */
 	NULL, /* complete_tables: a document of tables is whole */
+	/* rules_revision: 2026-12-02 corrected D1, D3, D15, D17, D19, D24 to
+	 * D26 (docs/threat-model.md, "Rules corrected") */
+	"2026-12-02",
 };

@@ -598,4 +598,8 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	NULL,                           /* tables_data: the tables are built in (tables_resource) */
 	NULL,                           /* tables_len */
 	ks_complete_tables, /* complete_tables: a map without a Skema keeps the built-in one */
+	/* rules_revision: 2026-12-02 corrected 6.7's reorganisation, the
+	 * resupply's issue, løb's disorder, cossacks in flight
+	 * (docs/threat-model.md, "Rules corrected") */
+	"2026-12-02",
 };

@@ -494,6 +494,9 @@ static const struct ord_ruleset tpl_ruleset = {
 	&tpl_tables_xml_len, /* tables_len */
 	NULL,                /* complete_tables (version 3): only for a document that may leave
 			      * numbers to tables built in (krigsspil's map); yours is whole */
+	"1",                 /* rules_revision (version 4): change it with every correction
+			      * that changes what a phase resolves to; each phase's log entry
+			      * names it, and an audit by a later build says so */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

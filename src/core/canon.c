@@ -333,7 +333,8 @@ void ord_canon_witness(struct ord_buf *out, int turn, int index, const char *sid
 }
 
 void ord_canon_resolve(struct ord_buf *out, int turn, const char *phase, int index, int nrolls,
-		       int nresults, int nstates, const unsigned char digest[32], const char *stood_in)
+		       int nresults, int nstates, const unsigned char digest[32],
+		       const char *stood_in, const char *core, const char *rules)
 {
 	ord_canon_putf(out, "turn", "%d", turn);
 	ord_canon_put(out, "phase", phase);
@@ -344,6 +345,10 @@ void ord_canon_resolve(struct ord_buf *out, int turn, const char *phase, int ind
 	ord_canon_put_hex(out, "digest", digest, 32);
 	if (stood_in && *stood_in)
 		ord_canon_put(out, "stood_in", stood_in);
+	if (core)
+		ord_canon_put(out, "core_revision", core);
+	if (rules)
+		ord_canon_put(out, "rules_revision", rules);
 }
 
 void ord_canon_deadline(struct ord_buf *out, int turn, int64_t when)

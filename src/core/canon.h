@@ -99,10 +99,12 @@ void ord_canon_close(struct ord_buf *out, int turn, int index, const char *phase
 void ord_canon_witness(struct ord_buf *out, int turn, int index, const char *side,
 		       const unsigned char link[32]);
 /* "resolve": a phase resolved.  stood_in: the sides whose witness link the
- * referee's stood in for ("" when none or not witnessed). */
+ * referee's stood in for ("" when none or not witnessed); core and rules:
+ * the revisions of the core and of the module that resolved it (NULL: not
+ * named; entries before 2026-12-02 name neither). */
 void ord_canon_resolve(struct ord_buf *out, int turn, const char *phase, int index, int nrolls,
 		       int nresults, int nstates, const unsigned char digest[32],
-		       const char *stood_in);
+		       const char *stood_in, const char *core, const char *rules);
 /* "deadline": the turn's deadline set (0: cleared). */
 void ord_canon_deadline(struct ord_buf *out, int turn, int64_t when);
 

@@ -757,7 +757,8 @@ static int store_phase(struct ord_game *g, struct ord_ctx *ctx, const struct ord
 						   b.buf, seq)) != 0)
 			goto out;
 	}
-	ord_canon_resolve(&body, t->turn, phase, t->phase + 1, nr, nres, nst, digest, stood_in);
+	ord_canon_resolve(&body, t->turn, phase, t->phase + 1, nr, nres, nst, digest, stood_in,
+			  ORD_CORE_REVISION, ord_ruleset_revision(g->rs));
 	if ((err = ord_game_log(g, &lseq, t->turn, "resolve", body.buf)) != 0)
 		goto out;
 	if (lseq != seq) {

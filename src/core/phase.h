@@ -11,6 +11,13 @@
 #include "core/ctx.h"
 #include "core/crypto.h"
 
+/* The revision of the core's part of a phase (the checks of an event's
+ * arguments, the dice, the order of the rows): changes with any correction
+ * that changes what a phase resolves to, as a module's rules_revision does
+ * for its rules.  Each "resolve" entry logs both (core_revision,
+ * rules_revision). */
+#define ORD_CORE_REVISION "2026-12-02"
+
 /* The dice of a phase. */
 struct ord_phase_dice {
 	int fixed_game; /* a fixed-dice test game: faces from fixed, in order */

@@ -170,6 +170,11 @@ int ord_notation_register(const struct ord_notation *n)
 	return 0;
 }
 
+const struct ord_ruleset *ord_ruleset_at(size_t i)
+{
+	return i < nrulesets ? rulesets[i] : NULL;
+}
+
 void ord_ruleset_names(struct ord_buf *out)
 {
 	size_t i;
@@ -259,6 +264,11 @@ int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs
 				ord_resource_installed(rs->tables_resource));
 	}
 	return rs->load(out, NULL, 0, NULL);
+}
+
+const char *ord_ruleset_revision(const struct ord_ruleset *rs)
+{
+	return ORD_RULESET_HAS(rs, 4) ? rs->rules_revision : NULL;
 }
 
 const struct ord_event_kind *ord_ruleset_event_kind(const struct ord_ruleset *rs, const char *name)

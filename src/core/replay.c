@@ -679,12 +679,51 @@ static void check_digest(struct vr *x, const struct ord_rec_entry *e)
 	}
 }
 
+/*
+ * The rules a phase was resolved by, against this build's: a rule corrected
+ * between the two shows in the replay as a difference that is no cheat, so
+ * where the phase differed the audit says which rules resolved it.  Where
+ * it agreed, the first phase of the turn resolved by other rules is named
+ * once.
+ */
+static void revision_note(struct vr *x, const struct ord_rec_entry *e, size_t p, int differed, int *named)
+{
+	char *core = ord_canon_get(e->body, "core_revision");
+	char *rules = ord_canon_get(e->body, "rules_revision");
+	const char *mine = ord_ruleset_revision(x->rs);
+	struct ord_buf was = ORD_BUF_INIT;
+	int other;
+
+	other = !core || strcmp(core, ORD_CORE_REVISION) || !rules != !mine ||
+		(rules && strcmp(rules, mine));
+	if (!core && !rules)
+		ord_buf_adds(&was, "an orderly that names no rules revision (before 2026-12-02)");
+	else
+		ord_buf_addf(&was, "%s rules of %s (core %s)", x->rs->name,
+			     rules ? rules : "no revision", core ? core : "not named");
+	if (other && differed)
+		ord_vout_note(x->v,
+			      "phase %zu (%s) was resolved by %s; this orderly replays it with %s rules of %s (core %s): a rule corrected between the two shows as a difference, which is no cheat by itself; check this turn with the orderly it was played with",
+			      p + 1, x->rs->phases[p], was.buf, x->rs->name,
+			      mine ? mine : "no revision", ORD_CORE_REVISION);
+	else if (other && !*named)
+		ord_vout_note(x->v,
+			      "phase %zu (%s) and the turn's later phases were resolved by %s; this orderly, with %s rules of %s (core %s), gives the same",
+			      p + 1, x->rs->phases[p], was.buf, x->rs->name,
+			      mine ? mine : "no revision", ORD_CORE_REVISION);
+	if (other && !differed)
+		*named = 1;
+	ord_buf_release(&was);
+	free(core);
+	free(rules);
+}
+
 void ord_vr_replay(struct vr *x)
 {
 	const struct ord_record *r = x->r;
 	struct ord_ctx ctx;
 	size_t p, k, overrides = 0;
-	int bad = x->v->failures, *fixed = NULL;
+	int bad = x->v->failures, *fixed = NULL, named = 0;
 	size_t nfixed;
 
 	if (!x->rs || !x->have_sc || !x->open)
@@ -696,7 +735,7 @@ void ord_vr_replay(struct vr *x)
 		const struct ord_rec_entry *e = x->phases[p].resolve;
 		struct ord_phase_dice dice;
 		unsigned char pkey[32];
-		int err;
+		int err, before = x->v->failures;
 
 		x->used[ord_vr_entry_index(x, e)]++;
 		replay_events(x, &ctx, p, &overrides);
@@ -730,10 +769,12 @@ void ord_vr_replay(struct vr *x)
 			ord_vout_fail(x->v, "phase %zu (%s): the replay stops: %s", p + 1,
 				      x->rs->phases[p], ord_error_last());
 			ord_error_clear();
+			revision_note(x, e, p, 1, &named);
 			break;
 		}
 		compare_rows(x, &ctx, p, e);
 		check_digest(x, e);
+		revision_note(x, e, p, x->v->failures > before, &named);
 		ord_ctx_next_phase(&ctx);
 	}
 	/* the events of the phase being played: checked as they were recorded */

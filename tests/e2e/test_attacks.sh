@@ -148,6 +148,36 @@ expect_in "$OUT" "phase fire: the result for B1 is recorded with casualties=1, b
 expect_in "$OUT" "phase fire: unit B1 ends the phase with figures=18, losses=6, turn_losses=6 by the rules, but its recorded state has figures=23, losses=1, turn_losses=1"
 expect_exit 1 ord audit forged.game
 expect_in "$OUT" "but the rules give"
+# resolved by this orderly's rules: no word of other rules
+expect_not_in "$OUT" "was resolved by"
+# The same falsified turn as an orderly before 2026-12-02 would have
+# logged it (its resolve entries name no rules revision): the differences
+# stand, and the audit says that the rules that resolved it are not named.
+unrevise() {  # unrevise GAME: the resolve entries without the revisions, chained again
+	sql "$1" "UPDATE log SET body = replace(replace(body, 'core_revision=$CORE' || char(10), ''),
+		'rules_revision=$REV' || char(10), '') WHERE kind = 'resolve'" >/dev/null
+	forge rechain "$1"
+}
+expect_exit 0 ord version
+CORE=$(sed -n 's/^core revision //p' <<<"$OUT")
+REV=$(sed -n 's/^battalion rules revision //p' <<<"$OUT")
+[[ -n $CORE && -n $REV ]] || fail "orderly version names no revisions: $OUT"
+[[ "$(sql forged.game "SELECT count(*) FROM log WHERE kind = 'resolve' AND body LIKE '%rules_revision=$REV%' AND body LIKE '%core_revision=$CORE%'")" == 5 ]] ||
+	fail "the resolve entries do not name the rules revision"
+cp forged.game old-forged.game
+unrevise old-forged.game
+expect_exit 1 ord audit old-forged.game
+expect_in "$OUT" "but the rules give casualties=6"
+expect_in "$OUT" "note: phase 2 (fire) was resolved by an orderly that names no rules revision (before 2026-12-02); this orderly replays it with battalion rules of $REV (core $CORE): a rule corrected between the two shows as a difference, which is no cheat by itself; check this turn with the orderly it was played with"
+expect_not_in "$OUT" "phase 1 (movement) was resolved by"
+# an honest turn of that orderly: the same results, and said once
+cp honest.game old-honest.game
+unrevise old-honest.game
+expect_exit 0 ord audit old-honest.game
+expect_in "$OUT" "clean"
+expect_in "$OUT" "note: phase 1 (movement) and the turn's later phases were resolved by an orderly that names no rules revision (before 2026-12-02); this orderly, with battalion rules of $REV (core $CORE), gives the same"
+[[ $(grep -c 'rules revision' <<<"$OUT") == 1 ]] || fail "the other rules are named more than once:
+$OUT"
 # a forged roll: the gun's die
 opened roll.game
 played roll.game

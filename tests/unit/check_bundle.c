@@ -793,10 +793,15 @@ static void rewrite(const char *path)
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
 	ord_buf_adds(&body, (const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
-	/* the new digest in place of the old (its last 65 bytes: 64 hex + \n) */
-	body.len -= 65;
-	ord_buf_add_hex(&body, d, 32);
-	ord_buf_addch(&body, '\n');
+	/* the new digest in place of the old (the 64 hex digits after "digest=") */
+	{
+		struct ord_buf hex = ORD_BUF_INIT;
+		char *at = strstr(body.buf, "\ndigest=");
+		ck_assert_ptr_nonnull(at);
+		ord_buf_add_hex(&hex, d, 32);
+		memcpy(at + 8, hex.buf, 64);
+		ord_buf_release(&hex);
+	}
 	ck_assert_int_eq(ord_store_prepare(g->db, &st, "UPDATE log SET body = ? WHERE seq = ?"), 0);
 	sqlite3_bind_text(st, 1, body.buf, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, first);
