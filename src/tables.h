@@ -125,6 +125,31 @@ struct ord_tables_range {
 int ord_tables_check_ranges(const struct ord_tables *t, const struct ord_tables_range *ranges,
 			    size_t n);
 
+/* Dice tables that must answer every roll their dice can give, checked at
+ * load rather than when the roll comes up (a row deleted, a band that
+ * stops short).  A keyed table answers every roll for every key it answers
+ * at all (each combination of its keys' words that some row holds). */
+struct ord_tables_dice {
+	const char *table; /* a dice table */
+	int modified;      /* 1: dice plus modifiers, so any whole total: its first
+			      row must begin at 'min' and its last end at 'max';
+			      0: one die alone, 1 to its die="N" (which it must give) */
+};
+/* 0, or ORD_EBADDATA: "skema.xml:480: table 'skema_x' has no row for the
+ * roll 7 (a table read by dice and modifiers must hold every roll)". */
+int ord_tables_check_dice(const struct ord_tables *t, const struct ord_tables_dice *dice, size_t n);
+
+/* A label whose every value is one of a list (a morale grade, an outcome
+ * the module acts on). */
+struct ord_tables_words {
+	const char *table;  /* every row of this table that has the label */
+	const char *name;   /* the label */
+	const char *values; /* the words allowed, "- OR LU U FU" */
+};
+/* 0, or ORD_EBADDATA: "skema.xml:500: table 'skema_x' row: 'moral' is 'XX'
+ * (expected one of - OR LU U FU)". */
+int ord_tables_check_words(const struct ord_tables *t, const struct ord_tables_words *words, size_t n);
+
 /* ---- a table ------------------------------------------------------------- */
 
 enum ord_table_kind ord_table_kind(const struct ord_table *tbl);

@@ -797,3 +797,132 @@ int ord_tables_check_ranges(const struct ord_tables *t, const struct ord_tables_
 	ord_buf_release(&want);
 	return err;
 }
+
+/* ---- coverage of dice tables, words of labels ------------------------------ */
+
+/* Every roll of spec's dice answered by tbl for the keys in match. */
+static int dice_cover(const struct ord_tables *t, const struct ord_table *tbl,
+		      const struct ord_tables_dice *spec, const struct ord_kv *match)
+{
+	static const double far[] = { -1e9, 1e9 };
+	struct ord_buf keys = ORD_BUF_INIT;
+	const struct ord_row *row;
+	int lo = spec->modified ? -200 : 1, hi = spec->modified ? 200 : tbl->die, roll, err = 0;
+	size_t i;
+
+	for (i = 0; i < match->n; i++)
+		ord_buf_addf(&keys, "%s%s=%s", i ? ", " : " for ", match->items[i].key,
+			     match->items[i].value);
+	for (roll = lo; roll <= hi && !err; roll++)
+		if (ord_table_dice(&row, tbl, match, roll)) {
+			ord_error_clear();
+			err = row_err(t, tbl, tbl->line,
+				      "has no row for the roll %d%s (a table read by %s must hold every roll)",
+				      roll, keys.len ? keys.buf : "",
+				      spec->modified ? "dice and modifiers" : "one die");
+		}
+	for (i = 0; spec->modified && i < ORD_ARRAY_SIZE(far) && !err; i++)
+		if (ord_table_dice(&row, tbl, match, far[i])) {
+			ord_error_clear();
+			err = row_err(t, tbl, tbl->line,
+				      "has no row for a roll %s%s (its first row must begin at 'min' and its last end at 'max': modifiers may take a roll anywhere)",
+				      i ? "above its last" : "below its first",
+				      keys.len ? keys.buf : "");
+		}
+	ord_buf_release(&keys);
+	return err;
+}
+
+/* Does some row of tbl answer the keys in match? */
+static int keys_answered(const struct ord_table *tbl, const struct ord_kv *match)
+{
+	size_t i, k;
+
+	for (i = 0; i < tbl->nrows; i++) {
+		int all = 1;
+		for (k = 0; k < match->n && all; k++) {
+			const struct row_attr *a = ord_tbl_row_find(&tbl->rows[i], match->items[k].key);
+			all = a && (ord_words_has(a->value, "*") ||
+				    ord_words_has(a->value, match->items[k].value));
+		}
+		if (all)
+			return 1;
+	}
+	return 0;
+}
+
+/* Each combination of the words of tbl's keys from key on, added to match. */
+static int dice_keys(const struct ord_tables *t, const struct ord_table *tbl,
+		     const struct ord_tables_dice *spec, size_t key, struct ord_kv *match)
+{
+	struct name_list seen = { NULL, 0 };
+	size_t i;
+	int err = 0;
+
+	if (!keys_answered(tbl, match))
+		return 0;
+	if (key == tbl->keys.n)
+		return dice_cover(t, tbl, spec, match);
+	for (i = 0; i < tbl->nrows && !err; i++) {
+		const struct row_attr *a = ord_tbl_row_find(&tbl->rows[i], tbl->keys.v[key]);
+		const char *p = a ? a->value : NULL, *w;
+		size_t len;
+		while (p && !err && (w = ord_words_next(&p, &len)) != NULL) {
+			char *word = ord_xmalloc(len + 1);
+			memcpy(word, w, len);
+			word[len] = '\0';
+			if (strcmp(word, "*") && !ord_tbl_names_has(&seen, word)) {
+				seen.v = ord_xrealloc(seen.v, (seen.n + 1) * sizeof(*seen.v));
+				seen.v[seen.n++] = ord_strdup(word);
+				ord_kv_set(match, tbl->keys.v[key], word);
+				err = dice_keys(t, tbl, spec, key + 1, match);
+				ord_kv_del(match, tbl->keys.v[key]);
+			}
+			free(word);
+		}
+	}
+	if (!seen.n && !err) /* a key every row leaves open ("*") */
+		err = dice_keys(t, tbl, spec, key + 1, match);
+	ord_tbl_names_free(&seen);
+	return err;
+}
+
+int ord_tables_check_dice(const struct ord_tables *t, const struct ord_tables_dice *dice, size_t n)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		const struct ord_table *tbl = ord_tables_get(t, dice[i].table);
+		struct ord_kv match;
+		if (!tbl)
+			continue; /* what is absent is left to ord_tables_require */
+		if (tbl->kind != ORD_TABLE_DICE)
+			return row_err(t, tbl, tbl->line, "is a %s table (expected a dice table)",
+				       ord_table_kind_name(tbl->kind));
+		if (!dice[i].modified && tbl->die < 2)
+			return row_err(t, tbl, tbl->line,
+				       "gives no die (expected die=\"N\": it is read by one die)");
+		ord_kv_init(&match);
+		err = dice_keys(t, tbl, &dice[i], 0, &match);
+		ord_kv_release(&match);
+	}
+	return err;
+}
+
+int ord_tables_check_words(const struct ord_tables *t, const struct ord_tables_words *words, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		const struct ord_table *tbl = ord_tables_get(t, words[i].table);
+		for (j = 0; tbl && j < tbl->nrows; j++) {
+			const struct ord_row *row = &tbl->rows[j];
+			const struct row_attr *a = ord_tbl_row_find(row, words[i].name);
+			if (a && !ord_words_has(words[i].values, a->value))
+				return ROW_ERR(t, tbl, row, "row: '%s' is '%s' (expected one of %s)",
+					       words[i].name, a->value, words[i].values);
+		}
+	}
+	return 0;
+}
