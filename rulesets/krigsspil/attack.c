@@ -123,8 +123,8 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 			ord_kv_set(flags, "angrebskolonne_inf", "yes");
 		if (ks_british(x) && !strcmp(f, "linie"))
 			ord_kv_set(flags, "engelsk_linie", "yes");
-		if (ks_rifle_flag(ctx, "naerkamp", rifler))
-			ord_kv_set(flags, ks_rifle_flag(ctx, "naerkamp", rifler), "yes");
+		if (ks_rifle_flag(ctx, "naerkamp", rifler, NULL, NULL))
+			ord_kv_set(flags, ks_rifle_flag(ctx, "naerkamp", rifler, NULL, NULL), "yes");
 		if (ks_st(ctx, x, "foerste_salve"))
 			ord_kv_set(flags, "foerste_salve", "yes");
 		if (ks_is(ctx, enemy, "kavaleri") && !strcmp(f, "karre"))

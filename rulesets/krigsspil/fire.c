@@ -145,6 +145,39 @@ static const char *pool_key(const char *ammo)
 				     : "ks_fuldkugle";
 }
 
+/* The zone weapon vaaben reaches at range cm (skudzoner); NULL beyond. */
+static const char *arms_zone(const struct ks_rules *r, const char *vaaben, double range)
+{
+	const struct ord_row *row = NULL;
+	struct ord_kv m;
+
+	ord_kv_init(&m);
+	ord_kv_set(&m, "vaaben", vaaben);
+	if (ord_table_band(&row, ks_table(r, "skudzoner"), &m, range)) {
+		ord_error_clear();
+		row = NULL;
+	}
+	ord_kv_release(&m);
+	return row ? ord_row_str(row, "zone") : NULL;
+}
+
+/* The zone the rifles of a mixed unit fire at (14: "Dog kan enheder med
+ * både musket og riffel skyde på [to] zoner"): the event's riffel_zone, or
+ * the rifles' zone at riffel_afstand (their figures to the part they fire
+ * at), or else the zone of the whole unit's fire. */
+static const char *rifle_zone(const struct ks_rules *r, const struct ord_event *e)
+{
+	const char *z = ord_kv_get(&e->kv, "riffel_zone");
+
+	if (z)
+		return z;
+	if (ord_kv_get(&e->kv, "riffel_afstand"))
+		return arms_zone(r, "riffel", ord_kv_get_num(&e->kv, "riffel_afstand", 0));
+	if (ord_kv_get(&e->kv, "zone"))
+		return ord_kv_get(&e->kv, "zone");
+	return arms_zone(r, "riffel", ord_kv_get_num(&e->kv, "afstand", 0));
+}
+
 static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -181,9 +214,15 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	} else {
 		in.vaaben = "musket";
 	}
-	if (rifler > 0 && rifler < 100 && zone && !strcmp(zone, "II") &&
-	    ks_rifle_flag(ctx, "skydning", rifler))
-		ord_kv_set(&flags, ks_rifle_flag(ctx, "skydning", rifler), "yes");
+	/* the rifles' share counts when the muskets fire at one zone and the
+	 * rifles at the zones riffel_andele names (14, "Skydning på zone
+	 * II/III"), the same whether the referee gives zones or distances */
+	if (rifler > 0 && rifler < 100 && !strcmp(in.vaaben, "musket")) {
+		const char *mz = zone ? zone : arms_zone(r, "musket", in.range);
+		const char *flag = ks_rifle_flag(ctx, "skydning", rifler, mz, rifle_zone(r, e));
+		if (flag)
+			ord_kv_set(&flags, flag, "yes");
+	}
 	if (ks_st(ctx, u, "foerste_salve"))
 		ord_kv_set(&flags, "foerste_salve", "yes");
 	if (ks_st(ctx, u, "skoed_helt") > 0 && ks_st(ctx, u, "skoed_helt") == turn - 1 &&

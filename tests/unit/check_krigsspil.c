@@ -1796,6 +1796,54 @@ START_TEST(test_fire_phase_bookkeeping)
 }
 END_TEST
 
+/* The firer's own result line, "ID: skyder på ...", for a phase's checks. */
+static const char *fire_line(const char *id)
+{
+	static char line[2048];
+	const char *r = ord_ctx_fake_results(ctx), *p, *e;
+	char head[64];
+
+	snprintf(head, sizeof(head), "%s: skyder på", id);
+	p = strstr(r, head);
+	ck_assert_msg(p != NULL, "no '%s' in the results:\n%s", head, r);
+	e = strchr(p, '\n');
+	if (!e)
+		e = p + strlen(p);
+	ck_assert_uint_lt((size_t)(e - p), sizeof(line));
+	memcpy(line, p, (size_t)(e - p));
+	line[e - p] = '\0';
+	return line;
+}
+
+/* 14, "Skydning på zone II/III med 75/50/25% rifler: Hvis den skydende
+ * enhed har rifler, der skyder på zone III, og musketter, der skyder på
+ * zone II, gives der tillæg": the bonus is for the two-zone fire only, and
+ * the same whether the referee gives the zone or the distance. */
+START_TEST(test_rifle_bonus_zones)
+{
+	const char *ids[] = { "R1", "R2", "R3", "R4", "R5" };
+	size_t i;
+
+	cast();
+	for (i = 0; i < 5; i++)
+		unit(ids[i], "danske", "art=infanteri figurer=10 formation=linie rifler=50", NULL);
+	orders("R1 S @L2\nR2 S @L2\nR3 S @L2\nR4 S @L2\nR5 S @L2\n");
+	EV_OK("skyd", "unit=R1 maal=L2 zone=II");
+	EV_OK("skyd", "unit=R2 maal=L2 afstand=15");
+	EV_OK("skyd", "unit=R3 maal=L2 zone=II riffel_zone=III");
+	EV_OK("skyd", "unit=R4 maal=L2 afstand=15 riffel_afstand=25");
+	EV_OK("skyd", "unit=R5 maal=L2 afstand=15 riffel_afstand=18");
+	resolve("skydninger", D(3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3));
+	/* the muskets and rifles at zone II: no bonus, given as zone or cm */
+	ck_assert_ptr_null(strstr(fire_line("R1"), "rifler"));
+	ck_assert_ptr_null(strstr(fire_line("R2"), "rifler"));
+	ck_assert_ptr_null(strstr(fire_line("R5"), "rifler"));
+	/* the rifles at zone III, the muskets at zone II: the 50% row */
+	ck_assert_ptr_nonnull(strstr(fire_line("R3"), "+2 zone II/III med 50% rifler"));
+	ck_assert_ptr_nonnull(strstr(fire_line("R4"), "+2 zone II/III med 50% rifler"));
+}
+END_TEST
+
 /* 9.2: "En kanon/haubits forsynes uden videre fra sit prods, såfremt det er
  * inden for 5 cm af piecens bagkant.  Er afstanden større, skal der
  * afsættes figurer til at fragte ammunitionen.  For hver 4 kanoner/haubits
@@ -2829,6 +2877,7 @@ Suite *ord_test_suite(void)
 	tc = tcase_create("phases");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_fire_phase_bookkeeping);
+	tcase_add_test(tc, test_rifle_bonus_zones);
 	tcase_add_test(tc, test_limber_carriers);
 	tcase_add_test(tc, test_ammunition_change);
 	tcase_add_test(tc, test_limber_rules_optional);
