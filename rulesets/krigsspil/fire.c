@@ -161,6 +161,24 @@ static const char *arms_zone(const struct ks_rules *r, const char *vaaben, doubl
 	return row ? ord_row_str(row, "zone") : NULL;
 }
 
+/* Do muskets reach the zone given, or the range (skudzoner)?  Beyond
+ * them only the rifles of a mixed unit fire (14). */
+static int musket_reaches(const struct ks_rules *r, const char *zone, double range)
+{
+	const struct ord_table *t = ks_table(r, "skudzoner");
+	size_t i;
+
+	if (!zone)
+		return arms_zone(r, "musket", range) != NULL;
+	for (i = 0; i < ord_table_nrows(t); i++) {
+		const struct ord_row *row = ord_table_row(t, i);
+		if (!strcmp(ord_row_str(row, "vaaben"), "musket") &&
+		    !strcmp(ord_row_str(row, "zone"), zone))
+			return 1;
+	}
+	return 0;
+}
+
 /* The zone the rifles of a mixed unit fire at (14: "Dog kan enheder med
  * både musket og riffel skyde på [to] zoner"): the event's riffel_zone, or
  * the rifles' zone at riffel_afstand (their figures to the part they fire
@@ -205,9 +223,7 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	if (ks_is(ctx, u, "kavaleri")) {
 		in.vaaben = "karabin";
 		ord_kv_set(&flags, "kavaleri_skyder", "yes");
-	} else if (rifler >= 100 ||
-		   (rifler > 0 && ((zone && !strcmp(zone, "III")) ||
-				   (!zone && in.range > ks_param(ks_r(ctx), "zone_ii_cm"))))) {
+	} else if (rifler >= 100 || (rifler > 0 && !musket_reaches(r, zone, in.range))) {
 		in.vaaben = "riffel";
 		if (rifler < 100) /* only the rifles reach the furthest zone */
 			in.figures = (int)floor(in.figures * rifler / 100.0);

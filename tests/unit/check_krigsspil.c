@@ -1844,6 +1844,31 @@ START_TEST(test_rifle_bonus_zones)
 }
 END_TEST
 
+/* 14: only the rifles of a mixed unit fire where the muskets do not
+ * reach, read from skudzoner, not from the exploding limber's radius
+ * (eksplosion_zoner zone_ii_cm, 10.2) that happens to be 20 cm too. */
+START_TEST(test_rifle_or_musket_from_skudzoner)
+{
+	char *xml = skema_with("zone_ii_cm", "12");
+
+	teardown();
+	setup_turn(10, xml);
+	free(xml);
+	cast();
+	unit("R1", "danske", "art=infanteri figurer=10 formation=linie rifler=50", NULL);
+	unit("R2", "danske", "art=infanteri figurer=10 formation=linie rifler=50", NULL);
+	orders("R1 S @L2\nR2 S @L2\n");
+	EV_OK("skyd", "unit=R1 maal=L2 afstand=15");
+	EV_OK("skyd", "unit=R2 maal=L2 afstand=25");
+	resolve("skydninger", D(3, 3, 3, 3, 3, 3));
+	/* 15 cm: the muskets' zone II, all 10 figures (2 fire units) */
+	ck_assert_ptr_nonnull(strstr(fire_line("R1"), "10 figurer = 2 skydeenheder"));
+	/* 25 cm: beyond the muskets, the 5 rifle figures at zone III */
+	ck_assert_ptr_nonnull(strstr(fire_line("R2"), "5 figurer = 1 skydeenhed"));
+	ck_assert_ptr_nonnull(strstr(fire_line("R2"), "zone III"));
+}
+END_TEST
+
 /* 9.2: "En kanon/haubits forsynes uden videre fra sit prods, såfremt det er
  * inden for 5 cm af piecens bagkant.  Er afstanden større, skal der
  * afsættes figurer til at fragte ammunitionen.  For hver 4 kanoner/haubits
@@ -2878,6 +2903,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_fire_phase_bookkeeping);
 	tcase_add_test(tc, test_rifle_bonus_zones);
+	tcase_add_test(tc, test_rifle_or_musket_from_skudzoner);
 	tcase_add_test(tc, test_limber_carriers);
 	tcase_add_test(tc, test_ammunition_change);
 	tcase_add_test(tc, test_limber_rules_optional);
