@@ -617,6 +617,28 @@ static void check_signature(struct ord_vout *v, const char *bytes, size_t len, c
 				    : "signature: it holds against the bundle's own key (give --pubkey to check that it is the game's)");
 }
 
+/* The root's attributes that the record does not carry (the game, turn
+ * and key are the record's own, checked by the verifier): each must say
+ * what the turn's opening entry logs, since the header line shows them. */
+static void check_header(struct ord_vout *v, xmlNodePtr root, const struct ord_verify_facts *f)
+{
+	char *rs = ord_xml_attr(root, "ruleset"), *ref = ord_xml_attr(root, "referee");
+	const char *want_ref = f->config.refereeless ? "no" : "yes";
+
+	if (!f->have_config)
+		goto out;
+	if (!rs || strcmp(rs, f->config.ruleset))
+		ord_vout_fail(v, "the bundle's header says ruleset=\"%s\", but the turn's opening entry logs ruleset %s",
+			      rs ? rs : "", f->config.ruleset);
+	if (!ref || strcmp(ref, want_ref))
+		ord_vout_fail(v, "the bundle's header says referee=\"%s\", but the turn's opening entry logs a %s game (referee=\"%s\")",
+			      ref ? ref : "", f->config.refereeless ? "referee-less" : "refereed",
+			      want_ref);
+out:
+	free(rs);
+	free(ref);
+}
+
 int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 		      const struct ord_verify_opts *opts, struct ord_buf *out)
 {
@@ -624,9 +646,11 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 	struct reader rd = { name, 0 };
 	struct ord_vout v = { out, "  ", "FAILED", 0 };
 	xmlDocPtr doc = NULL;
+	struct ord_verify_facts facts;
 	char gid[33], key[65], sig_hex[129] = "";
 	int err;
 
+	memset(&facts, 0, sizeof(facts));
 	ord_record_init(&r);
 	if ((err = ord_crypto_init()) != 0)
 		return err;
@@ -646,8 +670,9 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 		free(ref);
 	}
 	check_signature(&v, bytes, len, sig_hex, r.key, opts);
-	if ((err = ord_verify_record(&r, opts, &v, NULL)) != 0)
+	if ((err = ord_verify_record(&r, opts, &v, &facts)) != 0)
 		goto out;
+	check_header(&v, xmlDocGetRootElement(doc), &facts);
 	if (!r.exchanged)
 		ord_vout_fail(&v, "the log does not hold the exchange of turn %d: a bundle is of an exchanged turn",
 			      r.turn);
@@ -656,6 +681,7 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 	else
 		ord_buf_adds(out, "verified: every check holds\n");
 out:
+	ord_verify_facts_release(&facts);
 	ord_record_release(&r);
 	xmlFreeDoc(doc);
 	if (err)

@@ -208,6 +208,12 @@ static void check_opening(struct vr *x)
 	if (cache_scenario(x, h))
 		return;
 	x->have_sc = 1;
+	/* the game's title is its scenario's (the create entry logs it, and
+	 * the opening names the scenario by its hash) */
+	if (r->title && x->sc.title && strcmp(r->title, x->sc.title))
+		ord_vout_fail(x->v,
+			      "the title '%s' is not the one of the scenario the turn's opening names ('%s')",
+			      r->title, x->sc.title);
 	if (x->f) {
 		x->f->have_config = 1;
 		ord_canon_config_read(&x->f->config, e->body);

@@ -635,6 +635,52 @@ START_TEST(rows_left_out)
 }
 END_TEST
 
+/* The bundle with the first `from` replaced by `to`, re-signed by the game's
+ * key (as the referee can), verified with the options o. */
+static int resigned_with(const char *from, const char *to, const struct ord_verify_opts *o,
+			 struct ord_buf *out)
+{
+	struct ord_buf doc = ORD_BUF_INIT;
+	const char *a = strstr(bundle.buf, from);
+	size_t cut;
+	int rc;
+
+	ck_assert_msg(a != NULL, "'%s' is not in the bundle", from);
+	ord_buf_add(&doc, bundle.buf, (size_t)(a - bundle.buf));
+	ord_buf_adds(&doc, to);
+	ord_buf_adds(&doc, a + strlen(from));
+	cut = sig_offset(doc.buf, doc.len);
+	doc.len = cut;
+	doc.buf[cut] = '\0';
+	ord_bundle_sign(&doc, referee.sk);
+	rc = verify(doc.buf, doc.len, o, out);
+	ord_buf_release(&doc);
+	return rc;
+}
+
+/* The header's attributes and the title, which the header line and the
+ * file show, are held against the log, re-signed or not (finding 8). */
+START_TEST(header_is_checked)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+	struct ord_verify_opts o = full_opts();
+
+	ck_assert_int_eq(resigned_with("ruleset=\"battalion\" referee=\"yes\">",
+				       "ruleset=\"krigsspil\" referee=\"no\">", &o, &out),
+			 ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "FAILED: the bundle's header says ruleset=\"krigsspil\", "
+				      "but the turn's opening entry logs ruleset battalion"),
+		      "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "FAILED: the bundle's header says referee=\"no\""), "%s",
+		      out.buf);
+	ck_assert_msg(strstr(out.buf, "2 checks FAILED"), "%s", out.buf);
+	ck_assert_int_eq(resigned_with("<title>", "<title>Ligny, ", &o, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "FAILED: the title 'Ligny, "), "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "1 check FAILED"), "%s", out.buf);
+	ord_buf_release(&out);
+}
+END_TEST
+
 START_TEST(receipts_and_keys)
 {
 	struct ord_buf out = ORD_BUF_INIT;
@@ -1104,6 +1150,7 @@ Suite *ord_test_suite(void)
 	tcase_add_unchecked_fixture(v, build, NULL);
 	tcase_add_test(v, clean_bundle_verifies);
 	tcase_add_test(v, rows_left_out);
+	tcase_add_test(v, header_is_checked);
 	tcase_add_test(v, receipts_and_keys);
 	tcase_add_test(v, hostile_and_broken);
 	tcase_add_test(v, export_refusals);
