@@ -299,6 +299,24 @@ END_TEST
  * der skyder"; "Beskydes kun en del af en enhed, men den skydende enhed har
  * figurer nok til at påvirke hele enheden, opnås fuld moralsk påvirkning af
  * den beskudte del, og en grad mindre mod resten af enheden". */
+/* 14, Forklaringer til Skema X: "Krudtrøg efter skydning i 1 træk: Dette
+ * tillæg/fradrag gives kun hvis den skydende eller beskudte enhed i hele
+ * sidste træk skød": one modifier, not one for each. */
+START_TEST(test_powder_smoke_once)
+{
+	ck_assert_str_eq(value("fire", "figurer=20 maal_figurer=20 zone=II krudtroeg_skytte=yes",
+			       D(4, 4, 4), "loss_total"),
+			 "11");
+	ck_assert_str_eq(value("fire", "figurer=20 maal_figurer=20 zone=II krudtroeg_maal=yes",
+			       D(4, 4, 4), "loss_total"),
+			 "11");
+	ck_assert_str_eq(value("fire",
+			       "figurer=20 maal_figurer=20 zone=II krudtroeg_skytte=yes krudtroeg_maal=yes",
+			       D(4, 4, 4), "loss_total"),
+			 "11");
+}
+END_TEST
+
 START_TEST(test_fire_morale_cap)
 {
 	struct ks_morale_parts p;
@@ -2850,6 +2868,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fire_units);
 	tcase_add_test(tc, test_fire_calc);
 	tcase_add_test(tc, test_fire_morale_cap);
+	tcase_add_test(tc, test_powder_smoke_once);
 	tcase_add_test(tc, test_artillery_calc);
 	tcase_add_test(tc, test_melee_calc);
 	tcase_add_test(tc, test_move_calc);
