@@ -317,6 +317,16 @@ START_TEST(test_powder_smoke_once)
 }
 END_TEST
 
+/* 14, "Deltagende figurer: Infanteri: [2] forreste geledder. Kavaleri: 1.
+ * geled": French cavalry in attack column fires with its front rank only. */
+START_TEST(test_cavalry_fires_first_rank)
+{
+	ck_assert_int_eq(ks_firing_figures(ks_rules(rules), "angrebskolonne", "kavaleri", 21), 7);
+	ck_assert_int_eq(ks_firing_figures(ks_rules(rules), "angrebskolonne", "infanteri", 21), 14);
+	ck_assert_int_eq(ks_firing_figures(ks_rules(rules), "linie", "kavaleri", 21), 21);
+}
+END_TEST
+
 START_TEST(test_fire_morale_cap)
 {
 	struct ks_morale_parts p;
@@ -2869,6 +2879,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fire_calc);
 	tcase_add_test(tc, test_fire_morale_cap);
 	tcase_add_test(tc, test_powder_smoke_once);
+	tcase_add_test(tc, test_cavalry_fires_first_rank);
 	tcase_add_test(tc, test_artillery_calc);
 	tcase_add_test(tc, test_melee_calc);
 	tcase_add_test(tc, test_move_calc);
