@@ -282,7 +282,7 @@ struct bundle {
 /* Queue the bundle mails of b->turn (inside a transaction). */
 static int bundle_tx(struct bundle *bd, ord_game *g)
 {
-	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT;
+	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT, open = ORD_BUF_INIT;
 	struct mail_attach att[3];
 	size_t i, natt = 1;
 	int t = bd->turn, err = 0;
@@ -298,7 +298,7 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 		const char *side = i < ord_game_nsides(g) ? ord_game_side_name(g, i) : NULL;
 		unsigned char c[32];
 		char source[16] = "", chex[65];
-		int version = 0;
+		int version = 0, kept_open;
 
 		ord_buf_reset(&key);
 		ord_buf_addf(&key, "bundle/%d/%s", t, side ? side : "");
@@ -306,18 +306,34 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 			continue;
 		if (side && (err = ord_game_side_sheet(g, t, side, &version, source, c)) != 0)
 			goto out;
+		/* the head of the turn's opening, kept from its mail (the previous
+		 * exchange's for t > 1): only it shows that this turn continues
+		 * from what the referee signed before */
+		ord_buf_reset(&open);
+		ord_buf_addf(&open, "open/%d/%s", t, side ? side : "");
+		kept_open = side && ord_mail_queued(g, open.buf);
 		ord_buf_reset(&body);
 		ord_buf_addf(&body,
 			     "Turn %d is exchanged: every side's sheet, the dice seed and the\n"
 			     "whole log of the turn are in the attached bundle %s, signed\n"
-			     "by the game's key:\n\n    %s\n\n"
-			     "Check it on your own machine (the heads are attached too):\n\n"
-			     "    orderly verify %s --pubkey %s",
-			     t, bd->names[0].buf, bd->pkhex, bd->names[0].buf, bd->pkhex);
+			     "by the game's key:\n\n    %s\n\n",
+			     t, bd->names[0].buf, bd->pkhex);
+		if (kept_open)
+			ord_buf_addf(&body,
+				     "Check it on your own machine, in the folder where you keep the\n"
+				     "heads: open-%d.head came with the mail of the turn's opening (keep\n"
+				     "that copy), the seal's and the exchange's are attached.\n\n",
+				     t);
+		else
+			ord_buf_adds(&body,
+				     "Check it on your own machine (the heads are attached too):\n\n");
+		ord_buf_addf(&body, "    orderly verify %s --pubkey %s", bd->names[0].buf, bd->pkhex);
 		if (side && version && !strcmp(source, "submitted")) {
 			mail_hex(chex, c, 32);
 			ord_buf_addf(&body, " \\\n        --receipt %s", chex);
 		}
+		if (kept_open)
+			ord_buf_addf(&body, " \\\n        --head open-%d.head", t);
 		if (bd->seal.len)
 			ord_buf_addf(&body, " \\\n        --head %s", bd->names[1].buf);
 		if (bd->exch.len)
@@ -339,6 +355,7 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 out:
 	ord_buf_release(&body);
 	ord_buf_release(&key);
+	ord_buf_release(&open);
 	return err;
 }
 

@@ -214,7 +214,7 @@ expect_in "$(body_of red "turn report")" "Every phase of turn 1 is resolved"
 
 # each player runs the command of his bundle mail, in a directory of its attachments
 verify_bundle() {
-	local who=$1 turn=$2 receipt=$3 f dir cmd
+	local who=$1 turn=$2 receipt=$3 f f2 a dir cmd
 	f=$(last_mail "$who" "turn bundle")
 	dir=$TMP/verify-$who-$turn
 	mkdir -p "$dir"
@@ -222,6 +222,14 @@ verify_bundle() {
 		mime "$f" "attach:$a" >"$dir/$a"
 	done
 	[[ -s "$dir/turn-$turn.xml" ]] || fail "$who: no turn-$turn.xml attached"
+	# and the heads he kept from the mails of each turn's opening
+	for f2 in $(mails "$who"); do
+		[[ "$(mime "$f2" subject)" == *"turn open"* ]] || continue
+		for a in $(mime "$f2" attachments); do
+			mime "$f2" "attach:$a" >"$dir/$a"
+		done
+	done
+	[[ -s "$dir/open-$turn.head" ]] || fail "$who: no open-$turn.head was mailed"
 	# no bundle hands a player the others' (or the referee's) address
 	if grep -q '@club\.test' "$dir"/*; then
 		fail "$who: the bundle of turn $turn shows a mail address: $(grep -o '[a-z]*@club\.test' "$dir"/* | sort -u | tr '\n' ' ')"
@@ -233,8 +241,15 @@ verify_bundle() {
 	else
 		expect_not_in "$cmd" "--receipt"
 	fi
+	# the head of the opening (the previous exchange's) ties this turn to
+	# what the referee signed before
+	expect_in "$cmd" "--head open-$turn.head"
 	cmd=${cmd/orderly verify/\"\$ORDERLY\" verify}
 	(cd "$dir" && eval "$cmd") >"$dir/out" 2>&1 || fail "$who: '$cmd' failed: $(cat "$dir/out")"
+	if [[ $turn -gt 1 ]]; then
+		expect_in "$(cat "$dir/out")" "the head you kept of turn $((turn - 1))'s exchange"
+	fi
+	expect_in "$(cat "$dir/out")" "and this turn continues from it"
 	if [[ -n "$receipt" ]]; then
 		expect_in "$(cat "$dir/out")" "was the one sealed"
 	fi
