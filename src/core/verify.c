@@ -874,12 +874,19 @@ static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
 			      what, (long long)seq, (long long)r->entries.v[0].seq,
 			      (long long)r->entries.v[r->entries.n - 1].seq);
 		return 1;
+	} else if (turn > r->turn) {
+		/* signed after this turn's log ends: it proves nothing against
+		 * this turn, and a player who gives all his heads is no tamperer */
+		ord_vout_note(x->v,
+			      "%s: a head of a later turn, not used (this turn's log is entries %lld to %lld): give it to the verify of turn %d's bundle",
+			      what, (long long)r->entries.v[0].seq,
+			      (long long)r->entries.v[r->entries.n - 1].seq, turn);
+		return 1;
 	} else {
-		ord_vout_fail(x->v, "%s: entry %lld is not in this turn's log (entries %lld to %lld)%s",
+		ord_vout_fail(x->v,
+			      "%s: entry %lld is not in this turn's log (entries %lld to %lld): the log was cut back",
 			      what, (long long)seq, (long long)r->entries.v[0].seq,
-			      (long long)r->entries.v[r->entries.n - 1].seq,
-			      turn > r->turn ? ": it is a head of a later turn"
-					     : ": the log was cut back");
+			      (long long)r->entries.v[r->entries.n - 1].seq);
 		return -1;
 	}
 	if (memcmp(have, hash, 32)) {

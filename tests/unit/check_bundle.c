@@ -681,6 +681,39 @@ START_TEST(header_is_checked)
 }
 END_TEST
 
+/* A player who gives every head he kept, of later turns too, gets a note
+ * for those, not a failure (finding 7): they prove nothing of this turn. */
+START_TEST(later_heads_are_a_note)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+	struct ord_verify_opts o = full_opts();
+	struct ord_head heads[3];
+	static const unsigned char none[32];
+	unsigned char msg[32];
+	int rc;
+
+	heads[0] = seal1;
+	heads[1] = exch1;
+	heads[2] = seal1; /* the seal of turn 2, signed by the game's key */
+	heads[2].turn = 2;
+	heads[2].seq = exch1.seq + 3;
+	heads[2].hash[0] ^= 1;
+	ord_sig_head_msg(msg, heads[2].game_id, heads[2].turn, heads[2].at, heads[2].seq, heads[2].hash,
+			 heads[2].has_seed_commitment ? heads[2].seed_commitment : none);
+	ord_sig_sign(heads[2].signature, msg, referee.sk);
+	ck_assert_int_eq(ord_head_check(&heads[2]), 0);
+	o.heads = heads;
+	o.nheads = 3;
+	rc = verify(bundle.buf, bundle.len, &o, &out);
+	ck_assert_msg(rc == 0, "rc %d: %s", rc, out.buf);
+	ck_assert_msg(strstr(out.buf, "note: the head you kept of turn 2's seal") &&
+			      strstr(out.buf, "a head of a later turn, not used"),
+		      "%s", out.buf);
+	ck_assert_ptr_nonnull(strstr(out.buf, "verified: every check holds"));
+	ord_buf_release(&out);
+}
+END_TEST
+
 START_TEST(receipts_and_keys)
 {
 	struct ord_buf out = ORD_BUF_INIT;
@@ -1151,6 +1184,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, clean_bundle_verifies);
 	tcase_add_test(v, rows_left_out);
 	tcase_add_test(v, header_is_checked);
+	tcase_add_test(v, later_heads_are_a_note);
 	tcase_add_test(v, receipts_and_keys);
 	tcase_add_test(v, hostile_and_broken);
 	tcase_add_test(v, export_refusals);
