@@ -639,6 +639,42 @@ out:
 	free(ref);
 }
 
+/* After "verified": what the player did not give, so was not checked, and
+ * what no bundle can show alone (one history for every player). */
+static void not_checked(struct ord_buf *out, const struct ord_record *r,
+			const struct ord_verify_opts *o, const struct ord_verify_facts *f)
+{
+	size_t i;
+	int n = 0;
+
+	if (!o || !o->pubkey)
+		ord_buf_addf(out, "%s  no --pubkey: the signature ties the bundle to no key you know\n",
+			     n++ ? "" : "not checked:\n");
+	if (!o || !o->nheads)
+		ord_buf_addf(out,
+			     "%s  no --head: nothing ties this history to what the referee signed before\n",
+			     n++ ? "" : "not checked:\n");
+	else if (!f->heads_matched)
+		ord_buf_addf(out,
+			     "%s  no --head of this turn or its opening: nothing ties this history to what the referee signed before\n",
+			     n++ ? "" : "not checked:\n");
+	if (!o || !o->nreceipts)
+		ord_buf_addf(out, "%s  no --receipt: your sheet was not checked\n",
+			     n++ ? "" : "not checked:\n");
+	for (i = 0; i < r->heads.n; i++) {
+		const struct ord_rec_head *h = &r->heads.v[i];
+		char hex[65];
+
+		if (h->turn != r->turn || strcmp(h->at, "exchange"))
+			continue;
+		ord_hex(hex, h->hash, 32);
+		ord_buf_addf(out,
+			     "compare the head of turn %d's exchange with the other players' (entry %lld, hash %.16s...): another hash means another history was shown to you\n",
+			     r->turn, (long long)h->seq, hex);
+		break;
+	}
+}
+
 int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 		      const struct ord_verify_opts *opts, struct ord_buf *out)
 {
@@ -676,10 +712,12 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 	if (!r.exchanged)
 		ord_vout_fail(&v, "the log does not hold the exchange of turn %d: a bundle is of an exchanged turn",
 			      r.turn);
-	if (v.failures)
+	if (v.failures) {
 		ord_buf_addf(out, "%d check%s FAILED\n", v.failures, v.failures == 1 ? "" : "s");
-	else
+	} else {
 		ord_buf_adds(out, "verified: every check holds\n");
+		not_checked(out, &r, opts, &facts);
+	}
 out:
 	ord_verify_facts_release(&facts);
 	ord_record_release(&r);

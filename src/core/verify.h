@@ -56,6 +56,7 @@ struct ord_verify_facts {
 	int have_end_root; /* the replay reached the end of the turn */
 	unsigned char end_root[32];
 	size_t nunits;
+	int heads_matched; /* heads the player kept that this turn continues or holds */
 };
 void ord_verify_facts_release(struct ord_verify_facts *f);
 

@@ -136,8 +136,15 @@ has "$OUT" "verified: every check holds"
 hasnt "$OUT" "FAILED"
 expect 0 verify turn1.xml --pubkey referee.key.pub --receipt "$COMMIT" --receipt "$RED2" --head seal.head --head exchange.head
 has "$OUT" "matches; nothing up to it was rewritten"
+hasnt "$OUT" "not checked"
 expect 0 verify turn1.xml
 has "$OUT" "against the bundle's own key"
+# what was not given is said not checked, after the verdict
+has "$OUT" "not checked:"
+has "$OUT" "no --pubkey: the signature ties the bundle to no key you know"
+has "$OUT" "no --head: nothing ties this history to what the referee signed before"
+has "$OUT" "no --receipt: your sheet was not checked"
+has "$OUT" "compare the head of turn 1's exchange with the other players'"
 # red kept the receipt of the version it replaced: present, but not sealed
 expect 1 verify turn1.xml --pubkey "$REFKEY" --receipt "$RED1"
 has "$OUT" "version 2 was sealed instead"

@@ -255,10 +255,21 @@ START_TEST(clean_bundle_verifies)
 		strstr(out.buf,
 		       "the sheet of red, version 2, is here unchanged and was the one sealed"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "verified: every check holds\n"));
-	/* and with no options: still clean, said to be against its own key */
+	ck_assert_msg(!strstr(out.buf, "not checked"), "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "compare the head of turn 1's exchange with the other players'"),
+		      "%s", out.buf);
+	/* and with no options: still clean, said to be against its own key,
+	 * and what was not checked is said after the verdict (finding 2) */
 	rc = verify(bundle.buf, bundle.len, NULL, &out);
 	ck_assert_int_eq(rc, 0);
 	ck_assert_ptr_nonnull(strstr(out.buf, "against the bundle's own key"));
+	ck_assert_msg(strstr(out.buf,
+			     "verified: every check holds\nnot checked:\n"
+			     "  no --pubkey: the signature ties the bundle to no key you know\n"
+			     "  no --head: nothing ties this history to what the referee signed before\n"
+			     "  no --receipt: your sheet was not checked\n"
+			     "compare the head of turn 1's exchange"),
+		      "%s", out.buf);
 	ord_buf_release(&out);
 }
 END_TEST
