@@ -148,6 +148,14 @@
  *      OF CAVALRY" give the squadron no firearm.  A cavalry unit's fire
  *      event, or a fire target (@) on its sheet, is refused whatever its
  *      weapon attribute says.
+ *  D27 A unit of skirmishers is in skirmish order: the table kinds gives
+ *      the kind its own formation (skirmish), read wherever the rules look
+ *      at a formation (bat_chart_formation).  Fire at it takes the "-1/2 if
+ *      enemy is in skirmish order", as a screen too (D21); it fires with
+ *      the "-1/4 if you're in skirmish order".  Its state says skirmish
+ *      whatever the scenario wrote, and it forms no line, column or square
+ *      (order_codes): the movement chart gives "Skirmishers" one row
+ *      whatever their order, and they fire and melee by stands.
  *  NEEDSWORK: the notation writes fractions in quarters; the tables'
  *  move_fraction_parts is taken to be 4.
  */
@@ -398,21 +406,27 @@ const char *bat_kind(const struct ord_unit *u)
 	return k ? k : "";
 }
 
-/* The arm of a unit's kind (infantry, cavalry, artillery) from the tables. */
-const char *bat_arm(struct ord_ctx *ctx, const struct ord_unit *u)
+/* A label of a kind's row of the table kinds, or "" (no such kind). */
+static const char *kind_label(const struct bat_rules *r, const char *kind, const char *label)
 {
-	const struct ord_table *t = ord_tables_get(bat_r(ctx)->tables, "kinds");
+	const struct ord_table *t = ord_tables_get(r->tables, "kinds");
 	const struct ord_row *row;
 	struct ord_kv m;
 	const char *a = "";
 
 	ord_kv_init(&m);
-	ord_kv_set(&m, "kind", bat_kind(u));
+	ord_kv_set(&m, "kind", kind ? kind : "");
 	if (t && !ord_table_find(&row, t, &m))
-		a = ord_row_str(row, "arm");
+		a = ord_row_str(row, label);
 	ord_kv_release(&m);
 	ord_error_clear();
 	return a ? a : "";
+}
+
+/* The arm of a unit's kind (infantry, cavalry, artillery) from the tables. */
+const char *bat_arm(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return kind_label(bat_r(ctx), bat_kind(u), "arm");
 }
 
 int bat_is_arm(struct ord_ctx *ctx, const struct ord_unit *u, const char *a)
@@ -425,11 +439,16 @@ const char *bat_formation(struct ord_ctx *ctx, const struct ord_unit *u)
 	return ord_state_str(ctx, u, "formation");
 }
 
-/* The formation as the fire and movement charts know it: a gun, limbered
- * or not, counts as a line (D11). */
+/* The formation as the fire, melee and movement charts know it: the
+ * kind's own order when the table kinds gives one (skirmishers in skirmish
+ * order, D27; a gun, limbered or not, as a line, D11), else the unit's. */
 const char *bat_chart_formation(struct ord_ctx *ctx, const struct ord_unit *u)
 {
+	const char *k = kind_label(bat_r(ctx), bat_kind(u), "formation");
 	const char *f = bat_formation(ctx, u);
+
+	if (*k && strcmp(k, "*"))
+		return k;
 	return strstr(f, "limbered") ? "line" : f;
 }
 
@@ -610,6 +629,26 @@ long bat_turn_losses(struct ord_ctx *ctx, const struct ord_unit *u)
 
 /* ---- load, units ---- */
 
+/* Each kind's formation (table kinds) is "*" or a row of formations. */
+static int check_kind_formations(const struct bat_rules *r)
+{
+	const struct ord_table *k = ord_tables_get(r->tables, "kinds");
+	const struct ord_table *f = ord_tables_get(r->tables, "formations");
+	size_t i;
+
+	for (i = 0; i < ord_table_nrows(k); i++) {
+		const struct ord_row *row = ord_table_row(k, i);
+		const char *v = ord_row_str(row, "formation");
+
+		if (v && strcmp(v, "*") && ord_table_check_word(f, "formation", v, "formation"))
+			return ord_error_set(ORD_EBADDATA,
+					     "%s:%u: table 'kinds': formation '%s' of %s is not a row of table 'formations'",
+					     ord_tables_name(r->tables), ord_row_line(row), v,
+					     ord_row_str(row, "kind"));
+	}
+	return 0;
+}
+
 /* bat_load, then what this file reads: a club's edited tables fail when
  * they are loaded rather than in the middle of a turn. */
 static int bat_module_load(struct ord_rules **out, const char *xml, size_t len, const char *name)
@@ -650,6 +689,8 @@ static int bat_module_load(struct ord_rules **out, const char *xml, size_t len, 
 				    ord_tables_name(r->tables));
 		goto out;
 	}
+	if ((err = check_kind_formations(r)) != 0)
+		goto out;
 	if (ord_table_nkeys(t) != 2 || strcmp(ord_table_key(t, 0), "code") ||
 	    strcmp(ord_table_key(t, 1), "kind")) {
 		err = ord_error_set(ORD_EBADDATA,
@@ -704,9 +745,14 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 	const char *k = ord_kv_get(&u->attrs, "kind");
 	struct ord_kv init;
 	int err;
+	const char *own = kind_label(bat_rules(rules), k, "formation");
 
-	if (k && strstr(k, "artillery") && (!f || (strcmp(f, "limbered") && strcmp(f, "unlimbered"))))
-		f = "limbered";
+	if (k && strstr(k, "artillery")) {
+		if (!f || (strcmp(f, "limbered") && strcmp(f, "unlimbered")))
+			f = "limbered";
+	} else if (*own && strcmp(own, "*")) {
+		f = own; /* D27: the kind's own order, whatever the scenario wrote */
+	}
 	ord_kv_init(&init);
 	ord_kv_set(&init, "figures", ord_kv_get(&u->attrs, "figures"));
 	bat_position_init(u, &init);

@@ -354,10 +354,10 @@ static void check_screen(struct ord_ctx *ctx, const struct ord_event *ev, const 
 		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
 			     "'%s' is of the firer's own side: a screen is the enemy's skirmishers (a gun fires over its own men with over=)",
 			     s->id);
-	if (strcmp(bat_kind(s), "skirmishers") && strcmp(bat_formation(ctx, s), "skirmish"))
+	if (strcmp(bat_chart_formation(ctx, s), "skirmish"))
 		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
 			     "'%s' is %s in %s, not skirmishers", s->id, bat_kind(s),
-			     bat_formation(ctx, s));
+			     bat_chart_formation(ctx, s));
 	if (!ord_kv_get(&ev->kv, "screen_front"))
 		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
 			     "give the ground the screen covers (screen_front=INCHES)");
@@ -416,7 +416,7 @@ static void check_firers(struct ord_ctx *ctx, const struct ord_event *ev, const 
 		ord_diag_add(d, 0, 0, u->id, "units",
 			     "unit '%s' fires with %ld figures but has %ld (it fires with %ld at most)",
 			     u->id, firers, fig, fig);
-	else if (!strcmp(bat_formation(ctx, u), "column") && firers > col)
+	else if (!strcmp(bat_chart_formation(ctx, u), "column") && firers > col)
 		ord_diag_add(d, 0, 0, u->id, "only the first two ranks may fire",
 			     "unit '%s' is in column: its first two ranks, %ld figures, fire, not %ld",
 			     u->id, col, firers);
@@ -452,8 +452,7 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	/* D23: "Skirmishers may fire as independent stands instead of a
 	 * battalion": a fire event a stand (or group of stands), their firers
 	 * together at most the unit's figures */
-	if (!artillery && !is_art &&
-	    (!strcmp(bat_kind(u), "skirmishers") || !strcmp(bat_formation(ctx, u), "skirmish"))) {
+	if (!artillery && !is_art && !strcmp(bat_chart_formation(ctx, u), "skirmish")) {
 		long firers = ord_kv_get_int(&ev->kv, "firers", 0);
 		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
 			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);

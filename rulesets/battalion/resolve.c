@@ -209,7 +209,7 @@ static int default_firers(struct ord_ctx *ctx, const struct ord_unit *u)
 	long fig = bat_st(ctx, u, "figures");
 	long col = bat_ip(ctx, "column_firers");
 
-	if (!strcmp(bat_formation(ctx, u), "column") && fig > col)
+	if (!strcmp(bat_chart_formation(ctx, u), "column") && fig > col)
 		return (int)col;
 	return (int)fig;
 }

@@ -117,7 +117,7 @@ START_TEST(sheet_valid)
 	cast();
 	ck_assert_str_eq(validate("blue", "B1 ↑ 1/2 FCol\n"
 					  "B2 ↑-C\n"
-					  "S1 ↗ 1 FSk\n"
+					  "S1 ↗ 1\n"
 					  "L1 FSq\n"
 					  "H1 ↖ 1 C\n"
 					  "G1 Fs @R1\n"
@@ -190,7 +190,11 @@ START_TEST(sheet_code_for_kind)
 			 "(only for line_infantry light_infantry) (order codes)\n");
 	ck_assert_str_eq(validate("blue", "H1 FCol\n"),
 			 "1:4: unit 'H1': code 'FCol' is not for light_cavalry "
-			 "(only for line_infantry light_infantry skirmishers) (order codes)\n");
+			 "(only for line_infantry light_infantry) (order codes)\n");
+	/* skirmishers are always in skirmish order (D27) */
+	ck_assert_str_eq(validate("blue", "S1 FLn\n"),
+			 "1:4: unit 'S1': code 'FLn' is not for skirmishers "
+			 "(only for line_infantry light_infantry) (order codes)\n");
 	ck_assert_str_eq(validate("blue", "G1 ↑ C\n"),
 			 "1:6: unit 'G1': code 'C' is not for foot_artillery (only for line_infantry "
 			 "light_infantry skirmishers light_cavalry heavy_cavalry horse_artillery) (order codes)\n");
@@ -1138,6 +1142,29 @@ START_TEST(resolve_fire_screened)
 }
 END_TEST
 
+/* "-1/2 if enemy is in skirmish order": a unit of skirmishers is in
+ * skirmish order whatever its scenario says (D27), fired at or screening */
+START_TEST(resolve_skirmishers_fired_at)
+{
+	const char *out;
+	unit("S2", "blue", "kind=skirmishers figures=8", NULL);
+	unit("S3", "blue", "kind=skirmishers formation=line figures=8", NULL);
+	unit("B9", "blue", "kind=line_infantry formation=line figures=24", NULL);
+	unit("R9", "red", "kind=line_infantry formation=line figures=24", NULL);
+	unit("R8", "red", "kind=line_infantry formation=line figures=24", NULL);
+	ck_assert_str_eq(state_str("S2", "formation"), "skirmish");
+	ck_assert_str_eq(state_str("S3", "formation"), "skirmish");
+	ck_assert_str_eq(event("fire", "unit=R9 target=S2 range=6"), "");
+	ck_assert_str_eq(event("fire", "unit=R8 target=B9 range=6 screen=S3 screen_front=10"), "");
+	out = resolve("fire", NULL, 0);
+	assert_has(out, "S2: fired on by R9 (musket, 6\"): 24 firers × 25% = 6, −3 target in "
+			"skirmish order = 3\n");
+	assert_has(out,
+		   "S3: fired on by R8 (musket, 6\"): 24 firers × 25% = 6, −3 target in "
+		   "skirmish order = 3 (the skirmishers S3 block and absorb the fire aimed at B9)\n");
+}
+END_TEST
+
 /* "When one tray of a battalion is meleed, the whole thing is ... The
  * figures involved have their values totaled" (D20): two units against one */
 START_TEST(resolve_two_on_one)
@@ -1380,7 +1407,7 @@ START_TEST(init_unit_kind_not_in_tables)
 	struct ord_diag d;
 	struct ord_buf b = ORD_BUF_INIT;
 	char *xml, *p;
-	const char *row = "<row kind=\"heavy_cavalry\" arm=\"cavalry\"/>";
+	const char *row = "<row kind=\"heavy_cavalry\" arm=\"cavalry\" formation=\"*\"/>";
 
 	ck_assert_ptr_nonnull(res);
 	xml = strdup((const char *)res->data);
@@ -1490,6 +1517,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_morale20);
 	tcase_add_test(res, resolve_melee_morale_d20);
 	tcase_add_test(res, resolve_fire_screened);
+	tcase_add_test(res, resolve_skirmishers_fired_at);
 	tcase_add_test(res, resolve_two_on_one);
 	tcase_add_test(res, resolve_artillery_square);
 	tcase_add_test(res, cavalry_and_guns_have_no_trays);
