@@ -78,15 +78,27 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 	return naboer + traefning + refused;
 }
 
-/* The flags a side brings to the melee from its unit and state. */
+/* The arm and formation of unit u, for ks_melee_arm_flags. */
+static void melee_arm(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_melee_arm *m)
+{
+	m->art = ks_art(u);
+	m->formation = ks_form(ctx, u);
+	m->british = ks_british(u);
+	m->rifler = (double)ord_kv_get_int(&u->attrs, "rifler", 0);
+}
+
+/* The flags a side brings to the melee from its unit and state: those of
+ * its arm and formation by the calculator's path (calc.c), then its state. */
 static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit *enemy,
 			int attacker, struct ord_kv *flags)
 {
 	struct ks_rules *r = ks_r(ctx);
-	const char *f = ks_form(ctx, x), *k = ks_klasse(ctx, x);
+	struct ks_melee_arm mx, me;
 	int grade = ks_moral_now(ctx, x), turn = ord_ctx_turn(ctx);
-	long rifler = ord_kv_get_int(&x->attrs, "rifler", 0);
 
+	melee_arm(ctx, x, &mx);
+	melee_arm(ctx, enemy, &me);
+	ks_melee_arm_flags(r, &mx, &me, attacker, flags);
 	if (grade == KS_LU)
 		ord_kv_set(flags, "moral_lu", "yes");
 	else if (grade == KS_U)
@@ -96,14 +108,6 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 	ord_kv_set_int(flags, "valeur_diff",
 		       ks_st(ctx, x, "valeur") - (long)ks_param(r, "valeur_norm"));
 	if (ks_is(ctx, x, "kavaleri")) {
-		if (!strcmp(k, "tung"))
-			ord_kv_set(flags, "tung", "yes");
-		else if (!strcmp(k, "middel"))
-			ord_kv_set(flags, "middel", "yes");
-		else if (!strcmp(k, "kosak"))
-			ord_kv_set(flags, "kosak", "yes");
-		if (attacker && !strcmp(f, "angrebskolonne"))
-			ord_kv_set(flags, "angrebskolonne_kav", "yes");
 		if (attacker && ks_st(ctx, x, "angreb_storm") && ks_st(ctx, x, "angreb_traek") == turn) {
 			ord_kv_set(flags, "stormmarch", "yes");
 			if (ks_st(ctx, x, "foerste_storm"))
@@ -112,31 +116,9 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 			   ks_st(ctx, x, "stormmarch_sidst") == turn - 1) {
 			ord_kv_set(flags, "efter_stormmarch", "yes");
 		}
-		if (ks_is(ctx, enemy, "infanteri") && strcmp(ks_form(ctx, enemy), "karre") &&
-		    strcmp(ks_form(ctx, enemy), "bataillonsmasse") &&
-		    strcmp(ks_form(ctx, enemy), "hob"))
-			ord_kv_set(flags, "kavaleri_mod_infanteri", "yes");
 	}
-	if (ks_is(ctx, x, "infanteri")) {
-		if (attacker && !strcmp(f, "angrebskolonne") &&
-		    (ks_is(ctx, enemy, "infanteri") || ks_is(ctx, enemy, "artilleri")))
-			ord_kv_set(flags, "angrebskolonne_inf", "yes");
-		if (ks_british(x) && !strcmp(f, "linie"))
-			ord_kv_set(flags, "engelsk_linie", "yes");
-		if (ks_rifle_flag(ctx, "naerkamp", rifler, NULL, NULL))
-			ord_kv_set(flags, ks_rifle_flag(ctx, "naerkamp", rifler, NULL, NULL), "yes");
-		if (ks_st(ctx, x, "foerste_salve"))
-			ord_kv_set(flags, "foerste_salve", "yes");
-		if (ks_is(ctx, enemy, "kavaleri") && !strcmp(f, "karre"))
-			ord_kv_set(flags, "karre_mod_kavaleri", "yes");
-		if (ks_is(ctx, enemy, "kavaleri") && !strcmp(f, "bataillonsmasse"))
-			ord_kv_set(flags, "masse_mod_kavaleri", "yes");
-	}
-	/* close order attacking open order (cossacks in close order but march
-	 * column count as open when attacked, 8.5) */
-	if (attacker && ks_closed(ctx, x, NULL) &&
-	    (!ks_closed(ctx, enemy, NULL) || ks_cossack_closed(ctx, enemy, NULL)))
-		ord_kv_set(flags, "sluttet_mod_spredt", "yes");
+	if (ks_is(ctx, x, "infanteri") && ks_st(ctx, x, "foerste_salve"))
+		ord_kv_set(flags, "foerste_salve", "yes");
 	if (!strcmp(ks_st_str(ctx, x, "sidst_rolle"), "angriber"))
 		ord_kv_set(flags, "tidligere_angriber", "yes");
 	else if (!strcmp(ks_st_str(ctx, x, "sidst_rolle"), "forsvarer"))

@@ -995,6 +995,84 @@ void ks_melee_numbers(const struct ks_rules *r, int own, int other, struct ord_k
 	}
 }
 
+const char *ks_rifle_flag(const struct ks_rules *r, const char *use, double share,
+			  const char *musket_zone, const char *rifle_zone)
+{
+	const struct ord_table *t = ord_tables_get(r->tables, "riffel_andele");
+	size_t i;
+
+	for (i = 0; t && i < ord_table_nrows(t); i++) {
+		const struct ord_row *row = ord_table_row(t, i);
+		const char *b = ord_row_str(row, "brug");
+		const char *mz = ord_row_str(row, "musket_zone"),
+			   *rz = ord_row_str(row, "riffel_zone");
+		double from;
+
+		if (!b || strcmp(b, use) || ord_row_num(row, "fra", &from) || share < from)
+			continue;
+		if ((mz && (!musket_zone || strcmp(mz, musket_zone))) ||
+		    (rz && (!rifle_zone || strcmp(rz, rifle_zone))))
+			continue;
+		return ord_row_str(row, "flag");
+	}
+	ord_error_clear();
+	return NULL;
+}
+
+/* The arm's klasse (tung, middel, kosak ...), "" when unknown. */
+static const char *arm_klasse(const struct ks_rules *r, const char *art)
+{
+	const struct ord_row *row;
+
+	if (ks_arm(r, art, &row)) {
+		ord_error_clear();
+		return "";
+	}
+	return ord_row_str(row, "klasse");
+}
+
+void ks_melee_arm_flags(const struct ks_rules *r, const struct ks_melee_arm *x,
+			const struct ks_melee_arm *enemy, int attacker, struct ord_kv *flags)
+{
+	const char *v = ks_arm_vaaben(r, x->art), *ev = ks_arm_vaaben(r, enemy->art);
+	const char *f = x->formation, *ef = enemy->formation, *k = arm_klasse(r, x->art);
+	int closed = ks_formation_closed(r, f, v);
+	/* cossacks in close order but march column count as open when
+	 * attacked (8.5) */
+	int enemy_open = !ks_formation_closed(r, ef, ev) ||
+			 (!strcmp(enemy->art, "kosakker") && strcmp(ef, "marchkolonne"));
+
+	if (!strcmp(v, "kavaleri")) {
+		if (!strcmp(k, "tung"))
+			ord_kv_set(flags, "tung", "yes");
+		else if (!strcmp(k, "middel"))
+			ord_kv_set(flags, "middel", "yes");
+		else if (!strcmp(k, "kosak"))
+			ord_kv_set(flags, "kosak", "yes");
+		if (attacker && !strcmp(f, "angrebskolonne"))
+			ord_kv_set(flags, "angrebskolonne_kav", "yes");
+		if (!strcmp(ev, "infanteri") && strcmp(ef, "karre") &&
+		    strcmp(ef, "bataillonsmasse") && strcmp(ef, "hob"))
+			ord_kv_set(flags, "kavaleri_mod_infanteri", "yes");
+	}
+	if (!strcmp(v, "infanteri")) {
+		const char *rf = ks_rifle_flag(r, "naerkamp", x->rifler, NULL, NULL);
+		if (attacker && !strcmp(f, "angrebskolonne") &&
+		    (!strcmp(ev, "infanteri") || !strcmp(ev, "artilleri")))
+			ord_kv_set(flags, "angrebskolonne_inf", "yes");
+		if (x->british && !strcmp(f, "linie"))
+			ord_kv_set(flags, "engelsk_linie", "yes");
+		if (rf)
+			ord_kv_set(flags, rf, "yes");
+		if (!strcmp(ev, "kavaleri") && !strcmp(f, "karre"))
+			ord_kv_set(flags, "karre_mod_kavaleri", "yes");
+		if (!strcmp(ev, "kavaleri") && !strcmp(f, "bataillonsmasse"))
+			ord_kv_set(flags, "masse_mod_kavaleri", "yes");
+	}
+	if (attacker && closed && enemy_open)
+		ord_kv_set(flags, "sluttet_mod_spredt", "yes");
+}
+
 static int melee_losses(const struct ks_rules *r, const char *part, int difference, double *tab,
 			double *fanger)
 {

@@ -323,6 +323,29 @@ int ks_rank_figures(const struct ks_rules *r, const char *formation, const char 
 /* The numbers flags for a side: pct_flere and gange_N from both figures. */
 void ks_melee_numbers(const struct ks_rules *r, int own, int other, struct ord_kv *flags);
 
+/* What a side of a melee is, as far as its modifiers go that follow from
+ * its arm and formation (not its state). */
+struct ks_melee_arm {
+	const char *art;       /* arme.art: infanteri, tungt_kavaleri ... */
+	const char *formation; /* formationer.formation */
+	int british;           /* British or English (engelsk linie) */
+	double rifler;         /* percent of its figures with rifles */
+};
+
+/* The Skema XV melee flags side x brings from its arm and formation against
+ * enemy (16.5): the cavalry's class, attack column, English line, rifles,
+ * square or mass against cavalry, cavalry against infantry, close order
+ * against open.  One path for the game (attack.c) and the calculator. */
+void ks_melee_arm_flags(const struct ks_rules *r, const struct ks_melee_arm *x,
+			const struct ks_melee_arm *enemy, int attacker, struct ord_kv *flags);
+
+/* The modifier flag a unit's share of rifles gives for a use ("skydning",
+ * "naerkamp"), from the table riffel_andele; NULL when it gives none.  A
+ * row may name the zones the muskets and the rifles must fire at
+ * (musket_zone, riffel_zone); it gives nothing to a fire at other zones. */
+const char *ks_rifle_flag(const struct ks_rules *r, const char *use, double share,
+			  const char *musket_zone, const char *rifle_zone);
+
 /* ---- the map printed --------------------------------------------------- */
 
 /* The map as text: a grid of plates (terrain character, height, first

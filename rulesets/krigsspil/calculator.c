@@ -93,6 +93,10 @@ static const struct ord_key_spec melee_args[] = {
 	SIDE_WORD("d_art", "arme.art"),
 	SIDE_WORD("a_formation", "formationer.formation"),
 	SIDE_WORD("d_formation", "formationer.formation"),
+	{ "a_rifler", ORD_KEY_INT, 0, NULL, 0, 100, "0", NULL },
+	{ "d_rifler", ORD_KEY_INT, 0, NULL, 0, 100, "0", NULL },
+	{ "a_nation", ORD_KEY_STR, 0, NULL, 0, 0, NULL, NULL },
+	{ "d_nation", ORD_KEY_STR, 0, NULL, 0, 0, NULL, NULL },
 	RETRAETE("a_retraete"),
 	RETRAETE("d_retraete"),
 	FLAG("forfoelgelse"),
@@ -350,6 +354,23 @@ static int melee_side_args(const struct ks_rules *r, const struct ord_kv *kv, co
 	return 0;
 }
 
+/* A side's arm and formation from the calculator's arguments. */
+static void melee_arm_args(const struct ord_kv *kv, const char *p, struct ks_melee_arm *m)
+{
+	char k[32];
+	const char *n;
+
+	snprintf(k, sizeof(k), "%s_art", p);
+	m->art = ord_kv_get(kv, k);
+	snprintf(k, sizeof(k), "%s_formation", p);
+	m->formation = ord_kv_get(kv, k);
+	snprintf(k, sizeof(k), "%s_nation", p);
+	n = ord_kv_get(kv, k);
+	m->british = n && (!strcmp(n, "britisk") || !strcmp(n, "engelsk"));
+	snprintf(k, sizeof(k), "%s_rifler", p);
+	m->rifler = (double)ord_kv_get_int(kv, k, 0);
+}
+
 static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
 {
 	const struct ks_rules *r = ks_rules(rules);
@@ -369,6 +390,21 @@ static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
 	    (err = melee_side_args(r, kv, "d", &in.d, &why)) != 0)
 		goto out;
 	in.pursuit = ord_kv_get_bool(kv, "forfoelgelse", 0);
+	/* the modifiers of arm and formation, by the game's own path */
+	if (ord_kv_get(kv, "a_art") && ord_kv_get(kv, "d_art")) {
+		struct ks_melee_arm ma, md;
+		melee_arm_args(kv, "a", &ma);
+		melee_arm_args(kv, "d", &md);
+		ks_melee_arm_flags(r, &ma, &md, 1, &in.a.flags);
+		ks_melee_arm_flags(r, &md, &ma, 0, &in.d.flags);
+	} else {
+		ks_text_add(&why,
+			    "uden a_art/a_formation og d_art/d_formation gives ingen tillæg for våbenart og formation (giv dem som flag); ",
+			    "without a_art/a_formation and d_art/d_formation no modifier of arm and formation is given (give them as flags); ");
+	}
+	ks_text_add(&why,
+		    "enhedernes tilstand (moral, valeur, stormmarch, 1. skydning, tidligere rolle) og dommerens flag gives som a_FLAG=yes/d_FLAG=yes; ",
+		    "the units' state (morale, valeur, stormmarch, first volley, earlier role) and the referee's flags are given as a_FLAG=yes/d_FLAG=yes; ");
 	/* the numbers flags unless given */
 	if (!ord_kv_get(&in.a.flags, "pct_flere") && !ord_kv_get(&in.a.flags, "gange_2"))
 		ks_melee_numbers(r, in.a.figures, in.d.figures, &in.a.flags);

@@ -235,7 +235,7 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	 * II/III"), the same whether the referee gives zones or distances */
 	if (rifler > 0 && rifler < 100 && !strcmp(in.vaaben, "musket")) {
 		const char *mz = zone ? zone : arms_zone(r, "musket", in.range);
-		const char *flag = ks_rifle_flag(ctx, "skydning", rifler, mz, rifle_zone(r, e));
+		const char *flag = ks_rifle_flag(r, "skydning", rifler, mz, rifle_zone(r, e));
 		if (flag)
 			ord_kv_set(&flags, flag, "yes");
 	}

@@ -150,8 +150,6 @@ void ks_storm_spent(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t);
 void ks_apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, const char *why,
 		    struct ks_text *t);
 /* The modifier flag a share of rifles gives for a use (table riffel_andele). */
-const char *ks_rifle_flag(struct ord_ctx *ctx, const char *use, double share,
-			  const char *musket_zone, const char *rifle_zone);
 /* The referee's flags "a,b=2" into flags; the target's own flags. */
 void ks_referee_flags(const char *list, struct ord_kv *flags);
 void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_kv *flags);

@@ -19,35 +19,6 @@
 
 #include "rulesets/krigsspil/ks.h"
 
-/* The modifier flag a unit's share of rifles gives for a use ("skydning",
- * "naerkamp"), from the table riffel_andele; NULL when it gives none.  A
- * row may name the zones the muskets and the rifles must fire at
- * (musket_zone, riffel_zone: 14's "Skydning på zone II/III"); it gives
- * nothing to a fire at other zones, or when the zones are not given. */
-const char *ks_rifle_flag(struct ord_ctx *ctx, const char *use, double share,
-			  const char *musket_zone, const char *rifle_zone)
-{
-	const struct ord_table *t = ord_tables_get(ks_r(ctx)->tables, "riffel_andele");
-	size_t i;
-
-	for (i = 0; t && i < ord_table_nrows(t); i++) {
-		const struct ord_row *row = ord_table_row(t, i);
-		const char *b = ord_row_str(row, "brug");
-		const char *mz = ord_row_str(row, "musket_zone"),
-			   *rz = ord_row_str(row, "riffel_zone");
-		double from;
-
-		if (!b || strcmp(b, use) || ord_row_num(row, "fra", &from) || share < from)
-			continue;
-		if ((mz && (!musket_zone || strcmp(mz, musket_zone))) ||
-		    (rz && (!rifle_zone || strcmp(rz, rifle_zone))))
-			continue;
-		return ord_row_str(row, "flag");
-	}
-	ord_error_clear();
-	return NULL;
-}
-
 struct ord_unit *ks_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key)
 {
 	const char *v = ord_kv_get(&ev->kv, key);

@@ -568,6 +568,36 @@ START_TEST(test_melee_calc)
 END_TEST
 
 /* calc move: what a gait covers (13, 17, 8.5) and what the ground costs */
+/* The calculator applies the modifiers of arm and formation the game
+ * applies (one path, ks_melee_arm_flags): 16.5 "For infanteri gives dette
+ * til en enhed der i denne formation angriber infanteri og/eller
+ * artilleri"; heavy cavalry; a square against cavalry. */
+START_TEST(test_melee_calc_as_game)
+{
+	const char *col = "a_figurer=24 d_figurer=16 a_art=infanteri d_art=infanteri "
+			  "a_formation=angrebskolonne d_formation=linie";
+	const char *cav = "a_figurer=24 d_figurer=16 a_art=tungt_kavaleri d_art=infanteri "
+			  "a_formation=linie d_formation=karre";
+
+	/* 12 + 5 (60% more: 5 steps of 10%) + 2 attack column */
+	ck_assert_str_eq(value("melee", col, D(4, 4, 4, 3, 3, 3), "total_a"), "19");
+	/* 12 + 5 + 2 heavy (no cavalry against infantry: a square) v 12 + 4 */
+	ck_assert_str_eq(value("melee", cav, D(4, 4, 4, 4, 4, 4), "total_a"), "19");
+	ck_assert_str_eq(value("melee", cav, D(4, 4, 4, 4, 4, 4), "total_d"), "16");
+	/* rifles and the English line from the sides' rifler= and nation= */
+	ck_assert_str_eq(value("melee",
+			       "a_figurer=16 d_figurer=16 a_art=infanteri d_art=infanteri "
+			       "a_formation=linie d_formation=linie d_nation=britisk a_rifler=50",
+			       D(4, 4, 4, 4, 4, 4), "total_d"),
+			 "14");
+	ck_assert_str_eq(value("melee",
+			       "a_figurer=16 d_figurer=16 a_art=infanteri d_art=infanteri "
+			       "a_formation=linie d_formation=linie d_nation=britisk a_rifler=50",
+			       D(4, 4, 4, 4, 4, 4), "total_a"),
+			 "10");
+}
+END_TEST
+
 START_TEST(test_move_calc)
 {
 	/* løb: the attack column's 25 cm for half a turn */
@@ -2882,6 +2912,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_cavalry_fires_first_rank);
 	tcase_add_test(tc, test_artillery_calc);
 	tcase_add_test(tc, test_melee_calc);
+	tcase_add_test(tc, test_melee_calc_as_game);
 	tcase_add_test(tc, test_move_calc);
 	tcase_add_test(tc, test_calc_xml_and_lang);
 	tcase_add_test(tc, test_print_tables);
