@@ -314,6 +314,21 @@ int ks_fire_carriers(struct ord_ctx *ctx, const struct ord_event *e, const struc
 	return (int)(ceil(guns / per_guns - 1e-9) * ceil(beyond / per_cm - 1e-9));
 }
 
+/* The turns after its first fire at a target a battery is ranged on it
+ * (indskudt_efter_traek; 1 for a Skema without it, as before). */
+static long ranging_turns(const struct ks_rules *r)
+{
+	if (!ord_tables_param_row(r->tables, "indskudt_efter_traek"))
+		return 1;
+	return (long)floor(ks_param(r, "indskudt_efter_traek"));
+}
+
+int ks_ranged(struct ord_ctx *ctx, const struct ord_unit *u, const char *target)
+{
+	return !strcmp(ks_st_str(ctx, u, "indskudt_paa"), target) &&
+	       ks_st(ctx, u, "indskudt_fra") <= ord_ctx_turn(ctx);
+}
+
 int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -342,7 +357,7 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 	in.target_artillery = ks_is(ctx, t, "artilleri");
 	if (coord)
 		ord_kv_set(&flags, "koordineret", "yes");
-	if (!defensive && strcmp(ks_st_str(ctx, u, "indskudt_paa"), t->id))
+	if (!defensive && !ks_ranged(ctx, u, t->id))
 		ord_kv_set(&flags, "ikke_indskudt", "yes");
 	if (grade == KS_LU)
 		ord_kv_set(&flags, "batteri_lu", "yes");
@@ -386,8 +401,13 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 	}
 	if (!in.half)
 		ks_st_set(ctx, u, "skoed_helt", turn);
-	if (!defensive)
-		ks_st_set_str(ctx, u, "indskudt_paa", t->id); /* ranged from now on (15) */
+	/* "Et batteri kan skyde uden at være indskudt, og vil i [1] træk
+	 * derefter være indskudt på målet" (15): ranged on it from the turn
+	 * indskudt_efter_traek after its first fire at it */
+	if (!defensive && strcmp(ks_st_str(ctx, u, "indskudt_paa"), t->id)) {
+		ks_st_set_str(ctx, u, "indskudt_paa", t->id);
+		ks_st_set(ctx, u, "indskudt_fra", turn + ranging_turns(r));
+	}
 	ord_buf_addf(&why.da, "; %g kampsatser %s brugt, %s tilbage", use * in.guns, ammo,
 		     ks_st_str(ctx, u, pool_key(ammo)));
 	ord_buf_addf(&why.en, "; %g rounds of %s used, %s left", use * in.guns, ammo,
@@ -607,6 +627,7 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 					      : hex ? hex
 						    : "");
 			ks_text_init(&t);
+			ks_st_set(ctx, u, "indskudt_fra", 0);
 			KS_TF(&t, "indskudt på %s", "ranged on %s", ks_st_str(ctx, u, "indskudt_paa"));
 			ks_result(ctx, 0, u, NULL, &t);
 			ks_text_release(&t);

@@ -447,6 +447,7 @@ static const struct ord_state_key state_keys[] = {
 	STR("reaktion", "its declared defence: forsvar modangreb tilbagetog"),
 	INT("reaktion_traek", "the turn it declared a defence"),
 	STR("indskudt_paa", "the target a battery has ranged on"),
+	INT("indskudt_fra", "the turn from which it is ranged on it (15; 0: at once)"),
 	STR("ammo_ved_kanonerne", "artillery: the ammunition it last fired (another is a change, 9.2)"),
 	STR("ammo_skift", "artillery: a change of ammunition ordered (AM) and not yet fired"),
 	INT("ammo_skift_fra", "artillery: the turn that change was first ordered"),

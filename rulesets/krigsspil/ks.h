@@ -161,6 +161,8 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 int ks_fire_carriers(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *u);
 /* The target's result of hit h with text t, its values what the fire did
  * (firer, men, the guns destroyed and damaged of a battery, morale). */
+/* Is battery u ranged on target (a unit id or a plate) this turn (15)? */
+int ks_ranged(struct ord_ctx *ctx, const struct ord_unit *u, const char *target);
 void ks_hit_result(struct ord_ctx *ctx, const struct ks_hit *h, long destroyed, long damaged,
 		   struct ks_text *t);
 int ks_resolve_fire(struct ord_ctx *ctx);

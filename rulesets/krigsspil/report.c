@@ -224,7 +224,11 @@ int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *
 		if (ks_st(ctx, u, "britisk_kontrol_til") >= ord_ctx_turn(ctx))
 			KS_TF(&t, "; ude af kontrol til træk %ld", "; out of control until turn %ld",
 			      ks_st(ctx, u, "britisk_kontrol_til"));
-		if (*ks_st_str(ctx, u, "indskudt_paa"))
+		if (*ks_st_str(ctx, u, "indskudt_paa") &&
+		    ks_st(ctx, u, "indskudt_fra") > ord_ctx_turn(ctx) + 1)
+			KS_TF(&t, "; indskudt på %s fra træk %ld", "; ranged on %s from turn %ld",
+			      ks_st_str(ctx, u, "indskudt_paa"), ks_st(ctx, u, "indskudt_fra"));
+		else if (*ks_st_str(ctx, u, "indskudt_paa"))
 			KS_TF(&t, "; indskudt på %s", "; ranged on %s",
 			      ks_st_str(ctx, u, "indskudt_paa"));
 		if (ks_st(ctx, u, "reparation_traek") > 0)

@@ -655,7 +655,9 @@ static void check_coordination(struct line *l, size_t i)
 	const struct ord_token *t = ks_grp_tok(l->o, &l->g[i], ORD_TOK_TARGET);
 	const char *h = ks_grp_arg(l->o, &l->g[i], "hex");
 	const char *aim = t ? t->value : h;
-	const char *ranged = ks_st_str(ctx, l->u, "indskudt_paa");
+	const char *ranged = ks_st(ctx, l->u, "indskudt_fra") > ord_ctx_turn(ctx)
+				     ? "" /* still ranging (15) */
+				     : ks_st_str(ctx, l->u, "indskudt_paa");
 
 	if (aim && strcmp(ranged, aim) &&
 	    !(t && ord_ctx_find_unit(ctx, t->value) &&

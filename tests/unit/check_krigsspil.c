@@ -919,7 +919,7 @@ START_TEST(test_skema_checked_at_load)
 		/* a last row that stops: modifiers may take the roll beyond it */
 		{ "<roll lo=\"22\" hi=\"max\" tab=\"12\" moral=\"FU\"/>",
 		  "<roll lo=\"22\" hi=\"300\" tab=\"12\" moral=\"FU\"/>",
-		  "k.xml:622: table 'skema_xv' has no row for a roll above its last" },
+		  "k.xml:623: table 'skema_xv' has no row for a roll above its last" },
 		/* a morale that is no grade */
 		{ "<roll lo=\"12\" hi=\"13\" tab=\"10\" moral=\"LU\"/>",
 		  "<roll lo=\"12\" hi=\"13\" tab=\"10\" moral=\"XX\"/>",
@@ -930,7 +930,7 @@ START_TEST(test_skema_checked_at_load)
 		/* a table read by one die that does not say which */
 		{ "<dice name=\"eksplosion\" title=\"Eksploderende prods (10.2)\" die=\"6\"",
 		  "<dice name=\"eksplosion\" title=\"Eksploderende prods (10.2)\"",
-		  "k.xml:653: table 'eksplosion' gives no die (expected die=\"N\": it is read by one die)" },
+		  "k.xml:654: table 'eksplosion' gives no die (expected die=\"N\": it is read by one die)" },
 	};
 	size_t i;
 
@@ -1924,6 +1924,44 @@ START_TEST(test_rifle_or_musket_from_skudzoner)
 	/* 25 cm: beyond the muskets, the 5 rifle figures at zone III */
 	ck_assert_ptr_nonnull(strstr(fire_line("R2"), "5 figurer = 1 skydeenhed"));
 	ck_assert_ptr_nonnull(strstr(fire_line("R2"), "zone III"));
+}
+END_TEST
+
+/* 15: "Et batteri kan skyde uden at være indskudt, og vil i [1] træk
+ * derefter være indskudt på målet": the lost number is the Skema's
+ * indskudt_efter_traek (reconstructed 1). */
+START_TEST(test_ranging_turns)
+{
+	char *xml;
+
+	cast();
+	orders("A1 AS SF @L1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II");
+	resolve("skydninger", D(3, 3, 3));
+	expect_result("ikke indskudt");
+	ck_assert_str_eq(sts("A1", "indskudt_paa"), "L1");
+	ck_assert_int_eq(st("A1", "indskudt_fra"), 11);
+
+	/* a club's 2 turns: not ranged in the next turn either */
+	teardown();
+	xml = skema_with("indskudt_efter_traek", "2");
+	setup_turn(10, xml);
+	free(xml);
+	cast();
+	orders("A1 AS SF @L1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II");
+	resolve("skydninger", D(3, 3, 3));
+	ck_assert_int_eq(st("A1", "indskudt_fra"), 12);
+	teardown();
+	setup_turn(11, NULL);
+	cast();
+	ord_kv_set(&U("A1")->state, "indskudt_paa", "L1");
+	ord_kv_set(&U("A1")->state, "indskudt_fra", "12");
+	orders("A1 AS SF @L1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II");
+	resolve("skydninger", D(3, 3, 3));
+	expect_result("ikke indskudt");
+	ck_assert_int_eq(st("A1", "indskudt_fra"), 12);
 }
 END_TEST
 
@@ -2965,6 +3003,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fire_phase_bookkeeping);
 	tcase_add_test(tc, test_rifle_bonus_zones);
 	tcase_add_test(tc, test_rifle_or_musket_from_skudzoner);
+	tcase_add_test(tc, test_ranging_turns);
 	tcase_add_test(tc, test_limber_carriers);
 	tcase_add_test(tc, test_ammunition_change);
 	tcase_add_test(tc, test_limber_rules_optional);
