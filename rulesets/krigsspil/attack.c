@@ -196,6 +196,24 @@ static void melee_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, stru
 	ks_text_release(&g);
 }
 
+/* A battery that loses a melee (16.3: "som et normalt angreb mod
+ * infanteri") loses men and prisoners from its crew, besaetning_figurer_pr_piece
+ * figures a piece.  The text says nothing of its guns; ours: they are
+ * captured when the crew is all lost or taken (the men it has lost in
+ * melee reach its crew's), and otherwise lose nothing. */
+static void overrun(struct ord_ctx *ctx, struct ord_unit *b, struct ks_text *t)
+{
+	long crew = (long)ks_figures(ctx, b) * (long)ks_param(ks_r(ctx), "mand_pr_figur");
+	long lost = ks_st(ctx, b, "tab_mand") + ks_st(ctx, b, "fanger");
+
+	if (!ks_is(ctx, b, "artilleri") || lost < crew)
+		return;
+	KS_TF(t, "; %s er overløbet: besætningen (%d figurer, %ld mand) er tabt eller taget til fange, og batteriets %ld kanoner er erobret (vores regel: 16.3 siger intet om kanonerne)",
+	      "; %s is overrun: its crew (%d figures, %ld men) is lost or taken, and the battery's %ld guns are captured (our rule: 16.3 says nothing of the guns)",
+	      b->id, ks_figures(ctx, b), crew, ks_st(ctx, b, "kanoner"));
+	ks_st_set(ctx, b, "overgivet", 1);
+}
+
 static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -300,6 +318,7 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		ks_take_men(ctx, f, out.men_d, pd);
 		if (loser) {
 			melee_grade(ctx, loser, out.grade, &t);
+			overrun(ctx, loser, &t);
 			if (out.grade == KS_FU)
 				ks_st_set(ctx, winner, "vandt_fu_traek", turn); /* 6.7: no decimation LU now */
 		} else {

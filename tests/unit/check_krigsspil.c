@@ -2356,6 +2356,37 @@ START_TEST(test_melee_phase)
 }
 END_TEST
 
+/* 16.3: a battery without escort is attacked "som et normalt angreb mod
+ * infanteri"; the text says nothing of its guns.  Ours: a battery whose
+ * crew (2 figures a piece) is all lost or taken in the melee is overrun
+ * and its guns captured; one that keeps some crew keeps its guns. */
+START_TEST(test_battery_overrun)
+{
+	cast();
+	/* B1: 6 guns, 2 pieces, 4 figures = 120 men of crew; D1 20 figures */
+	orders("D1 A @B1\n");
+	EV_OK("angreb", "unit=D1 maal=B1");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=D1 forsvarer=B1");
+	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 1));
+	expect_result("B1 er overløbet: besætningen (4 figurer, 120 mand)");
+	expect_result("batteriets 6 kanoner er erobret (vores regel");
+	ck_assert_int_eq(st("B1", "overgivet"), 1);
+	/* a small loss: the crew is not all gone, the guns stay */
+	teardown();
+	setup();
+	cast();
+	orders("D1 A @B1\n");
+	EV_OK("angreb", "unit=D1 maal=B1");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=D1 forsvarer=B1");
+	resolve("angrebshandlinger", D(1, 1, 1, 6, 6, 6));
+	expect_result("B1: moral");
+	ck_assert_int_eq(st("B1", "overgivet"), 0);
+	ck_assert_int_eq(st("B1", "kanoner"), 6);
+}
+END_TEST
+
 /* 17.1 "Taber en enhed i U, der ikke kan retirere pga. hindringer eller
  * fjendtlige enheder, en nærkamp, bliver enheden altid FU med deraf
  * følgende tab og afgivelse af fanger"; 16.5 "Kun tiraillørkæde og de 6
@@ -3011,6 +3042,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_valeur);
 	tcase_add_test(tc, test_flight_and_surrender);
 	tcase_add_test(tc, test_melee_phase);
+	tcase_add_test(tc, test_battery_overrun);
 	tcase_add_test(tc, test_melee_cornered_and_ranks);
 	tcase_add_test(tc, test_first_storm);
 	tcase_add_test(tc, test_storm_bonus_half_turn);
