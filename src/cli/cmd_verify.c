@@ -8,7 +8,8 @@
  *
  * Exit 0 when every check holds; 1 with the list of what failed on
  * standard output; 64 usage; 65 a bundle that cannot be read (not XML,
- * entities, not a bundle); 66 a missing file.
+ * entities, not a bundle) or a head file whose signature does not hold
+ * against its own key; 66 a missing file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,9 +62,19 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 			goto out;
 		}
 	}
-	for (i = 0; i < nheads; i++)
+	for (i = 0; i < nheads; i++) {
 		if ((rc = cli_load_head(head_paths[i], &heads[i])) != 0)
 			goto out;
+		/* a head that does not hold against its own key shows nothing of
+		 * the bundle: the file is what was changed or damaged */
+		if (ord_head_check(&heads[i])) {
+			ord_error_set(ORD_EBADDATA,
+				      "%s: the head's signature does not hold against the key it names: the file was changed or damaged after it was signed (get a good copy, or leave it out)",
+				      cli_input_name(head_paths[i]));
+			rc = cli_fail(ORD_EBADDATA);
+			goto out;
+		}
+	}
 	if ((rc = cli_read_input(&bundle, argv[1], CLI_MAX_INPUT)) != 0)
 		goto out;
 	vo.pubkey = pubkey_s ? pk : NULL;

@@ -582,6 +582,36 @@ static int read_record(struct ord_record *r, xmlNodePtr root, struct reader *rd,
 	return rd->err;
 }
 
+/* A bundle holds no CR (a text with one is written in base64): CR LF line
+ * endings are a mail program's doing.  Say so, and whether the signature
+ * holds over the bundle with its line endings put back. */
+static void crlf(struct ord_vout *v, const char *bytes, size_t len, const unsigned char key[32])
+{
+	size_t so = strlen(ORD_BUNDLE_SIG_OPEN), sc = strlen(ORD_BUNDLE_SIG_CLOSE), i, prefix;
+	struct ord_buf lf = ORD_BUF_INIT;
+	unsigned char sig[64], msg[32];
+	int holds = 0;
+
+	for (i = 0; i < len; i++)
+		if (!(bytes[i] == '\r' && i + 1 < len && bytes[i + 1] == '\n'))
+			ord_buf_addch(&lf, bytes[i]);
+	if (lf.len >= so + 128 + sc && !memcmp(lf.buf + lf.len - sc, ORD_BUNDLE_SIG_CLOSE, sc) &&
+	    !memcmp(lf.buf + lf.len - sc - 128 - so, ORD_BUNDLE_SIG_OPEN, so)) {
+		char hex[129];
+
+		prefix = lf.len - sc - 128 - so;
+		memcpy(hex, lf.buf + prefix + so, 128);
+		hex[128] = '\0';
+		if (ord_unhex(sig, 64, hex) == 64) {
+			ord_sig_bundle_msg(msg, lf.buf, prefix);
+			holds = !ord_sig_check(sig, msg, key);
+		}
+	}
+	ord_vout_fail(v, "the bundle's line endings were changed in transit (CR LF where orderly writes LF, as some mail programs do)%s: save the attachment as it came, or put them back (tr -d '\\r' < BUNDLE > fixed.xml) and verify that file",
+		      holds ? "; with them put back its signature holds" : "");
+	ord_buf_release(&lf);
+}
+
 /* The signature over every byte before it, by the bundle's key. */
 static void check_signature(struct ord_vout *v, const char *bytes, size_t len, const char *sig_hex,
 			    const unsigned char key[32], const struct ord_verify_opts *o)
@@ -596,6 +626,10 @@ static void check_signature(struct ord_vout *v, const char *bytes, size_t len, c
 		ord_hex(want, o->pubkey, 32);
 		ord_vout_fail(v, "the bundle is signed with key %s, not with the game's key %s (given with --pubkey)",
 			      hex, want);
+	}
+	if (memchr(bytes, '\r', len)) {
+		crlf(v, bytes, len, k);
+		return;
 	}
 	if (len < so + 128 + sc || memcmp(bytes + len - sc, ORD_BUNDLE_SIG_CLOSE, sc) ||
 	    memcmp(bytes + len - sc - 128 - so, ORD_BUNDLE_SIG_OPEN, so)) {
@@ -675,6 +709,34 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 	}
 }
 
+/* The parser's refusal (the last error) said as what it means for a
+ * bundle: cut short, or changed or damaged, when it begins as one. */
+static int unreadable(const char *bytes, size_t len, const char *name)
+{
+	static const char close[] = "</bundle>";
+	char *why = ord_strdup(ord_error_last());
+	size_t end = len, i;
+	int err;
+
+	while (end && (bytes[end - 1] == '\n' || bytes[end - 1] == '\r' || bytes[end - 1] == ' '))
+		end--;
+	for (i = 0; i + 8 <= len && i < 256 && memcmp(bytes + i, "<bundle ", 8); i++)
+		;
+	if (strstr(why, "DOCTYPE") || strstr(why, "ntit") || i + 8 > len || i >= 256)
+		err = ord_error_set(ORD_EBADDATA, "%s", why);
+	else if (end < sizeof(close) - 1 ||
+		 memcmp(bytes + end - (sizeof(close) - 1), close, sizeof(close) - 1))
+		err = ord_error_set(ORD_EBADDATA,
+				    "%s is cut short: it does not end with </bundle> (the parser: %s)",
+				    name, why);
+	else
+		err = ord_error_set(ORD_EBADDATA,
+				    "%s does not have the form of a bundle: it was changed or damaged (%s)",
+				    name, why);
+	free(why);
+	return err;
+}
+
 int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 		      const struct ord_verify_opts *opts, struct ord_buf *out)
 {
@@ -691,7 +753,7 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 	if ((err = ord_crypto_init()) != 0)
 		return err;
 	if ((err = ord_xml_load(&doc, bytes, len, name, "schema/bundle.rng")) != 0)
-		return err;
+		return err == ORD_EBADDATA ? unreadable(bytes, len, name) : err;
 	if ((err = read_record(&r, xmlDocGetRootElement(doc), &rd, sig_hex)) != 0)
 		goto out;
 	ord_hex(gid, r.game_id, 16);
@@ -712,7 +774,12 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 	if (!r.exchanged)
 		ord_vout_fail(&v, "the log does not hold the exchange of turn %d: a bundle is of an exchanged turn",
 			      r.turn);
-	if (v.failures) {
+	if (v.failures && facts.consequences) {
+		ord_buf_addf(out,
+			     "%d check%s FAILED: log entry %lld was changed, and %d of the failures may only follow from it\n",
+			     v.failures, v.failures == 1 ? "" : "s", (long long)facts.broken_at,
+			     facts.consequences);
+	} else if (v.failures) {
 		ord_buf_addf(out, "%d check%s FAILED\n", v.failures, v.failures == 1 ? "" : "s");
 	} else {
 		ord_buf_adds(out, "verified: every check holds\n");

@@ -315,7 +315,7 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 		}
 		if (strcmp(checks.buf, ev->checks ? ev->checks : "") && listed++ < MAX_LISTED)
 			ord_vout_fail(x->v,
-				      "%s: the orders give '%s' as what the event breaks, but the log says '%s'",
+				      "%s: what the event breaks differs; by the orders: %s; by the log: %s",
 				      what, checks.len ? checks.buf : "nothing",
 				      ev->checks && *ev->checks ? ev->checks : "nothing");
 		else if (d.n && !ev->override && listed++ < MAX_LISTED)
@@ -491,6 +491,55 @@ static int kv_diff(const char *rules, const char *recorded, struct ord_buf *want
 	return ok && want->len;
 }
 
+/* Append s on one line ("k=v\nk=v\n" as "k=v, k=v"; "" as "none"). */
+static void flat_add(struct ord_buf *out, const char *s)
+{
+	if (!*s)
+		ord_buf_adds(out, "none");
+	for (; *s; s++) {
+		if (*s != '\n')
+			ord_buf_addch(out, *s);
+		else if (s[1])
+			ord_buf_adds(out, ", ");
+	}
+}
+
+/* s on one line, in out; returns out's text. */
+static const char *flat(struct ord_buf *out, const char *s)
+{
+	ord_buf_reset(out);
+	flat_add(out, s);
+	return out->buf;
+}
+
+/* The fields (phase, event, unit, values) in which a recorded result rr
+ * differs from the one the rules give (cr, its values serialized in
+ * values): "phase 'aire'" in got, "phase 'fire'" in want. */
+static void result_diff(struct ord_buf *got, struct ord_buf *want, const struct ord_rec_result *rr,
+			const struct ord_ctx_result *cr, const char *values)
+{
+	ord_buf_reset(got);
+	ord_buf_reset(want);
+	if (strcmp(rr->phase, cr->phase)) {
+		ord_buf_addf(got, "phase '%s'", rr->phase);
+		ord_buf_addf(want, "phase '%s'", cr->phase);
+	}
+	if (rr->event != (int)cr->event_seq) {
+		ord_buf_addf(got, "%sevent #%d", got->len ? ", " : "", rr->event);
+		ord_buf_addf(want, "%sevent #%u", want->len ? ", " : "", cr->event_seq);
+	}
+	if (strcmp(rr->unit, cr->unit)) {
+		ord_buf_addf(got, "%sunit '%s'", got->len ? ", " : "", rr->unit);
+		ord_buf_addf(want, "%sunit '%s'", want->len ? ", " : "", cr->unit);
+	}
+	if (strcmp(rr->values, values)) {
+		ord_buf_addf(got, "%svalues ", got->len ? ", " : "");
+		flat_add(got, rr->values);
+		ord_buf_addf(want, "%svalues ", want->len ? ", " : "");
+		flat_add(want, values);
+	}
+}
+
 static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const struct ord_rec_entry *e)
 {
 	const struct ord_record *r = x->r;
@@ -531,9 +580,18 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 					      rr->value, rr->sides, cr->value);
 		}
 	}
-	if (k < ctx->nrolls && listed++ < MAX_LISTED)
-		ord_vout_fail(x->v, "phase %s: the rules roll %zu dice, but %zu are recorded",
-			      phase, ctx->nrolls, k);
+	if (k < ctx->nrolls && listed++ < MAX_LISTED) {
+		/* name the rolls left out (the first few) */
+		ord_buf_reset(&want);
+		for (i = k; i < ctx->nrolls && i < k + 3; i++)
+			ord_buf_addf(&want, "%s[%s #%u %s #%u d%u]", i > k ? ", " : "",
+				     ctx->rolls[i].phase, ctx->rolls[i].event_seq,
+				     ctx->rolls[i].purpose, ctx->rolls[i].idx, ctx->rolls[i].sides);
+		ord_vout_fail(x->v,
+			      "phase %s: the rules roll %zu %s, but %zu %s recorded: missing %s%s",
+			      phase, ctx->nrolls, ctx->nrolls == 1 ? "die" : "dice", k,
+			      k == 1 ? "is" : "are", want.buf, ctx->nrolls > k + 3 ? " and more" : "");
+	}
 	/* results */
 	for (i = 0, k = 0; i < r->results.n; i++) {
 		const struct ord_rec_result *rr = &r->results.v[i];
@@ -566,9 +624,16 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 					      "phase %s: the result for %s is recorded with %s, but the rules give %s ('%s')",
 					      phase, *rr->unit ? rr->unit : "(no unit)", got.buf,
 					      want.buf, cr->explanation);
-			else
+			else if (!strcmp(rr->explanation, cr->explanation)) {
+				/* the same words: name what differs */
+				result_diff(&got, &want, rr, cr, b.buf);
 				ord_vout_fail(x->v,
-					      "phase %s: the result for %s is recorded as '%s', but the rules give '%s'",
+					      "phase %s: the result for %s (\"%s\") is recorded with %s, but the rules give %s",
+					      phase, *rr->unit ? rr->unit : "(no unit)",
+					      cr->explanation, got.buf, want.buf);
+			} else
+				ord_vout_fail(x->v,
+					      "phase %s: the result for %s is recorded as \"%s\", but the rules give \"%s\"",
 					      phase, *rr->unit ? rr->unit : "(no unit)",
 					      rr->explanation, cr->explanation);
 		} else if (texts_differ(&rr->texts, &cr->texts, &lang, &was, &is)) {
@@ -607,9 +672,10 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 					      phase, ctx->units[i].id, want.buf, got.buf);
 			else if (listed <= MAX_LISTED)
 				ord_vout_fail(x->v,
-					      "phase %s: unit %s ends the phase as '%s' by the rules, but its recorded state is %s%s%s",
-					      phase, ctx->units[i].id, b.buf, rs ? "'" : "missing",
-					      rs ? rs->value : "", rs ? "'" : "");
+					      "phase %s: unit %s ends the phase as (%s) by the rules, but its recorded state is %s%s%s",
+					      phase, ctx->units[i].id, flat(&a, b.buf),
+					      rs ? "(" : "missing", rs ? flat(&got, rs->value) : "",
+					      rs ? ")" : "");
 			/* a unit recorded out of order: look at the next row again */
 			if (rs && strcmp(rs->unit, ctx->units[i].id))
 				k--;
@@ -625,8 +691,8 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 					known = ord_ctx_unit_changed(ctx, j, &b);
 			if (!known && listed++ < MAX_LISTED)
 				ord_vout_fail(x->v,
-					      "phase %s: a state of unit %s is recorded ('%s') that the rules do not give",
-					      phase, rs->unit, rs->value);
+					      "phase %s: a state of unit %s is recorded (%s) that the rules do not give",
+					      phase, rs->unit, flat(&a, rs->value));
 		}
 	if (listed > MAX_LISTED)
 		ord_vout_fail(x->v, "phase %s: and %zu more differences", phase, listed - MAX_LISTED);

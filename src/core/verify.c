@@ -331,24 +331,42 @@ static void check_chain(struct vr *x)
 	unsigned char h[32];
 	size_t i;
 	int bad = x->v->failures;
+	int64_t broken = 0;
 
 	for (i = 0; i < r->entries.n; i++) {
 		const struct ord_rec_entry *e = &r->entries.v[i];
 		int last = i + 1 == r->entries.n;
 
-		if (i && e->seq != r->entries.v[i - 1].seq + 1)
+		if (i && e->seq != r->entries.v[i - 1].seq + 1) {
 			ord_vout_fail(x->v,
 				      "log entry %lld follows entry %lld: entries were removed, added or reordered",
 				      (long long)e->seq, (long long)r->entries.v[i - 1].seq);
+			if (!broken)
+				broken = e->seq;
+		}
 		if (e->turn != r->turn && !(last && e->turn == r->turn + 1 && !strcmp(e->kind, "open")))
 			ord_vout_fail(x->v, "log entry %lld (%s) belongs to turn %d, not to turn %d",
 				      (long long)e->seq, e->kind, e->turn, r->turn);
 		ord_log_hash(h, prev, e->seq, e->turn, e->kind, e->body, e->at);
-		if (memcmp(h, e->hash, 32))
+		if (memcmp(h, e->hash, 32)) {
 			ord_vout_fail(x->v,
 				      "log entry %lld (%s, turn %d): its content and the entry before it do not give its hash (changed)",
 				      (long long)e->seq, e->kind, e->turn);
+			if (!broken)
+				broken = e->seq;
+		}
 		prev = e->hash;
+	}
+	if (broken) {
+		ord_vout_note(x->v,
+			      "the log was changed at entry %lld: what is read from it after this is not what was logged, and the failures below may only follow from this one",
+			      (long long)broken);
+		x->broken_at = broken;
+		x->fail_was = x->v->fail;
+		snprintf(x->fail_label, sizeof(x->fail_label), "%s (may follow from entry %lld)",
+			 x->v->fail ? x->v->fail : "FAILED", (long long)broken);
+		x->v->fail = x->fail_label;
+		x->fails_at_break = x->v->failures;
 	}
 	if (x->v->failures == bad && r->entries.n)
 		ord_vout_ok(x->v, "log: %zu entr%s (%lld to %lld) chain%s from the hash before them",
@@ -952,7 +970,13 @@ static void check_heads(struct vr *x)
 		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", h->turn,
 			     h->at, (long long)h->seq);
 		if (memcmp(h->game_id, r->game_id, 16)) {
-			ord_vout_fail(x->v, "%s: it is a head of another game", what.buf);
+			char mine[33], theirs[33];
+
+			ord_hex(mine, r->game_id, 16);
+			ord_hex(theirs, h->game_id, 16);
+			ord_vout_fail(x->v,
+				      "%s: the bundle and this head belong to different games (the bundle to game %s, the head to game %s)",
+				      what.buf, mine, theirs);
 			continue;
 		}
 		if (memcmp(h->key, r->key, 32)) {
@@ -1078,6 +1102,13 @@ int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify
 		check_sheets(&x);
 		check_receipts(&x);
 		check_heads(&x);
+	}
+	if (x.broken_at) {
+		v->fail = x.fail_was;
+		if (facts) {
+			facts->broken_at = x.broken_at;
+			facts->consequences = v->failures - x.fails_at_break;
+		}
 	}
 	free(x.used);
 	free(x.phases);

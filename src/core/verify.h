@@ -57,6 +57,8 @@ struct ord_verify_facts {
 	unsigned char end_root[32];
 	size_t nunits;
 	int heads_matched; /* heads the player kept that this turn continues or holds */
+	int64_t broken_at; /* the first log entry whose hash fails (0: none) */
+	int consequences;  /* failures said after it: they may only follow from it */
 };
 void ord_verify_facts_release(struct ord_verify_facts *f);
 

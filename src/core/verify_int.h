@@ -50,6 +50,13 @@ struct vr {
 	int have_sealed;
 	int have_key;
 	unsigned char dice_key[32];
+
+	/* once the log's chain is broken, later failures are labelled as what
+	 * may follow from it: one changed byte is one finding, not a list */
+	int64_t broken_at;
+	const char *fail_was; /* v->fail before the label replaced it */
+	char fail_label[64];
+	int fails_at_break;
 };
 
 size_t ord_vr_entry_index(const struct vr *x, const struct ord_rec_entry *e);

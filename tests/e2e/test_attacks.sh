@@ -124,7 +124,7 @@ expect_exit 1 ord audit skip.game
 expect_in "$OUT" "phase fire-morale: the rules give 1 results, but 0 are recorded"
 expect_exit 0 ord export skip.game --turn 1 -o skip.game.xml
 expect_exit 1 ord verify skip.game.xml --pubkey "$(pubkey skip.game)"
-expect_in "$OUT" "phase fire-morale: the rules roll 1 dice, but 0 are recorded"
+expect_in "$OUT" "phase fire-morale: the rules roll 1 die, but 0 are recorded: missing [fire-morale #0 fire morale B1 #0 d6]"
 note "3: a skipped phase is caught by the replay"
 
 # ------------------------------------------------------------ 4. results falsified before the exchange head

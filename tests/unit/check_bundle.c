@@ -648,11 +648,21 @@ END_TEST
 
 /* The bundle with the first `from` replaced by `to`, re-signed by the game's
  * key (as the referee can), verified with the options o. */
+static int resigned_after(const char *after, const char *from, const char *to,
+			  const struct ord_verify_opts *o, struct ord_buf *out);
 static int resigned_with(const char *from, const char *to, const struct ord_verify_opts *o,
 			 struct ord_buf *out)
 {
+	return resigned_after(NULL, from, to, o, out);
+}
+
+/* The same, `from` looked for after the first `after` (NULL: anywhere). */
+static int resigned_after(const char *after, const char *from, const char *to,
+			  const struct ord_verify_opts *o, struct ord_buf *out)
+{
 	struct ord_buf doc = ORD_BUF_INIT;
-	const char *a = strstr(bundle.buf, from);
+	const char *start = after ? strstr(bundle.buf, after) : bundle.buf;
+	const char *a = start ? strstr(start, from) : NULL;
 	size_t cut;
 	int rc;
 
@@ -721,6 +731,93 @@ START_TEST(later_heads_are_a_note)
 			      strstr(out.buf, "a head of a later turn, not used"),
 		      "%s", out.buf);
 	ck_assert_ptr_nonnull(strstr(out.buf, "verified: every check holds"));
+	ord_buf_release(&out);
+}
+END_TEST
+
+/* Lines of out that are not indented findings (the header, the verdict). */
+static int unindented(const char *out)
+{
+	const char *p;
+	int n = 0;
+
+	for (p = out; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
+		if (strncmp(p, "  ", 2))
+			n++;
+	return n;
+}
+
+/* One changed byte is one finding: once the chain is broken, what follows
+ * is marked as what may follow from it (finding 5); the messages say what
+ * differs, on one line (finding 6). */
+START_TEST(one_change_one_finding)
+{
+	struct ord_buf out = ORD_BUF_INIT, doc = ORD_BUF_INIT;
+	struct ord_verify_opts o = full_opts();
+	struct ord_head other;
+	const char *p;
+	static const unsigned char none[32];
+	unsigned char msg[32];
+	size_t i;
+
+	/* a log entry's kind, re-signed */
+	ck_assert_int_eq(resigned_with("kind=\"sheet\"", "kind=\"aheet\"", &o, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "FAILED: log entry ") &&
+			      strstr(out.buf,
+				     "(aheet, turn 1): its content and the entry before it do not give its hash"),
+		      "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "note: the log was changed at entry "), "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "FAILED (may follow from entry "), "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "of the failures may only follow from it\n"), "%s", out.buf);
+	/* only the chain's own failure is said plainly */
+	p = strstr(out.buf, "  FAILED: ");
+	ck_assert_msg(p && !strstr(p + 1, "  FAILED: "), "%s", out.buf);
+	ck_assert_msg(unindented(out.buf) == 2, "%s", out.buf);
+
+	/* a result's phase: the message names it, not two texts alike */
+	ck_assert_int_eq(resigned_after("<result ", "phase=\"", "phase=\"x", &o, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "is recorded with phase 'x"), "%s", out.buf);
+	ck_assert_msg(unindented(out.buf) == 2, "%s", out.buf);
+
+	/* a roll left out: named */
+	ck_assert_int_eq(resigned_without("  <roll ", "/>\n", &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "is recorded: missing [") ||
+			      strstr(out.buf, "are recorded: missing ["),
+		      "%s", out.buf);
+
+	/* line endings changed by a mail program, not re-signed */
+	for (i = 0; i < bundle.len; i++) {
+		if (bundle.buf[i] == '\n')
+			ord_buf_addch(&doc, '\r');
+		ord_buf_addch(&doc, bundle.buf[i]);
+	}
+	ck_assert_int_eq(verify(doc.buf, doc.len, &o, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "FAILED: the bundle's line endings were changed in transit") &&
+			      strstr(out.buf, "with them put back its signature holds"),
+		      "%s", out.buf);
+
+	/* a head of another game: the bundle and the head differ */
+	other = exch1;
+	other.game_id[0] ^= 1;
+	ord_sig_head_msg(msg, other.game_id, other.turn, other.at, other.seq, other.hash,
+			 other.has_seed_commitment ? other.seed_commitment : none);
+	ord_sig_sign(other.signature, msg, referee.sk);
+	o.heads = &other;
+	o.nheads = 1;
+	ck_assert_int_eq(verify(bundle.buf, bundle.len, &o, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "the bundle and this head belong to different games"), "%s",
+		      out.buf);
+
+	/* a re-signed change the schema refuses: not the form of a bundle */
+	o = full_opts();
+	ck_assert_int_eq(resigned_after("<roll ", "sides=\"", "sides=\"x", &o, &out), ORD_EBADDATA);
+	ck_assert_msg(strstr(ord_error_last(),
+			     "t.xml does not have the form of a bundle: it was changed or damaged (t.xml:"),
+		      "%s", ord_error_last());
+	/* cut short */
+	ck_assert_int_eq(verify(bundle.buf, bundle.len / 2, NULL, &out), ORD_EBADDATA);
+	ck_assert_msg(strstr(ord_error_last(), "t.xml is cut short"), "%s", ord_error_last());
+	ord_buf_release(&doc);
 	ord_buf_release(&out);
 }
 END_TEST
@@ -1196,6 +1293,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, rows_left_out);
 	tcase_add_test(v, header_is_checked);
 	tcase_add_test(v, later_heads_are_a_note);
+	tcase_add_test(v, one_change_one_finding);
 	tcase_add_test(v, receipts_and_keys);
 	tcase_add_test(v, hostile_and_broken);
 	tcase_add_test(v, export_refusals);
