@@ -148,6 +148,16 @@ has "$OUT" "compare the head of turn 1's exchange with the other players'"
 # red kept the receipt of the version it replaced: present, but not sealed
 expect 1 verify turn1.xml --pubkey "$REFKEY" --receipt "$RED1"
 has "$OUT" "version 2 was sealed instead"
+# a head file changed on the player's disk is named, and not used
+perl -pe 's/^(signature: )(.)/$1.($2 eq "0" ? "1" : "0")/e' seal.head >damaged.head
+expect 65 verify turn1.xml --pubkey "$REFKEY" --head damaged.head
+has "$ERR" "damaged.head: the head's signature does not hold against the key it names"
+# line endings changed by a mail program
+sed 's/$/\r/' turn1.xml >crlf.xml
+expect 1 verify crlf.xml --pubkey "$REFKEY"
+has "$OUT" "the bundle's line endings were changed in transit"
+tr -d '\r' <crlf.xml >fixed.xml
+expect 0 verify fixed.xml --pubkey "$REFKEY"
 # another key
 expect 1 verify turn1.xml --pubkey "$BLUEKEY"
 has "$OUT" "not with the game's key"
