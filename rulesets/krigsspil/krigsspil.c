@@ -604,7 +604,13 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	NULL,                           /* tables_len */
 	ks_complete_tables, /* complete_tables: a map without a Skema keeps the built-in one */
 	/* rules_revision: 2026-12-02 corrected 6.7's reorganisation, the
-	 * resupply's issue, løb's disorder, cossacks in flight
-	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02",
+	 * resupply's issue, løb's disorder, cossacks in flight;
+	 * 2026-12-02.2 the rifle bonus only for muskets at zone II and rifles
+	 * at zone III, given as zone or distance alike (14); rifles alone
+	 * beyond the muskets' skudzoner, not the explosion radius (14);
+	 * powder smoke one modifier (14); cavalry in attack column fires with
+	 * its first rank (14); ranging after indskudt_efter_traek (15); a
+	 * battery whose crew is all lost in melee is overrun, its guns
+	 * captured (16.3, ours) (docs/threat-model.md, "Rules corrected") */
+	"2026-12-02.2",
 };

@@ -327,6 +327,14 @@ START_TEST(test_cavalry_fires_first_rank)
 }
 END_TEST
 
+/* The corrections of the 2026-12-02 review change what a phase resolves
+ * to: the module names its rules revision so (the log, audit, verify). */
+START_TEST(test_rules_revision)
+{
+	ck_assert_str_eq(rs->rules_revision, "2026-12-02.2");
+}
+END_TEST
+
 START_TEST(test_fire_morale_cap)
 {
 	struct ks_morale_parts p;
@@ -2979,6 +2987,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fire_morale_cap);
 	tcase_add_test(tc, test_powder_smoke_once);
 	tcase_add_test(tc, test_cavalry_fires_first_rank);
+	tcase_add_test(tc, test_rules_revision);
 	tcase_add_test(tc, test_artillery_calc);
 	tcase_add_test(tc, test_melee_calc);
 	tcase_add_test(tc, test_melee_calc_as_game);
