@@ -34,6 +34,12 @@ int cmd_head(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "--at '%s' (expected open, seal, close or exchange)", at);
 	if (turn_s && (rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0)
 		return rc;
+	/* a turn after the first opens at the exchange before it, whose head
+	 * signs its opening: the mail judge sends it as open-N.head */
+	if (!strcmp(at, "open") && turn > 1)
+		return cli_usage_error(cmd,
+				       "--at open --turn %d: only the game's opening has a head of its own; turn %d's opening is signed by the head of turn %d's exchange (the mail's open-%d.head): give --at exchange --turn %d",
+				       turn, turn, turn - 1, turn, turn - 1);
 	if ((rc = cli_open_game_readonly(&g, argv[1])) != 0)
 		return rc;
 	rc = cli_write_head(g, turn, at, out);

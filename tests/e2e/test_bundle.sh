@@ -117,6 +117,12 @@ expect 0 audit g.orderly --head seal.head --head exchange.head
 has "$OUT" "clean"
 has "$OUT" "the head you kept of turn 1's seal"
 
+# turn 2's opening is signed by turn 1's exchange head: the message says so
+expect 64 head g.orderly --at open --turn 2
+has "$ERR" "give --at exchange --turn 1"
+expect 0 head g.orderly --at exchange --turn 1 -o open-2.head
+cmp -s open-2.head exchange.head || fail "the head of turn 1's exchange written again differs"
+
 # ------------------------------------------------------------ export
 expect 64 export g.orderly --turn 1
 has "$ERR" "--key FILE"
