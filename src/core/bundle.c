@@ -692,6 +692,11 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 		ord_buf_addf(out,
 			     "%s  no --head of this turn or its opening: nothing ties this history to what the referee signed before\n",
 			     n++ ? "" : "not checked:\n");
+	else if (!f->opening_matched)
+		ord_buf_addf(out,
+			     "%s  no --head of turn %d's opening (open-%d.head%s): nothing shows the turn was not opened again from other unit states\n",
+			     n++ ? "" : "not checked:\n", r->turn, r->turn,
+			     r->turn > 1 ? ", the previous exchange's" : "");
 	if (!o || !o->nreceipts)
 		ord_buf_addf(out, "%s  no --receipt: your sheet was not checked\n",
 			     n++ ? "" : "not checked:\n");

@@ -991,8 +991,11 @@ static void check_heads(struct vr *x)
 		}
 		rc = head_matches(x, h->at, h->turn, h->seq, h->hash, h->has_seed_commitment,
 				  h->seed_commitment, what.buf);
-		if (!rc && x->v->failures == before && x->f)
+		if (!rc && x->v->failures == before && x->f) {
 			x->f->heads_matched++;
+			if (h->seq + 1 == r->entries.v[0].seq || h->seq == r->entries.v[0].seq)
+				x->f->opening_matched = 1;
+		}
 		if (!rc && x->v->failures == before)
 			ord_vout_ok(x->v, "%s: matches; nothing up to it was rewritten%s", what.buf,
 				    h->seq + 1 == r->entries.v[0].seq || h->seq == r->entries.v[0].seq

@@ -56,9 +56,10 @@ struct ord_verify_facts {
 	int have_end_root; /* the replay reached the end of the turn */
 	unsigned char end_root[32];
 	size_t nunits;
-	int heads_matched; /* heads the player kept that this turn continues or holds */
-	int64_t broken_at; /* the first log entry whose hash fails (0: none) */
-	int consequences;  /* failures said after it: they may only follow from it */
+	int heads_matched;   /* heads the player kept that this turn continues or holds */
+	int opening_matched; /* one of them signs this turn's opening (or the entry before) */
+	int64_t broken_at;   /* the first log entry whose hash fails (0: none) */
+	int consequences;    /* failures said after it: they may only follow from it */
 };
 void ord_verify_facts_release(struct ord_verify_facts *f);
 

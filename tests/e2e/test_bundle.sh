@@ -142,6 +142,9 @@ has "$OUT" "verified: every check holds"
 hasnt "$OUT" "FAILED"
 expect 0 verify turn1.xml --pubkey referee.key.pub --receipt "$COMMIT" --receipt "$RED2" --head seal.head --head exchange.head
 has "$OUT" "matches; nothing up to it was rewritten"
+has "$OUT" "no --head of turn 1's opening (open-1.head): nothing shows the turn was not opened again"
+expect 0 verify turn1.xml --pubkey referee.key.pub --receipt "$COMMIT" --receipt "$RED2" --head open.head --head seal.head --head exchange.head
+has "$OUT" "and this turn continues from it"
 hasnt "$OUT" "not checked"
 expect 0 verify turn1.xml
 has "$OUT" "against the bundle's own key"

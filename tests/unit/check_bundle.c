@@ -42,7 +42,7 @@ static char game_path[256];
 static struct ord_keypair referee, bluek;
 static unsigned char game_id[16];
 static struct ord_buf bundle = ORD_BUF_INIT; /* turn 1, as exported */
-static struct ord_head seal1, exch1;
+static struct ord_head open1, seal1, exch1;
 static unsigned char blue_c[32], red_v1[32], red_v2[32];
 static int built;
 
@@ -167,6 +167,7 @@ static void build(void)
 	co.key = &referee;
 	ck_assert_msg(ord_game_create(&g, game_path, scen, &co) == 0, "create: %s", ord_error_last());
 	ord_game_id(g, game_id);
+	ck_assert_int_eq(ord_game_head(g, &open1, 1, "open"), 0);
 	submit(g, "blue", FIX "blue-1.txt", &bluek, blue_c);
 	submit(g, "red", FIX "red-1.txt", NULL, red_v1);
 	submit(g, "red", FIX "red-1b.txt", NULL, red_v2);
@@ -212,18 +213,19 @@ static int verify(const char *bytes, size_t len, const struct ord_verify_opts *o
 static struct ord_verify_opts full_opts(void)
 {
 	static unsigned char receipts[2][32];
-	static struct ord_head heads[2];
+	static struct ord_head heads[3];
 	struct ord_verify_opts o;
 
 	memcpy(receipts[0], blue_c, 32);
 	memcpy(receipts[1], red_v2, 32);
 	heads[0] = seal1;
 	heads[1] = exch1;
+	heads[2] = open1;
 	o.pubkey = referee.pk;
 	o.receipts = (const unsigned char(*)[32])receipts;
 	o.nreceipts = 2;
 	o.heads = heads;
-	o.nheads = 2;
+	o.nheads = 3;
 	return o;
 }
 
