@@ -156,6 +156,16 @@
  *      whatever the scenario wrote, and it forms no line, column or square
  *      (order_codes): the movement chart gives "Skirmishers" one row
  *      whatever their order, and they fire and melee by stands.
+ *  D28 Cavalry has no infantry formation: "BASICS OF CAVALRY ... Its only
+ *      restriction to formation is that the men must be within an inch of
+ *      each other", while line, column, square and skirmish order are
+ *      infantry's ("At all times, infantry shall be in ...").  The table
+ *      kinds puts cavalry in its own order, squadron (formations): fire at
+ *      it takes no column, square or skirmish modifier and an enfilade
+ *      changes nothing; in melee it has no "+1 column", and never counts as
+ *      the square of "infantry in square vs. cavalry".  Its state says
+ *      squadron whatever the scenario wrote (older scenarios gave cavalry
+ *      a column; they still load).
  *  NEEDSWORK: the notation writes fractions in quarters; the tables'
  *  move_fraction_parts is taken to be 4.
  */

@@ -460,7 +460,7 @@ static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct or
 	s->figures = (int)ord_kv_get_int(&e->kv, key, bat_st(ctx, u, "figures"));
 	if (s->figures > bat_st(ctx, u, "figures"))
 		s->figures = (int)bat_st(ctx, u, "figures");
-	s->column = !strcmp(bat_formation(ctx, u), "column");
+	s->column = !strcmp(bat_chart_formation(ctx, u), "column");
 	s->motion = bat_st(ctx, u, "moved") == turn;
 	snprintf(key, sizeof(key), "%s_fresh", p);
 	s->fresh = ord_kv_get_bool(&e->kv, key, 0); /* D1: only when the referee says */
@@ -468,7 +468,7 @@ static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct or
 	s->charging = bat_st(ctx, u, "charged") == turn && bat_st(ctx, u, "contact") == turn &&
 		      !strcmp(ord_state_str(ctx, u, "contact_unit"), enemy->id);
 	s->elite = bat_is_elite(u);
-	s->square_vs_cavalry = !strcmp(bat_formation(ctx, u), "square") &&
+	s->square_vs_cavalry = !strcmp(bat_chart_formation(ctx, u), "square") &&
 			       bat_is_arm(ctx, enemy, "cavalry");
 	snprintf(key, sizeof(key), "%s_hill", p);
 	s->hill = ord_kv_get_bool(&e->kv, key, 0);
@@ -638,14 +638,14 @@ static int pursue(struct ord_ctx *ctx, struct ord_unit *w, struct ord_unit *u)
 	memset(&in, 0, sizeof(in));
 	in.a.kind = bat_kind(w);
 	in.a.figures = (int)bat_st(ctx, w, "figures");
-	in.a.column = !strcmp(bat_formation(ctx, w), "column");
+	in.a.column = !strcmp(bat_chart_formation(ctx, w), "column");
 	in.a.motion = 1;
 	in.a.elite = bat_is_elite(w);
 	in.b.kind = bat_kind(u);
 	in.b.figures = (int)bat_st(ctx, u, "figures");
-	in.b.column = !strcmp(bat_formation(ctx, u), "column");
+	in.b.column = !strcmp(bat_chart_formation(ctx, u), "column");
 	in.b.elite = bat_is_elite(u);
-	in.b.square_vs_cavalry = !strcmp(bat_formation(ctx, u), "square");
+	in.b.square_vs_cavalry = !strcmp(bat_chart_formation(ctx, u), "square");
 	in.pursuit = BAT_A;
 	ord_buf_addf(&id, "pursuit %s", w->id);
 	if ((err = ord_ctx_roll(ctx, &da, sides, id.buf, 0, 0)) != 0)

@@ -70,7 +70,7 @@ printf 'move unit="F1 distance=2\n' >"$I/events.txt"
 T=$SRC/rulesets/battalion/tables.xml
 sed 's/name="artillery_die" value="6"/name="artillery_die" value="0"/' "$T" >"$I/d0.xml"
 sed 's/name="figures_per_tray" value="4"/name="figures_per_tray" value="0"/' "$T" >"$I/tray0.xml"
-sed 's/<row kind="heavy_cavalry" arm="cavalry"\/>//' "$T" >"$I/nokind.xml"
+sed 's/<row kind="heavy_cavalry" arm="cavalry"[^>]*\/>//' "$T" >"$I/nokind.xml"
 games=(game.game sealed.game notgame.db text.txt empty trunc.game corrupt.game newer.game old.game)
 
 # The word with its placeholders replaced.

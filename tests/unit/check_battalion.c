@@ -400,7 +400,7 @@ START_TEST(move_charge_bonuses)
 	/* no road bonus when charging: light cavalry 16" */
 	ck_assert_str_eq(event("move", "unit=H1 distance=17 charge=yes terrain=road"),
 			 "unit 'H1' moved 17\" but its order allows 16\" (light_cavalry in "
-			 "line, charge 16, no road bonus when charging = 16 in.) (movement chart)\n");
+			 "squadron, charge 16, no road bonus when charging = 16 in.) (movement chart)\n");
 }
 END_TEST
 
@@ -1165,6 +1165,41 @@ START_TEST(resolve_skirmishers_fired_at)
 }
 END_TEST
 
+/* D28: cavalry has no infantry formation ("Its only restriction to
+ * formation is that the men must be within an inch of each other"): no
+ * "+1/2 enemy in column" when fired at, enfiladed or not, no "+1 column"
+ * in melee, and a cavalry unit is never the square of "square vs. cavalry" */
+START_TEST(resolve_cavalry_has_no_column)
+{
+	static const int dice[] = { 3, 3, 3, 3 };
+	const char *out;
+	unit("K2", "blue", "kind=heavy_cavalry formation=column figures=20 weapon=none",
+	     "melee_with=R7 melee_since=2");
+	unit("H2", "blue", "kind=light_cavalry formation=square figures=8 weapon=none",
+	     "melee_with=R6 melee_since=2");
+	unit("R7", "red", "kind=heavy_cavalry figures=8 weapon=none", "melee_with=K2 melee_since=2");
+	unit("R6", "red", "kind=light_cavalry figures=8 weapon=none", "melee_with=H2 melee_since=2");
+	unit("R5", "red", "kind=light_infantry formation=line figures=24", NULL);
+	unit("R4", "red", "kind=light_infantry formation=line figures=24", NULL);
+	ck_assert_str_eq(state_str("K2", "formation"), "squadron");
+	/* a state written by an older orderly still counts as the squadron */
+	ord_kv_set(&ord_ctx_find_unit(ctx, "K2")->state, "formation", "column");
+	ord_kv_set(&ord_ctx_find_unit(ctx, "H2")->state, "formation", "square");
+	ck_assert_str_eq(event("fire", "unit=R5 target=K2 range=6"), "");
+	ck_assert_str_eq(event("fire", "unit=R4 target=H2 range=6 enfilade=yes firers=4"), "");
+	out = resolve("fire", NULL, 0);
+	assert_has(out, "K2: fired on by R5 (musket, 6\"): 24 firers × 25% = 6, +3 light infantry "
+			"firing = 9\n");
+	assert_has(out, "H2: fired on by R4 (musket, 6\"): 4 firers × 25% = 1, +0.5 light "
+			"infantry firing = 1.5 → 2\n");
+	ck_assert_str_eq(event("melee", "a=K2 b=R7"), "");
+	ck_assert_str_eq(event("melee", "a=H2 b=R6"), "");
+	out = resolve("melee", dice, 4);
+	assert_has(out, "A: 11 heavy_cavalry × 7 = 77 pts × (d6 3) = 231");
+	assert_has(out, "A: 6 light_cavalry × 5 = 30 pts × (d6 3) = 90");
+}
+END_TEST
+
 /* "When one tray of a battalion is meleed, the whole thing is ... The
  * figures involved have their values totaled" (D20): two units against one */
 START_TEST(resolve_two_on_one)
@@ -1233,11 +1268,11 @@ START_TEST(cavalry_and_guns_have_no_trays)
 	ck_assert_str_eq(event("fire", "unit=B1 target=RH range=3 firers=4"), "");
 	assert_has(resolve("fire", NULL, 0), "RH: loses 2 figures to fire: 6 left; in all 2 lost\n");
 	ck_assert_int_eq(rs->describe_unit(ctx, ord_ctx_find_unit(ctx, "RH"), "red", &b), 0);
-	ck_assert_str_eq(b.buf, "RH RH (red, light_cavalry): 6 figures (2 lost), line, morale good, "
+	ck_assert_str_eq(b.buf, "RH RH (red, light_cavalry): 6 figures (2 lost), squadron, morale good, "
 				"class C");
 	ord_buf_reset(&b);
 	ck_assert_int_eq(rs->describe_unit(ctx, ord_ctx_find_unit(ctx, "RH"), "blue", &b), 0);
-	ck_assert_str_eq(b.buf, "RH RH (red, light_cavalry): 6 figures, line, morale good");
+	ck_assert_str_eq(b.buf, "RH RH (red, light_cavalry): 6 figures, squadron, morale good");
 	ord_buf_release(&b);
 }
 END_TEST
@@ -1407,7 +1442,8 @@ START_TEST(init_unit_kind_not_in_tables)
 	struct ord_diag d;
 	struct ord_buf b = ORD_BUF_INIT;
 	char *xml, *p;
-	const char *row = "<row kind=\"heavy_cavalry\" arm=\"cavalry\" formation=\"*\"/>";
+	const char *row = "<row kind=\"heavy_cavalry\" arm=\"cavalry\" formation=\"squadron\" "
+			  "provisional=\"yes\" note=\"our reading (D28), as light_cavalry\"/>";
 
 	ck_assert_ptr_nonnull(res);
 	xml = strdup((const char *)res->data);
@@ -1518,6 +1554,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_melee_morale_d20);
 	tcase_add_test(res, resolve_fire_screened);
 	tcase_add_test(res, resolve_skirmishers_fired_at);
+	tcase_add_test(res, resolve_cavalry_has_no_column);
 	tcase_add_test(res, resolve_two_on_one);
 	tcase_add_test(res, resolve_artillery_square);
 	tcase_add_test(res, cavalry_and_guns_have_no_trays);

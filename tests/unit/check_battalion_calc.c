@@ -747,9 +747,9 @@ START_TEST(test_errors)
 	fails("fire", "firers=24 weapon=bow range=3 target_formation=line", NODICE, ORD_EUSAGE,
 	      "weapon: unknown 'bow' (expected one of musket rifle)");
 	fails("fire", "firers=24 weapon=musket range=3 target_formation=wedge", NODICE, ORD_EUSAGE,
-	      "target_formation: unknown 'wedge' (expected one of line column square skirmish misc)");
+	      "target_formation: unknown 'wedge' (expected one of line column square skirmish misc squadron)");
 	fails("fire", "firers=24 weapon=musket range=3", NODICE, ORD_EUSAGE,
-	      "target_formation: missing (expected one of line column square skirmish misc)");
+	      "target_formation: missing (expected one of line column square skirmish misc squadron)");
 	fails("fire", "weapon=musket range=3 target_formation=line", NODICE, ORD_EUSAGE,
 	      "firers: missing");
 	fails("fire", "firers=-1 weapon=musket range=3 target_formation=line", NODICE, ORD_EUSAGE,
