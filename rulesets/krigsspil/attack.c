@@ -99,6 +99,17 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 	melee_arm(ctx, x, &mx);
 	melee_arm(ctx, enemy, &me);
 	ks_melee_arm_flags(r, &mx, &me, attacker, flags);
+	/* 16.5: "Angribende infanteri beholder dette tillæg selv efter et
+	 * angreb, men ikke efter det er slået i U eller er blevet angrebet af
+	 * kavaleri" (cavalry: "... eller hvis det vil blive regnet for
+	 * holdende kavaleri"): a column that attacked keeps it defending */
+	if (!attacker && ks_st(ctx, x, "angrebskolonne_beholdt") &&
+	    !strcmp(mx.formation, "angrebskolonne")) {
+		if (ks_is(ctx, x, "infanteri") && !ks_is(ctx, enemy, "kavaleri"))
+			ord_kv_set(flags, "angrebskolonne_inf", "yes");
+		else if (ks_is(ctx, x, "kavaleri"))
+			ord_kv_set(flags, "angrebskolonne_kav", "yes");
+	}
 	if (grade == KS_LU)
 		ord_kv_set(flags, "moral_lu", "yes");
 	else if (grade == KS_U)
@@ -283,6 +294,11 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	ks_melee_numbers(r, ff, fa, &in.d.flags);
 	ks_referee_flags(ord_kv_get(&e->kv, "a_flag"), &in.a.flags);
 	ks_referee_flags(ord_kv_get(&e->kv, "d_flag"), &in.d.flags);
+	/* halted cavalry has no attack column bonus, and keeps none (16.5) */
+	if (ord_kv_get_bool(&in.a.flags, "holdende", 0))
+		ord_kv_set(&in.a.flags, "angrebskolonne_kav", "no");
+	if (ord_kv_get_bool(&in.d.flags, "holdende", 0))
+		ord_kv_set(&in.d.flags, "angrebskolonne_kav", "no");
 	in.a.figures = fa;
 	in.d.figures = ff;
 	in.a.ranks = (int)ord_kv_get_int(&e->kv, "a_geledder",
@@ -333,6 +349,18 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		ord_kv_set_int(&vals, "men_d", out.men_d);
 		ord_kv_set(&vals, "morale", ks_moral_name(out.grade));
 	}
+	/* the attack column's bonus kept after the attack (16.5): won by
+	 * attacking in it, lost when beaten into U, when infantry is attacked
+	 * by cavalry, or when cavalry counts as halted */
+	if (ord_kv_get_bool(&in.a.flags, "angrebskolonne_inf", 0) ||
+	    ord_kv_get_bool(&in.a.flags, "angrebskolonne_kav", 0))
+		ks_st_set(ctx, a, "angrebskolonne_beholdt", 1);
+	if ((out.winner == 1 && out.grade >= KS_U) ||
+	    (ks_is(ctx, f, "infanteri") && ks_is(ctx, a, "kavaleri")) ||
+	    ord_kv_get_bool(&in.d.flags, "holdende", 0))
+		ks_st_set(ctx, f, "angrebskolonne_beholdt", 0);
+	if ((out.winner == 2 && out.grade >= KS_U) || ord_kv_get_bool(&in.a.flags, "holdende", 0))
+		ks_st_set(ctx, a, "angrebskolonne_beholdt", 0);
 	/* bookkeeping: roles, first volley and storm, ammunition, melee turns */
 	ks_st_set_str(ctx, a, "sidst_rolle", "angriber");
 	ks_st_set_str(ctx, f, "sidst_rolle", "forsvarer");

@@ -447,6 +447,8 @@ static const struct ord_state_key state_keys[] = {
 	STR("reaktion", "its declared defence: forsvar modangreb tilbagetog"),
 	INT("reaktion_traek", "the turn it declared a defence"),
 	STR("indskudt_paa", "the target a battery has ranged on"),
+	INT("angrebskolonne_beholdt",
+	    "1: it attacked in attack column and keeps the bonus defending (16.5)"),
 	INT("indskudt_fra", "the turn from which it is ranged on it (15; 0: at once)"),
 	STR("ammo_ved_kanonerne", "artillery: the ammunition it last fired (another is a change, 9.2)"),
 	STR("ammo_skift", "artillery: a change of ammunition ordered (AM) and not yet fired"),
@@ -611,6 +613,7 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * powder smoke one modifier (14); cavalry in attack column fires with
 	 * its first rank (14); ranging after indskudt_efter_traek (15); a
 	 * battery whose crew is all lost in melee is overrun, its guns
-	 * captured (16.3, ours) (docs/threat-model.md, "Rules corrected") */
+	 * captured (16.3, ours); the attack column's bonus kept after an
+	 * attack (16.5) (docs/threat-model.md, "Rules corrected") */
 	"2026-12-02.2",
 };

@@ -2395,6 +2395,53 @@ START_TEST(test_battery_overrun)
 }
 END_TEST
 
+/* 16.5: "Angribende infanteri beholder dette tillæg selv efter et angreb,
+ * men ikke efter det er slået i U eller er blevet angrebet af kavaleri". */
+START_TEST(test_attack_column_kept)
+{
+	const char *r, *d;
+
+	cast();
+	orders("D2 A @L1\n");
+	EV_OK("angreb", "unit=D2 maal=L1");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=D2 forsvarer=L1");
+	resolve("angrebshandlinger", D(3, 3, 4, 2, 3, 3));
+	ck_assert_int_eq(st("D2", "angrebskolonne_beholdt"), 1);
+
+	/* next: D2, having attacked in column, is attacked by infantry */
+	teardown();
+	setup_turn(11, NULL);
+	cast();
+	ord_kv_set(&U("D2")->state, "angrebskolonne_beholdt", "1");
+	orders("L2 A @D2\n");
+	EV_OK("angreb", "unit=L2 maal=D2");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=L2 forsvarer=D2");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3));
+	r = ord_ctx_fake_results(ctx);
+	d = strstr(r, "forsvarer 20 figurer");
+	ck_assert_msg(d != NULL, "%s", r);
+	ck_assert_msg(strstr(d, "+2 angrebskolonne") != NULL, "%s", d);
+
+	/* attacked by cavalry: no bonus, and none kept */
+	teardown();
+	setup_turn(11, NULL);
+	cast();
+	ord_kv_set(&U("D2")->state, "angrebskolonne_beholdt", "1");
+	orders("H1 A @D2\n");
+	EV_OK("angreb", "unit=H1 maal=D2");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=H1 forsvarer=D2");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3, 3));
+	r = ord_ctx_fake_results(ctx);
+	d = strstr(r, "forsvarer 20 figurer");
+	ck_assert_msg(d != NULL, "%s", r);
+	ck_assert_msg(strstr(d, "angrebskolonne") == NULL, "%s", d);
+	ck_assert_int_eq(st("D2", "angrebskolonne_beholdt"), 0);
+}
+END_TEST
+
 /* 17.1 "Taber en enhed i U, der ikke kan retirere pga. hindringer eller
  * fjendtlige enheder, en nærkamp, bliver enheden altid FU med deraf
  * følgende tab og afgivelse af fanger"; 16.5 "Kun tiraillørkæde og de 6
@@ -3052,6 +3099,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_flight_and_surrender);
 	tcase_add_test(tc, test_melee_phase);
 	tcase_add_test(tc, test_battery_overrun);
+	tcase_add_test(tc, test_attack_column_kept);
 	tcase_add_test(tc, test_melee_cornered_and_ranks);
 	tcase_add_test(tc, test_first_storm);
 	tcase_add_test(tc, test_storm_bonus_half_turn);
