@@ -55,7 +55,8 @@
  *      of dressing ranks; a rout lasts rout_turns turns from the next one,
  *      then the unit dresses its ranks like any retreating unit.  A unit
  *      dressing its ranks may not move forward (an arrow within
- *      forward_within degrees of the enemy).  The routed rout_penalty
+ *      forward_within degrees of the enemy).  The routed -3 (morale
+ *      modifier routed_recently)
  *      applies to tests in the rout_penalty_turns turns after the rout, not
  *      in the turn itself.
  *      A failed test ends any melee the unit is in.
@@ -77,7 +78,8 @@
  *      of range rolls nothing and does nothing.
  *  D11 A gun's crew fired at counts as a line (no formation modifier).
  *      Units with no small arms (weapon none) cannot use the fire event.
- *  D12 Cover: a unit in woods does not fire, and a target in woods beyond
+ *  D12 Cover: a unit in woods does not fire (unless the tables'
+ *      woods_may_fire says it does), and a target in woods beyond
  *      woods_fired_on_within cannot be fired at; both are refused.
  *  D13 A unit charges again at the earliest charge_interval turns after its
  *      last charge (charged in 1: again in 4).
@@ -316,7 +318,7 @@ static const struct ord_state_key state_keys[] = {
 	TURN("retreat_turn", "the turn it must retreat"),
 	TURN("routed", "the turn it routed"),
 	TURN("rout_until", "the last turn of the rout"),
-	TURN("penalty_until", "the last turn of the routed rout_penalty on tests"),
+	TURN("penalty_until", "the last turn of the routed -3 on tests (routed_recently)"),
 	TURN("dress_until", "the last turn it dresses its ranks (no move forward)"),
 	TURN("last_charge", "the turn of its last charge"),
 	TURN("moved", "the turn it moved"),
@@ -351,13 +353,14 @@ static const char *const module_params[] = {
 	"unlimber_turns",        "unlimber_turns_horse", "rout_turns",       "rout_penalty_turns",
 	"dress_ranks_turns",     "artillery_die",        "morale_die",       "melee_die",
 	"woods_fired_on_within", "limber_turns",         "forward_within",   "morale_chart",
-	"skirmish_screen_max",   "fire_over_clearance",
+	"skirmish_screen_max",   "fire_over_clearance",  "gun_crew_max",     "woods_may_fire",
 };
 
 /* The values this file can work with, checked at load (bat_load checks
  * its own): whole turns and figures, a count of hits, degrees. */
 static const struct ord_tables_range module_ranges[] = {
 	{ NULL, "column_firers", 0, 10000, 1 },
+	{ NULL, "gun_crew_max", 1, 10000, 1 },
 	{ NULL, "gun_hits_silence", 1, 1000, 1 },
 	{ NULL, "charge_interval", 0, 1000, 1 },
 	{ NULL, "unlimber_turns", 0, 1000, 1 },
@@ -460,6 +463,22 @@ const char *bat_chart_formation(struct ord_ctx *ctx, const struct ord_unit *u)
 	if (*k && strcmp(k, "*"))
 		return k;
 	return strstr(f, "limbered") ? "line" : f;
+}
+
+const char *bat_fires_as(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	const struct ord_table *t = ord_tables_get(bat_r(ctx)->tables, "formations");
+	const char *f = bat_chart_formation(ctx, u), *a = NULL;
+	const struct ord_row *row;
+	struct ord_kv m;
+
+	ord_kv_init(&m);
+	ord_kv_set(&m, "formation", f);
+	if (t && !ord_table_find(&row, t, &m))
+		a = ord_row_str(row, "fires_as");
+	ord_kv_release(&m);
+	ord_error_clear();
+	return a ? a : f;
 }
 
 int bat_is_elite(const struct ord_unit *u)
@@ -749,6 +768,22 @@ static void check_in_tables(const struct bat_rules *r, const struct ord_unit *u,
 	ord_buf_release(&rule);
 }
 
+/* "The basic artillery unit is one gun with up to 12 artillerists": a
+ * scenario's gun with more is refused (gun_crew_max). */
+static void check_gun_crew(const struct bat_rules *r, const struct ord_unit *u, struct ord_diag *diag)
+{
+	double max = 0;
+	long fig = ord_kv_get_int(&u->attrs, "figures", 0);
+
+	if (strcmp(kind_label(r, ord_kv_get(&u->attrs, "kind"), "arm"), "artillery") ||
+	    bat_param(r, "gun_crew_max", &max) || fig <= max)
+		return;
+	ord_diag_add_attr(diag, u->id, "figures",
+			  "the basic artillery unit is one gun with up to 12 artillerists",
+			  "%s is one gun with %ld artillerists: at most %g (gun_crew_max)",
+			  ord_kv_get(&u->attrs, "kind"), fig, max);
+}
+
 static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_diag *diag)
 {
 	const char *f = ord_kv_get(&u->attrs, "formation");
@@ -780,6 +815,7 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 	if (!err && diag) {
 		size_t before = diag->n;
 		check_in_tables(bat_rules(rules), u, diag);
+		check_gun_crew(bat_rules(rules), u, diag);
 		if (diag->n > before)
 			err = ORD_EBADDATA;
 	}

@@ -486,7 +486,7 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		ord_diag_add(d, 0, 0, u->id, "troops still in melee can't fire",
 			     "unit '%s' is still in the melee with '%s' from turn %ld", u->id,
 			     bat_melee_with(ctx, u), bat_st(ctx, u, "melee_since"));
-	if (ord_kv_get_bool(&ev->kv, "firer_in_woods", 0))
+	if (ord_kv_get_bool(&ev->kv, "firer_in_woods", 0) && !bat_p(ctx, "woods_may_fire"))
 		ord_diag_add(d, 0, 0, u->id, "cover", "units in woods may not fire");
 	if (ord_kv_get_bool(&ev->kv, "target_in_woods", 0) && ord_kv_get_num(&ev->kv, "range", 0) > woods)
 		ord_diag_add(d, 0, 0, u->id, "cover",

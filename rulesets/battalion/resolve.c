@@ -240,9 +240,8 @@ static int fire_event(struct ord_ctx *ctx, const struct ord_event *e, struct ord
 	in.firer_moved = bat_ordered_quarters(ctx, o) > 0 || bat_st(ctx, u, "moved") == turn;
 	in.firer_changed_formation = bat_order_form(o) != NULL || bat_st(ctx, u, "changed") == turn;
 	in.firer_light = !strcmp(bat_kind(u), "light_infantry");
-	in.firer_skirmish = !strcmp(bat_formation(ctx, u), "skirmish") ||
-			    !strcmp(bat_formation(ctx, u), "misc") ||
-			    !strcmp(bat_kind(u), "skirmishers");
+	/* "their fire is treated like skirmish fire": the formations' fires_as */
+	in.firer_skirmish = !strcmp(bat_fires_as(ctx, u), "skirmish");
 	in.enfilade = ord_kv_get_bool(&e->kv, "enfilade", 0);
 	in.target_in_woods = ord_kv_get_bool(&e->kv, "target_in_woods", 0);
 	in.firer_in_woods = ord_kv_get_bool(&e->kv, "firer_in_woods", 0);

@@ -1056,7 +1056,7 @@ START_TEST(resolve_rout_penalty)
 	     "routed=3 rout_until=6 penalty_until=8 failed=1 fired_on=3 loss_turn=3 turn_losses=1");
 	assert_has(resolve("fire-morale", dice, 2),
 		   "A: fire morale: d6 6, +2 always, −1 figures lost this turn (1 × −1), −3 failed "
-		   "morale before, −3 routed within the last 5 turns = 1: good\n"
+		   "morale before, −3 routed recently = 1: good\n"
 		   "B: fire morale: d6 6, +2 always, −1 figures lost this turn (1 × −1), −3 failed "
 		   "morale before = 4: good\n");
 }
@@ -1376,6 +1376,91 @@ static void tables_with(struct ord_buf *doc, const char *param, const char *valu
 	ord_buf_release(&name);
 }
 
+/* The built-in tables with the text old replaced by new (once). */
+static void tables_replacing(struct ord_buf *doc, const char *old, const char *new)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/battalion/tables.xml");
+	const char *p;
+
+	ck_assert_ptr_nonnull(res);
+	p = strstr((const char *)res->data, old);
+	ck_assert_ptr_nonnull(p);
+	ord_buf_add(doc, (const char *)res->data, (size_t)(p - (const char *)res->data));
+	ord_buf_adds(doc, new);
+	ord_buf_adds(doc, p + strlen(old));
+}
+
+/* Replace the game's rules by doc's and make a fresh cast. */
+static void reload_rules(struct ord_buf *doc)
+{
+	ord_ctx_fake_free(ctx);
+	rs->free(rules);
+	ck_assert_msg(rs->load(&rules, doc->buf, doc->len, "club.xml") == 0, "%s", ord_error_last());
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+	cast();
+}
+
+/* Finding 4 of the rules review: what the tables say is what is done.
+ * woods_may_fire lets units in woods fire; the formations' fires_as says
+ * whose fire counts as skirmish fire ("Miscellaneous order ... their fire
+ * is treated like skirmish fire"); one number for the routed -3 (the
+ * morale modifier), and no parameter that nothing reads. */
+START_TEST(table_values_are_used)
+{
+	struct ord_buf doc = ORD_BUF_INIT;
+	static const char *const unused[] = {
+		"rout_penalty",    "battalion_trays", "men_per_figure",         "squadron_figures",
+		"squadron_spread", "gun_crew_radius", "formation_change_turns", "line_firers",
+	};
+	const struct ord_resource *res = ord_resource_find("rulesets/battalion/tables.xml");
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(unused); i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "name=\"%s\"", unused[i]);
+		ck_assert_msg(strstr((const char *)res->data, name) == NULL, "%s", unused[i]);
+	}
+	/* misc order fires as skirmish order, from the table */
+	cast();
+	ord_kv_set(&ord_ctx_find_unit(ctx, "B1")->state, "formation", "misc");
+	ck_assert_str_eq(event("fire", "unit=B1 target=R2 range=6"), "");
+	assert_has(resolve("fire", NULL, 0), "24 firers × 25% = 6, −1.5 firer in skirmish order");
+	tables_replacing(&doc, "<row formation=\"misc\" fires_as=\"skirmish\"",
+			 "<row formation=\"misc\" fires_as=\"misc\"");
+	reload_rules(&doc);
+	ord_kv_set(&ord_ctx_find_unit(ctx, "B1")->state, "formation", "misc");
+	ck_assert_str_eq(event("fire", "unit=B1 target=R2 range=6"), "");
+	assert_has(resolve("fire", NULL, 0), "24 firers × 25% = 6\n");
+	/* a club whose units in woods fire */
+	ord_buf_reset(&doc);
+	tables_with(&doc, "woods_may_fire", "1");
+	reload_rules(&doc);
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=3 firer_in_woods=yes"), "");
+	ord_buf_release(&doc);
+}
+END_TEST
+
+/* "The basic artillery unit is one gun with up to 12 artillerists": a
+ * scenario's gun with more is refused, naming the attribute (gun_crew_max) */
+START_TEST(init_unit_gun_crew)
+{
+	struct ord_unit *u = ord_ctx_fake_add_unit(ctx, "G9", "G9", "blue");
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	split_kv(&u->attrs, "kind=foot_artillery figures=20 weapon=none");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(rules, u, &d), ORD_EBADDATA);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_str_eq(b.buf, "unit 'G9': foot_artillery is one gun with 20 artillerists: at most "
+				"12 (gun_crew_max) (the basic artillery unit is one gun with up to 12 "
+				"artillerists)\n");
+	ord_diag_release(&d);
+	ord_buf_release(&b);
+	unit("G8", "blue", "kind=horse_artillery figures=12 weapon=none", NULL);
+}
+END_TEST
+
 /* The rules' numbers are the tables': a club that lets units charge every
  * 4th turn sees its sheets checked, and the rule cited, so; a limber time
  * the module cannot carry out is refused at load. */
@@ -1564,6 +1649,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, execution_lists_what_was_not_done);
 	tcase_add_test(res, load_needs_order_codes);
 	tcase_add_test(res, init_unit_kind_not_in_tables);
+	tcase_add_test(res, init_unit_gun_crew);
+	tcase_add_test(res, table_values_are_used);
 	tcase_add_test(res, reports_use_declared_keys);
 	suite_add_tcase(s, res);
 	return s;
