@@ -307,72 +307,19 @@ static int check_optional_rules(const struct ord_tables *t)
 }
 
 /* Tables read by die rolls cover every roll their dice can give, and a
- * morale label is a grade: checked at load with the file and line, not
- * when the roll comes up (a row deleted, "XX" for "FU").
- * NEEDSWORK: the tables engine could do this for every ruleset if a dice
- * table declared its dice (3d6 with modifiers: every whole total; 1d6
- * alone: 1..6) and a label its enumeration; src/core/tables*.c is the
- * core's, so the module checks its own four tables here. */
-static const struct {
-	const char *table;
-	int modified; /* 1: 3d6 with modifiers (any whole total); 0: 1dN alone */
-} dice_tables[] = {
-	{ "skema_x", 1 },
+ * morale label is a grade: checked at load with the file and line by the
+ * tables engine, not when the roll comes up (a row deleted, "XX" for
+ * "FU"). */
+static const struct ord_tables_dice dice_tables[] = {
+	{ "skema_x", 1 }, /* 3d6 and its modifiers */
 	{ "skema_xv", 1 },
-	{ "eksplosion", 0 },
+	{ "eksplosion", 0 }, /* one die alone */
 };
-static const char *const morale_tables[] = { "skema_x", "skema_xv", "skema_xx" };
-
-static int check_dice_tables(const struct ord_tables *t)
-{
-	size_t i, k;
-
-	for (i = 0; i < ORD_ARRAY_SIZE(dice_tables); i++) {
-		const struct ord_table *tbl = ord_tables_get(t, dice_tables[i].table);
-		const struct ord_row *row;
-		int die = ord_table_die(tbl), lo, hi, roll;
-		static const double far[] = { -1e9, 1e9 };
-		if (!dice_tables[i].modified && die < 2)
-			return ord_error_set(ORD_EBADDATA,
-					     "%s:%u: table '%s' gives no die (expected die=\"N\": it is read by one die)",
-					     ord_tables_name(t), ord_table_line(tbl),
-					     dice_tables[i].table);
-		lo = dice_tables[i].modified ? -200 : 1;
-		hi = dice_tables[i].modified ? 200 : die;
-		for (roll = lo; roll <= hi; roll++)
-			if (ord_table_dice(&row, tbl, NULL, roll)) {
-				ord_error_clear();
-				return ord_error_set(ORD_EBADDATA,
-						     "%s:%u: table '%s' has no row for the roll %d (a table read by %s must hold every roll)",
-						     ord_tables_name(t), ord_table_line(tbl),
-						     dice_tables[i].table, roll,
-						     dice_tables[i].modified ? "3d6 and its modifiers"
-									     : "one die");
-			}
-		for (k = 0; dice_tables[i].modified && k < ORD_ARRAY_SIZE(far); k++)
-			if (ord_table_dice(&row, tbl, NULL, far[k])) {
-				ord_error_clear();
-				return ord_error_set(ORD_EBADDATA,
-						     "%s:%u: table '%s' has no row for a roll %s (its first row must begin at 'min' and its last end at 'max': modifiers may take a roll anywhere)",
-						     ord_tables_name(t), ord_table_line(tbl),
-						     dice_tables[i].table,
-						     k ? "above its last" : "below its first");
-			}
-	}
-	for (i = 0; i < ORD_ARRAY_SIZE(morale_tables); i++) {
-		const struct ord_table *tbl = ord_tables_get(t, morale_tables[i]);
-		for (k = 0; k < ord_table_nrows(tbl); k++) {
-			const struct ord_row *row = ord_table_row(tbl, k);
-			const char *m = ord_row_str(row, "moral");
-			if (m && strcmp(m, "-") && ks_moral_parse(m) < 0)
-				return ord_error_set(ORD_EBADDATA,
-						     "%s:%u: table '%s': moral '%s' (expected one of - OR LU U FU)",
-						     ord_tables_name(t), ord_row_line(row),
-						     morale_tables[i], m);
-		}
-	}
-	return 0;
-}
+static const struct ord_tables_words morale_labels[] = {
+	{ "skema_x", "moral", "- OR LU U FU" },
+	{ "skema_xv", "moral", "- OR LU U FU" },
+	{ "skema_xx", "moral", "- OR LU U FU" },
+};
 
 static int check_tables(const struct ord_tables *t)
 {
@@ -392,7 +339,9 @@ static int check_tables(const struct ord_tables *t)
 		err = check_optional_rules(t);
 	if (!err)
 		err = ord_tables_check_ranges(t, ranges, ORD_ARRAY_SIZE(ranges));
-	return err ? err : check_dice_tables(t);
+	if (!err)
+		err = ord_tables_check_dice(t, dice_tables, ORD_ARRAY_SIZE(dice_tables));
+	return err ? err : ord_tables_check_words(t, morale_labels, ORD_ARRAY_SIZE(morale_labels));
 }
 
 /* The <tables> a map carries, its own bytes at their own lines (the lines

@@ -923,7 +923,7 @@ START_TEST(test_skema_checked_at_load)
 	} broken[] = {
 		/* skema_x's 8-9 row deleted: the roll 8 has no row */
 		{ "<roll lo=\"8\" hi=\"9\" tab=\"5\" moral=\"-\"/>", "",
-		  "k3.xml:480: table 'skema_x' has no row for the roll 8 (a table read by 3d6 and its modifiers must hold every roll)" },
+		  "k3.xml:480: table 'skema_x' has no row for the roll 8 (a table read by dice and modifiers must hold every roll)" },
 		/* a last row that stops: modifiers may take the roll beyond it */
 		{ "<roll lo=\"22\" hi=\"max\" tab=\"12\" moral=\"FU\"/>",
 		  "<roll lo=\"22\" hi=\"300\" tab=\"12\" moral=\"FU\"/>",
@@ -931,7 +931,7 @@ START_TEST(test_skema_checked_at_load)
 		/* a morale that is no grade */
 		{ "<roll lo=\"12\" hi=\"13\" tab=\"10\" moral=\"LU\"/>",
 		  "<roll lo=\"12\" hi=\"13\" tab=\"10\" moral=\"XX\"/>",
-		  "k.xml:490: table 'skema_x': moral 'XX' (expected one of - OR LU U FU)" },
+		  "k.xml:490: table 'skema_x' row: 'moral' is 'XX' (expected one of - OR LU U FU)" },
 		/* the numbers bonus's step must be positive */
 		{ "<param name=\"tal_trin_pct\" value=\"10\"", "<param name=\"tal_trin_pct\" value=\"0\"",
 		  "parameter 'tal_trin_pct' is 0 (expected a number from 0.01 to 100)" },
