@@ -867,6 +867,15 @@ START_TEST(test_print_tables)
 	ck_assert_ptr_nonnull(strstr(out.buf, "  grape  0–12   8     6    [R] — "));
 	ck_assert_ptr_null(strstr(out.buf, "movement"));
 	ord_buf_reset(&out);
+	/* review findings 5 and 6: the melee hill x5/4 and the loser's sum read
+	 * as melee points are readings, marked so */
+	ck_assert_int_eq(bat_print_tables(rules, "melee_casualties", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "defending a hilltop (+1/4)  [R] — our reading"));
+	ck_assert_int_eq(bat_print_tables(rules, "melee_rules", &out), 0);
+	ck_assert_ptr_nonnull(
+		strstr(out.buf,
+		       "the loser inflicts its points over this                  [R] — the text"));
+	ord_buf_reset(&out);
 	ck_assert_int_eq(bat_print_tables(rules, "cannon", &out), ORD_ENOTFOUND);
 	ck_assert_ptr_nonnull(
 		strstr(ord_error_last(),
