@@ -847,6 +847,10 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	NULL, /* tables_len */
 	NULL, /* complete_tables: a document of tables is whole */
 	/* rules_revision: 2026-12-02 corrected D1, D3, D15, D17, D19, D24 to
-	 * D26 (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02",
+	 * D26 (docs/threat-model.md, "Rules corrected"); 2026-12-02.2: a unit
+	 * of skirmishers is fired at in skirmish order, as a screen too (D27);
+	 * cavalry takes no infantry formation's fire or melee modifier (D28);
+	 * the firer's skirmish -1/4 from formations.fires_as, units in woods
+	 * fire when woods_may_fire says so, a gun over gun_crew_max refused */
+	"2026-12-02.2",
 };
