@@ -117,9 +117,20 @@ static int check_tables(const struct ord_tables *t)
 		ORD_ARRAY_SIZE(needed_fields),
 	};
 
+	/* the morale tables answer every roll (the d6's with its modifiers, the
+	 * d20 chart's for each class it gives), with an outcome the rules act on */
+	static const struct ord_tables_dice dice[] = { { "morale", 1 }, { "morale20", 0 } };
+	static const struct ord_tables_words outcomes[] = {
+		{ "morale", "outcome", "good retreat rout" },
+		{ "morale20", "outcome", "good retreat rout" },
+	};
 	int err = ord_tables_require(t, &needs);
 
-	return err ? err : ord_tables_check_ranges(t, ranges, ORD_ARRAY_SIZE(ranges));
+	if (!err)
+		err = ord_tables_check_ranges(t, ranges, ORD_ARRAY_SIZE(ranges));
+	if (!err)
+		err = ord_tables_check_dice(t, dice, ORD_ARRAY_SIZE(dice));
+	return err ? err : ord_tables_check_words(t, outcomes, ORD_ARRAY_SIZE(outcomes));
 }
 
 int bat_load(struct ord_rules **out, const char *xml, size_t len, const char *name)

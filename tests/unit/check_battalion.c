@@ -1487,6 +1487,40 @@ START_TEST(rule_numbers_come_from_the_tables)
 }
 END_TEST
 
+/* A club's morale tables must answer every roll with an outcome the rules
+ * act on: a d20 class short of a roll, a d6 band cut off, an outcome
+ * misspelt are refused at load with the line, not met in a turn. */
+START_TEST(morale_tables_checked_at_load)
+{
+	static const struct {
+		const char *from, *to, *msg;
+	} broken[] = {
+		{ "<roll class=\"C\" lo=\"13\" hi=\"17\" outcome=\"retreat\"/>",
+		  "<roll class=\"C\" lo=\"13\" hi=\"16\" outcome=\"retreat\"/>",
+		  "table 'morale20' has no row for the roll 17 for class=C (a table read by one die must hold every roll)" },
+		{ "<roll lo=\"0\" hi=\"max\" outcome=\"good\"/>",
+		  "<roll lo=\"0\" hi=\"12\" outcome=\"good\"/>",
+		  "table 'morale' has no row for the roll 13 (a table read by dice and modifiers must hold every roll)" },
+		{ "<roll class=\"E\" lo=\"16\" hi=\"20\" outcome=\"rout\"/>",
+		  "<roll class=\"E\" lo=\"16\" hi=\"20\" outcome=\"routed\"/>",
+		  "table 'morale20' row: 'outcome' is 'routed' (expected one of good retreat rout)" },
+	};
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(broken); i++) {
+		struct ord_buf doc = ORD_BUF_INIT;
+		struct ord_rules *r = NULL;
+		tables_replacing(&doc, broken[i].from, broken[i].to);
+		ck_assert_int_eq(rs->load(&r, doc.buf, doc.len, "club.xml"), ORD_EBADDATA);
+		ck_assert_msg(strstr(ord_error_last(), broken[i].msg) &&
+				      !strncmp(ord_error_last(), "club.xml:", 9),
+			      "expected '%s', got '%s'", broken[i].msg, ord_error_last());
+		ck_assert_ptr_null(r);
+		ord_buf_release(&doc);
+	}
+}
+END_TEST
+
 /* Every state key set (so that every branch of the reports and of the
  * execution check runs): the module uses no key it does not declare (the
  * teardown's ord_state_check), and reports the values. */
@@ -1651,6 +1685,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, init_unit_kind_not_in_tables);
 	tcase_add_test(res, init_unit_gun_crew);
 	tcase_add_test(res, table_values_are_used);
+	tcase_add_test(res, morale_tables_checked_at_load);
 	tcase_add_test(res, reports_use_declared_keys);
 	suite_add_tcase(s, res);
 	return s;
