@@ -727,7 +727,10 @@ static int unreadable(const char *bytes, size_t len, const char *name)
 		end--;
 	for (i = 0; i + 8 <= len && i < 256 && memcmp(bytes + i, "<bundle ", 8); i++)
 		;
-	if (strstr(why, "DOCTYPE") || strstr(why, "ntit") || i + 8 > len || i >= 256)
+	/* what orderly refuses in any XML (a DTD, entities, XInclude, not
+	 * UTF-8) is said as it is */
+	if (strstr(why, "DOCTYPE") || strstr(why, "not accepted") || strstr(why, "UTF-8") ||
+	    i + 8 > len || i >= 256)
 		err = ord_error_set(ORD_EBADDATA, "%s", why);
 	else if (end < sizeof(close) - 1 ||
 		 memcmp(bytes + end - (sizeof(close) - 1), close, sizeof(close) - 1))

@@ -670,6 +670,13 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 				ord_vout_fail(x->v,
 					      "phase %s: unit %s ends the phase with %s by the rules, but its recorded state has %s",
 					      phase, ctx->units[i].id, want.buf, got.buf);
+			else if (listed <= MAX_LISTED && rs &&
+				 !strcmp(rs->unit, ctx->units[i].id) && !strcmp(rs->value, b.buf))
+				/* the same state: what differs is when it is recorded */
+				ord_vout_fail(x->v,
+					      "phase %s: unit %s's state is recorded as of turn %d, phase %d, but the rules give it at turn %d, phase %zu",
+					      phase, ctx->units[i].id, rs->turn, rs->phase, r->turn,
+					      p + 1);
 			else if (listed <= MAX_LISTED)
 				ord_vout_fail(x->v,
 					      "phase %s: unit %s ends the phase as (%s) by the rules, but its recorded state is %s%s%s",

@@ -781,6 +781,11 @@ START_TEST(one_change_one_finding)
 	ck_assert_msg(strstr(out.buf, "is recorded with phase 'x"), "%s", out.buf);
 	ck_assert_msg(unindented(out.buf) == 2, "%s", out.buf);
 
+	/* a unit state's phase: the same state, said recorded at another time */
+	ck_assert_int_eq(resigned_after("<state ", "phase=\"", "phase=\"9", &o, &out), ORD_ETAMPERED);
+	ck_assert_msg(strstr(out.buf, "state is recorded as of turn 1, phase 9"), "%s", out.buf);
+	ck_assert_msg(unindented(out.buf) == 2, "%s", out.buf);
+
 	/* a roll left out: named */
 	ck_assert_int_eq(resigned_without("  <roll ", "/>\n", &out), ORD_ETAMPERED);
 	ck_assert_msg(strstr(out.buf, "is recorded: missing [") ||
