@@ -399,8 +399,12 @@ const char *ord_state_str(struct ord_ctx *ctx, const struct ord_unit *u, const c
 /* 1 if the unit holds a value of key (not only its default). */
 int ord_state_has(struct ord_ctx *ctx, const struct ord_unit *u, const char *key);
 void ord_state_set_int(struct ord_ctx *ctx, struct ord_unit *u, const char *key, long v);
-/* Numbers are written as ord_tables_fmt writes them (up to 2 decimals). */
+/* Numbers are written as ord_state_fmt_num writes them. */
 void ord_state_set_num(struct ord_ctx *ctx, struct ord_unit *u, const char *key, double v);
+/* A number as a unit's state keeps it: integers plain, else at most 2
+ * decimals, trailing zeros dropped (the state's precision, whatever the
+ * value: what a phase stores is what its replay gives). */
+void ord_state_fmt_num(struct ord_buf *out, double v);
 void ord_state_set_str(struct ord_ctx *ctx, struct ord_unit *u, const char *key, const char *v);
 /* 0, or ORD_ERROR with the message naming the module and the first key it
  * misused in ctx.  The core calls it after validate_sheet, check_event

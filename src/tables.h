@@ -241,8 +241,10 @@ const char *ord_row_label(const struct ord_row *row);
 
 /* ---- formatting ------------------------------------------------------------ */
 
-/* A number as people write it: integers plain, else up to 2 decimals with
- * trailing zeros dropped; negative numbers with U+2212 when minus_sign. */
+/* A number as people write it: integers plain, else 2 decimals, or 3 where
+ * those are the value exactly (an eighth: 1.125, not the 1.12 a referee
+ * would type back), with trailing zeros dropped; negative numbers with
+ * U+2212 when minus_sign. */
 void ord_tables_fmt(struct ord_buf *out, double v, int minus_sign);
 /* All tables (table == NULL) or the one named, as aligned text with [R] and
  * provisional marks and notes.  ORD_ENOTFOUND listing the names. */

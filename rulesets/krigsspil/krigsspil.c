@@ -470,7 +470,7 @@ static void init_num(struct ord_kv *init, const char *key, double v)
 {
 	struct ord_buf b = ORD_BUF_INIT;
 
-	ord_tables_fmt(&b, v, 0);
+	ord_state_fmt_num(&b, v);
 	ord_kv_set(init, key, b.buf);
 	ord_buf_release(&b);
 }

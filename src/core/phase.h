@@ -16,7 +16,8 @@
  * that changes what a phase resolves to, as a module's rules_revision does
  * for its rules.  Each "resolve" entry logs both (core_revision,
  * rules_revision). */
-#define ORD_CORE_REVISION "2026-12-02"
+/* 2026-12-02.2: an eighth in a result's words printed exactly (1.125) */
+#define ORD_CORE_REVISION "2026-12-02.2"
 
 /* The dice of a phase. */
 struct ord_phase_dice {

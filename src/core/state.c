@@ -197,7 +197,7 @@ void ord_state_set_num(struct ord_ctx *ctx, struct ord_unit *u, const char *key,
 {
 	struct ord_buf b = ORD_BUF_INIT;
 
-	ord_tables_fmt(&b, v, 0);
+	ord_state_fmt_num(&b, v);
 	write_text(ctx, u, key, b.buf, ORD_KEY_NUM);
 	ord_buf_release(&b);
 }

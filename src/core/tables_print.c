@@ -12,10 +12,12 @@
 
 /* ---- formatting ------------------------------------------------------------- */
 
-void ord_tables_fmt(struct ord_buf *out, double v, int minus_sign)
+/* exact: three decimals where those are the value exactly */
+static void fmt(struct ord_buf *out, double v, int minus_sign, int exact)
 {
 	char tmp[64];
 	size_t len;
+	double m;
 
 	if (isinf(v)) {
 		ord_buf_adds(out, v < 0 ? "min" : "max");
@@ -28,10 +30,11 @@ void ord_tables_fmt(struct ord_buf *out, double v, int minus_sign)
 		ord_buf_adds(out, "−");
 		v = -v;
 	}
+	m = v * 1000;
 	if (v == floor(v) && fabs(v) < 1e15) {
 		snprintf(tmp, sizeof(tmp), "%.0f", v);
 	} else {
-		snprintf(tmp, sizeof(tmp), "%.2f", v);
+		snprintf(tmp, sizeof(tmp), exact && fabs(m - nearbyint(m)) < 1e-6 ? "%.3f" : "%.2f", v);
 		len = strlen(tmp);
 		while (len && tmp[len - 1] == '0')
 			tmp[--len] = '\0';
@@ -39,6 +42,16 @@ void ord_tables_fmt(struct ord_buf *out, double v, int minus_sign)
 			tmp[--len] = '\0';
 	}
 	ord_buf_adds(out, tmp);
+}
+
+void ord_tables_fmt(struct ord_buf *out, double v, int minus_sign)
+{
+	fmt(out, v, minus_sign, 1);
+}
+
+void ord_state_fmt_num(struct ord_buf *out, double v)
+{
+	fmt(out, v, 0, 0);
 }
 
 /* Display width of UTF-8 text: code points, not bytes. */

@@ -781,6 +781,16 @@ START_TEST(test_fmt)
 	ord_buf_reset(&b);
 	ord_tables_fmt(&b, -0.001, 1);
 	ck_assert_str_eq(b.buf, "0");
+	/* an eighth exactly, not rounded to a number a referee would type back */
+	ord_buf_reset(&b);
+	ord_tables_fmt(&b, 1.125, 1);
+	ck_assert_str_eq(b.buf, "1.125");
+	ord_buf_reset(&b);
+	ord_tables_fmt(&b, -1.0 / 8, 1);
+	ck_assert_str_eq(b.buf, "−0.125");
+	ord_buf_reset(&b);
+	ord_tables_fmt(&b, 0.25, 1);
+	ck_assert_str_eq(b.buf, "0.25");
 	ord_buf_release(&b);
 }
 END_TEST
