@@ -405,7 +405,7 @@ int bat_fire(const struct bat_rules *r, const struct bat_fire_in *in, struct bat
 		goto out;
 	out->in_range = 1;
 	base = in->firers * pct / 100;
-	ord_buf_addf(&b, "%d firers × ", in->firers);
+	ord_buf_addf(&b, "%d firer%s × ", in->firers, in->firers == 1 ? "" : "s");
 	add_num(&b, pct);
 	ord_buf_adds(&b, "% = ");
 
@@ -582,7 +582,10 @@ int bat_morale20(const struct bat_rules *r, const struct bat_morale20_in *in,
 		if ((err = ord_table_find(&crow, table(r, "morale20_classes"), &match)) != 0)
 			goto out;
 		out->new_class = ord_row_str(crow, "after_rout");
-		ord_buf_addf(&b, ", drops to class %s", out->new_class);
+		if (strcmp(out->new_class, in->cls))
+			ord_buf_addf(&b, ", drops to class %s", out->new_class);
+		else
+			ord_buf_addf(&b, ", stays class %s (no lower class)", out->new_class);
 	}
 	why_add(why, &b);
 out:
