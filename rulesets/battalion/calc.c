@@ -55,15 +55,24 @@ static const char *const needed_params[] = {
 	"tie_divisor",
 };
 
-/* Columns and labels the code reads, checked at load like the tables. */
+/* Columns and labels the code reads, checked at load like the tables.
+ * Not kinds' formation (D27, D28): the tables of a game made before it
+ * have none, and such a game plays on as it was made, each unit in its own
+ * formation and a gun's crew a line (bat_chart_formation). */
 static const struct ord_tables_need_field needed_fields[] = {
-	{ "kinds", "arm", 1 },           { "kinds", "formation", 1 },
-	{ "formations", "fires_as", 1 }, { "formations", "enfilade_as", 1 },
-	{ "movement", "reg", 0 },        { "movement", "charge", 0 },
-	{ "terrain", "reg", 0 },         { "terrain", "charge", 0 },
-	{ "fire", "hits", 0 },           { "artillery", "dead", 0 },
-	{ "artillery", "hit", 0 },       { "morale", "outcome", 1 },
-	{ "morale20", "outcome", 1 },    { "morale20_classes", "after_rout", 1 },
+	{ "kinds", "arm", 1 },
+	{ "formations", "fires_as", 1 },
+	{ "formations", "enfilade_as", 1 },
+	{ "movement", "reg", 0 },
+	{ "movement", "charge", 0 },
+	{ "terrain", "reg", 0 },
+	{ "terrain", "charge", 0 },
+	{ "fire", "hits", 0 },
+	{ "artillery", "dead", 0 },
+	{ "artillery", "hit", 0 },
+	{ "morale", "outcome", 1 },
+	{ "morale20", "outcome", 1 },
+	{ "morale20_classes", "after_rout", 1 },
 	{ "melee_points", "points", 0 },
 };
 

@@ -69,6 +69,24 @@ expect_eq "$(sql ks.game "SELECT count(*) FROM unit_state WHERE state LIKE '%amm
 expect_exit 0 ord audit ks.game
 expect_in "$OUT" "clean"
 
+# A battalion game made before the kinds had a formation of their own (D27,
+# D28: skirmishers in skirmish order, cavalry in squadron) keeps tables
+# without it: it opens and plays on as it was made, its cavalry in the
+# column the scenario gave it, and the audit is clean.
+sed -e 's/labels="arm formation"/labels="arm"/' -e '/<chart name="kinds"/,/<\/chart>/s/ formation="[^"]*"//' \
+	-e '/<row formation="squadron"/,/note=/d' "$SRC/rulesets/battalion/tables.xml" >tables-before-kinds.xml
+! grep -q 'formation="squadron"\|labels="arm formation"' tables-before-kinds.xml || fail "the kinds' formations are still in the tables"
+BAT=$SRC/rulesets/battalion/examples
+expect_exit 0 ord new bat.game --scenario "$BAT/scenario.xml" --tables tables-before-kinds.xml
+expect_exit 0 ord submit bat.game --side french "$BAT/demo/turn1-french.txt"
+expect_exit 0 ord submit bat.game --side allied "$BAT/demo/turn1-allied.txt"
+expect_exit 0 ord seal bat.game
+for _ in 1 2 3 4 5; do expect_exit 0 ord resolve bat.game; done
+expect_exit 0 ord report bat.game --referee
+expect_not_in "$OUT" "squadron"
+expect_exit 0 ord audit bat.game
+expect_in "$OUT" "clean"
+
 # A game whose kept tables lack a number its ruleset now needs is refused
 # plainly, and left as it is.
 sql ks.game "UPDATE game SET tables = replace(tables, 'name=\"genforsyning_traek\"', 'name=\"genforsyning_traek_old\"')" >/dev/null
