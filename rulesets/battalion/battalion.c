@@ -168,6 +168,15 @@
  *      the square of "infantry in square vs. cavalry".  Its state says
  *      squadron whatever the scenario wrote (older scenarios gave cavalry
  *      a column; they still load).
+ *  D29 A formation change counts for fire and melee from the turn it is
+ *      ordered (our reading; the text is silent but for the charged unit).
+ *      "FSq ... (one turn)" and the NOTE that "a unit charged by the enemy
+ *      but with orders to change formation is considered to have changed
+ *      formation before the enemy struck" could mean that an uncharged
+ *      unit is still in its old formation that turn; the text gives no
+ *      formation "between" two, and its fire modifier "-1/4 if you changed
+ *      formation" is for the unit's own fire in that turn, so the new
+ *      formation stands for the turn (movement excepted: D7).
  *  NEEDSWORK: the notation writes fractions in quarters; the tables'
  *  move_fraction_parts is taken to be 4.
  */
