@@ -797,35 +797,60 @@ END_TEST
 
 /* ---- the ranges a module declares ---------------------------------------------------- */
 
+static const char d20_whole[] = "<dice name=\"d20\" title=\"d20\" die=\"20\" keys=\"class\" labels=\"outcome\">\n" /* 3 */
+				"  <roll class=\"A\" lo=\"1\" hi=\"16\" outcome=\"good\"/>\n"
+				"  <roll class=\"A\" lo=\"17\" hi=\"19\" outcome=\"retreat\"/>\n"
+				"  <roll class=\"A\" lo=\"20\" hi=\"20\" outcome=\"rout\"/>\n"
+				"  <roll class=\"B C\" lo=\"1\" hi=\"14\" outcome=\"good\"/>\n"
+				"  <roll class=\"B C\" lo=\"15\" hi=\"20\" outcome=\"rout\"/>\n"
+				"</dice>\n"
+				"<dice name=\"morale\" title=\"Morale\" labels=\"outcome\">\n" /* 10 */
+				"  <roll lo=\"0\" hi=\"max\" outcome=\"good\"/>\n"
+				"  <roll lo=\"-5\" hi=\"-1\" outcome=\"retreat\"/>\n"
+				"  <roll lo=\"min\" hi=\"-6\" outcome=\"rout\"/>\n" /* 13 */
+				"</dice>\n";
+static const struct ord_tables_dice d20_and_morale[] = { { "d20", 0 }, { "morale", 1 } };
+static const struct ord_tables_words outcomes[] = {
+	{ "morale", "outcome", "good retreat rout" },
+	{ "d20", "outcome", "good retreat rout" },
+};
+
+/* d20_whole with from replaced by to: the dice (d20_and_morale from first,
+ * n of them) or, n == 0, the outcomes are refused with msg. */
+static void dice_refused(const char *from, const char *to, size_t first, size_t n, const char *msg)
+{
+	const char *at = strstr(d20_whole, from);
+	struct ord_buf body = ORD_BUF_INIT;
+	struct ord_tables *t;
+	char *xml;
+
+	ck_assert_ptr_nonnull(at);
+	ord_buf_add(&body, d20_whole, (size_t)(at - d20_whole));
+	ord_buf_adds(&body, to);
+	ord_buf_adds(&body, at + strlen(from));
+	xml = wrap(body.buf);
+	t = load_ok(xml);
+	if (n)
+		ck_assert_int_eq(ord_tables_check_dice(t, d20_and_morale + first, n), ORD_EBADDATA);
+	else
+		ck_assert_int_eq(ord_tables_check_words(t, outcomes, 2), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(), msg);
+	ord_tables_free(t);
+	free(xml);
+	ord_buf_release(&body);
+}
+
 /* Dice tables answer every roll, for every key they answer at all; labels
  * hold only their words: checked at load, with the line. */
 START_TEST(test_check_dice)
 {
-	static const struct ord_tables_dice both[] = { { "morale", 1 }, { "d20", 0 } };
-	static const struct ord_tables_words outcomes[] = {
-		{ "morale", "outcome", "good retreat rout" },
-		{ "d20", "outcome", "good retreat rout" },
-	};
 	static const struct ord_tables_dice wrong_kind[] = { { "fire", 0 } };
-	static const char d20_whole[] =
-		"<dice name=\"d20\" title=\"d20\" die=\"20\" keys=\"class\" labels=\"outcome\">\n" /* 3 */
-		"  <roll class=\"A\" lo=\"1\" hi=\"16\" outcome=\"good\"/>\n"
-		"  <roll class=\"A\" lo=\"17\" hi=\"19\" outcome=\"retreat\"/>\n"
-		"  <roll class=\"A\" lo=\"20\" hi=\"20\" outcome=\"rout\"/>\n"
-		"  <roll class=\"B C\" lo=\"1\" hi=\"14\" outcome=\"good\"/>\n"
-		"  <roll class=\"B C\" lo=\"15\" hi=\"20\" outcome=\"rout\"/>\n"
-		"</dice>\n"
-		"<dice name=\"morale\" title=\"Morale\" labels=\"outcome\">\n" /* 10 */
-		"  <roll lo=\"0\" hi=\"max\" outcome=\"good\"/>\n"
-		"  <roll lo=\"-5\" hi=\"-1\" outcome=\"retreat\"/>\n"
-		"  <roll lo=\"min\" hi=\"-6\" outcome=\"rout\"/>\n" /* 13 */
-		"</dice>\n";
 	struct ord_tables *t;
-	char *xml, *body;
+	char *xml;
 
 	/* whole: every class's 1..20, every total of the modified table */
 	t = load_ok(doc_all);
-	ck_assert_int_eq(ord_tables_check_dice(t, both, 2), 0); /* d20 absent: require's to say */
+	ck_assert_int_eq(ord_tables_check_dice(t, d20_and_morale, 2), 0); /* d20: require's */
 	ck_assert_int_eq(ord_tables_check_words(t, outcomes, 2), 0);
 	ck_assert_int_eq(ord_tables_check_dice(t, wrong_kind, 1), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
@@ -833,67 +858,26 @@ START_TEST(test_check_dice)
 	ord_tables_free(t);
 	xml = wrap(d20_whole);
 	t = load_ok(xml);
-	ck_assert_int_eq(ord_tables_check_dice(t, both, 2), 0);
+	ck_assert_int_eq(ord_tables_check_dice(t, d20_and_morale, 2), 0);
+	ck_assert_int_eq(ord_tables_check_words(t, outcomes, 2), 0);
 	ord_tables_free(t);
 	free(xml);
 
-	/* class A's 17 to 19 gone: only class A is short */
-	body = strdup(d20_whole);
-	memcpy(strstr(body, "hi=\"19\""), "hi=\"18\"", 7);
-	xml = wrap(body);
-	t = load_ok(xml);
-	ck_assert_int_eq(ord_tables_check_dice(t, both, 2), ORD_EBADDATA);
-	ck_assert_str_eq(ord_error_last(),
-			 "t.xml:3: table 'd20' has no row for the roll 19 for class=A (a table read by one die must hold every roll)");
-	ord_tables_free(t);
-	free(xml);
-	free(body);
-
+	/* class A's 17 to 19 cut to 18: only class A is short */
+	dice_refused("hi=\"19\"", "hi=\"18\"", 0, 2,
+		     "t.xml:3: table 'd20' has no row for the roll 19 for class=A (a table read by one die must hold every roll)");
 	/* the modified table with a gap, and stopping short of max */
-	body = strdup(d20_whole);
-	memcpy(strstr(body, "lo=\"-5\""), "lo=\"-4\"", 7);
-	xml = wrap(body);
-	t = load_ok(xml);
-	ck_assert_int_eq(ord_tables_check_dice(t, both, 1), ORD_EBADDATA);
-	ck_assert_str_eq(ord_error_last(),
-			 "t.xml:10: table 'morale' has no row for the roll -5 (a table read by dice and modifiers must hold every roll)");
-	ord_tables_free(t);
-	free(xml);
-	free(body);
-	body = strdup(d20_whole);
-	memcpy(strstr(body, "hi=\"max\""), "hi=\"900\"", 8);
-	xml = wrap(body);
-	t = load_ok(xml);
-	ck_assert_int_eq(ord_tables_check_dice(t, both, 1), ORD_EBADDATA);
-	ck_assert_str_eq(ord_error_last(),
-			 "t.xml:10: table 'morale' has no row for a roll above its last (its first row must begin at 'min' and its last end at 'max': modifiers may take a roll anywhere)");
-	ord_tables_free(t);
-	free(xml);
-	free(body);
-
+	dice_refused("lo=\"-5\"", "lo=\"-4\"", 1, 1,
+		     "t.xml:10: table 'morale' has no row for the roll -5 (a table read by dice and modifiers must hold every roll)");
+	dice_refused("hi=\"max\"", "hi=\"900\"", 1, 1,
+		     "t.xml:10: table 'morale' has no row for a roll above its last (its first row must begin at 'min' and its last end at 'max': modifiers may take a roll anywhere)");
 	/* a table read by one die must say its die */
-	body = strdup(d20_whole);
-	memset(strstr(body, " die=\"20\""), ' ', 9); /* no die= */
-	xml = wrap(body);
-	t = load_ok(xml);
-	ck_assert_int_eq(ord_tables_check_dice(t, both + 1, 1), ORD_EBADDATA);
-	ck_assert_str_eq(ord_error_last(),
-			 "t.xml:3: table 'd20' gives no die (expected die=\"N\": it is read by one die)");
-	ord_tables_free(t);
-	free(xml);
-	free(body);
-
+	dice_refused(" die=\"20\"", "", 0, 1,
+		     "t.xml:3: table 'd20' gives no die (expected die=\"N\": it is read by one die)");
 	/* a label's word that is none of the module's */
-	body = strdup(d20_whole);
-	memcpy(strstr(body, "outcome=\"rout\"/>\n  <roll class=\"B C\""), "outcome=\"rut!\"", 14);
-	xml = wrap(body);
-	t = load_ok(xml);
-	ck_assert_int_eq(ord_tables_check_words(t, outcomes, 2), ORD_EBADDATA);
-	ck_assert_str_eq(ord_error_last(),
-			 "t.xml:6: table 'd20' row: 'outcome' is 'rut!' (expected one of good retreat rout)");
-	ord_tables_free(t);
-	free(xml);
-	free(body);
+	dice_refused("outcome=\"rout\"/>\n  <roll class=\"B C\"",
+		     "outcome=\"rut!\"/>\n  <roll class=\"B C\"", 0, 0,
+		     "t.xml:6: table 'd20' row: 'outcome' is 'rut!' (expected one of good retreat rout)");
 }
 END_TEST
 
