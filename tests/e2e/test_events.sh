@@ -183,8 +183,8 @@ expect_exit 0 ord event forged.game move unit=R1 distance=4
 for _ in 1 2 3 4 5; do expect_exit 0 ord resolve forged.game; done
 expect_exit 0 ord exchange forged.game
 expect_exit 1 ord audit forged.game
-expect_in "$OUT" "the orders give 'unit 'R1': unit 'R1' moved 4\" but its order allows 1.5\""
-expect_in "$OUT" "but the log says 'nothing'"
+expect_in "$OUT" "what the event breaks differs; by the orders: unit 'R1': unit 'R1' moved 4\" but its order allows 1.5\""
+expect_in "$OUT" "; by the log: nothing"
 # an index that cannot give an order (the file was changed): the event is
 # checked from the sheets themselves, as if there were no index
 cp i.game damaged.game
