@@ -113,6 +113,8 @@ static int open_notices(ord_game *g, int t, int64_t deadline, int open)
 	struct ord_buf head = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
 		       name = ORD_BUF_INIT, dl = ORD_BUF_INIT;
 	struct mail_attach att;
+	unsigned char pk[32];
+	char pkhex[65];
 	size_t i;
 	int err;
 
@@ -122,6 +124,11 @@ static int open_notices(ord_game *g, int t, int64_t deadline, int open)
 		ord_error_clear();
 		return 0;
 	}
+	/* the sign command checks the head against the game's key, not only
+	 * against the key the head names itself */
+	if ((err = ord_game_pubkey(g, pk)) != 0)
+		return err;
+	mail_hex(pkhex, pk, 32);
 	ord_head_format(&h, &head);
 	ord_buf_addf(&name, "open-%d.head", t);
 	if (deadline)
@@ -147,8 +154,8 @@ static int open_notices(ord_game *g, int t, int64_t deadline, int open)
 				     "It carries the turn's seed commitment, which the receipt of your\n"
 				     "sheet binds: the dice of this turn cannot be drawn again once your\n"
 				     "orders are in. Keep it. If your side signs its orders:\n\n"
-				     "    orderly sign --head %s --side %s --key YOUR.key SHEET.txt\n\n%s",
-				     t, dl.buf, name.buf, name.buf, side, head.buf);
+				     "    orderly sign --head %s --pubkey %s --side %s --key YOUR.key SHEET.txt\n\n%s",
+				     t, dl.buf, name.buf, name.buf, pkhex, side, head.buf);
 		else
 			ord_buf_addf(&body,
 				     "Turn %d opened and is sealed already: this mail of its opening\n"

@@ -121,7 +121,10 @@ body=$(body_of blue "turn open")
 expect_in "$body" "Turn 1 is open"
 expect_in "$body" "orderly signed head v2"
 expect_in "$body" "seed-commitment: $sc1"
-expect_in "$(body_of red "turn open")" "orderly sign --head open-1.head --side red"
+# ... and the sign command checks that head against the game's own key
+gkey=$(ordu info "$G" | awk '/^key:/ {print $2}')
+[[ ${#gkey} == 64 ]] || fail "no game key in info"
+expect_in "$(body_of red "turn open")" "orderly sign --head open-1.head --pubkey $gkey --side red"
 
 
 # the corrected sheet, top-posted above the quoted rejection
