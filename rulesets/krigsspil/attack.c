@@ -210,12 +210,14 @@ static void melee_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, stru
 /* A battery that loses a melee (16.3: "som et normalt angreb mod
  * infanteri") loses men and prisoners from its crew, besaetning_figurer_pr_piece
  * figures a piece.  The text says nothing of its guns; ours: they are
- * captured when the crew is all lost or taken (the men it has lost in
- * melee reach its crew's), and otherwise lose nothing. */
-static void overrun(struct ord_ctx *ctx, struct ord_unit *b, struct ks_text *t)
+ * captured when the crew is all lost or taken in this melee (the men
+ * and prisoners it loses now reach its crew's), and otherwise lose
+ * nothing.  Only this melee's: a battery's crew does not count down with
+ * its losses (1.3), so men lost earlier in the game, to fire or in another
+ * melee, do not make a later small loss an overrun. */
+static void overrun(struct ord_ctx *ctx, struct ord_unit *b, long lost, struct ks_text *t)
 {
 	long crew = (long)ks_figures(ctx, b) * (long)ks_param(ks_r(ctx), "mand_pr_figur");
-	long lost = ks_st(ctx, b, "tab_mand") + ks_st(ctx, b, "fanger");
 
 	if (!ks_is(ctx, b, "artilleri") || lost < crew)
 		return;
@@ -334,7 +336,7 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		ks_take_men(ctx, f, out.men_d, pd);
 		if (loser) {
 			melee_grade(ctx, loser, out.grade, &t);
-			overrun(ctx, loser, &t);
+			overrun(ctx, loser, loser == a ? out.men_a + pa : out.men_d + pd, &t);
 			if (out.grade == KS_FU)
 				ks_st_set(ctx, winner, "vandt_fu_traek", turn); /* 6.7: no decimation LU now */
 		} else {

@@ -614,6 +614,8 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * its first rank (14); ranging after indskudt_efter_traek (15); a
 	 * battery whose crew is all lost in melee is overrun, its guns
 	 * captured (16.3, ours); the attack column's bonus kept after an
-	 * attack (16.5) (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02.2",
+	 * attack (16.5); 2026-12-02.3 a battery is overrun by the men and
+	 * prisoners of this melee reaching its crew, not by the game's (16.3,
+	 * ours) (docs/threat-model.md, "Rules corrected") */
+	"2026-12-02.3",
 };
