@@ -227,6 +227,22 @@ static void overrun(struct ord_ctx *ctx, struct ord_unit *b, long lost, struct k
 	ks_st_set(ctx, b, "overgivet", 1);
 }
 
+/* What a side of a melee has left: "D1 has 20 figures".  A battery keeps no
+ * figures of its own (its crew does not count down, 1.3): its guns and the
+ * crew they give; one overrun, nothing. */
+static void melee_left(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_text *t)
+{
+	if (!ks_is(ctx, u, "artilleri"))
+		KS_TF(t, "%s har %ld figurer", "%s has %ld figures", u->id, ks_st(ctx, u, "figurer"));
+	else if (ks_st(ctx, u, "overgivet"))
+		KS_TF(t, "%s har ingen kanoner eller besætning tilbage (overløbet)",
+		      "%s has no guns or crew left (overrun)", u->id);
+	else
+		KS_TF(t, "%s har %ld kanoner (besætning på %d figurer)",
+		      "%s has %ld guns (%d figures of crew)", u->id, ks_st(ctx, u, "kanoner"),
+		      ks_figures(ctx, u));
+}
+
 static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -343,9 +359,10 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 			melee_grade(ctx, a, out.grade, &t);
 			melee_grade(ctx, f, out.grade, &t);
 		}
-		KS_TF(&t, "; %s har %ld figurer, %s har %ld figurer",
-		      "; %s has %ld figures, %s has %ld figures", a->id, ks_st(ctx, a, "figurer"),
-		      f->id, ks_st(ctx, f, "figurer"));
+		ks_text_add(&t, "; ", "; ");
+		melee_left(ctx, a, &t);
+		ks_text_add(&t, ", ", ", ");
+		melee_left(ctx, f, &t);
 		ord_kv_set(&vals, "winner", winner ? winner->id : "");
 		ord_kv_set_int(&vals, "men_a", out.men_a);
 		ord_kv_set_int(&vals, "men_d", out.men_d);

@@ -2379,6 +2379,10 @@ START_TEST(test_battery_overrun)
 	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 1));
 	expect_result("B1 er overløbet: besætningen (4 figurer, 120 mand)");
 	expect_result("batteriets 6 kanoner er erobret (vores regel");
+	/* the tail says what each side has left: a battery keeps no figures */
+	expect_result("; D1 har 20 figurer, B1 har ingen kanoner eller besætning tilbage "
+		      "(overløbet)");
+	expect_result("; D1 has 20 figures, B1 has no guns or crew left (overrun)");
 	ck_assert_int_eq(st("B1", "overgivet"), 1);
 	/* a small loss: the crew is not all gone, the guns stay */
 	teardown();
@@ -2390,6 +2394,8 @@ START_TEST(test_battery_overrun)
 	EV_OK("naerkamp", "angriber=D1 forsvarer=B1");
 	resolve("angrebshandlinger", D(1, 1, 1, 6, 6, 6));
 	expect_result("B1: moral");
+	expect_result("B1 har 6 kanoner (besætning på 4 figurer)");
+	expect_result("B1 has 6 guns (4 figures of crew)");
 	ck_assert_int_eq(st("B1", "overgivet"), 0);
 	ck_assert_int_eq(st("B1", "kanoner"), 6);
 	/* the same small loss after 200 men lost earlier in the game: it is
