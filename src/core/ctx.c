@@ -266,11 +266,16 @@ struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const cha
 /* A slot in orders for every unit held (those already set kept). */
 static void orders_fit(struct ord_ctx *ctx)
 {
-	if (ctx->orders && ctx->norders >= ctx->nunits + 1)
+	size_t n = ctx->nunits + 1;
+
+	if (ctx->orders && ctx->norders >= n)
 		return;
-	ctx->orders = ord_xrealloc(ctx->orders, (ctx->nunits + 1) * sizeof(*ctx->orders));
-	memset(ctx->orders + ctx->norders, 0, (ctx->nunits + 1 - ctx->norders) * sizeof(*ctx->orders));
-	ctx->norders = ctx->nunits + 1;
+	/* twice as many when a partial context loads its units one by one */
+	if (ctx->orders && n < 2 * ctx->norders)
+		n = 2 * ctx->norders;
+	ctx->orders = ord_xrealloc(ctx->orders, n * sizeof(*ctx->orders));
+	memset(ctx->orders + ctx->norders, 0, (n - ctx->norders) * sizeof(*ctx->orders));
+	ctx->norders = n;
 }
 
 void ord_ctx_index(struct ord_ctx *ctx)
@@ -567,6 +572,51 @@ void ord_ctx_set_lazy(struct ord_ctx *ctx, size_t total,
 	ctx->lazy_ud = ud;
 }
 
+void ord_ctx_set_lazy_many(struct ord_ctx *ctx, int (*load_many)(void *ud, struct ord_ctx *ctx,
+								 const char *const *names, size_t n))
+{
+	ctx->lazy_many = load_many;
+}
+
+struct ord_unit *ord_ctx_held_unit(struct ord_ctx *ctx, const char *id_or_name)
+{
+	struct ord_unit *u = map_find(ctx, &ctx->by_id, id_or_name, 0);
+
+	return u ? u : map_find(ctx, &ctx->by_name, id_or_name, 1);
+}
+
+void ord_ctx_index_loaded(struct ord_ctx *ctx, size_t from)
+{
+	orders_fit(ctx);
+	for (; from < ctx->nunits; from++) {
+		map_insert(ctx, &ctx->by_id, from, 0);
+		map_insert(ctx, &ctx->by_name, from, 1);
+	}
+}
+
+void ord_ctx_find_units(struct ord_ctx *ctx, const char *const *names, size_t n)
+{
+	const char **want;
+	size_t i, k = 0, before = ctx->nunits;
+
+	if (!ctx->lazy_many || ctx->in_lazy) {
+		for (i = 0; i < n; i++)
+			ord_ctx_find_unit(ctx, names[i]);
+		return;
+	}
+	want = ord_xmalloc((n ? n : 1) * sizeof(*want));
+	for (i = 0; i < n; i++)
+		if (!ord_ctx_held_unit(ctx, names[i]))
+			want[k++] = names[i];
+	if (k) {
+		ctx->in_lazy = 1;
+		ctx->lazy_many(ctx->lazy_ud, ctx, want, k);
+		ctx->in_lazy = 0;
+		ord_ctx_index_loaded(ctx, before);
+	}
+	free(want);
+}
+
 struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name)
 {
 	struct ord_unit *u = map_find(ctx, &ctx->by_id, id_or_name, 0);
@@ -584,11 +634,7 @@ struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name)
 	if (ctx->nunits == n)
 		return NULL;
 	/* index what was loaded: O(1) each, not the whole map again */
-	orders_fit(ctx);
-	for (; n < ctx->nunits; n++) {
-		map_insert(ctx, &ctx->by_id, n, 0);
-		map_insert(ctx, &ctx->by_name, n, 1);
-	}
+	ord_ctx_index_loaded(ctx, n);
 	u = map_find(ctx, &ctx->by_id, id_or_name, 0);
 	return u ? u : map_find(ctx, &ctx->by_name, id_or_name, 1);
 }

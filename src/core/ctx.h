@@ -45,6 +45,7 @@ struct ord_ctx {
 	/* a partial context (ord_ctx_set_lazy): a unit looked up and not held
 	 * is loaded by lazy(); units never move (ualloc is the game's count) */
 	int (*lazy)(void *ud, struct ord_ctx *ctx, const char *id_or_name);
+	int (*lazy_many)(void *ud, struct ord_ctx *ctx, const char *const *names, size_t n);
 	void *lazy_ud;
 	int in_lazy;
 	/* BLAKE2b-128 of each unit's serialised state when loaded; NULL in a
@@ -105,6 +106,16 @@ void ord_ctx_index(struct ord_ctx *ctx);
  * state was (ord_ctx_unit_changed says every unit changed). */
 void ord_ctx_set_lazy(struct ord_ctx *ctx, size_t total,
 		      int (*load)(void *ud, struct ord_ctx *ctx, const char *id_or_name), void *ud);
+/* The same with a load of many names at once (each unit added once). */
+void ord_ctx_set_lazy_many(struct ord_ctx *ctx, int (*load_many)(void *ud, struct ord_ctx *ctx,
+								 const char *const *names, size_t n));
+/* Have a partial context hold the units of names it does not hold yet,
+ * in one load of many where it has one (ord_ctx_set_lazy_many). */
+void ord_ctx_find_units(struct ord_ctx *ctx, const char *const *names, size_t n);
+/* Index units from.. (the last added to a partial context): O(1) each. */
+void ord_ctx_index_loaded(struct ord_ctx *ctx, size_t from);
+/* The unit ctx holds of this id or name, never loading it: NULL if none. */
+struct ord_unit *ord_ctx_held_unit(struct ord_ctx *ctx, const char *id_or_name);
 /* Take ownership of a parsed sheet and attach its orders to its units;
  * lines naming no unit of side are ignored (the sheet was validated). */
 void ord_ctx_attach_sheet(struct ord_ctx *ctx, struct ord_sheet *sheet, const char *side);

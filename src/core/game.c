@@ -841,11 +841,33 @@ static int lazy_unit(void *ud, struct ord_ctx *ctx, const char *id_or_name)
 	return ord_store_unit_find(g->db, id_or_name, ord_game_add_unit, ctx);
 }
 
+/* a unit of a load of many, indexed at once, unless the context holds it
+ * already (a unit named twice, or by its id and by its name) or has no
+ * room left */
+static int add_unit_once(void *ud, const struct ord_store_unit *u)
+{
+	struct ord_ctx *ctx = ud;
+
+	if (ctx->nunits + 1 >= ctx->ualloc || ord_ctx_held_unit(ctx, u->uid))
+		return 0;
+	ord_ctx_add_unit(ctx, u->uid, u->name, u->side, u->attrs, u->state);
+	ord_ctx_index_loaded(ctx, ctx->nunits - 1);
+	return 0;
+}
+
+static int lazy_units(void *ud, struct ord_ctx *ctx, const char *const *names, size_t n)
+{
+	struct ord_game *g = ud;
+
+	return ord_store_units_find(g->db, names, n, add_unit_once, ctx);
+}
+
 int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *side,
 			   const struct ord_sheet *sheet)
 {
 	const struct ord_store_side *s = ord_game_side_by_name(g, side);
-	size_t total, i, k;
+	const char **names = NULL;
+	size_t total, i, k, n = 0, alloc = 0;
 	int err;
 
 	ord_ctx_init(ctx, g->rs, g->rules, turn);
@@ -854,17 +876,28 @@ int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, co
 	if ((err = ord_store_unit_bound(g->db, &total)) != 0)
 		return err;
 	ord_ctx_set_lazy(ctx, total, lazy_unit, g);
+	ord_ctx_set_lazy_many(ctx, lazy_units);
 	if ((err = ord_store_units_now(g->db, s->id, ord_game_add_unit, ctx)) != 0)
 		return err;
 	ord_ctx_index(ctx);
-	/* the other units the sheet names, each looked up once now */
+	/* the other units the sheet names, all looked up now in one statement */
 	for (i = 0; sheet && i < sheet->n; i++) {
 		const struct ord_order *o = &sheet->orders[i];
-		ord_ctx_find_unit(ctx, o->unit);
-		for (k = 0; k < o->ntok; k++)
-			if (o->tok[k].kind == ORD_TOK_TARGET)
-				ord_ctx_find_unit(ctx, o->tok[k].value);
+		for (k = 0; k <= o->ntok; k++) {
+			const char *v = k == o->ntok                       ? o->unit
+					: o->tok[k].kind == ORD_TOK_TARGET ? o->tok[k].value
+									   : NULL;
+			if (!v)
+				continue;
+			if (n == alloc) {
+				alloc = alloc ? 2 * alloc : 64;
+				names = ord_xrealloc(names, alloc * sizeof(*names));
+			}
+			names[n++] = v;
+		}
 	}
+	ord_ctx_find_units(ctx, names, n);
+	free(names);
 	return 0;
 }
 

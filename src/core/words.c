@@ -27,15 +27,30 @@ const char *ord_words_next(const char **p, size_t *len)
 	return w;
 }
 
+static int separator(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '|';
+}
+
+/* one pass, no strspn/strcspn per word: every lookup of a table's row
+ * asks it of each attribute it matches */
 int ord_words_has(const char *list, const char *word)
 {
-	size_t n = strlen(word), len;
-	const char *w;
+	size_t n = strcspn(word, SEPARATORS);
+	const char *p = list;
 
-	while ((w = ord_words_next(&list, &len)) != NULL)
-		if (len == n && !memcmp(w, word, n))
+	if (!n || word[n] || !p) /* no word holds a separator */
+		return 0;
+	for (;;) {
+		while (separator(*p))
+			p++;
+		if (!*p)
+			return 0;
+		if (*p == *word && !strncmp(p, word, n) && (!p[n] || separator(p[n])))
 			return 1;
-	return 0;
+		while (*p && !separator(*p))
+			p++;
+	}
 }
 
 void ord_words_join(struct ord_buf *out, const char *list, const char *sep, const char *last)

@@ -305,6 +305,84 @@ int ord_store_unit_find(sqlite3 *db, const char *id_or_name, ord_store_unit_fn f
 	return unit_rows(db, st, fn, ud); /* one row at most */
 }
 
+/* names as a JSON array of strings, for json_each */
+static void json_names(struct ord_buf *out, const char *const *names, size_t n)
+{
+	size_t i;
+
+	ord_buf_addch(out, '[');
+	for (i = 0; i < n; i++) {
+		const unsigned char *p;
+		if (i)
+			ord_buf_addch(out, ',');
+		ord_buf_addch(out, '"');
+		for (p = (const unsigned char *)names[i]; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				ord_buf_addf(out, "\\%c", *p);
+			else if (*p < 0x20)
+				ord_buf_addf(out, "\\u%04x", *p);
+			else
+				ord_buf_addch(out, (char)*p);
+		}
+		ord_buf_addch(out, '"');
+	}
+	ord_buf_addch(out, ']');
+}
+
+int ord_store_units_find(sqlite3 *db, const char *const *names, size_t n, ord_store_unit_fn fn, void *ud)
+{
+	struct ord_buf json = ORD_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	unsigned char *hit;
+	size_t i;
+	int err = 0, rc;
+
+	if (!n)
+		return 0;
+	/* one statement for all the ids (a statement opens and closes its
+	 * B-tree cursors at every run, which was most of a look-up's cost),
+	 * then the names that are no unit's id one by one, as
+	 * ord_store_unit_find reads them; a unit named twice comes twice */
+	if (ord_store_stmt(db, &st,
+			   "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, c.state, j.key "
+			   "FROM json_each(?1) AS j JOIN unit ON unit.uid = j.value "
+			   "JOIN side ON side.id = unit.side_id "
+			   "LEFT JOIN unit_current c ON c.unit_id = unit.id") != 0) {
+		/* an SQLite built without JSON: one by one */
+		ord_error_clear();
+		for (i = 0; i < n && !err; i++)
+			err = ord_store_unit_find(db, names[i], fn, ud);
+		return err;
+	}
+	hit = ord_xcalloc(n, 1);
+	json_names(&json, names, n);
+	sqlite3_bind_text(st, 1, json.buf, (int)json.len, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ord_store_unit u;
+		int64_t k = sqlite3_column_int64(st, 6);
+
+		u.id = sqlite3_column_int64(st, 0);
+		u.uid = col_text(st, 1);
+		u.name = col_text(st, 2);
+		u.side = col_text(st, 3);
+		u.attrs = col_text(st, 4);
+		u.state = col_text(st, 5);
+		if (k >= 0 && (size_t)k < n)
+			hit[k] = 1;
+		if ((err = fn(ud, &u)) != 0)
+			break;
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ord_store_error(db, "reading units");
+	ord_store_stmt_done(st);
+	for (i = 0; i < n && !err; i++)
+		if (!hit[i])
+			err = ord_store_unit_find(db, names[i], fn, ud);
+	free(hit);
+	ord_buf_release(&json);
+	return err;
+}
+
 int ord_store_current_stale(sqlite3 *db, int *n)
 {
 	int64_t v;

@@ -141,6 +141,11 @@ int ord_store_units_now(sqlite3 *db, int64_t side_id, ord_store_unit_fn fn, void
 /* The unit of this id, else of this name (case-insensitive), with its
  * current state, to fn; nothing when there is none. */
 int ord_store_unit_find(sqlite3 *db, const char *id_or_name, ord_store_unit_fn fn, void *ud);
+/* The units of names (each an id or a name, as ord_store_unit_find reads
+ * it) in one statement, to fn: a unit named twice comes twice; a name of
+ * no unit gives nothing. */
+int ord_store_units_find(sqlite3 *db, const char *const *names, size_t n, ord_store_unit_fn fn,
+			 void *ud);
 /* The number of units whose current state (unit_current) is not the last
  * of their recorded states (unit_state): 0 unless the file was changed. */
 int ord_store_current_stale(sqlite3 *db, int *n);

@@ -22,6 +22,8 @@
 
 #include "core/ctx.h"
 #include "orderly.h"
+#include "store/stmt.h"
+#include "store/store.h"
 
 #define FIXTURES ORD_SOURCE_DIR "/tests/fixtures/e2e/"
 #define SCENARIO_HOLD FIXTURES "scenario.xml"
@@ -1307,6 +1309,37 @@ START_TEST(test_change_hook)
 }
 END_TEST
 
+static int found_unit(void *ud, const struct ord_store_unit *u)
+{
+	struct ord_buf *b = ud;
+
+	ord_buf_addf(b, "%s:%s,", u->uid, u->side);
+	return 0;
+}
+
+/* The units a sheet names, looked up in one statement (a submit's): by
+ * id first, else by name whatever its case, a name named twice twice, a
+ * name of no unit nothing, and a name JSON must escape read as written. */
+START_TEST(test_units_found_at_once)
+{
+	static const char *const names[] = { "R1", "red rifles", "Z9", "R1", "1st \"Red\\", "B3" };
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_buf b = ORD_BUF_INIT;
+	sqlite3 *db;
+
+	ord_game_free(g);
+	db = db_open();
+	ck_assert_int_eq(ord_store_units_find(db, names, 6, found_unit, &b), 0);
+	ck_assert_str_eq(b.buf, "R1:red,R1:red,B3:blue,R2:red,");
+	ord_buf_reset(&b);
+	ck_assert_int_eq(ord_store_units_find(db, names, 0, found_unit, &b), 0);
+	ck_assert_uint_eq(b.len, 0);
+	ord_store_stmt_finalize_all(db);
+	sqlite3_close(db);
+	ord_buf_release(&b);
+}
+END_TEST
+
 Suite *ord_test_suite(void);
 Suite *ord_test_suite(void)
 {
@@ -1319,6 +1352,7 @@ Suite *ord_test_suite(void)
 
 	tcase_add_checked_fixture(files, setup, teardown);
 	tcase_add_test(files, test_create_open);
+	tcase_add_test(files, test_units_found_at_once);
 	tcase_add_test(files, test_create_refused_leaves_nothing);
 	tcase_add_test(files, test_open_refuses);
 	tcase_add_test(files, test_open_keeps_the_locks_of_the_process);

@@ -36,6 +36,10 @@ START_TEST(has_matches_whole_words)
 	ck_assert(!ord_words_has("a|b|no", ""));
 	ck_assert(!ord_words_has("", "a"));
 	ck_assert(!ord_words_has("ab", "a"));
+	ck_assert(ord_words_has(" \tab|cd\n", "cd"));
+	ck_assert(!ord_words_has("abc", "ab"));
+	ck_assert(!ord_words_has("a b c", "a b")); /* no word holds a separator */
+	ck_assert(!ord_words_has(NULL, "a"));
 }
 END_TEST
 
