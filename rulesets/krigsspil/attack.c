@@ -308,6 +308,15 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		ks_text_add(&t, " ingen", " none");
 	melee_flags(ctx, a, f, 1, &in.a.flags);
 	melee_flags(ctx, f, a, 0, &in.d.flags);
+	/* Skema XVII, "Krudtrøg efter skydning i 1 træk": "gives kun hvis en
+	 * forsvarende enhed i sluttet formation skød i hele det forrige træk.
+	 * Tillæg/fradraget gælder for både forsvareren og angriberen" (the
+	 * referee's krudtroeg=no still overrides it) */
+	if (ks_st(ctx, f, "skoed_helt") > 0 && ks_st(ctx, f, "skoed_helt") == turn - 1 &&
+	    ks_closed(ctx, f, NULL)) {
+		ord_kv_set(&in.a.flags, "krudtroeg", "yes");
+		ord_kv_set(&in.d.flags, "krudtroeg", "yes");
+	}
 	ks_melee_numbers(r, fa, ff, &in.a.flags);
 	ks_melee_numbers(r, ff, fa, &in.d.flags);
 	ks_referee_flags(ord_kv_get(&e->kv, "a_flag"), &in.a.flags);

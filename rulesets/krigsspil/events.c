@@ -81,6 +81,25 @@ static int ordered_merge(struct ord_ctx *ctx, const struct ord_unit *u, const st
 	return 0;
 }
 
+/* Does the referee's list "a,b=2,c=no" give flag (not as "=no")? */
+static int flag_given(const char *list, const char *flag)
+{
+	size_t fl = strlen(flag);
+	const char *p = list;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		if (len == fl && !strncmp(p, flag, fl))
+			return 1;
+		if (len > fl && p[fl] == '=' && !strncmp(p, flag, fl))
+			return strncmp(p + fl, "=no", 3) || len != fl + 3;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
 /* The referee's flags: "a,b,c" or "a=2,b"; each must be a flag of one of
  * the tables. */
 static void check_flags(struct ord_ctx *ctx, const char *list, const char *const *tables,
@@ -521,6 +540,16 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 	}
 	check_flags(ctx, ord_kv_get(&ev->kv, "a_flag"), tables, "a_flag", a->id, d);
 	check_flags(ctx, ord_kv_get(&ev->kv, "d_flag"), tables, "d_flag", f->id, d);
+	/* Skema XVII: "Enhed ej stationær i ¼ træk. Dette tillæg/fradrag gives
+	 * hvis en forsvarende infanteri enhed ikke har været stationær i ¼ træk" */
+	if (flag_given(ord_kv_get(&ev->kv, "a_flag"), "ej_stationaer"))
+		ord_diag_add(d, 0, 0, a->id, "Skema XVII",
+			     "a_flag: ej_stationaer is a defending infantry unit's (\"gives hvis en forsvarende infanteri enhed ikke har været stationær i ¼ træk\"), not the attacker '%s''s",
+			     a->id);
+	if (flag_given(ord_kv_get(&ev->kv, "d_flag"), "ej_stationaer") && !ks_is(ctx, f, "infanteri"))
+		ord_diag_add(d, 0, 0, f->id, "Skema XVII",
+			     "d_flag: ej_stationaer is a defending infantry unit's (\"gives hvis en forsvarende infanteri enhed ikke har været stationær i ¼ træk\"); '%s' is no infantry",
+			     f->id);
 }
 
 int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)

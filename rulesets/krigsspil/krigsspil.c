@@ -616,6 +616,8 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * captured (16.3, ours); the attack column's bonus kept after an
 	 * attack (16.5); 2026-12-02.3 a battery is overrun by the men and
 	 * prisoners of this melee reaching its crew, not by the game's (16.3,
-	 * ours) (docs/threat-model.md, "Rules corrected") */
+	 * ours), and powder smoke in melee set for both sides when the
+	 * defender in close order fired the whole of the previous turn
+	 * (Skema XVII) (docs/threat-model.md, "Rules corrected") */
 	"2026-12-02.3",
 };

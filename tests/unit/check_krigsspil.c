@@ -2414,6 +2414,52 @@ START_TEST(test_battery_overrun)
 }
 END_TEST
 
+/* Skema XVII: powder smoke "gives kun hvis en forsvarende enhed i sluttet
+ * formation skød i hele det forrige træk", to both sides; "ej stationær i
+ * ¼ træk" is a defending infantry unit's, so the referee's flag is refused
+ * on the attacker and on a defender of another arm. */
+START_TEST(test_melee_smoke_and_not_stationary)
+{
+	const char *r;
+
+	cast();
+	ord_kv_set(&U("L1")->state, "skoed_helt", "9"); /* fired all of turn 9 */
+	orders("D1 A @L1\n");
+	EV_OK("angreb", "unit=D1 maal=L1");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=D1 forsvarer=L1 d_flag=ej_stationaer");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3));
+	r = ord_ctx_fake_results(ctx);
+	ck_assert_msg(strstr(r, "krudtrøg") != NULL, "%s", r);
+	ck_assert_msg(strstr(strstr(r, "krudtrøg") + 1, "krudtrøg") != NULL, "both sides: %s", r);
+	ck_assert_msg(strstr(r, "ej stationær") != NULL, "%s", r);
+	/* fired two turns ago: no smoke */
+	teardown();
+	setup();
+	cast();
+	ord_kv_set(&U("L1")->state, "skoed_helt", "8");
+	orders("D1 A @L1\n");
+	EV_OK("angreb", "unit=D1 maal=L1");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=D1 forsvarer=L1");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3));
+	r = ord_ctx_fake_results(ctx);
+	ck_assert_msg(strstr(r, "krudtrøg") == NULL, "%s", r);
+	/* the attacker's flag, and a battery's (not infantry): refused */
+	teardown();
+	setup();
+	cast();
+	orders("D1 A @L1\nD2 A @B1\n");
+	EV_OK("angreb", "unit=D1 maal=L1");
+	EV_OK("angreb", "unit=D2 maal=B1");
+	resolve("angrebserklaering", NULL, 0);
+	EV_BAD("naerkamp", "angriber=D1 forsvarer=L1 a_flag=ej_stationaer",
+	       "ej_stationaer is a defending infantry unit's");
+	EV_BAD("naerkamp", "angriber=D2 forsvarer=B1 d_flag=ej_stationaer", "'B1' is no infantry");
+	EV_OK("naerkamp", "angriber=D2 forsvarer=B1 d_flag=ej_stationaer=no");
+}
+END_TEST
+
 /* 16.5: "Angribende infanteri beholder dette tillæg selv efter et angreb,
  * men ikke efter det er slået i U eller er blevet angrebet af kavaleri". */
 START_TEST(test_attack_column_kept)
@@ -3118,6 +3164,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_flight_and_surrender);
 	tcase_add_test(tc, test_melee_phase);
 	tcase_add_test(tc, test_battery_overrun);
+	tcase_add_test(tc, test_melee_smoke_and_not_stationary);
 	tcase_add_test(tc, test_attack_column_kept);
 	tcase_add_test(tc, test_melee_cornered_and_ranks);
 	tcase_add_test(tc, test_first_storm);
