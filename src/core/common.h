@@ -31,6 +31,9 @@ int ord_read_file(char **out, size_t *len, const char *path, size_t max_len);
 
 /* Hex encode (out has 2*len+1 bytes) and decode (returns bytes or -1). */
 void ord_hex(char *out, const unsigned char *p, size_t len);
+/* v in decimal as "%ld" writes it, into out (at least 21 bytes);
+ * returns its length.  Every state and result holds numbers: no printf. */
+size_t ord_fmt_long(char *out, long v);
 int ord_unhex(unsigned char *out, size_t max, const char *hex);
 
 /* strerror(e) with a lowercase first letter, as every message of orderly is

@@ -211,11 +211,29 @@ void ord_kv_setf(struct ord_kv *kv, const char *key, const char *fmt, ...)
 	ord_buf_release(&b);
 }
 
+size_t ord_fmt_long(char *out, long v)
+{
+	char tmp[24];
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+	size_t n = 0, len = 0;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		out[len++] = '-';
+	while (n)
+		out[len++] = tmp[--n];
+	out[len] = '\0';
+	return len;
+}
+
 void ord_kv_set_int(struct ord_kv *kv, const char *key, long v)
 {
 	char s[32];
 
-	snprintf(s, sizeof(s), "%ld", v);
+	ord_fmt_long(s, v);
 	ord_kv_set(kv, key, s);
 }
 
@@ -265,25 +283,23 @@ int ord_kv_get_bool(const struct ord_kv *kv, const char *key, int def)
 
 void ord_kv_serialize(const struct ord_kv *kv, struct ord_buf *out)
 {
-	size_t i, need = 0;
-
-	char *p;
+	size_t i;
 
 	/* every unit's state is serialised at least once a phase, to be
-	 * compared and hashed: written straight into the buffer */
-	for (i = 0; i < kv->n; i++)
-		need += strlen(kv->items[i].key) + strlen(kv->items[i].value) + 2;
-	ord_buf_grow(out, need);
-	p = out->buf + out->len;
+	 * compared and hashed: written straight into the buffer, each string
+	 * measured once */
 	for (i = 0; i < kv->n; i++) {
 		size_t kl = strlen(kv->items[i].key), vl = strlen(kv->items[i].value);
+		char *p;
+		ord_buf_grow(out, kl + vl + 2);
+		p = out->buf + out->len;
 		memcpy(p, kv->items[i].key, kl);
 		p[kl] = '=';
 		memcpy(p + kl + 1, kv->items[i].value, vl);
 		p[kl + 1 + vl] = '\n';
-		p += kl + vl + 2;
+		out->len += kl + vl + 2;
 	}
-	out->len += need;
+	ord_buf_grow(out, 0);
 	out->buf[out->len] = '\0';
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/common.h"
 #include "core/ctx.h"
 #include "ruleset.h"
 #include "tables.h"
@@ -184,12 +185,12 @@ void ord_state_set_int(struct ord_ctx *ctx, struct ord_unit *u, const char *key,
 	if (declared(ctx->rs)) {
 		const struct ord_state_key *k = find_key(declared(ctx->rs), key);
 		if (k && k->type == ORD_KEY_NUM) {
-			snprintf(b, sizeof(b), "%ld", v);
+			ord_fmt_long(b, v);
 			write_text(ctx, u, key, b, ORD_KEY_NUM);
 			return;
 		}
 	}
-	snprintf(b, sizeof(b), "%ld", v);
+	ord_fmt_long(b, v);
 	write_text(ctx, u, key, b, ORD_KEY_INT);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/common.h"
 #include "core/tables_impl.h"
 
 /* ---- formatting ------------------------------------------------------------- */
@@ -32,7 +33,7 @@ static void fmt(struct ord_buf *out, double v, int minus_sign, int exact)
 	}
 	m = v * 1000;
 	if (v == floor(v) && fabs(v) < 1e15) {
-		snprintf(tmp, sizeof(tmp), "%.0f", v);
+		ord_fmt_long(tmp, (long)v); /* what "%.0f" prints, without printf */
 	} else {
 		snprintf(tmp, sizeof(tmp), exact && fabs(m - nearbyint(m)) < 1e-6 ? "%.3f" : "%.2f", v);
 		len = strlen(tmp);

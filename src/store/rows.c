@@ -390,9 +390,8 @@ int ord_store_current_stale(sqlite3 *db, int *n)
 
 	err = ord_store_scalar(db,
 			       "SELECT count(*) FROM unit LEFT JOIN unit_current c ON c.unit_id = unit.id "
-			       "LEFT JOIN (SELECT unit_id, state, max(turn * 1048576 + phase) FROM unit_state "
-			       "GROUP BY unit_id) s ON s.unit_id = unit.id "
-			       "WHERE c.state IS NOT s.state",
+			       "WHERE c.state IS NOT (SELECT state FROM unit_state WHERE unit_id = unit.id "
+			       "ORDER BY turn DESC, phase DESC LIMIT 1)",
 			       &v, "reading unit states");
 	*n = (int)v;
 	return err;
@@ -406,14 +405,14 @@ int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn
 	if (turn <= 0)
 		return units_now(db, 0, fn, ud);
 
-	/* each unit's latest state row up to the bound: one pass over the
-	 * state rows (SQLite takes the other columns from the row of max()) */
+	/* each unit's latest state row up to the bound: one seek down its
+	 * rows of the primary key (unit_id, turn, phase) from the bound, not
+	 * a pass over every state row grouped and then indexed again */
 	if ((err = ord_store_stmt(db, &st,
-				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, s.state "
-				  "FROM unit JOIN side ON side.id = unit.side_id LEFT JOIN "
-				  "(SELECT unit_id, state, max(turn * 1048576 + phase) FROM unit_state "
-				  " WHERE ?1 <= 0 OR turn < ?1 OR (turn = ?1 AND NOT ?2) GROUP BY unit_id) s "
-				  "ON s.unit_id = unit.id ORDER BY unit.id")) != 0)
+				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, "
+				  "(SELECT state FROM unit_state WHERE unit_id = unit.id AND turn <= ?1 "
+				  " AND (turn < ?1 OR NOT ?2) ORDER BY turn DESC, phase DESC LIMIT 1) "
+				  "FROM unit JOIN side ON side.id = unit.side_id ORDER BY unit.id")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int(st, 2, before);
@@ -427,11 +426,10 @@ int ord_store_units_at(sqlite3 *db, int turn, int phase, ord_store_unit_fn fn, v
 
 	/* as ord_store_units_each, bounded by (turn, phase) */
 	if ((err = ord_store_stmt(db, &st,
-				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, s.state "
-				  "FROM unit JOIN side ON side.id = unit.side_id LEFT JOIN "
-				  "(SELECT unit_id, state, max(turn * 1048576 + phase) FROM unit_state "
-				  " WHERE turn < ?1 OR (turn = ?1 AND phase <= ?2) GROUP BY unit_id) s "
-				  "ON s.unit_id = unit.id ORDER BY unit.id")) != 0)
+				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, "
+				  "(SELECT state FROM unit_state WHERE unit_id = unit.id AND turn <= ?1 "
+				  " AND (turn < ?1 OR phase <= ?2) ORDER BY turn DESC, phase DESC LIMIT 1) "
+				  "FROM unit JOIN side ON side.id = unit.side_id ORDER BY unit.id")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_int(st, 2, phase);

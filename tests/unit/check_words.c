@@ -1,11 +1,15 @@
 /*
  * check_words.c - the word-list helper (src/core/words.c): splitting on
  * white space and '|', searching whole words only, and joining as the
- * messages write lists ("one of a b c", "a, b or no").
+ * messages write lists ("one of a b c", "a, b or no"); and numbers in
+ * decimal as printf writes them, without it.
  */
 #include <check.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "core/common.h"
 #include "orderly.h"
 
 START_TEST(next_splits_on_space_and_bar)
@@ -66,6 +70,21 @@ START_TEST(join_and_add)
 }
 END_TEST
 
+START_TEST(fmt_long_as_printf)
+{
+	static const long v[] = { 0, 7, -7, 10, -10, 1234567890L, LONG_MAX, LONG_MIN };
+	char a[32], b[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		size_t n = ord_fmt_long(a, v[i]);
+		snprintf(b, sizeof(b), "%ld", v[i]);
+		ck_assert_str_eq(a, b);
+		ck_assert_uint_eq(n, strlen(b));
+	}
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("words");
@@ -74,6 +93,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, next_splits_on_space_and_bar);
 	tcase_add_test(t, has_matches_whole_words);
 	tcase_add_test(t, join_and_add);
+	tcase_add_test(t, fmt_long_as_printf);
 	suite_add_tcase(s, t);
 	return s;
 }
