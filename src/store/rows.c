@@ -237,6 +237,16 @@ int ord_store_unit_insert(sqlite3 *db, int64_t *id, const char *uid, const char 
 
 /* Every row of st (unit.id, uid, name, side, attrs, state) to fn; st is
  * done after. */
+static void unit_of_row(sqlite3_stmt *st, struct ord_store_unit *u)
+{
+	u->id = sqlite3_column_int64(st, 0);
+	u->uid = col_text(st, 1);
+	u->name = col_text(st, 2);
+	u->side = col_text(st, 3);
+	u->attrs = col_text(st, 4);
+	u->state = col_text(st, 5);
+}
+
 static int unit_rows(sqlite3 *db, sqlite3_stmt *st, ord_store_unit_fn fn, void *ud)
 {
 	int err = 0, rc;
@@ -244,12 +254,7 @@ static int unit_rows(sqlite3 *db, sqlite3_stmt *st, ord_store_unit_fn fn, void *
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ord_store_unit u;
 
-		u.id = sqlite3_column_int64(st, 0);
-		u.uid = col_text(st, 1);
-		u.name = col_text(st, 2);
-		u.side = col_text(st, 3);
-		u.attrs = col_text(st, 4);
-		u.state = col_text(st, 5);
+		unit_of_row(st, &u);
 		if ((err = fn(ud, &u)) != 0)
 			break;
 	}
@@ -361,12 +366,7 @@ int ord_store_units_find(sqlite3 *db, const char *const *names, size_t n, ord_st
 		struct ord_store_unit u;
 		int64_t k = sqlite3_column_int64(st, 6);
 
-		u.id = sqlite3_column_int64(st, 0);
-		u.uid = col_text(st, 1);
-		u.name = col_text(st, 2);
-		u.side = col_text(st, 3);
-		u.attrs = col_text(st, 4);
-		u.state = col_text(st, 5);
+		unit_of_row(st, &u);
 		if (k >= 0 && (size_t)k < n)
 			hit[k] = 1;
 		if ((err = fn(ud, &u)) != 0)
