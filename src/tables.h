@@ -188,6 +188,10 @@ int ord_table_check_word(const struct ord_table *tbl, const char *key, const cha
 
 /* The first row agreeing with every pair in match (any attributes). */
 int ord_table_find(const struct ord_row **out, const struct ord_table *tbl, const struct ord_kv *match);
+/* The same for one pair, key=value, without a match list to build: the
+ * rules look a kind, a formation or a terrain up this way at every unit. */
+int ord_table_find1(const struct ord_row **out, const struct ord_table *tbl, const char *key,
+		    const char *value);
 /* The band holding x among the rows agreeing with match. */
 int ord_table_band(const struct ord_row **out, const struct ord_table *tbl,
 		   const struct ord_kv *match, double x);

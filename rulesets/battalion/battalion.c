@@ -433,14 +433,10 @@ static const char *kind_label(const struct bat_rules *r, const char *kind, const
 {
 	const struct ord_table *t = ord_tables_get(r->tables, "kinds");
 	const struct ord_row *row;
-	struct ord_kv m;
 	const char *a = "";
 
-	ord_kv_init(&m);
-	ord_kv_set(&m, "kind", kind ? kind : "");
-	if (t && !ord_table_find(&row, t, &m))
+	if (t && !ord_table_find1(&row, t, "kind", kind ? kind : ""))
 		a = ord_row_str(row, label);
-	ord_kv_release(&m);
 	ord_error_clear();
 	return a ? a : "";
 }
@@ -479,13 +475,9 @@ const char *bat_fires_as(struct ord_ctx *ctx, const struct ord_unit *u)
 	const struct ord_table *t = ord_tables_get(bat_r(ctx)->tables, "formations");
 	const char *f = bat_chart_formation(ctx, u), *a = NULL;
 	const struct ord_row *row;
-	struct ord_kv m;
 
-	ord_kv_init(&m);
-	ord_kv_set(&m, "formation", f);
-	if (t && !ord_table_find(&row, t, &m))
+	if (t && !ord_table_find1(&row, t, "formation", f))
 		a = ord_row_str(row, "fires_as");
-	ord_kv_release(&m);
 	ord_error_clear();
 	return a ? a : f;
 }

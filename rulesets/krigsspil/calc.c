@@ -167,16 +167,11 @@ static void zone_flag(char *out, size_t n, const char *prefix, const char *zone)
 
 int ks_arm(const struct ks_rules *r, const char *art, const struct ord_row **out)
 {
-	struct ord_kv m;
 	int err;
 
 	if ((err = check_word(r, "art", art, "arme", "art")) != 0)
 		return err;
-	ord_kv_init(&m);
-	ord_kv_set(&m, "art", art);
-	err = ord_table_find(out, ks_table(r, "arme"), &m);
-	ord_kv_release(&m);
-	return err;
+	return ord_table_find1(out, ks_table(r, "arme"), "art", art);
 }
 
 const char *ks_arm_vaaben(const struct ks_rules *r, const char *art)

@@ -68,6 +68,28 @@ int ord_table_find(const struct ord_row **out, const struct ord_table *tbl, cons
 	return not_found(tbl, match, "matches");
 }
 
+int ord_table_find1(const struct ord_row **out, const struct ord_table *tbl, const char *key,
+		    const char *value)
+{
+	struct ord_kv m;
+	size_t i;
+	int err;
+
+	*out = NULL;
+	for (i = 0; i < tbl->nrows; i++) {
+		const struct row_attr *a = ord_tbl_row_find(&tbl->rows[i], key);
+		if (a && list_matches(a->value, value)) {
+			*out = &tbl->rows[i];
+			return 0;
+		}
+	}
+	ord_kv_init(&m);
+	ord_kv_set(&m, key, value);
+	err = not_found(tbl, &m, "matches");
+	ord_kv_release(&m);
+	return err;
+}
+
 int ord_table_band(const struct ord_row **out, const struct ord_table *tbl,
 		   const struct ord_kv *match, double x)
 {

@@ -517,6 +517,14 @@ START_TEST(test_chart)
 		ck_assert_uint_eq(ord_row_line(row), 29);
 		ord_kv_release(&m);
 	}
+	/* one pair, without a match list: the same rows, the same message */
+	ck_assert_int_eq(ord_table_find1(&row, tbl, "arm", "cavalry"), 0);
+	ck_assert_str_eq(ord_row_str(row, "kind"), "hussar");
+	ck_assert_int_eq(ord_table_find1(&row, tbl, "formation", "square"), 0); /* "*" */
+	ck_assert_str_eq(ord_row_str(row, "kind"), "hussar");
+	ck_assert_int_eq(ord_table_find1(&row, tbl, "kind", "lite"), ORD_ENOTFOUND);
+	ck_assert_ptr_null(row);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "table 'move': no row matches for kind=lite"));
 	ord_table_key_values(tbl, "kind", &b);
 	ck_assert_str_eq(b.buf, "line light hussar");
 	ord_buf_reset(&b);
