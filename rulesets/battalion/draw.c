@@ -5,8 +5,10 @@
  * unit's figures over every phase, the figures lost in each phase, and
  * its morale (good, dressing ranks, shaken, retreating, routed) as a band
  * (the core's ord_canvas_chart).  What a side sees of an enemy unit is
- * what its report says (describe_unit): trays, not figures, so an enemy's
- * line is the figures of its trays, dashed, and its losses are not shown.
+ * what its report says (bat_describe_unit): of a battalion its trays, not
+ * its figures, so its line is the figures of its trays, dashed; of a
+ * squadron or a gun (trays are the infantry's) its exact figures, a
+ * solid line.  An enemy's losses are not shown.
  *
  * When the referee records positions (x=, y= in inches on the scenario's
  * units and on move events, positions.c), `orderly map` draws the table:
@@ -19,10 +21,16 @@
 #include <string.h>
 
 #include "canvas.h"
-#include "rulesets/battalion/calc.h"
+#include "rulesets/battalion/bat.h"
 #include "rulesets/battalion/draw.h"
 
 static const char *const side_fill[] = { "#2a4f8c", "#d9604f", "#4f8a3c", "#8a5aa0" };
+/* The same colours for an enemy's exact (solid) line in a chart beside its
+ * estimated (dashed) ones: ord_canvas_chart names a line's style by its
+ * colour alone (line-d9604f), so the last unit drawn made every line of
+ * that colour dashed or solid; in capitals the style is one of its own.
+ * NEEDSWORK: the core's chart should name a dashed line's style apart. */
+static const char *const side_fill_exact[] = { "#2A4F8C", "#D9604F", "#4F8A3C", "#8A5AA0" };
 
 enum band { GOOD, DRESSING, SHAKEN, RETREATING, ROUTED, DESTROYED, NBANDS };
 
@@ -82,12 +90,21 @@ static long figures_per_tray(struct ord_ctx *ctx)
 	return v > 0 ? (long)v : 0;
 }
 
-/* What viewer knows of a unit's strength at a state (its report's words). */
-static double strength(const struct ord_kv *s, int own, long fpt)
+/* A viewer knows u's figures exactly: its own unit, and an enemy that is
+ * no battalion (bat_describe_unit: a squadron's or a gun's figures stand
+ * apart on the table; trays are the infantry's). */
+static int exact_for(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer)
+{
+	return !viewer || !strcmp(viewer, u->side) || !bat_is_arm(ctx, u, "infantry");
+}
+
+/* What a viewer knows of a unit's strength at a state (its report's
+ * words): its figures, or an enemy battalion's trays as figures. */
+static double strength(const struct ord_kv *s, int exact, long fpt)
 {
 	long fig = st(s, "figures");
 
-	if (own || fpt <= 0)
+	if (exact || fpt <= 0)
 		return (double)fig;
 	return (double)(((fig + fpt - 1) / fpt) * fpt);
 }
@@ -125,6 +142,7 @@ static int draw_chart(struct ord_ctx *ctx, const char *viewer, struct ord_canvas
 	for (i = 0; i < nu; i++) {
 		const struct ord_unit *u = ord_ctx_unit(ctx, i);
 		int own = !viewer || !strcmp(viewer, u->side);
+		int exact = exact_for(ctx, u, viewer);
 		struct ord_buf nm = ORD_BUF_INIT;
 		const char *kind = ord_kv_get(&u->attrs, "kind");
 
@@ -136,11 +154,11 @@ static int draw_chart(struct ord_ctx *ctx, const char *viewer, struct ord_canvas
 		cu[i].id = u->id;
 		cu[i].label = names[i];
 		cu[i].side = u->side;
-		cu[i].colour = side_fill[side_index(w, u->side)];
+		cu[i].colour = (exact && !own ? side_fill_exact : side_fill)[side_index(w, u->side)];
 		cu[i].strength = fig + i * ns;
 		cu[i].lost = lost + i * ns;
 		cu[i].band = band + i * ns;
-		cu[i].approximate = !own;
+		cu[i].approximate = !exact;
 		for (s = 0; s < ns; s++) {
 			const struct ord_kv *sv = ord_ctx_step_state(ctx, s, u);
 			if (!sv) {
@@ -148,7 +166,7 @@ static int draw_chart(struct ord_ctx *ctx, const char *viewer, struct ord_canvas
 				band[i * ns + s] = -1;
 				continue;
 			}
-			fig[i * ns + s] = strength(sv, own, fpt);
+			fig[i * ns + s] = strength(sv, exact, fpt);
 			band[i * ns + s] = band_of(sv, turns[s]);
 			if (own && s && fig[i * ns + s - 1] >= 0)
 				lost[i * ns + s] = fig[i * ns + s - 1] - fig[i * ns + s];
@@ -157,7 +175,7 @@ static int draw_chart(struct ord_ctx *ctx, const char *viewer, struct ord_canvas
 	ord_buf_addf(&title, "%s — the story of the battle", w->game);
 	if (viewer)
 		ord_buf_addf(&sub,
-			     "As the %s see it (fog of war): an enemy unit only in the turns it was met, in trays",
+			     "As the %s see it (fog of war): an enemy unit only in the turns it was met, a battalion in trays",
 			     side_title(w, viewer));
 	else
 		ord_buf_adds(&sub, "The referee's chart: every unit, every phase");
@@ -429,7 +447,7 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	for (i = 0; i < n; i++) {
 		const struct ord_unit *u = sp[i].u;
 		const char *form = ord_kv_get(&u->state, "formation");
-		int own = !viewer || !strcmp(viewer, u->side), side = side_index(w, u->side);
+		int exact = exact_for(ctx, u, viewer), side = side_index(w, u->side);
 		double px = MARGIN + sp[i].x * PX_PER_INCH, py = TOP + sp[i].y * PX_PER_INCH;
 		double bw = sp[i].bw, bh = sp[i].bh, bx = sp[i].bx, by = sp[i].by, lw;
 		snprintf(id, sizeof(id), "unit-%s", u->id);
@@ -444,8 +462,8 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 			 form && !strcmp(form, "square") ? "hollow-%d" : "side-%d", side);
 		ord_canvas_rect(cv, bx - px, by - py, bw, bh, 0, cls);
 		ord_canvas_circle(cv, 0, 0, 2.2, "pin");
-		snprintf(text, sizeof(text), "%s %s%.0f %s", u->id, own ? "" : "≈",
-			 strength(&u->state, own, fpt), bands[band_of(&u->state, w->turn)].name);
+		snprintf(text, sizeof(text), "%s %s%.0f %s", u->id, exact ? "" : "≈",
+			 strength(&u->state, exact, fpt), bands[band_of(&u->state, w->turn)].name);
 		lw = ord_canvas_text_width(text, 11.5) + 10;
 		{
 			double lx = bx + bw + 3, ly = by + bh / 2 - 8, qx, qy, ex, ey;

@@ -13,7 +13,8 @@
  *    in the referee's, and the side's map shows exactly the enemy units
  *    its report lists;
  *  - the same game gives the same bytes, SVG and PNG;
- *  - the battalion chart has a panel per unit the side may see.
+ *  - the battalion chart has a panel per unit the side may see, and each
+ *    enemy unit in it with the strength the side's report gives it.
  */
 #include <check.h>
 #include <math.h>
@@ -1091,6 +1092,99 @@ START_TEST(test_battalion_chart)
 }
 END_TEST
 
+/* The rule of class cls in the SVG's style sheet (".cls{...}"), or "". */
+static void style_rule(const struct ord_buf *svg, const char *cls, char *out, size_t n)
+{
+	char want[80];
+	const char *p, *e;
+
+	snprintf(want, sizeof(want), ".%s{", cls);
+	*out = '\0';
+	p = strstr(svg->buf, want);
+	if (!p || !(e = strchr(p, '}')))
+		return;
+	snprintf(out, n, "%.*s", (int)(e - p), p);
+}
+
+/*
+ * A side's chart shows an enemy unit with the strength the side's report
+ * gives it: a battalion as "about N trays" (N trays' figures, dashed, an
+ * estimate), a gun or a squadron by its exact figures (a solid line).  The
+ * French chart drew Rogers' guns (A9, 10 figures) at 12, three trays of 4,
+ * though the report said 10 figures and trays are the infantry's.
+ */
+START_TEST(test_battalion_chart_enemy_as_reported)
+{
+	static const struct {
+		const char *id;
+		int exact;
+	} enemy[] = { { "A1", 0 }, { "A5", 0 }, { "A9", 1 } };
+	ord_game *g = battalion_game();
+	struct ord_buf fr = ORD_BUF_INIT, report = ORD_BUF_INIT;
+	xmlDocPtr fd;
+	size_t i;
+
+	ck_assert_int_eq(ord_game_chart(g, &fr, "french", NULL), 0);
+	ck_assert_int_eq(ord_game_report(g, "french", 1, 0, &report), 0);
+	fd = parse(&fr);
+	for (i = 0; i < sizeof(enemy) / sizeof(enemy[0]); i++) {
+		char expr[200], line[16], rule[200], *cls;
+		const char *p;
+		long reported = -1, n;
+		xmlXPathObjectPtr o;
+		int k;
+
+		/* the report's words: "  A9 Rogers' ... (allied, foot_artillery): 10 figures" */
+		snprintf(line, sizeof(line), "\n  %s ", enemy[i].id);
+		p = strstr(report.buf, line);
+		ck_assert_msg(p != NULL, "%s is not in the French report", enemy[i].id);
+		p = strstr(p, "): ");
+		ck_assert_ptr_nonnull(p);
+		if (sscanf(p, "): about %ld tray", &n) == 1)
+			reported = n * 4; /* figures_per_tray */
+		else if (sscanf(p, "): %ld figure", &n) == 1)
+			reported = n;
+		ck_assert_msg(reported >= 0, "%s: the report says '%.40s'", enemy[i].id, p);
+		ck_assert_int_eq(strncmp(p, "): about", 8) != 0, enemy[i].exact);
+		/* every value on its line (the last is the end of the turn) */
+		snprintf(expr, sizeof(expr), "//s:g[@id='unit-%s']/s:text[@class='value']",
+			 enemy[i].id);
+		o = xpath(fd, expr);
+		ck_assert_msg(o->nodesetval && o->nodesetval->nodeNr > 0, "no value of %s",
+			      enemy[i].id);
+		for (k = 0; k < o->nodesetval->nodeNr; k++) {
+			xmlChar *t = xmlNodeGetContent(o->nodesetval->nodeTab[k]);
+			ck_assert_msg(atol((const char *)t) <= reported,
+				      "the French chart shows %s at %s, their report %ld",
+				      enemy[i].id, (const char *)t, reported);
+			if (k + 1 == o->nodesetval->nodeNr)
+				ck_assert_msg(atol((const char *)t) == reported,
+					      "the French chart ends %s at %s, their report says %ld",
+					      enemy[i].id, (const char *)t, reported);
+			xmlFree(t);
+		}
+		xmlXPathFreeObject(o);
+		/* dashed and noted as an estimate only when it is one */
+		snprintf(expr, sizeof(expr), "string(//s:g[@id='unit-%s']/s:polyline/@class)",
+			 enemy[i].id);
+		o = xpath(fd, expr);
+		cls = (char *)xmlXPathCastToString(o);
+		xmlXPathFreeObject(o);
+		style_rule(&fr, cls, rule, sizeof(rule));
+		ck_assert_msg(*rule, "no style for %s's line (%s)", enemy[i].id, cls);
+		ck_assert_msg((strstr(rule, "dasharray") == NULL) == enemy[i].exact,
+			      "%s's line: %s", enemy[i].id, rule);
+		xmlFree(cls);
+	}
+	/* the estimate's note under the battalions' names, not the gun's */
+	ck_assert_int_eq(count(fd, "count(//s:text[.='≈ estimated (enemy)'])"), 2);
+	xmlFreeDoc(fd);
+	ord_buf_release(&fr);
+	ord_buf_release(&report);
+	ord_game_free(g);
+}
+END_TEST
+
 /* A battalion game whose referee records positions (inches). */
 START_TEST(test_battalion_map)
 {
@@ -1383,6 +1477,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_map_melee_losses_named);
 	tcase_add_test(tc, test_map_crowd);
 	tcase_add_test(tc, test_battalion_chart);
+	tcase_add_test(tc, test_battalion_chart_enemy_as_reported);
 	tcase_add_test(tc, test_battalion_map);
 	tcase_add_test(tc, test_battalion_map_crowded);
 	tcase_add_test(tc, test_battalion_map_throng);
