@@ -221,6 +221,12 @@ int ord_words_has(const char *list, const char *word);
 void ord_words_join(struct ord_buf *out, const char *list, const char *sep, const char *last);
 /* Append word to the list in out, after sep unless out is empty. */
 void ord_words_add(struct ord_buf *out, const char *sep, const char *word);
+/* The edit distance of a and b (insertions, deletions, substitutions and
+ * swaps of neighbours; ASCII letters folded), or max + 1 once past max. */
+size_t ord_edit_distance(const char *a, const char *b, size_t max);
+/* Append ": did you mean 'W'?" for the word W of list nearest to written
+ * (one edit for a word under 6 letters, two above), nothing if none is. */
+void ord_words_hint(struct ord_buf *out, const char *list, const char *written);
 
 /* Case-insensitive ASCII compare. */
 int ord_strcaseeq(const char *a, const char *b);

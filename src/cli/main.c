@@ -55,7 +55,7 @@ static const struct cli_cmd commands[] = {
 	  "a player's check of his sheet with only the scenario: every problem, nothing stored",
 	  cmd_check },
 	{ "deadline", "GAME WHEN|none",
-	  "set (2026-12-01T18:00Z, 2026-12-01T19:00+01:00, '2026-12-01T19:00 Europe/Copenhagen', +48h, +2d, +90m) or clear the turn's deadline",
+	  "set (2026-12-01T18:00Z, 2026-12-01T19:00+01:00, '2026-12-01T19:00 Europe/Copenhagen', +48h, +2d, +90m, +1w) or clear the turn's deadline",
 	  cmd_deadline },
 	{ "schedule",
 	  "GAME [every 48h [at 18:00] [in ZONE] [grace 1h] [remind 24h,2h] [autoseal on|off] | none]",

@@ -639,48 +639,6 @@ struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name)
 	return u ? u : map_find(ctx, &ctx->by_name, id_or_name, 1);
 }
 
-/* The edit distance of a and b (insertions, deletions, substitutions and
- * swaps of neighbours; ASCII letters folded), or max + 1 once past max. */
-static size_t edit_distance(const char *a, const char *b, size_t max)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, best, *d, w = lb + 1, r;
-
-	if (la > lb + max || lb > la + max || la > 64 || lb > 64)
-		return max + 1;
-	d = ord_xcalloc((la + 1) * w, sizeof(*d));
-	for (i = 0; i <= la; i++)
-		d[i * w] = i;
-	for (j = 0; j <= lb; j++)
-		d[j] = j;
-	for (i = 1; i <= la; i++) {
-		best = max + 1;
-		for (j = 1; j <= lb; j++) {
-			int same = tolower((unsigned char)a[i - 1]) ==
-				   tolower((unsigned char)b[j - 1]);
-			size_t v = d[(i - 1) * w + j - 1] + !same;
-			if (d[(i - 1) * w + j] + 1 < v)
-				v = d[(i - 1) * w + j] + 1;
-			if (d[i * w + j - 1] + 1 < v)
-				v = d[i * w + j - 1] + 1;
-			if (i > 1 && j > 1 &&
-			    tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) &&
-			    d[(i - 2) * w + j - 2] + 1 < v)
-				v = d[(i - 2) * w + j - 2] + 1;
-			d[i * w + j] = v;
-			if (v < best)
-				best = v;
-		}
-		if (best > max) {
-			free(d);
-			return max + 1;
-		}
-	}
-	r = d[la * w + lb];
-	free(d);
-	return r;
-}
-
 void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *side, struct ord_buf *out)
 {
 	size_t i, len = strlen(written), max = len < 4 ? 1 : 2, best = max + 1, d;
@@ -690,12 +648,12 @@ void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *sid
 		const struct ord_unit *u = &ctx->units[i];
 		if (side && strcmp(u->side, side))
 			continue;
-		d = edit_distance(written, u->id, max);
+		d = ord_edit_distance(written, u->id, max);
 		if (d < best) {
 			best = d;
 			pick = u;
 		}
-		if (*u->name && (d = edit_distance(written, u->name, max)) < best) {
+		if (*u->name && (d = ord_edit_distance(written, u->name, max)) < best) {
 			best = d;
 			pick = u;
 		}

@@ -20,6 +20,17 @@ struct out {
 };
 
 /* One sheet, canonically (and its commitment). */
+/* " #N" after a result's or a roll's phase for the event N it follows
+ * from; nothing for what the rules did by themselves (event 0: a morale
+ * test, the end of a melee), which no event number names */
+static void event_tag(struct ord_buf *out, int event)
+{
+	if (event > 0)
+		ord_buf_addf(out, " #%d", event);
+	else
+		ord_buf_adds(out, ", automatic");
+}
+
 static void put_sheet(struct ord_game *g, const struct out *o, const char *side, int version,
 		      const char *source, const unsigned char *commitment, const char *bytes,
 		      size_t len)
@@ -136,8 +147,9 @@ static void put_results(struct ord_game *g, struct ord_ctx *ctx, const struct ou
 				ord_buf_adds(o->text, side ? "results for your units and of their "
 							     "actions:\n"
 							   : "results:\n");
-			ord_buf_addf(o->text, "  [%s #%d] %s: %s\n", res->phase, res->event,
-				     res->unit, text.buf);
+			ord_buf_addf(o->text, "  [%s", res->phase);
+			event_tag(o->text, res->event);
+			ord_buf_addf(o->text, "] %s: %s\n", res->unit, text.buf);
 		}
 	}
 	ord_buf_release(&text);
@@ -189,9 +201,10 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 		if (o->text) {
 			if (!i)
 				ord_buf_adds(o->text, "rolls:\n");
-			ord_buf_addf(o->text, "  [%s #%d] %s #%d: d%d = %d%s\n", ro->phase,
-				     ro->event, ro->purpose, ro->idx, ro->sides, ro->value,
-				     ro->fixed ? " (fixed)" : "");
+			ord_buf_addf(o->text, "  [%s", ro->phase);
+			event_tag(o->text, ro->event);
+			ord_buf_addf(o->text, "] %s #%d: d%d = %d%s\n", ro->purpose, ro->idx,
+				     ro->sides, ro->value, ro->fixed ? " (fixed)" : "");
 		}
 	}
 }

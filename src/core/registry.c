@@ -456,17 +456,21 @@ static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, con
 				     "%s: '%s' is not a flag (expected yes, no or a number)", key,
 				     value);
 	} else {
+		struct ord_buf hint = ORD_BUF_INIT;
+
 		for (s = specs; s->name; s++)
 			ord_words_add(&why, " ", s->name);
-		if (how && how->what) {
-			if (how->extra_list)
-				how->extra_list(how->ud, &why);
-			ord_diag_add(diag, 0, 0, NULL, NULL, "%s: unknown key '%s' (expected %s)",
-				     how->what, key, why.buf);
-		} else {
-			ord_diag_add(diag, 0, 0, NULL, NULL,
-				     "unknown key '%s' (expected one of %s)", key, why.buf);
-		}
+		/* the nearest key name (not the words the module adds after) */
+		ord_words_hint(&hint, why.buf ? why.buf : "", key);
+		if (how && how->what && how->extra_list)
+			how->extra_list(how->ud, &why);
+		if (how && how->what)
+			ord_diag_add(diag, 0, 0, NULL, NULL, "%s: unknown key '%s' (expected %s)%s",
+				     how->what, key, why.buf, hint.len ? hint.buf : "");
+		else
+			ord_diag_add(diag, 0, 0, NULL, NULL, "unknown key '%s' (expected one of %s)%s",
+				     key, why.buf, hint.len ? hint.buf : "");
+		ord_buf_release(&hint);
 	}
 	ord_buf_release(&why);
 }

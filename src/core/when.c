@@ -196,7 +196,7 @@ bad:
 static int bad_time(const char *text)
 {
 	return ord_error_set(ORD_EUSAGE,
-			     "bad time '%.60s' (expected 2026-12-07T18:00Z, 2026-12-07T18:00+01:00, 2026-12-07T18:00 Europe/Copenhagen, or from now: +90m, +48h, +2d)",
+			     "bad time '%.60s' (expected 2026-12-07T18:00Z, 2026-12-07T18:00+01:00, 2026-12-07T18:00 Europe/Copenhagen, or from now: +90m, +48h, +2d, +1w)",
 			     text);
 }
 

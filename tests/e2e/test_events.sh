@@ -24,6 +24,7 @@ move unit=B1 distance=2
 move unit=R1 distance=1
 move unit=R9 distance=1
 move unit=R2 distance=9 frobnicate=1
+move unit=R2 distanse=9
 EOF
 before=$(entries g.game)
 expect_exit 65 ord event g.game --file moves.txt
@@ -31,6 +32,8 @@ expect_in "$ERR" "moves.txt:4:"
 expect_in "$ERR" "unknown unit 'R9'"
 expect_in "$ERR" "moves.txt:5:"
 expect_in "$ERR" "unknown key 'frobnicate'"
+expect_in "$ERR" "unknown key 'distanse' (expected one of unit distance"
+expect_in "$ERR" "did you mean 'distance'?"
 expect_in "$ERR" "nothing recorded; fix the file and run it again"
 expect_eq "$(entries g.game)" "$before" "log entries after a refused file"
 expect_eq "$(sql g.game "SELECT count(*) FROM event")" 0 "events after a refused file"

@@ -85,6 +85,30 @@ START_TEST(fmt_long_as_printf)
 }
 END_TEST
 
+START_TEST(hint_nearest_word)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ck_assert_uint_eq(ord_edit_distance("distanse", "distance", 2), 1);
+	ck_assert_uint_eq(ord_edit_distance("Karre", "karre", 1), 0);   /* letters folded */
+	ck_assert_uint_eq(ord_edit_distance("tagret", "target", 2), 1); /* a swap */
+	ck_assert_uint_eq(ord_edit_distance("abcdef", "uvwxyz", 2), 3); /* max + 1 */
+	ord_words_hint(&b, "unit distance terrain|charge", "distanse");
+	ck_assert_str_eq(b.buf, ": did you mean 'distance'?");
+	ord_buf_reset(&b);
+	ord_words_hint(&b, "unit distance terrain|charge", "chrage");
+	ck_assert_str_eq(b.buf, ": did you mean 'charge'?");
+	ord_buf_reset(&b);
+	ord_words_hint(&b, "unit distance", "range"); /* too far */
+	ck_assert_uint_eq(b.len, 0);
+	ord_words_hint(&b, "unit distance", "unit"); /* the word itself: no hint */
+	ck_assert_uint_eq(b.len, 0);
+	ord_words_hint(&b, "a b", "c"); /* one letter off a one-letter word */
+	ck_assert_str_eq(b.buf, ": did you mean 'a'?");
+	ord_buf_release(&b);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("words");
@@ -94,6 +118,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, has_matches_whole_words);
 	tcase_add_test(t, join_and_add);
 	tcase_add_test(t, fmt_long_as_printf);
+	tcase_add_test(t, hint_nearest_word);
 	suite_add_tcase(s, t);
 	return s;
 }
