@@ -211,8 +211,12 @@ int ord_when_parse(int64_t *out, const char *text, int64_t now)
 	while (*p == ' ')
 		p++;
 	if (*p == '+') {
-		if (ord_duration_parse(&rel, p + 1) != 0 || rel <= 0)
+		if (ord_duration_parse(&rel, p + 1) != 0)
 			return bad_time(text);
+		if (rel <= 0)
+			return ord_error_set(ORD_EUSAGE,
+					     "'%.40s' is now, not later (expected a time from now: +90m, +48h, +2d, +1w)",
+					     text);
 		*out = now + rel;
 		return 0;
 	}

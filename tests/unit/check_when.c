@@ -62,6 +62,13 @@ START_TEST(test_forms)
 				      cases[i].text, ord_error_last());
 		}
 	}
+	/* no time from now is said as such, not as a bad time */
+	{
+		int64_t t = 0;
+		ck_assert_int_eq(ord_when_parse(&t, "+0m", NOW), ORD_EUSAGE);
+		ck_assert_str_eq(ord_error_last(),
+				 "'+0m' is now, not later (expected a time from now: +90m, +48h, +2d, +1w)");
+	}
 }
 END_TEST
 
