@@ -659,6 +659,146 @@ static void text_half(struct ks_text *t, const struct ks_rules *r)
 	ks_text_add(t, " (halvt træk)", " (half a turn)");
 }
 
+/* ---- how far a weapon reaches (14, 15) ------------------------------------------ */
+
+/* Does row's attribute key list value, or "*" (the lookups' rule)? */
+static int row_lists(const struct ord_row *row, const char *key, const char *value)
+{
+	const char *v = ord_row_str(row, key);
+
+	return v && (ord_words_has(v, value) || ord_words_has(v, "*"));
+}
+
+/* The bands of tbl whose k1 lists v1 (and k2 v2, when k2 is given): the
+ * end of the last, -1 when none; their zones in order into zones (may be
+ * NULL). */
+static double reach(const struct ord_table *tbl, const char *k1, const char *v1, const char *k2,
+		    const char *v2, struct ord_buf *zones)
+{
+	double end = -1, to;
+	size_t i;
+
+	for (i = 0; tbl && v1 && i < ord_table_nrows(tbl); i++) {
+		const struct ord_row *row = ord_table_row(tbl, i);
+		if (!row_lists(row, k1, v1) || (k2 && (!v2 || !row_lists(row, k2, v2))))
+			continue;
+		if (ord_row_has_num(row, "to") && !ord_row_num(row, "to", &to) && to > end)
+			end = to;
+		if (zones && ord_row_str(row, "zone") &&
+		    !ord_words_has(zones->buf, ord_row_str(row, "zone")))
+			ord_words_add(zones, " ", ord_row_str(row, "zone"));
+	}
+	return end;
+}
+
+double ks_arms_reach(const struct ks_rules *r, const char *vaaben, struct ord_buf *zones)
+{
+	return reach(ks_table(r, "skudzoner"), "vaaben", vaaben, NULL, NULL, zones);
+}
+
+double ks_artillery_reach(const struct ks_rules *r, const char *kaliber, const char *ammo)
+{
+	const struct ord_row *row = NULL;
+
+	if (!ammo || ord_table_find1(&row, ks_table(r, "ammunitionstyper"), "ammo", ammo)) {
+		ord_error_clear();
+		return -1;
+	}
+	return reach(ks_table(r, "artillerizoner"), "kaliber", kaliber, "gruppe",
+		     ord_row_str(row, "gruppe"), NULL);
+}
+
+/* The zone a small-arms fire is read at: the zone given when the weapon
+ * has it, else the band of skudzoner holding the range; NULL out of
+ * range.  ORD_EUSAGE for a range below 0. */
+static int fire_zone(const struct ks_rules *r, const struct ks_fire_in *in, const char **zone)
+{
+	const struct ord_row *row;
+	struct ord_kv m;
+	size_t i;
+
+	*zone = NULL;
+	if (in->zone) {
+		const struct ord_table *zones = ks_table(r, "skudzoner");
+		for (i = 0; i < ord_table_nrows(zones); i++) {
+			const struct ord_row *zr = ord_table_row(zones, i);
+			if (!strcmp(ord_row_str(zr, "vaaben"), in->vaaben) &&
+			    !strcmp(ord_row_str(zr, "zone"), in->zone))
+				*zone = in->zone;
+		}
+		return 0;
+	}
+	if (!(in->range >= 0) || !isfinite(in->range))
+		return ord_error_set(ORD_EUSAGE, "afstand: must be 0 cm or more");
+	ord_kv_init(&m);
+	ord_kv_set(&m, "vaaben", in->vaaben);
+	if (ord_table_band(&row, ks_table(r, "skudzoner"), &m, in->range))
+		ord_error_clear();
+	else
+		*zone = ord_row_str(row, "zone");
+	ord_kv_release(&m);
+	return 0;
+}
+
+/* The zone an artillery fire is read at: the zone given (ORD_EUSAGE when
+ * the ammunition is not fired there), else the band of artillerizoner
+ * holding the range, when the ammunition may be used at its zone; NULL
+ * out of range.  *band: the band the range falls in, NULL beyond the
+ * last. */
+static int artillery_zone(const struct ks_rules *r, const struct ks_artillery_in *in,
+			  const char **zone, const struct ord_row **band)
+{
+	const struct ord_row *ammo;
+	struct ord_kv m;
+
+	*zone = NULL;
+	*band = NULL;
+	if (ord_table_find1(&ammo, ks_table(r, "ammunitionstyper"), "ammo", in->ammo))
+		return ORD_EUSAGE;
+	if (in->zone) {
+		if (!ord_words_has(ord_row_str(ammo, "zoner"), in->zone))
+			return ord_error_set(ORD_EUSAGE, "zone: %s (%s) is fired at zones %s, not %s",
+					     in->ammo, ord_row_str(ammo, "navn"),
+					     ord_row_str(ammo, "zoner"), in->zone);
+		*zone = in->zone;
+		return 0;
+	}
+	if (!(in->range >= 0) || !isfinite(in->range))
+		return ord_error_set(ORD_EUSAGE, "afstand: must be 0 cm or more");
+	ord_kv_init(&m);
+	ord_kv_set(&m, "kaliber", in->kaliber);
+	ord_kv_set(&m, "gruppe", ord_row_str(ammo, "gruppe"));
+	if (ord_table_band(band, ks_table(r, "artillerizoner"), &m, in->range))
+		ord_error_clear();
+	else if (ord_words_has(ord_row_str(ammo, "zoner"), ord_row_str(*band, "zone")))
+		*zone = ord_row_str(*band, "zone");
+	ord_kv_release(&m);
+	return 0;
+}
+
+int ks_artillery_reaches(const struct ks_rules *r, const struct ks_artillery_in *in)
+{
+	const struct ord_row *band;
+	const char *zone;
+
+	if (!in->ammo || !in->kaliber || artillery_zone(r, in, &zone, &band)) {
+		ord_error_clear();
+		return 1; /* ks_artillery says what is wrong */
+	}
+	return zone != NULL;
+}
+
+int ks_fire_reaches(const struct ks_rules *r, const struct ks_fire_in *in)
+{
+	const char *zone;
+
+	if (!in->vaaben || fire_zone(r, in, &zone)) {
+		ord_error_clear();
+		return 1; /* ks_fire says what is wrong */
+	}
+	return zone != NULL;
+}
+
 /* ---- small-arms fire ------------------------------------------------------------ */
 
 int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fire_out *out,
@@ -666,7 +806,7 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 {
 	const struct ord_table *zones = ks_table(r, "skudzoner"), *x = ks_table(r, "skema_x");
 	const struct ord_row *row;
-	struct ord_kv m, flags;
+	struct ord_kv flags;
 	struct ks_text t;
 	char zf[32];
 	double tab, a, b;
@@ -674,10 +814,8 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 
 	memset(out, 0, sizeof(*out));
 	ks_text_init(&t);
-	ord_kv_init(&m);
 	ord_kv_init(&flags);
-	if ((err = check_word(r, "vaaben", in->vaaben, "skudzoner", "vaaben")) != 0 ||
-	    (err = check_dice(r, "dice", in->dice, KS_DICE)) != 0)
+	if ((err = check_word(r, "vaaben", in->vaaben, "skudzoner", "vaaben")) != 0)
 		goto out;
 	if (in->figures < 0 || in->target_figures < 0) {
 		err = ord_error_set(ORD_EUSAGE, "figurer: below 0");
@@ -689,36 +827,21 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 				    in->fired_figures, in->target_figures);
 		goto out;
 	}
-	ord_kv_set(&m, "vaaben", in->vaaben);
 	ks_text_used(&t, zones);
-	if (in->zone) {
-		size_t i;
-		int found = 0;
-		for (i = 0; i < ord_table_nrows(zones); i++) {
-			const struct ord_row *zr = ord_table_row(zones, i);
-			if (!strcmp(ord_row_str(zr, "vaaben"), in->vaaben) &&
-			    !strcmp(ord_row_str(zr, "zone"), in->zone))
-				found = 1;
-		}
-		if (!found) {
+	if ((err = fire_zone(r, in, &out->zone)) != 0)
+		goto out;
+	if (!out->zone) {
+		/* no dice: the game rolls none for a shot out of range */
+		if (in->zone)
 			KS_TF(&t, "uden for skudvidde: %s når ikke zone %s",
 			      "out of range: %s does not reach zone %s", in->vaaben, in->zone);
-			goto done;
-		}
-		out->zone = in->zone;
-	} else {
-		if (!(in->range >= 0) || !isfinite(in->range)) {
-			err = ord_error_set(ORD_EUSAGE, "afstand: must be 0 cm or more");
-			goto out;
-		}
-		if (ord_table_band(&row, zones, &m, in->range)) {
-			ord_error_clear();
+		else
 			KS_TF(&t, "uden for skudvidde: %s på %g cm", "out of range: %s at %g cm",
 			      in->vaaben, in->range);
-			goto done;
-		}
-		out->zone = ord_row_str(row, "zone");
+		goto done;
 	}
+	if ((err = check_dice(r, "dice", in->dice, KS_DICE)) != 0)
+		goto out;
 	out->in_range = 1;
 	if (in->flags)
 		ord_kv_copy(&flags, in->flags);
@@ -759,7 +882,6 @@ done:
 		ks_text_cat(why, &t);
 out:
 	ks_text_release(&t);
-	ord_kv_release(&m);
 	ord_kv_release(&flags);
 	return err;
 }
@@ -783,8 +905,7 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	ord_kv_init(&m);
 	ord_kv_init(&flags);
 	if ((err = check_word(r, "ammo", in->ammo, "ammunitionstyper", "ammo")) != 0 ||
-	    (err = check_word(r, "kaliber", in->kaliber, "artillerizoner", "kaliber")) != 0 ||
-	    (err = check_dice(r, "dice", in->dice, KS_DICE)) != 0)
+	    (err = check_word(r, "kaliber", in->kaliber, "artillerizoner", "kaliber")) != 0)
 		goto out;
 	if (in->guns < 1) {
 		err = ord_error_set(ORD_EUSAGE, "kanoner: at least 1 gun must fire");
@@ -796,41 +917,23 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 				    in->fired_figures, in->target_figures);
 		goto out;
 	}
-	ord_kv_set(&m, "ammo", in->ammo);
-	ord_table_find(&ammo, ks_table(r, "ammunitionstyper"), &m);
-	ord_kv_release(&m);
-	ord_kv_init(&m);
-	ord_kv_set(&m, "kaliber", in->kaliber);
-	ord_kv_set(&m, "gruppe", ord_row_str(ammo, "gruppe"));
 	ks_text_used(&t, zones);
-	if (in->zone) {
-		if (!ord_words_has(ord_row_str(ammo, "zoner"), in->zone)) {
-			err = ord_error_set(ORD_EUSAGE, "zone: %s (%s) is fired at zones %s, not %s",
-					    in->ammo, ord_row_str(ammo, "navn"),
-					    ord_row_str(ammo, "zoner"), in->zone);
-			goto out;
-		}
-		out->zone = in->zone;
-	} else {
-		if (!(in->range >= 0) || !isfinite(in->range)) {
-			err = ord_error_set(ORD_EUSAGE, "afstand: must be 0 cm or more");
-			goto out;
-		}
-		if (ord_table_band(&row, zones, &m, in->range)) {
-			ord_error_clear();
+	if ((err = artillery_zone(r, in, &out->zone, &row)) != 0)
+		goto out;
+	ord_table_find1(&ammo, ks_table(r, "ammunitionstyper"), "ammo", in->ammo);
+	if (!out->zone) {
+		/* no dice: the game rolls none for a shot out of range */
+		if (!row)
 			KS_TF(&t, "uden for skudvidde: %s pund %s på %g cm",
 			      "out of range: %s pdr %s at %g cm", in->kaliber, in->ammo, in->range);
-			goto done;
-		}
-		out->zone = ord_row_str(row, "zone");
-		if (!ord_words_has(ord_row_str(ammo, "zoner"), out->zone)) {
+		else
 			KS_TF(&t, "%s kan ikke bruges på zone %s (%g cm)",
 			      "%s cannot be used at zone %s (%g cm)", ord_row_str(ammo, "navn"),
-			      out->zone, in->range);
-			out->zone = NULL;
-			goto done;
-		}
+			      ord_row_str(row, "zone"), in->range);
+		goto done;
 	}
+	if ((err = check_dice(r, "dice", in->dice, KS_DICE)) != 0)
+		goto out;
 	out->in_range = 1;
 	if (in->flags)
 		ord_kv_copy(&flags, in->flags);

@@ -243,6 +243,15 @@ struct ks_fire_out {
 
 int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fire_out *out,
 	    struct ks_text *why);
+/* Does the fire reach its target: the zone given is one of the weapon's,
+ * the range within its bands (skudzoner)?  Asked before the dice: a shot
+ * out of range rolls none, and ks_fire reads no dice for it.  1 when the
+ * input is bad (ks_fire says why). */
+int ks_fire_reaches(const struct ks_rules *r, const struct ks_fire_in *in);
+/* A small arm's longest range in cm, the end of its last band in
+ * skudzoner (-1 when the table has none), and its zones ("I II") into
+ * zones (may be NULL). */
+double ks_arms_reach(const struct ks_rules *r, const char *vaaben, struct ord_buf *zones);
 
 /* ---- artillery (15, Skema XV) ------------------------------------------ */
 
@@ -275,6 +284,13 @@ struct ks_artillery_out {
 
 int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		 struct ks_artillery_out *out, struct ks_text *why);
+/* Does the fire reach its target: a range within the calibre's bands for
+ * its ammunition (artillerizoner), at a zone the ammunition is used at?
+ * As ks_fire_reaches. */
+int ks_artillery_reaches(const struct ks_rules *r, const struct ks_artillery_in *in);
+/* A calibre's longest range in cm with an ammunition: the end of the last
+ * band of artillerizoner for the ammunition's gruppe (-1 when none). */
+double ks_artillery_reach(const struct ks_rules *r, const char *kaliber, const char *ammo);
 
 /* The exploding limber (10.2): the 1d6, the share that explodes, and the
  * fire units that gives from the limber's ammunition. */

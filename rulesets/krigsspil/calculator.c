@@ -246,8 +246,10 @@ static int calc_fire(struct ord_calc *c, struct ord_rules *rules)
 	in.zone = zone_arg(kv);
 	in.half = ord_kv_get_bool(kv, "halv", 0);
 	in.flags = &flags;
+	/* a shot out of range rolls no dice, as in the game */
 	if ((err = calc_range(kv, in.zone, &in.range)) != 0 ||
-	    (err = take3(c, ks_rules(rules), in.dice, "d")) != 0 ||
+	    (ks_fire_reaches(ks_rules(rules), &in) &&
+	     (err = take3(c, ks_rules(rules), in.dice, "d")) != 0) ||
 	    (err = ks_fire(ks_rules(rules), &in, &res, &why)) != 0)
 		goto out;
 	ord_calc_value(c, "in_range", res.in_range ? "yes" : "no");
@@ -288,7 +290,8 @@ static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
 	in.target_artillery = ord_kv_get_bool(kv, "maal_artilleri", 0);
 	in.flags = &flags;
 	if ((err = calc_range(kv, in.zone, &in.range)) != 0 ||
-	    (err = take3(c, ks_rules(rules), in.dice, "d")) != 0 ||
+	    (ks_artillery_reaches(ks_rules(rules), &in) &&
+	     (err = take3(c, ks_rules(rules), in.dice, "d")) != 0) ||
 	    (err = ks_artillery(ks_rules(rules), &in, &res, &why)) != 0)
 		goto out;
 	ord_calc_value(c, "in_range", res.in_range ? "yes" : "no");

@@ -994,7 +994,8 @@ static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 	}
 }
 
-/* What a fire did to its target, short: "−60 men, LU", "−1 gun destroyed". */
+/* What a fire did to its target, short: "−60 men, LU", "−1 gun destroyed",
+ * "out of range". */
 static void short_hit(const struct ord_picture *w, const struct ord_kv *vals, struct ord_buf *out)
 {
 	long men = ord_kv_get_int(vals, "men", 0);
@@ -1003,6 +1004,11 @@ static void short_hit(const struct ord_picture *w, const struct ord_kv *vals, st
 	const char *mor = ord_kv_get(vals, "morale");
 	size_t len = out->len;
 
+	/* a shot beyond the tables' range, as its result says, not a miss */
+	if (ord_kv_get_bool(vals, "out_of_range", 0)) {
+		ord_buf_adds(out, tr(w, "uden for skudvidde", "out of range"));
+		return;
+	}
 	if (men)
 		ord_buf_addf(out, "−%ld %s", men, tr(w, "mand", "men"));
 	if (destroyed)

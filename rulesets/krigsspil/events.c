@@ -201,6 +201,58 @@ static void check_zone(struct ord_ctx *ctx, const struct ord_event *ev, const st
 			     ord_kv_get_int(&ev->kv, "beskudt_del", 0), ks_figures(ctx, t), t->id);
 }
 
+/* 14, 15 "Skudafstande": a fire beyond the weapon's longest range in the
+ * tables (skudzoner, artillerizoner), or at a zone it does not reach, can
+ * do nothing: the referee hears so while --void is cheap, and --override
+ * records it anyway (resolved with no dice and no effect, fire.c). */
+static void check_reach(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+			const char *ammo, struct ord_diag *d)
+{
+	struct ks_rules *r = ks_r(ctx);
+	const char *zone = ord_kv_get(&ev->kv, "zone");
+	double range = ord_kv_get_num(&ev->kv, "afstand", 0), max;
+
+	if (!zone && !ord_kv_get(&ev->kv, "afstand"))
+		return; /* check_zone asks for one */
+	if (ks_is(ctx, u, "artilleri")) {
+		struct ks_artillery_in in;
+		const struct ord_row *row;
+		const char *kaliber = ks_attr(u, "kaliber");
+		if (!ammo || zone ||
+		    ord_table_find1(&row, ks_table(r, "ammunitionstyper"), "ammo", ammo)) {
+			ord_error_clear();
+			return;
+		}
+		memset(&in, 0, sizeof(in));
+		in.ammo = ammo;
+		in.kaliber = kaliber;
+		in.range = range;
+		max = ks_artillery_reach(r, kaliber, ammo);
+		if (max >= 0 && range > max)
+			ord_diag_add(d, 0, 0, u->id, "15 skudafstande",
+				     "out of range: battery '%s' (%s pdr) fires %s (%s) at most %g cm (table artillerizoner), not afstand=%g",
+				     u->id, kaliber, ammo, ord_row_str(row, "navn"), max, range);
+		else if (!ks_artillery_reaches(r, &in))
+			ord_diag_add(d, 0, 0, u->id, "15 ammunitionstyper",
+				     "%s (%s) is fired at zones %s; afstand=%g is another zone for a %s pdr (table artillerizoner)",
+				     ammo, ord_row_str(row, "navn"), ord_row_str(row, "zoner"),
+				     range, kaliber);
+	} else {
+		const char *vaaben = ks_longest_arm(ctx, u);
+		struct ord_buf zones = ORD_BUF_INIT;
+		max = ks_arms_reach(r, vaaben, &zones);
+		if (zone && !ord_words_has(zones.buf, zone))
+			ord_diag_add(d, 0, 0, u->id, "14 skudafstande",
+				     "out of range: unit '%s' fires %s at zones %s (table skudzoner), not zone=%s",
+				     u->id, vaaben, zones.buf, zone);
+		else if (!zone && max >= 0 && range > max)
+			ord_diag_add(d, 0, 0, u->id, "14 skudafstande",
+				     "out of range: unit '%s' fires %s at most %g cm (table skudzoner), not afstand=%g",
+				     u->id, vaaben, max, range);
+		ord_buf_release(&zones);
+	}
+}
+
 static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_unit *u,
 		       struct ord_diag *d)
 {
@@ -754,6 +806,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (ks_moral_now(ctx, u) == KS_FU)
 			ord_diag_add(d, 0, 0, u->id, "6.5", "a unit in FU flees, it cannot fire");
 		check_zone(ctx, ev, u, d);
+		if (ks_is(ctx, u, "infanteri") || ks_is(ctx, u, "kavaleri"))
+			check_reach(ctx, ev, u, NULL, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 	} else if (!strcmp(ev->kind, "artilleri")) {
 		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
@@ -821,6 +875,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "15",
 				     "zone K is the canister zone: only SK is fired there");
 		check_zone(ctx, ev, u, d);
+		check_reach(ctx, ev, u, ammo, d);
 		check_overfire(ctx, ev, u, ammo, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 	} else if (!strcmp(ev->kind, "forsvarsild")) {

@@ -196,6 +196,13 @@ static const char *rifle_zone(const struct ks_rules *r, const struct ord_event *
 	return arms_zone(r, "riffel", ord_kv_get_num(&e->kv, "afstand", 0));
 }
 
+const char *ks_longest_arm(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	if (ks_is(ctx, u, "kavaleri"))
+		return "karabin";
+	return ord_kv_get_int(&u->attrs, "rifler", 0) > 0 ? "riffel" : "musket";
+}
+
 static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -220,15 +227,14 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	in.zone = zone;
 	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
 	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
+	in.vaaben = ks_longest_arm(ctx, u);
 	if (ks_is(ctx, u, "kavaleri")) {
-		in.vaaben = "karabin";
 		ord_kv_set(&flags, "kavaleri_skyder", "yes");
-	} else if (rifler >= 100 || (rifler > 0 && !musket_reaches(r, zone, in.range))) {
-		in.vaaben = "riffel";
-		if (rifler < 100) /* only the rifles reach the furthest zone */
+	} else if (rifler > 0 && rifler < 100) {
+		if (musket_reaches(r, zone, in.range))
+			in.vaaben = "musket";
+		else /* only the rifles reach the furthest zone */
 			in.figures = (int)floor(in.figures * rifler / 100.0);
-	} else {
-		in.vaaben = "musket";
 	}
 	/* the rifles' share counts when the muskets fire at one zone and the
 	 * rifles at the zones riffel_andele names (14, "Skydning på zone
@@ -255,12 +261,15 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 		ord_kv_set(&flags, "besvarer_ikke", "yes");
 	ks_referee_flags(ord_kv_get(&e->kv, "flag"), &flags);
 	in.flags = &flags;
-	if ((err = ks_roll3(ctx, in.dice, "skyd", u, e->seq, 0)) != 0)
+	/* a shot out of range rolls no dice (it can do nothing) */
+	if (ks_fire_reaches(r, &in) && (err = ks_roll3(ctx, in.dice, "skyd", u, e->seq, 0)) != 0)
 		goto out;
 	KS_TF(&why, "skyder på %s: ", "fires at %s: ", t->id);
 	if ((err = ks_fire(r, &in, &out, &why)) != 0)
 		goto out;
-	/* ammunition, first volley, smoke */
+	/* ammunition, first volley, smoke; a shot out of range spends its
+	 * round too (our reading, as the battery's below: "Der forbruges 1
+	 * kampsats ammunition ved skydning i et helt træk, halvt træk", 7.2) */
 	ks_st_set_num(ctx, u, "kampsatser",
 		      ks_st_num(ctx, u, "kampsatser") - ks_param(r, "forbrug_skydning"));
 	ks_st_set(ctx, u, "foerste_salve", 0);
@@ -274,9 +283,12 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	h->e = e;
 	h->men = out.men;
 	h->grade = out.grade_applied;
+	h->out_of_range = !out.in_range;
 	ord_kv_set_int(&vals, "men", out.men);
 	ord_kv_set(&vals, "morale", ks_moral_name(out.grade_applied));
 	ord_kv_set(&vals, "target", t->id);
+	if (!out.in_range)
+		ord_kv_set(&vals, "out_of_range", "yes");
 	ks_result(ctx, e->seq, u, &vals, &why);
 out:
 	ord_kv_release(&flags);
@@ -368,7 +380,9 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 		ord_kv_set(&flags, "besvarer_ikke", "yes");
 	ks_referee_flags(ord_kv_get(&e->kv, "flag"), &flags);
 	in.flags = &flags;
-	if ((err = ks_roll3(ctx, in.dice, defensive ? "forsvarsild" : "artilleri", u, e->seq, 0)) != 0)
+	/* a shot out of range rolls no dice (it can do nothing) */
+	if (ks_artillery_reaches(r, &in) &&
+	    (err = ks_roll3(ctx, in.dice, defensive ? "forsvarsild" : "artilleri", u, e->seq, 0)) != 0)
 		goto out;
 	if (defensive)
 		KS_TF(&why,
@@ -383,6 +397,15 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 			    "over a terrain object (15 overfire): ");
 	if ((err = ks_artillery(r, &in, &out, &why)) != 0)
 		goto out;
+	/* "Der forbruges 1 kampsats ammunition ved skydning i et helt træk,
+	 * halvt træk og ved en forsvarsskydning pr. kanon/haubits" (9.2): the
+	 * rounds go with the firing, whatever it hits.  The text is silent on
+	 * a salvo out of range; the one fire it spares is ranging ("Indskydning
+	 * foretages med 1 kanon/haubits uden effekt og uden forbrug af
+	 * ammunition", 15), so a salvo the referee had fired beyond the
+	 * tables' range (event --override) spends its rounds, as any fire
+	 * does, with no dice and no effect (our reading, README "Fire out of
+	 * range") */
 	use = ks_param(r, defensive ? "forbrug_forsvarsild"
 			  : coord   ? "forbrug_koordineret"
 				    : "forbrug_skydning");
@@ -426,9 +449,12 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 	h->damaged = out.damaged;
 	h->destroyed = out.destroyed;
 	h->limbers = out.limbers;
+	h->out_of_range = !out.in_range;
 	ord_kv_set_int(&vals, "men", out.men);
 	ord_kv_set(&vals, "morale", ks_moral_name(out.grade_applied));
 	ord_kv_set(&vals, "target", t->id);
+	if (!out.in_range)
+		ord_kv_set(&vals, "out_of_range", "yes");
 	ks_result(ctx, e->seq, u, &vals, &why);
 out:
 	ord_kv_release(&flags);
@@ -586,6 +612,8 @@ void ks_hit_result(struct ord_ctx *ctx, const struct ks_hit *h, long destroyed, 
 		ord_kv_set_int(&vals, "damaged", damaged);
 	}
 	ord_kv_set(&vals, "morale", ks_moral_name(h->grade));
+	if (h->out_of_range) /* the map labels it so, not "no loss" */
+		ord_kv_set(&vals, "out_of_range", "yes");
 	ks_result(ctx, h->e->seq, h->target, &vals, t);
 	ord_kv_release(&vals);
 }
@@ -643,7 +671,9 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 		long damaged0 = ks_st(ctx, h->target, "beskadiget");
 		ks_text_init(&t);
 		KS_TF(&t, "beskudt af %s", "fired on by %s", h->firer->id);
-		if (!h->men && !h->damaged && !h->destroyed && !h->grade && !h->limbers)
+		if (h->out_of_range)
+			ks_text_add(&t, ": uden for skudvidde", ": out of range");
+		else if (!h->men && !h->damaged && !h->destroyed && !h->grade && !h->limbers)
 			ks_text_add(&t, ": ingen virkning", ": no effect");
 		if (ks_is(ctx, h->target, "artilleri")) {
 			battery_losses(ctx, h->target, h->damaged, h->destroyed, &t);

@@ -95,6 +95,11 @@
  *      formation or front) or was attacked (an attack declared on it, a
  *      melee) in a turn of it; a battery that fires repairs at most
  *      reparation_ved_skydning guns a piece in a turn (9.6).
+ *  K23 A fire beyond the weapon's longest range in skudzoner or
+ *      artillerizoner (or at a zone it does not reach) is refused when
+ *      recorded; overridden, it rolls no dice and does nothing, but spends
+ *      its ammunition as any fire does (ours: 9.2 spends a round "ved
+ *      skydning", 15 spares only ranging; README "Fire out of range").
  *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */
@@ -618,6 +623,7 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * prisoners of this melee reaching its crew, not by the game's (16.3,
 	 * ours), and powder smoke in melee set for both sides when the
 	 * defender in close order fired the whole of the previous turn
-	 * (Skema XVII) (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02.3",
+	 * (Skema XVII); 2026-12-02.4 a fire out of range rolls no dice (K23)
+	 * (docs/threat-model.md, "Rules corrected") */
+	"2026-12-02.4",
 };

@@ -134,6 +134,7 @@ struct ks_hit {
 	int men, grade;
 	int damaged, destroyed, limbers;
 	struct ord_unit *firer;
+	int out_of_range; /* the shot did not reach: no dice, no effect */
 };
 
 /* The unit an event's key names, or NULL. */
@@ -161,6 +162,10 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 int ks_fire_carriers(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *u);
 /* The target's result of hit h with text t, its values what the fire did
  * (firer, men, the guns destroyed and damaged of a battery, morale). */
+/* The small arm of u that reaches furthest (skudzoner): carbines for
+ * cavalry, rifles for infantry with any (they fire beyond the muskets,
+ * 14), else muskets. */
+const char *ks_longest_arm(struct ord_ctx *ctx, const struct ord_unit *u);
 /* Is battery u ranged on target (a unit id or a plate) this turn (15)? */
 int ks_ranged(struct ord_ctx *ctx, const struct ord_unit *u, const char *target);
 void ks_hit_result(struct ord_ctx *ctx, const struct ks_hit *h, long destroyed, long damaged,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/common.h"
+#include "canvas.h"
 #include "rulesets/krigsspil/ks.h"
 #include "ruleset.h"
 
@@ -331,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-02.3");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-02.4");
 }
 END_TEST
 
@@ -3088,6 +3089,84 @@ START_TEST(test_reports_use_declared_keys)
 }
 END_TEST
 
+/* The referee's map of the fake context after its phases (static buffer):
+ * the SVG, for a label's words. */
+static const char *map_svg(const char *lang)
+{
+	static char out[65536];
+	static const char *const sides[] = { "danske", "allierede" };
+	struct ord_picture w;
+	struct ord_canvas *cv;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	memset(&w, 0, sizeof(w));
+	w.kind = "map";
+	w.game = "test";
+	w.turn = ord_ctx_turn(ctx);
+	w.phase = "skydninger";
+	w.turn_state = "sealed";
+	w.lang = lang;
+	w.sides = sides;
+	w.side_titles = sides;
+	w.nsides = 2;
+	ck_assert_int_eq(ord_canvas_new(&cv, 100, 100), 0);
+	ck_assert_msg(rs->draw(ctx, NULL, cv, &w) == 0, "draw: %s", ord_error_last());
+	ck_assert_int_eq(ord_canvas_svg(cv, &b), 0);
+	ck_assert_uint_lt(b.len, sizeof(out));
+	memcpy(out, b.buf, b.len + 1);
+	ord_buf_release(&b);
+	ord_canvas_free(cv);
+	return out;
+}
+
+/* 14, 15 "Skudafstande": a fire beyond the weapon's last band in the
+ * tables (a 6 pdr's roundshot 100 cm, muskets 20, carbines 10) is refused
+ * when recorded, naming the weapon, its range and the range given; one
+ * recorded anyway (--override: the fake context keeps a refused event)
+ * rolls no dice, does nothing, spends its rounds (9.2 "ved skydning",
+ * our reading) and is labelled "out of range" on the map, not "no loss". */
+START_TEST(test_fire_out_of_range)
+{
+	cast();
+	ord_kv_set(&U("A1")->state, "x", "0");
+	ord_kv_set(&U("A1")->state, "y", "0");
+	ord_kv_set(&U("L1")->state, "x", "0");
+	ord_kv_set(&U("L1")->state, "y", "105");
+	ord_kv_set(&U("L2")->state, "x", "20");
+	ord_kv_set(&U("L2")->state, "y", "25");
+	orders("A1 AS SF @L1\nD1 S @L2\nD3 S @L2\nK3 S @L2\n");
+	orders("B1 AS SF @D1\n");
+	EV_BAD("artilleri", "unit=A1 maal=L1 afstand=105",
+	       "out of range: battery 'A1' (6 pdr) fires SF (fuldkugle) at most 100 cm (table artillerizoner), not afstand=105 (15 skudafstande)");
+	EV_BAD("skyd", "unit=D1 maal=L2 afstand=25",
+	       "out of range: unit 'D1' fires musket at most 20 cm (table skudzoner), not afstand=25");
+	EV_BAD("skyd", "unit=K3 maal=L2 zone=III",
+	       "out of range: unit 'K3' fires karabin at zones I II (table skudzoner), not zone=III");
+	/* within the last band, and rifles beyond the muskets: recorded */
+	EV_OK("skyd", "unit=D3 maal=L2 afstand=25");
+	EV_OK("artilleri", "unit=B1 maal=D1 afstand=120");
+	/* the dice are D3's and B1's: the shots out of range take none (the
+	 * fake context fails a resolve that asks for more) */
+	resolve("skydninger", D(3, 3, 3, 4, 4, 4));
+	expect_result("A1: skyder på L1: uden for skudvidde: 6 pund SF på 105 cm; 8 kampsatser SF "
+		      "brugt, 120 tilbage");
+	expect_result(
+		"[en: fires at L1: out of range: 6 pdr SF at 105 cm; 8 rounds of SF used, 120 left");
+	expect_result("D1: skyder på L2: uden for skudvidde: musket på 25 cm; 9 kampsatser tilbage");
+	expect_result("L1: beskudt af A1: uden for skudvidde");
+	expect_result("D3: skyder på L2: 6 figurer = 1 skydeenhed, zone III; 3d6 = 9 (3+3+3)");
+	expect_result("B1: skyder på D1: 6 kanoner, 9 pund, SF (fuldkugle), zone III; 3d6 = 12 (4+4+4)");
+	ck_assert_int_eq(st("L1", "figurer"), 18);
+	ck_assert_ptr_nonnull(strstr(map_svg("en"), "A1→L1: out of range"));
+	ck_assert_ptr_nonnull(strstr(map_svg("da"), "A1→L1: uden for skudvidde"));
+	ck_assert_ptr_null(strstr(map_svg("en"), "A1→L1: no loss"));
+	/* the calculator rolls none either */
+	ck_assert_str_eq(value("artillery", "kanoner=8 kaliber=6 ammo=SF afstand=105 maal_figurer=18",
+			       NULL, 0, "in_range"),
+			 "no");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -3180,6 +3259,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_repair_over_turns);
 	tcase_add_test(tc, test_reports_use_declared_keys);
 	tcase_add_test(tc, test_rule_numbers_from_the_skema);
+	tcase_add_test(tc, test_fire_out_of_range);
 	suite_add_tcase(s, tc);
 	return s;
 }
