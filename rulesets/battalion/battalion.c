@@ -55,7 +55,10 @@
  *      of dressing ranks; a rout lasts rout_turns turns from the next one,
  *      then the unit dresses its ranks like any retreating unit.  A unit
  *      dressing its ranks may not move forward (an arrow within
- *      forward_within degrees of the enemy).  The routed -3 (morale
+ *      forward_within degrees of the enemy); one retreating moves by the
+ *      rules.  A sheet for the turn a unit retreats or dresses its ranks
+ *      is refused an arrow forward or a charge for it, as one for a routed
+ *      unit anything but its way back.  The routed -3 (morale
  *      modifier routed_recently)
  *      applies to tests in the rout_penalty_turns turns after the rout, not
  *      in the turn itself.

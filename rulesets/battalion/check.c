@@ -54,6 +54,34 @@ static int code_allowed(struct ord_ctx *ctx, const char *code, const char *k, st
 	return 0;
 }
 
+/* D6: "Retreat - unit must retreat next turn", and "any unit that retreats
+ * must spend one turn dressing its ranks before it moves forward": a unit
+ * retreating this turn, or dressing its ranks, is ordered no arrow towards
+ * the enemy and no charge (a charge moves it at the enemy).  Said at the
+ * order's first such token, so that the player fixes his sheet before the
+ * referee finds out recording the move. */
+static void retreat_or_dress(struct ord_ctx *ctx, const struct ord_unit *u,
+			     const struct ord_order *o, struct ord_diag *diag)
+{
+	const struct ord_token *dir = ord_order_find(o, ORD_TOK_DIR), *charge = ord_order_code(o, "C");
+	const struct ord_token *at;
+
+	if (!bat_order_forward(ctx, o))
+		dir = NULL;
+	if (!dir && !charge)
+		return;
+	at = dir && (!charge || dir->col < charge->col) ? dir : charge;
+	if (bat_retreating(ctx, u))
+		ord_diag_add(diag, o->line, at->col, o->unit, "retreat - unit must retreat next turn",
+			     "unit '%s' retreats this turn (it failed its morale in turn %ld): it may only be ordered back (an arrow away from the enemy), no move forward nor charge",
+			     u->id, bat_st(ctx, u, "retreat_turn") - 1);
+	else if (bat_dressing(ctx, u))
+		ord_diag_add(diag, o->line, at->col, o->unit,
+			     "a unit that retreats must spend one turn dressing its ranks",
+			     "unit '%s' dresses its ranks until turn %ld: it may not move forward nor charge (an arrow away from the enemy, or none)",
+			     u->id, bat_st(ctx, u, "dress_until"));
+}
+
 int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag)
 {
 	const char *side = ord_ctx_side(ctx);
@@ -101,6 +129,10 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 				     u->id, bat_st(ctx, u, "rout_until"));
 			continue;
 		}
+		/* the turn the sheet is for is the context's (the open turn), the
+		 * state the one after the last resolved turn: the same reading as
+		 * the event check's when the referee records the move (check_move) */
+		retreat_or_dress(ctx, u, o, diag);
 		ui = ord_ctx_unit_index(ctx, u);
 		if (seen[ui]) {
 			ord_diag_add(diag, o->line, o->col, o->unit,

@@ -1596,6 +1596,38 @@ START_TEST(init_unit_kind_not_in_tables)
 }
 END_TEST
 
+/* Review finding 1: a unit retreating in the sheet's turn, or dressing
+ * its ranks, is refused an arrow towards the enemy and a charge when the
+ * sheet is submitted, as the event check refuses the move it would bring
+ * (move_dressing_ranks); the sheet's turn is the context's, the state the
+ * one the last resolved turn left. */
+START_TEST(sheet_retreating_or_dressing)
+{
+	cast();
+	/* failed its morale in turn 2: retreats in turn 3, the sheet's */
+	split_kv(&ord_ctx_find_unit(ctx, "B2")->state, "failed=1 retreat_turn=3 dress_until=4");
+	/* retreated in turn 2: dresses its ranks in turn 3 */
+	split_kv(&ord_ctx_find_unit(ctx, "L1")->state, "failed=1 retreat_turn=2 dress_until=3");
+	/* retreated in turn 1, dressed its ranks in turn 2: free again */
+	split_kv(&ord_ctx_find_unit(ctx, "S1")->state, "failed=1 retreat_turn=1 dress_until=2");
+	ck_assert_str_eq(validate("blue", "B2 ↑ 1/2\n"),
+			 "1:4: unit 'B2' retreats this turn (it failed its morale in turn 2): it may only "
+			 "be ordered back (an arrow away from the enemy), no move forward nor charge "
+			 "(retreat - unit must retreat next turn)\n");
+	ck_assert_str_eq(validate("blue", "B2 ↓ C\n"),
+			 "1:6: unit 'B2' retreats this turn (it failed its morale in turn 2): it may only "
+			 "be ordered back (an arrow away from the enemy), no move forward nor charge "
+			 "(retreat - unit must retreat next turn)\n");
+	ck_assert_str_eq(validate("blue", "L1 ↗-C\n"),
+			 "1:4: unit 'L1' dresses its ranks until turn 3: it may not move forward nor "
+			 "charge (an arrow away from the enemy, or none) (a unit that retreats must "
+			 "spend one turn dressing its ranks)\n");
+	/* back, sideways, standing or firing: allowed */
+	ck_assert_str_eq(validate("blue", "B2 ↓ 1\nL1 ← 1/2 FLn\nS1 ↑ 1 C\n"), "");
+	ck_assert_str_eq(validate("blue", "L1 @R1\n"), "");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("battalion");
@@ -1619,6 +1651,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, sheet_target);
 	tcase_add_test(sheet, sheet_units_that_cannot_act);
 	tcase_add_test(sheet, sheet_formation_change_moves);
+	tcase_add_test(sheet, sheet_retreating_or_dressing);
 	suite_add_tcase(s, sheet);
 
 	tcase_add_checked_fixture(ev, setup, teardown);
