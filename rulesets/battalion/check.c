@@ -82,6 +82,33 @@ static void retreat_or_dress(struct ord_ctx *ctx, const struct ord_unit *u,
 			     u->id, bat_st(ctx, u, "dress_until"));
 }
 
+/* "FCol - means a unit wishes to form a column (one turn)": a change to
+ * the formation the unit has changes nothing, but its fire would still
+ * count it (the fire modifier firer_changed_formation, read off the sheet,
+ * D16), so a slip of the pen is refused.  The cost is the tables'. */
+static void same_formation(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_order *o,
+			   const struct ord_token *t, struct ord_diag *diag)
+{
+	const struct ord_table *mods = ord_tables_get(bat_r(ctx)->tables, "fire_modifiers");
+	const char *want = bat_form_code_formation(t->value), *cost = NULL;
+	const struct ord_row *row;
+
+	if (strcmp(want, bat_chart_formation(ctx, u)))
+		return;
+	if (mods && !ord_table_find1(&row, mods, "when", "firer_changed_formation"))
+		cost = ord_row_attr(row, "value");
+	ord_error_clear();
+	if (cost)
+		ord_diag_add(diag, o->line, t->col, o->unit, "order codes",
+			     "unit '%s' is already in %s: %s changes nothing (a formation change costs the unit %s%s of its fire this turn)",
+			     u->id, want, t->value, *cost == '-' ? "−" : "+",
+			     *cost == '-' || *cost == '+' ? cost + 1 : cost);
+	else
+		ord_diag_add(diag, o->line, t->col, o->unit, "order codes",
+			     "unit '%s' is already in %s: %s changes nothing (a formation change takes the turn)",
+			     u->id, want, t->value);
+}
+
 int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag)
 {
 	const char *side = ord_ctx_side(ctx);
@@ -151,6 +178,8 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 				ord_diag_add(diag, o->line, t->col, o->unit, "order codes",
 					     "code '%s' is not for %s (only for %s)", t->value,
 					     bat_kind(u), who.buf);
+			else if (bat_form_code_formation(t->value) && bat_order_form(o) == t)
+				same_formation(ctx, u, o, t, diag);
 			if (bat_fire_code_shot(t->value))
 				nfire++;
 			/* "FLn - means the unit desires to form a line (this

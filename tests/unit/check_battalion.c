@@ -155,11 +155,11 @@ END_TEST
 START_TEST(sheet_two_formations)
 {
 	cast();
-	ck_assert_str_eq(validate("blue", "B1 FLn FCol FSq\n"),
-			 "1:8: unit 'B1': a second formation change 'FCol' (the first is 'FLn'): a "
+	ck_assert_str_eq(validate("blue", "B2 FLn FCol FSq\n"),
+			 "1:8: unit 'B2': a second formation change 'FCol' (the first is 'FLn'): a "
 			 "change takes the turn (one battalion cannot be divided nor receive 2 "
 			 "orders)\n"
-			 "1:13: unit 'B1': a second formation change 'FSq' (the first is 'FLn'): a "
+			 "1:13: unit 'B2': a second formation change 'FSq' (the first is 'FLn'): a "
 			 "change takes the turn (one battalion cannot be divided nor receive 2 "
 			 "orders)\n");
 }
@@ -1628,6 +1628,42 @@ START_TEST(sheet_retreating_or_dressing)
 }
 END_TEST
 
+/* Review finding 4: a formation change to the formation the unit has
+ * changes nothing but would cost its fire the "changed formation"
+ * modifier: refused where the code stands, with the tables' cost. */
+START_TEST(sheet_same_formation)
+{
+	static const char fmod[] = "value=\"-1/4\" label=\"firer changed formation\"";
+	char *xml, *at;
+	size_t len;
+
+	cast();
+	ck_assert_str_eq(validate("blue", "B2 FCol\n"),
+			 "1:4: unit 'B2' is already in column: FCol changes nothing (a formation "
+			 "change costs the unit −1/4 of its fire this turn) (order codes)\n");
+	ck_assert_str_eq(validate("blue", "B1 ↑ 1/2 FLn @R1\n"),
+			 "1:10: unit 'B1' is already in line: FLn changes nothing (a formation change "
+			 "costs the unit −1/4 of its fire this turn) (order codes)\n");
+	/* the state, not the scenario: B1 formed column last turn */
+	ord_kv_set(&ord_ctx_find_unit(ctx, "B1")->state, "formation", "column");
+	ck_assert_str_eq(validate("blue", "B1 FLn\nB2 FSq\nL1 ↑ 1/2 FLn\n"), "");
+	/* the cost is the tables' */
+	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
+				       1u << 20),
+			 0);
+	at = strstr(xml, fmod);
+	ck_assert_ptr_nonnull(at);
+	at[strlen("value=\"-1/")] = '3';
+	ord_ctx_fake_free(ctx);
+	rs->free(rules);
+	ck_assert_int_eq(rs->load(&rules, xml, len, "tables.xml"), 0);
+	free(xml);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+	cast();
+	assert_has(validate("blue", "L1 FCol\n"), "costs the unit −1/3 of its fire");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("battalion");
@@ -1652,6 +1688,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, sheet_units_that_cannot_act);
 	tcase_add_test(sheet, sheet_formation_change_moves);
 	tcase_add_test(sheet, sheet_retreating_or_dressing);
+	tcase_add_test(sheet, sheet_same_formation);
 	suite_add_tcase(s, sheet);
 
 	tcase_add_checked_fixture(ev, setup, teardown);
