@@ -314,6 +314,70 @@ static int find_word(const char *key, enum kind *kind)
 	return -1;
 }
 
+/*
+ * "Did you mean": the nearest spelling to a misspelt folded key, by the
+ * core's ord_edit_distance within ord_words_hint's reach (one edit under
+ * 6 letters, two above).  An entry (a symbol, a word) is as near as the
+ * nearest of its spellings; none is named when two entries are as near
+ * ("SX": SF, SG, SK and SS alike), which would be a guess.
+ */
+struct nearest {
+	size_t max;  /* the reach */
+	size_t best; /* the nearest distance so far, max + 1: none */
+	int pick;    /* its entry, -1: none */
+	int tie;     /* another entry is as near */
+};
+
+static void nearest_init(struct nearest *n, const char *key)
+{
+	n->max = strlen(key) < 6 ? 1 : 2;
+	n->best = n->max + 1;
+	n->pick = -1;
+	n->tie = 0;
+}
+
+static void nearest_add(struct nearest *n, int entry, const char *const *keys, size_t nkeys,
+			const char *key)
+{
+	size_t i, d, least = n->max + 1;
+
+	for (i = 0; i < nkeys && keys[i]; i++)
+		if ((d = ord_edit_distance(key, keys[i], n->max)) < least)
+			least = d;
+	if (least > n->max || least > n->best)
+		return;
+	n->tie = least == n->best && n->pick >= 0;
+	n->best = least;
+	n->pick = entry;
+}
+
+/* ": did you mean 'karré'?" for the word of kind k nearest to key. */
+static void add_word_hint(struct ord_buf *b, enum kind k, const char *key)
+{
+	struct nearest n;
+	size_t i;
+
+	nearest_init(&n, key);
+	for (i = 0; i < words[k].n; i++)
+		nearest_add(&n, (int)i, words[k].defs[i].keys,
+			    ORD_ARRAY_SIZE(words[k].defs[i].keys), key);
+	if (n.pick >= 0 && !n.tie)
+		ord_buf_addf(b, ": did you mean '%s'?", words[k].defs[n.pick].display);
+}
+
+/* ": did you mean 'S' (skydning)?" for the order symbol nearest to key. */
+static void add_code_hint(struct ord_buf *b, const char *key)
+{
+	struct nearest n;
+	size_t i;
+
+	nearest_init(&n, key);
+	for (i = 0; i < ORD_ARRAY_SIZE(codes); i++)
+		nearest_add(&n, (int)i, codes[i].keys, ORD_ARRAY_SIZE(codes[i].keys), key);
+	if (n.pick >= 0 && !n.tie)
+		ord_buf_addf(b, ": did you mean '%s' (%s)?", codes[n.pick].symbol, codes[n.pick].term);
+}
+
 /* The order symbols, or the words of a kind, as a message lists them. */
 static void add_expected_codes(struct ord_buf *b)
 {
@@ -334,13 +398,16 @@ static void add_expected_words(struct ord_buf *b, enum kind k)
 /*
  * The errors that list the order symbols: "unknown symbol 'X'", "direction
  * '↑' before any order symbol" (what and after around the word in
- * t->text), and with what NULL "expected an order symbol after the unit".
+ * t->text), and with what NULL "expected an order symbol after the unit";
+ * misspelt: the word was no symbol, name the nearest ("did you mean").
  * Past the cap a message is not even built: a garbage sheet costs no more
  * than a good one.
  */
-static void error_expecting_codes(struct ord_text *t, unsigned col, const char *what, const char *after)
+static void error_expecting_codes(struct ord_text *t, unsigned col, const char *what,
+				  const char *after, int misspelt)
 {
 	struct parser *ps = t->state;
+	struct ord_buf hint = ORD_BUF_INIT;
 
 	if (!ord_text_listing(t)) {
 		ord_text_count_error(t);
@@ -348,12 +415,15 @@ static void error_expecting_codes(struct ord_text *t, unsigned col, const char *
 	}
 	ord_buf_reset(&ps->tmp);
 	add_expected_codes(&ps->tmp);
+	if (misspelt)
+		add_code_hint(&hint, ps->key.buf);
 	if (what)
-		ord_text_error(t, col, NULL, "%s '%s'%s (expected one of %s)", what, t->text.buf,
-			       after, ps->tmp.buf);
+		ord_text_error(t, col, NULL, "%s '%s'%s (expected one of %s)%s", what, t->text.buf,
+			       after, ps->tmp.buf, hint.len ? hint.buf : "");
 	else
 		ord_text_error(t, col, NULL, "expected an order symbol after the unit (one of %s)",
 			       ps->tmp.buf);
+	ord_buf_release(&hint);
 }
 
 /* What a command takes, for "unexpected ..." messages. */
@@ -447,7 +517,7 @@ static int accept(struct ord_text *t, struct cmd *c, enum kind k, int num, unsig
 
 	if (!d) {
 		if (!c->lost)
-			error_expecting_codes(t, col, kind_name[k], " before any order symbol");
+			error_expecting_codes(t, col, kind_name[k], " before any order symbol", 0);
 		return 0;
 	}
 	if (!takes(d, k)) {
@@ -683,14 +753,19 @@ static void parse_word(struct ord_text *t, struct cmd *c, unsigned col)
 			}
 			ord_buf_reset(&ps->tmp);
 			add_expected_words(&ps->tmp, k);
-			ord_text_error(t, col, k == K_REASON ? RULE_CHANGE : NULL,
-				       "unknown %s '%s' (expected one of %s)", kind_name[k],
-				       t->text.buf, ps->tmp.buf);
+			{
+				struct ord_buf hint = ORD_BUF_INIT;
+				add_word_hint(&hint, k, ps->key.buf);
+				ord_text_error(t, col, k == K_REASON ? RULE_CHANGE : NULL,
+					       "unknown %s '%s' (expected one of %s)%s", kind_name[k],
+					       t->text.buf, ps->tmp.buf, hint.len ? hint.buf : "");
+				ord_buf_release(&hint);
+			}
 			return;
 		}
 	}
 	close_cmd(t, c);
-	error_expecting_codes(t, col, "unknown symbol", "");
+	error_expecting_codes(t, col, "unknown symbol", "", 1);
 	memset(c, 0, sizeof(*c));
 	c->formation = -1;
 	c->lost = 1;
@@ -758,7 +833,7 @@ static void ks_end(struct ord_text *t, unsigned nwords, unsigned col)
 			       "after the reason)",
 			       ps->c.def->symbol, ps->c.def->term);
 	if (!nwords && t->has_unit)
-		error_expecting_codes(t, col, NULL, NULL);
+		error_expecting_codes(t, col, NULL, NULL, 0);
 }
 
 /* The display form of a word argument, or NULL. */

@@ -80,7 +80,9 @@ void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisone
 /* A morale reason word (moral_grund) in a language: "formationsændring"
  * is "change of formation" in English. */
 const char *ks_reason(const char *why, const char *lang);
-/* A formation's name in a language ("angrebskolonne", "attack column"). */
+/* A formation's name in a language ("angrebskolonne", "attack column";
+ * "karré" for "karre"), from the table formationer: the unit's arm's row,
+ * else any row of it (a formation the arm cannot form), else the word. */
 const char *ks_formation_name(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation,
 			      const char *lang);
 

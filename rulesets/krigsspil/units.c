@@ -242,10 +242,14 @@ const char *ks_formation_name(struct ord_ctx *ctx, const struct ord_unit *u, con
 {
 	const struct ord_row *row;
 
-	if (ks_formation(ks_r(ctx), formation, ks_vaaben(ctx, u), &row)) {
+	/* the unit's arm's row, else any: a formation the arm cannot form is
+	 * still named as the rules spell it ("karré", not "karre") */
+	if (ks_formation(ks_r(ctx), formation, ks_vaaben(ctx, u), &row) &&
+	    ord_table_find1(&row, ks_table(ks_r(ctx), "formationer"), "formation", formation)) {
 		ord_error_clear();
 		return formation;
 	}
+	ord_error_clear();
 	return ord_row_str(row, lang && !strcmp(lang, "en") ? "navn_en" : "navn");
 }
 

@@ -223,8 +223,8 @@ void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u,
 	if (!strcmp(formation, "hob"))
 		ord_diag_add(d, line, col, name, "11.8 hob", "a hob cannot be a support");
 	else if (!ks_closed(ctx, u, formation))
-		ord_diag_add(d, line, col, name, "6.6.5",
-			     "a support must stand in close order, not %s", formation);
+		ord_diag_add(d, line, col, name, "6.6.5", "a support must stand in close order, not %s",
+			     ks_formation_name(ctx, u, formation, "da"));
 	if (ks_is(ctx, u, "kavaleri") &&
 	    ks_st(ctx, u, "valeur") < (long)ks_param(ks_r(ctx), "valeur_min"))
 		ord_diag_add(d, line, col, name, "8.3 tab af valeur",
@@ -531,7 +531,7 @@ static void check_loeb(struct line *l, size_t i)
 
 	if (strcmp(l->ls.formation, "linie"))
 		GROUP_DIAG(l, i, "13 løb i linie", "only infantry in line may use løb; it is in %s",
-			   l->ls.formation);
+			   ks_formation_name(l->ctx, l->u, l->ls.formation, "da"));
 	if (last && l->turn - last < (long)every)
 		GROUP_DIAG(l, i, "13 løb i linie",
 			   "løb may be used at most every %gth turn: it ran in turn %ld, the next may be in turn %ld",
@@ -567,7 +567,7 @@ static void check_attack(struct line *l, size_t i)
 {
 	if (ks_cossack_closed(l->ctx, l->u, l->ls.formation))
 		GROUP_DIAG(l, i, "8.5 kosakker", "cossacks cannot attack in close order (%s)",
-			   l->ls.formation);
+			   ks_formation_name(l->ctx, l->u, l->ls.formation, "da"));
 	if (!strcmp(l->vaaben, "kavaleri") &&
 	    ks_st(l->ctx, l->u, "valeur") < (long)ks_param(l->r, "valeur_min"))
 		GROUP_DIAG(l, i, "8.3 tab af valeur",
@@ -713,14 +713,16 @@ static void check_formation(struct line *l, size_t i)
 
 	ks_grp_formation(l->o, &l->g[i], f, sizeof(f));
 	if (ks_formation(l->r, f, l->vaaben, &row)) {
-		GROUP_DIAG(l, i, "11 formationer", "%s cannot form %s", ks_arm_name(l->ctx, l->u), f);
+		/* the rules' spelling, as the player wrote it ("karré") */
+		GROUP_DIAG(l, i, "11 formationer", "%s cannot form %s", ks_arm_name(l->ctx, l->u),
+			   ks_formation_name(l->ctx, l->u, f, "da"));
 		ord_error_clear();
 	} else if (!ks_formation_nation_ok(row, ord_kv_get(&l->u->attrs, "nation"))) {
 		/* "Kun franske enheder kan benytte angrebskolonne for kavaleri" */
 		GROUP_DIAG(l, i, "11 formationer",
 			   "%s of nation '%s' cannot form %s: only %s units may (table formationer)",
-			   ks_arm_name(l->ctx, l->u), ks_nation(l->u), f,
-			   ord_row_attr(row, "nationer"));
+			   ks_arm_name(l->ctx, l->u), ks_nation(l->u),
+			   ks_formation_name(l->ctx, l->u, f, "da"), ord_row_attr(row, "nationer"));
 	} else if (!ks_closed(l->ctx, l->u, f) && !in_cover &&
 		   !ord_kv_get_bool(&l->u->attrs, "spredt", 0) &&
 		   strcmp(ks_art(l->u), "let_kavaleri") && strcmp(ks_art(l->u), "kosakker")) {

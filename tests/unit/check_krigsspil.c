@@ -1704,7 +1704,7 @@ START_TEST(test_other_sheet_rules)
 	REFUSES("danske", "D3 ST @D1\n",
 		"a support must have at least 0.5 times the figures of the unit it supports: 8 for D1's 20 (6.6 støtteenheder)");
 	REFUSES("danske", "D3 ST @D1\n",
-		"a support must stand in close order, not skyttekaede_tynd (6.6.5)");
+		"a support must stand in close order, not tynd skyttekæde (6.6.5)");
 	REFUSES("danske", "D2 ST @D1 ST @D3\n", "a support supports only one unit in a turn");
 	REFUSES("danske", "D2 ST @D1 A @L1\n", "a support may not have an attack order in the turn");
 	ord_kv_set(&U("K1")->state, "valeur", "3");
@@ -1717,7 +1717,7 @@ START_TEST(test_other_sheet_rules)
 	/* open order for special troops only */
 	REFUSES("danske", "D1 FORM skyttekæde\n", "only special troops (spredt) form open order");
 	ACCEPTS("danske", "D3 FORM skyttekæde tæt\n");
-	REFUSES("danske", "A1 FORM karré\n", "fodartilleri cannot form karre");
+	REFUSES("danske", "A1 FORM karré\n", "fodartilleri cannot form karré");
 	/* a resting unit does nothing else */
 	REFUSES("danske", "D1 H M ↑ 1\n", "a resting unit (H) does not move, fire or attack");
 	/* a battery marches limbered */
@@ -3167,6 +3167,52 @@ START_TEST(test_fire_out_of_range)
 }
 END_TEST
 
+/* What the ordre notation says of a sheet that does not parse (static
+ * buffer, a line a problem). */
+static const char *parse_errors(const char *text)
+{
+	static char out[4096];
+	struct ord_sheet sh;
+	struct ord_diag d;
+
+	ord_diag_init(&d);
+	ord_sheet_init(&sh);
+	ordre->parse(&sh, text, strlen(text), &d);
+	ck_assert_uint_gt(d.n, 0);
+	diag_kept(&d, out, sizeof(out));
+	ord_sheet_release(&sh);
+	return out;
+}
+
+/* A misspelt formation, reason or order symbol gets "did you mean", as a
+ * misspelt unit does (the core's ord_edit_distance); a formation the arm
+ * cannot form is named as the rules spell it, with its accent ("karré",
+ * from formationer's navn), not by its ASCII key "karre". */
+START_TEST(test_formation_words_as_written)
+{
+	const char *said;
+
+	cast();
+	said = parse_errors("K1 FORM karé\n");
+	ck_assert_msg(strstr(said, "unknown formation 'karé' (expected one of linie angrebskolonne "
+				   "marchkolonne karré bataillonsmasse skyttekæde sværm "
+				   "soutien): did you mean 'karré'?") != NULL,
+		      "%s", said);
+	said = parse_errors("D1 ÆNDR trusel F\n");
+	ck_assert_msg(strstr(said, "unknown reason 'trusel'") && strstr(said, "did you mean 'trussel'?"),
+		      "%s", said);
+	said = parse_errors("D1 SKUD @L1\n");
+	ck_assert_msg(strstr(said, "did you mean 'S' (skydning)?") != NULL, "%s", said);
+	/* SF, SG, SK and SS are as near to SX: no guess */
+	ck_assert_ptr_null(strstr(parse_errors("A1 AS SX @L1\n"), "did you mean"));
+
+	REFUSES("danske", "K1 FORM karré\n", "tungt kavaleri cannot form karré (11 formationer)");
+	ck_assert_ptr_null(strstr(validate("danske", "K1 FORM karré\n"), "karre"));
+	REFUSES("danske", "K1 FORM KARRE\n", "tungt kavaleri cannot form karré");
+	REFUSES("danske", "K2 FORM skk tynd\n", "middelsvært kavaleri cannot form tynd skyttekæde");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -3260,6 +3306,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_reports_use_declared_keys);
 	tcase_add_test(tc, test_rule_numbers_from_the_skema);
 	tcase_add_test(tc, test_fire_out_of_range);
+	tcase_add_test(tc, test_formation_words_as_written);
 	suite_add_tcase(s, tc);
 	return s;
 }

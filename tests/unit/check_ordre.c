@@ -642,6 +642,8 @@ END_TEST
 #define AMMO "(expected one of SF SG SK SS)"
 #define ONE "(expected one per order symbol)"
 #define CH "4.3.4"
+/* a misspelt symbol or word names the nearest, as unit names do */
+#define SKUD_HINT ": did you mean 'S' (skydning)?"
 
 /* One error per sheet: its text, where the error is, the unit, the rule,
  * the message. */
@@ -663,11 +665,11 @@ static const struct {
 	{ ": M ↑", 1, 1, "", "", "expected a unit before ':'" },
 	{ "B1 M ↑\n   :F", 2, 4, "", "", "expected a unit before ':'" },
 	/* unknown symbols; what follows one is skipped */
-	{ "B1 SKUD @B2", 1, 4, "B1", "", "unknown symbol 'SKUD' " CODES },
-	{ "B1 M ↑ ½ SKUD @B2 ½", 1, 10, "B1", "", "unknown symbol 'SKUD' " CODES },
+	{ "B1 SKUD @B2", 1, 4, "B1", "", "unknown symbol 'SKUD' " CODES SKUD_HINT },
+	{ "B1 M ↑ ½ SKUD @B2 ½", 1, 10, "B1", "", "unknown symbol 'SKUD' " CODES SKUD_HINT },
 	{ "B1 M→0305 ½", 1, 4, "B1", "", "unknown symbol 'M→0305' " CODES },
 	{ "\n  Slesvigske Jægere", 2, 14, "Slesvigske", "", "unknown symbol 'Jægere' " CODES },
-	{ "B1 LOB ↑", 1, 4, "B1", "", "unknown symbol 'LOB' " CODES },
+	{ "B1 LOB ↑", 1, 4, "B1", "", "unknown symbol 'LOB' " CODES ": did you mean 'L' (løb)?" },
 	{ "B1 AS SK @B4 SX", 1, 14, "B1", "", "unknown symbol 'SX' " CODES },
 	{ "B1 FORM SKYTTEKÆDE TYK", 1, 20, "B1", "", "unknown symbol 'TYK' " CODES },
 	{ "B1 GF SX", 1, 7, "B1", "", "unknown symbol 'SX' " CODES },
@@ -749,10 +751,16 @@ static const struct {
 	{ "B1 ÆNDR tvang TT ÆNDR trussel F", 1, 18, "B1", CH,
 	  "second 'ÆNDR' (ordreændring) on the line (expected one order change per unit)" },
 	/* misspelt words where a symbol needs one */
+	/* no guess between words as near: SF, SG, SK, SS */
 	{ "B1 AS SX @B4", 1, 7, "B1", "", "unknown ammunition 'SX' " AMMO },
 	{ "B1 AS @B4 kugle", 1, 11, "B1", "", "unknown ammunition 'kugle' " AMMO },
 	{ "B1 AM kugle", 1, 7, "B1", "", "unknown ammunition 'kugle' " AMMO },
 	{ "B1 FORM kolonne", 1, 9, "B1", "", "unknown formation 'kolonne' " FORMS },
+	{ "B1 FORM karé", 1, 9, "B1", "", "unknown formation 'karé' " FORMS ": did you mean 'karré'?" },
+	{ "B1 FORM skytekæde", 1, 9, "B1", "",
+	  "unknown formation 'skytekæde' " FORMS ": did you mean 'skyttekæde'?" },
+	{ "B1 ÆNDR trusel F", 1, 9, "B1", CH,
+	  "unknown reason 'trusel' " REASONS ": did you mean 'trussel'?" },
 	{ "B1 ÆNDR panik F", 1, 9, "B1", CH, "unknown reason 'panik' " REASONS },
 	/* densities and the tirailleur chain go with some formations only */
 	{ "B1 FORM linie tynd", 1, 15, "B1", "",
@@ -883,7 +891,7 @@ START_TEST(test_several_errors_in_a_command)
 	/* A's command ends where the unknown symbol starts, so its need comes
 	 * first; what follows the unknown symbol is not read */
 	assert_diag(6, 4, 4, "B4", "", "'A' (angreb) needs a target (expected @UNIT)");
-	assert_diag(7, 4, 6, "B4", "", "unknown symbol 'SKUD' " CODES);
+	assert_diag(7, 4, 6, "B4", "", "unknown symbol 'SKUD' " CODES SKUD_HINT);
 	/* no line parsed, so none is given to the ruleset */
 	ck_assert_uint_eq(sheet.n, 0);
 }
@@ -904,7 +912,7 @@ START_TEST(test_one_pass)
 			 ORD_EBADSHEET);
 	/* the reading goes on after an error, on its line and after it */
 	ck_assert_uint_eq(diag.n, 4);
-	assert_diag(0, 2, 4, "B2", "", "unknown symbol 'SKUD' " CODES);
+	assert_diag(0, 2, 4, "B2", "", "unknown symbol 'SKUD' " CODES SKUD_HINT);
 	assert_diag(1, 2, 17, "B2", "", "second direction or hex '↓' for 'M' " ONE);
 	assert_diag(2, 2, 27, "B2", "", "fraction '¾' not allowed for 'S' (expected ½ or 1)");
 	assert_diag(3, 4, 4, "B3", "", "'A' (angreb) needs a target (expected @UNIT)");
@@ -953,7 +961,7 @@ START_TEST(test_every_error_reported)
 			       "A1 AS SK @B4 ÆNDR F\n"),
 			 ORD_EBADSHEET);
 	ck_assert_uint_eq(diag.n, 11);
-	assert_diag(0, 2, 10, "B1", "", "unknown symbol 'SKUD' " CODES);
+	assert_diag(0, 2, 10, "B1", "", "unknown symbol 'SKUD' " CODES SKUD_HINT);
 	assert_diag(1, 4, 24, "Slesvigske Jægere", "", "second direction or hex '↓' for 'M' " ONE);
 	assert_diag(2, 4, 26, "Slesvigske Jægere", "", "bad fraction '2/3' (expected " FRACS ")");
 	assert_diag(3, 4, 36, "Slesvigske Jægere", "",
@@ -980,7 +988,7 @@ START_TEST(test_every_error_reported)
 
 	ord_diag_format(&diag, "danske.txt", &b);
 	ck_assert_str_eq(b.buf,
-			 "danske.txt:2:10: unit 'B1': unknown symbol 'SKUD' " CODES "\n"
+			 "danske.txt:2:10: unit 'B1': unknown symbol 'SKUD' " CODES SKUD_HINT "\n"
 			 "danske.txt:4:24: unit 'Slesvigske Jægere': second direction or hex '↓' "
 			 "for 'M' " ONE "\n"
 			 "danske.txt:4:26: unit 'Slesvigske Jægere': bad fraction '2/3' (expected " FRACS
