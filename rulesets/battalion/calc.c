@@ -100,6 +100,7 @@ static const struct ord_tables_range ranges[] = {
 	NUM("winner_divisor", 1, INFINITY),
 	NUM("loser_divisor", 1, INFINITY),
 	NUM("tie_divisor", 1, INFINITY),
+	WHOLE("melee_names_units", 0, 1), /* optional: a game made before has none */
 	{ "movement", "reg", 0, INFINITY, 0 },
 	{ "movement", "charge", 0, INFINITY, 0 },
 	{ "terrain", "reg", 0, INFINITY, 0 },
@@ -614,6 +615,7 @@ static void add_name(struct ord_buf *b, const char *name)
 
 struct side_calc {
 	const char *name;  /* "a" or "b" */
+	const char *unit;  /* its unit's id in the explanation, or NULL: "A", "B" */
 	double per_figure; /* melee points per figure */
 	int points;
 	double die; /* adjusted */
@@ -632,6 +634,7 @@ static int melee_side(const struct bat_rules *r, const char *name, const struct 
 	ord_kv_init(&match);
 	ord_kv_init(&flags);
 	c->name = name;
+	c->unit = s->name;
 	ord_buf_addf(&key, "%s_kind", name);
 	if ((err = check_word(r, key.buf, s->kind, "kinds", "kind")) != 0)
 		goto out;
@@ -664,8 +667,11 @@ static int melee_side(const struct bat_rules *r, const char *name, const struct 
 	set_flag(&flags, "elite", s->elite);
 	set_flag(&flags, "square_vs_cavalry", s->square_vs_cavalry);
 	set_flag(&flags, "hill", s->hill);
-	add_name(b, name);
-	ord_buf_addf(b, ": %d %s × ", s->figures, s->kind);
+	if (c->unit)
+		ord_buf_addf(b, "%s's", c->unit);
+	else
+		add_name(b, name);
+	ord_buf_addf(b, "%s %d %s × ", c->unit ? "" : ":", s->figures, s->kind);
 	add_num(b, c->per_figure);
 	ord_buf_addf(b, " = %d pts × (d%d ", c->points, (int)param(r, "melee_die"));
 	if ((err = ord_table_apply(&c->die, table(r, "melee_die"), s->die, &flags, NULL, b)) != 0)
@@ -679,10 +685,19 @@ out:
 	return err;
 }
 
+/* A side's unit in the explanation: its id, or the side's letter. */
+static void add_unit(struct ord_buf *b, const struct side_calc *c)
+{
+	if (c->unit)
+		ord_buf_adds(b, c->unit);
+	else
+		add_name(b, c->name);
+}
+
 /* One side of a melee: one unit, or two fighting together (their points
  * and scores summed). */
 struct team {
-	const char *name;                  /* "A" */
+	struct ord_buf name;               /* "A", "A and A2"; "F2", "R2 and RH" */
 	struct side_calc *u[2];            /* its units */
 	const struct bat_melee_side *s[2]; /* their inputs */
 	int *cas[2];                       /* where their casualties go */
@@ -705,7 +720,7 @@ static int melee_inflict(const struct bat_rules *r, const struct team *from, int
 	set_flag(&flags, "hill", from->s[0]->hill);
 	set_flag(&flags, "pursuit", pursuing);
 	pts = from->points / divisor;
-	ord_buf_addf(b, "%s inflict%s %d/", from->name, from->n > 1 ? "" : "s", from->points);
+	ord_buf_addf(b, "%s inflict%s %d/", from->name.buf, from->n > 1 ? "" : "s", from->points);
 	add_num(b, divisor);
 	ord_buf_adds(b, " = ");
 	if ((err = ord_table_apply(&pts, table(r, "melee_casualties"), pts, &flags, NULL, b)) != 0)
@@ -717,8 +732,8 @@ static int melee_inflict(const struct bat_rules *r, const struct team *from, int
 		share = to->n > 1 && to->points > 0 ? pts * t->points / to->points : pts;
 		if (to->n > 1) {
 			ord_buf_adds(b, i ? "; " : ": ");
-			add_name(b, t->name);
-			ord_buf_adds(b, " ");
+			add_unit(b, t);
+			ord_buf_adds(b, t->unit ? "'s share " : " "); /* not "F2 24 × ..." */
 			add_num(b, pts);
 			ord_buf_addf(b, " × %d/%d = ", t->points, to->points);
 			add_num(b, share);
@@ -738,8 +753,9 @@ static int melee_inflict(const struct bat_rules *r, const struct team *from, int
 			*out = to->s[i]->figures;
 			ord_buf_addf(b, " (all %d engaged)", *out);
 		}
-		ord_buf_addf(b, " %s of ", *out == 1 ? "figure" : "figures");
-		add_name(b, t->name);
+		/* "4 figures of B" was read as B's, not as inflicted on it */
+		ord_buf_addf(b, " %s %s ", *out == 1 ? "figure" : "figures", t->unit ? "on" : "of");
+		add_unit(b, t);
 	}
 out:
 	ord_kv_release(&flags);
@@ -754,13 +770,14 @@ static int melee_team(const struct bat_rules *r, const char *name, const struct 
 	int err;
 
 	memset(t, 0, sizeof(*t));
+	ord_buf_init(&t->name);
 	if ((err = melee_side(r, name, s1, &c[0], b)) != 0)
 		return err;
 	t->u[0] = &c[0];
 	t->s[0] = s1;
 	t->cas[0] = cas1;
 	t->n = 1;
-	t->name = !strcmp(name, "a") ? "A" : "B";
+	add_unit(&t->name, &c[0]);
 	if (s2 && s2->kind) {
 		ord_buf_adds(b, "; ");
 		if ((err = melee_side(r, !strcmp(name, "a") ? "a2" : "b2", s2, &c[1], b)) != 0)
@@ -769,12 +786,13 @@ static int melee_team(const struct bat_rules *r, const char *name, const struct 
 		t->s[1] = s2;
 		t->cas[1] = cas2;
 		t->n = 2;
-		t->name = !strcmp(name, "a") ? "A and A2" : "B and B2";
+		ord_buf_adds(&t->name, " and ");
+		add_unit(&t->name, &c[1]);
 	}
 	t->points = c[0].points + (t->n > 1 ? c[1].points : 0);
 	t->score = c[0].score + (t->n > 1 ? c[1].score : 0);
 	if (t->n > 1)
-		ord_buf_addf(b, "; %s together %d pts, %d", t->name, t->points, t->score);
+		ord_buf_addf(b, "; %s together %d pts, %d", t->name.buf, t->points, t->score);
 	return 0;
 }
 
@@ -790,6 +808,8 @@ int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in, struct b
 	memset(out, 0, sizeof(*out));
 	memset(ca, 0, sizeof(ca));
 	memset(cb, 0, sizeof(cb));
+	ord_buf_init(&a.name);
+	ord_buf_init(&b.name);
 	if ((err = melee_team(r, "a", &in->a, &in->a2, ca, &out->casualties_a, &out->casualties_a2,
 			      &a, &e)) != 0)
 		goto out;
@@ -815,12 +835,12 @@ int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in, struct b
 		out->winner = BAT_A;
 		div_a = param(r, "winner_divisor");
 		div_b = param(r, "loser_divisor");
-		ord_buf_addf(&e, "; %s win%s", a.name, a.n > 1 ? "" : "s");
+		ord_buf_addf(&e, "; %s win%s", a.name.buf, a.n > 1 ? "" : "s");
 	} else if (b.score > a.score) {
 		out->winner = BAT_B;
 		div_a = param(r, "loser_divisor");
 		div_b = param(r, "winner_divisor");
-		ord_buf_addf(&e, "; %s win%s", b.name, b.n > 1 ? "" : "s");
+		ord_buf_addf(&e, "; %s win%s", b.name.buf, b.n > 1 ? "" : "s");
 	} else {
 		out->winner = BAT_NONE;
 		div_a = div_b = param(r, "tie_divisor");
@@ -849,5 +869,7 @@ int bat_melee(const struct bat_rules *r, const struct bat_melee_in *in, struct b
 	why_add(why, &e);
 out:
 	ord_buf_release(&e);
+	ord_buf_release(&a.name);
+	ord_buf_release(&b.name);
 	return err;
 }

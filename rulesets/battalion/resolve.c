@@ -306,6 +306,32 @@ out:
 	return err;
 }
 
+/* What a unit lost in a phase (to "fire", "melee", "the pursuit") and
+ * what it has left, as an automatic result its own side sees: the enemy
+ * sees its trays, not its figures (bat_describe_unit). */
+static void loss_result(struct ord_ctx *ctx, struct ord_unit *t, long lost, const char *to)
+{
+	struct ord_kv vals;
+
+	ord_kv_init(&vals);
+	ord_kv_set_int(&vals, "lost", lost);
+	ord_kv_set_int(&vals, "figures", bat_st(ctx, t, "figures"));
+	ord_kv_set_int(&vals, "trays", bat_st(ctx, t, "trays"));
+	ord_kv_set_int(&vals, "carried", bat_st(ctx, t, "carried"));
+	if (bat_is_arm(ctx, t, "infantry"))
+		ord_ctx_result(ctx, 0, t->id, &vals,
+			       "loses %ld figure%s to %s: %ld left; in all %ld lost, %ld tray%s removed, %ld carried",
+			       lost, lost == 1 ? "" : "s", to, bat_st(ctx, t, "figures"),
+			       bat_st(ctx, t, "losses"), bat_st(ctx, t, "trays"),
+			       bat_st(ctx, t, "trays") == 1 ? "" : "s", bat_st(ctx, t, "carried"));
+	else /* trays are the battalions' ("BASICS OF INFANTRY") */
+		ord_ctx_result(ctx, 0, t->id, &vals,
+			       "loses %ld figure%s to %s: %ld left; in all %ld lost", lost,
+			       lost == 1 ? "" : "s", to, bat_st(ctx, t, "figures"),
+			       bat_st(ctx, t, "losses"));
+	ord_kv_release(&vals);
+}
+
 static int resolve_fire(struct ord_ctx *ctx)
 {
 	int turn = ord_ctx_turn(ctx);
@@ -351,30 +377,9 @@ static int resolve_fire(struct ord_ctx *ctx)
 		if (cas[i] || hit[i])
 			bat_st_set(ctx, t, "fired_on", turn);
 	}
-	for (i = 0; i < nu; i++) {
-		struct ord_unit *t = ord_ctx_unit(ctx, i);
-		struct ord_kv vals;
-		if (!lost[i])
-			continue;
-		ord_kv_init(&vals);
-		ord_kv_set_int(&vals, "lost", lost[i]);
-		ord_kv_set_int(&vals, "figures", bat_st(ctx, t, "figures"));
-		ord_kv_set_int(&vals, "trays", bat_st(ctx, t, "trays"));
-		ord_kv_set_int(&vals, "carried", bat_st(ctx, t, "carried"));
-		if (bat_is_arm(ctx, t, "infantry"))
-			ord_ctx_result(ctx, 0, t->id, &vals,
-				       "loses %ld figure%s to fire: %ld left; in all %ld lost, %ld tray%s removed, %ld carried",
-				       lost[i], lost[i] == 1 ? "" : "s", bat_st(ctx, t, "figures"),
-				       bat_st(ctx, t, "losses"), bat_st(ctx, t, "trays"),
-				       bat_st(ctx, t, "trays") == 1 ? "" : "s",
-				       bat_st(ctx, t, "carried"));
-		else /* trays are the battalions' ("BASICS OF INFANTRY") */
-			ord_ctx_result(ctx, 0, t->id, &vals,
-				       "loses %ld figure%s to fire: %ld left; in all %ld lost",
-				       lost[i], lost[i] == 1 ? "" : "s", bat_st(ctx, t, "figures"),
-				       bat_st(ctx, t, "losses"));
-		ord_kv_release(&vals);
-	}
+	for (i = 0; i < nu; i++)
+		if (lost[i])
+			loss_result(ctx, ord_ctx_unit(ctx, i), lost[i], "fire");
 out:
 	free(cas);
 	free(hit);
@@ -510,6 +515,38 @@ static void melee_destroyed(struct ord_ctx *ctx, unsigned seq, struct ord_unit *
 	}
 }
 
+/*
+ * A melee's result names its units ("F2 wins; F2 inflicts ... on A1"), is
+ * given once, on its b= unit (seen by both sides: b's own, and a's as
+ * the event's actor, as a fire's result is the target's), and each unit's
+ * loss follows as the fire phase gives it.  The tables of a game made
+ * before (no melee_names_units) keep its words: the sides as A and B, the
+ * result once for each unit; its replay gives what was recorded.
+ */
+static int melee_names_units(struct ord_ctx *ctx)
+{
+	const struct ord_row *row = ord_tables_param_row(bat_r(ctx)->tables, "melee_names_units");
+	double v = 0;
+
+	if (!row || ord_row_num(row, "value", &v)) {
+		ord_error_clear();
+		return 0;
+	}
+	return v != 0;
+}
+
+/* Take a melee's casualties from u; the figures it lost, or 0 without u. */
+static long melee_losses(struct ord_ctx *ctx, struct ord_unit *u, int casualties)
+{
+	long before;
+
+	if (!u)
+		return 0;
+	before = bat_st(ctx, u, "figures");
+	bat_take_losses(ctx, u, casualties);
+	return before - bat_st(ctx, u, "figures");
+}
+
 /* Is there a melee event of this phase between u and w? */
 static int melee_recorded(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w)
 {
@@ -530,7 +567,7 @@ static int melee_recorded(struct ord_ctx *ctx, const struct ord_unit *u, const s
 static int resolve_melee(struct ord_ctx *ctx)
 {
 	size_t i;
-	int err = 0;
+	int err = 0, named = melee_names_units(ctx);
 
 	/* D14: a melee of an earlier turn not fought again has ended */
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
@@ -554,6 +591,9 @@ static int resolve_melee(struct ord_ctx *ctx)
 		struct ord_buf why = ORD_BUF_INIT;
 		struct ord_kv vals;
 		int da, db, sides = (int)bat_ip(ctx, "melee_die");
+		long lost[4];
+		struct ord_unit *who[4];
+		size_t k;
 
 		if (strcmp(e->kind, "melee"))
 			continue;
@@ -571,6 +611,12 @@ static int resolve_melee(struct ord_ctx *ctx)
 			melee_side(ctx, e, a2, b, "a2", &in.a2);
 		if (b2)
 			melee_side(ctx, e, b2, a, "b2", &in.b2);
+		if (named) {
+			in.a.name = a->id;
+			in.b.name = b->id;
+			in.a2.name = a2 ? a2->id : NULL;
+			in.b2.name = b2 ? b2->id : NULL;
+		}
 		if ((err = ord_ctx_roll(ctx, &da, (unsigned)sides, "melee a", e->seq, 0)) != 0 ||
 		    (err = ord_ctx_roll(ctx, &db, (unsigned)sides, "melee b", e->seq, 0)) != 0)
 			return err;
@@ -580,12 +626,11 @@ static int resolve_melee(struct ord_ctx *ctx)
 			ord_buf_release(&why);
 			return err;
 		}
-		bat_take_losses(ctx, a, out.casualties_a);
-		bat_take_losses(ctx, b, out.casualties_b);
-		if (a2)
-			bat_take_losses(ctx, a2, out.casualties_a2);
-		if (b2)
-			bat_take_losses(ctx, b2, out.casualties_b2);
+		who[0] = a, who[1] = a2, who[2] = b, who[3] = b2;
+		lost[0] = melee_losses(ctx, a, out.casualties_a);
+		lost[2] = melee_losses(ctx, b, out.casualties_b);
+		lost[1] = melee_losses(ctx, a2, out.casualties_a2);
+		lost[3] = melee_losses(ctx, b2, out.casualties_b2);
 		melee_fought(ctx, a, b, out.winner == BAT_B, out.winner == BAT_NONE);
 		melee_fought(ctx, b, a, out.winner == BAT_A, out.winner == BAT_NONE);
 		if (a2)
@@ -605,14 +650,23 @@ static int resolve_melee(struct ord_ctx *ctx)
 			ord_kv_set_int(&vals, "casualties_a2", out.casualties_a2);
 		if (b2)
 			ord_kv_set_int(&vals, "casualties_b2", out.casualties_b2);
-		ord_ctx_result(ctx, e->seq, a->id, &vals, "melee with %s: %s", b->id, why.buf);
-		if (a2)
-			ord_ctx_result(ctx, e->seq, a2->id, &vals, "melee with %s beside %s: %s",
-				       b->id, a->id, why.buf);
-		ord_ctx_result(ctx, e->seq, b->id, &vals, "melee with %s: %s", a->id, why.buf);
-		if (b2)
-			ord_ctx_result(ctx, e->seq, b2->id, &vals, "melee with %s beside %s: %s",
-				       a->id, b->id, why.buf);
+		if (named) {
+			ord_ctx_result(ctx, e->seq, b->id, &vals, "melee with %s%s%s%s%s%s: %s",
+				       a->id, a2 ? " and " : "", a2 ? a2->id : "", b2 ? " (" : "",
+				       b2 ? b2->id : "", b2 ? " beside it)" : "", why.buf);
+			for (k = 0; k < 4; k++)
+				if (who[k] && lost[k])
+					loss_result(ctx, who[k], lost[k], "melee");
+		} else {
+			ord_ctx_result(ctx, e->seq, a->id, &vals, "melee with %s: %s", b->id, why.buf);
+			if (a2)
+				ord_ctx_result(ctx, e->seq, a2->id, &vals,
+					       "melee with %s beside %s: %s", b->id, a->id, why.buf);
+			ord_ctx_result(ctx, e->seq, b->id, &vals, "melee with %s: %s", a->id, why.buf);
+			if (b2)
+				ord_ctx_result(ctx, e->seq, b2->id, &vals,
+					       "melee with %s beside %s: %s", a->id, b->id, why.buf);
+		}
 		ord_kv_release(&vals);
 		ord_buf_release(&why);
 		melee_destroyed(ctx, e->seq, a);
@@ -631,6 +685,7 @@ static int pursue(struct ord_ctx *ctx, struct ord_unit *w, struct ord_unit *u)
 	struct bat_melee_out out;
 	struct ord_kv vals;
 	unsigned sides = (unsigned)bat_ip(ctx, "melee_die");
+	long lost_u, lost_w;
 	int da, db, err;
 
 	ord_kv_init(&vals);
@@ -646,6 +701,10 @@ static int pursue(struct ord_ctx *ctx, struct ord_unit *w, struct ord_unit *u)
 	in.b.elite = bat_is_elite(u);
 	in.b.square_vs_cavalry = !strcmp(bat_chart_formation(ctx, u), "square");
 	in.pursuit = BAT_A;
+	if (melee_names_units(ctx)) {
+		in.a.name = w->id;
+		in.b.name = u->id;
+	}
 	ord_buf_addf(&id, "pursuit %s", w->id);
 	if ((err = ord_ctx_roll(ctx, &da, sides, id.buf, 0, 0)) != 0)
 		goto out;
@@ -657,12 +716,19 @@ static int pursue(struct ord_ctx *ctx, struct ord_unit *w, struct ord_unit *u)
 	in.b.die = db;
 	if ((err = bat_melee(bat_r(ctx), &in, &out, &why)) != 0)
 		goto out;
-	bat_take_losses(ctx, w, out.casualties_a);
-	bat_take_losses(ctx, u, out.casualties_b);
+	lost_w = melee_losses(ctx, w, out.casualties_a);
+	lost_u = melee_losses(ctx, u, out.casualties_b);
 	ord_kv_set_int(&vals, "casualties_a", out.casualties_a);
 	ord_kv_set_int(&vals, "casualties_b", out.casualties_b);
+	/* an automatic result is its unit's side's alone: each side is told */
 	ord_ctx_result(ctx, 0, u->id, &vals, "pursued by %s: %s", w->id, why.buf);
 	ord_ctx_result(ctx, 0, w->id, &vals, "pursues %s: %s", u->id, why.buf);
+	if (in.a.name) {
+		if (lost_u)
+			loss_result(ctx, u, lost_u, "the pursuit");
+		if (lost_w)
+			loss_result(ctx, w, lost_w, "the pursuit");
+	}
 out:
 	ord_kv_release(&vals);
 	ord_buf_release(&why);

@@ -7,6 +7,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
 BFIX=$SRC/tests/fixtures/bundle
+declare -A melee_out
 cd "$TMP"
 unkeyed_scenario scenario.xml
 
@@ -86,6 +87,50 @@ expect_exit 0 ord report bat.game --referee
 expect_not_in "$OUT" "squadron"
 expect_exit 0 ord audit bat.game
 expect_in "$OUT" "clean"
+
+# A battalion game made before a melee's result named its units keeps
+# tables without melee_names_units, and the words it was played with: the
+# sides as A and B, the result once for each unit, no loss line after it.
+# The replay compares a result's words, not only its values, so a game
+# recorded with them audits clean only if the rules still give them.
+sed '/<param name="melee_names_units"/,/label="a melee.s result names its units"\/>/d' \
+	"$SRC/rulesets/battalion/tables.xml" >tables-before-names.xml
+! grep -q 'melee_names_units' tables-before-names.xml || fail "melee_names_units is still in the tables"
+cat >melee.xml <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<scenario ruleset="battalion">
+  <title>A melee of a game made before</title>
+  <side id="blue" name="Blue"/>
+  <side id="red" name="Red"/>
+  <unit id="B1" name="Side B" side="blue" kind="line_infantry" formation="line" figures="24"/>
+  <unit id="A1" name="Side A" side="red" kind="line_infantry" formation="line" figures="32"/>
+</scenario>
+XML
+printf '# stands\n' >stands.txt
+for t in before-names now; do
+	if [ "$t" = now ]; then tables=(); else tables=(--tables tables-before-names.xml); fi
+	expect_exit 0 ord new "melee-$t.game" --scenario melee.xml --fixed-dice "${tables[@]}"
+	expect_exit 0 ord submit "melee-$t.game" --side blue stands.txt
+	expect_exit 0 ord submit "melee-$t.game" --side red stands.txt
+	expect_exit 0 ord seal "melee-$t.game"
+	expect_exit 0 ord event "melee-$t.game" move unit=A1 distance=0 contact=B1
+	for _ in 1 2 3; do expect_exit 0 ord resolve "melee-$t.game"; done
+	expect_exit 0 ord event "melee-$t.game" melee a=A1 b=B1
+	expect_exit 0 ord resolve "melee-$t.game" --dice 3,5
+	melee_out[$t]=$OUT
+	expect_exit 0 ord resolve "melee-$t.game" --dice 6
+	expect_exit 0 ord exchange "melee-$t.game"
+	expect_exit 0 ord audit "melee-$t.game" --turn 1
+	expect_in "$OUT" "clean"
+done
+expect_in "${melee_out[before-names]}" "A1: melee with B1: A: 32 line_infantry × 3 = 96 pts × (d6 3) = 288; B: 24 line_infantry × 3 = 72 pts × (d6 5) = 360; B wins; B inflicts 72/6 = 12 pts / 3 = 4 figures of A; A inflicts 96/12 = 8 pts / 3 = 2.67 → 3 figures of B"
+expect_in "${melee_out[before-names]}" "B1: melee with A1: A: 32 line_infantry"
+expect_not_in "${melee_out[before-names]}" "to melee"
+# the same melee in a game made now: the units by name, once, and the losses
+expect_in "${melee_out[now]}" "B1: melee with A1: A1's 32 line_infantry × 3 = 96 pts × (d6 3) = 288; B1's 24 line_infantry × 3 = 72 pts × (d6 5) = 360; B1 wins; B1 inflicts 72/6 = 12 pts / 3 = 4 figures on A1; A1 inflicts 96/12 = 8 pts / 3 = 2.67 → 3 figures on B1"
+expect_not_in "${melee_out[now]}" "A1: melee with"
+expect_in "${melee_out[now]}" "A1: loses 4 figures to melee: 28 left"
+expect_in "${melee_out[now]}" "B1: loses 3 figures to melee: 21 left"
 
 # A game whose kept tables lack a number its ruleset now needs is refused
 # plainly, and left as it is.

@@ -463,6 +463,52 @@ START_TEST(test_melee_example)
 }
 END_TEST
 
+/* A game's melee names its units where the calculator has its keys' letters
+ * ("A: melee with F2: A: ... A wins; A inflicts 4 figures of B" was read,
+ * in a scenario of units A1..A10, as A1's win); the numbers are the same. */
+START_TEST(test_melee_named)
+{
+	const struct bat_rules *r = bat_rules(rules);
+	struct bat_melee_in in;
+	struct bat_melee_out out;
+	struct ord_buf why = ORD_BUF_INIT;
+
+	memset(&in, 0, sizeof(in));
+	in.a.kind = in.b.kind = "line_infantry";
+	in.a.figures = 32;
+	in.b.figures = 24;
+	in.a.die = 3;
+	in.b.die = 5;
+	in.a.name = "A1";
+	in.b.name = "F2";
+	ck_assert_int_eq(bat_melee(r, &in, &out, &why), 0);
+	ck_assert_str_eq(why.buf, "A1's 32 line_infantry × 3 = 96 pts × (d6 3) = 288; "
+				  "F2's 24 line_infantry × 3 = 72 pts × (d6 5) = 360; F2 wins; "
+				  "F2 inflicts 72/6 = 12 pts / 3 = 4 figures on A1; "
+				  "A1 inflicts 96/12 = 8 pts / 3 = 2.67 → 3 figures on F2");
+	ck_assert_int_eq(out.winner, BAT_B);
+	ck_assert_int_eq(out.casualties_a, 4);
+	ck_assert_int_eq(out.casualties_b, 3);
+	/* two units a side: each named in the sum and in its share */
+	ord_buf_reset(&why);
+	in.b.figures = 24;
+	in.b2.kind = "line_infantry";
+	in.b2.figures = 12;
+	in.b2.die = 5;
+	in.b2.name = "F3";
+	ck_assert_int_eq(bat_melee(r, &in, &out, &why), 0);
+	ck_assert_ptr_nonnull(strstr(why.buf,
+				     "; F3's 12 line_infantry × 3 = 36 pts × (d6 5) = 180; "
+				     "F2 and F3 together 108 pts, 540; F2 and F3 win; "
+				     "F2 and F3 inflict 108/6 = 18 pts / 3 = 6 figures on A1; "
+				     "A1 inflicts 96/12 = 8 pts: F2's share 8 × 72/108 = 5.33 "
+				     "pts / 3 = 1.78 → 2 figures on F2; F3's share 8 × 36/108"));
+	ck_assert_ptr_null(strstr(why.buf, "A wins"));
+	ck_assert_ptr_null(strstr(why.buf, " of "));
+	ord_buf_release(&why);
+}
+END_TEST
+
 START_TEST(test_melee_points)
 {
 	static const struct {
@@ -1038,6 +1084,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_morale_bands);
 	tcase_add_test(tc, test_morale20);
 	tcase_add_test(tc, test_melee_example);
+	tcase_add_test(tc, test_melee_named);
 	tcase_add_test(tc, test_melee_points);
 	tcase_add_test(tc, test_melee_adjustments);
 	tcase_add_test(tc, test_melee_tie_and_hill);
