@@ -78,7 +78,10 @@
  *      be fired at.
  *  D10 The artillery to-hit die is rolled for every shot in range, grape
  *      too (it always hits: the roll is shown but cannot miss); a shot out
- *      of range rolls nothing and does nothing.
+ *      of range rolls nothing and does nothing.  A fire or artillery event
+ *      beyond the reach the tables give its weapon or shot (the last band
+ *      with numbers, not "---") is refused when recorded, and recorded
+ *      only with --override.
  *  D11 A gun's crew fired at counts as a line (no formation modifier).
  *      Units with no small arms (weapon none) cannot use the fire event.
  *  D12 Cover: a unit in woods does not fire (unless the tables'

@@ -357,6 +357,58 @@ static void set_flag(struct ord_kv *flags, const char *name, int on)
 	ord_kv_set(flags, name, on ? "yes" : "no");
 }
 
+/* Does every declared column of a bands table have a number in row?  "-"
+ * is the rules' "---": no such fire at that range. */
+static int band_fires(const struct ord_table *t, const struct ord_row *row)
+{
+	size_t i;
+
+	for (i = 0; i < ord_table_ncolumns(t); i++)
+		if (!ord_row_has_num(row, ord_table_column(t, i)))
+			return 0;
+	return 1;
+}
+
+/* The band of table tname (fire, artillery) of key=value holding range, when
+ * it fires (band_fires); ORD_ENOTFOUND, the error cleared, otherwise. */
+static int fire_band(const struct ord_row **row, const struct bat_rules *r, const char *tname,
+		     const char *key, const char *value, double range)
+{
+	const struct ord_table *t = table(r, tname);
+	struct ord_kv match;
+	int err;
+
+	ord_kv_init(&match);
+	ord_kv_set(&match, key, value);
+	err = ord_table_band(row, t, &match, range);
+	ord_kv_release(&match);
+	if (!err && !band_fires(t, *row))
+		err = ORD_ENOTFOUND;
+	ord_error_clear();
+	return err;
+}
+
+int bat_reach(const struct bat_rules *r, const char *tname, const char *key, const char *value,
+	      double range, double *reach)
+{
+	const struct ord_table *t = table(r, tname);
+	const struct ord_row *row;
+	size_t i;
+	double to;
+
+	*reach = 0;
+	for (i = 0; i < ord_table_nrows(t); i++) {
+		const char *v;
+		row = ord_table_row(t, i);
+		v = ord_row_str(row, key);
+		if (v && (ord_words_has(v, value) || ord_words_has(v, "*")) && band_fires(t, row) &&
+		    !ord_row_num(row, "to", &to) && to > *reach)
+			*reach = to;
+	}
+	ord_error_clear();
+	return !fire_band(&row, r, tname, key, value, range);
+}
+
 int bat_fire(const struct bat_rules *r, const struct bat_fire_in *in, struct bat_fire_out *out,
 	     struct ord_buf *why)
 {
@@ -404,8 +456,7 @@ int bat_fire(const struct bat_rules *r, const struct bat_fire_in *in, struct bat
 		ord_kv_release(&match);
 		ord_kv_init(&match);
 	}
-	ord_kv_set(&match, "weapon", in->weapon);
-	if (ord_table_band(&row, table(r, "fire"), &match, in->range) || !ord_row_has_num(row, "hits")) {
+	if (fire_band(&row, r, "fire", "weapon", in->weapon, in->range)) {
 		ord_buf_addf(&b, "out of range: %s at ", in->weapon);
 		add_num(&b, in->range);
 		ord_buf_adds(&b, " in.");
@@ -479,8 +530,7 @@ int bat_artillery(const struct bat_rules *r, const struct bat_artillery_in *in,
 		goto out;
 	}
 	ord_kv_set(&match, "shot", in->shot);
-	if (ord_table_band(&row, table(r, "artillery"), &match, in->range) ||
-	    !ord_row_has_num(row, "dead") || !ord_row_has_num(row, "hit")) {
+	if (fire_band(&row, r, "artillery", "shot", in->shot, in->range)) {
 		ord_buf_addf(&b, "out of range: %s at ", in->shot);
 		add_num(&b, in->range);
 		ord_buf_adds(&b, " in.");

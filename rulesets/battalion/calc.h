@@ -128,6 +128,15 @@ struct bat_artillery_out {
 int bat_artillery(const struct bat_rules *r, const struct bat_artillery_in *in,
 		  struct bat_artillery_out *out, struct ord_buf *why);
 
+/* The reach of a weapon or a shot: tname "fire" with key "weapon" (musket,
+ * rifle) or "artillery" with key "shot" (ball, shell, grape).  1 when range
+ * is in a band of its that fires (every column a number, not "-"), as
+ * bat_fire and bat_artillery read it, else 0; *reach is the farthest `to`
+ * of such a band (0: none).  For the referee's events, checked before the
+ * dice. */
+int bat_reach(const struct bat_rules *r, const char *tname, const char *key, const char *value,
+	      double range, double *reach);
+
 /* ---- morale ------------------------------------------------------------ */
 
 struct bat_morale_in {

@@ -483,6 +483,24 @@ static void check_firers(struct ord_ctx *ctx, const struct ord_event *ev, const 
 			     u->id, col, firers);
 }
 
+/* D10: "a shot out of range rolls nothing and does nothing": a range
+ * beyond what the tables give the weapon (fire: musket, rifle) or the shot
+ * (artillery: ball, shell, grape) is refused while the referee may still
+ * correct it; the reach is the tables' (bat_reach, as resolve reads it). */
+static void check_range(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+			const char *tname, const char *key, const char *value, struct ord_diag *d)
+{
+	double reach;
+
+	if (bat_reach(bat_r(ctx), tname, key, value, ord_kv_get_num(&ev->kv, "range", 0), &reach))
+		return;
+	ord_diag_add(d, 0, 0, u->id, "a shot out of range does nothing (D10)",
+		     "%s '%s' fired %s%s at %s\": out of range (%s fires to %g\" at most, table %s)",
+		     strcmp(tname, "artillery") ? "unit" : "gun", u->id,
+		     strcmp(tname, "artillery") ? "its " : "", value, ord_kv_get(&ev->kv, "range"),
+		     value, reach, tname);
+}
+
 static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d, int artillery)
 {
 	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit"), *t = bat_ev_unit(ctx, ev, "target");
@@ -560,6 +578,10 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			     "unit '%s' fired at '%s' but its sheet names '@%s'", u->id, t->id,
 			     target->value);
 	check_screen(ctx, ev, u, d);
+	/* a unit with no small arms, or cavalry, was refused above */
+	if (!artillery && !is_art && !bat_is_arm(ctx, u, "cavalry") &&
+	    !(weapon && !strcmp(weapon, "none")))
+		check_range(ctx, ev, u, "fire", "weapon", weapon ? weapon : "musket", d);
 	if (!artillery || !is_art)
 		return;
 	{
@@ -570,6 +592,10 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 								: "unlimber_turns");
 
 		check_over(ctx, ev, u, f, d);
+		/* the shot resolve fires: the event's, else the sheet's */
+		if (shot || f)
+			check_range(ctx, ev, u, "artillery", "shot",
+				    shot ? shot : bat_fire_code_shot(f->value), d);
 		if (!f)
 			ord_diag_add(d, 0, 0, u->id, "must fire the shot indicated in its orders",
 				     "gun '%s' has no fire order (Fb, Fs or Fg) on its sheet", u->id);

@@ -685,7 +685,7 @@ END_TEST
 START_TEST(fire_screened)
 {
 	cast();
-	ck_assert_str_eq(event("fire", "unit=R2 target=B1 range=14 screen=S1 screen_front=14"),
+	ck_assert_str_eq(event("fire", "unit=R2 target=B1 range=10 screen=S1 screen_front=14"),
 			 "unit 'R2': 'S1' covers 14\" of ground: one unit of skirmishers covers at "
 			 "most 12\" (one unit of skirmishers may never cover more than one foot of "
 			 "ground)\n");
@@ -1295,8 +1295,11 @@ START_TEST(resolve_artillery_out_of_range)
 {
 	cast();
 	orders("G1 Fg @R2\n");
-	ck_assert_str_eq(event("artillery", "unit=G1 target=R2 range=13"), "");
-	/* no die is rolled for a shot out of range (D10) */
+	/* refused when recorded (artillery_out_of_range); recorded all the
+	 * same, as --override does, no die is rolled for it (D10) */
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R2 range=13"),
+			 "gun 'G1' fired grape at 13\": out of range (grape fires to 12\" at most, "
+			 "table artillery) (a shot out of range does nothing (D10))\n");
 	assert_has(resolve("fire", NULL, 0),
 		   "R2: fired on by gun G1 (grape, 13\"): out of range: grape at 13 in.\n");
 }
@@ -1664,6 +1667,48 @@ START_TEST(sheet_same_formation)
 }
 END_TEST
 
+/* Review finding 5: a fire or a shot beyond what the tables give the
+ * weapon or the shot is refused when recorded (resolve would say "out of
+ * range"), the reach read from the tables. */
+START_TEST(artillery_out_of_range)
+{
+	char *xml, *at;
+	size_t len;
+
+	cast();
+	unit("R9", "red", "kind=foot_artillery formation=unlimbered figures=10 weapon=none", NULL);
+	orders("G1 Fg @R1\nR9 Fs\n");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=14"),
+			 "gun 'G1' fired grape at 14\": out of range (grape fires to 12\" at most, "
+			 "table artillery) (a shot out of range does nothing (D10))\n");
+	/* the band's edge is in it (0-12 holds 12) */
+	ck_assert_str_eq(event("artillery", "unit=R9 target=B1 range=36"), "");
+	assert_has(event("artillery", "unit=R9 target=B2 range=36.5"),
+		   "shell fires to 36\" at most, table artillery");
+	ck_assert_str_eq(event("fire", "unit=B1 target=R2 range=12"), "");
+	ck_assert_str_eq(event("fire", "unit=B2 target=R1 range=77"),
+			 "unit 'B2' fired its musket at 77\": out of range (musket fires to 12\" at "
+			 "most, table fire) (a shot out of range does nothing (D10))\n");
+	ck_assert_str_eq(event("fire", "unit=L1 target=R1 range=16"), "");
+	assert_has(event("fire", "unit=S1 target=R2 range=16.5"), "musket fires to 12\"");
+	/* the reach is the tables': a club's musket that carries to 16" */
+	ord_ctx_fake_free(ctx);
+	rs->free(rules);
+	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
+				       1u << 20),
+			 0);
+	at = strstr(xml, "<band weapon=\"musket\" from=\"12\" to=\"16\" hits=\"-\"/>");
+	ck_assert_ptr_nonnull(at);
+	memcpy(strstr(at, "hits=\"-\""), "hits=\"5\"", strlen("hits=\"5\""));
+	ck_assert_msg(rs->load(&rules, xml, len, "club.xml") == 0, "%s", ord_error_last());
+	free(xml);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+	cast();
+	ck_assert_str_eq(event("fire", "unit=B2 target=R1 range=16"), "");
+	assert_has(event("fire", "unit=B2 target=R1 range=17"), "musket fires to 16\" at most");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("battalion");
@@ -1727,6 +1772,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, melee_needs_contact);
 	tcase_add_test(ev, fire_firers);
 	tcase_add_test(ev, melee_fresh);
+	tcase_add_test(ev, artillery_out_of_range);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);

@@ -1195,7 +1195,7 @@ START_TEST(test_battalion_map)
 		"<unit id=\"F1\" name=\"1/2e Léger\" side=\"french\" kind=\"line_infantry\" "
 		"formation=\"column\" figures=\"24\" x=\"12\" y=\"6\"/>"
 		"<unit id=\"A1\" name=\"1/28th\" side=\"allied\" kind=\"line_infantry\" "
-		"figures=\"24\" x=\"12\" y=\"40\"/>"
+		"figures=\"24\" x=\"12\" y=\"20\"/>"
 		"<unit id=\"A2\" name=\"1/79th\" side=\"allied\" kind=\"line_infantry\" "
 		"figures=\"24\" x=\"40\" y=\"40\"/></scenario>\n";
 	char scen[1300];
@@ -1223,7 +1223,8 @@ START_TEST(test_battalion_map)
 	ck_assert_int_eq(ord_game_seal(g, 0), 0);
 	event(g, "move unit=F1 distance=2 x=12 y=8");
 	resolve(g);
-	event(g, "fire unit=A1 target=F1 range=31");
+	/* within the musket's 12" (a fire beyond it is refused when recorded) */
+	event(g, "fire unit=A1 target=F1 range=11");
 	resolve(g);
 	ck_assert_msg(ord_game_map(g, &svg, NULL, 1, NULL, NULL) == 0, "%s", ord_error_last());
 	doc = parse(&svg);
@@ -1294,7 +1295,8 @@ START_TEST(test_battalion_map_crowded)
 	resolve(g);
 	event(g, "fire unit=A1 target=F1 range=12");
 	event(g, "fire unit=F1 target=A1 range=12");
-	event(g, "fire unit=A2 target=F2 range=13");
+	/* a miss in range (one firer: 0.25 of a figure) */
+	event(g, "fire unit=A2 target=F2 range=12 firers=1");
 	resolve(g);
 	ck_assert_msg(ord_game_map(g, &svg, NULL, 1, NULL, NULL) == 0, "%s", ord_error_last());
 	doc = parse(&svg);
