@@ -65,47 +65,6 @@ static const struct {
 	{ "4/4", 4 }, { "¼", 1 },   { "½", 2 },   { "¾", 3 },
 };
 
-/* ---- UTF-8 ------------------------------------------------------------- */
-
-size_t ord_utf8_decode(const unsigned char *s, const unsigned char *end, uint32_t *cp)
-{
-	size_t n, i;
-	uint32_t c = s[0], min;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	} else if (c >= 0xC2 && c <= 0xDF) {
-		n = 2, c &= 0x1F, min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		n = 3, c &= 0x0F, min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		n = 4, c &= 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if ((size_t)(end - s) < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3F);
-	}
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	*cp = c;
-	return n;
-}
-
-unsigned ord_utf8_count(const unsigned char *s, const unsigned char *e)
-{
-	unsigned n = 0;
-
-	for (; s < e; s++)
-		n += (*s & 0xC0) != 0x80;
-	return n;
-}
-
 /* Sheets typed in word processors or on phones carry no-break and other
  * Unicode spaces; they separate tokens like a plain space.  So does a byte
  * order mark (U+FEFF) anywhere but at the start of the sheet, where the

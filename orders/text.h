@@ -148,12 +148,7 @@ int ord_text_fraction(const char *text);
  * another vulgar fraction)? */
 int ord_text_numeric(uint32_t cp);
 
-/* Decode the UTF-8 sequence at s (s < end): its length in bytes and its code
- * point, or 0 when it is not well-formed (overlong, surrogate, beyond
- * U+10FFFF, cut short). */
-size_t ord_utf8_decode(const unsigned char *s, const unsigned char *end, uint32_t *cp);
-/* Characters in the valid UTF-8 from s to e: every byte but continuation bytes. */
-unsigned ord_utf8_count(const unsigned char *s, const unsigned char *e);
+/* ord_utf8_decode and ord_utf8_count: orderly.h (the core's, shared). */
 /* Does the code point separate tokens like a plain space? */
 int ord_text_is_space(uint32_t cp);
 /* Bytes of the space at s (valid UTF-8), or 0 if s is not at a space. */

@@ -95,6 +95,28 @@ void ord_buf_vaddf(struct ord_buf *b, const char *fmt, va_list ap);
 void ord_buf_reset(struct ord_buf *b);
 /* Append s escaped for XML text or attribute content. */
 void ord_buf_add_xml(struct ord_buf *b, const char *s);
+/* Append s as it may be shown on a terminal: a control character, a
+ * bidirectional or invisible format character and a byte that is no UTF-8
+ * escaped (\n, \x1b, \u202e, \xff), everything else as is. */
+void ord_buf_add_shown(struct ord_buf *b, const char *s);
+/* The same cut after max characters ("…"). */
+void ord_buf_add_shown_cut(struct ord_buf *b, const char *s, size_t max);
+/* The same in quotes, cut after max characters ("…"): a word of the
+ * input quoted back in a message. */
+void ord_buf_add_quoted(struct ord_buf *b, const char *s, size_t max);
+/* Does s hold such a character?  0 if not; else 1 (-1 for a byte that is
+ * no UTF-8) with its 1-based column in characters and its code point (or
+ * the byte). */
+int ord_text_unshowable(const char *s, unsigned *col, uint32_t *cp);
+/* 0 if s holds none; else ORD_EUSAGE saying what (the reason, ...) holds
+ * which character where. */
+int ord_text_plain(const char *what, const char *s);
+/* Decode the UTF-8 sequence at s (s < end): its length in bytes and its code
+ * point, or 0 when it is not well-formed (overlong, surrogate, beyond
+ * U+10FFFF, cut short). */
+size_t ord_utf8_decode(const unsigned char *s, const unsigned char *end, uint32_t *cp);
+/* Characters in the valid UTF-8 from s to e: every byte but continuation bytes. */
+unsigned ord_utf8_count(const unsigned char *s, const unsigned char *e);
 /* Append len bytes as lowercase hex. */
 void ord_buf_add_hex(struct ord_buf *b, const unsigned char *p, size_t len);
 

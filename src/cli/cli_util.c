@@ -31,12 +31,30 @@ void cli_print_help(FILE *fp, const struct cli_cmd *cmd)
 	ord_buf_release(&man);
 }
 
+/* A line of a message on the terminal: what the input put in it (a
+ * word of a sheet, a key, a reason) shown escaped and cut, so that no
+ * control reaches the terminal and no megabyte token fills it. */
+#define LINE_MAX_SHOWN 2000
+
+static void put_line(FILE *fp, const char *prefix, const char *s, size_t len)
+{
+	struct ord_buf raw = ORD_BUF_INIT, shown = ORD_BUF_INIT;
+
+	ord_buf_add(&raw, s, len);
+	ord_buf_add_shown_cut(&shown, raw.len ? raw.buf : "", LINE_MAX_SHOWN);
+	fprintf(fp, "%s%s\n", prefix, shown.len ? shown.buf : "");
+	ord_buf_release(&raw);
+	ord_buf_release(&shown);
+}
+
 static void verror(const char *fmt, va_list ap)
 {
+	struct ord_buf b = ORD_BUF_INIT;
+
 	fflush(stdout);
-	fputs("orderly: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	ord_buf_vaddf(&b, fmt, ap);
+	put_line(stderr, "orderly: ", b.len ? b.buf : "", b.len);
+	ord_buf_release(&b);
 }
 
 void cli_error(const char *fmt, ...)
@@ -376,7 +394,7 @@ void cli_print_lines(const char *text, int prefixed)
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 
-		fprintf(stderr, "%s%.*s\n", prefixed ? "orderly: " : "", (int)len, p);
+		put_line(stderr, prefixed ? "orderly: " : "", p, len);
 		p += len + (nl ? 1 : 0);
 	}
 }
@@ -395,7 +413,7 @@ int cli_report_check(int rc, const struct ord_diag *diag, const struct ord_buf *
 			const char *nl = strchr(p, '\n');
 			size_t len = nl ? (size_t)(nl - p) : strlen(p);
 
-			printf("  %.*s\n", (int)len, p);
+			put_line(stdout, "  ", p, len);
 			p += len + (nl ? 1 : 0);
 		}
 	}

@@ -345,6 +345,8 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 		err = ord_error_set(ORD_EUSAGE, "an override needs a stated reason");
 		goto out;
 	}
+	if (override_reason && (err = ord_text_plain("the override's reason", override_reason)) != 0)
+		goto out;
 	if (!n) {
 		err = ord_error_set(ORD_EUSAGE, "no events to record");
 		goto out;
@@ -509,6 +511,8 @@ int ord_game_void_event(ord_game *g, unsigned seq, const char *reason)
 
 	if (!reason || ord_game_blank(reason, strlen(reason)))
 		return ord_error_set(ORD_EUSAGE, "voiding an event needs a stated reason (--reason)");
+	if ((err = ord_text_plain("the reason", reason)) != 0)
+		return err;
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	if ((err = events_open(g, &t, &phase)) != 0 ||

@@ -183,11 +183,18 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 			ord_buf_adds(o->xml, "</event>\n");
 		}
 		if (o->text) {
-			ord_buf_addf(o->text, "  #%u %s %s%s\n", e->seq, e->phase, e->kind, a.buf);
-			if (e->override)
-				ord_buf_addf(o->text,
-					     "     OVERRIDE by the referee: %s (checks said: %s)\n",
-					     e->override, e->check);
+			/* the words and the reason as the file holds them, shown
+			 * escaped: no line of their own (ord_buf_add_shown) */
+			ord_buf_addf(o->text, "  #%u %s %s", e->seq, e->phase, e->kind);
+			ord_buf_add_shown(o->text, a.len ? a.buf : "");
+			ord_buf_addch(o->text, '\n');
+			if (e->override) {
+				ord_buf_adds(o->text, "     OVERRIDE by the referee: ");
+				ord_buf_add_shown(o->text, e->override);
+				ord_buf_adds(o->text, " (checks said: ");
+				ord_buf_add_shown(o->text, e->check ? e->check : "");
+				ord_buf_adds(o->text, ")\n");
+			}
 		}
 		ord_buf_release(&a);
 	}

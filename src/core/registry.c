@@ -23,6 +23,9 @@
 
 #define MAX_MODULES 64
 
+/* a word of the input quoted back in a message: at most so many characters */
+#define QUOTED_MAX 60
+
 /* Registered modules, in the order registered; the process's lifetime. */
 static const struct ord_ruleset *rulesets[MAX_MODULES];
 static size_t nrulesets;
@@ -338,7 +341,12 @@ static int value_ok(const struct ord_key_spec *s, const char *value, const struc
 	case ORD_KEY_UNIT:
 	case ORD_KEY_STR: break;
 	}
-	return *value != '\0' && !strchr(value, '\n');
+	/* text: one line, nothing a terminal would act on (ord_buf_add_shown) */
+	{
+		unsigned col;
+		uint32_t cp;
+		return *value != '\0' && !ord_text_unshowable(value, &col, &cp);
+	}
 }
 
 /* A bound in a calculator's words: "0 or more", or "1 to 6". */
@@ -356,12 +364,15 @@ static void bad_value(const struct ord_key_spec *s, const char *value,
 		      const struct ord_keys_how *how, struct ord_buf *why)
 {
 	if (!how || !how->what) {
-		ord_buf_addf(why, "'%s' is not valid for '%s' (expected ", value, s->name);
+		ord_buf_add_quoted(why, value, QUOTED_MAX);
+		ord_buf_addf(why, " is not valid for '%s' (expected ", s->name);
 		ord_key_describe(s, why);
 		ord_buf_addch(why, ')');
 		return;
 	}
-	ord_buf_addf(why, "%s: '%s' ", s->name, value);
+	ord_buf_addf(why, "%s: ", s->name);
+	ord_buf_add_quoted(why, value, QUOTED_MAX);
+	ord_buf_addch(why, ' ');
 	switch (s->type) {
 	case ORD_KEY_BOOL: ord_buf_adds(why, "is not a flag (expected yes or no)"); break;
 	case ORD_KEY_INT:
@@ -384,7 +395,9 @@ static void bad_value(const struct ord_key_spec *s, const char *value,
 		break;
 	case ORD_KEY_WORD:
 		ord_buf_reset(why);
-		ord_buf_addf(why, "%s: unknown '%s' (expected one of ", s->name, value);
+		ord_buf_addf(why, "%s: unknown ", s->name);
+		ord_buf_add_quoted(why, value, QUOTED_MAX);
+		ord_buf_adds(why, " (expected one of ");
 		word_values(s, how->tables, why);
 		ord_buf_addch(why, ')');
 		break;
@@ -451,12 +464,14 @@ static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, con
 		/* a modifier flag: yes/no, or a number for a `per` row */
 		if (ord_parse_bool(value) >= 0 || !ord_parse_num(value, &d))
 			ord_kv_set(out, key, value);
-		else
+		else {
+			ord_buf_add_quoted(&why, value, QUOTED_MAX);
 			ord_diag_add(diag, 0, 0, NULL, NULL,
-				     "%s: '%s' is not a flag (expected yes, no or a number)", key,
-				     value);
+				     "%s: %s is not a flag (expected yes, no or a number)", key,
+				     why.buf);
+		}
 	} else {
-		struct ord_buf hint = ORD_BUF_INIT;
+		struct ord_buf hint = ORD_BUF_INIT, quoted = ORD_BUF_INIT;
 
 		for (s = specs; s->name; s++)
 			ord_words_add(&why, " ", s->name);
@@ -464,12 +479,14 @@ static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, con
 		ord_words_hint(&hint, why.buf ? why.buf : "", key);
 		if (how && how->what && how->extra_list)
 			how->extra_list(how->ud, &why);
+		ord_buf_add_quoted(&quoted, key, QUOTED_MAX);
 		if (how && how->what)
-			ord_diag_add(diag, 0, 0, NULL, NULL, "%s: unknown key '%s' (expected %s)%s",
-				     how->what, key, why.buf, hint.len ? hint.buf : "");
+			ord_diag_add(diag, 0, 0, NULL, NULL, "%s: unknown key %s (expected %s)%s",
+				     how->what, quoted.buf, why.buf, hint.len ? hint.buf : "");
 		else
-			ord_diag_add(diag, 0, 0, NULL, NULL, "unknown key '%s' (expected one of %s)%s",
-				     key, why.buf, hint.len ? hint.buf : "");
+			ord_diag_add(diag, 0, 0, NULL, NULL, "unknown key %s (expected one of %s)%s",
+				     quoted.buf, why.buf, hint.len ? hint.buf : "");
+		ord_buf_release(&quoted);
 		ord_buf_release(&hint);
 	}
 	ord_buf_release(&why);

@@ -24,11 +24,19 @@
 
 /* ---- findings ---- */
 
+/* One finding, one line: what the file holds (a reason, an event's words,
+ * a name) is shown escaped, so that nothing in a forged file can start a
+ * line that reads like a check of its own, or reach the terminal as a
+ * control (ord_buf_add_shown). */
 static void line(struct ord_vout *v, const char *what, const char *fmt, va_list ap)
 {
+	struct ord_buf b = ORD_BUF_INIT;
+
 	ord_buf_addf(v->out, "%s%s: ", v->indent ? v->indent : "  ", what);
-	ord_buf_vaddf(v->out, fmt, ap);
+	ord_buf_vaddf(&b, fmt, ap);
+	ord_buf_add_shown(v->out, b.len ? b.buf : "");
 	ord_buf_addch(v->out, '\n');
+	ord_buf_release(&b);
 }
 
 void ord_vout_fail(struct ord_vout *v, const char *fmt, ...)

@@ -305,10 +305,14 @@ note "7: the sheet is in the game file itself before its receipt is printed"
 # ------------------------------------------------------------ 8. smaller holes
 opened small.game
 expect_exit 0 ord seal small.game
-expect_exit 0 ord event small.game move unit=B1 distance=9 --override "$(printf 'x\nchecks=none')"
+# an override's newline would make a field of its own in the entry: such
+# a reason is refused (the log escapes it all the same, canon.c)
+expect_exit 64 ord event small.game move unit=B1 distance=9 --override "$(printf 'x\nchecks=none')"
+[[ "$(sql small.game "SELECT count(*) FROM log WHERE kind = 'event'")" == 0 ]] ||
+	fail "attack 8: a refused override was logged"
+expect_exit 0 ord event small.game move unit=B1 distance=9 --override "x checks=none"
 BODY=$(sql small.game "SELECT body FROM log WHERE kind = 'event'")
-expect_in "$BODY" 'override=x\nchecks=none'
-[[ "$(grep -c '^checks=' <<<"$BODY")" == 1 ]] || fail "attack 8: the override's newline made a field of its own:
+[[ "$(grep -c '^checks=' <<<"$BODY")" == 1 ]] || fail "attack 8: the override made a field of its own:
 $BODY"
 expect_exit 0 ord audit small.game
 # a rejected sheet: nothing of it in the game file (a draft's hash could
@@ -375,6 +379,38 @@ expect_exit 1 ord verify reopen2.xml --pubkey "$(pubkey reopen.game)" --receipt 
 expect_in "$OUT" "the head you kept of turn 1's exchange (entry $OPEN2): it signs the opening of turn 2 as entry $OPEN2, but this turn's log starts at entry $((OPEN2 + 1)): the turn was opened again after the head was handed out"
 expect_exit 1 ord audit reopen.game
 note "10: a turn opened again after its head went out is caught by the head"
+
+# ------------------------------------------------------------ a reason that forges a line of the player's check
+# A free text the referee writes (an override's reason) reaches the
+# player's verify: a newline in it would start a line that reads like a
+# check, an escape sequence would act on his terminal.  Given, it is
+# refused; held by a file anyway (an older orderly, or one of the
+# referee's own), it is shown escaped.
+opened reason.game
+expect_exit 0 ord seal reason.game --head reason.game.seal.head
+expect_exit 64 ord event reason.game move unit=B2 distance=2 \
+	--override "$(printf 'table blocked\n    ok: receipt: forged\033[2J')"
+expect_in "$ERR" "the override's reason holds the control or invisible character U+000A at character 14 (expected one line of plain text)"
+expect_exit 0 ord event reason.game move unit=B2 distance=2 --override "table blocked"
+sql reason.game "UPDATE event SET override = 'table blocked' || char(10) || '    ok: receipt: forged' || char(27) || '[2J';
+	UPDATE log SET body = replace(body, 'override=table blocked', 'override=table blocked\n    ok: receipt: forged\x1b[2J')
+	WHERE kind = 'event'" >/dev/null
+forge rechain reason.game
+for _ in 1 2 3 4 5; do expect_exit 0 ord resolve reason.game; done
+expect_exit 0 ord exchange reason.game --head reason.game.exchange.head
+expect_exit 0 ord export reason.game --turn 1 -o reason.game.xml
+for how in audit verify report; do
+	case $how in
+	audit) run ord audit reason.game ;;
+	verify) player_verify reason.game ;;
+	report) run ord report reason.game --referee --turn 1 ;;
+	esac
+	expect_in "$OUT" 'table blocked\n    ok: receipt: forged\x1b[2J'
+	! grep -q '^ *ok: receipt: forged' <<<"$OUT" || fail "$how shows the forged line as a check of its own:
+$OUT"
+	! grep -q $'\033' <<<"$OUT" || fail "$how sends an escape to the terminal"
+done
+note "a free text cannot forge a line of the player's check"
 
 # ------------------------------------------------------------ verify with the heads of earlier turns
 

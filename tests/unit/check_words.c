@@ -6,6 +6,7 @@
  */
 #include <check.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,6 +110,43 @@ START_TEST(hint_nearest_word)
 }
 END_TEST
 
+/* Free text shown on a terminal: what a terminal acts on is escaped, the
+ * rest (accents, arrows, ¼) kept; a word quoted back is cut. */
+START_TEST(text_shown_escaped)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	unsigned col = 0;
+	uint32_t cp = 0;
+
+	ord_buf_add_shown(&b, "karré ↑ ¼\n    ok: x\x1b[2J\t\r\x7f");
+	ck_assert_str_eq(b.buf, "karré ↑ ¼\\n    ok: x\\x1b[2J\\t\\r\\x7f");
+	ord_buf_reset(&b);
+	/* a bidirectional override, a zero-width space, a C1 control, the BOM,
+	 * a byte that is no UTF-8 */
+	ord_buf_add_shown(&b, "a\u202eb\u200bc\xc2\x9b" "d\xef\xbb\xbf" "e\xff");
+	ck_assert_str_eq(b.buf, "a\\u202eb\\u200bc\\u009bd\\ufeffe\\xff");
+	ord_buf_reset(&b);
+	ord_buf_add_quoted(&b, "abcdef", 3);
+	ck_assert_str_eq(b.buf, "'abc…'");
+	ord_buf_reset(&b);
+	ord_buf_add_quoted(&b, "abc", 3);
+	ck_assert_str_eq(b.buf, "'abc'");
+	ord_buf_release(&b);
+	ck_assert_int_eq(ord_text_unshowable("plain — ¼ ↑", &col, &cp), 0);
+	ck_assert_int_eq(ord_text_unshowable("né\nx", &col, &cp), 1);
+	ck_assert_uint_eq(col, 3);
+	ck_assert_uint_eq(cp, 0x0A);
+	ck_assert_int_eq(ord_text_unshowable("ab\xff", &col, &cp), -1);
+	ck_assert_uint_eq(col, 3);
+	ck_assert_uint_eq(cp, 0xFF);
+	ck_assert_int_eq(ord_text_plain("the reason", "fine"), 0);
+	ck_assert_int_eq(ord_text_plain("the reason", "x\x1b"), ORD_EUSAGE);
+	ck_assert_str_eq(ord_error_last(),
+			 "the reason holds the control or invisible character U+001B at character 2 "
+			 "(expected one line of plain text)");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("words");
@@ -119,6 +157,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, join_and_add);
 	tcase_add_test(t, fmt_long_as_printf);
 	tcase_add_test(t, hint_nearest_word);
+	tcase_add_test(t, text_shown_escaped);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -1,0 +1,148 @@
+/*
+ * text_shown.c - UTF-8 read one character at a time, and free text made
+ * safe to show (orderly.h): what a referee, a player or a forged file put in
+ * an override's reason, an event's words or a sheet reaches a player's
+ * terminal through verify, audit and report, so a control character, a
+ * bidirectional override or a byte that is no UTF-8 is shown as an escape
+ * (\n, \x1b, \u202e), never acted on: a reason cannot start a line of its
+ * own that reads like a check, nor move the cursor.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "orderly.h"
+
+size_t ord_utf8_decode(const unsigned char *s, const unsigned char *end, uint32_t *cp)
+{
+	size_t n, i;
+	uint32_t c = s[0], min;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if (c >= 0xC2 && c <= 0xDF) {
+		n = 2, c &= 0x1F, min = 0x80;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		n = 3, c &= 0x0F, min = 0x800;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		n = 4, c &= 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	if ((size_t)(end - s) < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3F);
+	}
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+unsigned ord_utf8_count(const unsigned char *s, const unsigned char *e)
+{
+	unsigned n = 0;
+
+	for (; s < e; s++)
+		n += (*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* A character no text of a game needs and a terminal acts on: C0 and C1
+ * controls, DEL, and the invisible format characters that reorder or hide
+ * text (bidirectional overrides and isolates, zero-width ones, the BOM). */
+static int unshowable(uint32_t c)
+{
+	return c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || (c >= 0x200B && c <= 0x200F) ||
+	       (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x2064) ||
+	       (c >= 0x2066 && c <= 0x2069) || c == 0xFEFF;
+}
+
+int ord_text_unshowable(const char *s, unsigned *col, uint32_t *cp)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	unsigned n = 1;
+
+	while (p < end) {
+		uint32_t c = 0;
+		size_t k = ord_utf8_decode(p, end, &c);
+		if (!k || unshowable(c)) {
+			*col = n;
+			*cp = k ? c : p[0];
+			return k ? 1 : -1;
+		}
+		p += k;
+		n++;
+	}
+	return 0;
+}
+
+static void add_shown(struct ord_buf *b, const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	size_t n = 0;
+
+	while (p < end) {
+		if (n++ == max) {
+			ord_buf_adds(b, "…");
+			return;
+		}
+		uint32_t c = 0;
+		size_t k = ord_utf8_decode(p, end, &c);
+		if (!k) {
+			ord_buf_addf(b, "\\x%02x", p[0]); /* no UTF-8: the byte */
+			p++;
+			continue;
+		}
+		if (c == '\n')
+			ord_buf_adds(b, "\\n");
+		else if (c == '\r')
+			ord_buf_adds(b, "\\r");
+		else if (c == '\t')
+			ord_buf_adds(b, "\\t");
+		else if (c < 0x80 && unshowable(c))
+			ord_buf_addf(b, "\\x%02x", (unsigned)c);
+		else if (unshowable(c))
+			ord_buf_addf(b, "\\u%04x", (unsigned)c);
+		else
+			ord_buf_add(b, (const char *)p, k);
+		p += k;
+	}
+}
+
+void ord_buf_add_shown(struct ord_buf *b, const char *s)
+{
+	add_shown(b, s, (size_t)-1);
+}
+
+void ord_buf_add_shown_cut(struct ord_buf *b, const char *s, size_t max)
+{
+	add_shown(b, s, max);
+}
+
+void ord_buf_add_quoted(struct ord_buf *b, const char *s, size_t max)
+{
+	ord_buf_addch(b, '\'');
+	add_shown(b, s, max);
+	ord_buf_addch(b, '\'');
+}
+
+int ord_text_plain(const char *what, const char *s)
+{
+	unsigned col;
+	uint32_t cp;
+	int k = ord_text_unshowable(s, &col, &cp);
+
+	if (k > 0)
+		return ord_error_set(ORD_EUSAGE,
+				     "%s holds the control or invisible character U+%04X at character %u (expected one line of plain text)",
+				     what, (unsigned)cp, col);
+	if (k < 0)
+		return ord_error_set(ORD_EUSAGE,
+				     "%s holds the byte 0x%02X at character %u, which is no UTF-8 (expected one line of plain text)",
+				     what, (unsigned)cp, col);
+	return 0;
+}
