@@ -860,11 +860,11 @@ START_TEST(melee_fresh)
 			 "+1)\n");
 	ck_assert_str_eq(event("melee", "a=A b=B a_fresh=yes"), "");
 	assert_has(resolve("melee", dice, 4),
-		   "A: melee with B: A: 32 line_infantry × 3 = 96 pts × (d6 3, +1 new people in "
+		   "B: melee with A: A's 32 line_infantry × 3 = 96 pts × (d6 3, +1 new people in "
 		   "melee = 4) = 384;");
 	/* the new melee: no adjustment, as in the worked example */
-	assert_has(ord_ctx_fake_results(ctx), "C: melee with D: A: 24 line_infantry × 3 = 72 pts × "
-					      "(d6 3) = 216; B: 24 line_infantry × 3 = 72 pts × "
+	assert_has(ord_ctx_fake_results(ctx), "D: melee with C: C's 24 line_infantry × 3 = 72 pts × "
+					      "(d6 3) = 216; D's 24 line_infantry × 3 = 72 pts × "
 					      "(d6 5, +1 new people in melee = 6) = 432;");
 }
 END_TEST
@@ -939,11 +939,16 @@ START_TEST(resolve_melee_example)
 	unit("A", "red", "kind=line_infantry formation=line figures=32", "melee_with=B melee_since=2");
 	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=A melee_since=2");
 	ck_assert_str_eq(event("melee", "a=A b=B"), "");
+	/* the melee once, on b= (both sides see it), its units by name, then
+	 * each unit's loss as the fire phase gives it */
 	assert_has(resolve("melee", dice, 2),
-		   "A: melee with B: A: 32 line_infantry × 3 = 96 pts × (d6 3) = 288; "
-		   "B: 24 line_infantry × 3 = 72 pts × (d6 5) = 360; B wins; "
-		   "B inflicts 72/6 = 12 pts / 3 = 4 figures of A; "
-		   "A inflicts 96/12 = 8 pts / 3 = 2.67 → 3 figures of B\n");
+		   "B: melee with A: A's 32 line_infantry × 3 = 96 pts × (d6 3) = 288; "
+		   "B's 24 line_infantry × 3 = 72 pts × (d6 5) = 360; B wins; "
+		   "B inflicts 72/6 = 12 pts / 3 = 4 figures on A; "
+		   "A inflicts 96/12 = 8 pts / 3 = 2.67 → 3 figures on B\n"
+		   "A: loses 4 figures to melee: 28 left; in all 4 lost, 1 tray removed, 0 carried\n"
+		   "B: loses 3 figures to melee: 21 left; in all 3 lost, 0 trays removed, 3 carried\n");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "A: melee with B"));
 	ck_assert_int_eq(state("A", "figures"), 28);
 	ck_assert_int_eq(state("B", "figures"), 21);
 	ck_assert_int_eq(state("A", "lost_melee"), 3);
@@ -1022,8 +1027,10 @@ START_TEST(resolve_pursuit)
 					      "this turn (2 × −1), −3 failed morale before, −2 just "
 					      "lost a melee = −4: retreat\n");
 	assert_has(ord_ctx_fake_results(ctx), "I: breaks off the melee with H\n");
-	assert_has(ord_ctx_fake_results(ctx), "I: pursued by H: A: 7 light_cavalry × 5 = 35 pts × "
+	assert_has(ord_ctx_fake_results(ctx), "I: pursued by H: H's 7 light_cavalry × 5 = 35 pts × "
 					      "(d6 2, +1 in motion = 3) = 105");
+	assert_has(ord_ctx_fake_results(ctx), "I: loses 3 figures to the pursuit: 7 left;");
+	assert_has(ord_ctx_fake_results(ctx), "H: loses 1 figure to the pursuit: 6 left;");
 	ck_assert_int_eq(state("I", "figures"), 7);
 	ck_assert_int_eq(state("H", "figures"), 6);
 	ck_assert_int_eq(state("I", "retreat_turn"), 4);
@@ -1195,8 +1202,8 @@ START_TEST(resolve_cavalry_has_no_column)
 	ck_assert_str_eq(event("melee", "a=K2 b=R7"), "");
 	ck_assert_str_eq(event("melee", "a=H2 b=R6"), "");
 	out = resolve("melee", dice, 4);
-	assert_has(out, "A: 11 heavy_cavalry × 7 = 77 pts × (d6 3) = 231");
-	assert_has(out, "A: 6 light_cavalry × 5 = 30 pts × (d6 3) = 90");
+	assert_has(out, "K2's 11 heavy_cavalry × 7 = 77 pts × (d6 3) = 231");
+	assert_has(out, "H2's 6 light_cavalry × 5 = 30 pts × (d6 3) = 90");
 }
 END_TEST
 
@@ -1215,9 +1222,11 @@ START_TEST(resolve_two_on_one)
 	resolve("movement", NULL, 0);
 	ck_assert_str_eq(event("melee", "a=R2 a2=RH b=B1"), "");
 	assert_has(resolve("melee", dice, 2),
-		   "R2: melee with B1: A: 24 line_infantry × 3 = 72 pts × (d6 3) = 216; A2: 8 "
-		   "light_cavalry × 5 = 40 pts × (d6 3) = 120; A and A2 together 112 pts, 336");
-	assert_has(ord_ctx_fake_results(ctx), "RH: melee with B1 beside R2: ");
+		   "B1: melee with R2 and RH: R2's 24 line_infantry × 3 = 72 pts × (d6 3) = 216; "
+		   "RH's 8 light_cavalry × 5 = 40 pts × (d6 3) = 120; R2 and RH together 112 pts, "
+		   "336");
+	assert_has(ord_ctx_fake_results(ctx), "B1 inflicts 72/12 = 6 pts: R2's share 6 × 72/112");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "RH: melee with"));
 	/* B1 lost to both: 112/6 = 18.67 pts / 3 = 6.22 -> 6; its 72/12 = 6 pts
 	 * are shared by points: R2 3.86 pts -> 1, RH 2.14 pts / 5 -> 0 */
 	ck_assert_int_eq(state("B1", "figures"), 18);
@@ -1252,10 +1261,10 @@ START_TEST(resolve_charge_bonus_against_the_charged)
 	ck_assert_str_eq(event("melee", "a=RH b=H1"), "");
 	ck_assert_str_eq(event("melee", "a=RH b=B1"), "");
 	out = resolve("melee", dice, 4);
-	assert_has(out, "RH: melee with H1: A: 8 light_cavalry × 5 = 40 pts × (d6 3, +1 in motion = "
-			"4)");
-	assert_has(out, "RH: melee with B1: A: 7 light_cavalry × 5 = 35 pts × (d6 3, +1 in motion, "
-			"+1 charging = 5)");
+	assert_has(out, "H1: melee with RH: RH's 8 light_cavalry × 5 = 40 pts × (d6 3, +1 in motion "
+			"= 4)");
+	assert_has(out, "B1: melee with RH: RH's 7 light_cavalry × 5 = 35 pts × (d6 3, +1 in "
+			"motion, +1 charging = 5)");
 }
 END_TEST
 
