@@ -25,13 +25,6 @@
 #include "rulesets/battalion/draw.h"
 
 static const char *const side_fill[] = { "#2a4f8c", "#d9604f", "#4f8a3c", "#8a5aa0" };
-/* The same colours for an enemy's exact (solid) line in a chart beside its
- * estimated (dashed) ones: ord_canvas_chart names a line's style by its
- * colour alone (line-d9604f), so the last unit drawn made every line of
- * that colour dashed or solid; in capitals the style is one of its own.
- * NEEDSWORK: the core's chart should name a dashed line's style apart. */
-static const char *const side_fill_exact[] = { "#2A4F8C", "#D9604F", "#4F8A3C", "#8A5AA0" };
-
 enum band { GOOD, DRESSING, SHAKEN, RETREATING, ROUTED, DESTROYED, NBANDS };
 
 static const struct ord_chart_band bands[NBANDS] = {
@@ -154,7 +147,7 @@ static int draw_chart(struct ord_ctx *ctx, const char *viewer, struct ord_canvas
 		cu[i].id = u->id;
 		cu[i].label = names[i];
 		cu[i].side = u->side;
-		cu[i].colour = (exact && !own ? side_fill_exact : side_fill)[side_index(w, u->side)];
+		cu[i].colour = side_fill[side_index(w, u->side)];
 		cu[i].strength = fig + i * ns;
 		cu[i].lost = lost + i * ns;
 		cu[i].band = band + i * ns;

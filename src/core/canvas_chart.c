@@ -75,13 +75,16 @@ static void styles(struct ord_canvas *cv)
 			 &(struct ord_style){ .fill = "#1a1a1a", .font_size = 12, .bold = 1 });
 }
 
-/* A class for a colour given as data ("#3060a0"): one rule per colour. */
+/* A class for a colour given as data ("#3060a0"): one rule per colour,
+ * and per dashed or solid line. */
 static void colour_class(struct ord_canvas *cv, char *out, size_t n, const char *prefix,
 			 const char *colour, int line, int dashed)
 {
 	const char *c = colour && *colour == '#' ? colour + 1 : "777777";
 
-	snprintf(out, n, "%s-%s", prefix, c);
+	/* a dashed line's style is named apart from the solid one of its
+	 * colour: a chart may draw both (an enemy's estimated and exact units) */
+	snprintf(out, n, "%s-%s%s", prefix, c, line && dashed ? "-dashed" : "");
 	if (line)
 		ord_canvas_style(cv, out,
 				 &(struct ord_style){ .fill = "none",
