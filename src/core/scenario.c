@@ -902,8 +902,32 @@ static int check_semantics(struct ord_scenario *sc, const char *name)
 		}
 	}
 
-	for (i = 0; i < sc->nunits; i++)
+	/* a sheet names a unit by its id, else by its name ignoring case: a
+	 * name that is another unit's id would name two units, and which one a
+	 * word reads as would depend on the units at hand (a side's sheet) */
+	for (i = 0; i < sc->nunits; i++) /* the keys were the units' own ids */
+		ids[i] = (struct keyed){ ascii_lower(sc->units[i].id), sc->units[i].line, i };
+	qsort(ids, sc->nunits, sizeof(*ids), keyed_cmp);
+	for (i = 0; i < sc->nunits; i++) {
+		const struct keyed *k = bsearch(names[i].key, ids, sc->nunits, sizeof(*ids),
+						keyed_find);
+		char *own = k ? ascii_lower(sc->units[names[i].idx].id) : NULL;
+		int other = k && strcmp(own, k->key) != 0;
+
+		free(own);
+		if (other) {
+			unsigned line, col = ord_scenario_unit_col(&sc->units[names[i].idx], "name",
+								   1, &line);
+			problem_at(&p, line, col,
+				   "unit name '%s' of unit '%s' is the id of unit '%s' on line %u (a sheet's word would name both: a name must differ from every other unit's id, ignoring case)",
+				   sc->units[names[i].idx].name, sc->units[names[i].idx].id,
+				   sc->units[k->idx].id, k->line);
+		}
+	}
+	for (i = 0; i < sc->nunits; i++) {
 		free((char *)names[i].key);
+		free((char *)ids[i].key);
+	}
 	free(names);
 	free(ids);
 	free(sides);

@@ -315,6 +315,19 @@ START_TEST(test_duplicates_and_unknown_side)
 }
 END_TEST
 
+/* A sheet names a unit by its id, else by its name: a unit named as
+ * another's id would be read as either, by whichever the sheet's side
+ * holds (review: blue's 'R1 ↑' moved blue's B1, named R1).  A name that is
+ * the unit's own id is no clash. */
+START_TEST(test_name_is_another_id)
+{
+	expect_body(HEAD UNIT
+		    "<unit id=\"U2\" name=\"Second\" side=\"b\" kind=\"line_infantry\" figures=\"24\"/>\n"
+		    "<unit id=\"B1\" name=\"u2\" side=\"a\" kind=\"line_infantry\" figures=\"24\"/>\n",
+		    "t.xml:8:21: unit name 'u2' of unit 'B1' is the id of unit 'U2' on line 7 (a sheet's word would name both: a name must differ from every other unit's id, ignoring case)");
+}
+END_TEST
+
 /* A tag a club wrote over several lines is named by the line it begins
  * on (libxml2 names the line it ends on). */
 START_TEST(test_tag_over_lines)
@@ -326,7 +339,8 @@ START_TEST(test_tag_over_lines)
 	/* a unit over three lines: its own line, and its attribute's */
 	expect_body(HEAD UNIT
 		    "<unit\n id=\"U2\"\n name=\"u1\" side=\"a\" kind=\"line_infantry\" figures=\"24\"/>\n",
-		    "t.xml:9:8: unit name 'u1' is already used by unit 'U1' on line 6 (names must differ ignoring case)");
+		    "t.xml:9:8: unit name 'u1' is already used by unit 'U1' on line 6 (names must differ ignoring case)\n"
+		    "t.xml:9:8: unit name 'u1' of unit 'U2' is the id of unit 'U1' on line 6 (a sheet's word would name both: a name must differ from every other unit's id, ignoring case)");
 	/* an element's own fault, named where its tag begins */
 	expect_body("<title>T</title>\n<side id=\"a\"\n name=\"A\"\n bogus=\"1\"/>\n<side id=\"b\" name=\"B\"/>\n" UNIT,
 		    "t.xml:4: unknown attribute 'bogus' on <side> (expected id, name, pubkey, email)");
@@ -815,6 +829,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(errors, test_missing_title);
 	tcase_add_test(errors, test_sides_and_units_needed);
 	tcase_add_test(errors, test_duplicates_and_unknown_side);
+	tcase_add_test(errors, test_name_is_another_id);
 	tcase_add_test(errors, test_many_problems);
 	tcase_add_test(errors, test_deadline);
 	tcase_add_test(errors, test_bad_deadline_file);
