@@ -10,11 +10,12 @@
  * per line; blank lines and '#' comments are allowed, and a value may be
  * "double quoted" to hold blanks (\" and \\ inside quotes).  The whole
  * file is checked first, every line against the orders and the lines
- * before it, and recorded in one transaction, or nothing is: every problem
- * of every line is printed at its line (and at the column of its word when
- * the words themselves are wrong), a line whose words are wrong is counted
- * among the refused like one the orders refuse, and the referee fixes the
- * file and runs it again.  A byte order mark at its start is skipped.
+ * before it, and recorded in one transaction, or nothing is: the problems
+ * are printed at their line (and at the column of its word when the words
+ * themselves are wrong), the first EV_MAX_SHOWN of them and then how many
+ * more, a line whose words are wrong is counted among the refused like one
+ * the orders refuse, and the referee fixes the file and runs it again.  A
+ * byte order mark at its start is skipped.
  *
  * `orderly event GAME --void SEQ --reason REASON` voids an event of the
  * current phase (a wrong measurement) before the phase is resolved; it can
@@ -65,6 +66,25 @@ static unsigned column(const char *line, size_t off)
 	for (i = 0; i < off; i++)
 		col += ((unsigned char)line[i] & 0xC0) != 0x80;
 	return col;
+}
+
+/* Columns of one line asked in increasing order, each counted on from the
+ * one before: a line of 100,000 words is read once, not once a word. */
+struct col_cursor {
+	const char *line; /* the line as read */
+	size_t off;       /* byte of the last column asked */
+	unsigned col;     /* its column */
+};
+
+static unsigned column_at(struct col_cursor *c, size_t off)
+{
+	if (off < c->off) {
+		c->off = 0;
+		c->col = 1;
+	}
+	c->col += column(c->line + c->off, off - c->off) - 1;
+	c->off = off;
+	return c->col;
 }
 
 /*
@@ -132,19 +152,21 @@ static int split_words(char *line, struct ev_line *ev, size_t **offs, const char
 static size_t check_words(const struct ev_line *ev, const size_t *offs, const char *orig,
 			  struct ord_diag *diag)
 {
-	size_t before = diag->n;
+	struct col_cursor cur = { orig, 0, 1 };
+	size_t before = ord_diag_count(diag);
 	int i;
 
 	for (i = 0; i < ev->nwords; i++) {
 		const char *w = ev->words[i], *eq = strchr(w, '=');
-		unsigned col = column(orig, offs[i]);
 
 		if (i == 0 && eq)
-			ord_diag_add(diag, ev->lineno, col, NULL, NULL, "missing KIND before '%s'", w);
+			ord_diag_add(diag, ev->lineno, column_at(&cur, offs[i]), NULL, NULL,
+				     "missing KIND before '%s'", w);
 		else if (i > 0 && (!eq || eq == w))
-			ord_diag_add(diag, ev->lineno, col, NULL, NULL, "'%s' is not key=value", w);
+			ord_diag_add(diag, ev->lineno, column_at(&cur, offs[i]), NULL, NULL,
+				     "'%s' is not key=value", w);
 	}
-	return diag->n - before;
+	return ord_diag_count(diag) - before;
 }
 
 /*
@@ -208,20 +230,27 @@ static int read_events(struct ev_list *list, struct ord_diag *diag, struct ord_b
 	return 0;
 }
 
+/* Problems of a file printed; the rest are counted ("... and N more"): a
+ * referee fixes the first and runs the file again, and a file that is not
+ * an event file at all (or one event copied a thousand times) would
+ * otherwise fill the terminal. */
+#define EV_MAX_SHOWN 50
+
 /*
  * Print diag's problems as "FILE:LINE:COL: message", the column 1-based,
  * or "FILE:LINE: message" where no column is known (0): never a column 0,
  * which would send an editor to the wrong place.  Each item goes through
  * ord_diag_format, alone, with its line moved into the prefix when it has
- * no column.
+ * no column.  The first EV_MAX_SHOWN are printed, then how many more there
+ * are, listed or only counted.
  */
 static void print_diag(const struct ord_diag *d, const char *name)
 {
 	struct ord_buf out = ORD_BUF_INIT, where = ORD_BUF_INIT;
-	struct ord_diag one, rest = *d;
-	size_t i;
+	struct ord_diag one;
+	size_t i, total = ord_diag_count(d);
 
-	for (i = 0; i < d->n; i++) {
+	for (i = 0; i < d->n && i < EV_MAX_SHOWN; i++) {
 		struct ord_diag_item it = d->items[i];
 
 		ord_buf_reset(&where);
@@ -235,8 +264,9 @@ static void print_diag(const struct ord_diag *d, const char *name)
 		one.n = one.alloc = 1;
 		ord_diag_format(&one, where.buf, &out);
 	}
-	rest.n = 0; /* what follows the items, if anything */
-	ord_diag_format(&rest, name, &out);
+	if (total > i)
+		ord_buf_addf(&out, "%s: ... and %zu more problem%s (the first %zu are listed)\n",
+			     name, total - i, total - i == 1 ? "" : "s", i);
 	cli_print_lines(out.buf, 0);
 	ord_buf_release(&out);
 	ord_buf_release(&where);
@@ -272,7 +302,7 @@ static int record(ord_game *g, const char *where, int nwords, char **words, cons
 			cli_error("%s%s%s", at, sep, ord_error_last());
 		cli_error("%s%sevent '%s' not recorded: %zu problem(s); --override \"reason\" "
 			  "records it anyway",
-			  at, sep, words[0], diag.n);
+			  at, sep, words[0], ord_diag_count(&diag));
 		rc = CLI_DATAERR;
 		goto out;
 	}
@@ -328,7 +358,7 @@ static int record_file(ord_game *g, const char *path, const char *override)
 	}
 	rc = ord_game_events(g, evs, list.n, override, &diag);
 	ord_diag_sort(&diag, 0);
-	if (diag.n)
+	if (ord_diag_count(&diag))
 		print_diag(&diag, name);
 	if (rc == ORD_ECHECK) {
 		/* only disagreements with the orders: the referee may stand by them */
@@ -343,9 +373,9 @@ static int record_file(ord_game *g, const char *path, const char *override)
 		rc = rc == ORD_EUSAGE ? CLI_DATAERR : cli_exit_code(rc);
 		goto out;
 	}
-	if (diag.n)
+	if (ord_diag_count(&diag))
 		cli_error("%s: recorded although %zu problem(s) disagree with the orders (overridden: %s)",
-			  name, diag.n, override);
+			  name, ord_diag_count(&diag), override);
 	printf("recorded %zu event(s) from %s (#%u to #%u)\n", list.n, name, evs[0].seq,
 	       evs[list.n - 1].seq);
 out:

@@ -144,6 +144,8 @@ static void result_release(const struct ord_ctx *ctx, struct ord_ctx_result *r)
 
 /* ---- life cycle ---- */
 
+static void evx_free(struct ord_ctx *ctx);
+
 void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_rules *rules, int turn)
 {
 	memset(ctx, 0, sizeof(*ctx));
@@ -177,9 +179,7 @@ void ord_ctx_release(struct ord_ctx *ctx)
 		ord_kv_release(&e->kv);
 	}
 	free(ctx->events);
-	free(ctx->evx);
-	free(ctx->evx_head);
-	free(ctx->evx_tail);
+	evx_free(ctx);
 	for (i = 0; i < ctx->nrolls; i++) {
 		uninterned_free(ctx, ctx->rolls[i].phase);
 		free(ctx->rolls[i].purpose);
@@ -356,51 +356,55 @@ struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const cha
 
 static void evx_reset(struct ord_ctx *ctx)
 {
-	ctx->nevx = ctx->evx_done = 0;
-	if (ctx->evx_units)
-		memset(ctx->evx_head, 0, ctx->evx_units * sizeof(*ctx->evx_head));
+	size_t i;
+
+	ctx->evx_done = 0;
+	for (i = 0; i < ctx->evx_units; i++)
+		ctx->evx[i].n = 0;
+}
+
+static void evx_free(struct ord_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->evx_units; i++)
+		free(ctx->evx[i].event);
+	free(ctx->evx);
+	ctx->evx = NULL;
+	ctx->evx_units = ctx->evx_done = 0;
 }
 
 static void evx_link(struct ord_ctx *ctx, size_t unit, size_t event)
 {
-	struct ord_ctx_evlink *l;
-
+	struct ord_ctx_evlist *l = &ctx->evx[unit];
 	unsigned seq = ctx->events[event].seq;
-	size_t *at, k;
+	size_t at = l->n;
 
 	/* an event naming one unit in two keys is listed once */
-	if (ctx->evx_head[unit] && ctx->evx[ctx->evx_tail[unit] - 1].event == event)
+	if (l->n && l->event[l->n - 1] == event)
 		return;
-	if (ctx->nevx == ctx->evx_alloc) {
-		ctx->evx_alloc = ctx->evx_alloc ? 2 * ctx->evx_alloc : 64;
-		ctx->evx = ord_xrealloc(ctx->evx, ctx->evx_alloc * sizeof(*ctx->evx));
-	}
-	l = &ctx->evx[ctx->nevx++];
-	l->event = event;
-	l->next = 0;
-	if (!ctx->evx_head[unit] || ctx->events[ctx->evx[ctx->evx_tail[unit] - 1].event].seq < seq) {
-		/* the usual case: events come in the order of their numbers */
-		if (ctx->evx_head[unit])
-			ctx->evx[ctx->evx_tail[unit] - 1].next = ctx->nevx;
-		else
-			ctx->evx_head[unit] = ctx->nevx;
-		ctx->evx_tail[unit] = ctx->nevx;
-		return;
-	}
-	/* a partial context loads a unit's events when it loads the unit:
-	 * keep each unit's list in the order of the events' numbers, as a
-	 * whole context has it, so the checks read them in the same order */
-	for (at = &ctx->evx_head[unit]; *at; at = &ctx->evx[*at - 1].next) {
-		k = ctx->evx[*at - 1].event;
-		if (k == event)
-			break;
-		if (ctx->events[k].seq > seq) {
-			l->next = *at;
-			*at = ctx->nevx;
-			return;
+	if (l->n && ctx->events[l->event[l->n - 1]].seq >= seq) {
+		/* a partial context loads a unit's events when it loads the
+		 * unit: keep each unit's list in the order of the events'
+		 * numbers, as a whole context has it, so the checks read them
+		 * in the same order (the usual case, events in the order of
+		 * their numbers, appends) */
+		for (at = 0; at < l->n; at++) {
+			if (l->event[at] == event)
+				return; /* listed already */
+			if (ctx->events[l->event[at]].seq > seq)
+				break;
 		}
+		if (at == l->n)
+			return;
 	}
-	ctx->nevx--; /* listed already */
+	if (l->n == l->alloc) {
+		l->alloc = l->alloc ? 2 * l->alloc : 4;
+		l->event = ord_xrealloc(l->event, l->alloc * sizeof(*l->event));
+	}
+	memmove(l->event + at + 1, l->event + at, (l->n - at) * sizeof(*l->event));
+	l->event[at] = event;
+	l->n++;
 }
 
 /* Index the events added since the last call. */
@@ -409,14 +413,11 @@ static void evx_update(struct ord_ctx *ctx)
 	/* a partial context holds at most ualloc units, which never move */
 	size_t want = ctx->lazy ? ctx->ualloc : ctx->nunits;
 
-	if (ctx->evx_units != want) {
+	if (ctx->evx_units != want || !ctx->evx) {
 		/* units added (a fake context): index everything again */
-		free(ctx->evx_head);
-		free(ctx->evx_tail);
+		evx_free(ctx);
+		ctx->evx = ord_xcalloc(want + 1, sizeof(*ctx->evx));
 		ctx->evx_units = want;
-		ctx->evx_head = ord_xcalloc(want + 1, sizeof(*ctx->evx_head));
-		ctx->evx_tail = ord_xcalloc(want + 1, sizeof(*ctx->evx_tail));
-		evx_reset(ctx);
 	}
 	for (; ctx->evx_done < ctx->nevents; ctx->evx_done++) {
 		const struct ord_event_kind *ek = ord_ruleset_event_kind(ctx->rs,
@@ -439,27 +440,48 @@ static void evx_update(struct ord_ctx *ctx)
 
 size_t ord_ctx_unit_nevents(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	size_t n = 0, l;
-
 	if (!u)
 		return 0;
 	evx_update(ctx);
-	for (l = ctx->evx_head[u - ctx->units]; l; l = ctx->evx[l - 1].next)
-		n++;
-	return n;
+	return ctx->evx[u - ctx->units].n;
 }
 
 const struct ord_event *ord_ctx_unit_event(struct ord_ctx *ctx, const struct ord_unit *u, size_t i)
 {
-	size_t l;
+	const struct ord_ctx_evlist *l;
 
 	if (!u)
 		return NULL;
 	evx_update(ctx);
-	for (l = ctx->evx_head[u - ctx->units]; l; l = ctx->evx[l - 1].next)
-		if (!i--)
-			return &ctx->events[ctx->evx[l - 1].event];
-	return NULL;
+	l = &ctx->evx[u - ctx->units];
+	return i < l->n ? &ctx->events[l->event[i]] : NULL;
+}
+
+void ord_ctx_unlist_event(struct ord_ctx *ctx, size_t i)
+{
+	const struct ord_event_kind *ek;
+	const struct ord_key_spec *ks;
+
+	evx_update(ctx);
+	ek = i < ctx->nevents ? ord_ruleset_event_kind(ctx->rs, ctx->events[i].kind) : NULL;
+	for (ks = ek ? ek->keys : NULL; ks && ks->name; ks++) {
+		struct ord_ctx_evlist *l;
+		struct ord_unit *u;
+		const char *v;
+		size_t k;
+
+		if (ks->type != ORD_KEY_UNIT || !(v = ord_kv_get(&ctx->events[i].kv, ks->name)) ||
+		    !(u = ord_ctx_find_unit(ctx, v)))
+			continue;
+		/* the latest event is at the end of its units' lists */
+		l = &ctx->evx[u - ctx->units];
+		for (k = l->n; k > 0 && ctx->events[l->event[k - 1]].seq >= ctx->events[i].seq; k--)
+			if (l->event[k - 1] == i) {
+				memmove(l->event + k - 1, l->event + k, (l->n - k) * sizeof(*l->event));
+				l->n--;
+				break;
+			}
+	}
 }
 
 int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq)

@@ -58,13 +58,15 @@ struct ord_ctx {
 	struct ord_event *events;
 	size_t nevents, ealloc;
 	/* the events by the units their unit keys name (ord_ctx_unit_events):
-	 * per unit a chain of links (event index, next link), built as far as
-	 * evx_done events; a removed event rebuilds it */
-	size_t *evx_head, *evx_tail; /* per unit: link index + 1, 0 = none */
-	struct ord_ctx_evlink {
-		size_t event, next; /* next: link index + 1, 0 = end */
-	} * evx;
-	size_t nevx, evx_alloc, evx_done, evx_units;
+	 * per unit an array of event indexes in the order of the events'
+	 * numbers, so that the i-th is one read (a module walks them all for
+	 * each event it checks), built as far as evx_done events; a removed
+	 * event rebuilds it */
+	struct ord_ctx_evlist {
+		size_t *event;   /* indexes into events */
+		size_t n, alloc; /* in use, allocated */
+	} * evx;                 /* per unit, evx_units of them */
+	size_t evx_done, evx_units;
 
 	/* dice: derived from key (a real game) or taken from a fixed list */
 	int have_key;
@@ -142,6 +144,12 @@ int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event
 		  const char *purpose, unsigned idx, unsigned sides);
 /* Take event seq out of ctx (a voided event, in the replay); 1 if it was there. */
 int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq);
+/* Take event i (the last added, so the last of its units') out of the
+ * lists by unit: the checks of the events after it no longer see it.  It
+ * stays in the events, in place, and is listed again if the index is
+ * built again (ord_ctx_remove_event, units added); cheap, where
+ * ord_ctx_remove_event indexes everything again. */
+void ord_ctx_unlist_event(struct ord_ctx *ctx, size_t i);
 /* Begin the next phase in the same ctx (the verifier's replay): forget the
  * events, rolls and results of the last one, and take the units' states as
  * they are now as the states before it. */

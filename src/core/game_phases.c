@@ -235,7 +235,8 @@ static int events_open(struct ord_game *g, struct ord_store_turn *t, const char 
 	return 0;
 }
 
-/* Copy diagnostics at line (when an item has none). */
+/* Copy diagnostics at line (when an item has none), and count those
+ * only counted. */
 static void diag_at(struct ord_diag *to, const struct ord_diag *from, size_t start, unsigned line)
 {
 	size_t i;
@@ -243,6 +244,7 @@ static void diag_at(struct ord_diag *to, const struct ord_diag *from, size_t sta
 	for (i = start; i < from->n; i++)
 		ord_diag_add(to, from->items[i].line ? from->items[i].line : line, from->items[i].col,
 			     from->items[i].unit, from->items[i].rule, "%s", from->items[i].msg);
+	to->more += from->more;
 }
 
 struct checked {
@@ -255,6 +257,36 @@ struct checked {
 struct events_tally {
 	int bad_args, broke, wrong_phase, unknown_unit;
 };
+
+/*
+ * Check ev against the orders into d, its problems at line; returns how
+ * many it found, listed or only counted.  Without an override a problem
+ * refuses the whole batch, and what the checks say is recorded only for an
+ * event none refuses, so the caller checks straight into its own list:
+ * past the list's cap a problem is only counted, its message never built.
+ * A file of thousands of refused lines (a module may find a problem with
+ * every earlier event of a unit: "already moved (event #N)") then costs
+ * what checking it costs, not what formatting and copying each problem
+ * would (it took minutes and gigabytes).  With an override the checks of
+ * each event are recorded whole, so it has a list of its own.
+ *
+ * Past the cap the caller also takes a refused event out of what the
+ * lines after it are checked with: every problem listed is as the file
+ * reads, but a unit moved in four thousand lines would otherwise be
+ * checked against each of its earlier moves four thousand times over (the
+ * count of the problems not listed is of those found so).
+ */
+static size_t check_one(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_buf *checks,
+			struct ord_diag *d, unsigned line)
+{
+	size_t had = ord_diag_count(d), from = d->n, k;
+
+	ord_phase_check_event(ctx, ev, checks, d);
+	for (k = from; k < d->n; k++)
+		if (!d->items[k].line)
+			d->items[k].line = line;
+	return ord_diag_count(d) - had;
+}
 
 /* Check every event of evs in ctx, each with the ones before it. */
 static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *evs, size_t n,
@@ -307,10 +339,16 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 			ev = ord_ctx_add_event(ctx, evs[i].seq, phase, evs[i].kind, args.buf,
 					       override_reason, NULL);
 			ck[i].index = ord_ctx_nevents(ctx) - 1;
-			if (ord_phase_check_event(ctx, ev, &checks, &d)) {
+			if (check_one(ctx, ev, &checks, override_reason ? &d : diag, evs[i].line)) {
 				ck[i].broke = 1;
 				tl->broke++;
-				diag_at(diag, &d, 0, evs[i].line);
+				if (override_reason)
+					diag_at(diag, &d, 0, evs[i].line);
+				else if (ord_diag_full(diag))
+					/* nothing will be recorded, and no more problems
+					 * are listed: the lines after it are checked
+					 * without it (see check_one) */
+					ord_ctx_unlist_event(ctx, ck[i].index);
 			}
 			ord_error_clear();
 			err = ord_state_check(ctx);
@@ -337,7 +375,7 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 	struct ord_ctx ctx;
 	const char *phase = NULL;
 	unsigned seq = 1;
-	size_t i, before = diag->n;
+	size_t i, before = diag->n, more_before = diag->more;
 	int err, loaded = 0, bad_args = 0, broke = 0, wrong_phase = 0;
 
 	if (override_reason && ord_game_blank(override_reason, strlen(override_reason))) {
@@ -368,6 +406,7 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 		 * derived, so check again from the sheets themselves */
 		ord_error_clear();
 		ord_diag_truncate(diag, before);
+		diag->more = more_before; /* those only counted are counted again */
 		for (i = 0; i < n; i++) {
 			free(ck[i].args);
 			free(ck[i].checks);

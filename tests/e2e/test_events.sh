@@ -117,6 +117,34 @@ expect_exit 64 ord event g.game --void 1 --reason "   "
 expect_in "$ERR" "orderly: option '--reason' needs a value (the reason, not only blanks)"
 expect_eq "$(snapshot)" "$before" "the game after the refused files and reasons"
 
+# ---- a file of thousands of refused lines (one event pasted over and over):
+# the first problems listed, then how many more; every line still counted,
+# the one refused for its words after them too; nothing recorded.  Each line
+# disagrees with the orders and with every earlier move of R1, which took
+# minutes and gigabytes to check and list before (the figures are in the
+# commit, not timed here).
+for _ in $(seq 3000); do echo "move unit=R1 distance=9"; done >many.txt
+echo "move unit=R2 x" >>many.txt
+expect_exit 65 ord event g.game --file many.txt
+expect_eq "$(grep -c '^many.txt:[0-9]*: ' <<<"$ERR")" 50 "problems listed"
+expect_line "$(sed -n 1p <<<"$ERR")" "^many.txt:1: unit 'R1' moved 9\" but its order allows 1.5\" "
+expect_line "$ERR" '^many.txt: \.\.\. and [0-9]+ more problems \(the first 50 are listed\)$'
+n=$(sed -n 's/^many.txt: \.\.\. and \([0-9]*\) more.*/\1/p' <<<"$ERR")
+[ "$n" -ge 2951 ] || fail "only $n more problems counted: each of 3001 lines has one at least"
+expect_eq "$(tail -n 1 <<<"$ERR")" "orderly: many.txt: 3001 of 3001 events refused (1 for its arguments, 3000 disagree with the sealed orders): nothing recorded; fix the file and run it again" "every refused line counted"
+expect_eq "$(wc -l <<<"$ERR")" 52 "lines printed"
+expect_eq "$(snapshot)" "$before" "the game after a file of thousands of refused lines"
+# one line of a hundred thousand words: read once, not once a word
+{
+	printf 'move unit=R1 distance=1'
+	for _ in $(seq 20000); do printf ' terrain=open terrain=open terrain=open terrain=open terrain=open'; done
+	echo
+} >long.txt
+expect_exit 65 ord event g.game --file long.txt
+expect_in "$ERR" "long.txt:1: key 'terrain' given twice"
+expect_line "$ERR" '^long.txt: \.\.\. and 99949 more problems \(the first 50 are listed\)$'
+expect_eq "$(snapshot)" "$before" "the game after a line of a hundred thousand words"
+
 # fixed: every line in one go (and a byte order mark is no problem)
 printf '\xef\xbb\xbf' >moves.txt
 cat >>moves.txt <<'EOF'
