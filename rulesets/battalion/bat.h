@@ -18,6 +18,10 @@ struct bat_rules *bat_r(struct ord_ctx *ctx);
 /* A parameter bat_module_load checked (a double; bat_ip rounded). */
 double bat_p(struct ord_ctx *ctx, const char *name);
 long bat_ip(struct ord_ctx *ctx, const char *name);
+/* An optional yes/no parameter: 1 when the tables set it, 0 when they set
+ * it to 0 or lack it (the tables a game made before it keeps: table
+ * checks). */
+int bat_flag(struct ord_ctx *ctx, const char *name);
 
 /* The game's morale system: "d6", or "d20" when its tables' morale_chart
  * says so (D19). */

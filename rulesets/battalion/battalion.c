@@ -410,6 +410,18 @@ long bat_ip(struct ord_ctx *ctx, const char *name)
 	return lround(bat_p(ctx, name));
 }
 
+int bat_flag(struct ord_ctx *ctx, const char *name)
+{
+	const struct ord_row *row = ord_tables_param_row(bat_r(ctx)->tables, name);
+	double v = 0;
+
+	if (!row || ord_row_num(row, "value", &v)) {
+		ord_error_clear();
+		return 0;
+	}
+	return v != 0;
+}
+
 /* The rule fmt with the parameter's value, in b (reset). */
 const char *bat_rule_text(struct ord_ctx *ctx, struct ord_buf *b, const char *fmt, const char *name)
 {

@@ -101,6 +101,10 @@ static const struct ord_tables_range ranges[] = {
 	NUM("loser_divisor", 1, INFINITY),
 	NUM("tie_divisor", 1, INFINITY),
 	WHOLE("melee_names_units", 0, 1), /* optional: a game made before has none */
+	/* the checks (table checks), optional too */
+	WHOLE("retreat_orders_checked", 0, 1),
+	WHOLE("same_formation_checked", 0, 1),
+	WHOLE("range_checked", 0, 1),
 	{ "movement", "reg", 0, INFINITY, 0 },
 	{ "movement", "charge", 0, INFINITY, 0 },
 	{ "terrain", "reg", 0, INFINITY, 0 },

@@ -66,6 +66,8 @@ static void retreat_or_dress(struct ord_ctx *ctx, const struct ord_unit *u,
 	const struct ord_token *dir = ord_order_find(o, ORD_TOK_DIR), *charge = ord_order_code(o, "C");
 	const struct ord_token *at;
 
+	if (!bat_flag(ctx, "retreat_orders_checked"))
+		return; /* a game made before the check (table checks) */
 	if (!bat_order_forward(ctx, o))
 		dir = NULL;
 	if (!dir && !charge)
@@ -93,8 +95,8 @@ static void same_formation(struct ord_ctx *ctx, const struct ord_unit *u, const 
 	const char *want = bat_form_code_formation(t->value), *cost = NULL;
 	const struct ord_row *row;
 
-	if (strcmp(want, bat_chart_formation(ctx, u)))
-		return;
+	if (!bat_flag(ctx, "same_formation_checked") || strcmp(want, bat_chart_formation(ctx, u)))
+		return; /* no check in a game made before it (table checks) */
 	if (mods && !ord_table_find1(&row, mods, "when", "firer_changed_formation"))
 		cost = ord_row_attr(row, "value");
 	ord_error_clear();
@@ -492,6 +494,8 @@ static void check_range(struct ord_ctx *ctx, const struct ord_event *ev, const s
 {
 	double reach;
 
+	if (!bat_flag(ctx, "range_checked"))
+		return; /* a game made before the check (table checks) */
 	if (bat_reach(bat_r(ctx), tname, key, value, ord_kv_get_num(&ev->kv, "range", 0), &reach))
 		return;
 	ord_diag_add(d, 0, 0, u->id, "a shot out of range does nothing (D10)",

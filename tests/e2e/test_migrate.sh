@@ -132,6 +132,42 @@ expect_not_in "${melee_out[now]}" "A1: melee with"
 expect_in "${melee_out[now]}" "A1: loses 4 figures to melee: 28 left"
 expect_in "${melee_out[now]}" "B1: loses 3 figures to melee: 21 left"
 
+# A battalion game made before the checks of the table `checks` keeps
+# tables without them, and lets through what it let through then: a
+# formation change to the formation a unit has, a shot beyond its reach;
+# its audit replays the events through the checks and is clean.  A game
+# made now refuses both.
+sed '/<params name="checks"/,/<\/params>/d' "$SRC/rulesets/battalion/tables.xml" >tables-before-checks.xml
+! grep -q '_checked' tables-before-checks.xml || fail "the checks are still in the tables"
+cat >checks.xml <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<scenario ruleset="battalion">
+  <title>Checks of a game made before</title>
+  <side id="blue" name="Blue"/>
+  <side id="red" name="Red"/>
+  <unit id="B1" name="Blue Column" side="blue" kind="line_infantry" formation="column" figures="24"/>
+  <unit id="G1" name="Blue Guns" side="blue" kind="foot_artillery" formation="unlimbered" figures="10" weapon="none"/>
+  <unit id="R1" name="Red Line" side="red" kind="line_infantry" formation="line" figures="24"/>
+</scenario>
+XML
+printf 'B1 FCol\nG1 Fg @R1\n' >checks-blue.txt
+expect_exit 0 ord new checks-now.game --scenario checks.xml
+expect_exit 65 ord submit checks-now.game --side blue checks-blue.txt
+expect_in "$ERR" "unit 'B1' is already in column: FCol changes nothing"
+expect_exit 0 ord new checks-before.game --scenario checks.xml --tables tables-before-checks.xml
+expect_exit 0 ord submit checks-before.game --side blue checks-blue.txt
+expect_exit 0 ord submit checks-before.game --side red stands.txt
+expect_exit 0 ord seal checks-before.game
+expect_exit 0 ord event checks-before.game form unit=B1 formation=column
+expect_exit 0 ord resolve checks-before.game
+expect_exit 0 ord event checks-before.game artillery unit=G1 target=R1 range=14
+expect_exit 0 ord resolve checks-before.game
+expect_in "$OUT" "out of range: grape at 14 in."
+for _ in 1 2 3; do expect_exit 0 ord resolve checks-before.game; done
+expect_exit 0 ord exchange checks-before.game
+expect_exit 0 ord audit checks-before.game
+expect_in "$OUT" "clean"
+
 # A game whose kept tables lack a number its ruleset now needs is refused
 # plainly, and left as it is.
 sql ks.game "UPDATE game SET tables = replace(tables, 'name=\"genforsyning_traek\"', 'name=\"genforsyning_traek_old\"')" >/dev/null

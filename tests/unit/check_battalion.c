@@ -1718,6 +1718,35 @@ START_TEST(artillery_out_of_range)
 }
 END_TEST
 
+/* The tables of a game made before the checks of the table checks (no
+ * parameter, or 0) let through what they let through then, so that its
+ * audit replays its events and repeated sheets as they were recorded. */
+START_TEST(checks_of_a_game_made_before)
+{
+	char *xml, *from, *to;
+	size_t len;
+
+	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
+				       1u << 20),
+			 0);
+	from = strstr(xml, "<params name=\"checks\"");
+	ck_assert_ptr_nonnull(from);
+	to = strstr(from, "</params>") + strlen("</params>");
+	memmove(from, to, strlen(to) + 1);
+	ord_ctx_fake_free(ctx);
+	rs->free(rules);
+	ck_assert_msg(rs->load(&rules, xml, strlen(xml), "before.xml") == 0, "%s", ord_error_last());
+	free(xml);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "failed=1 retreat_turn=3 dress_until=4");
+	ck_assert_str_eq(validate("blue", "B1 ↑ 1/2\nB2 FCol\n"), "");
+	orders("G1 Fg @R1\n");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=14"), "");
+	ck_assert_str_eq(event("fire", "unit=B2 target=R1 range=77"), "");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("battalion");
@@ -1782,6 +1811,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, fire_firers);
 	tcase_add_test(ev, melee_fresh);
 	tcase_add_test(ev, artillery_out_of_range);
+	tcase_add_test(ev, checks_of_a_game_made_before);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);
