@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,13 +22,24 @@
 
 #define MAX_SHEET_BYTES (16u << 20)
 
+/* Blank: white space only, Unicode's too (a no-break space, the BOM a
+ * word processor writes first): a sheet of them says nothing, as an empty
+ * one (a sheet of comments only is a side's word that it stands). */
 int ord_game_blank(const char *bytes, size_t len)
 {
-	size_t i;
+	const unsigned char *p = (const unsigned char *)bytes, *end = p + len;
 
-	for (i = 0; i < len; i++)
-		if (bytes[i] != ' ' && bytes[i] != '\t' && bytes[i] != '\r' && bytes[i] != '\n')
+	while (p < end) {
+		uint32_t c = 0;
+		size_t k = ord_utf8_decode(p, end, &c);
+		if (!k)
 			return 0;
+		if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != 0xA0 && c != 0x1680 &&
+		    !(c >= 0x2000 && c <= 0x200B) && c != 0x2028 && c != 0x2029 && c != 0x202F &&
+		    c != 0x205F && c != 0x3000 && c != 0xFEFF)
+			return 0;
+		p += k;
+	}
 	return 1;
 }
 

@@ -60,6 +60,7 @@ mkdir "$P/dir"
 printf '<scenario ruleset="battalion"><title>unclosed</scenario>\n' >"$I/bad.xml"
 : >"$I/empty.txt"
 printf '  \n\t\n\n' >"$I/blank.txt"
+printf '\357\273\277\302\240\n\342\200\203 \n' >"$I/nothing.txt" # a BOM, a no-break space, an em space
 awk 'BEGIN { for (i = 0; i < 1165084; i++) print "XX YY ZZ" }' >"$I/big.txt" # 10 MB
 awk 'BEGIN { for (i = 0; i < 4456448; i++) print "# c" }' >"$I/huge.txt"    # 17 MB
 printf 'F1: \xff\xfe 1/2\nF2: \xe2\x86\n' >"$I/badutf8.txt"
@@ -93,6 +94,7 @@ expand() {
 	w=${w//@SHEET@/$EX/demo/turn1-french.txt}
 	w=${w//@EMPTYSHEET@/$I/empty.txt}
 	w=${w//@BLANKSHEET@/$I/blank.txt}
+	w=${w//@NOORDERS@/$I/nothing.txt}
 	w=${w//@BIGSHEET@/$I/big.txt}
 	w=${w//@HUGESHEET@/$I/huge.txt}
 	w=${w//@BADUTF8@/$I/badutf8.txt}
