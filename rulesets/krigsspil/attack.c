@@ -886,6 +886,8 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 				memset(&h, 0, sizeof(h));
 				if ((err = ks_fire_artillery(ctx, e, &h, 1)) != 0)
 					break;
+				if (!h.target) /* no gun could fire: nothing happened */
+					continue;
 				ks_text_init(&t);
 				KS_TF(&t, "forsvarsskydning fra %s", "defensive fire from %s", u->id);
 				if (h.men) {

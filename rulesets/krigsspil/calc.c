@@ -740,11 +740,13 @@ static int fire_zone(const struct ks_rules *r, const struct ks_fire_in *in, cons
 	return 0;
 }
 
-/* The zone an artillery fire is read at: the zone given (ORD_EUSAGE when
- * the ammunition is not fired there), else the band of artillerizoner
- * holding the range, when the ammunition may be used at its zone; NULL
- * out of range.  *band: the band the range falls in, NULL beyond the
- * last. */
+/* The zone an artillery fire is read at: the zone given, else the band of
+ * artillerizoner holding the range, when the ammunition is used at that
+ * zone (ammunitionstyper's zoner); NULL out of range, or at a zone the
+ * ammunition is not used at (shell at zone I: a shot that does nothing,
+ * as one beyond the last band, never an error that stops the phase).
+ * *band: the band the range falls in, NULL beyond the last or when the
+ * zone is given. */
 static int artillery_zone(const struct ks_rules *r, const struct ks_artillery_in *in,
 			  const char **zone, const struct ord_row **band)
 {
@@ -756,11 +758,8 @@ static int artillery_zone(const struct ks_rules *r, const struct ks_artillery_in
 	if (ord_table_find1(&ammo, ks_table(r, "ammunitionstyper"), "ammo", in->ammo))
 		return ORD_EUSAGE;
 	if (in->zone) {
-		if (!ord_words_has(ord_row_str(ammo, "zoner"), in->zone))
-			return ord_error_set(ORD_EUSAGE, "zone: %s (%s) is fired at zones %s, not %s",
-					     in->ammo, ord_row_str(ammo, "navn"),
-					     ord_row_str(ammo, "zoner"), in->zone);
-		*zone = in->zone;
+		if (ord_words_has(ord_row_str(ammo, "zoner"), in->zone))
+			*zone = in->zone;
 		return 0;
 	}
 	if (!(in->range >= 0) || !isfinite(in->range))
@@ -774,6 +773,24 @@ static int artillery_zone(const struct ks_rules *r, const struct ks_artillery_in
 		*zone = ord_row_str(*band, "zone");
 	ord_kv_release(&m);
 	return 0;
+}
+
+const char *ks_artillery_band(const struct ks_rules *r, const char *kaliber, const char *ammo,
+			      double range)
+{
+	struct ks_artillery_in in;
+	const struct ord_row *band;
+	const char *zone;
+
+	memset(&in, 0, sizeof(in));
+	in.kaliber = kaliber;
+	in.ammo = ammo;
+	in.range = range;
+	if (!ammo || !kaliber || artillery_zone(r, &in, &zone, &band)) {
+		ord_error_clear();
+		return NULL;
+	}
+	return band ? ord_row_str(band, "zone") : NULL;
 }
 
 int ks_artillery_reaches(const struct ks_rules *r, const struct ks_artillery_in *in)
@@ -922,11 +939,16 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		goto out;
 	ord_table_find1(&ammo, ks_table(r, "ammunitionstyper"), "ammo", in->ammo);
 	if (!out->zone) {
-		/* no dice: the game rolls none for a shot out of range */
-		if (!row)
+		/* no dice: the game rolls none for a shot out of range, nor for
+		 * one at a zone its ammunition is not used at */
+		if (in->zone)
+			KS_TF(&t, "uden for skudvidde: %s (%s) bruges på zone %s, ikke zone %s",
+			      "out of range: %s (%s) is fired at zones %s, not zone %s", in->ammo,
+			      ord_row_str(ammo, "navn"), ord_row_str(ammo, "zoner"), in->zone);
+		else if (!row)
 			KS_TF(&t, "uden for skudvidde: %s pund %s på %g cm",
 			      "out of range: %s pdr %s at %g cm", in->kaliber, in->ammo, in->range);
-		else
+		else /* the words of 2026-12-02.4, kept so its games replay */
 			KS_TF(&t, "%s kan ikke bruges på zone %s (%g cm)",
 			      "%s cannot be used at zone %s (%g cm)", ord_row_str(ammo, "navn"),
 			      ord_row_str(row, "zone"), in->range);

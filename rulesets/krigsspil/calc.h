@@ -54,6 +54,11 @@ double ks_param(const struct ks_rules *r, const char *name);
  * lengthened ammunition change (ammoskift_fri_cm, ammoskift_pr_cm), 9.2. */
 int ks_rule_limbers(const struct ks_rules *r);
 int ks_rule_ammo_change(const struct ks_rules *r);
+/* Is the check `name` of the Skema's kontroller on?  0 when the Skema has
+ * no such parameter: a game made before the check keeps a Skema without
+ * it, and its audit replays its events through the checks as they were
+ * (ammunitionszoner_kontrol, brugbare_kanoner_kontrol). */
+int ks_check(const struct ks_rules *r, const char *name);
 /* A table ks_load checked exists. */
 const struct ord_table *ks_table(const struct ks_rules *r, const char *name);
 
@@ -284,10 +289,15 @@ struct ks_artillery_out {
 
 int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		 struct ks_artillery_out *out, struct ks_text *why);
-/* Does the fire reach its target: a range within the calibre's bands for
- * its ammunition (artillerizoner), at a zone the ammunition is used at?
- * As ks_fire_reaches. */
+/* Does the fire reach its target: the zone given, or a range within the
+ * calibre's bands for its ammunition (artillerizoner), a zone the
+ * ammunition is used at (ammunitionstyper's zoner)?  As ks_fire_reaches. */
 int ks_artillery_reaches(const struct ks_rules *r, const struct ks_artillery_in *in);
+/* The zone of the band of artillerizoner a range falls in for a calibre
+ * and an ammunition's gruppe, whether the ammunition is used there or
+ * not; NULL beyond the last band or when the tables have none. */
+const char *ks_artillery_band(const struct ks_rules *r, const char *kaliber, const char *ammo,
+			      double range);
 /* A calibre's longest range in cm with an ammunition: the end of the last
  * band of artillerizoner for the ammunition's gruppe (-1 when none). */
 double ks_artillery_reach(const struct ks_rules *r, const char *kaliber, const char *ammo);

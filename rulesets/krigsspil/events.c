@@ -204,7 +204,12 @@ static void check_zone(struct ord_ctx *ctx, const struct ord_event *ev, const st
 /* 14, 15 "Skudafstande": a fire beyond the weapon's longest range in the
  * tables (skudzoner, artillerizoner), or at a zone it does not reach, can
  * do nothing: the referee hears so while --void is cheap, and --override
- * records it anyway (resolved with no dice and no effect, fire.c). */
+ * records it anyway (resolved with no dice and no effect, fire.c).  So
+ * does a battery's fire at a zone its ammunition is not used at (15
+ * "Ammunitionstyper", ammunitionstyper's zoner: shell at zone I), whether
+ * the zone is given or the range falls in it, when the Skema's check
+ * ammunitionszoner_kontrol is on (a game made before it said only zone K,
+ * and only as the artilleri check below, and so its audit replays). */
 static void check_reach(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
 			const char *ammo, struct ord_diag *d)
 {
@@ -215,24 +220,34 @@ static void check_reach(struct ord_ctx *ctx, const struct ord_event *ev, const s
 	if (!zone && !ord_kv_get(&ev->kv, "afstand"))
 		return; /* check_zone asks for one */
 	if (ks_is(ctx, u, "artilleri")) {
-		struct ks_artillery_in in;
 		const struct ord_row *row;
-		const char *kaliber = ks_attr(u, "kaliber");
-		if (!ammo || zone ||
-		    ord_table_find1(&row, ks_table(r, "ammunitionstyper"), "ammo", ammo)) {
+		const char *kaliber = ks_attr(u, "kaliber"), *band;
+		if (!ammo || ord_table_find1(&row, ks_table(r, "ammunitionstyper"), "ammo", ammo)) {
 			ord_error_clear();
 			return;
 		}
-		memset(&in, 0, sizeof(in));
-		in.ammo = ammo;
-		in.kaliber = kaliber;
-		in.range = range;
+		int zones_checked = ks_check(r, "ammunitionszoner_kontrol");
+		if (zone) {
+			if (zones_checked && !ord_words_has(ord_row_str(row, "zoner"), zone))
+				ord_diag_add(d, 0, 0, u->id, "15 ammunitionstyper",
+					     "battery '%s' fires %s (%s) at zones %s (table ammunitionstyper), not zone=%s",
+					     u->id, ammo, ord_row_str(row, "navn"),
+					     ord_row_str(row, "zoner"), zone);
+			return;
+		}
 		max = ks_artillery_reach(r, kaliber, ammo);
+		band = ks_artillery_band(r, kaliber, ammo, range);
 		if (max >= 0 && range > max)
 			ord_diag_add(d, 0, 0, u->id, "15 skudafstande",
 				     "out of range: battery '%s' (%s pdr) fires %s (%s) at most %g cm (table artillerizoner), not afstand=%g",
 				     u->id, kaliber, ammo, ord_row_str(row, "navn"), max, range);
-		else if (!ks_artillery_reaches(r, &in))
+		else if (band && !ord_words_has(ord_row_str(row, "zoner"), band) && zones_checked)
+			ord_diag_add(d, 0, 0, u->id, "15 ammunitionstyper",
+				     "battery '%s' fires %s (%s) at zones %s (table ammunitionstyper), not zone %s (afstand=%g for a %s pdr, table artillerizoner)",
+				     u->id, ammo, ord_row_str(row, "navn"),
+				     ord_row_str(row, "zoner"), band, range, kaliber);
+		else if (band && !ord_words_has(ord_row_str(row, "zoner"), band))
+			/* the words of a game made before the check */
 			ord_diag_add(d, 0, 0, u->id, "15 ammunitionstyper",
 				     "%s (%s) is fired at zones %s; afstand=%g is another zone for a %s pdr (table artillerizoner)",
 				     ammo, ord_row_str(row, "navn"), ord_row_str(row, "zoner"),
@@ -863,15 +878,20 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		check_carriers(ctx, ev, u, d);
 		if (ammo)
 			check_ammo_change(ctx, ev, u, ammo, d);
-		if (ord_kv_get_int(&ev->kv, "kanoner", 0) > ks_st(ctx, u, "kanoner"))
+		if (ks_st(ctx, u, "kanoner") < 1 && ks_check(r, "brugbare_kanoner_kontrol"))
+			ord_diag_add(d, 0, 0, u->id, "9.6", "battery '%s' has no serviceable gun",
+				     u->id);
+		else if (ord_kv_get_int(&ev->kv, "kanoner", 0) > ks_st(ctx, u, "kanoner"))
 			ord_diag_add(d, 0, 0, u->id, "9.6",
 				     "battery '%s' has only %ld serviceable guns", u->id,
 				     ks_st(ctx, u, "kanoner"));
 		if (fired_this_turn(ctx, ev, u))
 			ord_diag_add(d, 0, 0, u->id, "14",
 				     "a unit fires only once in a turn ('%s' fired already)", u->id);
-		if (ord_kv_get(&ev->kv, "zone") && ammo &&
-		    !strcmp(ord_kv_get(&ev->kv, "zone"), "K") && strcmp(ammo, "SK"))
+		/* a game made before ammunitionszoner_kontrol checked zone K
+		 * alone, so (check_reach checks every zone) */
+		if (!ks_check(r, "ammunitionszoner_kontrol") && ord_kv_get(&ev->kv, "zone") &&
+		    ammo && !strcmp(ord_kv_get(&ev->kv, "zone"), "K") && strcmp(ammo, "SK"))
 			ord_diag_add(d, 0, 0, u->id, "15",
 				     "zone K is the canister zone: only SK is fired there");
 		check_zone(ctx, ev, u, d);
@@ -894,6 +914,10 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (ks_st_num(ctx, u, "ks_kardaesk") < ks_param(r, "forbrug_forsvarsild"))
 			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
 				     "battery '%s' has no canister left", u->id);
+		/* its guns may have been damaged or destroyed by this turn's fire */
+		if (ks_st(ctx, u, "kanoner") < 1 && ks_check(r, "brugbare_kanoner_kontrol"))
+			ord_diag_add(d, 0, 0, u->id, "9.6", "battery '%s' has no serviceable gun",
+				     u->id);
 		if (fired_this_turn(ctx, ev, u))
 			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
 				     "a battery gives defensive fire only if it has not fired at other targets this turn");

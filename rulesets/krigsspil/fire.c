@@ -196,6 +196,17 @@ static const char *rifle_zone(const struct ks_rules *r, const struct ord_event *
 	return arms_zone(r, "riffel", ord_kv_get_num(&e->kv, "afstand", 0));
 }
 
+/* The part of target t fired at (14: "Den skydende kan bestemme, at kun
+ * en del af den beskudte enhed beskydes"), 0 for all of it.  A part larger
+ * than the unit, refused when recorded (events.c) and recorded only with
+ * --override, is the whole unit: never an error that stops the phase. */
+static int fired_part(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *t)
+{
+	long part = ord_kv_get_int(&e->kv, "beskudt_del", 0);
+
+	return part > ks_figures(ctx, t) ? 0 : (int)part;
+}
+
 const char *ks_longest_arm(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	if (ks_is(ctx, u, "kavaleri"))
@@ -223,7 +234,7 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 					 ks_firing_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u),
 							   ks_figures(ctx, u)));
 	in.target_figures = ks_figures(ctx, t);
-	in.fired_figures = (int)ord_kv_get_int(&e->kv, "beskudt_del", 0);
+	in.fired_figures = fired_part(ctx, e, t);
 	in.zone = zone;
 	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
 	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
@@ -365,7 +376,7 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
 	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
 	in.target_figures = ks_figures(ctx, t);
-	in.fired_figures = (int)ord_kv_get_int(&e->kv, "beskudt_del", 0);
+	in.fired_figures = fired_part(ctx, e, t);
 	in.target_artillery = ks_is(ctx, t, "artilleri");
 	if (coord)
 		ord_kv_set(&flags, "koordineret", "yes");
@@ -380,15 +391,29 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 		ord_kv_set(&flags, "besvarer_ikke", "yes");
 	ks_referee_flags(ord_kv_get(&e->kv, "flag"), &flags);
 	in.flags = &flags;
-	/* a shot out of range rolls no dice (it can do nothing) */
-	if (ks_artillery_reaches(r, &in) &&
-	    (err = ks_roll3(ctx, in.dice, defensive ? "forsvarsild" : "artilleri", u, e->seq, 0)) != 0)
-		goto out;
 	if (defensive)
 		KS_TF(&why,
 		      "forsvarsskydning med kardæsk på %s: ", "defensive canister at %s: ", t->id);
 	else
 		KS_TF(&why, "skyder på %s: ", "fires at %s: ", t->id);
+	/* No gun can fire it: a battery whose guns are all damaged or
+	 * destroyed, shell from one with no howitzers, a unit that is no
+	 * battery (each refused when recorded, events.c, so only an event
+	 * recorded with --override comes here).  Never an error that stops
+	 * the phase: nothing fires, so nothing happens, no dice are rolled,
+	 * and no round is spent ("Der forbruges 1 kampsats ammunition ved
+	 * skydning ... pr. kanon/haubits", 9.2: by the gun, and none fires) */
+	if (in.guns < 1) {
+		KS_TF(&why, "ingen kanon kan skyde %s: ingen virkning",
+		      "no gun can fire %s: no effect", ammo);
+		ks_result(ctx, e->seq, u, NULL, &why);
+		err = 0;
+		goto out;
+	}
+	/* a shot out of range rolls no dice (it can do nothing) */
+	if (ks_artillery_reaches(r, &in) &&
+	    (err = ks_roll3(ctx, in.dice, defensive ? "forsvarsild" : "artilleri", u, e->seq, 0)) != 0)
+		goto out;
 	if (!defensive && ks_ev_unit(ctx, e, "over"))
 		KS_TF(&why, "over %s (15 overskydning): ", "over %s (15 overfire): ",
 		      ks_ev_unit(ctx, e, "over")->id);
@@ -405,7 +430,9 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 	 * ammunition", 15), so a salvo the referee had fired beyond the
 	 * tables' range (event --override) spends its rounds, as any fire
 	 * does, with no dice and no effect (our reading, README "Fire out of
-	 * range") */
+	 * range").  So does one at a zone its ammunition is not used at
+	 * ("Granat kan bruges på zone [II] og [III]", 15 Ammunitionstyper:
+	 * shell fired at zone I): the pieces fired it, and it did nothing */
 	use = ks_param(r, defensive ? "forbrug_forsvarsild"
 			  : coord   ? "forbrug_koordineret"
 				    : "forbrug_skydning");

@@ -100,6 +100,14 @@
  *      recorded; overridden, it rolls no dice and does nothing, but spends
  *      its ammunition as any fire does (ours: 9.2 spends a round "ved
  *      skydning", 15 spares only ranging; README "Fire out of range").
+ *      So is a battery's fire at a zone its ammunition is not used at
+ *      (ammunitionstyper's zoner: shell at zone I), the zone given or the
+ *      range falling in it, and a fire of a battery with no serviceable
+ *      gun, when the Skema's kontroller say so (a game made before them
+ *      checks as it did, and its audit replays clean).  An event the
+ *      check refuses never makes the resolve fail once overridden: no gun
+ *      that can fire is a fire of no gun (no dice, no rounds), a part
+ *      fired at larger than the target is the whole target.
  *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */
@@ -623,7 +631,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * prisoners of this melee reaching its crew, not by the game's (16.3,
 	 * ours), and powder smoke in melee set for both sides when the
 	 * defender in close order fired the whole of the previous turn
-	 * (Skema XVII); 2026-12-02.4 a fire out of range rolls no dice (K23)
+	 * (Skema XVII); 2026-12-02.4 a fire out of range rolls no dice (K23);
+	 * 2026-12-02.5 a battery's fire at a zone its ammunition is not used
+	 * at resolves as out of range (no dice, its rounds spent), where the
+	 * resolve failed, and so do an overridden fire of no gun and one at a
+	 * part larger than its target (K23)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02.4",
+	"2026-12-02.5",
 };

@@ -245,6 +245,9 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("genforsyning_traek_kompagni", 1, MANY),
 	WHOLE("reparation_traek", 1, MANY),
 	WHOLE("reparation_ved_skydning", 0, MANY),
+	/* checks a Skema may leave out (ks_check) */
+	WHOLE("ammunitionszoner_kontrol", 0, 1),
+	WHOLE("brugbare_kanoner_kontrol", 0, 1),
 	NUM("decimering_lu_pct", 0, 100),
 	NUM("decimering_u_pct", 0, 100),
 	NUM("efternoelere_pct", 0, 100),
@@ -530,6 +533,18 @@ int ks_rule_limbers(const struct ks_rules *r)
 int ks_rule_ammo_change(const struct ks_rules *r)
 {
 	return ord_tables_param_row(r->tables, optional_rules[1][0]) != NULL;
+}
+
+int ks_check(const struct ks_rules *r, const char *name)
+{
+	const struct ord_row *row = ord_tables_param_row(r->tables, name);
+	double v = 0;
+
+	if (!row || ord_row_num(row, "value", &v)) {
+		ord_error_clear();
+		return 0;
+	}
+	return v != 0;
 }
 
 double ks_param(const struct ks_rules *r, const char *name)

@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-02.4");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-02.5");
 }
 END_TEST
 
@@ -426,8 +426,10 @@ START_TEST(test_artillery_calc)
 	ck_assert_str_eq(value("artillery", "maal_figurer=20 kanoner=6 ammo=SK afstand=60",
 			       D(4, 3, 4), "in_range"),
 			 "no");
-	calc_fails("artillery", "maal_figurer=20 kanoner=6 ammo=SG zone=I", D(4, 3, 4),
-		   "zone: SG (granat) is fired at zones II III, not I");
+	/* shell at zone I: out of range, as the game resolves it (no dice) */
+	ck_assert_str_eq(value("artillery", "maal_figurer=20 kanoner=6 ammo=SG zone=I", NULL, 0,
+			       "in_range"),
+			 "no");
 	/* a battery: materiel instead of men, read once a piece (4 guns) */
 	ck_assert_int_eq(ivalue("artillery",
 				"maal_figurer=20 kanoner=6 ammo=SF zone=II maal_artilleri=yes",
@@ -3213,6 +3215,118 @@ START_TEST(test_formation_words_as_written)
 }
 END_TEST
 
+/* A battery's fire at a zone its ammunition is not used at (15
+ * "Ammunitionstyper", the zoner of ammunitionstyper: shell at II and III)
+ * is refused when recorded, naming the battery, the ammunition, its zones
+ * and the zone given, as zone= or as afstand= falling in it; before, only
+ * zone K was checked, and shell at zone=I was recorded and then stopped the
+ * resolve ("zone: SG (granat) is fired at zones II III, not I").  Recorded
+ * anyway (--override; the fixture records what it refuses), it resolves as
+ * a shot out of range: no dice, its rounds spent (K23).  So do the other
+ * events the check refuses and the resolve failed on: a fire of no gun,
+ * a part fired at larger than the target. */
+START_TEST(test_ammo_zone_refused_and_resolved)
+{
+	double shrapnel;
+
+	cast();
+	orders("A1 AS SG @L2\nA2 AS SS @L1\nD1 S @L2\n");
+	orders("B1 AS SF @D1\n");
+	EV_BAD("artilleri", "unit=A1 maal=L2 zone=I",
+	       "battery 'A1' fires SG (granat) at zones II III (table ammunitionstyper), not zone=I (15 ammunitionstyper)");
+	EV_BAD("artilleri", "unit=B1 maal=D1 zone=K",
+	       "battery 'B1' fires SF (fuldkugle) at zones I II III (table ammunitionstyper), not zone=K (15 ammunitionstyper)");
+	/* 6 pdr: zone I to 30 cm */
+	EV_BAD("artilleri", "unit=A2 maal=L1 afstand=20",
+	       "battery 'A2' fires SS (shrapnel) at zones II III (table ammunitionstyper), not zone I (afstand=20 for a 6 pdr, table artillerizoner) (15 ammunitionstyper)");
+	EV_BAD("skyd", "unit=D1 maal=L2 zone=I beskudt_del=30",
+	       "beskudt_del=30 is more than the 20 figures of 'L2'");
+	shrapnel = ord_kv_get_num(&U("A2")->state, "ks_shrapnel", 0);
+	/* D1's three dice only: the batteries' shots roll none */
+	resolve("skydninger", D(3, 3, 3));
+	expect_result("A1: skyder på L2: uden for skudvidde: SG (granat) bruges på zone II III, "
+		      "ikke zone I; 2 kampsatser SG brugt, 126 tilbage");
+	expect_result("[en: fires at L2: out of range: SG (granat) is fired at zones II III, not "
+		      "zone I; 2 rounds of SG used, 126 left");
+	expect_result("B1: skyder på D1: uden for skudvidde: SF (fuldkugle) bruges på zone I II III, "
+		      "ikke zone K; 6 kampsatser SF brugt");
+	expect_result("A2: skyder på L1: shrapnel kan ikke bruges på zone I (20 cm); 4 kampsatser SS "
+		      "brugt");
+	ck_assert_double_eq(ord_kv_get_num(&U("A2")->state, "ks_shrapnel", 0), shrapnel - 4);
+	expect_result("L1: beskudt af A2: uden for skudvidde");
+	expect_result("D1: beskudt af B1: uden for skudvidde");
+	/* the whole of L2 fired at */
+	expect_result("D1: skyder på L2: 20 figurer = 4 skydeenheder, zone I; 3d6 = 9 (3+3+3)");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "den beskudte del"));
+
+	/* the fire took A2's guns; L1 attacks it: no defensive canister */
+	ord_kv_set(&U("A2")->state, "kanoner", "0");
+	ord_kv_set(&U("A2")->state, "beskadiget", "4");
+	ord_kv_set(&U("L1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("L1")->state, "angreb_maal", "A2");
+	EV_BAD("forsvarsild", "unit=A2 maal=L1", "battery 'A2' has no serviceable gun (9.6)");
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result("A2: forsvarsskydning med kardæsk på L1: ingen kanon kan skyde SK: ingen "
+		      "virkning");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "defensive fire from A2"));
+}
+END_TEST
+
+/* The built-in Skema without its checks (kontroller): the one a game made
+ * before them keeps. */
+static char *skema_before_checks(void)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/krigsspil/skema.xml");
+	const char *s = (const char *)res->data, *a = strstr(s, "<params name=\"kontroller\""), *b;
+	struct ord_buf out = ORD_BUF_INIT;
+
+	ck_assert_ptr_nonnull(a);
+	b = strstr(a, "</params>");
+	ck_assert_ptr_nonnull(b);
+	ord_buf_add(&out, s, (size_t)(a - s));
+	ord_buf_adds(&out, b + strlen("</params>"));
+	return ord_buf_detach(&out, NULL);
+}
+
+/* A game made before the checks of test_ammo_zone_refused_and_resolved
+ * keeps a Skema without them: its events are checked as they were (shell
+ * at zone I recorded, zone K in the words of then), so its audit, which
+ * replays every event through the checks, voided ones too, stays clean;
+ * and what was recorded resolves now, where it stopped the resolve. */
+START_TEST(test_ammo_zone_game_made_before)
+{
+	char *xml = skema_before_checks();
+	const char *said;
+
+	teardown();
+	setup_turn(10, xml);
+	free(xml);
+	cast();
+	orders("A1 AS SG @L2\nA2 AS SS @L1\n");
+	orders("B1 AS SF @D1\n");
+	EV_OK("artilleri", "unit=A1 maal=L2 zone=I");
+	said = event("artilleri", "unit=B1 maal=D1 zone=K");
+	ck_assert_msg(strstr(said, "zone K is the canister zone: only SK is fired there (15)") &&
+			      !strstr(said, "table ammunitionstyper"),
+		      "%s", said);
+	EV_BAD("artilleri", "unit=A2 maal=L1 afstand=20",
+	       "SS (shrapnel) is fired at zones II III; afstand=20 is another zone for a 6 pdr (table artillerizoner) (15 ammunitionstyper)");
+	resolve("skydninger", NULL, 0);
+	expect_result("A1: skyder på L2: uden for skudvidde: SG (granat) bruges på zone II III, "
+		      "ikke zone I; 2 kampsatser SG brugt, 126 tilbage");
+	expect_result("B1: skyder på D1: uden for skudvidde: SF (fuldkugle) bruges på zone I II III, "
+		      "ikke zone K");
+	ord_kv_set(&U("A2")->state, "kanoner", "0");
+	ord_kv_set(&U("A2")->state, "beskadiget", "4");
+	ord_kv_set(&U("L1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("L1")->state, "angreb_maal", "A2");
+	ck_assert_ptr_null(strstr(event("forsvarsild", "unit=A2 maal=L1"), "serviceable"));
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result("A2: forsvarsskydning med kardæsk på L1: ingen kanon kan skyde SK: ingen "
+		      "virkning");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -3307,6 +3421,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_rule_numbers_from_the_skema);
 	tcase_add_test(tc, test_fire_out_of_range);
 	tcase_add_test(tc, test_formation_words_as_written);
+	tcase_add_test(tc, test_ammo_zone_refused_and_resolved);
+	tcase_add_test(tc, test_ammo_zone_game_made_before);
 	suite_add_tcase(s, tc);
 	return s;
 }
