@@ -90,8 +90,47 @@ int ord_game_notify(struct ord_game *g, const struct ord_change *c)
 	return err;
 }
 
+/*
+ * The stored scenario against the hash the log states, before the first
+ * change of an opened game: a change would otherwise append to the log of
+ * a game whose scenario is not the one logged (a byte flipped in the
+ * file), and the next turn's opening would state the changed one.  Only
+ * for a change: the scenario lists every unit (about 1.2 MB for 10,000),
+ * and reading a game does not need it.
+ */
+static int hash_piece(void *ud, const void *p, size_t n)
+{
+	crypto_generichash_update(ud, p, n);
+	return 0;
+}
+
+static int check_scenario(struct ord_game *g)
+{
+	crypto_generichash_state st;
+	int err;
+
+	if (g->scenario_checked || !g->have_logged_scenario)
+		return 0;
+	if (!g->have_scenario_hash) {
+		/* read a piece at a time (ord_game_config reads it whole) */
+		crypto_generichash_init(&st, NULL, 0, 32);
+		if ((err = ord_store_game_scenario_each(g->db, hash_piece, &st)) != 0)
+			return err;
+		crypto_generichash_final(&st, g->scenario_hash, 32);
+		g->have_scenario_hash = 1;
+	}
+	if (memcmp(g->scenario_hash, g->logged_scenario, 32))
+		return ord_error_set(ORD_EBADDATA,
+				     "'%s' is a damaged game file: its scenario is not the one its log states (changed outside orderly: 'orderly audit' says what; restore it from a copy)",
+				     g->path);
+	g->scenario_checked = 1;
+	return 0;
+}
+
 int ord_game_may_change(struct ord_game *g)
 {
+	int err;
+
 	if (g->tampered)
 		return ord_error_set(ORD_ETAMPERED,
 				     "'%s': %s: it was changed outside orderly, so nothing more is done with it ('orderly audit' says what)",
@@ -99,6 +138,8 @@ int ord_game_may_change(struct ord_game *g)
 	if (g->in_transact)
 		return ord_error_set(ORD_ESTATE,
 				     "a change of the game cannot be made inside ord_game_transact");
+	if ((err = check_scenario(g)) != 0)
+		return err;
 	return 0;
 }
 
@@ -303,9 +344,12 @@ static int check_config(struct ord_game *g)
 	} else {
 		/* every setting that changes what the game does; the scenario
 		 * (a file of every unit, read by nothing the game does after
-		 * its creation) is compared by the audit, not at every open */
+		 * its creation) is compared before a change, not at every open */
 		config_settings(g, &live);
 		memcpy(live.scenario, logged.scenario, 32);
+		/* compared before the first change (check_scenario) */
+		memcpy(g->logged_scenario, logged.scenario, 32);
+		g->have_logged_scenario = 1;
 		if ((diff = ord_canon_config_diff(&logged, &live)) != NULL) {
 			struct ord_buf m = ORD_BUF_INIT;
 			ord_buf_addf(&m, "its %s is not the one its log states", diff);

@@ -37,6 +37,9 @@ struct ord_game {
 	void *hook_ud;
 	int in_transact; /* inside ord_game_transact: changes refused */
 	char *tampered;  /* the live rows differ from the log: why (changes refused) */
+	unsigned char logged_scenario[32]; /* the scenario's hash the log states */
+	int have_logged_scenario;          /* read at open (the last turn opening) */
+	int scenario_checked;              /* the stored scenario was found to be it */
 };
 
 /* A turn row (the current one when turn <= 0). */
@@ -52,7 +55,9 @@ int ord_game_config(struct ord_game *g, struct ord_canon_config *out);
 
 /* Tell the hook (if any) what the change did, inside its transaction. */
 int ord_game_notify(struct ord_game *g, const struct ord_change *c);
-/* ORD_ESTATE inside ord_game_transact (a change would nest a transaction). */
+/* ORD_ESTATE inside ord_game_transact (a change would nest a transaction);
+ * the file's refusal when its live rows or its stored scenario are not
+ * what its log states. */
 int ord_game_may_change(struct ord_game *g);
 
 /* Append a log entry (inside a transaction); *seq receives its number. */

@@ -117,6 +117,33 @@ int ord_store_game_scenario(sqlite3 *db, char **scenario, size_t *len)
 	return err;
 }
 
+int ord_store_game_scenario_each(sqlite3 *db, int (*fn)(void *ud, const void *p, size_t n), void *ud)
+{
+	unsigned char piece[64 * 1024];
+	sqlite3_blob *b = NULL;
+	int err = 0, len, at, n, rc;
+
+	rc = sqlite3_blob_open(db, "main", "game_scenario", "scenario", 1, 0, &b);
+	if (rc != SQLITE_OK) {
+		/* no row 1: the same as ord_store_game_scenario says */
+		err = rc == SQLITE_ERROR && !strncmp(sqlite3_errmsg(db), "no such rowid", 13)
+			      ? ord_error_set(ORD_ENOTGAME, "the game file has no scenario")
+			      : ord_store_error(db, "reading the scenario");
+		goto out;
+	}
+	len = sqlite3_blob_bytes(b);
+	for (at = 0; at < len && !err; at += n) {
+		n = len - at < (int)sizeof(piece) ? len - at : (int)sizeof(piece);
+		if (sqlite3_blob_read(b, piece, n, at) != SQLITE_OK)
+			err = ord_store_error(db, "reading the scenario");
+		else
+			err = fn(ud, piece, (size_t)n);
+	}
+out:
+	sqlite3_blob_close(b);
+	return err;
+}
+
 void ord_store_game_release(struct ord_store_game *g)
 {
 	free(g->ruleset);

@@ -96,21 +96,59 @@ static void test_pause_init(sqlite3 *db)
 	sqlite3_update_hook(db, test_pause_write, NULL);
 }
 
-/* The last error of db says the file is damaged (not a bug of ours: bad data). */
+/* The last error of db says the file is damaged (not a bug of ours: bad
+ * data): a bad page, or a schema that is not the one the migrations made
+ * (the file's checked at open to have every table, and our statements are
+ * written for its columns: one of them missing is a schema changed in the
+ * file, by hand or by a flipped byte of a CREATE TABLE). */
 static int damaged(sqlite3 *db)
 {
 	int rc = db ? sqlite3_errcode(db) & 0xff : SQLITE_OK;
+	const char *m = db ? sqlite3_errmsg(db) : "";
 
-	return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
+	return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ||
+	       (rc == SQLITE_ERROR && (strstr(m, "no such column") || strstr(m, "no such table") ||
+				       strstr(m, "has no column named")));
+}
+
+/* The game file of db as its user is likely to have named it: SQLite keeps
+ * the full path, shown from the working directory when it is under it.
+ * NULL when db has no file. */
+static const char *file_of(sqlite3 *db)
+{
+	const char *f = db ? sqlite3_db_filename(db, "main") : NULL;
+	char cwd[PATH_MAX];
+	size_t n;
+
+	if (!f || !*f)
+		return NULL;
+	if (getcwd(cwd, sizeof(cwd)) && (n = strlen(cwd)) > 1 && !strncmp(f, cwd, n) &&
+	    f[n] == '/' && f[n + 1])
+		f += n + 1;
+	return f;
+}
+
+/* Why db failed at what (msg: SQLite's message), naming its file: a store
+ * error reaches the user as it is, and "database: table result has no
+ * column named explanation" did not say which game. */
+static int fail(sqlite3 *db, const char *what, const char *msg)
+{
+	const char *file = file_of(db);
+
+	if (damaged(db))
+		return file ? ord_error_set(ORD_EBADDATA,
+					    "'%s' is a damaged game file (%s: %s); restore it from a copy",
+					    file, what, msg)
+			    : ord_error_set(ORD_EBADDATA,
+					    "%s: the game file is damaged (%s); restore it from a copy",
+					    what, msg);
+	return file ? ord_error_set(ORD_ERROR, "'%s': %s: %s", file, what, msg)
+		    : ord_error_set(ORD_ERROR, "%s: %s", what, msg);
 }
 
 int ord_store_error(sqlite3 *db, const char *what)
 {
-	if (damaged(db))
-		return ord_error_set(ORD_EBADDATA,
-				     "%s: the game file is damaged (%s); restore it from a copy",
-				     what, sqlite3_errmsg(db));
-	return ord_error_set(ORD_ERROR, "%s: %s", what, db ? sqlite3_errmsg(db) : "no database");
+	return fail(db, what, db ? sqlite3_errmsg(db) : "no database");
 }
 
 int ord_store_exec(sqlite3 *db, const char *sql)
@@ -118,11 +156,7 @@ int ord_store_exec(sqlite3 *db, const char *sql)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		int err = damaged(db)
-				  ? ord_error_set(ORD_EBADDATA,
-						  "the game file is damaged (%s); restore it from a copy",
-						  msg ? msg : "error")
-				  : ord_error_set(ORD_ERROR, "database: %s", msg ? msg : "error");
+		int err = fail(db, "database", msg ? msg : "error");
 		sqlite3_free(msg);
 		return err;
 	}

@@ -109,6 +109,9 @@ int ord_store_game_read(sqlite3 *db, struct ord_store_game *out, int with_scenar
 /* The scenario as the game keeps it: as received, but for the players' and
  * the referee's mail addresses (ord_scenario_public; malloc'd, NUL-terminated). */
 int ord_store_game_scenario(sqlite3 *db, char **scenario, size_t *len);
+/* The same bytes handed to fn a piece at a time (fn returns 0 to go on):
+ * hashing a scenario of 12 MB needs neither a copy of it nor 12 MB. */
+int ord_store_game_scenario_each(sqlite3 *db, int (*fn)(void *ud, const void *p, size_t n), void *ud);
 void ord_store_game_release(struct ord_store_game *g);
 int ord_store_game_insert(sqlite3 *db, const struct ord_store_game *g);
 

@@ -159,6 +159,35 @@ tamper roll-sides-zero \
 	"UPDATE roll SET sides = 0" \
 	"were changed after they were written"
 
+# a damaged game refuses to be changed, and nothing is written: a scenario
+# that is not the one its log states (a byte flipped) is found before the
+# first change, as changed tables are at open; reading it still works
+cp "$BASE" scenario-flip.orderly
+sql scenario-flip.orderly "UPDATE game_scenario SET scenario = CAST(replace(CAST(scenario AS TEXT), 'Red Army', 'Red Arny') AS BLOB)" >/dev/null
+flip_sha=$(sha scenario-flip.orderly)
+for c in "submit scenario-flip.orderly --side blue $FIX/blue-1.txt" "seal scenario-flip.orderly --force" \
+	"event scenario-flip.orderly move unit=B1 distance=2" "deadline scenario-flip.orderly +1h"; do
+	# shellcheck disable=SC2086
+	expect_exit 65 ord $c
+	expect_eq "$ERR" "orderly: 'scenario-flip.orderly' is a damaged game file: its scenario is not the one its log states (changed outside orderly: 'orderly audit' says what; restore it from a copy)" "${c%% *} of a game whose scenario changed"
+done
+expect_eq "$(sha scenario-flip.orderly)" "$flip_sha" "the game whose scenario changed, after the changes refused"
+[[ ! -e scenario-flip.orderly-wal ]] || fail "a write-ahead log was left beside the game"
+expect_exit 0 ord info scenario-flip.orderly
+expect_exit 1 ord audit scenario-flip.orderly
+expect_in "$OUT" "the game file's scenario is not the one logged when the game was made"
+# a schema changed in the file (a byte of CREATE TABLE result flipped): a
+# store error names the file and says it is damaged (it was exit 70,
+# "database: ...", no file named)
+cp "$BASE" schema-flip.orderly
+sql schema-flip.orderly "PRAGMA writable_schema = ON;
+	UPDATE sqlite_schema SET sql = replace(sql, 'explanation', 'explanatiox') WHERE name = 'result'" >/dev/null
+for c in "audit schema-flip.orderly" "report schema-flip.orderly --referee --turn 1"; do
+	# shellcheck disable=SC2086
+	expect_exit 65 ord $c
+	expect_line "$ERR" "^orderly: 'schema-flip.orderly' is a damaged game file \\(database: .*explanation.*\\); restore it from a copy$"
+done
+
 # the untouched game: still clean, and never written to by the cases
 expect_exit 0 ord audit "$BASE"
 expect_in "$OUT" "clean"
