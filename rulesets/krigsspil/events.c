@@ -209,7 +209,9 @@ static void check_zone(struct ord_ctx *ctx, const struct ord_event *ev, const st
  * "Ammunitionstyper", ammunitionstyper's zoner: shell at zone I), whether
  * the zone is given or the range falls in it, when the Skema's check
  * ammunitionszoner_kontrol is on (a game made before it said only zone K,
- * and only as the artilleri check below, and so its audit replays). */
+ * and only as the artilleri check below, and so its audit replays).  The
+ * reach itself is checked when skudafstand_kontrol is on, for the same
+ * reason: a game made before it recorded such a shot without a word. */
 static void check_reach(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
 			const char *ammo, struct ord_diag *d)
 {
@@ -227,6 +229,7 @@ static void check_reach(struct ord_ctx *ctx, const struct ord_event *ev, const s
 			return;
 		}
 		int zones_checked = ks_check(r, "ammunitionszoner_kontrol");
+		int reach_checked = ks_check(r, "skudafstand_kontrol");
 		if (zone) {
 			if (zones_checked && !ord_words_has(ord_row_str(row, "zoner"), zone))
 				ord_diag_add(d, 0, 0, u->id, "15 ammunitionstyper",
@@ -237,7 +240,7 @@ static void check_reach(struct ord_ctx *ctx, const struct ord_event *ev, const s
 		}
 		max = ks_artillery_reach(r, kaliber, ammo);
 		band = ks_artillery_band(r, kaliber, ammo, range);
-		if (max >= 0 && range > max)
+		if (max >= 0 && range > max && reach_checked)
 			ord_diag_add(d, 0, 0, u->id, "15 skudafstande",
 				     "out of range: battery '%s' (%s pdr) fires %s (%s) at most %g cm (table artillerizoner), not afstand=%g",
 				     u->id, kaliber, ammo, ord_row_str(row, "navn"), max, range);
@@ -256,7 +259,9 @@ static void check_reach(struct ord_ctx *ctx, const struct ord_event *ev, const s
 		const char *vaaben = ks_longest_arm(ctx, u);
 		struct ord_buf zones = ORD_BUF_INIT;
 		max = ks_arms_reach(r, vaaben, &zones);
-		if (zone && !ord_words_has(zones.buf, zone))
+		if (!ks_check(r, "skudafstand_kontrol"))
+			; /* a game made before the check (skudafstand_kontrol) */
+		else if (zone && !ord_words_has(zones.buf, zone))
 			ord_diag_add(d, 0, 0, u->id, "14 skudafstande",
 				     "out of range: unit '%s' fires %s at zones %s (table skudzoner), not zone=%s",
 				     u->id, vaaben, zones.buf, zone);

@@ -3305,6 +3305,8 @@ START_TEST(test_ammo_zone_game_made_before)
 	orders("A1 AS SG @L2\nA2 AS SS @L1\n");
 	orders("B1 AS SF @D1\n");
 	EV_OK("artilleri", "unit=A1 maal=L2 zone=I");
+	/* nor was a shot beyond the reach refused then (a177f4b): recorded */
+	ck_assert_ptr_null(strstr(event("skyd", "unit=D1 maal=L1 afstand=60"), "out of range"));
 	said = event("artilleri", "unit=B1 maal=D1 zone=K");
 	ck_assert_msg(strstr(said, "zone K is the canister zone: only SK is fired there (15)") &&
 			      !strstr(said, "table ammunitionstyper"),
