@@ -123,7 +123,9 @@ START_TEST(text_shown_escaped)
 	ord_buf_reset(&b);
 	/* a bidirectional override, a zero-width space, a C1 control, the BOM,
 	 * a byte that is no UTF-8 */
-	ord_buf_add_shown(&b, "a\u202eb\u200bc\xc2\x9b" "d\xef\xbb\xbf" "e\xff");
+	ord_buf_add_shown(&b, "a\u202eb\u200bc\xc2\x9b"
+			      "d\xef\xbb\xbf"
+			      "e\xff");
 	ck_assert_str_eq(b.buf, "a\\u202eb\\u200bc\\u009bd\\ufeffe\\xff");
 	ord_buf_reset(&b);
 	ord_buf_add_quoted(&b, "abcdef", 3);
