@@ -83,6 +83,11 @@ int ord_tables_find(const struct ord_table **out, const struct ord_tables *t, co
 int ord_tables_param(const struct ord_tables *t, const char *name, double *out);
 /* The row of a parameter (for its marks and note), or NULL. */
 const struct ord_row *ord_tables_param_row(const struct ord_tables *t, const char *name);
+/* A switch: 1 when the tables set the parameter non-zero, 0 when they set
+ * it to 0 or lack it.  A check added to a ruleset is one, so that a game
+ * made before it, which keeps the tables it was made with, is checked and
+ * audited as it was played. */
+int ord_tables_switch(const struct ord_tables *t, const char *name);
 
 /* What a module reads of a tables document, checked once when it is loaded,
  * so that a club's edited tables fail then, naming what is missing, rather

@@ -412,14 +412,7 @@ long bat_ip(struct ord_ctx *ctx, const char *name)
 
 int bat_flag(struct ord_ctx *ctx, const char *name)
 {
-	const struct ord_row *row = ord_tables_param_row(bat_r(ctx)->tables, name);
-	double v = 0;
-
-	if (!row || ord_row_num(row, "value", &v)) {
-		ord_error_clear();
-		return 0;
-	}
-	return v != 0;
+	return ord_tables_switch(bat_r(ctx)->tables, name);
 }
 
 /* The rule fmt with the parameter's value, in b (reset). */

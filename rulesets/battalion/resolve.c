@@ -525,14 +525,7 @@ static void melee_destroyed(struct ord_ctx *ctx, unsigned seq, struct ord_unit *
  */
 static int melee_names_units(struct ord_ctx *ctx)
 {
-	const struct ord_row *row = ord_tables_param_row(bat_r(ctx)->tables, "melee_names_units");
-	double v = 0;
-
-	if (!row || ord_row_num(row, "value", &v)) {
-		ord_error_clear();
-		return 0;
-	}
-	return v != 0;
+	return bat_flag(ctx, "melee_names_units");
 }
 
 /* Take a melee's casualties from u; the figures it lost, or 0 without u. */

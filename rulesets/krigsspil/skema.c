@@ -537,14 +537,7 @@ int ks_rule_ammo_change(const struct ks_rules *r)
 
 int ks_check(const struct ks_rules *r, const char *name)
 {
-	const struct ord_row *row = ord_tables_param_row(r->tables, name);
-	double v = 0;
-
-	if (!row || ord_row_num(row, "value", &v)) {
-		ord_error_clear();
-		return 0;
-	}
-	return v != 0;
+	return ord_tables_switch(r->tables, name);
 }
 
 double ks_param(const struct ks_rules *r, const char *name)

@@ -549,6 +549,18 @@ int ord_tables_param(const struct ord_tables *t, const char *name, double *out)
 	return ord_row_num(row, "value", out);
 }
 
+int ord_tables_switch(const struct ord_tables *t, const char *name)
+{
+	const struct ord_row *row = ord_tables_param_row(t, name);
+	double v = 0;
+
+	if (!row || ord_row_num(row, "value", &v)) {
+		ord_error_clear();
+		return 0;
+	}
+	return v != 0;
+}
+
 /* ---- a table ------------------------------------------------------------- */
 
 enum ord_table_kind ord_table_kind(const struct ord_table *tbl)

@@ -183,6 +183,11 @@ START_TEST(test_params)
 	ck_assert_int_eq(ord_tables_param(t, "missing", &v), ORD_ENOTFOUND);
 	ck_assert_ptr_nonnull(strstr(ord_error_last(), "no parameter 'missing'"));
 	ck_assert_ptr_null(ord_tables_param_row(t, "missing"));
+	/* a switch: set non-zero is on; absent (tables made before it) is off */
+	ck_assert_int_eq(ord_tables_switch(t, "per_tray"), 1);
+	ck_assert_int_eq(ord_tables_switch(t, "half"), 1);
+	ck_assert_int_eq(ord_tables_switch(t, "missing"), 0);
+	ck_assert_str_eq(ord_error_last(), "");
 	ord_tables_free(t);
 }
 END_TEST
