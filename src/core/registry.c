@@ -11,6 +11,7 @@
  */
 #include <dlfcn.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,6 +364,20 @@ static void bounds(const struct ord_key_spec *s, struct ord_buf *why)
 static void bad_value(const struct ord_key_spec *s, const char *value,
 		      const struct ord_keys_how *how, struct ord_buf *why)
 {
+	unsigned col;
+	uint32_t cp;
+	int k;
+
+	if ((s->type == ORD_KEY_STR || s->type == ORD_KEY_UNIT) &&
+	    (k = ord_text_unshowable(value, &col, &cp)) != 0) {
+		/* text that would act on a terminal (ord_buf_add_shown) */
+		ord_buf_addf(why, "%s: ", s->name);
+		ord_buf_add_quoted(why, value, QUOTED_MAX);
+		ord_buf_addf(why, " holds %s %s%04X at character %u (expected one line of plain text)",
+			     k > 0 ? "the control or invisible character" : "the byte",
+			     k > 0 ? "U+" : "0x", (unsigned)cp, col);
+		return;
+	}
 	if (!how || !how->what) {
 		ord_buf_add_quoted(why, value, QUOTED_MAX);
 		ord_buf_addf(why, " is not valid for '%s' (expected ", s->name);

@@ -1747,6 +1747,29 @@ START_TEST(checks_of_a_game_made_before)
 }
 END_TEST
 
+/* A text key that would act on a terminal (the event's reason reaches
+ * the player's verify): refused, saying which character where. */
+START_TEST(text_key_control_refused)
+{
+	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, "exempt");
+	char unit[] = "unit=B1", reason[] = "reason=x\x1b[2J", *argv[] = { unit, reason, NULL };
+	struct ord_diag d;
+	struct ord_kv kv;
+
+	ck_assert_ptr_nonnull(ek);
+	ord_diag_init(&d);
+	ord_kv_init(&kv);
+	ord_keys_check(&kv, ek->keys, 2, argv, &d);
+	ck_assert_uint_eq(d.n, 1);
+	ck_assert_str_eq(d.items[0].msg, "reason: 'x\\x1b[2J' holds the control or invisible "
+					 "character U+001B at character 2 (expected one line of "
+					 "plain text)");
+	ck_assert_ptr_null(ord_kv_get(&kv, "reason"));
+	ord_kv_release(&kv);
+	ord_diag_release(&d);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("battalion");
@@ -1842,6 +1865,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, table_values_are_used);
 	tcase_add_test(res, morale_tables_checked_at_load);
 	tcase_add_test(res, reports_use_declared_keys);
+	tcase_add_test(res, text_key_control_refused);
 	suite_add_tcase(s, res);
 	return s;
 }
