@@ -619,7 +619,7 @@ void ord_ctx_index_loaded(struct ord_ctx *ctx, size_t from)
 void ord_ctx_find_units(struct ord_ctx *ctx, const char *const *names, size_t n)
 {
 	const char **want;
-	size_t i, k = 0, before = ctx->nunits;
+	size_t i, k = 0;
 
 	if (!ctx->lazy_many || ctx->in_lazy) {
 		for (i = 0; i < n; i++)
@@ -634,7 +634,6 @@ void ord_ctx_find_units(struct ord_ctx *ctx, const char *const *names, size_t n)
 		ctx->in_lazy = 1;
 		ctx->lazy_many(ctx->lazy_ud, ctx, want, k);
 		ctx->in_lazy = 0;
-		ord_ctx_index_loaded(ctx, before);
 	}
 	free(want);
 }

@@ -108,7 +108,9 @@ void ord_ctx_index(struct ord_ctx *ctx);
  * state was (ord_ctx_unit_changed says every unit changed). */
 void ord_ctx_set_lazy(struct ord_ctx *ctx, size_t total,
 		      int (*load)(void *ud, struct ord_ctx *ctx, const char *id_or_name), void *ud);
-/* The same with a load of many names at once (each unit added once). */
+/* The same with a load of many names at once: it adds each unit once and
+ * indexes it as it comes (ord_ctx_index_loaded), so that a unit named
+ * twice, by its id and by its name, is found held the second time. */
 void ord_ctx_set_lazy_many(struct ord_ctx *ctx, int (*load_many)(void *ud, struct ord_ctx *ctx,
 								 const char *const *names, size_t n));
 /* Have a partial context hold the units of names it does not hold yet,
