@@ -645,11 +645,8 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 		return err;
 	g = ord_xcalloc(1, sizeof(*g));
 	g->path = ord_strdup(path);
-	if (access(path, F_OK) == 0) {
-		err = ord_error_set(ORD_EEXISTS, "'%s' already exists; a new game needs a new file",
-				    path);
+	if ((err = ord_store_new_path(path)) != 0)
 		goto out;
-	}
 	if ((err = ord_read_file(&scenario, &scenario_len, scenario_path, 16u << 20)) != 0 ||
 	    (err = ord_scenario_load(&sc, scenario, scenario_len, scenario_path)) != 0)
 		goto out;

@@ -411,18 +411,35 @@ static int check_dir(const char *path)
 	return err;
 }
 
+int ord_store_new_path(const char *path)
+{
+	struct stat st;
+	char to[PATH_MAX];
+	ssize_t n;
+
+	if (lstat(path, &st) < 0)
+		return 0;
+	if (!S_ISLNK(st.st_mode) || stat(path, &st) == 0)
+		return ord_error_set(ORD_EEXISTS,
+				     "'%s' already exists; a new game needs a new file", path);
+	/* a link to nothing: SQLite would make the game where it points, a
+	 * place the referee did not name (in a shared directory, one another
+	 * user chose) */
+	n = readlink(path, to, sizeof(to) - 1);
+	to[n < 0 ? 0 : n] = '\0';
+	return ord_error_set(ORD_EEXISTS,
+			     "'%s' is a symbolic link to '%s', which does not exist; a new game is made only at a path that names nothing yet",
+			     path, to);
+}
+
 int ord_store_create(sqlite3 **out, const char *path)
 {
 	sqlite3 *db = NULL;
-	struct stat st;
 	char pragma[64];
 	int err = 0;
 
 	*out = NULL;
-	if (stat(path, &st) == 0)
-		return ord_error_set(ORD_EEXISTS,
-				     "'%s' already exists; a new game needs a new file", path);
-	if ((err = check_dir(path)) != 0)
+	if ((err = ord_store_new_path(path)) != 0 || (err = check_dir(path)) != 0)
 		return err;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE,
 			    NULL) != SQLITE_OK) {

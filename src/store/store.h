@@ -28,6 +28,10 @@
 
 /* ---- the file (store.c) ---- */
 
+/* 0 when path names nothing yet, so a new game may be made there;
+ * ORD_EEXISTS when it names a file, or is a symbolic link (to a file or
+ * to nothing: a link to nothing would make the game where it points). */
+int ord_store_new_path(const char *path);
 /* Create a new game file (refused with ORD_EEXISTS if path exists, with
  * ORD_ECANTWRITE if its directory is missing or may not be written) with
  * the latest schema. */

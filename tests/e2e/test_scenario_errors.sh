@@ -66,6 +66,17 @@ expect_exit 65 ord new game.orderly --scenario "$FIX/scenario-wait.xml"
 expect_in "$ERR" "already exists"
 expect_eq "$(sha game.orderly)" "$game_sha" "an existing game after 'new' on it"
 
+# nor is a game made through a symbolic link, to a file or to nothing (the
+# game would be made where the link points, a place nobody named)
+ln -s "$PWD/elsewhere.orderly" dangling.orderly
+expect_exit 65 ord new dangling.orderly --scenario "$FIX/scenario.xml"
+expect_in "$ERR" "'dangling.orderly' is a symbolic link to '$PWD/elsewhere.orderly', which does not exist"
+[ ! -e elsewhere.orderly ] || fail "'new' through a dangling link made the file it points to"
+ln -s game.orderly link.orderly
+expect_exit 65 ord new link.orderly --scenario "$FIX/scenario.xml"
+expect_in "$ERR" "'link.orderly' already exists"
+expect_eq "$(sha game.orderly)" "$game_sha" "a game after 'new' on a link to it"
+
 # ------------------------------------------------------- not orderly games
 # refused FILE EXPECTED: every command that opens a game refuses FILE with
 # exit 65 and EXPECTED, and leaves it byte-identical.
