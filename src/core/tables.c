@@ -148,6 +148,7 @@ void ord_tables_free(struct ord_tables *t)
 	for (i = 0; i < t->n; i++)
 		table_free(t->tables[i]);
 	free(t->tables);
+	free(t->params);
 	free(t->name);
 	free(t->ruleset);
 	free(t);
@@ -430,6 +431,28 @@ static int check_unique(const struct ord_tables *t)
 	return 0;
 }
 
+static int param_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct param_ref *)a)->name, ((const struct param_ref *)b)->name);
+}
+
+/* The index of t's parameters by name (t->params). */
+static void index_params(struct ord_tables *t)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (t->tables[i]->kind == ORD_TABLE_PARAMS)
+			n += t->tables[i]->nrows;
+	t->params = n ? ord_xmalloc(n * sizeof(*t->params)) : NULL;
+	for (i = 0; i < t->n; i++)
+		for (j = 0; t->tables[i]->kind == ORD_TABLE_PARAMS && j < t->tables[i]->nrows; j++) {
+			t->params[t->nparams].name = ord_row_attr(&t->tables[i]->rows[j], "name");
+			t->params[t->nparams++].row = &t->tables[i]->rows[j];
+		}
+	qsort(t->params, t->nparams, sizeof(*t->params), param_cmp);
+}
+
 int ord_tables_load(struct ord_tables **out, const char *xml, size_t len, const char *name)
 {
 	struct ord_tables *t = NULL;
@@ -464,6 +487,7 @@ int ord_tables_load(struct ord_tables **out, const char *xml, size_t len, const 
 	}
 	if ((err = check_unique(t)) != 0)
 		goto out;
+	index_params(t);
 	t->lines = NULL;
 	*out = t;
 	t = NULL;
@@ -526,18 +550,11 @@ int ord_tables_find(const struct ord_table **out, const struct ord_tables *t, co
 
 const struct ord_row *ord_tables_param_row(const struct ord_tables *t, const char *name)
 {
-	size_t i, j;
+	struct param_ref key, *found;
 
-	for (i = 0; i < t->n; i++) {
-		if (t->tables[i]->kind != ORD_TABLE_PARAMS)
-			continue;
-		for (j = 0; j < t->tables[i]->nrows; j++) {
-			const char *n = ord_row_attr(&t->tables[i]->rows[j], "name");
-			if (n && n[0] == name[0] && !strcmp(n, name))
-				return &t->tables[i]->rows[j];
-		}
-	}
-	return NULL;
+	key.name = name;
+	found = t->nparams ? bsearch(&key, t->params, t->nparams, sizeof(*t->params), param_cmp) : NULL;
+	return found ? found->row : NULL;
 }
 
 int ord_tables_param(const struct ord_tables *t, const char *name, double *out)

@@ -42,11 +42,22 @@ struct ord_table {
 	size_t nrows;
 };
 
+/* A parameter by its name: the document's index of them. */
+struct param_ref {
+	const char *name;
+	const struct ord_row *row;
+};
+
 struct ord_tables {
 	char *name; /* document name for messages */
 	char *ruleset;
 	struct ord_table **tables;
 	size_t n;
+	/* every params row of every params table, sorted by name (the names
+	 * are unique: check_unique), for ord_tables_param_row's search: a
+	 * check of a sheet reads parameters for every order */
+	struct param_ref *params;
+	size_t nparams;
 	/* while it loads: its lines, for the line a table or row starts on */
 	const struct ord_xml_lines *lines;
 };
