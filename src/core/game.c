@@ -131,6 +131,12 @@ int ord_game_may_change(struct ord_game *g)
 {
 	int err;
 
+	/* a damaged file, as a changed scenario is (check_scenario): the
+	 * tables decide every number a change would compute */
+	if (g->tables_changed)
+		return ord_error_set(ORD_EBADDATA,
+				     "'%s' is a damaged game file: its tables are not the ones its log states (changed outside orderly: 'orderly audit' says what; restore it from a copy)",
+				     g->path);
 	if (g->tampered)
 		return ord_error_set(ORD_ETAMPERED,
 				     "'%s': %s: it was changed outside orderly, so nothing more is done with it ('orderly audit' says what)",
@@ -355,6 +361,7 @@ static int check_config(struct ord_game *g)
 			ord_buf_addf(&m, "its %s is not the one its log states", diff);
 			g->tampered = ord_buf_detach(&m, NULL);
 		}
+		g->tables_changed = memcmp(logged.tables, live.tables, 32) != 0;
 		ord_canon_config_release(&logged);
 	}
 	free(body);

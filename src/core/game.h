@@ -40,6 +40,7 @@ struct ord_game {
 	unsigned char logged_scenario[32]; /* the scenario's hash the log states */
 	int have_logged_scenario;          /* read at open (the last turn opening) */
 	int scenario_checked;              /* the stored scenario was found to be it */
+	int tables_changed;                /* the stored tables are not the ones the log states */
 };
 
 /* A turn row (the current one when turn <= 0). */

@@ -176,6 +176,23 @@ expect_eq "$(sha scenario-flip.orderly)" "$flip_sha" "the game whose scenario ch
 expect_exit 0 ord info scenario-flip.orderly
 expect_exit 1 ord audit scenario-flip.orderly
 expect_in "$OUT" "the game file's scenario is not the one logged when the game was made"
+# the same for tables that are not the ones its log states (a label
+# changed: they still load): a damaged file, exit 65 as for the scenario
+cp "$BASE" tables-flip.orderly
+sql tables-flip.orderly "UPDATE game SET tables = replace(tables, 'a tray is removed', 'a tray is taken')" >/dev/null
+tables_sha=$(sha tables-flip.orderly)
+[[ "$tables_sha" != "$base_sha" ]] || fail "the tables' change changed nothing (fix the test)"
+for c in "submit tables-flip.orderly --side blue $FIX/blue-1.txt" "seal tables-flip.orderly --force" \
+	"event tables-flip.orderly move unit=B1 distance=2" "deadline tables-flip.orderly +1h"; do
+	# shellcheck disable=SC2086
+	expect_exit 65 ord $c
+	expect_eq "$ERR" "orderly: 'tables-flip.orderly' is a damaged game file: its tables are not the ones its log states (changed outside orderly: 'orderly audit' says what; restore it from a copy)" "${c%% *} of a game whose tables changed"
+done
+expect_eq "$(sha tables-flip.orderly)" "$tables_sha" "the game whose tables changed, after the changes refused"
+[[ ! -e tables-flip.orderly-wal ]] || fail "a write-ahead log was left beside the game"
+expect_exit 0 ord info tables-flip.orderly
+expect_exit 1 ord audit tables-flip.orderly
+expect_in "$OUT" "the game file's tables is not the one"
 # a schema changed in the file (a byte of CREATE TABLE result flipped): a
 # store error names the file and says it is damaged (it was exit 70,
 # "database: ...", no file named)
