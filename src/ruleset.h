@@ -29,7 +29,8 @@
  * Versions: 1, the slots up to print_tables; 2, state_keys (a unit's state
  * declared and checked, ord_state_*), languages, draw and tables_data; 3,
  * complete_tables (the document a new game keeps holds every table); 4,
- * rules_revision (the log names the rules each phase was resolved by).
+ * rules_revision (the log names the rules each phase was resolved by); 5,
+ * tables (a document a user hands in is checked against the module's own).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
@@ -40,7 +41,7 @@
 struct ord_tables; /* tables.h */
 
 /* The version this header describes; the oldest a core accepts. */
-#define ORD_RULESET_VERSION 4
+#define ORD_RULESET_VERSION 5
 #define ORD_RULESET_VERSION_MIN 1
 /* Whether module rs has the slot of version v (call it only then). */
 #define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
@@ -221,6 +222,15 @@ struct ord_ruleset {
 	 * may be corrections rather than cheats.  NULL: the module names none. */
 	const char *rules_revision;
 	/* version 4 ends here */
+
+	/* version 5 */
+	/* The tables document rules were loaded from (a Krigsspil map's own
+	 * Skema, or the built-in one it falls back on), for the core's checks
+	 * of a document a user hands in (ord_ruleset_check_given): a table
+	 * or parameter the module's own document does not have.  NULL: such a
+	 * document is not checked beyond load. */
+	const struct ord_tables *(*tables)(struct ord_rules *rules);
+	/* version 5 ends here */
 };
 
 /* The registry (the core's): modules registered by the front-end
@@ -235,9 +245,18 @@ int ord_ruleset_find(const struct ord_ruleset **out, const char *name);
 const struct ord_ruleset *ord_ruleset_at(size_t i);
 /* "a, b, c": the names of the registered rulesets. */
 void ord_ruleset_names(struct ord_buf *out);
-/* Load a ruleset's tables: from tables_path, or its embedded default. */
+/* Load a ruleset's tables: from tables_path (a document a user hands in,
+ * checked as ord_ruleset_check_given does), or its embedded default. */
 int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs,
 			    const char *tables_path);
+/* A document a user hands in (new --tables, check, calc and rules
+ * --tables), which rs->load read into rules, against rs's own built-in
+ * one: a table or parameter name its own does not have
+ * (ord_tables_check_names).  Not for the tables a game keeps, which must
+ * go on opening whatever the module's own document has become.  0, or
+ * ORD_EBADDATA naming the document and line; 0 for a module without the
+ * tables slot (version 5). */
+int ord_ruleset_check_given(const struct ord_ruleset *rs, struct ord_rules *rules);
 /* lang if rs writes its texts in it (NULL: its first language), else
  * NULL; a module that declares no languages writes English ("en"). */
 const char *ord_ruleset_language(const struct ord_ruleset *rs, const char *lang);

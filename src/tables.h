@@ -155,6 +155,22 @@ struct ord_tables_words {
  * (expected one of - OR LU U FU)". */
 int ord_tables_check_words(const struct ord_tables *t, const struct ord_tables_words *words, size_t n);
 
+/* ---- a document a user hands in -------------------------------------------
+ * A club's tables for a new game (orderly new, check --tables) or for the
+ * calculator (calc, rules --tables) are held to more than ord_tables_load
+ * asks: the tables a game keeps are loaded too, and a game goes on opening
+ * and auditing clean whatever the ruleset's own document has become since
+ * it was made.  The core calls these (ord_ruleset_check_given) with own,
+ * the ruleset's built-in document. */
+
+/* Every table and parameter of t is one of own's, a table of the same
+ * kind: a name nothing reads (a misspelt parameter) would leave the
+ * built-in value in force without a word.  Leaving names out is for the
+ * module's load to judge.  0, or ORD_EBADDATA at the first in t:
+ * "club.xml:23: unknown parameter 'figures_per_trey' (ruleset 'battalion'
+ * reads no parameter of that name): did you mean 'figures_per_tray'?" */
+int ord_tables_check_names(const struct ord_tables *t, const struct ord_tables *own);
+
 /* ---- a table ------------------------------------------------------------- */
 
 enum ord_table_kind ord_table_kind(const struct ord_table *tbl);

@@ -796,6 +796,12 @@ static void check_gun_crew(const struct bat_rules *r, const struct ord_unit *u, 
 			  ord_kv_get(&u->attrs, "kind"), fig, max);
 }
 
+/* The tables, for the core's checks of a club's document (ruleset.h). */
+static const struct ord_tables *bat_tables(struct ord_rules *rules)
+{
+	return bat_rules(rules)->tables;
+}
+
 static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_diag *diag)
 {
 	const char *f = ord_kv_get(&u->attrs, "formation");
@@ -864,5 +870,6 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * cavalry takes no infantry formation's fire or melee modifier (D28);
 	 * the firer's skirmish -1/4 from formations.fires_as, units in woods
 	 * fire when woods_may_fire says so, a gun over gun_crew_max refused */
-	"2026-12-02.2",
+	"2026-12-02.2", /* rules_revision (above) */
+	bat_tables,     /* tables */
 };

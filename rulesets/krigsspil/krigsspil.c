@@ -488,6 +488,13 @@ static void init_num(struct ord_kv *init, const char *key, double v)
 	ord_buf_release(&b);
 }
 
+/* The Skema (a map's own, or the built-in one it falls back on), for the
+ * core's checks of a club's document (ruleset.h). */
+static const struct ord_tables *ks_tables(struct ord_rules *rules)
+{
+	return ks_rules(rules)->tables;
+}
+
 static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_diag *diag)
 {
 	struct ks_rules *r = ks_rules(rules);
@@ -637,5 +644,6 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * resolve failed, and so do an overridden fire of no gun and one at a
 	 * part larger than its target (K23)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02.5",
+	"2026-12-02.5", /* rules_revision (above) */
+	ks_tables,      /* tables */
 };

@@ -37,7 +37,8 @@
  *      (check_execution), and describe a unit as a side may see it
  *      (describe_unit: fog of war).
  *   8. Offer the tables as a calculator through the core's driver
- *      (ord_calc_run), and print them (print_tables).
+ *      (ord_calc_run), print them (print_tables), and hand them to the
+ *      core (tables), which checks a club's copy against yours.
  *   9. Fill the struct, slot by slot, and export the entry point.
  *
  * In rulesets/template/ beside this file: tables.xml (the numbers) and
@@ -467,6 +468,14 @@ static int tpl_print_tables(struct ord_rules *rules, const char *table, struct o
 	return ord_tables_print(rules->tables, table, out);
 }
 
+/* The tables, so that the core checks a club's copy against yours: a
+ * table or parameter your own tables.xml lacks is refused, with its line
+ * and the name it may have meant. */
+static const struct ord_tables *tpl_tables(struct ord_rules *rules)
+{
+	return rules->tables;
+}
+
 /* ---- STEP 9: the module ------------------------------------------------------ */
 
 static const struct ord_ruleset tpl_ruleset = {
@@ -497,6 +506,7 @@ static const struct ord_ruleset tpl_ruleset = {
 	"1",                 /* rules_revision (version 4): change it with every correction
 			      * that changes what a phase resolves to; each phase's log entry
 			      * names it, and an audit by a later build says so */
+	tpl_tables,          /* tables (version 5): what load read, for the core's checks */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

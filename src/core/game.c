@@ -715,7 +715,11 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	}
 	tables_name = opts && opts->tables_path ? opts->tables_path
 						: ord_resource_installed(g->rs->tables_resource);
+	/* a club's document is checked against the module's own (a name
+	 * nothing reads); a game's kept one never is, however the module's
+	 * own changes later */
 	if ((err = g->rs->load(&g->rules, tables, tables_len, tables_name)) != 0 ||
+	    (opts && opts->tables_path && (err = ord_ruleset_check_given(g->rs, g->rules)) != 0) ||
 	    (err = complete_tables(g, &tables, &tables_len, tables_name)) != 0)
 		goto out;
 	if ((err = check_units(g, &sc, scenario_path)) != 0)

@@ -257,6 +257,10 @@ int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs
 			return err;
 		err = rs->load(out, bytes, len, tables_path);
 		free(bytes);
+		if (!err && (err = ord_ruleset_check_given(rs, *out)) != 0) {
+			rs->free(*out);
+			*out = NULL;
+		}
 		return err;
 	}
 	if (rs->tables_resource) {
@@ -268,6 +272,22 @@ int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs
 				ord_resource_installed(rs->tables_resource));
 	}
 	return rs->load(out, NULL, 0, NULL);
+}
+
+int ord_ruleset_check_given(const struct ord_ruleset *rs, struct ord_rules *rules)
+{
+	struct ord_rules *own = NULL;
+	const struct ord_tables *t, *o;
+	int err;
+
+	if (!ORD_RULESET_HAS(rs, 5) || !rs->tables || !(t = rs->tables(rules)))
+		return 0;
+	if ((err = ord_ruleset_load_tables(&own, rs, NULL)) != 0)
+		return err;
+	o = rs->tables(own);
+	err = o ? ord_tables_check_names(t, o) : 0;
+	rs->free(own);
+	return err;
 }
 
 const char *ord_ruleset_revision(const struct ord_ruleset *rs)

@@ -1,9 +1,10 @@
 /*
- * tables_impl.h - the tables engine's data, shared by its three files:
+ * tables_impl.h - the tables engine's data, shared by its four files:
  * tables.c (loading a document, checking every number, the document and
- * its tables), tables_lookup.c (lookups, modifiers, rows) and
- * tables_print.c (formatting numbers, printing tables).  Internal to the
- * core; modules see only the opaque handles of tables.h.
+ * its tables), tables_lookup.c (lookups, modifiers, rows), tables_print.c
+ * (formatting numbers, printing tables) and tables_given.c (the checks of
+ * a document a user hands in).  Internal to the core; modules see only
+ * the opaque handles of tables.h.
  */
 #ifndef ORD_TABLES_IMPL_H
 #define ORD_TABLES_IMPL_H

@@ -72,6 +72,10 @@ T=$SRC/rulesets/battalion/tables.xml
 sed 's/name="artillery_die" value="6"/name="artillery_die" value="0"/' "$T" >"$I/d0.xml"
 sed 's/name="figures_per_tray" value="4"/name="figures_per_tray" value="0"/' "$T" >"$I/tray0.xml"
 sed 's/<row kind="heavy_cavalry" arm="cavalry"[^>]*\/>//' "$T" >"$I/nokind.xml"
+# ... or with a name the ruleset reads nothing by: a parameter, a table
+sed 's|^\( *\)\(<param name="figures_per_tray"\)|\1<param name="figures_per_trey" value="5"/>\n\1\2|' "$T" >"$I/trey.xml"
+sed 's|^\( *\)\(<modifiers name="movement_bonus"\)|\1<chart name="movment" title="x" keys="kind"><row kind="a"/></chart>\n\1\2|' \
+	"$T" >"$I/movment.xml"
 games=(game.game sealed.game notgame.db text.txt empty trunc.game corrupt.game newer.game old.game)
 
 # The word with its placeholders replaced.
@@ -104,6 +108,8 @@ expand() {
 	w=${w//@D0TABLES@/$I/d0.xml}
 	w=${w//@TRAY0TABLES@/$I/tray0.xml}
 	w=${w//@NOKINDTABLES@/$I/nokind.xml}
+	w=${w//@TREYTABLES@/$I/trey.xml}
+	w=${w//@MOVMENTTABLES@/$I/movment.xml}
 	w=${w//@HEX64@/0000000000000000000000000000000000000000000000000000000000000000}
 	w=${w//@GAMEID@/00000000000000000000000000000000}
 	w=${w//@EMPTYSTR@/}

@@ -1608,6 +1608,34 @@ START_TEST(init_unit_kind_not_in_tables)
 }
 END_TEST
 
+/* A club's tables with a parameter the module reads by no such name (a
+ * misspelling: figures_per_tray would stay 4 without a word) load, as the
+ * tables a game keeps must, but are refused when a user hands them in,
+ * with the line and the name meant; the built-in tables pass. */
+START_TEST(given_tables_unknown_name)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/battalion/tables.xml");
+	const char *param = "<param name=\"figures_per_tray\"";
+	struct ord_rules *club = NULL;
+	struct ord_buf xml = ORD_BUF_INIT;
+	const char *at;
+
+	ck_assert_int_eq(ord_ruleset_check_given(rs, rules), 0);
+	ck_assert_ptr_nonnull(res);
+	at = strstr((const char *)res->data, param);
+	ck_assert_ptr_nonnull(at);
+	ord_buf_add(&xml, (const char *)res->data, (size_t)(at - (const char *)res->data));
+	ord_buf_adds(&xml, "<param name=\"figures_per_trey\" value=\"5\"/>\n    ");
+	ord_buf_adds(&xml, at);
+	ck_assert_int_eq(rs->load(&club, xml.buf, xml.len, "club.xml"), 0);
+	ck_assert_int_eq(ord_ruleset_check_given(rs, club), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "club.xml:23: unknown parameter 'figures_per_trey' (ruleset 'battalion' reads no parameter of that name): did you mean 'figures_per_tray'?");
+	rs->free(club);
+	ord_buf_release(&xml);
+}
+END_TEST
+
 /* Review finding 1: a unit retreating in the sheet's turn, or dressing
  * its ranks, is refused an arrow towards the enemy and a charge when the
  * sheet is submitted, as the event check refuses the move it would bring
@@ -1861,6 +1889,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, execution_lists_what_was_not_done);
 	tcase_add_test(res, load_needs_order_codes);
 	tcase_add_test(res, init_unit_kind_not_in_tables);
+	tcase_add_test(res, given_tables_unknown_name);
 	tcase_add_test(res, init_unit_gun_crew);
 	tcase_add_test(res, table_values_are_used);
 	tcase_add_test(res, morale_tables_checked_at_load);

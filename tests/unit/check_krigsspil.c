@@ -987,6 +987,61 @@ START_TEST(test_load_errors)
 }
 END_TEST
 
+/* A club's Skema, or a map's own, is checked against the built-in one when
+ * a user hands it in (ord_ruleset_check_given): a parameter nothing reads
+ * is refused with its line (the map's, in a map), though load takes it, as
+ * it must for the Skema a game keeps; a map without a Skema of its own
+ * plays on the built-in one, which has nothing to refuse. */
+START_TEST(test_given_names)
+{
+	struct ord_buf out = ORD_BUF_INIT, map = ORD_BUF_INIT;
+	struct ord_rules *r = NULL;
+	const char *at, *p;
+	unsigned line = 1;
+	char want[256];
+	char *xml;
+
+	load(NULL);
+	ck_assert_int_eq(ord_ruleset_check_given(rs, rules), 0);
+	xml = skema_replaced("<param name=\"stormmarch_i_traek\"",
+			     "<param name=\"stormmarch_i_trek\" value=\"1\"/>\n"
+			     "    <param name=\"stormmarch_i_traek\"");
+	ck_assert_int_eq(rs->load(&r, xml, strlen(xml), "k.xml"), 0);
+	ck_assert_int_eq(ord_ruleset_check_given(rs, r), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "k.xml:162: unknown parameter 'stormmarch_i_trek' (ruleset 'krigsspil' reads no parameter of that name): did you mean 'stormmarch_i_traek'?");
+	rs->free(r);
+	r = NULL;
+	free(xml);
+	/* a map without a Skema of its own */
+	ck_assert_int_eq(rs->load(&r, map_doc, strlen(map_doc), "m.xml"), 0);
+	ck_assert_int_eq(ord_ruleset_check_given(rs, r), 0);
+	rs->free(r);
+	r = NULL;
+	/* a map with its own: the Skema written in, a table added to it */
+	ck_assert_int_eq(rs->complete_tables(map_doc, strlen(map_doc), "m.xml", &out), 0);
+	at = strstr(out.buf, "</tables>");
+	ck_assert_ptr_nonnull(at);
+	for (p = out.buf; p < at; p++)
+		line += *p == '\n';
+	ord_buf_add(&map, out.buf, (size_t)(at - out.buf));
+	ord_buf_adds(&map,
+		     "<chart name=\"terran\" title=\"t\" keys=\"terraen\"><row terraen=\"x\"/></chart>\n");
+	ord_buf_adds(&map, at);
+	ck_assert_int_eq(rs->load(&r, map.buf, map.len, "m.xml"), 0);
+	ck_assert_int_eq(ord_ruleset_check_given(rs, r), ORD_EBADDATA);
+	snprintf(want, sizeof(want),
+		 "m.xml:%u: unknown table 'terran' (ruleset 'krigsspil' reads no table of that name): did you mean 'terraen'?",
+		 line);
+	ck_assert_str_eq(ord_error_last(), want);
+	rs->free(r);
+	ord_buf_release(&out);
+	ord_buf_release(&map);
+	rs->free(rules);
+	rules = NULL;
+}
+END_TEST
+
 /* A new game keeps a map without a Skema of its own with the built-in
  * one written in before </map>: the map's own bytes (and so its lines)
  * unchanged before it, and the same numbers read from it; a map with its
@@ -3356,6 +3411,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_load_errors);
 	tcase_add_test(tc, test_skema_checked_at_load);
 	tcase_add_test(tc, test_complete_tables);
+	tcase_add_test(tc, test_given_names);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("map");

@@ -975,6 +975,65 @@ START_TEST(test_check_ranges)
 }
 END_TEST
 
+/* A document a user hands in: every table and parameter one of the
+ * ruleset's own (doc_all here), of the same kind; names left out are for
+ * the module to judge; the first name at fault in the document is named,
+ * with the one it may have meant. */
+static void assert_names(const char *body, int code, const char *msg)
+{
+	struct ord_tables *own = load_ok(doc_all), *t;
+	char *xml = wrap(body);
+
+	t = load_ok(xml); /* load itself takes any name: a game's kept tables */
+	ck_assert_int_eq(ord_tables_check_names(t, own), code);
+	if (msg)
+		ck_assert_str_eq(ord_error_last(), msg);
+	ord_tables_free(t);
+	ord_tables_free(own);
+	free(xml);
+}
+
+START_TEST(test_check_names)
+{
+	struct ord_tables *own = load_ok(doc_all);
+
+	/* the ruleset's own document, and one that leaves tables and
+	 * parameters out */
+	ck_assert_int_eq(ord_tables_check_names(own, own), 0);
+	ord_tables_free(own);
+	assert_names("<params name=\"units\" title=\"U\"><param name=\"half\" value=\"1\"/></params>\n",
+		     0, NULL);
+	/* a misspelt parameter: it would be read by nothing, the built-in
+	 * value in force */
+	assert_names("<params name=\"units\" title=\"U\">\n"
+		     "  <param name=\"per_tray\" value=\"4\"/>\n"
+		     "  <param name=\"per_trey\" value=\"5\"/>\n"
+		     "</params>\n",
+		     ORD_EBADDATA,
+		     "t.xml:5: unknown parameter 'per_trey' (ruleset 'test' reads no parameter of that name): did you mean 'per_tray'?");
+	/* nothing close: no hint */
+	assert_names("<params name=\"units\" title=\"U\">\n"
+		     "  <param name=\"figures\" value=\"5\"/>\n"
+		     "</params>\n",
+		     ORD_EBADDATA,
+		     "t.xml:4: unknown parameter 'figures' (ruleset 'test' reads no parameter of that name)");
+	/* a table of a name the ruleset does not read, before a parameter */
+	assert_names("<chart name=\"moves\" title=\"M\" keys=\"kind\">\n"
+		     "  <row kind=\"line\"/>\n"
+		     "</chart>\n"
+		     "<params name=\"units\" title=\"U\"><param name=\"x\" value=\"1\"/></params>\n",
+		     ORD_EBADDATA,
+		     "t.xml:3: unknown table 'moves' (ruleset 'test' reads no table of that name): did you mean 'move'?");
+	assert_names("<params name=\"unit\" title=\"U\"><param name=\"half\" value=\"1\"/></params>\n",
+		     ORD_EBADDATA,
+		     "t.xml:3: unknown table 'unit' (ruleset 'test' reads no table of that name): did you mean 'units'?");
+	/* a known name of another kind */
+	assert_names("<params name=\"move\" title=\"M\"><param name=\"half\" value=\"1\"/></params>\n",
+		     ORD_EBADDATA,
+		     "t.xml:3: table 'move' is a params table (expected a chart table, as ruleset 'test' reads it)");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("tables");
@@ -1003,6 +1062,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fmt);
 	tcase_add_test(tc, test_check_ranges);
 	tcase_add_test(tc, test_check_dice);
+	tcase_add_test(tc, test_check_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
