@@ -643,6 +643,16 @@ struct ord_verify_opts {
 	size_t nreceipts;
 	const struct ord_head *heads; /* signed heads the player kept */
 	size_t nheads;
+	/* the scenario and the rules tables the game was to be played with,
+	 * as the player was given them (NULL: not given); the verifier says
+	 * whether the game's are these (the scenario without its mail
+	 * addresses, as a game keeps it; the tables completed as `new` does) */
+	const char *scenario;
+	size_t scenario_len;
+	const char *scenario_name; /* for messages */
+	const char *tables;
+	size_t tables_len;
+	const char *tables_name;
 };
 /*
  * Check a bundle offline: its signature, the chain of its log entries,

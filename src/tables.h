@@ -73,6 +73,11 @@ const char *ord_tables_name(const struct ord_tables *t);    /* as given to load 
 const char *ord_tables_ruleset(const struct ord_tables *t); /* the ruleset attribute */
 size_t ord_tables_count(const struct ord_tables *t);
 const struct ord_table *ord_tables_at(const struct ord_tables *t, size_t i);
+/* The tables of a and b that differ: each table of either by its name,
+ * compared row by row (every attribute as written, in order; notes and
+ * marks aside), listed in out ("fire, morale (only in the second)", the
+ * first being a); the number of them, 0 when every table agrees. */
+size_t ord_tables_differ(const struct ord_tables *a, const struct ord_tables *b, struct ord_buf *out);
 /* The table named name, or NULL. */
 const struct ord_table *ord_tables_get(const struct ord_tables *t, const char *name);
 /* The table named name of the given kind; ORD_ENOTFOUND (no such table) or

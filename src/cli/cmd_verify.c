@@ -1,10 +1,13 @@
 /*
  * cmd_verify.c - `orderly verify BUNDLE [--pubkey KEY] [--receipt HEX]...
- * [--head FILE]...`: check a turn bundle offline, with no game file: its
+ * [--head FILE]... [--scenario FILE] [--tables FILE]`: check a turn bundle
+ * offline, with no game file: its
  * signature (by the game's key when --pubkey gives it: 64 hex digits or a
  * key file), the chain of its log entries, every commitment, the seed, the
  * dice, events, results, the signed heads, and that the sheet of each
- * receipt is in it unchanged and was the one sealed.
+ * receipt is in it unchanged and was the one sealed; and that the game's
+ * scenario and rules tables are the files given (else its tables beside
+ * this orderly's built-in ones).
  *
  * Exit 0 when every check holds; 1 with the list of what failed on
  * standard output; 64 usage; 65 a bundle that cannot be read (not XML,
@@ -13,13 +16,15 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli_keys.h"
 
 int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf bundle = ORD_BUF_INIT, out = ORD_BUF_INIT;
-	const char *pubkey_s = NULL;
+	struct ord_buf scenario = ORD_BUF_INIT, tables = ORD_BUF_INIT;
+	const char *pubkey_s = NULL, *scenario_s = NULL, *tables_s = NULL;
 	const char **receipt_s = NULL, **head_paths = NULL;
 	size_t nreceipts = 0, nheads = 0, i;
 	unsigned char pk[32], (*receipts)[32] = NULL;
@@ -28,6 +33,8 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	int rc;
 	const struct cli_opt opts[] = {
 		{ "pubkey", &pubkey_s, NULL },
+		{ "scenario", &scenario_s, NULL },
+		{ "tables", &tables_s, NULL },
 		{ NULL, NULL, NULL },
 	};
 
@@ -75,13 +82,26 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((rc = cli_read_input(&bundle, argv[1], CLI_MAX_INPUT)) != 0)
+	if ((rc = cli_read_input(&bundle, argv[1], CLI_MAX_INPUT)) != 0 ||
+	    (scenario_s && (rc = cli_read_input(&scenario, scenario_s, CLI_MAX_INPUT)) != 0) ||
+	    (tables_s && (rc = cli_read_input(&tables, tables_s, CLI_MAX_INPUT)) != 0))
 		goto out;
+	memset(&vo, 0, sizeof(vo));
 	vo.pubkey = pubkey_s ? pk : NULL;
 	vo.receipts = (const unsigned char(*)[32])receipts;
 	vo.nreceipts = nreceipts;
 	vo.heads = heads;
 	vo.nheads = nheads;
+	if (scenario_s) {
+		vo.scenario = scenario.buf ? scenario.buf : "";
+		vo.scenario_len = scenario.len;
+		vo.scenario_name = cli_input_name(scenario_s);
+	}
+	if (tables_s) {
+		vo.tables = tables.buf ? tables.buf : "";
+		vo.tables_len = tables.len;
+		vo.tables_name = cli_input_name(tables_s);
+	}
 	rc = ord_bundle_verify(bundle.buf, bundle.len, cli_input_name(argv[1]), &vo, &out);
 	if (rc == 0 || rc == ORD_ETAMPERED)
 		cli_print_buf(&out);
@@ -100,6 +120,8 @@ out:
 	free(receipts);
 	free(heads);
 	ord_buf_release(&bundle);
+	ord_buf_release(&scenario);
+	ord_buf_release(&tables);
 	ord_buf_release(&out);
 	return rc;
 }

@@ -268,3 +268,48 @@ int ord_tables_print(const struct ord_tables *t, const char *table, struct ord_b
 	}
 	return 0;
 }
+
+/* ---- two documents compared --------------------------------------------- */
+
+static int rows_equal(const struct ord_row *a, const struct ord_row *b)
+{
+	size_t i;
+
+	if (a->nattrs != b->nattrs)
+		return 0;
+	for (i = 0; i < a->nattrs; i++)
+		if (strcmp(a->attrs[i].name, b->attrs[i].name) ||
+		    strcmp(a->attrs[i].value, b->attrs[i].value))
+			return 0;
+	return 1;
+}
+
+static int tables_equal(const struct ord_table *a, const struct ord_table *b)
+{
+	size_t i;
+
+	if (a->kind != b->kind || a->nrows != b->nrows)
+		return 0;
+	for (i = 0; i < a->nrows; i++)
+		if (!rows_equal(&a->rows[i], &b->rows[i]))
+			return 0;
+	return 1;
+}
+
+size_t ord_tables_differ(const struct ord_tables *a, const struct ord_tables *b, struct ord_buf *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->n; i++) {
+		const struct ord_table *other = ord_tables_get(b, a->tables[i]->name);
+		if (other && tables_equal(a->tables[i], other))
+			continue;
+		ord_buf_addf(out, "%s%s%s", n++ ? ", " : "", a->tables[i]->name,
+			     other ? "" : " (only in the first)");
+	}
+	for (i = 0; i < b->n; i++)
+		if (!ord_tables_get(a, b->tables[i]->name))
+			ord_buf_addf(out, "%s%s (only in the second)", n++ ? ", " : "",
+				     b->tables[i]->name);
+	return n;
+}

@@ -21,6 +21,7 @@
 #include "core/scenario.h"
 #include "core/verify.h"
 #include "core/verify_int.h"
+#include "tables.h"
 
 /* ---- findings ---- */
 
@@ -227,6 +228,133 @@ static void check_opening(struct vr *x)
 		ord_canon_config_read(&x->f->config, e->body);
 		memcpy(x->f->seed_commitment, x->seed_commitment, 32);
 	}
+}
+
+/* ---- the game's documents beside the ones the player holds ---- */
+
+/* The tables built into rs, or NULL (*len bytes). */
+static const char *builtin_tables(const struct ord_ruleset *rs, size_t *len)
+{
+	const struct ord_resource *res;
+
+	if (rs->tables_resource && (res = ord_resource_find(rs->tables_resource)) != NULL) {
+		*len = res->len;
+		return (const char *)res->data;
+	}
+	if (!rs->tables_resource && ORD_RULESET_HAS(rs, 2) && rs->tables_data && rs->tables_len) {
+		*len = *rs->tables_len;
+		return (const char *)rs->tables_data;
+	}
+	return NULL;
+}
+
+/* The names of the tables where the game's document and other differ, in
+ * b (", the tables fire, morale" or nothing when either cannot be read as
+ * tables: a module's own kind of document). */
+static void tables_differ(const struct ord_record *r, const char *other, size_t len, struct ord_buf *b)
+{
+	struct ord_tables *a = NULL, *o = NULL;
+	struct ord_buf names = ORD_BUF_INIT;
+	size_t n;
+
+	if (!ord_tables_load(&a, r->tables ? r->tables : "", r->tables_len, "the game's tables") &&
+	    !ord_tables_load(&o, other, len, "the other tables") &&
+	    (n = ord_tables_differ(a, o, &names)) > 0)
+		ord_buf_addf(b, " (the table%s %s)", n == 1 ? "" : "s", names.buf);
+	ord_error_clear();
+	ord_tables_free(a);
+	ord_tables_free(o);
+	ord_buf_release(&names);
+}
+
+/* 1 when the tables document given is the game's (as `new` keeps a
+ * document it is given: completed by the module). */
+static int given_tables_are(struct vr *x, const char *given, size_t len, const char *name)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+	unsigned char h[32];
+	int same;
+
+	crypto_generichash(h, 32, (const unsigned char *)given, len, NULL, 0);
+	same = !memcmp(h, x->cfg.tables, 32);
+	if (!same && ORD_RULESET_HAS(x->rs, 3) && x->rs->complete_tables &&
+	    !x->rs->complete_tables(given, len, name, &out) && out.len) {
+		crypto_generichash(h, 32, (const unsigned char *)out.buf, out.len, NULL, 0);
+		same = !memcmp(h, x->cfg.tables, 32);
+	}
+	ord_error_clear();
+	ord_buf_release(&out);
+	return same;
+}
+
+/*
+ * The replay proves that the results follow from the game's own scenario
+ * and tables, which the referee chose when he made the game: a unit made
+ * stronger, or a table's number changed, replays clean.  So the verifier
+ * holds them against what the player has: the files he was given (the
+ * options' scenario and tables), or else the tables built into this
+ * orderly, and says where they differ.
+ */
+static void check_documents(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	const struct ord_verify_opts *o = x->o;
+	struct ord_buf b = ORD_BUF_INIT;
+	const char *own;
+	size_t len = 0;
+
+	if (o && o->tables) {
+		if (given_tables_are(x, o->tables, o->tables_len, o->tables_name)) {
+			ord_vout_ok(x->v, "tables: the game's rules tables are %s, as you gave them",
+				    o->tables_name);
+		} else {
+			tables_differ(r, o->tables, o->tables_len, &b);
+			ord_vout_fail(x->v,
+				      "the game's rules tables are not %s, which you gave%s: its results follow from tables other than those",
+				      o->tables_name, b.buf ? b.buf : "");
+		}
+	} else if ((own = builtin_tables(x->rs, &len)) != NULL) {
+		unsigned char h[32];
+		crypto_generichash(h, 32, (const unsigned char *)own, len, NULL, 0);
+		if (!memcmp(h, x->cfg.tables, 32)) {
+			ord_vout_ok(x->v,
+				    "tables: the game's rules tables are this orderly's built-in %s tables",
+				    x->rs->name);
+		} else {
+			tables_differ(r, own, len, &b);
+			ord_vout_note(x->v,
+				      "the game's rules tables are not this orderly's built-in %s tables%s: its results are checked against the game's own (a club's, a referee's, or another version's); give the tables agreed for the game with --tables to check them",
+				      x->rs->name, b.buf ? b.buf : "");
+		}
+	}
+	if (o && o->scenario) {
+		struct ord_scenario sc;
+		char *bytes = ord_xmalloc(o->scenario_len + 1);
+		size_t n = o->scenario_len;
+		unsigned char h[32];
+
+		memcpy(bytes, o->scenario, n);
+		bytes[n] = '\0';
+		ord_scenario_init(&sc);
+		if (ord_scenario_load(&sc, bytes, n, o->scenario_name) ||
+		    ord_scenario_public(&bytes, &n, o->scenario_name)) {
+			ord_vout_fail(x->v, "the scenario you gave cannot be read: %s",
+				      ord_error_last());
+			ord_error_clear();
+		} else {
+			crypto_generichash(h, 32, (const unsigned char *)bytes, n, NULL, 0);
+			if (!memcmp(h, x->cfg.scenario, 32))
+				ord_vout_ok(x->v, "scenario: the game's is %s, as you gave it",
+					    o->scenario_name);
+			else
+				ord_vout_fail(x->v,
+					      "the game's scenario is not %s, which you gave: its sides, units or settings differ",
+					      o->scenario_name);
+		}
+		ord_scenario_release(&sc);
+		free(bytes);
+	}
+	ord_buf_release(&b);
 }
 
 /* ---- what the records of a game share ---- */
@@ -1098,6 +1226,8 @@ int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify
 	x.used = ord_xcalloc(r->entries.n + 1, sizeof(*x.used));
 	check_opening(&x);
 	check_chain(&x);
+	if (x.open && x.rs && x.have_cfg)
+		check_documents(&x);
 	if (x.open && x.rs) {
 		check_cycle(&x);
 		check_seed(&x);

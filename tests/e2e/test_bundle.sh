@@ -171,6 +171,37 @@ expect 0 verify fixed.xml --pubkey "$REFKEY"
 expect 1 verify turn1.xml --pubkey "$BLUEKEY"
 has "$OUT" "not with the game's key"
 
+# ------------------------------------------------------------ the game's scenario and tables
+# the replay proves the results follow from the game's own tables: what
+# they are is said beside the built-in ones, or the files the player gives
+expect 0 verify turn1.xml --pubkey "$REFKEY"
+has "$OUT" "ok: tables: the game's rules tables are this orderly's built-in battalion tables"
+cp "$SRC/rulesets/battalion/tables.xml" tables.xml
+expect 0 verify turn1.xml --pubkey "$REFKEY" --scenario scenario.xml --tables tables.xml
+has "$OUT" "ok: tables: the game's rules tables are tables.xml, as you gave them"
+has "$OUT" "ok: scenario: the game's is scenario.xml, as you gave it"
+expect 1 verify turn1.xml --pubkey "$REFKEY" --scenario "$SRC/tests/fixtures/e2e/scenario.xml"
+has "$OUT" "FAILED: the game's scenario is not $SRC/tests/fixtures/e2e/scenario.xml, which you gave"
+# a referee who made the game with artillery of his own (6 dead, not 2)
+sed 's|<band shot="ball" from="0" to="12" dead="2" hit="5"/>|<band shot="ball" from="0" to="12" dead="6" hit="5"/>|' \
+	"$SRC/rulesets/battalion/tables.xml" >evil-tables.xml
+cmp -s evil-tables.xml "$SRC/rulesets/battalion/tables.xml" && fail "the evil tables are not changed"
+E=$SRC/tests/fixtures/e2e
+expect 0 new evil.orderly --scenario "$E/scenario.xml" --tables evil-tables.xml --key referee.key
+expect 0 submit evil.orderly --side red "$E/red-1.txt"
+expect 0 submit evil.orderly --side blue "$E/blue-1.txt"
+expect 0 seal evil.orderly --key referee.key
+for _ in 1 2 3 4 5; do expect 0 resolve evil.orderly; done
+expect 0 exchange evil.orderly --key referee.key
+expect 0 export evil.orderly --turn 1 --key referee.key -o evil.xml
+expect 0 verify evil.xml --pubkey "$REFKEY"
+has "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery): its results are checked against the game's own"
+expect 1 verify evil.xml --pubkey "$REFKEY" --tables tables.xml
+has "$OUT" "FAILED: the game's rules tables are not tables.xml, which you gave (the table artillery)"
+expect 0 verify evil.xml --pubkey "$REFKEY" --tables evil-tables.xml
+expect 0 audit evil.orderly
+has "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery)"
+
 # ------------------------------------------------------------ every kind of change is caught
 tamper() {  # tamper NAME PERL-SUBSTITUTION EXPECTED-TEXT
 	perl -0777 -pe "$2" turn1.xml >"$1.xml"

@@ -216,6 +216,7 @@ static struct ord_verify_opts full_opts(void)
 	static struct ord_head heads[3];
 	struct ord_verify_opts o;
 
+	memset(&o, 0, sizeof(o));
 	memcpy(receipts[0], blue_c, 32);
 	memcpy(receipts[1], red_v2, 32);
 	heads[0] = seal1;
