@@ -248,23 +248,42 @@ static const char *builtin_tables(const struct ord_ruleset *rs, size_t *len)
 	return NULL;
 }
 
-/* The names of the tables where the game's document and other differ, in
- * b (", the tables fire, morale" or nothing when either cannot be read as
- * tables: a module's own kind of document). */
-static void tables_differ(const struct ord_record *r, const char *other, size_t len, struct ord_buf *b)
+/* The tables where the game's rules and the document other differ, named
+ * in b (" (the tables fire, morale)"); their number, and *known 0 when
+ * the two cannot be compared table by table.  The module's own reading
+ * is compared where it hands its tables to the core (a Krigsspil map
+ * holds a Skema among its terrain), else the documents as tables. */
+static size_t tables_differ(struct vr *x, const char *other, size_t len, struct ord_buf *b, int *known)
 {
 	struct ord_tables *a = NULL, *o = NULL;
+	struct ord_rules *rules = NULL;
 	struct ord_buf names = ORD_BUF_INIT;
-	size_t n;
+	size_t n = 0;
 
-	if (!ord_tables_load(&a, r->tables ? r->tables : "", r->tables_len, "the game's tables") &&
-	    !ord_tables_load(&o, other, len, "the other tables") &&
-	    (n = ord_tables_differ(a, o, &names)) > 0)
+	*known = 0;
+	if (ORD_RULESET_HAS(x->rs, 5) && x->rs->tables && x->rules) {
+		if (!x->rs->load(&rules, other, len, "the other tables")) {
+			const struct ord_tables *ta = x->rs->tables(x->rules),
+						*to = x->rs->tables(rules);
+			if (ta && to) {
+				n = ord_tables_differ(ta, to, &names);
+				*known = 1;
+			}
+			x->rs->free(rules);
+		}
+	} else if (!ord_tables_load(&a, x->r->tables ? x->r->tables : "", x->r->tables_len,
+				    "the game's tables") &&
+		   !ord_tables_load(&o, other, len, "the other tables")) {
+		n = ord_tables_differ(a, o, &names);
+		*known = 1;
+	}
+	if (n)
 		ord_buf_addf(b, " (the table%s %s)", n == 1 ? "" : "s", names.buf);
 	ord_error_clear();
 	ord_tables_free(a);
 	ord_tables_free(o);
 	ord_buf_release(&names);
+	return n;
 }
 
 /* 1 when the tables document given is the game's (as `new` keeps a
@@ -297,18 +316,18 @@ static int given_tables_are(struct vr *x, const char *given, size_t len, const c
  */
 static void check_documents(struct vr *x)
 {
-	const struct ord_record *r = x->r;
 	const struct ord_verify_opts *o = x->o;
 	struct ord_buf b = ORD_BUF_INIT;
 	const char *own;
 	size_t len = 0;
+	int known;
 
 	if (o && o->tables) {
 		if (given_tables_are(x, o->tables, o->tables_len, o->tables_name)) {
 			ord_vout_ok(x->v, "tables: the game's rules tables are %s, as you gave them",
 				    o->tables_name);
 		} else {
-			tables_differ(r, o->tables, o->tables_len, &b);
+			tables_differ(x, o->tables, o->tables_len, &b, &known);
 			ord_vout_fail(x->v,
 				      "the game's rules tables are not %s, which you gave%s: its results follow from tables other than those",
 				      o->tables_name, b.buf ? b.buf : "");
@@ -320,8 +339,12 @@ static void check_documents(struct vr *x)
 			ord_vout_ok(x->v,
 				    "tables: the game's rules tables are this orderly's built-in %s tables",
 				    x->rs->name);
+		} else if (!tables_differ(x, own, len, &b, &known) && known) {
+			/* a document that holds more than the tables (a map) */
+			ord_vout_ok(x->v,
+				    "tables: every table of the game's rules is the one built into this orderly's %s rules (its document holds more beside them)",
+				    x->rs->name);
 		} else {
-			tables_differ(r, own, len, &b);
 			ord_vout_note(x->v,
 				      "the game's rules tables are not this orderly's built-in %s tables%s: its results are checked against the game's own (a club's, a referee's, or another version's); give the tables agreed for the game with --tables to check them",
 				      x->rs->name, b.buf ? b.buf : "");
@@ -1052,12 +1075,45 @@ static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
 	return 0;
 }
 
+/* The phase (1-based) whose close is entry seq, as the entry logs it; 0
+ * when it is no close. */
+static int close_phase_at(const struct vr *x, int64_t seq)
+{
+	const struct ord_rec_entry *e = ord_record_entry(x->r, seq);
+	char *index;
+	long v = 0;
+
+	if (!e || strcmp(e->kind, "close") || !(index = ord_canon_get(e->body, "index")))
+		return 0;
+	if (ord_parse_long(index, &v) || v < 1 || v > ORD_WITNESS_LINKS)
+		v = 0;
+	free(index);
+	return (int)v;
+}
+
+/* Does a head of the record hold?  A close head is signed with the phase
+ * its entry closes, or, by an earlier orderly, without it. */
+static int record_head_holds(const struct vr *x, const struct ord_rec_head *h)
+{
+	static const unsigned char none[32];
+	const struct ord_record *r = x->r;
+	unsigned char msg[32];
+	int phase = strcmp(h->at, "close") ? 0 : close_phase_at(x, h->seq);
+
+	if (phase) {
+		ord_sig_close_msg(msg, r->game_id, h->turn, phase, h->seq, h->hash);
+		if (!ord_sig_check(h->signature, msg, r->key))
+			return 1;
+	}
+	ord_sig_head_msg(msg, r->game_id, h->turn, h->at, h->seq, h->hash,
+			 h->has_seed_commitment ? h->seed_commitment : none);
+	return !ord_sig_check(h->signature, msg, r->key);
+}
+
 static void check_heads(struct vr *x)
 {
 	const struct ord_record *r = x->r;
 	struct ord_buf what = ORD_BUF_INIT;
-	static const unsigned char none[32];
-	unsigned char msg[32];
 	char hex[65];
 	size_t i;
 	int bad = x->v->failures, nseal = 0, nexch = 0, nopen = 0;
@@ -1068,9 +1124,7 @@ static void check_heads(struct vr *x)
 		ord_buf_reset(&what);
 		ord_buf_addf(&what, "the signed head of turn %d's %s (entry %lld)", h->turn, h->at,
 			     (long long)h->seq);
-		ord_sig_head_msg(msg, r->game_id, h->turn, h->at, h->seq, h->hash,
-				 h->has_seed_commitment ? h->seed_commitment : none);
-		if (ord_sig_check(h->signature, msg, r->key))
+		if (!record_head_holds(x, h))
 			ord_vout_fail(x->v, "%s: its signature does not hold", what.buf);
 		else if (!head_matches(x, h->at, h->turn, h->seq, h->hash, h->has_seed_commitment,
 				       h->seed_commitment, what.buf)) {
@@ -1127,6 +1181,17 @@ static void check_heads(struct vr *x)
 		}
 		rc = head_matches(x, h->at, h->turn, h->seq, h->hash, h->has_seed_commitment,
 				  h->seed_commitment, what.buf);
+		/* a link is revealed against the close head of its phase: one
+		 * that says another phase than its entry closes let the referee
+		 * have a link before the events it keys were closed */
+		if (!rc && h->phase > 0 && close_phase_at(x, h->seq) != h->phase) {
+			ord_vout_fail(x->v,
+				      "%s: it says it closes phase %d, but entry %lld %s: a link revealed against it was revealed before its phase's events were closed",
+				      what.buf, h->phase, (long long)h->seq,
+				      close_phase_at(x, h->seq) ? "closes another phase"
+								: "closes no phase");
+			rc = -1;
+		}
 		if (!rc && x->v->failures == before && x->f) {
 			x->f->heads_matched++;
 			if (h->seq + 1 == r->entries.v[0].seq || h->seq == r->entries.v[0].seq)
