@@ -790,7 +790,13 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 	} else if (v.failures) {
 		ord_buf_addf(out, "%d check%s FAILED\n", v.failures, v.failures == 1 ? "" : "s");
 	} else {
-		ord_buf_adds(out, "verified: every check holds\n");
+		ord_buf_adds(out, "verified: every check holds");
+		if (facts.overrides)
+			ord_buf_addf(out,
+				     "; but %zu event%s %s recorded against the orders, by the referee's override (the notes above)",
+				     facts.overrides, facts.overrides == 1 ? "" : "s",
+				     facts.overrides == 1 ? "was" : "were");
+		ord_buf_addch(out, '\n');
 		not_checked(out, &r, opts, &facts);
 	}
 out:

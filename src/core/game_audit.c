@@ -41,6 +41,7 @@ struct audit {
 	struct ord_canon_config created; /* the settings logged at creation */
 	int have_created;
 	struct ord_verify_cache *cache; /* the scenario and tables, read once for every turn */
+	size_t overrides;               /* events recorded against the orders, every turn's */
 };
 
 static int take_entry(void *ud, const struct ord_rec_entry *e, const unsigned char prev[32])
@@ -325,6 +326,7 @@ static int check_turn(struct audit *a, const struct ord_store_turn *t, int last)
 		ord_vout_fail(&v,
 			      "the dice key in the turn's row is not the one derived from its seed and the sealed sheets");
 	a->v.failures += v.failures;
+	a->overrides += f.overrides;
 	ord_verify_facts_release(&f);
 	return 0;
 }
@@ -465,6 +467,10 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 	check_given_heads(&a, heads, nheads);
 	if (a.v.failures)
 		ord_buf_addf(out, "%d problem%s found\n", a.v.failures, a.v.failures == 1 ? "" : "s");
+	else if (a.overrides)
+		ord_buf_addf(out,
+			     "clean: no sheet, log entry, roll or result has changed since it was written, and every phase is what the rules give; but %zu event%s %s recorded against the orders, by the referee's override (the notes above)\n",
+			     a.overrides, a.overrides == 1 ? "" : "s", a.overrides == 1 ? "was" : "were");
 	else
 		ord_buf_adds(out,
 			     "clean: no sheet, log entry, roll or result has changed since it was written, and every phase is what the rules give\n");

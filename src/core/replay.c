@@ -887,7 +887,8 @@ void ord_vr_replay(struct vr *x)
 			    x->nresolved, x->nresolved == 1 ? "" : "s", x->rs->name,
 			    x->cfg.fixed_dice ? " from the dice the referee gave (a fixed-dice test game)"
 					      : "");
-	(void)overrides;
+	if (x->f)
+		x->f->overrides = overrides;
 	/* where the execution differs from the orders, once the turn is over */
 	if (x->exchange && x->rs->check_execution && p == x->nresolved) {
 		struct ord_diag d;

@@ -58,6 +58,7 @@ struct ord_verify_facts {
 	size_t nunits;
 	int heads_matched;   /* heads the player kept that this turn continues or holds */
 	int opening_matched; /* one of them signs this turn's opening (or the entry before) */
+	size_t overrides;    /* events recorded against the orders by the referee's override */
 	int64_t broken_at;   /* the first log entry whose hash fails (0: none) */
 	int consequences;    /* failures said after it: they may only follow from it */
 };

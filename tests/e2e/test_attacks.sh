@@ -315,6 +315,9 @@ BODY=$(sql small.game "SELECT body FROM log WHERE kind = 'event'")
 [[ "$(grep -c '^checks=' <<<"$BODY")" == 1 ]] || fail "attack 8: the override made a field of its own:
 $BODY"
 expect_exit 0 ord audit small.game
+# clean, but the verdict itself says the orders were overridden (a line of
+# notes above a "clean" read as nothing amiss: red-team finding)
+expect_in "$OUT" "every phase is what the rules give; but 1 event was recorded against the orders, by the referee's override (the notes above)"
 # a rejected sheet: nothing of it in the game file (a draft's hash could
 # be confirmed by guessing)
 expect_exit 0 ord new reject.game --scenario scenario.xml
