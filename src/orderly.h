@@ -735,6 +735,11 @@ typedef int (*ord_game_unit_fn)(void *ud, const char *id, const char *name, cons
 int ord_game_units(ord_game *g, ord_game_unit_fn fn, void *ud);
 int ord_game_side_sheet(ord_game *g, int turn, const char *side, int *version, char source[16],
 			unsigned char commitment[32]);
+/* Version `version` (1, 2, ...) of it, each kept in the game file: the
+ * mail judge lists them in a bundle mail, so that a player sees a version
+ * he never sent.  ORD_ENOTFOUND when there is none such. */
+int ord_game_side_sheet_version(ord_game *g, int turn, const char *side, int version,
+				char source[16], unsigned char commitment[32]);
 
 /*
  * The mail judge's state in a game file (src/core/game_mail.c, tables of

@@ -69,8 +69,9 @@ const char *ord_game_side_name(ord_game *g, size_t i)
 	return i < g->nsides ? g->sides[i].name : NULL;
 }
 
-int ord_game_side_sheet(ord_game *g, int turn, const char *side, int *version, char source[16],
-			unsigned char commitment[32])
+/* Version `want` of a side's sheet of a turn (0: the latest); *version 0 when none. */
+static int sheet_at(ord_game *g, int turn, const char *side, int want, int *version,
+		    char source[16], unsigned char commitment[32])
 {
 	const struct ord_store_side *s = ord_game_side_by_name(g, side);
 	struct ord_store_sheet sh;
@@ -80,7 +81,7 @@ int ord_game_side_sheet(ord_game *g, int turn, const char *side, int *version, c
 	source[0] = '\0';
 	if (!s)
 		return ord_error_set(ORD_ENOTFOUND, "unknown side '%s'", side);
-	err = ord_store_sheet_read(g->db, turn, s->id, 0, &sh);
+	err = ord_store_sheet_read(g->db, turn, s->id, want, &sh);
 	if (err == ORD_ENOTFOUND) {
 		ord_error_clear();
 		return 0;
@@ -92,6 +93,24 @@ int ord_game_side_sheet(ord_game *g, int turn, const char *side, int *version, c
 	memcpy(commitment, sh.commitment, 32);
 	ord_store_sheet_release(&sh);
 	return 0;
+}
+
+int ord_game_side_sheet(ord_game *g, int turn, const char *side, int *version, char source[16],
+			unsigned char commitment[32])
+{
+	return sheet_at(g, turn, side, 0, version, source, commitment);
+}
+
+int ord_game_side_sheet_version(ord_game *g, int turn, const char *side, int version,
+				char source[16], unsigned char commitment[32])
+{
+	int found;
+	int err = sheet_at(g, turn, side, version, &found, source, commitment);
+
+	if (!err && (version < 1 || found != version))
+		err = ord_error_set(ORD_ENOTFOUND, "side '%s' has no version %d of turn %d", side,
+				    version, turn);
+	return err;
 }
 
 int ord_game_side_pubkey(ord_game *g, const char *side, unsigned char out[32])

@@ -3,8 +3,9 @@
   * when a turn opens, the signed head of its opening (its seed commitment);
  * at the seal, the signed head (and an NMR notice to a side whose orders
  * were held or repeated); after the last phase, his own side's report; at
- * the exchange, the turn bundle with the heads, the game's key and the
- * `orderly verify` command with his receipt filled in; before the deadline,
+ * the exchange, the turn bundle with the exchange's head and the
+ * `orderly verify` command, to be run with the receipt, the game's key and
+ * the heads he kept from the earlier mails (bundle_tx); before the deadline,
  * reminders; at it, a late notice.
  *
  * mail_notices looks at the game as it is and queues whatever is due and
@@ -154,16 +155,26 @@ static int open_notices(ord_game *g, int t, int64_t deadline, int open)
 				     "It carries the turn's seed commitment, which the receipt of your\n"
 				     "sheet binds: the dice of this turn cannot be drawn again once your\n"
 				     "orders are in. Keep it. If your side signs its orders:\n\n"
-				     "    orderly sign --head %s --pubkey %s --side %s --key YOUR.key SHEET.txt\n\n%s",
-				     t, dl.buf, name.buf, name.buf, pkhex, side, head.buf);
+				     "    orderly sign --head %s --pubkey %s --side %s --key YOUR.key SHEET.txt\n\n"
+				     "%s%s\n\n%s",
+				     t, dl.buf, name.buf, name.buf, pkhex, side,
+				     t == 1 ? "The game's public key (keep it: every turn's bundle is checked with\n"
+					      "it, and the judge's later mails are no evidence of it):\n    "
+					    : "The game's public key (compare it with the one of the mail of turn 1's\n"
+					      "opening):\n    ",
+				     pkhex, head.buf);
 		else
 			ord_buf_addf(&body,
 				     "Turn %d opened and is sealed already: this mail of its opening\n"
 				     "comes late, before the one of its seal.\n\n"
 				     "The signed head of the turn's opening is attached (%s) and below.\n"
 				     "It carries the turn's seed commitment, which the receipt of a sheet\n"
-				     "binds. Keep it.\n\n%s",
-				     t, name.buf, head.buf);
+				     "binds. Keep it.\n\n"
+				     "The game's public key%s:\n    %s\n\n%s",
+				     t, name.buf,
+				     t == 1 ? " (keep it: every turn's bundle is checked with it)"
+					    : " (compare it with the one of the mail of turn 1's opening)",
+				     pkhex, head.buf);
 		ord_buf_reset(&key);
 		ord_buf_addf(&key, "open/%d/%s", t, side);
 		if ((err = mail_queue_to(g, side, key.buf, "turn open", body.buf, NULL, NULL, &att,
@@ -286,26 +297,60 @@ struct bundle {
 	char pkhex[65];
 };
 
-/* Queue the bundle mails of b->turn (inside a transaction). */
+/* The versions of a side's sheet of turn t the game file holds, one a
+ * line, the last marked sealed: for comparison with the player's own
+ * receipts (a version he never sent shows here). */
+static int put_versions(ord_game *g, struct ord_buf *body, int t, const char *side, int last)
+{
+	unsigned char c[32];
+	char source[16], chex[65];
+	int v, err;
+
+	for (v = 1; v <= last; v++) {
+		if ((err = ord_game_side_sheet_version(g, t, side, v, source, c)) == ORD_ENOTFOUND) {
+			/* a version not kept: say so rather than skip it */
+			ord_error_clear();
+			ord_buf_addf(body, "    version %d  (not in the game file)\n", v);
+			continue;
+		}
+		if (err)
+			return err;
+		mail_hex(chex, c, 32);
+		ord_buf_addf(body, "    version %d  %s  %s%s\n", v, chex, source,
+			     v == last ? "  (sealed)" : "");
+	}
+	return 0;
+}
+
+/*
+ * Queue the bundle mails of b->turn (inside a transaction).
+ *
+ * The command it gives takes nothing from the game file that the player
+ * holds himself: a judge that put another sheet in a side's place would
+ * write the commitment of that sheet as the receipt, and the game's key
+ * and the heads from the same file, and the command would say "ok".  So
+ * the receipt and the game's key are placeholders the player fills from
+ * his own mails (the last receipt mail of the turn; the mail of turn 1's
+ * opening), and the heads are the copies he kept: the seal's head is not
+ * attached again under the name it came with, which would overwrite his
+ * copy when he saves the attachments.  What the judge's file holds (the
+ * key, each version of his side's sheet) is listed for comparison only.
+ */
 static int bundle_tx(struct bundle *bd, ord_game *g)
 {
-	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT, open = ORD_BUF_INIT;
+	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT, kept = ORD_BUF_INIT,
+		       judge_seal = ORD_BUF_INIT;
 	struct mail_attach att[3];
-	size_t i, natt = 1;
+	size_t i, natt;
 	int t = bd->turn, err = 0;
 
-	att[0] = (struct mail_attach){ bd->names[0].buf, "application/xml", bd->xml.buf, bd->xml.len };
-	if (bd->seal.len)
-		att[natt++] = (struct mail_attach){ bd->names[1].buf, "text/plain", bd->seal.buf,
-						    bd->seal.len };
-	if (bd->exch.len)
-		att[natt++] = (struct mail_attach){ bd->names[2].buf, "text/plain", bd->exch.buf,
-						    bd->exch.len };
+	ord_buf_addf(&judge_seal, "seal-%d.judge-copy.head", t);
 	for (i = 0; i <= ord_game_nsides(g); i++) {
 		const char *side = i < ord_game_nsides(g) ? ord_game_side_name(g, i) : NULL;
+		const char *seal_name = bd->names[1].buf;
 		unsigned char c[32];
-		char source[16] = "", chex[65];
-		int version = 0, kept_open;
+		char source[16] = "";
+		int version = 0, kept_open, kept_seal;
 
 		ord_buf_reset(&key);
 		ord_buf_addf(&key, "bundle/%d/%s", t, side ? side : "");
@@ -313,48 +358,87 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 			continue;
 		if (side && (err = ord_game_side_sheet(g, t, side, &version, source, c)) != 0)
 			goto out;
-		/* the head of the turn's opening, kept from its mail (the previous
-		 * exchange's for t > 1): only it shows that this turn continues
-		 * from what the referee signed before */
-		ord_buf_reset(&open);
-		ord_buf_addf(&open, "open/%d/%s", t, side ? side : "");
-		kept_open = side && ord_mail_queued(g, open.buf);
+		/* the heads of the turn's opening (the previous exchange's for
+		 * t > 1) and of its seal, kept from their mails: only the kept
+		 * copies are the player's own evidence */
+		ord_buf_reset(&kept);
+		ord_buf_addf(&kept, "open/%d/%s", t, side ? side : "");
+		kept_open = side && ord_mail_queued(g, kept.buf);
+		ord_buf_reset(&kept);
+		ord_buf_addf(&kept, "seal/%d/%s", t, side ? side : "");
+		kept_seal = bd->seal.len && ord_mail_queued(g, kept.buf);
+		natt = 0;
+		att[natt++] = (struct mail_attach){ bd->names[0].buf, "application/xml",
+						    bd->xml.buf, bd->xml.len };
+		if (bd->seal.len && !kept_seal) {
+			/* never mailed the seal's head: the judge's copy, named so */
+			seal_name = judge_seal.buf;
+			att[natt++] = (struct mail_attach){ seal_name, "text/plain", bd->seal.buf,
+							    bd->seal.len };
+		}
+		if (bd->exch.len)
+			att[natt++] = (struct mail_attach){ bd->names[2].buf, "text/plain",
+							    bd->exch.buf, bd->exch.len };
 		ord_buf_reset(&body);
 		ord_buf_addf(&body,
 			     "Turn %d is exchanged: every side's sheet, the dice seed and the\n"
 			     "whole log of the turn are in the attached bundle %s, signed\n"
-			     "by the game's key:\n\n    %s\n\n",
-			     t, bd->names[0].buf, bd->pkhex);
-		if (kept_open)
-			ord_buf_addf(&body,
-				     "Check it on your own machine, in the folder where you keep the\n"
-				     "heads: open-%d.head came with the mail of the turn's opening (keep\n"
-				     "that copy), the seal's and the exchange's are attached.\n\n",
-				     t);
-		else
-			ord_buf_adds(&body,
-				     "Check it on your own machine (the heads are attached too):\n\n");
-		ord_buf_addf(&body, "    orderly verify %s --pubkey %s", bd->names[0].buf, bd->pkhex);
-		if (side && version && !strcmp(source, "submitted")) {
-			mail_hex(chex, c, 32);
-			ord_buf_addf(&body, " \\\n        --receipt %s", chex);
-		}
+			     "by the game's key.\n\n"
+			     "Check it on your own machine, in the folder where you keep the heads,\n"
+			     "with what you kept yourself, not with what this mail says: a judge\n"
+			     "that put another sheet in your place would write this mail too.\n\n",
+			     t, bd->names[0].buf);
+		ord_buf_addf(&body, "    orderly verify %s --pubkey GAME-KEY", bd->names[0].buf);
+		if (side)
+			ord_buf_adds(&body, " --receipt RECEIPT");
 		if (kept_open)
 			ord_buf_addf(&body, " \\\n        --head open-%d.head", t);
 		if (bd->seal.len)
-			ord_buf_addf(&body, " \\\n        --head %s", bd->names[1].buf);
+			ord_buf_addf(&body, " \\\n        --head %s", seal_name);
 		if (bd->exch.len)
 			ord_buf_addf(&body, " \\\n        --head %s", bd->names[2].buf);
 		ord_buf_adds(&body, "\n\n");
-		if (side && version && !strcmp(source, "submitted"))
+		ord_buf_adds(&body, side ? "GAME-KEY: the game's public key, as the mail of turn 1's opening\n"
+					   "gave it.\n"
+					 : "GAME-KEY: the game's public key, as you keep it.\n");
+		if (side)
 			ord_buf_addf(&body,
-				     "The receipt is the commitment of your sealed sheet (version %d),\n"
-				     "as your receipt mail gave it: verify says whether that very sheet\n"
-				     "was the one sealed and played.\n",
-				     version);
-		else if (side)
-			ord_buf_addf(&body, "No sheet of yours was sealed this turn (the NMR policy stood in),\n"
-					    "so there is no receipt of yours to check.\n");
+				     "RECEIPT: the commitment of the last receipt mail you had from the\n"
+				     "judge for turn %d (leave --receipt out if you had none).\n",
+				     t);
+		if (kept_open)
+			ord_buf_addf(&body,
+				     "open-%d.head came with the mail of the turn's opening.\n", t);
+		if (bd->seal.len && kept_seal)
+			ord_buf_addf(&body, "%s came with the mail of the turn's seal.\n", seal_name);
+		else if (bd->seal.len)
+			ord_buf_addf(&body,
+				     "%s is attached: the judge's copy of the seal's head, since\n"
+				     "no mail of the seal reached you; it is no evidence of its own.\n",
+				     seal_name);
+		if (bd->exch.len)
+			ord_buf_addf(&body, "%s is attached.\n", bd->names[2].buf);
+		ord_buf_addf(&body,
+			     "\nFor comparison only, what the judge's file says: the game's key is\n"
+			     "    %s\n",
+			     bd->pkhex);
+		if (side && version) {
+			ord_buf_addf(&body,
+				     "and it holds these versions of your side's sheet of turn %d:\n",
+				     t);
+			if ((err = put_versions(g, &body, t, side, version)) != 0)
+				goto out;
+			ord_buf_adds(&body,
+				     "A version you never sent, or a sealed one that is not the one of\n"
+				     "your last receipt, means another sheet was put in your place:\n"
+				     "verify with your own receipt fails then.\n");
+			if (strcmp(source, "submitted"))
+				ord_buf_adds(&body,
+					     "The NMR policy stood in for your side: if you sent orders\n"
+					     "and had a receipt for them, verify with it fails.\n");
+		} else if (side) {
+			ord_buf_addf(&body, "and it holds no sheet of your side for turn %d.\n", t);
+		}
 		if ((err = mail_queue_to(g, side, key.buf, "turn bundle", body.buf, NULL, NULL, att,
 					 natt)) != 0)
 			goto out;
@@ -362,7 +446,8 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 out:
 	ord_buf_release(&body);
 	ord_buf_release(&key);
-	ord_buf_release(&open);
+	ord_buf_release(&kept);
+	ord_buf_release(&judge_seal);
 	return err;
 }
 

@@ -50,6 +50,17 @@ last_mail() {
 body_of() {
 	mime "$(last_mail "$1" "$2")" body
 }
+# the body of PLAYER's oldest mail whose subject has TEXT
+body_of_first() {
+	local f
+	for f in $(mails "$1"); do
+		if [[ "$(mime "$f" subject)" == *"$2"* ]]; then
+			mime "$f" body
+			return 0
+		fi
+	done
+	fail "no mail to $1 with '$2' in its subject"
+}
 
 deadline() {
 	sqlu "SELECT deadline FROM turn ORDER BY turn DESC LIMIT 1"
@@ -215,38 +226,43 @@ expect_in "$body" "seed-commitment: $sc2"
 expect_in "$(body_of blue "turn report")" "Every phase of turn 1 is resolved"
 expect_in "$(body_of red "turn report")" "Every phase of turn 1 is resolved"
 
-# each player runs the command of his bundle mail, in a directory of its attachments
+# each player runs the command of his bundle mail, in a directory of the
+# attachments of his mails (oldest first: a later copy would overwrite the
+# one he kept), filled from his own mails: the receipt of his receipt mail,
+# the game's key of the mail of turn 1's opening
 verify_bundle() {
-	local who=$1 turn=$2 receipt=$3 f f2 a dir cmd
+	local who=$1 turn=$2 receipt=$3 f f2 a dir cmd key
 	f=$(last_mail "$who" "turn bundle")
 	dir=$TMP/verify-$who-$turn
 	mkdir -p "$dir"
-	for a in $(mime "$f" attachments); do
-		mime "$f" "attach:$a" >"$dir/$a"
-	done
-	[[ -s "$dir/turn-$turn.xml" ]] || fail "$who: no turn-$turn.xml attached"
-	# and the heads he kept from the mails of each turn's opening
 	for f2 in $(mails "$who"); do
-		[[ "$(mime "$f2" subject)" == *"turn open"* ]] || continue
 		for a in $(mime "$f2" attachments); do
 			mime "$f2" "attach:$a" >"$dir/$a"
 		done
 	done
+	[[ -s "$dir/turn-$turn.xml" ]] || fail "$who: no turn-$turn.xml attached"
 	[[ -s "$dir/open-$turn.head" ]] || fail "$who: no open-$turn.head was mailed"
+	# the heads he kept are not mailed again under their names
+	expect_not_in "$(mime "$f" attachments)" "seal-$turn.head"
 	# no bundle hands a player the others' (or the referee's) address
 	if grep -q '@club\.test' "$dir"/*; then
 		fail "$who: the bundle of turn $turn shows a mail address: $(grep -o '[a-z]*@club\.test' "$dir"/* | sort -u | tr '\n' ' ')"
 	fi
 	cmd=$(mime "$f" body | sed -n '/^    orderly verify/,/^$/p' | sed 's/\\$//' | tr -d '\n')
 	[[ -n "$cmd" ]] || fail "$who: no verify command in the bundle mail"
-	if [[ -n "$receipt" ]]; then
-		expect_in "$cmd" "--receipt $receipt"
-	else
-		expect_not_in "$cmd" "--receipt"
-	fi
+	expect_in "$cmd" "--receipt RECEIPT"
+	expect_in "$cmd" "--pubkey GAME-KEY"
 	# the head of the opening (the previous exchange's) ties this turn to
 	# what the referee signed before
 	expect_in "$cmd" "--head open-$turn.head"
+	key=$(body_of_first "$who" "turn open" | sed -n '/^The game.s public key/,/^ *[0-9a-f]\{64\}$/p' | tail -1 | tr -d ' ')
+	expect_eq "$key" "$gkey" "$who: the game's key of the mail of turn 1's opening"
+	cmd=${cmd/GAME-KEY/$key}
+	if [[ -n "$receipt" ]]; then
+		cmd=${cmd/RECEIPT/$receipt}
+	else
+		cmd=${cmd/ --receipt RECEIPT/}
+	fi
 	cmd=${cmd/orderly verify/\"\$ORDERLY\" verify}
 	(cd "$dir" && eval "$cmd") >"$dir/out" 2>&1 || fail "$who: '$cmd' failed: $(cat "$dir/out")"
 	if [[ $turn -gt 1 ]]; then
@@ -254,6 +270,7 @@ verify_bundle() {
 	fi
 	expect_in "$(cat "$dir/out")" "and this turn continues from it"
 	if [[ -n "$receipt" ]]; then
+		expect_in "$(cat "$dir/out")" "receipt $receipt: the sheet of $who, version"
 		expect_in "$(cat "$dir/out")" "was the one sealed"
 	fi
 }
