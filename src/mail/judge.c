@@ -29,6 +29,17 @@
  *  J3. HELP needs no proof: its reply holds nothing of the game.
  *  J4. A mail that reaches no game is kept in DIR/unrouted (so it is not
  *      lost) and refused with 67, unless it is a bounce or automatic.
+ *  J5. A CHECK mail carrying the lines of `orderly sign` is refused, not
+ *      checked, whatever else proves it: a sheet signed by the side's key
+ *      is one the player commits to, and neither the Subject nor the CHECK
+ *      line is signed, so the same lines sent with ORDERS (by whoever saw
+ *      the mail, the judge too) would submit it, with his own valid
+ *      signature: he could not show that he only wanted it checked.  So
+ *      the signature lines never prove a CHECK either.  NEEDSWORK: the
+ *      refused mail's nonce is not spent, so the judge would still take
+ *      its lines sent again with ORDERS (the player hears of it by the
+ *      receipt, which always goes); only a signature that names what it
+ *      is for (core, `orderly sign`) would end that.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -738,7 +749,7 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 	}
 	/* orders signed with the side's key prove themselves (the core checks them) */
 	if (!j->referee && ord_game_side_pubkey(j->g, j->side, pk) == 0 && j->b->have_signature &&
-	    j->b->have_nonce && (j->b->cmd == CMD_ORDERS || j->b->cmd == CMD_CHECK)) {
+	    j->b->have_nonce && j->b->cmd == CMD_ORDERS) {
 		struct ord_buf v[3];
 		size_t which, i;
 		int ok;
@@ -1049,6 +1060,25 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 			     "or it has no text part. Please send it again as a plain text mail, with\n"
 			     "your orders between a line ORDERS and a line END. Nothing was changed.\n");
 		ord_buf_adds(&j.result, "no readable text: asked again");
+		err = answer(&j);
+		goto done;
+	}
+	/* a draft is not signed (J5): refused before any proof is looked at */
+	if (!j.referee && b.cmd == CMD_CHECK && (b.have_signature || b.have_nonce)) {
+		ord_buf_adds(&j.subject, "CHECK NOT done: a sheet to check is not signed");
+		ord_buf_adds(&j.reply,
+			     "Your CHECK mail carries the lines of 'orderly sign'. orderly did not\n"
+			     "check it, and nothing was stored.\n\n"
+			     "A sheet signed with your side's key is a sheet you commit to: the\n"
+			     "signature does not cover the word CHECK, so the same lines sent with\n"
+			     "ORDERS, by anyone who saw this mail, would submit that sheet as yours,\n"
+			     "and you could not show that you only wanted it checked. Sign only the\n"
+			     "sheet you submit. To check a draft, send it with CHECK and your\n"
+			     "passphrase (or your OpenPGP signature), without the signature lines.\n\n"
+			     "The signature in your mail still signs that sheet for this turn: if it\n"
+			     "must not be played, send your orders with ORDERS (a newer sheet replaces\n"
+			     "it), and watch for a receipt mail you did not ask for.\n");
+		ord_buf_adds(&j.result, "CHECK with the lines of 'orderly sign': refused, not checked");
 		err = answer(&j);
 		goto done;
 	}

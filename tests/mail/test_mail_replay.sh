@@ -204,6 +204,38 @@ send_and_flush "$TMP/signed-1-again.eml"
 expect_eq "$(sheets red "$S")" 2 "red's sheets after his first signed sheet came again"
 expect_in "$(body_with red "[signed] orders NOT accepted")" "is version 1 of side red's sheet of turn 1, stored already"
 
+# ------------------- a CHECK is not signed: its lines would submit the sheet
+# Neither the Subject nor a CHECK line is signed: the lines of `orderly
+# sign` in a CHECK mail, sent again with ORDERS, would submit the draft
+# with the player's own signature.  The judge refuses them, as proof or not.
+printf 'R1 ↑ 3/4\n' >"$TMP/draft.txt"
+chmod a+r "$TMP/draft.txt"
+signed=$(ordu sign --head "$TMP/open-1.head" --side red --key "$TMP/red.key" "$TMP/draft.txt")
+k=0
+for how in subject line; do
+	k=$((k + 1))
+	{
+		printf 'From: Red <red@club.test>\nTo: orderly+signed@judge.test\n'
+		if [[ $how == subject ]]; then printf 'Subject: CHECK\n'; else printf 'Subject: a draft\n'; fi
+		printf 'Message-ID: <signed-check-%d@club.test>\n' "$k"
+		printf 'Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n'
+		printf '%s\n\n' "$signed"
+		if [[ $how == line ]]; then printf 'CHECK\n'; fi
+		cat "$TMP/draft.txt"
+		if [[ $how == line ]]; then printf 'END\n'; fi
+	} >"$TMP/signed-check-$k.eml"
+	before=$(mail_count red)
+	send_and_flush "$TMP/signed-check-$k.eml"
+	expect_eq "$(mail_count red)" $((before + 1)) "replies to red's signed CHECK ($how)"
+	expect_not_in "$(subjects red)" "[signed] check: "
+	expect_eq "$(sheets red "$S")" 2 "red's sheets after a signed CHECK ($how)"
+	expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'signed-check-$k@club.test'" "$S")" \
+		"refused, not checked"
+done
+body=$(body_with red "[signed] CHECK NOT done: a sheet to check is not signed")
+expect_in "$body" "would submit that sheet as yours"
+expect_in "$body" "Sign only the"
+
 for game in "$G" "$S"; do
 	run ordu audit "$game"
 	[[ $RC == 0 ]] || fail "audit of $game: $OUT $ERR"
