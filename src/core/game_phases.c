@@ -169,6 +169,27 @@ out:
 	return err;
 }
 
+/*
+ * A phase is resolved, and the next turn opened, from each unit's current
+ * state (unit_current), an index of its last recorded state: one changed
+ * outside orderly would be played on unseen until an audit (a red-team
+ * review made a unit of 24 figures 48 and resolved), so these refuse it.
+ * One query over every unit: a resolve reads them all anyway.
+ */
+static int current_fresh(struct ord_game *g)
+{
+	int stale, err;
+
+	if ((err = ord_store_current_stale(g->db, &stale)) != 0)
+		return err;
+	if (stale)
+		return ord_error_set(ORD_ETAMPERED,
+				     "'%s': %d unit%s current state (unit_current) %s not the last state recorded for %s: it was changed outside orderly ('orderly audit' says where); nothing was done",
+				     g->path, stale, stale == 1 ? "'s" : "s'",
+				     stale == 1 ? "is" : "are", stale == 1 ? "it" : "them");
+	return 0;
+}
+
 /* ---- events ---- */
 
 /* The current phase (0-based index into the ruleset's phases) and name. */
@@ -848,7 +869,7 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 				    t.turn, cur, phase);
 		goto out;
 	}
-	if ((err = ord_game_load_ctx(g, &ctx, t.turn, 1, cur)) != 0)
+	if ((err = current_fresh(g)) != 0 || (err = ord_game_load_ctx(g, &ctx, t.turn, 1, cur)) != 0)
 		goto out;
 	loaded = 1;
 	memset(&pd, 0, sizeof(pd));
@@ -950,6 +971,8 @@ int ord_game_exchange(ord_game *g)
 				    t.turn, logged, ord_game_nphases(g));
 		goto out;
 	}
+	if ((err = current_fresh(g)) != 0)
+		goto out;
 	/* revealing the seed lets everyone recompute the dice */
 	ord_canon_exchange(&body, t.turn, t.seed, t.have_referee_witness ? t.referee_witness : NULL);
 	if ((err = ord_game_log(g, &seq, t.turn, "exchange", body.buf)) != 0 ||

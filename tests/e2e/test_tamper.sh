@@ -193,6 +193,21 @@ expect_eq "$(sha tables-flip.orderly)" "$tables_sha" "the game whose tables chan
 expect_exit 0 ord info tables-flip.orderly
 expect_exit 1 ord audit tables-flip.orderly
 expect_in "$OUT" "the game file's tables is not the one"
+# a unit's current state made stronger in the file (24 figures made 48):
+# the next phase and the exchange are refused, nothing written (it was
+# resolved from it, and only an audit said so: red-team finding)
+expect_exit 0 ord new current.orderly --scenario "$FIX/scenario.xml"
+expect_exit 0 ord submit current.orderly --side blue "$FIX/blue-1.txt"
+expect_exit 0 ord submit current.orderly --side red "$FIX/red-1.txt"
+expect_exit 0 ord seal current.orderly
+sql current.orderly "UPDATE unit_current SET state = replace(state, 'figures=24', 'figures=48')
+	WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')" >/dev/null
+current_sha=$(sha current.orderly)
+expect_exit 1 ord resolve current.orderly
+expect_eq "$ERR" "orderly: 'current.orderly': 1 unit's current state (unit_current) is not the last state recorded for it: it was changed outside orderly ('orderly audit' says where); nothing was done" "a resolve from a changed current state"
+expect_eq "$(sha current.orderly)" "$current_sha" "the game whose current state changed, after the resolve refused"
+expect_exit 1 ord audit current.orderly
+expect_in "$OUT" "1 unit's current state (unit_current) is not the last state recorded for it"
 # a schema changed in the file (a byte of CREATE TABLE result flipped): a
 # store error names the file and says it is damaged (it was exit 70,
 # "database: ...", no file named)
