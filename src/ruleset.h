@@ -227,7 +227,8 @@ struct ord_ruleset {
 	/* The tables document rules were loaded from (a Krigsspil map's own
 	 * Skema, or the built-in one it falls back on), for the core's checks
 	 * of a document a user hands in (ord_ruleset_check_given): a table
-	 * or parameter the module's own document does not have.  NULL: such a
+	 * or parameter the module's own document does not have, a case two
+	 * rows give.  NULL: such a
 	 * document is not checked beyond load. */
 	const struct ord_tables *(*tables)(struct ord_rules *rules);
 	/* version 5 ends here */
@@ -252,7 +253,8 @@ int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs
 /* A document a user hands in (new --tables, check, calc and rules
  * --tables), which rs->load read into rules, against rs's own built-in
  * one: a table or parameter name its own does not have
- * (ord_tables_check_names).  Not for the tables a game keeps, which must
+ * (ord_tables_check_names), a case two rows give (ord_tables_check_rows).
+ * Not for the tables a game keeps, which must
  * go on opening whatever the module's own document has become.  0, or
  * ORD_EBADDATA naming the document and line; 0 for a module without the
  * tables slot (version 5). */

@@ -176,6 +176,26 @@ int ord_tables_check_words(const struct ord_tables *t, const struct ord_tables_w
  * reads no parameter of that name): did you mean 'figures_per_tray'?" */
 int ord_tables_check_names(const struct ord_tables *t, const struct ord_tables *own);
 
+/* No case of a chart, dice or bands table of t is given by two rows, so
+ * that which of them is read would depend on their order (parameters
+ * given twice are refused at load; modifier rows all apply).  Two rows
+ * give the same case when every key of both names a value in common
+ * (kind="line_infantry light_infantry" and kind="light_infantry"), or when
+ * the earlier takes in every value of the later (a "*" where it names
+ * one: the later is never read); and, in a dice or bands table, when
+ * their rolls or ranges meet too.  Rows that meet only through a "*" of
+ * the later one are a default after the particular cases, and allowed.
+ * A chart without keys is not checked, nor a table whose rows in own give
+ * a case twice themselves (the module reads them in order: Krigsspil's
+ * riffel_andele).  In a table of more than 1000 rows only rows whose keys
+ * are written alike are compared.  0, or ORD_EBADDATA at the later row:
+ * "club.xml:103: table 'movement': the row for kind=line_infantry
+ * formation=column is given twice (first at line 102): only the first is
+ * read", "...: table 'morale': the rolls -5..-1 are given twice (first
+ * at line 233)...", "...: the range (4, 8] for weapon=musket is given
+ * twice ...". */
+int ord_tables_check_rows(const struct ord_tables *t, const struct ord_tables *own);
+
 /* ---- a table ------------------------------------------------------------- */
 
 enum ord_table_kind ord_table_kind(const struct ord_table *tbl);

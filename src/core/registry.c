@@ -278,14 +278,15 @@ int ord_ruleset_check_given(const struct ord_ruleset *rs, struct ord_rules *rule
 {
 	struct ord_rules *own = NULL;
 	const struct ord_tables *t, *o;
-	int err;
+	int err = 0;
 
 	if (!ORD_RULESET_HAS(rs, 5) || !rs->tables || !(t = rs->tables(rules)))
 		return 0;
 	if ((err = ord_ruleset_load_tables(&own, rs, NULL)) != 0)
 		return err;
 	o = rs->tables(own);
-	err = o ? ord_tables_check_names(t, o) : 0;
+	if (o && (err = ord_tables_check_names(t, o)) == 0)
+		err = ord_tables_check_rows(t, o);
 	rs->free(own);
 	return err;
 }

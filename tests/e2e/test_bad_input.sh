@@ -76,6 +76,9 @@ sed 's/<row kind="heavy_cavalry" arm="cavalry"[^>]*\/>//' "$T" >"$I/nokind.xml"
 sed 's|^\( *\)\(<param name="figures_per_tray"\)|\1<param name="figures_per_trey" value="5"/>\n\1\2|' "$T" >"$I/trey.xml"
 sed 's|^\( *\)\(<modifiers name="movement_bonus"\)|\1<chart name="movment" title="x" keys="kind"><row kind="a"/></chart>\n\1\2|' \
 	"$T" >"$I/movment.xml"
+# ... or with a case two rows give: light infantry in column moves 8" or 9"
+sed 's|^\( *\)\(<row kind="line_infantry light_infantry" formation="column".*\)|\1\2\n\1<row kind="light_infantry" formation="column" reg="9" charge="11"/>|' \
+	"$T" >"$I/twice.xml"
 games=(game.game sealed.game notgame.db text.txt empty trunc.game corrupt.game newer.game old.game)
 
 # The word with its placeholders replaced.
@@ -110,6 +113,7 @@ expand() {
 	w=${w//@NOKINDTABLES@/$I/nokind.xml}
 	w=${w//@TREYTABLES@/$I/trey.xml}
 	w=${w//@MOVMENTTABLES@/$I/movment.xml}
+	w=${w//@TWICETABLES@/$I/twice.xml}
 	w=${w//@HEX64@/0000000000000000000000000000000000000000000000000000000000000000}
 	w=${w//@GAMEID@/00000000000000000000000000000000}
 	w=${w//@EMPTYSTR@/}

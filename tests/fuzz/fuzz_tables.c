@@ -1,9 +1,11 @@
 /*
  * fuzz_tables.c - the tables loader (src/tables.h) and what reads a
  * loaded document: every getter and lookup of every table, the printer,
- * then the battalion module's own load (the tables its rules need) and its
- * calculator on a few fixed questions, as `orderly new --tables FILE`,
- * `orderly rules --tables` and `orderly calc --tables` would.
+ * the checks of a document a user hands in, then the battalion module's
+ * own load (the tables its rules need), those checks against its own
+ * tables and its calculator on a few fixed questions, as `orderly new
+ * --tables FILE`, `orderly rules --tables` and `orderly calc --tables`
+ * would.
  *
  * A club edits these tables by hand, so any bytes may arrive.  Checks,
  * besides ASan/UBSan: no external resource is ever loaded; a refusal is
@@ -174,11 +176,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		walk_table(t, ord_tables_at(t, i));
 	rc = ord_tables_print(t, NULL, &out);
 	fuzz_assert(rc == 0, "printing every table returned %d: %s", rc, ord_error_last());
+	/* the checks of a document a user hands in: its own names are known */
+	rc = ord_tables_check_names(t, t);
+	fuzz_assert(rc == 0, "a document's names unknown to itself (%d): %s", rc, ord_error_last());
+	rc = ord_tables_check_rows(t, NULL);
+	fuzz_assert(rc == 0 || (rc == ORD_EBADDATA && !strncmp(ord_error_last(), "fuzz.xml:", 9)),
+		    "check_rows returned %d: %s", rc, ord_error_last());
 	ord_tables_free(t);
 
 	/* the battalion module over the same document */
 	rc = rs->load(&rules, (const char *)data, size, "fuzz.xml");
 	if (rc == 0) {
+		rc = ord_ruleset_check_given(rs, rules);
+		fuzz_assert(rc == 0 || (rc == ORD_EBADDATA &&
+					!strncmp(ord_error_last(), "fuzz.xml:", 9)),
+			    "check_given returned %d: %s", rc, ord_error_last());
 		ord_buf_reset(&out);
 		fuzz_assert(rs->print_tables(rules, NULL, &out) == 0, "print_tables failed: %s",
 			    ord_error_last());

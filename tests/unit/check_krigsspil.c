@@ -988,10 +988,12 @@ START_TEST(test_load_errors)
 END_TEST
 
 /* A club's Skema, or a map's own, is checked against the built-in one when
- * a user hands it in (ord_ruleset_check_given): a parameter nothing reads
- * is refused with its line (the map's, in a map), though load takes it, as
- * it must for the Skema a game keeps; a map without a Skema of its own
- * plays on the built-in one, which has nothing to refuse. */
+ * a user hands it in (ord_ruleset_check_given): a parameter nothing reads,
+ * a range two bands give, are refused with the line (the map's, in a map),
+ * though load takes them, as it must for the Skema a game keeps; a map
+ * without a Skema of its own plays on the built-in one, which has nothing
+ * to refuse (its riffel_andele gives brug=skydning thrice: thresholds the
+ * module reads in order). */
 START_TEST(test_given_names)
 {
 	struct ord_buf out = ORD_BUF_INIT, map = ORD_BUF_INIT;
@@ -1010,6 +1012,16 @@ START_TEST(test_given_names)
 	ck_assert_int_eq(ord_ruleset_check_given(rs, r), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
 			 "k.xml:162: unknown parameter 'stormmarch_i_trek' (ruleset 'krigsspil' reads no parameter of that name): did you mean 'stormmarch_i_traek'?");
+	rs->free(r);
+	r = NULL;
+	free(xml);
+	/* a range two bands give: which is read would depend on their order */
+	xml = skema_replaced("<band vaaben=\"musket\" from=\"10\" to=\"20\" zone=\"II\"/>",
+			     "<band vaaben=\"musket\" from=\"5\" to=\"20\" zone=\"II\"/>");
+	ck_assert_int_eq(rs->load(&r, xml, strlen(xml), "k.xml"), 0);
+	ck_assert_int_eq(ord_ruleset_check_given(rs, r), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "k.xml:415: table 'skudzoner': the range (5, 10] for vaaben=musket is given twice (first at line 414): only the first is read");
 	rs->free(r);
 	r = NULL;
 	free(xml);

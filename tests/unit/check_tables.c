@@ -1034,6 +1034,136 @@ START_TEST(test_check_names)
 }
 END_TEST
 
+/* A document a user hands in: no case given by two rows, so that which
+ * is read would depend on their order (own: the ruleset's document, or
+ * NULL). */
+static void assert_rows(const char *body, const char *own_body, const char *msg)
+{
+	char *xml = wrap(body), *own_xml = own_body ? wrap(own_body) : NULL;
+	struct ord_tables *t = load_ok(xml), *own = own_xml ? load_ok(own_xml) : NULL;
+
+	/* load takes them all: a game's kept tables */
+	ck_assert_int_eq(ord_tables_check_rows(t, own), msg ? ORD_EBADDATA : 0);
+	if (msg)
+		ck_assert_str_eq(ord_error_last(), msg);
+	ord_tables_free(t);
+	ord_tables_free(own);
+	free(xml);
+	free(own_xml);
+}
+
+START_TEST(test_check_rows)
+{
+	struct ord_tables *all = load_ok(doc_all);
+	struct ord_buf big = ORD_BUF_INIT;
+	int i;
+
+	ck_assert_int_eq(ord_tables_check_rows(all, NULL), 0);
+	ck_assert_int_eq(ord_tables_check_rows(all, all), 0);
+	ord_tables_free(all);
+
+	/* charts: the same keys; keys in common; a row an earlier "*" takes in */
+	assert_rows("<chart name=\"m\" title=\"M\" keys=\"kind formation\" columns=\"reg\">\n"
+		    "  <row kind=\"line\" formation=\"column\" reg=\"8\"/>\n"
+		    "  <row kind=\"light\" formation=\"column\" reg=\"9\"/>\n"
+		    "  <row formation=\"column\" kind=\"line\" reg=\"10\"/>\n"
+		    "</chart>\n",
+		    NULL,
+		    "t.xml:6: table 'm': the row for kind=line formation=column is given twice (first at line 4): only the first is read");
+	assert_rows("<chart name=\"m\" title=\"M\" keys=\"kind formation\" columns=\"reg\">\n"
+		    "  <row kind=\"line light\" formation=\"column line\" reg=\"8\"/>\n"
+		    "  <row kind=\"guard light\" formation=\"line\" reg=\"9\"/>\n"
+		    "</chart>\n",
+		    NULL,
+		    "t.xml:5: table 'm': the row for kind=light formation=line is given twice (first at line 4): only the first is read");
+	assert_rows("<chart name=\"m\" title=\"M\" keys=\"kind formation\" columns=\"reg\">\n"
+		    "  <row kind=\"line\" formation=\"*\" reg=\"8\"/>\n"
+		    "  <row kind=\"line\" formation=\"square\" reg=\"4\"/>\n"
+		    "</chart>\n",
+		    NULL,
+		    "t.xml:5: table 'm': the row for kind=line formation=square is given twice (first at line 4): only the first is read");
+	/* a default after the particular cases, rows of other cases, a
+	 * chart read by what its rows hold (no keys): all allowed */
+	assert_rows("<chart name=\"m\" title=\"M\" keys=\"kind formation\" columns=\"reg\">\n"
+		    "  <row kind=\"line\" formation=\"square\" reg=\"4\"/>\n"
+		    "  <row kind=\"line light\" formation=\"column\" reg=\"8\"/>\n"
+		    "  <row kind=\"line\" formation=\"*\" reg=\"6\"/>\n"
+		    "  <row kind=\"*\" formation=\"*\" reg=\"5\"/>\n"
+		    "</chart>\n"
+		    "<chart name=\"n\" title=\"N\" columns=\"fra\">\n"
+		    "  <row fra=\"75\"/>\n"
+		    "  <row fra=\"75\"/>\n"
+		    "</chart>\n",
+		    NULL, NULL);
+
+	/* dice: rolls that meet, for keys in common */
+	assert_rows("<dice name=\"d\" title=\"D\" labels=\"outcome\">\n"
+		    "  <roll lo=\"0\" hi=\"max\" outcome=\"good\"/>\n"
+		    "  <roll lo=\"min\" hi=\"0\" outcome=\"rout\"/>\n"
+		    "</dice>\n",
+		    NULL,
+		    "t.xml:5: table 'd': the roll 0 is given twice (first at line 4): only the first is read");
+	assert_rows("<dice name=\"d\" title=\"D\" die=\"20\" keys=\"class\" labels=\"outcome\">\n"
+		    "  <roll class=\"A\" lo=\"1\" hi=\"16\" outcome=\"good\"/>\n"
+		    "  <roll class=\"B\" lo=\"1\" hi=\"14\" outcome=\"good\"/>\n"
+		    "  <roll class=\"B\" lo=\"15\" hi=\"20\" outcome=\"rout\"/>\n"
+		    "  <roll class=\"A B\" lo=\"14\" hi=\"20\" outcome=\"rout\"/>\n"
+		    "</dice>\n",
+		    NULL,
+		    "t.xml:7: table 'd': the rolls 14..16 for class=A are given twice (first at line 4): only the first is read");
+	/* bands: ranges that meet; the next band's edge does not */
+	assert_rows("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+		    "  <band weapon=\"musket\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
+		    "  <band weapon=\"musket\" from=\"4\" to=\"8\" hits=\"25\"/>\n"
+		    "  <band weapon=\"rifle musket\" from=\"6\" to=\"12\" hits=\"25\"/>\n"
+		    "</bands>\n",
+		    NULL,
+		    "t.xml:6: table 'f': the range (6, 8] for weapon=musket is given twice (first at line 5): only the first is read");
+
+	/* rows the ruleset's own table gives twice are read in order by its
+	 * module: its thresholds are not checked, its other tables are */
+	assert_rows("<chart name=\"r\" title=\"R\" keys=\"brug\" columns=\"fra\">\n"
+		    "  <row brug=\"skydning\" fra=\"60\"/>\n"
+		    "  <row brug=\"skydning\" fra=\"20\"/>\n"
+		    "</chart>\n",
+		    "<chart name=\"r\" title=\"R\" keys=\"brug\" columns=\"fra\">\n"
+		    "  <row brug=\"skydning\" fra=\"75\"/>\n"
+		    "  <row brug=\"skydning\" fra=\"25\"/>\n"
+		    "</chart>\n",
+		    NULL);
+	assert_rows("<chart name=\"r\" title=\"R\" keys=\"brug\" columns=\"fra\">\n"
+		    "  <row brug=\"skydning\" fra=\"60\"/>\n"
+		    "  <row brug=\"skydning\" fra=\"20\"/>\n"
+		    "</chart>\n",
+		    "<chart name=\"r\" title=\"R\" keys=\"brug\" columns=\"fra\">\n"
+		    "  <row brug=\"skydning\" fra=\"75\"/>\n"
+		    "</chart>\n",
+		    "t.xml:5: table 'r': the row for brug=skydning is given twice (first at line 4): only the first is read");
+
+	/* a table of thousands of rows: keys written alike, found in order of
+	 * their start (the table starts on line 3, its rows on 4...) */
+	ord_buf_adds(&big, "<dice name=\"d\" title=\"D\" keys=\"k\" labels=\"o\">\n");
+	for (i = 0; i < 1500; i++)
+		ord_buf_addf(&big, "  <roll k=\"a%d b\" lo=\"1\" hi=\"6\" o=\"x\"/>\n", i);
+	ord_buf_adds(&big, "  <roll k=\"b a700\" lo=\"6\" hi=\"9\" o=\"x\"/>\n</dice>\n");
+	assert_rows(big.buf, NULL,
+		    "t.xml:1504: table 'd': the roll 6 for k=a700 is given twice (first at line 704): only the first is read");
+	for (i = 0; i < 2; i++) {
+		int j;
+
+		ord_buf_reset(&big);
+		ord_buf_adds(&big, "<chart name=\"c\" title=\"C\" keys=\"k\">\n");
+		for (j = 0; j < 1500; j++)
+			ord_buf_addf(&big, "  <row k=\"a%d\"/>\n", j);
+		ord_buf_adds(&big, i ? "  <row k=\"a1499\"/>\n</chart>\n" : "</chart>\n");
+		assert_rows(big.buf, NULL,
+			    i ? "t.xml:1504: table 'c': the row for k=a1499 is given twice (first at line 1503): only the first is read"
+			      : NULL);
+	}
+	ord_buf_release(&big);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("tables");
@@ -1063,6 +1193,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_check_ranges);
 	tcase_add_test(tc, test_check_dice);
 	tcase_add_test(tc, test_check_names);
+	tcase_add_test(tc, test_check_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
