@@ -595,6 +595,9 @@ struct ord_head {
 	unsigned char seed_commitment[32]; /* of the turn open for sheets after the head */
 	unsigned char key[32];             /* the game's public key */
 	unsigned char signature[64];
+	/* appended by the witnessed-close issue */
+	int phase; /* "close": the phase (1-based) whose events it closes, signed with
+		    * the rest; 0 in a close head of an earlier orderly, which states none */
 };
 /* The turn whose sheets a head's seed commitment binds (turn + 1 after an
  * exchange, 1 at the game's opening), 0 for a head without one. */
@@ -602,7 +605,9 @@ int ord_head_next_turn(const struct ord_head *h);
 /* Parse a head file (name for messages): ORD_EBADDATA naming the line. */
 int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name);
 void ord_head_format(const struct ord_head *h, struct ord_buf *out);
-/* 0 when the signature holds under h->key, else ORD_ETAMPERED. */
+/* 0 when the signature holds under h->key, else ORD_ETAMPERED (a close
+ * head with a phase is checked with it, one without as an earlier orderly
+ * signed it). */
 int ord_head_check(const struct ord_head *h);
 
 /* The game's id (as `info` shows it) and public key.  The key is

@@ -8,14 +8,18 @@
  *       record a side's link for the current phase (HEX as the player's
  *       own 'orderly witness --link-for' printed it, or derived here from
  *       his key file when he is at the table)
- *   orderly witness --link-for --head FILE --side SIDE --key FILE --phase N
+ *   orderly witness --link-for --head FILE --pubkey KEY --side SIDE --key FILE
+ *                   --phase N [--turn N] [--game-id ID]
  *       the player, on his own machine: the link of phase N of his chain,
- *       to hand in once he holds the head of that phase's close
+ *       given only against the signed head of phase N's close (its turn
+ *       and game are the link's), under the game's key
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli_keys.h"
+
+#define WITNESS_LINKS 64 /* the links of a chain (ORD_WITNESS_LINKS in core/crypto.h) */
 
 static int close_phase(ord_game *g, void *ud)
 {
@@ -32,41 +36,138 @@ static void print_hex(const char *what, const unsigned char *p, size_t n)
 	ord_buf_release(&b);
 }
 
+/*
+ * The link is a function of the player's secret, the game, the turn, the
+ * side and the phase only: whatever head he names, it is the same link.
+ * So the head is what tells him it is time: a close head that states
+ * phase N, of the game and turn asked for, signed by the game's key.  With
+ * a head of any other kind, phase or key, the referee could have the link
+ * before the phase's events are fixed, and choose them knowing its dice.
+ */
+static int check_close_head(const struct cli_cmd *cmd, const char *path, const struct ord_head *h,
+			    const char *pub_s, int phase, const char *turn_s, const char *gid_s)
+{
+	struct ord_buf have = ORD_BUF_INIT, want = ORD_BUF_INIT;
+	unsigned char pk[32], gid[16];
+	int rc, turn;
+
+	if ((rc = ord_pubkey_parse(pk, pub_s)) < 0)
+		return rc == ORD_ENOTFOUND ? cli_usage_error(cmd, "%s", ord_error_last())
+					   : cli_fail(rc);
+	if (strcmp(h->at, "close")) {
+		cli_error("'%s' is a head at '%s', not at a phase's close: a link is revealed only against the signed head of its phase's close",
+			  path, h->at);
+		return CLI_DATAERR;
+	}
+	if (memcmp(pk, h->key, 32)) {
+		ord_buf_add_hex(&have, h->key, 32);
+		cli_error("'%s' is signed by key %s, not by the game's key you gave: do not reveal a link for it",
+			  path, have.buf);
+		ord_buf_release(&have);
+		return CLI_DATAERR;
+	}
+	if (ord_head_check(h)) {
+		cli_error("'%s': its signature does not hold (altered or forged): do not reveal a link for it",
+			  path);
+		return CLI_DATAERR;
+	}
+	if (!h->phase) {
+		cli_error("'%s' states no phase (a close head of an earlier orderly): it cannot show that phase %d's events are closed",
+			  path, phase);
+		return CLI_DATAERR;
+	}
+	if (h->phase != phase) {
+		cli_error("'%s' is the head of phase %d's close, not of phase %d's: the link of phase %d is revealed only once phase %d's events are closed",
+			  path, h->phase, phase, phase, phase);
+		return CLI_DATAERR;
+	}
+	if (turn_s) {
+		if ((rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0)
+			return rc;
+		if (h->turn != turn) {
+			cli_error("'%s' is a head of turn %d, not of turn %d", path, h->turn, turn);
+			return CLI_DATAERR;
+		}
+	}
+	if (gid_s) {
+		if ((rc = cli_hex_option(cmd, "--game-id", gid_s, gid, sizeof(gid))) != 0)
+			return rc;
+		if (memcmp(gid, h->game_id, 16)) {
+			ord_buf_add_hex(&have, h->game_id, 16);
+			ord_buf_add_hex(&want, gid, 16);
+			cli_error("'%s' is a head of game %s, not of game %s", path, have.buf,
+				  want.buf);
+			ord_buf_release(&have);
+			ord_buf_release(&want);
+			return CLI_DATAERR;
+		}
+	}
+	return 0;
+}
+
+static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const char *pub_s,
+		    const char *side, const char *key, const char *phase_s, const char *turn_s,
+		    const char *gid_s)
+{
+	struct ord_keypair kp;
+	struct ord_head h;
+	struct ord_buf gid = ORD_BUF_INIT;
+	unsigned char link[32];
+	int phase, rc;
+
+	if (argc > 1)
+		return cli_usage_error(cmd,
+				       "--link-for needs no GAME: it runs on the player's machine");
+	if (!head || !side || !key || !phase_s)
+		return cli_usage_error(cmd,
+				       "--link-for needs --head FILE (the signed head of phase N's close), --pubkey KEY, --side, --key and --phase N");
+	if (!pub_s)
+		return cli_usage_error(cmd,
+				       "--link-for needs --pubkey KEY (the game's public key, from its start): the close head must be the game's");
+	if ((rc = cli_parse_positive(cmd, "--phase", phase_s, &phase)) != 0)
+		return rc;
+	if (phase > WITNESS_LINKS)
+		return cli_usage_error(cmd, "--phase %d: a witness chain has %d links", phase,
+				       WITNESS_LINKS);
+	if ((rc = cli_load_head(head, &h)) != 0 ||
+	    (rc = check_close_head(cmd, head, &h, pub_s, phase, turn_s, gid_s)) != 0)
+		return rc;
+	if ((rc = cli_load_key(key, &kp)) != 0)
+		return rc;
+	ord_witness_link(link, &kp, h.game_id, h.turn, side, phase);
+	memset(&kp, 0, sizeof(kp));
+	ord_buf_add_hex(&gid, h.game_id, 16);
+	printf("# the link of %s for phase %d of turn %d of game %s\n", side, phase, h.turn, gid.buf);
+	ord_buf_release(&gid);
+	print_hex("link", link, 32);
+	return CLI_OK;
+}
+
 int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *side = NULL, *link_s = NULL, *key = NULL, *head = NULL, *phase_s = NULL;
+	const char *pub_s = NULL, *turn_s = NULL, *gid_s = NULL;
 	struct ord_keypair kp;
 	unsigned char link[32];
 	ord_game *g = NULL;
-	int do_close = 0, link_for = 0, phase = 0, rc;
+	int do_close = 0, link_for_ = 0, rc;
 	const struct cli_opt opts[] = {
 		{ "close", NULL, &do_close }, { "side", &side, NULL },
 		{ "link", &link_s, NULL },    { "key", &key, NULL },
-		{ "head", &head, NULL },      { "link-for", NULL, &link_for },
-		{ "phase", &phase_s, NULL },  { NULL, NULL, NULL },
+		{ "head", &head, NULL },      { "link-for", NULL, &link_for_ },
+		{ "phase", &phase_s, NULL },  { "pubkey", &pub_s, NULL },
+		{ "turn", &turn_s, NULL },    { "game-id", &gid_s, NULL },
+		{ NULL, NULL, NULL },
 	};
 
 	memset(&kp, 0, sizeof(kp));
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		return rc;
-	if (link_for) {
-		struct ord_head h;
-		if (argc > 1)
-			return cli_usage_error(cmd,
-					       "--link-for needs no GAME: it runs on the player's machine");
-		if (!head || !side || !key || !phase_s)
-			return cli_usage_error(cmd,
-					       "--link-for needs --head FILE (of the turn's seal or a phase's close), --side, --key and --phase N");
-		if ((rc = cli_parse_positive(cmd, "--phase", phase_s, &phase)) != 0 ||
-		    (rc = cli_load_head(head, &h)) != 0 || (rc = cli_load_key(key, &kp)) != 0)
-			return rc;
-		if (phase > 64)
-			return cli_usage_error(cmd, "--phase %d: a witness chain has 64 links", phase);
-		ord_witness_link(link, &kp, h.game_id, h.turn, side, phase);
-		memset(&kp, 0, sizeof(kp));
-		print_hex("link", link, 32);
-		return CLI_OK;
-	}
+	if (link_for_)
+		return link_for(cmd, argc, head, pub_s, side, key, phase_s, turn_s, gid_s);
+	if (phase_s || pub_s || turn_s || gid_s)
+		return cli_usage_error(cmd,
+				       "--phase, --pubkey, --turn and --game-id are for --link-for");
 	if (argc < 2)
 		return cli_usage_error(cmd, "missing GAME");
 	if (argc > 2)

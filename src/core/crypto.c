@@ -224,6 +224,20 @@ void ord_sig_head_msg(unsigned char out[32], const unsigned char game_id[16], in
 	ord_digest_final(&d, out);
 }
 
+void ord_sig_close_msg(unsigned char out[32], const unsigned char game_id[16], int turn, int phase,
+		       int64_t seq, const unsigned char hash[32])
+{
+	struct ord_digest d;
+
+	ord_digest_init(&d, "orderly-close-head-signature-v1");
+	ord_digest_bytes(&d, game_id, 16);
+	ord_digest_int(&d, turn);
+	ord_digest_int(&d, phase);
+	ord_digest_int(&d, seq);
+	ord_digest_bytes(&d, hash, 32);
+	ord_digest_final(&d, out);
+}
+
 void ord_sig_bundle_msg(unsigned char out[32], const void *bytes, size_t len)
 {
 	struct ord_digest d;

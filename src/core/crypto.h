@@ -80,6 +80,12 @@ void ord_sig_sheet_msg(unsigned char out[32], const unsigned char game_id[16], i
 void ord_sig_head_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
 		      const char *at, int64_t seq, const unsigned char hash[32],
 		      const unsigned char seed_commitment[32]);
+/* The game's signature over the head of a phase's close, which states the
+ * phase (1-based): a player reveals his witness link for phase N only
+ * against it (docs/threat-model.md).  Close heads signed before it existed
+ * are signed by ord_sig_head_msg (at "close", zeros) and state no phase. */
+void ord_sig_close_msg(unsigned char out[32], const unsigned char game_id[16], int turn, int phase,
+		       int64_t seq, const unsigned char hash[32]);
 /* The game's signature over a bundle: every byte before its <signature>. */
 void ord_sig_bundle_msg(unsigned char out[32], const void *bytes, size_t len);
 /* Sign / check a 32-byte message; check returns 0 when the signature holds. */

@@ -1291,11 +1291,33 @@ int ord_game_use_key(ord_game *g, const struct ord_keypair *kp)
 	return 0;
 }
 
+/* The phase (1-based) whose events the close entry seq closes, 0 when the
+ * entry is no close. */
+static int close_entry_phase(void *ud, const struct ord_rec_entry *e, const unsigned char prev[32])
+{
+	char *index;
+	long v;
+
+	(void)prev;
+	if (strcmp(e->kind, "close") || !(index = ord_canon_get(e->body, "index")))
+		return 0;
+	if (!ord_parse_long(index, &v) && v > 0 && v <= ORD_WITNESS_LINKS)
+		*(int *)ud = (int)v;
+	free(index);
+	return 0;
+}
+
+static int close_phase(struct ord_game *g, int64_t seq, int *phase)
+{
+	*phase = 0;
+	return ord_store_log_each(g->db, seq, seq, close_entry_phase, phase);
+}
+
 int ord_game_sign_head(struct ord_game *g, int turn, const char *at, struct ord_head *out)
 {
 	struct ord_rec_head h;
 	unsigned char msg[32];
-	int err;
+	int err, phase = 0;
 
 	if (!g->have_sk)
 		return ord_error_set(ORD_EUSAGE,
@@ -1318,7 +1340,20 @@ int ord_game_sign_head(struct ord_game *g, int turn, const char *at, struct ord_
 		h.has_seed_commitment = 1;
 		memcpy(h.seed_commitment, t.seed_commitment, 32);
 	}
-	ord_sig_head_msg(msg, g->game_id, h.turn, h.at, h.seq, h.hash, h.seed_commitment);
+	/* a close head states its phase, signed, so that a player reveals the
+	 * link of phase N only against the close of phase N; the phase is the
+	 * one its entry logs, and read from there again (ord_game_head) */
+	if (!strcmp(at, "close")) {
+		if ((err = close_phase(g, h.seq, &phase)) != 0)
+			return err;
+		if (!phase)
+			return ord_error_set(ORD_ESTATE,
+					     "entry %lld is no close of a phase's events: its head is not signed",
+					     (long long)h.seq);
+		ord_sig_close_msg(msg, g->game_id, h.turn, phase, h.seq, h.hash);
+	} else {
+		ord_sig_head_msg(msg, g->game_id, h.turn, h.at, h.seq, h.hash, h.seed_commitment);
+	}
 	ord_sig_sign(h.signature, msg, g->sk);
 	if ((err = ord_store_head_insert(g->db, &h)) != 0)
 		return err;
@@ -1333,6 +1368,7 @@ int ord_game_sign_head(struct ord_game *g, int turn, const char *at, struct ord_
 		memcpy(out->seed_commitment, h.seed_commitment, 32);
 		memcpy(out->key, g->pk, 32);
 		memcpy(out->signature, h.signature, 64);
+		out->phase = phase;
 	}
 	return 0;
 }
@@ -1354,5 +1390,14 @@ int ord_game_head(ord_game *g, struct ord_head *out, int turn, const char *at)
 	memcpy(out->seed_commitment, h.seed_commitment, 32);
 	memcpy(out->key, g->pk, 32);
 	memcpy(out->signature, h.signature, 64);
+	/* the head table keeps no phase: a close head states the one its entry
+	 * logs when it was signed with it; one signed by an earlier orderly,
+	 * without, states none (and stays good for audits) */
+	if (!strcmp(at, "close")) {
+		if ((err = close_phase(g, h.seq, &out->phase)) != 0)
+			return err;
+		if (out->phase && ord_head_check(out))
+			out->phase = 0;
+	}
 	return 0;
 }

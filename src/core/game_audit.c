@@ -26,6 +26,7 @@ struct entry {
 	int turn;
 	char *kind;
 	unsigned char hash[32];
+	int phase; /* a close: the phase (1-based) it closes */
 };
 
 struct audit {
@@ -73,6 +74,14 @@ static int take_entry(void *ud, const struct ord_rec_entry *e, const unsigned ch
 	x->turn = e->turn;
 	x->kind = ord_strdup(e->kind);
 	memcpy(x->hash, e->hash, 32);
+	x->phase = 0;
+	if (!strcmp(e->kind, "close")) {
+		char *index = ord_canon_get(e->body, "index");
+		long v;
+		if (index && !ord_parse_long(index, &v) && v > 0 && v <= ORD_WITNESS_LINKS)
+			x->phase = (int)v;
+		free(index);
+	}
 	if (e->seq == 1)
 		a->create_body = ord_strdup(e->body);
 	if (e->seq == 2)
@@ -392,6 +401,12 @@ static void check_given_heads(struct audit *a, const struct ord_head *heads, siz
 			ord_vout_fail(&a->v,
 				      "%s: log entry %lld no longer has the hash that was signed: the history up to it was rewritten",
 				      what.buf, (long long)h->seq);
+		} else if (h->phase > 0 && e->phase != h->phase) {
+			/* a link is revealed against the close head of its phase */
+			ord_vout_fail(&a->v,
+				      "%s: it says it closes phase %d, but entry %lld %s: a link revealed against it was revealed before its phase's events were closed",
+				      what.buf, h->phase, (long long)h->seq,
+				      e->phase ? "closes another phase" : "closes no phase");
 		} else {
 			ord_vout_ok(&a->v, "%s: matches; nothing up to it was rewritten", what.buf);
 		}

@@ -27,6 +27,7 @@ struct field {
 	char value[160];
 	unsigned line;
 	int seen;
+	int optional; /* may be left out (a field appended to a format) */
 };
 
 /* Parse text against the expected magic line and fields (name == NULL ends). */
@@ -94,7 +95,7 @@ static int parse_record(struct field *fields, const char *magic, const char *tex
 		return ord_error_set(ORD_EBADDATA, "%s: empty (expected a file starting with '%s')",
 				     name, magic);
 	for (f = fields; f->name; f++)
-		if (!f->seen)
+		if (!f->seen && !f->optional)
 			return ord_error_set(ORD_EBADDATA, "%s: '%s' is missing", name, f->name);
 	return 0;
 }
@@ -174,7 +175,7 @@ int ord_key_save(const struct ord_keypair *kp, const char *path, const char *pub
 
 static int key_from_text(struct ord_keypair *out, const char *text, size_t len, const char *name)
 {
-	struct field f[] = { { "seed", "", 0, 0 }, { "public", "", 0, 0 }, { NULL, "", 0, 0 } };
+	struct field f[] = { { "seed", "", 0, 0, 0 }, { "public", "", 0, 0, 0 }, { NULL, "", 0, 0, 0 } };
 	unsigned char seed[32], pk[32];
 	int err;
 
@@ -213,7 +214,7 @@ int ord_key_load(struct ord_keypair *out, const char *path)
 
 int ord_pubkey_parse(unsigned char out[32], const char *s)
 {
-	struct field f[] = { { "public", "", 0, 0 }, { NULL, "", 0, 0 } };
+	struct field f[] = { { "public", "", 0, 0, 0 }, { NULL, "", 0, 0, 0 } };
 	struct ord_keypair kp;
 	char *text = NULL;
 	size_t len = 0;
@@ -286,11 +287,11 @@ void ord_witness_link(unsigned char out[32], const struct ord_keypair *kp,
 
 int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name)
 {
-	struct field f[] = { { "game", "", 0, 0 }, { "turn", "", 0, 0 },
-			     { "at", "", 0, 0 },   { "entry", "", 0, 0 },
-			     { "hash", "", 0, 0 }, { "seed-commitment", "", 0, 0 },
-			     { "key", "", 0, 0 },  { "signature", "", 0, 0 },
-			     { NULL, "", 0, 0 } };
+	struct field f[] = { { "game", "", 0, 0, 0 },  { "turn", "", 0, 0, 0 },
+			     { "at", "", 0, 0, 0 },    { "entry", "", 0, 0, 0 },
+			     { "hash", "", 0, 0, 0 },  { "seed-commitment", "", 0, 0, 0 },
+			     { "key", "", 0, 0, 0 },   { "signature", "", 0, 0, 0 },
+			     { "phase", "", 0, 0, 1 }, { NULL, "", 0, 0, 0 } };
 	static const char *const ats[] = { "open", "seal", "close", "exchange" };
 	size_t i;
 	long v;
@@ -319,6 +320,18 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 		return ord_error_set(ORD_EBADDATA, "%s:%u: 'entry' is not a log entry number", name,
 				     f[3].line);
 	out->seq = v;
+	/* a close head states its phase since the witnessed-close issue; one
+	 * written before has none, and is only good for audits */
+	if (f[8].seen) {
+		if (strcmp(out->at, "close"))
+			return ord_error_set(ORD_EBADDATA,
+					     "%s:%u: a head of a %s has no phase (only a phase's close has)",
+					     name, f[8].line, out->at);
+		if (ord_parse_long(f[8].value, &v) || v < 1 || v > ORD_WITNESS_LINKS)
+			return ord_error_set(ORD_EBADDATA, "%s:%u: 'phase' is not a phase number",
+					     name, f[8].line);
+		out->phase = (int)v;
+	}
 	out->has_seed_commitment = !strcmp(out->at, "open") || !strcmp(out->at, "exchange");
 	if (!out->has_seed_commitment) {
 		if (strcmp(f[5].value, "none"))
@@ -342,9 +355,18 @@ void ord_head_format(const struct ord_head *h, struct ord_buf *out)
 			     "# The seed commitment is turn %d's: your sheets of turn %d commit to it\n"
 			     "# ('orderly sign --head FILE'), so its dice cannot be re-drawn.\n",
 			     ord_head_next_turn(h), ord_head_next_turn(h));
+	if (h->phase > 0)
+		ord_buf_addf(out,
+			     "# The close of phase %d's events: reveal your witness link of phase %d\n"
+			     "# now, and only against this head ('orderly witness --link-for --head FILE\n"
+			     "# --phase %d --pubkey KEY ...').\n",
+			     h->phase, h->phase, h->phase);
 	ord_buf_adds(out, "game: ");
 	ord_buf_add_hex(out, h->game_id, 16);
-	ord_buf_addf(out, "\nturn: %d\nat: %s\nentry: %lld\nhash: ", h->turn, h->at, (long long)h->seq);
+	ord_buf_addf(out, "\nturn: %d\nat: %s\n", h->turn, h->at);
+	if (h->phase > 0)
+		ord_buf_addf(out, "phase: %d\n", h->phase);
+	ord_buf_addf(out, "entry: %lld\nhash: ", (long long)h->seq);
 	ord_buf_add_hex(out, h->hash, 32);
 	ord_buf_adds(out, "\nseed-commitment: ");
 	if (h->has_seed_commitment)
@@ -372,7 +394,10 @@ int ord_head_check(const struct ord_head *h)
 	static const unsigned char none[32];
 	unsigned char msg[32];
 
-	ord_sig_head_msg(msg, h->game_id, h->turn, h->at, h->seq, h->hash,
-			 h->has_seed_commitment ? h->seed_commitment : none);
+	if (h->phase > 0)
+		ord_sig_close_msg(msg, h->game_id, h->turn, h->phase, h->seq, h->hash);
+	else
+		ord_sig_head_msg(msg, h->game_id, h->turn, h->at, h->seq, h->hash,
+				 h->has_seed_commitment ? h->seed_commitment : none);
 	return ord_sig_check(h->signature, msg, h->key) ? ORD_ETAMPERED : 0;
 }

@@ -22,6 +22,10 @@
  *   ord_forge stand-in-nonce GAME SIDE TURN
  *       draw a fresh nonce for SIDE's stand-in sheet of TURN (a re-drawn
  *       stand-in: another dice key), commit it again, then rechain
+ *   ord_forge sign-close GAME SEQ PHASE
+ *       print a close head of log entry SEQ, signed by the game's key, that
+ *       says it closes PHASE (whatever SEQ is); PHASE 0: one that states no
+ *       phase, as an orderly before the witnessed-close issue signed it
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -151,10 +155,23 @@ static void rechain(ord_game *g)
 		static const unsigned char none[32];
 		unsigned char msg[32], sig[64];
 		sqlite3_stmt *up = prep(db, "UPDATE head SET hash = ?, signature = ? WHERE seq = ?");
-		ord_sig_head_msg(msg, g->game_id, sqlite3_column_int(st, 1),
-				 (const char *)sqlite3_column_text(st, 2),
-				 sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 4),
-				 sqlite3_column_bytes(st, 3) == 32 ? sqlite3_column_blob(st, 3) : none);
+		char *index = NULL, *body;
+		/* a close head states its phase, as ord_game_sign_head signs it */
+		if (!strcmp((const char *)sqlite3_column_text(st, 2), "close")) {
+			body = get_body(db, sqlite3_column_int64(st, 0));
+			index = ord_canon_get(body, "index");
+			free(body);
+		}
+		if (index)
+			ord_sig_close_msg(msg, g->game_id, sqlite3_column_int(st, 1), atoi(index),
+					  sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 4));
+		else
+			ord_sig_head_msg(msg, g->game_id, sqlite3_column_int(st, 1),
+					 (const char *)sqlite3_column_text(st, 2),
+					 sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 4),
+					 sqlite3_column_bytes(st, 3) == 32 ? sqlite3_column_blob(st, 3)
+									   : none);
+		free(index);
 		ord_sig_sign(sig, msg, g->sk);
 		sqlite3_bind_blob(up, 1, sqlite3_column_blob(st, 4), 32, SQLITE_TRANSIENT);
 		sqlite3_bind_blob(up, 2, sig, 64, SQLITE_TRANSIENT);
@@ -367,17 +384,53 @@ static void skip_phase(ord_game *g)
 	ord_buf_release(&body);
 }
 
+/* A close head of entry seq saying it closes phase (0: no phase stated). */
+static void sign_close(ord_game *g, int64_t seq, int phase)
+{
+	static const unsigned char none[32];
+	sqlite3_stmt *st = prep(g->db, "SELECT turn, hash FROM log WHERE seq = ?");
+	struct ord_buf b = ORD_BUF_INIT;
+	unsigned char msg[32];
+	struct ord_head h;
+
+	sqlite3_bind_int64(st, 1, seq);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		die("no such entry");
+	memset(&h, 0, sizeof(h));
+	memcpy(h.game_id, g->game_id, 16);
+	h.turn = sqlite3_column_int(st, 0);
+	snprintf(h.at, sizeof(h.at), "close");
+	h.seq = seq;
+	memcpy(h.hash, sqlite3_column_blob(st, 1), 32);
+	sqlite3_finalize(st);
+	h.phase = phase;
+	memcpy(h.key, g->pk, 32);
+	if (phase)
+		ord_sig_close_msg(msg, h.game_id, h.turn, phase, h.seq, h.hash);
+	else
+		ord_sig_head_msg(msg, h.game_id, h.turn, h.at, h.seq, h.hash, none);
+	ord_sig_sign(h.signature, msg, g->sk);
+	ord_head_format(&h, &b);
+	fputs(b.buf, stdout);
+	ord_buf_release(&b);
+}
+
 int main(int argc, char **argv)
 {
 	ord_game *g = NULL;
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: ord_forge rechain|redraw-seed|digest|skip-phase|stand-in-nonce GAME [ARG...]\n");
+			"usage: ord_forge rechain|redraw-seed|digest|skip-phase|stand-in-nonce|sign-close GAME [ARG...]\n");
 		return 64;
 	}
 	if (ord_builtin_register() || ord_game_open(&g, argv[2]))
 		die(argv[2]);
+	if (!strcmp(argv[1], "sign-close") && argc == 5) {
+		sign_close(g, atoll(argv[3]), atoi(argv[4]));
+		ord_game_free(g);
+		return 0;
+	}
 	if (!strcmp(argv[1], "skip-phase")) {
 		skip_phase(g);
 		ord_game_free(g);

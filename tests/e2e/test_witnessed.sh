@@ -6,10 +6,18 @@
 # turn: the refusals (no chain, an event after the close, a wrong link, a
 # resolve before the links), a side that does not reveal (the referee's
 # chain stands in, said by resolve, audit and verify), and the replay of
-# every phase from the bundle.
+# every phase from the bundle.  And the link is given only against the
+# signed close head of its own phase (a red-team finding: with phase 1's
+# close head, or an open or seal head, the referee had the links of phase 2
+# before he recorded its events, and chose an artillery range knowing the
+# die): refused for any other head, an altered one, a head of an earlier
+# orderly that states no phase; and audit and verify name a close head
+# that says another phase than its entry closes.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
+FORGE=${FORGE:-$BUILD/tests/ord_forge}
+[[ -x "$FORGE" ]] || fail "no forge tool at '$FORGE' (set FORGE)"
 BFIX=$SRC/tests/fixtures/bundle
 cd "$TMP"
 field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
@@ -42,15 +50,55 @@ expect_exit 65 ord resolve w.game
 expect_in "$ERR" "close the events of phase 'movement' first"
 expect_exit 0 ord witness w.game --close --head close-1.head
 expect_in "$(cat close-1.head)" "at: close"
+expect_in "$(cat close-1.head)" "phase: 1"
 expect_exit 65 ord event w.game move unit=B3 distance=2
 expect_in "$ERR" "are closed"
 expect_exit 65 ord resolve w.game
 expect_in "$ERR" "blue,red have not revealed their witness link"
+# the link is given only against the close head of its phase, under the
+# game's key: not without the key, not against an open or a seal head (nor
+# one of a game without witnessed dice), not for phase 2 against phase 1's
+# close (the red-team's attack), not against an altered head or one signed
+# by another key, nor of another turn or game than asked
+L="--side blue --key blue.key"
+expect_exit 64 ord witness --link-for --head close-1.head $L --phase 1
+expect_in "$ERR" "--pubkey KEY"
+expect_exit 65 ord witness --link-for --head open.head --pubkey "$KEY" $L --phase 1
+expect_in "$ERR" "is a head at 'open', not at a phase's close"
+expect_exit 65 ord witness --link-for --head seal.head --pubkey "$KEY" $L --phase 1
+expect_in "$ERR" "is a head at 'seal', not at a phase's close"
+expect_exit 0 ord new plain.game --scenario scenario.xml --head plain.head
+expect_exit 65 ord witness --link-for --head plain.head --pubkey "$(ord info plain.game | awk '/^key:/ {print $2}')" $L --phase 1
+expect_in "$ERR" "not at a phase's close"
+expect_exit 65 ord witness --link-for --head close-1.head --pubkey "$KEY" $L --phase 2
+expect_in "$ERR" "is the head of phase 1's close, not of phase 2's"
+expect_not_in "$OUT" "link:"
+sed 's/^phase: 1$/phase: 2/' close-1.head >phase2.head
+expect_exit 65 ord witness --link-for --head phase2.head --pubkey "$KEY" $L --phase 2
+expect_in "$ERR" "its signature does not hold"
+sed 's/^entry: .*/entry: 99/' close-1.head >entry.head
+expect_exit 65 ord witness --link-for --head entry.head --pubkey "$KEY" $L --phase 1
+expect_in "$ERR" "its signature does not hold"
+expect_exit 0 ord keygen other.key
+expect_exit 65 ord witness --link-for --head close-1.head --pubkey other.key $L --phase 1
+expect_in "$ERR" "not by the game's key you gave"
+expect_exit 65 ord witness --link-for --head close-1.head --pubkey "$KEY" $L --phase 1 --turn 2
+expect_in "$ERR" "a head of turn 1, not of turn 2"
+PLAIN_ID=$(ord info plain.game | awk '/^game id:/ {print $3}')
+expect_exit 65 ord witness --link-for --head close-1.head --pubkey "$KEY" $L --phase 1 --game-id "$PLAIN_ID"
+expect_in "$ERR" "not of game $PLAIN_ID"
+# a close head of an earlier orderly states no phase: no link for it
+CLOSE1=$(sed -n 's/^entry: //p' close-1.head)
+"$FORGE" sign-close w.game "$CLOSE1" 0 >old-close.head || fail "ord_forge sign-close"
+expect_not_in "$(cat old-close.head)" "phase:"
+expect_exit 65 ord witness --link-for --head old-close.head --pubkey "$KEY" $L --phase 1
+expect_in "$ERR" "states no phase"
 # blue, at home: his link of phase 1, once he holds the close's head
-expect_exit 0 ord witness --link-for --head close-1.head --side blue --key blue.key --phase 1
+GAME_ID=$(ord info w.game | awk '/^game id:/ {print $3}')
+expect_exit 0 ord witness --link-for --head close-1.head --pubkey "$KEY" $L --phase 1 --turn 1 --game-id "$GAME_ID"
 LINK=$(field link "$OUT")
 # red's link given for blue: refused
-expect_exit 0 ord witness --link-for --head close-1.head --side red --key red.key --phase 1
+expect_exit 0 ord witness --link-for --head close-1.head --pubkey "$KEY" --side red --key red.key --phase 1
 expect_exit 65 ord witness w.game --side blue --link "$(field link "$OUT")"
 expect_in "$ERR" "does not lead to the witness chain its sheet committed to"
 expect_exit 0 ord witness w.game --side blue --link "$LINK"
@@ -63,8 +111,12 @@ expect_not_in "$OUT" "stood in"
 # phase 2 (fire): red does not reveal; the referee's chain stands in
 expect_exit 0 ord event w.game fire unit=R1 target=B1 range=5
 expect_exit 0 ord event w.game artillery unit=B2 target=R1 range=10
-expect_exit 0 ord witness w.game --close
-expect_exit 0 ord witness w.game --side blue --key blue.key
+expect_exit 0 ord witness w.game --close --head close-2.head
+expect_in "$(cat close-2.head)" "phase: 2"
+# blue's link of phase 2, against phase 2's close head: the one the game
+# derives from his key
+expect_exit 0 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2
+expect_exit 0 ord witness w.game --side blue --link "$(field link "$OUT")"
 expect_exit 65 ord resolve w.game
 expect_in "$ERR" "red has not revealed its witness link for phase 'fire'"
 expect_exit 0 ord resolve w.game --stand-in
@@ -78,15 +130,29 @@ for _ in 3 4 5; do
 	expect_exit 0 ord resolve w.game
 done
 expect_exit 0 ord exchange w.game --head exchange.head
-expect_exit 0 ord audit w.game --head open.head --head seal.head --head close-1.head --head exchange.head
+expect_exit 0 ord audit w.game --head open.head --head seal.head --head close-1.head --head close-2.head --head exchange.head
 expect_in "$OUT" "clean"
+expect_in "$OUT" "the head you kept of turn 1's close (entry $CLOSE1): matches"
+# an earlier orderly's close head still holds in an audit
+expect_exit 0 ord audit w.game --head old-close.head
+expect_in "$OUT" "clean"
+# a close head the referee signed saying phase 2 over phase 1's close (so
+# that --link-for gives him phase 2's link early) is named by audit and verify
+"$FORGE" sign-close w.game "$CLOSE1" 2 >false.head || fail "ord_forge sign-close"
+expect_exit 0 ord witness --link-for --head false.head --pubkey "$KEY" $L --phase 2
+expect_exit 1 ord audit w.game --head false.head
+expect_in "$OUT" "it says it closes phase 2, but entry $CLOSE1 closes another phase"
 expect_in "$OUT" "red revealed no witness link in time: the referee's stood in"
 expect_in "$OUT" "the phases' events and the sides' witness links"
 expect_exit 0 ord export w.game --turn 1 -o w.xml
 expect_in "$(cat w.xml)" "<referee-witness>"
-expect_exit 0 ord verify w.xml --pubkey "$KEY" --receipt "$BLUE" --head seal.head --head close-1.head --head exchange.head
+expect_exit 0 ord verify w.xml --pubkey "$KEY" --receipt "$BLUE" --head seal.head --head close-1.head --head close-2.head --head exchange.head
 expect_in "$OUT" "ok: replay: 5 phases replayed"
 expect_in "$OUT" "the head you kept of turn 1's close"
+expect_in "$OUT" "verified: every check holds"
+expect_exit 0 ord verify w.xml --pubkey "$KEY" --head old-close.head
+expect_exit 1 ord verify w.xml --pubkey "$KEY" --head false.head
+expect_in "$OUT" "it says it closes phase 2, but entry $CLOSE1 closes another phase"
 
 # a link changed in the file (rows and log, as a forger would) is caught
 cp w.game bad.game

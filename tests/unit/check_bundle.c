@@ -1165,6 +1165,70 @@ START_TEST(key_files)
 }
 END_TEST
 
+/* A close head states the phase it closes, signed with the rest: a player
+ * reveals the link of phase N only against the close head of phase N
+ * (cmd_witness.c), so neither another phase nor a head without one, as an
+ * earlier orderly wrote it, may pass for it. */
+START_TEST(close_heads_state_their_phase)
+{
+	static const unsigned char none[32];
+	struct ord_keypair k;
+	struct ord_buf b = ORD_BUF_INIT, t = ORD_BUF_INIT;
+	struct ord_head h, back;
+	unsigned char msg[32];
+	const char *p;
+
+	ck_assert_int_eq(ord_crypto_init(), 0);
+	ord_keypair_generate(&k);
+	memset(&h, 0, sizeof(h));
+	memset(h.game_id, 7, 16);
+	h.turn = 3;
+	snprintf(h.at, sizeof(h.at), "close");
+	h.seq = 41;
+	memset(h.hash, 9, 32);
+	memcpy(h.key, k.pk, 32);
+	h.phase = 2;
+	ord_sig_close_msg(msg, h.game_id, h.turn, h.phase, h.seq, h.hash);
+	ord_sig_sign(h.signature, msg, k.sk);
+	ck_assert_int_eq(ord_head_check(&h), 0);
+	ord_head_format(&h, &b);
+	ck_assert_ptr_nonnull(strstr(b.buf, "\nphase: 2\n"));
+	ck_assert_int_eq(ord_head_parse(&back, b.buf, b.len, "h"), 0);
+	ck_assert(!memcmp(&h, &back, sizeof(h)));
+	ck_assert_int_eq(ord_head_check(&back), 0);
+	/* another phase, or none, and the signature no longer holds */
+	back.phase = 3;
+	ck_assert_int_eq(ord_head_check(&back), ORD_ETAMPERED);
+	back.phase = 0;
+	ck_assert_int_eq(ord_head_check(&back), ORD_ETAMPERED);
+	/* the file without its phase line reads as an earlier orderly's head */
+	p = strstr(b.buf, "phase: 2\n");
+	ord_buf_add(&t, b.buf, (size_t)(p - b.buf));
+	ord_buf_adds(&t, p + strlen("phase: 2\n"));
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), 0);
+	ck_assert_int_eq(back.phase, 0);
+	ck_assert_int_eq(ord_head_check(&back), ORD_ETAMPERED);
+	/* an earlier orderly's close head, signed without a phase, still holds */
+	ord_sig_head_msg(msg, h.game_id, h.turn, "close", h.seq, h.hash, none);
+	ord_sig_sign(back.signature, msg, k.sk);
+	ck_assert_int_eq(ord_head_check(&back), 0);
+	back.phase = 2; /* but not as a head of phase 2 */
+	ck_assert_int_eq(ord_head_check(&back), ORD_ETAMPERED);
+	/* only a close states a phase, and a phase is a number from 1 */
+	ord_buf_reset(&t);
+	ord_buf_adds(&t, b.buf);
+	memcpy(strstr(t.buf, "at: close"), "at: seal ", 9);
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "has no phase"));
+	ord_buf_reset(&t);
+	ord_buf_adds(&t, b.buf);
+	memcpy(strstr(t.buf, "phase: 2"), "phase: 0", 8);
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), ORD_EBADDATA);
+	ord_buf_release(&b);
+	ord_buf_release(&t);
+}
+END_TEST
+
 /* ---- player signatures at submit ---- */
 
 static void sign_as(struct ord_signed_sheet *ss, const unsigned char gid[16], int turn,
@@ -1329,6 +1393,7 @@ Suite *ord_test_suite(void)
 	tcase_add_unchecked_fixture(k, build, cleanup);
 	tcase_add_test(k, key_files);
 	tcase_add_test(k, signed_submit_refusals);
+	tcase_add_test(k, close_heads_state_their_phase);
 	suite_add_tcase(s, k);
 	return s;
 }
