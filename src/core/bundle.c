@@ -700,6 +700,16 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 	if (!o || !o->nreceipts)
 		ord_buf_addf(out, "%s  no --receipt: your sheet was not checked\n",
 			     n++ ? "" : "not checked:\n");
+	if (!o || !o->tables || !o->scenario)
+		ord_buf_addf(out,
+			     "%s  no %s: the game's own %s not held against the files you were given (the results follow from the game's own)\n",
+			     n++ ? "" : "not checked:\n",
+			     o && o->tables     ? "--scenario"
+			     : o && o->scenario ? "--tables"
+						: "--scenario or --tables",
+			     o && o->tables     ? "scenario was"
+			     : o && o->scenario ? "tables were"
+						: "scenario and tables were");
 	for (i = 0; i < r->heads.n; i++) {
 		const struct ord_rec_head *h = &r->heads.v[i];
 		char hex[65];

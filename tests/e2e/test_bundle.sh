@@ -145,7 +145,9 @@ has "$OUT" "matches; nothing up to it was rewritten"
 has "$OUT" "no --head of turn 1's opening (open-1.head): nothing shows the turn was not opened again"
 expect 0 verify turn1.xml --pubkey referee.key.pub --receipt "$COMMIT" --receipt "$RED2" --head open.head --head seal.head --head exchange.head
 has "$OUT" "and this turn continues from it"
-hasnt "$OUT" "not checked"
+hasnt "$OUT" "no --pubkey"
+hasnt "$OUT" "no --head"
+hasnt "$OUT" "no --receipt"
 expect 0 verify turn1.xml
 has "$OUT" "against the bundle's own key"
 # what was not given is said not checked, after the verdict
@@ -153,6 +155,7 @@ has "$OUT" "not checked:"
 has "$OUT" "no --pubkey: the signature ties the bundle to no key you know"
 has "$OUT" "no --head: nothing ties this history to what the referee signed before"
 has "$OUT" "no --receipt: your sheet was not checked"
+has "$OUT" "no --scenario or --tables: the game's own scenario and tables were not held against the files you were given"
 has "$OUT" "compare the head of turn 1's exchange with the other players'"
 # red kept the receipt of the version it replaced: present, but not sealed
 expect 1 verify turn1.xml --pubkey "$REFKEY" --receipt "$RED1"
@@ -180,6 +183,7 @@ cp "$SRC/rulesets/battalion/tables.xml" tables.xml
 expect 0 verify turn1.xml --pubkey "$REFKEY" --scenario scenario.xml --tables tables.xml
 has "$OUT" "ok: tables: the game's rules tables are tables.xml, as you gave them"
 has "$OUT" "ok: scenario: the game's is scenario.xml, as you gave it"
+hasnt "$OUT" "not held against the files you were given"
 expect 1 verify turn1.xml --pubkey "$REFKEY" --scenario "$SRC/tests/fixtures/e2e/scenario.xml"
 has "$OUT" "FAILED: the game's scenario is not $SRC/tests/fixtures/e2e/scenario.xml, which you gave"
 # a referee who made the game with artillery of his own (6 dead, not 2)
