@@ -142,6 +142,23 @@ mime() {
 	python3 "$SRC/tests/mail/mime.py" "$@"
 }
 
+# sqlu SQL [GAME]: SQL on the game file ($G unless given), as the judge's user
+sqlu() {
+	as_user sqlite3 -batch -bail "${2:-$G}" "$1"
+}
+
+# last_mail PLAYER TEXT: the file of PLAYER's newest mail whose subject has TEXT
+last_mail() {
+	local f
+	for f in $(mails "$1" | tac); do
+		if [[ "$(mime "$f" subject)" == *"$2"* ]]; then
+			echo "$f"
+			return 0
+		fi
+	done
+	fail "no mail to $1 with '$2' in its subject; they have: $(for f in $(mails "$1"); do mime "$f" subject; done)"
+}
+
 new_signed_game() {
 	local pub
 	ordu keygen "$TMP/red.key" >/dev/null 2>&1

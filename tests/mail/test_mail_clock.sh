@@ -12,9 +12,6 @@ source "$(dirname "$0")/lib.sh"
 need_sqlite3
 
 G=$GAMES/clock.orderly
-sqlu() {
-	as_user sqlite3 -batch -bail "${2:-$G}" "$1"
-}
 tick_at() {
 	ORDERLY_TEST_NOW=$(date -d "$1" +%s) as_user "$ORDERLY" tick "$GAMES" --sendmail "$SENDMAIL" \
 		>>"$TMP/tick.out" 2>>"$TMP/tick.err"

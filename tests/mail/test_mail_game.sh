@@ -14,9 +14,6 @@ source "$(dirname "$0")/lib.sh"
 need_sqlite3
 
 G=$GAMES/crossroads.orderly
-sqlu() {
-	as_user sqlite3 -batch -bail "$G" "$1"
-}
 
 # a message from WHO (blue, red, referee) to the game, with BODY on stdin
 n=0
@@ -36,17 +33,6 @@ mail_from() {
 	flush
 }
 
-# the body of PLAYER's newest mail whose subject has TEXT
-last_mail() {
-	local f
-	for f in $(mails "$1" | tac); do
-		if [[ "$(mime "$f" subject)" == *"$2"* ]]; then
-			echo "$f"
-			return 0
-		fi
-	done
-	fail "no mail to $1 with '$2' in its subject; they have: $(for f in $(mails "$1"); do mime "$f" subject; done)"
-}
 body_of() {
 	mime "$(last_mail "$1" "$2")" body
 }

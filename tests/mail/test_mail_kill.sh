@@ -12,9 +12,6 @@ source "$(dirname "$0")/lib.sh"
 need_sqlite3
 
 G=$GAMES/kill.orderly
-sqlu() {
-	as_user sqlite3 -batch -bail "$G" "$1"
-}
 ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" >/dev/null 2>&1
 printf 'blue shako and sabre\n' | ordu register "$G" --side blue --passphrase-file - >/dev/null
 # the sides' "turn open" mails (the head of the opening) go out first

@@ -10,9 +10,6 @@ source "$(dirname "$0")/lib.sh"
 need_sqlite3
 
 G=$GAMES/replay.orderly
-sqlu() {
-	as_user sqlite3 -batch -bail "${2:-$G}" "$1"
-}
 ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" >/dev/null 2>&1
 printf 'blue shako and sabre\n' | ordu register "$G" --side blue --passphrase-file - >/dev/null
 ordu tick "$GAMES" --sendmail "$SENDMAIL" >/dev/null

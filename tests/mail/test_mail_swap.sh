@@ -13,9 +13,6 @@ source "$(dirname "$0")/lib.sh"
 need_sqlite3
 
 G=$GAMES/swap.orderly
-sqlu() {
-	as_user sqlite3 -batch -bail "$G" "$1"
-}
 ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" >/dev/null 2>&1
 printf 'blue shako and sabre\n' | ordu register "$G" --side blue --passphrase-file - >/dev/null
 printf 'red coat at dawn\n' | ordu register "$G" --side red --passphrase-file - >/dev/null
@@ -36,17 +33,6 @@ mail_from() {
 	send_raw "$f"
 	deliver
 	flush
-}
-# PLAYER's newest mail whose subject has TEXT
-last_mail() {
-	local f
-	for f in $(mails "$1" | tac); do
-		if [[ "$(mime "$f" subject)" == *"$2"* ]]; then
-			echo "$f"
-			return 0
-		fi
-	done
-	fail "no mail to $1 with '$2' in its subject"
 }
 
 mail_from red <<'EOF'
