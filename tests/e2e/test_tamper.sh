@@ -159,40 +159,38 @@ tamper roll-sides-zero \
 	"UPDATE roll SET sides = 0" \
 	"were changed after they were written"
 
-# a damaged game refuses to be changed, and nothing is written: a scenario
-# that is not the one its log states (a byte flipped) is found before the
-# first change, as changed tables are at open; reading it still works
-cp "$BASE" scenario-flip.orderly
-sql scenario-flip.orderly "UPDATE game_scenario SET scenario = CAST(replace(CAST(scenario AS TEXT), 'Red Army', 'Red Arny') AS BLOB)" >/dev/null
-flip_sha=$(sha scenario-flip.orderly)
-for c in "submit scenario-flip.orderly --side blue $FIX/blue-1.txt" "seal scenario-flip.orderly --force" \
-	"event scenario-flip.orderly move unit=B1 distance=2" "deadline scenario-flip.orderly +1h"; do
-	# shellcheck disable=SC2086
-	expect_exit 65 ord $c
-	expect_eq "$ERR" "orderly: 'scenario-flip.orderly' is a damaged game file: its scenario is not the one its log states (changed outside orderly: 'orderly audit' says what; restore it from a copy)" "${c%% *} of a game whose scenario changed"
-done
-expect_eq "$(sha scenario-flip.orderly)" "$flip_sha" "the game whose scenario changed, after the changes refused"
-[[ ! -e scenario-flip.orderly-wal ]] || fail "a write-ahead log was left beside the game"
-expect_exit 0 ord info scenario-flip.orderly
-expect_exit 1 ord audit scenario-flip.orderly
-expect_in "$OUT" "the game file's scenario is not the one logged when the game was made"
+# damaged NAME SQL WHAT AUDIT-SAYS: a damaged game refuses to be changed,
+# and nothing is written; reading it still works, and the audit says what
+damaged() {
+	local game=$1.orderly sql_change=$2 what=$3 audit_says=$4 sum c
+	cp "$BASE" "$game"
+	sql "$game" "$sql_change" >/dev/null
+	sum=$(sha "$game")
+	[[ "$sum" != "$base_sha" ]] || fail "$1: the change changed nothing (fix the test)"
+	for c in "submit $game --side blue $FIX/blue-1.txt" "seal $game --force" \
+		"event $game move unit=B1 distance=2" "deadline $game +1h"; do
+		# shellcheck disable=SC2086
+		expect_exit 65 ord $c
+		expect_eq "$ERR" "orderly: '$game' is a damaged game file: $what (changed outside orderly: 'orderly audit' says what; restore it from a copy)" "${c%% *} of $1"
+	done
+	expect_eq "$(sha "$game")" "$sum" "$1, after the changes refused"
+	[[ ! -e "$game-wal" ]] || fail "$1: a write-ahead log was left beside the game"
+	expect_exit 0 ord info "$game"
+	expect_exit 1 ord audit "$game"
+	expect_in "$OUT" "$audit_says"
+}
+# a scenario that is not the one its log states (a byte flipped) is found
+# before the first change, as changed tables are at open
+damaged scenario-flip \
+	"UPDATE game_scenario SET scenario = CAST(replace(CAST(scenario AS TEXT), 'Red Army', 'Red Arny') AS BLOB)" \
+	"its scenario is not the one its log states" \
+	"the game file's scenario is not the one logged when the game was made"
 # the same for tables that are not the ones its log states (a label
-# changed: they still load): a damaged file, exit 65 as for the scenario
-cp "$BASE" tables-flip.orderly
-sql tables-flip.orderly "UPDATE game SET tables = replace(tables, 'a tray is removed', 'a tray is taken')" >/dev/null
-tables_sha=$(sha tables-flip.orderly)
-[[ "$tables_sha" != "$base_sha" ]] || fail "the tables' change changed nothing (fix the test)"
-for c in "submit tables-flip.orderly --side blue $FIX/blue-1.txt" "seal tables-flip.orderly --force" \
-	"event tables-flip.orderly move unit=B1 distance=2" "deadline tables-flip.orderly +1h"; do
-	# shellcheck disable=SC2086
-	expect_exit 65 ord $c
-	expect_eq "$ERR" "orderly: 'tables-flip.orderly' is a damaged game file: its tables are not the ones its log states (changed outside orderly: 'orderly audit' says what; restore it from a copy)" "${c%% *} of a game whose tables changed"
-done
-expect_eq "$(sha tables-flip.orderly)" "$tables_sha" "the game whose tables changed, after the changes refused"
-[[ ! -e tables-flip.orderly-wal ]] || fail "a write-ahead log was left beside the game"
-expect_exit 0 ord info tables-flip.orderly
-expect_exit 1 ord audit tables-flip.orderly
-expect_in "$OUT" "the game file's tables is not the one"
+# changed: they still load): exit 65 as for the scenario
+damaged tables-flip \
+	"UPDATE game SET tables = replace(tables, 'a tray is removed', 'a tray is taken')" \
+	"its tables are not the ones its log states" \
+	"the game file's tables is not the one"
 # a unit's current state made stronger in the file (24 figures made 48):
 # the next phase and the exchange are refused, nothing written (it was
 # resolved from it, and only an audit said so: red-team finding)
