@@ -86,7 +86,11 @@
  *      Units with no small arms (weapon none) cannot use the fire event.
  *  D12 Cover: a unit in woods does not fire (unless the tables'
  *      woods_may_fire says it does), and a target in woods beyond
- *      woods_fired_on_within cannot be fired at; both are refused.
+ *      woods_fired_on_within cannot be fired at; both are refused, for a
+ *      gun's artillery event as for a fire event (the same keys,
+ *      target_in_woods and firer_in_woods), and with --override the shot
+ *      does nothing and rolls no die.  Not switched by the table checks:
+ *      the keys are new to artillery, so no game made before has them.
  *  D13 A unit charges again at the earliest charge_interval turns after its
  *      last charge (charged in 1: again in 4).
  *  D14 A melee from an earlier turn that the referee does not record again
@@ -265,6 +269,9 @@ static const struct ord_key_spec artillery_keys[] = {
 	{ "over", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "own men the gun fires over (D22)" },
 	{ "clearance", ORD_KEY_NUM, 0, NULL, 0, 500, NULL,
 	  "inches the shot passes clear of them (at least fire_over_clearance)" },
+	{ "target_in_woods", ORD_KEY_BOOL, 0, NULL, 0, 0, "no",
+	  "the target is in woods (fired on only within woods_fired_on_within, D12)" },
+	{ "firer_in_woods", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the gun is in woods (D12)" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec test_keys[] = {
@@ -869,7 +876,8 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * of skirmishers is fired at in skirmish order, as a screen too (D27);
 	 * cavalry takes no infantry formation's fire or melee modifier (D28);
 	 * the firer's skirmish -1/4 from formations.fires_as, units in woods
-	 * fire when woods_may_fire says so, a gun over gun_crew_max refused */
-	"2026-12-02.2", /* rules_revision (above) */
+	 * fire when woods_may_fire says so, a gun over gun_crew_max refused;
+	 * 2026-12-02.3: woods cover from guns (D12) */
+	"2026-12-02.3", /* rules_revision (above) */
 	bat_tables,     /* tables */
 };

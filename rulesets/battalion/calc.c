@@ -533,6 +533,18 @@ int bat_artillery(const struct bat_rules *r, const struct bat_artillery_in *in,
 		err = ord_error_set(ORD_EUSAGE, "range: must be a distance of 0 or more inches");
 		goto out;
 	}
+	/* D12: "Units in woods may not be fired on unless they come within
+	 * 4\" of the enemy, nor may they fire": guns as small arms */
+	if (in->firer_in_woods && !param(r, "woods_may_fire")) {
+		ord_buf_adds(&b, "no fire: units in woods do not fire");
+		goto done;
+	}
+	if (in->target_in_woods && in->range > param(r, "woods_fired_on_within")) {
+		ord_buf_adds(&b, "no fire: a target in woods may be fired on only within ");
+		add_num(&b, param(r, "woods_fired_on_within"));
+		ord_buf_adds(&b, " in.");
+		goto done;
+	}
 	ord_kv_set(&match, "shot", in->shot);
 	if (fire_band(&row, r, "artillery", "shot", in->shot, in->range)) {
 		ord_buf_addf(&b, "out of range: %s at ", in->shot);

@@ -115,11 +115,13 @@ struct bat_artillery_in {
 	double range;                 /* inches, >= 0 */
 	const char *target_formation; /* line, column, square, skirmish, misc */
 	int horse_moved_unlimbered;   /* horse artillery moved, unlimbered and fired */
+	int target_in_woods;          /* may be fired on only from close range (D12) */
+	int firer_in_woods;           /* units in woods do not fire (D12) */
 	int die;                      /* d6 to hit */
 };
 
 struct bat_artillery_out {
-	int in_range;   /* 0: no such shot at this range */
+	int in_range;   /* 0: no such shot at this range, or hidden in woods */
 	int to_hit;     /* highest die that hits */
 	int hit;        /* die <= to_hit */
 	int casualties; /* figures, 0 on a miss */

@@ -77,6 +77,8 @@ static const struct ord_key_spec artillery_args[] = {
 	INCHES("range"),
 	{ "target_formation", ORD_KEY_WORD, 0, "formations.formation", 0, 0, "line", NULL },
 	FLAG("horse_moved_unlimbered"),
+	FLAG("target_in_woods"),
+	FLAG("firer_in_woods"),
 	END,
 };
 
@@ -288,6 +290,8 @@ static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
 	in.range = ord_kv_get_num(ord_calc_args(c), "range", 0);
 	in.target_formation = arg(c, "target_formation");
 	in.horse_moved_unlimbered = arg_flag(c, "horse_moved_unlimbered");
+	in.target_in_woods = arg_flag(c, "target_in_woods");
+	in.firer_in_woods = arg_flag(c, "firer_in_woods");
 	if ((err = ord_calc_die(c, &in.die, (unsigned)calc_param(r, "artillery_die"), "to_hit")) != 0 ||
 	    (err = bat_artillery(r, &in, &res, &why)) != 0)
 		goto out;

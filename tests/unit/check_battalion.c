@@ -624,6 +624,32 @@ START_TEST(fire_woods)
 }
 END_TEST
 
+/* Review finding: woods cover a unit from the guns as from muskets (D12),
+ * the 4" the tables' woods_fired_on_within; an override shoots nothing. */
+START_TEST(artillery_woods)
+{
+	static const int six[] = { 6 };
+
+	cast();
+	unit("R9", "red", "kind=foot_artillery formation=unlimbered figures=10 weapon=none", NULL);
+	unit("R8", "red", "kind=foot_artillery formation=unlimbered figures=10 weapon=none", NULL);
+	orders("G1 Fb @R1\nR9 Fs\nR8 Fs\n");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=20 target_in_woods=yes"),
+			 "unit 'G1': target 'R1' is in woods and may be fired on only within 4\" "
+			 "(range 20\") (cover)\n");
+	ck_assert_str_eq(event("artillery", "unit=R9 target=B1 range=20 firer_in_woods=yes"),
+			 "unit 'R9': units in woods may not fire (cover)\n");
+	ck_assert_str_eq(event("artillery", "unit=R8 target=B2 range=4 target_in_woods=yes"), "");
+	/* recorded with --override, it rolls nothing and does nothing (the
+	 * one die is R8's shot at B2, a miss) */
+	assert_has(resolve("fire", six, 1),
+		   "R1: fired on by gun G1 (ball, 20\"): no fire: a target in woods may be fired "
+		   "on only within 4 in.\n");
+	ck_assert_int_eq(state("R1", "figures"), 32);
+	ck_assert_int_eq(state("B1", "figures"), 24);
+}
+END_TEST
+
 START_TEST(fire_routed)
 {
 	cast();
@@ -1846,6 +1872,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, fire_charged_by_event);
 	tcase_add_test(ev, fire_in_melee);
 	tcase_add_test(ev, fire_woods);
+	tcase_add_test(ev, artillery_woods);
 	tcase_add_test(ev, fire_routed);
 	tcase_add_test(ev, fire_destroyed);
 	tcase_add_test(ev, artillery_unlimbered);
