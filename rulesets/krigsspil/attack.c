@@ -261,6 +261,13 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	ks_text_init(&t);
 	if (ks_gone(ctx, a) || ks_gone(ctx, f))
 		goto out;
+	/* 17.3: "Det regnes for forfølgelsesangreb hvis en enhed i FU bliver
+	 * angrebet af en enhed hvis styrke er mindst [25]% af egen styrke":
+	 * the rule's, not the referee's word (forfoelgelse_kontrol; a game
+	 * made before it pursues only with forfoelgelse=yes) */
+	if (!pursuit && ks_check(r, "forfoelgelse_kontrol") && ks_moral_now(ctx, f) == KS_FU &&
+	    ks_pursuit_strong(ctx, a, f))
+		pursuit = 1;
 	/* 17.2: a unit in FU that is attacked surrenders if it cannot flee */
 	if (ks_moral_now(ctx, f) == KS_FU)
 		ks_st_set(ctx, f, "angrebet_fu_traek", turn);
@@ -468,6 +475,11 @@ static int strength(struct ord_ctx *ctx, const struct ord_unit *u)
 	double cav = ks_param(ks_r(ctx), "forfoelgelse_kavaleri_gange");
 
 	return (int)(ks_figures(ctx, u) * (ks_is(ctx, u, "kavaleri") ? cav : 1));
+}
+
+int ks_pursuit_strong(struct ord_ctx *ctx, const struct ord_unit *a, const struct ord_unit *f)
+{
+	return 100.0 * strength(ctx, a) >= ks_param(ks_r(ctx), "forfoelgelse_pct") * strength(ctx, f);
 }
 
 int ks_block_effective(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *b)

@@ -642,8 +642,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * 2026-12-02.5 a battery's fire at a zone its ammunition is not used
 	 * at resolves as out of range (no dice, its rounds spent), where the
 	 * resolve failed, and so do an overridden fire of no gun and one at a
-	 * part larger than its target (K23)
+	 * part larger than its target (K23); 2026-12-02.6, each switched on
+	 * by the Skema's kontroller (README "Rules corrected in
+	 * 2026-12-02.6"): a unit in FU attacked by at least
+	 * forfoelgelse_pct of its strength is pursued (17.3)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02.5", /* rules_revision (above) */
+	"2026-12-02.6", /* rules_revision (above) */
 	ks_tables,      /* tables */
 };

@@ -176,6 +176,9 @@ int ks_resolve_fire(struct ord_ctx *ctx);
 /* Does enemy b block the flight of u (17): at least blokering_pct of its
  * strength, cavalry counted double? */
 int ks_block_effective(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *b);
+/* 17.3: attacker a is strong enough to pursue f (forfoelgelse_pct, cavalry
+ * counted forfoelgelse_kavaleri_gange times) */
+int ks_pursuit_strong(struct ord_ctx *ctx, const struct ord_unit *a, const struct ord_unit *f);
 int ks_resolve_attacks(struct ord_ctx *ctx);
 
 /* ---- what validate.c and events.c share ---- */

@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-02.5");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-02.6");
 }
 END_TEST
 
@@ -3396,6 +3396,81 @@ START_TEST(test_ammo_zone_game_made_before)
 }
 END_TEST
 
+/* The built-in Skema without one of its kontroller: the one a game made
+ * before that switch keeps. */
+static char *skema_without(const char *param)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/krigsspil/skema.xml");
+	const char *s = (const char *)res->data, *a, *b;
+	struct ord_buf pat = ORD_BUF_INIT, out = ORD_BUF_INIT;
+
+	ord_buf_addf(&pat, "<param name=\"%s\"", param);
+	a = strstr(s, pat.buf);
+	ck_assert_ptr_nonnull(a);
+	b = strstr(a, "/>");
+	ck_assert_ptr_nonnull(b);
+	ord_buf_add(&out, s, (size_t)(a - s));
+	ord_buf_adds(&out, b + 2);
+	ord_buf_release(&pat);
+	return ord_buf_detach(&out, NULL);
+}
+
+/* A game on the Skema without switch (NULL: the built-in one), turn 10. */
+static void game_without(const char *param)
+{
+	char *xml = param ? skema_without(param) : NULL;
+
+	teardown();
+	setup_turn(10, xml);
+	free(xml);
+	cast();
+}
+
+/* 17.3: "Det regnes for forfølgelsesangreb hvis en enhed i FU bliver
+ * angrebet af en enhed hvis styrke er mindst [25]% af egen styrke ...
+ * anses altid for at have tabt": the rule's, whatever the event says */
+static void pursuit_melee(const char *attacker_figures, const char *args)
+{
+	orders("D1 A @L1\n");
+	ord_kv_set(&U("D1")->state, "figurer", attacker_figures);
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("D1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("D1")->state, "angreb_maal", "L1");
+	EV_OK("naerkamp", args);
+	resolve("angrebshandlinger", D(1, 1, 1, 6, 6, 6));
+}
+
+START_TEST(test_pursuit_by_rule)
+{
+	game_without(NULL);
+	pursuit_melee("20", "angriber=D1 forsvarer=L1");
+	expect_result("nærkamp D1 mod L1 (forfølgelsesangreb)");
+	expect_result("forfølgelsesangreb: angriberen vinder altid");
+	ck_assert_int_eq(st("L1", "forfoelget_traek"), 1);
+	ck_assert_str_eq(sts("D1", "moral"), "OR");
+	/* under 25% of the fleeing unit's strength (4 against 18): a melee,
+	 * and forfoelgelse=yes is refused */
+	game_without(NULL);
+	orders("D1 A @L1\n");
+	ord_kv_set(&U("D1")->state, "figurer", "4");
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("D1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("D1")->state, "angreb_maal", "L1");
+	EV_BAD("naerkamp", "angriber=D1 forfoelgelse=yes forsvarer=L1",
+	       "a pursuit needs at least 25% of the fleeing unit's strength");
+	game_without(NULL);
+	pursuit_melee("4", "angriber=D1 forsvarer=L1");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "forfølgelsesangreb"));
+	ck_assert_int_eq(st("L1", "forfoelget_traek"), 0);
+	/* a game made before forfoelgelse_kontrol: the referee's word */
+	game_without("forfoelgelse_kontrol");
+	pursuit_melee("20", "angriber=D1 forsvarer=L1");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "forfølgelsesangreb"));
+	expect_result("forsvareren vinder");
+	ck_assert_int_eq(st("L1", "forfoelget_traek"), 0);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -3493,6 +3568,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_formation_words_as_written);
 	tcase_add_test(tc, test_ammo_zone_refused_and_resolved);
 	tcase_add_test(tc, test_ammo_zone_game_made_before);
+	tcase_add_test(tc, test_pursuit_by_rule);
 	suite_add_tcase(s, tc);
 	return s;
 }
