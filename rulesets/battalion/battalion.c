@@ -72,6 +72,11 @@
  *      takes the turn).  A gun fires only unlimbered, and in the turn it
  *      unlimbered only when its kind's unlimber time is 0 turns (horse
  *      artillery).  Limbering or unlimbering a gun already so is refused.
+ *      "UL - unlimber (1 turn except for horse art.)": a gun whose kind's
+ *      unlimber time is a turn or more spends the turn unlimbering, so
+ *      its sheet has no arrow beside UL and a move and an unlimbering in
+ *      one turn are refused (table checks, unlimber_move_checked: a game
+ *      made before it records both, as it did).
  *  D9  "Artillery may choose any target": the choice is written on the
  *      sheet; firing at another unit than its @target differs from the
  *      orders, for guns as for battalions.  Without @target any enemy may
@@ -877,7 +882,8 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * cavalry takes no infantry formation's fire or melee modifier (D28);
 	 * the firer's skirmish -1/4 from formations.fires_as, units in woods
 	 * fire when woods_may_fire says so, a gun over gun_crew_max refused;
-	 * 2026-12-02.3: woods cover from guns (D12) */
+	 * 2026-12-02.3: woods cover from guns (D12); a foot gun does not move
+	 * in the turn it unlimbers (D8) */
 	"2026-12-02.3", /* rules_revision (above) */
 	bat_tables,     /* tables */
 };

@@ -105,6 +105,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("retreat_orders_checked", 0, 1),
 	WHOLE("same_formation_checked", 0, 1),
 	WHOLE("range_checked", 0, 1),
+	WHOLE("unlimber_move_checked", 0, 1),
 	{ "movement", "reg", 0, INFINITY, 0 },
 	{ "movement", "charge", 0, INFINITY, 0 },
 	{ "terrain", "reg", 0, INFINITY, 0 },

@@ -111,6 +111,17 @@ static void same_formation(struct ord_ctx *ctx, const struct ord_unit *u, const 
 			     u->id, want, t->value);
 }
 
+/* "UL - unlimber (1 turn except for horse art.)": a gun whose kind takes
+ * a turn to unlimber (unlimber_turns, unlimber_turns_horse) spends the
+ * turn on it and does not move in it (D8).  0 when the game's tables do
+ * not switch the check on (a game made before it, table checks). */
+static long unlimber_takes_turn(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	if (!bat_flag(ctx, "unlimber_move_checked") || !bat_is_arm(ctx, u, "artillery"))
+		return 0;
+	return bat_ip(ctx, bat_is_horse_artillery(u) ? "unlimber_turns_horse" : "unlimber_turns");
+}
+
 int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag)
 {
 	const char *side = ord_ctx_side(ctx);
@@ -199,6 +210,11 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 			ord_diag_add(diag, o->line, ord_order_code(o, "L")->col, o->unit, "artillery",
 				     "a gun cannot both unlimber (UL) and limber (L) in one turn");
 		dir = ord_order_find(o, ORD_TOK_DIR);
+		if (dir && bat_order_has(o, "UL") && unlimber_takes_turn(ctx, u) > 0)
+			ord_diag_add(diag, o->line, ord_order_code(o, "UL")->col, o->unit,
+				     bat_rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns"),
+				     "%s '%s' takes the turn to unlimber: no move arrow beside UL (only horse artillery moves and unlimbers)",
+				     bat_kind(u), u->id);
 		frac = ord_order_find(o, ORD_TOK_FRAC);
 		if (frac && !dir)
 			ord_diag_add(diag, o->line, frac->col, o->unit, "orders",
@@ -263,6 +279,21 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 
 /* ---- event checks ---- */
 
+/* An earlier event of this turn of one of kinds (words) for u, or NULL:
+ * one formation change, one limbering or unlimbering a turn. */
+static const struct ord_event *earlier(struct ord_ctx *ctx, const struct ord_event *ev,
+				       const struct ord_unit *u, const char *kinds)
+{
+	size_t i;
+
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+		if (e != ev && ord_words_has(kinds, e->kind) && bat_ev_unit(ctx, e, "unit") == u)
+			return e;
+	}
+	return NULL;
+}
+
 static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
@@ -272,6 +303,7 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	int turn = ord_ctx_turn(ctx);
 	long interval = bat_ip(ctx, "charge_interval"), last = bat_st(ctx, u, "last_charge");
 	struct ord_unit *c = bat_ev_unit(ctx, ev, "contact");
+	const struct ord_event *ul;
 	struct ord_buf why = ORD_BUF_INIT;
 	struct ord_buf rule = ORD_BUF_INIT;
 	size_t i;
@@ -315,6 +347,11 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	if (bat_is_arm(ctx, u, "artillery") && !strcmp(bat_formation(ctx, u), "unlimbered"))
 		ord_diag_add(d, 0, 0, u->id, bat_rule_text(ctx, &rule, LIMBER_RULE, "limber_turns"),
 			     "gun '%s' is unlimbered: it must limber (a turn) before it moves", u->id);
+	if (unlimber_takes_turn(ctx, u) > 0 && (ul = earlier(ctx, ev, u, "unlimber")) != NULL)
+		ord_diag_add(d, 0, 0, u->id,
+			     bat_rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns"),
+			     "gun '%s' unlimbers this turn (event #%u): a %s takes the turn to unlimber and does not move",
+			     u->id, ul->seq, bat_kind(u));
 	{
 		struct bat_move_in mi = { bat_kind(u),
 					  bat_chart_formation(ctx, u),
@@ -335,21 +372,6 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 out:
 	ord_buf_release(&why);
 	ord_buf_release(&rule);
-}
-
-/* An earlier event of this turn of one of kinds (words) for u, or NULL:
- * one formation change, one limbering or unlimbering a turn. */
-static const struct ord_event *earlier(struct ord_ctx *ctx, const struct ord_event *ev,
-				       const struct ord_unit *u, const char *kinds)
-{
-	size_t i;
-
-	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
-		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
-		if (e != ev && ord_words_has(kinds, e->kind) && bat_ev_unit(ctx, e, "unit") == u)
-			return e;
-	}
-	return NULL;
 }
 
 static void check_form(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
@@ -396,6 +418,18 @@ static void check_gun(struct ord_ctx *ctx, const struct ord_event *ev, struct or
 			     "gun '%s' %sed but its sheet has no %s", u->id, ev->kind, code);
 	if (!strcmp(bat_formation(ctx, u), state))
 		ord_diag_add(d, 0, 0, u->id, "artillery", "gun '%s' is already %s", u->id, state);
+	if (un && unlimber_takes_turn(ctx, u) > 0) {
+		size_t i;
+		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+			e = ord_ctx_unit_event(ctx, u, i);
+			if (e != ev && !strcmp(e->kind, "move") && bat_ev_unit(ctx, e, "unit") == u &&
+			    ord_kv_get_num(&e->kv, "distance", 0) > 0)
+				ord_diag_add(d, 0, 0, u->id,
+					     bat_rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns"),
+					     "gun '%s' moved this turn (event #%u): a %s takes the turn to unlimber and does not move",
+					     u->id, e->seq, bat_kind(u));
+		}
+	}
 	ord_buf_release(&rule);
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/common.h"
 #include "ruleset.h"
+#include "tables.h"
 
 static const struct ord_notation *hg;
 
@@ -485,7 +486,9 @@ START_TEST(move_guns)
 			 "gun 'G1' already limbered this turn (event #2) "
 			 "(UL - unlimber (1 turn except for horse art.))\n"
 			 "gun 'G1' unlimbered but its sheet has no UL (orders may never be changed)\n"
-			 "gun 'G1' is already unlimbered (artillery)\n");
+			 "gun 'G1' is already unlimbered (artillery)\n"
+			 "gun 'G1' moved this turn (event #1): a foot_artillery takes the turn to "
+			 "unlimber and does not move (UL - unlimber (1 turn except for horse art.))\n");
 	ck_assert_str_eq(event("move", "unit=HA distance=6"), "");
 	ck_assert_str_eq(event("limber", "unit=B1"), "unit 'B1' is not artillery (artillery)\n");
 }
@@ -1772,6 +1775,69 @@ START_TEST(artillery_out_of_range)
 }
 END_TEST
 
+/* Load the shipped tables without the parameter name (a switch a game
+ * made before it does not have), in a new context of turn 3. */
+static void tables_without(const char *name)
+{
+	char *xml, *from, *to, pat[128];
+	size_t len;
+
+	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
+				       1u << 20),
+			 0);
+	snprintf(pat, sizeof(pat), "<param name=\"%s\"", name);
+	from = strstr(xml, pat);
+	ck_assert_msg(from != NULL, "no %s in the tables", name);
+	to = strstr(from, "/>") + 2;
+	memmove(from, to, strlen(to) + 1);
+	ord_ctx_fake_free(ctx);
+	rs->free(rules);
+	ck_assert_msg(rs->load(&rules, xml, strlen(xml), "before.xml") == 0, "%s", ord_error_last());
+	ck_assert_int_eq(ord_tables_switch(rs->tables(rules), name), 0);
+	free(xml);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+}
+
+/* "UL - unlimber (1 turn except for horse art.)": a foot gun spends the
+ * turn unlimbering and does not move in it; horse artillery may (C-UL-F). */
+START_TEST(unlimber_takes_the_turn)
+{
+	cast();
+	unit("G2", "blue", "kind=foot_artillery formation=limbered figures=10 weapon=none", NULL);
+	unit("G3", "blue", "kind=foot_artillery formation=limbered figures=10 weapon=none", NULL);
+	ck_assert_str_eq(validate("blue", "G2 ↑ 1/2 UL\n"),
+			 "1:10: foot_artillery 'G2' takes the turn to unlimber: no move arrow beside "
+			 "UL (only horse artillery moves and unlimbers) (UL - unlimber (1 turn except "
+			 "for horse art.))\n");
+	ck_assert_str_eq(validate("blue", "G2 UL\nHA ↑ 1/2 UL\n"), "");
+	orders("G2 ↑ 1/2 UL\nG3 ↑ 1/2 UL\nHA ↑ 1/2 UL\n");
+	ck_assert_str_eq(event("move", "unit=G2 distance=4"), "");
+	ck_assert_str_eq(event("unlimber", "unit=G2"),
+			 "gun 'G2' moved this turn (event #1): a foot_artillery takes the turn to "
+			 "unlimber and does not move (UL - unlimber (1 turn except for horse art.))\n");
+	ck_assert_str_eq(event("unlimber", "unit=G3"), "");
+	ck_assert_str_eq(event("move", "unit=G3 distance=4"),
+			 "gun 'G3' unlimbers this turn (event #3): a foot_artillery takes the turn to "
+			 "unlimber and does not move (UL - unlimber (1 turn except for horse art.))\n");
+	ck_assert_str_eq(event("unlimber", "unit=HA"), "");
+	ck_assert_str_eq(event("move", "unit=HA distance=6"), "");
+}
+END_TEST
+
+/* A game made before (tables without unlimber_move_checked) records both,
+ * as it did. */
+START_TEST(unlimber_move_of_a_game_made_before)
+{
+	tables_without("unlimber_move_checked");
+	cast();
+	unit("G2", "blue", "kind=foot_artillery formation=limbered figures=10 weapon=none", NULL);
+	ck_assert_str_eq(validate("blue", "G2 ↑ 1/2 UL\n"), "");
+	orders("G2 ↑ 1/2 UL\n");
+	ck_assert_str_eq(event("move", "unit=G2 distance=4"), "");
+	ck_assert_str_eq(event("unlimber", "unit=G2"), "");
+}
+END_TEST
+
 /* The tables of a game made before the checks of the table checks (no
  * parameter, or 0) let through what they let through then, so that its
  * audit replays its events and repeated sheets as they were recorded. */
@@ -1890,6 +1956,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, melee_fresh);
 	tcase_add_test(ev, artillery_out_of_range);
 	tcase_add_test(ev, checks_of_a_game_made_before);
+	tcase_add_test(ev, unlimber_takes_the_turn);
+	tcase_add_test(ev, unlimber_move_of_a_game_made_before);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);
