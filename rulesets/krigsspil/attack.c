@@ -14,12 +14,28 @@
 
 /* ---- angrebshandlinger (16, 17) ---- */
 
+/* The supports of x against enemy, as flags; xflags are the referee's
+ * flags for x's side (its cover). */
 static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const struct ord_unit *enemy,
-			struct ord_kv *flags, struct ks_text *t)
+			const char *xflags, struct ord_kv *flags, struct ks_text *t)
 {
 	struct ks_rules *r = ks_r(ctx);
 	int turn = ord_ctx_turn(ctx), naboer = 0, traefning = 0, refused = 0;
+	const char *x_da = NULL, *x_en = NULL;
 	size_t i;
+
+	/* 6.6: "Den støttede enhed skal være deployeret i sluttet formation
+	 * eller spredt formation i dækning"; 11.8: "En hob kan ikke få
+	 * tillæg/fradrag for støtteenheder" (stoettet_enhed_kontrol: a game
+	 * made before it counted the supports of any unit) */
+	if (ks_check(r, "stoettet_enhed_kontrol")) {
+		if (!strcmp(ks_form(ctx, x), "hob"))
+			x_da = "den støttede er en hob, 11.8",
+			x_en = "the unit supported is a hob, 11.8";
+		else if (!ks_closed(ctx, x, NULL) && !ks_in_cover(ctx, x, xflags))
+			x_da = "den støttede står i spredt formation uden dækning, 6.6",
+			x_en = "the unit supported is in open order outside cover, 6.6";
+	}
 
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *s = ord_ctx_unit(ctx, i);
@@ -29,7 +45,9 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 		    strcmp(ks_st_str(ctx, s, "stoetter"), x->id) || ks_gone(ctx, s))
 			continue;
 		/* 6.6: the conditions at the moment of the attack */
-		if (ks_moral_now(ctx, s) >= KS_U)
+		if (x_da)
+			why_da = x_da, why_en = x_en;
+		else if (ks_moral_now(ctx, s) >= KS_U)
 			why_da = "i uorden", why_en = "in disorder";
 		else if (ks_st(ctx, s, "angreb_traek") == turn)
 			why_da = "har selv angrebsordre", why_en = "has an attack order itself";
@@ -308,10 +326,10 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		}
 	}
 	ks_text_add(&t, "; angriberens støtte:", "; the attacker's supports:");
-	if (!supports_for(ctx, a, f, &in.a.flags, &t))
+	if (!supports_for(ctx, a, f, ord_kv_get(&e->kv, "a_flag"), &in.a.flags, &t))
 		ks_text_add(&t, " ingen", " none");
 	ks_text_add(&t, "; forsvarerens støtte:", "; the defender's supports:");
-	if (!supports_for(ctx, f, a, &in.d.flags, &t))
+	if (!supports_for(ctx, f, a, ord_kv_get(&e->kv, "d_flag"), &in.d.flags, &t))
 		ks_text_add(&t, " ingen", " none");
 	melee_flags(ctx, a, f, 1, &in.a.flags);
 	melee_flags(ctx, f, a, 0, &in.d.flags);

@@ -645,7 +645,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * part larger than its target (K23); 2026-12-02.6, each switched on
 	 * by the Skema's kontroller (README "Rules corrected in
 	 * 2026-12-02.6"): a unit in FU attacked by at least
-	 * forfoelgelse_pct of its strength is pursued (17.3)
+	 * forfoelgelse_pct of its strength is pursued (17.3); only a unit in
+	 * close order or in open order in cover, and no hob, has the bonus
+	 * of its supports (6.6, 11.8)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-02.6", /* rules_revision (above) */
 	ks_tables,      /* tables */

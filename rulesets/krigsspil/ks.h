@@ -44,6 +44,12 @@ int ks_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formati
  * march, no attack, and open order to whoever attacks them.  formation
  * NULL: the unit's own. */
 int ks_cossack_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation);
+/* Cover (Skema I-III, 6.6): the plate at x, y gives daekning let or god in
+ * the terraen table (no map: none); unit u stands there or the referee's
+ * flags for its side (a_flag, d_flag, may be NULL) give daekning_let or
+ * daekning_god. */
+int ks_cover_at(const struct ks_rules *r, double x, double y);
+int ks_in_cover(struct ord_ctx *ctx, const struct ord_unit *u, const char *flags);
 int ks_british(const struct ord_unit *u);
 /* The unit's nation (scenario attribute nation), "ukendt" without one. */
 const char *ks_nation(const struct ord_unit *u);

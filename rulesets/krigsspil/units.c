@@ -125,6 +125,39 @@ int ks_cossack_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char 
 	       strcmp(formation, "marchkolonne");
 }
 
+int ks_cover_at(const struct ks_rules *r, double x, double y)
+{
+	const struct ks_plate *p = r->map ? ks_map_at(r->map, x, y) : NULL;
+	const struct ord_row *row = NULL;
+	const char *cover;
+	struct ord_kv m;
+
+	if (!p)
+		return 0;
+	ord_kv_init(&m);
+	ord_kv_set(&m, "terraen", p->terrain);
+	if (ord_table_find(&row, ks_table(r, "terraen"), &m))
+		ord_error_clear();
+	ord_kv_release(&m);
+	cover = row ? ord_row_str(row, "daekning") : "";
+	return !strcmp(cover, "let") || !strcmp(cover, "god");
+}
+
+int ks_in_cover(struct ord_ctx *ctx, const struct ord_unit *u, const char *flags)
+{
+	struct ord_kv f;
+	int given;
+
+	ord_kv_init(&f);
+	ks_referee_flags(flags, &f);
+	given = ord_kv_get_bool(&f, "daekning_let", 0) || ord_kv_get_bool(&f, "daekning_god", 0);
+	ord_kv_release(&f);
+	if (given)
+		return 1;
+	return ks_st_has(ctx, u, "x") &&
+	       ks_cover_at(ks_r(ctx), ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"));
+}
+
 const char *ks_nation(const struct ord_unit *u)
 {
 	const char *n = ord_kv_get(&u->attrs, "nation");

@@ -3471,6 +3471,61 @@ START_TEST(test_pursuit_by_rule)
 }
 END_TEST
 
+/* unit x (with figurer and formation, NULL: its own) attacks L1, D1
+ * behind it as its second line; melee with the event's args */
+static void supported_attack(const char *x, const char *figures, const char *formation, const char *args)
+{
+	char line[32];
+
+	snprintf(line, sizeof(line), "%s A @L1\n", x);
+	orders(line);
+	if (figures)
+		ord_kv_set(&U(x)->state, "figurer", figures);
+	if (formation)
+		ord_kv_set(&U(x)->state, "formation", formation);
+	ord_kv_set(&U(x)->state, "angreb_traek", "10");
+	ord_kv_set(&U(x)->state, "angreb_maal", "L1");
+	ord_kv_set(&U("D1")->state, "stoette_traek", "10");
+	ord_kv_set(&U("D1")->state, "stoetter", x);
+	ord_kv_set(&U("D1")->state, "stoette_rolle", "traefning");
+	EV_OK("naerkamp", args);
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3));
+}
+
+/* 6.6: "Den støttede enhed skal være deployeret i sluttet formation eller
+ * spredt formation i dækning"; 11.8: "En hob kan ikke få tillæg/fradrag
+ * for støtteenheder" */
+START_TEST(test_support_for_whom)
+{
+	game_without(NULL);
+	supported_attack("D3", NULL, NULL, "angriber=D3 forsvarer=L1");
+	expect_result("D1 støtter ikke (den støttede står i spredt formation uden dækning, 6.6)");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "2. træfning"));
+	/* in cover: the referee's flag, or the map's plate (a wood, 3,0) */
+	game_without(NULL);
+	supported_attack("D3", NULL, NULL, "angriber=D3 forsvarer=L1 a_flag=daekning_let");
+	expect_result("+2 2. træfning");
+	teardown();
+	setup_map();
+	cast();
+	ord_kv_set(&U("D3")->state, "x", "90");
+	ord_kv_set(&U("D3")->state, "y", "0");
+	supported_attack("D3", NULL, NULL, "angriber=D3 forsvarer=L1");
+	expect_result("+2 2. træfning");
+	game_without(NULL);
+	supported_attack("D2", "8", "hob", "angriber=D2 forsvarer=L1");
+	expect_result("D1 støtter ikke (den støttede er en hob, 11.8)");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "+2 2. træfning"));
+	/* a game made before stoettet_enhed_kontrol */
+	game_without("stoettet_enhed_kontrol");
+	supported_attack("D3", NULL, NULL, "angriber=D3 forsvarer=L1");
+	expect_result("+2 2. træfning");
+	game_without("stoettet_enhed_kontrol");
+	supported_attack("D2", "8", "hob", "angriber=D2 forsvarer=L1");
+	expect_result("+2 2. træfning");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -3569,6 +3624,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_ammo_zone_refused_and_resolved);
 	tcase_add_test(tc, test_ammo_zone_game_made_before);
 	tcase_add_test(tc, test_pursuit_by_rule);
+	tcase_add_test(tc, test_support_for_whom);
 	suite_add_tcase(s, tc);
 	return s;
 }
