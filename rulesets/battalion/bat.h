@@ -82,6 +82,9 @@ int bat_order_has(const struct ord_order *o, const char *code);
 int bat_ordered_quarters(struct ord_ctx *ctx, const struct ord_order *o);
 /* The arrow points forward (D6). */
 int bat_order_forward(struct ord_ctx *ctx, const struct ord_order *o);
+/* The arrow points back: within forward_within degrees of straight away
+ * from the enemy (a routed unit's way, D6). */
+int bat_order_back(struct ord_ctx *ctx, const struct ord_order *o);
 /* The unit an event's key names, or NULL. */
 struct ord_unit *bat_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key);
 

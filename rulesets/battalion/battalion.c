@@ -58,7 +58,12 @@
  *      forward_within degrees of the enemy); one retreating moves by the
  *      rules.  A sheet for the turn a unit retreats or dresses its ranks
  *      is refused an arrow forward or a charge for it, as one for a routed
- *      unit anything but its way back.  The routed -3 (morale
+ *      unit anything but its way back: an arrow within forward_within
+ *      degrees of straight back ("moves 3 turns backwards, backs to the
+ *      enemy"), and a routed or retreating unit's move no longer than the
+ *      movement chart gives its whole move (table checks,
+ *      routed_moves_checked; before it a routed unit's sideways arrow and
+ *      any distance were let through).  The routed -3 (morale
  *      modifier routed_recently)
  *      applies to tests in the rout_penalty_turns turns after the rout, not
  *      in the turn itself.
@@ -647,6 +652,17 @@ int bat_order_forward(struct ord_ctx *ctx, const struct ord_order *o)
 	return d && (d->num < within || d->num > 360 - within);
 }
 
+/* "moves 3 turns backwards, backs to the enemy": the arrow within
+ * forward_within degrees of straight back (180), as a forward one is of
+ * the enemy's direction; a sideways arrow is neither (D6). */
+int bat_order_back(struct ord_ctx *ctx, const struct ord_order *o)
+{
+	const struct ord_token *d = o ? ord_order_find(o, ORD_TOK_DIR) : NULL;
+	double within = bat_p(ctx, "forward_within");
+
+	return d && abs(d->num - 180) < within;
+}
+
 struct ord_unit *bat_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key)
 {
 	const char *v = ord_kv_get(&ev->kv, key);
@@ -883,7 +899,8 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * the firer's skirmish -1/4 from formations.fires_as, units in woods
 	 * fire when woods_may_fire says so, a gun over gun_crew_max refused;
 	 * 2026-12-02.3: woods cover from guns (D12); a foot gun does not move
-	 * in the turn it unlimbers (D8) */
+	 * in the turn it unlimbers (D8); a routed unit moves back, within its
+	 * allowance (D6) */
 	"2026-12-02.3", /* rules_revision (above) */
 	bat_tables,     /* tables */
 };

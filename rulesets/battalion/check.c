@@ -122,6 +122,16 @@ static long unlimber_takes_turn(struct ord_ctx *ctx, const struct ord_unit *u)
 	return bat_ip(ctx, bat_is_horse_artillery(u) ? "unlimber_turns_horse" : "unlimber_turns");
 }
 
+/* D6: a routed unit "moves 3 turns backwards, backs to the enemy": its
+ * arrow points back (bat_order_back); a game made before the check (table
+ * checks, routed_moves_checked) refused only an arrow forward. */
+static int routed_arrow_refused(struct ord_ctx *ctx, const struct ord_order *o)
+{
+	if (!bat_flag(ctx, "routed_moves_checked"))
+		return bat_order_forward(ctx, o);
+	return ord_order_find(o, ORD_TOK_DIR) && !bat_order_back(ctx, o);
+}
+
 int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag)
 {
 	const char *side = ord_ctx_side(ctx);
@@ -160,8 +170,9 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 				     u->id);
 			continue;
 		}
-		if (bat_routed(ctx, u) && (bat_order_forward(ctx, o) || ord_order_find(o, ORD_TOK_CODE) ||
-					   ord_order_find(o, ORD_TOK_TARGET))) {
+		if (bat_routed(ctx, u) &&
+		    (routed_arrow_refused(ctx, o) || ord_order_find(o, ORD_TOK_CODE) ||
+		     ord_order_find(o, ORD_TOK_TARGET))) {
 			/* only its retreat may be written: the rules move it */
 			ord_diag_add(diag, o->line, o->col, o->unit,
 				     "rout = unit retreats, backs to enemy; routed units can't fire",
@@ -319,11 +330,32 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			     c->id);
 	if (bat_st(ctx, u, "figures") <= 0 && dist > 0)
 		ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
-	/* a retreating or routing unit moves by the rules, not by its orders */
+	/* a retreating or routing unit moves by the rules, not by its orders:
+	 * its whole move by the movement chart (table checks,
+	 * routed_moves_checked; a game made before let any distance through) */
 	if (bat_routed(ctx, u) || bat_retreating(ctx, u)) {
+		struct bat_move_in mi = { bat_kind(u),
+					  bat_chart_formation(ctx, u),
+					  (int)bat_ip(ctx, "move_fraction_parts"),
+					  0,
+					  bat_is_elite(u),
+					  ord_kv_get(&ev->kv, "terrain") };
+		struct bat_move_out mo;
+
 		if (charge)
 			ord_diag_add(d, 0, 0, u->id, "morale", "unit '%s' is %s and cannot charge",
 				     u->id, bat_routed(ctx, u) ? "routed" : "retreating");
+		if (!bat_flag(ctx, "routed_moves_checked") || dist <= 0)
+			goto out;
+		if (bat_move(bat_r(ctx), &mi, &mo, &why)) {
+			ord_diag_add(d, 0, 0, u->id, "movement chart", "%s", ord_error_last());
+			ord_error_clear();
+		} else if (dist > mo.distance + 1e-9) {
+			ord_diag_add(d, 0, 0, u->id, "movement chart",
+				     "unit '%s' %s and moved %g\", but its move is %g\" (%s)",
+				     u->id, bat_routed(ctx, u) ? "is routed" : "retreats", dist,
+				     mo.distance, why.buf);
+		}
 		goto out;
 	}
 	if (charge && !bat_order_has(o, "C"))

@@ -1838,6 +1838,48 @@ START_TEST(unlimber_move_of_a_game_made_before)
 }
 END_TEST
 
+/* D6: a routed unit "moves 3 turns backwards, backs to the enemy": its
+ * sheet orders it back or not at all, and the referee's move of it is no
+ * longer than the movement chart gives it (a retreating one's too). */
+START_TEST(routed_moves_back)
+{
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "failed=1 routed=2 rout_until=5");
+	split_kv(&ord_ctx_find_unit(ctx, "B2")->state, "failed=1 retreat_turn=3 dress_until=4");
+	assert_has(validate("blue", "B1 → 1\n"), "unit 'B1' is routed until turn 5");
+	assert_has(validate("blue", "B1 ← 1/2\n"), "unit 'B1' is routed until turn 5");
+	ck_assert_str_eq(validate("blue", "B1 ↓ 1\n"), "");
+	ck_assert_str_eq(validate("blue", "B1 ↘ 1\n"), "");
+	ck_assert_str_eq(event("move", "unit=B1 distance=40"),
+			 "unit 'B1' is routed and moved 40\", but its move is 6\" (line_infantry in "
+			 "line, move 6 in.) (movement chart)\n");
+	ck_assert_str_eq(event("move", "unit=B2 distance=9.5"),
+			 "unit 'B2' retreats and moved 9.5\", but its move is 9\" (line_infantry in "
+			 "column, move 8, +1 elite = 9 in.) (movement chart)\n");
+}
+END_TEST
+
+START_TEST(routed_moves_within)
+{
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "failed=1 routed=2 rout_until=5");
+	ck_assert_str_eq(event("move", "unit=B1 distance=6"), "");
+}
+END_TEST
+
+/* A game made before (tables without routed_moves_checked): a sideways
+ * arrow and any distance, as then. */
+START_TEST(routed_moves_of_a_game_made_before)
+{
+	tables_without("routed_moves_checked");
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "failed=1 routed=2 rout_until=5");
+	ck_assert_str_eq(validate("blue", "B1 → 1\n"), "");
+	assert_has(validate("blue", "B1 ↑ 1\n"), "unit 'B1' is routed until turn 5");
+	ck_assert_str_eq(event("move", "unit=B1 distance=40"), "");
+}
+END_TEST
+
 /* The tables of a game made before the checks of the table checks (no
  * parameter, or 0) let through what they let through then, so that its
  * audit replays its events and repeated sheets as they were recorded. */
@@ -1958,6 +2000,9 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, checks_of_a_game_made_before);
 	tcase_add_test(ev, unlimber_takes_the_turn);
 	tcase_add_test(ev, unlimber_move_of_a_game_made_before);
+	tcase_add_test(ev, routed_moves_back);
+	tcase_add_test(ev, routed_moves_within);
+	tcase_add_test(ev, routed_moves_of_a_game_made_before);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);
