@@ -32,7 +32,8 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 		if (!strcmp(ks_form(ctx, x), "hob"))
 			x_da = "den støttede er en hob, 11.8",
 			x_en = "the unit supported is a hob, 11.8";
-		else if (!ks_closed(ctx, x, NULL) && !ks_in_cover(ctx, x, xflags))
+		else if (!ks_closed(ctx, x, NULL) && !ks_in_cover(ctx, x, xflags) &&
+			 !ks_cossack_swarm(ctx, x, NULL))
 			x_da = "den støttede står i spredt formation uden dækning, 6.6",
 			x_en = "the unit supported is in open order outside cover, 6.6";
 	}
@@ -60,7 +61,9 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 			why_da = "for lille", why_en = "too small";
 		else if (!strcmp(ks_form(ctx, s), "hob"))
 			why_da = "hob", why_en = "a clump";
-		else if (!ks_closed(ctx, s, NULL))
+		else if (!ks_closed(ctx, s, NULL) &&
+			 !(nabo && ks_check(r, "stoette_nabo_kontrol") &&
+			   (ks_cossack_swarm(ctx, s, NULL) || ks_in_cover(ctx, s, NULL))))
 			why_da = "ikke i sluttet formation", why_en = "not in close order";
 		else if (ks_is(ctx, s, "kavaleri") &&
 			 ks_st(ctx, s, "valeur") < (long)ks_param(r, "valeur_min"))

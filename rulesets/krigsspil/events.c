@@ -709,13 +709,22 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "6.6",
 				     "'%s' supports a unit of its own side, not '%s'", u->id, s->id);
 		} else {
-			ks_check_support_unit(ctx, u, s, ks_form(ctx, u), d, 0, 0, u->id);
+			/* "dog kan en spredt formation i dækning være naboenhed"
+			 * (6.6.5), "Kosakker kan i sværm ... selv være
+			 * naboenhed" (8.5), infantry in cover a neighbour of
+			 * cavalry: stoette_nabo_kontrol (a game made before it
+			 * refused them, and is checked so) */
+			int nabo_rule = ks_check(r, "stoette_nabo_kontrol") && !strcmp(rolle, "nabo");
+			int cover = nabo_rule && ks_in_cover(ctx, u, NULL);
+			ks_check_support_unit(ctx, u,
+					      nabo_rule && (cover || ks_cossack_swarm(ctx, u, NULL)),
+					      s, ks_form(ctx, u), d, 0, 0, u->id);
 			if (ks_is(ctx, u, "infanteri") && ks_is(ctx, s, "kavaleri")) {
 				if (!strcmp(rolle, "traefning"))
 					ord_diag_add(d, 0, 0, u->id, "6.6.5",
 						     "infantry cannot be 2. træfning for cavalry");
 				else if (strcmp(ks_form(ctx, u), "bataillonsmasse") &&
-					 strcmp(ks_form(ctx, u), "karre"))
+					 strcmp(ks_form(ctx, u), "karre") && !cover)
 					ord_diag_add(d, 0, 0, u->id, "6.6.5",
 						     "infantry is a neighbour of cavalry only in battalion mass, square or cover");
 			}

@@ -647,7 +647,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * 2026-12-02.6"): a unit in FU attacked by at least
 	 * forfoelgelse_pct of its strength is pursued (17.3); only a unit in
 	 * close order or in open order in cover, and no hob, has the bonus
-	 * of its supports (6.6, 11.8)
+	 * of its supports (6.6, 11.8); open order in cover and cossacks in
+	 * swarm are neighbours, infantry in cover of cavalry too (6.6.5,
+	 * 8.5)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-02.6", /* rules_revision (above) */
 	ks_tables,      /* tables */

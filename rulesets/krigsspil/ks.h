@@ -50,6 +50,9 @@ int ks_cossack_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char 
  * daekning_god. */
 int ks_cover_at(const struct ks_rules *r, double x, double y);
 int ks_in_cover(struct ord_ctx *ctx, const struct ord_unit *u, const char *flags);
+/* Cossacks in swarm (8.5: "Kosakker kan i sværm have støtteenheder og kan
+ * selv være naboenhed"); formation NULL: the unit's own. */
+int ks_cossack_swarm(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation);
 int ks_british(const struct ord_unit *u);
 /* The unit's nation (scenario attribute nation), "ukendt" without one. */
 const char *ks_nation(const struct ord_unit *u);
@@ -210,7 +213,7 @@ const char *ks_battery_can_fire(const struct ord_unit *u, const char *ammo);
 /* "SF, SK, SS": the ammunition the battery's pieces fire. */
 void ks_battery_ammo(const struct ord_unit *u, struct ord_buf *out);
 /* The support conditions that do not depend on the attack (6.6, 8.3, 11.8). */
-void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u,
+void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u, int open_ok,
 			   const struct ord_unit *sup, const char *formation, struct ord_diag *d,
 			   unsigned line, unsigned col, const char *name);
 /* The pictures (draw.c): the map of the table, the story chart. */

@@ -250,6 +250,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("brugbare_kanoner_kontrol", 0, 1),
 	WHOLE("forfoelgelse_kontrol", 0, 1),
 	WHOLE("stoettet_enhed_kontrol", 0, 1),
+	WHOLE("stoette_nabo_kontrol", 0, 1),
 	NUM("decimering_lu_pct", 0, 100),
 	NUM("decimering_u_pct", 0, 100),
 	NUM("efternoelere_pct", 0, 100),

@@ -158,6 +158,13 @@ int ks_in_cover(struct ord_ctx *ctx, const struct ord_unit *u, const char *flags
 	       ks_cover_at(ks_r(ctx), ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"));
 }
 
+int ks_cossack_swarm(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation)
+{
+	if (!formation)
+		formation = ks_form(ctx, u);
+	return !strcmp(ks_art(u), "kosakker") && !strncmp(formation, "svaerm", 6);
+}
+
 const char *ks_nation(const struct ord_unit *u)
 {
 	const char *n = ord_kv_get(&u->attrs, "nation");

@@ -201,8 +201,10 @@ static void check_target(struct ord_ctx *ctx, const struct ord_order *o, const s
 			     t->value);
 }
 
-/* The support conditions that do not depend on the attack (6.6, 8.3, 11.8). */
-void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u,
+/* The support conditions that do not depend on the attack (6.6, 8.3, 11.8);
+ * open_ok: u may stand in open order (a neighbour in cover, cossacks in
+ * swarm, 6.6.5, 8.5). */
+void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u, int open_ok,
 			   const struct ord_unit *sup, const char *formation, struct ord_diag *d,
 			   unsigned line, unsigned col, const char *name)
 {
@@ -222,7 +224,7 @@ void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u,
 			     inf ? "infantry" : "cavalry", share, fig);
 	if (!strcmp(formation, "hob"))
 		ord_diag_add(d, line, col, name, "11.8 hob", "a hob cannot be a support");
-	else if (!ks_closed(ctx, u, formation))
+	else if (!ks_closed(ctx, u, formation) && !open_ok)
 		ord_diag_add(d, line, col, name, "6.6.5", "a support must stand in close order, not %s",
 			     ks_formation_name(ctx, u, formation, "da"));
 	if (ks_is(ctx, u, "kavaleri") &&
@@ -757,11 +759,16 @@ static void check_support(struct line *l, size_t i)
 {
 	const struct ord_token *t = ks_grp_tok(l->o, &l->g[i], ORD_TOK_TARGET);
 	struct ord_unit *sup = t ? ord_ctx_find_unit(l->ctx, t->value) : NULL;
+	/* "dog kan en spredt formation i dækning være naboenhed" (6.6.5),
+	 * "Kosakker kan i sværm ... selv være naboenhed" (8.5): the sheet
+	 * does not say the role, the event does (stoette rolle=) */
+	int open_ok = ks_cossack_swarm(l->ctx, l->u, l->ls.formation) ||
+		      (l->ls.have_pos && ks_cover_at(l->r, l->ls.x, l->ls.y));
 
 	if (++l->supports > 1)
 		GROUP_DIAG(l, i, "6.6.5", "a support supports only one unit in a turn");
 	if (sup && sup != l->u && !strcmp(sup->side, l->u->side))
-		ks_check_support_unit(l->ctx, l->u, sup, l->ls.formation, l->d, l->o->line,
+		ks_check_support_unit(l->ctx, l->u, open_ok, sup, l->ls.formation, l->d, l->o->line,
 				      l->g[i].tok->col, l->o->unit);
 }
 

@@ -3526,6 +3526,79 @@ START_TEST(test_support_for_whom)
 }
 END_TEST
 
+/* 6.6.5: "En støtteenhed skal være deployeret i sluttet formation, dog kan
+ * en spredt formation i dækning være naboenhed"; "Infanteri kan kun være
+ * naboenhed for kavaleri hvis enheden er deployeret i bataillonsmasse,
+ * karré eller er i dækning"; 8.5: "Kosakker kan i sværm ... selv være
+ * naboenhed".  D3 (open order) stands in the wood (plate 3,0). */
+static void supports_in_cover(const char *without)
+{
+	char *xml = without ? skema_without(without) : NULL;
+	struct ord_buf doc = ORD_BUF_INIT;
+
+	teardown();
+	if (xml) { /* the map with that Skema as its own */
+		const char *end = strstr(map_doc, "</map>");
+		ord_buf_add(&doc, map_doc, (size_t)(end - map_doc));
+		ord_buf_adds(&doc, strstr(xml, "<tables"));
+		ord_buf_adds(&doc, "</map>\n");
+	}
+	setup_turn(10, xml ? doc.buf : map_doc);
+	free(xml);
+	ord_buf_release(&doc);
+	cast();
+	ord_kv_set(&U("D3")->state, "x", "90");
+	ord_kv_set(&U("D3")->state, "y", "0");
+}
+
+START_TEST(test_support_neighbours)
+{
+	supports_in_cover(NULL);
+	/* the sheet: open order in cover or cossacks in swarm may support */
+	ACCEPTS("danske", "D3 ST @D1\n");
+	ACCEPTS("allierede", "C1 ST @L2\n");
+	ord_kv_set(&U("D3")->state, "x", "15");
+	REFUSES("danske", "D3 ST @D1\n", "a support must stand in close order");
+	ord_kv_set(&U("D3")->state, "x", "90");
+	/* the event: as a neighbour, not as the second line */
+	EV_OK("stoette", "unit=D3 stoetter=D1 rolle=nabo");
+	supports_in_cover(NULL);
+	EV_BAD("stoette", "unit=D3 stoetter=D1 rolle=traefning", "a support must stand in close order");
+	EV_OK("stoette", "unit=C1 stoetter=L2 rolle=nabo");
+	ord_kv_set(&U("D1")->state, "x", "90");
+	EV_OK("stoette", "unit=D1 stoetter=K1 rolle=nabo");
+	/* the melee: D3 counts as D1's neighbour */
+	supports_in_cover(NULL);
+	orders("D1 A @L1\n");
+	ord_kv_set(&U("D1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("D1")->state, "angreb_maal", "L1");
+	ord_kv_set(&U("D3")->state, "stoette_traek", "10");
+	ord_kv_set(&U("D3")->state, "stoetter", "D1");
+	ord_kv_set(&U("D3")->state, "stoette_rolle", "nabo");
+	EV_OK("naerkamp", "angriber=D1 forsvarer=L1");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3));
+	expect_result("angriberens støtte: D3 (naboenhed)");
+	expect_result("+1 naboenhed");
+	/* a game made before stoette_nabo_kontrol: refused as it was */
+	supports_in_cover("stoette_nabo_kontrol");
+	EV_BAD("stoette", "unit=D3 stoetter=D1 rolle=nabo", "a support must stand in close order");
+	EV_BAD("stoette", "unit=C1 stoetter=L2 rolle=nabo", "a support must stand in close order");
+	ord_kv_set(&U("D1")->state, "x", "90");
+	EV_BAD("stoette", "unit=D1 stoetter=K1 rolle=nabo",
+	       "infantry is a neighbour of cavalry only in battalion mass, square or cover");
+	supports_in_cover("stoette_nabo_kontrol");
+	orders("D1 A @L1\n");
+	ord_kv_set(&U("D1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("D1")->state, "angreb_maal", "L1");
+	ord_kv_set(&U("D3")->state, "stoette_traek", "10");
+	ord_kv_set(&U("D3")->state, "stoetter", "D1");
+	ord_kv_set(&U("D3")->state, "stoette_rolle", "nabo");
+	EV_OK("naerkamp", "angriber=D1 forsvarer=L1");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3));
+	expect_result("D3 støtter ikke (ikke i sluttet formation)");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -3625,6 +3698,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_ammo_zone_game_made_before);
 	tcase_add_test(tc, test_pursuit_by_rule);
 	tcase_add_test(tc, test_support_for_whom);
+	tcase_add_test(tc, test_support_neighbours);
 	suite_add_tcase(s, tc);
 	return s;
 }
