@@ -131,6 +131,16 @@ static int answer(struct judge *j)
 	return ord_game_transact(j->g, reply_tx, j);
 }
 
+/* Answer a mail refused as it stands, changing nothing: subject, reply and
+ * the inbox's note of it. */
+static int refuse(struct judge *j, const char *subject, const char *reply, const char *result)
+{
+	ord_buf_adds(&j->subject, subject);
+	ord_buf_adds(&j->reply, reply);
+	ord_buf_adds(&j->result, result);
+	return answer(j);
+}
+
 static void when(ord_game *g, struct ord_buf *out, int64_t t)
 {
 	struct ord_schedule s;
@@ -1043,30 +1053,25 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		goto done;
 	}
 	if (m.html_only) {
-		ord_buf_adds(&j.subject, "please send plain text");
-		ord_buf_adds(&j.reply,
+		err = refuse(&j, "please send plain text",
 			     "Your mail has only an HTML part, and orderly reads plain text only.\n"
 			     "Please send it again as plain text (in most mail programs: Format,\n"
 			     "Plain Text), with your orders between a line ORDERS and a line END.\n"
-			     "Nothing was changed.\n");
-		ord_buf_adds(&j.result, "HTML only: asked for plain text");
-		err = answer(&j);
+			     "Nothing was changed.\n",
+			     "HTML only: asked for plain text");
 		goto done;
 	}
 	if (!m.text && !m.attachment) {
-		ord_buf_adds(&j.subject, "could not read your mail");
-		ord_buf_adds(&j.reply,
+		err = refuse(&j, "could not read your mail",
 			     "orderly found no plain text in your mail: its MIME structure is broken\n"
 			     "or it has no text part. Please send it again as a plain text mail, with\n"
-			     "your orders between a line ORDERS and a line END. Nothing was changed.\n");
-		ord_buf_adds(&j.result, "no readable text: asked again");
-		err = answer(&j);
+			     "your orders between a line ORDERS and a line END. Nothing was changed.\n",
+			     "no readable text: asked again");
 		goto done;
 	}
 	/* a draft is not signed (J5): refused before any proof is looked at */
 	if (!j.referee && b.cmd == CMD_CHECK && (b.have_signature || b.have_nonce)) {
-		ord_buf_adds(&j.subject, "CHECK NOT done: a sheet to check is not signed");
-		ord_buf_adds(&j.reply,
+		err = refuse(&j, "CHECK NOT done: a sheet to check is not signed",
 			     "Your CHECK mail carries the lines of 'orderly sign'. orderly did not\n"
 			     "check it, and nothing was stored.\n\n"
 			     "A sheet signed with your side's key is a sheet you commit to: the\n"
@@ -1077,9 +1082,8 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 			     "passphrase (or your OpenPGP signature), without the signature lines.\n\n"
 			     "The signature in your mail still signs that sheet for this turn: if it\n"
 			     "must not be played, send your orders with ORDERS (a newer sheet replaces\n"
-			     "it), and watch for a receipt mail you did not ask for.\n");
-		ord_buf_adds(&j.result, "CHECK with the lines of 'orderly sign': refused, not checked");
-		err = answer(&j);
+			     "it), and watch for a receipt mail you did not ask for.\n",
+			     "CHECK with the lines of 'orderly sign': refused, not checked");
 		goto done;
 	}
 	if ((proven = prove(&j, raw, len, &why)) < 0) {
@@ -1109,12 +1113,10 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	case CMD_CHECK:
 	case CMD_ORDERS:
 		if (j.referee) {
-			ord_buf_adds(&j.subject, "not understood");
-			ord_buf_adds(&j.reply,
+			err = refuse(&j, "not understood",
 				     "The referee's address sends commands (SEAL, EVENT, RESOLVE, EXCHANGE,\n"
-				     "DEADLINE, SCHEDULE, STATUS, REPORT), not orders. Nothing was changed.\n");
-			ord_buf_adds(&j.result, "referee sent orders: refused");
-			err = answer(&j);
+				     "DEADLINE, SCHEDULE, STATUS, REPORT), not orders. Nothing was changed.\n",
+				     "referee sent orders: refused");
 			break;
 		}
 		err = cmd_orders(&j, b.cmd == CMD_CHECK);
