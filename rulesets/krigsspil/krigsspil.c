@@ -649,7 +649,8 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * close order or in open order in cover, and no hob, has the bonus
 	 * of its supports (6.6, 11.8); open order in cover and cossacks in
 	 * swarm are neighbours, infantry in cover of cavalry too (6.6.5,
-	 * 8.5)
+	 * 8.5); close-order infantry is LU only after obstacles II and III
+	 * (13)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-02.6", /* rules_revision (above) */
 	ks_tables,      /* tables */

@@ -203,6 +203,9 @@ struct ks_move_check {
 int ks_is_move(const char *code);
 /* Check a straight move of u from (x0, y0) to (x1, y1) in formation with
  * morale grade: what it crosses (13); problems go to m. */
+/* The highest class of obstacle a straight move crosses (13): 0 none, 1 I,
+ * 2 II, 3 III or impassable; 0 without a map. */
+int ks_path_obstacle(struct ord_ctx *ctx, double x0, double y0, double x1, double y1);
 void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, double y0, double x1,
 		   double y1, const char *formation, int grade, int stormmarch,
 		   struct ks_move_check *m);

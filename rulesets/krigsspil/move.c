@@ -148,6 +148,29 @@ static const char *crossing_class(struct ord_ctx *ctx, const struct ks_crossing 
 	return row && strcmp(ord_row_str(row, "klasse"), "ingen") ? ord_row_str(row, "klasse") : "";
 }
 
+int ks_path_obstacle(struct ord_ctx *ctx, double x0, double y0, double x1, double y1)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ks_crossing cr[64];
+	size_t n, i;
+	int most = 0;
+
+	if (!r->map)
+		return 0;
+	n = ks_map_trace(r->map, x0, y0, x1, y1, cr, ORD_ARRAY_SIZE(cr));
+	for (i = 0; i < n; i++) {
+		const char *name, *cls;
+		int mc, k;
+		double wider;
+
+		cls = crossing_class(ctx, &cr[i], &mc, &wider, &name);
+		k = !strcmp(cls, "I") ? 1 : !strcmp(cls, "II") ? 2 : *cls ? 3 : 0;
+		if (k > most)
+			most = k;
+	}
+	return most;
+}
+
 /* Check a straight move of u from (x0, y0) to (x1, y1) in `formation` with
  * morale `grade`; problems go to m->d. */
 void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, double y0, double x1,

@@ -820,10 +820,15 @@ static int resolve_moves(struct ord_ctx *ctx)
 						  : 1);
 				ks_st_set(ctx, u, "march_sidst", turn);
 			}
-			/* obstacles: infantry in close order, cavalry in close order
-			 * and artillery are LU during and half a turn after (13) */
+			/* obstacles: "Under og i et halvt træk efter passage af
+			 * hindring [II] og [III] er infanteri i sluttet formation i
+			 * LU", cavalry in close order and artillery after any (13;
+			 * hindring_klasse_kontrol: a game made before it took any
+			 * obstacle for infantry too) */
 			if (had && obstacle_crossed(ctx, x0, y0, x1, y1) &&
-			    (ks_is(ctx, u, "artilleri") || ks_closed(ctx, u, NULL)))
+			    (ks_is(ctx, u, "artilleri") || ks_closed(ctx, u, NULL)) &&
+			    (!ks_is(ctx, u, "infanteri") || !ks_check(r, "hindring_klasse_kontrol") ||
+			     ks_path_obstacle(ctx, x0, y0, x1, y1) >= 2))
 				lu_half_turn(ctx, u, "hindring", &t);
 		} else if (!strcmp(e->kind, "formation")) {
 			const char *f = ord_kv_get(&e->kv, "formation");

@@ -3599,6 +3599,63 @@ START_TEST(test_support_neighbours)
 }
 END_TEST
 
+/* The test map with the built-in Skema less one switch as its own (NULL:
+ * the built-in Skema as the map keeps it), turn 10, the cast. */
+static void map_game_without(const char *without)
+{
+	char *xml = without ? skema_without(without) : NULL;
+	struct ord_buf doc = ORD_BUF_INIT;
+
+	teardown();
+	if (xml) {
+		const char *end = strstr(map_doc, "</map>");
+		ord_buf_add(&doc, map_doc, (size_t)(end - map_doc));
+		ord_buf_adds(&doc, strstr(xml, "<tables"));
+		ord_buf_adds(&doc, "</map>\n");
+	}
+	setup_turn(10, xml ? doc.buf : map_doc);
+	free(xml);
+	ord_buf_release(&doc);
+	cast();
+}
+
+/* u marches from (x0, y) to (x1, y) */
+static void march_across(const char *u, const char *x0, const char *x1, const char *y)
+{
+	char line[64], args[64];
+
+	snprintf(line, sizeof(line), "%s M → 1\n", u);
+	orders(line);
+	ord_kv_set(&U(u)->state, "x", x0);
+	ord_kv_set(&U(u)->state, "y", y);
+	snprintf(args, sizeof(args), "unit=%s x=%s y=%s", u, x1, y);
+	EV_OK("flyt", args);
+	resolve("fredelige-flytninger", NULL, 0);
+}
+
+/* 13: "Under og i et halvt træk efter passage af hindring [II] og [III] er
+ * infanteri i sluttet formation i LU"; cavalry in close order and
+ * artillery after any obstacle.  The ditch on plate 1,1 is obstacle I,
+ * the wall on 1,0 obstacle II. */
+START_TEST(test_obstacle_lu_by_class)
+{
+	map_game_without(NULL);
+	march_across("D1", "37", "53", "25.98");
+	ck_assert_str_eq(sts("D1", "moral"), "OR");
+	map_game_without(NULL);
+	march_across("K1", "37", "53", "25.98");
+	ck_assert_str_eq(sts("K1", "moral"), "LU");
+	map_game_without(NULL);
+	march_across("D1", "23", "37", "0");
+	ck_assert_str_eq(sts("D1", "moral"), "LU");
+	expect_result("(hindring)");
+	/* a game made before hindring_klasse_kontrol: any obstacle */
+	map_game_without("hindring_klasse_kontrol");
+	march_across("D1", "37", "53", "25.98");
+	ck_assert_str_eq(sts("D1", "moral"), "LU");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -3699,6 +3756,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_pursuit_by_rule);
 	tcase_add_test(tc, test_support_for_whom);
 	tcase_add_test(tc, test_support_neighbours);
+	tcase_add_test(tc, test_obstacle_lu_by_class);
 	suite_add_tcase(s, tc);
 	return s;
 }
