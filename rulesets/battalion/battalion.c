@@ -28,8 +28,12 @@
  *      = 96 x die 3 = 288 against 72 x 5 = 360) has no adjustment, and a
  *      game plays it so.
  *  D2  Equal melee scores: no winner; each side inflicts as a loser (the
- *      tables' tie_divisor), both test morale without the "just lost a
- *      melee" -2, and the melee continues if both hold.
+ *      tables' tie_divisor).  "Only the loser checks morale. If he
+ *      survives, the melee will continue": a tie has no loser, so nobody
+ *      tests and the melee continues (melee_tie_untested); a unit whose
+ *      fire test waited for the melee (D3) did not win it, and takes that
+ *      test.  Tables without the switch (a game made before) test both
+ *      sides without the "just lost a melee" -2, as orderly did then.
  *  D3  A unit that made melee contact in the turn it was fired on skips the
  *      fire-morale test and "wouldn't check morale until after the melee".
  *      The unit that made the contact is the one whose move recorded it
@@ -900,7 +904,7 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * fire when woods_may_fire says so, a gun over gun_crew_max refused;
 	 * 2026-12-02.3: woods cover from guns (D12); a foot gun does not move
 	 * in the turn it unlimbers (D8); a routed unit moves back, within its
-	 * allowance (D6) */
+	 * allowance (D6); nobody tests after a melee tie (D2) */
 	"2026-12-02.3", /* rules_revision (above) */
 	bat_tables,     /* tables */
 };

@@ -101,6 +101,7 @@ static const struct ord_tables_range ranges[] = {
 	NUM("loser_divisor", 1, INFINITY),
 	NUM("tie_divisor", 1, INFINITY),
 	WHOLE("melee_names_units", 0, 1), /* optional: a game made before has none */
+	WHOLE("melee_tie_untested", 0, 1),
 	/* the checks (table checks), optional too */
 	WHOLE("retreat_orders_checked", 0, 1),
 	WHOLE("same_formation_checked", 0, 1),

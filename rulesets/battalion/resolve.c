@@ -737,7 +737,7 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 	int turn = ord_ctx_turn(ctx);
 	size_t i, j, n = ord_ctx_nunits(ctx);
 	const char **outcome = ord_xcalloc(n + 1, sizeof(*outcome));
-	int err = 0;
+	int err = 0, untested_ties = bat_flag(ctx, "melee_tie_untested");
 
 	/* the tests first: a pursuer must itself have held */
 	for (i = 0; i < n; i++) {
@@ -746,6 +746,17 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 		    tied = bat_st(ctx, u, "tied_melee") == turn;
 		int deferred = bat_st(ctx, u, "deferred") == turn && bat_st(ctx, u, "fought") != turn;
 
+		/* D2: "only the loser checks morale", and a tie has none; a unit
+		 * whose fire test waited for the melee (D3) and did not win it
+		 * still takes that test */
+		if (tied && untested_ties) {
+			tied = 0;
+			deferred = bat_st(ctx, u, "deferred") == turn;
+			if (!deferred && bat_melee_with(ctx, u))
+				ord_ctx_result(ctx, 0, u->id, NULL,
+					       "a tie with %s: no loser, no melee morale test; the melee continues next turn",
+					       bat_melee_with(ctx, u));
+		}
 		if (!lost && !tied && !deferred)
 			continue;
 		if ((err = morale_test(ctx, u, bat_game_chart(ctx), lost, "melee morale",

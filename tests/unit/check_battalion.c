@@ -342,6 +342,7 @@ END_TEST
 /* ================================================================ events */
 
 static const char *resolve(const char *phase, const int *dice, size_t n);
+static void tables_without(const char *name);
 
 START_TEST(move_fraction)
 {
@@ -1014,10 +1015,53 @@ START_TEST(resolve_destroyed_in_melee)
 }
 END_TEST
 
+/* "Only the loser checks morale. If he survives, the melee will
+ * continue": a tie has no loser, nobody tests and the melee goes on (D2) */
 START_TEST(resolve_tie)
 {
-	/* equal scores: both inflict as losers and both test, without the -2 (D2) */
+	static const int melee_dice[] = { 4, 4 };
+	unit("A", "red", "kind=line_infantry formation=line figures=24", "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=A melee_since=2");
+	event("melee", "a=A b=B");
+	assert_has(resolve("melee", melee_dice, 2), "a tie, no winner");
+	ck_assert_int_eq(state("A", "figures"), 22);
+	ck_assert_int_eq(state("B", "figures"), 22);
+	/* no die is rolled: the fake context has none to give */
+	assert_has(resolve("melee-morale", NULL, 0),
+		   "A: a tie with B: no loser, no melee morale test; the melee continues next turn\n"
+		   "B: a tie with A: no loser, no melee morale test; the melee continues next turn\n");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "melee morale:"));
+	ck_assert_str_eq(state_str("A", "melee_with"), "B");
+	ck_assert_str_eq(state_str("B", "melee_with"), "A");
+	ck_assert_int_eq(state("A", "failed"), 0);
+}
+END_TEST
+
+/* D3: a unit whose fire test waited for the melee, tied, still takes it
+ * (it took casualties and did not win) */
+START_TEST(resolve_tie_deferred_test)
+{
+	static const int melee_dice[] = { 4, 4 }, morale_dice[] = { 6 };
+	unit("A", "red", "kind=line_infantry formation=line figures=24",
+	     "melee_with=B melee_since=2 deferred=3 loss_turn=3 turn_losses=1");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=A melee_since=2");
+	event("melee", "a=A b=B");
+	resolve("melee", melee_dice, 2);
+	resolve("melee-morale", morale_dice, 1);
+	assert_has(ord_ctx_fake_results(ctx), "A: melee morale: d6 6, +2 always, −3 figures lost "
+					      "this turn (3 × −1), +2 good morale (never failed) = 7: "
+					      "good\n");
+	assert_has(ord_ctx_fake_results(ctx),
+		   "B: a tie with A: no loser, no melee morale test; the melee continues next turn\n");
+}
+END_TEST
+
+/* A game made before (tables without melee_tie_untested): both sides of a
+ * tie test, without the -2, as then */
+START_TEST(resolve_tie_of_a_game_made_before)
+{
 	static const int melee_dice[] = { 4, 4 }, morale_dice[] = { 6, 6 };
+	tables_without("melee_tie_untested");
 	unit("A", "red", "kind=line_infantry formation=line figures=24", "melee_with=B melee_since=2");
 	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=A melee_since=2");
 	event("melee", "a=A b=B");
@@ -2011,6 +2055,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_charged_unit_tests);
 	tcase_add_test(res, resolve_melee_ended);
 	tcase_add_test(res, resolve_tie);
+	tcase_add_test(res, resolve_tie_deferred_test);
+	tcase_add_test(res, resolve_tie_of_a_game_made_before);
 	tcase_add_test(res, resolve_destroyed_in_melee);
 	tcase_add_test(res, resolve_pursuit);
 	tcase_add_test(res, resolve_halt);
