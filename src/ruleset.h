@@ -250,6 +250,10 @@ void ord_ruleset_names(struct ord_buf *out);
  * checked as ord_ruleset_check_given does), or its embedded default. */
 int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs,
 			    const char *tables_path);
+/* The tables document built into rs (its tables_resource, or an external
+ * module's tables_data), *len bytes; NULL when it has none (or its
+ * resource is missing from this build). */
+const char *ord_ruleset_builtin_tables(const struct ord_ruleset *rs, size_t *len);
 /* A document a user hands in (new --tables, check, calc and rules
  * --tables), which rs->load read into rules, against rs's own built-in
  * one: a table or parameter name its own does not have

@@ -640,7 +640,7 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	char *tables = NULL, *scenario = NULL;
 	const char *tables_name;
 	size_t tables_len = 0, scenario_len = 0;
-	const char *rsname;
+	const char *rsname, *own;
 	int64_t seq;
 	int err, created = 0;
 
@@ -696,22 +696,14 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	if (opts && opts->tables_path) {
 		if ((err = ord_read_file(&tables, &tables_len, opts->tables_path, 16u << 20)) != 0)
 			goto out;
-	} else if (g->rs->tables_resource) {
-		const struct ord_resource *r = ord_resource_find(g->rs->tables_resource);
-		if (!r) {
-			err = ord_error_set(ORD_ERROR, "tables '%s' are not built in",
-					    g->rs->tables_resource);
-			goto out;
-		}
-		tables = ord_xmalloc(r->len + 1);
-		memcpy(tables, r->data, r->len + 1);
-		tables_len = r->len;
-	} else if (ORD_RULESET_HAS(g->rs, 2) && g->rs->tables_data && g->rs->tables_len) {
-		/* an external module's own tables: copied into the game too */
-		tables_len = *g->rs->tables_len;
+	} else if ((own = ord_ruleset_builtin_tables(g->rs, &tables_len)) != NULL) {
+		/* a built-in module's, or an external module's own: copied in */
 		tables = ord_xmalloc(tables_len + 1);
-		memcpy(tables, g->rs->tables_data, tables_len);
+		memcpy(tables, own, tables_len);
 		tables[tables_len] = '\0';
+	} else if (g->rs->tables_resource) {
+		err = ord_error_set(ORD_ERROR, "tables '%s' are not built in", g->rs->tables_resource);
+		goto out;
 	}
 	tables_name = opts && opts->tables_path ? opts->tables_path
 						: ord_resource_installed(g->rs->tables_resource);

@@ -274,6 +274,21 @@ int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs
 	return rs->load(out, NULL, 0, NULL);
 }
 
+const char *ord_ruleset_builtin_tables(const struct ord_ruleset *rs, size_t *len)
+{
+	const struct ord_resource *r;
+
+	if (rs->tables_resource)
+		return (r = ord_resource_find(rs->tables_resource)) != NULL
+			       ? (*len = r->len, (const char *)r->data)
+			       : NULL;
+	if (ORD_RULESET_HAS(rs, 2) && rs->tables_data && rs->tables_len) {
+		*len = *rs->tables_len;
+		return (const char *)rs->tables_data;
+	}
+	return NULL;
+}
+
 int ord_ruleset_check_given(const struct ord_ruleset *rs, struct ord_rules *rules)
 {
 	struct ord_rules *own = NULL;

@@ -232,22 +232,6 @@ static void check_opening(struct vr *x)
 
 /* ---- the game's documents beside the ones the player holds ---- */
 
-/* The tables built into rs, or NULL (*len bytes). */
-static const char *builtin_tables(const struct ord_ruleset *rs, size_t *len)
-{
-	const struct ord_resource *res;
-
-	if (rs->tables_resource && (res = ord_resource_find(rs->tables_resource)) != NULL) {
-		*len = res->len;
-		return (const char *)res->data;
-	}
-	if (!rs->tables_resource && ORD_RULESET_HAS(rs, 2) && rs->tables_data && rs->tables_len) {
-		*len = *rs->tables_len;
-		return (const char *)rs->tables_data;
-	}
-	return NULL;
-}
-
 /* The tables where the game's rules and the document other differ, named
  * in b (" (the tables fire, morale)"); their number, and *known 0 when
  * the two cannot be compared table by table.  The module's own reading
@@ -332,7 +316,7 @@ static void check_documents(struct vr *x)
 				      "the game's rules tables are not %s, which you gave%s: its results follow from tables other than those",
 				      o->tables_name, b.buf ? b.buf : "");
 		}
-	} else if ((own = builtin_tables(x->rs, &len)) != NULL) {
+	} else if ((own = ord_ruleset_builtin_tables(x->rs, &len)) != NULL) {
 		unsigned char h[32];
 		crypto_generichash(h, 32, (const unsigned char *)own, len, NULL, 0);
 		if (!memcmp(h, x->cfg.tables, 32)) {
