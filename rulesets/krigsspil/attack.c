@@ -131,6 +131,18 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 		else if (ks_is(ctx, x, "kavaleri"))
 			ord_kv_set(flags, "angrebskolonne_kav", "yes");
 	}
+	/* 11: "En enhed er altid i formation med mindre enheden er i FU": a
+	 * unit in FU has no formation's modifiers (fu_formation_kontrol; a
+	 * game made before it kept them) */
+	if (grade == KS_FU && ks_check(r, "fu_formation_kontrol")) {
+		static const char *const formed[] = { "angrebskolonne_inf", "angrebskolonne_kav",
+						      "engelsk_linie",      "karre_mod_kavaleri",
+						      "masse_mod_kavaleri", "sluttet_mod_spredt" };
+		size_t k;
+		for (k = 0; k < ORD_ARRAY_SIZE(formed); k++)
+			if (ord_kv_get(flags, formed[k]))
+				ord_kv_set(flags, formed[k], "no");
+	}
 	if (grade == KS_LU)
 		ord_kv_set(flags, "moral_lu", "yes");
 	else if (grade == KS_U)
@@ -535,6 +547,8 @@ static int flee_into(struct ord_ctx *ctx, const struct ord_event *e, struct ord_
 		melee_flags(ctx, u, w, 1, &in.a.flags);
 		melee_flags(ctx, w, u, 0, &in.d.flags);
 		ord_kv_set(&in.a.flags, "moral_fu", "no"); /* "Den flygtende får ikke tillæg/fradrag for FU" */
+		/* no losses, and its words say none (fu_formation_kontrol) */
+		in.test_only = ks_check(r, "fu_formation_kontrol");
 		if (!strcmp(ks_form(ctx, w), "karre"))
 			ord_kv_set(&in.d.flags, "karre_mod_kavaleri", "yes");
 		if (!strcmp(ks_form(ctx, w), "bataillonsmasse"))

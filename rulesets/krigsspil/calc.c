@@ -1340,6 +1340,10 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 			goto out;
 		lmen = (int)(tab * wunits);
 		pris = out->grade == KS_FU ? (int)(fanger * wunits) : 0;
+		if (in->test_only) {
+			ks_text_add(&t, "; en moraltest: ingen tab", "; a morale test: no losses");
+			goto done;
+		}
 		KS_TF(&t, "; taberen mister %g × %d = %d mand",
 		      "; the loser loses %g × %d = %d men", tab, wunits, lmen);
 		if (pris)

@@ -321,6 +321,7 @@ struct ks_melee_side {
 struct ks_melee_in {
 	struct ks_melee_side a, d; /* attacker, defender */
 	int pursuit;               /* a pursuit attack: the attacker always wins */
+	int test_only;             /* a morale test (17, flight into an own unit): no losses */
 };
 
 struct ks_melee_out {

@@ -650,7 +650,8 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * of its supports (6.6, 11.8); open order in cover and cossacks in
 	 * swarm are neighbours, infantry in cover of cavalry too (6.6.5,
 	 * 8.5); close-order infantry is LU only after obstacles II and III
-	 * (13)
+	 * (13); a unit in FU has no formation's modifiers (11), and a
+	 * flight's morale test names no losses (17)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-02.6", /* rules_revision (above) */
 	ks_tables,      /* tables */

@@ -252,6 +252,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("stoettet_enhed_kontrol", 0, 1),
 	WHOLE("stoette_nabo_kontrol", 0, 1),
 	WHOLE("hindring_klasse_kontrol", 0, 1),
+	WHOLE("fu_formation_kontrol", 0, 1),
 	NUM("decimering_lu_pct", 0, 100),
 	NUM("decimering_u_pct", 0, 100),
 	NUM("efternoelere_pct", 0, 100),

@@ -3656,6 +3656,29 @@ START_TEST(test_obstacle_lu_by_class)
 }
 END_TEST
 
+/* 11: "En enhed er altid i formation med mindre enheden er i FU": L2 in
+ * FU, in attack column, flees into L1 and brings no +2 attack column; the
+ * test costs no men, and its words say none (17) */
+START_TEST(test_fu_has_no_formation)
+{
+	game_without(NULL);
+	ord_kv_set(&U("L2")->state, "moral", "FU");
+	EV_OK("flugt", "unit=L2 ind_i=L1");
+	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 1));
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "+2 angrebskolonne"));
+	expect_result("en moraltest: ingen tab");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "taberen mister"));
+	ck_assert_int_eq(st("L1", "tab_mand"), 0);
+	/* a game made before fu_formation_kontrol */
+	game_without("fu_formation_kontrol");
+	ord_kv_set(&U("L2")->state, "moral", "FU");
+	EV_OK("flugt", "unit=L2 ind_i=L1");
+	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 1));
+	expect_result("+2 angrebskolonne");
+	expect_result("taberen mister");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -3757,6 +3780,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_support_for_whom);
 	tcase_add_test(tc, test_support_neighbours);
 	tcase_add_test(tc, test_obstacle_lu_by_class);
+	tcase_add_test(tc, test_fu_has_no_formation);
 	suite_add_tcase(s, tc);
 	return s;
 }
