@@ -52,9 +52,17 @@
  *      inflicts get the tables' pursuit factor.  The re-fight only takes
  *      casualties: nobody tests morale again.
  *  D5  Routed units cannot fire and have no melee value: a melee with a
- *      routed unit is refused (the referee may override; it then fights
- *      with its figures).  In a pursuit the broken infantry re-fights with
- *      its figures, as the rule says "refight the melee".
+ *      routed unit is fought, the routed side 0 points (it still takes
+ *      casualties by its kind's points), so its enemy wins, inflicts its
+ *      points over the winner's divisor and takes nothing; the routed unit
+ *      lost, and tests (a retreat then keeps its rout's dressing of ranks).
+ *      Two routed units have nothing to fight with: refused.  A routed a2
+ *      or b2 (D20) is refused: it adds nothing beside another unit.  In a
+ *      pursuit the broken infantry has no melee value either: it takes the
+ *      pursuer's casualties and inflicts none.  Switched by the tables'
+ *      routed_no_melee_value: a game made before refuses a melee with a
+ *      routed unit (overridden, it fights with its figures) and gives the
+ *      pursued infantry its figures, as orderly did then.
  *  D6  Morale outcomes: a retreat is the next turn, then dress_ranks_turns
  *      of dressing ranks; a rout lasts rout_turns turns from the next one,
  *      then the unit dresses its ranks like any retreating unit.  A unit
@@ -904,7 +912,8 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * fire when woods_may_fire says so, a gun over gun_crew_max refused;
 	 * 2026-12-02.3: woods cover from guns (D12); a foot gun does not move
 	 * in the turn it unlimbers (D8); a routed unit moves back, within its
-	 * allowance (D6); nobody tests after a melee tie (D2) */
+	 * allowance (D6); nobody tests after a melee tie (D2); a routed or
+	 * pursued unit fights with no melee value (D5) */
 	"2026-12-02.3", /* rules_revision (above) */
 	bat_tables,     /* tables */
 };

@@ -102,6 +102,7 @@ static const struct ord_tables_range ranges[] = {
 	NUM("tie_divisor", 1, INFINITY),
 	WHOLE("melee_names_units", 0, 1), /* optional: a game made before has none */
 	WHOLE("melee_tie_untested", 0, 1),
+	WHOLE("routed_no_melee_value", 0, 1),
 	/* the checks (table checks), optional too */
 	WHOLE("retreat_orders_checked", 0, 1),
 	WHOLE("same_formation_checked", 0, 1),
@@ -728,7 +729,7 @@ static int melee_side(const struct bat_rules *r, const char *name, const struct 
 	}
 	if ((err = ord_row_num(row, "points", &c->per_figure)) != 0)
 		goto out;
-	c->points = (int)lround(s->figures * c->per_figure);
+	c->points = s->no_value ? 0 : (int)lround(s->figures * c->per_figure);
 	set_flag(&flags, "column", s->column);
 	set_flag(&flags, "motion", s->motion);
 	set_flag(&flags, "fresh", s->fresh);
@@ -740,9 +741,14 @@ static int melee_side(const struct bat_rules *r, const char *name, const struct 
 		ord_buf_addf(b, "%s's", c->unit);
 	else
 		add_name(b, name);
-	ord_buf_addf(b, "%s %d %s × ", c->unit ? "" : ":", s->figures, s->kind);
-	add_num(b, c->per_figure);
-	ord_buf_addf(b, " = %d pts × (d%d ", c->points, (int)param(r, "melee_die"));
+	if (s->no_value) {
+		ord_buf_addf(b, "%s %d %s, broken: no melee value, 0 pts × (d%d ",
+			     c->unit ? "" : ":", s->figures, s->kind, (int)param(r, "melee_die"));
+	} else {
+		ord_buf_addf(b, "%s %d %s × ", c->unit ? "" : ":", s->figures, s->kind);
+		add_num(b, c->per_figure);
+		ord_buf_addf(b, " = %d pts × (d%d ", c->points, (int)param(r, "melee_die"));
+	}
 	if ((err = ord_table_apply(&c->die, table(r, "melee_die"), s->die, &flags, NULL, b)) != 0)
 		goto out;
 	c->score = (int)lround(c->points * c->die);

@@ -186,6 +186,9 @@ struct bat_melee_side {
 	int square_vs_cavalry;
 	int hill; /* defending a hilltop: +1 on the die, +1/4 casualties */
 	int die;  /* d6 */
+	/* routed, or broken and pursued: "routed units ... have no melee
+	 * value", 0 points (it still takes casualties by its kind's points) */
+	int no_value;
 	/* the unit in the explanation ("F2 wins; F2 inflicts ... on A1"), or
 	 * NULL: the side's letter as the calculator's keys (A, B, A2, B2), the
 	 * words of the games made before (resolve.c, melee_names_units) */

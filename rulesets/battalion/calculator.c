@@ -109,6 +109,7 @@ static const struct ord_key_spec melee_args[] = {
 	FLAG("a_elite"),
 	FLAG("a_square_vs_cavalry"),
 	FLAG("a_hill"),
+	FLAG("a_routed"),
 	FLAG("b_column"),
 	FLAG("b_motion"),
 	FLAG("b_fresh"),
@@ -116,6 +117,7 @@ static const struct ord_key_spec melee_args[] = {
 	FLAG("b_elite"),
 	FLAG("b_square_vs_cavalry"),
 	FLAG("b_hill"),
+	FLAG("b_routed"),
 	{ "pursuit", ORD_KEY_ENUM, 0, "a|b|no", 0, 0, "no", NULL },
 	/* a second unit a side (D20) */
 	{ "a2_kind", ORD_KEY_WORD, 0, "kinds.kind", 0, 0, NULL, NULL },
@@ -370,6 +372,7 @@ static void melee_side_args(struct bat_melee_side *s, struct ord_calc *c, const 
 	s->elite = arg_flag(c, SIDE_KEY("elite"));
 	s->square_vs_cavalry = arg_flag(c, SIDE_KEY("square_vs_cavalry"));
 	s->hill = arg_flag(c, SIDE_KEY("hill"));
+	s->no_value = arg_flag(c, SIDE_KEY("routed")); /* no melee value */
 #undef SIDE_KEY
 }
 

@@ -828,7 +828,11 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 		if (bat_melee_with(ctx, u) && strcmp(bat_melee_with(ctx, u), e->id))
 			ord_diag_add(d, 0, 0, u->id, "melee", "unit '%s' is still in melee with '%s'",
 				     u->id, bat_melee_with(ctx, u));
-		if (bat_routed(ctx, u))
+		/* D5: a routed unit fights with no value (routed_no_melee_value);
+		 * two routed units have none to fight with, and a game made
+		 * before refused any */
+		if (bat_routed(ctx, u) &&
+		    (!bat_flag(ctx, "routed_no_melee_value") || bat_routed(ctx, e)))
 			ord_diag_add(d, 0, 0, u->id, "routed units have no melee value",
 				     "unit '%s' is routed", u->id);
 		if (bat_st(ctx, u, "figures") <= 0)

@@ -37,7 +37,11 @@ static void apply_outcome(struct ord_ctx *ctx, struct ord_unit *u, const char *o
 	bat_st_set(ctx, u, "failed", 1);
 	if (!strcmp(outcome, "retreat")) {
 		bat_st_set(ctx, u, "retreat_turn", turn + 1);
-		bat_st_set(ctx, u, "dress_until", turn + 1 + dress);
+		/* a routed unit that retreats as well still dresses its ranks
+		 * after its rout (D5: routed units now fight and test) */
+		if (!bat_flag(ctx, "routed_no_melee_value") ||
+		    bat_st(ctx, u, "dress_until") < turn + 1 + dress)
+			bat_st_set(ctx, u, "dress_until", turn + 1 + dress);
 	} else {
 		bat_st_set(ctx, u, "routed", turn);
 		bat_st_set(ctx, u, "rout_until", turn + bat_ip(ctx, "rout_turns"));
@@ -479,6 +483,8 @@ static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct or
 			       bat_is_arm(ctx, enemy, "cavalry");
 	snprintf(key, sizeof(key), "%s_hill", p);
 	s->hill = ord_kv_get_bool(&e->kv, key, 0);
+	/* D5: "routed units ... have no melee value" */
+	s->no_value = bat_flag(ctx, "routed_no_melee_value") && bat_routed(ctx, u);
 }
 
 /* A unit's part in a melee it fought (the state the melee leaves). */
@@ -696,6 +702,8 @@ static int pursue(struct ord_ctx *ctx, struct ord_unit *w, struct ord_unit *u)
 	in.b.column = !strcmp(bat_chart_formation(ctx, u), "column");
 	in.b.elite = bat_is_elite(u);
 	in.b.square_vs_cavalry = !strcmp(bat_chart_formation(ctx, u), "square");
+	/* D5: the broken infantry has no melee value left */
+	in.b.no_value = bat_flag(ctx, "routed_no_melee_value");
 	in.pursuit = BAT_A;
 	if (melee_names_units(ctx)) {
 		in.a.name = w->id;

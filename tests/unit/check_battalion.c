@@ -773,8 +773,15 @@ START_TEST(melee_checks)
 			 "between them) and are in no melee from an earlier turn (those units in "
 			 "melee)\n");
 	split_kv(&ord_ctx_find_unit(ctx, "H1")->state, "in_contact=3 contact_with=RH");
-	ck_assert_str_eq(event("melee", "a=H1 b=RH"),
-			 "unit 'RH' is routed (routed units have no melee value)\n");
+	/* D5: fought, RH with no value (resolve_routed_no_melee_value) */
+	ck_assert_str_eq(event("melee", "a=H1 b=RH"), "");
+	/* two routed units have nothing to fight with */
+	split_kv(&ord_ctx_find_unit(ctx, "K1")->state,
+		 "routed=2 rout_until=5 in_contact=3 contact_with=R2");
+	split_kv(&ord_ctx_find_unit(ctx, "R2")->state, "routed=2 rout_until=5");
+	ck_assert_str_eq(event("melee", "a=K1 b=R2"),
+			 "unit 'K1' is routed (routed units have no melee value)\n"
+			 "unit 'R2' is routed (routed units have no melee value)\n");
 	ck_assert_str_eq(event("melee", "a=B2 b=S1"), "'B2' and 'S1' are of the same side (melee)\n");
 }
 END_TEST
@@ -1093,6 +1100,47 @@ START_TEST(resolve_pursuit)
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "I")->state, "failed", 1);
 	/* I: d6 1, +2, -2 lost, -3 failed before, -2 lost melee = -4: retreat;
 	 * pursuit: H 7 × 5 = 35 pts × (d6 2, +1 in motion = 3) = 105;
+	 * I, broken, has no melee value (D5): 0; H inflicts 35/6 = 5.83 × 3/2 =
+	 * 8.75 pts / 3 = 2.92 → 3; I inflicts 0/12 = 0 */
+	resolve("melee-morale", morale_dice, 3);
+	assert_has(ord_ctx_fake_results(ctx), "I: melee morale: d6 1, +2 always, −2 figures lost "
+					      "this turn (2 × −1), −3 failed morale before, −2 just "
+					      "lost a melee = −4: retreat\n");
+	assert_has(ord_ctx_fake_results(ctx), "I: breaks off the melee with H\n");
+	assert_has(ord_ctx_fake_results(ctx), "I: pursued by H: H's 7 light_cavalry × 5 = 35 pts × "
+					      "(d6 2, +1 in motion = 3) = 105");
+	assert_has(ord_ctx_fake_results(ctx), "I: loses 3 figures to the pursuit: 7 left;");
+	assert_has(ord_ctx_fake_results(ctx), "I's 10 line_infantry, broken: no melee value, 0 pts "
+					      "× (d6 3) = 0; H wins;");
+	assert_has(ord_ctx_fake_results(ctx), "I inflicts 0/12 = 0 pts / 5 = 0 figures on H");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "H: loses 1 figure to the pursuit"));
+	ck_assert_int_eq(state("I", "figures"), 7);
+	ck_assert_int_eq(state("H", "figures"), 7);
+	ck_assert_int_eq(state("I", "retreat_turn"), 4);
+	ck_assert_str_eq(state_str("H", "melee_with"), "");
+}
+END_TEST
+
+/* A game made before (tables without routed_no_melee_value): the pursued
+ * infantry fights back with its figures, as then */
+START_TEST(resolve_pursuit_of_a_game_made_before)
+{
+	/* hussars break a battalion in a continuing melee and pursue it */
+	static const int melee_dice[] = { 6, 1 }, morale_dice[] = { 1, 2, 3 };
+	tables_without("routed_no_melee_value");
+	unit("H", "red", "kind=light_cavalry formation=line figures=8", "melee_with=I melee_since=2");
+	unit("I", "blue", "kind=line_infantry formation=line figures=12", "melee_with=H melee_since=2");
+	event("melee", "a=H b=I");
+	/* H: 40 pts × 6 = 240; I: 36 × 1 = 36; H inflicts 40/6 = 6.67 pts / 3 = 2.22 → 2;
+	 * I inflicts 36/12 = 3 pts / 5 = 0.6 → 1 */
+	resolve("melee", melee_dice, 2);
+	ck_assert_int_eq(state("I", "figures"), 10);
+	ck_assert_int_eq(state("H", "figures"), 7);
+	/* I: d6 1 + 2 - 2 + 2 - 2 = 1 ... good; so give it a worse test */
+	ck_assert_int_eq(state("I", "lost_melee"), 3);
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "I")->state, "failed", 1);
+	/* I: d6 1, +2, -2 lost, -3 failed before, -2 lost melee = -4: retreat;
+	 * pursuit: H 7 × 5 = 35 pts × (d6 2, +1 in motion = 3) = 105;
 	 * I 10 × 3 = 30 × 3 = 90; H inflicts 35/6 = 5.83 × 3/2 = 8.75 pts / 3 = 2.92 → 3;
 	 * I inflicts 30/12 = 2.5 pts / 5 = 0.5 → 1 */
 	resolve("melee-morale", morale_dice, 3);
@@ -1108,6 +1156,48 @@ START_TEST(resolve_pursuit)
 	ck_assert_int_eq(state("H", "figures"), 6);
 	ck_assert_int_eq(state("I", "retreat_turn"), 4);
 	ck_assert_str_eq(state_str("H", "melee_with"), "");
+}
+END_TEST
+
+/* D5: "Routed units can't fire and have no melee value": the melee is
+ * fought, the routed side counts 0 points, the enemy wins and takes
+ * nothing; the routed unit lost, and tests (its rout's dressing of ranks
+ * kept when it retreats as well) */
+START_TEST(resolve_routed_no_melee_value)
+{
+	static const int melee_dice[] = { 1, 6 }, morale_dice[] = { 6 };
+	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=R melee_since=2");
+	unit("R", "red", "kind=line_infantry formation=line figures=24",
+	     "melee_with=B melee_since=2 failed=1 routed=2 rout_until=5 penalty_until=7 "
+	     "dress_until=6");
+	ck_assert_str_eq(event("melee", "a=B b=R"), "");
+	assert_has(resolve("melee", melee_dice, 2),
+		   "R: melee with B: B's 24 line_infantry × 3 = 72 pts × (d6 1) = 72; R's 24 "
+		   "line_infantry, broken: no melee value, 0 pts × (d6 6) = 0; B wins; B inflicts "
+		   "72/6 = 12 pts / 3 = 4 figures on R; R inflicts 0/12 = 0 pts / 3 = 0 figures on B\n");
+	ck_assert_int_eq(state("R", "figures"), 20);
+	ck_assert_int_eq(state("B", "figures"), 24);
+	ck_assert_int_eq(state("R", "lost_melee"), 3);
+	ck_assert_int_eq(state("B", "lost_melee"), 0);
+	/* only the loser tests: R, d6 6 + 2 - 4 - 3 failed - 3 routed - 2 = -4 */
+	resolve("melee-morale", morale_dice, 1);
+	assert_has(ord_ctx_fake_results(ctx), "R: melee morale: d6 6,");
+	assert_has(ord_ctx_fake_results(ctx), ": retreat\n");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "B: melee morale"));
+	ck_assert_int_eq(state("R", "dress_until"), 6);
+}
+END_TEST
+
+/* A game made before (tables without routed_no_melee_value) refuses the
+ * melee, as then */
+START_TEST(melee_routed_of_a_game_made_before)
+{
+	tables_without("routed_no_melee_value");
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "RH")->state, "routed=2 rout_until=5");
+	split_kv(&ord_ctx_find_unit(ctx, "H1")->state, "in_contact=3 contact_with=RH");
+	ck_assert_str_eq(event("melee", "a=H1 b=RH"),
+			 "unit 'RH' is routed (routed units have no melee value)\n");
 }
 END_TEST
 
@@ -1681,6 +1771,89 @@ START_TEST(init_unit_kind_not_in_tables)
 }
 END_TEST
 
+/* A club's tables without a row the phases read for a unit (the movement
+ * of a formation its orders may give it, its melee points, a shot it may
+ * fire) are refused when the game is made, naming the unit and the table,
+ * rather than failing the turn that first reads the row; its first state
+ * is still written, as the audit replays it. */
+START_TEST(init_unit_rows_not_in_tables)
+{
+	const struct ord_resource *res = ord_resource_find("rulesets/battalion/tables.xml");
+	static const char *const cut[] = {
+		"<row kind=\"line_infantry light_infantry\" formation=\"square\" reg=\"4\" charge=\"-\"/>",
+		"<row kind=\"heavy_cavalry\" points=\"7\"/>",
+		"<band shot=\"shell\" from=\"0\" to=\"12\" dead=\"4\" hit=\"4\"/>",
+		"<band shot=\"shell\" from=\"12\" to=\"24\" dead=\"4\" hit=\"2\"/>",
+		"<band shot=\"shell\" from=\"24\" to=\"36\" dead=\"4\" hit=\"1\"/>",
+	};
+	struct ord_rules *club = NULL;
+	struct ord_unit *u;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+	char *xml, *p;
+	size_t i;
+
+	ck_assert_ptr_nonnull(res);
+	xml = strdup((const char *)res->data);
+	for (i = 0; i < ORD_ARRAY_SIZE(cut); i++) {
+		p = strstr(xml, cut[i]);
+		ck_assert_msg(p != NULL, "not in the tables: %s", cut[i]);
+		memmove(p, p + strlen(cut[i]), strlen(p + strlen(cut[i])) + 1);
+	}
+	ck_assert_int_eq(rs->load(&club, xml, strlen(xml), "club.xml"), 0);
+	/* in line: square is a formation its orders may give it (FSq) */
+	u = ord_ctx_fake_add_unit(ctx, "F1", "F1", "blue");
+	split_kv(&u->attrs, "kind=line_infantry formation=line figures=24 class=C");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(club, u, &d), ORD_EBADDATA);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_str_eq(b.buf, "unit 'F1': no movement for line_infantry in square, a formation its "
+				"orders may give it (FSq) (table 'movement' of club.xml)\n");
+	ck_assert_str_eq(ord_kv_get(&u->state, "formation"), "line");
+	ord_diag_release(&d);
+	ord_buf_reset(&b);
+	/* in square from the start */
+	u = ord_ctx_fake_add_unit(ctx, "F2", "F2", "blue");
+	split_kv(&u->attrs, "kind=light_infantry formation=square figures=24 class=C");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(club, u, &d), ORD_EBADDATA);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_str_eq(b.buf, "unit 'F2': no movement for light_infantry in square (table "
+				"'movement' of club.xml)\n");
+	ord_diag_release(&d);
+	ord_buf_reset(&b);
+	/* cavalry moves as a squadron, but has no melee points */
+	u = ord_ctx_fake_add_unit(ctx, "F3", "F3", "blue");
+	split_kv(&u->attrs, "kind=heavy_cavalry figures=12 class=C weapon=none");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(club, u, &d), ORD_EBADDATA);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_str_eq(b.buf, "unit 'F3': no melee points for heavy_cavalry (table 'melee_points' of "
+				"club.xml)\n");
+	ord_diag_release(&d);
+	ord_buf_reset(&b);
+	/* a gun whose orders may fire shell (Fs) */
+	u = ord_ctx_fake_add_unit(ctx, "F4", "F4", "blue");
+	split_kv(&u->attrs, "kind=foot_artillery formation=limbered figures=8 class=C weapon=none");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(club, u, &d), ORD_EBADDATA);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_str_eq(b.buf, "unit 'F4': no bands for shell, a shot its orders may fire (Fs) (table "
+				"'artillery' of club.xml)\n");
+	ord_diag_release(&d);
+	/* skirmishers move in skirmish order whatever their orders: nothing
+	 * they need is missing */
+	u = ord_ctx_fake_add_unit(ctx, "F5", "F5", "blue");
+	split_kv(&u->attrs, "kind=skirmishers figures=8 class=C");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(club, u, &d), 0);
+	ord_diag_release(&d);
+	ord_buf_release(&b);
+	rs->free(club);
+	free(xml);
+}
+END_TEST
+
 /* A club's tables with a parameter the module reads by no such name (a
  * misspelling: figures_per_tray would stay 4 without a word) load, as the
  * tables a game keeps must, but are refused when a user hands them in,
@@ -2059,6 +2232,9 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_tie_of_a_game_made_before);
 	tcase_add_test(res, resolve_destroyed_in_melee);
 	tcase_add_test(res, resolve_pursuit);
+	tcase_add_test(res, resolve_pursuit_of_a_game_made_before);
+	tcase_add_test(res, resolve_routed_no_melee_value);
+	tcase_add_test(res, melee_routed_of_a_game_made_before);
 	tcase_add_test(res, resolve_halt);
 	tcase_add_test(res, resolve_rout_penalty);
 	tcase_add_test(res, resolve_morale20);
@@ -2076,6 +2252,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, load_needs_order_codes);
 	tcase_add_test(res, init_unit_kind_not_in_tables);
 	tcase_add_test(res, given_tables_unknown_name);
+	tcase_add_test(res, init_unit_rows_not_in_tables);
 	tcase_add_test(res, init_unit_gun_crew);
 	tcase_add_test(res, table_values_are_used);
 	tcase_add_test(res, morale_tables_checked_at_load);
