@@ -258,7 +258,12 @@ START_TEST(clean_bundle_verifies)
 		strstr(out.buf,
 		       "the sheet of red, version 2, is here unchanged and was the one sealed"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "verified: every check holds\n"));
-	ck_assert_msg(!strstr(out.buf, "not checked"), "%s", out.buf);
+	/* all a player holds was given: only the files he was given at the
+	 * game's start were not */
+	ck_assert_msg(!strstr(out.buf, "no --pubkey") && !strstr(out.buf, "no --head") &&
+			      !strstr(out.buf, "no --receipt"),
+		      "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "no --scenario or --tables"), "%s", out.buf);
 	ck_assert_msg(strstr(out.buf, "compare the head of turn 1's exchange with the other players'"),
 		      "%s", out.buf);
 	/* and with no options: still clean, said to be against its own key,
@@ -271,6 +276,9 @@ START_TEST(clean_bundle_verifies)
 			     "  no --pubkey: the signature ties the bundle to no key you know\n"
 			     "  no --head: nothing ties this history to what the referee signed before\n"
 			     "  no --receipt: your sheet was not checked\n"
+			     "  no --scenario or --tables: the game's own scenario and tables were not "
+			     "held against the files you were given (the results follow from the "
+			     "game's own)\n"
 			     "compare the head of turn 1's exchange"),
 		      "%s", out.buf);
 	ord_buf_release(&out);
