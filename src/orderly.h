@@ -634,6 +634,9 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 /* The signed head stored at the seal or exchange ("seal"/"exchange") of
  * turn; turn <= 0: the latest of that kind. */
 int ord_game_head(ord_game *g, struct ord_head *out, int turn, const char *at);
+/* The signed head of the close of phase (1-based) of turn (<= 0: the
+ * latest turn with a close head), or ORD_ENOTFOUND. */
+int ord_game_head_close(ord_game *g, struct ord_head *out, int turn, int phase);
 /* ord_game_audit, and also that each of the heads (kept by the players)
  * is signed by the game's key and matches the log. */
 int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, size_t nheads,

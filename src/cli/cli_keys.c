@@ -194,11 +194,11 @@ int cli_write_output(const char *path, const char *bytes, size_t len)
 	return rc;
 }
 
-int cli_write_head(ord_game *g, int turn, const char *at, const char *path)
+int cli_write_head(ord_game *g, int turn, const char *at, int phase, const char *path)
 {
 	struct ord_buf b = ORD_BUF_INIT;
 	struct ord_head h;
-	int rc = ord_game_head(g, &h, turn, at);
+	int rc = phase > 0 ? ord_game_head_close(g, &h, turn, phase) : ord_game_head(g, &h, turn, at);
 
 	if (rc < 0)
 		return cli_fail(rc);

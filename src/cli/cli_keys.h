@@ -31,8 +31,9 @@ int cli_load_head(const char *path, struct ord_head *h);
  * standard output when path is NULL or "-".  Prints the error, returns
  * its exit status or 0. */
 int cli_write_output(const char *path, const char *bytes, size_t len);
-/* Write the stored signed head of turn's at to path ('orderly head'). */
-int cli_write_head(ord_game *g, int turn, const char *at, const char *path);
+/* Write the stored signed head of turn's at to path ('orderly head'); a close
+ * head: of phase when phase > 0, else the turn's latest. */
+int cli_write_head(ord_game *g, int turn, const char *at, int phase, const char *path);
 
 /*
  * --head FILE of the commands that sign a head (new, seal, exchange,

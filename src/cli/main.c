@@ -82,7 +82,7 @@ static const struct cli_cmd commands[] = {
 	  "draw the table after a phase as a side (or the referee) sees it: SVG or PNG", cmd_map },
 	{ "chart", "GAME [--side SIDE|--referee] [--lang L] [-o FILE.svg|FILE.png] [--scale K]",
 	  "draw the story of the game: each unit's strength, losses and morale", cmd_chart },
-	{ "head", "GAME --at open|seal|close|exchange [--turn N] [-o FILE]",
+	{ "head", "GAME --at open|seal|close|exchange [--turn N] [--phase N] [-o FILE]",
 	  "write a signed head the game stored, again", cmd_head },
 	{ "audit", "GAME [--turn N] [--head FILE]...",
 	  "check the log, commitments, dice and heads, and replay every phase; exit 1 on problems",

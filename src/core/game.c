@@ -1365,6 +1365,33 @@ int ord_game_sign_head(struct ord_game *g, int turn, const char *at, struct ord_
 	return 0;
 }
 
+/* The head h as stored, of kind at, as a player is handed it. */
+static int head_of(ord_game *g, struct ord_head *out, const struct ord_rec_head *h, const char *at)
+{
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	memcpy(out->game_id, g->game_id, 16);
+	out->turn = h->turn;
+	snprintf(out->at, sizeof(out->at), "%s", at);
+	out->seq = h->seq;
+	memcpy(out->hash, h->hash, 32);
+	out->has_seed_commitment = h->has_seed_commitment;
+	memcpy(out->seed_commitment, h->seed_commitment, 32);
+	memcpy(out->key, g->pk, 32);
+	memcpy(out->signature, h->signature, 64);
+	/* the head table keeps no phase: a close head states the one its entry
+	 * logs when it was signed with it; one signed by an earlier orderly,
+	 * without, states none (and stays good for audits) */
+	if (!strcmp(at, "close")) {
+		if ((err = close_phase(g, h->seq, &out->phase)) != 0)
+			return err;
+		if (out->phase && ord_head_check(out))
+			out->phase = 0;
+	}
+	return 0;
+}
+
 int ord_game_head(ord_game *g, struct ord_head *out, int turn, const char *at)
 {
 	struct ord_rec_head h;
@@ -1373,23 +1400,35 @@ int ord_game_head(ord_game *g, struct ord_head *out, int turn, const char *at)
 	memset(out, 0, sizeof(*out));
 	if ((err = ord_store_head_read(g->db, turn, at, &h)) != 0)
 		return err;
-	memcpy(out->game_id, g->game_id, 16);
-	out->turn = h.turn;
-	snprintf(out->at, sizeof(out->at), "%s", at);
-	out->seq = h.seq;
-	memcpy(out->hash, h.hash, 32);
-	out->has_seed_commitment = h.has_seed_commitment;
-	memcpy(out->seed_commitment, h.seed_commitment, 32);
-	memcpy(out->key, g->pk, 32);
-	memcpy(out->signature, h.signature, 64);
-	/* the head table keeps no phase: a close head states the one its entry
-	 * logs when it was signed with it; one signed by an earlier orderly,
-	 * without, states none (and stays good for audits) */
-	if (!strcmp(at, "close")) {
-		if ((err = close_phase(g, h.seq, &out->phase)) != 0)
+	return head_of(g, out, &h, at);
+}
+
+int ord_game_head_close(ord_game *g, struct ord_head *out, int turn, int phase)
+{
+	struct ord_rec_head h;
+	int64_t before = INT64_MAX;
+	int err, p;
+
+	memset(out, 0, sizeof(*out));
+	/* a turn has a close head per phase, the latest first */
+	for (;;) {
+		if ((err = ord_store_head_read_before(g->db, turn, "close", before, &h)) != 0) {
+			if (err == ORD_ENOTFOUND && turn > 0)
+				err = ord_error_set(ORD_ENOTFOUND,
+						    "turn %d has no signed head of the close of phase %d",
+						    turn, phase);
+			else if (err == ORD_ENOTFOUND)
+				err = ord_error_set(ORD_ENOTFOUND,
+						    "no turn has a signed head of the close of phase %d",
+						    phase);
 			return err;
-		if (out->phase && ord_head_check(out))
-			out->phase = 0;
+		}
+		if ((err = close_phase(g, h.seq, &p)) != 0)
+			return err;
+		if (p == phase)
+			return head_of(g, out, &h, "close");
+		before = h.seq;
+		if (turn <= 0)
+			turn = h.turn; /* the latest turn with a close head */
 	}
-	return 0;
 }

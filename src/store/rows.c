@@ -1142,17 +1142,24 @@ int ord_store_head_insert(sqlite3 *db, const struct ord_rec_head *h)
 
 int ord_store_head_read(sqlite3 *db, int turn, const char *at, struct ord_rec_head *out)
 {
+	return ord_store_head_read_before(db, turn, at, INT64_MAX, out);
+}
+
+int ord_store_head_read_before(sqlite3 *db, int turn, const char *at, int64_t before,
+			       struct ord_rec_head *out)
+{
 	sqlite3_stmt *st = NULL;
 	int err, rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((err = ord_store_stmt(db, &st,
 				  "SELECT seq, turn, hash, seed_commitment, signature FROM head "
-				  "WHERE (?1 <= 0 OR turn = ?1) AND at = ?2 ORDER BY seq DESC LIMIT 1")) !=
-	    0)
+				  "WHERE (?1 <= 0 OR turn = ?1) AND at = ?2 AND seq < ?3 "
+				  "ORDER BY seq DESC LIMIT 1")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
 	sqlite3_bind_text(st, 2, at, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, before);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		out->seq = sqlite3_column_int64(st, 0);

@@ -309,6 +309,10 @@ int ord_store_head_insert(sqlite3 *db, const struct ord_rec_head *h);
 /* The head of a turn signed at at (turn <= 0: the latest of that kind; for
  * "close", the latest of the turn), or ORD_ENOTFOUND. */
 int ord_store_head_read(sqlite3 *db, int turn, const char *at, struct ord_rec_head *out);
+/* ord_store_head_read of the latest such head signing an entry before seq
+ * before (the heads of a turn's closes, one by one from its last). */
+int ord_store_head_read_before(sqlite3 *db, int turn, const char *at, int64_t before,
+			       struct ord_rec_head *out);
 
 /* ---- what `info` shows ---- */
 

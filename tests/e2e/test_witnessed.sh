@@ -130,6 +130,18 @@ for _ in 3 4 5; do
 	expect_exit 0 ord resolve w.game
 done
 expect_exit 0 ord exchange w.game --head exchange.head
+# a close head lost is written again, of the phase asked for (not only the
+# turn's last close)
+expect_exit 0 ord head w.game --at close --turn 1 --phase 2 -o again-2.head
+cmp -s again-2.head close-2.head || fail "the head of phase 2's close written again differs"
+expect_exit 0 ord head w.game --at close --phase 1 -o again-1.head
+cmp -s again-1.head close-1.head || fail "the head of phase 1's close written again differs"
+expect_exit 0 ord head w.game --at close --turn 1 -o last.head
+expect_in "$(cat last.head)" "phase: 5"
+expect_exit 64 ord head w.game --at close --turn 1 --phase 6
+expect_in "$ERR" "turn 1 has no signed head of the close of phase 6"
+expect_exit 64 ord head w.game --at seal --phase 1
+expect_in "$ERR" "--phase is for --at close"
 expect_exit 0 ord audit w.game --head open.head --head seal.head --head close-1.head --head close-2.head --head exchange.head
 expect_in "$OUT" "clean"
 expect_in "$OUT" "the head you kept of turn 1's close (entry $CLOSE1): matches"
