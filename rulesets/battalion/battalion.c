@@ -500,14 +500,18 @@ const char *bat_formation(struct ord_ctx *ctx, const struct ord_unit *u)
 /* The formation as the fire, melee and movement charts know it: the
  * kind's own order when the table kinds gives one (skirmishers in skirmish
  * order, D27; a gun, limbered or not, as a line, D11), else the unit's. */
-const char *bat_chart_formation(struct ord_ctx *ctx, const struct ord_unit *u)
+static const char *chart_formation(const struct bat_rules *r, const char *kind, const char *formation)
 {
-	const char *k = kind_label(bat_r(ctx), bat_kind(u), "formation");
-	const char *f = bat_formation(ctx, u);
+	const char *k = kind_label(r, kind, "formation");
 
 	if (*k && strcmp(k, "*"))
 		return k;
-	return strstr(f, "limbered") ? "line" : f;
+	return strstr(formation, "limbered") ? "line" : formation;
+}
+
+const char *bat_chart_formation(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return chart_formation(bat_r(ctx), bat_kind(u), bat_formation(ctx, u));
 }
 
 const char *bat_fires_as(struct ord_ctx *ctx, const struct ord_unit *u)
@@ -842,6 +846,134 @@ static const struct ord_tables *bat_tables(struct ord_rules *rules)
 	return bat_rules(rules)->tables;
 }
 
+/* A formation a unit may be in (its first, or one a form code of its
+ * orders gives it, code): the charts must count it, and the movement
+ * chart move it.  Each chart formation once (seen). */
+static void need_formation(const struct bat_rules *r, const struct ord_unit *u, const char *kind,
+			   const char *formation, const char *code, struct ord_buf *seen,
+			   struct ord_diag *diag)
+{
+	const char *chart = chart_formation(r, kind, formation);
+	const char *attr = code ? "kind" : "formation";
+	const struct ord_row *row;
+	struct ord_buf why = ORD_BUF_INIT, rule = ORD_BUF_INIT;
+	struct ord_kv m;
+
+	if (ord_words_has(seen->buf, chart))
+		return;
+	ord_words_add(seen, " ", chart);
+	if (code)
+		ord_buf_addf(&why, ", a formation its orders may give it (%s)", code);
+	if (code && ord_table_check_word(ord_tables_get(r->tables, "formations"), "formation",
+					 chart, "formation")) {
+		ord_error_clear();
+		ord_buf_addf(&rule, "table 'formations' of %s", ord_tables_name(r->tables));
+		ord_diag_add_attr(diag, u->id, attr, rule.buf, "no formation %s%s", chart, why.buf);
+	}
+	ord_kv_init(&m);
+	ord_kv_set(&m, "kind", kind);
+	ord_kv_set(&m, "formation", chart);
+	if (ord_table_find(&row, ord_tables_get(r->tables, "movement"), &m)) {
+		ord_error_clear();
+		ord_buf_reset(&rule);
+		ord_buf_addf(&rule, "table 'movement' of %s", ord_tables_name(r->tables));
+		ord_diag_add_attr(diag, u->id, attr, rule.buf, "no movement for %s in %s%s", kind,
+				  chart, why.buf);
+	}
+	ord_kv_release(&m);
+	ord_buf_release(&why);
+	ord_buf_release(&rule);
+}
+
+/* The rows the phases read for a unit, for all its kind may do: a move in
+ * its formation and in each its form codes give it (table order_codes), a
+ * shot of each of its fire codes, its melee points, and the d20 chart for
+ * its class and every class a rout drops it to when the game tests on it
+ * (morale_chart, D19).  A club's tables that leave one out are refused
+ * when the game is made, naming the unit, rather than failing the turn
+ * that first reads it.  A problem for each in diag. */
+static void check_rows_needed(const struct bat_rules *r, const struct ord_unit *u, struct ord_diag *diag)
+{
+	const char *kind = ord_kv_get(&u->attrs, "kind");
+	const struct ord_table *codes = ord_tables_get(r->tables, "order_codes");
+	const char *doc = ord_tables_name(r->tables);
+	struct ord_buf seen = ORD_BUF_INIT, rule = ORD_BUF_INIT;
+	const struct ord_row *row;
+	double d20 = 0;
+	size_t i;
+
+	if (!kind)
+		return;
+	need_formation(r, u, kind, ord_kv_get(&u->state, "formation"), NULL, &seen, diag);
+	for (i = 0; i < ord_table_nrows(codes); i++) {
+		const char *kinds = ord_row_str(ord_table_row(codes, i), "kind");
+		const char *p = ord_row_str(ord_table_row(codes, i), "code"), *w;
+		size_t len;
+
+		if (!ord_words_has(kinds, kind) && !ord_words_has(kinds, "*"))
+			continue;
+		while ((w = ord_words_next(&p, &len)) != NULL) {
+			char code[16];
+			const char *shot;
+
+			snprintf(code, sizeof(code), "%.*s", (int)len, w);
+			if (bat_form_code_formation(code))
+				need_formation(r, u, kind, bat_form_code_formation(code), code,
+					       &seen, diag);
+			shot = bat_fire_code_shot(code);
+			if (shot && ord_table_check_word(ord_tables_get(r->tables, "artillery"),
+							 "shot", shot, "shot")) {
+				ord_error_clear();
+				ord_buf_reset(&rule);
+				ord_buf_addf(&rule, "table 'artillery' of %s", doc);
+				ord_diag_add_attr(diag, u->id, "kind", rule.buf,
+						  "no bands for %s, a shot its orders may fire (%s)",
+						  shot, code);
+			}
+		}
+	}
+	if (ord_table_find1(&row, ord_tables_get(r->tables, "melee_points"), "kind", kind)) {
+		ord_error_clear();
+		ord_buf_reset(&rule);
+		ord_buf_addf(&rule, "table 'melee_points' of %s", doc);
+		ord_diag_add_attr(diag, u->id, "kind", rule.buf, "no melee points for %s", kind);
+	}
+	if (!bat_param(r, "morale_chart", &d20) && d20 != 0) {
+		const struct ord_table *chart = ord_tables_get(r->tables, "morale20");
+		const struct ord_table *after = ord_tables_get(r->tables, "morale20_classes");
+		const char *cls = ord_kv_get(&u->state, "class");
+
+		/* each class at most once: E drops to E */
+		for (i = 0; cls && *cls && i <= ord_table_nrows(after); i++) {
+			const char *then = i ? ", the class a rout drops it to" : "";
+			ord_buf_reset(&rule);
+			if (ord_table_check_word(chart, "class", cls, "class")) {
+				ord_buf_addf(&rule, "table 'morale20' of %s", doc);
+				ord_diag_add_attr(diag, u->id, "class", rule.buf,
+						  "the d20 chart has no rolls for class %s%s", cls,
+						  then);
+				break;
+			}
+			if (ord_table_find1(&row, after, "class", cls)) {
+				/* the first is check_in_tables' */
+				if (i) {
+					ord_buf_addf(&rule, "table 'morale20_classes' of %s", doc);
+					ord_diag_add_attr(diag, u->id, "class", rule.buf,
+							  "no class after a rout for class %s%s",
+							  cls, then);
+				}
+				break;
+			}
+			if (!strcmp(ord_row_str(row, "after_rout"), cls))
+				break;
+			cls = ord_row_str(row, "after_rout");
+		}
+		ord_error_clear();
+	}
+	ord_buf_release(&seen);
+	ord_buf_release(&rule);
+}
+
 static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_diag *diag)
 {
 	const char *f = ord_kv_get(&u->attrs, "formation");
@@ -873,6 +1005,9 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 	if (!err && diag) {
 		size_t before = diag->n;
 		check_in_tables(bat_rules(rules), u, diag);
+		/* what its kind may do, once the kind is one of the tables' */
+		if (diag->n == before)
+			check_rows_needed(bat_rules(rules), u, diag);
 		check_gun_crew(bat_rules(rules), u, diag);
 		if (diag->n > before)
 			err = ORD_EBADDATA;

@@ -495,6 +495,57 @@ static const struct ord_tables *ks_tables(struct ord_rules *rules)
 	return ks_rules(rules)->tables;
 }
 
+/* The rows the phases read for a unit of its arm: the zones of the weapon
+ * it fires with (skudzoner: a battalion's muskets, or its rifles when it
+ * has any, cavalry's carbines; artillerizoner: a battery's calibre), and
+ * the march length of its first formation (marchlaengder), which every
+ * move it makes is checked against.  A club's Skema that leaves one out is
+ * refused when the game is made, naming the unit, not the turn that first
+ * reads it.  A problem for each in diag. */
+static void check_rows_needed(const struct ks_rules *r, const struct ord_unit *u,
+			      const char *vaaben, const char *form, struct ord_diag *diag)
+{
+	const char *doc = ord_tables_name(r->tables), *weapon = NULL, *attr = "art";
+	struct ord_buf rule = ORD_BUF_INIT;
+	const struct ord_row *row;
+	struct ord_kv m;
+
+	if (!strcmp(vaaben, "infanteri")) {
+		int rifles = ord_kv_get_int(&u->attrs, "rifler", 0) > 0;
+		weapon = rifles ? "riffel" : "musket";
+		attr = rifles ? "rifler" : "art";
+	} else if (!strcmp(vaaben, "kavaleri") && ord_kv_get_bool(&u->attrs, "karabiner", 0)) {
+		weapon = "karabin";
+		attr = "karabiner";
+	}
+	if (weapon && ord_table_check_word(ks_table(r, "skudzoner"), "vaaben", weapon, "vaaben")) {
+		ord_error_clear();
+		ord_buf_addf(&rule, "table 'skudzoner' of %s", doc);
+		ord_diag_add_attr(diag, u->id, attr, rule.buf,
+				  "no zones for %s, the weapon it fires with", weapon);
+	}
+	if (!strcmp(vaaben, "artilleri") && ord_table_check_word(ks_table(r, "artillerizoner"), "kaliber",
+								 ks_attr(u, "kaliber"), "kaliber")) {
+		ord_error_clear();
+		ord_buf_reset(&rule);
+		ord_buf_addf(&rule, "table 'artillerizoner' of %s", doc);
+		ord_diag_add_attr(diag, u->id, "kaliber", rule.buf, "no zones for guns of %s pund",
+				  ks_attr(u, "kaliber"));
+	}
+	ord_kv_init(&m);
+	ord_kv_set(&m, "art", ks_art(u));
+	ord_kv_set(&m, "formation", form);
+	if (ord_table_find(&row, ks_table(r, "marchlaengder"), &m)) {
+		ord_error_clear();
+		ord_buf_reset(&rule);
+		ord_buf_addf(&rule, "table 'marchlaengder' of %s", doc);
+		ord_diag_add_attr(diag, u->id, ord_kv_get(&u->attrs, "formation") ? "formation" : "art",
+				  rule.buf, "no march length for %s in %s", ks_art(u), form);
+	}
+	ord_kv_release(&m);
+	ord_buf_release(&rule);
+}
+
 static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_diag *diag)
 {
 	struct ks_rules *r = ks_rules(rules);
@@ -598,6 +649,13 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 	ord_kv_set_int(&init, "fjernet", 0);
 	err = ord_state_init(&ord_ruleset_krigsspil, u, &init);
 	ord_kv_release(&init);
+	/* after the state is made: the audit replays a game's first states,
+	 * by the Skema it keeps, whatever it lacks */
+	if (!err) {
+		check_rows_needed(r, u, vaaben, form, diag);
+		if (diag->n > before)
+			err = ORD_EBADDATA;
+	}
 	return err;
 }
 

@@ -44,6 +44,26 @@ sed 's/formation="svaerm_tynd" spredt="yes" x="180"/formation="karre" spredt="ye
 grep -q 'formation="karre" spredt="yes" x="180"' ks-bad-formation.xml || fail "the Krigsspil fixture did not change"
 new_refused 65 ks-bad-formation.xml "ks-bad-formation.xml:76:44: unit 'L5': formation 'karre' is not for kosakker (kosakker) (11)"
 
+# Tables that cannot play the scenario: a row the phases read for a unit
+# (a move in a formation its orders may give it, the zones of its weapon),
+# left out of a club's tables, is refused when the game is made, at the
+# unit's attribute that calls for it, not in the turn that reads it; the
+# shipped tables play the shipped scenarios
+BAT=$SRC/rulesets/battalion
+grep -v 'formation="square" reg="4"' "$BAT/tables.xml" >no-square.xml
+expect_exit 65 ord new "$G" --scenario "$BAT/examples/scenario.xml" --tables no-square.xml
+expect_in "$ERR" "$BAT/examples/scenario.xml:26:55: unit 'F1': no movement for light_infantry in square, a formation its orders may give it (FSq) (table 'movement' of no-square.xml)"
+expect_in "$ERR" "$BAT/examples/scenario.xml:41:95: unit 'A3': no movement for line_infantry in square (table 'movement' of no-square.xml)"
+expect_no_game "$G"
+grep -v 'vaaben="riffel"' "$SRC/rulesets/krigsspil/skema.xml" >no-rifles.xml
+expect_exit 65 ord new "$G" --scenario "$KS/scenario.xml" --tables no-rifles.xml
+expect_in "$ERR" "$KS/scenario.xml:33:83: unit 'D3': no zones for riffel, the weapon it fires with (table 'skudzoner' of no-rifles.xml)"
+expect_no_game "$G"
+expect_exit 0 ord new "$G" --scenario "$BAT/examples/scenario.xml" --tables "$BAT/tables.xml"
+rm -f "$G"
+expect_exit 0 ord new "$G" --scenario "$KS/scenario.xml" --tables "$SRC/rulesets/krigsspil/skema.xml"
+rm -f "$G"
+
 # Hostile XML.  Each fixture is a valid scenario apart from its DOCTYPE (the
 # positive control below proves it), so a parser that expanded the entities
 # or loaded the DTD would create a game.

@@ -1222,6 +1222,73 @@ END_TEST
 
 /* ---- the unit model ------------------------------------------------------------------ */
 
+/* A club's Skema without a row the phases read for a unit (the zones of
+ * the weapon it fires with, the march length of its formation) is refused
+ * when the game is made, at the attribute that calls for it, rather than
+ * failing the turn that first reads it; the unit's first state is still
+ * made, as the audit replays it by the Skema a game keeps. */
+START_TEST(test_unit_rows_in_skema)
+{
+	struct ord_rules *club = NULL;
+	struct ord_unit *u;
+	struct ord_diag d;
+	struct ord_buf b = ORD_BUF_INIT;
+	char *xml = skema_replaced("<band vaaben=\"riffel\" from=\"0\" to=\"10\" zone=\"I\"/>\n"
+				   "    <band vaaben=\"riffel\" from=\"10\" to=\"20\" zone=\"II\"/>\n"
+				   "    <band vaaben=\"riffel\" from=\"20\" to=\"30\" zone=\"III\"/>",
+				   "");
+	char *x2;
+
+	ck_assert_int_eq(rs->load(&club, xml, strlen(xml), "club.xml"), 0);
+	/* muskets alone: their zones are there */
+	u = ord_ctx_fake_add_unit(ctx, "D1", "D1", "danske");
+	split_kv(&u->attrs, "art=infanteri figurer=12 valeur=7 formation=linie");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(club, u, &d), 0);
+	ord_diag_release(&d);
+	/* with rifles */
+	u = ord_ctx_fake_add_unit(ctx, "D2", "D2", "danske");
+	split_kv(&u->attrs, "art=infanteri figurer=12 valeur=7 formation=linie rifler=50");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(club, u, &d), ORD_EBADDATA);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_str_eq(b.buf, "unit 'D2': no zones for riffel, the weapon it fires with (table "
+				"'skudzoner' of club.xml)\n");
+	ck_assert_str_eq(ord_kv_get(&u->state, "formation"), "linie");
+	ord_diag_release(&d);
+	ord_buf_reset(&b);
+	rs->free(club);
+	club = NULL;
+	free(xml);
+	/* a battery of a calibre the zones do not give (12 pund, in every
+	 * band); an arm without a march length (cossacks) */
+	xml = skema_replaced("<row art=\"kosakker\" formation=\"*\" cm=\"50\" storm=\"-\"/>", "");
+	while ((x2 = strstr(xml, "kaliber=\"12 18\"")) != NULL)
+		memcpy(x2, "kaliber=\"18 18\"", strlen("kaliber=\"18 18\""));
+	ck_assert_int_eq(rs->load(&club, xml, strlen(xml), "club.xml"), 0);
+	u = ord_ctx_fake_add_unit(ctx, "A9", "A9", "danske");
+	split_kv(&u->attrs, "art=fodartilleri kanoner=4 kaliber=12");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(club, u, &d), ORD_EBADDATA);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_str_eq(b.buf, "unit 'A9': no zones for guns of 12 pund (table 'artillerizoner' of "
+				"club.xml)\n");
+	ord_diag_release(&d);
+	ord_buf_reset(&b);
+	u = ord_ctx_fake_add_unit(ctx, "K9", "K9", "danske");
+	split_kv(&u->attrs, "art=kosakker figurer=6 valeur=6 formation=svaerm_tynd");
+	ord_diag_init(&d);
+	ck_assert_int_eq(rs->init_unit(club, u, &d), ORD_EBADDATA);
+	ord_diag_format(&d, NULL, &b);
+	ck_assert_str_eq(b.buf, "unit 'K9': no march length for kosakker in svaerm_tynd (table "
+				"'marchlaengder' of club.xml)\n");
+	ord_diag_release(&d);
+	rs->free(club);
+	free(xml);
+	ord_buf_release(&b);
+}
+END_TEST
+
 START_TEST(test_unit_model)
 {
 	struct ord_unit *u;
@@ -3722,6 +3789,7 @@ Suite *ord_test_suite(void)
 	tc = tcase_create("units");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_unit_model);
+	tcase_add_test(tc, test_unit_rows_in_skema);
 	tcase_add_test(tc, test_describe);
 	suite_add_tcase(s, tc);
 
