@@ -47,13 +47,23 @@ static void put_line(FILE *fp, const char *prefix, const char *s, size_t len)
 	ord_buf_release(&shown);
 }
 
+/* A message of several lines (a problem a line: every unit of a scenario
+ * at fault) is put a line at a time, the first after "orderly: ". */
 static void verror(const char *fmt, va_list ap)
 {
 	struct ord_buf b = ORD_BUF_INIT;
+	const char *p;
 
 	fflush(stdout);
 	ord_buf_vaddf(&b, fmt, ap);
-	put_line(stderr, "orderly: ", b.len ? b.buf : "", b.len);
+	p = b.len ? b.buf : "";
+	do {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		put_line(stderr, p == b.buf || !b.len ? "orderly: " : "", p, len);
+		p += len + (nl ? 1 : 0);
+	} while (*p);
 	ord_buf_release(&b);
 }
 

@@ -34,6 +34,13 @@ new_refused 65 "$F/bad-schema.xml" "$F/bad-schema.xml:6: " "sometimes" "expected
 new_refused 65 "$F/bad-schema-order.xml" "$F/bad-schema-order.xml:7: " "<side> after <unit>" "expected"
 new_refused 65 "$F/bad-kind.xml" "$F/bad-kind.xml:8:56: " "'dragoons'" "'kind'" \
 	"expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery"
+# every unit at fault, a line each, the first after "orderly: " (a
+# message of several lines was put on one, with "\n" between them)
+sed 's/kind="line_infantry"/kind="bogus"/g' "$FIX/scenario.xml" >two-bad.xml
+expect_exit 65 ord new two-bad.orderly --scenario two-bad.xml
+expect_line "$ERR" "^orderly: two-bad.xml:9:56: unit 'B1': 'bogus' is not valid for 'kind'"
+expect_line "$ERR" "^two-bad.xml:12:54: unit 'R1': 'bogus' is not valid for 'kind'"
+expect_not_in "$ERR" '\n'
 new_refused 65 "$F/bad-duplicate-unit.xml" "$F/bad-duplicate-unit.xml:9:13: " "'B1'" "already used on line 7"
 new_refused 65 "$F/bad-unknown-side.xml" "$F/bad-unknown-side.xml:9:44: " "'green'" "expected one of blue red"
 # a Krigsspil unit the rules refuse: at the value of the attribute at fault
