@@ -315,7 +315,7 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			     "gennem_cm needs gennem=UNIT, the unit marched through");
 	}
 	if (ks_st_has(ctx, u, "x")) {
-		struct ks_move_check m = { d, 0, 0, u->id };
+		struct ks_move_check m = { d, 0, 0, u->id, 0, 0, 0 };
 		struct ks_move_out mo;
 		struct ks_text t;
 		ks_check_path(ctx, u, ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"),

@@ -709,8 +709,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * swarm are neighbours, infantry in cover of cavalry too (6.6.5,
 	 * 8.5); close-order infantry is LU only after obstacles II and III
 	 * (13); a unit in FU has no formation's modifiers (11), and a
-	 * flight's morale test names no losses (17)
+	 * flight's morale test names no losses (17); 2026-12-02.7, switched
+	 * the same way: woods and marsh passed in close order only in march
+	 * column on a path or road, close-order infantry and cossacks into
+	 * and out of a wood's edge (13)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02.6", /* rules_revision (above) */
+	"2026-12-02.7", /* rules_revision (above) */
 	ks_tables,      /* tables */
 };

@@ -197,6 +197,8 @@ struct ks_move_check {
 	struct ord_diag *d;
 	unsigned line, col;
 	const char *unit;
+	int to_plate; /* a sheet's march to plate q,r: it stops at a wood's edge there */
+	int q, r;     /* that plate */
 };
 
 /* A move order (march, stormmarch, løb, retreat, prolonge). */

@@ -171,6 +171,107 @@ int ks_path_obstacle(struct ord_ctx *ctx, double x0, double y0, double x1, doubl
 	return most;
 }
 
+/* Whether a point on a wood plate is within depth cm of ground that is not
+ * wood (or off the map): the wood's edge (skovkant, 13). */
+static int wood_edge(const struct ks_map *map, double x, double y, double depth)
+{
+	int a, k;
+
+	for (k = 1; k <= 4; k++)
+		for (a = 0; a < 36; a++) {
+			double d = depth * k / 4, ang = a * M_PI / 18;
+			const struct ks_plate *p = ks_map_at(map, x + d * cos(ang), y + d * sin(ang));
+			if (!p || strcmp(p->terrain, "skov"))
+				return 1;
+		}
+	return 0;
+}
+
+/* 13 passage af skov, sump eller mose (skov_sti_kontrol): "Skov, sump og
+ * mose kan, udenfor vej, kun passeres af: Sluttet formation: Visse enheder
+ * i marchkolonne på stier.  Spredt formation: Infanteri og kosakker.
+ * Flugt: Infanteri og kosakker", and "Infanteri og kosakker kan rykke ind
+ * i og ud af skovkanter i både sluttet og spredt formation".  Skema V,
+ * which names the "visse enheder", is lost: our reading is infantry and
+ * cavalry in march column on a plate with a path (sti) or a road, and
+ * artillery in march column on a road only.  The edge is the ground within
+ * skovkant_cm of a wood's border; the plate a sheet marches to (m->q, m->r
+ * when m->to_plate) is entered only to its edge, so it is not held against
+ * close order there.  Every point of the move is looked at, every 1/2 cm,
+ * and each plate refused once. */
+static void check_woods(struct ord_ctx *ctx, const struct ord_unit *u, double x0, double y0, double x1,
+			double y1, const char *formation, int grade, struct ks_move_check *m)
+{
+	struct ks_rules *r = ks_r(ctx);
+	double depth = ks_param(r, "skovkant_cm"), dist = hypot(x1 - x0, y1 - y0);
+	int closed = ks_closed(ctx, u, formation), column = !strcmp(formation, "marchkolonne");
+	int gun = !strcmp(ks_vaaben(ctx, u), "artilleri");
+	int foot = !strcmp(ks_vaaben(ctx, u), "infanteri") || !strcmp(ks_art(u), "kosakker");
+	const struct ks_plate *said[16];
+	size_t nsaid = 0, j;
+	int steps = (int)ceil(dist / 0.5), i;
+
+	for (i = 1; i <= steps; i++) {
+		double t = (double)i / steps, x = x0 + (x1 - x0) * t, y = y0 + (y1 - y0) * t;
+		const struct ks_plate *p = ks_map_at(r->map, x, y);
+		const struct ord_row *row;
+		const char *name;
+		struct ord_buf why = ORD_BUF_INIT;
+
+		if (!p || (strcmp(p->terrain, "skov") && strcmp(p->terrain, "sump")))
+			continue;
+		for (j = 0; j < nsaid && said[j] != p; j++)
+			;
+		if (j < nsaid)
+			continue;
+		row = chart_row(ctx, "terraen", "terraen", p->terrain);
+		name = row ? ord_row_str(row, "navn") : p->terrain;
+		if (grade == KS_FU) {
+			if (!foot)
+				ord_buf_addf(&why,
+					     "%s on plate %d,%d is passed in flight only by infantry and cossacks",
+					     name, p->q, p->r);
+		} else if (!closed) {
+			if (!foot)
+				ord_buf_addf(&why,
+					     "%s on plate %d,%d is passed in open order only by infantry and cossacks",
+					     name, p->q, p->r);
+		} else if (column && (plate_has(p, "vej") || (!gun && plate_has(p, "sti")))) {
+			/* on the road, or a path */
+		} else if (foot && !strcmp(p->terrain, "skov") &&
+			   ((m->to_plate && p->q == m->q && p->r == m->r) ||
+			    wood_edge(r->map, x, y, depth))) {
+			/* in and out of the wood's edge */
+		} else if (column && gun) {
+			ord_buf_addf(&why, "%s on plate %d,%d is passed by artillery only on a road",
+				     name, p->q, p->r);
+		} else if (column) {
+			ord_buf_addf(&why,
+				     "%s on plate %d,%d has no path: a march column passes it off the road only on a path (sti)",
+				     name, p->q, p->r);
+		} else {
+			struct ord_buf cm = ORD_BUF_INIT;
+			ks_fmt_part(&cm, depth);
+			ord_buf_addf(&why,
+				     "%s on plate %d,%d is passed in close order only in march column on a path (sti)%s%s%s",
+				     name, p->q, p->r,
+				     foot && !strcmp(p->terrain, "skov")
+					     ? "; infantry and cossacks enter its edge ("
+					     : "",
+				     foot && !strcmp(p->terrain, "skov") ? cm.buf : "",
+				     foot && !strcmp(p->terrain, "skov") ? " cm) only" : "");
+			ord_buf_release(&cm);
+		}
+		if (why.len) {
+			ord_diag_add(m->d, m->line, m->col, m->unit,
+				     "13 passage af skov, sump eller mose", "%s", why.buf);
+			if (nsaid < ORD_ARRAY_SIZE(said))
+				said[nsaid++] = p;
+		}
+		ord_buf_release(&why);
+	}
+}
+
 /* Check a straight move of u from (x0, y0) to (x1, y1) in `formation` with
  * morale `grade`; problems go to m->d. */
 void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, double y0, double x1,
@@ -182,9 +283,15 @@ void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, dou
 	size_t n, i;
 	int closed = ks_closed(ctx, u, formation);
 	const char *vaaben = ks_vaaben(ctx, u);
+	/* a game made before skov_sti_kontrol: only a move ending in a wood or
+	 * marsh it entered was looked at, close order refused there but in
+	 * march column, path or not */
+	int woods = ks_check(r, "skov_sti_kontrol");
 
 	if (!r->map)
 		return;
+	if (woods)
+		check_woods(ctx, u, x0, y0, x1, y1, formation, grade, m);
 	n = ks_map_trace(r->map, x0, y0, x1, y1, cr, ORD_ARRAY_SIZE(cr));
 	{
 		const struct ks_plate *end = ks_map_at(r->map, x1, y1);
@@ -205,7 +312,8 @@ void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, dou
 				     "the %s on %s cannot be passed (impassable)", name, where);
 			continue;
 		}
-		if (cr[i].edge && (!strcmp(cr[i].what, "skov") || !strcmp(cr[i].what, "sump")) &&
+		if (!woods && cr[i].edge &&
+		    (!strcmp(cr[i].what, "skov") || !strcmp(cr[i].what, "sump")) &&
 		    ks_map_at(r->map, x1, y1) &&
 		    !strcmp(ks_map_at(r->map, x1, y1)->terrain, cr[i].what)) {
 			/* 13 passage af skov, sump eller mose */

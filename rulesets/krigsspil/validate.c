@@ -482,7 +482,7 @@ static void check_move_group(struct line *l, size_t i)
 		GROUP_DIAG(l, i, "9.4",
 			   "a battery marches limbered: 'PP' (påprodsning) first, or 'PR' (prolongering)");
 	if (ks_grp_hex(l->o, &l->g[i], &q, &rr) && ls->have_pos && l->r->map) {
-		struct ks_move_check m = { l->d, l->o->line, l->g[i].tok->col, l->o->unit };
+		struct ks_move_check m = { l->d, l->o->line, l->g[i].tok->col, l->o->unit, 1, q, rr };
 		double x1, y1, dist, reach;
 		struct ks_move_in mi;
 		struct ks_move_out mo;

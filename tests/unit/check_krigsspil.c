@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-02.6");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-02.7");
 }
 END_TEST
 
@@ -3666,24 +3666,30 @@ START_TEST(test_support_neighbours)
 }
 END_TEST
 
-/* The test map with the built-in Skema less one switch as its own (NULL:
- * the built-in Skema as the map keeps it), turn 10, the cast. */
-static void map_game_without(const char *without)
+/* A map with the built-in Skema less one switch as its own (NULL: the
+ * built-in Skema as the map keeps it), turn 10, the cast. */
+static void doc_game_without(const char *map, const char *without)
 {
 	char *xml = without ? skema_without(without) : NULL;
 	struct ord_buf doc = ORD_BUF_INIT;
 
 	teardown();
 	if (xml) {
-		const char *end = strstr(map_doc, "</map>");
-		ord_buf_add(&doc, map_doc, (size_t)(end - map_doc));
+		const char *end = strstr(map, "</map>");
+		ord_buf_add(&doc, map, (size_t)(end - map));
 		ord_buf_adds(&doc, strstr(xml, "<tables"));
 		ord_buf_adds(&doc, "</map>\n");
 	}
-	setup_turn(10, xml ? doc.buf : map_doc);
+	setup_turn(10, xml ? doc.buf : map);
 	free(xml);
 	ord_buf_release(&doc);
 	cast();
+}
+
+/* The test map, as doc_game_without. */
+static void map_game_without(const char *without)
+{
+	doc_game_without(map_doc, without);
 }
 
 /* u marches from (x0, y) to (x1, y) */
@@ -3743,6 +3749,91 @@ START_TEST(test_fu_has_no_formation)
 	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 1));
 	expect_result("+2 angrebskolonne");
 	expect_result("taberen mister");
+}
+END_TEST
+
+/* Woods in a row along y = 0: plate 0,0 open (x < 15), 1,0 a wood with a
+ * path (15 < x < 45), 2,0 a wood (45 < x < 75), 3,0 a marsh. */
+static const char woods_doc[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+				"<map ruleset=\"krigsspil\" title=\"Skovene\">\n"
+				"  <plate q=\"0\" r=\"0\" terrain=\"åbent\"/>\n"
+				"  <plate q=\"1\" r=\"0\" terrain=\"skov\">\n"
+				"    <feature type=\"sti\" from=\"W\" to=\"E\"/>\n"
+				"  </plate>\n"
+				"  <plate q=\"2\" r=\"0\" terrain=\"skov\"/>\n"
+				"  <plate q=\"3\" r=\"0\" terrain=\"sump\"/>\n"
+				"</map>\n";
+
+/* What the flyt of u from x0 to x1 along y = 0 is told, on the woods map
+ * with the Skema less `without`; u in `formation` (NULL: its own). */
+static const char *woods_move(const char *without, const char *u, const char *formation,
+			      const char *x0, const char *x1)
+{
+	char line[64], args[64];
+
+	doc_game_without(woods_doc, without);
+	snprintf(line, sizeof(line), "%s M → 1\n", u);
+	orders(line);
+	if (formation)
+		ord_kv_set(&U(u)->state, "formation", formation);
+	ord_kv_set(&U(u)->state, "x", x0);
+	ord_kv_set(&U(u)->state, "y", "0");
+	snprintf(args, sizeof(args), "unit=%s x=%s y=0", u, x1);
+	return event("flyt", args);
+}
+
+#define WOODS_OK(without, u, f, x0, x1) ck_assert_str_eq(woods_move(without, u, f, x0, x1), "")
+#define WOODS_BAD(without, u, f, x0, x1, msg)                                                   \
+	do {                                                                                    \
+		const char *said_ = woods_move(without, u, f, x0, x1);                          \
+		ck_assert_msg(strstr(said_, msg) != NULL, "expected '%s' in:\n%s", msg, said_); \
+	} while (0)
+
+/* 13: "Skov, sump og mose kan, udenfor vej, kun passeres af: Sluttet
+ * formation: Visse enheder i marchkolonne på stier ... Spredt formation:
+ * Infanteri og kosakker"; "Infanteri og kosakker kan rykke ind i og ud af
+ * skovkanter i både sluttet og spredt formation". */
+START_TEST(test_woods_paths_and_edges)
+{
+	/* infantry in line into the wood's edge (3 cm), and out of it */
+	WOODS_OK(NULL, "D1", NULL, "5", "18");
+	WOODS_OK(NULL, "D1", NULL, "18", "5");
+	/* cossacks in line too; heavy cavalry in line not */
+	WOODS_OK(NULL, "C2", NULL, "5", "18");
+	WOODS_BAD(NULL, "K1", NULL, "5", "18",
+		  "skov on plate 1,0 is passed in close order only in march column on a path (sti)");
+	/* deeper than the edge (skovkant_cm, 5 cm) */
+	WOODS_BAD(NULL, "D1", NULL, "5", "25",
+		  "skov on plate 1,0 is passed in close order only in march column on a path (sti); infantry and cossacks enter its edge (5 cm) only");
+	/* a march column on the path of 1,0; off it, into 2,0 */
+	WOODS_OK(NULL, "K1", "marchkolonne", "5", "25");
+	WOODS_BAD(NULL, "K1", "marchkolonne", "40", "52",
+		  "skov on plate 2,0 has no path: a march column passes it off the road only on a path (sti)");
+	/* the marsh has no edge to enter */
+	WOODS_BAD(NULL, "D1", NULL, "70", "78",
+		  "sump og mose on plate 3,0 is passed in close order only in march column on a path (sti)");
+	/* open order: infantry and cossacks */
+	WOODS_OK(NULL, "D3", NULL, "40", "52");
+	/* in flight: infantry and cossacks only */
+	doc_game_without(woods_doc, NULL);
+	ord_kv_set(&U("K3")->state, "moral", "FU");
+	ord_kv_set(&U("K3")->state, "x", "5");
+	ord_kv_set(&U("K3")->state, "y", "0");
+	ck_assert_ptr_nonnull(
+		strstr(event("flyt", "unit=K3 x=25 y=0 retraete=yes"),
+		       "skov on plate 1,0 is passed in flight only by infantry and cossacks"));
+	/* a sheet's march to a wood plate: to its edge */
+	doc_game_without(woods_doc, NULL);
+	place("D1", "0", "0");
+	ACCEPTS("danske", "D1 M 0100 1\n");
+	/* a game made before skov_sti_kontrol: close order refused entering a
+	 * wood but in march column, path or not */
+	WOODS_BAD("skov_sti_kontrol", "D1", NULL, "5", "18",
+		  "skov on plate 1,0 is passed in close order only in march column (on paths)");
+	WOODS_OK("skov_sti_kontrol", "K1", "marchkolonne", "40", "52");
+	doc_game_without(woods_doc, "skov_sti_kontrol");
+	place("D1", "0", "0");
+	REFUSES("danske", "D1 M 0100 1\n", "passed in close order only in march column (on paths)");
 }
 END_TEST
 
@@ -3848,6 +3939,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_support_for_whom);
 	tcase_add_test(tc, test_support_neighbours);
 	tcase_add_test(tc, test_obstacle_lu_by_class);
+	tcase_add_test(tc, test_woods_paths_and_edges);
 	tcase_add_test(tc, test_fu_has_no_formation);
 	suite_add_tcase(s, tc);
 	return s;
