@@ -156,8 +156,15 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 			ord_kv_set(flags, "stormmarch", "yes");
 			if (ks_st(ctx, x, "foerste_storm"))
 				ord_kv_set(flags, "foerste_storm", "yes");
-		} else if (ks_st(ctx, x, "stormmarch_sidst") > 0 &&
-			   ks_st(ctx, x, "stormmarch_sidst") == turn - 1) {
+		} else if ((ks_st(ctx, x, "stormmarch_sidst") > 0 &&
+			    ks_st(ctx, x, "stormmarch_sidst") == turn - 1) ||
+			   ks_st(ctx, x, "stormmarch_flyt") == turn) {
+			/* Skema XV "under 1 træk efter at en kavaleri enhed har
+			 * afbrudt en stormmarch": one of last turn, or a move at
+			 * stormmarch in this turn's peaceful moves, which come
+			 * before the melee (stormmarch_flyt, kept under
+			 * stormmarch_samme_traek_kontrol); not a charge declared
+			 * at stormmarch, whose stormmarch is the melee's own */
 			ord_kv_set(flags, "efter_stormmarch", "yes");
 		}
 	}

@@ -426,6 +426,7 @@ static const struct ord_state_key state_keys[] = {
 	INT("foerste_storm", "1 while its first charge at the gallop is unused"),
 	INT("stormmarch_start", "the first turn of its last stormmarch"),
 	INT("stormmarch_sidst", "the last turn of its last stormmarch"),
+	INT("stormmarch_flyt", "the last turn it moved at stormmarch in the peaceful moves"),
 	INT("loeb_sidst", "the turn of its last løb"),
 	INT("prolong_sidst", "the turn of its last prolonge"),
 	INT("march_i_traek", "limbered artillery in line: turns marched in a row"),
@@ -712,7 +713,8 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * flight's morale test names no losses (17); 2026-12-02.7, switched
 	 * the same way: woods and marsh passed in close order only in march
 	 * column on a path or road, close-order infantry and cossacks into
-	 * and out of a wood's edge (13)
+	 * and out of a wood's edge (13); the −2 after stormmarch in the
+	 * melee of the turn of a stormmarch in the peaceful moves (Skema XV)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-02.7", /* rules_revision (above) */
 	ks_tables,      /* tables */

@@ -803,6 +803,11 @@ static int resolve_moves(struct ord_ctx *ctx)
 			if (ord_kv_get_bool(&e->kv, "stormmarch", 0)) {
 				ks_text_add(&t, " i stormmarch", " at stormmarch");
 				use_stormmarch(ctx, u, &t, 0);
+				/* a melee later in the turn is "under 1 træk efter"
+				 * it (Skema XV; stormmarch_samme_traek_kontrol: a
+				 * game made before it kept no such turn) */
+				if (ks_check(r, "stormmarch_samme_traek_kontrol"))
+					ks_st_set(ctx, u, "stormmarch_flyt", turn);
 			}
 			if (ord_kv_get_bool(&e->kv, "loeb", 0)) {
 				ks_st_set(ctx, u, "loeb_sidst", turn);

@@ -254,6 +254,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("hindring_klasse_kontrol", 0, 1),
 	WHOLE("fu_formation_kontrol", 0, 1),
 	WHOLE("skov_sti_kontrol", 0, 1),
+	WHOLE("stormmarch_samme_traek_kontrol", 0, 1),
 	NUM("skovkant_cm", 0, MANY),
 	NUM("decimering_lu_pct", 0, 100),
 	NUM("decimering_u_pct", 0, 100),

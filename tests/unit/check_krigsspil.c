@@ -3837,6 +3837,42 @@ START_TEST(test_woods_paths_and_edges)
 }
 END_TEST
 
+/* Skema XV "under 1 træk efter stormmarch": "gives hvis det er under 1
+ * træk efter at en kavaleri enhed har afbrudt en stormmarch".  K1
+ * stormmarches in the peaceful moves and is attacked in the same turn's
+ * melee, which comes after them; the line of K1's melee, or "". */
+static const char *melee_after_storm(const char *without)
+{
+	static char buf[2048];
+	const char *line;
+
+	game_without(without);
+	orders("K1 SM ↑ ½\n");
+	orders("L1 A @K1\n");
+	EV_OK("angreb", "unit=L1 maal=K1");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("flyt", "unit=K1 x=0 y=-40 stormmarch=yes");
+	resolve("fredelige-flytninger", NULL, 0);
+	EV_OK("naerkamp", "angriber=L1 forsvarer=K1");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3));
+	line = strstr(ord_ctx_fake_results(ctx), "L1: nærkamp L1 mod K1");
+	ck_assert_ptr_nonnull(line);
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(line, "\n"), line);
+	return buf;
+}
+
+START_TEST(test_after_stormmarch_same_turn)
+{
+	ck_assert_msg(strstr(melee_after_storm(NULL), "under 1 træk efter stormmarch") != NULL,
+		      "%s", melee_after_storm(NULL));
+	ck_assert_int_eq(st("K1", "stormmarch_flyt"), 10);
+	/* a game made before stormmarch_samme_traek_kontrol: last turn's only */
+	ck_assert_ptr_null(strstr(melee_after_storm("stormmarch_samme_traek_kontrol"),
+				  "under 1 træk efter stormmarch"));
+	ck_assert_int_eq(st("K1", "stormmarch_flyt"), 0);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -3940,6 +3976,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_support_neighbours);
 	tcase_add_test(tc, test_obstacle_lu_by_class);
 	tcase_add_test(tc, test_woods_paths_and_edges);
+	tcase_add_test(tc, test_after_stormmarch_same_turn);
 	tcase_add_test(tc, test_fu_has_no_formation);
 	suite_add_tcase(s, tc);
 	return s;
