@@ -892,18 +892,29 @@ static void need_formation(const struct bat_rules *r, const struct ord_unit *u, 
  * (morale_chart, D19).  A club's tables that leave one out are refused
  * when the game is made, naming the unit, rather than failing the turn
  * that first reads it.  A problem for each in diag. */
-static void check_rows_needed(const struct bat_rules *r, const struct ord_unit *u, struct ord_diag *diag)
+static void check_rows_needed(struct bat_rules *r, const struct ord_unit *u, struct ord_diag *diag)
 {
 	const char *kind = ord_kv_get(&u->attrs, "kind");
 	const struct ord_table *codes = ord_tables_get(r->tables, "order_codes");
 	const char *doc = ord_tables_name(r->tables);
-	struct ord_buf seen = ORD_BUF_INIT, rule = ORD_BUF_INIT;
+	struct ord_buf seen = ORD_BUF_INIT, rule = ORD_BUF_INIT, key = ORD_BUF_INIT;
 	const struct ord_row *row;
+	const char *line;
 	double d20 = 0;
-	size_t i;
+	size_t i, before = diag->n;
 
 	if (!kind)
 		return;
+	/* a case found whole before is whole: 28,000 instructions a unit
+	 * were a tenth of the audit of a 10,000-unit game */
+	ord_buf_addf(&key, "%s\t%s\t%s\n", kind,
+		     ord_kv_get(&u->state, "formation") ? ord_kv_get(&u->state, "formation") : "",
+		     ord_kv_get(&u->state, "class") ? ord_kv_get(&u->state, "class") : "");
+	for (line = r->rows_whole.len ? r->rows_whole.buf : ""; *line; line = strchr(line, '\n') + 1)
+		if (!strncmp(line, key.buf, key.len)) {
+			ord_buf_release(&key);
+			return;
+		}
 	need_formation(r, u, kind, ord_kv_get(&u->state, "formation"), NULL, &seen, diag);
 	for (i = 0; i < ord_table_nrows(codes); i++) {
 		const char *kinds = ord_row_str(ord_table_row(codes, i), "kind");
@@ -970,6 +981,9 @@ static void check_rows_needed(const struct bat_rules *r, const struct ord_unit *
 		}
 		ord_error_clear();
 	}
+	if (diag->n == before)
+		ord_buf_adds(&r->rows_whole, key.buf);
+	ord_buf_release(&key);
 	ord_buf_release(&seen);
 	ord_buf_release(&rule);
 }

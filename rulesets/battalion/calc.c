@@ -176,6 +176,7 @@ void bat_free(struct ord_rules *rules)
 	if (!rules)
 		return;
 	ord_tables_free(rules->bat.tables);
+	ord_buf_release(&rules->bat.rows_whole);
 	free(rules);
 }
 

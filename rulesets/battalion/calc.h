@@ -34,6 +34,11 @@
  * ord_rules holds one; bat_rules() converts the pointer. */
 struct bat_rules {
 	struct ord_tables *tables; /* the validated tables document */
+	/* the cases (kind, formation, class) whose rows init_unit found whole,
+	 * "kind\tformation\tclass\n" each: the tables do not change, and the
+	 * replay of a first turn makes every unit's first state again (a
+	 * rules handle is one thread's, as its game is) */
+	struct ord_buf rows_whole;
 };
 
 /* The ruleset slots `load` and `free`: parse and validate a tables document
