@@ -485,7 +485,8 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 	else if (a.overrides)
 		ord_buf_addf(out,
 			     "clean: no sheet, log entry, roll or result has changed since it was written, and every phase is what the rules give; but %zu event%s %s recorded against the orders, by the referee's override (the notes above)\n",
-			     a.overrides, a.overrides == 1 ? "" : "s", a.overrides == 1 ? "was" : "were");
+			     a.overrides, a.overrides == 1 ? "" : "s",
+			     a.overrides == 1 ? "was" : "were");
 	else
 		ord_buf_adds(out,
 			     "clean: no sheet, log entry, roll or result has changed since it was written, and every phase is what the rules give\n");
