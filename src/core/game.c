@@ -131,6 +131,13 @@ int ord_game_may_change(struct ord_game *g)
 {
 	int err;
 
+	if ((err = ord_game_may_change_small(g)) != 0 || (err = check_scenario(g)) != 0)
+		return err;
+	return 0;
+}
+
+int ord_game_may_change_small(struct ord_game *g)
+{
 	/* a damaged file, as a changed scenario is (check_scenario): the
 	 * tables decide every number a change would compute */
 	if (g->tables_changed)
@@ -144,8 +151,6 @@ int ord_game_may_change(struct ord_game *g)
 	if (g->in_transact)
 		return ord_error_set(ORD_ESTATE,
 				     "a change of the game cannot be made inside ord_game_transact");
-	if ((err = check_scenario(g)) != 0)
-		return err;
 	return 0;
 }
 
@@ -153,7 +158,7 @@ int ord_game_transact(ord_game *g, int (*fn)(void *ud, ord_game *g), void *ud)
 {
 	int err;
 
-	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	g->in_transact = 1;
 	err = fn(ud, g);

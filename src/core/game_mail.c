@@ -534,7 +534,7 @@ int ord_mail_inbox_add(ord_game *g, int64_t *id, char state[8], int *step, const
 {
 	int err;
 
-	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	err = ord_store_mail_inbox_add(g->db, id, state, step, message_id, sender, raw, len,
 				       (int64_t)time(NULL));
@@ -601,7 +601,7 @@ int ord_mail_mark_seen(ord_game *g, int64_t next)
 {
 	int err;
 
-	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	return end(g, ord_store_mail_seen(g->db, next));
 }

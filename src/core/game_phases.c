@@ -410,7 +410,7 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 		err = ord_error_set(ORD_EUSAGE, "no events to record");
 		goto out;
 	}
-	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		goto out;
 	if ((err = events_open(g, &t, &phase)) != 0 ||
 	    (err = ord_store_event_next(g->db, t.turn, &seq)) != 0 ||
@@ -573,7 +573,7 @@ int ord_game_void_event(ord_game *g, unsigned seq, const char *reason)
 		return ord_error_set(ORD_EUSAGE, "voiding an event needs a stated reason (--reason)");
 	if ((err = ord_text_plain("the reason", reason)) != 0)
 		return err;
-	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	if ((err = events_open(g, &t, &phase)) != 0 ||
 	    (err = ord_store_events_each(g->db, t.turn, NULL, 0, find_event, &f)) != 0)
@@ -630,7 +630,7 @@ int ord_game_close_phase(ord_game *g, struct ord_head *head_out)
 		return ord_error_set(ORD_ESTATE,
 				     "the dice of '%s' are not witnessed: its phases are resolved without closing their events",
 				     g->path);
-	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = current_phase(g, &t, &phase)) != 0 ||
 	    (err = phase_closed(g, &t, &closed)) != 0)
@@ -681,8 +681,8 @@ int ord_game_witness(ord_game *g, const char *side, const unsigned char link[32]
 	memset(&sheet, 0, sizeof(sheet));
 	if (!g->witnessed)
 		return ord_error_set(ORD_ESTATE, "the dice of '%s' are not witnessed", g->path);
-	if ((err = ord_game_may_change(g)) != 0 || (err = ord_game_find_side(g, side, &s)) != 0 ||
-	    (err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_game_may_change_small(g)) != 0 ||
+	    (err = ord_game_find_side(g, side, &s)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = current_phase(g, &t, &phase)) != 0 ||
 	    (err = phase_closed(g, &t, &closed)) != 0)
