@@ -378,7 +378,7 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		int version = 0;
 		struct ord_head h;
 		const char *heads[3][2];
-		int hturn[3], nh = 0, i;
+		int hturn[3], nh = 0, i, submitted;
 
 		ord_buf_addf(b,
 			     "<article class=\"turn\" id=\"turn-%d\"><h3>Turn %d</h3>"
@@ -406,31 +406,61 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		ord_error_clear();
 		for (i = 0; i < nh; i++)
 			head_link(b, name, heads[i][0], hturn[i], "a signed head");
+		/* the command takes from this page nothing the player holds
+		 * himself: a server that put another sheet in his side's place
+		 * would fill in that sheet's commitment, and verify would say
+		 * "ok"; so the receipt and the game's key are his to fill in
+		 * from what he kept, and what the file holds is shown apart */
 		ord_buf_adds(b, "</ul>\n<p>Check it:</p><pre class=\"command\"><code>orderly verify ");
 		web_esc(b, name);
-		ord_buf_addf(b, "-turn-%d.xml --pubkey %s", t, pkhex);
-		if (side && ord_game_side_sheet(g, t, side, &version, source, c) == 0 && version &&
-		    !strcmp(source, "submitted")) {
-			web_hex(chex, c, 32);
-			ord_buf_addf(b, " --receipt <span class=\"rcpt\">%s</span>", chex);
-		} else {
+		ord_buf_addf(b, "-turn-%d.xml --pubkey GAME-KEY", t);
+		if (!side || ord_game_side_sheet(g, t, side, &version, source, c) != 0)
 			version = 0;
-		}
+		/* a receipt of his when a sheet of his side was handed in (not
+		 * only stood in for by the NMR policy) */
+		for (i = 1, submitted = 0; i <= version && !submitted; i++)
+			submitted = ord_game_side_sheet_version(g, t, side, i, source, c) == 0 &&
+				    !strcmp(source, "submitted");
+		if (submitted)
+			ord_buf_adds(b, " --receipt RECEIPT");
 		for (i = 0; i < nh; i++) {
 			ord_buf_adds(b, " --head ");
 			web_esc(b, name);
 			ord_buf_addf(b, "-%s-%d.head", heads[i][0], hturn[i]);
 		}
-		ord_buf_adds(b, "</code></pre>\n");
-		if (side && version)
+		ord_buf_adds(b, "</code></pre>\n<p class=\"muted\"><code>GAME-KEY</code>: the "
+				"game's key as you kept it from your first receipt.");
+		if (submitted)
+			ord_buf_adds(b, " <code>RECEIPT</code>: the commitment of the last receipt "
+					"you kept of this turn. verify then says whether that very sheet "
+					"was the one sealed and played.");
+		ord_buf_adds(b, " This page is the referee's server: values it filled in would "
+				"check it against itself. Use the heads you saved when they were "
+				"issued where you have them.</p>");
+		if (side && version) {
+			int v;
 			ord_buf_addf(b,
-				     "<p class=\"muted\">The receipt is the commitment of your sealed "
-				     "sheet (version %d): verify says whether that very sheet was the "
-				     "one sealed and played.</p>",
-				     version);
-		else if (side)
-			ord_buf_adds(b, "<p class=\"muted\">No sheet of yours was sealed this turn, so "
-					"there is no receipt of yours to check.</p>");
+				     "<p class=\"muted\">For comparison only, the game's key here is "
+				     "<code class=\"hex\">%s</code>, and the game file holds these "
+				     "sheets of your side for turn %d (one submitted that you never "
+				     "handed in means another sheet was put in your place; hold and "
+				     "repeat are the NMR policy's):</p><ul class=\"versions\">",
+				     pkhex, t);
+			for (v = 1; v <= version; v++) {
+				char vsrc[16];
+				if (ord_game_side_sheet_version(g, t, side, v, vsrc, c) != 0) {
+					ord_error_clear();
+					continue;
+				}
+				web_hex(chex, c, 32);
+				ord_buf_addf(b, "<li>version %d <code class=\"hex\">%s</code> %s%s</li>",
+					     v, chex, vsrc, v == version ? " (sealed)" : "");
+			}
+			ord_buf_adds(b, "</ul>");
+		}
+		if (side && !submitted)
+			ord_buf_adds(b, "<p class=\"muted\">No sheet of yours was handed in this turn, "
+					"so there is no receipt of yours to check.</p>");
 		ord_buf_adds(b, "</article>\n");
 		ord_error_clear();
 	}

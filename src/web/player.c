@@ -41,8 +41,9 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p)
 	ord_when_format(&now, ord_game_now(g), NULL);
 	ord_buf_adds(b, "<section class=\"card receipt\" id=\"receipt\" aria-live=\"polite\">"
 			"<h2>Receipt</h2>\n<p>Your sheet is stored. Keep this receipt (print it, or "
-			"copy the commitment): after the exchange, <code>orderly verify</code> "
-			"proves with it that this very sheet was the one sealed and played.</p>\n"
+			"copy the commitment and the game's key): after the exchange, "
+			"<code>orderly verify</code> proves with it that this very sheet was the "
+			"one sealed and played.</p>\n"
 			"<dl class=\"facts\"><dt>Game</dt><dd>");
 	web_esc(b, p->name);
 	ord_buf_addf(b, " <span class=\"muted\">id</span> <code class=\"hex\">%s</code></dd>", idhex);
@@ -54,7 +55,8 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p)
 		     p->receipt.turn, p->receipt.version, hex);
 	if (ord_game_pubkey(g, pk) == 0) {
 		web_hex(hex, pk, 32);
-		ord_buf_addf(b, "<dt>Game's key</dt><dd><code class=\"hex\">%s</code></dd>", hex);
+		ord_buf_addf(b, "<dt>Game's key</dt><dd><code class=\"hex gamekey\">%s</code></dd>",
+			     hex);
 	}
 	ord_error_clear();
 	ord_buf_adds(b, "<dt>Stored at</dt><dd>");

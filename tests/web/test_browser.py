@@ -9,8 +9,8 @@ and submit them; the referee (a tablet) seals, records the events of the
 phases through the forms made from the ruleset's event kinds (one refused
 by the checks), resolves every phase and exchanges; both players read their
 reports; the French player downloads the bundle and the heads and runs the
-`orderly verify` command his page shows, with the receipt his page showed
-when he submitted.  A screenshot of each page is saved (SHOTS, or the
+`orderly verify` command his page shows, with the receipt and the game's
+key his receipt showed when he submitted put in for RECEIPT and GAME-KEY.  A screenshot of each page is saved (SHOTS, or the
 test's directory) and checked not to be blank.  The unit named
 <script>alert(1)</script> is shown as text and no alert opens.
 
@@ -104,6 +104,9 @@ def main():
             W.fail("french: the fixed sheet does not check clean")
         fr.submit('button[value="submit"]')
         receipt = fr.text("#receipt .commitment").strip()
+        gamekey = fr.text("#receipt .gamekey").strip()
+        if len(gamekey) != 64:
+            W.fail("french: the receipt does not give the game's key: %r" % gamekey)
         if len(receipt) != 64 or fr.text("#receipt .version").strip() != "1":
             W.fail("french: no receipt after submitting: %r" % receipt)
         shot(fr, "player-receipt")
@@ -220,8 +223,16 @@ def main():
         fr.script("document.getElementById('bundles').scrollIntoView()")
         shot(fr, "player-bundles")
         cmd = fr.text("#turn-1 pre.command").strip()
-        if "--receipt " + receipt not in cmd:
-            W.fail("french: the verify command does not carry his receipt %s:\n%s" % (receipt, cmd))
+        # the page fills in nothing the player holds himself (a server that
+        # swapped his sheet would fill in its commitment): he puts in his
+        # own receipt and the key he kept; the file's are shown apart
+        if "--receipt RECEIPT" not in cmd or "--pubkey GAME-KEY" not in cmd:
+            W.fail("french: the verify command does not leave his receipt and key to him:\n%s" % cmd)
+        if re.search(r"[0-9a-f]{64}", cmd):
+            W.fail("french: the verify command carries a value from the server:\n%s" % cmd)
+        if receipt not in fr.text("#turn-1 ul.versions"):
+            W.fail("french: the page does not list the version of his receipt for comparison")
+        cmd = cmd.replace("RECEIPT", receipt).replace("GAME-KEY", gamekey)
         cookie = "; ".join("%s=%s" % (c["name"], c["value"]) for c in fr.cookies())
         dl = os.path.join(work, "download")
         os.makedirs(dl)
