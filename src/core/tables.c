@@ -450,7 +450,8 @@ static void index_params(struct ord_tables *t)
 			t->params[t->nparams].name = ord_row_attr(&t->tables[i]->rows[j], "name");
 			t->params[t->nparams++].row = &t->tables[i]->rows[j];
 		}
-	qsort(t->params, t->nparams, sizeof(*t->params), param_cmp);
+	if (t->nparams)
+		qsort(t->params, t->nparams, sizeof(*t->params), param_cmp);
 }
 
 int ord_tables_load(struct ord_tables **out, const char *xml, size_t len, const char *name)

@@ -236,7 +236,8 @@ static void row_case_init(struct row_case *c, const struct ord_table *tbl, size_
 		const char *v = ord_row_attr(c->row, tbl->keys.v[k]);
 
 		ord_tbl_names_split(&all, v ? v : "");
-		qsort(all.v, all.n, sizeof(*all.v), str_cmp);
+		if (all.n)
+			qsort(all.v, all.n, sizeof(*all.v), str_cmp);
 		for (j = 0; j < all.n; j++) {
 			if (!strcmp(all.v[j], "*"))
 				c->k[k].any = 1;
