@@ -811,6 +811,9 @@ int ord_mail_inbox_add(ord_game *g, int64_t *id, char state[8], int *step, const
 		       const char *sender, const void *raw, size_t len);
 int ord_mail_inbox_step(ord_game *g, int64_t id, int step);
 int ord_mail_inbox_done(ord_game *g, int64_t id, const char *result);
+/* The first message before id before whose result line holds text, in
+ * *id (0: none). */
+int ord_mail_inbox_said(ord_game *g, const char *text, int64_t before, int64_t *id);
 
 /*
  * Outbox: a composed message (RFC 5322 bytes) for one recipient, queued

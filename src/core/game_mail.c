@@ -551,6 +551,11 @@ int ord_mail_inbox_done(ord_game *g, int64_t id, const char *result)
 	return ord_store_mail_inbox_done(g->db, id, result, (int64_t)time(NULL));
 }
 
+int ord_mail_inbox_said(ord_game *g, const char *text, int64_t before, int64_t *id)
+{
+	return ord_store_mail_inbox_said(g->db, text, before, id);
+}
+
 int ord_mail_queued(ord_game *g, const char *key)
 {
 	int found = 0;

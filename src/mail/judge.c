@@ -35,11 +35,12 @@
  *      line is signed, so the same lines sent with ORDERS (by whoever saw
  *      the mail, the judge too) would submit it, with his own valid
  *      signature: he could not show that he only wanted it checked.  So
- *      the signature lines never prove a CHECK either.  NEEDSWORK: the
- *      refused mail's nonce is not spent, so the judge would still take
- *      its lines sent again with ORDERS (the player hears of it by the
- *      receipt, which always goes); only a signature that names what it
- *      is for (core, `orderly sign`) would end that.
+ *      the signature lines never prove a CHECK either.  The refused mail's
+ *      nonce is said in its inbox result ("(nonce HEX)"), and an ORDERS
+ *      mail with those lines again is refused.  NEEDSWORK: the referee
+ *      could still submit the draft by hand (the player hears of it by
+ *      the receipt, which always goes); only a signature that names what
+ *      it is for (core, `orderly sign`) would end that.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -944,7 +945,9 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	struct judge j;
 	struct ord_buf path = ORD_BUF_INIT, kept = ORD_BUF_INIT;
 	char state[8] = "", side[64] = "";
+	char nonce_said[7 + 64 + 1] = "(nonce "; /* "(nonce HEX" in an inbox result */
 	const char *name, *why;
+	int64_t check_id = 0;
 	int rc = MAIL_EX_OK, err, step = 0, count = 0, referee = 0, proven;
 
 	memset(&j, 0, sizeof(j));
@@ -1069,8 +1072,17 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 			     "no readable text: asked again");
 		goto done;
 	}
-	/* a draft is not signed (J5): refused before any proof is looked at */
+	/* a draft is not signed (J5): refused before any proof is looked at,
+	 * its nonce said in the inbox's result line, where the lines sent
+	 * again with ORDERS are found (below) */
+	if (b.have_nonce)
+		mail_hex(nonce_said + 7, b.nonce, 32);
 	if (!j.referee && b.cmd == CMD_CHECK && (b.have_signature || b.have_nonce)) {
+		struct ord_buf result = ORD_BUF_INIT;
+
+		ord_buf_adds(&result, "CHECK with the lines of 'orderly sign': refused, not checked");
+		if (b.have_nonce)
+			ord_buf_addf(&result, " %s)", nonce_said);
 		err = refuse(&j, "CHECK NOT done: a sheet to check is not signed",
 			     "Your CHECK mail carries the lines of 'orderly sign'. orderly did not\n"
 			     "check it, and nothing was stored.\n\n"
@@ -1083,9 +1095,31 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 			     "The signature in your mail still signs that sheet for this turn: if it\n"
 			     "must not be played, send your orders with ORDERS (a newer sheet replaces\n"
 			     "it), and watch for a receipt mail you did not ask for.\n",
-			     "CHECK with the lines of 'orderly sign': refused, not checked");
+			     result.buf);
+		ord_buf_release(&result);
 		goto done;
 	}
+	/* those lines sent again, with ORDERS: by anyone who saw the CHECK */
+	if (!j.referee && b.cmd == CMD_ORDERS && b.have_nonce &&
+	    ord_mail_inbox_said(j.g, nonce_said, j.inbox_id, &check_id) == 0 && check_id) {
+		struct ord_buf result = ORD_BUF_INIT;
+
+		ord_buf_addf(&result,
+			     "ORDERS with the signature lines of the CHECK mail %lld: refused, nothing stored",
+			     (long long)check_id);
+		err = refuse(&j, "NOT accepted: these signature lines came with a CHECK",
+			     "Your mail carries the lines of 'orderly sign' of a sheet that came\n"
+			     "before with CHECK, which orderly refused as a draft. A sheet shown for\n"
+			     "checking is not submitted by its signature lines: anyone who saw that\n"
+			     "mail could send them. Nothing was changed.\n\n"
+			     "To submit that sheet, sign it anew ('orderly sign' makes a new nonce)\n"
+			     "and send it with ORDERS. If you did not send this mail, someone\n"
+			     "resent your lines; the referee can see it in the game's inbox.\n",
+			     result.buf);
+		ord_buf_release(&result);
+		goto done;
+	}
+	ord_error_clear();
 	if ((proven = prove(&j, raw, len, &why)) < 0) {
 		rc = tempfail(msg, "cannot read the registrations");
 		goto out;

@@ -232,6 +232,27 @@ int ord_store_mail_inbox_done(sqlite3 *db, int64_t id, const char *result, int64
 	return step_done(db, st, "marking the message processed");
 }
 
+int ord_store_mail_inbox_said(sqlite3 *db, const char *text, int64_t before, int64_t *id)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	*id = 0;
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT id FROM mail_inbox WHERE id < ?2 AND instr(result, ?1) > 0 "
+				     "ORDER BY id LIMIT 1")) != 0)
+		return err;
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, before);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE)
+		err = ord_store_error(db, "reading the inbox");
+	sqlite3_finalize(st);
+	return err;
+}
+
 int ord_store_mail_queued(sqlite3 *db, const char *key, int *found)
 {
 	sqlite3_stmt *st = NULL;

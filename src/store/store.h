@@ -373,6 +373,9 @@ int ord_store_mail_inbox_add(sqlite3 *db, int64_t *id, char state[8], int *step,
 			     const char *sender, const void *raw, size_t len, int64_t now);
 int ord_store_mail_inbox_step(sqlite3 *db, int64_t id, int step);
 int ord_store_mail_inbox_done(sqlite3 *db, int64_t id, const char *result, int64_t now);
+/* The first message before id before whose result line holds text (0:
+ * none), in *id. */
+int ord_store_mail_inbox_said(sqlite3 *db, const char *text, int64_t before, int64_t *id);
 int ord_store_mail_queued(sqlite3 *db, const char *key, int *found);
 int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
 			 const void *bytes, size_t len, int64_t now);

@@ -232,6 +232,22 @@ done
 body=$(body_with red "[signed] CHECK NOT done: a sheet to check is not signed")
 expect_in "$body" "would submit that sheet as yours"
 expect_in "$body" "Sign only the"
+# and those lines sent again with ORDERS (by whoever saw the CHECK) are
+# refused too: the nonce the CHECK carried is in the inbox's result line
+{
+	printf 'From: Red <red@club.test>\nTo: orderly+signed@judge.test\n'
+	printf 'Subject: orders\nMessage-ID: <signed-check-as-orders@club.test>\n'
+	printf 'Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n'
+	printf '%s\n\nORDERS\n' "$signed"
+	cat "$TMP/draft.txt"
+	printf 'END\n'
+} >"$TMP/signed-check-as-orders.eml"
+send_and_flush "$TMP/signed-check-as-orders.eml"
+expect_eq "$(sheets red "$S")" 2 "red's sheets after the CHECK's lines came with ORDERS"
+expect_in "$(body_with red "[signed] NOT accepted: these signature lines came with a CHECK")" \
+	"sign it anew"
+expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'signed-check-as-orders@club.test'" "$S")" \
+	"ORDERS with the signature lines of the CHECK mail"
 
 for game in "$G" "$S"; do
 	run ordu audit "$game"
