@@ -401,6 +401,22 @@ static void check_given_heads(struct audit *a, const struct ord_head *heads, siz
 			ord_vout_fail(&a->v,
 				      "%s: log entry %lld no longer has the hash that was signed: the history up to it was rewritten",
 				      what.buf, (long long)h->seq);
+		} else if (strcmp(e->kind, !strcmp(h->at, "open") || !strcmp(h->at, "exchange")
+						   ? "open"
+						   : h->at)) {
+			ord_vout_fail(&a->v,
+				      "%s: entry %lld is a '%s' entry, not what a head of the %s signs",
+				      what.buf, (long long)h->seq, e->kind, h->at);
+		} else if (e->turn != (!strcmp(h->at, "open")       ? 1
+				       : !strcmp(h->at, "exchange") ? h->turn + 1
+								    : h->turn)) {
+			/* a close head dated into a later turn over an earlier
+			 * close gives a link of a phase not yet played */
+			ord_vout_fail(&a->v, "%s: it says turn %d, but entry %lld is of turn %d%s",
+				      what.buf, h->turn, (long long)h->seq, e->turn,
+				      !strcmp(h->at, "close")
+					      ? ": a link revealed against it was revealed for another turn's phase"
+					      : "");
 		} else if (h->phase > 0 && e->phase != h->phase) {
 			/* a link is revealed against the close head of its phase */
 			ord_vout_fail(&a->v,

@@ -1002,12 +1002,27 @@ static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
 			      what, r->turn, (long long)seq, (long long)r->entries.v[0].seq);
 		return -1;
 	}
+	/* a head of a seal or a close signs an entry of the turn it names: one
+	 * dated into a later turn over an earlier entry (a close head saying
+	 * turn 2 over turn 1's close of the same phase) would give a witness
+	 * link of a phase not yet played (found by a red-team review) */
+	if (!opens && turn >= r->turn && seq < r->entries.v[0].seq) {
+		ord_vout_fail(x->v,
+			      "%s: it says turn %d, but signs entry %lld, from before this turn's log (entries %lld to %lld): a head dated into a later turn%s",
+			      what, turn, (long long)seq, (long long)r->entries.v[0].seq,
+			      (long long)r->entries.v[r->entries.n - 1].seq,
+			      !strcmp(at, "close")
+				      ? ": a link revealed against it was revealed before its phase was played"
+				      : "");
+		return -1;
+	}
 	if (seq == r->entries.v[0].seq - 1) {
 		have = r->prev;
 	} else if ((e = ord_record_entry(r, seq)) != NULL) {
 		have = e->hash;
 		if (!memcmp(have, hash, 32)) {
-			/* the entry it signs is the one its kind says */
+			/* the entry it signs is the one its kind says, of the
+			 * turn it names */
 			int ok = !strcmp(at, "open") || !strcmp(at, "exchange")
 					 ? !strcmp(e->kind, "open")
 				 : !strcmp(at, "seal") ? !strcmp(e->kind, "seal")
@@ -1016,6 +1031,15 @@ static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
 				ord_vout_fail(x->v,
 					      "%s: entry %lld is a '%s' entry, not what a head of the %s signs",
 					      what, (long long)seq, e->kind, at);
+				return -1;
+			}
+			if (e->turn != (opens ? opens : turn)) {
+				ord_vout_fail(x->v,
+					      "%s: it says turn %d, but entry %lld is of turn %d%s",
+					      what, turn, (long long)seq, e->turn,
+					      !strcmp(at, "close")
+						      ? ": a link revealed against it was revealed for another turn's phase"
+						      : "");
 				return -1;
 			}
 			if (has_sc && !strcmp(e->kind, "open")) {

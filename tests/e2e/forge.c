@@ -22,10 +22,11 @@
  *   ord_forge stand-in-nonce GAME SIDE TURN
  *       draw a fresh nonce for SIDE's stand-in sheet of TURN (a re-drawn
  *       stand-in: another dice key), commit it again, then rechain
- *   ord_forge sign-close GAME SEQ PHASE
+ *   ord_forge sign-close GAME SEQ PHASE [TURN]
  *       print a close head of log entry SEQ, signed by the game's key, that
  *       says it closes PHASE (whatever SEQ is); PHASE 0: one that states no
- *       phase, as an orderly before the witnessed-close issue signed it
+ *       phase, as an orderly before the witnessed-close issue signed it;
+ *       TURN: that says it is of turn TURN (else the entry's own)
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -385,7 +386,7 @@ static void skip_phase(ord_game *g)
 }
 
 /* A close head of entry seq saying it closes phase (0: no phase stated). */
-static void sign_close(ord_game *g, int64_t seq, int phase)
+static void sign_close(ord_game *g, int64_t seq, int phase, int turn)
 {
 	static const unsigned char none[32];
 	sqlite3_stmt *st = prep(g->db, "SELECT turn, hash FROM log WHERE seq = ?");
@@ -398,7 +399,7 @@ static void sign_close(ord_game *g, int64_t seq, int phase)
 		die("no such entry");
 	memset(&h, 0, sizeof(h));
 	memcpy(h.game_id, g->game_id, 16);
-	h.turn = sqlite3_column_int(st, 0);
+	h.turn = turn > 0 ? turn : sqlite3_column_int(st, 0);
 	snprintf(h.at, sizeof(h.at), "close");
 	h.seq = seq;
 	memcpy(h.hash, sqlite3_column_blob(st, 1), 32);
@@ -426,8 +427,8 @@ int main(int argc, char **argv)
 	}
 	if (ord_builtin_register() || ord_game_open(&g, argv[2]))
 		die(argv[2]);
-	if (!strcmp(argv[1], "sign-close") && argc == 5) {
-		sign_close(g, atoll(argv[3]), atoi(argv[4]));
+	if (!strcmp(argv[1], "sign-close") && (argc == 5 || argc == 6)) {
+		sign_close(g, atoll(argv[3]), atoi(argv[4]), argc == 6 ? atoi(argv[5]) : 0);
 		ord_game_free(g);
 		return 0;
 	}

@@ -165,6 +165,16 @@ expect_in "$OUT" "verified: every check holds"
 expect_exit 0 ord verify w.xml --pubkey "$KEY" --head old-close.head
 expect_exit 1 ord verify w.xml --pubkey "$KEY" --head false.head
 expect_in "$OUT" "it says it closes phase 2, but entry $CLOSE1 closes another phase"
+# nor a close head dated into the next turn over this turn's close of the
+# same phase (a red-team finding: --link-for --turn 2 gave turn 2's link of
+# phase 2 before turn 2 had a sheet, and audit and verify said "matches")
+CLOSE2=$(sed -n 's/^entry: //p' close-2.head)
+"$FORGE" sign-close w.game "$CLOSE2" 2 2 >misdated.head || fail "ord_forge sign-close"
+expect_in "$(cat misdated.head)" "turn: 2"
+expect_exit 1 ord audit w.game --head misdated.head
+expect_in "$OUT" "it says turn 2, but entry $CLOSE2 is of turn 1: a link revealed against it was revealed for another turn's phase"
+expect_exit 1 ord verify w.xml --pubkey "$KEY" --head misdated.head
+expect_in "$OUT" "it says turn 2, but entry $CLOSE2 is of turn 1"
 
 # a link changed in the file (rows and log, as a forger would) is caught
 cp w.game bad.game
