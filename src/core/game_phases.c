@@ -190,6 +190,35 @@ static int current_fresh(struct ord_game *g)
 	return 0;
 }
 
+/*
+ * The turn's first phase starts from the states its opening digests
+ * (state_root): a unit changed in the file before it, in its last state
+ * row and its current state alike, so that current_fresh sees them agree,
+ * would be resolved from unseen (a second red-team review made a unit 48
+ * figures both ways).  Checked at the first phase only: the states the
+ * later phases start from are the rows the earlier phases wrote, which
+ * their resolve entries digest and the audit replays.
+ */
+static int opening_states(struct ord_game *g, struct ord_ctx *ctx, int turn)
+{
+	unsigned char root[32], want[32];
+	char *body = NULL, *hex = NULL;
+	int64_t seq = 0;
+	int err;
+
+	if ((err = ord_store_log_last(g->db, turn, "open", &body, &seq)) != 0)
+		return err;
+	hex = ord_canon_get(body, "state_root");
+	ord_phase_state_root(ctx, root);
+	if (!hex || ord_unhex(want, 32, hex) != 32 || memcmp(root, want, 32))
+		err = ord_error_set(ORD_ETAMPERED,
+				    "'%s': the units' states are not the ones turn %d's opening (entry %lld) digests: they were changed outside orderly ('orderly audit' says where); nothing was done",
+				    g->path, turn, (long long)seq);
+	free(hex);
+	free(body);
+	return err;
+}
+
 /* ---- events ---- */
 
 /* The current phase (0-based index into the ruleset's phases) and name. */
@@ -872,6 +901,8 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	if ((err = current_fresh(g)) != 0 || (err = ord_game_load_ctx(g, &ctx, t.turn, 1, cur)) != 0)
 		goto out;
 	loaded = 1;
+	if (t.phase == 0 && (err = opening_states(g, &ctx, t.turn)) != 0)
+		goto out;
 	memset(&pd, 0, sizeof(pd));
 	if (g->fixed_dice) {
 		pd.fixed_game = 1;

@@ -209,6 +209,16 @@ expect_eq "$ERR" "orderly: 'current.orderly': 1 unit's current state (unit_curre
 expect_eq "$(sha current.orderly)" "$current_sha" "the game whose current state changed, after the resolve refused"
 expect_exit 1 ord audit current.orderly
 expect_in "$OUT" "1 unit's current state (unit_current) is not the last state recorded for it"
+# the same made in its last state row too, so that the two agree (a second
+# red-team review): the first phase is held to the states the turn's
+# opening digests
+cp current.orderly both.orderly
+sql both.orderly "UPDATE unit_state SET state = replace(state, 'figures=24', 'figures=48')
+	WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')" >/dev/null
+both_sha=$(sha both.orderly)
+expect_exit 1 ord resolve both.orderly
+expect_line "$ERR" "^orderly: 'both.orderly': the units' states are not the ones turn 1's opening \(entry [0-9]+\) digests: they were changed outside orderly"
+expect_eq "$(sha both.orderly)" "$both_sha" "the game whose states changed, after the resolve refused"
 # a schema changed in the file (a byte of CREATE TABLE result flipped): a
 # store error names the file and says it is damaged (it was exit 70,
 # "database: ...", no file named)
