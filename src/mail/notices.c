@@ -403,8 +403,9 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 					 : "GAME-KEY: the game's public key, as you keep it.\n");
 		if (side)
 			ord_buf_addf(&body,
-				     "RECEIPT: the commitment of the last receipt mail you had from the\n"
-				     "judge for turn %d (leave --receipt out if you had none).\n",
+				     "RECEIPT: the commitment of the receipt of the last orders you sent\n"
+				     "for turn %d (leave --receipt out if you sent none): not of a receipt\n"
+				     "mail for orders you did not send, which would be another sheet's.\n",
 				     t);
 		if (kept_open)
 			ord_buf_addf(&body,

@@ -164,8 +164,16 @@ static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int tu
 {
 	int t;
 
-	ord_buf_adds(b, "<section class=\"card\" id=\"receipts\"><h2>Your sheets and "
-			"receipts</h2>\n<ul class=\"receipts\">");
+	/* what the game file holds, not the player's receipts: a server that
+	 * put another sheet in his place would list that one's commitment
+	 * here, and a player who copied it for verify would check the server
+	 * against itself (second red-team finding) */
+	ord_buf_adds(b, "<section class=\"card\" id=\"receipts\"><h2>Your side's sheets, as "
+			"the game file holds them</h2>\n<p class=\"muted\">Not your receipts: "
+			"compare them with the receipts you kept. A version you never handed "
+			"in means another sheet was put in your place; check a turn with the "
+			"receipt you kept, never with a commitment copied from here.</p>\n"
+			"<ul class=\"receipts\">");
 	for (t = turn; t >= 1; t--) {
 		unsigned char c[32];
 		char source[16] = "", hex[65];
