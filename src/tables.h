@@ -74,8 +74,9 @@ const char *ord_tables_ruleset(const struct ord_tables *t); /* the ruleset attri
 size_t ord_tables_count(const struct ord_tables *t);
 const struct ord_table *ord_tables_at(const struct ord_tables *t, size_t i);
 /* The tables of a and b that differ: each table of either by its name,
- * compared row by row (every attribute as written, in order; notes and
- * marks aside), listed in out ("fire, morale (only in the second)", the
+ * compared by its kind, die, keys, columns and labels and row by row
+ * (every attribute as written, in order; notes and titles aside), listed
+ * in out ("fire, morale (only in the second)", the
  * first being a); the number of them, 0 when every table agrees. */
 size_t ord_tables_differ(const struct ord_tables *a, const struct ord_tables *b, struct ord_buf *out);
 /* The table named name, or NULL. */

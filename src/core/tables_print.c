@@ -284,11 +284,25 @@ static int rows_equal(const struct ord_row *a, const struct ord_row *b)
 	return 1;
 }
 
+static int names_equal(const struct name_list *a, const struct name_list *b)
+{
+	size_t i;
+
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++)
+		if (strcmp(a->v[i], b->v[i]))
+			return 0;
+	return 1;
+}
+
 static int tables_equal(const struct ord_table *a, const struct ord_table *b)
 {
 	size_t i;
 
-	if (a->kind != b->kind || a->nrows != b->nrows)
+	if (a->kind != b->kind || a->nrows != b->nrows || a->die != b->die ||
+	    !names_equal(&a->keys, &b->keys) || !names_equal(&a->columns, &b->columns) ||
+	    !names_equal(&a->labels, &b->labels))
 		return 0;
 	for (i = 0; i < a->nrows; i++)
 		if (!rows_equal(&a->rows[i], &b->rows[i]))

@@ -310,8 +310,12 @@ static void check_documents(struct vr *x)
 		if (given_tables_are(x, o->tables, o->tables_len, o->tables_name)) {
 			ord_vout_ok(x->v, "tables: the game's rules tables are %s, as you gave them",
 				    o->tables_name);
+		} else if (!tables_differ(x, o->tables, o->tables_len, &b, &known) && known) {
+			/* the hash the openings state is of the bytes */
+			ord_vout_fail(x->v,
+				      "the game's rules tables are not %s, which you gave, byte for byte: every table agrees with it, so the documents differ beside them (spacing, notes or, for a map, its terrain)",
+				      o->tables_name);
 		} else {
-			tables_differ(x, o->tables, o->tables_len, &b, &known);
 			ord_vout_fail(x->v,
 				      "the game's rules tables are not %s, which you gave%s: its results follow from tables other than those",
 				      o->tables_name, b.buf ? b.buf : "");
@@ -326,7 +330,7 @@ static void check_documents(struct vr *x)
 		} else if (!tables_differ(x, own, len, &b, &known) && known) {
 			/* a document that holds more than the tables (a map) */
 			ord_vout_ok(x->v,
-				    "tables: every table of the game's rules is the one built into this orderly's %s rules (its document holds more beside them)",
+				    "tables: every table of the game's rules is the one built into this orderly's %s rules (the documents differ beside them: spacing, notes, or a map's terrain)",
 				    x->rs->name);
 		} else {
 			ord_vout_note(x->v,

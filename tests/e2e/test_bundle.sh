@@ -184,6 +184,15 @@ expect 0 verify turn1.xml --pubkey "$REFKEY" --scenario scenario.xml --tables ta
 has "$OUT" "ok: tables: the game's rules tables are tables.xml, as you gave them"
 has "$OUT" "ok: scenario: the game's is scenario.xml, as you gave it"
 hasnt "$OUT" "not held against the files you were given"
+# a copy that differs only in its spacing: not the game's, but every table agrees
+sed 's/^  </   </' tables.xml >spaced.xml
+expect 1 verify turn1.xml --pubkey "$REFKEY" --tables spaced.xml
+has "$OUT" "FAILED: the game's rules tables are not spaced.xml, which you gave, byte for byte: every table agrees with it"
+# a die changed is a table that differs (the table's attributes count, not its rows alone)
+sed 's/die="20"/die="10"/' tables.xml >die.xml
+cmp -s die.xml tables.xml && fail "no die=\"20\" in the tables (fix the test)"
+expect 1 verify turn1.xml --pubkey "$REFKEY" --tables die.xml
+has "$OUT" "FAILED: the game's rules tables are not die.xml, which you gave (the table"
 expect 1 verify turn1.xml --pubkey "$REFKEY" --scenario "$SRC/tests/fixtures/e2e/scenario.xml"
 has "$OUT" "FAILED: the game's scenario is not $SRC/tests/fixtures/e2e/scenario.xml, which you gave"
 # a referee who made the game with artillery of his own (6 dead, not 2)
