@@ -9,10 +9,11 @@
  *       own 'orderly witness --link-for' printed it, or derived here from
  *       his key file when he is at the table)
  *   orderly witness --link-for --head FILE --pubkey KEY --side SIDE --key FILE
- *                   --phase N [--turn N] [--game-id ID]
+ *                   --phase N [--turn N] [--game-id ID] [--opening FILE]
  *       the player, on his own machine: the link of phase N of his chain,
  *       given only against the signed head of phase N's close (its turn
- *       and game are the link's), under the game's key
+ *       and game are the link's), under the game's key; with the head of
+ *       the turn's opening he kept, only a close signed after it
  */
 #include <stdio.h>
 #include <string.h>
@@ -105,9 +106,46 @@ static int check_close_head(const struct cli_cmd *cmd, const char *path, const s
 	return 0;
 }
 
+/*
+ * The close head signs an entry after the opening of the turn it names, as
+ * the head of that opening the player kept shows (the game's opening head
+ * for turn 1, the previous turn's exchange head after): a close head dated
+ * into a later turn over an earlier close of the same phase (a second
+ * red-team finding) signs an entry before it.
+ */
+static int check_after_opening(const char *path, const struct ord_head *h, const char *open_path)
+{
+	struct ord_head o;
+	int rc, opens;
+
+	if ((rc = cli_load_head(open_path, &o)) != 0)
+		return rc;
+	opens = !strcmp(o.at, "open") ? 1 : !strcmp(o.at, "exchange") ? o.turn + 1 : 0;
+	if (!opens) {
+		cli_error("'%s' is a head at '%s', not of a turn's opening (the game's opening head, or the exchange head before the turn)",
+			  open_path, o.at);
+		return CLI_DATAERR;
+	}
+	if (memcmp(o.key, h->key, 32) || memcmp(o.game_id, h->game_id, 16) || ord_head_check(&o)) {
+		cli_error("'%s' is not a head of this game signed by its key", open_path);
+		return CLI_DATAERR;
+	}
+	if (opens != h->turn) {
+		cli_error("'%s' signs the opening of turn %d, but '%s' says it is of turn %d: give the head of turn %d's opening",
+			  open_path, opens, path, h->turn, h->turn);
+		return CLI_DATAERR;
+	}
+	if (h->seq <= o.seq) {
+		cli_error("'%s' says it closes a phase of turn %d, but signs entry %lld, which comes before that turn's opening (entry %lld): a close head dated into a later turn; do not reveal a link for it",
+			  path, h->turn, (long long)h->seq, (long long)o.seq);
+		return CLI_DATAERR;
+	}
+	return 0;
+}
+
 static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const char *pub_s,
 		    const char *side, const char *key, const char *phase_s, const char *turn_s,
-		    const char *gid_s)
+		    const char *gid_s, const char *opening)
 {
 	struct ord_keypair kp;
 	struct ord_head h;
@@ -130,7 +168,8 @@ static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const
 		return cli_usage_error(cmd, "--phase %d: a witness chain has %d links", phase,
 				       WITNESS_LINKS);
 	if ((rc = cli_load_head(head, &h)) != 0 ||
-	    (rc = check_close_head(cmd, head, &h, pub_s, phase, turn_s, gid_s)) != 0)
+	    (rc = check_close_head(cmd, head, &h, pub_s, phase, turn_s, gid_s)) != 0 ||
+	    (opening && (rc = check_after_opening(head, &h, opening)) != 0))
 		return rc;
 	if ((rc = cli_load_key(key, &kp)) != 0)
 		return rc;
@@ -146,28 +185,28 @@ static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const
 int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *side = NULL, *link_s = NULL, *key = NULL, *head = NULL, *phase_s = NULL;
-	const char *pub_s = NULL, *turn_s = NULL, *gid_s = NULL;
+	const char *pub_s = NULL, *turn_s = NULL, *gid_s = NULL, *opening = NULL;
 	struct ord_keypair kp;
 	unsigned char link[32];
 	ord_game *g = NULL;
 	int do_close = 0, link_for_ = 0, rc;
 	const struct cli_opt opts[] = {
-		{ "close", NULL, &do_close }, { "side", &side, NULL },
-		{ "link", &link_s, NULL },    { "key", &key, NULL },
-		{ "head", &head, NULL },      { "link-for", NULL, &link_for_ },
-		{ "phase", &phase_s, NULL },  { "pubkey", &pub_s, NULL },
-		{ "turn", &turn_s, NULL },    { "game-id", &gid_s, NULL },
-		{ NULL, NULL, NULL },
+		{ "close", NULL, &do_close },  { "side", &side, NULL },
+		{ "link", &link_s, NULL },     { "key", &key, NULL },
+		{ "head", &head, NULL },       { "link-for", NULL, &link_for_ },
+		{ "phase", &phase_s, NULL },   { "pubkey", &pub_s, NULL },
+		{ "turn", &turn_s, NULL },     { "game-id", &gid_s, NULL },
+		{ "opening", &opening, NULL }, { NULL, NULL, NULL },
 	};
 
 	memset(&kp, 0, sizeof(kp));
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		return rc;
 	if (link_for_)
-		return link_for(cmd, argc, head, pub_s, side, key, phase_s, turn_s, gid_s);
-	if (phase_s || pub_s || turn_s || gid_s)
+		return link_for(cmd, argc, head, pub_s, side, key, phase_s, turn_s, gid_s, opening);
+	if (phase_s || pub_s || turn_s || gid_s || opening)
 		return cli_usage_error(cmd,
-				       "--phase, --pubkey, --turn and --game-id are for --link-for");
+				       "--phase, --pubkey, --turn, --game-id and --opening are for --link-for");
 	if (argc < 2)
 		return cli_usage_error(cmd, "missing GAME");
 	if (argc > 2)

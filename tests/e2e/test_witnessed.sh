@@ -175,6 +175,16 @@ expect_exit 1 ord audit w.game --head misdated.head
 expect_in "$OUT" "it says turn 2, but entry $CLOSE2 is of turn 1: a link revealed against it was revealed for another turn's phase"
 expect_exit 1 ord verify w.xml --pubkey "$KEY" --head misdated.head
 expect_in "$OUT" "it says turn 2, but entry $CLOSE2 is of turn 1"
+# and the player who gives the head of turn 2's opening he kept (turn 1's
+# exchange head) is refused the link at once
+expect_exit 65 ord witness --link-for --head misdated.head --pubkey "$KEY" $L --phase 2 --opening exchange.head
+expect_in "$ERR" "'misdated.head' says it closes a phase of turn 2, but signs entry $CLOSE2, which comes before that turn's opening"
+expect_exit 65 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --opening exchange.head
+expect_in "$ERR" "'exchange.head' signs the opening of turn 2, but 'close-2.head' says it is of turn 1"
+expect_exit 65 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --opening seal.head
+expect_in "$ERR" "not of a turn's opening"
+expect_exit 0 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --opening open.head
+expect_exit 64 ord witness w.game --side blue --key blue.key --opening open.head
 
 # a link changed in the file (rows and log, as a forger would) is caught
 cp w.game bad.game
