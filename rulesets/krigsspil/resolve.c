@@ -833,7 +833,8 @@ static int resolve_moves(struct ord_ctx *ctx)
 			if (had && obstacle_crossed(ctx, x0, y0, x1, y1) &&
 			    (ks_is(ctx, u, "artilleri") || ks_closed(ctx, u, NULL)) &&
 			    (!ks_is(ctx, u, "infanteri") || !ks_check(r, "hindring_klasse_kontrol") ||
-			     ks_path_obstacle(ctx, x0, y0, x1, y1) >= 2))
+			     ks_path_obstacle(ctx, x0, y0, x1, y1) >=
+				     ks_param(r, "hindring_lu_klasse_infanteri")))
 				lu_half_turn(ctx, u, "hindring", &t);
 		} else if (!strcmp(e->kind, "formation")) {
 			const char *f = ord_kv_get(&e->kv, "formation");

@@ -256,6 +256,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("skov_sti_kontrol", 0, 1),
 	WHOLE("stormmarch_samme_traek_kontrol", 0, 1),
 	NUM("skovkant_cm", 0, MANY),
+	WHOLE("hindring_lu_klasse_infanteri", 1, 3),
 	NUM("decimering_lu_pct", 0, 100),
 	NUM("decimering_u_pct", 0, 100),
 	NUM("efternoelere_pct", 0, 100),
