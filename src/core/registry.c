@@ -264,12 +264,11 @@ int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs
 		return err;
 	}
 	if (rs->tables_resource) {
-		const struct ord_resource *r = ord_resource_find(rs->tables_resource);
-		if (!r)
+		const char *own = ord_ruleset_builtin_tables(rs, &len);
+		if (!own)
 			return ord_error_set(ORD_ERROR, "tables '%s' are not built in",
 					     rs->tables_resource);
-		return rs->load(out, (const char *)r->data, r->len,
-				ord_resource_installed(rs->tables_resource));
+		return rs->load(out, own, len, ord_resource_installed(rs->tables_resource));
 	}
 	return rs->load(out, NULL, 0, NULL);
 }
