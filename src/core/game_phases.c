@@ -898,7 +898,11 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 				    t.turn, cur, phase);
 		goto out;
 	}
-	if ((err = current_fresh(g)) != 0 || (err = ord_game_load_ctx(g, &ctx, t.turn, 1, cur)) != 0)
+	/* the first phase holds the current states to the opening's digest,
+	 * which finds a changed current state too; the later ones to the
+	 * last state rows */
+	if ((t.phase > 0 && (err = current_fresh(g)) != 0) ||
+	    (err = ord_game_load_ctx(g, &ctx, t.turn, 1, cur)) != 0)
 		goto out;
 	loaded = 1;
 	if (t.phase == 0 && (err = opening_states(g, &ctx, t.turn)) != 0)
