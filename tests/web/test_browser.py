@@ -233,6 +233,14 @@ def main():
         if receipt not in fr.text("#turn-1 ul.versions"):
             W.fail("french: the page does not list the version of his receipt for comparison")
         cmd = cmd.replace("RECEIPT", receipt).replace("GAME-KEY", gamekey)
+        # the versions the file holds, and his side's sheets as it holds
+        # them, each said not to be his receipt
+        fr.script("document.querySelector('#turn-1 ul.versions').scrollIntoView({block: 'center'})")
+        shot(fr, "player-versions")
+        if "Not your receipts" not in fr.text("#receipts"):
+            W.fail("french: his side's sheets are not said to be the file's, not his receipts")
+        fr.script("document.getElementById('receipts').scrollIntoView({block: 'center'})")
+        shot(fr, "player-sheets-held")
         cookie = "; ".join("%s=%s" % (c["name"], c["value"]) for c in fr.cookies())
         dl = os.path.join(work, "download")
         os.makedirs(dl)
