@@ -704,6 +704,13 @@ START_TEST(test_duplicates)
 	assert_load_error("<params name=\"p\" title=\"P\">\n"
 			  "<param name=\"x\" value=\"1\"/>\n<param name=\"x\" value=\"1\"/></params>\n",
 			  ORD_EBADDATA, "t.xml:5: parameter 'x' is already defined at line 4");
+	/* of several names given twice (or thrice), the first in the document
+	 * to come again is named, with its first place */
+	assert_load_error("<params name=\"p\" title=\"P\">\n"
+			  "<param name=\"z\" value=\"1\"/>\n<param name=\"b\" value=\"1\"/>\n"
+			  "<param name=\"z\" value=\"2\"/>\n<param name=\"b\" value=\"2\"/>\n"
+			  "<param name=\"z\" value=\"3\"/></params>\n",
+			  ORD_EBADDATA, "t.xml:6: parameter 'z' is already defined at line 4");
 }
 END_TEST
 
