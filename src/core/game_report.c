@@ -309,7 +309,11 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 	revealed = t.state == ORD_TURN_EXCHANGED;
 	if ((err = ord_store_begin_read(g->db)) != 0)
 		return err;
-	if ((err = ord_store_record_load(g->db, t.turn, &r)) != 0)
+	/* the sheets, rolls and results: not the log, nor the units' states,
+	 * which the ctx holds */
+	if ((err = ord_store_record_load_parts(g->db, t.turn,
+					       ORD_REC_SHEETS | ORD_REC_ROLLS | ORD_REC_RESULTS,
+					       &r)) != 0)
 		goto out;
 	if ((err = ord_game_load_ctx(g, &ctx, t.turn, 0, "*")) != 0)
 		goto out;

@@ -222,7 +222,7 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 	if ((err = ord_game_attach_sheets(g, &view, t.turn,
 					  t.state == ORD_TURN_EXCHANGED ? NULL : side)) != 0)
 		goto out;
-	if ((err = ord_store_record_load(g->db, t.turn, &r)) != 0)
+	if ((err = ord_store_record_load_parts(g->db, t.turn, ORD_REC_RESULTS, &r)) != 0)
 		goto out;
 	for (i = 0; i < r.results.n; i++) {
 		const struct ord_rec_result *res = &r.results.v[i];

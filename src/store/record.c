@@ -229,6 +229,14 @@ static void put_prev(struct load *l, sqlite3_stmt *st)
 
 int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
 {
+	return ord_store_record_load_parts(db, turn, ORD_REC_ALL, r);
+}
+
+/* rows() when part is among the parts asked for */
+#define PART(p, call) ((parts & (p)) ? (call) : 0)
+
+int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct ord_record *r)
+{
 	struct ord_store_game g;
 	struct ord_store_turn t, next;
 	struct load l;
@@ -242,7 +250,7 @@ int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
 	l.r = r;
 	r->turn = turn;
 	if ((err = ord_store_turn_read(db, turn, &t)) != 0 ||
-	    (err = ord_store_game_read(db, &g, 1)) != 0)
+	    (err = ord_store_game_read(db, &g, (parts & ORD_REC_LOG) != 0)) != 0)
 		goto out;
 	memcpy(r->game_id, g.game_id, 16);
 	if (g.have_pk)
@@ -252,9 +260,11 @@ int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
 	r->scenario = g.scenario;
 	r->scenario_len = g.scenario_len;
 	g.scenario = NULL;
-	r->tables = g.tables ? g.tables : ord_strdup("");
-	r->tables_len = g.tables ? g.tables_len : 0;
-	g.tables = NULL;
+	if (parts & ORD_REC_LOG) {
+		r->tables = g.tables ? g.tables : ord_strdup("");
+		r->tables_len = g.tables ? g.tables_len : 0;
+		g.tables = NULL;
+	}
 	r->exchanged = t.state == ORD_TURN_EXCHANGED;
 	r->have_seed = 1;
 	memcpy(r->seed, t.seed, 32);
@@ -272,46 +282,51 @@ int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
 	else if (err != ORD_ENOTFOUND)
 		goto out;
 	ord_error_clear();
-	if ((err = ord_store_log_each(db, l.first, l.last, put_entry, &l)) != 0 ||
-	    (err = ord_store_units_each(db, turn, 1, put_unit, &l)) != 0)
+	if ((err = PART(ORD_REC_LOG, ord_store_log_each(db, l.first, l.last, put_entry, &l))) != 0 ||
+	    (err = PART(ORD_REC_UNITS, ord_store_units_each(db, turn, 1, put_unit, &l))) != 0)
 		goto out;
-	if ((err = rows(&l,
-			"SELECT side.name, c.version, c.commitment, c.signature, c.log_seq FROM commitment c "
-			"LEFT JOIN side ON side.id = c.side_id WHERE c.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY c.id",
-			put_commit, "reading commitments")) != 0 ||
-	    (err = rows(&l,
-			"SELECT side.name, s.version, s.source, s.bytes, s.nonce, s.commitment, s.signature, s.witness, "
-			"s.log_seq FROM sheet s LEFT JOIN side ON side.id = s.side_id WHERE s.turn = ?1 "
-			"AND ?2 = ?2 AND ?3 = ?3 ORDER BY s.id",
-			put_sheet, "reading sheets")) != 0 ||
-	    (err = rows(&l,
-			"SELECT seq, phase, kind, args, override, checks, log_seq, void_log, void_reason FROM event WHERE turn = ?1 "
-			"AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
-			put_event, "reading events")) != 0 ||
-	    (err = rows(&l,
-			"SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq FROM roll "
-			"WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
-			put_roll, "reading rolls")) != 0 ||
-	    (err = rows(&l,
-			"SELECT r.turn, r.phase, r.event_seq, r.unit, r.vals, r.explanation, r.log_seq, r.id, "
-			"t.lang, t.text FROM result r LEFT JOIN result_text t ON t.result = r.id "
-			"WHERE r.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY r.id, t.pos",
-			put_result, "reading results")) != 0 ||
-	    (err = rows(&l,
-			"SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state, us.log_seq FROM unit_state us "
-			"JOIN unit ON unit.id = us.unit_id WHERE ?1 = ?1 AND us.log_seq BETWEEN ?2 AND ?3 "
-			"ORDER BY us.log_seq, us.unit_id",
-			put_state, "reading unit states")) != 0 ||
-	    (err = rows(&l,
-			"SELECT seq, turn, at, hash, seed_commitment, signature FROM head "
-			"WHERE ?1 = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
-			put_head, "reading signed heads")) != 0 ||
-	    (err = rows(&l,
-			"SELECT w.idx, side.name, w.link, w.log_seq FROM witness w LEFT JOIN side "
-			"ON side.id = w.side_id WHERE w.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY w.id",
-			put_link, "reading witness links")) != 0)
+	if ((err = PART(ORD_REC_COMMITS,
+			rows(&l,
+			     "SELECT side.name, c.version, c.commitment, c.signature, c.log_seq FROM commitment c "
+			     "LEFT JOIN side ON side.id = c.side_id WHERE c.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY c.id",
+			     put_commit, "reading commitments"))) != 0 ||
+	    (err = PART(ORD_REC_SHEETS,
+			rows(&l,
+			     "SELECT side.name, s.version, s.source, s.bytes, s.nonce, s.commitment, s.signature, s.witness, "
+			     "s.log_seq FROM sheet s LEFT JOIN side ON side.id = s.side_id WHERE s.turn = ?1 "
+			     "AND ?2 = ?2 AND ?3 = ?3 ORDER BY s.id",
+			     put_sheet, "reading sheets"))) != 0 ||
+	    (err = PART(ORD_REC_EVENTS, rows(&l,
+					     "SELECT seq, phase, kind, args, override, checks, log_seq, void_log, void_reason FROM event WHERE turn = ?1 "
+					     "AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
+					     put_event, "reading events"))) != 0 ||
+	    (err = PART(ORD_REC_ROLLS, rows(&l,
+					    "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq FROM roll "
+					    "WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
+					    put_roll, "reading rolls"))) != 0 ||
+	    (err = PART(ORD_REC_RESULTS,
+			rows(&l,
+			     "SELECT r.turn, r.phase, r.event_seq, r.unit, r.vals, r.explanation, r.log_seq, r.id, "
+			     "t.lang, t.text FROM result r LEFT JOIN result_text t ON t.result = r.id "
+			     "WHERE r.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY r.id, t.pos",
+			     put_result, "reading results"))) != 0 ||
+	    (err = PART(ORD_REC_STATES,
+			rows(&l,
+			     "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state, us.log_seq FROM unit_state us "
+			     "JOIN unit ON unit.id = us.unit_id WHERE ?1 = ?1 AND us.log_seq BETWEEN ?2 AND ?3 "
+			     "ORDER BY us.log_seq, us.unit_id",
+			     put_state, "reading unit states"))) != 0 ||
+	    (err = PART(ORD_REC_HEADS, rows(&l,
+					    "SELECT seq, turn, at, hash, seed_commitment, signature FROM head "
+					    "WHERE ?1 = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
+					    put_head, "reading signed heads"))) != 0 ||
+	    (err = PART(ORD_REC_HEADS,
+			rows(&l,
+			     "SELECT w.idx, side.name, w.link, w.log_seq FROM witness w LEFT JOIN side "
+			     "ON side.id = w.side_id WHERE w.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY w.id",
+			     put_link, "reading witness links"))) != 0)
 		goto out;
-	if (turn > 1 &&
+	if (turn > 1 && (parts & ORD_REC_SHEETS) &&
 	    (err = rows(&l,
 			"SELECT side.name, p.bytes FROM sheet s JOIN side ON side.id = s.side_id "
 			"JOIN sheet p ON p.side_id = s.side_id AND p.turn = s.turn - 1 AND p.version = "

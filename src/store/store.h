@@ -329,6 +329,25 @@ int ord_store_sheet_nonce_used(sqlite3 *db, int turn, int64_t side_id,
  * the referee's witness start when the file holds them (the referee's own
  * audit), so that a turn not yet exchanged can be checked too. */
 int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *out);
+/* The parts of a record a reader uses (ord_store_record_load_parts): a
+ * report reads the sheets, rolls and results of a turn, not its log, its
+ * units' opening states, its scenario and its every state row, which are
+ * most of a record's memory; only the verifier and export need it whole. */
+enum {
+	ORD_REC_LOG = 1 << 0,     /* entries, and the scenario and tables */
+	ORD_REC_UNITS = 1 << 1,   /* every unit's state when the turn opened */
+	ORD_REC_COMMITS = 1 << 2, /* commitments */
+	ORD_REC_SHEETS = 1 << 3,  /* sheets, and those of the turn before stood in for */
+	ORD_REC_EVENTS = 1 << 4,  /* events */
+	ORD_REC_ROLLS = 1 << 5,   /* rolls */
+	ORD_REC_RESULTS = 1 << 6, /* results */
+	ORD_REC_STATES = 1 << 7,  /* the units' states each phase wrote */
+	ORD_REC_HEADS = 1 << 8,   /* signed heads and witness links */
+	ORD_REC_ALL = (1 << 9) - 1
+};
+/* ord_store_record_load of the parts named (ORD_REC_*): the others are
+ * left empty, and such a record is not one to verify or export. */
+int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct ord_record *out);
 
 /* ---- what only the game file has: the live rows audit compares ---- */
 
