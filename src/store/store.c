@@ -334,8 +334,11 @@ out:
 
 /* The page cache from the game's size: the whole file and a quarter more
  * (a phase writes about that much), at least SQLite's default 2,000 pages
- * and at most 64 MiB, so that a phase of a large game does not spill its
- * cache to the write-ahead log before it commits. */
+ * and at most 16 MiB.  A phase of a large game spills part of its cache to
+ * the write-ahead log before it commits; measured at 100,000 units a cap of
+ * 64 MiB held 52 MB more and resolved the movement phase no faster (1.5 s
+ * against 1.15 to 1.3 s with 8 or 16 MiB), and an exchange 140 MB against
+ * 89 MB in the same time. */
 static int set_cache(sqlite3 *db)
 {
 	char pragma[64];
@@ -346,7 +349,7 @@ static int set_cache(sqlite3 *db)
 	pages += pages / 4;
 	if (pages < 2000)
 		pages = 2000;
-	snprintf(pragma, sizeof(pragma), "PRAGMA cache_size = -%d", pages > 16384 ? 65536 : pages * 4);
+	snprintf(pragma, sizeof(pragma), "PRAGMA cache_size = -%d", pages > 4096 ? 16384 : pages * 4);
 	return ord_store_exec(db, pragma);
 }
 
