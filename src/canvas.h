@@ -100,6 +100,12 @@ void ord_canvas_arrow_kept(struct ord_canvas *cv, double x1, double y1, double x
 /* Text (UTF-8) with its baseline at y. */
 void ord_canvas_text(struct ord_canvas *cv, double x, double y, const char *text, const char *cls);
 
+/* ord_canvas_text in at most max_w: a text wider than that at font_size
+ * (its class's) is drawn smaller, down to 3/5 of it, and then cut short
+ * with "…" (a title of a club's own length on a picture of the table's). */
+void ord_canvas_text_fit(struct ord_canvas *cv, double x, double y, const char *text,
+			 const char *cls, double font_size, double max_w);
+
 /* ---- layout helpers ---- */
 
 /* About how wide text is at font size (DejaVu Sans; for placing, not exact). */

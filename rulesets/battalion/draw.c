@@ -322,8 +322,10 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	ord_canvas_layer(cv, "result-labels");
 	ord_canvas_layer(cv, "legend");
 	ord_canvas_layer(cv, "title");
-	ord_canvas_text(cv, MARGIN, 30, title.buf, "title");
-	ord_canvas_text(cv, MARGIN, 52, sub.buf, "subtitle");
+	ord_canvas_text_fit(cv, MARGIN, 30, title.buf, "title", 20,
+			    (width < 700 ? 700 : width) - 2 * MARGIN);
+	ord_canvas_text_fit(cv, MARGIN, 52, sub.buf, "subtitle", 13,
+			    (width < 700 ? 700 : width) - 2 * MARGIN);
 	ord_canvas_layer(cv, "terrain");
 	ord_canvas_rect(cv, MARGIN, TOP, maxx * PX_PER_INCH, maxy * PX_PER_INCH, 0, "table");
 	ord_canvas_layer(cv, "labels");

@@ -1381,8 +1381,8 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	ord_canvas_layer(cv, "legend");
 
 	ord_canvas_layer(cv, "title");
-	ord_canvas_text(cv, MARGIN, MARGIN + 22, title.buf, "title");
-	ord_canvas_text(cv, MARGIN, MARGIN + 44, sub.buf, "subtitle");
+	ord_canvas_text_fit(cv, MARGIN, MARGIN + 22, title.buf, "title", 20, width - 2 * MARGIN);
+	ord_canvas_text_fit(cv, MARGIN, MARGIN + 44, sub.buf, "subtitle", 13, width - 2 * MARGIN);
 	if (m)
 		draw_plates(cv, &f, m);
 	/* units first (their places), then what joins them */

@@ -484,6 +484,43 @@ void ord_canvas_text(struct ord_canvas *cv, double x, double y, const char *text
 	n->text = ord_strdup(text ? text : "");
 }
 
+void ord_canvas_text_fit(struct ord_canvas *cv, double x, double y, const char *text,
+			 const char *cls, double font_size, double max_w)
+{
+	struct node *n = put(cv, "text", cls);
+	double w, fs = font_size;
+	struct ord_buf b = ORD_BUF_INIT;
+	char style[48];
+
+	node_num(n, "x", x);
+	node_num(n, "y", y);
+	/* the widths are DejaVu Sans's: a tenth kept for a bold face */
+	max_w *= 0.9;
+	w = ord_canvas_text_width(text, font_size);
+	if (w > max_w && max_w > 0) {
+		/* smaller, down to 3/5 of the class's size; then cut short */
+		fs = font_size * max_w / w;
+		if (fs < font_size * 0.6)
+			fs = font_size * 0.6;
+		snprintf(style, sizeof(style), "font-size:%.1fpx", fs);
+		node_attr(n, "style", style);
+	}
+	ord_buf_adds(&b, text ? text : "");
+	if (fs <= font_size * 0.6 && ord_canvas_text_width(b.buf, fs) > max_w && max_w > 0) {
+		/* whole letters (not a UTF-8 sequence's middle) until it fits */
+		while (b.len &&
+		       ord_canvas_text_width(b.buf, fs) + ord_canvas_text_width("…", fs) > max_w) {
+			do
+				b.len--;
+			while (b.len && ((unsigned char)b.buf[b.len] & 0xC0) == 0x80);
+			b.buf[b.len] = '\0';
+		}
+		ord_buf_adds(&b, "…");
+	}
+	/* (the whole of a title is the document's <title>) */
+	n->text = b.alloc ? b.buf : ord_strdup("");
+}
+
 /* ---- layout ---- */
 
 double ord_canvas_text_width(const char *text, double font_size)

@@ -515,9 +515,10 @@ int ord_canvas_chart(struct ord_canvas *cv, const struct ord_chart *c)
 	ord_canvas_layer(cv, "legend");
 
 	ord_canvas_layer(cv, "title");
-	ord_canvas_text(cv, MARGIN, MARGIN + 20, c->title, "title");
+	ord_canvas_text_fit(cv, MARGIN, MARGIN + 20, c->title, "title", 20, w - 2 * MARGIN);
 	if (c->subtitle)
-		ord_canvas_text(cv, MARGIN, MARGIN + 42, c->subtitle, "subtitle");
+		ord_canvas_text_fit(cv, MARGIN, MARGIN + 42, c->subtitle, "subtitle", 13,
+				    w - 2 * MARGIN);
 	for (i = 0; i < ncols; i++)
 		axis(cv, c, MARGIN + (double)i * (col_w + COL_GAP), MARGIN + TITLE_H);
 	for (i = 0; i < c->nunits; i++) {

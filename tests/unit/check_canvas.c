@@ -390,6 +390,51 @@ START_TEST(test_chart_long_names)
 }
 END_TEST
 
+/* A title too wide for its picture is drawn smaller, and cut short with
+ * "…" only below 3/5 of its size; one that fits is left as it is. */
+START_TEST(test_text_fit)
+{
+	static const char *const longer = "The Ridge at Hougoumont Farm (club night) — turn 1, after movement";
+	struct ord_canvas *cv;
+	struct ord_buf b = ORD_BUF_INIT;
+	xmlDocPtr doc;
+	char *s;
+	double fs;
+
+	ord_canvas_new(&cv, 700, 200);
+	ord_canvas_text_fit(cv, 10, 30, "short", "title", 20, 680);
+	ord_canvas_text_fit(cv, 10, 60, longer, "title", 20, 680);
+	ord_canvas_text_fit(cv, 10, 90, longer, "title", 20, 300);
+	ck_assert_int_eq(ord_canvas_svg(cv, &b), 0);
+	doc = parse(&b);
+	/* fits: no size of its own, every letter */
+	s = xpath_str(doc, "string(//s:text[1]/@style)");
+	ck_assert_str_eq(s, "");
+	xmlFree(s);
+	/* smaller, whole, within the width */
+	s = xpath_str(doc, "string(//s:text[2])");
+	ck_assert_str_eq(s, longer);
+	xmlFree(s);
+	s = xpath_str(doc, "string(//s:text[2]/@style)");
+	ck_assert(sscanf(s, "font-size:%lfpx", &fs) == 1);
+	ck_assert(fs < 20 && fs >= 12);
+	ck_assert(ord_canvas_text_width(longer, fs) <= 680);
+	xmlFree(s);
+	/* too long for 3/5 of the size: cut short on a whole letter */
+	s = xpath_str(doc, "string(//s:text[3])");
+	ck_assert(strlen(s) < strlen(longer));
+	ck_assert(!strcmp(s + strlen(s) - strlen("…"), "…"));
+	ck_assert(ord_canvas_text_width(s, 12) <= 300);
+	xmlFree(s);
+	s = xpath_str(doc, "string(//s:text[3]/@style)");
+	ck_assert_str_eq(s, "font-size:12.0px");
+	xmlFree(s);
+	xmlFreeDoc(doc);
+	ord_buf_release(&b);
+	ord_canvas_free(cv);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("canvas");
@@ -402,6 +447,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_png_pixels);
 	tcase_add_test(tc, test_chart_numbers_off_the_line);
 	tcase_add_test(tc, test_chart_long_names);
+	tcase_add_test(tc, test_text_fit);
 	suite_add_tcase(s, tc);
 	return s;
 }
