@@ -840,6 +840,65 @@ static void check_gun_crew(const struct bat_rules *r, const struct ord_unit *u, 
 			  ord_kv_get(&u->attrs, "kind"), fig, max);
 }
 
+/* A scenario's formation must be one the unit's kind may have: a gun's
+ * limbered or unlimbered (bat_init_unit makes anything else limbered), a
+ * battalion's a row of table formations it has a move in (a gun's order
+ * would leave it to move and fire as a line), and a kind with its own
+ * order (D27, D28) that order, or a battalion's formation read as it
+ * (older scenarios gave cavalry a column), never a gun's.  After the
+ * state is made, as the other checks: only `new` refuses, and the audit
+ * replays an older game's first states as they were. */
+static void check_formation(const struct bat_rules *r, const struct ord_unit *u, struct ord_diag *diag)
+{
+	const char *f = ord_kv_get(&u->attrs, "formation");
+	const char *kind = bat_kind(u), *own = kind_label(r, kind, "formation");
+	const char *guns = "limbered unlimbered";
+	const struct ord_table *t = ord_tables_get(r->tables, "formations");
+	struct ord_buf may = ORD_BUF_INIT, rule = ORD_BUF_INIT;
+	size_t i;
+
+	if (!f)
+		return;
+	if (strstr(kind, "artillery")) {
+		if (ord_words_has(guns, f))
+			return;
+		ord_buf_adds(&may, guns);
+	} else if (!ord_words_has(guns, f)) {
+		return; /* check_in_tables and check_rows_needed see to the rest */
+	} else if (*own && strcmp(own, "*")) {
+		ord_buf_adds(&may, own);
+		ord_buf_addf(&rule, "table 'kinds' of %s", ord_tables_name(r->tables));
+	} else {
+		for (i = 0; i < ord_table_nrows(t); i++) {
+			const char *p = ord_row_str(ord_table_row(t, i), "formation"), *w;
+			const struct ord_row *row;
+			size_t len;
+
+			while (p && (w = ord_words_next(&p, &len)) != NULL) {
+				struct ord_buf word = ORD_BUF_INIT;
+				struct ord_kv m;
+
+				ord_buf_addf(&word, "%.*s", (int)len, w);
+				ord_kv_init(&m);
+				ord_kv_set(&m, "kind", kind);
+				ord_kv_set(&m, "formation", word.buf);
+				if (!ord_table_find(&row, ord_tables_get(r->tables, "movement"), &m))
+					ord_words_add(&may, " ", word.buf);
+				ord_error_clear();
+				ord_kv_release(&m);
+				ord_buf_release(&word);
+			}
+		}
+		ord_buf_addf(&rule, "tables 'formations' and 'movement' of %s",
+			     ord_tables_name(r->tables));
+	}
+	ord_diag_add_attr(diag, u->id, "formation", rule.len ? rule.buf : "",
+			  "formation '%s' is not for %s (expected %s%s)", f, kind,
+			  strchr(may.buf, ' ') ? "one of " : "", may.buf);
+	ord_buf_release(&may);
+	ord_buf_release(&rule);
+}
+
 /* The tables, for the core's checks of a club's document (ruleset.h). */
 static const struct ord_tables *bat_tables(struct ord_rules *rules)
 {
@@ -1019,7 +1078,10 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 	if (!err && diag) {
 		size_t before = diag->n;
 		check_in_tables(bat_rules(rules), u, diag);
-		/* what its kind may do, once the kind is one of the tables' */
+		/* a formation of its kind, then what its kind may do, once
+		 * the kind is one of the tables' */
+		if (diag->n == before)
+			check_formation(bat_rules(rules), u, diag);
 		if (diag->n == before)
 			check_rows_needed(bat_rules(rules), u, diag);
 		check_gun_crew(bat_rules(rules), u, diag);
