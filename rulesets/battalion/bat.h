@@ -87,6 +87,10 @@ int bat_order_forward(struct ord_ctx *ctx, const struct ord_order *o);
 int bat_order_back(struct ord_ctx *ctx, const struct ord_order *o);
 /* The unit an event's key names, or NULL. */
 struct ord_unit *bat_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key);
+/* A move event is a charge: its charge=, or when it does not say, its
+ * unit's sheet ordering C (table checks, charge_moves_checked; a game made
+ * before reads charge= alone, which it always has). */
+int bat_move_charges(struct ord_ctx *ctx, const struct ord_event *ev);
 
 /* ---- the slots (check.c, resolve.c, report.c) ---- */
 

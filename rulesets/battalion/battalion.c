@@ -114,7 +114,12 @@
  *      does nothing and rolls no die.  Not switched by the table checks:
  *      the keys are new to artillery, so no game made before has them.
  *  D13 A unit charges again at the earliest charge_interval turns after its
- *      last charge (charged in 1: again in 4).
+ *      last charge (charged in 1: again in 4).  The move of a unit whose
+ *      sheet orders C is its charge when the event does not say, for the
+ *      fire (a charging unit can't fire), the melee's +1 and the next
+ *      charge alike; charge=no for it departs from the orders and is
+ *      refused (table checks, charge_moves_checked: a game made before
+ *      read the event's charge= alone).
  *  D14 A melee from an earlier turn that the referee does not record again
  *      has ended (the units were separated): it is closed, with a result
  *      line, when the melee phase is resolved.
@@ -248,7 +253,9 @@ static const struct ord_key_spec move_keys[] = {
 	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit that moved" },
 	{ "distance", ORD_KEY_NUM, 1, NULL, 0, 200, NULL, "inches measured on the table" },
 	{ "terrain", ORD_KEY_ENUM, 0, "open|road|forest", 0, 0, "open", "ground moved over" },
-	{ "charge", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the move was a charge" },
+	/* no default: unsaid, the sheet's C says (bat_move_charges) */
+	{ "charge", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL,
+	  "the move was a charge (unsaid: yes when the sheet orders C)" },
 	{ "contact", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the enemy it made melee contact with" },
 	BAT_POSITION_KEYS,
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
@@ -683,6 +690,27 @@ struct ord_unit *bat_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, co
 {
 	const char *v = ord_kv_get(&ev->kv, key);
 	return v ? ord_ctx_find_unit(ctx, v) : NULL;
+}
+
+/* "C - means the unit wishes to charge": the move of a unit whose sheet
+ * orders C is its charge unless the referee says otherwise (charge=no,
+ * refused without --override); a unit routed or retreating from an
+ * earlier turn moves by the rules, never by its orders (D6).  Read in the
+ * turn's movement and after it alike: a rout of this turn does not count. */
+int bat_move_charges(struct ord_ctx *ctx, const struct ord_event *ev)
+{
+	struct ord_unit *u;
+	int turn = ord_ctx_turn(ctx);
+
+	if (ord_kv_get(&ev->kv, "charge"))
+		return ord_kv_get_bool(&ev->kv, "charge", 0);
+	if (!bat_flag(ctx, "charge_moves_checked") || !(u = bat_ev_unit(ctx, ev, "unit")))
+		return 0;
+	if ((bat_st(ctx, u, "routed") && bat_st(ctx, u, "routed") < turn &&
+	     bat_st(ctx, u, "rout_until") >= turn) ||
+	    bat_retreating(ctx, u))
+		return 0;
+	return bat_order_has(ord_ctx_order(ctx, u), "C");
 }
 
 /* A unit's losses: trays are removed per figures_per_tray, the rest carried. */
@@ -1124,7 +1152,9 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * 2026-12-02.3: woods cover from guns (D12); a foot gun does not move
 	 * in the turn it unlimbers (D8); a routed unit moves back, within its
 	 * allowance (D6); nobody tests after a melee tie (D2); a routed or
-	 * pursued unit fights with no melee value (D5) */
-	"2026-12-02.3", /* rules_revision (above) */
+	 * pursued unit fights with no melee value (D5); 2026-12-02.4: the
+	 * move of a unit ordered to charge is its charge unless the event
+	 * says charge=no (refused) */
+	"2026-12-02.4", /* rules_revision (above) */
 	bat_tables,     /* tables */
 };

@@ -310,7 +310,7 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
 	const struct ord_order *o = ord_ctx_order(ctx, u);
 	double dist = ord_kv_get_num(&ev->kv, "distance", 0);
-	int charge = ord_kv_get_bool(&ev->kv, "charge", 0);
+	int charge = bat_move_charges(ctx, ev);
 	int turn = ord_ctx_turn(ctx);
 	long interval = bat_ip(ctx, "charge_interval"), last = bat_st(ctx, u, "last_charge");
 	struct ord_unit *c = bat_ev_unit(ctx, ev, "contact");
@@ -361,6 +361,12 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	if (charge && !bat_order_has(o, "C"))
 		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
 			     "unit '%s' charged but its sheet orders no charge (C)", u->id);
+	/* its fire check reads the sheet's C, its melee and next charge the
+	 * move's: one reading, the sheet's (table checks) */
+	if (!charge && bat_order_has(o, "C") && bat_flag(ctx, "charge_moves_checked"))
+		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
+			     "ordered to charge (C): the move of unit '%s' is its charge, and charge=no departs from its sheet",
+			     u->id);
 	if (charge && last > 0 && turn - last < interval)
 		ord_diag_add(d, 0, 0, u->id, bat_rule_text(ctx, &rule, CHARGE_RULE, "charge_interval"),
 			     "unit '%s' charged in turn %ld; its next charge may be in turn %ld",
@@ -921,7 +927,7 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 			continue;
 		k = ord_ctx_unit_index(ctx, u);
 		if (!strcmp(e->kind, "move"))
-			did[k] |= DID_MOVE | (ord_kv_get_bool(&e->kv, "charge", 0) ? DID_CHARGE : 0);
+			did[k] |= DID_MOVE | (bat_move_charges(ctx, e) ? DID_CHARGE : 0);
 		else if (!strcmp(e->kind, "fire") || !strcmp(e->kind, "artillery"))
 			did[k] |= DID_FIRE;
 		else if (!strcmp(e->kind, "form"))

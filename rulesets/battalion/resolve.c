@@ -150,7 +150,7 @@ static int resolve_movement(struct ord_ctx *ctx)
 		if (!strcmp(e->kind, "move")) {
 			struct ord_unit *c = bat_ev_unit(ctx, e, "contact");
 			double dist = ord_kv_get_num(&e->kv, "distance", 0);
-			int charge = ord_kv_get_bool(&e->kv, "charge", 0);
+			int charge = bat_move_charges(ctx, e);
 			if (dist > 0)
 				bat_st_set(ctx, u, "moved", turn);
 			bat_position_move(ctx, u, e);

@@ -1493,7 +1493,10 @@ START_TEST(execution_lists_what_was_not_done)
 {
 	cast();
 	orders("B2 ↑ C\nB1 FSq\nHA ↑-C-UL-Fs\nG1 L\nL1 ↑ 1/4 @R1\nS1 ↗ 1/2 @R2\n");
-	ck_assert_str_eq(event("move", "unit=B2 distance=8"), "");
+	/* its move is its charge unless the referee says otherwise */
+	ck_assert_str_eq(event("move", "unit=B2 distance=8 charge=no"),
+			 "ordered to charge (C): the move of unit 'B2' is its charge, and charge=no "
+			 "departs from its sheet (orders may never be changed)\n");
 	/* a blocked move is recorded as 0": carried out, as is a fire */
 	ck_assert_str_eq(event("move", "unit=L1 distance=0"), "");
 	ck_assert_str_eq(event("fire", "unit=L1 target=R1 range=6"), "");
@@ -2083,6 +2086,50 @@ START_TEST(routed_moves_of_a_game_made_before)
 }
 END_TEST
 
+/* Review finding: a unit ordered to charge whose move was recorded
+ * without charge=yes was a plain move (its allowance, no +1 charging, no
+ * charge interval) while its fire was refused as a charging unit's.  Its
+ * move is its charge unless the event says charge=no, which is refused;
+ * charge=yes for a unit ordered no charge stays refused. */
+START_TEST(charge_ordered_is_the_move)
+{
+	cast();
+	orders("R1 ↑ 1 C\nRH ↑ C\nR2 ↑ 1\n");
+	/* the charge column's 10", not the move's 8 */
+	ck_assert_str_eq(event("move", "unit=R1 distance=10 contact=B1"), "");
+	ck_assert_str_eq(event("move", "unit=RH distance=16 charge=no"),
+			 "ordered to charge (C): the move of unit 'RH' is its charge, and charge=no "
+			 "departs from its sheet (orders may never be changed)\n"
+			 "unit 'RH' moved 16\" but its order allows 14\" (light_cavalry in squadron, "
+			 "move 14 in.) (movement chart)\n");
+	assert_has(event("move", "unit=R2 distance=6 charge=yes"),
+		   "unit 'R2' charged but its sheet orders no charge (C) (orders may never be "
+		   "changed)\n");
+	assert_has(resolve("movement", NULL, 0), "R1: charged 10\" over open ground, into contact "
+						 "with B1\n");
+	ck_assert_int_eq(state("R1", "charged"), 3);
+	ck_assert_int_eq(state("R1", "last_charge"), 3);
+	ck_assert_int_eq(state("RH", "charged"), 0);
+	ck_assert_ptr_null(strstr(execution(), "'R1'"));
+	assert_has(execution(), "ordered to charge (C) but no charge was recorded");
+}
+END_TEST
+
+/* A game made before (tables without charge_moves_checked) reads the
+ * event's charge= alone, as it did. */
+START_TEST(charge_ordered_of_a_game_made_before)
+{
+	tables_without("charge_moves_checked");
+	cast();
+	orders("R1 ↑ 1 C\nRH ↑ C\n");
+	ck_assert_str_eq(event("move", "unit=R1 distance=8 contact=B1"), "");
+	ck_assert_str_eq(event("move", "unit=RH distance=14 charge=no"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_int_eq(state("R1", "charged"), 0);
+	ck_assert_int_eq(state("R1", "last_charge"), 0);
+}
+END_TEST
+
 /* The tables of a game made before the checks of the table checks (no
  * parameter, or 0) let through what they let through then, so that its
  * audit replays its events and repeated sheets as they were recorded. */
@@ -2206,6 +2253,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, routed_moves_back);
 	tcase_add_test(ev, routed_moves_within);
 	tcase_add_test(ev, routed_moves_of_a_game_made_before);
+	tcase_add_test(ev, charge_ordered_is_the_move);
+	tcase_add_test(ev, charge_ordered_of_a_game_made_before);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);
