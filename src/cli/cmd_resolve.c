@@ -7,9 +7,12 @@
  * revealed their link for the phase (the log and the audit say so).
  * --lang prints the results in another language the ruleset writes (the
  * game keeps every one), or all of them; the default is the ruleset's own.
+ * After it, a note on stderr counts the orders no event of the turn
+ * carries out so far, when the ruleset's check of the execution finds any.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 
@@ -21,6 +24,8 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 	ord_game *g = NULL;
 	int *dice = NULL;
 	size_t ndice = 0;
+	struct ord_game_status st;
+	size_t pending = 0;
 	int stand_in = 0, rc;
 	const struct cli_opt opts[] = {
 		{ "phase", &phase, NULL },
@@ -57,6 +62,14 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 
 	cli_print_buf(&out);
 	rc = CLI_OK;
+	/* the orders left without their event: the phase is resolved all
+	 * the same (an order may be rightly left undone), but said */
+	if (ord_game_pending(g, &pending) == 0 && pending && ord_game_status(g, &st) == 0)
+		cli_error("note: %zu order%s no event of the turn carries out so far (%s)", pending,
+			  pending == 1 ? "" : "s",
+			  strcmp(st.state, "sealed") ? "orderly audit lists them once the turn is exchanged"
+						     : "orderly report --referee lists them");
+	ord_error_clear();
 out:
 	if (g)
 		ord_game_free(g);

@@ -230,6 +230,41 @@ expect_exit 0 ord exchange i.game
 expect_exit 0 ord audit i.game
 expect_in "$OUT" "clean"
 
+# ---- a phase resolved with orders no event carries out: resolved all
+# the same, and said after it (the referee's report lists them while the
+# turn is sealed, the audit once it is exchanged)
+expect_exit 0 ord new p.game --scenario "$FIX/scenario.xml"
+printf 'B2 Fb @R1\n' >p-blue.txt
+printf 'R1 ^N 1/2\n' >p-red.txt
+expect_exit 0 ord submit p.game --side blue p-blue.txt
+expect_exit 0 ord submit p.game --side red p-red.txt
+expect_exit 0 ord seal p.game
+expect_exit 0 ord event p.game move unit=R1 distance=1
+expect_exit 0 ord resolve p.game
+expect_in "$OUT" "turn 1, phase movement: 1 event"
+expect_in "$ERR" "note: 1 order no event of the turn carries out so far (orderly report --referee lists them)"
+expect_exit 0 ord resolve p.game
+expect_in "$OUT" "turn 1, phase fire: 0 events"
+expect_in "$ERR" "note: 1 order no event of the turn carries out so far (orderly report --referee lists them)"
+expect_exit 0 ord report p.game --referee
+expect_in "$OUT" "B2: ordered to fire (Fb) at R1 but no fire was recorded"
+for _ in 1 2; do expect_exit 0 ord resolve p.game; done
+expect_exit 0 ord resolve p.game
+expect_in "$ERR" "note: 1 order no event of the turn carries out so far (orderly audit lists them once the turn is exchanged)"
+expect_exit 0 ord exchange p.game
+expect_exit 0 ord audit p.game
+expect_in "$OUT" "execution: turn 1: unit 'B2': ordered to fire (Fb) at R1 but no fire was recorded"
+# every order carried out: no note
+expect_exit 0 ord new q.game --scenario "$FIX/scenario.xml"
+expect_exit 0 ord submit q.game --side blue p-blue.txt
+expect_exit 0 ord submit q.game --side red p-red.txt
+expect_exit 0 ord seal q.game
+expect_exit 0 ord event q.game move unit=R1 distance=1
+expect_exit 0 ord resolve q.game
+expect_exit 0 ord event q.game artillery unit=B2 target=R1 range=10
+expect_exit 0 ord resolve q.game
+expect_not_in "$ERR" "note:"
+
 # what a referee may record, from the rulesets' own declarations
 run ord help event battalion
 expect_eq "$RC" 0 "help event battalion"
