@@ -32,38 +32,6 @@ static size_t unit_groups(struct ord_ctx *ctx, const struct ord_unit *u, struct 
 	return ks_groups(*o, g, KS_MAX_GROUPS);
 }
 
-/* Does the order have `code` aimed at unit t (any group with that code)? */
-static const struct ks_group *ordered_at(struct ord_ctx *ctx, const struct ord_unit *u,
-					 const char *code, const struct ord_unit *t,
-					 const struct ord_order **op, struct ks_group *g, size_t *np)
-{
-	const struct ord_order *o;
-	size_t n = unit_groups(ctx, u, g, &o), i;
-	const struct ks_group *any = NULL;
-
-	*op = o;
-	*np = n;
-	for (i = 0; i < n; i++) {
-		const struct ord_token *tt;
-		if (strcmp(g[i].code, code))
-			continue;
-		any = &g[i];
-		tt = ks_grp_tok(o, &g[i], ORD_TOK_TARGET);
-		if (tt && same_unit(ctx, tt->value, t))
-			return &g[i];
-		if (!tt && t && ks_st_has(ctx, t, "x") && ks_r(ctx)->map) {
-			int q, rr, tq, tr;
-			if (ks_grp_hex(o, &g[i], &q, &rr)) {
-				ks_map_axial(ks_r(ctx)->map, ks_st_num(ctx, t, "x"),
-					     ks_st_num(ctx, t, "y"), &tq, &tr);
-				if (q == tq && rr == tr)
-					return &g[i];
-			}
-		}
-	}
-	return any && !t ? any : NULL;
-}
-
 /* Does u's order merge it with w (SA @w)? */
 static int ordered_merge(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w)
 {
@@ -199,6 +167,25 @@ static void check_zone(struct ord_ctx *ctx, const struct ord_event *ev, const st
 		ord_diag_add(d, 0, 0, u->id, "14",
 			     "beskudt_del=%ld is more than the %d figures of '%s'",
 			     ord_kv_get_int(&ev->kv, "beskudt_del", 0), ks_figures(ctx, t), t->id);
+}
+
+/* 14 Skydetid, "Der kan enten skydes i et helt eller halvt træk": the
+ * sheet gives the fire its time ("S @S1 ½"), and the resolve takes it
+ * when the event gives no halv= (fire.c); a halv= against it is refused
+ * (skydetid_kontrol: a game made before took the event's word). */
+static void check_fire_time(struct ord_ctx *ctx, const struct ord_event *ev,
+			    const struct ord_unit *u, const char *code, struct ord_diag *d)
+{
+	int half;
+
+	if (!ord_kv_get(&ev->kv, "halv") || !ks_check(ks_r(ctx), "skydetid_kontrol"))
+		return;
+	half = ks_ordered_half(ctx, u, code, ev_unit(ctx, ev, "maal"));
+	if (half >= 0 && half != ord_kv_get_bool(&ev->kv, "halv", 0))
+		ord_diag_add(d, 0, 0, u->id, "14 skydetid",
+			     "the sheet of unit '%s' orders its fire for %s, not halv=%s (without halv= the sheet's time is taken)",
+			     u->id, half ? "half a turn" : "a whole turn",
+			     ord_kv_get(&ev->kv, "halv"));
 }
 
 /* 14, 15 "Skudafstande": a fire beyond the weapon's longest range in the
@@ -671,7 +658,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (!strcmp(t->side, u->side))
 			ord_diag_add(d, 0, 0, u->id, "16.2",
 				     "target '%s' is a unit of its own side", t->id);
-		if (!ordered_at(ctx, u, "angreb", t, &o, g, &n))
+		if (!ks_ordered_at(ctx, u, "angreb", t, &o, g, &n))
 			ord_diag_add(d, 0, 0, u->id, "4.3",
 				     "unit '%s' attacks '%s' but its sheet orders no 'A @%s'",
 				     u->id, t->id, t->id);
@@ -821,7 +808,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (!strcmp(t->side, u->side))
 			ord_diag_add(d, 0, 0, u->id, "14", "target '%s' is a unit of its own side",
 				     t->id);
-		if (!ordered_at(ctx, u, "skydning", t, &o, g, &n))
+		if (!ks_ordered_at(ctx, u, "skydning", t, &o, g, &n))
 			ord_diag_add(d, 0, 0, u->id, "4.3",
 				     "unit '%s' fired at '%s' but its sheet orders no 'S @%s'",
 				     u->id, t->id, t->id);
@@ -835,6 +822,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (ks_moral_now(ctx, u) == KS_FU)
 			ord_diag_add(d, 0, 0, u->id, "6.5", "a unit in FU flees, it cannot fire");
 		check_zone(ctx, ev, u, d);
+		check_fire_time(ctx, ev, u, "skydning", d);
 		if (ks_is(ctx, u, "infanteri") || ks_is(ctx, u, "kavaleri"))
 			check_reach(ctx, ev, u, NULL, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
@@ -852,9 +840,9 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (!strcmp(t->side, u->side))
 			ord_diag_add(d, 0, 0, u->id, "15", "target '%s' is a unit of its own side",
 				     t->id);
-		fg = ordered_at(ctx, u, "artilleriskydning", t, &o, g, &n);
+		fg = ks_ordered_at(ctx, u, "artilleriskydning", t, &o, g, &n);
 		if (!fg)
-			fg = ordered_at(ctx, u, "koordination", t, &o, g, &n);
+			fg = ks_ordered_at(ctx, u, "koordination", t, &o, g, &n);
 		if (!fg)
 			ord_diag_add(d, 0, 0, u->id, "4.3",
 				     "battery '%s' fired at '%s' but its sheet orders no 'AS ... @%s'",
@@ -909,6 +897,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "15",
 				     "zone K is the canister zone: only SK is fired there");
 		check_zone(ctx, ev, u, d);
+		check_fire_time(ctx, ev, u, "artilleriskydning", d);
 		check_reach(ctx, ev, u, ammo, d);
 		check_overfire(ctx, ev, u, ammo, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);

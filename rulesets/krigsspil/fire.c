@@ -207,6 +207,19 @@ static int fired_part(struct ord_ctx *ctx, const struct ord_event *e, const stru
 	return part > ks_figures(ctx, t) ? 0 : (int)part;
 }
 
+/* 14 Skydetid: "Der kan enten skydes i et helt eller halvt træk"; the
+ * sheet says which ("S @S1 ½"), as it gives a move its time.  The
+ * event's halv= when given (one against the sheet is refused unless
+ * overridden, events.c), else the sheet's (skydetid_kontrol: a game made
+ * before it fired a whole turn unless the event said halv=yes). */
+static int fire_half(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *u,
+		     const struct ord_unit *t, const char *code)
+{
+	if (ord_kv_get(&e->kv, "halv") || !ks_check(ks_r(ctx), "skydetid_kontrol"))
+		return ord_kv_get_bool(&e->kv, "halv", 0);
+	return ks_ordered_half(ctx, u, code, t) > 0;
+}
+
 const char *ks_longest_arm(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	if (ks_is(ctx, u, "kavaleri"))
@@ -237,7 +250,7 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	in.fired_figures = fired_part(ctx, e, t);
 	in.zone = zone;
 	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
-	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
+	in.half = fire_half(ctx, e, u, t, "skydning");
 	in.vaaben = ks_longest_arm(ctx, u);
 	if (ks_is(ctx, u, "kavaleri")) {
 		ord_kv_set(&flags, "kavaleri_skyder", "yes");
@@ -374,7 +387,8 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 	in.guns = (int)ord_kv_get_int(&e->kv, "kanoner", guns_for(ctx, u, ammo));
 	in.zone = defensive ? "I" : ord_kv_get(&e->kv, "zone");
 	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
-	in.half = ord_kv_get_bool(&e->kv, "halv", 0);
+	in.half = defensive ? ord_kv_get_bool(&e->kv, "halv", 0)
+			    : fire_half(ctx, e, u, t, "artilleriskydning");
 	in.target_figures = ks_figures(ctx, t);
 	in.fired_figures = fired_part(ctx, e, t);
 	in.target_artillery = ks_is(ctx, t, "artilleri");

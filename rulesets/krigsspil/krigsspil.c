@@ -265,7 +265,8 @@ static const struct ord_key_spec skyd_keys[] = {
 	  "a unit with muskets and rifles: the zone its rifles fire at, when not the muskets' (14)" },
 	{ "riffel_afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL,
 	  "or the cm from its rifle figures to the part they fire at (14)" },
-	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "fired for half a turn" },
+	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL,
+	  "fired for half a turn (default: as its sheet orders, 14 skydetid)" },
 	{ "figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
 	  "figures that can reach (default by formation)" },
 	{ "beskudt_del", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
@@ -279,7 +280,8 @@ static const struct ord_key_spec artilleri_keys[] = {
 	{ "ammo", ORD_KEY_ENUM, 0, "SF|SG|SK|SS", 0, 0, NULL, "the ammunition (default: as ordered)" },
 	{ "zone", ORD_KEY_ENUM, 0, "I|II|III|K", 0, 0, NULL, "the zone measured (or afstand)" },
 	{ "afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL, "cm to the nearest figure of the target" },
-	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "fired for half a turn" },
+	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL,
+	  "fired for half a turn (default: as its sheet orders, 14 skydetid)" },
 	{ "kanoner", ORD_KEY_INT, 0, NULL, 1, 100, NULL, "guns firing (default all that can)" },
 	{ "beskudt_del", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
 	  "figures of the target fired at, when only a part is (15; default all)" },
@@ -714,8 +716,10 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * the same way: woods and marsh passed in close order only in march
 	 * column on a path or road, close-order infantry and cossacks into
 	 * and out of a wood's edge (13); the −2 after stormmarch in the
-	 * melee of the turn of a stormmarch in the peaceful moves (Skema XV)
+	 * melee of the turn of a stormmarch in the peaceful moves (Skema XV);
+	 * 2026-12-02.8, switched the same way: a fire lasts the half or whole
+	 * turn its sheet gives it (14 Skydetid)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02.7", /* rules_revision (above) */
+	"2026-12-02.8", /* rules_revision (above) */
 	ks_tables,      /* tables */
 };

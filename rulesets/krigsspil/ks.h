@@ -127,6 +127,19 @@ int ks_ordered(struct ord_ctx *ctx, const struct ord_unit *u, const char *code);
 const char *ks_ordered_arg(struct ord_ctx *ctx, const struct ord_unit *u, const char *code,
 			   const char *slot);
 
+/* The group of u's order with code aimed at unit t (its target, or the
+ * plate t stands on); t NULL: the first with code.  NULL when none; op,
+ * g (KS_MAX_GROUPS) and np get the order's groups either way. */
+const struct ks_group *ks_ordered_at(struct ord_ctx *ctx, const struct ord_unit *u,
+				     const char *code, const struct ord_unit *t,
+				     const struct ord_order **op, struct ks_group *g, size_t *np);
+/* 14 Skydetid, "Der kan enten skydes i et helt eller halvt træk": the
+ * time u's sheet gives its fire with code (skydning, artilleriskydning)
+ * at t, by its fraction or ordre_varighed: 1 half a turn, 0 a whole one,
+ * -1 when the order has no such fire. */
+int ks_ordered_half(struct ord_ctx *ctx, const struct ord_unit *u, const char *code,
+		    const struct ord_unit *t);
+
 /* ---- the slots ---- */
 
 int ks_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag);

@@ -520,6 +520,55 @@ const char *ks_ordered_arg(struct ord_ctx *ctx, const struct ord_unit *u, const 
 	return k ? ks_grp_arg(o, k, slot) : NULL;
 }
 
+const struct ks_group *ks_ordered_at(struct ord_ctx *ctx, const struct ord_unit *u,
+				     const char *code, const struct ord_unit *t,
+				     const struct ord_order **op, struct ks_group *g, size_t *np)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	size_t n = ks_groups(o, g, KS_MAX_GROUPS), i;
+	const struct ks_group *any = NULL;
+
+	*op = o;
+	*np = n;
+	for (i = 0; i < n; i++) {
+		const struct ord_token *tt;
+		if (strcmp(g[i].code, code))
+			continue;
+		any = &g[i];
+		tt = ks_grp_tok(o, &g[i], ORD_TOK_TARGET);
+		if (tt && t && ord_ctx_find_unit(ctx, tt->value) == t)
+			return &g[i];
+		if (!tt && t && ks_st_has(ctx, t, "x") && ks_r(ctx)->map) {
+			int q, rr, tq, tr;
+			if (ks_grp_hex(o, &g[i], &q, &rr)) {
+				ks_map_axial(ks_r(ctx)->map, ks_st_num(ctx, t, "x"),
+					     ks_st_num(ctx, t, "y"), &tq, &tr);
+				if (q == tq && rr == tr)
+					return &g[i];
+			}
+		}
+	}
+	return any && !t ? any : NULL;
+}
+
+int ks_ordered_half(struct ord_ctx *ctx, const struct ord_unit *u, const char *code,
+		    const struct ord_unit *t)
+{
+	struct ks_group g[KS_MAX_GROUPS];
+	const struct ord_order *o;
+	size_t n;
+	const struct ks_group *f = ks_ordered_at(ctx, u, code, t, &o, g, &n);
+	int q;
+
+	/* a fire at another target than the sheet's (recorded with
+	 * --override): the time of the sheet's fire */
+	if (!f)
+		f = ks_find(g, n, code);
+	if (!f || (q = ks_grp_quarters(ctx, o, f)) <= 0)
+		return -1;
+	return q < (int)ks_param(ks_r(ctx), "kvarte_pr_traek");
+}
+
 void ks_result(struct ord_ctx *ctx, unsigned seq, const struct ord_unit *u,
 	       const struct ord_kv *vals, struct ks_text *t)
 {

@@ -4,7 +4,8 @@
  * met; other sides' sheets only after the exchange.  The referee's report
  * holds everything: sheets, events, overrides, rolls and results.  Which
  * enemy units a side met is the fog of war's rule (fog.h), which the
- * pictures follow too.
+ * pictures follow too: only the resolved events meet a unit, and the side
+ * reads an enemy unit as it was after the last phase it met it in.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,18 +18,62 @@
  * referee's web page shows the one and reads lists from the other). */
 struct out {
 	struct ord_buf *text, *xml;
+	const char *lang; /* the reader's language (NULL: every one, in English) */
 };
+
+/* The report's own words in the reader's language, where a ruleset writes
+ * Danish (the Krigsspil's players read their units and results in it;
+ * the words around them were English).  The same conversions as the
+ * English, in the same order: a pair is a format string. */
+static const char *const words_da[][2] = {
+	{ "%s: turn %d (%s), report for %s\n", "%s: træk %d (%s), rapport til %s\n" },
+	{ "the referee", "dommeren" },
+	{ "the other sides' sheets stay secret until the exchange\n",
+	  "de andre siders ordresedler er hemmelige indtil udvekslingen\n" },
+	{ "sheet of %s (version %d, %s), commitment ", "ordreseddel fra %s (version %d, %s), tilsagn " },
+	{ "  (no orders)\n", "  (ingen ordrer)\n" },
+	{ "your units:\n", "dine enheder:\n" },
+	{ "units:\n", "enheder:\n" },
+	{ "enemy units met this turn:\n", "fjendtlige enheder mødt i dette træk:\n" },
+	{ "results for your units and of their actions:\n",
+	  "resultater for dine enheder og deres handlinger:\n" },
+	{ "results:\n", "resultater:\n" },
+	{ "events:\n", "hændelser:\n" },
+	{ "rolls:\n", "terningkast:\n" },
+	{ ", automatic", ", automatisk" },
+	{ "orders no event of the turn carries out so far:\n",
+	  "ordrer, som ingen hændelse i trækket endnu udfører:\n" },
+	{ "open", "åben" },
+	{ "sealed", "forseglet" },
+	{ "resolved", "afgjort" },
+	{ "exchanged", "udvekslet" },
+	{ "submitted", "afleveret" },
+	{ "hold", "hold" },
+	{ "repeat", "gentaget" },
+};
+
+static const char *say(const char *lang, const char *en)
+{
+	size_t i;
+
+	if (!lang || strcmp(lang, "da"))
+		return en;
+	for (i = 0; i < ORD_ARRAY_SIZE(words_da); i++)
+		if (!strcmp(words_da[i][0], en))
+			return words_da[i][1];
+	return en;
+}
 
 /* One sheet, canonically (and its commitment). */
 /* " #N" after a result's or a roll's phase for the event N it follows
  * from; nothing for what the rules did by themselves (event 0: a morale
  * test, the end of a melee), which no event number names */
-static void event_tag(struct ord_buf *out, int event)
+static void event_tag(struct ord_buf *out, int event, const char *lang)
 {
 	if (event > 0)
 		ord_buf_addf(out, " #%d", event);
 	else
-		ord_buf_adds(out, ", automatic");
+		ord_buf_adds(out, say(lang, ", automatic"));
 }
 
 static void put_sheet(struct ord_game *g, const struct out *o, const char *side, int version,
@@ -51,8 +96,8 @@ static void put_sheet(struct ord_game *g, const struct out *o, const char *side,
 		ord_buf_adds(o->xml, "\">\n");
 	}
 	if (o->text) {
-		ord_buf_addf(o->text, "sheet of %s (version %d, %s), commitment ", side, version,
-			     source);
+		ord_buf_addf(o->text, say(o->lang, "sheet of %s (version %d, %s), commitment "),
+			     side, version, say(o->lang, source));
 		ord_buf_add_hex(o->text, commitment, 32);
 		ord_buf_adds(o->text, ":\n");
 	}
@@ -68,7 +113,7 @@ static void put_sheet(struct ord_game *g, const struct out *o, const char *side,
 			ord_buf_addf(o->text, "  %s\n", line.buf);
 	}
 	if (!sheet.n && o->text)
-		ord_buf_adds(o->text, "  (no orders)\n");
+		ord_buf_adds(o->text, say(o->lang, "  (no orders)\n"));
 	if (o->xml)
 		ord_buf_adds(o->xml, "  </sheet>\n");
 	ord_buf_release(&line);
@@ -121,6 +166,17 @@ static void put_unit(struct ord_game *g, struct ord_ctx *ctx, const struct out *
 	ord_buf_release(&d);
 }
 
+/* An enemy unit of the report takes the state stored for it after the
+ * phase its side last met it in (ord_store_unit_at). */
+static int state_as_met(void *ud, const struct ord_store_unit *su)
+{
+	struct ord_unit *u = ud;
+
+	ord_kv_release(&u->state);
+	ord_kv_init(&u->state);
+	return ord_kv_parse(&u->state, su->state);
+}
+
 static void put_results(struct ord_game *g, struct ord_ctx *ctx, const struct out *o,
 			const struct ord_record *r, const char *side)
 {
@@ -144,11 +200,11 @@ static void put_results(struct ord_game *g, struct ord_ctx *ctx, const struct ou
 		}
 		if (o->text) {
 			if (!n++)
-				ord_buf_adds(o->text, side ? "results for your units and of their "
-							     "actions:\n"
-							   : "results:\n");
+				ord_buf_adds(o->text, say(o->lang, side ? "results for your units and of "
+									  "their actions:\n"
+									: "results:\n"));
 			ord_buf_addf(o->text, "  [%s", res->phase);
-			event_tag(o->text, res->event);
+			event_tag(o->text, res->event, o->lang);
 			ord_buf_addf(o->text, "] %s: %s\n", res->unit, text.buf);
 		}
 	}
@@ -160,7 +216,7 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 	size_t i;
 
 	if (o->text && ctx->nevents)
-		ord_buf_adds(o->text, "events:\n");
+		ord_buf_adds(o->text, say(o->lang, "events:\n"));
 	for (i = 0; i < ctx->nevents; i++) {
 		const struct ord_event *e = &ctx->events[i];
 		struct ord_buf a = ORD_BUF_INIT;
@@ -207,9 +263,9 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 				     ro->fixed ? "yes" : "no", ro->value);
 		if (o->text) {
 			if (!i)
-				ord_buf_adds(o->text, "rolls:\n");
+				ord_buf_adds(o->text, say(o->lang, "rolls:\n"));
 			ord_buf_addf(o->text, "  [%s", ro->phase);
-			event_tag(o->text, ro->event);
+			event_tag(o->text, ro->event, o->lang);
 			ord_buf_addf(o->text, "] %s #%d: d%d = %d%s\n", ro->purpose, ro->idx,
 				     ro->sides, ro->value, ro->fixed ? " (fixed)" : "");
 		}
@@ -233,7 +289,8 @@ static int put_pending(struct ord_game *g, struct ord_ctx *ctx, int turn, const 
 	g->rs->check_execution(ctx, &d);
 	ord_error_clear();
 	if (o->text && d.n)
-		ord_buf_adds(o->text, "orders no event of the turn carries out so far:\n");
+		ord_buf_adds(o->text,
+			     say(o->lang, "orders no event of the turn carries out so far:\n"));
 	for (i = 0; i < d.n; i++) {
 		const struct ord_diag_item *it = &d.items[i];
 		if (o->xml) {
@@ -284,12 +341,12 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 			 struct ord_buf *xml)
 {
 	const char *side = opts->side;
-	const struct out o = { text, xml };
+	struct out o = { text, xml, NULL };
 	struct ord_store_turn t, cur;
 	struct ord_record r;
 	struct ord_ctx ctx;
 	const char *lang;
-	char *seen = NULL;
+	int *met = NULL;
 	size_t i;
 	int err, revealed, loaded = 0;
 
@@ -319,6 +376,7 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 		goto out;
 	loaded = 1;
 	ctx.lang = lang;
+	o.lang = lang;
 	ctx.lang_all = !lang;
 	if (xml) {
 		ord_buf_adds(xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<report game=\"");
@@ -332,27 +390,36 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 		ord_buf_adds(xml, ">\n");
 	}
 	if (text) {
-		ord_buf_addf(text, "%s: turn %d (%s), report for %s\n", g->title, t.turn,
-			     ord_turn_state_name(t.state), side ? side : "the referee");
+		ord_buf_addf(text, say(lang, "%s: turn %d (%s), report for %s\n"), g->title, t.turn,
+			     say(lang, ord_turn_state_name(t.state)),
+			     side ? side : say(lang, "the referee"));
 		if (side && !revealed)
-			ord_buf_adds(text, "the other sides' sheets stay secret until the exchange\n");
+			ord_buf_adds(text, say(lang, "the other sides' sheets stay secret until the "
+						     "exchange\n"));
 	}
 	/* sheets: a side sees its own; everybody's once the turn is exchanged */
 	put_sheets(g, &o, &r, side && !revealed ? side : NULL);
 	if (text)
-		ord_buf_adds(text, side ? "your units:\n" : "units:\n");
+		ord_buf_adds(text, say(lang, side ? "your units:\n" : "units:\n"));
 	for (i = 0; i < ctx.nunits; i++)
 		if (!side || !strcmp(ctx.units[i].side, side))
 			put_unit(g, &ctx, &o, &ctx.units[i], side);
 	if (side) {
 		int nseen = 0;
-		seen = ord_xcalloc(ctx.nunits + 1, 1);
-		ord_fog_units_seen(g->rs, &ctx, side, seen);
+		/* met in the phases resolved: an event of the phase being
+		 * recorded has met nobody yet (fog.h) */
+		met = ord_xcalloc(ctx.nunits + 1, sizeof(*met));
+		ord_fog_units_met(g->rs, &ctx, side, t.phase, met);
 		for (i = 0; i < ctx.nunits; i++) {
-			if (!seen[i])
+			if (!met[i])
 				continue;
+			/* as the side last saw it, not where it went since */
+			if (met[i] < t.phase &&
+			    (err = ord_store_unit_at(g->db, ctx.units[i].id, t.turn, met[i],
+						     state_as_met, &ctx.units[i])) != 0)
+				goto out;
 			if (text && !nseen++)
-				ord_buf_adds(text, "enemy units met this turn:\n");
+				ord_buf_adds(text, say(lang, "enemy units met this turn:\n"));
 			put_unit(g, &ctx, &o, &ctx.units[i], side);
 		}
 	} else {
@@ -367,7 +434,7 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 out:
 	ord_store_end_read(g->db);
 	ord_record_release(&r);
-	free(seen);
+	free(met);
 	if (loaded)
 		ord_ctx_release(&ctx);
 	return err;

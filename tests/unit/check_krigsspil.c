@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-02.7");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-02.8");
 }
 END_TEST
 
@@ -3873,6 +3873,46 @@ START_TEST(test_after_stormmarch_same_turn)
 }
 END_TEST
 
+/* 14 Skydetid: "Der kan enten skydes i et helt eller halvt træk ... Ved
+ * skydning i et halvt træk halveres tab": the sheet gives the time ("S
+ * @L1 ½"), as it gives a move its time; a halv= against it is refused. */
+static void fire_by_sheet(const char *without, const char *sheet, const char *kind, const char *args)
+{
+	game_without(without);
+	orders(sheet);
+	EV_OK(kind, args);
+	resolve("skydninger", D(3, 3, 3));
+}
+
+START_TEST(test_fire_time_from_sheet)
+{
+	fire_by_sheet(NULL, "D1 M ↑ ½ S @L1 ½\n", "skyd", "unit=D1 maal=L1 zone=II");
+	expect_result("× ½ (halvt træk)");
+	ck_assert_int_eq(st("D1", "skoed_helt"), 0);
+	fire_by_sheet(NULL, "A1 AS SF @L1 ½\n", "artilleri", "unit=A1 maal=L1 zone=II");
+	expect_result("× ½ (halvt træk)");
+	ck_assert_int_eq(st("A1", "skoed_helt"), 0);
+	/* a whole turn by the sheet, said or not */
+	fire_by_sheet(NULL, "D1 S @L1\n", "skyd", "unit=D1 maal=L1 zone=II halv=no");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "halvt træk"));
+	ck_assert_int_eq(st("D1", "skoed_helt"), 10);
+	/* the event against the sheet */
+	game_without(NULL);
+	orders("D1 S @L1 1\nA1 AS SF @L1 ½\n");
+	EV_BAD("skyd", "unit=D1 maal=L1 zone=II halv=yes",
+	       "the sheet of unit 'D1' orders its fire for a whole turn, not halv=yes (without halv= the sheet's time is taken) (14 skydetid)");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II halv=no",
+	       "the sheet of unit 'A1' orders its fire for half a turn, not halv=no");
+	/* a game made before skydetid_kontrol: the event's word, a whole
+	 * turn unless it says halv=yes */
+	fire_by_sheet("skydetid_kontrol", "D1 M ↑ ½ S @L1 ½\n", "skyd", "unit=D1 maal=L1 zone=II");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "halvt træk"));
+	ck_assert_int_eq(st("D1", "skoed_helt"), 10);
+	fire_by_sheet("skydetid_kontrol", "D1 S @L1 1\n", "skyd", "unit=D1 maal=L1 zone=II halv=yes");
+	expect_result("× ½ (halvt træk)");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -3978,6 +4018,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_woods_paths_and_edges);
 	tcase_add_test(tc, test_after_stormmarch_same_turn);
 	tcase_add_test(tc, test_fu_has_no_formation);
+	tcase_add_test(tc, test_fire_time_from_sheet);
 	suite_add_tcase(s, tc);
 	return s;
 }
