@@ -4,8 +4,7 @@
  * met; other sides' sheets only after the exchange.  The referee's report
  * holds everything: sheets, events, overrides, rolls and results.  Which
  * enemy units a side met is the fog of war's rule (fog.h), which the
- * pictures follow too: only the resolved events meet a unit, and the side
- * reads an enemy unit as it was after the last phase it met it in.
+ * pictures follow too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,17 +163,6 @@ static void put_unit(struct ord_game *g, struct ord_ctx *ctx, const struct out *
 	if (o->text)
 		ord_buf_addf(o->text, "  %s\n", d.buf);
 	ord_buf_release(&d);
-}
-
-/* An enemy unit of the report takes the state stored for it after the
- * phase its side last met it in (ord_store_unit_at). */
-static int state_as_met(void *ud, const struct ord_store_unit *su)
-{
-	struct ord_unit *u = ud;
-
-	ord_kv_release(&u->state);
-	ord_kv_init(&u->state);
-	return ord_kv_parse(&u->state, su->state);
 }
 
 static void put_results(struct ord_game *g, struct ord_ctx *ctx, const struct out *o,
@@ -346,7 +334,7 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 	struct ord_record r;
 	struct ord_ctx ctx;
 	const char *lang;
-	int *met = NULL;
+	char *seen = NULL;
 	size_t i;
 	int err, revealed, loaded = 0;
 
@@ -406,18 +394,11 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 			put_unit(g, &ctx, &o, &ctx.units[i], side);
 	if (side) {
 		int nseen = 0;
-		/* met in the phases resolved: an event of the phase being
-		 * recorded has met nobody yet (fog.h) */
-		met = ord_xcalloc(ctx.nunits + 1, sizeof(*met));
-		ord_fog_units_met(g->rs, &ctx, side, t.phase, met);
+		seen = ord_xcalloc(ctx.nunits + 1, 1);
+		ord_fog_units_seen(g->rs, &ctx, side, seen);
 		for (i = 0; i < ctx.nunits; i++) {
-			if (!met[i])
+			if (!seen[i])
 				continue;
-			/* as the side last saw it, not where it went since */
-			if (met[i] < t.phase &&
-			    (err = ord_store_unit_at(g->db, ctx.units[i].id, t.turn, met[i],
-						     state_as_met, &ctx.units[i])) != 0)
-				goto out;
 			if (text && !nseen++)
 				ord_buf_adds(text, say(lang, "enemy units met this turn:\n"));
 			put_unit(g, &ctx, &o, &ctx.units[i], side);
@@ -434,7 +415,7 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 out:
 	ord_store_end_read(g->db);
 	ord_record_release(&r);
-	free(met);
+	free(seen);
 	if (loaded)
 		ord_ctx_release(&ctx);
 	return err;
