@@ -97,7 +97,11 @@
  *  D9  "Artillery may choose any target": the choice is written on the
  *      sheet; firing at another unit than its @target differs from the
  *      orders, for guns as for battalions.  Without @target any enemy may
- *      be fired at.
+ *      be fired at.  "Those units brought into melee in the movement get
+ *      to fire as the enemy came at them": a unit fires at the enemy
+ *      whose move made melee contact with it this turn (a charge or not)
+ *      whatever its @target (table checks, fire_at_charger_checked: a game
+ *      made before held it to its @target).
  *  D10 The artillery to-hit die is rolled for every shot in range, grape
  *      too (it always hits: the roll is shown but cannot miss); a shot out
  *      of range rolls nothing and does nothing.  A fire or artillery event
@@ -1154,7 +1158,8 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * allowance (D6); nobody tests after a melee tie (D2); a routed or
 	 * pursued unit fights with no melee value (D5); 2026-12-02.4: the
 	 * move of a unit ordered to charge is its charge unless the event
-	 * says charge=no (refused) */
+	 * says charge=no (refused, D13); a unit an enemy's move brought into
+	 * melee fires at it whatever its @target (D9) */
 	"2026-12-02.4", /* rules_revision (above) */
 	bat_tables,     /* tables */
 };

@@ -577,6 +577,17 @@ static void check_range(struct ord_ctx *ctx, const struct ord_event *ev, const s
 		     value, reach, tname);
 }
 
+/* "Those units brought into melee in the movement get to fire as the
+ * enemy came at them": at the enemy t whose move this turn made melee
+ * contact with u, whatever target u's sheet names (table checks,
+ * fire_at_charger_checked: a game made before held u to its @target). */
+static int came_at(struct ord_ctx *ctx, const struct ord_unit *t, const struct ord_unit *u)
+{
+	return bat_flag(ctx, "fire_at_charger_checked") &&
+	       bat_st(ctx, t, "contact") == ord_ctx_turn(ctx) &&
+	       !strcmp(ord_state_str(ctx, t, "contact_unit"), u->id);
+}
+
 static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d, int artillery)
 {
 	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit"), *t = bat_ev_unit(ctx, ev, "target");
@@ -649,7 +660,7 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			     t->id, woods, ord_kv_get(&ev->kv, "range"));
 	if (bat_routed(ctx, u))
 		ord_diag_add(d, 0, 0, u->id, "routed units can't fire", "unit '%s' is routed", u->id);
-	if (target && ord_ctx_find_unit(ctx, target->value) != t)
+	if (target && ord_ctx_find_unit(ctx, target->value) != t && !came_at(ctx, t, u))
 		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
 			     "unit '%s' fired at '%s' but its sheet names '@%s'", u->id, t->id,
 			     target->value);

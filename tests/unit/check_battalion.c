@@ -2130,6 +2130,42 @@ START_TEST(charge_ordered_of_a_game_made_before)
 }
 END_TEST
 
+/* Review finding: "Those units brought into melee in the movement get to
+ * fire as the enemy came at them": a unit charged in the movement fires at
+ * its charger though its sheet names another target; at anyone else its
+ * sheet's target holds, and so it does for a unit that made the contact
+ * itself. */
+START_TEST(fire_at_the_charger)
+{
+	cast();
+	orders("B2 @R2\nB1 @R2\nRH ↑ C\n");
+	orders("R1 ↑ 1 C\n");
+	ck_assert_str_eq(event("move", "unit=R1 distance=10 charge=yes contact=B2"), "");
+	ck_assert_str_eq(event("move", "unit=RH distance=14 charge=yes contact=B1"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("fire", "unit=B2 target=R1 range=0"), "");
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=3"),
+			 "unit 'B1' fired at 'R1' but its sheet names '@R2' "
+			 "(orders may never be changed)\n");
+}
+END_TEST
+
+/* A game made before (tables without fire_at_charger_checked) holds the
+ * unit to its sheet's target, as it did. */
+START_TEST(fire_at_the_charger_of_a_game_made_before)
+{
+	tables_without("fire_at_charger_checked");
+	cast();
+	orders("B2 @R2\n");
+	orders("R1 ↑ 1 C\n");
+	ck_assert_str_eq(event("move", "unit=R1 distance=10 charge=yes contact=B2"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("fire", "unit=B2 target=R1 range=0"),
+			 "unit 'B2' fired at 'R1' but its sheet names '@R2' "
+			 "(orders may never be changed)\n");
+}
+END_TEST
+
 /* The tables of a game made before the checks of the table checks (no
  * parameter, or 0) let through what they let through then, so that its
  * audit replays its events and repeated sheets as they were recorded. */
@@ -2255,6 +2291,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, routed_moves_of_a_game_made_before);
 	tcase_add_test(ev, charge_ordered_is_the_move);
 	tcase_add_test(ev, charge_ordered_of_a_game_made_before);
+	tcase_add_test(ev, fire_at_the_charger);
+	tcase_add_test(ev, fire_at_the_charger_of_a_game_made_before);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);
