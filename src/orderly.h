@@ -456,6 +456,10 @@ struct ord_change {
 	const char *held;            /* SEAL: "a, b" of the sides the NMR policy stood in for */
 	int64_t deadline;            /* DEADLINE: unix seconds, 0 for none */
 	const struct ord_head *head; /* CREATE, SEAL, CLOSE, EXCHANGE: the head just signed */
+	/* SEAL: a line "SIDE holds: why" for each side the NMR policy 'repeat'
+	 * held instead (no sheet before, or the first problem of the sheet it
+	 * would repeat); "" when none */
+	const char *held_why;
 };
 /* Set (or clear, fn NULL) the hook of g. */
 void ord_game_set_hook(ord_game *g, ord_change_fn fn, void *ud);

@@ -216,6 +216,7 @@ void cli_head_out_init(struct cli_head_out *h, const char *path)
 	h->path = path;
 	ord_buf_init(&h->text);
 	ord_buf_init(&h->held);
+	ord_buf_init(&h->held_why);
 }
 
 int cli_head_hook(void *ud, ord_game *g, const struct ord_change *c)
@@ -227,6 +228,9 @@ int cli_head_hook(void *ud, ord_game *g, const struct ord_change *c)
 	if (c->kind == ORD_CHANGE_SEAL && c->held) {
 		ord_buf_reset(&h->held);
 		ord_buf_adds(&h->held, c->held);
+		ord_buf_reset(&h->held_why);
+		if (c->held_why)
+			ord_buf_adds(&h->held_why, c->held_why);
 	}
 	if (!c->head || !h->path)
 		return 0;
@@ -304,6 +308,8 @@ int cli_signed_change(const char *game, const char *key, const char *head,
 	printf("%s\n", done);
 	if (ho.held.len)
 		printf("no sheet from %s: the NMR policy stood in (see 'orderly info')\n", ho.held.buf);
+	if (ho.held_why.len)
+		printf("%s\n", ho.held_why.buf);
 	frc = cli_head_out_finish(&ho, 1, game);
 	rc = frc ? frc : CLI_OK;
 out:
@@ -312,5 +318,6 @@ out:
 		ord_game_free(g);
 	ord_buf_release(&ho.text);
 	ord_buf_release(&ho.held);
+	ord_buf_release(&ho.held_why);
 	return rc;
 }

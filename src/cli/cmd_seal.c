@@ -6,7 +6,8 @@
  * the log; --head writes that signed head to FILE, to hand to every side
  * (written before the seal commits: a head that cannot be written changes
  * nothing).  --key gives the game's key when the referee keeps it outside
- * the file.  The sides the NMR policy stood in for are named.
+ * the file.  The sides the NMR policy stood in for are named, and why one
+ * holds when the policy repeats (no sheet, or the first problem of it).
  */
 #include <stdio.h>
 #include <string.h>

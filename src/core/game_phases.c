@@ -15,38 +15,72 @@
 
 /* ---- seal ---- */
 
+/* Why a sheet of turn cannot be repeated: the first problem of d, at its
+ * line and column of the sheet (or the error, when d lists none). */
+static void first_problem(struct ord_buf *out, int turn, const struct ord_diag *d)
+{
+	const struct ord_diag_item *it = d->n ? &d->items[0] : NULL;
+
+	ord_buf_addf(out, "its sheet of turn %d is not valid now: ", turn);
+	if (!it) {
+		ord_buf_adds(out, ord_error_last());
+		return;
+	}
+	if (it->line && it->col)
+		ord_buf_addf(out, "sheet line %u, col %u: ", it->line, it->col);
+	else if (it->line)
+		ord_buf_addf(out, "sheet line %u: ", it->line);
+	if (*it->unit && !ord_diag_names_unit(it))
+		ord_buf_addf(out, "unit '%s': ", it->unit);
+	ord_buf_adds(out, it->msg);
+	if (*it->rule)
+		ord_buf_addf(out, " (%s)", it->rule);
+}
+
 /*
  * The stand-in of a side that sent nothing: its sheet of the turn before
  * when the policy repeats and that sheet is still valid, else a hold.
  * Everything in it follows from public values (its text, the policy, the
  * sheet revealed last turn, a nonce derived from the game, turn and side),
  * so re-sealing a copy of the game cannot give another one, nor another
- * dice key.  The verifier's replay decides the same (verify.c).
+ * dice key.  The verifier's replay decides the same (verify.c).  When the
+ * policy repeats but the side holds, why is said in a line of why (the
+ * first problem of a sheet that is no longer valid), for the referee.
  */
 static int stand_in(struct ord_game *g, const struct ord_store_turn *t,
-		    const struct ord_store_side *side)
+		    const struct ord_store_side *side, struct ord_buf *why)
 {
 	struct ord_store_sheet prev;
-	struct ord_buf hold = ORD_BUF_INIT;
-	int err = 0, repeat = 0;
+	struct ord_buf hold = ORD_BUF_INIT, first = ORD_BUF_INIT;
+	int err = 0, repeat = 0, policy = !strcmp(g->nmr, "repeat");
 
 	memset(&prev, 0, sizeof(prev));
-	if (!strcmp(g->nmr, "repeat") && t->turn > 1) {
+	if (policy && t->turn > 1) {
 		err = ord_store_sheet_read(g->db, t->turn - 1, side->id, 0, &prev);
 		if (err == ORD_ENOTFOUND) {
 			ord_error_clear();
 			err = 0;
+			ord_buf_addf(&first, "it has no sheet of turn %d", t->turn - 1);
 		} else if (err) {
 			return err;
-		} else if (!ord_game_blank(prev.bytes, prev.len)) {
+		} else if (ord_game_blank(prev.bytes, prev.len)) {
+			ord_buf_addf(&first, "its sheet of turn %d gives no orders", t->turn - 1);
+		} else {
 			struct ord_diag d;
 			ord_diag_init(&d);
 			repeat = !ord_game_check_bytes(g, t->turn, side->name, prev.bytes, prev.len,
 						       &d, NULL);
+			if (!repeat)
+				first_problem(&first, t->turn - 1, &d);
 			ord_error_clear();
 			ord_diag_release(&d);
 		}
+	} else if (policy) {
+		ord_buf_addf(&first, "turn %d has no turn before it to repeat", t->turn);
 	}
+	if (!repeat && first.len)
+		ord_buf_addf(why, "%s%s holds: %s", why->len ? "\n" : "", side->name, first.buf);
+	ord_buf_release(&first);
 	if (repeat) {
 		err = ord_game_store_sheet(g, NULL, t, side, "repeat", prev.bytes, prev.len, NULL,
 					   NULL, NULL, 0);
@@ -63,6 +97,7 @@ static int stand_in(struct ord_game *g, const struct ord_store_turn *t,
 int ord_game_seal(ord_game *g, int force)
 {
 	struct ord_buf missing = ORD_BUF_INIT, body = ORD_BUF_INIT, held = ORD_BUF_INIT;
+	struct ord_buf why = ORD_BUF_INIT;
 	struct ord_canon_sealed *cs = NULL;
 	unsigned char key[32], wstart[32], wtop[32];
 	struct ord_store_turn t;
@@ -121,7 +156,7 @@ int ord_game_seal(ord_game *g, int force)
 		if (version)
 			continue;
 		ord_buf_addf(&held, "%s%s", held.len ? ", " : "", g->sides[i].name);
-		if ((err = stand_in(g, &t, &g->sides[i])) != 0)
+		if ((err = stand_in(g, &t, &g->sides[i], &why)) != 0)
 			goto out;
 	}
 	/* referee-less: the key waits for the last opening (ord_game_dice_key) */
@@ -151,9 +186,11 @@ int ord_game_seal(ord_game *g, int force)
 					    have_key ? key : NULL)) != 0)
 		goto out;
 	{
-		struct ord_change c = {
-			.kind = ORD_CHANGE_SEAL, .turn = t.turn, .held = held.buf, .head = &head
-		};
+		struct ord_change c = { .kind = ORD_CHANGE_SEAL,
+					.turn = t.turn,
+					.held = held.buf,
+					.head = &head,
+					.held_why = why.buf };
 		if ((err = ord_game_notify(g, &c)) != 0)
 			goto out;
 	}
@@ -165,6 +202,7 @@ out:
 	free(cs);
 	ord_buf_release(&missing);
 	ord_buf_release(&held);
+	ord_buf_release(&why);
 	ord_buf_release(&body);
 	return err;
 }

@@ -223,6 +223,7 @@ expect_line "$OUT" '^nmr: +repeat$'
 # turn 1: red is missing and has no earlier sheet to repeat: it holds
 expect_exit 0 ord submit "$P" --side blue blue-1b.txt
 expect_exit 0 ord seal "$P" --force
+expect_in "$OUT" "red holds: turn 1 has no turn before it to repeat"
 expect_exit 0 ord info "$P"
 expect_line "$OUT" "^  red +no sheet: NMR policy 'hold' applied$"
 resolve_all "$P" 1
@@ -232,6 +233,7 @@ expect_exit 0 ord submit "$P" --side red red-1.txt
 expect_line "$OUT" '^receipt: turn 2 side red version 1$'
 expect_exit 65 ord seal "$P"
 expect_exit 0 ord seal "$P" --force
+expect_not_in "$OUT" "holds"
 expect_exit 0 ord info "$P"
 expect_line "$OUT" "^  blue +no sheet: NMR policy 'repeat' applied$"
 resolve_all "$P" 2
@@ -245,6 +247,24 @@ expect_exit 0 ord report "$P" --side red --turn 2
 expect_line "$OUT" '^  B3: ↖ 1$'
 expect_exit 0 ord audit "$P"
 expect_in "$OUT" "clean"
+
+# a sheet no longer valid is not repeated: the side holds, and the seal
+# says so with the first problem of that sheet
+P=repeat-invalid.orderly
+expect_exit 0 ord new "$P" --scenario "$FIX/scenario-repeat.xml"
+printf 'B1 FSq\n' >blue-square.txt
+expect_exit 0 ord submit "$P" --side blue blue-square.txt
+expect_exit 0 ord submit "$P" --side red red-1.txt
+expect_exit 0 ord seal "$P"
+expect_exit 0 ord event "$P" form unit=B1 formation=square
+for _ in "${PHASES[@]}"; do expect_exit 0 ord resolve "$P"; done
+expect_exit 0 ord exchange "$P"
+expect_exit 0 ord submit "$P" --side red red-1.txt
+expect_exit 0 ord seal "$P" --force
+expect_in "$OUT" "no sheet from blue: the NMR policy stood in"
+expect_in "$OUT" "blue holds: its sheet of turn 1 is not valid now: sheet line 1, col 4: unit 'B1' is already in square: FSq changes nothing"
+expect_exit 0 ord info "$P"
+expect_line "$OUT" "^  blue +no sheet: NMR policy 'hold' applied$"
 
 # ---------------------------------------------------------------- NMR wait
 W=wait.orderly
