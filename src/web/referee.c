@@ -29,6 +29,7 @@ struct referee {
 	struct ord_diag diag;   /* an event's problems */
 	struct ord_buf results; /* a resolved phase's results */
 	int unit_list;          /* the page has the game's units as a list */
+	const char *confirm;    /* an irreversible action asked for, to confirm (W9) */
 };
 
 /* A game of more units than this offers none to pick from: a list that
@@ -259,63 +260,24 @@ static void simple_form(struct web_req *r, const char *url, const char *action, 
 	ord_buf_adds(&r->body, "</button></form>");
 }
 
-/* The events of the current phase standing now (the referee's report in
- * XML, xml, lists them; a voided one is gone), each with its Void form;
- * then the orders no event carries out so far (the report's <pending>). */
-static void events_list(struct referee *f, const struct ord_buf *xml,
-			const struct ord_game_status *st, const char *url)
+/* The referee's report in XML as a document, or NULL. */
+static xmlDocPtr report_doc(const struct ord_buf *xml)
 {
-	struct web_req *r = f->r;
-	struct ord_buf *b = &r->body, list = ORD_BUF_INIT;
-	xmlDocPtr doc = NULL;
+	if (!xml->len)
+		return NULL;
+	return xmlReadMemory(xml->buf, (int)xml->len, "report.xml", "UTF-8",
+			     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+}
+
+/* The sheets' orders no event carries out so far (the report's <pending>):
+ * what is still to record (of this phase or a later one), or was left out.
+ * The first PENDING_MAX of them as <li> items into list (the referee's
+ * report has them all); returns how many there are. */
+static int pending_list(xmlDocPtr doc, struct ord_buf *list)
+{
 	xmlNodePtr n;
 	int any = 0;
 
-	if (!xml->len ||
-	    !(doc = xmlReadMemory(xml->buf, (int)xml->len, "report.xml", "UTF-8",
-				  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING)))
-		return;
-	for (n = xmlDocGetRootElement(doc) ? xmlDocGetRootElement(doc)->children : NULL; n;
-	     n = n->next) {
-		xmlChar *seq, *phase, *kind, *args;
-
-		if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_CAST "event"))
-			continue;
-		seq = xmlGetProp(n, BAD_CAST "seq");
-		phase = xmlGetProp(n, BAD_CAST "phase");
-		kind = xmlGetProp(n, BAD_CAST "kind");
-		args = xmlNodeGetContent(n);
-		if (seq && phase && kind && !strcmp((const char *)phase, st->phase)) {
-			if (!any)
-				ord_buf_adds(b, "<h3>Recorded in this phase</h3><ul class=\"events\">");
-			any = 1;
-			ord_buf_adds(b, "<li><span class=\"ev\"><b>#");
-			web_esc(b, (const char *)seq);
-			ord_buf_adds(b, "</b> ");
-			web_esc(b, (const char *)kind);
-			ord_buf_adds(b, " <code>");
-			web_esc(b, args ? (const char *)args : "");
-			ord_buf_adds(b, "</code></span>");
-			web_form_start(r, url, "void-form");
-			ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"void\">"
-					"<input type=\"hidden\" name=\"seq\" value=\"");
-			web_esc(b, (const char *)seq);
-			ord_buf_adds(b,
-				     "\"><input name=\"reason\" aria-label=\"why it is voided\" "
-				     "placeholder=\"why void it\" autocomplete=\"off\" required> "
-				     "<button type=\"submit\" class=\"secondary\">Void</button></form></li>");
-		}
-		xmlFree(seq);
-		xmlFree(phase);
-		xmlFree(kind);
-		xmlFree(args);
-	}
-	if (any)
-		ord_buf_adds(b, "</ul>\n");
-	/* the sheets' orders no event carries out so far: what is still to
-	 * record (of this phase or a later one), or was left out; the first
-	 * PENDING_MAX of them (the referee's report has them all) */
-	any = 0;
 	for (n = xmlDocGetRootElement(doc) ? xmlDocGetRootElement(doc)->children : NULL; n;
 	     n = n->next) {
 		xmlChar *unit, *what;
@@ -326,27 +288,228 @@ static void events_list(struct referee *f, const struct ord_buf *xml,
 			continue;
 		unit = xmlGetProp(n, BAD_CAST "unit");
 		what = xmlNodeGetContent(n);
-		ord_buf_adds(&list, "<li><b>");
-		web_esc(&list, unit ? (const char *)unit : "");
-		ord_buf_adds(&list, "</b> ");
-		web_esc(&list, what ? (const char *)what : "");
-		ord_buf_adds(&list, "</li>");
+		ord_buf_adds(list, "<li><b>");
+		web_esc(list, unit ? (const char *)unit : "");
+		ord_buf_adds(list, "</b> ");
+		web_esc(list, what ? (const char *)what : "");
+		ord_buf_adds(list, "</li>");
 		xmlFree(unit);
 		xmlFree(what);
 	}
 	if (any > PENDING_MAX)
-		ord_buf_addf(&list,
+		ord_buf_addf(list,
 			     "<li class=\"muted\">and %d more: the referee's report below lists "
 			     "them all</li>",
 			     any - PENDING_MAX);
-	/* open when it is short enough to read before Resolve */
+	return any;
+}
+
+/* The events of phase standing now (the referee's report in XML lists
+ * them; a voided one is gone) as a list under a heading, each with its Void
+ * form when url is not NULL; returns how many. */
+static int recorded_list(struct referee *f, xmlDocPtr doc, const char *phase, const char *url)
+{
+	struct web_req *r = f->r;
+	struct ord_buf *b = &r->body;
+	xmlNodePtr n;
+	int any = 0;
+
+	for (n = xmlDocGetRootElement(doc) ? xmlDocGetRootElement(doc)->children : NULL; n;
+	     n = n->next) {
+		xmlChar *seq, *ph, *kind, *args;
+
+		if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_CAST "event"))
+			continue;
+		seq = xmlGetProp(n, BAD_CAST "seq");
+		ph = xmlGetProp(n, BAD_CAST "phase");
+		kind = xmlGetProp(n, BAD_CAST "kind");
+		args = xmlNodeGetContent(n);
+		if (seq && ph && kind && !strcmp((const char *)ph, phase)) {
+			if (!any++)
+				ord_buf_adds(b, "<h3>Recorded in this phase</h3><ul class=\"events\">");
+			ord_buf_adds(b, "<li><span class=\"ev\"><b>#");
+			web_esc(b, (const char *)seq);
+			ord_buf_adds(b, "</b> ");
+			web_esc(b, (const char *)kind);
+			ord_buf_adds(b, " <code>");
+			web_esc(b, args ? (const char *)args : "");
+			ord_buf_adds(b, "</code></span>");
+			if (url) {
+				web_form_start(r, url, "void-form");
+				ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"void\">"
+						"<input type=\"hidden\" name=\"seq\" value=\"");
+				web_esc(b, (const char *)seq);
+				ord_buf_adds(b,
+					     "\"><input name=\"reason\" aria-label=\"why it is voided\" "
+					     "placeholder=\"why void it\" autocomplete=\"off\" required> "
+					     "<button type=\"submit\" class=\"secondary\">Void</button>"
+					     "</form>");
+			}
+			ord_buf_adds(b, "</li>");
+		}
+		xmlFree(seq);
+		xmlFree(ph);
+		xmlFree(kind);
+		xmlFree(args);
+	}
 	if (any)
-		ord_buf_addf(b,
+		ord_buf_adds(b, "</ul>\n");
+	return any;
+}
+
+/* The events of the current phase standing now, each with its Void form;
+ * then the orders no event carries out so far (the report's <pending>). */
+static void events_list(struct referee *f, const struct ord_buf *xml,
+			const struct ord_game_status *st, const char *url)
+{
+	struct ord_buf list = ORD_BUF_INIT;
+	xmlDocPtr doc = report_doc(xml);
+	int any;
+
+	if (!doc)
+		return;
+	recorded_list(f, doc, st->phase, url);
+	/* open when it is short enough to read before Resolve */
+	if ((any = pending_list(doc, &list)) != 0)
+		ord_buf_addf(&f->r->body,
 			     "<details class=\"pending\"%s><summary>Ordered, not carried out by an "
 			     "event so far (%d)</summary><ul class=\"pending\">%s</ul></details>\n",
 			     any <= PENDING_OPEN ? " open" : "", any, list.buf);
 	ord_buf_release(&list);
 	xmlFreeDoc(doc);
+}
+
+/* The hidden fields of a confirmed action (W9): what it is, and the turn
+ * and phase the referee saw when he confirmed it. */
+static void confirm_fields(struct ord_buf *b, const char *action, const struct ord_game_status *st)
+{
+	ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"");
+	web_esc(b, action);
+	ord_buf_addf(b,
+		     "\"><input type=\"hidden\" name=\"confirm\" value=\"yes\">"
+		     "<input type=\"hidden\" name=\"turn\" value=\"%d\">"
+		     "<input type=\"hidden\" name=\"phase\" value=\"",
+		     st->turn);
+	web_esc(b, st->phase);
+	ord_buf_adds(b, "\">");
+}
+
+/* A hidden field carrying a POST's value on to its confirmation. */
+static void carry_field(struct web_req *r, const char *name)
+{
+	const char *v = web_field(r, name);
+
+	if (!v || !*v)
+		return;
+	ord_buf_adds(&r->body, "<input type=\"hidden\" name=\"");
+	web_esc(&r->body, name);
+	ord_buf_adds(&r->body, "\" value=\"");
+	web_esc(&r->body, v);
+	ord_buf_adds(&r->body, "\">");
+}
+
+/* The second step of Seal, Resolve and Exchange (W9): what the step does
+ * and cannot undo, and for Resolve what the sheets ordered that no event
+ * carries out so far; Yes posts it again, confirmed; Back does nothing. */
+static void confirm_card(struct referee *f, ord_game *g, const struct ord_game_status *st,
+			 const struct ord_buf *xml, const char *url)
+{
+	struct web_req *r = f->r;
+	struct ord_buf *b = &r->body, list = ORD_BUF_INIT;
+	const char *a = f->confirm;
+	size_t i;
+
+	ord_buf_adds(b, "<section class=\"card confirm\" id=\"confirm\" role=\"alertdialog\" "
+			"aria-labelledby=\"confirm-title\"><h2 id=\"confirm-title\">");
+	if (!strcmp(a, "seal")) {
+		int missing = 0;
+
+		ord_buf_addf(b,
+			     "Seal turn %d?</h2><p>Once sealed, no side can hand in or change "
+			     "its sheet for turn %d. This cannot be undone.</p><ul class=\"sides\">",
+			     st->turn, st->turn);
+		for (i = 0; i < ord_game_nsides(g); i++) {
+			const char *side = ord_game_side_name(g, i);
+			unsigned char c[32];
+			char source[16] = "";
+			int version = 0;
+
+			if (ord_game_side_sheet(g, st->turn, side, &version, source, c) != 0)
+				version = 0;
+			ord_buf_adds(b, "<li>");
+			web_esc(b, side);
+			if (version) {
+				ord_buf_addf(b,
+					     " <span class=\"badge yes\">sheet in</span> <span "
+					     "class=\"muted\">version %d</span>",
+					     version);
+			} else {
+				missing++;
+				ord_buf_adds(b, " <span class=\"badge no\">no sheet</span> <span "
+						"class=\"muted\">the policy for a missing sheet, <b>");
+				web_esc(b, st->nmr);
+				ord_buf_adds(b, "</b>, stands in</span>");
+			}
+			ord_buf_adds(b, "</li>");
+		}
+		ord_error_clear();
+		ord_buf_adds(b, "</ul>");
+		web_form_start(r, url, "confirm");
+		confirm_fields(b, "seal", st);
+		if (missing) {
+			ord_buf_adds(b, "<label class=\"check\"><input type=\"checkbox\" "
+					"name=\"force\" value=\"1\"");
+			if (web_field(r, "force"))
+				ord_buf_adds(b, " checked");
+			ord_buf_adds(b, "> Seal even though a side has no sheet</label>");
+		}
+		ord_buf_addf(b,
+			     "<div class=\"actions\"><button type=\"submit\">Yes, seal turn "
+			     "%d</button>",
+			     st->turn);
+	} else if (!strcmp(a, "resolve")) {
+		xmlDocPtr doc = report_doc(xml);
+		int n = 0;
+
+		ord_buf_addf(b, "Resolve phase %d of %d, ", st->phases_resolved + 1, st->nphases);
+		web_esc(b, st->phase);
+		ord_buf_adds(b, "?</h2><p>The phase's dice are rolled and its results are "
+				"final. This cannot be undone.</p>");
+		if (doc && !recorded_list(f, doc, st->phase, NULL))
+			ord_buf_adds(b, "<p class=\"muted\">No event is recorded in this phase.</p>");
+		if (doc && (n = pending_list(doc, &list)) != 0)
+			ord_buf_addf(b,
+				     "<h3>Ordered, not carried out by an event so far (%d)</h3><p "
+				     "class=\"muted\">Of this phase or a later one: record what was "
+				     "done first, or resolve knowing these stay undone.</p><ul "
+				     "class=\"pending\">%s</ul>",
+				     n, list.buf);
+		else if (doc)
+			ord_buf_adds(b, "<p>Every order of the sheets is carried out by an event "
+					"recorded so far.</p>");
+		xmlFreeDoc(doc);
+		web_form_start(r, url, "confirm");
+		confirm_fields(b, "resolve", st);
+		carry_field(r, "lang");
+		carry_field(r, "dice");
+		ord_buf_adds(b, "<div class=\"actions\"><button type=\"submit\">Yes, resolve ");
+		web_esc(b, st->phase);
+		ord_buf_adds(b, "</button>");
+	} else {
+		ord_buf_addf(b,
+			     "Exchange turn %d?</h2><p>Every side's sheet and the dice seed of "
+			     "turn %d are revealed to every player, the bundle is signed, and turn "
+			     "%d opens. This cannot be undone.</p>",
+			     st->turn, st->turn, st->turn + 1);
+		web_form_start(r, url, "confirm");
+		confirm_fields(b, "exchange", st);
+		ord_buf_adds(b, "<div class=\"actions\"><button type=\"submit\">Yes, exchange "
+				"the sheets</button>");
+	}
+	ord_buf_adds(b, " <a class=\"button secondary\" href=\"");
+	web_esc(b, url);
+	ord_buf_adds(b, "\">No, back</a></div></form></section>\n");
+	ord_buf_release(&list);
 }
 
 static int referee_fill(void *ud, ord_game *g)
@@ -387,6 +550,10 @@ static int referee_fill(void *ud, ord_game *g)
 	ord_buf_adds(b, ". Deadline: ");
 	web_deadline(b, g, st.deadline);
 	ord_buf_adds(b, "</p>\n");
+	if (f->confirm) {
+		confirm_card(f, g, &st, &xml, url.buf);
+		goto end;
+	}
 
 	/* what was just done, on top */
 	if (f->action && (f->rc == 0 || strcmp(f->action, "event"))) {
@@ -435,7 +602,7 @@ static int referee_fill(void *ud, ord_game *g)
 				"policy for missing sheets, <b>");
 		web_esc(b, st.nmr);
 		ord_buf_adds(b, "</b>, stands in)</label><div class=\"actions\"><button "
-				"type=\"submit\">Seal the turn</button></div></form></section>\n");
+				"type=\"submit\">Seal the turn…</button></div></form></section>\n");
 		ord_buf_adds(b, "<section class=\"card\"><h2>Deadline</h2>");
 		web_form_start(r, url.buf, "deadline");
 		ord_buf_adds(b,
@@ -475,14 +642,14 @@ static int referee_fill(void *ud, ord_game *g)
 					"</label> ");
 		ord_buf_adds(b, "<div class=\"actions\"><button type=\"submit\">Resolve ");
 		web_esc(b, st.phase);
-		ord_buf_adds(b, "</button></div></form></section>\n");
+		ord_buf_adds(b, "…</button></div></form></section>\n");
 	} else if (strcmp(st.state, "exchanged")) {
 		ord_buf_addf(b,
 			     "<section class=\"card\"><h2>Every phase is resolved</h2><p>Read "
 			     "the reports, then exchange: every sheet and the dice seed of turn "
 			     "%d are revealed to all, and turn %d opens.</p>",
 			     st.turn, st.turn + 1);
-		simple_form(r, url.buf, "exchange", "Exchange the sheets", NULL);
+		simple_form(r, url.buf, "exchange", "Exchange the sheets…", NULL);
 		ord_buf_adds(b, "</section>\n");
 	}
 
@@ -504,6 +671,7 @@ static int referee_fill(void *ud, ord_game *g)
 	web_form_start(r, back.buf, "inline");
 	ord_buf_adds(b, "<button type=\"submit\" class=\"secondary\">Log out</button></form>"
 			"</section>\n");
+end:
 	web_page_end(r);
 	ord_buf_release(&back);
 	ord_buf_release(&url);
@@ -549,13 +717,56 @@ static void say(struct referee *f, int rc, const char *fmt, const char *arg)
 	f->msg = ord_buf_detach(&m, NULL);
 }
 
+/* Whether action a may be done now (W9): Seal, Resolve and Exchange only
+ * when confirmed, for the turn and phase the game is at; else f->confirm
+ * asks for it (0), or the POST is refused as stale (-1, said). */
+static int confirmed(struct referee *f, ord_game *g, const char *a)
+{
+	const char *c = web_field(f->r, "confirm"), *turn = web_field(f->r, "turn"),
+		   *phase = web_field(f->r, "phase");
+	struct ord_game_status st;
+	long t;
+
+	if (strcmp(a, "seal") && strcmp(a, "resolve") && strcmp(a, "exchange"))
+		return 1;
+	if (ord_game_status(g, &st) != 0) {
+		say(f, ord_error_code(), "", NULL);
+		return -1;
+	}
+	/* a step the game is not ready for is refused by the library, with
+	 * its reason, and asks nothing */
+	if (!strcmp(a, "seal") ? strcmp(st.state, "open") != 0
+			       : !strcmp(st.state, "open") || !strcmp(st.state, "exchanged") ||
+					 !strcmp(a, "resolve") != (*st.phase != '\0'))
+		return 1;
+	if (!c || strcmp(c, "yes")) {
+		f->confirm = a;
+		return 0;
+	}
+	if (!turn || ord_parse_long(turn, &t) != 0 || t != st.turn || !phase ||
+	    strcmp(phase, st.phase)) {
+		say(f,
+		    ord_error_set(ORD_ESTATE,
+				  "the game has moved on since this was confirmed (it is now "
+				  "turn %d, %s%s%s): nothing was done",
+				  st.turn, st.state, *st.phase ? ", phase " : "", st.phase),
+		    "", NULL);
+		return -1;
+	}
+	return 1;
+}
+
 static void act(struct referee *f, ord_game *g)
 {
 	struct web_req *r = f->r;
 	const char *a = web_field(r, "action");
+	int ok;
 
 	f->action = a;
-	if (!a) {
+	if (a && (ok = confirmed(f, g, a)) <= 0) {
+		if (!ok)
+			f->action = NULL;
+	} else if (!a) {
 		f->action = "none";
 		f->rc = ORD_EUSAGE;
 		f->msg = ord_strdup("No action was chosen: nothing was done.");

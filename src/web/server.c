@@ -40,6 +40,12 @@
  *      checkpoint or remove its write-ahead log under a reader here (the
  *      load test saw "database disk image is malformed").  Requests for
  *      different games still run side by side.
+ *  W9. Seal, Resolve and Exchange cannot be undone, so none is done on
+ *      one tap: the first POST answers with what the step will do (for
+ *      Resolve, the orders no event carries out so far) and a form that
+ *      posts it again with confirm=yes and the turn and phase the referee
+ *      saw; a confirmation for another turn or phase is refused.  The
+ *      server enforces it, so it holds without the script.
  */
 #include <arpa/inet.h>
 #include <errno.h>

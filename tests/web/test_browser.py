@@ -145,7 +145,12 @@ def main():
         if not ref.wait_url("/referee"):
             W.fail("referee: not on his page: %s" % ref.url())
         shot(ref, "referee-open-tablet")
+        # Seal, Resolve and Exchange each ask first: one tap does nothing
         ref.submit("form.seal button[type=submit]")
+        if "Seal turn 1?" not in ref.text("#confirm") or "sealed" in ref.text("p.turnline"):
+            W.fail("referee: Seal did not ask to be confirmed: " + ref.text("main"))
+        shot(ref, "referee-confirm-seal")
+        ref.submit("form.confirm button[type=submit]")
         if "sealed" not in ref.text("#done"):
             W.fail("referee: the seal did not happen: " + ref.text("#done"))
         fr.go(game + "/side/french")
@@ -195,6 +200,15 @@ def main():
                 event("artillery", {"unit": "A9", "target": "F2", "range": "14"})
                 event("artillery", {"unit": "F8", "target": "A1", "range": "22"})
             ref.submit("form.resolve button[type=submit]")
+            if not ref.finds("#confirm"):
+                W.fail("referee: Resolve did not ask to be confirmed")
+            if phases == 0:
+                # what no event carries out so far, shown before confirming
+                if "F6 ordered to move" not in ref.text("#confirm ul.pending"):
+                    W.fail("referee: the confirmation of Resolve does not list what is "
+                           "still to record: " + ref.text("#confirm"))
+                shot(ref, "referee-confirm-resolve")
+            ref.submit("form.confirm button[type=submit]")
             if "resolved" not in ref.text("#done"):
                 W.fail("referee: phase %d not resolved: %s" % (phases + 1, ref.text("#done")))
             phases += 1
@@ -205,6 +219,10 @@ def main():
         if phases != 5:
             W.fail("referee: %d phases resolved, the battalion rules have 5" % phases)
         ref.submit("form.inline button[type=submit]:not(.secondary)")
+        if "Exchange turn 1?" not in ref.text("#confirm"):
+            W.fail("referee: Exchange did not ask to be confirmed")
+        shot(ref, "referee-confirm-exchange")
+        ref.submit("form.confirm button[type=submit]")
         if "Exchanged" not in ref.text("#done"):
             W.fail("referee: no exchange: " + ref.text("#done"))
         shot(ref, "referee-exchanged")

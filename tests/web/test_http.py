@@ -80,6 +80,35 @@ def no_canary(client, who, start, when):
     return len(pages)
 
 
+def hidden_fields(body, cls):
+    """The fields of the form of class cls on a page: its hidden inputs and
+    its checked boxes, as a browser would send them (the CSRF token too)."""
+    m = re.search(r'<form [^>]*class="%s"[^>]*>(.*?)</form>' % cls, body, re.S)
+    if not m:
+        return None
+    out = {}
+    for tag in re.findall(r"<input [^>]*>", m.group(1)):
+        name = re.search(r'name="([^"]*)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if name and ('type="hidden"' in tag or ('type="checkbox"' in tag and " checked" in tag)):
+            out[W.html.unescape(name.group(1))] = W.html.unescape(value.group(1) if value else "")
+    return out
+
+
+def confirmed(client, path, fields, game, what):
+    """Seal, Resolve or Exchange as the referee's page does it: the first
+    POST only asks (nothing changes), the confirmation does it."""
+    before = log_len(game)
+    st, _, body = client.post(path, fields)
+    ok(st == 200 and 'id="confirm"' in body and log_len(game) == before,
+       "%s is asked to be confirmed, and nothing is done before (%d)" % (what, st))
+    again = hidden_fields(body, "confirm")
+    ok(again is not None and again.get("confirm") == "yes" and again.get("action") == fields["action"],
+       "the confirmation of %s carries the action: %r" % (what, again))
+    st, hdrs, done = client.post(path, again)
+    return st, hdrs, done, body
+
+
 def passphrase_changed(base, big):
     """A passphrase changed ends what was logged in with the old one."""
     ref = W.Client(base)
@@ -276,7 +305,8 @@ def run_checks(base, qb, ks, games):
     pages += no_canary(W.Client(base), "a stranger", start_anon, "turn open")
     st, _, body = fr.post("/g/qb/side/french", {"action": "check", "sheet": sheet})
     ok(CANARY not in body, "the canary on french's check")
-    st, _, _ = ref.post("/g/qb/referee", {"action": "seal"})
+    st, _, _, ask = confirmed(ref, "/g/qb/referee", {"action": "seal"}, qb, "the seal")
+    ok("Seal turn 1?" in ask and ask.count("sheet in") == 2, "the seal's confirmation names the turn and the sheets")
     ok(st == 200 and "sealed" in info(qb), "the referee seals")
     # the event forms offer the game's units to pick, the canary as text
     st, _, body = ref.get("/g/qb/referee")
@@ -305,12 +335,25 @@ def run_checks(base, qb, ks, games):
                                                      "k_target": "F1", "k_range": "eleven"})
             ok(st == 422 and "Not recorded" in body, "an event with a bad value is refused")
         pages += no_canary(fr, "french", start_fr, "phase %d" % (phase + 1))
-        st, _, body = ref.post("/g/qb/referee", {"action": "resolve"})
+        st, _, body, ask = confirmed(ref, "/g/qb/referee", {"action": "resolve"}, qb,
+                                     "resolving phase %d" % (phase + 1))
         ok(st == 200 and "resolved" in body, "phase %d resolved" % (phase + 1))
+        if phase == 1:
+            # before resolving, the orders no event carries out so far
+            pend = re.search(r'<ul class="pending">(.*?)</ul>', ask, re.S)
+            ok(pend is not None and "<b>A7</b> ordered to move" in pend.group(1) and
+               "<b>A5</b> ordered to fire" not in pend.group(1),
+               "the confirmation of Resolve lists the orders still to carry out")
+            # a confirmation from before is stale once the phase is resolved
+            stale = hidden_fields(ask, "confirm")
+            before = log_len(qb)
+            st, _, body = ref.post("/g/qb/referee", stale)
+            ok(st == 409 and "moved on" in body and log_len(qb) == before,
+               "a stale confirmation resolves nothing (%d)" % st)
     pages += no_canary(fr, "french", start_fr, "every phase resolved")
     pages += no_canary(W.Client(base), "a stranger", start_anon, "every phase resolved")
-    st, _, body = ref.post("/g/qb/referee", {"action": "exchange"})
-    ok(st == 200 and "Exchanged" in body, "the exchange")
+    st, _, body, ask = confirmed(ref, "/g/qb/referee", {"action": "exchange"}, qb, "the exchange")
+    ok(st == 200 and "Exchanged" in body and "Exchange turn 1?" in ask, "the exchange")
     st, _, body = fr.get("/g/qb/bundle/turn-1.xml")
     ok(st == 200 and "<sheet side=\"allied\"" in body, "the bundle after the exchange")
     st, _, _ = W.Client(base).get("/g/qb/bundle/turn-1.xml")
@@ -392,7 +435,7 @@ def run_checks(base, qb, ks, games):
     ok(page.count("sheet in") == 2, "the status page sees the CLI's sheet")
     kr = W.Client(base)
     kr.login("ks", "referee")
-    st, _, body = kr.post("/g/ks/referee", {"action": "seal"})
+    st, _, body, _ = confirmed(kr, "/g/ks/referee", {"action": "seal"}, ks, "the seal")
     ok(st == 200 and "sealed" in info(ks), "the referee seals what the CLI submitted")
     ok(W.run("audit", ks).returncode == 0 and W.run("audit", qb).returncode == 0, "audit")
 
