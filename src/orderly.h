@@ -684,7 +684,8 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 /* ---- calculator and tables ------------------------------------------- */
 
 /* Run a ruleset's calculator: what = "fire", "move", ...; argv key=value.
- * tables_path NULL means the built-in tables. */
+ * tables_path NULL means the built-in tables.  what "" is refused
+ * (ORD_EUSAGE) naming the calculations the ruleset has. */
 int ord_calc(struct ord_buf *out, const char *ruleset, const char *what, int argc,
 	     char *const *argv, const int *dice, size_t ndice, const char *tables_path, int xml);
 /* Print a ruleset's tables (all, or the one named). */

@@ -330,7 +330,9 @@ struct ord_calculator {
 };
 
 /* Run calculation `what` of calc (the module's `calc` slot calls it with
- * its own arguments; tables are the module's, for ORD_KEY_WORD and flags). */
+ * its own arguments; tables are the module's, for ORD_KEY_WORD and flags).
+ * An unknown what, or "" (none asked for), is refused naming the
+ * calculations of calc. */
 int ord_calc_run(const struct ord_calculator *calc, struct ord_rules *rules,
 		 const struct ord_tables *tables, const char *what, const struct ord_kv *args,
 		 const int *dice, size_t ndice, int xml, struct ord_buf *out);

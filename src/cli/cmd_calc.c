@@ -2,7 +2,8 @@
  * cmd_calc.c - `orderly calc RULESET WHAT key=value... [--dice N,N,...]
  * [--tables FILE] [--xml]`: a ruleset's tables as a calculator, with no
  * game: "what does a line of 24 muskets do at 5 inches?".  Without --dice
- * the ruleset shows what each roll would give.
+ * the ruleset shows what each roll would give.  Without WHAT, the
+ * ruleset's calculations are listed (a usage error).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,14 @@ int cmd_calc(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	if (argc < 3) {
-		rc = cli_usage_error(cmd, "missing WHAT (the calculation, e.g. fire)");
+		/* the ruleset's calculator names its calculations */
+		rc = ord_calc(&out, argv[1], "", 0, NULL, NULL, 0, tables, 0);
+		if (rc == ORD_EUSAGE)
+			rc = cli_usage_error(cmd, "%s", ord_error_last());
+		else if (rc < 0)
+			rc = cli_fail(rc);
+		else
+			rc = cli_usage_error(cmd, "missing WHAT (the calculation, e.g. fire)");
 		goto out;
 	}
 	if ((rc = cli_check_keyvalues(cmd, argc - 3, argv + 3)) != 0)

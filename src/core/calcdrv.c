@@ -317,8 +317,14 @@ int ord_calc_run(const struct ord_calculator *calc, struct ord_rules *rules,
 		struct ord_buf names = ORD_BUF_INIT;
 		for (cn = calc->calcs; cn->what; cn++)
 			ord_words_add(&names, " ", cn->what);
-		err = ord_error_set(ORD_EUSAGE, "unknown calculation '%s' (expected one of %s)",
-				    what ? what : "", names.buf);
+		/* none asked for ("orderly calc battalion"): what there is */
+		if (!what || !*what)
+			err = ord_error_set(ORD_EUSAGE,
+					    "missing WHAT, the calculation (expected one of %s)",
+					    names.buf);
+		else
+			err = ord_error_set(ORD_EUSAGE, "unknown calculation '%s' (expected one of %s)",
+					    what, names.buf);
 		ord_buf_release(&names);
 		return err;
 	}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# test_calc.sh - `orderly calc` from the command line: without WHAT it
+# lists the ruleset's calculations; and the man page's calc entry (which
+# `orderly calc --help` prints) names every calculation of every built-in
+# ruleset and every key each takes, as the calculator itself lists them
+# when refusing a key it does not take.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+
+run ord calc --help
+expect_eq "$RC" 0 "calc --help"
+help=$OUT
+for r in battalion krigsspil; do
+	expect_exit 64 ord calc "$r"
+	expect_line "$ERR" "^orderly: missing WHAT, the calculation \(expected one of [a-z0-9 ]+\)$"
+	expect_line "$ERR" "^usage: orderly calc RULESET WHAT "
+	calcs=$(sed -n 's/.*(expected one of \([a-z0-9 ]*\)).*/\1/p' <<<"$ERR")
+	[[ -n "$calcs" ]] || fail "no calculations listed for $r"
+	for w in $calcs; do
+		expect_line "$help" "^    $w$"
+		# the keys it takes, before the modifier flags of the tables
+		expect_exit 64 ord calc "$r" "$w" no_such_key=1
+		expect_in "$ERR" "$w: unknown key 'no_such_key' (expected "
+		keys=$(sed -n "s/.*unknown key 'no_such_key' (expected \([a-z0-9_ ]*\)[,)].*/\1/p" <<<"$ERR")
+		[[ -n "$keys" ]] || fail "no keys listed for $r $w"
+		for k in $keys; do
+			grep -Eq "(^|[^a-z0-9_])$k([^a-z0-9_]|$)" <<<"$help" ||
+				fail "the man page's calc entry does not name key '$k' of $r $w"
+		done
+	done
+done
+# the battalion keys the man page left out, and the key fire cannot do without
+for k in enfilade target_in_woods firer_in_woods firer_on_hill a_hill a_routed pursuit \
+	a2_kind b2_figures routed_recently; do
+	expect_in "$help" "$k"
+done
+expect_exit 64 ord calc battalion fire firers=24 weapon=musket range=3
+expect_in "$ERR" "target_formation: missing"
