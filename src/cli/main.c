@@ -168,9 +168,9 @@ int main(int argc, char **argv)
 		cli_list_cmds(stdout);
 		return finish(CLI_OK);
 	}
-	if (!strcmp(argv[1], "--version"))
-		return finish(cmd_version(cli_find_cmd("version"), 1, argv + 1));
-	cmd = cli_find_cmd(argv[1]);
+	/* --version is `orderly version`, with the rulesets it names
+	 * registered first */
+	cmd = cli_find_cmd(strcmp(argv[1], "--version") ? argv[1] : "version");
 	if (cmd && ord_builtin_register() != 0) {
 		cli_error("%s", ord_error_last());
 		return CLI_SOFTWARE;

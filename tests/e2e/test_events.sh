@@ -276,6 +276,15 @@ run ord help event
 expect_in "$OUT" "Events of the battalion ruleset"
 expect_in "$OUT" "Events of the krigsspil ruleset"
 expect_in "$OUT" "  skyd unit=.. maal=.."
+# --version is `orderly version`, the rules revisions and all
+run ord version
+expect_eq "$RC" 0 "version"
+version=$OUT
+expect_in "$version" "battalion rules revision "
+expect_in "$version" "krigsspil rules revision "
+run ord --version
+expect_eq "$RC" 0 "--version"
+expect_eq "$OUT" "$version" "--version"
 # COMMAND --help describes every option, in the man page's words
 run ord resolve --help
 expect_eq "$RC" 0 "resolve --help"
