@@ -93,7 +93,16 @@
  *      unlimber time is a turn or more spends the turn unlimbering, so
  *      its sheet has no arrow beside UL and a move and an unlimbering in
  *      one turn are refused (table checks, unlimber_move_checked: a game
- *      made before it records both, as it did).
+ *      made before it records both, as it did).  "L - limber (1 turn all
+ *      art.)" takes the turn too: "L ↑ 1" cannot be carried out.  What a
+ *      gun's state makes impossible is refused on its sheet, at the
+ *      token: an arrow for a gun unlimbered (with L or not), UL or L to
+ *      the state it has, a fire order (a shot or @target) for a gun
+ *      limbered without UL, silenced, limbering, or in the turn its UL
+ *      takes; so are a fire order of a unit still in a melee of an
+ *      earlier turn and an @target destroyed (table checks,
+ *      sheet_state_checked: a game made before refused them only when
+ *      the referee recorded them).
  *  D9  "Artillery may choose any target": the choice is written on the
  *      sheet; firing at another unit than its @target differs from the
  *      orders, for guns as for battalions.  Without @target any enemy may
@@ -1159,7 +1168,8 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * pursued unit fights with no melee value (D5); 2026-12-02.4: the
 	 * move of a unit ordered to charge is its charge unless the event
 	 * says charge=no (refused, D13); a unit an enemy's move brought into
-	 * melee fires at it whatever its @target (D9) */
+	 * melee fires at it whatever its @target (D9); a sheet's order its
+	 * units' state makes impossible is refused on the sheet (D8) */
 	"2026-12-02.4", /* rules_revision (above) */
 	bat_tables,     /* tables */
 };

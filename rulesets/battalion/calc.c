@@ -111,6 +111,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("routed_moves_checked", 0, 1),
 	WHOLE("charge_moves_checked", 0, 1),
 	WHOLE("fire_at_charger_checked", 0, 1),
+	WHOLE("sheet_state_checked", 0, 1),
 	{ "movement", "reg", 0, INFINITY, 0 },
 	{ "movement", "charge", 0, INFINITY, 0 },
 	{ "terrain", "reg", 0, INFINITY, 0 },

@@ -132,6 +132,92 @@ static int routed_arrow_refused(struct ord_ctx *ctx, const struct ord_order *o)
 	return ord_order_find(o, ORD_TOK_DIR) && !bat_order_back(ctx, o);
 }
 
+/* D8: "L - limber (1 turn all art.)", "UL - unlimber (1 turn except for
+ * horse art.)", and guns move limbered and fire unlimbered: a gun's order
+ * that its state makes impossible, refused on the sheet rather than when
+ * the referee records it (table checks, sheet_state_checked).  A gun
+ * unlimbered moves no arrow, with or without L (the limbering takes the
+ * turn); UL or L to the state it has changes nothing; it fires neither
+ * limbered nor silenced, nor in the turn it limbers or (a foot gun)
+ * unlimbers. */
+static void gun_by_state(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_order *o,
+			 struct ord_diag *diag, struct ord_buf *rule)
+{
+	const struct ord_token *dir = ord_order_find(o, ORD_TOK_DIR);
+	const struct ord_token *ul = ord_order_code(o, "UL"), *l = ord_order_code(o, "L");
+	const struct ord_token *fire = bat_order_fire(o);
+	int turn = ord_ctx_turn(ctx), unl = !strcmp(bat_formation(ctx, u), "unlimbered");
+	long ut = bat_ip(ctx, bat_is_horse_artillery(u) ? "unlimber_turns_horse" : "unlimber_turns");
+	long since = bat_st(ctx, u, "unlimbered");
+
+	if (!fire)
+		fire = ord_order_find(o, ORD_TOK_TARGET);
+	if (ul && l)
+		return; /* refused already: one or the other */
+	if (ul && unl)
+		ord_diag_add(diag, o->line, ul->col, o->unit,
+			     bat_rule_text(ctx, rule, UNLIMBER_RULE, "unlimber_turns"),
+			     "gun '%s' is already unlimbered: UL changes nothing", u->id);
+	if (l && !unl)
+		ord_diag_add(diag, o->line, l->col, o->unit,
+			     bat_rule_text(ctx, rule, LIMBER_RULE, "limber_turns"),
+			     "gun '%s' is already limbered: L changes nothing", u->id);
+	if (dir && unl)
+		ord_diag_add(diag, o->line, dir->col, o->unit,
+			     bat_rule_text(ctx, rule, LIMBER_RULE, "limber_turns"),
+			     l ? "gun '%s' limbers this turn, which takes the turn: no move arrow beside L (it moves from turn %d)"
+			       : "gun '%s' is unlimbered: it must limber (L, a turn) before it moves, so no move arrow this turn",
+			     u->id, turn + 1);
+	if (!fire)
+		return;
+	if (bat_st(ctx, u, "silenced"))
+		ord_diag_add(diag, o->line, fire->col, o->unit,
+			     bat_rule_text(ctx, rule, SILENCE_RULE, "gun_hits_silence"),
+			     "gun '%s' is silenced: it fires no more", u->id);
+	else if (!unl && !ul)
+		ord_diag_add(diag, o->line, fire->col, o->unit,
+			     bat_rule_text(ctx, rule, UNLIMBER_RULE, "unlimber_turns"),
+			     "gun '%s' is limbered: it fires only unlimbered (UL)", u->id);
+	else if (!unl && ut > 0)
+		ord_diag_add(diag, o->line, fire->col, o->unit,
+			     bat_rule_text(ctx, rule, UNLIMBER_RULE, "unlimber_turns"),
+			     "%s '%s' takes the turn to unlimber: it fires from turn %ld",
+			     bat_kind(u), u->id, turn + ut);
+	else if (l)
+		ord_diag_add(diag, o->line, fire->col, o->unit,
+			     bat_rule_text(ctx, rule, LIMBER_RULE, "limber_turns"),
+			     "gun '%s' limbers this turn: it does not fire (a gun fires unlimbered)",
+			     u->id);
+	else if (unl && since && turn - since < ut)
+		ord_diag_add(diag, o->line, fire->col, o->unit,
+			     bat_rule_text(ctx, rule, UNLIMBER_RULE, "unlimber_turns"),
+			     "gun '%s' unlimbered in turn %ld and cannot fire before turn %ld",
+			     u->id, since, since + ut);
+}
+
+/* "Troops engaged in previous turn melee (still in it) can't fire", and a
+ * destroyed unit is no target: a fire order the state makes impossible
+ * (table checks, sheet_state_checked); a gun's own by gun_by_state. */
+static void fire_by_state(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_order *o,
+			  struct ord_diag *diag, struct ord_buf *rule)
+{
+	const struct ord_token *target = ord_order_find(o, ORD_TOK_TARGET);
+	const struct ord_token *fire = bat_order_fire(o) ? bat_order_fire(o) : target;
+	struct ord_unit *tu = target ? ord_ctx_find_unit(ctx, target->value) : NULL;
+
+	if (!bat_flag(ctx, "sheet_state_checked"))
+		return; /* a game made before the check (table checks) */
+	if (bat_is_arm(ctx, u, "artillery"))
+		gun_by_state(ctx, u, o, diag, rule);
+	if (fire && bat_still_in_melee(ctx, u))
+		ord_diag_add(diag, o->line, fire->col, o->unit, "troops still in melee can't fire",
+			     "unit '%s' is still in the melee with '%s' from turn %ld: it cannot fire",
+			     u->id, bat_melee_with(ctx, u), bat_st(ctx, u, "melee_since"));
+	if (tu && strcmp(tu->side, u->side) && bat_st(ctx, tu, "figures") <= 0)
+		ord_diag_add(diag, o->line, target->col, o->unit, "units",
+			     "target '%s' is destroyed (no figures left)", tu->id);
+}
+
 int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag)
 {
 	const char *side = ord_ctx_side(ctx);
@@ -262,6 +348,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 					     "a charging unit can't fire",
 					     "a charging unit cannot fire (only horse artillery may C-UL-F)");
 		}
+		fire_by_state(ctx, u, o, diag, &rule);
 		target = ord_order_find(o, ORD_TOK_TARGET);
 		if (target) {
 			struct ord_unit *tu = ord_ctx_find_unit(ctx, target->value);

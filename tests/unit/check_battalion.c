@@ -198,7 +198,9 @@ START_TEST(sheet_code_for_kind)
 			 "(only for line_infantry light_infantry) (order codes)\n");
 	ck_assert_str_eq(validate("blue", "G1 ↑ C\n"),
 			 "1:6: unit 'G1': code 'C' is not for foot_artillery (only for line_infantry "
-			 "light_infantry skirmishers light_cavalry heavy_cavalry horse_artillery) (order codes)\n");
+			 "light_infantry skirmishers light_cavalry heavy_cavalry horse_artillery) (order codes)\n"
+			 "1:4: gun 'G1' is unlimbered: it must limber (L, a turn) before it moves, so no "
+			 "move arrow this turn (L - limber (1 turn all art.))\n");
 	ck_assert_str_eq(validate("blue", "K1 UL\n"),
 			 "1:4: unit 'K1': code 'UL' is not for heavy_cavalry "
 			 "(only for foot_artillery horse_artillery) (order codes)\n");
@@ -282,7 +284,9 @@ START_TEST(sheet_charge_and_fire)
 	cast();
 	ck_assert_str_eq(validate("blue", "HA ↑ C Fs @R1\n"),
 			 "1:8: unit 'HA': a charging unit cannot fire (only horse artillery may C-UL-F) "
-			 "(a charging unit can't fire)\n");
+			 "(a charging unit can't fire)\n"
+			 "1:8: gun 'HA' is limbered: it fires only unlimbered (UL) (UL - unlimber (1 turn "
+			 "except for horse art.))\n");
 	ck_assert_str_eq(validate("blue", "B2 ↑ C @R1\n"),
 			 "1:8: unit 'B2': a charging unit cannot name a fire target "
 			 "(a charging unit can't fire)\n");
@@ -2166,6 +2170,77 @@ START_TEST(fire_at_the_charger_of_a_game_made_before)
 }
 END_TEST
 
+/* Review finding: orders the units' state makes impossible were refused
+ * only when the referee recorded them, after the seal.  Guns move
+ * limbered ("L - limber (1 turn all art.)": no arrow beside L either, the
+ * limbering takes the turn) and fire unlimbered, a foot gun from the turn
+ * after its UL; UL or L to the state a gun has, a silenced gun's fire, a
+ * fire by a unit still in melee or at a destroyed one: refused on the
+ * sheet, at the token. */
+START_TEST(sheet_state_makes_impossible)
+{
+	cast();
+	unit("G2", "blue", "kind=foot_artillery formation=limbered figures=10 weapon=none", NULL);
+	unit("G3", "blue", "kind=foot_artillery formation=unlimbered figures=10 weapon=none",
+	     "hits=2 silenced=1");
+	unit("R4", "red", "kind=foot_artillery formation=limbered figures=10 weapon=none", NULL);
+	unit("R5", "red", "kind=line_infantry formation=line figures=24", NULL);
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "R5")->state, "figures", 0);
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "melee_with=R1 melee_since=2");
+	/* an unlimbered gun moves no arrow, with L or without */
+	ck_assert_str_eq(validate("blue", "G1 Fb @R2 ↑ 1/2\n"),
+			 "1:11: gun 'G1' is unlimbered: it must limber (L, a turn) before it moves, so "
+			 "no move arrow this turn (L - limber (1 turn all art.))\n");
+	ck_assert_str_eq(validate("blue", "G1 L ↑ 1\n"),
+			 "1:6: gun 'G1' limbers this turn, which takes the turn: no move arrow beside L "
+			 "(it moves from turn 4) (L - limber (1 turn all art.))\n");
+	ck_assert_str_eq(validate("blue", "G1 L\n"), "");
+	/* a limbered gun fires only unlimbered, a foot gun not in the turn of
+	 * its UL; horse artillery does (C-UL-F) */
+	ck_assert_str_eq(validate("red", "R4 Fs @B1\n"),
+			 "1:4: gun 'R4' is limbered: it fires only unlimbered (UL) (UL - unlimber (1 "
+			 "turn except for horse art.))\n");
+	ck_assert_str_eq(validate("blue", "G2 UL Fb\n"),
+			 "1:7: foot_artillery 'G2' takes the turn to unlimber: it fires from turn 4 (UL - "
+			 "unlimber (1 turn except for horse art.))\n");
+	ck_assert_str_eq(validate("blue", "G2 UL\nHA ↑ UL Fs @R1\n"), "");
+	/* UL or L to the state it has; no fire in the turn it limbers */
+	ck_assert_str_eq(validate("blue", "G1 UL Fb\n"),
+			 "1:4: gun 'G1' is already unlimbered: UL changes nothing (UL - unlimber (1 turn "
+			 "except for horse art.))\n");
+	ck_assert_str_eq(validate("blue", "G2 L\n"),
+			 "1:4: gun 'G2' is already limbered: L changes nothing (L - limber (1 turn all "
+			 "art.))\n");
+	ck_assert_str_eq(validate("blue", "G1 L Fg\n"),
+			 "1:6: gun 'G1' limbers this turn: it does not fire (a gun fires unlimbered) (L - "
+			 "limber (1 turn all art.))\n");
+	ck_assert_str_eq(validate("blue", "G3 Fs\n"),
+			 "1:4: gun 'G3' is silenced: it fires no more (2 hits knock out artillery)\n");
+	/* still in melee from turn 2; a destroyed target */
+	ck_assert_str_eq(validate("blue", "B1 @R2\n"),
+			 "1:4: unit 'B1' is still in the melee with 'R1' from turn 2: it cannot fire "
+			 "(troops still in melee can't fire)\n");
+	ck_assert_str_eq(validate("blue", "B2 @R5\n"),
+			 "1:4: unit 'B2': target 'R5' is destroyed (no figures left) (units)\n");
+	ck_assert_str_eq(validate("blue", "B2 @R2\n"), "");
+}
+END_TEST
+
+/* A game made before (tables without sheet_state_checked) takes those
+ * sheets, as it did; the referee's events refuse them. */
+START_TEST(sheet_state_of_a_game_made_before)
+{
+	tables_without("sheet_state_checked");
+	cast();
+	unit("R4", "red", "kind=foot_artillery formation=limbered figures=10 weapon=none", NULL);
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "melee_with=R1 melee_since=2");
+	ck_assert_str_eq(validate("blue", "G1 Fb @R2 ↑ 1/2\n"), "");
+	ck_assert_str_eq(validate("blue", "G1 L ↑ 1\n"), "");
+	ck_assert_str_eq(validate("red", "R4 Fs @B1\n"), "");
+	ck_assert_str_eq(validate("blue", "B1 @R2\nG1 UL Fb\n"), "");
+}
+END_TEST
+
 /* The tables of a game made before the checks of the table checks (no
  * parameter, or 0) let through what they let through then, so that its
  * audit replays its events and repeated sheets as they were recorded. */
@@ -2243,6 +2318,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, sheet_formation_change_moves);
 	tcase_add_test(sheet, sheet_retreating_or_dressing);
 	tcase_add_test(sheet, sheet_same_formation);
+	tcase_add_test(sheet, sheet_state_makes_impossible);
+	tcase_add_test(sheet, sheet_state_of_a_game_made_before);
 	suite_add_tcase(s, sheet);
 
 	tcase_add_checked_fixture(ev, setup, teardown);
