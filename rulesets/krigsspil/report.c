@@ -115,7 +115,9 @@ int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *
 		goto done;
 	}
 	if (ks_st(ctx, u, "fjernet") && *ks_st_str(ctx, u, "samlet_i")) {
-		KS_TF(&t, "sammenlagt med %s", "merged into %s", ks_st_str(ctx, u, "samlet_i"));
+		KS_TF(&t, "sammenlagt med %s (6.2)", "merged into %s (6.2)",
+		      ks_st_str(ctx, u, "samlet_i"));
+		goto done;
 	} else if (ks_st(ctx, u, "fjernet")) {
 		ks_text_add(&t, "tabt og fjernet fra spillet", "lost and removed from the game");
 		goto done;

@@ -2812,6 +2812,17 @@ START_TEST(test_merge)
 	ck_assert_int_eq(st("D1", "foerste_salve"), 1);
 	ck_assert_int_eq(st("D2", "fjernet"), 1);
 	ck_assert_str_eq(sts("D2", "samlet_i"), "D1");
+	/* its report says only that (it ran "sammenlagt med D10 af 6 figurer"
+	 * together) */
+	{
+		struct ord_buf b = ORD_BUF_INIT;
+		ck_assert_int_eq(rs->describe_unit(ctx, U("D2"), "danske", &b), 0);
+		ck_assert_msg(strstr(b.buf,
+				     "D2 D2 (danske, infanteri, ukendt): sammenlagt med D1 (6.2)") &&
+				      !strstr(b.buf, "figurer"),
+			      "%s", b.buf);
+		ord_buf_release(&b);
+	}
 	/* D2 had lost 70% but the merged unit is not decimated (6.7) */
 	ck_assert_int_eq(st("D1", "decimering"), 0);
 	/* both decimated: a valeur point under the average; 6 of 20 + 6 is not over ¾ */
