@@ -490,6 +490,27 @@ int ord_key_check_value(const struct ord_key_spec *s, const char *value, struct 
 	return ORD_EUSAGE;
 }
 
+/* A yes/no key takes the words of either language and keeps the one it
+ * has always stored, so that a game's events read the same to every
+ * orderly that replays them: ja and nej for a flag (stored yes and no), yes
+ * and no (or another word ord_parse_bool reads) for a key whose values are
+ * ja and nej.  NULL when value is no such word. */
+static const char *yes_no_as(const struct ord_key_spec *s, const char *value)
+{
+	int b;
+
+	if (!s || s->type == ORD_KEY_BOOL) {
+		if (ord_strcaseeq(value, "ja"))
+			return "yes";
+		if (ord_strcaseeq(value, "nej"))
+			return "no";
+	} else if (s->type == ORD_KEY_ENUM && s->values && ord_words_has(s->values, "ja") &&
+		   ord_words_has(s->values, "nej") && (b = ord_parse_bool(value)) >= 0) {
+		return b ? "ja" : "nej";
+	}
+	return NULL;
+}
+
 /* One key=value against the specs (or the extra keys of how). */
 static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, const char *key,
 		       const char *value, const struct ord_keys_how *how, struct ord_diag *diag)
@@ -504,8 +525,11 @@ static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, con
 	if (ord_kv_get(out, key)) {
 		ord_diag_add(diag, 0, 0, NULL, NULL, "key '%s' given twice", key);
 	} else if (s->name) {
+		const char *as;
 		if (value_ok(s, value, how ? how->tables : NULL)) {
 			ord_kv_set(out, key, value);
+		} else if ((as = yes_no_as(s, value)) != NULL) {
+			ord_kv_set(out, key, as);
 		} else {
 			bad_value(s, value, how, &why);
 			ord_diag_add(diag, 0, 0, NULL, NULL, "%s", why.buf);
@@ -514,6 +538,8 @@ static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, con
 		/* a modifier flag: yes/no, or a number for a `per` row */
 		if (ord_parse_bool(value) >= 0 || !ord_parse_num(value, &d))
 			ord_kv_set(out, key, value);
+		else if (yes_no_as(NULL, value))
+			ord_kv_set(out, key, yes_no_as(NULL, value));
 		else {
 			ord_buf_add_quoted(&why, value, QUOTED_MAX);
 			ord_diag_add(diag, 0, 0, NULL, NULL,

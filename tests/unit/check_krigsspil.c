@@ -3740,6 +3740,61 @@ START_TEST(test_obstacle_lu_by_class)
 }
 END_TEST
 
+/* The value an event of kind stores for key, given args ("" when refused). */
+static const char *stored(const char *kind, const char *args, const char *key)
+{
+	static char buf[64];
+	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, kind);
+	char *copy = strdup(args), *argv[16], *tok, *save = NULL;
+	struct ord_diag d;
+	struct ord_kv kv;
+	int argc = 0;
+
+	ck_assert_ptr_nonnull(ek);
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 15; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	ord_diag_init(&d);
+	ord_kv_init(&kv);
+	snprintf(buf, sizeof(buf), "%s",
+		 ord_keys_check(&kv, ek->keys, argc, argv, &d) ? "" : ord_kv_get(&kv, key));
+	ord_kv_release(&kv);
+	ord_diag_release(&d);
+	free(copy);
+	return buf;
+}
+
+/* Every yes/no key takes ja/nej and yes/no alike, and stores the word it
+ * stored before (a flag yes or no, naar_stoette and viger ja or nej), so
+ * that an event reads the same to an orderly of before. */
+START_TEST(test_yes_no_either_language)
+{
+	struct ord_buf a = ORD_BUF_INIT, b = ORD_BUF_INIT;
+
+	ck_assert_str_eq(stored("flyt", "unit=K1 x=1 y=2 stormmarch=ja", "stormmarch"), "yes");
+	ck_assert_str_eq(stored("flyt", "unit=K1 x=1 y=2 retraete=NEJ", "retraete"), "no");
+	ck_assert_str_eq(stored("flyt", "unit=K1 x=1 y=2 stormmarch=yes", "stormmarch"), "yes");
+	ck_assert_str_eq(stored("reaktion", "unit=L1 reaktion=tilbagetog naar_stoette=yes",
+				"naar_stoette"),
+			 "ja");
+	ck_assert_str_eq(stored("indbrud", "unit=D3 fjende=L1 naar_stoette=no", "naar_stoette"), "nej");
+	ck_assert_str_eq(stored("flugt", "unit=L1 viger=no", "viger"), "nej");
+	ck_assert_str_eq(stored("flugt", "unit=L1 viger=ja", "viger"), "ja");
+	/* blokeret is no yes/no key: nej, hindring or fjende */
+	ck_assert_str_eq(stored("flugt", "unit=L1 blokeret=no", "blokeret"), "");
+	ck_assert_str_eq(stored("flyt", "unit=K1 x=1 y=2 stormmarch=maybe", "stormmarch"), "");
+	/* the calculator: a key and a modifier flag */
+	ck_assert_int_eq(run_calc(&a, "fire", "figurer=10 maal_figurer=10 zone=I halv=ja maal_dyb=ja",
+				  D(3, 3, 3), 1),
+			 0);
+	ck_assert_int_eq(run_calc(&b, "fire", "figurer=10 maal_figurer=10 zone=I halv=yes maal_dyb=yes",
+				  D(3, 3, 3), 1),
+			 0);
+	ck_assert_str_eq(a.buf, b.buf);
+	ord_buf_release(&a);
+	ord_buf_release(&b);
+}
+END_TEST
+
 /* 11: "En enhed er altid i formation med mindre enheden er i FU": L2 in
  * FU, in attack column, flees into L1 and brings no +2 attack column; the
  * test costs no men, and its words say none (17) */
@@ -4010,6 +4065,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_flight_after_storm_charge);
 	tcase_add_test(tc, test_break_in);
 	tcase_add_test(tc, test_merge);
+	tcase_add_test(tc, test_yes_no_either_language);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_exploding_limber);
