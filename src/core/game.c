@@ -145,7 +145,7 @@ int ord_game_may_change_small(struct ord_game *g)
 				     "'%s' is a damaged game file: its tables are not the ones its log states (changed outside orderly: 'orderly audit' says what; restore it from a copy)",
 				     g->path);
 	if (g->tampered)
-		return ord_error_set(ORD_ETAMPERED,
+		return ord_error_set(ORD_EBADDATA,
 				     "'%s': %s: it was changed outside orderly, so nothing more is done with it ('orderly audit' says what)",
 				     g->path, g->tampered);
 	if (g->in_transact)

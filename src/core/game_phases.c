@@ -15,6 +15,29 @@
 
 /* ---- seal ---- */
 
+/*
+ * A phase is resolved, and the next turn opened, from each unit's current
+ * state (unit_current), an index of its last recorded state: one changed
+ * outside orderly would be played on unseen until an audit (a red-team
+ * review made a unit of 24 figures 48 and resolved), so these refuse it,
+ * and the seal before the turn's sheets are closed on it.  A damaged game
+ * file (exit 65), as one whose tables changed.  One query over every
+ * unit: a resolve reads them all anyway, and a seal indexes every order.
+ */
+static int current_fresh(struct ord_game *g)
+{
+	int stale, err;
+
+	if ((err = ord_store_current_stale(g->db, &stale)) != 0)
+		return err;
+	if (stale)
+		return ord_error_set(ORD_EBADDATA,
+				     "'%s': %d unit%s current state (unit_current) %s not the last state recorded for %s: it was changed outside orderly ('orderly audit' says where); nothing was done",
+				     g->path, stale, stale == 1 ? "'s" : "s'",
+				     stale == 1 ? "is" : "are", stale == 1 ? "it" : "them");
+	return 0;
+}
+
 /* Why a sheet of turn cannot be repeated: the first problem of d, at its
  * line and column of the sheet (or the error, when d lists none). */
 static void first_problem(struct ord_buf *out, int turn, const struct ord_diag *d)
@@ -120,6 +143,9 @@ int ord_game_seal(ord_game *g, int force)
 				    g->path);
 		goto out;
 	}
+	/* the turn is played from the units' current states: none changed */
+	if ((err = current_fresh(g)) != 0)
+		goto out;
 	/* a side has handed in when it has a sheet or, referee-less, a commitment */
 	if ((err = ord_game_sides_lacking(g, t.turn, 0, &missing, &nmissing)) != 0)
 		goto out;
@@ -208,27 +234,6 @@ out:
 }
 
 /*
- * A phase is resolved, and the next turn opened, from each unit's current
- * state (unit_current), an index of its last recorded state: one changed
- * outside orderly would be played on unseen until an audit (a red-team
- * review made a unit of 24 figures 48 and resolved), so these refuse it.
- * One query over every unit: a resolve reads them all anyway.
- */
-static int current_fresh(struct ord_game *g)
-{
-	int stale, err;
-
-	if ((err = ord_store_current_stale(g->db, &stale)) != 0)
-		return err;
-	if (stale)
-		return ord_error_set(ORD_ETAMPERED,
-				     "'%s': %d unit%s current state (unit_current) %s not the last state recorded for %s: it was changed outside orderly ('orderly audit' says where); nothing was done",
-				     g->path, stale, stale == 1 ? "'s" : "s'",
-				     stale == 1 ? "is" : "are", stale == 1 ? "it" : "them");
-	return 0;
-}
-
-/*
  * The turn's first phase starts from the states its opening digests
  * (state_root): a unit changed in the file before it, in its last state
  * row and its current state alike, so that current_fresh sees them agree,
@@ -249,7 +254,7 @@ static int opening_states(struct ord_game *g, struct ord_ctx *ctx, int turn)
 	hex = ord_canon_get(body, "state_root");
 	ord_phase_state_root(ctx, root);
 	if (!hex || ord_unhex(want, 32, hex) != 32 || memcmp(root, want, 32))
-		err = ord_error_set(ORD_ETAMPERED,
+		err = ord_error_set(ORD_EBADDATA,
 				    "'%s': the units' states are not the ones turn %d's opening (entry %lld) digests: they were changed outside orderly ('orderly audit' says where); nothing was done",
 				    g->path, turn, (long long)seq);
 	free(hex);
@@ -276,7 +281,7 @@ static int current_phase(struct ord_game *g, const struct ord_store_turn *t, con
 	if ((err = ord_store_log_count(g->db, t->turn, "resolve", &logged)) != 0)
 		return err;
 	if (logged != t->phase)
-		return ord_error_set(ORD_ETAMPERED,
+		return ord_error_set(ORD_EBADDATA,
 				     "turn %d: the game file says %d phase%s resolved, but its log shows %d: it was changed outside orderly ('orderly audit' says where)",
 				     t->turn, t->phase, t->phase == 1 ? " is" : "s are", logged);
 	if (!t->have_dice_key && g->refereeless) {
@@ -1071,7 +1076,7 @@ int ord_game_exchange(ord_game *g)
 	if ((err = ord_store_log_count(g->db, t.turn, "resolve", &logged)) != 0)
 		goto out;
 	if ((size_t)logged != ord_game_nphases(g)) {
-		err = ord_error_set(ORD_ETAMPERED,
+		err = ord_error_set(ORD_EBADDATA,
 				    "turn %d: its log shows %d of the %zu phases resolved, though the game file says every one is: it was changed outside orderly ('orderly audit' says where)",
 				    t.turn, logged, ord_game_nphases(g));
 		goto out;

@@ -110,7 +110,7 @@ expect_exit 0 ord resolve skip.game
 # the turn row moved past fire-morale: orderly refuses to go on
 cp skip.game row.game
 sql row.game "UPDATE turn SET phase = phase + 1 WHERE turn = 1" >/dev/null
-expect_exit 1 ord resolve row.game
+expect_exit 65 ord resolve row.game
 expect_in "$ERR" "changed outside orderly"
 expect_exit 1 ord audit row.game
 expect_in "$OUT" "the turn's row says sealed with 3 phases resolved, but the log shows it sealed with 2"
@@ -238,7 +238,7 @@ note "12: a map without a Skema is kept with the built-in one"
 opened rows.game
 cp rows.game fixed.game
 sql fixed.game "UPDATE game SET fixed_dice = 1" >/dev/null
-expect_exit 1 ord seal fixed.game --force
+expect_exit 65 ord seal fixed.game --force
 expect_in "$ERR" "its fixed dice is not the one its log states"
 expect_exit 1 ord audit fixed.game
 expect_in "$OUT" "the game file's fixed dice is not the one logged when the game was made"
@@ -246,7 +246,7 @@ expect_not_in "$OUT" "a fixed-dice test game"
 expect_exit 0 ord seal rows.game
 cp rows.game dice.game
 sql dice.game "UPDATE game SET fixed_dice = 1" >/dev/null
-expect_exit 1 ord resolve dice.game --dice 6,6
+expect_exit 65 ord resolve dice.game --dice 6,6
 for change in "nmr = 'repeat'|NMR policy" "ruleset = 'template'|ruleset" "refereeless = 1|referee"; do
 	cp rows.game set.game
 	sql set.game "UPDATE game SET ${change%%|*}" >/dev/null

@@ -195,14 +195,22 @@ damaged tables-flip \
 	"its tables are not the ones its log states" \
 	"the game file's tables is not the one"
 # a unit's current state made stronger in the file (24 figures made 48):
-# the next phase and the exchange are refused, nothing written (it was
-# resolved from it, and only an audit said so: red-team finding).  In the
-# first phase the states are held to the ones the turn's opening digests,
-# which finds it too when its last state row was changed alike (a second
-# red-team review); in a later phase, to the last state rows.
+# the seal, the next phase and the exchange are refused as a damaged game
+# file (exit 65), nothing written (it was resolved from it, and only an
+# audit said so: red-team finding).  In the first phase the states are
+# held to the ones the turn's opening digests, which finds it too when its
+# last state row was changed alike (a second red-team review); in a later
+# phase, to the last state rows.
 expect_exit 0 ord new current.orderly --scenario "$FIX/scenario.xml"
 expect_exit 0 ord submit current.orderly --side blue "$FIX/blue-1.txt"
 expect_exit 0 ord submit current.orderly --side red "$FIX/red-1.txt"
+cp current.orderly unsealed.orderly
+sql unsealed.orderly "UPDATE unit_current SET state = replace(state, 'figures=24', 'figures=48')
+	WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')" >/dev/null
+unsealed_sha=$(sha unsealed.orderly)
+expect_exit 65 ord seal unsealed.orderly
+expect_eq "$ERR" "orderly: 'unsealed.orderly': 1 unit's current state (unit_current) is not the last state recorded for it: it was changed outside orderly ('orderly audit' says where); nothing was done" "a seal of a changed current state"
+expect_eq "$(sha unsealed.orderly)" "$unsealed_sha" "the game whose current state changed, after the seal refused"
 expect_exit 0 ord seal current.orderly
 for both in 0 1; do
 	cp current.orderly first.orderly
@@ -211,7 +219,7 @@ for both in 0 1; do
 	[[ $both == 0 ]] || sql first.orderly "UPDATE unit_state SET state = replace(state, 'figures=24', 'figures=48')
 		WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')" >/dev/null
 	first_sha=$(sha first.orderly)
-	expect_exit 1 ord resolve first.orderly
+	expect_exit 65 ord resolve first.orderly
 	expect_line "$ERR" "^orderly: 'first.orderly': the units' states are not the ones turn 1's opening \(entry [0-9]+\) digests: they were changed outside orderly"
 	expect_eq "$(sha first.orderly)" "$first_sha" "the game whose states changed, after the first phase refused"
 done
@@ -219,7 +227,7 @@ expect_exit 0 ord resolve current.orderly
 sql current.orderly "UPDATE unit_current SET state = replace(state, 'figures=24', 'figures=48')
 	WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')" >/dev/null
 current_sha=$(sha current.orderly)
-expect_exit 1 ord resolve current.orderly
+expect_exit 65 ord resolve current.orderly
 expect_eq "$ERR" "orderly: 'current.orderly': 1 unit's current state (unit_current) is not the last state recorded for it: it was changed outside orderly ('orderly audit' says where); nothing was done" "a resolve from a changed current state"
 expect_eq "$(sha current.orderly)" "$current_sha" "the game whose current state changed, after the resolve refused"
 expect_exit 1 ord audit current.orderly
