@@ -810,6 +810,14 @@ static int bat_module_load(struct ord_rules **out, const char *xml, size_t len, 
 				    ord_tables_name(r->tables), v);
 		goto out;
 	}
+	/* a check its tables switch on reads its number */
+	if (ord_tables_switch(r->tables, "position_distance_checked") &&
+	    bat_param(r, "position_tolerance", &v)) {
+		err = ord_error_set(ORD_EBADDATA,
+				    "%s: position_distance_checked is on but there is no parameter 'position_tolerance' (the inches a move's position may lie beyond its distance)",
+				    ord_tables_name(r->tables));
+		goto out;
+	}
 	if (ord_table_die(ord_tables_get(r->tables, "morale20")) < 2) {
 		err = ord_error_set(ORD_EBADDATA, "%s: table 'morale20' must say its die (die=\"20\")",
 				    ord_tables_name(r->tables));
@@ -1169,7 +1177,8 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * move of a unit ordered to charge is its charge unless the event
 	 * says charge=no (refused, D13); a unit an enemy's move brought into
 	 * melee fires at it whatever its @target (D9); a sheet's order its
-	 * units' state makes impossible is refused on the sheet (D8) */
+	 * units' state makes impossible is refused on the sheet (D8); a
+	 * move's position no further than its distance (position_tolerance) */
 	"2026-12-02.4", /* rules_revision (above) */
 	bat_tables,     /* tables */
 };

@@ -392,6 +392,30 @@ static const struct ord_event *earlier(struct ord_ctx *ctx, const struct ord_eve
 	return NULL;
 }
 
+/* The map's positions (positions.c) agree with the distance the referee
+ * measured: from where the unit last stood to where the move puts it is
+ * no further than distance= and the tables' position_tolerance, when both
+ * are known (table checks, position_distance_checked). */
+static void check_position(struct ord_ctx *ctx, const struct ord_event *ev,
+			   const struct ord_unit *u, struct ord_diag *d)
+{
+	double dist = ord_kv_get_num(&ev->kv, "distance", 0), tol, x0, y0, x1, y1, far;
+
+	if (!bat_flag(ctx, "position_distance_checked") || !ord_kv_get(&ev->kv, "x") ||
+	    !ord_kv_get(&ev->kv, "y") || !ord_state_has(ctx, u, "x") || !ord_state_has(ctx, u, "y"))
+		return;
+	tol = bat_p(ctx, "position_tolerance");
+	x0 = ord_state_num(ctx, u, "x");
+	y0 = ord_state_num(ctx, u, "y");
+	x1 = ord_kv_get_num(&ev->kv, "x", 0);
+	y1 = ord_kv_get_num(&ev->kv, "y", 0);
+	far = hypot(x1 - x0, y1 - y0);
+	if (far > dist + tol + 1e-9)
+		ord_diag_add(d, 0, 0, u->id, "positions (for the map) as the distance measured",
+			     "unit '%s' moved %g\" but from where it stood (%g, %g) to (%g, %g) is %.1f\" (at most %g\" with the tables' position_tolerance of %g\")",
+			     u->id, dist, x0, y0, x1, y1, far, dist + tol, tol);
+}
+
 static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
@@ -415,6 +439,7 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	if (c && !strcmp(c->side, u->side))
 		ord_diag_add(d, 0, 0, u->id, "melee", "contact with '%s', a unit of its own side",
 			     c->id);
+	check_position(ctx, ev, u, d);
 	if (bat_st(ctx, u, "figures") <= 0 && dist > 0)
 		ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
 	/* a retreating or routing unit moves by the rules, not by its orders:

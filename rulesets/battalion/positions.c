@@ -3,7 +3,8 @@
  * The battalion rules measure moves and ranges on the table and keep no
  * positions; a referee who wants the map (`orderly map`) gives x= and y=
  * in inches on the scenario's units and on move events, and the unit's
- * state keeps them.  Nothing in the rules reads them.
+ * state keeps them.  Nothing in the rules reads them; the move check
+ * holds a new one to the distance measured (check.c, check_position).
  */
 #include "rulesets/battalion/draw.h"
 

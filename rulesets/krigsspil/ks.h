@@ -224,6 +224,12 @@ int ks_path_obstacle(struct ord_ctx *ctx, double x0, double y0, double x1, doubl
 void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, double y0, double x1,
 		   double y1, const char *formation, int grade, int stormmarch,
 		   struct ks_move_check *m);
+/* The obstacle class of a terrain edge a move crosses (3.2, 13; "" for
+ * none, else I II III impassabel), its name and the plate that has it
+ * (name, q, r may be NULL): the worse of the two sides' edges
+ * (hindringskant_kontrol). */
+const char *ks_edge_class(struct ord_ctx *ctx, const struct ks_crossing *c, const char **name,
+			  int *q, int *r);
 /* A battery's ammunition of a type left; which of its pieces fire it
  * (NULL: none). */
 double ks_pool_of(struct ord_ctx *ctx, const struct ord_unit *u, const char *ammo);

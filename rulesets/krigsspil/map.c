@@ -296,6 +296,9 @@ size_t ks_map_trace(const struct ks_map *m, double x0, double y0, double x1, dou
 			hits[nh].c.what = f->type;
 			hits[nh].c.edge = 0;
 			hits[nh].c.f = f;
+			hits[nh].c.to = hits[nh].c.from = NULL;
+			hits[nh].c.from_q = p->q;
+			hits[nh].c.from_r = p->r;
 			nh++;
 		}
 	}
@@ -307,7 +310,7 @@ size_t ks_map_trace(const struct ks_map *m, double x0, double y0, double x1, dou
 	for (s = 1; s <= steps; s++) {
 		double t = (double)s / steps;
 		const struct ks_plate *a, *b;
-		int q, r;
+		int q, r, aq = pq, ar = pr;
 
 		ks_map_axial(m, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, &q, &r);
 		if (q == pq && r == pr)
@@ -327,6 +330,10 @@ size_t ks_map_trace(const struct ks_map *m, double x0, double y0, double x1, dou
 		hits[nh].c.what = strcmp(b->terrain, "aabent") || !a ? b->terrain : a->terrain;
 		hits[nh].c.edge = 1;
 		hits[nh].c.f = NULL;
+		hits[nh].c.to = b->terrain;
+		hits[nh].c.from = a ? a->terrain : "aabent";
+		hits[nh].c.from_q = aq;
+		hits[nh].c.from_r = ar;
 		nh++;
 	}
 	if (nh)

@@ -49,12 +49,18 @@ struct ks_map {
 	size_t n;
 };
 
-/* A crossing found along a move: a feature or a terrain edge. */
+/* A crossing found along a move: a feature or a terrain edge.  Of an edge
+ * the trace gives both sides; which of them is the obstacle is the rules'
+ * (move.c, ks_edge_class). */
 struct ks_crossing {
 	int q, r;                   /* the plate it is on (the plate entered for an edge) */
-	const char *what;           /* feature type, or the terrain entered/left ("skov") */
+	const char *what;           /* feature type, or the terrain entered (left when
+				       entering open ground) */
 	int edge;                   /* 1: a terrain edge, 0: a linear feature */
 	const struct ks_feature *f; /* the feature, or NULL for an edge */
+	const char *to;             /* an edge: the terrain entered */
+	const char *from;           /* an edge: the terrain left ("aabent" off the map) */
+	int from_q, from_r;         /* an edge: the plate left */
 };
 
 /* Load from an already parsed and validated <map> element.  plate_cm is the

@@ -90,10 +90,73 @@ static int plate_has(const struct ks_plate *p, const char *type)
 	return 0;
 }
 
+/* The obstacle class of a terrain's edge (its kant in terraen; "" for
+ * none), and its name. */
+static const char *edge_of(struct ord_ctx *ctx, const char *terrain, const char **name)
+{
+	const struct ord_row *row = chart_row(ctx, "terraen", "terraen", terrain);
+
+	*name = terrain;
+	if (!row)
+		return "";
+	*name = ord_row_str(row, "navn");
+	return strcmp(ord_row_str(row, "kant"), "ingen") ? ord_row_str(row, "kant") : "";
+}
+
+/* How bad an obstacle class is: 0 none, 1 I, 2 II, 3 III (or unknown), 4
+ * impassable. */
+static int class_rank(const char *cls)
+{
+	return !*cls                        ? 0
+	       : !strcmp(cls, "I")          ? 1
+	       : !strcmp(cls, "II")         ? 2
+	       : !strcmp(cls, "impassabel") ? 4
+					    : 3;
+}
+
+const char *ks_edge_class(struct ord_ctx *ctx, const struct ks_crossing *c, const char **name,
+			  int *q, int *r)
+{
+	const char *to_name, *from_name, *to, *from, *dummy;
+
+	if (!name)
+		name = &dummy;
+	/* a game made before hindringskant_kontrol: the terrain entered, or
+	 * the one left when entering open ground, on the plate entered (an
+	 * overridden move keeps its check's words) */
+	if (!ks_check(ks_r(ctx), "hindringskant_kontrol") || !c->to || !c->from) {
+		if (q)
+			*q = c->q;
+		if (r)
+			*r = c->r;
+		return edge_of(ctx, c->what, name);
+	}
+	/* "Plantagekanter er hindring" (3.2): the edge is crossed leaving the
+	 * plantation as entering it, into any ground: the worse of the two
+	 * sides' edges, the terrain entered when they are alike */
+	to = edge_of(ctx, c->to, &to_name);
+	from = edge_of(ctx, c->from, &from_name);
+	if (class_rank(from) > class_rank(to)) {
+		*name = from_name;
+		if (q)
+			*q = c->from_q;
+		if (r)
+			*r = c->from_r;
+		return from;
+	}
+	*name = to_name;
+	if (q)
+		*q = c->q;
+	if (r)
+		*r = c->r;
+	return to;
+}
+
 /* The obstacle class of a crossing ("" when none), whether it must be
- * passed in march column (and from what width, *wider), and its name. */
-static const char *crossing_class(struct ord_ctx *ctx, const struct ks_crossing *c,
-				  int *march_column, double *wider, const char **name)
+ * passed in march column (and from what width, *wider), its name and the
+ * plate it is on. */
+static const char *crossing_class(struct ord_ctx *ctx, const struct ks_crossing *c, int *march_column,
+				  double *wider, const char **name, int *q, int *rr)
 {
 	struct ks_rules *r = ks_r(ctx);
 	const struct ord_row *row;
@@ -101,13 +164,10 @@ static const char *crossing_class(struct ord_ctx *ctx, const struct ks_crossing 
 	*march_column = 0;
 	*wider = 0;
 	*name = c->what;
-	if (c->edge) {
-		row = chart_row(ctx, "terraen", "terraen", c->what);
-		if (!row)
-			return "";
-		*name = ord_row_str(row, "navn");
-		return strcmp(ord_row_str(row, "kant"), "ingen") ? ord_row_str(row, "kant") : "";
-	}
+	*q = c->q;
+	*rr = c->r;
+	if (c->edge)
+		return ks_edge_class(ctx, c, name, q, rr);
 	row = chart_row(ctx, "hindringer", "element", c->f->type);
 	if (row)
 		*name = ord_row_str(row, "navn");
@@ -160,10 +220,10 @@ int ks_path_obstacle(struct ord_ctx *ctx, double x0, double y0, double x1, doubl
 	n = ks_map_trace(r->map, x0, y0, x1, y1, cr, ORD_ARRAY_SIZE(cr));
 	for (i = 0; i < n; i++) {
 		const char *name, *cls;
-		int mc, k;
+		int mc, k, q, rr;
 		double wider;
 
-		cls = crossing_class(ctx, &cr[i], &mc, &wider, &name);
+		cls = crossing_class(ctx, &cr[i], &mc, &wider, &name, &q, &rr);
 		k = !strcmp(cls, "I") ? 1 : !strcmp(cls, "II") ? 2 : *cls ? 3 : 0;
 		if (k > most)
 			most = k;
@@ -301,12 +361,12 @@ void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, dou
 	}
 	for (i = 0; i < n; i++) {
 		const char *name, *cls;
-		int mc, obstacle;
+		int mc, obstacle, q, rr;
 		double wider;
 		char where[32];
 
-		snprintf(where, sizeof(where), "plate %d,%d", cr[i].q, cr[i].r);
-		cls = crossing_class(ctx, &cr[i], &mc, &wider, &name);
+		cls = crossing_class(ctx, &cr[i], &mc, &wider, &name, &q, &rr);
+		snprintf(where, sizeof(where), "plate %d,%d", q, rr);
 		if (!strcmp(cls, "impassabel")) {
 			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
 				     "the %s on %s cannot be passed (impassable)", name, where);
@@ -383,9 +443,9 @@ static size_t path_obstacles(struct ord_ctx *ctx, double x0, double y0, double x
 	n = ks_map_trace(r->map, x0, y0, x1, y1, cr, ORD_ARRAY_SIZE(cr));
 	for (i = 0; i < n && k < max; i++) {
 		const char *name, *cls;
-		int mc;
+		int mc, q, rr;
 		double wider;
-		cls = crossing_class(ctx, &cr[i], &mc, &wider, &name);
+		cls = crossing_class(ctx, &cr[i], &mc, &wider, &name, &q, &rr);
 		if (!strcmp(cls, "I") || !strcmp(cls, "II") || !strcmp(cls, "III"))
 			classes[k++] = cls;
 	}

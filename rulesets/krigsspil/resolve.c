@@ -710,14 +710,7 @@ static int obstacle_crossed(struct ord_ctx *ctx, double x0, double y0, double x1
 	n = ks_map_trace(r->map, x0, y0, x1, y1, cr, ORD_ARRAY_SIZE(cr));
 	for (i = 0; i < n; i++) {
 		if (cr[i].edge) {
-			const struct ord_row *row = NULL;
-			struct ord_kv m;
-			ord_kv_init(&m);
-			ord_kv_set(&m, "terraen", cr[i].what);
-			if (ord_table_find(&row, ks_table(r, "terraen"), &m))
-				ord_error_clear();
-			ord_kv_release(&m);
-			if (row && strcmp(ord_row_str(row, "kant"), "ingen"))
+			if (*ks_edge_class(ctx, &cr[i], NULL, NULL, NULL))
 				return 1;
 		} else if (!strcmp(cr[i].f->type, "vandloeb") || !strcmp(cr[i].f->type, "mur") ||
 			   !strcmp(cr[i].f->type, "feltbefaestning")) {

@@ -2241,6 +2241,57 @@ START_TEST(sheet_state_of_a_game_made_before)
 }
 END_TEST
 
+/* Review finding: a move's position (x=, y=, for the map) 30" from where
+ * the unit stood was recorded with distance=3.  Refused beyond the
+ * distance and the tables' position_tolerance (1"), when both positions
+ * are known. */
+START_TEST(move_position_and_distance)
+{
+	cast();
+	unit("P1", "red", "kind=line_infantry formation=column figures=24 x=12 y=10", NULL);
+	unit("P2", "red", "kind=line_infantry formation=column figures=24 x=12 y=10", NULL);
+	orders("P1 ↑ 1\nP2 ↑ 1\nR1 ↑ 1\n");
+	ck_assert_str_eq(event("move", "unit=P1 distance=3 x=22 y=40"),
+			 "unit 'P1' moved 3\" but from where it stood (12, 10) to (22, 40) is 31.6\" (at "
+			 "most 4\" with the tables' position_tolerance of 1\") (positions (for the map) "
+			 "as the distance measured)\n");
+	/* within the tolerance; no position known before: nothing to compare */
+	ck_assert_str_eq(event("move", "unit=P2 distance=8 x=12 y=19"), "");
+	ck_assert_str_eq(event("move", "unit=R1 distance=8 x=50 y=50"), "");
+}
+END_TEST
+
+/* A game made before (tables without position_distance_checked) records
+ * any position, as it did; tables that switch the check on give its
+ * number, or are refused when loaded. */
+START_TEST(move_position_of_a_game_made_before)
+{
+	char *xml, *from, *to;
+	struct ord_rules *r = NULL;
+	size_t len;
+
+	tables_without("position_distance_checked");
+	cast();
+	unit("P1", "red", "kind=line_infantry formation=column figures=24 x=12 y=10", NULL);
+	orders("P1 ↑ 1\n");
+	ck_assert_str_eq(event("move", "unit=P1 distance=3 x=22 y=40"), "");
+	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
+				       1u << 20),
+			 0);
+	from = strstr(xml, "<param name=\"position_tolerance\"");
+	ck_assert_ptr_nonnull(from);
+	to = strstr(from, "/>") + 2;
+	memmove(from, to, strlen(to) + 1);
+	ck_assert_int_eq(rs->load(&r, xml, strlen(xml), "club.xml"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "club.xml: position_distance_checked is on but there is no parameter "
+			 "'position_tolerance' (the inches a move's position may lie beyond its "
+			 "distance)");
+	ord_error_clear();
+	free(xml);
+}
+END_TEST
+
 /* The tables of a game made before the checks of the table checks (no
  * parameter, or 0) let through what they let through then, so that its
  * audit replays its events and repeated sheets as they were recorded. */
@@ -2370,6 +2421,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, charge_ordered_of_a_game_made_before);
 	tcase_add_test(ev, fire_at_the_charger);
 	tcase_add_test(ev, fire_at_the_charger_of_a_game_made_before);
+	tcase_add_test(ev, move_position_and_distance);
+	tcase_add_test(ev, move_position_of_a_game_made_before);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);

@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-02.8");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-02.9");
 }
 END_TEST
 
@@ -3740,6 +3740,59 @@ START_TEST(test_obstacle_lu_by_class)
 }
 END_TEST
 
+/* A plantation between difficult and open ground along y = 0: plate -1,0
+ * open (x < -15), 0,0 a plantation (-15 < x < 15), 1,0 difficult ground
+ * (15 < x < 45). */
+static const char plantage_doc[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+				   "<map ruleset=\"krigsspil\" title=\"Haven\">\n"
+				   "  <plate q=\"-1\" r=\"0\" terrain=\"åbent\"/>\n"
+				   "  <plate q=\"0\" r=\"0\" terrain=\"plantage\"/>\n"
+				   "  <plate q=\"1\" r=\"0\" terrain=\"vanskeligt\"/>\n"
+				   "</map>\n";
+
+/* What the flyt of K3 (light cavalry, in line) from x=5 in the plantation
+ * to x1 along y = 0 is told, on the Skema less `without`. */
+static const char *out_of_plantation(const char *without, const char *x1, int storm)
+{
+	char args[64];
+
+	doc_game_without(plantage_doc, without);
+	orders(storm ? "K3 SM → 1\n" : "K3 M → 1\n");
+	place("K3", "5", "0");
+	snprintf(args, sizeof(args), "unit=K3 x=%s y=0%s", x1, storm ? " stormmarch=yes" : "");
+	return event("flyt", args);
+}
+
+/* 3.2 "Plantagekanter er hindring", 13 "Hindringer kan ikke passeres i
+ * stormmarch": the plantation's edge is crossed leaving it as entering
+ * it, into difficult ground too (the worse of the two sides' edges), and
+ * it is named on the plantation's plate. */
+START_TEST(test_plantation_edge_both_ways)
+{
+	const char *said;
+
+	said = out_of_plantation(NULL, "25", 1);
+	ck_assert_msg(strstr(said, "obstacles cannot be passed in stormmarch: the plantage on plate "
+				   "0,0 is obstacle I (13 stormmarch)") != NULL,
+		      "%s", said);
+	/* towards open ground: the plate named is the plantation's, not -1,0 */
+	said = out_of_plantation(NULL, "-20", 1);
+	ck_assert_msg(strstr(said, "the plantage on plate 0,0 is obstacle I") != NULL, "%s", said);
+	ck_assert_ptr_null(strstr(said, "plate -1,0"));
+	/* cavalry in close order is LU after it */
+	out_of_plantation(NULL, "25", 0);
+	resolve("fredelige-flytninger", NULL, 0);
+	ck_assert_str_eq(sts("K3", "moral"), "LU");
+	expect_result("(hindring)");
+	/* a game made before hindringskant_kontrol: no edge into difficult
+	 * ground, as it was played */
+	ck_assert_str_eq(out_of_plantation("hindringskant_kontrol", "25", 1), "");
+	out_of_plantation("hindringskant_kontrol", "25", 0);
+	resolve("fredelige-flytninger", NULL, 0);
+	ck_assert_str_eq(sts("K3", "moral"), "OR");
+}
+END_TEST
+
 /* The value an event of kind stores for key, given args ("" when refused). */
 static const char *stored(const char *kind, const char *args, const char *key)
 {
@@ -4082,6 +4135,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_support_for_whom);
 	tcase_add_test(tc, test_support_neighbours);
 	tcase_add_test(tc, test_obstacle_lu_by_class);
+	tcase_add_test(tc, test_plantation_edge_both_ways);
 	tcase_add_test(tc, test_woods_paths_and_edges);
 	tcase_add_test(tc, test_after_stormmarch_same_turn);
 	tcase_add_test(tc, test_fu_has_no_formation);
