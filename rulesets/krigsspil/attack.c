@@ -652,6 +652,14 @@ static int flight(struct ord_ctx *ctx, const struct ord_event *e)
 	return err;
 }
 
+/* The men u has lost short of a whole figure (K5: "the rest carried"). */
+static long carried_men(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	long per = (long)ks_param(ks_r(ctx), "mand_pr_figur");
+
+	return per > 0 ? (ks_st(ctx, u, "tab_mand") + ks_st(ctx, u, "fanger")) % per : 0;
+}
+
 /* 6.2 "Sammenlægning": w merges into u.  Infantry: "Den sammenlagtes
  * enheds valeur er gennemsnittet af de sammenlagte enheders valeur", the
  * first volley "Hvis over ¾ af den sammenlagte enhed har 1. skydning";
@@ -670,6 +678,7 @@ static void merge(struct ord_ctx *ctx, const struct ord_event *e, struct ord_uni
 	long valeur = (long)floor(avg + 0.5);
 	int both_dec = ks_st(ctx, u, "decimering") >= 1 && ks_st(ctx, w, "decimering") >= 1;
 	int gu = ks_moral_now(ctx, u), gw = ks_moral_now(ctx, w);
+	long cu = carried_men(ctx, u), cw = carried_men(ctx, w);
 
 	if (ks_gone(ctx, u) || ks_gone(ctx, w))
 		return;
@@ -714,6 +723,26 @@ static void merge(struct ord_ctx *ctx, const struct ord_event *e, struct ord_uni
 	ks_st_set(ctx, u, "tab_mand", 0);
 	ks_st_set(ctx, u, "fanger", 0);
 	ks_st_set(ctx, u, "efternoelere", 0);
+	/* 6.2 "samles til en taktisk enhed": the merged unit has the men of
+	 * both, so the men each had lost short of a whole figure (K5) are the
+	 * merged unit's, and a figure goes when they make one (samling_tab_kontrol;
+	 * a game made before it dropped them) */
+	if (ks_check(r, "samling_tab_kontrol")) {
+		long now;
+		ks_take_men(ctx, u, cu + cw, 0);
+		now = ks_st(ctx, u, "figurer");
+		if (cu + cw) {
+			KS_TF(&t, "; tab under en figur føres med: %ld + %ld = %ld mand",
+			      "; losses short of a figure carried over: %ld + %ld = %ld men", cu,
+			      cw, cu + cw);
+			if (now < fig) {
+				ord_buf_addf(&t.da, ", %ld %s mindre: %ld figurer", fig - now,
+					     fig - now == 1 ? "figur" : "figurer", now);
+				ord_buf_addf(&t.en, ", %ld %s fewer: %ld figures", fig - now,
+					     fig - now == 1 ? "figure" : "figures", now);
+			}
+		}
+	}
 	if (ks_st(ctx, u, "decimering") < 2 && ks_st(ctx, w, "decimering") < 2)
 		ks_st_set(ctx, u, "decimering", 0);
 	else

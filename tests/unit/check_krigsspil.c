@@ -3793,6 +3793,42 @@ START_TEST(test_plantation_edge_both_ways)
 }
 END_TEST
 
+/* 6.2: the merged unit has the men of both, so the men each had lost
+ * short of a whole figure (K5) are carried into it: 24 + 24 make a figure;
+ * its report shows them. */
+static void merge_with_carried_men(const char *without)
+{
+	game_without(without);
+	orders("D1 SA @D2\nD2 F\n");
+	ord_kv_set(&U("D1")->state, "tab_mand", "24");
+	ord_kv_set(&U("D2")->state, "tab_mand", "24");
+	EV_OK("samling", "unit=D1 med=D2");
+	resolve("angrebshandlinger", NULL, 0);
+}
+
+START_TEST(test_merge_carries_men)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	merge_with_carried_men(NULL);
+	expect_result("D1: sammenlagt med D2 (6.2): 20 + 20 = 40 figurer; valeur (6 + 6) / 2 = 6; ");
+	expect_result(
+		"; tab under en figur føres med: 24 + 24 = 48 mand, 1 figur mindre: 39 figurer; moral OR");
+	expect_result(
+		"; losses short of a figure carried over: 24 + 24 = 48 men, 1 figure fewer: 39 figures");
+	ck_assert_int_eq(st("D1", "figurer"), 39);
+	ck_assert_int_eq(st("D1", "tab_mand"), 48);
+	ck_assert_int_eq(rs->describe_unit(ctx, U("D1"), "danske", &b), 0);
+	ck_assert_msg(strstr(b.buf, "39 af 40 figurer (48 mand døde og sårede)") != NULL, "%s", b.buf);
+	ord_buf_release(&b);
+	/* a game made before samling_tab_kontrol dropped them */
+	merge_with_carried_men("samling_tab_kontrol");
+	ck_assert_int_eq(st("D1", "figurer"), 40);
+	ck_assert_int_eq(st("D1", "tab_mand"), 0);
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "føres med"));
+}
+END_TEST
+
 /* The value an event of kind stores for key, given args ("" when refused). */
 static const char *stored(const char *kind, const char *args, const char *key)
 {
@@ -4118,6 +4154,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_flight_after_storm_charge);
 	tcase_add_test(tc, test_break_in);
 	tcase_add_test(tc, test_merge);
+	tcase_add_test(tc, test_merge_carries_men);
 	tcase_add_test(tc, test_yes_no_either_language);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_moves_and_morale_time);
