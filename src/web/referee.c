@@ -94,7 +94,7 @@ static void units_datalist(struct referee *f, ord_game *g)
 }
 
 static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_spec *k,
-		      const char *value, int unit_list)
+		      const char *value, int unit_list, int focus)
 {
 	struct ord_buf what = ORD_BUF_INIT, id = ORD_BUF_INIT;
 
@@ -118,7 +118,7 @@ static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_
 		web_esc(b, id.buf);
 		ord_buf_adds(b, "\" name=\"k_");
 		web_esc(b, k->name);
-		ord_buf_adds(b, "\"><option value=\"\">");
+		ord_buf_adds(b, focus ? "\" autofocus><option value=\"\">" : "\"><option value=\"\">");
 		if (k->def) {
 			ord_buf_adds(b, "(");
 			web_esc(b, k->def);
@@ -144,6 +144,8 @@ static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_
 		ord_buf_adds(b, "\" name=\"k_");
 		web_esc(b, k->name);
 		ord_buf_adds(b, "\" autocomplete=\"off\" spellcheck=\"false\" autocapitalize=\"off\"");
+		if (focus)
+			ord_buf_adds(b, " autofocus");
 		if (k->type == ORD_KEY_INT || k->type == ORD_KEY_NUM)
 			ord_buf_adds(b, " inputmode=\"decimal\"");
 		if (k->type == ORD_KEY_UNIT && unit_list)
@@ -171,18 +173,48 @@ static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_
 	ord_buf_release(&id);
 }
 
+/* The anchor of kind's form: kind-NAME. */
+static void kind_anchor(struct ord_buf *b, const char *kind)
+{
+	ord_buf_adds(b, "kind-");
+	web_url(b, kind);
+}
+
+/* The first key of ek naming a unit, or NULL. */
+static const struct ord_key_spec *unit_key(const struct ord_event_kind *ek)
+{
+	const struct ord_key_spec *k;
+
+	for (k = ek->keys; k && k->name; k++)
+		if (k->type == ORD_KEY_UNIT)
+			return k;
+	return NULL;
+}
+
+/* A kind's form, folded unless the referee is at it: the form just posted
+ * stays open (an event recorded: empty again for the next unit; refused:
+ * with what was typed and why), as does the one a pending order's Record
+ * asked for (GET ?kind=K&unit=U; every form's unit field gets U).  The form posts to
+ * its own anchor, so the page comes back scrolled to it, and the first
+ * empty field has the cursor: seven moves are seven forms filled, not
+ * seven forms opened and found. */
 static void event_form(struct referee *f, const char *action, const struct ord_event_kind *ek)
 {
 	struct web_req *r = f->r;
-	struct ord_buf *b = &r->body;
-	int mine = f->action && !strcmp(f->action, "event") && f->kind &&
-		   !strcmp(f->kind, ek->name) && f->rc != 0;
-	const struct ord_key_spec *k;
+	struct ord_buf *b = &r->body, to = ORD_BUF_INIT;
+	int posted = f->action && !strcmp(f->action, "event") && f->kind && !strcmp(f->kind, ek->name);
+	int mine = posted && f->rc != 0;
+	const char *want = f->action ? NULL : web_arg(r, "kind");
+	const char *unit = f->action ? NULL : web_arg(r, "unit");
+	const struct ord_key_spec *k, *uk = unit_key(ek);
+	int open = posted || (want && !strcmp(want, ek->name)), focus = open && !mine;
 
-	ord_buf_adds(b, "<details class=\"event\"");
-	if (mine)
-		ord_buf_adds(b, " open");
-	ord_buf_adds(b, "><summary>");
+	ord_buf_adds(&to, action);
+	ord_buf_addch(&to, '#');
+	kind_anchor(&to, ek->name);
+	ord_buf_adds(b, "<details class=\"event\" id=\"");
+	kind_anchor(b, ek->name);
+	ord_buf_adds(b, open ? "\" open><summary>" : "\"><summary>");
 	web_esc(b, ek->name);
 	if (ek->help && *ek->help) {
 		ord_buf_adds(b, " <span class=\"muted\">");
@@ -190,16 +222,31 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 		ord_buf_adds(b, "</span>");
 	}
 	ord_buf_adds(b, "</summary>");
-	web_form_start(r, action, "event-form");
+	if (posted && !mine) {
+		ord_buf_adds(b, "<div class=\"result ok\" role=\"status\" id=\"done\"><p>");
+		web_esc(b, f->msg);
+		ord_buf_adds(b, "</p>");
+		if (f->diag.n)
+			web_diag_list(b, &f->diag, NULL);
+		ord_buf_adds(b, "</div>");
+	}
+	web_form_start(r, to.buf, "event-form");
 	ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"event\">"
 			"<input type=\"hidden\" name=\"kind\" value=\"");
 	web_esc(b, ek->name);
 	ord_buf_adds(b, "\"><div class=\"fields\">");
 	for (k = ek->keys; k && k->name; k++) {
 		struct ord_buf fname = ORD_BUF_INIT;
+		const char *v = NULL;
 
 		ord_buf_addf(&fname, "k_%s", k->name);
-		key_input(b, ek->name, k, mine ? web_field(r, fname.buf) : NULL, f->unit_list);
+		if (mine)
+			v = web_field(r, fname.buf);
+		else if (k == uk && unit && *unit)
+			v = unit;
+		key_input(b, ek->name, k, v, f->unit_list, focus && !(v && *v));
+		if (focus && !(v && *v))
+			focus = 0;
 		ord_buf_release(&fname);
 	}
 	ord_buf_adds(b, "</div>");
@@ -226,6 +273,7 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 			"</div><div class=\"actions\"><button type=\"submit\">Record ");
 	web_esc(b, ek->name);
 	ord_buf_adds(b, "</button></div></form></details>\n");
+	ord_buf_release(&to);
 }
 
 static void lang_select(struct ord_buf *b, const struct ord_ruleset *rs)
@@ -273,7 +321,73 @@ static xmlDocPtr report_doc(const struct ord_buf *xml)
  * what is still to record (of this phase or a later one), or was left out.
  * The first PENDING_MAX of them as <li> items into list (the referee's
  * report has them all); returns how many there are. */
-static int pending_list(xmlDocPtr doc, struct ord_buf *list)
+/* Whether word is in text as a whole word. */
+static int has_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = text; n && (p = strstr(p, word)) != NULL; p++) {
+		int before = p > text &&
+			     ((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z'));
+		int after = (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z');
+
+		if (!before && !after)
+			return 1;
+	}
+	return 0;
+}
+
+/* A pending order's Record link: the page again with unit filled in the
+ * unit field of every form of the phase, scrolled to the forms, and the
+ * form of the kind the message names (a kind of this phase, as a word:
+ * "no move was recorded") open; none when it names a kind of another
+ * phase ("no fire was recorded" while moving).  NEEDSWORK: the report's
+ * <pending> does not say which kind carries the order out, so a kind
+ * named otherwise (krigsspil's "flyt" for a move) opens no form; the
+ * unit is filled in all the same. */
+static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, const char *phase,
+			const char *url, const char *unit, const char *what)
+{
+	const struct ord_event_kind *ek, *match = NULL;
+	int any = 0, later = 0;
+
+	for (ek = rs ? rs->events : NULL; ek && ek->name; ek++) {
+		if (!unit_key(ek))
+			continue;
+		if (strcmp(ek->phase, phase)) {
+			later |= has_word(what, ek->name);
+			continue;
+		}
+		any = 1;
+		if (!match && has_word(what, ek->name))
+			match = ek;
+	}
+	/* an order another phase's kind carries out is recorded there */
+	if (!any || !*unit || (!match && later))
+		return;
+	ord_buf_adds(list, " <a class=\"button record\" href=\"");
+	web_esc(list, url);
+	ord_buf_adds(list, "?unit=");
+	web_url(list, unit);
+	if (match) {
+		ord_buf_adds(list, "&amp;kind=");
+		web_url(list, match->name);
+		ord_buf_addch(list, '#');
+		kind_anchor(list, match->name);
+	} else {
+		ord_buf_adds(list, "#record");
+	}
+	ord_buf_adds(list, "\">Record");
+	if (match) {
+		ord_buf_addch(list, ' ');
+		web_esc(list, match->name);
+	}
+	ord_buf_adds(list, "…</a>");
+}
+
+static int pending_list(xmlDocPtr doc, struct ord_buf *list, const struct ord_ruleset *rs,
+			const char *phase, const char *url)
 {
 	xmlNodePtr n;
 	int any = 0;
@@ -288,10 +402,14 @@ static int pending_list(xmlDocPtr doc, struct ord_buf *list)
 			continue;
 		unit = xmlGetProp(n, BAD_CAST "unit");
 		what = xmlNodeGetContent(n);
-		ord_buf_adds(list, "<li><b>");
+		ord_buf_adds(list, "<li><span><b>");
 		web_esc(list, unit ? (const char *)unit : "");
 		ord_buf_adds(list, "</b> ");
 		web_esc(list, what ? (const char *)what : "");
+		ord_buf_adds(list, "</span>");
+		if (url)
+			record_link(list, rs, phase, url, unit ? (const char *)unit : "",
+				    what ? (const char *)what : "");
 		ord_buf_adds(list, "</li>");
 		xmlFree(unit);
 		xmlFree(what);
@@ -370,7 +488,7 @@ static void events_list(struct referee *f, const struct ord_buf *xml,
 		return;
 	recorded_list(f, doc, st->phase, url);
 	/* open when it is short enough to read before Resolve */
-	if ((any = pending_list(doc, &list)) != 0)
+	if ((any = pending_list(doc, &list, f->rs, st->phase, url)) != 0)
 		ord_buf_addf(&f->r->body,
 			     "<details class=\"pending\"%s><summary>Ordered, not carried out by an "
 			     "event so far (%d)</summary><ul class=\"pending\">%s</ul></details>\n",
@@ -477,7 +595,7 @@ static void confirm_card(struct referee *f, ord_game *g, const struct ord_game_s
 				"final. This cannot be undone.</p>");
 		if (doc && !recorded_list(f, doc, st->phase, NULL))
 			ord_buf_adds(b, "<p class=\"muted\">No event is recorded in this phase.</p>");
-		if (doc && (n = pending_list(doc, &list)) != 0)
+		if (doc && (n = pending_list(doc, &list, NULL, st->phase, NULL)) != 0)
 			ord_buf_addf(b,
 				     "<h3>Ordered, not carried out by an event so far (%d)</h3><p "
 				     "class=\"muted\">Of this phase or a later one: record what was "
@@ -510,6 +628,19 @@ static void confirm_card(struct referee *f, ord_game *g, const struct ord_game_s
 	web_esc(b, url);
 	ord_buf_adds(b, "\">No, back</a></div></form></section>\n");
 	ord_buf_release(&list);
+}
+
+/* Whether the POST was an event of a kind whose form the page shows (it
+ * says there what became of the event). */
+static int event_in_form(const struct referee *f, const struct ord_game_status *st)
+{
+	const struct ord_event_kind *ek;
+
+	if (!f->action || strcmp(f->action, "event") || !f->kind || !f->rs ||
+	    !strcmp(st->state, "open") || !*st->phase)
+		return 0;
+	ek = ord_ruleset_event_kind(f->rs, f->kind);
+	return ek && !strcmp(ek->phase, st->phase);
 }
 
 static int referee_fill(void *ud, ord_game *g)
@@ -555,8 +686,8 @@ static int referee_fill(void *ud, ord_game *g)
 		goto end;
 	}
 
-	/* what was just done, on top */
-	if (f->action && (f->rc == 0 || strcmp(f->action, "event"))) {
+	/* what was just done, on top; an event's in its form */
+	if (f->action && !event_in_form(f, &st)) {
 		ord_buf_addf(b, "<section class=\"card result %s\" role=\"%s\" id=\"done\"><p>",
 			     f->rc == 0 ? "ok" : "bad", f->rc == 0 ? "status" : "alert");
 		web_esc(b, f->msg);
@@ -618,7 +749,7 @@ static int referee_fill(void *ud, ord_game *g)
 		ord_buf_addf(b, "<section class=\"card\" id=\"phase\"><h2>Phase %d of %d: ",
 			     st.phases_resolved + 1, st.nphases);
 		web_esc(b, st.phase);
-		ord_buf_adds(b, "</h2><h3>Record what you measured</h3>\n");
+		ord_buf_adds(b, "</h2><h3 id=\"record\">Record what you measured</h3>\n");
 		if (phase_names_units(f->rs, st.phase))
 			units_datalist(f, g);
 

@@ -172,6 +172,11 @@ def main():
             src = ref.source()
             if expect_ok and not (ref.finds("#done") and ref.text("#done").startswith("Recorded")):
                 W.fail("referee: event %s %s not recorded:\n%s" % (kind, values, W.text_of(src)[:3000]))
+            # the form is open again and in view, ready for the next unit
+            at = ref.script("var d = document.querySelector(arguments[0]), r = d.getBoundingClientRect();"
+                            " return [d.open, r.top, window.innerHeight, window.scrollY];", [det])
+            if not at[0] or not (0 <= at[1] < at[2]) or (at[3] <= 0 and at[1] > at[2] / 2):
+                W.fail("referee: after an event the %s form is not open in view: %r" % (kind, at))
             return src
 
         # movement: one event the orders do not allow is refused, with the rule
@@ -180,7 +185,13 @@ def main():
             W.fail("referee: a 40-inch move of a unit ordered half a move was not refused")
         shot(ref, "referee-event-refused")
         event("move", {"unit": "F1", "distance": "5"})
-        event("move", {"unit": "F2", "distance": "4"})
+        shot(ref, "referee-move-again")
+        # a pending order's Record opens the move form with its unit filled in
+        ref.submit('ul.pending a.record[href*="unit=F2&"]')
+        if ref.attr('#ev-move-unit', "value") != "F2" or not ref.attr("#kind-move", "open"):
+            W.fail("referee: Record of F2's move did not open the move form with F2")
+        shot(ref, "referee-record-pending")
+        event("move", {"distance": "4"})
         event("form", {"unit": "A4", "formation": "line"})
         event("move", {"unit": "A7", "distance": "3"})
         # a wrong measurement, voided from the list of the phase's events

@@ -317,6 +317,16 @@ def run_checks(base, qb, ks, games):
        "the referee's page lists every unit for the event forms")
     ok(re.search(r'<input id="ev-move-unit" name="k_unit"[^>]* list="units"', body) is not None,
        "a unit field of an event form names the list")
+    # a pending order's Record: the page with the unit filled in, the form named open
+    ok('<a class="button record" href="/g/qb/referee?unit=F1&amp;kind=move#kind-move">' in body,
+       "a pending move has a Record link to the move form with its unit")
+    st, _, page = ref.get("/g/qb/referee?unit=F1&kind=move")
+    ok(st == 200 and '<details class="event" id="kind-move" open>' in page and
+       re.search(r'<input id="ev-move-unit" name="k_unit"[^>]* value="F1"', page) and
+       re.search(r'<input id="ev-move-distance" name="k_distance"[^>]* autofocus', page) and
+       '<details class="event" id="kind-form">' in page and
+       re.search(r'<input id="ev-form-unit" name="k_unit"[^>]* value="F1"', page),
+       "Record opens the move form with F1 filled in (and fills the other forms' unit)")
     # what no event carries out yet: the referee's to-do list
     ok('<details class="pending" open>' in body and
        "<b>A5</b> ordered to fire at F1 but no fire was recorded" in body,
@@ -330,6 +340,12 @@ def run_checks(base, qb, ks, games):
             st, _, body = ref.post("/g/qb/referee", {"action": "event", "kind": "fire", "k_unit": "A5",
                                                      "k_target": "F1", "k_range": "11"})
             ok(st == 200 and "Recorded" in body, "an event through the form")
+            # the form comes back open, empty, and the page scrolls to it
+            ok('<details class="event" id="kind-fire" open>' in body and
+               'action="/g/qb/referee#kind-fire"' in body and
+               re.search(r'<input id="ev-fire-unit" name="k_unit"[^>]* autofocus', body) and
+               not re.search(r'<input id="ev-fire-unit" name="k_unit"[^>]* value=', body),
+               "after an event its form is open again, empty, at its anchor")
             ok("<b>A5</b> ordered to fire" not in body, "a fire recorded leaves the to-do list")
             st, _, body = ref.post("/g/qb/referee", {"action": "event", "kind": "fire", "k_unit": "A5",
                                                      "k_target": "F1", "k_range": "eleven"})
