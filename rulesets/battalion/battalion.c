@@ -1178,7 +1178,9 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * says charge=no (refused, D13); a unit an enemy's move brought into
 	 * melee fires at it whatever its @target (D9); a sheet's order its
 	 * units' state makes impossible is refused on the sheet (D8); a
-	 * move's position no further than its distance (position_tolerance) */
+	 * move's position no further than its distance (position_tolerance);
+	 * a unit destroyed by fire has no fire morale test, not one deferred
+	 * to the melee (words, destroyed_untested) */
 	"2026-12-02.4", /* rules_revision (above) */
 	bat_tables,     /* tables */
 };

@@ -438,8 +438,11 @@ static int resolve_fire_morale(struct ord_ctx *ctx)
 			continue;
 		if (!tested && !(bat_st(ctx, u, "fired_on") == turn && bat_turn_losses(ctx, u) > 0))
 			continue;
-		/* D3: a unit that made melee contact this turn tests after the melee */
-		if (!tested && bat_st(ctx, u, "contact") == turn) {
+		/* D3: a unit that made melee contact this turn tests after the
+		 * melee; one fire destroyed has nobody left to test, said so
+		 * (morale_test) unless its game was made before the words */
+		if (!tested && bat_st(ctx, u, "contact") == turn &&
+		    !(bat_st(ctx, u, "figures") <= 0 && bat_flag(ctx, "destroyed_untested"))) {
 			bat_st_set(ctx, u, "deferred", turn);
 			ord_ctx_result(ctx, 0, u->id, NULL,
 				       "no fire morale test now: it made melee contact this turn and tests after the melee");
