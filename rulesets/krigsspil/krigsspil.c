@@ -721,7 +721,8 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * turn its sheet gives it (14 Skydetid)
 	 * 2026-12-02.9, switched the same way: a terrain edge is the worse of
 	 * its two sides', crossed both ways (3.2, 13); a merged unit keeps
-	 * the men its parts had lost short of a figure (6.2)
+	 * the men its parts had lost short of a figure (6.2); the words of
+	 * results and of an overridden event's check (ordlyd_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-02.9", /* rules_revision (above) */
 	ks_tables,      /* tables */

@@ -460,10 +460,32 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 			if (to < KS_OR)
 				to = KS_OR;
 			if (to < grade) {
+				int now;
 				ks_st_set_str(ctx, u, "moral", ks_moral_name(to));
 				ks_st_set(ctx, u, "moral_traek", turn);
-				KS_TF(&t, "reorganiseret: %s → %s", "reorganised: %s → %s",
-				      ks_moral_name(grade), ks_moral_name(to));
+				now = ks_moral_at(ctx, u, h, NULL);
+				/* decimated (6.7) or cossacks in close order (8.5):
+				 * the state it keeps whatever the reorganisation
+				 * (ordlyd_kontrol: a game made before it said
+				 * "LU → OR" all the same) */
+				if (now > to && ks_check(ks_r(ctx), "ordlyd_kontrol")) {
+					int dec = ks_st(ctx, u, "decimering") > 0;
+					if (now == grade)
+						KS_TF(&t, "reorganiseret, men forbliver %s",
+						      "reorganised, but stays %s", ks_moral_name(now));
+					else
+						KS_TF(&t, "reorganiseret: %s → %s",
+						      "reorganised: %s → %s", ks_moral_name(grade),
+						      ks_moral_name(now));
+					ks_text_add(&t,
+						    dec ? " (decimeret, resten af slaget, 6.7)"
+							: " (kosakker i sluttet formation, 8.5)",
+						    dec ? " (decimated, for the rest of the battle, 6.7)"
+							: " (cossacks in close order, 8.5)");
+				} else {
+					KS_TF(&t, "reorganiseret: %s → %s", "reorganised: %s → %s",
+					      ks_moral_name(grade), ks_moral_name(to));
+				}
 				if (to == KS_OR)
 					ks_st_set_str(ctx, u, "moral_grund", "");
 				ks_text_used_param(&t, ks_r(ctx), "reorganisering_grader");

@@ -257,6 +257,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("stormmarch_samme_traek_kontrol", 0, 1),
 	WHOLE("hindringskant_kontrol", 0, 1),
 	WHOLE("samling_tab_kontrol", 0, 1),
+	WHOLE("ordlyd_kontrol", 0, 1),
 	WHOLE("skydetid_kontrol", 0, 1),
 	NUM("skovkant_cm", 0, MANY),
 	WHOLE("hindring_lu_klasse_infanteri", 1, 3),

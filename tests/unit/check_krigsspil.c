@@ -3829,6 +3829,38 @@ START_TEST(test_merge_carries_men)
 }
 END_TEST
 
+/* 6.7 "bliver den resten af slaget LU": a decimated unit in LU (from fire,
+ * of the last turn) reorganises to OR but stays LU; the result says so. */
+static void reorganise_decimated(const char *without)
+{
+	game_without(without);
+	ord_kv_set(&U("D1")->state, "figurer", "14");
+	ord_kv_set(&U("D1")->state, "tab_mand", "180");
+	ord_kv_set(&U("D1")->state, "decimering", "1");
+	ord_kv_set(&U("D1")->state, "moral", "LU");
+	ord_kv_set(&U("D1")->state, "moral_traek", "9");
+	ord_kv_set(&U("D2")->state, "decimering", "1");
+	ord_kv_set(&U("D2")->state, "moral", "U");
+	ord_kv_set(&U("D2")->state, "moral_traek", "9");
+	resolve("reorganisering", NULL, 0);
+	ck_assert_int_eq(ks_moral_now(ctx, U("D1")), KS_LU);
+}
+
+START_TEST(test_reorganised_decimated_stays_lu)
+{
+	reorganise_decimated(NULL);
+	expect_result("D1: reorganiseret, men forbliver LU (decimeret, resten af slaget, 6.7) "
+		      "[foreløbig tabel: reorganisering_grader] [en: reorganised, but stays LU "
+		      "(decimated, for the rest of the battle, 6.7)");
+	/* U rallies to LU as it would undecimated: the words of before */
+	expect_result("D2: reorganiseret: U → LU [foreløbig tabel: reorganisering_grader]");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "LU → OR"));
+	/* a game made before ordlyd_kontrol keeps its words */
+	reorganise_decimated("ordlyd_kontrol");
+	expect_result("D1: reorganiseret: LU → OR");
+}
+END_TEST
+
 /* The value an event of kind stores for key, given args ("" when refused). */
 static const char *stored(const char *kind, const char *args, const char *key)
 {
@@ -4155,6 +4187,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_break_in);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_merge_carries_men);
+	tcase_add_test(tc, test_reorganised_decimated_stays_lu);
 	tcase_add_test(tc, test_yes_no_either_language);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_moves_and_morale_time);
