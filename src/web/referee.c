@@ -887,6 +887,23 @@ static int confirmed(struct referee *f, ord_game *g, const char *a)
 	return 1;
 }
 
+/* Append v, a value of key k, as the library reads it: a number typed
+ * with a decimal comma ("5,5", as a phone in a comma locale offers it for
+ * inputmode=decimal) with its comma made a point (W10); every other value
+ * as it is. */
+static void decimal_point(struct ord_buf *kv, const struct ord_key_spec *k, const char *v)
+{
+	const char *comma = strchr(v, ',');
+
+	if (k->type != ORD_KEY_NUM || !comma || strchr(comma + 1, ',') || strchr(v, '.')) {
+		ord_buf_adds(kv, v);
+		return;
+	}
+	ord_buf_add(kv, v, (size_t)(comma - v));
+	ord_buf_addch(kv, '.');
+	ord_buf_adds(kv, comma + 1);
+}
+
 static void act(struct referee *f, ord_game *g)
 {
 	struct web_req *r = f->r;
@@ -978,7 +995,8 @@ static void act(struct referee *f, ord_game *g)
 			ord_buf_addf(&fname, "k_%s", k->name);
 			v = web_field(r, fname.buf);
 			if (v && *v) {
-				ord_buf_addf(&kv, "%s=%s", k->name, v);
+				ord_buf_addf(&kv, "%s=", k->name);
+				decimal_point(&kv, k, v);
 				argv = ord_xrealloc(argv, (size_t)(argc + 1) * sizeof(*argv));
 				argv[argc++] = ord_buf_detach(&kv, NULL);
 			}

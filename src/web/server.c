@@ -46,6 +46,11 @@
  *      posts it again with confirm=yes and the turn and phase the referee
  *      saw; a confirmation for another turn or phase is refused.  The
  *      server enforces it, so it holds without the script.
+ * W10. A number typed in an event form may have a decimal comma (a phone
+ *      in a comma locale offers nothing else for inputmode=decimal): for
+ *      a key of type number only, "5,5" reaches the library as "5.5".
+ *      Anything else, and a value with a point or two commas, goes as
+ *      typed, for the library to judge.
  */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -191,7 +191,9 @@ def main():
         if ref.attr('#ev-move-unit', "value") != "F2" or not ref.attr("#kind-move", "open"):
             W.fail("referee: Record of F2's move did not open the move form with F2")
         shot(ref, "referee-record-pending")
-        event("move", {"distance": "4"})
+        event("move", {"distance": "3,5"})  # a decimal comma, as a phone offers it
+        if "distance=3.5" not in ref.text("ul.events"):
+            W.fail("referee: a distance of 3,5 was not recorded as 3.5: " + ref.text("ul.events"))
         event("form", {"unit": "A4", "formation": "line"})
         event("move", {"unit": "A7", "distance": "3"})
         # a wrong measurement, voided from the list of the phase's events

@@ -336,6 +336,13 @@ def run_checks(base, qb, ks, games):
     st, _, _ = fr.get("/g/qb/bundle/turn-1.xml")
     ok(st == 404, "a bundle before the exchange (%d)" % st)
     for phase in range(5):
+        if phase == 0:
+            # a decimal comma, as a phone in a comma locale types it
+            st, _, body = ref.post("/g/qb/referee", {"action": "event", "kind": "move", "k_unit": "F1",
+                                                     "k_distance": "4,5"})
+            ok(st == 200 and "Recorded" in body and "unit=F1 distance=4.5" in body,
+               "a distance with a decimal comma is recorded as 4.5 (%d): %s" %
+               (st, re.findall(r"is not valid[^<]*", body)))
         if phase == 1:
             st, _, body = ref.post("/g/qb/referee", {"action": "event", "kind": "fire", "k_unit": "A5",
                                                      "k_target": "F1", "k_range": "11"})
