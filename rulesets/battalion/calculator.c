@@ -56,7 +56,8 @@ static const struct ord_key_spec move_args[] = {
 };
 
 static const struct ord_key_spec fire_args[] = {
-	COUNT("firers"),
+	/* as the fire event's firers= */
+	{ "firers", ORD_KEY_INT, 1, NULL, 1, 10000, NULL, NULL },
 	WORD("weapon", "fire.weapon"),
 	INCHES("range"),
 	WORD("target_formation", "formations.formation"),
