@@ -465,7 +465,9 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 				 : 1;
 		ks_st_set(ctx, f, "forfoelget_traek", n);
 		ks_st_set(ctx, f, "forfoelget_sidst", turn);
-		KS_TF(&t, "; forfulgt %ld træk i træk", "; pursued %ld turns in a row", n);
+		ord_buf_addf(&t.da, "; forfulgt %ld træk i træk", n);
+		ord_buf_addf(&t.en, "; pursued %ld %s in a row", n,
+			     ks_nword(ks_r(ctx), n, "turn", "turns"));
 	}
 	/* British cavalry that beat its enemy into U or FU may pursue (8.4) */
 	if (out.winner && out.grade >= KS_U) {
@@ -917,10 +919,16 @@ static void end_of_turn(struct ord_ctx *ctx)
 						ks_st_set(ctx, u, "valeur",
 							  ks_st(ctx, u, "valeur") -
 								  (long)ks_param(r, "valeur_tab"));
-						KS_TF(&t, "%ld. træk i kamp: valeur falder til %ld",
-						      "%ldth turn engaged: valeur falls to %ld",
-						      ks_st(ctx, u, "kamp_traek"),
-						      ks_st(ctx, u, "valeur"));
+						ord_buf_addf(&t.da,
+							     "%ld. træk i kamp: valeur falder til %ld",
+							     ks_st(ctx, u, "kamp_traek"),
+							     ks_st(ctx, u, "valeur"));
+						ord_buf_addf(&t.en,
+							     "%ld%s turn engaged: valeur falls to %ld",
+							     ks_st(ctx, u, "kamp_traek"),
+							     ks_ordinal_en(r, ks_st(ctx, u,
+										    "kamp_traek")),
+							     ks_st(ctx, u, "valeur"));
 						if (ks_st(ctx, u, "valeur") <
 						    (long)ks_param(r, "valeur_min"))
 							KS_TF(&t, "; under %g: skal afbryde kampen, kan ikke angribe eller støtte",
@@ -937,9 +945,14 @@ static void end_of_turn(struct ord_ctx *ctx)
 					long v = ks_st(ctx, u, "valeur") +
 						 (long)ks_param(r, "valeur_genvinding");
 					ks_st_set(ctx, u, "valeur", v < start ? v : start);
-					KS_TF(&t, "hvilet %ld træk: valeur stiger til %ld",
-					      "rested %ld turns: valeur rises to %ld",
-					      ks_st(ctx, u, "hvil_traek"), ks_st(ctx, u, "valeur"));
+					ord_buf_addf(&t.da, "hvilet %ld træk: valeur stiger til %ld",
+						     ks_st(ctx, u, "hvil_traek"),
+						     ks_st(ctx, u, "valeur"));
+					ord_buf_addf(&t.en, "rested %ld %s: valeur rises to %ld",
+						     ks_st(ctx, u, "hvil_traek"),
+						     ks_nword(r, ks_st(ctx, u, "hvil_traek"),
+							      "turn", "turns"),
+						     ks_st(ctx, u, "valeur"));
 					ks_result(ctx, 0, u, NULL, &t);
 					ks_text_reset(&t);
 				}

@@ -887,7 +887,8 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 		     out->fire_units);
 	if (in->half)
 		text_half(&t, r);
-	KS_TF(&t, " = %d mand", " = %d men", out->men);
+	ord_buf_addf(&t.da, " = %d mand", out->men);
+	ord_buf_addf(&t.en, " = %d %s", out->men, ks_nword(r, out->men, "man", "men"));
 
 	if ((err = morale_effect(r, &t, x, "skema_x_moral", b, &flags,
 				 (int)(ks_param(r, "moral_pr_skydende_figur") * in->figures),
@@ -1030,7 +1031,8 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 			     in->guns);
 		if (in->half)
 			text_half(&t, r);
-		KS_TF(&t, " = %d mand", " = %d men", out->men);
+		ord_buf_addf(&t.da, " = %d mand", out->men);
+		ord_buf_addf(&t.en, " = %d %s", out->men, ks_nword(r, out->men, "man", "men"));
 	}
 	if ((err = morale_effect(r, &t, xv, "skema_xv_moral", b, &flags,
 				 (int)(ks_param(r, "moral_pr_kanon") * in->guns), in->target_figures,
@@ -1081,14 +1083,29 @@ int ks_explosion(const struct ks_rules *r, int die, double ammo, double *share, 
 			ks_text_num(why, exploded);
 			ks_text_add(why, " af ", " of ");
 			ks_text_num(why, ammo);
-			KS_TF(why, " kampsatser) eksploderer = %d skydeenheder fuldkugle",
-			      " kampsatser) explodes = %d fire units of roundshot", *fire_units);
+			ord_buf_addf(&why->da, " kampsatser) eksploderer = %d %s fuldkugle",
+				     *fire_units,
+				     ks_nword(r, *fire_units, "skydeenhed", "skydeenheder"));
+			ord_buf_addf(&why->en, " kampsatser) explodes = %d %s of roundshot",
+				     *fire_units, ks_nword(r, *fire_units, "fire unit", "fire units"));
 		}
 	}
 	return 0;
 }
 
 /* ---- melee ----------------------------------------------------------------------- */
+
+/* "angriber 6 figurer (2 nærkampsenheder): " in both languages. */
+static void melee_side(const struct ks_rules *r, struct ks_text *t, const char *da, const char *en,
+		       int figures, int units)
+{
+	ord_buf_addf(&t->da, "%s %d %s (%d %s): ", da, figures,
+		     ks_nword(r, figures, "figur", "figurer"), units,
+		     ks_nword(r, units, "nærkampsenhed", "nærkampsenheder"));
+	ord_buf_addf(&t->en, "%s %d %s (%d %s): ", en, figures,
+		     ks_nword(r, figures, "figure", "figures"), units,
+		     ks_nword(r, units, "melee unit", "melee units"));
+}
 
 void ks_melee_numbers(const struct ks_rules *r, int own, int other, struct ord_kv *flags)
 {
@@ -1235,15 +1252,13 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 	out->units_d = ks_fire_units(r, in->d.figures, NULL);
 	out->roll_a = sum3(in->a.dice);
 	out->roll_d = sum3(in->d.dice);
-	KS_TF(&t, "angriber %d figurer (%d nærkampsenheder): ",
-	      "attacker %d figures (%d melee units): ", in->a.figures, out->units_a);
+	melee_side(r, &t, "angriber", "attacker", in->a.figures, out->units_a);
 	text_roll(r, &t, in->a.dice);
 	if (apply_mods(r, "skema_xv_naerkamp", out->roll_a, &in->a.flags, &out->total_a, &t)) {
 		ks_text_add(&t, " = ", " = ");
 		ks_text_num(&t, out->total_a);
 	}
-	KS_TF(&t, "; forsvarer %d figurer (%d nærkampsenheder): ",
-	      "; defender %d figures (%d melee units): ", in->d.figures, out->units_d);
+	melee_side(r, &t, "; forsvarer", "; defender", in->d.figures, out->units_d);
 	text_roll(r, &t, in->d.dice);
 	if (apply_mods(r, "skema_xv_naerkamp", out->roll_d, &in->d.flags, &out->total_d, &t)) {
 		ks_text_add(&t, " = ", " = ");
@@ -1344,19 +1359,25 @@ int ks_melee(const struct ks_rules *r, const struct ks_melee_in *in, struct ks_m
 			ks_text_add(&t, "; en moraltest: ingen tab", "; a morale test: no losses");
 			goto done;
 		}
-		KS_TF(&t, "; taberen mister %g × %d = %d mand",
-		      "; the loser loses %g × %d = %d men", tab, wunits, lmen);
-		if (pris)
-			KS_TF(&t, " og afgiver %g × %d = %d mand som fanger",
-			      " and gives up %g × %d = %d men as prisoners", fanger, wunits, pris);
+		ord_buf_addf(&t.da, "; taberen mister %g × %d = %d mand", tab, wunits, lmen);
+		ord_buf_addf(&t.en, "; the loser loses %g × %d = %d %s", tab, wunits, lmen,
+			     ks_nword(r, lmen, "man", "men"));
+		if (pris) {
+			ord_buf_addf(&t.da, " og afgiver %g × %d = %d mand som fanger", fanger,
+				     wunits, pris);
+			ord_buf_addf(&t.en, " and gives up %g × %d = %d %s as prisoners", fanger,
+				     wunits, pris, ks_nword(r, pris, "man", "men"));
+		}
 		if ((err = melee_losses(r, "vinder", out->difference, &tab, &fanger)) != 0)
 			goto out;
 		wmen = in->pursuit ? 0 : (int)(tab * lunits);
 		if (in->pursuit)
 			ks_text_add(&t, "; forfølgeren har ingen tab", "; the pursuer has no losses");
-		else
-			KS_TF(&t, "; vinderen mister %g × %d = %d mand",
-			      "; the winner loses %g × %d = %d men", tab, lunits, wmen);
+		else {
+			ord_buf_addf(&t.da, "; vinderen mister %g × %d = %d mand", tab, lunits, wmen);
+			ord_buf_addf(&t.en, "; the winner loses %g × %d = %d %s", tab, lunits, wmen,
+				     ks_nword(r, wmen, "man", "men"));
+		}
 		if (out->winner == 1) {
 			out->men_d = lmen;
 			out->prisoners_d = pris;

@@ -100,6 +100,12 @@ void ks_fmt_part(struct ord_buf *b, double v);
 void ks_num(struct ord_buf *b, double v);
 void ks_text_num(struct ks_text *t, double v);
 
+/* The word for n things: one when n is 1, else many; and the English
+ * ordinal's ending of n ("st" "nd" "rd" "th").  A game made before
+ * ordlyd_kontrol keeps the words it was played with: many, "th". */
+const char *ks_nword(const struct ks_rules *r, double n, const char *one, const char *many);
+const char *ks_ordinal_en(const struct ks_rules *r, long n);
+
 /* The faces of the die (the parameter terning). */
 int ks_die(const struct ks_rules *r);
 

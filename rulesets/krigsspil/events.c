@@ -427,6 +427,24 @@ static void check_overfire(struct ord_ctx *ctx, const struct ord_event *ev,
 			     min_b, ord_kv_get(&ev->kv, "over_bag"));
 }
 
+/* u is out of the game: "'D2' was merged into 'D1'" (6.2), "has
+ * surrendered" (17).  An overridden event keeps what its check said, and
+ * the audit says it again: a game made before ordlyd_kontrol in the words
+ * of then ("is out of the game", 17). */
+static void say_gone(struct ord_ctx *ctx, const struct ord_unit *u, const char *prefix,
+		     struct ord_diag *d)
+{
+	struct ord_buf why = ORD_BUF_INIT;
+	const char *rule = "17";
+
+	if (ks_check(ks_r(ctx), "ordlyd_kontrol"))
+		ks_gone_why(ctx, u, &why, &rule);
+	else
+		ord_buf_adds(&why, "is out of the game");
+	ord_diag_add(d, 0, 0, u->id, rule, "%s'%s' %s", prefix, u->id, why.buf);
+	ord_buf_release(&why);
+}
+
 /* 6.2: two units merged: the same kind and side, one ordered to merge
  * with the other (SA), and infantry undisturbed for the whole turn. */
 static void check_merge_event(struct ord_ctx *ctx, const struct ord_unit *u,
@@ -566,8 +584,7 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 		return;
 	}
 	if (ks_gone(ctx, a) || ks_gone(ctx, f))
-		ord_diag_add(d, 0, 0, ks_gone(ctx, a) ? a->id : f->id, "17",
-			     "'%s' is out of the game", ks_gone(ctx, a) ? a->id : f->id);
+		say_gone(ctx, ks_gone(ctx, a) ? a : f, "", d);
 	if (ks_st(ctx, a, "angreb_traek") == turn && !strcmp(ks_st_str(ctx, a, "angreb_maal"), f->id))
 		declared = 1;
 	if (ks_st(ctx, a, "reaktion_traek") == turn &&
@@ -621,7 +638,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 	int turn = ord_ctx_turn(ctx);
 
 	if (u && ks_gone(ctx, u)) {
-		ord_diag_add(d, 0, 0, u->id, "17", "unit '%s' is out of the game", u->id);
+		say_gone(ctx, u, "unit ", d);
 		return ORD_ECHECK;
 	}
 	if (!strcmp(ev->kind, "forstyrret")) {
@@ -772,10 +789,16 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		}
 		/* a unit under 10 figures in square or mass is a hob (11) */
 		if (!ok &&
-		    !(!strcmp(want, "hob") && ks_figures(ctx, u) < (int)ks_param(r, "hob_under")))
+		    !(!strcmp(want, "hob") && ks_figures(ctx, u) < (int)ks_param(r, "hob_under"))) {
+			/* as the rules write it (a game made before
+			 * ordlyd_kontrol: the event's word) */
+			const char *f = ks_check(r, "ordlyd_kontrol")
+						? ks_formation_name(ctx, u, want, "da")
+						: want;
 			ord_diag_add(d, 0, 0, u->id, "4.3",
 				     "unit '%s' formed %s but its sheet orders no 'FORM %s'", u->id,
-				     want, want);
+				     f, f);
+		}
 	} else if (!strcmp(ev->kind, "front")) {
 		if (!ks_ordered(ctx, u, "drej") && !ks_ordered(ctx, u, "vending"))
 			ord_diag_add(d, 0, 0, u->id, "4.3",

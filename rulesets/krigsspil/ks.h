@@ -75,6 +75,9 @@ long ks_repair_cap(struct ord_ctx *ctx, const struct ord_unit *u);
 void ks_repair_end_of_turn(struct ord_ctx *ctx, struct ord_unit *u);
 /* Surrendered or removed: no longer in the game. */
 int ks_gone(struct ord_ctx *ctx, const struct ord_unit *u);
+/* Why u is out of the game, for a refusal: "was merged into 'D1'" (*rule
+ * "6.2"), "has surrendered" or "is out of the game" ("17"). */
+void ks_gone_why(struct ord_ctx *ctx, const struct ord_unit *u, struct ord_buf *why, const char **rule);
 
 /* The unit's morale grade in half turn h (its state, the decimation floor,
  * cossacks in close order); why gets the reasons when not NULL. */

@@ -785,10 +785,18 @@ static int resolve_moves(struct ord_ctx *ctx)
 			ks_st_set_str(ctx, u, "x", ord_kv_get(&e->kv, "x"));
 			ks_st_set_str(ctx, u, "y", ord_kv_get(&e->kv, "y"));
 			ks_st_set(ctx, u, "bevaeget", turn);
-			KS_TF(&t, "flyttet %s%g cm til x=%s y=%s", "moved %s%g cm to x=%s y=%s",
-			      ord_kv_get_bool(&e->kv, "retraete", 0) ? "(retræte/flugt) " : "",
-			      had ? round(hypot(x1 - x0, y1 - y0) * 10) / 10 : 0.0,
-			      ord_kv_get(&e->kv, "x"), ord_kv_get(&e->kv, "y"));
+			if (!had && ks_check(r, "ordlyd_kontrol"))
+				/* no distance from no position (a game made
+				 * before ordlyd_kontrol said 0 cm) */
+				KS_TF(&t, "flyttet %stil x=%s y=%s (den havde ingen position)",
+				      "moved %sto x=%s y=%s (it had no position)",
+				      ord_kv_get_bool(&e->kv, "retraete", 0) ? "(retræte/flugt) " : "",
+				      ord_kv_get(&e->kv, "x"), ord_kv_get(&e->kv, "y"));
+			else
+				KS_TF(&t, "flyttet %s%g cm til x=%s y=%s", "moved %s%g cm to x=%s y=%s",
+				      ord_kv_get_bool(&e->kv, "retraete", 0) ? "(retræte/flugt) " : "",
+				      had ? round(hypot(x1 - x0, y1 - y0) * 10) / 10 : 0.0,
+				      ord_kv_get(&e->kv, "x"), ord_kv_get(&e->kv, "y"));
 			if (r->map) {
 				ks_text_add(&t, " (", " (");
 				ks_map_describe(r, x1, y1, &t);

@@ -116,6 +116,18 @@ void ks_text_num(struct ks_text *t, double v)
 	ks_num(&t->en, v);
 }
 
+const char *ks_nword(const struct ks_rules *r, double n, const char *one, const char *many)
+{
+	return n == 1 && ks_check(r, "ordlyd_kontrol") ? one : many;
+}
+
+const char *ks_ordinal_en(const struct ks_rules *r, long n)
+{
+	if (!ks_check(r, "ordlyd_kontrol") || (n % 100 >= 11 && n % 100 <= 13))
+		return "th";
+	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
 void ks_fmt_part(struct ord_buf *b, double v)
 {
 	static const struct {

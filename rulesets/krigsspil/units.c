@@ -247,6 +247,19 @@ int ks_gone(struct ord_ctx *ctx, const struct ord_unit *u)
 	return ks_st(ctx, u, "overgivet") || ks_st(ctx, u, "fjernet");
 }
 
+void ks_gone_why(struct ord_ctx *ctx, const struct ord_unit *u, struct ord_buf *why, const char **rule)
+{
+	*rule = "17";
+	if (ks_st(ctx, u, "overgivet")) {
+		ord_buf_adds(why, "has surrendered");
+	} else if (*ks_st_str(ctx, u, "samlet_i")) {
+		*rule = "6.2";
+		ord_buf_addf(why, "was merged into '%s'", ks_st_str(ctx, u, "samlet_i"));
+	} else {
+		ord_buf_adds(why, "is out of the game");
+	}
+}
+
 const char *ks_reason(const char *why, const char *lang)
 {
 	static const char *const words[][2] = {

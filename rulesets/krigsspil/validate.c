@@ -196,9 +196,13 @@ static void check_target(struct ord_ctx *ctx, const struct ord_order *o, const s
 	else if (!own && !strcmp(tu->side, u->side))
 		ord_diag_add(d, o->line, t->col, o->unit, "4.3",
 			     "target '%s' is a unit of your own side", t->value);
-	else if (ks_gone(ctx, tu))
-		ord_diag_add(d, o->line, t->col, o->unit, "17", "target '%s' is out of the game",
-			     t->value);
+	else if (ks_gone(ctx, tu)) {
+		struct ord_buf why = ORD_BUF_INIT;
+		const char *rule;
+		ks_gone_why(ctx, tu, &why, &rule);
+		ord_diag_add(d, o->line, t->col, o->unit, rule, "target '%s' %s", t->value, why.buf);
+		ord_buf_release(&why);
+	}
 }
 
 /* The support conditions that do not depend on the attack (6.6, 8.3, 11.8);
@@ -214,7 +218,13 @@ void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u, int op
 	double share = ks_param(r, inf ? "stoette_min_infanteri" : "stoette_min_kavaleri");
 	double part = ks_param(r, "stoette_andel");
 
-	if (fig < part * sfig)
+	/* the figures it needs, not its own (ordlyd_kontrol: a game made
+	 * before it said them so, and an overridden stoette keeps its words) */
+	if (fig < part * sfig && ks_check(r, "ordlyd_kontrol"))
+		ord_diag_add(d, line, col, name, "6.6 støtteenheder",
+			     "a support must have at least %g times the figures of the unit it supports: %d for %s's %d, it has %d",
+			     part, (int)ceil(part * sfig - 1e-9), sup->id, sfig, fig);
+	else if (fig < part * sfig)
 		ord_diag_add(d, line, col, name, "6.6 støtteenheder",
 			     "a support must have at least %g times the figures of the unit it supports: %d for %s's %d",
 			     part, fig, sup->id, sfig);
@@ -522,7 +532,7 @@ static void check_stormmarch(struct line *l, size_t i)
 
 	if (cossacks || ks_stormmarch_refused(l->ctx, l->u, &why))
 		GROUP_DIAG(l, i, cossacks ? "8.5 kosakker" : "13 stormmarch", "%s",
-			   why.len ? why.buf : "kosakker cannot stormmarch (8.5)");
+			   why.len ? why.buf : "kosakker cannot stormmarch");
 	ord_buf_release(&why);
 }
 
@@ -895,8 +905,12 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 		if (l.change < 0)
 			l.standing += ks_grp_quarters(ctx, o, &l.g[i]);
 		if (!code_allowed(code, l.vaaben)) {
-			GROUP_DIAG(&l, i, "6.1", "'%s' is not an order for %s (%s)",
-				   symbol_of(code), ks_arm_name(ctx, u), ks_art(u));
+			/* the arm's name, and the kind the orders go by when
+			 * it is another word (tungt kavaleri: kavaleri) */
+			int same = !strcmp(ks_arm_name(ctx, u), l.vaaben);
+			GROUP_DIAG(&l, i, "6.1", "'%s' is not an order for %s%s%s%s",
+				   symbol_of(code), ks_arm_name(ctx, u), same ? "" : " (",
+				   same ? "" : l.vaaben, same ? "" : ")");
 			continue;
 		}
 		check_group_target(&l, i);
@@ -944,9 +958,11 @@ int ks_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct
 		}
 		seen[ui] = o->line;
 		if (ks_gone(ctx, u)) {
-			ord_diag_add(d, o->line, o->col, o->unit, "17", "unit '%s' %s", u->id,
-				     ks_st(ctx, u, "overgivet") ? "has surrendered"
-								: "is out of the game");
+			struct ord_buf why = ORD_BUF_INIT;
+			const char *rule;
+			ks_gone_why(ctx, u, &why, &rule);
+			ord_diag_add(d, o->line, o->col, o->unit, rule, "unit '%s' %s", u->id, why.buf);
+			ord_buf_release(&why);
 			continue;
 		}
 		validate_order(ctx, o, u, d);

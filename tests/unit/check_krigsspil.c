@@ -1377,9 +1377,9 @@ START_TEST(test_sheet_basics)
 	ck_assert_str_eq(validate("danske", "D1 A @D2\n"),
 			 "1:6: unit 'D1': target 'D2' is a unit of your own side (4.3)\n");
 	ck_assert_str_eq(validate("danske", "D1 AS SF @L1\n"),
-			 "1:4: unit 'D1': 'AS' is not an order for infanteri (infanteri) (6.1)\n");
+			 "1:4: unit 'D1': 'AS' is not an order for infanteri (6.1)\n");
 	ck_assert_str_eq(validate("danske", "A1 A @L1\n"),
-			 "1:4: unit 'A1': 'A' is not an order for fodartilleri (fodartilleri) (6.1)\n");
+			 "1:4: unit 'A1': 'A' is not an order for fodartilleri (artilleri) (6.1)\n");
 	REFUSES("danske", "D1 ST @L1\n",
 		"'ST' needs a unit of your own side, not 'L1' of allierede (6.6)");
 }
@@ -1417,7 +1417,7 @@ START_TEST(test_stormmarch)
 	ACCEPTS("danske", "A2 SM ↑ ½\n");
 	REFUSES("danske", "A1 SM ↑ ½\n", "fodartilleri cannot stormmarch");
 	ck_assert_str_eq(validate("allierede", "C1 SM ↑ 1\n"),
-			 "1:4: unit 'C1': kosakker cannot stormmarch (8.5) (8.5 kosakker)\n");
+			 "1:4: unit 'C1': kosakker cannot stormmarch (8.5 kosakker)\n");
 	/* a stormmarch broken off cannot be resumed */
 	REFUSES("danske", "K2 SM ↑ ¼ M ↑ ¼ SM ↑ ¼\n", "a stormmarch broken off cannot be resumed");
 	ACCEPTS("danske", "K2 SM ↑ ¼ SM ^020 ¼\n");
@@ -1838,7 +1838,7 @@ START_TEST(test_other_sheet_rules)
 	ACCEPTS("danske", "D2 ST @D1\n");
 	ord_kv_set(&U("D3")->state, "figurer", "8");
 	REFUSES("danske", "D3 ST @D1\n",
-		"a support must have at least 0.5 times the figures of the unit it supports: 8 for D1's 20 (6.6 støtteenheder)");
+		"a support must have at least 0.5 times the figures of the unit it supports: 10 for D1's 20, it has 8 (6.6 støtteenheder)");
 	REFUSES("danske", "D3 ST @D1\n",
 		"a support must stand in close order, not tynd skyttekæde (6.6.5)");
 	REFUSES("danske", "D2 ST @D1 ST @D3\n", "a support supports only one unit in a turn");
@@ -1898,7 +1898,7 @@ START_TEST(test_events)
 	EV_BAD("flyt", "unit=D1 x=15 y=-5 stormmarch=yes", "stormmarched but its sheet orders no 'SM'");
 	EV_OK("flyt", "unit=K1 x=0 y=0 stormmarch=yes");
 	EV_BAD("formation", "unit=D1 formation=karre",
-	       "formed karre but its sheet orders no 'FORM karre'");
+	       "formed karré but its sheet orders no 'FORM karré'");
 	EV_OK("skyd", "unit=D1 maal=L1 zone=II halv=yes");
 	EV_BAD("skyd", "unit=D1 maal=L2 zone=II", "fired at 'L2' but its sheet orders no 'S @L2'");
 	EV_BAD("skyd", "unit=D1 maal=L1", "give the zone");
@@ -2691,7 +2691,7 @@ START_TEST(test_first_storm)
 	resolve("fredelige-flytninger", NULL, 0);
 	ck_assert_int_eq(st("K1", "foerste_storm"), 0);
 	expect_result(
-		"K1: flyttet 0 cm til x=0 y=0 i stormmarch; har nu benyttet stormmarch: intet 1. angreb i storm senere (Skema XV)");
+		"K1: flyttet til x=0 y=0 (den havde ingen position) i stormmarch; har nu benyttet stormmarch: intet 1. angreb i storm senere (Skema XV)");
 	/* so its first attack at stormmarch, next turn, gets no bonus */
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 12);
@@ -3861,6 +3861,85 @@ START_TEST(test_reorganised_decimated_stays_lu)
 }
 END_TEST
 
+/* The calculator's explanation of WHAT in English, for the words. */
+static const char *calc_words(const char *what, const char *args, const int *dice, size_t n)
+{
+	static char buf[4096];
+	struct ord_buf out = ORD_BUF_INIT, a = ORD_BUF_INIT;
+
+	ord_buf_addf(&a, "%s lang=en", args);
+	ck_assert_msg(run_calc(&out, what, a.buf, dice, n, 0) == 0, "%s", ord_error_last());
+	snprintf(buf, sizeof(buf), "%s", out.buf);
+	ord_buf_release(&out);
+	ord_buf_release(&a);
+	return buf;
+}
+
+#define SAYS(text, needle) \
+	ck_assert_msg(strstr((text), (needle)) != NULL, "expected '%s' in:\n%s", (needle), (text))
+#define NOT_SAYS(text, needle) \
+	ck_assert_msg(strstr((text), (needle)) == NULL, "'%s' in:\n%s", (needle), (text))
+
+/* The words of results (and of the checks an overridden event keeps, which
+ * the audit says again): one of a thing is singular, an ordinal is 3rd,
+ * karré as the rules write it, a unit merged away is of 6.2; a game made
+ * before ordlyd_kontrol keeps the words it was played with. */
+START_TEST(test_words_of_results)
+{
+	const char *said;
+
+	game_without(NULL);
+	/* 10.2: 10 rounds, half explode: 5 = 1 fire unit */
+	said = calc_words("explosion", "kampsatser=10", D(5));
+	SAYS(said, "explodes = 1 fire unit of roundshot");
+	said = calc_words("melee", "a_figurer=20 d_figurer=5", D(6, 6, 6, 1, 1, 1));
+	SAYS(said, "defender 5 figures (1 melee unit)");
+	SAYS(said, "the winner loses 1 × 1 = 1 man");
+	/* the 3rd turn engaged (8.3) */
+	ord_kv_set(&U("K1")->state, "kamp_traek", "2");
+	ord_kv_set(&U("K1")->state, "naerkamp_traek", "10");
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result("[en: 3rd turn engaged: valeur falls to 6]");
+	/* pursued for the first time */
+	game_without(NULL);
+	pursuit_melee("20", "angriber=D1 forsvarer=L1");
+	expect_result("pursued 1 turn in a row");
+	/* a unit merged away, in an event's check and on a sheet */
+	game_without(NULL);
+	ord_kv_set(&U("D2")->state, "fjernet", "1");
+	ord_kv_set(&U("D2")->state, "samlet_i", "D1");
+	EV_BAD("front", "unit=D2", "unit 'D2' was merged into 'D1' (6.2)");
+	REFUSES("danske", "D2 H\n", "unit 'D2' was merged into 'D1' (6.2)");
+
+	/* a game made before ordlyd_kontrol */
+	game_without("ordlyd_kontrol");
+	said = calc_words("explosion", "kampsatser=10", D(5));
+	SAYS(said, "explodes = 1 fire units of roundshot");
+	said = calc_words("melee", "a_figurer=20 d_figurer=5", D(6, 6, 6, 1, 1, 1));
+	SAYS(said, "defender 5 figures (1 melee units)");
+	SAYS(said, "the winner loses 1 × 1 = 1 men");
+	ord_kv_set(&U("K1")->state, "kamp_traek", "2");
+	ord_kv_set(&U("K1")->state, "naerkamp_traek", "10");
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result("[en: 3th turn engaged");
+	game_without("ordlyd_kontrol");
+	orders("K1 SM ↑ 1\n");
+	EV_OK("flyt", "unit=K1 x=0 y=0 stormmarch=yes");
+	resolve("fredelige-flytninger", NULL, 0);
+	expect_result("K1: flyttet 0 cm til x=0 y=0 i stormmarch");
+	game_without("ordlyd_kontrol");
+	orders("D2 F\n");
+	EV_BAD("formation", "unit=D1 formation=karre",
+	       "formed karre but its sheet orders no 'FORM karre'");
+	ord_kv_set(&U("K3")->state, "figurer", "6");
+	EV_BAD("stoette", "unit=K3 stoetter=D2 rolle=traefning",
+	       "at least 0.5 times the figures of the unit it supports: 6 for D2's 20 (6.6");
+	ord_kv_set(&U("D2")->state, "fjernet", "1");
+	ord_kv_set(&U("D2")->state, "samlet_i", "D1");
+	EV_BAD("front", "unit=D2", "unit 'D2' is out of the game (17)");
+}
+END_TEST
+
 /* The value an event of kind stores for key, given args ("" when refused). */
 static const char *stored(const char *kind, const char *args, const char *key)
 {
@@ -4188,6 +4267,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_merge_carries_men);
 	tcase_add_test(tc, test_reorganised_decimated_stays_lu);
+	tcase_add_test(tc, test_words_of_results);
 	tcase_add_test(tc, test_yes_no_either_language);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_moves_and_morale_time);
