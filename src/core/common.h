@@ -24,6 +24,12 @@ const struct ord_resource *ord_resource_find(const char *name);
  * about a built-in resource name, so that a user can open it.  The string
  * lives until the next call in the thread. */
 const char *ord_resource_installed(const char *name);
+/* The name messages give rs's built-in tables: their installed copy
+ * (ord_resource_installed) where there is one, else "the built-in NAME
+ * tables" (a binary not installed has no copy there to name).  The string
+ * lives until the next call in the thread. */
+struct ord_ruleset;
+const char *ord_ruleset_tables_name(const struct ord_ruleset *rs);
 
 /* Read a whole regular file (max_len bytes at most).  Errors: ORD_ENOFILE
  * (missing), ORD_EBADDATA (a directory, too large). *out is NUL-terminated. */

@@ -710,8 +710,7 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 		err = ord_error_set(ORD_ERROR, "tables '%s' are not built in", g->rs->tables_resource);
 		goto out;
 	}
-	tables_name = opts && opts->tables_path ? opts->tables_path
-						: ord_resource_installed(g->rs->tables_resource);
+	tables_name = opts && opts->tables_path ? opts->tables_path : ord_ruleset_tables_name(g->rs);
 	/* a club's document is checked against the module's own (a name
 	 * nothing reads); a game's kept one never is, however the module's
 	 * own changes later */

@@ -268,7 +268,7 @@ int ord_ruleset_load_tables(struct ord_rules **out, const struct ord_ruleset *rs
 		if (!own)
 			return ord_error_set(ORD_ERROR, "tables '%s' are not built in",
 					     rs->tables_resource);
-		return rs->load(out, own, len, ord_resource_installed(rs->tables_resource));
+		return rs->load(out, own, len, ord_ruleset_tables_name(rs));
 	}
 	return rs->load(out, NULL, 0, NULL);
 }
@@ -664,4 +664,15 @@ const char *ord_resource_installed(const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", ORD_DATADIR, name);
 	return path;
+}
+
+const char *ord_ruleset_tables_name(const struct ord_ruleset *rs)
+{
+	static _Thread_local char name[128];
+	const char *path = rs->tables_resource ? ord_resource_installed(rs->tables_resource) : NULL;
+
+	if (path && access(path, R_OK) == 0)
+		return path;
+	snprintf(name, sizeof(name), "the built-in %s tables", rs->name);
+	return name;
 }

@@ -3,7 +3,7 @@
 # place (the binary, the man page, the schemas, every ruleset's tables,
 # example scenarios, maps and sheets, the notation guides and the docs),
 # and a message about built-in tables names their installed copy, not a
-# path of the source tree (issue 16, item 13).
+# path of the source tree (issue 16, item 13), nor one where nothing is.
 set -euo pipefail
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -33,8 +33,14 @@ expect_exit 0 "$P/bin/orderly" new "$TMP/g.game" --scenario "$P/share/orderly/ru
 expect_exit 0 "$P/bin/orderly" submit "$TMP/g.game" --side french --check \
 	"$P/share/orderly/rulesets/battalion/examples/demo/turn1-french.txt"
 
-# a message about the built-in tables names where they are installed
+# a message about the built-in tables names their installed copy where
+# there is one, else says they are built in: never a path of the source
+# tree, nor one where nothing was installed (a binary run from its build
+# directory named /usr/local/share/orderly/...); and it lists the tables
 expect_exit 64 ord rules battalion nosuch
-expect_in "$ERR" "/share/orderly/rulesets/battalion/tables.xml"
-expect_not_in "$ERR" "in rulesets/battalion/tables.xml"
+expect_in "$ERR" "(expected one of units kinds formations "
+expect_not_in "$ERR" " rulesets/battalion/tables.xml"
+named=$(sed -n "s/^orderly: no table 'nosuch' in \(.*\) (expected one of .*/\1/p" <<<"$ERR")
+[[ "$named" == "the built-in battalion tables" || -r "$named" ]] ||
+	fail "the message names '$named', which is not there"
 note "ok"
