@@ -801,6 +801,7 @@ static void end_of_turn(struct ord_ctx *ctx)
 					     ks_st(ctx, u, "figurer"));
 				ks_result(ctx, 0, u, NULL, &t);
 				ks_text_reset(&t);
+				ks_hob_when_small(ctx, u);
 			}
 			/* cavalry flees at stormmarch; if it may not, it is FU one turn
 			 * more.  Cossacks flee "med samme marchhastighed som let

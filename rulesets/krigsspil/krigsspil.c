@@ -617,6 +617,11 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 	ord_kv_set_int(&init, "moral_til", 0);
 	ord_kv_set(&init, "moral_grund", v && strcmp(v, "OR") ? "start" : "");
 	ord_kv_set_int(&init, "decimering", 0);
+	/* "Er der under [10] figurer regnes enheden for at være en hob" (11.8;
+	 * hob_kontrol: a game made before began it as a square) */
+	if (ks_check(r, "hob_kontrol") && (!strcmp(form, "karre") || !strcmp(form, "bataillonsmasse")) &&
+	    fig < (long)ks_param(r, "hob_under"))
+		form = "hob";
 	ord_kv_set(&init, "formation", form);
 	ord_kv_set_int(&init, "foerste_salve",
 		       ord_kv_get_bool(&u->attrs, "foerste_salve", 1) && !strcmp(vaaben, "infanteri"));
@@ -718,7 +723,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * and out of a wood's edge (13); the −2 after stormmarch in the
 	 * melee of the turn of a stormmarch in the peaceful moves (Skema XV);
 	 * 2026-12-02.8, switched the same way: a fire lasts the half or whole
-	 * turn its sheet gives it (14 Skydetid)
+	 * turn its sheet gives it (14 Skydetid); a square or battalion mass
+	 * under hob_under figures is a hob, from the start or by its losses
+	 * (11.8)
 	 * 2026-12-02.9, switched the same way: a terrain edge is the worse of
 	 * its two sides', crossed both ways (3.2, 13); a merged unit keeps
 	 * the men its parts had lost short of a figure (6.2); the words of

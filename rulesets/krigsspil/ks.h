@@ -88,6 +88,11 @@ int ks_moral_now(struct ord_ctx *ctx, const struct ord_unit *u);
 void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until, const char *why);
 /* Men lost (killed and wounded) and given up as prisoners. */
 void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisoners);
+/* 11.8, "Er der under [10] figurer regnes enheden for at være en hob": a
+ * square or battalion mass under hob_under figures becomes a hob, said in
+ * a result of its own (hob_kontrol: a game made before it stayed one
+ * until a formation event).  ks_take_men calls it. */
+void ks_hob_when_small(struct ord_ctx *ctx, struct ord_unit *u);
 
 /* A morale reason word (moral_grund) in a language: "formationsændring"
  * is "change of formation" in English. */

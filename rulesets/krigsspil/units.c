@@ -412,6 +412,27 @@ void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisone
 			now = (int)before;
 		ks_st_set(ctx, u, "figurer", now);
 	}
+	ks_hob_when_small(ctx, u);
+}
+
+void ks_hob_when_small(struct ord_ctx *ctx, struct ord_unit *u)
+{
+	struct ks_rules *r = ks_r(ctx);
+	const char *f = ks_form(ctx, u);
+	int fig = ks_figures(ctx, u);
+	struct ks_text t;
+
+	if (!ks_check(r, "hob_kontrol") || (strcmp(f, "karre") && strcmp(f, "bataillonsmasse")) ||
+	    fig < 1 || fig >= (int)ks_param(r, "hob_under"))
+		return;
+	ks_text_init(&t);
+	ord_buf_addf(&t.da, "%s på %d figurer: under %g figurer en hob (11.8)",
+		     ks_formation_name(ctx, u, f, "da"), fig, ks_param(r, "hob_under"));
+	ord_buf_addf(&t.en, "%s of %d figures: under %g figures a hob (11.8)",
+		     ks_formation_name(ctx, u, f, "en"), fig, ks_param(r, "hob_under"));
+	ks_st_set_str(ctx, u, "formation", "hob");
+	ks_result(ctx, 0, u, NULL, &t);
+	ks_text_release(&t);
 }
 
 /* ---- orders: the ordre notation's groups ---- */

@@ -4179,6 +4179,45 @@ START_TEST(test_fire_time_from_sheet)
 }
 END_TEST
 
+/* 11.8 KARRÉ, BATAILLONSMASSE: "Er der under [10] figurer regnes enheden
+ * for at være en hob"; L3 a square of `figures`, fired at by D1 at zone
+ * zone with dice d */
+static void fire_at_square(const char *without, const char *figures, const char *zone, int d)
+{
+	char attrs[96], args[64];
+
+	game_without(without);
+	snprintf(attrs, sizeof(attrs), "art=infanteri figurer=%s formation=karre", figures);
+	unit("L3", "allierede", attrs, NULL);
+	orders("D1 S @L3\n");
+	snprintf(args, sizeof(args), "unit=D1 maal=L3 zone=%s", zone);
+	EV_OK("skyd", args);
+	resolve("skydninger", D(d, d, d));
+}
+
+START_TEST(test_small_square_is_hob)
+{
+	/* a square of 9 figures from the start */
+	fire_at_square(NULL, "9", "II", 3);
+	expect_result("+1 hob");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "dyb formation"));
+	ck_assert_str_eq(sts("L3", "formation"), "hob");
+	/* a square of 10 that falls under by its losses */
+	fire_at_square(NULL, "10", "I", 6);
+	expect_result("+2 dyb formation");
+	ck_assert_int_lt(st("L3", "figurer"), 10);
+	ck_assert_str_eq(sts("L3", "formation"), "hob");
+	expect_result("figurer: under 10 figurer en hob (11.8)");
+	/* a game made before hob_kontrol: a square until it forms a hob */
+	fire_at_square("hob_kontrol", "9", "II", 3);
+	expect_result("+2 dyb formation");
+	ck_assert_str_eq(sts("L3", "formation"), "karre");
+	fire_at_square("hob_kontrol", "10", "I", 6);
+	ck_assert_int_lt(st("L3", "figurer"), 10);
+	ck_assert_str_eq(sts("L3", "formation"), "karre");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -4290,6 +4329,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_after_stormmarch_same_turn);
 	tcase_add_test(tc, test_fu_has_no_formation);
 	tcase_add_test(tc, test_fire_time_from_sheet);
+	tcase_add_test(tc, test_small_square_is_hob);
 	suite_add_tcase(s, tc);
 	return s;
 }
