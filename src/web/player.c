@@ -160,6 +160,62 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 	ord_buf_release(&action);
 }
 
+/* What stands for side in turn, said plainly: the version it handed in,
+ * or the game's stand-in for a missing sheet (source "hold": a sheet of no
+ * orders, every unit holds; "repeat": its sheet of the turn before). */
+static void stand_in(struct ord_buf *b, int turn, int version, const char *source)
+{
+	if (!version)
+		ord_buf_addf(b, "your side has no sheet for turn %d", turn);
+	else if (!strcmp(source, "hold"))
+		ord_buf_addf(b,
+			     "no sheet of yours was in, so the game's policy for a missing sheet "
+			     "stands in for your side: <b>hold</b>, every unit holds (version %d, "
+			     "a sheet of no orders)",
+			     version);
+	else if (!strcmp(source, "repeat"))
+		ord_buf_addf(b,
+			     "no sheet of yours was in, so the game's policy for a missing sheet "
+			     "stands in for your side: <b>repeat</b>, your orders of turn %d are "
+			     "given again (version %d)",
+			     turn - 1, version);
+	else
+		ord_buf_addf(b,
+			     "your sheet of version %d, handed in before the seal, is the one "
+			     "played",
+			     version);
+}
+
+/* A sheet sent after the seal (a page loaded before it): nothing was
+ * stored, what stands in for the side instead, and the text sent, back in
+ * its box so that the player does not lose what he typed. */
+static void late_sheet(struct ord_buf *b, ord_game *g, struct player *p,
+		       const struct ord_game_status *st)
+{
+	unsigned char c[32];
+	char source[16] = "";
+	int version = 0;
+
+	if (ord_game_side_sheet(g, st->turn, p->side, &version, source, c) != 0)
+		version = 0;
+	ord_error_clear();
+	ord_buf_addf(b,
+		     "<section class=\"card sheet\" id=\"sheet\"><div class=\"result bad\" "
+		     "role=\"alert\"><h3>Not stored: turn %d was sealed before your sheet "
+		     "arrived</h3><p>Nothing you sent was stored: after the seal no sheet can be "
+		     "handed in or changed. For turn %d, ",
+		     st->turn, st->turn);
+	stand_in(b, st->turn, version, source);
+	ord_buf_adds(b, ".</p></div>\n<label for=\"sheet-text\">What you sent, kept here so "
+			"that it is not lost (copy it if you want it)</label>\n<textarea "
+			"id=\"sheet-text\" rows=\"12\" readonly spellcheck=\"false\">");
+	web_esc(b, p->sheet);
+	ord_buf_addf(b,
+		     "</textarea>\n<p class=\"muted\">The referee is playing turn %d out; your "
+		     "report follows each phase.</p></section>\n",
+		     st->turn);
+}
+
 static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int turn)
 {
 	int t;
@@ -184,6 +240,12 @@ static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int tu
 			continue;
 		}
 		web_hex(hex, c, 32);
+		if (!strcmp(source, "hold") || !strcmp(source, "repeat")) {
+			ord_buf_addf(b, "<li>Turn %d: ", t);
+			stand_in(b, t, version, source);
+			ord_buf_adds(b, "</li>");
+			continue;
+		}
 		ord_buf_addf(b, "<li>Turn %d: version %d, ", t, version);
 		web_esc(b, source);
 		if (!strcmp(source, "submitted"))
@@ -237,17 +299,14 @@ static int player_fill(void *ud, ord_game *g)
 				"sheet on its own machine (<code>orderly sign</code>); hand the "
 				"commitment to the referee. The web page takes plain sheets only.</p>"
 				"</section>\n");
+	} else if (p->action && p->sheet) {
+		late_sheet(b, g, p, &st);
 	} else {
 		ord_buf_addf(b,
 			     "<section class=\"card\"><p>Turn %d is sealed: no more sheets. "
-			     "The referee is playing it out; your report follows each phase.</p>",
+			     "The referee is playing it out; your report follows each phase.</p>"
+			     "</section>\n",
 			     st.turn);
-		if (p->action) {
-			ord_buf_adds(b, "<p class=\"error\" role=\"alert\">");
-			web_esc(b, p->msg ? p->msg : "Not stored: the turn is sealed.");
-			ord_buf_adds(b, "</p>");
-		}
-		ord_buf_adds(b, "</section>\n");
 	}
 	sheets_list(b, g, p, st.turn);
 	web_pictures_section(r, g, p->name, p->side);

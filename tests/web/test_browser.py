@@ -139,6 +139,10 @@ def main():
         shot(fr, "status-both-in")
 
         # the referee, on a tablet
+        # the French player has his page open and types again; the seal
+        # comes before he sends it
+        fr.go(game + "/side/french")
+        fr.type("#sheet-text", W.demo_sheet(1, "french") + "F9: ↑ 1/2  # on second thoughts\n")
         ref.go(game + "/referee")
         ref.type("#passphrase", W.PASS["referee"])
         ref.submit("form.login button[type=submit]")
@@ -153,6 +157,12 @@ def main():
         ref.submit("form.confirm button[type=submit]")
         if "sealed" not in ref.text("#done"):
             W.fail("referee: the seal did not happen: " + ref.text("#done"))
+        fr.submit('button[value="submit"]')
+        if ("Nothing you sent was stored" not in fr.text("#sheet .result") or
+                "on second thoughts" not in fr.attr("#sheet-text", "value")):
+            W.fail("french: a sheet after the seal is not said to be lost, or its text is gone: " +
+                   fr.text("main")[:800])
+        shot(fr, "player-submit-after-seal")
         fr.go(game + "/side/french")
         no_canary(fr, "his page after the seal")
 

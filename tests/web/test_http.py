@@ -142,10 +142,15 @@ def main():
     os.symlink(outside, os.path.join(games, "evil.orderly"))
     W.run("new", os.path.join(games, ".hidden.orderly"), "--scenario", W.SCENARIO)
     big = big_game(work, games)
+    # a turn sealed without the French sheet: the NMR policy (hold) stands in
+    held = W.make_game(games, "held")
+    W.run("submit", held, "--side", "allied", os.path.join(W.DEMO, "turn1-allied.txt"))
+    W.run("seal", held, "--force")
     srv = W.Server(games)
     base = srv.url
     try:
         run_checks(base, qb, ks, games)
+        late_sheet(base, held)
         big_checks(base, big)
         passphrase_changed(base, big)
     finally:
@@ -162,6 +167,25 @@ def main():
     print("%d checks" % checks[0])
     W.shutil.rmtree(work, ignore_errors=True)  # kept when the test fails
     print("1 passed, 0 failed")
+
+
+def late_sheet(base, held):
+    """A sheet sent after a seal that found none of the side's: nothing is
+    stored, the page says that the game's policy for a missing sheet stands
+    in, and gives the text back."""
+    fr = W.Client(base)
+    fr.login("held", "french")
+    before = log_len(held)
+    st, _, body = fr.post("/g/held/side/french", {"action": "submit", "sheet": "F1: ↑ 1/2  # LATEWORD\n"})
+    box = re.search(r'<textarea id="sheet-text"[^>]*>(.*?)</textarea>', body, re.S)
+    ok(st == 409 and "Not stored: turn 1 was sealed before your sheet arrived" in body and
+       "policy for a missing sheet stands in for your side: <b>hold</b>, every unit holds" in body and
+       box is not None and "F1: ↑ 1/2  # LATEWORD" in W.html.unescape(box.group(1)),
+       "a sheet after a seal without it: the stand-in said, the text kept (%d): %s" % (st, W.text_of(body)[:600]))
+    ok(log_len(held) == before or "french       submitted" not in info(held), "a late sheet was stored")
+    ok("Turn 1: version 1, hold" not in body and
+       re.search(r"<li>Turn 1: no sheet of yours was in, so the game's policy", body),
+       "the side's sheets say what the stand-in is, not 'version 1, hold'")
 
 
 BIG_UNITS = 2400
@@ -331,8 +355,15 @@ def run_checks(base, qb, ks, games):
     ok('<details class="pending" open>' in body and
        "<b>A5</b> ordered to fire at F1 but no fire was recorded" in body,
        "the referee's page lists the orders no event carries out yet")
-    st, _, body = fr.post("/g/qb/side/french", {"action": "submit", "sheet": sheet})
+    late = sheet + "# LATEWORD a line typed after the seal\n"
+    st, _, body = fr.post("/g/qb/side/french", {"action": "submit", "sheet": late})
     ok(st == 409 and CANARY not in body, "a sheet after the seal is refused")
+    # said plainly, with what stands instead, and the text back in its box
+    box = re.search(r'<textarea id="sheet-text"[^>]*>(.*?)</textarea>', body, re.S)
+    ok("Nothing you sent was stored" in body and
+       "your sheet of version 1, handed in before the seal, is the one played" in body and
+       box is not None and "LATEWORD a line typed after the seal" in W.html.unescape(box.group(1)),
+       "a sheet after the seal: nothing stored, the version played, the text kept: %s" % W.text_of(body)[:600])
     st, _, _ = fr.get("/g/qb/bundle/turn-1.xml")
     ok(st == 404, "a bundle before the exchange (%d)" % st)
     for phase in range(5):
