@@ -214,12 +214,20 @@ int ord_text_numeric(uint32_t cp)
 
 /* ---- directions and targets -------------------------------------------- */
 
-static void bad_dir(struct ord_text *t, unsigned col)
+/* A bad direction; hint, when not NULL, follows the list of what is
+ * expected (": did you mean ...?"). */
+static void bad_dir_hint(struct ord_text *t, unsigned col, const char *hint)
 {
-	ord_text_error(t, col, NULL, "bad direction '%s' (expected %s)", t->text.buf,
-		       t->rules->dir_expected ? t->rules->dir_expected : ORD_TEXT_DIRS);
+	ord_text_error(t, col, NULL, "bad direction '%s' (expected %s)%s", t->text.buf,
+		       t->rules->dir_expected ? t->rules->dir_expected : ORD_TEXT_DIRS,
+		       hint ? hint : "");
 	if (t->rules->malformed)
 		t->rules->malformed(t, ORD_TOK_DIR);
+}
+
+static void bad_dir(struct ord_text *t, unsigned col)
+{
+	bad_dir_hint(t, col, NULL);
 }
 
 /* ^N ... or ^DDD; t->text holds the token. */
@@ -277,6 +285,18 @@ static void read_arrow(struct ord_text *t, const struct ord_text_tok *tok, int d
 
 	if (q < tok->e && ord_utf8_decode(q, tok->e, &cp) == 3 && (cp == 0xFE0E || cp == 0xFE0F))
 		q += 3;
+	/* "↑1/2": the distance written against the arrow */
+	if (q != tok->e && ord_utf8_decode(q, tok->e, &cp) && ord_text_numeric(cp)) {
+		struct ord_buf hint = ORD_BUF_INIT;
+
+		ord_buf_addf(&hint,
+			     ": did you mean '%.*s %.*s' (a space between the arrow and the distance)?",
+			     (int)(q - tok->s), (const char *)tok->s, (int)(tok->e - q),
+			     (const char *)q);
+		bad_dir_hint(t, tok->col, hint.buf);
+		ord_buf_release(&hint);
+		return;
+	}
 	if (q != tok->e) {
 		bad_dir(t, tok->col);
 		return;

@@ -6,6 +6,7 @@
  * (check_execution).  Every problem cites the rule it breaks, with the
  * rule's numbers from the tables.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,6 +219,34 @@ static void fire_by_state(struct ord_ctx *ctx, const struct ord_unit *u, const s
 			     "target '%s' is destroyed (no figures left)", tu->id);
 }
 
+/* The unit an unknown @target may mean, as ord_ctx_unit_hint says it (":
+ * did you mean 'R1' (Red Line)?"): an enemy whose id is the one written
+ * in another case first ("@r1"; a side's context holds only the units its
+ * sheet names, so the core's nearest would as soon name the player's own
+ * B1), else the nearest unit the context holds. */
+static void target_hint(struct ord_ctx *ctx, const char *written, const char *side, struct ord_buf *out)
+{
+	char v[64];
+	const struct ord_unit *e;
+	size_t i, k;
+
+	for (k = 0; k < 2 && strlen(written) < sizeof(v); k++) {
+		for (i = 0; written[i]; i++)
+			v[i] = (char)(k ? tolower((unsigned char)written[i])
+					: toupper((unsigned char)written[i]));
+		v[i] = '\0';
+		if (strcmp(v, written) && (e = ord_ctx_find_unit(ctx, v)) != NULL &&
+		    strcmp(e->side, side)) {
+			ord_buf_addf(out, ": did you mean '%s'%s%s%s?", e->id,
+				     strcmp(e->id, e->name) ? " (" : "",
+				     strcmp(e->id, e->name) ? e->name : "",
+				     strcmp(e->id, e->name) ? ")" : "");
+			return;
+		}
+	}
+	ord_ctx_unit_hint(ctx, written, NULL, out);
+}
+
 int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag)
 {
 	const char *side = ord_ctx_side(ctx);
@@ -352,10 +381,13 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 		target = ord_order_find(o, ORD_TOK_TARGET);
 		if (target) {
 			struct ord_unit *tu = ord_ctx_find_unit(ctx, target->value);
-			if (!tu)
+			if (!tu) {
+				struct ord_buf hint = ORD_BUF_INIT;
+				target_hint(ctx, target->value, side, &hint);
 				ord_diag_add(diag, o->line, target->col, o->unit, "fire",
-					     "unknown target unit '%s'", target->value);
-			else if (!strcmp(tu->side, side))
+					     "unknown target unit '%s'%s", target->value, hint.buf);
+				ord_buf_release(&hint);
+			} else if (!strcmp(tu->side, side))
 				ord_diag_add(diag, o->line, target->col, o->unit, "fire",
 					     "target '%s' is a unit of your own side", target->value);
 			if (bat_is_arm(ctx, u, "cavalry"))

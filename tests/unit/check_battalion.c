@@ -340,6 +340,20 @@ START_TEST(sheet_target)
 	ck_assert_str_eq(validate("blue", "G1 Fb @B1\nB1 @Nobody\n"),
 			 "1:7: unit 'G1': target 'B1' is a unit of your own side (fire)\n"
 			 "2:4: unit 'B1': unknown target unit 'Nobody' (fire)\n");
+	/* a near miss is named, as an unknown unit's is (a unit's name is
+	 * matched whatever its case: this one's is not its id) */
+	{
+		struct ord_unit *f = ord_ctx_fake_add_unit(ctx, "F2", "61e Ligne", "red");
+		struct ord_diag d;
+
+		ord_diag_init(&d);
+		split_kv(&f->attrs, "kind=line_infantry formation=column figures=24");
+		ck_assert_int_eq(rs->init_unit(rules, f, &d), 0);
+		ord_diag_release(&d);
+	}
+	ck_assert_str_eq(validate("blue", "B1 @f2\n"),
+			 "1:4: unit 'B1': unknown target unit 'f2': did you mean 'F2' (61e Ligne)? "
+			 "(fire)\n");
 }
 END_TEST
 

@@ -416,6 +416,13 @@ static const struct {
 	{ "B1 ^NNE", 1, 4, "B1", "bad direction '^NNE' " DIRS },
 	{ "B1 ↑C", 1, 4, "B1", "bad direction '↑C' " DIRS },
 	{ "B1 ↑↑", 1, 4, "B1", "bad direction '↑↑' " DIRS },
+	/* the distance written against the arrow: the space is hinted */
+	{ "B1 ↑1/2", 1, 4, "B1",
+	  "bad direction '↑1/2' " DIRS
+	  ": did you mean '↑ 1/2' (a space between the arrow and the distance)?" },
+	{ "B1 \u2197\uFE0F1 C", 1, 4, "B1",
+	  "bad direction '\u2197\uFE0F1' " DIRS
+	  ": did you mean '\u2197\uFE0F 1' (a space between the arrow and the distance)?" },
 	{ "B1 ^360", 1, 4, "B1", "direction '^360' out of range (expected ^000 to ^359)" },
 	{ "B1 ^999", 1, 4, "B1", "direction '^999' out of range (expected ^000 to ^359)" },
 	{ "B1 C--Fs", 1, 5, "B1", "empty token in 'C--Fs' " EMPTY },
