@@ -865,12 +865,32 @@ static void end_of_turn(struct ord_ctx *ctx)
 					: ks_start_figures(ctx, u);
 			int now = art ? start - (int)ks_st(ctx, u, "oedelagt")
 				      : (int)ks_st(ctx, u, "figurer");
-			int lvl = ks_decimation(r, start, now);
+			/* "over 25% af sin oprindelige styrke": its men, the
+			 * losses short of a figure too (decimering_mand_kontrol;
+			 * a game made before counted whole figures) */
+			int per = (int)ks_param(r, "mand_pr_figur");
+			int men = !art && per > 0 && ks_check(r, "decimering_mand_kontrol");
+			int lvl;
+			if (men) {
+				start *= per;
+				now = start -
+				      (int)(ks_st(ctx, u, "tab_mand") + ks_st(ctx, u, "fanger") +
+					    ks_st(ctx, u, "efternoelere") * per);
+				if (now < 0)
+					now = 0;
+			}
+			lvl = ks_decimation(r, start, now);
 			if (art && lvl < 2)
 				lvl = 0;
 			if (lvl > ks_st(ctx, u, "decimering")) {
 				ks_st_set(ctx, u, "decimering", lvl);
-				if (art)
+				if (men)
+					KS_TF(&t, "decimeret: over %g%% af den oprindelige styrke tabt (%d af %d mand): ",
+					      "decimated: over %g%% of its first strength lost (%d of %d men): ",
+					      ks_param(r, lvl >= 2 ? "decimering_u_pct"
+								   : "decimering_lu_pct"),
+					      start - now, start);
+				else if (art)
 					KS_TF(&t, "decimeret: over %g%% af den oprindelige styrke tabt (%d af %d kanoner ødelagt; artilleri er kun undtaget fra LU-reglen): ",
 					      "decimated: over %g%% of its first strength lost (%d of %d guns destroyed; artillery is excepted from the LU rule only): ",
 					      ks_param(r, "decimering_u_pct"), start - now, start);

@@ -2301,9 +2301,9 @@ START_TEST(test_decimation)
 	expect_result(
 		"A1: decimeret: over 50% af den oprindelige styrke tabt (5 af 8 kanoner ødelagt; artilleri er kun undtaget fra LU-reglen): U resten af slaget, kan ikke reorganiseres");
 	expect_result(
-		"D1: decimeret: over 25% af den oprindelige styrke tabt (6 af 20 figurer): LU resten af slaget");
+		"D1: decimeret: over 25% af den oprindelige styrke tabt (180 af 600 mand): LU resten af slaget");
 	expect_result(
-		"D2: decimeret: over 50% af den oprindelige styrke tabt (11 af 20 figurer): U resten af slaget, kan ikke reorganiseres");
+		"D2: decimeret: over 50% af den oprindelige styrke tabt (330 af 600 mand): U resten af slaget, kan ikke reorganiseres");
 	/* the exception: a turn it rested or won a melee sending the loser FU */
 	ord_kv_set(&U("D1")->state, "vandt_fu_traek", "10");
 	ck_assert_int_eq(ks_moral_now(ctx, U("D1")), KS_OR);
@@ -4218,6 +4218,42 @@ START_TEST(test_small_square_is_hob)
 }
 END_TEST
 
+/* 6.7: "Hvis en enhed mister over 25% af sin oprindelige styrke": its
+ * men, those short of a figure too; D1 (20 figures, 600 men) lost `men`
+ * killed and wounded and `prisoners`, then the turn ends */
+static void losses_at_end_of_turn(const char *without, const char *men, const char *prisoners,
+				  const char *figures)
+{
+	game_without(without);
+	ord_kv_set(&U("D1")->state, "tab_mand", men);
+	ord_kv_set(&U("D1")->state, "fanger", prisoners);
+	ord_kv_set(&U("D1")->state, "figurer", figures);
+	resolve("angrebshandlinger", NULL, 0);
+}
+
+START_TEST(test_decimation_in_men)
+{
+	/* 168 of 600 men (28%): 5 figures lost and 18 men carried */
+	losses_at_end_of_turn(NULL, "168", "0", "15");
+	ck_assert_int_eq(st("D1", "decimering"), 1);
+	ck_assert_int_eq(ks_moral_now(ctx, U("D1")), KS_LU);
+	expect_result("D1: decimeret: over 25% af den oprindelige styrke tabt (168 af 600 mand): LU "
+		      "resten af slaget");
+	/* prisoners are men lost; 150 (25%) is not over */
+	losses_at_end_of_turn(NULL, "120", "40", "15");
+	ck_assert_int_eq(st("D1", "decimering"), 1);
+	losses_at_end_of_turn(NULL, "100", "50", "15");
+	ck_assert_int_eq(st("D1", "decimering"), 0);
+	/* over 50% by men: 310 of 600 with 10 figures left */
+	losses_at_end_of_turn(NULL, "310", "0", "10");
+	ck_assert_int_eq(st("D1", "decimering"), 2);
+	/* a game made before decimering_mand_kontrol: whole figures */
+	losses_at_end_of_turn("decimering_mand_kontrol", "168", "0", "15");
+	ck_assert_int_eq(st("D1", "decimering"), 0);
+	ck_assert_int_eq(ks_moral_now(ctx, U("D1")), KS_OR);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -4330,6 +4366,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fu_has_no_formation);
 	tcase_add_test(tc, test_fire_time_from_sheet);
 	tcase_add_test(tc, test_small_square_is_hob);
+	tcase_add_test(tc, test_decimation_in_men);
 	suite_add_tcase(s, tc);
 	return s;
 }
