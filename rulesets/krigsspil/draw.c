@@ -21,6 +21,10 @@
  *    towards the middle of the other sides' (ord_picture.setup: the same
  *    on every viewer's map), as far as Skema V's march takes the unit in
  *    the time ordered.
+ *  - A unit's move made and its ordered march start where the turn found
+ *    it (the story's first step), which the core gives of the viewer's
+ *    own units only: an enemy unit, seen from the phase it was met in,
+ *    has neither (where it stood, and its way, are not the viewer's).
  *  - Sides get colours by their order in the scenario: a light red and a
  *    dark blue, far apart in grey too.
  *  - No text lies on another: the plates' numbers, names and heights are

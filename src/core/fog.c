@@ -25,25 +25,44 @@ int ord_fog_event_seen(const struct ord_ruleset *rs, struct ord_ctx *ctx, const 
 	return 0;
 }
 
-void ord_fog_units_seen(const struct ord_ruleset *rs, struct ord_ctx *ctx, const char *side, char *seen)
+int ord_fog_phase_index(const struct ord_ruleset *rs, const char *phase)
 {
 	size_t i;
 
+	for (i = 0; phase && rs->phases[i]; i++)
+		if (!strcmp(rs->phases[i], phase))
+			return (int)i + 1;
+	return 0;
+}
+
+void ord_fog_units_met(const struct ord_ruleset *rs, struct ord_ctx *ctx, const char *side,
+		       int upto, int *met)
+{
+	size_t i;
+
+	memset(met, 0, ctx->nunits * sizeof(*met));
 	for (i = 0; i < ctx->nevents; i++) {
 		const struct ord_event *e = &ctx->events[i];
 		const struct ord_event_kind *ek;
 		const struct ord_key_spec *ks;
+		int p = ord_fog_phase_index(rs, e->phase);
 
-		if (!ord_fog_event_seen(rs, ctx, e, side))
+		/* an event of a phase not resolved (or not drawn) has met
+		 * nobody yet (fog.h) */
+		if (!p || p > upto || !ord_fog_event_seen(rs, ctx, e, side))
 			continue;
 		ek = ord_ruleset_event_kind(rs, e->kind);
 		for (ks = ek->keys; ks->name; ks++) {
 			const struct ord_unit *u;
+			size_t k;
 			if (ks->type != ORD_KEY_UNIT || !ord_kv_get(&e->kv, ks->name))
 				continue;
 			u = ord_ctx_find_unit(ctx, ord_kv_get(&e->kv, ks->name));
-			if (u && strcmp(u->side, side))
-				seen[ord_ctx_unit_index(ctx, u)] = 1;
+			if (!u || !strcmp(u->side, side))
+				continue;
+			k = ord_ctx_unit_index(ctx, u);
+			if (!met[k] || met[k] > p)
+				met[k] = p;
 		}
 	}
 }

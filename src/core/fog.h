@@ -2,11 +2,21 @@
  * fog.h - the fog of war: what a side may see of the other sides' units
  * and of the referee's events.  One rule, used by every picture and
  * report of a side (game_report.c, picture.c): a side sees the units of
- * other sides that are named in an event naming one of its own units
- * (a unit key of the event's kind), the events that name one of its
+ * other sides that are named in a resolved event naming one of its own
+ * units (a unit key of the event's kind), the events that name one of its
  * units, and the results of its units and of those events.  What it sees
- * of such a unit is the ruleset's describe_unit (or,
- * in a picture, the ruleset's draw) for that viewer.
+ * of such a unit is the ruleset's describe_unit (or, in a picture, the
+ * ruleset's draw) for that viewer, from the phase in which the side first
+ * met it in the turn on (what it sees of the unit then, and of what comes
+ * of the meeting, such as a morale test after its fire), never before:
+ * not where the unit stood, nor the way it came, before it was met.
+ *
+ * Only a resolved event meets a unit.  An event recorded for the phase
+ * being recorded (the next to resolve) is the referee's note of what the
+ * orders will make happen: until its phase is resolved nothing of it has
+ * happened at the table, it has no result, and the referee may still void
+ * or correct it; a side learning of the enemy unit from it would read the
+ * enemy's orders before the phase is played.
  */
 #ifndef ORD_FOG_H
 #define ORD_FOG_H
@@ -22,9 +32,14 @@ int ord_fog_event_seen(const struct ord_ruleset *rs, struct ord_ctx *ctx, const 
  * the table.  ctx holds the turn's standing events. */
 int ord_fog_result_seen(const struct ord_ruleset *rs, struct ord_ctx *ctx, const char *unit,
 			unsigned event_seq, const char *side);
-/* seen[i] = 1 for each unit i of another side than side that an event of
- * ctx seen by side names (seen has ctx->nunits bytes, not cleared first). */
-void ord_fog_units_seen(const struct ord_ruleset *rs, struct ord_ctx *ctx, const char *side,
-			char *seen);
+/* For each unit i of another side than side named in an event of ctx
+ * that side sees, of phase p <= upto (p, upto: 1-based indices of the
+ * ruleset's phases; the events of a later phase are not resolved, or not
+ * drawn, and count for nothing): met[i] = the first such p.  met has
+ * ctx->nunits ints, cleared first (0: not met up to upto). */
+void ord_fog_units_met(const struct ord_ruleset *rs, struct ord_ctx *ctx, const char *side,
+		       int upto, int *met);
+/* The 1-based index of phase among rs's phases, 0 when it is none. */
+int ord_fog_phase_index(const struct ord_ruleset *rs, const char *phase);
 
 #endif

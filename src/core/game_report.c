@@ -4,7 +4,7 @@
  * met; other sides' sheets only after the exchange.  The referee's report
  * holds everything: sheets, events, overrides, rolls and results.  Which
  * enemy units a side met is the fog of war's rule (fog.h), which the
- * pictures follow too.
+ * pictures follow too: only the resolved events meet a unit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,7 +334,7 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 	struct ord_record r;
 	struct ord_ctx ctx;
 	const char *lang;
-	char *seen = NULL;
+	int *met = NULL;
 	size_t i;
 	int err, revealed, loaded = 0;
 
@@ -394,10 +394,12 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 			put_unit(g, &ctx, &o, &ctx.units[i], side);
 	if (side) {
 		int nseen = 0;
-		seen = ord_xcalloc(ctx.nunits + 1, 1);
-		ord_fog_units_seen(g->rs, &ctx, side, seen);
+		/* met in the phases resolved: an event of the phase being
+		 * recorded has met nobody yet (fog.h) */
+		met = ord_xcalloc(ctx.nunits + 1, sizeof(*met));
+		ord_fog_units_met(g->rs, &ctx, side, t.phase, met);
 		for (i = 0; i < ctx.nunits; i++) {
-			if (!seen[i])
+			if (!met[i])
 				continue;
 			if (text && !nseen++)
 				ord_buf_adds(text, say(lang, "enemy units met this turn:\n"));
@@ -415,7 +417,7 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 out:
 	ord_store_end_read(g->db);
 	ord_record_release(&r);
-	free(seen);
+	free(met);
 	if (loaded)
 		ord_ctx_release(&ctx);
 	return err;

@@ -7,14 +7,16 @@
  *
  * What a side sees in a picture is what its report of the turn shows:
  *  - its own units, and the other sides' units its report lists (the
- *    fog's rule over the events of the turn);
+ *    fog's rule over the resolved events of the turn, fog.h);
  *  - the events that name one of its units, and the results of its own
  *    units (of the phases drawn);
  *  - its own sheet, and every side's once the turn is exchanged.
  * The referee sees everything.  A map of turn N at phase P draws the units
  * as they were after P was resolved, and the events and results of the
- * phases up to P; a chart draws every phase resolved so far, an enemy unit
- * only in the turns its side's report listed it.
+ * phases up to P: an enemy unit only once an event of those phases met it,
+ * with no step before (so no path: where it stood before it was met is
+ * not the side's to know).  A chart draws every phase resolved so far, an
+ * enemy unit in a turn from the phase its side met it in.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,15 +37,9 @@ static int add_event(void *ud, const struct ord_store_event *e)
 	return 0;
 }
 
-/* The 1-based index of a phase of the ruleset, 0 when none. */
 static int phase_index(const struct ord_game *g, const char *name)
 {
-	size_t i;
-
-	for (i = 0; g->rs->phases[i]; i++)
-		if (!strcmp(g->rs->phases[i], name))
-			return (int)i + 1;
-	return 0;
+	return ord_fog_phase_index(g->rs, name);
 }
 
 static int check_viewer(struct ord_game *g, const char *side, const char *kind)
@@ -83,20 +79,27 @@ static void copy_event(struct ord_ctx *to, const struct ord_event *e)
 	ord_buf_release(&a);
 }
 
-/* A step of the map: every shown unit's state after phase k of turn. */
+/* A step of the map: every shown unit's state after phase `phase` of the
+ * turn, an enemy unit's only from the phase the viewer met it in. */
 struct step_fill {
 	struct ord_ctx *ctx;
 	size_t step;
+	int phase;
+	const char *side; /* the viewer; NULL: the referee */
+	const int *met;   /* per unit of ctx: the phase the viewer met it in */
 };
 
 static int fill_step(void *ud, const struct ord_store_unit *u)
 {
 	struct step_fill *f = ud;
 	const struct ord_unit *v = ord_ctx_find_unit(f->ctx, u->uid);
+	size_t i;
 
-	if (v && !strcmp(v->id, u->uid))
-		ord_ctx_story_set(f->ctx, f->step, ord_ctx_unit_index(f->ctx, v),
-				  ord_ctx_story_keep(f->ctx, u->state));
+	if (!v || strcmp(v->id, u->uid))
+		return 0;
+	i = ord_ctx_unit_index(f->ctx, v);
+	if (!f->side || !strcmp(v->side, f->side) || (f->met[i] && f->met[i] <= f->phase))
+		ord_ctx_story_set(f->ctx, f->step, i, ord_ctx_story_keep(f->ctx, u->state));
 	return 0;
 }
 
@@ -161,7 +164,8 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 	struct ord_ctx full, view;
 	struct ord_record r;
 	struct ord_picture what;
-	char *seen = NULL;
+	int *met = NULL, *vmet = NULL;
+	size_t *from = NULL;
 	size_t i;
 	int err, k, j, loaded = 0, reading = 0;
 
@@ -201,15 +205,17 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 	if ((err = ord_store_events_each(g->db, t.turn, NULL, 1, add_event, &full)) != 0)
 		goto out;
 
-	/* the fog: the units and events the viewer sees */
-	seen = ord_xcalloc(full.nunits + 1, 1);
-	for (i = 0; i < full.nunits; i++)
-		seen[i] = !side || !strcmp(full.units[i].side, side);
+	/* the fog: the units and events the viewer sees, an enemy unit once a
+	 * resolved event of the phases drawn met it (fog.h) */
+	met = ord_xcalloc(full.nunits + 1, sizeof(*met));
+	from = ord_xcalloc(full.nunits + 1, sizeof(*from));
 	if (side)
-		ord_fog_units_seen(g->rs, &full, side, seen);
+		ord_fog_units_met(g->rs, &full, side, k, met);
 	for (i = 0; i < full.nunits; i++)
-		if (seen[i])
+		if (!side || !strcmp(full.units[i].side, side) || met[i]) {
+			from[view.nunits] = i;
 			copy_unit(&view, &full.units[i]);
+		}
 	ord_ctx_index(&view);
 	for (i = 0; i < full.nevents; i++) {
 		const struct ord_event *e = &full.events[i];
@@ -234,10 +240,13 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 					  res->values, res->explanation, &res->texts);
 	}
 
-	/* the steps: the turn's start and each phase drawn */
+	/* the steps: the turn's start and each phase drawn, an enemy unit's
+	 * from the phase the viewer met it in */
+	vmet = ord_xcalloc(view.nunits + 1, sizeof(*vmet));
+	for (i = 0; side && i < view.nunits; i++)
+		vmet[i] = met[from[i]];
 	for (j = 0; j <= k; j++) {
-		struct step_fill f;
-		f.ctx = &view;
+		struct step_fill f = { &view, 0, j, side, vmet };
 		f.step = ord_ctx_story_step(&view, t.turn, j ? g->rs->phases[j - 1] : "");
 		if ((err = ord_store_units_at(g->db, t.turn, j, fill_step, &f)) != 0)
 			goto out;
@@ -263,7 +272,9 @@ out:
 		ord_ctx_release(&view);
 	}
 	ord_record_release(&r);
-	free(seen);
+	free(met);
+	free(vmet);
+	free(from);
 	return err;
 }
 
@@ -337,7 +348,8 @@ int ord_game_chart(ord_game *g, struct ord_buf *svg, const char *side, const cha
 	struct state_rows rows = { NULL, 0, 0 };
 	struct story_fill f = { NULL, NULL };
 	struct ord_picture what;
-	char *seen = NULL, *any = NULL;
+	int *met = NULL;
+	size_t *from = NULL;
 	size_t i, next = 0;
 	int err, t, k, loaded = 0, reading = 0;
 
@@ -355,25 +367,27 @@ int ord_game_chart(ord_game *g, struct ord_buf *svg, const char *side, const cha
 		goto out;
 	ord_ctx_index(&full);
 
-	/* the fog, turn by turn: seen[(turn - 1) * nunits + i] */
-	seen = ord_xcalloc((size_t)(ts.n ? ts.n : 1) * full.nunits + 1, 1);
-	any = ord_xcalloc(full.nunits + 1, 1);
-	for (t = 1; t <= ts.n; t++) {
-		char *s = seen + (size_t)(t - 1) * full.nunits;
-		for (i = 0; i < full.nunits; i++)
-			s[i] = !side || !strcmp(full.units[i].side, side);
-		if (side) {
-			ord_ctx_next_phase(&full);
-			if ((err = ord_store_events_each(g->db, t, NULL, 1, add_event, &full)) != 0)
-				goto out;
-			ord_fog_units_seen(g->rs, &full, side, s);
-		}
-		for (i = 0; i < full.nunits; i++)
-			any[i] |= s[i];
+	/* the fog, turn by turn: met[(turn - 1) * nunits + i] = the phase of
+	 * the turn the side first met enemy unit i in, in a resolved event
+	 * (fog.h); 0: not that turn */
+	met = ord_xcalloc((size_t)(ts.n ? ts.n : 1) * full.nunits + 1, sizeof(*met));
+	from = ord_xcalloc(full.nunits + 1, sizeof(*from));
+	for (t = 1; side && t <= ts.n; t++) {
+		ord_ctx_next_phase(&full);
+		if ((err = ord_store_events_each(g->db, t, NULL, 1, add_event, &full)) != 0)
+			goto out;
+		ord_fog_units_met(g->rs, &full, side, ts.phases[t - 1],
+				  met + (size_t)(t - 1) * full.nunits);
 	}
-	for (i = 0; i < full.nunits; i++)
-		if (any[i] || !side || !strcmp(full.units[i].side, side))
+	for (i = 0; i < full.nunits; i++) {
+		int any = !side || !strcmp(full.units[i].side, side);
+		for (t = 1; !any && t <= ts.n; t++)
+			any = met[(size_t)(t - 1) * full.nunits + i] > 0;
+		if (any) {
+			from[view.nunits] = i;
 			copy_unit(&view, &full.units[i]);
+		}
+	}
 	ord_ctx_index(&view);
 	view.turn = ts.n;
 
@@ -385,9 +399,9 @@ int ord_game_chart(ord_game *g, struct ord_buf *svg, const char *side, const cha
 	f.ctx = &view;
 	f.cur = ord_xcalloc(view.nunits + 1, sizeof(*f.cur));
 	for (t = 1; t <= ts.n; t++) {
+		const int *mt = met + (size_t)(t - 1) * full.nunits;
 		for (k = t == 1 ? 0 : 1; k <= ts.phases[t - 1]; k++) {
 			size_t s = ord_ctx_story_step(&view, t, k ? g->rs->phases[k - 1] : "");
-			const char *fs = seen + (size_t)(t - 1) * full.nunits;
 			while (next < rows.n && (rows.v[next].turn < t ||
 						 (rows.v[next].turn == t && rows.v[next].phase <= k))) {
 				struct ord_store_state st = { rows.v[next].uid, rows.v[next].turn,
@@ -395,11 +409,11 @@ int ord_game_chart(ord_game *g, struct ord_buf *svg, const char *side, const cha
 				keep_state(&f, &st);
 				next++;
 			}
-			for (i = 0; i < view.nunits; i++) {
-				const struct ord_unit *u = ord_ctx_find_unit(&full, view.units[i].id);
-				if (u && fs[ord_ctx_unit_index(&full, u)])
+			/* an enemy unit from the phase it was met in, in that turn */
+			for (i = 0; i < view.nunits; i++)
+				if (!side || !strcmp(view.units[i].side, side) ||
+				    (mt[from[i]] && mt[from[i]] <= k))
 					ord_ctx_story_set(&view, s, i, f.cur[i]);
-			}
 		}
 	}
 	/* an enemy unit's state is the last one its side saw */
@@ -440,7 +454,7 @@ out:
 	free(rows.v);
 	free(f.cur);
 	free(ts.phases);
-	free(seen);
-	free(any);
+	free(met);
+	free(from);
 	return err;
 }

@@ -4,6 +4,8 @@
 # every picture for each side and the referee, as SVG and PNG; the same
 # game gives the same bytes; what a side may not see is not in its picture;
 # the battalion game, which records no positions, has a chart and no map.
+# The fog by phase: no enemy unit before it was met, nor its path, nor an
+# event not resolved yet.
 # (The pictures are checked as data, pixel by pixel, in check_pictures.)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -53,6 +55,26 @@ grep -q 'id="unit-L14"' "$TMP/k-referee-2.svg" || fail "the referee's map lacks 
 for f in "$TMP"/k-side=danske-*.svg "$TMP/kc-side=danske.svg"; do
 	if grep -q 'unit-L14\|Bremen-Verden' "$f"; then fail "$f shows L14, which the Danes never met"; fi
 done
+# the phases before the fire of turn 1 (whose events name no unit of the
+# other side) and the start of turn 2: no enemy unit on a side's map
+for phase in "--turn 1 --phase start" "--turn 1 --phase fredelige-flytninger" "--turn 2 --phase start"; do
+	# shellcheck disable=SC2086
+	run ord map "$TMP/k.game" $phase --side allierede
+	expect_eq "$RC" 0 "the allies' map ($phase)"
+	expect_not_in "$OUT" 'data-side="danske"'
+	# shellcheck disable=SC2086
+	run ord map "$TMP/k.game" $phase --side danske
+	expect_not_in "$OUT" 'data-side="allierede"'
+done
+# an enemy unit met is drawn where its side's report puts it, with no path:
+# no move made from where it stood, no order line (which starts there)
+f=$TMP/k-side=allierede-1.svg
+grep -q 'id="unit-D3"' "$f" || fail "the allies' map of turn 1 lacks D3, which fired at L2"
+grep -A1 'id="order-D3"' "$TMP/k-referee-1.svg" | grep -q 'class="moved"' ||
+	fail "the referee's map of turn 1 lacks D3's move"
+if grep -q 'id="order-[DAK]' "$f"; then fail "$f draws a Danish unit's path or order"; fi
+if grep -q 'id="order-L' "$TMP/k-side=danske-1.svg"; then fail "the Danes' map draws an allied path or order"; fi
+grep -A1 'id="order-L2"' "$f" | grep -q 'class="moved"' || fail "the allies' map lacks L2's own move"
 
 # battalion: the chart for every viewer; no positions, so no map
 for who in referee french allied; do
@@ -84,4 +106,24 @@ expect_in "$(cat "$TMP/miss.svg")" "A1→L2: no loss"
 expect_not_in "$(cat "$TMP/miss.svg")" "−0 men"
 expect_exit 0 ord map "$TMP/miss.game" --lang da -o "$TMP/miss-da.svg"
 expect_in "$(cat "$TMP/miss-da.svg")" "A1→L2: ingen tab"
-note "ok: maps and charts of both demo games for every viewer; a miss labelled as one"
+
+# an event recorded for the phase not resolved yet (a melee, overridden)
+# meets nobody: K3 is in none of the allies' report, map or chart until
+# the phase is resolved
+expect_exit 0 ord event "$TMP/miss.game" naerkamp angriber=K3 forsvarer=L12 --override "a test of the fog"
+sees_k3() { # WANT: 1 or 0
+	local what
+	for what in report map chart; do
+		run ord "$what" "$TMP/miss.game" --side allierede
+		expect_eq "$RC" 0 "the allies' $what"
+		if [ "$1" = 1 ]; then
+			expect_line "$OUT" '(id="unit-K3"|^  K3 )'
+		elif grep -Eq '(id="unit-K3"|^  K3 )' <<<"$OUT"; then
+			fail "the allies' $what shows K3 before the melee is resolved"
+		fi
+	done
+}
+sees_k3 0
+expect_exit 0 ord resolve "$TMP/miss.game" --dice 3,4,3,4,3,4
+sees_k3 1
+note "ok: maps and charts of both demo games for every viewer; a miss labelled as one; the fog by phase"

@@ -11,7 +11,10 @@
  *  - the fog of war: a unit the side must not see (a canary that moved
  *    alone, and one never named) is absent from the side's SVG and present
  *    in the referee's, and the side's map shows exactly the enemy units
- *    its report lists;
+ *    its report lists; an enemy unit is drawn with no path (no move made,
+ *    no order from where it stood before it was met), on no map of a phase
+ *    before it was met, nor in the chart's steps before, and an event not
+ *    resolved meets nobody;
  *  - the same game gives the same bytes, SVG and PNG;
  *  - the battalion chart has a panel per unit the side may see, and each
  *    enemy unit in it with the strength the side's report gives it.
@@ -115,8 +118,9 @@ static void resolve(ord_game *g)
 	ord_buf_release(&out);
 }
 
-/* Turn 1 of the Krigsspil demo (examples/demo/play), exchanged. */
-static ord_game *krigsspil_game(void)
+/* Turn 1 of the Krigsspil demo (examples/demo/play) up to its fire
+ * (skydninger) resolved: 4 of 5 phases. */
+static ord_game *krigsspil_game_fire(void)
 {
 	struct ord_create_opts o;
 	ord_game *g = NULL;
@@ -142,6 +146,14 @@ static ord_game *krigsspil_game(void)
 	event(g, "artilleri unit=A3 maal=L1 afstand=104");
 	event(g, "artilleri unit=L9 maal=D8 afstand=104");
 	resolve(g);
+	return g;
+}
+
+/* Turn 1 of the Krigsspil demo, exchanged. */
+static ord_game *krigsspil_game(void)
+{
+	ord_game *g = krigsspil_game_fire();
+
 	resolve(g);
 	ck_assert_int_eq(ord_game_exchange(g), 0);
 	return g;
@@ -627,10 +639,12 @@ static double order_bearing(xmlDocPtr doc, const char *id)
 }
 
 /* An order given only as a direction ("M ↑ ¼": towards the enemy) points
- * the same way on every viewer's map once the sheets are exchanged: the
- * bearing comes from the scenario's setup, not from the units a viewer
- * saw (it differed by about 10 degrees between the referee's map and the
- * Danes'). */
+ * the same way on the referee's map and on its own side's: the bearing
+ * comes from the scenario's setup, not from the units a viewer saw (it
+ * differed by about 10 degrees between the referee's map and the
+ * Danes').  The other side, though the sheets are exchanged, sees no
+ * order of a unit it met: its line would start where the unit stood
+ * before it was met (test_map_enemy_no_path). */
 START_TEST(test_map_direction_alike)
 {
 	ord_game *g = krigsspil_game();
@@ -643,24 +657,201 @@ START_TEST(test_map_direction_alike)
 		struct ord_buf svg = ORD_BUF_INIT;
 		map_of(g, &svg, viewers[i]);
 		doc[i] = parse(&svg);
-		l2[i] = order_bearing(doc[i], "L2"); /* M ↑ ¼: allied, seen by the Danes */
-		d3[i] = order_bearing(doc[i], "D3"); /* M ↑ ½: Danish, seen by the allies */
 		ord_buf_release(&svg);
 	}
-	for (i = 1; i < 3; i++) {
-		ck_assert_msg(fabs(l2[i] - l2[0]) < 0.01,
-			      "L2's order: %.3f on %s's map, %.3f on the referee's", l2[i],
-			      viewers[i], l2[0]);
-		ck_assert_msg(fabs(d3[i] - d3[0]) < 0.01,
-			      "D3's order: %.3f on %s's map, %.3f on the referee's", d3[i],
-			      viewers[i], d3[0]);
-	}
+	l2[0] = order_bearing(doc[0], "L2"); /* M ↑ ¼: allied */
+	d3[0] = order_bearing(doc[0], "D3"); /* M ↑ ½: Danish */
+	d3[1] = order_bearing(doc[1], "D3");
+	l2[2] = order_bearing(doc[2], "L2");
+	ck_assert_msg(fabs(l2[2] - l2[0]) < 0.01,
+		      "L2's order: %.3f on the allies' map, %.3f on the referee's", l2[2], l2[0]);
+	ck_assert_msg(fabs(d3[1] - d3[0]) < 0.01,
+		      "D3's order: %.3f on the Danes' map, %.3f on the referee's", d3[1], d3[0]);
+	ck_assert_int_eq(count(doc[1], "count(//s:g[@id='order-L2'])"), 0);
+	ck_assert_int_eq(count(doc[2], "count(//s:g[@id='order-D3'])"), 0);
 	/* towards the enemy: the Danes set up north of the allies (y grows
 	 * southwards), so the Danes' "↑" points down the map, the allies' up */
 	ck_assert_msg(sin(d3[0]) > 0.9, "D3's ↑ points %.3f", d3[0]);
 	ck_assert_msg(sin(l2[0]) < -0.9, "L2's ↑ points %.3f", l2[0]);
 	for (i = 0; i < 3; i++)
 		xmlFreeDoc(doc[i]);
+	ord_game_free(g);
+}
+END_TEST
+
+/*
+ * An enemy unit is drawn as the side's report shows it, with no path: the
+ * allies' map drew a "moved" line for the Danish D3 from where it stood as
+ * the turn opened (y=61) to y=68, though their report gives only where it
+ * is and no Danish move; the Danes' map did the same under L2.  A side's
+ * own units keep their lines.
+ */
+START_TEST(test_map_enemy_no_path)
+{
+	ord_game *g = krigsspil_game();
+	struct ord_buf ref = ORD_BUF_INIT, al = ORD_BUF_INIT, dk = ORD_BUF_INIT;
+	xmlDocPtr rd, ad, dd;
+
+	map_of(g, &ref, NULL);
+	map_of(g, &al, "allierede");
+	map_of(g, &dk, "danske");
+	rd = parse(&ref);
+	ad = parse(&al);
+	dd = parse(&dk);
+	/* the referee sees both moves */
+	ck_assert_int_eq(count(rd, "count(//s:g[@id='order-D3']/s:line[@class='moved'])"), 1);
+	ck_assert_int_eq(count(rd, "count(//s:g[@id='order-L2']/s:line[@class='moved'])"), 1);
+	/* the allies: D3 where it is, and no line of any Danish unit */
+	ck_assert(attr_num(ad, "unit-D3", "data-y") == 68);
+	ck_assert_int_eq(count(ad, "count(//s:g[@id='orders']/s:g[not(starts-with(@id, 'order-L'))])"),
+			 0);
+	ck_assert_int_eq(count(ad, "count(//s:g[@id='order-L2']/s:line[@class='moved'])"), 1);
+	/* the Danes: L2 where it is, and no line of any allied unit */
+	ck_assert(attr_num(dd, "unit-L2", "data-y") == 88);
+	ck_assert_int_eq(count(dd, "count(//s:g[@id='orders']/s:g[starts-with(@id, 'order-L')])"), 0);
+	ck_assert_int_eq(count(dd, "count(//s:g[@id='order-D3']/s:line[@class='moved'])"), 1);
+	xmlFreeDoc(rd);
+	xmlFreeDoc(ad);
+	xmlFreeDoc(dd);
+	ord_buf_release(&ref);
+	ord_buf_release(&al);
+	ord_buf_release(&dk);
+	ord_game_free(g);
+}
+END_TEST
+
+/*
+ * A map of a phase shows the enemy units met in the phases up to it, no
+ * earlier: the allies meet D3, D8, A1 and A3 in the fire (skydninger), the
+ * Danes L1, L2 and L9; the maps of the turn's start and of the phases
+ * before showed all of them where they stood.
+ */
+START_TEST(test_map_enemy_not_before_met)
+{
+	static const struct {
+		const char *phase;
+		int danes, allies; /* seen by the allies, by the Danes */
+	} at[] = { { "start", 0, 0 },
+		   { "reorganisering", 0, 0 },
+		   { "angrebserklaering", 0, 0 },
+		   { "fredelige-flytninger", 0, 0 },
+		   { "skydninger", 4, 3 },
+		   { "angrebshandlinger", 4, 3 } };
+	ord_game *g = krigsspil_game();
+	size_t i;
+
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		struct ord_buf al = ORD_BUF_INIT, dk = ORD_BUF_INIT;
+		xmlDocPtr ad, dd;
+		ck_assert_msg(ord_game_map(g, &al, "allierede", 1, at[i].phase, "en") == 0, "%s",
+			      ord_error_last());
+		ck_assert_int_eq(ord_game_map(g, &dk, "danske", 1, at[i].phase, "en"), 0);
+		ad = parse(&al);
+		dd = parse(&dk);
+		ck_assert_msg(count(ad, "count(//s:g[@id='units']/s:g[@data-side='danske'])") ==
+				      at[i].danes,
+			      "the allies' map after %s shows %d Danish units", at[i].phase,
+			      count(ad, "count(//s:g[@id='units']/s:g[@data-side='danske'])"));
+		ck_assert_msg(count(dd, "count(//s:g[@id='units']/s:g[@data-side='allierede'])") ==
+				      at[i].allies,
+			      "the Danes' map after %s shows %d allied units", at[i].phase,
+			      count(dd, "count(//s:g[@id='units']/s:g[@data-side='allierede'])"));
+		if (!at[i].danes)
+			ck_assert_ptr_null(strstr(al.buf, "Jægerkorps"));
+		xmlFreeDoc(ad);
+		xmlFreeDoc(dd);
+		ord_buf_release(&al);
+		ord_buf_release(&dk);
+	}
+	ord_game_free(g);
+}
+END_TEST
+
+/* Does the side's map, chart and report hold unit id? (want: 1 or 0) */
+static void side_sees(ord_game *g, const char *side, const char *id, int want)
+{
+	struct ord_buf map = ORD_BUF_INIT, chart = ORD_BUF_INIT, report = ORD_BUF_INIT;
+	char unit[64], listed[64];
+	xmlDocPtr md, cd;
+
+	snprintf(unit, sizeof(unit), "count(//s:g[@id='unit-%s'])", id);
+	snprintf(listed, sizeof(listed), "<unit id=\"%s\" ", id);
+	ck_assert_msg(ord_game_map(g, &map, side, 0, NULL, "en") == 0, "%s", ord_error_last());
+	ck_assert_int_eq(ord_game_chart(g, &chart, side, "en"), 0);
+	ck_assert_int_eq(ord_game_report(g, side, 0, 1, &report), 0);
+	md = parse(&map);
+	cd = parse(&chart);
+	ck_assert_msg(count(md, unit) == want, "%s on %s's map: %d", id, side, count(md, unit));
+	ck_assert_msg(count(cd, unit) == want, "%s on %s's chart: %d", id, side, count(cd, unit));
+	ck_assert_msg((strstr(report.buf, listed) != NULL) == want, "%s in %s's report", id, side);
+	xmlFreeDoc(md);
+	xmlFreeDoc(cd);
+	ord_buf_release(&map);
+	ord_buf_release(&chart);
+	ord_buf_release(&report);
+}
+
+/*
+ * An event recorded for the phase not resolved yet meets nobody: a melee
+ * of K3 on L12 (overridden: no attack of K3 was declared) put K3 on the
+ * allies' map and in their report at once.  Until its phase is resolved
+ * nothing of it has happened at the table (and the referee may void it);
+ * once it is, the allies have met K3.
+ */
+START_TEST(test_fog_unresolved_event)
+{
+	ord_game *g = krigsspil_game_fire();
+	char a1[] = "angriber=K3", a2[] = "forsvarer=L12";
+	char *argv[] = { a1, a2 };
+	struct ord_diag d;
+
+	ord_diag_init(&d);
+	ck_assert_msg(ord_game_event(g, "naerkamp", 2, argv, "a test of the fog", &d) == 0, "%s",
+		      ord_error_last());
+	ord_diag_release(&d);
+	side_sees(g, "allierede", "K3", 0);
+	side_sees(g, "allierede", "D3", 1); /* met in the fire */
+	resolve(g);
+	side_sees(g, "allierede", "K3", 1);
+	ord_game_free(g);
+}
+END_TEST
+
+/*
+ * The chart, step by step: the allies' chart drew D3, A1 and A3 from the
+ * turn's start, and D8's LU from the peaceful moves (F), though they meet
+ * them in the fire (S).  Each now starts at S; the side's own units and
+ * the referee's chart have every step.
+ */
+START_TEST(test_chart_enemy_from_met)
+{
+	static const char *const danes[] = { "D3", "D8", "A1", "A3" };
+	ord_game *g = krigsspil_game();
+	struct ord_buf ref = ORD_BUF_INIT, al = ORD_BUF_INIT;
+	xmlDocPtr rd, ad;
+	size_t i;
+
+	ck_assert_int_eq(ord_game_chart(g, &ref, NULL, "en"), 0);
+	ck_assert_int_eq(ord_game_chart(g, &al, "allierede", "en"), 0);
+	rd = parse(&ref);
+	ad = parse(&al);
+	/* the start and five phases */
+	ck_assert_int_eq(count(rd, "count(//s:g[@id='unit-D3']/s:circle)"), 6);
+	ck_assert_int_eq(count(ad, "count(//s:g[@id='unit-L2']/s:circle)"), 6);
+	for (i = 0; i < sizeof(danes) / sizeof(danes[0]); i++) {
+		char expr[128];
+		snprintf(expr, sizeof(expr), "count(//s:g[@id='unit-%s']/s:circle)", danes[i]);
+		ck_assert_msg(count(ad, expr) == 2, "%s: %d points on the allies' chart", danes[i],
+			      count(ad, expr));
+		snprintf(expr, sizeof(expr),
+			 "count(//s:g[@id='morale-%s']/s:rect[@class!='band-unknown'])", danes[i]);
+		ck_assert_msg(count(ad, expr) == 2, "%s: %d morale cells on the allies' chart",
+			      danes[i], count(ad, expr));
+	}
+	xmlFreeDoc(rd);
+	xmlFreeDoc(ad);
+	ord_buf_release(&ref);
+	ord_buf_release(&al);
 	ord_game_free(g);
 }
 END_TEST
@@ -1235,12 +1426,44 @@ START_TEST(test_battalion_map)
 	ck_assert(fabs(x1 - x2) < 0.01);
 	ck_assert_int_eq(count(doc, "count(//s:g[@id='results']/s:g[@class='fire'])"), 1);
 	xmlFreeDoc(doc);
-	/* the French see A1 (it fired at them), not A2 */
+	/* the French see A1 (it fired at them), not A2, and what its fire did */
 	ck_assert_int_eq(ord_game_map(g, &fr, "french", 1, NULL, NULL), 0);
 	doc = parse(&fr);
 	ck_assert_int_eq(count(doc, "count(//s:g[@id='unit-A1'])"), 1);
 	ck_assert_int_eq(count(doc, "count(//s:g[@id='unit-A2'])"), 0);
+	ck_assert_int_eq(count(doc, "count(//s:text[starts-with(., 'A1→F1: ')])"), 1);
 	xmlFreeDoc(doc);
+	/* ... from the fire that met it: not on the map of the movement, nor
+	 * F1 on the allies' (A1's target, but moved alone) */
+	ord_buf_reset(&fr);
+	ck_assert_int_eq(ord_game_map(g, &fr, "french", 1, "movement", NULL), 0);
+	doc = parse(&fr);
+	ck_assert_int_eq(count(doc, "count(//s:g[@data-side='allied'])"), 0);
+	xmlFreeDoc(doc);
+	ord_buf_reset(&fr);
+	ck_assert_int_eq(ord_game_map(g, &fr, "allied", 1, "movement", NULL), 0);
+	doc = parse(&fr);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='unit-F1'])"), 0);
+	xmlFreeDoc(doc);
+	ord_buf_reset(&fr);
+	ck_assert_int_eq(ord_game_map(g, &fr, "allied", 1, "fire", NULL), 0);
+	doc = parse(&fr);
+	ck_assert(attr_num(doc, "unit-F1", "data-y") == 8);
+	xmlFreeDoc(doc);
+	/* a melee recorded for a phase not resolved yet meets nobody */
+	resolve(g);
+	{
+		char a[] = "a=F1", b[] = "b=A2";
+		char *argv[] = { a, b };
+		struct ord_diag d;
+		ord_diag_init(&d);
+		ck_assert_msg(ord_game_event(g, "melee", 2, argv, "a test of the fog", &d) == 0,
+			      "%s", ord_error_last());
+		ord_diag_release(&d);
+	}
+	side_sees(g, "french", "A2", 0);
+	resolve(g);
+	side_sees(g, "french", "A2", 1);
 	unlink(scen);
 	ord_buf_release(&svg);
 	ord_buf_release(&fr);
@@ -1471,6 +1694,10 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fog_canary);
 	tcase_add_test(tc, test_same_bytes);
 	tcase_add_test(tc, test_map_direction_alike);
+	tcase_add_test(tc, test_map_enemy_no_path);
+	tcase_add_test(tc, test_map_enemy_not_before_met);
+	tcase_add_test(tc, test_fog_unresolved_event);
+	tcase_add_test(tc, test_chart_enemy_from_met);
 	tcase_add_test(tc, test_map_phases_and_errors);
 	tcase_add_test(tc, test_map_labels_apart);
 	tcase_add_test(tc, test_chart_in_danish);
