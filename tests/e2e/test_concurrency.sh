@@ -46,7 +46,9 @@ worker() {
 		case $kind in
 		submit)
 			if [ $((n % 2)) = 0 ]; then side=french; else side=allied; fi
-			sheet=$DEMO/turn$(( (i + n) % 3 + 1 ))-$side.txt
+			# the demo's sheets of turns 1 and 2, which are valid in
+			# its turn 1 (turn 3's fires a gun turn 2 unlimbers)
+			sheet=$DEMO/turn$(( (i + n) % 2 + 1 ))-$side.txt
 			"$ORDERLY" submit "$GAME" --side $side "$sheet" >"$TMP/out.$n.$i" 2>"$TMP/err.$n.$i" || rc=$?
 			;;
 		info) "$ORDERLY" info "$GAME" >"$TMP/out.$n.$i" 2>"$TMP/err.$n.$i" || rc=$? ;;
