@@ -261,6 +261,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("skydetid_kontrol", 0, 1),
 	WHOLE("hob_kontrol", 0, 1),
 	WHOLE("decimering_mand_kontrol", 0, 1),
+	WHOLE("loeb_halvt_kontrol", 0, 1),
 	NUM("skovkant_cm", 0, MANY),
 	WHOLE("hindring_lu_klasse_infanteri", 1, 3),
 	NUM("decimering_lu_pct", 0, 100),

@@ -536,6 +536,35 @@ static void check_stormmarch(struct line *l, size_t i)
 	ord_buf_release(&why);
 }
 
+/* 13: "En enhed ... kan benytte løb i et halvt træk": the L groups of a
+ * line together last at most the gait's share of a turn (gangarter's
+ * andel), said at the group that goes beyond it (loeb_halvt_kontrol: a
+ * game made before took two groups of ½ as a whole turn of løb). */
+static void check_loeb_time(struct line *l, size_t i)
+{
+	int per = quarters_per_turn(l->ctx), before = 0, q;
+	double length, share;
+	struct ord_buf most = ORD_BUF_INIT;
+	size_t k;
+
+	if (!ks_check(l->r, "loeb_halvt_kontrol") ||
+	    ks_gait(l->r, ks_art(l->u), "linie", "loeb", &length, &share, NULL)) {
+		ord_error_clear();
+		return;
+	}
+	for (k = 0; k < i; k++)
+		if (!strcmp(l->g[k].code, "loeb"))
+			before += ks_grp_quarters(l->ctx, l->o, &l->g[k]);
+	q = before + ks_grp_quarters(l->ctx, l->o, &l->g[i]);
+	if (q > share * per + 1e-9 && before <= share * per + 1e-9) {
+		ks_fmt_part(&most, share);
+		GROUP_DIAG(l, i, "13 løb i linie",
+			   "løb lasts at most %s turn (table gangarter): the line's 'L' take %d/%d of a turn",
+			   most.buf, q, per);
+	}
+	ord_buf_release(&most);
+}
+
 static void check_loeb(struct line *l, size_t i)
 {
 	long last = ks_st(l->ctx, l->u, "loeb_sidst");
@@ -548,6 +577,7 @@ static void check_loeb(struct line *l, size_t i)
 		GROUP_DIAG(l, i, "13 løb i linie",
 			   "løb may be used at most every %gth turn: it ran in turn %ld, the next may be in turn %ld",
 			   every, last, last + (long)every);
+	check_loeb_time(l, i);
 }
 
 /* Limbered artillery in line marches a few turns in a row (13). */

@@ -4254,6 +4254,23 @@ START_TEST(test_decimation_in_men)
 }
 END_TEST
 
+/* 13: "En enhed ... kan benytte løb i et halvt træk": the L groups of a
+ * line together, not each */
+START_TEST(test_loeb_half_a_turn)
+{
+	game_without(NULL);
+	ACCEPTS("danske", "D1 L ↑ ½ M ↗ ½\n");
+	ck_assert_str_eq(validate("danske", "D1 L ↑ ½ L ↗ ½\n"),
+			 "1:10: unit 'D1': løb lasts at most ½ turn (table gangarter): the line's 'L' "
+			 "take 4/4 of a turn (13 løb i linie)\n");
+	/* without fractions each is ½ (ordre_varighed) */
+	REFUSES("danske", "D1 L ↑ L ↗\n", "løb lasts at most ½ turn (table gangarter)");
+	/* a game made before loeb_halvt_kontrol */
+	game_without("loeb_halvt_kontrol");
+	ACCEPTS("danske", "D1 L ↑ ½ L ↗ ½\n");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -4309,6 +4326,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_stormmarch_front_change);
 	tcase_add_test(tc, test_cavalry_column_french_only);
 	tcase_add_test(tc, test_loeb);
+	tcase_add_test(tc, test_loeb_half_a_turn);
 	tcase_add_test(tc, test_cossacks);
 	tcase_add_test(tc, test_cossacks_attacked);
 	tcase_add_test(tc, test_fire_orders);
