@@ -13,6 +13,7 @@
 
 #include <sodium.h>
 
+#include "notation.h"
 #include "ruleset.h"
 #include "web/web.h"
 
@@ -66,6 +67,131 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p)
 	ord_buf_release(&now);
 }
 
+/* A side's units offered beside its sheet: more than this are a list
+ * nobody reads on a phone (the report has them all). */
+#define UNITS_MAX 400
+/* The list is open up to this many. */
+#define UNITS_OPEN 40
+
+struct units {
+	const char *side;
+	struct ord_buf *list;
+	size_t n;
+};
+
+static int unit_item(void *ud, const char *id, const char *name, const char *side)
+{
+	struct units *u = ud;
+
+	if (strcmp(side, u->side) || ++u->n > UNITS_MAX)
+		return 0;
+	ord_buf_adds(u->list, "<li><code>");
+	web_esc(u->list, id);
+	ord_buf_adds(u->list, "</code>");
+	if (strcmp(id, name)) {
+		ord_buf_adds(u->list, " ");
+		web_esc(u->list, name);
+	}
+	ord_buf_adds(u->list, "</li>");
+	return 0;
+}
+
+/* The side's units, id and name, beside the text box: what an order line
+ * starts with. */
+static void units_list(struct ord_buf *b, ord_game *g, const char *side)
+{
+	struct ord_buf list = ORD_BUF_INIT;
+	struct units u = { side, &list, 0 };
+
+	if (ord_game_units(g, unit_item, &u) == 0 && u.n) {
+		ord_buf_addf(b,
+			     "<details class=\"units\"%s><summary>Your units (%zu): an order "
+			     "starts with the id or the name</summary><ul class=\"units\">",
+			     u.n <= UNITS_OPEN ? " open" : "", u.n);
+		ord_buf_add(b, list.buf, list.len);
+		if (u.n > UNITS_MAX)
+			ord_buf_addf(b, "<li class=\"muted\">and %zu more: see the report</li>",
+				     u.n - UNITS_MAX);
+		ord_buf_adds(b, "</ul></details>\n");
+	}
+	ord_error_clear();
+	ord_buf_release(&list);
+}
+
+/* Whether the check found a problem on line (not only a syntax error:
+ * "unknown unit 'F99'" too). */
+static int line_refused(const struct ord_diag *d, unsigned line)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->items[i].line == line)
+			return 1;
+	return 0;
+}
+
+/* orderly's reading of the sheet, each order that has a problem struck
+ * out and said not to be accepted: the library's reading marks only the
+ * lines it could not read, and an order read but refused by the rules
+ * (an unknown unit) would look accepted.  Its orders are those the
+ * notation parses, one a line in sheet order (notation.h), so the sheet
+ * parsed again here gives each its line; when the two do not agree, the
+ * reading is shown as it is. */
+static void reading(struct ord_buf *b, const struct player *p, const struct ord_ruleset *rs)
+{
+	const struct ord_notation *n = NULL;
+	struct ord_sheet sheet;
+	struct ord_diag syntax;
+	const char *q, *end = p->reading.buf + p->reading.len;
+	size_t i = 0, orders = 0;
+	int marked = 0;
+
+	ord_sheet_init(&sheet);
+	ord_diag_init(&syntax);
+	if (p->rc != 0 && p->sheet && rs && ord_notation_find(&n, rs->notation) == 0)
+		n->parse(&sheet, p->sheet, strlen(p->sheet), &syntax);
+	ord_error_clear();
+	for (q = p->reading.buf; q < end; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : end)
+		if (strncmp(q, "# line ", 7))
+			orders++;
+	if (!n || orders != sheet.n) {
+		ord_buf_adds(b, "<h4>orderly's reading</h4><pre class=\"reading\">");
+		web_esc(b, p->reading.buf);
+		ord_buf_adds(b, "</pre>");
+		goto out;
+	}
+	for (i = 0; i < sheet.n; i++)
+		marked |= line_refused(&p->diag, sheet.orders[i].line);
+	ord_buf_addf(b, "<h4>orderly's reading</h4>%s<pre class=\"reading\">",
+		     marked ? "<p class=\"muted\">A line struck out has a problem: it is "
+			      "not accepted as it stands.</p>"
+			    : "");
+	for (q = p->reading.buf, i = 0; q < end;) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		size_t len = nl ? (size_t)(nl - q) : (size_t)(end - q);
+
+		if (!strncmp(q, "# line ", 7)) {
+			ord_buf_adds(b, "<span class=\"unread\">");
+			web_esc_n(b, q, len);
+			ord_buf_adds(b, "</span>");
+		} else if (line_refused(&p->diag, sheet.orders[i].line)) {
+			ord_buf_adds(b, "<span class=\"refused\"><s>");
+			web_esc_n(b, q, len);
+			ord_buf_addf(b, "</s> # line %u not accepted (see its problems)</span>",
+				     sheet.orders[i++].line);
+		} else {
+			web_esc_n(b, q, len);
+			i++;
+		}
+		ord_buf_addch(b, '\n');
+		q = nl ? nl + 1 : end;
+	}
+	ord_buf_adds(b, "</pre>");
+out:
+	ord_sheet_release(&sheet);
+	ord_diag_release(&syntax);
+}
+
 static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct player *p,
 		       const struct ord_game_status *st)
 {
@@ -108,19 +234,17 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 			ord_buf_adds(b, "</p>");
 		}
 		if (p->reading.len) {
-			ord_buf_adds(b, "<h4>orderly's reading</h4><pre class=\"reading\">");
-			web_esc(b, p->reading.buf);
-			ord_buf_adds(b, "</pre>");
+			reading(b, p, rs);
 		} else if (!strcmp(p->action, "check")) {
 			ord_buf_adds(b, "<p class=\"muted\">No order could be read.</p>");
 		}
 		ord_buf_adds(b, "</div>\n");
 	}
 	web_form_start(r, action.buf, "sheet-form");
+	units_list(b, g, p->side);
 	ord_buf_adds(b, "<label for=\"sheet-text\">One order a line; <code>#</code> starts a "
 			"comment</label>\n<textarea id=\"sheet-text\" name=\"sheet\" rows=\"12\" "
-			"spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\" "
-			"wrap=\"off\">");
+			"spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\">");
 	if (p->sheet)
 		web_esc(b, p->sheet);
 	ord_buf_adds(b, "</textarea>\n");
@@ -145,11 +269,9 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 	ord_buf_adds(b, "</section>\n<aside class=\"card help\" id=\"help\"><h2>How to write "
 			"orders</h2>\n");
 	if (help) {
-		ord_buf_adds(b, "<details open><summary>The notation: ");
-		web_esc(b, rs->notation);
-		ord_buf_adds(b, "</summary><pre class=\"notation\">");
-		web_esc(b, help);
-		ord_buf_adds(b, "</pre></details>\n");
+		ord_buf_adds(b, "<div class=\"notation\">");
+		web_markdown(b, help, strlen(help));
+		ord_buf_adds(b, "</div>\n");
 	} else {
 		ord_buf_adds(b, "<p class=\"muted\">This notation brings no help text: see its "
 				"documentation.</p>");

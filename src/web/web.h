@@ -207,6 +207,9 @@ void web_reports_section(struct web_req *r, ord_game *g, const char *name, const
 
 /* The notation help for a notation name ("hieroglyph"), or NULL. */
 const char *web_notation_help(const char *notation);
+/* Markdown (the few kinds a notation's help uses) as HTML, every byte of
+ * text escaped (markdown.c). */
+void web_markdown(struct ord_buf *b, const char *md, size_t len);
 
 /* Static files (compiled in from src/web/static/). */
 extern const unsigned char web_css[];

@@ -94,9 +94,26 @@ def main():
                         " return p.scrollWidth > p.clientWidth + 1")
         if cut:
             W.fail("french: a line of orderly's reading runs out of its box on a phone")
+        # the line with an unknown unit is not read as accepted
+        if "F99" not in fr.text("pre.reading .refused") or "not accepted" not in fr.text("pre.reading .refused"):
+            W.fail("french: line 7 (F99) is shown as accepted in the reading:\n" + fr.text("pre.reading"))
+        # the sheet's long lines wrap in the box on a phone
+        cut = fr.script("var a = document.getElementById('sheet-text');"
+                        " return a.scrollWidth > a.clientWidth + 1")
+        if cut:
+            W.fail("french: the sheet's box does not wrap its long lines on a phone")
+        # his units beside the box, the help as text with tables, not Markdown
+        if "F9" not in fr.text("ul.units") or "2/1er Artillerie à cheval" not in fr.text("ul.units"):
+            W.fail("french: his units are not listed beside the sheet")
+        helptext = fr.script("return document.getElementById('help').textContent")
+        if "`" in helptext or "|---" in helptext or "###" in helptext:
+            W.fail("french: the notation's help shows raw Markdown")
         shot(fr, "player-check-errors")
         # the problem's link puts the cursor on its line (the script)
         fr.click("ol.problems a.at")
+        fr.script("document.querySelectorAll('#help details').forEach(function (d) { d.open = true; });"
+                  " document.querySelector('#help table').scrollIntoView()")
+        shot(fr, "player-notation-help")
         # fixed, checked, submitted
         fr.type("#sheet-text", W.demo_sheet(1, "french"))
         fr.submit('button[value="check"]')

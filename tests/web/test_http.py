@@ -303,6 +303,29 @@ def run_checks(base, qb, ks, games):
     ok(st == 200 and "&lt;script&gt;alert(1)&lt;/script&gt;" in body and W.XSS not in body,
        "the unit named %s is text in the allied report" % W.XSS)
 
+    # ---- the sheet's page: the side's units beside the box, a box that
+    # wraps, the notation's help as HTML, a refused line not read as accepted
+    st, _, page = fr.get("/g/qb/side/french")
+    units = re.search(r'<ul class="units">(.*?)</ul>', page, re.S)
+    ok(units is not None and units.group(1).count("<li>") == 9 and
+       "<li><code>F1</code> 1/2e Léger</li>" in units.group(1) and "A1" not in units.group(1),
+       "the side's units (and only its own) are listed beside the sheet")
+    area = re.search(r'<textarea id="sheet-text"[^>]*>', page).group(0)
+    ok('wrap="off"' not in area, "the sheet's box wraps its lines")
+    help_ = re.search(r'<aside class="card help".*?</aside>', page, re.S).group(0)
+    ok("```" not in help_ and "|---|" not in help_ and "### " not in help_ and "`" not in help_ and
+       "<table" in help_ and '<details class="md-section"><summary>The tokens</summary>' in help_ and
+       "<code>FCol</code>" in help_ and "max-height" not in help_ and "For the ruleset" not in help_,
+       "the notation's help is HTML, not raw Markdown")
+    bad = sheet.replace("F9: ↑ 1", "F99: ↑ 1")
+    st, _, body = fr.post("/g/qb/side/french", {"action": "check", "sheet": bad})
+    reading = re.search(r'<pre class="reading">(.*?)</pre>', body, re.S)
+    ok(st == 422 and reading is not None and
+       '<span class="refused"><s>F99: ↑ 1</s> # line 7 not accepted (see its problems)</span>' in reading.group(1) and
+       "\nF1: ↑ 1/2\n" in "\n" + reading.group(1),
+       "a line the rules refuse is struck out in the reading, the others not: %s" %
+       (reading.group(1) if reading else body[:300]))
+
     # ---- check stores nothing; submit stores and gives the receipt
     before = log_len(qb)
     st, _, body = fr.post("/g/qb/side/french", {"action": "check", "sheet": sheet})
