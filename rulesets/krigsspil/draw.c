@@ -1037,17 +1037,11 @@ static int short_result(struct ord_ctx *ctx, const struct ord_picture *w, unsign
 	struct ord_result_view v;
 
 	/* a fire: the target's result says what it did (a battery's guns
-	 * too); it is labelled where the firer's result is seen.
-	 * NEEDSWORK: a side sees the target's result of an enemy's fire on
-	 * its own unit too (its report lists it); labelling that fire as well
-	 * waits on check_pictures' test_fog_canary, which wants no label there */
+	 * too), wherever the viewer sees it: his own fire's, and an enemy's
+	 * fire on his own unit (his report lists that loss), not the firer's
+	 * result of it (its ammunition), which the core keeps from him */
 	if (strcmp(kind, "naerkamp")) {
-		int firer_seen = 0;
-		for (i = 0; i < ord_ctx_nresults(ctx); i++)
-			if (!ord_ctx_result_get(ctx, i, &v) && v.event_seq == seq &&
-			    ord_kv_get(v.values, "men") && !ord_kv_get(v.values, "firer"))
-				firer_seen = 1;
-		for (i = 0; firer_seen && i < ord_ctx_nresults(ctx); i++) {
+		for (i = 0; i < ord_ctx_nresults(ctx); i++) {
 			if (ord_ctx_result_get(ctx, i, &v) || v.event_seq != seq ||
 			    !ord_kv_get(v.values, "firer"))
 				continue;

@@ -5,7 +5,7 @@
 # game gives the same bytes; what a side may not see is not in its picture;
 # the battalion game, which records no positions, has a chart and no map.
 # The fog by phase: no enemy unit before it was met, nor its path, nor an
-# event not resolved yet.
+# event not resolved yet; an enemy's fire on a side's unit labelled.
 # (The pictures are checked as data, pixel by pixel, in check_pictures.)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -75,6 +75,9 @@ grep -A1 'id="order-D3"' "$TMP/k-referee-1.svg" | grep -q 'class="moved"' ||
 if grep -q 'id="order-[DAK]' "$f"; then fail "$f draws a Danish unit's path or order"; fi
 if grep -q 'id="order-L' "$TMP/k-side=danske-1.svg"; then fail "the Danes' map draws an allied path or order"; fi
 grep -A1 'id="order-L2"' "$f" | grep -q 'class="moved"' || fail "the allies' map lacks L2's own move"
+# D3's fire at L2 is labelled on the allies' map too, as their report says
+run ord map "$TMP/k.game" --turn 1 --phase skydninger --side allierede --lang en
+expect_in "$OUT" "D3→L2: "
 
 # battalion: the chart for every viewer; no positions, so no map
 for who in referee french allied; do
@@ -106,6 +109,9 @@ expect_in "$(cat "$TMP/miss.svg")" "A1→L2: no loss"
 expect_not_in "$(cat "$TMP/miss.svg")" "−0 men"
 expect_exit 0 ord map "$TMP/miss.game" --lang da -o "$TMP/miss-da.svg"
 expect_in "$(cat "$TMP/miss-da.svg")" "A1→L2: ingen tab"
+# ... on the target's side's map as well
+run ord map "$TMP/miss.game" --side allierede --lang en
+expect_in "$OUT" "A1→L2: no loss"
 
 # an event recorded for the phase not resolved yet (a melee, overridden)
 # meets nobody: K3 is in none of the allies' report, map or chart until

@@ -14,7 +14,8 @@
  *    its report lists; an enemy unit is drawn with no path (no move made,
  *    no order from where it stood before it was met), on no map of a phase
  *    before it was met, nor in the chart's steps before, and an event not
- *    resolved meets nobody;
+ *    resolved meets nobody; an enemy's fire on a side's unit is labelled
+ *    with the loss its report gives;
  *  - the same game gives the same bytes, SVG and PNG;
  *  - the battalion chart has a panel per unit the side may see, and each
  *    enemy unit in it with the strength the side's report gives it.
@@ -603,13 +604,23 @@ START_TEST(test_fog_canary)
 		ck_assert_int_eq(listed, nenemy);
 	}
 	ck_assert_int_eq(nenemy, 3); /* L1, L2, L9: each named in a fire event with a Dane */
-	/* L9's fire at D8 (event 10): the Danes see the fire, not L9's result
-	 * (a result's label is drawn over every line, in a layer of its own) */
+	/* L9's fire at D8 (event 10): the Danes see the fire and what it did
+	 * to D8 (their report lists D8's loss), labelled as on the referee's
+	 * map (a result's label is drawn over every line, in a layer of its
+	 * own); not L9's own result (what it fired), which no label shows */
 	ck_assert_int_eq(count(rd, "count(//s:g[@id='event-10'][@class='artilleri'])"), 1);
 	ck_assert_int_eq(count(rd, "count(//s:g[@id='result-labels']/s:g[@id='result-10']/s:text)"), 1);
 	ck_assert_int_eq(count(dd, "count(//s:g[@id='event-10'][@class='artilleri'])"), 1);
-	ck_assert_int_eq(count(dd, "count(//s:g[@id='result-10'])"), 0);
-	ck_assert_int_eq(count(dd, "count(//s:text[contains(., 'L9→')])"), 0);
+	ck_assert_int_eq(count(dd, "count(//s:g[@id='result-labels']/s:g[@id='result-10']/s:text)"), 1);
+	{
+		xmlXPathObjectPtr a = xpath(rd, "string(//s:g[@id='result-10']/s:text)");
+		xmlXPathObjectPtr b = xpath(dd, "string(//s:g[@id='result-10']/s:text)");
+		ck_assert_str_eq((const char *)b->stringval, (const char *)a->stringval);
+		/* a loss or a miss, as the dice fell */
+		ck_assert_ptr_nonnull(strstr((const char *)b->stringval, "L9→D8: "));
+		xmlXPathFreeObject(a);
+		xmlXPathFreeObject(b);
+	}
 	/* ... and their own fire's result (event 8, A1 at L2) */
 	ck_assert_int_eq(count(dd, "count(//s:g[@id='result-8']/s:text)"), 1);
 	xmlFreeDoc(rd);
@@ -848,6 +859,46 @@ START_TEST(test_chart_enemy_from_met)
 		ck_assert_msg(count(ad, expr) == 2, "%s: %d morale cells on the allies' chart",
 			      danes[i], count(ad, expr));
 	}
+	xmlFreeDoc(rd);
+	xmlFreeDoc(ad);
+	ord_buf_release(&ref);
+	ord_buf_release(&al);
+	ord_game_free(g);
+}
+END_TEST
+
+/*
+ * The Krigsspil map labels an enemy's fire on a side's unit with the loss
+ * its report gives (it labelled only the side's own fire): on the allies'
+ * map of the fire, D3's and A1's fire at L2 and A3's at L1, as on the
+ * referee's.
+ */
+START_TEST(test_map_fire_on_own_labelled)
+{
+	static const unsigned seqs[] = { 6, 8, 9 }; /* D3→L2, A1→L2, A3→L1 */
+	ord_game *g = krigsspil_game();
+	struct ord_buf ref = ORD_BUF_INIT, al = ORD_BUF_INIT;
+	xmlDocPtr rd, ad;
+	size_t i;
+
+	ck_assert_int_eq(ord_game_map(g, &ref, NULL, 1, "skydninger", "en"), 0);
+	ck_assert_int_eq(ord_game_map(g, &al, "allierede", 1, "skydninger", "en"), 0);
+	rd = parse(&ref);
+	ad = parse(&al);
+	for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++) {
+		char expr[128];
+		xmlXPathObjectPtr a, b;
+		snprintf(expr, sizeof(expr), "string(//s:g[@id='result-%u']/s:text)", seqs[i]);
+		a = xpath(rd, expr);
+		b = xpath(ad, expr);
+		ck_assert_msg(*a->stringval, "no label of event %u on the referee's map", seqs[i]);
+		ck_assert_msg(!strcmp((const char *)a->stringval, (const char *)b->stringval),
+			      "event %u: '%s' on the allies' map, '%s' on the referee's", seqs[i],
+			      (const char *)b->stringval, (const char *)a->stringval);
+		xmlXPathFreeObject(a);
+		xmlXPathFreeObject(b);
+	}
+	ck_assert_int_eq(count(ad, "count(//s:text[starts-with(., 'D3→L2: ')])"), 1);
 	xmlFreeDoc(rd);
 	xmlFreeDoc(ad);
 	ord_buf_release(&ref);
@@ -1698,6 +1749,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_map_enemy_not_before_met);
 	tcase_add_test(tc, test_fog_unresolved_event);
 	tcase_add_test(tc, test_chart_enemy_from_met);
+	tcase_add_test(tc, test_map_fire_on_own_labelled);
 	tcase_add_test(tc, test_map_phases_and_errors);
 	tcase_add_test(tc, test_map_labels_apart);
 	tcase_add_test(tc, test_chart_in_danish);
