@@ -367,6 +367,8 @@ def run_checks(base, qb, ks, games):
     # a pending order's Record: the page with the unit filled in, the form named open
     ok('<a class="button record" href="/g/qb/referee?unit=F1&amp;kind=move#kind-move">' in body,
        "a pending move has a Record link to the move form with its unit")
+    ok("<b>A5</b> ordered to fire at F1 but no fire was recorded</span></li>" in body,
+       "an order of a later phase (a fire while moving) has no Record link")
     st, _, page = ref.get("/g/qb/referee?unit=F1&kind=move")
     ok(st == 200 and '<details class="event" id="kind-move" open>' in page and
        re.search(r'<input id="ev-move-unit" name="k_unit"[^>]* value="F1"', page) and
