@@ -339,50 +339,33 @@ static int has_word(const char *text, const char *word)
 }
 
 /* A pending order's Record link: the page again with unit filled in the
- * unit field of every form of the phase, scrolled to the forms, and the
- * form of the kind the message names (a kind of this phase, as a word:
- * "no move was recorded") open; none when it names a kind of another
- * phase ("no fire was recorded" while moving).  NEEDSWORK: the report's
- * <pending> does not say which kind carries the order out, so a kind
- * named otherwise (krigsspil's "flyt" for a move) opens no form; the
- * unit is filled in all the same. */
+ * unit field of every form of the phase, scrolled to the form of the kind
+ * the message names (a kind of this phase, as a word: "no move was
+ * recorded"), open.  None when the message names no kind of this phase
+ * (an order of a later phase: "no fire was recorded" while moving).
+ * NEEDSWORK: the report's <pending> does not say which kind carries the
+ * order out, so an order whose kind is named otherwise (krigsspil's
+ * "flyt" for a move) gets no button. */
 static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, const char *phase,
 			const char *url, const char *unit, const char *what)
 {
 	const struct ord_event_kind *ek, *match = NULL;
-	int any = 0, later = 0;
 
-	for (ek = rs ? rs->events : NULL; ek && ek->name; ek++) {
-		if (!unit_key(ek))
-			continue;
-		if (strcmp(ek->phase, phase)) {
-			later |= has_word(what, ek->name);
-			continue;
-		}
-		any = 1;
-		if (!match && has_word(what, ek->name))
+	for (ek = rs ? rs->events : NULL; ek && ek->name && !match; ek++)
+		if (!strcmp(ek->phase, phase) && unit_key(ek) && has_word(what, ek->name))
 			match = ek;
-	}
-	/* an order another phase's kind carries out is recorded there */
-	if (!any || !*unit || (!match && later))
+	if (!match || !*unit)
 		return;
 	ord_buf_adds(list, " <a class=\"button record\" href=\"");
 	web_esc(list, url);
 	ord_buf_adds(list, "?unit=");
 	web_url(list, unit);
-	if (match) {
-		ord_buf_adds(list, "&amp;kind=");
-		web_url(list, match->name);
-		ord_buf_addch(list, '#');
-		kind_anchor(list, match->name);
-	} else {
-		ord_buf_adds(list, "#record");
-	}
-	ord_buf_adds(list, "\">Record");
-	if (match) {
-		ord_buf_addch(list, ' ');
-		web_esc(list, match->name);
-	}
+	ord_buf_adds(list, "&amp;kind=");
+	web_url(list, match->name);
+	ord_buf_addch(list, '#');
+	kind_anchor(list, match->name);
+	ord_buf_adds(list, "\">Record ");
+	web_esc(list, match->name);
 	ord_buf_adds(list, "…</a>");
 }
 
