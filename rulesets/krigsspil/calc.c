@@ -740,6 +740,27 @@ static int fire_zone(const struct ks_rules *r, const struct ks_fire_in *in, cons
 	return 0;
 }
 
+/* The flags of the zone small-arms fire is read at (zone_ii). */
+static void fire_zone_flags(const char *zone, struct ord_kv *flags)
+{
+	char zf[48];
+
+	zone_flag(zf, sizeof(zf), "zone_", zone);
+	ord_kv_set(flags, zf, "yes");
+}
+
+void ks_fire_calc_flags(const struct ks_rules *r, const struct ks_fire_in *in, struct ord_kv *flags)
+{
+	const char *zone;
+
+	if (!in->vaaben || fire_zone(r, in, &zone)) {
+		ord_error_clear();
+		return;
+	}
+	if (zone)
+		fire_zone_flags(zone, flags);
+}
+
 /* The zone an artillery fire is read at: the zone given, else the band of
  * artillerizoner holding the range, when the ammunition is used at that
  * zone (ammunitionstyper's zoner); NULL out of range, or at a zone the
@@ -773,6 +794,39 @@ static int artillery_zone(const struct ks_rules *r, const struct ks_artillery_in
 		*zone = ord_row_str(*band, "zone");
 	ord_kv_release(&m);
 	return 0;
+}
+
+/* The flags of an artillery fire the calculation adds: the target's
+ * column, the ammunition, at its zone, the calibre (sf, sf_ii, kaliber_6). */
+static void artillery_flags(const struct ks_artillery_in *in, const char *zone, struct ord_kv *flags)
+{
+	char f[32], pre[40], zf[48];
+
+	/* Skema XV's target column: the game's flags say so, and the
+	 * calculator's maal_artilleri=yes says it here (one path for both) */
+	if (in->target_artillery)
+		ord_kv_set(flags, "maal_artilleri", "yes");
+	zone_flag(f, sizeof(f), "", in->ammo);
+	ord_kv_set(flags, f, "yes");
+	snprintf(pre, sizeof(pre), "%s_", f);
+	zone_flag(zf, sizeof(zf), pre, zone);
+	ord_kv_set(flags, zf, "yes");
+	snprintf(f, sizeof(f), "kaliber_%s", in->kaliber);
+	ord_kv_set(flags, f, "yes");
+}
+
+void ks_artillery_calc_flags(const struct ks_rules *r, const struct ks_artillery_in *in,
+			     struct ord_kv *flags)
+{
+	const struct ord_row *band;
+	const char *zone;
+
+	if (!in->ammo || !in->kaliber || artillery_zone(r, in, &zone, &band)) {
+		ord_error_clear();
+		return;
+	}
+	if (zone)
+		artillery_flags(in, zone, flags);
 }
 
 const char *ks_artillery_band(const struct ks_rules *r, const char *kaliber, const char *ammo,
@@ -825,7 +879,6 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 	const struct ord_row *row;
 	struct ord_kv flags;
 	struct ks_text t;
-	char zf[32];
 	double tab, a, b;
 	int err;
 
@@ -862,8 +915,7 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 	out->in_range = 1;
 	if (in->flags)
 		ord_kv_copy(&flags, in->flags);
-	zone_flag(zf, sizeof(zf), "zone_", out->zone);
-	ord_kv_set(&flags, zf, "yes");
+	fire_zone_flags(out->zone, &flags);
 
 	out->fire_units = ks_fire_units(r, in->figures, &t);
 	KS_TF(&t, ", zone %s; ", ", zone %s; ", out->zone);
@@ -914,7 +966,6 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	const struct ord_row *ammo, *row;
 	struct ord_kv m, flags;
 	struct ks_text t;
-	char f[32];
 	double tab, a, b, share = in->half ? ks_param(r, "halvt_traek_tab") : 1;
 	int err, pieces;
 
@@ -960,20 +1011,7 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	out->in_range = 1;
 	if (in->flags)
 		ord_kv_copy(&flags, in->flags);
-	/* Skema XV's target column: the game's flags say so, and the
-	 * calculator's maal_artilleri=yes says it here (one path for both) */
-	if (in->target_artillery)
-		ord_kv_set(&flags, "maal_artilleri", "yes");
-	zone_flag(f, sizeof(f), "", in->ammo);
-	ord_kv_set(&flags, f, "yes");
-	{
-		char pre[40], zf[48];
-		snprintf(pre, sizeof(pre), "%s_", f);
-		zone_flag(zf, sizeof(zf), pre, out->zone);
-		ord_kv_set(&flags, zf, "yes");
-	}
-	snprintf(f, sizeof(f), "kaliber_%s", in->kaliber);
-	ord_kv_set(&flags, f, "yes");
+	artillery_flags(in, out->zone, &flags);
 
 	ord_buf_addf(&t.da, "%d kanon%s, %s pund, %s (%s), zone %s; ", in->guns,
 		     in->guns == 1 ? "" : "er", in->kaliber, in->ammo, ord_row_str(ammo, "navn"),

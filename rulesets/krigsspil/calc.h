@@ -259,6 +259,8 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
  * out of range rolls none, and ks_fire reads no dice for it.  1 when the
  * input is bad (ks_fire says why). */
 int ks_fire_reaches(const struct ks_rules *r, const struct ks_fire_in *in);
+/* The flags ks_fire adds for in, its zone's (zone_ii); none out of range. */
+void ks_fire_calc_flags(const struct ks_rules *r, const struct ks_fire_in *in, struct ord_kv *flags);
 /* A small arm's longest range in cm, the end of its last band in
  * skudzoner (-1 when the table has none), and its zones ("I II") into
  * zones (may be NULL). */
@@ -299,6 +301,11 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
  * calibre's bands for its ammunition (artillerizoner), a zone the
  * ammunition is used at (ammunitionstyper's zoner)?  As ks_fire_reaches. */
 int ks_artillery_reaches(const struct ks_rules *r, const struct ks_artillery_in *in);
+/* The flags ks_artillery adds for in: the target's column, the
+ * ammunition at its zone, the calibre (sf, sf_ii, kaliber_6); none out of
+ * range. */
+void ks_artillery_calc_flags(const struct ks_rules *r, const struct ks_artillery_in *in,
+			     struct ord_kv *flags);
 /* The zone of the band of artillerizoner a range falls in for a calibre
  * and an ammunition's gruppe, whether the ammunition is used there or
  * not; NULL beyond the last band or when the tables have none. */

@@ -137,6 +137,46 @@ static void check_flags(struct ord_ctx *ctx, const char *list, const char *const
 	}
 }
 
+/* K10: the referee gives with flag= what the module cannot see (a flank,
+ * cover, smoke he judges); a flag the module works out itself from the
+ * units' state and the event (ks_fire_own_flags: the zone, the first
+ * volley, the firer's and the target's morale, formation and valeur)
+ * given against what it works out is refused (dommerflag_kontrol: a game
+ * made before took it on top of the module's, zone I in zone II too). */
+static void check_own_flags(struct ord_ctx *ctx, const struct ord_event *ev,
+			    const struct ord_unit *u, struct ord_diag *d)
+{
+	struct ord_kv own, given;
+	size_t i;
+
+	if (!ord_kv_get(&ev->kv, "flag") || !ks_check(ks_r(ctx), "dommerflag_kontrol"))
+		return;
+	ord_kv_init(&own);
+	ord_kv_init(&given);
+	ks_fire_own_flags(ctx, ev, &own);
+	ks_referee_flags(ord_kv_get(&ev->kv, "flag"), &given);
+	for (i = 0; i < given.n; i++) {
+		const char *k = given.items[i].key, *v = given.items[i].value;
+		const char *m = ord_kv_get(&own, k);
+		int differs;
+		if (!ks_fire_own_flag(ev->kind, k))
+			continue;
+		if (!strcmp(k, "valeur_diff"))
+			differs = fabs(strtod(v, NULL) - (m ? strtod(m, NULL) : 0)) > 1e-9;
+		else
+			differs = ord_kv_get_bool(&given, k, 0) != (m && ord_kv_get_bool(&own, k, 0));
+		if (differs)
+			ord_diag_add(d, 0, 0, u->id, "K10",
+				     "flag: %s=%s against what the module works out itself from the units' state and the event (%s=%s): leave it out (--override records it anyway)",
+				     k, v, k,
+				     m                           ? m
+				     : !strcmp(k, "valeur_diff") ? "0"
+								 : "no");
+	}
+	ord_kv_release(&own);
+	ord_kv_release(&given);
+}
+
 static int fired_this_turn(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u)
 {
 	size_t i;
@@ -849,6 +889,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (ks_is(ctx, u, "infanteri") || ks_is(ctx, u, "kavaleri"))
 			check_reach(ctx, ev, u, NULL, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
+		check_own_flags(ctx, ev, u, d);
 	} else if (!strcmp(ev->kind, "artilleri")) {
 		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
 						      "skema_xv_moral", NULL };
@@ -924,6 +965,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		check_reach(ctx, ev, u, ammo, d);
 		check_overfire(ctx, ev, u, ammo, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
+		check_own_flags(ctx, ev, u, d);
 	} else if (!strcmp(ev->kind, "forsvarsild")) {
 		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
 						      "skema_xv_moral", NULL };
@@ -956,6 +998,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "15", "battery '%s' is limbered", u->id);
 		check_carriers(ctx, ev, u, d); /* its canister comes from the limbers too */
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
+		check_own_flags(ctx, ev, u, d);
 	} else if (!strcmp(ev->kind, "fortryd")) {
 		if (ks_st(ctx, u, "angreb_traek") != turn)
 			ord_diag_add(d, 0, 0, u->id, "16.6",

@@ -227,6 +227,60 @@ const char *ks_longest_arm(struct ord_ctx *ctx, const struct ord_unit *u)
 	return ord_kv_get_int(&u->attrs, "rifler", 0) > 0 ? "riffel" : "musket";
 }
 
+/* Small-arms fire e of u at t as the calculation takes it, with the flags
+ * the module works out itself from the units' state (K10: the referee's
+ * come on top; ks_fire_own_flags). */
+static void small_arms_in(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u,
+			  struct ord_unit *t, struct ks_fire_in *in, struct ord_kv *flags)
+{
+	struct ks_rules *r = ks_r(ctx);
+	const char *zone = ord_kv_get(&e->kv, "zone");
+	long rifler = ord_kv_get_int(&u->attrs, "rifler", 0);
+	int grade = ks_moral_now(ctx, u), turn = ord_ctx_turn(ctx);
+
+	memset(in, 0, sizeof(*in));
+	in->figures = (int)ord_kv_get_int(&e->kv, "figurer",
+					  ks_firing_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u),
+							    ks_figures(ctx, u)));
+	in->target_figures = ks_figures(ctx, t);
+	in->fired_figures = fired_part(ctx, e, t);
+	in->zone = zone;
+	in->range = ord_kv_get_num(&e->kv, "afstand", 0);
+	in->half = fire_half(ctx, e, u, t, "skydning");
+	in->vaaben = ks_longest_arm(ctx, u);
+	if (ks_is(ctx, u, "kavaleri")) {
+		ord_kv_set(flags, "kavaleri_skyder", "yes");
+	} else if (rifler > 0 && rifler < 100) {
+		if (musket_reaches(r, zone, in->range))
+			in->vaaben = "musket";
+		else /* only the rifles reach the furthest zone */
+			in->figures = (int)floor(in->figures * rifler / 100.0);
+	}
+	/* the rifles' share counts when the muskets fire at one zone and the
+	 * rifles at the zones riffel_andele names (14, "Skydning på zone
+	 * II/III"), the same whether the referee gives zones or distances */
+	if (rifler > 0 && rifler < 100 && !strcmp(in->vaaben, "musket")) {
+		const char *mz = zone ? zone : arms_zone(r, "musket", in->range);
+		const char *flag = ks_rifle_flag(r, "skydning", rifler, mz, rifle_zone(r, e));
+		if (flag)
+			ord_kv_set(flags, flag, "yes");
+	}
+	if (ks_st(ctx, u, "foerste_salve"))
+		ord_kv_set(flags, "foerste_salve", "yes");
+	if (ks_st(ctx, u, "skoed_helt") > 0 && ks_st(ctx, u, "skoed_helt") == turn - 1 &&
+	    ks_closed(ctx, u, NULL))
+		ord_kv_set(flags, "krudtroeg_skytte", "yes");
+	if (ks_st(ctx, u, "bevaeget") == turn)
+		ord_kv_set(flags, "ej_stationaer", "yes");
+	if (grade == KS_LU)
+		ord_kv_set(flags, "skytte_lu", "yes");
+	else if (grade >= KS_U)
+		ord_kv_set(flags, "skytte_u", "yes");
+	ks_target_flags(ctx, t, flags);
+	if (!answers(ctx, t))
+		ord_kv_set(flags, "besvarer_ikke", "yes");
+}
+
 static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -235,54 +289,12 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	struct ks_fire_out out;
 	struct ord_kv flags, vals;
 	struct ks_text why;
-	const char *zone = ord_kv_get(&e->kv, "zone");
-	long rifler = ord_kv_get_int(&u->attrs, "rifler", 0);
-	int err, grade = ks_moral_now(ctx, u), turn = ord_ctx_turn(ctx);
+	int err, turn = ord_ctx_turn(ctx);
 
-	memset(&in, 0, sizeof(in));
 	ord_kv_init(&flags);
 	ord_kv_init(&vals);
 	ks_text_init(&why);
-	in.figures = (int)ord_kv_get_int(&e->kv, "figurer",
-					 ks_firing_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u),
-							   ks_figures(ctx, u)));
-	in.target_figures = ks_figures(ctx, t);
-	in.fired_figures = fired_part(ctx, e, t);
-	in.zone = zone;
-	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
-	in.half = fire_half(ctx, e, u, t, "skydning");
-	in.vaaben = ks_longest_arm(ctx, u);
-	if (ks_is(ctx, u, "kavaleri")) {
-		ord_kv_set(&flags, "kavaleri_skyder", "yes");
-	} else if (rifler > 0 && rifler < 100) {
-		if (musket_reaches(r, zone, in.range))
-			in.vaaben = "musket";
-		else /* only the rifles reach the furthest zone */
-			in.figures = (int)floor(in.figures * rifler / 100.0);
-	}
-	/* the rifles' share counts when the muskets fire at one zone and the
-	 * rifles at the zones riffel_andele names (14, "Skydning på zone
-	 * II/III"), the same whether the referee gives zones or distances */
-	if (rifler > 0 && rifler < 100 && !strcmp(in.vaaben, "musket")) {
-		const char *mz = zone ? zone : arms_zone(r, "musket", in.range);
-		const char *flag = ks_rifle_flag(r, "skydning", rifler, mz, rifle_zone(r, e));
-		if (flag)
-			ord_kv_set(&flags, flag, "yes");
-	}
-	if (ks_st(ctx, u, "foerste_salve"))
-		ord_kv_set(&flags, "foerste_salve", "yes");
-	if (ks_st(ctx, u, "skoed_helt") > 0 && ks_st(ctx, u, "skoed_helt") == turn - 1 &&
-	    ks_closed(ctx, u, NULL))
-		ord_kv_set(&flags, "krudtroeg_skytte", "yes");
-	if (ks_st(ctx, u, "bevaeget") == turn)
-		ord_kv_set(&flags, "ej_stationaer", "yes");
-	if (grade == KS_LU)
-		ord_kv_set(&flags, "skytte_lu", "yes");
-	else if (grade >= KS_U)
-		ord_kv_set(&flags, "skytte_u", "yes");
-	ks_target_flags(ctx, t, &flags);
-	if (!answers(ctx, t))
-		ord_kv_set(&flags, "besvarer_ikke", "yes");
+	small_arms_in(ctx, e, u, t, &in, &flags);
 	ks_referee_flags(ord_kv_get(&e->kv, "flag"), &flags);
 	in.flags = &flags;
 	/* a shot out of range rolls no dice (it can do nothing) */
@@ -365,6 +377,103 @@ int ks_ranged(struct ord_ctx *ctx, const struct ord_unit *u, const char *target)
 	       ks_st(ctx, u, "indskudt_fra") <= ord_ctx_turn(ctx);
 }
 
+/* A battery's fire e (defensive: its canister at an attacker) of u at t as
+ * the calculation takes it, with the flags the module works out itself
+ * (K10; ks_fire_own_flags). */
+static void artillery_in(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u,
+			 struct ord_unit *t, int defensive, struct ks_artillery_in *in,
+			 struct ord_kv *flags)
+{
+	int grade = ks_moral_now(ctx, u);
+
+	memset(in, 0, sizeof(*in));
+	in->ammo = defensive ? "SK" : battery_ammo(ctx, u, e);
+	in->kaliber = ks_attr(u, "kaliber");
+	in->guns = (int)ord_kv_get_int(&e->kv, "kanoner", guns_for(ctx, u, in->ammo));
+	in->zone = defensive ? "I" : ord_kv_get(&e->kv, "zone");
+	in->range = ord_kv_get_num(&e->kv, "afstand", 0);
+	in->half = defensive ? ord_kv_get_bool(&e->kv, "halv", 0)
+			     : fire_half(ctx, e, u, t, "artilleriskydning");
+	in->target_figures = ks_figures(ctx, t);
+	in->fired_figures = fired_part(ctx, e, t);
+	in->target_artillery = ks_is(ctx, t, "artilleri");
+	if (ord_kv_get_bool(&e->kv, "koordineret", 0))
+		ord_kv_set(flags, "koordineret", "yes");
+	if (!defensive && !ks_ranged(ctx, u, t->id))
+		ord_kv_set(flags, "ikke_indskudt", "yes");
+	if (grade == KS_LU)
+		ord_kv_set(flags, "batteri_lu", "yes");
+	else if (grade >= KS_U)
+		ord_kv_set(flags, "batteri_u", "yes");
+	ks_target_flags(ctx, t, flags);
+	if (ks_is(ctx, t, "artilleri") && !answers(ctx, t))
+		ord_kv_set(flags, "besvarer_ikke", "yes");
+}
+
+/* The flags the module works out itself, for each kind of fire: those
+ * small_arms_in and artillery_in set from the units' state and the
+ * event, and the zone's and ammunition's the calculation adds (calc.c);
+ * the prefixes end in '_'.  Not the ones the referee judges on the table
+ * (flank, cover, smoke, not stationary, answering). */
+static const char *const own_small_arms[] = {
+	"kavaleri_skyder", "foerste_salve", "skytte_lu", "skytte_u", "rifler_", "zone_", NULL
+};
+static const char *const own_artillery[] = {
+	"koordineret", "ikke_indskudt", "batteri_lu", "batteri_u", "kaliber_", "sf", "sg", "sk",
+	"ss",          "sf_",           "sg_",        "sk_",       "ss_",      NULL
+};
+static const char *const own_target[] = { "maal_artilleri",
+					  "maal_dyb",
+					  "maal_hob",
+					  "maal_spredt_taet",
+					  "maal_spredt_tynd",
+					  "maal_spredt",
+					  "maal_kavaleri",
+					  "maal_lu",
+					  "maal_u",
+					  "valeur_diff",
+					  NULL };
+
+static int listed(const char *const *list, const char *flag)
+{
+	size_t i, n;
+
+	for (i = 0; list[i]; i++) {
+		n = strlen(list[i]);
+		if (list[i][n - 1] == '_' ? !strncmp(flag, list[i], n) : !strcmp(flag, list[i]))
+			return 1;
+	}
+	return 0;
+}
+
+int ks_fire_own_flag(const char *kind, const char *flag)
+{
+	if (listed(own_target, flag))
+		return 1;
+	if (!strcmp(kind, "skyd"))
+		return listed(own_small_arms, flag);
+	return (!strcmp(kind, "artilleri") || !strcmp(kind, "forsvarsild")) &&
+	       listed(own_artillery, flag);
+}
+
+void ks_fire_own_flags(struct ord_ctx *ctx, const struct ord_event *e, struct ord_kv *flags)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ord_unit *u = ks_ev_unit(ctx, e, "unit"), *t = ks_ev_unit(ctx, e, "maal");
+
+	if (!u || !t)
+		return;
+	if (!strcmp(e->kind, "skyd")) {
+		struct ks_fire_in in;
+		small_arms_in(ctx, e, u, t, &in, flags);
+		ks_fire_calc_flags(r, &in, flags);
+	} else if (!strcmp(e->kind, "artilleri") || !strcmp(e->kind, "forsvarsild")) {
+		struct ks_artillery_in in;
+		artillery_in(ctx, e, u, t, !strcmp(e->kind, "forsvarsild"), &in, flags);
+		ks_artillery_calc_flags(r, &in, flags);
+	}
+}
+
 int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -373,36 +482,16 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 	struct ks_artillery_out out;
 	struct ord_kv flags, vals;
 	struct ks_text why;
-	const char *ammo = defensive ? "SK" : battery_ammo(ctx, u, e);
+	const char *ammo;
 	int coord = ord_kv_get_bool(&e->kv, "koordineret", 0);
-	int err, grade = ks_moral_now(ctx, u), turn = ord_ctx_turn(ctx);
+	int err, turn = ord_ctx_turn(ctx);
 	double use;
 
-	memset(&in, 0, sizeof(in));
 	ord_kv_init(&flags);
 	ord_kv_init(&vals);
 	ks_text_init(&why);
-	in.ammo = ammo;
-	in.kaliber = ks_attr(u, "kaliber");
-	in.guns = (int)ord_kv_get_int(&e->kv, "kanoner", guns_for(ctx, u, ammo));
-	in.zone = defensive ? "I" : ord_kv_get(&e->kv, "zone");
-	in.range = ord_kv_get_num(&e->kv, "afstand", 0);
-	in.half = defensive ? ord_kv_get_bool(&e->kv, "halv", 0)
-			    : fire_half(ctx, e, u, t, "artilleriskydning");
-	in.target_figures = ks_figures(ctx, t);
-	in.fired_figures = fired_part(ctx, e, t);
-	in.target_artillery = ks_is(ctx, t, "artilleri");
-	if (coord)
-		ord_kv_set(&flags, "koordineret", "yes");
-	if (!defensive && !ks_ranged(ctx, u, t->id))
-		ord_kv_set(&flags, "ikke_indskudt", "yes");
-	if (grade == KS_LU)
-		ord_kv_set(&flags, "batteri_lu", "yes");
-	else if (grade >= KS_U)
-		ord_kv_set(&flags, "batteri_u", "yes");
-	ks_target_flags(ctx, t, &flags);
-	if (ks_is(ctx, t, "artilleri") && !answers(ctx, t))
-		ord_kv_set(&flags, "besvarer_ikke", "yes");
+	artillery_in(ctx, e, u, t, defensive, &in, &flags);
+	ammo = in.ammo;
 	ks_referee_flags(ord_kv_get(&e->kv, "flag"), &flags);
 	in.flags = &flags;
 	if (defensive)

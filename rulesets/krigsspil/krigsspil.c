@@ -727,6 +727,8 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * under hob_under figures is a hob, from the start or by its losses
 	 * (11.8); decimation counts the men lost, not whole figures (6.7);
 	 * a line's løb groups together last at most half a turn (13);
+	 * a fire's flag the module works out itself, given against it, is
+	 * refused (K10);
 	 * 2026-12-02.9, switched the same way: a terrain edge is the worse of
 	 * its two sides', crossed both ways (3.2, 13); a merged unit keeps
 	 * the men its parts had lost short of a figure (6.2); the words of

@@ -186,6 +186,13 @@ void ks_apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, const ch
 /* The referee's flags "a,b=2" into flags; the target's own flags. */
 void ks_referee_flags(const char *list, struct ord_kv *flags);
 void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_kv *flags);
+/* The flags the module works out itself for fire e (skyd, artilleri,
+ * forsvarsild) from the units' state and the event, the zone's and the
+ * ammunition's too (K10: the referee's come on top), into flags; and
+ * whether flag is one of them for its kind of event (the ones the
+ * referee judges on the table, flank, cover, smoke, are not). */
+void ks_fire_own_flags(struct ord_ctx *ctx, const struct ord_event *e, struct ord_kv *flags);
+int ks_fire_own_flag(const char *kind, const char *flag);
 /* A battery's fire (defensive: its canister at an attacker). */
 int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive);
 /* 9.2: the figures that must carry the ammunition of battery u's fire e

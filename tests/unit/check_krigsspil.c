@@ -4271,6 +4271,53 @@ START_TEST(test_loeb_half_a_turn)
 }
 END_TEST
 
+/* K10: the referee's flags are what the module cannot see; one it works
+ * out itself from the units' state and the event, given against it, is
+ * refused.  D1 has fired its first volley, L1 is in OR with valeur 6;
+ * what check_event says of `kind` with args. */
+static const char *own_flag_said(const char *without, const char *kind, const char *args)
+{
+	game_without(without);
+	orders("D1 S @L1\nA1 AS SF @L1\n");
+	ord_kv_set(&U("D1")->state, "foerste_salve", "0");
+	return event(kind, args);
+}
+
+#define OWN_FLAG_OK(kind, args) ck_assert_str_eq(own_flag_said(NULL, kind, args), "")
+#define OWN_FLAG_BAD(kind, args, msg)                                                           \
+	do {                                                                                    \
+		const char *said_ = own_flag_said(NULL, kind, args);                            \
+		ck_assert_msg(strstr(said_, msg) != NULL, "expected '%s' in:\n%s", msg, said_); \
+	} while (0)
+
+START_TEST(test_own_flags_refused)
+{
+	OWN_FLAG_BAD("skyd", "unit=D1 maal=L1 zone=II flag=zone_i",
+		     "unit 'D1': flag: zone_i=yes against what the module works out itself from the "
+		     "units' state and the event (zone_i=no): leave it out (--override records it "
+		     "anyway) (K10)");
+	OWN_FLAG_BAD("skyd", "unit=D1 maal=L1 afstand=18 flag=zone_i", "(zone_i=no)");
+	OWN_FLAG_BAD("skyd", "unit=D1 maal=L1 zone=II flag=foerste_salve", "(foerste_salve=no)");
+	OWN_FLAG_BAD("skyd", "unit=D1 maal=L1 zone=II flag=maal_lu", "(maal_lu=no)");
+	OWN_FLAG_BAD("skyd", "unit=D1 maal=L1 zone=II flag=valeur_diff=2", "(valeur_diff=0)");
+	OWN_FLAG_BAD("artilleri", "unit=A1 maal=L1 zone=II flag=sk_i", "(sk_i=no)");
+	OWN_FLAG_BAD("artilleri", "unit=A1 maal=L1 zone=II flag=kaliber_12", "(kaliber_12=no)");
+	/* what it works out too, and what the referee judges on the table */
+	OWN_FLAG_OK("skyd", "unit=D1 maal=L1 zone=I flag=zone_i,valeur_diff=0,flanke,krudtroeg_maal");
+	OWN_FLAG_OK("artilleri", "unit=A1 maal=L1 zone=I flag=sf,sf_i,flanke");
+	game_without(NULL);
+	orders("D1 S @L1\n");
+	ord_kv_set(&U("L1")->state, "moral", "LU");
+	EV_OK("skyd", "unit=D1 maal=L1 zone=II flag=maal_lu,foerste_salve");
+	/* a game made before dommerflag_kontrol: on top of the module's */
+	ck_assert_str_eq(own_flag_said("dommerflag_kontrol", "skyd",
+				       "unit=D1 maal=L1 zone=II flag=zone_i,foerste_salve"),
+			 "");
+	resolve("skydninger", D(3, 3, 3));
+	expect_result("+3 zone I, +2 1. skydning");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -4334,6 +4381,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_other_sheet_rules);
 	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_overfire);
+	tcase_add_test(tc, test_own_flags_refused);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("phases");
