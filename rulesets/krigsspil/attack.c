@@ -514,14 +514,12 @@ out:
  * figures, cavalry counted forfoelgelse_kavaleri_gange times. */
 static int strength(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	double cav = ks_param(ks_r(ctx), "forfoelgelse_kavaleri_gange");
-
-	return (int)(ks_figures(ctx, u) * (ks_is(ctx, u, "kavaleri") ? cav : 1));
+	return ks_pursuit_strength(ks_r(ctx), ks_figures(ctx, u), ks_is(ctx, u, "kavaleri"));
 }
 
 int ks_pursuit_strong(struct ord_ctx *ctx, const struct ord_unit *a, const struct ord_unit *f)
 {
-	return 100.0 * strength(ctx, a) >= ks_param(ks_r(ctx), "forfoelgelse_pct") * strength(ctx, f);
+	return ks_pursuit_enough(ks_r(ctx), strength(ctx, a), strength(ctx, f));
 }
 
 int ks_block_effective(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *b)

@@ -562,6 +562,16 @@ int ks_fire_units(const struct ks_rules *r, int figures, struct ks_text *why)
 	return units;
 }
 
+int ks_pursuit_strength(const struct ks_rules *r, int figures, int cavalry)
+{
+	return (int)(figures * (cavalry ? ks_param(r, "forfoelgelse_kavaleri_gange") : 1));
+}
+
+int ks_pursuit_enough(const struct ks_rules *r, int attacker, int fleeing)
+{
+	return 100.0 * attacker >= ks_param(r, "forfoelgelse_pct") * fleeing;
+}
+
 int ks_decimation(const struct ks_rules *r, int start_figures, int figures)
 {
 	double lost;

@@ -192,6 +192,13 @@ int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_mov
  * remainder of rest_figurer or more one more (6.4): floor((n + 3) / 5). */
 int ks_fire_units(const struct ks_rules *r, int figures, struct ks_text *why);
 
+/* 17.3 forfølgelsesangreb: a unit's strength against a fleeing one, its
+ * figures, cavalry's forfoelgelse_kavaleri_gange times; and whether the
+ * attacker's is at least forfoelgelse_pct of the fleeing unit's (the game
+ * and the calculator alike). */
+int ks_pursuit_strength(const struct ks_rules *r, int figures, int cavalry);
+int ks_pursuit_enough(const struct ks_rules *r, int attacker, int fleeing);
+
 /* Decimation (6.7): 0 none, 1 over decimering_lu_pct lost (LU for the rest
  * of the battle), 2 over decimering_u_pct (U, no reorganisation). */
 int ks_decimation(const struct ks_rules *r, int start_figures, int figures);

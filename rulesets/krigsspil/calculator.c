@@ -374,6 +374,50 @@ static void melee_arm_args(const struct ord_kv *kv, const char *p, struct ks_mel
 	m->rifler = (double)ord_kv_get_int(kv, k, 0);
 }
 
+/* A side's arm is cavalry (its <p>_art=; not known without). */
+static int side_cavalry(const struct ks_rules *r, const struct ord_kv *kv, const char *p)
+{
+	char k[32];
+	const char *art;
+
+	snprintf(k, sizeof(k), "%s_art", p);
+	art = ord_kv_get(kv, k);
+	return art && !strcmp(ks_arm_vaaben(r, art), "kavaleri");
+}
+
+/* 17.3 as the game has it (events.c, attack.c): a pursuit attack is on a
+ * side in FU (d_moral_fu=yes) by at least forfoelgelse_pct of its strength
+ * (cavalry counted forfoelgelse_kavaleri_gange times), refused otherwise;
+ * and, with forfoelgelse_kontrol, such a melee is one whether said or not.
+ * beregner_forfoelgelse_kontrol: a Skema without it takes forfoelgelse= as
+ * given, as the calculator did. */
+static int melee_pursuit(const struct ks_rules *r, const struct ord_kv *kv, struct ks_melee_in *in,
+			 struct ks_text *why)
+{
+	int fu = ord_kv_get_bool(&in->d.flags, "moral_fu", 0);
+	int a = ks_pursuit_strength(r, (int)ord_kv_get_int(kv, "a_figurer", 0),
+				    side_cavalry(r, kv, "a"));
+	int d = ks_pursuit_strength(r, (int)ord_kv_get_int(kv, "d_figurer", 0),
+				    side_cavalry(r, kv, "d"));
+	int enough = ks_pursuit_enough(r, a, d);
+
+	if (in->pursuit && !fu)
+		return ord_error_set(ORD_EUSAGE,
+				     "forfoelgelse: a pursuit attack is on a unit in FU: give d_moral_fu=yes (17 forfølgelsesangreb)");
+	if (in->pursuit && !enough)
+		return ord_error_set(ORD_EUSAGE,
+				     "forfoelgelse: a pursuit needs at least %g%% of the fleeing unit's strength (cavalry %g times): %d against %d (17 forfølgelsesangreb)",
+				     ks_param(r, "forfoelgelse_pct"),
+				     ks_param(r, "forfoelgelse_kavaleri_gange"), a, d);
+	if (!in->pursuit && fu && enough && ks_check(r, "forfoelgelse_kontrol")) {
+		in->pursuit = 1;
+		KS_TF(why, "forfølgelsesangreb (17.3): %d mod %d, mindst %g%%; ",
+		      "pursuit attack (17.3): %d against %d, at least %g%%; ", a, d,
+		      ks_param(r, "forfoelgelse_pct"));
+	}
+	return 0;
+}
+
 static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
 {
 	const struct ks_rules *r = ks_rules(rules);
@@ -393,6 +437,8 @@ static int calc_melee(struct ord_calc *c, struct ord_rules *rules)
 	    (err = melee_side_args(r, kv, "d", &in.d, &why)) != 0)
 		goto out;
 	in.pursuit = ord_kv_get_bool(kv, "forfoelgelse", 0);
+	if (ks_check(r, "beregner_forfoelgelse_kontrol") && (err = melee_pursuit(r, kv, &in, &why)) != 0)
+		goto out;
 	/* the modifiers of arm and formation, by the game's own path */
 	if (ord_kv_get(kv, "a_art") && ord_kv_get(kv, "d_art")) {
 		struct ks_melee_arm ma, md;

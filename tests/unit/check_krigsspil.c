@@ -564,10 +564,10 @@ START_TEST(test_melee_calc)
 		}
 	}
 	/* a pursuit always wins and costs the pursuer nothing */
-	ck_assert_str_eq(value("melee", "a_figurer=5 d_figurer=20 forfoelgelse=yes",
+	ck_assert_str_eq(value("melee", "a_figurer=5 d_figurer=20 forfoelgelse=yes d_moral_fu=yes",
 			       D(1, 1, 1, 6, 6, 6), "winner"),
 			 "a");
-	ck_assert_int_eq(ivalue("melee", "a_figurer=5 d_figurer=20 forfoelgelse=yes",
+	ck_assert_int_eq(ivalue("melee", "a_figurer=5 d_figurer=20 forfoelgelse=yes d_moral_fu=yes",
 				D(1, 1, 1, 6, 6, 6), "men_a"),
 			 0);
 	/* twice as strong: +7, not the 10% steps */
@@ -4318,6 +4318,50 @@ START_TEST(test_own_flags_refused)
 }
 END_TEST
 
+/* 17.3 in the calculator as in the game (test_pursuit_by_rule): a
+ * pursuit is of a unit in FU by at least 25% of its strength, refused
+ * otherwise, and is one whether said or not */
+START_TEST(test_melee_calc_pursuit_as_game)
+{
+	char *xml;
+
+	calc_fails("melee", "a_figurer=4 d_figurer=20 forfoelgelse=yes d_moral_fu=yes",
+		   D(3, 3, 3, 3, 3, 3),
+		   "forfoelgelse: a pursuit needs at least 25% of the fleeing unit's strength (cavalry 2 "
+		   "times): 4 against 20 (17 forfølgelsesangreb)");
+	calc_fails("melee", "a_figurer=10 d_figurer=20 forfoelgelse=yes", D(3, 3, 3, 3, 3, 3),
+		   "forfoelgelse: a pursuit attack is on a unit in FU: give d_moral_fu=yes");
+	/* cavalry counts double: 3 troopers pursue 20 (6 against 20) */
+	ck_assert_str_eq(value("melee",
+			       "a_figurer=3 d_figurer=20 a_art=let_kavaleri d_art=infanteri "
+			       "a_formation=linie d_formation=linie forfoelgelse=yes d_moral_fu=yes",
+			       D(1, 1, 1, 6, 6, 6), "winner"),
+			 "a");
+	/* at 50% of a unit in FU: a pursuit, said or not */
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=20 d_moral_fu=yes",
+			       D(1, 1, 1, 6, 6, 6), "winner"),
+			 "a");
+	ck_assert_int_eq(ivalue("melee", "a_figurer=10 d_figurer=20 d_moral_fu=yes",
+				D(1, 1, 1, 6, 6, 6), "men_a"),
+			 0);
+	/* under 25%: a melee */
+	ck_assert_str_eq(value("melee", "a_figurer=4 d_figurer=20 d_moral_fu=yes",
+			       D(1, 1, 1, 6, 6, 6), "winner"),
+			 "d");
+	/* a Skema without beregner_forfoelgelse_kontrol: forfoelgelse= as given */
+	xml = skema_without("beregner_forfoelgelse_kontrol");
+	teardown();
+	setup_turn(10, xml);
+	free(xml);
+	ck_assert_str_eq(value("melee", "a_figurer=4 d_figurer=20 forfoelgelse=yes",
+			       D(1, 1, 1, 6, 6, 6), "winner"),
+			 "a");
+	ck_assert_str_eq(value("melee", "a_figurer=10 d_figurer=20 d_moral_fu=yes",
+			       D(1, 1, 1, 6, 6, 6), "winner"),
+			 "d");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("krigsspil");
@@ -4333,6 +4377,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_artillery_calc);
 	tcase_add_test(tc, test_melee_calc);
 	tcase_add_test(tc, test_melee_calc_as_game);
+	tcase_add_test(tc, test_melee_calc_pursuit_as_game);
 	tcase_add_test(tc, test_move_calc);
 	tcase_add_test(tc, test_calc_xml_and_lang);
 	tcase_add_test(tc, test_print_tables);
