@@ -108,8 +108,9 @@
  *      orders, for guns as for battalions.  Without @target any enemy may
  *      be fired at.  "Those units brought into melee in the movement get
  *      to fire as the enemy came at them": a unit fires at the enemy
- *      whose move made melee contact with it this turn (a charge or not)
- *      whatever its @target (table checks, fire_at_charger_checked: a game
+ *      whose charge made melee contact with it this turn whatever its
+ *      @target; a move that was no charge (charge=no, no C on its sheet)
+ *      frees no target (table checks, fire_at_charger_checked: a game
  *      made before held it to its @target).
  *  D10 The artillery to-hit die is rolled for every shot in range, grape
  *      too (it always hits: the roll is shown but cannot miss); a shot out
@@ -1180,7 +1181,9 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * units' state makes impossible is refused on the sheet (D8); a
 	 * move's position no further than its distance (position_tolerance);
 	 * a unit destroyed by fire has no fire morale test, not one deferred
-	 * to the melee (words, destroyed_untested) */
-	"2026-12-02.4", /* rules_revision (above) */
+	 * to the melee (words, destroyed_untested); 2026-12-02.5: only a
+	 * charge's contact frees the unit charged from its @target, not a
+	 * plain move's (D9, fire_at_charger_checked) */
+	"2026-12-02.5", /* rules_revision (above) */
 	bat_tables,     /* tables */
 };

@@ -722,13 +722,18 @@ static void check_range(struct ord_ctx *ctx, const struct ord_event *ev, const s
 }
 
 /* "Those units brought into melee in the movement get to fire as the
- * enemy came at them": at the enemy t whose move this turn made melee
+ * enemy came at them": at the enemy t whose charge this turn made melee
  * contact with u, whatever target u's sheet names (table checks,
- * fire_at_charger_checked: a game made before held u to its @target). */
+ * fire_at_charger_checked: a game made before held u to its @target).  A
+ * move that was no charge (bat_move_charges: charge=, or its sheet's C)
+ * frees no target: else one contact= the referee wrote on any move would
+ * pick the target, and no one could tell. */
 static int came_at(struct ord_ctx *ctx, const struct ord_unit *t, const struct ord_unit *u)
 {
-	return bat_flag(ctx, "fire_at_charger_checked") &&
-	       bat_st(ctx, t, "contact") == ord_ctx_turn(ctx) &&
+	int turn = ord_ctx_turn(ctx);
+
+	return bat_flag(ctx, "fire_at_charger_checked") && bat_st(ctx, t, "contact") == turn &&
+	       bat_st(ctx, t, "charged") == turn &&
 	       !strcmp(ord_state_str(ctx, t, "contact_unit"), u->id);
 }
 

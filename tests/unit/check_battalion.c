@@ -2168,6 +2168,27 @@ START_TEST(fire_at_the_charger)
 }
 END_TEST
 
+/* Review finding: a move that was no charge but said contact= freed the
+ * unit it touched from its sheet's target, so the referee picked the
+ * target with one contact= no one could check.  Only a charge (charge=,
+ * or the sheet's C) brings the unit into melee "as the enemy came at
+ * them"; a plain move's contact holds it to its @target. */
+START_TEST(fire_at_a_mover_that_did_not_charge)
+{
+	cast();
+	orders("B1 @R2\nB2 @R2\n");
+	orders("R1 ↑ 1/4\nRH ↑ 1 C\n");
+	ck_assert_str_eq(event("move", "unit=R1 distance=1 contact=B1"), "");
+	/* unsaid: the sheet's C makes RH's move its charge */
+	ck_assert_str_eq(event("move", "unit=RH distance=14 contact=B2"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=0"),
+			 "unit 'B1' fired at 'R1' but its sheet names '@R2' "
+			 "(orders may never be changed)\n");
+	ck_assert_str_eq(event("fire", "unit=B2 target=RH range=0"), "");
+}
+END_TEST
+
 /* A game made before (tables without fire_at_charger_checked) holds the
  * unit to its sheet's target, as it did. */
 START_TEST(fire_at_the_charger_of_a_game_made_before)
@@ -2434,6 +2455,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, charge_ordered_is_the_move);
 	tcase_add_test(ev, charge_ordered_of_a_game_made_before);
 	tcase_add_test(ev, fire_at_the_charger);
+	tcase_add_test(ev, fire_at_a_mover_that_did_not_charge);
 	tcase_add_test(ev, fire_at_the_charger_of_a_game_made_before);
 	tcase_add_test(ev, move_position_and_distance);
 	tcase_add_test(ev, move_position_of_a_game_made_before);
