@@ -395,6 +395,9 @@ struct ord_resolve_opts {
 	 * and the audit say so) */
 	int stand_in;
 	const char *lang; /* the results' language in out (ord_game_lang) */
+	/* when not NULL: how many orders of the turn no event of it carries
+	 * out once the phase is resolved (as ord_game_pending counts them) */
+	size_t *pending;
 };
 int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct ord_buf *out);
 /* In *n, how many orders of the current turn no event of it carries out

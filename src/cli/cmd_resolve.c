@@ -54,6 +54,7 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 	o.ndice = ndice;
 	o.stand_in = stand_in;
 	o.lang = lang;
+	o.pending = &pending;
 	rc = ord_game_resolve_opts(g, &o, &out);
 	if (rc < 0) {
 		rc = cli_fail(rc);
@@ -64,7 +65,7 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 	rc = CLI_OK;
 	/* the orders left without their event: the phase is resolved all
 	 * the same (an order may be rightly left undone), but said */
-	if (ord_game_pending(g, &pending) == 0 && pending && ord_game_status(g, &st) == 0)
+	if (pending && ord_game_status(g, &st) == 0)
 		cli_error("note: %zu order%s no event of the turn carries out so far (%s)", pending,
 			  pending == 1 ? "" : "s",
 			  strcmp(st.state, "sealed") ? "orderly audit lists them once the turn is exchanged"

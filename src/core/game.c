@@ -829,6 +829,25 @@ static int add_event(void *ud, const struct ord_store_event *e)
 	return 0;
 }
 
+struct other_phases {
+	struct ord_ctx *ctx;
+	const char *phase;
+};
+
+static int add_other_event(void *ud, const struct ord_store_event *e)
+{
+	struct other_phases *o = ud;
+
+	return strcmp(e->phase, o->phase) ? add_event(o->ctx, e) : 0;
+}
+
+int ord_game_add_other_events(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *phase)
+{
+	struct other_phases o = { ctx, phase };
+
+	return ord_store_events_each(g->db, turn, NULL, 1, add_other_event, &o);
+}
+
 int ord_game_attach_sheets(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *only)
 {
 	size_t i;

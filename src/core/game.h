@@ -72,6 +72,11 @@ int ord_game_may_change_small(struct ord_game *g);
 /* Append a log entry (inside a transaction); *seq receives its number. */
 int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, const char *body);
 
+/* Add to ctx the events of turn that stand, but for those of phase (which
+ * it holds): a resolve's context, after its phase, given the turn's other
+ * events for the check of execution. */
+int ord_game_add_other_events(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *phase);
+
 /* Fill ctx with the units and their state as of now, the sealed orders of
  * turn (when with_orders) and the events of phase (NULL: none; "*": all). */
 int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int with_orders,

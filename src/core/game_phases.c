@@ -924,7 +924,7 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	struct ord_ctx ctx;
 	unsigned char pkey[32];
 	const char *cur = NULL;
-	size_t i;
+	size_t i, nevents;
 	int err, loaded = 0;
 
 	if (dice && !g->fixed_dice)
@@ -965,6 +965,22 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	if ((err = ord_phase_run(&ctx, cur, &pd)) != 0 ||
 	    (err = store_phase(g, &ctx, &t, cur, stood.buf)) != 0)
 		goto out;
+	/* the orders no event of the turn carries out so far, from this
+	 * context (its units, sheets and phase) and the turn's other events,
+	 * as the referee's report finds them; reading the game again for
+	 * them (ord_game_pending) made the movement phase at 100,000 units
+	 * 1.37 s instead of 1.16, and this 1.22 */
+	nevents = ctx.nevents;
+	if (o->pending && g->rs->check_execution) {
+		struct ord_diag d;
+		if ((err = ord_game_add_other_events(g, &ctx, t.turn, cur)) != 0)
+			goto out;
+		ord_diag_init(&d);
+		g->rs->check_execution(&ctx, &d);
+		ord_error_clear();
+		*o->pending = d.n;
+		ord_diag_release(&d);
+	}
 	{
 		struct ord_change c = { .kind = ORD_CHANGE_RESOLVE,
 					.turn = t.turn,
@@ -975,8 +991,8 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	}
 	if ((err = ord_store_commit(g->db)) != 0)
 		goto out;
-	ord_buf_addf(out, "turn %d, phase %s: %zu event%s, %zu roll%s\n", t.turn, cur, ctx.nevents,
-		     ctx.nevents == 1 ? "" : "s", ctx.nrolls, ctx.nrolls == 1 ? "" : "s");
+	ord_buf_addf(out, "turn %d, phase %s: %zu event%s, %zu roll%s\n", t.turn, cur, nevents,
+		     nevents == 1 ? "" : "s", ctx.nrolls, ctx.nrolls == 1 ? "" : "s");
 	if (stood.len)
 		ord_buf_addf(out, "  (the referee's witness chain stood in for %s)\n", stood.buf);
 	for (i = 0; i < ctx.nresults; i++) {
