@@ -409,6 +409,8 @@ static const struct ord_state_key state_keys[] = {
 	/* where the referee says it stands (positions.c): for the map only */
 	{ "x", ORD_KEY_NUM, NULL, "inches from the table's west edge, when given" },
 	{ "y", ORD_KEY_NUM, NULL, "inches from the table's north edge, when given" },
+	{ "unplaced", ORD_KEY_NUM, "0",
+	  "inches moved without a position since x, y were given (position_distance_checked)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -1183,7 +1185,9 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * a unit destroyed by fire has no fire morale test, not one deferred
 	 * to the melee (words, destroyed_untested); 2026-12-02.5: only a
 	 * charge's contact frees the unit charged from its @target, not a
-	 * plain move's (D9, fire_at_charger_checked) */
+	 * plain move's (D9, fire_at_charger_checked); a move's position may
+	 * lie as much further as the unit moved since it was last given
+	 * (position_distance_checked) */
 	"2026-12-02.5", /* rules_revision (above) */
 	bat_tables,     /* tables */
 };

@@ -427,11 +427,15 @@ static const struct ord_event *earlier(struct ord_ctx *ctx, const struct ord_eve
 /* The map's positions (positions.c) agree with the distance the referee
  * measured: from where the unit last stood to where the move puts it is
  * no further than distance= and the tables' position_tolerance, when both
- * are known (table checks, position_distance_checked). */
+ * are known (table checks, position_distance_checked).  The moves it made
+ * since its position was last given, recorded without one, count too
+ * (state unplaced): else the next position was measured from where it
+ * stood before them. */
 static void check_position(struct ord_ctx *ctx, const struct ord_event *ev,
 			   const struct ord_unit *u, struct ord_diag *d)
 {
 	double dist = ord_kv_get_num(&ev->kv, "distance", 0), tol, x0, y0, x1, y1, far;
+	double since = ord_state_num(ctx, u, "unplaced");
 
 	if (!bat_flag(ctx, "position_distance_checked") || !ord_kv_get(&ev->kv, "x") ||
 	    !ord_kv_get(&ev->kv, "y") || !ord_state_has(ctx, u, "x") || !ord_state_has(ctx, u, "y"))
@@ -442,7 +446,11 @@ static void check_position(struct ord_ctx *ctx, const struct ord_event *ev,
 	x1 = ord_kv_get_num(&ev->kv, "x", 0);
 	y1 = ord_kv_get_num(&ev->kv, "y", 0);
 	far = hypot(x1 - x0, y1 - y0);
-	if (far > dist + tol + 1e-9)
+	if (since > 0 && far > dist + since + tol + 1e-9)
+		ord_diag_add(d, 0, 0, u->id, "positions (for the map) as the distance measured",
+			     "unit '%s' moved %g\" and %g\" before it without a position, but from where it last stood (%g, %g) to (%g, %g) is %.1f\" (at most %g\" with the tables' position_tolerance of %g\")",
+			     u->id, dist, since, x0, y0, x1, y1, far, dist + since + tol, tol);
+	else if (since <= 0 && far > dist + tol + 1e-9)
 		ord_diag_add(d, 0, 0, u->id, "positions (for the map) as the distance measured",
 			     "unit '%s' moved %g\" but from where it stood (%g, %g) to (%g, %g) is %.1f\" (at most %g\" with the tables' position_tolerance of %g\")",
 			     u->id, dist, x0, y0, x1, y1, far, dist + tol, tol);

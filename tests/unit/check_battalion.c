@@ -2308,8 +2308,13 @@ START_TEST(move_position_of_a_game_made_before)
 	tables_without("position_distance_checked");
 	cast();
 	unit("P1", "red", "kind=line_infantry formation=column figures=24 x=12 y=10", NULL);
-	orders("P1 ↑ 1\n");
+	unit("P2", "red", "kind=line_infantry formation=column figures=24 x=12 y=10", NULL);
+	orders("P1 ↑ 1\nP2 ↑ 1\n");
 	ck_assert_str_eq(event("move", "unit=P1 distance=3 x=22 y=40"), "");
+	/* nor does it keep the distance of a move with no position */
+	ck_assert_str_eq(event("move", "unit=P2 distance=3"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(state_str("P2", "unplaced"), "");
 	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
 				       1u << 20),
 			 0);
