@@ -918,7 +918,25 @@ static void check_formation(const struct bat_rules *r, const struct ord_unit *u,
 	} else if (!ord_words_has(guns, f)) {
 		return; /* check_in_tables and check_rows_needed see to the rest */
 	} else if (*own && strcmp(own, "*")) {
-		ord_buf_adds(&may, own);
+		/* its own order is no word of the scenario's (squadron): what
+		 * the scenario takes for it is a battalion's formation, read
+		 * as that order */
+		const char *p = NULL, *w;
+		const struct ord_key_spec *s;
+		size_t len;
+
+		for (s = unit_attrs; s->name; s++)
+			if (!strcmp(s->name, "formation"))
+				p = s->values;
+		while (p && (w = ord_words_next(&p, &len)) != NULL) {
+			struct ord_buf word = ORD_BUF_INIT;
+
+			ord_buf_addf(&word, "%.*s", (int)len, w);
+			if (!ord_words_has(guns, word.buf))
+				ord_words_add(&may, " ", word.buf);
+			ord_buf_release(&word);
+		}
+		ord_buf_addf(&may, ", each read as %s", own);
 		ord_buf_addf(&rule, "table 'kinds' of %s", ord_tables_name(r->tables));
 	} else {
 		for (i = 0; i < ord_table_nrows(t); i++) {
