@@ -212,20 +212,25 @@ static void check_zone(struct ord_ctx *ctx, const struct ord_event *ev, const st
 /* 14 Skydetid, "Der kan enten skydes i et helt eller halvt træk": the
  * sheet gives the fire its time ("S @S1 ½"), and the resolve takes it
  * when the event gives no halv= (fire.c); a halv= against it is refused
- * (skydetid_kontrol: a game made before took the event's word). */
+ * (skydetid_kontrol: a game made before took the event's word).  The
+ * event holds halv=no for a referee's nej (the core keeps the word it
+ * always stored): the message quotes both words, not one he did not
+ * write (ordlyd_kontrol: a game made before it quoted the stored one). */
 static void check_fire_time(struct ord_ctx *ctx, const struct ord_event *ev,
 			    const struct ord_unit *u, const char *code, struct ord_diag *d)
 {
+	const char *said = ord_kv_get(&ev->kv, "halv"), *da = "";
 	int half;
 
-	if (!ord_kv_get(&ev->kv, "halv") || !ks_check(ks_r(ctx), "skydetid_kontrol"))
+	if (!said || !ks_check(ks_r(ctx), "skydetid_kontrol"))
 		return;
+	if (ks_check(ks_r(ctx), "ordlyd_kontrol"))
+		da = !strcmp(said, "yes") ? " (ja)" : !strcmp(said, "no") ? " (nej)" : "";
 	half = ks_ordered_half(ctx, u, code, ev_unit(ctx, ev, "maal"));
 	if (half >= 0 && half != ord_kv_get_bool(&ev->kv, "halv", 0))
 		ord_diag_add(d, 0, 0, u->id, "14 skydetid",
-			     "the sheet of unit '%s' orders its fire for %s, not halv=%s (without halv= the sheet's time is taken)",
-			     u->id, half ? "half a turn" : "a whole turn",
-			     ord_kv_get(&ev->kv, "halv"));
+			     "the sheet of unit '%s' orders its fire for %s, not halv=%s%s (without halv= the sheet's time is taken)",
+			     u->id, half ? "half a turn" : "a whole turn", said, da);
 }
 
 /* 14, 15 "Skudafstande": a fire beyond the weapon's longest range in the

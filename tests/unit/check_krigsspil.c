@@ -4166,9 +4166,19 @@ START_TEST(test_fire_time_from_sheet)
 	game_without(NULL);
 	orders("D1 S @L1 1\nA1 AS SF @L1 ½\n");
 	EV_BAD("skyd", "unit=D1 maal=L1 zone=II halv=yes",
-	       "the sheet of unit 'D1' orders its fire for a whole turn, not halv=yes (without halv= the sheet's time is taken) (14 skydetid)");
+	       "the sheet of unit 'D1' orders its fire for a whole turn, not halv=yes (ja) (without halv= the sheet's time is taken) (14 skydetid)");
 	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II halv=no",
-	       "the sheet of unit 'A1' orders its fire for half a turn, not halv=no");
+	       "the sheet of unit 'A1' orders its fire for half a turn, not halv=no (nej)");
+	/* the referee's Danish word is quoted too, not only the one stored
+	 * (halv=nej is kept as halv=no) */
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II halv=nej",
+	       "the sheet of unit 'A1' orders its fire for half a turn, not halv=no (nej) (without");
+	EV_BAD("skyd", "unit=D1 maal=L1 zone=II halv=ja", "a whole turn, not halv=yes (ja) (without");
+	/* a game made before ordlyd_kontrol: the word stored, as it said */
+	game_without("ordlyd_kontrol");
+	orders("A1 AS SF @L1 ½\n");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II halv=nej",
+	       "the sheet of unit 'A1' orders its fire for half a turn, not halv=no (without");
 	/* a game made before skydetid_kontrol: the event's word, a whole
 	 * turn unless it says halv=yes */
 	fire_by_sheet("skydetid_kontrol", "D1 M ↑ ½ S @L1 ½\n", "skyd", "unit=D1 maal=L1 zone=II");
