@@ -482,53 +482,102 @@ static void picture_url(struct ord_buf *b, const char *name, const char *party, 
 	ord_buf_addf(b, "/%s", what);
 }
 
+/* The size of an SVG picture (its root's width and height) as an img's
+ * attributes: the page keeps the picture's room while it loads, so what
+ * follows does not move under a finger (or a test's click). */
+static void img_size(struct ord_buf *b, const struct ord_buf *svg)
+{
+	const char *root = svg->len ? strstr(svg->buf, "<svg") : NULL;
+	const char *end = root ? strchr(root, '>') : NULL;
+	const char *names[2] = { " width=\"", " height=\"" };
+	long v[2] = { 0, 0 };
+	int i;
+
+	for (i = 0; end && i < 2; i++) {
+		const char *at = strstr(root, names[i]);
+		char *stop;
+
+		if (!at || at > end)
+			return;
+		v[i] = strtol(at + strlen(names[i]), &stop, 10);
+		if (*stop != '"' || v[i] <= 0 || v[i] > 100000)
+			return;
+	}
+	if (v[0] && v[1])
+		ord_buf_addf(b, " width=\"%ld\" height=\"%ld\"", v[0], v[1]);
+}
+
+/* One map of turn t (svg) as a figure linking to the picture alone. */
+static void map_figure(struct ord_buf *b, const char *name, const char *party, int t, int now,
+		       const struct ord_buf *svg)
+{
+	char what[32];
+
+	snprintf(what, sizeof(what), "map/%d.svg", t);
+	ord_buf_adds(b, "<figure class=\"picture\"><a href=\"");
+	picture_url(b, name, party, what);
+	ord_buf_adds(b, "\"><img loading=\"lazy\"");
+	img_size(b, svg);
+	ord_buf_adds(b, " src=\"");
+	picture_url(b, name, party, what);
+	ord_buf_addf(b,
+		     "\" alt=\"The map of turn %d as %s sees it\"></a><figcaption>Turn %d%s"
+		     "</figcaption></figure>\n",
+		     t, strcmp(party, WEB_REFEREE) ? "your side" : "the referee", t,
+		     now ? ", as it stands" : "");
+}
+
 void web_pictures_section(struct web_req *r, ord_game *g, const char *name, const char *party)
 {
 	struct ord_buf *b = &r->body, svg = ORD_BUF_INIT;
 	const char *side = strcmp(party, WEB_REFEREE) ? party : NULL;
 	struct ord_game_status st;
-	char what[32];
-	int t, maps = 0;
+	int t, any = 0, earlier = 0;
 
 	if (ord_game_status(g, &st) != 0) {
 		ord_error_clear();
 		return;
 	}
 	ord_buf_adds(b, "<section class=\"card pictures\" id=\"pictures\"><h2>Map and chart</h2>\n");
-	/* each turn's map as this party may see it (the fog of its report),
-	 * newest first; a game whose units have no positions has none */
-	for (t = st.turn; t >= 1; t--) {
+	/* each turn's map as this party may see it (the fog of its report):
+	 * this turn's and the chart, then the earlier turns' folded, newest
+	 * first (a folded picture is not loaded until it is opened); a game
+	 * whose units have no positions has none */
+	if (ord_game_map(g, &svg, side, st.turn, NULL, NULL) == 0) {
+		map_figure(b, name, party, st.turn, 1, &svg);
+		any = 1;
+	}
+	ord_error_clear();
+	ord_buf_reset(&svg);
+	if (ord_game_chart(g, &svg, side, NULL) == 0) {
+		ord_buf_adds(b, "<figure class=\"picture\"><a href=\"");
+		picture_url(b, name, party, "chart.svg");
+		ord_buf_adds(b, "\"><img loading=\"lazy\"");
+		img_size(b, &svg);
+		ord_buf_adds(b, " src=\"");
+		picture_url(b, name, party, "chart.svg");
+		ord_buf_adds(b,
+			     "\" alt=\"The story of the game: every unit's strength, phase by "
+			     "phase\"></a><figcaption>The story of the game</figcaption></figure>\n");
+		any = 1;
+	}
+	ord_error_clear();
+	for (t = st.turn - 1; t >= 1; t--) {
 		ord_buf_reset(&svg);
 		if (ord_game_map(g, &svg, side, t, NULL, NULL) != 0) {
 			ord_error_clear();
 			continue;
 		}
-		snprintf(what, sizeof(what), "map/%d.svg", t);
-		ord_buf_addf(b, "<figure class=\"picture\"><a href=\"");
-		picture_url(b, name, party, what);
-		ord_buf_adds(b, "\"><img loading=\"lazy\" src=\"");
-		picture_url(b, name, party, what);
-		ord_buf_addf(b,
-			     "\" alt=\"The map of turn %d as %s sees it\"></a><figcaption>Turn %d%s"
-			     "</figcaption></figure>\n",
-			     t, side ? "your side" : "the referee", t,
-			     t == st.turn ? ", as it stands" : "");
-		maps++;
+		if (!earlier++)
+			ord_buf_adds(b, "<details class=\"earlier\"><summary>The maps of earlier "
+					"turns</summary>\n");
+		map_figure(b, name, party, t, 0, &svg);
+		any = 1;
 	}
-	ord_buf_reset(&svg);
-	if (ord_game_chart(g, &svg, side, NULL) == 0) {
-		ord_buf_adds(b, "<figure class=\"picture\"><a href=\"");
-		picture_url(b, name, party, "chart.svg");
-		ord_buf_adds(b, "\"><img loading=\"lazy\" src=\"");
-		picture_url(b, name, party, "chart.svg");
-		ord_buf_adds(b,
-			     "\" alt=\"The story of the game: every unit's strength, phase by "
-			     "phase\"></a><figcaption>The story of the game</figcaption></figure>\n");
-	} else {
-		ord_error_clear();
-		if (!maps)
-			ord_buf_adds(b, "<p class=\"muted\">No picture of this game yet.</p>");
-	}
+	if (earlier)
+		ord_buf_adds(b, "</details>\n");
+	if (!any)
+		ord_buf_adds(b, "<p class=\"muted\">No picture of this game yet.</p>");
 	ord_buf_adds(b, "</section>\n");
 	ord_buf_release(&svg);
 }

@@ -729,7 +729,9 @@ static int referee_fill(void *ud, ord_game *g)
 		const struct ord_event_kind *ek;
 		int any = 0;
 
-		ord_buf_addf(b, "<section class=\"card\" id=\"phase\"><h2>Phase %d of %d: ",
+		ord_buf_addf(b,
+			     "<section class=\"card\" id=\"phase\"><h2><a class=\"jump\" "
+			     "href=\"#pictures\">Map ↓</a>Phase %d of %d: ",
 			     st.phases_resolved + 1, st.nphases);
 		web_esc(b, st.phase);
 		ord_buf_adds(b, "</h2><h3 id=\"record\">Record what you measured</h3>\n");
@@ -767,17 +769,18 @@ static int referee_fill(void *ud, ord_game *g)
 		ord_buf_adds(b, "</section>\n");
 	}
 
-	/* this turn's referee report: the events recorded, the results */
+	/* the map next to the forms, to look at while recording; the report
+	 * (thousands of lines in a big game) folded below it */
+	web_pictures_section(r, g, f->name, WEB_REFEREE);
 	if (have_report) {
 		ord_buf_addf(b,
-			     "<section class=\"card\"><details%s><summary>Turn %d: the referee's "
-			     "report</summary><pre class=\"report\">",
-			     strcmp(st.state, "open") ? " open" : "", st.turn);
+			     "<section class=\"card\" id=\"report\"><details><summary>Turn %d: the "
+			     "referee's report</summary><pre class=\"report\">",
+			     st.turn);
 		web_esc(b, report.buf);
 		ord_buf_adds(b, "</pre></details></section>\n");
 	}
 	ord_error_clear();
-	web_pictures_section(r, g, f->name, WEB_REFEREE);
 	web_reports_section(r, g, f->name, WEB_REFEREE);
 	web_files_section(r, g, f->name, NULL);
 	ord_buf_adds(b, "<section class=\"card\">");

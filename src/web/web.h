@@ -196,9 +196,9 @@ void web_page_referee(struct web_req *r, const char *name);
 /* Shared by the pages: the heads and bundles of a game, and the verify
  * command for a side (NULL: the referee, no receipt). */
 void web_files_section(struct web_req *r, ord_game *g, const char *name, const char *side);
-/* The place where the maps and charts of the pictures issue will go. */
 /* The maps of every turn and the chart as party may see them (its fog of
- * war), as images of web_page_picture. */
+ * war), as images of web_page_picture: this turn's map and the chart, the
+ * earlier turns' maps folded. */
 void web_pictures_section(struct web_req *r, ord_game *g, const char *name, const char *party);
 void web_page_picture(struct web_req *r, const char *name, const char *party, const char *kind,
 		      const char *file);

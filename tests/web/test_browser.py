@@ -200,9 +200,14 @@ def main():
             if expect_ok and not (ref.finds("#done") and ref.text("#done").startswith("Recorded")):
                 W.fail("referee: event %s %s not recorded:\n%s" % (kind, values, W.text_of(src)[:3000]))
             # the form is open again and in view, ready for the next unit
-            at = ref.script("var d = document.querySelector(arguments[0]), r = d.getBoundingClientRect();"
-                            " return [d.open, r.top, window.innerHeight, window.scrollY];", [det])
-            if not at[0] or not (0 <= at[1] < at[2]) or (at[3] <= 0 and at[1] > at[2] / 2):
+            # (the browser scrolls to the anchor once the page is laid out)
+            for _ in range(30):
+                at = ref.script("var d = document.querySelector(arguments[0]), r = d.getBoundingClientRect();"
+                                " return [d.open, r.top, window.innerHeight, window.scrollY];", [det])
+                if at[0] and 0 <= at[1] < at[2] / 2:
+                    break
+                W.time.sleep(0.1)
+            else:
                 W.fail("referee: after an event the %s form is not open in view: %r" % (kind, at))
             return src
 
@@ -351,6 +356,25 @@ def main():
             W.fail("danske: not on his page after logging in: %s" % desk.url())
         desk.script("document.getElementById('pictures').scrollIntoView()")
         shot(desk, "krigsspil-map-danske", "#pictures figure")
+        # the referee's map at the table: right after the phase's forms,
+        # the report folded below it (it is thousands of lines)
+        ks = os.path.join(games, "sehested.orderly")
+        for side in ("danske", "allierede"):
+            W.run("submit", ks, "--side", side, os.path.join(W.KS_DEMO, "demo", "turn1-%s.txt" % side))
+        W.run("seal", ks)
+        ref.go(base + "g/sehested/login?side=referee")
+        ref.type("#passphrase", W.PASS["referee"])
+        ref.submit("form.login button[type=submit]")
+        if not ref.wait_url("/referee"):
+            W.fail("referee: not on the sehested referee page: %s" % ref.url())
+        order = ref.script("var p = document.getElementById('phase'), m = document.getElementById('pictures'),"
+                           " r = document.getElementById('report');"
+                           " return [!!(p.compareDocumentPosition(m) & 4), !!(m.compareDocumentPosition(r) & 4),"
+                           " r.querySelector('details').open];")
+        if order != [True, True, False]:
+            W.fail("referee: the map is not between the forms and a folded report: %r" % order)
+        ref.click("#phase a.jump")
+        shot(ref, "krigsspil-referee-map")
     finally:
         for s in sessions:
             s.quit()

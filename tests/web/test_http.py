@@ -487,6 +487,8 @@ def run_checks(base, qb, ks, games):
     # ---- the pictures: a side's map and chart, in its fog of war, as SVG images
     ok('src="/g/ks/side/danske/map/1.svg"' in page, "the side's page shows its map of turn 1")
     ok('src="/g/ks/side/danske/chart.svg"' in page, "the side's page shows its chart")
+    ok(re.search(r'<img loading="lazy" width="\d+" height="\d+" src="/g/ks/side/danske/map/1.svg"', page),
+       "a picture keeps its room while it loads (its width and height)")
     st, hdrs, svg = dk.get("/g/ks/side/danske/map/1.svg")
     ok(st == 200 and "<svg" in svg and hdrs.get("Content-Type", "").startswith("image/svg+xml"),
        "the side's map is an SVG image (%d)" % st)
@@ -516,6 +518,20 @@ def run_checks(base, qb, ks, games):
     kr.login("ks", "referee")
     st, _, body, _ = confirmed(kr, "/g/ks/referee", {"action": "seal"}, ks, "the seal")
     ok(st == 200 and "sealed" in info(ks), "the referee seals what the CLI submitted")
+    # the referee's map comes right after the phase's forms, the report folded below it
+    st, _, body = kr.get("/g/ks/referee")
+    at = [body.find(x) for x in ('id="phase"', 'id="pictures"', 'src="/g/ks/referee/map/1.svg"', 'id="report"')]
+    ok(st == 200 and -1 not in at and at == sorted(at) and
+       '<section class="card" id="report"><details><summary>Turn 1: the referee' in body,
+       "the referee's map follows the forms, the report comes after it, folded: %r" % at)
+    # a later turn: its map first, the earlier turns' folded
+    for _ in range(5):
+        W.run("resolve", ks)
+    W.run("exchange", ks)
+    st, _, page = dk.get("/g/ks/side/danske")
+    m2, m1 = page.find('src="/g/ks/side/danske/map/2.svg"'), page.find('src="/g/ks/side/danske/map/1.svg"')
+    fold = page.find('<details class="earlier">')
+    ok(st == 200 and -1 < m2 < fold < m1, "this turn's map shown, the earlier turns' folded (%d %d %d)" % (m2, fold, m1))
     ok(W.run("audit", ks).returncode == 0 and W.run("audit", qb).returncode == 0, "audit")
 
     # ---- logout

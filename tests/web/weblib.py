@@ -331,10 +331,12 @@ class Session:
     def images_in_view(self, wait=30.0):
         """Wait until every picture in the window has loaded (the pictures
         load lazily, and a picture made by a slow build may come after the
-        page); fail when one cannot be shown (a broken image)."""
+        page); fail when one cannot be shown (a broken image).  A picture
+        in a folded <details> is not shown, and a lazy one not loaded."""
         js = ("return Array.from(document.images).filter(function (i) {"
               " var r = i.getBoundingClientRect();"
-              " return r.bottom > 0 && r.top < window.innerHeight && r.width > 0; })"
+              " return r.bottom > 0 && r.top < window.innerHeight && r.width > 0 &&"
+              " !i.closest('details:not([open])'); })"
               ".map(function (i) { return [i.currentSrc || i.src, i.complete, i.naturalWidth]; });")
         end = time.time() + wait
         while True:
