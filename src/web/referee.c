@@ -230,6 +230,18 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 			web_diag_list(b, &f->diag, NULL);
 		ord_buf_adds(b, "</div>");
 	}
+	/* why it was refused, above what was typed: the page opens here */
+	if (mine) {
+		ord_buf_adds(b, "<div class=\"result bad\" role=\"alert\"><h3>Not recorded</h3>");
+		if (f->diag.n)
+			web_diag_list(b, &f->diag, NULL);
+		else {
+			ord_buf_adds(b, "<p>");
+			web_esc(b, f->msg);
+			ord_buf_adds(b, "</p>");
+		}
+		ord_buf_adds(b, "</div>");
+	}
 	web_form_start(r, to.buf, "event-form");
 	ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"event\">"
 			"<input type=\"hidden\" name=\"kind\" value=\"");
@@ -250,17 +262,6 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 		ord_buf_release(&fname);
 	}
 	ord_buf_adds(b, "</div>");
-	if (mine) {
-		ord_buf_adds(b, "<div class=\"result bad\" role=\"alert\"><h3>Not recorded</h3>");
-		if (f->diag.n)
-			web_diag_list(b, &f->diag, NULL);
-		else {
-			ord_buf_adds(b, "<p>");
-			web_esc(b, f->msg);
-			ord_buf_adds(b, "</p>");
-		}
-		ord_buf_adds(b, "</div>");
-	}
 	ord_buf_adds(b, "<div class=\"field\"><label>Override reason <input name=\"override\" "
 			"autocomplete=\"off\"");
 	if (mine && web_field(r, "override")) {

@@ -413,6 +413,9 @@ def run_checks(base, qb, ks, games):
             st, _, body = ref.post("/g/qb/referee", {"action": "event", "kind": "fire", "k_unit": "A5",
                                                      "k_target": "F1", "k_range": "eleven"})
             ok(st == 422 and "Not recorded" in body, "an event with a bad value is refused")
+            ok(-1 < body.find("<h3>Not recorded</h3>") < body.find('<input id="ev-fire-unit"') and
+               '<details class="event" id="kind-fire" open>' in body,
+               "why an event is refused is said in its open form, above what was typed")
         pages += no_canary(fr, "french", start_fr, "phase %d" % (phase + 1))
         st, _, body, ask = confirmed(ref, "/g/qb/referee", {"action": "resolve"}, qb,
                                      "resolving phase %d" % (phase + 1))
