@@ -527,7 +527,7 @@ def run_checks(base, qb, ks, games):
     ok(st == 200 and -1 not in at and at == sorted(at) and
        '<section class="card" id="report"><details><summary>Turn 1: the referee' in body,
        "the referee's map follows the forms, the report comes after it, folded: %r" % at)
-    ok("ordered to move ('march')" in body and 'class="button record"' not in body,
+    ok("ordered to move (&#39;march&#39;)" in body and 'class="button record"' not in body,
        "an order whose message names no event kind of this phase gets no Record button")
     # a later turn: its map first, the earlier turns' folded
     for _ in range(5):
