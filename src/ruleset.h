@@ -30,7 +30,8 @@
  * declared and checked, ord_state_*), languages, draw and tables_data; 3,
  * complete_tables (the document a new game keeps holds every table); 4,
  * rules_revision (the log names the rules each phase was resolved by); 5,
- * tables (a document a user hands in is checked against the module's own).
+ * tables (a document a user hands in is checked against the module's own);
+ * 6, event_defaults (a key an event leaves out, filled from the game).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
@@ -41,7 +42,7 @@
 struct ord_tables; /* tables.h */
 
 /* The version this header describes; the oldest a core accepts. */
-#define ORD_RULESET_VERSION 5
+#define ORD_RULESET_VERSION 6
 #define ORD_RULESET_VERSION_MIN 1
 /* Whether module rs has the slot of version v (call it only then). */
 #define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
@@ -232,6 +233,23 @@ struct ord_ruleset {
 	 * document is not checked beyond load. */
 	const struct ord_tables *(*tables)(struct ord_rules *rules);
 	/* version 5 ends here */
+
+	/* version 6 */
+	/* The keys of an event the referee left out whose default the game
+	 * gives rather than the kind's key spec (a spec with no def): its
+	 * tables, the sealed sheets, the units' state.  ev holds the
+	 * arguments as the core checked them, with the defaults the specs
+	 * give; the module sets in out each key of ev's kind it fills (one ev
+	 * has not, of no def), with a value the spec accepts.  The core
+	 * stores the event with them, each in its spec's place as a def is
+	 * stored, so that a stored event says what it is resolved with (a
+	 * key that once had a def keeps being stored as it always was: a game
+	 * made before replays its events by an orderly of then).  Called
+	 * when an event is recorded, not when a game is replayed: an event
+	 * replays with the arguments it was stored with.  0, or an ORD_E*
+	 * code with the message set.  NULL: every default is the spec's. */
+	int (*event_defaults)(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_kv *out);
+	/* version 6 ends here */
 };
 
 /* The registry (the core's): modules registered by the front-end

@@ -267,7 +267,8 @@ static const struct ord_key_spec move_keys[] = {
 	{ "unit", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit that moved" },
 	{ "distance", ORD_KEY_NUM, 1, NULL, 0, 200, NULL, "inches measured on the table" },
 	{ "terrain", ORD_KEY_ENUM, 0, "open|road|forest", 0, 0, "open", "ground moved over" },
-	/* no default: unsaid, the sheet's C says (bat_move_charges) */
+	/* no def: unsaid, the sheet's C says (bat_move_charges), filled
+	 * when recorded (bat_event_defaults) */
 	{ "charge", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL,
 	  "the move was a charge (unsaid: yes when the sheet orders C)" },
 	{ "contact", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the enemy it made melee contact with" },
@@ -1161,6 +1162,18 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 	return err;
 }
 
+/* D13: a move's charge= the referee left out, as the module reads it
+ * (bat_move_charges): the sheet's C when charge_moves_checked is on, else
+ * no, the default the key had.  Stored, so that every move says whether
+ * it was a charge as moves always did: a game made before the check
+ * replays its events by an orderly of then. */
+static int bat_event_defaults(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_kv *out)
+{
+	if (!strcmp(ev->kind, "move") && !ord_kv_get(&ev->kv, "charge"))
+		ord_kv_set(out, "charge", bat_move_charges(ctx, ev) ? "yes" : "no");
+	return 0;
+}
+
 const struct ord_ruleset ord_ruleset_battalion = {
 	ORD_RULESET_VERSION,             /* version */
 	"battalion",                     /* name */
@@ -1206,6 +1219,7 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * plain move's (D9, fire_at_charger_checked); a move's position may
 	 * lie as much further as the unit moved since it was last given
 	 * (position_distance_checked) */
-	"2026-12-02.5", /* rules_revision (above) */
-	bat_tables,     /* tables */
+	"2026-12-02.5",     /* rules_revision (above) */
+	bat_tables,         /* tables */
+	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 };

@@ -265,6 +265,7 @@ static const struct ord_key_spec skyd_keys[] = {
 	  "a unit with muskets and rifles: the zone its rifles fire at, when not the muskets' (14)" },
 	{ "riffel_afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL,
 	  "or the cm from its rifle figures to the part they fire at (14)" },
+	/* no def: filled when recorded (ks_event_defaults) */
 	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL,
 	  "fired for half a turn (default: as its sheet orders, 14 skydetid)" },
 	{ "figurer", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
@@ -280,6 +281,7 @@ static const struct ord_key_spec artilleri_keys[] = {
 	{ "ammo", ORD_KEY_ENUM, 0, "SF|SG|SK|SS", 0, 0, NULL, "the ammunition (default: as ordered)" },
 	{ "zone", ORD_KEY_ENUM, 0, "I|II|III|K", 0, 0, NULL, "the zone measured (or afstand)" },
 	{ "afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL, "cm to the nearest figure of the target" },
+	/* no def: filled when recorded (ks_event_defaults) */
 	{ "halv", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL,
 	  "fired for half a turn (default: as its sheet orders, 14 skydetid)" },
 	{ "kanoner", ORD_KEY_INT, 0, NULL, 1, 100, NULL, "guns firing (default all that can)" },
@@ -667,6 +669,28 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 	return err;
 }
 
+/* A fire's halv= the referee left out, as the resolve reads it (fire.c):
+ * the time the sheet gives the fire (14 Skydetid, "Der kan enten skydes
+ * i et helt eller halvt træk") when skydetid_kontrol is on, else no, the
+ * default the key had.  Stored, so that every fire says its time as
+ * fires always did: a game made before the Skema read the sheet replays
+ * its events by an orderly of then. */
+static int ks_event_defaults(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_kv *out)
+{
+	const char *code = !strcmp(ev->kind, "skyd")        ? "skydning"
+			   : !strcmp(ev->kind, "artilleri") ? "artilleriskydning"
+							    : NULL;
+	struct ord_unit *u = ks_ev_unit(ctx, ev, "unit");
+	int half = 0;
+
+	if (!code || !u || ord_kv_get(&ev->kv, "halv"))
+		return 0;
+	if (ks_check(ks_r(ctx), "skydetid_kontrol"))
+		half = ks_ordered_half(ctx, u, code, ks_ev_unit(ctx, ev, "maal")) > 0;
+	ord_kv_set(out, "halv", half ? "yes" : "no");
+	return 0;
+}
+
 const struct ord_ruleset ord_ruleset_krigsspil = {
 	ORD_RULESET_VERSION,            /* version */
 	"krigsspil",                    /* name */
@@ -734,6 +758,7 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * the men its parts had lost short of a figure (6.2); the words of
 	 * results and of an overridden event's check (ordlyd_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02.9", /* rules_revision (above) */
-	ks_tables,      /* tables */
+	"2026-12-02.9",    /* rules_revision (above) */
+	ks_tables,         /* tables */
+	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 };

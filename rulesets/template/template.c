@@ -507,6 +507,9 @@ static const struct ord_ruleset tpl_ruleset = {
 			      * that changes what a phase resolves to; each phase's log entry
 			      * names it, and an audit by a later build says so */
 	tpl_tables,          /* tables (version 5): what load read, for the core's checks */
+	NULL,                /* event_defaults (version 6): a key an event leaves out whose
+			      * default the game gives (the sheets, the tables), not its
+			      * spec's def; yours are all the specs' */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

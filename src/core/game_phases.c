@@ -419,7 +419,8 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 				     evs[i].kind, ek->phase, phase);
 			tl->bad_args++;
 			tl->wrong_phase++;
-		} else if (ord_phase_event_args(ctx, ek, evs[i].argc, evs[i].argv, &kv, &d)) {
+		} else if (ord_phase_event_args(ctx, ek, evs[i].argc, evs[i].argv, &kv, &d) ||
+			   ord_phase_event_defaults(ctx, ek, evs[i].argc, evs[i].argv, &kv, &d)) {
 			size_t k;
 			for (k = 0; k < d.n; k++)
 				if (strstr(d.items[k].msg, "unknown unit"))

@@ -1,4 +1,5 @@
 /* phase.c - a turn's phases, for the game and for the replay (phase.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/phase.h"
@@ -88,6 +89,69 @@ int ord_phase_event_args(struct ord_ctx *ctx, const struct ord_event_kind *ek, i
 			ord_kv_set(out, ks->name, u->id);
 	}
 	return diag->n > before ? ORD_EUSAGE : 0;
+}
+
+int ord_phase_event_defaults(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
+			     char *const *argv, struct ord_kv *out, struct ord_diag *diag)
+{
+	struct ord_event_kind with = *ek;
+	struct ord_key_spec *specs = NULL;
+	struct ord_event ev;
+	struct ord_buf why = ORD_BUF_INIT;
+	struct ord_kv fill;
+	size_t n, i, before = diag->n;
+	int err = 0;
+
+	if (!ORD_RULESET_HAS(ctx->rs, 6) || !ctx->rs->event_defaults)
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.phase = ek->phase;
+	ev.kind = ek->name;
+	ev.kv = *out; /* read only: the module's ev is const */
+	ev.check = "";
+	ord_kv_init(&fill);
+	if ((err = ctx->rs->event_defaults(ctx, &ev, &fill)) != 0 || !fill.n)
+		goto out;
+	for (n = 0; ek->keys[n].name; n++)
+		;
+	specs = ord_xcalloc(n + 1, sizeof(*specs));
+	memcpy(specs, ek->keys, n * sizeof(*specs));
+	for (i = 0; i < fill.n; i++) {
+		const char *key = fill.items[i].key;
+		size_t k;
+
+		for (k = 0; k < n && strcmp(specs[k].name, key); k++)
+			;
+		if (k == n || specs[k].def || specs[k].required || ord_kv_get(out, key)) {
+			err = ord_error_set(ORD_ERROR,
+					    "ruleset '%s' fills key '%s' of event '%s', which is no key it leaves to the game (event_defaults)",
+					    ctx->rs->name, key, ek->name);
+			goto out;
+		}
+		if (ord_key_check_value(&specs[k], fill.items[i].value, &why)) {
+			err = ord_error_set(ORD_ERROR,
+					    "ruleset '%s' fills event '%s' wrongly: %s (event_defaults)",
+					    ctx->rs->name, ek->name, why.buf);
+			goto out;
+		}
+		specs[k].def = fill.items[i].value;
+	}
+	/* again, so that each filled key stands where the specs put a default */
+	with.keys = specs;
+	ord_kv_release(out);
+	ord_kv_init(out);
+	err = ord_phase_event_args(ctx, &with, argc, argv, out, diag);
+out:
+	if (err && diag->n == before) {
+		/* the module's own failure: said where the event's problems are */
+		ord_diag_add(diag, 0, 0, NULL, NULL, "%s", ord_error_last());
+		ord_error_clear();
+		err = ORD_EUSAGE;
+	}
+	free(specs);
+	ord_kv_release(&fill);
+	ord_buf_release(&why);
+	return err;
 }
 
 size_t ord_phase_check_event(struct ord_ctx *ctx, const struct ord_event *ev,

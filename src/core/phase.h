@@ -48,6 +48,17 @@ void ord_phase_digest(struct ord_ctx *ctx, int turn, int index, unsigned char ou
 int ord_phase_event_args(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
 			 char *const *argv, struct ord_kv *out, struct ord_diag *diag);
 
+/* The keys the ruleset fills (its event_defaults, version 6) that the
+ * referee left out of argv, when an event is recorded: out, which
+ * ord_phase_event_args filled from argv, is made again with them in their
+ * key specs' places, as the specs' defaults are (a game made before a
+ * key lost its def stores the event as it always did).  Not for a
+ * replay, which takes an event's arguments as stored.  0, or ORD_EUSAGE
+ * with the problems in diag (the module's failure, or a value it fills
+ * that the specs refuse, among them). */
+int ord_phase_event_defaults(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
+			     char *const *argv, struct ord_kv *out, struct ord_diag *diag);
+
 /* Check event ev (the last added to ctx) against the sealed orders and the
  * units' state with the ruleset's check_event: the number of problems, and
  * their one-line summary in checks (what the event row and log keep). */

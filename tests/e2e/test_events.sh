@@ -302,4 +302,64 @@ expect_eq "$RC" 0 "help units battalion"
 expect_in "$OUT" "  class          one of A B C D E; default C: morale class"
 expect_in "$OUT" "  weapon         one of musket rifle none; default musket"
 expect_in "$OUT" "  figures        an integer from 1 to 10000; required"
+# ---- a key the game fills (a spec with no default) is stored filled, as
+# it was when the spec gave the default: a move's charge= by its sheet's C
+# (battalion charge_moves_checked), a fire's halv= by its sheet's time
+# (Krigsspil skydetid_kontrol), and "no" in a game made before the check,
+# as an orderly of then writes it (else its audit says the event's
+# arguments are "not in the form it writes them")
+printf 'B1 ↑ 1/2\nB3 ↑ C\n' >charge-blue.txt
+printf 'R1 ↑ 1/4\n' >charge-red.txt
+sed '/name="charge_moves_checked"/,/\/>/d' "$SRC/rulesets/battalion/tables.xml" >before-charge.xml
+grep -q charge_moves_checked before-charge.xml && fail "the tables of a game made before still switch the check on"
+for g in before now; do
+	tables=()
+	[[ $g == before ]] && tables=(--tables before-charge.xml)
+	expect_exit 0 ord new charge-$g.game --scenario scenario.xml "${tables[@]}"
+	expect_exit 0 ord submit charge-$g.game --side blue charge-blue.txt
+	expect_exit 0 ord submit charge-$g.game --side red charge-red.txt
+	expect_exit 0 ord seal charge-$g.game
+	expect_exit 0 ord event charge-$g.game move unit=B3 distance=14 contact=R1
+	expect_exit 0 ord event charge-$g.game move unit=B1 distance=4 charge=no
+	expect_exit 0 ord event charge-$g.game move unit=R1 distance=1.5
+	expect_exit 0 ord audit charge-$g.game
+done
+args() { sql "$1" "SELECT replace(args, char(10), ' ') FROM event WHERE kind = '${3:-move}' AND args LIKE 'unit=$2' || char(10) || '%'"; }
+expect_eq "$(args charge-before.game B3)" "unit=B3 distance=14 contact=R1 terrain=open charge=no " \
+	"a charge ordered, in a game made before the sheet's C was its charge"
+expect_eq "$(args charge-before.game R1)" "unit=R1 distance=1.5 terrain=open charge=no " \
+	"a move, in a game made before"
+expect_eq "$(args charge-now.game B3)" "unit=B3 distance=14 contact=R1 terrain=open charge=yes " \
+	"a charge ordered"
+expect_eq "$(args charge-now.game R1)" "unit=R1 distance=1.5 terrain=open charge=no " "a move"
+expect_eq "$(args charge-now.game B1)" "unit=B1 distance=4 charge=no terrain=open " \
+	"a charge= given, where it was given"
+# Krigsspil: D3's sheet fires for half a turn ("S @... ½")
+KS=$SRC/rulesets/krigsspil/examples
+{
+	sed '/<\/map>/,$d' "$KS/map.xml"
+	sed -e '1,/<tables/{/<tables/!d}' -e '/name="skydetid_kontrol"/,/\/>/d' \
+		"$SRC/rulesets/krigsspil/skema.xml"
+	echo '</map>'
+} >before-halv.xml
+grep -q skydetid_kontrol before-halv.xml && fail "the Skema of a game made before still switches the check on"
+for g in before now; do
+	map=before-halv.xml
+	[[ $g == now ]] && map=$KS/map.xml
+	expect_exit 0 ord new halv-$g.game --scenario "$KS/scenario.xml" --tables "$map"
+	expect_exit 0 ord submit halv-$g.game --side danske "$KS/demo/turn1-danske.txt"
+	expect_exit 0 ord submit halv-$g.game --side allierede "$KS/demo/turn1-allierede.txt"
+	expect_exit 0 ord seal halv-$g.game
+	for p in 1 2; do expect_exit 0 ord resolve halv-$g.game; done
+	expect_exit 0 ord event halv-$g.game flyt unit=D3 x=90 y=68
+	expect_exit 0 ord resolve halv-$g.game
+	expect_exit 0 ord event halv-$g.game skyd unit=D3 maal=L2 zone=II
+	expect_exit 0 ord event halv-$g.game artilleri unit=A1 maal=L2 afstand=88
+	expect_exit 0 ord audit halv-$g.game
+done
+expect_eq "$(args halv-before.game D3 skyd)" "unit=D3 maal=L2 zone=II halv=no " \
+	"a fire, in a game made before its sheet gave its time"
+expect_eq "$(args halv-now.game D3 skyd)" "unit=D3 maal=L2 zone=II halv=yes " "a fire for half a turn"
+expect_eq "$(args halv-now.game A1 artilleri)" "unit=A1 maal=L2 afstand=88 halv=no koordineret=no " \
+	"a fire for a whole turn, halv= where its default stood"
 note "ok"

@@ -6,7 +6,8 @@
  * used is one it declares, the two helpers a suite's units are made
  * with, a sheet parsed and validated through RULESET_NOTATION (the
  * suite's notation, a pointer the suite declares and defines this to
- * before including), an event recorded and checked as the core would,
+ * before including), an event recorded and checked as the core would
+ * (the keys the module fills from the game filled, ord_phase_event_defaults),
  * and what the check of execution notes.  Each suite loads its own ruleset in its setup.
  * Included once by each suite: its functions are the suite's own.
  */
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "core/common.h"
+#include "core/phase.h"
 #include "ruleset.h"
 
 #ifndef RULESET_NOTATION
@@ -143,6 +145,9 @@ static const char *event(const char *kind, const char *args)
 	ord_kv_init(&kv);
 	rc = ord_keys_check(&kv, ek->keys, argc, argv, &d);
 	ck_assert_msg(rc == 0 && d.n == 0, "event %s %s: bad keys", kind, args);
+	/* the keys the module fills from the game (its event_defaults) */
+	rc = ord_phase_event_defaults(ctx, ek, argc, argv, &kv, &d);
+	ck_assert_msg(rc == 0 && d.n == 0, "event %s %s: %s", kind, args, d.n ? d.items[0].msg : "");
 	ord_ctx_fake_add_event(ctx, ek->phase, kind, &kv);
 	rc = rs->check_event(ctx, ord_ctx_event(ctx, ord_ctx_nevents(ctx) - 1), &d);
 	ck_assert_int_eq(rc, d.n ? ORD_ECHECK : 0);
