@@ -133,10 +133,13 @@ out:
 
 /* Orderly's reading of a sheet, in sheet order: every order that parsed as
  * the notation prints it, and for a line that did not (one with a syntax
- * error among items from..to of d, which the reader adds in line order)
- * a '#' comment saying so, so that the player sees which of his lines were
- * not read at all and the reading stays a sheet.  A line whose errors were
- * only counted (past ORD_DIAG_MAX_LISTED) is not marked. */
+ * error among items from..to of d, sorted by line) a '#' comment saying
+ * so, so that the player sees which of his lines were not read at all and
+ * the reading stays a sheet.  An order the rules refused (a problem on its
+ * line) is shown as a comment too, "# line N not accepted (see its
+ * problems): ORDER": it was read, but it is not an order of the sheet as
+ * it stands (it showed as if accepted).  A line whose errors were only
+ * counted (past ORD_DIAG_MAX_LISTED) is not marked. */
 static void add_reading(struct ord_game *g, const struct ord_sheet *sheet, const struct ord_diag *d,
 			size_t from, size_t to, struct ord_buf *out)
 {
@@ -144,14 +147,21 @@ static void add_reading(struct ord_game *g, const struct ord_sheet *sheet, const
 	unsigned last = 0;
 
 	while (i < sheet->n || k < to) {
+		unsigned line;
+		int refused = 0;
 		if (k < to && (i == sheet->n || d->items[k].line < sheet->orders[i].line)) {
-			unsigned line = d->items[k++].line;
+			line = d->items[k++].line;
 			if (line && line != last)
 				ord_buf_addf(out, "# line %u not understood (see its problems)\n",
 					     line);
 			last = line;
 			continue;
 		}
+		line = sheet->orders[i].line;
+		for (; k < to && line && d->items[k].line == line; k++)
+			refused = 1;
+		if (refused)
+			ord_buf_addf(out, "# line %u not accepted (see its problems): ", line);
 		g->notation->format(&sheet->orders[i++], out);
 		ord_buf_addch(out, '\n');
 	}
@@ -173,8 +183,6 @@ int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const c
 	err = ord_game_parse_sheet(g, &sheet, bytes, len, diag);
 	if (err && err != ORD_EBADSHEET)
 		goto out;
-	if (reading)
-		add_reading(g, &sheet, diag, first, diag->n, reading);
 	/* the side's units, and the others only as the sheet or the rules name
 	 * them: a sheet costs its side, not the whole game; in one read
 	 * transaction, so the units looked up one by one share its snapshot
@@ -192,6 +200,8 @@ int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const c
 		goto out;
 	err = ord_diag_count(diag) > before ? ORD_EBADSHEET : 0;
 	ord_diag_sort(diag, first);
+	if (reading)
+		add_reading(g, &sheet, diag, first, diag->n, reading);
 out:
 	if (loaded) {
 		ord_ctx_release(&ctx);

@@ -213,10 +213,10 @@ static void put_reading(struct judge *j)
 			int used = 0;
 			/* a line the reading names counts as the problems do: in
 			 * the player's mail, not in the sheet taken from it */
-			if (sscanf(p, "# line %u not understood%n", &line, &used) == 1 && used &&
-			    line >= 1 && line <= j->b->nlines)
-				ord_buf_addf(&j->reply, "    # line %u not understood%.*s\n",
-					     j->b->lines[line - 1], (int)(n - (size_t)used), p + used);
+			if (sscanf(p, "# line %u %n", &line, &used) == 1 && used &&
+			    !strncmp(p + used, "not ", 4) && line >= 1 && line <= j->b->nlines)
+				ord_buf_addf(&j->reply, "    # line %u %.*s\n", j->b->lines[line - 1],
+					     (int)(n - (size_t)used), p + used);
 			else
 				ord_buf_addf(&j->reply, "    %.*s\n", (int)n, p);
 			p += n + (p[n] == '\n');

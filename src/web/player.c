@@ -118,78 +118,44 @@ static void units_list(struct ord_buf *b, ord_game *g, const char *side)
 	ord_buf_release(&list);
 }
 
-/* Whether the check found a problem on line (not only a syntax error:
- * "unknown unit 'F99'" too). */
-static int line_refused(const struct ord_diag *d, unsigned line)
+/* orderly's reading of the sheet (ord_game_check_sheet): a line it could
+ * not read as its comment says, and an order read but refused by the
+ * rules (an unknown unit), which the reading gives as "# line N not
+ * accepted (see its problems): ORDER", struck out with the words after
+ * it, so that it does not look accepted. */
+static void reading(struct ord_buf *b, const struct player *p)
 {
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		if (d->items[i].line == line)
-			return 1;
-	return 0;
-}
-
-/* orderly's reading of the sheet, each order that has a problem struck
- * out and said not to be accepted: the library's reading marks only the
- * lines it could not read, and an order read but refused by the rules
- * (an unknown unit) would look accepted.  Its orders are those the
- * notation parses, one a line in sheet order (notation.h), so the sheet
- * parsed again here gives each its line; when the two do not agree, the
- * reading is shown as it is. */
-static void reading(struct ord_buf *b, const struct player *p, const struct ord_ruleset *rs)
-{
-	const struct ord_notation *n = NULL;
-	struct ord_sheet sheet;
-	struct ord_diag syntax;
+	static const char refused[] = " not accepted (see its problems): ";
 	const char *q, *end = p->reading.buf + p->reading.len;
-	size_t i = 0, orders = 0;
-	int marked = 0;
+	int marked = strstr(p->reading.buf, refused) != NULL;
 
-	ord_sheet_init(&sheet);
-	ord_diag_init(&syntax);
-	if (p->rc != 0 && p->sheet && rs && ord_notation_find(&n, rs->notation) == 0)
-		n->parse(&sheet, p->sheet, strlen(p->sheet), &syntax);
-	ord_error_clear();
-	for (q = p->reading.buf; q < end; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : end)
-		if (strncmp(q, "# line ", 7))
-			orders++;
-	if (!n || orders != sheet.n) {
-		ord_buf_adds(b, "<h4>orderly's reading</h4><pre class=\"reading\">");
-		web_esc(b, p->reading.buf);
-		ord_buf_adds(b, "</pre>");
-		goto out;
-	}
-	for (i = 0; i < sheet.n; i++)
-		marked |= line_refused(&p->diag, sheet.orders[i].line);
 	ord_buf_addf(b, "<h4>orderly's reading</h4>%s<pre class=\"reading\">",
 		     marked ? "<p class=\"muted\">A line struck out has a problem: it is "
 			      "not accepted as it stands.</p>"
 			    : "");
-	for (q = p->reading.buf, i = 0; q < end;) {
-		const char *nl = memchr(q, '\n', (size_t)(end - q));
+	for (q = p->reading.buf; q < end;) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q)), *r;
 		size_t len = nl ? (size_t)(nl - q) : (size_t)(end - q);
+		unsigned line;
+		int used = 0;
 
-		if (!strncmp(q, "# line ", 7)) {
+		if (!strncmp(q, "# line ", 7) && sscanf(q, "# line %u%n", &line, &used) == 1 &&
+		    (r = q + used) + strlen(refused) <= q + len &&
+		    !strncmp(r, refused, strlen(refused))) {
+			ord_buf_adds(b, "<span class=\"refused\"><s>");
+			web_esc_n(b, r + strlen(refused), (size_t)(q + len - r) - strlen(refused));
+			ord_buf_addf(b, "</s> # line %u not accepted (see its problems)</span>", line);
+		} else if (!strncmp(q, "# line ", 7)) {
 			ord_buf_adds(b, "<span class=\"unread\">");
 			web_esc_n(b, q, len);
 			ord_buf_adds(b, "</span>");
-		} else if (line_refused(&p->diag, sheet.orders[i].line)) {
-			ord_buf_adds(b, "<span class=\"refused\"><s>");
-			web_esc_n(b, q, len);
-			ord_buf_addf(b, "</s> # line %u not accepted (see its problems)</span>",
-				     sheet.orders[i++].line);
 		} else {
 			web_esc_n(b, q, len);
-			i++;
 		}
 		ord_buf_addch(b, '\n');
 		q = nl ? nl + 1 : end;
 	}
 	ord_buf_adds(b, "</pre>");
-out:
-	ord_sheet_release(&sheet);
-	ord_diag_release(&syntax);
 }
 
 static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct player *p,
@@ -234,7 +200,7 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 			ord_buf_adds(b, "</p>");
 		}
 		if (p->reading.len) {
-			reading(b, p, rs);
+			reading(b, p);
 		} else if (!strcmp(p->action, "check")) {
 			ord_buf_adds(b, "<p class=\"muted\">No order could be read.</p>");
 		}

@@ -328,6 +328,13 @@ expect_line "$OUT" "^  R1: ↑ 1/4$"
 expect_line "$OUT" "^  # line 2 not understood \\(see its problems\\)$"
 expect_line "$ERR" "^garbled.txt:2:6: unit 'R2': unknown code 'FXy'"
 expect_not_in "$ERR" "orderly reads"
+# an order read but refused by the rules (no unit R9) is a comment too,
+# with the order: it showed as if accepted
+printf 'R1 ↑ 1/4\nR9 ↑ 1/2\n' >refused.txt
+run ord check refused.txt --scenario "$FIX/scenario.xml" --side red
+expect_eq "$RC" 65 "check of a sheet with an unknown unit"
+expect_line "$OUT" "^  R1: ↑ 1/4$"
+expect_line "$OUT" "^  # line 2 not accepted \\(see its problems\\): R9: ↑ 1/2$"
 run ord check "$FIX/bad-unit.txt" --scenario "$FIX/scenario.xml" --side red
 expect_eq "$RC" 65 "check of a sheet with two problems"
 expect_line "$ERR" "bad-unit.txt:3:1: unknown unit 'Z9'"

@@ -1189,7 +1189,9 @@ START_TEST(test_diag_cap_and_unit_once)
 }
 END_TEST
 
-/* The reading shows the lines not understood, as comments, in their place. */
+/* The reading shows the lines not understood, and the orders the rules
+ * refused (R9 is no unit of the game), as comments, in their place: R9's
+ * order showed as if accepted. */
 START_TEST(test_check_sheet_reading_marks_lines_not_understood)
 {
 	ord_game *g = create(SCENARIO_HOLD);
@@ -1202,7 +1204,7 @@ START_TEST(test_check_sheet_reading_marks_lines_not_understood)
 			 ORD_EBADSHEET);
 	ck_assert_str_eq(reading.buf, "R1: ↑ 1/4\n"
 				      "# line 2 not understood (see its problems)\n"
-				      "R9: ↑ 1/2\n"
+				      "# line 5 not accepted (see its problems): R9: ↑ 1/2\n"
 				      "# line 6 not understood (see its problems)\n");
 	ord_buf_release(&reading);
 	ord_diag_release(&d);
