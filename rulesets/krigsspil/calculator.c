@@ -113,6 +113,9 @@ static const struct ord_key_spec explosion_args[] = {
 static const struct ord_key_spec decimation_args[] = {
 	NUMBER("start"),
 	NUMBER("figurer"),
+	/* the men lost, short of a figure, prisoners and stragglers too: the
+	 * game's count under decimering_mand_kontrol (6.7) */
+	NUMBER_DEF("mand_tabt", NULL),
 	LANG,
 	END,
 };
@@ -209,13 +212,26 @@ static int calc_decimation(struct ord_calc *c, struct ord_rules *rules)
 	const struct ks_rules *r = ks_rules(rules);
 	int s = (int)ord_kv_get_int(ord_calc_args(c), "start", 0);
 	int f = (int)ord_kv_get_int(ord_calc_args(c), "figurer", 0);
-	int lvl = ks_decimation(r, s, f);
+	int per = (int)ks_param(r, "mand_pr_figur"), lvl;
+	/* "over 25% af sin oprindelige styrke" in men, as the game counts
+	 * them when the Skema says so (attack.c), given the men lost */
+	int men = ord_kv_get(ord_calc_args(c), "mand_tabt") && per > 0 &&
+		  ks_check(r, "decimering_mand_kontrol");
 	struct ks_text why;
 
+	if (men) {
+		int lost = (int)ord_kv_get_int(ord_calc_args(c), "mand_tabt", 0);
+		s *= per;
+		f = lost > s ? 0 : s - lost;
+	}
+	lvl = ks_decimation(r, s, f);
 	ks_text_init(&why);
 	ord_calc_value_int(c, "level", lvl);
 	ord_calc_value(c, "morale_floor", lvl == 2 ? "U" : lvl == 1 ? "LU" : "OR");
-	KS_TF(&why, "%d af %d figurer tabt", "%d of %d figures lost", s - f, s);
+	if (men)
+		KS_TF(&why, "%d af %d mand tabt", "%d of %d men lost", s - f, s);
+	else
+		KS_TF(&why, "%d af %d figurer tabt", "%d of %d figures lost", s - f, s);
 	if (lvl)
 		KS_TF(&why, ": over %g%%: %s resten af slaget",
 		      ": over %g%%: %s for the rest of the battle",

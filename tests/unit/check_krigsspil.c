@@ -667,6 +667,19 @@ START_TEST(test_calc_xml_and_lang)
 	ck_assert_int_eq(ivalue("decimation", "start=20 figurer=14", NULL, 0, "level"), 1);
 	ck_assert_int_eq(ivalue("decimation", "start=20 figurer=10", NULL, 0, "level"), 1);
 	ck_assert_int_eq(ivalue("decimation", "start=20 figurer=9", NULL, 0, "level"), 2);
+	/* in men, as the game counts them (6.7): 168 of 600 men lost is over
+	 * 25%, though 15 of 20 figures are left; without mand_tabt, figures */
+	ck_assert_int_eq(ivalue("decimation", "start=20 figurer=15 mand_tabt=168", NULL, 0, "level"),
+			 1);
+	ck_assert_int_eq(ivalue("decimation", "start=20 figurer=15 mand_tabt=150", NULL, 0, "level"),
+			 0);
+	ck_assert_int_eq(ivalue("decimation", "start=20 figurer=15 mand_tabt=301", NULL, 0, "level"),
+			 2);
+	ck_assert_int_eq(run_calc(&out, "decimation", "start=20 figurer=15 mand_tabt=168 lang=en",
+				  NULL, 0, 0),
+			 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "168 of 600 men lost: over 25%: LU"));
+	ord_buf_reset(&out);
 	ck_assert_int_eq(run_calc(&out, "nonsense", "", NULL, 0, 0), ORD_EUSAGE);
 	ck_assert_ptr_nonnull(
 		strstr(ord_error_last(), "expected one of fireunits fire artillery melee"));
