@@ -1085,29 +1085,32 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 				continue;
 			if (!strcmp(g[j].code, "angreb") && !attacked && !cancelled && !broke)
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "16.2",
-					     "ordered to attack ('A') but no attack was declared");
+					     "ordered to attack ('A') but no attack (angreb) was declared");
 			/* a move or a fire not carried out may have its reason
-			 * on the table: said, for the players to ask */
+			 * on the table: said, for the players to ask; each
+			 * names the event kind that carries it out, which the
+			 * web page's Record button opens */
 			if (ks_is_move(g[j].code) && !moved && !cancelled && !broke)
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "13",
-					     "ordered to move ('%s') but no move was recorded",
+					     "ordered to move ('%s') but no move (flyt) was recorded",
 					     g[j].code);
 			if ((!strcmp(g[j].code, "skydning") || !strcmp(g[j].code, "artilleriskydning")) &&
 			    !fired && !cancelled && !broke)
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "15",
-					     "ordered to fire ('%s') but no fire was recorded",
-					     g[j].code);
+					     "ordered to fire ('%s') but no fire (%s) was recorded",
+					     g[j].code,
+					     strcmp(g[j].code, "skydning") ? "artilleri" : "skyd");
 			if (!strcmp(g[j].code, "genforsyning") && !resupplied)
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "6.8 genforsyning",
-					     "ordered to be resupplied ('GF') but no turn of resupply was recorded (a resupply under way starts anew)");
+					     "ordered to be resupplied ('GF') but no turn of resupply (genforsyning) was recorded (a resupply under way starts anew)");
 			if (!strcmp(g[j].code, "reparation") && !repaired)
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "9.6",
-					     "ordered to repair ('REP') but no turn of repair was recorded (a repair under way is interrupted)");
+					     "ordered to repair ('REP') but no turn of repair (reparation) was recorded (a repair under way is interrupted)");
 			if (!strcmp(g[j].code, "formation") && !formed && !broke) {
 				char f[40];
 				ks_grp_formation(o, &g[j], f, sizeof(f));
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "12",
-					     "ordered to form %s ('FORM') but no formation change was recorded",
+					     "ordered to form %s ('FORM') but no formation change (formation) was recorded",
 					     f);
 			}
 		}

@@ -344,9 +344,10 @@ static int has_word(const char *text, const char *word)
  * the message names (a kind of this phase, as a word: "no move was
  * recorded"), open.  None when the message names no kind of this phase
  * (an order of a later phase: "no fire was recorded" while moving).
- * NEEDSWORK: the report's <pending> does not say which kind carries the
- * order out, so an order whose kind is named otherwise (krigsspil's
- * "flyt" for a move) gets no button. */
+ * The report's <pending> does not say which kind carries the order out:
+ * the module's message names it (the battalion's "no move", the
+ * Krigsspil's "no move (flyt)"), and a message that names none gets no
+ * button. */
 static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, const char *phase,
 			const char *url, const char *unit, const char *what)
 {

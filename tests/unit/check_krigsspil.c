@@ -1939,10 +1939,10 @@ START_TEST(test_execution)
 	EV_OK("skyd", "unit=D1 maal=L1 zone=II halv=yes");
 	EV_OK("angreb", "unit=D2 maal=L1 stormmarch=yes");
 	ck_assert_str_eq(execution(),
-			 "2:4: unit 'K1': ordered to move ('stormmarch') but no move was recorded (13)\n"
-			 "3:4: unit 'A1': ordered to fire ('artilleriskydning') but no fire was recorded (15)\n"
-			 "1:4: unit 'L1': ordered to move ('tilbagetog') but no move was recorded (13)\n"
-			 "2:4: unit 'B1': ordered to fire ('artilleriskydning') but no fire was recorded (15)\n");
+			 "2:4: unit 'K1': ordered to move ('stormmarch') but no move (flyt) was recorded (13)\n"
+			 "3:4: unit 'A1': ordered to fire ('artilleriskydning') but no fire (artilleri) was recorded (15)\n"
+			 "1:4: unit 'L1': ordered to move ('tilbagetog') but no move (flyt) was recorded (13)\n"
+			 "2:4: unit 'B1': ordered to fire ('artilleriskydning') but no fire (artilleri) was recorded (15)\n");
 }
 END_TEST
 
@@ -3035,7 +3035,7 @@ START_TEST(test_resupply_over_turns)
 	/* D2 was ordered GF but not resupplied: the audit notes it */
 	ck_assert_ptr_nonnull(
 		strstr(execution(),
-		       "ordered to be resupplied ('GF') but no turn of resupply was recorded (a resupply under way starts anew)"));
+		       "ordered to be resupplied ('GF') but no turn of resupply (genforsyning) was recorded (a resupply under way starts anew)"));
 	ck_assert_ptr_null(strstr(execution(), "'D1'"));
 
 	/* turn 11: D1's and A1's second turns bring the ammunition; L1's
@@ -3120,7 +3120,7 @@ START_TEST(test_repair_over_turns)
 	orders("A1 REP AS SF @B1 1\n");
 	ck_assert_ptr_nonnull(
 		strstr(execution(),
-		       "ordered to repair ('REP') but no turn of repair was recorded (a repair under way is interrupted)"));
+		       "ordered to repair ('REP') but no turn of repair (reparation) was recorded (a repair under way is interrupted)"));
 	EV_BAD("reparation", "unit=A1 kanoner=4", "kanoner=4: unit 'A1' has 3 damaged guns (9.6)");
 	EV_BAD("reparation", "unit=A1 kanoner=3",
 	       "kanoner=3: a battery that fires repairs at most 1 gun a piece in a turn, 2 for its 2 pieces");

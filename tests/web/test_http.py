@@ -529,8 +529,18 @@ def run_checks(base, qb, ks, games):
        "the referee's map follows the forms, the report comes after it, folded: %r" % at)
     ok("ordered to move (&#39;march&#39;)" in body and 'class="button record"' not in body,
        "an order whose message names no event kind of this phase gets no Record button")
+    # the same march order in the phase of moves: its message names the
+    # kind that carries it out (flyt), whose form the Record button opens
+    done, flyt = 0, None
+    while done < 4 and not flyt:
+        W.run("resolve", ks)
+        done += 1
+        st, _, body = kr.get("/g/ks/referee")
+        flyt = re.search(r'class="button record" href="[^"]*kind=flyt#', body)
+    ok(flyt and "no move (flyt) was recorded" in body,
+       "a krigsspil order pending in its phase gets a Record button for its kind (flyt)")
     # a later turn: its map first, the earlier turns' folded
-    for _ in range(5):
+    for _ in range(5 - done):
         W.run("resolve", ks)
     W.run("exchange", ks)
     st, _, page = dk.get("/g/ks/side/danske")
