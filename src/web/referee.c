@@ -318,10 +318,6 @@ static xmlDocPtr report_doc(const struct ord_buf *xml)
 			     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 }
 
-/* The sheets' orders no event carries out so far (the report's <pending>):
- * what is still to record (of this phase or a later one), or was left out.
- * The first PENDING_MAX of them as <li> items into list (the referee's
- * report has them all); returns how many there are. */
 /* Whether word is in text as a whole word. */
 static int has_word(const char *text, const char *word)
 {
@@ -371,6 +367,11 @@ static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, cons
 	ord_buf_adds(list, "…</a>");
 }
 
+/* The sheets' orders no event carries out so far (the report's <pending>):
+ * what is still to record (of this phase or a later one), or was left out.
+ * The first PENDING_MAX of them as <li> items into list (the referee's
+ * report has them all), each with its Record link when url is not NULL;
+ * returns how many there are. */
 static int pending_list(xmlDocPtr doc, struct ord_buf *list, const struct ord_ruleset *rs,
 			const char *phase, const char *url)
 {
