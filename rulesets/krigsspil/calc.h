@@ -402,6 +402,9 @@ void ks_map_print(const struct ks_rules *r, const struct ord_kv *marks, const ch
 		  struct ord_buf *out);
 /* The terrain under a position, in words: "skov, højde 1 F, plade (2,-1)". */
 void ks_map_describe(const struct ks_rules *r, double x, double y, struct ks_text *out);
+/* The row of table terraen for a plate's terrain; NULL when the Skema has
+ * none (cover, edge, ricochet and the map's legend all read it). */
+const struct ord_row *ks_terrain_row(const struct ks_rules *r, const char *terrain);
 
 /* ---- the ruleset slots `calc` and `print_tables` --------------------------- */
 

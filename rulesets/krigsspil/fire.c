@@ -56,13 +56,7 @@ void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_k
 		const struct ks_plate *p = ks_map_at(r->map, ks_st_num(ctx, t, "x"),
 						     ks_st_num(ctx, t, "y"));
 		if (p) {
-			const struct ord_row *row = NULL;
-			struct ord_kv m;
-			ord_kv_init(&m);
-			ord_kv_set(&m, "terraen", p->terrain);
-			if (ord_table_find(&row, ks_table(r, "terraen"), &m))
-				ord_error_clear();
-			ord_kv_release(&m);
+			const struct ord_row *row = ks_terrain_row(r, p->terrain);
 			if (row && !strcmp(ord_row_str(row, "daekning"), "let"))
 				ord_kv_set(flags, "daekning_let", "yes");
 			else if (row && !strcmp(ord_row_str(row, "daekning"), "god"))

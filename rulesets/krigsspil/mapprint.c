@@ -13,7 +13,7 @@
 
 /* ---- the map as text ------------------------------------------------------------ */
 
-static const struct ord_row *terrain_row(const struct ks_rules *r, const char *terrain)
+const struct ord_row *ks_terrain_row(const struct ks_rules *r, const char *terrain)
 {
 	const struct ord_row *row = NULL;
 	struct ord_kv m;
@@ -63,7 +63,7 @@ void ks_map_describe(const struct ks_rules *r, double x, double y, struct ks_tex
 		KS_TF(out, "uden for kortet (plade %d,%d)", "off the map (plate %d,%d)", q, rr);
 		return;
 	}
-	tr = terrain_row(r, p->terrain);
+	tr = ks_terrain_row(r, p->terrain);
 	ord_buf_addf(&out->da, "%s", row_name(tr, "da", p->terrain));
 	ord_buf_addf(&out->en, "%s", row_name(tr, "en", p->terrain));
 	KS_TF(out, ", højde %d F, plade %d,%d", ", height %d F, plate %d,%d", p->height, p->q, p->r);
@@ -123,7 +123,7 @@ void ks_map_print(const struct ks_rules *r, const struct ord_kv *marks, const ch
 			 * (cells never overlap: columns step by 4) */
 			at = line.len;
 			(void)at;
-			tr = terrain_row(r, p->terrain);
+			tr = ks_terrain_row(r, p->terrain);
 			tegn = tr ? ord_row_str(tr, "tegn") : "?";
 			snprintf(key, sizeof(key), "%d,%d", p->q, p->r);
 			ord_buf_addch(&line, marks && ord_kv_get(marks, key) ? '*' : ' ');

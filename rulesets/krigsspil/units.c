@@ -128,18 +128,9 @@ int ks_cossack_closed(struct ord_ctx *ctx, const struct ord_unit *u, const char 
 int ks_cover_at(const struct ks_rules *r, double x, double y)
 {
 	const struct ks_plate *p = r->map ? ks_map_at(r->map, x, y) : NULL;
-	const struct ord_row *row = NULL;
-	const char *cover;
-	struct ord_kv m;
+	const struct ord_row *row = p ? ks_terrain_row(r, p->terrain) : NULL;
+	const char *cover = row ? ord_row_str(row, "daekning") : "";
 
-	if (!p)
-		return 0;
-	ord_kv_init(&m);
-	ord_kv_set(&m, "terraen", p->terrain);
-	if (ord_table_find(&row, ks_table(r, "terraen"), &m))
-		ord_error_clear();
-	ord_kv_release(&m);
-	cover = row ? ord_row_str(row, "daekning") : "";
 	return !strcmp(cover, "let") || !strcmp(cover, "god");
 }
 
