@@ -224,7 +224,9 @@ int ks_path_obstacle(struct ord_ctx *ctx, double x0, double y0, double x1, doubl
 		double wider;
 
 		cls = crossing_class(ctx, &cr[i], &mc, &wider, &name, &q, &rr);
-		k = !strcmp(cls, "I") ? 1 : !strcmp(cls, "II") ? 2 : *cls ? 3 : 0;
+		k = class_rank(cls);
+		if (k > 3) /* impassable counts as III */
+			k = 3;
 		if (k > most)
 			most = k;
 	}

@@ -3690,11 +3690,10 @@ START_TEST(test_support_neighbours)
 }
 END_TEST
 
-/* A map with the built-in Skema less one switch as its own (NULL: the
- * built-in Skema as the map keeps it), turn 10, the cast. */
-static void doc_game_without(const char *map, const char *without)
+/* A map with the Skema xml as its own (NULL: the built-in Skema as the map
+ * keeps it; freed here), turn 10, the cast. */
+static void doc_game_skema(const char *map, char *xml)
 {
-	char *xml = without ? skema_without(without) : NULL;
 	struct ord_buf doc = ORD_BUF_INIT;
 
 	teardown();
@@ -3708,6 +3707,13 @@ static void doc_game_without(const char *map, const char *without)
 	free(xml);
 	ord_buf_release(&doc);
 	cast();
+}
+
+/* A map with the built-in Skema less one switch as its own (NULL: the
+ * built-in Skema as the map keeps it), turn 10, the cast. */
+static void doc_game_without(const char *map, const char *without)
+{
+	doc_game_skema(map, without ? skema_without(without) : NULL);
 }
 
 /* The test map, as doc_game_without. */
@@ -3746,6 +3752,11 @@ START_TEST(test_obstacle_lu_by_class)
 	march_across("D1", "23", "37", "0");
 	ck_assert_str_eq(sts("D1", "moral"), "LU");
 	expect_result("(hindring)");
+	/* the lowest class is the Skema's: at III, the wall (II) leaves
+	 * infantry as it was */
+	doc_game_skema(map_doc, skema_with("hindring_lu_klasse_infanteri", "3"));
+	march_across("D1", "23", "37", "0");
+	ck_assert_str_eq(sts("D1", "moral"), "OR");
 	/* a game made before hindring_klasse_kontrol: any obstacle */
 	map_game_without("hindring_klasse_kontrol");
 	march_across("D1", "37", "53", "25.98");
