@@ -342,6 +342,15 @@ static const struct ord_tables_words morale_labels[] = {
 	{ "skema_xx", "moral", "- OR LU U FU" },
 };
 
+/* An obstacle class is one the moves know (move.c's class_rank would take
+ * a misspelt one for III): checked with hindringskant_kontrol, which
+ * ranks them, so that a Skema made before it loads as it did. */
+static const struct ord_tables_words obstacle_classes[] = {
+	{ "terraen", "kant", "ingen I II III impassabel" },
+	{ "hindringer", "klasse", "ingen I II III impassabel" },
+	{ "vandloeb", "klasse", "ingen I II III impassabel" },
+};
+
 static int check_tables(const struct ord_tables *t)
 {
 	static const struct ord_tables_needs needs = {
@@ -362,7 +371,11 @@ static int check_tables(const struct ord_tables *t)
 		err = ord_tables_check_ranges(t, ranges, ORD_ARRAY_SIZE(ranges));
 	if (!err)
 		err = ord_tables_check_dice(t, dice_tables, ORD_ARRAY_SIZE(dice_tables));
-	return err ? err : ord_tables_check_words(t, morale_labels, ORD_ARRAY_SIZE(morale_labels));
+	if (!err)
+		err = ord_tables_check_words(t, morale_labels, ORD_ARRAY_SIZE(morale_labels));
+	if (!err && ord_tables_switch(t, "hindringskant_kontrol"))
+		err = ord_tables_check_words(t, obstacle_classes, ORD_ARRAY_SIZE(obstacle_classes));
+	return err;
 }
 
 /* The <tables> a map carries, its own bytes at their own lines (the lines

@@ -955,6 +955,11 @@ START_TEST(test_skema_checked_at_load)
 		{ "<dice name=\"eksplosion\" title=\"Eksploderende prods (10.2)\" die=\"6\"",
 		  "<dice name=\"eksplosion\" title=\"Eksploderende prods (10.2)\"",
 		  "k.xml:654: table 'eksplosion' gives no die (expected die=\"N\": it is read by one die)" },
+		/* an obstacle class the moves do not know (it was taken for III) */
+		{ "tegn=\"T\" kant=\"I\"", "tegn=\"T\" kant=\"X\"",
+		  "k.xml:372: table 'terraen' row: 'kant' is 'X' (expected one of ingen I II III impassabel)" },
+		{ "navn_en=\"wall\" klasse=\"II\"", "navn_en=\"wall\" klasse=\"2\"",
+		  "k.xml:390: table 'hindringer' row: 'klasse' is '2' (expected one of ingen I II III impassabel)" },
 	};
 	size_t i;
 
@@ -966,6 +971,18 @@ START_TEST(test_skema_checked_at_load)
 		ck_assert_msg(strstr(ord_error_last(), broken[i].msg) != NULL,
 			      "expected '%s', got '%s'", broken[i].msg, ord_error_last());
 		ck_assert_ptr_null(r);
+		free(xml);
+	}
+	/* a Skema made before hindringskant_kontrol (or with it off) loads
+	 * as it did */
+	{
+		struct ord_rules *r = NULL;
+		char *xml = skema_with("hindringskant_kontrol", "0");
+		char *k = strstr(xml, "tegn=\"T\" kant=\"I\"");
+		ck_assert_ptr_nonnull(k);
+		k[strlen("tegn=\"T\" kant=\"")] = 'X';
+		ck_assert_msg(rs->load(&r, xml, strlen(xml), "k.xml") == 0, "%s", ord_error_last());
+		rs->free(r);
 		free(xml);
 	}
 	rs->free(rules);
