@@ -112,15 +112,22 @@ static void same_formation(struct ord_ctx *ctx, const struct ord_unit *u, const 
 			     u->id, want, t->value);
 }
 
+/* The turns a gun of u's kind takes to unlimber (unlimber_turns,
+ * unlimber_turns_horse: "1 turn except for horse art."). */
+static long unlimber_turns(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return bat_ip(ctx, bat_is_horse_artillery(u) ? "unlimber_turns_horse" : "unlimber_turns");
+}
+
 /* "UL - unlimber (1 turn except for horse art.)": a gun whose kind takes
- * a turn to unlimber (unlimber_turns, unlimber_turns_horse) spends the
- * turn on it and does not move in it (D8).  0 when the game's tables do
- * not switch the check on (a game made before it, table checks). */
+ * a turn to unlimber spends the turn on it and does not move in it (D8).
+ * 0 when the game's tables do not switch the check on (a game made
+ * before it, table checks). */
 static long unlimber_takes_turn(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	if (!bat_flag(ctx, "unlimber_move_checked") || !bat_is_arm(ctx, u, "artillery"))
 		return 0;
-	return bat_ip(ctx, bat_is_horse_artillery(u) ? "unlimber_turns_horse" : "unlimber_turns");
+	return unlimber_turns(ctx, u);
 }
 
 /* D6: a routed unit "moves 3 turns backwards, backs to the enemy": its
@@ -148,7 +155,7 @@ static void gun_by_state(struct ord_ctx *ctx, const struct ord_unit *u, const st
 	const struct ord_token *ul = ord_order_code(o, "UL"), *l = ord_order_code(o, "L");
 	const struct ord_token *fire = bat_order_fire(o);
 	int turn = ord_ctx_turn(ctx), unl = !strcmp(bat_formation(ctx, u), "unlimbered");
-	long ut = bat_ip(ctx, bat_is_horse_artillery(u) ? "unlimber_turns_horse" : "unlimber_turns");
+	long ut = unlimber_turns(ctx, u);
 	long since = bat_st(ctx, u, "unlimbered");
 
 	if (!fire)
@@ -832,8 +839,7 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		const struct ord_token *f = bat_order_fire(o);
 		const char *shot = ord_kv_get(&ev->kv, "shot");
 		struct ord_buf rule = ORD_BUF_INIT;
-		long ut = bat_ip(ctx, bat_is_horse_artillery(u) ? "unlimber_turns_horse"
-								: "unlimber_turns");
+		long ut = unlimber_turns(ctx, u);
 
 		check_over(ctx, ev, u, f, d);
 		/* the shot resolve fires: the event's, else the sheet's */
