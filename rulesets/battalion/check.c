@@ -463,6 +463,32 @@ static void check_position(struct ord_ctx *ctx, const struct ord_event *ev,
 			     u->id, dist, x0, y0, x1, y1, far, dist + tol, tol);
 }
 
+/* The inches the movement chart gives u's move of quarters (of
+ * move_fraction_parts), a charge or not, over the event's terrain, in
+ * *allow and its working in why: 1, or 0 with the chart's problem in d. */
+static int move_allows(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		       int quarters, int charge, double *allow, struct ord_buf *why,
+		       struct ord_diag *d)
+{
+	struct bat_move_in mi = {
+		.kind = bat_kind(u),
+		.formation = bat_chart_formation(ctx, u),
+		.quarters = quarters,
+		.charge = charge,
+		.elite = bat_is_elite(u),
+		.terrain = ord_kv_get(&ev->kv, "terrain"),
+	};
+	struct bat_move_out mo;
+
+	if (bat_move(bat_r(ctx), &mi, &mo, why)) {
+		ord_diag_add(d, 0, 0, u->id, "movement chart", "%s", ord_error_last());
+		ord_error_clear();
+		return 0;
+	}
+	*allow = mo.distance;
+	return 1;
+}
+
 static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
@@ -473,6 +499,7 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	long interval = bat_ip(ctx, "charge_interval"), last = bat_st(ctx, u, "last_charge");
 	struct ord_unit *c = bat_ev_unit(ctx, ev, "contact");
 	const struct ord_event *ul;
+	double allow;
 	struct ord_buf why = ORD_BUF_INIT;
 	struct ord_buf rule = ORD_BUF_INIT;
 	size_t i;
@@ -493,28 +520,17 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	 * its whole move by the movement chart (table checks,
 	 * routed_moves_checked; a game made before let any distance through) */
 	if (bat_routed(ctx, u) || bat_retreating(ctx, u)) {
-		struct bat_move_in mi = { bat_kind(u),
-					  bat_chart_formation(ctx, u),
-					  (int)bat_ip(ctx, "move_fraction_parts"),
-					  0,
-					  bat_is_elite(u),
-					  ord_kv_get(&ev->kv, "terrain") };
-		struct bat_move_out mo;
-
 		if (charge)
 			ord_diag_add(d, 0, 0, u->id, "morale", "unit '%s' is %s and cannot charge",
 				     u->id, bat_routed(ctx, u) ? "routed" : "retreating");
 		if (!bat_flag(ctx, "routed_moves_checked") || dist <= 0)
 			goto out;
-		if (bat_move(bat_r(ctx), &mi, &mo, &why)) {
-			ord_diag_add(d, 0, 0, u->id, "movement chart", "%s", ord_error_last());
-			ord_error_clear();
-		} else if (dist > mo.distance + 1e-9) {
+		if (move_allows(ctx, ev, u, (int)bat_ip(ctx, "move_fraction_parts"), 0, &allow, &why, d) &&
+		    dist > allow + 1e-9)
 			ord_diag_add(d, 0, 0, u->id, "movement chart",
 				     "unit '%s' %s and moved %g\", but its move is %g\" (%s)",
 				     u->id, bat_routed(ctx, u) ? "is routed" : "retreats", dist,
-				     mo.distance, why.buf);
-		}
+				     allow, why.buf);
 		goto out;
 	}
 	if (charge && !bat_order_has(o, "C"))
@@ -549,23 +565,11 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			     bat_rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns"),
 			     "gun '%s' unlimbers this turn (event #%u): a %s takes the turn to unlimber and does not move",
 			     u->id, ul->seq, bat_kind(u));
-	{
-		struct bat_move_in mi = { bat_kind(u),
-					  bat_chart_formation(ctx, u),
-					  bat_ordered_quarters(ctx, o),
-					  charge,
-					  bat_is_elite(u),
-					  ord_kv_get(&ev->kv, "terrain") };
-		struct bat_move_out mo;
-		if (bat_move(bat_r(ctx), &mi, &mo, &why)) {
-			ord_diag_add(d, 0, 0, u->id, "movement chart", "%s", ord_error_last());
-			ord_error_clear();
-		} else if (dist > mo.distance + 1e-9) {
-			ord_diag_add(d, 0, 0, u->id, "movement chart",
-				     "unit '%s' moved %g\" but its order allows %g\" (%s)", u->id,
-				     dist, mo.distance, why.buf);
-		}
-	}
+	if (move_allows(ctx, ev, u, bat_ordered_quarters(ctx, o), charge, &allow, &why, d) &&
+	    dist > allow + 1e-9)
+		ord_diag_add(d, 0, 0, u->id, "movement chart",
+			     "unit '%s' moved %g\" but its order allows %g\" (%s)", u->id, dist,
+			     allow, why.buf);
 out:
 	ord_buf_release(&why);
 	ord_buf_release(&rule);
