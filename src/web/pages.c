@@ -349,7 +349,7 @@ void web_page_bundle(struct web_req *r, const char *name, const char *file)
 
 void web_files_section(struct web_req *r, ord_game *g, const char *name, const char *side)
 {
-	struct ord_buf *b = &r->body;
+	struct ord_buf *b = &r->body, versions = ORD_BUF_INIT;
 	struct ord_game_status st;
 	unsigned char pk[32];
 	char pkhex[65];
@@ -416,11 +416,21 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		ord_buf_addf(b, "-turn-%d.xml --pubkey GAME-KEY", t);
 		if (!side || ord_game_side_sheet(g, t, side, &version, source, c) != 0)
 			version = 0;
-		/* a receipt of his when a sheet of his side was handed in (not
-		 * only stood in for by the NMR policy) */
-		for (i = 1, submitted = 0; i <= version && !submitted; i++)
-			submitted = ord_game_side_sheet_version(g, t, side, i, source, c) == 0 &&
-				    !strcmp(source, "submitted");
+		/* the versions the file holds, listed below; a receipt of his
+		 * when one of them was handed in (not only stood in for by the
+		 * NMR policy) */
+		ord_buf_reset(&versions);
+		for (i = 1, submitted = 0; i <= version; i++) {
+			if (ord_game_side_sheet_version(g, t, side, i, source, c) != 0) {
+				ord_error_clear();
+				continue;
+			}
+			submitted |= !strcmp(source, "submitted");
+			web_hex(chex, c, 32);
+			ord_buf_addf(&versions,
+				     "<li>version %d <code class=\"hex\">%s</code> %s%s</li>", i,
+				     chex, source, i == version ? " (sealed)" : "");
+		}
 		if (submitted)
 			ord_buf_adds(b, " --receipt RECEIPT");
 		for (i = 0; i < nh; i++) {
@@ -437,27 +447,14 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		ord_buf_adds(b, " This page is the referee's server: values it filled in would "
 				"check it against itself. Use the heads you saved when they were "
 				"issued where you have them.</p>");
-		if (side && version) {
-			int v;
+		if (side && version)
 			ord_buf_addf(b,
 				     "<p class=\"muted\">For comparison only, the game's key here is "
 				     "<code class=\"hex\">%s</code>, and the game file holds these "
 				     "sheets of your side for turn %d (one submitted that you never "
 				     "handed in means another sheet was put in your place; hold and "
-				     "repeat are the NMR policy's):</p><ul class=\"versions\">",
-				     pkhex, t);
-			for (v = 1; v <= version; v++) {
-				char vsrc[16];
-				if (ord_game_side_sheet_version(g, t, side, v, vsrc, c) != 0) {
-					ord_error_clear();
-					continue;
-				}
-				web_hex(chex, c, 32);
-				ord_buf_addf(b, "<li>version %d <code class=\"hex\">%s</code> %s%s</li>",
-					     v, chex, vsrc, v == version ? " (sealed)" : "");
-			}
-			ord_buf_adds(b, "</ul>");
-		}
+				     "repeat are the NMR policy's):</p><ul class=\"versions\">%s</ul>",
+				     pkhex, t, versions.buf);
 		if (side && !submitted)
 			ord_buf_adds(b, "<p class=\"muted\">No sheet of yours was handed in this turn, "
 					"so there is no receipt of yours to check.</p>");
@@ -465,6 +462,7 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		ord_error_clear();
 	}
 	ord_buf_adds(b, "</section>\n");
+	ord_buf_release(&versions);
 }
 
 /* The address of a picture of party's: /g/NAME/side/S/WHAT or
