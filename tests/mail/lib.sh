@@ -159,6 +159,40 @@ last_mail() {
 	fail "no mail to $1 with '$2' in its subject; they have: $(for f in $(mails "$1"); do mime "$f" subject; done)"
 }
 
+# mail_from WHO [SUBJECT]: a plain text mail from WHO (blue, red, referee)
+# to the game $G (Subject "orders" unless given), its body on stdin, sent,
+# delivered and processed; its Message-ID is <WHO-N@club.test>, N counting
+# the mails sent so far
+mail_n=0
+mail_from() {
+	local who=$1 subject=${2:-orders} f
+	mail_n=$((mail_n + 1))
+	f=$TMP/msg-$mail_n.eml
+	{
+		printf 'From: %s <%s@club.test>\nTo: orderly+%s@judge.test\n' "$who" "$who" "$(basename "$G" .orderly)"
+		printf 'Subject: %s\nMessage-ID: <%s-%d@club.test>\n' "$subject" "$who" "$mail_n"
+		printf 'Date: %s\nMIME-Version: 1.0\n' "$(date -R)"
+		printf 'Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n'
+		cat
+	} >"$f"
+	send_raw "$f"
+	deliver
+	flush
+}
+
+# opening_key PLAYER: the game's public key as the mail of turn 1's opening
+# gave PLAYER (his own evidence of it, for verify)
+opening_key() {
+	local f
+	for f in $(mails "$1"); do
+		if [[ "$(mime "$f" subject)" == *"turn open"* ]]; then
+			mime "$f" body | sed -n '/^The game.s public key/,/^ *[0-9a-f]\{64\}$/p' | tail -1 | tr -d ' '
+			return 0
+		fi
+	done
+	fail "no mail of a turn's opening to $1"
+}
+
 new_signed_game() {
 	local pub
 	ordu keygen "$TMP/red.key" >/dev/null 2>&1

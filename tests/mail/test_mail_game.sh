@@ -15,37 +15,8 @@ need_sqlite3
 
 G=$GAMES/crossroads.orderly
 
-# a message from WHO (blue, red, referee) to the game, with BODY on stdin
-n=0
-mail_from() {
-	local who=$1 subject=$2 f
-	n=$((n + 1))
-	f=$TMP/msg-$n.eml
-	{
-		printf 'From: %s <%s@club.test>\nTo: orderly+crossroads@judge.test\n' "$who" "$who"
-		printf 'Subject: %s\nMessage-ID: <%s-%d@club.test>\n' "$subject" "$who" "$n"
-		printf 'Date: %s\nMIME-Version: 1.0\n' "$(date -R)"
-		printf 'Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n'
-		cat
-	} >"$f"
-	send_raw "$f"
-	deliver
-	flush
-}
-
 body_of() {
 	mime "$(last_mail "$1" "$2")" body
-}
-# the body of PLAYER's oldest mail whose subject has TEXT
-body_of_first() {
-	local f
-	for f in $(mails "$1"); do
-		if [[ "$(mime "$f" subject)" == *"$2"* ]]; then
-			mime "$f" body
-			return 0
-		fi
-	done
-	fail "no mail to $1 with '$2' in its subject"
 }
 
 deadline() {
@@ -241,7 +212,7 @@ verify_bundle() {
 	# the head of the opening (the previous exchange's) ties this turn to
 	# what the referee signed before
 	expect_in "$cmd" "--head open-$turn.head"
-	key=$(body_of_first "$who" "turn open" | sed -n '/^The game.s public key/,/^ *[0-9a-f]\{64\}$/p' | tail -1 | tr -d ' ')
+	key=$(opening_key "$who")
 	expect_eq "$key" "$gkey" "$who: the game's key of the mail of turn 1's opening"
 	cmd=${cmd/GAME-KEY/$key}
 	if [[ -n "$receipt" ]]; then

@@ -19,22 +19,6 @@ printf 'red coat at dawn\n' | ordu register "$G" --side red --passphrase-file - 
 ordu tick "$GAMES" --sendmail "$SENDMAIL" >/dev/null
 deliver
 
-n=0
-mail_from() {
-	local who=$1 f
-	n=$((n + 1))
-	f=$TMP/msg-$n.eml
-	{
-		printf 'From: %s <%s@club.test>\nTo: orderly+swap@judge.test\n' "$who" "$who"
-		printf 'Subject: orders\nMessage-ID: <swap-%s-%d@club.test>\n' "$who" "$n"
-		printf 'Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n'
-		cat
-	} >"$f"
-	send_raw "$f"
-	deliver
-	flush
-}
-
 mail_from red <<'EOF'
 Passphrase: red coat at dawn
 ORDERS
@@ -96,7 +80,7 @@ verify_own() {
 	expect_in "$cmd" "--head exchange-1.head"
 	expect_not_in "$(mime "$bundle" body)" "as your receipt mail gave it"
 	# the game's key from the mail of turn 1's opening
-	key=$(mime "$(last_mail "$who" "turn open")" body | sed -n '/^The game.s public key/,/^ *[0-9a-f]\{64\}$/p' | tail -1 | tr -d ' ')
+	key=$(opening_key "$who")
 	[[ ${#key} == 64 ]] || fail "$who: the mail of turn 1's opening gives no game key"
 	cmd=${cmd/GAME-KEY/$key}
 	cmd=${cmd/RECEIPT/$receipt}
