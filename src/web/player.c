@@ -13,7 +13,6 @@
 
 #include <sodium.h>
 
-#include "notation.h"
 #include "ruleset.h"
 #include "web/web.h"
 
