@@ -38,6 +38,43 @@ static void setup(void)
 	setup_turn(3);
 }
 
+/* The shipped tables document, to be edited as a club's (the caller
+ * frees it, or gives it to use_tables). */
+static char *tables_xml(void)
+{
+	char *xml;
+	size_t len;
+
+	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
+				       1u << 20),
+			 0);
+	return xml;
+}
+
+/* Cut the parameter name out of xml (a switch a game made before it does
+ * not have). */
+static void cut_param(char *xml, const char *name)
+{
+	char pat[128], *from, *to;
+
+	snprintf(pat, sizeof(pat), "<param name=\"%s\"", name);
+	from = strstr(xml, pat);
+	ck_assert_msg(from != NULL, "no %s in the tables", name);
+	to = strstr(from, "/>") + 2;
+	memmove(from, to, strlen(to) + 1);
+}
+
+/* Play on under the tables xml (freed), loaded as the document doc, in a
+ * new context of turn 3. */
+static void use_tables(char *xml, const char *doc)
+{
+	ord_ctx_fake_free(ctx);
+	rs->free(rules);
+	ck_assert_msg(rs->load(&rules, xml, strlen(xml), doc) == 0, "%s", ord_error_last());
+	free(xml);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+}
+
 /* A unit with scenario attributes "kind=... figures=..." and its initial
  * state, then the state keys given ("last_charge=2 formation=column"). */
 static struct ord_unit *unit(const char *id, const char *side, const char *attrs, const char *state)
@@ -245,23 +282,15 @@ END_TEST
  * while it changes formation, 0 refuses the arrow. */
 START_TEST(sheet_formation_change_moves)
 {
-	char *xml, *at;
-	size_t len;
+	char *xml = tables_xml(), *at;
 
 	cast();
 	ck_assert_str_eq(validate("blue", "B1 ↑ 1/2 FCol\n"), "");
 	/* a club's tables that read the rule the other way */
-	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
-				       1u << 20),
-			 0);
 	at = strstr(xml, "name=\"formation_change_moves\" value=\"1\"");
 	ck_assert_ptr_nonnull(at);
 	at[strlen("name=\"formation_change_moves\" value=\"")] = '0';
-	ord_ctx_fake_free(ctx);
-	rs->free(rules);
-	ck_assert_int_eq(rs->load(&rules, xml, len, "tables.xml"), 0);
-	free(xml);
-	ctx = ord_ctx_fake_new(rs, rules, 3);
+	use_tables(xml, "tables.xml");
 	cast();
 	ck_assert_str_eq(validate("blue", "B1 ↑ 1/2 FCol\n"),
 			 "1:4: unit 'B1': a unit changing formation (FCol) does not move in the turn: no arrow beside it (formation_change_moves)\n");
@@ -1928,7 +1957,6 @@ START_TEST(sheet_same_formation)
 {
 	static const char fmod[] = "value=\"-1/4\" label=\"firer changed formation\"";
 	char *xml, *at;
-	size_t len;
 
 	cast();
 	ck_assert_str_eq(validate("blue", "B2 FCol\n"),
@@ -1941,17 +1969,11 @@ START_TEST(sheet_same_formation)
 	ord_kv_set(&ord_ctx_find_unit(ctx, "B1")->state, "formation", "column");
 	ck_assert_str_eq(validate("blue", "B1 FLn\nB2 FSq\nL1 ↑ 1/2 FLn\n"), "");
 	/* the cost is the tables' */
-	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
-				       1u << 20),
-			 0);
+	xml = tables_xml();
 	at = strstr(xml, fmod);
 	ck_assert_ptr_nonnull(at);
 	at[strlen("value=\"-1/")] = '3';
-	ord_ctx_fake_free(ctx);
-	rs->free(rules);
-	ck_assert_int_eq(rs->load(&rules, xml, len, "tables.xml"), 0);
-	free(xml);
-	ctx = ord_ctx_fake_new(rs, rules, 3);
+	use_tables(xml, "tables.xml");
 	cast();
 	assert_has(validate("blue", "L1 FCol\n"), "costs the unit −1/3 of its fire");
 }
@@ -1963,7 +1985,6 @@ END_TEST
 START_TEST(artillery_out_of_range)
 {
 	char *xml, *at;
-	size_t len;
 
 	cast();
 	unit("R9", "red", "kind=foot_artillery formation=unlimbered figures=10 weapon=none", NULL);
@@ -1982,17 +2003,11 @@ START_TEST(artillery_out_of_range)
 	ck_assert_str_eq(event("fire", "unit=L1 target=R1 range=16"), "");
 	assert_has(event("fire", "unit=S1 target=R2 range=16.5"), "musket fires to 12\"");
 	/* the reach is the tables': a club's musket that carries to 16" */
-	ord_ctx_fake_free(ctx);
-	rs->free(rules);
-	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
-				       1u << 20),
-			 0);
+	xml = tables_xml();
 	at = strstr(xml, "<band weapon=\"musket\" from=\"12\" to=\"16\" hits=\"-\"/>");
 	ck_assert_ptr_nonnull(at);
 	memcpy(strstr(at, "hits=\"-\""), "hits=\"5\"", strlen("hits=\"5\""));
-	ck_assert_msg(rs->load(&rules, xml, len, "club.xml") == 0, "%s", ord_error_last());
-	free(xml);
-	ctx = ord_ctx_fake_new(rs, rules, 3);
+	use_tables(xml, "club.xml");
 	cast();
 	ck_assert_str_eq(event("fire", "unit=B2 target=R1 range=16"), "");
 	assert_has(event("fire", "unit=B2 target=R1 range=17"), "musket fires to 16\" at most");
@@ -2003,23 +2018,11 @@ END_TEST
  * made before it does not have), in a new context of turn 3. */
 static void tables_without(const char *name)
 {
-	char *xml, *from, *to, pat[128];
-	size_t len;
+	char *xml = tables_xml();
 
-	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
-				       1u << 20),
-			 0);
-	snprintf(pat, sizeof(pat), "<param name=\"%s\"", name);
-	from = strstr(xml, pat);
-	ck_assert_msg(from != NULL, "no %s in the tables", name);
-	to = strstr(from, "/>") + 2;
-	memmove(from, to, strlen(to) + 1);
-	ord_ctx_fake_free(ctx);
-	rs->free(rules);
-	ck_assert_msg(rs->load(&rules, xml, strlen(xml), "before.xml") == 0, "%s", ord_error_last());
+	cut_param(xml, name);
+	use_tables(xml, "before.xml");
 	ck_assert_int_eq(ord_tables_switch(rs->tables(rules), name), 0);
-	free(xml);
-	ctx = ord_ctx_fake_new(rs, rules, 3);
 }
 
 /* "UL - unlimber (1 turn except for horse art.)": a foot gun spends the
@@ -2301,9 +2304,8 @@ END_TEST
  * number, or are refused when loaded. */
 START_TEST(move_position_of_a_game_made_before)
 {
-	char *xml, *from, *to;
+	char *xml;
 	struct ord_rules *r = NULL;
-	size_t len;
 
 	tables_without("position_distance_checked");
 	cast();
@@ -2315,13 +2317,8 @@ START_TEST(move_position_of_a_game_made_before)
 	ck_assert_str_eq(event("move", "unit=P2 distance=3"), "");
 	resolve("movement", NULL, 0);
 	ck_assert_str_eq(state_str("P2", "unplaced"), "");
-	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
-				       1u << 20),
-			 0);
-	from = strstr(xml, "<param name=\"position_tolerance\"");
-	ck_assert_ptr_nonnull(from);
-	to = strstr(from, "/>") + 2;
-	memmove(from, to, strlen(to) + 1);
+	xml = tables_xml();
+	cut_param(xml, "position_tolerance");
 	ck_assert_int_eq(rs->load(&r, xml, strlen(xml), "club.xml"), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
 			 "club.xml: position_distance_checked is on but there is no parameter "
@@ -2337,21 +2334,13 @@ END_TEST
  * audit replays its events and repeated sheets as they were recorded. */
 START_TEST(checks_of_a_game_made_before)
 {
-	char *xml, *from, *to;
-	size_t len;
+	char *xml = tables_xml(), *from, *to;
 
-	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
-				       1u << 20),
-			 0);
 	from = strstr(xml, "<params name=\"checks\"");
 	ck_assert_ptr_nonnull(from);
 	to = strstr(from, "</params>") + strlen("</params>");
 	memmove(from, to, strlen(to) + 1);
-	ord_ctx_fake_free(ctx);
-	rs->free(rules);
-	ck_assert_msg(rs->load(&rules, xml, strlen(xml), "before.xml") == 0, "%s", ord_error_last());
-	free(xml);
-	ctx = ord_ctx_fake_new(rs, rules, 3);
+	use_tables(xml, "before.xml");
 	cast();
 	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "failed=1 retreat_turn=3 dress_until=4");
 	ck_assert_str_eq(validate("blue", "B1 ↑ 1/2\nB2 FCol\n"), "");
