@@ -995,6 +995,26 @@ START_TEST(resolve_fire_example)
 }
 END_TEST
 
+/* A game made before (tables without destroyed_untested): a charger fire
+ * destroyed is told its test waits for the melee, as then (the words of
+ * now: destroyed-by-fire.case) */
+START_TEST(resolve_destroyed_by_fire_of_a_game_made_before)
+{
+	tables_without("destroyed_untested");
+	cast();
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "R1")->state, "figures", 2);
+	orders("R1 ↑ C\n");
+	ck_assert_str_eq(event("move", "unit=R1 distance=10 charge=yes contact=B1"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=2"), "");
+	resolve("fire", NULL, 0);
+	ck_assert_int_eq(state("R1", "figures"), 0);
+	assert_has(resolve("fire-morale", NULL, 0),
+		   "R1: no fire morale test now: it made melee contact this turn and tests after the melee\n");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "destroyed (no figures left)"));
+}
+END_TEST
+
 /* D3: "since it made melee contact in the same turn as it was fired on, it
  * doesn't have to": the charger; the line it struck tests as any unit */
 START_TEST(resolve_charged_unit_tests)
@@ -2014,6 +2034,13 @@ START_TEST(artillery_out_of_range)
 }
 END_TEST
 
+/* The key of the event recorded last, as stored ("" when it has none). */
+static const char *last_event_key(const char *key)
+{
+	const char *v = ord_kv_get(&ord_ctx_event(ctx, ord_ctx_nevents(ctx) - 1)->kv, key);
+	return v ? v : "";
+}
+
 /* Load the shipped tables without the parameter name (a switch a game
  * made before it does not have), in a new context of turn 3. */
 static void tables_without(const char *name)
@@ -2116,8 +2143,10 @@ START_TEST(charge_ordered_is_the_move)
 {
 	cast();
 	orders("R1 ↑ 1 C\nRH ↑ C\nR2 ↑ 1\n");
-	/* the charge column's 10", not the move's 8 */
+	/* the charge column's 10", not the move's 8; stored charge=yes, as
+	 * the module read it (event_defaults) */
 	ck_assert_str_eq(event("move", "unit=R1 distance=10 contact=B1"), "");
+	ck_assert_str_eq(last_event_key("charge"), "yes");
 	ck_assert_str_eq(event("move", "unit=RH distance=16 charge=no"),
 			 "ordered to charge (C): the move of unit 'RH' is its charge, and charge=no "
 			 "departs from its sheet (orders may never be changed)\n"
@@ -2144,6 +2173,7 @@ START_TEST(charge_ordered_of_a_game_made_before)
 	cast();
 	orders("R1 ↑ 1 C\nRH ↑ C\n");
 	ck_assert_str_eq(event("move", "unit=R1 distance=8 contact=B1"), "");
+	ck_assert_str_eq(last_event_key("charge"), "no");
 	ck_assert_str_eq(event("move", "unit=RH distance=14 charge=no"), "");
 	resolve("movement", NULL, 0);
 	ck_assert_int_eq(state("R1", "charged"), 0);
@@ -2459,6 +2489,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_fire_example);
 	tcase_add_test(res, resolve_melee_example);
 	tcase_add_test(res, resolve_charged_unit_tests);
+	tcase_add_test(res, resolve_destroyed_by_fire_of_a_game_made_before);
 	tcase_add_test(res, resolve_melee_ended);
 	tcase_add_test(res, resolve_tie);
 	tcase_add_test(res, resolve_tie_deferred_test);
