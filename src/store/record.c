@@ -232,8 +232,51 @@ int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
 	return ord_store_record_load_parts(db, turn, ORD_REC_ALL, r);
 }
 
-/* rows() when part is among the parts asked for */
-#define PART(p, call) ((parts & (p)) ? (call) : 0)
+/* The rows of a record each part is read from, in the record's order: a
+ * query bound to (turn, first, last) as rows() binds it, the ?N = ?N
+ * binding a number a query does not use. */
+static const struct part_rows {
+	unsigned part;                              /* ORD_REC_* */
+	const char *sql;                            /* the query */
+	void (*put)(struct load *, sqlite3_stmt *); /* one row into the record */
+	const char *what;                           /* for the error */
+} part_rows[] = {
+	{ ORD_REC_COMMITS,
+	  "SELECT side.name, c.version, c.commitment, c.signature, c.log_seq FROM commitment c "
+	  "LEFT JOIN side ON side.id = c.side_id WHERE c.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY c.id",
+	  put_commit, "reading commitments" },
+	{ ORD_REC_SHEETS,
+	  "SELECT side.name, s.version, s.source, s.bytes, s.nonce, s.commitment, s.signature, s.witness, "
+	  "s.log_seq FROM sheet s LEFT JOIN side ON side.id = s.side_id WHERE s.turn = ?1 "
+	  "AND ?2 = ?2 AND ?3 = ?3 ORDER BY s.id",
+	  put_sheet, "reading sheets" },
+	{ ORD_REC_EVENTS,
+	  "SELECT seq, phase, kind, args, override, checks, log_seq, void_log, void_reason FROM event WHERE turn = ?1 "
+	  "AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
+	  put_event, "reading events" },
+	{ ORD_REC_ROLLS,
+	  "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq FROM roll "
+	  "WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
+	  put_roll, "reading rolls" },
+	{ ORD_REC_RESULTS,
+	  "SELECT r.turn, r.phase, r.event_seq, r.unit, r.vals, r.explanation, r.log_seq, r.id, "
+	  "t.lang, t.text FROM result r LEFT JOIN result_text t ON t.result = r.id "
+	  "WHERE r.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY r.id, t.pos",
+	  put_result, "reading results" },
+	{ ORD_REC_STATES,
+	  "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state, us.log_seq FROM unit_state us "
+	  "JOIN unit ON unit.id = us.unit_id WHERE ?1 = ?1 AND us.log_seq BETWEEN ?2 AND ?3 "
+	  "ORDER BY us.log_seq, us.unit_id",
+	  put_state, "reading unit states" },
+	{ ORD_REC_HEADS,
+	  "SELECT seq, turn, at, hash, seed_commitment, signature FROM head "
+	  "WHERE ?1 = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
+	  put_head, "reading signed heads" },
+	{ ORD_REC_HEADS,
+	  "SELECT w.idx, side.name, w.link, w.log_seq FROM witness w LEFT JOIN side "
+	  "ON side.id = w.side_id WHERE w.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY w.id",
+	  put_link, "reading witness links" },
+};
 
 int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct ord_record *r)
 {
@@ -242,6 +285,7 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 	struct load l;
 	int64_t head_seq;
 	unsigned char head_hash[32];
+	size_t i;
 	int err;
 
 	ord_record_init(r);
@@ -282,50 +326,14 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 	else if (err != ORD_ENOTFOUND)
 		goto out;
 	ord_error_clear();
-	if ((err = PART(ORD_REC_LOG, ord_store_log_each(db, l.first, l.last, put_entry, &l))) != 0 ||
-	    (err = PART(ORD_REC_UNITS, ord_store_units_each(db, turn, 1, put_unit, &l))) != 0)
+	if (((parts & ORD_REC_LOG) &&
+	     (err = ord_store_log_each(db, l.first, l.last, put_entry, &l)) != 0) ||
+	    ((parts & ORD_REC_UNITS) && (err = ord_store_units_each(db, turn, 1, put_unit, &l)) != 0))
 		goto out;
-	if ((err = PART(ORD_REC_COMMITS,
-			rows(&l,
-			     "SELECT side.name, c.version, c.commitment, c.signature, c.log_seq FROM commitment c "
-			     "LEFT JOIN side ON side.id = c.side_id WHERE c.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY c.id",
-			     put_commit, "reading commitments"))) != 0 ||
-	    (err = PART(ORD_REC_SHEETS,
-			rows(&l,
-			     "SELECT side.name, s.version, s.source, s.bytes, s.nonce, s.commitment, s.signature, s.witness, "
-			     "s.log_seq FROM sheet s LEFT JOIN side ON side.id = s.side_id WHERE s.turn = ?1 "
-			     "AND ?2 = ?2 AND ?3 = ?3 ORDER BY s.id",
-			     put_sheet, "reading sheets"))) != 0 ||
-	    (err = PART(ORD_REC_EVENTS, rows(&l,
-					     "SELECT seq, phase, kind, args, override, checks, log_seq, void_log, void_reason FROM event WHERE turn = ?1 "
-					     "AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
-					     put_event, "reading events"))) != 0 ||
-	    (err = PART(ORD_REC_ROLLS, rows(&l,
-					    "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq FROM roll "
-					    "WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
-					    put_roll, "reading rolls"))) != 0 ||
-	    (err = PART(ORD_REC_RESULTS,
-			rows(&l,
-			     "SELECT r.turn, r.phase, r.event_seq, r.unit, r.vals, r.explanation, r.log_seq, r.id, "
-			     "t.lang, t.text FROM result r LEFT JOIN result_text t ON t.result = r.id "
-			     "WHERE r.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY r.id, t.pos",
-			     put_result, "reading results"))) != 0 ||
-	    (err = PART(ORD_REC_STATES,
-			rows(&l,
-			     "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state, us.log_seq FROM unit_state us "
-			     "JOIN unit ON unit.id = us.unit_id WHERE ?1 = ?1 AND us.log_seq BETWEEN ?2 AND ?3 "
-			     "ORDER BY us.log_seq, us.unit_id",
-			     put_state, "reading unit states"))) != 0 ||
-	    (err = PART(ORD_REC_HEADS, rows(&l,
-					    "SELECT seq, turn, at, hash, seed_commitment, signature FROM head "
-					    "WHERE ?1 = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
-					    put_head, "reading signed heads"))) != 0 ||
-	    (err = PART(ORD_REC_HEADS,
-			rows(&l,
-			     "SELECT w.idx, side.name, w.link, w.log_seq FROM witness w LEFT JOIN side "
-			     "ON side.id = w.side_id WHERE w.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY w.id",
-			     put_link, "reading witness links"))) != 0)
-		goto out;
+	for (i = 0; i < ORD_ARRAY_SIZE(part_rows); i++)
+		if ((parts & part_rows[i].part) &&
+		    (err = rows(&l, part_rows[i].sql, part_rows[i].put, part_rows[i].what)) != 0)
+			goto out;
 	if (turn > 1 && (parts & ORD_REC_SHEETS) &&
 	    (err = rows(&l,
 			"SELECT side.name, p.bytes FROM sheet s JOIN side ON side.id = s.side_id "
