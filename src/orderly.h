@@ -396,15 +396,10 @@ struct ord_resolve_opts {
 	int stand_in;
 	const char *lang; /* the results' language in out (ord_game_lang) */
 	/* when not NULL: how many orders of the turn no event of it carries
-	 * out once the phase is resolved (as ord_game_pending counts them) */
+	 * out once the phase is resolved (as the referee's report lists them) */
 	size_t *pending;
 };
 int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct ord_buf *out);
-/* In *n, how many orders of the current turn no event of it carries out
- * so far, as the ruleset's check of the execution finds them (the
- * referee's report lists them while the turn is sealed, the audit once it
- * is exchanged); 0 before the seal and after the exchange. */
-int ord_game_pending(ord_game *g, size_t *n);
 /*
  * Witnessed dice (ord_create_opts.witnessed; docs/threat-model.md).  The
  * referee closes the current phase's events (no more may be recorded; a
