@@ -194,6 +194,19 @@ damaged tables-flip \
 	"UPDATE game SET tables = replace(tables, 'a tray is removed', 'a tray is taken')" \
 	"its tables are not the ones its log states" \
 	"the game file's tables is not the one"
+# R1's 24 figures made 48 in TABLE (unit_current or unit_state) of FILE
+r1_doubled() {
+	sql "$1" "UPDATE $2 SET state = replace(state, 'figures=24', 'figures=48')
+		WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')" >/dev/null
+}
+# ord CMD FILE refused (exit 65) as a changed current state, FILE untouched
+stale_refused() {
+	local cmd=$1 f=$2 before
+	before=$(sha "$f")
+	expect_exit 65 ord "$cmd" "$f"
+	expect_eq "$ERR" "orderly: '$f': 1 unit's current state (unit_current) is not the last state recorded for it: it was changed outside orderly ('orderly audit' says where); nothing was done" "a $cmd of a changed current state"
+	expect_eq "$(sha "$f")" "$before" "the game whose current state changed, after the $cmd refused"
+}
 # a unit's current state made stronger in the file (24 figures made 48):
 # the seal, the next phase and the exchange are refused as a damaged game
 # file (exit 65), nothing written (it was resolved from it, and only an
@@ -205,31 +218,29 @@ expect_exit 0 ord new current.orderly --scenario "$FIX/scenario.xml"
 expect_exit 0 ord submit current.orderly --side blue "$FIX/blue-1.txt"
 expect_exit 0 ord submit current.orderly --side red "$FIX/red-1.txt"
 cp current.orderly unsealed.orderly
-sql unsealed.orderly "UPDATE unit_current SET state = replace(state, 'figures=24', 'figures=48')
-	WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')" >/dev/null
-unsealed_sha=$(sha unsealed.orderly)
-expect_exit 65 ord seal unsealed.orderly
-expect_eq "$ERR" "orderly: 'unsealed.orderly': 1 unit's current state (unit_current) is not the last state recorded for it: it was changed outside orderly ('orderly audit' says where); nothing was done" "a seal of a changed current state"
-expect_eq "$(sha unsealed.orderly)" "$unsealed_sha" "the game whose current state changed, after the seal refused"
+r1_doubled unsealed.orderly unit_current
+stale_refused seal unsealed.orderly
 expect_exit 0 ord seal current.orderly
 for both in 0 1; do
 	cp current.orderly first.orderly
-	sql first.orderly "UPDATE unit_current SET state = replace(state, 'figures=24', 'figures=48')
-		WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')" >/dev/null
-	[[ $both == 0 ]] || sql first.orderly "UPDATE unit_state SET state = replace(state, 'figures=24', 'figures=48')
-		WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')" >/dev/null
+	r1_doubled first.orderly unit_current
+	[[ $both == 0 ]] || r1_doubled first.orderly unit_state
 	first_sha=$(sha first.orderly)
 	expect_exit 65 ord resolve first.orderly
 	expect_line "$ERR" "^orderly: 'first.orderly': the units' states are not the ones turn 1's opening \(entry [0-9]+\) digests: they were changed outside orderly"
 	expect_eq "$(sha first.orderly)" "$first_sha" "the game whose states changed, after the first phase refused"
 done
 expect_exit 0 ord resolve current.orderly
-sql current.orderly "UPDATE unit_current SET state = replace(state, 'figures=24', 'figures=48')
+# the exchange too, once every phase is resolved
+cp current.orderly resolved.orderly
+for phase in fire fire-morale melee melee-morale; do
+	expect_exit 0 ord resolve resolved.orderly --phase $phase
+done
+sql resolved.orderly "UPDATE unit_current SET state = replace(state, 'figures=', 'figures=1')
 	WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')" >/dev/null
-current_sha=$(sha current.orderly)
-expect_exit 65 ord resolve current.orderly
-expect_eq "$ERR" "orderly: 'current.orderly': 1 unit's current state (unit_current) is not the last state recorded for it: it was changed outside orderly ('orderly audit' says where); nothing was done" "a resolve from a changed current state"
-expect_eq "$(sha current.orderly)" "$current_sha" "the game whose current state changed, after the resolve refused"
+stale_refused exchange resolved.orderly
+r1_doubled current.orderly unit_current
+stale_refused resolve current.orderly
 expect_exit 1 ord audit current.orderly
 expect_in "$OUT" "1 unit's current state (unit_current) is not the last state recorded for it"
 # a schema changed in the file (a byte of CREATE TABLE result flipped): a
