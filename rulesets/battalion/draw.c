@@ -206,6 +206,7 @@ static int draw_chart(struct ord_ctx *ctx, const char *viewer, struct ord_canvas
 #define PX_PER_INCH 14.0
 #define MARGIN 24.0
 #define TOP 70.0
+#define MIN_WIDTH 700.0 /* room for the title and the legend */
 
 static void map_styles(struct ord_canvas *cv)
 {
@@ -293,9 +294,9 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	}
 	maxx = ceil((maxx + 6) / 12) * 12;
 	maxy = ceil((maxy + 6) / 12) * 12;
-	width = 2 * MARGIN + maxx * PX_PER_INCH;
+	width = fmax(2 * MARGIN + maxx * PX_PER_INCH, MIN_WIDTH);
 	height = TOP + maxy * PX_PER_INCH + 60;
-	ord_canvas_resize(cv, width < 700 ? 700 : width, height);
+	ord_canvas_resize(cv, width, height);
 	/* the table after the phase ("turn 1, fire" read as the fire being
 	 * drawn, not what it left), in words: "fire-morale" as "fire morale" */
 	ord_buf_addf(&title, "%s — turn %d, ", w->game, w->turn);
@@ -322,10 +323,8 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	ord_canvas_layer(cv, "result-labels");
 	ord_canvas_layer(cv, "legend");
 	ord_canvas_layer(cv, "title");
-	ord_canvas_text_fit(cv, MARGIN, 30, title.buf, "title", 20,
-			    (width < 700 ? 700 : width) - 2 * MARGIN);
-	ord_canvas_text_fit(cv, MARGIN, 52, sub.buf, "subtitle", 13,
-			    (width < 700 ? 700 : width) - 2 * MARGIN);
+	ord_canvas_text_fit(cv, MARGIN, 30, title.buf, "title", 20, width - 2 * MARGIN);
+	ord_canvas_text_fit(cv, MARGIN, 52, sub.buf, "subtitle", 13, width - 2 * MARGIN);
 	ord_canvas_layer(cv, "terrain");
 	ord_canvas_rect(cv, MARGIN, TOP, maxx * PX_PER_INCH, maxy * PX_PER_INCH, 0, "table");
 	ord_canvas_layer(cv, "labels");
