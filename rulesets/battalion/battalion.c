@@ -717,14 +717,12 @@ struct ord_unit *bat_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, co
 int bat_move_charges(struct ord_ctx *ctx, const struct ord_event *ev)
 {
 	struct ord_unit *u;
-	int turn = ord_ctx_turn(ctx);
 
 	if (ord_kv_get(&ev->kv, "charge"))
 		return ord_kv_get_bool(&ev->kv, "charge", 0);
 	if (!bat_flag(ctx, "charge_moves_checked") || !(u = bat_ev_unit(ctx, ev, "unit")))
 		return 0;
-	if ((bat_st(ctx, u, "routed") && bat_st(ctx, u, "routed") < turn &&
-	     bat_st(ctx, u, "rout_until") >= turn) ||
+	if ((bat_routed(ctx, u) && bat_st(ctx, u, "routed") < ord_ctx_turn(ctx)) ||
 	    bat_retreating(ctx, u))
 		return 0;
 	return bat_order_has(ord_ctx_order(ctx, u), "C");
