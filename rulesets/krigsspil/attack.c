@@ -869,15 +869,14 @@ static void end_of_turn(struct ord_ctx *ctx)
 			int per = (int)ks_param(r, "mand_pr_figur");
 			int men = !art && per > 0 && ks_check(r, "decimering_mand_kontrol");
 			int lvl;
-			if (men) {
-				start *= per;
-				now = start -
-				      (int)(ks_st(ctx, u, "tab_mand") + ks_st(ctx, u, "fanger") +
-					    ks_st(ctx, u, "efternoelere") * per);
-				if (now < 0)
-					now = 0;
-			}
-			lvl = ks_decimation(r, start, now);
+			if (men)
+				lvl = ks_decimation_men(r, start,
+							ks_st(ctx, u, "tab_mand") +
+								ks_st(ctx, u, "fanger") +
+								ks_st(ctx, u, "efternoelere") * per,
+							&start, &now);
+			else
+				lvl = ks_decimation(r, start, now);
 			if (art && lvl < 2)
 				lvl = 0;
 			if (lvl > ks_st(ctx, u, "decimering")) {

@@ -586,6 +586,13 @@ int ks_decimation(const struct ks_rules *r, int start_figures, int figures)
 	return 0;
 }
 
+int ks_decimation_men(const struct ks_rules *r, int start_figures, long lost_men, int *start, int *now)
+{
+	*start = start_figures * (int)ks_param(r, "mand_pr_figur");
+	*now = lost_men > *start ? 0 : *start - (int)lost_men;
+	return ks_decimation(r, *start, *now);
+}
+
 int ks_stragglers(const struct ks_rules *r, int figures)
 {
 	int n = (int)floor(figures * ks_param(r, "efternoelere_pct") / 100 + 1e-9);

@@ -202,6 +202,10 @@ int ks_pursuit_enough(const struct ks_rules *r, int attacker, int fleeing);
 /* Decimation (6.7): 0 none, 1 over decimering_lu_pct lost (LU for the rest
  * of the battle), 2 over decimering_u_pct (U, no reorganisation). */
 int ks_decimation(const struct ks_rules *r, int start_figures, int figures);
+/* The same in men (decimering_mand_kontrol): a unit of start_figures that
+ * has lost lost_men, losses short of a figure too; *start and *now get its
+ * men at the start and now (the game and the calculator alike). */
+int ks_decimation_men(const struct ks_rules *r, int start_figures, long lost_men, int *start, int *now);
 
 /* Stragglers of a fleeing unit for one turn of flight after the first. */
 int ks_stragglers(const struct ks_rules *r, int figures);

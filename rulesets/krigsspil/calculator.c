@@ -219,12 +219,10 @@ static int calc_decimation(struct ord_calc *c, struct ord_rules *rules)
 		  ks_check(r, "decimering_mand_kontrol");
 	struct ks_text why;
 
-	if (men) {
-		int lost = (int)ord_kv_get_int(ord_calc_args(c), "mand_tabt", 0);
-		s *= per;
-		f = lost > s ? 0 : s - lost;
-	}
-	lvl = ks_decimation(r, s, f);
+	if (men)
+		lvl = ks_decimation_men(r, s, ord_kv_get_int(ord_calc_args(c), "mand_tabt", 0), &s, &f);
+	else
+		lvl = ks_decimation(r, s, f);
 	ks_text_init(&why);
 	ord_calc_value_int(c, "level", lvl);
 	ord_calc_value(c, "morale_floor", lvl == 2 ? "U" : lvl == 1 ? "LU" : "OR");
