@@ -443,6 +443,7 @@ static void check_position(struct ord_ctx *ctx, const struct ord_event *ev,
 {
 	double dist = ord_kv_get_num(&ev->kv, "distance", 0), tol, x0, y0, x1, y1, far;
 	double since = ord_state_num(ctx, u, "unplaced");
+	struct ord_buf before = ORD_BUF_INIT;
 
 	if (!bat_flag(ctx, "position_distance_checked") || !ord_kv_get(&ev->kv, "x") ||
 	    !ord_kv_get(&ev->kv, "y") || !ord_state_has(ctx, u, "x") || !ord_state_has(ctx, u, "y"))
@@ -453,14 +454,16 @@ static void check_position(struct ord_ctx *ctx, const struct ord_event *ev,
 	x1 = ord_kv_get_num(&ev->kv, "x", 0);
 	y1 = ord_kv_get_num(&ev->kv, "y", 0);
 	far = hypot(x1 - x0, y1 - y0);
-	if (since > 0 && far > dist + since + tol + 1e-9)
+	if (since > 0)
+		ord_buf_addf(&before, " and %g\" before it without a position,", since);
+	else
+		since = 0;
+	if (far > dist + since + tol + 1e-9)
 		ord_diag_add(d, 0, 0, u->id, "positions (for the map) as the distance measured",
-			     "unit '%s' moved %g\" and %g\" before it without a position, but from where it last stood (%g, %g) to (%g, %g) is %.1f\" (at most %g\" with the tables' position_tolerance of %g\")",
-			     u->id, dist, since, x0, y0, x1, y1, far, dist + since + tol, tol);
-	else if (since <= 0 && far > dist + tol + 1e-9)
-		ord_diag_add(d, 0, 0, u->id, "positions (for the map) as the distance measured",
-			     "unit '%s' moved %g\" but from where it stood (%g, %g) to (%g, %g) is %.1f\" (at most %g\" with the tables' position_tolerance of %g\")",
-			     u->id, dist, x0, y0, x1, y1, far, dist + tol, tol);
+			     "unit '%s' moved %g\"%s but from where it %s (%g, %g) to (%g, %g) is %.1f\" (at most %g\" with the tables' position_tolerance of %g\")",
+			     u->id, dist, before.buf, before.len ? "last stood" : "stood", x0, y0,
+			     x1, y1, far, dist + since + tol, tol);
+	ord_buf_release(&before);
 }
 
 /* The inches the movement chart gives u's move of quarters (of
