@@ -1099,9 +1099,14 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		ord_buf_release(&result);
 		goto done;
 	}
-	/* those lines sent again, with ORDERS: by anyone who saw the CHECK */
+	/* those lines sent again, with ORDERS: by anyone who saw the CHECK;
+	 * an inbox that cannot be read takes the mail later, never passes it */
 	if (!j.referee && b.cmd == CMD_ORDERS && b.have_nonce &&
-	    ord_mail_inbox_said(j.g, nonce_said, j.inbox_id, &check_id) == 0 && check_id) {
+	    ord_mail_inbox_said(j.g, nonce_said, j.inbox_id, &check_id) != 0) {
+		rc = tempfail(msg, "cannot read the inbox");
+		goto out;
+	}
+	if (check_id) {
 		struct ord_buf result = ORD_BUF_INIT;
 
 		ord_buf_addf(&result,
