@@ -61,12 +61,14 @@ int ord_game_notify(struct ord_game *g, const struct ord_change *c);
  * what its log states. */
 int ord_game_may_change(struct ord_game *g);
 /* ord_game_may_change but for the stored scenario, which it does not read:
- * for the changes that cost one event whatever the game's size (an event,
- * a void, a close, a witness link, the mail judge's inbox and replies),
- * whose entries do not depend on the scenario; hashing it made one event
- * at 100,000 units 2.3 times its time at 10,000.  A damaged scenario is
- * still refused by the next submit, seal, resolve, exchange or deadline,
- * before any turn's opening can state it, and reported by the audit. */
+ * for the changes that cost one event or one sheet whatever the game's
+ * size (an event, a void, a close, a witness link, the mail judge's inbox
+ * and replies, a submit, a commitment, an opening of one), whose entries
+ * do not depend on the scenario; hashing it made one event at 100,000
+ * units 2.3 times its time at 10,000, and a submit O(the game).  A
+ * damaged scenario is still refused by the next seal, resolve, exchange
+ * or deadline, before any turn's opening can state it, and reported by
+ * the audit. */
 int ord_game_may_change_small(struct ord_game *g);
 
 /* Append a log entry (inside a transaction); *seq receives its number. */

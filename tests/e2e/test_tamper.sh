@@ -159,19 +159,21 @@ tamper roll-sides-zero \
 	"UPDATE roll SET sides = 0" \
 	"were changed after they were written"
 
-# damaged NAME SQL WHAT AUDIT-SAYS: a damaged game refuses to be changed,
-# and nothing is written; reading it still works, and the audit says what.
-# (An event, a void, a close or a witness link, which cost one event
-# whatever the game's size, do not read the scenario: the next submit,
-# seal, resolve, exchange or deadline refuses it, before any opening.)
+# damaged NAME SQL WHAT AUDIT-SAYS [SUBMIT]: a damaged game refuses to be
+# changed, and nothing is written; reading it still works, and the audit
+# says what. (An event, a void, a close, a witness link and a submit, which
+# cost one event or one sheet whatever the game's size, do not read the
+# scenario: SUBMIT=taken says so; the next seal, resolve, exchange or
+# deadline refuses it, before any opening.)
 damaged() {
-	local game=$1.orderly sql_change=$2 what=$3 audit_says=$4 sum c
+	local game=$1.orderly sql_change=$2 what=$3 audit_says=$4 submit=${5:-refused} sum c cmds
 	cp "$BASE" "$game"
 	sql "$game" "$sql_change" >/dev/null
 	sum=$(sha "$game")
 	[[ "$sum" != "$base_sha" ]] || fail "$1: the change changed nothing (fix the test)"
-	for c in "submit $game --side blue $FIX/blue-1.txt" "seal $game --force" \
-		"deadline $game +1h"; do
+	cmds=("seal $game --force" "deadline $game +1h")
+	[[ "$submit" == taken ]] || cmds+=("submit $game --side blue $FIX/blue-1.txt")
+	for c in "${cmds[@]}"; do
 		# shellcheck disable=SC2086
 		expect_exit 65 ord $c
 		expect_eq "$ERR" "orderly: '$game' is a damaged game file: $what (changed outside orderly: 'orderly audit' says what; restore it from a copy)" "${c%% *} of $1"
@@ -181,13 +183,22 @@ damaged() {
 	expect_exit 0 ord info "$game"
 	expect_exit 1 ord audit "$game"
 	expect_in "$OUT" "$audit_says"
+	if [[ "$submit" == taken ]]; then
+		# the sheet is taken (it is checked against the units' rows), and
+		# the seal after it still refuses the game, nothing written
+		expect_exit 0 ord submit "$game" --side blue "$FIX/blue-1.txt"
+		sum=$(sha "$game")
+		expect_exit 65 ord seal "$game" --force
+		expect_eq "$ERR" "orderly: '$game' is a damaged game file: $what (changed outside orderly: 'orderly audit' says what; restore it from a copy)" "seal after a submit of $1"
+		expect_eq "$(sha "$game")" "$sum" "$1, after the seal refused"
+	fi
 }
 # a scenario that is not the one its log states (a byte flipped) is found
 # before the first change, as changed tables are at open
 damaged scenario-flip \
 	"UPDATE game_scenario SET scenario = CAST(replace(CAST(scenario AS TEXT), 'Red Army', 'Red Arny') AS BLOB)" \
 	"its scenario is not the one its log states" \
-	"the game file's scenario is not the one logged when the game was made"
+	"the game file's scenario is not the one logged when the game was made" taken
 # the same for tables that are not the ones its log states (a label
 # changed: they still load): exit 65 as for the scenario
 damaged tables-flip \
