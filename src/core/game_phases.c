@@ -240,7 +240,8 @@ out:
  * would be resolved from unseen (a second red-team review made a unit 48
  * figures both ways).  Checked at the first phase only: the states the
  * later phases start from are the rows the earlier phases wrote, which
- * their resolve entries digest and the audit replays.
+ * their resolve entries digest (the last one's held to it by
+ * resolved_rows) and the audit replays.
  */
 static int opening_states(struct ord_game *g, struct ord_ctx *ctx, int turn)
 {
@@ -258,6 +259,64 @@ static int opening_states(struct ord_game *g, struct ord_ctx *ctx, int turn)
 				    "'%s': the units' states are not the ones turn %d's opening (entry %lld) digests: they were changed outside orderly ('orderly audit' says where); nothing was done",
 				    g->path, turn, (long long)seq);
 	free(hex);
+	free(body);
+	return err;
+}
+
+/*
+ * The later phases start from the rows the earlier ones wrote: a unit
+ * state of phase 1 changed after it (with the current state, so that
+ * current_fresh sees them agree) would be played on in phase 2, and only
+ * the audit said so.  Before the next phase, and before the exchange
+ * after the last, the rows the turn's last resolve entry vouches for (its
+ * rolls, results and unit states) must still give the digest and the
+ * numbers it logs, as the verifier holds every entry to
+ * (ord_phase_rows_agree).  Its rows only, read down each table's log_seq
+ * index: the cost is that phase's rows, not the game's.  The rows of the
+ * phases before it, a state row added under another entry, and the states
+ * of units no phase of the turn changed, are left to the audit.
+ */
+static int resolved_rows(struct ord_game *g, int turn)
+{
+	struct ord_phase_rows found, logged;
+	struct ord_record r;
+	struct ord_buf what = ORD_BUF_INIT;
+	char *body = NULL, *phase = NULL, *index = NULL;
+	int64_t seq = 0;
+	int err;
+
+	if ((err = ord_store_log_last(g->db, turn, "resolve", &body, &seq)) != 0)
+		return err;
+	if ((err = ord_store_record_load_entry(g->db, seq, &r)) != 0) {
+		free(body);
+		return err;
+	}
+	if (!ord_phase_rows_agree(&r, seq, body, &found, &logged)) {
+		phase = ord_canon_get(body, "phase");
+		index = ord_canon_get(body, "index");
+		if (found.rolls != logged.rolls || found.results != logged.results ||
+		    found.states != logged.states)
+			ord_buf_addf(&what,
+				     "it digests %ld roll%s, %ld result%s and %ld unit state%s, the file holds %ld, %ld and %ld",
+				     logged.rolls, logged.rolls == 1 ? "" : "s", logged.results,
+				     logged.results == 1 ? "" : "s", logged.states,
+				     logged.states == 1 ? "" : "s", found.rolls, found.results,
+				     found.states);
+		else
+			ord_buf_addf(&what,
+				     "its %ld roll%s, %ld result%s and %ld unit state%s give another digest",
+				     found.rolls, found.rolls == 1 ? "" : "s", found.results,
+				     found.results == 1 ? "" : "s", found.states,
+				     found.states == 1 ? "" : "s");
+		err = ord_error_set(ORD_EBADDATA,
+				    "'%s': the rows phase %s (%s) of turn %d wrote are not the ones its resolve entry (entry %lld) digests: %s; they were changed outside orderly ('orderly audit' says where); nothing was done",
+				    g->path, index ? index : "?", phase ? phase : "?", turn,
+				    (long long)seq, what.buf);
+	}
+	ord_record_release(&r);
+	ord_buf_release(&what);
+	free(index);
+	free(phase);
 	free(body);
 	return err;
 }
@@ -944,8 +1003,9 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	}
 	/* the first phase holds the current states to the opening's digest,
 	 * which finds a changed current state too; the later ones to the
-	 * last state rows */
-	if ((t.phase > 0 && (err = current_fresh(g)) != 0) ||
+	 * last state rows, and the rows the phase before wrote to its
+	 * resolve entry */
+	if ((t.phase > 0 && ((err = current_fresh(g)) != 0 || (err = resolved_rows(g, t.turn)) != 0)) ||
 	    (err = ord_game_load_ctx(g, &ctx, t.turn, 1, cur)) != 0)
 		goto out;
 	loaded = 1;
@@ -1066,7 +1126,7 @@ int ord_game_exchange(ord_game *g)
 				    t.turn, logged, ord_game_nphases(g));
 		goto out;
 	}
-	if ((err = current_fresh(g)) != 0)
+	if ((err = current_fresh(g)) != 0 || (err = resolved_rows(g, t.turn)) != 0)
 		goto out;
 	/* revealing the seed lets everyone recompute the dice */
 	ord_canon_exchange(&body, t.turn, t.seed, t.have_referee_witness ? t.referee_witness : NULL);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/canon.h"
 #include "core/phase.h"
 
 int ord_phase_run(struct ord_ctx *ctx, const char *phase, const struct ord_phase_dice *dice)
@@ -64,6 +65,71 @@ void ord_phase_digest(struct ord_ctx *ctx, int turn, int index, unsigned char ou
 	ord_digest_final(&d, out);
 	ord_buf_release(&a);
 	ord_buf_release(&b);
+}
+
+void ord_phase_rows_digest(const struct ord_record *r, int64_t seq, unsigned char out[32],
+			   struct ord_phase_rows *n)
+{
+	struct ord_digest d;
+	size_t k;
+
+	memset(n, 0, sizeof(*n));
+	ord_digest_init(&d, ORD_PHASE_TAG);
+	for (k = 0; k < r->rolls.n; k++)
+		if (r->rolls.v[k].log == seq) {
+			const struct ord_rec_roll *rr = &r->rolls.v[k];
+			ord_digest_roll(&d, rr->turn, rr->phase, rr->event, rr->purpose, rr->idx,
+					rr->sides, rr->value, rr->fixed);
+			n->rolls++;
+		}
+	for (k = 0; k < r->results.n; k++)
+		if (r->results.v[k].log == seq) {
+			const struct ord_rec_result *rr = &r->results.v[k];
+			ord_digest_result(&d, rr->turn, rr->phase, rr->event, rr->unit, rr->values,
+					  rr->explanation, &rr->texts);
+			n->results++;
+		}
+	for (k = 0; k < r->states.n; k++)
+		if (r->states.v[k].log == seq) {
+			const struct ord_rec_state *s = &r->states.v[k];
+			ord_digest_state(&d, s->unit, s->attrs, s->turn, s->phase, s->value);
+			n->states++;
+		}
+	ord_digest_final(&d, out);
+}
+
+/* The number under key in body, or -1. */
+static long body_long(const char *body, const char *key)
+{
+	char *v = ord_canon_get(body, key);
+	long l = -1;
+
+	if (!v || ord_parse_long(v, &l))
+		l = -1;
+	free(v);
+	return l;
+}
+
+int ord_phase_rows_agree(const struct ord_record *r, int64_t seq, const char *body,
+			 struct ord_phase_rows *found, struct ord_phase_rows *logged)
+{
+	struct ord_phase_rows f, l;
+	unsigned char h[32], want[32];
+	char *hex = ord_canon_get(body, "digest");
+	int ok;
+
+	ord_phase_rows_digest(r, seq, h, &f);
+	l.rolls = body_long(body, "rolls");
+	l.results = body_long(body, "results");
+	l.states = body_long(body, "states");
+	ok = hex && strlen(hex) == 64 && ord_unhex(want, 32, hex) == 32 && !memcmp(h, want, 32) &&
+	     f.rolls == l.rolls && f.results == l.results && f.states == l.states;
+	free(hex);
+	if (found)
+		*found = f;
+	if (logged)
+		*logged = l;
+	return ok;
 }
 
 int ord_phase_event_args(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,

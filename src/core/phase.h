@@ -8,8 +8,9 @@
 #ifndef ORD_PHASE_H
 #define ORD_PHASE_H
 
-#include "core/ctx.h"
 #include "core/crypto.h"
+#include "core/ctx.h"
+#include "core/record.h"
 
 /* The revision of the core's part of a phase (the checks of an event's
  * arguments, the dice, the order of the rows): changes with any correction
@@ -40,6 +41,30 @@ int ord_phase_run(struct ord_ctx *ctx, const char *phase, const struct ord_phase
  * number of rolls, results and unit states. */
 void ord_phase_digest(struct ord_ctx *ctx, int turn, int index, unsigned char out[32], int *nrolls,
 		      int *nresults, int *nstates);
+
+/* The rolls, results and unit states a "resolve" entry counts. */
+struct ord_phase_rows {
+	long rolls, results, states;
+};
+
+/*
+ * The digest of the rows of record r that log entry seq vouches for (its
+ * rolls, results and unit states, in the record's order), which is the
+ * digest its "resolve" entry logs when they are the rows the phase wrote
+ * (ord_phase_digest), and their numbers in n.  The verifier's replay
+ * holds every resolve entry to it; the game holds the turn's last one to
+ * it before the next phase and the exchange (game_phases.c), from a
+ * record of that entry's rows only (ord_store_record_load_entry).
+ */
+void ord_phase_rows_digest(const struct ord_record *r, int64_t seq, unsigned char out[32],
+			   struct ord_phase_rows *n);
+
+/* 1 when the rows of r that entry seq vouches for give the digest and the
+ * numbers its body (a "resolve" entry's) logs, else 0; found and logged
+ * (either may be NULL) get the numbers of each (-1 for one the body does
+ * not give). */
+int ord_phase_rows_agree(const struct ord_record *r, int64_t seq, const char *body,
+			 struct ord_phase_rows *found, struct ord_phase_rows *logged);
 
 /* The core's checks of an event's key=value arguments before the ruleset
  * sees them: known keys of the right types and ranges, defaults filled in

@@ -712,38 +712,7 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 /* The recorded rows of a resolve entry against its digest. */
 static void check_digest(struct vr *x, const struct ord_rec_entry *e)
 {
-	const struct ord_record *r = x->r;
-	struct ord_digest d;
-	unsigned char h[32], want[32];
-	size_t k;
-	long nr = 0, nres = 0, nst = 0;
-
-	ord_digest_init(&d, ORD_PHASE_TAG);
-	for (k = 0; k < r->rolls.n; k++)
-		if (r->rolls.v[k].log == e->seq) {
-			const struct ord_rec_roll *rr = &r->rolls.v[k];
-			ord_digest_roll(&d, rr->turn, rr->phase, rr->event, rr->purpose, rr->idx,
-					rr->sides, rr->value, rr->fixed);
-			nr++;
-		}
-	for (k = 0; k < r->results.n; k++)
-		if (r->results.v[k].log == e->seq) {
-			const struct ord_rec_result *rr = &r->results.v[k];
-			ord_digest_result(&d, rr->turn, rr->phase, rr->event, rr->unit, rr->values,
-					  rr->explanation, &rr->texts);
-			nres++;
-		}
-	for (k = 0; k < r->states.n; k++)
-		if (r->states.v[k].log == e->seq) {
-			const struct ord_rec_state *s = &r->states.v[k];
-			ord_digest_state(&d, s->unit, s->attrs, s->turn, s->phase, s->value);
-			nst++;
-		}
-	ord_digest_final(&d, h);
-	if (!ord_vr_body_hex(e->body, "digest", want, 32) || memcmp(h, want, 32) ||
-	    nr != ord_vr_body_long(e->body, "rolls", -1) ||
-	    nres != ord_vr_body_long(e->body, "results", -1) ||
-	    nst != ord_vr_body_long(e->body, "states", -1)) {
+	if (!ord_phase_rows_agree(x->r, e->seq, e->body, NULL, NULL)) {
 		char *phase = ord_canon_get(e->body, "phase");
 		ord_vout_fail(x->v,
 			      "the rolls, results or unit states of log entry %lld (phase %s) were changed after they were written",

@@ -232,6 +232,17 @@ int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
 	return ord_store_record_load_parts(db, turn, ORD_REC_ALL, r);
 }
 
+/* The columns of the rows each put_* reads, and their table (the rows of
+ * a whole turn and of one log entry are read alike). */
+#define ROLL_ROWS \
+	"SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq FROM roll "
+#define RESULT_ROWS                                                                       \
+	"SELECT r.turn, r.phase, r.event_seq, r.unit, r.vals, r.explanation, r.log_seq, " \
+	"r.id, t.lang, t.text FROM result r LEFT JOIN result_text t ON t.result = r.id "
+#define STATE_ROWS                                                                                 \
+	"SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state, us.log_seq FROM unit_state us " \
+	"JOIN unit ON unit.id = us.unit_id "
+
 /* The rows of a record each part is read from, in the record's order: a
  * query bound to (turn, first, last) as rows() binds it, the ?N = ?N
  * binding a number a query does not use. */
@@ -254,19 +265,12 @@ static const struct part_rows {
 	  "SELECT seq, phase, kind, args, override, checks, log_seq, void_log, void_reason FROM event WHERE turn = ?1 "
 	  "AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
 	  put_event, "reading events" },
-	{ ORD_REC_ROLLS,
-	  "SELECT turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq FROM roll "
-	  "WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
-	  put_roll, "reading rolls" },
-	{ ORD_REC_RESULTS,
-	  "SELECT r.turn, r.phase, r.event_seq, r.unit, r.vals, r.explanation, r.log_seq, r.id, "
-	  "t.lang, t.text FROM result r LEFT JOIN result_text t ON t.result = r.id "
-	  "WHERE r.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY r.id, t.pos",
+	{ ORD_REC_ROLLS, ROLL_ROWS "WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY id", put_roll,
+	  "reading rolls" },
+	{ ORD_REC_RESULTS, RESULT_ROWS "WHERE r.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY r.id, t.pos",
 	  put_result, "reading results" },
 	{ ORD_REC_STATES,
-	  "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state, us.log_seq FROM unit_state us "
-	  "JOIN unit ON unit.id = us.unit_id WHERE ?1 = ?1 AND us.log_seq BETWEEN ?2 AND ?3 "
-	  "ORDER BY us.log_seq, us.unit_id",
+	  STATE_ROWS "WHERE ?1 = ?1 AND us.log_seq BETWEEN ?2 AND ?3 ORDER BY us.log_seq, us.unit_id",
 	  put_state, "reading unit states" },
 	{ ORD_REC_HEADS,
 	  "SELECT seq, turn, at, hash, seed_commitment, signature FROM head "
@@ -348,5 +352,35 @@ out:
 		ord_record_release(r);
 	else
 		ord_record_fit(r); /* an audit holds a turn's every row */
+	return err;
+}
+
+/* The rows of one log entry (?2, which is ?3): its index in each table
+ * gives them in the order the queries above do. */
+static const struct part_rows entry_rows[] = {
+	{ ORD_REC_ROLLS, ROLL_ROWS "WHERE log_seq = ?2 AND ?1 = ?1 AND ?3 = ?3 ORDER BY id",
+	  put_roll, "reading rolls" },
+	{ ORD_REC_RESULTS,
+	  RESULT_ROWS "WHERE r.log_seq = ?2 AND ?1 = ?1 AND ?3 = ?3 ORDER BY r.id, t.pos",
+	  put_result, "reading results" },
+	{ ORD_REC_STATES, STATE_ROWS "WHERE us.log_seq = ?2 AND ?1 = ?1 AND ?3 = ?3 ORDER BY us.unit_id",
+	  put_state, "reading unit states" },
+};
+
+int ord_store_record_load_entry(sqlite3 *db, int64_t seq, struct ord_record *r)
+{
+	struct load l;
+	size_t i;
+	int err = 0;
+
+	ord_record_init(r);
+	memset(&l, 0, sizeof(l));
+	l.db = db;
+	l.r = r;
+	l.first = l.last = seq;
+	for (i = 0; !err && i < ORD_ARRAY_SIZE(entry_rows); i++)
+		err = rows(&l, entry_rows[i].sql, entry_rows[i].put, entry_rows[i].what);
+	if (err)
+		ord_record_release(r);
 	return err;
 }

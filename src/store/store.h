@@ -348,6 +348,11 @@ enum {
 /* ord_store_record_load of the parts named (ORD_REC_*): the others are
  * left empty, and such a record is not one to verify or export. */
 int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct ord_record *out);
+/* A record holding only the rolls, results and unit states that log entry
+ * seq vouches for, in the order a whole record holds them (what
+ * ord_phase_rows_digest reads): one seek down each table's log_seq index,
+ * so the cost is the entry's rows, whatever the game's size. */
+int ord_store_record_load_entry(sqlite3 *db, int64_t seq, struct ord_record *out);
 
 /* ---- what only the game file has: the live rows audit compares ---- */
 

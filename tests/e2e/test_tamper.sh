@@ -254,6 +254,66 @@ r1_doubled current.orderly unit_current
 stale_refused resolve current.orderly
 expect_exit 1 ord audit current.orderly
 expect_in "$OUT" "1 unit's current state (unit_current) is not the last state recorded for it"
+# a row a phase wrote, changed before the next phase or the exchange,
+# with the current state alike (so that the two agree): the next phase and
+# the exchange hold the rows the turn's last resolve entry vouches for to
+# its digest, and refuse them as a damaged game file (exit 65), nothing
+# written (only the audit found it).  A fixed-dice game, so that the last
+# phase writes the same states every run.
+expect_exit 0 ord new later.orderly --scenario "$FIX/scenario.xml" --fixed-dice
+expect_exit 0 ord submit later.orderly --side blue "$FIX/blue-1.txt"
+expect_exit 0 ord submit later.orderly --side red "$FIX/red-1.txt"
+expect_exit 0 ord seal later.orderly
+expect_exit 0 ord event later.orderly move unit=B1 distance=2
+expect_exit 0 ord resolve later.orderly --phase movement
+MOVE_RESOLVE=$(sql later.orderly "SELECT max(seq) FROM log WHERE kind = 'resolve'")
+# rows_refused CMD FILE SQL PHASE WHAT: CMD of FILE changed with SQL is
+# refused naming PHASE and WHAT differs; FILE untouched; the audit finds it
+rows_refused() {
+	local cmd=$1 f=$2 change=$3 phase=$4 what=$5 before
+	sql "$f" "$change" >/dev/null
+	before=$(sha "$f")
+	expect_exit 65 ord "$cmd" "$f"
+	expect_eq "$ERR" "orderly: '$f': the rows phase $phase of turn 1 wrote are not the ones its resolve entry (entry $6) digests: $what; they were changed outside orderly ('orderly audit' says where); nothing was done" "a $cmd after a changed row of phase $phase"
+	expect_eq "$(sha "$f")" "$before" "the game whose row of phase $phase changed, after the $cmd refused"
+	[[ ! -e "$f-wal" ]] || fail "$f: a write-ahead log was left beside the game"
+	expect_exit 1 ord audit "$f"
+	expect_in "$OUT" "were changed after they were written"
+}
+# B1's state row of phase 1 (24 figures made 48) and its current state
+B1_PHASE1="WHERE unit_id = (SELECT id FROM unit WHERE uid = 'B1')"
+[[ "$(sql later.orderly "SELECT count(*) FROM unit_state $B1_PHASE1 AND turn = 1 AND phase = 1 AND log_seq = $MOVE_RESOLVE AND state LIKE '%figures=24%'")" == 1 ]] ||
+	fail "the movement phase wrote no state of B1 with 24 figures (fix the test)"
+cp later.orderly phase2.orderly
+rows_refused resolve phase2.orderly \
+	"UPDATE unit_state SET state = replace(state, 'figures=24', 'figures=48') $B1_PHASE1 AND turn = 1 AND phase = 1;
+	 UPDATE unit_current SET state = replace(state, 'figures=24', 'figures=48') $B1_PHASE1" \
+	"1 (movement)" "its 0 rolls, 1 result and 1 unit state give another digest" "$MOVE_RESOLVE"
+# a result of it dropped: the numbers differ
+cp later.orderly dropped.orderly
+rows_refused resolve dropped.orderly "DELETE FROM result WHERE log_seq = $MOVE_RESOLVE" \
+	"1 (movement)" "it digests 0 rolls, 1 result and 1 unit state, the file holds 0, 0 and 1" "$MOVE_RESOLVE"
+# the last phase's rows, before the exchange: R1 loses a melee and its
+# morale (dice 3,2 and 1), which writes its state in melee-morale
+for phase in fire fire-morale; do
+	expect_exit 0 ord resolve later.orderly --phase $phase
+done
+expect_exit 0 ord event later.orderly melee a=B1 b=R1 --override "they met"
+expect_exit 0 ord resolve later.orderly --phase melee --dice 3,2
+expect_exit 0 ord resolve later.orderly --phase melee-morale --dice 1
+LAST_RESOLVE=$(sql later.orderly "SELECT max(seq) FROM log WHERE kind = 'resolve'")
+R1_ROWS="WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')"
+[[ "$(sql later.orderly "SELECT count(*) FROM unit_state $R1_ROWS AND turn = 1 AND phase = 5 AND log_seq = $LAST_RESOLVE")" == 1 ]] ||
+	fail "the melee-morale phase wrote no state of R1 (fix the test)"
+cp later.orderly exchange.orderly
+rows_refused exchange exchange.orderly \
+	"UPDATE unit_state SET state = replace(state, 'figures=', 'figures=1') $R1_ROWS AND turn = 1 AND phase = 5;
+	 UPDATE unit_current SET state = replace(state, 'figures=', 'figures=1') $R1_ROWS" \
+	"5 (melee-morale)" "its 1 roll, 2 results and 2 unit states give another digest" "$LAST_RESOLVE"
+# untouched, the game goes on
+expect_exit 0 ord exchange later.orderly
+expect_exit 0 ord audit later.orderly
+expect_in "$OUT" "clean"
 # a schema changed in the file (a byte of CREATE TABLE result flipped): a
 # store error names the file and says it is damaged (it was exit 70,
 # "database: ...", no file named)
