@@ -31,7 +31,8 @@
  * complete_tables (the document a new game keeps holds every table); 4,
  * rules_revision (the log names the rules each phase was resolved by); 5,
  * tables (a document a user hands in is checked against the module's own);
- * 6, event_defaults (a key an event leaves out, filled from the game).
+ * 6, event_defaults (a key an event leaves out, filled from the game); 7,
+ * show_result (a result as a side's report shows it: the fog of war).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
@@ -42,16 +43,17 @@
 struct ord_tables; /* tables.h */
 
 /* The version this header describes; the oldest a core accepts. */
-#define ORD_RULESET_VERSION 6
+#define ORD_RULESET_VERSION 7
 #define ORD_RULESET_VERSION_MIN 1
 /* Whether module rs has the slot of version v (call it only then). */
 #define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
 /* Start a module's struct: .version set to the version it is built against. */
 #define ORD_RULESET_INIT .version = ORD_RULESET_VERSION
 
-struct ord_ctx;    /* what the core hands a module (opaque) */
-struct ord_rules;  /* a module's loaded tables and data (opaque to the core) */
-struct ord_canvas; /* a picture being drawn (canvas.h) */
+struct ord_ctx;         /* what the core hands a module (opaque) */
+struct ord_result_view; /* a result as stored (below) */
+struct ord_rules;       /* a module's loaded tables and data (opaque to the core) */
+struct ord_canvas;      /* a picture being drawn (canvas.h) */
 
 /* Types of unit attributes and event keys; the core checks values against
  * them before a module ever sees them. */
@@ -250,6 +252,21 @@ struct ord_ruleset {
 	 * code with the message set.  NULL: every default is the spec's. */
 	int (*event_defaults)(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_kv *out);
 	/* version 6 ends here */
+
+	/* version 7 */
+	/* A result as viewer_side's report shows it, when the words the
+	 * phase wrote for the referee say more of an enemy unit than
+	 * describe_unit tells the side (battalion: a battalion's figures,
+	 * which the enemy sees as trays): r is the result as stored, its
+	 * explanation in the report's language; ctx holds the report's
+	 * units and the turn's events.  Write the words to show into out,
+	 * or leave out empty to show the result's own.  Only the report
+	 * changes: the stored result, which the audit replays and digests,
+	 * stays the phase's.  Called for a side only (the referee reads
+	 * every result as stored).  NULL: every result as stored. */
+	void (*show_result)(struct ord_ctx *ctx, const struct ord_result_view *r,
+			    const char *viewer_side, struct ord_buf *out);
+	/* version 7 ends here */
 };
 
 /* The registry (the core's): modules registered by the front-end

@@ -100,5 +100,7 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d);
 int bat_resolve_phase(struct ord_ctx *ctx, const char *phase);
 int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,
 		      struct ord_buf *out);
+void bat_show_result(struct ord_ctx *ctx, const struct ord_result_view *r, const char *viewer,
+		     struct ord_buf *out);
 
 #endif

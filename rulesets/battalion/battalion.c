@@ -1220,4 +1220,5 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	"2026-12-02.5",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
+	bat_show_result,    /* show_result: an enemy battalion's figures as trays */
 };

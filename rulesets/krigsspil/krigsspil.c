@@ -761,4 +761,5 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	"2026-12-02.9",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
+	NULL,              /* show_result: every result as stored */
 };

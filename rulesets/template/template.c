@@ -510,6 +510,9 @@ static const struct ord_ruleset tpl_ruleset = {
 	NULL,                /* event_defaults (version 6): a key an event leaves out whose
 			      * default the game gives (the sheets, the tables), not its
 			      * spec's def; yours are all the specs' */
+	NULL,                /* show_result (version 7): a result's words as a side reads
+			      * them, when they say more of an enemy than tpl_describe_unit
+			      * tells it; yours say nothing of the enemy's strength */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

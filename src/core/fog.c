@@ -111,3 +111,30 @@ int ord_fog_result_seen(const struct ord_ruleset *rs, struct ord_ctx *ctx, const
 	}
 	return 0;
 }
+
+void ord_fog_result_shown(const struct ord_ruleset *rs, struct ord_ctx *ctx, const char *phase,
+			  unsigned event_seq, const char *unit, const char *values,
+			  const char *side, struct ord_buf *text)
+{
+	struct ord_result_view r;
+	struct ord_buf out = ORD_BUF_INIT;
+	struct ord_kv kv;
+
+	if (!side || !ORD_RULESET_HAS(rs, 7) || !rs->show_result)
+		return;
+	ord_kv_init(&kv);
+	if (ord_kv_parse(&kv, values ? values : ""))
+		ord_error_clear(); /* a stored result's values are the core's own */
+	r.phase = phase;
+	r.event_seq = event_seq;
+	r.unit = unit;
+	r.values = &kv;
+	r.explanation = text->buf ? text->buf : "";
+	rs->show_result(ctx, &r, side, &out);
+	if (out.len) {
+		ord_buf_reset(text);
+		ord_buf_add(text, out.buf, out.len);
+	}
+	ord_buf_release(&out);
+	ord_kv_release(&kv);
+}

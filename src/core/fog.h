@@ -32,6 +32,15 @@ int ord_fog_event_seen(const struct ord_ruleset *rs, struct ord_ctx *ctx, const 
  * the table.  ctx holds the turn's standing events. */
 int ord_fog_result_seen(const struct ord_ruleset *rs, struct ord_ctx *ctx, const char *unit,
 			unsigned event_seq, const char *side);
+/* Replace text, the words of a result side sees (ord_fog_result_seen:
+ * the result of unit for event event_seq, of phase, with values as
+ * stored, "k=v" lines), with what side's report shows of it: the
+ * ruleset's show_result (version 7), which tells an enemy unit as
+ * describe_unit does (battalion: trays, not figures), or text as it is.
+ * Only the words shown: the stored result is the phase's. */
+void ord_fog_result_shown(const struct ord_ruleset *rs, struct ord_ctx *ctx, const char *phase,
+			  unsigned event_seq, const char *unit, const char *values,
+			  const char *side, struct ord_buf *text);
 /* For each unit i of another side than side named in an event of ctx
  * that side sees, of phase p <= upto (p, upto: 1-based indices of the
  * ruleset's phases; the events of a later phase are not resolved, or not

@@ -178,6 +178,9 @@ static void put_results(struct ord_game *g, struct ord_ctx *ctx, const struct ou
 			continue;
 		ord_buf_reset(&text);
 		ord_texts_render(res->explanation, &res->texts, ctx->lang, &text);
+		/* as the side may read it: an enemy as its report tells it */
+		ord_fog_result_shown(g->rs, ctx, res->phase, (unsigned)res->event, res->unit,
+				     res->values, side, &text);
 		if (o->xml) {
 			ord_buf_addf(o->xml, "  <result phase=\"%s\" event=\"%d\" unit=\"",
 				     res->phase, res->event);

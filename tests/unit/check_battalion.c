@@ -1477,6 +1477,166 @@ START_TEST(resolve_two_on_one)
 }
 END_TEST
 
+/* Every result so far as viewer's report shows it (bat_show_result), one
+ * "unit: words" line each (the fog's choice of results is the core's). */
+static const char *shown(const char *viewer)
+{
+	static struct ord_buf all = ORD_BUF_INIT;
+	struct ord_buf b = ORD_BUF_INIT;
+	size_t i;
+
+	ord_buf_reset(&all);
+	for (i = 0; i < ord_ctx_nresults(ctx); i++) {
+		struct ord_result_view v;
+		ck_assert_int_eq(ord_ctx_result_get(ctx, i, &v), 0);
+		ord_buf_reset(&b);
+		rs->show_result(ctx, &v, viewer, &b);
+		ord_buf_addf(&all, "%s: %s\n", v.unit, b.len ? b.buf : v.explanation);
+	}
+	ord_buf_release(&b);
+	return all.buf;
+}
+
+/* The fog in the results' words: a side reads an enemy battalion in trays,
+ * as its report describes it, not its figures nor the points and scores
+ * worked out from them; its own units and an enemy's squadrons (figures
+ * standing apart on the table) as the phase wrote them; the stored
+ * results, the referee's, keep every figure.  Two on one (D20). */
+START_TEST(results_shown_in_trays)
+{
+	static const int dice[] = { 3, 4 }, dice2[] = { 6, 1 };
+	const char *out;
+	cast();
+	ck_assert_str_eq(event("move", "unit=R2 distance=0 contact=B1"), "");
+	ck_assert_str_eq(event("move", "unit=RH distance=0 contact=B1"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("melee", "a=R2 a2=RH b=B1"), "");
+	resolve("melee", dice, 2);
+	out = shown("blue");
+	assert_has(out,
+		   "B1: melee with R2 and RH: R2's about 6 trays of line_infantry (d6 3); RH's 8 "
+		   "light_cavalry × 5 = 40 pts × (d6 3) = 120; B1's 24 line_infantry × 3 = 72 pts "
+		   "× (d6 4) = 288; R2 and RH win; R2 and RH inflict 6 figures on B1; B1 inflicts "
+		   "72/12 = 6 pts: 1 figure on R2; 0 figures on RH\n");
+	ck_assert_ptr_null(strstr(out, "R2's 24"));
+	ck_assert_ptr_null(strstr(out, "112"));
+	out = shown("red");
+	assert_has(out,
+		   "B1: melee with R2 and RH: R2's 24 line_infantry × 3 = 72 pts × (d6 3) = 216; "
+		   "RH's 8 light_cavalry × 5 = 40 pts × (d6 3) = 120; R2 and RH together 112 pts, "
+		   "336; B1's about 6 trays of line_infantry (d6 4); R2 and RH win; R2 and RH "
+		   "inflict 112/6 = 18.67 pts / 3 = 6.22 → 6 figures on B1; B1 inflicts: 1 figure "
+		   "on R2; 0 figures on RH\n");
+	ck_assert_ptr_null(strstr(out, "B1's 24"));
+	/* the referee's words, stored, as the phase wrote them */
+	assert_has(ord_ctx_fake_results(ctx), "R2's 24 line_infantry × 3 = 72 pts × (d6 3) = 216; ");
+	assert_has(ord_ctx_fake_results(ctx), "B1's 24 line_infantry × 3 = 72 pts × (d6 4) = 288; ");
+
+	/* a blow that takes all an enemy had: its "(all 2 engaged)" is its figures */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+	cast();
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "R2")->state, "figures", 2);
+	ck_assert_str_eq(event("move", "unit=R2 distance=0 contact=B1"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("melee", "a=B1 b=R2"), "");
+	resolve("melee", dice2, 2);
+	assert_has(ord_ctx_fake_results(ctx), "B1 inflicts 72/6 = 12 pts / 3 = 4 (all 2 engaged) "
+					      "figures on R2");
+	assert_has(shown("blue"), "R2: melee with B1: B1's 24 line_infantry × 3 = 72 pts × (d6 6) = "
+				  "432; R2's about 1 tray of line_infantry (d6 1); B1 wins; B1 "
+				  "inflicts 72/6 = 12 pts / 3 = 4 (all engaged) figures on R2; R2 "
+				  "inflicts 0 figures on B1\n");
+	assert_has(shown("red"), "B1's about 6 trays of line_infantry (d6 6); R2's 2 line_infantry "
+				 "× 3 = 6 pts × (d6 1) = 6; B1 wins; B1 inflicts 4 (all 2 engaged) "
+				 "figures on R2; R2 inflicts 6/12 = 0.5 pts / 3 = 0.17 → 0 figures on "
+				 "B1\n");
+}
+END_TEST
+
+/* An enemy battalion's fire read by the side it fell on: its trays firing
+ * and the modifiers by name, not its firers nor the hits worked out from
+ * them; the side that fired reads its own fire as the phase wrote it. */
+START_TEST(results_shown_fire)
+{
+	const char *out;
+	cast();
+	orders("R1 @B2\nR2 @B1\nB1 @R2\n");
+	ck_assert_str_eq(event("fire", "unit=R1 target=B2 range=4"), "");
+	ck_assert_str_eq(event("fire", "unit=R2 target=B1 range=2 screen=S1 screen_front=6"), "");
+	ck_assert_str_eq(event("fire", "unit=B1 target=R2 range=3 enfilade=yes"), "");
+	resolve("fire", NULL, 0);
+	out = shown("blue");
+	assert_has(out, "B2: fired on by R1 (musket, 4\"): about 2 trays firing × 50%, + target in "
+			"column: 6 casualties\n");
+	assert_has(out, "S1: fired on by R2 (musket, 2\"): about 6 trays firing × 50%, − target in "
+			"skirmish order: 6 casualties (the skirmishers S1 block and absorb the fire "
+			"aimed at B1)\n");
+	assert_has(out, "R2: fired on by B1 (musket, 3\"): enfiladed line hit as column; 24 firers "
+			"× 50% = 12, +6 target in column = 18\n");
+	out = shown("red");
+	assert_has(out, "B2: fired on by R1 (musket, 4\"): 8 firers × 50% = 4, +2 target in column "
+			"= 6\n");
+	assert_has(out, "R2: fired on by B1 (musket, 3\"): enfiladed line hit as column; about 6 "
+			"trays firing × 50%, + target in column: 18 casualties\n");
+	assert_has(ord_ctx_fake_results(ctx), "S1: fired on by R2 (musket, 2\"): 24 firers × 50% = "
+					      "12, −6 target in skirmish order = 6 (the skirmishers");
+}
+END_TEST
+
+/* A pursuit (D4, D5), told to each side as its own: the pursued battalion
+ * in trays to the pursuer's side. */
+START_TEST(results_shown_pursuit)
+{
+	static const int melee_dice[] = { 6, 1 }, morale_dice[] = { 1, 2, 3 };
+	const char *out;
+	unit("H", "red", "kind=light_cavalry formation=line figures=8", "melee_with=I melee_since=2");
+	unit("I", "blue", "kind=line_infantry formation=line figures=12", "melee_with=H melee_since=2");
+	event("melee", "a=H b=I");
+	resolve("melee", melee_dice, 2);
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "I")->state, "failed", 1);
+	resolve("melee-morale", morale_dice, 3);
+	out = shown("red");
+	assert_has(out, "H: pursues I: H's 7 light_cavalry × 5 = 35 pts × (d6 2, +1 in motion = 3) = "
+			"105; I's about 3 trays of line_infantry, broken: no melee value (d6 3); H "
+			"wins; H inflicts 35/6 = 5.83, ×1.5 pursuit (50% more) = 8.75 pts / 3 = 2.92 → "
+			"3 figures on I; I inflicts 0 figures on H\n");
+	assert_has(out, "I: melee with H: H's 8 light_cavalry × 5 = 40 pts × (d6 6) = 240; I's about "
+			"3 trays of line_infantry (d6 1); H wins;");
+	out = shown("blue");
+	assert_has(out, "I: pursued by H: H's 7 light_cavalry × 5 = 35 pts × (d6 2, +1 in motion = "
+			"3) = 105; I's 10 line_infantry, broken: no melee value, 0 pts × (d6 3) = 0;");
+}
+END_TEST
+
+/* A game made before melee_names_units tells the sides as A and B, once
+ * for each unit: the same fog on its letters. */
+START_TEST(results_shown_unnamed)
+{
+	static const int dice[] = { 3, 4 };
+	const char *out;
+	tables_without("melee_names_units");
+	cast();
+	ck_assert_str_eq(event("move", "unit=R2 distance=0 contact=B1"), "");
+	ck_assert_str_eq(event("move", "unit=RH distance=0 contact=B1"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("melee", "a=R2 a2=RH b=B1"), "");
+	resolve("melee", dice, 2);
+	out = shown("blue");
+	assert_has(out, "B1: melee with R2: A: about 6 trays of line_infantry (d6 3); A2: 8 "
+			"light_cavalry × 5 = 40 pts × (d6 3) = 120; B: 24 line_infantry × 3 = 72 pts "
+			"× (d6 4) = 288; A and A2 win; A and A2 inflict 6 figures of B; B inflicts "
+			"72/12 = 6 pts: 1 figure of A; 0 figures of A2\n");
+	out = shown("red");
+	assert_has(out,
+		   "R2: melee with B1: A: 24 line_infantry × 3 = 72 pts × (d6 3) = 216; A2: 8 "
+		   "light_cavalry × 5 = 40 pts × (d6 3) = 120; A and A2 together 112 pts, 336; B: "
+		   "about 6 trays of line_infantry (d6 4); A and A2 win; A and A2 inflict 112/6 = "
+		   "18.67 pts / 3 = 6.22 → 6 figures of B; B inflicts: 1 figure of A; 0 figures of "
+		   "A2\n");
+}
+END_TEST
+
 /* "+1 unit is charging": against the unit its charge contacted, not
  * against another that came into contact with it (D25). */
 START_TEST(resolve_charge_bonus_against_the_charged)
@@ -2521,6 +2681,10 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, table_values_are_used);
 	tcase_add_test(res, morale_tables_checked_at_load);
 	tcase_add_test(res, reports_use_declared_keys);
+	tcase_add_test(res, results_shown_in_trays);
+	tcase_add_test(res, results_shown_fire);
+	tcase_add_test(res, results_shown_pursuit);
+	tcase_add_test(res, results_shown_unnamed);
 	tcase_add_test(res, text_key_control_refused);
 	suite_add_tcase(s, res);
 	return s;
