@@ -78,7 +78,7 @@ void web_page_games(struct web_req *r)
 		ord_buf_adds(b, "<tr><td data-label=\"Game\"><a href=\"/g/");
 		web_url(b, names[i]);
 		ord_buf_adds(b, "\">");
-		if (web_game_open_at(r, path, &g) != 0 || ord_game_status(g, &st) != 0) {
+		if (web_game_open_at(r, path, 0, &g) != 0 || ord_game_status(g, &st) != 0) {
 			web_esc(b, names[i]);
 			ord_buf_adds(b, "</a></td><td colspan=\"4\" class=\"error\">cannot be read: ");
 			web_esc(b, ord_error_last());
@@ -855,7 +855,8 @@ void web_page_login(struct web_req *r, const char *name)
 	size_t i;
 	int found = 0, wait, err;
 
-	if (!(g = web_open_game(r, name)))
+	/* a login changes nothing in the game: it checks the passphrase */
+	if (!(g = web_open_game_to_read(r, name)))
 		return;
 	if (ord_game_status(g, &st) != 0) {
 		web_error_page(r, 500, "The game cannot be read", ord_error_last());

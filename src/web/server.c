@@ -51,6 +51,21 @@
  *      a key of type number only, "5,5" reaches the library as "5.5".
  *      Anything else, and a value with a point or two commas, goes as
  *      typed, for the library to judge.
+ * W11. A request that only reads (GET and HEAD, and the login's POST,
+ *      which checks a passphrase) opens its game with ORD_OPEN_READONLY,
+ *      as the command line's readers do; a POST that may change it, read
+ *      and write.  For a file the server may write the two are the same
+ *      open (store.c opens such a file read-write even to read it, so
+ *      that SQLite's locks keep the reader safe and W8 holds as it is).
+ *      A file the server may not write (an archived game, a read-only
+ *      directory) is served read-only, where every page of it was
+ *      refused: with no -wal file beside it SQLite opens it "immutable",
+ *      with no locks for a close() to drop (W8's lock still takes the
+ *      requests in turn), but none either to keep out a writer of
+ *      another user that starts on it meanwhile (store.c's NEEDSWORK: a
+ *      checkpoint could change a page under the reader); a -wal it
+ *      cannot read without writing refuses it, as before.  Its changes
+ *      are refused (403), nothing written.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -225,13 +240,13 @@ static struct game_lock *lock_of(struct web *w, const char *path)
 	return l;
 }
 
-int web_game_open_at(struct web_req *r, const char *path, ord_game **out)
+int web_game_open_at(struct web_req *r, const char *path, int change, ord_game **out)
 {
 	struct game_lock *l = lock_of(r->w, path);
 	int err;
 
 	pthread_mutex_lock(&l->m);
-	if ((err = ord_game_open(out, path)) != 0) {
+	if ((err = ord_game_open_ext(out, path, change ? 0 : ORD_OPEN_READONLY)) != 0) {
 		pthread_mutex_unlock(&l->m);
 		*out = NULL;
 		return err;
@@ -252,21 +267,35 @@ void web_game_close(struct web_req *r, ord_game *g)
 	}
 }
 
-ord_game *web_open_game(struct web_req *r, const char *name)
+/* Open game NAME to read it, or to change it too (W11). */
+static ord_game *open_game(struct web_req *r, const char *name, int change)
 {
 	char *path = web_game_path(r, name);
 	ord_game *g = NULL;
+	int err;
 
 	if (!path) {
 		web_error_page(r, 404, "No such game", "There is no game of that name here.");
 		return NULL;
 	}
-	if (web_game_open_at(r, path, &g) != 0)
+	if ((err = web_game_open_at(r, path, change, &g)) == ORD_ECANTWRITE)
+		web_error_page(r, 403, "The game cannot be changed here", ord_error_last());
+	else if (err)
 		web_error_page(r, 503, "The game cannot be opened", ord_error_last());
 	else
 		web_auth_check_grants(r->w->auth, &r->sess, name, g);
 	free(path);
 	return g;
+}
+
+ord_game *web_open_game(struct web_req *r, const char *name)
+{
+	return open_game(r, name, !strcmp(r->method, "POST"));
+}
+
+ord_game *web_open_game_to_read(struct web_req *r, const char *name)
+{
+	return open_game(r, name, 0);
 }
 
 void web_set_cookie(struct web_req *r, const struct web_session *s)

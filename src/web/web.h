@@ -125,12 +125,15 @@ const char *web_field(struct web_req *r, const char *name);
  * or NULL when NAME is no game name (nothing but [A-Za-z0-9_.-], not
  * starting with '.'). */
 char *web_game_path(struct web_req *r, const char *name);
-/* Open game NAME; on failure the response is an error page and NULL is
- * returned. */
+/* Open game NAME: read-only for a GET or HEAD, read-write for a POST
+ * (W11); on failure the response is an error page and NULL is returned. */
 ord_game *web_open_game(struct web_req *r, const char *name);
+/* The same, read-only whatever the method: a POST that changes nothing. */
+ord_game *web_open_game_to_read(struct web_req *r, const char *name);
 /* Open the game file at path, holding its lock (W8) until
- * web_game_close; a request has one game open at a time. */
-int web_game_open_at(struct web_req *r, const char *path, ord_game **out);
+ * web_game_close; a request has one game open at a time.  Read-write
+ * when change is set, else read-only (ORD_OPEN_READONLY, W11). */
+int web_game_open_at(struct web_req *r, const char *path, int change, ord_game **out);
 void web_game_close(struct web_req *r, ord_game *g);
 /* Make sure the caller has a session (a login form needs a CSRF token). */
 void web_need_session(struct web_req *r);

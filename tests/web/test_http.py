@@ -6,8 +6,9 @@ side's and the referee's pages, the XSS canary escaped, the secrecy canary
 (a word of the allied sheet) absent from every page and response a French
 player or a stranger can reach before the exchange (crawled at every state
 of the turn), path traversal refused, bad forms refused, the report in each
-of the ruleset's languages, logout, and the CLI changing the same game file
-while the server runs.  Each refusal is checked to have changed nothing.
+of the ruleset's languages, logout, the CLI changing the same game file
+while the server runs, and a game the server may not write served
+read-only.  Each refusal is checked to have changed nothing.
 
 Environment: ORDERLY, SRC (CTest sets them).
 """
@@ -164,6 +165,7 @@ def main():
         srv.stop()
     tls(games, work)
     deadlines(work)
+    readonly(work)
     print("%d checks" % checks[0])
     W.shutil.rmtree(work, ignore_errors=True)  # kept when the test fails
     print("1 passed, 0 failed")
@@ -641,6 +643,86 @@ def deadlines(work):
         ok(p.stdout.strip() == "1923246000", "the end of the grace kept: %r" % p.stdout)
     finally:
         srv.stop()
+
+
+def readonly(work):
+    """A game the server may not write (an archived game: the file 0444 in
+    a directory 0555) is served read-only (W11): its list entry, status,
+    side's page, report, head and bundle, and a login, which changes
+    nothing; a change is refused (403), the file untouched and nothing
+    made beside it.  As root, who may write any file, the server runs as
+    'nobody' (setpriv), from a copy of the binary, and the test fails
+    rather than pass without a server the permissions stop."""
+    import hashlib
+    import shutil
+    games = os.path.join(work, "games-readonly")
+    os.makedirs(games)
+    arch = W.make_game(games, "arch")
+    for side in ("french", "allied"):
+        W.run("submit", arch, "--side", side, os.path.join(W.DEMO, "turn1-%s.txt" % side))
+    W.run("seal", arch)
+    for _ in range(5):
+        W.run("resolve", arch)
+    W.run("exchange", arch)
+    prefix, exe = (), None
+    if os.getuid() == 0:
+        prefix = ("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--")
+        p = subprocess.run(list(prefix) + ["true"], capture_output=True)
+        ok(p.returncode == 0, "running as root, and setpriv cannot run the server as 'nobody': "
+           "the read-only game cannot be tested (root may write any file)")
+        # a copy of the binary and of the leak suppressions 'nobody' may
+        # read (the build and source trees may be root's own)
+        os.chmod(work, 0o755)
+        os.makedirs(os.path.join(work, "bin"))
+        exe = os.path.join(work, "bin", "orderly")
+        shutil.copy(W.ORDERLY, exe)
+        os.chmod(exe, 0o755)
+        supp = os.path.join(W.SRC, "tests", "lsan.supp")
+        if supp in os.environ.get("LSAN_OPTIONS", ""):
+            shutil.copy(supp, os.path.join(work, "bin", "lsan.supp"))
+            os.chmod(os.path.join(work, "bin", "lsan.supp"), 0o644)
+            os.environ["LSAN_OPTIONS"] = os.environ["LSAN_OPTIONS"].replace(
+                supp, os.path.join(work, "bin", "lsan.supp"))
+    os.chmod(arch, 0o444)
+    os.chmod(games, 0o555)
+    may_write = subprocess.run(list(prefix) + ["test", "-w", arch], capture_output=True).returncode == 0
+    ok(not may_write, "the server may write %s: the read-only path is not exercised" % arch)
+    with open(arch, "rb") as f:
+        before = hashlib.sha256(f.read()).hexdigest()
+    ok(sorted(os.listdir(games)) == ["arch.orderly"], "files beside the game: %r" % os.listdir(games))
+    srv = W.Server(games, prefix=prefix, exe=exe)
+    try:
+        c = W.Client(srv.url)
+        st, _, body = c.get("/")
+        ok(st == 200 and "cannot be read" not in body and "arch" in body,
+           "the list shows the read-only game (%d): %s" % (st, W.text_of(body)[:400]))
+        st, _, body = c.get("/g/arch")
+        ok(st == 200 and re.search(r"Turn\s+2\s+State\s+open", W.text_of(body)),
+           "the status of a read-only game (%d): %s" % (st, W.text_of(body)[:400]))
+        c.login("arch", "french")
+        for path in ("/g/arch/bundle/turn-1.xml", "/g/arch/head/seal-1.head"):
+            st, _, body = c.get(path)
+            ok(st == 200 and body, "%s of a read-only game (%d): %s" % (path, st, body[:300]))
+        for path, want in (("/g/arch/side/french", "Turn 1: version 1"),
+                           ("/g/arch/side/french/report/1", "Turn 1: report for french")):
+            st, _, body = c.get(path)
+            ok(st == 200 and want in W.text_of(body),
+               "%s of a read-only game (%d): %s" % (path, st, W.text_of(body)[:400]))
+        st, _, body = c.post("/g/arch/side/french", {"action": "submit", "sheet": W.demo_sheet(2, "french")})
+        ok(st == 403 and "cannot be changed here" in body and "may not be written" in body,
+           "a sheet sent to a read-only game (%d): %s" % (st, W.text_of(body)[:400]))
+        ref = W.Client(srv.url)
+        ref.login("arch", "referee")
+        st, _, body = ref.post("/g/arch/referee", {"action": "deadline", "when": "2030-12-11T18:00Z"})
+        ok(st == 403 and "cannot be changed here" in body,
+           "a deadline set on a read-only game (%d): %s" % (st, W.text_of(body)[:400]))
+    finally:
+        rc = srv.stop()
+    ok(rc == 0, "the read-only server exited %d on SIGTERM" % rc)
+    with open(arch, "rb") as f:
+        ok(hashlib.sha256(f.read()).hexdigest() == before, "the read-only game's bytes changed")
+    ok(sorted(os.listdir(games)) == ["arch.orderly"], "files made beside it: %r" % os.listdir(games))
+    os.chmod(games, 0o755)
 
 
 if __name__ == "__main__":

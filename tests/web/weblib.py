@@ -82,8 +82,10 @@ def demo_sheet(turn, side):
 class Server:
     """`orderly serve DIR` on a free loopback port (--listen 127.0.0.1:0)."""
 
-    def __init__(self, games, extra=(), threads=None):
-        args = [ORDERLY, "serve", games, "--listen", "127.0.0.1:0"] + list(extra)
+    def __init__(self, games, extra=(), threads=None, prefix=(), exe=None):
+        """prefix: a command the server runs under (another user's);
+        exe: the orderly binary, when not ORDERLY."""
+        args = list(prefix) + [exe or ORDERLY, "serve", games, "--listen", "127.0.0.1:0"] + list(extra)
         if threads:
             args += ["--threads", str(threads)]
         self.log = open(os.path.join(os.path.dirname(games.rstrip("/")), "serve.log"), "w")
