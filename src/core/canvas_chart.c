@@ -169,10 +169,10 @@ static int boxes_meet(const double *a, const double *b)
 /* What a panel's numbers keep off: its strength line (segments and dots)
  * and the numbers already placed. */
 struct keep_off {
-	const double *pts;   /* the line's points, 2 numbers a step */
-	const int *known;    /* per step: its point is drawn */
-	size_t n;            /* steps */
-	double boxes[64][4]; /* the numbers placed: x, y, w, h */
+	const double *pts;  /* the line's points, 2 numbers a step, STEP_W apart */
+	const int *known;   /* per step: its point is drawn */
+	size_t n;           /* steps */
+	double (*boxes)[4]; /* the numbers placed: x, y, w, h; room for 2 a step */
 	size_t nboxes;
 };
 
@@ -187,33 +187,63 @@ static void number_box(double *b, const char *v, double fs, double x, double y)
 	b[3] = fs * 0.78 + 2;
 }
 
-static int box_free(const struct keep_off *k, const double *b)
+/* What a number in box b would cover: 0 nothing; a point or a number
+ * placed, which it would hide, 100 each; the line, which its halo is
+ * drawn over, 1 a segment. */
+static int box_cost(const struct keep_off *k, const double *b)
 {
-	size_t s;
+	double first = k->n ? floor((b[0] - k->pts[0]) / STEP_W) - 1 : 0;
+	size_t s = first > 0 ? (size_t)first : 0, end = s + (size_t)(b[2] / STEP_W) + 3;
+	int cost = 0;
 
-	for (s = 0; s < k->n; s++) {
+	/* the points and segments the box may reach: those of its steps */
+	for (; s < k->n && s < end; s++) {
 		double dot[4] = { k->pts[2 * s] - 2.6, k->pts[2 * s + 1] - 2.6, 5.2, 5.2 };
 		if (!k->known[s])
 			continue;
 		if (boxes_meet(dot, b))
-			return 0;
+			cost += 100;
 		if (s + 1 < k->n && k->known[s + 1] &&
 		    seg_hits_box(k->pts[2 * s], k->pts[2 * s + 1], k->pts[2 * s + 2],
 				 k->pts[2 * s + 3], b))
-			return 0;
+			cost += 1;
 	}
 	for (s = 0; s < k->nboxes; s++)
 		if (boxes_meet(k->boxes[s], b))
-			return 0;
-	return 1;
+			cost += 100;
+	return cost;
 }
 
 static void keep_box(struct keep_off *k, const double *b)
 {
-	if (k->nboxes < ORD_ARRAY_SIZE(k->boxes)) {
+	if (k->nboxes < 2 * k->n) {
 		memcpy(k->boxes[k->nboxes], b, sizeof(k->boxes[0]));
 		k->nboxes++;
 	}
+}
+
+/* Where a loss's number goes: the first place that covers nothing, in
+ * the order of the candidates tried, else the one that covers least. */
+struct spot {
+	double x, y; /* its baseline's middle */
+	int in;      /* in its bar (white on the bar's colour) */
+	int cost;    /* box_cost there; -1 before the first tried */
+};
+
+static void try_spot(const struct keep_off *k, struct spot *best, const char *v, double x, double y,
+		     int in, double xmin, double xmax)
+{
+	double box[4];
+	int cost;
+
+	if (!best->cost)
+		return;
+	number_box(box, v, 10, x, y);
+	if (box[0] < xmin || box[0] + box[2] > xmax)
+		return;
+	cost = box_cost(k, box);
+	if (best->cost < 0 || cost < best->cost)
+		best->x = x, best->y = y, best->in = in, best->cost = cost;
 }
 
 static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct ord_chart_unit *u,
@@ -283,6 +313,7 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 	k.pts = pts;
 	k.known = known;
 	k.n = c->nsteps;
+	k.boxes = ord_xcalloc(2 * c->nsteps + 1, sizeof(k.boxes[0]));
 
 	/* strength: the line over the steps where it is known */
 	ord_canvas_layer(cv, "units");
@@ -344,31 +375,38 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 	snprintf(id, sizeof(id), "lost-values-%s", u->id);
 	ord_canvas_begin(cv, id, "lost-values", 0, 0, 0);
 	for (s = 0; u->lost && s < c->nsteps; s++) {
-		double cx = px + STEP_W * ((double)s + 0.5), bottom = y0 + PLOT_H, box[4], ny, at;
-		double h, top;
-		int in, found = 0;
+		double cx = px + STEP_W * ((double)s + 0.5), bottom = y0 + PLOT_H, box[4], ny, h, top;
+		struct spot best = { cx, 0, 0, -1 };
+		int side;
 		if (u->lost[s] <= 0)
 			continue;
 		h = u->lost[s] * scale;
 		top = bottom - h;
 		fmt_value(v, sizeof(v), u->lost[s]);
-		/* in the bar, from its foot up, when it is tall enough; else
-		 * just over it */
-		in = h >= 13;
-		at = in ? bottom - 3 : top - 3;
-		for (ny = bottom - 3; !found && in && ny >= top + 10.5; ny -= 1) {
-			number_box(box, v, 10, cx, ny);
-			if (box_free(&k, box))
-				found = 1, at = ny;
-		}
-		for (ny = top - 3; !found && ny >= top - 7 && ny >= y0 + 9; ny -= 1) {
-			number_box(box, v, 10, cx, ny);
-			if (box_free(&k, box))
-				found = 1, in = 0, at = ny;
-		}
-		number_box(box, v, 10, cx, at);
+		/* in the bar, when it is tall enough, from its top down: a unit
+		 * fallen to almost nothing has its point at the bar's foot and
+		 * its value over the point (the number stood on them there) */
+		for (ny = top + 11; h >= 13 && ny <= bottom - 3; ny += 1)
+			try_spot(&k, &best, v, cx, ny, 1, px, px + pw);
+		/* just over it */
+		for (ny = top - 3; ny >= top - 20 && ny >= y0 + 9; ny -= 1)
+			try_spot(&k, &best, v, cx, ny, 0, px, px + pw);
+		/* beside it, on either side, nearest its top first */
+		for (ny = 0; ny <= PLOT_H; ny += 1)
+			for (side = 0; side < 4; side++) {
+				double y = top - 3 + (side & 1 ? ny : -ny);
+				if (y < y0 + 9 || y > bottom - 1)
+					continue;
+				try_spot(&k, &best, v, cx + (side < 2 ? 11 : -11), y, 0, px, px + pw);
+			}
+		/* higher over it, up to the plot's top */
+		for (ny = top - 21; ny >= y0 + 9; ny -= 1)
+			try_spot(&k, &best, v, cx, ny, 0, px, px + pw);
+		if (best.cost < 0) /* no room at all: over its bar */
+			best.y = top - 3;
+		number_box(box, v, 10, best.x, best.y);
 		keep_box(&k, box);
-		ord_canvas_text(cv, cx, at, v, in ? "lost-value-in" : "lost-value");
+		ord_canvas_text(cv, best.x, best.y, v, best.in ? "lost-value-in" : "lost-value");
 	}
 	ord_canvas_end(cv);
 
@@ -393,6 +431,7 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 	free(pts);
 	free(line);
 	free(known);
+	free(k.boxes);
 }
 
 /* The turn numbers and the step labels above a column of panels. */

@@ -8,6 +8,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cairo.h>
@@ -355,6 +356,199 @@ START_TEST(test_chart_numbers_off_the_line)
 }
 END_TEST
 
+/* A box (x, y, w, h) of a number drawn with its baseline's middle at
+ * (x, y) at font size fs: its digits' ink, from the baseline up. */
+static void ink_box(double *b, const char *v, double fs, double x, double y)
+{
+	double w = ord_canvas_text_width(v, fs);
+
+	b[0] = x - w / 2;
+	b[1] = y - 0.72 * fs;
+	b[2] = w;
+	b[3] = 0.72 * fs;
+}
+
+static int ink_meets(const double *a, const double *b)
+{
+	return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
+}
+
+/* Does the circle (cx, cy, r) reach into box b? */
+static int dot_meets(double cx, double cy, double r, const double *b)
+{
+	double dx = fmax(fmax(b[0] - cx, 0), cx - (b[0] + b[2]));
+	double dy = fmax(fmax(b[1] - cy, 0), cy - (b[1] + b[3]));
+
+	return dx * dx + dy * dy < r * r;
+}
+
+struct drawn {
+	double box[4];
+	char v[16];
+};
+
+/* Every node of an XPath expression's node set: its attribute or text. */
+static size_t nodes(xmlDocPtr doc, const char *expr, const char *const *attrs, size_t nattrs,
+		    double (*out)[4], char (*text)[16], size_t max)
+{
+	xmlXPathContextPtr x = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr o;
+	size_t i, j, n = 0;
+
+	xmlXPathRegisterNs(x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
+	o = xmlXPathEvalExpression(BAD_CAST expr, x);
+	ck_assert_msg(o != NULL, "xpath %s", expr);
+	for (i = 0; o->nodesetval && i < (size_t)o->nodesetval->nodeNr && n < max; i++, n++) {
+		xmlNodePtr nd = o->nodesetval->nodeTab[i];
+		for (j = 0; j < nattrs; j++) {
+			xmlChar *a = xmlGetProp(nd, BAD_CAST attrs[j]);
+			out[n][j] = a ? atof((const char *)a) : NAN;
+			xmlFree(a);
+		}
+		if (text) {
+			xmlChar *t = xmlNodeGetContent(nd);
+			snprintf(text[n], 16, "%s", t ? (const char *)t : "");
+			xmlFree(t);
+		}
+	}
+	xmlXPathFreeObject(o);
+	xmlXPathFreeContext(x);
+	return n;
+}
+/* A chart of n units with the histories an LCG gives from seed: each
+ * starts at 4 to 30, and in each step may lose a little, much, or all but
+ * one or two (a unit that falls to almost nothing). */
+static void random_chart(struct ord_buf *svg, unsigned seed, size_t nunits, size_t nsteps)
+{
+	static char ids[8][8];
+	static const char *labels[17];
+	static int turns[17], band[17];
+	static double strength[8][17], lost[8][17];
+	struct ord_chart_unit u[8];
+	struct ord_chart_band b = { "good", "#dfe8d0", "G" };
+	struct ord_chart c;
+	struct ord_canvas *cv;
+	size_t i, s;
+
+	ck_assert(nunits <= 8 && nsteps <= 17);
+	memset(u, 0, sizeof(u));
+	for (s = 0; s < nsteps; s++) {
+		labels[s] = s ? "F" : "start";
+		turns[s] = (int)(s + 3) / 4;
+		band[s] = 0;
+	}
+	for (i = 0; i < nunits; i++) {
+		double f;
+		seed = seed * 1103515245u + 12345u;
+		f = 4 + (seed >> 16) % 27;
+		for (s = 0; s < nsteps; s++) {
+			unsigned r;
+			double l = 0;
+			seed = seed * 1103515245u + 12345u;
+			r = (seed >> 16) % 100;
+			if (s && f > 0) {
+				if (r < 15)
+					l = f - (double)((seed >> 8) % 3); /* to almost nothing */
+				else if (r < 40)
+					l = 1 + (double)((seed >> 9) % 5);
+				if (l > f)
+					l = f;
+				if (l < 0)
+					l = 0;
+			}
+			f -= l;
+			strength[i][s] = f;
+			lost[i][s] = l;
+		}
+		snprintf(ids[i], sizeof(ids[i]), "U%zu", i);
+		u[i].id = ids[i];
+		u[i].label = ids[i];
+		u[i].colour = "#23407a";
+		u[i].side = "french";
+		u[i].strength = strength[i];
+		u[i].lost = lost[i];
+		u[i].band = band;
+	}
+	memset(&c, 0, sizeof(c));
+	c.title = "a battle";
+	c.nsteps = nsteps;
+	c.step_labels = labels;
+	c.step_turn = turns;
+	c.units = u;
+	c.nunits = nunits;
+	c.bands = &b;
+	c.nbands = 1;
+	ord_canvas_new(&cv, 100, 100);
+	ck_assert_int_eq(ord_canvas_chart(cv, &c), 0);
+	ck_assert_int_eq(ord_canvas_svg(cv, svg), 0);
+	ord_canvas_free(cv);
+}
+
+/*
+ * The numbers of a chart stand apart: a loss's number is on no point of
+ * the strength line (it stood on the point of a unit fallen to almost
+ * nothing), nor on a value or another loss, and a value on no point; over
+ * many units that fall, a little, much or to almost nothing.
+ */
+START_TEST(test_chart_numbers_apart)
+{
+	static const char *const xy[] = { "x", "y" }, *const circle[] = { "cx", "cy", "r" };
+	size_t chart, i, j, k, bad = 0, nlost_all = 0;
+	char first[256] = "";
+
+	for (chart = 0; chart < 40; chart++) {
+		struct ord_buf svg = ORD_BUF_INIT;
+		xmlDocPtr doc;
+
+		random_chart(&svg, 7919u * (unsigned)chart + 1, 8, 17);
+		doc = parse(&svg);
+		for (i = 0; i < 8; i++) {
+			double dots[32][4], val[32][4], lst[32][4], vb[32][4], lb[32][4];
+			char vt[32][16], lt[32][16], expr[160];
+			size_t nd, nv, nl;
+			snprintf(expr, sizeof(expr), "//s:g[@id='unit-U%zu']/s:circle", i);
+			nd = nodes(doc, expr, circle, 3, dots, NULL, 32);
+			snprintf(expr, sizeof(expr), "//s:g[@id='unit-U%zu']/s:text", i);
+			nv = nodes(doc, expr, xy, 2, val, vt, 32);
+			snprintf(expr, sizeof(expr), "//s:g[@id='lost-values-U%zu']/s:text", i);
+			nl = nodes(doc, expr, xy, 2, lst, lt, 32);
+			nlost_all += nl;
+			for (j = 0; j < nv; j++)
+				ink_box(vb[j], vt[j], 10.5, val[j][0], val[j][1]);
+			for (j = 0; j < nl; j++)
+				ink_box(lb[j], lt[j], 10, lst[j][0], lst[j][1]);
+			for (j = 0; j < nl; j++) {
+				const char *why = NULL;
+				for (k = 0; !why && k < nd; k++)
+					if (dot_meets(dots[k][0], dots[k][1], dots[k][2], lb[j]))
+						why = "a point";
+				for (k = 0; !why && k < nv; k++)
+					if (ink_meets(vb[k], lb[j]))
+						why = "a value";
+				for (k = 0; !why && k < nl; k++)
+					if (k != j && ink_meets(lb[k], lb[j]))
+						why = "another loss";
+				if (why && !bad++)
+					snprintf(first, sizeof(first),
+						 "chart %zu, U%zu: the loss %s at %g,%g is on %s",
+						 chart, i, lt[j], lst[j][0], lst[j][1], why);
+			}
+			for (j = 0; j < nv; j++)
+				for (k = 0; k < nd; k++)
+					if (dot_meets(dots[k][0], dots[k][1], dots[k][2], vb[j]) &&
+					    !bad++)
+						snprintf(first, sizeof(first),
+							 "chart %zu, U%zu: the value %s at %g,%g is on a point",
+							 chart, i, vt[j], val[j][0], val[j][1]);
+		}
+		xmlFreeDoc(doc);
+		ord_buf_release(&svg);
+	}
+	ck_assert_msg(nlost_all > 500, "only %zu losses drawn", nlost_all);
+	ck_assert_msg(!bad, "%zu numbers on others; the first: %s", bad, first);
+}
+END_TEST
+
 /*
  * A unit's name too long for one line is written on two, whole (it was
  * cut: "Kosakker Tettenborn 2. Sot…"), each line within the label's width;
@@ -447,6 +641,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_png_pixels);
 	tcase_add_test(tc, test_chart_numbers_off_the_line);
 	tcase_add_test(tc, test_chart_long_names);
+	tcase_add_test(tc, test_chart_numbers_apart);
 	tcase_add_test(tc, test_text_fit);
 	suite_add_tcase(s, tc);
 	return s;
