@@ -224,7 +224,7 @@ static int six_ranks(struct ord_ctx *ctx, const struct ord_unit *u, int figures,
 	struct ks_rules *r = ks_r(ctx);
 	int n = ks_rank_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u), figures);
 
-	if (n < figures)
+	if (n < figures && t)
 		KS_TF(t, "; %s: kun de %g første geledder tælles (16.5): %d af %d figurer",
 		      "; %s: only the first %g ranks count (16.5): %d of %d figures", u->id,
 		      ks_param(r, "geledder_max"), n, figures);
@@ -283,6 +283,119 @@ static void melee_left(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_
 		      ks_figures(ctx, u));
 }
 
+/* The flags the module works out itself for melee e of a on f (K10),
+ * into af and df, before the referee's come on top, and the figures that
+ * count (*fa, *ff): the first ranks (16.5), the supports, each side's arm,
+ * formation and state, powder smoke (Skema XVII) and the numbers.  With t
+ * (the resolve) it says the ranks and supports in t, puts unescorted
+ * artillery into U (16) and marks a cavalry neighbour (nabo_traek).
+ * Without (the check, ks_melee_own_flags) it changes nothing and looks
+ * at no unit but a and f: no supports, no escort of a battery, whose
+ * flags (traefning, naboer, ubedaekket, the battery's morale) are then
+ * not the state's (ks_melee_own_flag leaves them out). */
+static void melee_own(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *a,
+		      struct ord_unit *f, struct ord_kv *af, struct ord_kv *df, int *fa, int *ff,
+		      struct ks_text *t)
+{
+	struct ks_rules *r = ks_r(ctx);
+	int turn = ord_ctx_turn(ctx);
+
+	*fa = (int)ord_kv_get_int(&e->kv, "a_figurer", ks_figures(ctx, a));
+	*ff = (int)ord_kv_get_int(&e->kv, "d_figurer", ks_figures(ctx, f));
+	/* "Kun tiraillørkæde og de 6 første geledder kan tælles med" (16.5) */
+	*fa = six_ranks(ctx, a, *fa, t);
+	*ff = six_ranks(ctx, f, *ff, t);
+	/* unescorted artillery becomes U when an attacker at least as strong
+	 * reaches break-in distance (16) */
+	if (t && ks_is(ctx, f, "artilleri")) {
+		int escorted = 0;
+		size_t i;
+		for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+			const struct ord_unit *s = ord_ctx_unit(ctx, i);
+			if (ks_st(ctx, s, "stoette_traek") == turn &&
+			    !strcmp(ks_st_str(ctx, s, "stoetter"), f->id) &&
+			    !strcmp(ks_st_str(ctx, s, "stoette_rolle"), "nabo"))
+				escorted = 1;
+		}
+		if (!escorted) {
+			ord_kv_set(df, "ubedaekket", "yes");
+			if (*fa >= *ff && ks_moral_now(ctx, f) < KS_U) {
+				ks_set_moral(ctx, f, KS_U, 0, "ubedækket");
+				ks_text_add(t, "; ubedækket artilleri går i U",
+					    "; unescorted artillery goes into U");
+			}
+		}
+	}
+	if (t) {
+		ks_text_add(t, "; angriberens støtte:", "; the attacker's supports:");
+		if (!supports_for(ctx, a, f, ord_kv_get(&e->kv, "a_flag"), af, t))
+			ks_text_add(t, " ingen", " none");
+		ks_text_add(t, "; forsvarerens støtte:", "; the defender's supports:");
+		if (!supports_for(ctx, f, a, ord_kv_get(&e->kv, "d_flag"), df, t))
+			ks_text_add(t, " ingen", " none");
+	}
+	melee_flags(ctx, a, f, 1, af);
+	melee_flags(ctx, f, a, 0, df);
+	/* Skema XVII, "Krudtrøg efter skydning i 1 træk": "gives kun hvis en
+	 * forsvarende enhed i sluttet formation skød i hele det forrige træk.
+	 * Tillæg/fradraget gælder for både forsvareren og angriberen" (the
+	 * referee's krudtroeg= still overrides it, on both sides alike under
+	 * naerkampflag_kontrol) */
+	if (ks_st(ctx, f, "skoed_helt") > 0 && ks_st(ctx, f, "skoed_helt") == turn - 1 &&
+	    ks_closed(ctx, f, NULL)) {
+		ord_kv_set(af, "krudtroeg", "yes");
+		ord_kv_set(df, "krudtroeg", "yes");
+	}
+	ks_melee_numbers(r, *fa, *ff, af);
+	ks_melee_numbers(r, *ff, *fa, df);
+}
+
+void ks_melee_own_flags(struct ord_ctx *ctx, const struct ord_event *e, struct ord_kv *af,
+			struct ord_kv *df)
+{
+	struct ord_unit *a = ks_ev_unit(ctx, e, "angriber"), *f = ks_ev_unit(ctx, e, "forsvarer");
+	int fa, ff;
+
+	if (a && f)
+		melee_own(ctx, e, a, f, af, df, &fa, &ff, NULL);
+}
+
+/* The melee's flags ks_melee_own_flags works out (skema_xv_naerkamp's
+ * note): of the arm and rifles, of the rest of the state; the prefixes end
+ * in '_'.  Not the supports' (traefning, naboer) nor a battery's escort
+ * (ubedaekket), which need every unit, nor krudtroeg ("gives kun hvis":
+ * the smoke of a defending unit is a condition, not the rule) and the
+ * ones the referee judges on the table (flank, rear, halted, cover,
+ * obstacles, overlap, a skirmish screen, not stationary). */
+static const char *const own_melee_scenario[] = { "tung", "middel", "kosak", "rifler_", NULL };
+static const char *const own_melee_state[] = { "angrebskolonne_inf",
+					       "angrebskolonne_kav",
+					       "engelsk_linie",
+					       "karre_mod_kavaleri",
+					       "masse_mod_kavaleri",
+					       "kavaleri_mod_infanteri",
+					       "sluttet_mod_spredt",
+					       "moral_lu",
+					       "moral_u",
+					       "moral_fu",
+					       "valeur_diff",
+					       "stormmarch",
+					       "foerste_storm",
+					       "efter_stormmarch",
+					       "foerste_salve",
+					       "tidligere_angriber",
+					       "tidligere_forsvarer",
+					       "pct_flere",
+					       "gange_",
+					       NULL };
+
+int ks_melee_own_flag(const char *flag)
+{
+	if (ks_flag_listed(own_melee_scenario, flag))
+		return KS_OWN_SCENARIO;
+	return ks_flag_listed(own_melee_state, flag) ? KS_OWN_STATE : 0;
+}
+
 static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -318,54 +431,10 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 		ks_result(ctx, e->seq, a, NULL, &t);
 		goto out;
 	}
-	fa = (int)ord_kv_get_int(&e->kv, "a_figurer", ks_figures(ctx, a));
-	ff = (int)ord_kv_get_int(&e->kv, "d_figurer", ks_figures(ctx, f));
 	KS_TF(&t, "nærkamp %s mod %s", "melee %s against %s", a->id, f->id);
 	if (pursuit)
 		ks_text_add(&t, " (forfølgelsesangreb)", " (pursuit attack)");
-	/* "Kun tiraillørkæde og de 6 første geledder kan tælles med" (16.5) */
-	fa = six_ranks(ctx, a, fa, &t);
-	ff = six_ranks(ctx, f, ff, &t);
-	/* unescorted artillery becomes U when an attacker at least as strong
-	 * reaches break-in distance (16) */
-	if (ks_is(ctx, f, "artilleri")) {
-		int escorted = 0;
-		size_t i;
-		for (i = 0; i < ord_ctx_nunits(ctx); i++) {
-			const struct ord_unit *s = ord_ctx_unit(ctx, i);
-			if (ks_st(ctx, s, "stoette_traek") == turn &&
-			    !strcmp(ks_st_str(ctx, s, "stoetter"), f->id) &&
-			    !strcmp(ks_st_str(ctx, s, "stoette_rolle"), "nabo"))
-				escorted = 1;
-		}
-		if (!escorted) {
-			ord_kv_set(&in.d.flags, "ubedaekket", "yes");
-			if (fa >= ff && ks_moral_now(ctx, f) < KS_U) {
-				ks_set_moral(ctx, f, KS_U, 0, "ubedækket");
-				ks_text_add(&t, "; ubedækket artilleri går i U",
-					    "; unescorted artillery goes into U");
-			}
-		}
-	}
-	ks_text_add(&t, "; angriberens støtte:", "; the attacker's supports:");
-	if (!supports_for(ctx, a, f, ord_kv_get(&e->kv, "a_flag"), &in.a.flags, &t))
-		ks_text_add(&t, " ingen", " none");
-	ks_text_add(&t, "; forsvarerens støtte:", "; the defender's supports:");
-	if (!supports_for(ctx, f, a, ord_kv_get(&e->kv, "d_flag"), &in.d.flags, &t))
-		ks_text_add(&t, " ingen", " none");
-	melee_flags(ctx, a, f, 1, &in.a.flags);
-	melee_flags(ctx, f, a, 0, &in.d.flags);
-	/* Skema XVII, "Krudtrøg efter skydning i 1 træk": "gives kun hvis en
-	 * forsvarende enhed i sluttet formation skød i hele det forrige træk.
-	 * Tillæg/fradraget gælder for både forsvareren og angriberen" (the
-	 * referee's krudtroeg=no still overrides it) */
-	if (ks_st(ctx, f, "skoed_helt") > 0 && ks_st(ctx, f, "skoed_helt") == turn - 1 &&
-	    ks_closed(ctx, f, NULL)) {
-		ord_kv_set(&in.a.flags, "krudtroeg", "yes");
-		ord_kv_set(&in.d.flags, "krudtroeg", "yes");
-	}
-	ks_melee_numbers(r, fa, ff, &in.a.flags);
-	ks_melee_numbers(r, ff, fa, &in.d.flags);
+	melee_own(ctx, e, a, f, &in.a.flags, &in.d.flags, &fa, &ff, &t);
 	ks_referee_flags(ord_kv_get(&e->kv, "a_flag"), &in.a.flags);
 	ks_referee_flags(ord_kv_get(&e->kv, "d_flag"), &in.d.flags);
 	/* halted cavalry has no attack column bonus, and keeps none (16.5) */

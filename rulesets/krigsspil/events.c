@@ -615,6 +615,189 @@ static void check_ammo_change(struct ord_ctx *ctx, const struct ord_event *ev,
 			     now, ammo, ammo, from, cm, k, k == 1 ? "" : "s", ammo, from + k);
 }
 
+/* Is flag counted (mode per) in the melee's modifiers: pct_flere,
+ * naboer, valeur_diff take a number, the rest yes or no. */
+static int melee_count_flag(struct ord_ctx *ctx, const char *flag)
+{
+	const struct ord_table *t = ks_table(ks_r(ctx), "skema_xv_naerkamp");
+	size_t i;
+
+	for (i = 0; t && i < ord_table_nrows(t); i++) {
+		const struct ord_row *row = ord_table_row(t, i);
+		const char *mode = ord_row_attr(row, "mode"), *w = ord_row_attr(row, "when");
+		if (mode && !strcmp(mode, "per") && w && ord_words_has(w, flag))
+			return 1;
+	}
+	return 0;
+}
+
+/* The number of an earlier event of the phase that names a or f (a
+ * defensive fire at it, a melee, a flight, a merge), which the resolve
+ * takes before melee ev: 0 when none. */
+static unsigned melee_after(struct ord_ctx *ctx, const struct ord_event *ev,
+			    const struct ord_unit *a, const struct ord_unit *f)
+{
+	const struct ord_unit *both[2] = { a, f };
+	size_t i, k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < ord_ctx_unit_nevents(ctx, both[k]); i++) {
+			const struct ord_event *e = ord_ctx_unit_event(ctx, both[k], i);
+			if (e->seq < ev->seq && !strcmp(e->phase, ev->phase))
+				return e->seq;
+		}
+	return 0;
+}
+
+/* One side's flags (key a_flag or d_flag, of unit x; own what the module
+ * works out for it) against the module's: K10 as for a fire
+ * (check_own_flags), for the flags ks_melee_own_flag names; those of the
+ * state only when the units come to the melee as the phase began
+ * (scenario_only: an earlier event of the phase named one of them, and
+ * the resolve works them out at the melee), and not a battery's morale
+ * when it defends (unescorted it goes U, 16: its escort is a neighbour,
+ * which the check does not look for). */
+static void check_melee_side(struct ord_ctx *ctx, const struct ord_event *ev, const char *key,
+			     const struct ord_unit *x, int defender, const struct ord_kv *own,
+			     int scenario_only, struct ord_diag *d)
+{
+	struct ord_kv given;
+	size_t i;
+
+	ord_kv_init(&given);
+	ks_referee_flags(ord_kv_get(&ev->kv, key), &given);
+	for (i = 0; i < given.n; i++) {
+		const char *k = given.items[i].key, *v = given.items[i].value;
+		const char *m = ord_kv_get(own, k);
+		int whose = ks_melee_own_flag(k), count, differs;
+		if (!whose || (whose == KS_OWN_STATE && scenario_only) ||
+		    (defender && ks_is(ctx, x, "artilleri") && !strncmp(k, "moral_", 6)))
+			continue;
+		count = melee_count_flag(ctx, k);
+		if (count)
+			differs = fabs(strtod(v, NULL) - (m ? strtod(m, NULL) : 0)) > 1e-9;
+		else
+			differs = ord_kv_get_bool(&given, k, 0) != (m && ord_kv_get_bool(own, k, 0));
+		if (differs)
+			ord_diag_add(d, 0, 0, x->id, "K10",
+				     "%s: %s=%s against what the module works out itself from the units' state and the event (%s=%s): leave it out (--override records it anyway)",
+				     key, k, v, k,
+				     m       ? m
+				     : count ? "0"
+					     : "no");
+	}
+	ord_kv_release(&given);
+}
+
+/* Skema XVII's flags the referee gives to some units only, by what the
+ * module knows of them: tiraillor "gives kun hvis begge parter er
+ * infanteri i sluttet formation og kun hvis den ene part har
+ * tiraillørkæde", holdende of "Kavaleri angriber holdende kavaleri", and
+ * krudtroeg "gælder for både forsvareren og angriberen" (the referee's
+ * word for a side, else the module's, alike on both). */
+static void check_melee_referee(struct ord_ctx *ctx, const struct ord_event *ev,
+				const struct ord_unit *a, const struct ord_unit *f,
+				const struct ord_kv *own_a, const struct ord_kv *own_d,
+				struct ord_diag *d)
+{
+	static const char *const keys[2] = { "a_flag", "d_flag" };
+	const struct ord_unit *side[2] = { a, f };
+	const struct ord_kv *own[2] = { own_a, own_d };
+	struct ord_kv given[2];
+	int smoke[2], screen = 0, k;
+
+	for (k = 0; k < 2; k++) {
+		ord_kv_init(&given[k]);
+		ks_referee_flags(ord_kv_get(&ev->kv, keys[k]), &given[k]);
+	}
+	for (k = 0; k < 2; k++) {
+		const struct ord_unit *x = side[k], *enemy = side[1 - k];
+		if (ord_kv_get_bool(&given[k], "tiraillor", 0)) {
+			int j;
+			screen++;
+			for (j = 0; j < 2; j++) {
+				const struct ord_unit *y = side[j];
+				if (!ks_is(ctx, y, "infanteri"))
+					ord_diag_add(d, 0, 0, x->id, "Skema XVII",
+						     "%s: tiraillor is for infantry in close order against infantry in close order (\"gives kun hvis begge parter er infanteri i sluttet formation\"); '%s' is no infantry",
+						     keys[k], y->id);
+				else if (!ks_closed(ctx, y, NULL))
+					ord_diag_add(d, 0, 0, x->id, "Skema XVII",
+						     "%s: tiraillor is for infantry in close order against infantry in close order (\"gives kun hvis begge parter er infanteri i sluttet formation\"); '%s' is in open order (%s)",
+						     keys[k], y->id,
+						     ks_formation_name(ctx, y, ks_form(ctx, y), "en"));
+			}
+		}
+		if (ord_kv_get_bool(&given[k], "holdende", 0)) {
+			if (!ks_is(ctx, x, "kavaleri"))
+				ord_diag_add(d, 0, 0, x->id, "Skema XVII",
+					     "%s: holdende is halted cavalry's attacked by cavalry (\"Kavaleri angriber holdende kavaleri\"); '%s' is no cavalry",
+					     keys[k], x->id);
+			else if (!ks_is(ctx, enemy, "kavaleri"))
+				ord_diag_add(d, 0, 0, x->id, "Skema XVII",
+					     "%s: holdende is halted cavalry's attacked by cavalry (\"Kavaleri angriber holdende kavaleri\"); its enemy '%s' is no cavalry",
+					     keys[k], enemy->id);
+		}
+		smoke[k] = ord_kv_get(&given[k], "krudtroeg")
+				   ? ord_kv_get_bool(&given[k], "krudtroeg", 0)
+				   : ord_kv_get_bool(own[k], "krudtroeg", 0);
+	}
+	if (screen == 2)
+		ord_diag_add(d, 0, 0, f->id, "Skema XVII",
+			     "d_flag: tiraillor on both sides: only one side has a skirmish screen, and only it has the bonus (\"kun hvis den ene part har tiraillørkæde\")");
+	if (smoke[0] != smoke[1]) {
+		/* said of the side the referee gave it on, the defender's when both */
+		k = ord_kv_get(&given[1], "krudtroeg") ? 1 : 0;
+		ord_diag_add(d, 0, 0, side[k]->id, "Skema XVII",
+			     "%s: krudtroeg=%s but the %s's is %s (%s): powder smoke counts for both sides alike (\"Tillæg/fradraget gælder for både forsvareren og angriberen\")",
+			     keys[k], smoke[k] ? "yes" : "no", k ? "attacker" : "defender",
+			     smoke[1 - k] ? "yes" : "no",
+			     ord_kv_get(&given[1 - k], "krudtroeg") ? keys[1 - k] : "the module's");
+	}
+	for (k = 0; k < 2; k++)
+		ord_kv_release(&given[k]);
+}
+
+/* The referee's holdende on side key (16.5): no attack column in own,
+ * as the melee takes it. */
+static void halted(const struct ord_event *ev, const char *key, struct ord_kv *own)
+{
+	struct ord_kv given;
+
+	ord_kv_init(&given);
+	ks_referee_flags(ord_kv_get(&ev->kv, key), &given);
+	if (ord_kv_get_bool(&given, "holdende", 0) && ord_kv_get(own, "angrebskolonne_kav"))
+		ord_kv_set(own, "angrebskolonne_kav", "no");
+	ord_kv_release(&given);
+}
+
+/* K10 for the melee (naerkampflag_kontrol; a game made before it took
+ * any flag the tables name on top of the module's, moral_lu on a unit in
+ * OR, tiraillor for cavalry, krudtroeg on one side too). */
+static void check_melee_flags(struct ord_ctx *ctx, const struct ord_event *ev,
+			      const struct ord_unit *a, const struct ord_unit *f, struct ord_diag *d)
+{
+	struct ord_kv own_a, own_d;
+	int scenario_only;
+
+	if ((!ord_kv_get(&ev->kv, "a_flag") && !ord_kv_get(&ev->kv, "d_flag")) ||
+	    !ks_check(ks_r(ctx), "naerkampflag_kontrol"))
+		return;
+	ord_kv_init(&own_a);
+	ord_kv_init(&own_d);
+	ks_melee_own_flags(ctx, ev, &own_a, &own_d);
+	/* halted cavalry has no attack column bonus (16.5): the melee takes
+	 * it away for the referee's holdende */
+	halted(ev, "a_flag", &own_a);
+	halted(ev, "d_flag", &own_d);
+	scenario_only = melee_after(ctx, ev, a, f) != 0;
+	check_melee_side(ctx, ev, "a_flag", a, 0, &own_a, scenario_only, d);
+	check_melee_side(ctx, ev, "d_flag", f, 1, &own_d, scenario_only, d);
+	check_melee_referee(ctx, ev, a, f, &own_a, &own_d, d);
+	ord_kv_release(&own_a);
+	ord_kv_release(&own_d);
+}
+
 static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	static const char *const tables[] = { "skema_xv_naerkamp", NULL };
@@ -661,6 +844,7 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 	}
 	check_flags(ctx, ord_kv_get(&ev->kv, "a_flag"), tables, "a_flag", a->id, d);
 	check_flags(ctx, ord_kv_get(&ev->kv, "d_flag"), tables, "d_flag", f->id, d);
+	check_melee_flags(ctx, ev, a, f, d);
 	/* Skema XVII: "Enhed ej stationær i ¼ træk. Dette tillæg/fradrag gives
 	 * hvis en forsvarende infanteri enhed ikke har været stationær i ¼ træk" */
 	if (flag_given(ord_kv_get(&ev->kv, "a_flag"), "ej_stationaer"))

@@ -428,7 +428,7 @@ static const char *const own_target[] = { "maal_artilleri",
 					  "valeur_diff",
 					  NULL };
 
-static int listed(const char *const *list, const char *flag)
+int ks_flag_listed(const char *const *list, const char *flag)
 {
 	size_t i, n;
 
@@ -442,12 +442,12 @@ static int listed(const char *const *list, const char *flag)
 
 int ks_fire_own_flag(const char *kind, const char *flag)
 {
-	if (listed(own_target, flag))
+	if (ks_flag_listed(own_target, flag))
 		return 1;
 	if (!strcmp(kind, "skyd"))
-		return listed(own_small_arms, flag);
+		return ks_flag_listed(own_small_arms, flag);
 	return (!strcmp(kind, "artilleri") || !strcmp(kind, "forsvarsild")) &&
-	       listed(own_artillery, flag);
+	       ks_flag_listed(own_artillery, flag);
 }
 
 void ks_fire_own_flags(struct ord_ctx *ctx, const struct ord_event *e, struct ord_kv *flags)

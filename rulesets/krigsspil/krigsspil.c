@@ -50,7 +50,9 @@
  *  K9  An order change (ÆNDR) is judged from the sheet: with no standing
  *      order written the cause is taken to lie in the last turn (4.3.4).
  *  K10 What the module cannot see on the table (flank, rear, cover, smoke)
- *      the referee gives as flags named by the modifier tables.
+ *      the referee gives as flags named by the modifier tables; a flag it
+ *      works out itself from the units' state, given against it, is
+ *      refused (a fire's flag=, a melee's a_flag/d_flag).
  *  K11 Dice are asked for in the order of the events (resolve.c, README
  *      "Dice"), so a fixed-dice game takes them in that order.
  *  K12 A move is checked against its gait's march length over the plates
@@ -329,8 +331,11 @@ static const struct ord_key_spec naerkamp_keys[] = {
 	  "can the attacker retreat if it loses, or is it kept by obstacles or enemy units (17.1)" },
 	{ "d_retraete", ORD_KEY_ENUM, 0, "fri|hindring|fjende", 0, 0, "fri",
 	  "can the defender retreat if it loses, or is it kept by obstacles or enemy units (17.1)" },
-	FLAG_KEY("a_flag", "attacker's modifier flags: flanke,ryg,..."),
-	FLAG_KEY("d_flag", "defender's modifier flags: hindring_ii,daekning_god,..."),
+	FLAG_KEY("a_flag", "attacker's modifier flags the referee sees: flanke,ryg,holdende,... (one "
+			   "the module works out itself, moral_lu,..., is refused when it says "
+			   "otherwise: README \"Rules corrected in 2026-12-02.10\")"),
+	FLAG_KEY("d_flag", "defender's modifier flags the referee sees: hindring_ii,daekning_god,"
+			   "ej_stationaer,... (as a_flag)"),
 	{ "forfoelgelse", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a pursuit attack on a unit in FU" },
 	END_KEYS,
 };
@@ -756,9 +761,13 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * 2026-12-02.9, switched the same way: a terrain edge is the worse of
 	 * its two sides', crossed both ways (3.2, 13); a merged unit keeps
 	 * the men its parts had lost short of a figure (6.2); the words of
-	 * results and of an overridden event's check (ordlyd_kontrol)
+	 * results and of an overridden event's check (ordlyd_kontrol);
+	 * 2026-12-02.10, switched the same way: a melee's a_flag/d_flag the
+	 * module works out itself, given against it, is refused, and the
+	 * referee's tiraillor, holdende and krudtroeg where the text does not
+	 * give them (K10, naerkampflag_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02.9",    /* rules_revision (above) */
+	"2026-12-02.10",   /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

@@ -193,6 +193,21 @@ void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_k
  * referee judges on the table, flank, cover, smoke, are not). */
 void ks_fire_own_flags(struct ord_ctx *ctx, const struct ord_event *e, struct ord_kv *flags);
 int ks_fire_own_flag(const char *kind, const char *flag);
+/* Is flag in list (NULL-terminated; a name ending in '_' is a prefix)? */
+int ks_flag_listed(const char *const *list, const char *flag);
+/* The flags the module works out itself for melee e (naerkamp) from the
+ * units' state and the event, the attacker's into af and the defender's
+ * into df (K10: the referee's come on top), changing nothing; and which
+ * of them the state decides: KS_OWN_SCENARIO for the ones of a unit's
+ * arm and rifles (the scenario's, whatever the phase did before),
+ * KS_OWN_STATE for those of its formation, morale, valeur, stormmarch,
+ * first volley, earlier role and numbers (the state before the phase), 0
+ * for the referee's and for those ks_melee_own_flags cannot see (the
+ * supports, a battery's escort). */
+enum { KS_OWN_SCENARIO = 1, KS_OWN_STATE = 2 };
+void ks_melee_own_flags(struct ord_ctx *ctx, const struct ord_event *e, struct ord_kv *af,
+			struct ord_kv *df);
+int ks_melee_own_flag(const char *flag);
 /* A battery's fire (defensive: its canister at an attacker). */
 int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive);
 /* 9.2: the figures that must carry the ammunition of battery u's fire e

@@ -263,6 +263,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("decimering_mand_kontrol", 0, 1),
 	WHOLE("loeb_halvt_kontrol", 0, 1),
 	WHOLE("dommerflag_kontrol", 0, 1),
+	WHOLE("naerkampflag_kontrol", 0, 1),
 	WHOLE("beregner_forfoelgelse_kontrol", 0, 1),
 	NUM("skovkant_cm", 0, MANY),
 	WHOLE("hindring_lu_klasse_infanteri", 1, 3),

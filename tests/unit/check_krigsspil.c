@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-02.9");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-02.10");
 }
 END_TEST
 
@@ -4369,6 +4369,177 @@ START_TEST(test_own_flags_refused)
 }
 END_TEST
 
+/* K10 in the melee: a naerkamp's a_flag/d_flag naming a flag the module
+ * works out itself from the units' state and the event, given against
+ * it, is refused; the referee's (flank, cover, ...) stay his, those the
+ * text gives some units only are refused for the others.  The game of
+ * own_flag_said's cast, without the Skema's parameter `without`: D1
+ * (infantry in line, 20 figures, first volley, OR) has declared its
+ * attack on L1 (infantry in line, 18), K1 (heavy cavalry) on H1 (British
+ * light cavalry) and H1 on D2; what check_event says of a naerkamp with
+ * args. */
+static void melee_declared(const char *a, const char *f)
+{
+	ord_kv_set(&U(a)->state, "angreb_traek", "10");
+	ord_kv_set(&U(a)->state, "angreb_maal", f);
+}
+
+static const char *melee_flag_said(const char *without, const char *args)
+{
+	game_without(without);
+	orders("D1 A @L1\nK1 A @H1\n");
+	orders("H1 A @D2\n");
+	melee_declared("D1", "L1");
+	melee_declared("K1", "H1");
+	melee_declared("H1", "D2");
+	return event("naerkamp", args);
+}
+
+/* French heavy cavalry in attack column, F1, has declared its attack on H1 */
+static void french_charge(void)
+{
+	game_without(NULL);
+	unit("F1", "danske", "art=tungt_kavaleri figurer=12 nation=fransk formation=angrebskolonne",
+	     NULL);
+	orders("F1 A @H1\n");
+	melee_declared("F1", "H1");
+}
+
+#define MELEE_FLAG_OK(args) ck_assert_str_eq(melee_flag_said(NULL, args), "")
+#define MELEE_FLAG_BAD(args, msg) ck_assert_str_eq(melee_flag_said(NULL, args), msg)
+#define K10_SAID(unit, key, flag, own)                                                          \
+	"unit '" unit "': " key ": " flag " against what the module works out itself from the " \
+	"units' state and the event (" own "): leave it out (--override records it anyway) (K10)\n"
+
+START_TEST(test_melee_own_flags_refused)
+{
+	/* the state: morale, valeur, first volley, earlier role, formation */
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 a_flag=moral_lu",
+		       K10_SAID("D1", "a_flag", "moral_lu=yes", "moral_lu=no"));
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 d_flag=valeur_diff=2",
+		       K10_SAID("L1", "d_flag", "valeur_diff=2", "valeur_diff=0"));
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 d_flag=foerste_salve=no",
+		       K10_SAID("L1", "d_flag", "foerste_salve=no", "foerste_salve=yes"));
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 a_flag=tidligere_angriber",
+		       K10_SAID("D1", "a_flag", "tidligere_angriber=yes", "tidligere_angriber=no"));
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 a_flag=angrebskolonne_inf",
+		       K10_SAID("D1", "a_flag", "angrebskolonne_inf=yes", "angrebskolonne_inf=no"));
+	MELEE_FLAG_BAD("angriber=K1 forsvarer=H1 a_flag=stormmarch",
+		       K10_SAID("K1", "a_flag", "stormmarch=yes", "stormmarch=no"));
+	/* the event's and the state's figures: 20 against 18 is 1 step of 10% */
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 a_flag=pct_flere=3",
+		       K10_SAID("D1", "a_flag", "pct_flere=3", "pct_flere=1"));
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 a_figurer=9 d_flag=gange_2=no",
+		       K10_SAID("L1", "d_flag", "gange_2=no", "gange_2=yes"));
+	/* the scenario: the arm and the rifles */
+	MELEE_FLAG_BAD("angriber=K1 forsvarer=H1 a_flag=middel",
+		       K10_SAID("K1", "a_flag", "middel=yes", "middel=no"));
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 d_flag=rifler_50",
+		       K10_SAID("L1", "d_flag", "rifler_50=yes", "rifler_50=no"));
+	MELEE_FLAG_BAD("angriber=H1 forsvarer=D2 a_flag=kavaleri_mod_infanteri=no",
+		       K10_SAID("H1", "a_flag", "kavaleri_mod_infanteri=no",
+				"kavaleri_mod_infanteri=yes"));
+	/* a_flag and d_flag each, every flag said */
+	ck_assert_str_eq(melee_flag_said(NULL, "angriber=D1 forsvarer=L1 a_flag=moral_u,flanke "
+					       "d_flag=moral_fu,daekning_god"),
+			 K10_SAID("D1", "a_flag", "moral_u=yes", "moral_u=no")
+				 K10_SAID("L1", "d_flag", "moral_fu=yes", "moral_fu=no"));
+	/* what the module works out too, and the referee's: taken */
+	MELEE_FLAG_OK("angriber=D1 forsvarer=L1 a_flag=foerste_salve,valeur_diff=0,pct_flere=1,"
+		      "flanke,ryg,overfloejet_inf d_flag=gange_2=no,pct_flere=0,daekning_god,"
+		      "hindring_ii,overfloejet_kav,ej_stationaer");
+	MELEE_FLAG_OK("angriber=K1 forsvarer=H1 a_flag=tung,kavaleri_mod_infanteri=no "
+		      "d_flag=holdende,rifler_10=no");
+	/* French cavalry in attack column: the column's bonus, none when the
+	 * referee says it is halted (16.5) */
+	french_charge();
+	EV_BAD("naerkamp", "angriber=F1 forsvarer=H1 a_flag=angrebskolonne_kav=no",
+	       K10_SAID("F1", "a_flag", "angrebskolonne_kav=no", "angrebskolonne_kav=yes"));
+	french_charge();
+	EV_OK("naerkamp", "angriber=F1 forsvarer=H1 a_flag=holdende,angrebskolonne_kav=no");
+	/* the module's words after the phase's own events are the resolve's:
+	 * a defensive fire at D1 first may leave it LU (the arm is still
+	 * checked) */
+	MELEE_FLAG_BAD("angriber=H1 forsvarer=D2 a_flag=moral_lu",
+		       K10_SAID("H1", "a_flag", "moral_lu=yes", "moral_lu=no"));
+	game_without(NULL);
+	orders("H1 A @D2\n");
+	melee_declared("H1", "D2");
+	event("forsvarsild", "unit=A1 maal=H1"); /* whatever its own check says */
+	EV_OK("naerkamp", "angriber=H1 forsvarer=D2 a_flag=moral_lu");
+	EV_BAD("naerkamp", "angriber=H1 forsvarer=D2 a_flag=tung",
+	       K10_SAID("H1", "a_flag", "tung=yes", "tung=no"));
+}
+END_TEST
+
+/* Skema XVII's flags the referee judges on the table, given to a unit the
+ * text does not give them */
+START_TEST(test_melee_referee_flags_refused)
+{
+	MELEE_FLAG_BAD("angriber=K1 forsvarer=H1 a_flag=tiraillor",
+		       "a_flag: tiraillor is for infantry in close order against infantry "
+		       "in close order (\"gives kun hvis begge parter er infanteri i sluttet "
+		       "formation\"); 'K1' is no infantry (Skema XVII)\n"
+		       "unit 'K1': a_flag: tiraillor is for infantry in close order against infantry "
+		       "in close order (\"gives kun hvis begge parter er infanteri i sluttet "
+		       "formation\"); 'H1' is no infantry (Skema XVII)\n");
+	game_without(NULL);
+	orders("D1 A @L1\n");
+	melee_declared("D1", "L1");
+	ord_kv_set(&U("L1")->state, "formation", "skyttekaede_tynd");
+	EV_BAD("naerkamp", "angriber=D1 forsvarer=L1 d_flag=tiraillor",
+	       "d_flag: tiraillor is for infantry in close order against infantry in "
+	       "close order (\"gives kun hvis begge parter er infanteri i sluttet formation\"); "
+	       "'L1' is in open order (thin skirmish chain) (Skema XVII)\n");
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 a_flag=tiraillor d_flag=tiraillor",
+		       "unit 'L1': d_flag: tiraillor on both sides: only one side has a skirmish "
+		       "screen, and only it has the bonus (\"kun hvis den ene part har "
+		       "tiraillørkæde\") (Skema XVII)\n");
+	MELEE_FLAG_OK("angriber=D1 forsvarer=L1 d_flag=tiraillor");
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 d_flag=holdende",
+		       "d_flag: holdende is halted cavalry's attacked by cavalry "
+		       "(\"Kavaleri angriber holdende kavaleri\"); 'L1' is no cavalry (Skema XVII)\n");
+	MELEE_FLAG_BAD("angriber=H1 forsvarer=D2 a_flag=holdende",
+		       "unit 'H1': a_flag: holdende is halted cavalry's attacked by cavalry "
+		       "(\"Kavaleri angriber holdende kavaleri\"); its enemy 'D2' is no cavalry "
+		       "(Skema XVII)\n");
+	/* powder smoke: the same for both sides, the module's or the referee's */
+	game_without(NULL);
+	orders("D1 A @L1\n");
+	melee_declared("D1", "L1");
+	ord_kv_set(&U("L1")->state, "skoed_helt", "9"); /* fired all of turn 9 */
+	EV_BAD("naerkamp", "angriber=D1 forsvarer=L1 d_flag=krudtroeg=no",
+	       "unit 'L1': d_flag: krudtroeg=no but the attacker's is yes (the module's): powder "
+	       "smoke counts for both sides alike (\"Tillæg/fradraget gælder for både forsvareren "
+	       "og angriberen\") (Skema XVII)\n");
+	EV_OK("naerkamp", "angriber=D1 forsvarer=L1 a_flag=krudtroeg=no d_flag=krudtroeg=no");
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 a_flag=krudtroeg",
+		       "unit 'D1': a_flag: krudtroeg=yes but the defender's is no (the module's): "
+		       "powder smoke counts for both sides alike (\"Tillæg/fradraget gælder for både "
+		       "forsvareren og angriberen\") (Skema XVII)\n");
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 a_flag=krudtroeg d_flag=krudtroeg=no",
+		       "unit 'L1': d_flag: krudtroeg=no but the attacker's is yes (a_flag): powder "
+		       "smoke counts for both sides alike (\"Tillæg/fradraget gælder for både "
+		       "forsvareren og angriberen\") (Skema XVII)\n");
+	MELEE_FLAG_OK("angriber=D1 forsvarer=L1 a_flag=krudtroeg d_flag=krudtroeg");
+}
+END_TEST
+
+/* A game made before naerkampflag_kontrol takes the referee's flags on
+ * top of the module's, as it did */
+START_TEST(test_melee_own_flags_before)
+{
+	ck_assert_str_eq(melee_flag_said("naerkampflag_kontrol",
+					 "angriber=D1 forsvarer=L1 a_flag=moral_lu,tung,tiraillor "
+					 "d_flag=holdende,krudtroeg"),
+			 "");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3));
+	expect_result("+1 modparten har ingen tiraillørkæde");
+	expect_result("−1 LU, +2 tungt kavaleri");
+	expect_result("−1 krudtrøg efter skydning i 1 træk, −3 holdende kavaleri");
+}
+END_TEST
+
 /* 17.3 in the calculator as in the game (test_pursuit_by_rule): a
  * pursuit is of a unit in FU by at least 25% of its strength, refused
  * otherwise, and is one whether said or not */
@@ -4478,6 +4649,9 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_overfire);
 	tcase_add_test(tc, test_own_flags_refused);
+	tcase_add_test(tc, test_melee_own_flags_refused);
+	tcase_add_test(tc, test_melee_referee_flags_refused);
+	tcase_add_test(tc, test_melee_own_flags_before);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("phases");
