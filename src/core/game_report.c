@@ -165,17 +165,47 @@ static void put_unit(struct ord_game *g, struct ord_ctx *ctx, const struct out *
 	ord_buf_release(&d);
 }
 
+/* The number a side's report gives event seq: the events the side sees,
+ * numbered 1, 2, ... as the report first lists them, where the turn's own
+ * numbers would tell it how many events of the enemy it did not see
+ * (a red-team finding); the referee's report keeps the turn's numbers,
+ * which his commands take. *map has one slot for each number up to the
+ * turn's largest. */
+static int side_event_number(int **map, size_t *nmap, int *next, const struct ord_record *r, int seq)
+{
+	size_t i;
+
+	if (seq <= 0)
+		return seq;
+	if (!*map) {
+		int most = 0;
+		for (i = 0; i < r->results.n; i++)
+			if (r->results.v[i].event > most)
+				most = r->results.v[i].event;
+		*nmap = (size_t)most + 1;
+		*map = ord_xcalloc(*nmap, sizeof(**map));
+	}
+	if ((size_t)seq >= *nmap)
+		return seq;
+	if (!(*map)[seq])
+		(*map)[seq] = ++*next;
+	return (*map)[seq];
+}
+
 static void put_results(struct ord_game *g, struct ord_ctx *ctx, const struct out *o,
 			const struct ord_record *r, const char *side)
 {
 	struct ord_buf text = ORD_BUF_INIT;
-	size_t i;
+	int *numbers = NULL, next = 0, event;
+	size_t i, nnumbers = 0;
 	int n = 0;
 
 	for (i = 0; i < r->results.n; i++) {
 		const struct ord_rec_result *res = &r->results.v[i];
 		if (side && !ord_fog_result_seen(g->rs, ctx, res->unit, (unsigned)res->event, side))
 			continue;
+		event = side ? side_event_number(&numbers, &nnumbers, &next, r, res->event)
+			     : res->event;
 		ord_buf_reset(&text);
 		ord_texts_render(res->explanation, &res->texts, ctx->lang, &text);
 		/* as the side may read it: an enemy as its report tells it */
@@ -183,7 +213,7 @@ static void put_results(struct ord_game *g, struct ord_ctx *ctx, const struct ou
 				     res->values, side, &text);
 		if (o->xml) {
 			ord_buf_addf(o->xml, "  <result phase=\"%s\" event=\"%d\" unit=\"",
-				     res->phase, res->event);
+				     res->phase, event);
 			ord_buf_add_xml(o->xml, res->unit);
 			ord_buf_adds(o->xml, "\">");
 			ord_buf_add_xml(o->xml, text.buf);
@@ -195,10 +225,11 @@ static void put_results(struct ord_game *g, struct ord_ctx *ctx, const struct ou
 									  "their actions:\n"
 									: "results:\n"));
 			ord_buf_addf(o->text, "  [%s", res->phase);
-			event_tag(o->text, res->event, o->lang);
+			event_tag(o->text, event, o->lang);
 			ord_buf_addf(o->text, "] %s: %s\n", res->unit, text.buf);
 		}
 	}
+	free(numbers);
 	ord_buf_release(&text);
 }
 
