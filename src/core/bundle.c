@@ -673,6 +673,29 @@ out:
 	free(ref);
 }
 
+/* The phases (bits of mask) whose close no head the player gave matches:
+ * with every link in hand, the referee may have recorded their events
+ * again in another order and closed them anew (red-team finding 14). */
+static void unkept_closes(struct ord_buf *out, int turn, uint64_t mask, int n)
+{
+	int p, k = 0, all = 0;
+
+	for (p = 0; p < 64; p++)
+		all += (mask >> p) & 1;
+	ord_buf_addf(out, "%s  no --head of turn %d's close of phase%s ", n ? "" : "not checked:\n",
+		     turn, all > 1 ? "s" : "");
+	for (p = 1; p <= 64; p++)
+		if ((mask >> (p - 1)) & 1)
+			ord_buf_addf(out, "%s%d", !k++ ? "" : k < all ? ", " : " and ", p);
+	ord_buf_adds(out, " (");
+	for (p = 1, k = 0; p <= 64; p++)
+		if ((mask >> (p - 1)) & 1)
+			ord_buf_addf(out, "%sclose-%d-%d.head", k++ ? ", " : "", turn, p);
+	ord_buf_addf(out,
+		     "): nothing shows %s events were not recorded again after the links were revealed, to choose the dice\n",
+		     all > 1 ? "their" : "its");
+}
+
 /* After "verified": what the player did not give, so was not checked, and
  * what no bundle can show alone (one history for every player). */
 static void not_checked(struct ord_buf *out, const struct ord_record *r,
@@ -697,6 +720,8 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 			     "%s  no --head of turn %d's opening (open-%d.head%s): nothing shows the turn was not opened again from other unit states\n",
 			     n++ ? "" : "not checked:\n", r->turn, r->turn,
 			     r->turn > 1 ? ", the previous exchange's" : "");
+	if (f->closes_unkept)
+		unkept_closes(out, r->turn, f->closes_unkept, n++);
 	if (!o || !o->nreceipts)
 		ord_buf_addf(out, "%s  no --receipt: your sheet was not checked\n",
 			     n++ ? "" : "not checked:\n");

@@ -1128,8 +1128,13 @@ static void check_heads(struct vr *x)
 	struct ord_buf what = ORD_BUF_INIT;
 	char hex[65];
 	size_t i;
-	int bad = x->v->failures, nseal = 0, nexch = 0, nopen = 0;
+	int bad = x->v->failures, nseal = 0, nexch = 0, nopen = 0, p;
 
+	/* each close of this turn wants the player's own head of it: a later
+	 * head signs whatever was recorded again in its place */
+	for (i = 0; x->f && i < r->entries.n; i++)
+		if (r->entries.v[i].turn == r->turn && (p = close_phase_at(x, r->entries.v[i].seq)) > 0)
+			x->f->closes_unkept |= (uint64_t)1 << (p - 1);
 	for (i = 0; i < r->heads.n; i++) {
 		const struct ord_rec_head *h = &r->heads.v[i];
 
@@ -1206,6 +1211,8 @@ static void check_heads(struct vr *x)
 		}
 		if (!rc && x->v->failures == before && x->f) {
 			x->f->heads_matched++;
+			if ((p = close_phase_at(x, h->seq)) > 0)
+				x->f->closes_unkept &= ~((uint64_t)1 << (p - 1));
 			if (h->seq + 1 == r->entries.v[0].seq || h->seq == r->entries.v[0].seq)
 				x->f->opening_matched = 1;
 		}

@@ -56,6 +56,9 @@ struct ord_verify_facts {
 	int have_end_root; /* the replay reached the end of the turn */
 	unsigned char end_root[32];
 	size_t nunits;
+	/* bit p-1: this turn's log closes phase p, and no head the player
+	 * kept matches that close */
+	uint64_t closes_unkept;
 	int heads_matched;   /* heads the player kept that this turn continues or holds */
 	int opening_matched; /* one of them signs this turn's opening (or the entry before) */
 	size_t overrides;    /* events recorded against the orders by the referee's override */

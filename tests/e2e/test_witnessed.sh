@@ -12,7 +12,10 @@
 # before he recorded its events, and chose an artillery range knowing the
 # die): refused for any other head, an altered one, a head of an earlier
 # orderly that states no phase; and audit and verify name a close head
-# that says another phase than its entry closes.
+# that says another phase than its entry closes.  A phase closed again
+# after the links were revealed (its events recorded in another order) is
+# shown by the player's head of that close alone: verify without it says
+# the close is not checked.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
@@ -162,6 +165,15 @@ expect_exit 0 ord verify w.xml --pubkey "$KEY" --receipt "$BLUE" --head seal.hea
 expect_in "$OUT" "ok: replay: 5 phases replayed"
 expect_in "$OUT" "the head you kept of turn 1's close"
 expect_in "$OUT" "verified: every check holds"
+# the closes whose head he did not give are said not checked (finding 14)
+expect_in "$OUT" "  no --head of turn 1's close of phases 3, 4 and 5 (close-1-3.head, close-1-4.head, close-1-5.head): nothing shows their events were not recorded again after the links were revealed, to choose the dice"
+# with every close head: no such line
+for p in 3 4 5; do expect_exit 0 ord head w.game --at close --phase $p -o close-$p.head; done
+expect_exit 0 ord verify w.xml --pubkey "$KEY" --receipt "$BLUE" --head open.head --head seal.head \
+	--head close-1.head --head close-2.head --head close-3.head --head close-4.head --head close-5.head --head exchange.head
+expect_in "$OUT" "verified: every check holds"
+expect_not_in "$OUT" "close of phase"
+expect_not_in "$OUT" "no --head"
 expect_exit 0 ord verify w.xml --pubkey "$KEY" --head old-close.head
 expect_exit 1 ord verify w.xml --pubkey "$KEY" --head false.head
 expect_in "$OUT" "it says it closes phase 2, but entry $CLOSE1 closes another phase"
@@ -185,6 +197,63 @@ expect_exit 65 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --p
 expect_in "$ERR" "not of a turn's opening"
 expect_exit 0 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --opening open.head
 expect_exit 64 ord witness w.game --side blue --key blue.key --opening open.head
+
+# a phase closed again after the links are known (red-team finding 14):
+# the referee keeps a copy of the file before phase 2's events, records
+# them, closes, hands out close-2.head and receives both links (a link
+# does not depend on the head); then, knowing every phase key, he records
+# the same true events in the other order on the copy, closes again,
+# records the links he holds, and plays on.  Every check he runs holds,
+# and so does the player's verify with the open, seal and exchange heads:
+# only the close head of phase 2 shows it, and verify says so without it
+expect_exit 0 ord new r.game --scenario scenario.xml --witnessed --head r-open.head
+RKEY=$(ord info r.game | awk '/^key:/ {print $2}')
+expect_exit 0 ord submit r.game --side blue --witness-key blue.key "$BFIX/blue-1.txt"
+RBLUE=$(field commitment "$OUT")
+expect_exit 0 ord submit r.game --side red --witness-key red.key "$BFIX/red-1b.txt"
+expect_exit 0 ord seal r.game --head r-seal.head
+rlink() {
+	ord witness --link-for --head "$1" --pubkey "$RKEY" --side "$2" --key "$2.key" --phase "$3" \
+		| sed -n 's/^link: //p'
+}
+reveal() { # game phase head
+	expect_exit 0 ord witness "$1" --side blue --link "$(rlink "$3" blue "$2")"
+	expect_exit 0 ord witness "$1" --side red --link "$(rlink "$3" red "$2")"
+}
+expect_exit 0 ord event r.game move unit=B1 distance=2
+expect_exit 0 ord witness r.game --close --head r-close-1.head
+reveal r.game 1 r-close-1.head
+expect_exit 0 ord resolve r.game
+cp r.game pre2.game
+expect_exit 0 ord event r.game artillery unit=B2 target=R1 range=10
+expect_exit 0 ord event r.game fire unit=R1 target=B1 range=5
+expect_exit 0 ord witness r.game --close --head r-close-2.head
+LB=$(rlink r-close-2.head blue 2)
+LR=$(rlink r-close-2.head red 2)
+cp pre2.game r.game
+expect_exit 0 ord event r.game fire unit=R1 target=B1 range=5
+expect_exit 0 ord event r.game artillery unit=B2 target=R1 range=10
+expect_exit 0 ord witness r.game --close --head r-close-2-again.head
+expect_exit 0 ord witness r.game --side blue --link "$LB"
+expect_exit 0 ord witness r.game --side red --link "$LR"
+expect_exit 0 ord resolve r.game
+for p in 3 4 5; do
+	expect_exit 0 ord witness r.game --close --head r-close-$p.head
+	reveal r.game $p r-close-$p.head
+	expect_exit 0 ord resolve r.game
+done
+expect_exit 0 ord exchange r.game --head r-exchange.head
+expect_exit 0 ord audit r.game
+expect_exit 0 ord export r.game --turn 1 -o r.xml
+RV="ord verify r.xml --pubkey $RKEY --receipt $RBLUE --head r-open.head --head r-seal.head"
+expect_exit 0 $RV --head r-exchange.head
+expect_in "$OUT" "verified: every check holds"
+expect_in "$OUT" "  no --head of turn 1's close of phases 1, 2, 3, 4 and 5 (close-1-1.head, close-1-2.head, close-1-3.head, close-1-4.head, close-1-5.head): nothing shows their events were not recorded again after the links were revealed, to choose the dice"
+expect_exit 0 $RV --head r-close-1.head --head r-close-3.head --head r-close-4.head --head r-close-5.head --head r-exchange.head
+expect_in "$OUT" "  no --head of turn 1's close of phase 2 (close-1-2.head): nothing shows its events were not recorded again after the links were revealed, to choose the dice"
+R2=$(sed -n 's/^entry: //p' r-close-2.head)
+expect_exit 1 $RV --head r-close-2.head --head r-exchange.head
+expect_in "$OUT" "FAILED: the head you kept of turn 1's close (entry $R2): entry $R2 does not have the hash that was signed: the history up to it was rewritten"
 
 # a link changed in the file (rows and log, as a forger would) is caught
 cp w.game bad.game
