@@ -494,6 +494,10 @@ struct ord_report_opts {
 	int turn;         /* <= 0: the current turn */
 	int xml;
 	const char *lang; /* a language of the ruleset ("da"), "all", or NULL: its first */
+	/* ord_bundle_verify_report: the report as it read when the turn's
+	 * last phase was resolved, before the exchange (its side's own sheet
+	 * only), as the mail judge mails it then; else as it reads after */
+	int resolved;
 };
 int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct ord_buf *out);
 /* The report as text and as XML from one reading of the game (o->xml is
@@ -678,6 +682,19 @@ struct ord_verify_opts {
  */
 int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 		      const struct ord_verify_opts *opts, struct ord_buf *out);
+/*
+ * ord_bundle_verify, and then, when every check holds, the turn report ro
+ * asks for (ro->side, NULL or "referee" when no side has that name: the
+ * referee's; ro->xml; ro->lang; ro->resolved; not ro->turn: the bundle's)
+ * rebuilt from the bundle's record into report: byte for byte what
+ * ord_game_report_opts gives from the game file for that turn, by the same
+ * builder.  A bundle that fails a check gives no report (ORD_ETAMPERED);
+ * an unknown side ORD_ENOTFOUND and a language the ruleset does not write
+ * ORD_EUSAGE, with out holding the findings.
+ */
+int ord_bundle_verify_report(const char *bytes, size_t len, const char *name,
+			     const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
+			     struct ord_buf *out, struct ord_buf *report);
 
 /* ---- calculator and tables ------------------------------------------- */
 

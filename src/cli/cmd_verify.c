@@ -1,18 +1,27 @@
 /*
  * cmd_verify.c - `orderly verify BUNDLE [--pubkey KEY] [--receipt HEX]...
- * [--head FILE]... [--scenario FILE] [--tables FILE]`: check a turn bundle
- * offline, with no game file: its
- * signature (by the game's key when --pubkey gives it: 64 hex digits or a
- * key file), the chain of its log entries, every commitment, the seed, the
- * dice, events, results, the signed heads, and that the sheet of each
+ * [--head FILE]... [--scenario FILE] [--tables FILE] [--report SIDE|referee
+ * [--resolved] [--xml] [--lang L]]`: check a turn bundle offline, with no
+ * game file: its signature (by the game's key when --pubkey gives it: 64
+ * hex digits or a key file), the chain of its log entries, every
+ * commitment, the seed, the dice, events, results, the signed heads, and
+ * that the sheet of each
  * receipt is in it unchanged and was the one sealed; and that the game's
  * scenario and rules tables are the files given (else its tables beside
  * this orderly's built-in ones).
  *
+ * --report: once every check holds, the side's turn report (or the
+ * referee's) rebuilt from the bundle's record, byte for byte what `orderly
+ * report GAME --side SIDE --turn N` prints from the game file, on standard
+ * output; the findings go to standard error then.  --resolved: the report
+ * as it read before the exchange, when the last phase was resolved (the
+ * one the mail judge mails then).  A bundle that fails a check prints no
+ * report.
+ *
  * Exit 0 when every check holds; 1 with the list of what failed on
- * standard output; 64 usage; 65 a bundle that cannot be read (not XML,
- * entities, not a bundle) or a head file whose signature does not hold
- * against its own key; 66 a missing file.
+ * standard output; 64 usage (an unknown side); 65 a bundle that cannot be
+ * read (not XML, entities, not a bundle) or a head file whose signature
+ * does not hold against its own key; 66 a missing file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,20 +31,22 @@
 
 int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct ord_buf bundle = ORD_BUF_INIT, out = ORD_BUF_INIT;
+	struct ord_buf bundle = ORD_BUF_INIT, out = ORD_BUF_INIT, report = ORD_BUF_INIT;
 	struct ord_buf scenario = ORD_BUF_INIT, tables = ORD_BUF_INIT;
-	const char *pubkey_s = NULL, *scenario_s = NULL, *tables_s = NULL;
+	const char *pubkey_s = NULL, *scenario_s = NULL, *tables_s = NULL, *report_s = NULL;
+	const char *lang = NULL;
+	struct ord_report_opts ro = { 0 };
 	const char **receipt_s = NULL, **head_paths = NULL;
 	size_t nreceipts = 0, nheads = 0, i;
 	unsigned char pk[32], (*receipts)[32] = NULL;
 	struct ord_head *heads = NULL;
 	struct ord_verify_opts vo;
-	int rc;
+	int rc, xml = 0, resolved = 0;
 	const struct cli_opt opts[] = {
-		{ "pubkey", &pubkey_s, NULL },
-		{ "scenario", &scenario_s, NULL },
-		{ "tables", &tables_s, NULL },
-		{ NULL, NULL, NULL },
+		{ "pubkey", &pubkey_s, NULL },   { "scenario", &scenario_s, NULL },
+		{ "tables", &tables_s, NULL },   { "report", &report_s, NULL },
+		{ "xml", NULL, &xml },           { "lang", &lang, NULL },
+		{ "resolved", NULL, &resolved }, { NULL, NULL, NULL },
 	};
 
 	if ((rc = cli_take_repeated(cmd, &argc, argv, "receipt", &receipt_s, &nreceipts)) != 0 ||
@@ -49,6 +60,13 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (argc > 2) {
 		rc = cli_usage_error(cmd, "unexpected argument '%s' (one bundle at a time)", argv[2]);
+		goto out;
+	}
+	if (!report_s && (xml || lang || resolved)) {
+		rc = cli_usage_error(cmd, "%s is an option of --report SIDE",
+				     xml    ? "--xml"
+				     : lang ? "--lang"
+					    : "--resolved");
 		goto out;
 	}
 	receipts = calloc(nreceipts + 1, sizeof(*receipts));
@@ -102,9 +120,22 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 		vo.tables_len = tables.len;
 		vo.tables_name = cli_input_name(tables_s);
 	}
-	rc = ord_bundle_verify(bundle.buf, bundle.len, cli_input_name(argv[1]), &vo, &out);
-	if (rc == 0 || rc == ORD_ETAMPERED)
+	ro.side = report_s;
+	ro.xml = xml;
+	ro.lang = lang;
+	ro.resolved = resolved;
+	rc = ord_bundle_verify_report(bundle.buf, bundle.len, cli_input_name(argv[1]), &vo,
+				      report_s ? &ro : NULL, &out, &report);
+	if (rc == 0 && report_s) {
+		/* the report alone on standard output, to compare with the
+		 * one received; what was checked beside it */
+		fputs(out.buf ? out.buf : "", stderr);
+		cli_print_buf(&report);
+	} else if (rc == 0 || rc == ORD_ETAMPERED) {
 		cli_print_buf(&out);
+		if (rc && report_s)
+			cli_error("no report: the bundle does not verify, so its record is not the turn as it was played");
+	}
 	if (rc < 0) {
 		rc = cli_fail(rc);
 		goto out;
@@ -123,5 +154,6 @@ out:
 	ord_buf_release(&scenario);
 	ord_buf_release(&tables);
 	ord_buf_release(&out);
+	ord_buf_release(&report);
 	return rc;
 }

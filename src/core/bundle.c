@@ -2,7 +2,9 @@
  * bundle.c - turn bundles (bundle.h): a turn's record (record.h) written as
  * a signed XML document, and read back by `orderly verify`, which checks
  * its signature and hands the record to the one verifier (verify.c), the
- * same that `orderly audit` runs over the game file.
+ * same that `orderly audit` runs over the game file; a record that
+ * verified gives the turn report (`verify --report`) by the game file's
+ * report builder (report.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,8 @@
 #include "core/canon.h"
 #include "core/crypto.h"
 #include "core/record.h"
+#include "core/report.h"
+#include "core/scenario.h"
 #include "core/verify.h"
 #include "xml/xmlsafe.h"
 
@@ -780,9 +784,67 @@ static int unreadable(const char *bytes, size_t len, const char *name)
 	return err;
 }
 
+/* The report ro asks for, rebuilt from the verified record r with the
+ * ruleset, tables and scenario the verifier read (c): the builder the game
+ * file's report uses (report.h), from the units as the turn ended. */
+static int report_of(const struct ord_record *r, struct ord_verify_cache *c, int phases,
+		     const struct ord_report_opts *ro, struct ord_buf *report)
+{
+	const struct ord_ruleset *rs;
+	const struct ord_notation *nt;
+	const struct ord_scenario *sc;
+	struct ord_report_src src;
+	struct ord_report_opts o;
+	struct ord_rules *rules;
+	struct ord_ctx ctx;
+	const char **sides;
+	size_t i;
+	int err;
+
+	if ((err = ord_verify_cache_game(c, &rs, &rules, &sc)) != 0 ||
+	    (err = ord_notation_find(&nt, rs->notation)) != 0)
+		return err;
+	memset(&src, 0, sizeof(src));
+	sides = ord_xcalloc(sc->nsides + 1, sizeof(*sides));
+	for (i = 0; i < sc->nsides; i++)
+		sides[i] = sc->sides[i].id;
+	src.rs = rs;
+	src.nt = nt;
+	src.title = r->title ? r->title : sc->title;
+	src.sides = sides;
+	src.nsides = sc->nsides;
+	src.turn = r->turn;
+	/* a bundle is of an exchanged turn; its report before the exchange
+	 * differs only by the state and the sheets it shows */
+	src.state = ro->resolved ? ORD_TURN_RESOLVED : ORD_TURN_EXCHANGED;
+	src.phase = phases;
+	src.r = r;
+	src.ctx = &ctx;
+	ord_ctx_init(&ctx, rs, rules, r->turn);
+	ord_report_ctx_of_record(&ctx, r, sc);
+	/* "referee": the referee's report, unless a side has that name */
+	o = *ro;
+	if (o.side && !strcmp(o.side, "referee") && ord_report_side_check(&src, o.side)) {
+		ord_error_clear();
+		o.side = NULL;
+	}
+	err = ord_report_build(&src, &o, o.xml ? NULL : report, o.xml ? report : NULL);
+	ord_ctx_release(&ctx);
+	free(sides);
+	return err;
+}
+
 int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 		      const struct ord_verify_opts *opts, struct ord_buf *out)
 {
+	return ord_bundle_verify_report(bytes, len, name, opts, NULL, out, NULL);
+}
+
+int ord_bundle_verify_report(const char *bytes, size_t len, const char *name,
+			     const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
+			     struct ord_buf *out, struct ord_buf *report)
+{
+	struct ord_verify_cache *cache = NULL;
 	struct ord_record r;
 	struct reader rd = { name, 0 };
 	struct ord_vout v = { out, "  ", "FAILED", 0 };
@@ -811,7 +873,10 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 		free(ref);
 	}
 	check_signature(&v, bytes, len, sig_hex, r.key, opts);
-	if ((err = ord_verify_record(&r, opts, &v, &facts)) != 0)
+	/* a report is built from the tables and scenario the verifier read */
+	if (ro)
+		cache = ord_verify_cache_new();
+	if ((err = ord_verify_record_cached(&r, opts, &v, &facts, cache)) != 0)
 		goto out;
 	check_header(&v, xmlDocGetRootElement(doc), &facts);
 	if (!r.exchanged)
@@ -833,8 +898,12 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 				     facts.overrides == 1 ? "was" : "were");
 		ord_buf_addch(out, '\n');
 		not_checked(out, &r, opts, &facts);
+		/* only a record that verified is the turn as it was played */
+		if (ro)
+			err = report_of(&r, cache, facts.phases, ro, report);
 	}
 out:
+	ord_verify_cache_free(cache);
 	ord_verify_facts_release(&facts);
 	ord_record_release(&r);
 	xmlFreeDoc(doc);

@@ -5,6 +5,10 @@
  * holds everything: sheets, events, overrides, rolls and results.  Which
  * enemy units a side met is the fog of war's rule (fog.h), which the
  * pictures follow too: only the resolved events meet a unit.
+ *
+ * One builder (report.h) writes every report from a turn's record and the
+ * units as they stand: the game file's (ord_game_report_both, below) and
+ * a verified bundle's (ord_bundle_verify_report), which must be the same.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +16,8 @@
 
 #include "core/fog.h"
 #include "core/game.h"
+#include "core/report.h"
+#include "core/scenario.h"
 
 /* Where a report goes: its text, its XML, or both from one pass (the
  * referee's web page shows the one and reads lists from the other). */
@@ -75,9 +81,9 @@ static void event_tag(struct ord_buf *out, int event, const char *lang)
 		ord_buf_adds(out, say(lang, ", automatic"));
 }
 
-static void put_sheet(struct ord_game *g, const struct out *o, const char *side, int version,
-		      const char *source, const unsigned char *commitment, const char *bytes,
-		      size_t len)
+static void put_sheet(const struct ord_report_src *src, const struct out *o, const char *side,
+		      int version, const char *source, const unsigned char *commitment,
+		      const char *bytes, size_t len)
 {
 	struct ord_sheet sheet;
 	struct ord_diag diag;
@@ -86,7 +92,7 @@ static void put_sheet(struct ord_game *g, const struct out *o, const char *side,
 
 	ord_sheet_init(&sheet);
 	ord_diag_init(&diag);
-	ord_game_parse_sheet(g, &sheet, bytes, len, &diag);
+	src->nt->parse(&sheet, bytes, len, &diag); /* a stored sheet was valid */
 	if (o->xml) {
 		ord_buf_adds(o->xml, "  <sheet side=\"");
 		ord_buf_add_xml(o->xml, side);
@@ -102,7 +108,7 @@ static void put_sheet(struct ord_game *g, const struct out *o, const char *side,
 	}
 	for (i = 0; i < sheet.n; i++) {
 		ord_buf_reset(&line);
-		g->notation->format(&sheet.orders[i], &line);
+		src->nt->format(&sheet.orders[i], &line);
 		if (o->xml) {
 			ord_buf_addf(o->xml, "    <order line=\"%u\">", sheet.orders[i].line);
 			ord_buf_add_xml(o->xml, line.buf);
@@ -120,33 +126,33 @@ static void put_sheet(struct ord_game *g, const struct out *o, const char *side,
 	ord_diag_release(&diag);
 }
 
-static void put_sheets(struct ord_game *g, const struct out *o, const struct ord_record *r,
-		       const char *only_side)
+static void put_sheets(const struct ord_report_src *src, const struct out *o, const char *only_side)
 {
+	const struct ord_record *r = src->r;
 	size_t i, j;
 
 	/* the latest version of each side, in side order */
-	for (i = 0; i < g->nsides; i++) {
+	for (i = 0; i < src->nsides; i++) {
 		const struct ord_rec_sheet *latest = NULL;
-		if (only_side && strcmp(g->sides[i].name, only_side))
+		if (only_side && strcmp(src->sides[i], only_side))
 			continue;
 		for (j = 0; j < r->sheets.n; j++)
-			if (!strcmp(r->sheets.v[j].side, g->sides[i].name) &&
+			if (!strcmp(r->sheets.v[j].side, src->sides[i]) &&
 			    (!latest || r->sheets.v[j].version > latest->version))
 				latest = &r->sheets.v[j];
 		if (latest)
-			put_sheet(g, o, latest->side, latest->version, latest->source,
+			put_sheet(src, o, latest->side, latest->version, latest->source,
 				  latest->commitment, (const char *)latest->bytes, latest->len);
 	}
 }
 
-static void put_unit(struct ord_game *g, struct ord_ctx *ctx, const struct out *o,
+static void put_unit(const struct ord_report_src *src, const struct out *o,
 		     const struct ord_unit *u, const char *viewer)
 {
 	struct ord_buf d = ORD_BUF_INIT;
 
-	if (g->rs->describe_unit)
-		g->rs->describe_unit(ctx, u, viewer, &d);
+	if (src->rs->describe_unit)
+		src->rs->describe_unit(src->ctx, u, viewer, &d);
 	else
 		ord_kv_serialize(&u->state, &d);
 	while (d.len && d.buf[d.len - 1] == '\n')
@@ -192,9 +198,10 @@ static int side_event_number(int **map, size_t *nmap, int *next, const struct or
 	return (*map)[seq];
 }
 
-static void put_results(struct ord_game *g, struct ord_ctx *ctx, const struct out *o,
-			const struct ord_record *r, const char *side)
+static void put_results(const struct ord_report_src *src, const struct out *o, const char *side)
 {
+	const struct ord_record *r = src->r;
+	struct ord_ctx *ctx = src->ctx;
 	struct ord_buf text = ORD_BUF_INIT;
 	int *numbers = NULL, next = 0, event;
 	size_t i, nnumbers = 0;
@@ -202,14 +209,14 @@ static void put_results(struct ord_game *g, struct ord_ctx *ctx, const struct ou
 
 	for (i = 0; i < r->results.n; i++) {
 		const struct ord_rec_result *res = &r->results.v[i];
-		if (side && !ord_fog_result_seen(g->rs, ctx, res->unit, (unsigned)res->event, side))
+		if (side && !ord_fog_result_seen(src->rs, ctx, res->unit, (unsigned)res->event, side))
 			continue;
 		event = side ? side_event_number(&numbers, &nnumbers, &next, r, res->event)
 			     : res->event;
 		ord_buf_reset(&text);
 		ord_texts_render(res->explanation, &res->texts, ctx->lang, &text);
 		/* as the side may read it: an enemy as its report tells it */
-		ord_fog_result_shown(g->rs, ctx, res->phase, (unsigned)res->event, res->unit,
+		ord_fog_result_shown(src->rs, ctx, res->phase, (unsigned)res->event, res->unit,
 				     res->values, side, &text);
 		if (o->xml) {
 			ord_buf_addf(o->xml, "  <result phase=\"%s\" event=\"%d\" unit=\"",
@@ -296,20 +303,16 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 
 /* A sealed turn's orders that no event recorded so far carries out (the
  * module's check of execution over the events of the turn until now): the
- * referee's list of what is still to record.  The ctx gets the sheets. */
-static int put_pending(struct ord_game *g, struct ord_ctx *ctx, int turn, const struct out *o)
+ * referee's list of what is still to record. */
+static int put_pending(const struct ord_report_src *src, const struct out *o)
 {
 	struct ord_diag d;
 	size_t i;
 	int err;
 
-	if (!g->rs->check_execution)
-		return 0;
-	if ((err = ord_game_attach_sheets(g, ctx, turn, NULL)) != 0)
-		return err;
 	ord_diag_init(&d);
-	g->rs->check_execution(ctx, &d);
-	ord_error_clear();
+	if ((err = src->pending(src->pending_ud, src->ctx, &d)) != 0)
+		goto out;
 	if (o->text && d.n)
 		ord_buf_adds(o->text,
 			     say(o->lang, "orders no event of the turn carries out so far:\n"));
@@ -325,9 +328,167 @@ static int put_pending(struct ord_game *g, struct ord_ctx *ctx, int turn, const 
 		if (o->text)
 			ord_buf_addf(o->text, "  %s: %s\n", it->unit, it->msg);
 	}
+out:
 	ord_diag_release(&d);
-	return 0;
+	return err;
 }
+
+int ord_report_lang(const struct ord_ruleset *rs, const char *lang, const char **out)
+{
+	struct ord_buf l = ORD_BUF_INIT;
+	int err;
+
+	if (lang && !strcmp(lang, "all")) {
+		*out = NULL;
+		return 0;
+	}
+	if ((*out = ord_ruleset_language(rs, lang)) != NULL)
+		return 0;
+	ord_ruleset_languages(rs, &l);
+	err = ord_error_set(ORD_EUSAGE, "language '%s' (the %s ruleset writes %s, or all)", lang,
+			    rs->name, l.buf);
+	ord_buf_release(&l);
+	return err;
+}
+
+int ord_report_side_check(const struct ord_report_src *src, const char *side)
+{
+	struct ord_buf l = ORD_BUF_INIT;
+	size_t i;
+	int err;
+
+	for (i = 0; side && i < src->nsides; i++)
+		if (!strcmp(src->sides[i], side))
+			return 0;
+	if (!side)
+		return 0;
+	for (i = 0; i < src->nsides; i++)
+		ord_buf_addf(&l, "%s%s", i ? ", " : "", src->sides[i]);
+	err = ord_error_set(ORD_ENOTFOUND, "unknown side '%s' (expected one of %s)", side,
+			    l.buf ? l.buf : "");
+	ord_buf_release(&l);
+	return err;
+}
+
+int ord_report_build(const struct ord_report_src *src, const struct ord_report_opts *opts,
+		     struct ord_buf *text, struct ord_buf *xml)
+{
+	const struct ord_record *r = src->r;
+	struct ord_ctx *ctx = src->ctx;
+	const char *side = opts->side;
+	struct out o = { text, xml, NULL };
+	const char *lang;
+	int *met = NULL;
+	size_t i;
+	int err, revealed = src->state == ORD_TURN_EXCHANGED;
+
+	if ((err = ord_report_lang(src->rs, opts->lang, &lang)) != 0 ||
+	    (err = ord_report_side_check(src, side)) != 0)
+		return err;
+	ctx->lang = lang;
+	ctx->lang_all = !lang;
+	o.lang = lang;
+	if (xml) {
+		ord_buf_adds(xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<report game=\"");
+		ord_buf_add_xml(xml, src->title);
+		ord_buf_addf(xml, "\" turn=\"%d\" state=\"%s\"", src->turn,
+			     ord_turn_state_name(src->state));
+		if (side) {
+			ord_buf_adds(xml, " side=\"");
+			ord_buf_add_xml(xml, side);
+			ord_buf_adds(xml, "\"");
+		}
+		ord_buf_adds(xml, ">\n");
+	}
+	if (text) {
+		ord_buf_addf(text, say(lang, "%s: turn %d (%s), report for %s\n"), src->title,
+			     src->turn, say(lang, ord_turn_state_name(src->state)),
+			     side ? side : say(lang, "the referee"));
+		if (side && !revealed)
+			ord_buf_adds(text, say(lang, "the other sides' sheets stay secret until the "
+						     "exchange\n"));
+	}
+	/* sheets: a side sees its own; everybody's once the turn is exchanged */
+	put_sheets(src, &o, side && !revealed ? side : NULL);
+	if (text)
+		ord_buf_adds(text, say(lang, side ? "your units:\n" : "units:\n"));
+	for (i = 0; i < ctx->nunits; i++)
+		if (!side || !strcmp(ctx->units[i].side, side))
+			put_unit(src, &o, &ctx->units[i], side);
+	if (side) {
+		int nseen = 0;
+		/* met in the phases resolved: an event of the phase being
+		 * recorded has met nobody yet (fog.h) */
+		met = ord_xcalloc(ctx->nunits + 1, sizeof(*met));
+		ord_fog_units_met(src->rs, ctx, side, src->phase, met);
+		for (i = 0; i < ctx->nunits; i++) {
+			if (!met[i])
+				continue;
+			if (text && !nseen++)
+				ord_buf_adds(text, say(lang, "enemy units met this turn:\n"));
+			put_unit(src, &o, &ctx->units[i], side);
+		}
+	} else {
+		put_referee_extras(&o, ctx, r);
+	}
+	put_results(src, &o, side);
+	/* the referee's, while he records the turn's events */
+	if (!side && src->state == ORD_TURN_SEALED && src->pending && (err = put_pending(src, &o)) != 0)
+		goto out;
+	if (xml)
+		ord_buf_adds(xml, "</report>\n");
+out:
+	free(met);
+	return err;
+}
+
+void ord_report_ctx_of_record(struct ord_ctx *ctx, const struct ord_record *r,
+			      const struct ord_scenario *sc)
+{
+	struct ord_buf a = ORD_BUF_INIT;
+	const struct ord_rec_state **last;
+	size_t i, k;
+
+	for (i = 0; i < sc->nunits; i++) {
+		const struct ord_scenario_unit *su = &sc->units[i];
+		ord_buf_reset(&a);
+		ord_kv_serialize(&su->attrs, &a);
+		ord_ctx_add_unit(ctx, su->id, su->name, su->side, a.buf,
+				 i < r->units.n ? r->units.v[i].state : "");
+	}
+	ord_ctx_index(ctx);
+	/* each unit's latest state of the turn, by its phase as the game
+	 * file's are read (ord_store_units_each): not a row of the next
+	 * turn's opening, which the record holds too */
+	last = ord_xcalloc(ctx->nunits + 1, sizeof(*last));
+	for (i = 0; i < r->states.n; i++) {
+		const struct ord_rec_state *s = &r->states.v[i];
+		const struct ord_unit *u;
+		if (s->turn != r->turn || !(u = ord_ctx_find_unit(ctx, s->unit)))
+			continue;
+		k = ord_ctx_unit_index(ctx, u);
+		if (!last[k] || last[k]->phase <= s->phase)
+			last[k] = s;
+	}
+	for (k = 0; k < ctx->nunits; k++) {
+		if (!last[k])
+			continue;
+		ord_kv_release(&ctx->units[k].state);
+		ord_kv_init(&ctx->units[k].state);
+		ord_kv_parse(&ctx->units[k].state, last[k]->value);
+	}
+	free(last);
+	ord_buf_release(&a);
+	/* the events that stand: a voided one is as if it was never recorded */
+	for (i = 0; i < r->events.n; i++) {
+		const struct ord_rec_event *e = &r->events.v[i];
+		if (!e->void_log)
+			ord_ctx_add_event(ctx, e->seq, e->phase, e->kind, e->args, e->override,
+					  e->checks);
+	}
+}
+
+/* ---- the game file's reports ---- */
 
 int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord_buf *out)
 {
@@ -338,20 +499,7 @@ int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord
 
 int ord_game_lang(ord_game *g, const char *lang, const char **out)
 {
-	struct ord_buf l = ORD_BUF_INIT;
-	int err;
-
-	if (lang && !strcmp(lang, "all")) {
-		*out = NULL;
-		return 0;
-	}
-	if ((*out = ord_ruleset_language(g->rs, lang)) != NULL)
-		return 0;
-	ord_ruleset_languages(g->rs, &l);
-	err = ord_error_set(ORD_EUSAGE, "language '%s' (the %s ruleset writes %s, or all)", lang,
-			    g->rs->name, l.buf);
-	ord_buf_release(&l);
-	return err;
+	return ord_report_lang(g->rs, lang, out);
 }
 
 int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct ord_buf *out)
@@ -359,100 +507,76 @@ int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct or
 	return ord_game_report_both(g, o, o->xml ? NULL : out, o->xml ? out : NULL);
 }
 
+/* The pending hook of the game file's report: the sealed sheets attached
+ * to the ctx, and the module's check of their execution. */
+static int game_pending(void *ud, struct ord_ctx *ctx, struct ord_diag *d)
+{
+	struct ord_game *g = ud;
+	int err;
+
+	if (!g->rs->check_execution)
+		return 0;
+	if ((err = ord_game_attach_sheets(g, ctx, ctx->turn, NULL)) != 0)
+		return err;
+	g->rs->check_execution(ctx, d);
+	ord_error_clear();
+	return 0;
+}
+
 int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct ord_buf *text,
 			 struct ord_buf *xml)
 {
-	const char *side = opts->side;
-	struct out o = { text, xml, NULL };
+	struct ord_report_src src;
 	struct ord_store_turn t, cur;
 	struct ord_record r;
 	struct ord_ctx ctx;
+	const char **sides;
 	const char *lang;
-	int *met = NULL;
 	size_t i;
-	int err, revealed, loaded = 0;
+	int err, loaded = 0;
 
-	if ((err = ord_game_lang(g, opts->lang, &lang)) != 0)
-		return err;
+	memset(&src, 0, sizeof(src));
+	sides = ord_xcalloc(g->nsides + 1, sizeof(*sides));
+	for (i = 0; i < g->nsides; i++)
+		sides[i] = g->sides[i].name;
+	src.rs = g->rs;
+	src.nt = g->notation;
+	src.title = g->title;
+	src.sides = sides;
+	src.nsides = g->nsides;
+	src.pending = game_pending;
+	src.pending_ud = g;
 	ord_record_init(&r);
-	if (side && !ord_game_side_by_name(g, side)) {
-		struct ord_buf l = ORD_BUF_INIT;
-		ord_game_side_list(g, &l);
-		err = ord_error_set(ORD_ENOTFOUND, "unknown side '%s' (expected one of %s)", side,
-				    l.buf);
-		ord_buf_release(&l);
-		return err;
-	}
+	/* a usage error before any reading */
+	if ((err = ord_report_lang(g->rs, opts->lang, &lang)) != 0 ||
+	    (err = ord_report_side_check(&src, opts->side)) != 0)
+		goto out_free;
 	if ((err = ord_game_turn(g, &cur, 0)) != 0 || (err = ord_game_turn(g, &t, opts->turn)) != 0)
-		return err;
-	revealed = t.state == ORD_TURN_EXCHANGED;
+		goto out_free;
 	if ((err = ord_store_begin_read(g->db)) != 0)
-		return err;
-	/* the sheets, rolls and results: not the log, nor the units' states,
-	 * which the ctx holds */
+		goto out_free;
+	/* the sheets, rolls and results: not the log, nor the units' states
+	 * and the events, which the ctx holds (each unit's latest state, one
+	 * row each) */
 	if ((err = ord_store_record_load_parts(g->db, t.turn,
 					       ORD_REC_SHEETS | ORD_REC_ROLLS | ORD_REC_RESULTS,
 					       &r)) != 0)
 		goto out;
+	loaded = 1; /* ord_game_load_ctx inits ctx first */
 	if ((err = ord_game_load_ctx(g, &ctx, t.turn, 0, "*")) != 0)
 		goto out;
-	loaded = 1;
-	ctx.lang = lang;
-	o.lang = lang;
-	ctx.lang_all = !lang;
-	if (xml) {
-		ord_buf_adds(xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<report game=\"");
-		ord_buf_add_xml(xml, g->title);
-		ord_buf_addf(xml, "\" turn=\"%d\" state=\"%s\"", t.turn, ord_turn_state_name(t.state));
-		if (side) {
-			ord_buf_adds(xml, " side=\"");
-			ord_buf_add_xml(xml, side);
-			ord_buf_adds(xml, "\"");
-		}
-		ord_buf_adds(xml, ">\n");
-	}
-	if (text) {
-		ord_buf_addf(text, say(lang, "%s: turn %d (%s), report for %s\n"), g->title, t.turn,
-			     say(lang, ord_turn_state_name(t.state)),
-			     side ? side : say(lang, "the referee"));
-		if (side && !revealed)
-			ord_buf_adds(text, say(lang, "the other sides' sheets stay secret until the "
-						     "exchange\n"));
-	}
-	/* sheets: a side sees its own; everybody's once the turn is exchanged */
-	put_sheets(g, &o, &r, side && !revealed ? side : NULL);
-	if (text)
-		ord_buf_adds(text, say(lang, side ? "your units:\n" : "units:\n"));
-	for (i = 0; i < ctx.nunits; i++)
-		if (!side || !strcmp(ctx.units[i].side, side))
-			put_unit(g, &ctx, &o, &ctx.units[i], side);
-	if (side) {
-		int nseen = 0;
-		/* met in the phases resolved: an event of the phase being
-		 * recorded has met nobody yet (fog.h) */
-		met = ord_xcalloc(ctx.nunits + 1, sizeof(*met));
-		ord_fog_units_met(g->rs, &ctx, side, t.phase, met);
-		for (i = 0; i < ctx.nunits; i++) {
-			if (!met[i])
-				continue;
-			if (text && !nseen++)
-				ord_buf_adds(text, say(lang, "enemy units met this turn:\n"));
-			put_unit(g, &ctx, &o, &ctx.units[i], side);
-		}
-	} else {
-		put_referee_extras(&o, &ctx, &r);
-	}
-	put_results(g, &ctx, &o, &r, side);
-	/* the referee's, while he records the turn's events */
-	if (!side && t.state == ORD_TURN_SEALED && (err = put_pending(g, &ctx, t.turn, &o)) != 0)
-		goto out;
-	if (xml)
-		ord_buf_adds(xml, "</report>\n");
+	src.turn = t.turn;
+	src.state = t.state;
+	src.phase = t.phase;
+	src.r = &r;
+	src.ctx = &ctx;
+	err = ord_report_build(&src, opts, text, xml);
 out:
 	ord_store_end_read(g->db);
+out_free:
 	ord_record_release(&r);
-	free(met);
 	if (loaded)
 		ord_ctx_release(&ctx);
+	free(sides);
 	return err;
 }

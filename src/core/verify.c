@@ -409,6 +409,17 @@ void ord_verify_cache_keep_scenario(struct ord_verify_cache *c, const struct ord
 	crypto_generichash(c->sc_hash, 32, (const unsigned char *)bytes, len, NULL, 0);
 }
 
+int ord_verify_cache_game(struct ord_verify_cache *c, const struct ord_ruleset **rs,
+			  struct ord_rules **rules, const struct ord_scenario **sc)
+{
+	if (!c->have_rules || !c->have_sc || c->sc_rs != c->rs)
+		return ord_error_set(ORD_ENOTFOUND, "the game's tables or scenario were not read");
+	*rs = c->rs;
+	*rules = c->rules;
+	*sc = &c->sc;
+	return 0;
+}
+
 /* Load the record's tables (hash h) into x->rules, or take them from the
  * cache; 1 when they cannot be loaded (said, and x->rs cleared). */
 static int cache_rules(struct vr *x, const unsigned char h[32])

@@ -90,5 +90,10 @@ void ord_verify_cache_keep_scenario(struct ord_verify_cache *c, const struct ord
 int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify_opts *opts,
 			     struct ord_vout *v, struct ord_verify_facts *facts,
 			     struct ord_verify_cache *c);
+/* The ruleset, its loaded tables and the scenario c holds from the record
+ * it checked last (a bundle's report is built from them), owned by c;
+ * ORD_ENOTFOUND when it holds none (they could not be read). */
+int ord_verify_cache_game(struct ord_verify_cache *c, const struct ord_ruleset **rs,
+			  struct ord_rules **rules, const struct ord_scenario **sc);
 
 #endif

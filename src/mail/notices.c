@@ -5,8 +5,9 @@
  * were held or repeated); after the last phase, his own side's report; at
  * the exchange, the turn bundle with the exchange's head and the
  * `orderly verify` command, to be run with the receipt, the game's key and
- * the heads he kept from the earlier mails (bundle_tx); before the deadline,
- * reminders; at it, a late notice.
+ * the heads he kept from the earlier mails, and with --report to check the
+ * report mailed him (bundle_tx); before the deadline, reminders; at it, a
+ * late notice.
  *
  * mail_notices looks at the game as it is and queues whatever is due and
  * not queued yet (each mail has a key: kind/turn/side).  The judge calls it
@@ -419,6 +420,16 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 				     seal_name);
 		if (bd->exch.len)
 			ord_buf_addf(&body, "%s is attached.\n", bd->names[2].buf);
+		/* the report mailed is not signed: the bundle's record is */
+		if (side)
+			ord_buf_addf(&body,
+				     "\nThe turn report this judge mailed you is checked the same way: the\n"
+				     "command above with\n"
+				     "    --report %s --resolved\n"
+				     "added prints it rebuilt from the bundle, which must be word for word\n"
+				     "the report you got (leave --resolved out for a report of the turn\n"
+				     "as exchanged, with every side's sheet).\n",
+				     side);
 		ord_buf_addf(&body,
 			     "\nFor comparison only, what the judge's file says: the game's key is\n"
 			     "    %s\n",

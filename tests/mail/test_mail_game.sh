@@ -7,7 +7,7 @@
 # referee resolving and exchanging by mail; the signed heads, each side's
 # report and the bundles arriving in the players' maildirs, and each player
 # running the verify command of his bundle mail with the receipt of his
-# receipt mail.
+# receipt mail, and with --report to rebuild the report he was mailed.
 set -euo pipefail
 # shellcheck source=tests/mail/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -230,6 +230,15 @@ verify_bundle() {
 		expect_in "$(cat "$dir/out")" "receipt $receipt: the sheet of $who, version"
 		expect_in "$(cat "$dir/out")" "was the one sealed"
 	fi
+	# the report mailed when the last phase was resolved, rebuilt from the
+	# bundle with the option the mail names: the same, word for word
+	expect_in "$(mime "$f" body)" "    --report $who --resolved"
+	(cd "$dir" && eval "$cmd --report $who --resolved") >"$dir/report" 2>"$dir/report.err" ||
+		fail "$who: '$cmd --report $who --resolved' failed: $(cat "$dir/report.err")"
+	expect_in "$(cat "$dir/report.err")" "verified: every check holds"
+	expect_eq "$(cat "$dir/report")" "$(body_of "$who" "turn report" | sed '1,2d')" \
+		"$who: the report of turn $turn rebuilt from the bundle, against the one mailed"
+	expect_in "$(cat "$dir/report")" "turn $turn (resolved), report for $who"
 }
 verify_bundle blue 1 "$BLUE_R1"
 verify_bundle red 1 ""

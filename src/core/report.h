@@ -1,0 +1,62 @@
+/*
+ * report.h - the one builder of turn reports (game_report.c), whatever the
+ * turn's source: the game file (ord_game_report_both) or a turn bundle that
+ * verified (ord_bundle_verify_report, bundle.c).  What a report shows comes
+ * from a turn's record (record.h: its sheets, events, rolls and results)
+ * and a context holding every unit as it stands at the report's moment, so
+ * that a player can rebuild the report the referee sent him from the bundle
+ * and find it byte for byte the same, or not.
+ */
+#ifndef ORD_REPORT_H
+#define ORD_REPORT_H
+
+#include "core/ctx.h"
+#include "core/record.h"
+#include "store/store.h"
+
+struct ord_report_opts;
+struct ord_scenario;
+struct ord_notation;
+
+/* What one report is built from.  Nothing of it is freed by the builder. */
+struct ord_report_src {
+	const struct ord_ruleset *rs;
+	const struct ord_notation *nt; /* reads the sheets */
+	const char *title;
+	const char *const *sides; /* the sides' names, in the game's order */
+	size_t nsides;
+	int turn;
+	enum ord_turn_state state;
+	int phase; /* phases resolved */
+	/* the turn's sheets (every version), rolls and results: ORD_REC_SHEETS
+	 * | ORD_REC_ROLLS | ORD_REC_RESULTS of ord_store_record_load_parts, or
+	 * a bundle's whole record */
+	const struct ord_record *r;
+	/* every unit, indexed, as it stands at the report's moment (the end
+	 * of the turn, or now), and the turn's standing events: the game
+	 * file's (ord_game_load_ctx), or the record's (ord_report_ctx_of_record) */
+	struct ord_ctx *ctx;
+	/* the referee's report of a sealed turn: the orders no event carries
+	 * out so far, as diagnostics into d (NULL: none to list) */
+	int (*pending)(void *ud, struct ord_ctx *ctx, struct ord_diag *d);
+	void *pending_ud;
+};
+
+/* The language lang names for rs in *out (ord_game_lang). */
+int ord_report_lang(const struct ord_ruleset *rs, const char *lang, const char **out);
+/* ORD_ENOTFOUND naming the sides when side is not one of src's (NULL, the
+ * referee, is); 0 otherwise. */
+int ord_report_side_check(const struct ord_report_src *src, const char *side);
+/* The report o asks for (o->turn is src's; o->xml is not looked at) as
+ * text and as XML, either buffer NULL; it sets ctx's language.  ORD_EUSAGE
+ * for a language rs does not write, ORD_ENOTFOUND for an unknown side. */
+int ord_report_build(const struct ord_report_src *src, const struct ord_report_opts *o,
+		     struct ord_buf *text, struct ord_buf *xml);
+/* Fill ctx (ord_ctx_init'd, empty) from record r as its turn ended: each
+ * unit of the scenario sc with the state r's turn opened with (r->units),
+ * or the last of the turn's state rows (r->states), as the game file's
+ * report reads each unit's latest; and r's events that stand. */
+void ord_report_ctx_of_record(struct ord_ctx *ctx, const struct ord_record *r,
+			      const struct ord_scenario *sc);
+
+#endif
