@@ -110,37 +110,61 @@ void web_page_games(struct web_req *r)
 
 /* ---- a game's status ---- */
 
+#define WEB_PHASES 64 /* a turn's phases at most (a witness chain's links) */
+
 struct status_ctx {
 	struct web_req *r;
 	const char *name;
 };
 
-static void head_link(struct ord_buf *b, const char *name, const char *at, int turn, const char *label)
+/* A head's file name after the game's: AT-TURN.head, or close-TURN-PHASE.head
+ * for the close of a phase (phase > 0; a turn has one per phase). */
+static void head_file(struct ord_buf *b, const char *at, int turn, int phase)
+{
+	if (phase > 0)
+		ord_buf_addf(b, "%s-%d-%d.head", at, turn, phase);
+	else
+		ord_buf_addf(b, "%s-%d.head", at, turn);
+}
+
+static void head_link(struct ord_buf *b, const char *name, const char *at, int turn, int phase,
+		      const char *label)
 {
 	ord_buf_adds(b, "<li><a download href=\"/g/");
 	web_url(b, name);
-	ord_buf_addf(b, "/head/%s-%d.head\">", at, turn);
+	ord_buf_adds(b, "/head/");
+	head_file(b, at, turn, phase);
+	ord_buf_adds(b, "\">");
 	web_esc(b, name);
-	ord_buf_addf(b, "-%s-%d.head</a> <span class=\"muted\">", at, turn);
+	ord_buf_addch(b, '-');
+	head_file(b, at, turn, phase);
+	ord_buf_adds(b, "</a> <span class=\"muted\">");
 	web_esc(b, label);
 	ord_buf_adds(b, "</span></li>");
 }
 
-/* The heads of game g as links, newest first. */
-static void heads_list(struct ord_buf *b, ord_game *g, const char *name, int turn)
+/* The heads of game g as links, newest first (a witnessed game's closes
+ * of each phase too: a player needs the head of a close to reveal his
+ * link, and keeps it as the only proof the phase was not closed again). */
+static void heads_list(struct ord_buf *b, ord_game *g, const char *name, int turn, int nclose)
 {
 	struct ord_head h;
-	int t;
+	int t, p;
 
 	ord_buf_adds(b, "<ul class=\"files\">");
 	for (t = turn; t >= 1; t--) {
 		if (ord_game_head(g, &h, t, "exchange") == 0)
-			head_link(b, name, "exchange", t, "the exchange; fixes the next turn's seed");
+			head_link(b, name, "exchange", t, 0,
+				  "the exchange; fixes the next turn's seed");
+		for (p = nclose; p >= 1; p--)
+			if (ord_game_head_close(g, &h, t, p) == 0)
+				head_link(b, name, "close", t, p,
+					  "a phase's close: its events, before the links");
 		if (ord_game_head(g, &h, t, "seal") == 0)
-			head_link(b, name, "seal", t, "the seal: every sheet's commitment");
+			head_link(b, name, "seal", t, 0, "the seal: every sheet's commitment");
 	}
 	if (ord_game_head(g, &h, 1, "open") == 0)
-		head_link(b, name, "open", 1, "the game's opening: turn 1's seed commitment");
+		head_link(b, name, "open", 1, 0, "the game's opening: turn 1's seed commitment");
 	ord_buf_adds(b, "</ul>\n");
 	ord_error_clear();
 }
@@ -239,7 +263,7 @@ static int status_fill(void *ud, ord_game *g)
 			"these: each is signed by the game's key and fixes the history up to it. "
 			"<code>orderly verify BUNDLE --head FILE</code> checks a turn's bundle "
 			"against them.</p>\n");
-	heads_list(b, g, c->name, st.turn);
+	heads_list(b, g, c->name, st.turn, st.witnessed ? st.nphases : 0);
 	ord_buf_adds(b, "</section>\n");
 	web_page_end(r);
 	return 0;
@@ -257,17 +281,29 @@ void web_page_status(struct web_req *r, const char *name)
 	web_game_close(r, g);
 }
 
-/* "AT-TURN.head" -> at, turn; -1 when file is no head's name. */
-static int parse_head_name(const char *file, char at[16], int *turn)
+/* "AT-TURN.head" -> at, turn, phase 0; "close-TURN-PHASE.head" -> "close",
+ * turn, phase; -1 when file is no head's name. */
+static int parse_head_name(const char *file, char at[16], int *turn, int *phase)
 {
 	const char *dash = strrchr(file, '-'), *dot = strrchr(file, '.');
 	struct ord_buf num = ORD_BUF_INIT;
-	long t;
+	long t, p = 0;
 	int ok;
 
 	if (!dash || !dot || dot < dash || strcmp(dot, ".head") || dash - file >= 16)
 		return -1;
 	snprintf(at, 16, "%.*s", (int)(dash - file), file);
+	if (!strncmp(file, "close-", 6) && dash > file + 5) {
+		/* the phase after the last dash, the turn before it */
+		ord_buf_add(&num, dash + 1, (size_t)(dot - dash - 1));
+		ok = ord_parse_long(num.buf, &p) == 0 && p >= 1 && p <= WEB_PHASES;
+		ord_buf_release(&num);
+		if (!ok)
+			return -1;
+		dot = dash;
+		dash = file + 5;
+		snprintf(at, 16, "close");
+	}
 	if (strcmp(at, "open") && strcmp(at, "seal") && strcmp(at, "close") && strcmp(at, "exchange"))
 		return -1;
 	ord_buf_add(&num, dash + 1, (size_t)(dot - dash - 1));
@@ -276,6 +312,7 @@ static int parse_head_name(const char *file, char at[16], int *turn)
 	if (!ok)
 		return -1;
 	*turn = (int)t;
+	*phase = (int)p;
 	return 0;
 }
 
@@ -283,23 +320,25 @@ void web_page_head(struct web_req *r, const char *name, const char *file)
 {
 	struct ord_head h;
 	char at[16];
-	int turn;
+	int turn, phase;
 	ord_game *g;
 
-	if (parse_head_name(file, at, &turn) != 0) {
+	if (parse_head_name(file, at, &turn, &phase) != 0) {
 		web_error_page(r, 404, "Not found", "There is no such head.");
 		return;
 	}
 	if (!(g = web_open_game(r, name)))
 		return;
-	if (ord_game_head(g, &h, turn, at) != 0) {
+	if ((phase ? ord_game_head_close(g, &h, turn, phase) : ord_game_head(g, &h, turn, at)) != 0) {
 		web_error_page(r, 404, "Not found", "The game has no such signed head (yet).");
 	} else {
 		ord_head_format(&h, &r->body);
 		r->ctype = "text/plain; charset=utf-8";
 		ord_buf_adds(&r->disposition, "attachment; filename=\"");
 		ord_buf_adds(&r->disposition, name);
-		ord_buf_addf(&r->disposition, "-%s-%d.head\"", at, turn);
+		ord_buf_addch(&r->disposition, '-');
+		head_file(&r->disposition, at, turn, phase);
+		ord_buf_addch(&r->disposition, '"');
 	}
 	web_game_close(r, g);
 }
@@ -377,8 +416,8 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		char source[16] = "", chex[65];
 		int version = 0;
 		struct ord_head h;
-		const char *heads[3][2];
-		int hturn[3], nh = 0, i, submitted;
+		const char *heads[3 + WEB_PHASES];
+		int hturn[3 + WEB_PHASES], hphase[3 + WEB_PHASES] = { 0 }, nh = 0, i, p, submitted;
 
 		ord_buf_addf(b,
 			     "<article class=\"turn\" id=\"turn-%d\"><h3>Turn %d</h3>"
@@ -389,23 +428,32 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		web_esc(b, name);
 		ord_buf_addf(b, "-turn-%d.xml</a> <span class=\"muted\">the bundle</span></li>", t);
 		if (t == 1 && ord_game_head(g, &h, 1, "open") == 0) {
-			heads[nh][0] = "open";
+			heads[nh] = "open";
 			hturn[nh++] = 1;
 		} else if (t > 1 && ord_game_head(g, &h, t - 1, "exchange") == 0) {
-			heads[nh][0] = "exchange";
+			heads[nh] = "exchange";
 			hturn[nh++] = t - 1;
 		}
 		if (ord_game_head(g, &h, t, "seal") == 0) {
-			heads[nh][0] = "seal";
+			heads[nh] = "seal";
 			hturn[nh++] = t;
 		}
+		/* witnessed dice: each phase's close head, the only one that
+		 * shows the phase was not closed again once the links were in */
+		for (p = 1; st.witnessed && p <= st.nphases && p <= WEB_PHASES; p++)
+			if (ord_game_head_close(g, &h, t, p) == 0) {
+				heads[nh] = "close";
+				hphase[nh] = p;
+				hturn[nh++] = t;
+			}
 		if (ord_game_head(g, &h, t, "exchange") == 0) {
-			heads[nh][0] = "exchange";
+			heads[nh] = "exchange";
 			hturn[nh++] = t;
 		}
 		ord_error_clear();
 		for (i = 0; i < nh; i++)
-			head_link(b, name, heads[i][0], hturn[i], "a signed head");
+			head_link(b, name, heads[i], hturn[i], hphase[i],
+				  hphase[i] ? "a signed head of a phase's close" : "a signed head");
 		/* the command takes from this page nothing the player holds
 		 * himself: a server that put another sheet in his side's place
 		 * would fill in that sheet's commitment, and verify would say
@@ -436,7 +484,8 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		for (i = 0; i < nh; i++) {
 			ord_buf_adds(b, " --head ");
 			web_esc(b, name);
-			ord_buf_addf(b, "-%s-%d.head", heads[i][0], hturn[i]);
+			ord_buf_addch(b, '-');
+			head_file(b, heads[i], hturn[i], hphase[i]);
 		}
 		ord_buf_adds(b, "</code></pre>\n<p class=\"muted\"><code>GAME-KEY</code>: the "
 				"game's key as you kept it from your first receipt.");
