@@ -2,7 +2,10 @@
  * notices.c - what every player receives without asking (issue 12, item 6):
   * when a turn opens, the signed head of its opening (its seed commitment);
  * at the seal, the signed head (and an NMR notice to a side whose orders
- * were held or repeated); after the last phase, his own side's report; at
+ * were held or repeated); with witnessed dice, at each phase's close, its
+ * signed head (he reveals his link against it, and keeps it: it alone
+ * shows the phase was not closed again once the links were known); after
+ * the last phase, his own side's report; at
  * the exchange, the turn bundle with the exchange's head and the
  * `orderly verify` command, to be run with the receipt, the game's key and
  * the heads he kept from the earlier mails, and with --report to check the
@@ -263,6 +266,87 @@ out:
 	return err;
 }
 
+/* Phase p of turn t is closed (witnessed dice): every side gets the close's
+ * signed head, which tells him it is time to reveal his link and is the
+ * only proof that the referee, once he held every link, did not record the
+ * phase's events again and close it anew (the seal's head signs the log
+ * before them, the exchange's whatever stands in their place).  Mailed
+ * while the turn is not exchanged: after it, a head mailed for the first
+ * time proves nothing of what was signed at the close. */
+static int close_notices(ord_game *g, int t, int nphases)
+{
+	struct ord_head h;
+	struct ord_buf head = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
+		       name = ORD_BUF_INIT;
+	struct mail_attach att;
+	unsigned char pk[32];
+	char pkhex[65];
+	size_t i;
+	int p, err = 0;
+
+	for (p = 1; p <= nphases; p++) {
+		for (i = 0; i < ord_game_nsides(g); i++) {
+			struct ord_mail_party party;
+
+			ord_buf_reset(&key);
+			ord_buf_addf(&key, "close/%d/%d/%s", t, p, ord_game_side_name(g, i));
+			if (ord_mail_party(g, ord_game_side_name(g, i), &party) == 0 &&
+			    *party.address && !ord_mail_queued(g, key.buf))
+				break;
+		}
+		ord_error_clear();
+		if (i == ord_game_nsides(g))
+			continue; /* mailed to every side with an address */
+		if (ord_game_head_close(g, &h, t, p) != 0) {
+			/* not closed yet, nor the phases after it */
+			ord_error_clear();
+			break;
+		}
+		if ((err = ord_game_pubkey(g, pk)) != 0)
+			break;
+		mail_hex(pkhex, pk, 32);
+		ord_buf_reset(&head);
+		ord_buf_reset(&name);
+		ord_head_format(&h, &head);
+		ord_buf_addf(&name, "close-%d-%d.head", t, p);
+		att.filename = name.buf;
+		att.type = "text/plain";
+		att.data = head.buf;
+		att.len = head.len;
+		for (i = 0; i < ord_game_nsides(g); i++) {
+			const char *side = ord_game_side_name(g, i);
+
+			ord_buf_reset(&body);
+			ord_buf_addf(&body,
+				     "Phase %d of turn %d is closed: no event of it can be recorded now.\n\n"
+				     "The signed head of the game's log at the close is attached (%s)\n"
+				     "and below. Keep it: it alone shows that the phase's events were not\n"
+				     "recorded again, to choose the dice, once the links were revealed\n"
+				     "('orderly verify BUNDLE --head %s').\n\n"
+				     "Your side's link for the phase, on your own machine, with the head of\n"
+				     "the turn's opening you kept:\n\n"
+				     "    orderly witness --link-for --head %s --pubkey GAME-KEY \\\n"
+				     "        --side %s --key YOUR.key --phase %d --turn %d --opening open-%d.head\n\n"
+				     "GAME-KEY: the game's public key, as the mail of turn 1's opening gave\n"
+				     "it (for comparison only, the judge's file says %s).\n"
+				     "Give the link it prints to the referee.\n\n%s",
+				     p, t, name.buf, name.buf, name.buf, side, p, t, t, pkhex,
+				     head.buf);
+			ord_buf_reset(&key);
+			ord_buf_addf(&key, "close/%d/%d/%s", t, p, side);
+			if ((err = mail_queue_to(g, side, key.buf, "phase closed", body.buf, NULL,
+						 NULL, &att, 1)) != 0)
+				goto out;
+		}
+	}
+out:
+	ord_buf_release(&head);
+	ord_buf_release(&body);
+	ord_buf_release(&key);
+	ord_buf_release(&name);
+	return err;
+}
+
 static int report_notices(ord_game *g, int t)
 {
 	struct ord_buf report = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT;
@@ -294,6 +378,7 @@ static int report_notices(ord_game *g, int t)
 
 struct bundle {
 	int turn;
+	int nclose; /* witnessed dice: the phases, whose close heads were mailed */
 	struct ord_buf xml, seal, exch, names[3];
 	char pkhex[65];
 };
@@ -343,7 +428,7 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 		       judge_seal = ORD_BUF_INIT;
 	struct mail_attach att[3];
 	size_t i, natt;
-	int t = bd->turn, err = 0;
+	int t = bd->turn, err = 0, p, nkept = 0;
 
 	ord_buf_addf(&judge_seal, "seal-%d.judge-copy.head", t);
 	for (i = 0; i <= ord_game_nsides(g); i++) {
@@ -396,6 +481,14 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 			ord_buf_addf(&body, " \\\n        --head open-%d.head", t);
 		if (bd->seal.len)
 			ord_buf_addf(&body, " \\\n        --head %s", seal_name);
+		for (p = 1, nkept = 0; side && p <= bd->nclose; p++) {
+			ord_buf_reset(&kept);
+			ord_buf_addf(&kept, "close/%d/%d/%s", t, p, side);
+			if (ord_mail_queued(g, kept.buf)) {
+				ord_buf_addf(&body, " \\\n        --head close-%d-%d.head", t, p);
+				nkept++;
+			}
+		}
 		if (bd->exch.len)
 			ord_buf_addf(&body, " \\\n        --head %s", bd->names[2].buf);
 		ord_buf_adds(&body, "\n\n");
@@ -418,6 +511,11 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 				     "%s is attached: the judge's copy of the seal's head, since\n"
 				     "no mail of the seal reached you; it is no evidence of its own.\n",
 				     seal_name);
+		if (nkept)
+			ord_buf_addf(&body,
+				     "close-%d-P.head came with the mail of phase P's close; a phase\n"
+				     "whose close head you lack is named by verify as not checked.\n",
+				     t);
 		if (bd->exch.len)
 			ord_buf_addf(&body, "%s is attached.\n", bd->names[2].buf);
 		/* the report mailed is not signed: the bundle's record is */
@@ -490,6 +588,7 @@ static int bundle_missing(ord_game *g, int t)
 static int bundle_notices(ord_game *g, int t)
 {
 	struct bundle bd;
+	struct ord_game_status st;
 	struct ord_head h;
 	unsigned char pk[32];
 	size_t k;
@@ -522,6 +621,9 @@ static int bundle_notices(ord_game *g, int t)
 	ord_buf_addf(&bd.names[0], "turn-%d.xml", t);
 	ord_buf_addf(&bd.names[1], "seal-%d.head", t);
 	ord_buf_addf(&bd.names[2], "exchange-%d.head", t);
+	if ((err = ord_game_status(g, &st)) != 0)
+		goto out;
+	bd.nclose = st.witnessed ? st.nphases : 0;
 	err = bundle_tx(&bd, g);
 out:
 	for (k = 0; k < 3; k++)
@@ -636,6 +738,8 @@ int mail_notices(ord_game *g, int64_t now, int64_t *next)
 		if ((err = open_notices(g, t, sealed ? 0 : ti.deadline, !sealed)) != 0)
 			return err;
 		if (sealed && (err = seal_notices(g, t)) != 0)
+			return err;
+		if (sealed && !exchanged && ti.witnessed && (err = close_notices(g, t, ti.nphases)) != 0)
 			return err;
 		if (resolved && (err = report_notices(g, t)) != 0)
 			return err;
