@@ -118,4 +118,17 @@ for who in blue red; do
 	expect_not_in "$out" "close of phase"
 	expect_not_in "$out" "no --head"
 done
+# turn 2 played through from the command line before the next look: a
+# close head mailed after the exchange would prove nothing, so none is
+ordu seal "$G" --force >/dev/null
+for p in 1 2 3 4 5; do
+	ordu witness "$G" --close >/dev/null
+	ordu resolve "$G" --stand-in >/dev/null
+done
+ordu exchange "$G" >/dev/null
+tick
+expect_eq "$(count blue "phase closed")" 5 "blue's mails of a phase's close after turn 2"
+expect_eq "$(count blue "turn bundle")" 2 "blue's bundle mails"
+cmd=$(mime "$(last_mail blue "turn bundle")" body | sed -n '/^    orderly verify/,/^$/p')
+expect_not_in "$cmd" "close-2-"
 note "every side is mailed each phase's close head, and verifies with them"
