@@ -429,8 +429,15 @@ int ord_xml_parse(xmlDocPtr *out, const char *bytes, size_t len, const char *nam
 	 * tenth faster and smaller.  Such a tree takes no new content; orderly
 	 * only reads its trees, but for the scenario's addresses, whose
 	 * attributes are removed whole (xmlUnsetProp frees a compact text) */
+	/* HUGE: libxml2 stops a document in memory that its parser looks
+	 * more than 10,000,000 bytes into ("Huge input lookup": a bundle of
+	 * 10,000 units, 15 MB); what the option lets through besides (deeper
+	 * nesting, longer names and texts, entities' amplification) is
+	 * refused apart: the size by prescan, entities and DTDs by prescan
+	 * and check_tree, the nesting by check_tree */
 	doc = xmlCtxtReadMemory(ctxt, bytes, (int)len, name, NULL,
-				XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_COMPACT);
+				XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_COMPACT |
+					(len > ORD_XML_HUGE_BYTES ? XML_PARSE_HUGE : 0));
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	if (!doc || !ctxt->wellFormed || c.count) {
 		if (c.msg.len)

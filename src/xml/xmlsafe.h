@@ -11,7 +11,9 @@
 #include "core/common.h"
 
 #define ORD_XML_MAX_BYTES (16u * 1024 * 1024) /* largest XML document accepted */
-#define ORD_XML_MAX_DEPTH 64                  /* deepest element nesting accepted */
+/* a larger document is parsed with XML_PARSE_HUGE (ord_xml_parse) */
+#define ORD_XML_HUGE_BYTES (8u * 1024 * 1024)
+#define ORD_XML_MAX_DEPTH 64 /* deepest element nesting accepted */
 
 /* Parse bytes into a document; name is used in messages.  Refuses any DOCTYPE,
  * entity declaration or reference, and documents over the limits. */
