@@ -271,4 +271,24 @@ has "$OUT" "the history up to it was rewritten"
 expect 1 verify rewritten.xml --pubkey "$REFKEY" --receipt "$RED2"
 has "$OUT" "version 3 was sealed instead"
 
+# ------------------------------------------------------------ a bundle too large to verify
+# verify reads at most 16 MiB: export writes a larger bundle (here a sheet
+# of 12.5 MB of comments, base64 in the bundle) and says it cannot be
+# verified; verify refuses it by its size.
+D=$SRC/rulesets/battalion/examples
+expect 0 new big.orderly --scenario "$D/scenario.xml"
+{
+	cat "$D/demo/turn1-french.txt"
+	head -c 12500000 /dev/zero | tr '\0' 'x' | fold -w 99 | sed 's/^/# /'
+} >big-french.txt
+expect 0 submit big.orderly --side french big-french.txt
+expect 0 submit big.orderly --side allied "$D/demo/turn1-allied.txt"
+expect 0 seal big.orderly
+for _ in 1 2 3 4 5; do expect 0 resolve big.orderly; done
+expect 0 exchange big.orderly
+expect 0 export big.orderly --turn 1 -o big.xml
+has "$ERR" "note: the bundle is 16.4 MiB, more than the 16 MiB 'orderly verify' reads (a turn of about 10,000 units or more): it cannot be verified"
+expect 65 verify big.xml
+has "$ERR" "is too large (more than 16 MiB, the most orderly reads)"
+
 echo "test_bundle: ok"
