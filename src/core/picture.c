@@ -70,12 +70,14 @@ static void copy_unit(struct ord_ctx *to, const struct ord_unit *u)
 	ord_buf_release(&s);
 }
 
-static void copy_event(struct ord_ctx *to, const struct ord_event *e)
+/* Copy an event of the full context into the viewer's, as its number
+ * seq there. */
+static void copy_event(struct ord_ctx *to, const struct ord_event *e, unsigned seq)
 {
 	struct ord_buf a = ORD_BUF_INIT;
 
 	ord_kv_serialize(&e->kv, &a);
-	ord_ctx_add_event(to, e->seq, e->phase, e->kind, a.buf, e->override, e->check);
+	ord_ctx_add_event(to, seq, e->phase, e->kind, a.buf, e->override, e->check);
 	ord_buf_release(&a);
 }
 
@@ -165,6 +167,7 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 	struct ord_record r;
 	struct ord_picture what;
 	int *met = NULL, *vmet = NULL;
+	unsigned *seen = NULL, nseen = 0;
 	size_t *from = NULL;
 	size_t i;
 	int err, k, j, loaded = 0, reading = 0;
@@ -217,18 +220,45 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 			copy_unit(&view, &full.units[i]);
 		}
 	ord_ctx_index(&view);
+	if ((err = ord_store_record_load_parts(g->db, t.turn, ORD_REC_RESULTS, &r)) != 0)
+		goto out;
+	/* a side's picture numbers the events it sees 1, 2, ... in the
+	 * turn's order, as its report does not tell the turn's own numbers
+	 * either: their gaps would count the enemy's events it did not see
+	 * (a review finding); the referee's keeps them.  seen[n]: event n's
+	 * number in the view, 0 for one the viewer does not see */
+	for (i = 0; i < full.nevents; i++)
+		if (full.events[i].seq > nseen)
+			nseen = full.events[i].seq;
+	for (i = 0; i < r.results.n; i++)
+		if (r.results.v[i].event > 0 && (unsigned)r.results.v[i].event > nseen)
+			nseen = (unsigned)r.results.v[i].event;
+	seen = ord_xcalloc((size_t)nseen + 1, sizeof(*seen));
+	for (i = 0; i < full.nevents; i++) {
+		const struct ord_event *e = &full.events[i];
+		if (phase_index(g, e->phase) <= k &&
+		    (!side || ord_fog_event_seen(g->rs, &full, e, side)))
+			seen[e->seq] = 1;
+	}
+	for (i = 0; i < r.results.n; i++) {
+		const struct ord_rec_result *res = &r.results.v[i];
+		if (res->event > 0 && phase_index(g, res->phase) <= k &&
+		    (!side || ord_fog_result_seen(g->rs, &full, res->unit, (unsigned)res->event, side)))
+			seen[res->event] = 1;
+	}
+	for (i = 1, j = 0; i <= nseen; i++)
+		if (seen[i])
+			seen[i] = side ? (unsigned)++j : (unsigned)i;
 	for (i = 0; i < full.nevents; i++) {
 		const struct ord_event *e = &full.events[i];
 		if (phase_index(g, e->phase) > k)
 			continue;
 		if (side && !ord_fog_event_seen(g->rs, &full, e, side))
 			continue;
-		copy_event(&view, e);
+		copy_event(&view, e, seen[e->seq]);
 	}
 	if ((err = ord_game_attach_sheets(g, &view, t.turn,
 					  t.state == ORD_TURN_EXCHANGED ? NULL : side)) != 0)
-		goto out;
-	if ((err = ord_store_record_load_parts(g->db, t.turn, ORD_REC_RESULTS, &r)) != 0)
 		goto out;
 	for (i = 0; i < r.results.n; i++) {
 		const struct ord_rec_result *res = &r.results.v[i];
@@ -236,8 +266,9 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 			continue;
 		if (side && !ord_fog_result_seen(g->rs, &full, res->unit, (unsigned)res->event, side))
 			continue;
-		ord_ctx_add_stored_result(&view, res->phase, (unsigned)res->event, res->unit,
-					  res->values, res->explanation, &res->texts);
+		ord_ctx_add_stored_result(&view, res->phase,
+					  res->event > 0 ? seen[res->event] : (unsigned)res->event,
+					  res->unit, res->values, res->explanation, &res->texts);
 	}
 
 	/* the steps: the turn's start and each phase drawn, an enemy unit's
@@ -274,6 +305,7 @@ out:
 	ord_record_release(&r);
 	free(met);
 	free(vmet);
+	free(seen);
 	free(from);
 	return err;
 }
