@@ -131,10 +131,13 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 		 * one received; what was checked beside it */
 		fputs(out.buf ? out.buf : "", stderr);
 		cli_print_buf(&report);
+	} else if (rc == ORD_ETAMPERED && report_s) {
+		/* standard output is the report's, even when there is none:
+		 * `verify B --report S > mine.txt` gets no findings in it */
+		fputs(out.buf ? out.buf : "", stderr);
+		cli_error("no report: the bundle does not verify, so its record is not the turn as it was played");
 	} else if (rc == 0 || rc == ORD_ETAMPERED) {
 		cli_print_buf(&out);
-		if (rc && report_s)
-			cli_error("no report: the bundle does not verify, so its record is not the turn as it was played");
 	}
 	if (rc < 0) {
 		rc = cli_fail(rc);
