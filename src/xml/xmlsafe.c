@@ -351,6 +351,51 @@ static int check_utf8_decl(const char *bytes, size_t len, const char *name)
 			     name, (int)(v - enc > 40 ? 40 : v - enc), enc);
 }
 
+/* Past the end of the markup that starts at p with open (a comment, a
+ * CDATA section, a processing instruction): after its close, else end. */
+static const char *skip_to(const char *p, const char *end, const char *close)
+{
+	const char *q = ord_xml_find_bytes(p, (size_t)(end - p), close);
+
+	return q ? q + strlen(close) : end;
+}
+
+/* The first start tag with more than ORD_XML_MAX_ATTRS attributes (an '='
+ * outside quotes between its '<' and '>'), or NULL: one pass, before
+ * libxml2's pairwise check of them can take minutes. */
+static const char *too_many_attrs(const char *p, const char *end)
+{
+	const char *tag;
+	unsigned n;
+	char quote;
+
+	while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
+		if (end - p >= 4 && !memcmp(p, "<!--", 4)) {
+			p = skip_to(p + 4, end, "-->");
+			continue;
+		}
+		if (end - p >= 9 && !memcmp(p, "<![CDATA[", 9)) {
+			p = skip_to(p + 9, end, "]]>");
+			continue;
+		}
+		if (end - p >= 2 && p[1] == '?') {
+			p = skip_to(p + 2, end, "?>");
+			continue;
+		}
+		for (tag = p++, n = 0, quote = 0; p < end; p++) {
+			if (quote)
+				quote = *p == quote ? 0 : quote;
+			else if (*p == '"' || *p == '\'')
+				quote = *p;
+			else if (*p == '>')
+				break;
+			else if (*p == '=' && ++n > ORD_XML_MAX_ATTRS)
+				return tag;
+		}
+	}
+	return NULL;
+}
+
 static int prescan(const char *bytes, size_t len, const char *name)
 {
 	const char *p;
@@ -377,6 +422,11 @@ static int prescan(const char *bytes, size_t len, const char *name)
 	if ((p = ord_xml_find_bytes(bytes, len, "<!ENTITY")) != NULL)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: entity declarations are not accepted",
 				     name, line_of(bytes, (size_t)(p - bytes)));
+	if ((p = too_many_attrs(bytes, bytes + len)) != NULL)
+		return ord_error_set(ORD_EBADDATA,
+				     "%s:%u: an element with more than %d attributes; expected at most %d",
+				     name, line_of(bytes, (size_t)(p - bytes)), ORD_XML_MAX_ATTRS,
+				     ORD_XML_MAX_ATTRS);
 	if ((p = ord_xml_find_bytes(bytes, len, xinclude_ns)) != NULL ||
 	    (p = ord_xml_find_bytes(bytes, len, xinclude_old_ns)) != NULL)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: XInclude is not accepted", name,

@@ -14,6 +14,10 @@
 /* a larger document is parsed with XML_PARSE_HUGE (ord_xml_parse) */
 #define ORD_XML_HUGE_BYTES (8u * 1024 * 1024)
 #define ORD_XML_MAX_DEPTH 64 /* deepest element nesting accepted */
+/* most attributes (namespace declarations included) on one element:
+ * libxml2 compares each with every other, so that one tag of 100,000 of
+ * them took minutes to refuse */
+#define ORD_XML_MAX_ATTRS 256
 
 /* Parse bytes into a document; name is used in messages.  Refuses any DOCTYPE,
  * entity declaration or reference, and documents over the limits. */

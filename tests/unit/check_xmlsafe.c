@@ -307,6 +307,30 @@ START_TEST(test_deep_nesting)
 }
 END_TEST
 
+/* One tag of many attributes: libxml2 compares each with every other
+ * (minutes for 100,000 of them), so they are counted first; quoted '>'
+ * and '=' and those in a comment or a CDATA section do not count. */
+START_TEST(test_many_attributes)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	int i;
+
+	ord_buf_adds(&b, "<r><!-- a=1 b=2 > --><e");
+	for (i = 0; i < ORD_XML_MAX_ATTRS; i++)
+		ord_buf_addf(&b, " a%d='x=>%d'", i, i);
+	ord_buf_adds(&b, "/><![CDATA[<e a=1 b=2>]]></r>");
+	accepted_len(b.buf, b.len);
+	ord_buf_reset(&b);
+	ord_buf_adds(&b, "<r>\n<e");
+	for (i = 0; i < 100000; i++)
+		ord_buf_addf(&b, " a%d=\"%d\"", i, i);
+	ord_buf_adds(&b, "/></r>");
+	refused_len(b.buf, b.len,
+		    "t.xml:2: an element with more than 256 attributes; expected at most 256");
+	ord_buf_release(&b);
+}
+END_TEST
+
 START_TEST(test_oversize)
 {
 	size_t len = ORD_XML_MAX_BYTES + 1;
@@ -608,6 +632,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(hostile, test_xinclude);
 	tcase_add_test(hostile, test_deep_nesting);
 	tcase_add_test(hostile, test_oversize);
+	tcase_add_test(hostile, test_many_attributes);
 	tcase_add_test(hostile, test_utf16_and_utf32);
 	tcase_add_test(hostile, test_encoding_declarations);
 	tcase_add_test(hostile, test_nul_byte);
