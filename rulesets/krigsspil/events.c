@@ -137,6 +137,47 @@ static void check_flags(struct ord_ctx *ctx, const char *list, const char *const
 	}
 }
 
+/* Is flag counted (mode per) in one of tables' modifiers: pct_flere,
+ * naboer, valeur_diff take a number, the rest yes or no. */
+static int counted_flag(struct ord_ctx *ctx, const char *const *tables, const char *flag)
+{
+	size_t i, k;
+
+	for (k = 0; tables[k]; k++) {
+		const struct ord_table *t = ks_table(ks_r(ctx), tables[k]);
+		for (i = 0; t && i < ord_table_nrows(t); i++) {
+			const struct ord_row *row = ord_table_row(t, i);
+			const char *mode = ord_row_attr(row, "mode"), *w = ord_row_attr(row, "when");
+			if (mode && !strcmp(mode, "per") && w && ord_words_has(w, flag))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* K10: the referee's flag k=v given with key (flag, a_flag, d_flag) on
+ * unit against own, what the module works out itself: refused when it
+ * says otherwise, a flag tables count by its number, the rest yes or no. */
+static void own_flag_against(struct ord_ctx *ctx, const char *const *tables, const char *key,
+			     const char *unit, const struct ord_kv *given, const char *k,
+			     const char *v, const struct ord_kv *own, struct ord_diag *d)
+{
+	const char *m = ord_kv_get(own, k);
+	int count = counted_flag(ctx, tables, k), differs;
+
+	if (count)
+		differs = fabs(strtod(v, NULL) - (m ? strtod(m, NULL) : 0)) > 1e-9;
+	else
+		differs = ord_kv_get_bool(given, k, 0) != (m && ord_kv_get_bool(own, k, 0));
+	if (differs)
+		ord_diag_add(d, 0, 0, unit, "K10",
+			     "%s: %s=%s against what the module works out itself from the units' state and the event (%s=%s): leave it out (--override records it anyway)",
+			     key, k, v, k,
+			     m       ? m
+			     : count ? "0"
+				     : "no");
+}
+
 /* K10: the referee gives with flag= what the module cannot see (a flank,
  * cover, smoke he judges); a flag the module works out itself from the
  * units' state and the event (ks_fire_own_flags: the zone, the first
@@ -144,7 +185,7 @@ static void check_flags(struct ord_ctx *ctx, const char *list, const char *const
  * given against what it works out is refused (dommerflag_kontrol: a game
  * made before took it on top of the module's, zone I in zone II too). */
 static void check_own_flags(struct ord_ctx *ctx, const struct ord_event *ev,
-			    const struct ord_unit *u, struct ord_diag *d)
+			    const struct ord_unit *u, const char *const *tables, struct ord_diag *d)
 {
 	struct ord_kv own, given;
 	size_t i;
@@ -155,24 +196,10 @@ static void check_own_flags(struct ord_ctx *ctx, const struct ord_event *ev,
 	ord_kv_init(&given);
 	ks_fire_own_flags(ctx, ev, &own);
 	ks_referee_flags(ord_kv_get(&ev->kv, "flag"), &given);
-	for (i = 0; i < given.n; i++) {
-		const char *k = given.items[i].key, *v = given.items[i].value;
-		const char *m = ord_kv_get(&own, k);
-		int differs;
-		if (!ks_fire_own_flag(ev->kind, k))
-			continue;
-		if (!strcmp(k, "valeur_diff"))
-			differs = fabs(strtod(v, NULL) - (m ? strtod(m, NULL) : 0)) > 1e-9;
-		else
-			differs = ord_kv_get_bool(&given, k, 0) != (m && ord_kv_get_bool(&own, k, 0));
-		if (differs)
-			ord_diag_add(d, 0, 0, u->id, "K10",
-				     "flag: %s=%s against what the module works out itself from the units' state and the event (%s=%s): leave it out (--override records it anyway)",
-				     k, v, k,
-				     m                           ? m
-				     : !strcmp(k, "valeur_diff") ? "0"
-								 : "no");
-	}
+	for (i = 0; i < given.n; i++)
+		if (ks_fire_own_flag(ev->kind, given.items[i].key))
+			own_flag_against(ctx, tables, "flag", u->id, &given, given.items[i].key,
+					 given.items[i].value, &own, d);
 	ord_kv_release(&own);
 	ord_kv_release(&given);
 }
@@ -615,22 +642,6 @@ static void check_ammo_change(struct ord_ctx *ctx, const struct ord_event *ev,
 			     now, ammo, ammo, from, cm, k, k == 1 ? "" : "s", ammo, from + k);
 }
 
-/* Is flag counted (mode per) in the melee's modifiers: pct_flere,
- * naboer, valeur_diff take a number, the rest yes or no. */
-static int melee_count_flag(struct ord_ctx *ctx, const char *flag)
-{
-	const struct ord_table *t = ks_table(ks_r(ctx), "skema_xv_naerkamp");
-	size_t i;
-
-	for (i = 0; t && i < ord_table_nrows(t); i++) {
-		const struct ord_row *row = ord_table_row(t, i);
-		const char *mode = ord_row_attr(row, "mode"), *w = ord_row_attr(row, "when");
-		if (mode && !strcmp(mode, "per") && w && ord_words_has(w, flag))
-			return 1;
-	}
-	return 0;
-}
-
 /* The number of an earlier event of the phase that names a or f (a
  * defensive fire at it, a melee, a flight, a merge), which the resolve
  * takes before melee ev: 0 when none. */
@@ -651,7 +662,7 @@ static unsigned melee_after(struct ord_ctx *ctx, const struct ord_event *ev,
 
 /* One side's flags (key a_flag or d_flag, of unit x; own what the module
  * works out for it) against the module's: K10 as for a fire
- * (check_own_flags), for the flags ks_melee_own_flag names; those of the
+ * (own_flag_against), for the flags ks_melee_own_flag names; those of the
  * state only when the units come to the melee as the phase began
  * (scenario_only: an earlier event of the phase named one of them, and
  * the resolve works them out at the melee), and not a battery's morale
@@ -661,30 +672,19 @@ static void check_melee_side(struct ord_ctx *ctx, const struct ord_event *ev, co
 			     const struct ord_unit *x, int defender, const struct ord_kv *own,
 			     int scenario_only, struct ord_diag *d)
 {
+	static const char *const tables[] = { "skema_xv_naerkamp", NULL };
 	struct ord_kv given;
 	size_t i;
 
 	ord_kv_init(&given);
 	ks_referee_flags(ord_kv_get(&ev->kv, key), &given);
 	for (i = 0; i < given.n; i++) {
-		const char *k = given.items[i].key, *v = given.items[i].value;
-		const char *m = ord_kv_get(own, k);
-		int whose = ks_melee_own_flag(k), count, differs;
+		const char *k = given.items[i].key;
+		int whose = ks_melee_own_flag(k);
 		if (!whose || (whose == KS_OWN_STATE && scenario_only) ||
 		    (defender && ks_is(ctx, x, "artilleri") && !strncmp(k, "moral_", 6)))
 			continue;
-		count = melee_count_flag(ctx, k);
-		if (count)
-			differs = fabs(strtod(v, NULL) - (m ? strtod(m, NULL) : 0)) > 1e-9;
-		else
-			differs = ord_kv_get_bool(&given, k, 0) != (m && ord_kv_get_bool(own, k, 0));
-		if (differs)
-			ord_diag_add(d, 0, 0, x->id, "K10",
-				     "%s: %s=%s against what the module works out itself from the units' state and the event (%s=%s): leave it out (--override records it anyway)",
-				     key, k, v, k,
-				     m       ? m
-				     : count ? "0"
-					     : "no");
+		own_flag_against(ctx, tables, key, x->id, &given, k, given.items[i].value, own, d);
 	}
 	ord_kv_release(&given);
 }
@@ -1078,7 +1078,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (ks_is(ctx, u, "infanteri") || ks_is(ctx, u, "kavaleri"))
 			check_reach(ctx, ev, u, NULL, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
-		check_own_flags(ctx, ev, u, d);
+		check_own_flags(ctx, ev, u, tables, d);
 	} else if (!strcmp(ev->kind, "artilleri")) {
 		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
 						      "skema_xv_moral", NULL };
@@ -1154,7 +1154,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		check_reach(ctx, ev, u, ammo, d);
 		check_overfire(ctx, ev, u, ammo, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
-		check_own_flags(ctx, ev, u, d);
+		check_own_flags(ctx, ev, u, tables, d);
 	} else if (!strcmp(ev->kind, "forsvarsild")) {
 		static const char *const tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
 						      "skema_xv_moral", NULL };
@@ -1187,7 +1187,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "15", "battery '%s' is limbered", u->id);
 		check_carriers(ctx, ev, u, d); /* its canister comes from the limbers too */
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
-		check_own_flags(ctx, ev, u, d);
+		check_own_flags(ctx, ev, u, tables, d);
 	} else if (!strcmp(ev->kind, "fortryd")) {
 		if (ks_st(ctx, u, "angreb_traek") != turn)
 			ord_diag_add(d, 0, 0, u->id, "16.6",
