@@ -668,25 +668,21 @@ static unsigned melee_after(struct ord_ctx *ctx, const struct ord_event *ev,
  * the resolve works them out at the melee), and not a battery's morale
  * when it defends (unescorted it goes U, 16: its escort is a neighbour,
  * which the check does not look for). */
-static void check_melee_side(struct ord_ctx *ctx, const struct ord_event *ev, const char *key,
-			     const struct ord_unit *x, int defender, const struct ord_kv *own,
+static void check_melee_side(struct ord_ctx *ctx, const char *key, const struct ord_unit *x,
+			     int defender, const struct ord_kv *given, const struct ord_kv *own,
 			     int scenario_only, struct ord_diag *d)
 {
 	static const char *const tables[] = { "skema_xv_naerkamp", NULL };
-	struct ord_kv given;
 	size_t i;
 
-	ord_kv_init(&given);
-	ks_referee_flags(ord_kv_get(&ev->kv, key), &given);
-	for (i = 0; i < given.n; i++) {
-		const char *k = given.items[i].key;
+	for (i = 0; i < given->n; i++) {
+		const char *k = given->items[i].key;
 		int whose = ks_melee_own_flag(k);
 		if (!whose || (whose == KS_OWN_STATE && scenario_only) ||
 		    (defender && ks_is(ctx, x, "artilleri") && !strncmp(k, "moral_", 6)))
 			continue;
-		own_flag_against(ctx, tables, key, x->id, &given, k, given.items[i].value, own, d);
+		own_flag_against(ctx, tables, key, x->id, given, k, given->items[i].value, own, d);
 	}
-	ord_kv_release(&given);
 }
 
 /* Skema XVII's flags the referee gives to some units only, by what the
@@ -695,21 +691,12 @@ static void check_melee_side(struct ord_ctx *ctx, const struct ord_event *ev, co
  * tiraillørkæde", holdende of "Kavaleri angriber holdende kavaleri", and
  * krudtroeg "gælder for både forsvareren og angriberen" (the referee's
  * word for a side, else the module's, alike on both). */
-static void check_melee_referee(struct ord_ctx *ctx, const struct ord_event *ev,
-				const struct ord_unit *a, const struct ord_unit *f,
-				const struct ord_kv *own_a, const struct ord_kv *own_d,
-				struct ord_diag *d)
+static void check_melee_referee(struct ord_ctx *ctx, const char *const keys[2],
+				const struct ord_unit *const side[2], const struct ord_kv given[2],
+				const struct ord_kv own[2], struct ord_diag *d)
 {
-	static const char *const keys[2] = { "a_flag", "d_flag" };
-	const struct ord_unit *side[2] = { a, f };
-	const struct ord_kv *own[2] = { own_a, own_d };
-	struct ord_kv given[2];
 	int smoke[2], screen = 0, k;
 
-	for (k = 0; k < 2; k++) {
-		ord_kv_init(&given[k]);
-		ks_referee_flags(ord_kv_get(&ev->kv, keys[k]), &given[k]);
-	}
 	for (k = 0; k < 2; k++) {
 		const struct ord_unit *x = side[k], *enemy = side[1 - k];
 		if (ord_kv_get_bool(&given[k], "tiraillor", 0)) {
@@ -740,10 +727,10 @@ static void check_melee_referee(struct ord_ctx *ctx, const struct ord_event *ev,
 		}
 		smoke[k] = ord_kv_get(&given[k], "krudtroeg")
 				   ? ord_kv_get_bool(&given[k], "krudtroeg", 0)
-				   : ord_kv_get_bool(own[k], "krudtroeg", 0);
+				   : ord_kv_get_bool(&own[k], "krudtroeg", 0);
 	}
 	if (screen == 2)
-		ord_diag_add(d, 0, 0, f->id, "Skema XVII",
+		ord_diag_add(d, 0, 0, side[1]->id, "Skema XVII",
 			     "d_flag: tiraillor on both sides: only one side has a skirmish screen, and only it has the bonus (\"kun hvis den ene part har tiraillørkæde\")");
 	if (smoke[0] != smoke[1]) {
 		/* said of the side the referee gave it on, the defender's when both */
@@ -754,21 +741,6 @@ static void check_melee_referee(struct ord_ctx *ctx, const struct ord_event *ev,
 			     smoke[1 - k] ? "yes" : "no",
 			     ord_kv_get(&given[1 - k], "krudtroeg") ? keys[1 - k] : "the module's");
 	}
-	for (k = 0; k < 2; k++)
-		ord_kv_release(&given[k]);
-}
-
-/* The referee's holdende on side key (16.5): no attack column in own,
- * as the melee takes it. */
-static void halted(const struct ord_event *ev, const char *key, struct ord_kv *own)
-{
-	struct ord_kv given;
-
-	ord_kv_init(&given);
-	ks_referee_flags(ord_kv_get(&ev->kv, key), &given);
-	if (ord_kv_get_bool(&given, "holdende", 0) && ord_kv_get(own, "angrebskolonne_kav"))
-		ord_kv_set(own, "angrebskolonne_kav", "no");
-	ord_kv_release(&given);
 }
 
 /* K10 for the melee (naerkampflag_kontrol; a game made before it took
@@ -777,25 +749,33 @@ static void halted(const struct ord_event *ev, const char *key, struct ord_kv *o
 static void check_melee_flags(struct ord_ctx *ctx, const struct ord_event *ev,
 			      const struct ord_unit *a, const struct ord_unit *f, struct ord_diag *d)
 {
-	struct ord_kv own_a, own_d;
-	int scenario_only;
+	static const char *const keys[2] = { "a_flag", "d_flag" };
+	const struct ord_unit *const side[2] = { a, f };
+	struct ord_kv given[2], own[2];
+	int scenario_only, k;
 
 	if ((!ord_kv_get(&ev->kv, "a_flag") && !ord_kv_get(&ev->kv, "d_flag")) ||
 	    !ks_check(ks_r(ctx), "naerkampflag_kontrol"))
 		return;
-	ord_kv_init(&own_a);
-	ord_kv_init(&own_d);
-	ks_melee_own_flags(ctx, ev, &own_a, &own_d);
-	/* halted cavalry has no attack column bonus (16.5): the melee takes
-	 * it away for the referee's holdende */
-	halted(ev, "a_flag", &own_a);
-	halted(ev, "d_flag", &own_d);
 	scenario_only = melee_after(ctx, ev, a, f) != 0;
-	check_melee_side(ctx, ev, "a_flag", a, 0, &own_a, scenario_only, d);
-	check_melee_side(ctx, ev, "d_flag", f, 1, &own_d, scenario_only, d);
-	check_melee_referee(ctx, ev, a, f, &own_a, &own_d, d);
-	ord_kv_release(&own_a);
-	ord_kv_release(&own_d);
+	for (k = 0; k < 2; k++) {
+		ord_kv_init(&given[k]);
+		ord_kv_init(&own[k]);
+		ks_referee_flags(ord_kv_get(&ev->kv, keys[k]), &given[k]);
+	}
+	ks_melee_own_flags(ctx, ev, &own[0], &own[1]);
+	for (k = 0; k < 2; k++) {
+		/* halted cavalry has no attack column bonus (16.5): the melee
+		 * takes it away for the referee's holdende */
+		if (ord_kv_get_bool(&given[k], "holdende", 0))
+			ord_kv_set(&own[k], "angrebskolonne_kav", "no");
+		check_melee_side(ctx, keys[k], side[k], k, &given[k], &own[k], scenario_only, d);
+	}
+	check_melee_referee(ctx, keys, side, given, own, d);
+	for (k = 0; k < 2; k++) {
+		ord_kv_release(&given[k]);
+		ord_kv_release(&own[k]);
+	}
 }
 
 static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
