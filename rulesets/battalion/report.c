@@ -454,22 +454,17 @@ static void show_fire(struct ord_ctx *ctx, const struct ord_result_view *r, cons
 	ord_buf_adds(out, stop);
 }
 
-/* The event numbered seq, or NULL: the events are held in the order
- * recorded, which is their numbers' (a report reads every result). */
-static const struct ord_event *event_numbered(struct ord_ctx *ctx, unsigned seq)
+/* The event numbered seq of those naming the unit id (the core's index
+ * of a unit's events), or NULL. */
+static const struct ord_event *unit_event(struct ord_ctx *ctx, const char *id, unsigned seq)
 {
-	size_t lo = 0, hi = ord_ctx_nevents(ctx);
+	const struct ord_unit *u = ord_ctx_find_unit(ctx, id);
+	const struct ord_event *e;
+	size_t i;
 
-	while (seq && lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct ord_event *e = ord_ctx_event(ctx, mid);
+	for (i = 0; seq && (e = ord_ctx_unit_event(ctx, u, i)) != NULL; i++)
 		if (e->seq == seq)
 			return e;
-		if (e->seq < seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return NULL;
 }
 
@@ -486,7 +481,7 @@ void bat_show_result(struct ord_ctx *ctx, const struct ord_result_view *r, const
 	if (!strncmp(s, "fired on by ", 12) && strncmp(s, "fired on by gun ", 16)) {
 		show_fire(ctx, r, viewer, out);
 	} else if (!strncmp(s, "melee with ", 11)) {
-		const struct ord_event *e = event_numbered(ctx, r->event_seq);
+		const struct ord_event *e = unit_event(ctx, r->unit, r->event_seq);
 		static const char *const keys[] = { "a", "b", "a2", "b2" }, *const letters[] = {
 			"A", "B", "A2", "B2"
 		};
