@@ -386,39 +386,46 @@ static void show_melee(struct ord_ctx *ctx, struct melee_words *m, const char *t
 	ord_buf_release(&seg);
 }
 
+/* ": 14 casualties": a fire's casualties as the phase stored them. */
+static void add_casualties(struct ord_buf *out, const struct ord_result_view *r)
+{
+	long cas = ord_kv_get_int(r->values, "casualties", 0);
+
+	if (ord_kv_get(r->values, "casualties"))
+		ord_buf_addf(out, ": %ld casualt%s", cas, cas == 1 ? "y" : "ies");
+}
+
 /* An enemy battalion's fire on one of viewer's units ("fired on by A1
  * (musket, 2"): 22 firers × 50% = 11, +5.5 target in column = 16.5 →
  * 17"): its trays firing, the modifiers by name and the casualties, not
- * the figures that fired nor the numbers worked out from them. */
+ * the figures that fired nor the numbers worked out from them; words of
+ * another shape, the casualties alone. */
 static void show_fire(struct ord_ctx *ctx, const struct ord_result_view *r, const char *viewer,
 		      struct ord_buf *out)
 {
-	const char *s = r->explanation, *id = s + strlen("fired on by "), *p, *body, *pct, *stop;
-	const struct ord_unit *u;
-	struct ord_buf b = ORD_BUF_INIT;
+	const char *s = r->explanation, *by = ord_kv_get(r->values, "by"), *p, *pct, *stop;
+	const char *body = strstr(s, "): ");
 	char *end;
 	long fig;
 
-	p = strstr(id, " (");
-	body = p ? strstr(p, "): ") : NULL;
-	if (!body)
-		return;
-	ord_buf_add(&b, id, (size_t)(p - id));
-	u = ord_ctx_find_unit(ctx, b.buf);
-	ord_buf_release(&b);
-	if (!hidden(ctx, u, viewer))
+	/* the firer as the phase stored it (values' by=) */
+	if (!by || !body || !hidden(ctx, ord_ctx_find_unit(ctx, by), viewer))
 		return;
 	body += 3;
 	if (!strncmp(body, "enfiladed ", 10) && (p = strstr(body, "; ")) != NULL)
 		body = p + 2;
-	if (!isdigit((unsigned char)*body))
-		return; /* no fire, out of range: no figures told */
+	if (!strncmp(body, "no fire: ", 9) || !strncmp(body, "out of range: ", 14))
+		return; /* no figures told */
+	ord_buf_add(out, s, (size_t)(body - s));
 	fig = strtol(body, &end, 10);
 	pct = strstr(end, " × ");
 	p = strstr(end, "% = ");
-	if (strncmp(end, " firer", 6) || !pct || !p || pct > p)
+	if (!isdigit((unsigned char)*body) || strncmp(end, " firer", 6) || !pct || !p || pct > p) {
+		/* words this orderly does not know: their numbers may be figures */
+		cut(out, out->len - 2);
+		add_casualties(out, r);
 		return;
-	ord_buf_add(out, s, (size_t)(body - s));
+	}
 	add_trays(ctx, out, fig);
 	ord_buf_adds(out, " firing × ");
 	ord_buf_add(out, pct + strlen(" × "), (size_t)(p - pct - strlen(" × ")));
@@ -448,9 +455,7 @@ static void show_fire(struct ord_ctx *ctx, const struct ord_result_view *r, cons
 		ord_buf_add(out, sp, (size_t)(q - sp));
 		p = next ? next : stop;
 	}
-	if (ord_kv_get(r->values, "casualties"))
-		ord_buf_addf(out, ": %ld casualt%s", ord_kv_get_int(r->values, "casualties", 0),
-			     ord_kv_get_int(r->values, "casualties", 0) == 1 ? "y" : "ies");
+	add_casualties(out, r);
 	ord_buf_adds(out, stop);
 }
 

@@ -1581,6 +1581,28 @@ START_TEST(results_shown_fire)
 			"trays firing × 50%, + target in column: 18 casualties\n");
 	assert_has(ord_ctx_fake_results(ctx), "S1: fired on by R2 (musket, 2\"): 24 firers × 50% = "
 					      "12, −6 target in skirmish order = 6 (the skirmishers");
+	/* words of a shape this orderly does not know: the casualties alone,
+	 * the firer by the result's by=; no fire as written */
+	{
+		struct ord_kv kv;
+		struct ord_buf b = ORD_BUF_INIT;
+		struct ord_result_view v = { .phase = "fire", .unit = "B2", .values = &kv };
+		ord_kv_init(&kv);
+		ord_kv_set(&kv, "by", "R1");
+		ord_kv_set(&kv, "casualties", "6");
+		v.explanation = "fired on by R1 (musket, 4\"): 8 shooters × 50% = 4, +2 column = 6";
+		rs->show_result(ctx, &v, "blue", &b);
+		ck_assert_str_eq(b.buf, "fired on by R1 (musket, 4\"): 6 casualties");
+		ord_buf_reset(&b);
+		rs->show_result(ctx, &v, "red", &b);
+		ck_assert_uint_eq(b.len, 0);
+		v.explanation = "fired on by R1 (musket, 9\"): out of range: musket at 9 in.";
+		ord_kv_set(&kv, "casualties", "0");
+		rs->show_result(ctx, &v, "blue", &b);
+		ck_assert_uint_eq(b.len, 0);
+		ord_buf_release(&b);
+		ord_kv_release(&kv);
+	}
 }
 END_TEST
 
