@@ -4405,6 +4405,14 @@ static void french_charge(void)
 	melee_declared("F1", "H1");
 }
 
+/* D1 has declared its attack on the battery B1, which has no escort */
+static void battery_attacked(void)
+{
+	game_without(NULL);
+	orders("D1 A @B1\n");
+	melee_declared("D1", "B1");
+}
+
 #define MELEE_FLAG_OK(args) ck_assert_str_eq(melee_flag_said(NULL, args), "")
 #define MELEE_FLAG_BAD(args, msg) ck_assert_str_eq(melee_flag_said(NULL, args), msg)
 #define K10_SAID(unit, key, flag, own)                                                          \
@@ -4469,6 +4477,14 @@ START_TEST(test_melee_own_flags_refused)
 	EV_OK("naerkamp", "angriber=H1 forsvarer=D2 a_flag=moral_lu");
 	EV_BAD("naerkamp", "angriber=H1 forsvarer=D2 a_flag=tung",
 	       K10_SAID("H1", "a_flag", "tung=yes", "tung=no"));
+	/* a battery attacked unescorted goes U at the melee (16), an escort
+	 * being a neighbour the check does not look for: its morale is left
+	 * to the resolve, its attacker's is not */
+	battery_attacked();
+	EV_OK("naerkamp", "angriber=D1 forsvarer=B1 d_flag=moral_u");
+	battery_attacked();
+	EV_BAD("naerkamp", "angriber=D1 forsvarer=B1 a_flag=moral_u d_flag=moral_u",
+	       K10_SAID("D1", "a_flag", "moral_u=yes", "moral_u=no"));
 }
 END_TEST
 
