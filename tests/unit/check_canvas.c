@@ -249,6 +249,43 @@ END_TEST
 
 /* ---- the chart ---- */
 
+/* A French unit of a test chart, of the good band only. */
+static void test_unit(struct ord_chart_unit *u, const char *id, const char *label,
+		      const double *strength, const double *lost, const int *band)
+{
+	memset(u, 0, sizeof(*u));
+	u->id = id;
+	u->label = label;
+	u->colour = "#23407a";
+	u->side = "french";
+	u->strength = strength;
+	u->lost = lost;
+	u->band = band;
+}
+
+/* The SVG of a chart of those units over those steps, one band (good). */
+static void draw_chart(struct ord_buf *svg, const struct ord_chart_unit *u, size_t nunits,
+		       const char *const *labels, const int *turns, size_t nsteps)
+{
+	static const struct ord_chart_band b = { "good", "#dfe8d0", "G" };
+	struct ord_chart c;
+	struct ord_canvas *cv;
+
+	memset(&c, 0, sizeof(c));
+	c.title = "a battle";
+	c.nsteps = nsteps;
+	c.step_labels = labels;
+	c.step_turn = turns;
+	c.units = u;
+	c.nunits = nunits;
+	c.bands = &b;
+	c.nbands = 1;
+	ord_canvas_new(&cv, 100, 100);
+	ck_assert_int_eq(ord_canvas_chart(cv, &c), 0);
+	ck_assert_int_eq(ord_canvas_svg(cv, svg), 0);
+	ord_canvas_free(cv);
+}
+
 /* A chart of one unit that falls from 24 to 13 and then to 1 (the demo's
  * F1): losses of 11 and 12, the second bar tall and the line at its foot. */
 static void fallen_chart(struct ord_buf *svg, const char *const *names, size_t nnames)
@@ -259,34 +296,12 @@ static void fallen_chart(struct ord_buf *svg, const char *const *names, size_t n
 	static const double lost[] = { 0, 11, 0, 12, 0 };
 	static const int band[] = { 0, 0, 0, 0, 0 };
 	struct ord_chart_unit u[4];
-	struct ord_chart_band b = { "good", "#dfe8d0", "G" };
-	struct ord_chart c;
-	struct ord_canvas *cv;
 	size_t i;
 
-	memset(u, 0, sizeof(u));
-	for (i = 0; i < nnames && i < 4; i++) {
-		u[i].id = i ? "F2" : "F1";
-		u[i].label = names[i];
-		u[i].colour = "#23407a";
-		u[i].side = "french";
-		u[i].strength = strength;
-		u[i].lost = lost;
-		u[i].band = band;
-	}
-	memset(&c, 0, sizeof(c));
-	c.title = "a battle";
-	c.nsteps = 5;
-	c.step_labels = steps;
-	c.step_turn = turns;
-	c.units = u;
-	c.nunits = nnames;
-	c.bands = &b;
-	c.nbands = 1;
-	ord_canvas_new(&cv, 100, 100);
-	ck_assert_int_eq(ord_canvas_chart(cv, &c), 0);
-	ck_assert_int_eq(ord_canvas_svg(cv, svg), 0);
-	ord_canvas_free(cv);
+	ck_assert(nnames <= 4);
+	for (i = 0; i < nnames; i++)
+		test_unit(&u[i], i ? "F2" : "F1", names[i], strength, lost, band);
+	draw_chart(svg, u, nnames, steps, turns, 5);
 }
 
 /* Does the segment (x1, y1)-(x2, y2) meet the box?  (sampled finely) */
@@ -425,13 +440,9 @@ static void random_chart(struct ord_buf *svg, unsigned seed, size_t nunits, size
 	static int turns[17], band[17];
 	static double strength[8][17], lost[8][17];
 	struct ord_chart_unit u[8];
-	struct ord_chart_band b = { "good", "#dfe8d0", "G" };
-	struct ord_chart c;
-	struct ord_canvas *cv;
 	size_t i, s;
 
 	ck_assert(nunits <= 8 && nsteps <= 17);
-	memset(u, 0, sizeof(u));
 	for (s = 0; s < nsteps; s++) {
 		labels[s] = s ? "F" : "start";
 		turns[s] = (int)(s + 3) / 4;
@@ -461,27 +472,9 @@ static void random_chart(struct ord_buf *svg, unsigned seed, size_t nunits, size
 			lost[i][s] = l;
 		}
 		snprintf(ids[i], sizeof(ids[i]), "U%zu", i);
-		u[i].id = ids[i];
-		u[i].label = ids[i];
-		u[i].colour = "#23407a";
-		u[i].side = "french";
-		u[i].strength = strength[i];
-		u[i].lost = lost[i];
-		u[i].band = band;
+		test_unit(&u[i], ids[i], ids[i], strength[i], lost[i], band);
 	}
-	memset(&c, 0, sizeof(c));
-	c.title = "a battle";
-	c.nsteps = nsteps;
-	c.step_labels = labels;
-	c.step_turn = turns;
-	c.units = u;
-	c.nunits = nunits;
-	c.bands = &b;
-	c.nbands = 1;
-	ord_canvas_new(&cv, 100, 100);
-	ck_assert_int_eq(ord_canvas_chart(cv, &c), 0);
-	ck_assert_int_eq(ord_canvas_svg(cv, svg), 0);
-	ord_canvas_free(cv);
+	draw_chart(svg, u, nunits, labels, turns, nsteps);
 }
 
 /*
