@@ -4466,7 +4466,7 @@ START_TEST(test_melee_own_flags_refused)
 	french_charge();
 	EV_OK("naerkamp", "angriber=F1 forsvarer=H1 a_flag=holdende,angrebskolonne_kav=no");
 	/* the module's words after the phase's own events are the resolve's:
-	 * a defensive fire at D1 first may leave it LU (the arm is still
+	 * a defensive fire at H1 first may leave it LU (the arm is still
 	 * checked) */
 	MELEE_FLAG_BAD("angriber=H1 forsvarer=D2 a_flag=moral_lu",
 		       K10_SAID("H1", "a_flag", "moral_lu=yes", "moral_lu=no"));
