@@ -2,6 +2,7 @@
  * fog.c - the fog of war (fog.h): which events and which units of the
  * other sides a side sees.  The reports and the pictures both ask here.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/fog.h"
@@ -137,4 +138,36 @@ void ord_fog_result_shown(const struct ord_ruleset *rs, struct ord_ctx *ctx, con
 	}
 	ord_buf_release(&out);
 	ord_kv_release(&kv);
+}
+
+unsigned *ord_fog_event_numbers(const struct ord_ruleset *rs, struct ord_ctx *ctx,
+				const struct ord_record *r, const char *side, int upto, size_t *n)
+{
+	unsigned *num, most = 0, next = 0, s;
+	size_t i;
+
+	for (i = 0; i < ctx->nevents; i++)
+		if (ctx->events[i].seq > most)
+			most = ctx->events[i].seq;
+	for (i = 0; i < r->results.n; i++)
+		if (r->results.v[i].event > 0 && (unsigned)r->results.v[i].event > most)
+			most = (unsigned)r->results.v[i].event;
+	num = ord_xcalloc((size_t)most + 1, sizeof(*num));
+	for (i = 0; i < ctx->nevents; i++) {
+		const struct ord_event *e = &ctx->events[i];
+		if (ord_fog_phase_index(rs, e->phase) <= upto &&
+		    (!side || ord_fog_event_seen(rs, ctx, e, side)))
+			num[e->seq] = 1;
+	}
+	for (i = 0; i < r->results.n; i++) {
+		const struct ord_rec_result *res = &r->results.v[i];
+		if (res->event > 0 && ord_fog_phase_index(rs, res->phase) <= upto &&
+		    (!side || ord_fog_result_seen(rs, ctx, res->unit, (unsigned)res->event, side)))
+			num[res->event] = 1;
+	}
+	for (s = 1; s <= most; s++)
+		if (num[s])
+			num[s] = side ? ++next : s;
+	*n = (size_t)most + 1;
+	return num;
 }

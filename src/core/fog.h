@@ -22,6 +22,7 @@
 #define ORD_FOG_H
 
 #include "core/ctx.h"
+#include "core/record.h"
 
 /* 1 when event e names a unit of side under one of its kind's unit keys. */
 int ord_fog_event_seen(const struct ord_ruleset *rs, struct ord_ctx *ctx, const struct ord_event *e,
@@ -48,6 +49,18 @@ void ord_fog_result_shown(const struct ord_ruleset *rs, struct ord_ctx *ctx, con
  * ctx->nunits ints, cleared first (0: not met up to upto). */
 void ord_fog_units_met(const struct ord_ruleset *rs, struct ord_ctx *ctx, const char *side,
 		       int upto, int *met);
+/* The numbers a side's report and pictures give the turn's events: the
+ * events the side sees, numbered 1, 2, ... in the turn's order, where the
+ * turn's own numbers would count, by their gaps, the enemy's events it
+ * did not see (a red-team finding).  The events it sees are those of ctx
+ * of phases <= upto (as ord_fog_units_met) it sees (ord_fog_event_seen)
+ * and those of the results of r of those phases it sees
+ * (ord_fog_result_seen): what its report and its maps show.  side NULL,
+ * the referee: the turn's numbers, which his commands take.  Returns an
+ * array (to be freed) of *n numbers, by the turn's: 0 for an event not
+ * seen. */
+unsigned *ord_fog_event_numbers(const struct ord_ruleset *rs, struct ord_ctx *ctx,
+				const struct ord_record *r, const char *side, int upto, size_t *n);
 /* The 1-based index of phase among rs's phases, 0 when it is none. */
 int ord_fog_phase_index(const struct ord_ruleset *rs, const char *phase);
 

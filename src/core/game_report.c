@@ -171,48 +171,24 @@ static void put_unit(const struct ord_report_src *src, const struct out *o,
 	ord_buf_release(&d);
 }
 
-/* The number a side's report gives event seq: the events the side sees,
- * numbered 1, 2, ... as the report first lists them, where the turn's own
- * numbers would tell it how many events of the enemy it did not see
- * (a red-team finding); the referee's report keeps the turn's numbers,
- * which his commands take. *map has one slot for each number up to the
- * turn's largest. */
-static int side_event_number(int **map, size_t *nmap, int *next, const struct ord_record *r, int seq)
-{
-	size_t i;
-
-	if (seq <= 0)
-		return seq;
-	if (!*map) {
-		int most = 0;
-		for (i = 0; i < r->results.n; i++)
-			if (r->results.v[i].event > most)
-				most = r->results.v[i].event;
-		*nmap = (size_t)most + 1;
-		*map = ord_xcalloc(*nmap, sizeof(**map));
-	}
-	if ((size_t)seq >= *nmap)
-		return seq;
-	if (!(*map)[seq])
-		(*map)[seq] = ++*next;
-	return (*map)[seq];
-}
-
 static void put_results(const struct ord_report_src *src, const struct out *o, const char *side)
 {
 	const struct ord_record *r = src->r;
 	struct ord_ctx *ctx = src->ctx;
 	struct ord_buf text = ORD_BUF_INIT;
-	int *numbers = NULL, next = 0, event;
-	size_t i, nnumbers = 0;
-	int n = 0;
+	/* a side's report numbers the events it sees 1, 2, ... in the turn's
+	 * order, as its maps do (fog.h); the referee's keeps the turn's
+	 * numbers, which his commands (event --void N) take */
+	size_t i, nnumbers;
+	unsigned *numbers = ord_fog_event_numbers(src->rs, ctx, r, side, src->phase, &nnumbers);
+	int n = 0, event;
 
 	for (i = 0; i < r->results.n; i++) {
 		const struct ord_rec_result *res = &r->results.v[i];
 		if (side && !ord_fog_result_seen(src->rs, ctx, res->unit, (unsigned)res->event, side))
 			continue;
-		event = side ? side_event_number(&numbers, &nnumbers, &next, r, res->event)
-			     : res->event;
+		event = res->event > 0 && (size_t)res->event < nnumbers ? (int)numbers[res->event]
+									: res->event;
 		ord_buf_reset(&text);
 		ord_texts_render(res->explanation, &res->texts, ctx->lang, &text);
 		/* as the side may read it: an enemy as its report tells it */

@@ -167,8 +167,8 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 	struct ord_record r;
 	struct ord_picture what;
 	int *met = NULL, *vmet = NULL;
-	unsigned *seen = NULL, nseen = 0;
-	size_t *from = NULL;
+	unsigned *seen = NULL;
+	size_t *from = NULL, nseen = 0;
 	size_t i;
 	int err, k, j, loaded = 0, reading = 0;
 
@@ -223,32 +223,9 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 	if ((err = ord_store_record_load_parts(g->db, t.turn, ORD_REC_RESULTS, &r)) != 0)
 		goto out;
 	/* a side's picture numbers the events it sees 1, 2, ... in the
-	 * turn's order, as its report does not tell the turn's own numbers
-	 * either: their gaps would count the enemy's events it did not see
-	 * (a review finding); the referee's keeps them.  seen[n]: event n's
-	 * number in the view, 0 for one the viewer does not see */
-	for (i = 0; i < full.nevents; i++)
-		if (full.events[i].seq > nseen)
-			nseen = full.events[i].seq;
-	for (i = 0; i < r.results.n; i++)
-		if (r.results.v[i].event > 0 && (unsigned)r.results.v[i].event > nseen)
-			nseen = (unsigned)r.results.v[i].event;
-	seen = ord_xcalloc((size_t)nseen + 1, sizeof(*seen));
-	for (i = 0; i < full.nevents; i++) {
-		const struct ord_event *e = &full.events[i];
-		if (phase_index(g, e->phase) <= k &&
-		    (!side || ord_fog_event_seen(g->rs, &full, e, side)))
-			seen[e->seq] = 1;
-	}
-	for (i = 0; i < r.results.n; i++) {
-		const struct ord_rec_result *res = &r.results.v[i];
-		if (res->event > 0 && phase_index(g, res->phase) <= k &&
-		    (!side || ord_fog_result_seen(g->rs, &full, res->unit, (unsigned)res->event, side)))
-			seen[res->event] = 1;
-	}
-	for (i = 1, j = 0; i <= nseen; i++)
-		if (seen[i])
-			seen[i] = side ? (unsigned)++j : (unsigned)i;
+	 * turn's order, as its report does (fog.h): seen[n], event n's number
+	 * in the view, 0 for one the viewer does not see */
+	seen = ord_fog_event_numbers(g->rs, &full, &r, side, k, &nseen);
 	for (i = 0; i < full.nevents; i++) {
 		const struct ord_event *e = &full.events[i];
 		if (phase_index(g, e->phase) > k)

@@ -604,6 +604,34 @@ START_TEST(test_fog_canary)
 		ck_assert_int_eq(listed, nenemy);
 	}
 	ck_assert_int_eq(nenemy, 3); /* L1, L2, L9: each named in a fire event with a Dane */
+	/* the Danes' map and report number the events they see alike: the
+	 * label result-N 'X→Y: ...' is of the event their report numbers N,
+	 * X's fire, with a result of X or of Y (the report numbered the
+	 * events as it listed their results, every firer's before the
+	 * targets': L2's fire at D3 was 4 on the map and 6 in the report) */
+	o = xpath(dd, "//s:g[@id='result-labels']/s:g[starts-with(@id, 'result-')]");
+	ck_assert_ptr_nonnull(o->nodesetval);
+	ck_assert_int_eq(o->nodesetval->nodeNr, 5); /* events 6 to 10, the fire */
+	for (i = 0; i < o->nodesetval->nodeNr; i++) {
+		xmlNodePtr n = o->nodesetval->nodeTab[i];
+		char *id = (char *)xmlGetProp(n, BAD_CAST "id");
+		char *label = (char *)xmlNodeGetContent(n);
+		const char *l = label + strspn(label, " \n\t");
+		const char *arrow = strstr(l, "→"), *colon = arrow ? strchr(arrow, ':') : NULL;
+		char firer[120], target[120];
+		ck_assert_msg(colon != NULL, "%s: label '%s'", id, label);
+		snprintf(firer, sizeof(firer), "event=\"%s\" unit=\"%.*s\"", id + 7,
+			 (int)(arrow - l), l);
+		arrow += strlen("→");
+		snprintf(target, sizeof(target), "event=\"%s\" unit=\"%.*s\"", id + 7,
+			 (int)(colon - arrow), arrow);
+		ck_assert_msg(strstr(report.buf, firer) || strstr(report.buf, target),
+			      "%s ('%s') on the Danes' map: their report has no %s nor %s", id, l,
+			      firer, target);
+		xmlFree(id);
+		xmlFree(label);
+	}
+	xmlXPathFreeObject(o);
 	/* L9's fire at D8 (event 10): the Danes see the fire and what it did
 	 * to D8 (their report lists D8's loss), labelled as on the referee's
 	 * map (a result's label is drawn over every line, in a layer of its
