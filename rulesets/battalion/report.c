@@ -43,6 +43,14 @@ static void morale_words(struct ord_ctx *ctx, const struct ord_unit *u, struct o
 		ord_buf_adds(out, "good");
 }
 
+/* A unit whose figures viewer does not see: an enemy battalion (a
+ * squadron's or a gun's figures stand apart on the table); the referee
+ * (no viewer) sees every unit's. */
+static int hidden(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer)
+{
+	return u && viewer && strcmp(u->side, viewer) && bat_is_arm(ctx, u, "infantry");
+}
+
 int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,
 		      struct ord_buf *out)
 {
@@ -71,7 +79,7 @@ int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char 
 			ord_buf_addf(out, ", %ld artillery hit%s%s", bat_st(ctx, u, "hits"),
 				     bat_st(ctx, u, "hits") == 1 ? "" : "s",
 				     bat_st(ctx, u, "silenced") ? " (silenced)" : "");
-	} else if (!bat_is_arm(ctx, u, "infantry")) {
+	} else if (!hidden(ctx, u, viewer)) {
 		/* a squadron's or a gun's figures stand apart on the table */
 		ord_buf_addf(out, "%ld figure%s, %s, morale ", fig, fig == 1 ? "" : "s",
 			     bat_formation(ctx, u));
@@ -92,13 +100,6 @@ int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char 
 }
 
 /* ---- results as a side reads them ---- */
-
-/* A unit whose figures viewer does not see: an enemy battalion (a
- * squadron's or a gun's figures stand apart on the table). */
-static int hidden(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer)
-{
-	return u && strcmp(u->side, viewer) && bat_is_arm(ctx, u, "infantry");
-}
 
 /* Cut b back to its first len bytes. */
 static void cut(struct ord_buf *b, size_t len)
