@@ -20,8 +20,6 @@ Without chromium or chromedriver the test fails (scripts/deps installs them).
 import base64
 import os
 import re
-import shlex
-import subprocess
 import sys
 import urllib.parse
 
@@ -293,6 +291,15 @@ def main():
             W.fail("french: the verify command does not leave his receipt and key to him:\n%s" % cmd)
         if re.search(r"[0-9a-f]{64}", cmd):
             W.fail("french: the verify command carries a value from the server:\n%s" % cmd)
+        # an argument a line, and on a phone no line of it broken in two
+        # (a file's name was cut anywhere, '--pub' and 'key' on two lines)
+        shown = fr.script("var r = document.createRange(), tops = {};"
+                          " r.selectNodeContents(document.querySelector('#turn-1 pre.command code'));"
+                          " Array.prototype.forEach.call(r.getClientRects(), function (b) {"
+                          " if (b.width > 0) tops[Math.round(b.top)] = 1; });"
+                          " return Object.keys(tops).length")
+        if cmd.count("\n") < 3 or shown != cmd.count("\n") + 1:
+            W.fail("french: the verify command's %d lines take %d on a phone:\n%s" % (cmd.count("\n") + 1, shown, cmd))
         if receipt not in fr.text("#turn-1 ul.versions"):
             W.fail("french: the page does not list the version of his receipt for comparison")
         cmd = cmd.replace("RECEIPT", receipt).replace("GAME-KEY", gamekey)
@@ -314,14 +321,14 @@ def main():
             with W.urllib.request.urlopen(req) as r:
                 with open(os.path.join(dl, fname), "wb") as f:
                     f.write(r.read())
-        words = shlex.split(cmd)
+        words = W.command_words(cmd)
         if words[0] != "orderly" or words[1] != "verify":
             W.fail("the page's command is not 'orderly verify ...': %s" % cmd)
         for w in words:
             if w.endswith(".xml") or w.endswith(".head"):
                 if not os.path.exists(os.path.join(dl, w)):
                     W.fail("the command names %s, which the page does not offer" % w)
-        p = subprocess.run([W.ORDERLY] + words[1:], cwd=dl, capture_output=True, text=True)
+        p = W.run_command(cmd, dl)
         print(p.stdout)
         if p.returncode != 0 or "verified: every check holds" not in p.stdout:
             W.fail("orderly verify failed (exit %d):\n%s%s" % (p.returncode, p.stdout, p.stderr))

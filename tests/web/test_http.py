@@ -734,7 +734,6 @@ def witnessed(work):
     the files downloaded, it leaves no close 'not checked' (red-team
     finding 14: with the links in hand the referee may close a phase
     again, and only its close head shows it)."""
-    import shlex
     games = os.path.join(work, "games-witnessed")
     os.makedirs(games)
     wit = W.make_game(games, "wit", extra=("--witnessed",))
@@ -789,8 +788,7 @@ def witnessed(work):
         for bad in ("close-1-6.head", "close-2-1.head", "close-1-0.head", "close-1-x.head", "close-x-1-1.head"):
             st, _, _ = c.get("/g/wit/head/" + bad)
             ok(st == 404, "/g/wit/head/%s: %d, not 404" % (bad, st))
-        words = shlex.split(cmd.replace("RECEIPT", receipt).replace("GAME-KEY", gamekey))
-        p = subprocess.run([W.ORDERLY] + words[1:], cwd=dl, capture_output=True, text=True)
+        p = W.run_command(cmd.replace("RECEIPT", receipt).replace("GAME-KEY", gamekey), dl)
         ok(p.returncode == 0 and "verified: every check holds" in p.stdout and "close of phase" not in p.stdout
            and "no --head" not in p.stdout,
            "the page's verify command, with its files, leaves no close unchecked (exit %d):\n%s%s" %

@@ -11,6 +11,7 @@ import http.cookiejar
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -45,6 +46,19 @@ def run(*args, stdin=None, check=True):
     if check and p.returncode != 0:
         fail("orderly %s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr.strip()))
     return p
+
+
+def command_words(cmd):
+    """The words of a command a page shows, its lines joined as a shell
+    joins those ending in a backslash."""
+    return shlex.split(cmd.replace("\\\n", " "))
+
+
+def run_command(cmd, cwd):
+    """Run a command a page shows as a player pastes it into a shell (sh,
+    its lines ending in backslashes), `orderly` in it being ORDERLY."""
+    return subprocess.run(["sh", "-c", 'orderly() { "$ORDERLY_EXE" "$@"; }\n' + cmd], cwd=cwd,
+                          env=dict(os.environ, ORDERLY_EXE=ORDERLY), capture_output=True, text=True)
 
 
 def make_dir(prefix="orderly-web-"):
