@@ -70,6 +70,31 @@ int mail_queue_to(ord_game *g, const char *side, const char *key, const char *su
 	return err;
 }
 
+/* Signed head h as a mail's attachment: its text in text (cleared first),
+ * named name; what the mails of an opening, a seal and a phase's close
+ * carry, besides the text in their bodies. */
+static void attach_head(struct mail_attach *att, const struct ord_head *h, struct ord_buf *text,
+			const struct ord_buf *name)
+{
+	ord_buf_reset(text);
+	ord_head_format(h, text);
+	att->filename = name->buf;
+	att->type = "text/plain";
+	att->data = text->buf;
+	att->len = text->len;
+}
+
+/* The game's public key in hex, as the mails give it for comparison. */
+static int game_key_hex(ord_game *g, char pkhex[65])
+{
+	unsigned char pk[32];
+	int err;
+
+	if ((err = ord_game_pubkey(g, pk)) == 0)
+		mail_hex(pkhex, pk, 32);
+	return err;
+}
+
 /* A time as the game's players read it: in the schedule's zone, and UTC. */
 static void when(ord_game *g, struct ord_buf *out, int64_t t)
 {
@@ -118,7 +143,6 @@ static int open_notices(ord_game *g, int t, int64_t deadline, int open)
 	struct ord_buf head = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
 		       name = ORD_BUF_INIT, dl = ORD_BUF_INIT;
 	struct mail_attach att;
-	unsigned char pk[32];
 	char pkhex[65];
 	size_t i;
 	int err;
@@ -131,17 +155,12 @@ static int open_notices(ord_game *g, int t, int64_t deadline, int open)
 	}
 	/* the sign command checks the head against the game's key, not only
 	 * against the key the head names itself */
-	if ((err = ord_game_pubkey(g, pk)) != 0)
+	if ((err = game_key_hex(g, pkhex)) != 0)
 		return err;
-	mail_hex(pkhex, pk, 32);
-	ord_head_format(&h, &head);
 	ord_buf_addf(&name, "open-%d.head", t);
+	attach_head(&att, &h, &head, &name);
 	if (deadline)
 		by_deadline(g, &dl, deadline);
-	att.filename = name.buf;
-	att.type = "text/plain";
-	att.data = head.buf;
-	att.len = head.len;
 	for (i = 0; i < ord_game_nsides(g); i++) {
 		const char *side = ord_game_side_name(g, i);
 
@@ -207,8 +226,8 @@ static int seal_notices(ord_game *g, int t)
 		ord_error_clear();
 		return 0;
 	}
-	ord_head_format(&h, &head);
 	ord_buf_addf(&name, "seal-%d.head", t);
+	attach_head(&att, &h, &head, &name);
 	for (i = 0; i < ord_game_nsides(g); i++) {
 		const char *side = ord_game_side_name(g, i);
 		unsigned char c[32];
@@ -233,10 +252,6 @@ static int seal_notices(ord_game *g, int t)
 				     t, source,
 				     !strcmp(source, "hold") ? "every unit holds"
 							     : "last turn's orders again");
-		att.filename = name.buf;
-		att.type = "text/plain";
-		att.data = head.buf;
-		att.len = head.len;
 		ord_buf_reset(&key);
 		ord_buf_addf(&key, "seal/%d/%s", t, side);
 		if ((err = mail_queue_to(g, side, key.buf,
@@ -252,10 +267,6 @@ static int seal_notices(ord_game *g, int t)
 		     held.buf, held.len ? "." : "", head.buf);
 	ord_buf_reset(&key);
 	ord_buf_addf(&key, "seal/%d/", t);
-	att.filename = name.buf;
-	att.type = "text/plain";
-	att.data = head.buf;
-	att.len = head.len;
 	err = mail_queue_to(g, NULL, key.buf, "turn sealed", body.buf, NULL, NULL, &att, 1);
 out:
 	ord_buf_release(&head);
@@ -279,7 +290,6 @@ static int close_notices(ord_game *g, int t, int nphases)
 	struct ord_buf head = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
 		       name = ORD_BUF_INIT;
 	struct mail_attach att;
-	unsigned char pk[32];
 	char pkhex[65];
 	size_t i;
 	int p, err = 0;
@@ -302,17 +312,11 @@ static int close_notices(ord_game *g, int t, int nphases)
 			ord_error_clear();
 			break;
 		}
-		if ((err = ord_game_pubkey(g, pk)) != 0)
+		if ((err = game_key_hex(g, pkhex)) != 0)
 			break;
-		mail_hex(pkhex, pk, 32);
-		ord_buf_reset(&head);
 		ord_buf_reset(&name);
-		ord_head_format(&h, &head);
 		ord_buf_addf(&name, "close-%d-%d.head", t, p);
-		att.filename = name.buf;
-		att.type = "text/plain";
-		att.data = head.buf;
-		att.len = head.len;
+		attach_head(&att, &h, &head, &name);
 		for (i = 0; i < ord_game_nsides(g); i++) {
 			const char *side = ord_game_side_name(g, i);
 
@@ -590,7 +594,6 @@ static int bundle_notices(ord_game *g, int t)
 	struct bundle bd;
 	struct ord_game_status st;
 	struct ord_head h;
-	unsigned char pk[32];
 	size_t k;
 	int err;
 
@@ -610,9 +613,8 @@ static int bundle_notices(ord_game *g, int t)
 		err = 0;
 		goto out;
 	}
-	if (err || (err = ord_game_pubkey(g, pk)) != 0)
+	if (err || (err = game_key_hex(g, bd.pkhex)) != 0)
 		goto out;
-	mail_hex(bd.pkhex, pk, 32);
 	if (ord_game_head(g, &h, t, "seal") == 0)
 		ord_head_format(&h, &bd.seal);
 	if (ord_game_head(g, &h, t, "exchange") == 0)
