@@ -19,6 +19,8 @@
 #   expect_eq GOT WANT [WHAT]  fail unless GOT is WANT
 #   sql GAME QUERY             run QUERY on GAME with the sqlite3 shell
 #   need_sqlite3               skip the test (exit 0) when sqlite3 is missing
+#   play_demo RULESET GAME     play RULESET's demo game into GAME (its
+#                              examples/demo/play, real dice; GAME.log)
 #   note MSG / fail MSG        say something / stop the test with a failure
 
 TEST_NAME=$(basename "${BASH_SOURCE[1]:-$0}" .sh)
@@ -51,6 +53,11 @@ trap cleanup EXIT
 
 ord() {
 	"$ORDERLY" "$@"
+}
+
+play_demo() {
+	"$SRC/rulesets/$1/examples/demo/play" "$ORDERLY" "$2" >"$2.log" 2>&1 ||
+		fail "the $1 demo did not play: $(tail -5 "$2.log")"
 }
 
 run() {

@@ -10,10 +10,8 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-"$SRC/rulesets/krigsspil/examples/demo/play" "$ORDERLY" "$TMP/k.game" >"$TMP/k.log" 2>&1 ||
-	fail "the krigsspil demo did not play: $(tail -5 "$TMP/k.log")"
-"$SRC/rulesets/battalion/examples/demo/play" "$ORDERLY" "$TMP/b.game" >"$TMP/b.log" 2>&1 ||
-	fail "the battalion demo did not play: $(tail -5 "$TMP/b.log")"
+play_demo krigsspil "$TMP/k.game"
+play_demo battalion "$TMP/b.game"
 
 svg_ok() { # FILE: a whole SVG document
 	head -c 200 "$1" | grep -q '<svg xmlns="http://www.w3.org/2000/svg"' || fail "$1 is no SVG"

@@ -282,14 +282,20 @@ rows_refused() {
 	expect_exit 1 ord audit "$f"
 	expect_in "$OUT" "were changed after they were written"
 }
+# state_change UNIT PHASE FROM TO: the SQL that changes FROM to TO in
+# UNIT's state row of PHASE of turn 1 and in its current state, as one
+# who edits the file keeps the two alike
+state_change() {
+	local rows="WHERE unit_id = (SELECT id FROM unit WHERE uid = '$1')"
+	echo "UPDATE unit_state SET state = replace(state, '$3', '$4') $rows AND turn = 1 AND phase = $2;
+	      UPDATE unit_current SET state = replace(state, '$3', '$4') $rows"
+}
 # B1's state row of phase 1 (24 figures made 48) and its current state
 B1_PHASE1="WHERE unit_id = (SELECT id FROM unit WHERE uid = 'B1')"
 [[ "$(sql later.orderly "SELECT count(*) FROM unit_state $B1_PHASE1 AND turn = 1 AND phase = 1 AND log_seq = $MOVE_RESOLVE AND state LIKE '%figures=24%'")" == 1 ]] ||
 	fail "the movement phase wrote no state of B1 with 24 figures (fix the test)"
 cp later.orderly phase2.orderly
-rows_refused resolve phase2.orderly \
-	"UPDATE unit_state SET state = replace(state, 'figures=24', 'figures=48') $B1_PHASE1 AND turn = 1 AND phase = 1;
-	 UPDATE unit_current SET state = replace(state, 'figures=24', 'figures=48') $B1_PHASE1" \
+rows_refused resolve phase2.orderly "$(state_change B1 1 figures=24 figures=48)" \
 	"1 (movement)" "its 0 rolls, 1 result and 1 unit state give another digest" "$MOVE_RESOLVE"
 # a result of it dropped: the numbers differ
 cp later.orderly dropped.orderly
@@ -308,9 +314,7 @@ R1_ROWS="WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')"
 [[ "$(sql later.orderly "SELECT count(*) FROM unit_state $R1_ROWS AND turn = 1 AND phase = 5 AND log_seq = $LAST_RESOLVE")" == 1 ]] ||
 	fail "the melee-morale phase wrote no state of R1 (fix the test)"
 cp later.orderly exchange.orderly
-rows_refused exchange exchange.orderly \
-	"UPDATE unit_state SET state = replace(state, 'figures=', 'figures=1') $R1_ROWS AND turn = 1 AND phase = 5;
-	 UPDATE unit_current SET state = replace(state, 'figures=', 'figures=1') $R1_ROWS" \
+rows_refused exchange exchange.orderly "$(state_change R1 5 figures= figures=1)" \
 	"5 (melee-morale)" "its 1 roll, 2 results and 2 unit states give another digest" "$LAST_RESOLVE"
 # untouched, the game goes on
 expect_exit 0 ord exchange later.orderly

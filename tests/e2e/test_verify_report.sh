@@ -11,10 +11,8 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-"$SRC/rulesets/battalion/examples/demo/play" "$ORDERLY" "$TMP/b.game" >"$TMP/b.log" 2>&1 ||
-	fail "the battalion demo did not play: $(tail -5 "$TMP/b.log")"
-"$SRC/rulesets/krigsspil/examples/demo/play" "$ORDERLY" "$TMP/k.game" >"$TMP/k.log" 2>&1 ||
-	fail "the krigsspil demo did not play: $(tail -5 "$TMP/k.log")"
+play_demo battalion "$TMP/b.game"
+play_demo krigsspil "$TMP/k.game"
 
 # same BUNDLE WANT WHO [OPTION...]: verify BUNDLE --report WHO OPTION...
 # prints the file WANT exactly on standard output, and what it checked (all
