@@ -371,7 +371,7 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 		return err;
 	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL)) != 0)
 		return err;
-	if ((err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_store_begin_receipt(g->db)) != 0)
 		return err;
 	/* the turn may have been sealed while we validated */
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0 ||
@@ -435,7 +435,7 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 		return ord_error_set(ORD_EBADDATA,
 				     "an unsigned commitment is refused: side '%s' must sign it ('orderly sign', then --signature)",
 				     side);
-	if ((err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_store_begin_receipt(g->db)) != 0)
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
 		goto out;
@@ -566,7 +566,7 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 	}
 	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL)) != 0)
 		goto out;
-	if ((err = ord_store_begin(g->db)) != 0)
+	if ((err = ord_store_begin_receipt(g->db)) != 0)
 		goto out;
 	began = 1;
 	if ((err = ord_store_commit_signature(g->db, t.turn, s->id, version, sig)) != 0)

@@ -2,7 +2,8 @@
  * store.c - opening, creating and migrating game files.
  *
  * Pragmas (DESIGN.md): WAL, synchronous=FULL (a receipt printed means the
- * sheet is on disk), foreign keys, a busy timeout so that concurrent
+ * sheet is on disk; a change with a receipt commits unsynced and its
+ * checkpoint syncs it, ord_store_begin_receipt), foreign keys, a busy timeout so that concurrent
  * orderly processes wait rather than fail, every write in BEGIN IMMEDIATE.
  *
  * Also here, for tests only: the pause points that let a crash test kill
@@ -204,6 +205,37 @@ void ord_store_rollback(sqlite3 *db)
 {
 	if (!sqlite3_get_autocommit(db))
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	/* after ord_store_begin_receipt, the next change syncs again */
+	sqlite3_exec(db, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+}
+
+int ord_store_begin_receipt(sqlite3 *db)
+{
+	int err;
+
+	if (sqlite3_db_readonly(db, "main") == 1)
+		return ord_store_begin(db);
+	if ((err = ord_store_exec(db, "PRAGMA synchronous = OFF")) != 0)
+		return err;
+	if ((err = ord_store_begin(db)) != 0)
+		sqlite3_exec(db, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+	return err;
+}
+
+/* Sync the write-ahead log through SQLite's own handle of it (what a
+ * commit under synchronous=FULL does): a change committed unsynced by
+ * ord_store_begin_receipt whose checkpoint did not complete is on disk
+ * all the same. */
+static int sync_wal(sqlite3 *db)
+{
+	sqlite3_file *f = NULL;
+
+	if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &f) != SQLITE_OK || !f ||
+	    !f->pMethods)
+		return 0; /* no write-ahead log open: nothing unsynced */
+	return f->pMethods->xSync(f, SQLITE_SYNC_NORMAL) == SQLITE_OK
+		       ? 0
+		       : ord_error_set(ORD_ERROR, "syncing the write-ahead log of the game file");
 }
 
 /* A savepoint: a deferred transaction of its own when none is open, or a
@@ -222,8 +254,13 @@ void ord_store_end_read(sqlite3 *db)
 
 int ord_store_checkpoint(sqlite3 *db)
 {
-	int log = 0, done = 0, rc, waited;
+	int log = 0, done = 0, rc, waited, err;
 
+	/* synchronous=FULL again (after ord_store_begin_receipt): the
+	 * checkpoint then syncs the write-ahead log before it copies it, and
+	 * the game file after */
+	if ((err = ord_store_exec(db, "PRAGMA synchronous = FULL")) != 0)
+		return err;
 	/* FULL waits (through the busy handler) for the readers of older
 	 * snapshots and the writers, then copies every frame and syncs; but
 	 * another process's checkpoint running at that moment makes it
@@ -234,6 +271,11 @@ int ord_store_checkpoint(sqlite3 *db)
 		if (rc != SQLITE_BUSY || waited >= ORD_STORE_BUSY_TIMEOUT_MS)
 			break;
 		sqlite3_sleep(10);
+	}
+	if (rc != SQLITE_OK || (log >= 0 && done < log)) {
+		/* the change stays committed in the write-ahead log: on disk */
+		if ((err = sync_wal(db)) != 0)
+			return err;
 	}
 	if (rc != SQLITE_OK)
 		return ord_store_error(db, "copying the write-ahead log into the game file");

@@ -52,7 +52,18 @@ int ord_store_schema_version(void);
 
 int ord_store_begin(sqlite3 *db); /* BEGIN IMMEDIATE (waits on busy) */
 int ord_store_commit(sqlite3 *db);
+/* Roll back the change open, if any; the next change syncs at its commit
+ * again (ord_store_begin_receipt). */
 void ord_store_rollback(sqlite3 *db);
+/* Begin a change that ord_store_checkpoint will follow before anyone is
+ * told it is made (a receipt): its commit does not sync, since the
+ * checkpoint syncs the write-ahead log before copying it into the game
+ * file and the file after, or syncs the log when it cannot complete.
+ * Two syncs, where a synced commit and its checkpoint made four (the
+ * log's commit, its header restarted, the log and the file).  A crash
+ * before the checkpoint may lose the change, never damage the file, and
+ * no receipt was handed out for it. */
+int ord_store_begin_receipt(sqlite3 *db);
 /* A read transaction: what is read in it is one snapshot (a savepoint,
  * nested in the transaction of a change when one is open). */
 int ord_store_begin_read(sqlite3 *db);

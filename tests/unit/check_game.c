@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/ctx.h"
+#include "core/game.h"
 #include "orderly.h"
 #include "store/stmt.h"
 #include "store/store.h"
@@ -534,6 +535,41 @@ START_TEST(test_open_refuses)
 END_TEST
 
 /* ---- sheets, receipts, commitments ---- */
+
+static int synchronous(ord_game *g)
+{
+	sqlite3_stmt *st = NULL;
+	int v;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(g->db, "PRAGMA synchronous", -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* A change with a receipt commits unsynced and is synced by its
+ * checkpoint (ord_store_begin_receipt): after it, committed or rolled
+ * back, every other change syncs at its commit again (2: FULL). */
+START_TEST(test_receipt_commit_syncs_again_after)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+
+	ck_assert_int_eq(synchronous(g), 2);
+	submit_ok(g, "blue", BLUE_SHEET, NULL);
+	ck_assert_int_eq(synchronous(g), 2);
+	ck_assert_int_eq(ord_store_begin_receipt(g->db), 0);
+	ck_assert_int_eq(synchronous(g), 0);
+	ord_store_rollback(g->db);
+	ck_assert_int_eq(synchronous(g), 2);
+	ck_assert_int_eq(ord_store_begin_receipt(g->db), 0);
+	ck_assert_int_eq(ord_store_commit(g->db), 0);
+	ck_assert_int_eq(synchronous(g), 0);
+	ck_assert_int_eq(ord_store_checkpoint(g->db), 0);
+	ck_assert_int_eq(synchronous(g), 2);
+	ord_game_free(g);
+}
+END_TEST
 
 START_TEST(test_submit_receipt_and_commitment)
 {
@@ -1354,6 +1390,7 @@ Suite *ord_test_suite(void)
 
 	tcase_add_checked_fixture(files, setup, teardown);
 	tcase_add_test(files, test_create_open);
+	tcase_add_test(files, test_receipt_commit_syncs_again_after);
 	tcase_add_test(files, test_units_found_at_once);
 	tcase_add_test(files, test_create_refused_leaves_nothing);
 	tcase_add_test(files, test_open_refuses);
