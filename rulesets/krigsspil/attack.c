@@ -1066,6 +1066,8 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 			struct ks_text t;
 			if (pass == 0 && !strcmp(e->kind, "forsvarsild")) {
 				struct ks_hit h;
+				if (ks_not_carried_out(ctx, e)) /* umulig_kontrol */
+					continue;
 				memset(&h, 0, sizeof(h));
 				if ((err = ks_fire_artillery(ctx, e, &h, 1)) != 0)
 					break;
@@ -1089,6 +1091,13 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 					    "cancels its attack: advances half a turn and is U for the rest of the turn");
 				ks_result(ctx, e->seq, u, NULL, &t);
 				ks_text_release(&t);
+			} else if (pass == 2 &&
+				   (!strcmp(e->kind, "naerkamp") || !strcmp(e->kind, "flugt") ||
+				    !strcmp(e->kind, "samling")) &&
+				   ks_not_carried_out(ctx, e)) {
+				/* with itself or the wrong side, a merge of a
+				 * battery or of two arms (umulig_kontrol): no
+				 * dice, nothing changed but its result */
 			} else if (pass == 2) {
 				if (!strcmp(e->kind, "naerkamp")) {
 					err = melee(ctx, e);

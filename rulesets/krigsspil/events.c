@@ -1144,7 +1144,12 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "15.1", "only a battery gives defensive fire");
 			return ORD_ECHECK;
 		}
-		if (!(ks_st(ctx, t, "angreb_traek") == turn))
+		/* an own unit's attack is no cause (umulig_kontrol: a game made
+		 * before it took one) */
+		if (ks_check(r, "umulig_kontrol") && !strcmp(t->side, u->side))
+			ord_diag_add(d, 0, 0, u->id, "15.1",
+				     "target '%s' is a unit of its own side", t->id);
+		else if (!(ks_st(ctx, t, "angreb_traek") == turn))
 			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
 				     "defensive fire is at an attacking unit; '%s' declared no attack this turn",
 				     t->id);
@@ -1202,6 +1207,155 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		check_flight(ctx, ev, u, d);
 	}
 	return d->n > before ? ORD_ECHECK : 0;
+}
+
+/* ---- events no table can make true ---- */
+
+/* The events that name two units the rules make two, and the side the
+ * second is of: a unit with itself, or with the wrong side, is nothing
+ * that can have happened on the table, whatever the orders said
+ * (ks_impossible).  Each is refused when recorded; these are what the
+ * resolve does with one the referee overrides.  A reaction's mod= is not
+ * here: the resolve does not read it. */
+static const struct impossible_pair {
+	const char *kind, *key, *other; /* the event, its unit's key, the other unit's */
+	int own;                        /* the other is of the unit's side (1) or an enemy (0) */
+	const char *self_da, *self_en;  /* the other is the unit itself */
+	const char *side_da, *side_en;  /* the other is of the wrong side, after its id */
+	const char *rule;
+} impossible_pairs[] = {
+	{ "samling", "unit", "med", 1, "en enhed kan ikke samles med sig selv",
+	  "a unit cannot merge with itself", " er en fjendtlig enhed: kun enheder af samme side samles",
+	  " is an enemy unit: only units of one side merge", "6.2" },
+	{ "naerkamp", "angriber", "forsvarer", 0, "en enhed kan ikke angribe sig selv",
+	  "a unit cannot attack itself", " er af egen side: en nærkamp er mod fjenden",
+	  " is of its own side: a melee is against the enemy", "16" },
+	{ "angreb", "unit", "maal", 0, "en enhed kan ikke angribe sig selv",
+	  "a unit cannot attack itself", " er af egen side: et angreb er på fjenden",
+	  " is of its own side: an attack is on the enemy", "16.2" },
+	{ "skyd", "unit", "maal", 0, "en enhed kan ikke skyde på sig selv",
+	  "a unit cannot fire at itself", " er af egen side: en skydning er på fjenden",
+	  " is of its own side: fire is at the enemy", "14" },
+	{ "artilleri", "unit", "maal", 0, "et batteri kan ikke skyde på sig selv",
+	  "a battery cannot fire at itself", " er af egen side: en skydning er på fjenden",
+	  " is of its own side: fire is at the enemy", "15" },
+	{ "forsvarsild", "unit", "maal", 0, "et batteri kan ikke skyde på sig selv",
+	  "a battery cannot fire at itself",
+	  " er af egen side: en forsvarsskydning er på en angribende fjende",
+	  " is of its own side: defensive fire is at an attacking enemy", "15.1" },
+	{ "stoette", "unit", "stoetter", 1, "en enhed kan ikke støtte sig selv",
+	  "a unit cannot support itself", " er en fjendtlig enhed: en enhed støtter egne enheder",
+	  " is an enemy unit: a unit supports units of its own side", "6.6" },
+	{ "flugt", "unit", "ind_i", 1, "en enhed kan ikke flygte ind i sig selv",
+	  "a unit cannot flee into itself",
+	  " er en fjendtlig enhed: en flygtende enhed flygter ind i egne enheder, en fjende i vejen blokerer den",
+	  " is an enemy unit: a fleeing unit flees into units of its own side, an enemy in its way blocks it",
+	  "17" },
+	{ "flugt", "af", "unit", 0, "en enhed kan ikke blokere sin egen flugt",
+	  "a unit cannot block its own flight",
+	  " er af egen side: kun en fjendtlig enhed blokerer en flugt, ind i egne enheder flygter den",
+	  " is of its own side: only an enemy blocks a flight, into its own units it flees", "17" },
+	{ "indbrud", "unit", "fjende", 0, "en enhed er ikke inden for sin egen indbrudsafstand",
+	  "a unit is not within its own break-in distance",
+	  " er af egen side: indbrudsafstanden er en fjendes",
+	  " is of its own side: the break-in distance is an enemy's", "6.3" },
+	{ "flyt", "unit", "gennem", 1, "en enhed kan ikke marchere gennem sig selv",
+	  "a unit cannot march through itself",
+	  " er en fjendtlig enhed: en enhed marcherer gennem egne enheder",
+	  " is an enemy unit: a unit marches through units of its own side", "13" },
+};
+
+/* The arm's name in the language ("let kavaleri", "light cavalry"). */
+static const char *arm_name(struct ord_ctx *ctx, const struct ord_unit *u, const char *lang)
+{
+	const struct ord_row *row;
+
+	if (ks_arm(ks_r(ctx), ks_art(u), &row)) {
+		ord_error_clear();
+		return ks_art(u);
+	}
+	return ord_row_str(row, strcmp(lang, "da") ? "navn_en" : "navn");
+}
+
+/* 6.2: "Infanteri enheder ... kan samles", "Kavaleri enheder af samme
+ * type ... kan samles": a battery merges with nothing, and two arms make
+ * no unit the rules know (whose figures, valeur, first volley?). */
+static int impossible_merge(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w,
+			    struct ks_text *why)
+{
+	const struct ord_unit *b = ks_is(ctx, u, "artilleri")   ? u
+				   : ks_is(ctx, w, "artilleri") ? w
+								: NULL;
+
+	if (b) {
+		if (why)
+			KS_TF(why, "%s er artilleri: kun infanteri og kavaleri samles (6.2)",
+			      "%s is artillery: only infantry and cavalry merge (6.2)", b->id);
+		return 1;
+	}
+	if (!strcmp(ks_art(u), ks_art(w)))
+		return 0;
+	if (why) {
+		ord_buf_addf(&why->da, "%s er %s og %s %s: kun enheder af samme slags samles (6.2)",
+			     u->id, arm_name(ctx, u, "da"), w->id, arm_name(ctx, w, "da"));
+		ord_buf_addf(&why->en, "%s is %s and %s %s: only units of one kind merge (6.2)",
+			     u->id, arm_name(ctx, u, "en"), w->id, arm_name(ctx, w, "en"));
+	}
+	return 1;
+}
+
+int ks_impossible(struct ord_ctx *ctx, const struct ord_event *e, struct ks_text *why)
+{
+	size_t i;
+
+	if (!ks_check(ks_r(ctx), "umulig_kontrol"))
+		return 0;
+	for (i = 0; i < ORD_ARRAY_SIZE(impossible_pairs); i++) {
+		const struct impossible_pair *m = &impossible_pairs[i];
+		const struct ord_unit *u, *w;
+		if (strcmp(e->kind, m->kind) || !(u = ev_unit(ctx, e, m->key)) ||
+		    !(w = ev_unit(ctx, e, m->other)))
+			continue;
+		/* af= is read only of a flight blocked by an enemy (attack.c) */
+		if (!strcmp(m->key, "af") && (!ord_kv_get(&e->kv, "blokeret") ||
+					      strcmp(ord_kv_get(&e->kv, "blokeret"), "fjende")))
+			continue;
+		if (w == u) {
+			if (why) {
+				ord_buf_addf(&why->da, "%s (%s)", m->self_da, m->rule);
+				ord_buf_addf(&why->en, "%s (%s)", m->self_en, m->rule);
+			}
+			return 1;
+		}
+		if ((strcmp(w->side, u->side) == 0) != m->own) {
+			if (why) {
+				/* the unit named against the rule: the other one */
+				const struct ord_unit *x = !strcmp(m->key, "af") ? u : w;
+				ord_buf_addf(&why->da, "%s%s (%s)", x->id, m->side_da, m->rule);
+				ord_buf_addf(&why->en, "%s%s (%s)", x->id, m->side_en, m->rule);
+			}
+			return 1;
+		}
+	}
+	if (!strcmp(e->kind, "samling") && ev_unit(ctx, e, "unit") && ev_unit(ctx, e, "med"))
+		return impossible_merge(ctx, ev_unit(ctx, e, "unit"), ev_unit(ctx, e, "med"), why);
+	return 0;
+}
+
+int ks_not_carried_out(struct ord_ctx *ctx, const struct ord_event *e)
+{
+	struct ks_text t;
+	int no;
+
+	ks_text_init(&t);
+	ks_text_add(&t, "ikke udført: ", "not carried out: ");
+	no = ks_impossible(ctx, e, &t);
+	if (no)
+		ks_result(ctx, e->seq,
+			  ev_unit(ctx, e, strcmp(e->kind, "naerkamp") ? "unit" : "angriber"), NULL,
+			  &t);
+	ks_text_release(&t);
+	return no;
 }
 
 /* ---- after the exchange ---- */

@@ -101,13 +101,14 @@ static int answers(struct ord_ctx *ctx, const struct ord_unit *t)
 	/* both are events that name t: lookups, not scans of the phase */
 	for (i = 0; i < ord_ctx_unit_nevents(ctx, t); i++) {
 		const struct ord_event *e = ord_ctx_unit_event(ctx, t, i);
+		/* a fire not carried out (umulig_kontrol) answers nobody */
 		if ((strcmp(e->kind, "skyd") && strcmp(e->kind, "artilleri")) ||
-		    ks_ev_unit(ctx, e, "unit") != t)
+		    ks_ev_unit(ctx, e, "unit") != t || ks_impossible(ctx, e, NULL))
 			continue;
 		for (j = 0; j < ord_ctx_unit_nevents(ctx, t); j++) {
 			const struct ord_event *f = ord_ctx_unit_event(ctx, t, j);
 			if ((!strcmp(f->kind, "skyd") || !strcmp(f->kind, "artilleri")) &&
-			    ks_ev_unit(ctx, f, "maal") == t &&
+			    ks_ev_unit(ctx, f, "maal") == t && !ks_impossible(ctx, f, NULL) &&
 			    ks_ev_unit(ctx, f, "unit") == ks_ev_unit(ctx, e, "maal"))
 				return 1;
 		}
@@ -751,6 +752,10 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 	/* everybody fires with the strength it had before the fire */
 	for (i = 0; i < n && !err; i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
+		/* at itself or its own side: no dice, no round, no hit */
+		if ((!strcmp(e->kind, "skyd") || !strcmp(e->kind, "artilleri")) &&
+		    ks_not_carried_out(ctx, e))
+			continue;
 		if (!strcmp(e->kind, "skyd"))
 			err = fire_small_arms(ctx, e, &hits[i]);
 		else if (!strcmp(e->kind, "artilleri"))

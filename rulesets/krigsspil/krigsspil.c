@@ -110,6 +110,12 @@
  *      check refuses never makes the resolve fail once overridden: no gun
  *      that can fire is a fire of no gun (no dice, no rounds), a part
  *      fired at larger than the target is the whole target.
+ *  K24 An event the referee overrides is his word on what happened, against
+ *      the orders; one no table can make true (a merge, melee, attack,
+ *      fire, support, flight, break-in or march through of a unit with
+ *      itself or with the wrong side, a merge of a battery or of two arms)
+ *      is not carried out: no dice, no state, a result that says why
+ *      (umulig_kontrol; a game made before resolves it as written).
  *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */
@@ -765,9 +771,13 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * 2026-12-02.10, switched the same way: a melee's a_flag/d_flag the
 	 * module works out itself, given against it, is refused, and the
 	 * referee's tiraillor, holdende and krudtroeg where the text does not
-	 * give them (K10, naerkampflag_kontrol)
+	 * give them (K10, naerkampflag_kontrol);
+	 * 2026-12-02.11, switched the same way: an overridden event no table
+	 * can make true (a unit with itself or the wrong side, a merge of a
+	 * battery or of two arms) is not carried out, its result says why,
+	 * and a defensive fire at an own unit is refused (K24, umulig_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02.10",   /* rules_revision (above) */
+	"2026-12-02.11",   /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

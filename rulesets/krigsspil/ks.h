@@ -293,6 +293,19 @@ int ks_through(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_u
  * diagnostic) and the rule. */
 int ks_stormmarch_refused(struct ord_ctx *ctx, const struct ord_unit *u, struct ord_buf *why);
 
+/* An event that names two units, of which no table can make the one the
+ * other or of that side: a merge, melee, attack, fire, support, flight
+ * (into, blocked by), break-in or march through of a unit with itself or
+ * the wrong side; a merge of or with a battery, or of two arms (6.2).
+ * The checks refuse it; recorded with --override, the resolve does not
+ * carry it out (umulig_kontrol: a game made before resolves it as
+ * written).  1 with the reason added to why (may be NULL) in both
+ * languages, else 0. */
+int ks_impossible(struct ord_ctx *ctx, const struct ord_event *e, struct ks_text *why);
+/* When e is such an event: its unit's result says "ikke udført: ..." /
+ * "not carried out: ..." (nothing else changes), and 1; else 0. */
+int ks_not_carried_out(struct ord_ctx *ctx, const struct ord_event *e);
+
 /* Record a result with a bilingual explanation (marked provisional as
  * needed). */
 void ks_result(struct ord_ctx *ctx, unsigned seq, const struct ord_unit *u,

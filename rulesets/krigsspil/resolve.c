@@ -514,7 +514,9 @@ static void declare_supports(struct ord_ctx *ctx, const struct ord_unit *of, str
 		struct ord_unit *s;
 		const char *rolle;
 		struct ks_text st;
-		if (strcmp(e->kind, "stoette") || ks_ev_unit(ctx, e, "stoetter") != of)
+		/* a support of itself or an enemy is said once, below */
+		if (strcmp(e->kind, "stoette") || ks_ev_unit(ctx, e, "stoetter") != of ||
+		    ks_impossible(ctx, e, NULL))
 			continue;
 		s = ks_ev_unit(ctx, e, "unit");
 		rolle = ord_kv_get(&e->kv, "rolle");
@@ -551,6 +553,10 @@ static int resolve_declarations(struct ord_ctx *ctx)
 
 			if (strcmp(e->kind, "angreb") ||
 			    ord_kv_get_bool(&e->kv, "initiativ", 0) != !pass)
+				continue;
+			/* on itself or its own side: nothing declared, no
+			 * supports or reaction called up (umulig_kontrol) */
+			if (ks_not_carried_out(ctx, e))
 				continue;
 			a = ks_ev_unit(ctx, e, "unit");
 			m = ks_ev_unit(ctx, e, "maal");
@@ -638,6 +644,10 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			ks_text_release(&t);
 		}
 	}
+	/* the supports of itself or of an enemy, whatever attack they go with */
+	for (i = 0; i < ord_ctx_nevents(ctx); i++)
+		if (!strcmp(ord_ctx_event(ctx, i)->kind, "stoette"))
+			ks_not_carried_out(ctx, ord_ctx_event(ctx, i));
 	return 0;
 }
 
@@ -775,6 +785,11 @@ static int resolve_moves(struct ord_ctx *ctx)
 		struct ks_text t;
 
 		if (!u)
+			continue;
+		/* through itself or an enemy, within its own or an own unit's
+		 * break-in distance (umulig_kontrol) */
+		if ((!strcmp(e->kind, "flyt") || !strcmp(e->kind, "indbrud")) &&
+		    ks_not_carried_out(ctx, e))
 			continue;
 		ks_text_init(&t);
 		if (!strcmp(e->kind, "flyt")) {

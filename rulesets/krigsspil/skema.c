@@ -264,6 +264,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("loeb_halvt_kontrol", 0, 1),
 	WHOLE("dommerflag_kontrol", 0, 1),
 	WHOLE("naerkampflag_kontrol", 0, 1),
+	WHOLE("umulig_kontrol", 0, 1),
 	WHOLE("beregner_forfoelgelse_kontrol", 0, 1),
 	NUM("skovkant_cm", 0, MANY),
 	WHOLE("hindring_lu_klasse_infanteri", 1, 3),

@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-02.10");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-02.11");
 }
 END_TEST
 
@@ -4556,6 +4556,195 @@ START_TEST(test_melee_own_flags_before)
 }
 END_TEST
 
+/* ---- events no table can make true (umulig_kontrol) ---- */
+
+/* Every unit's state, a line each (the caller frees). */
+static char *all_states(void)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		ord_buf_addf(&b, "%s: ", ord_ctx_unit(ctx, i)->id);
+		ord_kv_serialize(&ord_ctx_unit(ctx, i)->state, &b);
+		ord_buf_addch(&b, '\n');
+	}
+	return ord_buf_detach(&b, NULL);
+}
+
+/* An overridden event of the cast's units that no table can make true,
+ * after an event of the same phase that is carried out (pre, "" for
+ * none), and what its result says. */
+struct impossible {
+	const char *phase, *pre_kind, *pre, *kind, *args, *said;
+};
+
+static const struct impossible impossibles[] = {
+	{ "angrebshandlinger", NULL, NULL, "samling", "unit=D1 med=D1",
+	  "D1: ikke udført: en enhed kan ikke samles med sig selv (6.2)" },
+	{ "angrebshandlinger", NULL, NULL, "samling", "unit=D1 med=L1",
+	  "D1: ikke udført: L1 er en fjendtlig enhed: kun enheder af samme side samles (6.2)" },
+	{ "angrebshandlinger", NULL, NULL, "samling", "unit=A1 med=A2",
+	  "A1: ikke udført: A1 er artilleri: kun infanteri og kavaleri samles (6.2)" },
+	{ "angrebshandlinger", NULL, NULL, "samling", "unit=D1 med=A1",
+	  "D1: ikke udført: A1 er artilleri: kun infanteri og kavaleri samles (6.2)" },
+	{ "angrebshandlinger", NULL, NULL, "samling", "unit=K1 med=K2",
+	  "K1: ikke udført: K1 er tungt kavaleri og K2 middelsvært kavaleri: kun enheder af samme "
+	  "slags samles (6.2)" },
+	{ "angrebshandlinger", NULL, NULL, "naerkamp", "angriber=D1 forsvarer=D1",
+	  "D1: ikke udført: en enhed kan ikke angribe sig selv (16)" },
+	{ "angrebshandlinger", NULL, NULL, "naerkamp", "angriber=D1 forsvarer=D2",
+	  "D1: ikke udført: D2 er af egen side: en nærkamp er mod fjenden (16)" },
+	{ "angrebshandlinger", NULL, NULL, "forsvarsild", "unit=A1 maal=A1",
+	  "A1: ikke udført: et batteri kan ikke skyde på sig selv (15.1)" },
+	{ "angrebshandlinger", NULL, NULL, "forsvarsild", "unit=A1 maal=D1",
+	  "A1: ikke udført: D1 er af egen side: en forsvarsskydning er på en angribende fjende "
+	  "(15.1)" },
+	{ "angrebshandlinger", NULL, NULL, "flugt", "unit=L1 ind_i=L1",
+	  "L1: ikke udført: en enhed kan ikke flygte ind i sig selv (17)" },
+	{ "angrebshandlinger", NULL, NULL, "flugt", "unit=L1 ind_i=D1",
+	  "L1: ikke udført: D1 er en fjendtlig enhed: en flygtende enhed flygter ind i egne "
+	  "enheder, en fjende i vejen blokerer den (17)" },
+	{ "angrebshandlinger", NULL, NULL, "flugt", "unit=L1 blokeret=fjende af=L1",
+	  "L1: ikke udført: en enhed kan ikke blokere sin egen flugt (17)" },
+	{ "angrebshandlinger", NULL, NULL, "flugt", "unit=L1 blokeret=fjende af=L2",
+	  "L1: ikke udført: L2 er af egen side: kun en fjendtlig enhed blokerer en flugt, ind i "
+	  "egne enheder flygter den (17)" },
+	{ "skydninger", NULL, NULL, "skyd", "unit=D1 maal=D1 zone=I",
+	  "D1: ikke udført: en enhed kan ikke skyde på sig selv (14)" },
+	{ "skydninger", NULL, NULL, "skyd", "unit=D1 maal=D2 zone=I",
+	  "D1: ikke udført: D2 er af egen side: en skydning er på fjenden (14)" },
+	{ "skydninger", NULL, NULL, "artilleri", "unit=A1 maal=A1 zone=II ammo=SF",
+	  "A1: ikke udført: et batteri kan ikke skyde på sig selv (15)" },
+	{ "skydninger", NULL, NULL, "artilleri", "unit=A1 maal=D2 zone=II ammo=SF",
+	  "A1: ikke udført: D2 er af egen side: en skydning er på fjenden (15)" },
+	{ "angrebserklaering", NULL, NULL, "angreb", "unit=D1 maal=D1",
+	  "D1: ikke udført: en enhed kan ikke angribe sig selv (16.2)" },
+	{ "angrebserklaering", NULL, NULL, "angreb", "unit=D1 maal=D2",
+	  "D1: ikke udført: D2 er af egen side: et angreb er på fjenden (16.2)" },
+	{ "angrebserklaering", "angreb", "unit=D2 maal=L1", "stoette",
+	  "unit=D2 stoetter=D2 rolle=traefning",
+	  "D2: ikke udført: en enhed kan ikke støtte sig selv (6.6)" },
+	{ "angrebserklaering", "angreb", "unit=D2 maal=L1", "stoette",
+	  "unit=L2 stoetter=D2 rolle=traefning",
+	  "L2: ikke udført: D2 er en fjendtlig enhed: en enhed støtter egne enheder (6.6)" },
+	{ "fredelige-flytninger", NULL, NULL, "indbrud", "unit=D3 fjende=D3 naar_stoette=nej",
+	  "D3: ikke udført: en enhed er ikke inden for sin egen indbrudsafstand (6.3)" },
+	{ "fredelige-flytninger", NULL, NULL, "indbrud", "unit=D3 fjende=D1 naar_stoette=nej",
+	  "D3: ikke udført: D1 er af egen side: indbrudsafstanden er en fjendes (6.3)" },
+	{ "fredelige-flytninger", NULL, NULL, "flyt", "unit=D1 x=15 y=10 gennem=D1",
+	  "D1: ikke udført: en enhed kan ikke marchere gennem sig selv (13)" },
+	{ "fredelige-flytninger", NULL, NULL, "flyt", "unit=D1 x=15 y=10 gennem=L1",
+	  "D1: ikke udført: L1 er en fjendtlig enhed: en enhed marcherer gennem egne enheder "
+	  "(13)" },
+};
+
+/* The phase of case c resolved with no dice, on the Skema without
+ * `without` (NULL: the built-in one), with its event (impossible) or
+ * without it: every unit's state after it (the caller frees). */
+static char *impossible_resolved(const struct impossible *c, const char *without, int impossible)
+{
+	game_without(without);
+	if (c->pre)
+		event(c->pre_kind, c->pre); /* against the orders only: carried out */
+	if (impossible)
+		ck_assert_str_ne(event(c->kind, c->args), ""); /* refused: an override */
+	resolve(c->phase, NULL, 0);
+	return all_states();
+}
+
+/* An overridden event no table can make true is not carried out: no dice
+ * (the phases resolve with none), every unit's state as if it had not
+ * been recorded, and its result says why in both languages */
+START_TEST(test_impossible_not_carried_out)
+{
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(impossibles); i++) {
+		const struct impossible *c = &impossibles[i];
+		char *without = impossible_resolved(c, NULL, 0);
+		char *with = impossible_resolved(c, NULL, 1);
+		ck_assert_msg(!strcmp(with, without), "%s %s changed the state:\n%s\nnot:\n%s",
+			      c->kind, c->args, with, without);
+		expect_result(c->said);
+		free(without);
+		free(with);
+	}
+	/* the English, and the result is the event's */
+	impossible_resolved(&impossibles[0], NULL, 1);
+	expect_result("[en: not carried out: a unit cannot merge with itself (6.2)]");
+	ck_assert_int_eq(st("D1", "figurer"), 20);
+	ck_assert_int_eq(st("D1", "fjernet"), 0);
+	impossible_resolved(&impossibles[4], NULL, 1);
+	expect_result("[en: not carried out: K1 is heavy cavalry and K2 medium cavalry: only units "
+		      "of one kind merge (6.2)]");
+	/* a fire at itself does not answer the enemy's fire at it: L1's at
+	 * D1 has "besvarer ikke" (+1 to its losses) all the same */
+	game_without(NULL);
+	event("skyd", "unit=D1 maal=D1 zone=I");
+	event("skyd", "unit=L1 maal=D1 zone=II");
+	resolve("skydninger", D(3, 3, 3));
+	expect_result("besvarer ikke");
+	/* a defensive fire at an own unit is refused as one at itself */
+	game_without(NULL);
+	melee_declared("D1", "L1");
+	EV_BAD("forsvarsild", "unit=A1 maal=D1", "target 'D1' is a unit of its own side (15.1)");
+}
+END_TEST
+
+/* A game made before umulig_kontrol resolves such an event as written,
+ * as it was played: a merge with itself doubles the unit's figures and
+ * then takes it out of the game as the unit merged away, a melee with its
+ * own side and a fire at itself roll their dice, and a defensive fire at
+ * an own attacking unit is recorded */
+START_TEST(test_impossible_game_made_before)
+{
+	impossible_resolved(&impossibles[0], "umulig_kontrol", 1);
+	expect_result("D1: sammenlagt med D1 (6.2): 20 + 20 = 40 figurer");
+	ck_assert_int_eq(st("D1", "fjernet"), 1);
+	ck_assert_str_eq(sts("D1", "samlet_i"), "D1");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "ikke udført"));
+	game_without("umulig_kontrol");
+	event("naerkamp", "angriber=D1 forsvarer=D2");
+	resolve("angrebshandlinger", D(3, 3, 3, 4, 4, 4));
+	expect_result("D1: nærkamp D1 mod D2");
+	game_without("umulig_kontrol");
+	event("skyd", "unit=D1 maal=D1 zone=I");
+	resolve("skydninger", D(3, 3, 3));
+	expect_result("D1: skyder på D1");
+	game_without("umulig_kontrol");
+	melee_declared("D1", "L1");
+	EV_OK("forsvarsild", "unit=A1 maal=D1");
+}
+END_TEST
+
+/* An event against the orders only is the referee's word and carried
+ * out, beside one no table can make true: D1 merges with D2, which no
+ * sheet ordered (SA), while K1's merge with itself is not carried out */
+START_TEST(test_impossible_beside_overridden)
+{
+	game_without(NULL);
+	EV_BAD("samling", "unit=D1 med=D2", "neither 'D1' nor 'D2' has the order to merge");
+	EV_BAD("samling", "unit=K1 med=K1", "only units of the same kind and side merge");
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result("D1: sammenlagt med D2 (6.2): 20 + 20 = 40 figurer");
+	expect_result("K1: ikke udført: en enhed kan ikke samles med sig selv (6.2)");
+	ck_assert_int_eq(st("D1", "figurer"), 40);
+	ck_assert_int_eq(st("D2", "fjernet"), 1);
+	ck_assert_int_eq(st("K1", "figurer"), 12);
+	ck_assert_int_eq(st("K1", "fjernet"), 0);
+	/* a melee not declared, against the orders: fought, with its dice */
+	game_without(NULL);
+	EV_BAD("naerkamp", "angriber=D1 forsvarer=L1", "no attack of 'D1' on 'L1' was declared");
+	EV_BAD("skyd", "unit=D2 maal=L1 zone=I", "its sheet orders no 'S @L1'");
+	resolve("angrebshandlinger", D(3, 3, 3, 4, 4, 4));
+	expect_result("D1: nærkamp D1 mod L1");
+	resolve("skydninger", D(3, 3, 3));
+	expect_result("D2: skyder på L1");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "ikke udført"));
+}
+END_TEST
+
 /* 17.3 in the calculator as in the game (test_pursuit_by_rule): a
  * pursuit is of a unit in FU by at least 25% of its strength, refused
  * otherwise, and is one whether said or not */
@@ -4719,6 +4908,9 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fire_time_from_sheet);
 	tcase_add_test(tc, test_small_square_is_hob);
 	tcase_add_test(tc, test_decimation_in_men);
+	tcase_add_test(tc, test_impossible_not_carried_out);
+	tcase_add_test(tc, test_impossible_game_made_before);
+	tcase_add_test(tc, test_impossible_beside_overridden);
 	suite_add_tcase(s, tc);
 	return s;
 }
