@@ -412,6 +412,21 @@ int ord_game_close_phase(ord_game *g, struct ord_head *head);
 /* Record side's link for the current phase (checked against the witness
  * chain its sealed sheet committed to). */
 int ord_game_witness(ord_game *g, const char *side, const unsigned char link[32]);
+/* Where a side's link for the current phase stands (the mail judge's
+ * answer to a link, and its notice to the referee once all are in). */
+enum ord_link_state {
+	ORD_LINK_NONE,     /* none owed: its sealed sheet has no witness chain (a
+			    * stand-in), so the referee's chain stands in for it */
+	ORD_LINK_AWAITED,  /* its sheet committed to a chain; no link yet */
+	ORD_LINK_REVEALED, /* its link for the phase is recorded */
+};
+/* The phase whose links are revealed next (*phase, 1-based, as
+ * ord_game_witness takes it), whether its events are closed, and, when side
+ * and state are given, where that side's link stands.  ORD_ESTATE when the
+ * game is not witnessed or no phase awaits links (the turn is open, or
+ * every phase is resolved); ORD_ENOTFOUND for an unknown side. */
+int ord_game_link_state(ord_game *g, const char *side, int *phase, int *closed,
+			enum ord_link_state *state);
 /* A player's witness chain for a turn, from his key file's secret seed
  * (the first 32 bytes of sk): its top, sent with the sheet, and the link of
  * phase index (1-based), revealed after the phase's events are closed. */

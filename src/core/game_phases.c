@@ -871,6 +871,54 @@ out:
 	return err;
 }
 
+int ord_game_link_state(ord_game *g, const char *side, int *phase, int *closed,
+			enum ord_link_state *state)
+{
+	const struct ord_store_side *s = NULL;
+	struct ord_store_sheet sheet;
+	struct ord_store_turn t;
+	unsigned char have[32];
+	const char *name = NULL;
+	int err, version = 0, opened;
+
+	memset(&sheet, 0, sizeof(sheet));
+	*phase = 0;
+	*closed = 0;
+	if (state)
+		*state = ORD_LINK_NONE;
+	if (!g->witnessed)
+		return ord_error_set(ORD_ESTATE,
+				     "the dice of this game are not witnessed: no link is revealed");
+	if ((side && (err = ord_game_find_side(g, side, &s)) != 0) ||
+	    (err = ord_game_turn(g, &t, 0)) != 0 || (err = current_phase(g, &t, &name)) != 0 ||
+	    (err = phase_closed(g, &t, closed)) != 0)
+		return err;
+	*phase = t.phase + 1;
+	if (!s || !state)
+		return 0;
+	err = ord_store_link_read(g->db, t.turn, t.phase + 1, s->id, have);
+	if (!err) {
+		*state = ORD_LINK_REVEALED;
+		return 0;
+	}
+	if (err != ORD_ENOTFOUND)
+		return err;
+	ord_error_clear();
+	/* a side with no sheet, or a stand-in's without a chain, owes none:
+	 * the referee's chain stands in for it (ord_game_witness refuses it) */
+	err = ord_store_latest(g->db, t.turn, s->id, &version, have, &opened);
+	if (!err && version > 0)
+		err = ord_store_sheet_read(g->db, t.turn, s->id, version, &sheet);
+	if (err == ORD_ENOTFOUND) {
+		ord_error_clear();
+		err = 0;
+	}
+	if (!err && version > 0 && sheet.has_witness)
+		*state = ORD_LINK_AWAITED;
+	ord_store_sheet_release(&sheet);
+	return err;
+}
+
 /* The dice key of the current phase of a witnessed turn: the turn's key,
  * the events closed and every side's link (the referee's for a side that
  * revealed none, named in stood_in). */
