@@ -18,6 +18,13 @@
  *      never part of the sheet.
  *  B5. The subject may carry the command ("CHECK", "Re: STATUS"); a
  *      command line in the body wins over it.
+ *  B6. LINK [[phase] P] HEX is a side's witness link for the phase the
+ *      referee closed (witnessed dice): 64 hexadecimal digits, as
+ *      `orderly witness --link-for` prints them, and the phase if he names
+ *      it.  A LINK line is a command whatever follows the word, so that a
+ *      mistyped link is answered as a link ("not 64 hexadecimal digits"),
+ *      never read as an order; the judge reads its arguments
+ *      (mail_link_parse) and checks the link against the chain.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -35,7 +42,7 @@ static const struct {
 	{ "HELP", CMD_HELP, 0 },         { "SEAL", CMD_SEAL, 0 },
 	{ "EVENT", CMD_EVENT, 0 },       { "RESOLVE", CMD_RESOLVE, 0 },
 	{ "EXCHANGE", CMD_EXCHANGE, 0 }, { "DEADLINE", CMD_DEADLINE, 0 },
-	{ "SCHEDULE", CMD_SCHEDULE, 0 },
+	{ "SCHEDULE", CMD_SCHEDULE, 0 }, { "LINK", CMD_LINK, 0 },
 };
 
 void mail_hex(char *out, const unsigned char *p, size_t len)
@@ -51,6 +58,60 @@ int mail_unhex(unsigned char *out, size_t max, const char *hex)
 	if (sodium_hex2bin(out, max, hex, strlen(hex), NULL, &n, &end) != 0 || (end && *end))
 		return -1;
 	return (int)n;
+}
+
+int mail_link_parse(const char *args, int *phase, unsigned char link[32], struct ord_buf *why)
+{
+	char *copy = ord_strdup(args ? args : ""), *tok[5], *save = NULL, *t;
+	size_t n = 0, i = 0, len;
+	int err = -1;
+
+	*phase = 0;
+	for (t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		if (n == ORD_ARRAY_SIZE(tok)) {
+			ord_buf_addf(why, "unexpected '%.40s' after the link", t);
+			goto out;
+		}
+		tok[n++] = t;
+	}
+	/* [phase] P: the phase he names, checked against the one awaited */
+	if (i < n && !strcasecmp(tok[i], "phase"))
+		i++;
+	if (i + 1 < n && strcasecmp(tok[i], "link:") && strlen(tok[i]) < 64) {
+		long p = 0;
+		if (ord_parse_long(tok[i], &p) || p < 1 || p > 64) {
+			ord_buf_addf(why, "'%.40s' is not a phase number (1 to 64)", tok[i]);
+			goto out;
+		}
+		*phase = (int)p;
+		i++;
+	}
+	/* "link: HEX" as `orderly witness --link-for` prints it, pasted whole */
+	if (i + 1 < n && !strcasecmp(tok[i], "link:"))
+		i++;
+	if (i == n) {
+		ord_buf_adds(why,
+			     "LINK needs your link: the 64 hexadecimal digits 'orderly witness --link-for' printed after 'link:'");
+		goto out;
+	}
+	len = strlen(tok[i]);
+	if (len != 64 || mail_unhex(link, 32, tok[i]) != 32) {
+		ord_buf_addf(why,
+			     "'%.70s%s' is not a link: a link is 64 hexadecimal digits (0-9, a-f), this is %zu character%s%s",
+			     tok[i], len > 70 ? "..." : "", len, len == 1 ? "" : "s",
+			     strspn(tok[i], "0123456789abcdefABCDEF") == len
+				     ? ""
+				     : ", not all of them hexadecimal digits");
+		goto out;
+	}
+	if (i + 1 < n) {
+		ord_buf_addf(why, "unexpected '%.40s' after the link", tok[i + 1]);
+		goto out;
+	}
+	err = 0;
+out:
+	free(copy);
+	return err;
 }
 
 const char *mail_cmd_name(enum mail_cmd c)

@@ -41,6 +41,19 @@
  *      could still submit the draft by hand (the player hears of it by
  *      the receipt, which always goes); only a signature that names what
  *      it is for (core, `orderly sign`) would end that.
+ *  J6. A LINK (a side's witness link, witnessed dice) needs the side's
+ *      registered address, as every mail does, but no passphrase, OpenPGP
+ *      signature or signed lines: the link is its own proof.  It is taken
+ *      only when hashing it P times gives the top of the chain the side's
+ *      sealed sheet committed to (ord_game_witness), which only the holder
+ *      of the side's key file can compute; anything else is refused and
+ *      changes nothing, and its reply goes to the registered address (J1),
+ *      so a forged LINK tells the player of the forgery.  The true link
+ *      sent by someone who saw it does only what the player asked: it fits
+ *      that side, turn and phase alone, and is taken once.  A proof the mail
+ *      does carry must hold, as for any mail.  The reply to a link taken
+ *      always goes (as a receipt does); a refusal counts towards the
+ *      sender's replies per hour, since anyone can write one.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -260,6 +273,56 @@ static void put_deadline(struct judge *j)
 	}
 }
 
+/* Where each side's link of the phase stands: whether it is in, never
+ * anything of it.  0, or the store's error. */
+static int put_links(struct judge *j, int phase)
+{
+	size_t i;
+	int p, closed, err;
+
+	ord_buf_addf(&j->reply, "links of phase %d:\n", phase);
+	for (i = 0; i < ord_game_nsides(j->g); i++) {
+		const char *side = ord_game_side_name(j->g, i);
+		enum ord_link_state st;
+
+		if ((err = ord_game_link_state(j->g, side, &p, &closed, &st)) != 0)
+			return err;
+		ord_buf_addf(&j->reply, "  %-12s %s%s\n", side,
+			     st == ORD_LINK_REVEALED ? "recorded"
+			     : st == ORD_LINK_AWAITED
+				     ? "awaited"
+				     : "none owed (a stand-in sheet with no chain: the referee's stands in)",
+			     j->side && !strcmp(side, j->side) ? " (yours)" : "");
+	}
+	return 0;
+}
+
+/* A side's link was recorded (cmd_link): its reply, in the change's
+ * transaction. */
+static int link_taken(struct judge *j, const struct ord_change *c)
+{
+	int phase, closed, err;
+
+	if ((err = ord_game_link_state(j->g, NULL, &phase, &closed, NULL)) != 0)
+		return err;
+	j->sheet_answer = 1; /* J6: the answer to a link taken always goes */
+	ord_buf_reset(&j->subject);
+	ord_buf_addf(&j->subject, "link recorded: turn %d, phase %d, %s", c->turn, phase, c->side);
+	ord_buf_reset(&j->reply);
+	ord_buf_addf(&j->reply,
+		     "Your side's witness link for phase %d ('%s') of turn %d is recorded: it\n"
+		     "leads to the chain your sheet committed to.\n\n",
+		     phase, c->phase, c->turn);
+	if ((err = put_links(j, phase)) != 0)
+		return err;
+	ord_buf_adds(&j->reply,
+		     "\nOnce every link is in, the referee resolves the phase: its dice come\n"
+		     "from the turn's dice key, the events closed and every side's link.\n");
+	ord_buf_reset(&j->result);
+	ord_buf_addf(&j->result, "link of %s recorded: turn %d phase %d", c->side, c->turn, phase);
+	return queue_reply(j);
+}
+
 /* ---- the change hook ---- */
 
 static int hook(void *ud, ord_game *g, const struct ord_change *c)
@@ -296,6 +359,10 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 			     c->turn, c->receipt->version);
 		return queue_reply(j);
 	}
+	case ORD_CHANGE_WITNESS:
+		if (!j->referee && j->b->cmd == CMD_LINK)
+			return link_taken(j, c);
+		/* fall through */
 	default:
 		/* the referee's changes: the notices are queued; note the step */
 		if (j->referee)
@@ -321,6 +388,10 @@ static int cmd_help(struct judge *j)
 		     "  CHECK ... END    check orders: every problem, nothing stored\n"
 		     "  STATUS           turn, deadline, which sides have sent orders\n"
 		     "  REPORT [TURN]    your side's report\n"
+		     "  LINK [P] HEX     witnessed dice: your side's link for phase P, once\n"
+		     "                   the referee has closed it (the 64 hexadecimal digits\n"
+		     "                   'orderly witness --link-for' prints); no passphrase\n"
+		     "                   needed, the link is checked against your chain\n"
 		     "  HELP             this text\n"
 		     "The referee also: SEAL [FORCE], EVENT KIND key=value..., RESOLVE [PHASE]\n"
 		     "[dice=N,N,...], EXCHANGE, DEADLINE WHEN|none, SCHEDULE TEXT.\n",
@@ -371,6 +442,19 @@ static int cmd_status(struct judge *j)
 			     !version                       ? "none yet"
 			     : !strcmp(source, "submitted") ? "received"
 							    : "none: NMR policy applied");
+	}
+	if (ti.witnessed && !strcmp(ti.state, "sealed")) {
+		int phase, closed;
+		if ((err = ord_game_link_state(j->g, NULL, &phase, &closed, NULL)) != 0) {
+			if (err != ORD_ESTATE)
+				return err;
+			ord_error_clear();
+		} else if (!closed) {
+			ord_buf_addf(&j->reply,
+				     "links:      phase %d's events are not closed yet\n", phase);
+		} else if ((err = put_links(j, phase)) != 0) {
+			return err;
+		}
 	}
 	ord_buf_adds(&j->result, "status sent");
 	return answer(j);
@@ -537,6 +621,112 @@ out:
 	for (i = 0; i < 3; i++)
 		ord_buf_release(&v[i]);
 	ord_diag_release(&diag);
+	return err;
+}
+
+/* A refused link: nothing of the game changed, the reason said. */
+static int link_refused(struct judge *j, const char *why, const char *advice)
+{
+	ord_buf_adds(&j->subject, "link NOT recorded");
+	ord_buf_addf(&j->reply, "Your link was NOT recorded: %s.\nNothing was changed.\n", why);
+	if (advice)
+		ord_buf_addf(&j->reply, "\n%s", advice);
+	ord_buf_addf(&j->result, "link of %s refused: %s", j->side, why);
+	return answer(j);
+}
+
+/* LINK [[phase] P] HEX: the side's witness link for the phase closed (B6,
+ * J6), recorded as `orderly witness GAME --side SIDE --link HEX` does. */
+static int cmd_link(struct judge *j)
+{
+	struct ord_game_status ti;
+	struct ord_buf why = ORD_BUF_INIT;
+	enum ord_link_state st;
+	unsigned char link[32];
+	int asked, phase, closed, err;
+
+	if (mail_link_parse(j->b->args, &asked, link, &why) != 0) {
+		err = link_refused(j, why.buf,
+				   "Send the line the mail of the phase's close gives, on a line of its own:\n\n"
+				   "    LINK P HEX\n\n"
+				   "P being the phase, HEX the 64 hexadecimal digits 'orderly witness\n"
+				   "--link-for' printed after 'link:'.\n");
+		goto out;
+	}
+	if ((err = ord_game_status(j->g, &ti)) != 0)
+		goto out;
+	if (!ti.witnessed) {
+		ord_buf_addf(&why, "the game '%s' does not have witnessed dice: it takes no link",
+			     ord_game_name(j->g));
+		err = link_refused(j, why.buf, NULL);
+		goto out;
+	}
+	err = ord_game_link_state(j->g, j->side, &phase, &closed, &st);
+	if (err == ORD_ESTATE || err == ORD_EBADDATA) {
+		int open = !strcmp(ti.state, "open");
+		if (open)
+			ord_buf_addf(&why,
+				     "no phase of turn %d is closed: the turn is not sealed yet, and a link is revealed only once the referee has closed a phase's events",
+				     ti.turn);
+		else if (err == ORD_ESTATE)
+			ord_buf_addf(&why, "no phase of turn %d awaits a link: every phase is resolved",
+				     ti.turn);
+		else
+			ord_buf_adds(&why, ord_error_last());
+		err = link_refused(j, why.buf,
+				   open ? "When the referee closes a phase, the judge mails you its signed\n"
+					  "head with the command that gives your link against it.\n"
+					: NULL);
+		goto out;
+	}
+	if (err)
+		goto out;
+	if (asked && asked != phase) {
+		ord_buf_addf(&why,
+			     "it names phase %d, but the phase whose links are awaited is phase %d ('%s') of turn %d",
+			     asked, phase, ti.phase, ti.turn);
+		err = link_refused(j, why.buf,
+				   closed ? "Compute the link of that phase against its close head (--phase and\n"
+					    "--head of the phase's close mail).\n"
+					  : NULL);
+		goto out;
+	}
+	if (!closed) {
+		ord_buf_addf(&why,
+			     "the events of phase %d ('%s') of turn %d are not closed yet: a link is revealed only after them",
+			     phase, ti.phase, ti.turn);
+		err = link_refused(j, why.buf,
+				   "When the referee closes the phase, the judge mails you its signed\n"
+				   "head with the command that gives your link against it.\n");
+		goto out;
+	}
+	if (st == ORD_LINK_REVEALED) {
+		ord_buf_addf(&why,
+			     "your side's link for phase %d ('%s') of turn %d is recorded already",
+			     phase, ti.phase, ti.turn);
+		err = link_refused(j, why.buf, NULL);
+		goto out;
+	}
+	if (st == ORD_LINK_NONE) {
+		ord_buf_addf(&why,
+			     "your side's sealed sheet of turn %d is a stand-in with no witness chain: the referee's chain stands in for it, and no link of yours is taken",
+			     ti.turn);
+		err = link_refused(j, why.buf, NULL);
+		goto out;
+	}
+	err = ord_game_witness(j->g, j->side, link);
+	if (!err && j->answered) {
+		/* taken: the reply went out in the change's transaction */
+	} else if (err == ORD_EBADDATA || err == ORD_ESTATE || err == ORD_ENOTFOUND) {
+		ord_buf_adds(&why, ord_error_last());
+		err = link_refused(j, why.buf,
+				   err == ORD_EBADDATA
+					   ? "Run the command of the phase's close mail again with your own key file\n"
+					     "and side, and copy the whole link it prints after 'link:'.\n"
+					   : NULL);
+	}
+out:
+	ord_buf_release(&why);
 	return err;
 }
 
@@ -758,6 +948,9 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 					    : "the passphrase is wrong";
 		return 0;
 	}
+	/* a link proves itself (J6): the chain check in cmd_link */
+	if (!j->referee && j->b->cmd == CMD_LINK)
+		return 1;
 	/* orders signed with the side's key prove themselves (the core checks them) */
 	if (!j->referee && ord_game_side_pubkey(j->g, j->side, pk) == 0 && j->b->have_signature &&
 	    j->b->have_nonce && j->b->cmd == CMD_ORDERS) {
@@ -1149,6 +1342,17 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	switch (b.cmd) {
 	case CMD_STATUS: err = cmd_status(&j); break;
 	case CMD_REPORT: err = cmd_report(&j); break;
+	case CMD_LINK:
+		if (j.referee) {
+			err = refuse(&j, "not understood",
+				     "LINK is a side's: each player mails his own link. The referee records\n"
+				     "one given him otherwise with 'orderly witness GAME --side SIDE --link HEX'.\n"
+				     "Nothing was changed.\n",
+				     "referee sent LINK: refused");
+			break;
+		}
+		err = cmd_link(&j);
+		break;
 	case CMD_CHECK:
 	case CMD_ORDERS:
 		if (j.referee) {

@@ -83,6 +83,7 @@ enum mail_cmd {
 	CMD_STATUS,
 	CMD_REPORT,
 	CMD_HELP,
+	CMD_LINK, /* a side's witness link (witnessed dice) */
 	/* the referee's */
 	CMD_SEAL,
 	CMD_EVENT,
@@ -124,6 +125,10 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
  * lines as received with LF, without the final newline, with CRLF. */
 size_t mail_body_variants(const struct mail_body *b, struct ord_buf out[3]);
 const char *mail_cmd_name(enum mail_cmd c);
+/* The arguments of a LINK line, "[[phase] P] HEX" (B6): the link's 32
+ * bytes, and the phase the player named (0 when none); -1 with why said
+ * in why (appended) when they are not that. */
+int mail_link_parse(const char *args, int *phase, unsigned char link[32], struct ord_buf *why);
 
 /* ---- compose.c ---- */
 

@@ -4,7 +4,8 @@
  * at the seal, the signed head (and an NMR notice to a side whose orders
  * were held or repeated); with witnessed dice, at each phase's close, its
  * signed head (he reveals his link against it, and keeps it: it alone
- * shows the phase was not closed again once the links were known); after
+ * shows the phase was not closed again once the links were known), and to
+ * the referee, when every side's link of the phase is in; after
  * the last phase, his own side's report; at
  * the exchange, the turn bundle with the exchange's head and the
  * `orderly verify` command, to be run with the receipt, the game's key and
@@ -332,9 +333,13 @@ static int close_notices(ord_game *g, int t, int nphases)
 				     "    orderly witness --link-for --head %s --pubkey GAME-KEY \\\n"
 				     "        --side %s --key YOUR.key --phase %d --turn %d --opening open-%d.head\n\n"
 				     "GAME-KEY: the game's public key, as the mail of turn 1's opening gave\n"
-				     "it (for comparison only, the judge's file says %s).\n"
-				     "Give the link it prints to the referee.\n\n%s",
-				     p, t, name.buf, name.buf, name.buf, side, p, t, t, pkhex,
+				     "it (for comparison only, the judge's file says %s).\n\n"
+				     "Then reply to this mail with the link it prints, on a line of its own:\n\n"
+				     "    LINK %d HEX\n\n"
+				     "HEX being the 64 hexadecimal digits it printed after 'link:'. No\n"
+				     "passphrase is needed: the judge takes the link only if it leads to the\n"
+				     "witness chain your sheet committed to.\n\n%s",
+				     p, t, name.buf, name.buf, name.buf, side, p, t, t, pkhex, p,
 				     head.buf);
 			ord_buf_reset(&key);
 			ord_buf_addf(&key, "close/%d/%d/%s", t, p, side);
@@ -348,6 +353,59 @@ out:
 	ord_buf_release(&body);
 	ord_buf_release(&key);
 	ord_buf_release(&name);
+	return err;
+}
+
+/* Witnessed dice: the referee is told once every side's link for the
+ * current phase is in (at least one revealed, none awaited), so that he
+ * can resolve it; a link taken by mail or recorded from the command line
+ * alike.  Nothing once the phase is resolved. */
+static int links_notices(ord_game *g, int t)
+{
+	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT, in = ORD_BUF_INIT, none = ORD_BUF_INIT;
+	struct ord_game_status ti;
+	size_t i;
+	int phase, closed, err;
+
+	if ((err = ord_game_status(g, &ti)) != 0)
+		return err;
+	if ((err = ord_game_link_state(g, NULL, &phase, &closed, NULL)) != 0) {
+		ord_error_clear();
+		return 0; /* no phase awaits links */
+	}
+	ord_buf_addf(&key, "links/%d/%d", t, phase);
+	if (!closed || ord_mail_queued(g, key.buf))
+		goto out;
+	for (i = 0; i < ord_game_nsides(g); i++) {
+		const char *side = ord_game_side_name(g, i);
+		enum ord_link_state st;
+
+		if ((err = ord_game_link_state(g, side, &phase, &closed, &st)) != 0)
+			goto out;
+		if (st == ORD_LINK_AWAITED)
+			goto out;
+		ord_buf_addf(st == ORD_LINK_REVEALED ? &in : &none, "%s%s",
+			     (st == ORD_LINK_REVEALED ? in.len : none.len) ? ", " : "", side);
+	}
+	if (!in.len)
+		goto out; /* nothing came in: every side's a stand-in */
+	ord_buf_addf(&body, "Every witness link of phase %d ('%s') of turn %d is in: %s.\n", phase,
+		     ti.phase, t, in.buf);
+	if (none.len)
+		ord_buf_addf(&body,
+			     "%s sealed a stand-in with no witness chain: the referee's chain stands\n"
+			     "in (from the command line, 'orderly resolve GAME --stand-in').\n",
+			     none.buf);
+	ord_buf_addf(&body,
+		     "\nThe phase can be resolved now (RESOLVE by mail, or 'orderly resolve GAME').\n");
+	ord_buf_reset(&in);
+	ord_buf_addf(&in, "links in: turn %d, phase %d can be resolved", t, phase);
+	err = mail_queue_to(g, NULL, key.buf, in.buf, body.buf, NULL, NULL, NULL, 0);
+out:
+	ord_buf_release(&body);
+	ord_buf_release(&key);
+	ord_buf_release(&in);
+	ord_buf_release(&none);
 	return err;
 }
 
@@ -742,6 +800,9 @@ int mail_notices(ord_game *g, int64_t now, int64_t *next)
 		if (sealed && (err = seal_notices(g, t)) != 0)
 			return err;
 		if (sealed && !exchanged && ti.witnessed && (err = close_notices(g, t, ti.nphases)) != 0)
+			return err;
+		if (t == ti.turn && sealed && !resolved && ti.witnessed &&
+		    (err = links_notices(g, t)) != 0)
 			return err;
 		if (resolved && (err = report_notices(g, t)) != 0)
 			return err;

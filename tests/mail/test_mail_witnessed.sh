@@ -7,8 +7,13 @@
 # not record the phase's events again in another order and close it anew
 # (red-team finding 14: the judge mailed no close head, and the bundle
 # mail's command verified without any).  Each player computes his links
-# from his mails, the referee records them, and the bundle mail's command,
-# with the heads he kept, leaves no close unchecked.
+# from his mails and mails it back to the judge (LINK P HEX), who records
+# it and tells the referee once every link of the phase is in; the bundle
+# mail's command, with the heads he kept, leaves no close unchecked.  And
+# the judge refuses, changing nothing: a link before the turn is sealed, or
+# before the phase is closed, a link that is not the side's (another
+# side's, a made-up one), a second link for the phase, one that names
+# another phase, one not 64 hexadecimal digits, and LINK from the referee.
 set -euo pipefail
 # shellcheck source=tests/mail/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -37,11 +42,35 @@ count() {
 	echo $n
 }
 
+# the game as the refusals must leave it: its log, its links, its turn
+game_state() {
+	sqlu "SELECT (SELECT count(*) FROM log), (SELECT count(*) FROM witness), (SELECT group_concat(state || '/' || phase) FROM turn)"
+}
+# refused WHO TEXT WHY...: WHO mails TEXT (its body); the reply says the
+# link was not recorded, with every WHY, and the game is as it was
+refused() {
+	local who=$1 text=$2 before f body w
+	shift 2
+	before=$(game_state)
+	mail_from "$who" "witness" <<<"$text"
+	f=$(mails "$who" | tail -1)
+	expect_in "$(mime "$f" subject)" "link NOT recorded"
+	body=$(mime "$f" body)
+	for w in "$@"; do
+		expect_in "$body" "$w"
+	done
+	expect_in "$body" "Nothing was changed."
+	expect_eq "$(game_state)" "$before" "the game after $who's refused '$text'"
+}
+NOLINK=$(printf '%064d' 7)
+
 ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" --witnessed >/dev/null 2>&1
 printf 'blue shako and sabre\n' | ordu register "$G" --side blue --passphrase-file - >/dev/null
 printf 'red coat at dawn\n' | ordu register "$G" --side red --passphrase-file - >/dev/null
+printf 'umpire of the day\n' | ordu register "$G" --referee --passphrase-file - >/dev/null
 tick
-gkey=$(ordu info "$G" | awk '/^key:/ {print $2}')
+# a link before any close: the turn is not even sealed
+refused blue "LINK 1 $NOLINK" "no phase of turn 1 is closed: the turn is not sealed yet"
 declare -A PASS=([blue]="blue shako and sabre" [red]="red coat at dawn")
 declare -A SHEET=([blue]="B1 ↑ 1/2" [red]="R1 ↑ 1/4")
 declare -A RECEIPT
@@ -64,7 +93,11 @@ EOF
 done
 ordu seal "$G" >/dev/null
 tick
+# sealed, but phase 1's events are not closed
+refused red "LINK $NOLINK" "the events of phase 1 ('movement') of turn 1 are not closed yet"
 
+declare -A LINK
+PHASES=(movement fire fire-morale melee melee-morale) # the battalion ruleset's
 for p in 1 2 3 4 5; do
 	[[ $p != 1 ]] || ordu event "$G" move unit=B1 distance=2 >/dev/null
 	ordu witness "$G" --close >/dev/null
@@ -88,10 +121,70 @@ for p in 1 2 3 4 5; do
 		cmd=${cmd/GAME-KEY/$(opening_key $who)}
 		cmd=${cmd/YOUR.key/$who.key}
 		cmd=${cmd/orderly witness/\"\$ORDERLY\" witness}
-		link=$(cd "$TMP/$who" && eval "$cmd" | sed -n 's/^link: //p')
-		[[ ${#link} == 64 ]] || fail "$who: '$cmd' gave no link"
-		ordu witness "$G" --side $who --link "$link" >/dev/null
+		LINK[$who]=$(cd "$TMP/$who" && eval "$cmd" | sed -n 's/^link: //p')
+		[[ ${#LINK[$who]} == 64 ]] || fail "$who: '$cmd' gave no link"
+		# the line the mail says to send back
+		expect_in "$body" "    LINK $p HEX"
 	done
+	if [[ $p == 1 ]]; then
+		# a link from a side for another side: red's, from blue
+		refused blue "LINK 1 ${LINK[red]}" "this is not side blue's link for phase 1 ('movement') of turn 1"
+		refused blue "LINK $NOLINK" "it does not lead to the witness chain its sheet committed to"
+		refused blue "LINK 2 ${LINK[blue]}" "it names phase 2, but the phase whose links are awaited is phase 1"
+		refused blue "LINK 1 ${LINK[blue]:0:63}" "is not a link: a link is 64 hexadecimal digits (0-9, a-f), this is 63 characters"
+		refused blue "LINK 1 ${LINK[blue]:0:63}g" "not all of them hexadecimal digits"
+		refused blue "LINK" "LINK needs your link"
+		# the referee records links from the command line, not by LINK
+		before=$(game_state)
+		mail_from referee "witness" <<<"Passphrase: umpire of the day
+LINK ${LINK[blue]}"
+		expect_in "$(mime "$(mails referee | tail -1)" body)" "LINK is a side's"
+		expect_eq "$(game_state)" "$before" "the game after the referee's LINK"
+	fi
+	for who in blue red; do
+		# J6: no passphrase; the phase named (or not), in the body or the
+		# subject, after a greeting, as 'link: HEX' pasted whole
+		case $p in
+		1) mail_from $who "Re: phase closed" <<<"LINK 1 ${LINK[$who]}" ;;
+		2) mail_from $who "Re: phase closed" <<<"Passphrase: ${PASS[$who]}
+LINK ${LINK[$who]}" ;;
+		3) mail_from $who "LINK 3 ${LINK[$who]}" <<<"Regards" ;;
+		4) mail_from $who "Re: phase closed" <<<"Here it is.
+LINK phase 4 link: ${LINK[$who]}
+
+-- 
+$who" ;;
+		*) mail_from $who "Re: phase closed" <<<"LINK 5 ${LINK[$who]}" ;;
+		esac
+		f=$(last_mail $who "link recorded: turn 1, phase $p, $who")
+		body=$(mime "$f" body)
+		expect_in "$body" "Your side's witness link for phase $p"
+		expect_not_in "$body" "${LINK[blue]}"
+		expect_not_in "$body" "${LINK[red]}"
+		if [[ $who == blue ]]; then
+			expect_in "$body" "blue         recorded (yours)"
+			expect_in "$body" "red          awaited"
+			expect_eq "$(count referee "links in")" $((p - 1)) "the referee's notices with red's link of phase $p awaited"
+			# STATUS says whose links are in, and nothing of them
+			mail_from red "STATUS" <<<"Passphrase: ${PASS[red]}"
+			body=$(mime "$(last_mail red "status:")" body)
+			expect_in "$body" "links of phase $p:"
+			expect_in "$body" "blue         recorded"
+			expect_in "$body" "red          awaited (yours)"
+			expect_not_in "$body" "${LINK[blue]}"
+		else
+			expect_in "$body" "blue         recorded"
+			expect_in "$body" "red          recorded (yours)"
+		fi
+	done
+	expect_eq "$(sqlu "SELECT count(*) FROM witness WHERE turn = 1 AND idx = $p")" 2 "the links of phase $p"
+	# the referee hears that the phase can be resolved, once
+	tick
+	expect_eq "$(count referee "links in")" $p "the referee's notices of the links in after phase $p's"
+	expect_in "$(mime "$(last_mail referee "links in: turn 1, phase $p can be resolved")" body)" \
+		"Every witness link of phase $p ('${PHASES[p - 1]}') of turn 1 is in: blue, red."
+	# a second link for the same phase
+	[[ $p != 2 ]] || refused red "LINK 2 ${LINK[red]}" "your side's link for phase 2 ('fire') of turn 1 is recorded already"
 	ordu resolve "$G" >/dev/null
 done
 ordu exchange "$G" >/dev/null
