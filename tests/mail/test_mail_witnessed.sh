@@ -49,13 +49,13 @@ game_state() {
 # refused WHO TEXT WHY...: WHO mails TEXT (its body); the reply says the
 # link was not recorded, with every WHY, and the game is as it was
 refused() {
-	local who=$1 text=$2 before f body w
+	local who=$1 text=$2 before n body w
 	shift 2
 	before=$(game_state)
+	n=$(count "$who" "link NOT recorded")
 	mail_from "$who" "witness" <<<"$text"
-	f=$(mails "$who" | tail -1)
-	expect_in "$(mime "$f" subject)" "link NOT recorded"
-	body=$(mime "$f" body)
+	expect_eq "$(count "$who" "link NOT recorded")" $((n + 1)) "$who's refusals after '$text'"
+	body=$(mime "$(last_mail "$who" "link NOT recorded")" body)
 	for w in "$@"; do
 		expect_in "$body" "$w"
 	done
@@ -138,7 +138,7 @@ for p in 1 2 3 4 5; do
 		before=$(game_state)
 		mail_from referee "witness" <<<"Passphrase: umpire of the day
 LINK ${LINK[blue]}"
-		expect_in "$(mime "$(mails referee | tail -1)" body)" "LINK is a side's"
+		expect_in "$(mime "$(last_mail referee "not understood")" body)" "LINK is a side's"
 		expect_eq "$(game_state)" "$before" "the game after the referee's LINK"
 	fi
 	for who in blue red; do
@@ -224,4 +224,12 @@ expect_eq "$(count blue "phase closed")" 5 "blue's mails of a phase's close afte
 expect_eq "$(count blue "turn bundle")" 2 "blue's bundle mails"
 cmd=$(mime "$(last_mail blue "turn bundle")" body | sed -n '/^    orderly verify/,/^$/p')
 expect_not_in "$cmd" "close-2-"
+# turn 3 sealed with no sheet: a stand-in has no chain and owes no link
+ordu seal "$G" --force >/dev/null
+ordu witness "$G" --close >/dev/null
+refused blue "LINK 1 ${LINK[blue]}" "your side's sealed sheet of turn 3 is a stand-in with no witness chain"
+# a game without witnessed dice takes no link
+G=$GAMES/plain.orderly
+ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" >/dev/null 2>&1
+refused blue "LINK 1 ${LINK[blue]}" "the game 'plain' does not have witnessed dice: it takes no link"
 note "every side is mailed each phase's close head, and verifies with them"
