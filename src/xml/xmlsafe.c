@@ -11,12 +11,14 @@
  * and with an external-entity loader that refuses everything, so no file or
  * URL can ever be opened while parsing.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
+#include <libxml/xmlreader.h>
 #include <pthread.h>
 #include <libxml/xmlerror.h>
 
@@ -27,16 +29,22 @@
 static const char xinclude_ns[] = "http://www.w3.org/2001/XInclude";
 static const char xinclude_old_ns[] = "http://www.w3.org/2003/XInclude";
 
+struct ord_xml_stream;
+
 struct errcol {
 	const char *name;
 	struct ord_buf msg;
 	int count;
+	struct ord_xml_stream *stream; /* a stream's, which knows its lines */
 };
+
+static unsigned stream_node_line(struct ord_xml_stream *s, xmlNodePtr n);
 
 static void collect(void *data, xmlErrorPtr e)
 {
 	struct errcol *c = data;
 	size_t len;
+	int line;
 
 	if (!e || e->level == XML_ERR_WARNING)
 		return;
@@ -44,8 +52,12 @@ static void collect(void *data, xmlErrorPtr e)
 		return;
 	if (c->msg.len)
 		ord_buf_addch(&c->msg, '\n');
-	if (e->line > 0)
-		ord_buf_addf(&c->msg, "%s:%d: ", c->name, e->line);
+	line = e->line;
+	/* libxml2 keeps an element's line in 16 bits: 65,535 is any after */
+	if (c->stream && e->node && line == 65535)
+		line = (int)stream_node_line(c->stream, e->node);
+	if (line > 0)
+		ord_buf_addf(&c->msg, "%s:%d: ", c->name, line);
 	else
 		ord_buf_addf(&c->msg, "%s: ", c->name);
 	/* libxml2's own wording advises an option our users cannot set */
@@ -396,15 +408,15 @@ static const char *too_many_attrs(const char *p, const char *end)
 	return NULL;
 }
 
-static int prescan(const char *bytes, size_t len, const char *name)
+static int prescan(const char *bytes, size_t len, size_t max, const char *name)
 {
 	const char *p;
 	int err;
 
-	if (len > ORD_XML_MAX_BYTES)
+	if (len > max)
 		return ord_error_set(ORD_EBADDATA,
-				     "%s: document of %zu bytes is larger than the limit of %u bytes",
-				     name, len, ORD_XML_MAX_BYTES);
+				     "%s: document of %zu bytes is larger than the limit of %zu bytes",
+				     name, len, max);
 	if (len >= 2 && ((unsigned char)bytes[0] == 0xFE || (unsigned char)bytes[0] == 0xFF ||
 			 bytes[0] == '\0' || bytes[1] == '\0'))
 		return ord_error_set(ORD_EBADDATA,
@@ -461,14 +473,14 @@ static int check_tree(xmlNodePtr n, int depth, const char *name)
 
 int ord_xml_parse(xmlDocPtr *out, const char *bytes, size_t len, const char *name)
 {
-	struct errcol c = { name, ORD_BUF_INIT, 0 };
+	struct errcol c = { name, ORD_BUF_INIT, 0, NULL };
 	xmlParserCtxtPtr ctxt = NULL;
 	xmlDocPtr doc = NULL;
 	int err = 0;
 
 	*out = NULL;
 	harden_once();
-	if ((err = prescan(bytes, len, name)) != 0)
+	if ((err = prescan(bytes, len, ORD_XML_MAX_BYTES, name)) != 0)
 		return err;
 	ctxt = xmlNewParserCtxt();
 	if (!ctxt)
@@ -552,8 +564,8 @@ static xmlRelaxNGPtr schema_of(const struct ord_resource *r, struct errcol *sc)
 int ord_xml_validate(xmlDocPtr doc, const char *rng_resource, const char *name)
 {
 	const struct ord_resource *r = ord_resource_find(rng_resource);
-	struct errcol c = { name, ORD_BUF_INIT, 0 };
-	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0 };
+	struct errcol c = { name, ORD_BUF_INIT, 0, NULL };
+	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0, NULL };
 	xmlRelaxNGPtr schema = NULL;
 	xmlRelaxNGValidCtxtPtr vctxt = NULL;
 	size_t i;
@@ -617,6 +629,355 @@ int ord_xml_load_file(xmlDocPtr *out, const char *path, const char *rng_resource
 	err = ord_xml_load(out, bytes, len, path, rng_resource);
 	free(bytes);
 	return err;
+}
+
+/* ---- a document as a stream ---- */
+
+static int is_container(const char *const *containers, const char *tag, size_t n)
+{
+	if (!containers)
+		return 1;
+	for (; *containers; containers++)
+		if (strlen(*containers) == n && !memcmp(*containers, tag, n))
+			return 1;
+	return 0;
+}
+
+/*
+ * A stream's pre-scan of its elements' nesting, before libxml2 reads a
+ * byte: the validator builds the subtree of an element it cannot check a
+ * node at a time, so an element of text with a million elements inside
+ * would be a tree as large as the document's, and a nesting too deep is
+ * refused here rather than by libxml2's own limit (256).  The start and
+ * end tags as ord_xml_lines_init finds them, each on the line its '>' is
+ * (libxml2's line of an element); where the tags are not well-formed,
+ * libxml2 stops reading and says so.
+ */
+static int check_nesting(const char *bytes, size_t len, const char *name, const char *const *containers)
+{
+	struct {
+		const char *tag;
+		int len, container;
+	} open[ORD_XML_MAX_DEPTH];
+	const char *p = bytes, *end = bytes + len, *gt, *tag, *root = NULL;
+	size_t skip;
+	int depth = 0, n;
+
+	while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
+		if ((skip = ord_xml_special_len(p, end)) != 0) {
+			p += skip;
+			continue;
+		}
+		if (!(gt = tag_end(p, end)))
+			break;
+		if (p + 1 < gt && p[1] == '/') {
+			depth -= depth > 0;
+		} else if (p + 1 < gt && p[1] != '!') {
+			if (!root)
+				root = p;
+			for (tag = p + 1; tag < gt && !strchr(" \t\r\n/", *tag); tag++)
+				;
+			if (tag == p + 1)
+				break; /* no name: libxml2 says so */
+			n = (int)(tag - p - 1 > 64 ? 64 : tag - p - 1);
+			if (depth >= ORD_XML_MAX_DEPTH)
+				return ord_error_set(ORD_EBADDATA,
+						     "%s:%u: elements nested deeper than %d levels",
+						     name, line_of(bytes, (size_t)(gt - bytes)),
+						     ORD_XML_MAX_DEPTH);
+			/* said as libxml2 says it of a tree: its reader would
+			 * say "Did not expect element scenario there" */
+			if (!depth && p == root && containers && *containers &&
+			    (strlen(containers[0]) != (size_t)(tag - p - 1) ||
+			     memcmp(containers[0], p + 1, (size_t)(tag - p - 1))))
+				return ord_error_set(ORD_EBADDATA,
+						     "%s:%u: Expecting element %s, got %.*s", name,
+						     line_of(bytes, (size_t)(gt - bytes)),
+						     containers[0], n, p + 1);
+			if (depth && !open[depth - 1].container)
+				return ord_error_set(ORD_EBADDATA,
+						     "%s:%u: element <%.*s> inside <%.*s>; expected text only in <%.*s>",
+						     name, line_of(bytes, (size_t)(gt - bytes)), n,
+						     p + 1, open[depth - 1].len, open[depth - 1].tag,
+						     open[depth - 1].len, open[depth - 1].tag);
+			if (gt[-1] != '/') {
+				open[depth].tag = p + 1;
+				open[depth].len = n;
+				open[depth].container = is_container(containers, p + 1,
+								     (size_t)(tag - p - 1));
+				depth++;
+			}
+		}
+		p = gt + 1;
+	}
+	return 0;
+}
+
+struct ord_xml_stream {
+	xmlTextReaderPtr r;
+	struct errcol c; /* libxml2's messages, the parser's and the validator's */
+	int locked;      /* holds schemas_lock */
+	int schema;      /* validated against a schema */
+	int empty_end;   /* the element just started is empty: its end is next */
+	int err;         /* the error given, given again by every later call */
+	/* the lines of the start tags, found in the bytes as the reader gives
+	 * their elements (in the same order): libxml2 counts an element's
+	 * line in 16 bits, and a bundle of 10,000 units has 150,000 lines */
+	const char *cur, *end;              /* past the last start tag given; the end */
+	unsigned cur_line;                  /* the line of cur */
+	unsigned line[ORD_XML_MAX_DEPTH];   /* each open element's line, by depth */
+	xmlNodePtr node[ORD_XML_MAX_DEPTH]; /* each open element, by depth */
+};
+
+static unsigned newlines(const char *p, const char *end)
+{
+	unsigned n = 0;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/* The line where the next start tag after s->cur ends (as libxml2 counts
+ * an element's line); past it when take. */
+static unsigned next_start_line(struct ord_xml_stream *s, int take)
+{
+	const char *p = s->cur, *lt, *gt;
+	unsigned line = s->cur_line;
+	size_t skip;
+
+	while ((lt = memchr(p, '<', (size_t)(s->end - p))) != NULL) {
+		line += newlines(p, lt);
+		if ((skip = ord_xml_special_len(lt, s->end)) != 0) {
+			line += newlines(lt, lt + skip);
+			p = lt + skip;
+			continue;
+		}
+		if (!(gt = tag_end(lt, s->end)))
+			break;
+		line += newlines(lt, gt);
+		p = gt + 1;
+		if (lt[1] != '/' && lt[1] != '!') {
+			if (take) {
+				s->cur = p;
+				s->cur_line = line;
+			}
+			return line;
+		}
+	}
+	return line;
+}
+
+/* The line of n, an element libxml2 names in a message: one open, or the
+ * one it reads next (whose start tag was not given yet). */
+static unsigned stream_node_line(struct ord_xml_stream *s, xmlNodePtr n)
+{
+	int d;
+
+	for (d = 0; d < ORD_XML_MAX_DEPTH; d++)
+		if (s->node[d] == n)
+			return s->line[d];
+	return next_start_line(s, 0);
+}
+
+int ord_xml_stream_open(struct ord_xml_stream **out, const char *bytes, size_t len, size_t max,
+			const char *name, const char *rng_resource, const char *const *containers)
+{
+	const struct ord_resource *r = NULL;
+	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0, NULL };
+	struct ord_xml_stream *s;
+	xmlRelaxNGPtr schema = NULL;
+	const char *p;
+	int err;
+
+	*out = NULL;
+	harden_once();
+	/* libxml2 reads at most INT_MAX bytes from memory */
+	if (max > INT_MAX)
+		max = INT_MAX;
+	if ((err = prescan(bytes, len, max, name)) != 0 ||
+	    (err = check_nesting(bytes, len, name, containers)) != 0)
+		return err;
+	/* libxml2's reader says "Extra content" of nothing */
+	for (p = bytes; p < bytes + len && strchr(" \t\r\n", *p); p++)
+		;
+	if (p == bytes + len)
+		return ord_error_set(ORD_EBADDATA, "%s:%u: Document is empty", name,
+				     line_of(bytes, len));
+	if (rng_resource && !(r = ord_resource_find(rng_resource)))
+		return ord_error_set(ORD_ERROR, "schema '%s' is not built in", rng_resource);
+	s = ord_xcalloc(1, sizeof(*s));
+	s->c.name = name;
+	s->c.stream = s;
+	ord_buf_init(&s->c.msg);
+	s->cur = bytes;
+	s->end = bytes + len;
+	s->cur_line = 1;
+	if (r) {
+		pthread_mutex_lock(&schemas_lock);
+		s->locked = 1;
+		if (!(schema = schema_of(r, &sc))) {
+			err = ord_error_set(ORD_ERROR, "built-in schema does not load: %s", sc.msg.buf);
+			goto out;
+		}
+	}
+	s->r = xmlReaderForMemory(bytes, (int)len, name, NULL,
+				  XML_PARSE_NONET | XML_PARSE_NOWARNING |
+					  (len > ORD_XML_HUGE_BYTES ? XML_PARSE_HUGE : 0));
+	if (!s->r) {
+		err = ord_error_set(ORD_ERROR, "%s: out of memory", name);
+		goto out;
+	}
+	xmlTextReaderSetStructuredErrorHandler(s->r, collect, &s->c);
+	if (schema) {
+		if (xmlTextReaderRelaxNGSetSchema(s->r, schema) != 0) {
+			err = ord_error_set(ORD_ERROR, "%s: the schema cannot be set", name);
+			goto out;
+		}
+		s->schema = 1;
+	}
+	*out = s;
+	s = NULL;
+out:
+	ord_buf_release(&sc.msg);
+	ord_xml_stream_free(s);
+	return err;
+}
+
+/* The stream's error: what libxml2 said, else what. */
+static int stream_fail(struct ord_xml_stream *s, const char *what)
+{
+	if (s->c.msg.len)
+		s->err = ord_error_set(ORD_EBADDATA, "%s", s->c.msg.buf);
+	else
+		s->err = ord_error_set(ORD_EBADDATA, "%s: %s", s->c.name, what);
+	return s->err;
+}
+
+int ord_xml_stream_next(struct ord_xml_stream *s)
+{
+	const char *ns, *enc;
+	int rc, depth;
+
+	if (s->err)
+		return ord_error_set(s->err, "%s", s->c.msg.len ? s->c.msg.buf : "not read");
+	if (s->empty_end) {
+		s->empty_end = 0;
+		depth = xmlTextReaderDepth(s->r);
+		if (depth >= 0 && depth < ORD_XML_MAX_DEPTH)
+			s->node[depth] = NULL;
+		return ORD_XML_END;
+	}
+	for (;;) {
+		/* what libxml2 says apart from the reader's own context */
+		xmlSetStructuredErrorFunc(&s->c, collect);
+		rc = xmlTextReaderRead(s->r);
+		xmlSetStructuredErrorFunc(NULL, NULL);
+		if (rc < 0 || s->c.count)
+			return stream_fail(s, "not well-formed XML");
+		if (rc == 0) {
+			if (s->schema && xmlTextReaderIsValid(s->r) != 1)
+				return stream_fail(s, "does not match its schema");
+			return ORD_XML_DONE;
+		}
+		switch (xmlTextReaderNodeType(s->r)) {
+		case XML_READER_TYPE_ELEMENT:
+			depth = xmlTextReaderDepth(s->r);
+			if (depth < 0 || depth >= ORD_XML_MAX_DEPTH) {
+				ord_buf_addf(&s->c.msg, "%s:%d: elements nested deeper than %d levels",
+					     s->c.name, xmlTextReaderGetParserLineNumber(s->r),
+					     ORD_XML_MAX_DEPTH);
+				return stream_fail(s, "");
+			}
+			s->line[depth] = next_start_line(s, 1);
+			s->node[depth] = xmlTextReaderCurrentNode(s->r);
+			/* the pre-scan misses a namespace written with character references */
+			ns = (const char *)xmlTextReaderConstNamespaceUri(s->r);
+			if (ns && (!strcmp(ns, xinclude_ns) || !strcmp(ns, xinclude_old_ns))) {
+				ord_buf_addf(&s->c.msg, "%s:%u: XInclude is not accepted",
+					     s->c.name, s->line[depth]);
+				return stream_fail(s, "");
+			}
+			enc = (const char *)xmlTextReaderConstEncoding(s->r);
+			if (!depth && enc && !ord_strcaseeq(enc, "UTF-8")) {
+				ord_buf_addf(&s->c.msg,
+					     "%s:1: encoding '%s' is not accepted; expected UTF-8",
+					     s->c.name, enc);
+				return stream_fail(s, "");
+			}
+			s->empty_end = xmlTextReaderIsEmptyElement(s->r) == 1;
+			return ORD_XML_START;
+		case XML_READER_TYPE_END_ELEMENT:
+			depth = xmlTextReaderDepth(s->r);
+			if (depth >= 0 && depth < ORD_XML_MAX_DEPTH)
+				s->node[depth] = NULL;
+			return ORD_XML_END;
+		case XML_READER_TYPE_TEXT:
+		case XML_READER_TYPE_CDATA:
+		case XML_READER_TYPE_WHITESPACE:
+		case XML_READER_TYPE_SIGNIFICANT_WHITESPACE: return ORD_XML_TEXT;
+		case XML_READER_TYPE_ENTITY_REFERENCE:
+		case XML_READER_TYPE_ENTITY:
+			ord_buf_addf(&s->c.msg, "%s:%d: entity references are not accepted",
+				     s->c.name, xmlTextReaderGetParserLineNumber(s->r));
+			return stream_fail(s, "");
+		case XML_READER_TYPE_DOCUMENT_TYPE: return stream_fail(s, "DTDs are not accepted");
+		default: /* comments, processing instructions */ continue;
+		}
+	}
+}
+
+const char *ord_xml_stream_name(const struct ord_xml_stream *s)
+{
+	const xmlChar *n = xmlTextReaderConstName(s->r);
+
+	return n ? (const char *)n : "";
+}
+
+int ord_xml_stream_depth(const struct ord_xml_stream *s)
+{
+	return xmlTextReaderDepth(s->r);
+}
+
+unsigned ord_xml_stream_line(const struct ord_xml_stream *s)
+{
+	int depth = xmlTextReaderDepth(s->r);
+
+	return depth >= 0 && depth < ORD_XML_MAX_DEPTH ? s->line[depth] : 0;
+}
+
+char *ord_xml_stream_attr(const struct ord_xml_stream *s, const char *name)
+{
+	xmlChar *v = xmlTextReaderGetAttribute(s->r, (const xmlChar *)name);
+	char *copy;
+
+	if (!v)
+		return NULL;
+	copy = ord_strdup((const char *)v);
+	xmlFree(v);
+	return copy;
+}
+
+const char *ord_xml_stream_text(const struct ord_xml_stream *s, size_t *len)
+{
+	const xmlChar *v = xmlTextReaderConstValue(s->r);
+
+	*len = v ? strlen((const char *)v) : 0;
+	return v ? (const char *)v : "";
+}
+
+void ord_xml_stream_free(struct ord_xml_stream *s)
+{
+	if (!s)
+		return;
+	if (s->r)
+		xmlFreeTextReader(s->r);
+	if (s->locked)
+		pthread_mutex_unlock(&schemas_lock);
+	ord_buf_release(&s->c.msg);
+	free(s);
 }
 
 char *ord_xml_attr(xmlNodePtr n, const char *name)

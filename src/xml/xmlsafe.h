@@ -30,6 +30,54 @@ int ord_xml_load(xmlDocPtr *out, const char *bytes, size_t len, const char *name
 /* Read a file (bounded) and ord_xml_load it. */
 int ord_xml_load_file(xmlDocPtr *out, const char *path, const char *rng_resource);
 
+/*
+ * A document read as a stream (libxml2's xmlTextReader): one node at a
+ * time, validated against its schema as it is read, so that no tree of the
+ * whole document is built (a tree costs about 14 times the bytes).  The
+ * same safety as ord_xml_parse: the same pre-scan (UTF-8, no DOCTYPE, no
+ * entity, no XInclude, ORD_XML_MAX_ATTRS) with the caller's size limit,
+ * nesting refused deeper than ORD_XML_MAX_DEPTH before libxml2 reads it,
+ * no network, no entity substitution, XML_PARSE_HUGE over
+ * ORD_XML_HUGE_BYTES as ord_xml_parse.
+ *
+ * The validator holds an element whole when its schema cannot check it a
+ * node at a time (one of text, or of a datatype): such an element with
+ * elements inside would be a tree of any size.  So the caller names the
+ * elements that hold elements (containers): any other element holds text
+ * only, and an element inside it is refused by the pre-scan.
+ *
+ * Every read and every message is of the stream; the schemas' lock
+ * (ord_xml_validate) is held from open to free: validate nothing else
+ * in between.
+ */
+struct ord_xml_stream;
+enum ord_xml_event {
+	ORD_XML_DONE = 0,  /* the end of the document, which is valid */
+	ORD_XML_START = 1, /* an element's start tag (name, depth, attributes) */
+	ORD_XML_END,       /* its end (also given for <empty/>) */
+	ORD_XML_TEXT,      /* character data (text or CDATA) inside an element */
+};
+/* Open a stream over the len bytes at bytes (which must outlive it), at
+ * most max bytes; name is used in messages; containers is a NULL-ended
+ * list, the root the schema starts with first (NULL: any element may hold
+ * elements, and any root is the schema's to refuse). */
+int ord_xml_stream_open(struct ord_xml_stream **out, const char *bytes, size_t len, size_t max,
+			const char *name, const char *rng_resource, const char *const *containers);
+/* The next event (enum ord_xml_event), or ORD_EBADDATA with the message
+ * set ("NAME:LINE: what was expected"): not well-formed, not valid. */
+int ord_xml_stream_next(struct ord_xml_stream *s);
+/* The current element's name (START, END), its depth (the root 0). */
+const char *ord_xml_stream_name(const struct ord_xml_stream *s);
+int ord_xml_stream_depth(const struct ord_xml_stream *s);
+/* The current element's line (as ord_xml_line: where libxml2 finished
+ * its start tag). */
+unsigned ord_xml_stream_line(const struct ord_xml_stream *s);
+/* An attribute of the element just started, malloc'd (NULL if absent). */
+char *ord_xml_stream_attr(const struct ord_xml_stream *s, const char *name);
+/* The character data of a TEXT event, and its length. */
+const char *ord_xml_stream_text(const struct ord_xml_stream *s, size_t *len);
+void ord_xml_stream_free(struct ord_xml_stream *s);
+
 /* Where needle first stands in the len bytes at hay, or NULL. */
 const char *ord_xml_find_bytes(const char *hay, size_t len, const char *needle);
 /* At p (before end) in a well-formed document's bytes: the length of the

@@ -604,6 +604,185 @@ START_TEST(test_element_bytes)
 }
 END_TEST
 
+/* ---- a document as a stream ---------------------------------------- */
+
+static const char *const scenario_containers[] = { "scenario", NULL };
+
+/* Stream the len bytes at xml as "t.xml" against the scenario schema (at
+ * most max bytes, containers as given; no schema when containers is NULL):
+ * 0 with each event in *trace ("<name@depth:line ", "text ", ">name "), or
+ * the error. */
+static int stream_len(const char *xml, size_t len, size_t max, const char *const *containers,
+		      struct ord_buf *trace)
+{
+	struct ord_xml_stream *s = NULL;
+	const char *t;
+	size_t n;
+	int rc;
+
+	ord_buf_reset(trace);
+	if ((rc = ord_xml_stream_open(&s, xml, len, max, "t.xml",
+				      containers ? "schema/scenario.rng" : NULL, containers)) != 0) {
+		ck_assert_ptr_null(s);
+		return rc;
+	}
+	while ((rc = ord_xml_stream_next(s)) > 0) {
+		if (rc == ORD_XML_START) {
+			char *id = ord_xml_stream_attr(s, "id");
+			ord_buf_addf(trace, "<%s@%d:%u%s%s ", ord_xml_stream_name(s),
+				     ord_xml_stream_depth(s), ord_xml_stream_line(s), id ? "#" : "",
+				     id ? id : "");
+			free(id);
+		} else if (rc == ORD_XML_END) {
+			ord_buf_addf(trace, ">%s ", ord_xml_stream_name(s));
+		} else {
+			t = ord_xml_stream_text(s, &n);
+			ord_buf_add(trace, t, n);
+			ord_buf_addch(trace, ' ');
+		}
+	}
+	/* an error is given again, as it was */
+	if (rc < 0)
+		ck_assert_int_eq(ord_xml_stream_next(s), rc);
+	ord_xml_stream_free(s);
+	ck_assert_int_eq(loads, 0);
+	return rc;
+}
+
+static void stream_refused(const char *xml, const char *msg)
+{
+	struct ord_buf trace = ORD_BUF_INIT;
+
+	ck_assert_int_eq(stream_len(xml, strlen(xml), ORD_XML_MAX_BYTES, scenario_containers, &trace),
+			 ORD_EBADDATA);
+	ck_assert_msg(!strncmp(ord_error_last(), msg, strlen(msg)), "expected '%s', got '%s'", msg,
+		      ord_error_last());
+	ord_buf_release(&trace);
+}
+
+#define SCENARIO_OPEN "<scenario ruleset=\"battalion\">"
+#define SCENARIO_REST                                            \
+	"<side id=\"a\" name=\"A\"/><side id=\"b\" name=\"B\"/>" \
+	"<unit id=\"U\" name=\"U\" side=\"a\" kind=\"line_infantry\"/></scenario>"
+
+START_TEST(test_stream_events)
+{
+	static const char ok[] = "<?xml version=\"1.0\"?>\n<!-- c -->\n" SCENARIO_OPEN
+				 "<title>T<![CDATA[<x>]]>&amp;</title>\n" SCENARIO_REST;
+	struct ord_buf trace = ORD_BUF_INIT;
+
+	ck_assert_int_eq(stream_len(ok, strlen(ok), ORD_XML_MAX_BYTES, scenario_containers, &trace), 0);
+	ck_assert_str_eq(trace.buf, "<scenario@0:3 <title@1:3 T <x> & >title \n <side@1:4#a >side "
+				    "<side@1:4#b >side <unit@1:4#U >unit >scenario ");
+	ord_buf_release(&trace);
+}
+END_TEST
+
+START_TEST(test_stream_refusals)
+{
+	struct ord_buf b = ORD_BUF_INIT, trace = ORD_BUF_INIT;
+	char *xml;
+	int i;
+
+	/* what the schema refuses, as it is read: the file, the line */
+	stream_refused(SCENARIO_OPEN "\n<title>T</title>\n<bogus/>\n" SCENARIO_REST,
+		       "t.xml:3: Did not expect element bogus there");
+	stream_refused("<?xml version=\"1.0\"?>\n<game ruleset=\"battalion\"/>",
+		       "t.xml:2: Expecting element scenario, got game");
+	stream_refused(SCENARIO_OPEN "<title>T</title>" SCENARIO_REST "\n<more/>",
+		       "t.xml:2: Extra content at the end of the document");
+	stream_refused(SCENARIO_OPEN "\n<title>T</title>", "t.xml:2: ");
+	stream_refused("", "t.xml:1: Document is empty");
+	stream_refused(" \n ", "t.xml:2: Document is empty");
+	/* an element inside one of text: refused before libxml2 builds it */
+	stream_refused(SCENARIO_OPEN "<title>\n<b/>T</title>" SCENARIO_REST,
+		       "t.xml:2: element <b> inside <title>; expected text only in <title>");
+	/* the safety of ord_xml_parse */
+	stream_refused("<!DOCTYPE scenario SYSTEM \"file:///etc/passwd\"><scenario/>",
+		       "t.xml:1: " DOCTYPE_MSG);
+	stream_refused(SCENARIO_OPEN "<title>\n&xxe;</title>" SCENARIO_REST,
+		       "t.xml:2: Entity 'xxe' not defined");
+	/* XInclude spelt with character references: the schema refuses it
+	 * first; with none, the stream does (the reader never includes) */
+	stream_refused("<scenario ruleset=\"battalion\" xmlns:xi=\"http&#58;//www.w3.org/2001/XInclude\">\n"
+		       "<xi:include href=\"file:///etc/passwd\" parse=\"text\"/></scenario>",
+		       "t.xml:2: Did not expect element include there");
+	{
+		static const char xi[] = "<r xmlns:xi=\"http&#58;//www.w3.org/2001/XInclude\">\n"
+					 "<xi:include href=\"file:///etc/passwd\" parse=\"text\"/></r>";
+		struct ord_xml_stream *s;
+
+		ck_assert_int_eq(ord_xml_stream_open(&s, xi, strlen(xi), 1000, "t.xml", NULL, NULL), 0);
+		ck_assert_int_eq(ord_xml_stream_next(s), ORD_XML_START);
+		ck_assert_int_eq(ord_xml_stream_next(s), ORD_XML_TEXT);
+		ck_assert_int_eq(ord_xml_stream_next(s), ORD_EBADDATA);
+		ck_assert_str_eq(ord_error_last(), "t.xml:2: XInclude is not accepted");
+		ord_xml_stream_free(s);
+	}
+	stream_refused("\xFE\xFF\0<", NOT_UTF8_MSG);
+	ord_buf_adds(&b, SCENARIO_OPEN "<title\n");
+	for (i = 0; i < 300; i++)
+		ord_buf_addf(&b, " a%d=\"%d\"", i, i);
+	ord_buf_adds(&b, ">T</title>" SCENARIO_REST);
+	stream_refused(b.buf,
+		       "t.xml:1: an element with more than 256 attributes; expected at most 256");
+	/* 64 levels are read, the 65th is refused on its line, before libxml2 */
+	xml = nested(ORD_XML_MAX_DEPTH);
+	ck_assert_int_eq(stream_len(xml, strlen(xml), ORD_XML_MAX_BYTES, NULL, &trace), 0);
+	ck_assert_msg(strstr(trace.buf, "<a@63:64 "), "%s", trace.buf);
+	free(xml);
+	xml = nested(ORD_XML_MAX_DEPTH + 1);
+	ck_assert_int_eq(stream_len(xml, strlen(xml), ORD_XML_MAX_BYTES, NULL, &trace), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(), "t.xml:65: elements nested deeper than 64 levels");
+	free(xml);
+	/* the size the caller allows */
+	ck_assert_int_eq(stream_len(b.buf, b.len, 100, scenario_containers, &trace), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml: document of 3237 bytes is larger than the limit of 100 bytes");
+	ord_buf_release(&b);
+	ord_buf_release(&trace);
+}
+END_TEST
+
+/* libxml2 counts an element's line in 16 bits (65,535 for any after):
+ * the stream gives the line its start tag ends on, and says it in
+ * libxml2's messages. */
+START_TEST(test_stream_far_lines)
+{
+	struct ord_buf b = ORD_BUF_INIT, trace = ORD_BUF_INIT;
+	int i;
+
+	ord_buf_adds(&b, SCENARIO_OPEN "<title>T</title>");
+	for (i = 0; i < 70000; i++)
+		ord_buf_addch(&b, '\n');
+	ord_buf_adds(&b, "<side id=\"a\"\nname=\"A\"/>\n<side id=\"b\" name=\"B\"/>\n<unit id=\"U\" "
+			 "name=\"U\" side=\"a\" kind=\"line_infantry\"/>\n");
+	ord_buf_adds(&b, "</scenario>");
+	ck_assert_int_eq(stream_len(b.buf, b.len, ORD_XML_MAX_BYTES, scenario_containers, &trace), 0);
+	ck_assert_msg(strstr(trace.buf, "<side@1:70002#a >side \n <side@1:70003#b >side \n "
+					"<unit@1:70004#U >unit"),
+		      "%s", trace.buf);
+	/* an element the schema refuses there */
+	b.len -= strlen("</scenario>");
+	ord_buf_adds(&b, "\n<bogus/></scenario>");
+	ck_assert_int_eq(stream_len(b.buf, b.len, ORD_XML_MAX_BYTES, scenario_containers, &trace),
+			 ORD_EBADDATA);
+	ck_assert_msg(!strncmp(ord_error_last(), "t.xml:70006: ", 13), "%s", ord_error_last());
+	/* and one missing, said at its parent's end */
+	b.len = 0;
+	ord_buf_adds(&b, SCENARIO_OPEN);
+	for (i = 0; i < 70000; i++)
+		ord_buf_addch(&b, '\n');
+	ord_buf_adds(&b, "<side id=\"a\" name=\"A\"/></scenario>");
+	ck_assert_int_eq(stream_len(b.buf, b.len, ORD_XML_MAX_BYTES, scenario_containers, &trace),
+			 ORD_EBADDATA);
+	ck_assert_msg(strstr(ord_error_last(), "t.xml:70001: ") && !strstr(ord_error_last(), ":65535:"),
+		      "%s", ord_error_last());
+	ord_buf_release(&b);
+	ord_buf_release(&trace);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("xmlsafe");
@@ -619,6 +798,9 @@ Suite *ord_test_suite(void)
 	tcase_add_test(plain, test_start_line);
 	tcase_add_test(plain, test_element_bytes);
 	tcase_add_test(plain, test_large_of_small_elements);
+	tcase_add_test(plain, test_stream_events);
+	tcase_add_test(plain, test_stream_refusals);
+	tcase_add_test(plain, test_stream_far_lines);
 	suite_add_tcase(s, plain);
 
 	tcase_add_checked_fixture(hostile, setup, NULL);
