@@ -326,21 +326,48 @@ out:
 
 /* ---- reading a record ---- */
 
+/* The elements of a bundle that hold elements: every other holds text only
+ * (ord_xml_stream_open refuses an element inside one). */
+static const char *const containers[] = { "bundle", "units", "log", "event", "result", "state", NULL };
+
+/*
+ * A bundle read as a stream, one element at a time, into a record: a row
+ * is begun at its element's start tag (its attributes), and the text of
+ * each element is kept until its end tag, where it is decoded and stored.
+ * The schema is checked as the stream is read, so an element is only seen
+ * in a place the schema allows.
+ */
 struct reader {
+	struct ord_xml_stream *x;
 	const char *name;
-	int err;
+	struct ord_record *r;
+	char *ruleset, *referee; /* the root's attributes, for the header */
+	char sig_hex[129];       /* the <signature> element's text */
+	struct ord_buf text;     /* the text of the element being read */
+	struct ord_buf bin;      /* that text decoded from base64 */
+	int base64;              /* the element says enc="base64" */
+	int err;                 /* a text that says base64 and is not */
 };
 
+/* The last row of an ORD_REC_ARRAY, or NULL. */
+#define LAST(a) ((a).n ? &(a).v[(a).n - 1] : NULL)
+
 /* An attribute the schema requires (never NULL). */
-static char *attr(xmlNodePtr n, const char *name)
+static char *attr(struct reader *rd, const char *name)
 {
-	char *s = ord_xml_attr(n, name);
+	char *s = ord_xml_stream_attr(rd->x, name);
 	return s ? s : ord_strdup("");
 }
 
-static long attr_long(xmlNodePtr n, const char *name)
+/* attr() kept in the record's blocks. */
+static char *attr_rec(struct reader *rd, const char *name)
 {
-	char *s = ord_xml_attr(n, name);
+	return ord_record_take(rd->r, attr(rd, name));
+}
+
+static long attr_long(struct reader *rd, const char *name)
+{
+	char *s = ord_xml_stream_attr(rd->x, name);
 	long l = 0;
 
 	if (!s || ord_parse_long(s, &l))
@@ -349,9 +376,9 @@ static long attr_long(xmlNodePtr n, const char *name)
 	return l;
 }
 
-static int attr_hex(xmlNodePtr n, const char *name, unsigned char *out, size_t len)
+static int attr_hex(struct reader *rd, const char *name, unsigned char *out, size_t len)
 {
-	char *s = ord_xml_attr(n, name);
+	char *s = ord_xml_stream_attr(rd->x, name);
 	int ok = s && strlen(s) == 2 * len && ord_unhex(out, len, s) == (int)len;
 
 	if (!ok)
@@ -360,230 +387,277 @@ static int attr_hex(xmlNodePtr n, const char *name, unsigned char *out, size_t l
 	return ok;
 }
 
-static void text_hex(xmlNodePtr n, unsigned char *out, size_t len)
+static void text_hex(struct reader *rd, unsigned char *out, size_t len)
 {
-	char *t = ord_xml_text(n);
+	const char *t = rd->text.buf;
 
 	if (strlen(t) != 2 * len || ord_unhex(out, len, t) != (int)len)
 		memset(out, 0, len);
-	free(t);
 }
 
-/* The content of an element, decoded from base64 when it says so; *len
- * receives its length.  NULL (with rd->err set) when it is not base64
- * though it says so. */
-static char *content(xmlNodePtr n, size_t *len, struct reader *rd)
+/* The text of the element just ended, decoded from base64 when it says so
+ * (NUL-terminated, until the next element); *len receives its length.  ""
+ * (with rd->err set) when it is not base64 though it says so. */
+static const char *content(struct reader *rd, size_t *len)
 {
-	char *text = ord_xml_text(n), *enc = ord_xml_attr(n, "enc"), *bin;
-	size_t tl = strlen(text), bl = 0;
+	size_t tl = rd->text.len, bl = 0;
 
-	if (!enc) {
+	if (!rd->base64) {
 		*len = tl;
-		return text;
+		return rd->text.buf;
 	}
-	free(enc);
-	bin = ord_xmalloc(tl / 4 * 3 + 4);
-	if (sodium_base642bin((unsigned char *)bin, tl / 4 * 3 + 4, text, tl, NULL, &bl, NULL,
-			      sodium_base64_VARIANT_ORIGINAL) != 0) {
-		rd->err = ord_error_set(ORD_EBADDATA, "%s:%ld: <%s> is not base64", rd->name,
-					xmlGetLineNo(n), (const char *)n->name);
-		free(text);
-		free(bin);
+	ord_buf_reset(&rd->bin);
+	ord_buf_grow(&rd->bin, tl / 4 * 3 + 4);
+	if (sodium_base642bin((unsigned char *)rd->bin.buf, tl / 4 * 3 + 4, rd->text.buf, tl, NULL,
+			      &bl, NULL, sodium_base64_VARIANT_ORIGINAL) != 0) {
+		rd->err = ord_error_set(ORD_EBADDATA, "%s:%u: <%s> is not base64", rd->name,
+					ord_xml_stream_line(rd->x), ord_xml_stream_name(rd->x));
 		*len = 0;
-		return ord_strdup("");
+		return "";
 	}
-	free(text);
-	bin[bl] = '\0';
+	rd->bin.len = bl;
+	rd->bin.buf[bl] = '\0';
 	*len = bl;
-	return bin;
+	return rd->bin.buf;
 }
 
-static char *content_str(xmlNodePtr n, struct reader *rd)
+/* The content as a string of the record's blocks. */
+static char *content_rec(struct reader *rd)
 {
 	size_t len;
-	return content(n, &len, rd);
+	return ord_record_str(rd->r, content(rd, &len));
 }
 
-static char *child_str(xmlNodePtr n, const char *name, struct reader *rd)
+/* The content malloc'd (the title, scenario, tables and sheets' bytes). */
+static char *content_dup(struct reader *rd, size_t *len)
 {
-	xmlNodePtr c = ord_xml_child(n, name);
+	const char *c = content(rd, len);
+	char *copy = ord_xmalloc(*len + 1);
 
-	return c ? content_str(c, rd) : NULL;
+	memcpy(copy, c, *len);
+	copy[*len] = '\0';
+	return copy;
 }
 
-/* A result's <explanation>s: the first is the explanation; when there are
- * several, each is kept with its language. */
-static void read_explanations(struct ord_record *r, struct ord_rec_result *o, xmlNodePtr n,
-			      struct reader *rd)
+/* A start tag: the root's attributes, or a row begun with its own. */
+static void start(struct reader *rd, const char *e, int depth)
 {
-	xmlNodePtr c;
-	size_t k = 0;
+	struct ord_record *r = rd->r;
+	char *enc = ord_xml_stream_attr(rd->x, "enc");
 
-	ord_kv_init(&o->texts);
-	for (c = ord_xml_child(n, "explanation"); c && !rd->err;
-	     c = ord_xml_next(c->next, "explanation"), k++) {
-		char *lang = attr(c, "lang"), *text = content_str(c, rd);
-		if (!k)
-			o->explanation = ord_record_str(r, text ? text : "");
-		if (lang && text)
-			ord_kv_set(&o->texts, lang, text);
-		free(lang);
-		free(text);
-	}
-	if (!o->explanation)
-		o->explanation = ord_record_str(r, "");
-	if (o->texts.n < 2) {
-		ord_kv_release(&o->texts);
+	ord_buf_reset(&rd->text);
+	rd->base64 = enc != NULL;
+	free(enc);
+	if (depth == 0) {
+		attr_hex(rd, "game", r->game_id, 16);
+		r->turn = (int)attr_long(rd, "turn");
+		rd->ruleset = ord_xml_stream_attr(rd->x, "ruleset");
+		rd->referee = ord_xml_stream_attr(rd->x, "referee");
+	} else if (depth == 2 && !strcmp(e, "unit")) {
+		ORD_REC_ADD(r->units)->id = attr_rec(rd, "id");
+	} else if (depth == 2 && !strcmp(e, "entry")) {
+		struct ord_rec_entry *en = ORD_REC_ADD(r->entries);
+		en->seq = attr_long(rd, "seq");
+		en->turn = (int)attr_long(rd, "turn");
+		en->at = attr_long(rd, "at");
+		en->kind = attr_rec(rd, "kind");
+		attr_hex(rd, "hash", en->hash, 32);
+	} else if (depth != 1) {
+		return;
+	} else if (!strcmp(e, "log")) {
+		attr_hex(rd, "prev", r->prev, 32);
+	} else if (!strcmp(e, "commitment")) {
+		struct ord_rec_commit *c = ORD_REC_ADD(r->commits);
+		c->side = attr_rec(rd, "side");
+		c->version = (int)attr_long(rd, "version");
+		attr_hex(rd, "commitment", c->commitment, 32);
+		attr_hex(rd, "signature", c->signature, 64);
+		c->log = attr_long(rd, "log");
+	} else if (!strcmp(e, "sheet")) {
+		struct ord_rec_sheet *s = ORD_REC_ADD(r->sheets);
+		s->side = attr_rec(rd, "side");
+		s->source = attr_rec(rd, "source");
+		s->version = (int)attr_long(rd, "version");
+		attr_hex(rd, "nonce", s->nonce, 32);
+		attr_hex(rd, "commitment", s->commitment, 32);
+		s->has_sig = attr_hex(rd, "signature", s->signature, 64);
+		s->has_witness = attr_hex(rd, "witness", s->witness, 32);
+		s->log = attr_long(rd, "log");
+	} else if (!strcmp(e, "previous")) {
+		ORD_REC_ADD(r->previous)->side = attr_rec(rd, "side");
+	} else if (!strcmp(e, "event")) {
+		struct ord_rec_event *ev = ORD_REC_ADD(r->events);
+		ev->seq = (unsigned)attr_long(rd, "seq");
+		ev->phase = attr_rec(rd, "phase");
+		ev->kind = attr_rec(rd, "kind");
+		ev->log = attr_long(rd, "log");
+		ev->void_log = attr_long(rd, "void-log");
+	} else if (!strcmp(e, "link")) {
+		struct ord_rec_link *k = ORD_REC_ADD(r->links);
+		k->index = (int)attr_long(rd, "index");
+		k->side = attr_rec(rd, "side");
+		attr_hex(rd, "link", k->link, 32);
+		k->log = attr_long(rd, "log");
+	} else if (!strcmp(e, "roll")) {
+		struct ord_rec_roll *o = ORD_REC_ADD(r->rolls);
+		char *f = attr(rd, "fixed");
+		o->log = attr_long(rd, "log");
+		o->turn = (int)attr_long(rd, "turn");
+		o->phase = attr_rec(rd, "phase");
+		o->event = (int)attr_long(rd, "event");
+		o->purpose = attr_rec(rd, "purpose");
+		o->idx = (int)attr_long(rd, "index");
+		o->sides = (int)attr_long(rd, "sides");
+		o->value = (int)attr_long(rd, "value");
+		o->fixed = !strcmp(f, "yes");
+		free(f);
+	} else if (!strcmp(e, "result")) {
+		struct ord_rec_result *o = ORD_REC_ADD(r->results);
+		o->log = attr_long(rd, "log");
+		o->turn = (int)attr_long(rd, "turn");
+		o->phase = attr_rec(rd, "phase");
+		o->event = (int)attr_long(rd, "event");
+		o->unit = attr_rec(rd, "unit");
 		ord_kv_init(&o->texts);
+	} else if (!strcmp(e, "state")) {
+		struct ord_rec_state *o = ORD_REC_ADD(r->states);
+		o->log = attr_long(rd, "log");
+		o->unit = attr_rec(rd, "unit");
+		o->turn = (int)attr_long(rd, "turn");
+		o->phase = (int)attr_long(rd, "phase");
+	} else if (!strcmp(e, "head")) {
+		struct ord_rec_head *h = ORD_REC_ADD(r->heads);
+		char *at = attr(rd, "at");
+		h->turn = (int)attr_long(rd, "turn");
+		snprintf(h->at, sizeof(h->at), "%s", at);
+		free(at);
+		h->seq = attr_long(rd, "seq");
+		attr_hex(rd, "hash", h->hash, 32);
+		h->has_seed_commitment = attr_hex(rd, "seed-commitment", h->seed_commitment, 32);
+		attr_hex(rd, "signature", h->signature, 64);
 	}
 }
 
-static int read_record(struct ord_record *r, xmlNodePtr root, struct reader *rd, char sig_hex[129])
+/* A result's <explanation>: the first is the explanation; when there are
+ * several, each is kept with its language (result_end). */
+static void explanation(struct reader *rd, struct ord_rec_result *o)
 {
-	xmlNodePtr n;
+	char *lang = attr(rd, "lang");
+	size_t len;
+	const char *text = content(rd, &len);
 
-	attr_hex(root, "game", r->game_id, 16);
-	r->turn = (int)attr_long(root, "turn");
-	for (n = ord_xml_child(root, NULL); n && !rd->err; n = ord_xml_next(n->next, NULL)) {
-		const char *e = (const char *)n->name;
+	if (!o->explanation)
+		o->explanation = ord_record_str(rd->r, text);
+	ord_kv_set(&o->texts, lang, text);
+	free(lang);
+}
 
-		if (!strcmp(e, "key")) {
-			text_hex(n, r->key, 32);
-		} else if (!strcmp(e, "title")) {
-			r->title = content_str(n, rd);
-		} else if (!strcmp(e, "scenario")) {
-			r->scenario = content(n, &r->scenario_len, rd);
-		} else if (!strcmp(e, "tables")) {
-			r->tables = content(n, &r->tables_len, rd);
-		} else if (!strcmp(e, "seed")) {
-			text_hex(n, r->seed, 32);
-			r->have_seed = 1;
-		} else if (!strcmp(e, "referee-witness")) {
-			text_hex(n, r->referee_witness, 32);
-			r->have_referee_witness = 1;
-		} else if (!strcmp(e, "units")) {
-			xmlNodePtr c;
-			for (c = ord_xml_child(n, "unit"); c && !rd->err;
-			     c = ord_xml_next(c->next, "unit")) {
-				struct ord_rec_unit *u = ORD_REC_ADD(r->units);
-				u->id = ord_record_take(r, attr(c, "id"));
-				u->state = ord_record_take(r, content_str(c, rd));
-			}
-		} else if (!strcmp(e, "log")) {
-			xmlNodePtr c;
-			attr_hex(n, "prev", r->prev, 32);
-			for (c = ord_xml_child(n, "entry"); c && !rd->err;
-			     c = ord_xml_next(c->next, "entry")) {
-				struct ord_rec_entry *en = ORD_REC_ADD(r->entries);
-				en->seq = attr_long(c, "seq");
-				en->turn = (int)attr_long(c, "turn");
-				en->at = attr_long(c, "at");
-				en->kind = ord_record_take(r, attr(c, "kind"));
-				attr_hex(c, "hash", en->hash, 32);
-				en->body = ord_record_take(r, content_str(c, rd));
-			}
-		} else if (!strcmp(e, "commitment")) {
-			struct ord_rec_commit *c = ORD_REC_ADD(r->commits);
-			c->side = ord_record_take(r, attr(n, "side"));
-			c->version = (int)attr_long(n, "version");
-			attr_hex(n, "commitment", c->commitment, 32);
-			attr_hex(n, "signature", c->signature, 64);
-			c->log = attr_long(n, "log");
-		} else if (!strcmp(e, "sheet")) {
-			struct ord_rec_sheet *s = ORD_REC_ADD(r->sheets);
-			s->side = ord_record_take(r, attr(n, "side"));
-			s->source = ord_record_take(r, attr(n, "source"));
-			s->version = (int)attr_long(n, "version");
-			attr_hex(n, "nonce", s->nonce, 32);
-			attr_hex(n, "commitment", s->commitment, 32);
-			s->has_sig = attr_hex(n, "signature", s->signature, 64);
-			s->has_witness = attr_hex(n, "witness", s->witness, 32);
-			s->log = attr_long(n, "log");
-			s->bytes = (unsigned char *)content(n, &s->len, rd);
-		} else if (!strcmp(e, "previous")) {
-			struct ord_rec_prev *p = ORD_REC_ADD(r->previous);
-			p->side = ord_record_take(r, attr(n, "side"));
-			p->bytes = (unsigned char *)content(n, &p->len, rd);
-		} else if (!strcmp(e, "event")) {
-			struct ord_rec_event *ev = ORD_REC_ADD(r->events);
-			ev->seq = (unsigned)attr_long(n, "seq");
-			ev->phase = ord_record_take(r, attr(n, "phase"));
-			ev->kind = ord_record_take(r, attr(n, "kind"));
-			ev->log = attr_long(n, "log");
-			ev->args = ord_record_take(r, child_str(n, "args", rd));
-			ev->override = ord_record_take(r, child_str(n, "override", rd));
-			ev->checks = ord_record_take(r, child_str(n, "checks", rd));
-			ev->void_log = attr_long(n, "void-log");
-			ev->void_reason = ord_record_take(r, child_str(n, "void", rd));
-			if (!ev->args)
-				ev->args = ord_record_str(r, "");
-			if (!ev->checks)
-				ev->checks = ord_record_str(r, "");
-		} else if (!strcmp(e, "link")) {
-			struct ord_rec_link *k = ORD_REC_ADD(r->links);
-			k->index = (int)attr_long(n, "index");
-			k->side = ord_record_take(r, attr(n, "side"));
-			attr_hex(n, "link", k->link, 32);
-			k->log = attr_long(n, "log");
-		} else if (!strcmp(e, "roll")) {
-			struct ord_rec_roll *o = ORD_REC_ADD(r->rolls);
-			char *f = attr(n, "fixed");
-			o->log = attr_long(n, "log");
-			o->turn = (int)attr_long(n, "turn");
-			o->phase = ord_record_take(r, attr(n, "phase"));
-			o->event = (int)attr_long(n, "event");
-			o->purpose = ord_record_take(r, attr(n, "purpose"));
-			o->idx = (int)attr_long(n, "index");
-			o->sides = (int)attr_long(n, "sides");
-			o->value = (int)attr_long(n, "value");
-			o->fixed = !strcmp(f, "yes");
-			free(f);
-		} else if (!strcmp(e, "result")) {
-			struct ord_rec_result *o = ORD_REC_ADD(r->results);
-			o->log = attr_long(n, "log");
-			o->turn = (int)attr_long(n, "turn");
-			o->phase = ord_record_take(r, attr(n, "phase"));
-			o->event = (int)attr_long(n, "event");
-			o->unit = ord_record_take(r, attr(n, "unit"));
-			o->values = ord_record_take(r, child_str(n, "values", rd));
-			read_explanations(r, o, n, rd);
-		} else if (!strcmp(e, "state")) {
-			struct ord_rec_state *o = ORD_REC_ADD(r->states);
-			o->log = attr_long(n, "log");
-			o->unit = ord_record_take(r, attr(n, "unit"));
-			o->turn = (int)attr_long(n, "turn");
-			o->phase = (int)attr_long(n, "phase");
-			o->attrs = ord_record_take(r, child_str(n, "attrs", rd));
-			o->value = ord_record_take(r, child_str(n, "value", rd));
-		} else if (!strcmp(e, "head")) {
-			struct ord_rec_head *h = ORD_REC_ADD(r->heads);
-			char *at = attr(n, "at");
-			h->turn = (int)attr_long(n, "turn");
-			snprintf(h->at, sizeof(h->at), "%s", at);
-			free(at);
-			h->seq = attr_long(n, "seq");
-			attr_hex(n, "hash", h->hash, 32);
-			h->has_seed_commitment = attr_hex(n, "seed-commitment", h->seed_commitment, 32);
-			attr_hex(n, "signature", h->signature, 64);
-		} else if (!strcmp(e, "signature")) {
-			char *t = ord_xml_text(n);
-			snprintf(sig_hex, 129, "%.128s", t);
-			free(t);
+/* An end tag: the text of the element stored where its row wants it. */
+static void end(struct reader *rd, const char *e, int depth)
+{
+	struct ord_record *r = rd->r;
+	struct ord_rec_event *ev = LAST(r->events);
+	struct ord_rec_result *res = LAST(r->results);
+	struct ord_rec_state *st = LAST(r->states);
+	size_t len;
+
+	if (depth == 2) {
+		if (!strcmp(e, "unit") && r->units.n)
+			LAST(r->units)->state = content_rec(rd);
+		else if (!strcmp(e, "entry") && r->entries.n)
+			LAST(r->entries)->body = content_rec(rd);
+		else if (!strcmp(e, "args") && ev)
+			ev->args = content_rec(rd);
+		else if (!strcmp(e, "override") && ev)
+			ev->override = content_rec(rd);
+		else if (!strcmp(e, "checks") && ev)
+			ev->checks = content_rec(rd);
+		else if (!strcmp(e, "void") && ev)
+			ev->void_reason = content_rec(rd);
+		else if (!strcmp(e, "values") && res)
+			res->values = content_rec(rd);
+		else if (!strcmp(e, "explanation") && res)
+			explanation(rd, res);
+		else if (!strcmp(e, "attrs") && st)
+			st->attrs = content_rec(rd);
+		else if (!strcmp(e, "value") && st)
+			st->value = content_rec(rd);
+		return;
+	}
+	if (depth != 1)
+		return;
+	if (!strcmp(e, "key")) {
+		text_hex(rd, r->key, 32);
+	} else if (!strcmp(e, "title")) {
+		free(r->title);
+		r->title = content_dup(rd, &len);
+	} else if (!strcmp(e, "scenario")) {
+		free(r->scenario);
+		r->scenario = content_dup(rd, &r->scenario_len);
+	} else if (!strcmp(e, "tables")) {
+		free(r->tables);
+		r->tables = content_dup(rd, &r->tables_len);
+	} else if (!strcmp(e, "seed")) {
+		text_hex(rd, r->seed, 32);
+		r->have_seed = 1;
+	} else if (!strcmp(e, "referee-witness")) {
+		text_hex(rd, r->referee_witness, 32);
+		r->have_referee_witness = 1;
+	} else if (!strcmp(e, "sheet") && r->sheets.n) {
+		struct ord_rec_sheet *s = LAST(r->sheets);
+		s->bytes = (unsigned char *)content_dup(rd, &s->len);
+	} else if (!strcmp(e, "previous") && r->previous.n) {
+		struct ord_rec_prev *p = LAST(r->previous);
+		p->bytes = (unsigned char *)content_dup(rd, &p->len);
+	} else if (!strcmp(e, "event") && ev) {
+		if (!ev->args)
+			ev->args = ord_record_str(r, "");
+		if (!ev->checks)
+			ev->checks = ord_record_str(r, "");
+	} else if (!strcmp(e, "result") && res) {
+		if (!res->explanation)
+			res->explanation = ord_record_str(r, "");
+		if (res->texts.n < 2) {
+			ord_kv_release(&res->texts);
+			ord_kv_init(&res->texts);
+		}
+	} else if (!strcmp(e, "signature")) {
+		snprintf(rd->sig_hex, sizeof(rd->sig_hex), "%.128s", rd->text.buf);
+	}
+}
+
+/* Read the bundle's stream into rd->r: 0, the stream's error (not
+ * well-formed, not valid: ORD_EBADDATA), or 0 with rd->err set (a text
+ * that is not base64 though it says so). */
+static int read_record(struct reader *rd)
+{
+	struct ord_record *r = rd->r;
+	const char *t;
+	size_t i, n;
+	int ev;
+
+	while (!rd->err && (ev = ord_xml_stream_next(rd->x)) != ORD_XML_DONE) {
+		if (ev < 0)
+			return ev;
+		if (ev == ORD_XML_TEXT) {
+			t = ord_xml_stream_text(rd->x, &n);
+			ord_buf_add(&rd->text, t, n);
+		} else if (ev == ORD_XML_START) {
+			start(rd, ord_xml_stream_name(rd->x), ord_xml_stream_depth(rd->x));
+		} else {
+			end(rd, ord_xml_stream_name(rd->x), ord_xml_stream_depth(rd->x));
 		}
 	}
 	/* the log says whether the turn was exchanged */
-	{
-		size_t i;
-		for (i = 0; i < r->entries.n; i++)
-			if (!strcmp(r->entries.v[i].kind, "exchange"))
-				r->exchanged = 1;
-	}
+	for (i = 0; i < r->entries.n; i++)
+		if (!strcmp(r->entries.v[i].kind, "exchange"))
+			r->exchanged = 1;
 	if (!r->scenario)
 		r->scenario = ord_strdup("");
 	if (!r->tables)
 		r->tables = ord_strdup("");
 	ord_record_fit(r);
-	return rd->err;
+	return 0;
 }
 
 /* A bundle holds no CR (a text with one is written in base64): CR LF line
@@ -658,13 +732,13 @@ static void check_signature(struct ord_vout *v, const char *bytes, size_t len, c
 /* The root's attributes that the record does not carry (the game, turn
  * and key are the record's own, checked by the verifier): each must say
  * what the turn's opening entry logs, since the header line shows them. */
-static void check_header(struct ord_vout *v, xmlNodePtr root, const struct ord_verify_facts *f)
+static void check_header(struct ord_vout *v, const char *rs, const char *ref,
+			 const struct ord_verify_facts *f)
 {
-	char *rs = ord_xml_attr(root, "ruleset"), *ref = ord_xml_attr(root, "referee");
 	const char *want_ref = f->config.refereeless ? "no" : "yes";
 
 	if (!f->have_config)
-		goto out;
+		return;
 	if (!rs || strcmp(rs, f->config.ruleset))
 		ord_vout_fail(v, "the bundle's header says ruleset=\"%s\", but the turn's opening entry logs ruleset %s",
 			      rs ? rs : "", f->config.ruleset);
@@ -672,9 +746,6 @@ static void check_header(struct ord_vout *v, xmlNodePtr root, const struct ord_v
 		ord_vout_fail(v, "the bundle's header says referee=\"%s\", but the turn's opening entry logs a %s game (referee=\"%s\")",
 			      ref ? ref : "", f->config.refereeless ? "referee-less" : "refereed",
 			      want_ref);
-out:
-	free(rs);
-	free(ref);
 }
 
 /* The phases (bits of mask) whose close no head the player gave matches:
@@ -762,12 +833,16 @@ static int unreadable(const char *bytes, size_t len, const char *name)
 	size_t end = len, i;
 	int err;
 
+	/* what orderly refuses in any XML (a DTD, entities, XInclude, not
+	 * UTF-8, too large to be read) is said as it is */
+	if (len > ORD_BUNDLE_MAX_BYTES) {
+		err = ord_error_set(ORD_EBADDATA, "%s", why);
+		goto out;
+	}
 	while (end && (bytes[end - 1] == '\n' || bytes[end - 1] == '\r' || bytes[end - 1] == ' '))
 		end--;
 	for (i = 0; i + 8 <= len && i < 256 && memcmp(bytes + i, "<bundle ", 8); i++)
 		;
-	/* what orderly refuses in any XML (a DTD, entities, XInclude, not
-	 * UTF-8) is said as it is */
 	if (strstr(why, "DOCTYPE") || strstr(why, "not accepted") || strstr(why, "UTF-8") ||
 	    i + 8 > len || i >= 256)
 		err = ord_error_set(ORD_EBADDATA, "%s", why);
@@ -780,6 +855,7 @@ static int unreadable(const char *bytes, size_t len, const char *name)
 		err = ord_error_set(ORD_EBADDATA,
 				    "%s does not have the form of a bundle: it was changed or damaged (%s)",
 				    name, why);
+out:
 	free(why);
 	return err;
 }
@@ -846,39 +922,50 @@ int ord_bundle_verify_report(const char *bytes, size_t len, const char *name,
 {
 	struct ord_verify_cache *cache = NULL;
 	struct ord_record r;
-	struct reader rd = { name, 0 };
+	struct reader rd;
 	struct ord_vout v = { out, "  ", "FAILED", 0 };
-	xmlDocPtr doc = NULL;
 	struct ord_verify_facts facts;
-	char gid[33], key[65], sig_hex[129] = "";
+	char gid[33], key[65];
 	int err;
 
 	memset(&facts, 0, sizeof(facts));
+	memset(&rd, 0, sizeof(rd));
 	ord_record_init(&r);
+	rd.name = name;
+	rd.r = &r;
+	ord_buf_init(&rd.text);
+	ord_buf_init(&rd.bin);
 	if ((err = ord_crypto_init()) != 0)
-		return err;
-	if ((err = ord_xml_load(&doc, bytes, len, name, "schema/bundle.rng")) != 0)
-		return err == ORD_EBADDATA ? unreadable(bytes, len, name) : err;
-	if ((err = read_record(&r, xmlDocGetRootElement(doc), &rd, sig_hex)) != 0)
 		goto out;
+	/* read as a stream: the record and the bytes, no tree of them */
+	if ((err = ord_xml_stream_open(&rd.x, bytes, len, ORD_BUNDLE_MAX_BYTES, name,
+				       "schema/bundle.rng", containers)) == 0)
+		err = read_record(&rd);
+	/* the stream holds the schemas' lock: the verifier reads the
+	 * scenario and tables with their schemas */
+	ord_xml_stream_free(rd.x);
+	rd.x = NULL;
+	if (err) {
+		if (err == ORD_EBADDATA)
+			err = unreadable(bytes, len, name);
+		goto out;
+	}
+	if ((err = rd.err) != 0)
+		goto out;
+	ord_buf_release(&rd.text);
+	ord_buf_release(&rd.bin);
 	ord_hex(gid, r.game_id, 16);
 	ord_hex(key, r.key, 32);
-	{
-		char *rs = ord_xml_attr(xmlDocGetRootElement(doc), "ruleset");
-		char *ref = ord_xml_attr(xmlDocGetRootElement(doc), "referee");
-		ord_buf_addf(out, "bundle '%s': game %s, turn %d, ruleset %s, %s\n  signed by %s\n",
-			     name, gid, r.turn, rs ? rs : "?",
-			     ref && !strcmp(ref, "no") ? "no referee" : "refereed", key);
-		free(rs);
-		free(ref);
-	}
-	check_signature(&v, bytes, len, sig_hex, r.key, opts);
+	ord_buf_addf(out, "bundle '%s': game %s, turn %d, ruleset %s, %s\n  signed by %s\n", name,
+		     gid, r.turn, rd.ruleset ? rd.ruleset : "?",
+		     rd.referee && !strcmp(rd.referee, "no") ? "no referee" : "refereed", key);
+	check_signature(&v, bytes, len, rd.sig_hex, r.key, opts);
 	/* a report is built from the tables and scenario the verifier read */
 	if (ro)
 		cache = ord_verify_cache_new();
 	if ((err = ord_verify_record_cached(&r, opts, &v, &facts, cache)) != 0)
 		goto out;
-	check_header(&v, xmlDocGetRootElement(doc), &facts);
+	check_header(&v, rd.ruleset, rd.referee, &facts);
 	if (!r.exchanged)
 		ord_vout_fail(&v, "the log does not hold the exchange of turn %d: a bundle is of an exchanged turn",
 			      r.turn);
@@ -906,7 +993,10 @@ out:
 	ord_verify_cache_free(cache);
 	ord_verify_facts_release(&facts);
 	ord_record_release(&r);
-	xmlFreeDoc(doc);
+	ord_buf_release(&rd.text);
+	ord_buf_release(&rd.bin);
+	free(rd.ruleset);
+	free(rd.referee);
 	if (err)
 		return err;
 	return v.failures ? ord_error_set(ORD_ETAMPERED, "%d check%s failed", v.failures,

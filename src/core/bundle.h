@@ -21,6 +21,11 @@
 #include "core/common.h"
 
 #define ORD_BUNDLE_FORMAT "2"
+/* The largest bundle verify reads: 2 GiB less a byte, the most libxml2
+ * reads from memory (its length is an int); about 1.4 million units at
+ * 1.5 KB a unit.  The bundle is read as a stream (ord_xml_stream_open), so
+ * its memory is its bytes and its record, not a tree of it. */
+#define ORD_BUNDLE_MAX_BYTES ((size_t)2 * 1024 * 1024 * 1024 - 1)
 #define ORD_BUNDLE_SIG_OPEN "<signature>"
 #define ORD_BUNDLE_SIG_CLOSE "</signature>\n</bundle>\n"
 

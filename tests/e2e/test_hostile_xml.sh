@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_hostile_xml.sh - hostile XML through every way orderly reads XML:
-# a scenario (orderly new --scenario) and ruleset tables (orderly new
-# --tables, rules --tables, calc --tables).  The documents and the message
+# a scenario (orderly new --scenario), ruleset tables (orderly new
+# --tables, rules --tables, calc --tables) and a turn bundle (orderly
+# verify, which reads it as a stream).  The documents and the message
 # each must get are listed in tests/e2e/hostile-xml.tsv: billion laughs,
 # quadratic blow-up, external entities (file and http), external DTDs,
 # parameter entities, XInclude, 10,000-deep nesting, a 50 MB text node,
@@ -110,6 +111,33 @@ generate() {
 			seq 1 20000 | sed 's|.*|<unit id="U&" name="Unit &" side="a"/>|'
 			printf '</scenario>\n'
 		} >"$f" ;;
+	bundle-*.xml)
+		# a bundle's root and key as export writes them, then the case
+		{
+			printf '<?xml version="1.0" encoding="UTF-8"?>\n<bundle format="2" game="%s" turn="1" ruleset="battalion" referee="yes">\n' \
+				"$(printf '0%.0s' $(seq 32))"
+			printf '  <key>%s</key>\n' "$(printf 'a%.0s' $(seq 64))"
+			case $1 in
+			bundle-deep.xml)
+				# <units> holds elements: the nesting is refused
+				printf '<units>%.0s' $(seq 10000)
+				printf '</units>%.0s' $(seq 10000) ;;
+			bundle-elements-in-text.xml)
+				# 4,000,000 elements in one of text: a tree of them
+				# would be built whole for the validator
+				printf '  <title>'
+				{ yes '<b/>' || true; } | head -n 4000000 | tr -d '\n'
+				printf '</title>\n' ;;
+			bundle-text-50mb.xml)
+				# over every other input's 16 MiB, read: the
+				# elements the schema wants after it are missing
+				printf '  <title>'
+				head -c 52428800 /dev/zero | tr '\0' a
+				printf '</title>\n' ;;
+			*) fail "no generator for '$1'" ;;
+			esac
+			printf '</bundle>\n'
+		} >"$f" ;;
 	*) fail "no generator for '$1'" ;;
 	esac
 }
@@ -179,7 +207,8 @@ while IFS=$'\t' read -r file routes want; do
 	scenario) runs=(scenario) ;;
 	tables) runs=(new-tables rules calc) ;;
 	both) runs=(scenario new-tables rules calc) ;;
-	*) fail "hostile-xml.tsv: '$file': routes '$routes' (expected scenario, tables or both)" ;;
+	bundle) runs=(verify) ;;
+	*) fail "hostile-xml.tsv: '$file': routes '$routes' (expected scenario, tables, both or bundle)" ;;
 	esac
 	for r in "${runs[@]}"; do
 		game=$TMP/$r.game
@@ -188,6 +217,7 @@ while IFS=$'\t' read -r file routes want; do
 		new-tables) shimmed "$ORDERLY" new "$game" --scenario "$GOOD" --tables "$doc" ;;
 		rules) shimmed "$ORDERLY" rules battalion --tables "$doc" ;;
 		calc) shimmed "$ORDERLY" calc battalion fire firers=24 weapon=musket range=3 --tables "$doc" ;;
+		verify) shimmed "$ORDERLY" verify "$doc" ;;
 		esac
 		if [ $r = new-tables ]; then
 			# the good scenario is read too

@@ -1326,6 +1326,48 @@ END_TEST
 /* A record's strings live in its blocks: many small ones, some larger
  * than a block's share, all intact until it is released (ASan sees the
  * rest). */
+/* The line of the first `from` in the bundle. */
+static unsigned line_in_bundle(const char *from)
+{
+	const char *a = strstr(bundle.buf, from), *p;
+	unsigned line = 1;
+
+	ck_assert_ptr_nonnull(a);
+	for (p = bundle.buf; p < a; p++)
+		line += *p == '\n';
+	return line;
+}
+
+/* The bundle is read as a stream and checked against its schema as it
+ * is: what the schema refuses is said with the file, the line and what
+ * was expected, and an element inside one of text is refused before
+ * libxml2 builds it (re-signed, so that only the reading refuses). */
+START_TEST(streamed_refusals)
+{
+	struct ord_buf out = ORD_BUF_INIT, want = ORD_BUF_INIT;
+
+	ord_buf_addf(&want,
+		     "t.xml does not have the form of a bundle: it was changed or damaged (t.xml:%u: Did not expect element rolls there",
+		     line_in_bundle("<roll "));
+	ck_assert_int_eq(resigned_with("<roll ", "<rolls/><roll ", NULL, &out), ORD_EBADDATA);
+	ck_assert_msg(strstr(ord_error_last(), want.buf), "expected '%s', got '%s'", want.buf,
+		      ord_error_last());
+	ord_buf_reset(&want);
+	ord_buf_addf(&want,
+		     "t.xml does not have the form of a bundle: it was changed or damaged (t.xml:%u: element <b> inside <title>; expected text only in <title>)",
+		     line_in_bundle("<title>"));
+	ck_assert_int_eq(resigned_with("<title>", "<title><b/>", NULL, &out), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(), want.buf);
+	/* a bundle over the limit is refused before it is read */
+	ck_assert_int_eq(ord_bundle_verify(bundle.buf, ORD_BUNDLE_MAX_BYTES + 1, "t.xml", NULL, &out),
+			 ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml: document of 2147483648 bytes is larger than the limit of 2147483647 bytes");
+	ord_buf_release(&want);
+	ord_buf_release(&out);
+}
+END_TEST
+
 START_TEST(record_keeps_its_strings)
 {
 	struct ord_record r;
@@ -1379,6 +1421,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, export_refusals);
 	tcase_add_test(v, rewrite_after_signed_head);
 	tcase_add_test(v, record_keeps_its_strings);
+	tcase_add_test(v, streamed_refusals);
 	suite_add_tcase(s, v);
 
 	tcase_add_unchecked_fixture(f, build, NULL);
