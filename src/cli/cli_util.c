@@ -253,11 +253,19 @@ int cli_read_input(struct ord_buf *out, const char *path, size_t max)
 		goto too_large;
 	if (is_stdin && isatty(fd))
 		cli_error("reading from the terminal; end with ctrl-d");
+	/* a file in one read (a bundle of 100,000 units is 149 MiB), with
+	 * room for the read that finds its end */
+	if (S_ISREG(st.st_mode) && st.st_size > 0)
+		ord_buf_grow(out, (size_t)st.st_size + 1);
 	for (;;) {
+		size_t room = out->alloc > out->len + 1 ? out->alloc - out->len - 1 : 0;
 		ssize_t got;
 
-		ord_buf_grow(out, 65536);
-		got = read(fd, out->buf + out->len, 65536);
+		if (!room) {
+			ord_buf_grow(out, 65536);
+			room = out->alloc - out->len - 1;
+		}
+		got = read(fd, out->buf + out->len, room < (1u << 30) ? room : (1u << 30));
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
@@ -275,7 +283,10 @@ int cli_read_input(struct ord_buf *out, const char *path, size_t max)
 	}
 	goto out;
 too_large:
-	if (max >= 1024 * 1024)
+	if (max >= (size_t)1024 * 1024 * 1024)
+		cli_error("%s%s%s is too large (more than %.0f GiB, the most orderly reads for it)",
+			  q, name, q, (double)max / (1024 * 1024 * 1024));
+	else if (max >= 1024 * 1024)
 		cli_error("%s%s%s is too large (more than %zu MiB, the most orderly reads)", q,
 			  name, q, max / (1024 * 1024));
 	else if (max >= 1024)

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "cli/cli_keys.h"
+#include "core/bundle.h"
 
 int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 {
@@ -100,7 +101,12 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((rc = cli_read_input(&bundle, argv[1], CLI_MAX_INPUT)) != 0 ||
+	/* a bundle is read as a stream (no tree of it), so of any size up to
+	 * what libxml2 reads from memory, about 1.4 million units; its bytes
+	 * in one read: mmap saved 0.08 s of the 10 s a 100,000-unit bundle
+	 * takes, at the same peak memory (its pages are counted too), and a
+	 * file cut short while mapped would kill the process (SIGBUS) */
+	if ((rc = cli_read_input(&bundle, argv[1], ORD_BUNDLE_MAX_BYTES)) != 0 ||
 	    (scenario_s && (rc = cli_read_input(&scenario, scenario_s, CLI_MAX_INPUT)) != 0) ||
 	    (tables_s && (rc = cli_read_input(&tables, tables_s, CLI_MAX_INPUT)) != 0))
 		goto out;
