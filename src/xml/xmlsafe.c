@@ -39,6 +39,7 @@ struct errcol {
 };
 
 static unsigned stream_node_line(struct ord_xml_stream *s, xmlNodePtr n);
+static int stream_cut_short(struct ord_xml_stream *s, struct ord_buf *msg);
 
 static void collect(void *data, xmlErrorPtr e)
 {
@@ -63,6 +64,9 @@ static void collect(void *data, xmlErrorPtr e)
 	/* libxml2's own wording advises an option our users cannot set */
 	if (e->message && !strncmp(e->message, "Excessive depth in document", 27))
 		ord_buf_addf(&c->msg, "elements nested deeper than %d levels", ORD_XML_MAX_DEPTH);
+	/* a stream's parser says "Extra content" of a document cut short */
+	else if (c->stream && e->code == XML_ERR_DOCUMENT_END && stream_cut_short(c->stream, &c->msg))
+		;
 	else
 		ord_buf_adds(&c->msg, e->message ? e->message : "error");
 	len = c->msg.len;
@@ -723,6 +727,7 @@ struct ord_xml_stream {
 	/* the lines of the start tags, found in the bytes as the reader gives
 	 * their elements (in the same order): libxml2 counts an element's
 	 * line in 16 bits, and a bundle of 10,000 units has 150,000 lines */
+	const char *bytes;                  /* the document */
 	const char *cur, *end;              /* past the last start tag given; the end */
 	unsigned cur_line;                  /* the line of cur */
 	unsigned line[ORD_XML_MAX_DEPTH];   /* each open element's line, by depth */
@@ -770,6 +775,50 @@ static unsigned next_start_line(struct ord_xml_stream *s, int take)
 	return line;
 }
 
+/* When the document ends inside an element: say so of the innermost as
+ * libxml2 says it of a tree, and 1.  A scan of the tags from the start,
+ * as check_nesting's (the document was, and is no deeper). */
+static int stream_cut_short(struct ord_xml_stream *s, struct ord_buf *msg)
+{
+	struct {
+		const char *tag;
+		int len;
+		unsigned line;
+	} open[ORD_XML_MAX_DEPTH];
+	const char *p, *lt, *gt, *tag;
+	unsigned line = 1;
+	size_t skip;
+	int depth = 0;
+
+	for (p = s->bytes; (lt = memchr(p, '<', (size_t)(s->end - p))) != NULL;) {
+		line += newlines(p, lt);
+		if ((skip = ord_xml_special_len(lt, s->end)) != 0) {
+			line += newlines(lt, lt + skip);
+			p = lt + skip;
+			continue;
+		}
+		if (!(gt = tag_end(lt, s->end)))
+			break;
+		line += newlines(lt, gt);
+		p = gt + 1;
+		if (lt[1] == '/') {
+			depth -= depth > 0;
+		} else if (lt[1] != '!' && gt[-1] != '/' && depth < ORD_XML_MAX_DEPTH) {
+			for (tag = lt + 1; tag < gt && !strchr(" \t\r\n/", *tag); tag++)
+				;
+			open[depth].tag = lt + 1;
+			open[depth].len = (int)(tag - lt - 1 > 64 ? 64 : tag - lt - 1);
+			open[depth].line = line;
+			depth++;
+		}
+	}
+	if (!depth)
+		return 0;
+	ord_buf_addf(msg, "Premature end of data in tag %.*s line %u", open[depth - 1].len,
+		     open[depth - 1].tag, open[depth - 1].line);
+	return 1;
+}
+
 /* The line of n, an element libxml2 names in a message: one open, or the
  * one it reads next (whose start tag was not given yet). */
 static unsigned stream_node_line(struct ord_xml_stream *s, xmlNodePtr n)
@@ -812,7 +861,7 @@ int ord_xml_stream_open(struct ord_xml_stream **out, const char *bytes, size_t l
 	s->c.name = name;
 	s->c.stream = s;
 	ord_buf_init(&s->c.msg);
-	s->cur = bytes;
+	s->bytes = s->cur = bytes;
 	s->end = bytes + len;
 	s->cur_line = 1;
 	if (r) {
