@@ -757,6 +757,25 @@ static int fire_zone(const struct ks_rules *r, const struct ks_fire_in *in, cons
 	return 0;
 }
 
+/* The zones of a moving target (14) small arms can be read at, in the
+ * order given, into ok: one the weapon does not reach is left out
+ * ("såfremt dette er muligt"; the check refuses such a list, so it is an
+ * overridden event's).  Their number. */
+static int fire_zones(const struct ks_rules *r, const struct ks_fire_in *in, const char **ok)
+{
+	int i, n = 0;
+
+	for (i = 0; i < in->nzones; i++) {
+		struct ks_fire_in one = *in;
+		const char *z = NULL;
+		one.nzones = 0;
+		one.zone = in->zones[i];
+		if (!fire_zone(r, &one, &z) && z)
+			ok[n++] = z;
+	}
+	return n;
+}
+
 /* The flags of the zone small-arms fire is read at (zone_ii). */
 static void fire_zone_flags(const char *zone, struct ord_kv *flags)
 {
@@ -766,11 +785,144 @@ static void fire_zone_flags(const char *zone, struct ord_kv *flags)
 	ord_kv_set(flags, zf, "yes");
 }
 
+int ks_parse_zones(const char *list, const char *allowed, const char *key, const char **zones,
+		   int *nzones)
+{
+	static const char *const names[] = { "I", "II", "III", "K" };
+	const char *p = list;
+	size_t i;
+
+	*nzones = 0;
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		const char *z = NULL;
+		int k;
+		for (i = 0; i < ORD_ARRAY_SIZE(names); i++)
+			if (len == strlen(names[i]) && !strncmp(p, names[i], len) &&
+			    ord_words_has(allowed, names[i]))
+				z = names[i];
+		if (!z)
+			return ord_error_set(ORD_EUSAGE, "%s: '%.*s' is no zone (expected %s)", key,
+					     (int)len, p, allowed);
+		for (k = 0; k < *nzones; k++)
+			if (zones[k] == z)
+				return ord_error_set(ORD_EUSAGE, "%s: zone %s given twice", key, z);
+		zones[(*nzones)++] = z; /* at most one of each: KS_MAX_ZONES */
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (*nzones < 2)
+		return ord_error_set(ORD_EUSAGE,
+				     "%s: give the two or more zones the moving target was as long in (zoner=I,II); one zone is zone=",
+				     key);
+	return 0;
+}
+
+double ks_zone_average_round(double avg)
+{
+	double whole = floor(fabs(avg) + 0.5 - 1e-9);
+
+	return avg < 0 ? -whole : whole;
+}
+
+/* "+3", "+0", "−1.5" in both languages. */
+static void text_signed(struct ks_text *t, double v)
+{
+	if (v >= 0)
+		ks_text_add(t, "+", "+");
+	ks_text_num(t, v);
+}
+
+/* "I/II" */
+static void zones_join(struct ord_buf *b, const char *const *zones, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		ord_buf_addf(b, "%s%s", i ? "/" : "", zones[i]);
+}
+
+/* The loss columns ta and tb of a fire at a moving target as long in
+ * each of zones (14, 15): the modifiers that are not the zone's written
+ * as for one zone, then each zone's own (its flag, prefix and the zone:
+ * zone_i, sf_ii) against them, and their average rounded
+ * (ks_zone_average_round) added: "beregnes et gennemsnitligt
+ * fradrag/tillæg".  The morale column takes no zone (Skema X and XV
+ * have none there).  The total into *out. */
+static void zone_average(const struct ks_rules *r, const char *ta, const char *tb, double roll,
+			 const struct ord_kv *flags, const char *prefix, const char *const *zones,
+			 int n, double *out, struct ks_text *t)
+{
+	double a, b0, sum = 0, avg, rounded;
+	int i;
+
+	apply_mods(r, ta, roll, flags, &a, t);
+	apply_mods(r, tb, a, flags, &b0, t);
+	ks_text_add(t, "; målet var lige længe i zonerne (14, 15):",
+		    "; the target was as long in the zones (14, 15):");
+	for (i = 0; i < n; i++) {
+		struct ord_kv zf;
+		char name[48];
+		double za = a, zb = b0;
+		ord_kv_init(&zf);
+		ord_kv_copy(&zf, flags);
+		zone_flag(name, sizeof(name), prefix, zones[i]);
+		ord_kv_set(&zf, name, "yes");
+		/* ks_load checked both are modifiers tables */
+		if (ord_table_apply(&za, ks_table(r, ta), roll, &zf, NULL, NULL) ||
+		    ord_table_apply(&zb, ks_table(r, tb), za, &zf, NULL, NULL))
+			ord_error_clear();
+		ord_kv_release(&zf);
+		KS_TF(t, "%s zone %s ", "%s zone %s ", i ? "," : "", zones[i]);
+		text_signed(t, zb - b0);
+		sum += zb - b0;
+	}
+	avg = sum / n;
+	rounded = ks_zone_average_round(avg);
+	ks_text_add(t, ": gennemsnit ", ": average ");
+	text_signed(t, avg);
+	if (rounded != avg) {
+		ks_text_add(t, ", afrundet ", ", rounded ");
+		text_signed(t, rounded);
+		ks_text_add(t, " (en halv mod nul, vores læsning)",
+			    " (a half towards zero, our reading)");
+	}
+	*out = b0 + rounded;
+	ks_text_add(t, " = ", " = ");
+	ks_text_num(t, *out);
+}
+
+/* ", zone II; " of a fire, or of one at a moving target ", zone I/II
+ * (lige længe i hver); ", with the zones given it cannot be read at left
+ * out. */
+static void text_zones(struct ks_text *t, const char *const *given, int ngiven,
+		       const char *const *zones, int n, const char *zone)
+{
+	if (n > 1) {
+		ks_text_add(t, ", zone ", ", zone ");
+		zones_join(&t->da, zones, n);
+		zones_join(&t->en, zones, n);
+		ks_text_add(t, " (lige længe i hver)", " (as long in each)");
+	} else {
+		KS_TF(t, ", zone %s", ", zone %s", zone);
+	}
+	if (ngiven > 1 && n < ngiven) {
+		ks_text_add(t, " (af zonerne ", " (of the zones ");
+		zones_join(&t->da, given, ngiven);
+		zones_join(&t->en, given, ngiven);
+		ks_text_add(t, " kun dem der kan skydes på)", " only those it can fire at)");
+	}
+	ks_text_add(t, "; ", "; ");
+}
+
 void ks_fire_calc_flags(const struct ks_rules *r, const struct ks_fire_in *in, struct ord_kv *flags)
 {
 	const char *zone;
 
-	if (!in->vaaben || fire_zone(r, in, &zone)) {
+	/* a moving target in several zones has the average of theirs, no
+	 * one zone's flag */
+	if (in->nzones > 1 || !in->vaaben || fire_zone(r, in, &zone)) {
 		ord_error_clear();
 		return;
 	}
@@ -813,8 +965,28 @@ static int artillery_zone(const struct ks_rules *r, const struct ks_artillery_in
 	return 0;
 }
 
+/* The zones of a moving target (15) an artillery fire can be read at,
+ * its ammunition used at (fire_zones). */
+static int artillery_zones(const struct ks_rules *r, const struct ks_artillery_in *in, const char **ok)
+{
+	int i, n = 0;
+
+	for (i = 0; i < in->nzones; i++) {
+		struct ks_artillery_in one = *in;
+		const struct ord_row *band;
+		const char *z = NULL;
+		one.nzones = 0;
+		one.zone = in->zones[i];
+		if (!artillery_zone(r, &one, &z, &band) && z)
+			ok[n++] = z;
+	}
+	ord_error_clear();
+	return n;
+}
+
 /* The flags of an artillery fire the calculation adds: the target's
- * column, the ammunition, at its zone, the calibre (sf, sf_ii, kaliber_6). */
+ * column, the ammunition, at its zone (none for zone NULL: a moving
+ * target's are averaged), the calibre (sf, sf_ii, kaliber_6). */
 static void artillery_flags(const struct ks_artillery_in *in, const char *zone, struct ord_kv *flags)
 {
 	char f[32], pre[40], zf[48];
@@ -826,8 +998,10 @@ static void artillery_flags(const struct ks_artillery_in *in, const char *zone, 
 	zone_flag(f, sizeof(f), "", in->ammo);
 	ord_kv_set(flags, f, "yes");
 	snprintf(pre, sizeof(pre), "%s_", f);
-	zone_flag(zf, sizeof(zf), pre, zone);
-	ord_kv_set(flags, zf, "yes");
+	if (zone) {
+		zone_flag(zf, sizeof(zf), pre, zone);
+		ord_kv_set(flags, zf, "yes");
+	}
 	snprintf(f, sizeof(f), "kaliber_%s", in->kaliber);
 	ord_kv_set(flags, f, "yes");
 }
@@ -836,9 +1010,16 @@ void ks_artillery_calc_flags(const struct ks_rules *r, const struct ks_artillery
 			     struct ord_kv *flags)
 {
 	const struct ord_row *band;
-	const char *zone;
+	const char *zone, *zones[KS_MAX_ZONES];
 
-	if (!in->ammo || !in->kaliber || artillery_zone(r, in, &zone, &band)) {
+	if (!in->ammo || !in->kaliber) /* ks_artillery says what is wrong */
+		return;
+	if (in->nzones > 1) { /* a moving target: no one zone's flag */
+		if (artillery_zones(r, in, zones))
+			artillery_flags(in, NULL, flags);
+		return;
+	}
+	if (artillery_zone(r, in, &zone, &band)) {
 		ord_error_clear();
 		return;
 	}
@@ -867,8 +1048,10 @@ const char *ks_artillery_band(const struct ks_rules *r, const char *kaliber, con
 int ks_artillery_reaches(const struct ks_rules *r, const struct ks_artillery_in *in)
 {
 	const struct ord_row *band;
-	const char *zone;
+	const char *zone, *zones[KS_MAX_ZONES];
 
+	if (in->nzones > 1 && in->ammo && in->kaliber)
+		return artillery_zones(r, in, zones) > 0;
 	if (!in->ammo || !in->kaliber || artillery_zone(r, in, &zone, &band)) {
 		ord_error_clear();
 		return 1; /* ks_artillery says what is wrong */
@@ -878,8 +1061,10 @@ int ks_artillery_reaches(const struct ks_rules *r, const struct ks_artillery_in 
 
 int ks_fire_reaches(const struct ks_rules *r, const struct ks_fire_in *in)
 {
-	const char *zone;
+	const char *zone, *zones[KS_MAX_ZONES];
 
+	if (in->nzones > 1 && in->vaaben)
+		return fire_zones(r, in, zones) > 0;
 	if (!in->vaaben || fire_zone(r, in, &zone)) {
 		ord_error_clear();
 		return 1; /* ks_fire says what is wrong */
@@ -892,10 +1077,11 @@ int ks_fire_reaches(const struct ks_rules *r, const struct ks_fire_in *in)
 int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fire_out *out,
 	    struct ks_text *why)
 {
-	const struct ord_table *zones = ks_table(r, "skudzoner"), *x = ks_table(r, "skema_x");
+	const struct ord_table *ztbl = ks_table(r, "skudzoner"), *x = ks_table(r, "skema_x");
 	const struct ord_row *row;
 	struct ord_kv flags;
 	struct ks_text t;
+	const char *zones[KS_MAX_ZONES];
 	double tab, a, b;
 	int err;
 
@@ -914,12 +1100,21 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 				    in->fired_figures, in->target_figures);
 		goto out;
 	}
-	ks_text_used(&t, zones);
-	if ((err = fire_zone(r, in, &out->zone)) != 0)
+	ks_text_used(&t, ztbl);
+	if (in->nzones > 1) {
+		out->nzones = fire_zones(r, in, zones);
+		out->zone = out->nzones ? zones[0] : NULL;
+	} else if ((err = fire_zone(r, in, &out->zone)) != 0) {
 		goto out;
+	}
 	if (!out->zone) {
 		/* no dice: the game rolls none for a shot out of range */
-		if (in->zone)
+		if (in->nzones > 1) {
+			KS_TF(&t, "uden for skudvidde: %s når ingen af zonerne ",
+			      "out of range: %s reaches none of the zones ", in->vaaben);
+			zones_join(&t.da, in->zones, in->nzones);
+			zones_join(&t.en, in->zones, in->nzones);
+		} else if (in->zone)
 			KS_TF(&t, "uden for skudvidde: %s når ikke zone %s",
 			      "out of range: %s does not reach zone %s", in->vaaben, in->zone);
 		else
@@ -932,14 +1127,18 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 	out->in_range = 1;
 	if (in->flags)
 		ord_kv_copy(&flags, in->flags);
-	fire_zone_flags(out->zone, &flags);
+	if (out->nzones < 2)
+		fire_zone_flags(out->zone, &flags);
 
 	out->fire_units = ks_fire_units(r, in->figures, &t);
-	KS_TF(&t, ", zone %s; ", ", zone %s; ", out->zone);
+	text_zones(&t, in->zones, in->nzones, zones, out->nzones, out->zone);
 	out->roll = sum3(in->dice);
 	text_roll(r, &t, in->dice);
-	if (apply_mods(r, "skema_x_tab_a", out->roll, &flags, &a, &t) +
-	    apply_mods(r, "skema_x_tab_b", a, &flags, &b, &t)) {
+	if (out->nzones > 1) {
+		zone_average(r, "skema_x_tab_a", "skema_x_tab_b", out->roll, &flags, "zone_", zones,
+			     out->nzones, &b, &t);
+	} else if (apply_mods(r, "skema_x_tab_a", out->roll, &flags, &a, &t) +
+		   apply_mods(r, "skema_x_tab_b", a, &flags, &b, &t)) {
 		ks_text_add(&t, " = ", " = ");
 		ks_text_num(&t, b);
 	}
@@ -983,6 +1182,7 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	const struct ord_row *ammo, *row;
 	struct ord_kv m, flags;
 	struct ks_text t;
+	const char *zs[KS_MAX_ZONES];
 	double tab, a, b, share = in->half ? ks_param(r, "halvt_traek_tab") : 1;
 	int err, pieces;
 
@@ -1004,13 +1204,24 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 		goto out;
 	}
 	ks_text_used(&t, zones);
-	if ((err = artillery_zone(r, in, &out->zone, &row)) != 0)
+	row = NULL;
+	if (in->nzones > 1) {
+		out->nzones = artillery_zones(r, in, zs);
+		out->zone = out->nzones ? zs[0] : NULL;
+	} else if ((err = artillery_zone(r, in, &out->zone, &row)) != 0) {
 		goto out;
+	}
 	ord_table_find1(&ammo, ks_table(r, "ammunitionstyper"), "ammo", in->ammo);
 	if (!out->zone) {
 		/* no dice: the game rolls none for a shot out of range, nor for
 		 * one at a zone its ammunition is not used at */
-		if (in->zone)
+		if (in->nzones > 1) {
+			KS_TF(&t, "uden for skudvidde: %s (%s) bruges på zone %s, ikke zone ",
+			      "out of range: %s (%s) is fired at zones %s, not zone ", in->ammo,
+			      ord_row_str(ammo, "navn"), ord_row_str(ammo, "zoner"));
+			zones_join(&t.da, in->zones, in->nzones);
+			zones_join(&t.en, in->zones, in->nzones);
+		} else if (in->zone)
 			KS_TF(&t, "uden for skudvidde: %s (%s) bruges på zone %s, ikke zone %s",
 			      "out of range: %s (%s) is fired at zones %s, not zone %s", in->ammo,
 			      ord_row_str(ammo, "navn"), ord_row_str(ammo, "zoner"), in->zone);
@@ -1028,17 +1239,23 @@ int ks_artillery(const struct ks_rules *r, const struct ks_artillery_in *in,
 	out->in_range = 1;
 	if (in->flags)
 		ord_kv_copy(&flags, in->flags);
-	artillery_flags(in, out->zone, &flags);
+	artillery_flags(in, out->nzones > 1 ? NULL : out->zone, &flags);
 
-	ord_buf_addf(&t.da, "%d kanon%s, %s pund, %s (%s), zone %s; ", in->guns,
-		     in->guns == 1 ? "" : "er", in->kaliber, in->ammo, ord_row_str(ammo, "navn"),
-		     out->zone);
-	ord_buf_addf(&t.en, "%d gun%s, %s pdr, %s (%s), zone %s; ", in->guns, in->guns == 1 ? "" : "s",
-		     in->kaliber, in->ammo, ord_row_str(ammo, "navn_en"), out->zone);
+	ord_buf_addf(&t.da, "%d kanon%s, %s pund, %s (%s)", in->guns, in->guns == 1 ? "" : "er",
+		     in->kaliber, in->ammo, ord_row_str(ammo, "navn"));
+	ord_buf_addf(&t.en, "%d gun%s, %s pdr, %s (%s)", in->guns, in->guns == 1 ? "" : "s",
+		     in->kaliber, in->ammo, ord_row_str(ammo, "navn_en"));
+	text_zones(&t, in->zones, in->nzones, zs, out->nzones, out->zone);
 	out->roll = sum3(in->dice);
 	text_roll(r, &t, in->dice);
-	if (apply_mods(r, "skema_xv_tab_a", out->roll, &flags, &a, &t) +
-	    apply_mods(r, "skema_xv_tab_b", a, &flags, &b, &t)) {
+	if (out->nzones > 1) {
+		char pre[40];
+		zone_flag(pre, sizeof(pre) - 1, "", in->ammo);
+		strcat(pre, "_");
+		zone_average(r, "skema_xv_tab_a", "skema_xv_tab_b", out->roll, &flags, pre, zs,
+			     out->nzones, &b, &t);
+	} else if (apply_mods(r, "skema_xv_tab_a", out->roll, &flags, &a, &t) +
+		   apply_mods(r, "skema_xv_tab_b", a, &flags, &b, &t)) {
 		ks_text_add(&t, " = ", " = ");
 		ks_text_num(&t, b);
 	}

@@ -236,21 +236,39 @@ void ks_morale_split(const struct ks_rules *r, int grade, int whole, int fired, 
 
 /* ---- small-arms fire (14, Skema X) ------------------------------------- */
 
+/* The most zones a moving target is as long in (I II III K). */
+#define KS_MAX_ZONES 4
+
+/* A moving target as long in two or more zones (14, 15: "Hvis den
+ * opholder sig lige meget i [2] eller flere zoner, beregnes et
+ * gennemsnitligt fradrag/tillæg, såfremt dette er muligt"): the zones of
+ * list ("I,II") into zones, each once, as the tables name them; 0, or
+ * ORD_EUSAGE naming key when one is no zone of allowed ("I II III") or
+ * fewer than two are given. */
+int ks_parse_zones(const char *list, const char *allowed, const char *key, const char **zones,
+		   int *nzones);
+/* The average of the zones' modifiers rounded to a whole number, a half
+ * towards zero (ours: the text does not say how; +1½ is +1, −1½ is −1). */
+double ks_zone_average_round(double avg);
+
 struct ks_fire_in {
-	int figures;                /* firing figures */
-	int target_figures;         /* figures of the target (for the morale cap) */
-	int fired_figures;          /* of them fired at (0: all of them, 14) */
-	const char *vaaben;         /* musket, riffel, karabin */
-	const char *zone;           /* I, II, III; NULL: from range */
-	double range;               /* cm, when zone is NULL */
-	int half;                   /* half a turn: losses halved */
-	int dice[KS_DICE];          /* 3d6 */
-	const struct ord_kv *flags; /* modifier flags (yes/no, per counts) */
+	int figures;                     /* firing figures */
+	int target_figures;              /* figures of the target (for the morale cap) */
+	int fired_figures;               /* of them fired at (0: all of them, 14) */
+	const char *vaaben;              /* musket, riffel, karabin */
+	const char *zone;                /* I, II, III; NULL: from range */
+	double range;                    /* cm, when zone is NULL */
+	const char *zones[KS_MAX_ZONES]; /* nzones > 1: a moving target as long in each (14) */
+	int nzones;                      /* the zone modifiers averaged; zone and range unread */
+	int half;                        /* half a turn: losses halved */
+	int dice[KS_DICE];               /* 3d6 */
+	const struct ord_kv *flags;      /* modifier flags (yes/no, per counts) */
 };
 
 struct ks_fire_out {
-	int in_range; /* 0: beyond the weapon's zones */
-	const char *zone;
+	int in_range;     /* 0: beyond the weapon's zones */
+	const char *zone; /* the zone read at; of a moving target the first of its zones */
+	int nzones;       /* zones averaged (0 or 1: one zone) */
 	int fire_units;
 	int roll;            /* 3d6 */
 	double loss_total;   /* 3d6 + the loss columns */
@@ -280,12 +298,14 @@ double ks_arms_reach(const struct ks_rules *r, const char *vaaben, struct ord_bu
 /* ---- artillery (15, Skema XV) ------------------------------------------ */
 
 struct ks_artillery_in {
-	int guns;            /* guns firing */
-	int howitzers;       /* of which howitzers (shell is theirs alone) */
-	const char *kaliber; /* 3 4 6 8 9 12 18 */
-	const char *ammo;    /* SF SG SK SS */
-	const char *zone;    /* I II III K; NULL: from range */
-	double range;        /* cm, when zone is NULL */
+	int guns;                        /* guns firing */
+	int howitzers;                   /* of which howitzers (shell is theirs alone) */
+	const char *kaliber;             /* 3 4 6 8 9 12 18 */
+	const char *ammo;                /* SF SG SK SS */
+	const char *zone;                /* I II III K; NULL: from range */
+	double range;                    /* cm, when zone is NULL */
+	const char *zones[KS_MAX_ZONES]; /* nzones > 1: a moving target as long in each (15) */
+	int nzones;                      /* the zone modifiers averaged; zone and range unread */
 	int half;
 	int target_figures;
 	int fired_figures;    /* of them fired at (0: all of them, 15) */
@@ -296,7 +316,8 @@ struct ks_artillery_in {
 
 struct ks_artillery_out {
 	int in_range;
-	const char *zone;
+	const char *zone; /* the zone read at; of a moving target the first of its zones */
+	int nzones;       /* zones averaged (0 or 1: one zone) */
 	int roll;
 	double loss_total, morale_total;
 	double men_per_gun;

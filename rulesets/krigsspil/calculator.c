@@ -34,6 +34,10 @@
 	{                                                               \
 		"afstand", ORD_KEY_NUM, 0, NULL, 0, 1000000, NULL, NULL \
 	}
+#define ZONER                                                   \
+	{                                                       \
+		"zoner", ORD_KEY_STR, 0, NULL, 0, 0, NULL, NULL \
+	}
 #define LANG                                                       \
 	{                                                          \
 		"lang", ORD_KEY_ENUM, 0, "da|en", 0, 0, "da", NULL \
@@ -56,6 +60,7 @@ static const struct ord_key_spec fire_args[] = {
 	{ "vaaben", ORD_KEY_WORD, 0, "skudzoner.vaaben", 0, 0, "musket", NULL },
 	ZONE,
 	AFSTAND,
+	ZONER,
 	FLAG("halv"),
 	LANG,
 	END,
@@ -67,6 +72,7 @@ static const struct ord_key_spec artillery_args[] = {
 	{ "ammo", ORD_KEY_WORD, 0, "ammunitionstyper.ammo", 0, 0, "SF", NULL },
 	ZONE,
 	AFSTAND,
+	ZONER,
 	FLAG("halv"),
 	NUMBER("maal_figurer"),
 	NUMBER_DEF("beskudt_del", "0"),
@@ -161,16 +167,46 @@ static const char *zone_arg(const struct ord_kv *kv)
 	return z && *z ? z : NULL;
 }
 
+/* zoner=I,II: a moving target as long in each (14, 15), as the game's
+ * zoner= (skydemaal_kontrol: a Skema without it refuses it, as the game
+ * made before does); instead of zone= and afstand=. */
+static int calc_zones(const struct ks_rules *r, const struct ord_kv *kv, const char *allowed,
+		      const char **zones, int *n)
+{
+	const char *z = ord_kv_get(kv, "zoner");
+
+	*n = 0;
+	if (!z || !*z)
+		return 0;
+	if (!ks_check(r, "skydemaal_kontrol"))
+		return ord_error_set(ORD_EUSAGE,
+				     "zoner: a rule of revision 2026-12-02.12; these tables have no skydemaal_kontrol");
+	if (zone_arg(kv) || ord_kv_get(kv, "afstand"))
+		return ord_error_set(ORD_EUSAGE, "zoner: instead of zone and afstand, not with them");
+	return ks_parse_zones(z, allowed, "zoner", zones, n);
+}
+
 static int calc_range(const struct ord_kv *kv, const char *zone, double *range)
 {
 	const char *a = ord_kv_get(kv, "afstand");
 
 	*range = 0;
-	if (zone)
+	if (zone || (ord_kv_get(kv, "zoner") && *ord_kv_get(kv, "zoner")))
 		return 0;
 	if (!a || !*a)
 		return ord_error_set(ORD_EUSAGE, "zone: missing (give zone=I|II|III|K or afstand=CM)");
 	return ord_parse_num(a, range) ? ord_error_set(ORD_EUSAGE, "afstand: not a number") : 0;
+}
+
+/* The zone a fire was read at (none out of range, not "zone ,"); of a
+ * moving target the first of its zones and how many were averaged. */
+static void zone_value(struct ord_calc *c, const char *zone, int averaged)
+{
+	if (!zone)
+		return;
+	ord_calc_value(c, "zone", zone);
+	if (averaged > 1)
+		ord_calc_value_int(c, "zones_averaged", averaged);
 }
 
 /* The end of every calculation: whether a provisional table was used, and
@@ -261,14 +297,14 @@ static int calc_fire(struct ord_calc *c, struct ord_rules *rules)
 	in.half = ord_kv_get_bool(kv, "halv", 0);
 	in.flags = &flags;
 	/* a shot out of range rolls no dice, as in the game */
-	if ((err = calc_range(kv, in.zone, &in.range)) != 0 ||
+	if ((err = calc_zones(ks_rules(rules), kv, "I II III", in.zones, &in.nzones)) != 0 ||
+	    (err = calc_range(kv, in.zone, &in.range)) != 0 ||
 	    (ks_fire_reaches(ks_rules(rules), &in) &&
 	     (err = take3(c, ks_rules(rules), in.dice, "d")) != 0) ||
 	    (err = ks_fire(ks_rules(rules), &in, &res, &why)) != 0)
 		goto out;
 	ord_calc_value(c, "in_range", res.in_range ? "yes" : "no");
-	if (res.zone) /* out of range: no zone, not "zone ," */
-		ord_calc_value(c, "zone", res.zone);
+	zone_value(c, res.zone, res.nzones);
 	ord_calc_value_int(c, "fire_units", res.fire_units);
 	ord_calc_value_num(c, "loss_total", res.loss_total);
 	ord_calc_value_num(c, "men_per_unit", res.men_per_unit);
@@ -303,14 +339,14 @@ static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
 	in.fired_figures = (int)ord_kv_get_int(kv, "beskudt_del", 0);
 	in.target_artillery = ord_kv_get_bool(kv, "maal_artilleri", 0);
 	in.flags = &flags;
-	if ((err = calc_range(kv, in.zone, &in.range)) != 0 ||
+	if ((err = calc_zones(ks_rules(rules), kv, "I II III K", in.zones, &in.nzones)) != 0 ||
+	    (err = calc_range(kv, in.zone, &in.range)) != 0 ||
 	    (ks_artillery_reaches(ks_rules(rules), &in) &&
 	     (err = take3(c, ks_rules(rules), in.dice, "d")) != 0) ||
 	    (err = ks_artillery(ks_rules(rules), &in, &res, &why)) != 0)
 		goto out;
 	ord_calc_value(c, "in_range", res.in_range ? "yes" : "no");
-	if (res.zone) /* out of range: no zone, not "zone ," */
-		ord_calc_value(c, "zone", res.zone);
+	zone_value(c, res.zone, res.nzones);
 	ord_calc_value_num(c, "loss_total", res.loss_total);
 	ord_calc_value_num(c, "men_per_gun", res.men_per_gun);
 	ord_calc_value_int(c, "men", res.men);

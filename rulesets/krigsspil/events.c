@@ -225,7 +225,10 @@ static void check_zone(struct ord_ctx *ctx, const struct ord_event *ev, const st
 {
 	struct ord_unit *t = ev_unit(ctx, ev, "maal");
 
-	if (!ord_kv_get(&ev->kv, "zone") && !ord_kv_get(&ev->kv, "afstand"))
+	/* zoner= of a moving target is checked with the rule
+	 * (check_fire_targets) */
+	if (!ord_kv_get(&ev->kv, "zone") && !ord_kv_get(&ev->kv, "afstand") &&
+	    !(ord_kv_get(&ev->kv, "zoner") && ks_check(ks_r(ctx), "skydemaal_kontrol")))
 		ord_diag_add(d, 0, 0, u->id, "14",
 			     "give the zone (zone=I|II|III) or the distance (afstand=CM)");
 	/* 14: "Den skydende kan bestemme, at kun en del af den beskudte enhed
@@ -234,6 +237,123 @@ static void check_zone(struct ord_ctx *ctx, const struct ord_event *ev, const st
 		ord_diag_add(d, 0, 0, u->id, "14",
 			     "beskudt_del=%ld is more than the %d figures of '%s'",
 			     ord_kv_get_int(&ev->kv, "beskudt_del", 0), ks_figures(ctx, t), t->id);
+}
+
+/* 14, 15: "Beskydes en spredt formation der står mindre end 5 cm [a
+ * battery's: 1[0] cm] foran egne enheder i sluttet formation, kan den
+ * skydende vælge at beskyde begge enheder" (ogsaa=, ogsaa_cm=: the
+ * referee measures, the Skema's spredt_foran_cm and
+ * spredt_foran_artilleri_cm are the limits, "mindre end": under); "Hvis
+ * den opholder sig lige meget i [2] eller flere zoner, beregnes et
+ * gennemsnitligt fradrag/tillæg, såfremt dette er muligt" (zoner=: every
+ * zone one the fire can be read at, the weapon's of the whole unit or
+ * the ammunition's).  Rules of skydemaal_kontrol: a game made before it
+ * refuses both keys, and the referee records the fire as then. */
+static void say_gone(struct ord_ctx *ctx, const struct ord_unit *u, const char *prefix,
+		     struct ord_diag *d);
+
+static void check_fire_targets(struct ord_ctx *ctx, const struct ord_event *ev,
+			       const struct ord_unit *u, const struct ord_unit *t, const char *ammo,
+			       struct ord_diag *d)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ord_unit *c = ev_unit(ctx, ev, "ogsaa");
+	const char *zl = ord_kv_get(&ev->kv, "zoner");
+	int art = ks_is(ctx, u, "artilleri");
+	const char *rule = art ? "15" : "14",
+		   *limit = art ? "spredt_foran_artilleri_cm" : "spredt_foran_cm";
+
+	if (!ks_check(r, "skydemaal_kontrol")) {
+		if (c || ord_kv_get(&ev->kv, "ogsaa_cm"))
+			ord_diag_add(d, 0, 0, u->id, rule,
+				     "ogsaa= (a fire at open order and its own close formation behind it) is a rule of revision 2026-12-02.12, and this game's Skema is older (no skydemaal_kontrol): record a fire at each unit");
+		if (zl)
+			ord_diag_add(d, 0, 0, u->id, rule,
+				     "zoner= (a moving target as long in several zones) is a rule of revision 2026-12-02.12, and this game's Skema is older (no skydemaal_kontrol): give the zone it was in the most (zone=)");
+		return;
+	}
+	if (!c && ord_kv_get(&ev->kv, "ogsaa_cm"))
+		ord_diag_add(d, 0, 0, u->id, rule,
+			     "ogsaa_cm= goes with ogsaa= (the close formation behind the target)");
+	if (c && t) {
+		double cm = ord_kv_get_num(&ev->kv, "ogsaa_cm", 0), max = ks_param(r, limit);
+		const char *tf = ks_form(ctx, t), *cf = ks_form(ctx, c);
+		if (ks_gone(ctx, c))
+			say_gone(ctx, c, "ogsaa: unit ", d);
+		else if (c == t)
+			ord_diag_add(d, 0, 0, u->id, rule,
+				     "ogsaa=%s is the target itself: name the own close formation behind it",
+				     c->id);
+		else if (strcmp(c->side, t->side))
+			ord_diag_add(d, 0, 0, u->id, rule,
+				     "ogsaa=%s is not of the side of '%s': both are fired at only when the open order stands in front of its own close formation",
+				     c->id, t->id);
+		else {
+			if (ks_closed(ctx, t, NULL) || ks_is(ctx, t, "artilleri"))
+				ord_diag_add(d, 0, 0, u->id, rule,
+					     "target '%s' is not in open order (%s): only open order is fired at with its own close formation behind it (ogsaa=)",
+					     t->id, ks_is(ctx, t, "artilleri") ? "a battery" : tf);
+			if (ks_is(ctx, c, "artilleri") || !ks_closed(ctx, c, NULL))
+				ord_diag_add(d, 0, 0, u->id, rule,
+					     "ogsaa=%s is not infantry or cavalry in close formation (%s)",
+					     c->id, ks_is(ctx, c, "artilleri") ? "a battery" : cf);
+			if (!ord_kv_get(&ev->kv, "ogsaa_cm"))
+				ord_diag_add(d, 0, 0, u->id, rule,
+					     "give the cm '%s' stands in front of '%s' (ogsaa_cm=)",
+					     t->id, c->id);
+			else if (!(cm < max))
+				ord_diag_add(d, 0, 0, u->id, rule,
+					     "'%s' stands %g cm in front of '%s': both are fired at only when it stands less than %g cm in front (%s)",
+					     t->id, cm, c->id, max, limit);
+		}
+		if (ord_kv_get(&ev->kv, "beskudt_del"))
+			ord_diag_add(d, 0, 0, u->id, rule,
+				     "beskudt_del= goes not with ogsaa=: the fire at both is at the two units whole (ours)");
+	}
+	if (zl) {
+		const char *zones[KS_MAX_ZONES];
+		int n, i;
+		if (ord_kv_get(&ev->kv, "zone") || ord_kv_get(&ev->kv, "afstand"))
+			ord_diag_add(d, 0, 0, u->id, rule,
+				     "zoner= is instead of zone= and afstand= (the zones a moving target was as long in)");
+		if (ord_kv_get(&ev->kv, "riffel_zone") || ord_kv_get(&ev->kv, "riffel_afstand"))
+			ord_diag_add(d, 0, 0, u->id, rule,
+				     "riffel_zone= and riffel_afstand= go not with zoner=: at a moving target the rifles fire at the whole unit's zones (ours)");
+		if (ks_parse_zones(zl, art ? "I II III K" : "I II III", "zoner", zones, &n)) {
+			ord_diag_add(d, 0, 0, u->id, rule, "%s", ord_error_last());
+			ord_error_clear();
+			return;
+		}
+		for (i = 0; i < n; i++) {
+			if (art) {
+				const struct ord_row *row;
+				if (!ammo || ord_table_find1(&row, ks_table(r, "ammunitionstyper"),
+							     "ammo", ammo)) {
+					ord_error_clear();
+					return;
+				}
+				if (!ord_words_has(ord_row_str(row, "zoner"), zones[i]))
+					ord_diag_add(d, 0, 0, u->id, "15",
+						     "zoner=%s: no average (\"såfremt dette er muligt\"): battery '%s' fires %s (%s) at zones %s (table ammunitionstyper), not zone %s",
+						     zl, u->id, ammo, ord_row_str(row, "navn"),
+						     ord_row_str(row, "zoner"), zones[i]);
+			} else {
+				/* a mixed unit's zones are its muskets' (the whole
+				 * unit fires); beyond them only its rifles */
+				const char *vaaben = ks_is(ctx, u, "kavaleri") ? "karabin"
+						     : ord_kv_get_int(&u->attrs, "rifler", 0) >= 100
+							     ? "riffel"
+							     : "musket";
+				struct ord_buf reach = ORD_BUF_INIT;
+				ks_arms_reach(r, vaaben, &reach);
+				if (!ord_words_has(reach.buf, zones[i]))
+					ord_diag_add(d, 0, 0, u->id, "14",
+						     "zoner=%s: no average (\"såfremt dette er muligt\"): unit '%s' fires %s at zones %s (table skudzoner), not zone %s",
+						     zl, u->id, vaaben, reach.buf, zones[i]);
+				ord_buf_release(&reach);
+			}
+		}
+	}
 }
 
 /* 14 Skydetid, "Der kan enten skydes i et helt eller halvt træk": the
@@ -1054,6 +1174,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (ks_moral_now(ctx, u) == KS_FU)
 			ord_diag_add(d, 0, 0, u->id, "6.5", "a unit in FU flees, it cannot fire");
 		check_zone(ctx, ev, u, d);
+		check_fire_targets(ctx, ev, u, t, NULL, d);
 		check_fire_time(ctx, ev, u, "skydning", d);
 		if (ks_is(ctx, u, "infanteri") || ks_is(ctx, u, "kavaleri"))
 			check_reach(ctx, ev, u, NULL, d);
@@ -1130,6 +1251,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "15",
 				     "zone K is the canister zone: only SK is fired there");
 		check_zone(ctx, ev, u, d);
+		check_fire_targets(ctx, ev, u, t, ammo, d);
 		check_fire_time(ctx, ev, u, "artilleriskydning", d);
 		check_reach(ctx, ev, u, ammo, d);
 		check_overfire(ctx, ev, u, ammo, d);

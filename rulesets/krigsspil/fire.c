@@ -93,7 +93,26 @@ void ks_referee_flags(const char *list, struct ord_kv *flags)
 	}
 }
 
-/* Did t fire this turn at any unit that fired at it? (besvarer) */
+struct ord_unit *ks_fire_also(struct ord_ctx *ctx, const struct ord_event *e)
+{
+	struct ord_unit *t = ks_ev_unit(ctx, e, "maal"), *c = ks_ev_unit(ctx, e, "ogsaa");
+
+	if (!c || !t || !ks_check(ks_r(ctx), "skydemaal_kontrol") || c == t ||
+	    c == ks_ev_unit(ctx, e, "unit") || strcmp(c->side, t->side) ||
+	    ks_is(ctx, c, "artilleri") || ks_is(ctx, t, "artilleri") || ks_gone(ctx, c))
+		return NULL;
+	return c;
+}
+
+/* Is x a unit fire e (skyd, artilleri) is at: its target, or the close
+ * formation behind it fired at too (ogsaa=)? */
+static int fire_at(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *x)
+{
+	return x && (ks_ev_unit(ctx, e, "maal") == x || ks_fire_also(ctx, e) == x);
+}
+
+/* Did t fire this turn at any unit that fired at it? (besvarer; a fire at
+ * both, ogsaa=, is at each) */
 static int answers(struct ord_ctx *ctx, const struct ord_unit *t)
 {
 	size_t i, j;
@@ -108,8 +127,8 @@ static int answers(struct ord_ctx *ctx, const struct ord_unit *t)
 		for (j = 0; j < ord_ctx_unit_nevents(ctx, t); j++) {
 			const struct ord_event *f = ord_ctx_unit_event(ctx, t, j);
 			if ((!strcmp(f->kind, "skyd") || !strcmp(f->kind, "artilleri")) &&
-			    ks_ev_unit(ctx, f, "maal") == t && !ks_impossible(ctx, f, NULL) &&
-			    ks_ev_unit(ctx, f, "unit") == ks_ev_unit(ctx, e, "maal"))
+			    fire_at(ctx, f, t) && !ks_impossible(ctx, f, NULL) &&
+			    fire_at(ctx, e, ks_ev_unit(ctx, f, "unit")))
 				return 1;
 		}
 	}
@@ -215,6 +234,64 @@ static int fire_half(struct ord_ctx *ctx, const struct ord_event *e, const struc
 	return ks_ordered_half(ctx, u, code, t) > 0;
 }
 
+/* The zones a moving target was as long in (zoner=, 14, 15), allowed
+ * those of allowed, into zones and *n (0: none given, or the Skema has
+ * not the rule, skydemaal_kontrol).  An overridden list of one zone is
+ * that zone (*zone); one that is no list of zones is left out. */
+static void moving_zones(struct ord_ctx *ctx, const struct ord_event *e, const char *allowed,
+			 const char **zones, int *n, const char **zone)
+{
+	*n = 0;
+	if (!ord_kv_get(&e->kv, "zoner") || !ks_check(ks_r(ctx), "skydemaal_kontrol"))
+		return;
+	if (ks_parse_zones(ord_kv_get(&e->kv, "zoner"), allowed, "zoner", zones, n))
+		ord_error_clear();
+	if (*n == 1)
+		*zone = zones[0];
+	if (*n < 2)
+		*n = 0;
+}
+
+/* "Der fjernes tab forholdsvis fra den spredte og sluttede formation"
+ * (14, 15): the men of a fire at both shared by the two units' figures
+ * before the fire, the open order's share rounded to the nearest man (a
+ * half up) and the close formation the rest (our reading: the text says
+ * "forholdsvis", not by what, nor how to round). */
+static void share_losses(struct ord_ctx *ctx, struct ks_hit *h, int men, const char *rule,
+			 struct ks_text *why)
+{
+	int fo = ks_figures(ctx, h->target), fc = ks_figures(ctx, h->also);
+	int open = fo + fc > 0 ? (int)floor((double)men * fo / (fo + fc) + 0.5 + 1e-9) : 0;
+
+	h->men = open;
+	h->also_men = men - open;
+	KS_TF(why,
+	      "; tabet fordeles forholdsvis efter figurerne (vores læsning, %s): %s %d af %d figurer %d mand, %s %d mand",
+	      "; the loss shared in proportion to the figures (our reading, %s): %s %d of %d figures %d men, %s %d men",
+	      rule, h->target->id, fo, fo + fc, h->men, h->also->id, h->also_men);
+}
+
+/* A fire at both (ogsaa=) in the firer's words: "skyder på L3 og L4 bag
+ * den (som på den sluttede formation, 14): ". */
+static void text_fire_at(struct ord_ctx *ctx, const struct ord_event *e, struct ks_text *why,
+			 const struct ord_unit *t, const struct ord_unit *also, const char *rule)
+{
+	const char *named = ord_kv_get(&e->kv, "ogsaa");
+
+	if (also)
+		KS_TF(why, "skyder på %s og %s bag den (som på den sluttede formation, %s): ",
+		      "fires at %s and %s behind it (as at the close formation, %s): ", t->id,
+		      also->id, rule);
+	else
+		KS_TF(why, "skyder på %s: ", "fires at %s: ", t->id);
+	/* an overridden ogsaa= no table can make the unit behind: at the
+	 * target alone */
+	if (!also && named && ks_check(ks_r(ctx), "skydemaal_kontrol"))
+		KS_TF(why, "(ogsaa=%s ikke udført: ikke egen sluttet formation bag %s, %s) ",
+		      "(ogsaa=%s not carried out: no own close formation behind %s, %s) ", named,
+		      t->id, rule);
+}
+
 const char *ks_longest_arm(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	if (ks_is(ctx, u, "kavaleri"))
@@ -231,14 +308,18 @@ static void small_arms_in(struct ord_ctx *ctx, const struct ord_event *e, struct
 	struct ks_rules *r = ks_r(ctx);
 	const char *zone = ord_kv_get(&e->kv, "zone");
 	long rifler = ord_kv_get_int(&u->attrs, "rifler", 0);
-	int grade = ks_moral_now(ctx, u), turn = ord_ctx_turn(ctx);
+	int grade = ks_moral_now(ctx, u), turn = ord_ctx_turn(ctx), k, muskets;
+	/* a fire at both is reckoned as on the close formation (14) */
+	struct ord_unit *also = ks_fire_also(ctx, e), *ft = also ? also : t;
 
 	memset(in, 0, sizeof(*in));
 	in->figures = (int)ord_kv_get_int(&e->kv, "figurer",
 					  ks_firing_figures(r, ks_form(ctx, u), ks_vaaben(ctx, u),
 							    ks_figures(ctx, u)));
-	in->target_figures = ks_figures(ctx, t);
-	in->fired_figures = fired_part(ctx, e, t);
+	/* the two units one target for the morale (our reading, K6) */
+	in->target_figures = ks_figures(ctx, t) + (also ? ks_figures(ctx, also) : 0);
+	in->fired_figures = also ? 0 : fired_part(ctx, e, t);
+	moving_zones(ctx, e, "I II III", in->zones, &in->nzones, &zone);
 	in->zone = zone;
 	in->range = ord_kv_get_num(&e->kv, "afstand", 0);
 	in->half = fire_half(ctx, e, u, t, "skydning");
@@ -246,15 +327,20 @@ static void small_arms_in(struct ord_ctx *ctx, const struct ord_event *e, struct
 	if (ks_is(ctx, u, "kavaleri")) {
 		ord_kv_set(flags, "kavaleri_skyder", "yes");
 	} else if (rifler > 0 && rifler < 100) {
-		if (musket_reaches(r, zone, in->range))
+		/* a moving target: the muskets fire at the zones they reach */
+		for (k = 0, muskets = !in->nzones && musket_reaches(r, zone, in->range);
+		     k < in->nzones; k++)
+			muskets |= musket_reaches(r, in->zones[k], 0);
+		if (muskets)
 			in->vaaben = "musket";
 		else /* only the rifles reach the furthest zone */
 			in->figures = (int)floor(in->figures * rifler / 100.0);
 	}
 	/* the rifles' share counts when the muskets fire at one zone and the
 	 * rifles at the zones riffel_andele names (14, "Skydning på zone
-	 * II/III"), the same whether the referee gives zones or distances */
-	if (rifler > 0 && rifler < 100 && !strcmp(in->vaaben, "musket")) {
+	 * II/III"), the same whether the referee gives zones or distances;
+	 * at a moving target they fire at the whole unit's zones (ours) */
+	if (rifler > 0 && rifler < 100 && !strcmp(in->vaaben, "musket") && !in->nzones) {
 		const char *mz = zone ? zone : arms_zone(r, "musket", in->range);
 		const char *flag = ks_rifle_flag(r, "skydning", rifler, mz, rifle_zone(r, e));
 		if (flag)
@@ -271,8 +357,8 @@ static void small_arms_in(struct ord_ctx *ctx, const struct ord_event *e, struct
 		ord_kv_set(flags, "skytte_lu", "yes");
 	else if (grade >= KS_U)
 		ord_kv_set(flags, "skytte_u", "yes");
-	ks_target_flags(ctx, t, flags);
-	if (!answers(ctx, t))
+	ks_target_flags(ctx, ft, flags);
+	if (!answers(ctx, ft))
 		ord_kv_set(flags, "besvarer_ikke", "yes");
 }
 
@@ -295,9 +381,14 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	/* a shot out of range rolls no dice (it can do nothing) */
 	if (ks_fire_reaches(r, &in) && (err = ks_roll3(ctx, in.dice, "skyd", u, e->seq, 0)) != 0)
 		goto out;
-	KS_TF(&why, "skyder på %s: ", "fires at %s: ", t->id);
+	h->also = ks_fire_also(ctx, e);
+	h->target = t;
+	text_fire_at(ctx, e, &why, t, h->also, "14");
 	if ((err = ks_fire(r, &in, &out, &why)) != 0)
 		goto out;
+	h->men = out.men;
+	if (h->also && out.men)
+		share_losses(ctx, h, out.men, "14", &why);
 	/* ammunition, first volley, smoke; a shot out of range spends its
 	 * round too (our reading, as the battery's below: "Der forbruges 1
 	 * kampsats ammunition ved skydning i et helt træk, halvt træk", 7.2) */
@@ -312,12 +403,13 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	h->target = t;
 	h->firer = u;
 	h->e = e;
-	h->men = out.men;
 	h->grade = out.grade_applied;
 	h->out_of_range = !out.in_range;
 	ord_kv_set_int(&vals, "men", out.men);
 	ord_kv_set(&vals, "morale", ks_moral_name(out.grade_applied));
 	ord_kv_set(&vals, "target", t->id);
+	if (h->also)
+		ord_kv_set(&vals, "also", h->also->id);
 	if (!out.in_range)
 		ord_kv_set(&vals, "out_of_range", "yes");
 	ks_result(ctx, e->seq, u, &vals, &why);
@@ -380,17 +472,22 @@ static void artillery_in(struct ord_ctx *ctx, const struct ord_event *e, struct 
 			 struct ord_kv *flags)
 {
 	int grade = ks_moral_now(ctx, u);
+	/* a fire at both is reckoned as on the close formation (15) */
+	struct ord_unit *also = defensive ? NULL : ks_fire_also(ctx, e), *ft = also ? also : t;
 
 	memset(in, 0, sizeof(*in));
 	in->ammo = defensive ? "SK" : battery_ammo(ctx, u, e);
 	in->kaliber = ks_attr(u, "kaliber");
 	in->guns = (int)ord_kv_get_int(&e->kv, "kanoner", guns_for(ctx, u, in->ammo));
 	in->zone = defensive ? "I" : ord_kv_get(&e->kv, "zone");
+	if (!defensive)
+		moving_zones(ctx, e, "I II III K", in->zones, &in->nzones, &in->zone);
 	in->range = ord_kv_get_num(&e->kv, "afstand", 0);
 	in->half = defensive ? ord_kv_get_bool(&e->kv, "halv", 0)
 			     : fire_half(ctx, e, u, t, "artilleriskydning");
-	in->target_figures = ks_figures(ctx, t);
-	in->fired_figures = fired_part(ctx, e, t);
+	/* the two units one target for the morale (our reading, K6) */
+	in->target_figures = ks_figures(ctx, t) + (also ? ks_figures(ctx, also) : 0);
+	in->fired_figures = also ? 0 : fired_part(ctx, e, t);
 	in->target_artillery = ks_is(ctx, t, "artilleri");
 	if (ord_kv_get_bool(&e->kv, "koordineret", 0))
 		ord_kv_set(flags, "koordineret", "yes");
@@ -400,7 +497,7 @@ static void artillery_in(struct ord_ctx *ctx, const struct ord_event *e, struct 
 		ord_kv_set(flags, "batteri_lu", "yes");
 	else if (grade >= KS_U)
 		ord_kv_set(flags, "batteri_u", "yes");
-	ks_target_flags(ctx, t, flags);
+	ks_target_flags(ctx, ft, flags);
 	if (ks_is(ctx, t, "artilleri") && !answers(ctx, t))
 		ord_kv_set(flags, "besvarer_ikke", "yes");
 }
@@ -489,11 +586,12 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 	ammo = in.ammo;
 	ks_referee_flags(ord_kv_get(&e->kv, "flag"), &flags);
 	in.flags = &flags;
+	h->also = defensive ? NULL : ks_fire_also(ctx, e);
 	if (defensive)
 		KS_TF(&why,
 		      "forsvarsskydning med kardæsk på %s: ", "defensive canister at %s: ", t->id);
 	else
-		KS_TF(&why, "skyder på %s: ", "fires at %s: ", t->id);
+		text_fire_at(ctx, e, &why, t, h->also, "15");
 	/* No gun can fire it: a battery whose guns are all damaged or
 	 * destroyed, shell from one with no howitzers, a unit that is no
 	 * battery (each refused when recorded, events.c, so only an event
@@ -520,6 +618,10 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 			    "over a terrain object (15 overfire): ");
 	if ((err = ks_artillery(r, &in, &out, &why)) != 0)
 		goto out;
+	h->target = t;
+	h->men = out.men;
+	if (h->also && out.men)
+		share_losses(ctx, h, out.men, "15", &why);
 	/* "Der forbruges 1 kampsats ammunition ved skydning i et helt træk,
 	 * halvt træk og ved en forsvarsskydning pr. kanon/haubits" (9.2): the
 	 * rounds go with the firing, whatever it hits.  The text is silent on
@@ -566,10 +668,8 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 		      "; the limbers stand %g cm from the pieces: %d figures carry the ammunition (9.2)",
 		      ord_kv_get_num(&e->kv, "prods_cm", 0), carry);
 	}
-	h->target = t;
 	h->firer = u;
 	h->e = e;
-	h->men = out.men;
 	h->grade = out.grade_applied;
 	h->damaged = out.damaged;
 	h->destroyed = out.destroyed;
@@ -578,6 +678,8 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 	ord_kv_set_int(&vals, "men", out.men);
 	ord_kv_set(&vals, "morale", ks_moral_name(out.grade_applied));
 	ord_kv_set(&vals, "target", t->id);
+	if (h->also)
+		ord_kv_set(&vals, "also", h->also->id);
 	if (!out.in_range)
 		ord_kv_set(&vals, "out_of_range", "yes");
 	ks_result(ctx, e->seq, u, &vals, &why);
@@ -721,6 +823,33 @@ out:
 	return err;
 }
 
+/* The close formation behind the open order a fire at both hit (14,
+ * 15): its share of the men, and the grade the two took. */
+static void hit_behind(struct ord_ctx *ctx, const struct ks_hit *h)
+{
+	struct ks_hit b = *h;
+	struct ks_text t;
+
+	b.target = h->also;
+	b.men = h->also_men;
+	b.also = NULL;
+	ks_text_init(&t);
+	KS_TF(&t, "beskudt af %s (med %s foran den, 14, 15)",
+	      "fired on by %s (with %s in front of it, 14, 15)", h->firer->id, h->target->id);
+	if (h->out_of_range)
+		ks_text_add(&t, ": uden for skudvidde", ": out of range");
+	else if (!b.men && !b.grade)
+		ks_text_add(&t, ": ingen virkning", ": no effect");
+	if (b.men) {
+		ks_take_men(ctx, b.target, b.men, 0);
+		KS_TF(&t, ": %d mand tabt, %ld figurer tilbage", ": %d men lost, %ld figures left",
+		      b.men, ks_st(ctx, b.target, "figurer"));
+	}
+	ks_apply_grade(ctx, b.target, b.grade, "ild", &t);
+	ks_hit_result(ctx, &b, 0, 0, &t);
+	ks_text_release(&t);
+}
+
 void ks_hit_result(struct ord_ctx *ctx, const struct ks_hit *h, long destroyed, long damaged,
 		   struct ks_text *t)
 {
@@ -800,6 +929,9 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 		long damaged0 = ks_st(ctx, h->target, "beskadiget");
 		ks_text_init(&t);
 		KS_TF(&t, "beskudt af %s", "fired on by %s", h->firer->id);
+		if (h->also)
+			KS_TF(&t, " (med %s bag den, 14, 15)", " (with %s behind it, 14, 15)",
+			      h->also->id);
 		if (h->out_of_range)
 			ks_text_add(&t, ": uden for skudvidde", ": out of range");
 		else if (!h->men && !h->damaged && !h->destroyed && !h->grade && !h->limbers)
@@ -816,6 +948,8 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 		ks_hit_result(ctx, h, ks_st(ctx, h->target, "oedelagt") - destroyed0,
 			      ks_st(ctx, h->target, "beskadiget") - damaged0, &t);
 		ks_text_release(&t);
+		if (h->also)
+			hit_behind(ctx, h);
 		{
 			int k;
 			for (k = 0; k < h->limbers && !err; k++)

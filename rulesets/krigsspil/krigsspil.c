@@ -116,6 +116,17 @@
  *      itself or with the wrong side, a merge of a battery or of two arms)
  *      is not carried out: no dice, no state, a result that says why
  *      (umulig_kontrol; a game made before resolves it as written).
+ *  K25 A fire at open order standing under spredt_foran_cm (a battery's
+ *      spredt_foran_artilleri_cm, reconstructed) in front of its own close
+ *      formation may be at both (ogsaa=, the referee's ogsaa_cm= checked
+ *      against the limit): one roll, reckoned as on the close formation,
+ *      the two one target for the morale cap, each taking the grade, the
+ *      men shared by their figures, the open order's share rounded to the
+ *      nearest man (ours: "forholdsvis" says not by what).  A moving
+ *      target as long in two or more zones (zoner=) has the zones' loss
+ *      modifiers averaged, a half rounded towards zero (ours); a zone the
+ *      fire cannot be read at makes no average (refused; overridden, it
+ *      is left out).  skydemaal_kontrol (14, 15).
  *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */
@@ -182,6 +193,33 @@ static const struct ord_key_spec unit_attrs[] = {
 #define FLAG_KEY(name, help)                                 \
 	{                                                    \
 		name, ORD_KEY_STR, 0, NULL, 0, 0, NULL, help \
+	}
+
+/* 14, 15: "Beskydes en spredt formation der står mindre end 5 cm [a
+ * battery: 1[0] cm] foran egne enheder i sluttet formation, kan den
+ * skydende vælge at beskyde begge enheder", and "Hvis den opholder sig
+ * lige meget i [2] eller flere zoner, beregnes et gennemsnitligt
+ * fradrag/tillæg" (skydemaal_kontrol, rules revision 2026-12-02.12). */
+#define ALSO_KEYS(limit, rule)                                                              \
+	{ "ogsaa",                                                                          \
+	  ORD_KEY_UNIT,                                                                     \
+	  0,                                                                                \
+	  NULL,                                                                             \
+	  0,                                                                                \
+	  0,                                                                                \
+	  NULL,                                                                             \
+	  "the target in open order: its own close formation behind it, fired at too, the " \
+	  "losses shared (" rule ")" },                                                     \
+	{                                                                                   \
+		"ogsaa_cm", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL,                           \
+			"with ogsaa: cm the open order stands in front of it (under " limit \
+			", " rule ")"                                                       \
+	}
+#define ZONES_KEY(example, rule)                                                                 \
+	{                                                                                        \
+		"zoner", ORD_KEY_STR, 0, NULL, 0, 0, NULL,                                       \
+			"a moving target as long in each of two or more zones, instead of zone " \
+			"(zoner=" example "): their modifiers averaged (" rule ")"               \
 	}
 
 static const struct ord_key_spec forstyrret_keys[] = {
@@ -280,6 +318,8 @@ static const struct ord_key_spec skyd_keys[] = {
 	  "figures that can reach (default by formation)" },
 	{ "beskudt_del", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
 	  "figures of the target fired at, when only a part is (14; default all)" },
+	ALSO_KEYS("spredt_foran_cm", "14"),
+	ZONES_KEY("I,II", "14"),
 	FLAG_KEY("flag", "modifier flags the referee sees: flanke,krudtroeg_maal,..."),
 	END_KEYS,
 };
@@ -295,6 +335,8 @@ static const struct ord_key_spec artilleri_keys[] = {
 	{ "kanoner", ORD_KEY_INT, 0, NULL, 1, 100, NULL, "guns firing (default all that can)" },
 	{ "beskudt_del", ORD_KEY_INT, 0, NULL, 1, 10000, NULL,
 	  "figures of the target fired at, when only a part is (15; default all)" },
+	ALSO_KEYS("spredt_foran_artilleri_cm", "15"),
+	ZONES_KEY("II,III", "15"),
 	{ "koordineret", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "coordinated fire (15)" },
 	{ "prods_cm", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL,
 	  "cm from the pieces' rear to their limbers, when farther than prods_fri_cm (9.2)" },
@@ -775,9 +817,15 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * 2026-12-02.11, switched the same way: an overridden event no table
 	 * can make true (a unit with itself or the wrong side, a merge of a
 	 * battery or of two arms) is not carried out, its result says why,
-	 * and a defensive fire at an own unit is refused (K24, umulig_kontrol)
+	 * and a defensive fire at an own unit is refused (K24, umulig_kontrol);
+	 * 2026-12-02.12, switched the same way: a fire at open order standing
+	 * under spredt_foran_cm (a battery's spredt_foran_artilleri_cm) in
+	 * front of its own close formation may be at both (ogsaa=), reckoned
+	 * as on the close formation and the losses shared by figures; a
+	 * moving target as long in several zones (zoner=) has their modifiers
+	 * averaged (K25, skydemaal_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02.11",   /* rules_revision (above) */
+	"2026-12-02.12",   /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

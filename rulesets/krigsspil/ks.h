@@ -163,11 +163,23 @@ int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *
 struct ks_hit {
 	struct ord_unit *target;
 	const struct ord_event *e;
-	int men, grade;
+	int men, grade; /* of a fire at both (also): the target's share of the men */
 	int damaged, destroyed, limbers;
 	struct ord_unit *firer;
-	int out_of_range; /* the shot did not reach: no dice, no effect */
+	int out_of_range;      /* the shot did not reach: no dice, no effect */
+	struct ord_unit *also; /* ogsaa=: the close formation behind the target, hit too */
+	int also_men;          /* its share of the men (14, 15: "forholdsvis") */
 };
+
+/* The own close formation behind the open order a fire e (skyd,
+ * artilleri) is at too (14, 15: "kan den skydende vælge at beskyde begge
+ * enheder"; ogsaa=), or NULL: the fire is at its target alone.  NULL too
+ * without the rule (skydemaal_kontrol: a game made before refuses the
+ * key), and for a unit no table can make the one behind (the target or
+ * the firer itself, of another side than the target, a battery, out of
+ * the game); the rest (the target in open order, the other in close,
+ * ogsaa_cm) is checked when recorded and the referee's word overridden. */
+struct ord_unit *ks_fire_also(struct ord_ctx *ctx, const struct ord_event *e);
 
 /* The unit an event's key names, or NULL. */
 struct ord_unit *ks_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key);

@@ -265,6 +265,9 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("dommerflag_kontrol", 0, 1),
 	WHOLE("naerkampflag_kontrol", 0, 1),
 	WHOLE("umulig_kontrol", 0, 1),
+	WHOLE("skydemaal_kontrol", 0, 1),
+	NUM("spredt_foran_cm", 0, MANY),
+	NUM("spredt_foran_artilleri_cm", 0, MANY),
 	WHOLE("beregner_forfoelgelse_kontrol", 0, 1),
 	NUM("skovkant_cm", 0, MANY),
 	WHOLE("hindring_lu_klasse_infanteri", 1, 3),
@@ -353,6 +356,33 @@ static const struct ord_tables_words obstacle_classes[] = {
 	{ "vandloeb", "klasse", "ingen I II III impassabel" },
 };
 
+/* The numbers a switch needs: a Skema with the switch on and without
+ * its numbers is refused at load, naming them, not when a fire reads a
+ * 0.  A Skema without the switch (a game made before it) needs none. */
+static const char *const switch_numbers[][3] = {
+	{ "skydemaal_kontrol", "spredt_foran_cm", "spredt_foran_artilleri_cm" },
+};
+
+static int check_switch_numbers(const struct ord_tables *t)
+{
+	size_t i, k;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(switch_numbers); i++) {
+		if (!ord_tables_switch(t, switch_numbers[i][0]))
+			continue;
+		for (k = 1; k < 3; k++)
+			if (!ord_tables_param_row(t, switch_numbers[i][k]))
+				return ord_error_set(ORD_EBADDATA,
+						     "%s:%u: parameter '%s' is missing: '%s' needs it (or set the switch to 0)",
+						     ord_tables_name(t),
+						     ord_row_line(
+							     ord_tables_param_row(t,
+										  switch_numbers[i][0])),
+						     switch_numbers[i][k], switch_numbers[i][0]);
+	}
+	return 0;
+}
+
 static int check_tables(const struct ord_tables *t)
 {
 	static const struct ord_tables_needs needs = {
@@ -369,6 +399,8 @@ static int check_tables(const struct ord_tables *t)
 
 	if (!err)
 		err = check_optional_rules(t);
+	if (!err)
+		err = check_switch_numbers(t);
 	if (!err)
 		err = ord_tables_check_ranges(t, ranges, ORD_ARRAY_SIZE(ranges));
 	if (!err)

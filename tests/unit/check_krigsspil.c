@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-02.11");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-02.12");
 }
 END_TEST
 
@@ -4745,6 +4745,208 @@ START_TEST(test_impossible_beside_overridden)
 }
 END_TEST
 
+/* ---- a fire at both, a moving target in several zones (skydemaal_kontrol) ---- */
+
+/* 14: "Beskydes en spredt formation der står mindre end 5 cm foran egne
+ * enheder i sluttet formation, kan den skydende vælge at beskyde begge
+ * enheder.  Der vil beregnes tab og påvirkning på begge enheder som ved
+ * skydning på den sluttede formation.  Der fjernes tab forholdsvis fra
+ * den spredte og sluttede formation"; 15 the same for artillery at "1[0]
+ * cm".  L1 (18 figures in line, its first volley) fires at D3 (12 figures
+ * in thin skirmish order) and D1 (20 in line) behind it, B1 (6 guns, 9
+ * pdr, roundshot, not ranged) too:
+ *   L1: 18 figures = 4 fire units; 3d6 4+4+4 = 12, +2 first volley = 14
+ *       (zone II, and as on D1 in line: no target modifier; at D3 alone
+ *       −5 thin skirmish order would make it 9, 5 men a unit = 20):
+ *       Skema X 14-15 12 men × 4 = 48; morale 14 +2 D1 does not answer =
+ *       16: U for both (3 × 18 = 54 figures affected, the two have 32);
+ *       shared by figures: D3 48 × 12/32 = 18, D1 the other 30;
+ *   B1: 3+4+5 = 12, −1 not ranged = 11: Skema XV 10-11 3 men × 6 guns =
+ *       18; morale 11: none; D3 18 × 12/32 = 6.75, the nearest man 7, D1
+ *       the other 11.
+ * D3 has lost 18 + 7 = 25 men (12 figures, 25 carried), D1 30 + 11 = 41
+ * (19 figures, 11 carried); both U. */
+START_TEST(test_fire_at_both)
+{
+	game_without(NULL);
+	orders("L1 S @D3\nB1 AS SF @D3\n");
+	EV_OK("skyd", "unit=L1 maal=D3 zone=II ogsaa=D1 ogsaa_cm=3");
+	/* 8 cm: under a battery's 10, not small arms' 5 */
+	EV_OK("artilleri", "unit=B1 maal=D3 zone=II ogsaa=D1 ogsaa_cm=8");
+	resolve("skydninger", D(4, 4, 4, 3, 4, 5));
+	expect_result("L1: skyder på D3 og D1 bag den (som på den sluttede formation, 14): 18 figurer "
+		      "= 4 skydeenheder, zone II; 3d6 = 12 (4+4+4), +2 1. skydning = 14: Skema X 12 "
+		      "mand pr. skydeenhed × 4 = 48 mand; moral 14, +2 besvarer ikke beskydning = 16: "
+		      "U; tabet fordeles forholdsvis efter figurerne (vores læsning, 14): D3 12 af 32 "
+		      "figurer 18 mand, D1 30 mand");
+	expect_result("[en: fires at D3 and D1 behind it (as at the close formation, 14)");
+	expect_result("D3 12 af 32 figurer 7 mand, D1 11 mand");
+	expect_result("D3: beskudt af L1 (med D1 bag den, 14, 15): 18 mand tabt, 12 figurer tilbage; "
+		      "moral OR → U");
+	expect_result("D1: beskudt af L1 (med D3 foran den, 14, 15): 30 mand tabt, 19 figurer tilbage; "
+		      "moral OR → U");
+	expect_result("[en: fired on by B1 (with D3 in front of it, 14, 15): 11 men lost");
+	ck_assert_int_eq(st("D3", "tab_mand"), 25);
+	ck_assert_int_eq(st("D3", "figurer"), 12);
+	ck_assert_int_eq(st("D1", "tab_mand"), 41);
+	ck_assert_int_eq(st("D1", "figurer"), 19);
+	ck_assert_str_eq(sts("D3", "moral"), "U");
+	ck_assert_str_eq(sts("D1", "moral"), "U");
+	/* without ogsaa= the fire is at D3 alone, as before: 20 men, no morale */
+	game_without(NULL);
+	orders("L1 S @D3\n");
+	EV_OK("skyd", "unit=L1 maal=D3 zone=II");
+	resolve("skydninger", D(4, 4, 4));
+	ck_assert_int_eq(st("D3", "tab_mand"), 20);
+	ck_assert_str_eq(sts("D3", "moral"), "OR");
+	ck_assert_int_eq(st("D1", "tab_mand"), 0);
+}
+END_TEST
+
+/* What is no open order in front of its own close formation is refused,
+ * with what the referee may give instead */
+START_TEST(test_fire_at_both_refused)
+{
+	game_without(NULL);
+	unit("D5", "danske", "art=infanteri figurer=8 formation=skyttekaede_taet spredt=yes", NULL);
+	orders("L1 S @D3\nB1 AS SF @D3\nC1 H\n");
+	EV_BAD("skyd", "unit=L1 maal=D3 zone=II ogsaa=D3 ogsaa_cm=3", "ogsaa=D3 is the target itself");
+	EV_BAD("skyd", "unit=L1 maal=D3 zone=II ogsaa=L2 ogsaa_cm=3",
+	       "ogsaa=L2 is not of the side of 'D3'");
+	EV_BAD("skyd", "unit=L1 maal=D3 zone=II ogsaa=D5 ogsaa_cm=3",
+	       "ogsaa=D5 is not infantry or cavalry in close formation (skyttekaede_taet)");
+	EV_BAD("skyd", "unit=L1 maal=D3 zone=II ogsaa=A1 ogsaa_cm=3",
+	       "ogsaa=A1 is not infantry or cavalry in close formation (a battery)");
+	EV_BAD("skyd", "unit=L1 maal=D3 zone=II ogsaa=D1 ogsaa_cm=5",
+	       "'D3' stands 5 cm in front of 'D1': both are fired at only when it stands less than 5 "
+	       "cm in front (spredt_foran_cm)");
+	EV_BAD("artilleri", "unit=B1 maal=D3 zone=II ogsaa=D1 ogsaa_cm=10",
+	       "less than 10 cm in front (spredt_foran_artilleri_cm)");
+	EV_BAD("skyd", "unit=L1 maal=D3 zone=II ogsaa=D1", "give the cm 'D3' stands in front of 'D1'");
+	EV_BAD("skyd", "unit=L1 maal=D3 zone=II ogsaa_cm=3", "ogsaa_cm= goes with ogsaa=");
+	EV_BAD("skyd", "unit=L1 maal=D3 zone=II ogsaa=D1 ogsaa_cm=3 beskudt_del=6",
+	       "beskudt_del= goes not with ogsaa=");
+	/* the target in close order: nothing in front to fire through */
+	game_without(NULL);
+	orders("L1 S @D1\n");
+	EV_BAD("skyd", "unit=L1 maal=D1 zone=II ogsaa=D2 ogsaa_cm=3",
+	       "target 'D1' is not in open order (linie)");
+	/* overridden with an enemy behind: the fire is at D3 alone (20 men),
+	 * L2 is not hit, and the firer's result says why */
+	game_without(NULL);
+	orders("L1 S @D3\n");
+	EV_BAD("skyd", "unit=L1 maal=D3 zone=II ogsaa=L2 ogsaa_cm=3", "is not of the side");
+	resolve("skydninger", D(4, 4, 4));
+	expect_result("(ogsaa=L2 ikke udført: ikke egen sluttet formation bag D3, 14)");
+	ck_assert_int_eq(st("D3", "tab_mand"), 20);
+	ck_assert_int_eq(st("L2", "tab_mand"), 0);
+}
+END_TEST
+
+/* 15: "Hvis den opholder sig lige meget i [2] eller flere zoner, beregnes
+ * et gennemsnitligt fradrag/tillæg, såfremt dette er muligt" (and 14's
+ * moving target): the zones' loss modifiers averaged, a half rounded
+ * towards zero (ours).
+ *   L1 at D1, zoner=I,II: 3d6 4+4+3 = 11, +2 first volley = 13; zone I
+ *       +3, zone II +0: average +1.5, rounded +1 = 14: Skema X 12 men × 4
+ *       fire units = 48 (zone II alone 13: 10 × 4 = 40; zone I 16: 15 ×
+ *       4 = 60); morale 14 +2 D1 does not answer = 16: U;
+ *   B1 at D1, shrapnel, zoner=II,III: 3+4+5 = 12, −1 not ranged = 11;
+ *       zone II +3, zone III +2: average +2.5, rounded +2 (not +3) = 13:
+ *       Skema XV 4 men × 6 guns = 24 (rounded up, 14: 5 × 6 = 30);
+ *       morale 13: LU.
+ * D1 loses 48 + 24 = 72 men: 18 figures, 12 carried; U. */
+START_TEST(test_fire_zones_averaged)
+{
+	game_without(NULL);
+	orders("L1 S @D1\nB1 AS SS @D1\n");
+	EV_OK("skyd", "unit=L1 maal=D1 zoner=I,II");
+	EV_OK("artilleri", "unit=B1 maal=D1 zoner=II,III");
+	resolve("skydninger", D(4, 4, 3, 3, 4, 5));
+	expect_result("L1: skyder på D1: 18 figurer = 4 skydeenheder, zone I/II (lige længe i hver); "
+		      "3d6 = 11 (4+4+3), +2 1. skydning; målet var lige længe i zonerne (14, 15): "
+		      "zone I +3, zone II +0: gennemsnit +1.5, afrundet +1 (en halv mod nul, vores "
+		      "læsning) = 14: Skema X 12 mand pr. skydeenhed × 4 = 48 mand; moral 14, +2 "
+		      "besvarer ikke beskydning = 16: U");
+	expect_result("zone II +3, zone III +2: gennemsnit +2.5, afrundet +2 (en halv mod nul, vores "
+		      "læsning) = 13: Skema XV 4 mand pr. kanon × 6 = 24 mand; moral 13: LU");
+	expect_result("[en: fires at D1: 18 figures = 4 fire units, zone I/II (as long in each)");
+	ck_assert_int_eq(st("D1", "tab_mand"), 72);
+	ck_assert_int_eq(st("D1", "figurer"), 18);
+	ck_assert_str_eq(sts("D1", "moral"), "U");
+	/* the calculator is the game's path */
+	{
+		struct ord_buf out = ORD_BUF_INIT;
+		ck_assert_int_eq(run_calc(&out, "fire",
+					  "figurer=18 maal_figurer=20 zoner=I,II foerste_salve=yes",
+					  D(4, 4, 3), 0),
+				 0);
+		ck_assert_ptr_nonnull(strstr(out.buf, "gennemsnit +1.5, afrundet +1"));
+		ck_assert_ptr_nonnull(strstr(out.buf, "= 48 mand"));
+		ord_buf_release(&out);
+	}
+}
+END_TEST
+
+/* No average where it is not possible, and the list a moving target's */
+START_TEST(test_fire_zones_refused)
+{
+	game_without(NULL);
+	orders("L1 S @D1\nB1 AS SF @D1\n");
+	EV_BAD("skyd", "unit=L1 maal=D1 zoner=I,III",
+	       "zoner=I,III: no average (\"såfremt dette er muligt\"): unit 'L1' fires musket at "
+	       "zones I II (table skudzoner), not zone III");
+	EV_BAD("artilleri", "unit=B1 maal=D1 zoner=I,K",
+	       "battery 'B1' fires SF (fuldkugle) at zones I II III (table ammunitionstyper), not zone K");
+	EV_BAD("skyd", "unit=L1 maal=D1 zoner=II", "give the two or more zones");
+	EV_BAD("skyd", "unit=L1 maal=D1 zoner=II,IV", "'IV' is no zone");
+	EV_BAD("skyd", "unit=L1 maal=D1 zoner=I,II zone=II", "zoner= is instead of zone= and afstand=");
+}
+END_TEST
+
+/* A game made before skydemaal_kontrol refuses both keys, and, overridden,
+ * resolves the fire as it did: at its target alone, at the zone given */
+START_TEST(test_fire_at_both_game_made_before)
+{
+	game_without("skydemaal_kontrol");
+	orders("L1 S @D3\n");
+	EV_BAD("skyd", "unit=L1 maal=D3 zone=II ogsaa=D1 ogsaa_cm=3",
+	       "ogsaa= (a fire at open order and its own close formation behind it) is a rule of "
+	       "revision 2026-12-02.12, and this game's Skema is older (no skydemaal_kontrol): "
+	       "record a fire at each unit");
+	resolve("skydninger", D(4, 4, 4));
+	ck_assert_int_eq(st("D3", "tab_mand"), 20);
+	ck_assert_int_eq(st("D1", "tab_mand"), 0);
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "ogsaa"));
+	game_without("skydemaal_kontrol");
+	orders("L1 S @D1\n");
+	EV_BAD("skyd", "unit=L1 maal=D1 zone=II zoner=I,II",
+	       "zoner= (a moving target as long in several zones) is a rule of revision "
+	       "2026-12-02.12");
+	resolve("skydninger", D(4, 4, 3));
+	/* zone II alone: 13, 10 men × 4 */
+	ck_assert_int_eq(st("D1", "tab_mand"), 40);
+	/* the calculator on such a Skema refuses zoner= too */
+	{
+		struct ord_buf out = ORD_BUF_INIT;
+		ck_assert_int_eq(run_calc(&out, "fire", "figurer=18 maal_figurer=20 zoner=I,II",
+					  D(4, 4, 3), 0),
+				 ORD_EUSAGE);
+		ord_buf_release(&out);
+	}
+	/* a Skema with the switch and without its numbers is refused at load */
+	{
+		char *xml = skema_without("spredt_foran_cm");
+		struct ord_rules *r = NULL;
+		ck_assert_int_eq(rs->load(&r, xml, strlen(xml), "k.xml"), ORD_EBADDATA);
+		ck_assert_ptr_nonnull(strstr(ord_error_last(),
+					     "parameter 'spredt_foran_cm' is "
+					     "missing: 'skydemaal_kontrol' needs it"));
+		free(xml);
+	}
+}
+END_TEST
+
 /* 17.3 in the calculator as in the game (test_pursuit_by_rule): a
  * pursuit is of a unit in FU by at least 25% of its strength, refused
  * otherwise, and is one whether said or not */
@@ -4911,6 +5113,11 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_impossible_not_carried_out);
 	tcase_add_test(tc, test_impossible_game_made_before);
 	tcase_add_test(tc, test_impossible_beside_overridden);
+	tcase_add_test(tc, test_fire_at_both);
+	tcase_add_test(tc, test_fire_at_both_refused);
+	tcase_add_test(tc, test_fire_zones_averaged);
+	tcase_add_test(tc, test_fire_zones_refused);
+	tcase_add_test(tc, test_fire_at_both_game_made_before);
 	suite_add_tcase(s, tc);
 	return s;
 }
