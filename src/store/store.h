@@ -62,7 +62,8 @@ void ord_store_rollback(sqlite3 *db);
  * Two syncs, where a synced commit and its checkpoint made four (the
  * log's commit, its header restarted, the log and the file).  A crash
  * before the checkpoint may lose the change, never damage the file, and
- * no receipt was handed out for it. */
+ * no receipt was handed out for it.  SQLite's own checkpoint is off until
+ * then (it would copy the change into the file unsynced). */
 int ord_store_begin_receipt(sqlite3 *db);
 /* A read transaction: what is read in it is one snapshot (a savepoint,
  * nested in the transaction of a change when one is open). */

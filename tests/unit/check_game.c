@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -536,16 +537,31 @@ END_TEST
 
 /* ---- sheets, receipts, commitments ---- */
 
-static int synchronous(ord_game *g)
+static int pragma(ord_game *g, const char *name)
 {
 	sqlite3_stmt *st = NULL;
+	char sql[64];
 	int v;
 
-	ck_assert_int_eq(sqlite3_prepare_v2(g->db, "PRAGMA synchronous", -1, &st, NULL), SQLITE_OK);
+	snprintf(sql, sizeof sql, "PRAGMA %s", name);
+	ck_assert_int_eq(sqlite3_prepare_v2(g->db, sql, -1, &st, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
 	v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return v;
+}
+
+static int synchronous(ord_game *g)
+{
+	return pragma(g, "synchronous");
+}
+
+static off_t game_file_size(ord_game *g)
+{
+	struct stat sb;
+
+	ck_assert_int_eq(stat(sqlite3_db_filename(g->db, "main"), &sb), 0);
+	return sb.st_size;
 }
 
 /* A change with a receipt commits unsynced and is synced by its
@@ -567,6 +583,36 @@ START_TEST(test_receipt_commit_syncs_again_after)
 	ck_assert_int_eq(synchronous(g), 0);
 	ck_assert_int_eq(ord_store_checkpoint(g->db), 0);
 	ck_assert_int_eq(synchronous(g), 2);
+	ord_game_free(g);
+}
+END_TEST
+
+/* SQLite's own checkpoint does not run in the commit of a receipt's
+ * change, however large: it would copy the change into the game file
+ * unsynced and leave the checkpoint that follows nothing to sync; the
+ * game file grows only at ord_store_checkpoint, and SQLite's own
+ * checkpoint is back after it (and after a rollback) */
+START_TEST(test_receipt_commit_not_checkpointed_unsynced)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	off_t before;
+
+	ck_assert_int_eq(pragma(g, "wal_autocheckpoint"), 1000);
+	ck_assert_int_eq(ord_store_exec(g->db, "CREATE TABLE scratch(b BLOB)"), 0);
+	ck_assert_int_eq(ord_store_checkpoint(g->db), 0);
+	before = game_file_size(g);
+	ck_assert_int_eq(ord_store_begin_receipt(g->db), 0);
+	ck_assert_int_eq(pragma(g, "wal_autocheckpoint"), 0);
+	/* 8 MB: some 2,000 pages of write-ahead log */
+	ck_assert_int_eq(ord_store_exec(g->db, "INSERT INTO scratch VALUES (randomblob(8000000))"), 0);
+	ck_assert_int_eq(ord_store_commit(g->db), 0);
+	ck_assert_int_eq(game_file_size(g), before);
+	ck_assert_int_eq(ord_store_checkpoint(g->db), 0);
+	ck_assert_int_gt(game_file_size(g), before + 8000000);
+	ck_assert_int_eq(pragma(g, "wal_autocheckpoint"), 1000);
+	ck_assert_int_eq(ord_store_begin_receipt(g->db), 0);
+	ord_store_rollback(g->db);
+	ck_assert_int_eq(pragma(g, "wal_autocheckpoint"), 1000);
 	ord_game_free(g);
 }
 END_TEST
@@ -1391,6 +1437,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(files, setup, teardown);
 	tcase_add_test(files, test_create_open);
 	tcase_add_test(files, test_receipt_commit_syncs_again_after);
+	tcase_add_test(files, test_receipt_commit_not_checkpointed_unsynced);
 	tcase_add_test(files, test_units_found_at_once);
 	tcase_add_test(files, test_create_refused_leaves_nothing);
 	tcase_add_test(files, test_open_refuses);
