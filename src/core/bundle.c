@@ -538,17 +538,33 @@ static void start(struct reader *rd, const char *e, int depth)
 	}
 }
 
+/* A result holds one <explanation> per language of its ruleset (two in
+ * each of ours); a bundle of more is refused before their look-ups cost
+ * the square of their number. */
+#define ORD_BUNDLE_LANGS_MAX 64
+
 /* A result's <explanation>: the first is the explanation; when there are
- * several, each is kept with its language (result_end). */
+ * several, each is kept with its language (result_end), each language
+ * once. */
 static void explanation(struct reader *rd, struct ord_rec_result *o)
 {
 	char *lang = attr(rd, "lang");
 	size_t len;
 	const char *text = content(rd, &len);
 
-	if (!o->explanation)
-		o->explanation = ord_record_str(rd->r, text);
-	ord_kv_set(&o->texts, lang, text);
+	if (ord_kv_get(&o->texts, lang))
+		rd->err = ord_error_set(ORD_EBADDATA,
+					"%s:%u: a second <explanation lang=\"%s\"> in one <result>: one per language is expected",
+					rd->name, ord_xml_stream_line(rd->x), lang);
+	else if (o->texts.n >= ORD_BUNDLE_LANGS_MAX)
+		rd->err = ord_error_set(ORD_EBADDATA,
+					"%s:%u: more than %d <explanation> in one <result>: one per language is expected",
+					rd->name, ord_xml_stream_line(rd->x), ORD_BUNDLE_LANGS_MAX);
+	if (!rd->err) {
+		if (!o->explanation)
+			o->explanation = ord_record_str(rd->r, text);
+		ord_kv_set(&o->texts, lang, text);
+	}
 	free(lang);
 }
 

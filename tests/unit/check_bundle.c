@@ -1358,6 +1358,35 @@ START_TEST(streamed_refusals)
 		     line_in_bundle("<title>"));
 	ck_assert_int_eq(resigned_with("<title>", "<title><b/>", NULL, &out), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(), want.buf);
+	/* a result's explanations: one per language, at most 64 (their
+	 * look-ups would cost the square of their number) */
+	ord_buf_reset(&want);
+	ord_buf_addf(&want,
+		     "t.xml:%u: a second <explanation lang=\"da\"> in one <result>: one per language is expected",
+		     line_in_bundle("</result>"));
+	ck_assert_int_eq(resigned_with("</result>",
+				       "<explanation lang=\"da\">a</explanation>"
+				       "<explanation lang=\"da\">b</explanation></result>",
+				       NULL, &out),
+			 ORD_EBADDATA);
+	ck_assert_msg(strstr(ord_error_last(), want.buf), "expected '%s', got '%s'", want.buf,
+		      ord_error_last());
+	{
+		struct ord_buf many = ORD_BUF_INIT;
+		int i;
+
+		for (i = 0; i < 70; i++)
+			ord_buf_addf(&many, "<explanation lang=\"l%d\">x</explanation>", i);
+		ord_buf_adds(&many, "</result>");
+		ord_buf_reset(&want);
+		ord_buf_addf(&want,
+			     "t.xml:%u: more than 64 <explanation> in one <result>: one per language is expected",
+			     line_in_bundle("</result>"));
+		ck_assert_int_eq(resigned_with("</result>", many.buf, NULL, &out), ORD_EBADDATA);
+		ck_assert_msg(strstr(ord_error_last(), want.buf), "expected '%s', got '%s'",
+			      want.buf, ord_error_last());
+		ord_buf_release(&many);
+	}
 	/* a bundle over the limit is refused before it is read */
 	ck_assert_int_eq(ord_bundle_verify(bundle.buf, ORD_BUNDLE_MAX_BYTES + 1, "t.xml", NULL, &out),
 			 ORD_EBADDATA);
