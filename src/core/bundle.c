@@ -840,8 +840,20 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 	}
 }
 
+/* Whether a </bundle> comes before end (a text's own is escaped). */
+static int closed_before(const char *bytes, size_t end, const char *close)
+{
+	size_t n = strlen(close), i;
+
+	for (i = 0; i + n <= end; i++)
+		if (bytes[i] == '<' && !memcmp(bytes + i, close, n))
+			return 1;
+	return 0;
+}
+
 /* The parser's refusal (the last error) said as what it means for a
- * bundle: cut short, or changed or damaged, when it begins as one. */
+ * bundle: cut short, more after its end, or changed or damaged, when it
+ * begins as one. */
 static int unreadable(const char *bytes, size_t len, const char *name)
 {
 	static const char close[] = "</bundle>";
@@ -862,6 +874,12 @@ static int unreadable(const char *bytes, size_t len, const char *name)
 	if (strstr(why, "DOCTYPE") || strstr(why, "not accepted") || strstr(why, "UTF-8") ||
 	    i + 8 > len || i >= 256)
 		err = ord_error_set(ORD_EBADDATA, "%s", why);
+	else if ((end < sizeof(close) - 1 ||
+		  memcmp(bytes + end - (sizeof(close) - 1), close, sizeof(close) - 1)) &&
+		 closed_before(bytes, end, close))
+		err = ord_error_set(ORD_EBADDATA,
+				    "%s has more after its </bundle>: one bundle is expected, ending there (the parser: %s)",
+				    name, why);
 	else if (end < sizeof(close) - 1 ||
 		 memcmp(bytes + end - (sizeof(close) - 1), close, sizeof(close) - 1))
 		err = ord_error_set(ORD_EBADDATA,

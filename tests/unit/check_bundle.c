@@ -833,6 +833,14 @@ START_TEST(one_change_one_finding)
 	/* cut short */
 	ck_assert_int_eq(verify(bundle.buf, bundle.len / 2, NULL, &out), ORD_EBADDATA);
 	ck_assert_msg(strstr(ord_error_last(), "t.xml is cut short"), "%s", ord_error_last());
+	/* two bundles in one file, or anything after the one: not cut short */
+	ord_buf_reset(&doc);
+	ord_buf_add(&doc, bundle.buf, bundle.len);
+	ord_buf_adds(&doc, "<bundle/>\n");
+	ck_assert_int_eq(verify(doc.buf, doc.len, NULL, &out), ORD_EBADDATA);
+	ck_assert_msg(strstr(ord_error_last(),
+			     "t.xml has more after its </bundle>: one bundle is expected, ending there"),
+		      "%s", ord_error_last());
 	ord_buf_release(&doc);
 	ord_buf_release(&out);
 }
