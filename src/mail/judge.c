@@ -54,6 +54,11 @@
  *      does carry must hold, as for any mail.  The reply to a link taken
  *      always goes (as a receipt does); a refusal counts towards the
  *      sender's replies per hour, since anyone can write one.
+ *  J7. A player's mail is one command.  One that holds an ORDERS or CHECK
+ *      block and a LINK line, or whose first command is another (STATUS,
+ *      REPORT, HELP) followed by a block, is refused whole and changes
+ *      nothing: the block, or the link, would otherwise be dropped without
+ *      a word while the player believes them delivered.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -866,6 +871,26 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 	return err;
 }
 
+/* J7: 1, with what a player's mail holds said in out, when it is more
+ * than one command. */
+static int mixed_commands(const struct mail_body *b, struct ord_buf *out)
+{
+	size_t i;
+
+	if (!b->block)
+		return 0;
+	if (b->cmd != CMD_ORDERS && b->cmd != CMD_CHECK) {
+		ord_buf_addf(out, "a %s line and, after it, an ORDERS block", mail_cmd_name(b->cmd));
+		return 1;
+	}
+	for (i = 0; i < b->ncmds; i++)
+		if (b->cmds[i].cmd == CMD_LINK) {
+			ord_buf_addf(out, "an %s block and a LINK line", mail_cmd_name(b->cmd));
+			return 1;
+		}
+	return 0;
+}
+
 static int cmd_referee(struct judge *j, int done_steps)
 {
 	struct ord_buf said = ORD_BUF_INIT;
@@ -1338,6 +1363,23 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	if (j.referee && b.ncmds && b.cmds[0].cmd >= CMD_SEAL) {
 		err = cmd_referee(&j, step);
 		goto done;
+	}
+	if (!j.referee) {
+		struct ord_buf mixed = ORD_BUF_INIT, said = ORD_BUF_INIT;
+		int is_mixed = mixed_commands(&b, &mixed);
+
+		if (is_mixed) {
+			ord_buf_addf(&said,
+				     "Your mail holds %s: a mail is one command, and orderly does not guess\n"
+				     "which you meant. Send them in separate mails. Nothing was changed.\n",
+				     mixed.buf);
+			err = refuse(&j, "NOT accepted: more than one command", said.buf,
+				     "more than one command: refused");
+		}
+		ord_buf_release(&mixed);
+		ord_buf_release(&said);
+		if (is_mixed)
+			goto done;
 	}
 	switch (b.cmd) {
 	case CMD_STATUS: err = cmd_status(&j); break;

@@ -140,6 +140,25 @@ for p in 1 2 3 4 5; do
 LINK ${LINK[blue]}"
 		expect_in "$(mime "$(last_mail referee "not understood")" body)" "LINK is a side's"
 		expect_eq "$(game_state)" "$before" "the game after the referee's LINK"
+		# J7: a link and an ORDERS block in one mail, either way round:
+		# refused whole, neither dropped without a word
+		for text in "LINK 1 ${LINK[blue]}
+ORDERS
+B1 ↑ 1/2
+END" "ORDERS
+B1 ↑ 1/2
+END
+LINK 1 ${LINK[blue]}"; do
+			before=$(game_state)
+			n=$(count blue "more than one command")
+			mail_from blue "witness" <<<"Passphrase: ${PASS[blue]}
+$text"
+			expect_eq "$(count blue "more than one command")" $((n + 1)) "blue's mixed mails"
+			body=$(mime "$(last_mail blue "more than one command")" body)
+			expect_in "$body" "Send them in separate mails. Nothing was changed."
+			expect_eq "$(game_state)" "$before" "the game after a link and orders in one mail"
+		done
+		expect_in "$body" "Your mail holds an ORDERS block and a LINK line"
 	fi
 	for who in blue red; do
 		# J6: no passphrase; the phase named (or not), in the body or the
