@@ -12,8 +12,9 @@
  * envelope's orderly+GAME gives GAME; the text and the attachment have LF
  * line ends and no NUL; the sheet holds exactly nlines lines, numbered
  * from 1 upwards as the player counts them; every command has its
- * arguments; the signing variants are the sheet, without its last newline,
- * and with CRLF.
+ * arguments; a LINK's arguments are a link and a phase of 0 to 64 or a
+ * refusal that says why; the signing variants are the sheet, without its
+ * last newline, and with CRLF.
  */
 #include <string.h>
 
@@ -53,8 +54,20 @@ static void check_body(const struct mail_body *b)
 		fuzz_assert(b->lines[i] >= 1 && (i == 0 || b->lines[i] > b->lines[i - 1]),
 			    "line %zu of the sheet is numbered %u", i + 1, b->lines[i]);
 	fuzz_assert(!b->explicit_cmd || b->ncmds >= 1, "a command, but none listed");
-	for (i = 0; i < b->ncmds; i++)
+	for (i = 0; i < b->ncmds; i++) {
 		fuzz_assert(b->cmds[i].args != NULL, "command %zu without arguments", i + 1);
+		if (b->cmds[i].cmd == CMD_LINK) {
+			struct ord_buf why = ORD_BUF_INIT;
+			unsigned char link[32];
+			int phase = -1, rc = mail_link_parse(b->cmds[i].args, &phase, link, &why);
+
+			fuzz_assert(rc == 0 || rc == -1, "mail_link_parse gave %d", rc);
+			fuzz_assert(rc == 0 ? !why.len && phase >= 0 && phase <= 64 : why.len > 0,
+				    "LINK '%s': %d, phase %d, why '%s'", b->cmds[i].args, rc, phase,
+				    why.len ? why.buf : "");
+			ord_buf_release(&why);
+		}
+	}
 	fuzz_assert(b->where && *b->where, "no word on how lines count");
 	fuzz_assert(mail_body_variants(b, v) == 3, "not three variants");
 	fuzz_assert(v[0].len == b->sheet.len && !memcmp(v[0].buf, b->sheet.buf, b->sheet.len),
