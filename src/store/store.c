@@ -274,9 +274,9 @@ int ord_store_checkpoint(sqlite3 *db)
 	/* synchronous=FULL again (after ord_store_begin_receipt): the
 	 * checkpoint then syncs the write-ahead log before it copies it, and
 	 * the game file after */
+	sqlite3_wal_autocheckpoint(db, ORD_STORE_AUTOCHECKPOINT);
 	if ((err = ord_store_exec(db, "PRAGMA synchronous = FULL")) != 0)
 		return err;
-	sqlite3_wal_autocheckpoint(db, ORD_STORE_AUTOCHECKPOINT);
 	/* FULL waits (through the busy handler) for the readers of older
 	 * snapshots and the writers, then copies every frame and syncs; but
 	 * another process's checkpoint running at that moment makes it
