@@ -64,10 +64,51 @@ char *ord_record_take(struct ord_record *r, char *s)
 	return p;
 }
 
+struct seq_at {
+	int64_t seq;
+	size_t at;
+};
+
+/* By seq, then by position: the first of several with one seq first. */
+static int seq_at_cmp(const void *a, const void *b)
+{
+	const struct seq_at *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq ? 1 : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* entry_order, when the entries are not in strictly increasing seq */
+static void order_entries(struct ord_record *r)
+{
+	struct seq_at *v;
+	size_t i, n = r->entries.n;
+
+	free(r->entry_order);
+	r->entry_order = NULL;
+	r->nentry_order = 0;
+	for (i = 1; i < n; i++)
+		if (r->entries.v[i].seq <= r->entries.v[i - 1].seq)
+			break;
+	if (i >= n)
+		return;
+	v = ord_xmalloc(n * sizeof(*v));
+	for (i = 0; i < n; i++) {
+		v[i].seq = r->entries.v[i].seq;
+		v[i].at = i;
+	}
+	qsort(v, n, sizeof(*v), seq_at_cmp);
+	r->entry_order = ord_xmalloc(n * sizeof(*r->entry_order));
+	for (i = 0; i < n; i++)
+		r->entry_order[i] = v[i].at;
+	r->nentry_order = n;
+	free(v);
+}
+
 void ord_record_fit(struct ord_record *r)
 {
 	ORD_REC_FIT(r->units);
 	ORD_REC_FIT(r->entries);
+	order_entries(r);
 	ORD_REC_FIT(r->commits);
 	ORD_REC_FIT(r->sheets);
 	ORD_REC_FIT(r->events);
@@ -89,6 +130,7 @@ void ord_record_release(struct ord_record *r)
 	free(r->tables);
 	free(r->units.v);
 	free(r->entries.v);
+	free(r->entry_order);
 	free(r->commits.v);
 	for (i = 0; i < r->sheets.n; i++)
 		free(r->sheets.v[i].bytes);
@@ -113,21 +155,21 @@ void ord_record_release(struct ord_record *r)
 
 struct ord_rec_entry *ord_record_entry(const struct ord_record *r, int64_t seq)
 {
-	size_t lo = 0, hi = r->entries.n;
+	size_t lo = 0, hi = r->entry_order ? r->nentry_order : r->entries.n, at, n = hi;
 
-	/* entries are read in seq order: a binary search, then a scan if a
-	 * damaged record broke the order */
+	/* a binary search: over the entries, read in seq order, or over
+	 * their order when a damaged record broke it (ord_record_fit) */
+#define AT(k) (r->entry_order ? r->entry_order[k] : (k))
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (r->entries.v[mid].seq < seq)
+		if (r->entries.v[AT(mid)].seq < seq)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < r->entries.n && r->entries.v[lo].seq == seq)
-		return &r->entries.v[lo];
-	for (lo = 0; lo < r->entries.n; lo++)
-		if (r->entries.v[lo].seq == seq)
-			return &r->entries.v[lo];
-	return NULL;
+	if (lo == n)
+		return NULL;
+	at = AT(lo);
+#undef AT
+	return at < r->entries.n && r->entries.v[at].seq == seq ? &r->entries.v[at] : NULL;
 }

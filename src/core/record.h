@@ -159,6 +159,10 @@ struct ord_record {
 	ORD_REC_ARRAY(struct ord_rec_prev) previous;
 
 	struct ord_rec_block *strings; /* record.c: where ord_record_str copies */
+	/* ord_record_fit: the entries' positions in seq order, when they are
+	 * not in it (a damaged or hostile record); NULL when they are */
+	size_t *entry_order;
+	size_t nentry_order;
 };
 
 void ord_record_init(struct ord_record *r);
@@ -186,7 +190,9 @@ void ord_record_release(struct ord_record *r);
 /* Every array of r fitted (ORD_REC_FIT), once it is loaded. */
 void ord_record_fit(struct ord_record *r);
 /* The entry of seq, or NULL (entries are in seq order without gaps, or the
- * verifier says so; the lookup does not rely on it). */
+ * verifier says so; the lookup does not rely on it: a record whose
+ * entries are out of order is looked up through entry_order, so that a
+ * lookup costs log n either way).  The first of several with one seq. */
 struct ord_rec_entry *ord_record_entry(const struct ord_record *r, int64_t seq);
 
 #endif

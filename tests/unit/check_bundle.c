@@ -1405,6 +1405,43 @@ START_TEST(streamed_refusals)
 }
 END_TEST
 
+/* A record's entry is found by its seq in log n, in seq order or, in a
+ * damaged or hostile one, out of it (a scan of every entry for each of a
+ * bundle's rows that names a seq no entry has made verify quadratic); of
+ * several with one seq, the first */
+START_TEST(record_entries_found_in_any_order)
+{
+	static const int64_t seqs[] = { 5, 3, 9, 3, 7 };
+	struct ord_record r;
+	size_t i;
+
+	ord_record_init(&r);
+	for (i = 0; i < 4; i++)
+		ORD_REC_ADD(r.entries)->seq = (int64_t)(i + 1) * 2; /* 2 4 6 8 */
+	ord_record_fit(&r);
+	ck_assert_ptr_null(r.entry_order);
+	ck_assert_ptr_eq(ord_record_entry(&r, 6), &r.entries.v[2]);
+	ck_assert_ptr_null(ord_record_entry(&r, 5));
+	ck_assert_ptr_null(ord_record_entry(&r, 9));
+	ord_record_release(&r);
+
+	ord_record_init(&r);
+	for (i = 0; i < ORD_ARRAY_SIZE(seqs); i++)
+		ORD_REC_ADD(r.entries)->seq = seqs[i];
+	ord_record_fit(&r);
+	ck_assert_ptr_nonnull(r.entry_order);
+	ck_assert_ptr_eq(ord_record_entry(&r, 5), &r.entries.v[0]);
+	ck_assert_ptr_eq(ord_record_entry(&r, 3), &r.entries.v[1]);
+	ck_assert_ptr_eq(ord_record_entry(&r, 9), &r.entries.v[2]);
+	ck_assert_ptr_eq(ord_record_entry(&r, 7), &r.entries.v[4]);
+	ck_assert_ptr_null(ord_record_entry(&r, 4));
+	ck_assert_ptr_null(ord_record_entry(&r, 10));
+	ck_assert_ptr_null(ord_record_entry(&r, 1));
+	ord_record_release(&r);
+	ck_assert_ptr_null(r.entry_order);
+}
+END_TEST
+
 START_TEST(record_keeps_its_strings)
 {
 	struct ord_record r;
@@ -1458,6 +1495,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, export_refusals);
 	tcase_add_test(v, rewrite_after_signed_head);
 	tcase_add_test(v, record_keeps_its_strings);
+	tcase_add_test(v, record_entries_found_in_any_order);
 	tcase_add_test(v, streamed_refusals);
 	suite_add_tcase(s, v);
 
