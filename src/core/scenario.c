@@ -27,6 +27,7 @@
 #define MAX_NAME 100           /* characters of a side or unit name, as in the schema */
 #define MAX_ID 32              /* characters of a side or unit id */
 #define MAX_RULESET 64         /* characters of a ruleset name */
+#define MAX_SIDES 64 /* sides of a game: a verifier's checks of each side go over every sheet */
 
 /* The children of <scenario>, in the order the schema requires. */
 enum {
@@ -514,6 +515,9 @@ static int read_side(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 	if ((err = check_attr_names(n, allowed, "id, name, pubkey, email", name)) != 0 ||
 	    (err = check_empty(n, name)) != 0)
 		return err;
+	if (sc->nsides == MAX_SIDES)
+		return bad(name, line_of(n), "side %d: more than %d sides (expected at most %d)",
+			   MAX_SIDES + 1, MAX_SIDES, MAX_SIDES);
 	sc->sides = grow(sc->sides, sc->nsides, sizeof(*sc->sides));
 	s = &sc->sides[sc->nsides++];
 	memset(s, 0, sizeof(*s));

@@ -298,6 +298,31 @@ START_TEST(test_sides_and_units_needed)
 }
 END_TEST
 
+/* At most 64 sides: a verifier checks each side against every sheet */
+START_TEST(test_sides_at_most)
+{
+	struct ord_buf body = ORD_BUF_INIT;
+	struct ord_scenario sc;
+	int i;
+
+	ord_buf_adds(&body, "<title>T</title>\n");
+	for (i = 0; i < 64; i++)
+		ord_buf_addf(&body, "<side id=\"s%d\" name=\"S%d\"/>\n", i, i);
+	ord_buf_adds(&body,
+		     "<unit id=\"U1\" name=\"U1\" side=\"s0\" kind=\"line_infantry\" figures=\"24\"/>\n");
+	load_body_ok(&sc, body.buf);
+	ck_assert_uint_eq(sc.nsides, 64);
+	ord_scenario_release(&sc);
+	ord_buf_reset(&body);
+	ord_buf_adds(&body, "<title>T</title>\n");
+	for (i = 0; i < 65; i++)
+		ord_buf_addf(&body, "<side id=\"s%d\" name=\"S%d\"/>\n", i, i);
+	ord_buf_adds(&body, UNIT);
+	expect_body(body.buf, "t.xml:68: side 65: more than 64 sides (expected at most 64)");
+	ord_buf_release(&body);
+}
+END_TEST
+
 START_TEST(test_duplicates_and_unknown_side)
 {
 	/* every problem at once, in file order */
@@ -828,6 +853,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(errors, test_wrong_root);
 	tcase_add_test(errors, test_missing_title);
 	tcase_add_test(errors, test_sides_and_units_needed);
+	tcase_add_test(errors, test_sides_at_most);
 	tcase_add_test(errors, test_duplicates_and_unknown_side);
 	tcase_add_test(errors, test_name_is_another_id);
 	tcase_add_test(errors, test_many_problems);
