@@ -567,6 +567,16 @@ static void check_overfire(struct ord_ctx *ctx, const struct ord_event *ev,
 	long h;
 	int err;
 
+	/* the battery, what it fires over and its target are three
+	 * (umulig_mod_over_kontrol: a game made before fired over either) */
+	if (o && ks_check(ks_r(ctx), "umulig_mod_over_kontrol") &&
+	    (o == u || o == ev_unit(ctx, ev, "maal"))) {
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     o == u ? "over '%s' is the battery itself: it fires over another unit or a terrain object"
+				    : "over '%s' is its target: it fires over another unit or a terrain object at the target",
+			     o->id);
+		return;
+	}
 	if (!o && !thing) {
 		if (ord_kv_get(&ev->kv, "over_hoejde") || ord_kv_get(&ev->kv, "over_afstand") ||
 		    ord_kv_get(&ev->kv, "over_bag"))
@@ -1079,8 +1089,20 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		check_break_in(ctx, u, ev_unit(ctx, ev, "fjende"),
 			       ord_kv_get(&ev->kv, "naar_stoette"), d);
 	} else if (!strcmp(ev->kind, "reaktion")) {
+		struct ord_unit *a = ev_unit(ctx, ev, "mod");
 		size_t k;
 		int attacked = 0;
+		/* 16.2: the reaction is to the attack declared on it, mod= its
+		 * attacker (umulig_mod_over_kontrol: a game made before let
+		 * any unit through, and the resolve read none) */
+		if (a && ks_check(r, "umulig_mod_over_kontrol")) {
+			if (a == u)
+				ord_diag_add(d, 0, 0, u->id, "16.2",
+					     "attacker '%s' is the reacting unit itself", a->id);
+			else if (!strcmp(a->side, u->side))
+				ord_diag_add(d, 0, 0, u->id, "16.2",
+					     "attacker '%s' is a unit of its own side", a->id);
+		}
 		for (k = 0; k < ord_ctx_unit_nevents(ctx, u); k++) {
 			const struct ord_event *e = ord_ctx_unit_event(ctx, u, k);
 			if (!strcmp(e->kind, "angreb") && ev_unit(ctx, e, "maal") == u)
@@ -1337,54 +1359,75 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
  * second is of: a unit with itself, or with the wrong side, is nothing
  * that can have happened on the table, whatever the orders said
  * (ks_impossible).  Each is refused when recorded; these are what the
- * resolve does with one the referee overrides.  A reaction's mod= is not
- * here: the resolve does not read it. */
+ * resolve does with one the referee overrides.  Each is switched by the
+ * Skema's `sw`: umulig_kontrol (2026-12-02.11), and a reaction's mod= and
+ * a battery's over= by umulig_mod_over_kontrol (2026-12-03.1), so that a
+ * game made before either resolves such an event as it did. */
 static const struct impossible_pair {
 	const char *kind, *key, *other; /* the event, its unit's key, the other unit's */
-	int own;                        /* the other is of the unit's side (1) or an enemy (0) */
+	int own;                        /* the other is of its side (1), an enemy (0), any (-1) */
 	const char *self_da, *self_en;  /* the other is the unit itself */
 	const char *side_da, *side_en;  /* the other is of the wrong side, after its id */
-	const char *rule;
+	const char *rule;               /* the section */
+	const char *sw;                 /* the Skema's switch */
 } impossible_pairs[] = {
 	{ "samling", "unit", "med", 1, "en enhed kan ikke samles med sig selv",
 	  "a unit cannot merge with itself", " er en fjendtlig enhed: kun enheder af samme side samles",
-	  " is an enemy unit: only units of one side merge", "6.2" },
+	  " is an enemy unit: only units of one side merge", "6.2", "umulig_kontrol" },
 	{ "naerkamp", "angriber", "forsvarer", 0, "en enhed kan ikke angribe sig selv",
 	  "a unit cannot attack itself", " er af egen side: en nærkamp er mod fjenden",
-	  " is of its own side: a melee is against the enemy", "16" },
+	  " is of its own side: a melee is against the enemy", "16", "umulig_kontrol" },
 	{ "angreb", "unit", "maal", 0, "en enhed kan ikke angribe sig selv",
 	  "a unit cannot attack itself", " er af egen side: et angreb er på fjenden",
-	  " is of its own side: an attack is on the enemy", "16.2" },
+	  " is of its own side: an attack is on the enemy", "16.2", "umulig_kontrol" },
 	{ "skyd", "unit", "maal", 0, "en enhed kan ikke skyde på sig selv",
 	  "a unit cannot fire at itself", " er af egen side: en skydning er på fjenden",
-	  " is of its own side: fire is at the enemy", "14" },
+	  " is of its own side: fire is at the enemy", "14", "umulig_kontrol" },
 	{ "artilleri", "unit", "maal", 0, "et batteri kan ikke skyde på sig selv",
 	  "a battery cannot fire at itself", " er af egen side: en skydning er på fjenden",
-	  " is of its own side: fire is at the enemy", "15" },
+	  " is of its own side: fire is at the enemy", "15", "umulig_kontrol" },
 	{ "forsvarsild", "unit", "maal", 0, "et batteri kan ikke skyde på sig selv",
 	  "a battery cannot fire at itself",
 	  " er af egen side: en forsvarsskydning er på en angribende fjende",
-	  " is of its own side: defensive fire is at an attacking enemy", "15.1" },
+	  " is of its own side: defensive fire is at an attacking enemy", "15.1", "umulig_kontrol" },
 	{ "stoette", "unit", "stoetter", 1, "en enhed kan ikke støtte sig selv",
 	  "a unit cannot support itself", " er en fjendtlig enhed: en enhed støtter egne enheder",
-	  " is an enemy unit: a unit supports units of its own side", "6.6" },
+	  " is an enemy unit: a unit supports units of its own side", "6.6", "umulig_kontrol" },
 	{ "flugt", "unit", "ind_i", 1, "en enhed kan ikke flygte ind i sig selv",
 	  "a unit cannot flee into itself",
 	  " er en fjendtlig enhed: en flygtende enhed flygter ind i egne enheder, en fjende i vejen blokerer den",
 	  " is an enemy unit: a fleeing unit flees into units of its own side, an enemy in its way blocks it",
-	  "17" },
+	  "17", "umulig_kontrol" },
 	{ "flugt", "af", "unit", 0, "en enhed kan ikke blokere sin egen flugt",
 	  "a unit cannot block its own flight",
 	  " er af egen side: kun en fjendtlig enhed blokerer en flugt, ind i egne enheder flygter den",
-	  " is of its own side: only an enemy blocks a flight, into its own units it flees", "17" },
+	  " is of its own side: only an enemy blocks a flight, into its own units it flees", "17",
+	  "umulig_kontrol" },
 	{ "indbrud", "unit", "fjende", 0, "en enhed er ikke inden for sin egen indbrudsafstand",
 	  "a unit is not within its own break-in distance",
 	  " er af egen side: indbrudsafstanden er en fjendes",
-	  " is of its own side: the break-in distance is an enemy's", "6.3" },
+	  " is of its own side: the break-in distance is an enemy's", "6.3", "umulig_kontrol" },
 	{ "flyt", "unit", "gennem", 1, "en enhed kan ikke marchere gennem sig selv",
 	  "a unit cannot march through itself",
 	  " er en fjendtlig enhed: en enhed marcherer gennem egne enheder",
-	  " is an enemy unit: a unit marches through units of its own side", "13" },
+	  " is an enemy unit: a unit marches through units of its own side", "13", "umulig_kontrol" },
+	/* 16.2: "3. Forsvareren erklærer forsvarsreaktion" to the attack
+	 * "1. Angriberen erklærer hvilken enhed der angribes": mod= is its
+	 * attacker, an enemy */
+	{ "reaktion", "unit", "mod", 0, "en enhed kan ikke reagere mod sig selv",
+	  "a unit cannot react against itself",
+	  " er af egen side: en reaktion er mod en angribende fjende",
+	  " is of its own side: a reaction is against an attacking enemy", "16.2",
+	  "umulig_mod_over_kontrol" },
+	/* 15 overskydning: "Afstanden mellem den skydende enhed til den
+	 * overskudte enhed ... og Afstanden mellem den overskudte enhed ...
+	 * til den beskudte enhed": three, the battery, what it fires over,
+	 * its target; an own unit or an enemy's may be fired over */
+	{ "artilleri", "unit", "over", -1, "et batteri kan ikke skyde over sig selv",
+	  "a battery cannot fire over itself", NULL, NULL, "15", "umulig_mod_over_kontrol" },
+	{ "artilleri", "maal", "over", -1, "et batteri kan ikke skyde over det mål det skyder på",
+	  "a battery cannot fire over the unit it fires at", NULL, NULL, "15",
+	  "umulig_mod_over_kontrol" },
 };
 
 /* The arm's name in the language ("let kavaleri", "light cavalry"). */
@@ -1430,13 +1473,11 @@ int ks_impossible(struct ord_ctx *ctx, const struct ord_event *e, struct ks_text
 {
 	size_t i;
 
-	if (!ks_check(ks_r(ctx), "umulig_kontrol"))
-		return 0;
 	for (i = 0; i < ORD_ARRAY_SIZE(impossible_pairs); i++) {
 		const struct impossible_pair *m = &impossible_pairs[i];
 		const struct ord_unit *u, *w;
-		if (strcmp(e->kind, m->kind) || !(u = ev_unit(ctx, e, m->key)) ||
-		    !(w = ev_unit(ctx, e, m->other)))
+		if (strcmp(e->kind, m->kind) || !ks_check(ks_r(ctx), m->sw) ||
+		    !(u = ev_unit(ctx, e, m->key)) || !(w = ev_unit(ctx, e, m->other)))
 			continue;
 		/* af= is read only of a flight blocked by an enemy (attack.c) */
 		if (!strcmp(m->key, "af") && (!ord_kv_get(&e->kv, "blokeret") ||
@@ -1449,7 +1490,7 @@ int ks_impossible(struct ord_ctx *ctx, const struct ord_event *e, struct ks_text
 			}
 			return 1;
 		}
-		if ((strcmp(w->side, u->side) == 0) != m->own) {
+		if (m->own >= 0 && (strcmp(w->side, u->side) == 0) != m->own) {
 			if (why) {
 				/* the unit named against the rule: the other one */
 				const struct ord_unit *x = !strcmp(m->key, "af") ? u : w;
@@ -1459,7 +1500,8 @@ int ks_impossible(struct ord_ctx *ctx, const struct ord_event *e, struct ks_text
 			return 1;
 		}
 	}
-	if (!strcmp(e->kind, "samling") && ev_unit(ctx, e, "unit") && ev_unit(ctx, e, "med"))
+	if (!strcmp(e->kind, "samling") && ks_check(ks_r(ctx), "umulig_kontrol") &&
+	    ev_unit(ctx, e, "unit") && ev_unit(ctx, e, "med"))
 		return impossible_merge(ctx, ev_unit(ctx, e, "unit"), ev_unit(ctx, e, "med"), why);
 	return 0;
 }

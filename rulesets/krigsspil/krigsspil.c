@@ -115,7 +115,10 @@
  *      fire, support, flight, break-in or march through of a unit with
  *      itself or with the wrong side, a merge of a battery or of two arms)
  *      is not carried out: no dice, no state, a result that says why
- *      (umulig_kontrol; a game made before resolves it as written).
+ *      (umulig_kontrol; a game made before resolves it as written); so
+ *      are a reaction against (mod=) itself or its own side and a
+ *      battery's fire over (over=) itself or its target
+ *      (umulig_mod_over_kontrol, 2026-12-03.1).
  *  K25 A fire at open order standing under spredt_foran_cm (a battery's
  *      spredt_foran_artilleri_cm, reconstructed) in front of its own close
  *      formation may be at both (ogsaa=, the referee's ogsaa_cm= checked
@@ -823,9 +826,13 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * front of its own close formation may be at both (ogsaa=), reckoned
 	 * as on the close formation and the losses shared by figures; a
 	 * moving target as long in several zones (zoner=) has their modifiers
-	 * averaged (K25, skydemaal_kontrol)
+	 * averaged (K25, skydemaal_kontrol);
+	 * 2026-12-03.1, switched the same way: a reaction against (mod=)
+	 * itself or its own side and a battery's fire over (over=) itself or
+	 * its target are refused, and, overridden, not carried out (K24,
+	 * umulig_mod_over_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-02.12",   /* rules_revision (above) */
+	"2026-12-03.1",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

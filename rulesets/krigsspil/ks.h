@@ -308,11 +308,13 @@ int ks_stormmarch_refused(struct ord_ctx *ctx, const struct ord_unit *u, struct 
 /* An event that names two units, of which no table can make the one the
  * other or of that side: a merge, melee, attack, fire, support, flight
  * (into, blocked by), break-in or march through of a unit with itself or
- * the wrong side; a merge of or with a battery, or of two arms (6.2).
- * The checks refuse it; recorded with --override, the resolve does not
- * carry it out (umulig_kontrol: a game made before resolves it as
- * written).  1 with the reason added to why (may be NULL) in both
- * languages, else 0. */
+ * the wrong side; a merge of or with a battery, or of two arms (6.2); a
+ * reaction against itself or its own side, a battery's fire over itself
+ * or its target (15, 16.2).  The checks refuse it; recorded with
+ * --override, the resolve does not carry it out (umulig_kontrol,
+ * umulig_mod_over_kontrol: a game made before resolves it as written).
+ * 1 with the reason added to why (may be NULL) in both languages, else
+ * 0. */
 int ks_impossible(struct ord_ctx *ctx, const struct ord_event *e, struct ks_text *why);
 /* When e is such an event: its unit's result says "ikke udført: ..." /
  * "not carried out: ..." (nothing else changes), and 1; else 0. */

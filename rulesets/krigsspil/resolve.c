@@ -605,7 +605,9 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			for (j = 0; j < ord_ctx_nevents(ctx); j++) {
 				const struct ord_event *r = ord_ctx_event(ctx, j);
 				const char *re;
-				if (strcmp(r->kind, "reaktion") || ks_ev_unit(ctx, r, "unit") != m)
+				/* against itself or its own side: said once, below */
+				if (strcmp(r->kind, "reaktion") ||
+				    ks_ev_unit(ctx, r, "unit") != m || ks_impossible(ctx, r, NULL))
 					continue;
 				re = ord_kv_get(&r->kv, "reaktion");
 				ks_st_set_str(ctx, m, "reaktion", re);
@@ -644,9 +646,12 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			ks_text_release(&t);
 		}
 	}
-	/* the supports of itself or of an enemy, whatever attack they go with */
+	/* the supports of itself or of an enemy, the reactions against itself
+	 * or its own side (umulig_mod_over_kontrol), whatever attack they go
+	 * with */
 	for (i = 0; i < ord_ctx_nevents(ctx); i++)
-		if (!strcmp(ord_ctx_event(ctx, i)->kind, "stoette"))
+		if (!strcmp(ord_ctx_event(ctx, i)->kind, "stoette") ||
+		    !strcmp(ord_ctx_event(ctx, i)->kind, "reaktion"))
 			ks_not_carried_out(ctx, ord_ctx_event(ctx, i));
 	return 0;
 }

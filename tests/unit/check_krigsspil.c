@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-02.12");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-03.1");
 }
 END_TEST
 
@@ -4637,6 +4637,18 @@ static const struct impossible impossibles[] = {
 	{ "fredelige-flytninger", NULL, NULL, "flyt", "unit=D1 x=15 y=10 gennem=L1",
 	  "D1: ikke udført: L1 er en fjendtlig enhed: en enhed marcherer gennem egne enheder "
 	  "(13)" },
+	/* umulig_mod_over_kontrol (2026-12-03.1) */
+	{ "angrebserklaering", "angreb", "unit=L1 maal=D1", "reaktion",
+	  "unit=D1 reaktion=modangreb mod=D1",
+	  "D1: ikke udført: en enhed kan ikke reagere mod sig selv (16.2)" },
+	{ "angrebserklaering", "angreb", "unit=L1 maal=D1", "reaktion", "unit=D1 reaktion=forsvar mod=D2",
+	  "D1: ikke udført: D2 er af egen side: en reaktion er mod en angribende fjende (16.2)" },
+	{ "skydninger", NULL, NULL, "artilleri",
+	  "unit=A1 maal=L1 zone=II ammo=SF over=A1 over_hoejde=1 over_afstand=20 over_bag=20",
+	  "A1: ikke udført: et batteri kan ikke skyde over sig selv (15)" },
+	{ "skydninger", NULL, NULL, "artilleri",
+	  "unit=A1 maal=L1 zone=II ammo=SF over=L1 over_hoejde=1 over_afstand=20 over_bag=20",
+	  "A1: ikke udført: et batteri kan ikke skyde over det mål det skyder på (15)" },
 };
 
 /* The phase of case c resolved with no dice, on the Skema without
@@ -4741,6 +4753,84 @@ START_TEST(test_impossible_beside_overridden)
 	expect_result("D1: nærkamp D1 mod L1");
 	resolve("skydninger", D(3, 3, 3));
 	expect_result("D2: skyder på L1");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "ikke udført"));
+}
+END_TEST
+
+/* umulig_mod_over_kontrol (2026-12-03.1): a reaction is the defender's
+ * "3. Forsvareren erklærer forsvarsreaktion" to the attack declared on it
+ * (16.2), mod= its attacker, an enemy; overfire is over a unit or terrain
+ * object between the battery and its target ("Afstanden mellem den
+ * skydende enhed til den overskudte enhed ... og Afstanden mellem den
+ * overskudte enhed ... til den beskudte enhed", 15), three things.  Each
+ * against it is refused when recorded, and, overridden, not carried out:
+ * a reaction beside it is taken, the impossible one not */
+START_TEST(test_impossible_mod_over)
+{
+	game_without(NULL);
+	event("angreb", "unit=L1 maal=D1");
+	EV_BAD("reaktion", "unit=D1 reaktion=modangreb mod=D1",
+	       "attacker 'D1' is the reacting unit itself (16.2)");
+	EV_BAD("reaktion", "unit=D1 reaktion=modangreb mod=D2",
+	       "attacker 'D2' is a unit of its own side (16.2)");
+	EV_OK("reaktion", "unit=D1 reaktion=forsvar mod=L1");
+	resolve("angrebserklaering", NULL, 0);
+	expect_result("L1: 1. angreb på D1; 2. støtte: ingen; 3. D1 reagerer: forsvar; 4. "
+		      "forsvarerens støtte: ingen");
+	expect_result("D1: ikke udført: en enhed kan ikke reagere mod sig selv (16.2) [en: not "
+		      "carried out: a unit cannot react against itself (16.2)]");
+	expect_result("D1: ikke udført: D2 er af egen side: en reaktion er mod en angribende fjende "
+		      "(16.2) [en: not carried out: D2 is of its own side: a reaction is against an "
+		      "attacking enemy (16.2)]");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "modangreb"));
+	ck_assert_str_eq(sts("D1", "reaktion"), "forsvar");
+	/* over itself, over its target; over an enemy or an own unit stands */
+	game_without(NULL);
+	orders("A1 AS SF @L1\n");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II over=A1 over_hoejde=1 over_afstand=20 over_bag=20",
+	       "over 'A1' is the battery itself: it fires over another unit or a terrain object "
+	       "(15 overskydning)");
+	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II over=L1 over_hoejde=1 over_afstand=20 over_bag=20",
+	       "over 'L1' is its target: it fires over another unit or a terrain object at the "
+	       "target (15 overskydning)");
+	game_without(NULL);
+	orders("A1 AS SF @L1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II over=L2 over_hoejde=1 over_afstand=20 over_bag=20");
+	/* the fire over itself rolls no dice, spends no round, and an enemy's
+	 * fire at A1 is not answered by it */
+	game_without(NULL);
+	orders("A1 AS SF @L1\n");
+	event("artilleri", "unit=A1 maal=L1 zone=II over=A1 over_hoejde=1 over_afstand=20 over_bag=20");
+	resolve("skydninger", NULL, 0);
+	expect_result("A1: ikke udført: et batteri kan ikke skyde over sig selv (15) [en: not carried "
+		      "out: a battery cannot fire over itself (15)]");
+	ck_assert_int_eq(st("A1", "skoed"), 0);
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "skyder på"));
+}
+END_TEST
+
+/* A game made before umulig_mod_over_kontrol refuses neither and resolves
+ * them as written, as it was played: the reaction against itself is
+ * declared (mod= read by nobody), the fire over itself is made with its
+ * dice */
+START_TEST(test_impossible_mod_over_game_made_before)
+{
+	game_without("umulig_mod_over_kontrol");
+	event("angreb", "unit=L1 maal=D1");
+	EV_OK("reaktion", "unit=D1 reaktion=modangreb mod=D1");
+	resolve("angrebserklaering", NULL, 0);
+	expect_result("L1: 1. angreb på D1; 2. støtte: ingen; 3. D1 reagerer: modangreb; 4. "
+		      "forsvarerens støtte: ingen");
+	ck_assert_str_eq(sts("D1", "reaktion"), "modangreb");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "ikke udført"));
+	EV_OK("reaktion", "unit=D1 reaktion=forsvar mod=D2");
+	game_without("umulig_mod_over_kontrol");
+	orders("A1 AS SF @L1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II over=A1 over_hoejde=1 over_afstand=20 over_bag=20");
+	resolve("skydninger", D(3, 3, 3));
+	expect_result("A1: skyder på L1");
+	expect_result("over A1 (15 overskydning): ");
+	ck_assert_int_eq(st("A1", "skoed"), 10);
 	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "ikke udført"));
 }
 END_TEST
@@ -5113,6 +5203,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_impossible_not_carried_out);
 	tcase_add_test(tc, test_impossible_game_made_before);
 	tcase_add_test(tc, test_impossible_beside_overridden);
+	tcase_add_test(tc, test_impossible_mod_over);
+	tcase_add_test(tc, test_impossible_mod_over_game_made_before);
 	tcase_add_test(tc, test_fire_at_both);
 	tcase_add_test(tc, test_fire_at_both_refused);
 	tcase_add_test(tc, test_fire_zones_averaged);
