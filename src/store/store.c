@@ -267,9 +267,19 @@ void ord_store_end_read(sqlite3 *db)
 		sqlite3_exec(db, "RELEASE ord_read", NULL, NULL, NULL);
 }
 
+/* Milliseconds of a clock that only goes forward. */
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 int ord_store_checkpoint(sqlite3 *db)
 {
-	int log = 0, done = 0, rc, waited, err;
+	int log = 0, done = 0, rc, err;
+	int64_t start;
 
 	/* synchronous=FULL again (after ord_store_begin_receipt): the
 	 * checkpoint then syncs the write-ahead log before it copies it, and
@@ -282,9 +292,12 @@ int ord_store_checkpoint(sqlite3 *db)
 	 * another process's checkpoint running at that moment makes it
 	 * return SQLITE_BUSY at once, without the busy handler: try again
 	 * for as long as the busy handler would wait */
-	for (waited = 0;; waited += 10) {
+	start = now_ms();
+	for (;;) {
 		rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_FULL, &log, &done);
-		if (rc != SQLITE_BUSY || waited >= ORD_STORE_BUSY_TIMEOUT_MS)
+		/* the time since the first try: each may itself wait as long
+		 * in the busy handler, for readers */
+		if (rc != SQLITE_BUSY || now_ms() - start >= ORD_STORE_BUSY_TIMEOUT_MS)
 			break;
 		sqlite3_sleep(10);
 	}
