@@ -129,6 +129,7 @@ void mail_body_init(struct mail_body *b)
 	memset(b, 0, sizeof(*b));
 	ord_buf_init(&b->sheet);
 	b->cmd = CMD_ORDERS;
+	b->subject_cmd = -1;
 }
 
 void mail_body_release(struct mail_body *b)
@@ -304,8 +305,10 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 		}
 		e = s + strlen(s);
 		trim(&s, &e);
-		if ((idx = command_at(s, e, &rest)) >= 0 && commands[idx].cmd != CMD_EVENT)
+		if ((idx = command_at(s, e, &rest)) >= 0 && commands[idx].cmd != CMD_EVENT) {
 			set_cmd(b, idx, rest, e, 1);
+			b->subject_cmd = (int)commands[idx].cmd;
+		}
 	}
 	/* split, B1 */
 	for (s = p; *s;) {

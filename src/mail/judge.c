@@ -55,10 +55,11 @@
  *      always goes (as a receipt does); a refusal counts towards the
  *      sender's replies per hour, since anyone can write one.
  *  J7. A player's mail is one command.  One that holds an ORDERS or CHECK
- *      block and a LINK line, or whose first command is another (STATUS,
- *      REPORT, HELP) followed by a block, is refused whole and changes
- *      nothing: the block, or the link, would otherwise be dropped without
- *      a word while the player believes them delivered.
+ *      block and a LINK (a line, or the Subject), a LINK and another
+ *      command (STATUS, REPORT, HELP), two LINK lines, or another command
+ *      followed by a block, is refused whole and changes nothing: the
+ *      block, or the link, would otherwise be dropped without a word
+ *      while the player believes them delivered.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -872,23 +873,33 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 }
 
 /* J7: 1, with what a player's mail holds said in out, when it is more
- * than one command. */
+ * than one command (the subject's counts when it is a LINK: "or as the
+ * Subject"; any other yields to the body's, B5). */
 static int mixed_commands(const struct mail_body *b, struct ord_buf *out)
 {
-	size_t i;
+	const char *other = NULL;
+	size_t i, links = 0;
+	int subject_link = b->subject_cmd == CMD_LINK;
 
-	if (!b->block)
-		return 0;
-	if (b->cmd != CMD_ORDERS && b->cmd != CMD_CHECK) {
+	if (b->block && b->cmd != CMD_ORDERS && b->cmd != CMD_CHECK && b->cmd != CMD_LINK) {
 		ord_buf_addf(out, "a %s line and, after it, an ORDERS block", mail_cmd_name(b->cmd));
 		return 1;
 	}
-	for (i = 0; i < b->ncmds; i++)
-		if (b->cmds[i].cmd == CMD_LINK) {
-			ord_buf_addf(out, "an %s block and a LINK line", mail_cmd_name(b->cmd));
-			return 1;
-		}
-	return 0;
+	for (i = 0; i < b->ncmds; i++) {
+		if (b->cmds[i].cmd == CMD_LINK)
+			links++;
+		else if (!other)
+			other = mail_cmd_name(b->cmds[i].cmd);
+	}
+	if (b->block && (links || subject_link))
+		ord_buf_addf(out, "an ORDERS block and a LINK %s", links ? "line" : "in the Subject");
+	else if (links > 1)
+		ord_buf_addf(out, "%zu LINK lines", links);
+	else if ((links || subject_link) && other)
+		ord_buf_addf(out, "a LINK %s and a %s line", links ? "line" : "in the Subject", other);
+	else
+		return 0;
+	return 1;
 }
 
 static int cmd_referee(struct judge *j, int done_steps)

@@ -101,6 +101,7 @@ struct mail_cmdline {
 struct mail_body {
 	enum mail_cmd cmd;
 	int explicit_cmd; /* a command was written (not the default ORDERS) */
+	int subject_cmd;  /* the subject's command (enum mail_cmd), or -1 */
 	char *args;       /* the rest of its command line: REPORT 2, RESOLVE movement ... */
 	struct mail_cmdline *cmds; /* every command line, in order (the referee's) */
 	size_t ncmds;

@@ -140,25 +140,38 @@ for p in 1 2 3 4 5; do
 LINK ${LINK[blue]}"
 		expect_in "$(mime "$(last_mail referee "not understood")" body)" "LINK is a side's"
 		expect_eq "$(game_state)" "$before" "the game after the referee's LINK"
-		# J7: a link and an ORDERS block in one mail, either way round:
-		# refused whole, neither dropped without a word
-		for text in "LINK 1 ${LINK[blue]}
+		# J7: a link and another command in one mail, either way round,
+		# the link in the Subject or a line: refused whole, neither
+		# dropped without a word
+		mixed=("witness|LINK 1 ${LINK[blue]}
 ORDERS
 B1 ↑ 1/2
-END" "ORDERS
+END|an ORDERS block and a LINK line"
+			"witness|ORDERS
 B1 ↑ 1/2
 END
-LINK 1 ${LINK[blue]}"; do
+LINK 1 ${LINK[blue]}|an ORDERS block and a LINK line"
+			"LINK 1 ${LINK[blue]}|CHECK
+B1 ↑ 1/2
+END|an ORDERS block and a LINK in the Subject"
+			"witness|STATUS
+LINK 1 ${LINK[blue]}|a LINK line and a STATUS line"
+			"LINK 1 ${LINK[blue]}|REPORT|a LINK in the Subject and a REPORT line"
+			"witness|LINK 1 ${LINK[blue]}
+LINK 1 ${LINK[red]}|2 LINK lines")
+		for m in "${mixed[@]}"; do
+			IFS='|' read -r -d '' subject text said <<<"$m" || true
+			said=${said%$'\n'}
 			before=$(game_state)
 			n=$(count blue "more than one command")
-			mail_from blue "witness" <<<"Passphrase: ${PASS[blue]}
+			mail_from blue "$subject" <<<"Passphrase: ${PASS[blue]}
 $text"
-			expect_eq "$(count blue "more than one command")" $((n + 1)) "blue's mixed mails"
+			expect_eq "$(count blue "more than one command")" $((n + 1)) "blue's mixed mail '$subject'"
 			body=$(mime "$(last_mail blue "more than one command")" body)
+			expect_in "$body" "Your mail holds $said: a mail is one command"
 			expect_in "$body" "Send them in separate mails. Nothing was changed."
-			expect_eq "$(game_state)" "$before" "the game after a link and orders in one mail"
+			expect_eq "$(game_state)" "$before" "the game after a mixed mail '$subject'"
 		done
-		expect_in "$body" "Your mail holds an ORDERS block and a LINK line"
 	fi
 	for who in blue red; do
 		# J6: no passphrase; the phase named (or not), in the body or the
