@@ -179,6 +179,11 @@ static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const
 	printf("# the link of %s for phase %d of turn %d of game %s\n", side, phase, h.turn, gid.buf);
 	ord_buf_release(&gid);
 	print_hex("link", link, 32);
+	/* the line a mail judge takes (docs/pbem.md), ready to paste */
+	ord_buf_reset(&gid);
+	ord_buf_add_hex(&gid, link, 32);
+	printf("# to the mail judge, on a line of its own: LINK %d %s\n", phase, gid.buf);
+	ord_buf_release(&gid);
 	return CLI_OK;
 }
 

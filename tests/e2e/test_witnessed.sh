@@ -100,6 +100,8 @@ expect_in "$ERR" "states no phase"
 GAME_ID=$(ord info w.game | awk '/^game id:/ {print $3}')
 expect_exit 0 ord witness --link-for --head close-1.head --pubkey "$KEY" $L --phase 1 --turn 1 --game-id "$GAME_ID"
 LINK=$(field link "$OUT")
+# and the line a mail judge takes, ready to paste
+expect_in "$OUT" "# to the mail judge, on a line of its own: LINK 1 $LINK"
 # red's link given for blue: refused
 expect_exit 0 ord witness --link-for --head close-1.head --pubkey "$KEY" --side red --key red.key --phase 1
 expect_exit 65 ord witness w.game --side blue --link "$(field link "$OUT")"
