@@ -691,11 +691,12 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 	for (; k < r->states.n; k++)
 		if (r->states.v[k].log == e->seq) {
 			const struct ord_rec_state *rs = &r->states.v[k];
-			size_t j;
+			/* looked up, not sought among every unit: a bundle of
+			 * many such rows made that the square of its size */
+			const struct ord_unit *u = ord_ctx_find_unit(ctx, rs->unit);
 			int known = 0;
-			for (j = 0; j < ctx->nunits; j++)
-				if (!strcmp(ctx->units[j].id, rs->unit))
-					known = ord_ctx_unit_changed(ctx, j, &b);
+			if (u && !strcmp(u->id, rs->unit))
+				known = ord_ctx_unit_changed(ctx, (size_t)(u - ctx->units), &b);
 			if (!known && listed++ < MAX_LISTED)
 				ord_vout_fail(x->v,
 					      "phase %s: a state of unit %s is recorded (%s) that the rules do not give",
