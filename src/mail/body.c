@@ -365,6 +365,8 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 			set_cmd(b, idx, rest, te, 0);
 			continue;
 		}
+		if (idx >= 0 && rest == te && had_block)
+			b->extra_block = 1; /* a second ORDERS or CHECK: the judge refuses (J7) */
 		/* B2: loose text, the sheet when there is no block */
 		if (ts == te && !nloose)
 			continue;

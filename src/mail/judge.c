@@ -56,8 +56,8 @@
  *      sender's replies per hour, since anyone can write one.
  *  J7. A player's mail is one command.  One that holds an ORDERS or CHECK
  *      block and a LINK (a line, or the Subject), a LINK and another
- *      command (STATUS, REPORT, HELP), two LINK lines, or another command
- *      followed by a block, is refused whole and changes nothing: the
+ *      command (STATUS, REPORT, HELP), two LINK lines, two blocks, or
+ *      another command before or after a block, is refused whole and changes nothing: the
  *      block, or the link, would otherwise be dropped without a word
  *      while the player believes them delivered.
  */
@@ -872,6 +872,17 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 	return err;
 }
 
+/* The name of the first command after a mail's block (its first). */
+static const char *other_after_block(const struct mail_body *b)
+{
+	size_t i;
+
+	for (i = 1; i < b->ncmds; i++)
+		if (b->cmds[i].cmd != CMD_ORDERS && b->cmds[i].cmd != CMD_CHECK)
+			return mail_cmd_name(b->cmds[i].cmd);
+	return mail_cmd_name(b->cmds[b->ncmds - 1].cmd);
+}
+
 /* J7: 1, with what a player's mail holds said in out, when it is more
  * than one command (the subject's counts when it is a LINK: "or as the
  * Subject"; any other yields to the body's, B5). */
@@ -891,8 +902,13 @@ static int mixed_commands(const struct mail_body *b, struct ord_buf *out)
 		else if (!other)
 			other = mail_cmd_name(b->cmds[i].cmd);
 	}
-	if (b->block && (links || subject_link))
+	if (b->extra_block)
+		ord_buf_adds(out, "two ORDERS or CHECK blocks");
+	else if (b->block && (links || subject_link))
 		ord_buf_addf(out, "an ORDERS block and a LINK %s", links ? "line" : "in the Subject");
+	else if (b->block && b->ncmds > 1)
+		ord_buf_addf(out, "an %s block and, after it, a %s line",
+			     mail_cmd_name(b->cmds[0].cmd), other_after_block(b));
 	else if (links > 1)
 		ord_buf_addf(out, "%zu LINK lines", links);
 	else if ((links || subject_link) && other)

@@ -114,6 +114,7 @@ struct mail_body {
 	unsigned *lines;      /* lines[i]: the player's line number of sheet line i+1 */
 	size_t nlines;
 	int block;        /* 1: the sheet was an ORDERS ... END block */
+	int extra_block;  /* an ORDERS or CHECK line after that block */
 	char *where;      /* how line numbers count: "your ORDERS block", "your mail" */
 	int unterminated; /* an ORDERS line without its END */
 };

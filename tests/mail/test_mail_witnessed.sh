@@ -158,7 +158,18 @@ END|an ORDERS block and a LINK in the Subject"
 LINK 1 ${LINK[blue]}|a LINK line and a STATUS line"
 			"LINK 1 ${LINK[blue]}|REPORT|a LINK in the Subject and a REPORT line"
 			"witness|LINK 1 ${LINK[blue]}
-LINK 1 ${LINK[red]}|2 LINK lines")
+LINK 1 ${LINK[red]}|2 LINK lines"
+			"witness|ORDERS
+B1 ↑ 1/2
+END
+Sorry, a correction:
+ORDERS
+B1 ↑ 1/4
+END|two ORDERS or CHECK blocks"
+			"witness|ORDERS
+B1 ↑ 1/2
+END
+STATUS|an ORDERS block and, after it, a STATUS line")
 		for m in "${mixed[@]}"; do
 			IFS='|' read -r -d '' subject text said <<<"$m" || true
 			said=${said%$'\n'}

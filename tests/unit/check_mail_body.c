@@ -56,6 +56,37 @@ START_TEST(test_link_in_body)
 }
 END_TEST
 
+/* What the judge needs to refuse a mail of more than one command (J7):
+ * the Subject's command, a second block, the commands after a block */
+START_TEST(test_more_than_one_command)
+{
+	struct mail_body b;
+
+	parse(&b, "LINK 1 " HEX, "CHECK\nB1 hold\nEND\n");
+	ck_assert_int_eq(b.subject_cmd, CMD_LINK);
+	ck_assert_int_eq(b.cmd, CMD_CHECK);
+	ck_assert(b.block);
+	mail_body_release(&b);
+	parse(&b, "Re: [game] orders", "ORDERS\nB1 hold\nEND\n");
+	ck_assert_int_eq(b.subject_cmd, -1);
+	ck_assert(!b.extra_block);
+	mail_body_release(&b);
+	/* a correction sent as a second block: the first is the sheet, the
+	 * second is noted */
+	parse(&b, NULL, "ORDERS\nB1 hold\nEND\nSorry:\nORDERS\nB1 retire\nEND\n");
+	ck_assert(b.extra_block);
+	ck_assert_str_eq(b.sheet.buf, "B1 hold\n");
+	mail_body_release(&b);
+	/* a command after the block is listed after it */
+	parse(&b, NULL, "ORDERS\nB1 hold\nEND\nSTATUS\n");
+	ck_assert_uint_eq(b.ncmds, 2);
+	ck_assert_int_eq(b.cmds[0].cmd, CMD_ORDERS);
+	ck_assert_int_eq(b.cmds[1].cmd, CMD_STATUS);
+	ck_assert(!b.extra_block);
+	mail_body_release(&b);
+}
+END_TEST
+
 START_TEST(test_link_parse)
 {
 	static const struct {
@@ -114,6 +145,7 @@ Suite *ord_test_suite(void)
 
 	tcase_add_test(tc, test_link_in_body);
 	tcase_add_test(tc, test_link_parse);
+	tcase_add_test(tc, test_more_than_one_command);
 	suite_add_tcase(s, tc);
 	return s;
 }
