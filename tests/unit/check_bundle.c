@@ -795,6 +795,25 @@ START_TEST(one_change_one_finding)
 	ck_assert_msg(strstr(out.buf, "state is recorded as of turn 1, phase 9"), "%s", out.buf);
 	ck_assert_msg(unindented(out.buf) == 2, "%s", out.buf);
 
+	/* a state row of a unit the game does not have: named, looked up
+	 * in the unit map (each was compared with every unit) */
+	{
+		const char *st = strstr(bundle.buf, "<state log=\"");
+		struct ord_buf add = ORD_BUF_INIT;
+
+		ck_assert_ptr_nonnull(st);
+		ord_buf_addf(&add,
+			     "<state log=\"%ld\" unit=\"ZZ9\" turn=\"1\" phase=\"1\">\n"
+			     "    <attrs>kind=line_infantry\n</attrs>\n    <value>figures=1\n</value>\n"
+			     "  </state>\n  <state ",
+			     strtol(st + strlen("<state log=\""), NULL, 10));
+		ck_assert_int_eq(resigned_with("<state ", add.buf, &o, &out), ORD_ETAMPERED);
+		ck_assert_msg(strstr(out.buf,
+				     "a state of unit ZZ9 is recorded (figures=1) that the rules do not give"),
+			      "%s", out.buf);
+		ord_buf_release(&add);
+	}
+
 	/* a roll left out: named */
 	ck_assert_int_eq(resigned_without("  <roll ", "/>\n", &out), ORD_ETAMPERED);
 	ck_assert_msg(strstr(out.buf, "is recorded: missing [") ||
