@@ -28,15 +28,6 @@ static int close_phase(ord_game *g, void *ud)
 	return ord_game_close_phase(g, NULL);
 }
 
-static void print_hex(const char *what, const unsigned char *p, size_t n)
-{
-	struct ord_buf b = ORD_BUF_INIT;
-
-	ord_buf_add_hex(&b, p, n);
-	printf("%s: %s\n", what, b.buf);
-	ord_buf_release(&b);
-}
-
 /*
  * The link is a function of the player's secret, the game, the turn, the
  * side and the phase only: whatever head he names, it is the same link.
@@ -177,11 +168,10 @@ static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const
 	memset(&kp, 0, sizeof(kp));
 	ord_buf_add_hex(&gid, h.game_id, 16);
 	printf("# the link of %s for phase %d of turn %d of game %s\n", side, phase, h.turn, gid.buf);
-	ord_buf_release(&gid);
-	print_hex("link", link, 32);
-	/* the line a mail judge takes (docs/pbem.md), ready to paste */
 	ord_buf_reset(&gid);
 	ord_buf_add_hex(&gid, link, 32);
+	printf("link: %s\n", gid.buf);
+	/* the line a mail judge takes (docs/pbem.md), ready to paste */
 	printf("# to the mail judge, on a line of its own: LINK %d %s\n", phase, gid.buf);
 	ord_buf_release(&gid);
 	return CLI_OK;

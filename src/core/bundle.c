@@ -859,7 +859,7 @@ static int unreadable(const char *bytes, size_t len, const char *name)
 	static const char close[] = "</bundle>";
 	char *why = ord_strdup(ord_error_last());
 	size_t end = len, i;
-	int err;
+	int err, ends_closed;
 
 	/* what orderly refuses in any XML (a DTD, entities, XInclude, not
 	 * UTF-8, too large to be read) is said as it is */
@@ -871,17 +871,16 @@ static int unreadable(const char *bytes, size_t len, const char *name)
 		end--;
 	for (i = 0; i + 8 <= len && i < 256 && memcmp(bytes + i, "<bundle ", 8); i++)
 		;
+	ends_closed = end >= sizeof(close) - 1 &&
+		      !memcmp(bytes + end - (sizeof(close) - 1), close, sizeof(close) - 1);
 	if (strstr(why, "DOCTYPE") || strstr(why, "not accepted") || strstr(why, "UTF-8") ||
 	    i + 8 > len || i >= 256)
 		err = ord_error_set(ORD_EBADDATA, "%s", why);
-	else if ((end < sizeof(close) - 1 ||
-		  memcmp(bytes + end - (sizeof(close) - 1), close, sizeof(close) - 1)) &&
-		 closed_before(bytes, end, close))
+	else if (!ends_closed && closed_before(bytes, end, close))
 		err = ord_error_set(ORD_EBADDATA,
 				    "%s has more after its </bundle>: one bundle is expected, ending there (the parser: %s)",
 				    name, why);
-	else if (end < sizeof(close) - 1 ||
-		 memcmp(bytes + end - (sizeof(close) - 1), close, sizeof(close) - 1))
+	else if (!ends_closed)
 		err = ord_error_set(ORD_EBADDATA,
 				    "%s is cut short: it does not end with </bundle> (the parser: %s)",
 				    name, why);

@@ -57,9 +57,9 @@
  *  J7. A player's mail is one command.  One that holds an ORDERS or CHECK
  *      block and a LINK (a line, or the Subject), a LINK and another
  *      command (STATUS, REPORT, HELP), two LINK lines, two blocks, or
- *      another command before or after a block, is refused whole and changes nothing: the
- *      block, or the link, would otherwise be dropped without a word
- *      while the player believes them delivered.
+ *      another command before or after a block, is refused whole and
+ *      changes nothing: the block, or the link, would otherwise be
+ *      dropped without a word while the player believes them delivered.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -872,17 +872,6 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 	return err;
 }
 
-/* The name of the first command after a mail's block (its first). */
-static const char *other_after_block(const struct mail_body *b)
-{
-	size_t i;
-
-	for (i = 1; i < b->ncmds; i++)
-		if (b->cmds[i].cmd != CMD_ORDERS && b->cmds[i].cmd != CMD_CHECK)
-			return mail_cmd_name(b->cmds[i].cmd);
-	return mail_cmd_name(b->cmds[b->ncmds - 1].cmd);
-}
-
 /* J7: 1, with what a player's mail holds said in out, when it is more
  * than one command (the subject's counts when it is a LINK: "or as the
  * Subject"; any other yields to the body's, B5). */
@@ -892,23 +881,26 @@ static int mixed_commands(const struct mail_body *b, struct ord_buf *out)
 	size_t i, links = 0;
 	int subject_link = b->subject_cmd == CMD_LINK;
 
+	/* a block's command, when there is one, is the first in cmds (a
+	 * command before it is b->cmd), and a second block's line is noted
+	 * as extra_block, not listed */
 	if (b->block && b->cmd != CMD_ORDERS && b->cmd != CMD_CHECK && b->cmd != CMD_LINK) {
-		ord_buf_addf(out, "a %s line and, after it, an ORDERS block", mail_cmd_name(b->cmd));
+		ord_buf_addf(out, "a %s line and, after it, a block", mail_cmd_name(b->cmd));
 		return 1;
 	}
 	for (i = 0; i < b->ncmds; i++) {
 		if (b->cmds[i].cmd == CMD_LINK)
 			links++;
-		else if (!other)
+		else if (!other && !(b->block && i == 0))
 			other = mail_cmd_name(b->cmds[i].cmd);
 	}
 	if (b->extra_block)
 		ord_buf_adds(out, "two ORDERS or CHECK blocks");
 	else if (b->block && (links || subject_link))
 		ord_buf_addf(out, "an ORDERS block and a LINK %s", links ? "line" : "in the Subject");
-	else if (b->block && b->ncmds > 1)
-		ord_buf_addf(out, "an %s block and, after it, a %s line",
-			     mail_cmd_name(b->cmds[0].cmd), other_after_block(b));
+	else if (b->block && other)
+		ord_buf_addf(out, "%s %s block and, after it, a %s line",
+			     b->cmd == CMD_CHECK ? "a" : "an", mail_cmd_name(b->cmd), other);
 	else if (links > 1)
 		ord_buf_addf(out, "%zu LINK lines", links);
 	else if ((links || subject_link) && other)

@@ -30,10 +30,10 @@
  * tests/e2e/test_concurrency.sh must catch (busy errors reaching users). */
 #ifndef ORD_STORE_BUSY_TIMEOUT_MS
 #define ORD_STORE_BUSY_TIMEOUT_MS 30000
+#endif
 /* SQLite's own checkpoint, at this many pages of write-ahead log (its
  * default), except in the change of a receipt */
 #define ORD_STORE_AUTOCHECKPOINT 1000
-#endif
 
 /*
  * Test-only pause points (tests/e2e/test_crash.sh, scripts/crash-loop).

@@ -298,26 +298,30 @@ START_TEST(test_sides_and_units_needed)
 }
 END_TEST
 
+/* A title, n sides s0, s1, ... and a unit of s0. */
+static void sides_body(struct ord_buf *body, int n)
+{
+	int i;
+
+	ord_buf_reset(body);
+	ord_buf_adds(body, "<title>T</title>\n");
+	for (i = 0; i < n; i++)
+		ord_buf_addf(body, "<side id=\"s%d\" name=\"S%d\"/>\n", i, i);
+	ord_buf_adds(body,
+		     "<unit id=\"U1\" name=\"U1\" side=\"s0\" kind=\"line_infantry\" figures=\"24\"/>\n");
+}
+
 /* At most 64 sides: a verifier checks each side against every sheet */
 START_TEST(test_sides_at_most)
 {
 	struct ord_buf body = ORD_BUF_INIT;
 	struct ord_scenario sc;
-	int i;
 
-	ord_buf_adds(&body, "<title>T</title>\n");
-	for (i = 0; i < 64; i++)
-		ord_buf_addf(&body, "<side id=\"s%d\" name=\"S%d\"/>\n", i, i);
-	ord_buf_adds(&body,
-		     "<unit id=\"U1\" name=\"U1\" side=\"s0\" kind=\"line_infantry\" figures=\"24\"/>\n");
+	sides_body(&body, 64);
 	load_body_ok(&sc, body.buf);
 	ck_assert_uint_eq(sc.nsides, 64);
 	ord_scenario_release(&sc);
-	ord_buf_reset(&body);
-	ord_buf_adds(&body, "<title>T</title>\n");
-	for (i = 0; i < 65; i++)
-		ord_buf_addf(&body, "<side id=\"s%d\" name=\"S%d\"/>\n", i, i);
-	ord_buf_adds(&body, UNIT);
+	sides_body(&body, 65);
 	expect_body(body.buf, "t.xml:68: side 65: more than 64 sides (expected at most 64)");
 	ord_buf_release(&body);
 }
