@@ -375,7 +375,10 @@ struct ord_event_in {
  * against the orders without override_reason), nothing is recorded, diag
  * holds every problem of every event, each at its line, and the error
  * message counts every refused event.  An event with a line keeps its
- * problem at that line even when it is the only one. */
+ * problem at that line even when it is the only one.  A unit is named by
+ * at most ORD_EVENTS_PER_UNIT standing events of a phase: one more is
+ * refused for its arguments, override or not (void one first). */
+#define ORD_EVENTS_PER_UNIT 64
 int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char *override_reason,
 		    struct ord_diag *diag);
 /* Void event seq of the current phase (before the phase is resolved), for

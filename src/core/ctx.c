@@ -457,6 +457,23 @@ const struct ord_event *ord_ctx_unit_event(struct ord_ctx *ctx, const struct ord
 	return i < l->n ? &ctx->events[l->event[i]] : NULL;
 }
 
+struct ord_unit *ord_ctx_unit_events_full(struct ord_ctx *ctx, const struct ord_event_kind *ek,
+					  const struct ord_kv *kv)
+{
+	const struct ord_key_spec *ks;
+
+	for (ks = ek ? ek->keys : NULL; ks && ks->name; ks++) {
+		struct ord_unit *u;
+		const char *v;
+
+		if (ks->type == ORD_KEY_UNIT && (v = ord_kv_get(kv, ks->name)) != NULL &&
+		    (u = ord_ctx_find_unit(ctx, v)) != NULL &&
+		    ord_ctx_unit_nevents(ctx, u) >= ORD_EVENTS_PER_UNIT)
+			return u;
+	}
+	return NULL;
+}
+
 void ord_ctx_unlist_event(struct ord_ctx *ctx, size_t i)
 {
 	const struct ord_event_kind *ek;

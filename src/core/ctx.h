@@ -146,6 +146,14 @@ int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event
 		  const char *purpose, unsigned idx, unsigned sides);
 /* Take event seq out of ctx (a voided event, in the replay); 1 if it was there. */
 int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq);
+/* The first unit an event of kind ek with arguments kv names that the
+ * ctx's events name ORD_EVENTS_PER_UNIT times already, or NULL: one more
+ * is refused, when recorded and in the audit's replay (a module checks
+ * an event against its units' other events of the phase, and writes one
+ * result against another: thousands on one unit, which only an override
+ * records, made a phase quadratic in them). */
+struct ord_unit *ord_ctx_unit_events_full(struct ord_ctx *ctx, const struct ord_event_kind *ek,
+					  const struct ord_kv *kv);
 /* Take event i (the last added, so the last of its units') out of the
  * lists by unit: the checks of the events after it no longer see it.  It
  * stays in the events, in place, and is listed again if the index is

@@ -456,6 +456,7 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 		struct ord_buf args = ORD_BUF_INIT, checks = ORD_BUF_INIT;
 		struct ord_diag d;
 		struct ord_event *ev;
+		struct ord_unit *full;
 		struct ord_kv kv;
 
 		ord_diag_init(&d);
@@ -485,6 +486,12 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 				if (strstr(d.items[k].msg, "unknown unit"))
 					tl->unknown_unit++;
 			diag_at(diag, &d, 0, evs[i].line);
+			tl->bad_args++;
+		} else if ((full = ord_ctx_unit_events_full(ctx, ek, &kv)) != NULL) {
+			/* not even by an override (ctx.h) */
+			ord_diag_add(diag, evs[i].line, 0, full->id, NULL,
+				     "unit '%s' is named by %d events of phase '%s' already, the most a phase takes (void one first)",
+				     full->id, ORD_EVENTS_PER_UNIT, phase);
 			tl->bad_args++;
 		} else {
 			ord_kv_serialize(&kv, &args);

@@ -248,6 +248,7 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 		const struct ord_rec_entry *e;
 		const struct ord_event_kind *ek;
 		struct ord_event *ce;
+		struct ord_unit *full;
 		struct ord_diag d;
 		char what[64];
 
@@ -288,11 +289,19 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 			ord_diag_init(&d);
 			bad = ord_phase_event_args(ctx, ek, argc, argv, &kv, &d);
 			ord_kv_serialize(&kv, &norm);
-			if (bad || strcmp(norm.buf, ev->args ? ev->args : ""))
+			if (bad || strcmp(norm.buf, ev->args ? ev->args : "")) {
 				ord_vout_fail(x->v,
 					      "%s: its arguments are not what the game accepts (%s)",
 					      what,
 					      d.n ? d.items[0].msg : "not in the form it writes them");
+			} else if ((full = ord_ctx_unit_events_full(ctx, ek, &kv)) != NULL) {
+				/* the game refuses it, and a replay of thousands
+				 * would be quadratic in them (ctx.h) */
+				ord_vout_fail(x->v,
+					      "%s: names unit '%s', which %d events of its phase name already: the game refuses one more",
+					      what, full->id, ORD_EVENTS_PER_UNIT);
+				bad = 1;
+			}
 			while (argc--)
 				free(argv[argc]);
 			free(argv);

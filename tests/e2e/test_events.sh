@@ -362,4 +362,53 @@ expect_eq "$(args halv-before.game D3 skyd)" "unit=D3 maal=L2 zone=II halv=no " 
 expect_eq "$(args halv-now.game D3 skyd)" "unit=D3 maal=L2 zone=II halv=yes " "a fire for half a turn"
 expect_eq "$(args halv-now.game A1 artilleri)" "unit=A1 maal=L2 afstand=88 halv=no koordineret=no " \
 	"a fire for a whole turn, halv= where its default stood"
+
+# ---- a unit is named by at most 64 events of a phase (ORD_EVENTS_PER_UNIT),
+# even by an override: a Krigsspil defender attacked and reacting over and
+# over made every check, resolve and replay of the phase quadratic in them
+# (4,000 such events: a 1.8 MB bundle verified in 2.7 s and 309 MB)
+cat >mange.xml <<'X'
+<?xml version="1.0" encoding="UTF-8"?>
+<scenario ruleset="krigsspil">
+  <title>Mange</title>
+  <side id="danske" name="Danske"/>
+  <side id="allierede" name="Allierede"/>
+  <unit id="D1" name="Oldenborgske 1/" side="danske" art="infanteri" nation="dansk" figurer="20" formation="linie"/>
+  <unit id="L1" name="Legion 1/" side="allierede" art="infanteri" nation="tysk" figurer="18" formation="linie"/>
+</scenario>
+X
+printf 'D1 H\n' >mange-d.txt
+printf 'L1 A @D1\n' >mange-a.txt
+expect_exit 0 ord new m.game --scenario mange.xml --fixed-dice
+expect_exit 0 ord submit m.game --side danske mange-d.txt
+expect_exit 0 ord submit m.game --side allierede mange-a.txt
+expect_exit 0 ord seal m.game
+expect_exit 0 ord resolve m.game --phase reorganisering
+for _ in $(seq 32); do
+	echo "angreb unit=L1 maal=D1"
+	echo "reaktion unit=D1 reaktion=forsvar mod=L1"
+done >mange.txt
+expect_exit 0 ord event m.game --file mange.txt --override "as agreed"
+before=$(entries m.game)
+expect_exit 64 ord event m.game reaktion unit=D1 reaktion=forsvar mod=L1 --override "once more"
+expect_in "$ERR" "unit 'D1' is named by 64 events of phase 'angrebserklaering' already, the most a phase takes (void one first)"
+echo "reaktion unit=D1 reaktion=forsvar mod=L1" >one-more.txt
+expect_exit 65 ord event m.game --file one-more.txt --override "once more"
+expect_in "$ERR" "one-more.txt:1: unit 'D1' is named by 64 events"
+expect_eq "$(entries m.game)" "$before" "log entries after a 65th event of D1"
+# a voided one makes room for one more
+expect_exit 0 ord event m.game --void 64 --reason "said twice"
+expect_exit 0 ord event m.game reaktion unit=D1 reaktion=forsvar mod=L1 --override "once more"
+expect_exit 0 ord resolve m.game
+for _ in 1 2 3; do expect_exit 0 ord resolve m.game; done
+expect_exit 0 ord exchange m.game
+expect_exit 0 ord audit m.game
+expect_in "$OUT" "clean"
+expect_exit 0 ord export m.game --turn 1 -o m1.xml
+# a bundle with a 65th: the replay refuses it as the game does
+awk '/<event seq="65"/ { e = 1 } e { blk = blk $0 "\n" } { print }
+	e && /<\/event>/ { e = 0; sub(/seq="65"/, "seq=\"66\"", blk); printf "%s", blk }' m1.xml >m1-more.xml
+expect_eq "$(grep -c '<event seq="66"' m1-more.xml)" 1 "the 65th event of D1 in the bundle"
+expect_exit 1 ord verify m1-more.xml
+expect_in "$OUT" "event #66 (reaktion): names unit 'D1', which 64 events of its phase name already: the game refuses one more"
 note "ok"
