@@ -796,9 +796,9 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 		if (outcome[ord_ctx_unit_index(ctx, w)] &&
 		    strcmp(outcome[ord_ctx_unit_index(ctx, w)], "good"))
 			continue;
-		for (j = 0; j < ord_ctx_nevents(ctx); j++)
-			if (!strcmp(ord_ctx_event(ctx, j)->kind, "halt") &&
-			    bat_ev_unit(ctx, ord_ctx_event(ctx, j), "unit") == w)
+		for (j = 0; j < ord_ctx_unit_nevents(ctx, w); j++)
+			if (!strcmp(ord_ctx_unit_event(ctx, w, j)->kind, "halt") &&
+			    bat_ev_unit(ctx, ord_ctx_unit_event(ctx, w, j), "unit") == w)
 				halted = 1;
 		if (halted) {
 			ord_ctx_result(ctx, 0, w->id, NULL, "does not pursue %s", u->id);
