@@ -1091,7 +1091,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 	} else if (!strcmp(ev->kind, "reaktion")) {
 		struct ord_unit *a = ev_unit(ctx, ev, "mod");
 		size_t k;
-		int attacked = 0;
+		int attacked = 0, by_mod = 0, rk = ks_check(r, "reaktion_kontrol");
+		unsigned again = 0;
 		/* 16.2: the reaction is to the attack declared on it, mod= its
 		 * attacker (umulig_mod_over_kontrol: a game made before let
 		 * any unit through, and the resolve read none) */
@@ -1105,13 +1106,34 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		}
 		for (k = 0; k < ord_ctx_unit_nevents(ctx, u); k++) {
 			const struct ord_event *e = ord_ctx_unit_event(ctx, u, k);
-			if (!strcmp(e->kind, "angreb") && ev_unit(ctx, e, "maal") == u)
+			if (!strcmp(e->kind, "angreb") && ev_unit(ctx, e, "maal") == u) {
 				attacked = 1;
+				if (a && ev_unit(ctx, e, "unit") == a)
+					by_mod = 1;
+			}
+			if (rk && !again && e->seq != ev->seq && !strcmp(e->kind, "reaktion") &&
+			    ev_unit(ctx, e, "unit") == u && ev_unit(ctx, e, "mod") == a)
+				again = e->seq;
 		}
 		if (!attacked)
 			ord_diag_add(d, 0, 0, u->id, "16.2",
 				     "unit '%s' states a reaction but no attack on it was declared (event 'angreb' first)",
 				     u->id);
+		/* 16.2: "3. Forsvareren erklærer forsvarsreaktion" to each
+		 * attack declared on it, once (reaktion_kontrol: a game made
+		 * before took any mod= and any number of reactions) */
+		else if (rk && a && a != u && strcmp(a->side, u->side) && !by_mod)
+			ord_diag_add(d, 0, 0, u->id, "16.2",
+				     "'%s' declared no attack on '%s' (event 'angreb' first)",
+				     a->id, u->id);
+		if (again && a)
+			ord_diag_add(d, 0, 0, u->id, "16.2",
+				     "unit '%s' has stated its reaction to the attack of '%s' already (event #%u)",
+				     u->id, a->id, again);
+		else if (again)
+			ord_diag_add(d, 0, 0, u->id, "16.2",
+				     "unit '%s' has stated its reaction already (event #%u); a reaction to another attack names its attacker (mod=)",
+				     u->id, again);
 		if (!strcmp(ord_kv_get(&ev->kv, "reaktion"), "modangreb") && ks_moral_now(ctx, u) >= KS_U)
 			ord_diag_add(d, 0, 0, u->id, "6.3", "a unit in %s cannot counterattack",
 				     ks_moral_name(ks_moral_now(ctx, u)));

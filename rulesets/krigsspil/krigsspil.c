@@ -118,7 +118,9 @@
  *      (umulig_kontrol; a game made before resolves it as written); so
  *      are a reaction against (mod=) itself or its own side and a
  *      battery's fire over (over=) itself or its target
- *      (umulig_mod_over_kontrol, 2026-12-03.1).
+ *      (umulig_mod_over_kontrol, 2026-12-03.1); a reaction against an
+ *      enemy that declared no attack on its unit answers no attack
+ *      (reaktion_kontrol, 2026-12-03.2).
  *  K25 A fire at open order standing under spredt_foran_cm (a battery's
  *      spredt_foran_artilleri_cm, reconstructed) in front of its own close
  *      formation may be at both (ogsaa=, the referee's ogsaa_cm= checked
@@ -830,9 +832,15 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * 2026-12-03.1, switched the same way: a reaction against (mod=)
 	 * itself or its own side and a battery's fire over (over=) itself or
 	 * its target are refused, and, overridden, not carried out (K24,
-	 * umulig_mod_over_kontrol)
+	 * umulig_mod_over_kontrol);
+	 * 2026-12-03.2, switched the same way: a defender states one
+	 * reaction to each attack on it; a reaction against (mod=) an enemy
+	 * that declared no attack on it, or a second to the same attack, is
+	 * refused; a reaction that names its attacker answers that attack
+	 * alone, and one against no attacker is not carried out (16.2,
+	 * reaktion_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-03.1",    /* rules_revision (above) */
+	"2026-12-03.2",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

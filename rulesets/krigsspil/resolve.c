@@ -167,8 +167,8 @@ static int disturbed(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	size_t i;
 
-	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
-		const struct ord_event *e = ord_ctx_event(ctx, i);
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
 		if (!strcmp(e->kind, "forstyrret") && ks_ev_unit(ctx, e, "unit") == u)
 			return 1;
 	}
@@ -509,8 +509,9 @@ static void declare_supports(struct ord_ctx *ctx, const struct ord_unit *of, str
 	size_t i;
 	int n = 0;
 
-	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
-		const struct ord_event *e = ord_ctx_event(ctx, i);
+	/* of's own events: the ones that name it, in the order recorded */
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, of); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, of, i);
 		struct ord_unit *s;
 		const char *rolle;
 		struct ks_text st;
@@ -536,6 +537,55 @@ static void declare_supports(struct ord_ctx *ctx, const struct ord_unit *of, str
 		ks_result(ctx, e->seq, s, NULL, &st);
 		ks_text_release(&st);
 	}
+}
+
+/* The enemy reaction r names as its attacker (mod=) under
+ * reaktion_kontrol, or NULL: none, or itself or its own side, which
+ * umulig_mod_over_kontrol takes (a Skema with one switch and not the
+ * other reads mod= as that one does). */
+static struct ord_unit *enemy_mod(struct ord_ctx *ctx, const struct ord_event *r)
+{
+	struct ord_unit *m = ks_ev_unit(ctx, r, "unit"), *mod = ks_ev_unit(ctx, r, "mod");
+
+	if (!ks_check(ks_r(ctx), "reaktion_kontrol") || !m || !mod || mod == m ||
+	    !strcmp(mod->side, m->side))
+		return NULL;
+	return mod;
+}
+
+/* Whether reaction r of the attacked unit answers a's attack: a reaction
+ * names its attacker (mod=) when it answers one of several, and answers
+ * that one alone (16.2, reaktion_kontrol: a game made before answered
+ * every attack with every reaction of its unit). */
+static int answers(struct ord_ctx *ctx, const struct ord_event *r, const struct ord_unit *a)
+{
+	const struct ord_unit *mod = enemy_mod(ctx, r);
+
+	return !mod || mod == a;
+}
+
+/* A reaction against an enemy that declared no attack on its unit (only
+ * an override records one) answers none: not carried out, and its unit's
+ * result says so (reaktion_kontrol). */
+static void unanswered(struct ord_ctx *ctx, const struct ord_event *r)
+{
+	struct ord_unit *m = ks_ev_unit(ctx, r, "unit"), *mod = enemy_mod(ctx, r);
+	struct ks_text t;
+	size_t i;
+
+	if (!mod)
+		return;
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, m); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, m, i);
+		if (!strcmp(e->kind, "angreb") && ks_ev_unit(ctx, e, "unit") == mod &&
+		    ks_ev_unit(ctx, e, "maal") == m && !ks_impossible(ctx, e, NULL))
+			return;
+	}
+	ks_text_init(&t);
+	KS_TF(&t, "ikke udført: %s erklærede intet angreb på %s (16.2)",
+	      "not carried out: %s declared no attack on %s (16.2)", mod->id, m->id);
+	ks_result(ctx, r->seq, m, NULL, &t);
+	ks_text_release(&t);
 }
 
 static int resolve_declarations(struct ord_ctx *ctx)
@@ -602,12 +652,12 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			}
 			/* 3. the defender's reaction, 4. its supports */
 			reacted = 0;
-			for (j = 0; j < ord_ctx_nevents(ctx); j++) {
-				const struct ord_event *r = ord_ctx_event(ctx, j);
+			for (j = 0; j < ord_ctx_unit_nevents(ctx, m); j++) {
+				const struct ord_event *r = ord_ctx_unit_event(ctx, m, j);
 				const char *re;
 				/* against itself or its own side: said once, below */
-				if (strcmp(r->kind, "reaktion") ||
-				    ks_ev_unit(ctx, r, "unit") != m || ks_impossible(ctx, r, NULL))
+				if (strcmp(r->kind, "reaktion") || ks_ev_unit(ctx, r, "unit") != m ||
+				    ks_impossible(ctx, r, NULL) || !answers(ctx, r, a))
 					continue;
 				re = ord_kv_get(&r->kv, "reaktion");
 				ks_st_set_str(ctx, m, "reaktion", re);
@@ -649,10 +699,12 @@ static int resolve_declarations(struct ord_ctx *ctx)
 	/* the supports of itself or of an enemy, the reactions against itself
 	 * or its own side (umulig_mod_over_kontrol), whatever attack they go
 	 * with */
-	for (i = 0; i < ord_ctx_nevents(ctx); i++)
-		if (!strcmp(ord_ctx_event(ctx, i)->kind, "stoette") ||
-		    !strcmp(ord_ctx_event(ctx, i)->kind, "reaktion"))
-			ks_not_carried_out(ctx, ord_ctx_event(ctx, i));
+	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		if ((!strcmp(e->kind, "stoette") || !strcmp(e->kind, "reaktion")) &&
+		    !ks_not_carried_out(ctx, e) && !strcmp(e->kind, "reaktion"))
+			unanswered(ctx, e);
+	}
 	return 0;
 }
 

@@ -266,6 +266,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("naerkampflag_kontrol", 0, 1),
 	WHOLE("umulig_kontrol", 0, 1),
 	WHOLE("umulig_mod_over_kontrol", 0, 1),
+	WHOLE("reaktion_kontrol", 0, 1),
 	WHOLE("skydemaal_kontrol", 0, 1),
 	NUM("spredt_foran_cm", 0, MANY),
 	NUM("spredt_foran_artilleri_cm", 0, MANY),

@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-03.1");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-03.2");
 }
 END_TEST
 
@@ -4835,6 +4835,70 @@ START_TEST(test_impossible_mod_over_game_made_before)
 }
 END_TEST
 
+/* reaktion_kontrol (2026-12-03.2): "1. Angriberen erklærer hvilken enhed
+ * der angribes ... 3. Forsvareren erklærer forsvarsreaktion" (16.2): one
+ * reaction to each attack declared on the unit.  Against an enemy that
+ * declared none, or a second to the same attack, it is refused; a
+ * reaction naming its attacker answers that attack alone; overridden
+ * against no attacker, it is not carried out */
+START_TEST(test_reaction_to_each_attack)
+{
+	game_without(NULL);
+	event("angreb", "unit=L1 maal=D1");
+	EV_BAD("reaktion", "unit=D1 reaktion=forsvar mod=L2",
+	       "'L2' declared no attack on 'D1' (event 'angreb' first)");
+	game_without(NULL);
+	event("angreb", "unit=L1 maal=D1");
+	EV_OK("reaktion", "unit=D1 reaktion=forsvar mod=L1");
+	EV_BAD("reaktion", "unit=D1 reaktion=modangreb mod=L1",
+	       "unit 'D1' has stated its reaction to the attack of 'L1' already (event #2)");
+	game_without(NULL);
+	event("angreb", "unit=L1 maal=D1");
+	EV_OK("reaktion", "unit=D1 reaktion=forsvar");
+	EV_BAD("reaktion", "unit=D1 reaktion=modangreb",
+	       "unit 'D1' has stated its reaction already (event #2); a reaction to another attack "
+	       "names its attacker (mod=)");
+	/* two attacks, each answered */
+	game_without(NULL);
+	event("angreb", "unit=L1 maal=D1");
+	event("angreb", "unit=L2 maal=D1");
+	EV_OK("reaktion", "unit=D1 reaktion=forsvar mod=L1");
+	EV_OK("reaktion", "unit=D1 reaktion=modangreb mod=L2");
+	resolve("angrebserklaering", NULL, 0);
+	expect_result("L1: 1. angreb på D1; 2. støtte: ingen; 3. D1 reagerer: forsvar; 4. "
+		      "forsvarerens støtte: ingen");
+	expect_result("L2: 1. angreb på D1; 2. støtte: ingen; 3. D1 reagerer: modangreb; 4. "
+		      "forsvarerens støtte: ingen");
+	/* overridden against an enemy that declared no attack: answers none */
+	game_without(NULL);
+	event("angreb", "unit=L1 maal=D1");
+	event("reaktion", "unit=D1 reaktion=modangreb mod=L2");
+	resolve("angrebserklaering", NULL, 0);
+	expect_result("L1: 1. angreb på D1; 2. støtte: ingen; 3. D1 erklærer ingen reaktion; 4. "
+		      "forsvarerens støtte: ingen");
+	expect_result("D1: ikke udført: L2 erklærede intet angreb på D1 (16.2) [en: not carried out: "
+		      "L2 declared no attack on D1 (16.2)]");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "modangreb"));
+}
+END_TEST
+
+/* A game made before reaktion_kontrol takes any mod= and any number of
+ * reactions, each answering every attack on the unit, as it was played */
+START_TEST(test_reaction_game_made_before)
+{
+	game_without("reaktion_kontrol");
+	event("angreb", "unit=L1 maal=D1");
+	event("angreb", "unit=L2 maal=D1");
+	EV_OK("reaktion", "unit=D1 reaktion=forsvar mod=L1");
+	EV_OK("reaktion", "unit=D1 reaktion=modangreb mod=L1");
+	EV_OK("reaktion", "unit=D1 reaktion=forsvar mod=C1");
+	resolve("angrebserklaering", NULL, 0);
+	expect_result("L2: 1. angreb på D1; 2. støtte: ingen; 3. D1 reagerer: forsvar; 3. D1 reagerer: "
+		      "modangreb; 3. D1 reagerer: forsvar; 4. forsvarerens støtte: ingen");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "ikke udført"));
+}
+END_TEST
+
 /* ---- a fire at both, a moving target in several zones (skydemaal_kontrol) ---- */
 
 /* 14: "Beskydes en spredt formation der står mindre end 5 cm foran egne
@@ -5205,6 +5269,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_impossible_beside_overridden);
 	tcase_add_test(tc, test_impossible_mod_over);
 	tcase_add_test(tc, test_impossible_mod_over_game_made_before);
+	tcase_add_test(tc, test_reaction_to_each_attack);
+	tcase_add_test(tc, test_reaction_game_made_before);
 	tcase_add_test(tc, test_fire_at_both);
 	tcase_add_test(tc, test_fire_at_both_refused);
 	tcase_add_test(tc, test_fire_zones_averaged);
