@@ -43,6 +43,7 @@ static const struct {
 	{ "EVENT", CMD_EVENT, 0 },       { "RESOLVE", CMD_RESOLVE, 0 },
 	{ "EXCHANGE", CMD_EXCHANGE, 0 }, { "DEADLINE", CMD_DEADLINE, 0 },
 	{ "SCHEDULE", CMD_SCHEDULE, 0 }, { "LINK", CMD_LINK, 0 },
+	{ "CLOSE", CMD_CLOSE, 0 },
 };
 
 void mail_hex(char *out, const unsigned char *p, size_t len)

@@ -399,8 +399,9 @@ static int cmd_help(struct judge *j)
 		     "                   'orderly witness --link-for' prints); no passphrase\n"
 		     "                   needed, the link is checked against your chain\n"
 		     "  HELP             this text\n"
-		     "The referee also: SEAL [FORCE], EVENT KIND key=value..., RESOLVE [PHASE]\n"
-		     "[dice=N,N,...], EXCHANGE, DEADLINE WHEN|none, SCHEDULE TEXT.\n",
+		     "The referee also: SEAL [FORCE], EVENT KIND key=value..., CLOSE (witnessed\n"
+		     "dice), RESOLVE [PHASE] [dice=N,N,...] [STAND-IN], EXCHANGE, DEADLINE\n"
+		     "WHEN|none, SCHEDULE TEXT.\n",
 		     ord_game_name(j->g));
 	ord_buf_adds(&j->result, "help sent");
 	return answer(j);
@@ -762,6 +763,25 @@ static void free_args(char **argv, int argc)
 	free(argv);
 }
 
+/* dice=N,N,... of a fixed-dice game: how many, 0 when a word is not a
+ * whole number from 1 to 100 or there are more than max */
+static size_t resolve_dice(const char *s, int *dice, size_t max)
+{
+	size_t n = 0;
+
+	while (*s) {
+		char *e;
+		long v = strtol(s, &e, 10);
+		if (e == s || v < 1 || v > 100 || n == max || (*e && *e != ','))
+			return 0;
+		dice[n++] = (int)v;
+		s = *e ? e + 1 : e;
+		if (*e && !*s)
+			return 0; /* a comma at the end */
+	}
+	return n;
+}
+
 static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord_buf *said)
 {
 	struct ord_diag diag;
@@ -796,26 +816,55 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 		break;
 	}
 	case CMD_RESOLVE: {
-		const char *phase = NULL;
+		struct ord_resolve_opts o;
 		int dice[1000];
 		size_t nd = 0;
-		for (i = 0; i < argc; i++) {
+		memset(&o, 0, sizeof(o));
+		for (i = 0; i < argc && !err; i++) {
 			if (!strncmp(argv[i], "dice=", 5)) {
-				char *p = argv[i] + 5, *e;
-				while (*p && nd < 1000) {
-					long v = strtol(p, &e, 10);
-					if (e == p || v < 1 || v > 100)
-						break;
-					dice[nd++] = (int)v;
-					p = *e == ',' ? e + 1 : e;
-				}
+				if (nd || !(nd = resolve_dice(argv[i] + 5, dice, 1000)))
+					err = ord_error_set(ORD_EUSAGE,
+							    "%s: expected one dice=N,N,... of whole numbers from 1 to 100, at most 1000 of them",
+							    argv[i]);
+			} else if (!strcasecmp(argv[i], "stand-in")) {
+				o.stand_in = 1;
+			} else if (o.phase) {
+				err = ord_error_set(ORD_EUSAGE,
+						    "RESOLVE [PHASE] [dice=N,N,...] [STAND-IN]: '%s' after the phase '%s'",
+						    argv[i], o.phase);
 			} else {
-				phase = argv[i];
+				o.phase = argv[i];
 			}
 		}
-		err = ord_game_resolve(j->g, phase, nd ? dice : NULL, nd, &out);
+		if (err)
+			break;
+		o.dice = nd ? dice : NULL;
+		o.ndice = nd;
+		err = ord_game_resolve_opts(j->g, &o, &out);
 		if (!err)
 			ord_buf_add(said, out.buf, out.len);
+		else if (strstr(ord_error_last(), "--stand-in")) {
+			/* the core's words are the command line's */
+			char *why = ord_strdup(ord_error_last());
+			ord_error_set(err, "%s; by mail: RESOLVE STAND-IN", why);
+			free(why);
+		}
+		break;
+	}
+	case CMD_CLOSE: {
+		int phase = 0, closed = 0;
+		if (argc) {
+			err = ord_error_set(ORD_EUSAGE,
+					    "CLOSE takes nothing: it closes the current phase");
+			break;
+		}
+		err = ord_game_close_phase(j->g, NULL);
+		if (!err && ord_game_link_state(j->g, NULL, &phase, &closed, NULL) == 0)
+			ord_buf_addf(said,
+				     "closed: phase %d, no more events of it; every side is mailed the close's head, and its link is awaited\n",
+				     phase);
+		else if (!err)
+			ord_buf_adds(said, "closed\n");
 		break;
 	}
 	case CMD_EXCHANGE:
@@ -1418,8 +1467,9 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	case CMD_ORDERS:
 		if (j.referee) {
 			err = refuse(&j, "not understood",
-				     "The referee's address sends commands (SEAL, EVENT, RESOLVE, EXCHANGE,\n"
-				     "DEADLINE, SCHEDULE, STATUS, REPORT), not orders. Nothing was changed.\n",
+				     "The referee's address sends commands (SEAL, EVENT, CLOSE, RESOLVE,\n"
+				     "EXCHANGE, DEADLINE, SCHEDULE, STATUS, REPORT), not orders. Nothing was\n"
+				     "changed.\n",
 				     "referee sent orders: refused");
 			break;
 		}

@@ -91,6 +91,7 @@ enum mail_cmd {
 	CMD_EXCHANGE,
 	CMD_DEADLINE,
 	CMD_SCHEDULE,
+	CMD_CLOSE, /* witnessed dice: close the current phase's events */
 };
 
 struct mail_cmdline {

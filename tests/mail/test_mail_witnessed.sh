@@ -100,7 +100,15 @@ declare -A LINK
 PHASES=(movement fire fire-morale melee melee-morale) # the battalion ruleset's
 for p in 1 2 3 4 5; do
 	[[ $p != 1 ]] || ordu event "$G" move unit=B1 distance=2 >/dev/null
-	ordu witness "$G" --close >/dev/null
+	if ((p % 2)); then
+		ordu witness "$G" --close >/dev/null
+	else
+		# the referee closes by mail as well
+		mail_from referee "close" <<<"Passphrase: umpire of the day
+CLOSE"
+		expect_in "$(mime "$(last_mail referee "referee: done")" body)" \
+			"closed: phase $p, no more events of it; every side is mailed the close's head, and its link is awaited"
+	fi
 	tick
 	tick # a second look mails nothing again
 	for who in blue red; do
@@ -254,19 +262,53 @@ for who in blue red; do
 	expect_not_in "$out" "close of phase"
 	expect_not_in "$out" "no --head"
 done
-# turn 2 played through from the command line before the next look: a
-# close head mailed after the exchange would prove nothing, so none is
+# turn 2 played through before the next look, the referee's chain
+# standing in for the links nobody sent: a close head mailed after the
+# exchange would prove nothing, so none is; by mail, RESOLVE STAND-IN
 ordu seal "$G" --force >/dev/null
-for p in 1 2 3 4 5; do
+before=$(game_state)
+mail_from referee "resolve" <<<"Passphrase: umpire of the day
+CLOSE now"
+expect_in "$(mime "$(last_mail referee "referee: stopped at a problem")" body)" "CLOSE takes nothing"
+expect_eq "$(game_state)" "$before" "the game after a CLOSE refused"
+mail_from referee "resolve" <<<"Passphrase: umpire of the day
+CLOSE
+RESOLVE"
+body=$(mime "$(last_mail referee "referee: stopped at a problem")" body)
+expect_in "$body" "resolve with --stand-in and the referee's chain stands in (the audit says so); by mail: RESOLVE STAND-IN"
+mail_from referee "resolve" <<<"Passphrase: umpire of the day
+RESOLVE movement fire"
+expect_in "$(mime "$(last_mail referee "referee: stopped at a problem")" body)" \
+	"RESOLVE [PHASE] [dice=N,N,...] [STAND-IN]: 'fire' after the phase 'movement'"
+mail_from referee "resolve" <<<"Passphrase: umpire of the day
+RESOLVE dice=4,x"
+expect_in "$(mime "$(last_mail referee "referee: stopped at a problem")" body)" \
+	"dice=4,x: expected one dice=N,N,... of whole numbers from 1 to 100"
+mail_from referee "resolve" <<<"Passphrase: umpire of the day
+RESOLVE movement stand-in
+CLOSE
+RESOLVE STAND-IN"
+body=$(mime "$(last_mail referee "referee: done")" body)
+expect_in "$body" "turn 2, phase movement: 0 events, 0 rolls
+  (the referee's witness chain stood in for blue,red)
+next phase: fire"
+expect_in "$body" "closed: phase 2, no more events of it"
+expect_in "$body" "turn 2, phase fire: 0 events"
+for p in 3 4 5; do
 	ordu witness "$G" --close >/dev/null
 	ordu resolve "$G" --stand-in >/dev/null
 done
 ordu exchange "$G" >/dev/null
 tick
-expect_eq "$(count blue "phase closed")" 5 "blue's mails of a phase's close after turn 2"
+expect_eq "$(sqlu "SELECT count(*) FROM log WHERE turn = 2 AND kind = 'resolve' AND body LIKE '%stood_in%'")" 5 "turn 2's resolves with the referee's chain standing in"
+# the two closes made by mail were mailed at once, the three made from
+# the command line not after the exchange
+expect_eq "$(count blue "phase closed")" 7 "blue's mails of a phase's close after turn 2"
 expect_eq "$(count blue "turn bundle")" 2 "blue's bundle mails"
 cmd=$(mime "$(last_mail blue "turn bundle")" body | sed -n '/^    orderly verify/,/^$/p')
-expect_not_in "$cmd" "close-2-"
+expect_in "$cmd" "--head close-2-1.head"
+expect_in "$cmd" "--head close-2-2.head"
+expect_not_in "$cmd" "close-2-3"
 # turn 3 sealed with no sheet: a stand-in has no chain and owes no link
 ordu seal "$G" --force >/dev/null
 ordu witness "$G" --close >/dev/null
