@@ -461,6 +461,7 @@ enum ord_change_kind {
 	ORD_CHANGE_CREATE,     /* the game made and turn 1 opened: head */
 	ORD_CHANGE_CLOSE,      /* witnessed: a phase's events closed: phase, head */
 	ORD_CHANGE_WITNESS,    /* witnessed: a side's link revealed: side, phase */
+	ORD_CHANGE_SCHEDULE,   /* the mail judge's schedule set or cleared */
 };
 struct ord_change {
 	enum ord_change_kind kind;

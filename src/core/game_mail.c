@@ -485,7 +485,14 @@ int ord_game_set_schedule(ord_game *g, const struct ord_schedule *s)
 
 	if ((err = begin(g, &t)) != 0)
 		return err;
-	return end(g, set_schedule(g, t.turn, s));
+	/* told in the transaction, as every change is: the mail judge notes
+	 * its referee's step with it, so that a mail delivered again after a
+	 * crash does not set it twice */
+	if (!(err = set_schedule(g, t.turn, s))) {
+		struct ord_change c = { .kind = ORD_CHANGE_SCHEDULE, .turn = t.turn };
+		err = ord_game_notify(g, &c);
+	}
+	return end(g, err);
 }
 
 int ord_game_mail_next_deadline(struct ord_game *g, int n, int64_t *out)

@@ -76,16 +76,22 @@ void mail_msg_release(struct mail_msg *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* LF line ends, no NULs (a NUL would end the text early). */
-static char *clean_text(const char *s)
+/* LF line ends; a NUL (which would end the text early) is left out and
+ * counted in *nul, so that the judge refuses the text rather than read a
+ * part of it (D6). */
+static char *clean_text(const char *s, size_t n, int *nul)
 {
-	size_t n = strlen(s), i;
+	size_t i;
 	char *o = ord_xmalloc(n + 1), *q = o;
 
 	for (i = 0; i < n; i++) {
+		if (!s[i]) {
+			(*nul)++;
+			continue;
+		}
 		if (s[i] == '\r') {
 			*q++ = '\n';
-			if (s[i + 1] == '\n')
+			if (i + 1 < n && s[i + 1] == '\n')
 				i++;
 			continue;
 		}
@@ -162,7 +168,7 @@ static void to_utf8(struct ord_buf *out, const char *charset, const char *in, si
 /* The text of a part: its transfer encoding undone, its charset turned into
  * UTF-8 (D6), CR LF made LF, format=flowed joined (D5).  Any leaf part: a
  * .txt file sent as application/octet-stream is text too. */
-static char *part_text(GMimeObject *obj)
+static char *part_text(GMimeObject *obj, int *nul)
 {
 	const char *format, *delsp, *charset;
 	GMimeDataWrapper *content;
@@ -182,7 +188,7 @@ static char *part_text(GMimeObject *obj)
 	else
 		ord_buf_add(&b, arr->data, arr->len);
 	g_object_unref(mem);
-	o = clean_text(b.buf);
+	o = clean_text(b.buf ? b.buf : "", b.len, nul);
 	ord_buf_release(&b);
 	format = g_mime_object_get_content_type_parameter(obj, "format");
 	if (format && !strcasecmp(format, "flowed")) {
@@ -232,14 +238,19 @@ static void walk(struct mail_msg *m, GMimeObject *obj, int *html, int depth)
 	if (!GMIME_IS_PART(obj))
 		return;
 	if (is_attachment(obj, &filename)) {
-		if (!m->attachment && ((filename && has_suffix(filename, ".txt")) ||
-				       (ct && g_mime_content_type_is_type(ct, "text", "plain"))))
-			m->attachment = part_text(obj);
+		if ((filename && has_suffix(filename, ".txt")) ||
+		    (ct && g_mime_content_type_is_type(ct, "text", "plain"))) {
+			/* a sheet in a file: the judge takes one, and refuses a
+			 * mail of two (J7) */
+			if (!m->attachment)
+				m->attachment = part_text(obj, &m->nul);
+			m->nattachments++;
+		}
 		return;
 	}
 	if (ct && g_mime_content_type_is_type(ct, "text", "plain")) {
 		if (!m->text)
-			m->text = part_text(obj);
+			m->text = part_text(obj, &m->nul);
 	} else if (ct && g_mime_content_type_is_type(ct, "text", "html")) {
 		*html = 1;
 	}

@@ -6,7 +6,8 @@
  *   2. store it raw in the game's inbox, unique by Message-ID, before
  *      anything else (a message answered already is not answered again);
  *   3. find who sent it: the registered address of a side or the referee
- *      AND a proof (OpenPGP/MIME signature by the registered key, the
+ *      AND a proof (OpenPGP/MIME signature by the registered key over a
+ *      text that names the game on a Game: line, the
  *      registered passphrase, or for orders the side's Ed25519 signature
  *      from `orderly sign`);
  *   4. do the command; every reply is queued in the outbox and the message
@@ -57,9 +58,12 @@
  *  J7. A player's mail is one command.  One that holds an ORDERS or CHECK
  *      block and a LINK (a line, or the Subject), a LINK and another
  *      command (STATUS, REPORT, HELP), two LINK lines, two blocks, or
- *      another command before or after a block, is refused whole and
- *      changes nothing: the block, or the link, would otherwise be
- *      dropped without a word while the player believes them delivered.
+ *      another command (HELP too) before or after a block, is refused
+ *      whole and changes nothing: the block, or the link, would otherwise
+ *      be dropped without a word while the player believes them
+ *      delivered.  So is a mail of two sheets (two attached files, a block
+ *      and a file), a block with no END, and a text with a NUL byte (D6:
+ *      the sheet is what he wrote or it is refused, never a part of it).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -86,6 +90,8 @@ struct judge {
 	struct ord_buf result;  /* one line for the inbox */
 	struct ord_buf reading; /* orderly's reading of the sheet */
 	int64_t pgp_taken;      /* when its OpenPGP signature was made, once proven */
+	char game[128];         /* the game's name, as in its address */
+	char why[512];          /* why it is not proven, when made up here */
 	int sheet_answer;       /* a receipt or a rejection: not rate-limited */
 	int quiet;              /* no reply (rate limit, loop) */
 	int answered;           /* the message is marked processed */
@@ -386,9 +392,10 @@ static int cmd_help(struct judge *j)
 		     "orderly, the judge of the game '%s', reads mail sent to this address.\n\n"
 		     "Orders: write them between a line ORDERS and a line END, one order a\n"
 		     "line as on paper; put your passphrase on a line 'Passphrase: ...'\n"
-		     "(or sign the mail with your registered OpenPGP key, or paste the three\n"
-		     "lines 'orderly sign' printed). A new sheet replaces the last one until\n"
-		     "the deadline. Quoted lines ('>') and your signature are ignored.\n\n"
+		     "(or sign the mail with your registered OpenPGP key, a line 'Game: %s'\n"
+		     "in what you sign, or paste the three lines 'orderly sign' printed).\n"
+		     "A new sheet replaces the last one until the deadline. Quoted lines\n"
+		     "('>') and your signature are ignored.\n\n"
 		     "Commands, on a line of their own or as the subject:\n"
 		     "  ORDERS ... END   submit orders (also the default for a plain mail)\n"
 		     "  CHECK ... END    check orders: every problem, nothing stored\n"
@@ -402,7 +409,7 @@ static int cmd_help(struct judge *j)
 		     "The referee also: SEAL [FORCE], EVENT KIND key=value..., CLOSE (witnessed\n"
 		     "dice), RESOLVE [PHASE] [dice=N,N,...] [STAND-IN], EXCHANGE, DEADLINE\n"
 		     "WHEN|none, SCHEDULE TEXT.\n",
-		     ord_game_name(j->g));
+		     ord_game_name(j->g), j->game);
 	ord_buf_adds(&j->result, "help sent");
 	return answer(j);
 }
@@ -782,6 +789,36 @@ static size_t resolve_dice(const char *s, int *dice, size_t max)
 	return n;
 }
 
+/* The first word of s written as key=value, or NULL. */
+static const char *key_word(const char *s)
+{
+	const char *w = s;
+
+	while (*w) {
+		const char *p = w;
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		if (p > w && *p == '=' && !isdigit((unsigned char)*w))
+			return w;
+		w += strcspn(w, " \t");
+		w += strspn(w, " \t");
+	}
+	return NULL;
+}
+
+/* Where "override=" starts a word of s, or NULL. */
+static const char *override_at(const char *s)
+{
+	const char *p = s;
+
+	while ((p = strstr(p, "override=")) != NULL) {
+		if (p == s || p[-1] == ' ' || p[-1] == '\t')
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
 static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord_buf *said)
 {
 	struct ord_diag diag;
@@ -798,21 +835,37 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			ord_buf_adds(said, "sealed\n");
 		break;
 	case CMD_EVENT: {
-		const char *override = NULL;
+		/* override= takes the rest of the line: the reason is words */
+		const char *ov = override_at(c->args ? c->args : "");
+		char *reason = NULL, *head = NULL;
+		const char *kv;
+		char **ev = argv;
 		int n = argc;
-		for (i = 1; i < argc; i++)
-			if (!strncmp(argv[i], "override=", 9)) {
-				override = argv[i] + 9;
-				n = i;
-				break;
-			}
-		if (argc < 1) {
-			err = ord_error_set(ORD_EUSAGE, "EVENT needs a kind and key=value arguments");
-			break;
+		if (ov) {
+			head = ord_xmalloc((size_t)(ov - c->args) + 1);
+			memcpy(head, c->args, (size_t)(ov - c->args));
+			head[ov - c->args] = '\0';
+			split_args(head, &ev, &n);
+			reason = ord_strdup(ov + 9);
+			while (*reason && isspace((unsigned char)reason[strlen(reason) - 1]))
+				reason[strlen(reason) - 1] = '\0';
 		}
-		err = ord_game_event(j->g, argv[0], n - 1, argv + 1, override, &diag);
-		if (!err)
-			ord_buf_addf(said, "event %s recorded\n", argv[0]);
+		if (n < 1)
+			err = ord_error_set(ORD_EUSAGE, "EVENT needs a kind and key=value arguments");
+		else if (reason && (kv = key_word(reason)) != NULL)
+			err = ord_error_set(ORD_EUSAGE,
+					    "override= takes the rest of the line as its reason, and '%.*s' in it is written as an argument: put the event's arguments before override=",
+					    (int)strcspn(kv, " \t"), kv);
+		else
+			err = ord_game_event(j->g, ev[0], n - 1, ev + 1, reason, &diag);
+		if (!err && reason)
+			ord_buf_addf(said, "event %s recorded, by the override '%s'\n", ev[0], reason);
+		else if (!err)
+			ord_buf_addf(said, "event %s recorded\n", ev[0]);
+		if (ev != argv)
+			free_args(ev, n);
+		free(head);
+		free(reason);
 		break;
 	}
 	case CMD_RESOLVE: {
@@ -1020,6 +1073,16 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 				*why = "its OpenPGP signature is no later than that of your last signed mail orderly "
 				       "took: a mail sent again, by you or by someone who saw it (to send it again, "
 				       "sign it anew)";
+				return 0;
+			}
+			/* nor for which game: the same mail readdressed to another
+			 * game he plays in would be taken there too */
+			if (j->m->pgp == 1 && (!j->b->game || strcasecmp(j->b->game, j->game))) {
+				snprintf(j->why, sizeof(j->why),
+					 "an OpenPGP-signed mail names its game on a line 'Game: %.64s' of what is signed%s%.64s%s: the signature says who wrote it, not for which game, and a copy readdressed to another game would be taken there too",
+					 j->game, j->b->game ? " (this one names '" : "",
+					 j->b->game ? j->b->game : "", j->b->game ? "')" : "");
+				*why = j->why;
 				return 0;
 			}
 			if (j->m->pgp == 1) {
@@ -1232,6 +1295,7 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	struct ord_buf path = ORD_BUF_INIT, kept = ORD_BUF_INIT;
 	char state[8] = "", side[64] = "";
 	char nonce_said[7 + 64 + 1] = "(nonce "; /* "(nonce HEX" in an inbox result */
+	int sheet_attached = 0;                  /* the sheet is the attachment, not the text */
 	const char *name, *why;
 	int64_t check_id = 0;
 	int rc = MAIL_EX_OK, err, step = 0, count = 0, referee = 0, proven;
@@ -1258,15 +1322,24 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		a.lines = NULL;
 		free(b.where);
 		b.where = ord_strdup("the attached file");
+		sheet_attached = 1;
 		b.block = a.block;
+		b.unterminated = a.unterminated;
 		mail_body_release(&a);
 	}
 	kept_bytes(raw, len, &m, &b, o->recipient, &kept);
 	/* 1. the game */
 	if (o->game) {
+		const char *base = strrchr(o->game, '/') ? strrchr(o->game, '/') + 1 : o->game;
+		size_t n = strlen(base);
+		if (n > 8 && !strcmp(base + n - 8, ".orderly"))
+			n -= 8;
+		snprintf(j.game, sizeof(j.game), "%.*s", (int)(n < 127 ? n : 127), base);
 		ord_buf_adds(&path, o->game);
 	} else {
 		name = m.to_plus ? m.to_plus : b.game;
+		if (name)
+			snprintf(j.game, sizeof(j.game), "%s", name);
 		if (!name) {
 			rc = unrouted(o, &m, kept.buf, kept.len, "no game named", msg);
 			goto out;
@@ -1338,8 +1411,15 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		ord_error_clear();
 	}
 	if (b.cmd == CMD_HELP) {
-		err = cmd_help(&j);
-		goto done;
+		/* answered to any registered address, but not beside another
+		 * command: that mail is refused whole, below (J7) */
+		struct ord_buf mixed = ORD_BUF_INIT;
+		int is_mixed = mixed_commands(&b, &mixed);
+		ord_buf_release(&mixed);
+		if (!is_mixed) {
+			err = cmd_help(&j);
+			goto done;
+		}
 	}
 	if (m.html_only) {
 		err = refuse(&j, "please send plain text",
@@ -1356,6 +1436,39 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 			     "or it has no text part. Please send it again as a plain text mail, with\n"
 			     "your orders between a line ORDERS and a line END. Nothing was changed.\n",
 			     "no readable text: asked again");
+		goto done;
+	}
+	/* the sheet is what the player wrote or it is refused, never a part
+	 * of it (D6): a NUL would have cut it; one sheet a mail (J7) */
+	if (m.nul) {
+		err = refuse(&j, "NOT accepted: a NUL byte in your mail",
+			     "Your mail's text holds a NUL byte, a control character no mail program\n"
+			     "writes: orderly reads a mail whole or not at all, and does not guess\n"
+			     "where it was cut. Please send it again as plain text. Nothing was\n"
+			     "changed.\n",
+			     "NUL byte in the text: refused");
+		goto done;
+	}
+	if ((b.cmd == CMD_ORDERS || b.cmd == CMD_CHECK) &&
+	    (m.nattachments > 1 || (m.attachment && m.text && b.block && !sheet_attached))) {
+		err = refuse(&j, "NOT accepted: more than one sheet",
+			     m.nattachments > 1
+				     ? "Your mail has more than one attached text file: a mail is one sheet,\n"
+				       "and orderly does not guess which you meant. Send one. Nothing was\n"
+				       "changed.\n"
+				     : "Your mail has an ORDERS block and an attached text file: a mail is one\n"
+				       "sheet, and orderly does not guess which you meant. Send one. Nothing\n"
+				       "was changed.\n",
+			     "more than one sheet: refused");
+		goto done;
+	}
+	if ((b.cmd == CMD_ORDERS || b.cmd == CMD_CHECK) && b.block && b.unterminated) {
+		err = refuse(&j, "NOT accepted: no END line",
+			     "Your mail has a line ORDERS (or CHECK) but no line END after the last\n"
+			     "order: orderly takes a sheet only where it can see it end, so that a\n"
+			     "mail cut short is not read as a shorter sheet. Put a line END after\n"
+			     "your last order and send it again. Nothing was changed.\n",
+			     "block without END: refused");
 		goto done;
 	}
 	/* a draft is not signed (J5): refused before any proof is looked at,

@@ -58,6 +58,8 @@ struct mail_msg {
 	char *text;       /* the text/plain the sender wrote, UTF-8, LF line ends; NULL if none */
 	char *attachment; /* a .txt (or text/plain) attachment, UTF-8; NULL if none */
 	int html_only;    /* HTML but no text/plain anywhere */
+	int nul;          /* NUL bytes left out of text and attachment (refused) */
+	int nattachments; /* .txt (or text/plain) attachments: each one a sheet */
 	int broken;       /* GMime could not read it as a message */
 	int pgp;          /* 0 unsigned; 1 a good OpenPGP/MIME signature by pgp_fpr; -1 a bad one */
 	char *pgp_fpr;    /* fingerprint of the signing key, uppercase */

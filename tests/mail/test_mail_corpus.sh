@@ -147,7 +147,7 @@ if command -v gpg >/dev/null 2>&1; then
 	[[ $RC == 0 ]] || fail "register --pgp-key: $ERR"
 	expect_in "$OUT" "openpgp"
 	expect_eq "$(sqlu "SELECT count(*) FROM log WHERE kind = 'mail-pgp'")" 1 "logged OpenPGP keys"
-	printf 'ORDERS\nR1 ↑ 1/4 @B1\nEND\n' >"$TMP/red-orders.txt"
+	printf 'Game: corpus\nORDERS\nR1 ↑ 1/4 @B1\nEND\n' >"$TMP/red-orders.txt"
 	for who in red mallory; do
 		as_user python3 "$MAILSRC/pgp_mail.py" "$TMP/gpg-$who" "Red <red@club.test>" \
 			orderly+corpus@judge.test "corpus-9$([[ $who == red ]] && echo 1 || echo 2)-pgp@club.test" \

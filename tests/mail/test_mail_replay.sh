@@ -149,9 +149,13 @@ if command -v gpg >/dev/null 2>&1; then
 		"red <red@club.test>" ed25519 sign never 2>/dev/null
 	as_user gpg --homedir "$TMP/gpg-red" --armor --export red@club.test >"$TMP/red.asc"
 	ordu register "$G" --side red --pgp-key "$TMP/red.asc" >/dev/null
-	# two mails signed ten seconds apart (gpg's clock set for each)
-	for v in 1 2; do
-		printf 'ORDERS\nR1 ↑ %s\nEND\n' "$([[ $v == 1 ]] && echo 1/4 || echo 1/2)" >"$TMP/red-$v.txt"
+	# two mails signed ten seconds apart (gpg's clock set for each), each
+	# naming its game in what is signed; a third names none
+	for v in 1 2 3; do
+		{
+			[[ $v == 3 ]] || printf 'Game: replay\n'
+			printf 'ORDERS\nR1 ↑ %s\nEND\n' "$([[ $v == 1 ]] && echo 1/4 || echo 1/2)"
+		} >"$TMP/red-$v.txt"
 		echo "faked-system-time $((now - 100 + 10 * v))!" | as_user tee "$TMP/gpg-red/gpg.conf" >/dev/null
 		as_user python3 "$MAILSRC/pgp_mail.py" "$TMP/gpg-red" "Red <red@club.test>" \
 			orderly+replay@judge.test "replay-pgp-$v@club.test" "$TMP/red-$v.txt" >"$TMP/pgp-$v.eml"
@@ -167,6 +171,22 @@ if command -v gpg >/dev/null 2>&1; then
 	expect_in "$(body_with red "[replay] NOT accepted: your mail could not be proven yours")" \
 		"no later than that of your last signed mail"
 	expect_in "$(sqlu "SELECT CAST(bytes AS TEXT) FROM sheet WHERE version = (SELECT max(version) FROM sheet WHERE side_id = 2) AND side_id = 2")" "R1 ↑ 1/2"
+	# a signature says who wrote a mail, not for which game: the same mail
+	# readdressed to another game red plays in with the same key is refused
+	# there, as one that names no game is here
+	O=$GAMES/other.orderly
+	ordu new "$O" --scenario "$MAILSRC/data/scenario.xml" >/dev/null 2>&1
+	ordu register "$O" --side red --pgp-key "$TMP/red.asc" >/dev/null
+	sed -e 's/orderly+replay@/orderly+other@/' -e 's/replay-pgp-2@/other-pgp-2@/' "$TMP/pgp-2.eml" >"$TMP/pgp-2-other.eml"
+	send_and_flush "$TMP/pgp-2-other.eml"
+	expect_eq "$(sqlu "SELECT count(*) FROM sheet" "$O")" 0 "sheets of another game after red's signed mail readdressed to it"
+	expect_in "$(body_with red "[other] NOT accepted: your mail could not be proven yours")" \
+		"an OpenPGP-signed mail names its game on a line 'Game: other' of what is signed (this one names 'replay')"
+	send_and_flush "$TMP/pgp-3.eml"
+	expect_eq "$(sheets red)" 2 "red's sheets after a signed mail that names no game"
+	expect_in "$(mime "$(mails red | tail -1)" subject)" "[replay] NOT accepted: your mail could not be proven yours"
+	expect_in "$(mime "$(mails red | tail -1)" body)" \
+		"an OpenPGP-signed mail names its game on a line 'Game: replay' of what is signed: the signature says who wrote it, not for which game"
 else
 	note "SKIP OpenPGP: gpg is not installed"
 fi

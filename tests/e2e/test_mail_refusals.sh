@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# test_mail_refusals.sh - mails the judge refuses whole rather than read in
+# part (a red team's findings; mail-in fed directly, no MTA):
+#   - a NUL byte in the text (it cut the sheet, and the rest got a receipt);
+#   - an ORDERS block with no END line;
+#   - two sheets in one mail: two attached files, or a block and a file;
+#   - HELP before an ORDERS block (help was sent, the orders dropped, J7);
+#   - EVENT ... override=REASON with an argument after override= (it was
+#     dropped, and the reason cut at its first word);
+#   - an OpenPGP-signed mail readdressed to another game is covered by
+#     tests/mail/test_mail_replay.sh;
+# and a referee's SCHEDULE is done once when his mail is delivered again
+# after a crash (J2; it made no change the judge saw, so it ran twice).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+need_sqlite3
+cd "$TMP"
+GAMES=$TMP/games
+mkdir -p "$GAMES"
+G=$GAMES/cross.orderly
+ord new "$G" --scenario "$SRC/tests/mail/data/scenario.xml" >/dev/null 2>&1
+printf 'blue shako and sabre\n' | ord register "$G" --side blue --passphrase-file - >/dev/null
+printf 'umpire of the table\n' | ord register "$G" --referee --passphrase-file - >/dev/null
+n=0
+# mailin FROM HEADERS... < BODY: one message to the game, its result line
+mailin() {
+	local from=$1
+	shift
+	n=$((n + 1))
+	{
+		printf 'From: %s <%s@club.test>\nTo: orderly+cross@judge.test\n' "$from" "$from"
+		printf 'Message-ID: <refusal-%d@club.test>\nDate: %s\n' $n "$(date -R)"
+		printf '%s\n' "$@"
+		printf '\n'
+		cat
+	} >msg-$n.eml
+	run "$ORDERLY" mail-in --games "$GAMES" <msg-$n.eml
+	[[ $RC == 0 ]] || fail "mail-in of message $n exited $RC: $ERR"
+}
+reply() { # the last reply's subject and body
+	sql "$G" "SELECT CAST(bytes AS TEXT) FROM mail_outbox ORDER BY id DESC LIMIT 1"
+}
+sheets() { sql "$G" "SELECT count(*) FROM sheet"; }
+PASS='Passphrase: blue shako and sabre'
+
+# ---- a NUL byte, in base64 and in quoted-printable: refused, nothing stored
+printf '%s\nORDERS\nB1 \xe2\x86\x91 1/2\n\0B2 Fb @R1\nB3 \xe2\x86\x92 1/2\nEND\n' "$PASS" | base64 >nul.b64
+mailin blue 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: text/plain; charset=utf-8' \
+	'Content-Transfer-Encoding: base64' <nul.b64
+expect_in "$ERR" "NUL byte in the text: refused"
+expect_in "$(reply)" "NOT accepted: a NUL byte in your mail"
+mailin blue 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: text/plain; charset=utf-8' \
+	'Content-Transfer-Encoding: quoted-printable' <<EOF
+$PASS
+ORDERS
+B1 =E2=86=91 1/2
+=00B2 Fb @R1
+END
+EOF
+expect_in "$ERR" "NUL byte in the text: refused"
+expect_eq "$(sheets)" 0 "sheets after mails with a NUL byte"
+
+# ---- a block with no END: refused (a mail cut short would be a shorter sheet)
+mailin blue 'Subject: orders' <<EOF
+$PASS
+ORDERS
+B1 ↑ 1/2
+EOF
+expect_in "$ERR" "block without END: refused"
+expect_in "$(reply)" "Put a line END after"
+expect_eq "$(sheets)" 0 "sheets after a block with no END"
+
+# ---- two sheets in one mail
+multipart() { # the text, then each attachment's body as name=TEXT
+	local text=$1 a
+	shift
+	printf -- '--b\nContent-Type: text/plain; charset=utf-8\n\n%s\n' "$text"
+	for a in "$@"; do
+		printf -- '--b\nContent-Type: text/plain; charset=utf-8\nContent-Disposition: attachment; filename="%s"\n\n%s\n' \
+			"${a%%=*}" "${a#*=}"
+	done
+	printf -- '--b--\n'
+}
+mailin blue 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: multipart/mixed; boundary="b"' \
+	< <(multipart "$PASS" "a.txt=B1 ↑ 1/2" "b.txt=B2 Fb @R1")
+expect_in "$ERR" "more than one sheet: refused"
+expect_in "$(reply)" "more than one attached text file"
+mailin blue 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: multipart/mixed; boundary="b"' \
+	< <(multipart "$PASS
+ORDERS
+B1 ↑ 1/2
+END" "b.txt=B2 Fb @R1")
+expect_in "$ERR" "more than one sheet: refused"
+expect_in "$(reply)" "an ORDERS block and an attached text file"
+expect_eq "$(sheets)" 0 "sheets after mails of two sheets"
+# one attached file is the sheet, as before
+mailin blue 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: multipart/mixed; boundary="b"' \
+	< <(multipart "$PASS" "a.txt=B1 ↑ 1/2")
+expect_in "$ERR" "orders of blue stored"
+expect_eq "$(sheets)" 1 "sheets after a mail of one attached sheet"
+
+# ---- HELP before a block: one command too many, refused whole (J7)
+mailin blue 'Subject: orders' <<EOF
+$PASS
+HELP
+ORDERS
+B1 → 1/2
+END
+EOF
+expect_in "$ERR" "more than one command: refused"
+expect_eq "$(sheets)" 1 "sheets after HELP before a block"
+mailin blue 'Subject: help' <<<"HELP"
+expect_in "$ERR" "help sent"
+
+# ---- EVENT with override=: the reason is the rest of the line, whole; an
+# argument written after it is refused, not dropped
+mailin referee 'Subject: cmds' <<EOF
+Passphrase: umpire of the table
+SEAL FORCE
+EVENT move unit=R1 distance=9 override=measured twice on the table terrain=forest
+EOF
+expect_in "$(reply)" "'terrain=forest' in it is written as an argument: put the event's arguments before override="
+expect_eq "$(sql "$G" "SELECT count(*) FROM event")" 0 "events after an argument after override="
+mailin referee 'Subject: cmds' <<EOF
+Passphrase: umpire of the table
+EVENT move unit=R1 distance=9 terrain=forest override=measured twice on the table
+EOF
+expect_in "$(reply)" "event move recorded, by the override 'measured twice on the table'"
+expect_eq "$(sql "$G" "SELECT override FROM event")" "measured twice on the table" "the override's reason"
+
+# ---- SCHEDULE once, whatever point of the mail's next command a crash
+# stops it at (the store's test pause points), when the MTA delivers it again
+S=$GAMES/sched.orderly
+ord new "$S" --scenario "$SRC/tests/mail/data/scenario.xml" >/dev/null 2>&1
+printf 'umpire of the table\n' | ord register "$S" --referee --passphrase-file - >/dev/null
+cp "$S" base.orderly
+cat >sched.eml <<'EOF'
+From: Ref <referee@club.test>
+To: orderly+sched@judge.test
+Subject: cmds
+Message-ID: <sched-1@club.test>
+
+Passphrase: umpire of the table
+SCHEDULE every 24h at 20:00 in UTC grace 1h
+SEAL FORCE
+EOF
+schedules() { sql "$S" "SELECT count(*) FROM log WHERE kind = 'schedule'"; }
+base=$(schedules)
+hit=0
+for at in $(seq 1 40); do
+	rm -f "$S" "$S-wal" "$S-shm"
+	cp base.orderly "$S"
+	: >pause
+	ORDERLY_TEST_PAUSE_IN_TX=$TMP/pause ORDERLY_TEST_PAUSE_AT=$at \
+		"$ORDERLY" mail-in --games "$GAMES" <sched.eml >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 400); do
+		[[ -s pause ]] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.05
+	done
+	if [[ ! -s pause ]]; then
+		wait $pid || true
+		break
+	fi
+	kill -9 $pid
+	wait $pid 2>/dev/null || true
+	# killed once SCHEDULE was in: delivered again, it is not done again
+	if (($(schedules) > base)); then
+		hit=1
+		run "$ORDERLY" mail-in --games "$GAMES" <sched.eml
+		expect_eq "$(schedules)" $((base + 1)) "schedule entries after the mail came again (killed at pause point $at)"
+		expect_in "$(sql "$S" "SELECT CAST(bytes AS TEXT) FROM mail_outbox ORDER BY id DESC LIMIT 1")" \
+			"done before (a message delivered again)"
+		break
+	fi
+done
+((hit)) || fail "no pause point was reached after SCHEDULE was done"
+note "ok"
