@@ -133,6 +133,19 @@ static void uninterned_free(const struct ord_ctx *ctx, const char *s)
 		free((char *)s);
 }
 
+/* What an event holds; a removed one (its kind NULL) holds nothing. */
+static void event_release(const struct ord_ctx *ctx, struct ord_event *e)
+{
+	if (!e->kind)
+		return;
+	free((char *)e->override);
+	uninterned_free(ctx, e->phase);
+	uninterned_free(ctx, e->kind);
+	uninterned_free(ctx, e->check);
+	ord_kv_release(&e->kv);
+	e->kind = NULL;
+}
+
 static void result_release(const struct ord_ctx *ctx, struct ord_ctx_result *r)
 {
 	uninterned_free(ctx, r->phase);
@@ -170,14 +183,8 @@ void ord_ctx_release(struct ord_ctx *ctx)
 	free(ctx->by_id.slots);
 	free(ctx->by_name.slots);
 	free(ctx->orders);
-	for (i = 0; i < ctx->nevents; i++) {
-		struct ord_event *e = &ctx->events[i];
-		free((char *)e->override);
-		uninterned_free(ctx, e->phase);
-		uninterned_free(ctx, e->kind);
-		uninterned_free(ctx, e->check);
-		ord_kv_release(&e->kv);
-	}
+	for (i = 0; i < ctx->nevents; i++)
+		event_release(ctx, &ctx->events[i]);
 	free(ctx->events);
 	evx_free(ctx);
 	for (i = 0; i < ctx->nrolls; i++) {
@@ -340,6 +347,9 @@ struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const cha
 		ctx->ealloc = ctx->ealloc ? 2 * ctx->ealloc : 16;
 		ctx->events = ord_xrealloc(ctx->events, ctx->ealloc * sizeof(*ctx->events));
 	}
+	ctx->events_sorted = !ctx->nevents
+				     ? 1
+				     : ctx->events_sorted && ctx->events[ctx->nevents - 1].seq < seq;
 	e = &ctx->events[ctx->nevents++];
 	e->seq = seq;
 	e->phase = intern(ctx, phase);
@@ -420,9 +430,12 @@ static void evx_update(struct ord_ctx *ctx)
 		ctx->evx_units = want;
 	}
 	for (; ctx->evx_done < ctx->nevents; ctx->evx_done++) {
-		const struct ord_event_kind *ek = ord_ruleset_event_kind(ctx->rs,
-									 ctx->events[ctx->evx_done].kind);
+		const struct ord_event_kind *ek;
 		const struct ord_key_spec *ks;
+
+		if (!ctx->events[ctx->evx_done].kind)
+			continue; /* removed, not yet closed up */
+		ek = ord_ruleset_event_kind(ctx->rs, ctx->events[ctx->evx_done].kind);
 
 		for (ks = ek ? ek->keys : NULL; ks && ks->name; ks++) {
 			const char *v;
@@ -480,7 +493,9 @@ void ord_ctx_unlist_event(struct ord_ctx *ctx, size_t i)
 	const struct ord_key_spec *ks;
 
 	evx_update(ctx);
-	ek = i < ctx->nevents ? ord_ruleset_event_kind(ctx->rs, ctx->events[i].kind) : NULL;
+	ek = i < ctx->nevents && ctx->events[i].kind
+		     ? ord_ruleset_event_kind(ctx->rs, ctx->events[i].kind)
+		     : NULL;
 	for (ks = ek ? ek->keys : NULL; ks && ks->name; ks++) {
 		struct ord_ctx_evlist *l;
 		struct ord_unit *u;
@@ -503,23 +518,48 @@ void ord_ctx_unlist_event(struct ord_ctx *ctx, size_t i)
 
 int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq)
 {
-	size_t i;
+	size_t i = ctx->nevents, lo = 0, hi = ctx->nevents;
 
-	for (i = 0; i < ctx->nevents; i++) {
-		struct ord_event *e = &ctx->events[i];
-		if (e->seq != seq)
-			continue;
-		free((char *)e->override);
-		uninterned_free(ctx, e->phase);
-		uninterned_free(ctx, e->kind);
-		uninterned_free(ctx, e->check);
-		ord_kv_release(&e->kv);
-		memmove(e, e + 1, (ctx->nevents - i - 1) * sizeof(*e));
-		ctx->nevents--;
-		evx_reset(ctx); /* the indexes moved */
-		return 1;
+	/* the events in the order of their numbers (a replay adds them so):
+	 * halved; else one by one */
+	if (ctx->events_sorted) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (ctx->events[mid].seq < seq)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		i = lo < ctx->nevents && ctx->events[lo].seq == seq ? lo : ctx->nevents;
+	} else {
+		for (i = 0; i < ctx->nevents && ctx->events[i].seq != seq; i++)
+			;
 	}
-	return 0;
+	if (i == ctx->nevents || !ctx->events[i].kind)
+		return 0;
+	/* out of its units' lists, then emptied where it stands: taking it
+	 * out of the array at once moved every event after it and built the
+	 * lists again, for each event removed (a replay of thousands of voids
+	 * in a phase of thousands of events was quadratic in them); the array
+	 * closes up when it is next read whole (ord_ctx_events_compact) */
+	ord_ctx_unlist_event(ctx, i);
+	event_release(ctx, &ctx->events[i]);
+	ctx->nremoved++;
+	return 1;
+}
+
+void ord_ctx_events_compact(struct ord_ctx *ctx)
+{
+	size_t i, n = 0;
+
+	if (!ctx->nremoved)
+		return;
+	for (i = 0; i < ctx->nevents; i++)
+		if (ctx->events[i].kind)
+			ctx->events[n++] = ctx->events[i];
+	ctx->nevents = n;
+	ctx->nremoved = 0;
+	evx_reset(ctx); /* the indexes moved */
 }
 
 int ord_ctx_unit_changed(struct ord_ctx *ctx, size_t i, struct ord_buf *serialised)
@@ -539,15 +579,10 @@ void ord_ctx_next_phase(struct ord_ctx *ctx)
 	struct ord_buf b = ORD_BUF_INIT;
 	size_t i;
 
-	for (i = 0; i < ctx->nevents; i++) {
-		struct ord_event *e = &ctx->events[i];
-		free((char *)e->override);
-		uninterned_free(ctx, e->phase);
-		uninterned_free(ctx, e->kind);
-		uninterned_free(ctx, e->check);
-		ord_kv_release(&e->kv);
-	}
+	for (i = 0; i < ctx->nevents; i++)
+		event_release(ctx, &ctx->events[i]);
 	ctx->nevents = 0;
+	ctx->nremoved = 0;
 	evx_reset(ctx);
 	for (i = 0; i < ctx->nrolls; i++) {
 		uninterned_free(ctx, ctx->rolls[i].phase);
@@ -712,11 +747,13 @@ const struct ord_order *ord_ctx_order(struct ord_ctx *ctx, const struct ord_unit
 
 size_t ord_ctx_nevents(struct ord_ctx *ctx)
 {
+	ord_ctx_events_compact(ctx);
 	return ctx->nevents;
 }
 
 const struct ord_event *ord_ctx_event(struct ord_ctx *ctx, size_t i)
 {
+	ord_ctx_events_compact(ctx);
 	return i < ctx->nevents ? &ctx->events[i] : NULL;
 }
 

@@ -57,6 +57,8 @@ struct ord_ctx {
 
 	struct ord_event *events;
 	size_t nevents, ealloc;
+	size_t nremoved;   /* events removed and not yet closed up (kind NULL) */
+	int events_sorted; /* every event's number above the one before it */
 	/* the events by the units their unit keys name (ord_ctx_unit_events):
 	 * per unit an array of event indexes in the order of the events'
 	 * numbers, so that the i-th is one read (a module walks them all for
@@ -146,6 +148,9 @@ int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event
 		  const char *purpose, unsigned idx, unsigned sides);
 /* Take event seq out of ctx (a voided event, in the replay); 1 if it was there. */
 int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq);
+/* Close up the array after events removed: ord_ctx_nevents and
+ * ord_ctx_event do it; code that reads ctx->events itself calls it first. */
+void ord_ctx_events_compact(struct ord_ctx *ctx);
 /* The first unit an event of kind ek with arguments kv names that the
  * ctx's events name ORD_EVENTS_PER_UNIT times already, or NULL: one more
  * is refused, when recorded and in the audit's replay (a module checks
@@ -154,11 +159,10 @@ int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq);
  * records, made a phase quadratic in them). */
 struct ord_unit *ord_ctx_unit_events_full(struct ord_ctx *ctx, const struct ord_event_kind *ek,
 					  const struct ord_kv *kv);
-/* Take event i (the last added, so the last of its units') out of the
- * lists by unit: the checks of the events after it no longer see it.  It
- * stays in the events, in place, and is listed again if the index is
- * built again (ord_ctx_remove_event, units added); cheap, where
- * ord_ctx_remove_event indexes everything again. */
+/* Take event i out of the lists by unit: the checks of the events after
+ * it no longer see it.  It stays in the events, in place, and is listed
+ * again if the index is built again (the array closed up, units added);
+ * cheap: it walks back over the later events of its units only. */
 void ord_ctx_unlist_event(struct ord_ctx *ctx, size_t i);
 /* Begin the next phase in the same ctx (the verifier's replay): forget the
  * events, rolls and results of the last one, and take the units' states as

@@ -42,6 +42,7 @@ void ord_fog_units_met(const struct ord_ruleset *rs, struct ord_ctx *ctx, const 
 	size_t i;
 
 	memset(met, 0, ctx->nunits * sizeof(*met));
+	ord_ctx_events_compact(ctx);
 	for (i = 0; i < ctx->nevents; i++) {
 		const struct ord_event *e = &ctx->events[i];
 		const struct ord_event_kind *ek;
@@ -72,8 +73,10 @@ void ord_fog_units_met(const struct ord_ruleset *rs, struct ord_ctx *ctx, const 
  * so in the order of their numbers), or NULL. */
 static const struct ord_event *event_by_seq(struct ord_ctx *ctx, unsigned seq)
 {
-	size_t lo = 0, hi = ctx->nevents;
+	size_t lo = 0, hi;
 
+	ord_ctx_events_compact(ctx);
+	hi = ctx->nevents;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (ctx->events[mid].seq == seq)
@@ -146,6 +149,7 @@ unsigned *ord_fog_event_numbers(const struct ord_ruleset *rs, struct ord_ctx *ct
 	unsigned *num, most = 0, next = 0, s;
 	size_t i;
 
+	ord_ctx_events_compact(ctx);
 	for (i = 0; i < ctx->nevents; i++)
 		if (ctx->events[i].seq > most)
 			most = ctx->events[i].seq;

@@ -1086,7 +1086,7 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	 * as the referee's report finds them (put_pending); reading the
 	 * game again for them made the movement phase at 100,000 units
 	 * 1.37 s instead of 1.16, and this 1.22 */
-	nevents = ctx.nevents;
+	nevents = ord_ctx_nevents(&ctx);
 	if (o->pending && g->rs->check_execution) {
 		struct ord_diag d;
 		if ((err = ord_game_add_other_events(g, &ctx, t.turn, cur)) != 0)

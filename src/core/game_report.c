@@ -220,6 +220,7 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 {
 	size_t i;
 
+	ord_ctx_events_compact(ctx);
 	if (o->text && ctx->nevents)
 		ord_buf_adds(o->text, say(o->lang, "events:\n"));
 	for (i = 0; i < ctx->nevents; i++) {

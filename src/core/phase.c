@@ -248,6 +248,7 @@ void ord_phase_events_digest(struct ord_ctx *ctx, unsigned char out[32])
 	size_t i;
 
 	ord_digest_init(&d, ORD_EVENTS_TAG);
+	ord_ctx_events_compact(ctx);
 	for (i = 0; i < ctx->nevents; i++) {
 		const struct ord_event *e = &ctx->events[i];
 		ord_buf_reset(&a);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/common.h"
+#include "core/ctx.h"
 #include "ruleset.h"
 #include "tables.h"
 
@@ -109,6 +110,51 @@ static void cast(void)
 	unit("R2", "red", "kind=line_infantry formation=line figures=24", NULL);
 	unit("RH", "red", "kind=light_cavalry formation=line figures=8 weapon=none", NULL);
 }
+
+/* The replay takes a voided event out of its phase: out of its units'
+ * lists at once, the array closed up when it is next read whole, the rest
+ * in the order recorded (a removal moved every event after it and built
+ * every list again: thousands of voids in a phase of thousands of events
+ * were quadratic) */
+static unsigned unit_seq(const char *id, size_t i)
+{
+	const struct ord_event *e = ord_ctx_unit_event(ctx, ord_ctx_find_unit(ctx, id), i);
+	return e ? e->seq : 0;
+}
+
+START_TEST(event_removed)
+{
+	cast();
+	event("move", "unit=B1 distance=1");
+	event("move", "unit=B2 distance=1");
+	event("move", "unit=B1 distance=1");
+	event("move", "unit=B1 distance=2");
+	ck_assert_int_eq(ord_ctx_remove_event(ctx, 3), 1);
+	ck_assert_int_eq(ord_ctx_remove_event(ctx, 3), 0);
+	ck_assert_int_eq(ord_ctx_remove_event(ctx, 99), 0);
+	ck_assert_uint_eq(ord_ctx_unit_nevents(ctx, ord_ctx_find_unit(ctx, "B1")), 2);
+	ck_assert_uint_eq(unit_seq("B1", 0), 1);
+	ck_assert_uint_eq(unit_seq("B1", 1), 4);
+	/* one added after it, one before it removed */
+	event("move", "unit=B2 distance=2");
+	ck_assert_int_eq(ord_ctx_remove_event(ctx, 1), 1);
+	ck_assert_uint_eq(ord_ctx_unit_nevents(ctx, ord_ctx_find_unit(ctx, "B1")), 1);
+	ck_assert_uint_eq(unit_seq("B1", 0), 4);
+	ck_assert_uint_eq(unit_seq("B2", 0), 2);
+	ck_assert_uint_eq(unit_seq("B2", 1), 5);
+	/* read whole: closed up, in order, and the lists built again */
+	ck_assert_uint_eq(ord_ctx_nevents(ctx), 3);
+	ck_assert_uint_eq(ord_ctx_event(ctx, 0)->seq, 2);
+	ck_assert_uint_eq(ord_ctx_event(ctx, 1)->seq, 4);
+	ck_assert_uint_eq(ord_ctx_event(ctx, 2)->seq, 5);
+	ck_assert_str_eq(ord_kv_get(&ord_ctx_event(ctx, 1)->kv, "distance"), "2");
+	ck_assert_uint_eq(ord_ctx_unit_nevents(ctx, ord_ctx_find_unit(ctx, "B1")), 1);
+	ck_assert_uint_eq(unit_seq("B1", 0), 4);
+	ck_assert_uint_eq(ord_ctx_unit_nevents(ctx, ord_ctx_find_unit(ctx, "B2")), 2);
+	ck_assert_int_eq(ord_ctx_remove_event(ctx, 4), 1);
+	ck_assert_uint_eq(ord_ctx_unit_nevents(ctx, ord_ctx_find_unit(ctx, "B1")), 0);
+}
+END_TEST
 
 /* Seal a side's sheet: attach each order to its unit. */
 static void orders(const char *text)
@@ -2615,6 +2661,7 @@ Suite *ord_test_suite(void)
 	suite_add_tcase(s, sheet);
 
 	tcase_add_checked_fixture(ev, setup, teardown);
+	tcase_add_test(ev, event_removed);
 	tcase_add_test(ev, move_fraction);
 	tcase_add_test(ev, move_fraction_half_line);
 	tcase_add_test(ev, move_terrain);
