@@ -1540,6 +1540,19 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		err = answer(&j);
 		goto done;
 	}
+	/* an OpenPGP signature proves what it covers: not the Subject, nor
+	 * the default of a text with no command line, so that CHECK in the
+	 * Subject, taken out on the way, would have made the draft his sheet */
+	if (m.pgp == 1 && b.cmd_from_subject) {
+		err = refuse(&j, "NOT accepted: no command in what you signed",
+			     "Your mail is signed with OpenPGP, but what you signed has no command\n"
+			     "line: the Subject is not signed, and anyone on the way could change\n"
+			     "it. Write ORDERS (or CHECK) on a line before your orders and END after\n"
+			     "them, or STATUS, REPORT ..., in the text you sign, and send it again.\n"
+			     "Nothing was changed.\n",
+			     "signed text with no command line: refused");
+		goto done;
+	}
 	/* 4. the command */
 	if (j.referee && b.ncmds && b.cmds[0].cmd >= CMD_SEAL) {
 		err = cmd_referee(&j, step);

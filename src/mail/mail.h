@@ -116,10 +116,11 @@ struct mail_body {
 	struct ord_buf sheet; /* the sheet: the ORDERS ... END block, or the text */
 	unsigned *lines;      /* lines[i]: the player's line number of sheet line i+1 */
 	size_t nlines;
-	int block;        /* 1: the sheet was an ORDERS ... END block */
-	int extra_block;  /* an ORDERS or CHECK line after that block */
-	char *where;      /* how line numbers count: "your ORDERS block", "your mail" */
-	int unterminated; /* an ORDERS line without its END */
+	int block;            /* 1: the sheet was an ORDERS ... END block */
+	int extra_block;      /* an ORDERS or CHECK line after that block */
+	char *where;          /* how line numbers count: "your ORDERS block", "your mail" */
+	int unterminated;     /* an ORDERS line without its END */
+	int cmd_from_subject; /* the text has no command line: the Subject's, or the default */
 };
 void mail_body_init(struct mail_body *b);
 void mail_body_release(struct mail_body *b);

@@ -151,10 +151,14 @@ if command -v gpg >/dev/null 2>&1; then
 	ordu register "$G" --side red --pgp-key "$TMP/red.asc" >/dev/null
 	# two mails signed ten seconds apart (gpg's clock set for each), each
 	# naming its game in what is signed; a third names none
-	for v in 1 2 3; do
+	for v in 1 2 3 4; do
 		{
 			[[ $v == 3 ]] || printf 'Game: replay\n'
-			printf 'ORDERS\nR1 ↑ %s\nEND\n' "$([[ $v == 1 ]] && echo 1/4 || echo 1/2)"
+			if [[ $v == 4 ]]; then
+				printf 'R1 ↑ 1/4\n' # no command: the Subject's is not signed
+			else
+				printf 'ORDERS\nR1 ↑ %s\nEND\n' "$([[ $v == 1 ]] && echo 1/4 || echo 1/2)"
+			fi
 		} >"$TMP/red-$v.txt"
 		echo "faked-system-time $((now - 100 + 10 * v))!" | as_user tee "$TMP/gpg-red/gpg.conf" >/dev/null
 		as_user python3 "$MAILSRC/pgp_mail.py" "$TMP/gpg-red" "Red <red@club.test>" \
@@ -187,6 +191,11 @@ if command -v gpg >/dev/null 2>&1; then
 	expect_in "$(mime "$(mails red | tail -1)" subject)" "[replay] NOT accepted: your mail could not be proven yours"
 	expect_in "$(mime "$(mails red | tail -1)" body)" \
 		"an OpenPGP-signed mail names its game on a line 'Game: replay' of what is signed: the signature says who wrote it, not for which game"
+	send_and_flush "$TMP/pgp-4.eml"
+	expect_eq "$(sheets red)" 2 "red's sheets after a signed mail with no command line"
+	expect_in "$(mime "$(mails red | tail -1)" subject)" "[replay] NOT accepted: no command in what you signed"
+	expect_in "$(mime "$(mails red | tail -1)" body)" "the Subject is not signed"
+
 else
 	note "SKIP OpenPGP: gpg is not installed"
 fi
