@@ -538,6 +538,10 @@ static int cmd_orders(struct judge *j, int check_only)
 	int err, has_key;
 
 	ord_diag_init(&diag);
+	/* every answer to a proven sheet always goes, whatever used up the
+	 * sender's replies: its receipt and any refusal (closed, empty, too
+	 * long, not valid); a CHECK's answer counts as any reply does */
+	j->sheet_answer = !check_only;
 	mail_body_variants(j->b, v);
 	if ((err = ord_game_status(j->g, &ti)) != 0)
 		goto out;
@@ -609,7 +613,6 @@ static int cmd_orders(struct judge *j, int check_only)
 		/* refused: nothing of it stored; the problems, each at its line */
 		char message[256];
 		snprintf(message, sizeof(message), "%s", ord_error_last());
-		j->sheet_answer = 1;
 		ord_buf_addf(&j->subject, "orders NOT accepted: turn %d, %s", ti.turn, j->side);
 		ord_buf_addf(&j->reply,
 			     "Your orders for turn %d were NOT accepted; nothing of them is stored.\n"
