@@ -27,6 +27,12 @@
  *      names its line and column (GMime's own conversion drops it); any
  *      other charset is converted with iconv, and a byte it has no
  *      character for stays as it was, for the check to name the same way.
+ *  D7. What the judge keeps of a message is checked in every form it can be
+ *      read in (mail_msg_texts): the bytes as they are; the decoded Subject;
+ *      and every leaf part, those of a forwarded message, an attachment,
+ *      an HTML part and a signature too, with its transfer encoding undone,
+ *      as its bytes and in UTF-8, format=flowed joined, and HTML read as
+ *      text (its tags dropped, or each made a line end; entities decoded).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -552,4 +558,259 @@ int mail_pgp_fingerprint(const char *armored, char *fpr, size_t n)
 	if (strncmp(dir, "", 1))
 		rm_rf(dir);
 	return ok ? 0 : -1;
+}
+
+/* ---- every form a message can be read in (D7) ---- */
+
+struct texts {
+	mail_text_fn fn;
+	void *ud;
+	int depth; /* base64 lines decoded within base64 lines */
+};
+
+/* An HTML entity at s (after '&'): its text in out, and how many bytes it
+ * took; 0 when it is none of those known. */
+static size_t entity(const char *s, size_t n, struct ord_buf *out)
+{
+	static const struct {
+		const char *name, *text;
+	} known[] = { { "nbsp;", " " }, { "amp;", "&" },   { "lt;", "<" },
+		      { "gt;", ">" },   { "quot;", "\"" }, { "apos;", "'" } };
+	size_t i, k;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(known); i++) {
+		k = strlen(known[i].name);
+		if (n >= k && !strncasecmp(s, known[i].name, k)) {
+			ord_buf_adds(out, known[i].text);
+			return k;
+		}
+	}
+	if (n > 2 && s[0] == '#') {
+		int hex = s[1] == 'x' || s[1] == 'X';
+		unsigned long c = 0;
+		for (k = hex ? 2 : 1; k < n && k < 10 && isxdigit((unsigned char)s[k]); k++) {
+			if (!hex && !isdigit((unsigned char)s[k]))
+				break;
+			c = c * (hex ? 16 : 10) +
+			    (unsigned long)(isdigit((unsigned char)s[k])
+						    ? s[k] - '0'
+						    : tolower((unsigned char)s[k]) - 'a' + 10);
+		}
+		if (k < n && s[k] == ';' && k > (hex ? 2u : 1u) && c > 0 && c < 0x110000) {
+			char u[8];
+			int m = g_unichar_to_utf8((gunichar)(c == 0xa0 ? ' ' : c), u);
+			ord_buf_add(out, u, (size_t)m);
+			return k + 1;
+		}
+	}
+	return 0;
+}
+
+/* Does the tag at s ('<' on) end a line where it is shown? */
+static int block_tag(const char *s, const char *gt)
+{
+	static const char *const names[] = { "p",      "div",        "br",      "li",      "ul",
+					     "ol",     "tr",         "td",      "th",      "table",
+					     "hr",     "pre",        "h1",      "h2",      "h3",
+					     "h4",     "h5",         "h6",      "body",    "html",
+					     "head",   "title",      "section", "article", "header",
+					     "footer", "blockquote", "dd",      "dt",      "dl" };
+	const char *p = s + 1, *e;
+	size_t i;
+
+	if (p < gt && *p == '/')
+		p++;
+	for (e = p; e < gt && isalnum((unsigned char)*e); e++)
+		;
+	for (i = 0; i < ORD_ARRAY_SIZE(names); i++)
+		if ((size_t)(e - p) == strlen(names[i]) && !strncasecmp(p, names[i], (size_t)(e - p)))
+			return 1;
+	return 0;
+}
+
+/* HTML as text: a tag made a line end when it ends one where it is shown
+ * and dropped when not (tags 0), or each made a line end (1); the entities
+ * known decoded. */
+static void unhtml(struct ord_buf *out, const char *s, size_t n, int tags)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '<') {
+			const char *gt = memchr(s + i, '>', n - i);
+			if (gt) {
+				if (tags || block_tag(s + i, gt))
+					ord_buf_addch(out, '\n');
+				i = (size_t)(gt - s);
+				continue;
+			}
+		} else if (s[i] == '&' && (k = entity(s + i + 1, n - i - 1, out)) != 0) {
+			i += k;
+			continue;
+		}
+		ord_buf_addch(out, s[i]);
+	}
+}
+
+static void emit(struct texts *t, const char *s, size_t n);
+
+static int base64_line(const char *s, const char *e)
+{
+	if (s == e)
+		return 0;
+	for (; s < e; s++)
+		if (!isalnum((unsigned char)*s) && *s != '+' && *s != '/' && *s != '=')
+			return 0;
+	return 1;
+}
+
+/* Lines that read as base64 outside a part that says so (a part whose
+ * boundary line is missing, a block pasted in): decoded too. */
+static void emit_base64_runs(struct texts *t, const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+
+	while (p < end) {
+		const char *run = p, *q = p;
+		size_t chars = 0;
+
+		while (q < end) {
+			const char *nl = memchr(q, '\n', (size_t)(end - q)), *e = nl ? nl : end;
+			if (!base64_line(q, e))
+				break;
+			chars += (size_t)(e - q);
+			q = nl ? nl + 1 : end;
+		}
+		if (chars >= 16) {
+			guchar *out = ord_xmalloc(chars / 4 * 3 + 4);
+			gint state = 0;
+			guint save = 0;
+			gsize got = g_base64_decode_step(run, (gsize)(q - run), out, &state, &save);
+			t->depth++;
+			emit(t, (const char *)out, got);
+			t->depth--;
+			free(out);
+		}
+		if (q == run) {
+			const char *nl = memchr(q, '\n', (size_t)(end - q));
+			q = nl ? nl + 1 : end;
+		}
+		p = q;
+	}
+}
+
+/* One form: NULs made spaces, CR LF and CR made LF; and, when it holds
+ * what may be markup, read as HTML both ways; base64 lines decoded. */
+static void emit(struct texts *t, const char *s, size_t n)
+{
+	struct ord_buf b = ORD_BUF_INIT, h = ORD_BUF_INIT;
+	size_t i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\r') {
+			ord_buf_addch(&b, '\n');
+			if (i + 1 < n && s[i + 1] == '\n')
+				i++;
+		} else {
+			ord_buf_addch(&b, s[i] ? s[i] : ' ');
+		}
+	}
+	t->fn(t->ud, b.buf, b.len);
+	if (memchr(b.buf, '<', b.len) || memchr(b.buf, '&', b.len))
+		for (k = 0; k < 2; k++) {
+			ord_buf_reset(&h);
+			unhtml(&h, b.buf, b.len, k);
+			t->fn(t->ud, h.buf, h.len);
+		}
+	if (t->depth < 2)
+		emit_base64_runs(t, b.buf, b.len);
+	ord_buf_release(&b);
+	ord_buf_release(&h);
+}
+
+/* A part's bytes as it is read: as they are, in UTF-8, flowed joined. */
+static void emit_part(struct texts *t, GMimeObject *obj, const char *s, size_t n)
+{
+	const char *charset = g_mime_object_get_content_type_parameter(obj, "charset");
+	const char *format = g_mime_object_get_content_type_parameter(obj, "format");
+	const char *delsp = g_mime_object_get_content_type_parameter(obj, "delsp");
+	struct ord_buf u = ORD_BUF_INIT, c = ORD_BUF_INIT;
+	char *joined;
+	size_t i;
+
+	emit(t, s, n);
+	if (charset && !as_written(charset)) {
+		to_utf8(&u, charset, s, n);
+		emit(t, u.buf, u.len);
+	} else {
+		ord_buf_add(&u, s, n);
+	}
+	if (format && !strcasecmp(format, "flowed")) {
+		/* unflow reads up to a NUL: NULs made spaces first */
+		char *lf;
+		int nul = 0;
+		for (i = 0; i < u.len; i++)
+			ord_buf_addch(&c, u.buf[i] ? u.buf[i] : ' ');
+		lf = clean_text(c.buf ? c.buf : "", c.len, &nul);
+		joined = unflow(lf, delsp && !strcasecmp(delsp, "yes"));
+		emit(t, joined, strlen(joined));
+		free(joined);
+		free(lf);
+	}
+	ord_buf_release(&u);
+	ord_buf_release(&c);
+}
+
+static void texts_walk(struct texts *t, GMimeObject *obj, int depth)
+{
+	if (!obj || depth > 20)
+		return;
+	if (GMIME_IS_MULTIPART(obj)) {
+		GMimeMultipart *mp = GMIME_MULTIPART(obj);
+		int i, n = g_mime_multipart_get_count(mp);
+		for (i = 0; i < n; i++)
+			texts_walk(t, g_mime_multipart_get_part(mp, i), depth + 1);
+	} else if (GMIME_IS_MESSAGE_PART(obj)) {
+		GMimeMessage *inner = g_mime_message_part_get_message(GMIME_MESSAGE_PART(obj));
+		const char *subject = inner ? g_mime_message_get_subject(inner) : NULL;
+		if (subject)
+			emit(t, subject, strlen(subject));
+		if (inner)
+			texts_walk(t, g_mime_message_get_mime_part(inner), depth + 1);
+	} else if (GMIME_IS_PART(obj)) {
+		GMimeDataWrapper *content = g_mime_part_get_content(GMIME_PART(obj));
+		GMimeStream *mem;
+		GByteArray *arr;
+
+		if (!content)
+			return;
+		mem = g_mime_stream_mem_new();
+		g_mime_data_wrapper_write_to_stream(content, mem);
+		arr = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+		emit_part(t, obj, (const char *)arr->data, arr->len);
+		g_object_unref(mem);
+	}
+}
+
+void mail_msg_texts(const char *raw, size_t len, mail_text_fn fn, void *ud)
+{
+	struct texts t = { fn, ud, 0 };
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeMessage *msg;
+	const char *subject;
+
+	emit(&t, raw, len);
+	stream = g_mime_stream_mem_new_with_buffer(raw, len);
+	parser = g_mime_parser_new_with_stream(stream);
+	msg = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	g_object_unref(stream);
+	if (!msg)
+		return;
+	if ((subject = g_mime_message_get_subject(msg)) != NULL)
+		emit(&t, subject, strlen(subject));
+	texts_walk(&t, g_mime_message_get_mime_part(msg), 0);
+	g_object_unref(msg);
 }

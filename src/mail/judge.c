@@ -1146,46 +1146,190 @@ static int game_path(struct ord_buf *path, const char *dir, const char *name)
 	return 0;
 }
 
-/* J4: keep a message that reaches no game; 0 when it is on disk. */
 /* ---- what is kept of a message ---- */
 
-/* Does the line [s, e) read "Passphrase:" (any case, after white space,
- * or quoted: a quoted passphrase is as secret)? */
-static int passphrase_line(const char *s, const char *e)
+/*
+ * The judge keeps a passphrase only as a hash (docs/pbem.md): a copy of the
+ * game file must not hand it out, nor the referee's web login that uses it.
+ * What the judge keeps of a message (the inbox, unrouted/) is decided by
+ * reading the copy it would keep every way it can be read (mail_msg_texts),
+ * looking for the values of every line "Passphrase: VALUE" the message
+ * holds anywhere, read any of those ways: the proof, a quoted line, an HTML
+ * part, an attachment, a forwarded message.  Each is secret, whether it is
+ * anyone's passphrase or not (only its hash could tell).
+ *
+ *   1. the bytes as received, every passphrase line's value made
+ *      "(removed)" (quoted lines too); else, when a trace is left (the
+ *      line was encoded, wrapped, in HTML, or the value is elsewhere),
+ *   2. the headers, a note saying why, and the plain text (and the .txt
+ *      attachment) with those values removed; else
+ *   3. the headers and the note alone.
+ *
+ * A trace, in any form of the copy: a passphrase line with a value; a line
+ * that is the end of a value (the rest of a line wrapped by a
+ * quoted-printable soft break or format=flowed); a value of
+ * KEPT_SEARCHED bytes or more anywhere.
+ */
+#define KEPT_SECRETS 32 /* more distinct values: the headers alone (3.) */
+#define KEPT_SEARCHED 8 /* the shortest passphrase `register` takes */
+#define KEPT_REMOVED "(removed)"
+
+struct secrets {
+	char *v[KEPT_SECRETS];
+	size_t n;
+	int over;  /* more than KEPT_SECRETS values */
+	int trace; /* found by has_trace_fn */
+};
+
+/* Does the line [s, e) read "Passphrase: VALUE" (any case, after white
+ * space and any number of quote marks '>')?  1 with its colon, and the
+ * value trimmed in [*vs, *ve). */
+static int passphrase_value(const char *s, const char *e, const char **colon, const char **vs,
+			    const char **ve)
 {
 	while (s < e && (*s == ' ' || *s == '\t' || *s == '>'))
 		s++;
-	return e - s >= 11 && !strncasecmp(s, "passphrase:", 11);
+	if (e - s < 10 || strncasecmp(s, "passphrase", 10))
+		return 0;
+	for (s += 10; s < e && (*s == ' ' || *s == '\t');)
+		s++;
+	if (s == e || *s != ':')
+		return 0;
+	*colon = s++;
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	while (e > s && isspace((unsigned char)e[-1]))
+		e--;
+	*vs = s;
+	*ve = e;
+	return 1;
 }
 
-/*
- * The message as the judge keeps it (the inbox, unrouted/): the bytes the
- * MTA gave, but for the value of every "Passphrase:" line.  The judge keeps
- * a passphrase only as a hash (docs/pbem.md): a copy of the game file must
- * not hand it out, nor the referee's web login that uses it.  When the
- * line is encoded (quoted-printable, base64) and so still there once the
- * kept bytes are read again, the judge keeps the headers and the mail's
- * plain text instead, with the line's value removed.
- */
-static void kept_bytes(const char *raw, size_t len, const struct mail_msg *m,
-		       const struct mail_body *b, const char *recipient, struct ord_buf *out)
+static int is_removed(const char *s, const char *e)
 {
-	const char *p = raw, *end = raw + len, *text;
-	struct mail_msg again;
-	struct mail_body ab;
-	int left, skipping = 0;
+	return e - s == (ptrdiff_t)strlen(KEPT_REMOVED) && !memcmp(s, KEPT_REMOVED, (size_t)(e - s));
+}
 
-	if (!b->passphrase) {
-		ord_buf_add(out, raw, len);
-		return;
-	}
+static void collect_fn(void *ud, const char *t, size_t n)
+{
+	struct secrets *s = ud;
+	const char *p = t, *end = t + n;
+
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
-		const char *cr = e > p && e[-1] == '\r' ? e - 1 : e;
-		if (passphrase_line(p, cr)) {
-			const char *colon = memchr(p, ':', (size_t)(cr - p));
+		const char *colon, *vs, *ve;
+		size_t i;
+
+		if (passphrase_value(p, e, &colon, &vs, &ve) && ve > vs && !is_removed(vs, ve)) {
+			for (i = 0; i < s->n; i++)
+				if (strlen(s->v[i]) == (size_t)(ve - vs) &&
+				    !memcmp(s->v[i], vs, (size_t)(ve - vs)))
+					break;
+			if (i < s->n)
+				; /* known */
+			else if (s->n == KEPT_SECRETS)
+				s->over = 1;
+			else {
+				char *v = ord_xmalloc((size_t)(ve - vs) + 1);
+				memcpy(v, vs, (size_t)(ve - vs));
+				v[ve - vs] = '\0';
+				s->v[s->n++] = v;
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+static void secrets_release(struct secrets *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		sodium_memzero(s->v[i], strlen(s->v[i]));
+		free(s->v[i]);
+	}
+	memset(s, 0, sizeof(*s));
+}
+
+/* Where a value of KEPT_SEARCHED bytes or more starts at t[0..n), the one
+ * found in *which; NULL when none. */
+static const char *find_value(const struct secrets *s, const char *t, size_t n, size_t *which)
+{
+	const char *best = NULL;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		size_t lv = strlen(s->v[i]);
+		const char *p = t, *end = best ? best : t + n;
+
+		if (lv < KEPT_SEARCHED)
+			continue;
+		while (p < end && (size_t)(t + n - p) >= lv &&
+		       (p = memchr(p, s->v[i][0], (size_t)(end - p))) != NULL) {
+			if ((size_t)(t + n - p) >= lv && !memcmp(p, s->v[i], lv)) {
+				best = p;
+				*which = i;
+				break;
+			}
+			p++;
+		}
+	}
+	return best;
+}
+
+static int has_trace(const struct secrets *s, const char *t, size_t n)
+{
+	const char *p = t, *end = t + n;
+	size_t i;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+		const char *colon, *vs, *ve, *ls = p, *le = e;
+
+		if (passphrase_value(p, e, &colon, &vs, &ve) && ve > vs && !is_removed(vs, ve))
+			return 1;
+		/* the end of a value, wrapped onto a line of its own */
+		while (ls < le && (*ls == ' ' || *ls == '\t' || *ls == '>'))
+			ls++;
+		while (le > ls && isspace((unsigned char)le[-1]))
+			le--;
+		for (i = 0; le - ls >= 3 && i < s->n; i++) {
+			size_t lv = strlen(s->v[i]), ll = (size_t)(le - ls);
+			if (ll <= lv && !memcmp(s->v[i] + lv - ll, ls, ll))
+				return 1;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return find_value(s, t, n, &i) != NULL;
+}
+
+static void has_trace_fn(void *ud, const char *t, size_t n)
+{
+	struct secrets *s = ud;
+
+	if (!s->trace)
+		s->trace = has_trace(s, t, n);
+}
+
+/* Does any form of the copy hold a trace of a value? */
+static int kept_has_trace(struct secrets *s, const struct ord_buf *kept)
+{
+	s->trace = 0;
+	mail_msg_texts(kept->buf, kept->len, has_trace_fn, s);
+	return s->trace;
+}
+
+/* 1. the bytes as received, every passphrase line's value removed */
+static void kept_blanked(const char *raw, size_t len, struct ord_buf *out)
+{
+	const char *p = raw, *end = raw + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+		const char *cr = e > p && e[-1] == '\r' ? e - 1 : e, *colon, *vs, *ve;
+		if (passphrase_value(p, cr, &colon, &vs, &ve)) {
 			ord_buf_add(out, p, (size_t)(colon + 1 - p));
-			ord_buf_adds(out, " (removed)");
+			ord_buf_adds(out, " " KEPT_REMOVED);
 			ord_buf_add(out, cr, (size_t)(e - cr));
 		} else {
 			ord_buf_add(out, p, (size_t)(e - p));
@@ -1194,41 +1338,107 @@ static void kept_bytes(const char *raw, size_t len, const struct mail_msg *m,
 			ord_buf_addch(out, '\n');
 		p = nl ? nl + 1 : end;
 	}
-	mail_msg_read(&again, out->buf, out->len, recipient);
-	mail_body_init(&ab);
-	mail_body_parse(&ab, again.subject, again.text ? again.text : again.attachment);
-	left = ab.passphrase && strcmp(ab.passphrase, "(removed)");
-	mail_body_release(&ab);
-	mail_msg_release(&again);
-	if (!left)
-		return;
-	/* the headers but those of the MIME structure, then the plain text */
-	ord_buf_reset(out);
-	for (p = raw; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl + 1 : end;
-		if (e - p <= 2 && (*p == '\n' || *p == '\r'))
-			break; /* the blank line that ends the headers */
-		if (*p != ' ' && *p != '\t')
-			skipping = !strncasecmp(p, "content-", 8) ||
-				   !strncasecmp(p, "mime-version:", 13);
-		if (!skipping)
+}
+
+/* A decoded text, each passphrase line's value removed, and each value of
+ * KEPT_SEARCHED bytes or more wherever it is. */
+static void add_scrubbed(struct ord_buf *out, const struct secrets *s, const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n"), which;
+		const char *colon, *vs, *ve, *p = text, *e = text + n, *at;
+
+		if (passphrase_value(p, e, &colon, &vs, &ve)) {
+			ord_buf_add(out, p, (size_t)(colon + 1 - p));
+			ord_buf_adds(out, " " KEPT_REMOVED);
+		} else {
+			while ((at = find_value(s, p, (size_t)(e - p), &which)) != NULL) {
+				ord_buf_add(out, p, (size_t)(at - p));
+				ord_buf_adds(out, KEPT_REMOVED);
+				p = at + strlen(s->v[which]);
+			}
 			ord_buf_add(out, p, (size_t)(e - p));
-		p = e;
-	}
-	ord_buf_adds(out, "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
-			  "Content-Transfer-Encoding: 8bit\n"
-			  "X-Orderly-Kept: the plain text only, without its passphrase\n\n");
-	for (text = m->text ? m->text : m->attachment ? m->attachment : ""; *text;) {
-		size_t n = strcspn(text, "\n");
-		if (passphrase_line(text, text + n))
-			ord_buf_adds(out, "Passphrase: (removed)");
-		else
-			ord_buf_add(out, text, n);
+		}
 		ord_buf_addch(out, '\n');
 		text += n + (text[n] == '\n');
 	}
 }
 
+/* 2. (with_text) and 3.: the headers but those of the MIME structure, and
+ * any that holds a trace (a Subject that does says so), then a note, and
+ * with_text the plain text and the .txt attachment, scrubbed. */
+static void kept_plain(const char *raw, size_t len, const struct mail_msg *m,
+		       const struct secrets *s, int with_text, struct ord_buf *out)
+{
+	const char *p = raw, *end = raw + len;
+
+	while (p < end && *p != '\n' && *p != '\r') {
+		const char *f = p; /* one field, with the lines that go on with it */
+		int mime, subject;
+		do {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			p = nl ? nl + 1 : end;
+		} while (p < end && (*p == ' ' || *p == '\t'));
+		mime = !strncasecmp(f, "content-", 8) || !strncasecmp(f, "mime-version:", 13) ||
+		       !strncasecmp(f, "x-orderly-kept:", 15);
+		subject = !strncasecmp(f, "subject:", 8);
+		if (subject && (has_trace(s, f, (size_t)(p - f)) ||
+				has_trace(s, m->subject, strlen(m->subject))))
+			ord_buf_adds(out, "Subject: (withheld: it held a passphrase)\n");
+		else if (!mime && !has_trace(s, f, (size_t)(p - f)))
+			ord_buf_add(out, f, (size_t)(p - f));
+	}
+	ord_buf_adds(out, "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
+			  "Content-Transfer-Encoding: 8bit\n");
+	if (!with_text) {
+		ord_buf_adds(out, "X-Orderly-Kept: the headers only, the body held a passphrase\n\n"
+				  "[orderly: the body of this mail is not kept: it held a passphrase\n"
+				  "that could not be taken out of it.]\n");
+		return;
+	}
+	ord_buf_adds(out, "X-Orderly-Kept: the plain text only, without its passphrase\n\n"
+			  "[orderly: this is not the mail as received, which held a passphrase\n"
+			  "where it could not be removed alone (an HTML part, an attachment, an\n"
+			  "encoded or wrapped line): only its headers and plain text are kept,\n"
+			  "each value of a Passphrase: line removed.]\n\n");
+	if (m->text)
+		add_scrubbed(out, s, m->text);
+	if (m->attachment) {
+		ord_buf_adds(out, m->text ? "\n[the attached file]\n" : "[the attached file]\n");
+		add_scrubbed(out, s, m->attachment);
+	}
+	if (!m->text && !m->attachment)
+		ord_buf_adds(out, "[no plain text in the mail]\n");
+}
+
+/* The message as the judge keeps it (the inbox, unrouted/): the first of
+ * 1., 2., 3. above without a trace of a value. */
+static void kept_bytes(const char *raw, size_t len, const struct mail_msg *m, struct ord_buf *out)
+{
+	struct secrets s;
+
+	memset(&s, 0, sizeof(s));
+	mail_msg_texts(raw, len, collect_fn, &s);
+	if (!s.n && !s.over) {
+		ord_buf_add(out, raw, len);
+		return;
+	}
+	if (!s.over) {
+		kept_blanked(raw, len, out);
+		if (!kept_has_trace(&s, out))
+			goto out;
+		ord_buf_reset(out);
+		kept_plain(raw, len, m, &s, 1, out);
+		if (!kept_has_trace(&s, out))
+			goto out;
+		ord_buf_reset(out);
+	}
+	kept_plain(raw, len, m, &s, 0, out);
+out:
+	secrets_release(&s);
+}
+
+/* J4: keep a message that reaches no game; 0 when it is on disk. */
 static int keep_unrouted(const char *dir, const struct mail_msg *m, const char *raw, size_t len)
 {
 	struct ord_buf path = ORD_BUF_INIT, tmp = ORD_BUF_INIT;
@@ -1330,7 +1540,7 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		b.unterminated = a.unterminated;
 		mail_body_release(&a);
 	}
-	kept_bytes(raw, len, &m, &b, o->recipient, &kept);
+	kept_bytes(raw, len, &m, &kept);
 	/* 1. the game */
 	if (o->game) {
 		const char *base = strrchr(o->game, '/') ? strrchr(o->game, '/') + 1 : o->game;

@@ -74,6 +74,12 @@ void mail_msg_read(struct mail_msg *m, const char *raw, size_t len, const char *
 /* Verify the OpenPGP/MIME signature of raw against the one key armored. */
 void mail_msg_verify_pgp(struct mail_msg *m, const char *raw, size_t len, const char *armored);
 void mail_msg_release(struct mail_msg *m);
+/* Every form raw can be read in (decode.c, D7): fn is called with each
+ * text (NUL-terminated, n bytes, no NUL or CR in it): the bytes as they
+ * are, the decoded Subject, every leaf part decoded (forwarded messages,
+ * attachments and HTML too), in UTF-8, format=flowed joined, HTML as text. */
+typedef void (*mail_text_fn)(void *ud, const char *text, size_t n);
+void mail_msg_texts(const char *raw, size_t len, mail_text_fn fn, void *ud);
 /* The fingerprint of an armored OpenPGP public key (GPGME); 0 or -1. */
 int mail_pgp_fingerprint(const char *armored, char *fpr, size_t n);
 

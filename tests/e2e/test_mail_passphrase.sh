@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
-# test_mail_passphrase.sh - the refusal of a late or empty sheet is queued
-# whatever used up the player's replies per hour (docs/pbem.md: the answer
-# to a sheet always goes).  Mails go straight to `orderly mail-in`, no MTA.
+# test_mail_passphrase.sh - what the game's inbox keeps of a mail holds no
+# passphrase, however the mail carries it: a plain line (its value removed,
+# the rest as received), a quoted line in a mail proven otherwise or not at
+# all, an HTML part (plain, base64, or the only part), a .txt attachment, a
+# forwarded message, a line wrapped by a quoted-printable soft break or
+# format=flowed.  Each kept copy is read back every way a mail reader can
+# (every MIME part decoded) and must hold no piece of the passphrase.  And
+# the refusal of a late sheet is queued whatever used up the player's
+# replies per hour.  Mails go straight to `orderly mail-in`, no MTA.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
+command -v python3 >/dev/null 2>&1 || {
+	note "SKIP: python3 is not installed"
+	exit 0
+}
 cd "$TMP"
 mkdir games
 G=games/cross.orderly
@@ -15,9 +25,205 @@ printf 'umpire of the table\n' | ord register "$G" --referee --passphrase-file -
 mailin() {
 	ord mail-in --games games >/dev/null 2>&1
 }
+kept() {
+	sql "$G" "SELECT CAST(raw AS TEXT) FROM mail_inbox WHERE message_id = '$1'"
+}
 result() {
 	sql "$G" "SELECT result FROM mail_inbox WHERE message_id = '$1'"
 }
+# How many times NEEDLE is in the kept copy of message $1: in its bytes and
+# in every MIME part decoded (base64, quoted-printable), as a reader sees it.
+traces() {
+	sql "$G" "SELECT hex(raw) FROM mail_inbox WHERE message_id = '$1'" | python3 -c '
+import email, email.policy, sys
+raw = bytes.fromhex(sys.stdin.read().strip())
+needle = sys.argv[1].encode()
+n = raw.count(needle)
+for part in email.message_from_bytes(raw, policy=email.policy.compat32).walk():
+    body = part.get_payload(decode=True)
+    if body:
+        n += body.count(needle)
+print(n)' "$2"
+}
+# expect_clean ID NEEDLE...: no piece given is in the kept copy, any way read
+expect_clean() {
+	local id=$1 piece
+	shift
+	[[ -n "$(kept "$id")" ]] || fail "no kept copy of <$id>"
+	for piece in "$@"; do
+		expect_eq "$(traces "$id" "$piece")" 0 "'$piece' in the kept copy of <$id>"
+	done
+}
+
+# ---- a plain mail: the value removed, everything else kept as received
+cat >plain.eml <<'EOF'
+From: Blue <blue@club.test>
+To: orderly+cross@judge.test
+Subject: status
+Message-ID: <plain@club.test>
+Content-Type: text/plain; charset=utf-8
+
+Passphrase: blue shako and sabre
+STATUS
+
+On Monday I wrote:
+> Passphrase: blue shako and sabre
+EOF
+mailin <plain.eml
+expect_eq "$(result plain@club.test)" "status sent" "the plain mail's result"
+expect_clean plain@club.test shako
+expect_eq "$(kept plain@club.test)" "$(sed 's/^\(>\? \?Passphrase:\).*/\1 (removed)/' plain.eml)" \
+	"the plain mail as kept"
+
+# ---- 1. an HTML part beside the plain text: the plain text is kept
+cat >alt.eml <<'EOF'
+From: Blue <blue@club.test>
+To: orderly+cross@judge.test
+Subject: status
+Message-ID: <alt@club.test>
+MIME-Version: 1.0
+Content-Type: multipart/alternative; boundary="b1"
+
+--b1
+Content-Type: text/plain; charset=utf-8
+
+Passphrase: blue shako and sabre
+STATUS
+--b1
+Content-Type: text/html; charset=utf-8
+
+<html><body><div>Passphrase: blue shako and sabre</div><div>STATUS</div></body></html>
+--b1--
+EOF
+mailin <alt.eml
+expect_eq "$(result alt@club.test)" "status sent" "the mail with an HTML part"
+expect_clean alt@club.test shako
+k=$(kept alt@club.test)
+expect_in "$k" "Message-ID: <alt@club.test>"
+expect_in "$k" "X-Orderly-Kept: the plain text only, without its passphrase"
+expect_in "$k" "held a passphrase"
+expect_in "$k" $'\nPassphrase: (removed)\nSTATUS'
+expect_not_in "$k" "text/html"
+
+# the same, its HTML part in base64 (as Gmail sends non-ASCII)
+{
+	sed -e 's/<alt@/<alt64@/' -e '/^Content-Type: text\/html/q' alt.eml
+	printf 'Content-Transfer-Encoding: base64\n\n'
+	printf '<div>Passphrase: blue shako and sabre</div><div>STATUS</div>' | base64
+	printf -- '--b1--\n'
+} >alt64.eml
+mailin <alt64.eml
+expect_eq "$(result alt64@club.test)" "status sent" "the mail with a base64 HTML part"
+expect_clean alt64@club.test shako
+expect_in "$(kept alt64@club.test)" $'\nPassphrase: (removed)\nSTATUS'
+
+# that part's boundary line missing: its base64 lines are plain text that
+# still decodes to the passphrase: the headers alone are kept
+sed -e 's/<alt64@/<pasted@/' -e '/^--b1$/{x;s/^/x/;/^xx$/{x;d};x}' alt64.eml >pasted.eml
+expect_eq "$(grep -c '^--b1$' pasted.eml)" 1 "boundary lines left in the pasted mail"
+mailin <pasted.eml
+expect_eq "$(result pasted@club.test)" "status sent" "the mail with base64 pasted in"
+expect_clean pasted@club.test shako
+k=$(kept pasted@club.test)
+expect_not_in "$k" "$(printf '<div>Passphrase: blue shako and sabre</div><div>STATUS</div>' | base64 | head -1)"
+expect_in "$k" "X-Orderly-Kept: the headers only, the body held a passphrase"
+expect_in "$k" "Message-ID: <pasted@club.test>"
+
+# HTML alone (refused, asked for plain text): the body is not kept
+printf 'From: Blue <blue@club.test>\nTo: orderly+cross@judge.test\nSubject: status\nMessage-ID: <html@club.test>\nMIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n\n<p>Passphrase: <b>blue shako</b> and sabre</p>\n<p>STATUS</p>\n' >html.eml
+mailin <html.eml
+expect_eq "$(result html@club.test)" "HTML only: asked for plain text" "the HTML-only mail"
+expect_clean html@club.test shako sabre
+expect_in "$(kept html@club.test)" "Message-ID: <html@club.test>"
+
+# ---- 2. a quoted line in a mail without the line as its proof (not proven)
+cat >quoted.eml <<'EOF'
+From: Blue <blue@club.test>
+To: orderly+cross@judge.test
+Subject: Re: status
+Message-ID: <quoted@club.test>
+
+STATUS
+
+On Monday I wrote:
+>> Passphrase: blue shako and sabre
+> STATUS
+EOF
+mailin <quoted.eml
+expect_in "$(result quoted@club.test)" "not proven"
+expect_clean quoted@club.test shako
+expect_eq "$(kept quoted@club.test)" "$(sed 's/^>> Passphrase:.*/>> Passphrase: (removed)/' quoted.eml)" \
+	"the quoted mail as kept"
+
+# a passphrase line in a .txt attachment, and in a forwarded message
+cat >attached.eml <<'EOF'
+From: Blue <blue@club.test>
+To: orderly+cross@judge.test
+Subject: status
+Message-ID: <attached@club.test>
+MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="b2"
+
+--b2
+Content-Type: text/plain; charset=utf-8
+
+STATUS
+--b2
+Content-Type: text/plain; charset=utf-8; name="notes.txt"
+Content-Disposition: attachment; filename="notes.txt"
+Content-Transfer-Encoding: base64
+
+UGFzc3BocmFzZTogYmx1ZSBzaGFrbyBhbmQgc2FicmUKQjEgaG9sZAo=
+--b2
+Content-Type: message/rfc822
+
+From: Blue <blue@club.test>
+Subject: my old mail
+Message-ID: <old@club.test>
+
+Passphrase: blue shako and sabre
+--b2--
+EOF
+mailin <attached.eml
+expect_clean attached@club.test shako
+k=$(kept attached@club.test)
+expect_in "$k" "X-Orderly-Kept: the plain text only, without its passphrase"
+expect_in "$k" $'[the attached file]\nPassphrase: (removed)\nB1 hold'
+
+# ---- 3. the line wrapped: a quoted-printable soft break, format=flowed
+printf 'correct horse battery staple is my passphrase for the blue army\n' |
+	ord register "$G" --side blue --passphrase-file - >/dev/null
+cat >qp.eml <<'EOF'
+From: Blue <blue@club.test>
+To: orderly+cross@judge.test
+Subject: status
+Message-ID: <qp@club.test>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=utf-8
+Content-Transfer-Encoding: quoted-printable
+
+Passphrase: correct horse battery staple is my passphrase for the blu=
+e army
+STATUS
+EOF
+cat >flowed.eml <<'EOF'
+From: Blue <blue@club.test>
+To: orderly+cross@judge.test
+Subject: status
+Message-ID: <flowed@club.test>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=utf-8; format=flowed
+
+Passphrase: correct horse battery staple is my passphrase for the 
+blue army
+STATUS
+EOF
+for id in qp flowed; do
+	mailin <$id.eml
+	expect_eq "$(result $id@club.test)" "status sent" "the $id mail"
+	expect_clean $id@club.test "correct horse" "e army"
+	expect_in "$(kept $id@club.test)" $'\nPassphrase: (removed)\nSTATUS'
+done
 
 # ---- the refusal of a late sheet goes, whatever used up the replies
 ord register "$G" --replies-per-hour 2 >/dev/null
@@ -27,12 +233,12 @@ for i in 1 2 3; do
 	printf 'From: Blue <blue@club.test>\nTo: orderly+cross@judge.test\nSubject: status\nMessage-ID: <forged-%s@club.test>\n\nPassphrase: a guess %s\n' "$i" "$i" | mailin
 done
 expect_in "$(result forged-3@club.test)" "(no reply: replies per hour used up)"
-printf 'From: Blue <blue@club.test>\nTo: orderly+cross@judge.test\nSubject: orders\nMessage-ID: <late@club.test>\n\nPassphrase: blue shako and sabre\nORDERS\nB1 hold\nEND\n' | mailin
+printf 'From: Blue <blue@club.test>\nTo: orderly+cross@judge.test\nSubject: orders\nMessage-ID: <late@club.test>\n\nPassphrase: correct horse battery staple is my passphrase for the blue army\nORDERS\nB1 hold\nEND\n' | mailin
 expect_eq "$(result late@club.test)" "orders refused: turn closed" "the late sheet"
 reply=$(sql "$G" "SELECT CAST(bytes AS TEXT) FROM mail_outbox WHERE CAST(bytes AS TEXT) LIKE '%In-Reply-To: <late@club.test>%'")
 expect_in "$reply" "orders NOT accepted: turn 1 is closed"
 expect_in "$reply" "To: blue@club.test"
 # an empty sheet's refusal too
-printf 'From: Blue <blue@club.test>\nTo: orderly+cross@judge.test\nSubject: orders\nMessage-ID: <empty@club.test>\n\nPassphrase: blue shako and sabre\n' | mailin
+printf 'From: Blue <blue@club.test>\nTo: orderly+cross@judge.test\nSubject: orders\nMessage-ID: <empty@club.test>\n\nPassphrase: correct horse battery staple is my passphrase for the blue army\n' | mailin
 expect_eq "$(sql "$G" "SELECT count(*) FROM mail_outbox WHERE CAST(bytes AS TEXT) LIKE '%In-Reply-To: <empty@club.test>%'")" 1 "replies to the empty sheet"
 note "ok"
