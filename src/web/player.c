@@ -27,6 +27,10 @@ struct player {
 	struct ord_diag diag;
 	struct ord_buf reading;
 	struct ord_receipt receipt;
+	/* a form of another turn than the one open (W12): nothing was
+	 * checked or stored; the turn the form was of (0: it said none) */
+	int stale;
+	long form_turn;
 };
 
 static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p)
@@ -206,6 +210,9 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 		ord_buf_adds(b, "</div>\n");
 	}
 	web_form_start(r, action.buf, "sheet-form");
+	/* the turn this form is for: a sheet it sends once another turn is
+	 * open is refused, not stored as that turn's (W12) */
+	ord_buf_addf(b, "<input type=\"hidden\" name=\"turn\" value=\"%d\">\n", st->turn);
 	units_list(b, g, p->side);
 	ord_buf_adds(b, "<label for=\"sheet-text\">One order a line; <code>#</code> starts a "
 			"comment</label>\n<textarea id=\"sheet-text\" name=\"sheet\" rows=\"12\" "
@@ -275,32 +282,56 @@ static void stand_in(struct ord_buf *b, int turn, int version, const char *sourc
 
 /* A sheet sent after the seal (a page loaded before it): nothing was
  * stored, what stands in for the side instead, and the text sent, back in
- * its box so that the player does not lose what he typed. */
+ * its box so that the player does not lose what he typed.  The page's
+ * turn is turn: the turn sealed now, or for a form of an earlier turn
+ * (W12) that one, whose late sheet is followed by the open turn's form
+ * (the box is then late-text, the form's being sheet-text). */
 static void late_sheet(struct ord_buf *b, ord_game *g, struct player *p,
-		       const struct ord_game_status *st)
+		       const struct ord_game_status *st, int turn, const char *box)
 {
 	unsigned char c[32];
 	char source[16] = "";
 	int version = 0;
 
-	if (ord_game_side_sheet(g, st->turn, p->side, &version, source, c) != 0)
-		version = 0;
-	ord_error_clear();
 	ord_buf_addf(b,
-		     "<section class=\"card sheet\" id=\"sheet\"><div class=\"result bad\" "
-		     "role=\"alert\"><h3>Not stored: turn %d was sealed before your sheet "
-		     "arrived</h3><p>Nothing you sent was stored: after the seal no sheet can be "
-		     "handed in or changed. For turn %d, ",
-		     st->turn, st->turn);
-	stand_in(b, st->turn, version, source);
-	ord_buf_adds(b, ".</p></div>\n<label for=\"sheet-text\">What you sent, kept here so "
-			"that it is not lost (copy it if you want it)</label>\n<textarea "
-			"id=\"sheet-text\" rows=\"12\" readonly spellcheck=\"false\">");
+		     "<section class=\"card sheet\" id=\"%s\"><div class=\"result bad\" "
+		     "role=\"alert\">",
+		     strcmp(box, "sheet-text") ? "late" : "sheet");
+	if (turn < 1 || turn > st->turn) {
+		ord_buf_addf(b,
+			     "<h3>Not stored: this form is not of the turn the game is at (turn "
+			     "%d)</h3><p>Nothing you sent was checked or stored.",
+			     st->turn);
+	} else {
+		if (ord_game_side_sheet(g, turn, p->side, &version, source, c) != 0)
+			version = 0;
+		ord_error_clear();
+		ord_buf_addf(b,
+			     "<h3>Not stored: turn %d was sealed before your sheet arrived</h3>"
+			     "<p>Nothing you sent was stored: after the seal no sheet can be "
+			     "handed in or changed. For turn %d, ",
+			     turn, turn);
+		stand_in(b, turn, version, source);
+		ord_buf_adds(b, ".");
+		if (turn < st->turn && !strcmp(st->state, "open"))
+			ord_buf_addf(b, " Turn %d is open now: write its sheet below.", st->turn);
+		else if (turn < st->turn)
+			ord_buf_addf(b, " The game is at turn %d now, %s.", st->turn, st->state);
+	}
+	ord_buf_adds(b, "</p></div>\n<label for=\"");
+	ord_buf_adds(b, box);
+	ord_buf_adds(b, "\">What you sent, kept here so that it is not lost (copy it if you want "
+			"it)</label>\n<textarea id=\"");
+	ord_buf_adds(b, box);
+	ord_buf_adds(b, "\" rows=\"12\" readonly spellcheck=\"false\">");
 	web_esc(b, p->sheet);
-	ord_buf_addf(b,
-		     "</textarea>\n<p class=\"muted\">The referee is playing turn %d out; your "
-		     "report follows each phase.</p></section>\n",
-		     st->turn);
+	ord_buf_adds(b, "</textarea>\n");
+	if (turn == st->turn)
+		ord_buf_addf(b,
+			     "<p class=\"muted\">The referee is playing turn %d out; your "
+			     "report follows each phase.</p>",
+			     st->turn);
+	ord_buf_adds(b, "</section>\n");
 }
 
 static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int turn)
@@ -379,7 +410,24 @@ static int player_fill(void *ud, ord_game *g)
 
 	if (p->action && !strcmp(p->action, "submit") && p->rc == 0)
 		receipt_box(b, g, p);
-	if (!strcmp(st.state, "open") && !st.refereeless && !st.witnessed) {
+	if (p->stale) {
+		int open = !strcmp(st.state, "open");
+
+		late_sheet(b, g, p, &st, (int)p->form_turn,
+			   open && !st.refereeless && !st.witnessed ? "late-text" : "sheet-text");
+		if (!open) {
+			/* said above */
+		} else if (!st.refereeless && !st.witnessed) {
+			const char *sheet = p->sheet;
+
+			/* the open turn's form, empty: the old text is not sent
+			 * again for this turn without the player's say */
+			p->action = NULL;
+			p->sheet = NULL;
+			sheet_form(b, r, g, p, &st);
+			p->sheet = sheet;
+		}
+	} else if (!strcmp(st.state, "open") && !st.refereeless && !st.witnessed) {
 		sheet_form(b, r, g, p, &st);
 	} else if (!strcmp(st.state, "open")) {
 		ord_buf_adds(b, "<section class=\"card\"><p>In this game each side commits to its "
@@ -387,7 +435,7 @@ static int player_fill(void *ud, ord_game *g)
 				"commitment to the referee. The web page takes plain sheets only.</p>"
 				"</section>\n");
 	} else if (p->action && p->sheet) {
-		late_sheet(b, g, p, &st);
+		late_sheet(b, g, p, &st, st.turn, "sheet-text");
 	} else {
 		ord_buf_addf(b,
 			     "<section class=\"card\"><p>Turn %d is sealed: no more sheets. "
@@ -451,6 +499,31 @@ static void act(struct player *p, ord_game *g, char *sheet)
 		return;
 	}
 	p->action = action;
+	/* a form of another turn than the one open (a page loaded before the
+	 * seal, sent after the next turn opened) is refused, whatever it
+	 * asks: its orders were written for that turn (W12) */
+	{
+		const char *turn = web_field(r, "turn");
+		struct ord_game_status st;
+
+		if (ord_game_status(g, &st) != 0) {
+			p->rc = ord_error_code();
+			p->msg = ord_strdup(ord_error_last());
+			return;
+		}
+		if (!turn || ord_parse_long(turn, &p->form_turn) != 0)
+			p->form_turn = 0;
+		if (p->form_turn != st.turn) {
+			p->stale = 1;
+			p->rc = ord_error_set(ORD_ESTATE,
+					      "the form was of turn %ld; the game is at turn %d: "
+					      "nothing was stored",
+					      p->form_turn, st.turn);
+			p->msg = ord_strdup(ord_error_last());
+			ord_error_clear();
+			return;
+		}
+	}
 	if (!strcmp(action, "check")) {
 		p->rc = ord_game_check_sheet(g, p->side, sheet, len, &p->diag, &p->reading);
 		p->msg = ord_strdup(ord_error_last());

@@ -93,6 +93,18 @@ static void units_datalist(struct referee *f, ord_game *g)
 	ord_buf_release(&list);
 }
 
+/* The hidden turn and phase of a form that acts on this phase: a POST of
+ * it once the game is at another is refused (W12). */
+static void at_fields(struct ord_buf *b, const struct ord_game_status *st)
+{
+	ord_buf_addf(b,
+		     "<input type=\"hidden\" name=\"turn\" value=\"%d\"><input type=\"hidden\" "
+		     "name=\"phase\" value=\"",
+		     st->turn);
+	web_esc(b, st->phase);
+	ord_buf_adds(b, "\">");
+}
+
 static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_spec *k,
 		      const char *value, int unit_list, int focus)
 {
@@ -198,7 +210,8 @@ static const struct ord_key_spec *unit_key(const struct ord_event_kind *ek)
  * its own anchor, so the page comes back scrolled to it, and the first
  * empty field has the cursor: seven moves are seven forms filled, not
  * seven forms opened and found. */
-static void event_form(struct referee *f, const char *action, const struct ord_event_kind *ek)
+static void event_form(struct referee *f, const char *action, const struct ord_event_kind *ek,
+		       const struct ord_game_status *st)
 {
 	struct web_req *r = f->r;
 	struct ord_buf *b = &r->body, to = ORD_BUF_INIT;
@@ -246,7 +259,9 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 	ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"event\">"
 			"<input type=\"hidden\" name=\"kind\" value=\"");
 	web_esc(b, ek->name);
-	ord_buf_adds(b, "\"><div class=\"fields\">");
+	ord_buf_adds(b, "\">");
+	at_fields(b, st);
+	ord_buf_adds(b, "<div class=\"fields\">");
 	for (k = ek->keys; k && k->name; k++) {
 		struct ord_buf fname = ORD_BUF_INIT;
 		const char *v = NULL;
@@ -411,8 +426,10 @@ static int pending_list(xmlDocPtr doc, struct ord_buf *list, const struct ord_ru
 /* The events of phase standing now (the referee's report in XML lists
  * them; a voided one is gone) as a list under a heading, each with its Void
  * form when url is not NULL; returns how many. */
-static int recorded_list(struct referee *f, xmlDocPtr doc, const char *phase, const char *url)
+static int recorded_list(struct referee *f, xmlDocPtr doc, const struct ord_game_status *st,
+			 const char *url)
 {
+	const char *phase = st->phase;
 	struct web_req *r = f->r;
 	struct ord_buf *b = &r->body;
 	xmlNodePtr n;
@@ -440,6 +457,7 @@ static int recorded_list(struct referee *f, xmlDocPtr doc, const char *phase, co
 			ord_buf_adds(b, "</code></span>");
 			if (url) {
 				web_form_start(r, url, "void-form");
+				at_fields(b, st);
 				ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"void\">"
 						"<input type=\"hidden\" name=\"seq\" value=\"");
 				web_esc(b, (const char *)seq);
@@ -472,7 +490,7 @@ static void events_list(struct referee *f, const struct ord_buf *xml,
 
 	if (!doc)
 		return;
-	recorded_list(f, doc, st->phase, url);
+	recorded_list(f, doc, st, url);
 	/* open when it is short enough to read before Resolve */
 	if ((any = pending_list(doc, &list, f->rs, st->phase, url)) != 0)
 		ord_buf_addf(&f->r->body,
@@ -579,7 +597,7 @@ static void confirm_card(struct referee *f, ord_game *g, const struct ord_game_s
 		web_esc(b, st->phase);
 		ord_buf_adds(b, "?</h2><p>The phase's dice are rolled and its results are "
 				"final. This cannot be undone.</p>");
-		if (doc && !recorded_list(f, doc, st->phase, NULL))
+		if (doc && !recorded_list(f, doc, st, NULL))
 			ord_buf_adds(b, "<p class=\"muted\">No event is recorded in this phase.</p>");
 		if (doc && (n = pending_list(doc, &list, NULL, st->phase, NULL)) != 0)
 			ord_buf_addf(b,
@@ -744,7 +762,7 @@ static int referee_fill(void *ud, ord_game *g)
 		for (ek = f->rs ? f->rs->events : NULL; ek && ek->name; ek++) {
 			if (strcmp(ek->phase, st.phase))
 				continue;
-			event_form(f, url.buf, ek);
+			event_form(f, url.buf, ek, &st);
 			any = 1;
 		}
 		if (!any)
@@ -839,7 +857,8 @@ static void say(struct referee *f, int rc, const char *fmt, const char *arg)
 
 /* Whether action a may be done now (W9): Seal, Resolve and Exchange only
  * when confirmed, for the turn and phase the game is at; else f->confirm
- * asks for it (0), or the POST is refused as stale (-1, said). */
+ * asks for it (0), or the POST is refused as stale (-1, said).  An event
+ * or a Void only from a form of the turn and phase the game is at (W12). */
 static int confirmed(struct referee *f, ord_game *g, const char *a)
 {
 	const char *c = web_field(f->r, "confirm"), *turn = web_field(f->r, "turn"),
@@ -847,10 +866,26 @@ static int confirmed(struct referee *f, ord_game *g, const char *a)
 	struct ord_game_status st;
 	long t;
 
-	if (strcmp(a, "seal") && strcmp(a, "resolve") && strcmp(a, "exchange"))
+	if (strcmp(a, "seal") && strcmp(a, "resolve") && strcmp(a, "exchange") &&
+	    strcmp(a, "event") && strcmp(a, "void"))
 		return 1;
 	if (ord_game_status(g, &st) != 0) {
 		say(f, ord_error_code(), "", NULL);
+		return -1;
+	}
+	/* an event or a void is for the phase its form was shown in (W12):
+	 * event numbers start again every turn, and a kind is of one phase */
+	if (!strcmp(a, "event") || !strcmp(a, "void")) {
+		if (turn && ord_parse_long(turn, &t) == 0 && t == st.turn && phase &&
+		    !strcmp(phase, st.phase))
+			return 1;
+		say(f,
+		    ord_error_set(ORD_ESTATE,
+				  "the game has moved on since this page was loaded (it is now "
+				  "turn %d, %s%s%s): nothing was %s",
+				  st.turn, st.state, *st.phase ? ", phase " : "", st.phase,
+				  !strcmp(a, "void") ? "voided" : "recorded"),
+		    "", NULL);
 		return -1;
 	}
 	/* a step the game is not ready for is refused by the library, with
@@ -900,6 +935,8 @@ static void act(struct referee *f, ord_game *g)
 	int ok;
 
 	f->action = a;
+	if (a && (!strcmp(a, "event") || !strcmp(a, "void")))
+		f->kind = !strcmp(a, "event") ? web_field(r, "kind") : NULL;
 	if (a && (ok = confirmed(f, g, a)) <= 0) {
 		if (!ok)
 			f->action = NULL;

@@ -66,6 +66,14 @@
  *      checkpoint could change a page under the reader); a -wal it
  *      cannot read without writing refuses it, as before.  Its changes
  *      are refused (403), nothing written.
+ * W12. A form that acts on one turn says which: the sheet form its turn,
+ *      the referee's event and Void forms their turn and phase (event
+ *      numbers start again every turn).  A POST of such a form for
+ *      another turn or phase than the game's now (a page loaded before
+ *      the seal, sent after the next turn opened) is refused as W9
+ *      refuses a stale confirmation: nothing is stored or changed, the
+ *      page says why, and a sheet's text is given back.  A POST without
+ *      the field is refused the same way.
  */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -99,13 +99,14 @@ def main():
             if body is None:
                 continue
             tok = re.search(r'name="csrf" value="([0-9a-f]+)"', body).group(1)
+            turn = re.search(r'name="turn" value="([0-9]+)"', body).group(1)
             k += 1
             text = sheet + "# client %d, sheet %d\n" % (i, k)
             if k % 2:
                 timed("check", lambda: c.post("/g/%s/side/%s" % (n, side),
-                                               {"csrf": tok, "action": "check", "sheet": text}))
+                                               {"csrf": tok, "turn": turn, "action": "check", "sheet": text}))
             body = timed("submit", lambda: c.post("/g/%s/side/%s" % (n, side),
-                                                   {"csrf": tok, "action": "submit", "sheet": text}))
+                                                   {"csrf": tok, "turn": turn, "action": "submit", "sheet": text}))
             if body is not None:
                 m = re.search(r'class="version">(\d+)<', body)
                 if not m:

@@ -97,6 +97,17 @@ def hidden_fields(body, cls):
     return out
 
 
+def at_fields(client, path="/g/qb/referee"):
+    """The turn and phase an event or Void form of the referee's page
+    carries (W12), read from the page as it is now."""
+    st, _, body = client.get(path)
+    m = re.search(r'<input type="hidden" name="turn" value="(\d+)"><input type="hidden" name="phase" '
+                  r'value="([^"]*)">', body)
+    if not m:
+        W.fail("no turn and phase on %s (%d): %s" % (path, st, W.text_of(body)[:300]))
+    return {"turn": m.group(1), "phase": W.html.unescape(m.group(2))}
+
+
 def confirmed(client, path, fields, game, what):
     """Seal, Resolve or Exchange as the referee's page does it: the first
     POST only asks (nothing changes), the confirmation does it."""
@@ -109,6 +120,48 @@ def confirmed(client, path, fields, game, what):
        "the confirmation of %s carries the action: %r" % (what, again))
     st, hdrs, done = client.post(path, again)
     return st, hdrs, done, body
+
+
+def stale_referee_forms(base, vd):
+    """A Void or an event form of a page of turn 1 sent once turn 2 is at
+    the same phase (event numbers start again every turn) is refused as
+    stale, nothing changed (W12)."""
+    ref = W.Client(base)
+    ref.login("vd", "referee")
+    st, _, page = ref.get("/g/vd/referee")
+    void = re.search(r'<b>#2</b> move <code>unit=F2 [^<]*</code></span>(<form [^>]*class="void-form".*?</form>)',
+                     page, re.S)
+    ok(st == 200 and void is not None, "turn 1's page has a Void form for #2 (%d)" % st)
+    void = hidden_fields(void.group(1), "void-form")
+    ok(void.get("turn") == "1" and void.get("phase") == "movement" and void.get("seq") == "2",
+       "the Void form carries its turn and phase: %r" % void)
+    move = hidden_fields(page, "event-form")
+    ok(move.get("turn") == "1" and move.get("phase") == "movement", "an event form carries its turn and phase")
+    for _ in range(5):
+        W.run("resolve", vd)
+    W.run("exchange", vd)
+    W.run("seal", vd, "--force")
+    W.run("event", vd, "move", "unit=F1", "distance=1", "--override", "as measured")
+    W.run("event", vd, "move", "unit=F3", "distance=2", "--override", "as measured")
+    before = log_len(vd)
+    st, _, body = ref.post("/g/vd/referee", dict(void, reason="F2 was measured wrong"))
+    ok(st == 409 and "The event is voided" not in body and
+       "the game has moved on since this page was loaded (it is now turn 2, sealed, phase movement): "
+       "nothing was voided" in body,
+       "a Void of turn 1's page in turn 2 (%d): %s" % (st, W.text_of(body)[:400]))
+    st, _, body = ref.post("/g/vd/referee", dict(move, kind="move", k_unit="F2", k_distance="1",
+                                                  override="as measured"))
+    ok(st == 409 and "Recorded #" not in body and "nothing was recorded" in body and
+       re.search(r'<input id="ev-move-unit" name="k_unit"[^>]* value="F2"', body),
+       "an event form of turn 1's page in turn 2, what was typed kept (%d): %s" % (st, W.text_of(body)[:400]))
+    ok(log_len(vd) == before and "#2 movement move unit=F3" in W.run("report", vd, "--referee").stdout,
+       "a stale Void or event changed turn 2")
+    nophase = {k: v for k, v in void.items() if k != "phase"}
+    st, _, body = ref.post("/g/vd/referee", dict(nophase, turn="2", reason="no such form"))
+    ok(st == 409 and "nothing was voided" in body, "a Void of turn 2 with no phase")
+    fields = dict(at_fields(ref, "/g/vd/referee"), action="void", seq="2", reason="F3 was measured wrong")
+    st, _, body = ref.post("/g/vd/referee", fields)
+    ok(st == 200 and "The event is voided." in body, "a Void of this turn's page (%d)" % st)
 
 
 def passphrase_changed(base, big):
@@ -148,11 +201,19 @@ def main():
     held = W.make_game(games, "held")
     W.run("submit", held, "--side", "allied", os.path.join(W.DEMO, "turn1-allied.txt"))
     W.run("seal", held, "--force")
+    # a sealed turn with two events, to be played on from the command line
+    vd = W.make_game(games, "vd")
+    for side in ("french", "allied"):
+        W.run("submit", vd, "--side", side, os.path.join(W.DEMO, "turn1-%s.txt" % side))
+    W.run("seal", vd)
+    W.run("event", vd, "move", "unit=F1", "distance=5")
+    W.run("event", vd, "move", "unit=F2", "distance=4")
     srv = W.Server(games)
     base = srv.url
     try:
         run_checks(base, qb, ks, games)
         late_sheet(base, held)
+        stale_referee_forms(base, vd)
         big_checks(base, big)
         passphrase_changed(base, big)
     finally:
@@ -180,7 +241,7 @@ def late_sheet(base, held):
     fr = W.Client(base)
     fr.login("held", "french")
     before = log_len(held)
-    st, _, body = fr.post("/g/held/side/french", {"action": "submit", "sheet": "F1: ↑ 1/2  # LATEWORD\n"})
+    st, _, body = fr.post("/g/held/side/french", {"turn": "1", "action": "submit", "sheet": "F1: ↑ 1/2  # LATEWORD\n"})
     box = re.search(r'<textarea id="sheet-text"[^>]*>(.*?)</textarea>', body, re.S)
     ok(st == 409 and "Not stored: turn 1 was sealed before your sheet arrived" in body and
        "policy for a missing sheet stands in for your side: <b>hold</b>, every unit holds" in body and
@@ -298,7 +359,7 @@ def run_checks(base, qb, ks, games):
     ok(log_len(qb) == before, "a side's POST elsewhere changed the game")
 
     # ---- XSS: the canary unit, a sheet that names it, markup in a sheet
-    st, _, body = fr.post("/g/qb/side/french", {"action": "check", "sheet": "<script>alert(1)</script>: ↑ 1/2\nF1: @\"<img src=x onerror=alert(2)>\"\n"})
+    st, _, body = fr.post("/g/qb/side/french", {"turn": "1", "action": "check", "sheet": "<script>alert(1)</script>: ↑ 1/2\nF1: @\"<img src=x onerror=alert(2)>\"\n"})
     ok(st == 422 and "<script>alert(1)" not in body and "<img src=x" not in body
        and "&lt;script&gt;alert(1)&lt;/script&gt;" in body, "markup of a sheet is escaped on the check's page")
     al = W.Client(base)
@@ -322,7 +383,7 @@ def run_checks(base, qb, ks, games):
        "<code>FCol</code>" in help_ and "max-height" not in help_ and "For the ruleset" not in help_,
        "the notation's help is HTML, not raw Markdown")
     bad = sheet.replace("F9: ↑ 1", "F99: ↑ 1")
-    st, _, body = fr.post("/g/qb/side/french", {"action": "check", "sheet": bad})
+    st, _, body = fr.post("/g/qb/side/french", {"turn": "1", "action": "check", "sheet": bad})
     reading = re.search(r'<pre class="reading">(.*?)</pre>', body, re.S)
     ok(st == 422 and reading is not None and
        '<span class="refused"><s>F99: ↑ 1</s> # line 7 not accepted (see its problems)</span>' in reading.group(1) and
@@ -332,17 +393,17 @@ def run_checks(base, qb, ks, games):
 
     # ---- check stores nothing; submit stores and gives the receipt
     before = log_len(qb)
-    st, _, body = fr.post("/g/qb/side/french", {"action": "check", "sheet": sheet})
+    st, _, body = fr.post("/g/qb/side/french", {"turn": "1", "action": "check", "sheet": sheet})
     ok(st == 200 and "Checked: no problem" in body and log_len(qb) == before, "check stored something")
-    st, _, body = fr.post("/g/qb/side/french", {"action": "submit", "sheet": sheet.replace("\n", "\r\n")})
+    st, _, body = fr.post("/g/qb/side/french", {"turn": "1", "action": "submit", "sheet": sheet.replace("\n", "\r\n")})
     m = re.search(r'class="hex commitment">([0-9a-f]{64})<', body)
     ok(st == 200 and m, "submit gives a receipt")
     ok("french       submitted (version 1)" in info(qb), "the sheet is stored")
     asheet = W.demo_sheet(1, "allied") + "# %s behind the ridge\n" % CANARY
-    st, _, body = al.post("/g/qb/side/allied", {"action": "submit", "sheet": asheet})
+    st, _, body = al.post("/g/qb/side/allied", {"turn": "1", "action": "submit", "sheet": asheet})
     ok(st == 200 and "Receipt" in body, "the allied sheet is stored")
     # a rejected sheet: every problem, nothing but the reject entry logged
-    st, _, body = fr.post("/g/qb/side/french", {"action": "submit", "sheet": "F1: ↑ 9/2\nZZ9 ↑\n"})
+    st, _, body = fr.post("/g/qb/side/french", {"turn": "1", "action": "submit", "sheet": "F1: ↑ 9/2\nZZ9 ↑\n"})
     ok(st == 422 and "Not stored" in body and "line 1" in body and "line 2" in body, "a bad sheet is refused with its lines")
     ok("french       submitted (version 1)" in info(qb), "a refused sheet replaced the stored one")
 
@@ -354,7 +415,7 @@ def run_checks(base, qb, ks, games):
     start_anon = ["/", "/g/qb", "/g/qb/login", "/g/qb/bundle/turn-1.xml", "/g/qb/side/allied/report/1"]
     pages = no_canary(fr, "french", start_fr, "turn open")
     pages += no_canary(W.Client(base), "a stranger", start_anon, "turn open")
-    st, _, body = fr.post("/g/qb/side/french", {"action": "check", "sheet": sheet})
+    st, _, body = fr.post("/g/qb/side/french", {"turn": "1", "action": "check", "sheet": sheet})
     ok(CANARY not in body, "the canary on french's check")
     st, _, _, ask = confirmed(ref, "/g/qb/referee", {"action": "seal"}, qb, "the seal")
     ok("Seal turn 1?" in ask and ask.count("sheet in") == 2, "the seal's confirmation names the turn and the sheets")
@@ -385,7 +446,7 @@ def run_checks(base, qb, ks, games):
        "<b>A5</b> ordered to fire at F1 but no fire was recorded" in body,
        "the referee's page lists the orders no event carries out yet")
     late = sheet + "# LATEWORD a line typed after the seal\n"
-    st, _, body = fr.post("/g/qb/side/french", {"action": "submit", "sheet": late})
+    st, _, body = fr.post("/g/qb/side/french", {"turn": "1", "action": "submit", "sheet": late})
     ok(st == 409 and CANARY not in body, "a sheet after the seal is refused")
     # said plainly, with what stands instead, and the text back in its box
     box = re.search(r'<textarea id="sheet-text"[^>]*>(.*?)</textarea>', body, re.S)
@@ -398,14 +459,14 @@ def run_checks(base, qb, ks, games):
     for phase in range(5):
         if phase == 0:
             # a decimal comma, as a phone in a comma locale types it
-            st, _, body = ref.post("/g/qb/referee", {"action": "event", "kind": "move", "k_unit": "F1",
-                                                     "k_distance": "4,5"})
+            st, _, body = ref.post("/g/qb/referee", dict(at_fields(ref), action="event", kind="move", k_unit="F1",
+                                                         k_distance="4,5"))
             ok(st == 200 and "Recorded" in body and "unit=F1 distance=4.5" in body,
                "a distance with a decimal comma is recorded as 4.5 (%d): %s" %
                (st, re.findall(r"is not valid[^<]*", body)))
         if phase == 1:
-            st, _, body = ref.post("/g/qb/referee", {"action": "event", "kind": "fire", "k_unit": "A5",
-                                                     "k_target": "F1", "k_range": "11"})
+            st, _, body = ref.post("/g/qb/referee", dict(at_fields(ref), action="event", kind="fire", k_unit="A5",
+                                                         k_target="F1", k_range="11"))
             ok(st == 200 and "Recorded" in body, "an event through the form")
             # the form comes back open, empty, and the page scrolls to it
             ok('<details class="event" id="kind-fire" open>' in body and
@@ -414,8 +475,8 @@ def run_checks(base, qb, ks, games):
                not re.search(r'<input id="ev-fire-unit" name="k_unit"[^>]* value=', body),
                "after an event its form is open again, empty, at its anchor")
             ok("<b>A5</b> ordered to fire" not in body, "a fire recorded leaves the to-do list")
-            st, _, body = ref.post("/g/qb/referee", {"action": "event", "kind": "fire", "k_unit": "A5",
-                                                     "k_target": "F1", "k_range": "eleven"})
+            st, _, body = ref.post("/g/qb/referee", dict(at_fields(ref), action="event", kind="fire", k_unit="A5",
+                                                         k_target="F1", k_range="eleven"))
             ok(st == 422 and "Not recorded" in body, "an event with a bad value is refused")
             ok(-1 < body.find("<h3>Not recorded</h3>") < body.find('<input id="ev-fire-unit"') and
                '<details class="event" id="kind-fire" open>' in body,
@@ -444,6 +505,29 @@ def run_checks(base, qb, ks, games):
     ok(st == 200 and "<sheet side=\"allied\"" in body, "the bundle after the exchange")
     st, _, _ = W.Client(base).get("/g/qb/bundle/turn-1.xml")
     ok(st == 403, "a bundle for a stranger")
+    # a sheet form of turn 1 sent now that turn 2 is open: not stored as
+    # turn 2's sheet (W12), said, the text given back
+    before = log_len(qb)
+    stale = sheet + "# STALEWORD written for turn 1\n"
+    st, _, body = fr.post("/g/qb/side/french", {"turn": "1", "action": "submit", "sheet": stale})
+    box = re.search(r'<textarea id="late-text"[^>]*>(.*?)</textarea>', body, re.S)
+    ok(st == 409 and "Not stored: turn 1 was sealed before your sheet arrived" in body and
+       "your sheet of version 1, handed in before the seal, is the one played" in body and
+       "Turn 2 is open now: write its sheet below." in body and "Your sheet is stored" not in body and
+       box is not None and "STALEWORD written for turn 1" in W.html.unescape(box.group(1)),
+       "a turn-1 sheet sent in turn 2: refused, the text kept (%d): %s" % (st, W.text_of(body)[:600]))
+    ok(re.search(r'<textarea id="sheet-text"[^>]*></textarea>', body) and
+       '<input type="hidden" name="turn" value="2">' in body,
+       "after a stale sheet, turn 2's form, empty, for turn 2")
+    ok(log_len(qb) == before and "french       not submitted" in info(qb),
+       "a turn-1 sheet was stored as turn 2's")
+    for fields, what in (({"action": "check", "sheet": stale, "turn": "1"}, "a check of turn 1"),
+                         ({"action": "submit", "sheet": stale}, "a form of no turn"),
+                         ({"action": "submit", "sheet": stale, "turn": "3"}, "a form of turn 3")):
+        st, _, body = fr.post("/g/qb/side/french", fields)
+        ok(st == 409 and "Not stored" in body and "Checked" not in body and "Your sheet is stored" not in body,
+           "%s in turn 2 is refused (%d): %s" % (what, st, W.text_of(body)[:400]))
+    ok(log_len(qb) == before and "french       not submitted" in info(qb), "a stale form stored a sheet")
     print("secrecy: %d pages and responses crawled before the exchange, no canary" % pages)
 
     # ---- path traversal and names
@@ -710,7 +794,7 @@ def readonly(work):
             st, _, body = c.get(path)
             ok(st == 200 and want in W.text_of(body),
                "%s of a read-only game (%d): %s" % (path, st, W.text_of(body)[:400]))
-        st, _, body = c.post("/g/arch/side/french", {"action": "submit", "sheet": W.demo_sheet(2, "french")})
+        st, _, body = c.post("/g/arch/side/french", {"turn": "2", "action": "submit", "sheet": W.demo_sheet(2, "french")})
         ok(st == 403 and "cannot be changed here" in body and "may not be written" in body,
            "a sheet sent to a read-only game (%d): %s" % (st, W.text_of(body)[:400]))
         ref = W.Client(srv.url)
