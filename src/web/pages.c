@@ -365,13 +365,16 @@ void web_page_bundle(struct web_req *r, const char *name, const char *file)
 		web_error_page(r, 404, "Not found", "There is no such bundle.");
 		return;
 	}
+	/* opened first: a grant given for a passphrase since changed is
+	 * dropped there (web_auth_check_grants) */
+	if (!(g = web_open_game(r, name)))
+		return;
 	if (!web_session_any(&r->sess, name)) {
 		web_error_page(r, 403, "Log in first",
 			       "The turn bundles are for the game's players and referee: log in.");
+		web_game_close(r, g);
 		return;
 	}
-	if (!(g = web_open_game(r, name)))
-		return;
 	/* a bundle exists only for an exchanged turn: before that nothing
 	 * of it is asked for */
 	if (ord_game_status(g, &st) != 0 || turn >= st.turn + (strcmp(st.state, "exchanged") == 0)) {
@@ -671,12 +674,15 @@ void web_page_picture(struct web_req *r, const char *name, const char *party, co
 		web_error_page(r, 404, "Not found", "There is no such picture.");
 		return;
 	}
-	if (!web_session_has(&r->sess, name, party)) {
-		web_error_page(r, 403, "Log in first", "A side's pictures are for its player.");
-		return;
-	}
+	/* opened first: a grant given for a passphrase since changed is
+	 * dropped there (web_auth_check_grants) */
 	if (!(g = web_open_game(r, name)))
 		return;
+	if (!web_session_has(&r->sess, name, party)) {
+		web_error_page(r, 403, "Log in first", "A side's pictures are for its player.");
+		web_game_close(r, g);
+		return;
+	}
 	err = t ? ord_game_map(g, &r->body, side, (int)t, NULL, web_arg(r, "lang"))
 		: ord_game_chart(g, &r->body, side, web_arg(r, "lang"));
 	if (err) {
@@ -834,9 +840,14 @@ void web_page_report(struct web_req *r, const char *name, const char *party, con
 		return;
 	}
 	c.turn = (int)t;
+	/* opened first: a grant given for a passphrase since changed is
+	 * dropped there (web_auth_check_grants) */
+	if (!(g = web_open_game(r, name)))
+		return;
 	if (!web_session_has(&r->sess, name, party)) {
 		struct ord_buf to = ORD_BUF_INIT;
 
+		web_game_close(r, g);
 		ord_buf_adds(&to, "/g/");
 		web_url(&to, name);
 		ord_buf_adds(&to, "/login?side=");
@@ -845,8 +856,6 @@ void web_page_report(struct web_req *r, const char *name, const char *party, con
 		ord_buf_release(&to);
 		return;
 	}
-	if (!(g = web_open_game(r, name)))
-		return;
 	for (i = 0; !found && i < ord_game_nsides(g); i++)
 		found = !strcmp(ord_game_side_name(g, i), party);
 	if (!found)

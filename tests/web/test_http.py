@@ -171,7 +171,22 @@ def passphrase_changed(base, big):
     st, _, body = ref.get("/g/big/referee")
     ok(st == 200 and "Log out" in body, "the referee's page before the passphrase changes")
     token = ref.csrf
+    # sessions whose first request after the change is a report or a picture
+    rep, pic = W.Client(base), W.Client(base)
+    rep.login("big", "referee")
+    pic.login("big", "referee")
+    rep = W.Client(base, follow=False, jar=rep.jar)
+    st, _, _ = rep.get("/g/big/referee/report/1")
+    ok(st == 200, "the referee's report before the passphrase changes (%d)" % st)
+    st, _, _ = pic.get("/g/big/referee/chart.svg")
+    ok(st == 200, "the referee's chart before the passphrase changes (%d)" % st)
     W.run("register", big, "--referee", "--passphrase-file", "-", stdin="a new referee passphrase\n")
+    st, hdrs, body = rep.get("/g/big/referee/report/1")
+    ok(st == 303 and "/login?side=referee" in hdrs.get("Location", ""),
+       "after the passphrase changed, the old session's report is refused (%d)" % st)
+    st, _, body = pic.get("/g/big/referee/chart.svg")
+    ok(st == 403 and "Log in first" in body,
+       "after the passphrase changed, the old session's picture is refused (%d)" % st)
     st, _, body = ref.get("/g/big/referee")
     ok('name="passphrase"' in body and "Log out" not in body,
        "after the passphrase changed, the old session is sent to the login (%d)" % st)
@@ -182,6 +197,19 @@ def passphrase_changed(base, big):
     st, _, body = ref2.post("/g/big/login", {"side": "referee", "passphrase": "a new referee passphrase"})
     ok(st == 200 and "Log out" in body, "the new passphrase logs in")
     W.run("register", big, "--referee", "--passphrase-file", "-", stdin=W.PASS["referee"] + "\n")
+    # a side's bundle (qb's turn 1 is exchanged by now)
+    qb = os.path.join(os.path.dirname(big), "qb.orderly")
+    fr = W.Client(base)
+    fr.login("qb", "french")
+    st, _, _ = fr.get("/g/qb/bundle/turn-1.xml")
+    ok(st == 200, "the bundle before the passphrase changes (%d)" % st)
+    fr2 = W.Client(base)
+    fr2.login("qb", "french")
+    W.run("register", qb, "--side", "french", "--passphrase-file", "-", stdin="a new french passphrase\n")
+    st, _, body = fr2.get("/g/qb/bundle/turn-1.xml")
+    ok(st == 403 and "Log in first" in body,
+       "after the passphrase changed, the old session's bundle is refused (%d)" % st)
+    W.run("register", qb, "--side", "french", "--passphrase-file", "-", stdin=W.PASS["french"] + "\n")
 
 
 def main():
