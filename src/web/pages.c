@@ -80,9 +80,9 @@ void web_page_games(struct web_req *r)
 		ord_buf_adds(b, "\">");
 		if (web_game_open_at(r, path, 0, &g) != 0 || ord_game_status(g, &st) != 0) {
 			web_esc(b, names[i]);
-			ord_buf_adds(b, "</a></td><td colspan=\"4\" class=\"error\">cannot be read: ");
-			web_esc(b, ord_error_last());
-			ord_buf_adds(b, "</td></tr>\n");
+			web_log_error(r, names[i]);
+			ord_buf_adds(b, "</a></td><td colspan=\"4\" class=\"error\">cannot be read "
+					"(the server's log says why)</td></tr>\n");
 			goto next;
 		}
 		web_esc(b, st.title);

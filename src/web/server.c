@@ -74,6 +74,9 @@
  *      refuses a stale confirmation: nothing is stored or changed, the
  *      page says why, and a sheet's text is given back.  A POST without
  *      the field is refused the same way.
+ * W13. A page shows no path of this machine: a game file that cannot be
+ *      opened is said to be so, and the library's message (which names
+ *      the file) goes to standard error, the server's log.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -275,6 +278,12 @@ void web_game_close(struct web_req *r, ord_game *g)
 	}
 }
 
+void web_log_error(struct web_req *r, const char *name)
+{
+	/* the name is a game name (web_game_path): no line break in it */
+	fprintf(stderr, "orderly: %s of game %s: %s\n", r->method, name, ord_error_last());
+}
+
 /* Open game NAME to read it, or to change it too (W11). */
 static ord_game *open_game(struct web_req *r, const char *name, int change)
 {
@@ -286,11 +295,18 @@ static ord_game *open_game(struct web_req *r, const char *name, int change)
 		web_error_page(r, 404, "No such game", "There is no game of that name here.");
 		return NULL;
 	}
-	if ((err = web_game_open_at(r, path, change, &g)) == ORD_ECANTWRITE)
-		web_error_page(r, 403, "The game cannot be changed here", ord_error_last());
-	else if (err)
-		web_error_page(r, 503, "The game cannot be opened", ord_error_last());
-	else
+	/* the library's message names the file's path on this machine: it goes
+	 * to the server's log, the page says what it means (W13) */
+	if ((err = web_game_open_at(r, path, change, &g)) == ORD_ECANTWRITE) {
+		web_log_error(r, name);
+		web_error_page(r, 403, "The game cannot be changed here",
+			       "The game file may not be written by this server: it can be read, "
+			       "not played. Nothing was changed.");
+	} else if (err) {
+		web_log_error(r, name);
+		web_error_page(r, 503, "The game cannot be opened",
+			       "The game file cannot be opened now; the server's log says why.");
+	} else
 		web_auth_check_grants(r->w->auth, &r->sess, name, g);
 	free(path);
 	return g;

@@ -135,6 +135,9 @@ ord_game *web_open_game_to_read(struct web_req *r, const char *name);
  * when change is set, else read-only (ORD_OPEN_READONLY, W11). */
 int web_game_open_at(struct web_req *r, const char *path, int change, ord_game **out);
 void web_game_close(struct web_req *r, ord_game *g);
+/* Log the library's last error for game name on standard error (W13):
+ * its message may name paths of this machine, which no page shows. */
+void web_log_error(struct web_req *r, const char *name);
 /* Make sure the caller has a session (a login form needs a CSRF token). */
 void web_need_session(struct web_req *r);
 /* 1 when the POST carries the session's CSRF token; else the response is

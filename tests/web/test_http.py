@@ -254,6 +254,7 @@ def main():
     finally:
         srv.stop()
     tls(games, work)
+    no_paths(work)
     deadlines(work)
     readonly(work)
     witnessed(work)
@@ -729,6 +730,30 @@ def limits(base, qb):
     ok(codes[:10] == [403] * 10 and codes[10] == 429, "the login limit: %r" % codes)
     st, _, body = c.post("/g/qb/login", {"side": "french", "passphrase": W.PASS["french"]})
     ok(st == 429 and "Too many" in body, "the right passphrase past the limit (%d)" % st)
+
+
+def no_paths(work):
+    """A game file that cannot be opened: the public pages say so without
+    the server's paths, which go to its log (W13)."""
+    games = os.path.join(work, "games-broken")
+    os.makedirs(games)
+    W.make_game(games, "qb")
+    with open(os.path.join(games, "broken.orderly"), "w") as f:
+        f.write("not a game\n")
+    srv = W.Server(games)
+    try:
+        c = W.Client(srv.url)
+        st, _, body = c.get("/")
+        ok(st == 200 and "cannot be read (the server's log says why)" in body and games not in body and
+           work not in body, "the games list names no path of the server: %s" % W.text_of(body)[:400])
+        st, _, body = c.get("/g/broken")
+        ok(st == 503 and "The game file cannot be opened now" in body and work not in body,
+           "a game that cannot be opened names no path of the server (%d): %s" % (st, W.text_of(body)[:400]))
+    finally:
+        srv.stop()
+    with open(os.path.join(work, "serve.log")) as f:
+        log = f.read()
+    ok("GET of game broken: " in log and "not an orderly game file" in log, "the reason is in the server's log: %r" % log)
 
 
 def deadlines(work):
