@@ -373,6 +373,23 @@ int ord_mail_check_passphrase(ord_game *g, const char *side, const char *passphr
 	return 0;
 }
 
+int ord_mail_passphrase_hash(ord_game *g, const char *side, char out[ORD_PASS_HASH_MAX])
+{
+	struct ord_store_party p;
+	int err;
+
+	out[0] = '\0';
+	if ((err = party_row(g, side, &p)) != 0)
+		return err;
+	ord_buf_release(&p.pgp_key);
+	if (!*p.pass_hash)
+		return ord_error_set(ORD_ENOTFOUND, "no passphrase is registered for %s",
+				     side ? side : "the referee");
+	snprintf(out, ORD_PASS_HASH_MAX, "%s", p.pass_hash);
+	sodium_memzero(p.pass_hash, sizeof(p.pass_hash));
+	return 0;
+}
+
 int ord_mail_pgp_key(ord_game *g, const char *side, struct ord_buf *armored)
 {
 	struct ord_store_party p;

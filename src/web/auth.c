@@ -8,10 +8,18 @@
  * which every form carries and every POST must give back.  A session
  * holds grants: (game, party) pairs for which a passphrase was given.
  *
- * Login limits: failed tries are counted per client address and per
- * (game, party) in windows of WEB_WINDOW seconds; past the limit a try
- * waits until the window ends.  Passphrase checks (crypto_pwhash, 64 MiB
- * each) run at most WEB_HASHES at once.
+ * Login limits, in windows of WEB_WINDOW seconds (web.md): an address
+ * may have WEB_FAILS_PER_IP wrong passphrases and WEB_TRIES_PER_IP checks
+ * in all (right ones too: each costs 64 MiB and tens of milliseconds),
+ * then waits for the window's end.  Wrong passphrases for one (game,
+ * party) from every address together never shut the party out: past
+ * WEB_FAILS_PER_PARTY, an address that has itself given a wrong one for
+ * that party waits WEB_PARTY_DELAY seconds after it, doubled with each of
+ * its own, before its next try for the party; an address that has not
+ * (the player, from his own) is checked at once.  Passphrase checks
+ * (crypto_pwhash, 64 MiB each) run at most WEB_HASHES at once, with at
+ * most WEB_HASH_QUEUE more waiting; a login past that is told the server
+ * is busy, so that logins never hold every worker thread.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +36,11 @@
 #define WEB_WINDOW (10 * 60)
 #define WEB_FAILS_PER_IP 10
 #define WEB_FAILS_PER_PARTY 20
+#define WEB_TRIES_PER_IP 60
+#define WEB_PARTY_DELAY 30
 #define WEB_MAX_COUNTERS 4096
-#define WEB_HASHES 2
+#define WEB_HASHES 1
+#define WEB_HASH_QUEUE 1
 
 struct sess {
 	unsigned char key[32]; /* BLAKE2b of the cookie's bytes */
@@ -41,9 +52,11 @@ struct sess {
 };
 
 struct counter {
-	char what[WEB_GAME_NAME + WEB_PARTY_NAME + 80]; /* "ip ADDR" or "party GAME/SIDE" */
-	int64_t start;                                  /* the window's start */
-	int fails;
+	/* "ip ADDR", "tries ADDR", "party GAME/SIDE" or "ip-party ADDR GAME/SIDE" */
+	char what[WEB_GAME_NAME + WEB_PARTY_NAME + 80];
+	int64_t start; /* the window's start */
+	int64_t last;  /* the last one counted */
+	int fails;     /* (or tries) */
 };
 
 struct web_auth {
@@ -52,7 +65,8 @@ struct web_auth {
 	struct counter *counters; /* WEB_MAX_COUNTERS */
 	pthread_mutex_t hash_lock;
 	pthread_cond_t hash_cond;
-	int hashing;
+	int hashing; /* checks running or waiting to */
+	int running; /* checks running */
 };
 
 static int64_t now(void)
@@ -379,42 +393,74 @@ static int wait_of(struct counter *c, int limit)
 int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const char *party)
 {
 	char what[sizeof(((struct counter *)0)->what)];
-	int w1, w2;
+	struct counter *c, *mine;
+	int w, w2;
 
 	pthread_mutex_lock(&a->lock);
 	snprintf(what, sizeof(what), "ip %s", ip);
-	w1 = wait_of(counter(a, what, 0), WEB_FAILS_PER_IP);
+	w = wait_of(counter(a, what, 0), WEB_FAILS_PER_IP);
+	snprintf(what, sizeof(what), "tries %s", ip);
+	if ((w2 = wait_of(counter(a, what, 0), WEB_TRIES_PER_IP)) > w)
+		w = w2;
+	/* the party's count holds back only the addresses that failed for it */
 	snprintf(what, sizeof(what), "party %s/%s", game, party);
-	w2 = wait_of(counter(a, what, 0), WEB_FAILS_PER_PARTY);
+	c = counter(a, what, 0);
+	snprintf(what, sizeof(what), "ip-party %s %s/%s", ip, game, party);
+	mine = counter(a, what, 0);
+	if (c && c->fails >= WEB_FAILS_PER_PARTY && mine && mine->fails > 0) {
+		int shift = mine->fails - 1 < 10 ? mine->fails - 1 : 10;
+		int64_t until = mine->last + ((int64_t)WEB_PARTY_DELAY << shift);
+
+		if (until > mine->start + WEB_WINDOW)
+			until = mine->start + WEB_WINDOW;
+		if (until - now() > w)
+			w = (int)(until - now());
+	}
+	if (!w) {
+		snprintf(what, sizeof(what), "tries %s", ip);
+		counter(a, what, 1)->fails++;
+	}
 	pthread_mutex_unlock(&a->lock);
-	return w1 > w2 ? w1 : w2;
+	return w;
 }
 
 void web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party)
 {
 	char what[sizeof(((struct counter *)0)->what)];
+	struct counter *c;
 
 	pthread_mutex_lock(&a->lock);
 	snprintf(what, sizeof(what), "ip %s", ip);
 	counter(a, what, 1)->fails++;
 	snprintf(what, sizeof(what), "party %s/%s", game, party);
 	counter(a, what, 1)->fails++;
+	snprintf(what, sizeof(what), "ip-party %s %s/%s", ip, game, party);
+	c = counter(a, what, 1);
+	c->fails++;
+	c->last = now();
 	pthread_mutex_unlock(&a->lock);
 }
 
-void web_auth_hash_enter(struct web_auth *a)
+int web_auth_hash_enter(struct web_auth *a)
 {
 	pthread_mutex_lock(&a->hash_lock);
-	while (a->hashing >= WEB_HASHES)
-		pthread_cond_wait(&a->hash_cond, &a->hash_lock);
+	if (a->hashing >= WEB_HASHES + WEB_HASH_QUEUE) {
+		pthread_mutex_unlock(&a->hash_lock);
+		return -1;
+	}
 	a->hashing++;
+	while (a->running >= WEB_HASHES)
+		pthread_cond_wait(&a->hash_cond, &a->hash_lock);
+	a->running++;
 	pthread_mutex_unlock(&a->hash_lock);
+	return 0;
 }
 
 void web_auth_hash_leave(struct web_auth *a)
 {
 	pthread_mutex_lock(&a->hash_lock);
 	a->hashing--;
+	a->running--;
 	pthread_cond_signal(&a->hash_cond);
 	pthread_mutex_unlock(&a->hash_lock);
 }

@@ -920,16 +920,38 @@ static void login_form(struct web_req *r, ord_game *g, const char *name, const c
 	ord_buf_release(&action);
 }
 
+/* The login form again after a passphrase checked with the game let go
+ * of (W14): the game opened anew to list its parties. */
+static void login_again(struct web_req *r, const char *name, const char *side, const char *msg,
+			int status)
+{
+	struct ord_game_status st;
+	ord_game *g;
+
+	if (!(g = web_open_game_to_read(r, name)))
+		return;
+	if (ord_game_status(g, &st) != 0) {
+		web_error_page(r, 500, "The game cannot be read", ord_error_last());
+	} else {
+		login_form(r, g, name, st.title, side, msg);
+		r->status = status;
+	}
+	web_game_close(r, g);
+}
+
 void web_page_login(struct web_req *r, const char *name)
 {
 	struct ord_game_status st;
 	const char *side, *pass, *party;
 	struct ord_buf to = ORD_BUF_INIT;
 	struct web_session ns;
+	struct ord_mail_party mp;
+	char hash[ORD_PASS_HASH_MAX];
 	ord_game *g;
 	size_t i;
 	int found = 0, wait, err;
 
+	memset(&mp, 0, sizeof(mp));
 	/* a login changes nothing in the game: it checks the passphrase */
 	if (!(g = web_open_game_to_read(r, name)))
 		return;
@@ -961,34 +983,48 @@ void web_page_login(struct web_req *r, const char *name)
 	if ((wait = web_auth_may_try(web_auth_of(r), r->ip, name, party)) > 0) {
 		char msg[160];
 
-		snprintf(msg, sizeof(msg), "Too many wrong passphrases: try again in %d minutes.",
-			 (wait + 59) / 60);
+		if (wait < 120)
+			snprintf(msg, sizeof(msg), "Too many tries: try again in %d seconds.", wait);
+		else
+			snprintf(msg, sizeof(msg), "Too many tries: try again in %d minutes.",
+				 (wait + 59) / 60);
 		login_form(r, g, name, st.title, side, msg);
 		r->status = 429;
 		goto out;
 	}
-	web_auth_hash_enter(web_auth_of(r));
-	err = ord_mail_check_passphrase(g, found ? side : NULL, pass);
+	/* the stored hash and which passphrase it is, read; then the game is
+	 * let go of before the check, which takes 64 MiB and tens of
+	 * milliseconds: requests for the game do not wait on it (W14) */
+	err = ord_mail_passphrase_hash(g, found ? side : NULL, hash);
+	if (err == 0 && ord_mail_party(g, found ? side : NULL, &mp) != 0)
+		err = ord_error_code();
+	if (err != 0 && err != ORD_ENOTFOUND) {
+		web_error_page(r, 500, "The game cannot be read", ord_error_last());
+		goto out;
+	}
+	ord_error_clear();
+	web_game_close(r, g);
+	g = NULL;
+	if (web_auth_hash_enter(web_auth_of(r)) != 0) {
+		sodium_memzero(hash, sizeof(hash));
+		web_error_page(r, 503, "Busy",
+			       "The server is checking other passphrases: try again in a moment.");
+		goto out;
+	}
+	if (err == 0 && crypto_pwhash_str_verify(hash, pass, strlen(pass)) != 0)
+		err = ORD_EBADDATA;
 	web_auth_hash_leave(web_auth_of(r));
+	sodium_memzero(hash, sizeof(hash));
 	if (err != 0) {
 		web_auth_failed(web_auth_of(r), r->ip, name, party);
 		/* the same words whether or not a passphrase is registered */
-		login_form(r, g, name, st.title, side,
-			   err == ORD_ENOTFOUND || err == ORD_EBADDATA
-				   ? "Wrong passphrase (or none is registered for you: ask your "
-				     "referee)."
-				   : ord_error_last());
-		r->status = err == ORD_ENOTFOUND || err == ORD_EBADDATA ? 403 : 500;
+		login_again(r, name, side,
+			    "Wrong passphrase (or none is registered for you: ask your referee).",
+			    403);
 		goto out;
 	}
-	{
-		/* the grant holds which passphrase it was given for */
-		struct ord_mail_party mp;
-		if (ord_mail_party(g, found ? side : NULL, &mp) != 0)
-			mp.pass_id[0] = '\0';
-		ord_error_clear();
-		web_auth_grant(web_auth_of(r), r->sess.sid, name, party, mp.pass_id, &ns);
-	}
+	/* the grant holds which passphrase it was given for */
+	web_auth_grant(web_auth_of(r), r->sess.sid, name, party, mp.pass_id, &ns);
 	r->sess = ns;
 	web_set_cookie(r, &ns);
 	ord_buf_adds(&to, "/g/");
@@ -1002,7 +1038,8 @@ void web_page_login(struct web_req *r, const char *name)
 	web_redirect(r, to.buf);
 out:
 	ord_buf_release(&to);
-	web_game_close(r, g);
+	if (g)
+		web_game_close(r, g);
 }
 
 void web_page_logout(struct web_req *r, const char *name)

@@ -77,6 +77,15 @@
  * W13. A page shows no path of this machine: a game file that cannot be
  *      opened is said to be so, and the library's message (which names
  *      the file) goes to standard error, the server's log.
+ * W14. A login reads the party's stored passphrase hash and lets go of
+ *      the game (W8's lock) before it checks the passphrase against it
+ *      (crypto_pwhash: 64 MiB, tens of milliseconds), so that logins do
+ *      not stall the game's other requests; one check runs and one
+ *      waits, and a login past that is answered 503 at once, so that
+ *      logins never hold every worker thread.  The limits (auth.c) count an
+ *      address's checks, right or wrong, and its wrong passphrases; wrong
+ *      passphrases for a party from other addresses slow down only the
+ *      addresses that gave them, never the player with the right one.
  */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -76,13 +76,16 @@ void web_auth_end(struct web_auth *a, const char *sid);
 int web_session_has(const struct web_session *s, const char *game, const char *party);
 /* 1 when s holds any grant of game. */
 int web_session_any(const struct web_session *s, const char *game);
-/* Login limits: 0 when a try from ip for (game, party) may be made now,
- * else the seconds to wait.  Failures are counted with web_auth_failed. */
+/* Login limits (auth.c): 0 when a try from ip for (game, party) may be
+ * made now (it is counted as one of ip's tries), else the seconds to
+ * wait.  Wrong passphrases are counted with web_auth_failed. */
 int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const char *party);
 void web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party);
 /* Passphrase checks are slow on purpose (crypto_pwhash): at most a few at
- * once, whatever the number of requests. */
-void web_auth_hash_enter(struct web_auth *a);
+ * once, whatever the number of requests, and a few waiting; -1 when that
+ * many are, and the login is to be told the server is busy (no
+ * web_auth_hash_leave then). */
+int web_auth_hash_enter(struct web_auth *a);
 void web_auth_hash_leave(struct web_auth *a);
 
 /* ---- a request and its response (server.c) ---- */

@@ -254,6 +254,7 @@ def main():
     finally:
         srv.stop()
     tls(games, work)
+    lockout(games)
     no_paths(work)
     deadlines(work)
     readonly(work)
@@ -716,6 +717,38 @@ def tls(games, work):
         st, _, _ = d.request("/g/qb/login", data={"csrf": d.csrf, "side": "allied", "passphrase": W.PASS["allied"]},
                              headers={"X-Forwarded-For": "198.51.100.9"})
         ok(st == 303, "another address behind the proxy may log in (%d)" % st)
+    finally:
+        srv.stop()
+
+
+def lockout(games):
+    """Strangers' wrong passphrases for a side do not lock out its player:
+    past the party's 20, they slow down only the addresses that gave them
+    (W14).  An address's checks, right ones too, are limited."""
+    srv = W.Server(games, extra=["--behind-proxy"])
+
+    def login(ip, party, passphrase):
+        c = W.Client(srv.url, follow=False)
+        c.request("/g/qb/login", headers={"X-Forwarded-For": ip})
+        return c.request("/g/qb/login", data={"csrf": c.csrf, "side": party, "passphrase": passphrase},
+                         headers={"X-Forwarded-For": ip})
+
+    try:
+        codes = [login(ip, "french", "guess %d" % i)[0] for ip in ("203.0.113.1", "203.0.113.2") for i in range(10)]
+        ok(codes == [403] * 20, "20 wrong passphrases from two addresses: %r" % codes)
+        st, _, body = login("203.0.113.1", "french", W.PASS["french"])
+        ok(st == 429 and "Too many tries" in body, "an address past its 10 wrong ones waits (%d)" % st)
+        st, _, _ = login("203.0.113.3", "french", "guess 21")
+        ok(st == 403, "past the party's 20, an address that never failed is still checked (%d)" % st)
+        st, _, body = login("203.0.113.3", "french", "guess 22")
+        ok(st == 429 and "try again in" in body,
+           "past the party's 20, an address that failed for it waits (%d): %s" % (st, W.text_of(body)[:300]))
+        st, hdrs, _ = login("203.0.113.9", "french", W.PASS["french"])
+        ok(st == 303 and "/side/french" in hdrs.get("Location", ""),
+           "the French player logs in from his own address after 22 strangers' tries (%d)" % st)
+        # every check counts for an address, right ones too: 60 in 10 minutes
+        codes = [login("203.0.113.20", "allied", W.PASS["allied"])[0] for _ in range(61)]
+        ok(codes[:60] == [303] * 60 and codes[60] == 429, "an address's 61st login in 10 minutes: %r" % codes[55:])
     finally:
         srv.stop()
 
