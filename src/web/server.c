@@ -86,6 +86,12 @@
  *      address's checks, right or wrong, and its wrong passphrases; wrong
  *      passphrases for a party from other addresses slow down only the
  *      addresses that gave them, never the player with the right one.
+ * W15. A POST's body is held in memory until it is whole: a side's page
+ *      (a sheet) takes 1 MiB, every other form 64 KiB (413 past it), and
+ *      all the bodies being received together at most 64 MiB, past which
+ *      a POST is answered 503 ("try again in a moment"); so that clients
+ *      sending large bodies slowly cannot make the server hold a MiB per
+ *      connection.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -105,7 +111,9 @@
 
 #include "web/web.h"
 
-#define WEB_MAX_BODY ((size_t)1 << 20) /* the largest POST body taken */
+#define WEB_MAX_BODY ((size_t)1 << 20)      /* a sheet's POST body, the largest taken */
+#define WEB_MAX_FORM ((size_t)64 << 10)     /* any other POST's body */
+#define WEB_MAX_BUFFERED ((size_t)64 << 20) /* the bodies being received, together */
 
 /* The lock of one game file (W8); made on first use, kept until exit. */
 struct game_lock {
@@ -120,13 +128,58 @@ struct web {
 	int tls;
 	pthread_mutex_t locks_lock; /* guards the list */
 	struct game_lock *locks;
+	pthread_mutex_t bytes_lock; /* guards buffered */
+	size_t buffered;            /* bytes of POST bodies held now (W15) */
 };
 
 /* What libmicrohttpd keeps for us between the calls of one request. */
 struct conn_state {
+	struct web *w;
 	struct ord_buf body;
+	size_t cap; /* the largest body this request may have */
 	int too_big;
+	int busy; /* the server held WEB_MAX_BUFFERED already */
 };
+
+/* Whether url is a side's page, /g/NAME/side/SIDE, whose POST is a sheet. */
+static int sheet_url(const char *url)
+{
+	const char *p;
+
+	if (strncmp(url, "/g/", 3) || !(p = strchr(url + 3, '/')) || strncmp(p, "/side/", 6))
+		return 0;
+	return p[6] && !strchr(p + 6, '/');
+}
+
+/* Take n more bytes of POST body into cs, within its cap and the server's
+ * (W15); past either, what it had is let go of and the rest is dropped. */
+static void body_add(struct conn_state *cs, const char *bytes, size_t n)
+{
+	struct web *w = cs->w;
+	int ok = 0;
+
+	if (cs->too_big || cs->busy)
+		return;
+	if (cs->body.len + n > cs->cap) {
+		cs->too_big = 1;
+	} else {
+		pthread_mutex_lock(&w->bytes_lock);
+		if (w->buffered + n <= WEB_MAX_BUFFERED) {
+			w->buffered += n;
+			ok = 1;
+		}
+		pthread_mutex_unlock(&w->bytes_lock);
+		if (ok) {
+			ord_buf_add(&cs->body, bytes, n);
+			return;
+		}
+		cs->busy = 1;
+	}
+	pthread_mutex_lock(&w->bytes_lock);
+	w->buffered -= cs->body.len;
+	pthread_mutex_unlock(&w->bytes_lock);
+	ord_buf_release(&cs->body);
+}
 
 static const char csp[] = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; "
 			  "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -594,14 +647,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	if (!cs) {
 		cs = ord_xcalloc(1, sizeof(*cs));
 		ord_buf_init(&cs->body);
+		cs->w = cls;
+		cs->cap = sheet_url(url) ? WEB_MAX_BODY : WEB_MAX_FORM;
 		*con_cls = cs;
 		return MHD_YES;
 	}
 	if (*upload_size) {
-		if (cs->body.len + *upload_size > WEB_MAX_BODY)
-			cs->too_big = 1;
-		else
-			ord_buf_add(&cs->body, upload, *upload_size);
+		body_add(cs, upload, *upload_size);
 		*upload_size = 0;
 		return MHD_YES;
 	}
@@ -627,8 +679,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 
 	if (cs->too_big) {
 		web_error_page(&r, 413, "Too large",
-			       "What you sent is larger than this server takes (1 MiB). Nothing was "
-			       "changed.");
+			       "What you sent is larger than this server takes (a sheet 1 MiB, any "
+			       "other form 64 KiB). Nothing was changed.");
+	} else if (cs->busy) {
+		web_error_page(&r, 503, "Busy",
+			       "The server is receiving too much at once: try again in a moment. "
+			       "Nothing was changed.");
 	} else if (!strcmp(method, "POST") && form_parse(&r.form, cs->body.buf, cs->body.len) != 0) {
 		web_error_page(&r, 400, "Bad form",
 			       "The form's data could not be read (a bad %-escape or a NUL byte). "
@@ -660,6 +716,9 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	(void)conn;
 	(void)toe;
 	if (cs) {
+		pthread_mutex_lock(&cs->w->bytes_lock);
+		cs->w->buffered -= cs->body.len;
+		pthread_mutex_unlock(&cs->w->bytes_lock);
 		ord_buf_release(&cs->body);
 		free(cs);
 		*con_cls = NULL;
@@ -793,6 +852,7 @@ int web_serve(const struct web_opts *o)
 	memset(&w, 0, sizeof(w));
 	w.o = o;
 	pthread_mutex_init(&w.locks_lock, NULL);
+	pthread_mutex_init(&w.bytes_lock, NULL);
 	if (stat(o->dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return ord_error_set(ORD_ENOFILE, "'%s' is not a directory of games", o->dir);
 	if (o->tls_cert) {
@@ -854,6 +914,7 @@ out:
 		free(l);
 	}
 	pthread_mutex_destroy(&w.locks_lock);
+	pthread_mutex_destroy(&w.bytes_lock);
 	web_auth_free(w.auth);
 	sodium_memzero(key.buf, key.len);
 	ord_buf_release(&cert);

@@ -581,6 +581,12 @@ def run_checks(base, qb, ks, games):
     ok(r.status == 413, "a 2 MiB body (%d)" % r.status)
     r.read()
     conn.close()
+    # a form other than the sheet takes 64 KiB (W15); a sheet up to 1 MiB
+    st, _, body = c.post("/g/qb/login", {"side": "french", "passphrase": "x" * (100 << 10)})
+    ok(st == 413 and "any other form 64 KiB" in body, "a 100 KiB login form (%d)" % st)
+    st, _, body = fr.post("/g/qb/side/french", {"turn": "2", "action": "check",
+                                                 "sheet": "# a long comment\n" * (200 << 6)})
+    ok(st == 200 and "Checked: no problem" in body, "a 200 KiB sheet is taken (%d): %s" % (st, W.text_of(body)[:300]))
     st, _, _ = c.request("/g/qb/login", data=None)
     conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
     conn.request("POST", "/g/qb/login", body=b"csrf=%zz&side=french",
