@@ -5,7 +5,10 @@
  * A session is 32 random bytes, sent as a cookie in hex; the table keeps
  * only their BLAKE2b hash, so a copy of the server's memory holds no
  * usable cookie.  Each session has its own CSRF token (32 random bytes),
- * which every form carries and every POST must give back.  A session
+ * which every form carries and every POST must give back.  A cookie of no
+ * session (the login form's, before the login) is kept nowhere: its token
+ * is an HMAC of the cookie under a secret the server draws at its start
+ * (W16).  A session
  * holds grants: (game, party) pairs for which a passphrase was given.
  *
  * Login limits, in windows of WEB_WINDOW seconds (web.md): an address
@@ -61,8 +64,9 @@ struct counter {
 
 struct web_auth {
 	pthread_mutex_t lock;
-	struct sess *sess;        /* WEB_MAX_SESSIONS */
-	struct counter *counters; /* WEB_MAX_COUNTERS */
+	struct sess *sess;                          /* WEB_MAX_SESSIONS */
+	struct counter *counters;                   /* WEB_MAX_COUNTERS */
+	unsigned char secret[crypto_auth_KEYBYTES]; /* the anonymous tokens' key (W16) */
 	pthread_mutex_t hash_lock;
 	pthread_cond_t hash_cond;
 	int hashing; /* checks running or waiting to */
@@ -83,6 +87,7 @@ struct web_auth *web_auth_new(void)
 	pthread_cond_init(&a->hash_cond, NULL);
 	a->sess = ord_xcalloc(WEB_MAX_SESSIONS, sizeof(*a->sess));
 	a->counters = ord_xcalloc(WEB_MAX_COUNTERS, sizeof(*a->counters));
+	crypto_auth_keygen(a->secret);
 	return a;
 }
 
@@ -91,6 +96,7 @@ void web_auth_free(struct web_auth *a)
 	if (!a)
 		return;
 	sodium_memzero(a->sess, WEB_MAX_SESSIONS * sizeof(*a->sess));
+	sodium_memzero(a->secret, sizeof(a->secret));
 	free(a->sess);
 	free(a->counters);
 	pthread_mutex_destroy(&a->lock);
@@ -190,8 +196,22 @@ static void fresh(struct sess *s, char sid[WEB_SID_HEX + 1])
 	s->used = 1;
 }
 
+/* An anonymous session of cookie raw (W16): its CSRF token is derived from
+ * the cookie with the server's secret, and nothing is stored, so that
+ * strangers loading login pages fill no table and evict nobody. */
+static void anonymous(struct web_auth *a, const unsigned char raw[32], struct web_session *out)
+{
+	unsigned char tok[crypto_auth_BYTES];
+
+	memset(out, 0, sizeof(*out));
+	sodium_bin2hex(out->sid, sizeof(out->sid), raw, 32);
+	crypto_auth(tok, raw, 32, a->secret);
+	sodium_bin2hex(out->csrf, sizeof(out->csrf), tok, 32);
+}
+
 int web_auth_find(struct web_auth *a, const char *sid, struct web_session *out)
 {
+	unsigned char raw[32];
 	struct sess *s;
 
 	memset(out, 0, sizeof(*out));
@@ -202,20 +222,18 @@ int web_auth_find(struct web_auth *a, const char *sid, struct web_session *out)
 	if (s)
 		copy_out(s, sid, out);
 	pthread_mutex_unlock(&a->lock);
+	if (!s && unhex(raw, 32, sid) == 0)
+		anonymous(a, raw, out);
 	return s != NULL;
 }
 
 void web_auth_create(struct web_auth *a, struct web_session *out)
 {
-	char sid[WEB_SID_HEX + 1];
-	struct sess *s;
+	unsigned char raw[32];
 
-	pthread_mutex_lock(&a->lock);
-	s = slot(a);
-	memset(s, 0, sizeof(*s));
-	fresh(s, sid);
-	copy_out(s, sid, out);
-	pthread_mutex_unlock(&a->lock);
+	randombytes_buf(raw, 32);
+	anonymous(a, raw, out);
+	sodium_memzero(raw, 32);
 }
 
 int web_auth_grant(struct web_auth *a, const char *sid, const char *game, const char *party,

@@ -92,6 +92,13 @@
  *      a POST is answered 503 ("try again in a moment"); so that clients
  *      sending large bodies slowly cannot make the server hold a MiB per
  *      connection.
+ * W16. The login form's CSRF token needs no stored session: a browser
+ *      without a session's cookie is given a random cookie, and the
+ *      token is an HMAC of it under a secret drawn at the server's start.
+ *      A login checks the token against the cookie the POST carries (a
+ *      page of another site can neither read nor set it: SameSite, and
+ *      __Host- under TLS), and the session table holds only logged-in
+ *      sessions, so strangers loading login pages evict nobody's form.
  */
 #include <arpa/inet.h>
 #include <errno.h>

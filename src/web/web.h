@@ -58,9 +58,12 @@ struct web_auth; /* the session table and the login counters (opaque) */
 
 struct web_auth *web_auth_new(void);
 void web_auth_free(struct web_auth *a);
-/* The session of cookie sid (NULL or unknown: out->sid ""); 1 if found. */
+/* The session of cookie sid; 1 if found.  A well-formed cookie of no
+ * session is an anonymous one (no grants; its CSRF token derived from the
+ * cookie, W16); NULL or a malformed one: out->sid "". */
 int web_auth_find(struct web_auth *a, const char *sid, struct web_session *out);
-/* A new anonymous session (for a login form's CSRF token). */
+/* A new anonymous session (for a login form's CSRF token): a random
+ * cookie and its derived token, stored nowhere (W16). */
 void web_auth_create(struct web_auth *a, struct web_session *out);
 /* Add a grant to session sid under a new id (the old one ends, so a
  * session fixed before the login is worth nothing after it). */

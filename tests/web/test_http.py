@@ -341,6 +341,24 @@ def run_checks(base, qb, ks, games):
     ok(st == 303 and "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie,
        "the session cookie: %r" % cookie)
     ok("Secure" not in cookie, "a Secure cookie over plain HTTP would not be sent back")
+    # the login form's token is derived from its cookie, no session stored
+    # (W16): a cookie the server never stored gets the same token every time,
+    # and that token logs in; another cookie's token does not
+    made = "ab" * 32
+    st, hdrs, page1 = anon.request("/g/qb/login", headers={"Cookie": "orderly=" + made})
+    st2, hdrs2, page2 = anon.request("/g/qb/login", headers={"Cookie": "orderly=" + made})
+    tok1 = re.search(r'name="csrf" value="([0-9a-f]+)"', page1).group(1)
+    tok2 = re.search(r'name="csrf" value="([0-9a-f]+)"', page2).group(1)
+    ok(st == st2 == 200 and tok1 == tok2 and not hdrs.get("Set-Cookie") and not hdrs2.get("Set-Cookie"),
+       "a login form's token is the same for the same cookie, no new cookie (%r, %r)" %
+       (hdrs.get("Set-Cookie"), hdrs2.get("Set-Cookie")))
+    st, _, _ = nr.request("/g/qb/login", data={"csrf": tok1, "side": "allied", "passphrase": W.PASS["allied"]},
+                          headers={"Cookie": "orderly=" + "cd" * 32})
+    ok(st == 403, "a login form's token with another cookie is refused (%d)" % st)
+    st, hdrs, _ = nr.request("/g/qb/login", data={"csrf": tok1, "side": "allied", "passphrase": W.PASS["allied"]},
+                             headers={"Cookie": "orderly=" + made})
+    ok(st == 303 and "/side/allied" in hdrs.get("Location", "") and made not in hdrs.get("Set-Cookie", ""),
+       "a login with a form of a cookie the server never stored, under a new cookie (%d)" % st)
 
     # ---- wrong secrets
     before = log_len(qb)
