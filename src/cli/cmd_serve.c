@@ -1,6 +1,6 @@
 /*
  * cmd_serve.c - `orderly serve DIR [--listen ADDR:PORT] [--tls-cert FILE
- * --tls-key FILE] [--behind-proxy] [--threads N]`: the club's web page
+ * --tls-key FILE] [--behind-proxy] [--threads N] [--per-address N]`: the club's web page
  * over every game file in DIR (src/web, docs/web.md).  It listens on
  * loopback unless told otherwise and runs until SIGINT or SIGTERM.
  */
@@ -12,13 +12,18 @@
 
 int cmd_serve(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	const char *listen = NULL, *cert = NULL, *key = NULL, *threads_s = NULL;
+	const char *listen = NULL, *cert = NULL, *key = NULL, *threads_s = NULL, *per_s = NULL;
 	struct web_opts o;
 	int proxy = 0, threads = 8, rc;
+	long per = -1;
 	const struct cli_opt opts[] = {
-		{ "listen", &listen, NULL },     { "tls-cert", &cert, NULL },
-		{ "tls-key", &key, NULL },       { "behind-proxy", NULL, &proxy },
-		{ "threads", &threads_s, NULL }, { NULL, NULL, NULL },
+		{ "listen", &listen, NULL },
+		{ "tls-cert", &cert, NULL },
+		{ "tls-key", &key, NULL },
+		{ "behind-proxy", NULL, &proxy },
+		{ "threads", &threads_s, NULL },
+		{ "per-address", &per_s, NULL },
+		{ NULL, NULL, NULL },
 	};
 
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
@@ -33,6 +38,9 @@ int cmd_serve(const struct cli_cmd *cmd, int argc, char **argv)
 		return rc;
 	if (threads > 64)
 		return cli_usage_error(cmd, "--threads %d (at most 64)", threads);
+	if (per_s && (ord_parse_long(per_s, &per) != 0 || per < 0 || per > 1000))
+		return cli_usage_error(cmd, "--per-address '%s' (a whole number from 0 to 1000)",
+				       per_s);
 	memset(&o, 0, sizeof(o));
 	o.dir = argv[1];
 	o.listen = listen ? listen : "127.0.0.1:8080";
@@ -40,6 +48,8 @@ int cmd_serve(const struct cli_cmd *cmd, int argc, char **argv)
 	o.tls_key = key;
 	o.behind_proxy = proxy;
 	o.threads = (unsigned)threads;
+	/* behind a proxy every connection is the proxy's: no limit unless told */
+	o.per_address = per >= 0 ? (unsigned)per : proxy ? 0u : 64u;
 	if ((rc = web_serve(&o)) != 0)
 		return cli_fail(rc);
 	return CLI_OK;

@@ -109,7 +109,7 @@ static const struct cli_cmd commands[] = {
 	  "for cron: reminders, late notices, seals at deadlines, queued mail of every game in DIR",
 	  cmd_tick },
 	{ "serve",
-	  "DIR [--listen ADDR:PORT] [--tls-cert FILE --tls-key FILE] [--behind-proxy] [--threads N]",
+	  "DIR [--listen ADDR:PORT] [--tls-cert FILE --tls-key FILE] [--behind-proxy] [--threads N] [--per-address N]",
 	  "the club's web page: every game of DIR in a browser (default 127.0.0.1:8080)", cmd_serve },
 	{ "calc", "RULESET WHAT key=value... [--dice N,N,...] [--tables FILE] [--xml]",
 	  "use a ruleset's tables as a calculator", cmd_calc },

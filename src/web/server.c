@@ -99,6 +99,11 @@
  *      page of another site can neither read nor set it: SameSite, and
  *      __Host- under TLS), and the session table holds only logged-in
  *      sessions, so strangers loading login pages evict nobody's form.
+ * W17. One client address may hold at most --per-address connections at
+ *      once (default 64; libmicrohttpd closes the rest at once), so that
+ *      one slow client cannot take the server's 1000 and starve everyone
+ *      else.  Behind a proxy every connection is the proxy's, so there the
+ *      default is no limit: the proxy is the place to limit clients.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -885,7 +890,7 @@ int web_serve(const struct web_opts *o)
 		d = MHD_start_daemon(flags, 0, NULL, NULL, handle, &w, MHD_OPTION_LISTEN_SOCKET, fd,
 				     MHD_OPTION_THREAD_POOL_SIZE, o->threads,
 				     MHD_OPTION_CONNECTION_LIMIT, 1000u, MHD_OPTION_CONNECTION_TIMEOUT,
-				     60u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 0u,
+				     60u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_address,
 				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 				     MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 				     MHD_OPTION_HTTPS_MEM_CERT, cert.buf, MHD_OPTION_HTTPS_MEM_KEY,
@@ -894,7 +899,7 @@ int web_serve(const struct web_opts *o)
 		d = MHD_start_daemon(flags, 0, NULL, NULL, handle, &w, MHD_OPTION_LISTEN_SOCKET, fd,
 				     MHD_OPTION_THREAD_POOL_SIZE, o->threads,
 				     MHD_OPTION_CONNECTION_LIMIT, 1000u, MHD_OPTION_CONNECTION_TIMEOUT,
-				     60u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 0u,
+				     60u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_address,
 				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 				     MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
 	if (!d) {

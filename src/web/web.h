@@ -24,8 +24,9 @@ struct web_opts {
 	const char *listen;   /* "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:8080" */
 	const char *tls_cert; /* PEM files: both or neither */
 	const char *tls_key;
-	int behind_proxy; /* trust X-Forwarded-For / X-Forwarded-Proto from the proxy */
-	unsigned threads; /* worker threads (libmicrohttpd's pool) */
+	int behind_proxy;     /* trust X-Forwarded-For / X-Forwarded-Proto from the proxy */
+	unsigned threads;     /* worker threads (libmicrohttpd's pool) */
+	unsigned per_address; /* connections one client address may hold at once, 0: any */
 };
 
 /* Run the server until SIGINT or SIGTERM.  Prints "serving DIR at URL"

@@ -255,6 +255,7 @@ def main():
         srv.stop()
     tls(games, work)
     lockout(games)
+    per_address(games)
     no_paths(work)
     deadlines(work)
     readonly(work)
@@ -774,6 +775,33 @@ def lockout(games):
         codes = [login("203.0.113.20", "allied", W.PASS["allied"])[0] for _ in range(61)]
         ok(codes[:60] == [303] * 60 and codes[60] == 429, "an address's 61st login in 10 minutes: %r" % codes[55:])
     finally:
+        srv.stop()
+
+
+def per_address(games):
+    """One address holds at most --per-address connections (W17): a slow
+    client past it is cut off, another address is served."""
+    import socket
+    srv = W.Server(games, extra=["--per-address", "8"])
+    u = urllib.parse.urlparse(srv.url)
+    socks = []
+    try:
+        for _ in range(9):
+            s = socket.create_connection((u.hostname, u.port), timeout=30, source_address=("127.0.0.2", 0))
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finished
+            socks.append(s)
+        try:
+            cut = socks[-1].recv(1) == b""
+        except OSError:
+            cut = True
+        ok(cut, "the 9th connection of one address is closed by the server")
+        st, _, body = W.Client(srv.url).get("/g/qb")
+        ok(st == 200, "another address is served meanwhile (%d)" % st)
+        bad = W.run("serve", games, "--per-address", "lots", check=False)
+        ok(bad.returncode == 64 and "--per-address" in bad.stderr, "--per-address takes a number")
+    finally:
+        for s in socks:
+            s.close()
         srv.stop()
 
 
