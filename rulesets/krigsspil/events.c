@@ -1091,7 +1091,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 	} else if (!strcmp(ev->kind, "reaktion")) {
 		struct ord_unit *a = ev_unit(ctx, ev, "mod");
 		size_t k;
-		int attacked = 0, by_mod = 0, rk = ks_check(r, "reaktion_kontrol");
+		int attacked = 0, by_mod = 0, again_all = 0, rk = ks_check(r, "reaktion_kontrol");
 		unsigned again = 0;
 		/* 16.2: the reaction is to the attack declared on it, mod= its
 		 * attacker (umulig_mod_over_kontrol: a game made before let
@@ -1111,9 +1111,14 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				if (a && ev_unit(ctx, e, "unit") == a)
 					by_mod = 1;
 			}
+			/* one without mod= answers every attack on it (resolve.c
+			 * answers()): it clashes with any other */
 			if (rk && !again && e->seq != ev->seq && !strcmp(e->kind, "reaktion") &&
-			    ev_unit(ctx, e, "unit") == u && ev_unit(ctx, e, "mod") == a)
+			    ev_unit(ctx, e, "unit") == u &&
+			    (!a || !ev_unit(ctx, e, "mod") || ev_unit(ctx, e, "mod") == a)) {
 				again = e->seq;
+				again_all = !ev_unit(ctx, e, "mod");
+			}
 		}
 		if (!attacked)
 			ord_diag_add(d, 0, 0, u->id, "16.2",
@@ -1126,7 +1131,11 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "16.2",
 				     "'%s' declared no attack on '%s' (event 'angreb' first)",
 				     a->id, u->id);
-		if (again && a)
+		if (again && a && again_all)
+			ord_diag_add(d, 0, 0, u->id, "16.2",
+				     "unit '%s' has stated its reaction to every attack on it already (event #%u, without mod=)",
+				     u->id, again);
+		else if (again && a)
 			ord_diag_add(d, 0, 0, u->id, "16.2",
 				     "unit '%s' has stated its reaction to the attack of '%s' already (event #%u)",
 				     u->id, a->id, again);

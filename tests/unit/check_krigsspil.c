@@ -4858,6 +4858,16 @@ START_TEST(test_reaction_to_each_attack)
 	EV_BAD("reaktion", "unit=D1 reaktion=modangreb",
 	       "unit 'D1' has stated its reaction already (event #2); a reaction to another attack "
 	       "names its attacker (mod=)");
+	/* one without mod= answers every attack: any other clashes with it,
+	 * either way round */
+	EV_BAD("reaktion", "unit=D1 reaktion=modangreb mod=L1",
+	       "unit 'D1' has stated its reaction to every attack on it already (event #2, without "
+	       "mod=)");
+	game_without(NULL);
+	event("angreb", "unit=L1 maal=D1");
+	EV_OK("reaktion", "unit=D1 reaktion=forsvar mod=L1");
+	EV_BAD("reaktion", "unit=D1 reaktion=modangreb",
+	       "unit 'D1' has stated its reaction already (event #2)");
 	/* two attacks, each answered */
 	game_without(NULL);
 	event("angreb", "unit=L1 maal=D1");
