@@ -180,38 +180,57 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 /* Apply the voids of phase p logged before seq (all when seq < 0): those
  * events leave the ctx, as they left the game when they were voided. */
 /* The voided events of phase p (indexes into the record's events). */
+/* The voided events of a phase, in the order of their voids' log entries,
+ * and how many of them are applied: each event's replay applies the ones
+ * logged before it from there on, so that a phase of many events and many
+ * voids is linear (it looked at every void for every event). */
 struct voids {
-	size_t *v, n;
+	struct void_at {
+		int64_t log; /* the void's entry */
+		size_t i;    /* the event's index in the record */
+	} * v;
+	size_t n, next;
 };
+
+static int void_order(const void *a, const void *b)
+{
+	const struct void_at *x = a, *y = b;
+
+	if (x->log != y->log)
+		return x->log < y->log ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
 
 static void voids_of(struct vr *x, size_t p, struct voids *vs)
 {
 	const struct ord_record *r = x->r;
 	size_t i;
 
-	vs->n = 0;
+	vs->n = vs->next = 0;
 	vs->v = ord_xcalloc(r->events.n + 1, sizeof(*vs->v));
 	for (i = 0; i < r->events.n; i++)
-		if (r->events.v[i].void_log && !strcmp(r->events.v[i].phase, x->rs->phases[p]))
-			vs->v[vs->n++] = i;
+		if (r->events.v[i].void_log && !strcmp(r->events.v[i].phase, x->rs->phases[p])) {
+			vs->v[vs->n].log = r->events.v[i].void_log;
+			vs->v[vs->n++].i = i;
+		}
+	qsort(vs->v, vs->n, sizeof(*vs->v), void_order);
 }
 
 /* Remove from ctx the events of the phase voided before log entry before
  * (-1: all), once each: a look at the voids only, not at every event. */
 static void apply_voids(struct vr *x, struct ord_ctx *ctx, size_t p, int64_t before, char *done,
-			const struct voids *vs)
+			struct voids *vs)
 {
 	const struct ord_record *r = x->r;
 	struct ord_buf b = ORD_BUF_INIT;
-	size_t k;
 
-	for (k = 0; k < vs->n; k++) {
-		size_t i = vs->v[k];
+	for (; vs->next < vs->n && (before < 0 || vs->v[vs->next].log <= before); vs->next++) {
+		size_t i = vs->v[vs->next].i;
 		const struct ord_rec_event *ev = &r->events.v[i];
 		const struct ord_rec_entry *e;
 		char what[80];
 
-		if (done[i] || (before >= 0 && ev->void_log > before))
+		if (done[i])
 			continue;
 		done[i] = 1;
 		snprintf(what, sizeof(what), "the void of event #%u (%s)", ev->seq, ev->kind);
