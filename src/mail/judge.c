@@ -1253,25 +1253,54 @@ static void secrets_release(struct secrets *s)
 
 /* Where a value of KEPT_SEARCHED bytes or more starts at t[0..n), the one
  * found in *which; NULL when none. */
+/* The first place in [t, t + n) of pat (lp bytes), or NULL: Knuth, Morris
+ * and Pratt's search, linear in n + lp whatever the bytes (a search that
+ * compared the value at each place was n times lp: a mail of a long value
+ * and a long run of its first letter took seconds). */
+static const char *find_linear(const char *t, size_t n, const char *pat, size_t lp)
+{
+	size_t *fail, i, k = 0;
+	const char *at = NULL;
+
+	if (lp == 0 || lp > n)
+		return NULL;
+	fail = ord_xmalloc(lp * sizeof(*fail));
+	fail[0] = 0;
+	for (i = 1; i < lp; i++) {
+		while (k && pat[i] != pat[k])
+			k = fail[k - 1];
+		if (pat[i] == pat[k])
+			k++;
+		fail[i] = k;
+	}
+	for (i = 0, k = 0; i < n; i++) {
+		while (k && t[i] != pat[k])
+			k = fail[k - 1];
+		if (t[i] == pat[k] && ++k == lp) {
+			at = t + i + 1 - lp;
+			break;
+		}
+	}
+	free(fail);
+	return at;
+}
+
 static const char *find_value(const struct secrets *s, const char *t, size_t n, size_t *which)
 {
-	const char *best = NULL;
-	size_t i;
+	const char *best = NULL, *at;
+	size_t i, limit;
 
 	for (i = 0; i < s->n; i++) {
 		size_t lv = strlen(s->v[i]);
-		const char *p = t, *end = best ? best : t + n;
 
 		if (lv < KEPT_SEARCHED)
 			continue;
-		while (p < end && (size_t)(t + n - p) >= lv &&
-		       (p = memchr(p, s->v[i][0], (size_t)(end - p))) != NULL) {
-			if ((size_t)(t + n - p) >= lv && !memcmp(p, s->v[i], lv)) {
-				best = p;
-				*which = i;
-				break;
-			}
-			p++;
+		/* the first of any value: one starting before the best so far */
+		limit = best && (size_t)(best - t) + lv - 1 < n ? (size_t)(best - t) + lv - 1 : n;
+		at = find_linear(t, limit, s->v[i], lv);
+		if (at && (!best || at < best)) {
+			best = at;
+			*which = i;
 		}
 	}
 	return best;
@@ -1382,11 +1411,24 @@ static void kept_plain(const char *raw, size_t len, const struct mail_msg *m,
 		mime = !strncasecmp(f, "content-", 8) || !strncasecmp(f, "mime-version:", 13) ||
 		       !strncasecmp(f, "x-orderly-kept:", 15);
 		subject = !strncasecmp(f, "subject:", 8);
-		if (subject && (has_trace(s, f, (size_t)(p - f)) ||
-				has_trace(s, m->subject, strlen(m->subject))))
-			ord_buf_adds(out, "Subject: (withheld: it held a passphrase)\n");
-		else if (!mime && !has_trace(s, f, (size_t)(p - f)))
-			ord_buf_add(out, f, (size_t)(p - f));
+		if (mime)
+			continue;
+		{
+			/* the field as written and decoded (an encoded word) */
+			char *raw_f = ord_xmalloc((size_t)(p - f) + 1), *dec;
+			int trace;
+			memcpy(raw_f, f, (size_t)(p - f));
+			raw_f[p - f] = '\0';
+			dec = mail_header_decode(raw_f);
+			trace = has_trace(s, f, (size_t)(p - f)) || has_trace(s, dec, strlen(dec)) ||
+				(subject && has_trace(s, m->subject, strlen(m->subject)));
+			free(dec);
+			free(raw_f);
+			if (subject && trace)
+				ord_buf_adds(out, "Subject: (withheld: it held a passphrase)\n");
+			else if (!trace)
+				ord_buf_add(out, f, (size_t)(p - f));
+		}
 	}
 	ord_buf_adds(out, "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
 			  "Content-Transfer-Encoding: 8bit\n");
@@ -1521,9 +1563,11 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	mail_body_init(&b);
 	mail_msg_read(&m, raw, len, o->recipient);
 	mail_body_parse(&b, m.subject, m.text ? m.text : m.attachment);
-	if (m.text && !b.block && m.attachment && (b.cmd == CMD_ORDERS || b.cmd == CMD_CHECK)) {
-		/* no ORDERS block in the text: the sheet is the attachment; commands
-		 * and proof stay from the text */
+	if (m.text && (!b.block || !b.sheet.len) && m.attachment &&
+	    (b.cmd == CMD_ORDERS || b.cmd == CMD_CHECK)) {
+		/* no ORDERS block in the text, or one with no line (the command,
+		 * in the text a signature covers): the sheet is the attachment;
+		 * commands and proof stay from the text */
 		struct mail_body a;
 		mail_body_init(&a);
 		mail_body_parse(&a, NULL, m.attachment);
@@ -1660,6 +1704,15 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 			     "where it was cut. Please send it again as plain text. Nothing was\n"
 			     "changed.\n",
 			     "NUL byte in the text: refused");
+		goto done;
+	}
+	if ((b.cmd == CMD_ORDERS || b.cmd == CMD_CHECK) && m.ntexts) {
+		err = refuse(&j, "NOT accepted: your text comes in parts",
+			     "Your mail's text comes in more than one part (a picture or a file\n"
+			     "between them?): orderly reads a sheet whole, and does not guess whether\n"
+			     "your orders go on in the next part. Send them as one plain text.\n"
+			     "Nothing was changed.\n",
+			     "text in more than one part: refused");
 		goto done;
 	}
 	if ((b.cmd == CMD_ORDERS || b.cmd == CMD_CHECK) &&

@@ -60,6 +60,7 @@ struct mail_msg {
 	int html_only;    /* HTML but no text/plain anywhere */
 	int nul;          /* NUL bytes left out of text and attachment (refused) */
 	int nattachments; /* .txt (or text/plain) attachments: each one a sheet */
+	int ntexts;       /* inline text parts after the first, not blank */
 	int broken;       /* GMime could not read it as a message */
 	int pgp;          /* 0 unsigned; 1 a good OpenPGP/MIME signature by pgp_fpr; -1 a bad one */
 	char *pgp_fpr;    /* fingerprint of the signing key, uppercase */
@@ -80,6 +81,8 @@ void mail_msg_release(struct mail_msg *m);
  * attachments and HTML too), in UTF-8, format=flowed joined, HTML as text. */
 typedef void (*mail_text_fn)(void *ud, const char *text, size_t n);
 void mail_msg_texts(const char *raw, size_t len, mail_text_fn fn, void *ud);
+/* A header field's text with its encoded words (RFC 2047) decoded. */
+char *mail_header_decode(const char *text);
 /* The fingerprint of an armored OpenPGP public key (GPGME); 0 or -1. */
 int mail_pgp_fingerprint(const char *armored, char *fpr, size_t n);
 

@@ -225,6 +225,15 @@ for id in qp flowed; do
 	expect_in "$(kept $id@club.test)" $'\nPassphrase: (removed)\nSTATUS'
 done
 
+# ---- an encoded word in any header (Outlook copies the Subject to a
+# Thread-Topic): decoded, found, and the field not kept
+enc=$(printf 'Passphrase: blue shako and sabre' | base64 -w0) # not his now: kept out all the same
+printf 'From: Blue <blue@club.test>\nTo: orderly+cross@judge.test\nSubject: =?utf-8?b?%s?=\nThread-Topic: =?utf-8?b?%s?=\nMessage-ID: <topic@club.test>\nContent-Type: text/plain; charset=utf-8\n\nPassphrase: blue shako and sabre\nSTATUS\n' "$enc" "$enc" >topic.eml
+mailin <topic.eml
+expect_clean topic@club.test "$enc"
+expect_not_in "$(kept topic@club.test)" "Thread-Topic"
+expect_in "$(kept topic@club.test)" "Subject: (withheld: it held a passphrase)"
+
 # ---- the refusal of a late sheet goes, whatever used up the replies
 ord register "$G" --replies-per-hour 2 >/dev/null
 printf 'From: Ref <referee@club.test>\nTo: orderly+cross@judge.test\nSubject: x\nMessage-ID: <seal@club.test>\n\nPassphrase: umpire of the table\nSEAL FORCE\n' | mailin

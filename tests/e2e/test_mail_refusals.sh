@@ -99,6 +99,42 @@ mailin blue 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: multipart/mixed
 expect_in "$ERR" "orders of blue stored"
 expect_eq "$(sheets)" 1 "sheets after a mail of one attached sheet"
 
+# the text in two parts (around a picture, as Apple Mail sends it): a
+# sheet of two, refused; a blank part after it is nothing
+inline() { # the text parts, a picture between each two
+	local t first=1
+	for t in "$@"; do
+		((first)) || printf -- '--b\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n\niVBORw0KGgo=\n'
+		first=0
+		printf -- '--b\nContent-Type: text/plain; charset=utf-8\n\n%s\n' "$t"
+	done
+	printf -- '--b--\n'
+}
+mailin blue 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: multipart/mixed; boundary="b"' \
+	< <(inline "$PASS
+ORDERS
+B1 ↑ 1/2
+END" "ORDERS
+B2 Fb @R1
+END")
+expect_in "$ERR" "text in more than one part: refused"
+expect_in "$(reply)" "Your mail's text comes in more than one part"
+expect_eq "$(sheets)" 1 "sheets after a text in two parts"
+mailin blue 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: multipart/mixed; boundary="b"' \
+	< <(inline "$PASS
+ORDERS
+B1 ↑ 1/4
+END" " ")
+expect_in "$ERR" "orders of blue stored"
+# an empty block is the command for the attached sheet (a signed mail has
+# its command in what is signed)
+mailin blue 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: multipart/mixed; boundary="b"' \
+	< <(multipart "$PASS
+ORDERS
+END" "a.txt=B1 → 1/2")
+expect_in "$ERR" "orders of blue stored"
+expect_eq "$(sql "$G" "SELECT CAST(bytes AS TEXT) FROM sheet ORDER BY version DESC LIMIT 1")" "B1 → 1/2" "the sheet of an empty block and a file"
+
 # ---- HELP before a block: one command too many, refused whole (J7)
 mailin blue 'Subject: orders' <<EOF
 $PASS
@@ -108,7 +144,7 @@ B1 → 1/2
 END
 EOF
 expect_in "$ERR" "more than one command: refused"
-expect_eq "$(sheets)" 1 "sheets after HELP before a block"
+expect_eq "$(sheets)" 3 "sheets after HELP before a block"
 mailin blue 'Subject: help' <<<"HELP"
 expect_in "$ERR" "help sent"
 
