@@ -1381,10 +1381,31 @@ static void add_scrubbed(struct ord_buf *out, const struct secrets *s, const cha
 			ord_buf_add(out, p, (size_t)(colon + 1 - p));
 			ord_buf_adds(out, " " KEPT_REMOVED);
 		} else {
-			while ((at = find_value(s, p, (size_t)(e - p), &which)) != NULL) {
+			/* each value's next place, looked for again only once the
+			 * line is taken past it (looking for every value again after
+			 * each one removed was quadratic in a line of many) */
+			const char *next[KEPT_SECRETS];
+			size_t i;
+			for (i = 0; i < s->n; i++)
+				next[i] = strlen(s->v[i]) < KEPT_SEARCHED
+						  ? NULL
+						  : find_linear(p, (size_t)(e - p), s->v[i],
+								strlen(s->v[i]));
+			for (;;) {
+				for (at = NULL, which = 0, i = 0; i < s->n; i++)
+					if (next[i] && (!at || next[i] < at)) {
+						at = next[i];
+						which = i;
+					}
+				if (!at)
+					break;
 				ord_buf_add(out, p, (size_t)(at - p));
 				ord_buf_adds(out, KEPT_REMOVED);
 				p = at + strlen(s->v[which]);
+				for (i = 0; i < s->n; i++)
+					if (next[i] && next[i] < p)
+						next[i] = find_linear(p, (size_t)(e - p), s->v[i],
+								      strlen(s->v[i]));
 			}
 			ord_buf_add(out, p, (size_t)(e - p));
 		}
@@ -1400,6 +1421,8 @@ static void kept_plain(const char *raw, size_t len, const struct mail_msg *m,
 		       const struct secrets *s, int with_text, struct ord_buf *out)
 {
 	const char *p = raw, *end = raw + len;
+	/* once, not for every Subject: field (a mail of thousands of them) */
+	int subject_trace = has_trace(s, m->subject, strlen(m->subject));
 
 	while (p < end && *p != '\n' && *p != '\r') {
 		const char *f = p; /* one field, with the lines that go on with it */
@@ -1420,8 +1443,8 @@ static void kept_plain(const char *raw, size_t len, const struct mail_msg *m,
 			memcpy(raw_f, f, (size_t)(p - f));
 			raw_f[p - f] = '\0';
 			dec = mail_header_decode(raw_f);
-			trace = has_trace(s, f, (size_t)(p - f)) || has_trace(s, dec, strlen(dec)) ||
-				(subject && has_trace(s, m->subject, strlen(m->subject)));
+			trace = has_trace(s, f, (size_t)(p - f)) ||
+				has_trace(s, dec, strlen(dec)) || (subject && subject_trace);
 			free(dec);
 			free(raw_f);
 			if (subject && trace)
