@@ -740,6 +740,7 @@ static int referee_fill(void *ud, ord_game *g)
 				"type=\"submit\">Seal the turn…</button></div></form></section>\n");
 		ord_buf_adds(b, "<section class=\"card\"><h2>Deadline</h2>");
 		web_form_start(r, url.buf, "deadline");
+		at_fields(b, &st);
 		ord_buf_adds(b,
 			     "<input type=\"hidden\" name=\"action\" value=\"deadline\">"
 			     "<label for=\"when\">New deadline</label><input id=\"when\" "
@@ -867,15 +868,17 @@ static int confirmed(struct referee *f, ord_game *g, const char *a)
 	long t;
 
 	if (strcmp(a, "seal") && strcmp(a, "resolve") && strcmp(a, "exchange") &&
-	    strcmp(a, "event") && strcmp(a, "void"))
+	    strcmp(a, "event") && strcmp(a, "void") && strcmp(a, "deadline"))
 		return 1;
 	if (ord_game_status(g, &st) != 0) {
 		say(f, ord_error_code(), "", NULL);
 		return -1;
 	}
 	/* an event or a void is for the phase its form was shown in (W12):
-	 * event numbers start again every turn, and a kind is of one phase */
-	if (!strcmp(a, "event") || !strcmp(a, "void")) {
+	 * event numbers start again every turn, and a kind is of one phase;
+	 * a deadline for the turn its form was shown in (the next turn's
+	 * drives its own seal and reminders) */
+	if (!strcmp(a, "event") || !strcmp(a, "void") || !strcmp(a, "deadline")) {
 		if (turn && ord_parse_long(turn, &t) == 0 && t == st.turn && phase &&
 		    !strcmp(phase, st.phase))
 			return 1;
@@ -884,7 +887,9 @@ static int confirmed(struct referee *f, ord_game *g, const char *a)
 				  "the game has moved on since this page was loaded (it is now "
 				  "turn %d, %s%s%s): nothing was %s",
 				  st.turn, st.state, *st.phase ? ", phase " : "", st.phase,
-				  !strcmp(a, "void") ? "voided" : "recorded"),
+				  !strcmp(a, "void")       ? "voided"
+				  : !strcmp(a, "deadline") ? "changed"
+							   : "recorded"),
 		    "", NULL);
 		return -1;
 	}

@@ -163,6 +163,34 @@ static int sheet_url(const char *url)
 	return p[6] && !strchr(p + 6, '/');
 }
 
+/* The largest body a POST to url may have: a sheet's only from a session
+ * that holds the grant of that game's side (a stranger's POST to any side's
+ * page, with no login, took a MiB of the server's whole budget, so one
+ * address could fill it); every other form's, WEB_MAX_FORM. */
+static size_t body_cap(struct web *w, struct MHD_Connection *conn, const char *url)
+{
+	char game[WEB_GAME_NAME + 1], side[WEB_PARTY_NAME + 1];
+	struct web_session s;
+	const char *g = url + 3, *p, *sid;
+	size_t ng, ns;
+
+	if (!sheet_url(url))
+		return WEB_MAX_FORM;
+	p = strchr(g, '/');
+	ng = (size_t)(p - g);
+	ns = strlen(p + 6);
+	if (ng > WEB_GAME_NAME || ns > WEB_PARTY_NAME)
+		return WEB_MAX_FORM;
+	memcpy(game, g, ng);
+	game[ng] = '\0';
+	memcpy(side, p + 6, ns);
+	side[ns] = '\0';
+	if (!(sid = MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, "__Host-orderly")))
+		sid = MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, "orderly");
+	return web_auth_find(w->auth, sid, &s) && web_session_has(&s, game, side) ? WEB_MAX_BODY
+										  : WEB_MAX_FORM;
+}
+
 /* Take n more bytes of POST body into cs, within its cap and the server's
  * (W15); past either, what it had is let go of and the rest is dropped. */
 static void body_add(struct conn_state *cs, const char *bytes, size_t n)
@@ -660,7 +688,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		cs = ord_xcalloc(1, sizeof(*cs));
 		ord_buf_init(&cs->body);
 		cs->w = cls;
-		cs->cap = sheet_url(url) ? WEB_MAX_BODY : WEB_MAX_FORM;
+		cs->cap = body_cap(cls, conn, url);
 		*con_cls = cs;
 		return MHD_YES;
 	}

@@ -140,6 +140,9 @@ def stale_referee_forms(base, vd):
     for _ in range(5):
         W.run("resolve", vd)
     W.run("exchange", vd)
+    # turn 2's Deadline form, sent once turn 3 is open (below)
+    deadline = hidden_fields(ref.get("/g/vd/referee")[2], "deadline")
+    ok(deadline is not None and deadline.get("turn") == "2", "the Deadline form carries its turn: %r" % deadline)
     W.run("seal", vd, "--force")
     W.run("event", vd, "move", "unit=F1", "distance=1", "--override", "as measured")
     W.run("event", vd, "move", "unit=F3", "distance=2", "--override", "as measured")
@@ -162,6 +165,14 @@ def stale_referee_forms(base, vd):
     fields = dict(at_fields(ref, "/g/vd/referee"), action="void", seq="2", reason="F3 was measured wrong")
     st, _, body = ref.post("/g/vd/referee", fields)
     ok(st == 200 and "The event is voided." in body, "a Void of this turn's page (%d)" % st)
+    for _ in range(5):
+        W.run("resolve", vd)
+    W.run("exchange", vd)
+    W.run("deadline", vd, "+7d")
+    before = W.run("info", vd).stdout
+    st, _, body = ref.post("/g/vd/referee", dict(deadline, when="none"))
+    ok(st == 409 and "nothing was changed" in body and W.run("info", vd).stdout == before,
+       "turn 2's Deadline form in turn 3 (%d): %s" % (st, W.text_of(body)[:300]))
 
 
 def passphrase_changed(base, big):
@@ -606,6 +617,11 @@ def run_checks(base, qb, ks, games):
     st, _, body = fr.post("/g/qb/side/french", {"turn": "2", "action": "check",
                                                  "sheet": "# a long comment\n" * (200 << 6)})
     ok(st == 200 and "Checked: no problem" in body, "a 200 KiB sheet is taken (%d): %s" % (st, W.text_of(body)[:300]))
+    # but not from a session without the side's grant: a stranger's POST to
+    # a side's page took a MiB of the server's budget
+    st, _, body = c.post("/g/qb/side/french", {"turn": "2", "action": "check",
+                                               "sheet": "# a long comment\n" * (200 << 6)})
+    ok(st == 413, "a 200 KiB sheet with no login (%d)" % st)
     st, _, _ = c.request("/g/qb/login", data=None)
     conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
     conn.request("POST", "/g/qb/login", body=b"csrf=%zz&side=french",
@@ -858,7 +874,8 @@ def deadlines(work):
                "sheets taken until Tue 10 Dec 2030, 19:00 UTC (grace)" in page,
                "the deadline and its grace on %s: %s" % (path, W.text_of(page)))
         c.login("dl", "referee")
-        st, _, page = c.post("/g/dl/referee", {"action": "deadline", "when": "2030-12-11T18:00Z"})
+        form = hidden_fields(c.get("/g/dl/referee")[2], "deadline")
+        st, _, page = c.post("/g/dl/referee", dict(form, when="2030-12-11T18:00Z"))
         ok(st == 200 and ">Wed 11 Dec 2030, 18:00 UTC</time>" in page and
            "sheets taken until Wed 11 Dec 2030, 19:00 UTC (grace)" in page,
            "the referee's new deadline: %s" % W.text_of(page))
@@ -937,7 +954,8 @@ def readonly(work):
            "a sheet sent to a read-only game (%d): %s" % (st, W.text_of(body)[:400]))
         ref = W.Client(srv.url)
         ref.login("arch", "referee")
-        st, _, body = ref.post("/g/arch/referee", {"action": "deadline", "when": "2030-12-11T18:00Z"})
+        st, _, body = ref.post("/g/arch/referee", {"action": "deadline", "turn": "2", "phase": "",
+                                                   "when": "2030-12-11T18:00Z"})
         ok(st == 403 and "cannot be changed here" in body,
            "a deadline set on a read-only game (%d): %s" % (st, W.text_of(body)[:400]))
     finally:
