@@ -183,6 +183,11 @@ static int command_at(const char *s, const char *e, const char **rest)
 			*rest = s + n;
 			while (*rest < e && (**rest == ' ' || **rest == '\t'))
 				(*rest)++;
+			/* a word that takes nothing is a command alone on its line:
+			 * "Close call last turn!" beside a block is a greeting */
+			if ((commands[i].cmd == CMD_CLOSE || commands[i].cmd == CMD_EXCHANGE) &&
+			    *rest < e)
+				return -1;
 			return (int)i;
 		}
 	}

@@ -267,10 +267,10 @@ done
 # exchange would prove nothing, so none is; by mail, RESOLVE STAND-IN
 ordu seal "$G" --force >/dev/null
 before=$(game_state)
-mail_from referee "resolve" <<<"Passphrase: umpire of the day
+mail_from referee "turn 2" <<<"Passphrase: umpire of the day
 CLOSE now"
-expect_in "$(mime "$(last_mail referee "referee: stopped at a problem")" body)" "CLOSE takes nothing"
-expect_eq "$(game_state)" "$before" "the game after a CLOSE refused"
+expect_in "$(mime "$(last_mail referee "not understood")" body)" "The referee's address sends commands"
+expect_eq "$(game_state)" "$before" "the game after 'CLOSE now' (a command takes nothing after it)"
 mail_from referee "resolve" <<<"Passphrase: umpire of the day
 CLOSE
 RESOLVE"

@@ -77,6 +77,16 @@ START_TEST(test_more_than_one_command)
 	ck_assert(b.extra_block);
 	ck_assert_str_eq(b.sheet.buf, "B1 hold\n");
 	mail_body_release(&b);
+	/* CLOSE and EXCHANGE take nothing: with words after them, a line of
+	 * text (a greeting beside a block is no second command) */
+	parse(&b, NULL, "ORDERS\nB1 hold\nEND\nClose call last turn!\n");
+	ck_assert_uint_eq(b.ncmds, 1);
+	ck_assert_int_eq(b.cmd, CMD_ORDERS);
+	mail_body_release(&b);
+	parse(&b, NULL, "Passphrase: x\nCLOSE\n");
+	ck_assert_uint_eq(b.ncmds, 1);
+	ck_assert_int_eq(b.cmd, CMD_CLOSE);
+	mail_body_release(&b);
 	/* a command after the block is listed after it */
 	parse(&b, NULL, "ORDERS\nB1 hold\nEND\nSTATUS\n");
 	ck_assert_uint_eq(b.ncmds, 2);
