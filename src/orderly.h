@@ -827,12 +827,15 @@ int ord_mail_find(ord_game *g, const char *address, char side[64], int *referee,
  * ORD_ENOTFOUND when none is registered. */
 int ord_mail_check_passphrase(ord_game *g, const char *side, const char *passphrase);
 /* The crypto_pwhash string stored for side's passphrase, for a caller that
- * checks a passphrase against it (crypto_pwhash_str_verify) after letting
+ * checks a passphrase against it (ord_mail_passphrase_verify) after letting
  * go of the game: the web server, which must not hold a game file while a
  * check takes its 64 MiB and tens of milliseconds.  ORD_ENOTFOUND when none
  * is registered. */
 #define ORD_PASS_HASH_MAX 256
 int ord_mail_passphrase_hash(ord_game *g, const char *side, char out[ORD_PASS_HASH_MAX]);
+/* 0 when passphrase is the one hash (ord_mail_passphrase_hash) was made
+ * of, ORD_EBADDATA when not. */
+int ord_mail_passphrase_verify(const char *hash, const char *passphrase);
 /* The registered OpenPGP key of side (ORD_ENOTFOUND: none). */
 int ord_mail_pgp_key(ord_game *g, const char *side, struct ord_buf *armored);
 /* When the last OpenPGP signature the judge took from side was made (unix

@@ -516,25 +516,39 @@ void ord_ctx_unlist_event(struct ord_ctx *ctx, size_t i)
 	}
 }
 
-int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq)
+/* The index of event seq, or ctx->nevents: halved when the events are in
+ * the order of their numbers (as a replay and a whole context add them),
+ * else one by one. */
+static size_t event_index(const struct ord_ctx *ctx, unsigned seq)
 {
-	size_t i = ctx->nevents, lo = 0, hi = ctx->nevents;
+	size_t i, lo = 0, hi = ctx->nevents;
 
-	/* the events in the order of their numbers (a replay adds them so):
-	 * halved; else one by one */
-	if (ctx->events_sorted) {
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (ctx->events[mid].seq < seq)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		i = lo < ctx->nevents && ctx->events[lo].seq == seq ? lo : ctx->nevents;
-	} else {
+	if (!ctx->events_sorted) {
 		for (i = 0; i < ctx->nevents && ctx->events[i].seq != seq; i++)
 			;
+		return i;
 	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ctx->events[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ctx->nevents && ctx->events[lo].seq == seq ? lo : ctx->nevents;
+}
+
+const struct ord_event *ord_ctx_event_by_seq(struct ord_ctx *ctx, unsigned seq)
+{
+	size_t i = event_index(ctx, seq);
+
+	return i < ctx->nevents && ctx->events[i].kind ? &ctx->events[i] : NULL;
+}
+
+int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq)
+{
+	size_t i = event_index(ctx, seq);
+
 	if (i == ctx->nevents || !ctx->events[i].kind)
 		return 0;
 	/* out of its units' lists, then emptied where it stands: taking it

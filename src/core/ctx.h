@@ -148,6 +148,8 @@ int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event
 		  const char *purpose, unsigned idx, unsigned sides);
 /* Take event seq out of ctx (a voided event, in the replay); 1 if it was there. */
 int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq);
+/* The standing event numbered seq, or NULL. */
+const struct ord_event *ord_ctx_event_by_seq(struct ord_ctx *ctx, unsigned seq);
 /* Close up the array after events removed: ord_ctx_nevents and
  * ord_ctx_event do it; code that reads ctx->events itself calls it first. */
 void ord_ctx_events_compact(struct ord_ctx *ctx);

@@ -69,26 +69,6 @@ void ord_fog_units_met(const struct ord_ruleset *rs, struct ord_ctx *ctx, const 
 	}
 }
 
-/* The event of ctx numbered seq (events are held in the order recorded,
- * so in the order of their numbers), or NULL. */
-static const struct ord_event *event_by_seq(struct ord_ctx *ctx, unsigned seq)
-{
-	size_t lo = 0, hi;
-
-	ord_ctx_events_compact(ctx);
-	hi = ctx->nevents;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ctx->events[mid].seq == seq)
-			return &ctx->events[mid];
-		if (ctx->events[mid].seq < seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 int ord_fog_result_seen(const struct ord_ruleset *rs, struct ord_ctx *ctx, const char *unit,
 			unsigned event_seq, const char *side)
 {
@@ -103,7 +83,7 @@ int ord_fog_result_seen(const struct ord_ruleset *rs, struct ord_ctx *ctx, const
 	/* what its own units did: the result of an event whose actor (its
 	 * first unit key: the unit that fired, attacked, moved) is one of
 	 * them; not what an enemy that acted on it kept (its ammunition) */
-	e = event_seq ? event_by_seq(ctx, event_seq) : NULL;
+	e = event_seq ? ord_ctx_event_by_seq(ctx, event_seq) : NULL;
 	ek = e ? ord_ruleset_event_kind(rs, e->kind) : NULL;
 	for (ks = ek ? ek->keys : NULL; ks && ks->name; ks++) {
 		const char *v = ord_kv_get(&e->kv, ks->name);

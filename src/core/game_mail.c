@@ -359,16 +359,18 @@ static int party_row(struct ord_game *g, const char *side, struct ord_store_part
 
 int ord_mail_check_passphrase(ord_game *g, const char *side, const char *passphrase)
 {
-	struct ord_store_party p;
+	char hash[ORD_PASS_HASH_MAX];
 	int err;
 
-	if ((err = party_row(g, side, &p)) != 0)
-		return err;
-	ord_buf_release(&p.pgp_key);
-	if (!*p.pass_hash)
-		return ord_error_set(ORD_ENOTFOUND, "no passphrase is registered for %s",
-				     side ? side : "the referee");
-	if (crypto_pwhash_str_verify(p.pass_hash, passphrase, strlen(passphrase)) != 0)
+	if ((err = ord_mail_passphrase_hash(g, side, hash)) == 0)
+		err = ord_mail_passphrase_verify(hash, passphrase);
+	sodium_memzero(hash, sizeof(hash));
+	return err;
+}
+
+int ord_mail_passphrase_verify(const char *hash, const char *passphrase)
+{
+	if (crypto_pwhash_str_verify(hash, passphrase, strlen(passphrase)) != 0)
 		return ord_error_set(ORD_EBADDATA, "wrong passphrase");
 	return 0;
 }

@@ -384,6 +384,7 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 	}
 	b->unterminated = in_block;
 	b->block = had_block;
+	b->block_line = (unsigned)block_start;
 	b->cmd_from_subject = !b->ncmds;
 	/* a command in the subject alone is the (referee's) list too */
 	if (!b->ncmds && b->explicit_cmd) {

@@ -83,24 +83,33 @@ void mail_msg_release(struct mail_msg *m)
 }
 
 /* LF line ends; a NUL (which would end the text early) is left out and
- * counted in *nul, so that the judge refuses the text rather than read a
- * part of it (D6). */
-static char *clean_text(const char *s, size_t n, int *nul)
+ * counted in *nul, the first one's line and column (in characters) kept,
+ * so that the judge refuses the text rather than read a part of it (D6),
+ * and says where. */
+static char *clean_text(const char *s, size_t n, struct mail_nul *nul)
 {
 	size_t i;
 	char *o = ord_xmalloc(n + 1), *q = o;
+	unsigned line = 1, col = 1;
 
 	for (i = 0; i < n; i++) {
 		if (!s[i]) {
-			(*nul)++;
+			if (!nul->n++) {
+				nul->line = line;
+				nul->col = col;
+			}
 			continue;
 		}
-		if (s[i] == '\r') {
+		if (s[i] == '\r' || s[i] == '\n') {
 			*q++ = '\n';
-			if (i + 1 < n && s[i + 1] == '\n')
+			if (s[i] == '\r' && i + 1 < n && s[i + 1] == '\n')
 				i++;
+			line++;
+			col = 1;
 			continue;
 		}
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			col++;
 		*q++ = s[i];
 	}
 	*q = '\0';
@@ -174,7 +183,7 @@ static void to_utf8(struct ord_buf *out, const char *charset, const char *in, si
 /* The text of a part: its transfer encoding undone, its charset turned into
  * UTF-8 (D6), CR LF made LF, format=flowed joined (D5).  Any leaf part: a
  * .txt file sent as application/octet-stream is text too. */
-static char *part_text(GMimeObject *obj, int *nul)
+static char *part_text(GMimeObject *obj, struct mail_nul *nul)
 {
 	const char *format, *delsp, *charset;
 	GMimeDataWrapper *content;
@@ -250,6 +259,8 @@ static void walk(struct mail_msg *m, GMimeObject *obj, int *html, int depth)
 			 * mail of two (J7) */
 			if (!m->attachment)
 				m->attachment = part_text(obj, &m->nul);
+			if (m->nul.n && !m->nul_in)
+				m->nul_in = "the attached file";
 			m->nattachments++;
 		}
 		return;
@@ -257,10 +268,14 @@ static void walk(struct mail_msg *m, GMimeObject *obj, int *html, int depth)
 	if (ct && g_mime_content_type_is_type(ct, "text", "plain")) {
 		if (!m->text) {
 			m->text = part_text(obj, &m->nul);
+			if (m->nul.n && !m->nul_in)
+				m->nul_in = "your mail's text";
 		} else {
 			/* another text beside it (around a picture): counted
 			 * unless blank, the judge refuses a sheet of two (J7) */
 			char *t = part_text(obj, &m->nul);
+			if (m->nul.n && !m->nul_in)
+				m->nul_in = "a second part of your mail's text";
 			if (t[strspn(t, " \t\r\n")])
 				m->ntexts++;
 			free(t);
@@ -759,7 +774,7 @@ static void emit_part(struct texts *t, GMimeObject *obj, const char *s, size_t n
 	if (format && !strcasecmp(format, "flowed")) {
 		/* unflow reads up to a NUL: NULs made spaces first */
 		char *lf;
-		int nul = 0;
+		struct mail_nul nul = { 0, 0, 0 };
 		for (i = 0; i < u.len; i++)
 			ord_buf_addch(&c, u.buf[i] ? u.buf[i] : ' ');
 		lf = clean_text(c.buf ? c.buf : "", c.len, &nul);

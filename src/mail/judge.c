@@ -908,12 +908,8 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 		break;
 	}
 	case CMD_CLOSE: {
+		/* alone on its line (body.c): it takes nothing */
 		int phase = 0, closed = 0;
-		if (argc) {
-			err = ord_error_set(ORD_EUSAGE,
-					    "CLOSE takes nothing: it closes the current phase");
-			break;
-		}
 		err = ord_game_close_phase(j->g, NULL);
 		if (!err && ord_game_link_state(j->g, NULL, &phase, &closed, NULL) == 0)
 			ord_buf_addf(said,
@@ -1570,13 +1566,13 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	struct mail_msg m;
 	struct mail_body b;
 	struct judge j;
-	struct ord_buf path = ORD_BUF_INIT, kept = ORD_BUF_INIT;
+	struct ord_buf path = ORD_BUF_INIT, kept = ORD_BUF_INIT, mixed = ORD_BUF_INIT;
 	char state[8] = "", side[64] = "";
 	char nonce_said[7 + 64 + 1] = "(nonce "; /* "(nonce HEX" in an inbox result */
 	int sheet_attached = 0;                  /* the sheet is the attachment, not the text */
 	const char *name, *why;
 	int64_t check_id = 0;
-	int rc = MAIL_EX_OK, err, step = 0, count = 0, referee = 0, proven;
+	int rc = MAIL_EX_OK, err, step = 0, count = 0, referee = 0, proven, is_mixed;
 
 	memset(&j, 0, sizeof(j));
 	ord_buf_init(&j.reply);
@@ -1605,8 +1601,11 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		sheet_attached = 1;
 		b.block = a.block;
 		b.unterminated = a.unterminated;
+		b.block_line = a.block_line;
 		mail_body_release(&a);
 	}
+	/* a player's mail of more than one command, said in mixed (J7) */
+	is_mixed = mixed_commands(&b, &mixed);
 	kept_bytes(raw, len, &m, &kept);
 	/* 1. the game */
 	if (o->game) {
@@ -1690,16 +1689,11 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		}
 		ord_error_clear();
 	}
-	if (b.cmd == CMD_HELP) {
-		/* answered to any registered address, but not beside another
-		 * command: that mail is refused whole, below (J7) */
-		struct ord_buf mixed = ORD_BUF_INIT;
-		int is_mixed = mixed_commands(&b, &mixed);
-		ord_buf_release(&mixed);
-		if (!is_mixed) {
-			err = cmd_help(&j);
-			goto done;
-		}
+	/* answered to any registered address, but not beside another command:
+	 * that mail is refused whole, below (J7) */
+	if (b.cmd == CMD_HELP && !is_mixed) {
+		err = cmd_help(&j);
+		goto done;
 	}
 	if (m.html_only) {
 		err = refuse(&j, "please send plain text",
@@ -1720,13 +1714,17 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	}
 	/* the sheet is what the player wrote or it is refused, never a part
 	 * of it (D6): a NUL would have cut it; one sheet a mail (J7) */
-	if (m.nul) {
-		err = refuse(&j, "NOT accepted: a NUL byte in your mail",
-			     "Your mail's text holds a NUL byte, a control character no mail program\n"
-			     "writes: orderly reads a mail whole or not at all, and does not guess\n"
-			     "where it was cut. Please send it again as plain text. Nothing was\n"
-			     "changed.\n",
+	if (m.nul.n) {
+		struct ord_buf said = ORD_BUF_INIT;
+		ord_buf_addf(&said,
+			     "Your mail holds a NUL byte (%s, line %u, column %u), a control\n"
+			     "character no mail program writes: orderly reads a mail whole or not at\n"
+			     "all, and does not guess where it was cut. Please send it again as plain\n"
+			     "text. Nothing was changed.\n",
+			     m.nul_in, m.nul.line, m.nul.col);
+		err = refuse(&j, "NOT accepted: a NUL byte in your mail", said.buf,
 			     "NUL byte in the text: refused");
+		ord_buf_release(&said);
 		goto done;
 	}
 	if ((b.cmd == CMD_ORDERS || b.cmd == CMD_CHECK) && m.ntexts) {
@@ -1752,12 +1750,16 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		goto done;
 	}
 	if ((b.cmd == CMD_ORDERS || b.cmd == CMD_CHECK) && b.block && b.unterminated) {
-		err = refuse(&j, "NOT accepted: no END line",
-			     "Your mail has a line ORDERS (or CHECK) but no line END after the last\n"
-			     "order: orderly takes a sheet only where it can see it end, so that a\n"
-			     "mail cut short is not read as a shorter sheet. Put a line END after\n"
+		struct ord_buf said = ORD_BUF_INIT;
+		ord_buf_addf(&said,
+			     "Your mail has a line %s (%s, line %u) but no line END after the\n"
+			     "last order: orderly takes a sheet only where it can see it end, so that\n"
+			     "a mail cut short is not read as a shorter sheet. Put a line END after\n"
 			     "your last order and send it again. Nothing was changed.\n",
-			     "block without END: refused");
+			     mail_cmd_name(b.cmd),
+			     sheet_attached ? "the attached file" : "your mail's text", b.block_line);
+		err = refuse(&j, "NOT accepted: no END line", said.buf, "block without END: refused");
+		ord_buf_release(&said);
 		goto done;
 	}
 	/* a draft is not signed (J5): refused before any proof is looked at,
@@ -1847,22 +1849,17 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		err = cmd_referee(&j, step);
 		goto done;
 	}
-	if (!j.referee) {
-		struct ord_buf mixed = ORD_BUF_INIT, said = ORD_BUF_INIT;
-		int is_mixed = mixed_commands(&b, &mixed);
+	if (!j.referee && is_mixed) {
+		struct ord_buf said = ORD_BUF_INIT;
 
-		if (is_mixed) {
-			ord_buf_addf(&said,
-				     "Your mail holds %s: a mail is one command, and orderly does not guess\n"
-				     "which you meant. Send them in separate mails. Nothing was changed.\n",
-				     mixed.buf);
-			err = refuse(&j, "NOT accepted: more than one command", said.buf,
-				     "more than one command: refused");
-		}
-		ord_buf_release(&mixed);
+		ord_buf_addf(&said,
+			     "Your mail holds %s: a mail is one command, and orderly does not guess\n"
+			     "which you meant. Send them in separate mails. Nothing was changed.\n",
+			     mixed.buf);
+		err = refuse(&j, "NOT accepted: more than one command", said.buf,
+			     "more than one command: refused");
 		ord_buf_release(&said);
-		if (is_mixed)
-			goto done;
+		goto done;
 	}
 	switch (b.cmd) {
 	case CMD_STATUS: err = cmd_status(&j); break;
@@ -1911,6 +1908,7 @@ out:
 	mail_body_release(&b);
 	ord_buf_release(&path);
 	ord_buf_release(&kept);
+	ord_buf_release(&mixed);
 	ord_buf_release(&j.reply);
 	ord_buf_release(&j.subject);
 	ord_buf_release(&j.result);

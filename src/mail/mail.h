@@ -58,12 +58,16 @@ struct mail_msg {
 	char *text;       /* the text/plain the sender wrote, UTF-8, LF line ends; NULL if none */
 	char *attachment; /* a .txt (or text/plain) attachment, UTF-8; NULL if none */
 	int html_only;    /* HTML but no text/plain anywhere */
-	int nul;          /* NUL bytes left out of text and attachment (refused) */
-	int nattachments; /* .txt (or text/plain) attachments: each one a sheet */
-	int ntexts;       /* inline text parts after the first, not blank */
-	int broken;       /* GMime could not read it as a message */
-	int pgp;          /* 0 unsigned; 1 a good OpenPGP/MIME signature by pgp_fpr; -1 a bad one */
-	char *pgp_fpr;    /* fingerprint of the signing key, uppercase */
+	struct mail_nul {
+		int n;              /* NUL bytes left out of text and attachment (refused) */
+		unsigned line, col; /* the first one's, 1-based, in characters */
+	} nul;
+	const char *nul_in; /* the part it is in: "your mail's text", ... */
+	int nattachments;   /* .txt (or text/plain) attachments: each one a sheet */
+	int ntexts;         /* inline text parts after the first, not blank */
+	int broken;         /* GMime could not read it as a message */
+	int pgp;       /* 0 unsigned; 1 a good OpenPGP/MIME signature by pgp_fpr; -1 a bad one */
+	char *pgp_fpr; /* fingerprint of the signing key, uppercase */
 	int64_t pgp_created; /* when the good signature was made (unix seconds; -1 unknown) */
 	char *pgp_why;       /* why a signature is bad */
 };
@@ -129,6 +133,7 @@ struct mail_body {
 	int extra_block;      /* an ORDERS or CHECK line after that block */
 	char *where;          /* how line numbers count: "your ORDERS block", "your mail" */
 	int unterminated;     /* an ORDERS line without its END */
+	unsigned block_line;  /* the ORDERS (CHECK) line's number in the text, 0 when none */
 	int cmd_from_subject; /* the text has no command line: the Subject's, or the default */
 };
 void mail_body_init(struct mail_body *b);

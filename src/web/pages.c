@@ -1011,8 +1011,8 @@ void web_page_login(struct web_req *r, const char *name)
 			       "The server is checking other passphrases: try again in a moment.");
 		goto out;
 	}
-	if (err == 0 && crypto_pwhash_str_verify(hash, pass, strlen(pass)) != 0)
-		err = ORD_EBADDATA;
+	if (err == 0)
+		err = ord_mail_passphrase_verify(hash, pass);
 	web_auth_hash_leave(web_auth_of(r));
 	sodium_memzero(hash, sizeof(hash));
 	if (err != 0) {

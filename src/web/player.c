@@ -415,9 +415,7 @@ static int player_fill(void *ud, ord_game *g)
 
 		late_sheet(b, g, p, &st, (int)p->form_turn,
 			   open && !st.refereeless && !st.witnessed ? "late-text" : "sheet-text");
-		if (!open) {
-			/* said above */
-		} else if (!st.refereeless && !st.witnessed) {
+		if (open && !st.refereeless && !st.witnessed) {
 			const char *sheet = p->sheet;
 
 			/* the open turn's form, empty: the old text is not sent

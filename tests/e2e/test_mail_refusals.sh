@@ -49,6 +49,7 @@ mailin blue 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: text/plain; cha
 	'Content-Transfer-Encoding: base64' <nul.b64
 expect_in "$ERR" "NUL byte in the text: refused"
 expect_in "$(reply)" "NOT accepted: a NUL byte in your mail"
+expect_in "$(reply)" "Your mail holds a NUL byte (your mail's text, line 4, column 1)"
 mailin blue 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: text/plain; charset=utf-8' \
 	'Content-Transfer-Encoding: quoted-printable' <<EOF
 $PASS
@@ -58,6 +59,7 @@ B1 =E2=86=91 1/2
 END
 EOF
 expect_in "$ERR" "NUL byte in the text: refused"
+expect_in "$(reply)" "(your mail's text, line 4, column 1)"
 expect_eq "$(sheets)" 0 "sheets after mails with a NUL byte"
 
 # ---- a block with no END: refused (a mail cut short would be a shorter sheet)
@@ -67,6 +69,7 @@ ORDERS
 B1 ↑ 1/2
 EOF
 expect_in "$ERR" "block without END: refused"
+expect_in "$(reply)" "Your mail has a line ORDERS (your mail's text, line 2) but no line END"
 expect_in "$(reply)" "Put a line END after"
 expect_eq "$(sheets)" 0 "sheets after a block with no END"
 
