@@ -10,6 +10,7 @@
 
 #include <sodium.h>
 
+#include "core/common.h"
 #include "core/ctx.h"
 
 /* ---- a string -> unit index hash map (open addressing) ---- */
@@ -175,7 +176,8 @@ void ord_ctx_release(struct ord_ctx *ctx)
 	for (i = 0; i < ctx->nunits; i++) {
 		struct ord_unit *u = &ctx->units[i];
 		free(u->id); /* name and side live in the same block */
-		ord_kv_release(&u->attrs);
+		if (!ctx->attrs_shared)
+			ord_kv_release(&u->attrs);
 		ord_kv_release(&u->state);
 	}
 	free(ctx->units);
@@ -267,6 +269,17 @@ struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const cha
 		ord_buf_release(&b);
 	}
 	ctx->nunits++;
+	return u;
+}
+
+struct ord_unit *ord_ctx_add_unit_shared(struct ord_ctx *ctx, const char *id, const char *name,
+					 const char *side, const struct ord_kv *attrs,
+					 const char *state)
+{
+	struct ord_unit *u = ord_ctx_add_unit(ctx, id, name, side, NULL, state);
+
+	ctx->attrs_shared = 1;
+	u->attrs = *attrs;
 	return u;
 }
 
@@ -581,6 +594,10 @@ int ord_ctx_unit_changed(struct ord_ctx *ctx, size_t i, struct ord_buf *serialis
 	unsigned char h[16];
 
 	ord_buf_reset(serialised);
+	/* a state no phase has touched since it was hashed is the same:
+	 * most units of a large game, at no cost */
+	if (ctx->state_before && ord_kv_packed(&ctx->units[i].state))
+		return 0;
 	ord_kv_serialize(&ctx->units[i].state, serialised);
 	if (!ctx->state_before) /* a partial context: every unit counts */
 		return 1;
@@ -613,9 +630,16 @@ void ord_ctx_next_phase(struct ord_ctx *ctx)
 	ctx->have_key = 0;
 	/* what the phase left is what the next one starts from */
 	for (i = 0; ctx->state_before && i < ctx->nunits; i++) {
+		struct ord_kv *st = &ctx->units[i].state;
+		if (ord_kv_packed(st)) /* untouched: its hash stands */
+			continue;
 		ord_buf_reset(&b);
-		ord_kv_serialize(&ctx->units[i].state, &b);
+		ord_kv_serialize(st, &b);
 		state_hash(ctx->state_before[i], b.buf);
+		/* packed again, in one block: so the next phase sees at once
+		 * whether it touched the unit, and the units the phase changed
+		 * do not keep a string for each key they set */
+		ord_kv_repack(st, &b);
 	}
 	ord_buf_release(&b);
 }

@@ -298,7 +298,9 @@ static int check_turn(struct audit *a, const struct ord_store_turn *t, int last)
 	int err;
 
 	ord_buf_addf(a->v.out, "  turn %d:\n", t->turn);
-	if ((err = ord_store_record_load(a->g->db, t->turn, &r)) != 0)
+	/* its rolls, results and states are read a phase at a time, as
+	 * the replay comes to them */
+	if ((err = ord_store_record_load_parts(a->g->db, t->turn, ORD_REC_AUDIT, &r)) != 0)
 		return err;
 	/* the heads a player kept are checked against the whole log below */
 	err = ord_verify_record_cached(&r, NULL, &v, &f, a->cache);

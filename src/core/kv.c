@@ -376,3 +376,23 @@ int ord_kv_parse(struct ord_kv *kv, const char *text)
 	ord_kv_release(&more);
 	return 0;
 }
+
+int ord_kv_packed(const struct ord_kv *kv)
+{
+	return packed(kv);
+}
+
+void ord_kv_repack(struct ord_kv *kv, const struct ord_buf *serialised)
+{
+	struct ord_kv fresh;
+
+	ord_kv_init(&fresh);
+	if (!serialised->len || parse_packed(&fresh, serialised->buf))
+		return;
+	if (fresh.n != kv->n) { /* a key or value with '=' or a newline */
+		ord_kv_release(&fresh);
+		return;
+	}
+	ord_kv_release(kv);
+	*kv = fresh;
+}

@@ -1,6 +1,7 @@
 /* record.c - a turn's record: its life cycle and lookups (record.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <sodium.h>
 
 #include "core/record.h"
 
@@ -118,6 +119,7 @@ void ord_record_fit(struct ord_record *r)
 	ORD_REC_FIT(r->heads);
 	ORD_REC_FIT(r->links);
 	ORD_REC_FIT(r->previous);
+	ORD_REC_FIT(r->groups);
 }
 
 void ord_record_release(struct ord_record *r)
@@ -146,6 +148,7 @@ void ord_record_release(struct ord_record *r)
 	for (i = 0; i < r->previous.n; i++)
 		free(r->previous.v[i].bytes);
 	free(r->previous.v);
+	free(r->groups.v);
 	for (b = r->strings; b; b = next) {
 		next = b->next;
 		free(b);
@@ -172,4 +175,68 @@ struct ord_rec_entry *ord_record_entry(const struct ord_record *r, int64_t seq)
 	at = AT(lo);
 #undef AT
 	return at < r->entries.n && r->entries.v[at].seq == seq ? &r->entries.v[at] : NULL;
+}
+
+int ord_record_rows_of(const struct ord_record *r, int64_t seq, struct ord_record *tmp,
+		       const struct ord_record **rows)
+{
+	int err;
+
+	*rows = r;
+	if (!r->rows_load)
+		return 0;
+	if ((err = r->rows_load(r->rows_ud, seq, tmp)) != 0)
+		return err;
+	tmp->turn = r->turn;
+	*rows = tmp;
+	return 0;
+}
+
+size_t ord_record_nrolls(const struct ord_record *r)
+{
+	size_t i, n = r->rolls.n;
+
+	for (i = 0; i < r->groups.n; i++)
+		if (r->groups.v[i].table == ORD_REC_GROUP_ROLLS)
+			n += r->groups.v[i].n;
+	return n;
+}
+
+int ord_record_units(const struct ord_record *r,
+		     int (*fn)(void *ud, const char *id, const char *state), void *ud)
+{
+	size_t i;
+	int err;
+
+	if (r->units_load)
+		return r->units_load(r->rows_ud, r->turn, fn, ud);
+	for (i = 0; i < r->units.n; i++)
+		if ((err = fn(ud, r->units.v[i].id, r->units.v[i].state)) != 0)
+			return err;
+	return 0;
+}
+
+void ord_record_scenario_hash(const struct ord_record *r, unsigned char out[32])
+{
+	if (r->scenario_hashed && !r->scenario)
+		memcpy(out, r->scenario_hash, 32);
+	else
+		crypto_generichash(out, 32, (const unsigned char *)(r->scenario ? r->scenario : ""),
+				   r->scenario_len, NULL, 0);
+}
+
+int ord_record_scenario(const struct ord_record *r, const char **bytes, size_t *len, char **copy)
+{
+	int err;
+
+	*copy = NULL;
+	if (r->scenario || !r->scenario_load) {
+		*bytes = r->scenario ? r->scenario : "";
+		*len = r->scenario_len;
+		return 0;
+	}
+	if ((err = r->scenario_load(r->rows_ud, copy, len)) != 0)
+		return err;
+	*bytes = *copy;
+	return 0;
 }

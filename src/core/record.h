@@ -123,6 +123,15 @@ struct ord_rec_link {
 	int64_t log;
 };
 
+/* How many rows of one table a log entry vouches for: all a record read
+ * a phase at a time knows of its rows until it reads them (rows_load). */
+enum { ORD_REC_GROUP_ROLLS, ORD_REC_GROUP_RESULTS, ORD_REC_GROUP_STATES };
+struct ord_rec_group {
+	int table; /* ORD_REC_GROUP_* */
+	int64_t log;
+	size_t n;
+};
+
 #define ORD_REC_ARRAY(T)         \
 	struct {                 \
 		T *v;            \
@@ -142,6 +151,12 @@ struct ord_record {
 	char *title;            /* the game's title (informative) */
 	char *scenario;         /* the scenario as the game keeps it (ord_scenario_public) */
 	size_t scenario_len;
+	/* a record read for the audit (units_load) keeps the scenario's hash,
+	 * not its bytes (scenario is NULL): the audit reads the scenario once
+	 * for every turn; scenario_load reads the bytes again if need be */
+	int scenario_hashed;
+	unsigned char scenario_hash[32];
+	int (*scenario_load)(void *ud, char **bytes, size_t *len);
 	char *tables; /* the tables in force */
 	size_t tables_len;
 
@@ -157,6 +172,21 @@ struct ord_record {
 	ORD_REC_ARRAY(struct ord_rec_head) heads;
 	ORD_REC_ARRAY(struct ord_rec_link) links;
 	ORD_REC_ARRAY(struct ord_rec_prev) previous;
+
+	/* A record read for the verifier from a game file leaves its rolls,
+	 * results and states in the file (the three arrays above are empty):
+	 * the replay reads one phase's at a time through rows_load, into an
+	 * empty record (ord_record_rows_of), and groups counts each log
+	 * entry's rows of each table.  rows_load is NULL for a record that
+	 * holds its rows (a bundle's, an export's), units_load for one that holds
+	 * its units. */
+	int (*rows_load)(void *ud, int64_t seq, struct ord_record *out);
+	/* and its units' opening states (units is empty): units_load gives
+	 * each unit's id and state, in unit order, to fn (ord_record_units) */
+	int (*units_load)(void *ud, int turn,
+			  int (*fn)(void *fud, const char *id, const char *state), void *fud);
+	void *rows_ud;
+	ORD_REC_ARRAY(struct ord_rec_group) groups;
 
 	struct ord_rec_block *strings; /* record.c: where ord_record_str copies */
 	/* ord_record_fit: the entries' positions in seq order, when they are
@@ -194,5 +224,23 @@ void ord_record_fit(struct ord_record *r);
  * entries are out of order is looked up through entry_order, so that a
  * lookup costs log n either way).  The first of several with one seq. */
 struct ord_rec_entry *ord_record_entry(const struct ord_record *r, int64_t seq);
+/* The rows log entry seq vouches for in *rows: r itself, whose rows the
+ * caller takes those of seq from, or for a record read a phase at a time
+ * tmp (ord_record_init'd, released by the caller), which then holds those
+ * rows alone.  0, or the error of reading them. */
+int ord_record_rows_of(const struct ord_record *r, int64_t seq, struct ord_record *tmp,
+		       const struct ord_record **rows);
+/* Each unit's id and state as the turn opened, in unit order, to fn,
+ * whether the record holds them or reads them (units_load); fn's non-zero
+ * return stops the walk and is returned.  0, or the error of reading. */
+int ord_record_units(const struct ord_record *r,
+		     int (*fn)(void *ud, const char *id, const char *state), void *ud);
+/* The BLAKE2b-256 of the record's scenario, held or hashed. */
+void ord_record_scenario_hash(const struct ord_record *r, unsigned char out[32]);
+/* The record's scenario bytes: r->scenario, or a copy read again (*copy,
+ * malloc'd, for the caller to free).  0, or the error of reading. */
+int ord_record_scenario(const struct ord_record *r, const char **bytes, size_t *len, char **copy);
+/* The record's rolls, whether it holds them or counts them (groups). */
+size_t ord_record_nrolls(const struct ord_record *r);
 
 #endif

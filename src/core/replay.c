@@ -18,33 +18,54 @@
 
 /* ---- the replay ---- */
 
+/* The units as the turn opened, one by one in unit order (build_ctx). */
+struct opening {
+	struct vr *x;
+	struct ord_ctx *ctx;
+	size_t n;    /* units given */
+	int stopped; /* a unit not the scenario's: no more added */
+};
+
+static int opening_unit(void *ud, const char *id, const char *state)
+{
+	struct opening *o = ud;
+	const struct ord_scenario_unit *su;
+
+	if (o->n++ >= o->x->sc.nunits || o->stopped)
+		return 0;
+	su = &o->x->sc.units[o->n - 1];
+	if (strcmp(id, su->id)) {
+		ord_vout_fail(o->x->v,
+			      "unit %zu of the turn's opening is '%s', but the scenario's is '%s'",
+			      o->n, id, su->id);
+		o->stopped = 1;
+		return 0;
+	}
+	/* the scenario the verifier keeps outlives the replay */
+	ord_ctx_add_unit_shared(o->ctx, su->id, su->name, su->side, &su->attrs, state);
+	return 0;
+}
+
 /* Unit states of the record's start in the ctx; 0 when they fit. */
 static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 {
 	const struct ord_record *r = x->r;
-	struct ord_buf a = ORD_BUF_INIT;
+	struct opening o = { x, ctx, 0, 0 };
 	unsigned char root[32], want[32];
 	size_t i, j;
 	long nunits;
 	int bad = x->v->failures;
 
 	ord_ctx_init(ctx, x->rs, x->rules, r->turn);
-	if (r->units.n != x->sc.nunits)
+	if ((x->read_err = ord_record_units(r, opening_unit, &o)) != 0)
+		return 1;
+	if (o.n != x->sc.nunits)
 		ord_vout_fail(x->v, "turn %d opened with %zu units, but the scenario has %zu",
-			      r->turn, r->units.n, x->sc.nunits);
-	for (i = 0; i < x->sc.nunits; i++) {
+			      r->turn, o.n, x->sc.nunits);
+	/* a scenario's unit the opening left out starts from nothing */
+	for (i = o.n; !o.stopped && i < x->sc.nunits; i++) {
 		const struct ord_scenario_unit *su = &x->sc.units[i];
-		const char *state = i < r->units.n ? r->units.v[i].state : "";
-
-		if (i < r->units.n && strcmp(r->units.v[i].id, su->id)) {
-			ord_vout_fail(x->v,
-				      "unit %zu of the turn's opening is '%s', but the scenario's is '%s'",
-				      i + 1, r->units.v[i].id, su->id);
-			break;
-		}
-		ord_buf_reset(&a);
-		ord_kv_serialize(&su->attrs, &a);
-		ord_ctx_add_unit(ctx, su->id, su->name, su->side, a.buf, state);
+		ord_ctx_add_unit_shared(ctx, su->id, su->name, su->side, &su->attrs, "");
 	}
 	ord_ctx_index(ctx);
 	/* the first turn starts from the states the rules give the scenario */
@@ -90,7 +111,6 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 		ord_ctx_attach_sheet(ctx, &sheet, x->sc.sides[j].id);
 		ord_diag_release(&d);
 	}
-	ord_buf_release(&a);
 	return x->v->failures != bad;
 }
 
@@ -568,9 +588,10 @@ static void result_diff(struct ord_buf *got, struct ord_buf *want, const struct 
 	}
 }
 
-static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const struct ord_rec_entry *e)
+static void compare_rows(struct vr *x, const struct ord_record *r, struct ord_ctx *ctx, size_t p,
+			 const struct ord_rec_entry *e)
 {
-	const struct ord_record *r = x->r;
+	const int turn = x->r->turn;
 	struct ord_buf b = ORD_BUF_INIT, a = ORD_BUF_INIT, want = ORD_BUF_INIT, got = ORD_BUF_INIT;
 	size_t i, k, listed = 0, n;
 	const char *phase = x->rs->phases[p], *lang, *was, *is;
@@ -689,7 +710,7 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 		ord_buf_reset(&a);
 		ord_kv_serialize(&ctx->units[i].attrs, &a);
 		if (!rs || strcmp(rs->unit, ctx->units[i].id) || strcmp(rs->value, b.buf) ||
-		    rs->turn != r->turn || rs->phase != (int)p + 1) {
+		    rs->turn != turn || rs->phase != (int)p + 1) {
 			ord_buf_reset(&want);
 			ord_buf_reset(&got);
 			if (listed++ < MAX_LISTED && rs && !strcmp(rs->unit, ctx->units[i].id) &&
@@ -703,7 +724,7 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 				/* the same state: what differs is when it is recorded */
 				ord_vout_fail(x->v,
 					      "phase %s: unit %s's state is recorded as of turn %d, phase %d, but the rules give it at turn %d, phase %zu",
-					      phase, ctx->units[i].id, rs->turn, rs->phase, r->turn,
+					      phase, ctx->units[i].id, rs->turn, rs->phase, turn,
 					      p + 1);
 			else if (listed <= MAX_LISTED)
 				ord_vout_fail(x->v,
@@ -739,9 +760,9 @@ static void compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const stru
 }
 
 /* The recorded rows of a resolve entry against its digest. */
-static void check_digest(struct vr *x, const struct ord_rec_entry *e)
+static void check_digest(struct vr *x, const struct ord_record *rows, const struct ord_rec_entry *e)
 {
-	if (!ord_phase_rows_agree(x->r, e->seq, e->body, NULL, NULL)) {
+	if (!ord_phase_rows_agree(rows, e->seq, e->body, NULL, NULL)) {
 		char *phase = ord_canon_get(e->body, "phase");
 		ord_vout_fail(x->v,
 			      "the rolls, results or unit states of log entry %lld (phase %s) were changed after they were written",
@@ -799,26 +820,35 @@ void ord_vr_replay(struct vr *x)
 
 	if (!x->rs || !x->have_sc || !x->open)
 		return;
-	build_ctx(x, &ctx);
+	if (build_ctx(x, &ctx) && x->read_err) {
+		ord_ctx_release(&ctx);
+		return;
+	}
 	if (x->have_sealed)
 		check_stand_ins(x, &ctx);
 	for (p = 0; p < x->nresolved; p++) {
 		const struct ord_rec_entry *e = x->phases[p].resolve;
+		const struct ord_record *rows;
+		struct ord_record tmp;
 		struct ord_phase_dice dice;
 		unsigned char pkey[32];
 		int err, before = x->v->failures;
 
 		x->used[ord_vr_entry_index(x, e)]++;
+		/* the phase's rows: a record read a phase at a time reads them now */
+		ord_record_init(&tmp);
+		if ((x->read_err = ord_record_rows_of(r, e->seq, &tmp, &rows)) != 0)
+			break;
 		replay_events(x, &ctx, p, &overrides);
 		memset(&dice, 0, sizeof(dice));
 		if (x->cfg.fixed_dice) {
 			/* the referee gave these dice: the rules must follow from them */
 			nfixed = 0;
 			free(fixed);
-			fixed = ord_xcalloc(r->rolls.n + 1, sizeof(*fixed));
-			for (k = 0; k < r->rolls.n; k++)
-				if (r->rolls.v[k].log == e->seq)
-					fixed[nfixed++] = r->rolls.v[k].value;
+			fixed = ord_xcalloc(rows->rolls.n + 1, sizeof(*fixed));
+			for (k = 0; k < rows->rolls.n; k++)
+				if (rows->rolls.v[k].log == e->seq)
+					fixed[nfixed++] = rows->rolls.v[k].value;
 			dice.fixed_game = 1;
 			dice.fixed = fixed;
 			dice.nfixed = nfixed;
@@ -833,6 +863,7 @@ void ord_vr_replay(struct vr *x)
 				      "phase %zu (%s) cannot be replayed: its dice key is unknown%s",
 				      p + 1, x->rs->phases[p],
 				      r->have_seed ? "" : " (the seed is not revealed)");
+			ord_record_release(&tmp);
 			break;
 		}
 		err = ord_phase_run(&ctx, x->rs->phases[p], &dice);
@@ -841,12 +872,19 @@ void ord_vr_replay(struct vr *x)
 				      x->rs->phases[p], ord_error_last());
 			ord_error_clear();
 			revision_note(x, e, p, 1, &named);
+			ord_record_release(&tmp);
 			break;
 		}
-		compare_rows(x, &ctx, p, e);
-		check_digest(x, e);
+		compare_rows(x, rows, &ctx, p, e);
+		check_digest(x, rows, e);
+		ord_record_release(&tmp);
 		revision_note(x, e, p, x->v->failures > before, &named);
 		ord_ctx_next_phase(&ctx);
+	}
+	if (x->read_err) { /* the game file is at fault: the audit stops */
+		free(fixed);
+		ord_ctx_release(&ctx);
+		return;
 	}
 	/* the events of the phase being played: checked as they were recorded */
 	if (p == x->nresolved && p < x->nphases)
@@ -871,7 +909,7 @@ void ord_vr_replay(struct vr *x)
 		x->f->nunits = ctx.nunits;
 	if (x->v->failures == bad && !x->cfg.fixed_dice && x->nresolved)
 		ord_vout_ok(x->v, "dice: %zu roll%s recomputed from the seed and the sealed %s%s",
-			    r->rolls.n, r->rolls.n == 1 ? "" : "s",
+			    ord_record_nrolls(r), ord_record_nrolls(r) == 1 ? "" : "s",
 			    x->cfg.refereeless ? "commitments and nonces" : "commitments",
 			    x->cfg.witnessed ? ", the phases' events and the sides' witness links"
 					     : "");

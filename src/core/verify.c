@@ -190,7 +190,7 @@ static void check_opening(struct vr *x)
 			      "the turn was opened under key %s, not under the game's key %s that you gave",
 			      want, hex);
 	}
-	crypto_generichash(h, 32, (const unsigned char *)r->scenario, r->scenario_len, NULL, 0);
+	ord_record_scenario_hash(r, h);
 	if (memcmp(h, x->cfg.scenario, 32))
 		ord_vout_fail(x->v, "the scenario here is not the one the turn's opening names");
 	crypto_generichash(h, 32, (const unsigned char *)(r->tables ? r->tables : ""),
@@ -213,7 +213,7 @@ static void check_opening(struct vr *x)
 		x->nphases++;
 	if (cache_rules(x, h))
 		return;
-	crypto_generichash(h, 32, (const unsigned char *)r->scenario, r->scenario_len, NULL, 0);
+	ord_record_scenario_hash(r, h);
 	if (cache_scenario(x, h))
 		return;
 	x->have_sc = 1;
@@ -456,19 +456,27 @@ static int cache_scenario(struct vr *x, const unsigned char h[32])
 {
 	const struct ord_record *r = x->r;
 	struct ord_verify_cache *c = x->cache;
+	const char *bytes;
+	size_t len;
+	char *copy;
 
 	if (c && c->have_sc && c->sc_rs == x->rs && !memcmp(c->sc_hash, h, 32)) {
 		x->sc = c->sc; /* borrowed: c releases it */
 		return 0;
 	}
+
 	ord_scenario_init(&x->sc);
-	if (ord_scenario_load(&x->sc, r->scenario, r->scenario_len, "the game's scenario") ||
+	if ((x->read_err = ord_record_scenario(r, &bytes, &len, &copy)) != 0)
+		return 1;
+	if (ord_scenario_load(&x->sc, bytes, len, "the game's scenario") ||
 	    ord_scenario_check_attrs(&x->sc, x->rs->unit_attrs, "the game's scenario")) {
 		ord_vout_fail(x->v, "the game's scenario cannot be read: %s", ord_error_last());
 		ord_error_clear();
 		ord_scenario_release(&x->sc);
+		free(copy);
 		return 1;
 	}
+	free(copy);
 	ord_scenario_drop_positions(&x->sc); /* kept for the whole audit */
 	if (c) {
 		ord_scenario_release(&c->sc);
@@ -1270,6 +1278,19 @@ static void check_vouched(struct vr *x)
 	const struct ord_record *r = x->r;
 	size_t i, k;
 
+	static const char *const tables[] = { "roll", "result", "unit state" };
+
+	/* a record read a phase at a time counts its rows by entry */
+	for (i = 0; i < r->groups.n; i++) {
+		const struct ord_rec_group *g = &r->groups.v[i];
+		const struct ord_rec_entry *e = ord_record_entry(r, g->log);
+		if (!e || strcmp(e->kind, "resolve")) {
+			ord_vout_fail(x->v, "a %s of turn %d belongs to no resolved phase (entry %lld)",
+				      tables[g->table < 0 || g->table > 2 ? 2 : g->table], r->turn,
+				      (long long)g->log);
+			break;
+		}
+	}
 	for (i = 0; i < r->rolls.n + r->results.n + r->states.n; i++) {
 		int64_t log = i < r->rolls.n ? r->rolls.v[i].log
 			      : i < r->rolls.n + r->results.n
@@ -1332,7 +1353,8 @@ int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify
 		check_heads(&x);
 		dice_key(&x);
 		ord_vr_replay(&x);
-		check_vouched(&x);
+		if (!x.read_err)
+			check_vouched(&x);
 	} else if (x.open) {
 		check_seed(&x);
 		check_sheets(&x);
@@ -1355,5 +1377,5 @@ int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify
 		x.rs->free(x.rules);
 	if (x.have_sc && !c)
 		ord_scenario_release(&x.sc);
-	return 0;
+	return x.read_err;
 }

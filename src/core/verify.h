@@ -69,7 +69,9 @@ void ord_verify_facts_release(struct ord_verify_facts *f);
 
 /* Check one turn's record with what the player holds (opts: the game's key,
  * his receipts, the heads he kept; may be NULL).  The findings go to v;
- * returns 0, or an error when the record cannot be checked at all. */
+ * returns 0, or an error when the record cannot be checked at all: what a
+ * record read from a game file leaves there (its rows, units, scenario:
+ * record.h) cannot be read, the file's fault, not the turn's. */
 int ord_verify_record(const struct ord_record *r, const struct ord_verify_opts *opts,
 		      struct ord_vout *v, struct ord_verify_facts *facts);
 /* What the records of one game share (its scenario and rules tables, read

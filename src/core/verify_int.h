@@ -51,6 +51,11 @@ struct vr {
 	int have_key;
 	unsigned char dice_key[32];
 
+	/* an error reading what a record leaves in its game file (its rows,
+	 * its units, its scenario: record.h): the file, not the turn, is at
+	 * fault, and the verify stops and returns it, its message kept */
+	int read_err;
+
 	/* once the log's chain is broken, later failures are labelled as what
 	 * may follow from it: one changed byte is one finding, not a list */
 	int64_t broken_at;

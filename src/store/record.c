@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sodium.h>
 
 #include "store/stmt.h"
 #include "store/store.h"
@@ -197,6 +198,15 @@ static void put_state(struct load *l, sqlite3_stmt *st)
 	s->log = sqlite3_column_int64(st, 5);
 }
 
+static void put_group(struct load *l, sqlite3_stmt *st)
+{
+	struct ord_rec_group *g = ORD_REC_ADD(l->r->groups);
+
+	g->table = sqlite3_column_int(st, 0);
+	g->log = sqlite3_column_int64(st, 1);
+	g->n = (size_t)sqlite3_column_int64(st, 2);
+}
+
 static void put_head(struct load *l, sqlite3_stmt *st)
 {
 	struct ord_rec_head *h = ORD_REC_ADD(l->r->heads);
@@ -282,6 +292,62 @@ static const struct part_rows {
 	  put_link, "reading witness links" },
 };
 
+/* What a record read a phase at a time (ORD_REC_BY_PHASE) knows of its
+ * rolls, results and states: how many each log entry has, chosen as the
+ * rows of a whole record are, so that a row pointing at no resolve entry
+ * is seen as one. */
+static const struct part_rows group_rows[] = {
+	{ ORD_REC_BY_PHASE,
+	  "SELECT 0, log_seq, count(*) FROM roll WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 "
+	  "GROUP BY log_seq ORDER BY log_seq",
+	  put_group, "counting rolls" },
+	{ ORD_REC_BY_PHASE,
+	  "SELECT 1, log_seq, count(*) FROM result WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 "
+	  "GROUP BY log_seq ORDER BY log_seq",
+	  put_group, "counting results" },
+	{ ORD_REC_BY_PHASE,
+	  "SELECT 2, log_seq, count(*) FROM unit_state WHERE ?1 = ?1 AND log_seq BETWEEN ?2 AND ?3 "
+	  "GROUP BY log_seq ORDER BY log_seq",
+	  put_group, "counting unit states" },
+};
+
+static int hash_piece(void *ud, const void *p, size_t n)
+{
+	crypto_generichash_update(ud, p, n);
+	return 0;
+}
+
+static int load_scenario(void *ud, char **bytes, size_t *len)
+{
+	return ord_store_game_scenario(ud, bytes, len);
+}
+
+static int load_entry_rows(void *ud, int64_t seq, struct ord_record *out)
+{
+	return ord_store_record_load_entry(ud, seq, out);
+}
+
+struct opening {
+	int (*fn)(void *ud, const char *id, const char *state);
+	void *ud;
+};
+
+static int opening_unit(void *ud, const struct ord_store_unit *u)
+{
+	struct opening *o = ud;
+
+	return o->fn(o->ud, u->uid, u->state);
+}
+
+/* The units as turn opened, as put_unit reads them for a whole record. */
+static int load_units(void *ud, int turn, int (*fn)(void *fud, const char *id, const char *state),
+		      void *fud)
+{
+	struct opening o = { fn, fud };
+
+	return ord_store_units_each(ud, turn, 1, opening_unit, &o);
+}
+
 int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct ord_record *r)
 {
 	struct ord_store_game g;
@@ -297,9 +363,22 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 	l.db = db;
 	l.r = r;
 	r->turn = turn;
+	/* an audit's record hashes the scenario as it reads it, and keeps
+	 * the hash: the audit holds the scenario once for every turn */
 	if ((err = ord_store_turn_read(db, turn, &t)) != 0 ||
-	    (err = ord_store_game_read(db, &g, (parts & ORD_REC_LOG) != 0)) != 0)
+	    (err = ord_store_game_read(db, &g, (parts & ORD_REC_LOG) && !(parts & ORD_REC_BY_PHASE))) !=
+		    0)
 		goto out;
+	if ((parts & ORD_REC_LOG) && (parts & ORD_REC_BY_PHASE)) {
+		crypto_generichash_state h;
+		crypto_generichash_init(&h, NULL, 0, 32);
+		if ((err = ord_store_game_scenario_each(db, hash_piece, &h)) != 0)
+			goto out;
+		crypto_generichash_final(&h, r->scenario_hash, 32);
+		r->scenario_hashed = 1;
+		r->scenario_load = load_scenario;
+		r->rows_ud = db;
+	}
 	memcpy(r->game_id, g.game_id, 16);
 	if (g.have_pk)
 		memcpy(r->key, g.pk, 32);
@@ -338,6 +417,15 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 		if ((parts & part_rows[i].part) &&
 		    (err = rows(&l, part_rows[i].sql, part_rows[i].put, part_rows[i].what)) != 0)
 			goto out;
+	if (parts & ORD_REC_BY_PHASE) {
+		for (i = 0; i < ORD_ARRAY_SIZE(group_rows); i++)
+			if ((err = rows(&l, group_rows[i].sql, group_rows[i].put,
+					group_rows[i].what)) != 0)
+				goto out;
+		r->rows_load = load_entry_rows;
+		r->units_load = load_units;
+		r->rows_ud = db;
+	}
 	if (turn > 1 && (parts & ORD_REC_SHEETS) &&
 	    (err = rows(&l,
 			"SELECT side.name, p.bytes FROM sheet s JOIN side ON side.id = s.side_id "

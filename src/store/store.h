@@ -355,7 +355,15 @@ enum {
 	ORD_REC_RESULTS = 1 << 6, /* results */
 	ORD_REC_STATES = 1 << 7,  /* the units' states each phase wrote */
 	ORD_REC_HEADS = 1 << 8,   /* signed heads and witness links */
-	ORD_REC_ALL = (1 << 9) - 1
+	ORD_REC_ALL = (1 << 9) - 1,
+	/* rolls, results and states left in the file and read a log entry
+	 * at a time by the replay (record.h: rows_load, groups), so that the
+	 * verifier never holds more than one phase's, and the units' opening
+	 * states read as the replay takes them (units_load): an audit's */
+	ORD_REC_BY_PHASE = 1 << 9,
+	ORD_REC_AUDIT = (ORD_REC_ALL &
+			 ~(ORD_REC_UNITS | ORD_REC_ROLLS | ORD_REC_RESULTS | ORD_REC_STATES)) |
+			ORD_REC_BY_PHASE
 };
 /* ord_store_record_load of the parts named (ORD_REC_*): the others are
  * left empty, and such a record is not one to verify or export. */
