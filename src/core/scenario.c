@@ -657,6 +657,14 @@ static int read_unit(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 		ord_kv_set(&u->attrs, key, v ? (const char *)v : "");
 		xmlFree(v);
 	}
+	{
+		/* in one block: a string for each attribute of 100,000 units
+		 * was a tenth of an audit's memory */
+		struct ord_buf b = ORD_BUF_INIT;
+		ord_kv_serialize(&u->attrs, &b);
+		ord_kv_repack(&u->attrs, &b);
+		ord_buf_release(&b);
+	}
 	return 0;
 }
 
@@ -728,16 +736,23 @@ static int read_child(struct ord_scenario *sc, int which, xmlNodePtr n, const ch
 	}
 }
 
-/* Read the whole document into sc, stopping at the first structural fault. */
-static int read_doc(struct ord_scenario *sc, xmlDocPtr doc, const char *name)
+/* The walk of <scenario>'s children, whether over a tree or a stream. */
+struct walk {
+	size_t count[EL_COUNT];
+	int state;       /* the last child's EL_*, -1 before the first */
+	long root_line;  /* <scenario>'s line */
+	long first_unit; /* the first <unit>'s line, 0 before it */
+};
+
+/* <scenario> itself: its name and its ruleset. */
+static int read_root(struct ord_scenario *sc, struct walk *w, xmlNodePtr root, const char *name)
 {
 	static const char *const allowed[] = { "ruleset", NULL };
-	xmlNodePtr root = xmlDocGetRootElement(doc), n, first_unit = NULL;
-	size_t count[EL_COUNT] = { 0 };
-	int state = -1, which, err;
+	int err;
 
-	if (!root)
-		return bad(name, 1, "no root element (expected <scenario>)");
+	memset(w, 0, sizeof(*w));
+	w->state = -1;
+	w->root_line = line_of(root);
 	if (strcmp((const char *)root->name, "scenario") || root->ns)
 		return bad(name, line_of(root), "root element is <%s%s%s>, expected <scenario>%s",
 			   root->ns && root->ns->prefix ? (const char *)root->ns->prefix : "",
@@ -751,6 +766,77 @@ static int read_doc(struct ord_scenario *sc, xmlDocPtr doc, const char *name)
 		return bad(name, line_of(root),
 			   "ruleset '%s' is not a ruleset name (expected 1 to %d of a-z 0-9 _)",
 			   sc->ruleset, MAX_RULESET);
+	return 0;
+}
+
+/* Which child of <scenario> element n is (EL_*), in its place: else the
+ * fault, and -1. */
+static int child_which(struct walk *w, xmlNodePtr n, const char *name)
+{
+	int which;
+
+	for (which = 0; which < EL_COUNT; which++)
+		if (!strcmp(element_names[which], (const char *)n->name))
+			break;
+	if (n->ns)
+		return bad(name, line_of(n),
+			   "element <%s> in namespace '%s' is not accepted (expected no namespace)",
+			   (const char *)n->name, (const char *)n->ns->href),
+		       -1;
+	if (which == EL_COUNT)
+		return bad(name, line_of(n),
+			   "unknown element <%s> in <scenario> (expected title, description, deadline, nmr, schedule, mail, side or unit)",
+			   (const char *)n->name),
+		       -1;
+	if (w->state < 0 && which != EL_TITLE)
+		return bad(name, line_of(n), "expected <title> first, found <%s>",
+			   (const char *)n->name),
+		       -1;
+	if (which < w->state)
+		return bad(name, line_of(n),
+			   "<%s> after <%s> (expected the order title, description, deadline, nmr, schedule, mail, sides, units)",
+			   (const char *)n->name, element_names[w->state]),
+		       -1;
+	if (which == w->state && which < EL_SIDE)
+		return bad(name, line_of(n), "second <%s> (only one is allowed)",
+			   (const char *)n->name),
+		       -1;
+	if (which == EL_UNIT && !w->first_unit)
+		w->first_unit = line_of(n);
+	w->state = which;
+	w->count[which]++;
+	return which;
+}
+
+/* What the whole of <scenario> must have had. */
+static int read_end(struct ord_scenario *sc, const struct walk *w, const char *name)
+{
+	if (!w->count[EL_TITLE])
+		return bad(name, w->root_line, "<scenario> has no <title> (expected <title> first)");
+	if (w->count[EL_SIDE] < 2)
+		return bad(name, w->first_unit ? w->first_unit : w->root_line,
+			   "%s <side> (expected at least two sides)",
+			   w->count[EL_SIDE] ? "only one" : "no");
+	if (!w->count[EL_UNIT])
+		return bad(name, w->root_line, "no <unit> in <scenario> (expected at least one)");
+	if (!sc->nmr)
+		sc->nmr = ord_strdup("hold");
+	if (!sc->description)
+		sc->description = ord_strdup("");
+	return 0;
+}
+
+/* Read the whole document into sc, stopping at the first structural fault. */
+static int read_doc(struct ord_scenario *sc, xmlDocPtr doc, const char *name)
+{
+	xmlNodePtr root = xmlDocGetRootElement(doc), n;
+	struct walk w;
+	int which, err;
+
+	if (!root)
+		return bad(name, 1, "no root element (expected <scenario>)");
+	if ((err = read_root(sc, &w, root, name)) != 0)
+		return err;
 	for (n = root->children; n; n = n->next) {
 		if ((n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) &&
 		    !only_space(n->content))
@@ -758,47 +844,76 @@ static int read_doc(struct ord_scenario *sc, xmlDocPtr doc, const char *name)
 				   "unexpected text in <scenario> (expected elements only)");
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
-		for (which = 0; which < EL_COUNT; which++)
-			if (!strcmp(element_names[which], (const char *)n->name))
-				break;
-		if (n->ns)
-			return bad(name, line_of(n),
-				   "element <%s> in namespace '%s' is not accepted (expected no namespace)",
-				   (const char *)n->name, (const char *)n->ns->href);
-		if (which == EL_COUNT)
-			return bad(name, line_of(n),
-				   "unknown element <%s> in <scenario> (expected title, description, deadline, nmr, schedule, mail, side or unit)",
-				   (const char *)n->name);
-		if (state < 0 && which != EL_TITLE)
-			return bad(name, line_of(n), "expected <title> first, found <%s>",
-				   (const char *)n->name);
-		if (which < state)
-			return bad(name, line_of(n),
-				   "<%s> after <%s> (expected the order title, description, deadline, nmr, schedule, mail, sides, units)",
-				   (const char *)n->name, element_names[state]);
-		if (which == state && which < EL_SIDE)
-			return bad(name, line_of(n), "second <%s> (only one is allowed)",
-				   (const char *)n->name);
-		if (which == EL_UNIT && !first_unit)
-			first_unit = n;
-		state = which;
-		count[which]++;
+		if ((which = child_which(&w, n, name)) < 0)
+			return ORD_EBADDATA;
 		if ((err = read_child(sc, which, n, name)) != 0)
 			return err;
 	}
-	if (!count[EL_TITLE])
-		return bad(name, line_of(root), "<scenario> has no <title> (expected <title> first)");
-	if (count[EL_SIDE] < 2)
-		return bad(name, line_of(first_unit ? first_unit : root),
-			   "%s <side> (expected at least two sides)",
-			   count[EL_SIDE] ? "only one" : "no");
-	if (!count[EL_UNIT])
-		return bad(name, line_of(root), "no <unit> in <scenario> (expected at least one)");
-	if (!sc->nmr)
-		sc->nmr = ord_strdup("hold");
-	if (!sc->description)
-		sc->description = ord_strdup("");
-	return 0;
+	return read_end(sc, &w, name);
+}
+
+/*
+ * read_doc over a stream: the document validated as it is read, each
+ * element read from the reader's node of it and let go, so that the tree
+ * of a 100,000-unit scenario (200 MB, the peak of a game's audit) is
+ * never built.  The elements are numbered as ord_xml_lines_init numbers a
+ * tree's, so that each is named by the same line and column.  Any fault
+ * is only said to be one: the caller reads the document again as a tree,
+ * whose messages (the schema's, or the clearer one of the walk) stand.
+ */
+static int read_stream(struct ord_scenario *sc, const char *bytes, size_t len, const char *name,
+		       struct ord_xml_lines *lines)
+{
+	struct ord_xml_stream *s;
+	struct walk w;
+	uintptr_t k = 0;
+	int ev = 0, err = 0, which, root = 0;
+
+	ord_xml_lines_init(lines, bytes, len, NULL);
+	if (ord_xml_stream_open(&s, bytes, len, ORD_XML_MAX_BYTES, name, SCENARIO_SCHEMA, NULL))
+		return ORD_EBADDATA;
+	memset(&w, 0, sizeof(w));
+	while (!err && (ev = ord_xml_stream_next(s)) > 0) {
+		int depth = ord_xml_stream_depth(s);
+		xmlNodePtr n;
+		size_t tlen;
+		const char *text;
+
+		if (ev == ORD_XML_TEXT) {
+			text = ord_xml_stream_text(s, &tlen);
+			if (depth == 1 && !only_space((const xmlChar *)text))
+				err = ORD_EBADDATA;
+			continue;
+		}
+		if (ev != ORD_XML_START)
+			continue;
+		if (!(n = ord_xml_stream_node(s, 0))) {
+			err = ORD_EBADDATA;
+			break;
+		}
+		n->_private = (void *)++k;
+		if (n->doc)
+			n->doc->_private = lines;
+		if (depth == 0) {
+			root = 1;
+			err = read_root(sc, &w, n, name);
+		} else if (depth == 1) {
+			if ((which = child_which(&w, n, name)) < 0)
+				err = ORD_EBADDATA;
+			/* a text's element read whole; the others are empty */
+			else if (which <= EL_DEADLINE && !(n = ord_xml_stream_node(s, 1)))
+				err = ORD_EBADDATA;
+			else
+				err = read_child(sc, which, n, name);
+		}
+	}
+	if (!err && (ev < 0 || !root))
+		err = ORD_EBADDATA;
+	ord_xml_stream_free(s);
+	if (!err)
+		err = read_end(sc, &w, name);
+	ord_error_clear();
+	return err;
 }
 
 /* ---- what the schema cannot check ----------------------------------- */
@@ -967,7 +1082,7 @@ unsigned ord_scenario_unit_col(const struct ord_scenario_unit *u, const char *at
 	return 0;
 }
 
-int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, const char *name)
+static int load(struct ord_scenario *out, const char *bytes, size_t len, const char *name, int stream)
 {
 	struct ord_scenario scratch;
 	struct ord_xml_lines lines;
@@ -979,6 +1094,15 @@ int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, c
 	memset(&lines, 0, sizeof(lines));
 	if (!name)
 		name = "scenario";
+	/* read as a stream; a document that is not right as one is read
+	 * again as a tree, for the messages that say what is wrong */
+	if (stream && read_stream(out, bytes, len, name, &lines) == 0) {
+		err = check_semantics(out, name);
+		goto out;
+	}
+	ord_scenario_release(out);
+	ord_scenario_init(out);
+	ord_xml_lines_release(&lines);
 	if ((err = ord_xml_parse(&doc, bytes, len, name)) != 0)
 		goto out;
 	/* every element is named by the line its start tag begins on, and a
@@ -1006,6 +1130,16 @@ out:
 		xmlFreeDoc(doc);
 	free(schema_msg);
 	return err;
+}
+
+int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, const char *name)
+{
+	return load(out, bytes, len, name, 1);
+}
+
+int ord_scenario_load_tree(struct ord_scenario *out, const char *bytes, size_t len, const char *name)
+{
+	return load(out, bytes, len, name, 0);
 }
 
 int ord_scenario_public(char **bytes, size_t *len, const char *name)
@@ -1126,6 +1260,11 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 			} else if (s->def) {
 				ord_kv_set(&u->attrs, s->name, s->def);
 			}
+		}
+		if (!ord_kv_packed(&u->attrs)) { /* in one block again (read_unit) */
+			ord_buf_reset(&why);
+			ord_kv_serialize(&u->attrs, &why);
+			ord_kv_repack(&u->attrs, &why);
 		}
 	}
 	ord_buf_release(&known);

@@ -73,6 +73,10 @@ void ord_scenario_release(struct ord_scenario *sc);
  * messages.  *out is initialised here; on failure it is left empty.
  */
 int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, const char *name);
+/* ord_scenario_load reads the document as a stream, and as a tree only
+ * when it is not right (for the messages): this reads it as a tree
+ * alone, the reference the tests and the fuzz target hold the stream to. */
+int ord_scenario_load_tree(struct ord_scenario *out, const char *bytes, size_t len, const char *name);
 /*
  * The scenario as a game keeps it: without the sides' and the referee's
  * mail addresses (<side email>, <mail referee>), which the mail judge's

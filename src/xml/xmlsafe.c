@@ -1009,6 +1009,18 @@ char *ord_xml_stream_attr(const struct ord_xml_stream *s, const char *name)
 	return copy;
 }
 
+xmlNodePtr ord_xml_stream_node(struct ord_xml_stream *s, int expand)
+{
+	xmlNodePtr n;
+
+	if (!expand)
+		return xmlTextReaderCurrentNode(s->r);
+	xmlSetStructuredErrorFunc(&s->c, collect);
+	n = xmlTextReaderExpand(s->r);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	return s->c.count ? NULL : n;
+}
+
 const char *ord_xml_stream_text(const struct ord_xml_stream *s, size_t *len)
 {
 	const xmlChar *v = xmlTextReaderConstValue(s->r);

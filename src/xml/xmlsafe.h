@@ -74,6 +74,11 @@ int ord_xml_stream_depth(const struct ord_xml_stream *s);
 unsigned ord_xml_stream_line(const struct ord_xml_stream *s);
 /* An attribute of the element just started, malloc'd (NULL if absent). */
 char *ord_xml_stream_attr(const struct ord_xml_stream *s, const char *name);
+/* The element just started (START) as libxml2's reader holds it: its
+ * attributes, and its content too when expand is set (the reader reads
+ * on to its end tag, and gives the content's events after).  Valid until
+ * the next event; NULL when the content cannot be read. */
+xmlNodePtr ord_xml_stream_node(struct ord_xml_stream *s, int expand);
 /* The character data of a TEXT event, and its length. */
 const char *ord_xml_stream_text(const struct ord_xml_stream *s, size_t *len);
 void ord_xml_stream_free(struct ord_xml_stream *s);

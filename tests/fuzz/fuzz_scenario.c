@@ -8,12 +8,15 @@
  * Checks, besides ASan/UBSan: no external resource is ever loaded; a
  * refusal is ORD_EBADDATA with a message naming the document and leaves the
  * scenario empty; an accepted scenario keeps the promises of scenario.h
- * (two sides or more, a unit or more, unique ids, every unit on a side).
+ * (two sides or more, a unit or more, unique ids, every unit on a side);
+ * the stream the loader reads a document as gives what the tree gives,
+ * the same scenario or the same refusal (ord_scenario_load_tree).
  */
 #include <string.h>
 
 #include "fuzz.h"
 #include "fuzz_xml_common.h"
+#include "scenario_same.h"
 #include "core/common.h"
 #include "core/scenario.h"
 #include "ruleset.h"
@@ -74,6 +77,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	LLVMFuzzerInitialize(NULL, NULL);
 	rc = ord_scenario_load(&sc, (const char *)data, size, "fuzz.xml");
+	{
+		struct ord_scenario tree;
+		char *msg = ord_strdup(rc ? ord_error_last() : "");
+		char why[256];
+		int trc = ord_scenario_load_tree(&tree, (const char *)data, size, "fuzz.xml");
+		fuzz_assert(trc == rc, "the stream gives %d, the tree %d (%s)", rc, trc,
+			    trc ? ord_error_last() : msg);
+		fuzz_assert(!rc || !strcmp(msg, ord_error_last()),
+			    "the stream says '%s', the tree '%s'", msg, ord_error_last());
+		fuzz_assert(rc || !scenario_differs(&sc, &tree, why, sizeof(why)),
+			    "the stream and the tree read otherwise: %s", why);
+		ord_scenario_release(&tree);
+		free(msg); /* the tree's message, the same, is the last error */
+	}
 	if (rc != 0) {
 		fuzz_assert(rc == ORD_EBADDATA, "load returned %d: %s", rc, ord_error_last());
 		fuzz_assert(!strncmp(ord_error_last(), "fuzz.xml", 8),

@@ -11,6 +11,7 @@
 
 #include "core/scenario.h"
 #include "xml/xmlsafe.h"
+#include "../fuzz/scenario_same.h"
 
 #define FIXTURES ORD_SOURCE_DIR "/tests/fixtures/scenario/"
 #define EXAMPLE ORD_SOURCE_DIR "/rulesets/battalion/examples/scenario.xml"
@@ -794,6 +795,92 @@ START_TEST(test_hostile_generated)
 }
 END_TEST
 
+/* A document read as a stream (ord_scenario_load) and as a tree (the
+ * reference): the same scenario, places included, or the same refusal. */
+static void expect_stream_as_tree(const char *xml, size_t len, const char *what)
+{
+	struct ord_scenario a, b;
+	char why[256], *msg;
+	int ra, rb;
+
+	ra = ord_scenario_load(&a, xml, len, "t.xml");
+	msg = ord_strdup(ra ? ord_error_last() : "");
+	rb = ord_scenario_load_tree(&b, xml, len, "t.xml");
+	ck_assert_msg(ra == rb, "%s: the stream gives %d (%s), the tree %d (%s)", what, ra, msg, rb,
+		      rb ? ord_error_last() : "");
+	if (ra)
+		ck_assert_str_eq(msg, ord_error_last());
+	else
+		ck_assert_msg(!scenario_differs(&a, &b, why, sizeof(why)), "%s: %s", what, why);
+	free(msg);
+	ord_scenario_release(&a);
+	ord_scenario_release(&b);
+}
+
+START_TEST(test_stream_as_tree)
+{
+	static const char *const bodies[] = {
+		/* accepted, written every way a scenario may be */
+		HEAD UNIT,
+		"<!-- a comment -->\n<title><![CDATA[Ligny]]>, <!-- x -->1815</title>\n"
+		"<description>\n  two\n  lines <![CDATA[a < b]]>\n</description>\n"
+		"<deadline> +48h </deadline>\n<nmr policy=\"repeat\"/>\n"
+		"<schedule every=\"48h\" at=\"18:00\" zone=\"Europe/Copenhagen\" remind=\"24h,2h\"/>\n"
+		"<mail address=\"judge@example.org\" referee=\"ref@example.org\" replies-per-hour=\"9\"/>\n"
+		"<side id=\"a\" name=\"  Armée   du Nord \" email=\"p@example.org\"/>\n"
+		"<?pi between?>\n<side id='b' name='B'></side>\n"
+		"<unit\n  id=\"U1\"\tname = 'Bn 1/é'\r\n side=\"a\"\n kind=\"line_infantry\" figures=\"24\" ></unit>\n"
+		"<unit id=\"U2\" name=\"U2\" side=\"b\" kind=\"light_cavalry\" figures=\"6\">\n  </unit>\n"
+		"\t<unit figures=\"8\" kind=\"skirmishers\" side=\"b\" name=\"U3\" id=\"U3\" />\n",
+		"<title>T</title><side id=\"a\" name=\"A\"/><side id=\"b\" name=\"B\"/>"
+		"<unit id=\"U1\" name=\"U1\" side=\"a\" kind=\"line_infantry\" figures=\"24\"/>",
+		/* refused: by the schema, by the walk, by the checks after it */
+		HEAD UNIT
+		"<unit id=\"U1\" name=\"Other\" side=\"a\" kind=\"line_infantry\" figures=\"24\"/>\n",
+		HEAD "<unit id=\"U1\" name=\"U1\" side=\"c\" kind=\"line_infantry\" figures=\"24\"/>\n",
+		HEAD UNIT "text\n",
+		HEAD UNIT "<side id=\"c\" name=\"C\"/>\n",
+		HEAD "<unit id=\"U1\" name=\"U1\" side=\"a\" kind=\"line_infantry\">x</unit>\n",
+		HEAD "<unit id=\"U1\" name=\"U1\" side=\"a\"><b/></unit>\n",
+		"<side id=\"a\" name=\"A\"/>\n" UNIT,
+		"<title>T</title>\n<side id=\"a\" name=\"A\"/>\n" UNIT,
+		"<title>T</title>\n<title>U</title>\n",
+		HEAD,
+		HEAD UNIT "<unit xmlns=\"urn:x\" id=\"U2\" name=\"U2\" side=\"a\"/>\n",
+		"<title>T</title>\n<deadline>someday</deadline>\n<side id=\"a\" name=\"A\"/>\n"
+		"<side id=\"b\" name=\"B\"/>\n" UNIT,
+		HEAD UNIT "<unit id=\"U2\" name=\"U2\" side=\"a\"",
+	};
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(bodies); i++) {
+		char *xml = doc(bodies[i]), what[32];
+		snprintf(what, sizeof(what), "document %zu", i + 1);
+		expect_stream_as_tree(xml, strlen(xml), what);
+		free(xml);
+	}
+	/* the example, and every fixture, good or bad */
+	{
+		static const char *const files[] = {
+			EXAMPLE,
+			FIXTURES "valid-minimal.xml",
+			FIXTURES "bad-attrs.xml",
+			FIXTURES "bad-duplicates.xml",
+			FIXTURES "bad-one-side.xml",
+			FIXTURES "malformed.xml",
+			FIXTURES "hostile-xinclude.xml",
+		};
+		for (i = 0; i < ORD_ARRAY_SIZE(files); i++) {
+			char *bytes;
+			size_t len;
+			ck_assert_int_eq(ord_read_file(&bytes, &len, files[i], 1 << 24), 0);
+			expect_stream_as_tree(bytes, len, files[i]);
+			free(bytes);
+		}
+	}
+}
+END_TEST
+
 /* The scenario a game keeps: the sides' and the referee's addresses gone,
  * the rest as it was; a scenario without them is kept byte for byte. */
 START_TEST(test_public)
@@ -852,6 +939,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(load, test_public);
 	tcase_add_test(load, test_nmr_and_description);
 	tcase_add_test(load, test_missing_file);
+	tcase_add_test(load, test_stream_as_tree);
 	suite_add_tcase(s, load);
 
 	tcase_add_test(errors, test_wrong_root);
