@@ -385,11 +385,17 @@ int ord_kv_packed(const struct ord_kv *kv)
 void ord_kv_repack(struct ord_kv *kv, const struct ord_buf *serialised)
 {
 	struct ord_kv fresh;
+	size_t i;
 
 	ord_kv_init(&fresh);
 	if (!serialised->len || parse_packed(&fresh, serialised->buf))
 		return;
-	if (fresh.n != kv->n) { /* a key or value with '=' or a newline */
+	/* a key with '=', a value with a newline: its text reads otherwise */
+	for (i = 0; fresh.n == kv->n && i < kv->n; i++)
+		if (strcmp(fresh.items[i].key, kv->items[i].key) ||
+		    strcmp(fresh.items[i].value, kv->items[i].value))
+			break;
+	if (fresh.n != kv->n || i < kv->n) {
 		ord_kv_release(&fresh);
 		return;
 	}

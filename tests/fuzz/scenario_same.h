@@ -18,18 +18,17 @@ static int scenario_str_same(const char *a, const char *b)
 
 /* 0 when a and b are the same in every field, the units' attributes and
  * their places included; else 1, with what differs in why. */
-static int scenario_differs(const struct ord_scenario *a, const struct ord_scenario *b,
-			    char *why, size_t n)
+static int scenario_differs(const struct ord_scenario *a, const struct ord_scenario *b, char *why,
+			    size_t n)
 {
 	size_t i, j;
 
 	if (!scenario_str_same(a->title, b->title) ||
 	    !scenario_str_same(a->description, b->description) ||
 	    !scenario_str_same(a->ruleset, b->ruleset) || !scenario_str_same(a->nmr, b->nmr) ||
-	    a->deadline != b->deadline ||
-	    a->schedule.every != b->schedule.every || a->schedule.at != b->schedule.at ||
-	    strcmp(a->schedule.zone, b->schedule.zone) || a->schedule.grace != b->schedule.grace ||
-	    a->schedule.nremind != b->schedule.nremind ||
+	    a->deadline != b->deadline || a->schedule.every != b->schedule.every ||
+	    a->schedule.at != b->schedule.at || strcmp(a->schedule.zone, b->schedule.zone) ||
+	    a->schedule.grace != b->schedule.grace || a->schedule.nremind != b->schedule.nremind ||
 	    memcmp(a->schedule.remind, b->schedule.remind, sizeof(a->schedule.remind)) ||
 	    a->schedule.autoseal != b->schedule.autoseal ||
 	    !scenario_str_same(a->mail_address, b->mail_address) ||
@@ -57,8 +56,8 @@ static int scenario_differs(const struct ord_scenario *a, const struct ord_scena
 						j + 1),
 				       1;
 		for (j = 0; j < x->npos; j++)
-			if (strcmp(x->pos[j].attr, y->pos[j].attr) || x->pos[j].line != y->pos[j].line ||
-			    x->pos[j].col != y->pos[j].col ||
+			if (strcmp(x->pos[j].attr, y->pos[j].attr) ||
+			    x->pos[j].line != y->pos[j].line || x->pos[j].col != y->pos[j].col ||
 			    x->pos[j].value_line != y->pos[j].value_line ||
 			    x->pos[j].value_col != y->pos[j].value_col)
 				return snprintf(why, n, "unit %s's attribute %s is placed otherwise",

@@ -14,6 +14,8 @@
 
 #include "orderly.h"
 #include "ruleset.h"
+#include "core/common.h"
+#include "core/ctx.h"
 
 /* ---- a small module: units have strength; "poke unit=U key=K" writes K ---- */
 
@@ -381,6 +383,79 @@ START_TEST(parse_keeps_the_last_of_a_key)
 }
 END_TEST
 
+/* A list as parsed is packed until its first change; packed again, it
+ * holds what it held, and a list whose text reads otherwise stays as it
+ * is (core/common.h: ord_kv_packed, ord_kv_repack). */
+START_TEST(packed_until_changed)
+{
+	struct ord_kv kv;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_kv_init(&kv);
+	ck_assert_int_eq(ord_kv_parse(&kv, "a=1\nb=2\n"), 0);
+	ck_assert(ord_kv_packed(&kv));
+	ord_kv_set(&kv, "a", "1"); /* the same value: no change */
+	ck_assert(ord_kv_packed(&kv));
+	ord_kv_set(&kv, "b", "3");
+	ck_assert(!ord_kv_packed(&kv));
+	ord_kv_set(&kv, "c", "x=y");
+	ord_kv_serialize(&kv, &b);
+	ord_kv_repack(&kv, &b);
+	ck_assert(ord_kv_packed(&kv));
+	ck_assert_uint_eq(kv.n, 3);
+	ck_assert_str_eq(ord_kv_get(&kv, "b"), "3");
+	ck_assert_str_eq(ord_kv_get(&kv, "c"), "x=y");
+	ord_kv_release(&kv);
+	/* a key with '=' or a value with a newline is not what its text reads */
+	ord_kv_init(&kv);
+	ord_kv_set(&kv, "k=j", "v");
+	ord_kv_set(&kv, "m", "two\nlines");
+	ord_buf_reset(&b);
+	ord_kv_serialize(&kv, &b);
+	ord_kv_repack(&kv, &b);
+	ck_assert(!ord_kv_packed(&kv));
+	ck_assert_str_eq(ord_kv_get(&kv, "k=j"), "v");
+	ck_assert_str_eq(ord_kv_get(&kv, "m"), "two\nlines");
+	ord_kv_release(&kv);
+	ord_buf_release(&b);
+}
+END_TEST
+
+/* What a phase changed: a unit set back to its value, or set to the one
+ * it had, is unchanged; after the phase, a unit counts from its new state
+ * (ord_ctx_unit_changed, ord_ctx_next_phase). */
+START_TEST(changed_units_of_a_phase)
+{
+	struct ord_ctx ctx;
+	struct ord_buf b = ORD_BUF_INIT;
+	struct ord_unit *u, *w;
+
+	ord_ctx_init(&ctx, NULL, NULL, 1);
+	u = ord_ctx_add_unit(&ctx, "U1", "U1", "a", "", "morale=2\nfigures=24\n");
+	w = ord_ctx_add_unit(&ctx, "U2", "U2", "a", "", "");
+	ord_ctx_index(&ctx);
+	ck_assert(!ord_ctx_unit_changed(&ctx, 0, &b));
+	ck_assert(!ord_ctx_unit_changed(&ctx, 1, &b));
+	ord_kv_set(&u->state, "morale", "3");
+	ord_kv_set(&w->state, "flag", "yes");
+	ck_assert(ord_ctx_unit_changed(&ctx, 0, &b));
+	ck_assert_str_eq(b.buf, "morale=3\nfigures=24\n");
+	ck_assert(ord_ctx_unit_changed(&ctx, 1, &b));
+	ord_kv_set(&u->state, "morale", "2"); /* back as it was */
+	ck_assert(!ord_ctx_unit_changed(&ctx, 0, &b));
+	ord_kv_set(&u->state, "morale", "4");
+	ord_ctx_next_phase(&ctx);
+	u = ord_ctx_unit(&ctx, 0);
+	ck_assert(!ord_ctx_unit_changed(&ctx, 0, &b));
+	ck_assert(!ord_ctx_unit_changed(&ctx, 1, &b));
+	ck_assert_str_eq(ord_kv_get(&u->state, "morale"), "4");
+	ord_kv_set(&u->state, "morale", "2");
+	ck_assert(ord_ctx_unit_changed(&ctx, 0, &b));
+	ord_ctx_release(&ctx);
+	ord_buf_release(&b);
+}
+END_TEST
+
 START_TEST(parse_refuses_malformed_lines)
 {
 	static const char *const bad[] = { "=1\n", "a=1\nnone\n", "a=1\n\nb=2\n", "\n", "a" };
@@ -430,6 +505,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, first_state_and_old_modules);
 	tcase_add_test(t, parse_keeps_the_last_of_a_key);
 	tcase_add_test(t, parse_refuses_malformed_lines);
+	tcase_add_test(t, packed_until_changed);
+	tcase_add_test(t, changed_units_of_a_phase);
 	suite_add_tcase(s, t);
 	tcase_add_checked_fixture(g, game_setup, game_teardown);
 	tcase_add_test(g, game_fails_on_undeclared_keys);
