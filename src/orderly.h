@@ -714,6 +714,12 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 int ord_bundle_verify_report(const char *bytes, size_t len, const char *name,
 			     const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
 			     struct ord_buf *out, struct ord_buf *report);
+/* ord_bundle_verify_report of bytes it takes (malloc'd, or NULL for none),
+ * freed as soon as the bundle is read and its signature checked, so that
+ * the replay does not hold them too: a bundle of 100,000 units is 156 MB. */
+int ord_bundle_verify_report_take(char *bytes, size_t len, const char *name,
+				  const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
+				  struct ord_buf *out, struct ord_buf *report);
 
 /* ---- calculator and tables ------------------------------------------- */
 

@@ -130,8 +130,13 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	ro.xml = xml;
 	ro.lang = lang;
 	ro.resolved = resolved;
-	rc = ord_bundle_verify_report(bundle.buf, bundle.len, cli_input_name(argv[1]), &vo,
-				      report_s ? &ro : NULL, &out, &report);
+	/* the bundle's bytes are let go once read: the replay holds its record */
+	{
+		size_t blen;
+		char *bytes = ord_buf_detach(&bundle, &blen);
+		rc = ord_bundle_verify_report_take(bytes, blen, cli_input_name(argv[1]), &vo,
+						   report_s ? &ro : NULL, &out, &report);
+	}
 	if (rc == 0 && report_s) {
 		/* the report alone on standard output, to compare with the
 		 * one received; what was checked beside it */
