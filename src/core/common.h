@@ -42,13 +42,17 @@ void ord_hex(char *out, const unsigned char *p, size_t len);
 size_t ord_fmt_long(char *out, long v);
 int ord_unhex(unsigned char *out, size_t max, const char *hex);
 
-/* Is kv as ord_kv_parse made it, untouched since?  The first change to
- * such a list (a key set to another value, or deleted) unpacks it, so a
- * list still packed holds what it was parsed from (kv.c). */
-int ord_kv_packed(const struct ord_kv *kv);
-/* kv made packed again from what it holds now, when its text reads back
- * as the same list (serialised, in buf, is ord_kv_serialize's of it);
- * else left as it is.  A pointer to one of its strings is then stale. */
+/* Mark kv, packed as ord_kv_parse makes a list, as held: ord_kv_held is
+ * then 1 until the list is changed through any kv function (a key set to
+ * another value or deleted unpacks it; released, parsed or copied anew it
+ * is another list, unmarked).  What a context uses to pass by, without
+ * serialising it, a unit's state that no phase touched (kv.c). */
+void ord_kv_hold(struct ord_kv *kv);
+int ord_kv_held(const struct ord_kv *kv);
+/* kv made packed again from what it holds now, and held, when its text
+ * reads back as the same list (serialised, in buf, is ord_kv_serialize's
+ * of it); else left as it is.  A pointer to one of its strings is then
+ * stale. */
 void ord_kv_repack(struct ord_kv *kv, const struct ord_buf *serialised);
 
 /* strerror(e) with a lowercase first letter, as every message of orderly is

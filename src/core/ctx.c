@@ -257,6 +257,8 @@ struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const cha
 		ord_kv_parse(&u->attrs, attrs);
 	if (state)
 		ord_kv_parse(&u->state, state);
+	/* as hashed below: until a phase changes it (ord_ctx_unit_changed) */
+	ord_kv_hold(&u->state);
 	if (!ctx->state_before) {
 		/* a partial context only checks: nothing to compare with */
 	} else if (serialised(state, u->state.n)) {
@@ -595,8 +597,9 @@ int ord_ctx_unit_changed(struct ord_ctx *ctx, size_t i, struct ord_buf *serialis
 
 	ord_buf_reset(serialised);
 	/* a state no phase has touched since it was hashed is the same:
-	 * most units of a large game, at no cost */
-	if (ctx->state_before && ord_kv_packed(&ctx->units[i].state))
+	 * most units of a large game, at no cost (a list held is unmarked by
+	 * its first change through any kv function) */
+	if (ctx->state_before && ord_kv_held(&ctx->units[i].state))
 		return 0;
 	ord_kv_serialize(&ctx->units[i].state, serialised);
 	if (!ctx->state_before) /* a partial context: every unit counts */
@@ -631,7 +634,7 @@ void ord_ctx_next_phase(struct ord_ctx *ctx)
 	/* what the phase left is what the next one starts from */
 	for (i = 0; ctx->state_before && i < ctx->nunits; i++) {
 		struct ord_kv *st = &ctx->units[i].state;
-		if (ord_kv_packed(st)) /* untouched: its hash stands */
+		if (ord_kv_held(st)) /* untouched: its hash stands */
 			continue;
 		ord_buf_reset(&b);
 		ord_kv_serialize(st, &b);

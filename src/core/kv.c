@@ -23,9 +23,14 @@
  * packed (key: its start, value: its end), whose strings are still in use */
 #define ARENA (((size_t)-1 >> 1) + 1)
 
+/* alloc of a packed list that ord_kv_hold marked (the bit below ARENA: no
+ * capacity comes near it): the list as it was held, until its first change
+ * unpacks it; a list packed anew (parsed, copied) is not marked */
+#define HELD (ARENA >> 1)
+
 static int packed(const struct ord_kv *kv)
 {
-	return kv->items && !kv->alloc;
+	return kv->items && (!kv->alloc || kv->alloc == HELD);
 }
 
 static size_t capacity(const struct ord_kv *kv)
@@ -377,9 +382,15 @@ int ord_kv_parse(struct ord_kv *kv, const char *text)
 	return 0;
 }
 
-int ord_kv_packed(const struct ord_kv *kv)
+void ord_kv_hold(struct ord_kv *kv)
 {
-	return packed(kv);
+	if (packed(kv))
+		kv->alloc = HELD;
+}
+
+int ord_kv_held(const struct ord_kv *kv)
+{
+	return kv->items && kv->alloc == HELD;
 }
 
 void ord_kv_repack(struct ord_kv *kv, const struct ord_buf *serialised)
@@ -401,4 +412,5 @@ void ord_kv_repack(struct ord_kv *kv, const struct ord_buf *serialised)
 	}
 	ord_kv_release(kv);
 	*kv = fresh;
+	ord_kv_hold(kv);
 }

@@ -240,3 +240,13 @@ int ord_record_scenario(const struct ord_record *r, const char **bytes, size_t *
 	*bytes = *copy;
 	return 0;
 }
+
+size_t ord_record_counted(const struct ord_record *r, int table, int64_t seq)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->groups.n; i++)
+		if (r->groups.v[i].table == table && r->groups.v[i].log == seq)
+			n += r->groups.v[i].n;
+	return n;
+}

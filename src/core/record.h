@@ -240,6 +240,10 @@ void ord_record_scenario_hash(const struct ord_record *r, unsigned char out[32])
 /* The record's scenario bytes: r->scenario, or a copy read again (*copy,
  * malloc'd, for the caller to free).  0, or the error of reading. */
 int ord_record_scenario(const struct ord_record *r, const char **bytes, size_t *len, char **copy);
+/* The rows of table (ORD_REC_GROUP_*) that groups count for log entry
+ * seq: what the rows a phase reads must number (0 for a record that holds
+ * its rows). */
+size_t ord_record_counted(const struct ord_record *r, int table, int64_t seq);
 /* The record's rolls, whether it holds them or counts them (groups). */
 size_t ord_record_nrolls(const struct ord_record *r);
 

@@ -759,6 +759,32 @@ static void compare_rows(struct vr *x, const struct ord_record *r, struct ord_ct
 	ord_buf_release(&got);
 }
 
+/*
+ * The rows a phase read by its entry against the rows the file holds for
+ * it (a record read a phase at a time: groups): a row stored so that the
+ * entry's lookup passes it by (its log_seq as text, in a table rebuilt
+ * without the column's type) would otherwise be in the game, and in a
+ * player's report, unreplayed and undigested.
+ */
+static void rows_all_read(struct vr *x, const struct ord_record *rows, size_t p,
+			  const struct ord_rec_entry *e)
+{
+	static const char *const what[] = { "rolls", "results", "unit states" };
+	size_t read[3], t;
+
+	read[ORD_REC_GROUP_ROLLS] = rows->rolls.n;
+	read[ORD_REC_GROUP_RESULTS] = rows->results.n;
+	read[ORD_REC_GROUP_STATES] = rows->states.n;
+	for (t = 0; t < 3; t++) {
+		size_t held = ord_record_counted(x->r, (int)t, e->seq);
+		if (held != read[t])
+			ord_vout_fail(x->v,
+				      "phase %zu (%s): the game file holds %zu %s of log entry %lld, but %zu of them are found by it: rows stored so that they are passed by (a table changed outside orderly)",
+				      p + 1, x->rs->phases[p], held, what[t], (long long)e->seq,
+				      read[t]);
+	}
+}
+
 /* The recorded rows of a resolve entry against its digest. */
 static void check_digest(struct vr *x, const struct ord_record *rows, const struct ord_rec_entry *e)
 {
@@ -839,6 +865,8 @@ void ord_vr_replay(struct vr *x)
 		ord_record_init(&tmp);
 		if ((x->read_err = ord_record_rows_of(r, e->seq, &tmp, &rows)) != 0)
 			break;
+		if (rows != r)
+			rows_all_read(x, &tmp, p, e);
 		replay_events(x, &ctx, p, &overrides);
 		memset(&dice, 0, sizeof(dice));
 		if (x->cfg.fixed_dice) {

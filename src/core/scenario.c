@@ -1261,7 +1261,7 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 				ord_kv_set(&u->attrs, s->name, s->def);
 			}
 		}
-		if (!ord_kv_packed(&u->attrs)) { /* in one block again (read_unit) */
+		if (!ord_kv_held(&u->attrs)) { /* in one block again (read_unit) */
 			ord_buf_reset(&why);
 			ord_kv_serialize(&u->attrs, &why);
 			ord_kv_repack(&u->attrs, &why);

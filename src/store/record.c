@@ -418,10 +418,17 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 		    (err = rows(&l, part_rows[i].sql, part_rows[i].put, part_rows[i].what)) != 0)
 			goto out;
 	if (parts & ORD_REC_BY_PHASE) {
+		struct ord_record none;
 		for (i = 0; i < ORD_ARRAY_SIZE(group_rows); i++)
 			if ((err = rows(&l, group_rows[i].sql, group_rows[i].put,
 					group_rows[i].what)) != 0)
 				goto out;
+		/* the rows' own queries, run now for no entry: a table without
+		 * a column they read is a damaged file whether or not a phase
+		 * was resolved, as it was when a record was read whole */
+		if ((err = ord_store_record_load_entry(db, 0, &none)) != 0)
+			goto out;
+		ord_record_release(&none);
 		r->rows_load = load_entry_rows;
 		r->units_load = load_units;
 		r->rows_ud = db;

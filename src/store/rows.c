@@ -121,9 +121,23 @@ int ord_store_game_scenario_each(sqlite3 *db, int (*fn)(void *ud, const void *p,
 {
 	unsigned char piece[64 * 1024];
 	sqlite3_blob *b = NULL;
+	sqlite3_stmt *st = NULL;
+	sqlite3_int64 rowid = 0;
 	int err = 0, len, at, n, rc;
 
-	rc = sqlite3_blob_open(db, "main", "game_scenario", "scenario", 1, 0, &b);
+	/* the row ord_store_game_scenario reads, whatever its rowid (a table
+	 * rebuilt with id apart from the rowid would be read as two) */
+	if ((err = ord_store_stmt(db, &st, "SELECT rowid FROM game_scenario WHERE id = 1")) != 0)
+		return err;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		rowid = sqlite3_column_int64(st, 0);
+	else
+		err = rc == SQLITE_DONE ? ord_error_set(ORD_ENOTGAME, "the game file has no scenario")
+					: ord_store_error(db, "reading the scenario");
+	ord_store_stmt_done(st);
+	if (err)
+		return err;
+	rc = sqlite3_blob_open(db, "main", "game_scenario", "scenario", rowid, 0, &b);
 	if (rc != SQLITE_OK) {
 		/* no row 1: the same as ord_store_game_scenario says */
 		err = rc == SQLITE_ERROR && !strncmp(sqlite3_errmsg(db), "no such rowid", 13)

@@ -159,6 +159,38 @@ tamper roll-sides-zero \
 	"UPDATE roll SET sides = 0" \
 	"were changed after they were written"
 
+# a forged row stored so that its phase's lookup passes it by: the table
+# rebuilt with log_seq untyped, the row's log_seq the text of the fire
+# phase's entry (the audit reads a phase's rows by their entry; it compares
+# what it read with what the file holds for the entry: a red team's find)
+untyped() {  # TABLE COLUMNS: the table again, log_seq without a type
+	printf 'PRAGMA foreign_keys = OFF; BEGIN;
+CREATE TABLE x_new (%s, log_seq NOT NULL);
+INSERT INTO x_new SELECT * FROM %s; DROP TABLE %s; ALTER TABLE x_new RENAME TO %s;
+CREATE INDEX %s_log ON %s(log_seq); CREATE INDEX %s_turn ON %s(turn);' \
+		"$2" "$1" "$1" "$1" "$1" "$1" "$1" "$1"
+}
+tamper result-log-as-text \
+	"$(untyped result 'id INTEGER PRIMARY KEY, turn INTEGER NOT NULL, phase TEXT NOT NULL, event_seq INTEGER NOT NULL, unit TEXT NOT NULL, vals TEXT NOT NULL, explanation TEXT NOT NULL')
+	INSERT INTO result(turn, phase, event_seq, unit, vals, explanation, log_seq)
+	VALUES (1, 'fire', 2, 'R1', 'routed=1', 'R1 is routed and flees the field', '$FIRE_RESOLVE'); COMMIT;" \
+	"phase 2 (fire): the game file holds 3 results of log entry $FIRE_RESOLVE, but 2 of them are found by it"
+tamper roll-log-as-text \
+	"$(untyped roll 'id INTEGER PRIMARY KEY, turn INTEGER NOT NULL, phase TEXT NOT NULL, event_seq INTEGER NOT NULL, purpose TEXT NOT NULL, idx INTEGER NOT NULL, sides INTEGER NOT NULL, value INTEGER NOT NULL, fixed INTEGER NOT NULL DEFAULT 0')
+	INSERT INTO roll(turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq)
+	VALUES (1, 'fire', 2, 'fire R1', 9, 6, 6, 0, '$FIRE_RESOLVE'); COMMIT;" \
+	"phase 2 (fire): the game file holds" "rolls of log entry $FIRE_RESOLVE, but"
+# the scenario's row rebuilt apart from its rowid: the turn's check and the
+# replay read the one row (a red team's find: the hash was of rowid 1)
+tamper scenario-rowid \
+	"PRAGMA foreign_keys = OFF; BEGIN;
+	CREATE TABLE s_new (id INTEGER NOT NULL, scenario BLOB NOT NULL);
+	INSERT INTO s_new(rowid, id, scenario) VALUES (2, 1,
+		replace((SELECT scenario FROM game_scenario), 'figures=\"24\"', 'figures=\"30\"'));
+	INSERT INTO s_new(rowid, id, scenario) VALUES (1, 2, (SELECT scenario FROM game_scenario));
+	DROP TABLE game_scenario; ALTER TABLE s_new RENAME TO game_scenario; COMMIT;" \
+	"the scenario here is not the one the turn's opening names"
+
 # damaged NAME SQL WHAT AUDIT-SAYS [SUBMIT]: a damaged game refuses to be
 # changed, and nothing is written; reading it still works, and the audit
 # says what. (An event, a void, a close, a witness link and a submit, which
@@ -331,6 +363,13 @@ for c in "audit schema-flip.orderly" "report schema-flip.orderly --referee --tur
 	expect_exit 65 ord $c
 	expect_line "$ERR" "^orderly: 'schema-flip.orderly' is a damaged game file \\(database: .*explanation.*\\); restore it from a copy$"
 done
+# ... and so it is before any phase is resolved (the audit reads a phase's
+# rows only when it comes to it: their queries are tried at once)
+expect_exit 0 ord new unresolved.orderly --scenario "$FIX/scenario.xml"
+sql unresolved.orderly "PRAGMA writable_schema = ON;
+	UPDATE sqlite_schema SET sql = replace(sql, 'value ', 'valux ') WHERE name = 'roll'" >/dev/null
+expect_exit 65 ord audit unresolved.orderly
+expect_line "$ERR" "^orderly: 'unresolved.orderly' is a damaged game file \\(database: .*value.*\\); restore it from a copy$"
 
 # the untouched game: still clean, and never written to by the cases
 expect_exit 0 ord audit "$BASE"

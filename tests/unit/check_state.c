@@ -383,28 +383,50 @@ START_TEST(parse_keeps_the_last_of_a_key)
 }
 END_TEST
 
-/* A list as parsed is packed until its first change; packed again, it
+/* A list held is marked until its first change through any kv function:
+ * a value set to another, a key deleted, the list released and parsed or
+ * copied anew (core/common.h: ord_kv_hold, ord_kv_held); packed again, it
  * holds what it held, and a list whose text reads otherwise stays as it
- * is (core/common.h: ord_kv_packed, ord_kv_repack). */
-START_TEST(packed_until_changed)
+ * is (ord_kv_repack). */
+START_TEST(held_until_changed)
 {
-	struct ord_kv kv;
+	struct ord_kv kv, other;
 	struct ord_buf b = ORD_BUF_INIT;
 
 	ord_kv_init(&kv);
 	ck_assert_int_eq(ord_kv_parse(&kv, "a=1\nb=2\n"), 0);
-	ck_assert(ord_kv_packed(&kv));
+	ck_assert(!ord_kv_held(&kv)); /* parsed, not held */
+	ord_kv_hold(&kv);
+	ck_assert(ord_kv_held(&kv));
 	ord_kv_set(&kv, "a", "1"); /* the same value: no change */
-	ck_assert(ord_kv_packed(&kv));
+	ck_assert(ord_kv_held(&kv));
+	ck_assert_str_eq(ord_kv_get(&kv, "b"), "2");
 	ord_kv_set(&kv, "b", "3");
-	ck_assert(!ord_kv_packed(&kv));
+	ck_assert(!ord_kv_held(&kv));
 	ord_kv_set(&kv, "c", "x=y");
 	ord_kv_serialize(&kv, &b);
 	ord_kv_repack(&kv, &b);
-	ck_assert(ord_kv_packed(&kv));
+	ck_assert(ord_kv_held(&kv));
 	ck_assert_uint_eq(kv.n, 3);
 	ck_assert_str_eq(ord_kv_get(&kv, "b"), "3");
 	ck_assert_str_eq(ord_kv_get(&kv, "c"), "x=y");
+	ord_kv_del(&kv, "a");
+	ck_assert(!ord_kv_held(&kv));
+	ck_assert_uint_eq(kv.n, 2);
+	/* replaced whole: another list, not the one held */
+	ord_kv_hold(&kv);
+	ck_assert(!ord_kv_held(&kv)); /* unpacked: nothing to hold */
+	ord_kv_release(&kv);
+	ck_assert_int_eq(ord_kv_parse(&kv, "a=9\n"), 0);
+	ord_kv_hold(&kv);
+	ck_assert(ord_kv_held(&kv));
+	ord_kv_release(&kv);
+	ck_assert_int_eq(ord_kv_parse(&kv, "a=8\n"), 0);
+	ck_assert(!ord_kv_held(&kv));
+	ord_kv_init(&other);
+	ord_kv_copy(&other, &kv);
+	ck_assert(!ord_kv_held(&other));
+	ord_kv_release(&other);
 	ord_kv_release(&kv);
 	/* a key with '=' or a value with a newline is not what its text reads */
 	ord_kv_init(&kv);
@@ -413,7 +435,7 @@ START_TEST(packed_until_changed)
 	ord_buf_reset(&b);
 	ord_kv_serialize(&kv, &b);
 	ord_kv_repack(&kv, &b);
-	ck_assert(!ord_kv_packed(&kv));
+	ck_assert(!ord_kv_held(&kv));
 	ck_assert_str_eq(ord_kv_get(&kv, "k=j"), "v");
 	ck_assert_str_eq(ord_kv_get(&kv, "m"), "two\nlines");
 	ord_kv_release(&kv);
@@ -451,6 +473,13 @@ START_TEST(changed_units_of_a_phase)
 	ck_assert_str_eq(ord_kv_get(&u->state, "morale"), "4");
 	ord_kv_set(&u->state, "morale", "2");
 	ck_assert(ord_ctx_unit_changed(&ctx, 0, &b));
+	ord_ctx_next_phase(&ctx);
+	/* a module that replaces a state whole, not key by key */
+	u = ord_ctx_unit(&ctx, 0);
+	ord_kv_release(&u->state);
+	ck_assert_int_eq(ord_kv_parse(&u->state, "morale=5\nfigures=24\n"), 0);
+	ck_assert(ord_ctx_unit_changed(&ctx, 0, &b));
+	ck_assert_str_eq(b.buf, "morale=5\nfigures=24\n");
 	ord_ctx_release(&ctx);
 	ord_buf_release(&b);
 }
@@ -505,7 +534,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, first_state_and_old_modules);
 	tcase_add_test(t, parse_keeps_the_last_of_a_key);
 	tcase_add_test(t, parse_refuses_malformed_lines);
-	tcase_add_test(t, packed_until_changed);
+	tcase_add_test(t, held_until_changed);
 	tcase_add_test(t, changed_units_of_a_phase);
 	suite_add_tcase(s, t);
 	tcase_add_checked_fixture(g, game_setup, game_teardown);
