@@ -20,9 +20,12 @@
  * that party waits WEB_PARTY_DELAY seconds after it, doubled with each of
  * its own, before its next try for the party; an address that has not
  * (the player, from his own) is checked at once.  Passphrase checks
- * (crypto_pwhash, 64 MiB each) run at most WEB_HASHES at once, with at
- * most WEB_HASH_QUEUE more waiting; a login past that is told the server
- * is busy, so that logins never hold every worker thread.
+ * (crypto_pwhash, 64 MiB each) run at most WEB_HASHES at once; the others
+ * wait, each address's one at a time and all together two worker threads
+ * fewer than the server has, so that a club's players logging in at once
+ * wait their turn (tens of milliseconds each) while a flood of logins from
+ * one address is told the server is busy and never holds every worker
+ * thread.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +46,7 @@
 #define WEB_PARTY_DELAY 30
 #define WEB_MAX_COUNTERS 4096
 #define WEB_HASHES 1
-#define WEB_HASH_QUEUE 1
+#define WEB_HASH_ADDRS 64 /* at most this many addresses in a check, running or waiting */
 
 struct sess {
 	unsigned char key[32]; /* BLAKE2b of the cookie's bytes */
@@ -69,8 +72,10 @@ struct web_auth {
 	unsigned char secret[crypto_auth_KEYBYTES]; /* the anonymous tokens' key (W16) */
 	pthread_mutex_t hash_lock;
 	pthread_cond_t hash_cond;
-	int hashing; /* checks running or waiting to */
-	int running; /* checks running */
+	int hashing;                            /* checks running or waiting to */
+	int running;                            /* checks running */
+	int max_stage;                          /* at most this many running or waiting */
+	char stage[WEB_HASH_ADDRS][WEB_IP_MAX]; /* their addresses, "" for none */
 };
 
 static int64_t now(void)
@@ -78,9 +83,13 @@ static int64_t now(void)
 	return (int64_t)time(NULL);
 }
 
-struct web_auth *web_auth_new(void)
+struct web_auth *web_auth_new(int threads)
 {
 	struct web_auth *a = ord_xcalloc(1, sizeof(*a));
+
+	a->max_stage = threads > 3 ? threads - 2 : 1;
+	if (a->max_stage > WEB_HASH_ADDRS)
+		a->max_stage = WEB_HASH_ADDRS;
 
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_mutex_init(&a->hash_lock, NULL);
@@ -459,13 +468,27 @@ void web_auth_failed(struct web_auth *a, const char *ip, const char *game, const
 	pthread_mutex_unlock(&a->lock);
 }
 
-int web_auth_hash_enter(struct web_auth *a)
+/* The slot of ip among the addresses in a check, or of "" (a free one). */
+static int stage_slot(struct web_auth *a, const char *ip)
 {
+	int i;
+
+	for (i = 0; i < WEB_HASH_ADDRS; i++)
+		if (!strcmp(a->stage[i], ip))
+			return i;
+	return -1;
+}
+
+int web_auth_hash_enter(struct web_auth *a, const char *ip)
+{
+	int slot;
+
 	pthread_mutex_lock(&a->hash_lock);
-	if (a->hashing >= WEB_HASHES + WEB_HASH_QUEUE) {
+	if (a->hashing >= a->max_stage || stage_slot(a, ip) >= 0 || (slot = stage_slot(a, "")) < 0) {
 		pthread_mutex_unlock(&a->hash_lock);
 		return -1;
 	}
+	snprintf(a->stage[slot], sizeof(a->stage[slot]), "%s", ip);
 	a->hashing++;
 	while (a->running >= WEB_HASHES)
 		pthread_cond_wait(&a->hash_cond, &a->hash_lock);
@@ -474,11 +497,25 @@ int web_auth_hash_enter(struct web_auth *a)
 	return 0;
 }
 
-void web_auth_hash_leave(struct web_auth *a)
+void web_auth_hash_leave(struct web_auth *a, const char *ip)
 {
+	int slot;
+
 	pthread_mutex_lock(&a->hash_lock);
+	if ((slot = stage_slot(a, ip)) >= 0)
+		a->stage[slot][0] = '\0';
 	a->hashing--;
 	a->running--;
 	pthread_cond_signal(&a->hash_cond);
 	pthread_mutex_unlock(&a->hash_lock);
+}
+
+int web_auth_hash_busy(struct web_auth *a)
+{
+	int n;
+
+	pthread_mutex_lock(&a->hash_lock);
+	n = a->hashing;
+	pthread_mutex_unlock(&a->hash_lock);
+	return n;
 }

@@ -1005,7 +1005,7 @@ void web_page_login(struct web_req *r, const char *name)
 	ord_error_clear();
 	web_game_close(r, g);
 	g = NULL;
-	if (web_auth_hash_enter(web_auth_of(r)) != 0) {
+	if (web_auth_hash_enter(web_auth_of(r), r->ip) != 0) {
 		sodium_memzero(hash, sizeof(hash));
 		web_error_page(r, 503, "Busy",
 			       "The server is checking other passphrases: try again in a moment.");
@@ -1013,7 +1013,7 @@ void web_page_login(struct web_req *r, const char *name)
 	}
 	if (err == 0)
 		err = ord_mail_passphrase_verify(hash, pass);
-	web_auth_hash_leave(web_auth_of(r));
+	web_auth_hash_leave(web_auth_of(r), r->ip);
 	sodium_memzero(hash, sizeof(hash));
 	if (err != 0) {
 		web_auth_failed(web_auth_of(r), r->ip, name, party);

@@ -80,9 +80,11 @@
  * W14. A login reads the party's stored passphrase hash and lets go of
  *      the game (W8's lock) before it checks the passphrase against it
  *      (crypto_pwhash: 64 MiB, tens of milliseconds), so that logins do
- *      not stall the game's other requests; one check runs and one
- *      waits, and a login past that is answered 503 at once, so that
- *      logins never hold every worker thread.  The limits (auth.c) count an
+ *      not stall the game's other requests; one check runs and the
+ *      others wait their turn, each address's one at a time and all
+ *      together two fewer than the worker threads: a login past that is
+ *      answered 503 at once, so that logins never hold every worker
+ *      thread, and a club's players logging in together all get in.  The limits (auth.c) count an
  *      address's checks, right or wrong, and its wrong passphrases; wrong
  *      passphrases for a party from other addresses slow down only the
  *      addresses that gave them, never the player with the right one.
@@ -904,7 +906,7 @@ int web_serve(const struct web_opts *o)
 	}
 	if ((err = listen_on(o->listen, w.tls, &fd, &url)) != 0)
 		goto out;
-	w.auth = web_auth_new();
+	w.auth = web_auth_new(o->threads);
 	xmlInitParser(); /* once, before the threads (the referee's page reads XML) */
 
 	/* the workers inherit the mask: only this thread takes the signals */

@@ -40,6 +40,7 @@ int web_serve(const struct web_opts *o);
 #define WEB_GAME_NAME 96   /* longest game name */
 #define WEB_PARTY_NAME 64  /* longest side name */
 #define WEB_REFEREE "\x01" /* the party name of the referee in a grant */
+#define WEB_IP_MAX 64      /* a client's address as text, with its NUL */
 
 struct web_grant {
 	char game[WEB_GAME_NAME + 1];
@@ -57,7 +58,9 @@ struct web_session {
 
 struct web_auth; /* the session table and the login counters (opaque) */
 
-struct web_auth *web_auth_new(void);
+/* threads: the server's worker threads (logins waiting for a passphrase
+ * check leave two of them free). */
+struct web_auth *web_auth_new(int threads);
 void web_auth_free(struct web_auth *a);
 /* The session of cookie sid; 1 if found.  A well-formed cookie of no
  * session is an anonymous one (no grants; its CSRF token derived from the
@@ -85,12 +88,15 @@ int web_session_any(const struct web_session *s, const char *game);
  * wait.  Wrong passphrases are counted with web_auth_failed. */
 int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const char *party);
 void web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party);
-/* Passphrase checks are slow on purpose (crypto_pwhash): at most a few at
- * once, whatever the number of requests, and a few waiting; -1 when that
- * many are, and the login is to be told the server is busy (no
- * web_auth_hash_leave then). */
-int web_auth_hash_enter(struct web_auth *a);
-void web_auth_hash_leave(struct web_auth *a);
+/* Passphrase checks are slow on purpose (crypto_pwhash): one at once,
+ * whatever the number of requests, the others waiting their turn, each
+ * address's one at a time and all together two fewer than the server's
+ * threads; -1 when ip has one already or that many are, and the login is
+ * to be told the server is busy (no web_auth_hash_leave then). */
+int web_auth_hash_enter(struct web_auth *a, const char *ip);
+void web_auth_hash_leave(struct web_auth *a, const char *ip);
+/* The logins in a check, running or waiting. */
+int web_auth_hash_busy(struct web_auth *a);
 
 /* ---- a request and its response (server.c) ---- */
 
@@ -110,7 +116,7 @@ struct web_req {
 	size_t nparts;
 	struct web_form form;    /* a POST's fields */
 	struct web_session sess; /* the caller's session (sid "" if none) */
-	char ip[64];             /* the client's address */
+	char ip[WEB_IP_MAX];     /* the client's address */
 	int https;               /* reached over TLS (or the proxy says so) */
 	/* the response */
 	int status;

@@ -266,6 +266,7 @@ def main():
         srv.stop()
     tls(games, work)
     lockout(games)
+    logins_together(games)
     per_address(games)
     no_paths(work)
     deadlines(work)
@@ -790,6 +791,36 @@ def lockout(games):
         # every check counts for an address, right ones too: 60 in 10 minutes
         codes = [login("203.0.113.20", "allied", W.PASS["allied"])[0] for _ in range(61)]
         ok(codes[:60] == [303] * 60 and codes[60] == 429, "an address's 61st login in 10 minutes: %r" % codes[55:])
+    finally:
+        srv.stop()
+
+
+def logins_together(games):
+    """A club's players logging in at the same moment all get in (W14): the
+    passphrase checks run one at a time, the others wait their turn, one
+    from each address; they were answered 503 past the second."""
+    import threading
+    srv = W.Server(games, extra=["--behind-proxy"])
+    try:
+        clients, codes = [], [None] * 6
+        for i in range(6):
+            c = W.Client(srv.url, follow=False)
+            c.request("/g/qb/login", headers={"X-Forwarded-For": "198.51.100.%d" % (i + 1)})
+            clients.append(c)
+        go = threading.Barrier(6)
+
+        def login(i):
+            go.wait()
+            party = "french" if i % 2 else "allied"
+            codes[i] = clients[i].request("/g/qb/login",
+                                          data={"csrf": clients[i].csrf, "side": party, "passphrase": W.PASS[party]},
+                                          headers={"X-Forwarded-For": "198.51.100.%d" % (i + 1)})[0]
+        threads = [threading.Thread(target=login, args=(i,)) for i in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        ok(codes == [303] * 6, "six players logging in at once from six addresses all get in: %r" % codes)
     finally:
         srv.stop()
 
