@@ -769,7 +769,7 @@ static void compare_rows(struct vr *x, const struct ord_record *r, struct ord_ct
 static void rows_all_read(struct vr *x, const struct ord_record *rows, size_t p,
 			  const struct ord_rec_entry *e)
 {
-	static const char *const what[] = { "rolls", "results", "unit states" };
+	static const char *const what[] = { "roll", "result", "unit state" };
 	size_t read[3], t;
 
 	read[ORD_REC_GROUP_ROLLS] = rows->rolls.n;
@@ -779,9 +779,9 @@ static void rows_all_read(struct vr *x, const struct ord_record *rows, size_t p,
 		size_t held = ord_record_counted(x->r, (int)t, e->seq);
 		if (held != read[t])
 			ord_vout_fail(x->v,
-				      "phase %zu (%s): the game file holds %zu %s of log entry %lld, but %zu of them are found by it: rows stored so that they are passed by (a table changed outside orderly)",
-				      p + 1, x->rs->phases[p], held, what[t], (long long)e->seq,
-				      read[t]);
+				      "phase %zu (%s): the game file holds %zu %s%s of log entry %lld, but %zu of them %s found by it: rows stored so that they are passed by (a table changed outside orderly)",
+				      p + 1, x->rs->phases[p], held, what[t], held == 1 ? "" : "s",
+				      (long long)e->seq, read[t], read[t] == 1 ? "is" : "are");
 	}
 }
 

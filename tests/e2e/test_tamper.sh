@@ -179,7 +179,7 @@ tamper roll-log-as-text \
 	"$(untyped roll 'id INTEGER PRIMARY KEY, turn INTEGER NOT NULL, phase TEXT NOT NULL, event_seq INTEGER NOT NULL, purpose TEXT NOT NULL, idx INTEGER NOT NULL, sides INTEGER NOT NULL, value INTEGER NOT NULL, fixed INTEGER NOT NULL DEFAULT 0')
 	INSERT INTO roll(turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq)
 	VALUES (1, 'fire', 2, 'fire R1', 9, 6, 6, 0, '$FIRE_RESOLVE'); COMMIT;" \
-	"phase 2 (fire): the game file holds" "rolls of log entry $FIRE_RESOLVE, but"
+	"phase 2 (fire): the game file holds 1 roll of log entry $FIRE_RESOLVE, but 0 of them are found by it"
 # the scenario's row rebuilt apart from its rowid: the turn's check and the
 # replay read the one row (a red team's find: the hash was of rowid 1)
 tamper scenario-rowid \
