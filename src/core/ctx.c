@@ -344,6 +344,25 @@ void ord_ctx_attach_order(struct ord_ctx *ctx, size_t i, struct ord_sheet *one)
 		ctx->orders[i] = &s->orders[0];
 }
 
+void ord_ctx_reserve_units(struct ord_ctx *ctx, size_t n)
+{
+	if (n <= ctx->ualloc)
+		return;
+	ctx->ualloc = n;
+	ctx->units = ord_xrealloc(ctx->units, ctx->ualloc * sizeof(*ctx->units));
+	if (!ctx->lazy)
+		ctx->state_before = ord_xrealloc(ctx->state_before,
+						 ctx->ualloc * sizeof(*ctx->state_before));
+}
+
+void ord_ctx_reserve_results(struct ord_ctx *ctx, size_t n)
+{
+	if (n <= ctx->resalloc)
+		return;
+	ctx->resalloc = n;
+	ctx->results = ord_xrealloc(ctx->results, ctx->resalloc * sizeof(*ctx->results));
+}
+
 void ord_ctx_reserve_events(struct ord_ctx *ctx, size_t n)
 {
 	if (n <= ctx->ealloc)

@@ -140,6 +140,11 @@ void ord_ctx_attach_order(struct ord_ctx *ctx, size_t i, struct ord_sheet *one);
 /* Room for n events, so that an event's address stays put while a
  * partial context loads more (a module holds the event it checks). */
 void ord_ctx_reserve_events(struct ord_ctx *ctx, size_t n);
+/* Room for n units, n results of a phase, before they are added, where the
+ * caller knows how many: the arrays grow by doubling, and a hundred
+ * thousand units in room for 131,072 waste a quarter of it. */
+void ord_ctx_reserve_units(struct ord_ctx *ctx, size_t n);
+void ord_ctx_reserve_results(struct ord_ctx *ctx, size_t n);
 /* One order as text and back (the index of the sealed orders): every
  * field of the order and its tokens, so no notation parses it again. */
 void ord_order_serialize(const struct ord_order *o, struct ord_buf *out);

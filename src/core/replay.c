@@ -57,6 +57,7 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 	int bad = x->v->failures;
 
 	ord_ctx_init(ctx, x->rs, x->rules, r->turn);
+	ord_ctx_reserve_units(ctx, x->sc.nunits);
 	if ((x->read_err = ord_record_units(r, opening_unit, &o)) != 0)
 		return 1;
 	if (o.n != x->sc.nunits)
@@ -840,7 +841,7 @@ void ord_vr_replay(struct vr *x)
 {
 	const struct ord_record *r = x->r;
 	struct ord_ctx ctx;
-	size_t p, k, overrides = 0;
+	size_t p, k, overrides = 0, nres;
 	int bad = x->v->failures, *fixed = NULL, named = 0;
 	size_t nfixed;
 
@@ -867,6 +868,11 @@ void ord_vr_replay(struct vr *x)
 			break;
 		if (rows != r)
 			rows_all_read(x, &tmp, p, e);
+		/* room for the results the phase recorded, as the rules should
+		 * give as many */
+		for (k = 0, nres = 0; k < rows->results.n; k++)
+			nres += rows->results.v[k].log == e->seq;
+		ord_ctx_reserve_results(&ctx, nres);
 		replay_events(x, &ctx, p, &overrides);
 		memset(&dice, 0, sizeof(dice));
 		if (x->cfg.fixed_dice) {
