@@ -21,8 +21,10 @@
 #include "core/scenario.h"
 #include "core/verify.h"
 
+/* A log entry a head the player kept signs, as the chain passed it. */
 struct entry {
 	int64_t seq;
+	int found; /* the log has it */
 	int turn;
 	char *kind;
 	unsigned char hash[32];
@@ -32,9 +34,14 @@ struct entry {
 struct audit {
 	struct ord_game *g;
 	struct ord_vout v;
-	struct entry *log; /* the whole log, indexed by seq - 1 */
-	int64_t nlog;
-	size_t alloc;
+	/* the log is checked as it is read, and only what the checks after
+	 * it ask is kept: a long game's every entry was held to the end (a
+	 * hundred thousand units' turn is as many entries, every turn) */
+	int64_t nlog, last_seq;
+	int create_first, units_second; /* entries 1 and 2 are of these kinds */
+	int opened;                     /* "open" entries */
+	struct entry *signed_at;        /* the entries the given heads sign, by seq */
+	size_t nsigned;
 	unsigned char prev[32];
 	int64_t expect;
 	int chain_ok;
@@ -44,6 +51,28 @@ struct audit {
 	struct ord_verify_cache *cache; /* the scenario and tables, read once for every turn */
 	size_t overrides;               /* events recorded against the orders, every turn's */
 };
+
+/* The entry of seq among those the given heads sign, or NULL. */
+static struct entry *signed_entry(struct audit *a, int64_t seq)
+{
+	size_t lo = 0, hi = a->nsigned;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (a->signed_at[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < a->nsigned && a->signed_at[lo].seq == seq ? &a->signed_at[lo] : NULL;
+}
+
+static int entry_cmp(const void *p, const void *q)
+{
+	const struct entry *x = p, *y = q;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
 
 static int take_entry(void *ud, const struct ord_rec_entry *e, const unsigned char prev[32])
 {
@@ -65,42 +94,32 @@ static int take_entry(void *ud, const struct ord_rec_entry *e, const unsigned ch
 			      "log entry %lld (%s, turn %d): its content does not match its hash (edited)",
 			      (long long)e->seq, e->kind, e->turn);
 	memcpy(a->prev, e->hash, 32);
-	if ((size_t)a->nlog == a->alloc) {
-		a->alloc = a->alloc ? 2 * a->alloc : 256;
-		a->log = ord_xrealloc(a->log, a->alloc * sizeof(*a->log));
-	}
-	x = &a->log[a->nlog++];
-	x->seq = e->seq;
-	x->turn = e->turn;
-	x->kind = ord_strdup(e->kind);
-	memcpy(x->hash, e->hash, 32);
-	x->phase = 0;
-	if (!strcmp(e->kind, "close")) {
-		char *index = ord_canon_get(e->body, "index");
-		long v;
-		if (index && !ord_parse_long(index, &v) && v > 0 && v <= ORD_WITNESS_LINKS)
-			x->phase = (int)v;
-		free(index);
+	a->nlog++;
+	a->last_seq = e->seq;
+	if (a->nlog == 1)
+		a->create_first = !strcmp(e->kind, "create");
+	if (a->nlog == 2)
+		a->units_second = !strcmp(e->kind, "units");
+	a->opened += !strcmp(e->kind, "open");
+	if ((x = signed_entry(a, e->seq)) != NULL && !x->found) {
+		x->found = 1;
+		x->turn = e->turn;
+		x->kind = ord_strdup(e->kind);
+		memcpy(x->hash, e->hash, 32);
+		x->phase = 0;
+		if (!strcmp(e->kind, "close")) {
+			char *index = ord_canon_get(e->body, "index");
+			long v;
+			if (index && !ord_parse_long(index, &v) && v > 0 && v <= ORD_WITNESS_LINKS)
+				x->phase = (int)v;
+			free(index);
+		}
 	}
 	if (e->seq == 1)
 		a->create_body = ord_strdup(e->body);
 	if (e->seq == 2)
 		a->units_body = ord_strdup(e->body);
 	return 0;
-}
-
-static const struct entry *entry_at(struct audit *a, int64_t seq)
-{
-	size_t lo = 0, hi = (size_t)a->nlog;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (a->log[mid].seq < seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < (size_t)a->nlog && a->log[lo].seq == seq ? &a->log[lo] : NULL;
 }
 
 static int check_chain(struct audit *a)
@@ -122,10 +141,10 @@ static int check_chain(struct audit *a)
 		return err;
 	if (!head)
 		ord_vout_fail(&a->v, "the log's head is missing (deleted)");
-	else if (head != a->nlog || (a->nlog && head != a->log[a->nlog - 1].seq))
+	else if (head != a->nlog || (a->nlog && head != a->last_seq))
 		ord_vout_fail(&a->v,
 			      "the log ends at entry %lld but the game's head is entry %lld (entries removed from the end)",
-			      a->nlog ? (long long)a->log[a->nlog - 1].seq : 0LL, (long long)head);
+			      a->nlog ? (long long)a->last_seq : 0LL, (long long)head);
 	else if (memcmp(hash, a->prev, 32))
 		ord_vout_fail(&a->v, "the game's head hash does not match the last log entry");
 	if (a->v.failures == bad)
@@ -142,7 +161,7 @@ static int check_create(struct audit *a)
 	char gid[33], *v;
 	int bad = a->v.failures;
 
-	if (!a->create_body || !a->nlog || strcmp(a->log[0].kind, "create")) {
+	if (!a->create_body || !a->nlog || !a->create_first) {
 		ord_vout_fail(&a->v, "log entry 1 is not the game's creation");
 		return 0;
 	}
@@ -272,7 +291,7 @@ static int check_units(struct audit *a)
 	ord_digest_final(&c.d, d);
 	v = a->units_body ? ord_canon_get(a->units_body, "digest") : NULL;
 	if (!v || strlen(v) != 64 || ord_unhex(want, 32, v) != 32 || memcmp(d, want, 32) ||
-	    a->nlog < 2 || strcmp(a->log[1].kind, "units"))
+	    a->nlog < 2 || !a->units_second)
 		ord_vout_fail(&a->v,
 			      "the units' states as the game began are not the ones logged (entry 2)");
 	free(v);
@@ -381,7 +400,7 @@ static void check_given_heads(struct audit *a, const struct ord_head *heads, siz
 
 	for (i = 0; i < n; i++) {
 		const struct ord_head *h = &heads[i];
-		const struct entry *e = entry_at(a, h->seq);
+		const struct entry *e = signed_entry(a, h->seq);
 
 		ord_buf_reset(&what);
 		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", h->turn,
@@ -395,7 +414,7 @@ static void check_given_heads(struct audit *a, const struct ord_head *heads, siz
 				      what.buf, hex);
 		} else if (ord_head_check(h)) {
 			ord_vout_fail(&a->v, "%s: its signature does not hold", what.buf);
-		} else if (!e) {
+		} else if (!e || !e->found) {
 			ord_vout_fail(&a->v,
 				      "%s: log entry %lld it signed is gone (the log was cut back)",
 				      what.buf, (long long)h->seq);
@@ -461,6 +480,15 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 		return err;
 	}
 	a.cache = ord_verify_cache_new();
+	/* the entries the player's heads sign, looked for as the log is read */
+	if (nheads) {
+		size_t k;
+		a.signed_at = ord_xcalloc(nheads, sizeof(*a.signed_at));
+		for (k = 0; k < nheads; k++)
+			a.signed_at[k].seq = heads[k].seq;
+		qsort(a.signed_at, nheads, sizeof(*a.signed_at), entry_cmp);
+		a.nsigned = nheads;
+	}
 	if ((err = check_chain(&a)) != 0 || (err = check_create(&a)) != 0 ||
 	    (err = check_units(&a)) != 0)
 		goto out;
@@ -474,11 +502,7 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 		goto out;
 	/* a turn the log opened must have its row */
 	{
-		int64_t k;
-		int opened = 0;
-		for (k = 0; k < a.nlog; k++)
-			if (!strcmp(a.log[k].kind, "open"))
-				opened++;
+		int opened = a.opened;
 		if (opened != x.seen)
 			ord_vout_fail(&a.v,
 				      "the log opens %d turn%s but the game file has %d turn row%s (rows deleted or added)",
@@ -511,9 +535,9 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 out:
 	ord_store_end_read(g->db);
 	ord_store_cache_for_scan(g->db, 0);
-	for (i = 0; i < a.nlog; i++)
-		free(a.log[i].kind);
-	free(a.log);
+	for (i = 0; i < (int64_t)a.nsigned; i++)
+		free(a.signed_at[i].kind);
+	free(a.signed_at);
 	free(a.create_body);
 	if (a.have_created)
 		ord_canon_config_release(&a.created);
