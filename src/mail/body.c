@@ -189,16 +189,13 @@ static int command_at(const char *s, const char *e, const char **rest, int besid
 			 * "Close call last turn!" is text; so are "Help me out here"
 			 * and "Status of the left wing:" beside a block, where they
 			 * are greetings, not a second command, while "STATUS please"
-			 * alone is the player asking */
+			 * alone is the player asking (REPORT takes a turn, and is
+			 * told so when it is given another word) */
 			if ((commands[i].cmd == CMD_CLOSE || commands[i].cmd == CMD_EXCHANGE) &&
 			    *rest < e)
 				return -1;
 			if ((commands[i].cmd == CMD_HELP || commands[i].cmd == CMD_STATUS) &&
 			    *rest < e && beside_block)
-				return -1;
-			/* and REPORT, beside a block, with a word that is no turn */
-			if (commands[i].cmd == CMD_REPORT && beside_block && *rest < e &&
-			    strspn(*rest, "0123456789") < (size_t)(e - *rest))
 				return -1;
 			return (int)i;
 		}

