@@ -171,10 +171,8 @@ static char *dup_range(const char *s, const char *e)
 }
 
 /* A command word at s (case-insensitive, then a blank or the end): its
- * index in commands[], or -1; *rest after the blanks that follow.  beside
- * a block (the mail has an ORDERS or CHECK block), a word that takes
- * nothing is a command only alone on its line. */
-static int command_at(const char *s, const char *e, const char **rest, int beside_block)
+ * index in commands[], or -1; *rest after the blanks that follow. */
+static int command_at(const char *s, const char *e, const char **rest)
 {
 	size_t i;
 
@@ -186,16 +184,12 @@ static int command_at(const char *s, const char *e, const char **rest, int besid
 			while (*rest < e && (**rest == ' ' || **rest == '\t'))
 				(*rest)++;
 			/* a word that takes nothing is a command alone on its line:
-			 * "Close call last turn!" is text; so are "Help me out here"
-			 * and "Status of the left wing:" beside a block, where they
-			 * are greetings, not a second command, while "STATUS please"
-			 * alone is the player asking (REPORT takes a turn, and is
-			 * told so when it is given another word) */
-			if ((commands[i].cmd == CMD_CLOSE || commands[i].cmd == CMD_EXCHANGE) &&
+			 * "Close call last turn!" or "Help me out here" beside a
+			 * block is a greeting, not a second command (REPORT takes a
+			 * turn, and is told so when it is given another word) */
+			if ((commands[i].cmd == CMD_CLOSE || commands[i].cmd == CMD_EXCHANGE ||
+			     commands[i].cmd == CMD_HELP || commands[i].cmd == CMD_STATUS) &&
 			    *rest < e)
-				return -1;
-			if ((commands[i].cmd == CMD_HELP || commands[i].cmd == CMD_STATUS) &&
-			    *rest < e && beside_block)
 				return -1;
 			return (int)i;
 		}
@@ -275,27 +269,6 @@ static void add_sheet_line(struct mail_body *b, const struct line *l, unsigned n
 	b->lines[b->nlines++] = no;
 }
 
-/* Does the text hold an ORDERS or CHECK block: a line of that word alone,
- * not quoted, before any signature? */
-static int holds_block(const struct line *lines, size_t n)
-{
-	size_t i, k;
-
-	for (i = 0; i < n; i++) {
-		const char *ts = lines[i].s, *te = lines[i].e;
-		if ((size_t)(te - ts) == 3 && !strncmp(ts, "-- ", 3))
-			break;
-		if (quoted(ts, te))
-			continue;
-		trim(&ts, &te);
-		for (k = 0; k < ORD_ARRAY_SIZE(commands); k++)
-			if (commands[k].block && (size_t)(te - ts) == strlen(commands[k].word) &&
-			    !strncasecmp(ts, commands[k].word, (size_t)(te - ts)))
-				return 1;
-	}
-	return 0;
-}
-
 /* A command line; the first in the body is the player's command (B5). */
 static void set_cmd(struct mail_body *b, int idx, const char *rest, const char *e, int subject)
 {
@@ -318,23 +291,11 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 	struct line *lines = NULL;
 	size_t n = 0, i, block_start = 0;
 	const char *p = text ? text : "", *s, *e;
-	int in_block = 0, had_block = 0, rest_kept = 0, beside_block;
+	int in_block = 0, had_block = 0, rest_kept = 0;
 	struct ord_buf loose = ORD_BUF_INIT;
 	unsigned *loose_no = NULL;
 	size_t nloose = 0;
 
-	/* split, B1 */
-	for (s = p; *s;) {
-		const char *nl = strchr(s, '\n');
-		e = nl ? nl : s + strlen(s);
-		lines = ord_xrealloc(lines, (n + 1) * sizeof(*lines));
-		lines[n].s = s;
-		lines[n].e = e;
-		lines[n].no = (unsigned)n + 1;
-		n++;
-		s = nl ? nl + 1 : e;
-	}
-	beside_block = holds_block(lines, n);
 	/* the subject: "Re: Fwd: CHECK" */
 	if (subject) {
 		int idx;
@@ -353,11 +314,21 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 		}
 		e = s + strlen(s);
 		trim(&s, &e);
-		if ((idx = command_at(s, e, &rest, beside_block)) >= 0 &&
-		    commands[idx].cmd != CMD_EVENT) {
+		if ((idx = command_at(s, e, &rest)) >= 0 && commands[idx].cmd != CMD_EVENT) {
 			set_cmd(b, idx, rest, e, 1);
 			b->subject_cmd = (int)commands[idx].cmd;
 		}
+	}
+	/* split, B1 */
+	for (s = p; *s;) {
+		const char *nl = strchr(s, '\n');
+		e = nl ? nl : s + strlen(s);
+		lines = ord_xrealloc(lines, (n + 1) * sizeof(*lines));
+		lines[n].s = s;
+		lines[n].e = e;
+		lines[n].no = (unsigned)n + 1;
+		n++;
+		s = nl ? nl + 1 : e;
 	}
 	for (i = 0; i < n; i++) {
 		struct line l = lines[i];
@@ -390,7 +361,7 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 			add_sheet_line(b, &l, l.no - (unsigned)block_start);
 			continue;
 		}
-		if ((idx = command_at(ts, te, &rest, beside_block)) >= 0 &&
+		if ((idx = command_at(ts, te, &rest)) >= 0 &&
 		    (!commands[idx].block || rest == te) && !had_block) {
 			set_cmd(b, idx, rest, te, 0);
 			if (commands[idx].block) {
