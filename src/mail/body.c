@@ -184,11 +184,8 @@ static int command_at(const char *s, const char *e, const char **rest)
 			while (*rest < e && (**rest == ' ' || **rest == '\t'))
 				(*rest)++;
 			/* a word that takes nothing is a command alone on its line:
-			 * "Close call last turn!" or "Help me out here" beside a
-			 * block is a greeting, not a second command (REPORT takes a
-			 * turn, and is told so when it is given another word) */
-			if ((commands[i].cmd == CMD_CLOSE || commands[i].cmd == CMD_EXCHANGE ||
-			     commands[i].cmd == CMD_HELP || commands[i].cmd == CMD_STATUS) &&
+			 * "Close call last turn!" beside a block is a greeting */
+			if ((commands[i].cmd == CMD_CLOSE || commands[i].cmd == CMD_EXCHANGE) &&
 			    *rest < e)
 				return -1;
 			return (int)i;

@@ -83,21 +83,6 @@ START_TEST(test_more_than_one_command)
 	ck_assert_uint_eq(b.ncmds, 1);
 	ck_assert_int_eq(b.cmd, CMD_ORDERS);
 	mail_body_release(&b);
-	/* so do HELP and STATUS */
-	parse(&b, NULL,
-	      "Help me out here, referee.\nStatus report from the left wing:\n"
-	      "ORDERS\nB1 hold\nEND\n");
-	ck_assert_uint_eq(b.ncmds, 1);
-	ck_assert_int_eq(b.cmd, CMD_ORDERS);
-	mail_body_release(&b);
-	parse(&b, NULL, "Passphrase: x\nREPORT 2\n");
-	ck_assert_uint_eq(b.ncmds, 1);
-	ck_assert_int_eq(b.cmd, CMD_REPORT);
-	mail_body_release(&b);
-	parse(&b, NULL, "Passphrase: x\nhelp\n");
-	ck_assert_uint_eq(b.ncmds, 1);
-	ck_assert_int_eq(b.cmd, CMD_HELP);
-	mail_body_release(&b);
 	parse(&b, NULL, "Passphrase: x\nCLOSE\n");
 	ck_assert_uint_eq(b.ncmds, 1);
 	ck_assert_int_eq(b.cmd, CMD_CLOSE);
