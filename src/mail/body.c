@@ -253,6 +253,10 @@ static int ends_with(const char *s, const char *e, const char *suf)
 	return (size_t)(e - s) >= n && !strncasecmp(e - n, suf, n);
 }
 
+/* Outlook's line above the mail replied to: what follows is not the sheet
+ * (B1) */
+#define ORIGINAL "-----Original Message-----"
+
 struct line {
 	const char *s, *e; /* as written, without the newline */
 	unsigned no;       /* 1-based in the text */
@@ -334,7 +338,8 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 
 		if ((size_t)(l.e - l.s) == 3 && !strncmp(l.s, "-- ", 3))
 			break; /* a signature follows */
-		if (!strncmp(l.s, "-----Original Message-----", 27) ||
+		if (((size_t)(l.e - l.s) >= strlen(ORIGINAL) &&
+		     !strncmp(l.s, ORIGINAL, strlen(ORIGINAL))) ||
 		    (!in_block && (size_t)(l.e - l.s) == 2 && !strncmp(l.s, "--", 2)))
 			break;
 		if (quoted(l.s, l.e))

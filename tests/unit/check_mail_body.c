@@ -87,6 +87,23 @@ START_TEST(test_more_than_one_command)
 	ck_assert_uint_eq(b.ncmds, 1);
 	ck_assert_int_eq(b.cmd, CMD_CLOSE);
 	mail_body_release(&b);
+	/* the mail replied to, below Outlook's line, is not read: its block
+	 * is no second sheet, and a STATUS above it is the command alone
+	 * (the line was compared with one byte more than it has, so it
+	 * was found only as the text's very last line) */
+	parse(&b, NULL,
+	      "ORDERS\nB1 hold\nEND\n\n-----Original Message-----\nFrom: Blue\n"
+	      "ORDERS\nB2 hold\nEND\n");
+	ck_assert_str_eq(b.sheet.buf, "B1 hold\n");
+	ck_assert(!b.extra_block);
+	mail_body_release(&b);
+	parse(&b, NULL,
+	      "Passphrase: x\nSTATUS please\n\n-----Original Message-----\nFrom: Blue\n"
+	      "ORDERS\nB2 hold\nEND\n");
+	ck_assert_uint_eq(b.ncmds, 1);
+	ck_assert_int_eq(b.cmd, CMD_STATUS);
+	ck_assert(!b.block);
+	mail_body_release(&b);
 	/* a command after the block is listed after it */
 	parse(&b, NULL, "ORDERS\nB1 hold\nEND\nSTATUS\n");
 	ck_assert_uint_eq(b.ncmds, 2);
