@@ -21,11 +21,11 @@
  * its own, before its next try for the party; an address that has not
  * (the player, from his own) is checked at once.  Passphrase checks
  * (crypto_pwhash, 64 MiB each) run at most WEB_HASHES at once; the others
- * wait, each address's one at a time and all together two worker threads
- * fewer than the server has, so that a club's players logging in at once
- * wait their turn (tens of milliseconds each) while a flood of logins from
- * one address is told the server is busy and never holds every worker
- * thread.
+ * wait, two of an address at a time (players behind one router) and all
+ * together two worker threads fewer than the server has, so that a club's
+ * players logging in at once wait their turn (tens of milliseconds each)
+ * while a flood of logins from one address is told the server is busy and
+ * holds two worker threads, never every one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +46,8 @@
 #define WEB_PARTY_DELAY 30
 #define WEB_MAX_COUNTERS 4096
 #define WEB_HASHES 1
-#define WEB_HASH_ADDRS 64 /* at most this many addresses in a check, running or waiting */
+#define WEB_HASH_ADDRS 64     /* at most this many logins in a check, running or waiting */
+#define WEB_HASHES_PER_ADDR 2 /* of them, of one address (two players behind one router) */
 
 struct sess {
 	unsigned char key[32]; /* BLAKE2b of the cookie's bytes */
@@ -72,10 +73,13 @@ struct web_auth {
 	unsigned char secret[crypto_auth_KEYBYTES]; /* the anonymous tokens' key (W16) */
 	pthread_mutex_t hash_lock;
 	pthread_cond_t hash_cond;
-	int hashing;                            /* checks running or waiting to */
-	int running;                            /* checks running */
-	int max_stage;                          /* at most this many running or waiting */
-	char stage[WEB_HASH_ADDRS][WEB_IP_MAX]; /* their addresses, "" for none */
+	int hashing;   /* checks running or waiting to */
+	int running;   /* checks running */
+	int max_stage; /* at most this many running or waiting */
+	struct {
+		char ip[WEB_IP_MAX]; /* the address of a login in a check */
+		int used;
+	} stage[WEB_HASH_ADDRS];
 };
 
 static int64_t now(void)
@@ -468,15 +472,20 @@ void web_auth_failed(struct web_auth *a, const char *ip, const char *game, const
 	pthread_mutex_unlock(&a->lock);
 }
 
-/* The slot of ip among the addresses in a check, or of "" (a free one). */
-static int stage_slot(struct web_auth *a, const char *ip)
+/* The logins of ip in a check, and a free slot (or -1) in *free_slot. */
+static int in_stage(struct web_auth *a, const char *ip, int *free_slot)
 {
-	int i;
+	int i, n = 0;
 
+	*free_slot = -1;
 	for (i = 0; i < WEB_HASH_ADDRS; i++)
-		if (!strcmp(a->stage[i], ip))
-			return i;
-	return -1;
+		if (!a->stage[i].used) {
+			if (*free_slot < 0)
+				*free_slot = i;
+		} else if (!strcmp(a->stage[i].ip, ip)) {
+			n++;
+		}
+	return n;
 }
 
 int web_auth_hash_enter(struct web_auth *a, const char *ip)
@@ -484,11 +493,12 @@ int web_auth_hash_enter(struct web_auth *a, const char *ip)
 	int slot;
 
 	pthread_mutex_lock(&a->hash_lock);
-	if (a->hashing >= a->max_stage || stage_slot(a, ip) >= 0 || (slot = stage_slot(a, "")) < 0) {
+	if (a->hashing >= a->max_stage || in_stage(a, ip, &slot) >= WEB_HASHES_PER_ADDR || slot < 0) {
 		pthread_mutex_unlock(&a->hash_lock);
 		return -1;
 	}
-	snprintf(a->stage[slot], sizeof(a->stage[slot]), "%s", ip);
+	snprintf(a->stage[slot].ip, sizeof(a->stage[slot].ip), "%s", ip);
+	a->stage[slot].used = 1;
 	a->hashing++;
 	while (a->running >= WEB_HASHES)
 		pthread_cond_wait(&a->hash_cond, &a->hash_lock);
@@ -502,8 +512,11 @@ void web_auth_hash_leave(struct web_auth *a, const char *ip)
 	int slot;
 
 	pthread_mutex_lock(&a->hash_lock);
-	if ((slot = stage_slot(a, ip)) >= 0)
-		a->stage[slot][0] = '\0';
+	for (slot = 0; slot < WEB_HASH_ADDRS; slot++)
+		if (a->stage[slot].used && !strcmp(a->stage[slot].ip, ip)) {
+			a->stage[slot].used = 0;
+			break;
+		}
 	a->hashing--;
 	a->running--;
 	pthread_cond_signal(&a->hash_cond);

@@ -81,8 +81,9 @@
  *      the game (W8's lock) before it checks the passphrase against it
  *      (crypto_pwhash: 64 MiB, tens of milliseconds), so that logins do
  *      not stall the game's other requests; one check runs and the
- *      others wait their turn, each address's one at a time and all
- *      together two fewer than the worker threads: a login past that is
+ *      others wait their turn, two of an address at a time (players
+ *      behind one router) and all together two fewer than the worker
+ *      threads: a login past that is
  *      answered 503 at once, so that logins never hold every worker
  *      thread, and a club's players logging in together all get in.  The limits (auth.c) count an
  *      address's checks, right or wrong, and its wrong passphrases; wrong

@@ -89,9 +89,9 @@ int web_session_any(const struct web_session *s, const char *game);
 int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const char *party);
 void web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party);
 /* Passphrase checks are slow on purpose (crypto_pwhash): one at once,
- * whatever the number of requests, the others waiting their turn, each
- * address's one at a time and all together two fewer than the server's
- * threads; -1 when ip has one already or that many are, and the login is
+ * whatever the number of requests, the others waiting their turn, two of
+ * an address at a time and all together two fewer than the server's
+ * threads; -1 when ip has two already or that many are, and the login is
  * to be told the server is busy (no web_auth_hash_leave then). */
 int web_auth_hash_enter(struct web_auth *a, const char *ip);
 void web_auth_hash_leave(struct web_auth *a, const char *ip);
