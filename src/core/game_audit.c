@@ -115,9 +115,10 @@ static int take_entry(void *ud, const struct ord_rec_entry *e, const unsigned ch
 			free(index);
 		}
 	}
-	if (e->seq == 1)
+	/* the first of each (a log rebuilt without its key may hold two) */
+	if (e->seq == 1 && !a->create_body)
 		a->create_body = ord_strdup(e->body);
-	if (e->seq == 2)
+	if (e->seq == 2 && !a->units_body)
 		a->units_body = ord_strdup(e->body);
 	return 0;
 }
