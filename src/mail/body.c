@@ -5,7 +5,9 @@
  * Decisions:
  *  B1. Quoted lines ('>'), the signature (from a "-- " line on), an
  *      attribution line ("... wrote:") before quoted lines, and everything
- *      after an "-----Original Message-----" line are not the sheet.
+ *      after an "-----Original Message-----" line, or after a line of
+ *      underscores followed by a "From:" line (Outlook's other reply
+ *      header), are not the sheet.
  *  B2. An ORDERS (or CHECK) line starts a block that an END line closes;
  *      a block takes precedence over the rest of the text.  Without one,
  *      every line that is not a command or a proof line is the sheet, so a
@@ -262,6 +264,22 @@ struct line {
 	unsigned no;       /* 1-based in the text */
 };
 
+/* A line of at least 20 underscores, the next line that is not blank
+ * starting "From:": the header Outlook writes above the mail replied to
+ * when it does not quote it (B1). */
+static int reply_rule(const struct line *lines, size_t n, size_t i)
+{
+	const char *ts = lines[i].s, *te = lines[i].e;
+	size_t k;
+
+	trim(&ts, &te);
+	if ((size_t)(te - ts) < 20 || strspn(ts, "_") < (size_t)(te - ts))
+		return 0;
+	for (k = i + 1; k < n && lines[k].s == lines[k].e; k++)
+		;
+	return k < n && (size_t)(lines[k].e - lines[k].s) >= 5 && !strncasecmp(lines[k].s, "From:", 5);
+}
+
 static void add_sheet_line(struct mail_body *b, const struct line *l, unsigned no)
 {
 	ord_buf_add(&b->sheet, l->s, (size_t)(l->e - l->s));
@@ -340,6 +358,7 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 			break; /* a signature follows */
 		if (((size_t)(l.e - l.s) >= strlen(ORIGINAL) &&
 		     !strncmp(l.s, ORIGINAL, strlen(ORIGINAL))) ||
+		    (!in_block && reply_rule(lines, n, i)) ||
 		    (!in_block && (size_t)(l.e - l.s) == 2 && !strncmp(l.s, "--", 2)))
 			break;
 		if (quoted(l.s, l.e))

@@ -104,6 +104,18 @@ START_TEST(test_more_than_one_command)
 	ck_assert_int_eq(b.cmd, CMD_STATUS);
 	ck_assert(!b.block);
 	mail_body_release(&b);
+	/* and below Outlook's other header: a line of underscores, From: */
+	parse(&b, NULL,
+	      "Passphrase: x\nSTATUS please\n\n________________________________\n"
+	      "From: Blue <blue@club.test>\nSent: Monday\n\nORDERS\nB2 hold\nEND\n");
+	ck_assert_uint_eq(b.ncmds, 1);
+	ck_assert_int_eq(b.cmd, CMD_STATUS);
+	ck_assert(!b.block);
+	mail_body_release(&b);
+	/* a line of underscores alone is text */
+	parse(&b, NULL, "ORDERS\nB1 hold\nEND\n________________________________\nthanks\n");
+	ck_assert_str_eq(b.sheet.buf, "B1 hold\n");
+	mail_body_release(&b);
 	/* a command after the block is listed after it */
 	parse(&b, NULL, "ORDERS\nB1 hold\nEND\nSTATUS\n");
 	ck_assert_uint_eq(b.ncmds, 2);
