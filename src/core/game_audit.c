@@ -503,11 +503,11 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 		goto out;
 	/* a turn the log opened must have its row */
 	{
-		int opened = a.opened;
-		if (opened != x.seen)
+		if (a.opened != x.seen)
 			ord_vout_fail(&a.v,
 				      "the log opens %d turn%s but the game file has %d turn row%s (rows deleted or added)",
-				      opened, opened == 1 ? "" : "s", x.seen, x.seen == 1 ? "" : "s");
+				      a.opened, a.opened == 1 ? "" : "s", x.seen,
+				      x.seen == 1 ? "" : "s");
 	}
 	if ((err = ord_store_orphans(g->db, orphan, &a)) != 0)
 		goto out;

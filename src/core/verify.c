@@ -148,7 +148,7 @@ static void check_opening(struct vr *x)
 {
 	const struct ord_record *r = x->r;
 	const struct ord_rec_entry *e = r->entries.n ? &r->entries.v[0] : NULL;
-	unsigned char h[32];
+	unsigned char h[32], sch[32];
 	char hex[65], want[65];
 	long turn;
 	int err;
@@ -190,8 +190,8 @@ static void check_opening(struct vr *x)
 			      "the turn was opened under key %s, not under the game's key %s that you gave",
 			      want, hex);
 	}
-	ord_record_scenario_hash(r, h);
-	if (memcmp(h, x->cfg.scenario, 32))
+	ord_record_scenario_hash(r, sch); /* 12 MB at 100,000 units: once */
+	if (memcmp(sch, x->cfg.scenario, 32))
 		ord_vout_fail(x->v, "the scenario here is not the one the turn's opening names");
 	crypto_generichash(h, 32, (const unsigned char *)(r->tables ? r->tables : ""),
 			   r->tables_len, NULL, 0);
@@ -213,8 +213,7 @@ static void check_opening(struct vr *x)
 		x->nphases++;
 	if (cache_rules(x, h))
 		return;
-	ord_record_scenario_hash(r, h);
-	if (cache_scenario(x, h))
+	if (cache_scenario(x, sch))
 		return;
 	x->have_sc = 1;
 	/* the game's title is its scenario's (the create entry logs it, and
