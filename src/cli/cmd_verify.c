@@ -23,9 +23,11 @@
  * read (not XML, entities, not a bundle) or a head file whose signature
  * does not hold against its own key; 66 a missing file.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli_keys.h"
 #include "core/bundle.h"
@@ -130,12 +132,19 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	ro.xml = xml;
 	ro.lang = lang;
 	ro.resolved = resolved;
-	/* the bundle's bytes are let go once read: the replay holds its record */
+	/* the bundle's bytes are let go once read: the replay holds its
+	 * record; and a file's rows are read again phase by phase from the
+	 * file, not held (a report is built from all of them) */
 	{
 		size_t blen;
 		char *bytes = ord_buf_detach(&bundle, &blen);
-		rc = ord_bundle_verify_report_take(bytes, blen, cli_input_name(argv[1]), &vo,
-						   report_s ? &ro : NULL, &out, &report);
+		int fd = -1;
+		if (!report_s && strcmp(argv[1], "-"))
+			fd = open(argv[1], O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		rc = ord_bundle_verify_report_fd(bytes, blen, fd, cli_input_name(argv[1]), &vo,
+						 report_s ? &ro : NULL, &out, &report);
+		if (fd >= 0)
+			close(fd);
 	}
 	if (rc == 0 && report_s) {
 		/* the report alone on standard output, to compare with the

@@ -6,9 +6,13 @@
  * verified gives the turn report (`verify --report`) by the game file's
  * report builder (report.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
 #include <sodium.h>
 
@@ -337,10 +341,42 @@ static const char *const containers[] = { "bundle", "units", "log", "event", "re
  * The schema is checked as the stream is read, so an element is only seen
  * in a place the schema allows.
  */
+/* A run of rows of one table that one log entry vouches for, standing
+ * together in the bundle: read again when the replay comes to its phase
+ * (rows_of), from the file, and held to the hash of the bytes first read. */
+struct run {
+	int table; /* ORD_REC_GROUP_* */
+	int64_t log;
+	size_t start, end; /* its bytes: the first row's '<' to the next element's */
+	size_t n;          /* its rows */
+	unsigned char hash[32];
+};
+
+/* Where a bundle's rows are read again from: the file its bytes were read
+ * from, and its runs. */
+struct rows_src {
+	int fd;
+	const char *name;
+	ORD_REC_ARRAY(struct run) runs;
+	int open; /* the last run is still being read */
+};
+
 struct reader {
 	struct ord_xml_stream *x;
 	const char *name;
-	struct ord_record *r;
+	struct ord_record *r; /* where a row goes: main, or scratch (src) */
+	struct ord_record *main;
+	const char *bytes; /* the bundle (the runs' hashes) */
+	/* rows read for their checks and let go, to be read again (NULL:
+	 * the record keeps its rows) */
+	struct rows_src *src;
+	struct ord_record scratch;
+	crypto_generichash_state hs; /* the open run's bytes so far */
+	size_t hashed;               /* its hash holds the bytes up to here */
+	/* the bytes are the reader's to spoil: those it has passed are let
+	 * go (their pages given back) as it goes, up to dropped */
+	int drop;
+	size_t dropped;
 	char *ruleset, *referee; /* the root's attributes, for the header */
 	char sig_hex[129];       /* the <signature> element's text */
 	struct ord_buf text;     /* the text of the element being read */
@@ -439,11 +475,111 @@ static char *content_dup(struct reader *rd, size_t *len)
 	return copy;
 }
 
+/* The open run ends where the element at offset at begins: its bytes
+ * hashed, its rows counted for their entry (the record's groups). */
+/* The open run's bytes up to at into its hash. */
+static void run_feed(struct reader *rd, size_t at)
+{
+	if (at > rd->hashed)
+		crypto_generichash_update(&rd->hs, (const unsigned char *)rd->bytes + rd->hashed,
+					  at - rd->hashed);
+	rd->hashed = at;
+}
+
+/* Past at, the bytes up to a margin before it are read and hashed: their
+ * pages are given back (libxml2 has copied what it reads of them). */
+#define DROP_MARGIN ((size_t)1 << 20)
+#define DROP_STEP ((size_t)8 << 20)
+static void drop_behind(struct reader *rd, size_t at)
+{
+#ifdef MADV_DONTNEED
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), to, from;
+
+	if (!rd->drop || at < rd->dropped + DROP_MARGIN + DROP_STEP)
+		return;
+	to = at - DROP_MARGIN;
+	from = ((uintptr_t)rd->bytes + rd->dropped + page - 1) / page * page;
+	if ((uintptr_t)rd->bytes + to > from && ((uintptr_t)rd->bytes + to) / page * page > from)
+		madvise((void *)from, ((uintptr_t)rd->bytes + to) / page * page - from, MADV_DONTNEED);
+	rd->dropped = to;
+#else
+	(void)rd;
+	(void)at;
+#endif
+}
+
+static void run_close(struct reader *rd, size_t at)
+{
+	struct run *o = LAST(rd->src->runs);
+	struct ord_rec_group *g = ORD_REC_ADD(rd->main->groups);
+
+	o->end = at;
+	run_feed(rd, at);
+	crypto_generichash_final(&rd->hs, o->hash, 32);
+	g->table = o->table;
+	g->log = o->log;
+	g->n = o->n;
+	rd->src->open = 0;
+}
+
+/* A run is read again whole: a phase's rows of one table (a third of a
+ * bundle of 100,000 units) come back in runs of at most this many. */
+#define RUN_ROWS 1024
+
+/* An element of the bundle's top level, e, begins: a row of a run (read
+ * into the scratch record), the first of a new run, or no row. */
+static void run_at(struct reader *rd, const char *e)
+{
+	struct rows_src *src = rd->src;
+	int table = !strcmp(e, "roll")     ? ORD_REC_GROUP_ROLLS
+		    : !strcmp(e, "result") ? ORD_REC_GROUP_RESULTS
+		    : !strcmp(e, "state")  ? ORD_REC_GROUP_STATES
+					   : -1;
+	size_t at = ord_xml_stream_offset(rd->x);
+	int64_t log = table < 0 ? 0 : attr_long(rd, "log");
+	struct run *o = src->open ? LAST(src->runs) : NULL;
+
+	if (o && (o->table != table || o->log != log || o->n >= RUN_ROWS))
+		run_close(rd, at);
+	else if (o)
+		run_feed(rd, at);
+	rd->r = rd->main;
+	if (table >= 0 && !src->open) {
+		o = ORD_REC_ADD(src->runs);
+		o->table = table;
+		o->log = log;
+		o->start = at;
+		src->open = 1;
+		crypto_generichash_init(&rd->hs, NULL, 0, 32);
+		rd->hashed = at;
+	}
+	drop_behind(rd, at);
+	if (table >= 0)
+		rd->r = &rd->scratch;
+}
+
+/* A row of a run read: counted, and the scratch let go now and then. */
+static void run_row(struct reader *rd)
+{
+	struct ord_record *sc = &rd->scratch;
+
+	LAST(rd->src->runs)->n++;
+	rd->r = rd->main;
+	if (sc->rolls.n + sc->results.n + sc->states.n >= 4096) {
+		ord_record_release(sc);
+		ord_record_init(sc);
+	}
+}
+
 /* A start tag: the root's attributes, or a row begun with its own. */
 static void start(struct reader *rd, const char *e, int depth)
 {
-	struct ord_record *r = rd->r;
+	struct ord_record *r;
 	char *enc = ord_xml_stream_attr(rd->x, "enc");
+
+	if (depth == 1 && rd->src)
+		run_at(rd, e);
+	r = rd->r;
 
 	ord_buf_reset(&rd->text);
 	rd->base64 = enc != NULL;
@@ -640,16 +776,17 @@ static void end(struct reader *rd, const char *e, int depth)
 	} else if (!strcmp(e, "signature")) {
 		snprintf(rd->sig_hex, sizeof(rd->sig_hex), "%.128s", rd->text.buf);
 	}
+	if (rd->src && rd->r != rd->main)
+		run_row(rd);
 }
 
 /* Read the bundle's stream into rd->r: 0, the stream's error (not
  * well-formed, not valid: ORD_EBADDATA), or 0 with rd->err set (a text
  * that is not base64 though it says so). */
-static int read_record(struct reader *rd)
+static int read_events(struct reader *rd)
 {
-	struct ord_record *r = rd->r;
 	const char *t;
-	size_t i, n;
+	size_t n;
 	int ev;
 
 	while (!rd->err && (ev = ord_xml_stream_next(rd->x)) != ORD_XML_DONE) {
@@ -664,6 +801,20 @@ static int read_record(struct reader *rd)
 			end(rd, ord_xml_stream_name(rd->x), ord_xml_stream_depth(rd->x));
 		}
 	}
+	return 0;
+}
+
+static int read_record(struct reader *rd)
+{
+	struct ord_record *r = rd->main;
+	size_t i;
+	int err;
+
+	if ((err = read_events(rd)) != 0)
+		return err;
+	/* the schema puts the signature last: it ends every run */
+	if (!rd->err && rd->src && rd->src->open)
+		rd->err = ord_error_set(ORD_EBADDATA, "%s: the bundle ends inside its rows", rd->name);
 	/* the log says whether the turn was exchanged */
 	for (i = 0; i < r->entries.n; i++)
 		if (!strcmp(r->entries.v[i].kind, "exchange"))
@@ -706,14 +857,40 @@ static void crlf(struct ord_vout *v, const char *bytes, size_t len, const unsign
 	ord_buf_release(&lf);
 }
 
-/* The signature over every byte before it, by the bundle's key. */
-static void check_signature(struct ord_vout *v, const char *bytes, size_t len, const char *sig_hex,
-			    const unsigned char key[32], const struct ord_verify_opts *o)
+/* What the signature's check needs of the bytes, taken from them before
+ * they are read (and, for a file, let go as they are): whether it ends
+ * the bundle, its digits there, and the message it signs. */
+struct sig_tail {
+	int at_end; /* the signature is the last element */
+	char hex[129];
+	unsigned char msg[32];
+};
+
+static void sig_tail_of(struct sig_tail *t, const char *bytes, size_t len)
 {
 	size_t so = strlen(ORD_BUNDLE_SIG_OPEN), sc = strlen(ORD_BUNDLE_SIG_CLOSE), prefix;
-	unsigned char sig[64], msg[32];
+
+	memset(t, 0, sizeof(*t));
+	if (len < so + 128 + sc || memcmp(bytes + len - sc, ORD_BUNDLE_SIG_CLOSE, sc) ||
+	    memcmp(bytes + len - sc - 128 - so, ORD_BUNDLE_SIG_OPEN, so))
+		return;
+	prefix = len - sc - 128 - so;
+	t->at_end = 1;
+	memcpy(t->hex, bytes + prefix + so, 128);
+	ord_sig_bundle_msg(t->msg, bytes, prefix);
+}
+
+/* The signature over every byte before it, by the bundle's key: from the
+ * bytes, or from what sig_tail_of took of them (bytes NULL; no CR). */
+static void check_signature(struct ord_vout *v, const char *bytes, size_t len,
+			    const struct sig_tail *taken, const char *sig_hex,
+			    const unsigned char key[32], const struct ord_verify_opts *o)
+{
+	unsigned char sig[64];
 	char hex[65], want[65];
 	const unsigned char *k = o && o->pubkey ? o->pubkey : key;
+	struct sig_tail own;
+	const struct sig_tail *t = taken;
 
 	ord_hex(hex, key, 32);
 	if (o && o->pubkey && memcmp(o->pubkey, key, 32)) {
@@ -721,22 +898,23 @@ static void check_signature(struct ord_vout *v, const char *bytes, size_t len, c
 		ord_vout_fail(v, "the bundle is signed with key %s, not with the game's key %s (given with --pubkey)",
 			      hex, want);
 	}
-	if (memchr(bytes, '\r', len)) {
+	if (bytes && memchr(bytes, '\r', len)) {
 		crlf(v, bytes, len, k);
 		return;
 	}
-	if (len < so + 128 + sc || memcmp(bytes + len - sc, ORD_BUNDLE_SIG_CLOSE, sc) ||
-	    memcmp(bytes + len - sc - 128 - so, ORD_BUNDLE_SIG_OPEN, so)) {
+	if (bytes) {
+		sig_tail_of(&own, bytes, len);
+		t = &own;
+	}
+	if (!t->at_end) {
 		ord_vout_fail(v, "the signature is not the last element, followed only by the end of the bundle: what follows it would not be signed");
 		return;
 	}
-	prefix = len - sc - 128 - so;
-	if (memcmp(bytes + prefix + so, sig_hex, 128) || ord_unhex(sig, 64, sig_hex) != 64) {
+	if (memcmp(t->hex, sig_hex, 128) || ord_unhex(sig, 64, sig_hex) != 64) {
 		ord_vout_fail(v, "the signature element read is not the one at the end of the bundle");
 		return;
 	}
-	ord_sig_bundle_msg(msg, bytes, prefix);
-	if (ord_sig_check(sig, msg, k))
+	if (ord_sig_check(sig, t->msg, k))
 		ord_vout_fail(v, "the signature does not hold: the bundle was changed after it was signed, or signed by another key");
 	else
 		ord_vout_ok(v, "%s",
@@ -893,6 +1071,116 @@ out:
 	return err;
 }
 
+static void reader_release(struct reader *rd)
+{
+	ord_xml_stream_free(rd->x);
+	rd->x = NULL;
+	ord_record_release(&rd->scratch);
+	ord_buf_release(&rd->text);
+	ord_buf_release(&rd->bin);
+	free(rd->ruleset);
+	free(rd->referee);
+	rd->ruleset = rd->referee = NULL;
+}
+
+/* The len bytes at off of the file at fd, again, into buf: *got of them
+ * before its end. */
+static int pread_all(int fd, char *buf, size_t len, size_t off, const char *name, size_t *got)
+{
+	*got = 0;
+	while (*got < len) {
+		ssize_t n = pread(fd, buf + *got, len - *got, (off_t)(off + *got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return ord_error_set(ORD_ENOFILE, "%s: cannot read it again: %s", name,
+					     strerror(errno));
+		if (n == 0)
+			break;
+		*got += (size_t)n;
+	}
+	return 0;
+}
+
+/* Run o's bytes read again from the file onto doc, if they are the bytes
+ * first read. */
+static int read_run(const struct rows_src *src, const struct run *o, struct ord_buf *doc)
+{
+	size_t len = o->end - o->start, got;
+	unsigned char hash[32];
+	char *at;
+	int err;
+
+	ord_buf_grow(doc, len + 1);
+	at = doc->buf + doc->len;
+	if ((err = pread_all(src->fd, at, len, o->start, src->name, &got)) != 0)
+		return err;
+	crypto_generichash(hash, 32, (const unsigned char *)at, got, NULL, 0);
+	if (got != len || sodium_memcmp(hash, o->hash, 32))
+		return ord_error_set(ORD_EBADDATA,
+				     "%s changed while it was verified: its bytes %zu to %zu, read again for the replay, are not the ones read and signed first",
+				     src->name, o->start, o->end);
+	doc->len += len;
+	doc->buf[doc->len] = '\0';
+	return 0;
+}
+
+/* The rows of log entry seq, read again from the bundle's file into out
+ * (the record's rows_load): each of its runs, checked against the hash of
+ * its bytes read first, then read as the first read did. */
+static int rows_of(void *ud, int64_t seq, struct ord_record *out)
+{
+	const struct rows_src *src = ud;
+	struct ord_buf doc = ORD_BUF_INIT;
+	struct reader rd;
+	size_t i;
+	int err = 0;
+
+	memset(&rd, 0, sizeof(rd));
+	ord_record_init(&rd.scratch);
+	ord_buf_init(&rd.text);
+	ord_buf_init(&rd.bin);
+	rd.name = src->name;
+	rd.r = rd.main = out;
+	for (i = 0; i < src->runs.n && !err; i++) {
+		if (src->runs.v[i].log != seq)
+			continue;
+		ord_buf_reset(&doc);
+		ord_buf_adds(&doc, "<bundle>\n");
+		if ((err = read_run(src, &src->runs.v[i], &doc)) != 0)
+			break;
+		ord_buf_adds(&doc, "</bundle>\n");
+		rd.bytes = doc.buf;
+		if ((err = ord_xml_stream_open(&rd.x, doc.buf, doc.len, ORD_BUNDLE_MAX_BYTES,
+					       src->name, NULL, containers)) == 0 &&
+		    (err = read_events(&rd)) == 0)
+			err = rd.err;
+		ord_xml_stream_free(rd.x);
+		rd.x = NULL;
+	}
+	reader_release(&rd);
+	ord_buf_release(&doc);
+	return err;
+}
+
+/* The bundle's len bytes at bytes read into rd's record. */
+static int read_bundle(struct reader *rd, const char *bytes, size_t len)
+{
+	int err;
+
+	/* read as a stream: the record and the bytes, no tree of them */
+	if ((err = ord_xml_stream_open(&rd->x, bytes, len, ORD_BUNDLE_MAX_BYTES, rd->name,
+				       "schema/bundle.rng", containers)) == 0)
+		err = read_record(rd);
+	/* the stream holds the schemas' lock: the verifier reads the
+	 * scenario and tables with their schemas */
+	ord_xml_stream_free(rd->x);
+	rd->x = NULL;
+	ord_record_release(&rd->scratch);
+	ord_record_init(&rd->scratch);
+	return err;
+}
+
 /* The report ro asks for, rebuilt from the verified record r with the
  * ruleset, tables and scenario the verifier read (c): the builder the game
  * file's report uses (report.h), from the units as the turn ended. */
@@ -950,36 +1238,69 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 }
 
 /* The verify of bytes; owned, when not NULL, is bytes, malloc'd, freed as
- * soon as they have been read and their signature checked. */
-static int verify_report(const char *bytes, size_t len, char *owned, const char *name,
+ * soon as they have been read and their signature checked; fd, when not
+ * -1, the file they were read from, whose rows are read again a phase at
+ * a time (not for a report, which is built from every row). */
+static int verify_report(const char *bytes, size_t len, char *owned, int fd, const char *name,
 			 const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
 			 struct ord_buf *out, struct ord_buf *report)
 {
 	struct ord_verify_cache *cache = NULL;
 	struct ord_record r;
 	struct reader rd;
+	struct rows_src src;
 	struct ord_vout v = { out, "  ", "FAILED", 0 };
 	struct ord_verify_facts facts;
+	struct sig_tail tail;
 	char gid[33], key[65];
+	size_t got;
 	int err;
 
 	memset(&facts, 0, sizeof(facts));
 	memset(&rd, 0, sizeof(rd));
+	memset(&src, 0, sizeof(src));
 	ord_record_init(&r);
+	ord_record_init(&rd.scratch);
 	rd.name = name;
-	rd.r = &r;
+	rd.r = rd.main = &r;
+	rd.bytes = bytes;
+	if (fd >= 0 && !ro) {
+		src.fd = fd;
+		src.name = name;
+		rd.src = &src;
+	}
 	ord_buf_init(&rd.text);
 	ord_buf_init(&rd.bin);
 	if ((err = ord_crypto_init()) != 0)
 		goto out;
-	/* read as a stream: the record and the bytes, no tree of them */
-	if ((err = ord_xml_stream_open(&rd.x, bytes, len, ORD_BUNDLE_MAX_BYTES, name,
-				       "schema/bundle.rng", containers)) == 0)
-		err = read_record(&rd);
-	/* the stream holds the schemas' lock: the verifier reads the
-	 * scenario and tables with their schemas */
-	ord_xml_stream_free(rd.x);
-	rd.x = NULL;
+	/* bytes of a file, held only for this read: what the signature's
+	 * check needs is taken first, and the rest let go as it is read */
+	if (rd.src && owned && !memchr(bytes, '\r', len)) {
+		sig_tail_of(&tail, bytes, len);
+		rd.drop = 1;
+	}
+	err = read_bundle(&rd, bytes, len);
+	if (err == ORD_EBADDATA && rd.drop) {
+		/* the parser's message as it is without letting go (it may
+		 * count lines from the start): read the file again and that */
+		ord_record_release(&r);
+		ord_record_init(&r);
+		reader_release(&rd);
+		memset(&rd, 0, sizeof(rd));
+		ord_record_init(&rd.scratch);
+		rd.name = name;
+		rd.r = rd.main = &r;
+		free(owned);
+		owned = ord_xcalloc(1, len + 1);
+		if ((err = pread_all(fd, owned, len, 0, name, &got)) != 0)
+			goto out;
+		bytes = rd.bytes = owned;
+		err = read_bundle(&rd, bytes, len);
+	}
+	if (rd.src) {
+		r.rows_load = rows_of;
+		r.rows_ud = &src;
+	}
 	if (err) {
 		if (err == ORD_EBADDATA)
 			err = unreadable(bytes, len, name);
@@ -994,7 +1315,10 @@ static int verify_report(const char *bytes, size_t len, char *owned, const char 
 	ord_buf_addf(out, "bundle '%s': game %s, turn %d, ruleset %s, %s\n  signed by %s\n", name,
 		     gid, r.turn, rd.ruleset ? rd.ruleset : "?",
 		     rd.referee && !strcmp(rd.referee, "no") ? "no referee" : "refereed", key);
-	check_signature(&v, bytes, len, rd.sig_hex, r.key, opts);
+	if (rd.drop)
+		check_signature(&v, NULL, 0, &tail, rd.sig_hex, r.key, opts);
+	else
+		check_signature(&v, bytes, len, NULL, rd.sig_hex, r.key, opts);
 	/* the record holds what the rest needs: a bundle of 100,000 units
 	 * is 156 MB that the replay would hold beside it */
 	free(owned);
@@ -1033,10 +1357,8 @@ out:
 	ord_verify_cache_free(cache);
 	ord_verify_facts_release(&facts);
 	ord_record_release(&r);
-	ord_buf_release(&rd.text);
-	ord_buf_release(&rd.bin);
-	free(rd.ruleset);
-	free(rd.referee);
+	reader_release(&rd);
+	free(src.runs.v);
 	free(owned);
 	if (err)
 		return err;
@@ -1049,12 +1371,19 @@ int ord_bundle_verify_report(const char *bytes, size_t len, const char *name,
 			     const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
 			     struct ord_buf *out, struct ord_buf *report)
 {
-	return verify_report(bytes, len, NULL, name, opts, ro, out, report);
+	return verify_report(bytes, len, NULL, -1, name, opts, ro, out, report);
 }
 
 int ord_bundle_verify_report_take(char *bytes, size_t len, const char *name,
 				  const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
 				  struct ord_buf *out, struct ord_buf *report)
 {
-	return verify_report(bytes ? bytes : "", len, bytes, name, opts, ro, out, report);
+	return verify_report(bytes ? bytes : "", len, bytes, -1, name, opts, ro, out, report);
+}
+
+int ord_bundle_verify_report_fd(char *bytes, size_t len, int fd, const char *name,
+				const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
+				struct ord_buf *out, struct ord_buf *report)
+{
+	return verify_report(bytes ? bytes : "", len, bytes, fd, name, opts, ro, out, report);
 }

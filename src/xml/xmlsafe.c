@@ -729,6 +729,7 @@ struct ord_xml_stream {
 	 * line in 16 bits, and a bundle of 10,000 units has 150,000 lines */
 	const char *bytes;                  /* the document */
 	const char *cur, *end;              /* past the last start tag given; the end */
+	const char *tag;                    /* that start tag's '<' */
 	unsigned cur_line;                  /* the line of cur */
 	unsigned line[ORD_XML_MAX_DEPTH];   /* each open element's line, by depth */
 	xmlNodePtr node[ORD_XML_MAX_DEPTH]; /* each open element, by depth */
@@ -766,6 +767,7 @@ static unsigned next_start_line(struct ord_xml_stream *s, int take)
 		p = gt + 1;
 		if (lt[1] != '/' && lt[1] != '!') {
 			if (take) {
+				s->tag = lt;
 				s->cur = p;
 				s->cur_line = line;
 			}
@@ -976,6 +978,11 @@ int ord_xml_stream_next(struct ord_xml_stream *s)
 		default: /* comments, processing instructions */ continue;
 		}
 	}
+}
+
+size_t ord_xml_stream_offset(const struct ord_xml_stream *s)
+{
+	return s->tag ? (size_t)(s->tag - s->bytes) : 0;
 }
 
 const char *ord_xml_stream_name(const struct ord_xml_stream *s)

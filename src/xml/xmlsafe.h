@@ -72,6 +72,9 @@ int ord_xml_stream_depth(const struct ord_xml_stream *s);
 /* The current element's line (as ord_xml_line: where libxml2 finished
  * its start tag). */
 unsigned ord_xml_stream_line(const struct ord_xml_stream *s);
+/* Where the element just started begins in the document: the offset of
+ * its start tag's '<'. */
+size_t ord_xml_stream_offset(const struct ord_xml_stream *s);
 /* An attribute of the element just started, malloc'd (NULL if absent). */
 char *ord_xml_stream_attr(const struct ord_xml_stream *s, const char *name);
 /* The element just started (START) as libxml2's reader holds it: its

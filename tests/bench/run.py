@@ -27,6 +27,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 PHASES = ["movement", "fire", "fire-morale", "melee", "melee-morale"]
 SAMPLE = 5             # events of a phase recorded through `orderly event`
+# the operations whose peak memory is the game's (verify: a player's, of
+# the turn's bundle, as a process)
+PEAK_OPS = ("submit", "seal", "resolve", "report", "audit", "exchange", "verify")
 AUDIT_LIMIT = 120      # seconds: the execution check is O(N x E), see the doc
 
 
@@ -60,6 +63,20 @@ class Bench:
 
     def op(self, *args, timeout=None):
         return kv(run([self.ops] + list(args), timeout=timeout))
+
+    def process(self, cmd):
+        """A command as a process: its wall time and its own peak RSS."""
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, ru = os.wait4(p.pid, 0)
+        t = time.monotonic() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode != 0:
+            sys.stderr.write("bench: %s failed (%d):\n%s" % (" ".join(cmd), p.returncode,
+                                                           p.stderr.read().decode()[-2000:]))
+            sys.exit(1)
+        p.stderr.close()
+        return t, ru.ru_maxrss
 
     def rawb(self, *args):
         return kv(run([self.raw] + list(args)))
@@ -203,6 +220,14 @@ class Bench:
             r["audit_exec"] = {"seconds": float(o["seconds"]), "maxrss_kb": int(o["maxrss_kb"])}
         except subprocess.TimeoutExpired:
             r["audit_exec"] = {"seconds": None, "limit": AUDIT_LIMIT}
+
+        # a player's verify of the turn's bundle, as he runs it: a process
+        bundle = os.path.join(d, "turn1.bundle")
+        run([self.orderly, "export", game, "--turn", "1", "-o", bundle])
+        outs = [self.process([self.orderly, "verify", bundle]) for _ in range(self.reps(n))]
+        r["verify"] = {"seconds": statistics.median(o[0] for o in outs),
+                       "maxrss_kb": max(o[1] for o in outs), "bytes": os.path.getsize(bundle),
+                       "baseline": float(self.rawb("hash", bundle, "5")["seconds"])}
         for f in os.listdir(d):
             if f.startswith("raw.db"):
                 os.remove(os.path.join(d, f))
@@ -279,6 +304,8 @@ def table(res, sides):
          "BLAKE2b of the game file"),
         ("exchange", lambda r: r["exchange"]["seconds"], lambda r: r["seal"]["baseline"],
          "raw durable commit of one row"),
+        ("verify (the turn's bundle, a process)", lambda r: r["verify"]["seconds"],
+         lambda r: r["verify"]["baseline"], "BLAKE2b of the bundle"),
     ]
     out.append("| operation | units | events | time | baseline | of baseline | time(10N)/time(N) | peak RSS |")
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -296,7 +323,8 @@ def table(res, sides):
             rss = None
             key = {"submit (one side's sheet)": "submit", "seal": "seal", "report (one side)": "report",
                    "audit (resolved turn)": "audit", "audit (exchanged turn)": "audit_exec",
-                   "exchange": "exchange", "resolve the whole turn": "resolve"}.get(name)
+                   "exchange": "exchange", "resolve the whole turn": "resolve",
+                   "verify (the turn's bundle, a process)": "verify"}.get(name)
             if key:
                 rss = r[key].get("maxrss_kb")
             elif name.startswith("resolve "):
@@ -307,8 +335,8 @@ def table(res, sides):
                 fmt_ratio(ratio), "%.1f MiB" % (rss / 1024) if rss else "—"))
             prev = tt
     out.append("")
-    out.append("Baselines: submit — %s; seal, exchange — %s; resolve — %s; report — %s; audit — %s."
-               % (ops[0][3], ops[1][3], ops[2][3], ops[-4][3], ops[-3][3]))
+    out.append("Baselines: submit — %s; seal, exchange — %s; resolve — %s; report — %s; audit — %s; verify — %s."
+               % (ops[0][3], ops[1][3], ops[2][3], ops[-5][3], ops[-4][3], ops[-1][3]))
     out.append("")
     # the game file, memory, and recording events
     out.append("| units | sheet of one side | submit, first of its process | game file created | after one turn | per turn | per unit and turn | peak RSS | peak RSS growth per unit since the size before | `orderly event`, one event a process | a phase's events as one file, per event |")
@@ -316,7 +344,7 @@ def table(res, sides):
     rss0 = None
     for n in sizes:
         r = res[n]
-        peak = max(r[k]["maxrss_kb"] for k in ("submit", "seal", "resolve", "report", "audit", "exchange"))
+        peak = max(r[k]["maxrss_kb"] for k in PEAK_OPS)
         if "maxrss_kb" in r["audit_exec"]:
             peak = max(peak, r["audit_exec"]["maxrss_kb"])
         per_unit = (peak - rss0[1]) * 1024 / (n - rss0[0]) if rss0 and n > rss0[0] else None
@@ -363,7 +391,8 @@ def targets(res):
                       ("resolve (turn)", lambda r: r["resolve"]["seconds"]),
                       ("report", lambda r: r["report"]["seconds"]), ("audit (resolved)", lambda r: r["audit"]["seconds"]),
                       ("audit (exchanged)", lambda r: r["audit_exec"]["seconds"]),
-                      ("exchange", lambda r: r["exchange"]["seconds"])]:
+                      ("exchange", lambda r: r["exchange"]["seconds"]),
+                      ("verify", lambda r: r["verify"]["seconds"])]:
         ratios = []
         for a, b in zip(sizes, sizes[1:]):
             if b == 10 * a and get(res[a]) and get(res[b]):
@@ -379,8 +408,8 @@ def targets(res):
     # the slope between the two largest sizes: below it the constant
     # (libraries, SQLite's page cache filling up to its 2 MiB) dominates
     small = sizes[-2] if len(sizes) > 1 else sizes[0]
-    peak = max(r[k]["maxrss_kb"] for k in ("submit", "seal", "resolve", "report", "audit", "exchange"))
-    p0 = max(res[small][k]["maxrss_kb"] for k in ("submit", "seal", "resolve", "report", "audit", "exchange"))
+    peak = max(r[k]["maxrss_kb"] for k in PEAK_OPS)
+    p0 = max(res[small][k]["maxrss_kb"] for k in PEAK_OPS)
     per_unit = (peak - p0) * 1024 / (big - small) if big > small else 0
     lines.append("| target | measured | met |")
     lines.append("|---|---|---|")

@@ -21,6 +21,7 @@
  *  - key and head files.
  */
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -455,6 +456,113 @@ START_TEST(taken_bytes_verify_alike)
 			 ORD_EBADDATA);
 	ord_buf_release(&lent);
 	ord_buf_release(&taken);
+}
+END_TEST
+
+/* The verify of doc (len bytes), lent, and read from a file whose rows
+ * are read again a phase at a time (ord_bundle_verify_report_fd): the
+ * same code and the same findings, word for word. */
+static void file_alike(const char *doc, size_t len, const char *what)
+{
+	struct ord_buf lent = ORD_BUF_INIT, filed = ORD_BUF_INIT;
+	struct ord_verify_opts o = full_opts();
+	char path[300], *copy = ord_xmalloc(len + 1);
+	int rc1, rc2, fd;
+
+	snprintf(path, sizeof(path), "%s/alike.xml", dir);
+	write_file(path, doc, len);
+	fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	memcpy(copy, doc, len);
+	copy[len] = '\0';
+	rc1 = ord_bundle_verify_report(doc, len, "t.xml", &o, NULL, &lent, NULL);
+	if (rc1 < 0 && rc1 != ORD_ETAMPERED)
+		ord_buf_adds(&lent, ord_error_last());
+	rc2 = ord_bundle_verify_report_fd(copy, len, fd, "t.xml", &o, NULL, &filed, NULL);
+	if (rc2 < 0 && rc2 != ORD_ETAMPERED)
+		ord_buf_adds(&filed, ord_error_last());
+	close(fd);
+	ck_assert_msg(rc1 == rc2, "%s: rc %d lent, %d from the file", what, rc1, rc2);
+	ck_assert_msg(!strcmp(lent.buf ? lent.buf : "", filed.buf ? filed.buf : ""),
+		      "%s: lent:\n%s\nfrom the file:\n%s", what, lent.buf, filed.buf);
+	ord_buf_release(&lent);
+	ord_buf_release(&filed);
+}
+
+/* A bundle's rows read again from its file, a phase at a time, give what
+ * the rows held give: clean, a roll or result changed and re-signed
+ * (found by the replay of the phase whose rows are read again), a
+ * bundle broken far into it (the parser's message, which the read that
+ * lets the bytes go gives again from the file) and one with CR LF. */
+START_TEST(file_rows_verify_alike)
+{
+	static const char *const cls[][2] = {
+		{ "roll", "value" }, { "result", NULL }, { "state", NULL }, { "roll", "purpose" }
+	};
+	struct ord_buf doc = ORD_BUF_INIT;
+	struct region r[8];
+	size_t k, n, i, cut = sig_offset(bundle.buf, bundle.len);
+
+	file_alike(bundle.buf, bundle.len, "clean");
+	for (k = 0; k < sizeof(cls) / sizeof(cls[0]); k++) {
+		n = regions(r, 8, cls[k][0], cls[k][1]);
+		ck_assert_msg(n > 0, "no <%s>", cls[k][0]);
+		for (i = 0; i < n; i++) {
+			char c = other(bundle.buf[r[i].start + r[i].len / 2]);
+			if (!c)
+				continue;
+			ord_buf_reset(&doc);
+			ord_buf_add(&doc, bundle.buf, cut);
+			doc.buf[r[i].start + r[i].len / 2] = c;
+			ord_bundle_sign(&doc, referee.sk);
+			file_alike(doc.buf, doc.len, cls[k][0]);
+		}
+	}
+	/* not well-formed in the last rows */
+	ord_buf_reset(&doc);
+	ord_buf_add(&doc, bundle.buf, bundle.len);
+	doc.buf[r[0].start - 2] = '<';
+	file_alike(doc.buf, doc.len, "broken late");
+	/* cut short */
+	file_alike(bundle.buf, cut - 10, "cut short");
+	/* CR LF */
+	ord_buf_reset(&doc);
+	for (i = 0; i < bundle.len; i++) {
+		if (bundle.buf[i] == '\n')
+			ord_buf_addch(&doc, '\r');
+		ord_buf_addch(&doc, bundle.buf[i]);
+	}
+	file_alike(doc.buf, doc.len, "CR LF");
+	ord_buf_release(&doc);
+}
+END_TEST
+
+/* Rows read again from a file that changed since it was read and signed
+ * are refused, not replayed: the verify of the bytes first read does not
+ * vouch for what the file holds now. */
+START_TEST(file_changed_while_verified)
+{
+	struct ord_buf out = ORD_BUF_INIT, doc = ORD_BUF_INIT;
+	struct ord_verify_opts o = full_opts();
+	struct region r[2];
+	char path[300], *copy = ord_xmalloc(bundle.len + 1);
+	int fd, rc;
+
+	ck_assert_uint_ge(regions(r, 2, "roll", "value"), 1);
+	ord_buf_add(&doc, bundle.buf, bundle.len);
+	doc.buf[r[0].start] = other(doc.buf[r[0].start]);
+	snprintf(path, sizeof(path), "%s/changed.xml", dir);
+	write_file(path, doc.buf, doc.len);
+	fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	memcpy(copy, bundle.buf, bundle.len + 1);
+	rc = ord_bundle_verify_report_fd(copy, bundle.len, fd, "t.xml", &o, NULL, &out, NULL);
+	close(fd);
+	ck_assert_int_eq(rc, ORD_EBADDATA);
+	ck_assert_msg(strstr(ord_error_last(), "t.xml changed while it was verified: its bytes "),
+		      "%s", ord_error_last());
+	ord_buf_release(&out);
+	ord_buf_release(&doc);
 }
 END_TEST
 
@@ -1537,6 +1645,8 @@ Suite *ord_test_suite(void)
 	tcase_add_unchecked_fixture(v, build, NULL);
 	tcase_add_test(v, clean_bundle_verifies);
 	tcase_add_test(v, taken_bytes_verify_alike);
+	tcase_add_test(v, file_rows_verify_alike);
+	tcase_add_test(v, file_changed_while_verified);
 	tcase_add_test(v, rows_left_out);
 	tcase_add_test(v, header_is_checked);
 	tcase_add_test(v, later_heads_are_a_note);
