@@ -357,9 +357,14 @@ struct run {
 struct rows_src {
 	int fd;
 	const char *name;
-	ORD_REC_ARRAY(struct run) runs;
-	int open; /* the last run is still being read */
+	ORD_REC_ARRAY(struct run) runs;  /* of rows */
+	ORD_REC_ARRAY(struct run) units; /* of the units' opening states, in order */
+	struct run *open;                /* the run being read (of either), or NULL */
+	int in_units;                    /* inside <units> */
 };
+
+/* A run of units (struct run's table), apart from the tables of rows. */
+#define RUN_UNITS 3
 
 struct reader {
 	struct ord_xml_stream *x;
@@ -510,34 +515,31 @@ static void drop_behind(struct reader *rd, size_t at)
 
 static void run_close(struct reader *rd, size_t at)
 {
-	struct run *o = LAST(rd->src->runs);
-	struct ord_rec_group *g = ORD_REC_ADD(rd->main->groups);
+	struct run *o = rd->src->open;
 
 	o->end = at;
 	run_feed(rd, at);
 	crypto_generichash_final(&rd->hs, o->hash, 32);
-	g->table = o->table;
-	g->log = o->log;
-	g->n = o->n;
-	rd->src->open = 0;
+	if (o->table != RUN_UNITS) {
+		struct ord_rec_group *g = ORD_REC_ADD(rd->main->groups);
+		g->table = o->table;
+		g->log = o->log;
+		g->n = o->n;
+	}
+	rd->src->open = NULL;
 }
 
 /* A run is read again whole: a phase's rows of one table (a third of a
  * bundle of 100,000 units) come back in runs of at most this many. */
 #define RUN_ROWS 1024
 
-/* An element of the bundle's top level, e, begins: a row of a run (read
- * into the scratch record), the first of a new run, or no row. */
-static void run_at(struct reader *rd, const char *e)
+/* A row (table, log) begins at offset at: the open run goes on, or ends
+ * and (when table is not -1, no row) another begins; read into the
+ * scratch record. */
+static void run_to(struct reader *rd, int table, int64_t log, size_t at)
 {
 	struct rows_src *src = rd->src;
-	int table = !strcmp(e, "roll")     ? ORD_REC_GROUP_ROLLS
-		    : !strcmp(e, "result") ? ORD_REC_GROUP_RESULTS
-		    : !strcmp(e, "state")  ? ORD_REC_GROUP_STATES
-					   : -1;
-	size_t at = ord_xml_stream_offset(rd->x);
-	int64_t log = table < 0 ? 0 : attr_long(rd, "log");
-	struct run *o = src->open ? LAST(src->runs) : NULL;
+	struct run *o = src->open;
 
 	if (o && (o->table != table || o->log != log || o->n >= RUN_ROWS))
 		run_close(rd, at);
@@ -545,11 +547,11 @@ static void run_at(struct reader *rd, const char *e)
 		run_feed(rd, at);
 	rd->r = rd->main;
 	if (table >= 0 && !src->open) {
-		o = ORD_REC_ADD(src->runs);
+		o = table == RUN_UNITS ? ORD_REC_ADD(src->units) : ORD_REC_ADD(src->runs);
 		o->table = table;
 		o->log = log;
 		o->start = at;
-		src->open = 1;
+		src->open = o;
 		crypto_generichash_init(&rd->hs, NULL, 0, 32);
 		rd->hashed = at;
 	}
@@ -558,14 +560,28 @@ static void run_at(struct reader *rd, const char *e)
 		rd->r = &rd->scratch;
 }
 
-/* A row of a run read: counted, and the scratch let go now and then. */
+/* An element of the bundle's top level, e, begins: a row of a run (read
+ * into the scratch record), the first of a new run, or no row. */
+static void run_at(struct reader *rd, const char *e)
+{
+	int table = !strcmp(e, "roll")     ? ORD_REC_GROUP_ROLLS
+		    : !strcmp(e, "result") ? ORD_REC_GROUP_RESULTS
+		    : !strcmp(e, "state")  ? ORD_REC_GROUP_STATES
+					   : -1;
+
+	rd->src->in_units = !strcmp(e, "units");
+	run_to(rd, table, table < 0 ? 0 : attr_long(rd, "log"), ord_xml_stream_offset(rd->x));
+}
+
+/* A row (or a unit) of a run read: counted, and the scratch let go now
+ * and then. */
 static void run_row(struct reader *rd)
 {
 	struct ord_record *sc = &rd->scratch;
 
-	LAST(rd->src->runs)->n++;
+	rd->src->open->n++;
 	rd->r = rd->main;
-	if (sc->rolls.n + sc->results.n + sc->states.n >= 4096) {
+	if (sc->rolls.n + sc->results.n + sc->states.n + sc->units.n >= 4096) {
 		ord_record_release(sc);
 		ord_record_init(sc);
 	}
@@ -579,6 +595,8 @@ static void start(struct reader *rd, const char *e, int depth)
 
 	if (depth == 1 && rd->src)
 		run_at(rd, e);
+	else if (depth == 2 && rd->src && rd->src->in_units && !strcmp(e, "unit"))
+		run_to(rd, RUN_UNITS, 0, ord_xml_stream_offset(rd->x));
 	r = rd->r;
 
 	ord_buf_reset(&rd->text);
@@ -714,9 +732,11 @@ static void end(struct reader *rd, const char *e, int depth)
 	size_t len;
 
 	if (depth == 2) {
-		if (!strcmp(e, "unit") && r->units.n)
+		if (!strcmp(e, "unit") && r->units.n) {
 			LAST(r->units)->state = content_rec(rd);
-		else if (!strcmp(e, "entry") && r->entries.n)
+			if (rd->src && rd->r != rd->main)
+				run_row(rd);
+		} else if (!strcmp(e, "entry") && r->entries.n)
 			LAST(r->entries)->body = content_rec(rd);
 		else if (!strcmp(e, "args") && ev)
 			ev->args = content_rec(rd);
@@ -1125,41 +1145,71 @@ static int read_run(const struct rows_src *src, const struct run *o, struct ord_
 	return 0;
 }
 
-/* The rows of log entry seq, read again from the bundle's file into out
- * (the record's rows_load): each of its runs, checked against the hash of
- * its bytes read first, then read as the first read did. */
-static int rows_of(void *ud, int64_t seq, struct ord_record *out)
+/* Run o read again from the file, between pre and post (what makes its
+ * elements stand at the depth they stood), into the record into. */
+static int run_read(const struct rows_src *src, const struct run *o, const char *pre,
+		    const char *post, struct ord_record *into)
 {
-	const struct rows_src *src = ud;
 	struct ord_buf doc = ORD_BUF_INIT;
 	struct reader rd;
-	size_t i;
-	int err = 0;
+	int err;
 
 	memset(&rd, 0, sizeof(rd));
 	ord_record_init(&rd.scratch);
 	ord_buf_init(&rd.text);
 	ord_buf_init(&rd.bin);
 	rd.name = src->name;
-	rd.r = rd.main = out;
-	for (i = 0; i < src->runs.n && !err; i++) {
-		if (src->runs.v[i].log != seq)
-			continue;
-		ord_buf_reset(&doc);
-		ord_buf_adds(&doc, "<bundle>\n");
-		if ((err = read_run(src, &src->runs.v[i], &doc)) != 0)
-			break;
-		ord_buf_adds(&doc, "</bundle>\n");
+	rd.r = rd.main = into;
+	ord_buf_adds(&doc, pre);
+	if ((err = read_run(src, o, &doc)) == 0) {
+		ord_buf_adds(&doc, post);
 		rd.bytes = doc.buf;
 		if ((err = ord_xml_stream_open(&rd.x, doc.buf, doc.len, ORD_BUNDLE_MAX_BYTES,
 					       src->name, NULL, containers)) == 0 &&
 		    (err = read_events(&rd)) == 0)
 			err = rd.err;
-		ord_xml_stream_free(rd.x);
-		rd.x = NULL;
 	}
 	reader_release(&rd);
 	ord_buf_release(&doc);
+	return err;
+}
+
+/* The rows of log entry seq, read again from the bundle's file into out
+ * (the record's rows_load): each of its runs, checked against the hash of
+ * its bytes read first, then read as the first read did. */
+static int rows_of(void *ud, int64_t seq, struct ord_record *out)
+{
+	const struct rows_src *src = ud;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < src->runs.n && !err; i++)
+		if (src->runs.v[i].log == seq)
+			err = run_read(src, &src->runs.v[i], "<bundle>\n", "</bundle>\n", out);
+	return err;
+}
+
+/* The units' opening states, read again from the bundle's file, each to
+ * fn (the record's units_load): a run of them at a time.  The last run
+ * ends where the next element begins, past </units>. */
+static int units_of(void *ud, int turn, int (*fn)(void *fud, const char *id, const char *state),
+		    void *fud)
+{
+	const struct rows_src *src = ud;
+	struct ord_record tmp;
+	size_t i, k;
+	int err = 0;
+
+	(void)turn;
+	for (i = 0; i < src->units.n && !err; i++) {
+		ord_record_init(&tmp);
+		err = run_read(src, &src->units.v[i], "<bundle>\n<units>",
+			       i + 1 < src->units.n ? "</units>\n</bundle>\n" : "</bundle>\n", &tmp);
+		for (k = 0; k < tmp.units.n && !err; k++)
+			err = fn(fud, tmp.units.v[k].id,
+				 tmp.units.v[k].state ? tmp.units.v[k].state : "");
+		ord_record_release(&tmp);
+	}
 	return err;
 }
 
@@ -1300,6 +1350,8 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, con
 	if (rd.src) {
 		r.rows_load = rows_of;
 		r.rows_ud = &src;
+		if (src.units.n)
+			r.units_load = units_of;
 	}
 	if (err) {
 		if (err == ORD_EBADDATA)
@@ -1359,6 +1411,7 @@ out:
 	ord_record_release(&r);
 	reader_release(&rd);
 	free(src.runs.v);
+	free(src.units.v);
 	free(owned);
 	if (err)
 		return err;
