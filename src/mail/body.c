@@ -19,7 +19,8 @@
  *      commitment:, signature:) are taken anywhere outside quotes, and are
  *      never part of the sheet.
  *  B5. The subject may carry the command ("CHECK", "Re: STATUS"); a
- *      command line in the body wins over it.
+ *      command line in the body wins over it (and an ORDERS or CHECK
+ *      block in an attached file beside the body, judge.c's J7).
  *  B6. LINK [[phase] P] HEX is a side's witness link for the phase the
  *      referee closed (witnessed dice): 64 hexadecimal digits, as
  *      `orderly witness --link-for` prints them, and the phase if he names

@@ -64,6 +64,19 @@
  *      delivered.  So is a mail of two sheets (two attached files, a block
  *      and a file), a block with no END, and a text with a NUL byte (D6:
  *      the sheet is what he wrote or it is refused, never a part of it).
+ *      An attached file beside a text is read as a text is (B1), and an
+ *      ORDERS or CHECK block in it is a command like one in the text:
+ *      beside a command line of the text ("STATUS", "Status of my
+ *      orders?", HELP, LINK; an empty block of the other kind) or another
+ *      command in the file, the mail is refused whole (the STATUS was
+ *      answered and the file never read); where the text has no command
+ *      line, the block's is the mail's, the Subject's yielding to it as
+ *      to a block in the text (B5: "Re: Help with my orders" over the
+ *      sheet sends it, and a CHECK block in the file is checked, not
+ *      stored as ORDERS, the default it used to take).  A player's old
+ *      mail saved as a .txt file and attached is not told from a sheet:
+ *      its unquoted block is one, refused beside another command rather
+ *      than guessed away; a forwarded message is not read at all (D1).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -1011,6 +1024,93 @@ static int mixed_commands(const struct mail_body *b, struct ord_buf *out)
 	return 1;
 }
 
+/* The command of b's ORDERS or CHECK block, or -1 when it has none. */
+static int block_cmd(const struct mail_body *b)
+{
+	size_t i;
+
+	for (i = 0; b->block && i < b->ncmds; i++)
+		if (b->cmds[i].cmd == CMD_ORDERS || b->cmds[i].cmd == CMD_CHECK)
+			return (int)b->cmds[i].cmd;
+	return -1;
+}
+
+static const char *article(int cmd)
+{
+	return cmd == CMD_ORDERS || cmd == CMD_EVENT || cmd == CMD_EXCHANGE ? "an" : "a";
+}
+
+/* J7, D2: the attached file of a mail that has a text too, read as a
+ * text is (B1).  It is the sheet when the text's command is ORDERS or
+ * CHECK with no line of its own (the default, the Subject's, or a block
+ * with no line).  An ORDERS or CHECK block in it is a command of the
+ * mail, never passed by: where the text has no command line it is the
+ * mail's, the Subject's command yielding to it as to a block in the text
+ * (B5); beside a command line of the text (STATUS, REPORT, HELP, LINK,
+ * or a block with no line of the other kind), or another command in the
+ * file itself, the mail is more than one command: 1, said in mixed. */
+static int attached_file(struct mail_body *b, const char *file, int *sheet_attached,
+			 struct ord_buf *mixed)
+{
+	struct mail_body a;
+	struct ord_buf said = ORD_BUF_INIT;
+	int fcmd, is_mixed = 1;
+
+	mail_body_init(&a);
+	mail_body_parse(&a, NULL, file);
+	fcmd = block_cmd(&a);
+	if (fcmd >= 0 && mixed_commands(&a, &said))
+		ord_buf_addf(mixed, "%s in the attached file", said.buf);
+	else if (fcmd >= 0 && !b->cmd_from_subject && !b->block)
+		ord_buf_addf(mixed, "%s %s line and %s %s block in the attached file", article(b->cmd),
+			     mail_cmd_name(b->cmd), article(fcmd), mail_cmd_name(fcmd));
+	else if (fcmd >= 0 && b->block && !b->sheet.len && b->cmd != (enum mail_cmd)fcmd &&
+		 (b->cmd == CMD_ORDERS || b->cmd == CMD_CHECK))
+		ord_buf_addf(mixed,
+			     "%s %s block with no line in it and %s %s block in the attached file",
+			     article(b->cmd), mail_cmd_name(b->cmd), article(fcmd),
+			     mail_cmd_name(fcmd));
+	else
+		is_mixed = 0;
+	if (fcmd >= 0 && b->cmd_from_subject) {
+		/* the file's commands are the mail's */
+		struct mail_cmdline *cmds = b->cmds;
+		size_t ncmds = b->ncmds;
+		char *args = b->args;
+
+		b->cmd = a.cmd;
+		b->explicit_cmd = 1;
+		b->args = a.args;
+		b->cmds = a.cmds;
+		b->ncmds = a.ncmds;
+		b->extra_block = a.extra_block;
+		a.args = args;
+		a.cmds = cmds;
+		a.ncmds = ncmds;
+	}
+	if ((fcmd >= 0 && b->cmd_from_subject) ||
+	    ((!b->block || !b->sheet.len) && (b->cmd == CMD_ORDERS || b->cmd == CMD_CHECK))) {
+		/* the sheet is the file's, its proof lines the text's (the
+		 * text an OpenPGP signature covers may hold only the command,
+		 * in a block with no line) */
+		ord_buf_reset(&b->sheet);
+		ord_buf_add(&b->sheet, a.sheet.buf, a.sheet.len);
+		free(b->lines);
+		b->lines = a.lines;
+		b->nlines = a.nlines;
+		a.lines = NULL;
+		free(b->where);
+		b->where = ord_strdup("the attached file");
+		*sheet_attached = 1;
+		b->block = a.block;
+		b->unterminated = a.unterminated;
+		b->block_line = a.block_line;
+	}
+	ord_buf_release(&said);
+	mail_body_release(&a);
+	return is_mixed;
+}
+
 static int cmd_referee(struct judge *j, int done_steps)
 {
 	struct ord_buf said = ORD_BUF_INIT;
@@ -1582,30 +1682,12 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	mail_body_init(&b);
 	mail_msg_read(&m, raw, len, o->recipient);
 	mail_body_parse(&b, m.subject, m.text ? m.text : m.attachment);
-	if (m.text && (!b.block || !b.sheet.len) && m.attachment &&
-	    (b.cmd == CMD_ORDERS || b.cmd == CMD_CHECK)) {
-		/* no ORDERS block in the text, or one with no line (the command,
-		 * in the text a signature covers): the sheet is the attachment;
-		 * commands and proof stay from the text */
-		struct mail_body a;
-		mail_body_init(&a);
-		mail_body_parse(&a, NULL, m.attachment);
-		ord_buf_reset(&b.sheet);
-		ord_buf_add(&b.sheet, a.sheet.buf, a.sheet.len);
-		free(b.lines);
-		b.lines = a.lines;
-		b.nlines = a.nlines;
-		a.lines = NULL;
-		free(b.where);
-		b.where = ord_strdup("the attached file");
-		sheet_attached = 1;
-		b.block = a.block;
-		b.unterminated = a.unterminated;
-		b.block_line = a.block_line;
-		mail_body_release(&a);
-	}
+	/* the attached file beside a text: the sheet, and a command too
+	 * when it holds a block (J7) */
+	is_mixed = m.text && m.attachment && attached_file(&b, m.attachment, &sheet_attached, &mixed);
 	/* a player's mail of more than one command, said in mixed (J7) */
-	is_mixed = mixed_commands(&b, &mixed);
+	if (!is_mixed)
+		is_mixed = mixed_commands(&b, &mixed);
 	kept_bytes(raw, len, &m, &kept);
 	/* 1. the game */
 	if (o->game) {

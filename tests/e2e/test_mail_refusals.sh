@@ -5,6 +5,9 @@
 #   - an ORDERS block with no END line;
 #   - two sheets in one mail: two attached files, or a block and a file;
 #   - HELP before an ORDERS block (help was sent, the orders dropped, J7);
+#   - a STATUS or HELP line beside an ORDERS block in an attached file (the
+#     status was sent, the file never read, J7), and a CHECK block in an
+#     attached file (stored as ORDERS);
 #   - EVENT ... override=REASON with an argument after override= (it was
 #     dropped, and the reason cut at its first word);
 #   - an OpenPGP-signed mail readdressed to another game is covered by
@@ -150,6 +153,128 @@ expect_in "$ERR" "more than one command: refused"
 expect_eq "$(sheets)" 3 "sheets after HELP before a block"
 mailin blue 'Subject: help' <<<"HELP"
 expect_in "$ERR" "help sent"
+
+# ---- an ORDERS or CHECK block in an attached file is a command too (J7):
+# beside a STATUS (or HELP) line of the text, the STATUS was answered and
+# the file never read, the player none the wiser; now refused whole, both
+# named, nothing stored
+ord register "$G" --replies-per-hour 100 >/dev/null
+reply_subject() { reply | sed -n 's/^Subject: //p' | head -1; }
+reply_first() { reply | sed '1,/^$/d' | head -1; }
+attached() { # SUBJECT TEXT FILE: a mail of a text and one attached file
+	mailin blue "Subject: $1" 'MIME-Version: 1.0' 'Content-Type: multipart/mixed; boundary="b"' \
+		< <(multipart "$2" "orders.txt=$3")
+}
+refused_two() { # WHAT: the mail was refused as more than one command, nothing stored
+	expect_eq "$ERR" "orderly: more than one command: refused" "mail-in's line"
+	expect_eq "$(reply_subject)" "[cross] NOT accepted: more than one command" "the reply's subject"
+	expect_eq "$(reply_first)" "Your mail holds $1: a mail is one command, and orderly does not guess" \
+		"the reply's first line"
+	expect_in "$(reply)" "Send them in separate mails. Nothing was changed."
+	expect_eq "$(sheets)" 3 "sheets after a mail of $1"
+}
+attached orders "$PASS
+STATUS" "ORDERS
+B1 → 1/4
+END"
+refused_two "a STATUS line and an ORDERS block in the attached file"
+attached orders "$PASS
+Status of my orders?" "CHECK
+B1 → 1/4
+END"
+refused_two "a STATUS line and a CHECK block in the attached file"
+attached orders "$PASS
+HELP" "ORDERS
+B1 → 1/4
+END"
+refused_two "a HELP line and an ORDERS block in the attached file"
+# within the file, as within a text: a command beside its block, two blocks
+attached orders "$PASS" "HELP
+ORDERS
+B1 → 1/4
+END"
+refused_two "a HELP line and, after it, a block in the attached file"
+attached orders "$PASS" "ORDERS
+B1 → 1/4
+END
+ORDERS
+B1 ↑ 1/4
+END"
+refused_two "two ORDERS or CHECK blocks in the attached file"
+# an empty block in the text is the command for the file: not another one
+attached orders "$PASS
+ORDERS
+END" "CHECK
+B1 → 1/4
+END"
+refused_two "an ORDERS block with no line in it and a CHECK block in the attached file"
+attached "LINK 1 $(printf '%064d' 0)" "$PASS" "ORDERS
+B1 → 1/4
+END"
+refused_two "an ORDERS block and a LINK in the Subject"
+# a player's old mail saved as a .txt file: its unquoted block is a
+# sheet, not told from a new one, so refused beside STATUS (docs/pbem.md)
+attached orders "$PASS
+STATUS" "From: Blue Player <blue@club.test>
+Subject: orders
+
+$PASS
+ORDERS
+B1 ↑ 1/2
+END"
+refused_two "a STATUS line and an ORDERS block in the attached file"
+# the mail below Outlook's line in it is not read, as in the text (B1)
+attached orders "$PASS
+STATUS" "Last turn's, for the record.
+-----Original Message-----
+From: Blue Player
+ORDERS
+B1 ↑ 1/2
+END"
+expect_eq "$ERR" "orderly: status sent" "STATUS beside a file of an old mail below Outlook's line"
+# a forwarded mail is not read at all (D1)
+mailin blue 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: multipart/mixed; boundary="b"' <<EOF
+--b
+Content-Type: text/plain; charset=utf-8
+
+$PASS
+STATUS
+--b
+Content-Type: message/rfc822
+Content-Disposition: attachment; filename="last-turn.txt"
+
+From: Blue Player <blue@club.test>
+Subject: orders
+
+ORDERS
+B1 ↑ 1/2
+END
+--b--
+EOF
+expect_eq "$ERR" "orderly: status sent" "STATUS beside a forwarded mail"
+# STATUS or HELP with no block anywhere is what it was: the file's lines
+# are not read
+attached orders "$PASS
+STATUS" "B1 → 1/4"
+expect_eq "$ERR" "orderly: status sent" "STATUS beside a file of orders without a block"
+attached 'Re: Help with my orders' "$PASS" "B1 → 1/4"
+expect_eq "$ERR" "orderly: help sent" "a Subject HELP, a file of orders without a block"
+expect_eq "$(sheets)" 3 "sheets after STATUS and HELP without a block"
+# the Subject's command yields to the file's block, as to a block in the
+# text (B5): the sheet is sent; and a CHECK block in the file is checked,
+# not stored as ORDERS (the default the text without a command gave it)
+attached 'Re: Help with my orders' "$PASS" "ORDERS
+B1 → 1/4
+END"
+expect_in "$ERR" "orders of blue stored: turn 1 version 4"
+expect_eq "$(sql "$G" "SELECT CAST(bytes AS TEXT) FROM sheet ORDER BY version DESC LIMIT 1")" "B1 → 1/4" \
+	"the sheet of a Subject HELP over a file's block"
+attached orders "$PASS" "CHECK
+B1 ↑ 1/2
+END"
+expect_in "$ERR" "checked: 0 problem(s)"
+expect_eq "$(reply_subject)" "[cross] check: no problems" "the reply to a file's CHECK block"
+expect_eq "$(sheets)" 4 "sheets after a file's CHECK block"
 
 # ---- EVENT with override=: the reason is the rest of the line, whole; an
 # argument written after it is refused, not dropped

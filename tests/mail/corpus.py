@@ -150,3 +150,20 @@ raw('octet-txt', ('From: Blue Player <blue@club.test>\r\nTo: %s\r\nSubject: my o
                   'Content-Transfer-Encoding: base64\r\n\r\n%s\r\n--b1--\r\n'
                   % (TO, PASS.replace('\n', '\r\n'),
                      base64.b64encode(SHEET.encode()).decode('ascii'))).encode())
+# 28 the sheet as a .txt attachment beside a 'Status of ...' line: two
+# commands, refused whole (the status was sent, the file never read)
+mixed = MIMEMultipart('mixed')
+mixed.attach(text(PASS + 'Status of my orders? Attached are the new ones.\n'))
+att = MIMEText('ORDERS\n' + SHEET + 'END\n', 'plain', 'utf-8')
+att.add_header('Content-Disposition', 'attachment', filename='orders-turn-1.txt')
+mixed.attach(att)
+write('status-and-attachment', mixed)
+# 29 the same file under a Subject that starts with HELP: the file's block
+# is the command (a Subject's command yields to a block)
+mixed = MIMEMultipart('mixed')
+mixed.attach(text('My orders are attached.\n' + PASS))
+att = MIMEText('ORDERS\n' + SHEET + 'END\n', 'plain', 'utf-8')
+att.add_header('Content-Disposition', 'attachment', filename='orders-turn-1.txt')
+mixed.attach(att)
+mixed['Subject'] = 'Re: Help with my orders'
+write('help-subject-attachment', mixed)

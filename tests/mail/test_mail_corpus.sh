@@ -7,7 +7,8 @@
 # 20 MB mail, format=flowed, broken MIME, no From:, forged From: without the proof, a
 # stranger, a mail loop, an auto-reply, a bounce, list mail, a Game: line,
 # errors with their lines and columns, no orders, a byte that is not UTF-8
-# (declared UTF-8, or windows-1252), a .txt sent as application/octet-stream;
+# (declared UTF-8, or windows-1252), a .txt sent as application/octet-stream,
+# a .txt beside a STATUS line (refused whole) or under a Subject HELP;
 # then the replies-per-hour limit, OpenPGP/MIME (a good signature, another
 # key's), orders signed with `orderly sign`, and a mail to no game (bounced,
 # and kept).
@@ -116,6 +117,14 @@ expect_line "$BODY" "^    B1: ↑ 3/4$"
 expect_eq "$(grep -c '^line ' <<<"$BODY")" 1 "problems of the windows-1252 sheet"
 receipt 27-octet-txt.eml
 expect_eq "$(latest_sheet)" $'B1 ↑ 1/2\nB2 Fb @R1' "the sheet of the application/octet-stream .txt"
+check 28-status-and-attachment.eml blue "[corpus] NOT accepted: more than one command" 0
+expect_eq "$(mime "$LAST" subject)" "[corpus] NOT accepted: more than one command" "28-status-and-attachment: the reply's subject"
+expect_eq "$(head -1 <<<"$BODY")" \
+	"Your mail holds a STATUS line and an ORDERS block in the attached file: a mail is one command, and orderly does not guess" \
+	"28-status-and-attachment: the reply's first line"
+expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id LIKE 'corpus-28-%'")" "more than one command: refused"
+receipt 29-help-subject-attachment.eml
+expect_eq "$(latest_sheet)" $'B1 ↑ 1/2\nB2 Fb @R1' "the sheet of a file under a Subject HELP"
 
 # the replies one sender may get in an hour
 ordu register "$G" --replies-per-hour 1 >/dev/null
