@@ -18,6 +18,7 @@
 #define MARGIN 24.0
 #define LABEL_W 190.0 /* the unit's name left of its panel */
 #define STEP_W 26.0   /* one step of the story */
+#define BAR_W 16.0    /* a loss bar, in the middle of its step */
 #define PLOT_H 64.0   /* the strength plot of a panel */
 #define BAND_H 15.0   /* the morale band under it */
 #define PANEL_GAP 30.0
@@ -166,11 +167,13 @@ static int boxes_meet(const double *a, const double *b)
 	return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
 }
 
-/* What a panel's numbers keep off: its strength line (segments and dots)
- * and the numbers already placed. */
+/* What a panel's numbers keep off: its strength line (segments and dots),
+ * its loss bars and the numbers already placed. */
 struct keep_off {
 	const double *pts;  /* the line's points, 2 numbers a step, STEP_W apart */
 	const int *known;   /* per step: its point is drawn */
+	const double *lost; /* per step: the height of its loss bar, 0 without */
+	double bottom;      /* the bars' foot */
 	size_t n;           /* steps */
 	double (*boxes)[4]; /* the numbers placed: x, y, w, h; room for 2 a step */
 	size_t nboxes;
@@ -187,23 +190,28 @@ static void number_box(double *b, const char *v, double fs, double x, double y)
 	b[3] = fs * 0.78 + 2;
 }
 
-/* What a number in box b would cover: 0 nothing; a point or a number
- * placed, which it would hide, 100 each; the line, which its halo is
- * drawn over, 1 a segment. */
-static int box_cost(const struct keep_off *k, const double *b)
+/* What a number in box b would cover: 0 nothing; a point, a number
+ * placed or a loss bar (but the bar of step own, a loss's number's own),
+ * which it would hide, 100 each; the line, which its halo is drawn over,
+ * 1 a segment, when lines is set. */
+static int box_cost(const struct keep_off *k, const double *b, int lines, size_t own)
 {
 	double first = k->n ? floor((b[0] - k->pts[0]) / STEP_W) - 1 : 0;
 	size_t s = first > 0 ? (size_t)first : 0, end = s + (size_t)(b[2] / STEP_W) + 3;
 	int cost = 0;
 
-	/* the points and segments the box may reach: those of its steps */
+	/* the points, bars and segments the box may reach: those of its steps */
 	for (; s < k->n && s < end; s++) {
 		double dot[4] = { k->pts[2 * s] - 2.6, k->pts[2 * s + 1] - 2.6, 5.2, 5.2 };
+		double bar[4] = { k->pts[2 * s] - BAR_W / 2, k->bottom - k->lost[s], BAR_W,
+				  k->lost[s] };
+		if (s != own && k->lost[s] > 0 && boxes_meet(bar, b))
+			cost += 100;
 		if (!k->known[s])
 			continue;
 		if (boxes_meet(dot, b))
 			cost += 100;
-		if (s + 1 < k->n && k->known[s + 1] &&
+		if (lines && s + 1 < k->n && k->known[s + 1] &&
 		    seg_hits_box(k->pts[2 * s], k->pts[2 * s + 1], k->pts[2 * s + 2],
 				 k->pts[2 * s + 3], b))
 			cost += 1;
@@ -222,28 +230,58 @@ static void keep_box(struct keep_off *k, const double *b)
 	}
 }
 
-/* Where a loss's number goes: the first place that covers nothing, in
- * the order of the candidates tried, else the one that covers least. */
+/* Where a number goes: the first place that covers nothing, in the order
+ * of the candidates tried, else the one that covers least. */
 struct spot {
-	double x, y; /* its baseline's middle */
-	int in;      /* in its bar (white on the bar's colour) */
-	int cost;    /* box_cost there; -1 before the first tried */
+	const char *v; /* the number */
+	double fs;     /* its font size */
+	size_t own;    /* the step of its bar, which it may stand on; n for none */
+	double x, y;   /* its baseline's middle */
+	int in;        /* in its bar (white on the bar's colour) */
+	int cost;      /* box_cost there; -1 before the first tried */
 };
 
-static void try_spot(const struct keep_off *k, struct spot *best, const char *v, double x, double y,
-		     int in, double xmin, double xmax)
+static void try_spot(const struct keep_off *k, struct spot *best, double x, double y, int in,
+		     int lines, double xmin, double xmax)
 {
 	double box[4];
 	int cost;
 
 	if (!best->cost)
 		return;
-	number_box(box, v, 10, x, y);
+	number_box(box, best->v, best->fs, x, y);
 	if (box[0] < xmin || box[0] + box[2] > xmax)
 		return;
-	cost = box_cost(k, box);
+	cost = box_cost(k, box, lines, best->own);
 	if (best->cost < 0 || cost < best->cost)
 		best->x = x, best->y = y, best->in = in, best->cost = cost;
+}
+
+/* Where the value of the point (x, y) goes, its box within xmin to xmax
+ * and its baseline no higher than top: just over its point, the line drawn
+ * under its halo as always; where that is on a loss bar (a unit fallen to
+ * almost nothing has its point at the foot of the bar it lost: its value
+ * stood on the bar), a point or a number, beside its point and off its
+ * bar, right (the line that fell to it comes from the left) or left, a
+ * little higher if need be; else higher over its point, over the bar (far
+ * from its point, so the last choice).  Beside or higher, it keeps off the
+ * line too where it can. */
+static void value_spot(const struct keep_off *k, struct spot *best, double x, double y, double xmin,
+		       double xmax, double top)
+{
+	double box[4], dx, dy;
+	int side;
+
+	number_box(box, best->v, best->fs, x, y);
+	dx = BAR_W / 2 + box[2] / 2 + 0.5;
+	try_spot(k, best, x, y - 6, 0, 0, xmin - STEP_W, xmax + STEP_W);
+	for (dy = 0; dy <= 8; dy += 1)
+		for (side = 0; side < 2; side++)
+			try_spot(k, best, side ? x - dx : x + dx, y - 6 - dy, 0, 1, xmin, xmax);
+	for (dy = 7; y - dy >= top; dy += 1)
+		try_spot(k, best, x, y - dy, 0, 1, xmin - STEP_W, xmax + STEP_W);
+	if (best->cost < 0)
+		best->x = x, best->y = y - 6;
 }
 
 static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct ord_chart_unit *u,
@@ -253,6 +291,7 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 	double scale = (PLOT_H - 14) / max, *pts = ord_xcalloc(2 * c->nsteps + 2, sizeof(double));
 	double *line = ord_xcalloc(2 * c->nsteps + 2, sizeof(double));
 	int *known = ord_xcalloc(c->nsteps + 1, sizeof(int));
+	double *bar = ord_xcalloc(c->nsteps + 1, sizeof(double));
 	char cls[64], dot[64], id[160], v[32];
 	size_t s, np = 0;
 	double prev = -1;
@@ -303,15 +342,19 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 					"unit-sub");
 	}
 
-	/* the line's points first: the numbers keep off the line */
+	/* the line's points and the bars' heights first: the numbers keep
+	 * off the line and the bars */
 	for (s = 0; s < c->nsteps; s++) {
 		known[s] = u->strength && u->strength[s] >= 0;
 		pts[2 * s] = px + STEP_W * ((double)s + 0.5);
 		pts[2 * s + 1] = known[s] ? y0 + PLOT_H - u->strength[s] * scale : 0;
+		bar[s] = u->lost && u->lost[s] > 0 ? u->lost[s] * scale : 0;
 	}
 	memset(&k, 0, sizeof(k));
 	k.pts = pts;
 	k.known = known;
+	k.lost = bar;
+	k.bottom = y0 + PLOT_H;
 	k.n = c->nsteps;
 	k.boxes = ord_xcalloc(2 * c->nsteps + 1, sizeof(k.boxes[0]));
 
@@ -335,6 +378,7 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 	}
 	for (s = 0; s < c->nsteps; s++) {
 		double x = pts[2 * s], y = pts[2 * s + 1], box[4];
+		struct spot best = { v, 10.5, c->nsteps, x, y - 6, 0, -1 };
 		int last;
 		if (!known[s]) {
 			prev = -1;
@@ -342,14 +386,16 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 		}
 		ord_canvas_circle(cv, x, y, 2.6, dot);
 		/* its value where it changed, and at its first and last step,
-		 * just over its point (pushed over a loss bar, it stood far
-		 * from its point) */
+		 * just over its point, or beside it off the bar it lost
+		 * (pushed over the bar, it stood far from its point; left at
+		 * its point, on the bar) */
 		last = s + 1 == c->nsteps || !known[s + 1];
 		if (prev < 0 || fabs(prev - u->strength[s]) > 0.005 || last) {
 			fmt_value(v, sizeof(v), u->strength[s]);
-			number_box(box, v, 10.5, x, y - 6);
+			value_spot(&k, &best, x, y, px, px + pw, y0 + 9);
+			number_box(box, v, 10.5, best.x, best.y);
 			keep_box(&k, box);
-			ord_canvas_text(cv, x, y - 6, v, "value");
+			ord_canvas_text(cv, best.x, best.y, v, "value");
 		}
 		prev = u->strength[s];
 	}
@@ -363,12 +409,10 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 	snprintf(id, sizeof(id), "lost-%s", u->id);
 	ord_canvas_begin(cv, id, "losses", 0, 0, 0);
 	for (s = 0; u->lost && s < c->nsteps; s++) {
-		double h, bx = px + STEP_W * (double)s + 6, top, bottom = y0 + PLOT_H;
 		if (u->lost[s] <= 0)
 			continue;
-		h = u->lost[s] * scale;
-		top = bottom - h;
-		ord_canvas_rect(cv, bx, top, STEP_W - 12, h, 0, "lost");
+		ord_canvas_rect(cv, pts[2 * s] - BAR_W / 2, y0 + PLOT_H - bar[s], BAR_W, bar[s], 0,
+				"lost");
 	}
 	ord_canvas_end(cv);
 	ord_canvas_layer(cv, "labels");
@@ -376,32 +420,35 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 	ord_canvas_begin(cv, id, "lost-values", 0, 0, 0);
 	for (s = 0; u->lost && s < c->nsteps; s++) {
 		double cx = px + STEP_W * ((double)s + 0.5), bottom = y0 + PLOT_H, box[4], ny, h, top;
-		struct spot best = { cx, 0, 0, -1 };
+		struct spot best = { v, 10, s, cx, 0, 0, -1 };
 		int side;
 		if (u->lost[s] <= 0)
 			continue;
-		h = u->lost[s] * scale;
+		h = bar[s];
 		top = bottom - h;
 		fmt_value(v, sizeof(v), u->lost[s]);
-		/* in the bar, when it is tall enough, from its top down: a unit
-		 * fallen to almost nothing has its point at the bar's foot and
-		 * its value over the point (the number stood on them there) */
-		for (ny = top + 11; h >= 13 && ny <= bottom - 3; ny += 1)
-			try_spot(&k, &best, v, cx, ny, 1, px, px + pw);
+		/* in the bar, when it is tall and wide enough, from its top
+		 * down: a unit fallen to almost nothing has its point at the
+		 * bar's foot (the number stood on it there); a number wider
+		 * than the bar ("147") stands over it, its white not spilt on
+		 * the plot */
+		number_box(box, v, 10, cx, top);
+		for (ny = top + 11; h >= 13 && box[2] <= BAR_W && ny <= bottom - 3; ny += 1)
+			try_spot(&k, &best, cx, ny, 1, 1, px, px + pw);
 		/* just over it */
 		for (ny = top - 3; ny >= top - 20 && ny >= y0 + 9; ny -= 1)
-			try_spot(&k, &best, v, cx, ny, 0, px, px + pw);
+			try_spot(&k, &best, cx, ny, 0, 1, px, px + pw);
 		/* beside it, on either side, nearest its top first */
 		for (ny = 0; ny <= PLOT_H; ny += 1)
 			for (side = 0; side < 4; side++) {
 				double y = top - 3 + (side & 1 ? ny : -ny);
 				if (y < y0 + 9 || y > bottom - 1)
 					continue;
-				try_spot(&k, &best, v, cx + (side < 2 ? 11 : -11), y, 0, px, px + pw);
+				try_spot(&k, &best, cx + (side < 2 ? 11 : -11), y, 0, 1, px, px + pw);
 			}
 		/* higher over it, up to the plot's top */
 		for (ny = top - 21; ny >= y0 + 9; ny -= 1)
-			try_spot(&k, &best, v, cx, ny, 0, px, px + pw);
+			try_spot(&k, &best, cx, ny, 0, 1, px, px + pw);
 		if (best.cost < 0) /* no room at all: over its bar */
 			best.y = top - 3;
 		number_box(box, v, 10, best.x, best.y);
@@ -431,6 +478,7 @@ static void panel(struct ord_canvas *cv, const struct ord_chart *c, const struct
 	free(pts);
 	free(line);
 	free(known);
+	free(bar);
 	free(k.boxes);
 }
 

@@ -321,7 +321,8 @@ static int crosses(double x1, double y1, double x2, double y2, double bx, double
 /*
  * The number of a loss stands where the strength line does not cross it
  * (the line ran through "12" at the foot of a bar when the unit fell to 1),
- * and a value stands just over its point, not pushed far up over the bar.
+ * and a value stands near its point, not pushed far up over the bar: at
+ * its height, beside it, where the bar it lost would be under it.
  */
 START_TEST(test_chart_numbers_off_the_line)
 {
@@ -361,11 +362,16 @@ START_TEST(test_chart_numbers_off_the_line)
 					       pts[2 * i + 3], x - w / 2, y - 7.5, w, 7.5),
 				      "the line crosses the loss %s at %g,%g", v, x, y);
 	}
-	/* the value 1 at the third step: just over its point */
+	/* the value 1 at the fourth step: just over its point's height, beside
+	 * it, right of the bar of 12 (it stood on the bar, over the point) */
 	x = xpath_num(doc, "number(//s:g[@id='unit-F1']/s:text[.='1'][1]/@x)");
 	y = xpath_num(doc, "number(//s:g[@id='unit-F1']/s:text[.='1'][1]/@y)");
-	ck_assert_msg(fabs(x - pts[6]) < 0.01 && y < pts[7] && pts[7] - y <= 8,
-		      "the value 1 at %g,%g, its point at %g,%g", x, y, pts[6], pts[7]);
+	w = xpath_num(doc, "number(//s:g[@id='lost-F1']/s:rect[2]/@x)") +
+	    xpath_num(doc, "number(//s:g[@id='lost-F1']/s:rect[2]/@width)");
+	ck_assert_msg(x - ord_canvas_text_width("1", 10.5) / 2 >= w && x - pts[6] < 16 &&
+			      y < pts[7] && pts[7] - y <= 8,
+		      "the value 1 at %g,%g, its point at %g,%g, its bar's right edge at %g", x, y,
+		      pts[6], pts[7], w);
 	xmlFreeDoc(doc);
 	ord_buf_release(&svg);
 }
@@ -478,16 +484,85 @@ static void random_chart(struct ord_buf *svg, unsigned seed, size_t nunits, size
 }
 
 /*
+ * What the numbers of unit id's panel stand on: a loss's number on a point
+ * of the strength line, a value, another loss or the bar of another step;
+ * a value on a point, another value or a loss bar (a unit fallen to almost
+ * nothing had its value at the foot of the bar it lost, on the bar).  The
+ * count; the first, in first.
+ */
+static size_t clashes(xmlDocPtr doc, const char *id, char *first, size_t nfirst)
+{
+	static const char *const xy[] = { "x", "y" }, *const circle[] = { "cx", "cy", "r" };
+	static const char *const rect[] = { "x", "y", "width", "height" };
+	double dots[32][4], val[32][4], lst[32][4], vb[32][4], lb[32][4], bars[32][4];
+	char vt[32][16], lt[32][16], expr[160];
+	size_t nd, nv, nl, nb, j, k, bad = 0;
+
+	snprintf(expr, sizeof(expr), "//s:g[@id='unit-%s']/s:circle", id);
+	nd = nodes(doc, expr, circle, 3, dots, NULL, 32);
+	snprintf(expr, sizeof(expr), "//s:g[@id='unit-%s']/s:text", id);
+	nv = nodes(doc, expr, xy, 2, val, vt, 32);
+	snprintf(expr, sizeof(expr), "//s:g[@id='lost-values-%s']/s:text", id);
+	nl = nodes(doc, expr, xy, 2, lst, lt, 32);
+	snprintf(expr, sizeof(expr), "//s:g[@id='lost-%s']/s:rect", id);
+	nb = nodes(doc, expr, rect, 4, bars, NULL, 32);
+	for (j = 0; j < nv; j++)
+		ink_box(vb[j], vt[j], 10.5, val[j][0], val[j][1]);
+	for (j = 0; j < nl; j++)
+		ink_box(lb[j], lt[j], 10, lst[j][0], lst[j][1]);
+	for (j = 0; j < nl; j++) {
+		const char *why = NULL;
+		size_t own = 0;
+		/* its own bar: the nearest (it stands in it, over it or beside it) */
+		for (k = 1; k < nb; k++)
+			if (fabs(bars[k][0] + bars[k][2] / 2 - lst[j][0]) <
+			    fabs(bars[own][0] + bars[own][2] / 2 - lst[j][0]))
+				own = k;
+		for (k = 0; !why && k < nd; k++)
+			if (dot_meets(dots[k][0], dots[k][1], dots[k][2], lb[j]))
+				why = "a point";
+		for (k = 0; !why && k < nv; k++)
+			if (ink_meets(vb[k], lb[j]))
+				why = "a value";
+		for (k = 0; !why && k < nl; k++)
+			if (k != j && ink_meets(lb[k], lb[j]))
+				why = "another loss";
+		for (k = 0; !why && k < nb; k++)
+			if (k != own && ink_meets(bars[k], lb[j]))
+				why = "the bar of another step";
+		if (why && !bad++)
+			snprintf(first, nfirst, "%s: the loss %s at %g,%g is on %s", id, lt[j],
+				 lst[j][0], lst[j][1], why);
+	}
+	for (j = 0; j < nv; j++) {
+		const char *why = NULL;
+		for (k = 0; !why && k < nd; k++)
+			if (dot_meets(dots[k][0], dots[k][1], dots[k][2], vb[j]))
+				why = "a point";
+		for (k = 0; !why && k < nv; k++)
+			if (k != j && ink_meets(vb[k], vb[j]))
+				why = "another value";
+		for (k = 0; !why && k < nb; k++)
+			if (ink_meets(bars[k], vb[j]))
+				why = "a loss bar";
+		if (why && !bad++)
+			snprintf(first, nfirst, "%s: the value %s at %g,%g is on %s", id, vt[j],
+				 val[j][0], val[j][1], why);
+	}
+	return bad;
+}
+
+/*
  * The numbers of a chart stand apart: a loss's number is on no point of
  * the strength line (it stood on the point of a unit fallen to almost
- * nothing), nor on a value or another loss, and a value on no point; over
- * many units that fall, a little, much or to almost nothing.
+ * nothing), nor on a value, another loss or another step's bar, and a
+ * value on no point, other value or loss bar; over many units that fall,
+ * a little, much or to almost nothing.
  */
 START_TEST(test_chart_numbers_apart)
 {
-	static const char *const xy[] = { "x", "y" }, *const circle[] = { "cx", "cy", "r" };
-	size_t chart, i, j, k, bad = 0, nlost_all = 0;
-	char first[256] = "";
+	size_t chart, i, bad = 0, nlost_all = 0;
+	char first[256] = "", one[200];
 
 	for (chart = 0; chart < 40; chart++) {
 		struct ord_buf svg = ORD_BUF_INIT;
@@ -495,50 +570,72 @@ START_TEST(test_chart_numbers_apart)
 
 		random_chart(&svg, 7919u * (unsigned)chart + 1, 8, 17);
 		doc = parse(&svg);
+		nlost_all += (size_t)xpath_num(doc, "count(//s:text[starts-with(@class, "
+						    "'lost-value')])");
 		for (i = 0; i < 8; i++) {
-			double dots[32][4], val[32][4], lst[32][4], vb[32][4], lb[32][4];
-			char vt[32][16], lt[32][16], expr[160];
-			size_t nd, nv, nl;
-			snprintf(expr, sizeof(expr), "//s:g[@id='unit-U%zu']/s:circle", i);
-			nd = nodes(doc, expr, circle, 3, dots, NULL, 32);
-			snprintf(expr, sizeof(expr), "//s:g[@id='unit-U%zu']/s:text", i);
-			nv = nodes(doc, expr, xy, 2, val, vt, 32);
-			snprintf(expr, sizeof(expr), "//s:g[@id='lost-values-U%zu']/s:text", i);
-			nl = nodes(doc, expr, xy, 2, lst, lt, 32);
-			nlost_all += nl;
-			for (j = 0; j < nv; j++)
-				ink_box(vb[j], vt[j], 10.5, val[j][0], val[j][1]);
-			for (j = 0; j < nl; j++)
-				ink_box(lb[j], lt[j], 10, lst[j][0], lst[j][1]);
-			for (j = 0; j < nl; j++) {
-				const char *why = NULL;
-				for (k = 0; !why && k < nd; k++)
-					if (dot_meets(dots[k][0], dots[k][1], dots[k][2], lb[j]))
-						why = "a point";
-				for (k = 0; !why && k < nv; k++)
-					if (ink_meets(vb[k], lb[j]))
-						why = "a value";
-				for (k = 0; !why && k < nl; k++)
-					if (k != j && ink_meets(lb[k], lb[j]))
-						why = "another loss";
-				if (why && !bad++)
-					snprintf(first, sizeof(first),
-						 "chart %zu, U%zu: the loss %s at %g,%g is on %s",
-						 chart, i, lt[j], lst[j][0], lst[j][1], why);
-			}
-			for (j = 0; j < nv; j++)
-				for (k = 0; k < nd; k++)
-					if (dot_meets(dots[k][0], dots[k][1], dots[k][2], vb[j]) &&
-					    !bad++)
-						snprintf(first, sizeof(first),
-							 "chart %zu, U%zu: the value %s at %g,%g is on a point",
-							 chart, i, vt[j], val[j][0], val[j][1]);
+			char id[8];
+			size_t n;
+			snprintf(id, sizeof(id), "U%zu", i);
+			n = clashes(doc, id, one, sizeof(one));
+			if (n && !bad)
+				snprintf(first, sizeof(first), "chart %zu, %s", chart, one);
+			bad += n;
 		}
 		xmlFreeDoc(doc);
 		ord_buf_release(&svg);
 	}
 	ck_assert_msg(nlost_all > 500, "only %zu losses drawn", nlost_all);
 	ck_assert_msg(!bad, "%zu numbers on others; the first: %s", bad, first);
+}
+END_TEST
+
+/*
+ * The demo's French battalions at Quatre Bras, three turns of five phases:
+ * F1 loses 11 and then 12 of its 13 in turn 2's fire, F2 19 of its 20 and
+ * its last in the melee, F3 18 of 24 and then 4.  Each value stands off
+ * the bar its unit lost in that phase ("1" stood on F1's bar of 12, at its
+ * foot, by its point), near its point, and no number of a panel stands on
+ * another, on a point or on another step's bar.
+ */
+START_TEST(test_chart_demo_numbers_apart)
+{
+	static const char *const steps[] = { "start", "M",  "F",  "FM", "Me", "MM", "M",  "F",
+					     "FM",    "Me", "MM", "M",  "F",  "FM", "Me", "MM" };
+	static const int turns[] = { 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3 };
+	static const double f1[] = { 24, 24, 13, 13, 13, 13, 13, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const double f1_lost[16] = { [2] = 11, [7] = 12 };
+	static const double f2[] = { 24, 24, 20, 20, 20, 20, 20, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
+	static const double f2_lost[16] = { [2] = 4, [7] = 19, [8] = 1 };
+	static const double f3[] = { 24, 24, 24, 24, 24, 24, 24, 6, 6, 2, 2, 2, 2, 2, 2, 2 };
+	static const double f3_lost[16] = { [7] = 18, [9] = 4 };
+	static const int band[16] = { 0 };
+	static const char *const ids[] = { "F1", "F2", "F3" };
+	struct ord_chart_unit u[3];
+	struct ord_buf svg = ORD_BUF_INIT;
+	char first[200];
+	xmlDocPtr doc;
+	size_t i, n;
+
+	test_unit(&u[0], "F1", "1/2e Léger, light infantry", f1, f1_lost, band);
+	test_unit(&u[1], "F2", "1/61e Ligne, line infantry", f2, f2_lost, band);
+	test_unit(&u[2], "F3", "1/72e Ligne, line infantry", f3, f3_lost, band);
+	draw_chart(&svg, u, 3, steps, turns, 16);
+	doc = parse(&svg);
+	for (i = 0; i < 3; i++) {
+		n = clashes(doc, ids[i], first, sizeof(first));
+		ck_assert_msg(!n, "%zu numbers on others; the first: %s", n, first);
+	}
+	/* F1's "1" after the fire of turn 2: within a step of its point */
+	{
+		double px = xpath_num(doc, "number(//s:g[@id='unit-F1']/s:circle[8]/@cx)");
+		double py = xpath_num(doc, "number(//s:g[@id='unit-F1']/s:circle[8]/@cy)");
+		double x = xpath_num(doc, "number(//s:g[@id='unit-F1']/s:text[.='1'][1]/@x)");
+		double y = xpath_num(doc, "number(//s:g[@id='unit-F1']/s:text[.='1'][1]/@y)");
+		ck_assert_msg(fabs(x - px) <= 26 && y < py && py - y <= 16,
+			      "F1's value 1 at %g,%g, its point at %g,%g", x, y, px, py);
+	}
+	xmlFreeDoc(doc);
+	ord_buf_release(&svg);
 }
 END_TEST
 
@@ -635,6 +732,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_chart_numbers_off_the_line);
 	tcase_add_test(tc, test_chart_long_names);
 	tcase_add_test(tc, test_chart_numbers_apart);
+	tcase_add_test(tc, test_chart_demo_numbers_apart);
 	tcase_add_test(tc, test_text_fit);
 	suite_add_tcase(s, tc);
 	return s;
