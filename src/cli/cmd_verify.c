@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli/cli_keys.h"
 #include "core/bundle.h"
@@ -138,9 +139,16 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	{
 		size_t blen;
 		char *bytes = ord_buf_detach(&bundle, &blen);
+		struct stat st;
 		int fd = -1;
-		if (!report_s && strcmp(argv[1], "-"))
-			fd = open(argv[1], O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		/* a regular file only: a pipe or a FIFO is read once (and a
+		 * FIFO opened again would wait for a writer that never comes) */
+		if (!report_s && strcmp(argv[1], "-") &&
+		    (fd = open(argv[1], O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) >= 0 &&
+		    (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+			close(fd);
+			fd = -1;
+		}
 		rc = ord_bundle_verify_report_fd(bytes, blen, fd, cli_input_name(argv[1]), &vo,
 						 report_s ? &ro : NULL, &out, &report);
 		if (fd >= 0)

@@ -360,6 +360,8 @@ struct rows_src {
 	ORD_REC_ARRAY(struct run) runs;  /* of rows */
 	ORD_REC_ARRAY(struct run) units; /* of the units' opening states, in order */
 	struct run *open;                /* the run being read (of either), or NULL */
+	size_t chunk;                    /* the most rows of a run (ord_record_chunk) */
+	size_t len;                      /* the bundle's bytes (the parser's limits) */
 	int in_units;                    /* inside <units> */
 };
 
@@ -530,8 +532,8 @@ static void run_close(struct reader *rd, size_t at)
 }
 
 /* A run is read again whole: a phase's rows of one table (a third of a
- * bundle of 100,000 units) come back in runs of at most this many. */
-#define RUN_ROWS 1024
+ * bundle of 100,000 units) come back in runs of at most
+ * ord_record_chunk() rows (rows_src's chunk). */
 
 /* A row (table, log) begins at offset at: the open run goes on, or ends
  * and (when table is not -1, no row) another begins; read into the
@@ -541,7 +543,7 @@ static void run_to(struct reader *rd, int table, int64_t log, size_t at)
 	struct rows_src *src = rd->src;
 	struct run *o = src->open;
 
-	if (o && (o->table != table || o->log != log || o->n >= RUN_ROWS))
+	if (o && (o->table != table || o->log != log || o->n >= src->chunk))
 		run_close(rd, at);
 	else if (o)
 		run_feed(rd, at);
@@ -1164,28 +1166,43 @@ static int run_read(const struct rows_src *src, const struct run *o, const char 
 	if ((err = read_run(src, o, &doc)) == 0) {
 		ord_buf_adds(&doc, post);
 		rd.bytes = doc.buf;
-		if ((err = ord_xml_stream_open(&rd.x, doc.buf, doc.len, ORD_BUNDLE_MAX_BYTES,
-					       src->name, NULL, containers)) == 0 &&
+		if ((err = ord_xml_stream_open_part(&rd.x, doc.buf, doc.len, src->len, src->name,
+						    containers)) == 0 &&
 		    (err = read_events(&rd)) == 0)
 			err = rd.err;
+		/* its bytes read as they were the first time */
+		if (err)
+			err = ord_error_set(err,
+					    "%s: its bytes %zu to %zu, read again for the replay, do not read as they did the first time (%s)",
+					    src->name, o->start, o->end, ord_error_last());
 	}
 	reader_release(&rd);
 	ord_buf_release(&doc);
 	return err;
 }
 
-/* The rows of log entry seq, read again from the bundle's file into out
- * (the record's rows_load): each of its runs, checked against the hash of
- * its bytes read first, then read as the first read did. */
-static int rows_of(void *ud, int64_t seq, struct ord_record *out)
+/* The rows of log entry seq, read again from the bundle's file, to sink
+ * (the record's rows_each): each of its runs, checked against the hash
+ * of its bytes read first, read as the first read did, table by table. */
+static int rows_of(void *ud, int64_t seq, const struct ord_rows_sink *sink)
 {
 	const struct rows_src *src = ud;
+	const int want[3] = { sink->roll != NULL, sink->result != NULL, sink->state != NULL };
+	struct ord_record tmp;
 	size_t i;
-	int err = 0;
+	int t, err = 0;
 
-	for (i = 0; i < src->runs.n && !err; i++)
-		if (src->runs.v[i].log == seq)
-			err = run_read(src, &src->runs.v[i], "<bundle>\n", "</bundle>\n", out);
+	for (t = 0; t < 3 && !err; t++)
+		for (i = 0; want[t] && i < src->runs.n && !err; i++) {
+			const struct run *o = &src->runs.v[i];
+			if (o->log != seq || o->table != t)
+				continue;
+			ord_record_init(&tmp);
+			err = run_read(src, o, "<bundle>\n", "</bundle>\n", &tmp);
+			if (!err)
+				err = ord_record_rows_held(&tmp, seq, sink);
+			ord_record_release(&tmp);
+		}
 	return err;
 }
 
@@ -1317,6 +1334,8 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, con
 	if (fd >= 0 && !ro) {
 		src.fd = fd;
 		src.name = name;
+		src.chunk = ord_record_chunk();
+		src.len = len;
 		rd.src = &src;
 	}
 	ord_buf_init(&rd.text);
@@ -1330,9 +1349,16 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, con
 		rd.drop = 1;
 	}
 	err = read_bundle(&rd, bytes, len);
-	if (err == ORD_EBADDATA && rd.drop) {
-		/* the parser's message as it is without letting go (it may
-		 * count lines from the start): read the file again and that */
+	if (err == ORD_EBADDATA && rd.drop && rd.dropped) {
+		/* the refusal as the bytes say it whole (the parser's message
+		 * of a bundle cut short inside an element names the element
+		 * and line from a scan from the start; unreadable reads them
+		 * all): the bytes let go are read back from the file, and the
+		 * bundle read again from them, letting none go */
+		size_t upto = rd.dropped;
+
+		if ((err = pread_all(fd, owned, upto, 0, name, &got)) != 0)
+			goto out;
 		ord_record_release(&r);
 		ord_record_init(&r);
 		reader_release(&rd);
@@ -1340,15 +1366,11 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, con
 		ord_record_init(&rd.scratch);
 		rd.name = name;
 		rd.r = rd.main = &r;
-		free(owned);
-		owned = ord_xcalloc(1, len + 1);
-		if ((err = pread_all(fd, owned, len, 0, name, &got)) != 0)
-			goto out;
-		bytes = rd.bytes = owned;
+		rd.bytes = bytes;
 		err = read_bundle(&rd, bytes, len);
 	}
 	if (rd.src) {
-		r.rows_load = rows_of;
+		r.rows_each = rows_of;
 		r.rows_ud = &src;
 		if (src.units.n)
 			r.units_load = units_of;

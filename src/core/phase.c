@@ -110,26 +110,35 @@ static long body_long(const char *body, const char *key)
 	return l;
 }
 
-int ord_phase_rows_agree(const struct ord_record *r, int64_t seq, const char *body,
-			 struct ord_phase_rows *found, struct ord_phase_rows *logged)
+int ord_phase_rows_match(const unsigned char h[32], const struct ord_phase_rows *n,
+			 const char *body, struct ord_phase_rows *logged)
 {
-	struct ord_phase_rows f, l;
-	unsigned char h[32], want[32];
+	struct ord_phase_rows l;
+	unsigned char want[32];
 	char *hex = ord_canon_get(body, "digest");
 	int ok;
 
-	ord_phase_rows_digest(r, seq, h, &f);
 	l.rolls = body_long(body, "rolls");
 	l.results = body_long(body, "results");
 	l.states = body_long(body, "states");
 	ok = hex && strlen(hex) == 64 && ord_unhex(want, 32, hex) == 32 && !memcmp(h, want, 32) &&
-	     f.rolls == l.rolls && f.results == l.results && f.states == l.states;
+	     n->rolls == l.rolls && n->results == l.results && n->states == l.states;
 	free(hex);
-	if (found)
-		*found = f;
 	if (logged)
 		*logged = l;
 	return ok;
+}
+
+int ord_phase_rows_agree(const struct ord_record *r, int64_t seq, const char *body,
+			 struct ord_phase_rows *found, struct ord_phase_rows *logged)
+{
+	struct ord_phase_rows f;
+	unsigned char h[32];
+
+	ord_phase_rows_digest(r, seq, h, &f);
+	if (found)
+		*found = f;
+	return ord_phase_rows_match(h, &f, body, logged);
 }
 
 int ord_phase_event_args(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,

@@ -65,6 +65,10 @@ void ord_phase_rows_digest(const struct ord_record *r, int64_t seq, unsigned cha
  * not give). */
 int ord_phase_rows_agree(const struct ord_record *r, int64_t seq, const char *body,
 			 struct ord_phase_rows *found, struct ord_phase_rows *logged);
+/* ord_phase_rows_agree of rows already digested (h) and counted (n), as
+ * the replay digests a phase's rows while it compares them. */
+int ord_phase_rows_match(const unsigned char h[32], const struct ord_phase_rows *n,
+			 const char *body, struct ord_phase_rows *logged);
 
 /* The core's checks of an event's key=value arguments before the ruleset
  * sees them: known keys of the right types and ranges, defaults filled in

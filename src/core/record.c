@@ -177,19 +177,38 @@ struct ord_rec_entry *ord_record_entry(const struct ord_record *r, int64_t seq)
 	return at < r->entries.n && r->entries.v[at].seq == seq ? &r->entries.v[at] : NULL;
 }
 
-int ord_record_rows_of(const struct ord_record *r, int64_t seq, struct ord_record *tmp,
-		       const struct ord_record **rows)
+size_t ord_record_chunk(void)
 {
-	int err;
+	const char *s = getenv("ORDERLY_ROWS_CHUNK");
+	long n;
 
-	*rows = r;
-	if (!r->rows_load)
-		return 0;
-	if ((err = r->rows_load(r->rows_ud, seq, tmp)) != 0)
-		return err;
-	tmp->turn = r->turn;
-	*rows = tmp;
-	return 0;
+	if (s && !ord_parse_long(s, &n) && n >= 1 && n <= 1L << 20)
+		return (size_t)n;
+	return 1024;
+}
+
+int ord_record_rows_held(const struct ord_record *r, int64_t seq, const struct ord_rows_sink *sink)
+{
+	size_t k;
+	int err = 0;
+
+	for (k = 0; sink->roll && !err && k < r->rolls.n; k++)
+		if (r->rolls.v[k].log == seq)
+			err = sink->roll(sink->ud, &r->rolls.v[k]);
+	for (k = 0; sink->result && !err && k < r->results.n; k++)
+		if (r->results.v[k].log == seq)
+			err = sink->result(sink->ud, &r->results.v[k]);
+	for (k = 0; sink->state && !err && k < r->states.n; k++)
+		if (r->states.v[k].log == seq)
+			err = sink->state(sink->ud, &r->states.v[k]);
+	return err;
+}
+
+int ord_record_rows_each(const struct ord_record *r, int64_t seq, const struct ord_rows_sink *sink)
+{
+	if (r->rows_each)
+		return r->rows_each(r->rows_ud, seq, sink);
+	return ord_record_rows_held(r, seq, sink);
 }
 
 size_t ord_record_nrolls(const struct ord_record *r)

@@ -124,12 +124,23 @@ struct ord_rec_link {
 };
 
 /* How many rows of one table a log entry vouches for: all a record read
- * a phase at a time knows of its rows until it reads them (rows_load). */
+ * a phase at a time knows of its rows until it reads them (rows_each). */
 enum { ORD_REC_GROUP_ROLLS, ORD_REC_GROUP_RESULTS, ORD_REC_GROUP_STATES };
 struct ord_rec_group {
 	int table; /* ORD_REC_GROUP_* */
 	int64_t log;
 	size_t n;
+};
+
+/* A phase's rows as they come (ord_record_rows_each): table by table,
+ * the rolls, then the results, then the unit states, each table's in its
+ * order.  A row lives only during its call; a NULL member leaves its
+ * table out.  A non-zero return stops the walk and is returned. */
+struct ord_rows_sink {
+	int (*roll)(void *ud, const struct ord_rec_roll *row);
+	int (*result)(void *ud, const struct ord_rec_result *row);
+	int (*state)(void *ud, const struct ord_rec_state *row);
+	void *ud;
 };
 
 #define ORD_REC_ARRAY(T)         \
@@ -173,14 +184,14 @@ struct ord_record {
 	ORD_REC_ARRAY(struct ord_rec_link) links;
 	ORD_REC_ARRAY(struct ord_rec_prev) previous;
 
-	/* A record read for the verifier from a game file leaves its rolls,
-	 * results and states in the file (the three arrays above are empty):
-	 * the replay reads one phase's at a time through rows_load, into an
-	 * empty record (ord_record_rows_of), and groups counts each log
-	 * entry's rows of each table.  rows_load is NULL for a record that
-	 * holds its rows (a bundle's, an export's), units_load for one that holds
-	 * its units. */
-	int (*rows_load)(void *ud, int64_t seq, struct ord_record *out);
+	/* A record read for the verifier from a game file or a bundle file
+	 * leaves its rolls, results and states there (the three arrays above
+	 * are empty): the replay is given one phase's as they are read,
+	 * through rows_each (ord_record_rows_each), a few at a time, and
+	 * groups counts each log entry's rows of each table.  rows_each is
+	 * NULL for a record that holds its rows (a bundle's read from memory,
+	 * an export's), units_load for one that holds its units. */
+	int (*rows_each)(void *ud, int64_t seq, const struct ord_rows_sink *sink);
 	/* and its units' opening states (units is empty): units_load gives
 	 * each unit's id and state, in unit order, to fn (ord_record_units) */
 	int (*units_load)(void *ud, int turn,
@@ -224,12 +235,18 @@ void ord_record_fit(struct ord_record *r);
  * entries are out of order is looked up through entry_order, so that a
  * lookup costs log n either way).  The first of several with one seq. */
 struct ord_rec_entry *ord_record_entry(const struct ord_record *r, int64_t seq);
-/* The rows log entry seq vouches for in *rows: r itself, whose rows the
- * caller takes those of seq from, or for a record read a phase at a time
- * tmp (ord_record_init'd, released by the caller), which then holds those
- * rows alone.  0, or the error of reading them. */
-int ord_record_rows_of(const struct ord_record *r, int64_t seq, struct ord_record *tmp,
-		       const struct ord_record **rows);
+/* The rows log entry seq vouches for, to sink, whether r holds them or
+ * reads them (rows_each).  0, the error of reading them, or the sink's. */
+int ord_record_rows_each(const struct ord_record *r, int64_t seq, const struct ord_rows_sink *sink);
+/* The most rows of one table of a phase that the replay holds at a time
+ * (a chunk of rows_each): ORDERLY_ROWS_CHUNK, from 1 to 1,048,576, else
+ * 1,024.  Fewer hold less and read more slowly; the tests give 1, so that
+ * every row crosses a chunk's edge. */
+size_t ord_record_chunk(void);
+/* The rows r holds of log entry seq, to sink (what ord_record_rows_each
+ * does for a record that holds its rows; a source of rows_each gives its
+ * rows a few at a time this way). */
+int ord_record_rows_held(const struct ord_record *r, int64_t seq, const struct ord_rows_sink *sink);
 /* Each unit's id and state as the turn opened, in unit order, to fn,
  * whether the record holds them or reads them (units_load); fn's non-zero
  * return stops the walk and is returned.  0, or the error of reading. */

@@ -589,175 +589,233 @@ static void result_diff(struct ord_buf *got, struct ord_buf *want, const struct 
 	}
 }
 
-static void compare_rows(struct vr *x, const struct ord_record *r, struct ord_ctx *ctx, size_t p,
-			 const struct ord_rec_entry *e)
-{
-	const int turn = x->r->turn;
-	struct ord_buf b = ORD_BUF_INIT, a = ORD_BUF_INIT, want = ORD_BUF_INIT, got = ORD_BUF_INIT;
-	size_t i, k, listed = 0, n;
-	const char *phase = x->rs->phases[p], *lang, *was, *is;
+/*
+ * A phase's rows, compared as they come (ord_record_rows_each: rolls, then
+ * results, then states) with what the replay gave: the rolls and results
+ * in order, the changed units' states in unit order; and digested as they
+ * come, to be held to the phase's resolve entry.  A record read a phase
+ * at a time gives them a chunk at a time: none is held past its call.
+ */
+struct cmp {
+	struct vr *x;
+	struct ord_ctx *ctx;
+	size_t p;
+	const struct ord_rec_entry *e;
+	const char *phase;
+	int stage; /* the table being met: 0 rolls, 1 results, 2 states, 3 done */
+	size_t listed;
+	size_t kroll; /* the replay's next roll, result, and unit (states) */
+	size_t kres;
+	size_t unit;
+	struct ord_buf a, b, want, got;
+	struct ord_digest d;
+	struct ord_phase_rows n; /* rows met, by table */
+};
 
-	/* rolls */
-	for (i = 0, k = 0; i < r->rolls.n; i++) {
-		const struct ord_rec_roll *rr = &r->rolls.v[i];
-		const struct ord_ctx_roll *cr;
-		if (rr->log != e->seq)
-			continue;
-		if (k >= ctx->nrolls) {
-			if (listed++ < MAX_LISTED)
-				ord_vout_fail(x->v,
-					      "phase %s: roll [%s #%d %s #%d] = %d is recorded, but the rules roll no such die",
-					      phase, rr->phase, rr->event, rr->purpose, rr->idx,
-					      rr->value);
-			k++;
-			continue;
-		}
-		cr = &ctx->rolls[k++];
-		if (strcmp(rr->phase, cr->phase) || rr->event != (int)cr->event_seq ||
-		    strcmp(rr->purpose, cr->purpose) || rr->idx != (int)cr->idx ||
-		    rr->sides != (int)cr->sides) {
-			if (listed++ < MAX_LISTED)
-				ord_vout_fail(x->v,
-					      "phase %s: roll [%s #%d %s #%d d%d] is recorded where the rules roll [%s #%u %s #%u d%u]",
-					      phase, rr->phase, rr->event, rr->purpose, rr->idx,
-					      rr->sides, cr->phase, cr->event_seq, cr->purpose,
-					      cr->idx, cr->sides);
-		} else if (rr->value != cr->value || !rr->fixed != !cr->fixed) {
-			if (listed++ < MAX_LISTED)
-				ord_vout_fail(x->v,
-					      "phase %s: roll [%s #%d %s #%d] is %d on a d%d, but the seed and the sealed sheets give %d (the dice were chosen)",
-					      phase, rr->phase, rr->event, rr->purpose, rr->idx,
-					      rr->value, rr->sides, cr->value);
-		}
-	}
-	if (k < ctx->nrolls && listed++ < MAX_LISTED) {
+/* The tables before stage are all met: what the rules gave beyond them. */
+static void cmp_stage(struct cmp *c, int stage)
+{
+	struct ord_ctx *ctx = c->ctx;
+	size_t i, k;
+
+	if (c->stage < 1 && stage >= 1 && (k = c->kroll) < ctx->nrolls && c->listed++ < MAX_LISTED) {
 		/* name the rolls left out (the first few) */
-		ord_buf_reset(&want);
+		ord_buf_reset(&c->want);
 		for (i = k; i < ctx->nrolls && i < k + 3; i++)
-			ord_buf_addf(&want, "%s[%s #%u %s #%u d%u]", i > k ? ", " : "",
+			ord_buf_addf(&c->want, "%s[%s #%u %s #%u d%u]", i > k ? ", " : "",
 				     ctx->rolls[i].phase, ctx->rolls[i].event_seq,
 				     ctx->rolls[i].purpose, ctx->rolls[i].idx, ctx->rolls[i].sides);
-		ord_vout_fail(x->v,
+		ord_vout_fail(c->x->v,
 			      "phase %s: the rules roll %zu %s, but %zu %s recorded: missing %s%s",
-			      phase, ctx->nrolls, ctx->nrolls == 1 ? "die" : "dice", k,
-			      k == 1 ? "is" : "are", want.buf, ctx->nrolls > k + 3 ? " and more" : "");
+			      c->phase, ctx->nrolls, ctx->nrolls == 1 ? "die" : "dice", k,
+			      k == 1 ? "is" : "are", c->want.buf,
+			      ctx->nrolls > k + 3 ? " and more" : "");
 	}
-	/* results */
-	for (i = 0, k = 0; i < r->results.n; i++) {
-		const struct ord_rec_result *rr = &r->results.v[i];
-		const struct ord_ctx_result *cr;
-		if (rr->log != e->seq)
-			continue;
-		if (k >= ctx->nresults) {
-			if (listed++ < MAX_LISTED)
-				ord_vout_fail(x->v,
-					      "phase %s: a result for %s is recorded that the rules do not give: %s",
-					      phase, *rr->unit ? rr->unit : "(no unit)",
-					      rr->explanation);
-			k++;
-			continue;
-		}
-		cr = &ctx->results[k++];
-		ord_buf_reset(&b);
-		ord_kv_serialize(&cr->values, &b);
-		if (strcmp(rr->unit, cr->unit) || rr->event != (int)cr->event_seq ||
-		    strcmp(rr->values, b.buf) || strcmp(rr->explanation, cr->explanation) ||
-		    strcmp(rr->phase, cr->phase)) {
-			ord_buf_reset(&want);
-			ord_buf_reset(&got);
-			if (listed++ >= MAX_LISTED)
-				continue;
-			if (!strcmp(rr->explanation, cr->explanation) &&
-			    !strcmp(rr->unit, cr->unit) && kv_diff(b.buf, rr->values, &want, &got))
-				/* the same words, other values: name the values */
-				ord_vout_fail(x->v,
-					      "phase %s: the result for %s is recorded with %s, but the rules give %s ('%s')",
-					      phase, *rr->unit ? rr->unit : "(no unit)", got.buf,
-					      want.buf, cr->explanation);
-			else if (!strcmp(rr->explanation, cr->explanation)) {
-				/* the same words: name what differs */
-				result_diff(&got, &want, rr, cr, b.buf);
-				ord_vout_fail(x->v,
-					      "phase %s: the result for %s (\"%s\") is recorded with %s, but the rules give %s",
-					      phase, *rr->unit ? rr->unit : "(no unit)",
-					      cr->explanation, got.buf, want.buf);
-			} else
-				ord_vout_fail(x->v,
-					      "phase %s: the result for %s is recorded as \"%s\", but the rules give \"%s\"",
-					      phase, *rr->unit ? rr->unit : "(no unit)",
-					      rr->explanation, cr->explanation);
-		} else if (texts_differ(&rr->texts, &cr->texts, &lang, &was, &is)) {
-			if (listed++ < MAX_LISTED)
-				ord_vout_fail(x->v,
-					      "phase %s: the result for %s is recorded in %s as '%s', but the rules give '%s'",
-					      phase, *rr->unit ? rr->unit : "(no unit)", lang, was,
-					      is);
-		}
+	if (c->stage < 2 && stage >= 2 && c->kres < ctx->nresults && c->listed++ < MAX_LISTED)
+		ord_vout_fail(c->x->v, "phase %s: the rules give %zu results, but %zu are recorded",
+			      c->phase, ctx->nresults, c->kres);
+	if (stage > c->stage)
+		c->stage = stage;
+}
+
+static int cmp_roll(void *ud, const struct ord_rec_roll *rr)
+{
+	struct cmp *c = ud;
+	struct ord_ctx *ctx = c->ctx;
+	const struct ord_ctx_roll *cr;
+	const char *phase = c->phase;
+
+	ord_digest_roll(&c->d, rr->turn, rr->phase, rr->event, rr->purpose, rr->idx, rr->sides,
+			rr->value, rr->fixed);
+	c->n.rolls++;
+	if (c->kroll >= ctx->nrolls) {
+		if (c->listed++ < MAX_LISTED)
+			ord_vout_fail(c->x->v,
+				      "phase %s: roll [%s #%d %s #%d] = %d is recorded, but the rules roll no such die",
+				      phase, rr->phase, rr->event, rr->purpose, rr->idx, rr->value);
+		c->kroll++;
+		return 0;
 	}
-	if (k < ctx->nresults && listed++ < MAX_LISTED)
-		ord_vout_fail(x->v, "phase %s: the rules give %zu results, but %zu are recorded",
-			      phase, ctx->nresults, k);
-	/* unit states: the changed units, in unit order */
-	n = 0;
-	for (i = 0, k = 0; i < ctx->nunits; i++) {
-		const struct ord_rec_state *rs = NULL;
-		if (!ord_ctx_unit_changed(ctx, i, &b))
-			continue;
-		n++;
-		while (k < r->states.n && r->states.v[k].log != e->seq)
-			k++;
-		if (k < r->states.n)
-			rs = &r->states.v[k++];
-		ord_buf_reset(&a);
-		ord_kv_serialize(&ctx->units[i].attrs, &a);
-		if (!rs || strcmp(rs->unit, ctx->units[i].id) || strcmp(rs->value, b.buf) ||
-		    rs->turn != turn || rs->phase != (int)p + 1) {
-			ord_buf_reset(&want);
-			ord_buf_reset(&got);
-			if (listed++ < MAX_LISTED && rs && !strcmp(rs->unit, ctx->units[i].id) &&
-			    kv_diff(b.buf, rs->value, &want, &got))
-				/* the keys that differ, not two states alike but for them */
-				ord_vout_fail(x->v,
-					      "phase %s: unit %s ends the phase with %s by the rules, but its recorded state has %s",
-					      phase, ctx->units[i].id, want.buf, got.buf);
-			else if (listed <= MAX_LISTED && rs &&
-				 !strcmp(rs->unit, ctx->units[i].id) && !strcmp(rs->value, b.buf))
-				/* the same state: what differs is when it is recorded */
-				ord_vout_fail(x->v,
-					      "phase %s: unit %s's state is recorded as of turn %d, phase %d, but the rules give it at turn %d, phase %zu",
-					      phase, ctx->units[i].id, rs->turn, rs->phase, turn,
-					      p + 1);
-			else if (listed <= MAX_LISTED)
-				ord_vout_fail(x->v,
-					      "phase %s: unit %s ends the phase as (%s) by the rules, but its recorded state is %s%s%s",
-					      phase, ctx->units[i].id, flat(&a, b.buf),
-					      rs ? "(" : "missing", rs ? flat(&got, rs->value) : "",
-					      rs ? ")" : "");
-			/* a unit recorded out of order: look at the next row again */
-			if (rs && strcmp(rs->unit, ctx->units[i].id))
-				k--;
-		}
+	cr = &ctx->rolls[c->kroll++];
+	if (strcmp(rr->phase, cr->phase) || rr->event != (int)cr->event_seq ||
+	    strcmp(rr->purpose, cr->purpose) || rr->idx != (int)cr->idx ||
+	    rr->sides != (int)cr->sides) {
+		if (c->listed++ < MAX_LISTED)
+			ord_vout_fail(c->x->v,
+				      "phase %s: roll [%s #%d %s #%d d%d] is recorded where the rules roll [%s #%u %s #%u d%u]",
+				      phase, rr->phase, rr->event, rr->purpose, rr->idx, rr->sides,
+				      cr->phase, cr->event_seq, cr->purpose, cr->idx, cr->sides);
+	} else if (rr->value != cr->value || !rr->fixed != !cr->fixed) {
+		if (c->listed++ < MAX_LISTED)
+			ord_vout_fail(c->x->v,
+				      "phase %s: roll [%s #%d %s #%d] is %d on a d%d, but the seed and the sealed sheets give %d (the dice were chosen)",
+				      phase, rr->phase, rr->event, rr->purpose, rr->idx, rr->value,
+				      rr->sides, cr->value);
 	}
-	for (; k < r->states.n; k++)
-		if (r->states.v[k].log == e->seq) {
-			const struct ord_rec_state *rs = &r->states.v[k];
-			/* looked up, not sought among every unit: a bundle of
-			 * many such rows made that the square of its size */
-			const struct ord_unit *u = ord_ctx_find_unit(ctx, rs->unit);
-			int known = 0;
-			if (u && !strcmp(u->id, rs->unit))
-				known = ord_ctx_unit_changed(ctx, (size_t)(u - ctx->units), &b);
-			if (!known && listed++ < MAX_LISTED)
-				ord_vout_fail(x->v,
-					      "phase %s: a state of unit %s is recorded (%s) that the rules do not give",
-					      phase, rs->unit, flat(&a, rs->value));
-		}
-	if (listed > MAX_LISTED)
-		ord_vout_fail(x->v, "phase %s: and %zu more differences", phase, listed - MAX_LISTED);
-	ord_buf_release(&a);
-	ord_buf_release(&b);
-	ord_buf_release(&want);
-	ord_buf_release(&got);
+	return 0;
+}
+
+static int cmp_result(void *ud, const struct ord_rec_result *rr)
+{
+	struct cmp *c = ud;
+	struct ord_ctx *ctx = c->ctx;
+	const struct ord_ctx_result *cr;
+	const char *phase = c->phase, *lang, *was, *is;
+
+	cmp_stage(c, 1);
+	ord_digest_result(&c->d, rr->turn, rr->phase, rr->event, rr->unit, rr->values,
+			  rr->explanation, &rr->texts);
+	c->n.results++;
+	if (c->kres >= ctx->nresults) {
+		if (c->listed++ < MAX_LISTED)
+			ord_vout_fail(c->x->v,
+				      "phase %s: a result for %s is recorded that the rules do not give: %s",
+				      phase, *rr->unit ? rr->unit : "(no unit)", rr->explanation);
+		c->kres++;
+		return 0;
+	}
+	cr = &ctx->results[c->kres++];
+	ord_buf_reset(&c->b);
+	ord_kv_serialize(&cr->values, &c->b);
+	if (strcmp(rr->unit, cr->unit) || rr->event != (int)cr->event_seq ||
+	    strcmp(rr->values, c->b.buf) || strcmp(rr->explanation, cr->explanation) ||
+	    strcmp(rr->phase, cr->phase)) {
+		ord_buf_reset(&c->want);
+		ord_buf_reset(&c->got);
+		if (c->listed++ >= MAX_LISTED)
+			return 0;
+		if (!strcmp(rr->explanation, cr->explanation) && !strcmp(rr->unit, cr->unit) &&
+		    kv_diff(c->b.buf, rr->values, &c->want, &c->got))
+			/* the same words, other values: name the values */
+			ord_vout_fail(c->x->v,
+				      "phase %s: the result for %s is recorded with %s, but the rules give %s ('%s')",
+				      phase, *rr->unit ? rr->unit : "(no unit)", c->got.buf,
+				      c->want.buf, cr->explanation);
+		else if (!strcmp(rr->explanation, cr->explanation)) {
+			/* the same words: name what differs */
+			result_diff(&c->got, &c->want, rr, cr, c->b.buf);
+			ord_vout_fail(c->x->v,
+				      "phase %s: the result for %s (\"%s\") is recorded with %s, but the rules give %s",
+				      phase, *rr->unit ? rr->unit : "(no unit)", cr->explanation,
+				      c->got.buf, c->want.buf);
+		} else
+			ord_vout_fail(c->x->v,
+				      "phase %s: the result for %s is recorded as \"%s\", but the rules give \"%s\"",
+				      phase, *rr->unit ? rr->unit : "(no unit)", rr->explanation,
+				      cr->explanation);
+	} else if (texts_differ(&rr->texts, &cr->texts, &lang, &was, &is)) {
+		if (c->listed++ < MAX_LISTED)
+			ord_vout_fail(c->x->v,
+				      "phase %s: the result for %s is recorded in %s as '%s', but the rules give '%s'",
+				      phase, *rr->unit ? rr->unit : "(no unit)", lang, was, is);
+	}
+	return 0;
+}
+
+/* The changed unit i, whose state the rules give in c->b, against the
+ * recorded state rs (NULL: none is left): 1 when rs is another unit's,
+ * to be met again by the next changed unit. */
+static int cmp_unit(struct cmp *c, size_t i, const struct ord_rec_state *rs)
+{
+	struct ord_ctx *ctx = c->ctx;
+	const int turn = c->x->r->turn;
+	const char *phase = c->phase;
+	size_t p = c->p;
+
+	ord_buf_reset(&c->a);
+	ord_kv_serialize(&ctx->units[i].attrs, &c->a);
+	if (rs && !strcmp(rs->unit, ctx->units[i].id) && !strcmp(rs->value, c->b.buf) &&
+	    rs->turn == turn && rs->phase == (int)p + 1)
+		return 0;
+	ord_buf_reset(&c->want);
+	ord_buf_reset(&c->got);
+	if (c->listed++ < MAX_LISTED && rs && !strcmp(rs->unit, ctx->units[i].id) &&
+	    kv_diff(c->b.buf, rs->value, &c->want, &c->got))
+		/* the keys that differ, not two states alike but for them */
+		ord_vout_fail(c->x->v,
+			      "phase %s: unit %s ends the phase with %s by the rules, but its recorded state has %s",
+			      phase, ctx->units[i].id, c->want.buf, c->got.buf);
+	else if (c->listed <= MAX_LISTED && rs && !strcmp(rs->unit, ctx->units[i].id) &&
+		 !strcmp(rs->value, c->b.buf))
+		/* the same state: what differs is when it is recorded */
+		ord_vout_fail(c->x->v,
+			      "phase %s: unit %s's state is recorded as of turn %d, phase %d, but the rules give it at turn %d, phase %zu",
+			      phase, ctx->units[i].id, rs->turn, rs->phase, turn, p + 1);
+	else if (c->listed <= MAX_LISTED)
+		ord_vout_fail(c->x->v,
+			      "phase %s: unit %s ends the phase as (%s) by the rules, but its recorded state is %s%s%s",
+			      phase, ctx->units[i].id, flat(&c->a, c->b.buf), rs ? "(" : "missing",
+			      rs ? flat(&c->got, rs->value) : "", rs ? ")" : "");
+	/* a unit recorded out of order: the next unit meets the row again */
+	return rs && strcmp(rs->unit, ctx->units[i].id);
+}
+
+/* The next changed unit from c->unit on (its state in c->b), or nunits. */
+static size_t next_changed(struct cmp *c)
+{
+	while (c->unit < c->ctx->nunits && !ord_ctx_unit_changed(c->ctx, c->unit, &c->b))
+		c->unit++;
+	return c->unit;
+}
+
+static int cmp_state(void *ud, const struct ord_rec_state *rs)
+{
+	struct cmp *c = ud;
+	struct ord_ctx *ctx = c->ctx;
+	const struct ord_unit *u;
+	int known = 0;
+
+	cmp_stage(c, 2);
+	ord_digest_state(&c->d, rs->unit, rs->attrs, rs->turn, rs->phase, rs->value);
+	c->n.states++;
+	while (next_changed(c) < ctx->nunits)
+		if (!cmp_unit(c, c->unit++, rs))
+			return 0;
+	/* past the last changed unit: a row the rules do not give, looked
+	 * up, not sought among every unit (a bundle of many such rows made
+	 * that the square of its size) */
+	u = ord_ctx_find_unit(ctx, rs->unit);
+	if (u && !strcmp(u->id, rs->unit))
+		known = ord_ctx_unit_changed(ctx, (size_t)(u - ctx->units), &c->b);
+	if (!known && c->listed++ < MAX_LISTED)
+		ord_vout_fail(c->x->v,
+			      "phase %s: a state of unit %s is recorded (%s) that the rules do not give",
+			      c->phase, rs->unit, flat(&c->a, rs->value));
+	return 0;
+}
+
+/* Every row met: what the rules gave beyond them, and the rows read
+ * against what the file holds for the entry and against its digest. */
+static void cmp_done(struct cmp *c)
+{
+	struct vr *x = c->x;
+
+	cmp_stage(c, 3);
+	while (next_changed(c) < c->ctx->nunits)
+		cmp_unit(c, c->unit++, NULL);
+	if (c->listed > MAX_LISTED)
+		ord_vout_fail(x->v, "phase %s: and %zu more differences", c->phase,
+			      c->listed - MAX_LISTED);
 }
 
 /*
@@ -767,15 +825,15 @@ static void compare_rows(struct vr *x, const struct ord_record *r, struct ord_ct
  * without the column's type) would otherwise be in the game, and in a
  * player's report, unreplayed and undigested.
  */
-static void rows_all_read(struct vr *x, const struct ord_record *rows, size_t p,
+static void rows_all_read(struct vr *x, const struct ord_phase_rows *n, size_t p,
 			  const struct ord_rec_entry *e)
 {
 	static const char *const what[] = { "roll", "result", "unit state" };
 	size_t read[3], t;
 
-	read[ORD_REC_GROUP_ROLLS] = rows->rolls.n;
-	read[ORD_REC_GROUP_RESULTS] = rows->results.n;
-	read[ORD_REC_GROUP_STATES] = rows->states.n;
+	read[ORD_REC_GROUP_ROLLS] = n->rolls;
+	read[ORD_REC_GROUP_RESULTS] = n->results;
+	read[ORD_REC_GROUP_STATES] = n->states;
 	for (t = 0; t < 3; t++) {
 		size_t held = ord_record_counted(x->r, (int)t, e->seq);
 		if (held != read[t])
@@ -786,16 +844,73 @@ static void rows_all_read(struct vr *x, const struct ord_record *rows, size_t p,
 	}
 }
 
-/* The recorded rows of a resolve entry against its digest. */
-static void check_digest(struct vr *x, const struct ord_record *rows, const struct ord_rec_entry *e)
+/* The phase's rows as met (their digest h, their numbers n) against its
+ * resolve entry. */
+static void check_digest(struct vr *x, const unsigned char h[32], const struct ord_phase_rows *n,
+			 const struct ord_rec_entry *e)
 {
-	if (!ord_phase_rows_agree(rows, e->seq, e->body, NULL, NULL)) {
+	if (!ord_phase_rows_match(h, n, e->body, NULL)) {
 		char *phase = ord_canon_get(e->body, "phase");
 		ord_vout_fail(x->v,
 			      "the rolls, results or unit states of log entry %lld (phase %s) were changed after they were written",
 			      (long long)e->seq, phase ? phase : "?");
 		free(phase);
 	}
+}
+
+/* Compare and digest the phase's rows (struct cmp): 0, or the error of
+ * reading them. */
+static int compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const struct ord_rec_entry *e)
+{
+	const struct ord_rows_sink sink = { cmp_roll, cmp_result, cmp_state, NULL };
+	struct ord_rows_sink s = sink;
+	unsigned char h[32];
+	struct cmp c;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	c.x = x;
+	c.ctx = ctx;
+	c.p = p;
+	c.e = e;
+	c.phase = x->rs->phases[p];
+	ord_buf_init(&c.a);
+	ord_buf_init(&c.b);
+	ord_buf_init(&c.want);
+	ord_buf_init(&c.got);
+	ord_digest_init(&c.d, ORD_PHASE_TAG);
+	s.ud = &c;
+	if ((err = ord_record_rows_each(x->r, e->seq, &s)) == 0) {
+		cmp_done(&c);
+		if (x->r->rows_each)
+			rows_all_read(x, &c.n, p, e);
+		ord_digest_final(&c.d, h);
+		check_digest(x, h, &c.n, e);
+	}
+	ord_buf_release(&c.a);
+	ord_buf_release(&c.b);
+	ord_buf_release(&c.want);
+	ord_buf_release(&c.got);
+	return err;
+}
+
+/* The fixed dice of a fixed-dice game's phase, in the order they were
+ * rolled: the rolls recorded. */
+struct fixed_dice {
+	int *v;
+	size_t n, alloc;
+};
+
+static int fixed_roll(void *ud, const struct ord_rec_roll *rr)
+{
+	struct fixed_dice *f = ud;
+
+	if (f->n == f->alloc) {
+		f->alloc = f->alloc ? 2 * f->alloc : 64;
+		f->v = ord_xrealloc(f->v, f->alloc * sizeof(*f->v));
+	}
+	f->v[f->n++] = rr->value;
+	return 0;
 }
 
 /*
@@ -842,8 +957,8 @@ void ord_vr_replay(struct vr *x)
 	const struct ord_record *r = x->r;
 	struct ord_ctx ctx;
 	size_t p, k, overrides = 0, nres;
-	int bad = x->v->failures, *fixed = NULL, named = 0;
-	size_t nfixed;
+	int bad = x->v->failures, named = 0, none = 0;
+	struct fixed_dice fixed = { NULL, 0, 0 };
 
 	if (!x->rs || !x->have_sc || !x->open)
 		return;
@@ -855,37 +970,30 @@ void ord_vr_replay(struct vr *x)
 		check_stand_ins(x, &ctx);
 	for (p = 0; p < x->nresolved; p++) {
 		const struct ord_rec_entry *e = x->phases[p].resolve;
-		const struct ord_record *rows;
-		struct ord_record tmp;
 		struct ord_phase_dice dice;
 		unsigned char pkey[32];
 		int err, before = x->v->failures;
 
 		x->used[ord_vr_entry_index(x, e)]++;
-		/* the phase's rows: a record read a phase at a time reads them now */
-		ord_record_init(&tmp);
-		if ((x->read_err = ord_record_rows_of(r, e->seq, &tmp, &rows)) != 0)
-			break;
-		if (rows != r)
-			rows_all_read(x, &tmp, p, e);
 		/* room for the results the phase recorded, as the rules should
 		 * give as many */
-		for (k = 0, nres = 0; k < rows->results.n; k++)
-			nres += rows->results.v[k].log == e->seq;
+		if (r->rows_each)
+			nres = ord_record_counted(r, ORD_REC_GROUP_RESULTS, e->seq);
+		else
+			for (k = 0, nres = 0; k < r->results.n; k++)
+				nres += r->results.v[k].log == e->seq;
 		ord_ctx_reserve_results(&ctx, nres);
 		replay_events(x, &ctx, p, &overrides);
 		memset(&dice, 0, sizeof(dice));
 		if (x->cfg.fixed_dice) {
 			/* the referee gave these dice: the rules must follow from them */
-			nfixed = 0;
-			free(fixed);
-			fixed = ord_xcalloc(rows->rolls.n + 1, sizeof(*fixed));
-			for (k = 0; k < rows->rolls.n; k++)
-				if (rows->rolls.v[k].log == e->seq)
-					fixed[nfixed++] = rows->rolls.v[k].value;
+			const struct ord_rows_sink rolls = { fixed_roll, NULL, NULL, &fixed };
+			fixed.n = 0;
+			if ((x->read_err = ord_record_rows_each(r, e->seq, &rolls)) != 0)
+				break;
 			dice.fixed_game = 1;
-			dice.fixed = fixed;
-			dice.nfixed = nfixed;
+			dice.fixed = fixed.v ? fixed.v : &none;
+			dice.nfixed = fixed.n;
 		} else if (x->cfg.witnessed) {
 			if (x->have_key && witness_key(x, &ctx, p, pkey))
 				dice.key = pkey;
@@ -897,7 +1005,6 @@ void ord_vr_replay(struct vr *x)
 				      "phase %zu (%s) cannot be replayed: its dice key is unknown%s",
 				      p + 1, x->rs->phases[p],
 				      r->have_seed ? "" : " (the seed is not revealed)");
-			ord_record_release(&tmp);
 			break;
 		}
 		err = ord_phase_run(&ctx, x->rs->phases[p], &dice);
@@ -906,17 +1013,16 @@ void ord_vr_replay(struct vr *x)
 				      x->rs->phases[p], ord_error_last());
 			ord_error_clear();
 			revision_note(x, e, p, 1, &named);
-			ord_record_release(&tmp);
 			break;
 		}
-		compare_rows(x, rows, &ctx, p, e);
-		check_digest(x, rows, e);
-		ord_record_release(&tmp);
+		/* the phase's rows, compared as they are read */
+		if ((x->read_err = compare_rows(x, &ctx, p, e)) != 0)
+			break;
 		revision_note(x, e, p, x->v->failures > before, &named);
 		ord_ctx_next_phase(&ctx);
 	}
 	if (x->read_err) { /* the game file is at fault: the audit stops */
-		free(fixed);
+		free(fixed.v);
 		ord_ctx_release(&ctx);
 		return;
 	}
@@ -977,6 +1083,6 @@ void ord_vr_replay(struct vr *x)
 				      *d.items[i].unit ? "': " : "", d.items[i].msg);
 		ord_diag_release(&d);
 	}
-	free(fixed);
+	free(fixed.v);
 	ord_ctx_release(&ctx);
 }

@@ -1279,17 +1279,22 @@ static void check_vouched(struct vr *x)
 
 	static const char *const tables[] = { "roll", "result", "unit state" };
 
-	/* a record read a phase at a time counts its rows by entry */
-	for (i = 0; i < r->groups.n; i++) {
-		const struct ord_rec_group *g = &r->groups.v[i];
-		const struct ord_rec_entry *e = ord_record_entry(r, g->log);
-		if (!e || strcmp(e->kind, "resolve")) {
-			ord_vout_fail(x->v, "a %s of turn %d belongs to no resolved phase (entry %lld)",
-				      tables[g->table < 0 || g->table > 2 ? 2 : g->table], r->turn,
-				      (long long)g->log);
-			break;
+	/* a record read a phase at a time counts its rows by entry: the
+	 * first that belongs to no phase, table by table as below */
+	for (k = 0, i = r->groups.n; k < 3 && i == r->groups.n; k++)
+		for (i = 0; i < r->groups.n; i++) {
+			const struct ord_rec_group *g = &r->groups.v[i];
+			const struct ord_rec_entry *e;
+			if (g->table != (int)k)
+				continue;
+			e = ord_record_entry(r, g->log);
+			if (!e || strcmp(e->kind, "resolve")) {
+				ord_vout_fail(x->v,
+					      "a %s of turn %d belongs to no resolved phase (entry %lld)",
+					      tables[k], r->turn, (long long)g->log);
+				break;
+			}
 		}
-	}
 	for (i = 0; i < r->rolls.n + r->results.n + r->states.n; i++) {
 		int64_t log = i < r->rolls.n ? r->rolls.v[i].log
 			      : i < r->rolls.n + r->results.n

@@ -322,10 +322,7 @@ static int load_scenario(void *ud, char **bytes, size_t *len)
 	return ord_store_game_scenario(ud, bytes, len);
 }
 
-static int load_entry_rows(void *ud, int64_t seq, struct ord_record *out)
-{
-	return ord_store_record_load_entry(ud, seq, out);
-}
+static int entry_rows_each(void *ud, int64_t seq, const struct ord_rows_sink *sink);
 
 struct opening {
 	int (*fn)(void *ud, const char *id, const char *state);
@@ -429,7 +426,7 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 		if ((err = ord_store_record_load_entry(db, 0, &none)) != 0)
 			goto out;
 		ord_record_release(&none);
-		r->rows_load = load_entry_rows;
+		r->rows_each = entry_rows_each;
 		r->units_load = load_units;
 		r->rows_ud = db;
 	}
@@ -477,5 +474,75 @@ int ord_store_record_load_entry(sqlite3 *db, int64_t seq, struct ord_record *r)
 		err = rows(&l, entry_rows[i].sql, entry_rows[i].put, entry_rows[i].what);
 	if (err)
 		ord_record_release(r);
+	return err;
+}
+
+/* A log entry's rows as the replay takes them: read as for
+ * ord_store_record_load_entry, and given to the sink a chunk at a time,
+ * so that at most ord_record_chunk() rows of a phase are held. */
+struct chunks {
+	struct load l;
+	struct ord_record tmp;
+	const struct ord_rows_sink *sink;
+	int64_t seq;
+	size_t chunk;
+};
+
+static int flush(struct chunks *c)
+{
+	int err = ord_record_rows_held(&c->tmp, c->seq, c->sink);
+
+	ord_record_release(&c->tmp);
+	ord_record_init(&c->tmp);
+	return err;
+}
+
+/* The rows of a query of entry_rows, in chunks; idcol, when not -1, the
+ * column of a result's id (its languages come as rows of their own, and
+ * a chunk ends between results). */
+static int chunk_rows(struct chunks *c, const struct part_rows *q, int idcol)
+{
+	sqlite3_stmt *st = NULL;
+	int err = 0, rc;
+
+	if ((err = ord_store_stmt(c->l.db, &st, q->sql)) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, 0);
+	sqlite3_bind_int64(st, 2, c->seq);
+	sqlite3_bind_int64(st, 3, c->seq);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (c->tmp.rolls.n + c->tmp.results.n + c->tmp.states.n >= c->chunk &&
+		    (idcol < 0 || sqlite3_column_int64(st, idcol) != c->l.last_result) &&
+		    (err = flush(c)) != 0)
+			break;
+		q->put(&c->l, st);
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ord_store_error(c->l.db, q->what);
+	ord_store_stmt_done(st);
+	if (!err)
+		err = flush(c);
+	return err;
+}
+
+static int entry_rows_each(void *ud, int64_t seq, const struct ord_rows_sink *sink)
+{
+	struct chunks c;
+	int err = 0;
+
+	memset(&c, 0, sizeof(c));
+	ord_record_init(&c.tmp);
+	c.l.db = ud;
+	c.l.r = &c.tmp;
+	c.sink = sink;
+	c.seq = seq;
+	c.chunk = ord_record_chunk();
+	if (sink->roll)
+		err = chunk_rows(&c, &entry_rows[0], -1);
+	if (!err && sink->result)
+		err = chunk_rows(&c, &entry_rows[1], 7);
+	if (!err && sink->state)
+		err = chunk_rows(&c, &entry_rows[2], -1);
+	ord_record_release(&c.tmp);
 	return err;
 }

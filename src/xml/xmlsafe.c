@@ -833,8 +833,9 @@ static unsigned stream_node_line(struct ord_xml_stream *s, xmlNodePtr n)
 	return next_start_line(s, 0);
 }
 
-int ord_xml_stream_open(struct ord_xml_stream **out, const char *bytes, size_t len, size_t max,
-			const char *name, const char *rng_resource, const char *const *containers)
+static int stream_open(struct ord_xml_stream **out, const char *bytes, size_t len, size_t max,
+		       const char *name, const char *rng_resource, const char *const *containers,
+		       size_t whole)
 {
 	const struct ord_resource *r = NULL;
 	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0, NULL };
@@ -876,7 +877,7 @@ int ord_xml_stream_open(struct ord_xml_stream **out, const char *bytes, size_t l
 	}
 	s->r = xmlReaderForMemory(bytes, (int)len, name, NULL,
 				  XML_PARSE_NONET | XML_PARSE_NOWARNING |
-					  (len > ORD_XML_HUGE_BYTES ? XML_PARSE_HUGE : 0));
+					  (whole > ORD_XML_HUGE_BYTES ? XML_PARSE_HUGE : 0));
 	if (!s->r) {
 		err = ord_error_set(ORD_ERROR, "%s: out of memory", name);
 		goto out;
@@ -895,6 +896,18 @@ out:
 	ord_buf_release(&sc.msg);
 	ord_xml_stream_free(s);
 	return err;
+}
+
+int ord_xml_stream_open(struct ord_xml_stream **out, const char *bytes, size_t len, size_t max,
+			const char *name, const char *rng_resource, const char *const *containers)
+{
+	return stream_open(out, bytes, len, max, name, rng_resource, containers, len);
+}
+
+int ord_xml_stream_open_part(struct ord_xml_stream **out, const char *bytes, size_t len,
+			     size_t whole, const char *name, const char *const *containers)
+{
+	return stream_open(out, bytes, len, whole > len ? whole : len, name, NULL, containers, whole);
 }
 
 /* The stream's error: what libxml2 said, else what. */

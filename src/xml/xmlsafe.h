@@ -63,6 +63,12 @@ enum ord_xml_event {
  * elements, and any root is the schema's to refuse). */
 int ord_xml_stream_open(struct ord_xml_stream **out, const char *bytes, size_t len, size_t max,
 			const char *name, const char *rng_resource, const char *const *containers);
+/* A stream over a part of a document of whole bytes that was read before
+ * (with its schema), read with the limits the parser had for the whole
+ * (XML_PARSE_HUGE past ORD_XML_HUGE_BYTES): a name or a text it read
+ * whole is read in the part too.  No schema. */
+int ord_xml_stream_open_part(struct ord_xml_stream **out, const char *bytes, size_t len,
+			     size_t whole, const char *name, const char *const *containers);
 /* The next event (enum ord_xml_event), or ORD_EBADDATA with the message
  * set ("NAME:LINE: what was expected"): not well-formed, not valid. */
 int ord_xml_stream_next(struct ord_xml_stream *s);

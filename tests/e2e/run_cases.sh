@@ -119,6 +119,22 @@ run() {
 	return 0
 }
 
+# chunked LINE CMD...: the command (an audit, a verify) gives what it just
+# gave when the replay is handed a phase's rows one at a time
+# (ORDERLY_ROWS_CHUNK=1), not 1,024: every row crosses a chunk's edge
+chunked() {
+	local line=$1 out rc
+	shift
+	out=$(ORDERLY_ROWS_CHUNK=1 "$ORDERLY" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" != "$last_rc" ] || [ "$out" != "$last_out" ]; then
+		fail "$line" "with ORDERLY_ROWS_CHUNK=1, exit $rc (not $last_rc) or another output: ${*}"
+		diff <(printf '%s\n' "$last_out") <(printf '%s\n' "$out") | sed 's/^/#     | /' | head -20
+		return 1
+	fi
+	return 0
+}
+
 # expect LINE OUTPUT BODY: every body line must (or with '!', must not) occur
 expect() {
 	local line=$1 out=$2 body=$3 l needle n=0
@@ -254,7 +270,8 @@ section() {
 		;;
 	expect-audit)
 		run "$line" "${sec_args[0]:-0}" "$ORDERLY" audit "$game" &&
-			expect "$line" "$last_out" "$body"
+			expect "$line" "$last_out" "$body" &&
+			chunked "$line" audit "$game"
 		;;
 	*)
 		fail "$line" "unknown section [$name]"

@@ -33,6 +33,19 @@ expect() {  # expect STATUS ARGS...: run orderly ARGS, fail unless it exits STAT
 	run "$ORDERLY" "$@"
 	[[ "$RC" == "$want" ]] || fail "'orderly $*' exited $RC, expected $want"
 }
+# chunked STATUS ARGS...: expect, and the same output when the replay is
+# handed a phase's rows and the units' states one at a time
+# (ORDERLY_ROWS_CHUNK=1: every row crosses the edge of a run read again)
+chunked() {
+	local out
+	expect "$@"
+	out=$OUT
+	ORDERLY_ROWS_CHUNK=1 expect "$@"
+	[[ "$OUT" == "$out" ]] || fail "'orderly ${*:2}' with ORDERLY_ROWS_CHUNK=1 says:
+$OUT
+not:
+$out"
+}
 has() { [[ "$1" == *"$2"* ]] || fail "expected '$2' in:
 $1"; }
 hasnt() { [[ "$1" != *"$2"* ]] || fail "did not expect '$2' in:
@@ -143,7 +156,7 @@ hasnt "$OUT" "FAILED"
 expect 0 verify turn1.xml --pubkey referee.key.pub --receipt "$COMMIT" --receipt "$RED2" --head seal.head --head exchange.head
 has "$OUT" "matches; nothing up to it was rewritten"
 has "$OUT" "no --head of turn 1's opening (open-1.head): nothing shows the turn was not opened again"
-expect 0 verify turn1.xml --pubkey referee.key.pub --receipt "$COMMIT" --receipt "$RED2" --head open.head --head seal.head --head exchange.head
+chunked 0 verify turn1.xml --pubkey referee.key.pub --receipt "$COMMIT" --receipt "$RED2" --head open.head --head seal.head --head exchange.head
 has "$OUT" "and this turn continues from it"
 hasnt "$OUT" "no --pubkey"
 hasnt "$OUT" "no --head"
@@ -219,7 +232,7 @@ has "$OUT" "note: the game's rules tables are not this orderly's built-in battal
 tamper() {  # tamper NAME PERL-SUBSTITUTION EXPECTED-TEXT
 	perl -0777 -pe "$2" turn1.xml >"$1.xml"
 	cmp -s turn1.xml "$1.xml" && fail "$1: the change changed nothing"
-	expect 1 verify "$1.xml" --pubkey "$REFKEY" --receipt "$COMMIT"
+	chunked 1 verify "$1.xml" --pubkey "$REFKEY" --receipt "$COMMIT"
 	has "$OUT" "FAILED"
 	has "$OUT" "$3"
 }
@@ -233,7 +246,16 @@ tamper result 's/(<explanation>)(.)/$1.($2 eq "a" ? "b" : "a")/e' "the signature
 tamper signature 's/(<signature>)(.)/$1.($2 eq "0" ? "1" : "0")/e' "the signature does not hold"
 tamper appended 's/$/<!-- more -->\n/' "the signature is not the last element"
 # the untouched bundle still verifies: no false alarm
-expect 0 verify turn1.xml --pubkey "$REFKEY" --receipt "$COMMIT"
+chunked 0 verify turn1.xml --pubkey "$REFKEY" --receipt "$COMMIT"
+# and from what is no regular file, read once (a red team's finding: a pipe
+# was opened again to read the rows again, and a FIFO waited for a writer)
+run sh -c "cat turn1.xml | '$ORDERLY' verify /dev/stdin"
+[[ "$RC" == 0 ]] || fail "verify of a pipe as /dev/stdin exited $RC: $ERR"
+mkfifo bundle.fifo
+cat turn1.xml >bundle.fifo &
+run timeout 60 "$ORDERLY" verify bundle.fifo
+[[ "$RC" == 0 ]] || fail "verify of a FIFO exited $RC: $ERR"
+wait
 
 # ------------------------------------------------------------ unreadable bundles, usage
 perl -0777 -pe 's/\?>\n/?>\n<!DOCTYPE bundle [<!ENTITY x "y">]>\n/' turn1.xml >doctype.xml
@@ -241,6 +263,27 @@ expect 65 verify doctype.xml
 has "$ERR" "DOCTYPE"
 printf '<bundle/>' >empty.xml
 expect 65 verify empty.xml
+# A bundle past the size from which verify lets the pages it has read go
+# (12 MB of comments after its title), refused as it is from standard
+# input (which keeps every byte): cut short inside its rows (the parser
+# names the element and line from a scan from the start, made again from
+# the bytes read back), and broken in its rows (what the refusal says of
+# the whole bytes, read back).
+big() {
+	perl -0777 -pe 's{(</title>\n)}{$1 . ("  <!-- " . ("x" x 50) . " -->\n") x 200000}e' turn1.xml >"$1"
+}
+big big-cut.xml
+truncate -s -2000 big-cut.xml
+big big-broken.xml
+perl -0777 -pi -e 's{(<state [^>]*>)}{$1<}' big-broken.xml
+for f in big-cut.xml big-broken.xml; do
+	expect 65 verify "$f"
+	from_file=$ERR
+	run "$ORDERLY" verify - <"$f"
+	[[ "$RC" == 65 && "${ERR//<stdin>/$f}" == "$from_file" ]] ||
+		fail "$f: verify of the file says '$from_file', from standard input (exit $RC) '$ERR'"
+done
+has "$from_file" "big-broken.xml"
 expect 66 verify missing.xml
 expect 64 verify
 expect 64 verify turn1.xml --receipt 12ab

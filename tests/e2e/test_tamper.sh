@@ -65,6 +65,10 @@ $OUT"
 	expect_line "$OUT" '^[0-9]+ problems? found$'
 	expect_not_in "$OUT" "clean"
 	expect_in "$ERR" "found"
+	# the same findings when the replay is handed the rows one at a time
+	local out=$OUT
+	ORDERLY_ROWS_CHUNK=1 expect_exit 1 ord audit "$game"
+	expect_eq "$OUT" "$out" "$name, the rows read one at a time"
 }
 
 RED="side_id = (SELECT id FROM side WHERE name = 'red')"

@@ -539,6 +539,39 @@ START_TEST(file_rows_verify_alike)
 }
 END_TEST
 
+/* A bundle past the size where the parser takes XML_PARSE_HUGE (10 MB of
+ * comments), with a name longer than it takes without (a processing
+ * instruction's target of 60,000 letters) among its rows: the rows read
+ * again from the file are read with the limits of the whole, and verify
+ * as the bundle lent does (a red team's finding: refused from the file). */
+START_TEST(file_huge_names_alike)
+{
+	struct ord_buf doc = ORD_BUF_INIT;
+	size_t cut = sig_offset(bundle.buf, bundle.len), i;
+	const char *title = strstr(bundle.buf, "</title>\n"), *roll = strstr(bundle.buf, "<roll ");
+
+	ck_assert_ptr_nonnull(title);
+	ck_assert_ptr_nonnull(roll);
+	/* between the first two rolls: inside a run, read again */
+	roll = strstr(roll + 1, "<roll ");
+	ck_assert_ptr_nonnull(roll);
+	title += strlen("</title>\n");
+	ord_buf_add(&doc, bundle.buf, (size_t)(title - bundle.buf));
+	for (i = 0; i < 200000; i++)
+		ord_buf_adds(&doc, "  <!-- xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx -->\n");
+	ord_buf_add(&doc, title, (size_t)(roll - title));
+	ord_buf_adds(&doc, "<?");
+	for (i = 0; i < 60000; i++)
+		ord_buf_addch(&doc, 'p');
+	ord_buf_adds(&doc, " x?>\n  ");
+	ord_buf_add(&doc, roll, (size_t)(bundle.buf + cut - roll));
+	ord_bundle_sign(&doc, referee.sk);
+	ck_assert_uint_gt(doc.len, 10u << 20);
+	file_alike(doc.buf, doc.len, "huge names");
+	ord_buf_release(&doc);
+}
+END_TEST
+
 /* Rows read again from a file that changed since it was read and signed
  * are refused, not replayed: the verify of the bytes first read does not
  * vouch for what the file holds now. */
@@ -1657,6 +1690,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, taken_bytes_verify_alike);
 	tcase_add_test(v, file_rows_verify_alike);
 	tcase_add_test(v, file_changed_while_verified);
+	tcase_add_test(v, file_huge_names_alike);
 	tcase_add_test(v, rows_left_out);
 	tcase_add_test(v, header_is_checked);
 	tcase_add_test(v, later_heads_are_a_note);
