@@ -658,10 +658,12 @@ void ord_ctx_next_phase(struct ord_ctx *ctx)
 		ord_buf_reset(&b);
 		ord_kv_serialize(st, &b);
 		state_hash(ctx->state_before[i], b.buf);
-		/* packed again, in one block: so the next phase sees at once
-		 * whether it touched the unit, and the units the phase changed
-		 * do not keep a string for each key they set */
+		/* packed again, in one block, and held as hashed: so the next
+		 * phase sees at once whether it touched the unit, and the
+		 * units the phase changed do not keep a string for each key
+		 * they set */
 		ord_kv_repack(st, &b);
+		ord_kv_hold(st);
 	}
 	ord_buf_release(&b);
 }

@@ -356,9 +356,10 @@ enum {
 	ORD_REC_STATES = 1 << 7,  /* the units' states each phase wrote */
 	ORD_REC_HEADS = 1 << 8,   /* signed heads and witness links */
 	ORD_REC_ALL = (1 << 9) - 1,
-	/* rolls, results and states left in the file and read a log entry
-	 * at a time by the replay (record.h: rows_load, groups), so that the
-	 * verifier never holds more than one phase's, and the units' opening
+	/* rolls, results and states left in the file and given to the
+	 * replay a log entry's at a time, a chunk of them at a time
+	 * (record.h: rows_each, groups), so that the verifier holds no
+	 * phase's rows whole, and the units' opening
 	 * states read as the replay takes them (units_load): an audit's */
 	ORD_REC_BY_PHASE = 1 << 9,
 	ORD_REC_AUDIT = (ORD_REC_ALL &
