@@ -359,14 +359,17 @@ struct rows_src {
 	const char *name;
 	ORD_REC_ARRAY(struct run) runs;  /* of rows */
 	ORD_REC_ARRAY(struct run) units; /* of the units' opening states, in order */
+	struct run scenario;             /* the scenario's element (its n: 1 when read) */
 	struct run *open;                /* the run being read (of either), or NULL */
 	size_t chunk;                    /* the most rows of a run (ord_record_chunk) */
 	size_t len;                      /* the bundle's bytes (the parser's limits) */
 	int in_units;                    /* inside <units> */
 };
 
-/* A run of units (struct run's table), apart from the tables of rows. */
+/* A run of units, and the scenario's element (struct run's table), apart
+ * from the tables of rows. */
 #define RUN_UNITS 3
+#define RUN_SCENARIO 4
 
 struct reader {
 	struct ord_xml_stream *x;
@@ -522,7 +525,7 @@ static void run_close(struct reader *rd, size_t at)
 	o->end = at;
 	run_feed(rd, at);
 	crypto_generichash_final(&rd->hs, o->hash, 32);
-	if (o->table != RUN_UNITS) {
+	if (o->table < RUN_UNITS) {
 		struct ord_rec_group *g = ORD_REC_ADD(rd->main->groups);
 		g->table = o->table;
 		g->log = o->log;
@@ -549,7 +552,9 @@ static void run_to(struct reader *rd, int table, int64_t log, size_t at)
 		run_feed(rd, at);
 	rd->r = rd->main;
 	if (table >= 0 && !src->open) {
-		o = table == RUN_UNITS ? ORD_REC_ADD(src->units) : ORD_REC_ADD(src->runs);
+		o = table == RUN_UNITS      ? ORD_REC_ADD(src->units)
+		    : table == RUN_SCENARIO ? &src->scenario
+					    : ORD_REC_ADD(src->runs);
 		o->table = table;
 		o->log = log;
 		o->start = at;
@@ -572,7 +577,12 @@ static void run_at(struct reader *rd, const char *e)
 					   : -1;
 
 	rd->src->in_units = !strcmp(e, "units");
-	run_to(rd, table, table < 0 ? 0 : attr_long(rd, "log"), ord_xml_stream_offset(rd->x));
+	/* the scenario, one (the schema's), is hashed and read again when
+	 * the verifier asks for it */
+	if (table < 0 && !strcmp(e, "scenario") && !rd->src->scenario.n)
+		table = RUN_SCENARIO;
+	run_to(rd, table, table < 0 || table == RUN_SCENARIO ? 0 : attr_long(rd, "log"),
+	       ord_xml_stream_offset(rd->x));
 }
 
 /* A row (or a unit) of a run read: counted, and the scratch let go now
@@ -765,6 +775,12 @@ static void end(struct reader *rd, const char *e, int depth)
 	} else if (!strcmp(e, "title")) {
 		free(r->title);
 		r->title = content_dup(rd, &len);
+	} else if (!strcmp(e, "scenario") && rd->src && r != rd->main) {
+		/* its hash kept, its bytes read again (scenario_of) */
+		const char *c = content(rd, &len);
+		crypto_generichash(rd->main->scenario_hash, 32, (const unsigned char *)c, len, NULL, 0);
+		rd->main->scenario_hashed = 1;
+		rd->main->scenario_len = len;
 	} else if (!strcmp(e, "scenario")) {
 		free(r->scenario);
 		r->scenario = content_dup(rd, &r->scenario_len);
@@ -841,7 +857,7 @@ static int read_record(struct reader *rd)
 	for (i = 0; i < r->entries.n; i++)
 		if (!strcmp(r->entries.v[i].kind, "exchange"))
 			r->exchanged = 1;
-	if (!r->scenario)
+	if (!r->scenario && !r->scenario_hashed)
 		r->scenario = ord_strdup("");
 	if (!r->tables)
 		r->tables = ord_strdup("");
@@ -1206,6 +1222,27 @@ static int rows_of(void *ud, int64_t seq, const struct ord_rows_sink *sink)
 	return err;
 }
 
+/* The scenario's bytes, read again from the bundle's file (the record's
+ * scenario_load): malloc'd, for the caller to free. */
+static int scenario_of(void *ud, char **bytes, size_t *len)
+{
+	const struct rows_src *src = ud;
+	struct ord_record tmp;
+	int err;
+
+	ord_record_init(&tmp);
+	err = run_read(src, &src->scenario, "<bundle>\n", "</bundle>\n", &tmp);
+	*bytes = tmp.scenario ? tmp.scenario : ord_strdup("");
+	*len = tmp.scenario ? tmp.scenario_len : 0;
+	tmp.scenario = NULL;
+	ord_record_release(&tmp);
+	if (err) {
+		free(*bytes);
+		*bytes = NULL;
+	}
+	return err;
+}
+
 /* The units' opening states, read again from the bundle's file, each to
  * fn (the record's units_load): a run of them at a time.  The last run
  * ends where the next element begins, past </units>. */
@@ -1374,6 +1411,8 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, con
 		r.rows_ud = &src;
 		if (src.units.n)
 			r.units_load = units_of;
+		if (r.scenario_hashed)
+			r.scenario_load = scenario_of;
 	}
 	if (err) {
 		if (err == ORD_EBADDATA)

@@ -496,11 +496,9 @@ static void file_alike(const char *doc, size_t len, const char *what)
  * lets the bytes go gives again from the file) and one with CR LF. */
 START_TEST(file_rows_verify_alike)
 {
-	static const char *const cls[][2] = { { "roll", "value" },
-					      { "result", NULL },
-					      { "state", NULL },
-					      { "unit", NULL },
-					      { "roll", "purpose" } };
+	static const char *const cls[][2] = { { "roll", "value" },  { "result", NULL },
+					      { "state", NULL },    { "unit", NULL },
+					      { "scenario", NULL }, { "roll", "purpose" } };
 	struct ord_buf doc = ORD_BUF_INIT;
 	struct region r[8];
 	size_t k, n, i, cut = sig_offset(bundle.buf, bundle.len);
@@ -577,7 +575,9 @@ END_TEST
  * vouch for what the file holds now. */
 START_TEST(file_changed_while_verified)
 {
-	static const char *const cls[][2] = { { "roll", "value" }, { "unit", NULL } };
+	static const char *const cls[][2] = { { "roll", "value" },
+					      { "unit", NULL },
+					      { "scenario", NULL } };
 	struct ord_buf out = ORD_BUF_INIT, doc = ORD_BUF_INIT;
 	struct ord_verify_opts o = full_opts();
 	struct region r[2];
@@ -585,7 +585,7 @@ START_TEST(file_changed_while_verified)
 	size_t k, at;
 	int fd, rc;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < sizeof(cls) / sizeof(cls[0]); k++) {
 		char *copy = ord_xmalloc(bundle.len + 1);
 		ck_assert_uint_ge(regions(r, 2, cls[k][0], cls[k][1]), 1);
 		at = r[0].start + r[0].len / 2;
