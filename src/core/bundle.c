@@ -361,9 +361,12 @@ struct rows_src {
 	ORD_REC_ARRAY(struct run) units; /* of the units' opening states, in order */
 	struct run scenario;             /* the scenario's element (its n: 1 when read) */
 	struct run *open;                /* the run being read (of either), or NULL */
-	size_t chunk;                    /* the most rows of a run (ord_record_chunk) */
-	size_t len;                      /* the bundle's bytes (the parser's limits) */
-	int in_units;                    /* inside <units> */
+	/* a run is read again whole: a phase's rows of one table (a third
+	 * of a bundle of 100,000 units) come back in runs of at most this
+	 * many (ord_record_chunk) */
+	size_t chunk;
+	size_t len;   /* the bundle's bytes (the parser's limits) */
+	int in_units; /* inside <units> */
 };
 
 /* A run of units, and the scenario's element (struct run's table), apart
@@ -485,8 +488,6 @@ static char *content_dup(struct reader *rd, size_t *len)
 	return copy;
 }
 
-/* The open run ends where the element at offset at begins: its bytes
- * hashed, its rows counted for their entry (the record's groups). */
 /* The open run's bytes up to at into its hash. */
 static void run_feed(struct reader *rd, size_t at)
 {
@@ -518,6 +519,8 @@ static void drop_behind(struct reader *rd, size_t at)
 #endif
 }
 
+/* The open run ends where the element at offset at begins: its bytes
+ * hashed, its rows counted for their entry (the record's groups). */
 static void run_close(struct reader *rd, size_t at)
 {
 	struct run *o = rd->src->open;
@@ -533,10 +536,6 @@ static void run_close(struct reader *rd, size_t at)
 	}
 	rd->src->open = NULL;
 }
-
-/* A run is read again whole: a phase's rows of one table (a third of a
- * bundle of 100,000 units) come back in runs of at most
- * ord_record_chunk() rows (rows_src's chunk). */
 
 /* A row (table, log) begins at offset at: the open run goes on, or ends
  * and (when table is not -1, no row) another begins; read into the
