@@ -627,6 +627,22 @@ static void check_overfire(struct ord_ctx *ctx, const struct ord_event *ev,
 		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
 			     "the target must stand at least %g cm beyond what is fired over, not %s cm",
 			     min_b, ord_kv_get(&ev->kv, "over_bag"));
+	/* what is fired over stands between the battery and its target: no
+	 * farther from either than they are apart, where the fire gives
+	 * their distance (overskydning_afstand_kontrol: a game made before
+	 * took any) */
+	if (ord_kv_get(&ev->kv, "afstand") && ks_check(ks_r(ctx), "overskydning_afstand_kontrol")) {
+		double apart = ord_kv_get_num(&ev->kv, "afstand", 0);
+		if (ord_kv_get_num(&ev->kv, "over_afstand", 0) >= apart)
+			ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+				     "what is fired over stands %s cm from the battery, and the target %s cm: it stands between them, nearer",
+				     ord_kv_get(&ev->kv, "over_afstand"),
+				     ord_kv_get(&ev->kv, "afstand"));
+		if (ord_kv_get_num(&ev->kv, "over_bag", 0) >= apart)
+			ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+				     "the target stands %s cm beyond what is fired over, and %s cm from the battery: what is fired over stands between them, nearer",
+				     ord_kv_get(&ev->kv, "over_bag"), ord_kv_get(&ev->kv, "afstand"));
+	}
 }
 
 /* u is out of the game: "'D2' was merged into 'D1'" (6.2), "has

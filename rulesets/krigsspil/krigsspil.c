@@ -838,9 +838,13 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * that declared no attack on it, or a second to the same attack, is
 	 * refused; a reaction that names its attacker answers that attack
 	 * alone, and one against no attacker is not carried out (16.2,
-	 * reaktion_kontrol)
+	 * reaktion_kontrol);
+	 * 2026-12-03.3, switched the same way: a battery's fire over
+	 * something (over=) standing as far from it or from the target as
+	 * the target from the battery (afstand=) is refused, what is fired
+	 * over standing between them (15, overskydning_afstand_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-03.2",    /* rules_revision (above) */
+	"2026-12-03.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

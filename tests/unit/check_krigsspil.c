@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-03.2");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-03.3");
 }
 END_TEST
 
@@ -3534,6 +3534,38 @@ static void game_without(const char *param)
 	cast();
 }
 
+/* 15: "Afstanden mellem den skydende enhed til den overskudte enhed ... og
+ * Afstanden mellem den overskudte enhed ... til den beskudte enhed": what
+ * is fired over stands between the battery and its target, so neither
+ * distance is the target's from the battery or more, where the fire gives
+ * it (afstand=; overskydning_afstand_kontrol: a game made before took any) */
+START_TEST(test_overfire_between)
+{
+	game_without(NULL);
+	orders("A1 AS SF @L1\n");
+	EV_OK("artilleri",
+	      "unit=A1 maal=L1 afstand=60 over=D1 over_hoejde=1 over_afstand=20 over_bag=40");
+	game_without(NULL);
+	orders("A1 AS SF @L1\n");
+	EV_BAD("artilleri",
+	       "unit=A1 maal=L1 afstand=60 over=D1 over_hoejde=1 over_afstand=80 over_bag=20",
+	       "what is fired over stands 80 cm from the battery, and the target 60 cm: it stands "
+	       "between them, nearer (15 overskydning)");
+	EV_BAD("artilleri",
+	       "unit=A1 maal=L1 afstand=60 over=D1 over_hoejde=1 over_afstand=20 over_bag=60",
+	       "the target stands 60 cm beyond what is fired over, and 60 cm from the battery: "
+	       "what is fired over stands between them, nearer (15 overskydning)");
+	/* a zone gives no distance to hold them to */
+	game_without(NULL);
+	orders("A1 AS SF @L1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II over=D1 over_hoejde=1 over_afstand=80 over_bag=80");
+	game_without("overskydning_afstand_kontrol");
+	orders("A1 AS SF @L1\n");
+	EV_OK("artilleri",
+	      "unit=A1 maal=L1 afstand=60 over=D1 over_hoejde=1 over_afstand=80 over_bag=20");
+}
+END_TEST
+
 /* 17.3: "Det regnes for forfølgelsesangreb hvis en enhed i FU bliver
  * angrebet af en enhed hvis styrke er mindst [25]% af egen styrke ...
  * anses altid for at have tabt": the rule's, whatever the event says */
@@ -5219,6 +5251,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_other_sheet_rules);
 	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_overfire);
+	tcase_add_test(tc, test_overfire_between);
 	tcase_add_test(tc, test_own_flags_refused);
 	tcase_add_test(tc, test_melee_own_flags_refused);
 	tcase_add_test(tc, test_melee_referee_flags_refused);
