@@ -607,7 +607,8 @@ struct cmp {
 	size_t kroll; /* the replay's next roll, result, and unit (states) */
 	size_t kres;
 	size_t unit;
-	struct ord_buf a, b, want, got;
+	unsigned char *ok; /* per unit: its recorded state is the one the rules give */
+	struct ord_buf a, b, want, got, attrs;
 	struct ord_digest d;
 	struct ord_phase_rows n; /* rows met, by table */
 };
@@ -742,11 +743,21 @@ static int cmp_unit(struct cmp *c, size_t i, const struct ord_rec_state *rs)
 	const char *phase = c->phase;
 	size_t p = c->p;
 
-	ord_buf_reset(&c->a);
-	ord_kv_serialize(&ctx->units[i].attrs, &c->a);
 	if (rs && !strcmp(rs->unit, ctx->units[i].id) && !strcmp(rs->value, c->b.buf) &&
-	    rs->turn == turn && rs->phase == (int)p + 1)
+	    rs->turn == turn && rs->phase == (int)p + 1) {
+		/* and with the attributes it is digested with (a fourth red
+		 * team: a bundle's were read by nothing) */
+		ord_buf_reset(&c->attrs);
+		ord_kv_serialize(&ctx->units[i].attrs, &c->attrs);
+		if (!strcmp(rs->attrs, c->attrs.buf))
+			c->ok[i] = 1;
+		else if (c->listed++ < MAX_LISTED)
+			ord_vout_fail(c->x->v,
+				      "phase %s: unit %s's state is recorded with the attributes (%s), but the scenario gives (%s)",
+				      phase, ctx->units[i].id, flat(&c->got, rs->attrs),
+				      flat(&c->want, c->attrs.buf));
 		return 0;
+	}
 	ord_buf_reset(&c->want);
 	ord_buf_reset(&c->got);
 	if (c->listed++ < MAX_LISTED && rs && !strcmp(rs->unit, ctx->units[i].id) &&
@@ -795,6 +806,16 @@ static int cmp_state(void *ud, const struct ord_rec_state *rs)
 	 * up, not sought among every unit (a bundle of many such rows made
 	 * that the square of its size) */
 	u = ord_ctx_find_unit(ctx, rs->unit);
+	if (u && !strcmp(u->id, rs->unit) && c->ok[u - ctx->units]) {
+		/* a second state of a unit whose first is the rules' (a
+		 * fourth red team: taken as the unit's, unseen) */
+		if (c->listed++ < MAX_LISTED)
+			ord_vout_fail(c->x->v,
+				      "phase %s: a second state of unit %s is recorded (%s): the rules give it one, recorded before it",
+				      c->phase, rs->unit, flat(&c->a, rs->value));
+		return 0;
+	}
+	/* a unit the phase changed was named already, out of order */
 	if (u && !strcmp(u->id, rs->unit))
 		known = ord_ctx_unit_changed(ctx, (size_t)(u - ctx->units), &c->b);
 	if (!known && c->listed++ < MAX_LISTED)
@@ -874,10 +895,12 @@ static int compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const struc
 	c.p = p;
 	c.e = e;
 	c.phase = x->rs->phases[p];
+	c.ok = ord_xcalloc(ctx->nunits ? ctx->nunits : 1, 1);
 	ord_buf_init(&c.a);
 	ord_buf_init(&c.b);
 	ord_buf_init(&c.want);
 	ord_buf_init(&c.got);
+	ord_buf_init(&c.attrs);
 	ord_digest_init(&c.d, ORD_PHASE_TAG);
 	s.ud = &c;
 	if ((err = ord_record_rows_each(x->r, e->seq, &s)) == 0) {
@@ -891,7 +914,44 @@ static int compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const struc
 	ord_buf_release(&c.b);
 	ord_buf_release(&c.want);
 	ord_buf_release(&c.got);
+	ord_buf_release(&c.attrs);
+	free(c.ok);
 	return err;
+}
+
+/* A phase whose replay stops: its rows counted against what the file
+ * holds for its entry all the same (rows_all_read), as before they were
+ * compared as they come (a fourth red team). */
+static int count_roll(void *ud, const struct ord_rec_roll *row)
+{
+	(void)row;
+	((struct ord_phase_rows *)ud)->rolls++;
+	return 0;
+}
+
+static int count_result(void *ud, const struct ord_rec_result *row)
+{
+	(void)row;
+	((struct ord_phase_rows *)ud)->results++;
+	return 0;
+}
+
+static int count_state(void *ud, const struct ord_rec_state *row)
+{
+	(void)row;
+	((struct ord_phase_rows *)ud)->states++;
+	return 0;
+}
+
+static void rows_counted(struct vr *x, size_t p, const struct ord_rec_entry *e)
+{
+	struct ord_phase_rows n = { 0, 0, 0 };
+	const struct ord_rows_sink sink = { count_roll, count_result, count_state, &n };
+
+	if (!x->r->rows_each)
+		return;
+	if ((x->read_err = ord_record_rows_each(x->r, e->seq, &sink)) == 0)
+		rows_all_read(x, &n, p, e);
 }
 
 /* The fixed dice of a fixed-dice game's phase, in the order they were
@@ -1001,6 +1061,7 @@ void ord_vr_replay(struct vr *x)
 			dice.key = x->dice_key;
 		}
 		if (!dice.fixed_game && !dice.key) {
+			rows_counted(x, p, e);
 			ord_vout_fail(x->v,
 				      "phase %zu (%s) cannot be replayed: its dice key is unknown%s",
 				      p + 1, x->rs->phases[p],
@@ -1009,8 +1070,11 @@ void ord_vr_replay(struct vr *x)
 		}
 		err = ord_phase_run(&ctx, x->rs->phases[p], &dice);
 		if (err) {
+			char *why = ord_strdup(ord_error_last());
+			rows_counted(x, p, e);
 			ord_vout_fail(x->v, "phase %zu (%s): the replay stops: %s", p + 1,
-				      x->rs->phases[p], ord_error_last());
+				      x->rs->phases[p], why);
+			free(why);
 			ord_error_clear();
 			revision_note(x, e, p, 1, &named);
 			break;

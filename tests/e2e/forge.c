@@ -15,7 +15,8 @@
  *       every sheet of the turn committed again to it (rows and log), then
  *       rechain
  *   ord_forge digest GAME SEQ
- *       the digest of resolve entry SEQ recomputed from its rows, then rechain
+ *       the digest of resolve entry SEQ and the numbers of rows it counts
+ *       recomputed from its rows, then rechain
  *   ord_forge skip-phase GAME
  *       log the current phase as resolved with no rows, as if nothing had to
  *       happen in it, move the turn row on, then rechain
@@ -305,7 +306,8 @@ static void digest(ord_game *g, int64_t seq)
 	sqlite3 *db = db_of(g);
 	struct ord_digest d;
 	unsigned char h[32];
-	char hex[65], *body, *nb;
+	char hex[65], num[32], *body, *nb;
+	long nrolls = 0, nresults = 0, nstates = 0;
 	sqlite3_stmt *st;
 
 	ord_digest_init(&d, ORD_PHASE_TAG);
@@ -317,7 +319,8 @@ static void digest(ord_game *g, int64_t seq)
 				(const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
 				(const char *)sqlite3_column_text(st, 3), sqlite3_column_int(st, 4),
 				sqlite3_column_int(st, 5), sqlite3_column_int(st, 6),
-				sqlite3_column_int(st, 7));
+				sqlite3_column_int(st, 7)),
+			nrolls++;
 	sqlite3_finalize(st);
 	st = prep(db,
 		  "SELECT turn, phase, event_seq, unit, vals, explanation, id FROM result WHERE log_seq = ? ORDER BY id");
@@ -339,6 +342,7 @@ static void digest(ord_game *g, int64_t seq)
 				  (const char *)sqlite3_column_text(st, 4),
 				  (const char *)sqlite3_column_text(st, 5), &texts);
 		ord_kv_release(&texts);
+		nresults++;
 	}
 	sqlite3_finalize(st);
 	st = prep(db, "SELECT unit.uid, unit.attrs, us.turn, us.phase, us.state FROM unit_state us "
@@ -347,15 +351,26 @@ static void digest(ord_game *g, int64_t seq)
 	while (sqlite3_step(st) == SQLITE_ROW)
 		ord_digest_state(&d, (const char *)sqlite3_column_text(st, 0),
 				 (const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
-				 sqlite3_column_int(st, 3), (const char *)sqlite3_column_text(st, 4));
+				 sqlite3_column_int(st, 3), (const char *)sqlite3_column_text(st, 4)),
+			nstates++;
 	sqlite3_finalize(st);
 	ord_digest_final(&d, h);
 	ord_hex(hex, h, 32);
 	body = get_body(db, seq);
 	nb = set_field(body, "digest", hex);
-	set_body(db, seq, nb);
+	/* and the rows it counts, as a careful forger would */
+	snprintf(num, sizeof(num), "%ld", nrolls);
 	free(body);
+	body = set_field(nb, "rolls", num);
 	free(nb);
+	snprintf(num, sizeof(num), "%ld", nresults);
+	nb = set_field(body, "results", num);
+	free(body);
+	snprintf(num, sizeof(num), "%ld", nstates);
+	body = set_field(nb, "states", num);
+	free(nb);
+	set_body(db, seq, body);
+	free(body);
 	rechain(g);
 }
 

@@ -415,6 +415,49 @@ $OUT"
 done
 note "a free text cannot forge a line of the player's check"
 
+# ------------------------------------------------------------ 11. a second state, and the attributes a state is digested with
+# (a fourth red team's finds, older than they) A second state row of the
+# last unit the fire phase changed, after the rules' one, with more in it
+# (of another phase number: the table keeps one a phase), and the unit's
+# current state set to it: the digest and the
+# numbers of rows are forged, the chain and heads made to agree.  The
+# replay matched the first row and took the second for the unit's, unseen.
+opened second.game
+played second.game
+FIRE=$(sql second.game "SELECT seq FROM log WHERE kind = 'resolve' AND body LIKE '%phase=fire' || char(10) || '%'")
+UNIT=$(sql second.game "SELECT max(unit_id) FROM unit_state WHERE log_seq = $FIRE")
+[[ -n "$UNIT" ]] || fail "attack 11: the fire phase changed no unit"
+sql second.game "INSERT INTO unit_state(unit_id, turn, phase, state, log_seq)
+	SELECT unit_id, turn, phase + 100, state || 'forged=1' || char(10), log_seq FROM unit_state
+	WHERE log_seq = $FIRE AND unit_id = $UNIT;
+	UPDATE unit_current SET state = (SELECT state FROM unit_state WHERE log_seq = $FIRE
+	AND unit_id = $UNIT ORDER BY phase DESC LIMIT 1) WHERE unit_id = $UNIT" >/dev/null
+forge digest second.game "$FIRE"
+expect_exit 1 ord audit second.game
+expect_in "$OUT" "phase fire: a second state of unit"
+expect_in "$OUT" "the rules give it one, recorded before it"
+expect_exit 0 ord export second.game --turn 1 -o second.game.xml
+player_verify second.game
+[[ $RC == 1 ]] || fail "attack 11: verify of a second state exited $RC:
+$OUT"
+expect_in "$OUT" "phase fire: a second state of unit"
+# B1's attributes in the unit table (which a bundle's states carry, and
+# the phase digests) made another class, every digest forged: the
+# scenario the game keeps still says class=C
+opened attrs.game
+played attrs.game
+sql attrs.game "UPDATE unit SET attrs = replace(attrs, 'class=C', 'class=A') WHERE uid = 'B1'" >/dev/null
+for s in $(sql attrs.game "SELECT DISTINCT log_seq FROM unit_state us JOIN unit ON unit.id = us.unit_id WHERE unit.uid = 'B1' AND us.turn = 1"); do
+	forge digest attrs.game "$s"
+done
+expect_exit 0 ord export attrs.game --turn 1 -o attrs.game.xml
+player_verify attrs.game
+[[ $RC == 1 ]] || fail "attack 11: verify of changed attributes exited $RC:
+$OUT"
+expect_in "$OUT" "unit B1's state is recorded with the attributes ("
+expect_in "$OUT" "class=A"
+note "ok"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game
