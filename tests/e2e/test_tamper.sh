@@ -195,6 +195,45 @@ tamper scenario-rowid \
 	DROP TABLE game_scenario; ALTER TABLE s_new RENAME TO game_scenario; COMMIT;" \
 	"the scenario here is not the one the turn's opening names"
 
+# A phase whose replay stops still has its rows counted against what the
+# file holds for its entry (a red team's find: the replay compares the
+# rows as they come, and a stopped one compared none).  The rules' fire
+# example as a fixed-dice game (tests/e2e/cases/battalion/fire-example.case);
+# a melee roll given another turn's number, and one die more given.
+cat >fixed.xml <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<scenario ruleset="battalion">
+  <title>The fire example</title>
+  <side id="blue" name="Blue"/>
+  <side id="red" name="Red"/>
+  <unit id="B1" name="1st Foot" side="blue" kind="line_infantry" formation="line" figures="24"/>
+  <unit id="R1" name="1er Ligne" side="red" kind="line_infantry" formation="column" figures="32"/>
+</scenario>
+XML
+printf 'B1 @R1\n' >fixed-blue.txt
+printf 'R1 \342\206\221 C\n' >fixed-red.txt
+expect_exit 0 ord new fixed.orderly --scenario fixed.xml --fixed-dice
+expect_exit 0 ord submit fixed.orderly --side blue fixed-blue.txt
+expect_exit 0 ord submit fixed.orderly --side red fixed-red.txt
+expect_exit 0 ord seal fixed.orderly
+expect_exit 0 ord event fixed.orderly move unit=R1 distance=10 charge=yes contact=B1
+expect_exit 0 ord resolve fixed.orderly --phase movement
+expect_exit 0 ord event fixed.orderly fire unit=B1 target=R1 range=3
+expect_exit 0 ord resolve fixed.orderly --phase fire
+expect_exit 0 ord resolve fixed.orderly --phase fire-morale
+expect_exit 0 ord event fixed.orderly melee a=R1 b=B1
+expect_exit 0 ord resolve fixed.orderly --phase melee --dice 3,2
+expect_exit 0 ord resolve fixed.orderly --phase melee-morale --dice 1
+expect_exit 0 ord audit fixed.orderly
+expect_in "$OUT" "clean"
+MELEE=$(sql fixed.orderly "SELECT seq FROM log WHERE kind = 'resolve' AND body LIKE '%phase=melee' || char(10) || '%'")
+sql fixed.orderly "UPDATE roll SET turn = 2 WHERE id = (SELECT max(id) FROM roll WHERE log_seq = $MELEE);
+	INSERT INTO roll(turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq)
+	VALUES (1, 'melee', 1, 'melee b', 1, 6, 4, 1, $MELEE)" >/dev/null
+expect_exit 1 ord audit fixed.orderly
+expect_in "$OUT" "the replay stops"
+expect_in "$OUT" "the game file holds 2 rolls of log entry $MELEE, but 3 of them are found by it"
+
 # damaged NAME SQL WHAT AUDIT-SAYS [SUBMIT]: a damaged game refuses to be
 # changed, and nothing is written; reading it still works, and the audit
 # says what. (An event, a void, a close, a witness link and a submit, which
