@@ -169,6 +169,20 @@ void ord_buf_add_xml(struct ord_buf *b, const char *s)
 	}
 }
 
+size_t ord_lower_bound(size_t n, int64_t want, int64_t (*key)(const void *ud, size_t i), const void *ud)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (key(ud, mid) < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void ord_hex(char *out, const unsigned char *p, size_t len)
 {
 	static const char digits[] = "0123456789abcdef";

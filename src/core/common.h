@@ -35,6 +35,11 @@ const char *ord_ruleset_tables_name(const struct ord_ruleset *rs);
  * (missing), ORD_EBADDATA (a directory, too large). *out is NUL-terminated. */
 int ord_read_file(char **out, size_t *len, const char *path, size_t max_len);
 
+/* The first of n positions whose key(ud, i), ascending, is not below
+ * want (n when none is): the halving search of the log's entries, a
+ * phase's events and the entries a player's heads sign. */
+size_t ord_lower_bound(size_t n, int64_t want, int64_t (*key)(const void *ud, size_t i),
+		       const void *ud);
 /* Hex encode (out has 2*len+1 bytes) and decode (returns bytes or -1). */
 void ord_hex(char *out, const unsigned char *p, size_t len);
 /* v in decimal as "%ld" writes it, into out (at least 21 bytes);

@@ -553,23 +553,22 @@ void ord_ctx_unlist_event(struct ord_ctx *ctx, size_t i)
 /* The index of event seq, or ctx->nevents: halved when the events are in
  * the order of their numbers (as a replay and a whole context add them),
  * else one by one. */
+static int64_t event_seq(const void *ud, size_t i)
+{
+	return ((const struct ord_ctx *)ud)->events[i].seq;
+}
+
 static size_t event_index(const struct ord_ctx *ctx, unsigned seq)
 {
-	size_t i, lo = 0, hi = ctx->nevents;
+	size_t i;
 
 	if (!ctx->events_sorted) {
 		for (i = 0; i < ctx->nevents && ctx->events[i].seq != seq; i++)
 			;
 		return i;
 	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ctx->events[mid].seq < seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ctx->nevents && ctx->events[lo].seq == seq ? lo : ctx->nevents;
+	i = ord_lower_bound(ctx->nevents, seq, event_seq, ctx);
+	return i < ctx->nevents && ctx->events[i].seq == seq ? i : ctx->nevents;
 }
 
 const struct ord_event *ord_ctx_event_by_seq(struct ord_ctx *ctx, unsigned seq)

@@ -52,19 +52,17 @@ struct audit {
 	size_t overrides;               /* events recorded against the orders, every turn's */
 };
 
+static int64_t signed_seq(const void *ud, size_t i)
+{
+	return ((const struct audit *)ud)->signed_at[i].seq;
+}
+
 /* The entry of seq among those the given heads sign, or NULL. */
 static struct entry *signed_entry(struct audit *a, int64_t seq)
 {
-	size_t lo = 0, hi = a->nsigned;
+	size_t at = ord_lower_bound(a->nsigned, seq, signed_seq, a);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (a->signed_at[mid].seq < seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < a->nsigned && a->signed_at[lo].seq == seq ? &a->signed_at[lo] : NULL;
+	return at < a->nsigned && a->signed_at[at].seq == seq ? &a->signed_at[at] : NULL;
 }
 
 static int entry_cmp(const void *p, const void *q)

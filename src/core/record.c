@@ -156,24 +156,23 @@ void ord_record_release(struct ord_record *r)
 	ord_record_init(r);
 }
 
+/* The seq of the k-th entry in seq order: the entries read in it, or
+ * their order when a damaged record broke it (ord_record_fit). */
+static int64_t entry_seq(const void *ud, size_t k)
+{
+	const struct ord_record *r = ud;
+
+	return r->entries.v[r->entry_order ? r->entry_order[k] : k].seq;
+}
+
 struct ord_rec_entry *ord_record_entry(const struct ord_record *r, int64_t seq)
 {
-	size_t lo = 0, hi = r->entry_order ? r->nentry_order : r->entries.n, at, n = hi;
+	size_t n = r->entry_order ? r->nentry_order : r->entries.n, at;
 
-	/* a binary search: over the entries, read in seq order, or over
-	 * their order when a damaged record broke it (ord_record_fit) */
-#define AT(k) (r->entry_order ? r->entry_order[k] : (k))
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->entries.v[AT(mid)].seq < seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == n)
+	at = ord_lower_bound(n, seq, entry_seq, r);
+	if (at == n)
 		return NULL;
-	at = AT(lo);
-#undef AT
+	at = r->entry_order ? r->entry_order[at] : at;
 	return at < r->entries.n && r->entries.v[at].seq == seq ? &r->entries.v[at] : NULL;
 }
 

@@ -600,7 +600,6 @@ struct cmp {
 	struct vr *x;
 	struct ord_ctx *ctx;
 	size_t p;
-	const struct ord_rec_entry *e;
 	const char *phase;
 	int stage; /* the table being met: 0 rolls, 1 results, 2 states, 3 done */
 	size_t listed;
@@ -893,7 +892,6 @@ static int compare_rows(struct vr *x, struct ord_ctx *ctx, size_t p, const struc
 	c.x = x;
 	c.ctx = ctx;
 	c.p = p;
-	c.e = e;
 	c.phase = x->rs->phases[p];
 	c.ok = ord_xcalloc(ctx->nunits ? ctx->nunits : 1, 1);
 	ord_buf_init(&c.a);
@@ -957,19 +955,12 @@ static void rows_counted(struct vr *x, size_t p, const struct ord_rec_entry *e)
 /* The fixed dice of a fixed-dice game's phase, in the order they were
  * rolled: the rolls recorded. */
 struct fixed_dice {
-	int *v;
-	size_t n, alloc;
+	ORD_REC_ARRAY(int) dice;
 };
 
 static int fixed_roll(void *ud, const struct ord_rec_roll *rr)
 {
-	struct fixed_dice *f = ud;
-
-	if (f->n == f->alloc) {
-		f->alloc = f->alloc ? 2 * f->alloc : 64;
-		f->v = ord_xrealloc(f->v, f->alloc * sizeof(*f->v));
-	}
-	f->v[f->n++] = rr->value;
+	*ORD_REC_ADD(((struct fixed_dice *)ud)->dice) = rr->value;
 	return 0;
 }
 
@@ -1018,8 +1009,9 @@ void ord_vr_replay(struct vr *x)
 	struct ord_ctx ctx;
 	size_t p, k, overrides = 0, nres;
 	int bad = x->v->failures, named = 0, none = 0;
-	struct fixed_dice fixed = { NULL, 0, 0 };
+	struct fixed_dice fixed;
 
+	memset(&fixed, 0, sizeof(fixed));
 	if (!x->rs || !x->have_sc || !x->open)
 		return;
 	if (build_ctx(x, &ctx) && x->read_err) {
@@ -1048,12 +1040,12 @@ void ord_vr_replay(struct vr *x)
 		if (x->cfg.fixed_dice) {
 			/* the referee gave these dice: the rules must follow from them */
 			const struct ord_rows_sink rolls = { fixed_roll, NULL, NULL, &fixed };
-			fixed.n = 0;
+			fixed.dice.n = 0;
 			if ((x->read_err = ord_record_rows_each(r, e->seq, &rolls)) != 0)
 				break;
 			dice.fixed_game = 1;
-			dice.fixed = fixed.v ? fixed.v : &none;
-			dice.nfixed = fixed.n;
+			dice.fixed = fixed.dice.v ? fixed.dice.v : &none;
+			dice.nfixed = fixed.dice.n;
 		} else if (x->cfg.witnessed) {
 			if (x->have_key && witness_key(x, &ctx, p, pkey))
 				dice.key = pkey;
@@ -1086,7 +1078,7 @@ void ord_vr_replay(struct vr *x)
 		ord_ctx_next_phase(&ctx);
 	}
 	if (x->read_err) { /* the game file is at fault: the audit stops */
-		free(fixed.v);
+		free(fixed.dice.v);
 		ord_ctx_release(&ctx);
 		return;
 	}
@@ -1147,6 +1139,6 @@ void ord_vr_replay(struct vr *x)
 				      *d.items[i].unit ? "': " : "", d.items[i].msg);
 		ord_diag_release(&d);
 	}
-	free(fixed.v);
+	free(fixed.dice.v);
 	ord_ctx_release(&ctx);
 }

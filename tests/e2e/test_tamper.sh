@@ -200,16 +200,8 @@ tamper scenario-rowid \
 # rows as they come, and a stopped one compared none).  The rules' fire
 # example as a fixed-dice game (tests/e2e/cases/battalion/fire-example.case);
 # a melee roll given another turn's number, and one die more given.
-cat >fixed.xml <<'XML'
-<?xml version="1.0" encoding="UTF-8"?>
-<scenario ruleset="battalion">
-  <title>The fire example</title>
-  <side id="blue" name="Blue"/>
-  <side id="red" name="Red"/>
-  <unit id="B1" name="1st Foot" side="blue" kind="line_infantry" formation="line" figures="24"/>
-  <unit id="R1" name="1er Ligne" side="red" kind="line_infantry" formation="column" figures="32"/>
-</scenario>
-XML
+# the case's scenario, as it stands there
+sed -n '/^\[scenario\]$/,/^\[/p' "$SRC/tests/e2e/cases/battalion/fire-example.case" | sed '1d;$d' >fixed.xml
 printf 'B1 @R1\n' >fixed-blue.txt
 printf 'R1 \342\206\221 C\n' >fixed-red.txt
 expect_exit 0 ord new fixed.orderly --scenario fixed.xml --fixed-dice
