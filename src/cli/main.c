@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/record.h"
 #include "rulesets/builtin.h"
 
 int cmd_new(const struct cli_cmd *cmd, int argc, char **argv);
@@ -182,6 +183,15 @@ int main(int argc, char **argv)
 		else
 			cli_error("unknown command '%s' (see 'orderly help')", argv[1]);
 		return CLI_USAGE;
+	}
+	/* a tuning knob set wrong is told, not ignored: whatever the command,
+	 * before it reads or changes anything */
+	{
+		size_t chunk;
+		if (ord_record_chunk_env(&chunk)) {
+			cli_error("%s", ord_error_last());
+			return CLI_USAGE;
+		}
 	}
 	return finish(cmd->fn(cmd, argc - 1, argv + 1));
 }

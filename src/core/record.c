@@ -176,14 +176,28 @@ struct ord_rec_entry *ord_record_entry(const struct ord_record *r, int64_t seq)
 	return at < r->entries.n && r->entries.v[at].seq == seq ? &r->entries.v[at] : NULL;
 }
 
-size_t ord_record_chunk(void)
+int ord_record_chunk_env(size_t *out)
 {
 	const char *s = getenv("ORDERLY_ROWS_CHUNK");
 	long n;
 
-	if (s && !ord_parse_long(s, &n) && n >= 1 && n <= 1L << 20)
-		return (size_t)n;
-	return 1024;
+	*out = 1024;
+	if (!s)
+		return 0;
+	if (ord_parse_long(s, &n) || n < 1 || n > 1L << 20)
+		return ord_error_set(ORD_EUSAGE,
+				     "ORDERLY_ROWS_CHUNK is '%.40s': expected a number from 1 to 1048576 (or leave it unset: 1024)",
+				     s);
+	*out = (size_t)n;
+	return 0;
+}
+
+size_t ord_record_chunk(void)
+{
+	size_t n;
+
+	(void)ord_record_chunk_env(&n);
+	return n;
 }
 
 int ord_record_rows_held(const struct ord_record *r, int64_t seq, const struct ord_rows_sink *sink)

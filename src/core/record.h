@@ -243,6 +243,9 @@ int ord_record_rows_each(const struct ord_record *r, int64_t seq, const struct o
  * 1,024.  Fewer hold less and read more slowly; the tests give 1, so that
  * every row crosses a chunk's edge. */
 size_t ord_record_chunk(void);
+/* The same into out, or ORD_EUSAGE when ORDERLY_ROWS_CHUNK is set to
+ * anything else (out then 1,024): the CLI refuses such a run at once. */
+int ord_record_chunk_env(size_t *out);
 /* The rows r holds of log entry seq, to sink (what ord_record_rows_each
  * does for a record that holds its rows; a source of rows_each gives its
  * rows a few at a time this way). */

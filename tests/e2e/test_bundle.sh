@@ -247,6 +247,13 @@ tamper signature 's/(<signature>)(.)/$1.($2 eq "0" ? "1" : "0")/e' "the signatur
 tamper appended 's/$/<!-- more -->\n/' "the signature is not the last element"
 # the untouched bundle still verifies: no false alarm
 chunked 0 verify turn1.xml --pubkey "$REFKEY" --receipt "$COMMIT"
+# the knob set wrong is told at once, not taken as its default
+for bad in 0 1048577 abc 1k ""; do
+	ORDERLY_ROWS_CHUNK=$bad expect 64 verify turn1.xml --pubkey "$REFKEY" --receipt "$COMMIT"
+	has "$ERR" "ORDERLY_ROWS_CHUNK is '$bad': expected a number from 1 to 1048576"
+	[[ -z "$OUT" ]] || fail "verify printed a verdict with ORDERLY_ROWS_CHUNK=$bad: $OUT"
+done
+ORDERLY_ROWS_CHUNK=1048576 expect 0 verify turn1.xml --pubkey "$REFKEY" --receipt "$COMMIT"
 # and from what is no regular file, read once (a red team's finding: a pipe
 # was opened again to read the rows again, and a FIFO waited for a writer)
 run sh -c "cat turn1.xml | '$ORDERLY' verify /dev/stdin"
