@@ -783,7 +783,9 @@ void ord_schedule_format(const struct ord_schedule *s, struct ord_buf *out);
 int ord_schedule_next(const struct ord_schedule *s, int64_t prev, int64_t now, int64_t *out);
 
 /* The game's schedule (every == 0 when it has none), and setting it:
- * logged ("schedule"); the open turn's deadline is left as it is. */
+ * logged ("schedule").  The open turn keeps its deadline; when the grace
+ * changes, the end of its grace (what the game keeps, ord_game_status's
+ * deadline) moves with it, logged ("deadline"). */
 int ord_game_schedule(ord_game *g, struct ord_schedule *out);
 int ord_game_set_schedule(ord_game *g, const struct ord_schedule *s);
 /* The game's clock: time(NULL), or in a fixed-dice test game only, the

@@ -223,7 +223,7 @@ int ord_game_add_unit(void *ud, const struct ord_store_unit *u)
 }
 
 /* Log turn's deadline and keep it in its row (inside a transaction). */
-static int log_deadline(struct ord_game *g, int turn, int64_t when)
+int ord_game_log_deadline(struct ord_game *g, int turn, int64_t when)
 {
 	struct ord_buf body = ORD_BUF_INIT;
 	int64_t seq;
@@ -286,7 +286,7 @@ int ord_game_open_turn(struct ord_game *g, int n)
 	 * `orderly deadline` logs one */
 	if ((err = ord_game_mail_next_deadline(g, n, &deadline)) != 0 || !deadline)
 		goto out;
-	err = log_deadline(g, n, deadline);
+	err = ord_game_log_deadline(g, n, deadline);
 out:
 	sodium_memzero(t.seed, sizeof(t.seed));
 	ord_ctx_release(&ctx);
@@ -777,7 +777,7 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	    (err = ord_game_mail_create(g, &sc)) != 0 || (err = ord_game_open_turn(g, 1)) != 0)
 		goto out;
 	/* the scenario's deadline is announced; the schedule's grace follows it */
-	if (sc.deadline && (err = log_deadline(g, 1, sc.deadline + sc.schedule.grace)) != 0)
+	if (sc.deadline && (err = ord_game_log_deadline(g, 1, sc.deadline + sc.schedule.grace)) != 0)
 		goto out;
 	/* the head every side is handed before it writes a sheet of turn 1 */
 	if ((err = ord_game_sign_head(g, 1, "open", &head)) != 0)
@@ -1265,7 +1265,7 @@ int ord_game_set_deadline(ord_game *g, int64_t when)
 				    t.turn, ord_turn_state_name(t.state));
 		goto out;
 	}
-	if ((err = log_deadline(g, t.turn, when)) != 0)
+	if ((err = ord_game_log_deadline(g, t.turn, when)) != 0)
 		goto out;
 	{
 		struct ord_change c = { .kind = ORD_CHANGE_DEADLINE, .turn = t.turn, .deadline = when };

@@ -60,6 +60,10 @@ int ord_game_notify(struct ord_game *g, const struct ord_change *c);
  * the file's refusal when its live rows or its stored scenario are not
  * what its log states. */
 int ord_game_may_change(struct ord_game *g);
+/* Log turn's deadline (the end of its grace: sheets are taken until
+ * when, 0 for none) and keep it in the turn's row, in the caller's
+ * transaction. */
+int ord_game_log_deadline(struct ord_game *g, int turn, int64_t when);
 /* ord_game_may_change but for the stored scenario, which it does not read:
  * for the changes that cost one event or one sheet whatever the game's
  * size (an event, a void, a close, a witness link, the mail judge's inbox

@@ -500,14 +500,26 @@ static int set_schedule(struct ord_game *g, int turn, const struct ord_schedule 
 int ord_game_set_schedule(ord_game *g, const struct ord_schedule *s)
 {
 	struct ord_store_turn t;
+	struct ord_schedule old;
 	int err;
 
 	if ((err = begin(g, &t)) != 0)
 		return err;
+	if ((err = ord_game_schedule(g, &old)) == 0)
+		err = set_schedule(g, t.turn, s);
+	/* the open turn keeps the deadline it was given (the time before the
+	 * grace, which every notice names): the end of its grace, which the
+	 * game keeps, moves with a grace changed */
+	if (!err && t.state == ORD_TURN_OPEN && t.deadline && old.grace != s->grace) {
+		int64_t until = t.deadline - old.grace + s->grace;
+		struct ord_change c = { .kind = ORD_CHANGE_DEADLINE, .turn = t.turn, .deadline = until };
+		if ((err = ord_game_log_deadline(g, t.turn, until)) == 0)
+			err = ord_game_notify(g, &c);
+	}
 	/* told in the transaction, as every change is: the mail judge notes
 	 * its referee's step with it, so that a mail delivered again after a
 	 * crash does not set it twice */
-	if (!(err = set_schedule(g, t.turn, s))) {
+	if (!err) {
 		struct ord_change c = { .kind = ORD_CHANGE_SCHEDULE, .turn = t.turn };
 		err = ord_game_notify(g, &c);
 	}

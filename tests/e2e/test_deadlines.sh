@@ -65,4 +65,19 @@ expect_line "$OUT" '^schedule: every 24h at 20:00 in UTC grace 0 remind 2h autos
 expect_exit 64 ord schedule "$S" every 24h at 25:00
 expect_in "$ERR" "not a time of day"
 expect_eq "$(sql "$S" "SELECT count(*) FROM log WHERE kind = 'schedule'")" 2 "schedules logged"
+# a grace changed while a turn is open: the turn keeps the deadline it was
+# given, and the end of its grace, which the game keeps, moves with it
+expect_exit 0 ord schedule "$S" every 24h at 20:00 in UTC grace 90m remind 2h autoseal on
+expect_line "$OUT" '^turn 2: +deadline 2030-12-09T17:00:00Z, sheets taken until 2030-12-09T18:30:00Z \(grace\)$'
+expect_exit 0 ord info "$S"
+expect_line "$OUT" '^deadline: +2030-12-09T17:00:00Z$'
+expect_in "$OUT" "sheets are still taken in the grace, until 2030-12-09T18:30:00Z"
+expect_eq "$(sql "$S" "SELECT deadline FROM turn WHERE turn = 2")" "$(date -d 2030-12-09T18:30Z +%s)" "the end of the grace kept"
+expect_eq "$(sql "$S" "SELECT count(*) FROM log WHERE kind = 'deadline' AND turn = 2")" 2 "the moved end logged"
+# the same schedule again moves nothing; without a grace the end is the deadline
+expect_exit 0 ord schedule "$S" every 24h at 20:00 in UTC grace 90m remind 2h autoseal on
+expect_eq "$(sql "$S" "SELECT count(*) FROM log WHERE kind = 'deadline' AND turn = 2")" 2 "an unchanged grace logs no deadline"
+expect_exit 0 ord schedule "$S" every 24h at 20:00 in UTC remind 2h autoseal on
+expect_line "$OUT" '^turn 2: +deadline 2030-12-09T17:00:00Z \(sheets taken until then\)$'
+expect_eq "$(sql "$S" "SELECT deadline FROM turn WHERE turn = 2")" "$(date -d 2030-12-09T17:00Z +%s)" "the end of no grace"
 expect_exit 0 ord audit "$S"
