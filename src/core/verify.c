@@ -948,6 +948,42 @@ static void check_seal(struct vr *x)
 	ord_buf_release(&held);
 }
 
+/* The next turn's opening names, for each side, the sheet it sealed in
+ * this turn (last.SIDE): the NMR policy "repeat" repeats that sheet for a
+ * side that sends none, and the next turn's verify holds the sheet it is
+ * handed as the previous one to that name alone.  So it is held here to
+ * the sheets this turn sealed; else the referee could name none, and have
+ * a silent side hold where it repeats, or another sheet, and have it
+ * repeat orders the side never wrote, each bundle clean on its own. */
+static void check_next_last(struct vr *x)
+{
+	size_t j;
+
+	for (j = 0; x->next_open && x->have_sealed && j < x->sc.nsides; j++) {
+		const struct ord_rec_sheet *s = x->sealed[j].sheet;
+		struct ord_buf key = ORD_BUF_INIT;
+		unsigned char want[32], got[32];
+		int have;
+
+		if (!s) /* the seal's check says it is not here */
+			continue;
+		ord_buf_addf(&key, "last.%s", x->sc.sides[j].id);
+		have = ord_vr_body_hex(x->next_open->body, key.buf, got, 32);
+		ord_hash_bytes(want, s->bytes, s->len);
+		if (!have)
+			ord_vout_fail(x->v,
+				      "the opening of turn %d (entry %lld) says %s sealed no sheet in turn %d, but it sealed version %d",
+				      x->r->turn + 1, (long long)x->next_open->seq,
+				      x->sc.sides[j].id, x->r->turn, x->sealed[j].version);
+		else if (memcmp(got, want, 32))
+			ord_vout_fail(x->v,
+				      "the opening of turn %d (entry %lld) names another sheet than the one %s sealed in turn %d (version %d)",
+				      x->r->turn + 1, (long long)x->next_open->seq,
+				      x->sc.sides[j].id, x->r->turn, x->sealed[j].version);
+		ord_buf_release(&key);
+	}
+}
+
 /* ---- receipts and heads ---- */
 
 static void check_receipts(struct vr *x)
@@ -1353,6 +1389,7 @@ int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify
 		check_seed(&x);
 		check_sheets(&x);
 		check_seal(&x);
+		check_next_last(&x);
 		check_receipts(&x);
 		check_heads(&x);
 		dice_key(&x);

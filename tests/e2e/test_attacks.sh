@@ -458,6 +458,40 @@ expect_in "$OUT" "unit B1's state is recorded with the attributes ("
 expect_in "$OUT" "class=A"
 note "ok"
 
+# ------------------------------------------------------------ 12. the sheet the next turn's opening names
+# (a fifth red team's find) Turn 2's opening names the sheet each side
+# sealed in turn 1 (last.SIDE): under the NMR policy "repeat" a silent
+# side repeats it, and turn 2's bundle holds the sheet it carries to that
+# name alone.  The referee edits it after the exchange, before the head
+# goes out: "none" (the side then holds where it repeats), or the hash of
+# a sheet he wrote (it repeats orders the side never gave).  Each turn's
+# bundle verified clean on its own; turn 1's now holds the name to the
+# sheet it sealed.
+for forged in none aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; do
+	g=last-${forged:0:4}.game
+	opened "$g"
+	played "$g"
+	OPEN2=$(sql "$g" "SELECT seq FROM log WHERE kind = 'open' AND turn = 2")
+	sql "$g" "UPDATE log SET body = substr(body, 1, instr(body, 'last.red=') + 8) || '$forged' ||
+		substr(body, instr(body, 'last.red=') + 9 + length(substr(body, instr(body, 'last.red=') + 9,
+		instr(substr(body, instr(body, 'last.red=') + 9), char(10)) - 1))) WHERE seq = $OPEN2" >/dev/null
+	expect_in "$(sql "$g" "SELECT body FROM log WHERE seq = $OPEN2")" "last.red=$forged"
+	forge rechain "$g"
+	expect_exit 0 ord head "$g" --at exchange --turn 1 -o "$g.exchange.head"
+	expect_exit 0 ord export "$g" --turn 1 -o "$g.xml"
+	player_verify "$g"
+	[[ $RC == 1 ]] || fail "attack 12 (last.red=$forged): the bundle verifies:
+$OUT"
+	if [[ $forged == none ]]; then
+		expect_in "$OUT" "the opening of turn 2 (entry $OPEN2) says red sealed no sheet in turn 1, but it sealed version 1"
+	else
+		expect_in "$OUT" "the opening of turn 2 (entry $OPEN2) names another sheet than the one red sealed in turn 1 (version 1)"
+	fi
+	expect_exit 1 ord audit "$g"
+	expect_in "$OUT" "the opening of turn 2 (entry $OPEN2)"
+done
+note "12: the next turn's opening names the sheets this turn sealed"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game
