@@ -431,12 +431,25 @@ enum ord_link_state {
 int ord_game_link_state(ord_game *g, const char *side, int *phase, int *closed,
 			enum ord_link_state *state);
 /* A player's witness chain for a turn, from his key file's secret seed
- * (the first 32 bytes of sk): its top, sent with the sheet, and the link of
- * phase index (1-based), revealed after the phase's events are closed. */
+ * (the first 32 bytes of sk) and the nonce of the sheet it goes with: its
+ * top, sent with the sheet, and the link of phase index (1-based),
+ * revealed after the phase's events are closed.  The nonce, fresh for
+ * every sheet, gives every sheet a chain of its own: one of the game, turn
+ * and side alone was the same in a game played again from a copy, or in
+ * another given the same id, where its links could be had before the
+ * events (docs/threat-model.md, 19).  nonce NULL: the chain as an orderly
+ * before it made one, for a sheet signed by such an orderly. */
 void ord_witness_top(unsigned char out[32], const struct ord_keypair *kp,
-		     const unsigned char game_id[16], int turn, const char *side);
+		     const unsigned char game_id[16], int turn, const char *side,
+		     const unsigned char *nonce);
 void ord_witness_link(unsigned char out[32], const struct ord_keypair *kp,
-		      const unsigned char game_id[16], int turn, const char *side, int index);
+		      const unsigned char game_id[16], int turn, const char *side,
+		      const unsigned char *nonce, int index);
+/* Record side's link for the current phase, derived from the player's key
+ * file (at the table) and the nonce of the side's sealed sheet, or as an
+ * orderly before the nonce made it when that is the chain the sheet
+ * committed to; ord_game_witness's errors. */
+int ord_game_witness_key(ord_game *g, const char *side, const struct ord_keypair *kp);
 /* Reveal the turn (sheets, nonces, dice seed) and open the next one. */
 int ord_game_exchange(ord_game *g);
 /* Set or clear (when == 0) the current turn's deadline (unix seconds). */
@@ -599,8 +612,13 @@ struct ord_signed_sheet {
 };
 /* Draw a nonce, commit to the sheet and sign the commitment. */
 void ord_sheet_sign(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
-		    const void *bytes, size_t len,
-		    const struct ord_keypair *kp); /* 0 when signature is side's signature over commitment, else ORD_EBADDATA. */
+		    const void *bytes, size_t len, const struct ord_keypair *kp);
+/* The same with the nonce the caller drew in out->nonce (ord_nonce_draw):
+ * a sheet with witnessed dice, whose chain is of its nonce. */
+void ord_sheet_sign_nonce(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
+			  const void *bytes, size_t len, const struct ord_keypair *kp);
+/* 32 fresh random bytes: a sheet's nonce. */
+void ord_nonce_draw(unsigned char out[32]); /* 0 when signature is side's signature over commitment, else ORD_EBADDATA. */
 int ord_sheet_sig_check(const unsigned char pk[32], const unsigned char signature[64],
 			const unsigned char game_id[16], int turn, const char *side,
 			const unsigned char commitment[32]);

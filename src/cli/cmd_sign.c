@@ -102,9 +102,11 @@ int cmd_sign(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	if ((rc = cli_read_input(&sheet, path, CLI_MAX_INPUT)) != 0)
 		goto out;
+	/* the chain is of the sheet's nonce: drawn first */
+	ord_nonce_draw(ss.nonce);
 	if (witness)
-		ord_witness_top(b.witness, &kp, b.game_id, b.turn, side);
-	ord_sheet_sign(&ss, &b, sheet.buf, sheet.len, &kp);
+		ord_witness_top(b.witness, &kp, b.game_id, b.turn, side, ss.nonce);
+	ord_sheet_sign_nonce(&ss, &b, sheet.buf, sheet.len, &kp);
 	ord_buf_add_hex(&hex, ss.nonce, sizeof(ss.nonce));
 	printf("nonce: %s\n", hex.buf);
 	ord_buf_reset(&hex);

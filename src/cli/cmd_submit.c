@@ -11,9 +11,10 @@
  * no sheet), and open it after the seal with `orderly open`.
  *
  * In a game with witnessed dice the sheet comes with the top of the side's
- * witness chain for the turn: --witness HEX (as 'orderly sign --witness'
- * printed it), or --witness-key FILE to derive it here from the player's
- * key file.  --check validates the sheet and prints orderly's reading and
+ * witness chain for the turn, which is of the sheet's nonce: --witness HEX
+ * with --nonce HEX (as 'orderly sign --witness' printed them), or
+ * --witness-key FILE to derive it here from the player's key file (with
+ * the nonce drawn here, and printed for the player's links).  --check validates the sheet and prints orderly's reading and
  * every problem, storing nothing.
  */
 #include <stdio.h>
@@ -73,6 +74,16 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 				     "--commitment hands in a commitment alone: no sheet and no --nonce (they come with 'orderly open')");
 		goto out;
 	}
+	if (commit_s && (witness_s || wkey_s)) {
+		rc = cli_usage_error(cmd,
+				     "--commitment binds no witness chain: a referee-less game has no witnessed dice");
+		goto out;
+	}
+	if (witness_s && !nonce_s) {
+		rc = cli_usage_error(cmd,
+				     "--witness needs --nonce: the chain is of the sheet's nonce, as 'orderly sign --witness' printed them");
+		goto out;
+	}
 	if (sig_s && !nonce_s && !commit_s) {
 		rc = cli_usage_error(cmd,
 				     "--signature needs --nonce (or --commitment), as 'orderly sign' printed them");
@@ -122,7 +133,13 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 			goto out;
 		}
 		ord_game_id(g, gid);
-		ord_witness_top(witness, &kp, gid, st.turn, side);
+		/* the chain is of the sheet's nonce: drawn here when the
+		 * player gave none */
+		if (!nonce_s) {
+			ord_nonce_draw(nonce);
+			nonce_s = "";
+		}
+		ord_witness_top(witness, &kp, gid, st.turn, side, nonce);
 		memset(&kp, 0, sizeof(kp));
 		witness_s = "";
 	}
@@ -153,6 +170,14 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	print_receipt(&receipt, "receipt");
 	if (sig_s)
 		printf("signature: checked against side %s's key\n", side);
+	if (wkey_s && !*nonce_s) {
+		/* drawn here: the player needs it for his links, on his machine */
+		struct ord_buf hex = ORD_BUF_INIT;
+		ord_buf_add_hex(&hex, nonce, sizeof(nonce));
+		printf("nonce: %s (the player keeps it, secret until the exchange: 'orderly witness --link-for --nonce' takes it)\n",
+		       hex.buf);
+		ord_buf_release(&hex);
+	}
 	rc = CLI_OK;
 out:
 	if (g)

@@ -9,11 +9,14 @@
  *       own 'orderly witness --link-for' printed it, or derived here from
  *       his key file when he is at the table)
  *   orderly witness --link-for --head FILE --pubkey KEY --side SIDE --key FILE
- *                   --phase N [--turn N] [--game-id ID] [--opening FILE]
- *       the player, on his own machine: the link of phase N of his chain,
- *       given only against the signed head of phase N's close (its turn
- *       and game are the link's), under the game's key; with the head of
- *       the turn's opening he kept, only a close signed after it
+ *                   --nonce HEX --phase N [--turn N] [--game-id ID] [--opening FILE]
+ *       the player, on his own machine: the link of phase N of the chain
+ *       of his sheet (its nonce, as 'orderly sign --witness' printed it;
+ *       "none" for a sheet signed by an orderly before chains were of
+ *       their sheet's nonce), given only against the signed head of phase
+ *       N's close (its turn and game are the link's), under the game's
+ *       key; with the head of the turn's opening he kept, only a close
+ *       signed after it
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,8 +32,9 @@ static int close_phase(ord_game *g, void *ud)
 }
 
 /*
- * The link is a function of the player's secret, the game, the turn, the
- * side and the phase only: whatever head he names, it is the same link.
+ * The link is a function of the player's secret, his sheet's nonce, the
+ * game, the turn, the side and the phase only: whatever head he names, it
+ * is the same link.
  * So the head is what tells him it is time: a close head that states
  * phase N, of the game and turn asked for, signed by the game's key.  With
  * a head of any other kind, phase or key, the referee could have the link
@@ -136,13 +140,13 @@ static int check_after_opening(const char *path, const struct ord_head *h, const
 
 static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const char *pub_s,
 		    const char *side, const char *key, const char *phase_s, const char *turn_s,
-		    const char *gid_s, const char *opening)
+		    const char *gid_s, const char *opening, const char *nonce_s)
 {
 	struct ord_keypair kp;
 	struct ord_head h;
 	struct ord_buf gid = ORD_BUF_INIT;
-	unsigned char link[32];
-	int phase, rc;
+	unsigned char link[32], nonce[32];
+	int phase, rc, old = 0;
 
 	if (argc > 1)
 		return cli_usage_error(cmd,
@@ -153,6 +157,13 @@ static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const
 	if (!pub_s)
 		return cli_usage_error(cmd,
 				       "--link-for needs --pubkey KEY (the game's public key, from its start): the close head must be the game's");
+	if (!nonce_s)
+		return cli_usage_error(cmd,
+				       "--link-for needs --nonce HEX: the nonce 'orderly sign --witness' printed with your sheet (its chain is that sheet's own), or --nonce none for a sheet signed by an orderly before 2026-12-03");
+	if (!strcmp(nonce_s, "none"))
+		old = 1;
+	else if ((rc = cli_hex_option(cmd, "--nonce", nonce_s, nonce, sizeof(nonce))) != 0)
+		return rc;
 	if ((rc = cli_parse_positive(cmd, "--phase", phase_s, &phase)) != 0)
 		return rc;
 	if (phase > WITNESS_LINKS)
@@ -164,7 +175,7 @@ static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const
 		return rc;
 	if ((rc = cli_load_key(key, &kp)) != 0)
 		return rc;
-	ord_witness_link(link, &kp, h.game_id, h.turn, side, phase);
+	ord_witness_link(link, &kp, h.game_id, h.turn, side, old ? NULL : nonce, phase);
 	memset(&kp, 0, sizeof(kp));
 	ord_buf_add_hex(&gid, h.game_id, 16);
 	printf("# the link of %s for phase %d of turn %d of game %s\n", side, phase, h.turn, gid.buf);
@@ -180,7 +191,7 @@ static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const
 int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *side = NULL, *link_s = NULL, *key = NULL, *head = NULL, *phase_s = NULL;
-	const char *pub_s = NULL, *turn_s = NULL, *gid_s = NULL, *opening = NULL;
+	const char *pub_s = NULL, *turn_s = NULL, *gid_s = NULL, *opening = NULL, *nonce_s = NULL;
 	struct ord_keypair kp;
 	unsigned char link[32];
 	ord_game *g = NULL;
@@ -191,17 +202,19 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 		{ "head", &head, NULL },       { "link-for", NULL, &link_for_ },
 		{ "phase", &phase_s, NULL },   { "pubkey", &pub_s, NULL },
 		{ "turn", &turn_s, NULL },     { "game-id", &gid_s, NULL },
-		{ "opening", &opening, NULL }, { NULL, NULL, NULL },
+		{ "opening", &opening, NULL }, { "nonce", &nonce_s, NULL },
+		{ NULL, NULL, NULL },
 	};
 
 	memset(&kp, 0, sizeof(kp));
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		return rc;
 	if (link_for_)
-		return link_for(cmd, argc, head, pub_s, side, key, phase_s, turn_s, gid_s, opening);
-	if (phase_s || pub_s || turn_s || gid_s || opening)
+		return link_for(cmd, argc, head, pub_s, side, key, phase_s, turn_s, gid_s, opening,
+				nonce_s);
+	if (phase_s || pub_s || turn_s || gid_s || opening || nonce_s)
 		return cli_usage_error(cmd,
-				       "--phase, --pubkey, --turn, --game-id and --opening are for --link-for");
+				       "--phase, --pubkey, --turn, --game-id, --opening and --nonce are for --link-for");
 	if (argc < 2)
 		return cli_usage_error(cmd, "missing GAME");
 	if (argc > 2)
@@ -222,18 +235,13 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 	if ((rc = cli_open_game(&g, argv[1])) != 0)
 		return rc;
 	if (key) {
-		struct ord_game_status st;
-		unsigned char gid[16];
 		if ((rc = cli_load_key(key, &kp)) != 0)
 			goto out;
-		if ((rc = ord_game_status(g, &st)) < 0) {
-			rc = cli_fail(rc);
-			goto out;
-		}
-		ord_game_id(g, gid);
-		ord_witness_link(link, &kp, gid, st.turn, side, st.phases_resolved + 1);
+		/* of the nonce of the side's sheet, which the game holds */
+		rc = ord_game_witness_key(g, side, &kp);
+	} else {
+		rc = ord_game_witness(g, side, link);
 	}
-	rc = ord_game_witness(g, side, link);
 	if (rc < 0) {
 		rc = cli_fail(rc);
 		goto out;

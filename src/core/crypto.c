@@ -260,20 +260,29 @@ int ord_sig_check(const unsigned char sig[64], const unsigned char msg[32], cons
 /* ---- witnessed dice ---- */
 
 void ord_witness_start(unsigned char out[32], const unsigned char key_seed[32],
-		       const unsigned char game_id[16], int turn, const char *side)
+		       const unsigned char game_id[16], int turn, const char *side,
+		       const unsigned char *nonce)
 {
 	crypto_generichash_state st;
 	unsigned char t[8];
 	int i;
 
-	/* keyed by the player's secret: nobody else can compute his chain */
+	/* keyed by the player's secret: nobody else can compute his chain;
+	 * and of his sheet's nonce (v3), fresh for every sheet he signs, so
+	 * that no other game, nor this one played again from a copy, has the
+	 * same chain (docs/threat-model.md, 19) */
 	crypto_generichash_init(&st, key_seed, 32, 32);
-	crypto_generichash_update(&st, (const unsigned char *)"orderly-witness-start-v2", 25);
+	crypto_generichash_update(&st,
+				  (const unsigned char *)(nonce ? "orderly-witness-start-v3"
+								: "orderly-witness-start-v2"),
+				  25);
 	crypto_generichash_update(&st, game_id, 16);
 	for (i = 0; i < 8; i++)
 		t[i] = (unsigned char)((uint64_t)(int64_t)turn >> (56 - 8 * i));
 	crypto_generichash_update(&st, t, 8);
 	crypto_generichash_update(&st, (const unsigned char *)side, strlen(side) + 1);
+	if (nonce)
+		crypto_generichash_update(&st, nonce, 32);
 	crypto_generichash_final(&st, out, 32);
 }
 

@@ -101,9 +101,11 @@ int ord_sig_check(const unsigned char sig[64], const unsigned char msg[32], cons
  * phase p (1-based) reveals link ORD_WITNESS_LINKS - p.
  */
 #define ORD_WITNESS_LINKS 64
-/* Link 0 of a side's chain for one turn, from the player's secret key seed. */
+/* Link 0 of a side's chain for one turn, from the player's secret key seed
+ * and his sheet's nonce (NULL: as an orderly before the nonce made it). */
 void ord_witness_start(unsigned char out[32], const unsigned char key_seed[32],
-		       const unsigned char game_id[16], int turn, const char *side);
+		       const unsigned char game_id[16], int turn, const char *side,
+		       const unsigned char *nonce);
 /* The link n steps above link (in place). */
 void ord_witness_up(unsigned char link[32], unsigned n);
 /* The dice key of phase index p (1-based) of a witnessed turn: reveals has

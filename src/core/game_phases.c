@@ -806,6 +806,38 @@ out:
 	return err;
 }
 
+int ord_game_witness_key(ord_game *g, const char *side, const struct ord_keypair *kp)
+{
+	const struct ord_store_side *s;
+	struct ord_store_sheet sheet;
+	struct ord_store_turn t;
+	unsigned char link[32], up[32], have[32];
+	int err, version, opened, got = 0;
+
+	/* the sheet's nonce and chain, read to derive the link; the game's
+	 * own checks (witnessed, closed, not yet revealed, a chain) are
+	 * ord_game_witness's, which its errors come from */
+	memset(&sheet, 0, sizeof(sheet));
+	memset(&t, 0, sizeof(t));
+	if (g->witnessed && ord_game_find_side(g, side, &s) == 0 && ord_game_turn(g, &t, 0) == 0 &&
+	    ord_store_latest(g->db, t.turn, s->id, &version, have, &opened) == 0 &&
+	    ord_store_sheet_read(g->db, t.turn, s->id, version, &sheet) == 0)
+		got = 1;
+	ord_error_clear();
+	ord_witness_link(link, kp, g->game_id, t.turn, side, got ? sheet.nonce : NULL, t.phase + 1);
+	if (got && sheet.has_witness) {
+		/* a sheet signed by an orderly before chains were of its nonce */
+		memcpy(up, link, 32);
+		ord_witness_up(up, (unsigned)t.phase + 1);
+		if (memcmp(up, sheet.witness, 32))
+			ord_witness_link(link, kp, g->game_id, t.turn, side, NULL, t.phase + 1);
+	}
+	ord_store_sheet_release(&sheet);
+	err = ord_game_witness(g, side, link);
+	memset(link, 0, sizeof(link));
+	return err;
+}
+
 int ord_game_witness(ord_game *g, const char *side, const unsigned char link[32])
 {
 	const struct ord_store_side *s;

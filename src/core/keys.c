@@ -245,12 +245,23 @@ int ord_pubkey_parse(unsigned char out[32], const char *s)
 
 /* ---- sheets ---- */
 
+void ord_nonce_draw(unsigned char out[32])
+{
+	randombytes_buf(out, 32);
+}
+
 void ord_sheet_sign(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
 		    const void *bytes, size_t len, const struct ord_keypair *kp)
 {
+	ord_nonce_draw(out->nonce);
+	ord_sheet_sign_nonce(out, b, bytes, len, kp);
+}
+
+void ord_sheet_sign_nonce(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
+			  const void *bytes, size_t len, const struct ord_keypair *kp)
+{
 	unsigned char msg[32];
 
-	randombytes_buf(out->nonce, sizeof(out->nonce));
 	ord_commit_sheet(out->commitment, b, out->nonce, bytes, len);
 	ord_sig_sheet_msg(msg, b->game_id, b->turn, b->side, out->commitment);
 	ord_sig_sign(out->signature, msg, kp->sk);
@@ -269,16 +280,18 @@ int ord_sheet_sig_check(const unsigned char pk[32], const unsigned char signatur
 /* ---- witness chains ---- */
 
 void ord_witness_top(unsigned char out[32], const struct ord_keypair *kp,
-		     const unsigned char game_id[16], int turn, const char *side)
+		     const unsigned char game_id[16], int turn, const char *side,
+		     const unsigned char *nonce)
 {
-	ord_witness_start(out, kp->sk, game_id, turn, side);
+	ord_witness_start(out, kp->sk, game_id, turn, side, nonce);
 	ord_witness_up(out, ORD_WITNESS_LINKS);
 }
 
 void ord_witness_link(unsigned char out[32], const struct ord_keypair *kp,
-		      const unsigned char game_id[16], int turn, const char *side, int index)
+		      const unsigned char game_id[16], int turn, const char *side,
+		      const unsigned char *nonce, int index)
 {
-	ord_witness_start(out, kp->sk, game_id, turn, side);
+	ord_witness_start(out, kp->sk, game_id, turn, side, nonce);
 	if (index >= 0 && index <= ORD_WITNESS_LINKS)
 		ord_witness_up(out, ORD_WITNESS_LINKS - (unsigned)index);
 }

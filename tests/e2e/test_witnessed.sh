@@ -39,10 +39,19 @@ expect_in "$ERR" "are witnessed"
 # blue computes it at home from the head he was handed, red at the table
 expect_exit 0 ord sign --head open.head --pubkey "$KEY" --side blue --key blue.key --witness "$BFIX/blue-1.txt"
 TOP=$(field witness "$OUT")
+NONCE=$(field nonce "$OUT")
 [[ ${#TOP} == 64 ]] || fail "sign --witness printed no chain top: $OUT"
-expect_exit 0 ord submit w.game --side blue --witness "$TOP" "$BFIX/blue-1.txt"
+# the chain is of the sheet's nonce: the top goes with it
+expect_exit 64 ord submit w.game --side blue --witness "$TOP" "$BFIX/blue-1.txt"
+expect_in "$ERR" "--witness needs --nonce: the chain is of the sheet's nonce"
+expect_exit 0 ord submit w.game --side blue --witness "$TOP" --nonce "$NONCE" "$BFIX/blue-1.txt"
 BLUE=$(field commitment "$OUT")
 expect_exit 0 ord submit w.game --side red --witness-key red.key "$BFIX/red-1b.txt"
+# drawn at the table, printed for the player's links
+RNONCE=$(sed -n 's/^nonce: \([0-9a-f]*\) .*/\1/p' <<<"$OUT")
+[[ ${#RNONCE} == 64 ]] || fail "submit --witness-key printed no nonce: $OUT"
+[[ "$RNONCE" == "$(sql w.game "SELECT lower(hex(nonce)) FROM sheet JOIN side ON side.id = sheet.side_id WHERE side.name = 'red'")" ]] ||
+	fail "the nonce printed is not the sheet's"
 expect_exit 0 ord seal w.game --head seal.head
 
 # phase 1 (movement): the event, the close, the links
@@ -63,7 +72,10 @@ expect_in "$ERR" "blue,red have not revealed their witness link"
 # one of a game without witnessed dice), not for phase 2 against phase 1's
 # close (the red-team's attack), not against an altered head or one signed
 # by another key, nor of another turn or game than asked
-L="--side blue --key blue.key"
+L="--side blue --key blue.key --nonce $NONCE"
+# the link is of the sheet's nonce: without it none is given
+expect_exit 64 ord witness --link-for --head close-1.head --pubkey "$KEY" --side blue --key blue.key --phase 1
+expect_in "$ERR" "--link-for needs --nonce HEX"
 expect_exit 64 ord witness --link-for --head close-1.head $L --phase 1
 expect_in "$ERR" "--pubkey KEY"
 expect_exit 65 ord witness --link-for --head open.head --pubkey "$KEY" $L --phase 1
@@ -103,13 +115,18 @@ LINK=$(field link "$OUT")
 # and the line a mail judge takes, ready to paste
 expect_in "$OUT" "# to the mail judge, on a line of its own: LINK 1 $LINK"
 # red's link given for blue: refused
-expect_exit 0 ord witness --link-for --head close-1.head --pubkey "$KEY" --side red --key red.key --phase 1
-expect_exit 65 ord witness w.game --side blue --link "$(field link "$OUT")"
+expect_exit 0 ord witness --link-for --head close-1.head --pubkey "$KEY" --side red --key red.key --nonce "$RNONCE" --phase 1
+RLINK=$(field link "$OUT")
+expect_exit 65 ord witness w.game --side blue --link "$RLINK"
 expect_in "$ERR" "does not lead to the witness chain its sheet committed to"
 expect_exit 0 ord witness w.game --side blue --link "$LINK"
 expect_exit 65 ord witness w.game --side blue --link "$LINK"
 expect_in "$ERR" "revealed its link for phase 'movement' already"
+# at the table, from red's key and the nonce the game holds: the link his
+# own --link-for gave
 expect_exit 0 ord witness w.game --side red --key red.key
+[[ "$(sql w.game "SELECT lower(hex(link)) FROM witness ORDER BY log_seq DESC LIMIT 1")" == "$RLINK" ]] ||
+	fail "the link derived at the table is not the player's"
 expect_exit 0 ord resolve w.game
 expect_not_in "$OUT" "stood in"
 
@@ -212,10 +229,13 @@ expect_exit 0 ord new r.game --scenario scenario.xml --witnessed --head r-open.h
 RKEY=$(ord info r.game | awk '/^key:/ {print $2}')
 expect_exit 0 ord submit r.game --side blue --witness-key blue.key "$BFIX/blue-1.txt"
 RBLUE=$(field commitment "$OUT")
+NONCE_blue=$(sed -n 's/^nonce: \([0-9a-f]*\) .*/\1/p' <<<"$OUT")
 expect_exit 0 ord submit r.game --side red --witness-key red.key "$BFIX/red-1b.txt"
+NONCE_red=$(sed -n 's/^nonce: \([0-9a-f]*\) .*/\1/p' <<<"$OUT")
 expect_exit 0 ord seal r.game --head r-seal.head
 rlink() {
-	ord witness --link-for --head "$1" --pubkey "$RKEY" --side "$2" --key "$2.key" --phase "$3" \
+	local n="NONCE_$2"
+	ord witness --link-for --head "$1" --pubkey "$RKEY" --side "$2" --key "$2.key" --nonce "${!n}" --phase "$3" \
 		| sed -n 's/^link: //p'
 }
 reveal() { # game phase head
@@ -265,4 +285,37 @@ expect_in "$OUT" "the witness link of blue for phase 3"
 # and a bundle whose phase key was not the one the links give
 perl -0777 -pe 's/(<link index="3" side="blue" link=")(.)/$1.($2 eq "0" ? "1" : "0")/e' w.xml >bad.xml
 expect_exit 1 ord verify bad.xml --pubkey "$KEY"
+
+# attack 19 (a red team's): the game played again from a copy made after
+# `new` has the same game id; the player, signing his sheet again there,
+# reveals his links against that game's true close heads.  His chain is
+# his sheet's own (of its nonce), so those links are not the first game's:
+# the referee learns nothing of its dice before he records its events
+expect_exit 0 ord new one.game --scenario scenario.xml --witnessed --head one-open.head
+cp one.game two.game
+OKEY=$(ord info one.game | awk '/^key:/ {print $2}')
+declare -A N
+for g in one two; do
+	expect_exit 0 ord sign --head one-open.head --pubkey "$OKEY" --side blue --key blue.key --witness "$BFIX/blue-1.txt"
+	N[$g]=$(field nonce "$OUT")
+	expect_exit 0 ord submit $g.game --side blue --witness "$(field witness "$OUT")" --nonce "${N[$g]}" "$BFIX/blue-1.txt"
+	expect_exit 0 ord submit $g.game --side red --witness-key red.key "$BFIX/red-1b.txt"
+	expect_exit 0 ord seal $g.game
+	expect_exit 0 ord witness $g.game --close --head $g-close-1.head
+done
+[[ "${N[one]}" != "${N[two]}" ]] || fail "sign drew the same nonce twice"
+expect_exit 0 ord witness --link-for --head two-close-1.head --pubkey "$OKEY" --side blue --key blue.key --nonce "${N[two]}" --phase 1
+TWO=$(field link "$OUT")
+expect_exit 0 ord witness two.game --side blue --link "$TWO"
+expect_exit 65 ord witness one.game --side blue --link "$TWO"
+expect_in "$ERR" "does not lead to the witness chain its sheet committed to"
+# the link of the sheet sent here is taken
+expect_exit 0 ord witness --link-for --head one-close-1.head --pubkey "$OKEY" --side blue --key blue.key --nonce "${N[one]}" --phase 1
+expect_exit 0 ord witness one.game --side blue --link "$(field link "$OUT")"
+# a chain of an orderly before it (of the game, turn and side alone) is
+# the same in both: --nonce none gives it, for such a sheet
+expect_exit 0 ord witness --link-for --head one-close-1.head --pubkey "$OKEY" --side blue --key blue.key --nonce none --phase 1
+OLD1=$(field link "$OUT")
+expect_exit 0 ord witness --link-for --head two-close-1.head --pubkey "$OKEY" --side blue --key blue.key --nonce none --phase 1
+[[ "$OLD1" == "$(field link "$OUT")" ]] || fail "--nonce none does not give the chain of the game, turn and side alone"
 note "ok"

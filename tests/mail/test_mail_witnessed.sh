@@ -73,13 +73,15 @@ tick
 refused blue "LINK 1 $NOLINK" "no phase of turn 1 is closed: the turn is not sealed yet"
 declare -A PASS=([blue]="blue shako and sabre" [red]="red coat at dawn")
 declare -A SHEET=([blue]="B1 ↑ 1/2" [red]="R1 ↑ 1/4")
-declare -A RECEIPT
+declare -A RECEIPT NONCE
 for who in blue red; do
 	keep $who
 	"$ORDERLY" keygen "$TMP/$who/$who.key" >/dev/null
 	printf '%s\n' "${SHEET[$who]}" >"$TMP/$who/sheet.txt"
-	top=$(cd "$TMP/$who" && "$ORDERLY" sign --head open-1.head --pubkey "$(opening_key $who)" \
-		--side $who --key $who.key --witness sheet.txt | sed -n 's/^witness: *//p')
+	signed=$(cd "$TMP/$who" && "$ORDERLY" sign --head open-1.head --pubkey "$(opening_key $who)" \
+		--side $who --key $who.key --witness sheet.txt)
+	top=$(sed -n 's/^witness: *//p' <<<"$signed")
+	NONCE[$who]=$(sed -n 's/^nonce: *//p' <<<"$signed")
 	[[ ${#top} == 64 ]] || fail "$who: sign --witness gave no chain top"
 	mail_from $who <<EOF
 Passphrase: ${PASS[$who]}
@@ -128,6 +130,7 @@ CLOSE"
 		keep $who
 		cmd=${cmd/GAME-KEY/$(opening_key $who)}
 		cmd=${cmd/YOUR.key/$who.key}
+		cmd=${cmd/NONCE/${NONCE[$who]}}
 		cmd=${cmd/orderly witness/\"\$ORDERLY\" witness}
 		LINK[$who]=$(cd "$TMP/$who" && eval "$cmd" | sed -n 's/^link: //p')
 		[[ ${#LINK[$who]} == 64 ]] || fail "$who: '$cmd' gave no link"
