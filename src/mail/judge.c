@@ -77,6 +77,11 @@
  *      mail saved as a .txt file and attached is not told from a sheet:
  *      its unquoted block is one, refused beside another command rather
  *      than guessed away; a forwarded message is not read at all (D1).
+ *      An OpenPGP/MIME signature over the whole mail covers the file as
+ *      it covers the text (decode.c reads only the signed part), so the
+ *      file's block is the mail's command, signed, read as in an
+ *      unsigned mail: a signed text with no command line beside it is no
+ *      longer refused as "no command in what you signed".
  */
 #include <ctype.h>
 #include <errno.h>
@@ -405,8 +410,10 @@ static int cmd_help(struct judge *j)
 		     "orderly, the judge of the game '%s', reads mail sent to this address.\n\n"
 		     "Orders: write them between a line ORDERS and a line END, one order a\n"
 		     "line as on paper; put your passphrase on a line 'Passphrase: ...'\n"
-		     "(or sign the mail with your registered OpenPGP key, a line 'Game: %s'\n"
-		     "in what you sign, or paste the three lines 'orderly sign' printed).\n"
+		     "(or sign the whole mail, a file attached with it, with your registered\n"
+		     "OpenPGP key, a line 'Game: %s' in its text, or paste the three lines\n"
+		     "'orderly sign' printed). The orders may come in an attached .txt file\n"
+		     "instead, read as your text is.\n"
 		     "A new sheet replaces the last one until the deadline. Quoted lines\n"
 		     "('>') and your signature are ignored.\n\n"
 		     "Commands, on a line of their own or as the subject:\n"
@@ -1054,11 +1061,13 @@ static int attached_file(struct mail_body *b, const char *file, int *sheet_attac
 {
 	struct mail_body a;
 	struct ord_buf said = ORD_BUF_INIT;
-	int fcmd, is_mixed = 1;
+	int fcmd, is_mixed = 1, the_files;
 
 	mail_body_init(&a);
 	mail_body_parse(&a, NULL, file);
 	fcmd = block_cmd(&a);
+	/* the text has no command line: the file's block is the mail's */
+	the_files = fcmd >= 0 && b->cmd_from_subject;
 	if (fcmd >= 0 && mixed_commands(&a, &said))
 		ord_buf_addf(mixed, "%s in the attached file", said.buf);
 	else if (fcmd >= 0 && !b->cmd_from_subject && !b->block)
@@ -1072,8 +1081,10 @@ static int attached_file(struct mail_body *b, const char *file, int *sheet_attac
 			     mail_cmd_name(fcmd));
 	else
 		is_mixed = 0;
-	if (fcmd >= 0 && b->cmd_from_subject) {
-		/* the file's commands are the mail's */
+	if (the_files) {
+		/* the file's commands are the mail's: written by the player, in
+		 * what an OpenPGP/MIME signature over the whole mail covers,
+		 * so no longer the Subject's or the default */
 		struct mail_cmdline *cmds = b->cmds;
 		size_t ncmds = b->ncmds;
 		char *args = b->args;
@@ -1084,11 +1095,12 @@ static int attached_file(struct mail_body *b, const char *file, int *sheet_attac
 		b->cmds = a.cmds;
 		b->ncmds = a.ncmds;
 		b->extra_block = a.extra_block;
+		b->cmd_from_subject = 0;
 		a.args = args;
 		a.cmds = cmds;
 		a.ncmds = ncmds;
 	}
-	if ((fcmd >= 0 && b->cmd_from_subject) ||
+	if (the_files ||
 	    ((!b->block || !b->sheet.len) && (b->cmd == CMD_ORDERS || b->cmd == CMD_CHECK))) {
 		/* the sheet is the file's, its proof lines the text's (the
 		 * text an OpenPGP signature covers may hold only the command,
@@ -1175,11 +1187,17 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 				return 0;
 			}
 			/* nor for which game: the same mail readdressed to another
-			 * game he plays in would be taken there too */
+			 * game he plays in would be taken there too (the text's
+			 * Game: line, as of any mail: an attached file's is not
+			 * read, J7) */
 			if (j->m->pgp == 1 && (!j->b->game || strcasecmp(j->b->game, j->game))) {
 				snprintf(j->why, sizeof(j->why),
-					 "an OpenPGP-signed mail names its game on a line 'Game: %.64s' of what is signed%s%.64s%s: the signature says who wrote it, not for which game, and a copy readdressed to another game would be taken there too",
-					 j->game, j->b->game ? " (this one names '" : "",
+					 "an OpenPGP-signed mail names its game on a line 'Game: %.64s' of what is signed%s%s%.64s%s: the signature says who wrote it, not for which game, and a copy readdressed to another game would be taken there too",
+					 j->game,
+					 !j->b->game && j->m->text && j->m->attachment
+						 ? ", in its text (not in the attached file)"
+						 : "",
+					 j->b->game ? " (this one names '" : "",
 					 j->b->game ? j->b->game : "", j->b->game ? "')" : "");
 				*why = j->why;
 				return 0;
@@ -1915,14 +1933,17 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	}
 	/* an OpenPGP signature proves what it covers: not the Subject, nor
 	 * the default of a text with no command line, so that CHECK in the
-	 * Subject, taken out on the way, would have made the draft his sheet */
+	 * Subject, taken out on the way, would have made the draft his sheet.
+	 * An ORDERS or CHECK block in the attached file is a command line he
+	 * wrote (J7), and signed: the signature is over the whole mail, and
+	 * decode.c reads only what it covers (the signed part) */
 	if (m.pgp == 1 && b.cmd_from_subject) {
 		err = refuse(&j, "NOT accepted: no command in what you signed",
 			     "Your mail is signed with OpenPGP, but what you signed has no command\n"
 			     "line: the Subject is not signed, and anyone on the way could change\n"
 			     "it. Write ORDERS (or CHECK) on a line before your orders and END after\n"
-			     "them, or STATUS, REPORT ..., in the text you sign, and send it again.\n"
-			     "Nothing was changed.\n",
+			     "them, in the text you sign or in the attached file, or STATUS,\n"
+			     "REPORT ... in the text, and send it again. Nothing was changed.\n",
 			     "signed text with no command line: refused");
 		goto done;
 	}

@@ -134,7 +134,8 @@ struct mail_body {
 	char *where;          /* how line numbers count: "your ORDERS block", "your mail" */
 	int unterminated;     /* an ORDERS line without its END */
 	unsigned block_line;  /* the ORDERS (CHECK) line's number in the text, 0 when none */
-	int cmd_from_subject; /* the text has no command line: the Subject's, or the default */
+	int cmd_from_subject; /* no command line, in the text nor (judge.c) as the attached
+				 file's block: the Subject's, or the default */
 };
 void mail_body_init(struct mail_body *b);
 void mail_body_release(struct mail_body *b);

@@ -165,13 +165,13 @@ attached() { # SUBJECT TEXT FILE: a mail of a text and one attached file
 	mailin blue "Subject: $1" 'MIME-Version: 1.0' 'Content-Type: multipart/mixed; boundary="b"' \
 		< <(multipart "$2" "orders.txt=$3")
 }
-refused_two() { # WHAT: the mail was refused as more than one command, nothing stored
+refused_two() { # WHAT [SHEETS]: the mail was refused as more than one command, nothing stored
 	expect_eq "$ERR" "orderly: more than one command: refused" "mail-in's line"
 	expect_eq "$(reply_subject)" "[cross] NOT accepted: more than one command" "the reply's subject"
 	expect_eq "$(reply_first)" "Your mail holds $1: a mail is one command, and orderly does not guess" \
 		"the reply's first line"
 	expect_in "$(reply)" "Send them in separate mails. Nothing was changed."
-	expect_eq "$(sheets)" 3 "sheets after a mail of $1"
+	expect_eq "$(sheets)" "${2:-3}" "sheets after a mail of $1"
 }
 attached orders "$PASS
 STATUS" "ORDERS
@@ -275,6 +275,89 @@ END"
 expect_in "$ERR" "checked: 0 problem(s)"
 expect_eq "$(reply_subject)" "[cross] check: no problems" "the reply to a file's CHECK block"
 expect_eq "$(sheets)" 4 "sheets after a file's CHECK block"
+
+# ---- OpenPGP/MIME over a text and an attached file (Thunderbird and
+# Evolution sign the whole multipart/mixed): the file is in what is signed,
+# so its block is the mail's command as in an unsigned mail, and signed;
+# it was refused as 'no command in what you signed'
+if command -v gpg >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+	mkdir -m 0700 gpg-red
+	# the key made before the signatures, by gpg's clock set back
+	now=$(date +%s)
+	echo "faked-system-time $((now - 1000))!" >gpg-red/gpg.conf
+	gpg --homedir gpg-red --batch --passphrase '' --quick-gen-key 'red <red@club.test>' \
+		ed25519 sign never 2>/dev/null
+	gpg --homedir gpg-red --armor --export red@club.test >red.asc
+	ord register "$G" --side red --pgp-key red.asc >/dev/null
+	signed=0
+	# pgp TEXT FILE [inside|outside]: red's mail of TEXT and FILE attached,
+	# signed ten seconds after the one before (a signature no later than
+	# the last one taken is a mail sent again)
+	pgp() {
+		signed=$((signed + 1))
+		n=$((n + 1))
+		printf '%s\n' "$1" >pgp-$n.txt
+		printf '%s\n' "$2" >pgp-$n.file
+		echo "faked-system-time $((now - 500 + 10 * signed))!" >gpg-red/gpg.conf
+		python3 "$SRC/tests/mail/pgp_mail.py" gpg-red 'Red <red@club.test>' orderly+cross@judge.test \
+			"refusal-$n@club.test" pgp-$n.txt pgp-$n.file "${3:-inside}" >msg-$n.eml 2>/dev/null
+		run "$ORDERLY" mail-in --games "$GAMES" <msg-$n.eml
+		[[ $RC == 0 ]] || fail "mail-in of message $n exited $RC: $ERR"
+	}
+	latest_sheet() { sql "$G" "SELECT CAST(bytes AS TEXT) FROM sheet ORDER BY id DESC LIMIT 1"; }
+	# the block in the signed file is the command: stored, a receipt
+	pgp "Game: cross
+Here are my orders for this turn, in the attached file." "ORDERS
+R1 ↑ 1/4
+END"
+	expect_eq "$ERR" "orderly: orders of red stored: turn 1 version 1" "a signed mail's block in its signed file"
+	expect_eq "$(reply_subject)" "[cross] receipt: turn 1, red, version 1" "the reply to a signed file's block"
+	expect_eq "$(sheets)" 5 "sheets after a signed file's block"
+	expect_eq "$(latest_sheet)" "R1 ↑ 1/4" "the sheet of a signed file's block"
+	# a CHECK block in the signed file is checked, not stored as ORDERS
+	pgp "Game: cross" "CHECK
+R1 ↑ 1/2
+END"
+	expect_eq "$ERR" "orderly: checked: 0 problem(s)" "a signed file's CHECK block"
+	expect_eq "$(reply_subject)" "[cross] check: no problems" "the reply to a signed file's CHECK block"
+	expect_eq "$(sheets)" 5 "sheets after a signed file's CHECK block"
+	# two commands in what is signed are two, as in an unsigned mail
+	pgp "Game: cross
+STATUS" "ORDERS
+R1 ↑ 1/2
+END"
+	refused_two "a STATUS line and an ORDERS block in the attached file" 5
+	pgp "Game: cross" "HELP
+ORDERS
+R1 ↑ 1/2
+END"
+	refused_two "a HELP line and, after it, a block in the attached file" 5
+	# no command line anywhere in what is signed: the default ORDERS is
+	# not signed, so still refused
+	pgp "Game: cross" "R1 ↑ 1/2"
+	expect_eq "$ERR" "orderly: signed text with no command line: refused" "a signed file with no block"
+	expect_eq "$(reply_subject)" "[cross] NOT accepted: no command in what you signed" \
+		"the reply to a signed file with no block"
+	expect_in "$(reply)" "them, in the text you sign or in the attached file, or STATUS,"
+	# the game is named in the signed text, as any mail's Game: line is
+	# read from its text: one in the attached file alone is not read
+	pgp "Here are my orders." "Game: cross
+ORDERS
+R1 ↑ 1/2
+END"
+	expect_in "$(reply)" "an OpenPGP-signed mail names its game on a line 'Game: cross' of what is signed, in its text (not in the attached file): the signature says who wrote it"
+	expect_eq "$(sheets)" 5 "sheets after a signed mail naming its game in the file alone"
+	# a text signed inline (cleartext) is no OpenPGP/MIME signature: as before
+	printf 'Game: cross\nORDERS\nR1 ↑ 1/2\nEND\n' >inline.txt
+	gpg --homedir gpg-red --batch --yes --clearsign --output inline.asc inline.txt 2>/dev/null
+	mailin red 'Subject: orders' 'MIME-Version: 1.0' 'Content-Type: text/plain; charset=utf-8' <inline.asc
+	expect_eq "$ERR" "orderly: not proven (it carries no proof: a line 'Passphrase: ...', an OpenPGP/MIME signature by your registered key, or the lines of 'orderly sign'): nothing changed" \
+		"a text signed inline"
+	expect_eq "$(sheets)" 5 "sheets after a text signed inline"
+	gpgconf --homedir gpg-red --kill gpg-agent 2>/dev/null || true
+else
+	note "SKIP OpenPGP: gpg or python3 is not installed"
+fi
 
 # ---- EVENT with override=: the reason is the rest of the line, whole; an
 # argument written after it is refused, not dropped

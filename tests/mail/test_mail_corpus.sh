@@ -10,7 +10,7 @@
 # (declared UTF-8, or windows-1252), a .txt sent as application/octet-stream,
 # a .txt beside a STATUS line (refused whole) or under a Subject HELP;
 # then the replies-per-hour limit, OpenPGP/MIME (a good signature, another
-# key's), orders signed with `orderly sign`, and a mail to no game (bounced,
+# key's, a text and an attached sheet signed together), orders signed with `orderly sign`, and a mail to no game (bounced,
 # and kept).
 set -euo pipefail
 # shellcheck source=tests/mail/lib.sh
@@ -173,6 +173,21 @@ if command -v gpg >/dev/null 2>&1; then
 	flush
 	expect_eq "$(sheets)" $((before + 1)) "sheets after another key's signature"
 	expect_in "$(mime "$(mails red | tail -1)" subject)" "could not be proven yours"
+	# Thunderbird's PGP/MIME: the whole multipart/mixed signed, a text with
+	# no command line and the block in the attached file, which is signed
+	printf 'Game: corpus\nHere are my orders, in the attached file.\n' >"$TMP/red-text.txt"
+	printf 'ORDERS\nR1 ↑ 1/2\nEND\n' >"$TMP/red-file.txt"
+	sleep 1 # a signature later than the last one taken, not a mail sent again
+	as_user python3 "$MAILSRC/pgp_mail.py" "$TMP/gpg-red" "Red <red@club.test>" \
+		orderly+corpus@judge.test corpus-93-pgp@club.test "$TMP/red-text.txt" "$TMP/red-file.txt" \
+		>"$TMP/pgp-attached.eml"
+	send_raw "$TMP/pgp-attached.eml"
+	deliver
+	flush
+	expect_eq "$(sheets)" $((before + 2)) "sheets after a signed mail of a text and a file"
+	expect_eq "$(mime "$(mails red | tail -1)" subject)" "[corpus] receipt: turn 1, red, version 2" \
+		"the reply to a signed mail of a text and a file"
+	expect_eq "$(latest_sheet)" "R1 ↑ 1/2" "the sheet of a signed mail's file"
 else
 	note "SKIP OpenPGP: gpg is not installed"
 fi
