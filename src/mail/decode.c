@@ -33,6 +33,13 @@
  *      an HTML part and a signature too, with its transfer encoding undone,
  *      as its bytes and in UTF-8, format=flowed joined, and HTML read as
  *      text (its tags dropped, or each made a line end; entities decoded).
+ *  D8. A mail is signed when its body is one multipart/signed: then only
+ *      the signed part is read (its text, and an attached file in it, as
+ *      Thunderbird and Evolution sign a multipart/mixed), and the
+ *      signature covers everything the judge reads.  A multipart/signed
+ *      below the top (a file attached beside it) signs a part of the mail
+ *      only: the mail is unsigned, read as any other, and pgp_part says
+ *      why its signature is no proof.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -242,8 +249,11 @@ static void walk(struct mail_msg *m, GMimeObject *obj, int *html, int depth)
 		GMimeMultipart *mp = GMIME_MULTIPART(obj);
 		int i, n = g_mime_multipart_get_count(mp);
 
-		if (GMIME_IS_MULTIPART_SIGNED(obj))
+		if (GMIME_IS_MULTIPART_SIGNED(obj)) {
 			n = n > 0 ? 1 : 0; /* the signature part is no text */
+			if (depth > 0)
+				m->pgp_part = 1; /* D8 */
+		}
 		for (i = 0; i < n; i++)
 			walk(m, g_mime_multipart_get_part(mp, i), html, depth + 1);
 		return;

@@ -1241,7 +1241,11 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 		return 0;
 	}
 	ord_error_clear();
-	*why = "it carries no proof: a line 'Passphrase: ...', an OpenPGP/MIME signature by your registered key, or the lines of 'orderly sign'";
+	/* a signature over a part of the mail proves nothing of the rest
+	 * (a file attached beside it, D8): the player signed, so say so */
+	*why = j->m->pgp_part
+		       ? "its OpenPGP signature covers only a part of the mail, and what is beside that part (an attached file) is not signed: orderly takes an OpenPGP/MIME signature over the whole mail, the attached file inside what is signed (or a line 'Passphrase: ...')"
+		       : "it carries no proof: a line 'Passphrase: ...', an OpenPGP/MIME signature by your registered key, or the lines of 'orderly sign'";
 	return 0;
 }
 

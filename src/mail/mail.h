@@ -70,6 +70,7 @@ struct mail_msg {
 	char *pgp_fpr; /* fingerprint of the signing key, uppercase */
 	int64_t pgp_created; /* when the good signature was made (unix seconds; -1 unknown) */
 	char *pgp_why;       /* why a signature is bad */
+	int pgp_part;        /* a multipart/signed below the top: a part signed, no proof (D8) */
 };
 void mail_init(void); /* once per process: GMime */
 void mail_shutdown(void);

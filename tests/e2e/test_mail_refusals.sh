@@ -279,7 +279,8 @@ expect_eq "$(sheets)" 4 "sheets after a file's CHECK block"
 # ---- OpenPGP/MIME over a text and an attached file (Thunderbird and
 # Evolution sign the whole multipart/mixed): the file is in what is signed,
 # so its block is the mail's command as in an unsigned mail, and signed;
-# it was refused as 'no command in what you signed'
+# it was refused as 'no command in what you signed'. A file beside the
+# signed part is not signed: the mail is an unsigned one (decode.c's D8)
 if command -v gpg >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
 	mkdir -m 0700 gpg-red
 	# the key made before the signatures, by gpg's clock set back
@@ -347,6 +348,17 @@ R1 ↑ 1/2
 END"
 	expect_in "$(reply)" "an OpenPGP-signed mail names its game on a line 'Game: cross' of what is signed, in its text (not in the attached file): the signature says who wrote it"
 	expect_eq "$(sheets)" 5 "sheets after a signed mail naming its game in the file alone"
+	# the file beside the signed part (a multipart/mixed around it) is not
+	# signed: the mail is not either, and has no proof
+	pgp "Game: cross
+Here are my orders, in the attached file." "ORDERS
+R1 ↑ 1/2
+END" outside
+	expect_eq "$(reply_subject)" "[cross] NOT accepted: your mail could not be proven yours" \
+		"the reply to a file beside the signed part"
+	expect_in "$(reply)" "prove it comes from you: its OpenPGP signature covers only a part of the mail, and what is beside that part (an attached file) is not signed: orderly takes an OpenPGP/MIME signature over the whole mail, the attached file inside what is signed (or a line 'Passphrase: ...')."
+	expect_eq "$(sheets)" 5 "sheets after a file beside the signed part"
+	expect_eq "$(latest_sheet)" "R1 ↑ 1/4" "red's sheet after a file beside the signed part"
 	# a text signed inline (cleartext) is no OpenPGP/MIME signature: as before
 	printf 'Game: cross\nORDERS\nR1 ↑ 1/2\nEND\n' >inline.txt
 	gpg --homedir gpg-red --batch --yes --clearsign --output inline.asc inline.txt 2>/dev/null
