@@ -87,6 +87,15 @@ START_TEST(test_more_than_one_command)
 	ck_assert_uint_eq(b.ncmds, 1);
 	ck_assert_int_eq(b.cmd, CMD_CLOSE);
 	mail_body_release(&b);
+	/* ORDERS and CHECK start a block alone on their line: with words
+	 * after them, a greeting above or below one is text, no second
+	 * command ("Orders for turn 3 below") */
+	parse(&b, NULL, "Orders for turn 3 below.\nORDERS\nB1 hold\nEND\nCheck them, please!\n");
+	ck_assert_uint_eq(b.ncmds, 1);
+	ck_assert_int_eq(b.cmd, CMD_ORDERS);
+	ck_assert(!b.extra_block);
+	ck_assert_str_eq(b.sheet.buf, "B1 hold\n");
+	mail_body_release(&b);
 	/* the mail replied to, below Outlook's line, is not read: its block
 	 * is no second sheet, and a STATUS above it is the command alone
 	 * (the line was compared with one byte more than it has, so it
