@@ -737,6 +737,28 @@ int ord_game_void_event(ord_game *g, unsigned seq, const char *reason)
 	if ((err = ord_game_log(g, &lseq, t.turn, "void", body.buf)) != 0 ||
 	    (err = ord_store_event_void(g->db, t.turn, seq, lseq, reason)) != 0)
 		goto out;
+	/* the events after it were checked with it: each must still keep to
+	 * the orders without it, or carry an override (the replay holds them
+	 * so); a void costs a load of the phase, as a close does */
+	{
+		struct ord_ctx ctx;
+		struct ord_buf why = ORD_BUF_INIT;
+		unsigned bad;
+		if ((err = ord_game_load_ctx(g, &ctx, t.turn, 1, phase)) != 0) {
+			ord_ctx_release(&ctx);
+			goto out;
+		}
+		ctx.phase = phase;
+		bad = ord_phase_recheck_events(&ctx, &why);
+		ord_ctx_release(&ctx);
+		if (bad)
+			err = ord_error_set(ORD_ESTATE,
+					    "voiding event #%u (%s) would leave event #%u standing against the orders (%s): void event #%u first, or record it again with --override",
+					    seq, f.kind, bad, why.buf, bad);
+		ord_buf_release(&why);
+		if (err)
+			goto out;
+	}
 	{
 		struct ord_change c = { .kind = ORD_CHANGE_EVENT, .turn = t.turn, .phase = phase };
 		if ((err = ord_game_notify(g, &c)) != 0)

@@ -250,6 +250,64 @@ size_t ord_phase_check_event(struct ord_ctx *ctx, const struct ord_event *ev,
 	return diag->n - before;
 }
 
+unsigned ord_phase_recheck_events(struct ord_ctx *ctx, struct ord_buf *why)
+{
+	struct held {
+		unsigned seq;
+		char *phase, *kind, *args, *override, *check;
+	} * h;
+	struct ord_buf b = ORD_BUF_INIT, checks = ORD_BUF_INIT;
+	unsigned bad = 0;
+	size_t i, n;
+
+	ord_ctx_events_compact(ctx);
+	n = ctx->nevents;
+	h = ord_xcalloc(n + 1, sizeof(*h));
+	for (i = 0; i < n; i++) {
+		const struct ord_event *e = &ctx->events[i];
+		ord_buf_reset(&b);
+		ord_kv_serialize(&e->kv, &b);
+		h[i].seq = e->seq;
+		h[i].phase = ord_strdup(e->phase);
+		h[i].kind = ord_strdup(e->kind);
+		h[i].args = ord_strdup(b.buf);
+		h[i].override = e->override ? ord_strdup(e->override) : NULL;
+		h[i].check = ord_strdup(e->check ? e->check : "");
+	}
+	/* taken out, then added again one by one: each is checked with those
+	 * before it alone, as the game checked it */
+	for (i = 0; i < n; i++)
+		ord_ctx_remove_event(ctx, h[i].seq);
+	ord_ctx_events_compact(ctx);
+	for (i = 0; i < n; i++) {
+		const struct ord_event *e = ord_ctx_add_event(ctx, h[i].seq, h[i].phase, h[i].kind,
+							      h[i].args, h[i].override, h[i].check);
+		struct ord_diag d;
+
+		if (bad || h[i].override)
+			continue;
+		ord_diag_init(&d);
+		ord_buf_reset(&checks);
+		if (ord_phase_check_event(ctx, e, &checks, &d)) {
+			bad = h[i].seq;
+			ord_buf_addf(why, "%s: %s", h[i].kind, checks.buf);
+		}
+		ord_diag_release(&d);
+		ord_error_clear();
+	}
+	for (i = 0; i < n; i++) {
+		free(h[i].phase);
+		free(h[i].kind);
+		free(h[i].args);
+		free(h[i].override);
+		free(h[i].check);
+	}
+	free(h);
+	ord_buf_release(&b);
+	ord_buf_release(&checks);
+	return bad;
+}
+
 void ord_phase_events_digest(struct ord_ctx *ctx, unsigned char out[32])
 {
 	struct ord_buf a = ORD_BUF_INIT;

@@ -94,6 +94,15 @@ int ord_phase_event_defaults(struct ord_ctx *ctx, const struct ord_event_kind *e
 size_t ord_phase_check_event(struct ord_ctx *ctx, const struct ord_event *ev,
 			     struct ord_buf *checks, struct ord_diag *diag);
 
+/* Check every event of ctx again, in order, each against the events before
+ * it, as it was checked when it was recorded, now that some are voided: an
+ * event the checks let pass only because of one voided since (a flight
+ * taken for a melee's) breaks the orders now.  The number of the first
+ * that does and was recorded without the referee's override, its kind and
+ * what the checks say now in why ("flugt: unit 'L5': ..."); 0 when none
+ * does.  ctx holds the same events, in the same order, after it. */
+unsigned ord_phase_recheck_events(struct ord_ctx *ctx, struct ord_buf *why);
+
 /* The digest of the events of a phase now in ctx (the "close" entry). */
 void ord_phase_events_digest(struct ord_ctx *ctx, unsigned char out[32]);
 

@@ -458,7 +458,7 @@ expect_in "$OUT" "unit B1's state is recorded with the attributes ("
 expect_in "$OUT" "class=A"
 note "ok"
 
-# ------------------------------------------------------------ 12. the sheet the next turn's opening names
+# ------------------------------------------------------------ 18. the sheet the next turn's opening names
 # (a fifth red team's find) Turn 2's opening names the sheet each side
 # sealed in turn 1 (last.SIDE): under the NMR policy "repeat" a silent
 # side repeats it, and turn 2's bundle holds the sheet it carries to that
@@ -480,7 +480,7 @@ for forged in none aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 	expect_exit 0 ord head "$g" --at exchange --turn 1 -o "$g.exchange.head"
 	expect_exit 0 ord export "$g" --turn 1 -o "$g.xml"
 	player_verify "$g"
-	[[ $RC == 1 ]] || fail "attack 12 (last.red=$forged): the bundle verifies:
+	[[ $RC == 1 ]] || fail "attack 18 (last.red=$forged): the bundle verifies:
 $OUT"
 	if [[ $forged == none ]]; then
 		expect_in "$OUT" "the opening of turn 2 (entry $OPEN2) says red sealed no sheet in turn 1, but it sealed version 1"
@@ -490,7 +490,79 @@ $OUT"
 	expect_exit 1 ord audit "$g"
 	expect_in "$OUT" "the opening of turn 2 (entry $OPEN2)"
 done
-note "12: the next turn's opening names the sheets this turn sealed"
+note "18: the next turn's opening names the sheets this turn sealed"
+
+# ------------------------------------------------------------ 20. a void that leaves a later event against the orders
+# (a fifth red team's find) Krigsspil, turn 2: K1 attacks L5; the melee
+# K1 on L5 is recorded, then L5's flight (a unit that fought a melee may
+# flee); then the melee is voided.  L5, in OR and in no melee, fled its
+# attack, and every check held: each event was replayed against the events
+# as they stood when it was recorded.  The game now refuses the void, and
+# a forger who writes it anyway is named by audit and verify.
+KD=$KS/demo
+g=void.game
+ks() { ord "$@" >/dev/null 2>&1 || fail "attack 20: orderly $* failed"; }
+ks new $g --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+ks submit $g --side danske "$KD/turn1-danske.txt"
+ks submit $g --side allierede "$KD/turn1-allierede.txt"
+ks seal $g
+ks resolve $g
+ks resolve $g
+for e in "flyt unit=D3 x=90 y=68" "formation unit=D8 formation=karre" "flyt unit=L2 x=90 y=88" \
+	"formation unit=L1 formation=angrebskolonne" "flyt unit=L5 x=190 y=80"; do
+	# shellcheck disable=SC2086
+	ks event $g $e
+done
+ks resolve $g
+for e in "skyd unit=D3 maal=L2 zone=II halv=yes" "skyd unit=L2 maal=D3 zone=II halv=yes" \
+	"artilleri unit=A1 maal=L2 afstand=88" "artilleri unit=A3 maal=L1 afstand=104" \
+	"artilleri unit=L9 maal=D8 afstand=104"; do
+	# shellcheck disable=SC2086
+	ks event $g $e
+done
+ks resolve $g
+ks resolve $g
+ks exchange $g
+ks submit $g --side danske "$KD/turn2-danske.txt"
+ks submit $g --side allierede "$KD/turn2-allierede.txt"
+ks seal $g
+ks resolve $g
+ks event $g angreb unit=K1 maal=L5 stormmarch=yes
+ks resolve $g
+ks event $g flyt unit=L1 x=120 y=90
+ks resolve $g
+ks event $g artilleri unit=A1 maal=L1 afstand=90
+ks resolve $g
+expect_exit 65 ord event $g flugt unit=L5
+expect_in "$ERR" "unit 'L5' is in OR, not FU: it does not flee (17 flugt)"
+ks event $g naerkamp angriber=K1 forsvarer=L5
+M=$(sql $g "SELECT seq FROM event WHERE kind = 'naerkamp' AND turn = 2")
+cp $g void-alone.game
+ks event $g flugt unit=L5
+F=$(sql $g "SELECT seq FROM event WHERE kind = 'flugt' AND turn = 2")
+before=$(sha256sum <$g)
+expect_exit 65 ord event $g --void "$M" --reason "entered by mistake"
+expect_in "$ERR" "voiding event #$M (naerkamp) would leave event #$F standing against the orders (flugt: unit 'L5': unit 'L5' is in OR, not FU: it does not flee (17 flugt)): void event #$F first, or record it again with --override"
+[[ "$(sha256sum <$g)" == "$before" ]] || fail "attack 20: a refused void changed the game"
+# the void alone (no flight after it) is taken; its entry, written into
+# the game with the flight by a forger, the chain made to agree
+ks event void-alone.game --void "$M" --reason "entered by mistake"
+V=$(sql void-alone.game "SELECT seq FROM log WHERE kind = 'void'")
+N=$(sql $g "SELECT max(seq) + 1 FROM log")
+sql $g "ATTACH 'void-alone.game' AS p;
+	INSERT INTO log(seq, turn, kind, body, at, prev, hash) SELECT $N, turn, kind, body, at, prev, hash FROM p.log WHERE seq = $V;
+	UPDATE event SET void_log = $N, void_reason = 'entered by mistake' WHERE turn = 2 AND seq = $M" >/dev/null
+forge rechain $g
+ks resolve $g
+ks exchange $g
+ks export $g --turn 2 -o $g.xml
+run ord verify $g.xml --pubkey "$(pubkey $g)"
+[[ $RC == 1 ]] || fail "attack 20: the bundle verifies:
+$OUT"
+expect_in "$OUT" "FAILED: turn 2 event #$F (flugt: unit 'L5': unit 'L5' is in OR, not FU: it does not flee (17 flugt)): breaks the orders once the events voided in its phase are taken out, but stands without the referee's override"
+expect_exit 1 ord audit $g
+expect_in "$OUT" "BROKEN: turn 2 event #$F (flugt"
+note "20: a void that leaves a later event against the orders"
 
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
