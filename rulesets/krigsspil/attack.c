@@ -14,6 +14,39 @@
 
 /* ---- angrebshandlinger (16, 17) ---- */
 
+/* Why s, declared a support of x (a neighbour when nabo), does not support
+ * it against enemy at the moment of the attack (6.6), in *why_da and
+ * *why_en, or 0 when it does; the reasons of x itself are supports_for's. */
+static int support_refused(struct ord_ctx *ctx, const struct ord_unit *s, const struct ord_unit *x,
+			   const struct ord_unit *enemy, int nabo, const char **why_da,
+			   const char **why_en)
+{
+	struct ks_rules *r = ks_r(ctx);
+	int turn = ord_ctx_turn(ctx);
+
+	*why_da = *why_en = NULL;
+	if (ks_moral_now(ctx, s) >= KS_U)
+		*why_da = "i uorden", *why_en = "in disorder";
+	else if (ks_st(ctx, s, "angreb_traek") == turn)
+		*why_da = "har selv angrebsordre", *why_en = "has an attack order itself";
+	else if (ks_st(ctx, s, "skoed") == turn &&
+		 !(nabo && !strcmp(ks_st_str(ctx, s, "skoed_paa"), enemy->id)))
+		*why_da = "har skudt i trækket", *why_en = "has fired this turn";
+	else if (ks_st(ctx, s, "naerkamp_traek") == turn)
+		*why_da = "er selv i nærkamp", *why_en = "is in a melee itself";
+	else if (ks_figures(ctx, s) < ks_param(r, "stoette_andel") * ks_figures(ctx, x))
+		*why_da = "for lille", *why_en = "too small";
+	else if (!strcmp(ks_form(ctx, s), "hob"))
+		*why_da = "hob", *why_en = "a clump";
+	else if (!ks_closed(ctx, s, NULL) &&
+		 !(nabo && ks_check(r, "stoette_nabo_kontrol") &&
+		   (ks_cossack_swarm(ctx, s, NULL) || ks_in_cover(ctx, s, NULL))))
+		*why_da = "ikke i sluttet formation", *why_en = "not in close order";
+	else if (ks_is(ctx, s, "kavaleri") && ks_st(ctx, s, "valeur") < (long)ks_param(r, "valeur_min"))
+		*why_da = "valeur under %g", *why_en = "valeur under %g";
+	return *why_da != NULL;
+}
+
 /* The supports of x against enemy, as flags; xflags are the referee's
  * flags for x's side (its cover). */
 static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const struct ord_unit *enemy,
@@ -48,26 +81,8 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 		/* 6.6: the conditions at the moment of the attack */
 		if (x_da)
 			why_da = x_da, why_en = x_en;
-		else if (ks_moral_now(ctx, s) >= KS_U)
-			why_da = "i uorden", why_en = "in disorder";
-		else if (ks_st(ctx, s, "angreb_traek") == turn)
-			why_da = "har selv angrebsordre", why_en = "has an attack order itself";
-		else if (ks_st(ctx, s, "skoed") == turn &&
-			 !(nabo && !strcmp(ks_st_str(ctx, s, "skoed_paa"), enemy->id)))
-			why_da = "har skudt i trækket", why_en = "has fired this turn";
-		else if (ks_st(ctx, s, "naerkamp_traek") == turn)
-			why_da = "er selv i nærkamp", why_en = "is in a melee itself";
-		else if (ks_figures(ctx, s) < ks_param(r, "stoette_andel") * ks_figures(ctx, x))
-			why_da = "for lille", why_en = "too small";
-		else if (!strcmp(ks_form(ctx, s), "hob"))
-			why_da = "hob", why_en = "a clump";
-		else if (!ks_closed(ctx, s, NULL) &&
-			 !(nabo && ks_check(r, "stoette_nabo_kontrol") &&
-			   (ks_cossack_swarm(ctx, s, NULL) || ks_in_cover(ctx, s, NULL))))
-			why_da = "ikke i sluttet formation", why_en = "not in close order";
-		else if (ks_is(ctx, s, "kavaleri") &&
-			 ks_st(ctx, s, "valeur") < (long)ks_param(r, "valeur_min"))
-			why_da = "valeur under %g", why_en = "valeur under %g";
+		else
+			support_refused(ctx, s, x, enemy, nabo, &why_da, &why_en);
 		if (why_da) {
 			/* the only number of the reasons is valeur_min */
 			ord_buf_addf(&t->da, "%s%s støtter ikke (",
@@ -306,15 +321,21 @@ static void melee_own(struct ord_ctx *ctx, const struct ord_event *e, struct ord
 	*fa = six_ranks(ctx, a, *fa, t);
 	*ff = six_ranks(ctx, f, *ff, t);
 	/* unescorted artillery becomes U when an attacker at least as strong
-	 * reaches break-in distance (16) */
+	 * reaches break-in distance (16); its escort stands "som naboenhed",
+	 * and is one when it supports as a neighbour at the melee
+	 * (stoette_kontrol: a game made before took any neighbour declared,
+	 * out of the game, routed or fighting itself) */
 	if (t && ks_is(ctx, f, "artilleri")) {
-		int escorted = 0;
+		int escorted = 0, held = ks_check(r, "stoette_kontrol");
 		size_t i;
 		for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 			const struct ord_unit *s = ord_ctx_unit(ctx, i);
+			const char *why_da, *why_en;
 			if (ks_st(ctx, s, "stoette_traek") == turn &&
 			    !strcmp(ks_st_str(ctx, s, "stoetter"), f->id) &&
-			    !strcmp(ks_st_str(ctx, s, "stoette_rolle"), "nabo"))
+			    !strcmp(ks_st_str(ctx, s, "stoette_rolle"), "nabo") &&
+			    !(held && (ks_gone(ctx, s) ||
+				       support_refused(ctx, s, f, a, 1, &why_da, &why_en))))
 				escorted = 1;
 		}
 		if (!escorted) {

@@ -924,6 +924,43 @@ static void check_melee_flags(struct ord_ctx *ctx, const struct ord_event *ev,
 	}
 }
 
+/* The supports (traefning, naboer) and a battery's escort (ubedaekket)
+ * are the module's: the melee counts the supports declared for the
+ * attack that hold at the melee (6.6; Skema XV "gives hvis betingelserne
+ * for støtteenhed [6.6] er opfyldt"), and a battery is unescorted when no
+ * neighbour declared for it holds (16).  The referee's word on them
+ * would give a bonus no support was declared for, or take a declared
+ * one away (stoette_kontrol: a game made before took it on top of the
+ * module's).  ubedaekket of another unit is his: "Artilleri, pionerer og
+ * andre arbejdende enheder uden bedækning" (a unit at work). */
+static void check_melee_supports(struct ord_ctx *ctx, const struct ord_event *ev,
+				 const struct ord_unit *a, const struct ord_unit *f,
+				 struct ord_diag *d)
+{
+	static const char *const keys[2] = { "a_flag", "d_flag" };
+	static const char *const counted[] = { "traefning", "naboer", NULL };
+	const struct ord_unit *const side[2] = { a, f };
+	int k, i;
+
+	if (!ks_check(ks_r(ctx), "stoette_kontrol"))
+		return;
+	for (k = 0; k < 2; k++) {
+		struct ord_kv given;
+		ord_kv_init(&given);
+		ks_referee_flags(ord_kv_get(&ev->kv, keys[k]), &given);
+		for (i = 0; counted[i]; i++)
+			if (ord_kv_get(&given, counted[i]))
+				ord_diag_add(d, 0, 0, side[k]->id, "K10",
+					     "%s: %s is the module's: it counts the supports declared for the attack (event 'stoette') that hold at the melee (6.6): leave it out (--override records it anyway)",
+					     keys[k], counted[i]);
+		if (ord_kv_get(&given, "ubedaekket") && ks_is(ctx, side[k], "artilleri"))
+			ord_diag_add(d, 0, 0, side[k]->id, "K10",
+				     "%s: ubedaekket is the module's: battery '%s' is unescorted when no neighbour declared for it (event 'stoette' rolle=nabo) holds at the melee (16): leave it out (--override records it anyway)",
+				     keys[k], side[k]->id);
+		ord_kv_release(&given);
+	}
+}
+
 static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	static const char *const tables[] = { "skema_xv_naerkamp", NULL };
@@ -971,6 +1008,7 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 	check_flags(ctx, ord_kv_get(&ev->kv, "a_flag"), tables, "a_flag", a->id, d);
 	check_flags(ctx, ord_kv_get(&ev->kv, "d_flag"), tables, "d_flag", f->id, d);
 	check_melee_flags(ctx, ev, a, f, d);
+	check_melee_supports(ctx, ev, a, f, d);
 	/* Skema XVII: "Enhed ej stationær i ¼ træk. Dette tillæg/fradrag gives
 	 * hvis en forsvarende infanteri enhed ikke har været stationær i ¼ træk" */
 	if (flag_given(ord_kv_get(&ev->kv, "a_flag"), "ej_stationaer"))
@@ -981,6 +1019,135 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 		ord_diag_add(d, 0, 0, f->id, "Skema XVII",
 			     "d_flag: ej_stationaer is a defending infantry unit's (\"gives hvis en forsvarende infanteri enhed ikke har været stationær i ¼ træk\"); '%s' is no infantry",
 			     f->id);
+}
+
+/* 6.6, 16.2: a support declared (stoette).  What holds whatever the
+ * Skema: of its own side and not itself (an override of either is not
+ * carried out, umulig_kontrol), the size, formation and valeur a support
+ * needs (ks_check_support_unit), infantry no second line of cavalry, no
+ * attack order, one unit a turn.  Under stoette_kontrol (2026-12-03.4; a
+ * game made before took the rest as recorded, and its melee dropped what
+ * did not hold then):
+ *  - the unit supported is in the game and in an attack declared before
+ *    the support, as attacker or defender ("2. Angriberen erklærer ...
+ *    støttende ... enheder", "4. Forsvareren ... støttende ... enheder",
+ *    16.2): the declaration reads a support with its attack alone;
+ *  - the support is infantry or cavalry (6.6: "for en infanterienhed ...
+ *    for en kavalerienhed"; 'ST' is theirs, 6.1), ordered 'ST @' the unit
+ *    (4.3), and not in U or FU (6.5: it retreats or flees; the melee
+ *    counts no support "i uorden");
+ *  - the unit supported is no hob (11.8) and not in open order outside
+ *    cover (6.6), with stoettet_enhed_kontrol, whose melee drops such
+ *    supports; cover at the declaration is the map's, as a neighbour's;
+ *  - the distance is the referee's measure (afstand=, from the centre of
+ *    the support's front, 6.6): a second line within its march length in
+ *    its formation ("Støtteafstanden beregnes efter enhedens almindelige
+ *    marchlængde i den aktuelle formation": marchlaengder's open ground,
+ *    which other ground only shortens), a neighbour, and so a battery's
+ *    escort ("inden for indbrudsafstand som naboenhed", 16), within the
+ *    break-in distance (indbrudsafstand_cm). */
+static void check_support_event(struct ord_ctx *ctx, const struct ord_event *ev,
+				const struct ord_unit *u, struct ord_diag *d)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ord_unit *s = ev_unit(ctx, ev, "stoetter");
+	const char *rolle = ord_kv_get(&ev->kv, "rolle"), *cm_s = ord_kv_get(&ev->kv, "afstand");
+	int nabo = !strcmp(rolle, "nabo"), attack = 0;
+	double cm = ord_kv_get_num(&ev->kv, "afstand", 0), len, share;
+	struct ks_group g[KS_MAX_GROUPS];
+	const struct ord_order *o;
+	size_t k, n;
+
+	if (s == u || strcmp(s->side, u->side)) {
+		ord_diag_add(d, 0, 0, u->id, "6.6",
+			     "'%s' supports a unit of its own side, not '%s'", u->id, s->id);
+	} else {
+		/* "dog kan en spredt formation i dækning være naboenhed"
+		 * (6.6.5), "Kosakker kan i sværm ... selv være naboenhed"
+		 * (8.5), infantry in cover a neighbour of cavalry:
+		 * stoette_nabo_kontrol (a game made before it refused them,
+		 * and is checked so) */
+		int nabo_rule = ks_check(r, "stoette_nabo_kontrol") && nabo;
+		int cover = nabo_rule && ks_in_cover(ctx, u, NULL);
+		ks_check_support_unit(ctx, u, nabo_rule && (cover || ks_cossack_swarm(ctx, u, NULL)),
+				      s, ks_form(ctx, u), d, 0, 0, u->id);
+		if (ks_is(ctx, u, "infanteri") && ks_is(ctx, s, "kavaleri")) {
+			if (!nabo)
+				ord_diag_add(d, 0, 0, u->id, "6.6.5",
+					     "infantry cannot be 2. træfning for cavalry");
+			else if (strcmp(ks_form(ctx, u), "bataillonsmasse") &&
+				 strcmp(ks_form(ctx, u), "karre") && !cover)
+				ord_diag_add(d, 0, 0, u->id, "6.6.5",
+					     "infantry is a neighbour of cavalry only in battalion mass, square or cover");
+		}
+	}
+	if (ks_ordered(ctx, u, "angreb"))
+		ord_diag_add(d, 0, 0, u->id, "6.6.5",
+			     "a support may not have an attack order in the turn");
+	for (k = 0; k < ord_ctx_unit_nevents(ctx, u); k++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, k);
+		if (e->seq != ev->seq && !strcmp(e->kind, "stoette") && ev_unit(ctx, e, "unit") == u)
+			ord_diag_add(d, 0, 0, u->id, "6.6.5",
+				     "a support supports only one unit in a turn (event #%u)", e->seq);
+	}
+	if (!ks_check(r, "stoette_kontrol") || s == u || strcmp(s->side, u->side))
+		return;
+	if (ks_gone(ctx, s)) {
+		say_gone(ctx, s, "stoetter: unit ", d);
+		return;
+	}
+	for (k = 0; k < ord_ctx_unit_nevents(ctx, s) && !attack; k++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, s, k);
+		if (e->seq < ev->seq && !strcmp(e->kind, "angreb") && !ks_impossible(ctx, e, NULL) &&
+		    (ev_unit(ctx, e, "unit") == s || ev_unit(ctx, e, "maal") == s))
+			attack = 1;
+	}
+	if (!attack)
+		ord_diag_add(d, 0, 0, u->id, "16.2",
+			     "'%s' neither attacks nor is attacked this turn: a support is declared with an attack, by the attacker or the defender (event 'angreb' first)",
+			     s->id);
+	if (!ks_is(ctx, u, "infanteri") && !ks_is(ctx, u, "kavaleri"))
+		ord_diag_add(d, 0, 0, u->id, "6.6 støtteenheder",
+			     "only infantry and cavalry support ('ST'), not %s", ks_arm_name(ctx, u));
+	else if (!ks_ordered_at(ctx, u, "stoette", s, &o, g, &n))
+		ord_diag_add(d, 0, 0, u->id, "4.3",
+			     "unit '%s' supports '%s' but its sheet orders no 'ST @%s'", u->id,
+			     s->id, s->id);
+	if (ks_moral_now(ctx, u) >= KS_U)
+		ord_diag_add(d, 0, 0, u->id, "6.5",
+			     "unit '%s' is in %s: a unit in U retreats and one in FU flees, it supports no one",
+			     u->id, ks_moral_name(ks_moral_now(ctx, u)));
+	if (ks_check(r, "stoettet_enhed_kontrol")) {
+		if (!strcmp(ks_form(ctx, s), "hob"))
+			ord_diag_add(d, 0, 0, u->id, "11.8 hob",
+				     "'%s' is a hob: a hob has no bonus for supports (\"En hob kan ikke få tillæg/fradrag for støtteenheder\")",
+				     s->id);
+		else if (!ks_closed(ctx, s, NULL) && !ks_in_cover(ctx, s, NULL) &&
+			 !ks_cossack_swarm(ctx, s, NULL))
+			ord_diag_add(d, 0, 0, u->id, "6.6",
+				     "'%s' stands in open order (%s) outside cover (the map's): the unit supported stands in close order or in open order in cover (\"Den støttede enhed skal være deployeret i sluttet formation eller spredt formation i dækning\")",
+				     s->id, ks_formation_name(ctx, s, ks_form(ctx, s), "da"));
+	}
+	if (!cm_s)
+		ord_diag_add(d, 0, 0, u->id, "6.6 støtteenheder",
+			     "give the cm from the centre of its front to the nearest edge of '%s' (afstand=): %s",
+			     s->id,
+			     nabo ? "a neighbour stands within the break-in distance"
+				  : "a second line stands within its march length");
+	else if (nabo && cm > ks_param(r, "indbrudsafstand_cm") && ks_is(ctx, s, "artilleri"))
+		ord_diag_add(d, 0, 0, u->id, "16",
+			     "the escort (bedækning) of battery '%s' stands within the break-in distance as a neighbour (\"inden for indbrudsafstand som naboenhed\"): %g cm (indbrudsafstand_cm), not afstand=%s",
+			     s->id, ks_param(r, "indbrudsafstand_cm"), cm_s);
+	else if (nabo && cm > ks_param(r, "indbrudsafstand_cm"))
+		ord_diag_add(d, 0, 0, u->id, "6.6 støtteenheder",
+			     "a neighbour (naboenhed) stands within the break-in distance of '%s': %g cm (indbrudsafstand_cm), not afstand=%s",
+			     s->id, ks_param(r, "indbrudsafstand_cm"), cm_s);
+	else if (!nabo && ks_gait(r, ks_art(u), ks_form(ctx, u), "march", &len, &share, NULL))
+		ord_error_clear(); /* no march length: nothing to hold it to */
+	else if (!nabo && cm > len)
+		ord_diag_add(d, 0, 0, u->id, "6.6 støtteenheder",
+			     "a second line (2. træfning) stands within its march length of '%s': %g cm in %s (table marchlaengder), not afstand=%s",
+			     s->id, len, ks_formation_name(ctx, u, ks_form(ctx, u), "da"), cm_s);
 }
 
 int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
@@ -1061,44 +1228,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 					     u->id, e->seq);
 		}
 	} else if (!strcmp(ev->kind, "stoette")) {
-		struct ord_unit *s = ev_unit(ctx, ev, "stoetter");
-		const char *rolle = ord_kv_get(&ev->kv, "rolle");
-		size_t k;
-		if (s == u || strcmp(s->side, u->side)) {
-			ord_diag_add(d, 0, 0, u->id, "6.6",
-				     "'%s' supports a unit of its own side, not '%s'", u->id, s->id);
-		} else {
-			/* "dog kan en spredt formation i dækning være naboenhed"
-			 * (6.6.5), "Kosakker kan i sværm ... selv være
-			 * naboenhed" (8.5), infantry in cover a neighbour of
-			 * cavalry: stoette_nabo_kontrol (a game made before it
-			 * refused them, and is checked so) */
-			int nabo_rule = ks_check(r, "stoette_nabo_kontrol") && !strcmp(rolle, "nabo");
-			int cover = nabo_rule && ks_in_cover(ctx, u, NULL);
-			ks_check_support_unit(ctx, u,
-					      nabo_rule && (cover || ks_cossack_swarm(ctx, u, NULL)),
-					      s, ks_form(ctx, u), d, 0, 0, u->id);
-			if (ks_is(ctx, u, "infanteri") && ks_is(ctx, s, "kavaleri")) {
-				if (!strcmp(rolle, "traefning"))
-					ord_diag_add(d, 0, 0, u->id, "6.6.5",
-						     "infantry cannot be 2. træfning for cavalry");
-				else if (strcmp(ks_form(ctx, u), "bataillonsmasse") &&
-					 strcmp(ks_form(ctx, u), "karre") && !cover)
-					ord_diag_add(d, 0, 0, u->id, "6.6.5",
-						     "infantry is a neighbour of cavalry only in battalion mass, square or cover");
-			}
-		}
-		if (ks_ordered(ctx, u, "angreb"))
-			ord_diag_add(d, 0, 0, u->id, "6.6.5",
-				     "a support may not have an attack order in the turn");
-		for (k = 0; k < ord_ctx_unit_nevents(ctx, u); k++) {
-			const struct ord_event *e = ord_ctx_unit_event(ctx, u, k);
-			if (e->seq != ev->seq && !strcmp(e->kind, "stoette") &&
-			    ev_unit(ctx, e, "unit") == u)
-				ord_diag_add(d, 0, 0, u->id, "6.6.5",
-					     "a support supports only one unit in a turn (event #%u)",
-					     e->seq);
-		}
+		check_support_event(ctx, ev, u, d);
 	} else if (!strcmp(ev->kind, "samling")) {
 		check_merge_event(ctx, u, ev_unit(ctx, ev, "med"), d);
 	} else if (!strcmp(ev->kind, "indbrud")) {

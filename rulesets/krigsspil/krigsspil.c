@@ -121,6 +121,18 @@
  *      (umulig_mod_over_kontrol, 2026-12-03.1); a reaction against an
  *      enemy that declared no attack on its unit answers no attack
  *      (reaktion_kontrol, 2026-12-03.2).
+ *  K26 A support is held to 6.6 when it is declared, where the text gives
+ *      the rule; what it leaves to the table is the referee's measure
+ *      (afstand=, the distance from the centre of its front) or his word
+ *      (cover is the map's, else --override).  A second line stands
+ *      within its open-ground march length in its formation (other
+ *      ground only shortens it), a neighbour and a battery's escort
+ *      within indbrudsafstand_cm; a support is declared with an attack
+ *      recorded before it, on or by the unit it supports (16.2); one in U
+ *      or FU supports no one (6.5, ours).  The melee counts the supports
+ *      and the escort itself (the referee's traefning, naboer,
+ *      ubedaekket refused), an escort only while it supports (16, ours:
+ *      "som naboenhed").  stoette_kontrol (2026-12-03.4).
  *  K25 A fire at open order standing under spredt_foran_cm (a battery's
  *      spredt_foran_artilleri_cm, reconstructed) in front of its own close
  *      formation may be at both (ogsaa=, the referee's ogsaa_cm= checked
@@ -261,6 +273,8 @@ static const struct ord_key_spec stoette_keys[] = {
 	UNIT_KEY("the supporting unit"),
 	{ "stoetter", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit it supports" },
 	{ "rolle", ORD_KEY_ENUM, 1, "traefning|nabo", 0, 0, NULL, "2. træfning or naboenhed" },
+	{ "afstand", ORD_KEY_NUM, 0, NULL, 0, 100000, NULL,
+	  "cm from the centre of its front to the nearest edge of the unit it supports (6.6; cossacks: a second line's to the soutien, a neighbour's to the swarm, 8.5)" },
 	END_KEYS,
 };
 static const struct ord_key_spec reaktion_keys[] = {
@@ -842,9 +856,19 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * 2026-12-03.3, switched the same way: a battery's fire over
 	 * something (over=) standing as far from it or from the target as
 	 * the target from the battery (afstand=) is refused, what is fired
-	 * over standing between them (15, overskydning_afstand_kontrol)
+	 * over standing between them (15, overskydning_afstand_kontrol);
+	 * 2026-12-03.4, switched the same way: a support (stoette) is held
+	 * to the rules when declared: with an attack on or by the unit it
+	 * supports, ordered ST, infantry or cavalry, not in U or FU, the
+	 * unit supported in the game, no hob and not in open order outside
+	 * cover, within the referee's measured distance (afstand=: a second
+	 * line its march length, a neighbour and an escort the break-in
+	 * distance); a melee's traefning, naboer and a battery's ubedaekket
+	 * given by the referee are refused; a battery's escort is a
+	 * neighbour that supports at the melee (6.5, 6.6, 11.8, 16, 16.2,
+	 * stoette_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-03.3",    /* rules_revision (above) */
+	"2026-12-03.4",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

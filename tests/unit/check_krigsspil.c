@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-03.3");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-03.4");
 }
 END_TEST
 
@@ -1911,13 +1911,13 @@ END_TEST
 START_TEST(test_events)
 {
 	cast();
-	orders("D1 M ↑ ½ S @L1 ½\nD2 A @L1\nA1 AS SF @L1\nK1 SM ↑ 1\n");
+	orders("D1 M ↑ ½ S @L1 ½\nD2 A @L1\nA1 AS SF @L1\nK1 SM ↑ 1\nK2 ST @D2\n");
 	orders("L1 F\nB1 AS SF @D2\n");
 	EV_OK("angreb", "unit=D2 maal=L1");
 	EV_BAD("angreb", "unit=D1 maal=L1",
 	       "unit 'D1' attacks 'L1' but its sheet orders no 'A @L1' (4.3)");
 	EV_BAD("angreb", "unit=D2 maal=L1", "has declared an attack already");
-	EV_OK("stoette", "unit=K2 stoetter=D2 rolle=nabo");
+	EV_OK("stoette", "unit=K2 stoetter=D2 rolle=nabo afstand=4");
 	EV_BAD("stoette", "unit=D3 stoetter=D2 rolle=traefning", "a support must stand in close order");
 	ord_kv_set(&U("K3")->state, "figurer", "6");
 	EV_BAD("stoette", "unit=K3 stoetter=D2 rolle=traefning", "at least 0.5 times the figures");
@@ -2509,7 +2509,7 @@ START_TEST(test_melee_phase)
 	orders("D2 A @L1\nD1 ST @D2\n");
 	orders("L1 F\n");
 	EV_OK("angreb", "unit=D2 maal=L1");
-	EV_OK("stoette", "unit=D1 stoetter=D2 rolle=traefning");
+	EV_OK("stoette", "unit=D1 stoetter=D2 rolle=traefning afstand=10");
 	EV_OK("reaktion", "unit=L1 reaktion=forsvar");
 	resolve("angrebserklaering", NULL, 0);
 	ck_assert_str_eq(sts("D2", "angreb_maal"), "L1");
@@ -3701,12 +3701,18 @@ START_TEST(test_support_neighbours)
 	REFUSES("danske", "D3 ST @D1\n", "a support must stand in close order");
 	ord_kv_set(&U("D3")->state, "x", "90");
 	/* the event: as a neighbour, not as the second line */
-	EV_OK("stoette", "unit=D3 stoetter=D1 rolle=nabo");
+	orders("D1 A @L1\nD3 ST @D1\n");
+	EV_OK("angreb", "unit=D1 maal=L1");
+	EV_OK("stoette", "unit=D3 stoetter=D1 rolle=nabo afstand=2");
 	supports_in_cover(NULL);
 	EV_BAD("stoette", "unit=D3 stoetter=D1 rolle=traefning", "a support must stand in close order");
-	EV_OK("stoette", "unit=C1 stoetter=L2 rolle=nabo");
+	orders("K1 A @L1\nD1 ST @K1\n");
+	orders("L2 A @D2\nC1 ST @L2\n");
+	EV_OK("angreb", "unit=K1 maal=L1");
+	EV_OK("angreb", "unit=L2 maal=D2");
+	EV_OK("stoette", "unit=C1 stoetter=L2 rolle=nabo afstand=5");
 	ord_kv_set(&U("D1")->state, "x", "90");
-	EV_OK("stoette", "unit=D1 stoetter=K1 rolle=nabo");
+	EV_OK("stoette", "unit=D1 stoetter=K1 rolle=nabo afstand=1");
 	/* the melee: D3 counts as D1's neighbour */
 	supports_in_cover(NULL);
 	orders("D1 A @L1\n");
@@ -4588,6 +4594,203 @@ START_TEST(test_melee_own_flags_before)
 }
 END_TEST
 
+/* ---- supports held to the rules when declared (stoette_kontrol) ---- */
+
+/* The cast's game without the Skema's parameter `without` (NULL: the
+ * built-in Skema): D2 (infantry in attack column) has declared its
+ * attack on L1, H1 (British light cavalry) its attack on the battery A1;
+ * D1 (infantry in line), K2 (medium cavalry) and A2 (horse artillery)
+ * are ordered 'ST @D2', K1 (heavy cavalry) 'ST @A1'. */
+static void support_game(const char *without)
+{
+	game_without(without);
+	orders("D2 A @L1\nD1 ST @D2\nK2 ST @D2\nA2 ST @D2\nK1 ST @A1\n");
+	orders("L1 F\nH1 A @A1\n");
+	ck_assert_str_eq(event("angreb", "unit=D2 maal=L1"), "");
+	ck_assert_str_eq(event("angreb", "unit=H1 maal=A1"), "");
+}
+
+/* What check_event says of a stoette with args in support_game(without). */
+static const char *support_said(const char *without, const char *args)
+{
+	support_game(without);
+	return event("stoette", args);
+}
+
+#define SUPPORT_SAYS(args, said) ck_assert_str_eq(support_said(NULL, args), said)
+
+/* 6.6: "En 2. træfning [skal] være inden for støtteafstand af den støttede
+ * enhed.  Støtteafstanden beregnes efter enhedens almindelige marchlængde i
+ * den aktuelle formation"; "En naboenhed skal være opstillet inden for
+ * indbrudsafstand af den støttede enhed"; 16: "En bedækning skal opstilles
+ * ... inden for indbrudsafstand som naboenhed".  The distance is the
+ * referee's measure (afstand=). */
+START_TEST(test_support_distance)
+{
+	/* a second line within its march length in its formation (Skema V:
+	 * infantry in line 20 cm, medium cavalry 45), a neighbour and an
+	 * escort within the break-in distance (5 cm) */
+	SUPPORT_SAYS("unit=D1 stoetter=D2 rolle=traefning afstand=20", "");
+	SUPPORT_SAYS("unit=K2 stoetter=D2 rolle=traefning afstand=45", "");
+	SUPPORT_SAYS("unit=K2 stoetter=D2 rolle=nabo afstand=5", "");
+	SUPPORT_SAYS("unit=K1 stoetter=A1 rolle=nabo afstand=5", "");
+	SUPPORT_SAYS("unit=D1 stoetter=D2 rolle=traefning afstand=21",
+		     "unit 'D1': a second line (2. træfning) stands within its march length of "
+		     "'D2': 20 cm in linie (table marchlaengder), not afstand=21 (6.6 "
+		     "støtteenheder)\n");
+	SUPPORT_SAYS("unit=K2 stoetter=D2 rolle=nabo afstand=5.5",
+		     "unit 'K2': a neighbour (naboenhed) stands within the break-in distance of "
+		     "'D2': 5 cm (indbrudsafstand_cm), not afstand=5.5 (6.6 støtteenheder)\n");
+	SUPPORT_SAYS("unit=K1 stoetter=A1 rolle=nabo afstand=8",
+		     "unit 'K1': the escort (bedækning) of battery 'A1' stands within the break-in "
+		     "distance as a neighbour (\"inden for indbrudsafstand som naboenhed\"): 5 cm "
+		     "(indbrudsafstand_cm), not afstand=8 (16)\n");
+	SUPPORT_SAYS("unit=D1 stoetter=D2 rolle=traefning",
+		     "unit 'D1': give the cm from the centre of its front to the nearest edge of "
+		     "'D2' (afstand=): a second line stands within its march length (6.6 "
+		     "støtteenheder)\n");
+	SUPPORT_SAYS("unit=K1 stoetter=A1 rolle=nabo",
+		     "unit 'K1': give the cm from the centre of its front to the nearest edge of "
+		     "'A1' (afstand=): a neighbour stands within the break-in distance (6.6 "
+		     "støtteenheder)\n");
+	/* a game made before stoette_kontrol takes any, and none */
+	ck_assert_str_eq(support_said("stoette_kontrol", "unit=D1 stoetter=D2 rolle=traefning"), "");
+	ck_assert_str_eq(support_said("stoette_kontrol", "unit=K1 stoetter=A1 rolle=nabo afstand=8"),
+			 "");
+}
+END_TEST
+
+/* 16.2: "2. Angriberen erklærer ... støttende ... enheder", "4.
+ * Forsvareren erklærer ... støttende ... enheder": a support goes with an
+ * attack, ordered (4.3), of an arm that supports (6.6), not in U or FU
+ * (6.5), and of a unit in the game that has the bonus of its supports
+ * (6.6, 11.8). */
+START_TEST(test_support_declared)
+{
+	/* the defender's support as the attacker's */
+	support_game(NULL);
+	orders("L2 ST @L1\n");
+	EV_OK("stoette", "unit=L2 stoetter=L1 rolle=nabo afstand=3");
+	/* with no attack, or before it */
+	game_without(NULL);
+	orders("D2 A @L1\nD1 ST @D2\n");
+	ck_assert_str_eq(event("stoette", "unit=D1 stoetter=D2 rolle=traefning afstand=10"),
+			 "unit 'D1': 'D2' neither attacks nor is attacked this turn: a support is "
+			 "declared with an attack, by the attacker or the defender (event 'angreb' "
+			 "first) (16.2)\n");
+	/* not ordered to, or not infantry or cavalry */
+	SUPPORT_SAYS("unit=K1 stoetter=D2 rolle=nabo afstand=2",
+		     "unit 'K1' supports 'D2' but its sheet orders no 'ST @D2' (4.3)\n");
+	SUPPORT_SAYS("unit=A2 stoetter=D2 rolle=nabo afstand=2",
+		     "unit 'A2': a support must have at least 0.5 times the figures of the unit it "
+		     "supports: 10 for D2's 20, it has 2 (6.6 støtteenheder)\n"
+		     "unit 'A2': a support of infantry must have at least 7 figures, it has 2 (6.6 "
+		     "støtteenheder)\n"
+		     "unit 'A2': only infantry and cavalry support ('ST'), not ridende artilleri (6.6 "
+		     "støtteenheder)\n");
+	/* in U: it retreats */
+	support_game(NULL);
+	ord_kv_set(&U("K2")->state, "moral", "U");
+	ck_assert_str_eq(event("stoette", "unit=K2 stoetter=D2 rolle=nabo afstand=2"),
+			 "unit 'K2' is in U: a unit in U retreats and one in FU flees, it supports "
+			 "no one (6.5)\n");
+	/* the unit supported: a hob, open order outside cover, out of the game */
+	support_game(NULL);
+	ord_kv_set(&U("D2")->state, "formation", "hob");
+	ck_assert_str_eq(event("stoette", "unit=K2 stoetter=D2 rolle=nabo afstand=2"),
+			 "unit 'K2': 'D2' is a hob: a hob has no bonus for supports (\"En hob kan ikke "
+			 "få tillæg/fradrag for støtteenheder\") (11.8 hob)\n");
+	support_game(NULL);
+	ord_kv_set(&U("D2")->state, "formation", "skyttekaede_tynd");
+	ck_assert_str_eq(event("stoette", "unit=K2 stoetter=D2 rolle=nabo afstand=2"),
+			 "unit 'K2': 'D2' stands in open order (tynd skyttekæde) outside cover (the "
+			 "map's): the unit supported stands in close order or in open order in cover "
+			 "(\"Den støttede enhed skal være deployeret i sluttet formation eller spredt "
+			 "formation i dækning\") (6.6)\n");
+	support_game(NULL);
+	ord_kv_set(&U("D2")->state, "overgivet", "1");
+	ck_assert_str_eq(event("stoette", "unit=K2 stoetter=D2 rolle=nabo afstand=2"),
+			 "stoetter: unit 'D2' has surrendered (17)\n");
+	/* a game made before stoette_kontrol */
+	game_without("stoette_kontrol");
+	ck_assert_str_eq(event("stoette", "unit=D1 stoetter=D2 rolle=traefning"), "");
+	ck_assert_str_eq(support_said("stoette_kontrol", "unit=K1 stoetter=D2 rolle=nabo"), "");
+	support_game("stoette_kontrol");
+	ord_kv_set(&U("K2")->state, "moral", "U");
+	ord_kv_set(&U("D2")->state, "formation", "hob");
+	ck_assert_str_eq(event("stoette", "unit=K2 stoetter=D2 rolle=nabo"), "");
+}
+END_TEST
+
+/* K10: a melee's supports (traefning, naboer) and a battery's escort
+ * (ubedaekket) are the module's, from the supports declared */
+START_TEST(test_melee_supports_the_modules)
+{
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 a_flag=traefning",
+		       "unit 'D1': a_flag: traefning is the module's: it counts the supports "
+		       "declared for the attack (event 'stoette') that hold at the melee (6.6): "
+		       "leave it out (--override records it anyway) (K10)\n");
+	MELEE_FLAG_BAD("angriber=D1 forsvarer=L1 d_flag=naboer=2",
+		       "unit 'L1': d_flag: naboer is the module's: it counts the supports declared "
+		       "for the attack (event 'stoette') that hold at the melee (6.6): leave it out "
+		       "(--override records it anyway) (K10)\n");
+	battery_attacked();
+	ck_assert_str_eq(event("naerkamp", "angriber=D1 forsvarer=B1 d_flag=ubedaekket=no"),
+			 "d_flag: ubedaekket is the module's: battery 'B1' is unescorted when no "
+			 "neighbour declared for it (event 'stoette' rolle=nabo) holds at the melee "
+			 "(16): leave it out (--override records it anyway) (K10)\n");
+	/* another unit's is the referee's: "pionerer og andre arbejdende
+	 * enheder uden bedækning" */
+	MELEE_FLAG_OK("angriber=D1 forsvarer=L1 d_flag=ubedaekket");
+	/* a game made before stoette_kontrol takes them on top */
+	ck_assert_str_eq(melee_flag_said("stoette_kontrol",
+					 "angriber=D1 forsvarer=L1 a_flag=traefning d_flag=naboer=2"),
+			 "");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3));
+	expect_result("+2 2. træfning");
+	expect_result("+2 naboenhed (2 × 1)");
+}
+END_TEST
+
+/* 16: "Artilleri ... uden bedækning, bliver U så snart en angribende
+ * enhed, som består af mindst det samme antal figurer, når
+ * indbrudsafstand"; "En bedækning skal opstilles ... som naboenhed": L2,
+ * declared B1's neighbour, escorts it when it supports at the melee.  D1
+ * has declared its attack on B1; L2's state (NULL: none) is set. */
+static const char *escort_at_melee(const char *without, const char *key, const char *value)
+{
+	game_without(without);
+	orders("D1 A @B1\n");
+	melee_declared("D1", "B1");
+	ord_kv_set(&U("L2")->state, "stoette_traek", "10");
+	ord_kv_set(&U("L2")->state, "stoetter", "B1");
+	ord_kv_set(&U("L2")->state, "stoette_rolle", "nabo");
+	if (key)
+		ord_kv_set(&U("L2")->state, key, value);
+	EV_OK("naerkamp", "angriber=D1 forsvarer=B1");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3));
+	return ord_ctx_fake_results(ctx);
+}
+
+START_TEST(test_escort_at_the_melee)
+{
+	const char *said = escort_at_melee(NULL, NULL, NULL);
+	SAYS(said, "forsvarerens støtte: L2 (naboenhed)");
+	NOT_SAYS(said, "ubedækket");
+	/* routed, fighting itself or out of the game, it escorts nobody */
+	said = escort_at_melee(NULL, "moral", "U");
+	SAYS(said, "; ubedækket artilleri går i U");
+	SAYS(said, "forsvarerens støtte: L2 støtter ikke (i uorden)");
+	said = escort_at_melee(NULL, "naerkamp_traek", "10");
+	SAYS(said, "; ubedækket artilleri går i U");
+	said = escort_at_melee(NULL, "overgivet", "1");
+	SAYS(said, "; ubedækket artilleri går i U");
+	/* a game made before stoette_kontrol took any neighbour declared */
+	said = escort_at_melee("stoette_kontrol", "moral", "U");
+	NOT_SAYS(said, "ubedækket");
+}
+END_TEST
+
 /* ---- events no table can make true (umulig_kontrol) ---- */
 
 /* Every unit's state, a line each (the caller frees). */
@@ -5256,6 +5459,10 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_melee_own_flags_refused);
 	tcase_add_test(tc, test_melee_referee_flags_refused);
 	tcase_add_test(tc, test_melee_own_flags_before);
+	tcase_add_test(tc, test_support_distance);
+	tcase_add_test(tc, test_support_declared);
+	tcase_add_test(tc, test_melee_supports_the_modules);
+	tcase_add_test(tc, test_escort_at_the_melee);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("phases");

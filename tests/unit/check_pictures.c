@@ -1149,8 +1149,8 @@ static ord_game *krigsspil_game_turn2(void)
 	ck_assert_int_eq(ord_game_seal(g, 0), 0);
 	resolve(g);
 	event(g, "angreb unit=K1 maal=L5 stormmarch=yes");
-	event(g, "stoette unit=K2 stoetter=K1 rolle=traefning");
-	event(g, "stoette unit=K4 stoetter=K1 rolle=nabo");
+	event(g, "stoette unit=K2 stoetter=K1 rolle=traefning afstand=20");
+	event(g, "stoette unit=K4 stoetter=K1 rolle=nabo afstand=3");
 	event(g, "reaktion unit=L5 reaktion=forsvar");
 	resolve(g);
 	event(g, "flyt unit=L1 x=120 y=90");
