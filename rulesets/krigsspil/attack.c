@@ -14,6 +14,45 @@
 
 /* ---- angrebshandlinger (16, 17) ---- */
 
+/* The supports declared this turn by the unit they support (6.6): each
+ * unit's supporters in the order of the units, from one walk of the units
+ * at the start of the phase, which a melee reads for its two sides and a
+ * battery's escort, where each walked every unit (melees × units).  What
+ * it reads of the declaration (stoette_traek, stoetter) does not change
+ * in the phase. */
+struct supports {
+	size_t *first; /* per unit: index + 1 of the first unit supporting it, 0: none */
+	size_t *next;  /* per unit: index + 1 of the next supporting the same unit */
+};
+
+static void supports_index(struct ord_ctx *ctx, struct supports *ix)
+{
+	size_t n = ord_ctx_nunits(ctx), i;
+	int turn = ord_ctx_turn(ctx);
+
+	ix->first = ord_xcalloc(n + 1, sizeof(*ix->first));
+	ix->next = ord_xcalloc(n + 1, sizeof(*ix->next));
+	/* backwards, so that each list runs in the order of the units */
+	for (i = n; i-- > 0;) {
+		const struct ord_unit *s = ord_ctx_unit(ctx, i);
+		const char *of = ks_st_str(ctx, s, "stoetter");
+		const struct ord_unit *x;
+		size_t xi;
+		if (ks_st(ctx, s, "stoette_traek") != turn || !*of ||
+		    !(x = ord_ctx_find_unit(ctx, of)) || strcmp(x->id, of))
+			continue;
+		xi = ord_ctx_unit_index(ctx, x);
+		ix->next[i] = ix->first[xi];
+		ix->first[xi] = i + 1;
+	}
+}
+
+static void supports_release(struct supports *ix)
+{
+	free(ix->first);
+	free(ix->next);
+}
+
 /* Why s, declared a support of x (a neighbour when nabo), does not support
  * it against enemy at the moment of the attack (6.6), in *why_da and
  * *why_en, or 0 when it does; the reasons of x itself are supports_for's. */
@@ -47,15 +86,16 @@ static int support_refused(struct ord_ctx *ctx, const struct ord_unit *s, const 
 	return *why_da != NULL;
 }
 
-/* The supports of x against enemy, as flags; xflags are the referee's
- * flags for x's side (its cover). */
-static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const struct ord_unit *enemy,
-			const char *xflags, struct ord_kv *flags, struct ks_text *t)
+/* The supports of x against enemy (ix: the phase's), as flags; xflags are
+ * the referee's flags for x's side (its cover). */
+static int supports_for(struct ord_ctx *ctx, const struct supports *ix, const struct ord_unit *x,
+			const struct ord_unit *enemy, const char *xflags, struct ord_kv *flags,
+			struct ks_text *t)
 {
 	struct ks_rules *r = ks_r(ctx);
 	int turn = ord_ctx_turn(ctx), naboer = 0, traefning = 0, refused = 0;
 	const char *x_da = NULL, *x_en = NULL;
-	size_t i;
+	size_t k;
 
 	/* 6.6: "Den støttede enhed skal være deployeret i sluttet formation
 	 * eller spredt formation i dækning"; 11.8: "En hob kan ikke få
@@ -71,12 +111,11 @@ static int supports_for(struct ord_ctx *ctx, const struct ord_unit *x, const str
 			x_en = "the unit supported is in open order outside cover, 6.6";
 	}
 
-	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
-		struct ord_unit *s = ord_ctx_unit(ctx, i);
+	for (k = ix->first[ord_ctx_unit_index(ctx, x)]; k; k = ix->next[k - 1]) {
+		struct ord_unit *s = ord_ctx_unit(ctx, k - 1);
 		const char *rolle = ks_st_str(ctx, s, "stoette_rolle"), *why_da = NULL, *why_en = NULL;
 		int nabo = !strcmp(rolle, "nabo");
-		if (ks_st(ctx, s, "stoette_traek") != turn ||
-		    strcmp(ks_st_str(ctx, s, "stoetter"), x->id) || ks_gone(ctx, s))
+		if (ks_gone(ctx, s))
 			continue;
 		/* 6.6: the conditions at the moment of the attack */
 		if (x_da)
@@ -302,15 +341,16 @@ static void melee_left(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_
  * into af and df, before the referee's come on top, and the figures that
  * count (*fa, *ff): the first ranks (16.5), the supports, each side's arm,
  * formation and state, powder smoke (Skema XVII) and the numbers.  With t
- * (the resolve) it says the ranks and supports in t, puts unescorted
- * artillery into U (16) and marks a cavalry neighbour (nabo_traek).
+ * (the resolve, and ix its phase's supports) it says the ranks and
+ * supports in t, puts unescorted artillery into U (16) and marks a
+ * cavalry neighbour (nabo_traek).
  * Without (the check, ks_melee_own_flags) it changes nothing and looks
  * at no unit but a and f: no supports, no escort of a battery, whose
  * flags (traefning, naboer, ubedaekket, the battery's morale) are then
  * not the state's (ks_melee_own_flag leaves them out). */
-static void melee_own(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *a,
-		      struct ord_unit *f, struct ord_kv *af, struct ord_kv *df, int *fa, int *ff,
-		      struct ks_text *t)
+static void melee_own(struct ord_ctx *ctx, const struct supports *ix, const struct ord_event *e,
+		      struct ord_unit *a, struct ord_unit *f, struct ord_kv *af, struct ord_kv *df,
+		      int *fa, int *ff, struct ks_text *t)
 {
 	struct ks_rules *r = ks_r(ctx);
 	int turn = ord_ctx_turn(ctx);
@@ -327,13 +367,11 @@ static void melee_own(struct ord_ctx *ctx, const struct ord_event *e, struct ord
 	 * out of the game, routed or fighting itself) */
 	if (t && ks_is(ctx, f, "artilleri")) {
 		int escorted = 0, held = ks_check(r, "stoette_kontrol");
-		size_t i;
-		for (i = 0; i < ord_ctx_nunits(ctx); i++) {
-			const struct ord_unit *s = ord_ctx_unit(ctx, i);
+		size_t k;
+		for (k = ix->first[ord_ctx_unit_index(ctx, f)]; k; k = ix->next[k - 1]) {
+			const struct ord_unit *s = ord_ctx_unit(ctx, k - 1);
 			const char *why_da, *why_en;
-			if (ks_st(ctx, s, "stoette_traek") == turn &&
-			    !strcmp(ks_st_str(ctx, s, "stoetter"), f->id) &&
-			    !strcmp(ks_st_str(ctx, s, "stoette_rolle"), "nabo") &&
+			if (!strcmp(ks_st_str(ctx, s, "stoette_rolle"), "nabo") &&
 			    !(held && (ks_gone(ctx, s) ||
 				       support_refused(ctx, s, f, a, 1, &why_da, &why_en))))
 				escorted = 1;
@@ -349,10 +387,10 @@ static void melee_own(struct ord_ctx *ctx, const struct ord_event *e, struct ord
 	}
 	if (t) {
 		ks_text_add(t, "; angriberens støtte:", "; the attacker's supports:");
-		if (!supports_for(ctx, a, f, ord_kv_get(&e->kv, "a_flag"), af, t))
+		if (!supports_for(ctx, ix, a, f, ord_kv_get(&e->kv, "a_flag"), af, t))
 			ks_text_add(t, " ingen", " none");
 		ks_text_add(t, "; forsvarerens støtte:", "; the defender's supports:");
-		if (!supports_for(ctx, f, a, ord_kv_get(&e->kv, "d_flag"), df, t))
+		if (!supports_for(ctx, ix, f, a, ord_kv_get(&e->kv, "d_flag"), df, t))
 			ks_text_add(t, " ingen", " none");
 	}
 	melee_flags(ctx, a, f, 1, af);
@@ -378,7 +416,7 @@ void ks_melee_own_flags(struct ord_ctx *ctx, const struct ord_event *e, struct o
 	int fa, ff;
 
 	if (a && f)
-		melee_own(ctx, e, a, f, af, df, &fa, &ff, NULL);
+		melee_own(ctx, NULL, e, a, f, af, df, &fa, &ff, NULL);
 }
 
 /* The melee's flags ks_melee_own_flags works out (skema_xv_naerkamp's
@@ -417,7 +455,7 @@ int ks_melee_own_flag(const char *flag)
 	return ks_flag_listed(own_melee_state, flag) ? KS_OWN_STATE : 0;
 }
 
-static int melee(struct ord_ctx *ctx, const struct ord_event *e)
+static int melee(struct ord_ctx *ctx, const struct supports *ix, const struct ord_event *e)
 {
 	struct ks_rules *r = ks_r(ctx);
 	struct ord_unit *a = ks_ev_unit(ctx, e, "angriber"), *f = ks_ev_unit(ctx, e, "forsvarer");
@@ -455,7 +493,7 @@ static int melee(struct ord_ctx *ctx, const struct ord_event *e)
 	KS_TF(&t, "nærkamp %s mod %s", "melee %s against %s", a->id, f->id);
 	if (pursuit)
 		ks_text_add(&t, " (forfølgelsesangreb)", " (pursuit attack)");
-	melee_own(ctx, e, a, f, &in.a.flags, &in.d.flags, &fa, &ff, &t);
+	melee_own(ctx, ix, e, a, f, &in.a.flags, &in.d.flags, &fa, &ff, &t);
 	ks_referee_flags(ord_kv_get(&e->kv, "a_flag"), &in.a.flags);
 	ks_referee_flags(ord_kv_get(&e->kv, "d_flag"), &in.d.flags);
 	/* halted cavalry has no attack column bonus, and keeps none (16.5) */
@@ -1077,6 +1115,9 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 {
 	size_t i, n = ord_ctx_nevents(ctx);
 	int err = 0, pass;
+	struct supports ix;
+
+	supports_index(ctx, &ix);
 
 	/* defensive canister comes before the attacks go in; cancelled attacks
 	 * next; then the melees, breaking off and flight in the order recorded */
@@ -1121,7 +1162,7 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 				 * dice, nothing changed but its result */
 			} else if (pass == 2) {
 				if (!strcmp(e->kind, "naerkamp")) {
-					err = melee(ctx, e);
+					err = melee(ctx, &ix, e);
 				} else if (!strcmp(e->kind, "afbryd")) {
 					ks_text_init(&t);
 					ks_text_add(&t, "afbryder nærkampen og retirerer mindst ud af indbrudsafstand",
@@ -1147,6 +1188,7 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 			surrender(ctx, u, 0, "angrebet i FU og kan ikke flygte",
 				  "attacked in FU and cannot flee");
 	}
+	supports_release(&ix);
 	if (!err)
 		end_of_turn(ctx);
 	return err;
