@@ -686,18 +686,19 @@ static int row_lists(const struct ord_row *row, const char *key, const char *val
 	return v && (ord_words_has(v, value) || ord_words_has(v, "*"));
 }
 
-/* The bands of tbl whose k1 lists v1 (and k2 v2, when k2 is given): the
- * end of the last, -1 when none; their zones in order into zones (may be
- * NULL). */
-static double reach(const struct ord_table *tbl, const char *k1, const char *v1, const char *k2,
-		    const char *v2, struct ord_buf *zones)
+/* The bands of tbl whose k1 lists v1 (and k2 v2, when k2 is given; and of
+ * zone `zone`, when given): the end of the last, -1 when none; their
+ * zones in order into zones (may be NULL). */
+static double reach_zone(const struct ord_table *tbl, const char *k1, const char *v1,
+			 const char *k2, const char *v2, const char *zone, struct ord_buf *zones)
 {
 	double end = -1, to;
 	size_t i;
 
 	for (i = 0; tbl && v1 && i < ord_table_nrows(tbl); i++) {
 		const struct ord_row *row = ord_table_row(tbl, i);
-		if (!row_lists(row, k1, v1) || (k2 && (!v2 || !row_lists(row, k2, v2))))
+		if (!row_lists(row, k1, v1) || (k2 && (!v2 || !row_lists(row, k2, v2))) ||
+		    (zone && (!ord_row_str(row, "zone") || strcmp(ord_row_str(row, "zone"), zone))))
 			continue;
 		if (ord_row_has_num(row, "to") && !ord_row_num(row, "to", &to) && to > end)
 			end = to;
@@ -706,6 +707,12 @@ static double reach(const struct ord_table *tbl, const char *k1, const char *v1,
 			ord_words_add(zones, " ", ord_row_str(row, "zone"));
 	}
 	return end;
+}
+
+static double reach(const struct ord_table *tbl, const char *k1, const char *v1, const char *k2,
+		    const char *v2, struct ord_buf *zones)
+{
+	return reach_zone(tbl, k1, v1, k2, v2, NULL, zones);
 }
 
 double ks_arms_reach(const struct ks_rules *r, const char *vaaben, struct ord_buf *zones)
@@ -723,6 +730,19 @@ double ks_artillery_reach(const struct ks_rules *r, const char *kaliber, const c
 	}
 	return reach(ks_table(r, "artillerizoner"), "kaliber", kaliber, "gruppe",
 		     ord_row_str(row, "gruppe"), NULL);
+}
+
+double ks_artillery_zone_end(const struct ks_rules *r, const char *kaliber, const char *ammo,
+			     const char *zone)
+{
+	const struct ord_row *row = NULL;
+
+	if (!ammo || ord_table_find1(&row, ks_table(r, "ammunitionstyper"), "ammo", ammo)) {
+		ord_error_clear();
+		return -1;
+	}
+	return reach_zone(ks_table(r, "artillerizoner"), "kaliber", kaliber, "gruppe",
+			  ord_row_str(row, "gruppe"), zone, NULL);
 }
 
 /* The zone a small-arms fire is read at: the zone given when the weapon

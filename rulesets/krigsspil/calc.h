@@ -346,6 +346,11 @@ const char *ks_artillery_band(const struct ks_rules *r, const char *kaliber, con
 /* A calibre's longest range in cm with an ammunition: the end of the last
  * band of artillerizoner for the ammunition's gruppe (-1 when none). */
 double ks_artillery_reach(const struct ks_rules *r, const char *kaliber, const char *ammo);
+/* The end in cm of zone's band of artillerizoner for a calibre and an
+ * ammunition's gruppe: the farthest a target in that zone stands (-1 when
+ * the tables have none). */
+double ks_artillery_zone_end(const struct ks_rules *r, const char *kaliber, const char *ammo,
+			     const char *zone);
 
 /* The exploding limber (10.2): the 1d6, the share that explodes, and the
  * fire units that gives from the limber's ammunition. */

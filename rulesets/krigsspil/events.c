@@ -551,6 +551,9 @@ static int plate_height(struct ord_ctx *ctx, const struct ord_unit *u)
 	return p ? p->height : -1000;
 }
 
+static void check_overfire_zone(struct ord_ctx *ctx, const struct ord_event *ev,
+				const struct ord_unit *u, const char *ammo, struct ord_diag *d);
+
 /* 15 overskydning: "Overskydning med fuldkugle er mulig hvis: Den skydende
  * enhed står mindst 1 F højere end den overskudte enhed ..., Afstanden ...
  * er [10] cm, og Afstanden ... til den beskudte enhed ... er [10] cm";
@@ -642,7 +645,52 @@ static void check_overfire(struct ord_ctx *ctx, const struct ord_event *ev,
 			ord_diag_add(d, 0, 0, u->id, "15 overskydning",
 				     "the target stands %s cm beyond what is fired over, and %s cm from the battery: what is fired over stands between them, nearer",
 				     ord_kv_get(&ev->kv, "over_bag"), ord_kv_get(&ev->kv, "afstand"));
+	} else if (ks_check(ks_r(ctx), "overskydning_zone_kontrol")) {
+		check_overfire_zone(ctx, ev, u, ammo, d);
 	}
+}
+
+/* A fire by zone (zone=, zoner=) gives no distance, but its zone's band of
+ * artillerizoner for the battery's calibre and ammunition ends where a
+ * target in it stands at the farthest: what is fired over, standing
+ * between the battery and its target, stands nearer than that to either
+ * (overskydning_zone_kontrol, 2026-12-03.4: a game made before took any
+ * distances with a zone).  Sound as the afstand= check is: the target's
+ * distance is at most the band's end, whichever way the band counts its
+ * end.  A zone the tables have no band of is left alone (check_reach and
+ * check_fire_targets say so). */
+static void check_overfire_zone(struct ord_ctx *ctx, const struct ord_event *ev,
+				const struct ord_unit *u, const char *ammo, struct ord_diag *d)
+{
+	const char *zone = ord_kv_get(&ev->kv, "zone"), *zl = ord_kv_get(&ev->kv, "zoner");
+	const char *kaliber = ks_attr(u, "kaliber"), *zones[KS_MAX_ZONES], *far_zone = NULL;
+	double far = -1;
+	int n = 0, i;
+
+	if (zone) {
+		zones[0] = zone;
+		n = 1;
+	} else if (!zl || ks_parse_zones(zl, "I II III K", "zoner", zones, &n)) {
+		ord_error_clear();
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		double end = ks_artillery_zone_end(ks_r(ctx), kaliber, ammo, zones[i]);
+		if (end < 0)
+			return; /* no band: no bound */
+		if (end > far)
+			far = end, far_zone = zones[i];
+	}
+	if (!far_zone)
+		return;
+	if (ord_kv_get_num(&ev->kv, "over_afstand", 0) >= far)
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     "what is fired over stands %s cm from the battery, and the target in zone %s, at most %g cm for a %s pdr firing %s (table artillerizoner): it stands between them, nearer",
+			     ord_kv_get(&ev->kv, "over_afstand"), far_zone, far, kaliber, ammo);
+	if (ord_kv_get_num(&ev->kv, "over_bag", 0) >= far)
+		ord_diag_add(d, 0, 0, u->id, "15 overskydning",
+			     "the target stands %s cm beyond what is fired over, and in zone %s, at most %g cm from the battery for a %s pdr firing %s (table artillerizoner): what is fired over stands between them, nearer",
+			     ord_kv_get(&ev->kv, "over_bag"), far_zone, far, kaliber, ammo);
 }
 
 /* u is out of the game: "'D2' was merged into 'D1'" (6.2), "has

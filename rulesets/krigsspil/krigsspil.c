@@ -79,7 +79,9 @@
  *      first volley over ¾, first storm if all); the merged unit's first
  *      strength for decimation is its strength at the merge (ours).
  *  K18 Overfire is checked against the table overskydning (15): its
- *      distances lost their zeros and comparison (reconstructed).
+ *      distances lost their zeros and comparison (reconstructed); what is
+ *      fired over stands nearer than the target's distance (afstand=) or
+ *      than the end of its zone's band (zone=, zoner=).
  *  K19 Cavalry that stormmarched in a turn (a charge) and flees in the
  *      same turn flees at that stormmarch: not FU an extra turn (17); the
  *      limits on stormmarch count turns (move.c).
@@ -866,7 +868,10 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * distance); a melee's traefning, naboer and a battery's ubedaekket
 	 * given by the referee are refused; a battery's escort is a
 	 * neighbour that supports at the melee (6.5, 6.6, 11.8, 16, 16.2,
-	 * stoette_kontrol)
+	 * stoette_kontrol); and a fire over something by zone (zone=,
+	 * zoner=) is held to the end of the zone's band of artillerizoner
+	 * as one with afstand= to the distance (15,
+	 * overskydning_zone_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-03.4",    /* rules_revision (above) */
 	ks_tables,         /* tables */

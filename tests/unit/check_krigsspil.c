@@ -3555,14 +3555,59 @@ START_TEST(test_overfire_between)
 	       "unit=A1 maal=L1 afstand=60 over=D1 over_hoejde=1 over_afstand=20 over_bag=60",
 	       "the target stands 60 cm beyond what is fired over, and 60 cm from the battery: "
 	       "what is fired over stands between them, nearer (15 overskydning)");
-	/* a zone gives no distance to hold them to */
-	game_without(NULL);
+	/* a zone gives no distance to hold them to (its band's end does,
+	 * since 2026-12-03.4: test_overfire_zone) */
+	game_without("overskydning_zone_kontrol");
 	orders("A1 AS SF @L1\n");
 	EV_OK("artilleri", "unit=A1 maal=L1 zone=II over=D1 over_hoejde=1 over_afstand=80 over_bag=80");
 	game_without("overskydning_afstand_kontrol");
 	orders("A1 AS SF @L1\n");
 	EV_OK("artilleri",
 	      "unit=A1 maal=L1 afstand=60 over=D1 over_hoejde=1 over_afstand=80 over_bag=20");
+}
+END_TEST
+
+/* What check_event says of battery A1's (6 pdr) roundshot at L1 over D1
+ * with args, in a game without the Skema's `without`. */
+static const char *overfire_said(const char *without, const char *args)
+{
+	char line[256];
+
+	game_without(without);
+	orders("A1 AS SF @L1\n");
+	snprintf(line, sizeof(line), "unit=A1 maal=L1 over=D1 over_hoejde=1 %s", args);
+	return event("artilleri", line);
+}
+
+/* 15 overskydning, by zone (overskydning_zone_kontrol, 2026-12-03.4): a
+ * fire by zone gives no distance, but a target in the zone stands at most
+ * where the zone's band of artillerizoner ends (a 6 pdr's roundshot: zone
+ * II to 60 cm, III to 100): what is fired over stands nearer than that to
+ * the battery and to the target */
+START_TEST(test_overfire_zone)
+{
+	ck_assert_str_eq(overfire_said(NULL, "zone=II over_afstand=20 over_bag=59"), "");
+	ck_assert_str_eq(overfire_said(NULL, "zone=II over_afstand=60 over_bag=20"),
+			 "unit 'A1': what is fired over stands 60 cm from the battery, and the "
+			 "target in zone II, at most 60 cm for a 6 pdr firing SF (table "
+			 "artillerizoner): it stands between them, nearer (15 overskydning)\n");
+	ck_assert_str_eq(overfire_said(NULL, "zone=II over_afstand=20 over_bag=70"),
+			 "unit 'A1': the target stands 70 cm beyond what is fired over, and in zone "
+			 "II, at most 60 cm from the battery for a 6 pdr firing SF (table "
+			 "artillerizoner): what is fired over stands between them, nearer (15 "
+			 "overskydning)\n");
+	/* a moving target: the farthest of its zones */
+	ck_assert_str_eq(overfire_said(NULL, "zoner=II,III over_afstand=80 over_bag=20"), "");
+	ck_assert_str_eq(overfire_said(NULL, "zoner=II,III over_afstand=100 over_bag=20"),
+			 "unit 'A1': what is fired over stands 100 cm from the battery, and the "
+			 "target in zone III, at most 100 cm for a 6 pdr firing SF (table "
+			 "artillerizoner): it stands between them, nearer (15 overskydning)\n");
+	/* the distance given is held to as before */
+	ck_assert_str_eq(overfire_said(NULL, "afstand=90 over_afstand=80 over_bag=20"), "");
+	/* a game made before overskydning_zone_kontrol takes any with a zone */
+	ck_assert_str_eq(overfire_said("overskydning_zone_kontrol",
+				       "zone=II over_afstand=60 over_bag=70"),
+			 "");
 }
 END_TEST
 
@@ -5455,6 +5500,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_overfire);
 	tcase_add_test(tc, test_overfire_between);
+	tcase_add_test(tc, test_overfire_zone);
 	tcase_add_test(tc, test_own_flags_refused);
 	tcase_add_test(tc, test_melee_own_flags_refused);
 	tcase_add_test(tc, test_melee_referee_flags_refused);
