@@ -10,18 +10,27 @@
  *       his key file when he is at the table)
  *   orderly witness --link-for --head FILE --pubkey KEY --side SIDE --key FILE
  *                   --nonce HEX --phase N [--turn N] [--game-id ID] [--opening FILE]
+ *                   [--record FILE]
  *       the player, on his own machine: the link of phase N of the chain
  *       of his sheet (its nonce, as 'orderly sign --witness' printed it;
  *       "none" for a sheet signed by an orderly before chains were of
  *       their sheet's nonce), given only against the signed head of phase
  *       N's close (its turn and game are the link's), under the game's
  *       key; with the head of the turn's opening he kept, only a close
- *       signed after it
+ *       signed after it; and never against a second, different close of
+ *       a phase it answered before (the record, beside his key file)
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <sodium.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli_keys.h"
+#include "core/common.h"
 
 #define WITNESS_LINKS 64 /* the links of a chain (ORD_WITNESS_LINKS in core/crypto.h) */
 
@@ -138,13 +147,375 @@ static int check_after_opening(const char *path, const struct ord_head *h, const
 	return 0;
 }
 
+/*
+ * The record of the close heads a player answered (his machine: beside his
+ * key file, or --record FILE).  A link does not depend on the head, so a
+ * referee who copies the file after the seal, closes phase 5 at once in
+ * the copy and mails that close's genuine head has link 5, and links 1 to
+ * 4 by hashing it, before he records the real game's events (a red team's
+ * find); the real closes come later and are answered too.  Only the
+ * player sees both heads: the record keeps each head he answered, and a
+ * second, different close of the same phase of the same game and turn is
+ * refused, the two heads being the proof.  Text, one line a head:
+ *
+ *   orderly witness record v1
+ *   answered: game=HEX turn=T phase=P entry=E hash=HEX head=BASE64
+ *
+ * the head's own text in base64, so that the evidence survives a head file
+ * overwritten by the next mail of the same name.  A line is written and
+ * synced before the link is printed: no link goes out unrecorded.
+ */
+#define RECORD_MAGIC "orderly witness record v1"
+#define RECORD_MAX ((size_t)256 * 1024 * 1024)
+
+struct record {
+	const char *path;
+	int fd, created;
+	struct ord_buf text; /* the file as read */
+};
+
+/* A head answered before, as its line of the record says it. */
+struct answered {
+	unsigned char game_id[16], hash[32], key[32];
+	int turn, phase, line;
+	long long seq;
+};
+
+static int record_io_error(const struct record *r, const char *what)
+{
+	cli_error("cannot %s '%s', the record of the close heads you answered: %s; no link is given unrecorded (--record FILE names another)",
+		  what, r->path, ord_strerror(errno));
+	return CLI_CANTCREAT;
+}
+
+/* Open the record (made when missing), locked against a second run at once,
+ * and read it whole. */
+static int record_open(struct record *r, const char *path)
+{
+	struct flock fl;
+	struct stat st;
+
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	r->fd = -1;
+	ord_buf_init(&r->text);
+	r->created = stat(path, &st) < 0 && errno == ENOENT;
+	r->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0600);
+	if (r->fd < 0)
+		return record_io_error(r, r->created ? "create" : "open");
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	while (fcntl(r->fd, F_SETLKW, &fl) < 0)
+		if (errno != EINTR)
+			return record_io_error(r, "lock");
+	if (fstat(r->fd, &st) < 0)
+		return record_io_error(r, "read");
+	if (!S_ISREG(st.st_mode)) {
+		cli_error("'%s', the record of the close heads you answered, is not a file; no link is given unrecorded",
+			  path);
+		return CLI_CANTCREAT;
+	}
+	for (;;) {
+		ssize_t got;
+
+		ord_buf_grow(&r->text, 65536);
+		got = read(r->fd, r->text.buf + r->text.len, r->text.alloc - r->text.len - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return record_io_error(r, "read");
+		if (!got)
+			break;
+		r->text.len += (size_t)got;
+		r->text.buf[r->text.len] = '\0';
+		if (r->text.len > RECORD_MAX) {
+			cli_error("'%s', the record of the close heads you answered, is larger than %zu MiB: it is not one; no link is given unrecorded",
+				  path, RECORD_MAX / (1024 * 1024));
+			return CLI_DATAERR;
+		}
+	}
+	return 0;
+}
+
+static void record_close(struct record *r)
+{
+	if (r->fd >= 0)
+		close(r->fd); /* the lock with it */
+	ord_buf_release(&r->text);
+}
+
+/* "name=VALUE " at *p: VALUE (NUL-terminated in place), *p after it. */
+static char *take_field(char **p, const char *name)
+{
+	size_t n = strlen(name);
+	char *v, *end;
+
+	if (strncmp(*p, name, n) || (*p)[n] != '=')
+		return NULL;
+	v = *p + n + 1;
+	end = strchr(v, ' ');
+	if (end)
+		*end++ = '\0';
+	*p = end ? end : v + strlen(v);
+	return *v ? v : NULL;
+}
+
+static int parse_number(const char *s, long long *out)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return errno || *end || *out < 1 ? -1 : 0;
+}
+
+/* One "answered:" line (rest: after it, modified in place); the stored head
+ * must say what the line does, and its signature hold. */
+static int parse_answered(char *rest, struct answered *a)
+{
+	char *game = take_field(&rest, "game"), *turn = NULL, *phase = NULL, *entry = NULL;
+	char *hash = NULL, *b64 = NULL;
+	struct ord_head h;
+	long long t, ph;
+	size_t len;
+	int ok = -1;
+	unsigned char *bin;
+
+	if (game)
+		turn = take_field(&rest, "turn");
+	if (turn)
+		phase = take_field(&rest, "phase");
+	if (phase)
+		entry = take_field(&rest, "entry");
+	if (entry)
+		hash = take_field(&rest, "hash");
+	if (hash)
+		b64 = take_field(&rest, "head");
+	if (!b64 || *rest || strlen(game) != 32 || ord_unhex(a->game_id, 16, game) != 16 ||
+	    strlen(hash) != 64 || ord_unhex(a->hash, 32, hash) != 32 || parse_number(turn, &t) ||
+	    parse_number(phase, &ph) || parse_number(entry, &a->seq) || t > 1000000000L ||
+	    ph > WITNESS_LINKS)
+		return -1;
+	a->turn = (int)t;
+	a->phase = (int)ph;
+	len = strlen(b64);
+	bin = malloc(len + 1);
+	if (!bin)
+		abort();
+	if (!sodium_base642bin(bin, len, b64, len, NULL, &len, NULL, sodium_base64_VARIANT_ORIGINAL) &&
+	    !ord_head_parse(&h, (const char *)bin, len, "the record") && !ord_head_check(&h) &&
+	    !strcmp(h.at, "close") && !memcmp(h.game_id, a->game_id, 16) && h.turn == a->turn &&
+	    h.phase == a->phase && h.seq == a->seq && !memcmp(h.hash, a->hash, 32)) {
+		memcpy(a->key, h.key, 32);
+		ok = 0;
+	}
+	free(bin);
+	return ok;
+}
+
+/*
+ * Look up the record for the close head h: *same, the line of h answered
+ * before (0: none); *other, the first answered close of h's game, turn and
+ * phase that is another head (line 0: none); *prev, whether the close of
+ * the phase before was answered.
+ */
+static int record_find(struct record *r, const struct ord_head *h, int *same,
+		       struct answered *other, int *prev)
+{
+	char *p = r->text.buf, *nl;
+	int line = 0, header = 0;
+
+	*same = *prev = 0;
+	other->line = 0;
+	for (; *p; p = nl + 1) {
+		struct answered a;
+
+		line++;
+		nl = strchr(p, '\n');
+		if (!nl) {
+			cli_error("'%s', line %d, the last: it does not end (a write cut short?): mend it or name another record with --record FILE; no link is given unrecorded",
+				  r->path, line);
+			return CLI_DATAERR;
+		}
+		*nl = '\0';
+		if (!*p || *p == '#')
+			continue;
+		if (!header) {
+			if (strcmp(p, RECORD_MAGIC)) {
+				cli_error("'%s' is not a record of the close heads you answered (its first line is not '" RECORD_MAGIC
+					  "'): name your record with --record FILE; no link is given unrecorded",
+					  r->path);
+				return CLI_DATAERR;
+			}
+			header = 1;
+			continue;
+		}
+		if (strncmp(p, "answered: ", 10) || parse_answered(p + 10, &a)) {
+			cli_error("'%s', line %d: not a close head answered (game=, turn=, phase=, entry=, hash=, head= of a close head whose signature holds): the record is damaged; mend it, keeping every head it holds; no link is given unrecorded",
+				  r->path, line);
+			return CLI_DATAERR;
+		}
+		if (memcmp(a.game_id, h->game_id, 16) || a.turn != h->turn)
+			continue;
+		if (a.phase == h->phase - 1)
+			*prev = 1;
+		if (a.phase != h->phase)
+			continue;
+		if (a.seq == h->seq && !memcmp(a.hash, h->hash, 32)) {
+			*same = line;
+		} else if (!other->line) {
+			*other = a;
+			other->line = line;
+		}
+	}
+	return 0;
+}
+
+static int write_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, s, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = EIO;
+			return -1;
+		}
+		s += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Append h's line (and the record's first lines, to a new record), synced
+ * to the disk, the directory too when the file is new. */
+static int record_append(struct record *r, const struct ord_head *h)
+{
+	struct ord_buf line = ORD_BUF_INIT, head = ORD_BUF_INIT;
+	char *b64, *dir, *slash;
+	size_t n;
+	int rc = 0, dfd;
+
+	if (!r->text.len)
+		ord_buf_adds(&line, RECORD_MAGIC
+			     "\n"
+			     "# The close heads 'orderly witness --link-for' gave a link against, one a\n"
+			     "# line: the game, turn, phase, entry and hash each signs, and the head\n"
+			     "# itself (base64).  A second, different close of a phase answered here is\n"
+			     "# refused: the game's key signed two, and the two heads are the proof.\n"
+			     "# Keep this file.\n");
+	ord_head_format(h, &head);
+	n = sodium_base64_ENCODED_LEN(head.len, sodium_base64_VARIANT_ORIGINAL);
+	b64 = malloc(n);
+	if (!b64)
+		abort();
+	sodium_bin2base64(b64, n, (const unsigned char *)head.buf, head.len,
+			  sodium_base64_VARIANT_ORIGINAL);
+	ord_buf_adds(&line, "answered: game=");
+	ord_buf_add_hex(&line, h->game_id, 16);
+	ord_buf_addf(&line, " turn=%d phase=%d entry=%lld hash=", h->turn, h->phase, (long long)h->seq);
+	ord_buf_add_hex(&line, h->hash, 32);
+	ord_buf_addf(&line, " head=%s\n", b64);
+	free(b64);
+	ord_buf_release(&head);
+	if (write_all(r->fd, line.buf, line.len) || fsync(r->fd))
+		rc = record_io_error(r, "write");
+	ord_buf_release(&line);
+	if (rc || !r->created)
+		return rc;
+	/* a new file: its name in its directory on the disk too */
+	dir = strdup(r->path);
+	if (!dir)
+		abort();
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	dfd = open(slash ? dir : ".", O_RDONLY | O_CLOEXEC);
+	if (dfd < 0 || (fsync(dfd) < 0 && errno != EINVAL))
+		rc = record_io_error(r, "write the directory of");
+	if (dfd >= 0)
+		close(dfd);
+	free(dir);
+	return rc;
+}
+
+/* The refusal of a second close of a phase answered before. */
+static int refuse_second_close(const struct record *r, const char *path, const struct ord_head *h,
+			       const struct answered *first)
+{
+	struct ord_buf gid = ORD_BUF_INIT, kept = ORD_BUF_INIT, why = ORD_BUF_INIT;
+
+	ord_buf_add_hex(&gid, h->game_id, 16);
+	ord_buf_addf(&kept, "close-%d-%d-answered.head", h->turn, h->phase);
+	if (!memcmp(first->key, h->key, 32)) {
+		ord_buf_addf(&why,
+			     "the game's key signed two different closes of phase %d of turn %d (entries %lld and %lld%s; you answered the first) of game %s: the turn was played twice, or a copy of it, and the referee may have known your links before he recorded the phase's events",
+			     h->phase, h->turn, first->seq, (long long)h->seq,
+			     first->seq == h->seq ? ", of other hashes" : "", gid.buf);
+	} else {
+		ord_buf_addf(&why,
+			     "you answered a close of phase %d of turn %d of game %s (entry %lld) signed by another key, ",
+			     h->phase, h->turn, gid.buf, first->seq);
+		ord_buf_add_hex(&why, first->key, 32);
+		ord_buf_addf(&why,
+			     ", than this one's (entry %lld): a second game made with this one's id",
+			     (long long)h->seq);
+	}
+	cli_error("'%s' is refused, and no link is given: %s.\n"
+		  "The two heads are the proof: keep both. The one you answered is kept in '%s' (line %d); to write it to a file:\n"
+		  "  sed -n '%ds/.* head=//p' '%s' | base64 -d >%s\n"
+		  "and give both to 'orderly verify BUNDLE --head %s --head %s': it names the one that was rewritten.",
+		  path, why.buf, r->path, first->line, first->line, r->path, kept.buf, kept.buf, path);
+	ord_buf_release(&gid);
+	ord_buf_release(&kept);
+	ord_buf_release(&why);
+	return CLI_DATAERR;
+}
+
+/*
+ * Check h against the record at path and, when it is new, record it: 0 to
+ * print the link, else the exit status (nothing printed).
+ */
+static int record_answer(const char *path, const char *head, const struct ord_head *h)
+{
+	struct record r;
+	struct answered other;
+	int rc, same, prev;
+
+	if ((rc = record_open(&r, path)) != 0 || (rc = record_find(&r, h, &same, &other, &prev)) != 0)
+		goto out;
+	if (other.line) {
+		rc = refuse_second_close(&r, head, h, &other);
+		goto out;
+	}
+	if (!same && (rc = record_append(&r, h)) != 0)
+		goto out;
+	if (h->phase > 1 && !prev) {
+		if (h->phase == 2)
+			cli_error("warning: '%s' records no close of phase 1 of turn %d of this game answered: your link of phase 2 gives away that of phase 1 too; if you have not seen phase 1's close head, the referee may be asking early",
+				  path, h->turn);
+		else
+			cli_error("warning: '%s' records no close of phase %d of turn %d of this game answered: your link of phase %d gives away those of phases 1 %s %d too; if you have not seen those phases' close heads, the referee may be asking early",
+				  path, h->phase - 1, h->turn, h->phase,
+				  h->phase == 3 ? "and" : "to", h->phase - 1);
+	}
+out:
+	record_close(&r);
+	return rc;
+}
+
 static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const char *pub_s,
 		    const char *side, const char *key, const char *phase_s, const char *turn_s,
-		    const char *gid_s, const char *opening, const char *nonce_s)
+		    const char *gid_s, const char *opening, const char *nonce_s, const char *record)
 {
 	struct ord_keypair kp;
 	struct ord_head h;
-	struct ord_buf gid = ORD_BUF_INIT;
+	struct ord_buf gid = ORD_BUF_INIT, rec = ORD_BUF_INIT;
 	unsigned char link[32], nonce[32];
 	int phase, rc, old = 0;
 
@@ -177,6 +548,15 @@ static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const
 		return rc;
 	ord_witness_link(link, &kp, h.game_id, h.turn, side, old ? NULL : nonce, phase);
 	memset(&kp, 0, sizeof(kp));
+	/* recorded before it is printed, or not printed */
+	if (!record)
+		ord_buf_addf(&rec, "%s.links", key);
+	rc = record_answer(record ? record : rec.buf, head, &h);
+	ord_buf_release(&rec);
+	if (rc) {
+		sodium_memzero(link, sizeof(link));
+		return rc;
+	}
 	ord_buf_add_hex(&gid, h.game_id, 16);
 	printf("# the link of %s for phase %d of turn %d of game %s\n", side, phase, h.turn, gid.buf);
 	ord_buf_reset(&gid);
@@ -192,6 +572,7 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *side = NULL, *link_s = NULL, *key = NULL, *head = NULL, *phase_s = NULL;
 	const char *pub_s = NULL, *turn_s = NULL, *gid_s = NULL, *opening = NULL, *nonce_s = NULL;
+	const char *record = NULL;
 	struct ord_keypair kp;
 	unsigned char link[32];
 	ord_game *g = NULL;
@@ -203,7 +584,7 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 		{ "phase", &phase_s, NULL },   { "pubkey", &pub_s, NULL },
 		{ "turn", &turn_s, NULL },     { "game-id", &gid_s, NULL },
 		{ "opening", &opening, NULL }, { "nonce", &nonce_s, NULL },
-		{ NULL, NULL, NULL },
+		{ "record", &record, NULL },   { NULL, NULL, NULL },
 	};
 
 	memset(&kp, 0, sizeof(kp));
@@ -211,10 +592,10 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 		return rc;
 	if (link_for_)
 		return link_for(cmd, argc, head, pub_s, side, key, phase_s, turn_s, gid_s, opening,
-				nonce_s);
-	if (phase_s || pub_s || turn_s || gid_s || opening || nonce_s)
+				nonce_s, record);
+	if (phase_s || pub_s || turn_s || gid_s || opening || nonce_s || record)
 		return cli_usage_error(cmd,
-				       "--phase, --pubkey, --turn, --game-id, --opening and --nonce are for --link-for");
+				       "--phase, --pubkey, --turn, --game-id, --opening, --nonce and --record are for --link-for");
 	if (argc < 2)
 		return cli_usage_error(cmd, "missing GAME");
 	if (argc > 2)

@@ -138,6 +138,8 @@ expect_in "$(cat close-2.head)" "phase: 2"
 # blue's link of phase 2, against phase 2's close head: the one the game
 # derives from his key
 expect_exit 0 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2
+# he answered phase 1's close: no warning
+expect_not_in "$ERR" "warning"
 expect_exit 0 ord witness w.game --side blue --link "$(field link "$OUT")"
 expect_exit 65 ord resolve w.game
 expect_in "$ERR" "red has not revealed its witness link for phase 'fire'"
@@ -173,7 +175,14 @@ expect_in "$OUT" "clean"
 # a close head the referee signed saying phase 2 over phase 1's close (so
 # that --link-for gives him phase 2's link early) is named by audit and verify
 "$FORGE" sign-close w.game "$CLOSE1" 2 >false.head || fail "ord_forge sign-close"
-expect_exit 0 ord witness --link-for --head false.head --pubkey "$KEY" $L --phase 2
+# (and the player who answered phase 2's true close head refuses it: his
+# record, beside his key file, holds the close he answered)
+CLOSE2=$(sed -n 's/^entry: //p' close-2.head)
+expect_exit 65 ord witness --link-for --head false.head --pubkey "$KEY" $L --phase 2
+expect_in "$ERR" "the game's key signed two different closes of phase 2 of turn 1 (entries $CLOSE2 and $CLOSE1; you answered the first)"
+expect_not_in "$OUT" "link:"
+# as one without a record would: the link, which the head does not change
+expect_exit 0 ord witness --link-for --head false.head --pubkey "$KEY" $L --phase 2 --record fresh.links
 expect_exit 1 ord audit w.game --head false.head
 expect_in "$OUT" "it says it closes phase 2, but entry $CLOSE1 closes another phase"
 expect_in "$OUT" "red revealed no witness link in time: the referee's stood in"
@@ -199,7 +208,6 @@ expect_in "$OUT" "it says it closes phase 2, but entry $CLOSE1 closes another ph
 # nor a close head dated into the next turn over this turn's close of the
 # same phase (a red-team finding: --link-for --turn 2 gave turn 2's link of
 # phase 2 before turn 2 had a sheet, and audit and verify said "matches")
-CLOSE2=$(sed -n 's/^entry: //p' close-2.head)
 "$FORGE" sign-close w.game "$CLOSE2" 2 2 >misdated.head || fail "ord_forge sign-close"
 expect_in "$(cat misdated.head)" "turn: 2"
 expect_exit 1 ord audit w.game --head misdated.head
@@ -256,6 +264,16 @@ cp pre2.game r.game
 expect_exit 0 ord event r.game fire unit=R1 target=B1 range=5
 expect_exit 0 ord event r.game artillery unit=B2 target=R1 range=10
 expect_exit 0 ord witness r.game --close --head r-close-2-again.head
+# (he needs no link against this close: he holds them. Had he mailed its
+# head, the players would have been refused: each has answered phase 2's
+# first close, and his record, beside his key file, holds it)
+for s in blue red; do
+	n="NONCE_$s"
+	expect_exit 65 ord witness --link-for --head r-close-2-again.head --pubkey "$RKEY" --side $s --key $s.key --nonce "${!n}" --phase 2
+	expect_in "$ERR" "the game's key signed two different closes of phase 2 of turn 1 (entries $(sed -n 's/^entry: //p' r-close-2.head) and $(sed -n 's/^entry: //p' r-close-2-again.head)"
+	expect_in "$ERR" "The two heads are the proof: keep both. The one you answered is kept in '$s.key.links'"
+	expect_not_in "$OUT" "link:"
+done
 expect_exit 0 ord witness r.game --side blue --link "$LB"
 expect_exit 0 ord witness r.game --side red --link "$LR"
 expect_exit 0 ord resolve r.game
@@ -309,13 +327,120 @@ TWO=$(field link "$OUT")
 expect_exit 0 ord witness two.game --side blue --link "$TWO"
 expect_exit 65 ord witness one.game --side blue --link "$TWO"
 expect_in "$ERR" "does not lead to the witness chain its sheet committed to"
-# the link of the sheet sent here is taken
-expect_exit 0 ord witness --link-for --head one-close-1.head --pubkey "$OKEY" --side blue --key blue.key --nonce "${N[one]}" --phase 1
+# and the player's own record (beside his key file) holds the close of
+# phase 1 he answered in two.game, of the same game id and key: he is
+# refused a link for the other, told that the game's key signed two
+# closes of the phase
+expect_exit 65 ord witness --link-for --head one-close-1.head --pubkey "$OKEY" --side blue --key blue.key --nonce "${N[one]}" --phase 1
+expect_in "$ERR" "the game's key signed two different closes of phase 1 of turn 1 (entries"
+expect_not_in "$OUT" "link:"
+# the link of the sheet sent here is taken (from a machine with a record
+# of its own)
+expect_exit 0 ord witness --link-for --head one-close-1.head --pubkey "$OKEY" --side blue --key blue.key --nonce "${N[one]}" --phase 1 --record one.links
 expect_exit 0 ord witness one.game --side blue --link "$(field link "$OUT")"
 # a chain of an orderly before it (of the game, turn and side alone) is
 # the same in both: --nonce none gives it, for such a sheet
-expect_exit 0 ord witness --link-for --head one-close-1.head --pubkey "$OKEY" --side blue --key blue.key --nonce none --phase 1
+expect_exit 0 ord witness --link-for --head one-close-1.head --pubkey "$OKEY" --side blue --key blue.key --nonce none --phase 1 --record one.links
 OLD1=$(field link "$OUT")
 expect_exit 0 ord witness --link-for --head two-close-1.head --pubkey "$OKEY" --side blue --key blue.key --nonce none --phase 1
 [[ "$OLD1" == "$(field link "$OUT")" ]] || fail "--nonce none does not give the chain of the game, turn and side alone"
+# the fork (a red team's): the referee copies the file after the seal and
+# in the copy closes phase 1 at once, and mails that genuine signed close
+# head (as close-1-1.head); the player's link of phase 1 is the referee's
+# before the real game's events are recorded (at phase 5, every link).
+# The player's --link-for records every close head it answered, beside
+# his key file, and refuses the real close of the same phase when it
+# comes: the game's key signed two different closes of phase 1 of turn 1,
+# and the two heads are the proof; the first is kept in the record, though
+# the real one's mail overwrote close-1-1.head
+expect_exit 0 ord new f.game --scenario scenario.xml --witnessed --head f-open.head
+FKEY=$(ord info f.game | awk '/^key:/ {print $2}')
+expect_exit 0 ord sign --head f-open.head --pubkey "$FKEY" --side blue --key blue.key --witness "$BFIX/blue-1.txt"
+FN=$(field nonce "$OUT")
+expect_exit 0 ord submit f.game --side blue --witness "$(field witness "$OUT")" --nonce "$FN" "$BFIX/blue-1.txt"
+FBLUE=$(field commitment "$OUT")
+expect_exit 0 ord submit f.game --side red --witness-key red.key "$BFIX/red-1b.txt"
+expect_exit 0 ord seal f.game --head f-seal.head
+cp f.game fork.game
+expect_exit 0 ord witness fork.game --close --head fork-close-1.head
+expect_exit 0 ord event f.game move unit=B1 distance=2
+expect_exit 0 ord witness f.game --close --head f-close-1.head
+FE1=$(sed -n 's/^entry: //p' fork-close-1.head)
+FE2=$(sed -n 's/^entry: //p' f-close-1.head)
+F="--pubkey $FKEY --side blue --key blue.key --nonce $FN --phase 1 --turn 1 --opening f-open.head"
+cp fork-close-1.head close-1-1.head
+[[ -f blue.key.links ]] || fail "no record beside blue.key"
+cp blue.key.links blue.key.links.before
+expect_exit 0 ord witness --link-for --head close-1-1.head $F
+FLINK=$(field link "$OUT")
+# the record holds the head answered, before the link was printed
+expect_eq "$(diff blue.key.links.before blue.key.links | grep -c '^> answered: ')" 1 "the lines recorded"
+expect_in "$(cat blue.key.links)" "answered: game=$(sed -n 's/^game: //p' fork-close-1.head) turn=1 phase=1 entry=$FE1 hash=$(sed -n 's/^hash: //p' fork-close-1.head) head="
+# the real close's head, mailed under the same name
+cp f-close-1.head close-1-1.head
+expect_exit 65 ord witness --link-for --head close-1-1.head $F
+expect_in "$ERR" "'close-1-1.head' is refused, and no link is given: the game's key signed two different closes of phase 1 of turn 1 (entries $FE1 and $FE2; you answered the first)"
+expect_in "$ERR" "the turn was played twice, or a copy of it"
+expect_in "$ERR" "The two heads are the proof: keep both. The one you answered is kept in 'blue.key.links' (line "
+expect_in "$ERR" "and give both to 'orderly verify BUNDLE --head close-1-1-answered.head --head close-1-1.head': it names the one that was rewritten."
+expect_not_in "$OUT" "link:"
+expect_not_in "$OUT" "$FLINK"
+# nothing recorded for it
+cmp -s blue.key.links <(cat blue.key.links.before; diff blue.key.links.before blue.key.links | sed -n 's/^> //p') ||
+	fail "the refused head changed the record"
+expect_not_in "$(cat blue.key.links)" "game=$(sed -n 's/^game: //p' f-close-1.head) turn=1 phase=1 entry=$FE2 "
+# the command the refusal gives writes the first head again, as mailed
+cmd=$(sed -n 's/^  \(sed -n .*\)$/\1/p' <<<"$ERR")
+[[ -n "$cmd" ]] || fail "no command to write the first head: $ERR"
+eval "$cmd"
+cmp -s close-1-1-answered.head fork-close-1.head || fail "the head written from the record is not the one answered"
+# the same head again: the same link, nothing more recorded
+cp blue.key.links blue.key.links.before
+expect_exit 0 ord witness --link-for --head close-1-1-answered.head $F
+expect_eq "$(field link "$OUT")" "$FLINK" "the link given again"
+cmp -s blue.key.links blue.key.links.before || fail "the same head was recorded twice"
+# a link of phase 3 asked for when no close of phase 2 was answered: given,
+# with a warning (it gives away the links of phases 1 and 2)
+expect_exit 0 ord resolve fork.game --stand-in
+expect_exit 0 ord witness fork.game --close
+expect_exit 0 ord resolve fork.game --stand-in
+expect_exit 0 ord witness fork.game --close --head fork-close-3.head
+expect_exit 0 ord witness --link-for --head fork-close-3.head ${F/--phase 1/--phase 3}
+expect_in "$OUT" "link: "
+expect_in "$ERR" "orderly: warning: 'blue.key.links' records no close of phase 2 of turn 1 of this game answered: your link of phase 3 gives away those of phases 1 and 2 too; if you have not seen those phases' close heads, the referee may be asking early"
+# the two heads, given to verify: the first is not the game's history
+expect_exit 0 ord resolve f.game --stand-in
+for p in 2 3 4 5; do
+	expect_exit 0 ord witness f.game --close --head f-close-$p.head
+	expect_exit 0 ord resolve f.game --stand-in
+done
+expect_exit 0 ord exchange f.game --head f-exchange.head
+expect_exit 0 ord export f.game --turn 1 -o f.xml
+expect_exit 1 ord verify f.xml --pubkey "$FKEY" --receipt "$FBLUE" --head f-open.head --head f-seal.head \
+	--head close-1-1-answered.head --head close-1-1.head --head f-exchange.head
+expect_in "$OUT" "FAILED: the head you kept of turn 1's close (entry $FE1)"
+expect_in "$OUT" "the head you kept of turn 1's close (entry $FE2): matches"
+# a record that cannot be written, or is not one: refused, no link
+expect_exit 73 ord witness --link-for --head close-1-1-answered.head $F --record /nonexistent/dir/x
+expect_in "$ERR" "cannot create '/nonexistent/dir/x', the record of the close heads you answered: no such file or directory; no link is given unrecorded"
+expect_not_in "$OUT" "link:"
+mkdir rec.dir
+expect_exit 73 ord witness --link-for --head close-1-1-answered.head $F --record rec.dir
+expect_in "$ERR" "'rec.dir', the record of the close heads you answered"
+expect_not_in "$OUT" "link:"
+cp scenario.xml not-a-record
+expect_exit 65 ord witness --link-for --head close-1-1-answered.head $F --record not-a-record
+expect_in "$ERR" "'not-a-record' is not a record of the close heads you answered"
+expect_not_in "$OUT" "link:"
+cmp -s scenario.xml not-a-record || fail "a file that is not a record was written"
+# a line changed (another hash) is damage, not a head answered
+sed 's/\(hash=\)[0-9a-f]/\10/; s/\(hash=\)0\(.*\)/\1f\2/' blue.key.links >damaged.links
+cmp -s damaged.links blue.key.links && fail "the record was not damaged"
+expect_exit 65 ord witness --link-for --head close-1-1-answered.head $F --record damaged.links
+expect_in "$ERR" "'damaged.links', line "
+expect_in "$ERR" "the record is damaged"
+expect_not_in "$OUT" "link:"
+# --record is --link-for's
+expect_exit 64 ord witness f.game --side blue --key blue.key --record x.links
+expect_in "$ERR" "are for --link-for"
 note "ok"
