@@ -44,7 +44,7 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	struct ord_submit_opts so;
 	struct ord_buf reading = ORD_BUF_INIT;
 	ord_game *g = NULL;
-	int check = 0, rc;
+	int check = 0, drawn = 0, rc;
 	const struct cli_opt opts[] = {
 		{ "side", &side, NULL },         { "nonce", &nonce_s, NULL },
 		{ "signature", &sig_s, NULL },   { "commitment", &commit_s, NULL },
@@ -137,7 +137,7 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 		 * player gave none */
 		if (!nonce_s) {
 			ord_nonce_draw(nonce);
-			nonce_s = "";
+			drawn = 1;
 		}
 		ord_witness_top(witness, &kp, gid, st.turn, side, nonce);
 		memset(&kp, 0, sizeof(kp));
@@ -149,7 +149,7 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	memset(&so, 0, sizeof(so));
-	so.nonce = nonce_s ? nonce : NULL;
+	so.nonce = nonce_s || drawn ? nonce : NULL;
 	so.signature = sig_s ? sig : NULL;
 	so.witness = witness_s ? witness : NULL;
 	rc = ord_game_submit_opts(g, &receipt, side, sheet.buf, sheet.len, &so, &diag);
@@ -170,7 +170,7 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	print_receipt(&receipt, "receipt");
 	if (sig_s)
 		printf("signature: checked against side %s's key\n", side);
-	if (wkey_s && !*nonce_s) {
+	if (drawn) {
 		/* drawn here: the player needs it for his links, on his machine */
 		struct ord_buf hex = ORD_BUF_INIT;
 		ord_buf_add_hex(&hex, nonce, sizeof(nonce));
