@@ -330,6 +330,12 @@ static int record_find(struct record *r, const struct ord_head *h, int *same,
 
 	*same = *prev = 0;
 	other->line = 0;
+	/* a NUL would end the walk early, and hide every line after it */
+	if (memchr(r->text.buf, '\0', r->text.len)) {
+		cli_error("'%s' holds a NUL byte: it is no record of the close heads you answered (damaged?): mend it or name another record with --record FILE; no link is given unrecorded",
+			  r->path);
+		return CLI_DATAERR;
+	}
 	for (; *p; p = nl + 1) {
 		struct answered a;
 

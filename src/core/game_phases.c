@@ -740,7 +740,7 @@ int ord_game_void_event(ord_game *g, unsigned seq, const char *reason)
 	/* the events after it were checked with it: each must still keep to
 	 * the orders without it, or carry an override (the replay holds them
 	 * so); a void costs a load of the phase, as a close does */
-	{
+	if (ord_phase_void_recheck(g->rs, g->rules)) {
 		struct ord_ctx ctx;
 		struct ord_buf why = ORD_BUF_INIT;
 		unsigned bad;

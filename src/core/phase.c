@@ -4,6 +4,7 @@
 
 #include "core/canon.h"
 #include "core/phase.h"
+#include "tables.h"
 
 int ord_phase_run(struct ord_ctx *ctx, const char *phase, const struct ord_phase_dice *dice)
 {
@@ -250,6 +251,67 @@ size_t ord_phase_check_event(struct ord_ctx *ctx, const struct ord_event *ev,
 	return diag->n - before;
 }
 
+int ord_phase_void_recheck(const struct ord_ruleset *rs, struct ord_rules *rules)
+{
+	const struct ord_tables *t;
+
+	if (!ORD_RULESET_HAS(rs, 5) || !rs->tables || !rules || !(t = rs->tables(rules)))
+		return 0;
+	return ord_tables_switch(t, "void_recheck");
+}
+
+/* A problem as the checks write it, its event numbers left out: a void may
+ * take an event another's problem named ("already moved (event #4)"), and
+ * the next earlier one is named instead. */
+static void problem_key(struct ord_buf *out, const char *text)
+{
+	const char *p;
+
+	ord_buf_reset(out);
+	for (p = text; *p; p++) {
+		ord_buf_addch(out, *p == '\n' ? ' ' : *p);
+		if (*p == '#')
+			while (p[1] >= '0' && p[1] <= '9')
+				p++;
+	}
+}
+
+/* Does ev, recorded with an override whose checks said recorded, break the
+ * orders now in a way they did not say (a void took away what made one of
+ * its problems the only one)? */
+static int breaks_more(struct ord_ctx *ctx, const struct ord_event *ev, const char *recorded,
+		       struct ord_buf *why)
+{
+	struct ord_buf have = ORD_BUF_INIT, one = ORD_BUF_INIT, key = ORD_BUF_INIT;
+	struct ord_diag d;
+	size_t k;
+	int more = 0;
+
+	ord_diag_init(&d);
+	problem_key(&have, recorded);
+	ord_phase_check_event(ctx, ev, &one, &d);
+	for (k = 0; k < d.n && !more; k++) {
+		ord_buf_reset(&one);
+		if (*d.items[k].unit)
+			ord_buf_addf(&one, "unit '%s': ", d.items[k].unit);
+		ord_buf_adds(&one, d.items[k].msg);
+		if (*d.items[k].rule)
+			ord_buf_addf(&one, " (%s)", d.items[k].rule);
+		problem_key(&key, one.buf);
+		if (!strstr(have.buf, key.buf)) {
+			more = 1;
+			ord_buf_addf(why, "%s: %s, which its override did not answer", ev->kind,
+				     one.buf);
+		}
+	}
+	ord_diag_release(&d);
+	ord_error_clear();
+	ord_buf_release(&have);
+	ord_buf_release(&one);
+	ord_buf_release(&key);
+	return more;
+}
+
 unsigned ord_phase_recheck_events(struct ord_ctx *ctx, struct ord_buf *why)
 {
 	struct held {
@@ -284,8 +346,14 @@ unsigned ord_phase_recheck_events(struct ord_ctx *ctx, struct ord_buf *why)
 							      h[i].args, h[i].override, h[i].check);
 		struct ord_diag d;
 
-		if (bad || h[i].override)
+		if (bad)
 			continue;
+		if (h[i].override) {
+			/* overridden for what its checks said then: not for more */
+			if (breaks_more(ctx, e, h[i].check, why))
+				bad = h[i].seq;
+			continue;
+		}
 		ord_diag_init(&d);
 		ord_buf_reset(&checks);
 		if (ord_phase_check_event(ctx, e, &checks, &d)) {

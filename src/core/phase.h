@@ -98,10 +98,15 @@ size_t ord_phase_check_event(struct ord_ctx *ctx, const struct ord_event *ev,
  * it, as it was checked when it was recorded, now that some are voided: an
  * event the checks let pass only because of one voided since (a flight
  * taken for a melee's) breaks the orders now.  The number of the first
- * that does and was recorded without the referee's override, its kind and
- * what the checks say now in why ("flugt: unit 'L5': ..."); 0 when none
- * does.  ctx holds the same events, in the same order, after it. */
+ * that does, without the referee's override or with one whose checks did
+ * not say this problem (its event numbers aside), its kind and what the
+ * checks say now in why ("flugt: unit 'L5': ..."); 0 when none does.  ctx
+ * holds the same events, in the same order, after it. */
 unsigned ord_phase_recheck_events(struct ord_ctx *ctx, struct ord_buf *why);
+/* Does the game's ruleset hold its events to the orders again after a
+ * void (ord_phase_recheck_events)?  The switch void_recheck of the tables
+ * the game keeps: a game made before it voids and replays as it did. */
+int ord_phase_void_recheck(const struct ord_ruleset *rs, struct ord_rules *rules);
 
 /* The digest of the events of a phase now in ctx (the "close" entry). */
 void ord_phase_events_digest(struct ord_ctx *ctx, unsigned char out[32]);

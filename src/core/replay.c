@@ -384,12 +384,12 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 	 * with: each that stands is held to the orders again without the
 	 * voided (a flight recorded after a melee, the melee voided, is the
 	 * flight of a unit in no melee) */
-	if (vs.n) {
+	if (vs.n && ord_phase_void_recheck(x->rs, x->rules)) {
 		struct ord_buf why = ORD_BUF_INIT;
 		unsigned bad;
 		if ((bad = ord_phase_recheck_events(ctx, &why)) != 0)
 			ord_vout_fail(x->v,
-				      "turn %d event #%u (%s): breaks the orders once the events voided in its phase are taken out, but stands without the referee's override",
+				      "turn %d event #%u (%s): breaks the orders once the events voided in its phase are taken out, and no override of the referee's answers it",
 				      r->turn, bad, why.buf);
 		ord_error_clear();
 		ord_buf_release(&why);

@@ -500,39 +500,45 @@ note "18: the next turn's opening names the sheets this turn sealed"
 # as they stood when it was recorded.  The game now refuses the void, and
 # a forger who writes it anyway is named by audit and verify.
 KD=$KS/demo
-g=void.game
 ks() { ord "$@" >/dev/null 2>&1 || fail "attack 20: orderly $* failed"; }
-ks new $g --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
-ks submit $g --side danske "$KD/turn1-danske.txt"
-ks submit $g --side allierede "$KD/turn1-allierede.txt"
-ks seal $g
-ks resolve $g
-ks resolve $g
-for e in "flyt unit=D3 x=90 y=68" "formation unit=D8 formation=karre" "flyt unit=L2 x=90 y=88" \
-	"formation unit=L1 formation=angrebskolonne" "flyt unit=L5 x=190 y=80"; do
-	# shellcheck disable=SC2086
-	ks event $g $e
-done
-ks resolve $g
-for e in "skyd unit=D3 maal=L2 zone=II halv=yes" "skyd unit=L2 maal=D3 zone=II halv=yes" \
-	"artilleri unit=A1 maal=L2 afstand=88" "artilleri unit=A3 maal=L1 afstand=104" \
-	"artilleri unit=L9 maal=D8 afstand=104"; do
-	# shellcheck disable=SC2086
-	ks event $g $e
-done
-ks resolve $g
-ks resolve $g
-ks exchange $g
-ks submit $g --side danske "$KD/turn2-danske.txt"
-ks submit $g --side allierede "$KD/turn2-allierede.txt"
-ks seal $g
-ks resolve $g
-ks event $g angreb unit=K1 maal=L5 stormmarch=yes
-ks resolve $g
-ks event $g flyt unit=L1 x=120 y=90
-ks resolve $g
-ks event $g artilleri unit=A1 maal=L1 afstand=90
-ks resolve $g
+# a Krigsspil game up to turn 2's melees, K1's attack on L5 declared
+to_melee() {  # to_melee GAME TABLES
+	local g=$1 e
+	ks new "$g" --scenario "$KS/scenario.xml" --tables "$2"
+	ks submit "$g" --side danske "$KD/turn1-danske.txt"
+	ks submit "$g" --side allierede "$KD/turn1-allierede.txt"
+	ks seal "$g"
+	ks resolve "$g"
+	ks resolve "$g"
+	for e in "flyt unit=D3 x=90 y=68" "formation unit=D8 formation=karre" "flyt unit=L2 x=90 y=88" \
+		"formation unit=L1 formation=angrebskolonne" "flyt unit=L5 x=190 y=80"; do
+		# shellcheck disable=SC2086
+		ks event "$g" $e
+	done
+	ks resolve "$g"
+	for e in "skyd unit=D3 maal=L2 zone=II halv=yes" "skyd unit=L2 maal=D3 zone=II halv=yes" \
+		"artilleri unit=A1 maal=L2 afstand=88" "artilleri unit=A3 maal=L1 afstand=104" \
+		"artilleri unit=L9 maal=D8 afstand=104"; do
+		# shellcheck disable=SC2086
+		ks event "$g" $e
+	done
+	ks resolve "$g"
+	ks resolve "$g"
+	ks exchange "$g"
+	ks submit "$g" --side danske "$KD/turn2-danske.txt"
+	ks submit "$g" --side allierede "$KD/turn2-allierede.txt"
+	ks seal "$g"
+	ks resolve "$g"
+	ks event "$g" angreb unit=K1 maal=L5 stormmarch=yes
+	ks resolve "$g"
+	ks event "$g" flyt unit=L1 x=120 y=90
+	ks resolve "$g"
+	ks event "$g" artilleri unit=A1 maal=L1 afstand=90
+	ks resolve "$g"
+}
+g=void.game
+to_melee $g "$KS/map.xml"
+cp $g void-override.game
 expect_exit 65 ord event $g flugt unit=L5
 expect_in "$ERR" "unit 'L5' is in OR, not FU: it does not flee (17 flugt)"
 ks event $g naerkamp angriber=K1 forsvarer=L5
@@ -559,9 +565,31 @@ ks export $g --turn 2 -o $g.xml
 run ord verify $g.xml --pubkey "$(pubkey $g)"
 [[ $RC == 1 ]] || fail "attack 20: the bundle verifies:
 $OUT"
-expect_in "$OUT" "FAILED: turn 2 event #$F (flugt: unit 'L5': unit 'L5' is in OR, not FU: it does not flee (17 flugt)): breaks the orders once the events voided in its phase are taken out, but stands without the referee's override"
+expect_in "$OUT" "FAILED: turn 2 event #$F (flugt: unit 'L5': unit 'L5' is in OR, not FU: it does not flee (17 flugt)): breaks the orders once the events voided in its phase are taken out, and no override of the referee's answers it"
 expect_exit 1 ord audit $g
 expect_in "$OUT" "BROKEN: turn 2 event #$F (flugt"
+# an override for a lesser problem does not answer the one a void makes
+g=void-override.game
+ks event $g naerkamp angriber=K1 forsvarer=L5
+expect_exit 0 ord event $g flugt unit=L5 viger=ja --override "L5 gave way, as the referee saw it"
+expect_in "$ERR" "af= and viger= are for blokeret=fjende"
+expect_exit 65 ord event $g --void "$M" --reason "entered by mistake"
+expect_in "$ERR" "would leave event #$F standing against the orders (flugt: unit 'L5': unit 'L5' is in OR, not FU: it does not flee (17 flugt), which its override did not answer)"
+# a game whose Skema has not the switch void_recheck (made before it)
+# voids and replays as it did
+python3 - "$KS/map.xml" "$SRC/rulesets/krigsspil/skema.xml" >map-before.xml <<'PY'
+import re, sys
+m, sk = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+sk = re.sub(r'\s*<param name="void_recheck"[^>]*/>', '', sk[sk.index('<tables'):])
+sys.stdout.write(m.replace('</map>', sk + '\n</map>'))
+PY
+g=void-before.game
+to_melee $g map-before.xml
+ks event $g naerkamp angriber=K1 forsvarer=L5
+ks event $g flugt unit=L5
+expect_exit 0 ord event $g --void "$M" --reason "entered by mistake"
+ks resolve $g
+expect_exit 0 ord audit $g
 note "20: a void that leaves a later event against the orders"
 
 # ------------------------------------------------------------ verify with the heads of earlier turns

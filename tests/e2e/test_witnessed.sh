@@ -440,6 +440,11 @@ expect_exit 65 ord witness --link-for --head close-1-1-answered.head $F --record
 expect_in "$ERR" "'damaged.links', line "
 expect_in "$ERR" "the record is damaged"
 expect_not_in "$OUT" "link:"
+# a NUL byte hid every line after it (a red team's find): refused
+{ head -n 1 blue.key.links; printf '\0\n'; tail -n +2 blue.key.links; } >nul.links
+expect_exit 65 ord witness --link-for --head close-1-1-answered.head $F --record nul.links
+expect_in "$ERR" "'nul.links' holds a NUL byte"
+expect_not_in "$OUT" "link:"
 # --record is --link-for's
 expect_exit 64 ord witness f.game --side blue --key blue.key --record x.links
 expect_in "$ERR" "are for --link-for"
