@@ -699,6 +699,11 @@ struct ord_verify_opts {
 	size_t nreceipts;
 	const struct ord_head *heads; /* signed heads the player kept */
 	size_t nheads;
+	/* the close heads his witness record keeps (witness --link-for): those
+	 * of this bundle's game and turn are held as heads he kept, the rest
+	 * passed by, so that a close answered on a copy of the game shows */
+	const struct ord_head *record_heads;
+	size_t nrecord_heads;
 	/* the scenario and the rules tables the game was to be played with,
 	 * as the player was given them (NULL: not given); the verifier says
 	 * whether the game's are these (the scenario without its mail

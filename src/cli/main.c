@@ -91,7 +91,7 @@ static const struct cli_cmd commands[] = {
 	{ "export", "GAME --turn N [-o FILE] [--key FILE]",
 	  "write an exchanged turn as a signed bundle", cmd_export },
 	{ "verify",
-	  "BUNDLE [--pubkey KEY] [--receipt HEX]... [--head FILE]... [--scenario FILE] [--tables FILE] [--report SIDE|referee [--resolved] [--xml] [--lang L]]",
+	  "BUNDLE [--pubkey KEY] [--receipt HEX]... [--head FILE]... [--record FILE] [--scenario FILE] [--tables FILE] [--report SIDE|referee [--resolved] [--xml] [--lang L]]",
 	  "check a turn bundle offline; exit 1 on problems; --report: the turn report rebuilt from it",
 	  cmd_verify },
 	{ "keygen", "FILE", "make a key pair: the secret key in FILE, the public one in FILE.pub",

@@ -1223,13 +1223,18 @@ static void check_heads(struct vr *x)
 			    r->heads.n == 1 ? "es" : "",
 			    x->next_open ? " (the exchange's covers the next turn's seed commitment)"
 					 : "");
-	for (i = 0; x->o && i < x->o->nheads; i++) {
-		const struct ord_head *h = &x->o->heads[i];
+	for (i = 0; x->o && i < x->o->nheads + x->o->nrecord_heads; i++) {
+		int kept = i < x->o->nheads;
+		const struct ord_head *h = kept ? &x->o->heads[i]
+						: &x->o->record_heads[i - x->o->nheads];
 		int before = x->v->failures, rc;
 
+		if (!kept && (memcmp(h->game_id, r->game_id, 16) || h->turn != r->turn))
+			continue;
 		ord_buf_reset(&what);
-		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", h->turn,
-			     h->at, (long long)h->seq);
+		ord_buf_addf(&what, "the head %s of turn %d's %s (entry %lld)",
+			     kept ? "you kept" : "your witness record keeps", h->turn, h->at,
+			     (long long)h->seq);
 		if (memcmp(h->game_id, r->game_id, 16)) {
 			char mine[33], theirs[33];
 

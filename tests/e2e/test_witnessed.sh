@@ -420,6 +420,18 @@ expect_exit 1 ord verify f.xml --pubkey "$FKEY" --receipt "$FBLUE" --head f-open
 	--head close-1-1-answered.head --head close-1-1.head --head f-exchange.head
 expect_in "$OUT" "FAILED: the head you kept of turn 1's close (entry $FE1)"
 expect_in "$OUT" "the head you kept of turn 1's close (entry $FE2): matches"
+# the record alone shows it (the referee who never mails the real closes
+# records the links he derived himself): verify --record holds every
+# close it keeps of this game and turn as a head kept, the others passed by
+expect_exit 1 ord verify f.xml --pubkey "$FKEY" --receipt "$FBLUE" --head f-open.head --head f-seal.head \
+	--head f-exchange.head --record blue.key.links
+expect_in "$OUT" "FAILED: the head your witness record keeps of turn 1's close (entry $FE1)"
+expect_exit 0 ord verify f.xml --pubkey "$FKEY" --receipt "$FBLUE" --head f-open.head --head f-seal.head \
+	--head f-exchange.head --record one.links
+expect_in "$OUT" "verified: every check holds"
+{ head -n 1 blue.key.links; echo "answered: game=00 head=!!"; } >bad-record.links
+expect_exit 65 ord verify f.xml --pubkey "$FKEY" --record bad-record.links
+expect_in "$ERR" "'bad-record.links', line 2: not a close head as 'orderly witness --link-for' records it"
 # a record that cannot be written, or is not one: refused, no link
 expect_exit 73 ord witness --link-for --head close-1-1-answered.head $F --record /nonexistent/dir/x
 expect_in "$ERR" "cannot create '/nonexistent/dir/x', the record of the close heads you answered: no such file or directory; no link is given unrecorded"
