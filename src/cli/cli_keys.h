@@ -27,6 +27,11 @@ int cli_hex_option(const struct cli_cmd *cmd, const char *option, const char *s,
 int cli_load_key(const char *path, struct ord_keypair *kp);
 /* Read and parse a signed head file; prints the error, returns status or 0. */
 int cli_load_head(const char *path, struct ord_head *h);
+/* The close heads a witness record keeps (`witness --link-for`, KEY.links),
+ * each line's head holding what the line says and its signature, into
+ * *heads (free it); a line that does not is refused, naming the file and
+ * the line (CLI_DATAERR). */
+int cli_witness_record_heads(const char *path, struct ord_head **heads, size_t *n);
 /* Write the bytes to path (through a temporary file and a rename), or to
  * standard output when path is NULL or "-".  Prints the error, returns
  * its exit status or 0. */

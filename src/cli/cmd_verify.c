@@ -31,67 +31,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include <sodium.h>
-
 #include "cli/cli_keys.h"
 #include "core/bundle.h"
-
-/* The close heads a witness record keeps ('answered: ... head=BASE64', as
- * `witness --link-for` writes them), into *heads: a line that is not a
- * signed head is refused, naming the file and the line. */
-static int record_heads(const char *path, struct ord_head **heads, size_t *n)
-{
-	struct ord_buf text = ORD_BUF_INIT;
-	char *p, *nl;
-	int rc, line = 0;
-
-	*heads = NULL;
-	*n = 0;
-	if ((rc = cli_read_input(&text, path, CLI_MAX_INPUT)) != 0)
-		return rc;
-	if (text.len && memchr(text.buf, '\0', text.len)) {
-		cli_error("'%s' holds a NUL byte: it is no witness record", path);
-		rc = CLI_DATAERR;
-		goto out;
-	}
-	for (p = text.buf ? text.buf : ""; *p; p = nl ? nl + 1 : p + strlen(p)) {
-		const char *b64;
-		unsigned char *bin;
-		size_t len;
-		int bad;
-
-		line++;
-		if ((nl = strchr(p, '\n')) != NULL)
-			*nl = '\0';
-		if (strncmp(p, "answered: ", 10))
-			continue;
-		b64 = strstr(p, " head=");
-		len = b64 ? strlen(b64 + 6) : 0;
-		bin = malloc(len + 1);
-		if (!bin)
-			abort();
-		*heads = realloc(*heads, (*n + 1) * sizeof(**heads));
-		if (!*heads)
-			abort();
-		bad = !b64 ||
-		      sodium_base642bin(bin, len, b64 + 6, len, NULL, &len, NULL,
-					sodium_base64_VARIANT_ORIGINAL) != 0 ||
-		      ord_head_parse(&(*heads)[*n], (const char *)bin, len, path) != 0 ||
-		      ord_head_check(&(*heads)[*n]) != 0;
-		free(bin);
-		ord_error_clear();
-		if (bad) {
-			cli_error("'%s', line %d: not a close head as 'orderly witness --link-for' records it (a damaged record?)",
-				  path, line);
-			rc = CLI_DATAERR;
-			goto out;
-		}
-		(*n)++;
-	}
-out:
-	ord_buf_release(&text);
-	return rc;
-}
 
 int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 {
@@ -171,7 +112,7 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (record_s && (rc = record_heads(record_s, &rheads, &nrheads)) != 0)
+	if (record_s && (rc = cli_witness_record_heads(record_s, &rheads, &nrheads)) != 0)
 		goto out;
 	/* a bundle is read as a stream (no tree of it), so of any size up to
 	 * what libxml2 reads from memory, about 1.4 million units; its bytes

@@ -273,8 +273,9 @@ static int parse_number(const char *s, long long *out)
 }
 
 /* One "answered:" line (rest: after it, modified in place); the stored head
- * must say what the line does, and its signature hold. */
-static int parse_answered(char *rest, struct answered *a)
+ * must say what the line does, and its signature hold; the head into *out
+ * when out is given. */
+static int parse_answered(char *rest, struct answered *a, struct ord_head *out)
 {
 	char *game = take_field(&rest, "game"), *turn = NULL, *phase = NULL, *entry = NULL;
 	char *hash = NULL, *b64 = NULL;
@@ -310,10 +311,53 @@ static int parse_answered(char *rest, struct answered *a)
 	    !strcmp(h.at, "close") && !memcmp(h.game_id, a->game_id, 16) && h.turn == a->turn &&
 	    h.phase == a->phase && h.seq == a->seq && !memcmp(h.hash, a->hash, 32)) {
 		memcpy(a->key, h.key, 32);
+		if (out)
+			*out = h;
 		ok = 0;
 	}
 	free(bin);
+	ord_error_clear();
 	return ok;
+}
+
+int cli_witness_record_heads(const char *path, struct ord_head **heads, size_t *n)
+{
+	struct ord_buf text = ORD_BUF_INIT;
+	char *p, *nl;
+	int rc, line = 0;
+
+	*heads = NULL;
+	*n = 0;
+	if ((rc = cli_read_input(&text, path, CLI_MAX_INPUT)) != 0)
+		return rc;
+	if (text.len && memchr(text.buf, '\0', text.len)) {
+		cli_error("'%s' holds a NUL byte: it is no record of the close heads you answered",
+			  path);
+		rc = CLI_DATAERR;
+		goto out;
+	}
+	for (p = text.buf ? text.buf : ""; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		struct answered a;
+
+		line++;
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl = '\0';
+		if (strncmp(p, "answered: ", 10))
+			continue;
+		*heads = realloc(*heads, (*n + 1) * sizeof(**heads));
+		if (!*heads)
+			abort();
+		if (parse_answered(p + 10, &a, &(*heads)[*n])) {
+			cli_error("'%s', line %d: not a close head as 'orderly witness --link-for' records it (a damaged record?)",
+				  path, line);
+			rc = CLI_DATAERR;
+			goto out;
+		}
+		(*n)++;
+	}
+out:
+	ord_buf_release(&text);
+	return rc;
 }
 
 /*
@@ -359,7 +403,7 @@ static int record_find(struct record *r, const struct ord_head *h, int *same,
 			header = 1;
 			continue;
 		}
-		if (strncmp(p, "answered: ", 10) || parse_answered(p + 10, &a)) {
+		if (strncmp(p, "answered: ", 10) || parse_answered(p + 10, &a, NULL)) {
 			cli_error("'%s', line %d: not a close head answered (game=, turn=, phase=, entry=, hash=, head= of a close head whose signature holds): the record is damaged; mend it, keeping every head it holds; no link is given unrecorded",
 				  r->path, line);
 			return CLI_DATAERR;
