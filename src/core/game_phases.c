@@ -828,45 +828,18 @@ out:
 	return err;
 }
 
-int ord_game_witness_key(ord_game *g, const char *side, const struct ord_keypair *kp)
-{
-	const struct ord_store_side *s;
-	struct ord_store_sheet sheet;
-	struct ord_store_turn t;
-	unsigned char link[32], up[32], have[32];
-	int err, version, opened, got = 0;
-
-	/* the sheet's nonce and chain, read to derive the link; the game's
-	 * own checks (witnessed, closed, not yet revealed, a chain) are
-	 * ord_game_witness's, which its errors come from */
-	memset(&sheet, 0, sizeof(sheet));
-	memset(&t, 0, sizeof(t));
-	if (g->witnessed && ord_game_find_side(g, side, &s) == 0 && ord_game_turn(g, &t, 0) == 0 &&
-	    ord_store_latest(g->db, t.turn, s->id, &version, have, &opened) == 0 &&
-	    ord_store_sheet_read(g->db, t.turn, s->id, version, &sheet) == 0)
-		got = 1;
-	ord_error_clear();
-	ord_witness_link(link, kp, g->game_id, t.turn, side, got ? sheet.nonce : NULL, t.phase + 1);
-	if (got && sheet.has_witness) {
-		/* a sheet signed by an orderly before chains were of its nonce */
-		memcpy(up, link, 32);
-		ord_witness_up(up, (unsigned)t.phase + 1);
-		if (memcmp(up, sheet.witness, 32))
-			ord_witness_link(link, kp, g->game_id, t.turn, side, NULL, t.phase + 1);
-	}
-	ord_store_sheet_release(&sheet);
-	err = ord_game_witness(g, side, link);
-	memset(link, 0, sizeof(link));
-	return err;
-}
-
-int ord_game_witness(ord_game *g, const char *side, const unsigned char link[32])
+/* Record side's link for the current phase: link as given, or (kp given)
+ * derived from the player's key and the nonce of the sheet the game holds,
+ * or as an orderly before the nonce made it when that is the chain the
+ * sheet committed to. */
+static int witness(ord_game *g, const char *side, const unsigned char *given,
+		   const struct ord_keypair *kp)
 {
 	const struct ord_store_side *s;
 	struct ord_store_sheet sheet;
 	struct ord_store_turn t;
 	struct ord_buf body = ORD_BUF_INIT;
-	unsigned char up[32], have[32];
+	unsigned char up[32], have[32], link[32];
 	const char *phase = NULL;
 	int64_t seq;
 	int err, closed, version, opened;
@@ -904,6 +877,15 @@ int ord_game_witness(ord_game *g, const char *side, const unsigned char link[32]
 				    side, t.turn);
 		goto out;
 	}
+	if (kp) {
+		ord_witness_link(link, kp, g->game_id, t.turn, side, sheet.nonce, t.phase + 1);
+		memcpy(up, link, 32);
+		ord_witness_up(up, (unsigned)t.phase + 1);
+		if (memcmp(up, sheet.witness, 32)) /* a sheet signed by an earlier orderly */
+			ord_witness_link(link, kp, g->game_id, t.turn, side, NULL, t.phase + 1);
+	} else {
+		memcpy(link, given, 32);
+	}
 	memcpy(up, link, 32);
 	ord_witness_up(up, (unsigned)t.phase + 1);
 	if (memcmp(up, sheet.witness, 32)) {
@@ -930,6 +912,16 @@ out:
 	ord_store_sheet_release(&sheet);
 	ord_buf_release(&body);
 	return err;
+}
+
+int ord_game_witness(ord_game *g, const char *side, const unsigned char link[32])
+{
+	return witness(g, side, link, NULL);
+}
+
+int ord_game_witness_key(ord_game *g, const char *side, const struct ord_keypair *kp)
+{
+	return witness(g, side, NULL, kp);
 }
 
 int ord_game_link_state(ord_game *g, const char *side, int *phase, int *closed,

@@ -230,23 +230,30 @@ out:
 	return err;
 }
 
+/* One problem as the checks write it: "unit 'X': message (rule)", on a line. */
+static void add_problem(struct ord_buf *out, const struct ord_diag_item *it)
+{
+	const char *p;
+
+	if (*it->unit)
+		ord_buf_addf(out, "unit '%s': ", it->unit);
+	for (p = it->msg; *p; p++)
+		ord_buf_addch(out, *p == '\n' ? ' ' : *p);
+	if (*it->rule)
+		ord_buf_addf(out, " (%s)", it->rule);
+}
+
 size_t ord_phase_check_event(struct ord_ctx *ctx, const struct ord_event *ev,
 			     struct ord_buf *checks, struct ord_diag *diag)
 {
 	size_t i, before = diag->n;
-	const char *p;
 
 	if (ctx->rs->check_event)
 		ctx->rs->check_event(ctx, ev, diag);
 	for (i = before; i < diag->n; i++) {
 		if (i > before)
 			ord_buf_adds(checks, "; ");
-		if (*diag->items[i].unit)
-			ord_buf_addf(checks, "unit '%s': ", diag->items[i].unit);
-		for (p = diag->items[i].msg; *p; p++)
-			ord_buf_addch(checks, *p == '\n' ? ' ' : *p);
-		if (*diag->items[i].rule)
-			ord_buf_addf(checks, " (%s)", diag->items[i].rule);
+		add_problem(checks, &diag->items[i]);
 	}
 	return diag->n - before;
 }
@@ -292,11 +299,7 @@ static int breaks_more(struct ord_ctx *ctx, const struct ord_event *ev, const ch
 	ord_phase_check_event(ctx, ev, &one, &d);
 	for (k = 0; k < d.n && !more; k++) {
 		ord_buf_reset(&one);
-		if (*d.items[k].unit)
-			ord_buf_addf(&one, "unit '%s': ", d.items[k].unit);
-		ord_buf_adds(&one, d.items[k].msg);
-		if (*d.items[k].rule)
-			ord_buf_addf(&one, " (%s)", d.items[k].rule);
+		add_problem(&one, &d.items[k]);
 		problem_key(&key, one.buf);
 		if (!strstr(have.buf, key.buf)) {
 			more = 1;
