@@ -60,6 +60,30 @@ int ord_kv_held(const struct ord_kv *kv);
  * stale. */
 void ord_kv_repack(struct ord_kv *kv, const struct ord_buf *serialised);
 
+/*
+ * A pool of shared lists: units of one kind have the same attributes, and
+ * most units the same state, so a context or a scenario of 100,000 units
+ * holds each different list once (kv.c).  A list the pool shares is packed
+ * and held; its first change (ord_kv_set, ord_kv_del) gives it an item
+ * array of its own as any packed list, its strings staying valid, and its
+ * release gives the block back.  Every list a pool shares is released
+ * before the pool; a pool is one thread's.
+ */
+struct ord_kv_shared;
+struct ord_kv_pool {
+	struct ord_kv_shared **slots; /* open addressing by the lists' hash */
+	size_t cap, n;                /* slots (a power of two), blocks in them */
+};
+void ord_kv_pool_init(struct ord_kv_pool *pool);
+void ord_kv_pool_release(struct ord_kv_pool *pool);
+/* ord_kv_parse of text into kv, empty, as a list the pool shares (into a
+ * list that is not empty: ord_kv_parse). */
+int ord_kv_pool_parse(struct ord_kv_pool *pool, struct ord_kv *kv, const char *text);
+/* ord_kv_repack, the list shared by the pool. */
+void ord_kv_pool_repack(struct ord_kv_pool *pool, struct ord_kv *kv, const struct ord_buf *serialised);
+/* Free the blocks no list holds any more (a phase's states changed). */
+void ord_kv_pool_sweep(struct ord_kv_pool *pool);
+
 /* strerror(e) with a lowercase first letter, as every message of orderly is
  * (a thread-local buffer, valid until the next call in this thread). */
 const char *ord_strerror(int e);

@@ -181,6 +181,7 @@ void ord_ctx_release(struct ord_ctx *ctx)
 		ord_kv_release(&u->state);
 	}
 	free(ctx->units);
+	ord_kv_pool_release(&ctx->pool);
 	free(ctx->state_before);
 	free(ctx->by_id.slots);
 	free(ctx->by_name.slots);
@@ -254,9 +255,9 @@ struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const cha
 	ord_kv_init(&u->attrs);
 	ord_kv_init(&u->state);
 	if (attrs)
-		ord_kv_parse(&u->attrs, attrs);
+		ord_kv_pool_parse(&ctx->pool, &u->attrs, attrs);
 	if (state)
-		ord_kv_parse(&u->state, state);
+		ord_kv_pool_parse(&ctx->pool, &u->state, state);
 	/* as hashed below: until a phase changes it (ord_ctx_unit_changed) */
 	ord_kv_hold(&u->state);
 	if (!ctx->state_before) {
@@ -657,14 +658,15 @@ void ord_ctx_next_phase(struct ord_ctx *ctx)
 		ord_buf_reset(&b);
 		ord_kv_serialize(st, &b);
 		state_hash(ctx->state_before[i], b.buf);
-		/* packed again, in one block, and held as hashed: so the next
-		 * phase sees at once whether it touched the unit, and the
-		 * units the phase changed do not keep a string for each key
-		 * they set */
-		ord_kv_repack(st, &b);
+		/* packed again, in one block shared with the units whose
+		 * state is the same, and held as hashed: so the next phase
+		 * sees at once whether it touched the unit, and the units the
+		 * phase changed do not keep a string for each key they set */
+		ord_kv_pool_repack(&ctx->pool, st, &b);
 		ord_kv_hold(st);
 	}
 	ord_buf_release(&b);
+	ord_kv_pool_sweep(&ctx->pool); /* the states the phase left behind */
 }
 
 /* ---- what modules call ---- */

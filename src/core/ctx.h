@@ -7,6 +7,7 @@
 #ifndef ORD_CTX_H
 #define ORD_CTX_H
 
+#include "core/common.h"
 #include "ruleset.h"
 
 struct ord_ctx_roll {
@@ -42,6 +43,9 @@ struct ord_ctx {
 
 	struct ord_unit *units;
 	size_t nunits, ualloc;
+	/* the units' states and (unless shared) attributes: each different
+	 * list held once (units of one kind start alike) */
+	struct ord_kv_pool pool;
 	/* a partial context (ord_ctx_set_lazy): a unit looked up and not held
 	 * is loaded by lazy(); units never move (ualloc is the game's count) */
 	int attrs_shared; /* ord_ctx_add_unit_shared: the units' attrs are not ctx's */

@@ -28,14 +28,32 @@
  * unpacks it; a list packed anew (parsed, copied) is not marked */
 #define HELD (ARENA >> 1)
 
+/* alloc of a packed list a pool shares (ord_kv_pool), alone; with ARENA,
+ * the block items[-1] remembers is a shared one, given back, not freed.
+ * A shared list is never changed in place: its first change unpacks it
+ * as any packed list, and it is held as long as it is shared. */
+#define SHARED (ARENA >> 2)
+
+/* The head of a shared block: the items, then their strings, follow it. */
+struct ord_kv_shared {
+	uint32_t refs; /* the lists that hold it; 0: the pool frees it at its sweep */
+	uint32_t hash; /* of its items (hash_items) */
+	size_t n;      /* its items */
+};
+
+static struct ord_kv_shared *head_of(const void *items)
+{
+	return (struct ord_kv_shared *)items - 1;
+}
+
 static int packed(const struct ord_kv *kv)
 {
-	return kv->items && (!kv->alloc || kv->alloc == HELD);
+	return kv->items && (!kv->alloc || kv->alloc == HELD || kv->alloc == SHARED);
 }
 
 static size_t capacity(const struct ord_kv *kv)
 {
-	return kv->alloc & ~ARENA;
+	return kv->alloc & ~(ARENA | SHARED);
 }
 
 /* Does the item own its key\0value\0 block (not a string of the arena)? */
@@ -64,8 +82,13 @@ void ord_kv_release(struct ord_kv *kv)
 		if (owned(kv, &kv->items[i]))
 			free(kv->items[i].key); /* the value lives in the same block */
 	if (kv->alloc & ARENA) {
-		free(kv->items[-1].key);
+		if (kv->alloc & SHARED)
+			head_of(kv->items[-1].key)->refs--;
+		else
+			free(kv->items[-1].key);
 		free(kv->items - 1);
+	} else if (kv->alloc == SHARED) {
+		head_of(kv->items)->refs--;
 	} else {
 		free(kv->items);
 	}
@@ -94,7 +117,7 @@ static void item_fill(struct ord_kv_item *it, const char *key, size_t klen, cons
 static void unpack(struct ord_kv *kv)
 {
 	struct ord_kv_item *old = kv->items, *base;
-	size_t i, cap = kv->n < 8 ? 8 : kv->n;
+	size_t i, cap = kv->n < 8 ? 8 : kv->n, shared = kv->alloc == SHARED ? SHARED : 0;
 	char *end = (char *)(old + kv->n);
 
 	for (i = 0; i < kv->n; i++) {
@@ -107,7 +130,7 @@ static void unpack(struct ord_kv *kv)
 	base[0].value = end;
 	memcpy(base + 1, old, kv->n * sizeof(*old));
 	kv->items = base + 1;
-	kv->alloc = cap | ARENA;
+	kv->alloc = cap | ARENA | shared;
 }
 
 /* Room for one more item. */
@@ -124,7 +147,7 @@ static void grow(struct ord_kv *kv)
 	if (kv->alloc & ARENA) {
 		struct ord_kv_item *base = ord_xrealloc(kv->items - 1, (cap + 1) * sizeof(*base));
 		kv->items = base + 1;
-		kv->alloc = cap | ARENA;
+		kv->alloc = cap | ARENA | (kv->alloc & SHARED);
 	} else {
 		kv->items = ord_xrealloc(kv->items, cap * sizeof(*kv->items));
 		kv->alloc = cap;
@@ -318,18 +341,19 @@ static int malformed(long n, const char *s, size_t len)
 /* Text into an empty list, packed: the items, then the text with '=' and
  * '\n' made NULs; one pass over the text after the count of its lines
  * (a unit's attributes and state are parsed each time a game is loaded). */
-static int parse_packed(struct ord_kv *kv, const char *text)
+static int parse_packed_at(struct ord_kv *kv, const char *text, size_t head)
 {
 	size_t len = strlen(text), lines = 1, line, n = 0;
 	const char *p = text;
 	struct ord_kv_item *items;
-	char *s, *end;
+	char *block, *s, *end;
 
 	while ((p = memchr(p, '\n', len - (size_t)(p - text))) != NULL) {
 		lines++;
 		p++;
 	}
-	items = ord_xmalloc(lines * sizeof(*items) + len + 1);
+	block = ord_xmalloc(head + lines * sizeof(*items) + len + 1);
+	items = (struct ord_kv_item *)(block + head);
 	s = (char *)(items + lines);
 	memcpy(s, text, len + 1);
 	end = s + len;
@@ -339,7 +363,7 @@ static int parse_packed(struct ord_kv *kv, const char *text)
 		size_t i;
 		if (!eq || eq == s) {
 			int err = malformed((long)line, s, (size_t)(e - s));
-			free(items);
+			free(block);
 			return err;
 		}
 		*eq = '\0';
@@ -354,13 +378,18 @@ static int parse_packed(struct ord_kv *kv, const char *text)
 		s = e + 1;
 	}
 	if (!n) {
-		free(items);
+		free(block);
 		return 0;
 	}
 	kv->items = items;
 	kv->n = n;
 	kv->alloc = 0;
 	return 0;
+}
+
+static int parse_packed(struct ord_kv *kv, const char *text)
+{
+	return parse_packed_at(kv, text, 0);
 }
 
 int ord_kv_parse(struct ord_kv *kv, const char *text)
@@ -384,13 +413,13 @@ int ord_kv_parse(struct ord_kv *kv, const char *text)
 
 void ord_kv_hold(struct ord_kv *kv)
 {
-	if (packed(kv))
+	if (kv->items && !kv->alloc)
 		kv->alloc = HELD;
 }
 
 int ord_kv_held(const struct ord_kv *kv)
 {
-	return kv->items && kv->alloc == HELD;
+	return kv->items && (kv->alloc == HELD || kv->alloc == SHARED);
 }
 
 void ord_kv_repack(struct ord_kv *kv, const struct ord_buf *serialised)
@@ -413,4 +442,155 @@ void ord_kv_repack(struct ord_kv *kv, const struct ord_buf *serialised)
 	ord_kv_release(kv);
 	*kv = fresh;
 	ord_kv_hold(kv);
+}
+
+/* ---- lists shared by a pool ---- */
+
+/* FNV-1a of the items, a separator after each string. */
+static uint32_t hash_items(const struct ord_kv *kv)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < kv->n; i++) {
+		const unsigned char *p;
+		for (p = (const unsigned char *)kv->items[i].key; *p; p++)
+			h = (h ^ *p) * 16777619u;
+		h = (h ^ 1u) * 16777619u;
+		for (p = (const unsigned char *)kv->items[i].value; *p; p++)
+			h = (h ^ *p) * 16777619u;
+		h = (h ^ 2u) * 16777619u;
+	}
+	return h;
+}
+
+static int same_items(const struct ord_kv_item *a, const struct ord_kv_item *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(a[i].key, b[i].key) || strcmp(a[i].value, b[i].value))
+			return 0;
+	return 1;
+}
+
+void ord_kv_pool_init(struct ord_kv_pool *pool)
+{
+	memset(pool, 0, sizeof(*pool));
+}
+
+/* The pool's table made cap slots (a power of two) of the blocks some list
+ * still holds; the others are freed. */
+static void pool_rehash(struct ord_kv_pool *pool, size_t cap)
+{
+	struct ord_kv_shared **old = pool->slots;
+	size_t i, oldcap = pool->cap;
+
+	pool->slots = ord_xcalloc(cap, sizeof(*pool->slots));
+	pool->cap = cap;
+	pool->n = 0;
+	for (i = 0; i < oldcap; i++) {
+		struct ord_kv_shared *h = old[i];
+		size_t s;
+		if (!h)
+			continue;
+		if (!h->refs) {
+			free(h);
+			continue;
+		}
+		for (s = h->hash & (cap - 1); pool->slots[s]; s = (s + 1) & (cap - 1))
+			;
+		pool->slots[s] = h;
+		pool->n++;
+	}
+	free(old);
+}
+
+void ord_kv_pool_sweep(struct ord_kv_pool *pool)
+{
+	if (pool->cap)
+		pool_rehash(pool, pool->cap);
+}
+
+void ord_kv_pool_release(struct ord_kv_pool *pool)
+{
+	size_t i;
+
+	/* a block still held is a list that outlives its pool: a bug, which
+	 * the leak it leaves shows */
+	for (i = 0; i < pool->cap; i++)
+		if (pool->slots[i] && !pool->slots[i]->refs)
+			free(pool->slots[i]);
+	free(pool->slots);
+	ord_kv_pool_init(pool);
+}
+
+/* kv, empty, made to hold fresh's list as the pool shares it: the same
+ * list already there, fresh freed; or fresh's block (made with the head's
+ * room before its items) put in the pool. */
+static void pool_share(struct ord_kv_pool *pool, struct ord_kv *kv, struct ord_kv *fresh)
+{
+	uint32_t hash = hash_items(fresh);
+	struct ord_kv_shared *h;
+	size_t s;
+
+	if (2 * (pool->n + 1) > pool->cap) {
+		size_t cap = pool->cap ? pool->cap : 16;
+		pool_rehash(pool, cap); /* the blocks no list holds go first */
+		while (2 * (pool->n + 1) > cap)
+			cap *= 2;
+		if (cap != pool->cap)
+			pool_rehash(pool, cap);
+	}
+	for (s = hash & (pool->cap - 1); (h = pool->slots[s]) != NULL; s = (s + 1) & (pool->cap - 1))
+		if (h->hash == hash && h->n == fresh->n &&
+		    same_items((const struct ord_kv_item *)(h + 1), fresh->items, fresh->n)) {
+			free(head_of(fresh->items));
+			h->refs++;
+			goto held;
+		}
+	h = head_of(fresh->items);
+	h->refs = 1;
+	h->hash = hash;
+	h->n = fresh->n;
+	pool->slots[s] = h;
+	pool->n++;
+held:
+	kv->items = (struct ord_kv_item *)(h + 1);
+	kv->n = h->n;
+	kv->alloc = SHARED;
+	ord_kv_init(fresh);
+}
+
+int ord_kv_pool_parse(struct ord_kv_pool *pool, struct ord_kv *kv, const char *text)
+{
+	struct ord_kv fresh;
+	int err;
+
+	if (kv->n || kv->items)
+		return ord_kv_parse(kv, text);
+	ord_kv_init(&fresh);
+	if ((err = parse_packed_at(&fresh, text, sizeof(struct ord_kv_shared))) != 0 || !fresh.n)
+		return err;
+	pool_share(pool, kv, &fresh);
+	return 0;
+}
+
+void ord_kv_pool_repack(struct ord_kv_pool *pool, struct ord_kv *kv, const struct ord_buf *serialised)
+{
+	struct ord_kv fresh;
+
+	if (kv->alloc == SHARED)
+		return;
+	ord_kv_init(&fresh);
+	if (!serialised->len ||
+	    parse_packed_at(&fresh, serialised->buf, sizeof(struct ord_kv_shared)) || !fresh.n)
+		return;
+	/* a key with '=', a value with a newline: its text reads otherwise */
+	if (fresh.n != kv->n || !same_items(fresh.items, kv->items, kv->n)) {
+		free(head_of(fresh.items));
+		return;
+	}
+	ord_kv_release(kv);
+	pool_share(pool, kv, &fresh);
 }

@@ -89,6 +89,7 @@ void ord_scenario_release(struct ord_scenario *sc)
 		ord_kv_release(&sc->units[i].attrs);
 	}
 	free(sc->units);
+	ord_kv_pool_release(&sc->pool);
 	ord_scenario_init(sc);
 }
 
@@ -658,11 +659,12 @@ static int read_unit(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 		xmlFree(v);
 	}
 	{
-		/* in one block: a string for each attribute of 100,000 units
-		 * was a tenth of an audit's memory */
+		/* in one block, shared by the units of one kind: a string for
+		 * each attribute of 100,000 units was a tenth of an audit's
+		 * memory */
 		struct ord_buf b = ORD_BUF_INIT;
 		ord_kv_serialize(&u->attrs, &b);
-		ord_kv_repack(&u->attrs, &b);
+		ord_kv_pool_repack(&sc->pool, &u->attrs, &b);
 		ord_buf_release(&b);
 	}
 	return 0;
@@ -1264,7 +1266,7 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 		if (!ord_kv_held(&u->attrs)) { /* in one block again (read_unit) */
 			ord_buf_reset(&why);
 			ord_kv_serialize(&u->attrs, &why);
-			ord_kv_repack(&u->attrs, &why);
+			ord_kv_pool_repack(&sc->pool, &u->attrs, &why);
 		}
 	}
 	ord_buf_release(&known);

@@ -59,7 +59,8 @@ struct ord_scenario {
 	struct ord_scenario_side *sides;
 	size_t nsides; /* at least two after a successful load */
 	struct ord_scenario_unit *units;
-	size_t nunits; /* at least one after a successful load */
+	size_t nunits;           /* at least one after a successful load */
+	struct ord_kv_pool pool; /* the units' attributes, each different list once */
 };
 
 void ord_scenario_init(struct ord_scenario *sc);

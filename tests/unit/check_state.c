@@ -443,6 +443,74 @@ START_TEST(held_until_changed)
 }
 END_TEST
 
+/* A pool holds each different list once (core/common.h: ord_kv_pool):
+ * lists parsed alike share one block, held; the first change of one gives
+ * it items of its own, the others and the value a module holds unchanged;
+ * a list repacked into the pool shares with its like again; a sweep frees
+ * only the blocks no list holds (ASan sees the rest). */
+START_TEST(pool_shares_alike_lists)
+{
+	struct ord_kv_pool pool;
+	struct ord_kv a, b, c;
+	struct ord_buf t = ORD_BUF_INIT;
+	const char *fig;
+
+	ord_kv_pool_init(&pool);
+	ord_kv_init(&a);
+	ord_kv_init(&b);
+	ord_kv_init(&c);
+	ck_assert_int_eq(ord_kv_pool_parse(&pool, &a, "figures=24\nformation=line\n"), 0);
+	ck_assert_int_eq(ord_kv_pool_parse(&pool, &b, "figures=24\nformation=line\n"), 0);
+	ck_assert_int_eq(ord_kv_pool_parse(&pool, &c, "figures=20\nformation=line\n"), 0);
+	ck_assert_ptr_eq(a.items, b.items); /* one block */
+	ck_assert_ptr_ne(a.items, c.items);
+	ck_assert(ord_kv_held(&a) && ord_kv_held(&b) && ord_kv_held(&c));
+	ck_assert_uint_eq(pool.n, 2);
+	/* a bad line: an error, the list empty, the pool as it was */
+	{
+		struct ord_kv bad;
+		ord_kv_init(&bad);
+		ck_assert_int_eq(ord_kv_pool_parse(&pool, &bad, "figures\n"), ORD_EBADDATA);
+		ck_assert_uint_eq(bad.n, 0);
+		ck_assert_uint_eq(pool.n, 2);
+	}
+	/* the first change: a's own items, b and the held value unchanged */
+	fig = ord_kv_get(&a, "figures");
+	ord_kv_set(&a, "formation", "column");
+	ck_assert(!ord_kv_held(&a));
+	ck_assert(ord_kv_held(&b));
+	ck_assert_str_eq(fig, "24");
+	ck_assert_str_eq(ord_kv_get(&a, "formation"), "column");
+	ck_assert_str_eq(ord_kv_get(&b, "formation"), "line");
+	ord_kv_set(&a, "losses", "4"); /* grows past the shared items */
+	ord_kv_del(&a, "losses");
+	/* repacked: shares with c once it holds what c holds */
+	ord_kv_set(&a, "figures", "20");
+	ord_kv_set(&a, "formation", "line");
+	ord_kv_serialize(&a, &t);
+	ord_kv_pool_repack(&pool, &a, &t);
+	ck_assert_ptr_eq(a.items, c.items);
+	ck_assert(ord_kv_held(&a));
+	/* b alone holds the first block: a sweep keeps it, and frees it once
+	 * b lets it go */
+	ord_kv_pool_sweep(&pool);
+	ck_assert_uint_eq(pool.n, 2);
+	ck_assert_str_eq(ord_kv_get(&b, "figures"), "24");
+	ord_kv_release(&b);
+	ord_kv_pool_sweep(&pool);
+	ck_assert_uint_eq(pool.n, 1);
+	/* a copy of a shared list is a list of its own */
+	ord_kv_copy(&b, &c);
+	ck_assert_ptr_ne(b.items, c.items);
+	ck_assert(!ord_kv_held(&b));
+	ord_kv_release(&b);
+	ord_kv_release(&a);
+	ord_kv_release(&c);
+	ord_kv_pool_release(&pool);
+	ord_buf_release(&t);
+}
+END_TEST
+
 /* What a phase changed: a unit set back to its value, or set to the one
  * it had, is unchanged; after the phase, a unit counts from its new state
  * (ord_ctx_unit_changed, ord_ctx_next_phase). */
@@ -535,6 +603,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, parse_keeps_the_last_of_a_key);
 	tcase_add_test(t, parse_refuses_malformed_lines);
 	tcase_add_test(t, held_until_changed);
+	tcase_add_test(t, pool_shares_alike_lists);
 	tcase_add_test(t, changed_units_of_a_phase);
 	suite_add_tcase(s, t);
 	tcase_add_checked_fixture(g, game_setup, game_teardown);
