@@ -175,9 +175,10 @@ void ord_ctx_release(struct ord_ctx *ctx)
 
 	for (i = 0; i < ctx->nunits; i++) {
 		struct ord_unit *u = &ctx->units[i];
-		free(u->id); /* name and side live in the same block */
-		if (!ctx->attrs_shared)
+		if (!ctx->attrs_shared) {
+			free(u->id); /* name and side live in the same block */
 			ord_kv_release(&u->attrs);
+		}
 		ord_kv_release(&u->state);
 	}
 	free(ctx->units);
@@ -232,8 +233,10 @@ static int serialised(const char *text, size_t n)
 	return lines == n && (!*text || text[strlen(text) - 1] == '\n');
 }
 
-struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const char *name,
-				  const char *side, const char *attrs, const char *state)
+/* A unit added, its strings copied into one block, or (shared) the
+ * caller's, which outlive ctx. */
+static struct ord_unit *add_unit(struct ord_ctx *ctx, const char *id, const char *name,
+				 const char *side, const char *attrs, const char *state, int shared)
 {
 	size_t li = strlen(id) + 1, ln = strlen(name) + 1, ls = strlen(side) + 1;
 	struct ord_unit *u;
@@ -247,11 +250,17 @@ struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const cha
 							 ctx->ualloc * sizeof(*ctx->state_before));
 	}
 	u = &ctx->units[ctx->nunits];
-	/* one block for the three strings: a game may hold 100,000 units */
-	p = ord_xmalloc(li + ln + ls);
-	u->id = memcpy(p, id, li);
-	u->name = memcpy(p + li, name, ln);
-	u->side = memcpy(p + li + ln, side, ls);
+	if (shared) {
+		u->id = (char *)id;
+		u->name = (char *)name;
+		u->side = (char *)side;
+	} else {
+		/* one block for the three strings: a game may hold 100,000 units */
+		p = ord_xmalloc(li + ln + ls);
+		u->id = memcpy(p, id, li);
+		u->name = memcpy(p + li, name, ln);
+		u->side = memcpy(p + li + ln, side, ls);
+	}
 	ord_kv_init(&u->attrs);
 	ord_kv_init(&u->state);
 	if (attrs)
@@ -279,11 +288,17 @@ struct ord_unit *ord_ctx_add_unit_shared(struct ord_ctx *ctx, const char *id, co
 					 const char *side, const struct ord_kv *attrs,
 					 const char *state)
 {
-	struct ord_unit *u = ord_ctx_add_unit(ctx, id, name, side, NULL, state);
+	struct ord_unit *u = add_unit(ctx, id, name, side, NULL, state, 1);
 
 	ctx->attrs_shared = 1;
 	u->attrs = *attrs;
 	return u;
+}
+
+struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const char *name,
+				  const char *side, const char *attrs, const char *state)
+{
+	return add_unit(ctx, id, name, side, attrs, state, 0);
 }
 
 /* A slot in orders for every unit held (those already set kept). */

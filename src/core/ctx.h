@@ -48,7 +48,7 @@ struct ord_ctx {
 	struct ord_kv_pool pool;
 	/* a partial context (ord_ctx_set_lazy): a unit looked up and not held
 	 * is loaded by lazy(); units never move (ualloc is the game's count) */
-	int attrs_shared; /* ord_ctx_add_unit_shared: the units' attrs are not ctx's */
+	int attrs_shared; /* ord_ctx_add_unit_shared: the units' attrs and strings are not ctx's */
 	int (*lazy)(void *ud, struct ord_ctx *ctx, const char *id_or_name);
 	int (*lazy_many)(void *ud, struct ord_ctx *ctx, const char *const *names, size_t n);
 	void *lazy_ud;
@@ -105,11 +105,11 @@ void ord_ctx_release(struct ord_ctx *ctx);
 /* Add a unit (strings copied); state is parsed from serialised "k=v\n" text. */
 struct ord_unit *ord_ctx_add_unit(struct ord_ctx *ctx, const char *id, const char *name,
 				  const char *side, const char *attrs, const char *state);
-/* ord_ctx_add_unit with the attributes attrs holds, not a copy: the list
- * (which modules only read) must outlive ctx.  A verifier's replay takes
- * them from the scenario it keeps, as a hundred thousand units' second
- * copy cost a tenth of its memory.  A context's units are all added so,
- * or none. */
+/* ord_ctx_add_unit with the attributes attrs holds and the strings id,
+ * name and side, not copies: they (which modules only read) must outlive
+ * ctx.  A verifier's replay takes them from the scenario it keeps, as a
+ * hundred thousand units' second copy cost a tenth of its memory.  A
+ * context's units are all added so, or none. */
 struct ord_unit *ord_ctx_add_unit_shared(struct ord_ctx *ctx, const char *id, const char *name,
 					 const char *side, const struct ord_kv *attrs,
 					 const char *state);
