@@ -38,7 +38,7 @@ struct ord_scenario_pos {
 struct ord_scenario_unit {
 	char *id;                     /* letters, digits _ . / -, 1 to 32 characters */
 	char *name;                   /* display name, unique ignoring ASCII case */
-	char *side;                   /* id of a side of the scenario */
+	char *side;                   /* id of a side of the scenario (the three in one block) */
 	struct ord_kv attrs;          /* the ruleset's attributes in document order */
 	unsigned line;                /* line of the <unit> element */
 	unsigned col;                 /* column of its '<', 0 when not known */
