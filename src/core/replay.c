@@ -278,10 +278,15 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 	const struct ord_record *r = x->r;
 	struct ord_buf checks = ORD_BUF_INIT, b = ORD_BUF_INIT;
 	char *voided = ord_xcalloc(r->events.n + 1, 1);
-	size_t i, listed = 0;
+	size_t i, listed = 0, nphase = 0;
 	struct voids vs;
 
 	voids_of(x, p, &vs);
+	/* room for the phase's events at once: doubling, 67,500 events of a
+	 * phase took room for 131,072 */
+	for (i = 0; i < r->events.n; i++)
+		nphase += !strcmp(r->events.v[i].phase, x->rs->phases[p]);
+	ord_ctx_reserve_events(ctx, nphase);
 
 	for (i = 0; i < r->events.n; i++) {
 		const struct ord_rec_event *ev = &r->events.v[i];

@@ -632,8 +632,8 @@ static int unit_strings(struct ord_scenario_unit *u, xmlNodePtr n, const char *n
 		goto out;
 	if (!word_ok(id, MAX_ID, 1, "_./-")) {
 		err = bad(name, line_of(n),
-			  "unit id '%s' is not valid (expected 1 to %d of letters, digits _ . / -)", id,
-			  MAX_ID);
+			  "unit id '%s' is not valid (expected 1 to %d of letters, digits _ . / -)",
+			  id, MAX_ID);
 		goto out;
 	}
 	if ((err = required_attr(&nm, n, "name", "the unit's display name", name)) != 0 ||
@@ -1150,6 +1150,11 @@ static int load(struct ord_scenario *out, const char *bytes, size_t len, const c
 out:
 	if (err)
 		ord_scenario_release(out);
+	else if (out->nunits)
+		/* the units' array its size (grow's doubling left up to half of
+		 * it spare): a verifier keeps the scenario for the whole audit,
+		 * and no unit is added after the load */
+		out->units = ord_xrealloc(out->units, out->nunits * sizeof(*out->units));
 	ord_xml_lines_release(&lines);
 	if (doc)
 		xmlFreeDoc(doc);
