@@ -51,6 +51,7 @@ enum ord_error_code {
 	ORD_EVERSION = -13, /* a module of another interface version, a game of an older protocol */
 	ORD_ENOFILE = -14,  /* an input file does not exist or cannot be opened */
 	ORD_ECANTWRITE = -15, /* a file may not be created or written: no such directory, no permission */
+	ORD_ELIMIT = -16, /* past a limit of what a turn holds: a side's versions or sheet bytes, a bundle's size */
 };
 
 /* The message of the last error set in this thread ("" when none). */
@@ -346,7 +347,26 @@ struct ord_submit_opts {
 };
 /* Validate and store a sheet (ord_game_submit) with what opts gives.  The
  * receipt is handed out only once the game file itself holds the sheet
- * (not only its write-ahead log). */
+ * (not only its write-ahead log).
+ *
+ * Every version a side hands in goes into the turn's bundle (the drafts
+ * too), so a side hands in at most ORD_SHEET_VERSIONS versions of its
+ * sheet a turn (a referee-less game's commitments count) and at most
+ * ord_game_sheet_budget() bytes of sheets: one more is refused with
+ * ORD_ELIMIT, the game file unchanged, its last version standing.  Both
+ * are far beyond what an honest game hands in (a sheet is a few KiB), and
+ * keep the bundle of a turn verifiable: with every side at its cap its
+ * sheets are ORD_TURN_SHEET_BYTES, base64 in the bundle 171 MiB, and as
+ * much again for the sheets of the turn before its stand-ins repeat, a
+ * sixth of ORD_BUNDLE_MAX_BYTES (core/bundle.h); a bundle is built in
+ * memory, about twice its size at its peak.  The budget is the turn's
+ * shared among its sides, so that no side's flood leaves another without. */
+#define ORD_SHEET_VERSIONS 64
+#define ORD_TURN_SHEET_BYTES ((int64_t)128 << 20)
+/* The bytes of sheets a side of g may hand in a turn: ORD_TURN_SHEET_BYTES
+ * over its sides (64 MiB each of two: 64 versions of the largest sheet
+ * the web page and the mail judge take, 1 MiB). */
+int64_t ord_game_sheet_budget(const ord_game *g);
 int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
 			 size_t len, const struct ord_submit_opts *opts, struct ord_diag *diag);
 /* Seal the turn.  force=0 seals only if every side has submitted (or the

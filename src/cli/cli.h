@@ -14,11 +14,12 @@
 
 /* Exit statuses (sysexits). */
 enum cli_exit {
-	CLI_OK = 0,         /* success */
-	CLI_PROBLEMS = 1,   /* audit found problems */
-	CLI_USAGE = 64,     /* EX_USAGE: the command was used wrongly */
-	CLI_DATAERR = 65,   /* EX_DATAERR: bad input data, refused in this state */
-	CLI_NOINPUT = 66,   /* EX_NOINPUT: an input file is missing or unreadable */
+	CLI_OK = 0,       /* success */
+	CLI_PROBLEMS = 1, /* audit found problems */
+	CLI_USAGE = 64,   /* EX_USAGE: the command was used wrongly */
+	CLI_DATAERR = 65, /* EX_DATAERR: bad input data, refused in this state */
+	CLI_NOINPUT = 66, /* EX_NOINPUT: an input file is missing or unreadable */
+	CLI_LIMIT = 69, /* EX_UNAVAILABLE: past a limit (ORD_ELIMIT): a turn's versions, bytes, a bundle's size */
 	CLI_SOFTWARE = 70,  /* EX_SOFTWARE: internal error */
 	CLI_CANTCREAT = 73, /* EX_CANTCREAT: a file may not be created or written */
 };

@@ -165,6 +165,7 @@ int cli_exit_code(int code)
 	case ORD_EVERSION: return CLI_DATAERR;
 	case ORD_ENOFILE: return CLI_NOINPUT;
 	case ORD_ECANTWRITE: return CLI_CANTCREAT;
+	case ORD_ELIMIT: return CLI_LIMIT;
 	case ORD_ENOTFOUND: /* an unknown side, turn, ruleset or table named on the command line */
 		return CLI_USAGE;
 	case ORD_ERROR:

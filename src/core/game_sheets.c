@@ -309,6 +309,63 @@ static int nonce_fresh(struct ord_game *g, int turn, const struct ord_store_side
 	return 0;
 }
 
+int64_t ord_game_sheet_budget(const ord_game *g)
+{
+	return ORD_TURN_SHEET_BYTES / (int64_t)(g->nsides ? g->nsides : 1);
+}
+
+/* "64 MiB", or "44.7 MiB" */
+static void mib(char *out, size_t n, int64_t bytes)
+{
+	if (bytes % (1 << 20))
+		snprintf(out, n, "%.1f MiB", (double)bytes / (1 << 20));
+	else
+		snprintf(out, n, "%lld MiB", (long long)(bytes >> 20));
+}
+
+/*
+ * The caps on what a side hands in a turn (orderly.h): its versions
+ * (sheets and commitments share their numbering) and, for a sheet of len
+ * bytes (len 0: a commitment), the bytes of its sheets.  ORD_ELIMIT, the
+ * game unchanged, when one more would pass one: a player who floods the
+ * turn with versions would make its bundle too large to verify.
+ */
+static int under_caps(struct ord_game *g, int turn, const struct ord_store_side *s, size_t len)
+{
+	char budget_s[32], turn_s[32];
+	int64_t had, budget = ord_game_sheet_budget(g);
+	int version, err;
+
+	if ((err = next_version(g, turn, s, &version)) != 0)
+		return err;
+	if (version > ORD_SHEET_VERSIONS)
+		return ord_error_set(ORD_ELIMIT,
+				     "side %s has submitted %d versions of its sheet for turn %d, the most a turn takes: "
+				     "this one is not stored, and version %d stands (every version goes into the turn's bundle)",
+				     s->name, version - 1, turn, version - 1);
+	if (!len)
+		return 0;
+	if ((err = ord_store_sheet_bytes(g->db, turn, s->id, &had)) != 0)
+		return err;
+	if ((int64_t)len > budget - had) {
+		mib(budget_s, sizeof(budget_s), budget);
+		mib(turn_s, sizeof(turn_s), ORD_TURN_SHEET_BYTES);
+		if (version == 1)
+			return ord_error_set(ORD_ELIMIT,
+					     "side %s's sheet of %zu bytes for turn %d is larger than the %s of sheets a side "
+					     "may submit in a turn (%s shared by the game's %zu sides): it is not stored",
+					     s->name, len, turn, budget_s, turn_s, g->nsides);
+		return ord_error_set(ORD_ELIMIT,
+				     "side %s has submitted %lld bytes of sheets for turn %d in %d version%s; this one's %zu bytes "
+				     "would pass the %s a side may submit in a turn (%s shared by the game's %zu sides): "
+				     "it is not stored, and version %d stands (every version goes into the turn's bundle)",
+				     s->name, (long long)had, turn, version - 1,
+				     version == 2 ? "" : "s", len, budget_s, turn_s, g->nsides,
+				     version - 1);
+	}
+	return 0;
+}
+
 int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
 			 size_t len, const struct ord_submit_opts *o, struct ord_diag *diag)
 {
@@ -369,6 +426,10 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 	}
 	if (o->nonce && (err = nonce_fresh(g, t.turn, s, o->nonce)) != 0)
 		return err;
+	/* the caps before the sheet is read (a flood costs no validation),
+	 * and again in the transaction that stores it */
+	if ((err = under_caps(g, t.turn, s, len)) != 0)
+		return err;
 	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL)) != 0)
 		return err;
 	if ((err = ord_store_begin_receipt(g->db)) != 0)
@@ -376,6 +437,7 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 	/* the turn may have been sealed while we validated */
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0 ||
 	    (o->nonce && (err = nonce_fresh(g, t.turn, s, o->nonce)) != 0) ||
+	    (err = under_caps(g, t.turn, s, len)) != 0 ||
 	    (err = ord_game_store_sheet(g, &rc, &t, s, "submitted", bytes, len, o->nonce,
 					o->signature, o->witness, 0)) != 0 ||
 	    (err = notify_sheet(g, ORD_CHANGE_SUBMIT, &rc)) != 0 ||
@@ -447,7 +509,8 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 				    side, t.turn);
 		goto out;
 	}
-	if ((err = next_version(g, t.turn, s, &version)) != 0)
+	if ((err = under_caps(g, t.turn, s, 0)) != 0 ||
+	    (err = next_version(g, t.turn, s, &version)) != 0)
 		goto out;
 	ord_canon_commit(&body, s->name, version, commitment, signature);
 	if ((err = ord_game_log(g, &seq, t.turn, "commit", body.buf)) != 0 ||

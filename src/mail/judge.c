@@ -647,7 +647,8 @@ static int cmd_orders(struct judge *j, int check_only)
 		ord_buf_addf(&j->result, "orders of %s rejected: %s", j->side, message);
 		err = answer(j);
 	} else if (err == ORD_ESEALED || err == ORD_ESTATE || err == ORD_EUSAGE ||
-		   err == ORD_EBADSHEET || err == ORD_EBADDATA || err == ORD_ENOTFOUND) {
+		   err == ORD_EBADSHEET || err == ORD_EBADDATA || err == ORD_ENOTFOUND ||
+		   err == ORD_ELIMIT) {
 		ord_buf_addf(&j->subject, "orders NOT accepted");
 		ord_buf_addf(&j->reply, "Your orders were not accepted: %s.\nNothing was stored.\n",
 			     ord_error_last());

@@ -873,6 +873,46 @@ int ord_store_sheet_summary(sqlite3 *db, int turn, int64_t side_id, int *version
 	return err;
 }
 
+/* One sum of a query bound to (turn, side_id) into *out. */
+static int sum_bytes(sqlite3 *db, const char *sql, int turn, int64_t side_id, int64_t *out)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	*out = 0;
+	if ((err = ord_store_stmt(db, &st, sql)) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, turn);
+	sqlite3_bind_int64(st, 2, side_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	else
+		err = ord_store_error(db, "reading sheets");
+	ord_store_stmt_done(st);
+	return err;
+}
+
+int ord_store_sheet_bytes(sqlite3 *db, int turn, int64_t side_id, int64_t *bytes)
+{
+	return sum_bytes(db,
+			 "SELECT coalesce(sum(length(bytes)), 0) FROM sheet WHERE turn = ?1 "
+			 "AND (?2 = 0 OR side_id = ?2) AND source = 'submitted'",
+			 turn, side_id, bytes);
+}
+
+int ord_store_record_sheet_bytes(sqlite3 *db, int turn, int64_t *bytes)
+{
+	/* as ord_store_record_load reads them: the turn's sheets, and for a
+	 * stand-in the last sheet of the turn before */
+	return sum_bytes(db,
+			 "SELECT coalesce((SELECT sum(length(bytes)) FROM sheet WHERE turn = ?1), 0) + "
+			 "coalesce((SELECT sum(length(p.bytes)) FROM sheet s JOIN sheet p ON p.side_id = s.side_id "
+			 "AND p.turn = s.turn - 1 AND p.version = (SELECT max(version) FROM sheet q "
+			 "WHERE q.turn = s.turn - 1 AND q.side_id = s.side_id) "
+			 "WHERE s.turn = ?1 AND s.source <> 'submitted' AND ?2 = ?2), 0)",
+			 turn, 0, bytes);
+}
+
 int ord_store_sheet_nonce_used(sqlite3 *db, int turn, int64_t side_id,
 			       const unsigned char nonce[32], int *version)
 {

@@ -331,6 +331,14 @@ int ord_store_head_read_before(sqlite3 *db, int turn, const char *at, int64_t be
 /* A side's sheets this turn: the highest version and the source of its
  * first (*version 0 when none). */
 int ord_store_sheet_summary(sqlite3 *db, int turn, int64_t side_id, int *version, char **source);
+/* What side_id has handed in this turn (side_id 0: every side): the
+ * bytes of its submitted sheets, summed (SQLite reads a blob's length
+ * without its bytes).  Stand-ins are not counted. */
+int ord_store_sheet_bytes(sqlite3 *db, int turn, int64_t side_id, int64_t *bytes);
+/* The bytes of every sheet a turn's record holds: every version of the
+ * turn's sheets, stand-ins too, and the sheet of the turn before each side's
+ * repeats (ord_store_record_load's "previous"), summed. */
+int ord_store_record_sheet_bytes(sqlite3 *db, int turn, int64_t *bytes);
 /* The first version of side_id's sheets of turn stored with nonce, or 0. */
 int ord_store_sheet_nonce_used(sqlite3 *db, int turn, int64_t side_id,
 			       const unsigned char nonce[32], int *version);

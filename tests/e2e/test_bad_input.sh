@@ -3,8 +3,9 @@
 # (tests/e2e/bad-input.tsv): every subcommand with missing or wrong
 # arguments, missing files, directories for files, wrong key=value types and
 # ranges, non-game, truncated, corrupted and newer game files, empty, huge
-# and non-UTF-8 sheets.  For each line it checks the exit status (DESIGN.md:
-# 64 usage, 65 bad data, 66 missing input), that standard error holds the
+# and non-UTF-8 sheets, a side past the caps of a turn.  For each line it
+# checks the exit status (DESIGN.md: 64 usage, 65 bad data, 66 missing
+# input, 69 past a limit), that standard error holds the
 # expected words after "orderly: " or a "FILE:LINE:COL:" diagnostic, and that
 # the game files are byte for byte what they were (sha256), with no file
 # created beside them: a rejected sheet too.  Every subcommand `orderly
@@ -79,7 +80,24 @@ sed 's|^\( *\)\(<modifiers name="movement_bonus"\)|\1<chart name="movment" title
 # ... or with a case two rows give: light infantry in column moves 8" or 9"
 sed 's|^\( *\)\(<row kind="line_infantry light_infantry" formation="column".*\)|\1\2\n\1<row kind="light_infantry" formation="column" reg="9" charge="11"/>|' \
 	"$T" >"$I/twice.xml"
-games=(game.game sealed.game notgame.db text.txt empty trunc.game corrupt.game newer.game old.game)
+# the caps on what a side hands in a turn (orderly.h): a game whose french
+# side has submitted its 64 versions, and one of 64 sides (2 MiB of sheets
+# each a turn) whose side s1 has submitted a sheet of 1.5 MiB
+q new "$P/capped.game" --scenario "$EX/scenario.xml"
+for i in $(seq 1 64); do q submit "$P/capped.game" --side french "$EX/demo/turn1-french.txt"; done
+{
+	echo '<scenario ruleset="battalion"><title>Sixty-four sides</title><nmr policy="hold"/>'
+	for i in $(seq 1 64); do echo "<side id=\"s$i\" name=\"Side $i\"/>"; done
+	for i in $(seq 1 64); do
+		echo "<unit id=\"U$i\" name=\"Foot $i\" side=\"s$i\" kind=\"line_infantry\" formation=\"column\" figures=\"24\" class=\"C\" weapon=\"musket\"/>"
+	done
+	echo '</scenario>'
+} >"$I/sides64.xml"
+awk 'BEGIN { print "U1 ↑ 1/2"; for (i = 0; i < 1536; i++) { s = "#"; for (j = 0; j < 1022; j++) s = s "x"; print s } }' >"$I/mib.txt" # 1.5 MiB
+awk 'BEGIN { print "U2 ↑ 1/2"; for (i = 0; i < 3072; i++) { s = "#"; for (j = 0; j < 1022; j++) s = s "x"; print s } }' >"$I/mib3.txt" # 3 MiB
+q new "$P/sides64.game" --scenario "$I/sides64.xml"
+q submit "$P/sides64.game" --side s1 "$I/mib.txt"
+games=(game.game sealed.game notgame.db text.txt empty trunc.game corrupt.game newer.game old.game capped.game sides64.game)
 
 # The word with its placeholders replaced.
 expand() {
@@ -93,6 +111,10 @@ expand() {
 	w=${w//@CORRUPT@/$F/corrupt.game}
 	w=${w//@NEWER@/$F/newer.game}
 	w=${w//@OLD@/$F/old.game}
+	w=${w//@CAPPED@/$F/capped.game}
+	w=${w//@SIDES64@/$F/sides64.game}
+	w=${w//@MIBSHEET@/$I/mib.txt}
+	w=${w//@MIB3SHEET@/$I/mib3.txt}
 	w=${w//@DIR@/$F/dir}
 	w=${w//@MISSING@/$F/missing.game}
 	w=${w//@NEW@/$F/new.game}
@@ -172,7 +194,7 @@ while IFS= read -r line; do
 		line=${line#NEEDSWORK$'\t'}
 	fi
 	IFS=$'\t' read -r want files msg cmd extra <<<"$line"
-	[[ -n $cmd && -z ${extra:-} && $want =~ ^(64|65|66|70|1)$ && $files == same ]] ||
+	[[ -n $cmd && -z ${extra:-} && $want =~ ^(64|65|66|69|70|1)$ && $files == same ]] ||
 		fail "bad-input.tsv:$lineno: expected EXIT<tab>same<tab>MESSAGE<tab>COMMAND, got: $line"
 	covered+="${cmd%% *} "
 	n=$((n + 1))
