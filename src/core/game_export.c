@@ -8,10 +8,21 @@
 #include "core/bundle.h"
 #include "core/game.h"
 
+/* A bundle larger than `orderly verify` reads would be one nobody can
+ * check: refused, not written. */
+static int too_large(int turn, int64_t bytes, const char *what)
+{
+	return ord_error_set(ORD_ELIMIT,
+			     "the bundle of turn %d would be larger than 'orderly verify' reads (%zu bytes): %s %lld bytes; "
+			     "no bundle is written",
+			     turn, ORD_BUNDLE_MAX_BYTES, what, (long long)bytes);
+}
+
 int ord_game_export(ord_game *g, int turn, struct ord_buf *out)
 {
 	struct ord_store_turn t;
 	struct ord_record r;
+	int64_t sheets = 0;
 	int err;
 
 	if ((err = ord_game_turn(g, &t, turn)) != 0)
@@ -26,11 +37,22 @@ int ord_game_export(ord_game *g, int turn, struct ord_buf *out)
 				     g->path);
 	if ((err = ord_store_begin_read(g->db)) != 0)
 		return err;
-	err = ord_store_record_load(g->db, turn, &r);
+	/* the sheets, base64 in the bundle, are what a turn can hold most of
+	 * (a side's flood of versions): a bundle they alone make larger than
+	 * verify reads is refused before the record is read into memory */
+	if ((err = ord_store_record_sheet_bytes(g->db, turn, &sheets)) == 0 &&
+	    (sheets + 2) / 3 * 4 > (int64_t)ORD_BUNDLE_MAX_BYTES)
+		err = too_large(turn, (sheets + 2) / 3 * 4, "its sheets alone, in base64, take");
+	if (!err)
+		err = ord_store_record_load(g->db, turn, &r);
 	ord_store_end_read(g->db);
 	if (err)
 		return err;
 	err = ord_bundle_write(out, &r, g->sk);
 	ord_record_release(&r);
+	if (!err && out->len > ORD_BUNDLE_MAX_BYTES) {
+		err = too_large(turn, (int64_t)out->len, "it takes");
+		ord_buf_release(out);
+	}
 	return err;
 }
