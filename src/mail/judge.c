@@ -53,8 +53,9 @@
  *      sent by someone who saw it does only what the player asked: it fits
  *      that side, turn and phase alone, and is taken once.  A proof the mail
  *      does carry must hold, as for any mail.  The reply to a link taken
- *      always goes (as a receipt does); a refusal counts towards the
- *      sender's replies per hour, since anyone can write one.
+ *      always goes (as a receipt does); so does a refusal in mail that
+ *      carries a proof that holds (J8); one without counts among the
+ *      replies to mail not proven, since anyone can write one.
  *  J7. A player's mail is one command.  One that holds an ORDERS or CHECK
  *      block and a LINK (a line, or the Subject), a LINK and another
  *      command (STATUS, REPORT, HELP), two LINK lines, two blocks, or
@@ -82,6 +83,20 @@
  *      file's block is the mail's command, signed, read as in an
  *      unsigned mail: a signed text with no command line beside it is no
  *      longer refused as "no command in what you signed".
+ *  J8. Replies per hour (a loop with another robot, a flood through us)
+ *      are counted in three budgets of the registered address, so that
+ *      mail in a player's name cannot silence the answers to his own (a
+ *      red team's find: 30 forged mails used up his replies, and his
+ *      proven CHECK, and a LINK of his with a typo, went unanswered).
+ *      Mail with a proof that holds (a passphrase, OpenPGP, the lines of
+ *      `orderly sign`) has replies-per-hour replies of its own, and the
+ *      answer to its ORDERS (a receipt or a refusal) and to its LINK
+ *      always goes, as does a LINK taken.  The notice that a mail was not
+ *      proven his goes at most MAIL_NOTICES_PER_HOUR times an hour: he
+ *      learns of the forgery, and a forger cannot mail him through us.
+ *      Every other reply to mail not proven (HELP, a refusal before the
+ *      proof is read, a refused LINK with no proof beside it) has
+ *      replies-per-hour of its own.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -111,11 +126,48 @@ struct judge {
 	char game[128];         /* the game's name, as in its address */
 	char why[512];          /* why it is not proven, when made up here */
 	int sheet_answer;       /* a receipt or a rejection: not rate-limited */
+	int proven;             /* a proof held: a passphrase, OpenPGP, signed lines (J8) */
+	int notice;             /* the reply says the mail was not proven (J8) */
 	int quiet;              /* no reply (rate limit, loop) */
 	int answered;           /* the message is marked processed */
 };
 
 /* ---- replies ---- */
+
+/*
+ * Whether a reply may go now (J8): *ok 1, the reply counted in the
+ * sender's budget it falls in, or 0 with the inbox's note of why not.
+ * The budgets are rows of mail_rate under their own keys: the address
+ * (proven mail), "unproven:" and "notice:" before it.
+ */
+static int reply_budget(struct judge *j, int per_hour, int *ok)
+{
+	char key[sizeof(j->rcpt) + 16];
+	int n = per_hour > 0 ? per_hour : 30, err;
+	const char *used = "replies per hour used up";
+
+	*ok = 1;
+	/* the answer to a sheet, stored or refused, and to a LINK taken, or
+	 * refused in proven mail, always goes: the player must learn what
+	 * will be sealed and whether his link is in */
+	if (j->sheet_answer || (j->proven && !j->referee && j->b && j->b->cmd == CMD_LINK))
+		return 0;
+	if (j->notice) {
+		snprintf(key, sizeof(key), "notice:%s", j->rcpt);
+		n = n < MAIL_NOTICES_PER_HOUR ? n : MAIL_NOTICES_PER_HOUR;
+		used = "notices per hour of mail not proven used up";
+	} else if (!j->proven) {
+		snprintf(key, sizeof(key), "unproven:%s", j->rcpt);
+		used = "replies per hour to mail not proven used up";
+	} else {
+		snprintf(key, sizeof(key), "%s", j->rcpt);
+	}
+	if ((err = ord_mail_rate(j->g, key, n, ok)) != 0)
+		return err;
+	if (!*ok)
+		ord_buf_addf(&j->result, " (no reply: %s)", used);
+	return 0;
+}
 
 static int queue_reply(struct judge *j)
 {
@@ -125,14 +177,9 @@ static int queue_reply(struct judge *j)
 
 	if (!j->quiet && *j->rcpt) {
 		ord_mail_config(j->g, NULL, &per_hour);
-		/* the answer to a sheet, stored or refused, always goes: the
-		 * player must learn what will be sealed, however many mails in
-		 * his name (forged ones too) used up his replies */
-		if (!j->sheet_answer && (err = ord_mail_rate(j->g, j->rcpt, per_hour, &ok)) != 0)
+		if ((err = reply_budget(j, per_hour, &ok)) != 0)
 			goto out;
-		if (!ok) {
-			ord_buf_adds(&j->result, " (no reply: replies per hour used up)");
-		} else {
+		if (ok) {
 			mail_judge_from(j->g, &from);
 			ord_buf_addf(&subj, "[%s] %s", ord_game_name(j->g), j->subject.buf);
 			mail_compose(&out, from.buf, j->rcpt, subj.buf, j->reply.buf, j->m->message_id,
@@ -1205,6 +1252,7 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 			}
 			if (j->m->pgp == 1) {
 				j->pgp_taken = j->m->pgp_created;
+				j->proven = 1;
 				return 1;
 			}
 			*why = j->m->pgp_why ? j->m->pgp_why : "the OpenPGP signature does not hold";
@@ -1217,7 +1265,7 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 		err = ord_mail_check_passphrase(j->g, j->side, j->b->passphrase);
 		ord_error_clear();
 		if (!err)
-			return 1;
+			return j->proven = 1;
 		*why = err == ORD_ENOTFOUND ? "no passphrase is registered for you"
 					    : "the passphrase is wrong";
 		return 0;
@@ -1237,7 +1285,7 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 		for (i = 0; i < 3; i++)
 			ord_buf_release(&v[i]);
 		if (ok)
-			return 1;
+			return j->proven = 1;
 		*why = "the signature lines do not sign this sheet with your side's key";
 		return 0;
 	}
@@ -1925,6 +1973,7 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 		goto out;
 	}
 	if (!proven) {
+		j.notice = 1;
 		ord_buf_adds(&j.subject, "NOT accepted: your mail could not be proven yours");
 		ord_buf_addf(&j.reply,
 			     "A mail from your address reached the game '%s', but orderly could not\n"

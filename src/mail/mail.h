@@ -36,6 +36,11 @@
 #define MAIL_EX_SOFTWARE 70
 #define MAIL_EX_TEMPFAIL 75
 
+/* The notices an hour that a mail from a registered address was not
+ * proven his (judge.c J8): at most this many (fewer when the game's
+ * replies-per-hour is smaller), whoever writes them. */
+#define MAIL_NOTICES_PER_HOUR 2
+
 /* The largest message mail-in takes (a larger one gets a reply saying so). */
 #define MAIL_MAX_BYTES ((size_t)32 * 1024 * 1024)
 /* The largest text orderly reads as a sheet. */

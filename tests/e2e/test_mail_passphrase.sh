@@ -7,7 +7,7 @@
 # format=flowed.  Each kept copy is read back every way a mail reader can
 # (every MIME part decoded) and must hold no piece of the passphrase.  And
 # the refusal of a late sheet is queued whatever used up the player's
-# replies per hour.  Mails go straight to `orderly mail-in`, no MTA.
+# replies per hour, and mail forged in his name uses up none of his.  Mails go straight to `orderly mail-in`, no MTA.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
@@ -241,7 +241,7 @@ expect_eq "$(result seal@club.test)" "referee commands: done" "the referee's sea
 for i in 1 2 3; do
 	printf 'From: Blue <blue@club.test>\nTo: orderly+cross@judge.test\nSubject: status\nMessage-ID: <forged-%s@club.test>\n\nPassphrase: a guess %s\n' "$i" "$i" | mailin
 done
-expect_in "$(result forged-3@club.test)" "(no reply: replies per hour used up)"
+expect_in "$(result forged-3@club.test)" "(no reply: notices per hour of mail not proven used up)"
 printf 'From: Blue <blue@club.test>\nTo: orderly+cross@judge.test\nSubject: orders\nMessage-ID: <late@club.test>\n\nPassphrase: correct horse battery staple is my passphrase for the blue army\nORDERS\nB1 hold\nEND\n' | mailin
 expect_eq "$(result late@club.test)" "orders refused: turn closed" "the late sheet"
 reply=$(sql "$G" "SELECT CAST(bytes AS TEXT) FROM mail_outbox WHERE CAST(bytes AS TEXT) LIKE '%In-Reply-To: <late@club.test>%'")
@@ -250,4 +250,44 @@ expect_in "$reply" "To: blue@club.test"
 # an empty sheet's refusal too
 printf 'From: Blue <blue@club.test>\nTo: orderly+cross@judge.test\nSubject: orders\nMessage-ID: <empty@club.test>\n\nPassphrase: correct horse battery staple is my passphrase for the blue army\n' | mailin
 expect_eq "$(sql "$G" "SELECT count(*) FROM mail_outbox WHERE CAST(bytes AS TEXT) LIKE '%In-Reply-To: <empty@club.test>%'")" 1 "replies to the empty sheet"
+
+# ---- mail in a player's name cannot silence the answers to his own (J8;
+# a red team's find: 30 forged mails used up blue's replies, and his own
+# CHECK, and a refused LINK of his, went unanswered).  The notice that a
+# mail was not proven his goes twice an hour; every other reply to mail
+# not proven (HELP, a LINK with no proof) has replies-per-hour of its own,
+# and so has his proven mail; the refusal of his proven LINK always goes.
+ord register "$G" --replies-per-hour 3 >/dev/null
+sql "$G" "DELETE FROM mail_rate" # an hour later
+replies_to() {
+	sql "$G" "SELECT count(*) FROM mail_outbox WHERE CAST(bytes AS TEXT) LIKE '%In-Reply-To: <$1>%'"
+}
+blue() { # ID BODY: a mail from blue's address
+	printf 'From: Blue <blue@club.test>\nTo: orderly+cross@judge.test\nSubject: x\nMessage-ID: <%s@club.test>\n\n%s\n' "$1" "$2" | mailin
+}
+pass='Passphrase: correct horse battery staple is my passphrase for the blue army'
+link="LINK 1 $(printf '%064d' 0)"
+for i in 1 2 3 4 5 6; do blue "flood-$i" STATUS; done
+expect_eq "$(replies_to flood-2@club.test)" 1 "replies to the second mail not proven"
+expect_eq "$(result flood-3@club.test)" \
+	"not proven (it carries no proof: a line 'Passphrase: ...', an OpenPGP/MIME signature by your registered key, or the lines of 'orderly sign'): nothing changed (no reply: notices per hour of mail not proven used up)" \
+	"the third mail not proven"
+expect_eq "$(replies_to flood-6@club.test)" 0 "replies to the sixth mail not proven"
+for i in 1 2 3 4; do blue "help-$i" HELP; done
+expect_eq "$(replies_to help-3@club.test)" 1 "replies to the third HELP"
+expect_eq "$(result help-4@club.test)" "help sent (no reply: replies per hour to mail not proven used up)" "the fourth HELP"
+blue link-bare "$link"
+expect_in "$(result link-bare@club.test)" "link of blue refused: the game 'cross' does not have witnessed dice"
+expect_in "$(result link-bare@club.test)" "(no reply: replies per hour to mail not proven used up)"
+# his own, proven: three replies of their own, then a LINK's refusal always
+for i in 1 2 3; do blue "own-$i" "$pass"$'\nSTATUS'; done
+expect_eq "$(replies_to own-3@club.test)" 1 "replies to blue's own third STATUS"
+expect_not_in "$(result own-3@club.test)" "no reply"
+blue own-4 "$pass"$'\nSTATUS'
+expect_eq "$(result own-4@club.test)" "status sent (no reply: replies per hour used up)" "blue's own fourth STATUS"
+blue link-proven "$pass"$'\n'"$link"
+expect_eq "$(result link-proven@club.test)" "link of blue refused: the game 'cross' does not have witnessed dice: it takes no link" \
+	"blue's proven LINK"
+expect_eq "$(replies_to link-proven@club.test)" 1 "replies to blue's proven LINK, his replies used up"
+
 note "ok"

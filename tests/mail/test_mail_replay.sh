@@ -2,7 +2,8 @@
 # test_mail_replay.sh - what a review found that someone who sees a player's
 # mail could do, through the real MTA: send his signed orders again after
 # he sent newer ones (OpenPGP/MIME, and the lines of `orderly sign`), use
-# up his replies so that his receipt never comes, or read his passphrase
+# up his replies with forged mail so that his receipt or his own STATUS
+# never comes, or read his passphrase
 # in a copy of the game file (the inbox, unrouted/); and REPORT -1.
 set -euo pipefail
 # shellcheck source=tests/mail/lib.sh
@@ -106,9 +107,14 @@ kept=$(as_user cat "$GAMES"/unrouted/*.eml)
 expect_not_in "$kept" "shako"
 expect_in "$kept" "Passphrase: (removed)"
 
-# ------------------------- a receipt comes whatever used up the replies
+# ------------- forged mails use up none of his replies (judge.c J8): the
+# notice of a mail not proven his goes at most once here (twice an hour,
+# fewer at a smaller replies-per-hour); his own STATUS, proven, is answered
+# and his receipt comes
 ordu register "$G" --replies-per-hour 1 >/dev/null
-for k in 1 2; do
+deliver # the bounce of the mail to no game, before the count
+before=$(mail_count blue)
+for k in 1 2 3; do
 	cat >"$TMP/forged-$k.eml" <<EOF
 From: Blue <blue@club.test>
 To: orderly+replay@judge.test
@@ -119,7 +125,23 @@ a forger's mail, without the proof
 EOF
 	send_and_flush "$TMP/forged-$k.eml"
 done
-expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'replay-forged-2@club.test'")" "replies per hour used up"
+expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'replay-forged-2@club.test'")" \
+	"(no reply: notices per hour of mail not proven used up)"
+expect_eq "$(mail_count blue)" $((before + 1)) "mails to blue after three forged ones"
+cat >"$TMP/own-status.eml" <<EOF
+From: Blue <blue@club.test>
+To: orderly+replay@judge.test
+Subject: STATUS
+Message-ID: <replay-own-status@club.test>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=utf-8
+Content-Transfer-Encoding: 8bit
+
+Passphrase: blå shako
+EOF
+send_and_flush "$TMP/own-status.eml"
+expect_eq "$(mail_count blue)" $((before + 2)) "mails to blue after his own STATUS"
+expect_not_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'replay-own-status@club.test'")" "no reply"
 before=$(mail_count blue)
 sed -e 's/replay-qp@/replay-after-limit@/' -e 's/B1 =E2=86=91 1\/4/B1 =E2=86=91 3\/4/' "$TMP/qp.eml" >"$TMP/after-limit.eml"
 send_and_flush "$TMP/after-limit.eml"
