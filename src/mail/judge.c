@@ -97,6 +97,15 @@
  *      Every other reply to mail not proven (HELP, a refusal before the
  *      proof is read, a refused LINK with no proof beside it) has
  *      replies-per-hour of its own.
+ *  J9. A mail nobody answers (from an address not registered in the
+ *      game, a loop or bounce, one that reaches no game) is kept cut: its
+ *      headers (up to MAIL_UNANSWERED_HEAD) and the first
+ *      MAIL_UNANSWERED_BODY bytes of its body, an X-Orderly-Kept line
+ *      saying so.  It was kept whole, up to the MTA's limit, and strangers
+ *      could fill the disk with mail nobody reads; what is kept is enough
+ *      for the referee to see who wrote and what (a sheet is a few KiB),
+ *      and a mail to no game is bounced whole to its sender by the MTA.
+ *      How many such mails come an hour is left to the MTA's limits.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -1670,6 +1679,55 @@ out:
 	secrets_release(&s);
 }
 
+/*
+ * J9: what is kept of a message nobody answers (a sender not registered,
+ * a loop or bounce, a mail to no game): its headers (at most
+ * MAIL_UNANSWERED_HEAD bytes) and the first MAIL_UNANSWERED_BODY bytes of
+ * its body, a note among the headers saying how much was cut.  A
+ * stranger's mail was kept whole, up to the MTA's limit, and never
+ * answered: so strangers could fill the disk unseen.
+ */
+static void kept_cut(struct ord_buf *kept)
+{
+	const char *p = kept->buf, *end = p + kept->len, *q;
+	size_t head = kept->len, blank = 0, body = 0, cut, keep;
+	struct ord_buf out = ORD_BUF_INIT;
+
+	/* the headers end at the first blank line (LF or CRLF) */
+	for (q = p; q < end; q++) {
+		if (*q != '\n')
+			continue;
+		if (q + 1 < end && q[1] == '\n')
+			blank = 1;
+		else if (q + 2 < end && q[1] == '\r' && q[2] == '\n')
+			blank = 2;
+		if (blank) {
+			head = (size_t)(q + 1 - p);
+			break;
+		}
+	}
+	if (blank)
+		body = kept->len - head - blank;
+	if (head <= MAIL_UNANSWERED_HEAD && body <= MAIL_UNANSWERED_BODY)
+		return;
+	cut = head;
+	if (cut > MAIL_UNANSWERED_HEAD) {
+		/* at the end of a line, within the limit */
+		cut = MAIL_UNANSWERED_HEAD;
+		while (cut > 0 && p[cut - 1] != '\n')
+			cut--;
+	}
+	keep = body < MAIL_UNANSWERED_BODY ? body : MAIL_UNANSWERED_BODY;
+	ord_buf_add(&out, p, cut);
+	ord_buf_addf(&out,
+		     "X-Orderly-Kept: %s and the first %zu bytes of its body of %zu, the mail not answered\n\n",
+		     cut < head ? "the first headers" : "the headers", keep, body);
+	if (keep)
+		ord_buf_add(&out, p + head + blank, keep);
+	ord_buf_release(kept);
+	*kept = out;
+}
+
 /* J4: keep a message that reaches no game; 0 when it is on disk. */
 static int keep_unrouted(const char *dir, const struct mail_msg *m, const char *raw, size_t len)
 {
@@ -1711,7 +1769,14 @@ out:
 static int unrouted(const struct mail_in_opts *o, const struct mail_msg *m, const char *raw,
 		    size_t len, const char *why, struct ord_buf *msg)
 {
-	if (keep_unrouted(o->games, m, raw, len) != 0) {
+	struct ord_buf cut = ORD_BUF_INIT;
+	int err;
+
+	ord_buf_add(&cut, raw, len);
+	kept_cut(&cut); /* J9 */
+	err = keep_unrouted(o->games, m, cut.buf, cut.len);
+	ord_buf_release(&cut);
+	if (err != 0) {
 		ord_buf_addf(msg, "cannot keep a message that reaches no game (%s): try later", why);
 		return MAIL_EX_TEMPFAIL;
 	}
@@ -1788,7 +1853,12 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 					: tempfail(msg, "cannot open the game");
 		goto out;
 	}
-	/* 2. stored before anything else */
+	/* 2. stored before anything else; of a mail nobody answers (a
+	 * stranger's, a loop's), its headers and the start of its body (J9) */
+	if (m.loop || m.broken || !m.from ||
+	    ord_mail_find(j.g, m.from, side, &referee, &count) == ORD_ENOTFOUND)
+		kept_cut(&kept);
+	ord_error_clear();
 	if ((err = ord_mail_inbox_add(j.g, &j.inbox_id, state, &step, m.message_id, m.from_header,
 				      kept.buf, kept.len)) != 0) {
 		rc = tempfail(msg, "cannot store the message");

@@ -41,6 +41,12 @@
  * replies-per-hour is smaller), whoever writes them. */
 #define MAIL_NOTICES_PER_HOUR 2
 
+/* What is kept of a mail nobody answers (a stranger's, a loop's, one to
+ * no game; judge.c J9): its headers up to this many bytes and the first
+ * MAIL_UNANSWERED_BODY bytes of its body. */
+#define MAIL_UNANSWERED_HEAD ((size_t)64 * 1024)
+#define MAIL_UNANSWERED_BODY ((size_t)16 * 1024)
+
 /* The largest message mail-in takes (a larger one gets a reply saying so). */
 #define MAIL_MAX_BYTES ((size_t)32 * 1024 * 1024)
 /* The largest text orderly reads as a sheet. */
