@@ -33,6 +33,7 @@ command -v sqlite3 >/dev/null || { echo "$NAME: SKIP: the sqlite3 shell is not i
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/orderly-bad.XXXXXX")
 trap 'rm -rf -- "$TMP"' EXIT
 P=$TMP/pristine # game fixtures made once
+C=$TMP/capped   # the two games at a turn's caps (MiBs): copied for their lines only
 F=$TMP/f        # their copies each line runs against
 I=$TMP/inputs   # sheets and other inputs, never written
 mkdir "$P" "$I"
@@ -83,8 +84,9 @@ sed 's|^\( *\)\(<row kind="line_infantry light_infantry" formation="column".*\)|
 # the caps on what a side hands in a turn (orderly.h): a game whose french
 # side has submitted its 64 versions, and one of 64 sides (2 MiB of sheets
 # each a turn) whose side s1 has submitted a sheet of 1.5 MiB
-q new "$P/capped.game" --scenario "$EX/scenario.xml"
-for i in $(seq 1 64); do q submit "$P/capped.game" --side french "$EX/demo/turn1-french.txt"; done
+mkdir -p "$C"
+q new "$C/capped.game" --scenario "$EX/scenario.xml"
+for i in $(seq 1 64); do q submit "$C/capped.game" --side french "$EX/demo/turn1-french.txt"; done
 {
 	echo '<scenario ruleset="battalion"><title>Sixty-four sides</title><nmr policy="hold"/>'
 	for i in $(seq 1 64); do echo "<side id=\"s$i\" name=\"Side $i\"/>"; done
@@ -95,9 +97,9 @@ for i in $(seq 1 64); do q submit "$P/capped.game" --side french "$EX/demo/turn1
 } >"$I/sides64.xml"
 awk 'BEGIN { print "U1 ↑ 1/2"; for (i = 0; i < 1536; i++) { s = "#"; for (j = 0; j < 1022; j++) s = s "x"; print s } }' >"$I/mib.txt" # 1.5 MiB
 awk 'BEGIN { print "U2 ↑ 1/2"; for (i = 0; i < 3072; i++) { s = "#"; for (j = 0; j < 1022; j++) s = s "x"; print s } }' >"$I/mib3.txt" # 3 MiB
-q new "$P/sides64.game" --scenario "$I/sides64.xml"
-q submit "$P/sides64.game" --side s1 "$I/mib.txt"
-games=(game.game sealed.game notgame.db text.txt empty trunc.game corrupt.game newer.game old.game capped.game sides64.game)
+q new "$C/sides64.game" --scenario "$I/sides64.xml"
+q submit "$C/sides64.game" --side s1 "$I/mib.txt"
+base_games=(game.game sealed.game notgame.db text.txt empty trunc.game corrupt.game newer.game old.game)
 
 # The word with its placeholders replaced.
 expand() {
@@ -147,6 +149,11 @@ check_line() {
 	local want=$1 files=$2 msg=$3 cmd=$4 words=() w in=/dev/null rc=0 err why=
 	rm -rf "$F"
 	cp -a "$P" "$F"
+	games=("${base_games[@]}")
+	if [[ $cmd == *@CAPPED@* || $cmd == *@SIDES64@* ]]; then
+		cp -a "$C/." "$F/"
+		games+=(capped.game sides64.game)
+	fi
 	read -ra raw <<<"$cmd"
 	for w in "${raw[@]}"; do
 		if [[ $w == '<'* ]]; then
