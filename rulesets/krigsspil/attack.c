@@ -71,7 +71,11 @@ static int support_refused(struct ord_ctx *ctx, const struct ord_unit *s, const 
 	else if (ks_st(ctx, s, "skoed") == turn &&
 		 !(nabo && !strcmp(ks_st_str(ctx, s, "skoed_paa"), enemy->id)))
 		*why_da = "har skudt i trækket", *why_en = "has fired this turn";
-	else if (ks_st(ctx, s, "naerkamp_traek") == turn)
+	else if (ks_st(ctx, s, "naerkamp_traek") == turn &&
+		 !(nabo && ks_st(ctx, s, "bedaekning_traek") == turn &&
+		   !strcmp(ks_st_str(ctx, s, "stoetter"), x->id)))
+		/* its melee as x's escort is x's (16, bedaekning_kontrol):
+		 * it escorts x at the next attack on it too */
 		*why_da = "er selv i nærkamp", *why_en = "is in a melee itself";
 	else if (ks_figures(ctx, s) < ks_param(r, "stoette_andel") * ks_figures(ctx, x))
 		*why_da = "for lille", *why_en = "too small";
@@ -90,10 +94,10 @@ static int support_refused(struct ord_ctx *ctx, const struct ord_unit *s, const 
  * the referee's flags for x's side (its cover). */
 static int supports_for(struct ord_ctx *ctx, const struct supports *ix, const struct ord_unit *x,
 			const struct ord_unit *enemy, const char *xflags, struct ord_kv *flags,
-			struct ks_text *t)
+			struct ks_text *t, const struct ord_unit *also)
 {
 	struct ks_rules *r = ks_r(ctx);
-	int turn = ord_ctx_turn(ctx), naboer = 0, traefning = 0, refused = 0;
+	int turn = ord_ctx_turn(ctx), naboer = 0, traefning = 0, refused = 0, pass;
 	const char *x_da = NULL, *x_en = NULL;
 	size_t k;
 
@@ -111,40 +115,50 @@ static int supports_for(struct ord_ctx *ctx, const struct supports *ix, const st
 			x_en = "the unit supported is in open order outside cover, 6.6";
 	}
 
-	for (k = ix->first[ord_ctx_unit_index(ctx, x)]; k; k = ix->next[k - 1]) {
-		struct ord_unit *s = ord_ctx_unit(ctx, k - 1);
-		const char *rolle = ks_st_str(ctx, s, "stoette_rolle"), *why_da = NULL, *why_en = NULL;
-		int nabo = !strcmp(rolle, "nabo");
-		if (ks_gone(ctx, s))
+	/* x's supports, then those of the battery x escorts (also): its
+	 * supports support the attack on it, which is fought against x (16,
+	 * bedaekning_kontrol), x itself aside */
+	for (pass = 0; pass < 2; pass++) {
+		const struct ord_unit *of = pass ? also : x;
+		if (!of)
 			continue;
-		/* 6.6: the conditions at the moment of the attack */
-		if (x_da)
-			why_da = x_da, why_en = x_en;
-		else
-			support_refused(ctx, s, x, enemy, nabo, &why_da, &why_en);
-		if (why_da) {
-			/* the only number of the reasons is valeur_min */
-			ord_buf_addf(&t->da, "%s%s støtter ikke (",
-				     naboer + traefning + refused ? ", " : " ", s->id);
-			ord_buf_addf(&t->da, why_da, ks_param(r, "valeur_min"));
-			ord_buf_addch(&t->da, ')');
-			ord_buf_addf(&t->en, "%s%s does not support (",
-				     naboer + traefning + refused ? ", " : " ", s->id);
-			ord_buf_addf(&t->en, why_en, ks_param(r, "valeur_min"));
-			ord_buf_addch(&t->en, ')');
-			refused++;
-			continue;
+		for (k = ix->first[ord_ctx_unit_index(ctx, of)]; k; k = ix->next[k - 1]) {
+			struct ord_unit *s = ord_ctx_unit(ctx, k - 1);
+			const char *rolle = ks_st_str(ctx, s, "stoette_rolle"), *why_da = NULL,
+				   *why_en = NULL;
+			int nabo = !strcmp(rolle, "nabo");
+			if (ks_gone(ctx, s) || (pass && s == x))
+				continue;
+			/* 6.6: the conditions at the moment of the attack, each by
+			 * the unit it was declared for */
+			if (x_da)
+				why_da = x_da, why_en = x_en;
+			else
+				support_refused(ctx, s, of, enemy, nabo, &why_da, &why_en);
+			if (why_da) {
+				/* the only number of the reasons is valeur_min */
+				ord_buf_addf(&t->da, "%s%s støtter ikke (",
+					     naboer + traefning + refused ? ", " : " ", s->id);
+				ord_buf_addf(&t->da, why_da, ks_param(r, "valeur_min"));
+				ord_buf_addch(&t->da, ')');
+				ord_buf_addf(&t->en, "%s%s does not support (",
+					     naboer + traefning + refused ? ", " : " ", s->id);
+				ord_buf_addf(&t->en, why_en, ks_param(r, "valeur_min"));
+				ord_buf_addch(&t->en, ')');
+				refused++;
+				continue;
+			}
+			ord_buf_addf(&t->da, "%s%s (%s)", naboer + traefning + refused ? ", " : " ",
+				     s->id, nabo ? "naboenhed" : "2. træfning");
+			ord_buf_addf(&t->en, "%s%s (%s)", naboer + traefning + refused ? ", " : " ",
+				     s->id, nabo ? "neighbour" : "second line");
+			if (nabo)
+				naboer++;
+			else
+				traefning = 1;
+			if (ks_is(ctx, s, "kavaleri") && nabo)
+				ks_st_set(ctx, s, "nabo_traek", turn);
 		}
-		ord_buf_addf(&t->da, "%s%s (%s)", naboer + traefning + refused ? ", " : " ", s->id,
-			     nabo ? "naboenhed" : "2. træfning");
-		ord_buf_addf(&t->en, "%s%s (%s)", naboer + traefning + refused ? ", " : " ", s->id,
-			     nabo ? "neighbour" : "second line");
-		if (nabo)
-			naboer++;
-		else
-			traefning = 1;
-		if (ks_is(ctx, s, "kavaleri") && nabo)
-			ks_st_set(ctx, s, "nabo_traek", turn);
 	}
 	if (traefning)
 		ord_kv_set(flags, "traefning", "yes");
@@ -337,20 +351,72 @@ static void melee_left(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_
 		      ks_figures(ctx, u));
 }
 
+/* Whether s, declared a support of battery f, escorts it against a (16:
+ * "En bedækning skal opstilles ... som naboenhed"): a neighbour that
+ * supports at the melee (stoette_kontrol, held: a game made before took
+ * any neighbour declared, out of the game, routed or fighting itself). */
+static int escort_holds(struct ord_ctx *ctx, const struct ord_unit *s, const struct ord_unit *f,
+			const struct ord_unit *a, int held)
+{
+	const char *why_da, *why_en;
+
+	return ks_is(ctx, f, "artilleri") && ks_st(ctx, s, "stoette_traek") == ord_ctx_turn(ctx) &&
+	       !strcmp(ks_st_str(ctx, s, "stoetter"), f->id) &&
+	       !strcmp(ks_st_str(ctx, s, "stoette_rolle"), "nabo") &&
+	       !(held && (ks_gone(ctx, s) || support_refused(ctx, s, f, a, 1, &why_da, &why_en)));
+}
+
+/* The escort that fights for battery f attacked by a (16: "Angreb mod en
+ * enhed med bedækning udføres som et angreb mod bedækningsenheden"): the
+ * first of its escorts in the order of the units, from the phase's
+ * supports (ix) or, for the check (ix NULL), from the supports declared
+ * for it (its events); NULL when none holds or the Skema has no
+ * bedaekning_kontrol (a game made before fought the battery, its escort
+ * a neighbour). */
+struct ord_unit *ks_melee_escort(struct ord_ctx *ctx, const void *index, const struct ord_unit *a,
+				 const struct ord_unit *f)
+{
+	const struct supports *ix = index;
+	struct ord_unit *best = NULL;
+	size_t k;
+
+	if (!ks_check(ks_r(ctx), "bedaekning_kontrol") || !ks_is(ctx, f, "artilleri"))
+		return NULL;
+	if (ix) {
+		for (k = ix->first[ord_ctx_unit_index(ctx, f)]; k; k = ix->next[k - 1])
+			if (escort_holds(ctx, ord_ctx_unit(ctx, k - 1), f, a, 1))
+				return ord_ctx_unit(ctx, k - 1);
+		return NULL;
+	}
+	for (k = 0; k < ord_ctx_unit_nevents(ctx, f); k++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, f, k);
+		struct ord_unit *s;
+		if (strcmp(e->kind, "stoette") || strcmp(ord_kv_get(&e->kv, "stoetter"), f->id) ||
+		    !(s = ks_ev_unit(ctx, e, "unit")) || s == f || !escort_holds(ctx, s, f, a, 1))
+			continue;
+		if (!best || ord_ctx_unit_index(ctx, s) < ord_ctx_unit_index(ctx, best))
+			best = s;
+	}
+	return best;
+}
+
 /* The flags the module works out itself for melee e of a on f (K10),
  * into af and df, before the referee's come on top, and the figures that
  * count (*fa, *ff): the first ranks (16.5), the supports, each side's arm,
- * formation and state, powder smoke (Skema XVII) and the numbers.  With t
- * (the resolve, and ix its phase's supports) it says the ranks and
+ * formation and state, powder smoke (Skema XVII) and the numbers.  With
+ * c, the battery f escorts (16, bedaekning_kontrol), the melee is fought
+ * against f, c's figures counted in *ff, and c's supports are f's too.
+ * With t (the resolve, and ix its phase's supports) it says the ranks and
  * supports in t, puts unescorted artillery into U (16) and marks a
  * cavalry neighbour (nabo_traek).
  * Without (the check, ks_melee_own_flags) it changes nothing and looks
- * at no unit but a and f: no supports, no escort of a battery, whose
- * flags (traefning, naboer, ubedaekket, the battery's morale) are then
- * not the state's (ks_melee_own_flag leaves them out). */
+ * at no unit but a, f and c: no supports, no neighbour of a battery
+ * fought unescorted, whose flags (traefning, naboer, ubedaekket, the
+ * battery's morale) are then not the state's (ks_melee_own_flag leaves
+ * them out). */
 static void melee_own(struct ord_ctx *ctx, const struct supports *ix, const struct ord_event *e,
-		      struct ord_unit *a, struct ord_unit *f, struct ord_kv *af, struct ord_kv *df,
-		      int *fa, int *ff, struct ks_text *t)
+		      struct ord_unit *a, struct ord_unit *f, const struct ord_unit *c,
+		      struct ord_kv *af, struct ord_kv *df, int *fa, int *ff, struct ks_text *t)
 {
 	struct ks_rules *r = ks_r(ctx);
 	int turn = ord_ctx_turn(ctx);
@@ -360,22 +426,27 @@ static void melee_own(struct ord_ctx *ctx, const struct supports *ix, const stru
 	/* "Kun tiraillørkæde og de 6 første geledder kan tælles med" (16.5) */
 	*fa = six_ranks(ctx, a, *fa, t);
 	*ff = six_ranks(ctx, f, *ff, t);
+	/* 16: "idet den bedækkede enheds figurer medregnes i antallet af
+	 * figurer": the battery's crew (d_figurer= is the escort's) */
+	if (c) {
+		int fc = ks_figures(ctx, c);
+		if (t)
+			KS_TF(t, "; den bedækkede %s's %d figurer medregnes (16): %d + %d = %d",
+			      "; the escorted %s's %d figures count (16): %d + %d = %d", c->id, fc,
+			      *ff, fc, *ff + fc);
+		*ff += fc;
+	}
 	/* unescorted artillery becomes U when an attacker at least as strong
 	 * reaches break-in distance (16); its escort stands "som naboenhed",
 	 * and is one when it supports as a neighbour at the melee
 	 * (stoette_kontrol: a game made before took any neighbour declared,
 	 * out of the game, routed or fighting itself) */
-	if (t && ks_is(ctx, f, "artilleri")) {
+	if (t && !c && ks_is(ctx, f, "artilleri")) {
 		int escorted = 0, held = ks_check(r, "stoette_kontrol");
 		size_t k;
-		for (k = ix->first[ord_ctx_unit_index(ctx, f)]; k; k = ix->next[k - 1]) {
-			const struct ord_unit *s = ord_ctx_unit(ctx, k - 1);
-			const char *why_da, *why_en;
-			if (!strcmp(ks_st_str(ctx, s, "stoette_rolle"), "nabo") &&
-			    !(held && (ks_gone(ctx, s) ||
-				       support_refused(ctx, s, f, a, 1, &why_da, &why_en))))
+		for (k = ix->first[ord_ctx_unit_index(ctx, f)]; k; k = ix->next[k - 1])
+			if (escort_holds(ctx, ord_ctx_unit(ctx, k - 1), f, a, held))
 				escorted = 1;
-		}
 		if (!escorted) {
 			ord_kv_set(df, "ubedaekket", "yes");
 			if (*fa >= *ff && ks_moral_now(ctx, f) < KS_U) {
@@ -387,10 +458,10 @@ static void melee_own(struct ord_ctx *ctx, const struct supports *ix, const stru
 	}
 	if (t) {
 		ks_text_add(t, "; angriberens støtte:", "; the attacker's supports:");
-		if (!supports_for(ctx, ix, a, f, ord_kv_get(&e->kv, "a_flag"), af, t))
+		if (!supports_for(ctx, ix, a, f, ord_kv_get(&e->kv, "a_flag"), af, t, NULL))
 			ks_text_add(t, " ingen", " none");
 		ks_text_add(t, "; forsvarerens støtte:", "; the defender's supports:");
-		if (!supports_for(ctx, ix, f, a, ord_kv_get(&e->kv, "d_flag"), df, t))
+		if (!supports_for(ctx, ix, f, a, ord_kv_get(&e->kv, "d_flag"), df, t, c))
 			ks_text_add(t, " ingen", " none");
 	}
 	melee_flags(ctx, a, f, 1, af);
@@ -413,10 +484,11 @@ void ks_melee_own_flags(struct ord_ctx *ctx, const struct ord_event *e, struct o
 			struct ord_kv *df)
 {
 	struct ord_unit *a = ks_ev_unit(ctx, e, "angriber"), *f = ks_ev_unit(ctx, e, "forsvarer");
+	struct ord_unit *d = a && f ? ks_melee_escort(ctx, NULL, a, f) : NULL;
 	int fa, ff;
 
 	if (a && f)
-		melee_own(ctx, NULL, e, a, f, af, df, &fa, &ff, NULL);
+		melee_own(ctx, NULL, e, a, d ? d : f, d ? f : NULL, af, df, &fa, &ff, NULL);
 }
 
 /* The melee's flags ks_melee_own_flags works out (skema_xv_naerkamp's
@@ -459,12 +531,13 @@ static int melee(struct ord_ctx *ctx, const struct supports *ix, const struct or
 {
 	struct ks_rules *r = ks_r(ctx);
 	struct ord_unit *a = ks_ev_unit(ctx, e, "angriber"), *f = ks_ev_unit(ctx, e, "forsvarer");
+	struct ord_unit *c = NULL, *escort;
 	struct ks_melee_in in;
 	struct ks_melee_out out;
 	struct ks_text t;
 	struct ord_kv vals;
 	int turn = ord_ctx_turn(ctx), err = 0, pursuit = ord_kv_get_bool(&e->kv, "forfoelgelse", 0);
-	int fa, ff;
+	int fa, ff, fc = 0;
 
 	memset(&in, 0, sizeof(in));
 	ord_kv_init(&in.a.flags);
@@ -473,6 +546,15 @@ static int melee(struct ord_ctx *ctx, const struct supports *ix, const struct or
 	ks_text_init(&t);
 	if (ks_gone(ctx, a) || ks_gone(ctx, f))
 		goto out;
+	/* 16: "Angreb mod en enhed med bedækning udføres som et angreb mod
+	 * bedækningsenheden, idet den bedækkede enheds figurer medregnes i
+	 * antallet af figurer" (bedaekning_kontrol): from here f is the
+	 * escort that fights, c the battery it escorts */
+	if ((escort = ks_melee_escort(ctx, ix, a, f)) != NULL) {
+		c = f;
+		f = escort;
+		fc = ks_figures(ctx, c);
+	}
 	/* 17.3: "Det regnes for forfølgelsesangreb hvis en enhed i FU bliver
 	 * angrebet af en enhed hvis styrke er mindst [25]% af egen styrke":
 	 * the rule's, not the referee's word (forfoelgelse_kontrol; a game
@@ -485,15 +567,20 @@ static int melee(struct ord_ctx *ctx, const struct supports *ix, const struct or
 		ks_st_set(ctx, f, "angrebet_fu_traek", turn);
 	if (!pursuit && ks_moral_now(ctx, a) >= KS_U) {
 		KS_TF(&t, "angrebet på %s gennemføres ikke: angriberen er i %s",
-		      "the attack on %s does not go in: the attacker is in %s", f->id,
+		      "the attack on %s does not go in: the attacker is in %s", c ? c->id : f->id,
 		      ks_moral_name(ks_moral_now(ctx, a)));
 		ks_result(ctx, e->seq, a, NULL, &t);
 		goto out;
 	}
-	KS_TF(&t, "nærkamp %s mod %s", "melee %s against %s", a->id, f->id);
+	if (c)
+		KS_TF(&t, "nærkamp %s mod %s, bedækket af %s: føres som et angreb mod %s (16)",
+		      "melee %s against %s, escorted by %s: fought as an attack on %s (16)", a->id,
+		      c->id, f->id, f->id);
+	else
+		KS_TF(&t, "nærkamp %s mod %s", "melee %s against %s", a->id, f->id);
 	if (pursuit)
 		ks_text_add(&t, " (forfølgelsesangreb)", " (pursuit attack)");
-	melee_own(ctx, ix, e, a, f, &in.a.flags, &in.d.flags, &fa, &ff, &t);
+	melee_own(ctx, ix, e, a, f, c, &in.a.flags, &in.d.flags, &fa, &ff, &t);
 	ks_referee_flags(ord_kv_get(&e->kv, "a_flag"), &in.a.flags);
 	ks_referee_flags(ord_kv_get(&e->kv, "d_flag"), &in.d.flags);
 	/* halted cavalry has no attack column bonus, and keeps none (16.5) */
@@ -506,7 +593,7 @@ static int melee(struct ord_ctx *ctx, const struct supports *ix, const struct or
 	in.a.ranks = (int)ord_kv_get_int(&e->kv, "a_geledder",
 					 ks_ranks(r, ks_form(ctx, a), ks_vaaben(ctx, a), fa));
 	in.d.ranks = (int)ord_kv_get_int(&e->kv, "d_geledder",
-					 ks_ranks(r, ks_form(ctx, f), ks_vaaben(ctx, f), ff));
+					 ks_ranks(r, ks_form(ctx, f), ks_vaaben(ctx, f), ff - fc));
 	in.pursuit = pursuit;
 	/* 17.1: a side in U that cannot retreat, as the referee sees it */
 	in.a.in_u = ks_moral_now(ctx, a) == KS_U;
@@ -543,10 +630,33 @@ static int melee(struct ord_ctx *ctx, const struct supports *ix, const struct or
 			melee_grade(ctx, a, out.grade, &t);
 			melee_grade(ctx, f, out.grade, &t);
 		}
+		/* ours: an escort beaten into U retreats and one in FU flees,
+		 * and the battery stands unescorted with the attacker in
+		 * break-in distance: 16's "uden bedækning, bliver U så snart
+		 * en angribende enhed, som består af mindst det samme antal
+		 * figurer, når indbrudsafstand"; the battery itself loses no
+		 * men and no guns in the escort's melee */
+		if (c && loser != a && out.grade >= KS_U) {
+			KS_TF(&t, "; %s står nu ubedækket (%s er i %s)",
+			      "; %s now stands unescorted (%s is in %s)", c->id, f->id,
+			      ks_moral_name(ks_moral_now(ctx, f)));
+			if (fa >= fc && ks_moral_now(ctx, c) < KS_U) {
+				ks_set_moral(ctx, c, KS_U, 0, "ubedækket");
+				KS_TF(&t, ": ubedækket artilleri går i U (%s har %d figurer mod %d, 16)",
+				      ": unescorted artillery goes into U (%s has %d figures against %d, 16)",
+				      a->id, fa, fc);
+			}
+		}
 		ks_text_add(&t, "; ", "; ");
 		melee_left(ctx, a, &t);
 		ks_text_add(&t, ", ", ", ");
 		melee_left(ctx, f, &t);
+		if (c) {
+			ks_text_add(&t, ", ", ", ");
+			melee_left(ctx, c, &t);
+			ord_kv_set(&vals, "bedaekning", f->id);
+			ks_st_set(ctx, f, "bedaekning_traek", turn);
+		}
 		ord_kv_set(&vals, "winner", winner ? winner->id : "");
 		ord_kv_set_int(&vals, "men_a", out.men_a);
 		ord_kv_set_int(&vals, "men_d", out.men_d);
@@ -617,14 +727,21 @@ static int melee(struct ord_ctx *ctx, const struct supports *ix, const struct or
 			}
 		}
 	}
-	/* both sides' reports show the whole melee */
+	/* both sides' reports show the whole melee, and an escorted
+	 * battery's, the unit attacked */
 	{
-		struct ks_text copy;
+		struct ks_text copy, copy_c;
 		ks_text_init(&copy);
+		ks_text_init(&copy_c);
 		ks_text_cat(&copy, &t);
+		if (c)
+			ks_text_cat(&copy_c, &t);
 		ks_result(ctx, e->seq, a, &vals, &t);
 		ks_result(ctx, e->seq, f, &vals, &copy);
+		if (c)
+			ks_result(ctx, e->seq, c, &vals, &copy_c);
 		ks_text_release(&copy);
+		ks_text_release(&copy_c);
 	}
 	if (pursuit &&
 	    ks_st(ctx, f, "forfoelget_traek") >= (long)ks_param(r, "overgivelse_forfoelgelser") &&

@@ -1076,6 +1076,21 @@ static int short_result(struct ord_ctx *ctx, const struct ord_picture *w, unsign
 	return 0;
 }
 
+/* The escort that fought melee seq for the battery attacked (16,
+ * bedaekning_kontrol: its results name it, bedaekning=), NULL when none. */
+static struct ord_unit *melee_escort(struct ord_ctx *ctx, unsigned seq)
+{
+	struct ord_result_view v;
+	const char *id;
+	size_t i;
+
+	for (i = 0; i < ord_ctx_nresults(ctx); i++)
+		if (!ord_ctx_result_get(ctx, i, &v) && v.event_seq == seq &&
+		    (id = ord_kv_get(v.values, "bedaekning")) != NULL)
+			return ord_ctx_find_unit(ctx, id);
+	return NULL;
+}
+
 static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct ord_picture *w,
 			const struct placed *pl, size_t npl)
 {
@@ -1087,7 +1102,7 @@ static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		const char *a_key = "unit", *b_key = "maal";
-		const struct placed *a, *b;
+		const struct placed *a, *b, *escort, *escorted = NULL;
 		int fire = 0, melee = 0, attack = 0;
 		double mx, my;
 
@@ -1104,6 +1119,12 @@ static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 		b = find_placed(pl, npl, ord_ctx_find_unit(ctx, ord_kv_get(&e->kv, b_key)));
 		if (!a || !b)
 			continue;
+		/* a melee fought against a battery's escort is drawn to the
+		 * escort, the unit that fought and whose losses it says */
+		if (melee && (escort = find_placed(pl, npl, melee_escort(ctx, e->seq))) != NULL) {
+			escorted = b;
+			b = escort;
+		}
 		snprintf(id, sizeof(id), "event-%u", e->seq);
 		ord_canvas_begin(cv, id, e->kind, 0, 0, 0);
 		ord_canvas_data(cv, "phase", e->phase);
@@ -1139,7 +1160,11 @@ static void draw_events(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 				/* whose fire: the label may stand away from its line */
 				struct ord_canvas_label *r = &rt[nrt++];
 				ord_buf_init(&r->t);
-				ord_buf_addf(&r->t, "%s→%s: %s", a->u->id, b->u->id, lab.buf);
+				ord_buf_addf(&r->t, "%s→%s", a->u->id, b->u->id);
+				if (escorted)
+					ord_buf_addf(&r->t, " (%s %s)",
+						     tr(w, "bedækker", "escorting"), escorted->u->id);
+				ord_buf_addf(&r->t, ": %s", lab.buf);
 				r->seq = e->seq;
 				r->x = mx;
 				r->y = my + 14;

@@ -939,9 +939,12 @@ static void check_melee_referee(struct ord_ctx *ctx, const char *const keys[2],
 
 /* K10 for the melee (naerkampflag_kontrol; a game made before it took
  * any flag the tables name on top of the module's, moral_lu on a unit in
- * OR, tiraillor for cavalry, krudtroeg on one side too). */
+ * OR, tiraillor for cavalry, krudtroeg on one side too).  f is the unit
+ * that fights: a battery's escort when one fights for it (16,
+ * bedaekning_kontrol), whose d_flag it is. */
 static void check_melee_flags(struct ord_ctx *ctx, const struct ord_event *ev,
-			      const struct ord_unit *a, const struct ord_unit *f, struct ord_diag *d)
+			      const struct ord_unit *a, const struct ord_unit *f,
+			      const struct ord_unit *battery, struct ord_diag *d)
 {
 	static const char *const keys[2] = { "a_flag", "d_flag" };
 	const struct ord_unit *const side[2] = { a, f };
@@ -951,7 +954,8 @@ static void check_melee_flags(struct ord_ctx *ctx, const struct ord_event *ev,
 	if ((!ord_kv_get(&ev->kv, "a_flag") && !ord_kv_get(&ev->kv, "d_flag")) ||
 	    !ks_check(ks_r(ctx), "naerkampflag_kontrol"))
 		return;
-	scenario_only = melee_after(ctx, ev, a, f) != 0;
+	scenario_only = melee_after(ctx, ev, a, f) != 0 ||
+			(battery && melee_after(ctx, ev, battery, battery) != 0);
 	for (k = 0; k < 2; k++) {
 		ord_kv_init(&given[k]);
 		ord_kv_init(&own[k]);
@@ -1013,6 +1017,7 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 {
 	static const char *const tables[] = { "skema_xv_naerkamp", NULL };
 	struct ord_unit *a = ev_unit(ctx, ev, "angriber"), *f = ev_unit(ctx, ev, "forsvarer");
+	struct ord_unit *escort;
 	int turn = ord_ctx_turn(ctx);
 	int pursuit = ord_kv_get_bool(&ev->kv, "forfoelgelse", 0);
 	size_t i;
@@ -1055,8 +1060,13 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 	}
 	check_flags(ctx, ord_kv_get(&ev->kv, "a_flag"), tables, "a_flag", a->id, d);
 	check_flags(ctx, ord_kv_get(&ev->kv, "d_flag"), tables, "d_flag", f->id, d);
-	check_melee_flags(ctx, ev, a, f, d);
+	/* 16: an attack on an escorted battery is fought against its escort
+	 * (bedaekning_kontrol): the defender's flags are the escort's */
+	escort = ks_melee_escort(ctx, NULL, a, f);
+	check_melee_flags(ctx, ev, a, escort ? escort : f, escort ? f : NULL, d);
 	check_melee_supports(ctx, ev, a, f, d);
+	if (escort)
+		f = escort;
 	/* Skema XVII: "Enhed ej stationær i ¼ træk. Dette tillæg/fradrag gives
 	 * hvis en forsvarende infanteri enhed ikke har været stationær i ¼ træk" */
 	if (flag_given(ord_kv_get(&ev->kv, "a_flag"), "ej_stationaer"))

@@ -134,7 +134,12 @@
  *      or FU supports no one (6.5, ours).  The melee counts the supports
  *      and the escort itself (the referee's traefning, naboer,
  *      ubedaekket refused), an escort only while it supports (16, ours:
- *      "som naboenhed").  stoette_kontrol (2026-12-03.4).
+ *      "som naboenhed").  stoette_kontrol (2026-12-03.4).  An attack on
+ *      an escorted battery is fought against the escort, the battery's
+ *      crew in its figures (16); the battery loses nothing in it, and
+ *      goes U (16's unescorted artillery) when its escort is beaten into
+ *      U or FU by an attacker of as many figures (ours).
+ *      bedaekning_kontrol (2026-12-03.5).
  *  K25 A fire at open order standing under spredt_foran_cm (a battery's
  *      spredt_foran_artilleri_cm, reconstructed) in front of its own close
  *      formation may be at both (ogsaa=, the referee's ogsaa_cm= checked
@@ -515,6 +520,8 @@ static const struct ord_state_key state_keys[] = {
 	INT("bevaeget", "the turn it moved or changed formation"),
 	INT("kamp_traek", "cavalry: turns engaged since it rested"),
 	INT("naerkamp_traek", "the turn of its last melee"),
+	INT("bedaekning_traek",
+	    "the turn it fought a melee as the escort of the battery it supports (16)"),
 	INT("nabo_traek", "cavalry: the last turn it was a neighbour in a melee"),
 	INT("hvil_traek", "turns rested in a row"),
 	INT("fu_ekstra", "cavalry that fled without stormmarch: FU through this turn"),
@@ -871,9 +878,16 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * stoette_kontrol); and a fire over something by zone (zone=,
 	 * zoner=) is held to the end of the zone's band of artillerizoner
 	 * as one with afstand= to the distance (15,
-	 * overskydning_zone_kontrol)
+	 * overskydning_zone_kontrol);
+	 * 2026-12-03.5, switched the same way: an attack on an escorted
+	 * battery is fought as an attack on its escort (the first neighbour
+	 * declared for it that supports at the melee), the battery's crew
+	 * counted in the defender's figures; the escort takes the losses and
+	 * the morale, and one beaten into U or FU leaves the battery
+	 * unescorted, in U if the attacker has as many figures (16,
+	 * bedaekning_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-03.4",    /* rules_revision (above) */
+	"2026-12-03.5",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

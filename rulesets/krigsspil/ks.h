@@ -215,11 +215,20 @@ int ks_flag_listed(const char *const *list, const char *flag);
  * KS_OWN_STATE for those of its formation, morale, valeur, stormmarch,
  * first volley, earlier role and numbers (the state before the phase), 0
  * for the referee's and for those ks_melee_own_flags cannot see (the
- * supports, a battery's escort). */
+ * supports, whether a battery is escorted). */
 enum { KS_OWN_SCENARIO = 1, KS_OWN_STATE = 2 };
 void ks_melee_own_flags(struct ord_ctx *ctx, const struct ord_event *e, struct ord_kv *af,
 			struct ord_kv *df);
 int ks_melee_own_flag(const char *flag);
+/* The escort that fights for battery f attacked by a (16, under
+ * bedaekning_kontrol; NULL when none holds, f is no battery or the Skema
+ * has no switch): the first neighbour declared for f, in the order of the
+ * units, that supports at the melee.  index: the attack phase's supports
+ * (attack.c), or NULL to read them from f's events (the check).  With
+ * one, ks_melee_own_flags works out the escort's flags, the battery's
+ * figures counted in its number. */
+struct ord_unit *ks_melee_escort(struct ord_ctx *ctx, const void *index, const struct ord_unit *a,
+				 const struct ord_unit *f);
 /* A battery's fire (defensive: its canister at an attacker). */
 int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h, int defensive);
 /* 9.2: the figures that must carry the ammunition of battery u's fire e

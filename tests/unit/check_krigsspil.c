@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-03.4");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-03.5");
 }
 END_TEST
 
@@ -4819,7 +4819,9 @@ static const char *escort_at_melee(const char *without, const char *key, const c
 
 START_TEST(test_escort_at_the_melee)
 {
-	const char *said = escort_at_melee(NULL, NULL, NULL);
+	/* a game made before bedaekning_kontrol fought the battery, its
+	 * escort a neighbour (since: test_escort_fights) */
+	const char *said = escort_at_melee("bedaekning_kontrol", NULL, NULL);
 	SAYS(said, "forsvarerens støtte: L2 (naboenhed)");
 	NOT_SAYS(said, "ubedækket");
 	/* routed, fighting itself or out of the game, it escorts nobody */
@@ -4833,6 +4835,191 @@ START_TEST(test_escort_at_the_melee)
 	/* a game made before stoette_kontrol took any neighbour declared */
 	said = escort_at_melee("stoette_kontrol", "moral", "U");
 	NOT_SAYS(said, "ubedækket");
+}
+END_TEST
+
+/* 16: "Angreb mod en enhed med bedækning udføres som et angreb mod
+ * bedækningsenheden, idet den bedækkede enheds figurer medregnes i
+ * antallet af figurer" (bedaekning_kontrol).  D1 (infantry in line, 20
+ * figures) has declared its attack on the battery B1 (6 guns of 9 pdr: 2
+ * pieces, 4 figures of crew); L2 (infantry in attack column, 20 figures)
+ * is its escort, declared its neighbour 3 cm off; the game is made
+ * without the Skema's parameter `without` (NULL: the built-in one). */
+static void escorted_battery(const char *without)
+{
+	game_without(without);
+	orders("D1 A @B1\n");
+	orders("L2 ST @B1\n");
+	EV_OK("angreb", "unit=D1 maal=B1");
+	EV_OK("stoette", "unit=L2 stoetter=B1 rolle=nabo afstand=3");
+	resolve("angrebserklaering", NULL, 0);
+}
+
+START_TEST(test_escort_fights)
+{
+	const char *svg;
+
+	escorted_battery(NULL);
+	ord_kv_set(&U("D1")->state, "x", "0");
+	ord_kv_set(&U("D1")->state, "y", "0");
+	ord_kv_set(&U("B1")->state, "x", "0");
+	ord_kv_set(&U("B1")->state, "y", "10");
+	ord_kv_set(&U("L2")->state, "x", "8");
+	ord_kv_set(&U("L2")->state, "y", "10");
+	EV_OK("naerkamp", "angriber=D1 forsvarer=B1");
+	/* D1: 18 + 2 (first volley) = 20; L2 with B1's 4 figures, 24 against
+	 * 20: 4 + 2 (20% more) + 2 (first volley) = 8; 12 × weight 1.33 (2
+	 * against 3 ranks) = 16: FU (Skema XX); the loser 15 × 4 = 60 men and
+	 * 30 × 4 = 120 prisoners, the winner 1 × 5 = 5 (skema_xv_naerkamp_tab) */
+	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 2));
+	expect_result("D1: nærkamp D1 mod B1, bedækket af L2: føres som et angreb mod L2 (16); den "
+		      "bedækkede B1's 4 figurer medregnes (16): 20 + 4 = 24; angriberens støtte: "
+		      "ingen; forsvarerens støtte: ingen: angriber 20 figurer (4 nærkampsenheder): "
+		      "3d6 = 18 (6+6+6), +2 1. skydning = 20; forsvarer 24 figurer (5 "
+		      "nærkampsenheder): 3d6 = 4 (1+1+2), +2 10% flere (2 × 1), +2 1. skydning = 8; "
+		      "angriberen vinder med 12 × vægt 1.33 (2 mod 3 geledder) = 16: Skema XX "
+		      "taberen FU; taberen mister 15 × 4 = 60 mand og afgiver 30 × 4 = 120 mand som "
+		      "fanger; vinderen mister 1 × 5 = 5 mand; L2: moral OR → FU (fuldstændig "
+		      "uorden); skal flygte et halvt træk; B1 står nu ubedækket (L2 er i FU): "
+		      "ubedækket artilleri går i U (D1 har 20 figurer mod 4, 16); D1 har 20 figurer, "
+		      "L2 har 14 figurer, B1 har 6 kanoner (besætning på 4 figurer) [");
+	expect_result(
+		"[en: melee D1 against B1, escorted by L2: fought as an attack on L2 (16); the "
+		"escorted B1's 4 figures count (16): 20 + 4 = 24; the attacker's supports: "
+		"none; the defender's supports: none: attacker 20 figures (4 melee units): 3d6 "
+		"= 18 (6+6+6), +2 first volley = 20; defender 24 figures (5 melee units): 3d6 = "
+		"4 (1+1+2), +2 10% more (2 × 1), +2 first volley = 8; the attacker wins by 12 × "
+		"weight 1.33 (2 against 3 ranks) = 16: Skema XX the loser FU; the loser loses "
+		"15 × 4 = 60 men and gives up 30 × 4 = 120 men as prisoners; the winner loses 1 "
+		"× 5 = 5 men; L2: morale OR → FU (rout); must flee half a turn; B1 now stands "
+		"unescorted (L2 is in FU): unescorted artillery goes into U (D1 has 20 figures "
+		"against 4, 16); D1 has 20 figures, L2 has 14 figures, B1 has 6 guns (4 figures "
+		"of crew) [");
+	/* each of the three has the melee in its report */
+	expect_result("\nL2: nærkamp D1 mod B1, bedækket af L2");
+	expect_result("\nB1: nærkamp D1 mod B1, bedækket af L2");
+	/* the escort took the losses and the morale, the battery only its U */
+	ck_assert_int_eq(st("L2", "figurer"), 14);
+	ck_assert_int_eq(st("L2", "fanger"), 120);
+	ck_assert_int_eq(ks_moral_parse(sts("L2", "moral")), KS_FU);
+	ck_assert_str_eq(sts("L2", "sidst_rolle"), "forsvarer");
+	ck_assert_int_eq(st("L2", "naerkamp_traek"), 10);
+	ck_assert_int_eq(st("L2", "bedaekning_traek"), 10);
+	ck_assert_int_eq(st("D1", "tab_mand"), 5);
+	ck_assert_int_eq(st("D1", "vandt_fu_traek"), 10);
+	ck_assert_int_eq(ks_moral_parse(sts("B1", "moral")), KS_U);
+	ck_assert_int_eq(st("B1", "kanoner"), 6);
+	ck_assert_int_eq(st("B1", "overgivet"), 0);
+	ck_assert_int_eq(st("B1", "tab_mand"), 0);
+	ck_assert_str_eq(sts("B1", "sidst_rolle"), "");
+	/* the map draws the melee to the escort, its losses by its name */
+	svg = map_svg("da");
+	SAYS(svg, "D1→L2 (bedækker B1): vinder: D1 (D1 −5, L2 −60 mand)");
+	svg = map_svg("en");
+	SAYS(svg, "D1→L2 (escorting B1): won by D1 (D1 −5, L2 −60 men)");
+
+	/* a game made before bedaekning_kontrol: the same dice fight the
+	 * battery, L2 its neighbour (+1), 5 times as strong (+10): overrun */
+	escorted_battery("bedaekning_kontrol");
+	EV_OK("naerkamp", "angriber=D1 forsvarer=B1");
+	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 2));
+	expect_result(
+		"D1: nærkamp D1 mod B1; angriberens støtte: ingen; forsvarerens støtte: L2 "
+		"(naboenhed): angriber 20 figurer (4 nærkampsenheder): 3d6 = 18 (6+6+6), +10 5 "
+		"gange så stor, +2 1. skydning = 30; forsvarer 4 figurer (1 nærkampsenhed): 3d6 "
+		"= 4 (1+1+2), +1 naboenhed (1 × 1) = 5; angriberen vinder med 25 × vægt 2 (2 mod "
+		"1 geledder) = 50: Skema XX taberen FU; taberen mister 15 × 4 = 60 mand og "
+		"afgiver 30 × 4 = 120 mand som fanger; vinderen mister 1 × 1 = 1 mand; B1: moral "
+		"OR → FU (fuldstændig uorden); skal flygte et halvt træk; B1 er overløbet");
+	NOT_SAYS(ord_ctx_fake_results(ctx), "bedækket af");
+	ck_assert_int_eq(st("L2", "figurer"), 20);
+	ck_assert_int_eq(ks_moral_parse(sts("L2", "moral")), KS_OR);
+	ck_assert_int_eq(st("B1", "overgivet"), 1);
+	ck_assert_int_eq(st("D1", "tab_mand"), 1);
+}
+END_TEST
+
+/* The escort wins, with the battery's other supports its own: L1 and L2
+ * both declared B1's neighbours, the first in the order of the units (L1)
+ * fights, L2 supports it */
+START_TEST(test_escort_wins)
+{
+	game_without(NULL);
+	orders("D1 A @B1\n");
+	orders("L1 ST @B1\nL2 ST @B1\n");
+	EV_OK("angreb", "unit=D1 maal=B1");
+	EV_OK("stoette", "unit=L2 stoetter=B1 rolle=nabo afstand=3");
+	EV_OK("stoette", "unit=L1 stoetter=B1 rolle=nabo afstand=2");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=D1 forsvarer=B1");
+	/* L1 with B1: 22 against 20, +1 (10% more), +1 (L2), +2 first volley */
+	resolve("angrebshandlinger", D(1, 1, 1, 6, 6, 6));
+	expect_result("D1: nærkamp D1 mod B1, bedækket af L1: føres som et angreb mod L1 (16); den "
+		      "bedækkede B1's 4 figurer medregnes (16): 18 + 4 = 22; angriberens støtte: "
+		      "ingen; forsvarerens støtte: L2 (naboenhed): angriber 20 figurer (4 "
+		      "nærkampsenheder): 3d6 = 3 (1+1+1), +2 1. skydning = 5; forsvarer 22 figurer (5 "
+		      "nærkampsenheder): 3d6 = 18 (6+6+6), +1 10% flere (1 × 1), +1 naboenhed (1 × "
+		      "1), +2 1. skydning = 22; forsvareren vinder med 17 × vægt 2 (2 mod 2 geledder) "
+		      "= 34: Skema XX taberen FU; taberen mister 15 × 5 = 75 mand og afgiver 30 × 5 = "
+		      "150 mand som fanger; vinderen mister 1 × 4 = 4 mand; D1: moral OR → FU "
+		      "(fuldstændig uorden); skal flygte et halvt træk; D1 har 13 figurer, L1 har 18 "
+		      "figurer, B1 har 6 kanoner (besætning på 4 figurer) [");
+	ck_assert_int_eq(st("L1", "tab_mand"), 4);
+	ck_assert_int_eq(ks_moral_parse(sts("B1", "moral")), KS_OR);
+	ck_assert_int_eq(st("L2", "naerkamp_traek"), 0);
+}
+END_TEST
+
+/* A second attack on the battery is fought against its escort again: its
+ * melee as the escort does not make it "in a melee itself" (6.6) */
+START_TEST(test_escort_fights_twice)
+{
+	game_without(NULL);
+	orders("D1 A @B1\nD2 A @B1\n");
+	orders("L2 ST @B1\n");
+	EV_OK("angreb", "unit=D1 maal=B1");
+	EV_OK("angreb", "unit=D2 maal=B1");
+	EV_OK("stoette", "unit=L2 stoetter=B1 rolle=nabo afstand=3");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=D1 forsvarer=B1");
+	EV_OK("naerkamp", "angriber=D2 forsvarer=B1");
+	/* the first a tie: both LU (ours), L2 still escorts */
+	resolve("angrebshandlinger", D(3, 3, 4, 2, 3, 3, 3, 3, 3, 3, 3, 3));
+	expect_result("uafgjort (vores regel: teksten har ingen uafgjort nærkamp): begge LU");
+	/* the second: L2 in LU, last a defender (−1 each), is beaten into FU */
+	expect_result("D2: nærkamp D2 mod B1, bedækket af L2: føres som et angreb mod L2 (16)");
+	expect_result("forsvarer 24 figurer (5 nærkampsenheder): 3d6 = 9 (3+3+3), +2 10% flere (2 "
+		      "× 1), −1 tidligere forsvarer, −1 LU = 9; angriberen vinder med 4 × vægt 2 (3 "
+		      "mod 3 geledder) = 8: Skema XX taberen FU; taberen mister 8 × 4 = 32 mand og "
+		      "afgiver 15 × 4 = 60 mand som fanger; vinderen mister 3 × 5 = 15 mand; L2: "
+		      "moral LU → FU (fuldstændig uorden); skal flygte et halvt træk; B1 står nu "
+		      "ubedækket (L2 er i FU): ubedækket artilleri går i U (D2 har 20 figurer mod 4, "
+		      "16)");
+	ck_assert_int_eq(ks_moral_parse(sts("B1", "moral")), KS_U);
+}
+END_TEST
+
+/* K10 with an escort: the defender's flags are the escort's, which the
+ * check names; overridden (the fake context keeps a refused event), the
+ * referee's come on top of the escort's */
+START_TEST(test_escort_flags)
+{
+	escorted_battery(NULL);
+	ck_assert_str_eq(event("naerkamp", "angriber=D1 forsvarer=B1 d_flag=moral_lu"),
+			 K10_SAID("L2", "d_flag", "moral_lu=yes", "moral_lu=no"));
+	resolve("angrebshandlinger", D(3, 3, 4, 2, 3, 3));
+	expect_result("forsvarer 24 figurer (5 nærkampsenheder): 3d6 = 8 (2+3+3), +2 10% flere (2 "
+		      "× 1), +2 1. skydning, −1 LU = 11; angriberen vinder med 1 × vægt 1.33 (2 mod 3 "
+		      "geledder) = 1.33: Skema XX taberen LU; taberen mister 5 × 4 = 20 mand; "
+		      "vinderen mister 4 × 5 = 20 mand; L2: moral OR → LU (let uorden); D1 har 20 "
+		      "figurer, L2 har 20 figurer, B1 har 6 kanoner");
+	ck_assert_int_eq(ks_moral_parse(sts("B1", "moral")), KS_OR);
+	/* the escort's first volley is its own; the battery has none */
+	escorted_battery(NULL);
+	EV_OK("naerkamp", "angriber=D1 forsvarer=B1 d_flag=foerste_salve");
+	escorted_battery("bedaekning_kontrol");
+	ck_assert_str_eq(event("naerkamp", "angriber=D1 forsvarer=B1 d_flag=foerste_salve"),
+			 K10_SAID("B1", "d_flag", "foerste_salve=yes", "foerste_salve=no"));
 }
 END_TEST
 
@@ -5509,6 +5696,10 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_support_declared);
 	tcase_add_test(tc, test_melee_supports_the_modules);
 	tcase_add_test(tc, test_escort_at_the_melee);
+	tcase_add_test(tc, test_escort_fights);
+	tcase_add_test(tc, test_escort_wins);
+	tcase_add_test(tc, test_escort_fights_twice);
+	tcase_add_test(tc, test_escort_flags);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("phases");
