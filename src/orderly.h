@@ -673,6 +673,14 @@ int ord_head_next_turn(const struct ord_head *h);
 /* Parse a head file (name for messages): ORD_EBADDATA naming the line. */
 int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name);
 void ord_head_format(const struct ord_head *h, struct ord_buf *out);
+/* A receipt head (at "receipt") as the player keeps it: ord_head_format
+ * with the receipt's turn, side, version and commitment in a comment. */
+void ord_receipt_head_format(const struct ord_head *h, const struct ord_receipt *r,
+			     struct ord_buf *out);
+/* 1 when a head at `at` may sign a log entry of that kind: "open" and
+ * "exchange" a turn's opening ("open"), "receipt" a "sheet", "commit" or
+ * "opening", "link" a "witness", the others their own kind. */
+int ord_head_signs_kind(const char *at, const char *kind);
 /* 0 when the signature holds under h->key, else ORD_ETAMPERED (a close
  * head with a phase is checked with it, one without as an earlier orderly
  * signed it). */
@@ -685,6 +693,8 @@ int ord_game_pubkey(ord_game *g, unsigned char out[32]);
 /* For a game whose key is kept outside the file (`new --key`): the key to
  * sign with from now on; refused unless it is the game's (ORD_EBADDATA). */
 int ord_game_use_key(ord_game *g, const struct ord_keypair *kp);
+/* 1 when g can sign (its key is in the file, or was given by ord_game_use_key). */
+int ord_game_can_sign(ord_game *g);
 
 /* Submit a sheet with the nonce the player drew and his signature (both
  * NULL: the game draws the nonce; a side with a key is then refused).
@@ -705,6 +715,18 @@ int ord_game_head(ord_game *g, struct ord_head *out, int turn, const char *at);
 /* The signed head of the close of phase (1-based) of turn (<= 0: the
  * latest turn with a close head), or ORD_ENOTFOUND. */
 int ord_game_head_close(ord_game *g, struct ord_head *out, int turn, int phase);
+/* A receipt (docs/threat-model.md, 21): the game's signed head of the log
+ * entry that logs side's version of turn (a sheet, a referee-less
+ * commitment or its opening) with that commitment, signed now and not
+ * stored (Ed25519 gives the same signature again).  ORD_ENOTFOUND when
+ * the log holds no such entry; ORD_EUSAGE when the game's key is kept
+ * outside its file and was not given (ord_game_use_key). */
+int ord_game_receipt_head(ord_game *g, struct ord_head *out, const struct ord_receipt *r);
+/* The game's signed head ("link") of the log entry that records side's
+ * witness link of phase (1-based) of turn: the player's proof that his link
+ * was in the log before the phase was resolved (threat model, 22).  Errors
+ * as ord_game_receipt_head. */
+int ord_game_link_head(ord_game *g, struct ord_head *out, int turn, const char *side, int phase);
 /* ord_game_audit, and also that each of the heads (kept by the players)
  * is signed by the game's key and matches the log. */
 int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, size_t nheads,
@@ -717,6 +739,11 @@ struct ord_verify_opts {
 	const unsigned char *pubkey;         /* the game's key as the player knows it, or NULL */
 	const unsigned char (*receipts)[32]; /* commitments the player was given */
 	size_t nreceipts;
+	/* receipts the game signed (heads at "receipt": submit --receipt-head,
+	 * the receipt mail's attachment), named by receipt_names (may be NULL) */
+	const struct ord_head *receipt_heads;
+	const char *const *receipt_names;
+	size_t nreceipt_heads;
 	const struct ord_head *heads; /* signed heads the player kept */
 	size_t nheads;
 	/* the close heads his witness record keeps (witness --link-for): those

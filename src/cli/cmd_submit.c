@@ -16,6 +16,12 @@
  * --witness-key FILE to derive it here from the player's key file (with
  * the nonce drawn here, and printed for the player's links).  --check validates the sheet and prints orderly's reading and
  * every problem, storing nothing.
+ *
+ * --receipt-head FILE writes the receipt the game signs: a signed head of
+ * the log entry that stores the sheet (its side, version and commitment),
+ * which 'orderly verify --receipt FILE' checks; the commitment printed
+ * alone is only the player's word (docs/threat-model.md, 21).  A game whose
+ * key is kept outside its file signs it with --key FILE.
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,13 +39,31 @@ static void print_receipt(const struct ord_receipt *r, const char *what)
 	ord_buf_release(&hex);
 }
 
+/* The receipt the game signs, written to path (threat model, 21). */
+static int write_receipt_head(ord_game *g, const struct ord_receipt *r, const char *path)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	struct ord_head h;
+	int rc;
+
+	if ((rc = ord_game_receipt_head(g, &h, r)) < 0)
+		return cli_fail(rc);
+	ord_receipt_head_format(&h, r, &b);
+	rc = cli_write_output(path, b.buf, b.len);
+	ord_buf_release(&b);
+	if (!rc && strcmp(path, "-"))
+		printf("receipt head: %s (the game's signature of the entry that stores this sheet: keep it, 'orderly verify --receipt %s')\n",
+		       path, path);
+	return rc;
+}
+
 int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf sheet = ORD_BUF_INIT, msgs = ORD_BUF_INIT;
 	struct ord_receipt receipt;
 	struct ord_diag diag;
 	const char *side = NULL, *path = NULL, *nonce_s = NULL, *sig_s = NULL, *commit_s = NULL;
-	const char *witness_s = NULL, *wkey_s = NULL;
+	const char *witness_s = NULL, *wkey_s = NULL, *rhead_s = NULL, *key_s = NULL;
 	unsigned char nonce[32], sig[64], commitment[32], witness[32];
 	struct ord_submit_opts so;
 	struct ord_buf reading = ORD_BUF_INIT;
@@ -49,7 +73,8 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 		{ "side", &side, NULL },         { "nonce", &nonce_s, NULL },
 		{ "signature", &sig_s, NULL },   { "commitment", &commit_s, NULL },
 		{ "witness", &witness_s, NULL }, { "witness-key", &wkey_s, NULL },
-		{ "check", NULL, &check },       { NULL, NULL, NULL },
+		{ "check", NULL, &check },       { "receipt-head", &rhead_s, NULL },
+		{ "key", &key_s, NULL },         { NULL, NULL, NULL },
 	};
 
 	ord_diag_init(&diag);
@@ -94,7 +119,12 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 				     "--witness and --witness-key give the same thing: one of them");
 		goto out;
 	}
-	if (check && (commit_s || nonce_s || sig_s || witness_s || wkey_s)) {
+	if (key_s && !rhead_s) {
+		rc = cli_usage_error(cmd,
+				     "--key is the game's key, to sign the receipt head: give it with --receipt-head FILE");
+		goto out;
+	}
+	if (check && (commit_s || nonce_s || sig_s || witness_s || wkey_s || rhead_s)) {
 		rc = cli_usage_error(cmd,
 				     "--check only reads the sheet: no --nonce, --signature, --commitment or witness");
 		goto out;
@@ -109,6 +139,25 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	/* the game first: a wrong GAME must not wait for a sheet on the terminal */
 	if ((rc = cli_open_game(&g, argv[1])) != 0)
 		goto out;
+	/* the receipt head is signed after the sheet is stored: a key that is
+	 * missing is said before */
+	if (key_s) {
+		struct ord_keypair gk;
+		if ((rc = cli_load_key(key_s, &gk)) != 0)
+			goto out;
+		rc = ord_game_use_key(g, &gk);
+		memset(&gk, 0, sizeof(gk));
+		if (rc < 0) {
+			rc = cli_fail(rc);
+			goto out;
+		}
+	}
+	if (rhead_s && !check && !ord_game_can_sign(g)) {
+		rc = cli_usage_error(cmd,
+				     "the key of '%s' is kept outside the game file: give it with --key FILE to sign the receipt head",
+				     argv[1]);
+		goto out;
+	}
 	if (commit_s) {
 		rc = ord_game_commit(g, &receipt, side, commitment, sig_s ? sig : NULL);
 		if (rc < 0) {
@@ -117,7 +166,7 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 		}
 		print_receipt(&receipt, "receipt");
 		printf("a commitment alone: open it with 'orderly open' once the turn is sealed\n");
-		rc = CLI_OK;
+		rc = rhead_s ? write_receipt_head(g, &receipt, rhead_s) : CLI_OK;
 		goto out;
 	}
 	if ((rc = cli_read_input(&sheet, path, CLI_MAX_INPUT)) != 0)
@@ -178,7 +227,7 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 		       hex.buf);
 		ord_buf_release(&hex);
 	}
-	rc = CLI_OK;
+	rc = rhead_s ? write_receipt_head(g, &receipt, rhead_s) : CLI_OK;
 out:
 	if (g)
 		ord_game_free(g);

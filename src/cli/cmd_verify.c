@@ -1,5 +1,5 @@
 /*
- * cmd_verify.c - `orderly verify BUNDLE [--pubkey KEY] [--receipt HEX]...
+ * cmd_verify.c - `orderly verify BUNDLE [--pubkey KEY] [--receipt FILE|HEX]...
  * [--head FILE]... [--record FILE] [--scenario FILE] [--tables FILE]
  * [--report SIDE|referee [--resolved] [--xml] [--lang L]]`: check a turn
  * bundle offline, with no
@@ -7,7 +7,9 @@
  * hex digits or a key file), the chain of its log entries, every
  * commitment, the seed, the dice, events, results, the signed heads, and
  * that the sheet of each
- * receipt is in it unchanged and was the one sealed; and that the game's
+ * receipt is in it unchanged and was the one sealed (a receipt FILE: the
+ * head the game signed of the entry that logs the sheet, its signature and
+ * entry checked too; a bare commitment HEX: the player's word); and that the game's
  * scenario and rules tables are the files given (else its tables beside
  * this orderly's built-in ones).
  *
@@ -34,6 +36,42 @@
 #include "cli/cli_keys.h"
 #include "core/bundle.h"
 
+/* 1 when s is meant as a commitment: 64 hex digits, or hex digits that
+ * name no file (a commitment cut short is said so, not a missing file). */
+static int is_commitment(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!strchr("0123456789abcdefABCDEF", s[i]))
+			return 0;
+	return i == 64 || (i > 0 && access(s, F_OK) != 0);
+}
+
+/* A receipt file: a head the game signed at "receipt".  Prints the error
+ * naming the file and what was expected; its exit status, or 0. */
+static int load_receipt(const char *path, struct ord_head *h)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	int rc;
+
+	if ((rc = cli_read_input(&b, path, 65536)) != 0)
+		goto out;
+	if (ord_head_parse(h, b.buf, b.len, cli_input_name(path)) < 0) {
+		cli_error("--receipt %s: not a receipt: expected a receipt head the game signed ('orderly signed head v2', at: receipt; submit --receipt-head, the receipt mail's attachment) or a commitment of 64 hex digits (%s)",
+			  cli_input_name(path), ord_error_last());
+		ord_error_clear();
+		rc = CLI_DATAERR;
+	} else if (strcmp(h->at, "receipt")) {
+		cli_error("--receipt %s: a signed head of turn %d's %s, not a receipt (at: receipt): give it with --head",
+			  cli_input_name(path), h->turn, h->at);
+		rc = CLI_DATAERR;
+	}
+out:
+	ord_buf_release(&b);
+	return rc;
+}
+
 int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf bundle = ORD_BUF_INIT, out = ORD_BUF_INIT, report = ORD_BUF_INIT;
@@ -46,7 +84,9 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	const char **receipt_s = NULL, **head_paths = NULL;
 	size_t nreceipts = 0, nheads = 0, i;
 	unsigned char pk[32], (*receipts)[32] = NULL;
-	struct ord_head *heads = NULL;
+	struct ord_head *heads = NULL, *rcpt_heads = NULL;
+	const char **rcpt_names = NULL;
+	size_t nbare = 0, nrcpt = 0;
 	struct ord_verify_opts vo;
 	int rc, xml = 0, resolved = 0;
 	const struct cli_opt opts[] = {
@@ -83,11 +123,23 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	receipts = calloc(nreceipts + 1, sizeof(*receipts));
 	heads = calloc(nheads + 1, sizeof(*heads));
-	if (!receipts || !heads)
+	rcpt_heads = calloc(nreceipts + 1, sizeof(*rcpt_heads));
+	rcpt_names = calloc(nreceipts + 1, sizeof(*rcpt_names));
+	if (!receipts || !heads || !rcpt_heads || !rcpt_names)
 		abort();
-	for (i = 0; i < nreceipts; i++)
-		if ((rc = cli_hex_option(cmd, "--receipt", receipt_s[i], receipts[i], 32)) != 0)
+	/* a receipt is a file the game signed, or a bare commitment (the
+	 * player's word: threat model, 21) */
+	for (i = 0; i < nreceipts; i++) {
+		if (is_commitment(receipt_s[i])) {
+			if ((rc = cli_hex_option(cmd, "--receipt", receipt_s[i], receipts[nbare++],
+						 32)) != 0)
+				goto out;
+			continue;
+		}
+		if ((rc = load_receipt(receipt_s[i], &rcpt_heads[nrcpt])) != 0)
 			goto out;
+		rcpt_names[nrcpt++] = cli_input_name(receipt_s[i]);
+	}
 	if (pubkey_s) {
 		rc = ord_pubkey_parse(pk, pubkey_s);
 		if (rc == ORD_ENOTFOUND) {
@@ -126,7 +178,10 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	memset(&vo, 0, sizeof(vo));
 	vo.pubkey = pubkey_s ? pk : NULL;
 	vo.receipts = (const unsigned char(*)[32])receipts;
-	vo.nreceipts = nreceipts;
+	vo.nreceipts = nbare;
+	vo.receipt_heads = rcpt_heads;
+	vo.receipt_names = rcpt_names;
+	vo.nreceipt_heads = nrcpt;
 	vo.heads = heads;
 	vo.nheads = nheads;
 	vo.record_heads = rheads;
@@ -193,6 +248,8 @@ out:
 	free(head_paths);
 	free(receipts);
 	free(heads);
+	free(rcpt_heads);
+	free(rcpt_names);
 	free(rheads);
 	ord_buf_release(&bundle);
 	ord_buf_release(&scenario);

@@ -4,8 +4,11 @@
  *   orderly witness GAME --close [--key FILE] [--head FILE]
  *       the referee: no more events for the current phase; the head signed
  *       over them goes to every side, who then reveal their links
- *   orderly witness GAME --side SIDE --link HEX | --key FILE
- *       record a side's link for the current phase (HEX as the player's
+ *   orderly witness GAME --side SIDE --link HEX | --key FILE [--head FILE]
+ *       record a side's link for the current phase (with --head, write the
+ *       game's signed head of the entry that records it, for the player:
+ *       his proof that the link was in before the resolve; threat model,
+ *       22) (HEX as the player's
  *       own 'orderly witness --link-for' printed it, or derived here from
  *       his key file when he is at the table)
  *   orderly witness --link-for --head FILE --pubkey KEY --side SIDE --key FILE
@@ -626,7 +629,7 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 	struct ord_keypair kp;
 	unsigned char link[32];
 	ord_game *g = NULL;
-	int do_close = 0, link_for_ = 0, rc;
+	int do_close = 0, link_for_ = 0, rc, phase = 0, closed = 0;
 	const struct cli_opt opts[] = {
 		{ "close", NULL, &do_close },  { "side", &side, NULL },
 		{ "link", &link_s, NULL },     { "key", &key, NULL },
@@ -665,6 +668,18 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 		return rc;
 	if ((rc = cli_open_game(&g, argv[1])) != 0)
 		return rc;
+	/* the link head is signed once the link is recorded: a game that
+	 * cannot sign says so before */
+	if (head && !ord_game_can_sign(g)) {
+		rc = cli_usage_error(cmd,
+				     "the key of '%s' is kept outside the game file: the head of the link cannot be signed here (--key is the player's key); record the link without --head",
+				     argv[1]);
+		goto out;
+	}
+	if (head && (rc = ord_game_link_state(g, NULL, &phase, &closed, NULL)) < 0) {
+		rc = cli_fail(rc);
+		goto out;
+	}
 	if (key) {
 		if ((rc = cli_load_key(key, &kp)) != 0)
 			goto out;
@@ -679,6 +694,23 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	printf("witness link of %s recorded\n", side);
 	rc = CLI_OK;
+	if (head) {
+		struct ord_game_status st;
+		struct ord_head h;
+		struct ord_buf b = ORD_BUF_INIT;
+
+		if ((rc = ord_game_status(g, &st)) < 0 ||
+		    (rc = ord_game_link_head(g, &h, st.turn, side, phase)) < 0) {
+			rc = cli_fail(rc);
+			goto out;
+		}
+		ord_head_format(&h, &b);
+		rc = cli_write_output(head, b.buf, b.len);
+		ord_buf_release(&b);
+		if (!rc && strcmp(head, "-"))
+			printf("link head: %s (hand it to %s: the game's signature that the link of phase %d is in the log before its resolve)\n",
+			       head, side, phase);
+	}
 out:
 	memset(&kp, 0, sizeof(kp));
 	ord_game_free(g);

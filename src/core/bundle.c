@@ -1028,8 +1028,12 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 			     r->turn > 1 ? ", the previous exchange's" : "");
 	if (f->closes_unkept)
 		unkept_closes(out, r->turn, f->closes_unkept, n++);
-	if (!o || !o->nreceipts)
+	if (!o || (!o->nreceipts && !o->nreceipt_heads))
 		ord_buf_addf(out, "%s  no --receipt: your sheet was not checked\n",
+			     n++ ? "" : "not checked:\n");
+	else if (!o->nreceipt_heads)
+		ord_buf_addf(out,
+			     "%s  that the game gave your receipt: a bare commitment is your word (give the receipt head it signed: --receipt FILE)\n",
 			     n++ ? "" : "not checked:\n");
 	if (!o || !o->tables || !o->scenario)
 		ord_buf_addf(out,

@@ -1300,6 +1300,11 @@ int ord_game_pubkey(ord_game *g, unsigned char out[32])
 	return 0;
 }
 
+int ord_game_can_sign(ord_game *g)
+{
+	return g->have_sk;
+}
+
 int ord_game_use_key(ord_game *g, const struct ord_keypair *kp)
 {
 	char hex[65];
@@ -1394,6 +1399,113 @@ int ord_game_sign_head(struct ord_game *g, int turn, const char *at, struct ord_
 		out->phase = phase;
 	}
 	return 0;
+}
+
+/* ---- receipts and link heads: signed when asked, not stored ---- */
+
+struct entry_find {
+	const char *at; /* "receipt" or "link" */
+	int turn;
+	const char *side;
+	int version; /* receipt: the version; link: the phase */
+	const unsigned char *commitment;
+	int found;
+	int64_t seq;
+	unsigned char hash[32];
+};
+
+static int body_int_is(const char *body, const char *key, int want)
+{
+	char *v = ord_canon_get(body, key);
+	long n = 0;
+	int ok = v && !ord_parse_long(v, &n) && n == want;
+
+	free(v);
+	return ok;
+}
+
+static int entry_found(void *ud, const struct ord_rec_entry *e, const unsigned char prev[32])
+{
+	struct entry_find *f = ud;
+	char *side, *hex;
+	int ok;
+
+	(void)prev;
+	if (e->turn != f->turn || !ord_head_signs_kind(f->at, e->kind))
+		return 0;
+	side = ord_canon_get(e->body, "side");
+	ok = side && !strcmp(side, f->side) &&
+	     body_int_is(e->body, !strcmp(f->at, "link") ? "index" : "version", f->version);
+	free(side);
+	if (ok && f->commitment) {
+		char want[65];
+		ord_hex(want, f->commitment, 32);
+		hex = ord_canon_get(e->body, "commitment");
+		ok = hex && !strcmp(hex, want);
+		free(hex);
+	}
+	if (ok) {
+		f->found = 1;
+		f->seq = e->seq;
+		memcpy(f->hash, e->hash, 32);
+	}
+	return 0;
+}
+
+/* Sign the entry f names, found walking back from the log's head: the
+ * entry just written is the head when it is signed at once. */
+static int sign_entry(ord_game *g, struct ord_head *out, struct entry_find *f)
+{
+	unsigned char hash[32], msg[32];
+	static const unsigned char none[32];
+	struct ord_store_turn t;
+	int64_t seq, first = 1;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if ((err = ord_store_log_head(g->db, &seq, hash)) != 0)
+		return err;
+	if (ord_game_turn(g, &t, f->turn) == 0)
+		first = t.log_seq;
+	ord_error_clear();
+	for (; seq >= first && !f->found; seq--)
+		if ((err = ord_store_log_each(g->db, seq, seq, entry_found, f)) != 0)
+			return err;
+	if (!f->found)
+		return !strcmp(f->at, "link")
+			       ? ord_error_set(ORD_ENOTFOUND,
+					       "the log of turn %d records no link of %s for phase %d",
+					       f->turn, f->side, f->version)
+			       : ord_error_set(ORD_ENOTFOUND,
+					       "the log of turn %d holds no version %d of %s with that commitment",
+					       f->turn, f->version, f->side);
+	if (!g->have_sk)
+		return ord_error_set(ORD_EUSAGE,
+				     "the key of '%s' is kept outside the game file: give it with --key FILE to sign the %s",
+				     g->path, f->at);
+	memcpy(out->game_id, g->game_id, 16);
+	out->turn = f->turn;
+	snprintf(out->at, sizeof(out->at), "%s", f->at);
+	out->seq = f->seq;
+	memcpy(out->hash, f->hash, 32);
+	memcpy(out->key, g->pk, 32);
+	ord_sig_head_msg(msg, g->game_id, out->turn, out->at, out->seq, out->hash, none);
+	ord_sig_sign(out->signature, msg, g->sk);
+	return 0;
+}
+
+int ord_game_receipt_head(ord_game *g, struct ord_head *out, const struct ord_receipt *r)
+{
+	struct entry_find f = { "receipt", r->turn, r->side, r->version, r->commitment, 0, 0, { 0 } };
+
+	return sign_entry(g, out, &f);
+}
+
+int ord_game_link_head(ord_game *g, struct ord_head *out, int turn, const char *side, int phase)
+{
+	struct entry_find f = { "link", turn, side, phase, NULL, 0, 0, { 0 } };
+
+	return sign_entry(g, out, &f);
 }
 
 /* The head h as stored, of kind at, as a player is handed it. */

@@ -421,9 +421,7 @@ static void check_given_heads(struct audit *a, const struct ord_head *heads, siz
 			ord_vout_fail(&a->v,
 				      "%s: log entry %lld no longer has the hash that was signed: the history up to it was rewritten",
 				      what.buf, (long long)h->seq);
-		} else if (strcmp(e->kind, !strcmp(h->at, "open") || !strcmp(h->at, "exchange")
-						   ? "open"
-						   : h->at)) {
+		} else if (!ord_head_signs_kind(h->at, e->kind)) {
 			ord_vout_fail(&a->v,
 				      "%s: entry %lld is a '%s' entry, not what a head of the %s signs",
 				      what.buf, (long long)h->seq, e->kind, h->at);

@@ -305,7 +305,7 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 			     { "hash", "", 0, 0, 0 },  { "seed-commitment", "", 0, 0, 0 },
 			     { "key", "", 0, 0, 0 },   { "signature", "", 0, 0, 0 },
 			     { "phase", "", 0, 0, 1 }, { NULL, "", 0, 0, 0 } };
-	static const char *const ats[] = { "open", "seal", "close", "exchange" };
+	static const char *const ats[] = { "open", "seal", "close", "exchange", "receipt", "link" };
 	size_t i;
 	long v;
 	int err;
@@ -326,7 +326,7 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 			break;
 	if (i == ORD_ARRAY_SIZE(ats))
 		return ord_error_set(ORD_EBADDATA,
-				     "%s:%u: 'at' is '%s' (expected open, seal, close or exchange)",
+				     "%s:%u: 'at' is '%s' (expected open, seal, close, exchange, receipt or link)",
 				     name, f[2].line, f[2].value);
 	memcpy(out->at, ats[i], strlen(ats[i]) + 1);
 	if (ord_parse_long(f[3].value, &v) || v < 1)
@@ -368,6 +368,17 @@ void ord_head_format(const struct ord_head *h, struct ord_buf *out)
 			     "# The seed commitment is turn %d's: your sheets of turn %d commit to it\n"
 			     "# ('orderly sign --head FILE'), so its dice cannot be re-drawn.\n",
 			     ord_head_next_turn(h), ord_head_next_turn(h));
+	if (!strcmp(h->at, "receipt"))
+		ord_buf_adds(out,
+			     "# Your receipt: the game's signature over the log entry that stores your\n"
+			     "# sheet (its side, version and commitment).  After the exchange\n"
+			     "# 'orderly verify BUNDLE --receipt FILE' shows that this very sheet was\n"
+			     "# the one sealed: the game signed it, it is not only your word.\n");
+	if (!strcmp(h->at, "link"))
+		ord_buf_adds(out,
+			     "# Your witness link is recorded: the game's signature over the log entry\n"
+			     "# that records it.  'orderly verify BUNDLE --head FILE' fails if the\n"
+			     "# phase was resolved on a history without it (your side stood in for).\n");
 	if (h->phase > 0)
 		ord_buf_addf(out,
 			     "# The close of phase %d's events: reveal your witness link of phase %d\n"
@@ -391,6 +402,35 @@ void ord_head_format(const struct ord_head *h, struct ord_buf *out)
 	ord_buf_adds(out, "\nsignature: ");
 	ord_buf_add_hex(out, h->signature, 64);
 	ord_buf_addch(out, '\n');
+}
+
+int ord_head_signs_kind(const char *at, const char *kind)
+{
+	if (!strcmp(at, "open") || !strcmp(at, "exchange"))
+		return !strcmp(kind, "open");
+	/* a receipt signs the entry that logs what a side handed in: a sheet,
+	 * a referee-less commitment or its opening; a link head the entry of
+	 * a witness link */
+	if (!strcmp(at, "receipt"))
+		return !strcmp(kind, "sheet") || !strcmp(kind, "commit") || !strcmp(kind, "opening");
+	if (!strcmp(at, "link"))
+		return !strcmp(kind, "witness");
+	return !strcmp(kind, at);
+}
+
+void ord_receipt_head_format(const struct ord_head *h, const struct ord_receipt *r, struct ord_buf *out)
+{
+	struct ord_buf t = ORD_BUF_INIT;
+	const char *nl;
+
+	ord_head_format(h, &t);
+	nl = strchr(t.buf, '\n');
+	ord_buf_add(out, t.buf, (size_t)(nl + 1 - t.buf));
+	ord_buf_addf(out, "# turn %d, side %s, version %d, commitment ", r->turn, r->side, r->version);
+	ord_buf_add_hex(out, r->commitment, 32);
+	ord_buf_addch(out, '\n');
+	ord_buf_adds(out, nl + 1);
+	ord_buf_release(&t);
 }
 
 int ord_head_next_turn(const struct ord_head *h)

@@ -986,55 +986,119 @@ static void check_next_last(struct vr *x)
 
 /* ---- receipts and heads ---- */
 
-static void check_receipts(struct vr *x)
+/* The sheet a receipt names by its commitment c (label: how the
+ * messages name the receipt): here, unchanged, and the one sealed. */
+static void check_commitment(struct vr *x, const unsigned char c[32], const char *label)
 {
 	const struct ord_record *r = x->r;
-	size_t i, k, j;
+	const struct ord_rec_sheet *s = NULL;
+	size_t k, j;
+
+	for (k = 0; k < r->sheets.n; k++)
+		if (!memcmp(r->sheets.v[k].commitment, c, 32))
+			s = &r->sheets.v[k];
+	if (!s) {
+		for (k = 0; k < r->commits.n; k++)
+			if (!memcmp(r->commits.v[k].commitment, c, 32))
+				break;
+		if (k < r->commits.n)
+			ord_vout_fail(x->v,
+				      "receipt %s: the commitment of %s (version %d) is here, but its sheet was never opened",
+				      label, r->commits.v[k].side, r->commits.v[k].version);
+		else
+			ord_vout_fail(x->v,
+				      "receipt %s: no sheet of turn %d has this commitment (a receipt of another turn, or your sheet was dropped or replaced, or the turn's seed was re-drawn)",
+				      label, r->turn);
+		return;
+	}
+	if (!s->commit_ok) {
+		ord_vout_fail(x->v,
+			      "receipt %s: the sheet of %s with this commitment was changed (its bytes no longer give it)",
+			      label, s->side);
+		return;
+	}
+	for (j = 0; x->have_sealed && j < x->sc.nsides; j++) {
+		if (strcmp(x->sc.sides[j].id, s->side))
+			continue;
+		if (x->sealed[j].version != s->version)
+			ord_vout_fail(x->v,
+				      "receipt %s: the sheet of %s, version %d, is here unchanged, but version %d was sealed instead",
+				      label, s->side, s->version, x->sealed[j].version);
+		else
+			ord_vout_ok(x->v,
+				    "receipt %s: the sheet of %s, version %d, is here unchanged and was the one sealed",
+				    label, s->side, s->version);
+	}
+	if (!x->have_sealed)
+		ord_vout_ok(x->v, "receipt %s: the sheet of %s, version %d, is here unchanged",
+			    label, s->side, s->version);
+}
+
+static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
+			const unsigned char hash[32], int has_sc, const unsigned char sc[32],
+			const char *what);
+
+/* A receipt the game signed (a head of the entry that logs the sheet):
+ * its signature by the game's key, the entry in this turn's chain with
+ * the hash signed, and the sheet of the commitment the entry logs. */
+static void check_receipt_head(struct vr *x, const struct ord_head *h, const char *name)
+{
+	const struct ord_record *r = x->r;
+	const struct ord_rec_entry *e;
+	struct ord_buf what = ORD_BUF_INIT, lab = ORD_BUF_INIT;
+	unsigned char c[32];
+	char hex[65], mine[33];
+
+	ord_buf_addf(&what, "%s (signed by the game's key, entry %lld)", name, (long long)h->seq);
+	ord_buf_addf(&lab, "receipt %s", what.buf);
+	ord_hex(mine, r->game_id, 16);
+	if (memcmp(h->game_id, r->game_id, 16)) {
+		ord_hex(hex, h->game_id, 16);
+		ord_vout_fail(x->v,
+			      "receipt %s: a receipt of another game (game %s), not of this bundle's (game %s)",
+			      name, hex, mine);
+	} else if (memcmp(h->key, r->key, 32)) {
+		ord_hex(hex, h->key, 32);
+		ord_vout_fail(x->v,
+			      "receipt %s: signed by key %s, not by the game's key here: no receipt the game gave",
+			      name, hex);
+	} else if (ord_head_check(h)) {
+		ord_vout_fail(x->v,
+			      "receipt %s: its signature does not hold: the file was changed after the game signed it",
+			      name);
+	} else if (h->turn != r->turn) {
+		ord_vout_fail(x->v,
+			      "receipt %s: a receipt of turn %d, not of this bundle's turn %d: give it to the verify of turn %d's bundle",
+			      name, h->turn, r->turn, h->turn);
+	} else if (!head_matches(x, h->at, h->turn, h->seq, h->hash, 0, NULL, lab.buf)) {
+		e = ord_record_entry(r, h->seq);
+		if (!e || !ord_vr_body_hex(e->body, "commitment", c, 32))
+			ord_vout_fail(x->v, "receipt %s: entry %lld logs no commitment", what.buf,
+				      (long long)h->seq);
+		else
+			check_commitment(x, c, what.buf);
+	}
+	ord_buf_release(&what);
+	ord_buf_release(&lab);
+}
+
+static void check_receipts(struct vr *x)
+{
+	size_t i;
 	char hex[65];
 
 	for (i = 0; x->o && i < x->o->nreceipts; i++) {
-		const struct ord_rec_sheet *s = NULL;
-
 		ord_hex(hex, x->o->receipts[i], 32);
-		for (k = 0; k < r->sheets.n; k++)
-			if (!memcmp(r->sheets.v[k].commitment, x->o->receipts[i], 32))
-				s = &r->sheets.v[k];
-		if (!s) {
-			for (k = 0; k < r->commits.n; k++)
-				if (!memcmp(r->commits.v[k].commitment, x->o->receipts[i], 32))
-					break;
-			if (k < r->commits.n)
-				ord_vout_fail(x->v,
-					      "receipt %s: the commitment of %s (version %d) is here, but its sheet was never opened",
-					      hex, r->commits.v[k].side, r->commits.v[k].version);
-			else
-				ord_vout_fail(x->v,
-					      "receipt %s: no sheet of turn %d has this commitment (a receipt of another turn, or your sheet was dropped or replaced, or the turn's seed was re-drawn)",
-					      hex, r->turn);
-			continue;
-		}
-		if (!s->commit_ok) {
-			ord_vout_fail(x->v,
-				      "receipt %s: the sheet of %s with this commitment was changed (its bytes no longer give it)",
-				      hex, s->side);
-			continue;
-		}
-		for (j = 0; x->have_sealed && j < x->sc.nsides; j++) {
-			if (strcmp(x->sc.sides[j].id, s->side))
-				continue;
-			if (x->sealed[j].version != s->version)
-				ord_vout_fail(x->v,
-					      "receipt %s: the sheet of %s, version %d, is here unchanged, but version %d was sealed instead",
-					      hex, s->side, s->version, x->sealed[j].version);
-			else
-				ord_vout_ok(x->v,
-					    "receipt %s: the sheet of %s, version %d, is here unchanged and was the one sealed",
-					    hex, s->side, s->version);
-		}
-		if (!x->have_sealed)
-			ord_vout_ok(x->v, "receipt %s: the sheet of %s, version %d, is here unchanged",
-				    hex, s->side, s->version);
+		check_commitment(x, x->o->receipts[i], hex);
+		/* a commitment is 32 bytes anybody can compute for a sheet of
+		 * his own (found by a red-team review, threat model 21) */
+		ord_vout_note(x->v,
+			      "receipt %s: a bare commitment: your word, not evidence the game gave it; the receipt head the game signed is evidence (--receipt FILE)",
+			      hex);
 	}
+	for (i = 0; x->o && i < x->o->nreceipt_heads; i++)
+		check_receipt_head(x, &x->o->receipt_heads[i],
+				   x->o->receipt_names ? x->o->receipt_names[i] : "(a receipt head)");
 }
 
 /* One signed head against the record (what names it); 0 when it matches. */
@@ -1081,11 +1145,7 @@ static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
 		if (!memcmp(have, hash, 32)) {
 			/* the entry it signs is the one its kind says, of the
 			 * turn it names */
-			int ok = !strcmp(at, "open") || !strcmp(at, "exchange")
-					 ? !strcmp(e->kind, "open")
-				 : !strcmp(at, "seal") ? !strcmp(e->kind, "seal")
-						       : !strcmp(e->kind, "close");
-			if (!ok) {
+			if (!ord_head_signs_kind(at, e->kind)) {
 				ord_vout_fail(x->v,
 					      "%s: entry %lld is a '%s' entry, not what a head of the %s signs",
 					      what, (long long)seq, e->kind, at);
@@ -1134,8 +1194,13 @@ static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
 	}
 	if (memcmp(have, hash, 32)) {
 		ord_vout_fail(x->v,
-			      "%s: entry %lld does not have the hash that was signed: the history up to it was rewritten",
-			      what, (long long)seq);
+			      "%s: entry %lld does not have the hash that was signed: the history up to it was rewritten%s",
+			      what, (long long)seq,
+			      !strcmp(at, "link")
+				      ? " (the link the game signed as recorded is not in the history its phase was resolved on)"
+			      : !strcmp(at, "receipt")
+				      ? " (the sheet the game signed as stored is not in it: dropped or replaced)"
+				      : "");
 		return -1;
 	}
 	return 0;

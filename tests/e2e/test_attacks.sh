@@ -592,6 +592,141 @@ ks resolve $g
 expect_exit 0 ord audit $g
 note "20: a void that leaves a later event against the orders"
 
+# ------------------------------------------------------------ 21. a receipt the player forged
+# (a red team acting as a player) A bare commitment is 32 bytes anybody
+# computes for a sheet of his own: after the exchange blue "signs" a sheet
+# he never handed in with a throwaway key and shows its commitment as his
+# last receipt; verify fails it as a sheet dropped, and nothing the honest
+# referee held refuted it.  Now the receipt is the game's signed head of the
+# entry that stores the sheet (submit --receipt-head): only what the game
+# signed is evidence, and a bare commitment is said to be the player's word.
+expect_exit 0 ord new rc.game --scenario scenario.xml --head rc.game.open.head
+expect_exit 0 ord submit rc.game --side blue "$BFIX/blue-1.txt" --receipt-head blue-1.receipt
+expect_in "$OUT" "receipt head: blue-1.receipt (the game's signature of the entry that stores this sheet"
+BARE=$(field commitment "$OUT")
+expect_line "$(cat blue-1.receipt)" "^# turn 1, side blue, version 1, commitment $BARE\$"
+expect_line "$(cat blue-1.receipt)" "^at: receipt\$"
+expect_exit 0 ord submit rc.game --side red "$BFIX/red-1b.txt"
+played rc.game
+RCKEY=$(pubkey rc.game)
+expect_exit 0 ord verify rc.game.xml --pubkey "$RCKEY" --receipt blue-1.receipt
+expect_in "$OUT" "ok: receipt blue-1.receipt (signed by the game's key, entry 4): the sheet of blue, version 1, is here unchanged and was the one sealed"
+expect_not_in "$OUT" "not checked:
+  that the game gave your receipt"
+# the forged one: a commitment of a sheet never handed in
+expect_exit 0 ord keygen throwaway.key
+printf 'B1 ↑ 1\n' >claimed.txt
+expect_exit 0 ord sign --head rc.game.open.head --pubkey "$RCKEY" --side blue --key throwaway.key claimed.txt
+FORGED=$(field commitment "$OUT")
+expect_exit 1 ord verify rc.game.xml --pubkey "$RCKEY" --receipt "$FORGED"
+expect_in "$OUT" "FAILED: receipt $FORGED: no sheet of turn 1 has this commitment"
+expect_in "$OUT" "note: receipt $FORGED: a bare commitment: your word, not evidence the game gave it; the receipt head the game signed is evidence (--receipt FILE)"
+# the true commitment alone still checks the sheet, said to be his word
+expect_exit 0 ord verify rc.game.xml --pubkey "$RCKEY" --receipt "$BARE"
+expect_in "$OUT" "ok: receipt $BARE: the sheet of blue, version 1, is here unchanged and was the one sealed"
+expect_in "$OUT" "
+  that the game gave your receipt: a bare commitment is your word (give the receipt head it signed: --receipt FILE)"
+# a receipt head he made up: the key it names is not the game's; altered, it does not hold
+sed "s/^key: .*/key: $(sed -n 's/^public: //p' throwaway.key)/" blue-1.receipt >other-key.receipt
+expect_exit 1 ord verify rc.game.xml --pubkey "$RCKEY" --receipt other-key.receipt
+expect_in "$OUT" "FAILED: receipt other-key.receipt: signed by key $(sed -n 's/^public: //p' throwaway.key), not by the game's key here: no receipt the game gave"
+sed 's/^entry: 4$/entry: 5/' blue-1.receipt >moved.receipt
+expect_exit 1 ord verify rc.game.xml --pubkey "$RCKEY" --receipt moved.receipt
+expect_in "$OUT" "FAILED: receipt moved.receipt: its signature does not hold: the file was changed after the game signed it"
+# files that are no receipt, named with what was expected
+expect_exit 65 ord verify rc.game.xml --receipt rc.game.seal.head
+expect_in "$ERR" "--receipt rc.game.seal.head: a signed head of turn 1's seal, not a receipt (at: receipt): give it with --head"
+expect_exit 65 ord verify rc.game.xml --receipt claimed.txt
+expect_in "$ERR" "--receipt claimed.txt: not a receipt: expected a receipt head the game signed ('orderly signed head v2', at: receipt; submit --receipt-head, the receipt mail's attachment) or a commitment of 64 hex digits (claimed.txt:1:"
+expect_exit 0 ord new rc-other.game --scenario scenario.xml
+expect_exit 0 ord submit rc-other.game --side blue "$BFIX/blue-1.txt" --receipt-head other-game.receipt
+expect_exit 1 ord verify rc.game.xml --pubkey "$RCKEY" --receipt other-game.receipt
+expect_in "$OUT" "FAILED: receipt other-game.receipt: a receipt of another game (game "
+# and the referee's side of it: the sheet he put in blue's place (a copy
+# made after blue's submit, blue's entry replaced) fails the receipt the
+# game signed, which is evidence against him
+expect_exit 0 ord new rc-swap.game --scenario scenario.xml --head rc-swap.game.open.head
+cp rc-swap.game rc-swap-fork.game
+expect_exit 0 ord submit rc-swap.game --side blue "$BFIX/blue-1.txt" --receipt-head swap.receipt
+rm -f rc-swap.game rc-swap.game-wal rc-swap.game-shm
+mv rc-swap-fork.game rc-swap.game
+# the same bytes under the referee's nonce: another commitment, another entry
+expect_exit 0 ord submit rc-swap.game --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord submit rc-swap.game --side red "$BFIX/red-1b.txt"
+played rc-swap.game
+expect_exit 1 ord verify rc-swap.game.xml --pubkey "$(pubkey rc-swap.game)" --receipt swap.receipt
+expect_in "$OUT" "FAILED: receipt swap.receipt (signed by the game's key, entry 4): entry 4 does not have the hash that was signed: the history up to it was rewritten (the sheet the game signed as stored is not in it: dropped or replaced)"
+# a game whose key is kept outside its file signs the receipt with --key
+expect_exit 0 ord keygen rc-ref.key
+expect_exit 0 ord new rc-key.game --scenario scenario.xml --key rc-ref.key
+expect_exit 64 ord submit rc-key.game --side blue "$BFIX/blue-1.txt" --receipt-head k.receipt
+expect_in "$ERR" "the key of 'rc-key.game' is kept outside the game file: give it with --key FILE to sign the receipt head"
+expect_exit 0 ord submit rc-key.game --side blue "$BFIX/blue-1.txt" --receipt-head k.receipt --key rc-ref.key
+expect_in "$OUT" "version 1"
+note "21: a receipt the player forged"
+
+# ------------------------------------------------------------ 22. a witness link withheld, then shown as "proof"
+# (the same red team) Red sends no link of phase 1; the referee resolves
+# with --stand-in; after the exchange red computes the link (it can be
+# computed at any time from the close head) and shows it as the link the
+# referee ignored.  It proves only that he can compute it.  Now the game
+# signs the entry that records a link (witness --head, the mail judge's
+# reply): a player whose link was in holds that head, and a resolve on a
+# history without it fails his verify; one who holds none sent none.
+expect_exit 0 ord keygen w-blue.key
+expect_exit 0 ord keygen w-red.key
+expect_exit 0 ord new wl.game --scenario scenario.xml --witnessed --head wl.open.head
+WKEY=$(pubkey wl.game)
+wsubmit() {  # wsubmit SIDE SHEET: signed with a witness chain; the nonce in NONCE_SIDE
+	expect_exit 0 ord sign --head wl.open.head --pubkey "$WKEY" --side "$1" --key "w-$1.key" --witness "$2"
+	local s=$OUT
+	expect_exit 0 ord submit wl.game --side "$1" --witness "$(field witness "$s")" --nonce "$(field nonce "$s")" "$2"
+	printf -v "NONCE_$1" '%s' "$(field nonce "$s")"
+}
+wsubmit blue "$BFIX/blue-1.txt"
+wsubmit red "$BFIX/red-1b.txt"
+expect_exit 0 ord seal wl.game --head wl.seal.head
+expect_exit 0 ord event wl.game move unit=B1 distance=2
+expect_exit 0 ord witness wl.game --close --head wl.close-1.head
+cp wl.game wl-fork.game
+expect_exit 0 ord witness --link-for --head wl.close-1.head --pubkey "$WKEY" --side red --key w-red.key --nonce "$NONCE_red" --phase 1 --record red.links
+RLINK=$(field link "$OUT")
+expect_exit 0 ord witness wl.game --side red --link "$RLINK" --head red-link-1.head
+expect_in "$OUT" "link head: red-link-1.head (hand it to red: the game's signature that the link of phase 1 is in the log before its resolve)"
+expect_line "$(cat red-link-1.head)" "^at: link\$"
+# the honest referee: the resolve on the history red's head signs holds it
+expect_exit 0 ord witness wl.game --side blue --key w-blue.key --head blue-link-1.head
+expect_exit 0 ord resolve wl.game
+for _ in 2 3 4 5; do
+	expect_exit 0 ord witness wl.game --close
+	expect_exit 0 ord witness wl.game --side blue --key w-blue.key
+	expect_exit 0 ord witness wl.game --side red --key w-red.key
+	expect_exit 0 ord resolve wl.game
+done
+expect_exit 0 ord exchange wl.game --head wl.exchange.head
+expect_exit 0 ord export wl.game --turn 1 -o wl.xml
+expect_exit 0 ord verify wl.xml --pubkey "$WKEY" --head red-link-1.head --head wl.close-1.head
+expect_in "$OUT" "ok: the head you kept of turn 1's link (entry "
+expect_exit 0 ord audit wl.game --head red-link-1.head
+expect_in "$OUT" "ok: the head you kept of turn 1's link (entry "
+# the dishonest one: red's link recorded (red holds its head), the phase
+# resolved on a copy without it, red stood in for
+mv wl-fork.game wl2.game
+expect_exit 0 ord resolve wl2.game --stand-in
+for _ in 2 3 4 5; do
+	expect_exit 0 ord witness wl2.game --close
+	expect_exit 0 ord witness wl2.game --side blue --key w-blue.key
+	expect_exit 0 ord witness wl2.game --side red --key w-red.key
+	expect_exit 0 ord resolve wl2.game
+done
+expect_exit 0 ord exchange wl2.game
+expect_exit 0 ord export wl2.game --turn 1 -o wl2.xml
+expect_exit 1 ord verify wl2.xml --pubkey "$WKEY" --head red-link-1.head --head wl.close-1.head
+expect_line "$OUT" "FAILED: the head you kept of turn 1's link \(entry [0-9]+\): entry [0-9]+ does not have the hash that was signed: the history up to it was rewritten \(the link the game signed as recorded is not in the history its phase was resolved on\)"
+# and a player who withheld his link holds no such head: the link he
+# computes after the exchange is no proof of when it was sent
+note "22: a witness link withheld, then shown as proof"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game
