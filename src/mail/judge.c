@@ -137,8 +137,12 @@ struct judge {
 	int sheet_answer;       /* a receipt or a rejection: not rate-limited */
 	int proven;             /* a proof held: a passphrase, OpenPGP, signed lines (J8) */
 	int notice;             /* the reply says the mail was not proven (J8) */
-	int quiet;              /* no reply (rate limit, loop) */
-	int answered;           /* the message is marked processed */
+	/* the signed head the reply carries (a receipt's, a link's), if any */
+	struct mail_attach att;
+	struct ord_buf att_text, att_name;
+	size_t natt;
+	int quiet;    /* no reply (rate limit, loop) */
+	int answered; /* the message is marked processed */
 };
 
 /* ---- replies ---- */
@@ -191,8 +195,9 @@ static int queue_reply(struct judge *j)
 		if (ok) {
 			mail_judge_from(j->g, &from);
 			ord_buf_addf(&subj, "[%s] %s", ord_game_name(j->g), j->subject.buf);
-			mail_compose(&out, from.buf, j->rcpt, subj.buf, j->reply.buf, j->m->message_id,
-				     j->m->references, ord_game_name(j->g), NULL, 0);
+			mail_compose(&out, from.buf, j->rcpt, subj.buf, j->reply.buf,
+				     j->m->message_id, j->m->references, ord_game_name(j->g),
+				     j->natt ? &j->att : NULL, j->natt);
 			err = ord_mail_queue(j->g, &queued, NULL, out.message_id, j->rcpt,
 					     out.bytes.buf, out.bytes.len);
 			mail_out_release(&out);
@@ -383,6 +388,22 @@ static int put_links(struct judge *j, int phase)
 	return 0;
 }
 
+/* The reply carries h, a head the game signs for this player alone (a
+ * receipt, a link recorded: threat model, 21 and 22), as name. */
+static void attach_signed(struct judge *j, const struct ord_head *h, const struct ord_receipt *r)
+{
+	ord_buf_reset(&j->att_text);
+	if (r)
+		ord_receipt_head_format(h, r, &j->att_text);
+	else
+		ord_head_format(h, &j->att_text);
+	j->att.filename = j->att_name.buf;
+	j->att.type = "text/plain";
+	j->att.data = j->att_text.buf;
+	j->att.len = j->att_text.len;
+	j->natt = 1;
+}
+
 /* A side's link was recorded (cmd_link): its reply, in the change's
  * transaction. */
 static int link_taken(struct judge *j, const struct ord_change *c)
@@ -399,6 +420,28 @@ static int link_taken(struct judge *j, const struct ord_change *c)
 		     "Your side's witness link for phase %d ('%s') of turn %d is recorded: it\n"
 		     "leads to the chain your sheet committed to.\n\n",
 		     phase, c->phase, c->turn);
+	{
+		struct ord_head h;
+		ord_buf_reset(&j->att_name);
+		ord_buf_addf(&j->att_name, "link-%d-%d-%s.head", c->turn, phase, c->side);
+		if ((err = ord_game_link_head(j->g, &h, c->turn, c->side, phase)) == 0) {
+			attach_signed(j, &h, NULL);
+			ord_buf_addf(&j->reply,
+				     "The game's signed head of the entry that records it is attached\n"
+				     "(%s): keep it. It proves your link was in the log before the\n"
+				     "phase was resolved: 'orderly verify BUNDLE --head %s' fails if the\n"
+				     "phase was resolved on a history without it (your side stood in for).\n\n",
+				     j->att_name.buf, j->att_name.buf);
+		} else if (err == ORD_EUSAGE) {
+			/* the game's key is kept outside its file */
+			ord_error_clear();
+			ord_buf_adds(&j->reply,
+				     "No signed head of it is attached: the game's key is not in the\n"
+				     "judge's file. Ask the referee for it ('orderly witness --head').\n\n");
+		} else {
+			return err;
+		}
+	}
 	if ((err = put_links(j, phase)) != 0)
 		return err;
 	ord_buf_adds(&j->reply,
@@ -434,11 +477,34 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 			     "commitment: %s\n",
 			     c->turn, c->turn, c->side, c->receipt->version, hex);
 		put_deadline(j);
-		ord_buf_addf(&j->reply,
-			     "\nKeep the commitment: after the exchange, 'orderly verify' with\n"
-			     "--receipt %s proves that this very sheet was the one\n"
-			     "sealed. A new mail with ORDERS replaces this version until the deadline.\n",
-			     hex);
+		{
+			struct ord_head h;
+			ord_buf_reset(&j->att_name);
+			ord_buf_addf(&j->att_name, "receipt-%d-%s-%d.head", c->turn, c->side,
+				     c->receipt->version);
+			if ((err = ord_game_receipt_head(g, &h, c->receipt)) == 0) {
+				attach_signed(j, &h, c->receipt);
+				ord_buf_addf(&j->reply,
+					     "\nKeep the attached receipt %s: the game's signature of the\n"
+					     "entry that stores this sheet. After the exchange, 'orderly verify'\n"
+					     "with --receipt %s proves that this very sheet was\n"
+					     "the one sealed (the commitment alone is only your word).\n"
+					     "A new mail with ORDERS replaces this version until the deadline.\n",
+					     j->att_name.buf, j->att_name.buf);
+			} else if (err == ORD_EUSAGE) {
+				/* the game's key is kept outside its file */
+				ord_error_clear();
+				ord_buf_addf(&j->reply,
+					     "\nKeep the commitment: after the exchange, 'orderly verify' with\n"
+					     "--receipt %s checks that this very sheet was the one\n"
+					     "sealed. No receipt signed by the game is attached: its key is not\n"
+					     "in the judge's file. A new mail with ORDERS replaces this version\n"
+					     "until the deadline.\n",
+					     hex);
+			} else {
+				return err;
+			}
+		}
 		put_reading(j);
 		ord_buf_reset(&j->result);
 		ord_buf_addf(&j->result, "orders of %s stored: turn %d version %d", c->side,
@@ -1815,6 +1881,8 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	ord_buf_init(&j.subject);
 	ord_buf_init(&j.result);
 	ord_buf_init(&j.reading);
+	ord_buf_init(&j.att_text);
+	ord_buf_init(&j.att_name);
 	mail_body_init(&b);
 	mail_msg_read(&m, raw, len, o->recipient);
 	mail_body_parse(&b, m.subject, m.text ? m.text : m.attachment);
@@ -2140,5 +2208,7 @@ out:
 	ord_buf_release(&j.subject);
 	ord_buf_release(&j.result);
 	ord_buf_release(&j.reading);
+	ord_buf_release(&j.att_text);
+	ord_buf_release(&j.att_name);
 	return rc;
 }

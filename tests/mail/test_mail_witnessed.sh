@@ -92,6 +92,17 @@ END
 EOF
 	RECEIPT[$who]=$(mime "$(last_mail $who "receipt: turn 1")" body | sed -n 's/^commitment: *//p')
 	[[ ${#RECEIPT[$who]} == 64 ]] || fail "no receipt for $who"
+	# the receipt the game signed (threat model, 21): a head of the
+	# entry that stores the sheet, attached
+	f=$(last_mail $who "receipt: turn 1")
+	expect_eq "$(mime "$f" attachments)" "receipt-1-$who-1.head" "$who: the receipt mail's attachment"
+	expect_in "$(mime "$f" body)" "Keep the attached receipt receipt-1-$who-1.head: the game's signature of the"
+	expect_in "$(mime "$f" attach:receipt-1-$who-1.head)" "
+# turn 1, side $who, version 1, commitment ${RECEIPT[$who]}
+"
+	expect_in "$(mime "$f" attach:receipt-1-$who-1.head)" "
+at: receipt
+"
 done
 ordu seal "$G" >/dev/null
 tick
@@ -213,6 +224,10 @@ $who" ;;
 		f=$(last_mail $who "link recorded: turn 1, phase $p, $who")
 		body=$(mime "$f" body)
 		expect_in "$body" "Your side's witness link for phase $p"
+		# the game's head of the entry that records it (threat model, 22)
+		expect_eq "$(mime "$f" attachments)" "link-1-$p-$who.head" "$who: the link reply's attachment"
+		expect_in "$body" "The game's signed head of the entry that records it is attached
+(link-1-$p-$who.head): keep it."
 		expect_not_in "$body" "${LINK[blue]}"
 		expect_not_in "$body" "${LINK[red]}"
 		if [[ $who == blue ]]; then
@@ -257,10 +272,15 @@ for who in blue red; do
 	expect_not_in "$(mime "$f" attachments)" "close-1-"
 	expect_in "$(mime "$f" body)" "close-1-P.head came with the mail of phase P's close"
 	cmd=${cmd/GAME-KEY/$(opening_key $who)}
-	cmd=${cmd/RECEIPT/${RECEIPT[$who]}}
+	cmd=${cmd/RECEIPT/receipt-1-$who-1.head}
 	cmd=${cmd/orderly verify/\"\$ORDERLY\" verify}
+	for p in 1 2 3 4 5; do
+		cmd+=" --head link-1-$p-$who.head"
+	done
 	out=$(cd "$TMP/$who" && eval "$cmd" 2>&1) || fail "$who: '$cmd' failed: $out"
 	expect_in "$out" "verified: every check holds"
+	expect_in "$out" "ok: receipt receipt-1-$who-1.head (signed by the game's key, entry "
+	expect_in "$out" "the head you kept of turn 1's link (entry "
 	expect_in "$out" "the head you kept of turn 1's close"
 	expect_not_in "$out" "close of phase"
 	expect_not_in "$out" "no --head"
