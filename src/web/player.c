@@ -33,6 +33,47 @@ struct player {
 	long form_turn;
 };
 
+/* The receipt the game signs (docs/threat-model.md, 21): the head of the
+ * log entry that stores the sheet, offered as a file beside the receipt
+ * and shown; the commitment alone is only the player's word. */
+static void receipt_head(struct ord_buf *b, ord_game *g, struct player *p)
+{
+	struct ord_buf text = ORD_BUF_INIT, name = ORD_BUF_INIT;
+	struct ord_head h;
+	size_t i;
+
+	if (ord_game_receipt_head(g, &h, &p->receipt) != 0) {
+		/* a game whose key is kept outside its file signs none here */
+		ord_error_clear();
+		ord_buf_adds(b, "<p class=\"muted\">No receipt signed by the game: its key is not "
+				"in the server's game file. Keep the commitment.</p>\n");
+		return;
+	}
+	ord_receipt_head_format(&h, &p->receipt, &text);
+	ord_buf_addf(&name, "%s-receipt-%d-%s-%d.head", p->name, p->receipt.turn, p->receipt.side,
+		     p->receipt.version);
+	ord_buf_adds(b, "<p>The game's signed receipt: <a class=\"receipt-head\" download=\"");
+	web_esc(b, name.buf);
+	ord_buf_adds(b, "\" href=\"data:text/plain;charset=utf-8,");
+	for (i = 0; i < text.len; i++) {
+		unsigned char c = (unsigned char)text.buf[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+			ord_buf_addch(b, (char)c);
+		else
+			ord_buf_addf(b, "%%%02X", c);
+	}
+	ord_buf_adds(b, "\">");
+	web_esc(b, name.buf);
+	ord_buf_adds(b, "</a>. Keep this file: it is the game's signature of the entry that stores "
+			"your sheet, and <code>orderly verify BUNDLE --receipt FILE</code> checks it. "
+			"The commitment alone is only your word.</p>\n"
+			"<details><summary>The receipt file</summary><pre class=\"receipt-head\">");
+	web_esc(b, text.buf);
+	ord_buf_adds(b, "</pre></details>\n");
+	ord_buf_release(&text);
+	ord_buf_release(&name);
+}
+
 static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p)
 {
 	unsigned char id[16], pk[32];
@@ -65,7 +106,9 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p)
 	ord_error_clear();
 	ord_buf_adds(b, "<dt>Stored at</dt><dd>");
 	web_esc(b, now.buf);
-	ord_buf_adds(b, "</dd></dl><p class=\"noprint\"><button type=\"button\" class=\"print\" "
+	ord_buf_adds(b, "</dd></dl>");
+	receipt_head(b, g, p);
+	ord_buf_adds(b, "<p class=\"noprint\"><button type=\"button\" class=\"print\" "
 			"hidden>Print the receipt</button></p></section>\n");
 	ord_buf_release(&now);
 }

@@ -459,6 +459,12 @@ def run_checks(base, qb, ks, games):
     st, _, body = fr.post("/g/qb/side/french", {"turn": "1", "action": "submit", "sheet": sheet.replace("\n", "\r\n")})
     m = re.search(r'class="hex commitment">([0-9a-f]{64})<', body)
     ok(st == 200 and m, "submit gives a receipt")
+    # the receipt the game signs (threat model, 21), offered as a file
+    rh = re.search(r'<pre class="receipt-head">(.*?)</pre>', body, re.S)
+    ok(rh and "\nat: receipt\n" in rh.group(1) and
+       "# turn 1, side french, version 1, commitment %s\n" % (m.group(1) if m else "") in rh.group(1) and
+       'download="qb-receipt-1-french-1.head"' in body,
+       "the receipt the game signs is offered beside the receipt: %s" % (rh.group(1) if rh else body[:300]))
     ok("french       submitted (version 1)" in info(qb), "the sheet is stored")
     asheet = W.demo_sheet(1, "allied") + "# %s behind the ridge\n" % CANARY
     st, _, body = al.post("/g/qb/side/allied", {"turn": "1", "action": "submit", "sheet": asheet})
