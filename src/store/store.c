@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store/schema.h"
 #include "store/stmt.h"
 #include "store/store.h"
 
@@ -102,9 +103,10 @@ static void test_pause_init(sqlite3 *db)
 
 /* The last error of db says the file is damaged (not a bug of ours: bad
  * data): a bad page, or a schema that is not the one the migrations made
- * (the file's checked at open to have every table, and our statements are
- * written for its columns: one of them missing is a schema changed in the
- * file, by hand or by a flipped byte of a CREATE TABLE). */
+ * (the file's is compared with it at open, ord_store_check_schema, and our
+ * statements are written for its columns: one of them missing is a schema
+ * changed in the file, by hand or by a flipped byte of a CREATE TABLE,
+ * after the open, by another process). */
 static int damaged(sqlite3 *db)
 {
 	int rc = db ? sqlite3_errcode(db) & 0xff : SQLITE_OK;
@@ -372,8 +374,11 @@ static int query_int(sqlite3 *db, const char *sql, int *out)
 	return rc;
 }
 
-/* Apply every migration newer than the file's user_version, in one transaction. */
-static int migrate(sqlite3 *db, int from)
+/* Apply every migration newer than the file's user_version, in one
+ * transaction, and see that the schema they leave is the build's (path
+ * names the file): a file of an older format whose schema was changed by
+ * hand is refused as it was, the migration rolled back. */
+static int migrate(sqlite3 *db, const char *path, int from)
 {
 	int v, err = 0;
 
@@ -396,6 +401,8 @@ static int migrate(sqlite3 *db, int from)
 		if ((err = ord_store_exec(db, pragma)) != 0)
 			goto out;
 	}
+	if ((err = ord_store_check_schema(db, path)) != 0)
+		goto out;
 	err = ord_store_commit(db);
 out:
 	if (err)
@@ -523,7 +530,7 @@ int ord_store_create(sqlite3 **out, const char *path)
 	}
 	snprintf(pragma, sizeof(pragma), "PRAGMA application_id = %d", ORD_APPLICATION_ID);
 	if ((err = ord_store_exec(db, pragma)) != 0 || (err = set_pragmas(db)) != 0 ||
-	    (err = migrate(db, 0)) != 0)
+	    (err = migrate(db, path, 0)) != 0)
 		goto out;
 	*out = db;
 	db = NULL;
@@ -677,121 +684,6 @@ static int check_open(sqlite3 *db, const char *path, int *version)
 	return old_protocol(path, *version);
 }
 
-/*
- * Does every table the migrations make exist?  A file with a table
- * dropped (by hand, with sqlite3) is as damaged as one with a bad page,
- * and is said so here, at open, rather than as "no such table" from the
- * first command that reads it.  The tables are read from the migrations'
- * own lines: "CREATE TABLE name", "DROP TABLE name", "ALTER TABLE a
- * RENAME TO b", each at the start of a line (schema/sql is written so).
- */
-static int word_at(const char **p, const char *w)
-{
-	size_t n = strlen(w);
-
-	if (strncasecmp(*p, w, n) || (*p)[n] != ' ')
-		return 0;
-	for (*p += n; **p == ' ';)
-		(*p)++;
-	return 1;
-}
-
-static size_t name_len(const char *p)
-{
-	size_t n = 0;
-
-	while (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') ||
-	       (p[n] >= '0' && p[n] <= '9'))
-		n++;
-	return n;
-}
-
-/* Add (add 1) or remove (add 0) a name in the list of n names. */
-static void names_set(const char **names, size_t *lens, size_t *n, size_t max, const char *name,
-		      size_t len, int add)
-{
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if (lens[i] == len && !strncasecmp(names[i], name, len))
-			break;
-	if (add && i == *n && *n < max) {
-		names[*n] = name;
-		lens[(*n)++] = len;
-	} else if (!add && i < *n) {
-		names[i] = names[--*n];
-		lens[i] = lens[*n];
-	}
-}
-
-#define MAX_TABLES 64
-
-/* The tables one migration's lines make, drop and rename, applied to the
- * list of n names (pointers into the migration's text). */
-static void migration_tables(const char *sql, const char **names, size_t *lens, size_t *n)
-{
-	const char *p, *a;
-	size_t alen;
-
-	for (p = sql; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (word_at(&p, "CREATE") && word_at(&p, "TABLE")) {
-			if (word_at(&p, "IF") && word_at(&p, "NOT"))
-				word_at(&p, "EXISTS");
-			names_set(names, lens, n, MAX_TABLES, p, name_len(p), 1);
-		} else if (word_at(&p, "DROP") && word_at(&p, "TABLE")) {
-			if (word_at(&p, "IF"))
-				word_at(&p, "EXISTS");
-			names_set(names, lens, n, MAX_TABLES, p, name_len(p), 0);
-		} else if (word_at(&p, "ALTER") && word_at(&p, "TABLE")) {
-			a = p;
-			alen = name_len(a);
-			for (p += alen; *p == ' ';)
-				p++;
-			if (word_at(&p, "RENAME") && word_at(&p, "TO")) {
-				names_set(names, lens, n, MAX_TABLES, a, alen, 0);
-				names_set(names, lens, n, MAX_TABLES, p, name_len(p), 1);
-			}
-		}
-	}
-}
-
-static int check_tables(sqlite3 *db, const char *path)
-{
-	const char *names[MAX_TABLES];
-	size_t lens[MAX_TABLES], n = 0;
-	const struct ord_resource *r;
-	sqlite3_stmt *st = NULL;
-	int v, rc, err = 0;
-
-	for (v = 1; v <= ord_store_schema_version(); v++)
-		for (r = ord_resources; r->name; r++)
-			if (is_migration(r->name) && migration_number(r->name) == v)
-				migration_tables((const char *)r->data, names, lens, &n);
-	/* what the file has is struck off the list: what is left is missing */
-	if ((err = ord_store_prepare(db, &st, "SELECT name FROM sqlite_schema WHERE type = 'table'")) !=
-	    0)
-		goto out;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *t = (const char *)sqlite3_column_text(st, 0);
-
-		if (t)
-			names_set(names, lens, &n, MAX_TABLES, t, strlen(t), 0);
-	}
-	if (rc != SQLITE_DONE) {
-		err = ord_store_error(db, "reading the game's tables");
-		goto out;
-	}
-	if (n)
-		err = ord_error_set(ORD_EBADDATA,
-				    "'%s' is a damaged game file (its table '%.*s' is missing); restore it from a copy",
-				    path, (int)lens[0], names[0]);
-out:
-	sqlite3_finalize(st);
-	return err;
-}
-
 /* Append path to b as the path of an SQLite URI ("file:...", RFC 3986):
  * every byte but the unreserved ones and '/' percent-encoded. */
 static void uri_path(struct ord_buf *b, const char *path)
@@ -935,7 +827,7 @@ int ord_store_open_ext(sqlite3 **out, const char *path, unsigned int flags)
 			return err;
 		ord_error_clear();
 		if ((err = open_readonly(&db, path, &version)) != 0 ||
-		    (err = check_tables(db, path)) != 0)
+		    (err = ord_store_check_schema(db, path)) != 0)
 			goto out;
 		goto done;
 	}
@@ -964,9 +856,11 @@ int ord_store_open_ext(sqlite3 **out, const char *path, unsigned int flags)
 	if ((err = check_open(db, path, &version)) != 0 || (err = set_pragmas(db)) != 0)
 		goto out;
 	test_pause_init(db);
-	if (version < ord_store_schema_version() && (err = migrate(db, version)) != 0)
-		goto out;
-	if ((err = check_tables(db, path)) != 0)
+	/* a schema changed by hand is refused before anything is written
+	 * (an older format's, inside its migration's transaction) */
+	err = version < ord_store_schema_version() ? migrate(db, path, version)
+						   : ord_store_check_schema(db, path);
+	if (err)
 		goto out;
 done:
 	*out = db;

@@ -5,6 +5,8 @@
  *   store.c    opening with the right pragmas, refusing files that are not
  *              orderly games (or of an older log protocol), migrations from
  *              schema/sql (embedded), transactions, checkpoints
+ *   schema.c   the file's schema compared at open with the migrations'
+ *              (described by the build, cmake/schema-desc.c)
  *   log.c      the hash-chained log and its head
  *   rows.c     the game, sides, units, turns, sheets, commitments, events,
  *              witness links, phase rows and signed heads
@@ -43,8 +45,9 @@ int ord_store_open(sqlite3 **out, const char *path);
 /* The same with ORD_OPEN_* flags (orderly.h, ord_game_open_ext): with
  * ORD_OPEN_READONLY, a file this process may not write is opened
  * read-only, changing nothing.  Without it such a file is refused with
- * ORD_ECANTWRITE.  Either way a file missing a table of the schema is
- * refused as damaged (ORD_EBADDATA). */
+ * ORD_ECANTWRITE.  Either way a file whose schema is not the one the
+ * migrations make (a table, column or index missing, renamed, added or
+ * declared otherwise) is refused as damaged (ORD_EBADDATA), unchanged. */
 int ord_store_open_ext(sqlite3 **out, const char *path, unsigned int flags);
 void ord_store_close(sqlite3 *db);
 /* The newest schema version this build knows. */

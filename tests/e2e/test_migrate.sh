@@ -24,6 +24,16 @@ sql g.game "UPDATE game SET scenario = (SELECT scenario FROM game_scenario);
 	PRAGMA user_version = 9;" >/dev/null
 expect_eq "$(sql g.game "SELECT hex(scenario) FROM game" | sha256sum)" "$scenario_sha" "the old row"
 
+# a copy whose schema was changed by hand (a column renamed) is refused as
+# damaged, its migration rolled back: the file left as it was, of schema 9
+cp g.game renamed.game
+sql renamed.game "ALTER TABLE unit RENAME COLUMN attrs TO attributes" >/dev/null
+before=$(sha renamed.game)
+expect_exit 65 ord info renamed.game
+expect_eq "$ERR" "orderly: 'renamed.game' is a damaged game file (its table 'unit' has no column 'attrs'); restore it from a copy" "an old file changed by hand"
+expect_eq "$(sha renamed.game)" "$before" "the bytes of the old file changed by hand"
+expect_eq "$(sql renamed.game "PRAGMA user_version")" 9 "the schema of the old file changed by hand"
+
 # opened: migrated, the scenario in its own row and the same bytes
 expect_exit 0 ord info g.game
 expect_in "$OUT" "turn:      1 (sealed"

@@ -5,7 +5,8 @@
 # change nothing, to it or beside it; the commands that change a game say
 # the file may not be written (exit 73), as `new` does for a directory that
 # does not exist; a -wal file beside a read-only game is read, or the game
-# refused, never ignored; and a file with a table dropped is damaged (65).
+# refused, never ignored; and a file with a table dropped, or a column or an
+# index changed by hand, is damaged (65) and left as it was.
 #
 # As root, who may write any file, the readers run as 'nobody' (setpriv,
 # runuser or su): the test fails rather than pass without a reader the
@@ -192,6 +193,51 @@ for c in info audit "report --referee"; do
 	expect_eq "$ERR" "orderly: 'd.game' is a damaged game file (its table 'roll' is missing); restore it from a copy" "$c on a game without its table roll"
 done
 expect_eq "$(sha d.game)" "$before" "the bytes of the damaged game"
+
+# ---------------------------------------------------------------- a column changed by hand
+# a column renamed, dropped or added, an index dropped: refused at open,
+# each with what differs from the schema the migrations make, before a
+# command that would not use the column writes anything
+schema_changed() {  # NAME SQL MESSAGE
+	local want="orderly: '$1.game' is a damaged game file ($3); restore it from a copy"
+	cp g.game "$1.game"
+	sql "$1.game" "$2" >/dev/null
+	before=$(sha "$1.game")
+	expect_exit 65 ord info "$1.game"
+	expect_eq "$ERR" "$want" "info on $1.game"
+	expect_exit 65 ord audit "$1.game"
+	expect_eq "$ERR" "$want" "audit on $1.game"
+	expect_exit 65 ord deadline "$1.game" +2h
+	expect_eq "$ERR" "$want" "deadline on $1.game"
+	# and read-only, by a reader who may not write it
+	chmod a-w "$1.game"
+	run rd info "$1.game"
+	[[ $RC == 65 ]] || fail "info on a read-only $1.game exited $RC, expected 65"
+	expect_eq "$ERR" "$want" "a read-only $1.game"
+	expect_eq "$(sha "$1.game")" "$before" "the bytes of $1.game"
+}
+schema_changed renamed "ALTER TABLE unit RENAME COLUMN attrs TO attributes" \
+	"its table 'unit' has no column 'attrs'"
+schema_changed dropped "ALTER TABLE event DROP COLUMN void_reason" \
+	"its table 'event' has no column 'void_reason'"
+schema_changed added "ALTER TABLE unit ADD COLUMN note TEXT" \
+	"its table 'unit' has a column 'note', which the game's schema does not give it"
+schema_changed unindexed "DROP INDEX log_kind" "its index 'log_kind' is missing"
+schema_changed repointed "PRAGMA writable_schema = ON;
+	UPDATE sqlite_schema SET sql = replace(sql, 'REFERENCES log(seq) DEFERRABLE', 'REFERENCES turn(turn) DEFERRABLE')
+	WHERE name = 'roll'; PRAGMA writable_schema = RESET" \
+	"its table 'roll' has its column 'log_seq' REFERENCES turn(turn), where the game's schema has it REFERENCES log(seq)"
+# a file whose statements differ from the migrations' only in what SQLite
+# makes nothing of (a comment, as in a file made by an orderly whose
+# migration was worded otherwise) is the same schema, and opens
+cp g.game commented.game
+sql commented.game "PRAGMA writable_schema = ON;
+	UPDATE sqlite_schema SET sql = replace(sql, '-- unit id', '-- the unit''s id') WHERE name = 'result';
+	PRAGMA writable_schema = RESET" >/dev/null
+[[ "$(sql commented.game "SELECT sql FROM sqlite_schema WHERE name = 'result'")" == *"the unit's id"* ]] ||
+	fail "the comment of table result was not changed (fix the test)"
+expect_exit 0 ord audit commented.game
+expect_in "$OUT" "clean"
 # and the game it was copied from is whole
 expect_exit 0 ord audit g.game
 
