@@ -558,6 +558,11 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 		}
 		if (bd->exch.len)
 			ord_buf_addf(&body, " \\\n        --head %s", bd->names[2].buf);
+		/* witnessed dice: the close heads the player answered, which
+		 * witness --link-for kept, fail a close answered on a copy of
+		 * the game even when no mail of the true close reached him */
+		if (side && bd->nclose)
+			ord_buf_adds(&body, " \\\n        --record YOUR.key.links");
 		ord_buf_adds(&body, "\n\n");
 		ord_buf_adds(&body, side ? "GAME-KEY: the game's public key, as the mail of turn 1's opening\n"
 					   "gave it.\n"
@@ -585,6 +590,12 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 				     t);
 		if (bd->exch.len)
 			ord_buf_addf(&body, "%s is attached.\n", bd->names[2].buf);
+		if (side && bd->nclose)
+			ord_buf_adds(&body,
+				     "YOUR.key.links: the record 'orderly witness --link-for' kept beside\n"
+				     "your key file of every close head you answered; with it verify fails\n"
+				     "on a close you answered on a copy of the game (leave --record out if\n"
+				     "you answered no close of this game).\n");
 		/* the report mailed is not signed: the bundle's record is */
 		if (side)
 			ord_buf_addf(&body,

@@ -209,6 +209,8 @@ verify_bundle() {
 	[[ -n "$cmd" ]] || fail "$who: no verify command in the bundle mail"
 	expect_in "$cmd" "--receipt RECEIPT"
 	expect_in "$cmd" "--pubkey GAME-KEY"
+	# no witnessed dice: no record of close heads answered
+	expect_not_in "$cmd" "--record"
 	# the head of the opening (the previous exchange's) ties this turn to
 	# what the referee signed before
 	expect_in "$cmd" "--head open-$turn.head"

@@ -271,8 +271,16 @@ for who in blue red; do
 	# the heads he kept are not mailed again under their names
 	expect_not_in "$(mime "$f" attachments)" "close-1-"
 	expect_in "$(mime "$f" body)" "close-1-P.head came with the mail of phase P's close"
+	# and the record witness --link-for kept of the closes he answered,
+	# which fails a close answered on a copy of the game
+	expect_in "$cmd" "--record YOUR.key.links"
+	expect_in "$(mime "$f" body)" "YOUR.key.links: the record 'orderly witness --link-for' kept beside
+your key file of every close head you answered; with it verify fails
+on a close you answered on a copy of the game"
+	[[ -s "$TMP/$who/$who.key.links" ]] || fail "$who: witness --link-for kept no record beside his key"
 	cmd=${cmd/GAME-KEY/$(opening_key $who)}
 	cmd=${cmd/RECEIPT/receipt-1-$who-1.head}
+	cmd=${cmd/YOUR.key.links/$who.key.links}
 	cmd=${cmd/orderly verify/\"\$ORDERLY\" verify}
 	for p in 1 2 3 4 5; do
 		cmd+=" --head link-1-$p-$who.head"
@@ -282,6 +290,7 @@ for who in blue red; do
 	expect_in "$out" "ok: receipt receipt-1-$who-1.head (signed by the game's key, entry "
 	expect_in "$out" "the head you kept of turn 1's link (entry "
 	expect_in "$out" "the head you kept of turn 1's close"
+	expect_in "$out" "the head your witness record keeps of turn 1's close"
 	expect_not_in "$out" "close of phase"
 	expect_not_in "$out" "no --head"
 done
@@ -332,6 +341,7 @@ cmd=$(mime "$(last_mail blue "turn bundle")" body | sed -n '/^    orderly verify
 expect_in "$cmd" "--head close-2-1.head"
 expect_in "$cmd" "--head close-2-2.head"
 expect_not_in "$cmd" "close-2-3"
+expect_in "$cmd" "--record YOUR.key.links"
 # turn 3 sealed with no sheet: a stand-in has no chain and owes no link
 ordu seal "$G" --force >/dev/null
 ordu witness "$G" --close >/dev/null
