@@ -569,10 +569,12 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 					 : "GAME-KEY: the game's public key, as you keep it.\n");
 		if (side)
 			ord_buf_addf(&body,
-				     "RECEIPT: the commitment of the receipt of the last orders you sent\n"
-				     "for turn %d (leave --receipt out if you sent none): not of a receipt\n"
-				     "mail for orders you did not send, which would be another sheet's.\n",
-				     t);
+				     "RECEIPT: the receipt file the receipt mail of the last orders you\n"
+				     "sent for turn %d attached, receipt-%d-%s-V.head, which the game\n"
+				     "signed (its commitment works too, but is only your word; leave\n"
+				     "--receipt out if you sent none): not of a receipt mail for orders\n"
+				     "you did not send, which would be another sheet's.\n",
+				     t, t, side);
 		if (kept_open)
 			ord_buf_addf(&body,
 				     "open-%d.head came with the mail of the turn's opening.\n", t);

@@ -209,6 +209,10 @@ verify_bundle() {
 	[[ -n "$cmd" ]] || fail "$who: no verify command in the bundle mail"
 	expect_in "$cmd" "--receipt RECEIPT"
 	expect_in "$cmd" "--pubkey GAME-KEY"
+	# RECEIPT is the file the game signed, the commitment only his word
+	expect_in "$(mime "$f" body)" "RECEIPT: the receipt file the receipt mail of the last orders you
+sent for turn $turn attached, receipt-$turn-$who-V.head, which the game
+signed (its commitment works too, but is only your word"
 	# no witnessed dice: no record of close heads answered
 	expect_not_in "$cmd" "--record"
 	# the head of the opening (the previous exchange's) ties this turn to
