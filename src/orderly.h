@@ -367,6 +367,9 @@ struct ord_submit_opts {
  * over its sides (64 MiB each of two: 64 versions of the largest sheet
  * the web page and the mail judge take, 1 MiB). */
 int64_t ord_game_sheet_budget(const ord_game *g);
+/* *version: the version of side's sheet of the open turn stored with this
+ * nonce, 0 when none (a signed sheet sent again is refused). */
+int ord_game_nonce_stored(ord_game *g, const char *side, const unsigned char nonce[32], int *version);
 int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
 			 size_t len, const struct ord_submit_opts *opts, struct ord_diag *diag);
 /* Seal the turn.  force=0 seals only if every side has submitted (or the
@@ -666,6 +669,11 @@ struct ord_head {
 	/* appended by the witnessed-close issue */
 	int phase; /* "close": the phase (1-based) whose events it closes, signed with
 		    * the rest; 0 in a close head of an earlier orderly, which states none */
+	/* appended by the signed-receipt issue: a "receipt" states the
+	 * commitment of the sheet it receipts, signed with the rest, which the
+	 * entry it signs must log and the player compares with his own */
+	int has_commitment;
+	unsigned char commitment[32];
 };
 /* The turn whose sheets a head's seed commitment binds (turn + 1 after an
  * exchange, 1 at the game's opening), 0 for a head without one. */

@@ -130,6 +130,13 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	/* a receipt is a file the game signed, or a bare commitment (the
 	 * player's word: threat model, 21) */
 	for (i = 0; i < nreceipts; i++) {
+		if (!is_commitment(receipt_s[i]) && strcmp(receipt_s[i], "-") &&
+		    access(receipt_s[i], F_OK) != 0) {
+			rc = cli_usage_error(cmd,
+					     "--receipt: '%s' is neither a receipt file nor a commitment of 64 hexadecimal digits",
+					     receipt_s[i]);
+			goto out;
+		}
 		if (is_commitment(receipt_s[i])) {
 			if ((rc = cli_hex_option(cmd, "--receipt", receipt_s[i], receipts[nbare++],
 						 32)) != 0)

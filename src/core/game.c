@@ -1437,6 +1437,12 @@ static int entry_found(void *ud, const struct ord_rec_entry *e, const unsigned c
 	ok = side && !strcmp(side, f->side) &&
 	     body_int_is(e->body, !strcmp(f->at, "link") ? "index" : "version", f->version);
 	free(side);
+	if (ok && !strcmp(e->kind, "sheet")) {
+		/* a stand-in (hold, repeat) is no sheet the side handed in */
+		char *source = ord_canon_get(e->body, "source");
+		ok = source && !strcmp(source, "submitted");
+		free(source);
+	}
 	if (ok && f->commitment) {
 		char want[65];
 		ord_hex(want, f->commitment, 32);
@@ -1489,7 +1495,12 @@ static int sign_entry(ord_game *g, struct ord_head *out, struct entry_find *f)
 	out->seq = f->seq;
 	memcpy(out->hash, f->hash, 32);
 	memcpy(out->key, g->pk, 32);
-	ord_sig_head_msg(msg, g->game_id, out->turn, out->at, out->seq, out->hash, none);
+	if (f->commitment) {
+		out->has_commitment = 1;
+		memcpy(out->commitment, f->commitment, 32);
+	}
+	ord_sig_head_msg(msg, g->game_id, out->turn, out->at, out->seq, out->hash,
+			 f->commitment ? f->commitment : none);
 	ord_sig_sign(out->signature, msg, g->sk);
 	return 0;
 }

@@ -304,7 +304,8 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 			     { "at", "", 0, 0, 0 },    { "entry", "", 0, 0, 0 },
 			     { "hash", "", 0, 0, 0 },  { "seed-commitment", "", 0, 0, 0 },
 			     { "key", "", 0, 0, 0 },   { "signature", "", 0, 0, 0 },
-			     { "phase", "", 0, 0, 1 }, { NULL, "", 0, 0, 0 } };
+			     { "phase", "", 0, 0, 1 }, { "commitment", "", 0, 0, 1 },
+			     { NULL, "", 0, 0, 0 } };
 	static const char *const ats[] = { "open", "seal", "close", "exchange", "receipt", "link" };
 	size_t i;
 	long v;
@@ -345,6 +346,21 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 					     name, f[8].line);
 		out->phase = (int)v;
 	}
+	/* a receipt states the sheet's commitment: the game signs which sheet
+	 * it receipts, not only an entry (found by a red-team review) */
+	if (!strcmp(out->at, "receipt")) {
+		if (!f[9].seen)
+			return ord_error_set(ORD_EBADDATA,
+					     "%s: a receipt head has no 'commitment' (expected the sheet's, 64 hex digits)",
+					     name);
+		if ((err = field_hex(out->commitment, 32, &f[9], name)) != 0)
+			return err;
+		out->has_commitment = 1;
+	} else if (f[9].seen) {
+		return ord_error_set(ORD_EBADDATA,
+				     "%s:%u: a head of a %s has no commitment (only a receipt has)",
+				     name, f[9].line, out->at);
+	}
 	out->has_seed_commitment = !strcmp(out->at, "open") || !strcmp(out->at, "exchange");
 	if (!out->has_seed_commitment) {
 		if (strcmp(f[5].value, "none"))
@@ -371,7 +387,8 @@ void ord_head_format(const struct ord_head *h, struct ord_buf *out)
 	if (!strcmp(h->at, "receipt"))
 		ord_buf_adds(out,
 			     "# Your receipt: the game's signature over the log entry that stores your\n"
-			     "# sheet (its side, version and commitment).  After the exchange\n"
+			     "# sheet and over its commitment below.  Check now that the commitment is\n"
+			     "# the one 'orderly sign' gave you.  After the exchange\n"
 			     "# 'orderly verify BUNDLE --receipt FILE' shows that this very sheet was\n"
 			     "# the one sealed: the game signed it, it is not only your word.\n");
 	if (!strcmp(h->at, "link"))
@@ -397,6 +414,10 @@ void ord_head_format(const struct ord_head *h, struct ord_buf *out)
 		ord_buf_add_hex(out, h->seed_commitment, 32);
 	else
 		ord_buf_adds(out, "none");
+	if (h->has_commitment) {
+		ord_buf_adds(out, "\ncommitment: ");
+		ord_buf_add_hex(out, h->commitment, 32);
+	}
 	ord_buf_adds(out, "\nkey: ");
 	ord_buf_add_hex(out, h->key, 32);
 	ord_buf_adds(out, "\nsignature: ");
@@ -451,6 +472,8 @@ int ord_head_check(const struct ord_head *h)
 		ord_sig_close_msg(msg, h->game_id, h->turn, h->phase, h->seq, h->hash);
 	else
 		ord_sig_head_msg(msg, h->game_id, h->turn, h->at, h->seq, h->hash,
-				 h->has_seed_commitment ? h->seed_commitment : none);
+				 h->has_seed_commitment ? h->seed_commitment
+				 : h->has_commitment    ? h->commitment
+							: none);
 	return ord_sig_check(h->signature, msg, h->key) ? ORD_ETAMPERED : 0;
 }

@@ -986,6 +986,28 @@ static void check_next_last(struct vr *x)
 
 /* ---- receipts and heads ---- */
 
+/* Is a receipt given beside the others (a bare commitment, or the
+ * commitment a receipt head states) of side's sheet of this version? */
+static int receipt_given_of(struct vr *x, const char *side, int version)
+{
+	const struct ord_record *r = x->r;
+	size_t i, k;
+
+	for (k = 0; k < r->sheets.n; k++) {
+		const struct ord_rec_sheet *s = &r->sheets.v[k];
+		if (s->version != version || strcmp(s->side, side))
+			continue;
+		for (i = 0; x->o && i < x->o->nreceipts; i++)
+			if (!memcmp(x->o->receipts[i], s->commitment, 32))
+				return 1;
+		for (i = 0; x->o && i < x->o->nreceipt_heads; i++)
+			if (x->o->receipt_heads[i].has_commitment &&
+			    !memcmp(x->o->receipt_heads[i].commitment, s->commitment, 32))
+				return 1;
+	}
+	return 0;
+}
+
 /* The sheet a receipt names by its commitment c (label: how the
  * messages name the receipt): here, unchanged, and the one sealed. */
 static void check_commitment(struct vr *x, const unsigned char c[32], const char *label)
@@ -1020,7 +1042,14 @@ static void check_commitment(struct vr *x, const unsigned char c[32], const char
 	for (j = 0; x->have_sealed && j < x->sc.nsides; j++) {
 		if (strcmp(x->sc.sides[j].id, s->side))
 			continue;
-		if (x->sealed[j].version != s->version)
+		if (x->sealed[j].version != s->version &&
+		    receipt_given_of(x, s->side, x->sealed[j].version))
+			/* a version handed in before the one sealed, whose
+			 * receipt is given too: no sheet put in its place */
+			ord_vout_note(x->v,
+				      "receipt %s: the sheet of %s, version %d, is here unchanged; version %d, whose receipt you gave too, was sealed",
+				      label, s->side, s->version, x->sealed[j].version);
+		else if (x->sealed[j].version != s->version)
 			ord_vout_fail(x->v,
 				      "receipt %s: the sheet of %s, version %d, is here unchanged, but version %d was sealed instead",
 				      label, s->side, s->version, x->sealed[j].version);
@@ -1049,7 +1078,9 @@ static void check_receipt_head(struct vr *x, const struct ord_head *h, const cha
 	unsigned char c[32];
 	char hex[65], mine[33];
 
-	ord_buf_addf(&what, "%s (signed by the game's key, entry %lld)", name, (long long)h->seq);
+	ord_hex(hex, h->commitment, 32);
+	ord_buf_addf(&what, "%s (signed by the game's key, entry %lld, commitment %.16s...)", name,
+		     (long long)h->seq, hex);
 	ord_buf_addf(&lab, "receipt %s", what.buf);
 	ord_hex(mine, r->game_id, 16);
 	if (memcmp(h->game_id, r->game_id, 16)) {
@@ -1071,12 +1102,27 @@ static void check_receipt_head(struct vr *x, const struct ord_head *h, const cha
 			      "receipt %s: a receipt of turn %d, not of this bundle's turn %d: give it to the verify of turn %d's bundle",
 			      name, h->turn, r->turn, h->turn);
 	} else if (!head_matches(x, h->at, h->turn, h->seq, h->hash, 0, NULL, lab.buf)) {
+		char *source = NULL;
+
 		e = ord_record_entry(r, h->seq);
+		if (e && !strcmp(e->kind, "sheet"))
+			source = ord_canon_get(e->body, "source");
 		if (!e || !ord_vr_body_hex(e->body, "commitment", c, 32))
 			ord_vout_fail(x->v, "receipt %s: entry %lld logs no commitment", what.buf,
 				      (long long)h->seq);
+		else if (!h->has_commitment || memcmp(c, h->commitment, 32))
+			/* the game signed one sheet's entry and another's
+			 * commitment: a receipt made to pass another sheet */
+			ord_vout_fail(x->v,
+				      "receipt %s: entry %lld logs another sheet than the commitment the receipt states",
+				      what.buf, (long long)h->seq);
+		else if (source && strcmp(source, "submitted"))
+			ord_vout_fail(x->v,
+				      "receipt %s: entry %lld is the NMR policy's stand-in (%s), no sheet the side handed in: no receipt the game gives",
+				      what.buf, (long long)h->seq, source);
 		else
 			check_commitment(x, c, what.buf);
+		free(source);
 	}
 	ord_buf_release(&what);
 	ord_buf_release(&lab);

@@ -41,12 +41,17 @@ static void receipt_head(struct ord_buf *b, ord_game *g, struct player *p)
 	struct ord_buf text = ORD_BUF_INIT, name = ORD_BUF_INIT;
 	struct ord_head h;
 	size_t i;
+	int err;
 
-	if (ord_game_receipt_head(g, &h, &p->receipt) != 0) {
+	if ((err = ord_game_receipt_head(g, &h, &p->receipt)) != 0) {
 		/* a game whose key is kept outside its file signs none here */
+		ord_buf_adds(b, "<p class=\"muted\">No receipt signed by the game: ");
+		if (err == ORD_EUSAGE)
+			ord_buf_adds(b, "its key is not in the server's game file.");
+		else
+			web_esc(b, ord_error_last());
+		ord_buf_adds(b, " Keep the commitment.</p>\n");
 		ord_error_clear();
-		ord_buf_adds(b, "<p class=\"muted\">No receipt signed by the game: its key is not "
-				"in the server's game file. Keep the commitment.</p>\n");
 		return;
 	}
 	ord_receipt_head_format(&h, &p->receipt, &text);

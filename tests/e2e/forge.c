@@ -28,6 +28,9 @@
  *       says it closes PHASE (whatever SEQ is); PHASE 0: one that states no
  *       phase, as an orderly before the witnessed-close issue signed it;
  *       TURN: that says it is of turn TURN (else the entry's own)
+ *   ord_forge sign-receipt GAME SEQ COMMITMENT
+ *       print a receipt head of log entry SEQ, signed by the game's key,
+ *       that states COMMITMENT (64 hex digits), whatever SEQ logs
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -431,19 +434,53 @@ static void sign_close(ord_game *g, int64_t seq, int phase, int turn)
 	ord_buf_release(&b);
 }
 
+/* A receipt head of entry seq stating the commitment hex. */
+static void sign_receipt(ord_game *g, int64_t seq, const char *hex)
+{
+	sqlite3_stmt *st = prep(g->db, "SELECT turn, hash FROM log WHERE seq = ?");
+	struct ord_buf b = ORD_BUF_INIT;
+	unsigned char msg[32];
+	struct ord_head h;
+
+	sqlite3_bind_int64(st, 1, seq);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		die("no such entry");
+	memset(&h, 0, sizeof(h));
+	memcpy(h.game_id, g->game_id, 16);
+	h.turn = sqlite3_column_int(st, 0);
+	snprintf(h.at, sizeof(h.at), "receipt");
+	h.seq = seq;
+	memcpy(h.hash, sqlite3_column_blob(st, 1), 32);
+	sqlite3_finalize(st);
+	if (ord_unhex(h.commitment, 32, hex) != 32)
+		die("a commitment is 64 hex digits");
+	h.has_commitment = 1;
+	memcpy(h.key, g->pk, 32);
+	ord_sig_head_msg(msg, h.game_id, h.turn, h.at, h.seq, h.hash, h.commitment);
+	ord_sig_sign(h.signature, msg, g->sk);
+	ord_head_format(&h, &b);
+	fputs(b.buf, stdout);
+	ord_buf_release(&b);
+}
+
 int main(int argc, char **argv)
 {
 	ord_game *g = NULL;
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: ord_forge rechain|redraw-seed|digest|skip-phase|stand-in-nonce|sign-close GAME [ARG...]\n");
+			"usage: ord_forge rechain|redraw-seed|digest|skip-phase|stand-in-nonce|sign-close|sign-receipt GAME [ARG...]\n");
 		return 64;
 	}
 	if (ord_builtin_register() || ord_game_open(&g, argv[2]))
 		die(argv[2]);
 	if (!strcmp(argv[1], "sign-close") && (argc == 5 || argc == 6)) {
 		sign_close(g, atoll(argv[3]), atoi(argv[4]), argc == 6 ? atoi(argv[5]) : 0);
+		ord_game_free(g);
+		return 0;
+	}
+	if (!strcmp(argv[1], "sign-receipt") && argc == 5) {
+		sign_receipt(g, atoll(argv[3]), argv[4]);
 		ord_game_free(g);
 		return 0;
 	}

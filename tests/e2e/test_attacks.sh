@@ -610,7 +610,7 @@ expect_exit 0 ord submit rc.game --side red "$BFIX/red-1b.txt"
 played rc.game
 RCKEY=$(pubkey rc.game)
 expect_exit 0 ord verify rc.game.xml --pubkey "$RCKEY" --receipt blue-1.receipt
-expect_in "$OUT" "ok: receipt blue-1.receipt (signed by the game's key, entry 4): the sheet of blue, version 1, is here unchanged and was the one sealed"
+expect_in "$OUT" "ok: receipt blue-1.receipt (signed by the game's key, entry 4, commitment ${BARE:0:16}...): the sheet of blue, version 1, is here unchanged and was the one sealed"
 expect_not_in "$OUT" "not checked:
   that the game gave your receipt"
 # the forged one: a commitment of a sheet never handed in
@@ -655,7 +655,48 @@ expect_exit 0 ord submit rc-swap.game --side blue "$BFIX/blue-1.txt"
 expect_exit 0 ord submit rc-swap.game --side red "$BFIX/red-1b.txt"
 played rc-swap.game
 expect_exit 1 ord verify rc-swap.game.xml --pubkey "$(pubkey rc-swap.game)" --receipt swap.receipt
-expect_in "$OUT" "FAILED: receipt swap.receipt (signed by the game's key, entry 4): entry 4 does not have the hash that was signed: the history up to it was rewritten (the sheet the game signed as stored is not in it: dropped or replaced)"
+SWAPC=$(sed -n 's/^commitment: //p' swap.receipt)
+expect_in "$OUT" "FAILED: receipt swap.receipt (signed by the game's key, entry 4, commitment ${SWAPC:0:16}...): entry 4 does not have the hash that was signed: the history up to it was rewritten (the sheet the game signed as stored is not in it: dropped or replaced)"
+# (a second red team, on the receipts) the game signs which sheet it
+# receipts, not only an entry: a receipt of red's version 1 entry given
+# for his version 2, which the referee never stored, states version 2's
+# commitment (red compares it with his own when it comes) and fails; a
+# receipt of blue's NMR stand-in fails; and a player who gives the
+# receipts of both his versions is not told the first was replaced
+expect_exit 0 ord new rv.game --scenario scenario.xml
+expect_exit 0 ord submit rv.game --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord submit rv.game --side red "$BFIX/red-1.txt" --receipt-head rv-1.receipt
+cp rv.game rv-honest.game
+expect_exit 0 ord submit rv-honest.game --side red "$BFIX/red-1b.txt" --receipt-head rv-2.receipt
+C1=$(sed -n 's/^commitment: //p' rv-1.receipt)
+C2=$(sed -n 's/^commitment: //p' rv-2.receipt)
+[[ $C1 != "$C2" && ${#C2} == 64 ]] || fail "21: two versions, one commitment"
+forge sign-receipt rv.game "$(sed -n 's/^entry: //p' rv-1.receipt)" "$C2" >rv-2-forged.receipt
+played rv.game
+expect_exit 1 ord verify rv.game.xml --pubkey "$(pubkey rv.game)" --receipt rv-2-forged.receipt
+expect_in "$OUT" "FAILED: receipt rv-2-forged.receipt (signed by the game's key, entry 5, commitment ${C2:0:16}...): entry 5 logs another sheet than the commitment the receipt states"
+played rv-honest.game
+expect_exit 0 ord verify rv-honest.game.xml --pubkey "$(pubkey rv-honest.game)" --receipt rv-1.receipt --receipt rv-2.receipt
+expect_in "$OUT" "note: receipt rv-1.receipt (signed by the game's key, entry 5, commitment ${C1:0:16}...): the sheet of red, version 1, is here unchanged; version 2, whose receipt you gave too, was sealed"
+expect_in "$OUT" "ok: receipt rv-2.receipt (signed by the game's key, entry 6, commitment ${C2:0:16}...): the sheet of red, version 2, is here unchanged and was the one sealed"
+expect_exit 1 ord verify rv-honest.game.xml --pubkey "$(pubkey rv-honest.game)" --receipt rv-1.receipt
+expect_in "$OUT" "FAILED: receipt rv-1.receipt (signed by the game's key, entry 5, commitment ${C1:0:16}...): the sheet of red, version 1, is here unchanged, but version 2 was sealed instead"
+expect_exit 0 ord new rs.game --scenario scenario.xml
+expect_exit 0 ord submit rs.game --side red "$BFIX/red-1.txt"
+expect_exit 0 ord seal rs.game --force
+HOLD=$(sqlite3 rs.game "SELECT seq FROM log WHERE kind = 'sheet' AND body LIKE 'side=blue%source=hold%'")
+HOLDC=$(sqlite3 rs.game "SELECT body FROM log WHERE seq = $HOLD" | sed -n 's/^commitment=//p')
+[[ ${#HOLDC} == 64 ]] || fail "21: no stand-in of blue logged (entry '$HOLD')"
+forge sign-receipt rs.game "$HOLD" "$HOLDC" >rs-hold.receipt
+for _ in 1 2 3 4 5; do expect_exit 0 ord resolve rs.game; done
+expect_exit 0 ord exchange rs.game
+expect_exit 0 ord export rs.game --turn 1 -o rs.game.xml
+expect_exit 1 ord verify rs.game.xml --pubkey "$(pubkey rs.game)" --receipt rs-hold.receipt
+expect_in "$OUT" "FAILED: receipt rs-hold.receipt (signed by the game's key, entry $HOLD, commitment ${HOLDC:0:16}...): entry $HOLD is the NMR policy's stand-in (hold), no sheet the side handed in: no receipt the game gives"
+# a receipt head without its commitment is no receipt
+grep -v '^commitment: ' rv-1.receipt >rv-none.receipt
+expect_exit 65 ord verify rv.game.xml --receipt rv-none.receipt
+expect_in "$ERR" "a receipt head has no 'commitment' (expected the sheet's, 64 hex digits)"
 # a game whose key is kept outside its file signs the receipt with --key
 expect_exit 0 ord keygen rc-ref.key
 expect_exit 0 ord new rc-key.game --scenario scenario.xml --key rc-ref.key
