@@ -437,16 +437,24 @@ int ord_store_cache_for_scan(sqlite3 *db, int scan)
 	return scan ? ord_store_exec(db, "PRAGMA cache_size = -2000") : set_cache(db);
 }
 
+/* The connection's settings, which write nothing to the file. */
 static int set_pragmas(sqlite3 *db)
 {
 	int err;
 
 	sqlite3_busy_timeout(db, ORD_STORE_BUSY_TIMEOUT_MS);
 	if ((err = ord_store_exec(db, "PRAGMA foreign_keys = ON")) != 0 ||
-	    (err = ord_store_exec(db, "PRAGMA journal_mode = WAL")) != 0 ||
 	    (err = ord_store_exec(db, "PRAGMA synchronous = FULL")) != 0)
 		return err;
 	return set_cache(db);
+}
+
+/* The write-ahead log, which a file in another journal mode is changed
+ * to (its header written): after the schema is checked, so a file
+ * refused is left as it was (found by a red-team review). */
+static int set_wal(sqlite3 *db)
+{
+	return ord_store_exec(db, "PRAGMA journal_mode = WAL");
 }
 
 /* The directory path is in ("." for a bare name; malloc'd). */
@@ -529,7 +537,7 @@ int ord_store_create(sqlite3 **out, const char *path)
 	}
 	snprintf(pragma, sizeof(pragma), "PRAGMA application_id = %d", ORD_APPLICATION_ID);
 	if ((err = ord_store_exec(db, pragma)) != 0 || (err = set_pragmas(db)) != 0 ||
-	    (err = migrate(db, path, 0)) != 0)
+	    (err = set_wal(db)) != 0 || (err = migrate(db, path, 0)) != 0)
 		goto out;
 	*out = db;
 	db = NULL;
@@ -856,9 +864,14 @@ int ord_store_open_ext(sqlite3 **out, const char *path, unsigned int flags)
 		goto out;
 	test_pause_init(db);
 	/* a schema changed by hand is refused before anything is written
-	 * (an older format's, inside its migration's transaction) */
-	err = version < ord_store_schema_version() ? migrate(db, path, version)
-						   : ord_store_check_schema(db, path);
+	 * (an older format's, inside its migration's transaction, the
+	 * journal mode set first as the migrations were written for) */
+	if (version < ord_store_schema_version()) {
+		if ((err = set_wal(db)) == 0)
+			err = migrate(db, path, version);
+	} else if ((err = ord_store_check_schema(db, path)) == 0) {
+		err = set_wal(db);
+	}
 	if (err)
 		goto out;
 done:

@@ -218,6 +218,11 @@ schema_changed() {  # NAME SQL MESSAGE
 }
 schema_changed renamed "ALTER TABLE unit RENAME COLUMN attrs TO attributes" \
 	"its table 'unit' has no column 'attrs'"
+# the same in a file taken out of its write-ahead log: refused before the
+# journal mode is set back, which writes the file's header (a red team's
+# find on the check)
+schema_changed journaled "PRAGMA journal_mode = DELETE; ALTER TABLE unit RENAME COLUMN attrs TO attributes" \
+	"its table 'unit' has no column 'attrs'"
 schema_changed dropped "ALTER TABLE event DROP COLUMN void_reason" \
 	"its table 'event' has no column 'void_reason'"
 schema_changed added "ALTER TABLE unit ADD COLUMN note TEXT" \
