@@ -309,6 +309,18 @@ static int nonce_fresh(struct ord_game *g, int turn, const struct ord_store_side
 	return 0;
 }
 
+int ord_game_nonce_stored(ord_game *g, const char *side, const unsigned char nonce[32], int *version)
+{
+	const struct ord_store_side *s;
+	struct ord_store_turn t;
+	int err;
+
+	*version = 0;
+	if ((err = ord_game_find_side(g, side, &s)) != 0 || (err = ord_game_turn(g, &t, 0)) != 0)
+		return err;
+	return ord_store_sheet_nonce_used(g->db, t.turn, s->id, nonce, version);
+}
+
 int64_t ord_game_sheet_budget(const ord_game *g)
 {
 	return ORD_TURN_SHEET_BYTES / (int64_t)(g->nsides ? g->nsides : 1);
@@ -592,6 +604,17 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		return err;
+	if ((int64_t)len > ord_game_sheet_budget(g)) {
+		/* the sheet opened goes into the bundle as a submitted one does
+		 * (under_caps; a second red team's find) */
+		char budget_s[32], turn_s[32];
+		mib(budget_s, sizeof(budget_s), ord_game_sheet_budget(g));
+		mib(turn_s, sizeof(turn_s), ORD_TURN_SHEET_BYTES);
+		return ord_error_set(ORD_ELIMIT,
+				     "side %s's sheet of %zu bytes for turn %d is larger than the %s of sheets a side "
+				     "may submit in a turn (%s shared by the game's %zu sides): it is not opened",
+				     s->name, len, t.turn, budget_s, turn_s, g->nsides);
+	}
 	if (t.state == ORD_TURN_OPEN) {
 		if ((err = ord_game_sides_lacking(g, t.turn, 0, &waiting, &nwaiting)) != 0)
 			goto out;

@@ -739,7 +739,15 @@ static int cmd_orders(struct judge *j, int check_only)
 	ord_diag_init(&diag);
 	{
 		struct ord_submit_opts so = { 0 };
+		int stored = 0;
 		if (has_key && j->b->have_nonce) {
+			/* a signed sheet stored already, mailed again (by anyone
+			 * who holds a copy): its refusal counts in the sender's
+			 * replies, as the receipt of it went out (a red team's
+			 * find: 40 copies got 41 replies) */
+			if (ord_game_nonce_stored(j->g, j->side, j->b->nonce, &stored) == 0 && stored)
+				j->sheet_answer = 0;
+			ord_error_clear();
 			so.nonce = j->b->nonce;
 			if (j->b->have_signature)
 				so.signature = j->b->signature;

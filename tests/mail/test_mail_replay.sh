@@ -251,6 +251,21 @@ sed 's/signed-1@/signed-1-again@/' "$TMP/signed-1.eml" >"$TMP/signed-1-again.eml
 send_and_flush "$TMP/signed-1-again.eml"
 expect_eq "$(sheets red "$S")" 2 "red's sheets after his first signed sheet came again"
 expect_in "$(body_with red "[signed] orders NOT accepted")" "is version 1 of side red's sheet of turn 1, stored already"
+# copies of it sent again and again (by anyone who holds one) are answered
+# within red's replies an hour, not each: the refusal of a signed sheet
+# stored already counts as a reply (a second red team's find: 40 copies
+# got 41 replies)
+ordu register "$S" --replies-per-hour 1 >/dev/null
+before=$(mail_count red)
+for n in 2 3 4; do
+	sed "s/signed-1@/signed-1-again-$n@/" "$TMP/signed-1.eml" >"$TMP/signed-1-again-$n.eml"
+	send_and_flush "$TMP/signed-1-again-$n.eml"
+done
+expect_eq "$(mail_count red)" "$before" "replies to red after three more copies of his signed sheet"
+expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'signed-1-again-4@club.test'" "$S")" \
+	"(no reply: replies per hour used up)"
+expect_eq "$(sheets red "$S")" 2 "red's sheets after the copies"
+ordu register "$S" --replies-per-hour 30 >/dev/null
 
 # ------------------- a CHECK is not signed: its lines would submit the sheet
 # Neither the Subject nor a CHECK line is signed: the lines of `orderly
