@@ -486,9 +486,11 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 				attach_signed(j, &h, c->receipt);
 				ord_buf_addf(&j->reply,
 					     "\nKeep the attached receipt %s: the game's signature of the\n"
-					     "entry that stores this sheet. After the exchange, 'orderly verify'\n"
-					     "with --receipt %s proves that this very sheet was\n"
-					     "the one sealed (the commitment alone is only your word).\n"
+					     "entry that stores this sheet and of its commitment (the one above;\n"
+					     "if you signed the sheet, check that it is the one 'orderly sign'\n"
+					     "gave you). After the exchange, 'orderly verify' with --receipt %s\n"
+					     "proves that this very sheet was the one sealed (the commitment\n"
+					     "alone is only your word).\n"
 					     "A new mail with ORDERS replaces this version until the deadline.\n",
 					     j->att_name.buf, j->att_name.buf);
 			} else if (err == ORD_EUSAGE) {

@@ -403,27 +403,36 @@ static void skip_phase(ord_game *g)
 	ord_buf_release(&body);
 }
 
-/* A close head of entry seq saying it closes phase (0: no phase stated). */
-static void sign_close(ord_game *g, int64_t seq, int phase, int turn)
+/* A head of kind at of entry seq, of the entry's turn, to be signed. */
+static void head_of_entry(ord_game *g, int64_t seq, const char *at, struct ord_head *h)
 {
-	static const unsigned char none[32];
 	sqlite3_stmt *st = prep(g->db, "SELECT turn, hash FROM log WHERE seq = ?");
-	struct ord_buf b = ORD_BUF_INIT;
-	unsigned char msg[32];
-	struct ord_head h;
 
 	sqlite3_bind_int64(st, 1, seq);
 	if (sqlite3_step(st) != SQLITE_ROW)
 		die("no such entry");
-	memset(&h, 0, sizeof(h));
-	memcpy(h.game_id, g->game_id, 16);
-	h.turn = turn > 0 ? turn : sqlite3_column_int(st, 0);
-	snprintf(h.at, sizeof(h.at), "close");
-	h.seq = seq;
-	memcpy(h.hash, sqlite3_column_blob(st, 1), 32);
+	memset(h, 0, sizeof(*h));
+	memcpy(h->game_id, g->game_id, 16);
+	h->turn = sqlite3_column_int(st, 0);
+	snprintf(h->at, sizeof(h->at), "%s", at);
+	h->seq = seq;
+	memcpy(h->hash, sqlite3_column_blob(st, 1), 32);
 	sqlite3_finalize(st);
+	memcpy(h->key, g->pk, 32);
+}
+
+/* A close head of entry seq saying it closes phase (0: no phase stated). */
+static void sign_close(ord_game *g, int64_t seq, int phase, int turn)
+{
+	static const unsigned char none[32];
+	struct ord_buf b = ORD_BUF_INIT;
+	unsigned char msg[32];
+	struct ord_head h;
+
+	head_of_entry(g, seq, "close", &h);
+	if (turn > 0)
+		h.turn = turn;
 	h.phase = phase;
-	memcpy(h.key, g->pk, 32);
 	if (phase)
 		ord_sig_close_msg(msg, h.game_id, h.turn, phase, h.seq, h.hash);
 	else
@@ -437,25 +446,14 @@ static void sign_close(ord_game *g, int64_t seq, int phase, int turn)
 /* A receipt head of entry seq stating the commitment hex. */
 static void sign_receipt(ord_game *g, int64_t seq, const char *hex)
 {
-	sqlite3_stmt *st = prep(g->db, "SELECT turn, hash FROM log WHERE seq = ?");
 	struct ord_buf b = ORD_BUF_INIT;
 	unsigned char msg[32];
 	struct ord_head h;
 
-	sqlite3_bind_int64(st, 1, seq);
-	if (sqlite3_step(st) != SQLITE_ROW)
-		die("no such entry");
-	memset(&h, 0, sizeof(h));
-	memcpy(h.game_id, g->game_id, 16);
-	h.turn = sqlite3_column_int(st, 0);
-	snprintf(h.at, sizeof(h.at), "receipt");
-	h.seq = seq;
-	memcpy(h.hash, sqlite3_column_blob(st, 1), 32);
-	sqlite3_finalize(st);
+	head_of_entry(g, seq, "receipt", &h);
 	if (ord_unhex(h.commitment, 32, hex) != 32)
 		die("a commitment is 64 hex digits");
 	h.has_commitment = 1;
-	memcpy(h.key, g->pk, 32);
 	ord_sig_head_msg(msg, h.game_id, h.turn, h.at, h.seq, h.hash, h.commitment);
 	ord_sig_sign(h.signature, msg, g->sk);
 	ord_head_format(&h, &b);
