@@ -730,6 +730,10 @@ int ord_game_head_close(ord_game *g, struct ord_head *out, int turn, int phase);
  * the log holds no such entry; ORD_EUSAGE when the game's key is kept
  * outside its file and was not given (ord_game_use_key). */
 int ord_game_receipt_head(ord_game *g, struct ord_head *out, const struct ord_receipt *r);
+/* The receipt of r's turn, side and version signed again (a player who
+ * lost his: the same file, as Ed25519 signs the same way), r's commitment
+ * filled from the entry.  Errors as ord_game_receipt_head. */
+int ord_game_receipt_head_again(ord_game *g, struct ord_head *out, struct ord_receipt *r);
 /* The game's signed head ("link") of the log entry that records side's
  * witness link of phase (1-based) of turn: the player's proof that his link
  * was in the log before the phase was resolved (threat model, 22).  Errors

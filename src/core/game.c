@@ -1412,6 +1412,7 @@ struct entry_find {
 	int found;
 	int64_t seq;
 	unsigned char hash[32];
+	unsigned char logged[32]; /* receipt: the commitment the entry found logs */
 };
 
 static int body_int_is(const char *body, const char *key, int want)
@@ -1448,6 +1449,11 @@ static int entry_found(void *ud, const struct ord_rec_entry *e, const unsigned c
 		ord_hex(want, f->commitment, 32);
 		hex = ord_canon_get(e->body, "commitment");
 		ok = hex && !strcmp(hex, want);
+		free(hex);
+	}
+	if (ok && !strcmp(f->at, "receipt")) {
+		hex = ord_canon_get(e->body, "commitment");
+		ok = hex && ord_unhex(f->logged, 32, hex) == 32;
 		free(hex);
 	}
 	if (ok) {
@@ -1495,26 +1501,37 @@ static int sign_entry(ord_game *g, struct ord_head *out, struct entry_find *f)
 	out->seq = f->seq;
 	memcpy(out->hash, f->hash, 32);
 	memcpy(out->key, g->pk, 32);
-	if (f->commitment) {
+	if (!strcmp(f->at, "receipt")) {
 		out->has_commitment = 1;
-		memcpy(out->commitment, f->commitment, 32);
+		memcpy(out->commitment, f->logged, 32);
 	}
 	ord_sig_head_msg(msg, g->game_id, out->turn, out->at, out->seq, out->hash,
-			 f->commitment ? f->commitment : none);
+			 out->has_commitment ? out->commitment : none);
 	ord_sig_sign(out->signature, msg, g->sk);
 	return 0;
 }
 
 int ord_game_receipt_head(ord_game *g, struct ord_head *out, const struct ord_receipt *r)
 {
-	struct entry_find f = { "receipt", r->turn, r->side, r->version, r->commitment, 0, 0, { 0 } };
+	struct entry_find f = { "receipt", r->turn, r->side, r->version, r->commitment,
+				0,         0,       { 0 },   { 0 } };
 
 	return sign_entry(g, out, &f);
 }
 
+int ord_game_receipt_head_again(ord_game *g, struct ord_head *out, struct ord_receipt *r)
+{
+	struct entry_find f = { "receipt", r->turn, r->side, r->version, NULL, 0, 0, { 0 }, { 0 } };
+	int err = sign_entry(g, out, &f);
+
+	if (!err)
+		memcpy(r->commitment, f.logged, 32);
+	return err;
+}
+
 int ord_game_link_head(ord_game *g, struct ord_head *out, int turn, const char *side, int phase)
 {
-	struct entry_find f = { "link", turn, side, phase, NULL, 0, 0, { 0 } };
+	struct entry_find f = { "link", turn, side, phase, NULL, 0, 0, { 0 }, { 0 } };
 
 	return sign_entry(g, out, &f);
 }

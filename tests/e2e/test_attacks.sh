@@ -681,6 +681,10 @@ expect_in "$OUT" "note: receipt rv-1.receipt (signed by the game's key, entry 5,
 expect_in "$OUT" "ok: receipt rv-2.receipt (signed by the game's key, entry 6, commitment ${C2:0:16}...): the sheet of red, version 2, is here unchanged and was the one sealed"
 expect_exit 1 ord verify rv-honest.game.xml --pubkey "$(pubkey rv-honest.game)" --receipt rv-1.receipt
 expect_in "$OUT" "FAILED: receipt rv-1.receipt (signed by the game's key, entry 5, commitment ${C1:0:16}...): the sheet of red, version 1, is here unchanged, but version 2 was sealed instead"
+# a receipt lost is signed again, the same file (orderly head --at receipt)
+expect_exit 0 ord head rv-honest.game --at receipt --side red --version 2 --turn 1 -o rv-2-again.receipt
+expect_in "$OUT" "signed head: rv-2-again.receipt (hand it to red alone)"
+cmp -s rv-2.receipt rv-2-again.receipt || fail "21: the receipt signed again is not the one given: $(diff rv-2.receipt rv-2-again.receipt)"
 expect_exit 0 ord new rs.game --scenario scenario.xml
 expect_exit 0 ord submit rs.game --side red "$BFIX/red-1.txt"
 expect_exit 0 ord seal rs.game --force
@@ -735,6 +739,8 @@ RLINK=$(field link "$OUT")
 expect_exit 0 ord witness wl.game --side red --link "$RLINK" --head red-link-1.head
 expect_in "$OUT" "link head: red-link-1.head (hand it to red: the game's signature that the link of phase 1 is in the log before its resolve)"
 expect_line "$(cat red-link-1.head)" "^at: link\$"
+expect_exit 0 ord head wl.game --at link --side red --phase 1 -o red-link-1-again.head
+cmp -s red-link-1.head red-link-1-again.head || fail "22: the link head signed again is not the one given"
 # the honest referee: the resolve on the history red's head signs holds it
 expect_exit 0 ord witness wl.game --side blue --key w-blue.key --head blue-link-1.head
 expect_exit 0 ord resolve wl.game
