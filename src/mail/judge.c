@@ -435,9 +435,11 @@ static int link_taken(struct judge *j, const struct ord_change *c)
 		} else if (err == ORD_EUSAGE) {
 			/* the game's key is kept outside its file */
 			ord_error_clear();
-			ord_buf_adds(&j->reply,
+			ord_buf_addf(&j->reply,
 				     "No signed head of it is attached: the game's key is not in the\n"
-				     "judge's file. Ask the referee for it ('orderly witness --head').\n\n");
+				     "judge's file. Ask the referee for it ('orderly head GAME --at link\n"
+				     "--side %s --phase %d').\n\n",
+				     c->side, phase);
 		} else {
 			return err;
 		}

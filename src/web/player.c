@@ -90,10 +90,11 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p)
 	web_hex(hex, p->receipt.commitment, 32);
 	ord_when_format(&now, ord_game_now(g), NULL);
 	ord_buf_adds(b, "<section class=\"card receipt\" id=\"receipt\" aria-live=\"polite\">"
-			"<h2>Receipt</h2>\n<p>Your sheet is stored. Keep this receipt (print it, or "
-			"copy the commitment and the game's key): after the exchange, "
-			"<code>orderly verify</code> proves with it that this very sheet was the "
-			"one sealed and played.</p>\n"
+			"<h2>Receipt</h2>\n<p>Your sheet is stored. Keep this receipt: download the "
+			"file the game signed (below), and note the commitment and the game's key. "
+			"After the exchange, <code>orderly verify</code> proves with the file that "
+			"this very sheet was the one sealed and played; the commitment alone is "
+			"only your word.</p>\n"
 			"<dl class=\"facts\"><dt>Game</dt><dd>");
 	web_esc(b, p->name);
 	ord_buf_addf(b, " <span class=\"muted\">id</span> <code class=\"hex\">%s</code></dd>", idhex);

@@ -728,6 +728,15 @@ wsubmit() {  # wsubmit SIDE SHEET: signed with a witness chain; the nonce in NON
 	expect_exit 0 ord submit wl.game --side "$1" --witness "$(field witness "$s")" --nonce "$(field nonce "$s")" "$2"
 	printf -v "NONCE_$1" '%s' "$(field nonce "$s")"
 }
+wrest() {  # wrest GAME: phases 2 to 5 closed, both links given, resolved
+	local p
+	for p in 2 3 4 5; do
+		expect_exit 0 ord witness "$1" --close
+		expect_exit 0 ord witness "$1" --side blue --key w-blue.key
+		expect_exit 0 ord witness "$1" --side red --key w-red.key
+		expect_exit 0 ord resolve "$1"
+	done
+}
 wsubmit blue "$BFIX/blue-1.txt"
 wsubmit red "$BFIX/red-1b.txt"
 expect_exit 0 ord seal wl.game --head wl.seal.head
@@ -744,12 +753,7 @@ cmp -s red-link-1.head red-link-1-again.head || fail "22: the link head signed a
 # the honest referee: the resolve on the history red's head signs holds it
 expect_exit 0 ord witness wl.game --side blue --key w-blue.key --head blue-link-1.head
 expect_exit 0 ord resolve wl.game
-for _ in 2 3 4 5; do
-	expect_exit 0 ord witness wl.game --close
-	expect_exit 0 ord witness wl.game --side blue --key w-blue.key
-	expect_exit 0 ord witness wl.game --side red --key w-red.key
-	expect_exit 0 ord resolve wl.game
-done
+wrest wl.game
 expect_exit 0 ord exchange wl.game --head wl.exchange.head
 expect_exit 0 ord export wl.game --turn 1 -o wl.xml
 expect_exit 0 ord verify wl.xml --pubkey "$WKEY" --head red-link-1.head --head wl.close-1.head
@@ -760,12 +764,7 @@ expect_in "$OUT" "ok: the head you kept of turn 1's link (entry "
 # resolved on a copy without it, red stood in for
 mv wl-fork.game wl2.game
 expect_exit 0 ord resolve wl2.game --stand-in
-for _ in 2 3 4 5; do
-	expect_exit 0 ord witness wl2.game --close
-	expect_exit 0 ord witness wl2.game --side blue --key w-blue.key
-	expect_exit 0 ord witness wl2.game --side red --key w-red.key
-	expect_exit 0 ord resolve wl2.game
-done
+wrest wl2.game
 expect_exit 0 ord exchange wl2.game
 expect_exit 0 ord export wl2.game --turn 1 -o wl2.xml
 expect_exit 1 ord verify wl2.xml --pubkey "$WKEY" --head red-link-1.head --head wl.close-1.head
