@@ -367,54 +367,283 @@ static int check_utf8_decl(const char *bytes, size_t len, const char *name)
 			     name, (int)(v - enc > 40 ? 40 : v - enc), enc);
 }
 
-/* Past the end of the markup that starts at p with open (a comment, a
- * CDATA section, a processing instruction): after its close, else end. */
-static const char *skip_to(const char *p, const char *end, const char *close)
-{
-	const char *q = ord_xml_find_bytes(p, (size_t)(end - p), close);
+/* ---- the pre-scan, in pieces ---- */
 
-	return q ? q + strlen(close) : end;
+static int is_container(const char *const *containers, const char *tag, size_t n);
+
+/* The words found wherever they stand (in a comment or a value too), by
+ * their kind. */
+static const struct {
+	int kind;
+	const char *word;
+} scan_words[] = {
+	{ ORD_XML_SCAN_DOCTYPE, "<!DOCTYPE" },
+	{ ORD_XML_SCAN_ENTITY, "<!ENTITY" },
+	{ ORD_XML_SCAN_XINCLUDE, xinclude_ns },
+	{ ORD_XML_SCAN_XINCLUDE_OLD, xinclude_old_ns },
+};
+
+/* The markup a scan steps over: a '<' in one opens no tag. */
+static const struct {
+	const char *open, *close;
+} scan_special[] = { { "<!--", "-->" }, { "<![CDATA[", "]]>" }, { "<?", "?>" } };
+
+enum { SCAN_TEXT, SCAN_LT, SCAN_SPECIAL, SCAN_TAG };
+
+void ord_xml_scan_init(struct ord_xml_scan *s, const char *const *containers, int nesting)
+{
+	size_t k;
+
+	memset(s, 0, sizeof(*s));
+	s->containers = containers;
+	s->nesting = nesting;
+	for (k = 0; k < ORD_XML_SCAN_KINDS; k++)
+		s->at[k] = SIZE_MAX;
+	s->nonspace = SIZE_MAX;
+	s->state = SCAN_TEXT;
 }
 
-/* The first start tag with more than ORD_XML_MAX_ATTRS attributes (an '='
- * outside quotes between its '<' and '>'), or NULL: one pass, before
- * libxml2's pairwise check of them can take minutes. */
-static const char *too_many_attrs(const char *p, const char *end)
+static void scan_found(struct ord_xml_scan *s, int kind, size_t at)
 {
-	const char *tag;
-	unsigned n;
-	char quote;
+	if (s->at[kind] == SIZE_MAX)
+		s->at[kind] = at;
+}
 
-	while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
-		if (end - p >= 4 && !memcmp(p, "<!--", 4)) {
-			p = skip_to(p + 4, end, "-->");
-			continue;
-		}
-		if (end - p >= 9 && !memcmp(p, "<![CDATA[", 9)) {
-			p = skip_to(p + 9, end, "]]>");
-			continue;
-		}
-		if (end - p >= 2 && p[1] == '?') {
-			p = skip_to(p + 2, end, "?>");
-			continue;
-		}
-		for (tag = p++, n = 0, quote = 0; p < end; p++) {
-			if (quote)
-				quote = *p == quote ? 0 : quote;
-			else if (*p == '"' || *p == '\'')
-				quote = *p;
-			else if (*p == '>')
-				break;
-			else if (*p == '=' && ++n > ORD_XML_MAX_ATTRS)
-				return tag;
+/* The name n (len bytes, of which the first 64 are kept) as a message
+ * says it. */
+static void scan_name(char out[65], const char *n, size_t len)
+{
+	len = len > 64 ? 64 : len;
+	memcpy(out, n, len);
+	out[len] = '\0';
+}
+
+/* A nesting refusal at the tag just ended (its '>' at gt). */
+static void scan_nest_fail(struct ord_xml_scan *s, int kind, size_t gt, const char *parent, size_t plen)
+{
+	scan_found(s, ORD_XML_SCAN_NESTING, gt);
+	s->nest_kind = kind;
+	scan_name(s->nest_tag, s->name, s->name_len);
+	if (parent)
+		scan_name(s->nest_parent, parent, plen);
+	s->stopped = 1;
+}
+
+/* The tag that began at s->tag_at ends with the '>' at gt: its nesting,
+ * as check_nesting read a tag (a start tag with no name stops it). */
+static void scan_tag_end(struct ord_xml_scan *s, size_t gt)
+{
+	const char *const *c = s->containers;
+	size_t n = s->name_len;
+
+	if (!s->nesting || s->stopped || !s->tag_len)
+		return;
+	if (s->c1 == '/') {
+		s->depth -= s->depth > 0;
+		return;
+	}
+	if (s->c1 == '!')
+		return;
+	if (!n) {
+		s->root_seen = 1;
+		s->stopped = 1; /* no name: libxml2 says so */
+		return;
+	}
+	if (s->depth >= ORD_XML_MAX_DEPTH) {
+		scan_nest_fail(s, ORD_XML_NEST_DEEP, gt, NULL, 0);
+		return;
+	}
+	/* said as libxml2 says it of a tree: its reader would say "Did not
+	 * expect element scenario there" */
+	if (!s->root_seen && c && *c &&
+	    (strlen(c[0]) != n || n > sizeof(s->name) || memcmp(c[0], s->name, n))) {
+		s->root_seen = 1;
+		scan_nest_fail(s, ORD_XML_NEST_ROOT, gt, NULL, 0);
+		return;
+	}
+	s->root_seen = 1;
+	if (s->depth && !s->open[s->depth - 1].container) {
+		scan_nest_fail(s, ORD_XML_NEST_INSIDE, gt, s->open[s->depth - 1].tag,
+			       (size_t)s->open[s->depth - 1].len);
+		return;
+	}
+	if (s->prev != '/') {
+		memcpy(s->open[s->depth].tag, s->name, n > 64 ? 64 : n);
+		s->open[s->depth].len = (int)(n > 64 ? 64 : n);
+		/* a name longer than is kept is no container's */
+		s->open[s->depth].container = n <= sizeof(s->name) ? is_container(c, s->name, n) : !c;
+		s->depth++;
+	}
+}
+
+/* One byte of a tag, at offset at (after its '<'): 1 when it ends it. */
+static int scan_tag_byte(struct ord_xml_scan *s, char ch, size_t at)
+{
+	if (!s->tag_len)
+		s->c1 = ch;
+	if (s->quote) {
+		s->quote = ch == s->quote ? 0 : s->quote;
+	} else if (ch == '"' || ch == '\'') {
+		s->quote = ch;
+	} else if (ch == '>') {
+		s->name_done = 1;
+		scan_tag_end(s, at);
+		s->state = SCAN_TEXT;
+		return 1;
+	} else if (ch == '=' && ++s->neq > ORD_XML_MAX_ATTRS) {
+		scan_found(s, ORD_XML_SCAN_ATTRS, s->tag_at);
+	}
+	/* the name: from the byte after '<' to white space or '/' (or the
+	 * tag's end), quotes and all, as check_nesting read it */
+	if (!s->name_done) {
+		if (strchr(" \t\r\n/", ch)) {
+			s->name_done = 1;
+		} else {
+			if (s->name_len < sizeof(s->name))
+				s->name[s->name_len] = ch;
+			s->name_len++;
 		}
 	}
-	return NULL;
+	s->prev = ch;
+	s->tag_len++;
+	return 0;
 }
 
-static int prescan(const char *bytes, size_t len, size_t max, const char *name)
+/* A '<' at tag_at begins a tag: what was held since it read as the tag's. */
+static void scan_begin_tag(struct ord_xml_scan *s)
 {
-	const char *p;
+	size_t i;
+
+	s->state = SCAN_TAG;
+	s->tag_len = 0;
+	s->quote = s->c1 = s->prev = 0;
+	s->neq = 0;
+	s->name_done = 0;
+	s->name_len = 0;
+	for (i = 1; i < s->npend && s->state == SCAN_TAG; i++)
+		scan_tag_byte(s, s->pend[i], s->tag_at + i);
+}
+
+/* The words of scan_words in the n bytes at p, fed at offset off, with
+ * those held from before (a word cut between two pieces). */
+static void scan_words_in(struct ord_xml_scan *s, const char *p, size_t n)
+{
+	char joint[2 * sizeof(s->carry)];
+	size_t k, j, take = n < sizeof(s->carry) ? n : sizeof(s->carry), keep;
+	const char *q;
+
+	memcpy(joint, s->carry, s->ncarry);
+	memcpy(joint + s->ncarry, p, take);
+	for (k = 0; k < ORD_ARRAY_SIZE(scan_words); k++) {
+		if (s->at[scan_words[k].kind] != SIZE_MAX)
+			continue;
+		/* one that begins in the bytes held */
+		if ((q = ord_xml_find_bytes(joint, s->ncarry + take, scan_words[k].word)) != NULL &&
+		    (size_t)(q - joint) < s->ncarry)
+			scan_found(s, scan_words[k].kind, s->off - s->ncarry + (size_t)(q - joint));
+		else if ((q = ord_xml_find_bytes(p, n, scan_words[k].word)) != NULL)
+			scan_found(s, scan_words[k].kind, s->off + (size_t)(q - p));
+	}
+	/* the last bytes, held for the next piece */
+	keep = s->ncarry + n < sizeof(s->carry) ? s->ncarry + n : sizeof(s->carry);
+	if (n >= keep) {
+		memcpy(s->carry, p + n - keep, keep);
+	} else {
+		j = keep - n;
+		memmove(s->carry, s->carry + s->ncarry - j, j);
+		memcpy(s->carry + j, p, n);
+	}
+	s->ncarry = keep;
+}
+
+void ord_xml_scan_feed(struct ord_xml_scan *s, const char *p, size_t n)
+{
+	const char *q, *end = p + n, *lt;
+	size_t k, at, cl;
+
+	if ((q = memchr(p, '\0', n)) != NULL)
+		scan_found(s, ORD_XML_SCAN_NUL, s->off + (size_t)(q - p));
+	scan_words_in(s, p, n);
+	if (s->nonspace == SIZE_MAX)
+		for (q = p; q < end; q++)
+			if (!strchr(" \t\r\n", *q)) {
+				s->nonspace = s->off + (size_t)(q - p);
+				break;
+			}
+	for (q = p; q < end;) {
+		at = s->off + (size_t)(q - p);
+		switch (s->state) {
+		case SCAN_TEXT:
+			if (!(lt = memchr(q, '<', (size_t)(end - q)))) {
+				q = end;
+				break;
+			}
+			s->tag_at = s->off + (size_t)(lt - p);
+			s->pend[0] = '<';
+			s->npend = 1;
+			s->state = SCAN_LT;
+			q = lt + 1;
+			break;
+		case SCAN_LT:
+			/* markup, a tag, or not known yet */
+			s->pend[s->npend++] = *q++;
+			for (k = 0; k < ORD_ARRAY_SIZE(scan_special); k++) {
+				size_t ol = strlen(scan_special[k].open);
+				if (memcmp(s->pend, scan_special[k].open, s->npend < ol ? s->npend : ol))
+					continue;
+				if (s->npend < ol)
+					break; /* perhaps this one */
+				s->state = SCAN_SPECIAL;
+				s->special = (int)k;
+				s->since = 0;
+				break;
+			}
+			if (k == ORD_ARRAY_SIZE(scan_special))
+				scan_begin_tag(s);
+			break;
+		case SCAN_SPECIAL:
+			/* its close, begun after its opening */
+			cl = strlen(scan_special[s->special].close);
+			if (*q == '>' && s->since + 1 >= cl &&
+			    (cl == 2 ? s->last[1] == scan_special[s->special].close[0]
+				     : s->last[0] == scan_special[s->special].close[0] &&
+					       s->last[1] == scan_special[s->special].close[1]))
+				s->state = SCAN_TEXT;
+			s->last[0] = s->last[1];
+			s->last[1] = *q++;
+			s->since++;
+			break;
+		case SCAN_TAG:
+			while (q < end && !scan_tag_byte(s, *q, at))
+				q++, at++;
+			q += q < end;
+			break;
+		}
+	}
+	s->off += n;
+}
+
+int ord_xml_scan_end(struct ord_xml_scan *s)
+{
+	size_t k;
+
+	/* a '<' at the end, its markup cut short: a tag to the end */
+	if (s->state == SCAN_LT)
+		scan_begin_tag(s);
+	s->state = SCAN_TEXT;
+	for (k = 0; k < ORD_XML_SCAN_KINDS; k++)
+		if (s->at[k] != SIZE_MAX)
+			return 0;
+	return 1;
+}
+
+/* The whole document's pre-scan (with the nesting's when nesting is set),
+ * and its first finding said as the checks say it, in their order. */
+static int prescan_nesting(const char *bytes, size_t len, size_t max, const char *name,
+			   const char *const *containers, int nesting)
+{
+	struct ord_xml_scan sc;
+	size_t at;
 	int err;
 
 	if (len > max)
@@ -426,28 +655,64 @@ static int prescan(const char *bytes, size_t len, size_t max, const char *name)
 		return ord_error_set(ORD_EBADDATA,
 				     "%s:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8",
 				     name);
-	if ((p = memchr(bytes, '\0', len)) != NULL)
+	ord_xml_scan_init(&sc, containers, nesting);
+	ord_xml_scan_feed(&sc, bytes, len);
+	if (ord_xml_scan_end(&sc))
+		return check_utf8_decl(bytes, len, name);
+	if ((at = sc.at[ORD_XML_SCAN_NUL]) != SIZE_MAX)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: contains a NUL byte; expected UTF-8 text",
-				     name, line_of(bytes, (size_t)(p - bytes)));
+				     name, line_of(bytes, at));
 	if ((err = check_utf8_decl(bytes, len, name)) != 0)
 		return err;
-	if ((p = ord_xml_find_bytes(bytes, len, "<!DOCTYPE")) != NULL)
+	if ((at = sc.at[ORD_XML_SCAN_DOCTYPE]) != SIZE_MAX)
 		return ord_error_set(ORD_EBADDATA,
 				     "%s:%u: DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document",
-				     name, line_of(bytes, (size_t)(p - bytes)));
-	if ((p = ord_xml_find_bytes(bytes, len, "<!ENTITY")) != NULL)
+				     name, line_of(bytes, at));
+	if ((at = sc.at[ORD_XML_SCAN_ENTITY]) != SIZE_MAX)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: entity declarations are not accepted",
-				     name, line_of(bytes, (size_t)(p - bytes)));
-	if ((p = too_many_attrs(bytes, bytes + len)) != NULL)
+				     name, line_of(bytes, at));
+	if ((at = sc.at[ORD_XML_SCAN_ATTRS]) != SIZE_MAX)
 		return ord_error_set(ORD_EBADDATA,
 				     "%s:%u: an element with more than %d attributes; expected at most %d",
-				     name, line_of(bytes, (size_t)(p - bytes)), ORD_XML_MAX_ATTRS,
-				     ORD_XML_MAX_ATTRS);
-	if ((p = ord_xml_find_bytes(bytes, len, xinclude_ns)) != NULL ||
-	    (p = ord_xml_find_bytes(bytes, len, xinclude_old_ns)) != NULL)
+				     name, line_of(bytes, at), ORD_XML_MAX_ATTRS, ORD_XML_MAX_ATTRS);
+	if ((at = sc.at[ORD_XML_SCAN_XINCLUDE]) != SIZE_MAX ||
+	    (at = sc.at[ORD_XML_SCAN_XINCLUDE_OLD]) != SIZE_MAX)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: XInclude is not accepted", name,
-				     line_of(bytes, (size_t)(p - bytes)));
-	return 0;
+				     line_of(bytes, at));
+	if ((at = sc.at[ORD_XML_SCAN_NESTING]) == SIZE_MAX)
+		return 0;
+	if (sc.nest_kind == ORD_XML_NEST_DEEP)
+		return ord_error_set(ORD_EBADDATA, "%s:%u: elements nested deeper than %d levels",
+				     name, line_of(bytes, at), ORD_XML_MAX_DEPTH);
+	if (sc.nest_kind == ORD_XML_NEST_ROOT)
+		return ord_error_set(ORD_EBADDATA, "%s:%u: Expecting element %s, got %s", name,
+				     line_of(bytes, at), containers[0], sc.nest_tag);
+	return ord_error_set(ORD_EBADDATA,
+			     "%s:%u: element <%s> inside <%s>; expected text only in <%s>", name,
+			     line_of(bytes, at), sc.nest_tag, sc.nest_parent, sc.nest_parent);
+}
+
+static int prescan(const char *bytes, size_t len, size_t max, const char *name)
+{
+	return prescan_nesting(bytes, len, max, name, NULL, 0);
+}
+
+int ord_xml_check_start(const char *bytes, size_t n, size_t len, const char *name)
+{
+	const char *p = bytes, *end = bytes + n;
+
+	if (n >= 2 && ((unsigned char)bytes[0] == 0xFE || (unsigned char)bytes[0] == 0xFF ||
+		       bytes[0] == '\0' || bytes[1] == '\0'))
+		return ord_error_set(ORD_EBADDATA,
+				     "%s:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8",
+				     name);
+	if (n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+		p += 3;
+	/* a declaration that goes on past the bytes at hand */
+	if (n < len && end - p >= 6 && !memcmp(p, "<?xml", 5) &&
+	    !ord_xml_find_bytes(p, (size_t)(end - p), "?>"))
+		return 1;
+	return check_utf8_decl(bytes, n, name);
 }
 
 static int check_tree(xmlNodePtr n, int depth, const char *name)
@@ -647,76 +912,6 @@ static int is_container(const char *const *containers, const char *tag, size_t n
 	return 0;
 }
 
-/*
- * A stream's pre-scan of its elements' nesting, before libxml2 reads a
- * byte: the validator builds the subtree of an element it cannot check a
- * node at a time, so an element of text with a million elements inside
- * would be a tree as large as the document's, and a nesting too deep is
- * refused here rather than by libxml2's own limit (256).  The start and
- * end tags as ord_xml_lines_init finds them, each on the line its '>' is
- * (libxml2's line of an element); where the tags are not well-formed,
- * libxml2 stops reading and says so.
- */
-static int check_nesting(const char *bytes, size_t len, const char *name, const char *const *containers)
-{
-	struct {
-		const char *tag;
-		int len, container;
-	} open[ORD_XML_MAX_DEPTH];
-	const char *p = bytes, *end = bytes + len, *gt, *tag, *root = NULL;
-	size_t skip;
-	int depth = 0, n;
-
-	while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
-		if ((skip = ord_xml_special_len(p, end)) != 0) {
-			p += skip;
-			continue;
-		}
-		if (!(gt = tag_end(p, end)))
-			break;
-		if (p + 1 < gt && p[1] == '/') {
-			depth -= depth > 0;
-		} else if (p + 1 < gt && p[1] != '!') {
-			if (!root)
-				root = p;
-			for (tag = p + 1; tag < gt && !strchr(" \t\r\n/", *tag); tag++)
-				;
-			if (tag == p + 1)
-				break; /* no name: libxml2 says so */
-			n = (int)(tag - p - 1 > 64 ? 64 : tag - p - 1);
-			if (depth >= ORD_XML_MAX_DEPTH)
-				return ord_error_set(ORD_EBADDATA,
-						     "%s:%u: elements nested deeper than %d levels",
-						     name, line_of(bytes, (size_t)(gt - bytes)),
-						     ORD_XML_MAX_DEPTH);
-			/* said as libxml2 says it of a tree: its reader would
-			 * say "Did not expect element scenario there" */
-			if (!depth && p == root && containers && *containers &&
-			    (strlen(containers[0]) != (size_t)(tag - p - 1) ||
-			     memcmp(containers[0], p + 1, (size_t)(tag - p - 1))))
-				return ord_error_set(ORD_EBADDATA,
-						     "%s:%u: Expecting element %s, got %.*s", name,
-						     line_of(bytes, (size_t)(gt - bytes)),
-						     containers[0], n, p + 1);
-			if (depth && !open[depth - 1].container)
-				return ord_error_set(ORD_EBADDATA,
-						     "%s:%u: element <%.*s> inside <%.*s>; expected text only in <%.*s>",
-						     name, line_of(bytes, (size_t)(gt - bytes)), n,
-						     p + 1, open[depth - 1].len, open[depth - 1].tag,
-						     open[depth - 1].len, open[depth - 1].tag);
-			if (gt[-1] != '/') {
-				open[depth].tag = p + 1;
-				open[depth].len = n;
-				open[depth].container = is_container(containers, p + 1,
-								     (size_t)(tag - p - 1));
-				depth++;
-			}
-		}
-		p = gt + 1;
-	}
-	return 0;
-}
-
 struct ord_xml_stream {
 	xmlTextReaderPtr r;
 	struct errcol c; /* libxml2's messages, the parser's and the validator's */
@@ -849,8 +1044,7 @@ static int stream_open(struct ord_xml_stream **out, const char *bytes, size_t le
 	/* libxml2 reads at most INT_MAX bytes from memory */
 	if (max > INT_MAX)
 		max = INT_MAX;
-	if ((err = prescan(bytes, len, max, name)) != 0 ||
-	    (err = check_nesting(bytes, len, name, containers)) != 0)
+	if ((err = prescan_nesting(bytes, len, max, name, containers, 1)) != 0)
 		return err;
 	/* libxml2's reader says "Extra content" of nothing */
 	for (p = bytes; p < bytes + len && strchr(" \t\r\n", *p); p++)

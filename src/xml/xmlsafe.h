@@ -8,6 +8,7 @@
 #define ORD_XMLSAFE_H
 
 #include <libxml/tree.h>
+#include <stdint.h>
 #include "core/common.h"
 
 #define ORD_XML_MAX_BYTES (16u * 1024 * 1024) /* largest XML document accepted */
@@ -91,6 +92,68 @@ xmlNodePtr ord_xml_stream_node(struct ord_xml_stream *s, int expand);
 /* The character data of a TEXT event, and its length. */
 const char *ord_xml_stream_text(const struct ord_xml_stream *s, size_t *len);
 void ord_xml_stream_free(struct ord_xml_stream *s);
+
+/*
+ * The pre-scan of a document, fed its bytes in pieces of any size: what
+ * ord_xml_parse and ord_xml_stream_open check before libxml2 reads a byte
+ * (a NUL, a DOCTYPE or ENTITY declaration, XInclude's namespace, a tag of
+ * more than ORD_XML_MAX_ATTRS attributes, and with nesting set the
+ * elements' nesting against the containers), found the same whatever the
+ * pieces: a file too large to hold is scanned as it is read.  Only the
+ * first finding of each kind is kept, by its offset; ord_xml_scan_clean
+ * says whether there is none.  The XML declaration's encoding is not the
+ * scan's (it wants the declaration whole: ord_xml_check_decl).
+ */
+enum ord_xml_scan_kind {
+	ORD_XML_SCAN_NUL,
+	ORD_XML_SCAN_DOCTYPE,
+	ORD_XML_SCAN_ENTITY,
+	ORD_XML_SCAN_ATTRS,
+	ORD_XML_SCAN_XINCLUDE,     /* the namespace of 2001 */
+	ORD_XML_SCAN_XINCLUDE_OLD, /* of 2003 */
+	ORD_XML_SCAN_NESTING,      /* the first of check_nesting's refusals */
+	ORD_XML_SCAN_KINDS
+};
+enum ord_xml_nest_kind { ORD_XML_NEST_DEEP = 1, ORD_XML_NEST_ROOT, ORD_XML_NEST_INSIDE };
+struct ord_xml_scan {
+	const char *const *containers;
+	int nesting;
+	size_t at[ORD_XML_SCAN_KINDS];      /* where each was first found; SIZE_MAX: not */
+	int nest_kind;                      /* enum ord_xml_nest_kind of at[NESTING] */
+	char nest_tag[65], nest_parent[65]; /* the names it says, cut at 64 */
+	size_t nonspace;                    /* the first byte not white space */
+	/* the state between pieces */
+	size_t off;     /* bytes fed */
+	char carry[64]; /* the last bytes fed, for a word cut between pieces */
+	size_t ncarry;
+	int state;    /* in text, after '<', in markup, in a tag */
+	char pend[9]; /* the bytes of a '<' not yet known as a tag or markup */
+	size_t npend;
+	int special;          /* the markup's kind (a comment, CDATA, a PI) */
+	size_t since;         /* bytes since its opening */
+	char last[2];         /* the last two of them */
+	size_t tag_at;        /* the tag's '<' */
+	size_t tag_len;       /* bytes after its '<' so far */
+	char quote, c1, prev; /* quoting; the byte after '<'; the one before now */
+	unsigned neq;         /* its '=' outside quotes */
+	int name_done;
+	size_t name_len;
+	char name[64];
+	int depth, stopped, root_seen;
+	struct {
+		char tag[64];
+		int len, container;
+	} open[ORD_XML_MAX_DEPTH];
+};
+void ord_xml_scan_init(struct ord_xml_scan *s, const char *const *containers, int nesting);
+void ord_xml_scan_feed(struct ord_xml_scan *s, const char *p, size_t n);
+/* The end of the document: 1 when nothing was found, else 0. */
+int ord_xml_scan_end(struct ord_xml_scan *s);
+/* The checks ord_xml_stream_open makes of the start of a document of len
+ * bytes whose first n are at bytes (UTF-8: no BOM of UTF-16 or UTF-32, no
+ * other encoding declared): 0, ORD_EBADDATA with the message, or 1 when
+ * the declaration does not end in those n bytes. */
+int ord_xml_check_start(const char *bytes, size_t n, size_t len, const char *name);
 
 /* Where needle first stands in the len bytes at hay, or NULL. */
 const char *ord_xml_find_bytes(const char *hay, size_t len, const char *needle);

@@ -498,6 +498,230 @@ START_TEST(test_hostile_fixtures)
 }
 END_TEST
 
+/* The scan as it was written over a whole document, before it was fed in
+ * pieces (commit ea3daed): the reference the scan is held to. */
+static const char *ref_tag_end(const char *q, const char *end)
+{
+	char quote = 0;
+
+	for (q++; q < end; q++) {
+		if (quote)
+			quote = *q == quote ? 0 : quote;
+		else if (*q == '"' || *q == '\'')
+			quote = *q;
+		else if (*q == '>')
+			return q;
+	}
+	return NULL;
+}
+
+static const char *ref_too_many_attrs(const char *p, const char *end)
+{
+	const char *tag;
+	unsigned n;
+	char quote;
+	size_t skip;
+
+	while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
+		if ((skip = ord_xml_special_len(p, end)) != 0) {
+			p += skip;
+			continue;
+		}
+		for (tag = p++, n = 0, quote = 0; p < end; p++) {
+			if (quote)
+				quote = *p == quote ? 0 : quote;
+			else if (*p == '"' || *p == '\'')
+				quote = *p;
+			else if (*p == '>')
+				break;
+			else if (*p == '=' && ++n > ORD_XML_MAX_ATTRS)
+				return tag;
+		}
+	}
+	return NULL;
+}
+
+/* check_nesting's first refusal: its kind, and its '>' in *at */
+static int ref_nesting(const char *bytes, size_t len, const char *const *containers, size_t *at)
+{
+	struct {
+		const char *tag;
+		size_t len;
+	} open[ORD_XML_MAX_DEPTH];
+	const char *p = bytes, *end = bytes + len, *gt, *tag, *root = NULL;
+	size_t skip, k, n;
+	int depth = 0, cont[ORD_XML_MAX_DEPTH];
+
+	while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
+		if ((skip = ord_xml_special_len(p, end)) != 0) {
+			p += skip;
+			continue;
+		}
+		if (!(gt = ref_tag_end(p, end)))
+			break;
+		*at = (size_t)(gt - bytes);
+		if (p + 1 < gt && p[1] == '/') {
+			depth -= depth > 0;
+		} else if (p + 1 < gt && p[1] != '!') {
+			if (!root)
+				root = p;
+			for (tag = p + 1; tag < gt && !strchr(" \t\r\n/", *tag); tag++)
+				;
+			if (tag == p + 1)
+				break;
+			n = (size_t)(tag - p - 1);
+			if (depth >= ORD_XML_MAX_DEPTH)
+				return ORD_XML_NEST_DEEP;
+			if (!depth && p == root &&
+			    (strlen(containers[0]) != n || memcmp(containers[0], p + 1, n)))
+				return ORD_XML_NEST_ROOT;
+			if (depth && !cont[depth - 1])
+				return ORD_XML_NEST_INSIDE;
+			if (gt[-1] != '/') {
+				open[depth].tag = p + 1;
+				open[depth].len = n;
+				for (k = 0, cont[depth] = 0; containers[k]; k++)
+					cont[depth] |= strlen(containers[k]) == n &&
+						       !memcmp(containers[k], p + 1, n);
+				depth++;
+			}
+		}
+		p = gt + 1;
+	}
+	(void)open;
+	return 0;
+}
+
+/* The scan of the whole document against the reference's findings. */
+static void scan_as_before(const struct ord_xml_scan *sc, const char *doc, size_t len,
+			   const char *const *cont)
+{
+	static const char *const words[] = { "<!DOCTYPE", "<!ENTITY", "http://www.w3.org/2001/XInclude",
+					     "http://www.w3.org/2003/XInclude" };
+	static const int kinds[] = { ORD_XML_SCAN_DOCTYPE, ORD_XML_SCAN_ENTITY,
+				     ORD_XML_SCAN_XINCLUDE, ORD_XML_SCAN_XINCLUDE_OLD };
+	const char *q;
+	size_t k, at = 0;
+	int kind;
+
+	q = memchr(doc, '\0', len);
+	ck_assert_uint_eq(sc->at[ORD_XML_SCAN_NUL], (q ? (size_t)(q - doc) : SIZE_MAX));
+	for (k = 0; k < 4; k++) {
+		q = ord_xml_find_bytes(doc, len, words[k]);
+		ck_assert_uint_eq(sc->at[kinds[k]], (q ? (size_t)(q - doc) : SIZE_MAX));
+	}
+	q = ref_too_many_attrs(doc, doc + len);
+	ck_assert_uint_eq(sc->at[ORD_XML_SCAN_ATTRS], (q ? (size_t)(q - doc) : SIZE_MAX));
+	/* the nesting was checked of documents with no NUL */
+	if (memchr(doc, '\0', len))
+		return;
+	kind = ref_nesting(doc, len, cont, &at);
+	ck_assert_msg(sc->nest_kind == kind, "nesting %d, before %d: %.*s", sc->nest_kind, kind,
+		      (int)len, doc);
+	ck_assert_uint_eq(sc->at[ORD_XML_SCAN_NESTING], (kind ? at : SIZE_MAX));
+}
+
+/* The pre-scan finds the same, at the same offsets, whatever the pieces it
+ * is fed in (a bundle too large to hold is scanned as it is read): every
+ * kind of finding, a word or markup cut between two pieces, against the
+ * document fed whole, and the whole against the scan as it was written
+ * before; hand-made documents, then random ones of markup's bytes. */
+static void scan_alike(const char *doc, size_t len, unsigned seed)
+{
+	static const char *const cont[] = { "r", "u", NULL };
+	struct ord_xml_scan whole, part;
+	size_t at, n, k, max;
+	int rw, rp;
+
+	ord_xml_scan_init(&whole, cont, 1);
+	ord_xml_scan_feed(&whole, doc, len);
+	rw = ord_xml_scan_end(&whole);
+	scan_as_before(&whole, doc, len, cont);
+	for (k = 0; k < 4; k++) {
+		max = k == 0 ? 1 : k == 1 ? 3 : k == 2 ? 9 : 70;
+		ord_xml_scan_init(&part, cont, 1);
+		for (at = 0; at < len; at += n) {
+			seed = seed * 1103515245u + 12345u;
+			n = 1 + (seed >> 16) % max;
+			if (n > len - at)
+				n = len - at;
+			ord_xml_scan_feed(&part, doc + at, n);
+		}
+		rp = ord_xml_scan_end(&part);
+		ck_assert_int_eq(rw, rp);
+		ck_assert_msg(!memcmp(whole.at, part.at, sizeof(whole.at)),
+			      "pieces of at most %zu differ: %.*s", max, (int)len, doc);
+		ck_assert_int_eq(whole.nest_kind, part.nest_kind);
+		ck_assert_str_eq(whole.nest_tag, part.nest_tag);
+		ck_assert_str_eq(whole.nest_parent, part.nest_parent);
+		ck_assert_uint_eq(whole.nonspace, part.nonspace);
+	}
+}
+
+START_TEST(test_scan_in_pieces)
+{
+	static const char *const docs[] = {
+		"<r><!-- <a> --><![CDATA[<b>]]><?pi <c>?><x a='>' b=\"<\"/></r>",
+		"<r><u>http://www.w3.org/2001/XInclude</u></r>",
+		"<r><u>http://www.w3.org/2003/XInclude</u><!DOCTYPE x><!ENTITY y></r>",
+		"<r><t><u/></t></r>", /* inside text only */
+		"<q/>",               /* not the root */
+		"  \n <r>< a></r>",   /* no name: the nesting's scan stops */
+		"<r><!-->--></r><!-",
+		"<r><?>?></r><",
+		"<r></r><!-x",
+		"<r>\0</r>",
+		"<r a='1' b=\"2\"><u x=\"a>b\" y='</u>'>t</u></r>",
+		"<r><uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu><a/></uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu></r>",
+		"<r><![CDATA[ ]] > ]]]></r><!--->",
+		"<r><!DOCTYP<!DOCTYPE",
+		"",
+	};
+	static const char alphabet[] = "<<<>>>!!--??[[]]CDATA==\"'/ \nrut";
+	static const char *const tokens[] = {
+		"<!--", "-->", "<![CDATA[", "]]>",      "<?",  "?>",
+		"<",    ">",   "/",         "'",        "\"",  "=",
+		" ",    "r",   "u",         "t",        "<r>", "<u>",
+		"</u>", "<t>", "<!DOCTYPE", "<!ENTITY", "<!",  "http://www.w3.org/2001/XInclude",
+		"-",    "]"
+	};
+	struct ord_buf b = ORD_BUF_INIT;
+	unsigned seed = 7;
+	size_t i, k;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(docs); i++)
+		scan_alike(docs[i], i == 9 ? 8 : strlen(docs[i]), (unsigned)i);
+	/* 70 levels deep, a tag of 300 attributes */
+	for (k = 0; k < 70; k++)
+		ord_buf_adds(&b, k ? "<u>" : "<r>");
+	scan_alike(b.buf, b.len, 1);
+	ord_buf_reset(&b);
+	ord_buf_adds(&b, "<r><u");
+	for (k = 0; k < 300; k++)
+		ord_buf_addf(&b, " a%zu='='", k);
+	ord_buf_adds(&b, "/></r>");
+	scan_alike(b.buf, b.len, 2);
+	for (i = 0; i < 3000; i++) {
+		ord_buf_reset(&b);
+		for (k = 0; k < 20 + i % 200; k++) {
+			seed = seed * 1103515245u + 12345u;
+			ord_buf_addch(&b, alphabet[(seed >> 16) % (sizeof(alphabet) - 1)]);
+		}
+		scan_alike(b.buf, b.len, seed);
+	}
+	/* and of markup's words */
+	for (i = 0; i < 3000; i++) {
+		ord_buf_reset(&b);
+		for (k = 0; k < 5 + i % 60; k++) {
+			seed = seed * 1103515245u + 12345u;
+			ord_buf_adds(&b, tokens[(seed >> 16) % ORD_ARRAY_SIZE(tokens)]);
+		}
+		scan_alike(b.buf, b.len, seed);
+	}
+	ord_buf_release(&b);
+}
+END_TEST
+
 /* The counter is worth trusting: plain libxml2, asked to substitute
  * entities and load DTDs, does call it for the same documents. */
 START_TEST(test_loader_control)
@@ -823,6 +1047,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(hostile, test_encoding_declarations);
 	tcase_add_test(hostile, test_nul_byte);
 	tcase_add_test(hostile, test_hostile_fixtures);
+	tcase_add_test(hostile, test_scan_in_pieces);
 	suite_add_tcase(s, hostile);
 	return s;
 }
