@@ -330,6 +330,8 @@ out:
 
 /* ---- reading a record ---- */
 
+static int pread_all(int fd, char *buf, size_t len, size_t off, const char *name, size_t *got);
+
 /* The elements of a bundle that hold elements: every other holds text only
  * (ord_xml_stream_open refuses an element inside one). */
 static const char *const containers[] = { "bundle", "units", "log", "event", "result", "state", NULL };
@@ -369,6 +371,27 @@ struct rows_src {
 	int in_units; /* inside <units> */
 };
 
+/* A bundle's file read twice (ord_bundle_verify_file): scanned, its
+ * signature's message digested and each piece of it hashed as it is first
+ * read, a piece at a time; then put in place for the parser a piece at a
+ * time, each held to its hash, so that the parser reads the bytes the
+ * scan passed and the signature signs (a file changed between the two
+ * reads is refused: attack 16), and the file is never all in memory. */
+#define PIECE ((size_t)1 << 20)
+struct fill_src {
+	int fd;
+	const char *name;
+	char *bytes; /* where the file's len bytes are put */
+	size_t len, filled;
+	size_t piece; /* PIECE (less in a test) */
+	/* what the reader holds behind the parser: the open run's bytes not
+	 * yet hashed, from *hashed (the run is open when *open is) */
+	const size_t *hashed;
+	const struct rows_src *rows;
+	size_t dropped;            /* the bytes let go, from the start */
+	unsigned char (*hash)[32]; /* of each piece as first read */
+};
+
 /* A run of units, and the scenario's element (struct run's table), apart
  * from the tables of rows. */
 #define RUN_UNITS 3
@@ -383,6 +406,9 @@ struct reader {
 	/* rows read for their checks and let go, to be read again (NULL:
 	 * the record keeps its rows) */
 	struct rows_src *src;
+	/* the file the bytes are put in place from as they are parsed (NULL:
+	 * they are all there) */
+	struct fill_src *fill;
 	struct ord_record scratch;
 	crypto_generichash_state hs; /* the open run's bytes so far */
 	size_t hashed;               /* its hash holds the bytes up to here */
@@ -1270,15 +1296,61 @@ static int units_of(void *ud, int turn, int (*fn)(void *fud, const char *id, con
 	return err;
 }
 
+/* The file's bytes up to upto put in place (struct fill_src), each piece
+ * the bytes first read. */
+static int fill_upto(void *ud, size_t from, size_t upto)
+{
+	struct fill_src *fs = ud;
+	unsigned char hash[32];
+	size_t i, at, n, got;
+	int err;
+
+#ifdef MADV_DONTNEED
+	/* the bytes the parser has and the reader holds no longer let go */
+	if (fs->hashed && fs->rows->open && *fs->hashed < from)
+		from = *fs->hashed;
+	if (from > fs->dropped + DROP_MARGIN + DROP_STEP / 8) {
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		uintptr_t a = ((uintptr_t)fs->bytes + fs->dropped + page - 1) / page * page;
+		uintptr_t b = ((uintptr_t)fs->bytes + from - DROP_MARGIN) / page * page;
+		if (b > a)
+			madvise((void *)a, b - a, MADV_DONTNEED);
+		fs->dropped = from - DROP_MARGIN;
+	}
+#endif
+	while (fs->filled < upto) {
+		i = fs->filled / fs->piece;
+		at = i * fs->piece;
+		n = fs->len - at < fs->piece ? fs->len - at : fs->piece;
+		if ((err = pread_all(fs->fd, fs->bytes + at, n, at, fs->name, &got)) != 0)
+			return err;
+		crypto_generichash(hash, 32, (const unsigned char *)fs->bytes + at, got, NULL, 0);
+		if (got != n || sodium_memcmp(hash, fs->hash[i], 32))
+			return ord_error_set(ORD_EBADDATA,
+					     "%s changed while it was verified: its bytes %zu to %zu, read again to be parsed, are not the ones read and scanned first",
+					     fs->name, at, at + n);
+		fs->filled = at + n;
+	}
+	return 0;
+}
+
 /* The bundle's len bytes at bytes read into rd's record. */
 static int read_bundle(struct reader *rd, const char *bytes, size_t len)
 {
 	int err;
 
 	/* read as a stream: the record and the bytes, no tree of them */
-	if ((err = ord_xml_stream_open(&rd->x, bytes, len, ORD_BUNDLE_MAX_BYTES, rd->name,
-				       "schema/bundle.rng", containers)) == 0)
+	if (rd->fill)
+		err = ord_xml_stream_open_filled(&rd->x, bytes, len, ORD_BUNDLE_MAX_BYTES, rd->name,
+						 "schema/bundle.rng", containers, fill_upto, rd->fill);
+	else
+		err = ord_xml_stream_open(&rd->x, bytes, len, ORD_BUNDLE_MAX_BYTES, rd->name,
+					  "schema/bundle.rng", containers);
+	if (!err)
 		err = read_record(rd);
+	/* every byte the signature signs was read as the scan passed it */
+	if (!err && rd->fill && rd->fill->filled < len)
+		err = fill_upto(rd->fill, 0, len);
 	/* the stream holds the schemas' lock: the verifier reads the
 	 * scenario and tables with their schemas */
 	ord_xml_stream_free(rd->x);
@@ -1347,8 +1419,11 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 /* The verify of bytes; owned, when not NULL, is bytes, malloc'd, freed as
  * soon as they have been read and their signature checked; fd, when not
  * -1, the file they were read from, whose rows are read again a phase at
- * a time (not for a report, which is built from every row). */
-static int verify_report(const char *bytes, size_t len, char *owned, int fd, const char *name,
+ * a time (not for a report, which is built from every row); fs, when not
+ * NULL, where bytes (owned) are put in place from fd as they are parsed,
+ * after a scan that found what taken says of the signature. */
+static int verify_report(const char *bytes, size_t len, char *owned, int fd, struct fill_src *fs,
+			 const struct sig_tail *taken, const char *name,
 			 const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
 			 struct ord_buf *out, struct ord_buf *report)
 {
@@ -1384,12 +1459,35 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, con
 		goto out;
 	/* bytes of a file, held only for this read: what the signature's
 	 * check needs is taken first, and the rest let go as it is read */
-	if (rd.src && owned && !memchr(bytes, '\r', len)) {
+	if (rd.src && owned && fs) {
+		tail = *taken;
+		rd.drop = 1;
+		rd.fill = fs;
+		fs->hashed = &rd.hashed;
+		fs->rows = &src;
+	} else if (rd.src && owned && !memchr(bytes, '\r', len)) {
 		sig_tail_of(&tail, bytes, len);
 		rd.drop = 1;
 	}
 	err = read_bundle(&rd, bytes, len);
-	if (err == ORD_EBADDATA && rd.drop && rd.dropped) {
+	if (err == ORD_EBADDATA && rd.fill) {
+		/* the refusal as the bytes say it whole: all of them put in
+		 * place again (each still the bytes first read), and read
+		 * again from them, letting none go */
+		fs->filled = 0;
+		fs->hashed = NULL;
+		if ((err = fill_upto(fs, 0, len)) != 0)
+			goto out;
+		ord_record_release(&r);
+		ord_record_init(&r);
+		reader_release(&rd);
+		memset(&rd, 0, sizeof(rd));
+		ord_record_init(&rd.scratch);
+		rd.name = name;
+		rd.r = rd.main = &r;
+		rd.bytes = bytes;
+		err = read_bundle(&rd, bytes, len);
+	} else if (err == ORD_EBADDATA && rd.drop && rd.dropped) {
 		/* the refusal as the bytes say it whole (the parser's message
 		 * of a bundle cut short inside an element names the element
 		 * and line from a scan from the start; unreadable reads them
@@ -1488,19 +1586,137 @@ int ord_bundle_verify_report(const char *bytes, size_t len, const char *name,
 			     const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
 			     struct ord_buf *out, struct ord_buf *report)
 {
-	return verify_report(bytes, len, NULL, -1, name, opts, ro, out, report);
+	return verify_report(bytes, len, NULL, -1, NULL, NULL, name, opts, ro, out, report);
 }
 
 int ord_bundle_verify_report_take(char *bytes, size_t len, const char *name,
 				  const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
 				  struct ord_buf *out, struct ord_buf *report)
 {
-	return verify_report(bytes ? bytes : "", len, bytes, -1, name, opts, ro, out, report);
+	return verify_report(bytes ? bytes : "", len, bytes, -1, NULL, NULL, name, opts, ro, out,
+			     report);
 }
 
 int ord_bundle_verify_report_fd(char *bytes, size_t len, int fd, const char *name,
 				const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
 				struct ord_buf *out, struct ord_buf *report)
 {
-	return verify_report(bytes ? bytes : "", len, bytes, fd, name, opts, ro, out, report);
+	return verify_report(bytes ? bytes : "", len, bytes, fd, NULL, NULL, name, opts, ro, out,
+			     report);
+}
+
+/* The first read of a bundle's file (struct fill_src): each piece hashed,
+ * scanned (ord_xml_stream_open's checks), and digested for the signature,
+ * whose element is taken from the end into t.  *whole is set when the
+ * bytes are to be read whole instead: a scan that found something (the
+ * read of them whole says it as it says it of any bytes), a declaration
+ * longer than a piece, CR LF line endings (said of the bytes whole). */
+static int scan_file(struct fill_src *fs, struct sig_tail *t, int *whole)
+{
+	enum { SO = sizeof(ORD_BUNDLE_SIG_OPEN) - 1, SC = sizeof(ORD_BUNDLE_SIG_CLOSE) - 1 };
+	enum { TL = SO + 128 + SC };
+	size_t len = fs->len, prefix = len >= TL ? len - TL : 0, off, n, got, i, from;
+	char *buf = ord_xmalloc(fs->piece), tail[TL], extra;
+	struct ord_xml_scan scan;
+	struct ord_digest d;
+	int err = 0;
+
+	memset(t, 0, sizeof(*t));
+	*whole = 0;
+	ord_xml_scan_init(&scan, containers, 1);
+	/* ord_sig_bundle_msg of the bytes before the signature, as they come:
+	 * their length first, as ord_digest_bytes puts it */
+	ord_digest_init(&d, ORD_SIG_BUNDLE_TAG);
+	ord_digest_int(&d, (int64_t)prefix);
+	for (off = 0, i = 0; off < len && !*whole; off += n, i++) {
+		n = len - off < fs->piece ? len - off : fs->piece;
+		if ((err = pread_all(fs->fd, buf, n, off, fs->name, &got)) != 0)
+			break;
+		if (got != n) {
+			err = ord_error_set(ORD_EBADDATA,
+					    "%s changed while it was verified: it ends at byte %zu, not %zu",
+					    fs->name, off + got, len);
+			break;
+		}
+		crypto_generichash(fs->hash[i], 32, (const unsigned char *)buf, n, NULL, 0);
+		if ((!off && ord_xml_check_start(buf, n, len, fs->name) != 0) || memchr(buf, '\r', n)) {
+			ord_error_clear();
+			*whole = 1;
+			break;
+		}
+		ord_xml_scan_feed(&scan, buf, n);
+		if (off < prefix)
+			crypto_generichash_update(&d.st, (const unsigned char *)buf,
+						  prefix - off < n ? prefix - off : n);
+		/* the signature's element and the bundle's end */
+		for (from = len >= TL && len - TL > off ? len - TL : off;
+		     len >= TL && from < off + n; from++)
+			tail[from - (len - TL)] = buf[from - off];
+	}
+	if (!err && !*whole && pread_all(fs->fd, &extra, 1, len, fs->name, &got) == 0 && got)
+		err = ord_error_set(ORD_EBADDATA,
+				    "%s changed while it was verified: it goes on past its %zu bytes",
+				    fs->name, len);
+	if (!err && !*whole && (!ord_xml_scan_end(&scan) || scan.nonspace == SIZE_MAX))
+		*whole = 1;
+	if (!err && !*whole && len >= TL && !memcmp(tail, ORD_BUNDLE_SIG_OPEN, SO) &&
+	    !memcmp(tail + SO + 128, ORD_BUNDLE_SIG_CLOSE, SC)) {
+		t->at_end = 1;
+		memcpy(t->hex, tail + SO, 128);
+		ord_digest_final(&d, t->msg);
+	}
+	free(buf);
+	return err;
+}
+
+int ord_bundle_verify_file_in(int fd, size_t len, const char *name, const struct ord_verify_opts *opts,
+			      struct ord_buf *out, size_t piece, void (*between)(void *ud), void *ud)
+{
+	struct fill_src fs;
+	struct sig_tail tail;
+	char *bytes;
+	size_t got;
+	int whole, err;
+
+	if (len > ORD_BUNDLE_MAX_BYTES)
+		return ord_error_set(ORD_EBADDATA,
+				     "%s: document of %zu bytes is larger than the limit of %zu bytes",
+				     name, len, ORD_BUNDLE_MAX_BYTES);
+	if ((err = ord_crypto_init()) != 0)
+		return err;
+	memset(&fs, 0, sizeof(fs));
+	fs.fd = fd;
+	fs.name = name;
+	fs.len = len;
+	fs.piece = piece ? piece : PIECE;
+	fs.hash = ord_xcalloc(len / fs.piece + 1, sizeof(*fs.hash));
+	if ((err = scan_file(&fs, &tail, &whole)) != 0)
+		goto out;
+	/* the file's size, of which only the pieces put in place are the
+	 * process's memory */
+	bytes = ord_xmalloc(len + 1);
+	bytes[len] = '\0';
+	if (between)
+		between(ud);
+	if (!whole) {
+		fs.bytes = bytes;
+		err = verify_report(bytes, len, bytes, fd, &fs, &tail, name, opts, NULL, out, NULL);
+	} else if ((err = pread_all(fd, bytes, len, 0, name, &got)) != 0 || got != len) {
+		free(bytes);
+		if (!err)
+			err = ord_error_set(ORD_EBADDATA,
+					    "%s changed while it was verified: it ends at byte %zu, not %zu",
+					    name, got, len);
+	} else {
+		err = verify_report(bytes, len, bytes, fd, NULL, NULL, name, opts, NULL, out, NULL);
+	}
+out:
+	free(fs.hash);
+	return err;
+}
+
+int ord_bundle_verify_file(int fd, size_t len, const char *name, const struct ord_verify_opts *opts,
+			   struct ord_buf *out)
+{
+	return ord_bundle_verify_file_in(fd, len, name, opts, out, 0, NULL, NULL);
 }

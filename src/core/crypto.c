@@ -242,7 +242,7 @@ void ord_sig_bundle_msg(unsigned char out[32], const void *bytes, size_t len)
 {
 	struct ord_digest d;
 
-	ord_digest_init(&d, "orderly-bundle-signature-v1");
+	ord_digest_init(&d, ORD_SIG_BUNDLE_TAG);
 	ord_digest_bytes(&d, bytes, len);
 	ord_digest_final(&d, out);
 }

@@ -86,7 +86,10 @@ void ord_sig_head_msg(unsigned char out[32], const unsigned char game_id[16], in
  * are signed by ord_sig_head_msg (at "close", zeros) and state no phase. */
 void ord_sig_close_msg(unsigned char out[32], const unsigned char game_id[16], int turn, int phase,
 		       int64_t seq, const unsigned char hash[32]);
-/* The game's signature over a bundle: every byte before its <signature>. */
+/* The game's signature over a bundle: every byte before its <signature>,
+ * digested under this tag (begun with ord_digest_init(d, it) for bytes
+ * that come in pieces). */
+#define ORD_SIG_BUNDLE_TAG "orderly-bundle-signature-v1"
 void ord_sig_bundle_msg(unsigned char out[32], const void *bytes, size_t len);
 /* Sign / check a 32-byte message; check returns 0 when the signature holds. */
 void ord_sig_sign(unsigned char sig[64], const unsigned char msg[32], const unsigned char sk[64]);

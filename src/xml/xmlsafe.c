@@ -369,6 +369,17 @@ static int check_utf8_decl(const char *bytes, size_t len, const char *name)
 
 /* ---- the pre-scan, in pieces ---- */
 
+static unsigned newlines(const char *p, const char *end)
+{
+	unsigned n = 0;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
 static int is_container(const char *const *containers, const char *tag, size_t n);
 
 /* The words found wherever they stand (in a comment or a value too), by
@@ -401,6 +412,7 @@ void ord_xml_scan_init(struct ord_xml_scan *s, const char *const *containers, in
 		s->at[k] = SIZE_MAX;
 	s->nonspace = SIZE_MAX;
 	s->state = SCAN_TEXT;
+	s->line = 1;
 }
 
 static void scan_found(struct ord_xml_scan *s, int kind, size_t at)
@@ -487,6 +499,9 @@ static int scan_tag_byte(struct ord_xml_scan *s, char ch, size_t at)
 		s->quote = ch;
 	} else if (ch == '>') {
 		s->name_done = 1;
+		/* a start tag as next_start_line finds one */
+		if (s->start_tag && s->c1 != '/' && s->c1 != '!')
+			s->start_tag(s->ud, s->tag_at, s->line);
 		scan_tag_end(s, at);
 		s->state = SCAN_TEXT;
 		return 1;
@@ -575,9 +590,13 @@ void ord_xml_scan_feed(struct ord_xml_scan *s, const char *p, size_t n)
 		switch (s->state) {
 		case SCAN_TEXT:
 			if (!(lt = memchr(q, '<', (size_t)(end - q)))) {
+				if (s->start_tag)
+					s->line += newlines(q, end);
 				q = end;
 				break;
 			}
+			if (s->start_tag)
+				s->line += newlines(q, lt);
 			s->tag_at = s->off + (size_t)(lt - p);
 			s->pend[0] = '<';
 			s->npend = 1;
@@ -586,6 +605,7 @@ void ord_xml_scan_feed(struct ord_xml_scan *s, const char *p, size_t n)
 			break;
 		case SCAN_LT:
 			/* markup, a tag, or not known yet */
+			s->line += *q == '\n';
 			s->pend[s->npend++] = *q++;
 			for (k = 0; k < ORD_ARRAY_SIZE(scan_special); k++) {
 				size_t ol = strlen(scan_special[k].open);
@@ -609,13 +629,16 @@ void ord_xml_scan_feed(struct ord_xml_scan *s, const char *p, size_t n)
 				     : s->last[0] == scan_special[s->special].close[0] &&
 					       s->last[1] == scan_special[s->special].close[1]))
 				s->state = SCAN_TEXT;
+			s->line += *q == '\n';
 			s->last[0] = s->last[1];
 			s->last[1] = *q++;
 			s->since++;
 			break;
 		case SCAN_TAG:
-			while (q < end && !scan_tag_byte(s, *q, at))
+			while (q < end && !scan_tag_byte(s, *q, at)) {
+				s->line += *q == '\n';
 				q++, at++;
+			}
 			q += q < end;
 			break;
 		}
@@ -928,18 +951,22 @@ struct ord_xml_stream {
 	unsigned cur_line;                  /* the line of cur */
 	unsigned line[ORD_XML_MAX_DEPTH];   /* each open element's line, by depth */
 	xmlNodePtr node[ORD_XML_MAX_DEPTH]; /* each open element, by depth */
+	/* a document put in place as it is read (ord_xml_stream_open_filled):
+	 * the parser's bytes so far, those in place, the fill and its error */
+	int (*fill)(void *ud, size_t from, size_t upto);
+	void *fill_ud;
+	size_t pos, filled;
+	int fill_err;
+	/* its start tags found as libxml2 is given its bytes, not yet given
+	 * as elements (the bytes behind may be let go): each tag's '<' and
+	 * line, a ring */
+	struct ord_xml_scan *track;
+	struct {
+		size_t at;
+		unsigned line;
+	} * tags;
+	size_t tags_head, tags_n, tags_alloc;
 };
-
-static unsigned newlines(const char *p, const char *end)
-{
-	unsigned n = 0;
-
-	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		n++;
-		p++;
-	}
-	return n;
-}
 
 /* The line where the next start tag after s->cur ends (as libxml2 counts
  * an element's line); past it when take. */
@@ -948,6 +975,20 @@ static unsigned next_start_line(struct ord_xml_stream *s, int take)
 	const char *p = s->cur, *lt, *gt;
 	unsigned line = s->cur_line;
 	size_t skip;
+
+	/* a document put in place as it is read: the tags found as it was */
+	if (s->fill) {
+		if (!s->tags_n)
+			return take ? 0 : line;
+		line = s->tags[s->tags_head].line;
+		if (take) {
+			s->tag = s->bytes + s->tags[s->tags_head].at;
+			s->cur_line = line;
+			s->tags_head = (s->tags_head + 1) % s->tags_alloc;
+			s->tags_n--;
+		}
+		return line;
+	}
 
 	while ((lt = memchr(p, '<', (size_t)(s->end - p))) != NULL) {
 		line += newlines(p, lt);
@@ -987,6 +1028,10 @@ static int stream_cut_short(struct ord_xml_stream *s, struct ord_buf *msg)
 	size_t skip;
 	int depth = 0;
 
+	/* a document put in place as it is read holds no longer what it
+	 * read: its reader says it again of all the bytes */
+	if (s->fill)
+		return 0;
 	for (p = s->bytes; (lt = memchr(p, '<', (size_t)(s->end - p))) != NULL;) {
 		line += newlines(p, lt);
 		if ((skip = ord_xml_special_len(lt, s->end)) != 0) {
@@ -1028,28 +1073,90 @@ static unsigned stream_node_line(struct ord_xml_stream *s, xmlNodePtr n)
 	return next_start_line(s, 0);
 }
 
+/* A start tag the track found (struct ord_xml_scan's start_tag). */
+static void stream_tag(void *ud, size_t at, unsigned line)
+{
+	struct ord_xml_stream *s = ud;
+	size_t i;
+
+	if (s->tags_n == s->tags_alloc) {
+		size_t n = s->tags_alloc ? 2 * s->tags_alloc : 64;
+		void *v = ord_xcalloc(n, sizeof(*s->tags));
+		/* the ring unrolled into the new one */
+		for (i = 0; i < s->tags_n; i++)
+			memcpy((char *)v + i * sizeof(*s->tags),
+			       &s->tags[(s->tags_head + i) % s->tags_alloc], sizeof(*s->tags));
+		free(s->tags);
+		s->tags = v;
+		s->tags_head = 0;
+		s->tags_alloc = n;
+	}
+	i = (s->tags_head + s->tags_n++) % s->tags_alloc;
+	s->tags[i].at = at;
+	s->tags[i].line = line;
+}
+
+/* libxml2's read of a document put in place as it is read: the bytes it
+ * asks for are filled first (and the fill's refusal is the stream's),
+ * and its start tags found as they are given. */
+static int stream_read(void *ctx, char *buf, int len)
+{
+	struct ord_xml_stream *s = ctx;
+	size_t total = (size_t)(s->end - s->bytes), n = (size_t)len;
+	int err;
+
+	if (s->fill_err)
+		return -1;
+	if (n > total - s->pos)
+		n = total - s->pos;
+	if (s->pos + n > s->filled) {
+		/* the bytes before the element last given are read; not
+		 * those after it (libxml2 reads an element whole before it
+		 * gives it, when its schema checks its content whole) */
+		if ((err = s->fill(s->fill_ud, s->tag ? (size_t)(s->tag - s->bytes) : 0, s->pos + n)) !=
+		    0) {
+			s->fill_err = err;
+			ord_buf_reset(&s->c.msg);
+			ord_buf_adds(&s->c.msg, ord_error_last());
+			return -1;
+		}
+		s->filled = s->pos + n;
+	}
+	memcpy(buf, s->bytes + s->pos, n);
+	ord_xml_scan_feed(s->track, buf, n);
+	s->pos += n;
+	return (int)n;
+}
+
+static int stream_close(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
 static int stream_open(struct ord_xml_stream **out, const char *bytes, size_t len, size_t max,
 		       const char *name, const char *rng_resource, const char *const *containers,
-		       size_t whole)
+		       size_t whole, int (*fill)(void *ud, size_t from, size_t upto), void *fill_ud)
 {
 	const struct ord_resource *r = NULL;
 	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0, NULL };
 	struct ord_xml_stream *s;
 	xmlRelaxNGPtr schema = NULL;
 	const char *p;
-	int err;
+	int err = 0;
 
 	*out = NULL;
 	harden_once();
 	/* libxml2 reads at most INT_MAX bytes from memory */
 	if (max > INT_MAX)
 		max = INT_MAX;
-	if ((err = prescan_nesting(bytes, len, max, name, containers, 1)) != 0)
+	/* a document filled as it is read was scanned as it was first read */
+	if (!fill && (err = prescan_nesting(bytes, len, max, name, containers, 1)) != 0)
 		return err;
 	/* libxml2's reader says "Extra content" of nothing */
-	for (p = bytes; p < bytes + len && strchr(" \t\r\n", *p); p++)
+	for (p = bytes; !fill && p < bytes + len && strchr(" \t\r\n", *p); p++)
 		;
-	if (p == bytes + len)
+	if (!fill && p == bytes + len)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: Document is empty", name,
 				     line_of(bytes, len));
 	if (rng_resource && !(r = ord_resource_find(rng_resource)))
@@ -1069,9 +1176,22 @@ static int stream_open(struct ord_xml_stream **out, const char *bytes, size_t le
 			goto out;
 		}
 	}
-	s->r = xmlReaderForMemory(bytes, (int)len, name, NULL,
-				  XML_PARSE_NONET | XML_PARSE_NOWARNING |
-					  (whole > ORD_XML_HUGE_BYTES ? XML_PARSE_HUGE : 0));
+	s->fill = fill;
+	s->fill_ud = fill_ud;
+	if (fill) {
+		s->track = ord_xmalloc(sizeof(*s->track));
+		ord_xml_scan_init(s->track, NULL, 0);
+		s->track->start_tag = stream_tag;
+		s->track->ud = s;
+	}
+	if (fill)
+		s->r = xmlReaderForIO(stream_read, stream_close, s, name, NULL,
+				      XML_PARSE_NONET | XML_PARSE_NOWARNING |
+					      (whole > ORD_XML_HUGE_BYTES ? XML_PARSE_HUGE : 0));
+	else
+		s->r = xmlReaderForMemory(bytes, (int)len, name, NULL,
+					  XML_PARSE_NONET | XML_PARSE_NOWARNING |
+						  (whole > ORD_XML_HUGE_BYTES ? XML_PARSE_HUGE : 0));
 	if (!s->r) {
 		err = ord_error_set(ORD_ERROR, "%s: out of memory", name);
 		goto out;
@@ -1095,13 +1215,26 @@ out:
 int ord_xml_stream_open(struct ord_xml_stream **out, const char *bytes, size_t len, size_t max,
 			const char *name, const char *rng_resource, const char *const *containers)
 {
-	return stream_open(out, bytes, len, max, name, rng_resource, containers, len);
+	return stream_open(out, bytes, len, max, name, rng_resource, containers, len, NULL, NULL);
+}
+
+int ord_xml_stream_open_filled(struct ord_xml_stream **out, const char *bytes, size_t len,
+			       size_t max, const char *name, const char *rng_resource,
+			       const char *const *containers,
+			       int (*fill)(void *ud, size_t from, size_t upto), void *ud)
+{
+	if (len > max)
+		return ord_error_set(ORD_EBADDATA,
+				     "%s: document of %zu bytes is larger than the limit of %zu bytes",
+				     name, len, max);
+	return stream_open(out, bytes, len, max, name, rng_resource, containers, len, fill, ud);
 }
 
 int ord_xml_stream_open_part(struct ord_xml_stream **out, const char *bytes, size_t len,
 			     size_t whole, const char *name, const char *const *containers)
 {
-	return stream_open(out, bytes, len, whole > len ? whole : len, name, NULL, containers, whole);
+	return stream_open(out, bytes, len, whole > len ? whole : len, name, NULL, containers,
+			   whole, NULL, NULL);
 }
 
 /* The stream's error: what libxml2 said, else what. */
@@ -1133,6 +1266,9 @@ int ord_xml_stream_next(struct ord_xml_stream *s)
 		xmlSetStructuredErrorFunc(&s->c, collect);
 		rc = xmlTextReaderRead(s->r);
 		xmlSetStructuredErrorFunc(NULL, NULL);
+		/* the fill's refusal, not what libxml2 makes of it */
+		if (s->fill_err)
+			return s->err = ord_error_set(s->fill_err, "%s", s->c.msg.buf);
 		if (rc < 0 || s->c.count)
 			return stream_fail(s, "not well-formed XML");
 		if (rc == 0) {
@@ -1149,7 +1285,11 @@ int ord_xml_stream_next(struct ord_xml_stream *s)
 					     ORD_XML_MAX_DEPTH);
 				return stream_fail(s, "");
 			}
-			s->line[depth] = next_start_line(s, 1);
+			if (!(s->line[depth] = next_start_line(s, 1))) {
+				ord_buf_addf(&s->c.msg, "%s: an element whose start tag was not found",
+					     s->c.name);
+				return stream_fail(s, "");
+			}
 			s->node[depth] = xmlTextReaderCurrentNode(s->r);
 			/* the pre-scan misses a namespace written with character references */
 			ns = (const char *)xmlTextReaderConstNamespaceUri(s->r);
@@ -1252,6 +1392,8 @@ void ord_xml_stream_free(struct ord_xml_stream *s)
 	if (s->locked)
 		pthread_mutex_unlock(&schemas_lock);
 	ord_buf_release(&s->c.msg);
+	free(s->track);
+	free(s->tags);
 	free(s);
 }
 

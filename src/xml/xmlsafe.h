@@ -64,6 +64,20 @@ enum ord_xml_event {
  * elements, and any root is the schema's to refuse). */
 int ord_xml_stream_open(struct ord_xml_stream **out, const char *bytes, size_t len, size_t max,
 			const char *name, const char *rng_resource, const char *const *containers);
+/* ord_xml_stream_open of a document that is put in place as it is read:
+ * the len bytes at bytes are there up to upto once fill(ud, from, upto)
+ * has returned 0, and libxml2 reads none before; an error of fill (its
+ * code, its message set) is the stream's.  from is where the element last
+ * given starts: the stream does not read the bytes before it again
+ * (libxml2 has them, and its start tags were found as they were given),
+ * and the caller has had its events of them, so may let them go.  The pre-scan
+ * is the caller's, of the same bytes: ord_xml_check_start and ord_xml_scan
+ * (with nesting and the containers) found nothing, and not all of them
+ * white space. */
+int ord_xml_stream_open_filled(struct ord_xml_stream **out, const char *bytes, size_t len,
+			       size_t max, const char *name, const char *rng_resource,
+			       const char *const *containers,
+			       int (*fill)(void *ud, size_t from, size_t upto), void *ud);
 /* A stream over a part of a document of whole bytes that was read before
  * (with its schema), read with the limits the parser had for the whole
  * (XML_PARSE_HUGE past ORD_XML_HUGE_BYTES): a name or a text it read
@@ -144,6 +158,11 @@ struct ord_xml_scan {
 		char tag[64];
 		int len, container;
 	} open[ORD_XML_MAX_DEPTH];
+	/* when set, called for each start tag as it ends: its '<' and the
+	 * line of its '>' (as libxml2 counts an element's line) */
+	void (*start_tag)(void *ud, size_t at, unsigned line);
+	void *ud;
+	unsigned line; /* the line of the byte fed last (kept when start_tag) */
 };
 void ord_xml_scan_init(struct ord_xml_scan *s, const char *const *containers, int nesting);
 void ord_xml_scan_feed(struct ord_xml_scan *s, const char *p, size_t n);

@@ -466,8 +466,10 @@ static void file_alike(const char *doc, size_t len, const char *what)
 {
 	struct ord_buf lent = ORD_BUF_INIT, filed = ORD_BUF_INIT;
 	struct ord_verify_opts o = full_opts();
+	static const size_t pieces[] = { 0, 4096, 1000 };
 	char path[300], *copy = ord_xmalloc(len + 1);
 	int rc1, rc2, fd;
+	size_t k;
 
 	snprintf(path, sizeof(path), "%s/alike.xml", dir);
 	write_file(path, doc, len);
@@ -481,10 +483,23 @@ static void file_alike(const char *doc, size_t len, const char *what)
 	rc2 = ord_bundle_verify_report_fd(copy, len, fd, "t.xml", &o, NULL, &filed, NULL);
 	if (rc2 < 0 && rc2 != ORD_ETAMPERED)
 		ord_buf_adds(&filed, ord_error_last());
-	close(fd);
 	ck_assert_msg(rc1 == rc2, "%s: rc %d lent, %d from the file", what, rc1, rc2);
 	ck_assert_msg(!strcmp(lent.buf ? lent.buf : "", filed.buf ? filed.buf : ""),
 		      "%s: lent:\n%s\nfrom the file:\n%s", what, lent.buf, filed.buf);
+	/* and the file never held whole: read in pieces of 1 MiB, of 4 KiB
+	 * and of 1,000 bytes (a word, a tag, the signature cut between two) */
+	for (k = 0; k < 3; k++) {
+		ord_buf_reset(&filed);
+		rc2 = ord_bundle_verify_file_in(fd, len, "t.xml", &o, &filed, pieces[k], NULL, NULL);
+		if (rc2 < 0 && rc2 != ORD_ETAMPERED)
+			ord_buf_adds(&filed, ord_error_last());
+		ck_assert_msg(rc1 == rc2, "%s: rc %d lent, %d in pieces of %zu", what, rc1, rc2,
+			      pieces[k]);
+		ck_assert_msg(!strcmp(lent.buf ? lent.buf : "", filed.buf ? filed.buf : ""),
+			      "%s: lent:\n%s\nin pieces of %zu:\n%s", what, lent.buf, pieces[k],
+			      filed.buf);
+	}
+	close(fd);
 	ord_buf_release(&lent);
 	ord_buf_release(&filed);
 }
@@ -606,6 +621,77 @@ START_TEST(file_changed_while_verified)
 	}
 	ord_buf_release(&out);
 	ord_buf_release(&doc);
+}
+END_TEST
+
+/* A file changed between its first read (scanned, hashed, its signature's
+ * message digested) and its second (parsed) is refused, not parsed: the
+ * scan and the signature do not vouch for the bytes the parser would read.
+ * A byte changed at the start, in the rows, and in the signature, in
+ * pieces of 1 MiB (the whole test bundle) and of 1,000 bytes. */
+struct changer {
+	const char *path;
+	size_t at;
+	char was;
+};
+
+static void change_file(void *ud)
+{
+	struct changer *c = ud;
+	int fd = open(c->path, O_WRONLY);
+	char ch = other(c->was);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, &ch, 1, (off_t)c->at), 1);
+	close(fd);
+}
+
+START_TEST(file_changed_while_parsed)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+	struct ord_verify_opts o = full_opts();
+	struct region r[1];
+	struct changer c;
+	size_t at[3], k, p, piece[2] = { 0, 1000 };
+	char path[300], want[200];
+	int fd, rc;
+
+	ck_assert_uint_ge(regions(r, 1, "roll", "value"), 1);
+	at[0] = 1;
+	at[1] = r[0].start + r[0].len / 2;
+	at[2] = sig_offset(bundle.buf, bundle.len) + strlen("<signature>") + 3;
+	snprintf(path, sizeof(path), "%s/parsed.xml", dir);
+	for (k = 0; k < 3; k++)
+		for (p = 0; p < 2; p++) {
+			size_t from = piece[p] ? at[k] / piece[p] * piece[p] : 0;
+			size_t to = piece[p] && from + piece[p] < bundle.len ? from + piece[p]
+									     : bundle.len;
+			write_file(path, bundle.buf, bundle.len);
+			c.path = path;
+			c.at = at[k];
+			c.was = bundle.buf[at[k]];
+			fd = open(path, O_RDONLY);
+			ck_assert_int_ge(fd, 0);
+			ord_buf_reset(&out);
+			rc = ord_bundle_verify_file_in(fd, bundle.len, "t.xml", &o, &out, piece[p],
+						       change_file, &c);
+			close(fd);
+			ck_assert_msg(rc == ORD_EBADDATA, "byte %zu: rc %d", at[k], rc);
+			snprintf(want, sizeof(want),
+				 "t.xml changed while it was verified: its bytes %zu to %zu, read again to be parsed",
+				 from, to);
+			ck_assert_msg(strstr(ord_error_last(), want), "byte %zu: %s", at[k],
+				      ord_error_last());
+			ck_assert_msg(!out.len, "byte %zu: findings %s", at[k], out.buf);
+		}
+	/* unchanged, the same file verifies */
+	write_file(path, bundle.buf, bundle.len);
+	fd = open(path, O_RDONLY);
+	ord_buf_reset(&out);
+	ck_assert_int_eq(ord_bundle_verify_file_in(fd, bundle.len, "t.xml", &o, &out, 1000, NULL, NULL),
+			 0);
+	close(fd);
+	ord_buf_release(&out);
 }
 END_TEST
 
@@ -1690,6 +1776,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, taken_bytes_verify_alike);
 	tcase_add_test(v, file_rows_verify_alike);
 	tcase_add_test(v, file_changed_while_verified);
+	tcase_add_test(v, file_changed_while_parsed);
 	tcase_add_test(v, file_huge_names_alike);
 	tcase_add_test(v, rows_left_out);
 	tcase_add_test(v, header_is_checked);
