@@ -184,8 +184,7 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	 * is read a piece at a time, twice (ord_bundle_verify_file) */
 	/* (a FIFO is not opened to be looked at: its writer would take that
 	 * open for the reader's and go) */
-	if (!report_s && strcmp(argv[1], "-") && stat(argv[1], &bst) == 0 &&
-	    S_ISREG(bst.st_mode) &&
+	if (!report_s && strcmp(argv[1], "-") && stat(argv[1], &bst) == 0 && S_ISREG(bst.st_mode) &&
 	    (bfd = open(argv[1], O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) >= 0 &&
 	    (fstat(bfd, &bst) != 0 || !S_ISREG(bst.st_mode) ||
 	     (unsigned long long)bst.st_size > ORD_BUNDLE_MAX_BYTES)) {
