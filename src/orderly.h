@@ -813,14 +813,14 @@ int ord_bundle_verify_report_fd(char *bytes, size_t len, int fd, const char *nam
 				const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
 				struct ord_buf *out, struct ord_buf *report);
 /* ord_bundle_verify of the len bytes of the regular file open at fd (which
- * stays the caller's), never held whole: read once a piece at a time, as
- * ord_bundle_verify checks the bytes before it parses them (no DOCTYPE,
- * no entity, the nesting) and digests them for the signature, each piece
- * hashed; then again, each piece held to its hash before the parser
- * reads it, and let go behind it; then its rows as
- * ord_bundle_verify_report_fd reads them again.  A file changed between
- * the reads is refused (ORD_EBADDATA, "changed while it was verified").
- * A bundle of 100,000 units (156 MB) takes about what its replay takes. */
+ * stays the caller's), never held whole: read once a piece (64 KiB) at a
+ * time, as ord_bundle_verify checks the bytes before it parses them (no
+ * DOCTYPE, no entity, the nesting) and digests them for the signature,
+ * each piece hashed; then again, each piece held to its hash before the
+ * parser reads it; then the runs of rows again for the replay, by the same
+ * pieces held to the same hashes.  A file changed between the reads is
+ * refused (ORD_EBADDATA, "changed while it was verified").  A bundle of
+ * 100,000 units (156 MB) takes about what its replay takes. */
 int ord_bundle_verify_file(int fd, size_t len, const char *name, const struct ord_verify_opts *opts,
 			   struct ord_buf *out);
 

@@ -331,6 +331,7 @@ out:
 /* ---- reading a record ---- */
 
 static int pread_all(int fd, char *buf, size_t len, size_t off, const char *name, size_t *got);
+static int pieces_read(void *ud, char *buf, size_t off, size_t n);
 
 /* The elements of a bundle that hold elements: every other holds text only
  * (ord_xml_stream_open refuses an element inside one). */
@@ -369,27 +370,31 @@ struct rows_src {
 	size_t chunk;
 	size_t len;   /* the bundle's bytes (the parser's limits) */
 	int in_units; /* inside <units> */
+	/* the file's pieces the runs are read again by, held to their
+	 * hashes (NULL: each run is held to its own hash) */
+	struct fill_src *pieces;
 };
 
 /* A bundle's file read twice (ord_bundle_verify_file): scanned, its
  * signature's message digested and each piece of it hashed as it is first
- * read, a piece at a time; then put in place for the parser a piece at a
- * time, each held to its hash, so that the parser reads the bytes the
- * scan passed and the signature signs (a file changed between the two
- * reads is refused: attack 16), and the file is never all in memory. */
-#define PIECE ((size_t)1 << 20)
+ * read, a piece at a time; then read again for the parser a piece at a
+ * time, each held to its hash, so that the parser reads the bytes the scan
+ * passed and the signature signs (a file changed between the two reads is
+ * refused: attack 16); and its runs of rows again for the replay by the
+ * same pieces.  No more than a piece of it is held. */
+#define PIECE ((size_t)64 << 10)
 struct fill_src {
 	int fd;
 	const char *name;
-	char *bytes; /* where the file's len bytes are put */
-	size_t len, filled;
-	size_t piece; /* PIECE (less in a test) */
-	/* what the reader holds behind the parser: the open run's bytes not
-	 * yet hashed, from *hashed (the run is open when *open is) */
-	const size_t *hashed;
-	const struct rows_src *rows;
-	size_t dropped;            /* the bytes let go, from the start */
+	size_t len;
+	size_t piece;              /* PIECE (less in a test) */
 	unsigned char (*hash)[32]; /* of each piece as first read */
+	char *buf;                 /* one piece, read again */
+	size_t at;                 /* which (SIZE_MAX: none) */
+	size_t served;             /* the parser's bytes so far */
+	/* a test's hook after the first read (1) and after the parse (2) */
+	void (*between)(void *ud, int read);
+	void *ud;
 };
 
 /* A run of units, and the scenario's element (struct run's table), apart
@@ -517,6 +522,9 @@ static char *content_dup(struct reader *rd, size_t *len)
 /* The open run's bytes up to at into its hash. */
 static void run_feed(struct reader *rd, size_t at)
 {
+	/* a file read by its pieces holds its runs to the pieces' hashes */
+	if (!rd->bytes)
+		return;
 	if (at > rd->hashed)
 		crypto_generichash_update(&rd->hs, (const unsigned char *)rd->bytes + rd->hashed,
 					  at - rd->hashed);
@@ -532,7 +540,7 @@ static void drop_behind(struct reader *rd, size_t at)
 #ifdef MADV_DONTNEED
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), to, from;
 
-	if (!rd->drop || at < rd->dropped + DROP_MARGIN + DROP_STEP)
+	if (!rd->drop || !rd->bytes || at < rd->dropped + DROP_MARGIN + DROP_STEP)
 		return;
 	to = at - DROP_MARGIN;
 	from = ((uintptr_t)rd->bytes + rd->dropped + page - 1) / page * page;
@@ -1180,6 +1188,14 @@ static int read_run(const struct rows_src *src, const struct run *o, struct ord_
 
 	ord_buf_grow(doc, len + 1);
 	at = doc->buf + doc->len;
+	if (src->pieces) {
+		/* by the pieces of the file read first, held to their hashes */
+		if ((err = pieces_read(src->pieces, at, o->start, len)) != 0)
+			return err;
+		doc->len += len;
+		doc->buf[doc->len] = '\0';
+		return 0;
+	}
 	if ((err = pread_all(src->fd, at, len, o->start, src->name, &got)) != 0)
 		return err;
 	crypto_generichash(hash, 32, (const unsigned char *)at, got, NULL, 0);
@@ -1296,40 +1312,37 @@ static int units_of(void *ud, int turn, int (*fn)(void *fud, const char *id, con
 	return err;
 }
 
-/* The file's bytes up to upto put in place (struct fill_src), each piece
- * the bytes first read. */
-static int fill_upto(void *ud, size_t from, size_t upto)
+/* The n bytes at off of a bundle's file read again by its pieces, each
+ * the bytes first read (struct fill_src), into buf. */
+static int pieces_read(void *ud, char *buf, size_t off, size_t n)
 {
 	struct fill_src *fs = ud;
 	unsigned char hash[32];
-	size_t i, at, n, got;
+	size_t i, at, pn, got, k;
 	int err;
 
-#ifdef MADV_DONTNEED
-	/* the bytes the parser has and the reader holds no longer let go */
-	if (fs->hashed && fs->rows->open && *fs->hashed < from)
-		from = *fs->hashed;
-	if (from > fs->dropped + DROP_MARGIN + DROP_STEP / 8) {
-		size_t page = (size_t)sysconf(_SC_PAGESIZE);
-		uintptr_t a = ((uintptr_t)fs->bytes + fs->dropped + page - 1) / page * page;
-		uintptr_t b = ((uintptr_t)fs->bytes + from - DROP_MARGIN) / page * page;
-		if (b > a)
-			madvise((void *)a, b - a, MADV_DONTNEED);
-		fs->dropped = from - DROP_MARGIN;
-	}
-#endif
-	while (fs->filled < upto) {
-		i = fs->filled / fs->piece;
+	while (n) {
+		i = off / fs->piece;
 		at = i * fs->piece;
-		n = fs->len - at < fs->piece ? fs->len - at : fs->piece;
-		if ((err = pread_all(fs->fd, fs->bytes + at, n, at, fs->name, &got)) != 0)
-			return err;
-		crypto_generichash(hash, 32, (const unsigned char *)fs->bytes + at, got, NULL, 0);
-		if (got != n || sodium_memcmp(hash, fs->hash[i], 32))
-			return ord_error_set(ORD_EBADDATA,
-					     "%s changed while it was verified: its bytes %zu to %zu, read again to be parsed, are not the ones read and scanned first",
-					     fs->name, at, at + n);
-		fs->filled = at + n;
+		pn = fs->len - at < fs->piece ? fs->len - at : fs->piece;
+		if (fs->at != i) {
+			fs->at = SIZE_MAX;
+			if ((err = pread_all(fs->fd, fs->buf, pn, at, fs->name, &got)) != 0)
+				return err;
+			crypto_generichash(hash, 32, (const unsigned char *)fs->buf, got, NULL, 0);
+			if (got != pn || sodium_memcmp(hash, fs->hash[i], 32))
+				return ord_error_set(ORD_EBADDATA,
+						     "%s changed while it was verified: its bytes %zu to %zu, read again, are not the ones read and scanned first",
+						     fs->name, at, at + pn);
+			fs->at = i;
+		}
+		k = at + pn - off < n ? at + pn - off : n;
+		memcpy(buf, fs->buf + (off - at), k);
+		buf += k;
+		off += k;
+		n -= k;
+		if (off > fs->served)
+			fs->served = off;
 	}
 	return 0;
 }
@@ -1337,20 +1350,25 @@ static int fill_upto(void *ud, size_t from, size_t upto)
 /* The bundle's len bytes at bytes read into rd's record. */
 static int read_bundle(struct reader *rd, const char *bytes, size_t len)
 {
+	size_t off;
+	char c;
 	int err;
 
 	/* read as a stream: the record and the bytes, no tree of them */
 	if (rd->fill)
-		err = ord_xml_stream_open_filled(&rd->x, bytes, len, ORD_BUNDLE_MAX_BYTES, rd->name,
-						 "schema/bundle.rng", containers, fill_upto, rd->fill);
+		err = ord_xml_stream_open_read(&rd->x, len, ORD_BUNDLE_MAX_BYTES, rd->name,
+					       "schema/bundle.rng", containers, pieces_read, rd->fill);
 	else
 		err = ord_xml_stream_open(&rd->x, bytes, len, ORD_BUNDLE_MAX_BYTES, rd->name,
 					  "schema/bundle.rng", containers);
 	if (!err)
 		err = read_record(rd);
-	/* every byte the signature signs was read as the scan passed it */
-	if (!err && rd->fill && rd->fill->filled < len)
-		err = fill_upto(rd->fill, 0, len);
+	/* every piece the signature signs read again as the scan passed it
+	 * (libxml2 has read them all, to the end) */
+	if (!err && rd->fill)
+		for (off = rd->fill->served; !err && off < len;
+		     off = (off / rd->fill->piece + 1) * rd->fill->piece)
+			err = pieces_read(rd->fill, &c, off, 1);
 	/* the stream holds the schemas' lock: the verifier reads the
 	 * scenario and tables with their schemas */
 	ord_xml_stream_free(rd->x);
@@ -1459,24 +1477,24 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 		goto out;
 	/* bytes of a file, held only for this read: what the signature's
 	 * check needs is taken first, and the rest let go as it is read */
-	if (rd.src && owned && fs) {
+	if (rd.src && fs) {
 		tail = *taken;
 		rd.drop = 1;
 		rd.fill = fs;
-		fs->hashed = &rd.hashed;
-		fs->rows = &src;
+		src.pieces = fs;
 	} else if (rd.src && owned && !memchr(bytes, '\r', len)) {
 		sig_tail_of(&tail, bytes, len);
 		rd.drop = 1;
 	}
 	err = read_bundle(&rd, bytes, len);
 	if (err == ORD_EBADDATA && rd.fill) {
-		/* the refusal as the bytes say it whole: all of them put in
-		 * place again (each still the bytes first read), and read
-		 * again from them, letting none go */
-		fs->filled = 0;
-		fs->hashed = NULL;
-		if ((err = fill_upto(fs, 0, len)) != 0)
+		/* the refusal as the bytes say it whole: all of them read
+		 * again (each still the bytes first read), and read again
+		 * from them, letting none go */
+		owned = ord_xmalloc(len + 1);
+		owned[len] = '\0';
+		bytes = owned;
+		if ((err = pieces_read(fs, owned, 0, len)) != 0)
 			goto out;
 		ord_record_release(&r);
 		ord_record_init(&r);
@@ -1486,6 +1504,7 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 		rd.name = name;
 		rd.r = rd.main = &r;
 		rd.bytes = bytes;
+		src.pieces = NULL;
 		err = read_bundle(&rd, bytes, len);
 	} else if (err == ORD_EBADDATA && rd.drop && rd.dropped) {
 		/* the refusal as the bytes say it whole (the parser's message
@@ -1507,6 +1526,9 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 		rd.bytes = bytes;
 		err = read_bundle(&rd, bytes, len);
 	}
+	/* (a test changes the file here, before the replay reads it again) */
+	if (!err && rd.fill && fs->between)
+		fs->between(fs->ud, 2);
 	if (rd.src) {
 		r.rows_each = rows_of;
 		r.rows_ud = &src;
@@ -1669,8 +1691,9 @@ static int scan_file(struct fill_src *fs, struct sig_tail *t, int *whole)
 	return err;
 }
 
-int ord_bundle_verify_file_in(int fd, size_t len, const char *name, const struct ord_verify_opts *opts,
-			      struct ord_buf *out, size_t piece, void (*between)(void *ud), void *ud)
+int ord_bundle_verify_file_in(int fd, size_t len, const char *name,
+			      const struct ord_verify_opts *opts, struct ord_buf *out, size_t piece,
+			      void (*between)(void *ud, int read), void *ud)
 {
 	struct fill_src fs;
 	struct sig_tail tail;
@@ -1690,18 +1713,22 @@ int ord_bundle_verify_file_in(int fd, size_t len, const char *name, const struct
 	fs.len = len;
 	fs.piece = piece ? piece : PIECE;
 	fs.hash = ord_xcalloc(len / fs.piece + 1, sizeof(*fs.hash));
+	fs.buf = ord_xmalloc(fs.piece);
+	fs.at = SIZE_MAX;
+	fs.between = between;
+	fs.ud = ud;
 	if ((err = scan_file(&fs, &tail, &whole)) != 0)
 		goto out;
-	/* the file's size, of which only the pieces put in place are the
-	 * process's memory */
+	if (between)
+		between(ud, 1);
+	if (!whole) {
+		err = verify_report(NULL, len, NULL, fd, &fs, &tail, name, opts, NULL, out, NULL);
+		goto out;
+	}
+	/* read whole, as from standard input */
 	bytes = ord_xmalloc(len + 1);
 	bytes[len] = '\0';
-	if (between)
-		between(ud);
-	if (!whole) {
-		fs.bytes = bytes;
-		err = verify_report(bytes, len, bytes, fd, &fs, &tail, name, opts, NULL, out, NULL);
-	} else if ((err = pread_all(fd, bytes, len, 0, name, &got)) != 0 || got != len) {
+	if ((err = pread_all(fd, bytes, len, 0, name, &got)) != 0 || got != len) {
 		free(bytes);
 		if (!err)
 			err = ord_error_set(ORD_EBADDATA,
@@ -1711,6 +1738,7 @@ int ord_bundle_verify_file_in(int fd, size_t len, const char *name, const struct
 		err = verify_report(bytes, len, bytes, fd, NULL, NULL, name, opts, NULL, out, NULL);
 	}
 out:
+	free(fs.buf);
 	free(fs.hash);
 	return err;
 }

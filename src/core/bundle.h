@@ -47,9 +47,11 @@ struct ord_record;
 int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsigned char sk[64]);
 
 /* ord_bundle_verify_file read in pieces of piece bytes (0: the default,
- * 1 MiB), with between(ud) called between the file's first read and its
- * second (a test changes the file there). */
-int ord_bundle_verify_file_in(int fd, size_t len, const char *name, const struct ord_verify_opts *opts,
-			      struct ord_buf *out, size_t piece, void (*between)(void *ud), void *ud);
+ * 64 KiB), with between(ud, 1) called between the file's first read and
+ * its second, and between(ud, 2) after the second, before the replay
+ * reads its rows again (a test changes the file there). */
+int ord_bundle_verify_file_in(int fd, size_t len, const char *name,
+			      const struct ord_verify_opts *opts, struct ord_buf *out, size_t piece,
+			      void (*between)(void *ud, int read), void *ud);
 
 #endif

@@ -109,13 +109,14 @@ static unsigned line_of(const char *bytes, size_t off)
 
 const char *ord_xml_find_bytes(const char *hay, size_t len, const char *needle)
 {
-	size_t n = strlen(needle), i;
+	size_t n = strlen(needle);
+	const char *p = hay, *last;
 
-	if (n > len)
-		return NULL;
-	for (i = 0; i + n <= len; i++)
-		if (hay[i] == needle[0] && !memcmp(hay + i, needle, n))
-			return hay + i;
+	if (!n || n > len)
+		return n ? NULL : hay;
+	for (last = hay + len - n; p <= last && (p = memchr(p, needle[0], (size_t)(last - p) + 1)); p++)
+		if (!memcmp(p, needle, n))
+			return p;
 	return NULL;
 }
 
@@ -576,6 +577,8 @@ void ord_xml_scan_feed(struct ord_xml_scan *s, const char *p, size_t n)
 	const char *q, *end = p + n, *lt;
 	size_t k, at, cl;
 
+	if (s->start_tag)
+		goto tags; /* a stream's tags (its bytes were scanned first) */
 	if ((q = memchr(p, '\0', n)) != NULL)
 		scan_found(s, ORD_XML_SCAN_NUL, s->off + (size_t)(q - p));
 	scan_words_in(s, p, n);
@@ -585,6 +588,7 @@ void ord_xml_scan_feed(struct ord_xml_scan *s, const char *p, size_t n)
 				s->nonspace = s->off + (size_t)(q - p);
 				break;
 			}
+tags:
 	for (q = p; q < end;) {
 		at = s->off + (size_t)(q - p);
 		switch (s->state) {
@@ -951,11 +955,13 @@ struct ord_xml_stream {
 	unsigned cur_line;                  /* the line of cur */
 	unsigned line[ORD_XML_MAX_DEPTH];   /* each open element's line, by depth */
 	xmlNodePtr node[ORD_XML_MAX_DEPTH]; /* each open element, by depth */
-	/* a document put in place as it is read (ord_xml_stream_open_filled):
-	 * the parser's bytes so far, those in place, the fill and its error */
-	int (*fill)(void *ud, size_t from, size_t upto);
+	size_t tag_off;                     /* that start tag's offset */
+	/* a document read as it is parsed (ord_xml_stream_open_read): its
+	 * bytes, the read, the parser's bytes so far and the read's error */
+	size_t len;
+	int (*fill)(void *ud, char *buf, size_t off, size_t n);
 	void *fill_ud;
-	size_t pos, filled;
+	size_t pos;
 	int fill_err;
 	/* its start tags found as libxml2 is given its bytes, not yet given
 	 * as elements (the bytes behind may be let go): each tag's '<' and
@@ -982,7 +988,7 @@ static unsigned next_start_line(struct ord_xml_stream *s, int take)
 			return take ? 0 : line;
 		line = s->tags[s->tags_head].line;
 		if (take) {
-			s->tag = s->bytes + s->tags[s->tags_head].at;
+			s->tag_off = s->tags[s->tags_head].at;
 			s->cur_line = line;
 			s->tags_head = (s->tags_head + 1) % s->tags_alloc;
 			s->tags_n--;
@@ -1004,6 +1010,7 @@ static unsigned next_start_line(struct ord_xml_stream *s, int take)
 		if (lt[1] != '/' && lt[1] != '!') {
 			if (take) {
 				s->tag = lt;
+				s->tag_off = (size_t)(lt - s->bytes);
 				s->cur = p;
 				s->cur_line = line;
 			}
@@ -1096,33 +1103,24 @@ static void stream_tag(void *ud, size_t at, unsigned line)
 	s->tags[i].line = line;
 }
 
-/* libxml2's read of a document put in place as it is read: the bytes it
- * asks for are filled first (and the fill's refusal is the stream's),
- * and its start tags found as they are given. */
+/* libxml2's read of a document read as it is parsed (the read's refusal
+ * is the stream's), its start tags found as they are given. */
 static int stream_read(void *ctx, char *buf, int len)
 {
 	struct ord_xml_stream *s = ctx;
-	size_t total = (size_t)(s->end - s->bytes), n = (size_t)len;
+	size_t n = (size_t)len;
 	int err;
 
 	if (s->fill_err)
 		return -1;
-	if (n > total - s->pos)
-		n = total - s->pos;
-	if (s->pos + n > s->filled) {
-		/* the bytes before the element last given are read; not
-		 * those after it (libxml2 reads an element whole before it
-		 * gives it, when its schema checks its content whole) */
-		if ((err = s->fill(s->fill_ud, s->tag ? (size_t)(s->tag - s->bytes) : 0, s->pos + n)) !=
-		    0) {
-			s->fill_err = err;
-			ord_buf_reset(&s->c.msg);
-			ord_buf_adds(&s->c.msg, ord_error_last());
-			return -1;
-		}
-		s->filled = s->pos + n;
+	if (n > s->len - s->pos)
+		n = s->len - s->pos;
+	if (n && (err = s->fill(s->fill_ud, buf, s->pos, n)) != 0) {
+		s->fill_err = err;
+		ord_buf_reset(&s->c.msg);
+		ord_buf_adds(&s->c.msg, ord_error_last());
+		return -1;
 	}
-	memcpy(buf, s->bytes + s->pos, n);
 	ord_xml_scan_feed(s->track, buf, n);
 	s->pos += n;
 	return (int)n;
@@ -1136,7 +1134,8 @@ static int stream_close(void *ctx)
 
 static int stream_open(struct ord_xml_stream **out, const char *bytes, size_t len, size_t max,
 		       const char *name, const char *rng_resource, const char *const *containers,
-		       size_t whole, int (*fill)(void *ud, size_t from, size_t upto), void *fill_ud)
+		       size_t whole, int (*fill)(void *ud, char *buf, size_t off, size_t n),
+		       void *fill_ud)
 {
 	const struct ord_resource *r = NULL;
 	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0, NULL };
@@ -1150,15 +1149,17 @@ static int stream_open(struct ord_xml_stream **out, const char *bytes, size_t le
 	/* libxml2 reads at most INT_MAX bytes from memory */
 	if (max > INT_MAX)
 		max = INT_MAX;
-	/* a document filled as it is read was scanned as it was first read */
-	if (!fill && (err = prescan_nesting(bytes, len, max, name, containers, 1)) != 0)
-		return err;
-	/* libxml2's reader says "Extra content" of nothing */
-	for (p = bytes; !fill && p < bytes + len && strchr(" \t\r\n", *p); p++)
-		;
-	if (!fill && p == bytes + len)
-		return ord_error_set(ORD_EBADDATA, "%s:%u: Document is empty", name,
-				     line_of(bytes, len));
+	/* a document read as it is parsed was scanned as it was first read */
+	if (!fill) {
+		if ((err = prescan_nesting(bytes, len, max, name, containers, 1)) != 0)
+			return err;
+		/* libxml2's reader says "Extra content" of nothing */
+		for (p = bytes; p < bytes + len && strchr(" \t\r\n", *p); p++)
+			;
+		if (p == bytes + len)
+			return ord_error_set(ORD_EBADDATA, "%s:%u: Document is empty", name,
+					     line_of(bytes, len));
+	}
 	if (rng_resource && !(r = ord_resource_find(rng_resource)))
 		return ord_error_set(ORD_ERROR, "schema '%s' is not built in", rng_resource);
 	s = ord_xcalloc(1, sizeof(*s));
@@ -1166,7 +1167,8 @@ static int stream_open(struct ord_xml_stream **out, const char *bytes, size_t le
 	s->c.stream = s;
 	ord_buf_init(&s->c.msg);
 	s->bytes = s->cur = bytes;
-	s->end = bytes + len;
+	s->end = bytes ? bytes + len : NULL;
+	s->len = len;
 	s->cur_line = 1;
 	if (r) {
 		pthread_mutex_lock(&schemas_lock);
@@ -1218,16 +1220,15 @@ int ord_xml_stream_open(struct ord_xml_stream **out, const char *bytes, size_t l
 	return stream_open(out, bytes, len, max, name, rng_resource, containers, len, NULL, NULL);
 }
 
-int ord_xml_stream_open_filled(struct ord_xml_stream **out, const char *bytes, size_t len,
-			       size_t max, const char *name, const char *rng_resource,
-			       const char *const *containers,
-			       int (*fill)(void *ud, size_t from, size_t upto), void *ud)
+int ord_xml_stream_open_read(struct ord_xml_stream **out, size_t len, size_t max, const char *name,
+			     const char *rng_resource, const char *const *containers,
+			     int (*read)(void *ud, char *buf, size_t off, size_t n), void *ud)
 {
 	if (len > max)
 		return ord_error_set(ORD_EBADDATA,
 				     "%s: document of %zu bytes is larger than the limit of %zu bytes",
 				     name, len, max);
-	return stream_open(out, bytes, len, max, name, rng_resource, containers, len, fill, ud);
+	return stream_open(out, NULL, len, max, name, rng_resource, containers, len, read, ud);
 }
 
 int ord_xml_stream_open_part(struct ord_xml_stream **out, const char *bytes, size_t len,
@@ -1329,7 +1330,7 @@ int ord_xml_stream_next(struct ord_xml_stream *s)
 
 size_t ord_xml_stream_offset(const struct ord_xml_stream *s)
 {
-	return s->tag ? (size_t)(s->tag - s->bytes) : 0;
+	return s->tag_off;
 }
 
 const char *ord_xml_stream_name(const struct ord_xml_stream *s)

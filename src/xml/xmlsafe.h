@@ -64,20 +64,16 @@ enum ord_xml_event {
  * elements, and any root is the schema's to refuse). */
 int ord_xml_stream_open(struct ord_xml_stream **out, const char *bytes, size_t len, size_t max,
 			const char *name, const char *rng_resource, const char *const *containers);
-/* ord_xml_stream_open of a document that is put in place as it is read:
- * the len bytes at bytes are there up to upto once fill(ud, from, upto)
- * has returned 0, and libxml2 reads none before; an error of fill (its
- * code, its message set) is the stream's.  from is where the element last
- * given starts: the stream does not read the bytes before it again
- * (libxml2 has them, and its start tags were found as they were given),
- * and the caller has had its events of them, so may let them go.  The pre-scan
- * is the caller's, of the same bytes: ord_xml_check_start and ord_xml_scan
- * (with nesting and the containers) found nothing, and not all of them
- * white space. */
-int ord_xml_stream_open_filled(struct ord_xml_stream **out, const char *bytes, size_t len,
-			       size_t max, const char *name, const char *rng_resource,
-			       const char *const *containers,
-			       int (*fill)(void *ud, size_t from, size_t upto), void *ud);
+/* ord_xml_stream_open of a document of len bytes read as it is parsed,
+ * held nowhere whole: read(ud, buf, off, n) puts its n bytes at off in
+ * buf, or returns an error (its code, its message set), which is the
+ * stream's.  Its start tags are found as libxml2 is given its bytes.  The
+ * pre-scan is the caller's, of the same bytes: ord_xml_check_start and
+ * ord_xml_scan (with nesting and the containers) found nothing, and not
+ * all of them white space; read must give those bytes again, or fail. */
+int ord_xml_stream_open_read(struct ord_xml_stream **out, size_t len, size_t max, const char *name,
+			     const char *rng_resource, const char *const *containers,
+			     int (*read)(void *ud, char *buf, size_t off, size_t n), void *ud);
 /* A stream over a part of a document of whole bytes that was read before
  * (with its schema), read with the limits the parser had for the whole
  * (XML_PARSE_HUGE past ORD_XML_HUGE_BYTES): a name or a text it read
@@ -159,7 +155,9 @@ struct ord_xml_scan {
 		int len, container;
 	} open[ORD_XML_MAX_DEPTH];
 	/* when set, called for each start tag as it ends: its '<' and the
-	 * line of its '>' (as libxml2 counts an element's line) */
+	 * line of its '>' (as libxml2 counts an element's line); then the scan
+	 * finds no NUL, no word, and nothing of the nesting unless nesting is
+	 * set */
 	void (*start_tag)(void *ud, size_t at, unsigned line);
 	void *ud;
 	unsigned line; /* the line of the byte fed last (kept when start_tag) */
