@@ -338,3 +338,76 @@ const struct ord_resource *ord_resource_find(const char *name)
 			return r;
 	return NULL;
 }
+
+/* ---- an arena of strings (common.h) ---- */
+
+struct ord_arena_block {
+	struct ord_arena_block *next;
+	size_t used, size;
+	char data[];
+};
+
+/* The largest block: 64 KiB with malloc's header, under the size glibc
+ * gives its own mapping. */
+#define ARENA_MAX (64 * 1024 - sizeof(struct ord_arena_block) - 64)
+
+void ord_arena_init(struct ord_arena *a)
+{
+	a->head = NULL;
+	a->next = 0;
+}
+
+void ord_arena_release(struct ord_arena *a)
+{
+	struct ord_arena_block *b, *next;
+
+	for (b = a->head; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	ord_arena_init(a);
+}
+
+char *ord_arena_strn(struct ord_arena *a, const char *s, size_t len)
+{
+	struct ord_arena_block *b = a->head;
+	char *p;
+
+	if (len + 1 > ARENA_MAX / 8) {
+		/* a block of its own, behind the one being filled */
+		b = ord_xmalloc(sizeof(*b) + len + 1);
+		b->used = b->size = len + 1;
+		if (a->head) {
+			b->next = a->head->next;
+			a->head->next = b;
+		} else {
+			b->next = NULL;
+			a->head = b;
+		}
+		p = b->data;
+	} else {
+		if (!b || b->size - b->used < len + 1) {
+			/* a few strings take a small block; many, blocks of 64 KiB */
+			size_t size = a->next ? a->next : 1024 - sizeof(*b) - 64;
+			a->next = 2 * size + sizeof(*b) + 64 > ARENA_MAX ? ARENA_MAX
+								      : 2 * size + sizeof(*b) + 64;
+			if (size < len + 1)
+				size = len + 1;
+			b = ord_xmalloc(sizeof(*b) + size);
+			b->next = a->head;
+			b->used = 0;
+			b->size = size;
+			a->head = b;
+		}
+		p = b->data + b->used;
+		b->used += len + 1;
+	}
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *ord_arena_str(struct ord_arena *a, const char *s)
+{
+	return s ? ord_arena_strn(a, s, strlen(s)) : NULL;
+}

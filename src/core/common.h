@@ -84,6 +84,30 @@ void ord_kv_pool_repack(struct ord_kv_pool *pool, struct ord_kv *kv, const struc
 /* Free the blocks no list holds any more (a phase's states changed). */
 void ord_kv_pool_sweep(struct ord_kv_pool *pool);
 
+/*
+ * An arena of strings freed together: a record's rows (record.c), the
+ * results of a phase (ctx.c).  Hundreds of thousands of short strings,
+ * one malloc each, cost as much again in malloc's headers and rounding;
+ * here they are copied one after the other into blocks of up to 64 KiB
+ * (a string too long for a block gets one of its own).  A string lives
+ * until ord_arena_release, which leaves the arena empty and usable.
+ */
+struct ord_arena_block;
+struct ord_arena {
+	struct ord_arena_block *head; /* the block being filled, then the others */
+	size_t next;                  /* the size of the next block (they grow to 64 KiB) */
+};
+#define ORD_ARENA_INIT \
+	{              \
+		NULL, 0 \
+	}
+void ord_arena_init(struct ord_arena *a);
+void ord_arena_release(struct ord_arena *a);
+/* A copy of the len bytes at s and a NUL, in a. */
+char *ord_arena_strn(struct ord_arena *a, const char *s, size_t len);
+/* ord_arena_strn of a string; NULL for NULL. */
+char *ord_arena_str(struct ord_arena *a, const char *s);
+
 /* strerror(e) with a lowercase first letter, as every message of orderly is
  * (a thread-local buffer, valid until the next call in this thread). */
 const char *ord_strerror(int e);

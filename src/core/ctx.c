@@ -150,9 +150,7 @@ static void event_release(const struct ord_ctx *ctx, struct ord_event *e)
 static void result_release(const struct ord_ctx *ctx, struct ord_ctx_result *r)
 {
 	uninterned_free(ctx, r->phase);
-	free(r->unit);
-	free(r->explanation);
-	ord_kv_release(&r->values);
+	ord_kv_release(&r->values); /* its unit and explanation are in result_strings */
 	ord_kv_release(&r->texts);
 }
 
@@ -200,6 +198,7 @@ void ord_ctx_release(struct ord_ctx *ctx)
 	for (i = 0; i < ctx->nresults; i++)
 		result_release(ctx, &ctx->results[i]);
 	free(ctx->results);
+	ord_arena_release(&ctx->result_strings);
 	for (i = 0; i < ctx->ninterned; i++)
 		free(ctx->interned[i]);
 	free(ctx->interned);
@@ -662,6 +661,7 @@ void ord_ctx_next_phase(struct ord_ctx *ctx)
 	for (i = 0; i < ctx->nresults; i++)
 		result_release(ctx, &ctx->results[i]);
 	ctx->nresults = 0;
+	ord_arena_release(&ctx->result_strings);
 	ctx->fixed = NULL;
 	ctx->nfixed = ctx->fixed_pos = 0;
 	ctx->have_key = 0;
@@ -992,10 +992,11 @@ int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purp
 	return 0;
 }
 
-/* Add a result; takes explanation (malloc'd); texts when written in
- * several languages (copied). */
+/* Add a result; its unit and explanation copied into the phase's
+ * result_strings, texts when written in several languages (copied). */
 static void add_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
-		       const struct ord_kv *values, char *explanation, const struct ord_kv *texts)
+		       const struct ord_kv *values, const char *explanation,
+		       const struct ord_kv *texts)
 {
 	struct ord_ctx_result *r;
 
@@ -1006,17 +1007,17 @@ static void add_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit
 	r = &ctx->results[ctx->nresults++];
 	r->phase = intern(ctx, ctx->phase ? ctx->phase : "");
 	r->event_seq = event_seq;
-	r->unit = ord_strdup(unit_id ? unit_id : "");
+	r->unit = ord_arena_str(&ctx->result_strings, unit_id ? unit_id : "");
 	ord_kv_init(&r->values);
 	if (values)
 		ord_kv_copy(&r->values, values);
 	ord_kv_init(&r->texts);
 	if (texts)
 		ord_kv_copy(&r->texts, texts);
-	r->explanation = explanation;
+	r->explanation = ord_arena_str(&ctx->result_strings, explanation);
 	if (ctx->fake) {
 		ord_buf_addf(&ctx->fake_out, "%s: ", r->unit);
-		ord_texts_render(explanation, &r->texts, NULL, &ctx->fake_out);
+		ord_texts_render(r->explanation, &r->texts, NULL, &ctx->fake_out);
 		ord_buf_addch(&ctx->fake_out, '\n');
 	}
 }
@@ -1030,7 +1031,8 @@ int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 	va_start(ap, fmt);
 	ord_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	add_result(ctx, event_seq, unit_id, values, ord_buf_detach(&b, NULL), NULL);
+	add_result(ctx, event_seq, unit_id, values, b.buf, NULL);
+	ord_buf_release(&b);
 	return 0;
 }
 
@@ -1045,7 +1047,7 @@ void ord_ctx_add_stored_result(struct ord_ctx *ctx, const char *phase, unsigned 
 	if (values)
 		ord_kv_parse(&kv, values);
 	ctx->phase = phase;
-	add_result(ctx, event_seq, unit, &kv, ord_strdup(explanation ? explanation : ""),
+	add_result(ctx, event_seq, unit, &kv, explanation ? explanation : "",
 		   texts && texts->n > 1 ? texts : NULL);
 	ctx->phase = was;
 	ord_kv_release(&kv);
@@ -1079,8 +1081,8 @@ int ord_ctx_result_texts(struct ord_ctx *ctx, unsigned event_seq, const char *un
 {
 	/* the first language is the explanation; the rest only when there
 	 * are several (a result in one language has no texts) */
-	add_result(ctx, event_seq, unit_id, values,
-		   ord_strdup(texts->n ? texts->items[0].value : ""), texts->n > 1 ? texts : NULL);
+	add_result(ctx, event_seq, unit_id, values, texts->n ? texts->items[0].value : "",
+		   texts->n > 1 ? texts : NULL);
 	return 0;
 }
 

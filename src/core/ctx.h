@@ -23,9 +23,9 @@ struct ord_ctx_roll {
 struct ord_ctx_result {
 	char *phase;
 	unsigned event_seq;
-	char *unit;
+	char *unit;          /* in the ctx's result_strings */
 	struct ord_kv values;
-	char *explanation;   /* in the module's first language */
+	char *explanation;   /* in the module's first language (result_strings) */
 	struct ord_kv texts; /* lang -> text when written in several, else empty */
 };
 
@@ -72,7 +72,7 @@ struct ord_ctx {
 	struct ord_ctx_evlist {
 		size_t *event;   /* indexes into events */
 		size_t n, alloc; /* in use, allocated */
-	} * evx;                 /* per unit, evx_units of them */
+	} * evx;                   /* per unit, evx_units of them */
 	size_t evx_done, evx_units;
 
 	/* dice: derived from key (a real game) or taken from a fixed list */
@@ -87,6 +87,9 @@ struct ord_ctx {
 	size_t roll_cap;    /* power of two, 0 until the first roll */
 	struct ord_ctx_result *results;
 	size_t nresults, resalloc;
+	/* the results' units and explanations, freed with the results (a
+	 * phase of 100,000 units makes 67,500: two mallocs each cost 5 MB) */
+	struct ord_arena result_strings;
 
 	char **interned; /* phase and kind names shared by events, rolls, results */
 	size_t ninterned;

@@ -5,51 +5,15 @@
 
 #include "core/record.h"
 
-/* A block of strings; one larger than BLOCK's room gets a block of its
- * own, put behind the block being filled. */
-struct ord_rec_block {
-	struct ord_rec_block *next;
-	size_t used, size;
-	char data[];
-};
-
-#define BLOCK (64 * 1024 - sizeof(struct ord_rec_block) - 64)
-
 void ord_record_init(struct ord_record *r)
 {
 	memset(r, 0, sizeof(*r));
+	ord_arena_init(&r->strings);
 }
 
 char *ord_record_strn(struct ord_record *r, const char *s, size_t len)
 {
-	struct ord_rec_block *b = r->strings;
-	char *p;
-
-	if (len + 1 > BLOCK / 8) {
-		b = ord_xmalloc(sizeof(*b) + len + 1);
-		b->used = b->size = len + 1;
-		if (r->strings) {
-			b->next = r->strings->next;
-			r->strings->next = b;
-		} else {
-			b->next = NULL;
-			r->strings = b;
-		}
-		p = b->data;
-	} else {
-		if (!b || b->size - b->used < len + 1) {
-			b = ord_xmalloc(sizeof(*b) + BLOCK);
-			b->next = r->strings;
-			b->used = 0;
-			b->size = BLOCK;
-			r->strings = b;
-		}
-		p = b->data + b->used;
-		b->used += len + 1;
-	}
-	memcpy(p, s, len);
-	p[len] = '\0';
-	return p;
+	return ord_arena_strn(&r->strings, s, len);
 }
 
 char *ord_record_str(struct ord_record *r, const char *s)
@@ -124,7 +88,6 @@ void ord_record_fit(struct ord_record *r)
 
 void ord_record_release(struct ord_record *r)
 {
-	struct ord_rec_block *b, *next;
 	size_t i;
 
 	free(r->title);
@@ -149,10 +112,7 @@ void ord_record_release(struct ord_record *r)
 		free(r->previous.v[i].bytes);
 	free(r->previous.v);
 	free(r->groups.v);
-	for (b = r->strings; b; b = next) {
-		next = b->next;
-		free(b);
-	}
+	ord_arena_release(&r->strings);
 	ord_record_init(r);
 }
 

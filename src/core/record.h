@@ -199,7 +199,7 @@ struct ord_record {
 	void *rows_ud;
 	ORD_REC_ARRAY(struct ord_rec_group) groups;
 
-	struct ord_rec_block *strings; /* record.c: where ord_record_str copies */
+	struct ord_arena strings; /* where ord_record_str copies */
 	/* ord_record_fit: the entries' positions in seq order, when they are
 	 * not in it (a damaged or hostile record); NULL when they are */
 	size_t *entry_order;

@@ -1778,7 +1778,7 @@ START_TEST(record_keeps_its_strings)
 		ck_assert_str_eq(kept[i], want);
 	}
 	ord_record_release(&r);
-	ck_assert_ptr_null(r.strings);
+	ck_assert_ptr_null(r.strings.head);
 	free(kept);
 	free(big);
 }

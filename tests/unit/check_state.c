@@ -553,6 +553,79 @@ START_TEST(changed_units_of_a_phase)
 }
 END_TEST
 
+/* A phase's results keep their units and explanations in one arena
+ * (ctx's result_strings): each string stays as written until the phase
+ * ends, long ones too, and the next phase starts an empty arena. */
+START_TEST(results_strings_in_an_arena)
+{
+	struct ord_ctx ctx;
+	struct ord_result_view v;
+	struct ord_arena a = ORD_ARENA_INIT;
+	struct ord_kv kv;
+	char *big = malloc(20001), want[64], *kept[3000];
+	size_t i, phase;
+
+	memset(big, 'y', 20000);
+	big[20000] = '\0';
+	ord_kv_init(&kv);
+	ord_kv_set(&kv, "hits", "2");
+	ord_ctx_init(&ctx, NULL, NULL, 1);
+	ord_ctx_add_unit(&ctx, "U1", "U1", "a", "", "");
+	ord_ctx_index(&ctx);
+	for (phase = 0; phase < 2; phase++) {
+		for (i = 0; i < 3000; i++) {
+			snprintf(want, sizeof(want), "U%zu", i);
+			if (i % 500 == 3)
+				ord_ctx_result(&ctx, (unsigned)i, want, &kv, "%.*s", (int)(9000 + i), big);
+			else
+				ord_ctx_result(&ctx, (unsigned)i, want, i % 2 ? &kv : NULL,
+					       "explanation %zu of phase %zu", i, phase);
+		}
+		ck_assert_uint_eq(ord_ctx_nresults(&ctx), 3000);
+		for (i = 0; i < 3000; i++) {
+			ck_assert_int_eq(ord_ctx_result_get(&ctx, i, &v), 0);
+			snprintf(want, sizeof(want), "U%zu", i);
+			ck_assert_str_eq(v.unit, want);
+			ck_assert_uint_eq(v.event_seq, i);
+			if (i % 500 == 3) {
+				ck_assert_uint_eq(strlen(v.explanation), 9000 + i);
+				ck_assert_str_eq(ord_kv_get(v.values, "hits"), "2");
+				continue;
+			}
+			snprintf(want, sizeof(want), "explanation %zu of phase %zu", i, phase);
+			ck_assert_str_eq(v.explanation, want);
+			ck_assert_uint_eq(v.values->n, i % 2);
+		}
+		ord_ctx_next_phase(&ctx);
+		ck_assert_uint_eq(ord_ctx_nresults(&ctx), 0);
+		ck_assert_ptr_null(ctx.result_strings.head);
+	}
+	ord_ctx_release(&ctx);
+	ord_kv_release(&kv);
+
+	/* the arena itself: NULL for NULL, empty strings, and usable again
+	 * once released */
+	ck_assert_ptr_null(ord_arena_str(&a, NULL));
+	for (phase = 0; phase < 2; phase++) {
+		for (i = 0; i < 3000; i++) {
+			snprintf(want, sizeof(want), "string %zu", i);
+			kept[i] = i % 700 == 5 ? ord_arena_strn(&a, big, 8000 + i) : ord_arena_str(&a, want);
+		}
+		ck_assert_str_eq(ord_arena_strn(&a, "abc", 0), "");
+		for (i = 0; i < 3000; i++) {
+			snprintf(want, sizeof(want), "string %zu", i);
+			if (i % 700 == 5)
+				ck_assert_uint_eq(strlen(kept[i]), 8000 + i);
+			else
+				ck_assert_str_eq(kept[i], want);
+		}
+		ord_arena_release(&a);
+		ck_assert_ptr_null(a.head);
+	}
+	free(big);
+}
+END_TEST
+
 START_TEST(parse_refuses_malformed_lines)
 {
 	static const char *const bad[] = { "=1\n", "a=1\nnone\n", "a=1\n\nb=2\n", "\n", "a" };
@@ -605,6 +678,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, held_until_changed);
 	tcase_add_test(t, pool_shares_alike_lists);
 	tcase_add_test(t, changed_units_of_a_phase);
+	tcase_add_test(t, results_strings_in_an_arena);
 	suite_add_tcase(s, t);
 	tcase_add_checked_fixture(g, game_setup, game_teardown);
 	tcase_add_test(g, game_fails_on_undeclared_keys);
