@@ -154,14 +154,16 @@ static void text_elem(struct ord_buf *out, int indent, const char *name, const c
 int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsigned char sk[64])
 {
 	struct ord_canon_config cfg;
-	struct ord_buf a = ORD_BUF_INIT;
+	struct ord_buf a = ORD_BUF_INIT, body = ORD_BUF_INIT;
 	size_t i;
 	int err = 0;
 
-	if (!r->entries.n || ord_canon_config_read(&cfg, r->entries.v[0].body))
+	if (!r->entries.n || ord_canon_config_read(&cfg, ord_record_body(r, &r->entries.v[0], &body))) {
+		ord_buf_release(&body);
 		return ord_error_set(ORD_ETAMPERED,
 				     "turn %d's log does not open with the game's config: run 'orderly audit'",
 				     r->turn);
+	}
 	ord_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<bundle format=\"" ORD_BUNDLE_FORMAT
 			  "\" game=\"");
 	ord_buf_add_hex(out, r->game_id, 16);
@@ -200,7 +202,7 @@ int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsi
 			goto out;
 		ord_buf_addf(&a, " at=\"%lld\"", (long long)e->at);
 		hexattr(&a, "hash", e->hash, 32);
-		text_elem(out, 4, "entry", a.buf, e->body);
+		text_elem(out, 4, "entry", a.buf, ord_record_body(r, e, &body));
 	}
 	ord_buf_adds(out, "  </log>\n");
 	for (i = 0; i < r->commits.n; i++) {
@@ -325,6 +327,7 @@ int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsi
 out:
 	ord_canon_config_release(&cfg);
 	ord_buf_release(&a);
+	ord_buf_release(&body);
 	return err;
 }
 

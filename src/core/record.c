@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sodium.h>
 
+#include "core/canon.h"
 #include "core/record.h"
 
 void ord_record_init(struct ord_record *r)
@@ -67,6 +68,93 @@ static void order_entries(struct ord_record *r)
 		r->entry_order[i] = v[i].at;
 	r->nentry_order = n;
 	free(v);
+}
+
+static int64_t event_log(const void *ud, size_t i)
+{
+	const struct ord_record *r = ud;
+
+	return r->events.v[i].log;
+}
+
+void ord_record_by_log(struct ord_rec_by_log *idx, const struct ord_record *r)
+{
+	struct seq_at *v;
+	size_t i, sorted = 1;
+
+	idx->n = r->events.n;
+	idx->v = ord_xmalloc((idx->n + 1) * sizeof(*idx->v));
+	for (i = 0; i < idx->n; i++) {
+		idx->v[i] = i;
+		if (i && event_log(r, i) < event_log(r, i - 1))
+			sorted = 0;
+	}
+	if (sorted)
+		return;
+	v = ord_xmalloc(idx->n * sizeof(*v));
+	for (i = 0; i < idx->n; i++) {
+		v[i].seq = event_log(r, i);
+		v[i].at = i;
+	}
+	qsort(v, idx->n, sizeof(*v), seq_at_cmp);
+	for (i = 0; i < idx->n; i++)
+		idx->v[i] = v[i].at;
+	free(v);
+}
+
+void ord_record_by_log_release(struct ord_rec_by_log *idx)
+{
+	free(idx->v);
+	idx->v = NULL;
+	idx->n = 0;
+}
+
+struct by_log_key {
+	const struct ord_record *r;
+	const struct ord_rec_by_log *idx;
+};
+
+static int64_t by_log_key(const void *ud, size_t k)
+{
+	const struct by_log_key *b = ud;
+
+	return b->r->events.v[b->idx->v[k]].log;
+}
+
+static void canon_of(const struct ord_rec_event *ev, struct ord_buf *out)
+{
+	ord_buf_reset(out);
+	ord_canon_event(out, ev->seq, ev->phase, ev->kind, ev->args ? ev->args : "", ev->override,
+			ev->checks);
+}
+
+void ord_record_set_body(struct ord_record *r, struct ord_rec_entry *x, const char *body,
+			 const struct ord_rec_by_log *idx, struct ord_buf *scratch)
+{
+	struct by_log_key key = { r, idx };
+	size_t k;
+
+	x->event = 0;
+	if (idx && idx->n && !strcmp(x->kind, "event") &&
+	    (k = ord_lower_bound(idx->n, x->seq, by_log_key, &key)) < idx->n &&
+	    r->events.v[idx->v[k]].log == x->seq) {
+		canon_of(&r->events.v[idx->v[k]], scratch);
+		if (!strcmp(scratch->buf, body)) {
+			x->body = NULL;
+			x->event = (unsigned)idx->v[k] + 1;
+			return;
+		}
+	}
+	x->body = ord_record_str(r, body);
+}
+
+const char *ord_record_body(const struct ord_record *r, const struct ord_rec_entry *e,
+			    struct ord_buf *scratch)
+{
+	if (e->body)
+		return e->body;
+	canon_of(&r->events.v[e->event - 1], scratch);
+	return scratch->buf;
 }
 
 void ord_record_fit(struct ord_record *r)

@@ -24,12 +24,14 @@
 
 struct ord_rec_entry {
 	int64_t seq;
-	int turn;
 	int64_t at; /* unix seconds (hashed, informative) */
 	char *kind;
+	/* NULL for an "event" entry that is the canonical text of the event
+	 * row pointing at it (ord_record_set_body): ord_record_body makes it */
 	char *body;
 	unsigned char hash[32];
-	int used; /* rows of the record that point at it (verify.c) */
+	int turn;
+	unsigned event; /* body NULL: the index + 1 of that event in the record */
 };
 
 struct ord_rec_unit {
@@ -228,6 +230,30 @@ void ord_record_release(struct ord_record *r);
 	((a).n && (a).alloc > (a).n                                                               \
 		 ? (void)((a).v = ord_xrealloc((a).v, (a).n * sizeof(*(a).v)), (a).alloc = (a).n) \
 		 : (void)0)
+/* The events of r by the log entries they point at, for
+ * ord_record_set_body: the events' indexes in the order of their log
+ * entries (the first of several with one entry first). */
+struct ord_rec_by_log {
+	size_t *v;
+	size_t n;
+};
+/* Index r's events, once they are read (they usually come in log order:
+ * then no sort). */
+void ord_record_by_log(struct ord_rec_by_log *idx, const struct ord_record *r);
+void ord_record_by_log_release(struct ord_rec_by_log *idx);
+/* Give entry x the body read: kept in r's strings, unless x is an "event"
+ * entry and body is byte for byte the canonical text (ord_canon_event)
+ * of the first event idx finds pointing at x: then x->body is NULL and
+ * x->event that event's index + 1, and ord_record_body makes the same
+ * bytes again when they are read.  A turn of 100,000 units held 105,000
+ * such texts (11 MB) beside the events they are made of.  idx NULL: kept.
+ * scratch is a buffer to use. */
+void ord_record_set_body(struct ord_record *r, struct ord_rec_entry *x, const char *body,
+			 const struct ord_rec_by_log *idx, struct ord_buf *scratch);
+/* The body of entry e of r, as it was read: e->body, or the canonical
+ * text of its event made again in scratch (valid until scratch changes). */
+const char *ord_record_body(const struct ord_record *r, const struct ord_rec_entry *e,
+			    struct ord_buf *scratch);
 /* Every array of r fitted (ORD_REC_FIT), once it is loaded. */
 void ord_record_fit(struct ord_record *r);
 /* The entry of seq, or NULL (entries are in seq order without gaps, or the

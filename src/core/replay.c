@@ -258,7 +258,7 @@ static void apply_voids(struct vr *x, struct ord_ctx *ctx, size_t p, int64_t bef
 		e = ord_vr_entry_of(x, ev->void_log, "void", what);
 		ord_buf_reset(&b);
 		ord_canon_void(&b, r->turn, ev->seq, ev->void_reason ? ev->void_reason : "");
-		if (e && strcmp(e->body, b.buf))
+		if (e && strcmp(ord_vr_body(x, e), b.buf))
 			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what,
 				      (long long)e->seq);
 		if (e && (e->seq < ev->log ||
@@ -306,7 +306,7 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 		ord_buf_reset(&b);
 		ord_canon_event(&b, ev->seq, ev->phase, ev->kind, ev->args ? ev->args : "",
 				ev->override, ev->checks);
-		if (e && strcmp(e->body, b.buf))
+		if (e && strcmp(ord_vr_body(x, e), b.buf))
 			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what,
 				      (long long)e->seq);
 		if (e && x->phases[p].resolve && e->seq > x->phases[p].resolve->seq)

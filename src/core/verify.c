@@ -82,6 +82,11 @@ size_t ord_vr_entry_index(const struct vr *x, const struct ord_rec_entry *e)
 	return (size_t)(e - x->r->entries.v);
 }
 
+const char *ord_vr_body(struct vr *x, const struct ord_rec_entry *e)
+{
+	return ord_record_body(x->r, e, &x->body);
+}
+
 /* The entry at seq, of kind; NULL (with a failure naming what) if not. */
 const struct ord_rec_entry *ord_vr_entry_of(struct vr *x, int64_t seq, const char *kind,
 					    const char *what)
@@ -512,7 +517,7 @@ static void check_chain(struct vr *x)
 		if (e->turn != r->turn && !(last && e->turn == r->turn + 1 && !strcmp(e->kind, "open")))
 			ord_vout_fail(x->v, "log entry %lld (%s) belongs to turn %d, not to turn %d",
 				      (long long)e->seq, e->kind, e->turn, r->turn);
-		ord_log_hash(h, prev, e->seq, e->turn, e->kind, e->body, e->at);
+		ord_log_hash(h, prev, e->seq, e->turn, e->kind, ord_vr_body(x, e), e->at);
 		if (memcmp(h, e->hash, 32)) {
 			ord_vout_fail(x->v,
 				      "log entry %lld (%s, turn %d): its content and the entry before it do not give its hash (changed)",
@@ -634,8 +639,9 @@ static void check_cycle(struct vr *x)
 					      (long long)e->seq);
 		} else if (!strcmp(k, "event") || !strcmp(k, "void") || !strcmp(k, "close") ||
 			   !strcmp(k, "witness") || !strcmp(k, "resolve")) {
-			char *phase = ord_canon_get(e->body, "phase");
-			long index = ord_vr_body_long(e->body, "index", 0);
+			const char *body = ord_vr_body(x, e);
+			char *phase = ord_canon_get(body, "phase");
+			long index = ord_vr_body_long(body, "index", 0);
 
 			if (!x->seal) {
 				ord_vout_fail(x->v, "log entry %lld: %s %s before the seal",
@@ -1106,8 +1112,8 @@ static void check_receipt_head(struct vr *x, const struct ord_head *h, const cha
 
 		e = ord_record_entry(r, h->seq);
 		if (e && !strcmp(e->kind, "sheet"))
-			source = ord_canon_get(e->body, "source");
-		if (!e || !ord_vr_body_hex(e->body, "commitment", c, 32))
+			source = ord_canon_get(ord_vr_body(x, e), "source");
+		if (!e || !ord_vr_body_hex(ord_vr_body(x, e), "commitment", c, 32))
 			ord_vout_fail(x->v, "receipt %s: entry %lld logs no commitment", what.buf,
 				      (long long)h->seq);
 		else if (!h->has_commitment || memcmp(c, h->commitment, 32))
@@ -1496,6 +1502,7 @@ int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify
 	if (facts)
 		memset(facts, 0, sizeof(*facts));
 	x.used = ord_xcalloc(r->entries.n + 1, sizeof(*x.used));
+	ord_buf_init(&x.body);
 	check_opening(&x);
 	check_chain(&x);
 	if (x.open && x.rs && x.have_cfg)
@@ -1526,6 +1533,7 @@ int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify
 		}
 	}
 	free(x.used);
+	ord_buf_release(&x.body);
 	free(x.phases);
 	free(x.sealed);
 	if (x.have_cfg)

@@ -30,6 +30,7 @@ struct vr {
 	struct ord_vout *v;
 	struct ord_verify_facts *f;
 	int *used; /* per entry: rows vouched for */
+	struct ord_buf body; /* ord_vr_body's */
 
 	struct ord_canon_config cfg;
 	int have_cfg;
@@ -67,6 +68,9 @@ struct vr {
 size_t ord_vr_entry_index(const struct vr *x, const struct ord_rec_entry *e);
 /* The entry at seq, of kind; NULL (with a failure naming what) if not;
  * counts it as used. */
+/* The body of entry e as it was read (ord_record_body): valid until the
+ * next call.  An "event" entry's may be made again from its event. */
+const char *ord_vr_body(struct vr *x, const struct ord_rec_entry *e);
 const struct ord_rec_entry *ord_vr_entry_of(struct vr *x, int64_t seq, const char *kind,
 					    const char *what);
 const struct ord_scenario_side *ord_vr_scenario_side(struct vr *x, const char *id);

@@ -23,6 +23,8 @@ struct load {
 	struct ord_record *r;
 	int64_t first, last;
 	int64_t last_result; /* put_result: the id of the result last added */
+	const struct ord_rec_by_log *by_log; /* put_entry: the events read, or NULL */
+	struct ord_buf scratch;              /* put_entry's */
 };
 
 /* Column i's text kept in the record (NULL for NULL when null is set,
@@ -66,7 +68,7 @@ static int put_entry(void *ud, const struct ord_rec_entry *e, const unsigned cha
 
 	*x = *e;
 	x->kind = ord_record_str(l->r, e->kind);
-	x->body = ord_record_str(l->r, e->body);
+	ord_record_set_body(l->r, x, e->body, l->by_log, &l->scratch);
 	if (l->r->entries.n == 1)
 		memcpy(l->r->prev, prev, 32);
 	return 0;
@@ -256,6 +258,7 @@ int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
 /* The rows of a record each part is read from, in the record's order: a
  * query bound to (turn, first, last) as rows() binds it, the ?N = ?N
  * binding a number a query does not use. */
+enum { EVENT_ROWS = 2 }; /* part_rows' events, read before the log */
 static const struct part_rows {
 	unsigned part;                              /* ORD_REC_* */
 	const char *sql;                            /* the query */
@@ -350,13 +353,16 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 	struct ord_store_game g;
 	struct ord_store_turn t, next;
 	struct load l;
+	struct ord_rec_by_log by_log = { NULL, 0 };
 	int64_t head_seq;
 	unsigned char head_hash[32];
 	size_t i;
-	int err;
+	int err, events_err = 0;
 
 	ord_record_init(r);
 	memset(&g, 0, sizeof(g));
+	memset(&l, 0, sizeof(l));
+	l.scratch = (struct ord_buf)ORD_BUF_INIT;
 	l.db = db;
 	l.r = r;
 	r->turn = turn;
@@ -406,14 +412,33 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 	else if (err != ORD_ENOTFOUND)
 		goto out;
 	ord_error_clear();
+	/* the events before the log, so that an event's entry need not keep
+	 * the text the event makes again (ord_record_set_body); an error of
+	 * theirs is told where it was before, after the log's, the units',
+	 * the commitments' and the sheets' */
+	if ((parts & ORD_REC_EVENTS) &&
+	    (events_err = rows(&l, part_rows[EVENT_ROWS].sql, part_rows[EVENT_ROWS].put,
+			       part_rows[EVENT_ROWS].what)) == 0 &&
+	    (parts & ORD_REC_LOG)) {
+		ord_record_by_log(&by_log, r);
+		l.by_log = &by_log;
+	}
 	if (((parts & ORD_REC_LOG) &&
 	     (err = ord_store_log_each(db, l.first, l.last, put_entry, &l)) != 0) ||
 	    ((parts & ORD_REC_UNITS) && (err = ord_store_units_each(db, turn, 1, put_unit, &l)) != 0))
 		goto out;
-	for (i = 0; i < ORD_ARRAY_SIZE(part_rows); i++)
+	ord_record_by_log_release(&by_log);
+	l.by_log = NULL;
+	for (i = 0; i < ORD_ARRAY_SIZE(part_rows); i++) {
+		if (i == EVENT_ROWS) {
+			if ((err = events_err) != 0)
+				goto out;
+			continue;
+		}
 		if ((parts & part_rows[i].part) &&
 		    (err = rows(&l, part_rows[i].sql, part_rows[i].put, part_rows[i].what)) != 0)
 			goto out;
+	}
 	if (parts & ORD_REC_BY_PHASE) {
 		struct ord_record none;
 		for (i = 0; i < ORD_ARRAY_SIZE(group_rows); i++)
@@ -439,6 +464,8 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 			put_prev, "reading the sheets of the turn before")) != 0)
 		goto out;
 out:
+	ord_record_by_log_release(&by_log);
+	ord_buf_release(&l.scratch);
 	ord_store_game_release(&g);
 	if (err)
 		ord_record_release(r);

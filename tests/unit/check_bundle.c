@@ -30,6 +30,7 @@
 #include "core/common.h"
 #include "core/bundle.h"
 #include "core/record.h"
+#include "core/canon.h"
 #include "core/crypto.h"
 #include "core/game.h"
 
@@ -1749,6 +1750,174 @@ START_TEST(record_entries_found_in_any_order)
 }
 END_TEST
 
+/* ord_canon_event as it was written before its lines were written in
+ * place (the value of each argument escaped through ord_canon_put from a
+ * buffer of its own): the text of an event must never change a byte. */
+static void canon_event_before(struct ord_buf *out, unsigned seq, const char *phase,
+			       const char *kind, const char *args, const char *override,
+			       const char *checks)
+{
+	const char *p = args;
+
+	ord_canon_putf(out, "seq", "%u", seq);
+	ord_canon_put(out, "phase", phase);
+	ord_canon_put(out, "kind", kind);
+	while (*p) {
+		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
+		const char *eq = memchr(p, '=', (size_t)(e - p));
+		struct ord_buf k = ORD_BUF_INIT, v = ORD_BUF_INIT;
+		ord_buf_adds(&k, "arg.");
+		ord_buf_add(&k, p, eq ? (size_t)(eq - p) : (size_t)(e - p));
+		if (eq)
+			ord_buf_add(&v, eq + 1, (size_t)(e - eq - 1));
+		ord_buf_adds(out, k.buf);
+		ord_buf_addch(out, '=');
+		for (const unsigned char *c = (const unsigned char *)v.buf; *c; c++) {
+			if (*c == '\\')
+				ord_buf_adds(out, "\\\\");
+			else if (*c == '\n')
+				ord_buf_adds(out, "\\n");
+			else if (*c == '\r')
+				ord_buf_adds(out, "\\r");
+			else if (*c < 0x20 && *c != '\t')
+				ord_buf_addf(out, "\\x%02x", *c);
+			else
+				ord_buf_addch(out, (char)*c);
+		}
+		ord_buf_addch(out, '\n');
+		ord_buf_release(&k);
+		ord_buf_release(&v);
+		p = nl ? nl + 1 : e;
+	}
+	if (override)
+		ord_canon_put(out, "override", override);
+	if (checks && *checks)
+		ord_canon_put(out, "checks", checks);
+}
+
+/* A random string of up to max bytes, of the bytes that need escaping
+ * among others (no NUL). */
+static void random_text(char *out, size_t max, unsigned *seed)
+{
+	static const char bytes[] = "ab=\n\r\t\\\x01\x1f\x7f\xc3\xa9 x9.";
+	size_t n = (size_t)(rand_r(seed) % (int)(max + 1)), i;
+
+	for (i = 0; i < n; i++)
+		out[i] = bytes[rand_r(seed) % (int)(sizeof(bytes) - 1)];
+	out[n] = '\0';
+}
+
+START_TEST(canon_event_unchanged)
+{
+	struct ord_buf a = ORD_BUF_INIT, b = ORD_BUF_INIT;
+	char phase[16], kind[16], args[64], override[16], checks[16];
+	unsigned seed = 15, i;
+
+	for (i = 0; i < 20000; i++) {
+		unsigned seq = i % 7 ? (unsigned)rand_r(&seed) : (i % 2 ? 0u : 4294967295u);
+		random_text(phase, 12, &seed);
+		random_text(kind, 12, &seed);
+		random_text(args, 60, &seed);
+		random_text(override, 12, &seed);
+		random_text(checks, 12, &seed);
+		ord_buf_reset(&a);
+		ord_buf_reset(&b);
+		ord_canon_event(&a, seq, phase, kind, args, i % 3 ? NULL : override,
+				i % 5 ? checks : "");
+		canon_event_before(&b, seq, phase, kind, args, i % 3 ? NULL : override,
+				   i % 5 ? checks : "");
+		ck_assert_str_eq(a.buf, b.buf);
+		ck_assert_uint_eq(a.len, b.len);
+	}
+	ord_buf_release(&a);
+	ord_buf_release(&b);
+}
+END_TEST
+
+/* An "event" entry whose body is its event's canonical text keeps no
+ * copy of it (ord_record_set_body); ord_record_body gives the same bytes
+ * again.  A body that differs by a byte, an entry of another kind, an
+ * entry no event points at are kept as read; of two events pointing at
+ * one entry, the first is the one compared; the events need not come
+ * in the order of their entries. */
+START_TEST(record_event_bodies_made_again)
+{
+	struct ord_record r;
+	struct ord_rec_by_log idx;
+	struct ord_buf b = ORD_BUF_INIT, scratch = ORD_BUF_INIT, got = ORD_BUF_INIT;
+	char texts[8][160];
+	static const int64_t logs[] = { 14, 11, 12, 12, 17 }; /* event i's entry */
+	size_t i;
+
+	ord_record_init(&r);
+	for (i = 0; i < 5; i++) {
+		struct ord_rec_event *ev = ORD_REC_ADD(r.events);
+		char args[64];
+		snprintf(args, sizeof(args), "unit=A%zu\nnote=a\\b\nx=%zu", i, i);
+		ev->seq = (unsigned)(i + 1);
+		ev->phase = ord_record_str(&r, "movement");
+		ev->kind = ord_record_str(&r, i == 3 ? "charge" : "move");
+		ev->args = ord_record_str(&r, args);
+		ev->override = i == 1 ? ord_record_str(&r, "the referee's\nreason") : NULL;
+		ev->checks = ord_record_str(&r, i == 2 ? "ok" : "");
+		ev->log = logs[i];
+	}
+	ord_record_by_log(&idx, &r);
+	ck_assert_uint_eq(idx.n, 5);
+	for (i = 0; i < 5; i++)
+		ck_assert_int_le(r.events.v[idx.v[i ? i - 1 : 0]].log, r.events.v[idx.v[i]].log);
+	/* entries 10 to 17: 11, 12 and 14 are their events' texts; 13 is an
+	 * event entry no event points at; 15 is not an event entry; 17's
+	 * body differs from its event's by its last byte */
+	for (i = 0; i < 8; i++) {
+		struct ord_rec_entry *x = ORD_REC_ADD(r.entries);
+		int64_t seq = 10 + (int64_t)i;
+		size_t k;
+		x->seq = seq;
+		x->turn = 1;
+		x->kind = ord_record_str(&r, seq == 15 || seq == 10 ? "resolve" : "event");
+		snprintf(texts[i], sizeof(texts[i]), "phase=movement\nindex=%zu\n", i);
+		for (k = 0; k < 5; k++)
+			if (logs[k] == seq) {
+				const struct ord_rec_event *ev = &r.events.v[k];
+				ord_buf_reset(&b);
+				ord_canon_event(&b, ev->seq, ev->phase, ev->kind, ev->args, ev->override,
+						ev->checks);
+				snprintf(texts[i], sizeof(texts[i]), "%s", b.buf);
+				if (seq == 17)
+					texts[i][strlen(texts[i]) - 1] = '\t';
+				break;
+			}
+		ord_record_set_body(&r, x, texts[i], &idx, &scratch);
+	}
+	ord_record_by_log_release(&idx);
+	ck_assert_ptr_null(idx.v);
+	for (i = 0; i < 8; i++) {
+		const struct ord_rec_entry *e = &r.entries.v[i];
+		int64_t seq = e->seq;
+		int shared = seq == 11 || seq == 12 || seq == 14;
+		ck_assert_int_eq(e->body == NULL, shared);
+		ck_assert_uint_eq(e->event, seq == 11 ? 2 : seq == 12 ? 3 : seq == 14 ? 1 : 0);
+		ck_assert_str_eq(ord_record_body(&r, e, &got), texts[i]);
+		if (!shared)
+			ck_assert_ptr_eq(ord_record_body(&r, e, &got), e->body);
+	}
+	/* no index: every body kept */
+	{
+		struct ord_rec_entry *x = ORD_REC_ADD(r.entries);
+		x->seq = 11;
+		x->kind = ord_record_str(&r, "event");
+		ord_record_set_body(&r, x, texts[1], NULL, &scratch);
+		ck_assert_ptr_nonnull(x->body);
+		ck_assert_str_eq(x->body, texts[1]);
+	}
+	ord_record_release(&r);
+	ord_buf_release(&b);
+	ord_buf_release(&scratch);
+	ord_buf_release(&got);
+}
+END_TEST
+
 START_TEST(record_keeps_its_strings)
 {
 	struct ord_record r;
@@ -1807,6 +1976,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, export_refusals);
 	tcase_add_test(v, rewrite_after_signed_head);
 	tcase_add_test(v, record_keeps_its_strings);
+	tcase_add_test(v, record_event_bodies_made_again);
+	tcase_add_test(v, canon_event_unchanged);
 	tcase_add_test(v, record_entries_found_in_any_order);
 	tcase_add_test(v, streamed_refusals);
 	suite_add_tcase(s, v);
