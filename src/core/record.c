@@ -17,6 +17,20 @@ char *ord_record_strn(struct ord_record *r, const char *s, size_t len)
 	return ord_arena_strn(&r->strings, s, len);
 }
 
+char *ord_record_intern(struct ord_record *r, const char *s)
+{
+	size_t i;
+	char *p;
+
+	for (i = 0; i < r->ninterned; i++)
+		if (r->interned[i][0] == s[0] && !strcmp(r->interned[i], s))
+			return r->interned[i];
+	p = ord_record_str(r, s);
+	if (r->ninterned < ORD_REC_INTERNED)
+		r->interned[r->ninterned++] = p;
+	return p;
+}
+
 char *ord_record_str(struct ord_record *r, const char *s)
 {
 	return s ? ord_record_strn(r, s, strlen(s)) : NULL;

@@ -145,6 +145,9 @@ struct ord_rows_sink {
 	void *ud;
 };
 
+/* The most different strings a record holds once (ord_record_intern). */
+#define ORD_REC_INTERNED 64
+
 #define ORD_REC_ARRAY(T)         \
 	struct {                 \
 		T *v;            \
@@ -202,6 +205,9 @@ struct ord_record {
 	ORD_REC_ARRAY(struct ord_rec_group) groups;
 
 	struct ord_arena strings; /* where ord_record_str copies */
+	/* ord_record_intern's strings (in strings), each held once */
+	char *interned[ORD_REC_INTERNED];
+	size_t ninterned;
 	/* ord_record_fit: the entries' positions in seq order, when they are
 	 * not in it (a damaged or hostile record); NULL when they are */
 	size_t *entry_order;
@@ -216,6 +222,11 @@ void ord_record_init(struct ord_record *r);
 char *ord_record_strn(struct ord_record *r, const char *s, size_t len);
 /* ord_record_strn of a string; NULL for NULL. */
 char *ord_record_str(struct ord_record *r, const char *s);
+/* ord_record_str of a string of few values (a kind, a phase): the copy
+ * made for the first that was the same, for the first ORD_REC_INTERNED
+ * different ones (105,000 events name a few phases and kinds).  Never
+ * NULL: s must not be. */
+char *ord_record_intern(struct ord_record *r, const char *s);
 /* ord_record_str of s, which is malloc'd (or NULL) and is freed. */
 char *ord_record_take(struct ord_record *r, char *s);
 void ord_record_release(struct ord_record *r);

@@ -38,6 +38,12 @@ static char *col_keep(struct load *l, sqlite3_stmt *st, int i, int null)
 	return ord_record_strn(l->r, (const char *)s, (size_t)sqlite3_column_bytes(st, i));
 }
 
+/* Column i's text as ord_record_intern keeps it ("" for NULL). */
+static char *col_intern(struct load *l, sqlite3_stmt *st, int i)
+{
+	return ord_record_intern(l->r, col_text(st, i));
+}
+
 static char *col_bytes(sqlite3_stmt *st, int i, size_t *len)
 {
 	size_t n = (size_t)sqlite3_column_bytes(st, i);
@@ -67,7 +73,7 @@ static int put_entry(void *ud, const struct ord_rec_entry *e, const unsigned cha
 	struct ord_rec_entry *x = ORD_REC_ADD(l->r->entries);
 
 	*x = *e;
-	x->kind = ord_record_str(l->r, e->kind);
+	x->kind = ord_record_intern(l->r, e->kind);
 	ord_record_set_body(l->r, x, e->body, l->by_log, &l->scratch);
 	if (l->r->entries.n == 1)
 		memcpy(l->r->prev, prev, 32);
@@ -136,8 +142,8 @@ static void put_event(struct load *l, sqlite3_stmt *st)
 	struct ord_rec_event *e = ORD_REC_ADD(l->r->events);
 
 	e->seq = (unsigned)sqlite3_column_int(st, 0);
-	e->phase = col_keep(l, st, 1, 0);
-	e->kind = col_keep(l, st, 2, 0);
+	e->phase = col_intern(l, st, 1);
+	e->kind = col_intern(l, st, 2);
 	e->args = col_keep(l, st, 3, 0);
 	e->override = col_keep(l, st, 4, 1);
 	e->checks = col_keep(l, st, 5, 0);
@@ -151,7 +157,7 @@ static void put_roll(struct load *l, sqlite3_stmt *st)
 	struct ord_rec_roll *r = ORD_REC_ADD(l->r->rolls);
 
 	r->turn = sqlite3_column_int(st, 0);
-	r->phase = col_keep(l, st, 1, 0);
+	r->phase = col_intern(l, st, 1);
 	r->event = sqlite3_column_int(st, 2);
 	r->purpose = col_keep(l, st, 3, 0);
 	r->idx = sqlite3_column_int(st, 4);
@@ -180,7 +186,7 @@ static void put_result(struct load *l, sqlite3_stmt *st)
 		ord_kv_set(&r->texts, col_text(st, 8), col_text(st, 9));
 
 	r->turn = sqlite3_column_int(st, 0);
-	r->phase = col_keep(l, st, 1, 0);
+	r->phase = col_intern(l, st, 1);
 	r->event = sqlite3_column_int(st, 2);
 	r->unit = col_keep(l, st, 3, 0);
 	r->values = col_keep(l, st, 4, 0);
