@@ -55,7 +55,7 @@ static void map_build(struct ord_ctx *ctx, struct ord_ctx_map *m, int fold)
 				goto next;
 			s = (s + 1) & (cap - 1);
 		}
-		m->slots[s] = i + 1;
+		m->slots[s] = (uint32_t)(i + 1);
 	next:;
 	}
 }
@@ -76,7 +76,7 @@ static void map_insert(struct ord_ctx *ctx, struct ord_ctx_map *m, size_t i, int
 			return;
 		s = (s + 1) & (m->cap - 1);
 	}
-	m->slots[s] = i + 1;
+	m->slots[s] = (uint32_t)(i + 1);
 }
 
 static struct ord_unit *map_find(struct ord_ctx *ctx, struct ord_ctx_map *m, const char *k, int fold)
@@ -413,6 +413,15 @@ struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const cha
 
 /* ---- the events by unit ---- */
 
+/* A unit's list of event indexes: in the list while it holds two at most
+ * (a phase of 100,000 units names most units once or twice: an array of
+ * its own for each cost 5 MB with malloc's headers), else on the heap.
+ * Indexes are 32 bits: a context holds fewer than 2^32 events. */
+static uint32_t *evl_event(struct ord_ctx_evlist *l)
+{
+	return l->alloc ? l->at.heap : l->at.one;
+}
+
 static void evx_reset(struct ord_ctx *ctx)
 {
 	size_t i;
@@ -427,7 +436,8 @@ static void evx_free(struct ord_ctx *ctx)
 	size_t i;
 
 	for (i = 0; i < ctx->evx_units; i++)
-		free(ctx->evx[i].event);
+		if (ctx->evx[i].alloc)
+			free(ctx->evx[i].at.heap);
 	free(ctx->evx);
 	ctx->evx = NULL;
 	ctx->evx_units = ctx->evx_done = 0;
@@ -437,32 +447,39 @@ static void evx_link(struct ord_ctx *ctx, size_t unit, size_t event)
 {
 	struct ord_ctx_evlist *l = &ctx->evx[unit];
 	unsigned seq = ctx->events[event].seq;
+	uint32_t *ev = evl_event(l);
 	size_t at = l->n;
 
 	/* an event naming one unit in two keys is listed once */
-	if (l->n && l->event[l->n - 1] == event)
+	if (l->n && ev[l->n - 1] == event)
 		return;
-	if (l->n && ctx->events[l->event[l->n - 1]].seq >= seq) {
+	if (l->n && ctx->events[ev[l->n - 1]].seq >= seq) {
 		/* a partial context loads a unit's events when it loads the
 		 * unit: keep each unit's list in the order of the events'
 		 * numbers, as a whole context has it, so the checks read them
 		 * in the same order (the usual case, events in the order of
 		 * their numbers, appends) */
 		for (at = 0; at < l->n; at++) {
-			if (l->event[at] == event)
+			if (ev[at] == event)
 				return; /* listed already */
-			if (ctx->events[l->event[at]].seq > seq)
+			if (ctx->events[ev[at]].seq > seq)
 				break;
 		}
 		if (at == l->n)
 			return;
 	}
-	if (l->n == l->alloc) {
-		l->alloc = l->alloc ? 2 * l->alloc : 4;
-		l->event = ord_xrealloc(l->event, l->alloc * sizeof(*l->event));
+	if (!l->alloc && l->n == ORD_ARRAY_SIZE(l->at.one)) {
+		uint32_t *heap = ord_xmalloc(4 * sizeof(*heap));
+		memcpy(heap, l->at.one, sizeof(l->at.one));
+		l->at.heap = heap;
+		l->alloc = 4;
+	} else if (l->alloc && l->n == l->alloc) {
+		l->alloc *= 2;
+		l->at.heap = ord_xrealloc(l->at.heap, l->alloc * sizeof(*l->at.heap));
 	}
-	memmove(l->event + at + 1, l->event + at, (l->n - at) * sizeof(*l->event));
-	l->event[at] = event;
+	ev = evl_event(l);
+	memmove(ev + at + 1, ev + at, (l->n - at) * sizeof(*ev));
+	ev[at] = (uint32_t)event;
 	l->n++;
 }
 
@@ -510,13 +527,13 @@ size_t ord_ctx_unit_nevents(struct ord_ctx *ctx, const struct ord_unit *u)
 
 const struct ord_event *ord_ctx_unit_event(struct ord_ctx *ctx, const struct ord_unit *u, size_t i)
 {
-	const struct ord_ctx_evlist *l;
+	struct ord_ctx_evlist *l;
 
 	if (!u)
 		return NULL;
 	evx_update(ctx);
 	l = &ctx->evx[u - ctx->units];
-	return i < l->n ? &ctx->events[l->event[i]] : NULL;
+	return i < l->n ? &ctx->events[evl_event(l)[i]] : NULL;
 }
 
 struct ord_unit *ord_ctx_unit_events_full(struct ord_ctx *ctx, const struct ord_event_kind *ek,
@@ -549,6 +566,7 @@ void ord_ctx_unlist_event(struct ord_ctx *ctx, size_t i)
 		struct ord_ctx_evlist *l;
 		struct ord_unit *u;
 		const char *v;
+		uint32_t *ev;
 		size_t k;
 
 		if (ks->type != ORD_KEY_UNIT || !(v = ord_kv_get(&ctx->events[i].kv, ks->name)) ||
@@ -556,9 +574,10 @@ void ord_ctx_unlist_event(struct ord_ctx *ctx, size_t i)
 			continue;
 		/* the latest event is at the end of its units' lists */
 		l = &ctx->evx[u - ctx->units];
-		for (k = l->n; k > 0 && ctx->events[l->event[k - 1]].seq >= ctx->events[i].seq; k--)
-			if (l->event[k - 1] == i) {
-				memmove(l->event + k - 1, l->event + k, (l->n - k) * sizeof(*l->event));
+		ev = evl_event(l);
+		for (k = l->n; k > 0 && ctx->events[ev[k - 1]].seq >= ctx->events[i].seq; k--)
+			if (ev[k - 1] == i) {
+				memmove(ev + k - 1, ev + k, (l->n - k) * sizeof(*ev));
 				l->n--;
 				break;
 			}

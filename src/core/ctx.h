@@ -30,8 +30,8 @@ struct ord_ctx_result {
 };
 
 struct ord_ctx_map {
-	size_t *slots; /* index + 1, 0 = empty */
-	size_t cap;    /* power of two */
+	uint32_t *slots; /* index + 1, 0 = empty (a game has fewer than 2^32 units) */
+	size_t cap;      /* power of two */
 };
 
 struct ord_ctx {
@@ -70,8 +70,11 @@ struct ord_ctx {
 	 * each event it checks), built as far as evx_done events; a removed
 	 * event rebuilds it */
 	struct ord_ctx_evlist {
-		size_t *event;   /* indexes into events */
-		size_t n, alloc; /* in use, allocated */
+		uint32_t n, alloc; /* in use; allocated at heap, 0 while in one */
+		union {
+			uint32_t one[2]; /* up to two indexes, here: most units */
+			uint32_t *heap;  /* more */
+		} at;              /* indexes into events (ctx.c evl_event) */
 	} * evx;                   /* per unit, evx_units of them */
 	size_t evx_done, evx_units;
 
