@@ -390,7 +390,7 @@ char *ord_arena_strn(struct ord_arena *a, const char *s, size_t len)
 			/* a few strings take a small block; many, blocks of 64 KiB */
 			size_t size = a->next ? a->next : 1024 - sizeof(*b) - 64;
 			a->next = 2 * size + sizeof(*b) + 64 > ARENA_MAX ? ARENA_MAX
-								      : 2 * size + sizeof(*b) + 64;
+									 : 2 * size + sizeof(*b) + 64;
 			if (size < len + 1)
 				size = len + 1;
 			b = ord_xmalloc(sizeof(*b) + size);

@@ -97,8 +97,8 @@ struct ord_arena {
 	struct ord_arena_block *head; /* the block being filled, then the others */
 	size_t next;                  /* the size of the next block (they grow to 64 KiB) */
 };
-#define ORD_ARENA_INIT \
-	{              \
+#define ORD_ARENA_INIT  \
+	{               \
 		NULL, 0 \
 	}
 void ord_arena_init(struct ord_arena *a);

@@ -1014,8 +1014,7 @@ int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purp
 /* Add a result; its unit and explanation copied into the phase's
  * result_strings, texts when written in several languages (copied). */
 static void add_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
-		       const struct ord_kv *values, const char *explanation,
-		       const struct ord_kv *texts)
+		       const struct ord_kv *values, const char *explanation, const struct ord_kv *texts)
 {
 	struct ord_ctx_result *r;
 

@@ -23,7 +23,7 @@ struct ord_ctx_roll {
 struct ord_ctx_result {
 	char *phase;
 	unsigned event_seq;
-	char *unit;          /* in the ctx's result_strings */
+	char *unit; /* in the ctx's result_strings */
 	struct ord_kv values;
 	char *explanation;   /* in the module's first language (result_strings) */
 	struct ord_kv texts; /* lang -> text when written in several, else empty */
@@ -74,8 +74,8 @@ struct ord_ctx {
 		union {
 			uint32_t one[2]; /* up to two indexes, here: most units */
 			uint32_t *heap;  /* more */
-		} at;              /* indexes into events (ctx.c evl_event) */
-	} * evx;                   /* per unit, evx_units of them */
+		} at;                    /* indexes into events (ctx.c evl_event) */
+	} * evx;                         /* per unit, evx_units of them */
 	size_t evx_done, evx_units;
 
 	/* dice: derived from key (a real game) or taken from a fixed list */

@@ -29,7 +29,7 @@ struct vr {
 	const struct ord_verify_opts *o;
 	struct ord_vout *v;
 	struct ord_verify_facts *f;
-	int *used; /* per entry: rows vouched for */
+	int *used;           /* per entry: rows vouched for */
 	struct ord_buf body; /* ord_vr_body's */
 
 	struct ord_canon_config cfg;

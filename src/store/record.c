@@ -22,7 +22,7 @@ struct load {
 	sqlite3 *db;
 	struct ord_record *r;
 	int64_t first, last;
-	int64_t last_result; /* put_result: the id of the result last added */
+	int64_t last_result;                 /* put_result: the id of the result last added */
 	const struct ord_rec_by_log *by_log; /* put_entry: the events read, or NULL */
 	struct ord_buf scratch;              /* put_entry's */
 };

@@ -156,6 +156,47 @@ START_TEST(event_removed)
 }
 END_TEST
 
+/* A unit's list of the phase's events holds two in place and more in an
+ * array of its own (ctx.c evl_event): past two, past four (the array
+ * grown), taken out again, each unit's in the order of the events. */
+START_TEST(event_lists_in_place_and_grown)
+{
+	unsigned i, want;
+
+	cast();
+	for (i = 1; i <= 12; i++)
+		event("move", i % 3 ? "unit=B1 distance=1" : "unit=B2 distance=1");
+	ck_assert_uint_eq(ord_ctx_unit_nevents(ctx, ord_ctx_find_unit(ctx, "B1")), 8);
+	ck_assert_uint_eq(ord_ctx_unit_nevents(ctx, ord_ctx_find_unit(ctx, "B2")), 4);
+	ck_assert_uint_eq(ord_ctx_unit_nevents(ctx, ord_ctx_find_unit(ctx, "R1")), 0);
+	for (i = 0, want = 1; i < 8; i++, want += want % 3 == 2 ? 2 : 1)
+		ck_assert_uint_eq(unit_seq("B1", i), want);
+	ck_assert_uint_eq(unit_seq("B1", 8), 0);
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(unit_seq("B2", i), 3 * (i + 1));
+	/* B1 down to one, B2 to two: in place again, in order */
+	for (i = 1; i <= 11; i++)
+		if (i % 3 && i != 7)
+			ck_assert_int_eq(ord_ctx_remove_event(ctx, i), 1);
+	ck_assert_int_eq(ord_ctx_remove_event(ctx, 3), 1);
+	ck_assert_int_eq(ord_ctx_remove_event(ctx, 9), 1);
+	ck_assert_uint_eq(ord_ctx_unit_nevents(ctx, ord_ctx_find_unit(ctx, "B1")), 1);
+	ck_assert_uint_eq(unit_seq("B1", 0), 7);
+	ck_assert_uint_eq(ord_ctx_unit_nevents(ctx, ord_ctx_find_unit(ctx, "B2")), 2);
+	ck_assert_uint_eq(unit_seq("B2", 0), 6);
+	ck_assert_uint_eq(unit_seq("B2", 1), 12);
+	/* read whole: closed up and the lists built again */
+	ck_assert_uint_eq(ord_ctx_nevents(ctx), 3);
+	ck_assert_uint_eq(unit_seq("B1", 0), 7);
+	ck_assert_uint_eq(unit_seq("B2", 1), 12);
+	event("move", "unit=B1 distance=1");
+	event("move", "unit=B1 distance=1");
+	ck_assert_uint_eq(ord_ctx_unit_nevents(ctx, ord_ctx_find_unit(ctx, "B1")), 3);
+	ck_assert_uint_lt(unit_seq("B1", 0), unit_seq("B1", 1));
+	ck_assert_uint_lt(unit_seq("B1", 1), unit_seq("B1", 2));
+}
+END_TEST
+
 /* Seal a side's sheet: attach each order to its unit. */
 static void orders(const char *text)
 {
@@ -2662,6 +2703,7 @@ Suite *ord_test_suite(void)
 
 	tcase_add_checked_fixture(ev, setup, teardown);
 	tcase_add_test(ev, event_removed);
+	tcase_add_test(ev, event_lists_in_place_and_grown);
 	tcase_add_test(ev, move_fraction);
 	tcase_add_test(ev, move_fraction_half_line);
 	tcase_add_test(ev, move_terrain);

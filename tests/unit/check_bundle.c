@@ -1753,9 +1753,8 @@ END_TEST
 /* ord_canon_event as it was written before its lines were written in
  * place (the value of each argument escaped through ord_canon_put from a
  * buffer of its own): the text of an event must never change a byte. */
-static void canon_event_before(struct ord_buf *out, unsigned seq, const char *phase,
-			       const char *kind, const char *args, const char *override,
-			       const char *checks)
+static void canon_event_before(struct ord_buf *out, unsigned seq, const char *phase, const char *kind,
+			       const char *args, const char *override, const char *checks)
 {
 	const char *p = args;
 
@@ -1881,8 +1880,8 @@ START_TEST(record_event_bodies_made_again)
 			if (logs[k] == seq) {
 				const struct ord_rec_event *ev = &r.events.v[k];
 				ord_buf_reset(&b);
-				ord_canon_event(&b, ev->seq, ev->phase, ev->kind, ev->args, ev->override,
-						ev->checks);
+				ord_canon_event(&b, ev->seq, ev->phase, ev->kind, ev->args,
+						ev->override, ev->checks);
 				snprintf(texts[i], sizeof(texts[i]), "%s", b.buf);
 				if (seq == 17)
 					texts[i][strlen(texts[i]) - 1] = '\t';

@@ -576,7 +576,8 @@ START_TEST(results_strings_in_an_arena)
 		for (i = 0; i < 3000; i++) {
 			snprintf(want, sizeof(want), "U%zu", i);
 			if (i % 500 == 3)
-				ord_ctx_result(&ctx, (unsigned)i, want, &kv, "%.*s", (int)(9000 + i), big);
+				ord_ctx_result(&ctx, (unsigned)i, want, &kv, "%.*s",
+					       (int)(9000 + i), big);
 			else
 				ord_ctx_result(&ctx, (unsigned)i, want, i % 2 ? &kv : NULL,
 					       "explanation %zu of phase %zu", i, phase);
@@ -609,7 +610,8 @@ START_TEST(results_strings_in_an_arena)
 	for (phase = 0; phase < 2; phase++) {
 		for (i = 0; i < 3000; i++) {
 			snprintf(want, sizeof(want), "string %zu", i);
-			kept[i] = i % 700 == 5 ? ord_arena_strn(&a, big, 8000 + i) : ord_arena_str(&a, want);
+			kept[i] = i % 700 == 5 ? ord_arena_strn(&a, big, 8000 + i)
+					       : ord_arena_str(&a, want);
 		}
 		ck_assert_str_eq(ord_arena_strn(&a, "abc", 0), "");
 		for (i = 0; i < 3000; i++) {
