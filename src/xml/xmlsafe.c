@@ -521,7 +521,8 @@ static int scan_tag_byte(struct ord_xml_scan *s, char ch, size_t at)
 		}
 	}
 	s->prev = ch;
-	s->tag_len++;
+	if (++s->tag_len > ORD_XML_MAX_MARKUP)
+		scan_found(s, ORD_XML_SCAN_LONG, s->tag_at);
 	return 0;
 }
 
@@ -636,7 +637,8 @@ tags:
 			s->line += *q == '\n';
 			s->last[0] = s->last[1];
 			s->last[1] = *q++;
-			s->since++;
+			if (++s->since > ORD_XML_MAX_MARKUP)
+				scan_found(s, ORD_XML_SCAN_LONG, s->tag_at);
 			break;
 		case SCAN_TAG:
 			while (q < end && !scan_tag_byte(s, *q, at)) {
@@ -706,6 +708,10 @@ static int prescan_nesting(const char *bytes, size_t len, size_t max, const char
 	    (at = sc.at[ORD_XML_SCAN_XINCLUDE_OLD]) != SIZE_MAX)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: XInclude is not accepted", name,
 				     line_of(bytes, at));
+	if ((at = sc.at[ORD_XML_SCAN_LONG]) != SIZE_MAX)
+		return ord_error_set(ORD_EBADDATA,
+				     "%s:%u: a comment, processing instruction, CDATA section or tag of more than %d bytes; expected at most %d",
+				     name, line_of(bytes, at), ORD_XML_MAX_MARKUP, ORD_XML_MAX_MARKUP);
 	if ((at = sc.at[ORD_XML_SCAN_NESTING]) == SIZE_MAX)
 		return 0;
 	if (sc.nest_kind == ORD_XML_NEST_DEEP)

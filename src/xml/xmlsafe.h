@@ -19,6 +19,12 @@
  * libxml2 compares each with every other, so that one tag of 100,000 of
  * them took minutes to refuse */
 #define ORD_XML_MAX_ATTRS 256
+/* the longest comment, processing instruction, CDATA section or tag
+ * accepted: libxml2 2.9's push parser (its reader) reads one of more than
+ * 10,000,000 bytes again for every 512 bytes it is given, so that one of
+ * 12 MB took minutes and one of 200 MB would take hours (a red team's
+ * finding); orderly writes none longer than a few hundred bytes */
+#define ORD_XML_MAX_MARKUP (8 * 1024 * 1024)
 
 /* Parse bytes into a document; name is used in messages.  Refuses any DOCTYPE,
  * entity declaration or reference, and documents over the limits. */
@@ -121,6 +127,7 @@ enum ord_xml_scan_kind {
 	ORD_XML_SCAN_ATTRS,
 	ORD_XML_SCAN_XINCLUDE,     /* the namespace of 2001 */
 	ORD_XML_SCAN_XINCLUDE_OLD, /* of 2003 */
+	ORD_XML_SCAN_LONG,         /* markup of more than ORD_XML_MAX_MARKUP */
 	ORD_XML_SCAN_NESTING,      /* the first of check_nesting's refusals */
 	ORD_XML_SCAN_KINDS
 };

@@ -331,6 +331,51 @@ START_TEST(test_many_attributes)
 }
 END_TEST
 
+/* One comment, processing instruction, CDATA section or tag longer than
+ * ORD_XML_MAX_MARKUP is refused before libxml2 reads it (its push parser
+ * reads one of more than 10 MB again for every 512 bytes: minutes for 12
+ * MB); one of the most is read. */
+START_TEST(test_long_markup)
+{
+	static const char *const kinds[][2] = {
+		{ "<!-- ", " -->" }, { "<?pi ", "?>" }, { "<![CDATA[", "]]>" }, { "<e a='", "'/>" }
+	};
+	struct ord_xml_stream *st;
+	struct ord_buf b = ORD_BUF_INIT;
+	char msg[200];
+	xmlDocPtr doc;
+	size_t k;
+
+	snprintf(msg, sizeof(msg),
+		 "t.xml:2: a comment, processing instruction, CDATA section or tag of more than %d bytes; expected at most %d",
+		 ORD_XML_MAX_MARKUP, ORD_XML_MAX_MARKUP);
+	for (k = 0; k < ORD_ARRAY_SIZE(kinds); k++) {
+		ord_buf_reset(&b);
+		ord_buf_adds(&b, "<r>\n");
+		ord_buf_adds(&b, kinds[k][0]);
+		ord_buf_grow(&b, ORD_XML_MAX_MARKUP + 64);
+		memset(b.buf + b.len, 'x', ORD_XML_MAX_MARKUP);
+		b.len += ORD_XML_MAX_MARKUP;
+		ord_buf_adds(&b, kinds[k][1]);
+		ord_buf_adds(&b, "</r>");
+		refused_len(b.buf, b.len, msg);
+		ck_assert_int_eq(ord_xml_stream_open(&st, b.buf, b.len, b.len, "t.xml", NULL, NULL),
+				 ORD_EBADDATA);
+		ck_assert_str_eq(ord_error_last(), msg);
+	}
+	/* one a little under the most (its close 4 bytes within it) is read */
+	ord_buf_reset(&b);
+	ord_buf_adds(&b, "<r>\n<!--");
+	ord_buf_grow(&b, ORD_XML_MAX_MARKUP + 64);
+	memset(b.buf + b.len, 'x', ORD_XML_MAX_MARKUP - 4 - 3);
+	b.len += ORD_XML_MAX_MARKUP - 4 - 3;
+	ord_buf_adds(&b, "--></r>");
+	ck_assert_int_eq(ord_xml_parse(&doc, b.buf, b.len, "t.xml"), 0);
+	xmlFreeDoc(doc);
+	ord_buf_release(&b);
+}
+END_TEST
+
 START_TEST(test_oversize)
 {
 	size_t len = ORD_XML_MAX_BYTES + 1;
@@ -1043,6 +1088,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(hostile, test_deep_nesting);
 	tcase_add_test(hostile, test_oversize);
 	tcase_add_test(hostile, test_many_attributes);
+	tcase_add_test(hostile, test_long_markup);
 	tcase_add_test(hostile, test_utf16_and_utf32);
 	tcase_add_test(hostile, test_encoding_declarations);
 	tcase_add_test(hostile, test_nul_byte);
