@@ -1437,6 +1437,23 @@ int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 	return ord_bundle_verify_report(bytes, len, name, opts, NULL, out, NULL);
 }
 
+/* The bundle's len bytes at bytes read again into r, from the start, by a
+ * reader rd made anew that lets none of them go and keeps every row (the
+ * refusal of a read that let them go, said as of the bytes whole). */
+static int read_again(struct reader *rd, struct ord_record *r, const char *name, const char *bytes,
+		      size_t len)
+{
+	ord_record_release(r);
+	ord_record_init(r);
+	reader_release(rd);
+	memset(rd, 0, sizeof(*rd));
+	ord_record_init(&rd->scratch);
+	rd->name = name;
+	rd->r = rd->main = r;
+	rd->bytes = bytes;
+	return read_bundle(rd, bytes, len);
+}
+
 /* The verify of bytes; owned, when not NULL, is bytes, malloc'd, freed as
  * soon as they have been read and their signature checked; fd, when not
  * -1, the file they were read from, whose rows are read again a phase at
@@ -1499,16 +1516,8 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 		bytes = owned;
 		if ((err = pieces_read(fs, owned, 0, len)) != 0)
 			goto out;
-		ord_record_release(&r);
-		ord_record_init(&r);
-		reader_release(&rd);
-		memset(&rd, 0, sizeof(rd));
-		ord_record_init(&rd.scratch);
-		rd.name = name;
-		rd.r = rd.main = &r;
-		rd.bytes = bytes;
 		src.pieces = NULL;
-		err = read_bundle(&rd, bytes, len);
+		err = read_again(&rd, &r, name, bytes, len);
 	} else if (err == ORD_EBADDATA && rd.drop && rd.dropped) {
 		/* the refusal as the bytes say it whole (the parser's message
 		 * of a bundle cut short inside an element names the element
@@ -1519,15 +1528,7 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 
 		if ((err = pread_all(fd, owned, upto, 0, name, &got)) != 0)
 			goto out;
-		ord_record_release(&r);
-		ord_record_init(&r);
-		reader_release(&rd);
-		memset(&rd, 0, sizeof(rd));
-		ord_record_init(&rd.scratch);
-		rd.name = name;
-		rd.r = rd.main = &r;
-		rd.bytes = bytes;
-		err = read_bundle(&rd, bytes, len);
+		err = read_again(&rd, &r, name, bytes, len);
 	}
 	/* (a test changes the file here, before the replay reads it again) */
 	if (!err && rd.fill && fs->between)
