@@ -414,8 +414,8 @@ struct reader {
 	/* rows read for their checks and let go, to be read again (NULL:
 	 * the record keeps its rows) */
 	struct rows_src *src;
-	/* the file the bytes are put in place from as they are parsed (NULL:
-	 * they are all there) */
+	/* the file read by its pieces as it is parsed (NULL: the bytes are
+	 * all there) */
 	struct fill_src *fill;
 	struct ord_record scratch;
 	crypto_generichash_state hs; /* the open run's bytes so far */
@@ -1458,8 +1458,8 @@ static int read_again(struct reader *rd, struct ord_record *r, const char *name,
  * soon as they have been read and their signature checked; fd, when not
  * -1, the file they were read from, whose rows are read again a phase at
  * a time (not for a report, which is built from every row); fs, when not
- * NULL, where bytes (owned) are put in place from fd as they are parsed,
- * after a scan that found what taken says of the signature. */
+ * NULL (bytes NULL), fd's pieces read as they are parsed, after a scan
+ * that found what taken says of the signature. */
 static int verify_report(const char *bytes, size_t len, char *owned, int fd, struct fill_src *fs,
 			 const struct sig_tail *taken, const char *name,
 			 const struct ord_verify_opts *opts, const struct ord_report_opts *ro,

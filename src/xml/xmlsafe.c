@@ -965,10 +965,10 @@ struct ord_xml_stream {
 	/* a document read as it is parsed (ord_xml_stream_open_read): its
 	 * bytes, the read, the parser's bytes so far and the read's error */
 	size_t len;
-	int (*fill)(void *ud, char *buf, size_t off, size_t n);
-	void *fill_ud;
+	int (*read)(void *ud, char *buf, size_t off, size_t n);
+	void *read_ud;
 	size_t pos;
-	int fill_err;
+	int read_err;
 	/* its start tags found as libxml2 is given its bytes, not yet given
 	 * as elements (the bytes behind may be let go): each tag's '<' and
 	 * line, a ring */
@@ -988,8 +988,8 @@ static unsigned next_start_line(struct ord_xml_stream *s, int take)
 	unsigned line = s->cur_line;
 	size_t skip;
 
-	/* a document put in place as it is read: the tags found as it was */
-	if (s->fill) {
+	/* a document read as it is parsed: the tags found as it was */
+	if (s->read) {
 		if (!s->tags_n)
 			return take ? 0 : line;
 		line = s->tags[s->tags_head].line;
@@ -1041,9 +1041,9 @@ static int stream_cut_short(struct ord_xml_stream *s, struct ord_buf *msg)
 	size_t skip;
 	int depth = 0;
 
-	/* a document put in place as it is read holds no longer what it
-	 * read: its reader says it again of all the bytes */
-	if (s->fill)
+	/* a document read as it is parsed is not held here: its reader
+	 * says it again of all the bytes */
+	if (s->read)
 		return 0;
 	for (p = s->bytes; (lt = memchr(p, '<', (size_t)(s->end - p))) != NULL;) {
 		line += newlines(p, lt);
@@ -1117,12 +1117,12 @@ static int stream_read(void *ctx, char *buf, int len)
 	size_t n = (size_t)len;
 	int err;
 
-	if (s->fill_err)
+	if (s->read_err)
 		return -1;
 	if (n > s->len - s->pos)
 		n = s->len - s->pos;
-	if (n && (err = s->fill(s->fill_ud, buf, s->pos, n)) != 0) {
-		s->fill_err = err;
+	if (n && (err = s->read(s->read_ud, buf, s->pos, n)) != 0) {
+		s->read_err = err;
 		ord_buf_reset(&s->c.msg);
 		ord_buf_adds(&s->c.msg, ord_error_last());
 		return -1;
@@ -1140,8 +1140,8 @@ static int stream_close(void *ctx)
 
 static int stream_open(struct ord_xml_stream **out, const char *bytes, size_t len, size_t max,
 		       const char *name, const char *rng_resource, const char *const *containers,
-		       size_t whole, int (*fill)(void *ud, char *buf, size_t off, size_t n),
-		       void *fill_ud)
+		       size_t whole, int (*read)(void *ud, char *buf, size_t off, size_t n),
+		       void *read_ud)
 {
 	const struct ord_resource *r = NULL;
 	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0, NULL };
@@ -1156,7 +1156,7 @@ static int stream_open(struct ord_xml_stream **out, const char *bytes, size_t le
 	if (max > INT_MAX)
 		max = INT_MAX;
 	/* a document read as it is parsed was scanned as it was first read */
-	if (!fill) {
+	if (!read) {
 		if ((err = prescan_nesting(bytes, len, max, name, containers, 1)) != 0)
 			return err;
 		/* libxml2's reader says "Extra content" of nothing */
@@ -1184,15 +1184,15 @@ static int stream_open(struct ord_xml_stream **out, const char *bytes, size_t le
 			goto out;
 		}
 	}
-	s->fill = fill;
-	s->fill_ud = fill_ud;
-	if (fill) {
+	s->read = read;
+	s->read_ud = read_ud;
+	if (read) {
 		s->track = ord_xmalloc(sizeof(*s->track));
 		ord_xml_scan_init(s->track, NULL, 0);
 		s->track->start_tag = stream_tag;
 		s->track->ud = s;
 	}
-	if (fill)
+	if (read)
 		s->r = xmlReaderForIO(stream_read, stream_close, s, name, NULL,
 				      XML_PARSE_NONET | XML_PARSE_NOWARNING |
 					      (whole > ORD_XML_HUGE_BYTES ? XML_PARSE_HUGE : 0));
@@ -1273,9 +1273,9 @@ int ord_xml_stream_next(struct ord_xml_stream *s)
 		xmlSetStructuredErrorFunc(&s->c, collect);
 		rc = xmlTextReaderRead(s->r);
 		xmlSetStructuredErrorFunc(NULL, NULL);
-		/* the fill's refusal, not what libxml2 makes of it */
-		if (s->fill_err)
-			return s->err = ord_error_set(s->fill_err, "%s", s->c.msg.buf);
+		/* the read's refusal, not what libxml2 makes of it */
+		if (s->read_err)
+			return s->err = ord_error_set(s->read_err, "%s", s->c.msg.buf);
 		if (rc < 0 || s->c.count)
 			return stream_fail(s, "not well-formed XML");
 		if (rc == 0) {
