@@ -150,8 +150,30 @@ static void event_release(const struct ord_ctx *ctx, struct ord_event *e)
 static void result_release(const struct ord_ctx *ctx, struct ord_ctx_result *r)
 {
 	uninterned_free(ctx, r->phase);
-	ord_kv_release(&r->values); /* its unit and explanation are in result_strings */
-	ord_kv_release(&r->texts);
+	/* its unit, values and explanation are in result_strings */
+	if (r->texts) {
+		ord_kv_release(r->texts);
+		free(r->texts);
+	}
+}
+
+/* The results' values parsed for ord_ctx_result_get, let go. */
+static void result_kv_release(struct ord_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->nresult_kv; i++)
+		ord_kv_release(&ctx->result_kv[i]);
+	free(ctx->result_kv);
+	ctx->result_kv = NULL;
+	ctx->nresult_kv = 0;
+}
+
+static const struct ord_kv no_texts;
+
+const struct ord_kv *ord_ctx_result_texts_of(const struct ord_ctx_result *r)
+{
+	return r->texts ? r->texts : &no_texts;
 }
 
 /* ---- life cycle ---- */
@@ -165,6 +187,7 @@ void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_
 	ctx->rules = rules;
 	ctx->turn = turn;
 	ord_buf_init(&ctx->fake_out);
+	ord_buf_init(&ctx->result_scratch);
 }
 
 void ord_ctx_release(struct ord_ctx *ctx)
@@ -198,6 +221,7 @@ void ord_ctx_release(struct ord_ctx *ctx)
 	for (i = 0; i < ctx->nresults; i++)
 		result_release(ctx, &ctx->results[i]);
 	free(ctx->results);
+	result_kv_release(ctx);
 	ord_arena_release(&ctx->result_strings);
 	for (i = 0; i < ctx->ninterned; i++)
 		free(ctx->interned[i]);
@@ -206,6 +230,7 @@ void ord_ctx_release(struct ord_ctx *ctx)
 		ord_sheet_release(&ctx->sheets[i]);
 	free(ctx->sheets);
 	ord_buf_release(&ctx->fake_out);
+	ord_buf_release(&ctx->result_scratch);
 	ord_ctx_story_free(ctx->story);
 	memset(ctx, 0, sizeof(*ctx));
 }
@@ -680,6 +705,7 @@ void ord_ctx_next_phase(struct ord_ctx *ctx)
 	for (i = 0; i < ctx->nresults; i++)
 		result_release(ctx, &ctx->results[i]);
 	ctx->nresults = 0;
+	result_kv_release(ctx);
 	ord_arena_release(&ctx->result_strings);
 	ctx->fixed = NULL;
 	ctx->nfixed = ctx->fixed_pos = 0;
@@ -1026,16 +1052,22 @@ static void add_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit
 	r->phase = intern(ctx, ctx->phase ? ctx->phase : "");
 	r->event_seq = event_seq;
 	r->unit = ord_arena_str(&ctx->result_strings, unit_id ? unit_id : "");
-	ord_kv_init(&r->values);
+	ord_buf_reset(&ctx->result_scratch);
 	if (values)
-		ord_kv_copy(&r->values, values);
-	ord_kv_init(&r->texts);
-	if (texts)
-		ord_kv_copy(&r->texts, texts);
+		ord_kv_serialize(values, &ctx->result_scratch);
+	r->values = ord_arena_strn(&ctx->result_strings,
+				   ctx->result_scratch.buf ? ctx->result_scratch.buf : "",
+				   ctx->result_scratch.len);
+	r->texts = NULL;
+	if (texts && texts->n) {
+		r->texts = ord_xmalloc(sizeof(*r->texts));
+		ord_kv_init(r->texts);
+		ord_kv_copy(r->texts, texts);
+	}
 	r->explanation = ord_arena_str(&ctx->result_strings, explanation);
 	if (ctx->fake) {
 		ord_buf_addf(&ctx->fake_out, "%s: ", r->unit);
-		ord_texts_render(r->explanation, &r->texts, NULL, &ctx->fake_out);
+		ord_texts_render(r->explanation, ord_ctx_result_texts_of(r), NULL, &ctx->fake_out);
 		ord_buf_addch(&ctx->fake_out, '\n');
 	}
 }
@@ -1083,14 +1115,24 @@ int ord_ctx_result_get(struct ord_ctx *ctx, size_t i, struct ord_result_view *ou
 	if (i >= ctx->nresults)
 		return ord_error_set(ORD_ENOTFOUND, "no result %zu (there are %zu)", i, ctx->nresults);
 	r = &ctx->results[i];
+	if (i >= ctx->nresult_kv) {
+		/* parsed once, as the picture's look-ups come to them */
+		size_t k;
+		ctx->result_kv = ord_xrealloc(ctx->result_kv, ctx->nresults * sizeof(*ctx->result_kv));
+		for (k = ctx->nresult_kv; k < ctx->nresults; k++) {
+			ord_kv_init(&ctx->result_kv[k]);
+			ord_kv_parse(&ctx->result_kv[k], ctx->results[k].values);
+		}
+		ctx->nresult_kv = ctx->nresults;
+	}
 	out->phase = r->phase;
 	out->event_seq = r->event_seq;
 	out->unit = r->unit;
-	out->values = &r->values;
+	out->values = &ctx->result_kv[i];
 	/* in the picture's language when the result was written in several */
 	out->explanation = r->explanation;
-	if (r->texts.n > 1 && ord_ctx_lang(ctx) && ord_kv_get(&r->texts, ord_ctx_lang(ctx)))
-		out->explanation = ord_kv_get(&r->texts, ord_ctx_lang(ctx));
+	if (r->texts && r->texts->n > 1 && ord_ctx_lang(ctx) && ord_kv_get(r->texts, ord_ctx_lang(ctx)))
+		out->explanation = ord_kv_get(r->texts, ord_ctx_lang(ctx));
 	return 0;
 }
 

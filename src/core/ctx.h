@@ -20,14 +20,20 @@ struct ord_ctx_roll {
 	int fixed; /* 1 when it came from a fixed-dice list */
 };
 
+/* A result: its strings in the ctx's result_strings, its values as the
+ * "k=v\n" lines they are stored, digested and compared as (a phase of
+ * 67,500 results held each as an ord_kv of its own: 5 MB more); the
+ * modules read them parsed (ord_ctx_result_get). */
 struct ord_ctx_result {
 	char *phase;
+	char *unit;
+	char *values;
+	char *explanation;    /* in the module's first language */
+	struct ord_kv *texts; /* lang -> text when written in several, else NULL */
 	unsigned event_seq;
-	char *unit; /* in the ctx's result_strings */
-	struct ord_kv values;
-	char *explanation;   /* in the module's first language (result_strings) */
-	struct ord_kv texts; /* lang -> text when written in several, else empty */
 };
+/* r's texts: none is an empty kv. */
+const struct ord_kv *ord_ctx_result_texts_of(const struct ord_ctx_result *r);
 
 struct ord_ctx_map {
 	uint32_t *slots; /* index + 1, 0 = empty (a game has fewer than 2^32 units) */
@@ -93,6 +99,10 @@ struct ord_ctx {
 	/* the results' units and explanations, freed with the results (a
 	 * phase of 100,000 units makes 67,500: two mallocs each cost 5 MB) */
 	struct ord_arena result_strings;
+	/* the results' values parsed, for ord_ctx_result_get (a picture's
+	 * look-ups): the first nresult_kv, made as they are asked for */
+	struct ord_kv *result_kv;
+	size_t nresult_kv;
 
 	char **interned; /* phase and kind names shared by events, rolls, results */
 	size_t ninterned;
@@ -102,7 +112,8 @@ struct ord_ctx {
 	int lang_all;            /* a report in every language ("all") */
 	int fake;                /* a fake context (tests): texts in every language */
 	struct ord_buf fake_out; /* fake context: results as text */
-	char state_error[256];   /* the module's first misuse of unit state (state.c), or "" */
+	struct ord_buf result_scratch; /* a result's values serialised */
+	char state_error[256];       /* the module's first misuse of unit state (state.c), or "" */
 	struct ord_ctx_story *story; /* pictures: the steps drawn (story.c), or NULL */
 };
 

@@ -1041,10 +1041,9 @@ static int store_phase(struct ord_game *g, struct ord_ctx *ctx, const struct ord
 	}
 	for (i = 0; i < ctx->nresults; i++) {
 		const struct ord_ctx_result *r = &ctx->results[i];
-		ord_buf_reset(&b);
-		ord_kv_serialize(&r->values, &b);
 		if ((err = ord_store_result_insert(g->db, t->turn, r->phase, r->event_seq, r->unit,
-						   b.buf, r->explanation, &r->texts, seq)) != 0)
+						   r->values, r->explanation,
+						   ord_ctx_result_texts_of(r), seq)) != 0)
 			goto out;
 	}
 	for (i = 0; i < ctx->nunits; i++) {
@@ -1159,7 +1158,8 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 		ord_buf_addf(out, "  (the referee's witness chain stood in for %s)\n", stood.buf);
 	for (i = 0; i < ctx.nresults; i++) {
 		ord_buf_addf(out, "  %s%s", ctx.results[i].unit, *ctx.results[i].unit ? ": " : "");
-		ord_texts_render(ctx.results[i].explanation, &ctx.results[i].texts, lang, out);
+		ord_texts_render(ctx.results[i].explanation,
+				 ord_ctx_result_texts_of(&ctx.results[i]), lang, out);
 		ord_buf_addch(out, '\n');
 	}
 	if ((size_t)t.phase + 1 < ord_game_nphases(g))

@@ -49,10 +49,8 @@ void ord_phase_digest(struct ord_ctx *ctx, int turn, int index, unsigned char ou
 	}
 	for (i = 0; i < ctx->nresults; i++) {
 		const struct ord_ctx_result *r = &ctx->results[i];
-		ord_buf_reset(&b);
-		ord_kv_serialize(&r->values, &b);
-		ord_digest_result(&d, turn, r->phase, (int)r->event_seq, r->unit, b.buf,
-				  r->explanation, &r->texts);
+		ord_digest_result(&d, turn, r->phase, (int)r->event_seq, r->unit, r->values,
+				  r->explanation, ord_ctx_result_texts_of(r));
 		(*nresults)++;
 	}
 	for (i = 0; i < ctx->nunits; i++) {

@@ -581,10 +581,10 @@ static const char *flat(struct ord_buf *out, const char *s)
 }
 
 /* The fields (phase, event, unit, values) in which a recorded result rr
- * differs from the one the rules give (cr, its values serialized in
- * values): "phase 'aire'" in got, "phase 'fire'" in want. */
+ * differs from the one the rules give (cr): "phase 'aire'" in got,
+ * "phase 'fire'" in want. */
 static void result_diff(struct ord_buf *got, struct ord_buf *want, const struct ord_rec_result *rr,
-			const struct ord_ctx_result *cr, const char *values)
+			const struct ord_ctx_result *cr)
 {
 	ord_buf_reset(got);
 	ord_buf_reset(want);
@@ -600,11 +600,11 @@ static void result_diff(struct ord_buf *got, struct ord_buf *want, const struct 
 		ord_buf_addf(got, "%sunit '%s'", got->len ? ", " : "", rr->unit);
 		ord_buf_addf(want, "%sunit '%s'", want->len ? ", " : "", cr->unit);
 	}
-	if (strcmp(rr->values, values)) {
+	if (strcmp(rr->values, cr->values)) {
 		ord_buf_addf(got, "%svalues ", got->len ? ", " : "");
 		flat_add(got, rr->values);
 		ord_buf_addf(want, "%svalues ", want->len ? ", " : "");
-		flat_add(want, values);
+		flat_add(want, cr->values);
 	}
 }
 
@@ -714,17 +714,15 @@ static int cmp_result(void *ud, const struct ord_rec_result *rr)
 		return 0;
 	}
 	cr = &ctx->results[c->kres++];
-	ord_buf_reset(&c->b);
-	ord_kv_serialize(&cr->values, &c->b);
 	if (strcmp(rr->unit, cr->unit) || rr->event != (int)cr->event_seq ||
-	    strcmp(rr->values, c->b.buf) || strcmp(rr->explanation, cr->explanation) ||
+	    strcmp(rr->values, cr->values) || strcmp(rr->explanation, cr->explanation) ||
 	    strcmp(rr->phase, cr->phase)) {
 		ord_buf_reset(&c->want);
 		ord_buf_reset(&c->got);
 		if (c->listed++ >= MAX_LISTED)
 			return 0;
 		if (!strcmp(rr->explanation, cr->explanation) && !strcmp(rr->unit, cr->unit) &&
-		    kv_diff(c->b.buf, rr->values, &c->want, &c->got))
+		    kv_diff(cr->values, rr->values, &c->want, &c->got))
 			/* the same words, other values: name the values */
 			ord_vout_fail(c->x->v,
 				      "phase %s: the result for %s is recorded with %s, but the rules give %s ('%s')",
@@ -732,7 +730,7 @@ static int cmp_result(void *ud, const struct ord_rec_result *rr)
 				      c->want.buf, cr->explanation);
 		else if (!strcmp(rr->explanation, cr->explanation)) {
 			/* the same words: name what differs */
-			result_diff(&c->got, &c->want, rr, cr, c->b.buf);
+			result_diff(&c->got, &c->want, rr, cr);
 			ord_vout_fail(c->x->v,
 				      "phase %s: the result for %s (\"%s\") is recorded with %s, but the rules give %s",
 				      phase, *rr->unit ? rr->unit : "(no unit)", cr->explanation,
@@ -742,7 +740,7 @@ static int cmp_result(void *ud, const struct ord_rec_result *rr)
 				      "phase %s: the result for %s is recorded as \"%s\", but the rules give \"%s\"",
 				      phase, *rr->unit ? rr->unit : "(no unit)", rr->explanation,
 				      cr->explanation);
-	} else if (texts_differ(&rr->texts, &cr->texts, &lang, &was, &is)) {
+	} else if (texts_differ(&rr->texts, ord_ctx_result_texts_of(cr), &lang, &was, &is)) {
 		if (c->listed++ < MAX_LISTED)
 			ord_vout_fail(c->x->v,
 				      "phase %s: the result for %s is recorded in %s as '%s', but the rules give '%s'",
