@@ -163,6 +163,7 @@ int main(int argc, char **argv)
 {
 	const struct cli_cmd *cmd;
 
+	ord_malloc_tune();
 	if (argc < 2) {
 		cli_list_cmds(stdout);
 		return finish(CLI_USAGE);

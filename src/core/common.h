@@ -11,6 +11,11 @@
 #include <stdint.h>
 #include "orderly.h"
 
+/* How the process's malloc is to hand out and give back memory, set once
+ * by a program before it works (main; the benchmark's harness): large
+ * blocks given back when freed (glibc; elsewhere nothing). */
+void ord_malloc_tune(void);
+
 /* Resources embedded at build time (cmake/embed.cmake). */
 struct ord_resource {
 	const char *name;          /* path relative to the source tree */

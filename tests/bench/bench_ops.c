@@ -299,6 +299,8 @@ static int op_events(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* as the orderly binary runs them (src/cli/main.c) */
+	ord_malloc_tune();
 	ord_builtin_register();
 	if (argc < 3) {
 		fprintf(stderr,
