@@ -597,6 +597,13 @@ START_TEST(results_strings_in_an_arena)
 			ck_assert_str_eq(v.explanation, want);
 			ck_assert_uint_eq(v.values->n, i % 2);
 		}
+		/* a result made after the values were parsed for a look-up */
+		ord_ctx_result(&ctx, 4000, "late", &kv, "late");
+		ck_assert_int_eq(ord_ctx_result_get(&ctx, 3000, &v), 0);
+		ck_assert_str_eq(v.unit, "late");
+		ck_assert_str_eq(ord_kv_get(v.values, "hits"), "2");
+		ck_assert_str_eq(ctx.results[3000].values, "hits=2\n");
+		ck_assert_ptr_null(ctx.results[3000].texts);
 		ord_ctx_next_phase(&ctx);
 		ck_assert_uint_eq(ord_ctx_nresults(&ctx), 0);
 		ck_assert_ptr_null(ctx.result_strings.head);
