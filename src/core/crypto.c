@@ -162,6 +162,28 @@ void ord_digest_result(struct ord_digest *d, int turn, const char *phase, int ev
 	}
 }
 
+void ord_result_hash(unsigned char out[16], const char *phase, int event_seq, const char *unit,
+		     const char *vals, const char *explanation, const struct ord_kv *texts)
+{
+	struct ord_digest d;
+	size_t i;
+
+	crypto_generichash_init(&d.st, NULL, 0, 16);
+	ord_digest_str(&d, "result-hash");
+	ord_digest_str(&d, phase);
+	ord_digest_int(&d, event_seq);
+	ord_digest_str(&d, unit);
+	ord_digest_str(&d, vals);
+	ord_digest_str(&d, explanation);
+	/* every text, however many: the verifier compares them all */
+	ord_digest_int(&d, (int64_t)texts->n);
+	for (i = 0; i < texts->n; i++) {
+		ord_digest_str(&d, texts->items[i].key);
+		ord_digest_str(&d, texts->items[i].value);
+	}
+	crypto_generichash_final(&d.st, out, 16);
+}
+
 void ord_digest_state(struct ord_digest *d, const char *unit, const char *attrs, int turn,
 		      int phase, const char *state)
 {

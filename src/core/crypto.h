@@ -50,6 +50,11 @@ void ord_digest_roll(struct ord_digest *d, int turn, const char *phase, int even
 void ord_digest_result(struct ord_digest *d, int turn, const char *phase, int event_seq,
 		       const char *unit, const char *vals, const char *explanation,
 		       const struct ord_kv *texts);
+/* A result's 16-byte BLAKE2b of what the verifier compares of it (all but
+ * its turn): two results alike in every such field, and only they, have
+ * one hash (a second preimage costs 2^128). */
+void ord_result_hash(unsigned char out[16], const char *phase, int event_seq, const char *unit,
+		     const char *vals, const char *explanation, const struct ord_kv *texts);
 void ord_digest_state(struct ord_digest *d, const char *unit, const char *attrs, int turn,
 		      int phase, const char *state);
 

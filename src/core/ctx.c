@@ -11,6 +11,7 @@
 #include <sodium.h>
 
 #include "core/common.h"
+#include "core/crypto.h"
 #include "core/ctx.h"
 
 /* ---- a string -> unit index hash map (open addressing) ---- */
@@ -218,9 +219,10 @@ void ord_ctx_release(struct ord_ctx *ctx)
 	}
 	free(ctx->rolls);
 	free(ctx->roll_slots);
-	for (i = 0; i < ctx->nresults; i++)
+	for (i = 0; ctx->results && i < ctx->nresults; i++)
 		result_release(ctx, &ctx->results[i]);
 	free(ctx->results);
+	free(ctx->result_hash);
 	result_kv_release(ctx);
 	ord_arena_release(&ctx->result_strings);
 	for (i = 0; i < ctx->ninterned; i++)
@@ -400,7 +402,28 @@ void ord_ctx_reserve_results(struct ord_ctx *ctx, size_t n)
 	if (n <= ctx->resalloc)
 		return;
 	ctx->resalloc = n;
-	ctx->results = ord_xrealloc(ctx->results, ctx->resalloc * sizeof(*ctx->results));
+	if (ctx->lean_results)
+		ctx->result_hash = ord_xrealloc(ctx->result_hash,
+						ctx->resalloc * sizeof(*ctx->result_hash));
+	else
+		ctx->results = ord_xrealloc(ctx->results, ctx->resalloc * sizeof(*ctx->results));
+}
+
+void ord_ctx_set_lean_results(struct ord_ctx *ctx, int on)
+{
+	size_t i;
+
+	/* the phase's results so far let go: a phase is begun lean or not */
+	for (i = 0; ctx->results && i < ctx->nresults; i++)
+		result_release(ctx, &ctx->results[i]);
+	free(ctx->results);
+	free(ctx->result_hash);
+	ctx->results = NULL;
+	ctx->result_hash = NULL;
+	ctx->nresults = ctx->resalloc = 0;
+	result_kv_release(ctx);
+	ord_arena_release(&ctx->result_strings);
+	ctx->lean_results = on;
 }
 
 void ord_ctx_reserve_events(struct ord_ctx *ctx, size_t n)
@@ -702,11 +725,22 @@ void ord_ctx_next_phase(struct ord_ctx *ctx)
 	ctx->nrolls = 0;
 	if (ctx->roll_cap)
 		memset(ctx->roll_slots, 0, ctx->roll_cap * sizeof(*ctx->roll_slots));
-	for (i = 0; i < ctx->nresults; i++)
+	for (i = 0; ctx->results && i < ctx->nresults; i++)
 		result_release(ctx, &ctx->results[i]);
 	ctx->nresults = 0;
 	result_kv_release(ctx);
 	ord_arena_release(&ctx->result_strings);
+	/* the arrays given back, not kept at the largest phase's size: a
+	 * replay reserves each phase's own (65,000 events of the movement
+	 * held room beside the fire's 32,500) */
+	free(ctx->events);
+	ctx->events = NULL;
+	ctx->ealloc = 0;
+	free(ctx->results);
+	ctx->results = NULL;
+	free(ctx->result_hash);
+	ctx->result_hash = NULL;
+	ctx->resalloc = 0;
 	ctx->fixed = NULL;
 	ctx->nfixed = ctx->fixed_pos = 0;
 	ctx->have_key = 0;
@@ -1044,9 +1078,17 @@ static void add_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit
 {
 	struct ord_ctx_result *r;
 
-	if (ctx->nresults == ctx->resalloc) {
-		ctx->resalloc = ctx->resalloc ? 2 * ctx->resalloc : 32;
-		ctx->results = ord_xrealloc(ctx->results, ctx->resalloc * sizeof(*ctx->results));
+	if (ctx->nresults == ctx->resalloc)
+		ord_ctx_reserve_results(ctx, ctx->resalloc ? 2 * ctx->resalloc : 32);
+	if (ctx->lean_results) {
+		ord_buf_reset(&ctx->result_scratch);
+		if (values)
+			ord_kv_serialize(values, &ctx->result_scratch);
+		ord_result_hash(ctx->result_hash[ctx->nresults++], ctx->phase ? ctx->phase : "",
+				(int)event_seq, unit_id ? unit_id : "",
+				ctx->result_scratch.buf ? ctx->result_scratch.buf : "", explanation,
+				texts && texts->n ? texts : &no_texts);
+		return;
 	}
 	r = &ctx->results[ctx->nresults++];
 	r->phase = intern(ctx, ctx->phase ? ctx->phase : "");
@@ -1112,6 +1154,9 @@ int ord_ctx_result_get(struct ord_ctx *ctx, size_t i, struct ord_result_view *ou
 {
 	const struct ord_ctx_result *r;
 
+	if (ctx->lean_results)
+		return ord_error_set(ORD_ENOTFOUND,
+				     "no result %zu: a replay keeps its results' hashes only", i);
 	if (i >= ctx->nresults)
 		return ord_error_set(ORD_ENOTFOUND, "no result %zu (there are %zu)", i, ctx->nresults);
 	r = &ctx->results[i];

@@ -34,6 +34,10 @@ struct ord_ctx_result {
 };
 /* r's texts: none is an empty kv. */
 const struct ord_kv *ord_ctx_result_texts_of(const struct ord_ctx_result *r);
+/* Results kept from now on as their hashes only (ctx->result_hash), not
+ * looked up (ord_ctx_result_get refuses): a replay's phase of 63,000
+ * results held 10 MB of them until their rows were read. */
+void ord_ctx_set_lean_results(struct ord_ctx *ctx, int on);
 
 struct ord_ctx_map {
 	uint32_t *slots; /* index + 1, 0 = empty (a game has fewer than 2^32 units) */
@@ -103,6 +107,12 @@ struct ord_ctx {
 	 * look-ups): the first nresult_kv, made as they are asked for */
 	struct ord_kv *result_kv;
 	size_t nresult_kv;
+	/* a replay's results (ord_ctx_set_lean_results): each kept only as
+	 * its hash (ord_result_hash), held to the recorded row's; results is
+	 * then NULL, and a result that differs is made again in full by the
+	 * replay, which then words what differs (replay.c) */
+	int lean_results;
+	unsigned char (*result_hash)[16];
 
 	char **interned; /* phase and kind names shared by events, rolls, results */
 	size_t ninterned;

@@ -713,6 +713,16 @@ static int cmp_result(void *ud, const struct ord_rec_result *rr)
 		c->kres++;
 		return 0;
 	}
+	if (ctx->lean_results) {
+		/* held to its hash; one that differs is worded once the
+		 * replay has made the results again whole (replay_full) */
+		unsigned char h[16];
+		ord_result_hash(h, rr->phase, rr->event, rr->unit, rr->values, rr->explanation,
+				&rr->texts);
+		if (sodium_memcmp(h, ctx->result_hash[c->kres++], 16))
+			c->x->results_differ = 1;
+		return 0;
+	}
 	cr = &ctx->results[c->kres++];
 	if (strcmp(rr->unit, cr->unit) || rr->event != (int)cr->event_seq ||
 	    strcmp(rr->values, cr->values) || strcmp(rr->explanation, cr->explanation) ||
@@ -1020,12 +1030,124 @@ static void revision_note(struct vr *x, const struct ord_rec_entry *e, size_t p,
 	free(rules);
 }
 
+int ord_vr_lean_results = 1;
+
+/* run_phase's outcomes: the phase replayed; it cannot be (its dice key is
+ * unknown) or its replay stops at an error, said; the game file could not
+ * be read (x->read_err). */
+enum { RUN_DONE, RUN_CANNOT, RUN_STOPPED, RUN_READ_ERR };
+
+/*
+ * Phase p replayed in ctx, as far as its rows: room for the results its
+ * entry recorded (the rules should give as many), its events as recorded,
+ * its dice, the rules run.  What goes wrong is said (x->v).
+ */
+static int run_phase(struct vr *x, struct ord_ctx *ctx, size_t p, struct fixed_dice *fixed,
+		     size_t *overrides)
+{
+	const struct ord_record *r = x->r;
+	const struct ord_rec_entry *e = x->phases[p].resolve;
+	struct ord_phase_dice dice;
+	unsigned char pkey[32];
+	static const int none = 0;
+	size_t k, nres;
+
+	if (r->rows_each)
+		nres = ord_record_counted(r, ORD_REC_GROUP_RESULTS, e->seq);
+	else
+		for (k = 0, nres = 0; k < r->results.n; k++)
+			nres += r->results.v[k].log == e->seq;
+	ord_ctx_reserve_results(ctx, nres);
+	replay_events(x, ctx, p, overrides);
+	memset(&dice, 0, sizeof(dice));
+	if (x->cfg.fixed_dice) {
+		/* the referee gave these dice: the rules must follow from them */
+		const struct ord_rows_sink rolls = { fixed_roll, NULL, NULL, fixed };
+		fixed->dice.n = 0;
+		if ((x->read_err = ord_record_rows_each(r, e->seq, &rolls)) != 0)
+			return RUN_READ_ERR;
+		dice.fixed_game = 1;
+		dice.fixed = fixed->dice.v ? fixed->dice.v : &none;
+		dice.nfixed = fixed->dice.n;
+	} else if (x->cfg.witnessed) {
+		if (x->have_key && witness_key(x, ctx, p, pkey))
+			dice.key = pkey;
+	} else if (x->have_key) {
+		dice.key = x->dice_key;
+	}
+	if (!dice.fixed_game && !dice.key) {
+		rows_counted(x, p, e);
+		ord_vout_fail(x->v, "phase %zu (%s) cannot be replayed: its dice key is unknown%s",
+			      p + 1, x->rs->phases[p],
+			      r->have_seed ? "" : " (the seed is not revealed)");
+		return RUN_CANNOT;
+	}
+	if (ord_phase_run(ctx, x->rs->phases[p], &dice)) {
+		char *why = ord_strdup(ord_error_last());
+		rows_counted(x, p, e);
+		ord_vout_fail(x->v, "phase %zu (%s): the replay stops: %s", p + 1, x->rs->phases[p],
+			      why);
+		free(why);
+		ord_error_clear();
+		return RUN_STOPPED;
+	}
+	return RUN_DONE;
+}
+
+/*
+ * Phase upto's results are not the ones recorded: the lean replay kept
+ * their hashes only.  The replay is made again from the turn's opening,
+ * saying nothing, with upto's results kept whole this time, and upto's
+ * rows compared again aloud: what it says is what a replay that kept every
+ * result said (and costs a replay more, for a turn found changed only).
+ * 0, or 1 when the replay stops (x->read_err, or a phase that replayed
+ * before and now does not).
+ */
+static int replay_full(struct vr *x, struct ord_ctx *ctx, size_t upto, struct fixed_dice *fixed)
+{
+	struct ord_vout quiet = *x->v, *loud = x->v;
+	struct ord_buf said = ORD_BUF_INIT;
+	size_t q, overrides = 0, n = x->r->entries.n;
+	int *used = ord_xmalloc((n ? n : 1) * sizeof(*used)), run = RUN_DONE;
+
+	/* the entries vouched for are counted once, by the first replay */
+	memcpy(used, x->used, n * sizeof(*used));
+	quiet.out = &said;
+	x->v = &quiet;
+	ord_ctx_release(ctx);
+	if (build_ctx(x, ctx) && x->read_err)
+		run = RUN_READ_ERR;
+	if (run == RUN_DONE && x->have_sealed)
+		check_stand_ins(x, ctx);
+	for (q = 0; run == RUN_DONE && q <= upto; q++) {
+		ord_ctx_set_lean_results(ctx, q < upto);
+		if ((run = run_phase(x, ctx, q, fixed, &overrides)) == RUN_DONE && q < upto)
+			ord_ctx_next_phase(ctx);
+	}
+	x->v = loud;
+	memcpy(x->used, used, n * sizeof(*used));
+	free(used);
+	ord_buf_release(&said);
+	if (run != RUN_DONE) {
+		if (!x->read_err)
+			ord_vout_fail(x->v,
+				      "phase %zu (%s): replayed again to name its results, the turn does not replay as it did",
+				      upto + 1, x->rs->phases[upto]);
+		return 1;
+	}
+	x->results_differ = 0;
+	if ((x->read_err = compare_rows(x, ctx, upto, x->phases[upto].resolve)) != 0)
+		return 1;
+	ord_ctx_set_lean_results(ctx, 1);
+	return 0;
+}
+
 void ord_vr_replay(struct vr *x)
 {
 	const struct ord_record *r = x->r;
 	struct ord_ctx ctx;
-	size_t p, k, overrides = 0, nres;
-	int bad = x->v->failures, named = 0, none = 0;
+	size_t p, overrides = 0;
+	int bad = x->v->failures, named = 0;
 	struct fixed_dice fixed;
 
 	memset(&fixed, 0, sizeof(fixed));
@@ -1037,60 +1159,36 @@ void ord_vr_replay(struct vr *x)
 	}
 	if (x->have_sealed)
 		check_stand_ins(x, &ctx);
+	/* the results kept as hashes: a phase of 63,000 held 10 MB of them
+	 * until its rows were read (replay_full when one differs) */
+	ord_ctx_set_lean_results(&ctx, ord_vr_lean_results);
 	for (p = 0; p < x->nresolved; p++) {
 		const struct ord_rec_entry *e = x->phases[p].resolve;
-		struct ord_phase_dice dice;
-		unsigned char pkey[32];
-		int err, before = x->v->failures;
+		size_t mark;
+		int before = x->v->failures, compared, run;
 
 		x->used[ord_vr_entry_index(x, e)]++;
-		/* room for the results the phase recorded, as the rules should
-		 * give as many */
-		if (r->rows_each)
-			nres = ord_record_counted(r, ORD_REC_GROUP_RESULTS, e->seq);
-		else
-			for (k = 0, nres = 0; k < r->results.n; k++)
-				nres += r->results.v[k].log == e->seq;
-		ord_ctx_reserve_results(&ctx, nres);
-		replay_events(x, &ctx, p, &overrides);
-		memset(&dice, 0, sizeof(dice));
-		if (x->cfg.fixed_dice) {
-			/* the referee gave these dice: the rules must follow from them */
-			const struct ord_rows_sink rolls = { fixed_roll, NULL, NULL, &fixed };
-			fixed.dice.n = 0;
-			if ((x->read_err = ord_record_rows_each(r, e->seq, &rolls)) != 0)
-				break;
-			dice.fixed_game = 1;
-			dice.fixed = fixed.dice.v ? fixed.dice.v : &none;
-			dice.nfixed = fixed.dice.n;
-		} else if (x->cfg.witnessed) {
-			if (x->have_key && witness_key(x, &ctx, p, pkey))
-				dice.key = pkey;
-		} else if (x->have_key) {
-			dice.key = x->dice_key;
-		}
-		if (!dice.fixed_game && !dice.key) {
-			rows_counted(x, p, e);
-			ord_vout_fail(x->v,
-				      "phase %zu (%s) cannot be replayed: its dice key is unknown%s",
-				      p + 1, x->rs->phases[p],
-				      r->have_seed ? "" : " (the seed is not revealed)");
-			break;
-		}
-		err = ord_phase_run(&ctx, x->rs->phases[p], &dice);
-		if (err) {
-			char *why = ord_strdup(ord_error_last());
-			rows_counted(x, p, e);
-			ord_vout_fail(x->v, "phase %zu (%s): the replay stops: %s", p + 1,
-				      x->rs->phases[p], why);
-			free(why);
-			ord_error_clear();
+		run = run_phase(x, &ctx, p, &fixed, &overrides);
+		if (run == RUN_STOPPED)
 			revision_note(x, e, p, 1, &named);
+		if (run != RUN_DONE)
 			break;
-		}
 		/* the phase's rows, compared as they are read */
+		x->results_differ = 0;
+		mark = x->v->out->len;
+		compared = x->v->failures;
 		if ((x->read_err = compare_rows(x, &ctx, p, e)) != 0)
 			break;
+		if (x->results_differ) {
+			/* what the comparison said is said again, with the
+			 * results the rules give at hand to name what differs */
+			x->v->out->len = mark;
+			if (x->v->out->alloc)
+				x->v->out->buf[mark] = '\0';
+			x->v->failures = compared;
+			if (replay_full(x, &ctx, p, &fixed))
+				break;
+		}
 		revision_note(x, e, p, x->v->failures > before, &named);
 		ord_ctx_next_phase(&ctx);
 	}
@@ -1143,6 +1241,7 @@ void ord_vr_replay(struct vr *x)
 		struct ord_diag d;
 		size_t i;
 		ord_ctx_next_phase(&ctx);
+		ord_ctx_reserve_events(&ctx, r->events.n);
 		for (i = 0; i < r->events.n; i++)
 			ord_ctx_add_event(&ctx, r->events.v[i].seq, r->events.v[i].phase,
 					  r->events.v[i].kind, r->events.v[i].args,

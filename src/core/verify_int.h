@@ -24,6 +24,12 @@ struct phase {
 	const struct ord_rec_entry *resolve; /* NULL while not resolved */
 };
 
+/* 1 (the default): a replay keeps its results' hashes only, and makes a
+ * phase's results again whole when one differs (replay.c); 0: it keeps
+ * them all, as it did before.  A test sets it, to hold the one's findings
+ * to the other's. */
+extern int ord_vr_lean_results;
+
 struct vr {
 	const struct ord_record *r;
 	const struct ord_verify_opts *o;
@@ -56,6 +62,9 @@ struct vr {
 	 * its units, its scenario: record.h): the file, not the turn, is at
 	 * fault, and the verify stops and returns it, its message kept */
 	int read_err;
+	/* a result of the phase compared is not the one recorded (a lean
+	 * replay's hash: replay.c says which, once it has it whole) */
+	int results_differ;
 
 	/* once the log's chain is broken, later failures are labelled as what
 	 * may follow from it: one changed byte is one finding, not a list */

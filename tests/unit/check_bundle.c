@@ -30,6 +30,7 @@
 #include "core/common.h"
 #include "core/bundle.h"
 #include "core/record.h"
+#include "core/verify_int.h"
 #include "core/canon.h"
 #include "core/crypto.h"
 #include "core/game.h"
@@ -1091,6 +1092,84 @@ static int unindented(const char *out)
 	return n;
 }
 
+/* A replay keeps its results' hashes only, and when one differs makes the
+ * phase's results again whole to word what differs: what it says is, byte
+ * for byte, what a replay that kept every result says. */
+START_TEST(lean_replay_says_what_full_says)
+{
+	static const char *const cases[][3] = {
+		{ "<result ", "unit=\"", "unit=\"x" },
+		{ "<result ", "event=\"", "event=\"9" },
+		{ "<result ", "phase=\"", "phase=\"x" },
+		{ "<result ", "<values>", "<values>x=1\n" },
+		{ "<result ", "<explanation>", "<explanation>x" },
+		{ "<state ", "<value>", "<value>x=1\n" },
+		{ "<roll ", "value=\"", "value=\"1" },
+		/* an event's arguments: its event check speaks before the
+		 * results that follow from it differ */
+		{ "<event ", "range=5", "range=2" },
+	};
+	struct ord_verify_opts o = full_opts();
+	struct ord_buf lean = ORD_BUF_INIT, full = ORD_BUF_INIT;
+	size_t i;
+	int a, b;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ord_vr_lean_results = 1;
+		a = resigned_after(cases[i][0], cases[i][1], cases[i][2], &o, &lean);
+		ord_vr_lean_results = 0;
+		b = resigned_after(cases[i][0], cases[i][1], cases[i][2], &o, &full);
+		ord_vr_lean_results = 1;
+		ck_assert_int_eq(a, ORD_ETAMPERED);
+		ck_assert_int_eq(a, b);
+		ck_assert_msg(!strcmp(lean.buf, full.buf), "case %zu:\n%s\n--- kept whole:\n%s", i,
+			      lean.buf, full.buf);
+	}
+	/* a result and a state both changed, and a result left out */
+	{
+		struct ord_buf doc = ORD_BUF_INIT;
+		const char *r = strstr(bundle.buf, "<result "), *st = strstr(bundle.buf, "<state ");
+		const char *e, *v;
+		ck_assert_ptr_nonnull(r);
+		ck_assert_ptr_nonnull(st);
+		e = strstr(r, "<explanation>");
+		v = strstr(st, "<value>");
+		ck_assert_ptr_nonnull(e);
+		ck_assert_ptr_nonnull(v);
+		ck_assert(e < v);
+		ord_buf_add(&doc, bundle.buf, (size_t)(e - bundle.buf) + strlen("<explanation>"));
+		ord_buf_adds(&doc, "y");
+		ord_buf_add(&doc, e + strlen("<explanation>"),
+			    (size_t)(v - e) - strlen("<explanation>") + strlen("<value>"));
+		ord_buf_adds(&doc, "y=2\n");
+		ord_buf_adds(&doc, v + strlen("<value>"));
+		doc.len = sig_offset(doc.buf, doc.len);
+		doc.buf[doc.len] = '\0';
+		ord_bundle_sign(&doc, referee.sk);
+		ord_vr_lean_results = 1;
+		a = verify(doc.buf, doc.len, &o, &lean);
+		ord_vr_lean_results = 0;
+		b = verify(doc.buf, doc.len, &o, &full);
+		ord_vr_lean_results = 1;
+		ck_assert_int_eq(a, ORD_ETAMPERED);
+		ck_assert_int_eq(a, b);
+		ck_assert_msg(!strcmp(lean.buf, full.buf), "%s\n--- kept whole:\n%s", lean.buf,
+			      full.buf);
+		ck_assert_msg(strstr(lean.buf, "is recorded as \""), "%s", lean.buf);
+		ord_buf_release(&doc);
+	}
+	ord_vr_lean_results = 1;
+	a = resigned_without("<result ", "</result>\n", &lean);
+	ord_vr_lean_results = 0;
+	b = resigned_without("<result ", "</result>\n", &full);
+	ord_vr_lean_results = 1;
+	ck_assert_int_eq(a, b);
+	ck_assert_msg(!strcmp(lean.buf, full.buf), "%s\n--- kept whole:\n%s", lean.buf, full.buf);
+	ord_buf_release(&lean);
+	ord_buf_release(&full);
+}
+END_TEST
+
 /* One changed byte is one finding: once the chain is broken, what follows
  * is marked as what may follow from it (finding 5); the messages say what
  * differs, on one line (finding 6). */
@@ -2037,6 +2116,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(f, flip_rolls);
 	tcase_add_test(f, flip_results);
 	tcase_add_test(f, bundle_event_bodies_kept_once);
+	tcase_add_test(f, lean_replay_says_what_full_says);
 	tcase_add_test(f, sweep_1);
 	tcase_add_test(f, sweep_2);
 	tcase_add_test(f, sweep_3);
