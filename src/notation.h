@@ -46,6 +46,7 @@ struct ord_order {
 struct ord_sheet {
 	struct ord_order *orders;
 	size_t n, alloc;
+	void *block; /* the orders ord_sheet_pack packed, in one block (NULL: none) */
 };
 
 void ord_sheet_init(struct ord_sheet *s);

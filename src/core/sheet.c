@@ -11,14 +11,20 @@ void ord_sheet_init(struct ord_sheet *s)
 {
 	s->orders = NULL;
 	s->n = s->alloc = 0;
+	s->block = NULL;
 }
 
-/* A packed order (ord_sheet_pack) is one block at tok: its tokens, then
- * its unit's name and its tokens' strings; a growing one has room for
- * tokens (alloc) and a string of its own for each. */
+/* alloc of an order packed in its sheet's block (ord_sheet_pack), which
+ * the sheet frees */
+#define IN_BLOCK ((size_t)-1)
+
+/* A packed order (ord_sheet_pack) is one stretch at tok: its tokens, then
+ * its unit's name and its tokens' strings, in a block of its own (alloc
+ * 0) or in its sheet's (IN_BLOCK); a growing one has room for tokens
+ * (alloc) and a string of its own for each. */
 static int packed(const struct ord_order *o)
 {
-	return !o->alloc && o->tok;
+	return (!o->alloc || o->alloc == IN_BLOCK) && o->tok;
 }
 
 static void order_release(struct ord_order *o)
@@ -32,7 +38,8 @@ static void order_release(struct ord_order *o)
 		}
 		free(o->unit);
 	}
-	free(o->tok);
+	if (o->alloc != IN_BLOCK)
+		free(o->tok);
 }
 
 void ord_sheet_release(struct ord_sheet *s)
@@ -42,6 +49,7 @@ void ord_sheet_release(struct ord_sheet *s)
 	for (i = 0; i < s->n; i++)
 		order_release(&s->orders[i]);
 	free(s->orders);
+	free(s->block);
 	ord_sheet_init(s);
 }
 
@@ -54,22 +62,46 @@ static char *put_str(char **at, const char *v)
 	return p;
 }
 
+/* The bytes order o takes packed, its tokens aligned as they must be. */
+static size_t packed_size(const struct ord_order *o)
+{
+	const size_t align = sizeof(struct ord_token) > 8 ? 8 : sizeof(struct ord_token);
+	size_t size = o->ntok * sizeof(*o->tok) + strlen(o->unit) + 1, j;
+
+	for (j = 0; j < o->ntok; j++)
+		size += strlen(o->tok[j].value) + 1 + (o->tok[j].arg ? strlen(o->tok[j].arg) + 1 : 0);
+	return (size + align - 1) / align * align;
+}
+
 void ord_sheet_pack(struct ord_sheet *s)
 {
-	size_t i, j;
+	size_t i, j, total = 0;
+	char *next = NULL;
 
+	/* the orders in one block, the first time (a sheet of 25,000 orders
+	 * was 25,000 blocks, 16 bytes each of them malloc's own); orders
+	 * added after it are packed each in a block of its own */
+	if (!s->block) {
+		for (i = 0; i < s->n; i++)
+			if (!packed(&s->orders[i]))
+				total += packed_size(&s->orders[i]);
+		if (total)
+			s->block = next = ord_xmalloc(total);
+	}
 	for (i = 0; i < s->n; i++) {
 		struct ord_order *o = &s->orders[i], p = *o;
-		size_t size = o->ntok * sizeof(*o->tok) + strlen(o->unit) + 1;
 		char *at;
 
 		if (packed(o))
 			continue;
-		for (j = 0; j < o->ntok; j++)
-			size += strlen(o->tok[j].value) + 1 +
-				(o->tok[j].arg ? strlen(o->tok[j].arg) + 1 : 0);
-		p.tok = ord_xmalloc(size);
-		p.alloc = 0;
+		if (next) {
+			p.tok = (struct ord_token *)(void *)next;
+			p.alloc = IN_BLOCK;
+			next += packed_size(o);
+		} else {
+			p.tok = ord_xmalloc(packed_size(o));
+			p.alloc = 0;
+		}
 		at = (char *)(p.tok + o->ntok);
 		p.unit = put_str(&at, o->unit);
 		for (j = 0; j < o->ntok; j++) {
@@ -98,7 +130,8 @@ static void unpack(struct ord_order *o)
 		t[j].arg = o->tok[j].arg ? ord_strdup(o->tok[j].arg) : NULL;
 	}
 	o->unit = ord_strdup(o->unit);
-	free(o->tok);
+	if (o->alloc != IN_BLOCK)
+		free(o->tok);
 	o->tok = t;
 	o->alloc = o->ntok + 4;
 }
