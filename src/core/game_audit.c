@@ -255,8 +255,8 @@ static int check_units(struct audit *a)
 	ord_scenario_init(&sc);
 	if ((err = ord_store_game_read(a->g->db, &sg, 1)) != 0)
 		return err;
-	if (ord_scenario_load(&sc, sg.scenario, sg.scenario_len, "the game's scenario") ||
-	    ord_scenario_check_attrs(&sc, a->g->rs->unit_attrs, "the game's scenario")) {
+	if (ord_scenario_load_checked(&sc, sg.scenario, sg.scenario_len, "the game's scenario",
+				      a->g->rs->unit_attrs)) {
 		ord_vout_fail(&a->v, "the game's scenario cannot be read: %s", ord_error_last());
 		ord_error_clear();
 		goto out;

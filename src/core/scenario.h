@@ -38,7 +38,7 @@ struct ord_scenario_pos {
 struct ord_scenario_unit {
 	char *id;                     /* letters, digits _ . / -, 1 to 32 characters */
 	char *name;                   /* display name, unique ignoring ASCII case */
-	char *side;                   /* id of a side of the scenario (the three in one block) */
+	char *side;                   /* id of a side of the scenario (the three in unit_strings) */
 	struct ord_kv attrs;          /* the ruleset's attributes in document order */
 	unsigned line;                /* line of the <unit> element */
 	unsigned col;                 /* column of its '<', 0 when not known */
@@ -61,6 +61,9 @@ struct ord_scenario {
 	struct ord_scenario_unit *units;
 	size_t nunits;           /* at least one after a successful load */
 	struct ord_kv_pool pool; /* the units' attributes, each different list once */
+	/* the units' id, name and side, one "id\0name\0side\0" each */
+	struct ord_arena unit_strings;
+	int no_positions; /* a load that does not find the units' attributes' places */
 };
 
 void ord_scenario_init(struct ord_scenario *sc);
@@ -108,5 +111,14 @@ int ord_scenario_load_file(struct ord_scenario *out, const char *path);
  */
 int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec *specs,
 			     const char *name);
+/*
+ * ord_scenario_load and ord_scenario_check_attrs for a reader that keeps
+ * the scenario and not the places of its attributes (a verifier): the
+ * places are not found (they were 24 MB of a load of 100,000 units, at
+ * once let go), unless the scenario is refused: then it is read again with
+ * them, so that the messages are the same as ord_scenario_load's.
+ */
+int ord_scenario_load_checked(struct ord_scenario *out, const char *bytes, size_t len,
+			      const char *name, const struct ord_key_spec *specs);
 
 #endif

@@ -472,8 +472,7 @@ static int cache_scenario(struct vr *x, const unsigned char h[32])
 	ord_scenario_init(&x->sc);
 	if ((x->read_err = ord_record_scenario(r, &bytes, &len, &copy)) != 0)
 		return 1;
-	if (ord_scenario_load(&x->sc, bytes, len, "the game's scenario") ||
-	    ord_scenario_check_attrs(&x->sc, x->rs->unit_attrs, "the game's scenario")) {
+	if (ord_scenario_load_checked(&x->sc, bytes, len, "the game's scenario", x->rs->unit_attrs)) {
 		ord_vout_fail(x->v, "the game's scenario cannot be read: %s", ord_error_last());
 		ord_error_clear();
 		ord_scenario_release(&x->sc);
