@@ -647,6 +647,43 @@ START_TEST(test_attrs_errors)
 }
 END_TEST
 
+/* A verifier's load finds no attribute places, unless the scenario is
+ * refused: then its messages are a load's, places and all. */
+START_TEST(test_load_checked)
+{
+	struct ord_scenario sc;
+	char path[4096], *bytes, *want;
+	size_t len, i;
+
+	snprintf(path, sizeof(path), "%s", EXAMPLE);
+	ck_assert_int_eq(ord_read_file(&bytes, &len, path, 1u << 20), 0);
+	ck_assert_int_eq(ord_scenario_load_checked(&sc, bytes, len, path, battalion_attrs), 0);
+	ck_assert_uint_gt(sc.nunits, 1);
+	for (i = 0; i < sc.nunits; i++) {
+		ck_assert_ptr_null(sc.units[i].pos);
+		ck_assert_uint_eq(sc.units[i].npos, 0);
+		ck_assert_str_eq(sc.units[i].name, sc.units[i].id + strlen(sc.units[i].id) + 1);
+	}
+	ord_scenario_release(&sc);
+	free(bytes);
+
+	snprintf(path, sizeof(path), "%s%s", FIXTURES, "bad-attrs.xml");
+	ck_assert_int_eq(ord_read_file(&bytes, &len, path, 1u << 20), 0);
+	ck_assert_int_eq(ord_scenario_load_checked(&sc, bytes, len, path, battalion_attrs),
+			 ORD_EBADDATA);
+	want = expand("@:8:77: unit 'U2': unknown attribute 'colour' (expected one of kind formation figures quality class weapon)\n"
+		      "@:9:46: unit 'U3': 'cannon' is not valid for 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
+		      "@:10:3: unit 'U4': missing attribute 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
+		      "@:11:69: unit 'U5': '20000' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
+		      "@:11:83: unit 'U5': 'F' is not valid for 'class' (expected one of A B C D E)",
+		      path);
+	ck_assert_str_eq(ord_error_last(), want);
+	free(want);
+	ord_scenario_release(&sc);
+	free(bytes);
+}
+END_TEST
+
 START_TEST(test_attrs_values)
 {
 	struct ord_scenario sc;
@@ -962,6 +999,7 @@ Suite *ord_test_suite(void)
 	suite_add_tcase(s, errors);
 
 	tcase_add_test(attrs, test_attrs_errors);
+	tcase_add_test(attrs, test_load_checked);
 	tcase_add_test(attrs, test_attrs_values);
 	tcase_add_test(attrs, test_attrs_no_specs);
 	tcase_add_test(attrs, test_attrs_many);
