@@ -888,11 +888,15 @@ int ord_game_attach_sheets(struct ord_game *g, struct ord_ctx *ctx, int turn, co
 int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int with_orders,
 		      const char *phase)
 {
+	struct ord_store_turn cur;
+	size_t bound;
 	int err;
 
-	struct ord_store_turn cur;
-
 	ord_ctx_init(ctx, g->rs, g->rules, turn);
+	/* room for every unit at once: doubling, 100,000 units took room
+	 * for 131,072 */
+	if (ord_store_unit_bound(g->db, &bound) == 0)
+		ord_ctx_reserve_units(ctx, bound);
 	/* every unit with its latest state up to the end of turn: for the
 	 * current turn, its current state (one row each) */
 	if ((err = ord_game_turn(g, &cur, 0)) != 0 ||

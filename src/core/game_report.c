@@ -530,8 +530,14 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 		goto out_free;
 	if ((err = ord_game_turn(g, &cur, 0)) != 0 || (err = ord_game_turn(g, &t, opts->turn)) != 0)
 		goto out_free;
-	if ((err = ord_store_begin_read(g->db)) != 0)
+	/* each row read once: SQLite's cache would only hold the file (16
+	 * MiB of a game of 100,000 units) */
+	if ((err = ord_store_cache_for_scan(g->db, 1)) != 0)
 		goto out_free;
+	if ((err = ord_store_begin_read(g->db)) != 0) {
+		ord_store_cache_for_scan(g->db, 0);
+		goto out_free;
+	}
 	/* the sheets, rolls and results: not the log, nor the units' states
 	 * and the events, which the ctx holds (each unit's latest state, one
 	 * row each) */
@@ -550,6 +556,7 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 	err = ord_report_build(&src, opts, text, xml);
 out:
 	ord_store_end_read(g->db);
+	ord_store_cache_for_scan(g->db, 0);
 out_free:
 	ord_record_release(&r);
 	if (loaded)
