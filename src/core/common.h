@@ -75,9 +75,15 @@ void ord_kv_repack(struct ord_kv *kv, const struct ord_buf *serialised);
  * before the pool; a pool is one thread's.
  */
 struct ord_kv_shared;
+struct ord_kv_pool_text;
 struct ord_kv_pool {
 	struct ord_kv_shared **slots; /* open addressing by the lists' hash */
 	size_t cap, n;                /* slots (a power of two), blocks in them */
+	/* the texts of lists parsed, each with the block it made, so that the
+	 * same text again is found without a parse (kv.c pool_find_text):
+	 * a few hundred short ones at most, forgotten when blocks are freed */
+	struct ord_kv_pool_text *texts; /* TEXT_SLOTS slots, NULL until the first */
+	size_t ntexts;                  /* slots in use */
 };
 void ord_kv_pool_init(struct ord_kv_pool *pool);
 void ord_kv_pool_release(struct ord_kv_pool *pool);

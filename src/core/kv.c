@@ -481,12 +481,78 @@ void ord_kv_pool_init(struct ord_kv_pool *pool)
 	memset(pool, 0, sizeof(*pool));
 }
 
+/*
+ * The texts the pool has parsed, by their hash: a load of 2,500 units
+ * parsed each unit's attributes and state, to find in the pool the list
+ * it already had (units of a kind start alike, most keep their state);
+ * found by its text, the same list costs a hash and a memcmp.  Bounded:
+ * TEXT_SLOTS / 2 texts of TEXT_MAX bytes at most (a load of 100,000 units
+ * of different states keeps the first ones and parses the rest as
+ * before), and forgotten whenever blocks may be freed (pool_rehash), so
+ * that a text never leads to a block no longer there.
+ */
+#define TEXT_SLOTS 256
+#define TEXT_MAX 256
+
+struct ord_kv_pool_text {
+	uint64_t hash;              /* of the text (hash_bytes) */
+	size_t len;                 /* of the text */
+	char *text;                 /* a copy; NULL: an empty slot */
+	struct ord_kv_shared *list; /* the block its parse is shared as */
+};
+
+/* A hash of the len bytes at s, eight at a time. */
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 0x9E3779B97F4A7C15u ^ len, w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+		h ^= h >> 32;
+	}
+	if (len) {
+		w = 0;
+		memcpy(&w, s, len);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+		h ^= h >> 32;
+	}
+	return h;
+}
+
+static void texts_forget(struct ord_kv_pool *pool)
+{
+	size_t i;
+
+	for (i = 0; pool->texts && i < TEXT_SLOTS; i++)
+		free(pool->texts[i].text);
+	free(pool->texts);
+	pool->texts = NULL;
+	pool->ntexts = 0;
+}
+
+/* The slot of text (len bytes, hash): the one holding it, or the empty
+ * one where it goes. */
+static struct ord_kv_pool_text *text_slot(const struct ord_kv_pool *pool, const char *text,
+					  size_t len, uint64_t hash)
+{
+	size_t s;
+
+	for (s = hash & (TEXT_SLOTS - 1);; s = (s + 1) & (TEXT_SLOTS - 1)) {
+		struct ord_kv_pool_text *t = &pool->texts[s];
+		if (!t->text || (t->hash == hash && t->len == len && !memcmp(t->text, text, len)))
+			return t;
+	}
+}
+
 /* The pool's table made cap slots (a power of two) of the blocks some list
  * still holds; the others are freed. */
 static void pool_rehash(struct ord_kv_pool *pool, size_t cap)
 {
 	struct ord_kv_shared **old = pool->slots;
 	size_t i, oldcap = pool->cap;
+
+	texts_forget(pool);
 
 	pool->slots = ord_xcalloc(cap, sizeof(*pool->slots));
 	pool->cap = cap;
@@ -524,7 +590,17 @@ void ord_kv_pool_release(struct ord_kv_pool *pool)
 		if (pool->slots[i] && !pool->slots[i]->refs)
 			free(pool->slots[i]);
 	free(pool->slots);
+	texts_forget(pool);
 	ord_kv_pool_init(pool);
+}
+
+/* kv, empty, made to hold the list of block h (counted in its refs by the
+ * caller). */
+static void held_shared(struct ord_kv *kv, struct ord_kv_shared *h)
+{
+	kv->items = (struct ord_kv_item *)(h + 1);
+	kv->n = h->n;
+	kv->alloc = SHARED;
 }
 
 /* kv, empty, made to hold fresh's list as the pool shares it: the same
@@ -558,23 +634,51 @@ static void pool_share(struct ord_kv_pool *pool, struct ord_kv *kv, struct ord_k
 	pool->slots[s] = h;
 	pool->n++;
 held:
-	kv->items = (struct ord_kv_item *)(h + 1);
-	kv->n = h->n;
-	kv->alloc = SHARED;
+	held_shared(kv, h);
 	ord_kv_init(fresh);
 }
 
 int ord_kv_pool_parse(struct ord_kv_pool *pool, struct ord_kv *kv, const char *text)
 {
+	struct ord_kv_pool_text *t = NULL;
 	struct ord_kv fresh;
+	size_t len;
+	uint64_t hash;
 	int err;
 
 	if (kv->n || kv->items)
 		return ord_kv_parse(kv, text);
+	len = strlen(text);
+	if (pool->texts && len <= TEXT_MAX) {
+		hash = hash_bytes(text, len);
+		t = text_slot(pool, text, len, hash);
+		if (t->text) {
+			/* the same text parses into the same list: the one it made */
+			t->list->refs++;
+			held_shared(kv, t->list);
+			return 0;
+		}
+	}
 	ord_kv_init(&fresh);
 	if ((err = parse_packed_at(&fresh, text, sizeof(struct ord_kv_shared))) != 0 || !fresh.n)
 		return err;
-	pool_share(pool, kv, &fresh);
+	pool_share(pool, kv, &fresh); /* may rehash, which forgets the texts */
+	if (len > TEXT_MAX || (pool->texts && 2 * (pool->ntexts + 1) > TEXT_SLOTS))
+		return 0;
+	if (!pool->texts) {
+		pool->texts = ord_xcalloc(TEXT_SLOTS, sizeof(*pool->texts));
+		t = NULL;
+	}
+	if (!t) {
+		hash = hash_bytes(text, len);
+		t = text_slot(pool, text, len, hash);
+	}
+	t->hash = hash;
+	t->len = len;
+	t->text = ord_xmalloc(len + 1);
+	memcpy(t->text, text, len + 1);
+	t->list = head_of(kv->items);
+	pool->ntexts++;
 	return 0;
 }
 

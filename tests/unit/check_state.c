@@ -511,6 +511,97 @@ START_TEST(pool_shares_alike_lists)
 }
 END_TEST
 
+/* A text the pool parsed before is found by its text (kv.c
+ * pool_find_text), with no parse: the list it gives is the one the parse
+ * gives, and shared as the parse shares it.  Held to ord_kv_parse over
+ * 20,000 random texts of a few keys and values (repeated keys, a missing
+ * last newline, bad lines, texts too long to be kept), while lists are
+ * let go, changed and swept, so that the texts kept outlive blocks. */
+static uint32_t rnd_state = 12345;
+
+static uint32_t rnd(uint32_t n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 17;
+	rnd_state ^= rnd_state << 5;
+	return rnd_state % n;
+}
+
+static void random_text(struct ord_buf *b)
+{
+	static const char *const keys[] = { "figures", "formation", "f", "losses", "x" };
+	static const char *const values[] = { "24", "line", "", "a=b", "0", "column" };
+	size_t i, n = rnd(5);
+
+	ord_buf_reset(b);
+	for (i = 0; i < n; i++) {
+		if (!rnd(40))
+			ord_buf_adds(b, rnd(2) ? "nokey" : "=v"); /* a bad line */
+		else
+			ord_buf_addf(b, "%s=%s", keys[rnd(ORD_ARRAY_SIZE(keys))],
+				     values[rnd(ORD_ARRAY_SIZE(values))]);
+		if (!rnd(60))
+			ord_buf_addf(b, "%0300d", 7); /* past what the pool keeps */
+		if (i + 1 < n || rnd(4))
+			ord_buf_addch(b, '\n');
+	}
+}
+
+START_TEST(pool_finds_texts_as_parsed)
+{
+	enum { LIVE = 48 };
+	struct ord_kv_pool pool;
+	struct ord_kv live[LIVE];
+	struct ord_buf text = ORD_BUF_INIT;
+	size_t i, j, k;
+
+	ord_kv_pool_init(&pool);
+	for (i = 0; i < LIVE; i++)
+		ord_kv_init(&live[i]);
+	for (i = 0; i < 20000; i++) {
+		struct ord_kv want;
+		int err, want_err;
+
+		k = rnd(LIVE);
+		ord_kv_release(&live[k]);
+		random_text(&text);
+		ord_kv_init(&want);
+		want_err = ord_kv_parse(&want, text.buf);
+		ord_error_clear();
+		err = ord_kv_pool_parse(&pool, &live[k], text.buf);
+		ord_error_clear();
+		ck_assert_int_eq(err, want_err);
+		ck_assert_uint_eq(live[k].n, want.n);
+		for (j = 0; j < want.n; j++) {
+			ck_assert_str_eq(live[k].items[j].key, want.items[j].key);
+			ck_assert_str_eq(live[k].items[j].value, want.items[j].value);
+		}
+		ord_kv_release(&want);
+		/* two shared lists alike are one block */
+		j = rnd(LIVE);
+		if (j != k && live[k].n && ord_kv_held(&live[j]) && ord_kv_held(&live[k]) &&
+		    live[j].n == live[k].n) {
+			size_t m;
+			for (m = 0; m < live[k].n; m++)
+				if (strcmp(live[j].items[m].key, live[k].items[m].key) ||
+				    strcmp(live[j].items[m].value, live[k].items[m].value))
+					break;
+			if (m == live[k].n)
+				ck_assert_ptr_eq(live[j].items, live[k].items);
+		}
+		if (!rnd(20) && live[k].n) /* a change: the list's own items */
+			ord_kv_set(&live[k], live[k].items[0].key, "changed");
+		if (!rnd(500))
+			ord_kv_pool_sweep(&pool);
+	}
+	ck_assert_uint_gt(pool.ntexts, 0);
+	for (i = 0; i < LIVE; i++)
+		ord_kv_release(&live[i]);
+	ord_kv_pool_release(&pool);
+	ord_buf_release(&text);
+}
+END_TEST
+
 /* What a phase changed: a unit set back to its value, or set to the one
  * it had, is unchanged; after the phase, a unit counts from its new state
  * (ord_ctx_unit_changed, ord_ctx_next_phase). */
@@ -686,6 +777,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, parse_refuses_malformed_lines);
 	tcase_add_test(t, held_until_changed);
 	tcase_add_test(t, pool_shares_alike_lists);
+	tcase_add_test(t, pool_finds_texts_as_parsed);
 	tcase_add_test(t, changed_units_of_a_phase);
 	tcase_add_test(t, results_strings_in_an_arena);
 	suite_add_tcase(s, t);
