@@ -129,6 +129,7 @@ static void table_free(struct ord_table *tbl)
 		free(tbl->rows[i].attrs);
 	}
 	free(tbl->rows);
+	ord_tbl_index_free(tbl->index);
 	ord_tbl_names_free(&tbl->keys);
 	ord_tbl_names_free(&tbl->columns);
 	ord_tbl_names_free(&tbl->labels);
@@ -340,6 +341,7 @@ static int load_table(struct ord_table **out, const struct ord_tables *doc, xmlN
 	*out = NULL;
 	tbl->doc = doc;
 	tbl->kind = kind;
+	tbl->index = ord_tbl_index_new();
 	tbl->line = ord_xml_start_line(doc->lines, n);
 	tbl->name = ord_xml_attr(n, "name");
 	tbl->title = ord_xml_attr(n, "title");
@@ -716,16 +718,13 @@ int ord_table_check_word(const struct ord_table *tbl, const char *key, const cha
 			 const char *attr)
 {
 	struct ord_buf values = ORD_BUF_INIT;
-	size_t i;
 	int err;
 
-	/* a lookup per sheet order and per calculation: the rows are read,
-	 * the list of every value is only made for the message */
-	for (i = 0; value && *value && strcmp(value, "*") && i < tbl->nrows; i++) {
-		const char *v = ord_row_attr(&tbl->rows[i], attr);
-		if (v && ord_words_has(v, value))
-			return 0;
-	}
+	/* a lookup per sheet order and per calculation: the index of the
+	 * rows by attr's words, the list of every value only made for the
+	 * message */
+	if (value && *value && strcmp(value, "*") && ord_tbl_lists(tbl, attr, value))
+		return 0;
 	ord_table_key_values(tbl, attr, &values);
 	if (!value || !*value)
 		err = ord_error_set(ORD_EUSAGE, "%s: missing (expected one of %s)", key, values.buf);

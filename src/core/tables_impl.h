@@ -31,6 +31,8 @@ struct name_list {
 	size_t n;
 };
 
+struct table_index;
+
 struct ord_table {
 	const struct ord_tables *doc; /* owner */
 	enum ord_table_kind kind;
@@ -41,6 +43,10 @@ struct ord_table {
 	struct name_list keys, columns, labels;
 	struct ord_row *rows;
 	size_t nrows;
+	/* its rows by the words of an attribute, each attribute's made at its
+	 * first lookup (tables_lookup.c); allocated with the table, so that
+	 * a lookup through a const table fills it: a table is one thread's */
+	struct table_index *index;
 };
 
 /* A parameter by its name: the document's index of them. */
@@ -73,5 +79,11 @@ int ord_tbl_parse_number(const char *s, double *out);
 int ord_tbl_is_yes(const char *s);
 /* A row's attribute, or NULL. */
 const struct row_attr *ord_tbl_row_find(const struct ord_row *row, const char *name);
+/* A table's index of rows by words (tables_lookup.c): made empty with the
+ * table, freed with it. */
+struct table_index *ord_tbl_index_new(void);
+void ord_tbl_index_free(struct table_index *ix);
+/* Does a row of tbl list word in its attribute attr (ord_words_has)? */
+int ord_tbl_lists(const struct ord_table *tbl, const char *attr, const char *word);
 
 #endif

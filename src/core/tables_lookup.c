@@ -18,6 +18,263 @@ static int list_matches(const char *list, const char *token)
 	return ord_words_has(list, "*") || ord_words_has(list, token);
 }
 
+/*
+ * The index of a table's rows by the words of an attribute: for each word
+ * a list of attr holds, the rows whose list holds it, in order.  A lookup
+ * per sheet order (a unit's arm, the codes its kind may take, its move)
+ * read every row's list word by word, twice (its word, then "*"); the
+ * index answers ord_words_has for every row at once.  An attribute's is
+ * made at its first lookup: a table is looked up by one or two of them,
+ * and its notes are never looked up.
+ */
+struct word_rows {
+	const char *word; /* in a row's attribute value; NULL: an empty slot */
+	size_t len;
+	uint32_t hash;
+	uint32_t at, n; /* its rows: rows[at..at+n) of the attribute's index */
+	uint32_t last;  /* while it is made: the row counted last, + 1 */
+};
+
+struct attr_index {
+	char *attr;
+	struct word_rows *slots; /* open addressing by the words' hash */
+	size_t cap;              /* a power of two */
+	uint32_t *rows;          /* every word's rows, one list after another */
+	const uint32_t *star;    /* the rows listing "*" */
+	size_t nstar;
+};
+
+struct table_index {
+	struct attr_index *attrs;
+	size_t n;
+};
+
+#define WORD_SEPARATORS " \t\r\n|" /* as words.c splits a list */
+
+struct table_index *ord_tbl_index_new(void)
+{
+	return ord_xcalloc(1, sizeof(struct table_index));
+}
+
+void ord_tbl_index_free(struct table_index *ix)
+{
+	size_t i;
+
+	if (!ix)
+		return;
+	for (i = 0; i < ix->n; i++) {
+		free(ix->attrs[i].attr);
+		free(ix->attrs[i].slots);
+		free(ix->attrs[i].rows);
+	}
+	free(ix->attrs);
+	free(ix);
+}
+
+static uint32_t hash_word(const char *w, size_t len)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)w[i]) * 16777619u;
+	return h;
+}
+
+static int word_separator(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '|';
+}
+
+/* The slot of the len bytes at w: the one holding it, or the empty one
+ * where it goes. */
+static struct word_rows *word_slot(const struct attr_index *a, const char *w, size_t len, uint32_t hash)
+{
+	size_t s;
+
+	for (s = hash & (a->cap - 1);; s = (s + 1) & (a->cap - 1)) {
+		struct word_rows *e = &a->slots[s];
+		if (!e->word || (e->hash == hash && e->len == len && !memcmp(e->word, w, len)))
+			return e;
+	}
+}
+
+/* Each word of each row's list of name, to fn(a, row, word, len). */
+static void each_word(struct attr_index *a, const struct ord_table *tbl, const char *name,
+		      void (*fn)(struct attr_index *a, uint32_t row, const char *w, size_t len))
+{
+	size_t i;
+
+	for (i = 0; i < tbl->nrows; i++) {
+		const struct row_attr *ra = ord_tbl_row_find(&tbl->rows[i], name);
+		const char *p = ra ? ra->value : NULL;
+		size_t len;
+
+		while (p && *(p += strspn(p, WORD_SEPARATORS))) {
+			len = strcspn(p, WORD_SEPARATORS);
+			fn(a, (uint32_t)i, p, len);
+			p += len;
+		}
+	}
+}
+
+static void count_word(struct attr_index *a, uint32_t row, const char *w, size_t len)
+{
+	(void)row;
+	(void)w;
+	a->cap += len ? 1 : 0; /* the words, for the table's size */
+}
+
+/* A row listing w (once, if it lists it twice), counted. */
+static void add_word(struct attr_index *a, uint32_t row, const char *w, size_t len)
+{
+	uint32_t hash = hash_word(w, len);
+	struct word_rows *e = word_slot(a, w, len, hash);
+
+	if (!e->word) {
+		e->word = w;
+		e->len = len;
+		e->hash = hash;
+	}
+	if (e->last != row + 1) {
+		e->n++;
+		e->last = row + 1;
+	}
+}
+
+/* The row put in its word's list, after add_word counted them all. */
+static void place_word(struct attr_index *a, uint32_t row, const char *w, size_t len)
+{
+	struct word_rows *e = word_slot(a, w, len, hash_word(w, len));
+
+	if (e->last != row + 1) {
+		a->rows[e->at + e->n++] = row;
+		e->last = row + 1;
+	}
+}
+
+static const uint32_t *word_rows(const struct attr_index *a, const char *word, size_t *n);
+
+/* The index of tbl's rows by attribute name, made if it is not yet. */
+static const struct attr_index *attr_index(const struct ord_table *tbl, const char *name)
+{
+	struct table_index *ix = tbl->index;
+	struct attr_index *a;
+	size_t i, words, at = 0;
+
+	for (i = 0; i < ix->n; i++)
+		if (ix->attrs[i].attr[0] == name[0] && !strcmp(ix->attrs[i].attr, name))
+			return &ix->attrs[i];
+	ix->attrs = ord_xrealloc(ix->attrs, (ix->n + 1) * sizeof(*ix->attrs));
+	a = &ix->attrs[ix->n++];
+	memset(a, 0, sizeof(*a));
+	a->attr = ord_strdup(name);
+	each_word(a, tbl, name, count_word);
+	words = a->cap;
+	for (a->cap = 16; a->cap < 2 * words + 2; a->cap *= 2)
+		;
+	a->slots = ord_xcalloc(a->cap, sizeof(*a->slots));
+	each_word(a, tbl, name, add_word);
+	for (i = 0; i < a->cap; i++) {
+		a->slots[i].at = (uint32_t)at;
+		at += a->slots[i].n;
+		a->slots[i].n = 0;
+		a->slots[i].last = 0;
+	}
+	a->rows = ord_xmalloc((at ? at : 1) * sizeof(*a->rows));
+	each_word(a, tbl, name, place_word);
+	a->star = word_rows(a, "*", &a->nstar);
+	return a;
+}
+
+/* The rows whose list of attr holds word (ord_words_has: a word with no
+ * separator in it): *n of them, in order. */
+static const uint32_t *word_rows(const struct attr_index *a, const char *word, size_t *n)
+{
+	const unsigned char *p = (const unsigned char *)word;
+	uint32_t h = 2166136261u;
+	const struct word_rows *e;
+
+	*n = 0;
+	for (; *p; p++) {
+		if (word_separator(*p))
+			return NULL;
+		h = (h ^ *p) * 16777619u; /* hash_word's */
+	}
+	if (p == (const unsigned char *)word)
+		return NULL;
+	e = word_slot(a, word, (size_t)(p - (const unsigned char *)word), h);
+	if (!e->word)
+		return NULL;
+	*n = e->n;
+	return a->rows + e->at;
+}
+
+int ord_tbl_lists(const struct ord_table *tbl, const char *attr, const char *word)
+{
+	size_t n;
+
+	word_rows(attr_index(tbl, attr), word, &n);
+	return n > 0;
+}
+
+/* The rows a key=value of a match lets through: those whose list holds
+ * its value or "*", two lists in order, walked together. */
+struct match_rows {
+	const uint32_t *word, *star;
+	size_t nword, nstar;
+};
+
+/* The first row at or after `from` that m lets through, or UINT32_MAX. */
+static uint32_t match_next(struct match_rows *m, uint32_t from)
+{
+	while (m->nword && *m->word < from)
+		m->word++, m->nword--;
+	while (m->nstar && *m->star < from)
+		m->star++, m->nstar--;
+	if (m->nword && (!m->nstar || *m->word < *m->star))
+		return *m->word;
+	return m->nstar ? *m->star : UINT32_MAX;
+}
+
+/* The first row of tbl every item of match (key=value) lets through, by
+ * the index; as row_matches row by row.  1 if found (*row), 0 if none,
+ * -1 for a match too long for it (row by row then). */
+static int index_find(size_t *row, const struct ord_table *tbl, const struct ord_kv *match)
+{
+	struct match_rows m[8];
+	uint32_t at = 0, next;
+	size_t i;
+	int moved;
+
+	if (!match || !match->n) {
+		*row = 0;
+		return tbl->nrows > 0;
+	}
+	if (match->n > ORD_ARRAY_SIZE(m) || !tbl->index)
+		return -1;
+	for (i = 0; i < match->n; i++) {
+		const struct attr_index *a = attr_index(tbl, match->items[i].key);
+		m[i].word = word_rows(a, match->items[i].value, &m[i].nword);
+		m[i].star = a->star;
+		m[i].nstar = a->nstar;
+	}
+	/* the lists in turn, each taking `at` to its next row, until none moves it */
+	do {
+		moved = 0;
+		for (i = 0; i < match->n; i++) {
+			if ((next = match_next(&m[i], at)) == UINT32_MAX)
+				return 0;
+			if (next != at) {
+				at = next;
+				moved = 1;
+			}
+		}
+	} while (moved);
+	*row = at;
+	return 1;
+}
+
 static int row_matches(const struct ord_row *row, const struct ord_kv *match)
 {
 	size_t i;
@@ -58,8 +315,15 @@ static int not_found(const struct ord_table *tbl, const struct ord_kv *match, co
 int ord_table_find(const struct ord_row **out, const struct ord_table *tbl, const struct ord_kv *match)
 {
 	size_t i;
+	int found;
 
 	*out = NULL;
+	if ((found = index_find(&i, tbl, match)) >= 0) {
+		if (!found)
+			return not_found(tbl, match, "matches");
+		*out = &tbl->rows[i];
+		return 0;
+	}
 	for (i = 0; i < tbl->nrows; i++)
 		if (row_matches(&tbl->rows[i], match)) {
 			*out = &tbl->rows[i];
@@ -71,23 +335,24 @@ int ord_table_find(const struct ord_row **out, const struct ord_table *tbl, cons
 int ord_table_find1(const struct ord_row **out, const struct ord_table *tbl, const char *key,
 		    const char *value)
 {
-	struct ord_kv m;
+	struct ord_kv_item item = { (char *)key, (char *)value };
+	const struct ord_kv m = { &item, 1, 1 }; /* a match of one, not a list to change */
 	size_t i;
-	int err;
+	int found;
 
 	*out = NULL;
-	for (i = 0; i < tbl->nrows; i++) {
+	if ((found = index_find(&i, tbl, &m)) > 0) {
+		*out = &tbl->rows[i];
+		return 0;
+	}
+	for (i = 0; found < 0 && i < tbl->nrows; i++) {
 		const struct row_attr *a = ord_tbl_row_find(&tbl->rows[i], key);
 		if (a && list_matches(a->value, value)) {
 			*out = &tbl->rows[i];
 			return 0;
 		}
 	}
-	ord_kv_init(&m);
-	ord_kv_set(&m, key, value);
-	err = not_found(tbl, &m, "matches");
-	ord_kv_release(&m);
-	return err;
+	return not_found(tbl, &m, "matches");
 }
 
 int ord_table_band(const struct ord_row **out, const struct ord_table *tbl,

@@ -488,6 +488,122 @@ static const struct ord_row *chart(const struct ord_tables *t, const char *kind,
 	return rc ? NULL : row;
 }
 
+/* The index of a table's rows by the words of an attribute
+ * (tables_lookup.c) finds what reading every row finds: ord_table_find1,
+ * ord_table_find and ord_table_check_word held to a row-by-row reading
+ * through the public accessors, on random charts of up to 150 rows (past
+ * 64, and rows without the attribute, with "*", words twice, '|') and
+ * random matches, words with a space or empty among them. */
+static uint32_t idx_rnd_state = 2463534242u;
+
+static uint32_t idx_rnd(uint32_t n)
+{
+	idx_rnd_state ^= idx_rnd_state << 13;
+	idx_rnd_state ^= idx_rnd_state >> 17;
+	idx_rnd_state ^= idx_rnd_state << 5;
+	return idx_rnd_state % n;
+}
+
+static const char *const idx_words[] = { "x", "y", "z", "xy", "*", "w|v", "x x" };
+static const char *const idx_asked[] = { "x", "y", "z", "xy", "*", "w", "v", "q", "", "x y" };
+static const char *const idx_attrs[] = { "a", "b", "c", "d" };
+
+/* A list of 1..3 words, the first of attr a non-empty. */
+static void idx_list(struct ord_buf *b)
+{
+	size_t i, n = 1 + idx_rnd(3);
+
+	for (i = 0; i < n; i++)
+		ord_buf_addf(b, "%s%s", i ? " " : "", idx_words[idx_rnd(ORD_ARRAY_SIZE(idx_words))]);
+}
+
+static int idx_row_lets(const struct ord_row *row, const char *key, const char *value)
+{
+	const char *v = ord_row_attr(row, key);
+
+	return v && (ord_words_has(v, "*") || ord_words_has(v, value));
+}
+
+START_TEST(test_index_as_rows)
+{
+	size_t doc, q;
+
+	for (doc = 0; doc < 40; doc++) {
+		struct ord_buf body = ORD_BUF_INIT;
+		struct ord_tables *t;
+		const struct ord_table *tbl;
+		size_t i, nrows = 1 + idx_rnd(150);
+		char *xml;
+
+		ord_buf_adds(&body, "<chart name=\"r\" title=\"R\" keys=\"a\">\n");
+		for (i = 0; i < nrows; i++) {
+			ord_buf_adds(&body, "<row a=\"");
+			idx_list(&body);
+			ord_buf_addch(&body, '"');
+			if (idx_rnd(3)) {
+				ord_buf_adds(&body, " b=\"");
+				idx_list(&body);
+				ord_buf_addch(&body, '"');
+			}
+			if (!idx_rnd(4)) {
+				ord_buf_adds(&body, " c=\"");
+				idx_list(&body);
+				ord_buf_addch(&body, '"');
+			}
+			ord_buf_adds(&body, "/>\n");
+		}
+		ord_buf_adds(&body, "</chart>\n");
+		xml = wrap(body.buf);
+		t = load_ok(xml);
+		tbl = ord_tables_get(t, "r");
+		for (q = 0; q < 300; q++) {
+			const char *key = idx_attrs[idx_rnd(ORD_ARRAY_SIZE(idx_attrs))];
+			const char *value = idx_asked[idx_rnd(ORD_ARRAY_SIZE(idx_asked))];
+			const struct ord_row *row, *want = NULL;
+			struct ord_kv m;
+			size_t k, npairs = idx_rnd(4);
+			int err;
+
+			for (i = 0; i < nrows && !want; i++)
+				if (idx_row_lets(ord_table_row(tbl, i), key, value))
+					want = ord_table_row(tbl, i);
+			err = ord_table_find1(&row, tbl, key, value);
+			ck_assert_ptr_eq(row, want);
+			ck_assert_int_eq(err, want ? 0 : ORD_ENOTFOUND);
+			/* a match of 0..3 pairs (a key given twice keeps its last) */
+			ord_kv_init(&m);
+			for (k = 0; k < npairs; k++)
+				ord_kv_set(&m, idx_attrs[idx_rnd(ORD_ARRAY_SIZE(idx_attrs))],
+					   idx_asked[idx_rnd(ORD_ARRAY_SIZE(idx_asked))]);
+			for (want = NULL, i = 0; i < nrows && !want; i++) {
+				for (k = 0; k < m.n; k++)
+					if (!idx_row_lets(ord_table_row(tbl, i), m.items[k].key,
+							  m.items[k].value))
+						break;
+				if (k == m.n)
+					want = ord_table_row(tbl, i);
+			}
+			err = ord_table_find(&row, tbl, m.n || idx_rnd(2) ? &m : NULL);
+			ck_assert_ptr_eq(row, want);
+			ck_assert_int_eq(err, want ? 0 : ORD_ENOTFOUND);
+			ord_kv_release(&m);
+			/* a word some row lists ("*" and words with a space never) */
+			for (want = NULL, i = 0; i < nrows && !want; i++) {
+				const char *v = ord_row_attr(ord_table_row(tbl, i), key);
+				if (*value && strcmp(value, "*") && v && ord_words_has(v, value))
+					want = ord_table_row(tbl, i);
+			}
+			err = ord_table_check_word(tbl, key, value, key);
+			ck_assert_int_eq(err, want ? 0 : ORD_EUSAGE);
+			ord_error_clear();
+		}
+		ord_tables_free(t);
+		free(xml);
+		ord_buf_release(&body);
+	}
+}
+END_TEST
+
 START_TEST(test_chart)
 {
 	struct ord_tables *t = load_ok(doc_all);
@@ -1187,6 +1303,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_modifiers_labels);
 	tcase_add_test(tc, test_apply_wrong_kind);
 	tcase_add_test(tc, test_chart);
+	tcase_add_test(tc, test_index_as_rows);
 	tcase_add_test(tc, test_missing_to);
 	tcase_add_test(tc, test_malformed_numbers);
 	tcase_add_test(tc, test_bad_ranges);
