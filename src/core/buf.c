@@ -247,11 +247,22 @@ int ord_unhex(unsigned char *out, size_t max, const char *hex)
 
 int ord_parse_long(const char *s, long *out)
 {
+	const char *digits, *p;
 	char *end;
 	long v;
 
 	if (!s || !*s || isspace((unsigned char)*s))
 		return -1;
+	/* a few digits, perhaps after a minus, as states and results hold
+	 * them (every state read parses one): read here, strtol's overflow
+	 * cannot happen in 18 digits; anything else as strtol reads it */
+	digits = s + (*s == '-');
+	for (p = digits, v = 0; p - digits < 18 && *p >= '0' && *p <= '9'; p++)
+		v = 10 * v + (*p - '0');
+	if (!*p && p > digits) {
+		*out = *s == '-' ? -v : v;
+		return 0;
+	}
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || *end)

@@ -7,6 +7,8 @@
  * fails the submission and the resolution instead of reading 0.
  */
 #include <check.h>
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -602,6 +604,48 @@ START_TEST(pool_finds_texts_as_parsed)
 }
 END_TEST
 
+/* ord_parse_long reads plain digits itself (every state read parses
+ * one): held to strtol as it read them all before, over 100,000 random
+ * strings of digits, signs, spaces, letters, up to 24 characters (past
+ * what a long holds). */
+static int parse_long_by_strtol(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+START_TEST(parse_long_as_strtol)
+{
+	static const char chars[] = "0123456789000999-+ x\t";
+	char s[32];
+	size_t i, k, n;
+	long v;
+
+	for (i = 0; i < 100000; i++) {
+		long got = 12345, want = 12345;
+		n = rnd(25);
+		for (k = 0; k < n; k++)
+			s[k] = rnd(3) ? chars[rnd(10)] : chars[rnd(sizeof(chars) - 1)];
+		s[n] = '\0';
+		ck_assert_int_eq(ord_parse_long(s, &got), parse_long_by_strtol(s, &want));
+		ck_assert_int_eq(got, want);
+	}
+	ck_assert_int_eq(ord_parse_long("-9223372036854775808", &v), 0);
+	ck_assert_int_eq(v, -9223372036854775807L - 1);
+	ck_assert_int_eq(ord_parse_long("9223372036854775808", &v), -1);
+	ck_assert_int_eq(ord_parse_long("-", &v), -1);
+}
+END_TEST
+
 /* What a phase changed: a unit set back to its value, or set to the one
  * it had, is unchanged; after the phase, a unit counts from its new state
  * (ord_ctx_unit_changed, ord_ctx_next_phase). */
@@ -778,6 +822,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, held_until_changed);
 	tcase_add_test(t, pool_shares_alike_lists);
 	tcase_add_test(t, pool_finds_texts_as_parsed);
+	tcase_add_test(t, parse_long_as_strtol);
 	tcase_add_test(t, changed_units_of_a_phase);
 	tcase_add_test(t, results_strings_in_an_arena);
 	suite_add_tcase(s, t);
