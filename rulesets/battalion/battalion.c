@@ -492,15 +492,35 @@ const char *bat_kind(const struct ord_unit *u)
 	return k ? k : "";
 }
 
+/* The row of the table kinds of a kind, or NULL (no such kind): found
+ * once for each kind the rules are asked of, the first 16 (every sheet
+ * order asks its unit's arm; the tables do not change). */
+static const struct ord_row *kind_row(const struct bat_rules *r, const char *kind)
+{
+	struct bat_kinds_seen *seen = r->kinds_seen;
+	const struct ord_table *t;
+	const struct ord_row *row = NULL;
+	size_t i;
+
+	for (i = 0; seen && i < seen->n; i++)
+		if (!strcmp(seen->kind[i], kind))
+			return seen->row[i];
+	t = ord_tables_get(r->tables, "kinds");
+	if (t && ord_table_find1(&row, t, "kind", kind))
+		row = NULL;
+	if (seen && seen->n < ORD_ARRAY_SIZE(seen->kind)) {
+		seen->kind[seen->n] = ord_strdup(kind);
+		seen->row[seen->n++] = row;
+	}
+	return row;
+}
+
 /* A label of a kind's row of the table kinds, or "" (no such kind). */
 static const char *kind_label(const struct bat_rules *r, const char *kind, const char *label)
 {
-	const struct ord_table *t = ord_tables_get(r->tables, "kinds");
-	const struct ord_row *row;
-	const char *a = "";
+	const struct ord_row *row = kind_row(r, kind ? kind : "");
+	const char *a = row ? ord_row_str(row, label) : "";
 
-	if (t && !ord_table_find1(&row, t, "kind", kind ? kind : ""))
-		a = ord_row_str(row, label);
 	ord_error_clear();
 	return a ? a : "";
 }

@@ -170,6 +170,7 @@ int bat_load(struct ord_rules **out, const char *xml, size_t len, const char *na
 		goto out;
 	rules = ord_xcalloc(1, sizeof(*rules));
 	rules->bat.tables = t;
+	rules->bat.kinds_seen = ord_xcalloc(1, sizeof(*rules->bat.kinds_seen));
 	t = NULL;
 	*out = rules;
 out:
@@ -179,10 +180,15 @@ out:
 
 void bat_free(struct ord_rules *rules)
 {
+	size_t i;
+
 	if (!rules)
 		return;
 	ord_tables_free(rules->bat.tables);
 	ord_buf_release(&rules->bat.rows_whole);
+	for (i = 0; rules->bat.kinds_seen && i < rules->bat.kinds_seen->n; i++)
+		free(rules->bat.kinds_seen->kind[i]);
+	free(rules->bat.kinds_seen);
 	free(rules);
 }
 

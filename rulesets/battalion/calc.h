@@ -39,6 +39,16 @@ struct bat_rules {
 	 * replay of a first turn makes every unit's first state again (a
 	 * rules handle is one thread's, as its game is) */
 	struct ord_buf rows_whole;
+	/* the rows of table kinds of the kinds asked of it (battalion.c
+	 * kind_row), allocated with the rules: every sheet order asks its
+	 * unit's arm, and the tables do not change */
+	struct bat_kinds_seen *kinds_seen;
+};
+
+struct bat_kinds_seen {
+	char *kind[16];                /* the first 16 kinds asked */
+	const struct ord_row *row[16]; /* each one's row, NULL for none */
+	size_t n;
 };
 
 /* The ruleset slots `load` and `free`: parse and validate a tables document

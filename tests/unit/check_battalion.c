@@ -13,6 +13,7 @@
 
 #include "core/common.h"
 #include "core/ctx.h"
+#include "rulesets/battalion/bat.h"
 #include "ruleset.h"
 #include "tables.h"
 
@@ -421,6 +422,52 @@ START_TEST(sheet_charge_formation)
 			 "charge (movement chart)\n");
 	ck_assert_str_eq(validate("blue", "B2 C\n"),
 			 "1:4: unit 'B2': a charge needs a direction arrow (the unit charges along it) (C)\n");
+}
+END_TEST
+
+/* The rules keep the row of table kinds of each kind asked (battalion.c
+ * kind_row, the first 16): a unit's arm and chart formation are the
+ * table's, for the seven kinds, none and 20 the tables do not have, asked
+ * 2,000 times in random order. */
+START_TEST(kinds_as_the_table)
+{
+	const struct ord_table *t = ord_tables_get(bat_r(ctx)->tables, "kinds");
+	struct ord_unit *us[28];
+	uint32_t r = 11;
+	size_t i;
+
+	cast();
+	for (i = 0; i < 7; i++) /* the cast's: every kind */
+		us[i] = ord_ctx_find_unit(ctx, (const char *[]){ "B1", "S1", "L1", "H1", "K1", "G1",
+								 "HA" }[i]);
+	for (i = 7; i < ORD_ARRAY_SIZE(us); i++) {
+		char id[16], kind[16];
+
+		snprintf(id, sizeof(id), "X%zu", i);
+		snprintf(kind, sizeof(kind), "kind=k%zu", i);
+		us[i] = ord_ctx_fake_add_unit(ctx, id, id, "blue");
+		if (i > 7)
+			split_kv(&us[i]->attrs, kind);
+		split_kv(&us[i]->state, i % 2 ? "formation=column" : "formation=unlimbered");
+	}
+	for (i = 0; i < 2000; i++) {
+		const struct ord_unit *u;
+		const struct ord_row *row;
+		const char *arm = "", *own = "", *f;
+
+		r = r * 1103515245u + 12345u;
+		u = us[(r >> 8) % ORD_ARRAY_SIZE(us)];
+		if (!ord_table_find1(&row, t, "kind", bat_kind(u))) {
+			arm = ord_row_str(row, "arm");
+			own = ord_row_str(row, "formation");
+		}
+		ord_error_clear();
+		f = ord_state_str(ctx, u, "formation");
+		ck_assert_str_eq(bat_arm(ctx, u), arm ? arm : "");
+		ck_assert_str_eq(bat_chart_formation(ctx, u), own && *own && strcmp(own, "*") ? own
+							      : strstr(f, "limbered") ? "line"
+										      : f);
+	}
 }
 END_TEST
 
@@ -2691,6 +2738,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, rule_numbers_come_from_the_tables);
 	tcase_add_test(sheet, sheet_charge_and_fire);
 	tcase_add_test(sheet, sheet_charge_formation);
+	tcase_add_test(sheet, kinds_as_the_table);
 	tcase_add_test(sheet, sheet_many_problems);
 	tcase_add_test(sheet, sheet_target);
 	tcase_add_test(sheet, sheet_units_that_cannot_act);
