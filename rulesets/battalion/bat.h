@@ -82,6 +82,10 @@ int bat_order_has(const struct ord_order *o, const char *code);
 int bat_ordered_quarters(struct ord_ctx *ctx, const struct ord_order *o);
 /* The arrow points forward (D6). */
 int bat_order_forward(struct ord_ctx *ctx, const struct ord_order *o);
+/* The same of an arrow (a direction token, or NULL: no arrow) and the
+ * tables' forward_within, for a check that read it once. */
+int bat_arrow_forward(const struct ord_token *dir, double within);
+int bat_arrow_back(const struct ord_token *dir, double within);
 /* The arrow points back: within forward_within degrees of straight away
  * from the enemy (a routed unit's way, D6). */
 int bat_order_back(struct ord_ctx *ctx, const struct ord_order *o);

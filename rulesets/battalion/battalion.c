@@ -706,9 +706,12 @@ int bat_ordered_quarters(struct ord_ctx *ctx, const struct ord_order *o)
  * enemy (D6). */
 int bat_order_forward(struct ord_ctx *ctx, const struct ord_order *o)
 {
-	const struct ord_token *d = o ? ord_order_find(o, ORD_TOK_DIR) : NULL;
-	double within = bat_p(ctx, "forward_within");
+	return bat_arrow_forward(o ? ord_order_find(o, ORD_TOK_DIR) : NULL,
+				 bat_p(ctx, "forward_within"));
+}
 
+int bat_arrow_forward(const struct ord_token *d, double within)
+{
 	return d && (d->num < within || d->num > 360 - within);
 }
 
@@ -717,9 +720,11 @@ int bat_order_forward(struct ord_ctx *ctx, const struct ord_order *o)
  * the enemy's direction; a sideways arrow is neither (D6). */
 int bat_order_back(struct ord_ctx *ctx, const struct ord_order *o)
 {
-	const struct ord_token *d = o ? ord_order_find(o, ORD_TOK_DIR) : NULL;
-	double within = bat_p(ctx, "forward_within");
+	return bat_arrow_back(o ? ord_order_find(o, ORD_TOK_DIR) : NULL, bat_p(ctx, "forward_within"));
+}
 
+int bat_arrow_back(const struct ord_token *d, double within)
+{
 	return d && abs(d->num - 180) < within;
 }
 

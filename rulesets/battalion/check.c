@@ -16,6 +16,85 @@
 
 /* ---- sheet validation ---- */
 
+/* What a sheet's check reads of the tables for every order, read once for
+ * the sheet (the tables do not change while it is checked): 2,500 orders
+ * looked up each switch and number again. */
+struct sheet_rules {
+	int retreat_orders_checked; /* the table checks' switches */
+	int same_formation_checked;
+	int unlimber_move_checked;
+	int routed_moves_checked;
+	int sheet_state_checked;
+	long charge_interval;
+	long formation_change_moves;
+	long move_fraction_parts;
+	long unlimber_turns, unlimber_turns_horse;
+	double forward_within;
+	/* what the movement chart says of a charge of a kind in a formation,
+	 * the first 32 asked (charge_refusal) */
+	struct charge_seen {
+		char *kind, *formation;
+		char *refusal; /* bat_move's message, or NULL: it may charge */
+	} charges[32];
+	size_t ncharges;
+};
+
+static void sheet_rules_init(struct ord_ctx *ctx, struct sheet_rules *sr)
+{
+	memset(sr, 0, sizeof(*sr));
+	sr->retreat_orders_checked = bat_flag(ctx, "retreat_orders_checked");
+	sr->same_formation_checked = bat_flag(ctx, "same_formation_checked");
+	sr->unlimber_move_checked = bat_flag(ctx, "unlimber_move_checked");
+	sr->routed_moves_checked = bat_flag(ctx, "routed_moves_checked");
+	sr->sheet_state_checked = bat_flag(ctx, "sheet_state_checked");
+	sr->charge_interval = bat_ip(ctx, "charge_interval");
+	sr->formation_change_moves = bat_ip(ctx, "formation_change_moves");
+	sr->move_fraction_parts = bat_ip(ctx, "move_fraction_parts");
+	sr->unlimber_turns = bat_ip(ctx, "unlimber_turns");
+	sr->unlimber_turns_horse = bat_ip(ctx, "unlimber_turns_horse");
+	sr->forward_within = bat_p(ctx, "forward_within");
+}
+
+static void sheet_rules_release(struct sheet_rules *sr)
+{
+	size_t i;
+
+	for (i = 0; i < sr->ncharges; i++) {
+		free(sr->charges[i].kind);
+		free(sr->charges[i].formation);
+		free(sr->charges[i].refusal);
+	}
+}
+
+/* Why the movement chart refuses a charge of a unit of kind in formation
+ * (bat_move, the whole move over open ground), or NULL when it allows
+ * it: the same for every unit alike, so asked once for each. */
+static const char *charge_refusal(struct ord_ctx *ctx, struct sheet_rules *sr, const char *kind,
+				  const char *formation)
+{
+	struct bat_move_in mi = { kind, formation, (int)sr->move_fraction_parts, 1, 0, "open" };
+	struct bat_move_out mo;
+	struct charge_seen *c;
+	size_t i;
+
+	for (i = 0; i < sr->ncharges; i++)
+		if (!strcmp(sr->charges[i].kind, kind) && !strcmp(sr->charges[i].formation, formation))
+			return sr->charges[i].refusal;
+	if (sr->ncharges == ORD_ARRAY_SIZE(sr->charges)) {
+		/* past the first 32: the last slot asked again each time */
+		c = &sr->charges[--sr->ncharges];
+		free(c->kind);
+		free(c->formation);
+		free(c->refusal);
+	}
+	c = &sr->charges[sr->ncharges++];
+	c->kind = ord_strdup(kind);
+	c->formation = ord_strdup(formation);
+	c->refusal = bat_move(bat_r(ctx), &mi, &mo, NULL) ? ord_strdup(ord_error_last()) : NULL;
+	ord_error_clear();
+	return c->refusal;
+}
+
 /* May a unit of this kind take this code?  The table order_codes says;
  * when not, `who` gets the kinds that may ("line_infantry light_infantry"). */
 static int code_allowed(struct ord_ctx *ctx, const char *code, const char *k, struct ord_buf *who)
@@ -61,15 +140,15 @@ static int code_allowed(struct ord_ctx *ctx, const char *code, const char *k, st
  * the enemy and no charge (a charge moves it at the enemy).  Said at the
  * order's first such token, so that the player fixes his sheet before the
  * referee finds out recording the move. */
-static void retreat_or_dress(struct ord_ctx *ctx, const struct ord_unit *u,
-			     const struct ord_order *o, struct ord_diag *diag)
+static void retreat_or_dress(struct ord_ctx *ctx, const struct sheet_rules *sr,
+			     const struct ord_unit *u, const struct ord_order *o, struct ord_diag *diag)
 {
 	const struct ord_token *dir = ord_order_find(o, ORD_TOK_DIR), *charge = ord_order_code(o, "C");
 	const struct ord_token *at;
 
-	if (!bat_flag(ctx, "retreat_orders_checked"))
+	if (!sr->retreat_orders_checked)
 		return; /* a game made before the check (table checks) */
-	if (!bat_order_forward(ctx, o))
+	if (!bat_arrow_forward(dir, sr->forward_within))
 		dir = NULL;
 	if (!dir && !charge)
 		return;
@@ -89,15 +168,17 @@ static void retreat_or_dress(struct ord_ctx *ctx, const struct ord_unit *u,
  * the formation the unit has changes nothing, but its fire would still
  * count it (the fire modifier firer_changed_formation, read off the sheet,
  * D16), so a slip of the pen is refused.  The cost is the tables'. */
-static void same_formation(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_order *o,
+static void same_formation(struct ord_ctx *ctx, const struct sheet_rules *sr,
+			   const struct ord_unit *u, const struct ord_order *o,
 			   const struct ord_token *t, struct ord_diag *diag)
 {
-	const struct ord_table *mods = ord_tables_get(bat_r(ctx)->tables, "fire_modifiers");
+	const struct ord_table *mods;
 	const char *want = bat_form_code_formation(t->value), *cost = NULL;
 	const struct ord_row *row;
 
-	if (!bat_flag(ctx, "same_formation_checked") || strcmp(want, bat_chart_formation(ctx, u)))
+	if (!sr->same_formation_checked || strcmp(want, bat_chart_formation(ctx, u)))
 		return; /* no check in a game made before it (table checks) */
+	mods = ord_tables_get(bat_r(ctx)->tables, "fire_modifiers");
 	if (mods && !ord_table_find1(&row, mods, "when", "firer_changed_formation"))
 		cost = ord_row_attr(row, "value");
 	ord_error_clear();
@@ -113,9 +194,12 @@ static void same_formation(struct ord_ctx *ctx, const struct ord_unit *u, const 
 }
 
 /* The turns a gun of u's kind takes to unlimber (unlimber_turns,
- * unlimber_turns_horse: "1 turn except for horse art."). */
-static long unlimber_turns(struct ord_ctx *ctx, const struct ord_unit *u)
+ * unlimber_turns_horse: "1 turn except for horse art."); sr: as a sheet's
+ * check read them, NULL: from the tables. */
+static long unlimber_turns(struct ord_ctx *ctx, const struct sheet_rules *sr, const struct ord_unit *u)
 {
+	if (sr) /* a sheet's check read them once */
+		return bat_is_horse_artillery(u) ? sr->unlimber_turns_horse : sr->unlimber_turns;
 	return bat_ip(ctx, bat_is_horse_artillery(u) ? "unlimber_turns_horse" : "unlimber_turns");
 }
 
@@ -123,21 +207,25 @@ static long unlimber_turns(struct ord_ctx *ctx, const struct ord_unit *u)
  * a turn to unlimber spends the turn on it and does not move in it (D8).
  * 0 when the game's tables do not switch the check on (a game made
  * before it, table checks). */
-static long unlimber_takes_turn(struct ord_ctx *ctx, const struct ord_unit *u)
+static long unlimber_takes_turn(struct ord_ctx *ctx, const struct sheet_rules *sr,
+				const struct ord_unit *u)
 {
-	if (!bat_flag(ctx, "unlimber_move_checked") || !bat_is_arm(ctx, u, "artillery"))
+	if (!(sr ? sr->unlimber_move_checked : bat_flag(ctx, "unlimber_move_checked")) ||
+	    !bat_is_arm(ctx, u, "artillery"))
 		return 0;
-	return unlimber_turns(ctx, u);
+	return unlimber_turns(ctx, sr, u);
 }
 
 /* D6: a routed unit "moves 3 turns backwards, backs to the enemy": its
  * arrow points back (bat_order_back); a game made before the check (table
  * checks, routed_moves_checked) refused only an arrow forward. */
-static int routed_arrow_refused(struct ord_ctx *ctx, const struct ord_order *o)
+static int routed_arrow_refused(const struct sheet_rules *sr, const struct ord_order *o)
 {
-	if (!bat_flag(ctx, "routed_moves_checked"))
-		return bat_order_forward(ctx, o);
-	return ord_order_find(o, ORD_TOK_DIR) && !bat_order_back(ctx, o);
+	const struct ord_token *dir = ord_order_find(o, ORD_TOK_DIR);
+
+	if (!sr->routed_moves_checked)
+		return bat_arrow_forward(dir, sr->forward_within);
+	return dir && !bat_arrow_back(dir, sr->forward_within);
 }
 
 /* D8: "L - limber (1 turn all art.)", "UL - unlimber (1 turn except for
@@ -148,14 +236,14 @@ static int routed_arrow_refused(struct ord_ctx *ctx, const struct ord_order *o)
  * turn); UL or L to the state it has changes nothing; it fires neither
  * limbered nor silenced, nor in the turn it limbers or (a foot gun)
  * unlimbers. */
-static void gun_by_state(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_order *o,
-			 struct ord_diag *diag, struct ord_buf *rule)
+static void gun_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr, const struct ord_unit *u,
+			 const struct ord_order *o, struct ord_diag *diag, struct ord_buf *rule)
 {
 	const struct ord_token *dir = ord_order_find(o, ORD_TOK_DIR);
 	const struct ord_token *ul = ord_order_code(o, "UL"), *l = ord_order_code(o, "L");
 	const struct ord_token *fire = bat_order_fire(o);
 	int turn = ord_ctx_turn(ctx), unl = !strcmp(bat_formation(ctx, u), "unlimbered");
-	long ut = unlimber_turns(ctx, u);
+	long ut = unlimber_turns(ctx, sr, u);
 	long since = bat_st(ctx, u, "unlimbered");
 
 	if (!fire)
@@ -206,17 +294,17 @@ static void gun_by_state(struct ord_ctx *ctx, const struct ord_unit *u, const st
 /* "Troops engaged in previous turn melee (still in it) can't fire", and a
  * destroyed unit is no target: a fire order the state makes impossible
  * (table checks, sheet_state_checked); a gun's own by gun_by_state. */
-static void fire_by_state(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_order *o,
-			  struct ord_diag *diag, struct ord_buf *rule)
+static void fire_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr, const struct ord_unit *u,
+			  const struct ord_order *o, struct ord_diag *diag, struct ord_buf *rule)
 {
 	const struct ord_token *target = ord_order_find(o, ORD_TOK_TARGET);
 	const struct ord_token *fire = bat_order_fire(o) ? bat_order_fire(o) : target;
 	struct ord_unit *tu = target ? ord_ctx_find_unit(ctx, target->value) : NULL;
 
-	if (!bat_flag(ctx, "sheet_state_checked"))
+	if (!sr->sheet_state_checked)
 		return; /* a game made before the check (table checks) */
 	if (bat_is_arm(ctx, u, "artillery"))
-		gun_by_state(ctx, u, o, diag, rule);
+		gun_by_state(ctx, sr, u, o, diag, rule);
 	if (fire && bat_still_in_melee(ctx, u))
 		ord_diag_add(diag, o->line, fire->col, o->unit, "troops still in melee can't fire",
 			     "unit '%s' is still in the melee with '%s' from turn %ld: it cannot fire",
@@ -258,12 +346,15 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 {
 	const char *side = ord_ctx_side(ctx);
 	int turn = ord_ctx_turn(ctx);
-	long interval = bat_ip(ctx, "charge_interval");
+	struct sheet_rules sr;
+	long interval;
 	unsigned *seen = ord_xcalloc(ord_ctx_nunits(ctx) + 1, sizeof(*seen));
 	struct ord_buf who = ORD_BUF_INIT;
 	struct ord_buf rule = ORD_BUF_INIT;
 	size_t i, j;
 
+	sheet_rules_init(ctx, &sr);
+	interval = sr.charge_interval;
 	for (i = 0; i < sheet->n; i++) {
 		const struct ord_order *o = &sheet->orders[i];
 		struct ord_unit *u = ord_ctx_find_unit(ctx, o->unit);
@@ -293,7 +384,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 			continue;
 		}
 		if (bat_routed(ctx, u) &&
-		    (routed_arrow_refused(ctx, o) || ord_order_find(o, ORD_TOK_CODE) ||
+		    (routed_arrow_refused(&sr, o) || ord_order_find(o, ORD_TOK_CODE) ||
 		     ord_order_find(o, ORD_TOK_TARGET))) {
 			/* only its retreat may be written: the rules move it */
 			ord_diag_add(diag, o->line, o->col, o->unit,
@@ -305,7 +396,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 		/* the turn the sheet is for is the context's (the open turn), the
 		 * state the one after the last resolved turn: the same reading as
 		 * the event check's when the referee records the move (check_move) */
-		retreat_or_dress(ctx, u, o, diag);
+		retreat_or_dress(ctx, &sr, u, o, diag);
 		ui = ord_ctx_unit_index(ctx, u);
 		if (seen[ui]) {
 			ord_diag_add(diag, o->line, o->col, o->unit,
@@ -325,7 +416,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 					     "code '%s' is not for %s (only for %s)", t->value,
 					     bat_kind(u), who.buf);
 			else if (bat_form_code_formation(t->value) && bat_order_form(o) == t)
-				same_formation(ctx, u, o, t, diag);
+				same_formation(ctx, &sr, u, o, t, diag);
 			if (bat_fire_code_shot(t->value))
 				nfire++;
 			/* "FLn - means the unit desires to form a line (this
@@ -343,7 +434,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 			ord_diag_add(diag, o->line, ord_order_code(o, "L")->col, o->unit, "artillery",
 				     "a gun cannot both unlimber (UL) and limber (L) in one turn");
 		dir = ord_order_find(o, ORD_TOK_DIR);
-		if (dir && bat_order_has(o, "UL") && unlimber_takes_turn(ctx, u) > 0)
+		if (dir && bat_order_has(o, "UL") && unlimber_takes_turn(ctx, &sr, u) > 0)
 			ord_diag_add(diag, o->line, ord_order_code(o, "UL")->col, o->unit,
 				     bat_rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns"),
 				     "%s '%s' takes the turn to unlimber: no move arrow beside UL (only horse artillery moves and unlimbers)",
@@ -352,18 +443,15 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 		if (frac && !dir)
 			ord_diag_add(diag, o->line, frac->col, o->unit, "orders",
 				     "a fraction of the move needs a direction arrow");
-		if (dir && bat_order_form(o) && !bat_ip(ctx, "formation_change_moves"))
+		if (dir && bat_order_form(o) && !sr.formation_change_moves)
 			ord_diag_add(diag, o->line, dir->col, o->unit, "formation_change_moves",
 				     "a unit changing formation (%s) does not move in the turn: no arrow beside it",
 				     bat_order_form(o)->value);
 		charge = ord_order_code(o, "C");
 		if (charge) {
 			long last = bat_st(ctx, u, "last_charge");
-			struct bat_move_in mi = { bat_kind(u), bat_chart_formation(ctx, u), 0, 1, 0,
-						  "open" };
-			struct bat_move_out mo;
+			const char *refusal;
 
-			mi.quarters = (int)bat_ip(ctx, "move_fraction_parts");
 			if (!dir)
 				ord_diag_add(diag, o->line, charge->col, o->unit, "C",
 					     "a charge needs a direction arrow (the unit charges along it)");
@@ -373,9 +461,11 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 					     "unit '%s' charged in turn %ld; its next charge may be in turn %ld",
 					     u->id, last, last + interval);
 			/* a gun's charge is checked by order_codes (horse artillery only) */
-			if (!bat_is_arm(ctx, u, "artillery") && bat_move(bat_r(ctx), &mi, &mo, NULL))
+			if (!bat_is_arm(ctx, u, "artillery") &&
+			    (refusal = charge_refusal(ctx, &sr, bat_kind(u),
+						      bat_chart_formation(ctx, u))) != NULL)
 				ord_diag_add(diag, o->line, charge->col, o->unit, "movement chart",
-					     "unit '%s' cannot charge: %s", u->id, ord_error_last());
+					     "unit '%s' cannot charge: %s", u->id, refusal);
 			ord_error_clear();
 			fire = bat_order_fire(o);
 			/* horse artillery may charge, unlimber and fire (C-UL-Fs) */
@@ -384,7 +474,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 					     "a charging unit can't fire",
 					     "a charging unit cannot fire (only horse artillery may C-UL-F)");
 		}
-		fire_by_state(ctx, u, o, diag, &rule);
+		fire_by_state(ctx, &sr, u, o, diag, &rule);
 		target = ord_order_find(o, ORD_TOK_TARGET);
 		if (target) {
 			struct ord_unit *tu = ord_ctx_find_unit(ctx, target->value);
@@ -410,6 +500,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 	}
 	ord_buf_release(&who);
 	ord_buf_release(&rule);
+	sheet_rules_release(&sr);
 	free(seen);
 	return diag->n ? ORD_EBADSHEET : 0;
 }
@@ -563,7 +654,7 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	if (bat_is_arm(ctx, u, "artillery") && !strcmp(bat_formation(ctx, u), "unlimbered"))
 		ord_diag_add(d, 0, 0, u->id, bat_rule_text(ctx, &rule, LIMBER_RULE, "limber_turns"),
 			     "gun '%s' is unlimbered: it must limber (a turn) before it moves", u->id);
-	if (unlimber_takes_turn(ctx, u) > 0 && (ul = earlier(ctx, ev, u, "unlimber")) != NULL)
+	if (unlimber_takes_turn(ctx, NULL, u) > 0 && (ul = earlier(ctx, ev, u, "unlimber")) != NULL)
 		ord_diag_add(d, 0, 0, u->id,
 			     bat_rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns"),
 			     "gun '%s' unlimbers this turn (event #%u): a %s takes the turn to unlimber and does not move",
@@ -622,7 +713,7 @@ static void check_gun(struct ord_ctx *ctx, const struct ord_event *ev, struct or
 			     "gun '%s' %sed but its sheet has no %s", u->id, ev->kind, code);
 	if (!strcmp(bat_formation(ctx, u), state))
 		ord_diag_add(d, 0, 0, u->id, "artillery", "gun '%s' is already %s", u->id, state);
-	if (un && unlimber_takes_turn(ctx, u) > 0) {
+	if (un && unlimber_takes_turn(ctx, NULL, u) > 0) {
 		size_t i;
 		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
 			e = ord_ctx_unit_event(ctx, u, i);
@@ -846,7 +937,7 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		const struct ord_token *f = bat_order_fire(o);
 		const char *shot = ord_kv_get(&ev->kv, "shot");
 		struct ord_buf rule = ORD_BUF_INIT;
-		long ut = unlimber_turns(ctx, u);
+		long ut = unlimber_turns(ctx, NULL, u);
 
 		check_over(ctx, ev, u, f, d);
 		/* the shot resolve fires: the event's, else the sheet's */

@@ -425,6 +425,66 @@ START_TEST(sheet_charge_formation)
 }
 END_TEST
 
+/* A sheet's check asks the movement chart once for each kind and
+ * formation that charges (check.c charge_refusal, the first 32 kept):
+ * every unit's refusal is the chart's own, for 98 units of every kind in
+ * every formation (49 pairs, past what it keeps), shuffled. */
+START_TEST(sheet_charges_as_the_chart)
+{
+	static const char *const kinds[] = { "line_infantry",  "light_infantry", "skirmishers",
+					     "light_cavalry",  "heavy_cavalry",  "foot_artillery",
+					     "horse_artillery" };
+	static const char *const forms[] = { "line", "column",   "square",    "skirmish",
+					     "misc", "limbered", "unlimbered" };
+	struct ord_buf text = ORD_BUF_INIT, want = ORD_BUF_INIT;
+	char ids[98][16], attrs[96], state[64];
+	size_t order[98], i, k, n = 0;
+	uint32_t r = 7;
+	const char *got;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(kinds); i++)
+		for (k = 0; k < 2 * ORD_ARRAY_SIZE(forms); k++, n++) {
+			snprintf(ids[n], sizeof(ids[n]), "U%zu", n);
+			snprintf(attrs, sizeof(attrs), "kind=%s figures=8 weapon=none", kinds[i]);
+			snprintf(state, sizeof(state), "formation=%s", forms[k / 2]);
+			unit(ids[n], "blue", attrs, state);
+			order[n] = n;
+		}
+	for (i = n; i > 1; i--) { /* shuffled */
+		r = r * 1103515245u + 12345u;
+		k = (r >> 8) % i;
+		n = order[i - 1];
+		order[i - 1] = order[k];
+		order[k] = n;
+	}
+	for (i = 0; i < ORD_ARRAY_SIZE(ids); i++)
+		ord_buf_addf(&text, "%s ↑ C\n", ids[order[i]]);
+	got = validate("blue", text.buf);
+	for (i = 0; i < ORD_ARRAY_SIZE(ids); i++) {
+		struct ord_unit *u = ord_ctx_find_unit(ctx, ids[order[i]]);
+		struct bat_move_in mi = { bat_kind(u),
+					  bat_chart_formation(ctx, u),
+					  (int)bat_ip(ctx, "move_fraction_parts"),
+					  1,
+					  0,
+					  "open" };
+		struct bat_move_out mo;
+
+		ord_buf_reset(&want);
+		ord_buf_addf(&want, "unit '%s' cannot charge: ", u->id);
+		if (bat_is_arm(ctx, u, "artillery") || !bat_move(bat_r(ctx), &mi, &mo, NULL)) {
+			ck_assert_ptr_null(strstr(got, want.buf));
+		} else {
+			ord_buf_addf(&want, "%s (movement chart)\n", ord_error_last());
+			ck_assert_msg(strstr(got, want.buf) != NULL, "%s not in %s", want.buf, got);
+		}
+		ord_error_clear();
+	}
+	ord_buf_release(&text);
+	ord_buf_release(&want);
+}
+END_TEST
+
 /* The rules keep the row of table kinds of each kind asked (battalion.c
  * kind_row, the first 16): a unit's arm and chart formation are the
  * table's, for the seven kinds, none and 20 the tables do not have, asked
@@ -2738,6 +2798,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, rule_numbers_come_from_the_tables);
 	tcase_add_test(sheet, sheet_charge_and_fire);
 	tcase_add_test(sheet, sheet_charge_formation);
+	tcase_add_test(sheet, sheet_charges_as_the_chart);
 	tcase_add_test(sheet, kinds_as_the_table);
 	tcase_add_test(sheet, sheet_many_problems);
 	tcase_add_test(sheet, sheet_target);
