@@ -479,21 +479,28 @@ static void read_words(struct ord_text *t, const unsigned char *s, const unsigne
 	t->rules->end(t, words, tcol);
 }
 
-/* Add the line's order, with its tokens, to the sheet. */
+/* Add the line's order, with its tokens, to the sheet: in one block
+ * (ord_sheet_add_packed). */
 static void add_order(struct ord_text *t, unsigned col)
 {
-	struct ord_order *o = ord_sheet_add_order(t->out, t->line, col, t->unit.buf);
+	struct ord_token some[16],
+		*tok = t->ntok <= ORD_ARRAY_SIZE(some) ? some : ord_xmalloc(t->ntok * sizeof(*tok));
 	size_t i;
 
 	for (i = 0; i < t->ntok; i++) {
 		const struct ord_text_pending *p = &t->tok[i];
-		struct ord_token *tok;
 
-		tok = ord_order_add_token(o, p->kind, t->strings.buf + p->value, p->num, p->col);
-		tok->group = p->group;
-		if (p->arg != NO_ARG)
-			tok->arg = ord_strdup(t->strings.buf + p->arg);
+		memset(&tok[i], 0, sizeof(tok[i]));
+		tok[i].kind = p->kind;
+		tok[i].value = t->strings.buf + p->value;
+		tok[i].arg = p->arg != NO_ARG ? t->strings.buf + p->arg : NULL;
+		tok[i].num = p->num;
+		tok[i].col = p->col;
+		tok[i].group = p->group;
 	}
+	ord_sheet_add_packed(t->out, t->line, col, t->unit.buf, tok, t->ntok);
+	if (tok != some)
+		free(tok);
 }
 
 /* One line, without its line end. */

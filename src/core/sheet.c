@@ -62,52 +62,71 @@ static char *put_str(char **at, const char *v)
 	return p;
 }
 
-/* The bytes order o takes packed, its tokens aligned as they must be. */
-static size_t packed_size(const struct ord_order *o)
+/* The bytes an order of unit and the ntok tokens at tok takes packed,
+ * its tokens aligned as they must be. */
+static size_t packed_bytes(const char *unit, const struct ord_token *tok, size_t ntok)
 {
 	const size_t align = sizeof(struct ord_token) > 8 ? 8 : sizeof(struct ord_token);
-	size_t size = o->ntok * sizeof(*o->tok) + strlen(o->unit) + 1, j;
+	size_t size = ntok * sizeof(*tok) + strlen(unit) + 1, j;
 
-	for (j = 0; j < o->ntok; j++)
-		size += strlen(o->tok[j].value) + 1 + (o->tok[j].arg ? strlen(o->tok[j].arg) + 1 : 0);
+	for (j = 0; j < ntok; j++)
+		size += strlen(tok[j].value) + 1 + (tok[j].arg ? strlen(tok[j].arg) + 1 : 0);
 	return (size + align - 1) / align * align;
+}
+
+/* The bytes order o takes packed. */
+static size_t packed_size(const struct ord_order *o)
+{
+	return packed_bytes(o->unit, o->tok, o->ntok);
+}
+
+/* o (its line and column set) made a packed order at mem, of
+ * packed_bytes, with alloc (0: a block of its own, IN_BLOCK: in its
+ * sheet's): unit and the ntok tokens at tok copied, which are not o's. */
+static void pack_at(struct ord_order *o, void *mem, size_t alloc, const char *unit,
+		    const struct ord_token *tok, size_t ntok)
+{
+	char *at;
+	size_t j;
+
+	o->tok = mem;
+	o->ntok = ntok;
+	o->alloc = alloc;
+	at = (char *)(o->tok + ntok);
+	o->unit = put_str(&at, unit);
+	for (j = 0; j < ntok; j++) {
+		o->tok[j] = tok[j];
+		o->tok[j].value = put_str(&at, tok[j].value);
+		o->tok[j].arg = tok[j].arg ? put_str(&at, tok[j].arg) : NULL;
+	}
 }
 
 void ord_sheet_pack(struct ord_sheet *s)
 {
-	size_t i, j, total = 0;
+	size_t i, total = 0;
 	char *next = NULL;
 
 	/* the orders in one block, the first time (a sheet of 25,000 orders
-	 * was 25,000 blocks, 16 bytes each of them malloc's own); orders
-	 * added after it are packed each in a block of its own */
+	 * was 25,000 blocks, 16 bytes each of them malloc's own), those the
+	 * reader packed each in a block of its own too (ord_sheet_add_packed);
+	 * orders added after it are packed each in a block of its own */
 	if (!s->block) {
 		for (i = 0; i < s->n; i++)
-			if (!packed(&s->orders[i]))
+			if (s->orders[i].alloc != IN_BLOCK)
 				total += packed_size(&s->orders[i]);
 		if (total)
 			s->block = next = ord_xmalloc(total);
 	}
 	for (i = 0; i < s->n; i++) {
 		struct ord_order *o = &s->orders[i], p = *o;
-		char *at;
 
-		if (packed(o))
+		if (o->alloc == IN_BLOCK || (packed(o) && !next))
 			continue;
 		if (next) {
-			p.tok = (struct ord_token *)(void *)next;
-			p.alloc = IN_BLOCK;
+			pack_at(&p, next, IN_BLOCK, o->unit, o->tok, o->ntok);
 			next += packed_size(o);
 		} else {
-			p.tok = ord_xmalloc(packed_size(o));
-			p.alloc = 0;
-		}
-		at = (char *)(p.tok + o->ntok);
-		p.unit = put_str(&at, o->unit);
-		for (j = 0; j < o->ntok; j++) {
-			p.tok[j] = o->tok[j];
-			p.tok[j].value = put_str(&at, o->tok[j].value);
-			p.tok[j].arg = o->tok[j].arg ? put_str(&at, o->tok[j].arg) : NULL;
+			pack_at(&p, ord_xmalloc(packed_size(o)), 0, o->unit, o->tok, o->ntok);
 		}
 		order_release(o);
 		*o = p;
@@ -136,7 +155,8 @@ static void unpack(struct ord_order *o)
 	o->alloc = o->ntok + 4;
 }
 
-struct ord_order *ord_sheet_add_order(struct ord_sheet *s, unsigned line, unsigned col, const char *unit)
+/* A new order at the end of s, zeroed but for its line and column. */
+static struct ord_order *append(struct ord_sheet *s, unsigned line, unsigned col)
 {
 	struct ord_order *o;
 
@@ -148,7 +168,23 @@ struct ord_order *ord_sheet_add_order(struct ord_sheet *s, unsigned line, unsign
 	memset(o, 0, sizeof(*o));
 	o->line = line;
 	o->col = col;
+	return o;
+}
+
+struct ord_order *ord_sheet_add_order(struct ord_sheet *s, unsigned line, unsigned col, const char *unit)
+{
+	struct ord_order *o = append(s, line, col);
+
 	o->unit = ord_strdup(unit);
+	return o;
+}
+
+struct ord_order *ord_sheet_add_packed(struct ord_sheet *s, unsigned line, unsigned col,
+				       const char *unit, const struct ord_token *tok, size_t ntok)
+{
+	struct ord_order *o = append(s, line, col);
+
+	pack_at(o, ord_xmalloc(packed_bytes(unit, tok, ntok)), 0, unit, tok, ntok);
 	return o;
 }
 

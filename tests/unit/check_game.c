@@ -386,6 +386,72 @@ START_TEST(test_sheet_pack)
 }
 END_TEST
 
+/* An order added with its tokens at once (ord_sheet_add_packed, as the
+ * notations' reader adds them) is the order added a token at a time:
+ * 2,000 random orders of 0..20 tokens (past the reader's 16 on its
+ * stack), every field, a token added after, and the sheet packed into
+ * one block as a context holds it. */
+START_TEST(test_sheet_add_packed)
+{
+	static const char *const values[] = { "", "FLn", "B7", "a\tb", "\xe2\x86\x91" };
+	struct ord_sheet a, b;
+	struct ord_token tok[20];
+	struct ord_buf x = ORD_BUF_INIT, y = ORD_BUF_INIT;
+	uint32_t r = 99;
+	size_t i, k, n;
+
+	ord_sheet_init(&a);
+	ord_sheet_init(&b);
+	for (i = 0; i < 2000; i++) {
+		struct ord_order *o = ord_sheet_add_order(&a, (unsigned)i + 1, 3, values[i % 5]);
+		struct ord_order *p;
+
+		r = r * 1103515245u + 12345u;
+		n = (r >> 8) % 21;
+		for (k = 0; k < n; k++) {
+			struct ord_token *t;
+			r = r * 1103515245u + 12345u;
+			memset(&tok[k], 0, sizeof(tok[k]));
+			tok[k].kind = (enum ord_tok_kind)(1 + (r >> 8) % 5);
+			tok[k].value = (char *)values[(r >> 12) % 5];
+			tok[k].arg = (r >> 16) % 3 ? NULL : (char *)values[(r >> 20) % 5];
+			tok[k].num = (int)((r >> 4) % 7) - 3;
+			tok[k].col = (unsigned)k + 5;
+			tok[k].group = (r >> 24) % 3;
+			t = ord_order_add_token(o, tok[k].kind, tok[k].value, tok[k].num, tok[k].col);
+			t->group = tok[k].group;
+			t->arg = tok[k].arg ? strdup(tok[k].arg) : NULL;
+		}
+		p = ord_sheet_add_packed(&b, (unsigned)i + 1, 3, values[i % 5], tok, n);
+		ck_assert_uint_eq(p->ntok, n);
+		if (i % 7 == 0) { /* a token after: a growing order again */
+			ord_order_add_token(o, ORD_TOK_CODE, "C", 1, 40);
+			ord_order_add_token(p, ORD_TOK_CODE, "C", 1, 40);
+		}
+	}
+	for (i = 0; i < a.n; i++) {
+		ord_order_serialize(&a.orders[i], &x);
+		ord_order_serialize(&b.orders[i], &y);
+	}
+	ck_assert_uint_eq(a.n, b.n);
+	ck_assert_str_eq(x.buf, y.buf);
+	/* a context's sheet: its orders, each in a block of its own or
+	 * growing, packed into the sheet's one block, the same orders */
+	ord_sheet_pack(&b);
+	ck_assert_ptr_nonnull(b.block);
+	ord_buf_reset(&y);
+	for (i = 0; i < b.n; i++)
+		ord_order_serialize(&b.orders[i], &y);
+	ck_assert_str_eq(x.buf, y.buf);
+	ord_order_add_token(&b.orders[3], ORD_TOK_CODE, "L", 0, 50); /* out of the block again */
+	ck_assert_str_eq(b.orders[3].tok[b.orders[3].ntok - 1].value, "L");
+	ord_sheet_release(&a); /* ASan: every piece freed once */
+	ord_sheet_release(&b);
+	ord_buf_release(&x);
+	ord_buf_release(&y);
+}
+END_TEST
+
 /* A message may quote the one before it. */
 START_TEST(test_error_quotes_the_last)
 {
@@ -1473,6 +1539,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(dice, test_dice_face);
 	tcase_add_test(dice, test_order_serialize_round_trip);
 	tcase_add_test(dice, test_sheet_pack);
+	tcase_add_test(dice, test_sheet_add_packed);
 	tcase_add_test(dice, test_error_quotes_the_last);
 	suite_add_tcase(s, dice);
 	return s;
