@@ -78,7 +78,19 @@ int ord_text_is_space(uint32_t cp)
 	       cp == 0xFEFF;
 }
 
-size_t ord_text_space_at(const unsigned char *s, const unsigned char *end)
+/* ord_utf8_decode, an ASCII byte read here: the reader decodes every
+ * character of a sheet two or three times, nearly all of them ASCII. */
+static inline size_t decode(const unsigned char *s, const unsigned char *end, uint32_t *cp)
+{
+	if (*s < 0x80) {
+		*cp = *s;
+		return 1;
+	}
+	return ord_utf8_decode(s, end, cp);
+}
+
+/* ord_text_space_at, for the reader's own loops */
+static inline size_t space_at(const unsigned char *s, const unsigned char *end)
 {
 	uint32_t cp;
 	size_t n;
@@ -91,12 +103,17 @@ size_t ord_text_space_at(const unsigned char *s, const unsigned char *end)
 	return (n && ord_text_is_space(cp)) ? n : 0;
 }
 
+size_t ord_text_space_at(const unsigned char *s, const unsigned char *end)
+{
+	return space_at(s, end);
+}
+
 /* Advance *s past spaces, counting columns. */
 static void skip_spaces(const unsigned char **s, const unsigned char *end, unsigned *col)
 {
 	size_t n;
 
-	while ((n = ord_text_space_at(*s, end))) {
+	while ((n = space_at(*s, end))) {
 		*s += n;
 		(*col)++;
 	}
@@ -114,7 +131,7 @@ static const unsigned char *trim_end(const unsigned char *s, const unsigned char
 		q--;
 		while (q > s && (*q & 0xC0) == 0x80)
 			q--;
-		if (!ord_text_space_at(q, e))
+		if (!space_at(q, e))
 			return e;
 		e = q;
 	}
@@ -360,7 +377,7 @@ static void read_token(struct ord_text *t, const struct ord_text_tok *tok, unsig
 	size_t n, i;
 
 	set_text(&t->text, tok->s, tok->e);
-	n = ord_utf8_decode(tok->s, tok->e, &cp);
+	n = decode(tok->s, tok->e, &cp);
 	if (cp == '@') {
 		read_target(t, tok, word);
 		return;
@@ -426,8 +443,8 @@ static void scan_word(struct ord_text *t, const unsigned char **s, const unsigne
 			*col += ord_utf8_count(q, cq + 1);
 			q = cq + 1;
 		}
-		while (q < end && (!joiner || *q != joiner) && !ord_text_space_at(q, end)) {
-			q += ord_utf8_decode(q, end, &cp);
+		while (q < end && (!joiner || *q != joiner) && !space_at(q, end)) {
+			q += decode(q, end, &cp);
 			(*col)++;
 		}
 		push_tok(t, es, q, ecol, 0);
@@ -517,7 +534,7 @@ static void read_line(struct ord_text *t, const unsigned char *s, const unsigned
 	t->has_unit = 0;
 	/* the whole line must be text, comment included, before any of it is read */
 	for (q = s; q < end; q += n, col++) {
-		n = ord_utf8_decode(q, end, &cp);
+		n = decode(q, end, &cp);
 		if (!n) {
 			ord_text_error(t, col, NULL,
 				       "invalid UTF-8 byte 0x%02x (expected UTF-8 text)", *q);
@@ -547,8 +564,8 @@ static void read_line(struct ord_text *t, const unsigned char *s, const unsigned
 		col += ord_utf8_count(us, q);
 	} else {
 		ue = us;
-		while (ue < content_end && !ord_text_space_at(ue, content_end)) {
-			ue += ord_utf8_decode(ue, content_end, &cp);
+		while (ue < content_end && !space_at(ue, content_end)) {
+			ue += decode(ue, content_end, &cp);
 			col++;
 		}
 		q = ue;
