@@ -101,15 +101,12 @@ static int code_allowed(struct ord_ctx *ctx, const char *code, const char *k, st
 {
 	const struct ord_table *t = ord_tables_get(bat_r(ctx)->tables, "order_codes");
 	const struct ord_row *row;
-	struct ord_kv m;
+	struct ord_kv_item items[2] = { { "code", (char *)code }, { "kind", (char *)k } };
+	const struct ord_kv m = { items, 2, 2 }; /* a match read, never changed: no copies */
 	size_t i;
 	int ok;
 
-	ord_kv_init(&m);
-	ord_kv_set(&m, "code", code);
-	ord_kv_set(&m, "kind", k);
 	ok = !ord_table_find(&row, t, &m);
-	ord_kv_release(&m);
 	ord_error_clear();
 	if (ok)
 		return 1;
