@@ -123,7 +123,16 @@ struct ord_ctx {
 	int fake;                /* a fake context (tests): texts in every language */
 	struct ord_buf fake_out; /* fake context: results as text */
 	struct ord_buf result_scratch; /* a result's values serialised */
-	char state_error[256];       /* the module's first misuse of unit state (state.c), or "" */
+	char state_error[256]; /* the module's first misuse of unit state (state.c), or "" */
+	/* state.c: the declarations of the keys read lately, by the address
+	 * of the key the module passed (most often a literal), each checked
+	 * against the name it declares: a sheet's check reads a dozen keys
+	 * 10,000 times, each found in the module's list of 36 */
+	struct ord_ctx_key_seen {
+		const char *key;                  /* as the module passed it */
+		const struct ord_state_key *keys; /* the list it was found in */
+		const struct ord_state_key *decl; /* its declaration there */
+	} key_seen[32];
 	struct ord_ctx_story *story; /* pictures: the steps drawn (story.c), or NULL */
 };
 

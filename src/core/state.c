@@ -38,6 +38,26 @@ static const struct ord_state_key *find_key(const struct ord_state_key *keys, co
 	return NULL;
 }
 
+/* find_key of ctx's module, through the keys it read lately (ctx
+ * key_seen): found by the key's address, and its name the declared one
+ * (a key written in a buffer may be another key at the same address). */
+static const struct ord_state_key *find_key_seen(struct ord_ctx *ctx,
+						 const struct ord_state_key *keys, const char *key)
+{
+	uintptr_t a = (uintptr_t)key;
+	struct ord_ctx_key_seen *s = &ctx->key_seen[((a >> 3) ^ (a >> 9)) % ORD_ARRAY_SIZE(ctx->key_seen)];
+	const struct ord_state_key *k;
+
+	if (s->key == key && s->keys == keys && !strcmp(s->decl->name, key))
+		return s->decl;
+	if ((k = find_key(keys, key)) != NULL) {
+		s->key = key;
+		s->keys = keys;
+		s->decl = k;
+	}
+	return k;
+}
+
 static const char *type_name(enum ord_key_type t)
 {
 	switch (t) {
@@ -70,7 +90,7 @@ static const struct ord_state_key *lookup(struct ord_ctx *ctx, const char *key, 
 	*unchecked = keys == NULL;
 	if (!keys)
 		return NULL;
-	if ((k = find_key(keys, key)) == NULL) {
+	if ((k = find_key_seen(ctx, keys, key)) == NULL) {
 		mistake(ctx, "ruleset '%s' %s unit state '%s', which it does not declare (state_keys)",
 			ctx->rs->name, verb, key);
 		return NULL;

@@ -164,6 +164,58 @@ START_TEST(typed_reads_writes_and_defaults)
 }
 END_TEST
 
+/* A context keeps the declarations of the keys read lately by the key's
+ * address (state.c find_key_seen): a key written in a buffer is another
+ * key at the same address, and each read is as the list says, 10,000
+ * reads of literals and of one buffer holding declared keys, undeclared
+ * ones and keys read as another type. */
+START_TEST(keys_seen_by_address_and_name)
+{
+	static const char *const names[] = { "strength", "mood", "x", "strenght", "moo", "" };
+	struct ord_ctx *ctx = ord_ctx_fake_new(&statetest_ruleset, NULL, 1);
+	struct ord_unit *u = ord_ctx_fake_add_unit(ctx, "U1", "One", "blue");
+	char buf[16];
+	uint32_t r = 5;
+	size_t i;
+
+	ord_kv_set(&u->state, "strength", "5");
+	for (i = 0; i < 10000; i++) {
+		const char *key;
+		const struct ord_state_key *k;
+		long v;
+		size_t n;
+
+		r = r * 1103515245u + 12345u;
+		n = (r >> 8) % ORD_ARRAY_SIZE(names);
+		if ((r >> 16) % 2) {
+			strcpy(buf, names[n]);
+			key = buf;
+		} else {
+			key = names[n];
+		}
+		for (k = state_keys; k->name && strcmp(k->name, key); k++)
+			;
+		ctx->state_error[0] = '\0';
+		v = ord_state_int(ctx, u, key);
+		if (!k->name || k->type != ORD_KEY_INT) { /* undeclared, or read as another type */
+			ck_assert_int_eq(v, 0);
+			ck_assert_str_ne(ctx->state_error, "");
+		} else {
+			ck_assert_int_eq(v, !strcmp(key, "strength") ? 5 : 0);
+			ck_assert_str_eq(ctx->state_error, "");
+		}
+		ctx->state_error[0] = '\0';
+		ck_assert_str_eq(ord_state_str(ctx, u, key), !k->name                   ? ""
+							     : !strcmp(key, "strength") ? "5"
+							     : !strcmp(key, "mood")     ? "calm"
+											: "0");
+		ck_assert_int_eq(!ctx->state_error[0], k->name != NULL); /* text: any key */
+	}
+	ctx->state_error[0] = '\0';
+	ord_ctx_fake_free(ctx);
+}
+END_TEST
+
 /* Run fn on a fresh fake context; the message ord_state_check gives. */
 static const char *misuse(void (*fn)(struct ord_ctx *, struct ord_unit *), struct ord_buf *msg)
 {
@@ -815,6 +867,7 @@ Suite *ord_test_suite(void)
 	TCase *t = tcase_create("accessors"), *g = tcase_create("game");
 
 	tcase_add_test(t, typed_reads_writes_and_defaults);
+	tcase_add_test(t, keys_seen_by_address_and_name);
 	tcase_add_test(t, misuse_is_kept_and_named);
 	tcase_add_test(t, first_state_and_old_modules);
 	tcase_add_test(t, parse_keeps_the_last_of_a_key);
