@@ -197,13 +197,12 @@ void ord_ctx_release(struct ord_ctx *ctx)
 
 	for (i = 0; i < ctx->nunits; i++) {
 		struct ord_unit *u = &ctx->units[i];
-		if (!ctx->attrs_shared) {
-			free(u->id); /* name and side live in the same block */
-			ord_kv_release(&u->attrs);
-		}
+		if (!ctx->attrs_shared)
+			ord_kv_release(&u->attrs); /* its strings are in unit_strings */
 		ord_kv_release(&u->state);
 	}
 	free(ctx->units);
+	ord_arena_release(&ctx->unit_strings);
 	ord_kv_pool_release(&ctx->pool);
 	free(ctx->state_before);
 	free(ctx->by_id.slots);
@@ -259,14 +258,12 @@ static int serialised(const char *text, size_t n)
 	return lines == n && (!*text || text[strlen(text) - 1] == '\n');
 }
 
-/* A unit added, its strings copied into one block, or (shared) the
- * caller's, which outlive ctx. */
+/* A unit added, its strings copied into ctx's unit_strings, or (shared)
+ * the caller's, which outlive ctx. */
 static struct ord_unit *add_unit(struct ord_ctx *ctx, const char *id, const char *name,
 				 const char *side, const char *attrs, const char *state, int shared)
 {
-	size_t li = strlen(id) + 1, ln = strlen(name) + 1, ls = strlen(side) + 1;
 	struct ord_unit *u;
-	char *p;
 
 	if (ctx->nunits == ctx->ualloc) {
 		ctx->ualloc = ctx->ualloc ? 2 * ctx->ualloc : 64;
@@ -281,11 +278,10 @@ static struct ord_unit *add_unit(struct ord_ctx *ctx, const char *id, const char
 		u->name = (char *)name;
 		u->side = (char *)side;
 	} else {
-		/* one block for the three strings: a game may hold 100,000 units */
-		p = ord_xmalloc(li + ln + ls);
-		u->id = memcpy(p, id, li);
-		u->name = memcpy(p + li, name, ln);
-		u->side = memcpy(p + li + ln, side, ls);
+		/* a game may hold 100,000 units: no malloc of their own */
+		u->id = ord_arena_str(&ctx->unit_strings, id);
+		u->name = ord_arena_str(&ctx->unit_strings, name);
+		u->side = ord_arena_str(&ctx->unit_strings, side);
 	}
 	ord_kv_init(&u->attrs);
 	ord_kv_init(&u->state);
