@@ -251,7 +251,7 @@ int ord_parse_long(const char *s, long *out)
 	char *end;
 	long v;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	if (!s || !*s)
 		return -1;
 	/* a few digits, perhaps after a minus, as states and results hold
 	 * them (every state read parses one): read here, strtol's overflow
@@ -263,6 +263,8 @@ int ord_parse_long(const char *s, long *out)
 		*out = *s == '-' ? -v : v;
 		return 0;
 	}
+	if (isspace((unsigned char)*s))
+		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || *end)
