@@ -538,8 +538,9 @@ const struct ord_table *ord_tables_get(const struct ord_tables *t, const char *n
 {
 	size_t i;
 
+	/* first letters first: a sheet's check looks up tables by name */
 	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->tables[i]->name, name))
+		if (t->tables[i]->name[0] == name[0] && !strcmp(t->tables[i]->name, name))
 			return t->tables[i];
 	return NULL;
 }
