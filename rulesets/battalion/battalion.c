@@ -494,41 +494,64 @@ const char *bat_kind(const struct ord_unit *u)
 
 /* The row of the table kinds of a kind, or NULL (no such kind): found
  * once for each kind the rules are asked of, the first 16 (every sheet
- * order asks its unit's arm; the tables do not change). */
-static const struct ord_row *kind_row(const struct bat_rules *r, const char *kind)
+ * order asks its unit's arm; the tables do not change); *seen_at its
+ * place in r->kinds_seen, or -1 past them. */
+static const struct ord_row *kind_row(const struct bat_rules *r, const char *kind, int *seen_at)
 {
 	struct bat_kinds_seen *seen = r->kinds_seen;
 	const struct ord_table *t;
 	const struct ord_row *row = NULL;
 	size_t i;
 
+	*seen_at = -1;
 	for (i = 0; seen && i < seen->n; i++)
-		if (!strcmp(seen->kind[i], kind))
+		if (!strcmp(seen->kind[i], kind)) {
+			*seen_at = (int)i;
 			return seen->row[i];
+		}
 	t = ord_tables_get(r->tables, "kinds");
 	if (t && ord_table_find1(&row, t, "kind", kind))
 		row = NULL;
 	if (seen && seen->n < ORD_ARRAY_SIZE(seen->kind)) {
+		*seen_at = (int)seen->n;
 		seen->kind[seen->n] = ord_strdup(kind);
+		seen->arm[seen->n] = NULL;
 		seen->row[seen->n++] = row;
 	}
 	return row;
 }
 
-/* A label of a kind's row of the table kinds, or "" (no such kind). */
-static const char *kind_label(const struct bat_rules *r, const char *kind, const char *label)
+/* A label of a row of the table kinds, or "" (no such kind). */
+static const char *row_label(const struct ord_row *row, const char *label)
 {
-	const struct ord_row *row = kind_row(r, kind ? kind : "");
 	const char *a = row ? ord_row_str(row, label) : "";
 
 	ord_error_clear();
 	return a ? a : "";
 }
 
-/* The arm of a unit's kind (infantry, cavalry, artillery) from the tables. */
+/* A label of a kind's row of the table kinds, or "" (no such kind). */
+static const char *kind_label(const struct bat_rules *r, const char *kind, const char *label)
+{
+	int at;
+
+	return row_label(kind_row(r, kind ? kind : "", &at), label);
+}
+
+/* The arm of a unit's kind (infantry, cavalry, artillery) from the tables,
+ * kept with the kind's row (every sheet order asks it). */
 const char *bat_arm(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	return kind_label(bat_r(ctx), bat_kind(u), "arm");
+	const struct bat_rules *r = bat_r(ctx);
+	int at;
+	const struct ord_row *row = kind_row(r, bat_kind(u), &at);
+
+	if (at < 0)
+		return row_label(row, "arm");
+	if (!r->kinds_seen->arm[at])
+		r->kinds_seen->arm[at] = row_label(row, "arm");
+	ord_error_clear();
+	return r->kinds_seen->arm[at];
 }
 
 int bat_is_arm(struct ord_ctx *ctx, const struct ord_unit *u, const char *a)

@@ -48,6 +48,7 @@ struct bat_rules {
 struct bat_kinds_seen {
 	char *kind[16];                /* the first 16 kinds asked */
 	const struct ord_row *row[16]; /* each one's row, NULL for none */
+	const char *arm[16];           /* its arm, as kind_label says it */
 	size_t n;
 };
 
