@@ -528,6 +528,19 @@ START_TEST(kinds_as_the_table)
 							      : strstr(f, "limbered") ? "line"
 										      : f);
 	}
+	/* another game's tables keep their own rows */
+	{
+		char *xml = tables_xml(), *at;
+		const char *was = "kind=\"line_infantry\" arm=\"infantry\"";
+
+		ck_assert_ptr_nonnull(at = strstr(xml, was));
+		memcpy(at + strlen("kind=\"line_infantry\" arm=\""), "cavalry\" ", 9);
+		ck_assert_str_eq(bat_arm(ctx, us[0]), "infantry");
+		use_tables(xml, "edited.xml");
+		cast();
+		ck_assert_str_eq(bat_arm(ctx, ord_ctx_find_unit(ctx, "B1")), "cavalry");
+		ck_assert_str_eq(bat_arm(ctx, ord_ctx_find_unit(ctx, "L1")), "infantry");
+	}
 }
 END_TEST
 
