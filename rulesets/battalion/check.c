@@ -291,8 +291,9 @@ static void gun_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr, cons
 /* "Troops engaged in previous turn melee (still in it) can't fire", and a
  * destroyed unit is no target: a fire order the state makes impossible
  * (table checks, sheet_state_checked); a gun's own by gun_by_state. */
-static void fire_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr, const struct ord_unit *u,
-			  const struct ord_order *o, struct ord_diag *diag, struct ord_buf *rule)
+static void fire_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr,
+			  const struct ord_unit *u, const char *arm, const struct ord_order *o,
+			  struct ord_diag *diag, struct ord_buf *rule)
 {
 	const struct ord_token *target = ord_order_find(o, ORD_TOK_TARGET);
 	const struct ord_token *fire = bat_order_fire(o) ? bat_order_fire(o) : target;
@@ -300,7 +301,7 @@ static void fire_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr, con
 
 	if (!sr->sheet_state_checked)
 		return; /* a game made before the check (table checks) */
-	if (bat_is_arm(ctx, u, "artillery"))
+	if (!strcmp(arm, "artillery"))
 		gun_by_state(ctx, sr, u, o, diag, rule);
 	if (fire && bat_still_in_melee(ctx, u))
 		ord_diag_add(diag, o->line, fire->col, o->unit, "troops still in melee can't fire",
@@ -356,6 +357,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 		const struct ord_order *o = &sheet->orders[i];
 		struct ord_unit *u = ord_ctx_find_unit(ctx, o->unit);
 		const struct ord_token *dir, *frac, *fire, *target, *charge;
+		const char *arm;
 		int nfire = 0;
 		size_t ui;
 
@@ -403,6 +405,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 			continue;
 		}
 		seen[ui] = o->line;
+		arm = bat_arm(ctx, u); /* asked below up to three times */
 		for (j = 0; j < o->ntok; j++) {
 			const struct ord_token *t = &o->tok[j];
 			if (t->kind != ORD_TOK_CODE)
@@ -458,7 +461,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 					     "unit '%s' charged in turn %ld; its next charge may be in turn %ld",
 					     u->id, last, last + interval);
 			/* a gun's charge is checked by order_codes (horse artillery only) */
-			if (!bat_is_arm(ctx, u, "artillery") &&
+			if (strcmp(arm, "artillery") &&
 			    (refusal = charge_refusal(ctx, &sr, bat_kind(u),
 						      bat_chart_formation(ctx, u))) != NULL)
 				ord_diag_add(diag, o->line, charge->col, o->unit, "movement chart",
@@ -471,7 +474,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 					     "a charging unit can't fire",
 					     "a charging unit cannot fire (only horse artillery may C-UL-F)");
 		}
-		fire_by_state(ctx, &sr, u, o, diag, &rule);
+		fire_by_state(ctx, &sr, u, arm, o, diag, &rule);
 		target = ord_order_find(o, ORD_TOK_TARGET);
 		if (target) {
 			struct ord_unit *tu = ord_ctx_find_unit(ctx, target->value);
@@ -484,7 +487,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 			} else if (!strcmp(tu->side, side))
 				ord_diag_add(diag, o->line, target->col, o->unit, "fire",
 					     "target '%s' is a unit of your own side", target->value);
-			if (bat_is_arm(ctx, u, "cavalry"))
+			if (!strcmp(arm, "cavalry"))
 				ord_diag_add(diag, o->line, target->col, o->unit,
 					     "weapon fire: musket and rifle (D26)",
 					     "%s does not fire: the rules give small-arms fire to infantry only",
