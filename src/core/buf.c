@@ -400,7 +400,17 @@ void ord_arena_release(struct ord_arena *a)
 
 char *ord_arena_strn(struct ord_arena *a, const char *s, size_t len)
 {
+	char *p = ord_arena_alloc(a, len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *ord_arena_alloc(struct ord_arena *a, size_t n)
+{
 	struct ord_arena_block *b = a->head;
+	size_t len = n - 1; /* as a string of len bytes and its NUL */
 	char *p;
 
 	if (len + 1 > ARENA_MAX / 8) {
@@ -432,8 +442,6 @@ char *ord_arena_strn(struct ord_arena *a, const char *s, size_t len)
 		p = b->data + b->used;
 		b->used += len + 1;
 	}
-	memcpy(p, s, len);
-	p[len] = '\0';
 	return p;
 }
 

@@ -118,6 +118,9 @@ void ord_arena_release(struct ord_arena *a);
 char *ord_arena_strn(struct ord_arena *a, const char *s, size_t len);
 /* ord_arena_strn of a string; NULL for NULL. */
 char *ord_arena_str(struct ord_arena *a, const char *s);
+/* n bytes (at least 1) in a, not set: what ord_arena_strn takes for a
+ * string of n - 1 bytes (several strings in one, a unit's). */
+char *ord_arena_alloc(struct ord_arena *a, size_t n);
 
 /* strerror(e) with a lowercase first letter, as every message of orderly is
  * (a thread-local buffer, valid until the next call in this thread). */

@@ -279,9 +279,11 @@ static struct ord_unit *add_unit(struct ord_ctx *ctx, const char *id, const char
 		u->side = (char *)side;
 	} else {
 		/* a game may hold 100,000 units: no malloc of their own */
-		u->id = ord_arena_str(&ctx->unit_strings, id);
-		u->name = ord_arena_str(&ctx->unit_strings, name);
-		u->side = ord_arena_str(&ctx->unit_strings, side);
+		size_t li = strlen(id) + 1, ln = strlen(name) + 1, ls = strlen(side) + 1;
+		char *p = ord_arena_alloc(&ctx->unit_strings, li + ln + ls);
+		u->id = memcpy(p, id, li);
+		u->name = memcpy(p + li, name, ln);
+		u->side = memcpy(p + li + ln, side, ls);
 	}
 	ord_kv_init(&u->attrs);
 	ord_kv_init(&u->state);
