@@ -30,6 +30,12 @@ struct sheet_rules {
 	long move_fraction_parts;
 	long unlimber_turns, unlimber_turns_horse;
 	double forward_within;
+	/* the codes kinds may take (order_codes), the first 32 pairs found
+	 * (code_allowed_seen) */
+	struct code_seen {
+		char *code, *kind;
+	} codes_ok[32];
+	size_t ncodes_ok;
 	/* what the movement chart says of a charge of a kind in a formation,
 	 * the first 32 asked (charge_refusal) */
 	struct charge_seen {
@@ -59,6 +65,10 @@ static void sheet_rules_release(struct sheet_rules *sr)
 {
 	size_t i;
 
+	for (i = 0; i < sr->ncodes_ok; i++) {
+		free(sr->codes_ok[i].code);
+		free(sr->codes_ok[i].kind);
+	}
 	for (i = 0; i < sr->ncharges; i++) {
 		free(sr->charges[i].kind);
 		free(sr->charges[i].formation);
@@ -129,6 +139,26 @@ static int code_allowed(struct ord_ctx *ctx, const char *code, const char *k, st
 	if (!who->len)
 		ord_buf_adds(who, "no kind");
 	return 0;
+}
+
+/* code_allowed, a code a kind may take answered once for the sheet: the
+ * same few pairs come back on every order (who as code_allowed leaves it
+ * when it answers 1: untouched). */
+static int code_allowed_seen(struct ord_ctx *ctx, struct sheet_rules *sr, const char *code,
+			     const char *k, struct ord_buf *who)
+{
+	size_t i;
+
+	for (i = 0; i < sr->ncodes_ok; i++)
+		if (!strcmp(sr->codes_ok[i].code, code) && !strcmp(sr->codes_ok[i].kind, k))
+			return 1;
+	if (!code_allowed(ctx, code, k, who))
+		return 0;
+	if (sr->ncodes_ok < ORD_ARRAY_SIZE(sr->codes_ok)) {
+		sr->codes_ok[sr->ncodes_ok].code = ord_strdup(code);
+		sr->codes_ok[sr->ncodes_ok++].kind = ord_strdup(k);
+	}
+	return 1;
 }
 
 /* D6: "Retreat - unit must retreat next turn", and "any unit that retreats
@@ -411,7 +441,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 			if (t->kind != ORD_TOK_CODE)
 				continue;
 			ord_buf_reset(&who);
-			if (!code_allowed(ctx, t->value, bat_kind(u), &who))
+			if (!code_allowed_seen(ctx, &sr, t->value, bat_kind(u), &who))
 				ord_diag_add(diag, o->line, t->col, o->unit, "order codes",
 					     "code '%s' is not for %s (only for %s)", t->value,
 					     bat_kind(u), who.buf);

@@ -485,6 +485,69 @@ START_TEST(sheet_charges_as_the_chart)
 }
 END_TEST
 
+/* A sheet's check answers once for each code and kind it allows (check.c
+ * code_allowed_seen, the first 32 pairs kept): every order's code is
+ * refused as order_codes says, for 70 units of every kind each given one
+ * of the ten codes, shuffled, twice over (40 pairs allowed or not). */
+START_TEST(sheet_codes_as_the_table)
+{
+	static const char *const kinds[] = { "line_infantry",  "light_infantry", "skirmishers",
+					     "light_cavalry",  "heavy_cavalry",  "foot_artillery",
+					     "horse_artillery" };
+	static const char *const codes[] = { "FLn", "FCol", "FSk", "FSq", "C",
+					     "Fb",  "Fs",   "Fg",  "UL",  "L" };
+	const struct ord_table *t = ord_tables_get(bat_r(ctx)->tables, "order_codes");
+	struct ord_buf text = ORD_BUF_INIT, want = ORD_BUF_INIT;
+	char ids[70][16], attrs[96];
+	size_t order[70], i, k, n = 0, round;
+	uint32_t r = 3;
+	const char *got;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(kinds); i++)
+		for (k = 0; k < ORD_ARRAY_SIZE(codes); k++, n++) {
+			snprintf(ids[n], sizeof(ids[n]), "U%zu", n);
+			snprintf(attrs, sizeof(attrs), "kind=%s figures=8 weapon=none", kinds[i]);
+			unit(ids[n], "blue", attrs, NULL);
+			order[n] = n;
+		}
+	for (round = 0; round < 2; round++) {
+		for (i = n; i > 1; i--) { /* shuffled */
+			size_t x;
+			r = r * 1103515245u + 12345u;
+			k = (r >> 8) % i;
+			x = order[i - 1];
+			order[i - 1] = order[k];
+			order[k] = x;
+		}
+		ord_buf_reset(&text);
+		for (i = 0; i < n; i++)
+			ord_buf_addf(&text, "%s %s\n", ids[order[i]],
+				     codes[order[i] % ORD_ARRAY_SIZE(codes)]);
+		got = validate("blue", text.buf);
+		for (i = 0; i < n; i++) {
+			struct ord_unit *u = ord_ctx_find_unit(ctx, ids[i]);
+			const char *code = codes[i % ORD_ARRAY_SIZE(codes)];
+			struct ord_kv m;
+			const struct ord_row *row;
+			int ok;
+
+			ord_kv_init(&m);
+			ord_kv_set(&m, "code", code);
+			ord_kv_set(&m, "kind", bat_kind(u));
+			ok = !ord_table_find(&row, t, &m);
+			ord_kv_release(&m);
+			ord_error_clear();
+			ord_buf_reset(&want);
+			ord_buf_addf(&want, "unit '%s': code '%s' is not for %s (only for ", u->id,
+				     code, bat_kind(u));
+			ck_assert_msg((strstr(got, want.buf) == NULL) == ok, "%s: %s", want.buf, got);
+		}
+	}
+	ord_buf_release(&text);
+	ord_buf_release(&want);
+}
+END_TEST
+
 /* The rules keep the row of table kinds of each kind asked (battalion.c
  * kind_row, the first 16): a unit's arm and chart formation are the
  * table's, for the seven kinds, none and 20 the tables do not have, asked
@@ -2812,6 +2875,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, sheet_charge_and_fire);
 	tcase_add_test(sheet, sheet_charge_formation);
 	tcase_add_test(sheet, sheet_charges_as_the_chart);
+	tcase_add_test(sheet, sheet_codes_as_the_table);
 	tcase_add_test(sheet, kinds_as_the_table);
 	tcase_add_test(sheet, sheet_many_problems);
 	tcase_add_test(sheet, sheet_target);
