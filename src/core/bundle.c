@@ -1184,6 +1184,18 @@ out:
 	return err;
 }
 
+/* A reader of bytes (NULL: not yet) into the record r, named name. */
+static void reader_init(struct reader *rd, const char *name, struct ord_record *r, const char *bytes)
+{
+	memset(rd, 0, sizeof(*rd));
+	ord_record_init(&rd->scratch);
+	ord_buf_init(&rd->text);
+	ord_buf_init(&rd->bin);
+	rd->name = name;
+	rd->r = rd->main = r;
+	rd->bytes = bytes;
+}
+
 static void reader_release(struct reader *rd)
 {
 	ord_xml_stream_free(rd->x);
@@ -1255,12 +1267,7 @@ static int run_read(const struct rows_src *src, const struct run *o, const char 
 	struct reader rd;
 	int err;
 
-	memset(&rd, 0, sizeof(rd));
-	ord_record_init(&rd.scratch);
-	ord_buf_init(&rd.text);
-	ord_buf_init(&rd.bin);
-	rd.name = src->name;
-	rd.r = rd.main = into;
+	reader_init(&rd, src->name, into, NULL);
 	ord_buf_adds(&doc, pre);
 	if ((err = read_run(src, o, &doc)) == 0) {
 		ord_buf_adds(&doc, post);
@@ -1481,11 +1488,7 @@ static int read_again(struct reader *rd, struct ord_record *r, const char *name,
 	ord_record_release(r);
 	ord_record_init(r);
 	reader_release(rd);
-	memset(rd, 0, sizeof(*rd));
-	ord_record_init(&rd->scratch);
-	rd->name = name;
-	rd->r = rd->main = r;
-	rd->bytes = bytes;
+	reader_init(rd, name, r, bytes);
 	return read_bundle(rd, bytes, len);
 }
 
@@ -1494,13 +1497,7 @@ int ord_bundle_read_record(const char *bytes, size_t len, const char *name, stru
 	struct reader rd;
 	int err;
 
-	memset(&rd, 0, sizeof(rd));
-	ord_record_init(&rd.scratch);
-	ord_buf_init(&rd.text);
-	ord_buf_init(&rd.bin);
-	rd.name = name;
-	rd.r = rd.main = r;
-	rd.bytes = bytes;
+	reader_init(&rd, name, r, bytes);
 	if ((err = read_bundle(&rd, bytes, len)) == 0 && rd.err)
 		err = rd.err;
 	reader_release(&rd);
@@ -1530,13 +1527,9 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 	int err;
 
 	memset(&facts, 0, sizeof(facts));
-	memset(&rd, 0, sizeof(rd));
 	memset(&src, 0, sizeof(src));
 	ord_record_init(&r);
-	ord_record_init(&rd.scratch);
-	rd.name = name;
-	rd.r = rd.main = &r;
-	rd.bytes = bytes;
+	reader_init(&rd, name, &r, bytes);
 	if (fd >= 0 && !ro) {
 		src.fd = fd;
 		src.name = name;
@@ -1544,8 +1537,6 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 		src.len = len;
 		rd.src = &src;
 	}
-	ord_buf_init(&rd.text);
-	ord_buf_init(&rd.bin);
 	if ((err = ord_crypto_init()) != 0)
 		goto out;
 	/* bytes of a file, held only for this read: what the signature's

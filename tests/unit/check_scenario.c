@@ -627,6 +627,14 @@ END_TEST
 
 /* ---- the ruleset's attributes --------------------------------------- */
 
+/* What bad-attrs.xml is refused with ("@" the file's path). */
+#define BAD_ATTRS_MSG                                                                                                                                                                 \
+	"@:8:77: unit 'U2': unknown attribute 'colour' (expected one of kind formation figures quality class weapon)\n"                                                               \
+	"@:9:46: unit 'U3': 'cannon' is not valid for 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n" \
+	"@:10:3: unit 'U4': missing attribute 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"         \
+	"@:11:69: unit 'U5': '20000' is not valid for 'figures' (expected an integer from 1 to 10000)\n"                                                                              \
+	"@:11:83: unit 'U5': 'F' is not valid for 'class' (expected one of A B C D E)"
+
 START_TEST(test_attrs_errors)
 {
 	struct ord_scenario sc;
@@ -635,12 +643,7 @@ START_TEST(test_attrs_errors)
 	snprintf(path, sizeof(path), "%s%s", FIXTURES, "bad-attrs.xml");
 	ck_assert_int_eq(ord_scenario_load_file(&sc, path), 0);
 	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, path), ORD_EBADDATA);
-	want = expand("@:8:77: unit 'U2': unknown attribute 'colour' (expected one of kind formation figures quality class weapon)\n"
-		      "@:9:46: unit 'U3': 'cannon' is not valid for 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
-		      "@:10:3: unit 'U4': missing attribute 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
-		      "@:11:69: unit 'U5': '20000' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
-		      "@:11:83: unit 'U5': 'F' is not valid for 'class' (expected one of A B C D E)",
-		      path);
+	want = expand(BAD_ATTRS_MSG, path);
 	ck_assert_str_eq(ord_error_last(), want);
 	free(want);
 	ord_scenario_release(&sc);
@@ -671,12 +674,7 @@ START_TEST(test_load_checked)
 	ck_assert_int_eq(ord_read_file(&bytes, &len, path, 1u << 20), 0);
 	ck_assert_int_eq(ord_scenario_load_checked(&sc, bytes, len, path, battalion_attrs),
 			 ORD_EBADDATA);
-	want = expand("@:8:77: unit 'U2': unknown attribute 'colour' (expected one of kind formation figures quality class weapon)\n"
-		      "@:9:46: unit 'U3': 'cannon' is not valid for 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
-		      "@:10:3: unit 'U4': missing attribute 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
-		      "@:11:69: unit 'U5': '20000' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
-		      "@:11:83: unit 'U5': 'F' is not valid for 'class' (expected one of A B C D E)",
-		      path);
+	want = expand(BAD_ATTRS_MSG, path);
 	ck_assert_str_eq(ord_error_last(), want);
 	free(want);
 	ord_scenario_release(&sc);
