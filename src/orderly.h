@@ -746,6 +746,12 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 
 /* Export an exchanged turn as a signed bundle (an XML document). */
 int ord_game_export(ord_game *g, int turn, struct ord_buf *out);
+/* 32 bytes that name what ord_game_export of turn writes: the same while
+ * the bundle would be the same, another when anything it holds changed
+ * (the game, the turn, the last log entry it holds), so that a bundle
+ * written once can be handed out again (the web page's cache).  Refused
+ * as ord_game_export is for a turn not exchanged. */
+int ord_game_export_id(ord_game *g, int turn, unsigned char id[32]);
 
 struct ord_verify_opts {
 	const unsigned char *pubkey;         /* the game's key as the player knows it, or NULL */

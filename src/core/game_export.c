@@ -6,6 +6,7 @@
  * and dice seed are secret.
  */
 #include "core/bundle.h"
+#include "core/crypto.h"
 #include "core/game.h"
 
 /* A bundle larger than `orderly verify` reads would be one nobody can
@@ -18,6 +19,52 @@ static int too_large(int turn, int64_t bytes, const char *what)
 			     turn, ORD_BUNDLE_MAX_BYTES, what, (long long)bytes);
 }
 
+static int not_exchanged(int turn)
+{
+	return ord_error_set(ORD_ESTATE,
+			     "turn %d is not exchanged yet: only an exchanged turn can be exported (its sheets and dice seed are still secret)",
+			     turn);
+}
+
+/* The record (ord_store_record_load) holds the log from the turn's
+ * opening to the next turn's, or to the head while there is none: the
+ * hash of that last entry chains every entry the bundle holds, and the
+ * rows are checked against the entries, so the bundle the game writes is
+ * the same while it is (Ed25519 signs the same bytes alike). */
+int ord_game_export_id(ord_game *g, int turn, unsigned char id[32])
+{
+	struct ord_store_turn t, next;
+	struct ord_digest d;
+	unsigned char hash[32];
+	int64_t seq;
+	int err;
+
+	if ((err = ord_game_turn(g, &t, turn)) != 0)
+		return err;
+	if (t.state != ORD_TURN_EXCHANGED)
+		return not_exchanged(turn);
+	if ((err = ord_store_begin_read(g->db)) != 0)
+		return err;
+	if ((err = ord_store_log_head(g->db, &seq, hash)) == 0) {
+		err = ord_store_turn_read(g->db, turn + 1, &next);
+		if (err == 0)
+			err = ord_store_log_hash(g->db, seq = next.log_seq, hash);
+		else if (err == ORD_ENOTFOUND)
+			err = 0;
+	}
+	ord_store_end_read(g->db);
+	if (err)
+		return err;
+	ord_error_clear();
+	ord_digest_init(&d, "orderly-export-id-v1");
+	ord_digest_bytes(&d, g->game_id, sizeof(g->game_id));
+	ord_digest_int(&d, turn);
+	ord_digest_int(&d, seq);
+	ord_digest_bytes(&d, hash, sizeof(hash));
+	ord_digest_final(&d, id);
+	return 0;
+}
+
 int ord_game_export(ord_game *g, int turn, struct ord_buf *out)
 {
 	struct ord_store_turn t;
@@ -28,9 +75,7 @@ int ord_game_export(ord_game *g, int turn, struct ord_buf *out)
 	if ((err = ord_game_turn(g, &t, turn)) != 0)
 		return err;
 	if (t.state != ORD_TURN_EXCHANGED)
-		return ord_error_set(ORD_ESTATE,
-				     "turn %d is not exchanged yet: only an exchanged turn can be exported (its sheets and dice seed are still secret)",
-				     turn);
+		return not_exchanged(turn);
 	if (!g->have_sk)
 		return ord_error_set(ORD_EUSAGE,
 				     "the key of '%s' is kept outside the game file: give it with --key FILE to sign the bundle",

@@ -347,9 +347,20 @@ void web_page_head(struct web_req *r, const char *name, const char *file)
 	web_game_close(r, g);
 }
 
+static void bundle_response(struct web_req *r, const char *name, long turn)
+{
+	r->ctype = "application/xml";
+	r->cache = 2;
+	ord_buf_adds(&r->disposition, "attachment; filename=\"");
+	ord_buf_adds(&r->disposition, name);
+	ord_buf_addf(&r->disposition, "-turn-%ld.xml\"", turn);
+}
+
 void web_page_bundle(struct web_req *r, const char *name, const char *file)
 {
 	struct ord_buf want = ORD_BUF_INIT;
+	unsigned char id[32];
+	char etag[36], what[128];
 	struct ord_game_status st;
 	long turn = 0;
 	ord_game *g;
@@ -379,14 +390,24 @@ void web_page_bundle(struct web_req *r, const char *name, const char *file)
 	 * of it is asked for */
 	if (ord_game_status(g, &st) != 0 || turn >= st.turn + (strcmp(st.state, "exchanged") == 0)) {
 		web_error_page(r, 404, "Not yet", "That turn is not exchanged yet: no bundle.");
-	} else if (ord_game_export(g, (int)turn, &r->body) != 0) {
-		ord_buf_reset(&r->body);
+	} else if (ord_game_export_id(g, (int)turn, id) != 0) {
 		web_error_page(r, 409, "No bundle", ord_error_last());
 	} else {
-		r->ctype = "application/xml";
-		ord_buf_adds(&r->disposition, "attachment; filename=\"");
-		ord_buf_adds(&r->disposition, name);
-		ord_buf_addf(&r->disposition, "-turn-%ld.xml\"", turn);
+		/* made once, then sent from the server's file of it (W18) */
+		etag[0] = '"';
+		sodium_bin2hex(etag + 1, 33, id, 16);
+		strcat(etag, "\"");
+		if (web_not_modified(r, etag) || web_respond_cached(r, id) == 0) {
+			bundle_response(r, name, turn);
+		} else if (ord_game_export(g, (int)turn, &r->body) != 0) {
+			ord_buf_reset(&r->body);
+			r->etag[0] = '\0';
+			web_error_page(r, 409, "No bundle", ord_error_last());
+		} else {
+			snprintf(what, sizeof(what), "game %s, the bundle of turn %ld", name, turn);
+			bundle_response(r, name, turn);
+			web_cache_body(r, id, what);
+		}
 	}
 	web_game_close(r, g);
 }

@@ -107,9 +107,23 @@
  *      one slow client cannot take the server's 1000 and starve everyone
  *      else.  Behind a proxy every connection is the proxy's, so there the
  *      default is no limit: the proxy is the place to limit clients.
+ * W18. A turn's bundle is made once and sent from a file: the first
+ *      download writes it to the server's own directory (mkdtemp under
+ *      TMPDIR, 0700, emptied and removed when the server stops), named by
+ *      ord_game_export_id, and every download sends that file.  A bundle
+ *      is up to hundreds of MB at the caps: held in memory until a slow
+ *      client had read it, a few downloads at once took gigabytes, and
+ *      each download made it again under the game's lock (W8), stopping
+ *      the game's other pages meanwhile.  A game changed since (another
+ *      file put in its place, a turn's log grown) has another id, so a
+ *      stale bundle is never sent.  It carries that id as its ETag, and a
+ *      download that names it is answered 304.  Without the directory
+ *      (no writable TMPDIR) a bundle is made for each download as before.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -145,6 +159,7 @@ struct web {
 	struct game_lock *locks;
 	pthread_mutex_t bytes_lock; /* guards buffered */
 	size_t buffered;            /* bytes of POST bodies held now (W15) */
+	char *cache_dir;            /* the bundles made (W18), or NULL */
 };
 
 /* What libmicrohttpd keeps for us between the calls of one request. */
@@ -649,8 +664,16 @@ static enum MHD_Result respond(struct web_req *r)
 	size_t len = r->body.len;
 	char *bytes = ord_buf_detach(&r->body, NULL);
 
-	resp = MHD_create_response_from_buffer(len, bytes, MHD_RESPMEM_MUST_FREE);
-	if (!resp) {
+	if (r->body_fd >= 0) {
+		/* libmicrohttpd closes the file with the response */
+		free(bytes);
+		resp = MHD_create_response_from_fd64(r->body_fd_len, r->body_fd);
+		if (!resp)
+			close(r->body_fd);
+		r->body_fd = -1;
+		if (!resp)
+			return MHD_NO;
+	} else if (!(resp = MHD_create_response_from_buffer(len, bytes, MHD_RESPMEM_MUST_FREE))) {
 		free(bytes);
 		return MHD_NO;
 	}
@@ -662,7 +685,12 @@ static enum MHD_Result respond(struct web_req *r)
 	MHD_add_response_header(resp, "Cross-Origin-Opener-Policy", "same-origin");
 	MHD_add_response_header(resp, "Cross-Origin-Resource-Policy", "same-origin");
 	MHD_add_response_header(resp, "Permissions-Policy", "camera=(), microphone=(), geolocation=()");
-	MHD_add_response_header(resp, "Cache-Control", r->cache ? "public, max-age=300" : "no-store");
+	MHD_add_response_header(resp, "Cache-Control",
+				r->cache == 1   ? "public, max-age=300"
+				: r->cache == 2 ? "private, no-cache"
+						: "no-store");
+	if (r->etag[0])
+		MHD_add_response_header(resp, "ETag", r->etag);
 	if (r->https)
 		MHD_add_response_header(resp, "Strict-Transport-Security", "max-age=31536000");
 	if (r->set_cookie.len)
@@ -674,6 +702,131 @@ static enum MHD_Result respond(struct web_req *r)
 	ret = MHD_queue_response(r->conn, (unsigned)r->status, resp);
 	MHD_destroy_response(resp);
 	return ret;
+}
+
+/* ---- the bundles made (W18) ---- */
+
+static void cache_name(struct ord_buf *out, const struct web *w, const unsigned char id[32])
+{
+	char hex[65];
+
+	sodium_bin2hex(hex, sizeof(hex), id, 32);
+	ord_buf_addf(out, "%s/%s.xml", w->cache_dir, hex);
+}
+
+static int send_file(struct web_req *r, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	ord_buf_release(&r->body);
+	r->body_fd = fd;
+	r->body_fd_len = (uint64_t)st.st_size;
+	return 0;
+}
+
+int web_respond_cached(struct web_req *r, const unsigned char id[32])
+{
+	struct ord_buf path = ORD_BUF_INIT;
+	int err;
+
+	if (!r->w->cache_dir)
+		return -1;
+	cache_name(&path, r->w, id);
+	err = send_file(r, path.buf);
+	ord_buf_release(&path);
+	return err;
+}
+
+void web_cache_body(struct web_req *r, const unsigned char id[32], const char *what)
+{
+	struct ord_buf path = ORD_BUF_INIT, tmp = ORD_BUF_INIT;
+	const char *p = r->body.buf;
+	size_t left = r->body.len;
+	int fd;
+
+	if (!r->w->cache_dir)
+		return;
+	cache_name(&path, r->w, id);
+	ord_buf_addf(&tmp, "%s.XXXXXX", path.buf);
+	if ((fd = mkstemp(tmp.buf)) < 0) {
+		fprintf(stderr, "orderly: %s: cannot keep it in %s: %s\n", what, r->w->cache_dir,
+			strerror(errno));
+		goto out;
+	}
+	while (left) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		p += n;
+		left -= (size_t)n;
+	}
+	if (close(fd) != 0 || left || rename(tmp.buf, path.buf) != 0) {
+		fprintf(stderr, "orderly: %s: cannot keep it in %s: %s\n", what, r->w->cache_dir,
+			left ? "short write" : strerror(errno));
+		unlink(tmp.buf);
+		goto out;
+	}
+	fprintf(stderr, "orderly: %s: made, %zu bytes, kept for its downloads\n", what, r->body.len);
+	send_file(r, path.buf);
+out:
+	ord_buf_release(&path);
+	ord_buf_release(&tmp);
+}
+
+int web_not_modified(struct web_req *r, const char *etag)
+{
+	const char *inm = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "If-None-Match");
+
+	snprintf(r->etag, sizeof(r->etag), "%s", etag);
+	if (!inm || !strstr(inm, etag))
+		return 0;
+	r->status = 304;
+	ord_buf_reset(&r->body);
+	return 1;
+}
+
+static void cache_start(struct web *w)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct ord_buf dir = ORD_BUF_INIT;
+
+	ord_buf_addf(&dir, "%s/orderly-serve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(dir.buf)) {
+		w->cache_dir = ord_buf_detach(&dir, NULL);
+		return;
+	}
+	fprintf(stderr,
+		"orderly: no directory for the bundles made (%s: %s): each is made for its download\n",
+		dir.buf, strerror(errno));
+	ord_buf_release(&dir);
+}
+
+static void cache_stop(struct web *w)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (!w->cache_dir)
+		return;
+	if ((d = opendir(w->cache_dir)) != NULL) {
+		while ((e = readdir(d)) != NULL)
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				unlinkat(dirfd(d), e->d_name, 0);
+		closedir(d);
+	}
+	rmdir(w->cache_dir);
+	free(w->cache_dir);
+	w->cache_dir = NULL;
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
@@ -707,6 +860,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	r.method = method;
 	r.status = 200;
 	r.ctype = "text/html; charset=utf-8";
+	r.body_fd = -1;
 	ord_buf_init(&r.body);
 	ord_buf_init(&r.set_cookie);
 	ord_buf_init(&r.location);
@@ -740,6 +894,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 
 	web_game_close(&r, NULL); /* a page that returned with its game open */
 	ret = respond(&r);
+	if (r.body_fd >= 0)
+		close(r.body_fd);
 	ord_buf_release(&r.body);
 	ord_buf_release(&r.set_cookie);
 	ord_buf_release(&r.location);
@@ -908,6 +1064,7 @@ int web_serve(const struct web_opts *o)
 	if ((err = listen_on(o->listen, w.tls, &fd, &url)) != 0)
 		goto out;
 	w.auth = web_auth_new(o->threads);
+	cache_start(&w);
 	xmlInitParser(); /* once, before the threads (the referee's page reads XML) */
 
 	/* the workers inherit the mask: only this thread takes the signals */
@@ -958,6 +1115,7 @@ out:
 	}
 	pthread_mutex_destroy(&w.locks_lock);
 	pthread_mutex_destroy(&w.bytes_lock);
+	cache_stop(&w);
 	web_auth_free(w.auth);
 	sodium_memzero(key.buf, key.len);
 	ord_buf_release(&cert);

@@ -125,11 +125,23 @@ struct web_req {
 	struct ord_buf set_cookie;  /* Set-Cookie value, "" for none */
 	struct ord_buf location;    /* Location for a redirect */
 	struct ord_buf disposition; /* Content-Disposition, "" for none */
-	int cache;                  /* 1: may be cached (static files) */
+	int cache;                  /* 1: may be cached (static files), 2: asked again */
+	char etag[36];              /* ETag, "" for none */
+	int body_fd;                /* >= 0: the response is this file's bytes */
+	uint64_t body_fd_len;       /* and their number */
 	const char *csp;            /* this response's Content-Security-Policy, NULL: the pages' */
 	void *game_lock;            /* the lock of the game open now (W8), or NULL */
 };
 
+/* A turn's bundle (W18): served as the server's cached file of id when
+ * it holds one (0), else -1 and nothing is set. */
+int web_respond_cached(struct web_req *r, const unsigned char id[32]);
+/* The bundle just made in r->body, written to the server's cache under
+ * id and served from there; left in memory if it cannot be written. */
+void web_cache_body(struct web_req *r, const unsigned char id[32], const char *what);
+/* 1, with a 304 response set, when the request's If-None-Match names
+ * etag (which the response carries either way). */
+int web_not_modified(struct web_req *r, const char *etag);
 /* A GET argument (query string), or NULL. */
 const char *web_arg(struct web_req *r, const char *name);
 /* A POST field, or NULL. */

@@ -1508,6 +1508,47 @@ static void rewrite(const char *path)
 	ord_game_free(g);
 }
 
+/* What names a bundle (the web page's cache of them): the same while the
+ * bundle is, refused as the export is. */
+START_TEST(export_id_names_the_bundle)
+{
+	unsigned char id[32], again[32], other[32];
+	struct ord_buf out = ORD_BUF_INIT;
+	char copy[300], cmd[700];
+	ord_game *g = NULL;
+
+	snprintf(copy, sizeof(copy), "%s/export-id.orderly", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", game_path, copy);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(ord_game_open(&g, copy), 0);
+	/* no key needed: it only names the bundle */
+	ck_assert_msg(ord_game_export_id(g, 1, id) == 0, "%s", ord_error_last());
+	ck_assert_int_eq(ord_game_export_id(g, 1, again), 0);
+	ck_assert(!memcmp(id, again, 32));
+	ck_assert_int_eq(ord_game_export_id(g, 2, other), ORD_ESTATE);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "only an exchanged turn can be exported"));
+	ck_assert_int_eq(ord_game_export_id(g, 9, other), ORD_ENOTFOUND);
+	/* turn 2's log grows after turn 1's bundle ends: the same bundle,
+	 * the same name */
+	ck_assert_int_eq(ord_game_use_key(g, &referee), 0);
+	ck_assert_msg(ord_game_set_deadline(g, 4102444800) == 0, "%s", ord_error_last());
+	ck_assert_int_eq(ord_game_export_id(g, 1, again), 0);
+	ck_assert(!memcmp(id, again, 32));
+	ck_assert_int_eq(ord_game_export(g, 1, &out), 0);
+	ck_assert_uint_eq(out.len, bundle.len);
+	ck_assert(!memcmp(out.buf, bundle.buf, bundle.len));
+	ord_game_free(g);
+	/* turn 1 rewritten by a host with the key (a result, the chain after
+	 * it, the heads signed again): another bundle, another name */
+	rewrite(copy);
+	ck_assert_int_eq(ord_game_open(&g, copy), 0);
+	ck_assert_int_eq(ord_game_export_id(g, 1, other), 0);
+	ck_assert(memcmp(id, other, 32) != 0);
+	ord_game_free(g);
+	ord_buf_release(&out);
+}
+END_TEST
+
 START_TEST(rewrite_after_signed_head)
 {
 	struct ord_buf out = ORD_BUF_INIT, b = ORD_BUF_INIT;
@@ -2096,6 +2137,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, receipts_and_keys);
 	tcase_add_test(v, hostile_and_broken);
 	tcase_add_test(v, export_refusals);
+	tcase_add_test(v, export_id_names_the_bundle);
 	tcase_add_test(v, rewrite_after_signed_head);
 	tcase_add_test(v, record_keeps_its_strings);
 	tcase_add_test(v, record_event_bodies_made_again);

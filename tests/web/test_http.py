@@ -223,8 +223,30 @@ def passphrase_changed(base, big):
     W.run("register", qb, "--side", "french", "--passphrase-file", "-", stdin=W.PASS["french"] + "\n")
 
 
+def bundle_kept(fr, games, body):
+    """W18: a bundle is made once, then sent from the server's file of it,
+    with its id as ETag."""
+    st, hdrs, again = fr.get("/g/qb/bundle/turn-1.xml")
+    ok(st == 200 and again == body, "the bundle downloaded again is the same bytes (%d)" % st)
+    etag = hdrs.get("ETag") or ""
+    ok(re.fullmatch(r'"[0-9a-f]{32}"', etag) is not None, "the bundle's ETag (%r)" % etag)
+    ok(hdrs.get("Cache-Control") == "private, no-cache", "the bundle is asked again, not reused unasked")
+    st, _, nothing = fr.request("/g/qb/bundle/turn-1.xml", headers={"If-None-Match": etag})
+    ok(st == 304 and nothing == "", "a download naming the bundle's ETag is answered 304 (%d)" % st)
+    st, _, again = fr.request("/g/qb/bundle/turn-1.xml", headers={"If-None-Match": '"%s"' % ("0" * 32)})
+    ok(st == 200 and again == body, "a download naming another ETag gets the bundle (%d)" % st)
+    with open(os.path.join(os.path.dirname(games.rstrip("/")), "serve.log")) as f:
+        made = f.read().count("game qb, the bundle of turn 1: made, %d bytes" % len(body.encode()))
+    ok(made == 1, "the bundle of turn 1 was made once for four downloads (%d)" % made)
+
+
 def main():
     work = W.make_dir("orderly-http-")
+    # the server keeps the bundles it made in a directory of its own under
+    # TMPDIR (W18): here, to see it removed when the server stops
+    tmp = os.path.join(work, "tmp")
+    os.makedirs(tmp)
+    os.environ["TMPDIR"] = tmp
     games = os.path.join(work, "games")
     os.makedirs(games)
     qb = W.make_game(games, "qb", W.xss_scenario(work))
@@ -258,6 +280,7 @@ def main():
     finally:
         rc = srv.stop()
     ok(rc == 0, "orderly serve exited %d on SIGTERM" % rc)
+    ok(os.listdir(tmp) == [], "the server's bundles are removed when it stops: %r" % os.listdir(tmp))
     # a server of its own for the login limits (they would lock this address out)
     srv = W.Server(games)
     try:
@@ -572,6 +595,7 @@ def run_checks(base, qb, ks, games):
     ok(st == 200 and "<sheet side=\"allied\"" in body, "the bundle after the exchange")
     st, _, _ = W.Client(base).get("/g/qb/bundle/turn-1.xml")
     ok(st == 403, "a bundle for a stranger")
+    bundle_kept(fr, games, body)
     # a sheet form of turn 1 sent now that turn 2 is open: not stored as
     # turn 2's sheet (W12), said, the text given back
     before = log_len(qb)
