@@ -1363,6 +1363,14 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	/* about 1100 user units across, 2 to 6 a cm */
 	f.s = 1100 / (maxx - minx);
 	f.s = fmax(2, fmin(6, f.s));
+	/* a few units close together: the table widened about them to the
+	 * scale's width (60 cm and its words, draw_scale), so that the
+	 * scale, the units' labels and the results stand clear of the legend */
+	if ((maxx - minx) * f.s < 60 * f.s + 300) {
+		double grow = (60 + 300 / f.s - (maxx - minx)) / 2;
+		minx -= grow;
+		maxx += grow;
+	}
 	f.x0 = MARGIN + 10 - minx * f.s;
 	f.y0 = MARGIN + TITLE_H - miny * f.s;
 	f.w = (maxx - minx) * f.s;

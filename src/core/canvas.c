@@ -601,6 +601,9 @@ void ord_canvas_result_labels(struct ord_canvas *cv, const struct ord_canvas_lab
 	for (i = 0; i < n; i++) {
 		double lw = ord_canvas_text_width(l[i].t.buf, 10.5) + 10;
 		double lx = l[i].x - lw / 2 - 2, ly = l[i].y - 10;
+		/* a line at the picture's edge: its label starts inside */
+		lx = fmax(0, fmin(lx, cv->w - lw - 4));
+		ly = fmax(0, ly);
 		ord_canvas_free_spot(cv, &lx, &ly, lw + 4, 20, 70);
 		ord_canvas_reserve(cv, lx, ly, lw + 4, 20);
 		snprintf(id, sizeof(id), "result-%u", l[i].seq);
@@ -640,6 +643,10 @@ static int taken(const struct ord_canvas *cv, double x, double y, double w, doub
 	long gx, gy;
 	size_t i;
 
+	/* past the picture's left, top or right edge: cut off (its height
+	 * may grow once the legend is drawn) */
+	if (x < 0 || y < 0 || x + w > cv->w)
+		return 1;
 	if (!cv->ncells)
 		return 0;
 	for (gx = (long)floor(x / CELL); gx <= (long)floor((x + w) / CELL); gx++)

@@ -182,6 +182,49 @@ START_TEST(test_free_spot)
 	x = 10, y = 10;
 	ck_assert_int_eq(ord_canvas_free_spot(cv, &x, &y, 10, 10, 1), 0);
 	ck_assert(x == 10 && y == 10);
+	/* past the left, top or right edge is no free spot: it would be cut
+	 * off (a result's label beside a unit at the table's edge was) */
+	x = -30, y = 50;
+	ck_assert_int_eq(ord_canvas_free_spot(cv, &x, &y, 40, 10, 60), 1);
+	ck_assert(x >= 0 && x + 40 <= 100 && y >= 0);
+	x = 80, y = -5;
+	ck_assert_int_eq(ord_canvas_free_spot(cv, &x, &y, 15, 10, 60), 1);
+	ck_assert(x >= 0 && x + 15 <= 100 && y >= 0);
+	/* below is not an edge: the picture grows to its legend */
+	x = 50, y = 95;
+	ck_assert_int_eq(ord_canvas_free_spot(cv, &x, &y, 10, 10, 60), 1);
+	ck_assert(x == 50 && y == 95);
+	ord_canvas_free(cv);
+}
+END_TEST
+
+/* A result's label whose place is past the picture's left edge (its line
+ * at the edge of the table) is moved in, whole. */
+START_TEST(test_result_label_inside)
+{
+	struct ord_canvas_label l;
+	struct ord_canvas *cv;
+	struct ord_buf b = ORD_BUF_INIT;
+	const char *g;
+	double x = -1, y = -1;
+
+	ord_canvas_new(&cv, 400, 200);
+	l.seq = 7;
+	l.x = 15;
+	l.y = 60;
+	ord_buf_init(&l.t);
+	ord_buf_adds(&l.t, "D1→L2 (escorting B1): won by D1 (D1 −5, L2 −60 men)");
+	ord_canvas_result_labels(cv, &l, 1);
+	ck_assert_int_eq(ord_canvas_svg(cv, &b), 0);
+	g = strstr(b.buf, "id=\"result-7\"");
+	ck_assert_ptr_nonnull(g);
+	g = strstr(g, "translate(");
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(sscanf(g, "translate(%lf %lf)", &x, &y), 2);
+	ck_assert_msg(x >= 0 && x + ord_canvas_text_width(l.t.buf, 10.5) + 10 <= 400,
+		      "the label at x = %g is cut off", x);
+	ord_buf_release(&l.t);
+	ord_buf_release(&b);
 	ord_canvas_free(cv);
 }
 END_TEST
@@ -728,6 +771,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_mistakes_reported);
 	tcase_add_test(tc, test_free_spot);
+	tcase_add_test(tc, test_result_label_inside);
 	tcase_add_test(tc, test_png_pixels);
 	tcase_add_test(tc, test_chart_numbers_off_the_line);
 	tcase_add_test(tc, test_chart_long_names);

@@ -4917,6 +4917,22 @@ START_TEST(test_escort_fights)
 	SAYS(svg, "D1→L2 (bedækker B1): vinder: D1 (D1 −5, L2 −60 mand)");
 	svg = map_svg("en");
 	SAYS(svg, "D1→L2 (escorting B1): won by D1 (D1 −5, L2 −60 men)");
+	/* three units within 10 cm: the table is widened to the scale's
+	 * width, the scale (60 cm at 6 a cm, and its words) and the labels
+	 * clear of the legend beside it, none past the picture's left edge */
+	{
+		const char *p = strstr(svg, "<g id=\"scale\" class=\"scale\" transform=\"translate(");
+		const char *q = strstr(svg, "<rect class=\"legend-box\" x=\"");
+		const char *r = strstr(svg, "class=\"result-label\" transform=\"translate(");
+		double sx = 0, sy = 0, lx = 0, rx = -1, ry = 0;
+
+		ck_assert(p && q && r);
+		ck_assert_int_eq(sscanf(strchr(p, '(') + 1, "%lf %lf", &sx, &sy), 2);
+		ck_assert_int_eq(sscanf(q + strlen("<rect class=\"legend-box\" x=\""), "%lf", &lx), 1);
+		ck_assert_int_eq(sscanf(strchr(r, '(') + 1, "%lf %lf", &rx, &ry), 2);
+		ck_assert_msg(lx - sx >= 60 * 6 + 300, "scale at %g, legend at %g", sx, lx);
+		ck_assert_msg(rx >= 0, "the result's label at x = %g", rx);
+	}
 
 	/* a game made before bedaekning_kontrol: the same dice fight the
 	 * battery, L2 its neighbour (+1), 5 times as strong (+10): overrun */
