@@ -825,8 +825,8 @@ void ord_ctx_index_loaded(struct ord_ctx *ctx, size_t from)
 
 void ord_ctx_find_units(struct ord_ctx *ctx, const char *const *names, size_t n)
 {
-	const char **want;
-	size_t i, k = 0;
+	const char **want, **seen;
+	size_t i, k = 0, size;
 
 	if (!ctx->lazy_many || ctx->in_lazy) {
 		for (i = 0; i < n; i++)
@@ -834,9 +834,26 @@ void ord_ctx_find_units(struct ord_ctx *ctx, const char *const *names, size_t n)
 		return;
 	}
 	want = ord_xmalloc((n ? n : 1) * sizeof(*want));
-	for (i = 0; i < n; i++)
-		if (!ord_ctx_held_unit(ctx, names[i]))
-			want[k++] = names[i];
+	/* each name once (orders firing at one target name it again and
+	 * again), in the order named: a set of the names' slots */
+	size = 16;
+	while (size < 2 * n)
+		size *= 2;
+	seen = ord_xcalloc(size, sizeof(*seen));
+	for (i = 0; i < n; i++) {
+		size_t h;
+
+		if (ord_ctx_held_unit(ctx, names[i]))
+			continue;
+		for (h = (size_t)hash_str(names[i], 0) & (size - 1); seen[h]; h = (h + 1) & (size - 1))
+			if (!strcmp(seen[h], names[i]))
+				break;
+		if (seen[h])
+			continue;
+		seen[h] = names[i];
+		want[k++] = names[i];
+	}
+	free(seen);
 	if (k) {
 		ctx->in_lazy = 1;
 		ctx->lazy_many(ctx->lazy_ud, ctx, want, k);

@@ -740,6 +740,77 @@ START_TEST(changed_units_of_a_phase)
 }
 END_TEST
 
+/* A load of many (ord_ctx_find_units) asks the game for each name once,
+ * in the order named, and not for a unit held. */
+static char asked[256];
+
+static int load_none(void *ud, struct ord_ctx *ctx, const char *id_or_name)
+{
+	(void)ud;
+	(void)ctx;
+	(void)id_or_name;
+	return 0;
+}
+
+static int load_many_said(void *ud, struct ord_ctx *ctx, const char *const *names, size_t n)
+{
+	size_t i;
+
+	(void)ud;
+	(void)ctx;
+	for (i = 0; i < n; i++) {
+		strcat(asked, names[i]);
+		strcat(asked, " ");
+	}
+	return 0;
+}
+
+static size_t counted;
+
+static int load_many_counted(void *ud, struct ord_ctx *ctx, const char *const *names, size_t n)
+{
+	size_t i, k;
+
+	(void)ud;
+	(void)ctx;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < i; k++)
+			ck_assert_str_ne(names[i], names[k]);
+	counted = n;
+	return 0;
+}
+
+START_TEST(find_units_asks_each_once)
+{
+	static const char *const names[] = { "B1", "B2", "U1", "B1", "u1", "B3", "B2", "B1" };
+	struct ord_ctx ctx;
+	char many[200][8];
+	const char *lots[400];
+	size_t i;
+
+	ord_ctx_init(&ctx, NULL, NULL, 1);
+	ord_ctx_reserve_units(&ctx, 8);
+	ord_ctx_add_unit(&ctx, "U1", "u1", "a", "", "");
+	ord_ctx_index(&ctx);
+	ord_ctx_set_lazy(&ctx, 8, load_none, NULL);
+	ord_ctx_set_lazy_many(&ctx, load_many_said);
+	asked[0] = '\0';
+	ord_ctx_find_units(&ctx, names, 8);
+	ck_assert_str_eq(asked, "B1 B2 B3 ");
+	/* past the set's first size, each twice */
+	for (i = 0; i < 200; i++) {
+		snprintf(many[i], sizeof(many[i]), "T%zu", i);
+		lots[2 * i] = lots[2 * i + 1] = many[i];
+	}
+	asked[0] = '\0';
+	ord_ctx_set_lazy_many(&ctx, load_many_counted);
+	counted = 0;
+	ord_ctx_find_units(&ctx, lots, 400);
+	ck_assert_uint_eq(counted, 200);
+	ord_ctx_release(&ctx);
+}
+END_TEST
+
 /* A phase's results keep their units and explanations in one arena
  * (ctx's result_strings): each string stays as written until the phase
  * ends, long ones too, and the next phase starts an empty arena. */
@@ -877,6 +948,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, pool_finds_texts_as_parsed);
 	tcase_add_test(t, parse_long_as_strtol);
 	tcase_add_test(t, changed_units_of_a_phase);
+	tcase_add_test(t, find_units_asks_each_once);
 	tcase_add_test(t, results_strings_in_an_arena);
 	suite_add_tcase(s, t);
 	tcase_add_checked_fixture(g, game_setup, game_teardown);
