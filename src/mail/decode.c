@@ -286,7 +286,7 @@ static void walk(struct mail_msg *m, GMimeObject *obj, int *html, int depth)
 			char *t = part_text(obj, &m->nul);
 			if (m->nul.n && !m->nul_in)
 				m->nul_in = "a second part of your mail's text";
-			if (t[strspn(t, " \t\r\n")])
+			if (t && t[strspn(t, " \t\r\n")]) /* NULL: a part without content */
 				m->ntexts++;
 			free(t);
 		}
