@@ -1332,15 +1332,24 @@ END_TEST
 
 /* ---- export refusals ---- */
 
+/* A copy of the game built, named name in the test's directory, its
+ * path in copy. */
+static void copy_game(char copy[300], const char *name)
+{
+	char cmd[700];
+
+	snprintf(copy, 300, "%s/%s", dir, name);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", game_path, copy);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
 START_TEST(export_refusals)
 {
 	struct ord_buf out = ORD_BUF_INIT;
-	char copy[300], cmd[700];
+	char copy[300];
 	ord_game *g = NULL;
 
-	snprintf(copy, sizeof(copy), "%s/refusals.orderly", dir);
-	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", game_path, copy);
-	ck_assert_int_eq(system(cmd), 0);
+	copy_game(copy, "refusals.orderly");
 	ck_assert_int_eq(ord_game_open(&g, copy), 0);
 	/* the key stays with the referee: the game file alone cannot sign */
 	ck_assert_int_eq(ord_game_export(g, 1, &out), ORD_EUSAGE);
@@ -1514,12 +1523,10 @@ START_TEST(export_id_names_the_bundle)
 {
 	unsigned char id[32], again[32], other[32];
 	struct ord_buf out = ORD_BUF_INIT;
-	char copy[300], cmd[700];
+	char copy[300];
 	ord_game *g = NULL;
 
-	snprintf(copy, sizeof(copy), "%s/export-id.orderly", dir);
-	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", game_path, copy);
-	ck_assert_int_eq(system(cmd), 0);
+	copy_game(copy, "export-id.orderly");
 	ck_assert_int_eq(ord_game_open(&g, copy), 0);
 	/* no key needed: it only names the bundle */
 	ck_assert_msg(ord_game_export_id(g, 1, id) == 0, "%s", ord_error_last());
@@ -1554,12 +1561,10 @@ START_TEST(rewrite_after_signed_head)
 	struct ord_buf out = ORD_BUF_INIT, b = ORD_BUF_INIT;
 	struct ord_verify_opts o;
 	struct ord_head kept[1];
-	char copy[300], cmd[700];
+	char copy[300];
 	ord_game *g = NULL;
 
-	snprintf(copy, sizeof(copy), "%s/rewritten.orderly", dir);
-	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", game_path, copy);
-	ck_assert_int_eq(system(cmd), 0);
+	copy_game(copy, "rewritten.orderly");
 	rewrite(copy);
 	ck_assert_int_eq(ord_game_open(&g, copy), 0);
 	/* the rewrite is consistent, but the replay of the phase through the
