@@ -103,6 +103,30 @@ tamper log-deleted-last-head-moved \
 tamper event-args \
 	"UPDATE event SET args = replace(args, 'range=5', 'range=2') WHERE kind = 'fire'" \
 	"event #2 (fire): differs from what was logged"
+# the same range changed in the event's row and in the log entry that
+# records it, alike: the row and the entry agree, so only the entry's hash
+# (the chain) finds it; the replay's difference is said to follow from it.
+# An exact 6" for 5": the same figures lost, the same morale dice
+FIRE_EVENT=$(seq_of event "AND body LIKE '%' || char(10) || 'kind=fire' || char(10) || '%'")
+[[ -n "$FIRE_EVENT" ]] || fail "the fire event's log entry not found"
+tamper event-and-log \
+	"UPDATE event SET args = replace(args, 'range=5', 'range=6') WHERE kind = 'fire';
+	 UPDATE log SET body = replace(body, 'arg.range=5', 'arg.range=6') WHERE seq = $FIRE_EVENT"
+expect_line "$OUT" "^  BROKEN: log entry $FIRE_EVENT \(event, turn 1\): its content does not match its hash \(edited\)$"
+expect_line "$OUT" "^    BROKEN: log entry $FIRE_EVENT \(event, turn 1\): its content and the entry before it do not give its hash \(changed\)$"
+expect_in "$OUT" "
+    BROKEN (may follow from entry $FIRE_EVENT): phase fire: the result for B1 is recorded as \"fired on by R1 (musket, 5\"): 24 firers × 25% = 6, +3 target in column, −1.5 firer moved, −1.5 target moved = 6\", but the rules give \"fired on by R1 (musket, 6\"): 24 firers × 25% = 6, +3 target in column, −1.5 firer moved, −1.5 target moved = 6\"
+"
+expect_line "$OUT" '^3 problems found$'
+expect_eq "$ERR" "orderly: 3 problems found" "the audit's standard error"
+# the row and its entry agree: no difference between them is reported
+expect_not_in "$OUT" "differs from what was logged"
+# the turn's bundle, signed afresh from the changed file, is refused too
+expect_exit 0 ord export event-and-log.orderly --turn 1 -o event-and-log.xml
+expect_exit 1 ord verify event-and-log.xml
+expect_line "$OUT" "^  FAILED: log entry $FIRE_EVENT \(event, turn 1\): its content and the entry before it do not give its hash \(changed\)$"
+expect_line "$OUT" "^2 checks FAILED: log entry $FIRE_EVENT was changed, and 1 of the failures may only follow from it$"
+expect_eq "$ERR" "orderly: 2 checks failed" "verify's standard error"
 tamper event-deleted \
 	"DELETE FROM event WHERE kind = 'move'" \
 	"(event): what it records is missing"
