@@ -4,8 +4,10 @@
 # everywhere, the one before the schedule's grace (docs/pbem.md): the time
 # `orderly deadline WHEN` is given, the one the turn-open mail, the
 # reminders, the late notice and `orderly schedule` name, each with the end
-# of the grace; and a turn opened and sealed between two ticks still gets
-# its "turn open" mail, before the seal's.
+# of the grace; a turn opened and sealed between two ticks still gets its
+# "turn open" mail, before the seal's; and the referee's SCHEDULE mail
+# changes the grace (the open turn's end of grace moves with it), a
+# player's is refused.
 set -euo pipefail
 # shellcheck source=tests/mail/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -86,3 +88,39 @@ done
 [[ -n "${OPEN:-}" ]] || fail "no '[quick] turn open' mail reached blue"
 expect_in "$(mime "$OPEN" body)" "Turn 1 opened and is sealed already"
 expect_eq "$(mime "$OPEN" attachments)" "open-1.head" "the late turn-open mail's attachment"
+
+# ------------------------------- the grace changed by the referee's mail
+# SCHEDULE by mail as `orderly schedule` (tests/e2e/test_deadlines.sh): the
+# open turn keeps its deadline, and the end of its grace moves with it
+G=$GAMES/grace.orderly
+ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" --fixed-dice >/dev/null 2>&1
+printf 'blue shako and sabre\n' | ordu register "$G" --side blue --passphrase-file - >/dev/null
+printf 'umpire of the table\n' | ordu register "$G" --referee --passphrase-file - >/dev/null
+run ordu deadline "$G" 2030-12-10T18:00Z
+[[ $RC == 0 ]] || fail "deadline: $ERR"
+expect_eq "$(sqlu "SELECT deadline FROM turn WHERE turn = 1")" "$(date -d 2030-12-10T19:00Z +%s)" "the end of the scenario's grace"
+schedules() { sqlu "SELECT count(*) FROM log WHERE kind = 'schedule'"; }
+before=$(schedules)
+mail_from referee "grace" <<'EOF'
+Passphrase: umpire of the table
+SCHEDULE every 48h at 18:00 in Europe/Copenhagen grace 2h remind 24h,2h autoseal on
+EOF
+REPLY=$(last_mail referee "[grace] referee: done")
+expect_eq "$(mime "$REPLY" body)" "schedule: every 48h at 18:00 in Europe/Copenhagen grace 2h remind 24h,2h autoseal on" "the referee's reply"
+expect_eq "$(schedules)" $((before + 1)) "schedules logged"
+expect_eq "$(sqlu "SELECT deadline FROM turn WHERE turn = 1")" "$(date -d 2030-12-10T20:00Z +%s)" "the end of the new grace kept"
+run ordu schedule "$G"
+expect_line "$OUT" '^schedule: every 48h at 18:00 in Europe/Copenhagen grace 2h remind 24h,2h autoseal on$'
+expect_line "$OUT" '^turn 1:   deadline 2030-12-10 19:00 Europe/Copenhagen \(UTC\+01:00\), sheets taken until 2030-12-10 21:00 Europe/Copenhagen \(UTC\+01:00\) \(grace\)$'
+SCHEDULE_OUT=$OUT
+# a player's SCHEDULE is refused, and changes nothing
+mail_from blue "grace" <<'EOF'
+Passphrase: blue shako and sabre
+SCHEDULE every 48h at 18:00 in Europe/Copenhagen grace 3h remind 24h,2h autoseal on
+EOF
+REPLY=$(last_mail blue "[grace] not allowed: SCHEDULE")
+expect_eq "$(mime "$REPLY" body)" "SCHEDULE is the referee's command. Nothing was changed." "the reply to blue's SCHEDULE"
+expect_eq "$(schedules)" $((before + 1)) "schedules logged after blue's"
+expect_eq "$(sqlu "SELECT deadline FROM turn WHERE turn = 1")" "$(date -d 2030-12-10T20:00Z +%s)" "the end of the grace after blue's SCHEDULE"
+run ordu schedule "$G"
+expect_eq "$OUT" "$SCHEDULE_OUT" "the schedule after blue's SCHEDULE"
