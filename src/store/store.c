@@ -7,9 +7,11 @@
  * orderly processes wait rather than fail, every write in BEGIN IMMEDIATE.
  *
  * Also here, for tests only: the pause points that let a crash test kill
- * a process inside a transaction (ORDERLY_TEST_PAUSE_IN_TX, below), and
- * two compile-time switches that plant the faults the reliability tests
- * must catch (ORD_STORE_TEST_NO_TX, ORD_STORE_BUSY_TIMEOUT_MS).
+ * a process inside a transaction (ORDERLY_TEST_PAUSE_IN_TX, below), the
+ * checkpoint's limit a Check test shortens
+ * (ord_store_set_checkpoint_limit_ms), and two compile-time switches that
+ * plant the faults the reliability tests must catch (ORD_STORE_TEST_NO_TX,
+ * ORD_STORE_BUSY_TIMEOUT_MS).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +36,12 @@
 /* SQLite's own checkpoint, at this many pages of write-ahead log (its
  * default), except in the change of a receipt */
 #define ORD_STORE_AUTOCHECKPOINT 1000
+
+/* How long ord_store_checkpoint tries, from its first try: as long as a
+ * writer waits (its busy handler waits as long for the readers).  Only a
+ * test changes it (ord_store_set_checkpoint_limit_ms), to see it give up
+ * without waiting 30 seconds. */
+static int checkpoint_limit_ms = ORD_STORE_BUSY_TIMEOUT_MS;
 
 /*
  * Test-only pause points (tests/e2e/test_crash.sh, scripts/crash-loop).
@@ -294,14 +302,19 @@ int ord_store_checkpoint(sqlite3 *db)
 	 * return SQLITE_BUSY at once, without the busy handler: try again
 	 * for as long as the busy handler would wait */
 	start = now_ms();
+	/* a test's shorter limit: the busy handler waits no longer */
+	if (checkpoint_limit_ms != ORD_STORE_BUSY_TIMEOUT_MS)
+		sqlite3_busy_timeout(db, checkpoint_limit_ms);
 	for (;;) {
 		rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_FULL, &log, &done);
 		/* the time since the first try: each may itself wait as long
 		 * in the busy handler, for readers */
-		if (rc != SQLITE_BUSY || now_ms() - start >= ORD_STORE_BUSY_TIMEOUT_MS)
+		if (rc != SQLITE_BUSY || now_ms() - start >= checkpoint_limit_ms)
 			break;
 		sqlite3_sleep(10);
 	}
+	if (checkpoint_limit_ms != ORD_STORE_BUSY_TIMEOUT_MS)
+		sqlite3_busy_timeout(db, ORD_STORE_BUSY_TIMEOUT_MS);
 	if (rc != SQLITE_OK || (log >= 0 && done < log)) {
 		/* the change stays committed in the write-ahead log: on disk */
 		if ((err = sync_wal(db)) != 0)
@@ -315,6 +328,11 @@ int ord_store_checkpoint(sqlite3 *db)
 				     done, log);
 	test_pause("checkpoint");
 	return 0;
+}
+
+void ord_store_set_checkpoint_limit_ms(int ms)
+{
+	checkpoint_limit_ms = ms;
 }
 
 static const char *const turn_states[] = { NULL, "open", "sealed", "resolved", "exchanged" };

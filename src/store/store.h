@@ -76,6 +76,10 @@ void ord_store_end_read(sqlite3 *db);
  * itself, so that the file alone holds it (a copy of the file made now
  * misses nothing); ORD_ERROR when readers kept it from completing. */
 int ord_store_checkpoint(sqlite3 *db);
+/* For tests only: how long ord_store_checkpoint tries, from its first try
+ * (the busy handler of each try waits no longer), in milliseconds; 30,000
+ * (ORD_STORE_BUSY_TIMEOUT_MS) unless a test sets it. */
+void ord_store_set_checkpoint_limit_ms(int ms);
 /* Set the error from the connection's last message; returns ORD_ERROR. */
 int ord_store_error(sqlite3 *db, const char *what);
 /* Run SQL with no results (for fixed statements). */

@@ -1,7 +1,8 @@
 /*
  * check_game.c - the core turn manager through the public API of
  * src/orderly.h: creating and opening game files, submitting sheets and
- * their receipts, commitments recomputed from the stored rows, resubmission
+ * their receipts (and the checkpoint before one, which a reader can hold
+ * up), commitments recomputed from the stored rows, resubmission
  * versions, the seal rules and the NMR policies, deadlines, rejected sheets
  * and refused events, a clean audit (and a tampered one), and the dice.
  *
@@ -679,6 +680,95 @@ START_TEST(test_receipt_commit_not_checkpointed_unsynced)
 	ck_assert_int_eq(ord_store_begin_receipt(g->db), 0);
 	ord_store_rollback(g->db);
 	ck_assert_int_eq(pragma(g, "wal_autocheckpoint"), 1000);
+	ord_game_free(g);
+}
+END_TEST
+
+/* Milliseconds of a clock that only goes forward. */
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The sheets the game file holds by itself, without its write-ahead log:
+ * a copy of the file alone (other.db), read as it is. */
+static long long sheets_in_file_alone(void)
+{
+	char copy[1200], uri[1300];
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st;
+	long long n;
+	size_t len;
+	int rc;
+	char *bytes = read_path(path, &len);
+
+	write_file("other.db", bytes, len);
+	free(bytes);
+	snprintf(copy, sizeof(copy), "%s/other.db", dir);
+	snprintf(uri, sizeof(uri), "file:%s?immutable=1", copy);
+	ck_assert_int_eq(sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL),
+			 SQLITE_OK);
+	st = db_query(db, "SELECT count(*) FROM sheet");
+	rc = sqlite3_step(st);
+	ck_assert_msg(rc == SQLITE_ROW, "the file alone: %d %s", rc, sqlite3_errmsg(db));
+	n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/* A submit's checkpoint that a reader of an older snapshot keeps from
+ * completing gives up at its limit (30 s; 300 ms here), counted from its
+ * first try: the sheet is stored, in the write-ahead log, and the submit
+ * says it is not yet in the game file itself.  Once the reader is gone,
+ * the next submit's checkpoint completes, and the file alone holds both. */
+START_TEST(test_checkpoint_gives_up_at_its_limit)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	sqlite3 *reader = db_open();
+	sqlite3_stmt *st;
+	char want[2048];
+	long long start, took;
+	int rc;
+
+	ord_store_set_checkpoint_limit_ms(300);
+	/* the game made is in the file itself */
+	ck_assert_int_eq(ord_store_checkpoint(g->db), 0);
+	ck_assert_int_eq(sheets_in_file_alone(), 0);
+	/* the reader's snapshot, taken before the sheet, held open */
+	ck_assert_int_eq(sqlite3_exec(reader, "BEGIN; SELECT count(*) FROM sheet", NULL, NULL, NULL),
+			 SQLITE_OK);
+	start = mono_ms();
+	rc = submit(g, "blue", BLUE_SHEET, NULL);
+	took = mono_ms() - start;
+	ck_assert_msg(rc == ORD_ERROR, "submit: %d %s", rc, ord_error_last());
+	snprintf(want, sizeof(want),
+		 "the sheet of blue (version 1) is stored, but not yet in the game file itself "
+		 "('%s': copying the write-ahead log into the game file: database is locked): "
+		 "ask 'orderly info' again before you rely on it",
+		 path);
+	ck_assert_str_eq(ord_error_last(), want);
+	ck_assert_msg(took >= 300 && took < 10000, "the checkpoint gave up after %lld ms", took);
+	/* stored: the game shows it, and another connection reads it; the
+	 * reader still sees its snapshot, and the file alone has no sheet */
+	expect_info(g, "blue         submitted (version 1)");
+	ck_assert_int_eq(db_int("SELECT count(*) FROM sheet WHERE version = 1 AND side_id = "
+				"(SELECT id FROM side WHERE name = 'blue')"),
+			 1);
+	st = db_query(reader, "SELECT count(*) FROM sheet");
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(st, 0), 0);
+	sqlite3_finalize(st);
+	ck_assert_int_eq(sheets_in_file_alone(), 0);
+	/* the reader gone, the next checkpoint completes */
+	ck_assert_int_eq(sqlite3_exec(reader, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(reader);
+	submit_ok(g, "red", RED_SHEET, NULL);
+	ck_assert_int_eq(sheets_in_file_alone(), 2);
+	ord_store_set_checkpoint_limit_ms(30000);
 	ord_game_free(g);
 }
 END_TEST
@@ -1504,6 +1594,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(files, test_create_open);
 	tcase_add_test(files, test_receipt_commit_syncs_again_after);
 	tcase_add_test(files, test_receipt_commit_not_checkpointed_unsynced);
+	tcase_add_test(files, test_checkpoint_gives_up_at_its_limit);
 	tcase_add_test(files, test_units_found_at_once);
 	tcase_add_test(files, test_create_refused_leaves_nothing);
 	tcase_add_test(files, test_open_refuses);
