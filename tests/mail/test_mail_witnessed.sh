@@ -14,6 +14,8 @@
 # before the phase is closed, a link that is not the side's (another
 # side's, a made-up one), a second link for the phase, one that names
 # another phase, one not 64 hexadecimal digits, and LINK from the referee.
+# In a game whose key is kept outside its file, a link is recorded with no
+# head attached, and the reply says why.
 set -euo pipefail
 # shellcheck source=tests/mail/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -346,6 +348,61 @@ expect_in "$cmd" "--record YOUR.key.links"
 ordu seal "$G" --force >/dev/null
 ordu witness "$G" --close >/dev/null
 refused blue "LINK 1 ${LINK[blue]}" "your side's sealed sheet of turn 3 is a stand-in with no witness chain"
+# a game whose key is kept outside its file (new --key): the judge cannot
+# sign the head of a link it records (threat model, 22); its reply says
+# so, attaches nothing, and the link is recorded all the same.
+# NEEDSWORK: the command the reply names fails for such a game ('orderly
+# head' takes no --key, and without it: "give it with --key FILE to sign
+# the link"); the referee has no way to hand the player the head.
+G=$GAMES/keyed.orderly
+K=$TMP/keyed
+mkdir -p "$K"
+ordu keygen "$TMP/keyed-referee.key" >/dev/null 2>&1
+ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" --witnessed --key "$TMP/keyed-referee.key" >/dev/null 2>&1
+printf '%s\n' "${PASS[blue]}" | ordu register "$G" --side blue --passphrase-file - >/dev/null
+ordu head "$G" --at open >"$K/open-1.head"
+KEYED=$(ordu info "$G" | awk '/^key:/ {print $2}')
+"$ORDERLY" keygen "$K/blue.key" >/dev/null
+printf '%s\n' "${SHEET[blue]}" >"$K/sheet.txt"
+signed=$(cd "$K" && "$ORDERLY" sign --head open-1.head --pubkey "$KEYED" --side blue --key blue.key --witness sheet.txt)
+top=$(sed -n 's/^witness: *//p' <<<"$signed")
+nonce=$(sed -n 's/^nonce: *//p' <<<"$signed")
+mail_from blue <<EOF
+Passphrase: ${PASS[blue]}
+witness: $top
+ORDERS
+${SHEET[blue]}
+END
+EOF
+f=$(last_mail blue "[keyed] receipt: turn 1, blue, version 1")
+expect_in "$(mime "$f" body)" "No receipt signed by the game is attached: its key is not
+in the judge's file."
+expect_eq "$(mime "$f" attachments)" "" "the keyed game's receipt mail's attachments"
+ordu seal "$G" --force --key "$TMP/keyed-referee.key" >/dev/null
+ordu witness "$G" --close --key "$TMP/keyed-referee.key" >/dev/null
+ordu head "$G" --at close --turn 1 --phase 1 >"$K/close-1-1.head"
+link=$(cd "$K" && "$ORDERLY" witness --link-for --head close-1-1.head --pubkey "$KEYED" --side blue \
+	--key blue.key --nonce "$nonce" --phase 1 | sed -n 's/^link: //p')
+[[ ${#link} == 64 ]] || fail "blue: no link for the keyed game's phase 1"
+mail_from blue "Re: phase closed" <<<"LINK 1 $link"
+f=$(last_mail blue "[keyed] link recorded: turn 1, phase 1, blue")
+expect_eq "$(mime "$f" attachments)" "" "the keyed game's link reply's attachments"
+expect_eq "$(mime "$f" body)" "Your side's witness link for phase 1 ('movement') of turn 1 is recorded: it
+leads to the chain your sheet committed to.
+
+No signed head of it is attached: the game's key is not in the
+judge's file. Ask the referee for it ('orderly head GAME --at link
+--side blue --phase 1').
+
+links of phase 1:
+  blue         recorded (yours)
+  red          none owed (a stand-in sheet with no chain: the referee's stands in)
+
+Once every link is in, the referee resolves the phase: its dice come
+from the turn's dice key, the events closed and every side's link." "the keyed game's link reply"
+expect_eq "$(sqlu "SELECT lower(hex(link)) FROM witness WHERE turn = 1 AND idx = 1
+	AND side_id = (SELECT id FROM side WHERE name = 'blue')")" "$link" "the keyed game's link recorded"
+expect_eq "$(sqlu "SELECT count(*) FROM log WHERE kind = 'witness'")" 1 "the keyed game's witness entries"
 # a game without witnessed dice takes no link
 G=$GAMES/plain.orderly
 ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" >/dev/null 2>&1
