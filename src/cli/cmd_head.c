@@ -9,7 +9,9 @@
  * sign again a receipt or a link head (threat model, 21 and 22), which
  * the game does not store: Ed25519 signs the same entry the same way, so
  * a player who lost his gets the same file.  --turn defaults to the
- * game's current turn.
+ * game's current turn.  Both are signed now: a game whose key is kept
+ * outside its file (`new --key`) needs --key FILE for them, as export
+ * does (its stored heads need none).
  */
 #include <stdio.h>
 #include <string.h>
@@ -52,14 +54,15 @@ static int write_signed_again(ord_game *g, int turn, const char *at, const char 
 int cmd_head(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *turn_s = NULL, *at = NULL, *out = NULL, *phase_s = NULL, *side = NULL;
-	const char *version_s = NULL;
+	const char *version_s = NULL, *key = NULL;
+	struct ord_keypair kp;
 	ord_game *g = NULL;
 	int turn = 0, phase = 0, version = 0, again, rc;
 	const struct cli_opt opts[] = {
 		{ "turn", &turn_s, NULL }, { "phase", &phase_s, NULL },
 		{ "at", &at, NULL },       { "output", &out, NULL },
 		{ "side", &side, NULL },   { "version", &version_s, NULL },
-		{ NULL, NULL, NULL },
+		{ "key", &key, NULL },     { NULL, NULL, NULL },
 	};
 
 	cli_long_option(argc, argv, "-o", "--output");
@@ -86,6 +89,9 @@ int cmd_head(const struct cli_cmd *cmd, int argc, char **argv)
 		return rc;
 	if (!again && (side || version_s))
 		return cli_usage_error(cmd, "--side and --version are for --at receipt or link");
+	if (!again && key)
+		return cli_usage_error(cmd,
+				       "--key is for --at receipt or link (signed now; the game's stored heads are signed already)");
 	if (again && !side)
 		return cli_usage_error(cmd, "--at %s needs --side SIDE", at);
 	if (!strcmp(at, "receipt") && !version_s)
@@ -100,8 +106,19 @@ int cmd_head(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd,
 				       "--at open --turn %d: only the game's opening has a head of its own; turn %d's opening is signed by the head of turn %d's exchange (the mail's open-%d.head): give --at exchange --turn %d",
 				       turn, turn, turn - 1, turn, turn - 1);
-	if ((rc = cli_open_game_readonly(&g, argv[1])) != 0)
+	memset(&kp, 0, sizeof(kp));
+	if (key && (rc = cli_load_key(key, &kp)) != 0)
 		return rc;
+	if ((rc = cli_open_game_readonly(&g, argv[1])) != 0) {
+		memset(&kp, 0, sizeof(kp));
+		return rc;
+	}
+	if (key && (rc = ord_game_use_key(g, &kp)) < 0) {
+		memset(&kp, 0, sizeof(kp));
+		ord_game_free(g);
+		return cli_fail(rc);
+	}
+	memset(&kp, 0, sizeof(kp));
 	if (again) {
 		rc = write_signed_again(g, turn, at, side, version, phase, out);
 		if (!rc && out && strcmp(out, "-"))

@@ -84,7 +84,7 @@ static const struct cli_cmd commands[] = {
 	{ "chart", "GAME [--side SIDE|--referee] [--lang L] [-o FILE.svg|FILE.png] [--scale K]",
 	  "draw the story of the game: each unit's strength, losses and morale", cmd_chart },
 	{ "head",
-	  "GAME --at open|seal|close|exchange [--turn N] [--phase N] [-o FILE] | --at receipt --side SIDE --version N | --at link --side SIDE --phase N",
+	  "GAME --at open|seal|close|exchange [--turn N] [--phase N] [-o FILE] | --at receipt --side SIDE --version N [--key FILE] | --at link --side SIDE --phase N [--key FILE]",
 	  "write a signed head the game stored, a receipt or a link head, again", cmd_head },
 	{ "audit", "GAME [--turn N] [--head FILE]...",
 	  "check the log, commitments, dice and heads, and replay every phase; exit 1 on problems",

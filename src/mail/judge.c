@@ -438,7 +438,7 @@ static int link_taken(struct judge *j, const struct ord_change *c)
 			ord_buf_addf(&j->reply,
 				     "No signed head of it is attached: the game's key is not in the\n"
 				     "judge's file. Ask the referee for it ('orderly head GAME --at link\n"
-				     "--side %s --phase %d').\n\n",
+				     "--side %s --phase %d --key KEY').\n\n",
 				     c->side, phase);
 		} else {
 			return err;

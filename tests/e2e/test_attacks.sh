@@ -708,6 +708,13 @@ expect_exit 64 ord submit rc-key.game --side blue "$BFIX/blue-1.txt" --receipt-h
 expect_in "$ERR" "the key of 'rc-key.game' is kept outside the game file: give it with --key FILE to sign the receipt head"
 expect_exit 0 ord submit rc-key.game --side blue "$BFIX/blue-1.txt" --receipt-head k.receipt --key rc-ref.key
 expect_in "$OUT" "version 1"
+# and signs it again with --key, the same file; without it, refused
+expect_exit 64 ord head rc-key.game --at receipt --side blue --version 1 -o k-again.receipt
+expect_in "$ERR" "give it with --key FILE"
+expect_exit 0 ord head rc-key.game --at receipt --side blue --version 1 --key rc-ref.key -o k-again.receipt
+cmp -s k.receipt k-again.receipt || fail "the receipt signed again with --key is not the same file"
+expect_exit 64 ord head rc-key.game --at seal --key rc-ref.key
+expect_in "$ERR" "--key is for --at receipt or link"
 note "21: a receipt the player forged"
 
 # ------------------------------------------------------------ 22. a witness link withheld, then shown as "proof"

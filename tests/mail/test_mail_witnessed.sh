@@ -351,9 +351,8 @@ refused blue "LINK 1 ${LINK[blue]}" "your side's sealed sheet of turn 3 is a sta
 # a game whose key is kept outside its file (new --key): the judge cannot
 # sign the head of a link it records (threat model, 22); its reply says
 # so, attaches nothing, and the link is recorded all the same.
-# NEEDSWORK: the command the reply names fails for such a game ('orderly
-# head' takes no --key, and without it: "give it with --key FILE to sign
-# the link"); the referee has no way to hand the player the head.
+# The reply names the command by which the referee, who holds the key,
+# signs the head (run below).
 G=$GAMES/keyed.orderly
 K=$TMP/keyed
 mkdir -p "$K"
@@ -392,7 +391,7 @@ leads to the chain your sheet committed to.
 
 No signed head of it is attached: the game's key is not in the
 judge's file. Ask the referee for it ('orderly head GAME --at link
---side blue --phase 1').
+--side blue --phase 1 --key KEY').
 
 links of phase 1:
   blue         recorded (yours)
@@ -403,6 +402,18 @@ from the turn's dice key, the events closed and every side's link." "the keyed g
 expect_eq "$(sqlu "SELECT lower(hex(link)) FROM witness WHERE turn = 1 AND idx = 1
 	AND side_id = (SELECT id FROM side WHERE name = 'blue')")" "$link" "the keyed game's link recorded"
 expect_eq "$(sqlu "SELECT count(*) FROM log WHERE kind = 'witness'")" 1 "the keyed game's witness entries"
+# the command the reply names: refused without the key, signed with it,
+# and the head holds the link the game recorded; the receipt alike
+if ordu head "$G" --at link --side blue --phase 1 >"$K/link.head" 2>"$K/link.err"; then
+	fail "the keyed game's link head signed without its key"
+fi
+expect_in "$(cat "$K/link.err")" "give it with --key FILE to sign the link"
+ordu head "$G" --at link --side blue --phase 1 --key "$TMP/keyed-referee.key" >"$K/link.head"
+expect_in "$(cat "$K/link.head")" "at: link"
+expect_in "$(cat "$K/link.head")" "key: $KEYED"
+expect_in "$(cat "$K/link.head")" "entry: $(sqlu "SELECT seq FROM log WHERE kind = 'witness'")"
+ordu head "$G" --at receipt --side blue --version 1 --key "$TMP/keyed-referee.key" >"$K/receipt.head"
+expect_in "$(cat "$K/receipt.head")" "at: receipt"
 # a game without witnessed dice takes no link
 G=$GAMES/plain.orderly
 ordu new "$G" --scenario "$MAILSRC/data/scenario.xml" >/dev/null 2>&1
