@@ -26,6 +26,10 @@
  * 1.5 KB a unit.  The bundle is read as a stream (ord_xml_stream_open), so
  * its memory is its bytes and its record, not a tree of it. */
 #define ORD_BUNDLE_MAX_BYTES ((size_t)2 * 1024 * 1024 * 1024 - 1)
+/* For tests only: the largest bundle ord_game_export writes (0: back to
+ * ORD_BUNDLE_MAX_BYTES), so that its refusals are seen without 2 GiB of
+ * sheets. */
+void ord_export_set_max_bytes(size_t n);
 #define ORD_BUNDLE_SIG_OPEN "<signature>"
 #define ORD_BUNDLE_SIG_CLOSE "</signature>\n</bundle>\n"
 

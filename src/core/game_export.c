@@ -9,6 +9,14 @@
 #include "core/crypto.h"
 #include "core/game.h"
 
+/* The largest bundle written: ORD_BUNDLE_MAX_BYTES unless a test lowers it. */
+static size_t export_max = ORD_BUNDLE_MAX_BYTES;
+
+void ord_export_set_max_bytes(size_t n)
+{
+	export_max = n ? n : ORD_BUNDLE_MAX_BYTES;
+}
+
 /* A bundle larger than `orderly verify` reads would be one nobody can
  * check: refused, not written. */
 static int too_large(int turn, int64_t bytes, const char *what)
@@ -16,7 +24,7 @@ static int too_large(int turn, int64_t bytes, const char *what)
 	return ord_error_set(ORD_ELIMIT,
 			     "the bundle of turn %d would be larger than 'orderly verify' reads (%zu bytes): %s %lld bytes; "
 			     "no bundle is written",
-			     turn, ORD_BUNDLE_MAX_BYTES, what, (long long)bytes);
+			     turn, export_max, what, (long long)bytes);
 }
 
 static int not_exchanged(int turn)
@@ -86,7 +94,7 @@ int ord_game_export(ord_game *g, int turn, struct ord_buf *out)
 	 * (a side's flood of versions): a bundle they alone make larger than
 	 * verify reads is refused before the record is read into memory */
 	if ((err = ord_store_record_sheet_bytes(g->db, turn, &sheets)) == 0 &&
-	    (sheets + 2) / 3 * 4 > (int64_t)ORD_BUNDLE_MAX_BYTES)
+	    (sheets + 2) / 3 * 4 > (int64_t)export_max)
 		err = too_large(turn, (sheets + 2) / 3 * 4, "its sheets alone, in base64, take");
 	if (!err)
 		err = ord_store_record_load(g->db, turn, &r);
@@ -95,7 +103,7 @@ int ord_game_export(ord_game *g, int turn, struct ord_buf *out)
 		return err;
 	err = ord_bundle_write(out, &r, g->sk);
 	ord_record_release(&r);
-	if (!err && out->len > ORD_BUNDLE_MAX_BYTES) {
+	if (!err && out->len > export_max) {
 		err = too_large(turn, (int64_t)out->len, "it takes");
 		ord_buf_release(out);
 	}

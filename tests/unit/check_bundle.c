@@ -1364,6 +1364,28 @@ START_TEST(export_refusals)
 	ck_assert_int_eq(ord_game_export(g, 1, &out), 0);
 	ck_assert_uint_eq(out.len, bundle.len);
 	ck_assert(!memcmp(out.buf, bundle.buf, bundle.len));
+	ord_buf_release(&out);
+	/* a bundle larger than verify reads is written for nobody: refused
+	 * before the record is read when its sheets alone pass it, ... */
+	ord_export_set_max_bytes(64);
+	ck_assert_int_eq(ord_game_export(g, 1, &out), ORD_ELIMIT);
+	ck_assert_msg(strstr(ord_error_last(),
+			     "the bundle of turn 1 would be larger than 'orderly verify' "
+			     "reads (64 bytes): its sheets alone, in base64, take ") &&
+			      strstr(ord_error_last(), " bytes; no bundle is written"),
+		      "%s", ord_error_last());
+	ck_assert_uint_eq(out.len, 0);
+	/* ... else once it is made, and let go */
+	ord_export_set_max_bytes(bundle.len - 1);
+	ck_assert_int_eq(ord_game_export(g, 1, &out), ORD_ELIMIT);
+	ck_assert_msg(strstr(ord_error_last(), "it takes ") &&
+			      strstr(ord_error_last(), "no bundle is written"),
+		      "%s", ord_error_last());
+	ck_assert_uint_eq(out.len, 0);
+	ord_export_set_max_bytes(bundle.len);
+	ck_assert_int_eq(ord_game_export(g, 1, &out), 0);
+	ck_assert_uint_eq(out.len, bundle.len);
+	ord_export_set_max_bytes(0);
 	ord_game_free(g);
 	ord_buf_release(&out);
 }
