@@ -1760,6 +1760,57 @@ static void sign_as(struct ord_signed_sheet *ss, const unsigned char gid[16], in
 	ord_sheet_sign(ss, &b, bytes, len, kp);
 }
 
+/* A referee-less game's sheet is opened into the turn's bundle as a
+ * submitted one goes: held to a side's bytes of sheets a turn, before
+ * anything else is asked of it, and the game unchanged. */
+START_TEST(refereeless_open_held_to_the_budget)
+{
+	char path[300], scen[300], cmd[700], want[300];
+	unsigned char nonce[32], before[32], after[32];
+	struct ord_create_opts co;
+	struct ord_keypair redk;
+	struct ord_receipt r;
+	struct ord_diag d;
+	int64_t seq0, seq1;
+	ord_game *g = NULL;
+	size_t len;
+	char *big;
+
+	snprintf(path, sizeof(path), "%s/refereeless.orderly", dir);
+	snprintf(scen, sizeof(scen), "%s/scenario-refereeless.xml", dir);
+	snprintf(cmd, sizeof(cmd), "rm -f '%s'", path);
+	ck_assert_int_eq(system(cmd), 0);
+	ord_keypair_generate(&redk);
+	scenario(FIX "scenario-refereeless.xml", scen, bluek.pk, redk.pk);
+	memset(&co, 0, sizeof(co));
+	co.refereeless = 1;
+	ck_assert_msg(ord_game_create(&g, path, scen, &co) == 0, "%s", ord_error_last());
+	/* two sides: 64 MiB each of the turn's 128 */
+	ck_assert_int_eq(ord_game_sheet_budget(g), (int64_t)64 << 20);
+	len = (size_t)ord_game_sheet_budget(g) + 1;
+	big = malloc(len);
+	ck_assert_ptr_nonnull(big);
+	memset(big, '#', len);
+	memset(nonce, 7, sizeof(nonce));
+	ck_assert_int_eq(ord_store_log_head(g->db, &seq0, before), 0);
+	ord_diag_init(&d);
+	ck_assert_int_eq(ord_game_open_sheet(g, &r, "blue", big, len, nonce, &d), ORD_ELIMIT);
+	snprintf(want, sizeof(want),
+		 "side blue's sheet of %zu bytes for turn 1 is larger than the 64 MiB of sheets a side "
+		 "may submit in a turn (128 MiB shared by the game's 2 sides): it is not opened",
+		 len);
+	ck_assert_str_eq(ord_error_last(), want);
+	ck_assert_int_eq(ord_store_log_head(g->db, &seq1, after), 0);
+	ck_assert(seq1 == seq0 && !memcmp(before, after, 32));
+	/* a byte less is no longer refused for its size (here: it was never
+	 * committed to) */
+	ck_assert_int_ne(ord_game_open_sheet(g, &r, "blue", big, len - 1, nonce, &d), ORD_ELIMIT);
+	ord_diag_release(&d);
+	free(big);
+	ord_game_free(g);
+}
+END_TEST
+
 START_TEST(signed_submit_refusals)
 {
 	char copy[300], scen[300], cmd[700];
@@ -2195,6 +2246,7 @@ Suite *ord_test_suite(void)
 	tcase_add_unchecked_fixture(k, build, cleanup);
 	tcase_add_test(k, key_files);
 	tcase_add_test(k, signed_submit_refusals);
+	tcase_add_test(k, refereeless_open_held_to_the_budget);
 	tcase_add_test(k, close_heads_state_their_phase);
 	suite_add_tcase(s, k);
 	return s;
