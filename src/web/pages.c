@@ -530,10 +530,16 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		}
 		ord_buf_adds(b, "</code></pre>\n<p class=\"muted\"><code>GAME-KEY</code>: the "
 				"game's key as you kept it from your first receipt.");
-		if (submitted)
-			ord_buf_adds(b, " <code>RECEIPT</code>: the commitment of the last receipt "
-					"you kept of this turn. verify then says whether that very sheet "
-					"was the one sealed and played.");
+		if (submitted) {
+			ord_buf_adds(b, " <code>RECEIPT</code>: the receipt the game signed when "
+					"you last submitted this turn, the file <code>");
+			web_esc(b, name);
+			ord_buf_addf(b, "-receipt-%d-", t);
+			web_esc(b, side);
+			ord_buf_adds(b, "-V.head</code> you kept (V its version; its commitment "
+					"alone is only your word). verify then says whether that very "
+					"sheet was the one sealed and played.");
+		}
 		ord_buf_adds(b, " This page is the referee's server: values it filled in would "
 				"check it against itself. Use the heads you saved when they were "
 				"issued where you have them.</p>");
