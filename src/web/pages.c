@@ -536,9 +536,10 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 			web_esc(b, name);
 			ord_buf_addf(b, "-receipt-%d-", t);
 			web_esc(b, side);
-			ord_buf_adds(b, "-V.head</code> you kept (V its version; its commitment "
-					"alone is only your word). verify then says whether that very "
-					"sheet was the one sealed and played.");
+			ord_buf_adds(b, "-V.head</code> this page offered (V its version), or the "
+					"receipt head your mail or <code>orderly submit</code> gave; its "
+					"commitment alone is only your word. verify then says whether "
+					"that very sheet was the one sealed and played.");
 		}
 		ord_buf_adds(b, " This page is the referee's server: values it filled in would "
 				"check it against itself. Use the heads you saved when they were "

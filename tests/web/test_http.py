@@ -598,7 +598,7 @@ def run_checks(base, qb, ks, games):
     bundle_kept(fr, games, body)
     # the verify command asks for the receipt the game signed, not a bare commitment
     st, _, page = fr.get("/g/qb/side/french")
-    ok(st == 200 and "the file <code>qb-receipt-1-french-V.head</code> you kept" in page,
+    ok(st == 200 and "the file <code>qb-receipt-1-french-V.head</code> this page offered" in page,
        "the side's page names the receipt file verify takes")
     # a sheet form of turn 1 sent now that turn 2 is open: not stored as
     # turn 2's sheet (W12), said, the text given back
