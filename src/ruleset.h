@@ -63,7 +63,8 @@ enum ord_key_type {
 	ORD_KEY_NUM,     /* decimal within [min, max] */
 	ORD_KEY_BOOL,    /* yes/no */
 	ORD_KEY_ENUM,    /* one of values, "a|b|c" */
-	ORD_KEY_UNIT,    /* a unit id or name of the game */
+	ORD_KEY_UNIT,    /* a unit id or name of the game (a unit attribute's
+			    is looked up among the scenario's units at load) */
 	ORD_KEY_WORD,    /* one of the values a table lists: values = "table.attr"
 			    (checked where the tables are at hand, in the
 			    calculator; elsewhere it is checked as text) */

@@ -1263,11 +1263,56 @@ int ord_scenario_load_file(struct ord_scenario *out, const char *path)
 
 /* ---- the ruleset's attributes --------------------------------------- */
 
+/* The units an attribute of type ORD_KEY_UNIT may name: by id, else by
+ * name ignoring ASCII case, as a sheet or an event names them.  Sorted
+ * when the first such attribute is met, so a ruleset that declares none
+ * pays nothing. */
+struct unit_index {
+	struct keyed *ids, *names;
+};
+
+static int names_a_unit(const struct ord_scenario *sc, struct unit_index *ix, const char *value)
+{
+	char *low;
+	int found;
+	size_t i;
+
+	if (!ix->ids) {
+		ix->ids = ord_xcalloc(sc->nunits + 1, sizeof(*ix->ids));
+		ix->names = ord_xcalloc(sc->nunits + 1, sizeof(*ix->names));
+		for (i = 0; i < sc->nunits; i++) {
+			ix->ids[i] = (struct keyed){ sc->units[i].id, sc->units[i].line, i };
+			ix->names[i] = (struct keyed){ ascii_lower(sc->units[i].name),
+						       sc->units[i].line, i };
+		}
+		qsort(ix->ids, sc->nunits, sizeof(*ix->ids), keyed_cmp);
+		qsort(ix->names, sc->nunits, sizeof(*ix->names), keyed_cmp);
+	}
+	if (bsearch(value, ix->ids, sc->nunits, sizeof(*ix->ids), keyed_find))
+		return 1;
+	low = ascii_lower(value);
+	found = bsearch(low, ix->names, sc->nunits, sizeof(*ix->names), keyed_find) != NULL;
+	free(low);
+	return found;
+}
+
+static void unit_index_release(const struct ord_scenario *sc, struct unit_index *ix)
+{
+	size_t i;
+
+	if (ix->names)
+		for (i = 0; i < sc->nunits; i++)
+			free((char *)ix->names[i].key);
+	free(ix->ids);
+	free(ix->names);
+}
+
 int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec *specs, const char *name)
 {
 	static const struct ord_key_spec none[] = { { 0 } };
 	struct problems p = { name ? name : "scenario", NULL, 0, 0 };
 	struct ord_buf known = ORD_BUF_INIT, why = ORD_BUF_INIT;
+	struct unit_index units = { NULL, NULL };
 	const struct ord_key_spec *s;
 	unsigned line, col;
 	size_t i, j;
@@ -1297,11 +1342,15 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 						   u->id, it->key);
 				continue;
 			}
-			/* NEEDSWORK: an ORD_KEY_UNIT value is not yet looked up among the units */
 			ord_buf_reset(&why);
 			if (ord_key_check_value(s, it->value, &why)) {
 				col = ord_scenario_unit_col(u, it->key, 1, &line);
 				problem_at(&p, line, col, "unit '%s': %s", u->id, why.buf);
+			} else if (s->type == ORD_KEY_UNIT && !names_a_unit(sc, &units, it->value)) {
+				col = ord_scenario_unit_col(u, it->key, 1, &line);
+				problem_at(&p, line, col,
+					   "unit '%s': '%s' names no unit of the scenario (expected the id or name of a unit for '%s')",
+					   u->id, it->value, it->key);
 			}
 		}
 		for (s = specs; s->name; s++) {
@@ -1323,6 +1372,7 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 			ord_kv_pool_repack(&sc->pool, &u->attrs, &why);
 		}
 	}
+	unit_index_release(sc, &units);
 	ord_buf_release(&known);
 	ord_buf_release(&why);
 	return problems_finish(&p);

@@ -704,6 +704,39 @@ START_TEST(test_attrs_values)
 }
 END_TEST
 
+/* An attribute of type ORD_KEY_UNIT names a unit of the scenario, by id or
+ * by name ignoring ASCII case, as a sheet does; one that names none is
+ * refused with its line and column, in any order of the units. */
+START_TEST(test_attrs_name_units)
+{
+	static const struct ord_key_spec specs[] = {
+		{ "kind", ORD_KEY_ENUM, 1, "foot|horse", 0, 0, NULL, "the arm" },
+		{ "leader", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "the unit it follows" },
+		{ 0 },
+	};
+	struct ord_scenario sc;
+
+	load_body_ok(&sc, HEAD
+		     "<unit id=\"U1\" name=\"First Foot\" side=\"a\" kind=\"foot\" leader=\"U3\"/>\n"
+		     "<unit id=\"U2\" name=\"B\" side=\"a\" kind=\"foot\" leader=\"first FOOT\"/>\n"
+		     "<unit id=\"U3\" name=\"C\" side=\"b\" kind=\"horse\" leader=\"U3\"/>\n");
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, "t.xml"), 0);
+	ck_assert_str_eq(ord_kv_get(&sc.units[1].attrs, "leader"), "first FOOT");
+	ord_scenario_release(&sc);
+
+	load_body_ok(&sc,
+		     HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" kind=\"foot\" leader=\"U9\"/>\n"
+			  "<unit id=\"U2\" name=\"B\" side=\"a\" kind=\"foot\" leader=\"u1\"/>\n"
+			  "<unit id=\"U3\" name=\"C\" side=\"b\" kind=\"horse\" leader=\"\"/>\n");
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, "t.xml"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:6:53: unit 'U1': 'U9' names no unit of the scenario (expected the id or name of a unit for 'leader')\n"
+			 "t.xml:7:53: unit 'U2': 'u1' names no unit of the scenario (expected the id or name of a unit for 'leader')\n"
+			 "t.xml:8:54: unit 'U3': '' is not valid for 'leader' (expected a unit id or name)");
+	ord_scenario_release(&sc);
+}
+END_TEST
+
 START_TEST(test_attrs_no_specs)
 {
 	struct ord_scenario sc;
@@ -999,6 +1032,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(attrs, test_attrs_errors);
 	tcase_add_test(attrs, test_load_checked);
 	tcase_add_test(attrs, test_attrs_values);
+	tcase_add_test(attrs, test_attrs_name_units);
 	tcase_add_test(attrs, test_attrs_no_specs);
 	tcase_add_test(attrs, test_attrs_many);
 	tcase_add_test(attrs, test_attrs_columns);
