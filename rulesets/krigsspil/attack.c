@@ -369,10 +369,12 @@ static int escort_holds(struct ord_ctx *ctx, const struct ord_unit *s, const str
 /* The escort that fights for battery f attacked by a (16: "Angreb mod en
  * enhed med bedækning udføres som et angreb mod bedækningsenheden"): the
  * first of its escorts in the order of the units, from the phase's
- * supports (ix) or, for the check (ix NULL), from the supports declared
- * for it (its events); NULL when none holds or the Skema has no
+ * supports (ix) or, for the check (ix NULL), from the neighbours the
+ * battery keeps (bedaekning_naboer_kontrol; a game made before, from the
+ * supports among its events); NULL when none holds or the Skema has no
  * bedaekning_kontrol (a game made before fought the battery, its escort
- * a neighbour). */
+ * a neighbour).  A neighbour kept from an earlier turn holds no more:
+ * escort_holds asks for this turn's support. */
 struct ord_unit *ks_melee_escort(struct ord_ctx *ctx, const void *index, const struct ord_unit *a,
 				 const struct ord_unit *f)
 {
@@ -386,6 +388,30 @@ struct ord_unit *ks_melee_escort(struct ord_ctx *ctx, const void *index, const s
 		for (k = ix->first[ord_ctx_unit_index(ctx, f)]; k; k = ix->next[k - 1])
 			if (escort_holds(ctx, ord_ctx_unit(ctx, k - 1), f, a, 1))
 				return ord_ctx_unit(ctx, k - 1);
+		return NULL;
+	}
+	/* the check: the neighbours the battery keeps, in the order of the
+	 * units (a partial context's own order is the order looked up, and
+	 * the supports were declared in a phase before, whose events it does
+	 * not see) */
+	if (ks_check(ks_r(ctx), "bedaekning_naboer_kontrol")) {
+		const char *p = ks_st_str(ctx, f, "bedaekning_naboer");
+		char id[256];
+		size_t len;
+
+		while (*p) {
+			len = strcspn(p, " ");
+			if (len && len < sizeof(id)) {
+				struct ord_unit *s;
+				memcpy(id, p, len);
+				id[len] = '\0';
+				if ((s = ord_ctx_find_unit(ctx, id)) != NULL && s != f &&
+				    escort_holds(ctx, s, f, a, 1))
+					return s;
+			}
+			p += len;
+			p += strspn(p, " ");
+		}
 		return NULL;
 	}
 	for (k = 0; k < ord_ctx_unit_nevents(ctx, f); k++) {

@@ -139,7 +139,10 @@
  *      crew in its figures (16); the battery loses nothing in it, and
  *      goes U (16's unescorted artillery) when its escort is beaten into
  *      U or FU by an attacker of as many figures (ours).
- *      bedaekning_kontrol (2026-12-03.5).
+ *      bedaekning_kontrol (2026-12-03.5).  The check of such a melee
+ *      (K10) is against the escort the melee is fought against, which the
+ *      battery keeps in its state when its supports are declared
+ *      (bedaekning_naboer_kontrol, 2026-12-04.1).
  *  K25 A fire at open order standing under spredt_foran_cm (a battery's
  *      spredt_foran_artilleri_cm, reconstructed) in front of its own close
  *      formation may be at both (ogsaa=, the referee's ogsaa_cm= checked
@@ -543,6 +546,8 @@ static const struct ord_state_key state_keys[] = {
 	STR("stoetter", "the unit it supports this turn"),
 	STR("stoette_rolle", "its support's role: traefning or nabo"),
 	INT("stoette_traek", "the turn it declared a support"),
+	STR("bedaekning_naboer",
+	    "a battery: the neighbours declared for it this turn, in the order of the units (16)"),
 	STR("reaktion", "its declared defence: forsvar modangreb tilbagetog"),
 	INT("reaktion_traek", "the turn it declared a defence"),
 	STR("indskudt_paa", "the target a battery has ranged on"),
@@ -885,9 +890,15 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * counted in the defender's figures; the escort takes the losses and
 	 * the morale, and one beaten into U or FU leaves the battery
 	 * unescorted, in U if the attacker has as many figures (16,
-	 * bedaekning_kontrol)
+	 * bedaekning_kontrol);
+	 * 2026-12-04.1, switched the same way: the check of a melee on an
+	 * escorted battery (the referee's d_flag=, K10) is against the escort
+	 * it is fought against, the battery keeping the neighbours declared
+	 * for it when its supports are (state bedaekning_naboer), where before
+	 * the check, seeing only its own phase's events, found no escort and
+	 * held d_flag= to the battery (16, bedaekning_naboer_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-03.5",    /* rules_revision (above) */
+	"2026-12-04.1",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

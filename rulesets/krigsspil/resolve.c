@@ -504,10 +504,53 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 
 /* ---- erklæring af angrebshandlinger (16.2) ---- */
 
+static int by_unit_index(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* A battery's neighbours declared this turn, in the order of the units,
+ * kept in its state (bedaekning_naboer_kontrol): the check of its melee,
+ * which sees the units it looks up and the events of its own phase, finds
+ * its escort there as the melee does (ks_melee_escort). */
+static void keep_neighbours(struct ord_ctx *ctx, const struct ord_unit *of)
+{
+	struct ord_buf ids = ORD_BUF_INIT;
+	size_t *at, n = 0, i;
+	struct ord_unit *b;
+
+	if (!ks_check(ks_r(ctx), "bedaekning_kontrol") ||
+	    !ks_check(ks_r(ctx), "bedaekning_naboer_kontrol") || !ks_is(ctx, of, "artilleri"))
+		return;
+	at = ord_xcalloc(ord_ctx_unit_nevents(ctx, of) + 1, sizeof(*at));
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, of); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, of, i);
+		struct ord_unit *s;
+		if (strcmp(e->kind, "stoette") || ks_ev_unit(ctx, e, "stoetter") != of ||
+		    ks_impossible(ctx, e, NULL) || strcmp(ord_kv_get(&e->kv, "rolle"), "nabo") ||
+		    !(s = ks_ev_unit(ctx, e, "unit")))
+			continue;
+		at[n++] = ord_ctx_unit_index(ctx, s);
+	}
+	qsort(at, n, sizeof(*at), by_unit_index);
+	for (i = 0; i < n; i++)
+		if (i == 0 || at[i] != at[i - 1])
+			ord_words_add(&ids, " ", ord_ctx_unit(ctx, at[i])->id);
+	b = ord_ctx_unit(ctx, ord_ctx_unit_index(ctx, of));
+	if (ids.len || *ks_st_str(ctx, b, "bedaekning_naboer"))
+		ks_st_set_str(ctx, b, "bedaekning_naboer", ids.len ? ids.buf : "");
+	ord_buf_release(&ids);
+	free(at);
+}
+
 static void declare_supports(struct ord_ctx *ctx, const struct ord_unit *of, struct ks_text *t)
 {
 	size_t i;
 	int n = 0;
+
+	keep_neighbours(ctx, of);
 
 	/* of's own events: the ones that name it, in the order recorded */
 	for (i = 0; i < ord_ctx_unit_nevents(ctx, of); i++) {

@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-03.5");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-04.1");
 }
 END_TEST
 
