@@ -5039,6 +5039,36 @@ START_TEST(test_escort_flags)
 }
 END_TEST
 
+/* K10 with an escort, as `orderly event` checks it: a context of the
+ * units it looks up and the events of the melee's phase, not the supports
+ * declared a phase before.  The battery keeps this turn's neighbours in
+ * its state when the supports are declared (bedaekning_naboer_kontrol,
+ * 2026-12-04.1), and the check finds its escort there: without that list
+ * it finds none and holds the flag to the battery; a game made before
+ * keeps no list and finds the escort among the events it sees. */
+START_TEST(test_escort_kept_for_the_check)
+{
+	escorted_battery(NULL);
+	ck_assert_str_eq(sts("B1", "bedaekning_naboer"), "L2");
+	ck_assert_str_eq(event("naerkamp", "angriber=D1 forsvarer=B1 d_flag=moral_lu"),
+			 K10_SAID("L2", "d_flag", "moral_lu=yes", "moral_lu=no"));
+	/* the check reads the list, not the events: without it, no escort,
+	 * and the flag held to the battery passes (what the bug did) */
+	escorted_battery(NULL);
+	ord_kv_set(&U("B1")->state, "bedaekning_naboer", "");
+	ck_assert_str_eq(event("naerkamp", "angriber=D1 forsvarer=B1 d_flag=moral_lu"), "");
+	/* a neighbour kept from an earlier turn escorts no more */
+	escorted_battery(NULL);
+	ord_kv_set(&U("L2")->state, "stoette_traek", "9");
+	ck_assert_str_eq(event("naerkamp", "angriber=D1 forsvarer=B1 d_flag=moral_lu"), "");
+	/* a game made before: no list, the escort from the events */
+	escorted_battery("bedaekning_naboer_kontrol");
+	ck_assert_str_eq(sts("B1", "bedaekning_naboer"), "");
+	ck_assert_str_eq(event("naerkamp", "angriber=D1 forsvarer=B1 d_flag=moral_lu"),
+			 K10_SAID("L2", "d_flag", "moral_lu=yes", "moral_lu=no"));
+}
+END_TEST
+
 /* ---- events no table can make true (umulig_kontrol) ---- */
 
 /* Every unit's state, a line each (the caller frees). */
@@ -5716,6 +5746,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_escort_wins);
 	tcase_add_test(tc, test_escort_fights_twice);
 	tcase_add_test(tc, test_escort_flags);
+	tcase_add_test(tc, test_escort_kept_for_the_check);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("phases");
