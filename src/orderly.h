@@ -641,8 +641,21 @@ void ord_sheet_sign(struct ord_signed_sheet *out, const struct ord_sheet_binding
 void ord_sheet_sign_nonce(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
 			  const void *bytes, size_t len, const struct ord_keypair *kp);
 /* 32 fresh random bytes: a sheet's nonce. */
-void ord_nonce_draw(unsigned char out[32]); /* 0 when signature is side's signature over commitment, else ORD_EBADDATA. */
+void ord_nonce_draw(unsigned char out[32]);
+/* 0 when signature is side's signature over commitment, else ORD_EBADDATA. */
 int ord_sheet_sig_check(const unsigned char pk[32], const unsigned char signature[64],
+			const unsigned char game_id[16], int turn, const char *side,
+			const unsigned char commitment[32]);
+/* A draft's signature ('orderly sign --draft'): a fresh nonce, the
+ * commitment, and a signature over (game id, turn, side, commitment) under
+ * another name than a sheet's.  It proves who sent a sheet to be checked
+ * (a CHECK mail) and commits him to nothing: no submit takes it, and no
+ * sheet's signature passes for it. */
+void ord_draft_sign(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
+		    const void *bytes, size_t len, const struct ord_keypair *kp);
+/* 0 when signature is side's draft signature over commitment, else
+ * ORD_EBADDATA. */
+int ord_draft_sig_check(const unsigned char pk[32], const unsigned char signature[64],
 			const unsigned char game_id[16], int turn, const char *side,
 			const unsigned char commitment[32]);
 

@@ -1,6 +1,6 @@
 /*
- * cmd_sign.c - `orderly sign --head FILE --side SIDE --key FILE [--witness]
- * [SHEET|-]` (or --game-id ID --turn N --seed-commitment HEX for --head):
+ * cmd_sign.c - `orderly sign --head FILE --side SIDE --key FILE
+ * [--witness|--draft] [SHEET|-]` (or --game-id ID --turn N --seed-commitment HEX for --head):
  * what a player does on his own machine before he hands in a sheet.  It
  * draws the nonce, computes the commitment, which binds the turn's seed
  * commitment (so the player knows both, can later check his sheet in a
@@ -17,6 +17,12 @@
  *     witness: HEX          (with --witness)
  * for `submit --nonce --signature` (with the sheet), or, in a referee-less
  * game, `submit --commitment --signature` now and `open --nonce` later.
+ *
+ * --draft signs a draft to be checked (a CHECK mail), not a sheet: the
+ * signature is under another name (ord_draft_sign), printed as
+ *     draft-signature: HEX
+ * in place of "signature:", so that no submit takes it and nobody who saw
+ * the CHECK can hand the draft in as the player's orders (mail judge J5).
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,13 +37,13 @@ int cmd_sign(const struct cli_cmd *cmd, int argc, char **argv)
 	struct ord_sheet_binding b;
 	struct ord_signed_sheet ss;
 	struct ord_keypair kp;
-	int witness = 0, rc;
+	int witness = 0, draft = 0, rc;
 	const struct cli_opt opts[] = {
 		{ "head", &head_s, NULL },  { "game-id", &gid_s, NULL },
 		{ "turn", &turn_s, NULL },  { "seed-commitment", &sc_s, NULL },
 		{ "side", &side, NULL },    { "key", &key, NULL },
 		{ "pubkey", &pub_s, NULL }, { "witness", NULL, &witness },
-		{ NULL, NULL, NULL },
+		{ "draft", NULL, &draft },  { NULL, NULL, NULL },
 	};
 
 	memset(&kp, 0, sizeof(kp));
@@ -48,6 +54,9 @@ int cmd_sign(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "unexpected argument '%s' (one sheet at a time)", argv[2]);
 	if (!side)
 		return cli_usage_error(cmd, "missing --side SIDE");
+	if (draft && witness)
+		return cli_usage_error(cmd,
+				       "--draft signs a draft to be checked, which has no witness chain: leave out --witness");
 	if (!key)
 		return cli_usage_error(cmd,
 				       "missing --key FILE (your secret key, from 'orderly keygen')");
@@ -102,11 +111,15 @@ int cmd_sign(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	if ((rc = cli_read_input(&sheet, path, CLI_MAX_INPUT)) != 0)
 		goto out;
-	/* the chain is of the sheet's nonce: drawn first */
-	ord_nonce_draw(ss.nonce);
-	if (witness)
-		ord_witness_top(b.witness, &kp, b.game_id, b.turn, side, ss.nonce);
-	ord_sheet_sign_nonce(&ss, &b, sheet.buf, sheet.len, &kp);
+	if (draft) {
+		ord_draft_sign(&ss, &b, sheet.buf, sheet.len, &kp);
+	} else {
+		/* the chain is of the sheet's nonce: drawn first */
+		ord_nonce_draw(ss.nonce);
+		if (witness)
+			ord_witness_top(b.witness, &kp, b.game_id, b.turn, side, ss.nonce);
+		ord_sheet_sign_nonce(&ss, &b, sheet.buf, sheet.len, &kp);
+	}
 	ord_buf_add_hex(&hex, ss.nonce, sizeof(ss.nonce));
 	printf("nonce: %s\n", hex.buf);
 	ord_buf_reset(&hex);
@@ -114,7 +127,7 @@ int cmd_sign(const struct cli_cmd *cmd, int argc, char **argv)
 	printf("commitment: %s\n", hex.buf);
 	ord_buf_reset(&hex);
 	ord_buf_add_hex(&hex, ss.signature, sizeof(ss.signature));
-	printf("signature: %s\n", hex.buf);
+	printf("%s: %s\n", draft ? "draft-signature" : "signature", hex.buf);
 	if (witness) {
 		ord_buf_reset(&hex);
 		ord_buf_add_hex(&hex, b.witness, 32);

@@ -230,6 +230,19 @@ void ord_sig_sheet_msg(unsigned char out[32], const unsigned char game_id[16], i
 	ord_digest_final(&d, out);
 }
 
+void ord_sig_draft_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
+		       const char *side, const unsigned char commitment[32])
+{
+	struct ord_digest d;
+
+	ord_digest_init(&d, "orderly-draft-signature-v1");
+	ord_digest_bytes(&d, game_id, 16);
+	ord_digest_int(&d, turn);
+	ord_digest_str(&d, side);
+	ord_digest_bytes(&d, commitment, 32);
+	ord_digest_final(&d, out);
+}
+
 void ord_sig_head_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
 		      const char *at, int64_t seq, const unsigned char hash[32],
 		      const unsigned char seed_commitment[32])

@@ -79,6 +79,10 @@ void ord_dice_key_side(struct ord_digest *d, const char *side, const unsigned ch
 /* A player's signature over his sheet's commitment. */
 void ord_sig_sheet_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
 		       const char *side, const unsigned char commitment[32]);
+/* The same for a draft to be checked ('orderly sign --draft', a CHECK
+ * mail): another name, so that no signature of one is one of the other. */
+void ord_sig_draft_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
+		       const char *side, const unsigned char commitment[32]);
 /* The game's signature over the head of its log at a turn's opening, seal,
  * close of a phase's events or exchange; seed_commitment is the one of the
  * turn open for sheets after the head ("open", "exchange"), else zeros. */

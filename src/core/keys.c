@@ -277,6 +277,27 @@ int ord_sheet_sig_check(const unsigned char pk[32], const unsigned char signatur
 	return ord_sig_check(signature, msg, pk) ? ORD_EBADDATA : 0;
 }
 
+void ord_draft_sign(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
+		    const void *bytes, size_t len, const struct ord_keypair *kp)
+{
+	unsigned char msg[32];
+
+	ord_nonce_draw(out->nonce);
+	ord_commit_sheet(out->commitment, b, out->nonce, bytes, len);
+	ord_sig_draft_msg(msg, b->game_id, b->turn, b->side, out->commitment);
+	ord_sig_sign(out->signature, msg, kp->sk);
+}
+
+int ord_draft_sig_check(const unsigned char pk[32], const unsigned char signature[64],
+			const unsigned char game_id[16], int turn, const char *side,
+			const unsigned char commitment[32])
+{
+	unsigned char msg[32];
+
+	ord_sig_draft_msg(msg, game_id, turn, side, commitment);
+	return ord_sig_check(signature, msg, pk) ? ORD_EBADDATA : 0;
+}
+
 /* ---- witness chains ---- */
 
 void ord_witness_top(unsigned char out[32], const struct ord_keypair *kp,

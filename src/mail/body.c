@@ -200,8 +200,9 @@ static int command_at(const char *s, const char *e, const char **rest)
 /* "Key: value" for one of the proof and routing keys: 1 and its value. */
 static int keyword(struct mail_body *b, const char *s, const char *e)
 {
-	static const char *const keys[] = { "game",       "side",      "passphrase", "nonce",
-					    "commitment", "signature", "witness" };
+	static const char *const keys[] = { "game",    "side",           "passphrase",
+					    "nonce",   "commitment",     "signature",
+					    "witness", "draft-signature" };
 	const char *colon = memchr(s, ':', (size_t)(e - s)), *v;
 	size_t i, klen;
 	char *val;
@@ -236,7 +237,8 @@ static int keyword(struct mail_body *b, const char *s, const char *e)
 	case 3: b->have_nonce = mail_unhex(b->nonce, 32, val) == 32; break;
 	case 4: break; /* printed by `orderly sign`; recomputed, so not needed */
 	case 5: b->have_signature = mail_unhex(b->signature, 64, val) == 64; break;
-	default: b->have_witness = mail_unhex(b->witness, 32, val) == 32;
+	case 6: b->have_witness = mail_unhex(b->witness, 32, val) == 32; break;
+	default: b->have_draft_signature = mail_unhex(b->draft_signature, 64, val) == 64; break;
 	}
 	free(val);
 	return 1;

@@ -9,7 +9,8 @@
  *      AND a proof (OpenPGP/MIME signature by the registered key over a
  *      text that names the game on a Game: line, the
  *      registered passphrase, or for orders the side's Ed25519 signature
- *      from `orderly sign`);
+ *      from `orderly sign`, for a CHECK its draft signature from `orderly
+ *      sign --draft`);
  *   4. do the command; every reply is queued in the outbox and the message
  *      marked processed in the same transaction as the change it made (the
  *      change hook) or, when nothing changed, in one of its own.
@@ -38,10 +39,14 @@
  *      signature: he could not show that he only wanted it checked.  So
  *      the signature lines never prove a CHECK either.  The refused mail's
  *      nonce is said in its inbox result ("(nonce HEX)"), and an ORDERS
- *      mail with those lines again is refused.  NEEDSWORK: the referee
- *      could still submit the draft by hand (the player hears of it by
- *      the receipt, which always goes); only a signature that names what
- *      it is for (core, `orderly sign`) would end that.
+ *      mail with those lines again is refused.  A draft is signed with
+ *      `orderly sign --draft`: its "draft-signature:" line is a signature
+ *      under another name (ord_draft_sign), which proves a CHECK and
+ *      nothing else: with ORDERS it proves nothing, and no submit, the
+ *      referee's by hand included, takes it as the sheet's signature.
+ *      What is left is the player's own slip: a sheet signed for orders
+ *      and sent with CHECK is refused, and its signature still signs it
+ *      (the reply says so; the receipt of any submit always goes).
  *  J6. A LINK (a side's witness link, witnessed dice) needs the side's
  *      registered address, as every mail does, but no passphrase, OpenPGP
  *      signature or signed lines: the link is its own proof.  It is taken
@@ -544,7 +549,9 @@ static int cmd_help(struct judge *j)
 		     "('>') and your signature are ignored.\n\n"
 		     "Commands, on a line of their own or as the subject:\n"
 		     "  ORDERS ... END   submit orders (also the default for a plain mail)\n"
-		     "  CHECK ... END    check orders: every problem, nothing stored\n"
+		     "  CHECK ... END    check orders: every problem, nothing stored (its proof\n"
+		     "                   as for orders, but the lines 'orderly sign --draft'\n"
+		     "                   prints, never those of 'orderly sign')\n"
 		     "  STATUS           turn, deadline, which sides have sent orders\n"
 		     "  REPORT [TURN]    your side's report\n"
 		     "  LINK [P] HEX     witnessed dice: your side's link for phase P, once\n"
@@ -647,26 +654,32 @@ static int cmd_report(struct judge *j)
 	return answer(j);
 }
 
-/* The side's key signs the sheet: the variant of the text that it signs. */
-static int signed_variant(struct judge *j, const unsigned char pk[32], struct ord_buf v[3], size_t *which)
+/* The side's key signs the sheet (draft: its draft signature, J5): the
+ * variant of the text that it signs. */
+static int signed_variant(struct judge *j, const unsigned char pk[32], struct ord_buf v[3],
+			  size_t *which, int draft)
 {
 	struct ord_game_status ti;
 	struct ord_sheet_binding b;
 	unsigned char c[32];
 	size_t i;
 
-	if (!j->b->have_nonce || !j->b->have_signature || ord_game_status(j->g, &ti) != 0)
+	if (!j->b->have_nonce || !(draft ? j->b->have_draft_signature : j->b->have_signature) ||
+	    ord_game_status(j->g, &ti) != 0)
 		return 0;
 	memset(&b, 0, sizeof(b));
 	ord_game_id(j->g, b.game_id);
 	b.turn = ti.turn;
 	b.side = j->side;
 	memcpy(b.seed_commitment, ti.seed_commitment, 32);
-	if (j->b->have_witness)
+	if (j->b->have_witness && !draft)
 		memcpy(b.witness, j->b->witness, 32);
 	for (i = 0; i < 3; i++) {
 		ord_commit_sheet(c, &b, j->b->nonce, v[i].buf, v[i].len);
-		if (ord_sheet_sig_check(pk, j->b->signature, b.game_id, ti.turn, j->side, c) == 0) {
+		if (draft ? ord_draft_sig_check(pk, j->b->draft_signature, b.game_id, ti.turn,
+						j->side, c) == 0
+			  : ord_sheet_sig_check(pk, j->b->signature, b.game_id, ti.turn, j->side,
+						c) == 0) {
 			*which = i;
 			return 1;
 		}
@@ -718,7 +731,7 @@ static int cmd_orders(struct judge *j, int check_only)
 		err = answer(j);
 		goto out;
 	}
-	if (has_key && signed_variant(j, pk, v, &which)) {
+	if (has_key && signed_variant(j, pk, v, &which, check_only)) {
 		/* the player's exact signed bytes */
 	}
 	ord_game_check_sheet(j->g, j->side, v[which].buf, v[which].len, &diag, &j->reading);
@@ -1368,12 +1381,33 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 		int ok;
 
 		mail_body_variants(j->b, v);
-		ok = signed_variant(j, pk, v, &which);
+		ok = signed_variant(j, pk, v, &which, 0);
 		for (i = 0; i < 3; i++)
 			ord_buf_release(&v[i]);
 		if (ok)
 			return j->proven = 1;
 		*why = "the signature lines do not sign this sheet with your side's key";
+		return 0;
+	}
+	/* a draft signed to be checked proves its CHECK, and nothing else (J5) */
+	if (!j->referee && ord_game_side_pubkey(j->g, j->side, pk) == 0 &&
+	    j->b->have_draft_signature && j->b->have_nonce && j->b->cmd == CMD_CHECK) {
+		struct ord_buf v[3];
+		size_t which, i;
+		int ok;
+
+		mail_body_variants(j->b, v);
+		ok = signed_variant(j, pk, v, &which, 1);
+		for (i = 0; i < 3; i++)
+			ord_buf_release(&v[i]);
+		if (ok)
+			return j->proven = 1;
+		*why = "the lines of 'orderly sign --draft' do not sign this sheet with your side's key";
+		return 0;
+	}
+	if (!j->referee && j->b->have_draft_signature && j->b->cmd != CMD_CHECK) {
+		*why = "the lines of 'orderly sign --draft' sign a draft to be checked (CHECK), never "
+		       "orders: sign the sheet you submit with 'orderly sign', without --draft";
 		return 0;
 	}
 	ord_error_clear();
@@ -2070,7 +2104,8 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	 * again with ORDERS are found (below) */
 	if (b.have_nonce)
 		mail_hex(nonce_said + 7, b.nonce, 32);
-	if (!j.referee && b.cmd == CMD_CHECK && (b.have_signature || b.have_nonce)) {
+	if (!j.referee && b.cmd == CMD_CHECK &&
+	    (b.have_signature || (b.have_nonce && !b.have_draft_signature))) {
 		struct ord_buf result = ORD_BUF_INIT;
 
 		ord_buf_adds(&result, "CHECK with the lines of 'orderly sign': refused, not checked");
@@ -2084,7 +2119,9 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 			     "ORDERS, by anyone who saw this mail, would submit that sheet as yours,\n"
 			     "and you could not show that you only wanted it checked. Sign only the\n"
 			     "sheet you submit. To check a draft, send it with CHECK and your\n"
-			     "passphrase (or your OpenPGP signature), without the signature lines.\n\n"
+			     "passphrase (or your OpenPGP signature), without the signature lines,\n"
+			     "or with the lines 'orderly sign --draft' prints: a draft's signature,\n"
+			     "which no submit takes.\n\n"
 			     "The signature in your mail still signs that sheet for this turn: if it\n"
 			     "must not be played, send your orders with ORDERS (a newer sheet replaces\n"
 			     "it), and watch for a receipt mail you did not ask for.\n",

@@ -315,6 +315,49 @@ expect_in "$(body_with red "[signed] NOT accepted: these signature lines came wi
 expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'signed-check-as-orders@club.test'" "$S")" \
 	"ORDERS with the signature lines of the CHECK mail"
 
+# ------------------- a draft signed as a draft ('orderly sign --draft')
+# Its draft-signature line is a signature under another name: it proves
+# the CHECK (checked, nothing stored), proves nothing with ORDERS, and is
+# no sheet's signature when submitted by hand (the referee's, say).
+drafted=$(ordu sign --draft --head "$TMP/open-1.head" --side red --key "$TMP/red.key" "$TMP/draft.txt")
+expect_in "$drafted" "draft-signature: "
+[[ $drafted != *$'\nsignature: '* ]] || fail "sign --draft printed a sheet's signature line: $drafted"
+for cmd in CHECK ORDERS; do
+	{
+		printf 'From: Red <red@club.test>\nTo: orderly+signed@judge.test\n'
+		printf 'Subject: a draft\nMessage-ID: <signed-draft-%s@club.test>\n' "$cmd"
+		printf 'Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n'
+		printf '%s\n\n%s\n' "$drafted" "$cmd"
+		cat "$TMP/draft.txt"
+		printf 'END\n'
+	} >"$TMP/signed-draft-$cmd.eml"
+	before=$(mail_count red)
+	send_and_flush "$TMP/signed-draft-$cmd.eml"
+	expect_eq "$(mail_count red)" $((before + 1)) "replies to red's draft signed as one ($cmd)"
+	expect_eq "$(sheets red "$S")" 2 "red's sheets after his draft signed as one ($cmd)"
+done
+expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'signed-draft-CHECK@club.test'" "$S")" \
+	"checked: 0 problem(s)"
+expect_in "$(body_with red "[signed] check: no problems")" "Checked, nothing stored: no problems."
+expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'signed-draft-ORDERS@club.test'" "$S")" \
+	"not proven (the lines of 'orderly sign --draft' sign a draft to be checked (CHECK), never orders"
+nonce=$(sed -n 's/^nonce: //p' <<<"$drafted")
+sig=$(sed -n 's/^draft-signature: //p' <<<"$drafted")
+run ordu submit "$S" --side red "$TMP/draft.txt" --nonce "$nonce" --signature "$sig"
+[[ $RC == 65 ]] || fail "the draft's signature submitted by hand: exit $RC, expected 65: $ERR"
+expect_in "$ERR" "signature"
+expect_eq "$(sheets red "$S")" 2 "red's sheets after his draft's signature was submitted by hand"
+# a draft-signature line that does not sign the draft proves no CHECK
+{
+	printf 'From: Red <red@club.test>\nTo: orderly+signed@judge.test\n'
+	printf 'Subject: CHECK\nMessage-ID: <signed-draft-changed@club.test>\n'
+	printf 'Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n'
+	printf '%s\n\nR1 ↑ 1/4\n' "$drafted"
+} >"$TMP/signed-draft-changed.eml"
+send_and_flush "$TMP/signed-draft-changed.eml"
+expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'signed-draft-changed@club.test'" "$S")" \
+	"not proven (the lines of 'orderly sign --draft' do not sign this sheet with your side's key)"
+
 for game in "$G" "$S"; do
 	run ordu audit "$game"
 	[[ $RC == 0 ]] || fail "audit of $game: $OUT $ERR"

@@ -1860,6 +1860,36 @@ START_TEST(signed_submit_refusals)
 				 ORD_EBADDATA);
 		ck_assert_ptr_nonnull(strstr(ord_error_last(), "seed commitment"));
 	}
+	/* a draft's signature ('orderly sign --draft', J5 of the mail judge)
+	 * is no sheet's: submitted, by the referee's hand or anyone's, it is
+	 * refused as a signature by another key is; each checks as its own
+	 * kind and not as the other */
+	{
+		struct ord_sheet_binding db;
+		memset(&db, 0, sizeof(db));
+		memcpy(db.game_id, gid, 16);
+		db.turn = 1;
+		db.side = "blue";
+		memcpy(db.seed_commitment, st.seed_commitment, 32);
+		ord_draft_sign(&ss, &db, bytes, len, &bluek);
+		ck_assert_int_eq(ord_draft_sig_check(bluek.pk, ss.signature, gid, 1, "blue",
+						     ss.commitment),
+				 0);
+		ck_assert_int_eq(ord_sheet_sig_check(bluek.pk, ss.signature, gid, 1, "blue",
+						     ss.commitment),
+				 ORD_EBADDATA);
+		ck_assert_int_eq(ord_game_submit_signed(g, &r, "blue", bytes, len, ss.nonce,
+							ss.signature, &d),
+				 ORD_EBADDATA);
+		ck_assert_ptr_nonnull(strstr(ord_error_last(), "signature"));
+		ck_assert_int_eq(ord_draft_sig_check(bluek.pk, ss.signature, gid, 1, "red",
+						     ss.commitment),
+				 ORD_EBADDATA);
+		sign_as(&ss, gid, 1, st.seed_commitment, bytes, len, &bluek);
+		ck_assert_int_eq(ord_draft_sig_check(bluek.pk, ss.signature, gid, 1, "blue",
+						     ss.commitment),
+				 ORD_EBADDATA);
+	}
 	/* a sheet changed after it was signed */
 	sign_as(&ss, gid, 1, st.seed_commitment, bytes, len, &bluek);
 	bytes[len - 2] = '2';
