@@ -217,12 +217,13 @@ void ord_dice_key_side(struct ord_digest *d, const char *side, const unsigned ch
 
 /* ---- signatures ---- */
 
-void ord_sig_sheet_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
-		       const char *side, const unsigned char commitment[32])
+/* A side's commitment for a turn, under the name of what it is for. */
+static void sig_commitment_msg(unsigned char out[32], const char *tag, const unsigned char game_id[16],
+			       int turn, const char *side, const unsigned char commitment[32])
 {
 	struct ord_digest d;
 
-	ord_digest_init(&d, "orderly-sheet-signature-v1");
+	ord_digest_init(&d, tag);
 	ord_digest_bytes(&d, game_id, 16);
 	ord_digest_int(&d, turn);
 	ord_digest_str(&d, side);
@@ -230,17 +231,16 @@ void ord_sig_sheet_msg(unsigned char out[32], const unsigned char game_id[16], i
 	ord_digest_final(&d, out);
 }
 
+void ord_sig_sheet_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
+		       const char *side, const unsigned char commitment[32])
+{
+	sig_commitment_msg(out, "orderly-sheet-signature-v1", game_id, turn, side, commitment);
+}
+
 void ord_sig_draft_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
 		       const char *side, const unsigned char commitment[32])
 {
-	struct ord_digest d;
-
-	ord_digest_init(&d, "orderly-draft-signature-v1");
-	ord_digest_bytes(&d, game_id, 16);
-	ord_digest_int(&d, turn);
-	ord_digest_str(&d, side);
-	ord_digest_bytes(&d, commitment, 32);
-	ord_digest_final(&d, out);
+	sig_commitment_msg(out, "orderly-draft-signature-v1", game_id, turn, side, commitment);
 }
 
 void ord_sig_head_msg(unsigned char out[32], const unsigned char game_id[16], int turn,

@@ -257,45 +257,56 @@ void ord_sheet_sign(struct ord_signed_sheet *out, const struct ord_sheet_binding
 	ord_sheet_sign_nonce(out, b, bytes, len, kp);
 }
 
-void ord_sheet_sign_nonce(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
-			  const void *bytes, size_t len, const struct ord_keypair *kp)
+/* What a player's key signs: a sheet's commitment, or a draft's */
+typedef void sig_msg_fn(unsigned char out[32], const unsigned char game_id[16], int turn,
+			const char *side, const unsigned char commitment[32]);
+
+static void sign_commitment(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
+			    const void *bytes, size_t len, const struct ord_keypair *kp,
+			    sig_msg_fn *msg_of)
 {
 	unsigned char msg[32];
 
 	ord_commit_sheet(out->commitment, b, out->nonce, bytes, len);
-	ord_sig_sheet_msg(msg, b->game_id, b->turn, b->side, out->commitment);
+	msg_of(msg, b->game_id, b->turn, b->side, out->commitment);
 	ord_sig_sign(out->signature, msg, kp->sk);
+}
+
+static int check_commitment_sig(const unsigned char pk[32], const unsigned char signature[64],
+				const unsigned char game_id[16], int turn, const char *side,
+				const unsigned char commitment[32], sig_msg_fn *msg_of)
+{
+	unsigned char msg[32];
+
+	msg_of(msg, game_id, turn, side, commitment);
+	return ord_sig_check(signature, msg, pk) ? ORD_EBADDATA : 0;
+}
+
+void ord_sheet_sign_nonce(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
+			  const void *bytes, size_t len, const struct ord_keypair *kp)
+{
+	sign_commitment(out, b, bytes, len, kp, ord_sig_sheet_msg);
 }
 
 int ord_sheet_sig_check(const unsigned char pk[32], const unsigned char signature[64],
 			const unsigned char game_id[16], int turn, const char *side,
 			const unsigned char commitment[32])
 {
-	unsigned char msg[32];
-
-	ord_sig_sheet_msg(msg, game_id, turn, side, commitment);
-	return ord_sig_check(signature, msg, pk) ? ORD_EBADDATA : 0;
+	return check_commitment_sig(pk, signature, game_id, turn, side, commitment, ord_sig_sheet_msg);
 }
 
 void ord_draft_sign(struct ord_signed_sheet *out, const struct ord_sheet_binding *b,
 		    const void *bytes, size_t len, const struct ord_keypair *kp)
 {
-	unsigned char msg[32];
-
 	ord_nonce_draw(out->nonce);
-	ord_commit_sheet(out->commitment, b, out->nonce, bytes, len);
-	ord_sig_draft_msg(msg, b->game_id, b->turn, b->side, out->commitment);
-	ord_sig_sign(out->signature, msg, kp->sk);
+	sign_commitment(out, b, bytes, len, kp, ord_sig_draft_msg);
 }
 
 int ord_draft_sig_check(const unsigned char pk[32], const unsigned char signature[64],
 			const unsigned char game_id[16], int turn, const char *side,
 			const unsigned char commitment[32])
 {
-	unsigned char msg[32];
-
-	ord_sig_draft_msg(msg, game_id, turn, side, commitment);
-	return ord_sig_check(signature, msg, pk) ? ORD_EBADDATA : 0;
+	return check_commitment_sig(pk, signature, game_id, turn, side, commitment, ord_sig_draft_msg);
 }
 
 /* ---- witness chains ---- */

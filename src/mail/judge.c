@@ -1373,36 +1373,25 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 	/* a link proves itself (J6): the chain check in cmd_link */
 	if (!j->referee && j->b->cmd == CMD_LINK)
 		return 1;
-	/* orders signed with the side's key prove themselves (the core checks them) */
-	if (!j->referee && ord_game_side_pubkey(j->g, j->side, pk) == 0 && j->b->have_signature &&
-	    j->b->have_nonce && j->b->cmd == CMD_ORDERS) {
+	/* orders signed with the side's key prove themselves (the core checks
+	 * them), and a draft signed to be checked its CHECK, nothing else (J5:
+	 * a CHECK with a sheet's signature lines was refused before) */
+	if (!j->referee && ord_game_side_pubkey(j->g, j->side, pk) == 0 && j->b->have_nonce &&
+	    ((j->b->cmd == CMD_ORDERS && j->b->have_signature) ||
+	     (j->b->cmd == CMD_CHECK && j->b->have_draft_signature))) {
 		struct ord_buf v[3];
 		size_t which, i;
-		int ok;
+		int draft = j->b->cmd == CMD_CHECK, ok;
 
 		mail_body_variants(j->b, v);
-		ok = signed_variant(j, pk, v, &which, 0);
+		ok = signed_variant(j, pk, v, &which, draft);
 		for (i = 0; i < 3; i++)
 			ord_buf_release(&v[i]);
 		if (ok)
 			return j->proven = 1;
-		*why = "the signature lines do not sign this sheet with your side's key";
-		return 0;
-	}
-	/* a draft signed to be checked proves its CHECK, and nothing else (J5) */
-	if (!j->referee && ord_game_side_pubkey(j->g, j->side, pk) == 0 &&
-	    j->b->have_draft_signature && j->b->have_nonce && j->b->cmd == CMD_CHECK) {
-		struct ord_buf v[3];
-		size_t which, i;
-		int ok;
-
-		mail_body_variants(j->b, v);
-		ok = signed_variant(j, pk, v, &which, 1);
-		for (i = 0; i < 3; i++)
-			ord_buf_release(&v[i]);
-		if (ok)
-			return j->proven = 1;
-		*why = "the lines of 'orderly sign --draft' do not sign this sheet with your side's key";
+		*why = draft ? "the lines of 'orderly sign --draft' do not sign this sheet with your "
+			       "side's key"
+			     : "the signature lines do not sign this sheet with your side's key";
 		return 0;
 	}
 	if (!j->referee && j->b->have_draft_signature && j->b->cmd != CMD_CHECK) {
