@@ -273,7 +273,8 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 		ord_buf_adds(b, "<fieldset class=\"signed\"><legend>Your signature</legend><p "
 				"class=\"muted\">Your side has a key: sign the sheet on your own "
 				"machine (<code>orderly sign --head HEAD --side SIDE --key KEY "
-				"FILE</code>) and give its nonce and signature.</p>"
+				"FILE</code>) and give its nonce and signature to Submit; Check "
+				"a draft without them.</p>"
 				"<label for=\"nonce\">Nonce</label><input id=\"nonce\" name=\"nonce\" "
 				"autocomplete=\"off\" spellcheck=\"false\">"
 				"<label for=\"signature\">Signature</label><input id=\"signature\" "
@@ -572,6 +573,20 @@ static void act(struct player *p, ord_game *g, char *sheet)
 		}
 	}
 	if (!strcmp(action, "check")) {
+		/* a draft is not signed (the mail judge's J5): the signature
+		 * lines of a sheet commit the player to it, and nothing in them
+		 * says it was only to be checked */
+		const char *fn = web_field(r, "nonce"), *fs = web_field(r, "signature");
+		if ((fn && *fn) || (fs && *fs)) {
+			p->rc = ORD_EUSAGE;
+			p->msg = ord_strdup(
+				"Check takes no signature: a sheet signed with your side's key is one you "
+				"commit to, and the signature does not say it was only to be checked. "
+				"Nothing was checked or stored. To check a draft, leave the nonce and "
+				"the signature empty; sign only the sheet you submit (if it must not be "
+				"played, submit your orders: a newer sheet replaces it).");
+			return;
+		}
 		p->rc = ord_game_check_sheet(g, p->side, sheet, len, &p->diag, &p->reading);
 		p->msg = ord_strdup(ord_error_last());
 		return;
