@@ -395,24 +395,20 @@ struct ord_unit *ks_melee_escort(struct ord_ctx *ctx, const void *index, const s
 	 * the supports were declared in a phase before, whose events it does
 	 * not see) */
 	if (ks_check(ks_r(ctx), "bedaekning_naboer_kontrol")) {
-		const char *p = ks_st_str(ctx, f, "bedaekning_naboer");
-		char id[256];
+		const char *p = ks_st_str(ctx, f, "bedaekning_naboer"), *w;
+		struct ord_buf id = ORD_BUF_INIT;
 		size_t len;
 
-		while (*p) {
-			len = strcspn(p, " ");
-			if (len && len < sizeof(id)) {
-				struct ord_unit *s;
-				memcpy(id, p, len);
-				id[len] = '\0';
-				if ((s = ord_ctx_find_unit(ctx, id)) != NULL && s != f &&
-				    escort_holds(ctx, s, f, a, 1))
-					return s;
-			}
-			p += len;
-			p += strspn(p, " ");
+		while (!best && (w = ord_words_next(&p, &len)) != NULL) {
+			struct ord_unit *s;
+			ord_buf_reset(&id);
+			ord_buf_add(&id, w, len);
+			if ((s = ord_ctx_find_unit(ctx, id.buf)) != NULL && s != f &&
+			    escort_holds(ctx, s, f, a, 1))
+				best = s;
 		}
-		return NULL;
+		ord_buf_release(&id);
+		return best;
 	}
 	for (k = 0; k < ord_ctx_unit_nevents(ctx, f); k++) {
 		const struct ord_event *e = ord_ctx_unit_event(ctx, f, k);
