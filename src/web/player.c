@@ -253,7 +253,9 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 		}
 		if (p->reading.len) {
 			reading(b, p);
-		} else if (!strcmp(p->action, "check")) {
+		} else if (!strcmp(p->action, "check") && (p->rc == 0 || p->diag.n)) {
+			/* said of a check that ran, not of one refused unread (a
+			 * signature given, a form of another turn) */
 			ord_buf_adds(b, "<p class=\"muted\">No order could be read.</p>");
 		}
 		ord_buf_adds(b, "</div>\n");
