@@ -238,7 +238,10 @@ static int keyword(struct mail_body *b, const char *s, const char *e)
 	case 4: break; /* printed by `orderly sign`; recomputed, so not needed */
 	case 5: b->have_signature = mail_unhex(b->signature, 64, val) == 64; break;
 	case 6: b->have_witness = mail_unhex(b->witness, 32, val) == 32; break;
-	default: b->have_draft_signature = mail_unhex(b->draft_signature, 64, val) == 64; break;
+	default:
+		b->draft_signature_line = 1;
+		b->have_draft_signature = mail_unhex(b->draft_signature, 64, val) == 64;
+		break;
 	}
 	free(val);
 	return 1;

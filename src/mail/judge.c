@@ -1394,6 +1394,11 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 			     : "the signature lines do not sign this sheet with your side's key";
 		return 0;
 	}
+	if (!j->referee && j->b->draft_signature_line && !j->b->have_draft_signature) {
+		*why = "its line 'draft-signature:' is not the 128 hexadecimal digits 'orderly sign "
+		       "--draft' prints";
+		return 0;
+	}
 	if (!j->referee && j->b->have_draft_signature && j->b->cmd != CMD_CHECK) {
 		*why = "the lines of 'orderly sign --draft' sign a draft to be checked (CHECK), never "
 		       "orders: sign the sheet you submit with 'orderly sign', without --draft";
@@ -2094,7 +2099,7 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	if (b.have_nonce)
 		mail_hex(nonce_said + 7, b.nonce, 32);
 	if (!j.referee && b.cmd == CMD_CHECK &&
-	    (b.have_signature || (b.have_nonce && !b.have_draft_signature))) {
+	    (b.have_signature || (b.have_nonce && !b.draft_signature_line))) {
 		struct ord_buf result = ORD_BUF_INIT;
 
 		ord_buf_adds(&result, "CHECK with the lines of 'orderly sign': refused, not checked");

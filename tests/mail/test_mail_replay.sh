@@ -357,6 +357,17 @@ expect_eq "$(sheets red "$S")" 2 "red's sheets after his draft's signature was s
 send_and_flush "$TMP/signed-draft-changed.eml"
 expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'signed-draft-changed@club.test'" "$S")" \
 	"not proven (the lines of 'orderly sign --draft' do not sign this sheet with your side's key)"
+# a draft-signature line cut short is said to be, not taken for no line
+{
+	printf 'From: Red <red@club.test>\nTo: orderly+signed@judge.test\n'
+	printf 'Subject: CHECK\nMessage-ID: <signed-draft-short@club.test>\n'
+	printf 'Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n'
+	printf '%s\n\n' "$(sed 's/^\(draft-signature: .\{100\}\).*/\1/' <<<"$drafted")"
+	cat "$TMP/draft.txt"
+} >"$TMP/signed-draft-short.eml"
+send_and_flush "$TMP/signed-draft-short.eml"
+expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'signed-draft-short@club.test'" "$S")" \
+	"not proven (its line 'draft-signature:' is not the 128 hexadecimal digits 'orderly sign --draft' prints)"
 
 for game in "$G" "$S"; do
 	run ordu audit "$game"
