@@ -234,9 +234,15 @@ static int keyword(struct mail_body *b, const char *s, const char *e)
 		}
 		b->passphrase = val;
 		return 1;
-	case 3: b->have_nonce = mail_unhex(b->nonce, 32, val) == 32; break;
+	case 3:
+		b->nonce_line = 1;
+		b->have_nonce = mail_unhex(b->nonce, 32, val) == 32;
+		break;
 	case 4: break; /* printed by `orderly sign`; recomputed, so not needed */
-	case 5: b->have_signature = mail_unhex(b->signature, 64, val) == 64; break;
+	case 5:
+		b->signature_line = 1;
+		b->have_signature = mail_unhex(b->signature, 64, val) == 64;
+		break;
 	case 6: b->have_witness = mail_unhex(b->witness, 32, val) == 32; break;
 	default:
 		b->draft_signature_line = 1;

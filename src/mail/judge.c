@@ -1394,6 +1394,16 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 			     : "the signature lines do not sign this sheet with your side's key";
 		return 0;
 	}
+	/* a line of `orderly sign` that is there but cannot be read (cut
+	 * short, wrapped by a mailer) is said to be, not taken for no line */
+	if (!j->referee && j->b->nonce_line && !j->b->have_nonce) {
+		*why = "its line 'nonce:' is not the 64 hexadecimal digits 'orderly sign' prints";
+		return 0;
+	}
+	if (!j->referee && j->b->signature_line && !j->b->have_signature) {
+		*why = "its line 'signature:' is not the 128 hexadecimal digits 'orderly sign' prints";
+		return 0;
+	}
 	if (!j->referee && j->b->draft_signature_line && !j->b->have_draft_signature) {
 		*why = "its line 'draft-signature:' is not the 128 hexadecimal digits 'orderly sign "
 		       "--draft' prints";

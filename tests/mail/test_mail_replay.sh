@@ -368,6 +368,25 @@ expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'signed-draf
 send_and_flush "$TMP/signed-draft-short.eml"
 expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'signed-draft-short@club.test'" "$S")" \
 	"not proven (its line 'draft-signature:' is not the 128 hexadecimal digits 'orderly sign --draft' prints)"
+# and so is a sheet's signature or nonce line cut short with ORDERS
+# (a mailer's wrap, say), where it was taken for no proof at all
+for line in signature nonce; do
+	fresh=$(ordu sign --head "$TMP/open-1.head" --side red --key "$TMP/red.key" "$TMP/draft.txt")
+	{
+		printf 'From: Red <red@club.test>\nTo: orderly+signed@judge.test\n'
+		printf 'Subject: orders\nMessage-ID: <signed-short-%s@club.test>\n' "$line"
+		printf 'Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n'
+		printf '%s\n\nORDERS\n' "$(sed "s/^\($line: .\{40\}\).*/\1/" <<<"$fresh")"
+		cat "$TMP/draft.txt"
+		printf 'END\n'
+	} >"$TMP/signed-short-$line.eml"
+	send_and_flush "$TMP/signed-short-$line.eml"
+	digits=128
+	[[ $line == nonce ]] && digits=64
+	expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id = 'signed-short-$line@club.test'" "$S")" \
+		"not proven (its line '$line:' is not the $digits hexadecimal digits 'orderly sign' prints)"
+	expect_eq "$(sheets red "$S")" 2 "red's sheets after his $line line came cut short"
+done
 
 for game in "$G" "$S"; do
 	run ordu audit "$game"
