@@ -10,7 +10,9 @@ phases through the forms made from the ruleset's event kinds (one refused
 by the checks), resolves every phase and exchanges; both players read their
 reports; the French player downloads the bundle and the heads and runs the
 `orderly verify` command his page shows, with the receipt and the game's
-key his receipt showed when he submitted put in for RECEIPT and GAME-KEY.  A screenshot of each page is saved (SHOTS, or the
+key his receipt showed when he submitted put in for RECEIPT and GAME-KEY.  A side with
+a key (another game) has a Check with his signature refused unread and
+his signed sheet taken.  A screenshot of each page is saved (SHOTS, or the
 test's directory) and checked not to be blank.  The unit named
 <script>alert(1)</script> is shown as text and no alert opens.
 
@@ -352,6 +354,50 @@ def main():
         shot(fr, "player-turn2-phone")
         ref.go(game + "/referee")
         shot(ref, "referee-turn2-tablet")
+
+        # a side with a key signs his sheet on his own machine and gives the
+        # page its nonce and signature: a Check with them is refused unread
+        # (a signed sheet is one he commits to), Submit takes them
+        keyf = os.path.join(work, "french.key")
+        W.run("keygen", keyf)
+        with open(keyf + ".pub", encoding="utf-8") as f:
+            pk = re.search(r"public: ([0-9a-f]{64})", f.read()).group(1)
+        with open(W.SCENARIO, encoding="utf-8") as f:
+            sc, nsub = re.subn(r'(<side id="french"[^>]*?)(/?>)', r'\1 pubkey="%s"\2' % pk, f.read(), count=1)
+        if nsub != 1:
+            W.fail("cannot give the french side a key in %s" % W.SCENARIO)
+        with open(os.path.join(work, "signed.xml"), "w", encoding="utf-8") as f:
+            f.write(sc)
+        W.make_game(games, "signed", os.path.join(work, "signed.xml"))
+        headf = os.path.join(work, "signed-open-1.head")
+        with W.urllib.request.urlopen(base + "g/signed/head/open-1.head") as r, open(headf, "wb") as f:
+            f.write(r.read())
+        sheetf = os.path.join(W.DEMO, "turn1-french.txt")
+        signed = W.run("sign", "--head", headf, "--side", "french", "--key", keyf, sheetf).stdout
+        nonce = re.search(r"^nonce: ([0-9a-f]{64})$", signed, re.M).group(1)
+        sig = re.search(r"^signature: ([0-9a-f]{128})$", signed, re.M).group(1)
+        fr.go(base + "g/signed/login?side=french#" + urllib.parse.quote(W.PASS["french"]))
+        fr.submit("form.login button[type=submit]")
+        if not fr.wait_url("/side/french"):
+            W.fail("french: not on his page of the signed game: %s" % fr.url())
+        if "Your side has a key" not in fr.text("fieldset.signed"):
+            W.fail("french: the page of a side with a key asks for no signature")
+        for box, value in (("#sheet-text", W.demo_sheet(1, "french")), ("#nonce", nonce), ("#signature", sig)):
+            fr.type(box, value)
+        fr.submit('button[value="check"]')
+        res = fr.text("main")
+        if ("Not checked" not in res or "Check takes no signature" not in res or
+                "No order could be read" in res or "Checked:" in res):
+            W.fail("french: a Check with a signature was not refused unread:\n" + res[:1500])
+        shot(fr, "player-signed-check-refused")
+        for box, value in (("#nonce", nonce), ("#signature", sig)):
+            fr.type(box, value)
+        fr.submit('button[value="submit"]')
+        if len(fr.text("#receipt .commitment").strip()) != 64:
+            W.fail("french: no receipt for his signed sheet:\n" + fr.text("main")[:1500])
+        if "french       submitted (version 1)" not in W.run("info", os.path.join(games, "signed.orderly")).stdout:
+            W.fail("french: his signed sheet is not stored")
+        shot(fr, "player-signed-receipt")
 
         # a Krigsspil side's map as the browser draws it (the SVG image, its
         # text at the size its boxes were made for)
