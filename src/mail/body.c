@@ -243,7 +243,10 @@ static int keyword(struct mail_body *b, const char *s, const char *e)
 		b->signature_line = 1;
 		b->have_signature = mail_unhex(b->signature, 64, val) == 64;
 		break;
-	case 6: b->have_witness = mail_unhex(b->witness, 32, val) == 32; break;
+	case 6:
+		b->witness_line = 1;
+		b->have_witness = mail_unhex(b->witness, 32, val) == 32;
+		break;
 	default:
 		b->draft_signature_line = 1;
 		b->have_draft_signature = mail_unhex(b->draft_signature, 64, val) == 64;

@@ -771,7 +771,15 @@ static int cmd_orders(struct judge *j, int check_only)
 		}
 		if (j->b->have_witness)
 			so.witness = j->b->witness;
-		err = ord_game_submit_opts(j->g, NULL, j->side, v[which].buf, v[which].len, &so, &diag);
+		if (j->b->witness_line && !j->b->have_witness)
+			/* not taken for no line (the core's "needs the top of its
+			 * witness chain" to a player who sent it) */
+			err = ord_error_set(ORD_EBADDATA,
+					    "its line 'witness:' is not the 64 hexadecimal digits 'orderly "
+					    "sign --witness' prints");
+		else
+			err = ord_game_submit_opts(j->g, NULL, j->side, v[which].buf, v[which].len,
+						   &so, &diag);
 	}
 	if (j->answered) {
 		/* the receipt went out in the change's transaction */

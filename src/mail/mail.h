@@ -138,7 +138,7 @@ struct mail_body {
 	char *passphrase; /* Passphrase: line, or NULL */
 	unsigned char nonce[32], signature[64], witness[32];
 	int have_nonce, have_signature, have_witness; /* as `orderly sign` prints them */
-	int nonce_line, signature_line;               /* those lines seen at all */
+	int nonce_line, signature_line, witness_line; /* those lines seen at all */
 	unsigned char draft_signature[64];            /* `orderly sign --draft`: a CHECK's proof */
 	int have_draft_signature, draft_signature_line; /* parsed; the line seen at all */
 	struct ord_buf sheet; /* the sheet: the ORDERS ... END block, or the text */

@@ -85,6 +85,18 @@ for who in blue red; do
 	top=$(sed -n 's/^witness: *//p' <<<"$signed")
 	NONCE[$who]=$(sed -n 's/^nonce: *//p' <<<"$signed")
 	[[ ${#top} == 64 ]] || fail "$who: sign --witness gave no chain top"
+	if [[ $who == blue ]]; then
+		# a witness line cut short is said to be, not taken for no line
+		mail_from $who <<EOF
+Passphrase: ${PASS[$who]}
+witness: ${top:0:40}
+ORDERS
+${SHEET[$who]}
+END
+EOF
+		expect_in "$(mime "$(last_mail $who "orders NOT accepted")" body)" \
+			"its line 'witness:' is not the 64 hexadecimal digits 'orderly sign --witness' prints"
+	fi
 	mail_from $who <<EOF
 Passphrase: ${PASS[$who]}
 witness: $top
