@@ -770,6 +770,95 @@ static void binding(struct vr *x, struct ord_sheet_binding *b, const char *side,
 		memcpy(b->witness, witness, 32);
 }
 
+/*
+ * Each side's sheets and commitments of the turn are its versions 1, 2,
+ * 3 ... in the order of the log, each once (an opening reads again the
+ * version of the commitment it opens), and a stand-in is a side's only
+ * one.  A red team's find: a row put beside a side's sheets under a
+ * version it had used (its earlier signed sheet stored as 2.5, which
+ * SQLite keeps beside 2 and every reader takes for 2), or a stand-in put
+ * before the one sheet a side handed in, and the game sealed it as the
+ * side's latest while the player's receipt of his last said "the one
+ * sealed": the seal's check looks for the highest version, not for two.
+ */
+struct handed {
+	const char *side;
+	int64_t log;
+	int version;
+	const char *standin; /* its source, when a stand-in */
+	const unsigned char *commitment;
+};
+
+static int handed_cmp(const void *a, const void *b)
+{
+	const struct handed *p = a, *q = b;
+	int c = strcmp(p->side, q->side);
+
+	if (c)
+		return c;
+	return p->log < q->log ? -1 : p->log > q->log;
+}
+
+/* One side's [from, to) of h, in the order of the log. */
+static void check_side_versions(struct vr *x, const struct handed *h, size_t from, size_t to)
+{
+	size_t i, k;
+	int want = 1;
+
+	for (i = from; i < to; i++) {
+		if (h[i].version != want)
+			ord_vout_fail(x->v,
+				      "the sheets of %s: entry %lld logs version %d where version %d comes next (a version used twice, or one left out)",
+				      h[i].side, (long long)h[i].log, h[i].version, want);
+		want = h[i].version + 1;
+		/* a nonce the player gives is used once (the game refuses it
+		 * again): his signed sheet logged again as a later version
+		 * would be sealed as his last */
+		for (k = from; k < i; k++)
+			if (!memcmp(h[k].commitment, h[i].commitment, 32))
+				ord_vout_fail(x->v,
+					      "the sheets of %s: entry %lld logs again the commitment of entry %lld (version %d as version %d; a sheet is handed in once)",
+					      h[i].side, (long long)h[i].log, (long long)h[k].log,
+					      h[k].version, h[i].version);
+		if (h[i].standin && to - from > 1)
+			ord_vout_fail(x->v,
+				      "the sheets of %s: a stand-in (%s, entry %lld) beside a sheet or commitment the side handed in (the NMR policy stands in only for a side that sent none)",
+				      h[i].side, h[i].standin, (long long)h[i].log);
+	}
+}
+
+static void check_versions(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	struct handed *h = ord_xcalloc(r->sheets.n + r->commits.n + 1, sizeof(*h));
+	size_t i, n = 0, from;
+
+	for (i = 0; i < r->sheets.n; i++) {
+		const struct ord_rec_sheet *s = &r->sheets.v[i];
+		const struct ord_rec_entry *e = ord_record_entry(r, s->log);
+		if (e && !strcmp(e->kind, "opening"))
+			continue;
+		h[n].side = s->side;
+		h[n].log = s->log;
+		h[n].version = s->version;
+		h[n].commitment = s->commitment;
+		h[n++].standin = strcmp(s->source, "submitted") ? s->source : NULL;
+	}
+	for (i = 0; i < r->commits.n; i++) {
+		h[n].side = r->commits.v[i].side;
+		h[n].log = r->commits.v[i].log;
+		h[n].version = r->commits.v[i].version;
+		h[n++].commitment = r->commits.v[i].commitment;
+	}
+	qsort(h, n, sizeof(*h), handed_cmp);
+	for (from = 0; from < n; from = i) {
+		for (i = from; i < n && !strcmp(h[i].side, h[from].side); i++)
+			;
+		check_side_versions(x, h, from, i);
+	}
+	free(h);
+}
+
 static void check_sheets(struct vr *x)
 {
 	const struct ord_record *r = x->r;
@@ -837,6 +926,7 @@ static void check_sheets(struct vr *x)
 			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld",
 				      what.buf, (long long)e->seq);
 	}
+	check_versions(x);
 	if (x->v->failures == bad && !r->sheets.n)
 		ord_vout_ok(x->v, "sheets: none handed in yet");
 	else if (x->v->failures == bad)
@@ -1058,7 +1148,15 @@ static void check_commitment(struct vr *x, const unsigned char c[32], const char
 			ord_vout_fail(x->v,
 				      "receipt %s: the sheet of %s, version %d, is here unchanged, but version %d was sealed instead",
 				      label, s->side, s->version, x->sealed[j].version);
-		else
+		else if (memcmp(x->sealed[j].commitment, s->commitment, 32)) {
+			/* the version alone would pass another sheet logged
+			 * under it (the versions' check says how) */
+			char hex[65];
+			ord_hex(hex, x->sealed[j].commitment, 32);
+			ord_vout_fail(x->v,
+				      "receipt %s: the sheet of %s, version %d, is here unchanged, but another sheet under version %d was sealed instead (commitment %.16s...)",
+				      label, s->side, s->version, s->version, hex);
+		} else
 			ord_vout_ok(x->v,
 				    "receipt %s: the sheet of %s, version %d, is here unchanged and was the one sealed",
 				    label, s->side, s->version);

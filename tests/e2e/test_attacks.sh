@@ -780,6 +780,83 @@ expect_line "$OUT" "FAILED: the head you kept of turn 1's link \(entry [0-9]+\):
 # computes after the exchange is no proof of when it was sent
 note "22: a witness link withheld, then shown as proof"
 
+# ------------------------------------------------------------ 23. a sheet logged under a version the side had used
+# (a red team's find) Blue hands in version 1, then his correction,
+# version 2.  Before the seal the referee logs version 1 again beside them:
+# (a) under version 2, stored as the REAL 2.5, which SQLite's unique
+# index keeps beside 2 and every reader takes for 2, and read first, so
+# the seal took it for blue's latest and the player's receipt of version 2
+# said "the one sealed"; (b) plainly as a version 3, sealed as his last.
+# Each side's versions are 1, 2, 3 ... in the log, each once, and a sheet
+# is handed in once; a receipt is held to its commitment, not its version.
+relog() {  # relog GAME VERSION ROW-VERSION: blue's version 1 logged again
+	sql "$1" "INSERT INTO log(seq, turn, kind, body, at, prev, hash)
+		SELECT (SELECT max(seq) + 1 FROM log), 1, 'sheet', 'side=blue' || char(10) || 'version=$2' || char(10) ||
+			'source=submitted' || char(10) || 'commitment=' || lower(hex(commitment)) || char(10),
+			strftime('%s', 'now'), zeroblob(32), zeroblob(32)
+		FROM sheet WHERE turn = 1 AND version = 1 AND side_id = (SELECT id FROM side WHERE name = 'blue');
+		UPDATE sheet SET id = id + 100;
+		INSERT INTO sheet(id, turn, side_id, version, source, bytes, nonce, commitment, log_seq)
+		SELECT 1, turn, side_id, $3, source, bytes, nonce, commitment, (SELECT max(seq) FROM log)
+		FROM sheet WHERE turn = 1 AND version = 1 AND side_id = (SELECT id FROM side WHERE name = 'blue')" >/dev/null
+	forge rechain "$1"
+}
+printf '# Blue, turn 1, corrected\nB1: FLn\nB2 Fb @R1\n' >blue-corrected.txt
+for how in real integer; do
+	opened "relog-$how.game"
+	expect_exit 0 ord submit "relog-$how.game" --side blue blue-corrected.txt
+	BLUE=$(field commitment "$OUT")
+	if [[ $how == real ]]; then relog "relog-$how.game" 2 2.5; else relog "relog-$how.game" 3 3; fi
+	played "relog-$how.game"
+	expect_exit 1 ord audit "relog-$how.game"
+	if [[ $how == real ]]; then
+		expect_line "$OUT" "the sheets of blue: entry [0-9]+ logs version 2 where version 3 comes next \(a version used twice, or one left out\)"
+		player_verify "relog-$how.game"
+		[[ $RC == 1 ]] || fail "the bundle of a version logged twice verifies"
+		expect_in "$OUT" "is here unchanged, but another sheet under version 2 was sealed instead"
+	else
+		expect_line "$OUT" "the sheets of blue: entry [0-9]+ logs again the commitment of entry [0-9]+ \(version 1 as version 3; a sheet is handed in once\)"
+	fi
+done
+# (c) a stand-in put before the one sheet blue handed in: the NMR
+# policy's "hold", made on a copy of the game where blue sent nothing,
+# logged as version 1 (stored as 1.5) and read first, the seal's held=
+# made to say so
+expect_exit 0 ord new standin.game --scenario scenario.xml --head standin.game.open.head
+cp standin.game standin-copy.game
+expect_exit 0 ord submit standin-copy.game --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord seal standin-copy.game --force
+expect_exit 0 ord submit standin.game --side blue "$BFIX/blue-1.txt"
+BLUE=$(field commitment "$OUT")
+expect_exit 0 ord submit standin.game --side red "$BFIX/red-1b.txt"
+sql standin.game "ATTACH 'standin-copy.game' AS c;
+	INSERT INTO log(seq, turn, kind, body, at, prev, hash)
+	SELECT (SELECT max(seq) + 1 FROM main.log), 1, 'sheet', 'side=blue' || char(10) || 'version=1' || char(10) ||
+		'source=hold' || char(10) || 'commitment=' || lower(hex(s.commitment)) || char(10),
+		strftime('%s', 'now'), zeroblob(32), zeroblob(32)
+	FROM c.sheet s JOIN c.side d ON d.id = s.side_id WHERE d.name = 'blue' AND s.source = 'hold';
+	UPDATE main.sheet SET id = id + 100;
+	INSERT INTO main.sheet(id, turn, side_id, version, source, bytes, nonce, commitment, log_seq)
+	SELECT 1, 1, (SELECT id FROM main.side WHERE name = 'blue'), 1.5, 'hold', s.bytes, s.nonce, s.commitment,
+		(SELECT max(seq) FROM main.log)
+	FROM c.sheet s JOIN c.side d ON d.id = s.side_id WHERE d.name = 'blue' AND s.source = 'hold'" >/dev/null
+forge rechain standin.game
+expect_exit 0 ord seal standin.game
+sql standin.game "UPDATE log SET body = replace(body, 'held=' || char(10), 'held=blue' || char(10)) WHERE kind = 'seal'" >/dev/null
+forge rechain standin.game
+expect_exit 0 ord head standin.game --at seal --turn 1 -o standin.game.seal.head
+expect_exit 0 ord resolve standin.game
+expect_exit 0 ord event standin.game fire unit=R1 target=B1 range=5
+for _ in 1 2 3 4; do expect_exit 0 ord resolve standin.game; done
+expect_exit 0 ord exchange standin.game --head standin.game.exchange.head
+expect_exit 0 ord export standin.game --turn 1 -o standin.game.xml
+expect_exit 1 ord audit standin.game
+expect_line "$OUT" "the sheets of blue: a stand-in \(hold, entry [0-9]+\) beside a sheet or commitment the side handed in"
+player_verify standin.game
+[[ $RC == 1 ]] || fail "the bundle of a stand-in put before blue's sheet verifies"
+expect_in "$OUT" "is here unchanged, but another sheet under version 1 was sealed instead"
+note "23: a sheet logged under a version used, a signed sheet logged again, a stand-in before a side's sheet"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game
