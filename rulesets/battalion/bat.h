@@ -46,6 +46,7 @@ int bat_is_arm(struct ord_ctx *ctx, const struct ord_unit *u, const char *arm);
 const char *bat_formation(struct ord_ctx *ctx, const struct ord_unit *u);
 /* The formation as the fire and movement charts know it (D11). */
 const char *bat_chart_formation(struct ord_ctx *ctx, const struct ord_unit *u);
+int bat_enfiladed(struct ord_ctx *ctx, const struct ord_unit *u);
 /* The order its fire counts as (table formations, fires_as): skirmish for
  * skirmish and miscellaneous order. */
 const char *bat_fires_as(struct ord_ctx *ctx, const struct ord_unit *u);

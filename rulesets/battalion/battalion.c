@@ -118,7 +118,10 @@
  *      beyond the reach the tables give its weapon or shot (the last band
  *      with numbers, not "---") is refused when recorded, and recorded
  *      only with --override.
- *  D11 A gun's crew fired at counts as a line (no formation modifier).
+ *  D11 A gun's crew fired at counts as a line (no formation modifier), and
+ *      an enfilade changes nothing of it (the table kinds' enfiladed="no":
+ *      "it needs no formation"; since 2026-12-04.1, where it was hit as
+ *      a column).
  *      Units with no small arms (weapon none) cannot use the fire event.
  *  D12 Cover: a unit in woods does not fire (unless the tables'
  *      woods_may_fire says it does), and a target in woods beyond
@@ -579,6 +582,15 @@ static const char *chart_formation(const struct bat_rules *r, const char *kind, 
 const char *bat_chart_formation(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	return chart_formation(bat_r(ctx), bat_kind(u), bat_formation(ctx, u));
+}
+
+/* Does an enfilade change how the unit is hit?  Not a kind whose row of
+ * the table kinds says enfiladed="no" (a gun's crew has no formation to
+ * take in flank, D11); a game made before the label keeps its tables
+ * without it, and the enfilade it gave. */
+int bat_enfiladed(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return strcmp(kind_label(bat_r(ctx), bat_kind(u), "enfiladed"), "no") != 0;
 }
 
 const char *bat_fires_as(struct ord_ctx *ctx, const struct ord_unit *u)
@@ -1264,8 +1276,10 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * charge's contact frees the unit charged from its @target, not a
 	 * plain move's (D9, fire_at_charger_checked); a move's position may
 	 * lie as much further as the unit moved since it was last given
-	 * (position_distance_checked) */
-	"2026-12-02.5",     /* rules_revision (above) */
+	 * (position_distance_checked); 2026-12-04.1: a gun's order that names
+	 * a target names its shot (gun_shot_checked); an enfiladed gun is hit
+	 * as a line, its crew having no formation (D11, kinds' enfiladed) */
+	"2026-12-04.1",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

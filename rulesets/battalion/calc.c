@@ -113,6 +113,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("charge_moves_checked", 0, 1),
 	WHOLE("fire_at_charger_checked", 0, 1),
 	WHOLE("sheet_state_checked", 0, 1),
+	WHOLE("gun_shot_checked", 0, 1),
 	WHOLE("position_distance_checked", 0, 1),
 	NUM("position_tolerance", 0, INFINITY),
 	{ "movement", "reg", 0, INFINITY, 0 },

@@ -25,6 +25,7 @@ struct sheet_rules {
 	int unlimber_move_checked;
 	int routed_moves_checked;
 	int sheet_state_checked;
+	int gun_shot_checked;
 	long charge_interval;
 	long formation_change_moves;
 	long move_fraction_parts;
@@ -53,6 +54,7 @@ static void sheet_rules_init(struct ord_ctx *ctx, struct sheet_rules *sr)
 	sr->unlimber_move_checked = bat_flag(ctx, "unlimber_move_checked");
 	sr->routed_moves_checked = bat_flag(ctx, "routed_moves_checked");
 	sr->sheet_state_checked = bat_flag(ctx, "sheet_state_checked");
+	sr->gun_shot_checked = bat_flag(ctx, "gun_shot_checked");
 	sr->charge_interval = bat_ip(ctx, "charge_interval");
 	sr->formation_change_moves = bat_ip(ctx, "formation_change_moves");
 	sr->move_fraction_parts = bat_ip(ctx, "move_fraction_parts");
@@ -329,6 +331,15 @@ static void fire_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr,
 	const struct ord_token *fire = bat_order_fire(o) ? bat_order_fire(o) : target;
 	struct ord_unit *tu = target ? ord_ctx_find_unit(ctx, target->value) : NULL;
 
+	/* "Artillery ... needs to indicate the type of shot it will be
+	 * using": a target alone was taken, and then every fire of the gun
+	 * refused for want of a shot (table checks, gun_shot_checked) */
+	if (sr->gun_shot_checked && !strcmp(arm, "artillery") && target && !bat_order_fire(o))
+		ord_diag_add(diag, o->line, target->col, o->unit,
+			     "needs to indicate the type of shot it will be using",
+			     "gun '%s' names a target but no shot: write Fb, Fs or Fg before it "
+			     "(without one the gun fires nothing)",
+			     u->id);
 	if (!sr->sheet_state_checked)
 		return; /* a game made before the check (table checks) */
 	if (!strcmp(arm, "artillery"))

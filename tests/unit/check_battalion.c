@@ -2296,7 +2296,7 @@ static struct ord_rules *tables_cut(const char *const *cut, size_t n)
 START_TEST(init_unit_kind_not_in_tables)
 {
 	static const char *const cut[] = {
-		"<row kind=\"heavy_cavalry\" arm=\"cavalry\" formation=\"squadron\" "
+		"<row kind=\"heavy_cavalry\" arm=\"cavalry\" formation=\"squadron\" enfiladed=\"yes\" "
 		"provisional=\"yes\" note=\"our reading (D28), as light_cavalry\"/>",
 	};
 	struct ord_rules *club = tables_cut(cut, ORD_ARRAY_SIZE(cut));
