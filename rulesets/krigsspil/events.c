@@ -220,6 +220,88 @@ static int fired_this_turn(struct ord_ctx *ctx, const struct ord_event *ev, cons
 	return ks_st(ctx, u, "skoed") == ord_ctx_turn(ctx) ? -1 : 0;
 }
 
+/* "Koordination af flere batterier skal angives på ordreseddelen" and "For
+ * at kunne koordinere skal hvert batteri have indskudt på målet" (15): an
+ * artilleri event's koordineret=yes, which gives +1 and spends 1 1/2
+ * rounds a gun, is the sheet's KO at that target, on a target the battery
+ * has ranged on.  It was taken as the referee gave it
+ * (koordination_kontrol; a game made before did so). */
+static void check_coordinated(struct ord_ctx *ctx, const struct ord_event *ev,
+			      const struct ord_unit *u, const struct ord_unit *t, struct ord_diag *d)
+{
+	struct ks_group g[KS_MAX_GROUPS];
+	const struct ord_order *o;
+	const char *ranged;
+	size_t n;
+
+	if (!ks_check(ks_r(ctx), "koordination_kontrol") ||
+	    !ord_kv_get_bool(&ev->kv, "koordineret", 0) || !t)
+		return;
+	if (!ks_ordered_at(ctx, u, "koordination", t, &o, g, &n)) {
+		ord_diag_add(d, 0, 0, u->id, "15 koordinering",
+			     "battery '%s' fires coordinated (koordineret=yes) but its sheet orders no "
+			     "'KO ... @%s': coordination is given on the order sheet",
+			     u->id, t->id);
+		return;
+	}
+	ranged = ks_st(ctx, u, "indskudt_fra") > ord_ctx_turn(ctx)
+			 ? "" /* still ranging (15) */
+			 : ks_st_str(ctx, u, "indskudt_paa");
+	if (ord_ctx_find_unit(ctx, ranged) != t)
+		ord_diag_add(d, 0, 0, u->id, "15 koordinering",
+			     "to coordinate, battery '%s' must have ranged on '%s' (it has ranged on %s)",
+			     u->id, t->id, *ranged ? ranged : "nothing");
+}
+
+/* 15.1: a battery gives defensive fire at an attacker "hvis ... Det ikke
+ * har skudt, eller ordre til at skyde, på andre mål i trækket": a fire
+ * this turn or an order to fire at another unit bars it, one at the
+ * attacker does not; a defensive fire already given this turn does
+ * (forsvarsild_maal_kontrol). */
+static void check_defensive_targets(struct ord_ctx *ctx, const struct ord_event *ev,
+				    const struct ord_unit *u, const struct ord_unit *t,
+				    struct ord_diag *d)
+{
+	struct ks_group g[KS_MAX_GROUPS];
+	const struct ord_order *o;
+	const char *other = NULL;
+	size_t i, n;
+
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+		if (e->seq == ev->seq || ev_unit(ctx, e, "unit") != u)
+			continue;
+		if (!strcmp(e->kind, "forsvarsild")) {
+			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
+				     "battery '%s' gave its defensive fire already this turn", u->id);
+			return;
+		}
+		if ((!strcmp(e->kind, "skyd") || !strcmp(e->kind, "artilleri")) &&
+		    ev_unit(ctx, e, "maal") != t && ev_unit(ctx, e, "maal"))
+			other = ev_unit(ctx, e, "maal")->id;
+	}
+	if (!other && ks_st(ctx, u, "skoed") == ord_ctx_turn(ctx) &&
+	    ord_ctx_find_unit(ctx, ks_st_str(ctx, u, "skoed_paa")) != t)
+		other = ks_st_str(ctx, u, "skoed_paa");
+	if (other)
+		ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
+			     "a battery gives defensive fire only if it has not fired at other targets "
+			     "this turn ('%s' fired at '%s')",
+			     u->id, other);
+	n = unit_groups(ctx, u, g, &o);
+	for (i = 0; i < n; i++) {
+		const struct ord_token *tt;
+		if (strcmp(g[i].code, "artilleriskydning") || g[i].after_change)
+			continue;
+		tt = ks_grp_tok(o, &g[i], ORD_TOK_TARGET);
+		if (!tt || ord_ctx_find_unit(ctx, tt->value) != t)
+			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
+				     "a battery with an order to fire at other targets gives no defensive "
+				     "fire (its sheet orders 'AS ... @%s')",
+				     tt ? tt->value : "a plate");
+	}
+}
+
 static void check_zone(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
 		       struct ord_diag *d)
 {
@@ -1512,6 +1594,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		check_fire_time(ctx, ev, u, "artilleriskydning", d);
 		check_reach(ctx, ev, u, ammo, d);
 		check_overfire(ctx, ev, u, ammo, d);
+		check_coordinated(ctx, ev, u, t, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 		check_own_flags(ctx, ev, u, tables, d);
 	} else if (!strcmp(ev->kind, "forsvarsild")) {
@@ -1539,14 +1622,21 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (ks_st(ctx, u, "kanoner") < 1 && ks_check(r, "brugbare_kanoner_kontrol"))
 			ord_diag_add(d, 0, 0, u->id, "9.6", "battery '%s' has no serviceable gun",
 				     u->id);
-		if (fired_this_turn(ctx, ev, u))
-			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
-				     "a battery gives defensive fire only if it has not fired at other targets this turn");
-		n = unit_groups(ctx, u, g, &o);
-		for (i = 0; i < n; i++)
-			if (!strcmp(g[i].code, "artilleriskydning") && !g[i].after_change)
+		if (ks_check(r, "forsvarsild_maal_kontrol")) {
+			/* "Det ikke har skudt, eller ordre til at skyde, på
+			 * andre mål i trækket": its fire at the attacker
+			 * itself is no bar (a game made before took any) */
+			check_defensive_targets(ctx, ev, u, t, d);
+		} else {
+			if (fired_this_turn(ctx, ev, u))
 				ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
-					     "a battery with an order to fire at other targets gives no defensive fire");
+					     "a battery gives defensive fire only if it has not fired at other targets this turn");
+			n = unit_groups(ctx, u, g, &o);
+			for (i = 0; i < n; i++)
+				if (!strcmp(g[i].code, "artilleriskydning") && !g[i].after_change)
+					ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
+						     "a battery with an order to fire at other targets gives no defensive fire");
+		}
 		if (strcmp(ks_st_str(ctx, u, "prodset"), "af"))
 			ord_diag_add(d, 0, 0, u->id, "15", "battery '%s' is limbered", u->id);
 		check_carriers(ctx, ev, u, d); /* its canister comes from the limbers too */

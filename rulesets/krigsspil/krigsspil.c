@@ -896,9 +896,15 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * it is fought against, the battery keeping the neighbours declared
 	 * for it when its supports are (state bedaekning_naboer), where before
 	 * the check, seeing only its own phase's events, found no escort and
-	 * held d_flag= to the battery (16, bedaekning_naboer_kontrol)
+	 * held d_flag= to the battery (16, bedaekning_naboer_kontrol);
+	 * 2026-12-04.2, switched the same way: an artilleri event's
+	 * koordineret=yes is the sheet's KO at the target, ranged on, where it
+	 * was taken as given (15, koordination_kontrol); a battery's defensive
+	 * fire is barred only by a fire or an order at another unit than the
+	 * attacker, or a defensive fire given already, where any fire or AS
+	 * order barred it (15.1, forsvarsild_maal_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-04.1",    /* rules_revision (above) */
+	"2026-12-04.2",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-04.1");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-04.2");
 }
 END_TEST
 
@@ -3534,6 +3534,71 @@ static void game_without(const char *param)
 	cast();
 }
 
+/* 15.1: "Det ikke har skudt, eller ordre til at skyde, på andre mål i
+ * trækket": a battery ordered to fire at its attacker, and that fired at
+ * it, still gives defensive fire at it; a fire or an order at another
+ * unit bars it, and so does a defensive fire given already
+ * (forsvarsild_maal_kontrol; a game made before barred any) */
+START_TEST(test_defensive_fire_targets)
+{
+	game_without(NULL);
+	orders("A1 AS SF @L2 ½\n");
+	orders("L2 A @A1\n");
+	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
+	ord_kv_set(&U("L2")->state, "angreb_maal", "A1");
+	ord_kv_set(&U("A1")->state, "skoed", "10");
+	ord_kv_set(&U("A1")->state, "skoed_paa", "L2");
+	EV_OK("forsvarsild", "unit=A1 maal=L2");
+	EV_BAD("forsvarsild", "unit=A1 maal=L2", "battery 'A1' gave its defensive fire already this turn");
+	game_without(NULL);
+	orders("A1 AS SF @L1 ½\n");
+	orders("L2 A @A1\n");
+	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
+	ord_kv_set(&U("A1")->state, "skoed", "10");
+	ord_kv_set(&U("A1")->state, "skoed_paa", "L1");
+	{
+		const char *said = event("forsvarsild", "unit=A1 maal=L2");
+		ck_assert_msg(strstr(said, "a battery gives defensive fire only if it has not fired at "
+					   "other targets this turn ('A1' fired at 'L1')") &&
+				      strstr(said, "a battery with an order to fire at other targets gives "
+						   "no defensive fire (its sheet orders 'AS ... @L1')"),
+			      "%s", said);
+	}
+	/* a game made before barred the fire at the attacker itself */
+	game_without("forsvarsild_maal_kontrol");
+	orders("A1 AS SF @L2 ½\n");
+	orders("L2 A @A1\n");
+	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
+	EV_BAD("forsvarsild", "unit=A1 maal=L2", "a battery with an order to fire at other targets");
+}
+END_TEST
+
+/* 15: "Koordination af flere batterier skal angives på ordreseddelen" and
+ * "For at kunne koordinere skal hvert batteri have indskudt på målet": an
+ * artilleri event's koordineret=yes (+1, 1 1/2 rounds a gun) is the sheet's
+ * KO at the target, ranged on (koordination_kontrol; a game made before
+ * took it as given) */
+START_TEST(test_coordinated_fire)
+{
+	game_without(NULL);
+	orders("A1 AS SF @L1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 afstand=40");
+	EV_BAD("artilleri", "unit=A1 maal=L1 afstand=40 koordineret=yes",
+	       "battery 'A1' fires coordinated (koordineret=yes) but its sheet orders no 'KO ... @L1'");
+	game_without(NULL);
+	orders("A1 AS SF @L1 KO @L1\n");
+	ord_kv_set(&U("A1")->state, "indskudt_paa", "L1");
+	EV_OK("artilleri", "unit=A1 maal=L1 afstand=40 koordineret=yes");
+	ord_kv_set(&U("A1")->state, "indskudt_paa", "L2");
+	EV_BAD("artilleri", "unit=A1 maal=L1 afstand=40 koordineret=yes",
+	       "to coordinate, battery 'A1' must have ranged on 'L1' (it has ranged on L2)");
+	/* a game made before */
+	game_without("koordination_kontrol");
+	orders("A1 AS SF @L1\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 afstand=40 koordineret=yes");
+}
+END_TEST
+
 /* 15: "Afstanden mellem den skydende enhed til den overskudte enhed ... og
  * Afstanden mellem den overskudte enhed ... til den beskudte enhed": what
  * is fired over stands between the battery and its target, so neither
@@ -5731,6 +5796,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_order_change);
 	tcase_add_test(tc, test_other_sheet_rules);
 	tcase_add_test(tc, test_events);
+	tcase_add_test(tc, test_coordinated_fire);
+	tcase_add_test(tc, test_defensive_fire_targets);
 	tcase_add_test(tc, test_overfire);
 	tcase_add_test(tc, test_overfire_between);
 	tcase_add_test(tc, test_overfire_zone);
