@@ -3549,7 +3549,8 @@ START_TEST(test_defensive_fire_targets)
 	ord_kv_set(&U("A1")->state, "skoed", "10");
 	ord_kv_set(&U("A1")->state, "skoed_paa", "L2");
 	EV_OK("forsvarsild", "unit=A1 maal=L2");
-	EV_BAD("forsvarsild", "unit=A1 maal=L2", "battery 'A1' gave its defensive fire already this turn");
+	EV_BAD("forsvarsild", "unit=A1 maal=L2",
+	       "battery 'A1' gave its defensive fire already this turn");
 	game_without(NULL);
 	orders("A1 AS SF @L1 ½\n");
 	orders("L2 A @A1\n");
@@ -3560,8 +3561,9 @@ START_TEST(test_defensive_fire_targets)
 		const char *said = event("forsvarsild", "unit=A1 maal=L2");
 		ck_assert_msg(strstr(said, "a battery gives defensive fire only if it has not fired at "
 					   "other targets this turn ('A1' fired at 'L1')") &&
-				      strstr(said, "a battery with an order to fire at other targets gives "
-						   "no defensive fire (its sheet orders 'AS ... @L1')"),
+				      strstr(said,
+					     "a battery with an order to fire at other targets gives "
+					     "no defensive fire (its sheet orders 'AS ... @L1')"),
 			      "%s", said);
 	}
 	/* a game made before barred the fire at the attacker itself */
