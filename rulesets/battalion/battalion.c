@@ -58,8 +58,10 @@
  *      lost, and tests (a retreat then keeps its rout's dressing of ranks).
  *      Two routed units have nothing to fight with: refused.  A routed a2
  *      or b2 (D20) is refused: it adds nothing beside another unit.  In a
- *      pursuit the broken infantry has no melee value either: it takes the
- *      pursuer's casualties and inflicts none.  Switched by the tables'
+ *      pursuit the infantry its test routed has no melee value either: it
+ *      takes the pursuer's casualties and inflicts none; one that only
+ *      retreated fights with its value (pursued_retreat_has_value, since
+ *      2026-12-04.1; tables without it gave it none).  Switched by the tables'
  *      routed_no_melee_value: a game made before refuses a melee with a
  *      routed unit (overridden, it fights with its figures) and gives the
  *      pursued infantry its figures, as orderly did then.
@@ -1278,7 +1280,9 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * lie as much further as the unit moved since it was last given
 	 * (position_distance_checked); 2026-12-04.1: a gun's order that names
 	 * a target names its shot (gun_shot_checked); an enfiladed gun is hit
-	 * as a line, its crew having no formation (D11, kinds' enfiladed) */
+	 * as a line, its crew having no formation (D11, kinds' enfiladed);
+	 * infantry pursued after a retreat, not a rout, fights the pursuit
+	 * with its melee value (D5, pursued_retreat_has_value) */
 	"2026-12-04.1",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */

@@ -103,6 +103,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("melee_names_units", 0, 1), /* optional: a game made before has none */
 	WHOLE("melee_tie_untested", 0, 1),
 	WHOLE("routed_no_melee_value", 0, 1),
+	WHOLE("pursued_retreat_has_value", 0, 1),
 	WHOLE("destroyed_untested", 0, 1),
 	/* the checks (table checks), optional too */
 	WHOLE("retreat_orders_checked", 0, 1),

@@ -710,8 +710,12 @@ static int pursue(struct ord_ctx *ctx, struct ord_unit *w, struct ord_unit *u)
 	in.b.column = !strcmp(bat_chart_formation(ctx, u), "column");
 	in.b.elite = bat_is_elite(u);
 	in.b.square_vs_cavalry = !strcmp(bat_chart_formation(ctx, u), "square");
-	/* D5: the broken infantry has no melee value left */
-	in.b.no_value = bat_flag(ctx, "routed_no_melee_value");
+	/* D5: a routed unit has no melee value ("Routed units can't fire and
+	 * have no melee value"); one that retreated, not routed, fights the
+	 * pursuit with its value (pursued_retreat_has_value; a game made
+	 * before gave any unit pursued none) */
+	in.b.no_value = bat_flag(ctx, "routed_no_melee_value") &&
+			(bat_routed(ctx, u) || !bat_flag(ctx, "pursued_retreat_has_value"));
 	in.pursuit = BAT_A;
 	if (melee_names_units(ctx)) {
 		in.a.name = w->id;

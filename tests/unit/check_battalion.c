@@ -1420,10 +1420,13 @@ START_TEST(resolve_tie_of_a_game_made_before)
 }
 END_TEST
 
+/* The pursuit of a battalion that retreated, in a game made before
+ * pursued_retreat_has_value: it had no melee value, as a routed one */
 START_TEST(resolve_pursuit)
 {
 	/* hussars break a battalion in a continuing melee and pursue it */
 	static const int melee_dice[] = { 6, 1 }, morale_dice[] = { 1, 2, 3 };
+	tables_without("pursued_retreat_has_value");
 	unit("H", "red", "kind=light_cavalry formation=line figures=8", "melee_with=I melee_since=2");
 	unit("I", "blue", "kind=line_infantry formation=line figures=12", "melee_with=H melee_since=2");
 	event("melee", "a=H b=I");
@@ -1455,6 +1458,31 @@ START_TEST(resolve_pursuit)
 	ck_assert_int_eq(state("H", "figures"), 7);
 	ck_assert_int_eq(state("I", "retreat_turn"), 4);
 	ck_assert_str_eq(state_str("H", "melee_with"), "");
+}
+END_TEST
+
+/* "Routed units ... have no melee value": a battalion that retreated, not
+ * routed, fights the pursuit with its value (pursued_retreat_has_value) */
+START_TEST(resolve_pursuit_after_retreat)
+{
+	static const int melee_dice[] = { 6, 1 }, morale_dice[] = { 1, 2, 3 };
+	unit("H", "red", "kind=light_cavalry formation=line figures=8", "melee_with=I melee_since=2");
+	unit("I", "blue", "kind=line_infantry formation=line figures=12", "melee_with=H melee_since=2");
+	event("melee", "a=H b=I");
+	resolve("melee", melee_dice, 2);
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "I")->state, "failed", 1);
+	/* I: -4, a retreat; pursuit: H 35 pts × 3 = 105; I 10 × 3 = 30 pts ×
+	 * (d6 3) = 90; H inflicts 35/6 = 5.83 × 3/2 = 8.75 pts / 3 = 2.92 → 3;
+	 * I inflicts 30/12 = 2.5 pts / 5 = 0.5 */
+	resolve("melee-morale", morale_dice, 3);
+	assert_has(ord_ctx_fake_results(ctx), "= −4: retreat\n");
+	assert_has(ord_ctx_fake_results(ctx),
+		   "I: pursued by H: H's 7 light_cavalry × 5 = 35 pts × (d6 2, +1 in motion = 3) = "
+		   "105; I's 10 line_infantry × 3 = 30 pts × (d6 3) = 90; H wins; H inflicts 35/6 = "
+		   "5.83, ×1.5 pursuit (50% more) = 8.75 pts / 3 = 2.92 → 3 figures on I; I inflicts "
+		   "30/12 = 2.5 pts / 5 = 0.5");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "no melee value"));
+	ck_assert_int_eq(state("I", "figures"), 7);
 }
 END_TEST
 
@@ -1882,6 +1910,7 @@ START_TEST(results_shown_pursuit)
 {
 	static const int melee_dice[] = { 6, 1 }, morale_dice[] = { 1, 2, 3 };
 	const char *out;
+	tables_without("pursued_retreat_has_value"); /* the broken battalion's words */
 	unit("H", "red", "kind=light_cavalry formation=line figures=8", "melee_with=I melee_since=2");
 	unit("I", "blue", "kind=line_infantry formation=line figures=12", "melee_with=H melee_since=2");
 	event("melee", "a=H b=I");
@@ -2953,6 +2982,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_tie_of_a_game_made_before);
 	tcase_add_test(res, resolve_destroyed_in_melee);
 	tcase_add_test(res, resolve_pursuit);
+	tcase_add_test(res, resolve_pursuit_after_retreat);
 	tcase_add_test(res, resolve_pursuit_of_a_game_made_before);
 	tcase_add_test(res, resolve_routed_no_melee_value);
 	tcase_add_test(res, melee_routed_of_a_game_made_before);
