@@ -902,7 +902,10 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * was taken as given (15, koordination_kontrol); a battery's defensive
 	 * fire is barred only by a fire or an order at another unit than the
 	 * attacker, or a defensive fire given already, where any fire or AS
-	 * order barred it (15.1, forsvarsild_maal_kontrol)
+	 * order barred it (15.1, forsvarsild_maal_kontrol); landeværn,
+	 * militia and cossacks pass no close order and are passed by none
+	 * whatever their own formation, where only two close formations were
+	 * held to it (13, gennemmarch_kosak_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.2",    /* rules_revision (above) */
 	ks_tables,         /* tables */

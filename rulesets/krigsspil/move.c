@@ -488,6 +488,12 @@ const char *ks_move_gait(struct ord_ctx *ctx, const struct ord_event *ev, const 
 	return "march";
 }
 
+/* Landeværn, militia or cossacks (13 gennemmarch). */
+static int irregular(const struct ord_unit *u)
+{
+	return !strcmp(ks_art(u), "kosakker") || ord_kv_get_bool(&u->attrs, "milits", 0);
+}
+
 int ks_through(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w,
 	       int *half_speed, int *lu_both, struct ord_diag *d)
 {
@@ -502,6 +508,17 @@ int ks_through(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_u
 				     w->id);
 		return ORD_ECHECK;
 	}
+	/* "Landeværn/milits og kosakker kan ikke gennemmarchere eller
+	 * gennemmarcheres af enheder i sluttet formation" (13): cossacks in
+	 * their open swarm no more pass a close formation than they do in
+	 * line (gennemmarch_kosak_kontrol; a game made before held it only
+	 * to two close formations, below) */
+	if (d && ks_check(ks_r(ctx), "gennemmarch_kosak_kontrol") && (!uc || !wc) &&
+	    ((wc && irregular(u)) || (uc && irregular(w))))
+		ord_diag_add(d, 0, 0, u->id, "13 gennemmarch",
+			     "landeværn, militia and cossacks neither march through nor are marched "
+			     "through by close order ('%s' is in close order)",
+			     wc ? w->id : u->id);
 	if (!uc || !wc) {
 		/* open order passes and is passed when one of them stands still;
 		 * two open formations pass each other freely (13) */
@@ -525,8 +542,7 @@ int ks_through(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_u
 			ord_diag_add(d, 0, 0, u->id, "13 gennemmarch",
 				     "both units must be in OR or LU; '%s' is in %s", u->id,
 				     ks_moral_name(ks_moral_now(ctx, u)));
-		if (!strcmp(ks_art(u), "kosakker") || ord_kv_get_bool(&u->attrs, "milits", 0) ||
-		    !strcmp(ks_art(w), "kosakker") || ord_kv_get_bool(&w->attrs, "milits", 0))
+		if (irregular(u) || irregular(w))
 			ord_diag_add(d, 0, 0, u->id, "13 gennemmarch",
 				     "landeværn, militia and cossacks neither march through nor are marched through by close order");
 	}

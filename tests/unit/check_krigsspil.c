@@ -1791,6 +1791,13 @@ START_TEST(test_march_through)
 	EV_BAD("flyt", "unit=D2 x=0 y=-5 gennem=L1", "marches through units of its own side");
 	place("C2", "0", "0");
 	EV_BAD("flyt", "unit=C2 x=0 y=-5 gennem=L1", "militia and cossacks neither march through");
+	/* cossacks in their swarm (open order) no more pass a close
+	 * formation (gennemmarch_kosak_kontrol) */
+	orders("C1 M ↑ 1\n");
+	place("C1", "0", "0");
+	EV_BAD("flyt", "unit=C1 x=0 y=-5 gennem=L1",
+	       "militia and cossacks neither march through nor are marched through by close order "
+	       "('L1' is in close order)");
 	resolve("fredelige-flytninger", NULL, 0);
 	expect_result(
 		"D2: flyttet 10 cm til x=0 y=-10 (åbent terræn, højde 0 F, plade 0,0); marchlængde (13): march, infanteri i linie: 20 cm pr. træk × 1 træk = 20 cm; strækning: åbent terræn 10 cm, gennemmarch 10 cm i ½ hastighed: +10 cm = 20 cm af 20 cm: inden for marchlængden; gennemmarcherer D1; LU til midt i næste træk (gennemmarch)");
@@ -3572,6 +3579,21 @@ START_TEST(test_defensive_fire_targets)
 	orders("L2 A @A1\n");
 	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
 	EV_BAD("forsvarsild", "unit=A1 maal=L2", "a battery with an order to fire at other targets");
+}
+END_TEST
+
+/* 13 gennemmarch: a game made before gennemmarch_kosak_kontrol let
+ * cossacks in their swarm (open order) pass a close formation */
+START_TEST(test_march_through_made_before)
+{
+	game_without(NULL);
+	orders("C1 M ↑ 1\nL1 F\n");
+	place("C1", "0", "0");
+	EV_BAD("flyt", "unit=C1 x=0 y=-5 gennem=L1", "('L1' is in close order)");
+	game_without("gennemmarch_kosak_kontrol");
+	orders("C1 M ↑ 1\nL1 F\n");
+	place("C1", "0", "0");
+	EV_OK("flyt", "unit=C1 x=0 y=-5 gennem=L1");
 }
 END_TEST
 
@@ -5799,6 +5821,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_other_sheet_rules);
 	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_coordinated_fire);
+	tcase_add_test(tc, test_march_through_made_before);
 	tcase_add_test(tc, test_defensive_fire_targets);
 	tcase_add_test(tc, test_overfire);
 	tcase_add_test(tc, test_overfire_between);
