@@ -512,6 +512,7 @@ static const struct ord_state_key state_keys[] = {
 	INT("foerste_storm", "1 while its first charge at the gallop is unused"),
 	INT("stormmarch_start", "the first turn of its last stormmarch"),
 	INT("stormmarch_sidst", "the last turn of its last stormmarch"),
+	INT("stormmarch_afbrudt", "the last turn its order broke its stormmarch off"),
 	INT("stormmarch_flyt", "the last turn it moved at stormmarch in the peaceful moves"),
 	INT("loeb_sidst", "the turn of its last løb"),
 	INT("prolong_sidst", "the turn of its last prolonge"),
@@ -905,7 +906,10 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * order barred it (15.1, forsvarsild_maal_kontrol); landeværn,
 	 * militia and cossacks pass no close order and are passed by none
 	 * whatever their own formation, where only two close formations were
-	 * held to it (13, gennemmarch_kosak_kontrol)
+	 * held to it (13, gennemmarch_kosak_kontrol); a stormmarch an order
+	 * broke off is not resumed the next turn (state stormmarch_afbrudt),
+	 * where any stormmarch of the turn before went on (13,
+	 * stormmarch_afbrudt_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.2",    /* rules_revision (above) */
 	ks_tables,         /* tables */

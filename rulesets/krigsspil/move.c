@@ -43,6 +43,16 @@ int ks_stormmarch_refused(struct ord_ctx *ctx, const struct ord_unit *u, struct 
 	 * off and resumed by order. */
 	if (last > 0 && last == turn)
 		return 0;
+	if (last == turn - 1 && start && ks_st(ctx, u, "stormmarch_afbrudt") == last) {
+		/* broken off last turn (stormmarch_afbrudt_kontrol): a new
+		 * stormmarch, if its every Nth turn has come */
+		if (turn - start >= (long)every)
+			return 0;
+		ord_buf_addf(why,
+			     "a stormmarch broken off cannot be resumed (\"En afbrudt stormmarch kan ikke genoptages\"): its stormmarch of turn %ld ended before the turn did, and a new one may begin in turn %ld",
+			     last, start + (long)every);
+		return 1;
+	}
 	if (last == turn - 1 && start) {
 		/* going on with the stormmarch of last turn */
 		if (turn - start + 1 > (long)in_row) {

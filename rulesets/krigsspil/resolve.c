@@ -106,17 +106,46 @@ void ks_storm_spent(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t)
 		    "; it has now used stormmarch: no first charge at the gallop later (Skema XV)");
 }
 
+/* 13: "En afbrudt stormmarch kan ikke genoptages": does the unit's order
+ * break its stormmarch off this turn?  It goes on only when its last
+ * stormmarch group runs to the end of the turn and no move follows it
+ * (a stormmarch ended in an attack is no break). */
+static int storm_broken_off(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t i, n = ks_groups(o, g, KS_MAX_GROUPS);
+	int per = (int)ks_param(ks_r(ctx), "kvarte_pr_traek"), q = 0, end = -1, after = 0;
+
+	for (i = 0; i < n && strcmp(g[i].code, "ordreaendring"); i++) {
+		if (end >= 0 && !after && !strcmp(g[i].code, "angreb"))
+			return 0; /* it ends in the attack */
+		q += ks_grp_quarters(ctx, o, &g[i]);
+		if (!strcmp(g[i].code, "stormmarch")) {
+			end = q;
+			after = 0;
+		} else if (ks_is_move(g[i].code)) {
+			after = 1;
+		}
+	}
+	return end >= 0 && (after || end < (per > 0 ? per : 1));
+}
+
 static void use_stormmarch(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t, int attack)
 {
-	int turn = ord_ctx_turn(ctx);
+	int turn = ord_ctx_turn(ctx), checked = ks_check(ks_r(ctx), "stormmarch_afbrudt_kontrol");
 	long start = ks_st(ctx, u, "stormmarch_start"), last = ks_st(ctx, u, "stormmarch_sidst");
+	/* broken off last turn: this one is a new stormmarch */
+	int broken = checked && last > 0 && ks_st(ctx, u, "stormmarch_afbrudt") == last;
 
 	if (!attack)
 		ks_storm_spent(ctx, u, t);
+	if (checked && last != turn && storm_broken_off(ctx, u))
+		ks_st_set(ctx, u, "stormmarch_afbrudt", turn);
 
 	if (last == turn)
 		return;
-	if (last == turn - 1 && start) {
+	if (last == turn - 1 && start && !broken) {
 		long n = turn - start + 1;
 		ks_st_set(ctx, u, "stormmarch_sidst", turn);
 		/* a turn after the first in a row is in LU (13) */
@@ -154,7 +183,9 @@ static int storm_bonus(struct ord_ctx *ctx, const struct ord_unit *u, int *quart
 		if (strcmp(g[i].code, "stormmarch"))
 			continue;
 		q += ks_grp_quarters(ctx, o, &g[i]);
-		if (i == 0 && last > 0 && last == ord_ctx_turn(ctx) - 1)
+		if (i == 0 && last > 0 && last == ord_ctx_turn(ctx) - 1 &&
+		    !(ks_check(ks_r(ctx), "stormmarch_afbrudt_kontrol") &&
+		      ks_st(ctx, u, "stormmarch_afbrudt") == last))
 			q++;
 	}
 	*quarters = q;

@@ -1441,6 +1441,14 @@ START_TEST(test_stormmarch)
 	ord_kv_set(&U("K3")->state, "stormmarch_start", "9");
 	ord_kv_set(&U("K3")->state, "stormmarch_sidst", "9");
 	ACCEPTS("danske", "K3 SM ↑ 1\n");
+	/* ... unless its order broke it off last turn: then it is a new one,
+	 * too soon (stormmarch_afbrudt_kontrol) */
+	ord_kv_set(&U("K3")->state, "stormmarch_afbrudt", "9");
+	REFUSES("danske", "K3 SM ↑ 1\n",
+		"a stormmarch broken off cannot be resumed (\"En afbrudt stormmarch kan ikke "
+		"genoptages\"): its stormmarch of turn 9 ended before the turn did, and a new one "
+		"may begin in turn 13");
+	ord_kv_set(&U("K3")->state, "stormmarch_afbrudt", "0");
 	ord_kv_set(&U("K3")->state, "stormmarch_start", "8");
 	REFUSES("danske", "K3 SM ↑ 1\n", "at most 2 turns in a row: it stormmarched in turns 8 to 9");
 	/* horse artillery like heavy cavalry; foot artillery not at all */
@@ -3579,6 +3587,37 @@ START_TEST(test_defensive_fire_targets)
 	orders("L2 A @A1\n");
 	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
 	EV_BAD("forsvarsild", "unit=A1 maal=L2", "a battery with an order to fire at other targets");
+}
+END_TEST
+
+/* 13: "En afbrudt stormmarch kan ikke genoptages": a unit whose order ends
+ * its stormmarch before the turn does (a fraction short of it, a march
+ * after it) keeps the turn (stormmarch_afbrudt); one that runs to the end
+ * of the turn, or into an attack, does not; a game made before keeps
+ * nothing (stormmarch_afbrudt_kontrol) */
+START_TEST(test_stormmarch_broken_off_kept)
+{
+	const char *const kept[] = { "K3 SM ↑ ½ M ↑ ½\n", "K3 SM ↑ ½\n", "K3 SM ↑ 1\n",
+				     "K3 SM ↑ ½ A @L1\n" };
+	const char *const want[] = { "10", "10", "", "" };
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(kept); i++) {
+		game_without(NULL);
+		orders(kept[i]);
+		place("K3", "0", "0");
+		EV_OK("flyt", "unit=K3 x=0 y=-10 stormmarch=yes");
+		resolve("fredelige-flytninger", NULL, 0);
+		ck_assert_msg(!strcmp(sts("K3", "stormmarch_afbrudt"), want[i]), "%s: '%s'",
+			      kept[i], sts("K3", "stormmarch_afbrudt"));
+		ck_assert_int_eq(st("K3", "stormmarch_sidst"), 10);
+	}
+	game_without("stormmarch_afbrudt_kontrol");
+	orders(kept[0]);
+	place("K3", "0", "0");
+	EV_OK("flyt", "unit=K3 x=0 y=-10 stormmarch=yes");
+	resolve("fredelige-flytninger", NULL, 0);
+	ck_assert_str_eq(sts("K3", "stormmarch_afbrudt"), "");
 }
 END_TEST
 
@@ -5822,6 +5861,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_coordinated_fire);
 	tcase_add_test(tc, test_march_through_made_before);
+	tcase_add_test(tc, test_stormmarch_broken_off_kept);
 	tcase_add_test(tc, test_defensive_fire_targets);
 	tcase_add_test(tc, test_overfire);
 	tcase_add_test(tc, test_overfire_between);
