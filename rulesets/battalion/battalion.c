@@ -321,6 +321,7 @@ static const struct ord_key_spec artillery_keys[] = {
 	{ "target_in_woods", ORD_KEY_BOOL, 0, NULL, 0, 0, "no",
 	  "the target is in woods (fired on only within woods_fired_on_within, D12)" },
 	{ "firer_in_woods", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the gun is in woods (D12)" },
+	{ "hill", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "the gun defends a hilltop" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec test_keys[] = {
@@ -1282,7 +1283,9 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * a target names its shot (gun_shot_checked); an enfiladed gun is hit
 	 * as a line, its crew having no formation (D11, kinds' enfiladed);
 	 * infantry pursued after a retreat, not a rout, fights the pursuit
-	 * with its melee value (D5, pursued_retreat_has_value) */
+	 * with its melee value (D5, pursued_retreat_has_value); a gun
+	 * defending a hilltop causes 1/4 more dead (artillery hill=,
+	 * artillery_modifiers' firer_on_hill) */
 	"2026-12-04.1",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */

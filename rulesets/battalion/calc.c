@@ -593,6 +593,7 @@ int bat_artillery(const struct bat_rules *r, const struct bat_artillery_in *in,
 	ord_buf_addf(&tf, "target_%s", in->target_formation);
 	set_flag(&flags, tf.buf, 1);
 	set_flag(&flags, "horse_moved_unlimbered", in->horse_moved_unlimbered);
+	set_flag(&flags, "firer_on_hill", in->firer_on_hill);
 	if ((err = ord_table_apply(&total, table(r, "artillery_modifiers"), dead, &flags, &match,
 				   &b)) != 0)
 		goto out;

@@ -133,6 +133,7 @@ struct bat_artillery_in {
 	int horse_moved_unlimbered;   /* horse artillery moved, unlimbered and fired */
 	int target_in_woods;          /* may be fired on only from close range (D12) */
 	int firer_in_woods;           /* units in woods do not fire (D12) */
+	int firer_on_hill;            /* defending a hilltop: 1/4 more dead */
 	int die;                      /* d6 to hit */
 };
 

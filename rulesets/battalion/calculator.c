@@ -80,6 +80,7 @@ static const struct ord_key_spec artillery_args[] = {
 	FLAG("horse_moved_unlimbered"),
 	FLAG("target_in_woods"),
 	FLAG("firer_in_woods"),
+	FLAG("firer_on_hill"),
 	END,
 };
 
@@ -295,6 +296,7 @@ static int calc_artillery(struct ord_calc *c, struct ord_rules *rules)
 	in.horse_moved_unlimbered = arg_flag(c, "horse_moved_unlimbered");
 	in.target_in_woods = arg_flag(c, "target_in_woods");
 	in.firer_in_woods = arg_flag(c, "firer_in_woods");
+	in.firer_on_hill = arg_flag(c, "firer_on_hill");
 	if ((err = ord_calc_die(c, &in.die, (unsigned)calc_param(r, "artillery_die"), "to_hit")) != 0 ||
 	    (err = bat_artillery(r, &in, &res, &why)) != 0)
 		goto out;

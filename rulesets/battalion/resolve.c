@@ -292,6 +292,7 @@ static int artillery_event(struct ord_ctx *ctx, const struct ord_event *e, struc
 	/* D12, with --override only: a shot from or into woods does nothing */
 	in.target_in_woods = ord_kv_get_bool(&e->kv, "target_in_woods", 0);
 	in.firer_in_woods = ord_kv_get_bool(&e->kv, "firer_in_woods", 0);
+	in.firer_on_hill = ord_kv_get_bool(&e->kv, "hill", 0);
 	/* D10: no die for a shot out of range; a probe with the lowest face says */
 	in.die = 1;
 	if ((err = bat_artillery(bat_r(ctx), &in, &out, NULL)) != 0)

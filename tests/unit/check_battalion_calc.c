@@ -365,6 +365,11 @@ START_TEST(test_artillery_modifiers)
 			       "shot=shell range=5 target_formation=square horse_moved_unlimbered=yes",
 			       D(2)),
 			 "hit yes, casualties 4 (shell at 5 in.: d6 2, hits on 1–4: hit; 4, +4 target in square = 8, ×0.5 horse artillery moved, unlimbered and fired = 4 dead)\n");
+	/* a gun defending a hilltop: 1/4 more dead, rounded once */
+	ck_assert_str_eq(plain("artillery", "shot=ball range=10 firer_on_hill=yes", D(1)),
+			 "hit yes, casualties 3 (ball at 10 in.: d6 1, hits on 1–5: hit; 2, ×1.25 "
+			 "defending a hilltop = 2.5 → 3 dead)\n");
+	ck_assert_str_eq(art("shot=grape range=5 firer_on_hill=yes", 3, "casualties"), "10");
 	/* a miss stays a miss */
 	ck_assert_str_eq(art("shot=shell range=5 target_formation=square", 5, "casualties"), "0");
 }
