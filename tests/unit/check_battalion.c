@@ -1463,18 +1463,30 @@ END_TEST
 
 /* "Routed units ... have no melee value": a battalion that retreated, not
  * routed, fights the pursuit with its value (pursued_retreat_has_value) */
-START_TEST(resolve_pursuit_after_retreat)
+/* Hussars H break the battalion I, which failed before, in a continuing
+ * melee (d6 6 against 1), and pursue it: I's test d6 1 gives -4, a
+ * retreat; the pursuit's dice 2 and 3.  without: a switch of the tables
+ * left out (a game made before), or NULL. */
+static void hussars_pursue(const char *without)
 {
 	static const int melee_dice[] = { 6, 1 }, morale_dice[] = { 1, 2, 3 };
+
+	if (without)
+		tables_without(without);
 	unit("H", "red", "kind=light_cavalry formation=line figures=8", "melee_with=I melee_since=2");
 	unit("I", "blue", "kind=line_infantry formation=line figures=12", "melee_with=H melee_since=2");
 	event("melee", "a=H b=I");
 	resolve("melee", melee_dice, 2);
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "I")->state, "failed", 1);
+	resolve("melee-morale", morale_dice, 3);
+}
+
+START_TEST(resolve_pursuit_after_retreat)
+{
 	/* I: -4, a retreat; pursuit: H 35 pts × 3 = 105; I 10 × 3 = 30 pts ×
 	 * (d6 3) = 90; H inflicts 35/6 = 5.83 × 3/2 = 8.75 pts / 3 = 2.92 → 3;
 	 * I inflicts 30/12 = 2.5 pts / 5 = 0.5 */
-	resolve("melee-morale", morale_dice, 3);
+	hussars_pursue(NULL);
 	assert_has(ord_ctx_fake_results(ctx), "= −4: retreat\n");
 	assert_has(ord_ctx_fake_results(ctx),
 		   "I: pursued by H: H's 7 light_cavalry × 5 = 35 pts × (d6 2, +1 in motion = 3) = "
@@ -1908,15 +1920,9 @@ END_TEST
  * in trays to the pursuer's side. */
 START_TEST(results_shown_pursuit)
 {
-	static const int melee_dice[] = { 6, 1 }, morale_dice[] = { 1, 2, 3 };
 	const char *out;
-	tables_without("pursued_retreat_has_value"); /* the broken battalion's words */
-	unit("H", "red", "kind=light_cavalry formation=line figures=8", "melee_with=I melee_since=2");
-	unit("I", "blue", "kind=line_infantry formation=line figures=12", "melee_with=H melee_since=2");
-	event("melee", "a=H b=I");
-	resolve("melee", melee_dice, 2);
-	ord_kv_set_int(&ord_ctx_find_unit(ctx, "I")->state, "failed", 1);
-	resolve("melee-morale", morale_dice, 3);
+
+	hussars_pursue("pursued_retreat_has_value"); /* the broken battalion's words */
 	out = shown("red");
 	assert_has(out, "H: pursues I: H's 7 light_cavalry × 5 = 35 pts × (d6 2, +1 in motion = 3) = "
 			"105; I's about 3 trays of line_infantry, broken: no melee value (d6 3); H "

@@ -3554,24 +3554,33 @@ static void game_without(const char *param)
  * it, still gives defensive fire at it; a fire or an order at another
  * unit bars it, and so does a defensive fire given already
  * (forsvarsild_maal_kontrol; a game made before barred any) */
-START_TEST(test_defensive_fire_targets)
+/* L2 attacks the battery A1 (turn 10), whose sheet orders it to fire at
+ * at (AS SF @at ½) and which fired at it if fired; without: a kontrol of
+ * the Skema left out, or NULL. */
+static void battery_fired_attacked(const char *without, const char *at, int fired)
 {
-	game_without(NULL);
-	orders("A1 AS SF @L2 ½\n");
+	struct ord_buf o = ORD_BUF_INIT;
+
+	game_without(without);
+	ord_buf_addf(&o, "A1 AS SF @%s ½\n", at);
+	orders(o.buf);
 	orders("L2 A @A1\n");
 	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
 	ord_kv_set(&U("L2")->state, "angreb_maal", "A1");
-	ord_kv_set(&U("A1")->state, "skoed", "10");
-	ord_kv_set(&U("A1")->state, "skoed_paa", "L2");
+	if (fired) {
+		ord_kv_set(&U("A1")->state, "skoed", "10");
+		ord_kv_set(&U("A1")->state, "skoed_paa", at);
+	}
+	ord_buf_release(&o);
+}
+
+START_TEST(test_defensive_fire_targets)
+{
+	battery_fired_attacked(NULL, "L2", 1);
 	EV_OK("forsvarsild", "unit=A1 maal=L2");
 	EV_BAD("forsvarsild", "unit=A1 maal=L2",
 	       "battery 'A1' gave its defensive fire already this turn");
-	game_without(NULL);
-	orders("A1 AS SF @L1 ½\n");
-	orders("L2 A @A1\n");
-	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
-	ord_kv_set(&U("A1")->state, "skoed", "10");
-	ord_kv_set(&U("A1")->state, "skoed_paa", "L1");
+	battery_fired_attacked(NULL, "L1", 1);
 	{
 		const char *said = event("forsvarsild", "unit=A1 maal=L2");
 		ck_assert_msg(strstr(said, "a battery gives defensive fire only if it has not fired at "
@@ -3582,10 +3591,7 @@ START_TEST(test_defensive_fire_targets)
 			      "%s", said);
 	}
 	/* a game made before barred the fire at the attacker itself */
-	game_without("forsvarsild_maal_kontrol");
-	orders("A1 AS SF @L2 ½\n");
-	orders("L2 A @A1\n");
-	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
+	battery_fired_attacked("forsvarsild_maal_kontrol", "L2", 0);
 	EV_BAD("forsvarsild", "unit=A1 maal=L2", "a battery with an order to fire at other targets");
 }
 END_TEST
