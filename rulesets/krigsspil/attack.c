@@ -1179,14 +1179,9 @@ static void end_of_turn(struct ord_ctx *ctx)
 		}
 		/* cavalry valeur (8.3) */
 		{
-			const struct ord_order *o = ord_ctx_order(ctx, u);
-			struct ks_group g[KS_MAX_GROUPS];
-			size_t n = ks_groups(o, g, KS_MAX_GROUPS);
 			int engaged = ks_st(ctx, u, "naerkamp_traek") == turn ||
 				      ks_st(ctx, u, "nabo_traek") == turn;
-			int rested = ks_find(g, n, "hvil") && !engaged &&
-				     ks_st(ctx, u, "skoed") != turn &&
-				     ks_st(ctx, u, "bevaeget") != turn;
+			int rested = ks_resting(ctx, u);
 			long start = ord_kv_get_int(&u->attrs, "valeur",
 						    (long)ks_param(r, "valeur_norm"));
 			if (rested) {

@@ -909,7 +909,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * held to it (13, gennemmarch_kosak_kontrol); a stormmarch an order
 	 * broke off is not resumed the next turn (state stormmarch_afbrudt),
 	 * where any stormmarch of the turn before went on (13,
-	 * stormmarch_afbrudt_kontrol)
+	 * stormmarch_afbrudt_kontrol); a decimated unit that rests is not LU
+	 * in the turn it rests, where the rest was known only once the turn
+	 * was over (6.7, hvil_decimering_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.2",    /* rules_revision (above) */
 	ks_tables,         /* tables */

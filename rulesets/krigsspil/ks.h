@@ -81,6 +81,9 @@ void ks_gone_why(struct ord_ctx *ctx, const struct ord_unit *u, struct ord_buf *
 
 /* The unit's morale grade in half turn h (its state, the decimation floor,
  * cossacks in close order); why gets the reasons when not NULL. */
+/* 18: does the unit rest this turn?  Its order rests (H), and it has not
+ * fought, supported, fired or moved in the turn (so far). */
+int ks_resting(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_text *why);
 int ks_moral_now(struct ord_ctx *ctx, const struct ord_unit *u);
 /* Make the unit at least `grade` until half turn `until` (0: until it is

@@ -276,6 +276,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("forsvarsild_maal_kontrol", 0, 1),
 	WHOLE("gennemmarch_kosak_kontrol", 0, 1),
 	WHOLE("stormmarch_afbrudt_kontrol", 0, 1),
+	WHOLE("hvil_decimering_kontrol", 0, 1),
 	WHOLE("skydemaal_kontrol", 0, 1),
 	NUM("spredt_foran_cm", 0, MANY),
 	NUM("spredt_foran_artilleri_cm", 0, MANY),

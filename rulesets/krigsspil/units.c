@@ -302,6 +302,18 @@ int ks_half(struct ord_ctx *ctx, int second_half)
 	return 2 * ord_ctx_turn(ctx) + (second_half ? 1 : 0);
 }
 
+int ks_resting(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t n = ks_groups(o, g, KS_MAX_GROUPS);
+	int turn = ord_ctx_turn(ctx);
+
+	return ks_find(g, n, "hvil") && ks_st(ctx, u, "naerkamp_traek") != turn &&
+	       ks_st(ctx, u, "nabo_traek") != turn && ks_st(ctx, u, "skoed") != turn &&
+	       ks_st(ctx, u, "bevaeget") != turn;
+}
+
 int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_text *why)
 {
 	int grade = ks_moral_parse(ks_st_str(ctx, u, "moral"));
@@ -327,14 +339,18 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 		}
 	}
 	/* decimation: over 25% lost LU for the rest of the battle, unless it
-	 * is artillery, or in a turn it rested or won a melee that sent its
+	 * is artillery, or in a turn it rests or won a melee that sent its
 	 * enemy into FU; over 50% U, with no exception (6.7: the exceptions
-	 * follow the LU rule alone) */
+	 * follow the LU rule alone).  A rest counts while the turn it is
+	 * ordered lasts, as long as nothing broke it (hvil_decimering_kontrol;
+	 * a game made before knew it only once the turn was over, when the
+	 * next began: the exception never held in a phase) */
 	if (dec) {
 		int floor_grade = dec >= 2 ? KS_U : KS_LU;
-		int excused = dec == 1 && (ks_is(ctx, u, "artilleri") ||
-					   ks_st(ctx, u, "vandt_fu_traek") == turn ||
-					   ks_st(ctx, u, "hvilede_traek") == turn);
+		int excused = dec == 1 &&
+			      (ks_is(ctx, u, "artilleri") || ks_st(ctx, u, "vandt_fu_traek") == turn ||
+			       ks_st(ctx, u, "hvilede_traek") == turn ||
+			       (ks_check(ks_r(ctx), "hvil_decimering_kontrol") && ks_resting(ctx, u)));
 		if (!excused && floor_grade > grade) {
 			grade = floor_grade;
 			if (why)

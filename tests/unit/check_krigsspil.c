@@ -3627,6 +3627,29 @@ START_TEST(test_stormmarch_broken_off_kept)
 }
 END_TEST
 
+/* 6.7: a decimated unit is LU for the rest of the battle "med mindre ...
+ * Enheden foretager hvil": in the turn it rests, while nothing breaks the
+ * rest (hvil_decimering_kontrol; a game made before knew the rest only
+ * once the turn was over, and the unit was LU in every phase of it) */
+START_TEST(test_rest_lifts_decimation)
+{
+	game_without(NULL);
+	orders("D1 H\n");
+	ord_kv_set(&U("D1")->state, "decimering", "1");
+	ck_assert_int_eq(ks_moral_at(ctx, U("D1"), 20, NULL), KS_OR);
+	ord_kv_set(&U("D1")->state, "skoed", "10"); /* it fired: no rest */
+	ck_assert_int_eq(ks_moral_at(ctx, U("D1"), 20, NULL), KS_LU);
+	game_without(NULL);
+	orders("D1 M ↑ 1\n");
+	ord_kv_set(&U("D1")->state, "decimering", "1");
+	ck_assert_int_eq(ks_moral_at(ctx, U("D1"), 20, NULL), KS_LU);
+	game_without("hvil_decimering_kontrol");
+	orders("D1 H\n");
+	ord_kv_set(&U("D1")->state, "decimering", "1");
+	ck_assert_int_eq(ks_moral_at(ctx, U("D1"), 20, NULL), KS_LU);
+}
+END_TEST
+
 /* 13 gennemmarch: a game made before gennemmarch_kosak_kontrol let
  * cossacks in their swarm (open order) pass a close formation */
 START_TEST(test_march_through_made_before)
@@ -5868,6 +5891,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_coordinated_fire);
 	tcase_add_test(tc, test_march_through_made_before);
 	tcase_add_test(tc, test_stormmarch_broken_off_kept);
+	tcase_add_test(tc, test_rest_lifts_decimation);
 	tcase_add_test(tc, test_defensive_fire_targets);
 	tcase_add_test(tc, test_overfire);
 	tcase_add_test(tc, test_overfire_between);
