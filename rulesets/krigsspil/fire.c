@@ -464,6 +464,28 @@ int ks_ranged(struct ord_ctx *ctx, const struct ord_unit *u, const char *target)
 	       ks_st(ctx, u, "indskudt_fra") <= ord_ctx_turn(ctx);
 }
 
+/* 15: "Indskydning tager et halvt træk": a battery whose order ranges on
+ * t (IS @t) before it fires (AS ... @t) fires ranged, the ranging done
+ * (indskydning_foer_skydning_kontrol; a game made before fired it
+ * unranged, the ranging counted from the phase's end). */
+static int ranged_first(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *t)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t k, n = ks_groups(o, g, KS_MAX_GROUPS);
+
+	if (!ks_check(ks_r(ctx), "indskydning_foer_skydning_kontrol"))
+		return 0;
+	for (k = 0; k < n; k++) {
+		const struct ord_token *tt = ks_grp_tok(o, &g[k], ORD_TOK_TARGET);
+		if (!strcmp(g[k].code, "artilleriskydning"))
+			return 0;
+		if (!strcmp(g[k].code, "indskydning") && tt && ord_ctx_find_unit(ctx, tt->value) == t)
+			return 1;
+	}
+	return 0;
+}
+
 /* A battery's fire e (defensive: its canister at an attacker) of u at t as
  * the calculation takes it, with the flags the module works out itself
  * (K10; ks_fire_own_flags). */
@@ -491,7 +513,7 @@ static void artillery_in(struct ord_ctx *ctx, const struct ord_event *e, struct 
 	in->target_artillery = ks_is(ctx, t, "artilleri");
 	if (ord_kv_get_bool(&e->kv, "koordineret", 0))
 		ord_kv_set(flags, "koordineret", "yes");
-	if (!defensive && !ks_ranged(ctx, u, t->id))
+	if (!defensive && !ks_ranged(ctx, u, t->id) && !ranged_first(ctx, u, t))
 		ord_kv_set(flags, "ikke_indskudt", "yes");
 	if (grade == KS_LU)
 		ord_kv_set(flags, "batteri_lu", "yes");

@@ -911,7 +911,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * where any stormmarch of the turn before went on (13,
 	 * stormmarch_afbrudt_kontrol); a decimated unit that rests is not LU
 	 * in the turn it rests, where the rest was known only once the turn
-	 * was over (6.7, hvil_decimering_kontrol)
+	 * was over (6.7, hvil_decimering_kontrol); a battery whose order
+	 * ranges on its target before it fires at it fires ranged (15,
+	 * indskydning_foer_skydning_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.2",    /* rules_revision (above) */
 	ks_tables,         /* tables */

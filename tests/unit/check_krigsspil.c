@@ -3650,6 +3650,35 @@ START_TEST(test_rest_lifts_decimation)
 }
 END_TEST
 
+/* 15: "Indskydning tager et halvt træk": a battery that ranges on its
+ * target (IS @L1, half a turn) and then fires at it (AS SF @L1 ½) fires ranged
+ * (indskydning_foer_skydning_kontrol; a game made before gave it -1 ikke
+ * indskudt) */
+START_TEST(test_ranged_then_fired)
+{
+	const char *r;
+
+	game_without(NULL);
+	orders("A1 IS @L1 AS SF @L1 ½\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II");
+	resolve("skydninger", D(3, 3, 3));
+	r = ord_ctx_fake_results(ctx);
+	ck_assert_msg(strstr(r, "A1: skyder på L1") && !strstr(r, "ikke indskudt"), "%s", r);
+	expect_result("A1: indskudt på L1");
+	/* its fire at another unit is unranged still */
+	game_without(NULL);
+	orders("A1 IS @L2 AS SF @L1 ½\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II");
+	resolve("skydninger", D(3, 3, 3));
+	expect_result("ikke indskudt");
+	game_without("indskydning_foer_skydning_kontrol");
+	orders("A1 IS @L1 AS SF @L1 ½\n");
+	EV_OK("artilleri", "unit=A1 maal=L1 zone=II");
+	resolve("skydninger", D(3, 3, 3));
+	expect_result("ikke indskudt");
+}
+END_TEST
+
 /* 13 gennemmarch: a game made before gennemmarch_kosak_kontrol let
  * cossacks in their swarm (open order) pass a close formation */
 START_TEST(test_march_through_made_before)
@@ -5892,6 +5921,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_march_through_made_before);
 	tcase_add_test(tc, test_stormmarch_broken_off_kept);
 	tcase_add_test(tc, test_rest_lifts_decimation);
+	tcase_add_test(tc, test_ranged_then_fired);
 	tcase_add_test(tc, test_defensive_fire_targets);
 	tcase_add_test(tc, test_overfire);
 	tcase_add_test(tc, test_overfire_between);
