@@ -84,9 +84,12 @@ expect_in "$OUT" "clean"
 # D28: skirmishers in skirmish order, cavalry in squadron) keeps tables
 # without it: it opens and plays on as it was made, its cavalry in the
 # column the scenario gave it, and the audit is clean.
-sed -e 's/labels="arm formation"/labels="arm"/' -e '/<chart name="kinds"/,/<\/chart>/s/ formation="[^"]*"//' \
+# (nor an enfiladed label, which came later)
+sed -e 's/labels="arm formation enfiladed"/labels="arm"/' \
+	-e '/<chart name="kinds"/,/<\/chart>/s/ formation="[^"]*"//' \
+	-e '/<chart name="kinds"/,/<\/chart>/s/ enfiladed="[^"]*"//' \
 	-e '/<row formation="squadron"/,/note=/d' "$SRC/rulesets/battalion/tables.xml" >tables-before-kinds.xml
-! grep -q 'formation="squadron"\|labels="arm formation"' tables-before-kinds.xml || fail "the kinds' formations are still in the tables"
+! grep -q 'formation="squadron"\|labels="arm formation\|enfiladed=' tables-before-kinds.xml || fail "the kinds' formations are still in the tables"
 BAT=$SRC/rulesets/battalion/examples
 expect_exit 0 ord new bat.game --scenario "$BAT/scenario.xml" --tables tables-before-kinds.xml
 expect_exit 0 ord submit bat.game --side french "$BAT/demo/turn1-french.txt"
