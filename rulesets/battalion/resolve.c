@@ -248,8 +248,8 @@ static int fire_event(struct ord_ctx *ctx, const struct ord_event *e, struct ord
 	in.firer_skirmish = !strcmp(bat_fires_as(ctx, u), "skirmish");
 	in.enfilade = ord_kv_get_bool(&e->kv, "enfilade", 0);
 	if (in.enfilade && !bat_enfiladed(ctx, t)) {
-		ord_buf_addf(&why, "enfilade: %s, a gun's crew, has no formation to take in flank; ",
-			     t->id);
+		ord_buf_addf(&why, "enfilade: %s (%s) is not taken in flank (kinds: enfiladed=no); ",
+			     t->id, bat_kind(t));
 		in.enfilade = 0;
 	}
 	in.target_in_woods = ord_kv_get_bool(&e->kv, "target_in_woods", 0);

@@ -231,7 +231,6 @@ static void check_coordinated(struct ord_ctx *ctx, const struct ord_event *ev,
 {
 	struct ks_group g[KS_MAX_GROUPS];
 	const struct ord_order *o;
-	const char *ranged;
 	size_t n;
 
 	if (!ks_check(ks_r(ctx), "koordination_kontrol") ||
@@ -244,13 +243,12 @@ static void check_coordinated(struct ord_ctx *ctx, const struct ord_event *ev,
 			     u->id, t->id);
 		return;
 	}
-	ranged = ks_st(ctx, u, "indskudt_fra") > ord_ctx_turn(ctx)
-			 ? "" /* still ranging (15) */
-			 : ks_st_str(ctx, u, "indskudt_paa");
-	if (ord_ctx_find_unit(ctx, ranged) != t)
+	if (!ks_ranged(ctx, u, t->id))
 		ord_diag_add(d, 0, 0, u->id, "15 koordinering",
 			     "to coordinate, battery '%s' must have ranged on '%s' (it has ranged on %s)",
-			     u->id, t->id, *ranged ? ranged : "nothing");
+			     u->id, t->id,
+			     *ks_st_str(ctx, u, "indskudt_paa") ? ks_st_str(ctx, u, "indskudt_paa")
+								: "nothing");
 }
 
 /* 15.1: a battery gives defensive fire at an attacker "hvis ... Det ikke

@@ -84,6 +84,9 @@ void ks_gone_why(struct ord_ctx *ctx, const struct ord_unit *u, struct ord_buf *
 /* 18: does the unit rest this turn?  Its order rests (H), and it has not
  * fought, supported, fired or moved in the turn (so far). */
 int ks_resting(struct ord_ctx *ctx, const struct ord_unit *u);
+/* 13: did the unit's order break off its stormmarch of the turn before
+ * (state stormmarch_afbrudt, kept under stormmarch_afbrudt_kontrol)? */
+int ks_storm_broken_last(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_text *why);
 int ks_moral_now(struct ord_ctx *ctx, const struct ord_unit *u);
 /* Make the unit at least `grade` until half turn `until` (0: until it is

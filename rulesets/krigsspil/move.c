@@ -13,6 +13,13 @@
 
 /* ---- stormmarch ---- */
 
+int ks_storm_broken_last(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	long last = ks_st(ctx, u, "stormmarch_sidst");
+
+	return last > 0 && last == ord_ctx_turn(ctx) - 1 && ks_st(ctx, u, "stormmarch_afbrudt") == last;
+}
+
 int ks_stormmarch_refused(struct ord_ctx *ctx, const struct ord_unit *u, struct ord_buf *why)
 {
 	const struct ord_row *row;
@@ -43,7 +50,7 @@ int ks_stormmarch_refused(struct ord_ctx *ctx, const struct ord_unit *u, struct 
 	 * off and resumed by order. */
 	if (last > 0 && last == turn)
 		return 0;
-	if (last == turn - 1 && start && ks_st(ctx, u, "stormmarch_afbrudt") == last) {
+	if (start && ks_storm_broken_last(ctx, u)) {
 		/* broken off last turn (stormmarch_afbrudt_kontrol): a new
 		 * stormmarch, if its every Nth turn has come */
 		if (turn - start >= (long)every)

@@ -133,14 +133,15 @@ static int storm_broken_off(struct ord_ctx *ctx, const struct ord_unit *u)
 
 static void use_stormmarch(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t, int attack)
 {
-	int turn = ord_ctx_turn(ctx), checked = ks_check(ks_r(ctx), "stormmarch_afbrudt_kontrol");
+	int turn = ord_ctx_turn(ctx);
 	long start = ks_st(ctx, u, "stormmarch_start"), last = ks_st(ctx, u, "stormmarch_sidst");
 	/* broken off last turn: this one is a new stormmarch */
-	int broken = checked && last > 0 && ks_st(ctx, u, "stormmarch_afbrudt") == last;
+	int broken = ks_storm_broken_last(ctx, u);
 
 	if (!attack)
 		ks_storm_spent(ctx, u, t);
-	if (checked && last != turn && storm_broken_off(ctx, u))
+	if (ks_check(ks_r(ctx), "stormmarch_afbrudt_kontrol") && last != turn &&
+	    storm_broken_off(ctx, u))
 		ks_st_set(ctx, u, "stormmarch_afbrudt", turn);
 
 	if (last == turn)
@@ -184,8 +185,7 @@ static int storm_bonus(struct ord_ctx *ctx, const struct ord_unit *u, int *quart
 			continue;
 		q += ks_grp_quarters(ctx, o, &g[i]);
 		if (i == 0 && last > 0 && last == ord_ctx_turn(ctx) - 1 &&
-		    !(ks_check(ks_r(ctx), "stormmarch_afbrudt_kontrol") &&
-		      ks_st(ctx, u, "stormmarch_afbrudt") == last))
+		    !ks_storm_broken_last(ctx, u))
 			q++;
 	}
 	*quarters = q;
