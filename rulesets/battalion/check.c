@@ -891,6 +891,27 @@ static int came_at(struct ord_ctx *ctx, const struct ord_unit *t, const struct o
 	       !strcmp(ord_state_str(ctx, t, "contact_unit"), u->id);
 }
 
+/* hill=yes on a gun's shot counts only through an artillery_modifiers row
+ * firer_on_hill (2026-12-04.1); tables made before have none, and the key
+ * would be taken and change nothing, so it is refused, not ignored. */
+static void check_gun_hill(struct ord_ctx *ctx, const struct ord_event *ev,
+			   const struct ord_unit *u, struct ord_diag *d)
+{
+	const struct ord_table *mods;
+	const struct ord_row *row;
+	int found;
+
+	if (!ord_kv_get_bool(&ev->kv, "hill", 0))
+		return;
+	mods = ord_tables_get(bat_r(ctx)->tables, "artillery_modifiers");
+	found = mods && !ord_table_find1(&row, mods, "when", "firer_on_hill");
+	ord_error_clear();
+	if (!found)
+		ord_diag_add(d, 0, 0, u->id, "defending a hilltop",
+			     "gun '%s' is given hill=yes, but this game's tables have no artillery_modifiers row 'firer_on_hill' (tables made before rules revision 2026-12-04.1): its hilltop would change nothing; leave hill= out",
+			     u->id);
+}
+
 static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d, int artillery)
 {
 	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit"), *t = bat_ev_unit(ctx, ev, "target");
@@ -992,6 +1013,7 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			ord_diag_add(d, 0, 0, u->id, "must fire the shot indicated in its orders",
 				     "gun '%s' fired %s but its sheet orders %s (%s)", u->id, shot,
 				     bat_fire_code_shot(f->value), f->value);
+		check_gun_hill(ctx, ev, u, d);
 		if (bat_st(ctx, u, "silenced"))
 			ord_diag_add(d, 0, 0, u->id,
 				     bat_rule_text(ctx, &rule, SILENCE_RULE, "gun_hits_silence"),

@@ -874,6 +874,32 @@ START_TEST(shot_target_free)
 }
 END_TEST
 
+/* A gun's hill=yes counts through artillery_modifiers' firer_on_hill; in
+ * tables made before it, without the row, it is refused, not taken and
+ * ignored. */
+START_TEST(gun_hill_needs_its_row)
+{
+	char *xml, *from, *to;
+
+	cast();
+	orders("G1 Fg\n");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R2 range=6 hill=yes"), "");
+	xml = tables_xml();
+	from = strstr(xml, "<mod shot=\"*\" when=\"firer_on_hill\"");
+	ck_assert_ptr_nonnull(from);
+	to = strstr(from, "/>") + 2;
+	memmove(from, to, strlen(to) + 1);
+	use_tables(xml, "before.xml");
+	cast();
+	orders("G1 Fg\n");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R2 range=6 hill=yes"),
+			 "gun 'G1' is given hill=yes, but this game's tables have no "
+			 "artillery_modifiers row 'firer_on_hill' (tables made before rules "
+			 "revision 2026-12-04.1): its hilltop would change nothing; leave hill= out "
+			 "(defending a hilltop)\n");
+}
+END_TEST
+
 START_TEST(fire_kinds)
 {
 	cast();
@@ -2940,6 +2966,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, shot_other_than_ordered);
 	tcase_add_test(ev, shot_not_ordered);
 	tcase_add_test(ev, shot_target_free);
+	tcase_add_test(ev, gun_hill_needs_its_row);
 	tcase_add_test(ev, fire_kinds);
 	tcase_add_test(ev, fire_while_charging);
 	tcase_add_test(ev, fire_charged_by_event);
