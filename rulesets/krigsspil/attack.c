@@ -1245,6 +1245,18 @@ static void end_of_turn(struct ord_ctx *ctx)
 	}
 }
 
+/* Is u's fortryd a defender's, not an attacker's (16.6)?  It declared a
+ * defence this turn (reaktion=forsvar or modangreb) and no attack of its
+ * own, which an attacker's fortryd cancels first. */
+int ks_defence_cancel(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	int turn = ord_ctx_turn(ctx);
+	const char *re = ks_st_str(ctx, u, "reaktion");
+
+	return ks_st(ctx, u, "angreb_traek") != turn && ks_st(ctx, u, "reaktion_traek") == turn &&
+	       (!strcmp(re, "forsvar") || !strcmp(re, "modangreb"));
+}
+
 int ks_resolve_attacks(struct ord_ctx *ctx)
 {
 	size_t i, n = ord_ctx_nevents(ctx);
@@ -1277,6 +1289,19 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 				}
 				ks_apply_grade(ctx, h.target, h.grade, "forsvarsild", &t);
 				ks_hit_result(ctx, &h, 0, 0, &t);
+				ks_text_release(&t);
+			} else if (pass == 1 && !strcmp(e->kind, "fortryd") &&
+				   ks_defence_cancel(ctx, u)) {
+				/* "Ønsker forsvarer, efter at have erklæret forsvar, at
+				 * retirere, kan enheden gøre dette efter reaktionstid.
+				 * Enheden er U resten af trækket" (16.6): its
+				 * declaration no longer stands */
+				ks_text_init(&t);
+				ks_set_moral(ctx, u, KS_U, ks_half(ctx, 1), "fortrydelse");
+				ks_st_set_str(ctx, u, "reaktion", "");
+				ks_text_add(&t, "fortryder forsvaret: retirerer efter reaktionstid og er U resten af trækket (kan den nås, må den tåle rygangreb)",
+					    "cancels its defence: retreats after reaction time and is U for the rest of the turn (if the attacker reaches it, it may suffer an attack in the rear)");
+				ks_result(ctx, e->seq, u, NULL, &t);
 				ks_text_release(&t);
 			} else if (pass == 1 && !strcmp(e->kind, "fortryd")) {
 				/* U for the rest of this turn only (16.6) */

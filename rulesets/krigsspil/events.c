@@ -1641,9 +1641,23 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 		check_own_flags(ctx, ev, u, tables, d);
 	} else if (!strcmp(ev->kind, "fortryd")) {
-		if (ks_st(ctx, u, "angreb_traek") != turn)
+		size_t i;
+
+		/* 16.6 "Fortrydelse af angreb eller forsvar": an attacker
+		 * cancels its attack, or a defender that declared its defence
+		 * (forsvar, modangreb) retreats after all (ks_defence_cancel) */
+		if (ks_st(ctx, u, "angreb_traek") != turn && !ks_defence_cancel(ctx, u))
 			ord_diag_add(d, 0, 0, u->id, "16.6",
-				     "unit '%s' declared no attack this turn", u->id);
+				     "unit '%s' declared no attack and no defence (reaktion=forsvar or modangreb) this turn",
+				     u->id);
+		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+			if (!strcmp(e->kind, "fortryd") && e->seq < ev->seq &&
+			    ev_unit(ctx, e, "unit") == u)
+				ord_diag_add(d, 0, 0, u->id, "16.6",
+					     "unit '%s' cancelled already this turn (event #%u)",
+					     u->id, e->seq);
+		}
 	} else if (!strcmp(ev->kind, "naerkamp")) {
 		check_naerkamp(ctx, ev, d);
 	} else if (!strcmp(ev->kind, "afbryd")) {

@@ -454,7 +454,8 @@ const struct ord_event_kind ks_events[] = {
 	{ "artilleri", "skydninger", artilleri_keys, "artillery fire at a target" },
 	{ "forsvarsild", "angrebshandlinger", forsvarsild_keys,
 	  "a battery's defensive canister at an attacker" },
-	{ "fortryd", "angrebshandlinger", unit_keys, "an attacker cancels its attack (U for the turn)" },
+	{ "fortryd", "angrebshandlinger", unit_keys,
+	  "an attacker cancels its attack, or a defender its defence (U for the turn)" },
 	{ "naerkamp", "angrebshandlinger", naerkamp_keys, "an attacker and a defender meet in melee" },
 	{ "afbryd", "angrebshandlinger", unit_keys, "a unit breaks off the melee after the roll" },
 	{ "flugt", "angrebshandlinger", flugt_keys, "a unit in FU flees (or cannot)" },
@@ -913,9 +914,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * in the turn it rests, where the rest was known only once the turn
 	 * was over (6.7, hvil_decimering_kontrol); a battery whose order
 	 * ranges on its target before it fires at it fires ranged (15,
-	 * indskydning_foer_skydning_kontrol)
+	 * indskydning_foer_skydning_kontrol); 2026-12-04.3: a defender
+	 * that declared its defence withdraws after all (fortryd, U for the
+	 * rest of the turn, 16.6; an event refused before, so no switch)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-04.2",    /* rules_revision (above) */
+	"2026-12-04.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

@@ -259,6 +259,7 @@ int ks_block_effective(struct ord_ctx *ctx, const struct ord_unit *u, const stru
  * counted forfoelgelse_kavaleri_gange times) */
 int ks_pursuit_strong(struct ord_ctx *ctx, const struct ord_unit *a, const struct ord_unit *f);
 int ks_resolve_attacks(struct ord_ctx *ctx);
+int ks_defence_cancel(struct ord_ctx *ctx, const struct ord_unit *u);
 
 /* ---- what validate.c and events.c share ---- */
 

@@ -332,7 +332,7 @@ END_TEST
  * to: the module names its rules revision so (the log, audit, verify). */
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-04.2");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-04.3");
 }
 END_TEST
 
@@ -3008,6 +3008,40 @@ START_TEST(test_defensive_fire_and_cancel)
 	ck_assert_int_eq(ks_moral_at(ctx, U("L1"), 21, NULL), KS_U);
 	ck_assert_int_eq(ks_moral_at(ctx, U("L1"), 22, NULL), KS_OR);
 	expect_result("L1: fortryder angrebet: rykker et halvt træk frem og er U resten af trækket");
+}
+END_TEST
+
+/* 16.6: "Ønsker forsvarer, efter at have erklæret forsvar, at retirere,
+ * kan enheden gøre dette efter reaktionstid.  Enheden er U resten af
+ * trækket": a defender's fortryd; a counter-attack cancelled is no
+ * melee's attacker; once a turn; a unit that declared nothing has none. */
+START_TEST(test_defence_withdrawn)
+{
+	cast();
+	orders("L1 A @D1\nL2 A @D2\n");
+	ord_kv_set(&U("L1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("L1")->state, "angreb_maal", "D1");
+	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
+	ord_kv_set(&U("L2")->state, "angreb_maal", "D2");
+	ord_kv_set(&U("D1")->state, "reaktion_traek", "10");
+	ord_kv_set(&U("D1")->state, "reaktion", "forsvar");
+	ord_kv_set(&U("D2")->state, "reaktion_traek", "10");
+	ord_kv_set(&U("D2")->state, "reaktion", "modangreb");
+	EV_BAD("fortryd", "unit=D3",
+	       "unit 'D3' declared no attack and no defence (reaktion=forsvar or modangreb) this turn (16.6)");
+	EV_OK("fortryd", "unit=D1");
+	EV_BAD("fortryd", "unit=D1", "unit 'D1' cancelled already this turn (event #2) (16.6)");
+	EV_OK("fortryd", "unit=D2");
+	EV_BAD("naerkamp", "angriber=D2 forsvarer=L2", "'D2' cancelled its attack (event #4) (16)");
+	resolve("angrebshandlinger", D(1));
+	expect_result(
+		"D1: fortryder forsvaret: retirerer efter reaktionstid og er U resten af trækket (kan den nås, må den tåle rygangreb)");
+	ck_assert_int_eq(ks_moral_at(ctx, U("D1"), 21, NULL), KS_U);
+	ck_assert_int_eq(ks_moral_at(ctx, U("D1"), 22, NULL), KS_OR);
+	ck_assert_str_eq(sts("D2", "reaktion"), "");
+	ck_assert_int_eq(ks_moral_at(ctx, U("D2"), 21, NULL), KS_U);
+	/* the attacker's own fortryd is as it was */
+	ck_assert_str_eq(sts("L1", "angreb_traek"), "10");
 }
 END_TEST
 
@@ -5971,6 +6005,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_exploding_limber);
 	tcase_add_test(tc, test_defensive_fire_and_cancel);
+	tcase_add_test(tc, test_defence_withdrawn);
 	tcase_add_test(tc, test_resupply_over_turns);
 	tcase_add_test(tc, test_repair_over_turns);
 	tcase_add_test(tc, test_reports_use_declared_keys);
