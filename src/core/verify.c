@@ -236,12 +236,63 @@ static void check_opening(struct vr *x)
 
 /* ---- the game's documents beside the ones the player holds ---- */
 
+/* The parameters of a and o that differ, after the tables b names: a
+ * parameter is where a club's number or a check switched on or off shows
+ * (a game made with its checks switched off, 0 or left out, lets through
+ * what this orderly refuses), so each is named with both values, the
+ * first ten of them. */
+static void params_differ(const struct ord_tables *a, const struct ord_tables *o, const char *other,
+			  struct ord_buf *b)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < ord_tables_count(o); i++) {
+		const struct ord_table *to = ord_tables_at(o, i);
+		if (ord_table_kind(to) != ORD_TABLE_PARAMS)
+			continue;
+		for (j = 0; j < ord_table_nrows(to); j++) {
+			const struct ord_row *ro = ord_table_row(to, j), *ra;
+			const char *name = ord_row_attr(ro, "name"),
+				   *vo = ord_row_attr(ro, "value"), *va;
+			if (!name || !vo)
+				continue;
+			ra = ord_tables_param_row(a, name);
+			va = ra ? ord_row_attr(ra, "value") : NULL;
+			if (va && !strcmp(va, vo))
+				continue;
+			if (n < 10)
+				ord_buf_addf(b, "%s%s %s%s where %s has %s",
+					     n ? ", " : "; of its parameters, ", name,
+					     va ? "is " : "is left out", va ? va : "", other, vo);
+			n++;
+		}
+	}
+	for (i = 0; i < ord_tables_count(a); i++) {
+		const struct ord_table *ta = ord_tables_at(a, i);
+		if (ord_table_kind(ta) != ORD_TABLE_PARAMS)
+			continue;
+		for (j = 0; j < ord_table_nrows(ta); j++) {
+			const char *name = ord_row_attr(ord_table_row(ta, j), "name");
+			if (!name || ord_tables_param_row(o, name))
+				continue;
+			if (n < 10)
+				ord_buf_addf(b, "%s%s is there where %s has none",
+					     n ? ", " : "; of its parameters, ", name, other);
+			n++;
+		}
+	}
+	if (n > 10)
+		ord_buf_addf(b, " and %zu more", n - 10);
+	ord_error_clear();
+}
+
 /* The tables where the game's rules and the document other differ, named
  * in b (" (the tables fire, morale)"); their number, and *known 0 when
  * the two cannot be compared table by table.  The module's own reading
  * is compared where it hands its tables to the core (a Krigsspil map
  * holds a Skema among its terrain), else the documents as tables. */
-static size_t tables_differ(struct vr *x, const char *other, size_t len, struct ord_buf *b, int *known)
+static size_t tables_differ(struct vr *x, const char *other, size_t len, const char *label,
+			    struct ord_buf *b, int *known)
 {
 	struct ord_tables *a = NULL, *o = NULL;
 	struct ord_rules *rules = NULL;
@@ -255,6 +306,8 @@ static size_t tables_differ(struct vr *x, const char *other, size_t len, struct 
 						*to = x->rs->tables(rules);
 			if (ta && to) {
 				n = ord_tables_differ(ta, to, &names);
+				if (n)
+					params_differ(ta, to, label, &names);
 				*known = 1;
 			}
 			x->rs->free(rules);
@@ -263,6 +316,8 @@ static size_t tables_differ(struct vr *x, const char *other, size_t len, struct 
 				    "the game's tables") &&
 		   !ord_tables_load(&o, other, len, "the other tables")) {
 		n = ord_tables_differ(a, o, &names);
+		if (n)
+			params_differ(a, o, label, &names);
 		*known = 1;
 	}
 	if (n)
@@ -314,7 +369,8 @@ static void check_documents(struct vr *x)
 		if (given_tables_are(x, o->tables, o->tables_len, o->tables_name)) {
 			ord_vout_ok(x->v, "tables: the game's rules tables are %s, as you gave them",
 				    o->tables_name);
-		} else if (!tables_differ(x, o->tables, o->tables_len, &b, &known) && known) {
+		} else if (!tables_differ(x, o->tables, o->tables_len, o->tables_name, &b, &known) &&
+			   known) {
 			/* the hash the openings state is of the bytes */
 			ord_vout_fail(x->v,
 				      "the game's rules tables are not %s, which you gave, byte for byte: every table agrees with it, so the documents differ beside them (spacing, notes or, for a map, its terrain)",
@@ -331,7 +387,7 @@ static void check_documents(struct vr *x)
 			ord_vout_ok(x->v,
 				    "tables: the game's rules tables are this orderly's built-in %s tables",
 				    x->rs->name);
-		} else if (!tables_differ(x, own, len, &b, &known) && known) {
+		} else if (!tables_differ(x, own, len, "the built-in", &b, &known) && known) {
 			/* a document that holds more than the tables (a map) */
 			ord_vout_ok(x->v,
 				    "tables: every table of the game's rules is the one built into this orderly's %s rules (the documents differ beside them: spacing, notes, or a map's terrain)",

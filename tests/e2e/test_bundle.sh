@@ -227,6 +227,14 @@ has "$OUT" "FAILED: the game's rules tables are not tables.xml, which you gave (
 expect 0 verify evil.xml --pubkey "$REFKEY" --tables evil-tables.xml
 expect 0 audit evil.orderly
 has "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery)"
+# a referee who made the game with a check switched off (0) and one left
+# out: the note names each, with the built-in's value
+perl -0777 -pe 's/<param name="gun_shot_checked" value="1"/<param name="gun_shot_checked" value="0"/; s/<param name="position_distance_checked".*?\/>\n//s' \
+	"$SRC/rulesets/battalion/tables.xml" >weak-tables.xml
+cmp -s weak-tables.xml "$SRC/rulesets/battalion/tables.xml" && fail "the weak tables are not changed"
+expect 0 new weak.orderly --scenario "$E/scenario.xml" --tables weak-tables.xml --key referee.key
+expect 0 audit weak.orderly
+has "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table checks; of its parameters, gun_shot_checked is 0 where the built-in has 1, position_distance_checked is left out where the built-in has 1): its results are checked against the game's own"
 
 # ------------------------------------------------------------ every kind of change is caught
 tamper() {  # tamper NAME PERL-SUBSTITUTION EXPECTED-TEXT
