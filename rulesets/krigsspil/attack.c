@@ -1247,12 +1247,14 @@ static void end_of_turn(struct ord_ctx *ctx)
 
 /* Is u's fortryd a defender's, not an attacker's (16.6)?  It declared a
  * defence this turn (reaktion=forsvar or modangreb) and no attack of its
- * own, which an attacker's fortryd cancels first. */
+ * own, which an attacker's fortryd cancels first (fortryd_forsvar_kontrol). */
 int ks_defence_cancel(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	int turn = ord_ctx_turn(ctx);
 	const char *re = ks_st_str(ctx, u, "reaktion");
 
+	if (!ks_check(ks_r(ctx), "fortryd_forsvar_kontrol"))
+		return 0; /* a game made before knew the attacker's alone */
 	return ks_st(ctx, u, "angreb_traek") != turn && ks_st(ctx, u, "reaktion_traek") == turn &&
 	       (!strcmp(re, "forsvar") || !strcmp(re, "modangreb"));
 }

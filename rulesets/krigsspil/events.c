@@ -1650,7 +1650,9 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "16.6",
 				     "unit '%s' declared no attack and no defence (reaktion=forsvar or modangreb) this turn",
 				     u->id);
-		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		/* once a turn (a game made before took it again) */
+		for (i = 0;
+		     ks_check(r, "fortryd_forsvar_kontrol") && i < ord_ctx_unit_nevents(ctx, u); i++) {
 			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
 			if (!strcmp(e->kind, "fortryd") && e->seq < ev->seq &&
 			    ev_unit(ctx, e, "unit") == u)

@@ -3583,6 +3583,22 @@ static void game_without(const char *param)
 	cast();
 }
 
+/* A game made before fortryd_forsvar_kontrol: fortryd is the attacker's
+ * alone, and may be given again, as it was. */
+START_TEST(test_defence_withdrawn_made_before)
+{
+	game_without("fortryd_forsvar_kontrol");
+	orders("L1 A @D1\n");
+	ord_kv_set(&U("L1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("L1")->state, "angreb_maal", "D1");
+	ord_kv_set(&U("D1")->state, "reaktion_traek", "10");
+	ord_kv_set(&U("D1")->state, "reaktion", "forsvar");
+	EV_BAD("fortryd", "unit=D1", "unit 'D1' declared no attack and no defence");
+	EV_OK("fortryd", "unit=L1");
+	EV_OK("fortryd", "unit=L1");
+}
+END_TEST
+
 /* 15.1: "Det ikke har skudt, eller ordre til at skyde, på andre mål i
  * trækket": a battery ordered to fire at its attacker, and that fired at
  * it, still gives defensive fire at it; a fire or an order at another
@@ -6006,6 +6022,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_exploding_limber);
 	tcase_add_test(tc, test_defensive_fire_and_cancel);
 	tcase_add_test(tc, test_defence_withdrawn);
+	tcase_add_test(tc, test_defence_withdrawn_made_before);
 	tcase_add_test(tc, test_resupply_over_turns);
 	tcase_add_test(tc, test_repair_over_turns);
 	tcase_add_test(tc, test_reports_use_declared_keys);
