@@ -916,7 +916,7 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * ranges on its target before it fires at it fires ranged (15,
 	 * indskydning_foer_skydning_kontrol); 2026-12-04.3: a defender
 	 * that declared its defence withdraws after all (fortryd, U for the
-	 * rest of the turn, 16.6; an event refused before, so no switch)
+	 * rest of the turn, 16.6; fortryd_forsvar_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */
