@@ -203,6 +203,16 @@ static int keyword(struct mail_body *b, const char *s, const char *e)
 	static const char *const keys[] = { "game",    "side",           "passphrase",
 					    "nonce",   "commitment",     "signature",
 					    "witness", "draft-signature" };
+	/* what is said of a line of `orderly sign` that cannot be read */
+	static const char *const unread[ORD_ARRAY_SIZE(keys)] = {
+		[3] = "its line 'nonce:' is not the 64 hexadecimal digits 'orderly sign' prints",
+		[5] = "its line 'signature:' is not the 128 hexadecimal digits 'orderly sign' prints",
+		[6] = "its line 'witness:' is not the 64 hexadecimal digits 'orderly sign --witness' "
+		      "prints",
+		[7] = "its line 'draft-signature:' is not the 128 hexadecimal digits 'orderly sign "
+		      "--draft' prints",
+	};
+	int read = 1;
 	const char *colon = memchr(s, ':', (size_t)(e - s)), *v;
 	size_t i, klen;
 	char *val;
@@ -236,22 +246,24 @@ static int keyword(struct mail_body *b, const char *s, const char *e)
 		return 1;
 	case 3:
 		b->nonce_line = 1;
-		b->have_nonce = mail_unhex(b->nonce, 32, val) == 32;
+		read = b->have_nonce = mail_unhex(b->nonce, 32, val) == 32;
 		break;
 	case 4: break; /* printed by `orderly sign`; recomputed, so not needed */
 	case 5:
 		b->signature_line = 1;
-		b->have_signature = mail_unhex(b->signature, 64, val) == 64;
+		read = b->have_signature = mail_unhex(b->signature, 64, val) == 64;
 		break;
 	case 6:
 		b->witness_line = 1;
-		b->have_witness = mail_unhex(b->witness, 32, val) == 32;
+		read = b->have_witness = mail_unhex(b->witness, 32, val) == 32;
 		break;
 	default:
 		b->draft_signature_line = 1;
-		b->have_draft_signature = mail_unhex(b->draft_signature, 64, val) == 64;
+		read = b->have_draft_signature = mail_unhex(b->draft_signature, 64, val) == 64;
 		break;
 	}
+	if (!read && !b->unreadable)
+		b->unreadable = unread[i];
 	free(val);
 	return 1;
 }

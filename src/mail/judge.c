@@ -774,9 +774,7 @@ static int cmd_orders(struct judge *j, int check_only)
 		if (j->b->witness_line && !j->b->have_witness)
 			/* not taken for no line (the core's "needs the top of its
 			 * witness chain" to a player who sent it) */
-			err = ord_error_set(ORD_EBADDATA,
-					    "its line 'witness:' is not the 64 hexadecimal digits 'orderly "
-					    "sign --witness' prints");
+			err = ord_error_set(ORD_EBADDATA, "%s", j->b->unreadable);
 		else
 			err = ord_game_submit_opts(j->g, NULL, j->side, v[which].buf, v[which].len,
 						   &so, &diag);
@@ -1404,17 +1402,8 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 	}
 	/* a line of `orderly sign` that is there but cannot be read (cut
 	 * short, wrapped by a mailer) is said to be, not taken for no line */
-	if (!j->referee && j->b->nonce_line && !j->b->have_nonce) {
-		*why = "its line 'nonce:' is not the 64 hexadecimal digits 'orderly sign' prints";
-		return 0;
-	}
-	if (!j->referee && j->b->signature_line && !j->b->have_signature) {
-		*why = "its line 'signature:' is not the 128 hexadecimal digits 'orderly sign' prints";
-		return 0;
-	}
-	if (!j->referee && j->b->draft_signature_line && !j->b->have_draft_signature) {
-		*why = "its line 'draft-signature:' is not the 128 hexadecimal digits 'orderly sign "
-		       "--draft' prints";
+	if (!j->referee && j->b->unreadable) {
+		*why = j->b->unreadable;
 		return 0;
 	}
 	if (!j->referee && j->b->have_draft_signature && j->b->cmd != CMD_CHECK) {

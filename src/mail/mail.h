@@ -139,7 +139,9 @@ struct mail_body {
 	unsigned char nonce[32], signature[64], witness[32];
 	int have_nonce, have_signature, have_witness; /* as `orderly sign` prints them */
 	int nonce_line, signature_line, witness_line; /* those lines seen at all */
-	unsigned char draft_signature[64];            /* `orderly sign --draft`: a CHECK's proof */
+	const char *unreadable;            /* the first line of `orderly sign` there but not
+				 * read (cut short, wrapped): what to say of it */
+	unsigned char draft_signature[64]; /* `orderly sign --draft`: a CHECK's proof */
 	int have_draft_signature, draft_signature_line; /* parsed; the line seen at all */
 	struct ord_buf sheet; /* the sheet: the ORDERS ... END block, or the text */
 	unsigned *lines;      /* lines[i]: the player's line number of sheet line i+1 */
