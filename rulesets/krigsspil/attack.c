@@ -559,7 +559,7 @@ static int melee(struct ord_ctx *ctx, const struct supports *ix, const struct or
 	struct ks_text t;
 	struct ord_kv vals;
 	int turn = ord_ctx_turn(ctx), err = 0, pursuit = ord_kv_get_bool(&e->kv, "forfoelgelse", 0);
-	int fa, ff, fc = 0;
+	int fa, ff, fc = 0, held;
 
 	memset(&in, 0, sizeof(in));
 	ord_kv_init(&in.a.flags);
@@ -584,10 +584,17 @@ static int melee(struct ord_ctx *ctx, const struct supports *ix, const struct or
 	if (!pursuit && ks_check(r, "forfoelgelse_kontrol") && ks_moral_now(ctx, f) == KS_FU &&
 	    ks_pursuit_strong(ctx, a, f))
 		pursuit = 1;
+	/* 6.3: "Det er kun muligt at rykke ind over en fjendtlig enheds
+	 * indbrudsafstand med enheder i OR eller LU, endvidere skal den
+	 * fjendtlige enhed: være FU": a pursuit too needs an attacker in OR
+	 * or LU, and one that does not go in is no attack on the unit in FU
+	 * (forfoelgelse_moral_kontrol; a game made before pursued in any
+	 * state, and counted the attack that did not go in) */
+	held = ks_moral_now(ctx, a) >= KS_U && (!pursuit || ks_check(r, "forfoelgelse_moral_kontrol"));
 	/* 17.2: a unit in FU that is attacked surrenders if it cannot flee */
-	if (ks_moral_now(ctx, f) == KS_FU)
+	if (ks_moral_now(ctx, f) == KS_FU && !(held && ks_check(r, "forfoelgelse_moral_kontrol")))
 		ks_st_set(ctx, f, "angrebet_fu_traek", turn);
-	if (!pursuit && ks_moral_now(ctx, a) >= KS_U) {
+	if (held) {
 		KS_TF(&t, "angrebet på %s gennemføres ikke: angriberen er i %s",
 		      "the attack on %s does not go in: the attacker is in %s", c ? c->id : f->id,
 		      ks_moral_name(ks_moral_now(ctx, a)));

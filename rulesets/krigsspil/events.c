@@ -1531,6 +1531,10 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (!strcmp(t->side, u->side))
 			ord_diag_add(d, 0, 0, u->id, "15", "target '%s' is a unit of its own side",
 				     t->id);
+		/* 6.5: "FU: skal den flygte"; a battery routs as any unit
+		 * (a game made before fired it as in U) */
+		if (ks_moral_now(ctx, u) == KS_FU && ks_check(r, "artilleri_fu_kontrol"))
+			ord_diag_add(d, 0, 0, u->id, "6.5", "a battery in FU flees, it cannot fire");
 		fg = ks_ordered_at(ctx, u, "artilleriskydning", t, &o, g, &n);
 		if (!fg)
 			fg = ks_ordered_at(ctx, u, "koordination", t, &o, g, &n);
@@ -1613,6 +1617,9 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
 				     "defensive fire is at an attacking unit; '%s' declared no attack this turn",
 				     t->id);
+		if (ks_moral_now(ctx, u) == KS_FU && ks_check(r, "artilleri_fu_kontrol"))
+			ord_diag_add(d, 0, 0, u->id, "6.5",
+				     "a battery in FU flees, it gives no defensive fire");
 		if (ks_st_num(ctx, u, "ks_kardaesk") < ks_param(r, "forbrug_forsvarsild"))
 			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
 				     "battery '%s' has no canister left", u->id);

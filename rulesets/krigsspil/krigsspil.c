@@ -916,7 +916,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * ranges on its target before it fires at it fires ranged (15,
 	 * indskydning_foer_skydning_kontrol); 2026-12-04.3: a defender
 	 * that declared its defence withdraws after all (fortryd, U for the
-	 * rest of the turn, 16.6; fortryd_forsvar_kontrol)
+	 * rest of the turn, 16.6; fortryd_forsvar_kontrol); a battery in
+	 * FU fires nothing (6.5, artilleri_fu_kontrol); a pursuit needs an
+	 * attacker in OR or LU (6.3, forfoelgelse_moral_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */

@@ -683,12 +683,16 @@ static void check_battery_fire(struct line *l, size_t i)
 			   l->ls.ready ? "ready" : "not ready ('KL' first)");
 	if (ks_st(l->ctx, l->u, "kanoner") < 1)
 		GROUP_DIAG(l, i, "9.6", "the battery has no serviceable gun");
+	if (l->grade == KS_FU && ks_check(l->r, "artilleri_fu_kontrol"))
+		GROUP_DIAG(l, i, "6.5", "a battery in FU flees, it cannot fire");
 }
 
 static void check_ranging(struct line *l, size_t i)
 {
 	if (!l->ls.unlimbered || !l->ls.ready)
 		GROUP_DIAG(l, i, "15 indskydning", "ranging needs an unlimbered, ready gun");
+	if (l->grade == KS_FU && ks_check(l->r, "artilleri_fu_kontrol"))
+		GROUP_DIAG(l, i, "6.5", "a battery in FU flees, it cannot range");
 }
 
 static void check_coordination(struct line *l, size_t i)

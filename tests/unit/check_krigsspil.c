@@ -3892,6 +3892,45 @@ START_TEST(test_pursuit_by_rule)
 }
 END_TEST
 
+/* 6.3: "Det er kun muligt at rykke ind over en fjendtlig enheds
+ * indbrudsafstand med enheder i OR eller LU": a pursuit by an attacker
+ * in U does not go in, and the unit in FU is not attacked by it
+ * (forfoelgelse_moral_kontrol; a game made before pursued and won) */
+START_TEST(test_pursuit_needs_order)
+{
+	game_without(NULL);
+	ord_kv_set(&U("D1")->state, "moral", "U");
+	pursuit_melee("20", "angriber=D1 forsvarer=L1");
+	expect_result("D1: angrebet på L1 gennemføres ikke: angriberen er i U");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "vinder altid"));
+	ck_assert_int_eq(st("L1", "forfoelget_traek"), 0);
+	ck_assert_int_eq(st("L1", "angrebet_fu_traek"), 0);
+	game_without("forfoelgelse_moral_kontrol");
+	ord_kv_set(&U("D1")->state, "moral", "U");
+	pursuit_melee("20", "angriber=D1 forsvarer=L1");
+	expect_result("forfølgelsesangreb: angriberen vinder altid");
+	ck_assert_int_eq(st("L1", "forfoelget_traek"), 1);
+}
+END_TEST
+
+/* 6.5 "FU: skal den flygte": a battery in FU fires no more than any unit,
+ * on its sheet or in an event (artilleri_fu_kontrol; a game made before
+ * fired it as in U) */
+START_TEST(test_battery_in_fu)
+{
+	game_without(NULL);
+	ord_kv_set(&U("A1")->state, "moral", "FU");
+	REFUSES("danske", "A1 AS SF @L2 1\n", "a battery in FU flees, it cannot fire (6.5)");
+	REFUSES("danske", "A1 IS @L2\n", "a battery in FU flees, it cannot range (6.5)");
+	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
+	ord_kv_set(&U("L2")->state, "angreb_maal", "A1");
+	EV_BAD("forsvarsild", "unit=A1 maal=L2", "a battery in FU flees, it gives no defensive fire");
+	game_without("artilleri_fu_kontrol");
+	ord_kv_set(&U("A1")->state, "moral", "FU");
+	ACCEPTS("danske", "A1 AS SF @L2 1\n");
+}
+END_TEST
+
 /* unit x (with figurer and formation, NULL: its own) attacks L1, D1
  * behind it as its second line; melee with the event's args */
 static void supported_attack(const char *x, const char *figures, const char *formation, const char *args)
@@ -6032,6 +6071,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_ammo_zone_refused_and_resolved);
 	tcase_add_test(tc, test_ammo_zone_game_made_before);
 	tcase_add_test(tc, test_pursuit_by_rule);
+	tcase_add_test(tc, test_pursuit_needs_order);
+	tcase_add_test(tc, test_battery_in_fu);
 	tcase_add_test(tc, test_support_for_whom);
 	tcase_add_test(tc, test_support_neighbours);
 	tcase_add_test(tc, test_obstacle_lu_by_class);
