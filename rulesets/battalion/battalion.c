@@ -175,7 +175,11 @@
  *      adjustments); it inflicts its total points over the divisor, and
  *      what a side takes is shared between its units by their points
  *      (ours: the text has one unit a side).  Every unit of the losing side
- *      lost the melee and tests.
+ *      lost the melee and tests.  A unit fights one melee a turn ("when
+ *      one tray of a battalion is meleed, the whole thing is"): one that
+ *      touched two enemies fights both in one event (b2=), and a second
+ *      melee event naming it is refused (one_melee_checked, 2026-12-04.2;
+ *      before, it fought each with its whole value and a die of its own).
  *  D21 Skirmishers block the fire of units and absorb it (the text's
  *      example): a fire or artillery event's screen= names the enemy
  *      skirmishers in the way; the fire hits them, as a fire at skirmish
@@ -1285,8 +1289,10 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * infantry pursued after a retreat, not a rout, fights the pursuit
 	 * with its melee value (D5, pursued_retreat_has_value); a gun
 	 * defending a hilltop causes 1/4 more dead (artillery hill=,
-	 * artillery_modifiers' firer_on_hill) */
-	"2026-12-04.1",     /* rules_revision (above) */
+	 * artillery_modifiers' firer_on_hill); 2026-12-04.2: a unit fights
+	 * one melee a turn, a second melee event naming it refused
+	 * (one_melee_checked, D20) */
+	"2026-12-04.2",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

@@ -1132,6 +1132,42 @@ static void check_melee_figures(struct ord_ctx *ctx, const struct ord_event *ev,
 			     n, u->id, bat_st(ctx, u, "figures"));
 }
 
+/* "When one tray of a battalion is meleed, the whole thing is ... The
+ * figures involved have their values totaled, a die is rolled": a unit
+ * fights one melee a turn, its figures once against one die; a unit
+ * beside it is a2= or b2= of that melee (D20), not a melee of its own
+ * (one_melee_checked; the same pair twice is refused anyway). */
+static void check_one_melee(struct ord_ctx *ctx, const struct ord_event *ev,
+			    struct ord_unit *sides[2][2], struct ord_diag *d)
+{
+	static const char *const keys[] = { "a", "a2", "b", "b2" };
+	size_t k, i, j;
+
+	for (k = 0; k < 4; k++) {
+		struct ord_unit *u = sides[k / 2][k % 2];
+		if (!u || (k % 2 && u == sides[k / 2][0]))
+			continue;
+		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+			struct ord_unit *ea = bat_ev_unit(ctx, e, "a"), *eb = bat_ev_unit(ctx, e, "b");
+			if (e == ev || strcmp(e->kind, "melee") ||
+			    (ea == sides[0][0] && eb == sides[1][0]) ||
+			    (ea == sides[1][0] && eb == sides[0][0]))
+				continue; /* the same pair: "already fought" */
+			for (j = 0; j < 4; j++)
+				if (bat_ev_unit(ctx, e, keys[j]) == u)
+					break;
+			if (j == 4)
+				continue;
+			ord_diag_add(d, 0, 0, u->id,
+				     "when one tray of a battalion is meleed, the whole thing is",
+				     "'%s' fights in the melee of event #%u already this turn (%s against %s): a unit fights one melee a turn, its figures totalled against one die; a unit beside it is a2= or b2= of that melee",
+				     u->id, e->seq, ea->id, eb->id);
+			break;
+		}
+	}
+}
+
 static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	struct ord_unit *a = bat_ev_unit(ctx, ev, "a"), *b = bat_ev_unit(ctx, ev, "b");
@@ -1205,6 +1241,8 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 				     "'%s' and '%s' already fought this turn (event #%u)", a->id,
 				     b->id, e->seq);
 	}
+	if (bat_flag(ctx, "one_melee_checked"))
+		check_one_melee(ctx, ev, sides, d);
 }
 
 int bat_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)

@@ -1114,7 +1114,11 @@ START_TEST(melee_checks)
 			 "unit 'R1' is still in melee with 'B1' (melee)\n"
 			 "'B2' and 'R1' made no melee contact this turn (no move with contact= "
 			 "between them) and are in no melee from an earlier turn (those units in "
-			 "melee)\n");
+			 "melee)\n"
+			 "'R1' fights in the melee of event #1 already this turn (B1 against R1): a unit "
+			 "fights one melee a turn, its figures totalled against one die; a unit beside it "
+			 "is a2= or b2= of that melee (when one tray of a battalion is meleed, the whole "
+			 "thing is)\n");
 	split_kv(&ord_ctx_find_unit(ctx, "H1")->state, "in_contact=3 contact_with=RH");
 	/* D5: fought, RH with no value (resolve_routed_no_melee_value) */
 	ck_assert_str_eq(event("melee", "a=H1 b=RH"), "");
@@ -1125,7 +1129,8 @@ START_TEST(melee_checks)
 	ck_assert_str_eq(event("melee", "a=K1 b=R2"),
 			 "unit 'K1' is routed (routed units have no melee value)\n"
 			 "unit 'R2' is routed (routed units have no melee value)\n");
-	ck_assert_str_eq(event("melee", "a=B2 b=S1"), "'B2' and 'S1' are of the same side (melee)\n");
+	/* (B2 fights in the refused event #3 the fixture keeps, said too) */
+	assert_has(event("melee", "a=B2 b=S1"), "'B2' and 'S1' are of the same side (melee)\n");
 }
 END_TEST
 
@@ -1185,18 +1190,27 @@ START_TEST(melee_needs_contact)
 			 "'B2' and 'R2' made no melee contact this turn (no move with contact= "
 			 "between them) and are in no melee from an earlier turn (those units in "
 			 "melee)\n");
-	/* a second unit beside a must touch an enemy of the event too */
+	/* a second unit beside a must touch an enemy of the event too (and
+	 * the fixture keeps the refused event #2 of B2, so it fights there) */
 	ck_assert_str_eq(event("melee", "a=B1 a2=B2 b=R1"),
 			 "'B2' and 'R1' made no melee contact this turn (no move with contact= "
 			 "between them) and are in no melee from an earlier turn (those units in "
-			 "melee)\n");
+			 "melee)\n"
+			 "'B2' fights in the melee of event #2 already this turn (B2 against R2): a unit "
+			 "fights one melee a turn, its figures totalled against one die; a unit beside it "
+			 "is a2= or b2= of that melee (when one tray of a battalion is meleed, the whole "
+			 "thing is)\n");
 	/* either unit may have moved into the other */
 	ck_assert_str_eq(event("melee", "a=B1 b=R1"),
 			 "'B1' and 'R1' already fought this turn (event #3) (melee)\n");
 	ck_assert_str_eq(event("melee", "a=R2 b=L1"),
 			 "'R2' and 'L1' made no melee contact this turn (no move with contact= "
 			 "between them) and are in no melee from an earlier turn (those units in "
-			 "melee)\n");
+			 "melee)\n"
+			 "'R2' fights in the melee of event #2 already this turn (B2 against R2): a unit "
+			 "fights one melee a turn, its figures totalled against one die; a unit beside it "
+			 "is a2= or b2= of that melee (when one tray of a battalion is meleed, the whole "
+			 "thing is)\n");
 }
 END_TEST
 
@@ -1991,11 +2005,13 @@ START_TEST(results_shown_unnamed)
 END_TEST
 
 /* "+1 unit is charging": against the unit its charge contacted, not
- * against another that came into contact with it (D25). */
+ * against another that came into contact with it (D25), in a game made
+ * before one_melee_checked, where RH fought each in a melee of its own. */
 START_TEST(resolve_charge_bonus_against_the_charged)
 {
 	static const int dice[] = { 3, 3, 3, 3 };
 	const char *out;
+	tables_without("one_melee_checked");
 	cast();
 	orders("RH ↑ C\nH1 ↑ 1\n");
 	ck_assert_str_eq(event("move", "unit=RH distance=10 charge=yes contact=B1"), "");
@@ -2008,6 +2024,41 @@ START_TEST(resolve_charge_bonus_against_the_charged)
 			"= 4)");
 	assert_has(out, "B1: melee with RH: RH's 7 light_cavalry × 5 = 35 pts × (d6 3, +1 in "
 			"motion, +1 charging = 5)");
+}
+END_TEST
+
+/* "When one tray of a battalion is meleed, the whole thing is ... The
+ * figures involved have their values totaled, a die is rolled": RH fights
+ * B1, which its charge contacted, and H1, which came into contact with it,
+ * in one melee (b2=), its value once against one die; a melee of its own
+ * with each is refused (one_melee_checked). */
+START_TEST(resolve_one_melee_a_turn)
+{
+	static const int dice[] = { 3, 3 };
+	const char *out;
+	cast();
+	orders("RH ↑ C\nH1 ↑ 1\n");
+	ck_assert_str_eq(event("move", "unit=RH distance=10 charge=yes contact=B1"), "");
+	ck_assert_str_eq(event("move", "unit=H1 distance=4 contact=RH"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("melee", "a=RH b=H1"), "");
+	ck_assert_str_eq(event("melee", "a=RH b=B1"),
+			 "'RH' fights in the melee of event #3 already this turn (RH against H1): a "
+			 "unit fights one melee a turn, its figures totalled against one die; a unit "
+			 "beside it is a2= or b2= of that melee (when one tray of a battalion is "
+			 "meleed, the whole thing is)\n");
+	use_tables(tables_xml(), "tables.xml");
+	cast();
+	orders("RH ↑ C\nH1 ↑ 1\n");
+	ck_assert_str_eq(event("move", "unit=RH distance=10 charge=yes contact=B1"), "");
+	ck_assert_str_eq(event("move", "unit=H1 distance=4 contact=RH"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("melee", "a=RH b=B1 b2=H1"), "");
+	out = resolve("melee", dice, 2);
+	assert_has(out, "B1: melee with RH (H1 beside it): RH's 8 light_cavalry × 5 = 40 pts × (d6 "
+			"3, +1 in motion, +1 charging = 5) = 200; B1's 24 line_infantry × 3 = 72 pts × "
+			"(d6 3) = 216; H1's 8 light_cavalry × 5 = 40 pts × (d6 3, +1 in motion = 4) = "
+			"160; B1 and H1 together 112 pts, 376; B1 and H1 win");
 }
 END_TEST
 
@@ -3030,6 +3081,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_artillery_square);
 	tcase_add_test(res, cavalry_and_guns_have_no_trays);
 	tcase_add_test(res, resolve_charge_bonus_against_the_charged);
+	tcase_add_test(res, resolve_one_melee_a_turn);
 	tcase_add_test(res, resolve_artillery_out_of_range);
 	tcase_add_test(res, resolve_gun_hits);
 	tcase_add_test(res, execution_lists_what_was_not_done);
