@@ -23,7 +23,9 @@
  *  D1  New people in melee (+1) is the text's "If he survives, the melee
  *      will continue. Should new men arrive on his side, his die roll would
  *      be +1": men who join a melee that goes on, on the referee's word
- *      (a_fresh/b_fresh=yes, refused in a melee that begins this turn).
+ *      (a_fresh/b_fresh=yes, refused in a melee that begins this turn);
+ *      a unit that arrives beside a or b is the new men (a2_fresh,
+ *      b2_fresh=yes: its +1, as in `orderly calc`).
  *      Nobody is "new" in a melee that begins: the worked example (32 x 3
  *      = 96 x die 3 = 288 against 72 x 5 = 360) has no adjustment, and a
  *      game plays it so.
@@ -353,6 +355,9 @@ static const struct ord_key_spec melee_keys[] = {
 	{ "b2", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL, "a second unit fighting beside b (D20)" },
 	{ "a2_figures", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures of a2 engaged (default: all)" },
 	{ "b2_figures", ORD_KEY_INT, 0, NULL, 1, 10000, NULL, "figures of b2 engaged (default: all)" },
+	{ "a2_fresh", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL,
+	  "a2 is new men joining a's melee that goes on (+1, D1)" },
+	{ "b2_fresh", ORD_KEY_BOOL, 0, NULL, 0, 0, NULL, "b2 is new men joining b's" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 static const struct ord_key_spec halt_keys[] = {

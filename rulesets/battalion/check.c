@@ -1177,17 +1177,24 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 	size_t i, k, ka = 0, failed;
 
 	/* D1: "If he survives, the melee will continue. Should new men
-	 * arrive on his side, his die roll would be +1" */
-	for (k = 0; k < 2; k++) {
-		struct ord_unit *u = k ? b : a, *e = k ? a : b;
-		const char *key = k ? "b_fresh" : "a_fresh";
+	 * arrive on his side, his die roll would be +1": the new men are a
+	 * or b's own, or a2 or b2 joining them (a2_fresh, b2_fresh), in a
+	 * melee of a and b that goes on */
+	for (k = 0; k < 4; k++) {
+		static const char *const keys[] = { "a_fresh", "b_fresh", "a2_fresh", "b2_fresh" };
+		struct ord_unit *u = k % 2 ? b : a, *e = k % 2 ? a : b;
 		const char *w = bat_melee_with(ctx, u);
-		if (ord_kv_get_bool(&ev->kv, key, 0) &&
+		if (ord_kv_get_bool(&ev->kv, keys[k], 0) &&
 		    !(w && !strcmp(w, e->id) && bat_st(ctx, u, "melee_since") < ord_ctx_turn(ctx)))
 			ord_diag_add(d, 0, 0, u->id,
 				     "should new men arrive on his side, his die roll would be +1",
 				     "%s=yes: new men arrive in a melee that goes on, and '%s' and '%s' begin theirs this turn",
-				     key, a->id, b->id);
+				     keys[k], a->id, b->id);
+		else if (k >= 2 && ord_kv_get_bool(&ev->kv, keys[k], 0) && !sides[k % 2][1])
+			ord_diag_add(d, 0, 0, u->id,
+				     "should new men arrive on his side, his die roll would be +1",
+				     "%s=yes names no unit: give the unit that arrives as %s=",
+				     keys[k], k % 2 ? "b2" : "a2");
 	}
 	check_melee_figures(ctx, ev, "a", d);
 	check_melee_figures(ctx, ev, "b", d);

@@ -1263,6 +1263,29 @@ START_TEST(melee_fresh)
 }
 END_TEST
 
+/* D1 with D20: the new men are the unit that arrives beside a (a2_fresh),
+ * +1 on its own die, as `orderly calc` gives it; a2_fresh needs an a2 and
+ * a melee that goes on */
+START_TEST(melee_fresh_arrives)
+{
+	static const int dice[] = { 3, 3 };
+	unit("A", "red", "kind=line_infantry formation=line figures=32", "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=A melee_since=2");
+	unit("A2", "red", "kind=line_infantry formation=line figures=24", NULL);
+	orders("A2 ↑ 1/2\n");
+	ck_assert_str_eq(event("move", "unit=A2 distance=3 contact=B"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("melee", "a=A b=B a2=A2 a2_fresh=yes"), "");
+	assert_has(resolve("melee", dice, 2),
+		   "A2's 24 line_infantry × 3 = 72 pts × (d6 3, +1 in motion, +1 new people in melee "
+		   "= 5) = 360");
+	/* (the fixture keeps the event above: "already fought" is said too) */
+	assert_has(event("melee", "a=A b=B a2_fresh=yes"),
+		   "unit 'A': a2_fresh=yes names no unit: give the unit that arrives as a2= "
+		   "(should new men arrive on his side, his die roll would be +1)\n");
+}
+END_TEST
+
 START_TEST(halt_check)
 {
 	cast();
@@ -3039,6 +3062,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, melee_needs_contact);
 	tcase_add_test(ev, fire_firers);
 	tcase_add_test(ev, melee_fresh);
+	tcase_add_test(ev, melee_fresh_arrives);
 	tcase_add_test(ev, artillery_out_of_range);
 	tcase_add_test(ev, checks_of_a_game_made_before);
 	tcase_add_test(ev, unlimber_takes_the_turn);
