@@ -193,7 +193,8 @@
  *      independent stands: several fire events a turn, each with its
  *      stands' firers=, at most the unit's figures in all.  In melee they
  *      "vaporize by stands": the referee gives the figures in contact
- *      (a_figures=).
+ *      (a_figures=); any other unit "is meleed whole", and fewer figures
+ *      are refused (melee_whole_checked, 2026-12-04.2).
  *  D24 "All people who take casualties or lose in melees must check
  *      morale": the only unit the text lets off is the one that "made
  *      melee contact in the same turn as it was fired on", and its test
@@ -1296,7 +1297,8 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * defending a hilltop causes 1/4 more dead (artillery hill=,
 	 * artillery_modifiers' firer_on_hill); 2026-12-04.2: a unit fights
 	 * one melee a turn, a second melee event naming it refused
-	 * (one_melee_checked, D20) */
+	 * (one_melee_checked, D20); fewer figures than a unit has only for
+	 * skirmishers (melee_whole_checked, D23) */
 	"2026-12-04.2",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */

@@ -1130,6 +1130,16 @@ static void check_melee_figures(struct ord_ctx *ctx, const struct ord_event *ev,
 	if (u && ord_kv_get(&ev->kv, fig) && n > bat_st(ctx, u, "figures"))
 		ord_diag_add(d, 0, 0, u->id, "melee", "%s=%ld, but unit '%s' has %ld figures", fig,
 			     n, u->id, bat_st(ctx, u, "figures"));
+	/* "When one tray of a battalion is meleed, the whole thing is,
+	 * except for skirmishers who vaporize by stands" (D23): fewer
+	 * figures are skirmishers' alone (melee_whole_checked) */
+	else if (u && ord_kv_get(&ev->kv, fig) && n < bat_st(ctx, u, "figures") &&
+		 strcmp(bat_chart_formation(ctx, u), "skirmish") &&
+		 bat_flag(ctx, "melee_whole_checked"))
+		ord_diag_add(d, 0, 0, u->id,
+			     "when one tray of a battalion is meleed, the whole thing is, except for skirmishers who vaporize by stands",
+			     "%s=%ld of the %ld figures of '%s', which is in %s: it fights whole; only skirmishers fight with the stands in contact",
+			     fig, n, bat_st(ctx, u, "figures"), u->id, bat_chart_formation(ctx, u));
 }
 
 /* "When one tray of a battalion is meleed, the whole thing is ... The

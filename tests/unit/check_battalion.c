@@ -1236,6 +1236,30 @@ START_TEST(fire_firers)
 }
 END_TEST
 
+/* "When one tray of a battalion is meleed, the whole thing is, except for
+ * skirmishers who vaporize by stands" (D23): fewer figures are refused but
+ * for skirmishers, and taken in a game made before melee_whole_checked */
+START_TEST(melee_whole_battalion)
+{
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "melee_with=R1 melee_since=2");
+	split_kv(&ord_ctx_find_unit(ctx, "R1")->state, "melee_with=B1 melee_since=2");
+	ck_assert_str_eq(event("melee", "a=B1 b=R1 a_figures=8"),
+			 "a_figures=8 of the 24 figures of 'B1', which is in line: it fights whole; "
+			 "only skirmishers fight with the stands in contact (when one tray of a "
+			 "battalion is meleed, the whole thing is, except for skirmishers who vaporize "
+			 "by stands)\n");
+	split_kv(&ord_ctx_find_unit(ctx, "S1")->state, "melee_with=R2 melee_since=2");
+	split_kv(&ord_ctx_find_unit(ctx, "R2")->state, "melee_with=S1 melee_since=2");
+	ck_assert_str_eq(event("melee", "a=S1 b=R2 a_figures=4"), "");
+	tables_without("melee_whole_checked");
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "melee_with=R1 melee_since=2");
+	split_kv(&ord_ctx_find_unit(ctx, "R1")->state, "melee_with=B1 melee_since=2");
+	ck_assert_str_eq(event("melee", "a=B1 b=R1 a_figures=8"), "");
+}
+END_TEST
+
 /* D1: "Should new men arrive on his side, his die roll would be +1": in a
  * melee that goes on, on the referee's word; nobody is new in one that
  * begins */
@@ -3063,6 +3087,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, fire_firers);
 	tcase_add_test(ev, melee_fresh);
 	tcase_add_test(ev, melee_fresh_arrives);
+	tcase_add_test(ev, melee_whole_battalion);
 	tcase_add_test(ev, artillery_out_of_range);
 	tcase_add_test(ev, checks_of_a_game_made_before);
 	tcase_add_test(ev, unlimber_takes_the_turn);
