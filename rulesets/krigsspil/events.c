@@ -443,6 +443,21 @@ static void check_fire_targets(struct ord_ctx *ctx, const struct ord_event *ev,
  * event holds halv=no for a referee's nej (the core keeps the word it
  * always stored): the message quotes both words, not one he did not
  * write (ordlyd_kontrol: a game made before it quoted the stored one). */
+/* 13: "Under gennemmarch kan en stationær enhed ikke skyde eller arbejde":
+ * a unit marched through this turn fires half a turn at most, the time
+ * outside the march-through (gennemmarch_skydning_kontrol: the state is
+ * set only then).  Its work (genforsyning, reparation) is the referee's. */
+static void check_marched_through(struct ord_ctx *ctx, const struct ord_event *ev,
+				  const struct ord_unit *u, struct ord_diag *d)
+{
+	if (ks_st(ctx, u, "gennemmarcheret_traek") != ord_ctx_turn(ctx) ||
+	    ord_kv_get_bool(&ev->kv, "halv", 0))
+		return;
+	ord_diag_add(d, 0, 0, u->id, "13 gennemmarch",
+		     "'%s' was marched through by '%s' this turn, and \"under gennemmarch kan en stationær enhed ikke skyde\": it fires half a turn at most (halv=yes), outside the march-through",
+		     u->id, ks_st_str(ctx, u, "gennemmarcheret_af"));
+}
+
 static void check_fire_time(struct ord_ctx *ctx, const struct ord_event *ev,
 			    const struct ord_unit *u, const char *code, struct ord_diag *d)
 {
@@ -454,6 +469,9 @@ static void check_fire_time(struct ord_ctx *ctx, const struct ord_event *ev,
 	if (ks_check(ks_r(ctx), "ordlyd_kontrol"))
 		da = !strcmp(said, "yes") ? " (ja)" : !strcmp(said, "no") ? " (nej)" : "";
 	half = ks_ordered_half(ctx, u, code, ev_unit(ctx, ev, "maal"));
+	/* marched through, it fires half its ordered whole turn (13) */
+	if (half == 0 && ks_st(ctx, u, "gennemmarcheret_traek") == ord_ctx_turn(ctx))
+		half = -1;
 	if (half >= 0 && half != ord_kv_get_bool(&ev->kv, "halv", 0))
 		ord_diag_add(d, 0, 0, u->id, "14 skydetid",
 			     "the sheet of unit '%s' orders its fire for %s, not halv=%s%s (without halv= the sheet's time is taken)",
@@ -1513,6 +1531,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		check_zone(ctx, ev, u, d);
 		check_fire_targets(ctx, ev, u, t, NULL, d);
 		check_fire_time(ctx, ev, u, "skydning", d);
+		check_marched_through(ctx, ev, u, d);
 		if (ks_is(ctx, u, "infanteri") || ks_is(ctx, u, "kavaleri"))
 			check_reach(ctx, ev, u, NULL, d);
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
@@ -1594,6 +1613,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		check_zone(ctx, ev, u, d);
 		check_fire_targets(ctx, ev, u, t, ammo, d);
 		check_fire_time(ctx, ev, u, "artilleriskydning", d);
+		check_marched_through(ctx, ev, u, d);
 		check_reach(ctx, ev, u, ammo, d);
 		check_overfire(ctx, ev, u, ammo, d);
 		check_coordinated(ctx, ev, u, t, d);

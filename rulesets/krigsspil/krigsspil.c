@@ -552,6 +552,9 @@ static const struct ord_state_key state_keys[] = {
 	    "a battery: the neighbours declared for it this turn, in the order of the units (16)"),
 	STR("reaktion", "its declared defence: forsvar modangreb tilbagetog"),
 	INT("reaktion_traek", "the turn it declared a defence"),
+	INT("gennemmarcheret_traek",
+	    "the turn a unit marched through it: it fires no whole turn (13 gennemmarch)"),
+	STR("gennemmarcheret_af", "the unit that marched through it"),
 	STR("indskudt_paa", "the target a battery has ranged on"),
 	INT("angrebskolonne_beholdt",
 	    "1: it attacked in attack column and keeps the bonus defending (16.5)"),
@@ -918,7 +921,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * that declared its defence withdraws after all (fortryd, U for the
 	 * rest of the turn, 16.6; fortryd_forsvar_kontrol); a battery in
 	 * FU fires nothing (6.5, artilleri_fu_kontrol); a pursuit needs an
-	 * attacker in OR or LU (6.3, forfoelgelse_moral_kontrol)
+	 * attacker in OR or LU (6.3, forfoelgelse_moral_kontrol); a unit
+	 * marched through fires half a turn at most (13,
+	 * gennemmarch_skydning_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */

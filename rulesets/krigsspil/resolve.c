@@ -959,6 +959,13 @@ static int resolve_moves(struct ord_ctx *ctx)
 				KS_TF(&t, "; gennemmarcherer %s", "; marches through %s", w->id);
 				if (half)
 					lu_half_turn(ctx, u, "gennemmarch", &t);
+				/* "Under gennemmarch kan en stationær enhed ikke
+				 * skyde": its fire this turn is no whole turn
+				 * (gennemmarch_skydning_kontrol) */
+				if (ks_check(r, "gennemmarch_skydning_kontrol")) {
+					ks_st_set(ctx, w, "gennemmarcheret_traek", turn);
+					ks_st_set_str(ctx, w, "gennemmarcheret_af", u->id);
+				}
 				if (lu) {
 					struct ks_text tw;
 					ks_text_init(&tw);

@@ -281,6 +281,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("fortryd_forsvar_kontrol", 0, 1),
 	WHOLE("artilleri_fu_kontrol", 0, 1),
 	WHOLE("forfoelgelse_moral_kontrol", 0, 1),
+	WHOLE("gennemmarch_skydning_kontrol", 0, 1),
 	WHOLE("skydemaal_kontrol", 0, 1),
 	NUM("spredt_foran_cm", 0, MANY),
 	NUM("spredt_foran_artilleri_cm", 0, MANY),

@@ -1815,6 +1815,39 @@ START_TEST(test_march_through)
 }
 END_TEST
 
+static void game_without(const char *param);
+
+/* 13: "Under gennemmarch kan en stationær enhed ikke skyde": D1, marched
+ * through by D2, fires half a turn at most, though its sheet orders a
+ * whole one (gennemmarch_skydning_kontrol; a game made before fired it
+ * the whole turn) */
+START_TEST(test_marched_through_fires_half)
+{
+	const char *without[] = { NULL, "gennemmarch_skydning_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		game_without(without[k]);
+		orders("D2 M ↑ 1\nD1 S @L2\n");
+		place("D2", "0", "0");
+		ord_kv_set(&U("D2")->state, "formation", "linie");
+		EV_OK("flyt", "unit=D2 x=0 y=-10 gennem=D1");
+		resolve("fredelige-flytninger", NULL, 0);
+		if (k) {
+			ck_assert_int_eq(st("D1", "gennemmarcheret_traek"), 0);
+			EV_OK("skyd", "unit=D1 maal=L2 zone=II");
+			continue;
+		}
+		ck_assert_int_eq(st("D1", "gennemmarcheret_traek"), 10);
+		EV_OK("skyd", "unit=D1 maal=L2 zone=II halv=yes");
+		EV_BAD("skyd", "unit=D1 maal=L2 zone=II",
+		       "'D1' was marched through by 'D2' this turn, and \"under gennemmarch kan en "
+		       "stationær enhed ikke skyde\": it fires half a turn at most (halv=yes), outside "
+		       "the march-through (13 gennemmarch)");
+	}
+}
+END_TEST
+
 /* 7.2, 8.2, 9.2: no fire without ammunition of that type; 14/15: one
  * fire and one ammunition type a turn. */
 START_TEST(test_fire_orders)
@@ -5982,6 +6015,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_obstacles);
 	tcase_add_test(tc, test_march_lengths);
 	tcase_add_test(tc, test_march_through);
+	tcase_add_test(tc, test_marched_through_fires_half);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("units");
