@@ -923,7 +923,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * FU fires nothing (6.5, artilleri_fu_kontrol); a pursuit needs an
 	 * attacker in OR or LU (6.3, forfoelgelse_moral_kontrol); a unit
 	 * marched through fires half a turn at most (13,
-	 * gennemmarch_skydning_kontrol)
+	 * gennemmarch_skydning_kontrol); the LU after a change of formation
+	 * or front ends half a turn after the change where the order makes it
+	 * (12.1, lu_ordretid_kontrol, aendring_kvarte)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */

@@ -784,11 +784,9 @@ static int resolve_declarations(struct ord_ctx *ctx)
 
 /* ---- fredelige flytninger ---- */
 
-/* LU during and lu_efter_halve_traek half turns after (12.1, 13). */
-static void lu_half_turn(struct ord_ctx *ctx, struct ord_unit *u, const char *why, struct ks_text *t)
+/* LU to the end of the half turn h, said in t. */
+static void lu_until(struct ord_ctx *ctx, struct ord_unit *u, int h, const char *why, struct ks_text *t)
 {
-	int h = ks_half(ctx, 1) + (int)ks_param(ks_r(ctx), "lu_efter_halve_traek");
-
 	ks_set_moral(ctx, u, KS_LU, h, why);
 	if (h == ks_half(ctx, 1) + 1) {
 		ord_buf_addf(&t->da, "; LU til midt i næste træk (%s)", why);
@@ -801,6 +799,69 @@ static void lu_half_turn(struct ord_ctx *ctx, struct ord_unit *u, const char *wh
 	}
 }
 
+/* LU during and lu_efter_halve_traek half turns after (12.1, 13), from
+ * the end of the turn: the time in the turn is not known (an obstacle, a
+ * march-through). */
+static void lu_half_turn(struct ord_ctx *ctx, struct ord_unit *u, const char *why, struct ks_text *t)
+{
+	lu_until(ctx, u, ks_half(ctx, 1) + (int)ks_param(ks_r(ctx), "lu_efter_halve_traek"), why, t);
+}
+
+/* The half turn that lu_efter_halve_traek half turns after the quarter
+ * end of this turn fall in (ours: morale is counted in half turns). */
+static int lu_half_after(struct ord_ctx *ctx, int end)
+{
+	int per = (int)ks_param(ks_r(ctx), "kvarte_pr_traek");
+
+	return ks_half(ctx, 0) +
+	       (end + (int)ks_param(ks_r(ctx), "lu_efter_halve_traek") * (per / 2) + per / 2 - 1) /
+		       (per / 2) -
+	       1;
+}
+
+/* The quarter of the turn at which the last of u's order's groups of one
+ * of the codes ends, -1 when it has none. */
+static int order_end(struct ord_ctx *ctx, const struct ord_unit *u, const char *const *codes)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t n = ks_groups(o, g, KS_MAX_GROUPS), i, k;
+	int end = -1, q = 0;
+
+	for (i = 0; i < n; i++) {
+		q += ks_grp_quarters(ctx, o, &g[i]);
+		for (k = 0; codes[k]; k++)
+			if (!strcmp(g[i].code, codes[k]))
+				end = q;
+	}
+	return end;
+}
+
+/* 12.1: "Enheder er i LU under og et halvt træk efter front eller
+ * formationsændring": half a turn after the change, where the order makes
+ * it (a FORM at the start of the turn leaves LU by its end, one at its end
+ * to the middle of the next), not always to the middle of the next turn
+ * (lu_ordretid_kontrol).  The change lasts aendring_kvarte (its time in
+ * the lost Skema V; the order's time takes none, ordre_varighed); a change
+ * with no group of its order (an override) is taken at the end of the
+ * turn. */
+static void lu_after_change(struct ord_ctx *ctx, struct ord_unit *u, const char *const *codes,
+			    const char *why, struct ks_text *t)
+{
+	int per = (int)ks_param(ks_r(ctx), "kvarte_pr_traek"), end;
+
+	if (!ks_check(ks_r(ctx), "lu_ordretid_kontrol")) {
+		lu_half_turn(ctx, u, why, t);
+		return;
+	}
+	end = order_end(ctx, u, codes);
+	if (end >= 0)
+		end += (int)ks_param(ks_r(ctx), "aendring_kvarte");
+	if (end < 0 || end > per)
+		end = per;
+	lu_until(ctx, u, lu_half_after(ctx, end), why, t);
+}
+
 /* 13: "En enhed er LU et halvt træk efter løb i linie" — after it, not
  * during it as after a change of formation (12.1: "under og et halvt træk
  * efter").  The løb ends where the order's groups up to its L end (L alone:
@@ -810,25 +871,15 @@ static void lu_half_turn(struct ord_ctx *ctx, struct ord_unit *u, const char *wh
  * L ↑" to the middle of the next. */
 static void lu_after_loeb(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t)
 {
-	const struct ord_order *o = ord_ctx_order(ctx, u);
-	struct ks_group g[KS_MAX_GROUPS];
-	size_t n = ks_groups(o, g, KS_MAX_GROUPS), i;
-	int per = (int)ks_param(ks_r(ctx), "kvarte_pr_traek"), end = 0, q = 0, h;
+	static const char *const loeb[] = { "loeb", NULL };
+	int per = (int)ks_param(ks_r(ctx), "kvarte_pr_traek"), end = order_end(ctx, u, loeb), h;
 
-	for (i = 0; i < n; i++) {
-		q += ks_grp_quarters(ctx, o, &g[i]);
-		if (!strcmp(g[i].code, "loeb"))
-			end = q;
-	}
-	if (!end) /* no L on the sheet (an override): the løb took the first half */
+	if (end < 0) /* no L on the sheet (an override): the løb took the first half */
 		end = per / 2;
 	if (end > per)
 		end = per;
 	/* the half turns from the start of the turn that the LU reaches into */
-	h = ks_half(ctx, 0) +
-	    (end + (int)ks_param(ks_r(ctx), "lu_efter_halve_traek") * (per / 2) + per / 2 - 1) /
-		    (per / 2) -
-	    1;
+	h = lu_half_after(ctx, end);
 	ks_set_moral(ctx, u, KS_LU, h, "løb");
 	ord_buf_addf(&t->da, "; LU til %s træk %d (løb)", h % 2 ? "slutningen af" : "midt i", h / 2);
 	ord_buf_addf(&t->en, "; LU until %s of turn %d (%s)", h % 2 ? "the end" : "the middle",
@@ -889,6 +940,9 @@ static int obstacle_crossed(struct ord_ctx *ctx, double x0, double y0, double x1
 	}
 	return 0;
 }
+
+static const char *const formation_codes[] = { "formation", NULL };
+static const char *const front_codes[] = { "drej", "vending", NULL };
 
 static int resolve_moves(struct ord_ctx *ctx)
 {
@@ -1026,14 +1080,14 @@ static int resolve_moves(struct ord_ctx *ctx)
 			if (strcmp(fb, f))
 				KS_TF(&t, " (under %g figurer: hob, 11.8)",
 				      " (under %g figures: a hob, 11.8)", ks_param(r, "hob_under"));
-			lu_half_turn(ctx, u, "formationsændring", &t);
+			lu_after_change(ctx, u, formation_codes, "formationsændring", &t);
 		} else if (!strcmp(e->kind, "indbrud")) {
 			break_in(ctx, u, ks_ev_unit(ctx, e, "fjende"),
 				 ord_kv_get(&e->kv, "naar_stoette"), &t);
 		} else if (!strcmp(e->kind, "front")) {
 			ks_st_set(ctx, u, "bevaeget", turn);
 			ks_text_add(&t, "frontændring", "change of front");
-			lu_half_turn(ctx, u, "frontændring", &t);
+			lu_after_change(ctx, u, front_codes, "frontændring", &t);
 		} else if (!strcmp(e->kind, "prods")) {
 			const char *p = ord_kv_get(&e->kv, "prodset");
 			ks_st_set_str(ctx, u, "prodset", p);

@@ -282,6 +282,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("artilleri_fu_kontrol", 0, 1),
 	WHOLE("forfoelgelse_moral_kontrol", 0, 1),
 	WHOLE("gennemmarch_skydning_kontrol", 0, 1),
+	WHOLE("lu_ordretid_kontrol", 0, 1),
 	WHOLE("skydemaal_kontrol", 0, 1),
 	NUM("spredt_foran_cm", 0, MANY),
 	NUM("spredt_foran_artilleri_cm", 0, MANY),
@@ -308,6 +309,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("efternoelere_efter_traek", 0, MANY),
 	WHOLE("overgivelse_forfoelgelser", 0, MANY),
 	WHOLE("lu_efter_halve_traek", 0, MANY),
+	WHOLE("aendring_kvarte", 0, MANY),
 	NUM("zone_i_cm", 0, MANY),
 	NUM("zone_ii_cm", 0, MANY),
 };

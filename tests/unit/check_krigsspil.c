@@ -939,27 +939,27 @@ START_TEST(test_skema_checked_at_load)
 	} broken[] = {
 		/* skema_x's 8-9 row deleted: the roll 8 has no row */
 		{ "<roll lo=\"8\" hi=\"9\" tab=\"5\" moral=\"-\"/>", "",
-		  "k3.xml:480: table 'skema_x' has no row for the roll 8 (a table read by dice and modifiers must hold every roll)" },
+		  "k3.xml:483: table 'skema_x' has no row for the roll 8 (a table read by dice and modifiers must hold every roll)" },
 		/* a last row that stops: modifiers may take the roll beyond it */
 		{ "<roll lo=\"22\" hi=\"max\" tab=\"12\" moral=\"FU\"/>",
 		  "<roll lo=\"22\" hi=\"300\" tab=\"12\" moral=\"FU\"/>",
-		  "k.xml:623: table 'skema_xv' has no row for a roll above its last" },
+		  "k.xml:626: table 'skema_xv' has no row for a roll above its last" },
 		/* a morale that is no grade */
 		{ "<roll lo=\"12\" hi=\"13\" tab=\"10\" moral=\"LU\"/>",
 		  "<roll lo=\"12\" hi=\"13\" tab=\"10\" moral=\"XX\"/>",
-		  "k.xml:490: table 'skema_x' row: 'moral' is 'XX' (expected one of - OR LU U FU)" },
+		  "k.xml:493: table 'skema_x' row: 'moral' is 'XX' (expected one of - OR LU U FU)" },
 		/* the numbers bonus's step must be positive */
 		{ "<param name=\"tal_trin_pct\" value=\"10\"", "<param name=\"tal_trin_pct\" value=\"0\"",
 		  "parameter 'tal_trin_pct' is 0 (expected a number from 0.01 to 100)" },
 		/* a table read by one die that does not say which */
 		{ "<dice name=\"eksplosion\" title=\"Eksploderende prods (10.2)\" die=\"6\"",
 		  "<dice name=\"eksplosion\" title=\"Eksploderende prods (10.2)\"",
-		  "k.xml:654: table 'eksplosion' gives no die (expected die=\"N\": it is read by one die)" },
+		  "k.xml:657: table 'eksplosion' gives no die (expected die=\"N\": it is read by one die)" },
 		/* an obstacle class the moves do not know (it was taken for III) */
 		{ "tegn=\"T\" kant=\"I\"", "tegn=\"T\" kant=\"X\"",
-		  "k.xml:372: table 'terraen' row: 'kant' is 'X' (expected one of ingen I II III impassabel)" },
+		  "k.xml:375: table 'terraen' row: 'kant' is 'X' (expected one of ingen I II III impassabel)" },
 		{ "navn_en=\"wall\" klasse=\"II\"", "navn_en=\"wall\" klasse=\"2\"",
-		  "k.xml:390: table 'hindringer' row: 'klasse' is '2' (expected one of ingen I II III impassabel)" },
+		  "k.xml:393: table 'hindringer' row: 'klasse' is '2' (expected one of ingen I II III impassabel)" },
 	};
 	size_t i;
 
@@ -1051,7 +1051,7 @@ START_TEST(test_given_names)
 	ck_assert_int_eq(rs->load(&r, xml, strlen(xml), "k.xml"), 0);
 	ck_assert_int_eq(ord_ruleset_check_given(rs, r), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
-			 "k.xml:415: table 'skudzoner': the range (5, 10] for vaaben=musket is given twice (first at line 414): only the first is read");
+			 "k.xml:418: table 'skudzoner': the range (5, 10] for vaaben=musket is given twice (first at line 417): only the first is read");
 	rs->free(r);
 	r = NULL;
 	free(xml);
@@ -1816,6 +1816,30 @@ START_TEST(test_march_through)
 END_TEST
 
 static void game_without(const char *param);
+
+/* 12.1: "Enheder er i LU under og et halvt træk efter front eller
+ * formationsændring": where the order makes the change; a change at the
+ * end of the turn (M ↑ ¾ FORM, D V after a whole march) to the middle of
+ * the next; a change no group of the order makes (an override) and a game
+ * made before lu_ordretid_kontrol, to the middle of the next */
+START_TEST(test_lu_after_change_by_order)
+{
+	game_without(NULL);
+	orders("D2 M ↑ ¾ FORM linie\nD1 V →\n");
+	EV_OK("formation", "unit=D2 formation=linie");
+	EV_OK("front", "unit=D1");
+	resolve("fredelige-flytninger", NULL, 0);
+	ck_assert_int_eq(st("D2", "moral_til"), 22);
+	ck_assert_int_eq(st("D1", "moral_til"), 21);
+	expect_result("D1: frontændring; LU til slutningen af træk 10 (frontændring)");
+	game_without("lu_ordretid_kontrol");
+	orders("D2 FORM linie\n");
+	EV_OK("formation", "unit=D2 formation=linie");
+	resolve("fredelige-flytninger", NULL, 0);
+	ck_assert_int_eq(st("D2", "moral_til"), 22);
+	expect_result("D2: formerer linie; LU til midt i næste træk (formationsændring)");
+}
+END_TEST
 
 /* 13: "Under gennemmarch kan en stationær enhed ikke skyde": D1, marched
  * through by D2, fires half a turn at most, though its sheet orders a
@@ -2948,10 +2972,13 @@ START_TEST(test_moves_and_morale_time)
 	EV_OK("formation", "unit=D2 formation=linie");
 	EV_OK("flyt", "unit=K1 x=0 y=-50 stormmarch=yes");
 	resolve("fredelige-flytninger", NULL, 0);
-	/* LU during and half a turn after a change of formation */
+	/* LU during and half a turn after a change of formation: FORM at the
+	 * start of the turn, its quarter (aendring_kvarte) and half a turn,
+	 * to the end of this turn (lu_ordretid_kontrol) */
 	ck_assert_str_eq(sts("D2", "formation"), "linie");
 	ck_assert_str_eq(sts("D2", "moral"), "LU");
-	ck_assert_int_eq(st("D2", "moral_til"), 22);
+	ck_assert_int_eq(st("D2", "moral_til"), 21);
+	expect_result("D2: formerer linie; LU til slutningen af træk 10 (formationsændring)");
 	ck_assert_int_eq(st("K1", "stormmarch_start"), 10);
 	/* løb: LU half a turn after it (13: "LU et halvt træk efter løb"),
 	 * not during it: "L ↑" (the first half) to the end of the turn, the
@@ -6092,6 +6119,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_yes_no_either_language);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_moves_and_morale_time);
+	tcase_add_test(tc, test_lu_after_change_by_order);
 	tcase_add_test(tc, test_exploding_limber);
 	tcase_add_test(tc, test_defensive_fire_and_cancel);
 	tcase_add_test(tc, test_defence_withdrawn);
