@@ -1101,11 +1101,21 @@ START_TEST(artillery_over_friends)
 }
 END_TEST
 
+/* a and b locked in a melee since turn 2, going on */
+static void locked(struct ord_ctx *c, const char *a, const char *b)
+{
+	char kv[64];
+
+	snprintf(kv, sizeof(kv), "melee_with=%s melee_since=2", b);
+	split_kv(&ord_ctx_find_unit(c, a)->state, kv);
+	snprintf(kv, sizeof(kv), "melee_with=%s melee_since=2", a);
+	split_kv(&ord_ctx_find_unit(c, b)->state, kv);
+}
+
 START_TEST(melee_checks)
 {
 	cast();
-	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "melee_with=R1 melee_since=2");
-	split_kv(&ord_ctx_find_unit(ctx, "R1")->state, "melee_with=B1 melee_since=2");
+	locked(ctx, "B1", "R1");
 	split_kv(&ord_ctx_find_unit(ctx, "RH")->state, "routed=2 rout_until=5");
 	ck_assert_str_eq(event("melee", "a=B1 b=R1"), "");
 	ck_assert_str_eq(event("melee", "a=R1 b=B1"),
@@ -1242,20 +1252,17 @@ END_TEST
 START_TEST(melee_whole_battalion)
 {
 	cast();
-	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "melee_with=R1 melee_since=2");
-	split_kv(&ord_ctx_find_unit(ctx, "R1")->state, "melee_with=B1 melee_since=2");
+	locked(ctx, "B1", "R1");
 	ck_assert_str_eq(event("melee", "a=B1 b=R1 a_figures=8"),
 			 "a_figures=8 of the 24 figures of 'B1', which is in line: it fights whole; "
 			 "only skirmishers fight with the stands in contact (when one tray of a "
 			 "battalion is meleed, the whole thing is, except for skirmishers who vaporize "
 			 "by stands)\n");
-	split_kv(&ord_ctx_find_unit(ctx, "S1")->state, "melee_with=R2 melee_since=2");
-	split_kv(&ord_ctx_find_unit(ctx, "R2")->state, "melee_with=S1 melee_since=2");
+	locked(ctx, "S1", "R2");
 	ck_assert_str_eq(event("melee", "a=S1 b=R2 a_figures=4"), "");
 	tables_without("melee_whole_checked");
 	cast();
-	split_kv(&ord_ctx_find_unit(ctx, "B1")->state, "melee_with=R1 melee_since=2");
-	split_kv(&ord_ctx_find_unit(ctx, "R1")->state, "melee_with=B1 melee_since=2");
+	locked(ctx, "B1", "R1");
 	ck_assert_str_eq(event("melee", "a=B1 b=R1 a_figures=8"), "");
 }
 END_TEST
