@@ -2058,6 +2058,16 @@ START_TEST(results_shown_unnamed)
 }
 END_TEST
 
+/* RH charges B1, and H1 moves into contact with RH. */
+static void rh_charges_b1(void)
+{
+	cast();
+	orders("RH ↑ C\nH1 ↑ 1\n");
+	ck_assert_str_eq(event("move", "unit=RH distance=10 charge=yes contact=B1"), "");
+	ck_assert_str_eq(event("move", "unit=H1 distance=4 contact=RH"), "");
+	resolve("movement", NULL, 0);
+}
+
 /* "+1 unit is charging": against the unit its charge contacted, not
  * against another that came into contact with it (D25), in a game made
  * before one_melee_checked, where RH fought each in a melee of its own. */
@@ -2066,11 +2076,7 @@ START_TEST(resolve_charge_bonus_against_the_charged)
 	static const int dice[] = { 3, 3, 3, 3 };
 	const char *out;
 	tables_without("one_melee_checked");
-	cast();
-	orders("RH ↑ C\nH1 ↑ 1\n");
-	ck_assert_str_eq(event("move", "unit=RH distance=10 charge=yes contact=B1"), "");
-	ck_assert_str_eq(event("move", "unit=H1 distance=4 contact=RH"), "");
-	resolve("movement", NULL, 0);
+	rh_charges_b1();
 	ck_assert_str_eq(event("melee", "a=RH b=H1"), "");
 	ck_assert_str_eq(event("melee", "a=RH b=B1"), "");
 	out = resolve("melee", dice, 4);
@@ -2090,11 +2096,7 @@ START_TEST(resolve_one_melee_a_turn)
 {
 	static const int dice[] = { 3, 3 };
 	const char *out;
-	cast();
-	orders("RH ↑ C\nH1 ↑ 1\n");
-	ck_assert_str_eq(event("move", "unit=RH distance=10 charge=yes contact=B1"), "");
-	ck_assert_str_eq(event("move", "unit=H1 distance=4 contact=RH"), "");
-	resolve("movement", NULL, 0);
+	rh_charges_b1();
 	ck_assert_str_eq(event("melee", "a=RH b=H1"), "");
 	ck_assert_str_eq(event("melee", "a=RH b=B1"),
 			 "'RH' fights in the melee of event #3 already this turn (RH against H1): a "
@@ -2102,11 +2104,7 @@ START_TEST(resolve_one_melee_a_turn)
 			 "beside it is a2= or b2= of that melee (when one tray of a battalion is "
 			 "meleed, the whole thing is)\n");
 	use_tables(tables_xml(), "tables.xml");
-	cast();
-	orders("RH ↑ C\nH1 ↑ 1\n");
-	ck_assert_str_eq(event("move", "unit=RH distance=10 charge=yes contact=B1"), "");
-	ck_assert_str_eq(event("move", "unit=H1 distance=4 contact=RH"), "");
-	resolve("movement", NULL, 0);
+	rh_charges_b1();
 	ck_assert_str_eq(event("melee", "a=RH b=B1 b2=H1"), "");
 	out = resolve("melee", dice, 2);
 	assert_has(out, "B1: melee with RH (H1 beside it): RH's 8 light_cavalry × 5 = 40 pts × (d6 "
