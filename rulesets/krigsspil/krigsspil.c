@@ -925,7 +925,8 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * marched through fires half a turn at most (13,
 	 * gennemmarch_skydning_kontrol); the LU after a change of formation
 	 * or front ends half a turn after the change where the order makes it
-	 * (12.1, lu_ordretid_kontrol, aendring_kvarte)
+	 * (12.1, lu_ordretid_kontrol, aendring_kvarte); a unit that
+	 * supports does not rest (6.7, 8.3, 18, hvil_stoette_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */

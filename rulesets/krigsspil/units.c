@@ -309,9 +309,12 @@ int ks_resting(struct ord_ctx *ctx, const struct ord_unit *u)
 	size_t n = ks_groups(o, g, KS_MAX_GROUPS);
 	int turn = ord_ctx_turn(ctx);
 
+	/* a unit that supported this turn has not rested (hvil_stoette_kontrol;
+	 * a game made before counted a support's turn as rest) */
 	return ks_find(g, n, "hvil") && ks_st(ctx, u, "naerkamp_traek") != turn &&
 	       ks_st(ctx, u, "nabo_traek") != turn && ks_st(ctx, u, "skoed") != turn &&
-	       ks_st(ctx, u, "bevaeget") != turn;
+	       ks_st(ctx, u, "bevaeget") != turn &&
+	       !(ks_st(ctx, u, "stoette_traek") == turn && ks_check(ks_r(ctx), "hvil_stoette_kontrol"));
 }
 
 int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_text *why)

@@ -901,10 +901,13 @@ static void check_line(struct line *l)
 	if (ks_find(g, l->n, "stoette") && ks_find(g, l->n, "angreb"))
 		ord_diag_add(l->d, o->line, ks_find(g, l->n, "stoette")->tok->col, o->unit, "6.6.5",
 			     "a support may not have an attack order in the turn");
+	/* a support fights beside its unit: it rests no more than the
+	 * unit it supports (hvil_stoette_kontrol) */
 	for (i = 0; rest && i < l->n; i++)
-		if (ks_is_move(g[i].code) || is_fire(g[i].code) || !strcmp(g[i].code, "angreb")) {
+		if (ks_is_move(g[i].code) || is_fire(g[i].code) || !strcmp(g[i].code, "angreb") ||
+		    (!strcmp(g[i].code, "stoette") && ks_check(l->r, "hvil_stoette_kontrol"))) {
 			ord_diag_add(l->d, o->line, rest->tok->col, o->unit, "18 hvil",
-				     "a resting unit (H) does not move, fire or attack ('%s' on the same line)",
+				     "a resting unit (H) does not move, fire, attack or support ('%s' on the same line)",
 				     symbol_of(g[i].code));
 			break;
 		}

@@ -1957,7 +1957,7 @@ START_TEST(test_other_sheet_rules)
 	ACCEPTS("danske", "D3 FORM skyttekæde tæt\n");
 	REFUSES("danske", "A1 FORM karré\n", "fodartilleri cannot form karré");
 	/* a resting unit does nothing else */
-	REFUSES("danske", "D1 H M ↑ 1\n", "a resting unit (H) does not move, fire or attack");
+	REFUSES("danske", "D1 H M ↑ 1\n", "a resting unit (H) does not move, fire, attack or support");
 	/* a battery marches limbered */
 	REFUSES("danske", "A1 M ↑ 1\n", "a battery marches limbered");
 	ACCEPTS("danske", "A1 PP M ↑ ½\n");
@@ -3757,6 +3757,28 @@ START_TEST(test_rest_lifts_decimation)
 	orders("D1 H\n");
 	ord_kv_set(&U("D1")->state, "decimering", "1");
 	ck_assert_int_eq(ks_moral_at(ctx, U("D1"), 20, NULL), KS_LU);
+}
+END_TEST
+
+/* 6.7, 8.3, 18: a unit that supports does not rest: H beside ST refused
+ * on the sheet, and a turn it supported is no rest (hvil_stoette_kontrol;
+ * a game made before took both) */
+START_TEST(test_support_is_no_rest)
+{
+	game_without(NULL);
+	REFUSES("danske", "D2 H ST @D1\n",
+		"a resting unit (H) does not move, fire, attack or support ('ST' on the same line)");
+	orders("D2 H\n");
+	ord_kv_set(&U("D2")->state, "decimering", "1");
+	ck_assert_int_eq(ks_resting(ctx, U("D2")), 1);
+	ord_kv_set(&U("D2")->state, "stoette_traek", "10"); /* a support's, declared */
+	ck_assert_int_eq(ks_resting(ctx, U("D2")), 0);
+	ck_assert_int_eq(ks_moral_at(ctx, U("D2"), 20, NULL), KS_LU);
+	game_without("hvil_stoette_kontrol");
+	ACCEPTS("danske", "D2 H ST @D1\n");
+	orders("D2 H ST @D1\n");
+	ord_kv_set(&U("D2")->state, "stoette_traek", "10");
+	ck_assert_int_eq(ks_resting(ctx, U("D2")), 1);
 }
 END_TEST
 
@@ -6071,6 +6093,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_march_through_made_before);
 	tcase_add_test(tc, test_stormmarch_broken_off_kept);
 	tcase_add_test(tc, test_rest_lifts_decimation);
+	tcase_add_test(tc, test_support_is_no_rest);
 	tcase_add_test(tc, test_ranged_then_fired);
 	tcase_add_test(tc, test_defensive_fire_targets);
 	tcase_add_test(tc, test_overfire);
