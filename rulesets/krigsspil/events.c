@@ -458,6 +458,26 @@ static void check_marched_through(struct ord_ctx *ctx, const struct ord_event *e
 		     u->id, ks_st_str(ctx, u, "gennemmarcheret_af"));
 }
 
+/* 9.2: "Der forbruges 1 kampsats ammunition ved skydning ... pr.
+ * kanon/haubits": the pool is the battery's, so the pieces that fire
+ * need a round each (1½ coordinated), not the pool one piece's
+ * (ammunition_kanoner_kontrol; a game made before fired every piece on
+ * a round left, and the pool stopped at 0). */
+static void check_rounds(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+			 const char *ammo, const char *use_param, struct ord_diag *d)
+{
+	struct ks_rules *r = ks_r(ctx);
+	double use = ks_param(r, use_param), pool = ks_pool_of(ctx, u, ammo);
+	int guns = ks_fire_guns(ctx, ev, u);
+
+	if (!ks_check(r, "ammunition_kanoner_kontrol") || use <= 0 || pool >= use * guns)
+		return;
+	ord_diag_add(d, 0, 0, u->id, "9.2",
+		     "battery '%s' has %g kampsatser %s: %d piece%s firing use %g (%g a piece); fire with kanoner=%d at most",
+		     u->id, pool, ammo, guns, guns == 1 ? "" : "s", use * guns, use,
+		     (int)(pool / use));
+}
+
 static void check_fire_time(struct ord_ctx *ctx, const struct ord_event *ev,
 			    const struct ord_unit *u, const char *code, struct ord_diag *d)
 {
@@ -1588,6 +1608,11 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		} else if (ks_pool_of(ctx, u, ammo) < ks_param(r, "forbrug_skydning"))
 			ord_diag_add(d, 0, 0, u->id, "9.2",
 				     "battery '%s' has no %s ammunition left", u->id, ammo);
+		else
+			check_rounds(ctx, ev, u, ammo,
+				     ord_kv_get_bool(&ev->kv, "koordineret", 0) ? "forbrug_koordineret"
+										: "forbrug_skydning",
+				     d);
 		if (strcmp(ks_st_str(ctx, u, "prodset"), "af") || !ks_st(ctx, u, "klargjort"))
 			ord_diag_add(d, 0, 0, u->id, "15 deltagende enheder",
 				     "battery '%s' is not unlimbered and ready", u->id);
@@ -1643,6 +1668,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (ks_st_num(ctx, u, "ks_kardaesk") < ks_param(r, "forbrug_forsvarsild"))
 			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
 				     "battery '%s' has no canister left", u->id);
+		else
+			check_rounds(ctx, ev, u, "SK", "forbrug_forsvarsild", d);
 		/* its guns may have been damaged or destroyed by this turn's fire */
 		if (ks_st(ctx, u, "kanoner") < 1 && ks_check(r, "brugbare_kanoner_kontrol"))
 			ord_diag_add(d, 0, 0, u->id, "9.6", "battery '%s' has no serviceable gun",

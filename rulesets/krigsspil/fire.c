@@ -432,6 +432,13 @@ static int guns_for(struct ord_ctx *ctx, const struct ord_unit *u, const char *a
 	return (int)guns;
 }
 
+int ks_fire_guns(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *u)
+{
+	const char *ammo = !strcmp(e->kind, "forsvarsild") ? "SK" : battery_ammo(ctx, u, e);
+
+	return (int)ord_kv_get_int(&e->kv, "kanoner", guns_for(ctx, u, ammo));
+}
+
 /* "En kanon/haubits forsynes uden videre fra sit prods, såfremt det er
  * inden for 5 cm af piecens bagkant.  Er afstanden større, skal der
  * afsættes figurer til at fragte ammunitionen.  For hver 4

@@ -926,7 +926,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * gennemmarch_skydning_kontrol); the LU after a change of formation
 	 * or front ends half a turn after the change where the order makes it
 	 * (12.1, lu_ordretid_kontrol, aendring_kvarte); a unit that
-	 * supports does not rest (6.7, 8.3, 18, hvil_stoette_kontrol)
+	 * supports does not rest (6.7, 8.3, 18, hvil_stoette_kontrol); a
+	 * battery's fire needs a round for every piece firing (9.2,
+	 * ammunition_kanoner_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */

@@ -241,6 +241,9 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
  * from its limbers (prods_cm= beyond prods_fri_cm); 0 when near or not
  * measured. */
 int ks_fire_carriers(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *u);
+/* The pieces a battery's artilleri or forsvarsild event fires: its
+ * kanoner=, else those of the battery that fire its ammunition. */
+int ks_fire_guns(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *u);
 /* The target's result of hit h with text t, its values what the fire did
  * (firer, men, the guns destroyed and damaged of a battery, morale). */
 /* The small arm of u that reaches furthest (skudzoner): carbines for

@@ -3782,6 +3782,32 @@ START_TEST(test_support_is_no_rest)
 }
 END_TEST
 
+/* 9.2: a round a piece: A1's 8 guns firing need 8 rounds of SF; with 5
+ * left it fires 5 (kanoner=5), and coordinated 1½ a piece
+ * (ammunition_kanoner_kontrol; a game made before fired all 8) */
+START_TEST(test_rounds_for_every_piece)
+{
+	game_without(NULL);
+	orders("A1 AS SF @L2 1\n");
+	ord_kv_set(&U("A1")->state, "ks_fuldkugle", "5");
+	EV_OK("artilleri", "unit=A1 maal=L2 zone=II kanoner=5");
+	EV_BAD("artilleri", "unit=A1 maal=L2 zone=II",
+	       "battery 'A1' has 5 kampsatser SF: 8 pieces firing use 8 (1 a piece); fire with "
+	       "kanoner=5 at most (9.2)");
+	game_without(NULL);
+	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
+	ord_kv_set(&U("L2")->state, "angreb_maal", "A1");
+	ord_kv_set(&U("A1")->state, "ks_kardaesk", "3");
+	EV_BAD("forsvarsild", "unit=A1 maal=L2",
+	       "battery 'A1' has 3 kampsatser SK: 8 pieces firing use 8 (1 a piece); fire with "
+	       "kanoner=3 at most (9.2)");
+	game_without("ammunition_kanoner_kontrol");
+	orders("A1 AS SF @L2 1\n");
+	ord_kv_set(&U("A1")->state, "ks_fuldkugle", "5");
+	EV_OK("artilleri", "unit=A1 maal=L2 zone=II");
+}
+END_TEST
+
 /* 15: "Indskydning tager et halvt træk": a battery that ranges on its
  * target (IS @L1, half a turn) and then fires at it (AS SF @L1 ½) fires ranged
  * (indskydning_foer_skydning_kontrol; a game made before gave it -1 ikke
@@ -6094,6 +6120,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_stormmarch_broken_off_kept);
 	tcase_add_test(tc, test_rest_lifts_decimation);
 	tcase_add_test(tc, test_support_is_no_rest);
+	tcase_add_test(tc, test_rounds_for_every_piece);
 	tcase_add_test(tc, test_ranged_then_fired);
 	tcase_add_test(tc, test_defensive_fire_targets);
 	tcase_add_test(tc, test_overfire);
