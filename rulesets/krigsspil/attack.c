@@ -264,6 +264,13 @@ static void surrender(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, con
 	ks_text_release(&t);
 }
 
+int ks_british_held(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return ks_check(ks_r(ctx), "britisk_afbryd_kontrol") && ks_british(u) &&
+	       ks_is(ctx, u, "kavaleri") && ks_st(ctx, u, "britisk_kontrol_til") >= ord_ctx_turn(ctx) &&
+	       ks_moral_now(ctx, u) < KS_U;
+}
+
 static int british_roll(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, struct ks_text *t)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -1331,6 +1338,15 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 			} else if (pass == 2) {
 				if (!strcmp(e->kind, "naerkamp")) {
 					err = melee(ctx, &ix, e);
+				} else if (!strcmp(e->kind, "afbryd") && ks_british_held(ctx, u)) {
+					/* out of control by this turn's melee: the
+					 * event was taken before its die */
+					ks_text_init(&t);
+					KS_TF(&t, "britisk kavaleri ude af kontrol til og med træk %ld: afbryder ikke nærkampen (8.4)",
+					      "British cavalry out of control until turn %ld: does not break off the melee (8.4)",
+					      ks_st(ctx, u, "britisk_kontrol_til"));
+					ks_result(ctx, e->seq, u, NULL, &t);
+					ks_text_release(&t);
 				} else if (!strcmp(e->kind, "afbryd")) {
 					ks_text_init(&t);
 					ks_text_add(&t, "afbryder nærkampen og retirerer mindst ud af indbrudsafstand",

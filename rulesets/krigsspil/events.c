@@ -1728,6 +1728,13 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (!in_melee)
 			ord_diag_add(d, 0, 0, u->id, "16.5",
 				     "unit '%s' breaks off, but it fought no melee this turn", u->id);
+		/* 8.4: "Kavalerienheden vil kun afbryde disse handlinger hvis
+		 * det selv går i U eller FU" (out of control by a melee of this
+		 * turn, the resolve says so: its die is not rolled yet) */
+		if (ks_british_held(ctx, u))
+			ord_diag_add(d, 0, 0, u->id, "8.4",
+				     "British cavalry '%s' is out of control until turn %ld: it breaks off only in U or FU",
+				     u->id, ks_st(ctx, u, "britisk_kontrol_til"));
 	} else if (!strcmp(ev->kind, "flugt")) {
 		size_t i;
 		int may = ks_moral_now(ctx, u) == KS_FU;

@@ -928,7 +928,8 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * (12.1, lu_ordretid_kontrol, aendring_kvarte); a unit that
 	 * supports does not rest (6.7, 8.3, 18, hvil_stoette_kontrol); a
 	 * battery's fire needs a round for every piece firing (9.2,
-	 * ammunition_kanoner_kontrol)
+	 * ammunition_kanoner_kontrol); British cavalry out of control does not
+	 * break off (8.4, britisk_afbryd_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */

@@ -263,6 +263,9 @@ int ks_block_effective(struct ord_ctx *ctx, const struct ord_unit *u, const stru
 int ks_pursuit_strong(struct ord_ctx *ctx, const struct ord_unit *a, const struct ord_unit *f);
 int ks_resolve_attacks(struct ord_ctx *ctx);
 int ks_defence_cancel(struct ord_ctx *ctx, const struct ord_unit *u);
+/* 8.4: British cavalry out of control, not in U or FU, does not break off
+ * its melee (britisk_afbryd_kontrol). */
+int ks_british_held(struct ord_ctx *ctx, const struct ord_unit *u);
 
 /* ---- what validate.c and events.c share ---- */
 

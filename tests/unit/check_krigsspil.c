@@ -2965,6 +2965,42 @@ START_TEST(test_british_cavalry)
 }
 END_TEST
 
+/* 8.4: "Kavalerienheden vil kun afbryde disse handlinger hvis det selv
+ * går i U eller FU": H1, out of control by this melee's die, does not
+ * break off though the referee recorded it; out of control from an
+ * earlier turn, its afbryd is refused (britisk_afbryd_kontrol; a game
+ * made before broke off) */
+START_TEST(test_british_cavalry_holds_on)
+{
+	game_without(NULL);
+	orders("H1 A @D1\n");
+	ord_kv_set(&U("H1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("H1")->state, "angreb_maal", "D1");
+	EV_OK("naerkamp", "angriber=H1 forsvarer=D1");
+	EV_OK("afbryd", "unit=H1");
+	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 1, 5, 4));
+	expect_result("H1: britisk kavaleri ude af kontrol til og med træk 11: afbryder ikke "
+		      "nærkampen (8.4)");
+	game_without(NULL);
+	orders("H1 A @D1\n");
+	ord_kv_set(&U("H1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("H1")->state, "angreb_maal", "D1");
+	ord_kv_set(&U("H1")->state, "britisk_kontrol_til", "11");
+	EV_OK("naerkamp", "angriber=H1 forsvarer=D1");
+	EV_BAD("afbryd", "unit=H1",
+	       "British cavalry 'H1' is out of control until turn 11: it breaks off only in U or FU "
+	       "(8.4)");
+	game_without("britisk_afbryd_kontrol");
+	orders("H1 A @D1\n");
+	ord_kv_set(&U("H1")->state, "angreb_traek", "10");
+	ord_kv_set(&U("H1")->state, "angreb_maal", "D1");
+	EV_OK("naerkamp", "angriber=H1 forsvarer=D1");
+	EV_OK("afbryd", "unit=H1");
+	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 1, 5, 4));
+	expect_result("H1: afbryder nærkampen og retirerer mindst ud af indbrudsafstand");
+}
+END_TEST
+
 START_TEST(test_moves_and_morale_time)
 {
 	cast();
@@ -6168,6 +6204,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_words_of_results);
 	tcase_add_test(tc, test_yes_no_either_language);
 	tcase_add_test(tc, test_british_cavalry);
+	tcase_add_test(tc, test_british_cavalry_holds_on);
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_lu_after_change_by_order);
 	tcase_add_test(tc, test_exploding_limber);
