@@ -269,6 +269,16 @@ static int quarters_per_turn(struct ord_ctx *ctx)
 	return per > 0 ? per : 1;
 }
 
+/* 4.2.5: "For let kavaleris vedkommende med henblik på angreb af
+ * opdukkende lønnende mål": light cavalry's change for an emerging target
+ * may march or stormmarch on it before its A, the approach being the
+ * attack's (an attack at stormmarch needs its SM on the sheet). */
+static int light_approach(const struct ord_unit *u, const char *code)
+{
+	return !strcmp(ks_art(u), "let_kavaleri") &&
+	       (!strcmp(code, "march") || !strcmp(code, "stormmarch"));
+}
+
 /* 4.3.4: an order change and its reaction time. */
 static void check_change(struct ord_ctx *ctx, const struct ord_order *o, const struct ks_group *g,
 			 size_t n, size_t at, const struct ord_unit *u, struct ord_diag *d)
@@ -297,7 +307,8 @@ static void check_change(struct ord_ctx *ctx, const struct ord_order *o, const s
 				     "a route correction (rutekorrektion) may only change the march, not '%s'",
 				     symbol_of(c));
 		else if (!strcmp(reason, "maal") && !in_list(maal_ok, c) &&
-			 !(!strcmp(c, "angreb") && !strcmp(ks_art(u), "let_kavaleri")))
+			 !(!strcmp(c, "angreb") && !strcmp(ks_art(u), "let_kavaleri")) &&
+			 !(light_approach(u, c) && ks_find(g + i + 1, n - (size_t)i - 1, "angreb")))
 			ord_diag_add(d, o->line, g[i].tok->col, o->unit, "4.2.5",
 				     !strcmp(c, "angreb")
 					     ? "only light cavalry may attack an emerging target (mål); %s may only fire at it"

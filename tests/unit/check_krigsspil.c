@@ -1930,6 +1930,14 @@ START_TEST(test_order_change)
 		"only light cavalry may attack an emerging target (mål); tungt kavaleri may only fire at it");
 	ACCEPTS("danske", "K3 ÆNDR mål A @L1\n");
 	ACCEPTS("danske", "D1 ÆNDR mål S @L1\n");
+	/* 4.2.5 "med henblik på angreb": light cavalry marches or
+	 * stormmarches on the target as part of its attack, not otherwise */
+	ACCEPTS("danske", "K3 ÆNDR mål SM ↑ ½ A @L1\n");
+	ACCEPTS("danske", "K3 ÆNDR mål M ↑ ½ A @L1\n");
+	REFUSES("danske", "K3 ÆNDR mål M ↑ ½\n",
+		"a change for an emerging target (mål) may only open fire on it, not 'M'");
+	REFUSES("danske", "K1 ÆNDR mål M ↑ ½ A @L1\n",
+		"a change for an emerging target (mål) may only open fire on it, not 'M'");
 }
 END_TEST
 
