@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli_keys.h"
@@ -131,20 +132,64 @@ out:
 	return rc;
 }
 
-/* Write bytes to a new temporary file beside path, synced; *tmp names it. */
-static int stage(const char *path, const char *bytes, size_t len, char **tmp)
+/* The file an output to path replaces: path itself when it is a regular
+ * file or not there yet, the file a link names (a link is followed, not
+ * replaced); a directory, a device, a pipe or a link to nothing is
+ * refused, since the rename that puts the output in place would replace
+ * it (a head must be known writable before the change that signs it is
+ * committed).  NULL, said, when refused. */
+static char *output_target(const char *path)
+{
+	struct stat st;
+	char *real;
+
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return ord_strdup(path);
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode))
+		return ord_strdup(path);
+	if (S_ISLNK(st.st_mode)) {
+		if (!(real = realpath(path, NULL))) {
+			cli_error("cannot write '%s': it is a link to a file that cannot be reached (%s)",
+				  path, strerror(errno));
+			return NULL;
+		}
+		if (stat(real, &st) == 0 && S_ISREG(st.st_mode))
+			return real;
+		free(real);
+	}
+	cli_error("cannot write '%s': it is %s, not a file (give a file's path; without -o the output goes to standard output)",
+		  path,
+		  S_ISLNK(st.st_mode)                          ? "a link to no regular file"
+		  : S_ISDIR(st.st_mode)                        ? "a directory"
+		  : S_ISFIFO(st.st_mode)                       ? "a pipe"
+		  : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+							       : "a special file");
+	return NULL;
+}
+
+/* Write bytes to a new temporary file beside path, synced; *tmp names it
+ * and *target the file it is to replace (output_target). */
+static int stage(const char *path, const char *bytes, size_t len, char **tmp, char **target)
 {
 	struct ord_buf t = ORD_BUF_INIT;
 	size_t done = 0;
 	int fd;
 
 	*tmp = NULL;
-	ord_buf_addf(&t, "%s.tmp-%ld", path, (long)getpid());
+	if (!(*target = output_target(path)))
+		return CLI_CANTCREAT;
+	ord_buf_addf(&t, "%s.tmp-%ld", *target, (long)getpid());
 	fd = open(t.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		cli_error("cannot create '%s': %s", path, strerror(errno));
 		ord_buf_release(&t);
-		return CLI_NOINPUT;
+		free(*target);
+		*target = NULL;
+		return CLI_CANTCREAT;
 	}
 	while (done < len) {
 		ssize_t w = write(fd, bytes + done, len - done);
@@ -154,18 +199,15 @@ static int stage(const char *path, const char *bytes, size_t len, char **tmp)
 			break;
 		done += (size_t)w;
 	}
-	if (done < len || fsync(fd) < 0) {
+	if (done < len || fsync(fd) < 0 || close(fd) < 0) {
 		cli_error("cannot write '%s': %s", path, strerror(errno));
-		close(fd);
+		if (done < len)
+			close(fd);
 		unlink(t.buf);
 		ord_buf_release(&t);
-		return CLI_SOFTWARE;
-	}
-	if (close(fd) < 0) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
-		unlink(t.buf);
-		ord_buf_release(&t);
-		return CLI_SOFTWARE;
+		free(*target);
+		*target = NULL;
+		return CLI_CANTCREAT;
 	}
 	*tmp = ord_buf_detach(&t, NULL);
 	return 0;
@@ -173,7 +215,7 @@ static int stage(const char *path, const char *bytes, size_t len, char **tmp)
 
 int cli_write_output(const char *path, const char *bytes, size_t len)
 {
-	char *tmp = NULL;
+	char *tmp = NULL, *target = NULL;
 	int rc;
 
 	if (!path || !strcmp(path, "-")) {
@@ -183,14 +225,15 @@ int cli_write_output(const char *path, const char *bytes, size_t len)
 		}
 		return 0;
 	}
-	if ((rc = stage(path, bytes, len, &tmp)) != 0)
+	if ((rc = stage(path, bytes, len, &tmp, &target)) != 0)
 		return rc;
-	if (rename(tmp, path) < 0) {
+	if (rename(tmp, target) < 0) {
 		cli_error("cannot write '%s': %s", path, strerror(errno));
 		unlink(tmp);
-		rc = CLI_SOFTWARE;
+		rc = CLI_CANTCREAT;
 	}
 	free(tmp);
+	free(target);
 	return rc;
 }
 
@@ -244,8 +287,9 @@ int cli_head_hook(void *ud, ord_game *g, const struct ord_change *c)
 	}
 	/* the head must exist before the change does: if it cannot be written,
 	 * the change is rolled back and nothing is lost */
-	if ((rc = stage(h->path, h->text.buf, h->text.len, &h->tmp)) != 0)
-		return ord_error_set(rc == CLI_NOINPUT ? ORD_ENOFILE : ORD_ERROR,
+	free(h->target);
+	if ((rc = stage(h->path, h->text.buf, h->text.len, &h->tmp, &h->target)) != 0)
+		return ord_error_set(ORD_ECANTWRITE,
 				     "the signed head cannot be written to '%s', so nothing was changed",
 				     h->path);
 	h->staged = 1;
@@ -266,7 +310,7 @@ int cli_head_out_finish(struct cli_head_out *h, int committed, const char *game)
 	} else if (!h->tmp) {
 		if (fwrite(h->text.buf, 1, h->text.len, stdout) != h->text.len)
 			rc = CLI_SOFTWARE;
-	} else if (rename(h->tmp, h->path) < 0) {
+	} else if (rename(h->tmp, h->target) < 0) {
 		cli_error("the change is made, but its signed head could not be put in '%s' (%s): write it again with 'orderly head %s --turn %d --at %s -o FILE'",
 			  h->path, strerror(errno), game, h->turn, h->at);
 		unlink(h->tmp);
@@ -276,6 +320,8 @@ int cli_head_out_finish(struct cli_head_out *h, int committed, const char *game)
 	}
 	free(h->tmp);
 	h->tmp = NULL;
+	free(h->target);
+	h->target = NULL;
 	ord_buf_release(&h->text);
 	return rc;
 }

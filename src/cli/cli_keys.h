@@ -50,6 +50,7 @@ int cli_write_head(ord_game *g, int turn, const char *at, int phase, const char 
 struct cli_head_out {
 	const char *path;    /* FILE, "-", or NULL for none */
 	char *tmp;           /* the staged file */
+	char *target;        /* the file it replaces (a link's, followed) */
 	struct ord_buf text; /* the head, as written */
 	int staged;
 	int turn;

@@ -118,7 +118,7 @@ static int write_new(const char *path, const char *text, mode_t mode)
 		if (errno == EEXIST)
 			return ord_error_set(ORD_EEXISTS,
 					     "'%s' already exists; a key is never overwritten", path);
-		return ord_error_set(ORD_ENOTFOUND, "cannot create '%s': %s", path, strerror(errno));
+		return ord_error_set(ORD_ECANTWRITE, "cannot create '%s': %s", path, strerror(errno));
 	}
 	while (done < len) {
 		ssize_t w = write(fd, text + done, len - done);

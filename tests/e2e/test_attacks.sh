@@ -261,7 +261,17 @@ note "5: the live rows are held against the log"
 
 # ------------------------------------------------------------ 6. a head that cannot be written
 opened heads.game
-expect_exit 66 ord seal heads.game --head /no/such/dir/x.head
+expect_exit 73 ord seal heads.game --head /no/such/dir/x.head
+expect_exit 0 ord info heads.game
+expect_in "$OUT" "turn:      1 (open)"
+# a directory (or a device, a pipe) the head's rename would replace is
+# known before the seal commits, not after it
+mkdir -p a-dir.head
+sum=$(sha256sum heads.game)
+expect_exit 73 ord seal heads.game --head a-dir.head
+expect_in "$ERR" "cannot write 'a-dir.head': it is a directory, not a file"
+expect_in "$ERR" "the signed head cannot be written to 'a-dir.head', so nothing was changed"
+expect_eq "$(sha256sum heads.game)" "$sum" "the game after a head that could not be written"
 expect_exit 0 ord info heads.game
 expect_in "$OUT" "turn:      1 (open)"
 expect_exit 0 ord seal heads.game

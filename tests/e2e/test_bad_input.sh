@@ -201,7 +201,7 @@ while IFS= read -r line; do
 		line=${line#NEEDSWORK$'\t'}
 	fi
 	IFS=$'\t' read -r want files msg cmd extra <<<"$line"
-	[[ -n $cmd && -z ${extra:-} && $want =~ ^(64|65|66|69|70|1)$ && $files == same ]] ||
+	[[ -n $cmd && -z ${extra:-} && $want =~ ^(64|65|66|69|70|73|1)$ && $files == same ]] ||
 		fail "bad-input.tsv:$lineno: expected EXIT<tab>same<tab>MESSAGE<tab>COMMAND, got: $line"
 	covered+="${cmd%% *} "
 	n=$((n + 1))

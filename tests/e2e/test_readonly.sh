@@ -183,6 +183,25 @@ run rd new rodir/n.game --scenario scenario.xml
 [[ $RC == 73 ]] || fail "new in a read-only directory exited $RC, expected 73"
 expect_eq "$ERR" "orderly: cannot create 'rodir/n.game': directory 'rodir' may not be written (permission denied)" "new in a read-only directory"
 
+# ---------------------------------------------------------------- where an output goes
+# -o writes a file: into a missing directory it is refused as a file that
+# may not be created (73, not 66, which is for input); a link is followed,
+# not replaced; a directory or a pipe is refused, not renamed over
+expect_exit 73 ord head g.game --at open -o /nonexistent-orderly-dir/h.head
+expect_in "$ERR" "cannot create '/nonexistent-orderly-dir/h.head'"
+echo keep >target.head
+ln -s target.head link.head
+expect_exit 0 ord head g.game --at open -o link.head
+[[ -L link.head ]] || fail "-o replaced the link it was given"
+expect_in "$(cat target.head)" "at: open"
+mkfifo pipe.head
+expect_exit 73 ord head g.game --at open -o pipe.head
+expect_eq "$ERR" "orderly: cannot write 'pipe.head': it is a pipe, not a file (give a file's path; without -o the output goes to standard output)" "-o onto a pipe"
+[[ -p pipe.head ]] || fail "-o replaced the pipe it was given"
+ln -s nowhere/at/all dangling.head
+expect_exit 73 ord head g.game --at open -o dangling.head
+expect_in "$ERR" "cannot write 'dangling.head': it is a link to a file that cannot be reached"
+
 # ---------------------------------------------------------------- a dropped table
 cp g.game d.game
 sql d.game "DROP TABLE roll" >/dev/null
