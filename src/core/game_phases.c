@@ -1096,10 +1096,19 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = current_phase(g, &t, &cur)) != 0)
 		goto out;
-	if (phase && strcmp(phase, cur)) {
-		err = ord_error_set(ORD_ESTATE, "the current phase of turn %d is '%s', not '%s'",
-				    t.turn, cur, phase);
-		goto out;
+	if (phase) {
+		struct ord_buf list = ORD_BUF_INIT;
+		int k = ord_phase_named(g->rs, phase, &list);
+		if (!k)
+			err = ord_error_set(ORD_ENOTFOUND, "unknown phase '%s' (expected one of %s)",
+					    phase, list.buf);
+		else if (strcmp(g->rs->phases[k - 1], cur))
+			err = ord_error_set(ORD_ESTATE,
+					    "the current phase of turn %d is '%s', not '%s'",
+					    t.turn, cur, g->rs->phases[k - 1]);
+		ord_buf_release(&list);
+		if (err)
+			goto out;
 	}
 	/* the first phase holds the current states to the opening's digest,
 	 * which finds a changed current state too; the later ones to the

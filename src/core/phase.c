@@ -1,4 +1,5 @@
 /* phase.c - a turn's phases, for the game and for the replay (phase.h). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -415,4 +416,56 @@ void ord_phase_hold_text(struct ord_buf *out, const char *side, int turn, const 
 {
 	ord_buf_addf(out, "# no orders received from %s for turn %d: NMR policy %s, every unit holds\n",
 		     side, turn, policy);
+}
+
+/* given folded as a phase id is written: lower case, a space or an
+ * underscore a hyphen, æ ø å as ae oe aa; 0 when it does not fit. */
+static int fold_phase(const char *given, char *out, size_t size)
+{
+	static const struct {
+		const char *utf8, *ascii;
+	} letters[] = { { "\xc3\xa6", "ae" }, { "\xc3\x86", "ae" }, { "\xc3\xb8", "oe" },
+			{ "\xc3\x98", "oe" }, { "\xc3\xa5", "aa" }, { "\xc3\x85", "aa" } };
+	size_t n = 0, i;
+	const char *p = given;
+
+	while (*p) {
+		const char *add = NULL;
+		char one[2] = { 0, 0 };
+		for (i = 0; i < ORD_ARRAY_SIZE(letters); i++)
+			if (!strncmp(p, letters[i].utf8, 2)) {
+				add = letters[i].ascii;
+				p += 2;
+				break;
+			}
+		if (!add) {
+			unsigned char c = (unsigned char)*p++;
+			one[0] = c == ' ' || c == '_' ? '-' : (char)tolower(c);
+			add = one;
+		}
+		if (n + strlen(add) >= size)
+			return 0;
+		memcpy(out + n, add, strlen(add));
+		n += strlen(add);
+	}
+	out[n] = '\0';
+	return 1;
+}
+
+int ord_phase_named(const struct ord_ruleset *rs, const char *given, struct ord_buf *list)
+{
+	char folded[128];
+	int k = 0;
+	size_t i;
+
+	for (i = 0; given && rs->phases[i]; i++)
+		if (!strcmp(rs->phases[i], given))
+			k = (int)i + 1;
+	if (!k && given && fold_phase(given, folded, sizeof(folded)))
+		for (i = 0; rs->phases[i]; i++)
+			if (!strcmp(rs->phases[i], folded))
+				k = (int)i + 1;
+	for (i = 0; list && rs->phases[i]; i++)
+		ord_buf_addf(list, "%s%s", i ? ", " : "", rs->phases[i]);
+	return k;
 }

@@ -103,6 +103,12 @@ size_t ord_phase_check_event(struct ord_ctx *ctx, const struct ord_event *ev,
  * checks say now in why ("flugt: unit 'L5': ..."); 0 when none does.  ctx
  * holds the same events, in the same order, after it. */
 unsigned ord_phase_recheck_events(struct ord_ctx *ctx, struct ord_buf *why);
+
+/* The 1-based index of the phase a person named: its id, or the id as the
+ * rules write it ("angrebserklæring", "fredelige flytninger": case,
+ * spaces and the Danish letters folded to the id's ASCII); 0 when none.
+ * The list of ids, "a, b, c", goes to list when given. */
+int ord_phase_named(const struct ord_ruleset *rs, const char *given, struct ord_buf *list);
 /* Does the game's ruleset hold its events to the orders again after a
  * void (ord_phase_recheck_events)?  The switch void_recheck of the tables
  * the game keeps: a game made before it voids and replays as it did. */

@@ -24,6 +24,7 @@
 #include "canvas.h"
 #include "core/fog.h"
 #include "core/game.h"
+#include "core/phase.h"
 
 static int add_unit(void *ud, const struct ord_store_unit *u)
 {
@@ -179,16 +180,16 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 		return err;
 	k = t.phase;
 	if (phase && strcmp(phase, "start")) {
-		if (!(k = phase_index(g, phase))) {
-			struct ord_buf l = ORD_BUF_INIT;
-			for (i = 0; g->rs->phases[i]; i++)
-				ord_buf_addf(&l, "%s, ", g->rs->phases[i]);
+		struct ord_buf l = ORD_BUF_INIT;
+		if (!(k = ord_phase_named(g->rs, phase, &l))) {
 			err = ord_error_set(ORD_ENOTFOUND,
-					    "unknown phase '%s' (expected start or one of %.*s)",
-					    phase, (int)(l.len > 2 ? l.len - 2 : 0), l.buf);
+					    "unknown phase '%s' (expected start or one of %s)",
+					    phase, l.buf);
 			ord_buf_release(&l);
 			return err;
 		}
+		ord_buf_release(&l);
+		phase = g->rs->phases[k - 1];
 		if (k > t.phase)
 			return ord_error_set(ORD_ESTATE,
 					     "phase '%s' of turn %d is not resolved yet (%d of %zu are)",

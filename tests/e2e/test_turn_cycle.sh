@@ -161,6 +161,12 @@ expect_secret "sealed turn"
 # the phases, in their order only; no exchange before the last
 expect_exit 65 ord resolve "$G" --phase fire
 expect_in "$ERR" "'movement'"
+# a phase is named by its id or as the rules write it (case, spaces);
+# a name that is no phase is a usage error naming the phases
+expect_exit 65 ord resolve "$G" --phase "Fire Morale"
+expect_eq "$ERR" "orderly: the current phase of turn 1 is 'movement', not 'fire-morale'" "a phase named as written"
+expect_exit 64 ord resolve "$G" --phase nonsense
+expect_eq "$ERR" "orderly: unknown phase 'nonsense' (expected one of movement, fire, fire-morale, melee, melee-morale)" "an unknown phase"
 expect_exit 65 ord exchange "$G"
 resolve_all "$G" 1
 expect_exit 65 ord resolve "$G"

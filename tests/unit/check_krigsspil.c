@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/common.h"
+#include "core/phase.h"
 #include "canvas.h"
 #include "rulesets/krigsspil/ks.h"
 #include "ruleset.h"
@@ -330,6 +331,24 @@ END_TEST
 
 /* The corrections of the 2026-12-02 review change what a phase resolves
  * to: the module names its rules revision so (the log, audit, verify). */
+/* A phase is named as the rules write it: "angrebserklæring",
+ * "Fredelige flytninger" are the ids angrebserklaering and
+ * fredelige-flytninger; a name that is none is 0, with the list. */
+START_TEST(test_phase_named)
+{
+	struct ord_buf l = ORD_BUF_INIT;
+
+	ck_assert_int_eq(ord_phase_named(rs, "angrebserklaering", NULL), 2);
+	ck_assert_int_eq(ord_phase_named(rs, "angrebserklæring", NULL), 2);
+	ck_assert_int_eq(ord_phase_named(rs, "Fredelige flytninger", NULL), 3);
+	ck_assert_int_eq(ord_phase_named(rs, "ANGREBSHANDLINGER", NULL), 5);
+	ck_assert_int_eq(ord_phase_named(rs, "skydning", &l), 0);
+	ck_assert_str_eq(l.buf, "reorganisering, angrebserklaering, fredelige-flytninger, skydninger, "
+				"angrebshandlinger");
+	ord_buf_release(&l);
+}
+END_TEST
+
 START_TEST(test_rules_revision)
 {
 	ck_assert_str_eq(rs->rules_revision, "2026-12-04.3");
@@ -6107,6 +6126,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_powder_smoke_once);
 	tcase_add_test(tc, test_cavalry_fires_first_rank);
 	tcase_add_test(tc, test_rules_revision);
+	tcase_add_test(tc, test_phase_named);
 	tcase_add_test(tc, test_artillery_calc);
 	tcase_add_test(tc, test_melee_calc);
 	tcase_add_test(tc, test_melee_calc_as_game);
