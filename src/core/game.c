@@ -1041,6 +1041,35 @@ static void fmt_time(char *out, size_t n, int64_t t)
 	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* A witnessed phase whose events are closed: the links it waits for,
+ * said in out (1), or 0 when its events are still open. */
+static int info_links(ord_game *g, struct ord_buf *out)
+{
+	struct ord_buf owed = ORD_BUF_INIT;
+	enum ord_link_state st;
+	int phase = 0, closed = 0;
+	size_t i, n = 0;
+
+	if (ord_game_link_state(g, NULL, &phase, &closed, NULL) != 0 || !closed) {
+		ord_error_clear();
+		return 0;
+	}
+	for (i = 0; i < g->nsides; i++)
+		if (!ord_game_link_state(g, g->sides[i].name, &phase, &closed, &st) &&
+		    st == ORD_LINK_AWAITED)
+			ord_buf_addf(&owed, "%s%s", n++ ? ", " : "", g->sides[i].name);
+	ord_error_clear();
+	if (n)
+		ord_buf_addf(out,
+			     "the events of phase %s are closed: the link of %s (witness), then resolve; or resolve --stand-in now, the referee's chain standing in for them\n",
+			     g->rs->phases[phase - 1], owed.buf);
+	else
+		ord_buf_addf(out, "resolve: the events of phase %s are closed and every link is in\n",
+			     g->rs->phases[phase - 1]);
+	ord_buf_release(&owed);
+	return 1;
+}
+
 /* The referee's next step, by the turn's state: info's last line.  It
  * waits for the sides seal and the phases wait for (their sheets, or in a
  * game without referee their commitments, then their openings). */
@@ -1090,6 +1119,8 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 			ord_buf_adds(out, "exchange\n");
 			break;
 		}
+		if (g->witnessed && info_links(g, out))
+			break;
 		{
 			const char *ph = g->rs->phases[t->phase];
 			const struct ord_event_kind *ek;

@@ -67,6 +67,9 @@ expect_exit 65 ord event w.game move unit=B3 distance=2
 expect_in "$ERR" "are closed"
 expect_exit 65 ord resolve w.game
 expect_in "$ERR" "blue,red have not revealed their witness link"
+# info's next step is the links, not the events any more
+expect_exit 0 ord info w.game
+expect_in "$OUT" "next:      the events of phase movement are closed: the link of blue, red (witness), then resolve; or resolve --stand-in now"
 # the link is given only against the close head of its phase, under the
 # game's key: not without the key, not against an open or a seal head (nor
 # one of a game without witnessed dice), not for phase 2 against phase 1's
