@@ -185,6 +185,17 @@ static void melee_flags(struct ord_ctx *ctx, struct ord_unit *x, struct ord_unit
 	struct ks_melee_arm mx, me;
 	int grade = ks_moral_now(ctx, x), turn = ord_ctx_turn(ctx);
 
+	/* 16.4: "Hvis begge parter angriber, føres begge parters enheder
+	 * frem": the unit the event names as defender attacks too when it
+	 * declared an attack on its enemy, or a counter-attack, this turn,
+	 * and has the attacker's bonuses (gensidigt_angreb_kontrol; a game
+	 * made before gave them to angriber= alone) */
+	if (!attacker && ks_check(r, "gensidigt_angreb_kontrol") &&
+	    ((ks_st(ctx, x, "angreb_traek") == turn &&
+	      !strcmp(ks_st_str(ctx, x, "angreb_maal"), enemy->id)) ||
+	     (ks_st(ctx, x, "reaktion_traek") == turn &&
+	      !strcmp(ks_st_str(ctx, x, "reaktion"), "modangreb"))))
+		attacker = 1;
 	melee_arm(ctx, x, &mx);
 	melee_arm(ctx, enemy, &me);
 	ks_melee_arm_flags(r, &mx, &me, attacker, flags);

@@ -929,7 +929,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * supports does not rest (6.7, 8.3, 18, hvil_stoette_kontrol); a
 	 * battery's fire needs a round for every piece firing (9.2,
 	 * ammunition_kanoner_kontrol); British cavalry out of control does not
-	 * break off (8.4, britisk_afbryd_kontrol)
+	 * break off (8.4, britisk_afbryd_kontrol); both sides attacking,
+	 * forsvarer= has the attacker's bonuses too (16.4,
+	 * gensidigt_angreb_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */

@@ -3028,6 +3028,38 @@ START_TEST(test_british_cavalry_holds_on)
 }
 END_TEST
 
+/* 16.4: "Hvis begge parter angriber": D2 and L2, both in attack column,
+ * attack each other; the event names D2 the attacker, and L2 has the
+ * attack column's bonus too (gensidigt_angreb_kontrol; a game made before
+ * gave it to angriber= alone) */
+static const char *mutual_attack(const char *without)
+{
+	game_without(without);
+	orders("D2 A @L2\n");
+	orders("L2 A @D2\n");
+	ord_kv_set(&U("D2")->state, "angreb_traek", "10");
+	ord_kv_set(&U("D2")->state, "angreb_maal", "L2");
+	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
+	ord_kv_set(&U("L2")->state, "angreb_maal", "D2");
+	EV_OK("naerkamp", "angriber=D2 forsvarer=L2");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3));
+	return ord_ctx_fake_results(ctx);
+}
+
+START_TEST(test_mutual_attack)
+{
+	static const char defender[] = "forsvarer 20 figurer (4 nærkampsenheder): 3d6 = 9 (3+3+3), +2 angrebskolonne, +2 1. "
+				       "skydning = 13";
+	const char *out = mutual_attack(NULL);
+
+	ck_assert_msg(strstr(out, defender) != NULL, "no attack column for L2: %s", out);
+	out = mutual_attack("gensidigt_angreb_kontrol");
+	ck_assert_msg(strstr(out, "forsvarer 20 figurer (4 nærkampsenheder): 3d6 = 9 (3+3+3), +2 "
+				  "1. skydning = 11") != NULL,
+		      "a game made before: %s", out);
+}
+END_TEST
+
 START_TEST(test_moves_and_morale_time)
 {
 	cast();
@@ -6233,6 +6265,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_yes_no_either_language);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_british_cavalry_holds_on);
+	tcase_add_test(tc, test_mutual_attack);
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_lu_after_change_by_order);
 	tcase_add_test(tc, test_exploding_limber);
