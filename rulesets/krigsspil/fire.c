@@ -26,18 +26,23 @@ void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_k
 	struct ks_rules *r = ks_r(ctx);
 	const char *f = ks_form(ctx, t);
 	int grade = ks_moral_now(ctx, t);
+	/* 11: "En enhed er altid i formation med mindre enheden er i FU": a
+	 * target in FU is hit by no formation's modifiers, as in melee
+	 * (fu_formation_skydning_kontrol; a game made before read its last
+	 * formation) */
+	int formed = grade != KS_FU || !ks_check(r, "fu_formation_skydning_kontrol");
 
 	if (ks_is(ctx, t, "artilleri"))
 		ord_kv_set(flags, "maal_artilleri", "yes");
-	else if (deep(f))
+	else if (formed && deep(f))
 		ord_kv_set(flags, "maal_dyb", "yes");
-	else if (!strcmp(f, "hob"))
+	else if (formed && !strcmp(f, "hob"))
 		ord_kv_set(flags, "maal_hob", "yes");
-	if (!strcmp(f, "skyttekaede_taet") || !strcmp(f, "svaerm_taet"))
+	if (formed && (!strcmp(f, "skyttekaede_taet") || !strcmp(f, "svaerm_taet")))
 		ord_kv_set(flags, "maal_spredt_taet", "yes");
-	if (!strcmp(f, "skyttekaede_tynd") || !strcmp(f, "svaerm_tynd"))
+	if (formed && (!strcmp(f, "skyttekaede_tynd") || !strcmp(f, "svaerm_tynd")))
 		ord_kv_set(flags, "maal_spredt_tynd", "yes");
-	if (!ks_closed(ctx, t, NULL))
+	if (formed && !ks_closed(ctx, t, NULL))
 		ord_kv_set(flags, "maal_spredt", "yes");
 	if (ks_is(ctx, t, "kavaleri"))
 		ord_kv_set(flags, "maal_kavaleri", "yes");

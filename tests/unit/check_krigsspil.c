@@ -3060,6 +3060,33 @@ START_TEST(test_mutual_attack)
 }
 END_TEST
 
+/* 11: "En enhed er altid i formation med mindre enheden er i FU": C1, a
+ * thin swarm, fired at in FU has no formation's modifiers, only its grade
+ * (fu_formation_skydning_kontrol; a game made before read its swarm) */
+START_TEST(test_fire_at_unit_in_fu)
+{
+	const char *without[] = { NULL, "fu_formation_skydning_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		struct ord_kv flags;
+		game_without(without[k]);
+		ord_kv_set(&U("C1")->state, "moral", "FU");
+		ord_kv_init(&flags);
+		ks_target_flags(ctx, U("C1"), &flags);
+		ck_assert_str_eq(ord_kv_get(&flags, "maal_u"), "yes");
+		if (k) {
+			ck_assert_str_eq(ord_kv_get(&flags, "maal_spredt_tynd"), "yes");
+			ck_assert_str_eq(ord_kv_get(&flags, "maal_spredt"), "yes");
+		} else {
+			ck_assert_ptr_null(ord_kv_get(&flags, "maal_spredt_tynd"));
+			ck_assert_ptr_null(ord_kv_get(&flags, "maal_spredt"));
+		}
+		ord_kv_release(&flags);
+	}
+}
+END_TEST
+
 START_TEST(test_moves_and_morale_time)
 {
 	cast();
@@ -6266,6 +6293,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_british_cavalry_holds_on);
 	tcase_add_test(tc, test_mutual_attack);
+	tcase_add_test(tc, test_fire_at_unit_in_fu);
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_lu_after_change_by_order);
 	tcase_add_test(tc, test_exploding_limber);
