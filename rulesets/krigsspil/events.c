@@ -478,6 +478,20 @@ static void check_rounds(struct ord_ctx *ctx, const struct ord_event *ev, const 
 		     (int)(pool / use));
 }
 
+/* 15: "Befinder en enhed sig mindre end 1[0] cm bag en enhed der beskydes
+ * med fuldkugle, granat eller shrapnel, kan den skydende vælge at den
+ * regnes med i optælling af geledder": not with canister
+ * (geledder_bag_kontrol; a game made before took the flag with any). */
+static void check_rank_behind(struct ord_ctx *ctx, const struct ord_event *ev,
+			      const struct ord_unit *u, const char *ammo, struct ord_diag *d)
+{
+	if (strcmp(ammo, "SK") || !flag_given(ord_kv_get(&ev->kv, "flag"), "geledder_bag") ||
+	    !ks_check(ks_r(ctx), "geledder_bag_kontrol"))
+		return;
+	ord_diag_add(d, 0, 0, u->id, "15",
+		     "flag geledder_bag: a unit behind the target counts in its ranks under roundshot, shell or shrapnel (SF, SG, SS), not canister");
+}
+
 static void check_fire_time(struct ord_ctx *ctx, const struct ord_event *ev,
 			    const struct ord_unit *u, const char *code, struct ord_diag *d)
 {
@@ -1613,6 +1627,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				     ord_kv_get_bool(&ev->kv, "koordineret", 0) ? "forbrug_koordineret"
 										: "forbrug_skydning",
 				     d);
+		if (ammo)
+			check_rank_behind(ctx, ev, u, ammo, d);
 		if (strcmp(ks_st_str(ctx, u, "prodset"), "af") || !ks_st(ctx, u, "klargjort"))
 			ord_diag_add(d, 0, 0, u->id, "15 deltagende enheder",
 				     "battery '%s' is not unlimbered and ready", u->id);
@@ -1670,6 +1686,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				     "battery '%s' has no canister left", u->id);
 		else
 			check_rounds(ctx, ev, u, "SK", "forbrug_forsvarsild", d);
+		check_rank_behind(ctx, ev, u, "SK", d);
 		/* its guns may have been damaged or destroyed by this turn's fire */
 		if (ks_st(ctx, u, "kanoner") < 1 && ks_check(r, "brugbare_kanoner_kontrol"))
 			ord_diag_add(d, 0, 0, u->id, "9.6", "battery '%s' has no serviceable gun",

@@ -932,7 +932,8 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * break off (8.4, britisk_afbryd_kontrol); both sides attacking,
 	 * forsvarer= has the attacker's bonuses too (16.4,
 	 * gensidigt_angreb_kontrol); fire at a unit in FU reads no formation
-	 * (11, fu_formation_skydning_kontrol)
+	 * (11, fu_formation_skydning_kontrol); a unit behind the target
+	 * counts under no canister (15, geledder_bag_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-04.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */

@@ -288,6 +288,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("britisk_afbryd_kontrol", 0, 1),
 	WHOLE("gensidigt_angreb_kontrol", 0, 1),
 	WHOLE("fu_formation_skydning_kontrol", 0, 1),
+	WHOLE("geledder_bag_kontrol", 0, 1),
 	WHOLE("skydemaal_kontrol", 0, 1),
 	NUM("spredt_foran_cm", 0, MANY),
 	NUM("spredt_foran_artilleri_cm", 0, MANY),

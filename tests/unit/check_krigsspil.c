@@ -3087,6 +3087,25 @@ START_TEST(test_fire_at_unit_in_fu)
 }
 END_TEST
 
+/* 15: a unit behind the target counts in its ranks "der beskydes med
+ * fuldkugle, granat eller shrapnel": not under canister
+ * (geledder_bag_kontrol; a game made before took the flag with any) */
+START_TEST(test_rank_behind_not_canister)
+{
+	game_without(NULL);
+	orders("A1 AS SF @L2 1\n");
+	EV_OK("artilleri", "unit=A1 maal=L2 zone=II flag=geledder_bag");
+	game_without(NULL);
+	orders("A1 AS SK @L2 1\n");
+	EV_BAD("artilleri", "unit=A1 maal=L2 zone=I flag=geledder_bag",
+	       "flag geledder_bag: a unit behind the target counts in its ranks under roundshot, "
+	       "shell or shrapnel (SF, SG, SS), not canister (15)");
+	game_without("geledder_bag_kontrol");
+	orders("A1 AS SK @L2 1\n");
+	EV_OK("artilleri", "unit=A1 maal=L2 zone=I flag=geledder_bag");
+}
+END_TEST
+
 START_TEST(test_moves_and_morale_time)
 {
 	cast();
@@ -6294,6 +6313,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_british_cavalry_holds_on);
 	tcase_add_test(tc, test_mutual_attack);
 	tcase_add_test(tc, test_fire_at_unit_in_fu);
+	tcase_add_test(tc, test_rank_behind_not_canister);
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_lu_after_change_by_order);
 	tcase_add_test(tc, test_exploding_limber);
