@@ -2496,6 +2496,13 @@ START_TEST(test_valeur)
 }
 END_TEST
 
+/* u declared an attack on target in the declaration phase of turn 10 */
+static void declared_attack(const char *u, const char *target)
+{
+	ord_kv_set(&U(u)->state, "angreb_traek", "10");
+	ord_kv_set(&U(u)->state, "angreb_maal", target);
+}
+
 START_TEST(test_flight_and_surrender)
 {
 	cast();
@@ -2527,8 +2534,7 @@ START_TEST(test_flight_and_surrender)
 	cast();
 	orders("K1 A @L1\n");
 	ord_kv_set(&U("L1")->state, "moral", "FU");
-	ord_kv_set(&U("K1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("K1")->state, "angreb_maal", "L1");
+	declared_attack("K1", "L1");
 	EV_OK("naerkamp", "angriber=K1 forsvarer=L1 forfoelgelse=yes");
 	EV_OK("flugt", "unit=L1 blokeret=hindring");
 	resolve("angrebshandlinger", D(1, 1, 1, 6, 6, 6));
@@ -2592,8 +2598,7 @@ START_TEST(test_flight_and_surrender)
 	ord_kv_set(&U("L1")->state, "moral", "FU");
 	ord_kv_set(&U("L1")->state, "forfoelget_traek", "1");
 	ord_kv_set(&U("L1")->state, "forfoelget_sidst", "9");
-	ord_kv_set(&U("K1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("K1")->state, "angreb_maal", "L1");
+	declared_attack("K1", "L1");
 	EV_OK("naerkamp", "angriber=K1 forsvarer=L1 forfoelgelse=yes");
 	resolve("angrebshandlinger", D(1, 1, 1, 6, 6, 6));
 	ck_assert_int_eq(st("L1", "forfoelget_traek"), 2);
@@ -2781,8 +2786,7 @@ START_TEST(test_melee_cornered_and_ranks)
 {
 	cast();
 	orders("D2 A @L2\n");
-	ord_kv_set(&U("D2")->state, "angreb_traek", "10");
-	ord_kv_set(&U("D2")->state, "angreb_maal", "L2");
+	declared_attack("D2", "L2");
 	ord_kv_set(&U("L2")->state, "moral", "U");
 	EV_OK("naerkamp", "angriber=D2 forsvarer=L2 d_retraete=hindring");
 	/* D2 3 +2 column +2 first volley = 7; L2 6 +2 first volley -4 U = 4:
@@ -2797,8 +2801,7 @@ START_TEST(test_melee_cornered_and_ranks)
 	ctx = ord_ctx_fake_new(rs, rules, 10);
 	cast();
 	orders("D2 A @L2\n");
-	ord_kv_set(&U("D2")->state, "angreb_traek", "10");
-	ord_kv_set(&U("D2")->state, "angreb_maal", "L2");
+	declared_attack("D2", "L2");
 	ord_kv_set(&U("D2")->state, "figurer", "60");
 	EV_OK("naerkamp", "angriber=D2 forsvarer=L2");
 	resolve("angrebshandlinger", D(1, 1, 1, 2, 2, 2));
@@ -2978,8 +2981,7 @@ START_TEST(test_british_cavalry)
 {
 	cast();
 	orders("H1 A @D1\n");
-	ord_kv_set(&U("H1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("H1")->state, "angreb_maal", "D1");
+	declared_attack("H1", "D1");
 	EV_OK("naerkamp", "angriber=H1 forsvarer=D1");
 	/* H1 wins big; the out-of-control roll 5, the pursuit roll 4 */
 	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 1, 5, 4));
@@ -3001,8 +3003,7 @@ START_TEST(test_british_cavalry_holds_on)
 {
 	game_without(NULL);
 	orders("H1 A @D1\n");
-	ord_kv_set(&U("H1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("H1")->state, "angreb_maal", "D1");
+	declared_attack("H1", "D1");
 	EV_OK("naerkamp", "angriber=H1 forsvarer=D1");
 	EV_OK("afbryd", "unit=H1");
 	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 1, 5, 4));
@@ -3010,8 +3011,7 @@ START_TEST(test_british_cavalry_holds_on)
 		      "nærkampen (8.4)");
 	game_without(NULL);
 	orders("H1 A @D1\n");
-	ord_kv_set(&U("H1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("H1")->state, "angreb_maal", "D1");
+	declared_attack("H1", "D1");
 	ord_kv_set(&U("H1")->state, "britisk_kontrol_til", "11");
 	EV_OK("naerkamp", "angriber=H1 forsvarer=D1");
 	EV_BAD("afbryd", "unit=H1",
@@ -3019,8 +3019,7 @@ START_TEST(test_british_cavalry_holds_on)
 	       "(8.4)");
 	game_without("britisk_afbryd_kontrol");
 	orders("H1 A @D1\n");
-	ord_kv_set(&U("H1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("H1")->state, "angreb_maal", "D1");
+	declared_attack("H1", "D1");
 	EV_OK("naerkamp", "angriber=H1 forsvarer=D1");
 	EV_OK("afbryd", "unit=H1");
 	resolve("angrebshandlinger", D(6, 6, 6, 1, 1, 1, 5, 4));
@@ -3037,10 +3036,8 @@ static const char *mutual_attack(const char *without)
 	game_without(without);
 	orders("D2 A @L2\n");
 	orders("L2 A @D2\n");
-	ord_kv_set(&U("D2")->state, "angreb_traek", "10");
-	ord_kv_set(&U("D2")->state, "angreb_maal", "L2");
-	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
-	ord_kv_set(&U("L2")->state, "angreb_maal", "D2");
+	declared_attack("D2", "L2");
+	declared_attack("L2", "D2");
 	EV_OK("naerkamp", "angriber=D2 forsvarer=L2");
 	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3));
 	return ord_ctx_fake_results(ctx);
@@ -3194,10 +3191,8 @@ START_TEST(test_defensive_fire_and_cancel)
 {
 	cast();
 	orders("L2 A @A1\nL1 A @D1\n");
-	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
-	ord_kv_set(&U("L2")->state, "angreb_maal", "A1");
-	ord_kv_set(&U("L1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("L1")->state, "angreb_maal", "D1");
+	declared_attack("L2", "A1");
+	declared_attack("L1", "D1");
 	EV_OK("forsvarsild", "unit=A1 maal=L2");
 	EV_OK("fortryd", "unit=L1");
 	resolve("angrebshandlinger", D(6, 6, 5));
@@ -3220,10 +3215,8 @@ START_TEST(test_defence_withdrawn)
 {
 	cast();
 	orders("L1 A @D1\nL2 A @D2\n");
-	ord_kv_set(&U("L1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("L1")->state, "angreb_maal", "D1");
-	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
-	ord_kv_set(&U("L2")->state, "angreb_maal", "D2");
+	declared_attack("L1", "D1");
+	declared_attack("L2", "D2");
 	ord_kv_set(&U("D1")->state, "reaktion_traek", "10");
 	ord_kv_set(&U("D1")->state, "reaktion", "forsvar");
 	ord_kv_set(&U("D2")->state, "reaktion_traek", "10");
@@ -3687,8 +3680,7 @@ START_TEST(test_ammo_zone_refused_and_resolved)
 	/* the fire took A2's guns; L1 attacks it: no defensive canister */
 	ord_kv_set(&U("A2")->state, "kanoner", "0");
 	ord_kv_set(&U("A2")->state, "beskadiget", "4");
-	ord_kv_set(&U("L1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("L1")->state, "angreb_maal", "A2");
+	declared_attack("L1", "A2");
 	EV_BAD("forsvarsild", "unit=A2 maal=L1", "battery 'A2' has no serviceable gun (9.6)");
 	resolve("angrebshandlinger", NULL, 0);
 	expect_result("A2: forsvarsskydning med kardæsk på L1: ingen kanon kan skyde SK: ingen "
@@ -3745,8 +3737,7 @@ START_TEST(test_ammo_zone_game_made_before)
 		      "ikke zone K");
 	ord_kv_set(&U("A2")->state, "kanoner", "0");
 	ord_kv_set(&U("A2")->state, "beskadiget", "4");
-	ord_kv_set(&U("L1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("L1")->state, "angreb_maal", "A2");
+	declared_attack("L1", "A2");
 	ck_assert_ptr_null(strstr(event("forsvarsild", "unit=A2 maal=L1"), "serviceable"));
 	resolve("angrebshandlinger", NULL, 0);
 	expect_result("A2: forsvarsskydning med kardæsk på L1: ingen kanon kan skyde SK: ingen "
@@ -3790,8 +3781,7 @@ START_TEST(test_defence_withdrawn_made_before)
 {
 	game_without("fortryd_forsvar_kontrol");
 	orders("L1 A @D1\n");
-	ord_kv_set(&U("L1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("L1")->state, "angreb_maal", "D1");
+	declared_attack("L1", "D1");
 	ord_kv_set(&U("D1")->state, "reaktion_traek", "10");
 	ord_kv_set(&U("D1")->state, "reaktion", "forsvar");
 	EV_BAD("fortryd", "unit=D1", "unit 'D1' declared no attack and no defence");
@@ -3816,8 +3806,7 @@ static void battery_fired_attacked(const char *without, const char *at, int fire
 	ord_buf_addf(&o, "A1 AS SF @%s ½\n", at);
 	orders(o.buf);
 	orders("L2 A @A1\n");
-	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
-	ord_kv_set(&U("L2")->state, "angreb_maal", "A1");
+	declared_attack("L2", "A1");
 	if (fired) {
 		ord_kv_set(&U("A1")->state, "skoed", "10");
 		ord_kv_set(&U("A1")->state, "skoed_paa", at);
@@ -3936,8 +3925,7 @@ START_TEST(test_rounds_for_every_piece)
 	       "battery 'A1' has 5 kampsatser SF: 8 pieces firing use 8 (1 a piece); fire with "
 	       "kanoner=5 at most (9.2)");
 	game_without(NULL);
-	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
-	ord_kv_set(&U("L2")->state, "angreb_maal", "A1");
+	declared_attack("L2", "A1");
 	ord_kv_set(&U("A1")->state, "ks_kardaesk", "3");
 	EV_BAD("forsvarsild", "unit=A1 maal=L2",
 	       "battery 'A1' has 3 kampsatser SK: 8 pieces firing use 8 (1 a piece); fire with "
@@ -4104,8 +4092,7 @@ static void pursuit_melee(const char *attacker_figures, const char *args)
 	orders("D1 A @L1\n");
 	ord_kv_set(&U("D1")->state, "figurer", attacker_figures);
 	ord_kv_set(&U("L1")->state, "moral", "FU");
-	ord_kv_set(&U("D1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("D1")->state, "angreb_maal", "L1");
+	declared_attack("D1", "L1");
 	EV_OK("naerkamp", args);
 	resolve("angrebshandlinger", D(1, 1, 1, 6, 6, 6));
 }
@@ -4124,8 +4111,7 @@ START_TEST(test_pursuit_by_rule)
 	orders("D1 A @L1\n");
 	ord_kv_set(&U("D1")->state, "figurer", "4");
 	ord_kv_set(&U("L1")->state, "moral", "FU");
-	ord_kv_set(&U("D1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("D1")->state, "angreb_maal", "L1");
+	declared_attack("D1", "L1");
 	EV_BAD("naerkamp", "angriber=D1 forfoelgelse=yes forsvarer=L1",
 	       "a pursuit needs at least 25% of the fleeing unit's strength");
 	game_without(NULL);
@@ -4171,8 +4157,7 @@ START_TEST(test_battery_in_fu)
 	ord_kv_set(&U("A1")->state, "moral", "FU");
 	REFUSES("danske", "A1 AS SF @L2 1\n", "a battery in FU flees, it cannot fire (6.5)");
 	REFUSES("danske", "A1 IS @L2\n", "a battery in FU flees, it cannot range (6.5)");
-	ord_kv_set(&U("L2")->state, "angreb_traek", "10");
-	ord_kv_set(&U("L2")->state, "angreb_maal", "A1");
+	declared_attack("L2", "A1");
 	EV_BAD("forsvarsild", "unit=A1 maal=L2", "a battery in FU flees, it gives no defensive fire");
 	game_without("artilleri_fu_kontrol");
 	ord_kv_set(&U("A1")->state, "moral", "FU");
@@ -4285,8 +4270,7 @@ START_TEST(test_support_neighbours)
 	/* the melee: D3 counts as D1's neighbour */
 	supports_in_cover(NULL);
 	orders("D1 A @L1\n");
-	ord_kv_set(&U("D1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("D1")->state, "angreb_maal", "L1");
+	declared_attack("D1", "L1");
 	ord_kv_set(&U("D3")->state, "stoette_traek", "10");
 	ord_kv_set(&U("D3")->state, "stoetter", "D1");
 	ord_kv_set(&U("D3")->state, "stoette_rolle", "nabo");
@@ -4303,8 +4287,7 @@ START_TEST(test_support_neighbours)
 	       "infantry is a neighbour of cavalry only in battalion mass, square or cover");
 	supports_in_cover("stoette_nabo_kontrol");
 	orders("D1 A @L1\n");
-	ord_kv_set(&U("D1")->state, "angreb_traek", "10");
-	ord_kv_set(&U("D1")->state, "angreb_maal", "L1");
+	declared_attack("D1", "L1");
 	ord_kv_set(&U("D3")->state, "stoette_traek", "10");
 	ord_kv_set(&U("D3")->state, "stoetter", "D1");
 	ord_kv_set(&U("D3")->state, "stoette_rolle", "nabo");
