@@ -335,7 +335,9 @@ int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_
 /* The same checks with no game: for a player who holds only the scenario
  * (and the rules tables it is played with, NULL: the ruleset's own), as
  * the units stand when the game begins.  A game is made from the scenario
- * in a temporary directory and removed; nothing else is written. */
+ * in a temporary directory and removed; nothing else is written.  side
+ * NULL: the side whose units the sheet names (ORD_EUSAGE when it names
+ * units of several sides, or none of the scenario's). */
 int ord_check_sheet_scenario(const char *scenario_path, const char *tables_path, const char *side,
 			     const char *bytes, size_t len, struct ord_diag *diag,
 			     struct ord_buf *reading);

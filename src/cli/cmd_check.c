@@ -1,6 +1,7 @@
 /*
- * cmd_check.c - `orderly check SHEET|- --scenario FILE --side SIDE
- * [--tables FILE]`: a player's check of his sheet with no game file, only
+ * cmd_check.c - `orderly check SHEET|- --scenario FILE [--side SIDE]
+ * [--tables FILE]` (without --side, the side whose units the sheet names):
+ * a player's check of his sheet with no game file, only
  * the scenario (and the tables) he was given: the checks of submit as the
  * units stand when the game begins, orderly's reading of every order, and
  * every problem at its line.  Nothing is stored anywhere.
@@ -33,8 +34,8 @@ int cmd_check(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_usage_error(cmd, "unexpected argument '%s'", argv[2]);
 		goto out;
 	}
-	if (!scenario || !side) {
-		rc = cli_usage_error(cmd, "missing %s", !scenario ? "--scenario FILE" : "--side SIDE");
+	if (!scenario) {
+		rc = cli_usage_error(cmd, "missing --scenario FILE");
 		goto out;
 	}
 	if ((rc = cli_read_input(&sheet, argv[1], CLI_MAX_INPUT)) != 0)

@@ -52,7 +52,7 @@ static const struct cli_cmd commands[] = {
 	  "GAME --side SIDE [FILE|-] [--check] [--nonce HEX --signature HEX] [--witness HEX|--witness-key FILE] [--receipt-head FILE [--key GAMEKEY]] | GAME --side SIDE --commitment HEX --signature HEX [--receipt-head FILE]",
 	  "validate and store a side's order sheet (or a commitment alone); print its receipt",
 	  cmd_submit },
-	{ "check", "SHEET|- --scenario FILE.xml --side SIDE [--tables FILE]",
+	{ "check", "SHEET|- --scenario FILE.xml [--side SIDE] [--tables FILE]",
 	  "a player's check of his sheet with only the scenario: every problem, nothing stored",
 	  cmd_check },
 	{ "deadline", "GAME WHEN|none",

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -674,6 +675,55 @@ out:
 	return err;
 }
 
+/* The units a sheet names, to find their side. */
+struct sheet_sides {
+	const struct ord_sheet *sheet;
+	struct ord_buf sides; /* "a, b" */
+	struct ord_buf words; /* "a b", to look one up */
+	int n;
+};
+
+static int unit_named(void *ud, const char *id, const char *name, const char *side)
+{
+	struct sheet_sides *ss = ud;
+	size_t i;
+
+	for (i = 0; i < ss->sheet->n; i++) {
+		const char *u = ss->sheet->orders[i].unit;
+		if (!strcmp(u, id) || (name && !strcasecmp(u, name)))
+			break;
+	}
+	if (i == ss->sheet->n || (ss->n && ord_words_has(ss->words.buf, side)))
+		return 0;
+	ord_buf_addf(&ss->words, "%s%s", ss->n ? " " : "", side);
+	ord_buf_addf(&ss->sides, "%s%s", ss->n++ ? ", " : "", side);
+	return 0;
+}
+
+/* The one side whose units the sheet names, in *side (owned by ss). */
+static int side_of_sheet(struct ord_game *g, const char *bytes, size_t len, struct sheet_sides *ss)
+{
+	struct ord_sheet sheet;
+	struct ord_diag d;
+	int err;
+
+	ord_sheet_init(&sheet);
+	ord_diag_init(&d);
+	ss->sheet = &sheet;
+	ord_game_parse_sheet(g, &sheet, bytes, len, &d);
+	ord_error_clear();
+	err = ord_game_units(g, unit_named, ss);
+	if (!err && ss->n != 1)
+		err = ord_error_set(ORD_EUSAGE,
+				    ss->n ? "the sheet names units of the sides %s: give --side SIDE"
+					  : "the sheet names no unit of the scenario%s: give --side SIDE",
+				    ss->sides.buf ? ss->sides.buf : "");
+	ss->sheet = NULL;
+	ord_sheet_release(&sheet);
+	ord_diag_release(&d);
+	return err;
+}
+
 int ord_check_sheet_scenario(const char *scenario_path, const char *tables_path, const char *side,
 			     const char *bytes, size_t len, struct ord_diag *diag,
 			     struct ord_buf *reading)
@@ -696,8 +746,22 @@ int ord_check_sheet_scenario(const char *scenario_path, const char *tables_path,
 	memset(&co, 0, sizeof(co));
 	co.tables_path = tables_path;
 	co.fixed_dice = 1; /* nothing is rolled: no seed needs keeping */
-	if ((err = ord_game_create(&g, path.buf, scenario_path, &co)) == 0)
-		err = ord_game_check_sheet(g, side, bytes, len, diag, reading);
+	if ((err = ord_game_create(&g, path.buf, scenario_path, &co)) == 0) {
+		struct sheet_sides ss;
+		memset(&ss, 0, sizeof(ss));
+		ord_buf_init(&ss.sides);
+		ord_buf_init(&ss.words);
+		if (!side && (err = side_of_sheet(g, bytes, len, &ss)) == 0) {
+			side = ss.sides.buf;
+			if (reading)
+				ord_buf_addf(reading, "side: %s (the side of the units it names)\n",
+					     side);
+		}
+		if (!err)
+			err = ord_game_check_sheet(g, side, bytes, len, diag, reading);
+		ord_buf_release(&ss.sides);
+		ord_buf_release(&ss.words);
+	}
 	ord_game_free(g);
 	for (i = 0; i < ORD_ARRAY_SIZE(ext); i++) {
 		ord_buf_reset(&f);

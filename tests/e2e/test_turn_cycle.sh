@@ -325,6 +325,14 @@ expect_in "$OUT" "sheet checked: no problems; nothing was stored"
 expect_line "$OUT" "^orderly reads:$"
 expect_line "$OUT" "^  R1: ↑ 1/4 @B1$"
 expect_not_in "$ERR" "R1: ↑"
+# without --side, the side is the one whose units the sheet names
+# (DESIGN's `check SHEET --scenario FILE`); units of two sides need it
+expect_exit 0 ord check "$FIX/red-1.txt" --scenario "$FIX/scenario.xml"
+expect_line "$OUT" "^  side: red \(the side of the units it names\)$"
+expect_line "$OUT" "^  R1: ↑ 1/4 @B1$"
+cat "$FIX/red-1.txt" "$FIX/blue-1.txt" >two-sides.txt
+expect_exit 64 ord check two-sides.txt --scenario "$FIX/scenario.xml"
+expect_eq "$ERR" "orderly: the sheet names units of the sides blue, red: give --side SIDE" "a sheet of two sides' units"
 # a line not understood is shown in its place, as a comment; the problems
 # stay on stderr
 printf 'R1 ↑ 1/4\nR2 → FXy\n' >garbled.txt
