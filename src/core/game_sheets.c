@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -675,50 +674,49 @@ out:
 	return err;
 }
 
-/* The units a sheet names, to find their side. */
+/* The sides of the units a sheet names, "a, b" in sides. */
 struct sheet_sides {
-	const struct ord_sheet *sheet;
-	struct ord_buf sides; /* "a, b" */
-	struct ord_buf words; /* "a b", to look one up */
+	struct ord_buf sides;
 	int n;
 };
 
-static int unit_named(void *ud, const char *id, const char *name, const char *side)
+static int unit_side(void *ud, const struct ord_store_unit *u)
 {
 	struct sheet_sides *ss = ud;
-	size_t i;
+	const char *p = ss->sides.buf;
+	size_t len = strlen(u->side);
 
-	for (i = 0; i < ss->sheet->n; i++) {
-		const char *u = ss->sheet->orders[i].unit;
-		if (!strcmp(u, id) || (name && !strcasecmp(u, name)))
-			break;
-	}
-	if (i == ss->sheet->n || (ss->n && ord_words_has(ss->words.buf, side)))
-		return 0;
-	ord_buf_addf(&ss->words, "%s%s", ss->n ? " " : "", side);
-	ord_buf_addf(&ss->sides, "%s%s", ss->n++ ? ", " : "", side);
+	for (; p && (p = strstr(p, u->side)) != NULL; p += len)
+		if ((p == ss->sides.buf || p[-1] == ' ') && (!p[len] || p[len] == ','))
+			return 0; /* listed */
+	ord_buf_addf(&ss->sides, "%s%s", ss->n++ ? ", " : "", u->side);
 	return 0;
 }
 
-/* The one side whose units the sheet names, in *side (owned by ss). */
+/* The one side whose units the sheet names, in ss->sides: its units
+ * looked up by id or name as submit looks them up (ord_store_units_find). */
 static int side_of_sheet(struct ord_game *g, const char *bytes, size_t len, struct sheet_sides *ss)
 {
 	struct ord_sheet sheet;
 	struct ord_diag d;
+	const char **names;
+	size_t i;
 	int err;
 
 	ord_sheet_init(&sheet);
 	ord_diag_init(&d);
-	ss->sheet = &sheet;
 	ord_game_parse_sheet(g, &sheet, bytes, len, &d);
 	ord_error_clear();
-	err = ord_game_units(g, unit_named, ss);
+	names = ord_xmalloc((sheet.n ? sheet.n : 1) * sizeof(*names));
+	for (i = 0; i < sheet.n; i++)
+		names[i] = sheet.orders[i].unit;
+	err = ord_store_units_find(g->db, names, sheet.n, unit_side, ss);
 	if (!err && ss->n != 1)
 		err = ord_error_set(ORD_EUSAGE,
 				    ss->n ? "the sheet names units of the sides %s: give --side SIDE"
 					  : "the sheet names no unit of the scenario%s: give --side SIDE",
 				    ss->sides.buf ? ss->sides.buf : "");
-	ss->sheet = NULL;
+	free(names);
 	ord_sheet_release(&sheet);
 	ord_diag_release(&d);
 	return err;
@@ -750,7 +748,6 @@ int ord_check_sheet_scenario(const char *scenario_path, const char *tables_path,
 		struct sheet_sides ss;
 		memset(&ss, 0, sizeof(ss));
 		ord_buf_init(&ss.sides);
-		ord_buf_init(&ss.words);
 		if (!side && (err = side_of_sheet(g, bytes, len, &ss)) == 0) {
 			side = ss.sides.buf;
 			if (reading)
@@ -760,7 +757,6 @@ int ord_check_sheet_scenario(const char *scenario_path, const char *tables_path,
 		if (!err)
 			err = ord_game_check_sheet(g, side, bytes, len, diag, reading);
 		ord_buf_release(&ss.sides);
-		ord_buf_release(&ss.words);
 	}
 	ord_game_free(g);
 	for (i = 0; i < ORD_ARRAY_SIZE(ext); i++) {

@@ -332,7 +332,7 @@ expect_line "$OUT" "^  side: red \(the side of the units it names\)$"
 expect_line "$OUT" "^  R1: ↑ 1/4 @B1$"
 cat "$FIX/red-1.txt" "$FIX/blue-1.txt" >two-sides.txt
 expect_exit 64 ord check two-sides.txt --scenario "$FIX/scenario.xml"
-expect_eq "$ERR" "orderly: the sheet names units of the sides blue, red: give --side SIDE" "a sheet of two sides' units"
+expect_eq "$ERR" "orderly: the sheet names units of the sides red, blue: give --side SIDE" "a sheet of two sides' units"
 # a line not understood is shown in its place, as a comment; the problems
 # stay on stderr
 printf 'R1 ↑ 1/4\nR2 → FXy\n' >garbled.txt
