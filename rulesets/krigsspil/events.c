@@ -436,13 +436,6 @@ static void check_fire_targets(struct ord_ctx *ctx, const struct ord_event *ev,
 	}
 }
 
-/* 14 Skydetid, "Der kan enten skydes i et helt eller halvt træk": the
- * sheet gives the fire its time ("S @S1 ½"), and the resolve takes it
- * when the event gives no halv= (fire.c); a halv= against it is refused
- * (skydetid_kontrol: a game made before took the event's word).  The
- * event holds halv=no for a referee's nej (the core keeps the word it
- * always stored): the message quotes both words, not one he did not
- * write (ordlyd_kontrol: a game made before it quoted the stored one). */
 /* 13: "Under gennemmarch kan en stationær enhed ikke skyde eller arbejde":
  * a unit marched through this turn fires half a turn at most, the time
  * outside the march-through (gennemmarch_skydning_kontrol: the state is
@@ -492,6 +485,13 @@ static void check_rank_behind(struct ord_ctx *ctx, const struct ord_event *ev,
 		     "flag geledder_bag: a unit behind the target counts in its ranks under roundshot, shell or shrapnel (SF, SG, SS), not canister");
 }
 
+/* 14 Skydetid, "Der kan enten skydes i et helt eller halvt træk": the
+ * sheet gives the fire its time ("S @S1 ½"), and the resolve takes it
+ * when the event gives no halv= (fire.c); a halv= against it is refused
+ * (skydetid_kontrol: a game made before took the event's word).  The
+ * event holds halv=no for a referee's nej (the core keeps the word it
+ * always stored): the message quotes both words, not one he did not
+ * write (ordlyd_kontrol: a game made before it quoted the stored one). */
 static void check_fire_time(struct ord_ctx *ctx, const struct ord_event *ev,
 			    const struct ord_unit *u, const char *code, struct ord_diag *d)
 {
