@@ -57,7 +57,11 @@ static void collect(void *data, xmlErrorPtr e)
 	/* libxml2 keeps an element's line in 16 bits: 65,535 is any after */
 	if (c->stream && e->node && line == 65535)
 		line = (int)stream_node_line(c->stream, e->node);
-	if (line > 0)
+	/* a parser's error knows its column too (libxml2 keeps it in int2);
+	 * a schema's names an element, by line alone */
+	if (line > 0 && e->domain == XML_FROM_PARSER && e->int2 > 0)
+		ord_buf_addf(&c->msg, "%s:%d:%d: ", c->name, line, e->int2);
+	else if (line > 0)
 		ord_buf_addf(&c->msg, "%s:%d: ", c->name, line);
 	else
 		ord_buf_addf(&c->msg, "%s: ", c->name);

@@ -29,7 +29,7 @@ mkdir a-directory.xml
 new_refused 65 a-directory.xml "a-directory.xml" "directory"
 
 F=$FIX
-new_refused 65 "$F/bad-malformed.xml" "$F/bad-malformed.xml:9: "
+new_refused 65 "$F/bad-malformed.xml" "$F/bad-malformed.xml:9:12: "
 new_refused 65 "$F/bad-schema.xml" "$F/bad-schema.xml:6: " "sometimes" "expected hold, repeat or wait"
 new_refused 65 "$F/bad-schema-order.xml" "$F/bad-schema-order.xml:7: " "<side> after <unit>" "expected"
 new_refused 65 "$F/bad-kind.xml" "$F/bad-kind.xml:8:56: " "'dragoons'" "'kind'" \
