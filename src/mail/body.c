@@ -11,7 +11,9 @@
  *  B2. An ORDERS (or CHECK) line starts a block that an END line closes;
  *      a block takes precedence over the rest of the text.  Without one,
  *      every line that is not a command or a proof line is the sheet, so a
- *      greeting is reported as an order that does not parse, with its line.
+ *      greeting is reported as an order that does not parse, with its line;
+ *      beside a command that is not ORDERS or CHECK, the judge refuses
+ *      the mail when that text holds order lines (judge.c's J10).
  *  B3. Line numbers are the player's: within the block, counting from the
  *      line after ORDERS as 1 (lines left out still count); without a
  *      block, the lines of the text of his mail.
@@ -316,12 +318,14 @@ static void add_sheet_line(struct mail_body *b, const struct line *l, unsigned n
 }
 
 /* A command line; the first in the body is the player's command (B5). */
-static void set_cmd(struct mail_body *b, int idx, const char *rest, const char *e, int subject)
+static void set_cmd(struct mail_body *b, int idx, const char *rest, const char *e, unsigned line)
 {
-	if (!subject) {
+	/* line 0: the Subject */
+	if (line) {
 		b->cmds = ord_xrealloc(b->cmds, (b->ncmds + 1) * sizeof(*b->cmds));
 		b->cmds[b->ncmds].cmd = commands[idx].cmd;
 		b->cmds[b->ncmds].args = dup_range(rest, e);
+		b->cmds[b->ncmds].line = line;
 		b->ncmds++;
 		if (b->ncmds > 1)
 			return;
@@ -361,7 +365,7 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 		e = s + strlen(s);
 		trim(&s, &e);
 		if ((idx = command_at(s, e, &rest)) >= 0 && commands[idx].cmd != CMD_EVENT) {
-			set_cmd(b, idx, rest, e, 1);
+			set_cmd(b, idx, rest, e, 0);
 			b->subject_cmd = (int)commands[idx].cmd;
 		}
 	}
@@ -411,7 +415,7 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 		}
 		if ((idx = command_at(ts, te, &rest)) >= 0 &&
 		    (!commands[idx].block || rest == te) && !had_block) {
-			set_cmd(b, idx, rest, te, 0);
+			set_cmd(b, idx, rest, te, l.no);
 			if (commands[idx].block) {
 				in_block = had_block = 1;
 				block_start = l.no;
@@ -419,7 +423,7 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 			continue;
 		}
 		if (idx >= 0 && !commands[idx].block) {
-			set_cmd(b, idx, rest, te, 0);
+			set_cmd(b, idx, rest, te, l.no);
 			continue;
 		}
 		if (idx >= 0 && rest == te && had_block)
@@ -442,6 +446,7 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 		b->cmds = ord_xmalloc(sizeof(*b->cmds));
 		b->cmds[0].cmd = b->cmd;
 		b->cmds[0].args = ord_strdup(b->args ? b->args : "");
+		b->cmds[0].line = 0;
 		b->ncmds = 1;
 	}
 	if (had_block) {

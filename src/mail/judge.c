@@ -111,6 +111,21 @@
  *      for the referee to see who wrote and what (a sheet is a few KiB),
  *      and a mail to no game is bounced whole to its sender by the MTA.
  *      How many such mails come an hour is left to the MTA's limits.
+ *  J10. Without a block, the text of a player's mail is his sheet, and a
+ *      line that begins with a command word is a command ("Report back if
+ *      anything is wrong" is REPORT, "Help appreciated" HELP, "Status of
+ *      the game?" STATUS), as is a command in the Subject ("Re: status").
+ *      Such a mail that also holds order lines is refused whole, nothing
+ *      stored and the command not done: the sheet was dropped unsaid, and
+ *      a STATUS answered then told of his older sheet as "received".  An
+ *      order line is one that begins with a unit of the game, any side's,
+ *      as a sheet names it: its id or its name, as the first word or
+ *      before a ':' ("B1 ↑ 1/4", "Blue Hussars: Fb"), whether or not the
+ *      rest is right; a greeting, a question or a signature begins with
+ *      no unit, so a STATUS mail with them is still a STATUS.  The words
+ *      a unit is read from are the notations' (hieroglyph, ordre), looked
+ *      up among the game's units: the lines are not parsed, so that the
+ *      rule holds when the turn takes no sheet (sealed) too.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -1185,6 +1200,141 @@ static int mixed_commands(const struct mail_body *b, struct ord_buf *out)
 	return 1;
 }
 
+/* The units the lines of a sheet begin with (J10), looked for among the
+ * game's: each line's first word (up to a blank or ':') and the words
+ * before its first ':', either of which the sheet may read as the unit. */
+struct line_units {
+	const struct mail_body *b;
+	const char **start;  /* each sheet line's first character but blanks */
+	const char **word;   /* the end of its first word */
+	const char **colon;  /* the end of what comes before its first ':', or NULL */
+	unsigned char *unit; /* 1: that line begins with a unit of the game */
+};
+
+static int same_unit(const char *id, const char *name, const char *s, const char *e)
+{
+	size_t n = (size_t)(e - s);
+
+	return n && ((strlen(id) == n && !memcmp(id, s, n)) ||
+		     (name && strlen(name) == n && !strncasecmp(name, s, n)));
+}
+
+static int line_unit_fn(void *ud, const char *id, const char *name, const char *side)
+{
+	struct line_units *u = ud;
+	size_t i;
+
+	(void)side;
+	for (i = 0; i < u->b->nlines; i++)
+		if (!u->unit[i] && (same_unit(id, name, u->start[i], u->word[i]) ||
+				    (u->colon[i] && same_unit(id, name, u->start[i], u->colon[i]))))
+			u->unit[i] = 1;
+	return 0;
+}
+
+/*
+ * J10: the order lines of a sheet read from a text with no block: those
+ * that begin with a unit of the game (any side's) as the sheet reads a
+ * unit, its id ("B1 ↑ 1/4") or its name before a ':' ("Blue Hussars: Fb"),
+ * whether or not the rest of the line is right.  A greeting, a signature
+ * or a question begins with no unit.  *first: the first one's index in
+ * the sheet (valid when *n), *n how many; 0, or the store's error.
+ */
+static int order_lines(struct judge *j, size_t *first, size_t *n)
+{
+	const struct mail_body *b = j->b;
+	struct line_units u;
+	const char *p = b->sheet.buf;
+	size_t i;
+	int err;
+
+	*first = 0;
+	*n = 0;
+	if (!b->nlines)
+		return 0;
+	u.b = b;
+	u.start = ord_xmalloc(b->nlines * sizeof(*u.start));
+	u.word = ord_xmalloc(b->nlines * sizeof(*u.word));
+	u.colon = ord_xmalloc(b->nlines * sizeof(*u.colon));
+	u.unit = ord_xcalloc(b->nlines, 1);
+	for (i = 0; i < b->nlines; i++) {
+		const char *e = p + strcspn(p, "\n"), *c;
+
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		u.start[i] = p;
+		u.word[i] = p + strcspn(p, " \t:\n");
+		if ((c = memchr(p, ':', (size_t)(e - p))) != NULL)
+			while (c > p && isspace((unsigned char)c[-1]))
+				c--;
+		u.colon[i] = c;
+		p = *e ? e + 1 : e;
+	}
+	err = ord_game_units(j->g, line_unit_fn, &u);
+	for (i = 0; !err && i < b->nlines; i++)
+		if (u.unit[i] && !(*n)++)
+			*first = i;
+	free(u.start);
+	free(u.word);
+	free(u.colon);
+	free(u.unit);
+	return err;
+}
+
+/* Line no (1-based) of text as written, up to 60 bytes and "..." */
+static void text_line(const char *text, unsigned no, struct ord_buf *out)
+{
+	const char *p = text ? text : "", *nl;
+	size_t len;
+
+	while (--no && (nl = strchr(p, '\n')) != NULL)
+		p = nl + 1;
+	len = strcspn(p, "\n");
+	while (len && isspace((unsigned char)p[len - 1]))
+		len--;
+	if (len > 60) {
+		/* not inside a character */
+		for (len = 60; len && ((unsigned char)p[len] & 0xc0) == 0x80;)
+			len--;
+		ord_buf_addf(out, "%.*s...", (int)len, p);
+	} else {
+		ord_buf_add(out, p, len);
+	}
+}
+
+/* J10: 1, said in out, when a player's text with no block holds order
+ * lines beside a command that is not ORDERS or CHECK (a line, or the
+ * Subject's); 0 when not; the store's error. */
+static int orders_beside_command(struct judge *j, const char *text, struct ord_buf *out)
+{
+	const struct mail_body *b = j->b;
+	size_t first, n;
+	int err;
+
+	if (b->block || b->cmd == CMD_ORDERS || b->cmd == CMD_CHECK || !b->sheet.len)
+		return 0;
+	if ((err = order_lines(j, &first, &n)) != 0)
+		return err;
+	if (!n)
+		return 0;
+	ord_buf_addf(out, "order lines (line %u, '", b->lines[first]);
+	text_line(text, b->lines[first], out);
+	if (n > 1)
+		ord_buf_addf(out, "', and %zu more) ", n - 1);
+	else
+		ord_buf_adds(out, "') ");
+	if (b->ncmds && b->cmds[0].line && !b->cmd_from_subject) {
+		ord_buf_addf(out, "and the command %s on line %u ('", mail_cmd_name(b->cmds[0].cmd),
+			     b->cmds[0].line);
+		text_line(text, b->cmds[0].line, out);
+		ord_buf_adds(out, "')");
+	} else {
+		ord_buf_addf(out, "and the command %s in the Subject ('%.60s')",
+			     mail_cmd_name(b->cmd), j->m->subject);
+	}
+	return 1;
+}
+
 /* The command of b's ORDERS or CHECK block, or -1 when it has none. */
 static int block_cmd(const struct mail_body *b)
 {
@@ -1922,6 +2072,7 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	const char *name, *why;
 	int64_t check_id = 0;
 	int rc = MAIL_EX_OK, err, step = 0, count = 0, referee = 0, proven, is_mixed;
+	int orders_beside = 0; /* is_mixed: order lines beside a command (J10) */
 
 	memset(&j, 0, sizeof(j));
 	ord_buf_init(&j.reply);
@@ -2026,6 +2177,17 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 			j.referee = 0;
 		}
 		ord_error_clear();
+	}
+	/* order lines beside a command that is not ORDERS or CHECK (J10):
+	 * refused whole, below, as a mail of more than one command is */
+	if (!j.referee && !is_mixed) {
+		err = orders_beside_command(&j, m.text ? m.text : m.attachment, &mixed);
+		if (err < 0) {
+			rc = tempfail(msg, "cannot read the game's units");
+			goto out;
+		}
+		orders_beside = err;
+		is_mixed = orders_beside;
 	}
 	/* answered to any registered address, but not beside another command:
 	 * that mail is refused whole, below (J7) */
@@ -2192,6 +2354,24 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	/* 4. the command */
 	if (j.referee && b.ncmds && b.cmds[0].cmd >= CMD_SEAL) {
 		err = cmd_referee(&j, step);
+		goto done;
+	}
+	if (!j.referee && orders_beside) {
+		struct ord_buf said = ORD_BUF_INIT;
+
+		ord_buf_addf(&said,
+			     "Your mail has %s:\n"
+			     "send one or the other; nothing was stored, and the command was not done\n"
+			     "(orderly does not guess whether you meant orders or the command).\n\n"
+			     "A line that begins with a command word (STATUS, REPORT, HELP, LINK ...)\n"
+			     "is that command, and so is a command in the Subject when the text has\n"
+			     "none. Send your orders in a mail of their own, with no such line (a line\n"
+			     "ORDERS before them and a line END after them shows where they are),\n"
+			     "and the command in another.\n",
+			     mixed.buf);
+		err = refuse(&j, "NOT accepted: orders and a command", said.buf,
+			     "order lines beside a command: refused, nothing stored");
+		ord_buf_release(&said);
 		goto done;
 	}
 	if (!j.referee && is_mixed) {

@@ -123,7 +123,8 @@ enum mail_cmd {
 
 struct mail_cmdline {
 	enum mail_cmd cmd;
-	char *args; /* the rest of the line */
+	char *args;    /* the rest of the line */
+	unsigned line; /* its line in the text (1-based); 0: the Subject */
 };
 
 struct mail_body {

@@ -4,10 +4,19 @@
  * command in the body and in the Subject (B5, B6), not inside an ORDERS
  * block, and its arguments are read by mail_link_parse, which takes
  * "[[phase] P] [link:] HEX" and refuses anything else with its reason.
+ *
+ * And the judge itself (src/mail/judge.c, notices.c) without an MTA:
+ * mail_in fed a message for a game file of tests/mail/data/scenario.xml
+ * made in a temporary directory (a fixed-dice game, so that its clock is
+ * ORDERLY_TEST_NOW), the reply read back from the game's outbox and
+ * decoded as a player's mail program would; the clock's notices by
+ * mail_notices, as tick queues them.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mail/mail.h"
 
@@ -186,14 +195,214 @@ START_TEST(test_link_parse)
 }
 END_TEST
 
+/* ---- the judge, fed directly ---- */
+
+#define SCENARIO ORD_SOURCE_DIR "/tests/mail/data/scenario.xml"
+#define BLUE_PASS "Passphrase: blue shako and sabre\n"
+#define REF_PASS "Passphrase: umpire of the table\n"
+/* 2030-12-09T12:00Z: turn 1's deadline is 2030-12-10 18:00 Copenhagen */
+#define T0 1923048000LL
+
+static char jdir[1024], jgame[1200];
+static int jmsgs;
+
+static void set_now(long long t)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%lld", t);
+	setenv("ORDERLY_TEST_NOW", v, 1);
+}
+
+static void judge_setup(void)
+{
+	struct ord_create_opts co;
+	ord_game *g;
+
+	snprintf(jdir, sizeof(jdir), "%s/check_mail.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(jdir));
+	snprintf(jgame, sizeof(jgame), "%s/cross.orderly", jdir);
+	set_now(T0);
+	memset(&co, 0, sizeof(co));
+	co.fixed_dice = 1;
+	ck_assert_msg(ord_game_create(&g, jgame, SCENARIO, &co) == 0, "%s", ord_error_last());
+	ck_assert_int_eq(ord_mail_set_passphrase(g, "blue", "blue shako and sabre"), 0);
+	ck_assert_int_eq(ord_mail_set_passphrase(g, NULL, "umpire of the table"), 0);
+	ord_game_free(g);
+	mail_init();
+	jmsgs = 0;
+}
+
+static void judge_teardown(void)
+{
+	char cmd[1100];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", jdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Mail from FROM (blue, red, referee) with subject and body to the game:
+ * mail_in's result line. */
+static char *mail_to_judge(const char *from, const char *subject, const char *extra_headers,
+			   const char *body)
+{
+	struct mail_in_opts o = { .games = jdir, .game = jgame };
+	struct ord_buf raw = ORD_BUF_INIT, msg = ORD_BUF_INIT;
+	int rc;
+
+	ord_buf_addf(&raw,
+		     "From: %s <%s@club.test>\nTo: orderly+cross@judge.test\n"
+		     "Message-ID: <check-%d@club.test>\nSubject: %s\n%s\n%s",
+		     from, from, ++jmsgs, subject, extra_headers ? extra_headers : "", body);
+	rc = mail_in(&o, raw.buf, raw.len, &msg);
+	ck_assert_msg(rc == 0, "mail_in exited %d: %s", rc, msg.buf ? msg.buf : "");
+	ord_buf_release(&raw);
+	return ord_buf_detach(&msg, NULL);
+}
+
+/* The queued mails from the after-th on (0: every one), each decoded
+ * "To: RCPT\nSubject: SUBJECT\n\nTEXT", joined by a line "====". */
+static char *outbox_after(size_t after, size_t *count)
+{
+	struct ord_buf all = ORD_BUF_INIT;
+	struct ord_mail_out out;
+	ord_game *g;
+	int64_t id = 0;
+	size_t n = 0;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	memset(&out, 0, sizeof(out));
+	ord_buf_init(&out.bytes);
+	while (ord_mail_outbox_next(g, id, &out) == 0) {
+		struct mail_msg m;
+
+		id = out.id;
+		if (n++ >= after) {
+			mail_msg_read(&m, out.bytes.buf, out.bytes.len, NULL);
+			ord_buf_addf(&all, "%sTo: %s\nSubject: %s\n\n%s", all.len ? "====\n" : "",
+				     out.rcpt, m.subject,
+				     m.text         ? m.text
+				     : m.attachment ? m.attachment
+						    : "");
+			mail_msg_release(&m);
+		}
+		ord_buf_reset(&out.bytes);
+	}
+	ord_error_clear();
+	ord_buf_release(&out.bytes);
+	ord_game_free(g);
+	if (count)
+		*count = n - (n < after ? n : after);
+	if (!all.len)
+		ord_buf_adds(&all, "");
+	return ord_buf_detach(&all, NULL);
+}
+
+static size_t outbox_count(void)
+{
+	size_t n;
+	free(outbox_after(0, &n));
+	return n;
+}
+
+/* The newest queued mail, decoded. */
+static char *last_reply(void)
+{
+	size_t n = outbox_count();
+
+	return outbox_after(n ? n - 1 : 0, NULL);
+}
+
+static int sheets_of(const char *side)
+{
+	struct ord_game_status ti;
+	unsigned char c[32];
+	char source[16];
+	ord_game *g;
+	int version = 0;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_int_eq(ord_game_status(g, &ti), 0);
+	ck_assert_int_eq(ord_game_side_sheet(g, ti.turn, side, &version, source, c), 0);
+	ord_game_free(g);
+	return version;
+}
+
+#define ck_assert_in(hay, needle) \
+	ck_assert_msg(strstr((hay), (needle)) != NULL, "'%s' not in:\n%s", (needle), (hay))
+#define ck_assert_not_in(hay, needle) \
+	ck_assert_msg(strstr((hay), (needle)) == NULL, "'%s' in:\n%s", (needle), (hay))
+
+/* J10: order lines beside a command word (a line or the Subject), with no
+ * block, get the mail refused whole, saying both; a STATUS with a
+ * greeting is still a STATUS. */
+START_TEST(test_orders_beside_command)
+{
+	static const struct {
+		const char *subject, *body, *said;
+	} cases[] = {
+		{ "orders", BLUE_PASS "B1 ↑ 1/4\nB2 Fb @R1\nReport back if anything is wrong, thanks\n",
+		  "order lines (line 2, 'B1 ↑ 1/4', and 1 more) and the command REPORT on line 4 "
+		  "('Report back if anything is wrong, thanks')" },
+		{ "orders", BLUE_PASS "B1 ↑ 1/4\nB2 Fb @R1\nHelp appreciated\n",
+		  "and the command HELP on line 4 ('Help appreciated')" },
+		{ "orders", BLUE_PASS "Status of the game?\nB1 ↑ 1/4\nB2 Fb @R1\n",
+		  "order lines (line 3, 'B1 ↑ 1/4', and 1 more) and the command STATUS on line 2" },
+		{ "Re: status", BLUE_PASS "B1 ↑ 1/4\nB2 Fb @R1\n",
+		  "and the command STATUS in the Subject ('Re: status')" },
+		/* a unit by its name before ':', an order that is wrong, another side's */
+		{ "orders", BLUE_PASS "Blue Hussars: Fb\nREPORT\n",
+		  "order lines (line 2, 'Blue Hussars: Fb') and the command REPORT on line 3" },
+		{ "orders", BLUE_PASS "STATUS\nR1 hold\n", "order lines (line 3, 'R1 hold')" },
+	};
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(cases); i++) {
+		char *res = mail_to_judge("blue", cases[i].subject, NULL, cases[i].body), *r;
+
+		r = last_reply();
+		ck_assert_in(res, "order lines beside a command: refused, nothing stored");
+		ck_assert_in(r, "Subject: [cross] NOT accepted: orders and a command");
+		ck_assert_in(r, cases[i].said);
+		ck_assert_in(r, "send one or the other; nothing was stored");
+		ck_assert_int_eq(sheets_of("blue"), 0);
+		free(res);
+		free(r);
+	}
+	/* a greeting, a question and a signature begin with no unit */
+	{
+		char *res = mail_to_judge("blue", "hello", NULL,
+					  "Hi referee,\n" BLUE_PASS
+					  "STATUS please\nIs red in yet? Thanks,\nAnna\n"),
+		     *r = last_reply();
+		ck_assert_in(res, "status sent");
+		ck_assert_in(r, "Subject: [cross] status: turn 1 (open)");
+		free(res);
+		free(r);
+	}
+	/* the orders alone are taken, and a STATUS then says so */
+	{
+		char *res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "B1 ↑ 1/4\nB2 Fb @R1\n");
+		ck_assert_in(res, "orders of blue stored: turn 1 version 1");
+		free(res);
+	}
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("mail_body");
 	TCase *tc = tcase_create("link");
+	TCase *judge = tcase_create("judge");
 
 	tcase_add_test(tc, test_link_in_body);
 	tcase_add_test(tc, test_link_parse);
 	tcase_add_test(tc, test_more_than_one_command);
 	suite_add_tcase(s, tc);
+	tcase_add_checked_fixture(judge, judge_setup, judge_teardown);
+	tcase_set_timeout(judge, 120);
+	tcase_add_test(judge, test_orders_beside_command);
+	suite_add_tcase(s, judge);
 	return s;
 }
