@@ -112,6 +112,23 @@ void ord_canvas_text_fit(struct ord_canvas *cv, double x, double y, const char *
 double ord_canvas_text_width(const char *text, double font_size);
 /* Mark a rectangle as taken (canvas coordinates). */
 void ord_canvas_reserve(struct ord_canvas *cv, double x, double y, double w, double h);
+/* ord_canvas_reserve, the rectangle marked as unit owner's (> 0: its block,
+ * its position), which ord_canvas_label_spot keeps the other units'
+ * labels plainly off. */
+void ord_canvas_reserve_owned(struct ord_canvas *cv, double x, double y, double w, double h,
+			      unsigned owner);
+/*
+ * Where a unit's w x h label goes so that no reader takes it for another
+ * unit's: beside, under or over its block (ox, oy, ow, oh; reserved with
+ * owner), on a free place within a few units of it, where every rectangle
+ * another owner reserved is farther off than its own block.  Returns 1
+ * with *x, *y there; else (a crowd) 0 with *x, *y at the nearest free
+ * place (as ord_canvas_free_spot, within 400), where the caller joins the
+ * label to its block with a line.  The place is not reserved.
+ * Deterministic.
+ */
+int ord_canvas_label_spot(const struct ord_canvas *cv, double *x, double *y, double w, double h,
+			  unsigned owner, double ox, double oy, double ow, double oh);
 /* Find a place for a w x h rectangle whose top-left corner is as near as
  * possible to (*x, *y), at most max_dist away, overlapping nothing
  * reserved; on success *x, *y are moved there and 1 is returned (the place

@@ -235,7 +235,7 @@ static void map_styles(struct ord_canvas *cv)
 	}
 	ord_canvas_style(cv, "pin", &(struct ord_style){ .fill = "#111111" });
 	ord_canvas_style(cv, "label-leader",
-			 &(struct ord_style){ .stroke = "#444444", .stroke_width = 0.9 });
+			 &(struct ord_style){ .stroke = "#111111", .stroke_width = 1.2 });
 	ord_canvas_style(cv, "leader",
 			 &(struct ord_style){ .stroke = "#333333", .stroke_width = 0.8, .dash = "2 2" });
 	ord_canvas_style(cv, "label-box",
@@ -361,7 +361,8 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 		sp[i].by = py - sp[i].bh / 2;
 		if (!ord_canvas_free_spot(cv, &sp[i].bx, &sp[i].by, sp[i].bw + 2, sp[i].bh + 2, 60))
 			ord_canvas_free_spot(cv, &sp[i].bx, &sp[i].by, sp[i].bw + 2, sp[i].bh + 2, 200);
-		ord_canvas_reserve(cv, sp[i].bx, sp[i].by, sp[i].bw + 2, sp[i].bh + 2);
+		ord_canvas_reserve_owned(cv, sp[i].bx, sp[i].by, sp[i].bw + 2, sp[i].bh + 2,
+					 (unsigned)i + 1);
 	}
 	/* fire and melee of the phases drawn: a fire line runs 3 units to the
 	 * right of the line between the units, so that two units firing at
@@ -436,8 +437,8 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 
 	ord_canvas_layer(cv, "units");
 	for (i = 0; i < n; i++)
-		ord_canvas_reserve(cv, MARGIN + sp[i].x * PX_PER_INCH - 3,
-				   TOP + sp[i].y * PX_PER_INCH - 3, 6, 6);
+		ord_canvas_reserve_owned(cv, MARGIN + sp[i].x * PX_PER_INCH - 3,
+					 TOP + sp[i].y * PX_PER_INCH - 3, 6, 6, (unsigned)i + 1);
 	for (i = 0; i < n; i++) {
 		const struct ord_unit *u = sp[i].u;
 		const char *form = ord_kv_get(&u->state, "formation");
@@ -460,18 +461,22 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 			 strength(&u->state, exact, fpt), bands[band_of(&u->state, w->turn)].name);
 		lw = ord_canvas_text_width(text, 11.5) + 10;
 		{
-			double lx = bx + bw + 3, ly = by + bh / 2 - 8, qx, qy, ex, ey;
-			/* in a crowd, farther off rather than on the others */
-			if (!ord_canvas_free_spot(cv, &lx, &ly, lw, 16, 80))
-				ord_canvas_free_spot(cv, &lx, &ly, lw, 16, 400);
+			double lx, ly, qx, qy;
+			/* beside its own block, nearer it than any other's: in a
+			 * line 6" apart the labels (90 units) are wider than the
+			 * gaps (84), and one pushed off to the nearest free place
+			 * stood under the next block ("A1 24 good" under A2's,
+			 * "F1 13 shaken" on F5's), read as that unit's; else, in a
+			 * crowd, a line from the label to its block's pin */
+			int plain = ord_canvas_label_spot(cv, &lx, &ly, lw, 16, (unsigned)i + 1, bx,
+							  by, bw, bh);
 			ord_canvas_reserve(cv, lx, ly, lw, 16);
-			/* a label pushed away from its block: a line to it */
-			qx = fmin(fmax(bx + bw / 2, lx), lx + lw);
-			qy = fmin(fmax(by + bh / 2, ly), ly + 16);
-			ex = fmin(fmax(qx, bx), bx + bw);
-			ey = fmin(fmax(qy, by), by + bh);
-			if (hypot(qx - ex, qy - ey) > 6)
-				ord_canvas_line(cv, ex - px, ey - py, qx - px, qy - py, "label-leader");
+			if (!plain) {
+				qx = fmin(fmax(bx + bw / 2, lx), lx + lw);
+				qy = fmin(fmax(by + bh / 2, ly), ly + 16);
+				ord_canvas_line(cv, bx + bw / 2 - px, by + bh / 2 - py, qx - px,
+						qy - py, "label-leader");
+			}
 			ord_canvas_rect(cv, lx - px, ly - py, lw, 16, 2, "label-box");
 			ord_canvas_text(cv, lx - px + 5, ly - py + 12, text, "label");
 		}

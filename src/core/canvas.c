@@ -25,6 +25,7 @@ struct node {
 
 struct rect {
 	double x, y, w, h;
+	unsigned owner; /* a unit's (ord_canvas_reserve_owned), 0: nobody's */
 };
 
 /* The reserved rectangles by cells of CELL x CELL user units, so that
@@ -616,6 +617,12 @@ void ord_canvas_result_labels(struct ord_canvas *cv, const struct ord_canvas_lab
 
 void ord_canvas_reserve(struct ord_canvas *cv, double x, double y, double w, double h)
 {
+	ord_canvas_reserve_owned(cv, x, y, w, h, 0);
+}
+
+void ord_canvas_reserve_owned(struct ord_canvas *cv, double x, double y, double w, double h,
+			      unsigned owner)
+{
 	long gx, gy;
 
 	if (cv->nrects == cv->ralloc) {
@@ -626,6 +633,7 @@ void ord_canvas_reserve(struct ord_canvas *cv, double x, double y, double w, dou
 	cv->rects[cv->nrects].y = y;
 	cv->rects[cv->nrects].w = w;
 	cv->rects[cv->nrects].h = h;
+	cv->rects[cv->nrects].owner = owner;
 	for (gx = (long)floor(x / CELL); gx <= (long)floor((x + w) / CELL); gx++)
 		for (gy = (long)floor(y / CELL); gy <= (long)floor((y + h) / CELL); gy++) {
 			struct cell *c = cell_get(cv, gx, gy);
@@ -685,6 +693,97 @@ int ord_canvas_free_spot(const struct ord_canvas *cv, double *x, double *y, doub
 			}
 		}
 	}
+	return 0;
+}
+
+/* How far apart two rectangles are (< 0: they overlap by that much). */
+static double rect_gap(const struct rect *a, const struct rect *b)
+{
+	double gx = fmax(a->x, b->x) - fmin(a->x + a->w, b->x + b->w);
+	double gy = fmax(a->y, b->y) - fmin(a->y + a->h, b->y + b->h);
+
+	return fmax(gx, gy);
+}
+
+/*
+ * Is a label at l plainly owner's: within LABEL_NEAR of its own rectangle
+ * and every rectangle of another owner at least LABEL_CLEAR farther?  Only
+ * the cells around l are looked at (a farther rectangle cannot be nearer).
+ */
+#define LABEL_GAP 3.0   /* between a block and the label beside it */
+#define LABEL_NEAR 8.0  /* farther from its own block, a label needs a line */
+#define LABEL_CLEAR 6.0 /* another's block that much farther off: not mistaken */
+static int plainly_owned(const struct ord_canvas *cv, const struct rect *l, unsigned owner,
+			 const struct rect *own)
+{
+	double g = rect_gap(l, own), reach = g + LABEL_CLEAR;
+	long gx, gy;
+	size_t i;
+
+	if (g > LABEL_NEAR)
+		return 0;
+	if (!cv->ncells)
+		return 1;
+	for (gx = (long)floor((l->x - reach) / CELL);
+	     gx <= (long)floor((l->x + l->w + reach) / CELL); gx++)
+		for (gy = (long)floor((l->y - reach) / CELL);
+		     gy <= (long)floor((l->y + l->h + reach) / CELL); gy++) {
+			const struct cell *c = &cv->cells[cell_slot(cv->cells, cv->ncells, gx, gy)];
+			if (!c->used)
+				continue;
+			for (i = 0; i < c->n; i++) {
+				const struct rect *r = &cv->rects[c->idx[i]];
+				if (r->owner && r->owner != owner && rect_gap(l, r) < reach)
+					return 0;
+			}
+		}
+	return 1;
+}
+
+int ord_canvas_label_spot(const struct ord_canvas *cv, double *x, double *y, double w, double h,
+			  unsigned owner, double ox, double oy, double ow, double oh)
+{
+	const struct rect own = { ox, oy, ow, oh, owner };
+	const double g = LABEL_GAP, cx = ox + ow / 2, cy = oy + oh / 2;
+	/* beside the block, then under and over it, then at its corners */
+	const double at[][2] = {
+		{ ox + ow + g, cy - h / 2 },  { ox - g - w, cy - h / 2 },
+		{ cx - w / 2, oy + oh + g },  { cx - w / 2, oy - g - h },
+		{ ox + ow + g, oy },          { ox + ow + g, oy + oh - h },
+		{ ox - g - w, oy },           { ox - g - w, oy + oh - h },
+		{ ox, oy + oh + g },          { ox + ow - w, oy + oh + g },
+		{ ox, oy - g - h },           { ox + ow - w, oy - g - h },
+		{ ox + ow + g, oy + oh + g }, { ox - g - w, oy + oh + g },
+		{ ox + ow + g, oy - g - h },  { ox - g - w, oy - g - h },
+	};
+	double step = fmax(2, fmin(w, h) / 3), d;
+	size_t k;
+
+	for (k = 0; k < ORD_ARRAY_SIZE(at); k++) {
+		struct rect l = { at[k][0], at[k][1], w, h, 0 };
+		if (!taken(cv, l.x, l.y, w, h) && plainly_owned(cv, &l, owner, &own)) {
+			*x = l.x;
+			*y = l.y;
+			return 1;
+		}
+	}
+	/* a place between those, nearest the first (the rings of
+	 * ord_canvas_free_spot, only as far as a plain place can be) */
+	for (d = step; d <= LABEL_NEAR + g + fmax(w, h); d += step)
+		for (k = 0; k < 24; k++) {
+			double a = (90 + 15.0 * k) * M_PI / 180;
+			struct rect l = { at[0][0] + d * cos(a), at[0][1] + d * sin(a), w, h, 0 };
+			if (!taken(cv, l.x, l.y, w, h) && plainly_owned(cv, &l, owner, &own)) {
+				*x = l.x;
+				*y = l.y;
+				return 1;
+			}
+		}
+	/* in a crowd, farther off rather than on the others, with a line */
+	*x = at[0][0];
+	*y = at[0][1];
+	if (!ord_canvas_free_spot(cv, x, y, w, h, 80))
+		ord_canvas_free_spot(cv, x, y, w, h, 400);
 	return 0;
 }
 
