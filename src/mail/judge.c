@@ -126,6 +126,13 @@
  *      a unit is read from are the notations' (hieroglyph, ordre), looked
  *      up among the game's units: the lines are not parsed, so that the
  *      rule holds when the turn takes no sheet (sealed) too.
+ *  J11. A referee's mail of commands is those commands and his proof:
+ *      a line that is neither (a word misspelt, "SHEDULE every 24h") was
+ *      text, passed over, and the reply said "done" with the schedule
+ *      unchanged.  Such a line gets the mail refused before its first
+ *      command, nothing done, the line named ("stopped at a problem", as
+ *      a command refused stops there); quoted lines and the signature
+ *      are not read, as in any mail.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -1427,12 +1434,48 @@ static int attached_file(struct mail_body *b, const char *file, int *sheet_attac
 	return is_mixed;
 }
 
+/* J11: the lines of a referee's mail that are neither a command nor a
+ * proof line (a word misspelt: "SHEDULE every 24h"), said in said, up
+ * to ten of them; how many. */
+static size_t referee_unread(const struct mail_body *b, struct ord_buf *said)
+{
+	const char *p = b->sheet.buf;
+	size_t i, n = 0;
+
+	for (i = 0; i < b->nlines && *p; i++) {
+		size_t len = strcspn(p, "\n"), k = strspn(p, " \t");
+
+		if (k < len && n++ < 10)
+			ord_buf_addf(said, "line %u not understood: '%.*s%s'\n", b->lines[i],
+				     (int)(len > 70 ? 70 : len), p, len > 70 ? "..." : "");
+		p += len + (p[len] == '\n');
+	}
+	if (n > 10)
+		ord_buf_addf(said, "%zu more lines not understood\n", n - 10);
+	return n;
+}
+
 static int cmd_referee(struct judge *j, int done_steps)
 {
 	struct ord_buf said = ORD_BUF_INIT;
 	size_t i;
 	int err = 0, failed = 0;
 
+	/* a line not understood: nothing is done, not the commands before
+	 * it either (J11); a mail with steps done before (a crash) goes on */
+	if (!done_steps && referee_unread(j->b, &said)) {
+		ord_buf_adds(&said,
+			     "stopped before the first command: none of this mail's commands was done.\n"
+			     "A referee's mail is his commands, one a line (SEAL, EVENT, CLOSE,\n"
+			     "RESOLVE, EXCHANGE, DEADLINE, SCHEDULE, STATUS, REPORT), and his\n"
+			     "proof; correct the line and send the whole mail again.\n");
+		ord_buf_adds(&j->subject, "referee: stopped at a problem");
+		ord_buf_add(&j->reply, said.buf, said.len);
+		ord_buf_adds(&j->result,
+			     "referee commands: stopped (a line not understood), none done");
+		err = answer(j);
+		goto out;
+	}
 	for (i = 0; i < j->b->ncmds; i++) {
 		const struct mail_cmdline *c = &j->b->cmds[i];
 

@@ -390,6 +390,48 @@ START_TEST(test_orders_beside_command)
 }
 END_TEST
 
+static int64_t deadline_now(void)
+{
+	struct ord_game_status ti;
+	ord_game *g;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_int_eq(ord_game_status(g, &ti), 0);
+	ord_game_free(g);
+	return ti.deadline;
+}
+
+/* J11: a referee's line that is no command (a word misspelt) stops his
+ * mail before its first command, the line named; nothing is done. */
+START_TEST(test_referee_line_not_understood)
+{
+	int64_t before = deadline_now();
+	char *res = mail_to_judge("referee", "cmds", NULL,
+				  REF_PASS "DEADLINE +24h\n"
+					   "SHEDULE every 24h at 20:00 in Europe/Copenhagen\n"),
+	     *r = last_reply();
+
+	ck_assert_in(res, "referee commands: stopped (a line not understood), none done");
+	ck_assert_in(r, "Subject: [cross] referee: stopped at a problem");
+	ck_assert_in(r, "line 3 not understood: 'SHEDULE every 24h at 20:00 in Europe/Copenhagen'");
+	ck_assert_in(r, "none of this mail's commands was done");
+	ck_assert_not_in(r, "deadline:");
+	ck_assert_int_eq(deadline_now(), before);
+	free(res);
+	free(r);
+	/* the commands alone are done; quoted lines and the signature are
+	 * not read */
+	res = mail_to_judge("referee", "cmds", NULL,
+			    "> SHEDULE, from the mail replied to\n" REF_PASS
+			    "DEADLINE +24h\n\n-- \nthe umpire\n");
+	r = last_reply();
+	ck_assert_in(r, "Subject: [cross] referee: done");
+	ck_assert_int_eq(deadline_now(), T0 + 24 * 3600 + 3600);
+	free(res);
+	free(r);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("mail_body");
@@ -403,6 +445,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(judge, judge_setup, judge_teardown);
 	tcase_set_timeout(judge, 120);
 	tcase_add_test(judge, test_orders_beside_command);
+	tcase_add_test(judge, test_referee_line_not_understood);
 	suite_add_tcase(s, judge);
 	return s;
 }
