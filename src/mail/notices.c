@@ -22,6 +22,7 @@
   * The bundles too are queued inside the exchange's transaction: the export
  * reads in a savepoint of it (ord_store_begin_read).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -724,6 +725,7 @@ static int clock_notices(ord_game *g, const struct ord_game_status *ti, int64_t 
 	struct ord_schedule s;
 	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT, dl = ORD_BUF_INIT, grace = ORD_BUF_INIT;
 	int64_t announced;
+	ptrdiff_t latest;
 	size_t i, r;
 	int err;
 
@@ -770,12 +772,19 @@ static int clock_notices(ord_game *g, const struct ord_game_status *ti, int64_t 
 				goto out;
 			continue;
 		}
-		for (r = 0; r < s.nremind; r++) {
+		/* the latest reminder due, alone: when several are due at once
+		 * (a deadline brought nearer, a tick missed) the player gets
+		 * one mail, not the same words twice */
+		for (latest = -1, r = 0; r < s.nremind; r++) {
 			int64_t at = announced - s.remind[r];
-			if (now < at || now >= announced)
-				continue;
+			if (now >= at && now < announced &&
+			    (latest < 0 || at > announced - s.remind[latest]))
+				latest = (ptrdiff_t)r;
+		}
+		if (latest >= 0) {
 			ord_buf_reset(&key);
-			ord_buf_addf(&key, "remind/%d/%lld/%s", ti->turn, (long long)s.remind[r], side);
+			ord_buf_addf(&key, "remind/%d/%lld/%s", ti->turn,
+				     (long long)s.remind[latest], side);
 			ord_buf_reset(&body);
 			ord_buf_addf(&body,
 				     "A reminder: no orders of yours for turn %d have been received yet.\n"

@@ -432,6 +432,73 @@ START_TEST(test_referee_line_not_understood)
 }
 END_TEST
 
+static int notices_tx(void *ud, ord_game *g)
+{
+	int64_t next;
+
+	return mail_notices(g, *(const int64_t *)ud, &next);
+}
+
+/* What tick queues at time now (its notices, not its mail-out) */
+static void tick_at(int64_t now)
+{
+	ord_game *g;
+
+	set_now(now);
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_msg(ord_game_transact(g, notices_tx, &now) == 0, "%s", ord_error_last());
+	ord_game_free(g);
+}
+
+/* How many times needle is in hay. */
+static size_t count_in(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (hay = strstr(hay, needle)) != NULL; hay++)
+		n++;
+	return n;
+}
+
+/* The deadline set as `orderly deadline GAME WHEN` sets it (the game
+ * keeps the end of the grace, 1h here). */
+static void set_deadline(int64_t when)
+{
+	ord_game *g;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_msg(ord_game_set_deadline(g, when + 3600) == 0, "%s", ord_error_last());
+	ord_game_free(g);
+}
+
+/* Reminders 24h and 2h before: a deadline set 90 minutes ahead makes both
+ * due at once, and the side is mailed one, the 2h one; no second at the
+ * next tick. */
+START_TEST(test_one_reminder_at_once)
+{
+	size_t before;
+	char *out;
+
+	tick_at(T0);
+	before = outbox_count();
+	set_deadline(T0 + 90 * 60);
+	tick_at(T0 + 60);
+	tick_at(T0 + 120);
+	out = outbox_after(before, NULL);
+	ck_assert_uint_eq(count_in(out, "To: red@club.test\nSubject: [cross] reminder: orders due"), 1);
+	ck_assert_uint_eq(count_in(out, "To: blue@club.test\nSubject: [cross] reminder: orders due"),
+			  1);
+	free(out);
+	{
+		ord_game *g;
+		ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+		ck_assert(ord_mail_queued(g, "remind/1/7200/red"));
+		ck_assert(!ord_mail_queued(g, "remind/1/86400/red"));
+		ord_game_free(g);
+	}
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("mail_body");
@@ -446,6 +513,7 @@ Suite *ord_test_suite(void)
 	tcase_set_timeout(judge, 120);
 	tcase_add_test(judge, test_orders_beside_command);
 	tcase_add_test(judge, test_referee_line_not_understood);
+	tcase_add_test(judge, test_one_reminder_at_once);
 	suite_add_tcase(s, judge);
 	return s;
 }
