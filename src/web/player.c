@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 #include <sodium.h>
 
 #include "ruleset.h"
@@ -386,6 +388,79 @@ static void late_sheet(struct ord_buf *b, ord_game *g, struct player *p,
 	ord_buf_adds(b, "</section>\n");
 }
 
+/*
+ * The orders of side's sheet of turn as the game reads them, each under
+ * its line's number: its report's <sheet side="SIDE"> (the side's own
+ * report; another side's sheet is in it only once the turn is exchanged,
+ * and is not shown here).  liborderly gives a front-end the sheet's
+ * reading, not its bytes, so a comment is not among them.  open: the
+ * list unfolded (this turn's).  Nothing when the report has no orders of
+ * the side (no sheet in, or "hold").
+ */
+static void own_orders(struct ord_buf *b, ord_game *g, const char *side, int turn, int open)
+{
+	struct ord_report_opts o = { 0 };
+	struct ord_buf xml = ORD_BUF_INIT, list = ORD_BUF_INIT;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr n, k;
+	size_t count = 0;
+
+	o.side = side;
+	o.turn = turn;
+	o.xml = 1;
+	if (ord_game_report_opts(g, &o, &xml) != 0 || !xml.len)
+		goto out;
+	doc = xmlReadMemory(xml.buf, (int)xml.len, "report.xml", "UTF-8",
+			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	for (n = doc && xmlDocGetRootElement(doc) ? xmlDocGetRootElement(doc)->children : NULL; n;
+	     n = n->next) {
+		xmlChar *who;
+		int mine;
+
+		if (n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, "sheet"))
+			continue;
+		who = xmlGetProp(n, BAD_CAST "side");
+		mine = who && !strcmp((const char *)who, side);
+		xmlFree(who);
+		if (!mine)
+			continue;
+		for (k = n->children; k; k = k->next) {
+			xmlChar *line, *text;
+			long ln = 0;
+
+			if (k->type != XML_ELEMENT_NODE || strcmp((const char *)k->name, "order"))
+				continue;
+			line = xmlGetProp(k, BAD_CAST "line");
+			text = xmlNodeGetContent(k);
+			if (!line || ord_parse_long((const char *)line, &ln) != 0 || ln < 1)
+				ln = 0;
+			if (ln)
+				ord_buf_addf(&list, "<li value=\"%ld\"><code>", ln);
+			else
+				ord_buf_adds(&list, "<li><code>");
+			web_esc(&list, text ? (const char *)text : "");
+			ord_buf_adds(&list, "</code></li>");
+			xmlFree(line);
+			xmlFree(text);
+			count++;
+		}
+	}
+	if (!count)
+		goto out;
+	ord_buf_addf(b,
+		     "<details class=\"orders\"%s><summary>Its orders (%zu), each at its line "
+		     "of the sheet</summary><ol class=\"orders\">",
+		     open ? " open" : "", count);
+	ord_buf_add(b, list.buf, list.len);
+	ord_buf_adds(b, "</ol></details>");
+out:
+	ord_error_clear();
+	if (doc)
+		xmlFreeDoc(doc);
+	ord_buf_release(&list);
+	ord_buf_release(&xml);
+}
+
 static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int turn)
 {
 	int t;
@@ -398,7 +473,9 @@ static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int tu
 			"the game file holds them</h2>\n<p class=\"muted\">Not your receipts: "
 			"compare them with the receipts you kept. A version you never handed "
 			"in means another sheet was put in your place; check a turn with the "
-			"receipt you kept, never with a commitment copied from here.</p>\n"
+			"receipt you kept, never with a commitment copied from here. Under "
+			"each, the orders of its last version as the game reads them, at "
+			"their lines (comments are not kept in the reading).</p>\n"
 			"<ul class=\"receipts\">");
 	for (t = turn; t >= 1; t--) {
 		unsigned char c[32];
@@ -413,6 +490,7 @@ static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int tu
 		if (!strcmp(source, "hold") || !strcmp(source, "repeat")) {
 			ord_buf_addf(b, "<li>Turn %d: ", t);
 			stand_in(b, t, version, source);
+			own_orders(b, g, p->side, t, t == turn);
 			ord_buf_adds(b, "</li>");
 			continue;
 		}
@@ -420,6 +498,7 @@ static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int tu
 		web_esc(b, source);
 		if (!strcmp(source, "submitted"))
 			ord_buf_addf(b, ", commitment <code class=\"hex\">%s</code>", hex);
+		own_orders(b, g, p->side, t, t == turn);
 		ord_buf_adds(b, "</li>");
 	}
 	ord_error_clear();
@@ -489,8 +568,9 @@ static int player_fill(void *ud, ord_game *g)
 	} else {
 		ord_buf_addf(b,
 			     "<section class=\"card\"><p>Turn %d is sealed: no more sheets. "
-			     "The referee is playing it out; your report follows each phase.</p>"
-			     "</section>\n",
+			     "The referee is playing it out; your report follows each phase. "
+			     "Your orders are under <a href=\"#receipts\">your side's "
+			     "sheets</a>.</p></section>\n",
 			     st.turn);
 	}
 	sheets_list(b, g, p, st.turn);

@@ -293,6 +293,7 @@ def main():
     per_address(games)
     no_paths(work)
     deadlines(work)
+    own_sheets(work)
     readonly(work)
     witnessed(work)
     print("%d checks" % checks[0])
@@ -317,6 +318,59 @@ def late_sheet(base, held):
     ok("Turn 1: version 1, hold" not in body and
        re.search(r"<li>Turn 1: no sheet of yours was in, so the game's policy", body),
        "the side's sheets say what the stand-in is, not 'version 1, hold'")
+
+
+def own_orders(body):
+    """The orders listed under each turn of the side's sheets: {turn: [(line, text)]}."""
+    sheets = re.search(r'<section class="card" id="receipts">(.*?)</section>', body, re.S)
+    out = {}
+    for m in re.finditer(r"<li>Turn (\d+): (.*?)(?=<li>Turn \d+: |</ul></section>|$)",
+                         sheets.group(1) if sheets else "", re.S):
+        out[int(m.group(1))] = [(int(n), W.html.unescape(t)) for n, t in
+                                re.findall(r'<li value="(\d+)"><code>(.*?)</code></li>', m.group(2))]
+    return out
+
+
+def own_sheets(work):
+    """After the seal a side's page shows its own orders of every turn (its
+    sheet's reading, at their lines), never another side's: the page had
+    said "Turn 1 is sealed" and listed only the commitment."""
+    games = os.path.join(work, "games-own")
+    os.makedirs(games)
+    g = W.make_game(games, "own")
+    fsheet = W.demo_sheet(1, "french")
+    want = [(i + 1, ln.split("#")[0].strip()) for i, ln in enumerate(fsheet.split("\n"))
+            if ln.split("#")[0].strip()]
+    asheet = W.demo_sheet(1, "allied")
+    theirs = [ln.split("#")[0].strip() for ln in asheet.split("\n") if ln.split("#")[0].strip()]
+    srv = W.Server(games)
+    try:
+        fr = W.Client(srv.url)
+        fr.login("own", "french")
+        st, _, body = fr.post("/g/own/side/french", {"turn": "1", "action": "submit", "sheet": fsheet})
+        ok(st == 200 and own_orders(body).get(1) == want,
+           "the sheet just submitted, its orders at their lines: %r" % own_orders(body))
+        W.run("submit", g, "--side", "allied", os.path.join(W.DEMO, "turn1-allied.txt"))
+        W.run("seal", g)
+        st, _, body = fr.get("/g/own/side/french")
+        ok(st == 200 and "Turn 1 is sealed" in body and own_orders(body).get(1) == want,
+           "after the seal the side's own orders are on its page: %r" % own_orders(body))
+        ok(all(t not in body for t in theirs), "no allied order on the French page before the exchange")
+        ok('<details class="orders" open><summary>Its orders (%d)' % len(want) in body,
+           "this turn's orders unfolded")
+        for _ in range(5):
+            W.run("resolve", g)
+        W.run("exchange", g)
+        st, _, body = fr.get("/g/own/side/french")
+        orders = own_orders(body)
+        ok(st == 200 and orders.get(1) == want and orders.get(2) == [],
+           "turn 1's orders kept once turn 2 is open (none in yet for turn 2): %r" % orders)
+        ok(all(t not in text for v in orders.values() for _, text in v for t in theirs),
+           "after the exchange, still only the side's own orders in its list")
+        ok('<details class="orders"><summary>Its orders (%d)' % len(want) in body,
+           "an earlier turn's orders folded")
+    finally:
+        srv.stop()
 
 
 BIG_UNITS = 2400
