@@ -182,6 +182,12 @@
  *      touched two enemies fights both in one event (b2=), and a second
  *      melee event naming it is refused (one_melee_checked, 2026-12-04.2;
  *      before, it fought each with its whole value and a die of its own).
+ *      What a unit has against "the enemy" (its charge's +1 against the
+ *      unit it charged into, a square's against cavalry) and the cavalry
+ *      that may pursue the infantry it broke are every unit of the other
+ *      side, the first named or the one beside it; all are out of the
+ *      melee their enemy broke off (melee_both_enemies, 2026-12-05.1;
+ *      before, the first named alone, so the result hung on the order).
  *  D21 Skirmishers block the fire of units and absorb it (the text's
  *      example): a fire or artillery event's screen= names the enemy
  *      skirmishers in the way; the fire hits them, as a fire at skirmish
@@ -1298,8 +1304,11 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * artillery_modifiers' firer_on_hill); 2026-12-04.2: a unit fights
 	 * one melee a turn, a second melee event naming it refused
 	 * (one_melee_checked, D20); fewer figures than a unit has only for
-	 * skirmishers (melee_whole_checked, D23) */
-	"2026-12-04.2",     /* rules_revision (above) */
+	 * skirmishers (melee_whole_checked, D23); 2026-12-05.1: a melee's
+	 * charge and square bonuses and its pursuit count the unit beside the
+	 * first (melee_both_enemies, D20); a routed or retreating gun
+	 * unlimbered limbers before it moves (routed_gun_checked, D6, D8) */
+	"2026-12-05.1",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

@@ -104,6 +104,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("melee_tie_untested", 0, 1),
 	WHOLE("routed_no_melee_value", 0, 1),
 	WHOLE("pursued_retreat_has_value", 0, 1),
+	WHOLE("melee_both_enemies", 0, 1),
 	WHOLE("destroyed_untested", 0, 1),
 	/* the checks (table checks), optional too */
 	WHOLE("retreat_orders_checked", 0, 1),
@@ -115,6 +116,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("fire_at_charger_checked", 0, 1),
 	WHOLE("sheet_state_checked", 0, 1),
 	WHOLE("gun_shot_checked", 0, 1),
+	WHOLE("routed_gun_checked", 0, 1),
 	WHOLE("position_distance_checked", 0, 1),
 	NUM("position_tolerance", 0, INFINITY),
 	{ "movement", "reg", 0, INFINITY, 0 },

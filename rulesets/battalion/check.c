@@ -26,6 +26,7 @@ struct sheet_rules {
 	int routed_moves_checked;
 	int sheet_state_checked;
 	int gun_shot_checked;
+	int routed_gun_checked;
 	long charge_interval;
 	long formation_change_moves;
 	long move_fraction_parts;
@@ -55,6 +56,7 @@ static void sheet_rules_init(struct ord_ctx *ctx, struct sheet_rules *sr)
 	sr->routed_moves_checked = bat_flag(ctx, "routed_moves_checked");
 	sr->sheet_state_checked = bat_flag(ctx, "sheet_state_checked");
 	sr->gun_shot_checked = bat_flag(ctx, "gun_shot_checked");
+	sr->routed_gun_checked = bat_flag(ctx, "routed_gun_checked");
 	sr->charge_interval = bat_ip(ctx, "charge_interval");
 	sr->formation_change_moves = bat_ip(ctx, "formation_change_moves");
 	sr->move_fraction_parts = bat_ip(ctx, "move_fraction_parts");
@@ -257,6 +259,24 @@ static int routed_arrow_refused(const struct sheet_rules *sr, const struct ord_o
 	return dir && !bat_arrow_back(dir, sr->forward_within);
 }
 
+/* A routed unit's order names no code, but for an unlimbered gun's L:
+ * "Rout, unit moves 3 turns backwards", and a gun moves limbered ("L -
+ * limber (1 turn all art.)"), so its rout begins with its limbering
+ * (routed_gun_checked); a game made before refused the L too, and the
+ * referee moved the gun unlimbered. */
+static int routed_code_refused(struct ord_ctx *ctx, const struct sheet_rules *sr,
+			       const struct ord_unit *u, const struct ord_order *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->ntok; i++)
+		if (o->tok[i].kind == ORD_TOK_CODE &&
+		    !(sr->routed_gun_checked && !strcmp(o->tok[i].value, "L") &&
+		      bat_is_arm(ctx, u, "artillery") && !strcmp(bat_formation(ctx, u), "unlimbered")))
+			return 1;
+	return 0;
+}
+
 /* D8: "L - limber (1 turn all art.)", "UL - unlimber (1 turn except for
  * horse art.)", and guns move limbered and fire unlimbered: a gun's order
  * that its state makes impossible, refused on the sheet rather than when
@@ -424,7 +444,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 			continue;
 		}
 		if (bat_routed(ctx, u) &&
-		    (routed_arrow_refused(&sr, o) || ord_order_find(o, ORD_TOK_CODE) ||
+		    (routed_arrow_refused(&sr, o) || routed_code_refused(ctx, &sr, u, o) ||
 		     ord_order_find(o, ORD_TOK_TARGET))) {
 			/* only its retreat may be written: the rules move it */
 			ord_diag_add(diag, o->line, o->col, o->unit,
@@ -657,6 +677,12 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	if (bat_routed(ctx, u) || bat_retreating(ctx, u)) {
 		if (charge)
 			ord_diag_add(d, 0, 0, u->id, "morale", "unit '%s' is %s and cannot charge",
+				     u->id, bat_routed(ctx, u) ? "routed" : "retreating");
+		if (dist > 0 && bat_flag(ctx, "routed_gun_checked") &&
+		    bat_is_arm(ctx, u, "artillery") && !strcmp(bat_formation(ctx, u), "unlimbered"))
+			ord_diag_add(d, 0, 0, u->id,
+				     bat_rule_text(ctx, &rule, LIMBER_RULE, "limber_turns"),
+				     "gun '%s' is %s but unlimbered: it must limber (L, a turn) before it moves",
 				     u->id, bat_routed(ctx, u) ? "routed" : "retreating");
 		if (!bat_flag(ctx, "routed_moves_checked") || dist <= 0)
 			goto out;

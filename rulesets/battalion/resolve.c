@@ -469,11 +469,29 @@ out:
 	return err;
 }
 
+/* Is w one of the units u fights: the enemy, or the unit beside it (D20,
+ * melee_both_enemies; a game made before counted the first alone)? */
+static int melee_enemy(struct ord_ctx *ctx, const struct ord_unit *w, const struct ord_unit *enemy,
+		       const struct ord_unit *enemy2)
+{
+	return w == enemy || (w && w == enemy2 && bat_flag(ctx, "melee_both_enemies"));
+}
+
+/* Is enemy, or the unit beside it, cavalry (for a square's +1)? */
+static int melee_against_cavalry(struct ord_ctx *ctx, const struct ord_unit *enemy,
+				 const struct ord_unit *enemy2)
+{
+	return bat_is_arm(ctx, enemy, "cavalry") ||
+	       (enemy2 && bat_flag(ctx, "melee_both_enemies") && bat_is_arm(ctx, enemy2, "cavalry"));
+}
+
 static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u,
-		       struct ord_unit *enemy, const char *p, struct bat_melee_side *s)
+		       struct ord_unit *enemy, struct ord_unit *enemy2, const char *p,
+		       struct bat_melee_side *s)
 {
 	char key[32];
 	int turn = ord_ctx_turn(ctx);
+	struct ord_unit *charged = ord_ctx_find_unit(ctx, ord_state_str(ctx, u, "contact_unit"));
 
 	snprintf(key, sizeof(key), "%s_figures", p);
 	s->kind = bat_kind(u);
@@ -484,12 +502,13 @@ static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct or
 	s->motion = bat_st(ctx, u, "moved") == turn;
 	snprintf(key, sizeof(key), "%s_fresh", p);
 	s->fresh = ord_kv_get_bool(&e->kv, key, 0); /* D1: only when the referee says */
-	/* D25: the charge's bonus against the unit it charged into */
+	/* D25: the charge's bonus against the unit it charged into, whether
+	 * the referee named that unit first or beside the first */
 	s->charging = bat_st(ctx, u, "charged") == turn && bat_st(ctx, u, "contact") == turn &&
-		      !strcmp(ord_state_str(ctx, u, "contact_unit"), enemy->id);
+		      melee_enemy(ctx, charged, enemy, enemy2);
 	s->elite = bat_is_elite(u);
 	s->square_vs_cavalry = !strcmp(bat_chart_formation(ctx, u), "square") &&
-			       bat_is_arm(ctx, enemy, "cavalry");
+			       melee_against_cavalry(ctx, enemy, enemy2);
 	snprintf(key, sizeof(key), "%s_hill", p);
 	s->hill = ord_kv_get_bool(&e->kv, key, 0);
 	/* D5: "routed units ... have no melee value" */
@@ -615,13 +634,13 @@ static int resolve_melee(struct ord_ctx *ctx)
 			continue;
 		}
 		memset(&in, 0, sizeof(in));
-		melee_side(ctx, e, a, b, "a", &in.a);
-		melee_side(ctx, e, b, a, "b", &in.b);
+		melee_side(ctx, e, a, b, b2, "a", &in.a);
+		melee_side(ctx, e, b, a, a2, "b", &in.b);
 		/* D20: a second unit on a side fights beside the first */
 		if (a2)
-			melee_side(ctx, e, a2, b, "a2", &in.a2);
+			melee_side(ctx, e, a2, b, b2, "a2", &in.a2);
 		if (b2)
-			melee_side(ctx, e, b2, a, "b2", &in.b2);
+			melee_side(ctx, e, b2, a, a2, "b2", &in.b2);
 		if (named) {
 			in.a.name = a->id;
 			in.b.name = b->id;
@@ -759,7 +778,28 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 	size_t i, j, n = ord_ctx_nunits(ctx);
 	const char **outcome = ord_xcalloc(n + 1, sizeof(*outcome));
 	int err = 0, untested_ties = bat_flag(ctx, "melee_tie_untested");
+	int both = bat_flag(ctx, "melee_both_enemies");
+	char *pointed = NULL, *broke = NULL;
+	struct ord_unit **horse = NULL;
 
+	/* D20 (melee_both_enemies): the units that fought u each point at it
+	 * (melee_with), the first named and the one beside it; the cavalry
+	 * among them may pursue it, and all are free when it breaks off.  A
+	 * game made before knew the first alone. */
+	if (both) {
+		pointed = ord_xcalloc(n + 1, sizeof(*pointed));
+		horse = ord_xcalloc(n + 1, sizeof(*horse));
+		for (i = 0; i < n; i++) {
+			struct ord_unit *x = ord_ctx_unit(ctx, i), *y;
+			if (!bat_melee_with(ctx, x) ||
+			    !(y = ord_ctx_find_unit(ctx, bat_melee_with(ctx, x))))
+				continue;
+			j = ord_ctx_unit_index(ctx, y);
+			pointed[j] = 1;
+			if (!horse[j] && bat_is_arm(ctx, x, "cavalry"))
+				horse[j] = x;
+		}
+	}
 	/* the tests first: a pursuer must itself have held */
 	for (i = 0; i < n; i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
@@ -801,6 +841,13 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 		ord_ctx_result(ctx, 0, u->id, NULL, "breaks off the melee with %s",
 			       bat_melee_with(ctx, u));
 		end_melee(ctx, u);
+		if (both && pointed[i]) {
+			if (!broke)
+				broke = ord_xcalloc(n + 1, 1);
+			broke[i] = 1;
+		}
+		if (both && (!w || !bat_is_arm(ctx, w, "cavalry")) && horse[i])
+			w = horse[i];
 		if (!w || !bat_is_arm(ctx, w, "cavalry") || !bat_is_arm(ctx, u, "infantry"))
 			continue;
 		if (outcome[ord_ctx_unit_index(ctx, w)] &&
@@ -819,8 +866,19 @@ static int resolve_melee_morale(struct ord_ctx *ctx)
 		if ((err = pursue(ctx, w, u)) != 0)
 			goto out;
 	}
+	/* the unit beside the first is out of the melee its enemy broke off */
+	for (i = 0; broke && i < n; i++) {
+		struct ord_unit *x = ord_ctx_unit(ctx, i), *y;
+		if (!bat_melee_with(ctx, x) || !(y = ord_ctx_find_unit(ctx, bat_melee_with(ctx, x))) ||
+		    !broke[ord_ctx_unit_index(ctx, y)])
+			continue;
+		ord_state_set_str(ctx, x, "melee_with", "");
+	}
 out:
 	free(outcome);
+	free(pointed);
+	free(horse);
+	free(broke);
 	return err;
 }
 

@@ -366,6 +366,33 @@ START_TEST(sheet_units_that_cannot_act)
 }
 END_TEST
 
+static void tables_without(const char *name);
+
+/* "Rout, unit moves 3 turns backwards" and "L - limber (1 turn all
+ * art.)": a routed gun that is unlimbered limbers first, its L the one
+ * code its sheet may name, and is not moved unlimbered
+ * (routed_gun_checked); a game made before refused the L and took the
+ * move. */
+START_TEST(routed_gun_limbers_first)
+{
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "G1")->state, "routed=2 rout_until=5");
+	ck_assert_str_eq(validate("blue", "G1 L\n"), "");
+	assert_has(validate("blue", "G1 Fs @R2\n"), "is routed until turn 5");
+	assert_has(validate("blue", "G1 ↓ 1\n"), "it must limber (L, a turn) before it moves");
+	ck_assert_str_eq(event("move", "unit=G1 distance=8"),
+			 "gun 'G1' is routed but unlimbered: it must limber (L, a turn) before it "
+			 "moves (L - limber (1 turn all art.))\n");
+	orders("G1 L\n");
+	ck_assert_str_eq(event("limber", "unit=G1"), "");
+	tables_without("routed_gun_checked");
+	cast();
+	split_kv(&ord_ctx_find_unit(ctx, "G1")->state, "routed=2 rout_until=5");
+	assert_has(validate("blue", "G1 L\n"), "is routed until turn 5");
+	ck_assert_str_eq(event("move", "unit=G1 distance=8"), "");
+}
+END_TEST
+
 /* formation_change_moves is read: 1 (our reading, D7) lets a unit move
  * while it changes formation, 0 refuses the arrow. */
 START_TEST(sheet_formation_change_moves)
@@ -659,8 +686,6 @@ END_TEST
 /* ================================================================ events */
 
 static const char *resolve(const char *phase, const int *dice, size_t n);
-static void tables_without(const char *name);
-
 START_TEST(move_fraction)
 {
 	cast();
@@ -2114,6 +2139,57 @@ START_TEST(resolve_one_melee_a_turn)
 }
 END_TEST
 
+/* "+1 unit is charging" and the figures "totaled" (D20, D25): the charge's
+ * bonus is against the unit it charged into whichever of the other side's
+ * units the referee named first (melee_both_enemies); a game made before
+ * counted the first named alone. */
+START_TEST(resolve_charge_bonus_against_the_second_named)
+{
+	static const int dice[] = { 3, 3 };
+	rh_charges_b1();
+	ck_assert_str_eq(event("melee", "a=RH b=H1 b2=B1"), "");
+	assert_has(resolve("melee", dice, 2), "RH's 8 light_cavalry × 5 = 40 pts × (d6 3, +1 in "
+					      "motion, +1 charging = 5) = 200");
+	tables_without("melee_both_enemies");
+	rh_charges_b1();
+	ck_assert_str_eq(event("melee", "a=RH b=H1 b2=B1"), "");
+	assert_has(resolve("melee", dice, 2), "RH's 8 light_cavalry × 5 = 40 pts × (d6 3, +1 in "
+					      "motion = 4) = 160");
+}
+END_TEST
+
+/* "Should cavalry break an infantry force in melee, they may pursue": the
+ * hussars beside the battalion that fought it pursue it, as they do when
+ * named first; every unit of the winners is out of the melee it broke
+ * off (melee_both_enemies); a game made before knew the first named alone. */
+static void foot_and_hussars_break(void)
+{
+	static const int melee_dice[] = { 6, 1 }, morale_dice[] = { 1, 2, 3 };
+	unit("F", "red", "kind=line_infantry formation=line figures=24", "melee_with=I melee_since=2");
+	unit("H", "red", "kind=light_cavalry formation=line figures=8", "melee_with=I melee_since=2");
+	unit("I", "blue", "kind=line_infantry formation=line figures=12",
+	     "melee_with=F melee_since=2 failed=1");
+	ck_assert_str_eq(event("melee", "a=F a2=H b=I"), "");
+	resolve("melee", melee_dice, 2);
+	ck_assert_int_eq(state("I", "lost_melee"), 3);
+	resolve("melee-morale", morale_dice, 3);
+}
+
+START_TEST(resolve_pursuit_by_the_unit_beside)
+{
+	foot_and_hussars_break();
+	assert_has(ord_ctx_fake_results(ctx), "I: breaks off the melee with F\n");
+	assert_has(ord_ctx_fake_results(ctx), "I: pursued by H: H's ");
+	ck_assert_str_eq(state_str("F", "melee_with"), "");
+	ck_assert_str_eq(state_str("H", "melee_with"), "");
+	tables_without("melee_both_enemies");
+	foot_and_hussars_break();
+	assert_has(ord_ctx_fake_results(ctx), "I: breaks off the melee with F\n");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "pursued"));
+	ck_assert_str_eq(state_str("H", "melee_with"), "I");
+}
+END_TEST
+
 /* "A tray shall be removed for each 4 casualties registered on the
  * battalion": trays are the infantry's, not a squadron's or a gun's */
 START_TEST(cavalry_and_guns_have_no_trays)
@@ -3044,6 +3120,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, sheet_many_problems);
 	tcase_add_test(sheet, sheet_target);
 	tcase_add_test(sheet, sheet_units_that_cannot_act);
+	tcase_add_test(sheet, routed_gun_limbers_first);
 	tcase_add_test(sheet, sheet_formation_change_moves);
 	tcase_add_test(sheet, sheet_retreating_or_dressing);
 	tcase_add_test(sheet, sheet_same_formation);
@@ -3136,6 +3213,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, cavalry_and_guns_have_no_trays);
 	tcase_add_test(res, resolve_charge_bonus_against_the_charged);
 	tcase_add_test(res, resolve_one_melee_a_turn);
+	tcase_add_test(res, resolve_charge_bonus_against_the_second_named);
+	tcase_add_test(res, resolve_pursuit_by_the_unit_beside);
 	tcase_add_test(res, resolve_artillery_out_of_range);
 	tcase_add_test(res, resolve_gun_hits);
 	tcase_add_test(res, execution_lists_what_was_not_done);
