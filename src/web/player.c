@@ -212,6 +212,40 @@ static void reading(struct ord_buf *b, const struct player *p)
 	ord_buf_adds(b, "</pre>");
 }
 
+/* The notation's help as this page shows it: a paragraph that points into
+ * orderly's source tree ("More sheets are in `orders/examples/`"), a
+ * folder a player at the web page cannot open, is left out. */
+static void help_shown(struct ord_buf *b, const char *md)
+{
+	static const char tree[] = "`orders/examples";
+	struct ord_buf out = ORD_BUF_INIT;
+	const char *q = md, *para = md, *hit = strstr(md, tree);
+	int fenced = 0;
+
+	for (;;) {
+		const char *nl = strchr(q, '\n'), *end = nl ? nl : q + strlen(q);
+		int blank = end == q;
+
+		if (!strncmp(q, "```", 3))
+			fenced = !fenced;
+		if ((blank && !fenced) || !nl) {
+			/* [para, end): one paragraph, or a code block's part */
+			const char *stop = nl ? nl + 1 : end;
+
+			if (hit && hit < stop)
+				hit = strstr(stop, tree);
+			else
+				ord_buf_add(&out, para, (size_t)(stop - para));
+			para = stop;
+		}
+		if (!nl)
+			break;
+		q = nl + 1;
+	}
+	web_markdown(b, out.buf ? out.buf : "", out.len);
+	ord_buf_release(&out);
+}
+
 static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct player *p,
 		       const struct ord_game_status *st)
 {
@@ -296,7 +330,7 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 			"orders</h2>\n");
 	if (help) {
 		ord_buf_adds(b, "<div class=\"notation\">");
-		web_markdown(b, help, strlen(help));
+		help_shown(b, help);
 		ord_buf_adds(b, "</div>\n");
 	} else {
 		ord_buf_adds(b, "<p class=\"muted\">This notation brings no help text: see its "

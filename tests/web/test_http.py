@@ -294,6 +294,7 @@ def main():
     no_paths(work)
     deadlines(work)
     own_sheets(work)
+    notation_help(work)
     readonly(work)
     witnessed(work)
     print("%d checks" % checks[0])
@@ -369,6 +370,31 @@ def own_sheets(work):
            "after the exchange, still only the side's own orders in its list")
         ok('<details class="orders"><summary>Its orders (%d)' % len(want) in body,
            "an earlier turn's orders folded")
+    finally:
+        srv.stop()
+
+
+def notation_help(work):
+    """The notation's help on a side's page points to nothing the player
+    cannot open: "More sheets are in `orders/examples/`" (a folder of
+    orderly's source tree) is left out, the rest of the help kept."""
+    games = os.path.join(work, "games-help")
+    os.makedirs(games)
+    W.make_game(games, "hg")
+    W.make_game(games, "og", os.path.join(W.KS_DEMO, "scenario.xml"), sides=("danske", "allierede"),
+                extra=("--tables", os.path.join(W.KS_DEMO, "map.xml")))
+    srv = W.Server(games)
+    try:
+        for game, side, kept in (("hg", "french", "One order per line."),
+                                 ("og", "danske", "ordre")):
+            c = W.Client(srv.url)
+            c.login(game, side)
+            st, _, body = c.get("/g/%s/side/%s" % (game, side))
+            help_ = re.search(r'<div class="notation">(.*?)</div>\s*<p>Your units', body, re.S)
+            ok(st == 200 and help_ is not None and kept in W.text_of(help_.group(1)),
+               "the notation's help on %s's page" % side)
+            ok("orders/examples" not in body, "%s's help points to orders/examples/, which a player "
+               "at the web page cannot open" % side)
     finally:
         srv.stop()
 
