@@ -9,16 +9,40 @@
  * WHEN is the deadline the players are told (docs/pbem.md); the schedule's
  * grace follows it, as it follows a deadline the schedule sets: the core
  * keeps the end of the grace, until which sheets are taken (schedule.c S3).
+ *
+ * Every side told of the turn by mail is mailed the change, queued in the
+ * change's transaction (the hook) and sent by the next tick, as the mail
+ * judge's DEADLINE does: the game keeps no history of its deadlines a
+ * tick could compare, so the change is mailed where it is made.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "mail/mail.h"
+
+/* What the hook needs: the deadline before the change, and how many
+ * sides it mailed. */
+struct deadline_change {
+	int64_t from;
+	size_t told;
+};
+
+static int deadline_hook(void *ud, ord_game *g, const struct ord_change *c)
+{
+	struct deadline_change *d = ud;
+
+	if (c->kind != ORD_CHANGE_DEADLINE)
+		return 0;
+	return mail_deadline_notices(g, c->turn, d->from, c->deadline, &d->told);
+}
 
 int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf stamp = ORD_BUF_INIT;
+	struct deadline_change change = { 0, 0 };
+	struct ord_game_status ti;
 	struct ord_schedule s;
 	ord_game *g = NULL;
 	int64_t when = 0, now, grace = 0;
@@ -52,7 +76,15 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	grace = when ? s.grace : 0;
+	if (ord_game_status(g, &ti) == 0) {
+		change.from = ti.deadline;
+		ord_game_set_hook(g, deadline_hook, &change);
+	}
+	ord_error_clear();
+	mail_init(); /* the mails are composed with GMime */
 	rc = ord_game_set_deadline(g, when ? when + grace : 0);
+	mail_shutdown();
+	ord_game_set_hook(g, NULL, NULL);
 	if (rc < 0) {
 		rc = cli_fail(rc);
 		goto out;
@@ -72,6 +104,9 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 	} else {
 		printf("deadline cleared\n");
 	}
+	if (change.told)
+		cli_error("note: %zu side%s told of the turn by mail %s mailed the change at the next tick",
+			  change.told, change.told == 1 ? "" : "s", change.told == 1 ? "is" : "are");
 	rc = CLI_OK;
 out:
 	if (g)

@@ -168,8 +168,11 @@ struct judge {
 	struct mail_attach att;
 	struct ord_buf att_text, att_name;
 	size_t natt;
-	int quiet;    /* no reply (rate limit, loop) */
-	int answered; /* the message is marked processed */
+	int deadline_set;      /* a DEADLINE command is changing it, from deadline_from */
+	int64_t deadline_from; /* the turn's deadline before it (the end of the grace) */
+	size_t deadline_told;  /* the sides mailed the change */
+	int quiet;             /* no reply (rate limit, loop) */
+	int answered;          /* the message is marked processed */
 };
 
 /* ---- replies ---- */
@@ -489,6 +492,12 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 	int64_t next;
 	int err;
 
+	/* before the notices: a side not told of the turn yet is told the
+	 * new deadline by the mail of its opening */
+	if (c->kind == ORD_CHANGE_DEADLINE && j->deadline_set &&
+	    (err = mail_deadline_notices(g, c->turn, j->deadline_from, c->deadline,
+					 &j->deadline_told)) != 0)
+		return err;
 	if ((err = mail_notices(g, ord_game_now(g), &next)) != 0)
 		return err;
 	switch (c->kind) {
@@ -1121,6 +1130,7 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			ord_buf_adds(said, "exchanged: the next turn is open\n");
 		break;
 	case CMD_DEADLINE: {
+		struct ord_game_status ti;
 		int64_t when = 0;
 		if (argc == 0 || (strcmp(c->args, "none") &&
 				  ord_when_parse(&when, c->args, ord_game_now(j->g)) != 0)) {
@@ -1129,9 +1139,16 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			err = ORD_EUSAGE;
 			break;
 		}
+		if ((err = ord_game_status(j->g, &ti)) != 0)
+			break;
 		/* WHEN is the deadline; the game keeps the end of its grace,
-		 * as `orderly deadline` does */
+		 * as `orderly deadline` does; the sides told of the turn are
+		 * mailed the change, in its transaction (the hook) */
+		j->deadline_set = 1;
+		j->deadline_from = ti.deadline;
+		j->deadline_told = 0;
 		err = ord_game_set_deadline(j->g, when ? when + grace_of(j->g) : 0);
+		j->deadline_set = 0;
 		if (!err) {
 			ord_buf_adds(said, "deadline: ");
 			if (when)
@@ -1139,6 +1156,15 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			else
 				ord_buf_adds(said, "none");
 			ord_buf_addch(said, '\n');
+			if (j->deadline_told)
+				ord_buf_addf(said,
+					     "  the side%s told of turn %d %s mailed the change (%zu mail%s)\n",
+					     j->deadline_told == 1 ? "" : "s", ti.turn,
+					     j->deadline_told == 1 ? "is" : "are", j->deadline_told,
+					     j->deadline_told == 1 ? "" : "s");
+			else
+				ord_buf_adds(said, "  no side was told of the turn yet: the mail of its "
+						   "opening will state this deadline\n");
 		}
 		break;
 	}

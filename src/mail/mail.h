@@ -205,6 +205,13 @@ void mail_judge_from(ord_game *g, struct ord_buf *out);
  * *next: when something will be due by the clock (0: nothing). */
 int mail_notices(ord_game *g, int64_t now, int64_t *next);
 
+/* The deadline of open turn `turn` changed from `from` to `to` (as the
+ * game keeps it, the end of the grace; 0: none): every side told of the
+ * turn (the mail of its opening queued) is mailed the change, *told how
+ * many.  Call it in the change's transaction (its hook), before
+ * mail_notices, so that each change is mailed once. */
+int mail_deadline_notices(ord_game *g, int turn, int64_t from, int64_t to, size_t *told);
+
 /* Queue one mail to a party (its registered address); key NULL always,
  * else once.  Counts towards nothing: notices are not rate limited. */
 int mail_queue_to(ord_game *g, const char *side, const char *key, const char *subject,

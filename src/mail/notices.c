@@ -10,8 +10,9 @@
  * the exchange, the turn bundle with the exchange's head and the
  * `orderly verify` command, to be run with the receipt, the game's key and
  * the heads he kept from the earlier mails, and with --report to check the
- * report mailed him (bundle_tx); before the deadline, reminders; at it, a
- * late notice.
+ * report mailed him (bundle_tx); before the deadline, reminders (the
+ * nearest alone when several are due at once); at it, a late notice; when
+ * the deadline is changed, the change (mail_deadline_notices).
  *
  * mail_notices looks at the game as it is and queues whatever is due and
  * not queued yet (each mail has a key: kind/turn/side).  The judge calls it
@@ -710,6 +711,84 @@ out:
 	ord_buf_release(&bd.xml);
 	ord_buf_release(&bd.seal);
 	ord_buf_release(&bd.exch);
+	return err;
+}
+
+/* A changed deadline is mailed from the change's own transaction, by the
+ * front-end that makes it (the judge's DEADLINE, `orderly deadline`), not
+ * by mail_notices: the game keeps its deadlines' history only in its log,
+ * which no front-end reads, so a later look could not say what it was
+ * changed from.  NEEDSWORK: the web page's deadline form sets no such
+ * hook, and its changes are not mailed. */
+int mail_deadline_notices(ord_game *g, int turn, int64_t from, int64_t to, size_t *told)
+{
+	struct ord_schedule s;
+	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT, subject = ORD_BUF_INIT;
+	size_t i;
+	int err = 0;
+
+	*told = 0;
+	if (ord_game_schedule(g, &s) != 0) {
+		ord_error_clear();
+		s.grace = 0;
+	}
+	if (from == to)
+		return 0;
+	ord_buf_addf(&subject, "deadline changed: turn %d", turn);
+	for (i = 0; i < ord_game_nsides(g); i++) {
+		const char *side = ord_game_side_name(g, i);
+		struct ord_mail_party p;
+		unsigned char c[32];
+		char source[16];
+		int version;
+
+		/* a side not told of the turn yet learns the deadline from the
+		 * mail of its opening, which states the new one */
+		ord_buf_reset(&key);
+		ord_buf_addf(&key, "open/%d/%s", turn, side);
+		if (!ord_mail_queued(g, key.buf) || ord_mail_party(g, side, &p) != 0 || !*p.address) {
+			ord_error_clear();
+			continue;
+		}
+		if ((err = ord_game_side_sheet(g, turn, side, &version, source, c)) != 0)
+			goto out;
+		ord_buf_reset(&body);
+		ord_buf_addf(&body, "The deadline of turn %d changed\n  from ", turn);
+		if (from)
+			when(g, &body, from - s.grace);
+		else
+			ord_buf_adds(&body, "none");
+		ord_buf_adds(&body, "\n  to   ");
+		if (to) {
+			when(g, &body, to - s.grace);
+			ord_buf_adds(&body, ".\n");
+			if (s.grace) {
+				ord_buf_adds(&body, "(Sheets are still taken in the grace of ");
+				ord_duration_format(&body, s.grace);
+				ord_buf_adds(&body, ", until ");
+				when(g, &body, to);
+				ord_buf_adds(&body, ".)\n");
+			}
+		} else {
+			ord_buf_adds(&body, "none: the turn is open until the referee seals it.\n");
+		}
+		if (version)
+			ord_buf_addf(&body,
+				     "\nYour orders are in (version %d, the last receipt you were mailed):\n"
+				     "they stand. A new mail with ORDERS replaces them until the deadline.\n",
+				     version);
+		else
+			ord_buf_adds(&body, "\nNo orders of yours have been received yet: send them between a\n"
+					    "line ORDERS and a line END.\n");
+		/* every change once: queued in the change's own transaction */
+		if ((err = mail_queue_to(g, side, NULL, subject.buf, body.buf, NULL, NULL, NULL, 0)) != 0)
+			goto out;
+		(*told)++;
+	}
+out:
+	ord_buf_release(&body);
+	ord_buf_release(&key);
+	ord_buf_release(&subject);
 	return err;
 }
 

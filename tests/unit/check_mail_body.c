@@ -499,6 +499,59 @@ START_TEST(test_one_reminder_at_once)
 }
 END_TEST
 
+/* A changed deadline is mailed to every side told of the turn, once per
+ * change, from the referee's DEADLINE mail and from `orderly deadline`;
+ * his reply says so; a tick after it mails nothing again. */
+START_TEST(test_deadline_change_told)
+{
+	size_t before, n;
+	char *res, *out, cmd[6000];
+
+	tick_at(T0);
+	free(mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n"));
+	before = outbox_count();
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "DEADLINE +3h\n");
+	out = outbox_after(before, &n);
+	ck_assert_in(out, "deadline: 2030-12-09T15:00:00Z\n"
+			  "  the sides told of turn 1 are mailed the change (2 mails)");
+	ck_assert_uint_eq(count_in(out, "Subject: [cross] deadline changed: turn 1"), 2);
+	ck_assert_in(out,
+		     "To: blue@club.test\nSubject: [cross] deadline changed: turn 1\n\n"
+		     "The deadline of turn 1 changed\n"
+		     "  from 2030-12-11 18:00 Europe/Copenhagen (UTC+01:00), 2030-12-11T17:00:00Z\n"
+		     "  to   2030-12-09 16:00 Europe/Copenhagen (UTC+01:00), 2030-12-09T15:00:00Z.\n"
+		     "(Sheets are still taken in the grace of 1h, until "
+		     "2030-12-09 17:00 Europe/Copenhagen (UTC+01:00), 2030-12-09T16:00:00Z.)\n"
+		     "\nYour orders are in (version 1");
+	ck_assert_in(out, "To: red@club.test\nSubject: [cross] deadline changed: turn 1\n");
+	ck_assert_in(out, "No orders of yours have been received yet");
+	free(res);
+	free(out);
+	/* once: the clock's next look mails no change again */
+	before = outbox_count();
+	tick_at(T0 + 60);
+	out = outbox_after(before, NULL);
+	ck_assert_not_in(out, "deadline changed");
+	free(out);
+	/* from the command line, the same, sent by the next tick */
+	before = outbox_count();
+	snprintf(cmd, sizeof(cmd),
+		 "ORDERLY_TEST_NOW=%lld '%s/orderly' deadline '%s' +5h >'%s/out' 2>'%s/err'",
+		 T0 + 120, ORD_BINARY_DIR, jgame, jdir, jdir);
+	ck_assert_int_eq(system(cmd), 0);
+	out = outbox_after(before, &n);
+	ck_assert_uint_eq(count_in(out, "Subject: [cross] deadline changed: turn 1"), 2);
+	ck_assert_in(out,
+		     "  from 2030-12-09 16:00 Europe/Copenhagen (UTC+01:00), 2030-12-09T15:00:00Z\n"
+		     "  to   2030-12-09 18:02 Europe/Copenhagen (UTC+01:00), 2030-12-09T17:02:00Z.\n");
+	free(out);
+	tick_at(T0 + 180);
+	out = outbox_after(before, NULL);
+	ck_assert_uint_eq(count_in(out, "Subject: [cross] deadline changed: turn 1"), 2);
+	free(out);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("mail_body");
@@ -514,6 +567,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_orders_beside_command);
 	tcase_add_test(judge, test_referee_line_not_understood);
 	tcase_add_test(judge, test_one_reminder_at_once);
+	tcase_add_test(judge, test_deadline_change_told);
 	suite_add_tcase(s, judge);
 	return s;
 }
