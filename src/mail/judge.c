@@ -387,11 +387,43 @@ static void put_deadline(struct judge *j)
 	ord_buf_adds(&j->reply, "deadline:   ");
 	when(j->g, &j->reply, ti.deadline - grace);
 	ord_buf_addch(&j->reply, '\n');
-	if (grace) {
+	/* the grace is offered only while it is ahead */
+	if (grace && ord_game_now(j->g) <= ti.deadline) {
 		ord_buf_adds(&j->reply, "            sheets are still taken in the grace, until ");
 		when(j->g, &j->reply, ti.deadline);
 		ord_buf_addch(&j->reply, '\n');
+	} else if (grace) {
+		ord_buf_adds(&j->reply, "            its grace ended at ");
+		when(j->g, &j->reply, ti.deadline);
+		ord_buf_addch(&j->reply, '\n');
 	}
+}
+
+/* Which sheet of the player's side counts for turn, after a refusal: a
+ * refused correction leaves his last version standing, and he must know
+ * it (the one of his last receipt).  0, or the store's error. */
+static int put_standing(struct judge *j, int turn, int open)
+{
+	unsigned char c[32];
+	char source[16], hex[65];
+	int version, err;
+
+	if ((err = ord_game_side_sheet(j->g, turn, j->side, &version, source, c)) != 0)
+		return err;
+	mail_hex(hex, c, 32);
+	if (version && !strcmp(source, "submitted"))
+		ord_buf_addf(&j->reply,
+			     "Your version %d (commitment %.16s..., the one of your last receipt)\n"
+			     "%s.\n",
+			     version, hex,
+			     open ? "stands: it is the sheet that will be sealed unless you send another"
+				  : "stands: it is your sheet of the turn");
+	else if (version)
+		ord_buf_addf(&j->reply,
+			     "Your side had no sheet of turn %d: the NMR policy stood in.\n", turn);
+	else
+		ord_buf_addf(&j->reply, "You have no sheet for turn %d%s.\n", turn, open ? " yet" : "");
+	return 0;
 }
 
 /* Where each side's link of the phase stands: whether it is in, never
@@ -744,6 +776,8 @@ static int cmd_orders(struct judge *j, int check_only)
 			     strcmp(ti.state, "open")
 				     ? "it is sealed"
 				     : "its deadline and the grace after it have passed");
+		if ((err = put_standing(j, ti.turn, 0)) != 0)
+			goto out;
 		put_deadline(j);
 		ord_buf_adds(&j->result, "orders refused: turn closed");
 		err = answer(j);
@@ -758,6 +792,8 @@ static int cmd_orders(struct judge *j, int check_only)
 				     : "No orders were found in your mail. Write them between a line ORDERS\n"
 				       "and a line END, one order a line (send HELP for more).\n",
 			     MAIL_MAX_TEXT);
+		if (!check_only && (err = put_standing(j, ti.turn, 1)) != 0)
+			goto out;
 		ord_buf_adds(&j->result, "no orders found");
 		err = answer(j);
 		goto out;
@@ -820,8 +856,11 @@ static int cmd_orders(struct judge *j, int check_only)
 		ord_buf_addf(&j->subject, "orders NOT accepted: turn %d, %s", ti.turn, j->side);
 		ord_buf_addf(&j->reply,
 			     "Your orders for turn %d were NOT accepted; nothing of them is stored.\n"
-			     "%s.\n\n",
+			     "%s.\n",
 			     ti.turn, message);
+		if ((err = put_standing(j, ti.turn, 1)) != 0)
+			goto out;
+		ord_buf_addch(&j->reply, '\n');
 		if (diag.n)
 			put_problems(j, &diag);
 		put_reading(j);
@@ -834,10 +873,13 @@ static int cmd_orders(struct judge *j, int check_only)
 		   err == ORD_EBADSHEET || err == ORD_EBADDATA || err == ORD_ENOTFOUND ||
 		   err == ORD_ELIMIT) {
 		ord_buf_addf(&j->subject, "orders NOT accepted");
+		char message[256];
+		snprintf(message, sizeof(message), "%s", ord_error_last());
 		ord_buf_addf(&j->reply, "Your orders were not accepted: %s.\nNothing was stored.\n",
-			     ord_error_last());
-		ord_buf_addf(&j->result, "orders refused: %s", ord_error_last());
-		err = answer(j);
+			     message);
+		ord_buf_addf(&j->result, "orders refused: %s", message);
+		if ((err = put_standing(j, ti.turn, 1)) == 0)
+			err = answer(j);
 	}
 out:
 	for (i = 0; i < 3; i++)

@@ -552,6 +552,60 @@ START_TEST(test_deadline_change_told)
 }
 END_TEST
 
+/* A refused sheet says which sheet of the side stands (or that there is
+ * none); the refusal of a late sheet offers the grace only while it is
+ * ahead. */
+START_TEST(test_refusal_says_what_stands)
+{
+	unsigned char c[32];
+	char source[16], hex[65], want[200];
+	int64_t end = deadline_now();
+	int version;
+	char *res, *r;
+	ord_game *g;
+
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4 @X9\nEND\n");
+	r = last_reply();
+	ck_assert_in(r, "Your orders for turn 1 were NOT accepted; nothing of them is stored.\n");
+	ck_assert_in(r, "You have no sheet for turn 1 yet.\n");
+	free(res);
+	free(r);
+	free(mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n"));
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_int_eq(ord_game_side_sheet(g, 1, "blue", &version, source, c), 0);
+	ord_game_free(g);
+	ck_assert_int_eq(version, 1);
+	mail_hex(hex, c, 32);
+	snprintf(want, sizeof(want),
+		 "Your version 1 (commitment %.16s..., the one of your last receipt)\n"
+		 "stands: it is the sheet that will be sealed unless you send another.\n",
+		 hex);
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4 @X9\nEND\n");
+	r = last_reply();
+	ck_assert_in(r, "were NOT accepted; nothing of them is stored.\n");
+	ck_assert_in(r, want);
+	free(res);
+	free(r);
+	/* in the grace: offered */
+	set_now(end - 60);
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4 @X9\nEND\n");
+	r = last_reply();
+	ck_assert_in(r, "sheets are still taken in the grace, until");
+	free(res);
+	free(r);
+	/* past it: not offered, and the standing sheet said */
+	set_now(end + 60);
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/2\nEND\n");
+	r = last_reply();
+	ck_assert_in(r, "Turn 1 takes no more orders: its deadline and the grace after it have passed");
+	ck_assert_not_in(r, "still taken");
+	ck_assert_in(r, "its grace ended at");
+	ck_assert_in(r, "Your version 1 (commitment");
+	free(res);
+	free(r);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("mail_body");
@@ -568,6 +622,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_referee_line_not_understood);
 	tcase_add_test(judge, test_one_reminder_at_once);
 	tcase_add_test(judge, test_deadline_change_told);
+	tcase_add_test(judge, test_refusal_says_what_stands);
 	suite_add_tcase(s, judge);
 	return s;
 }
