@@ -216,6 +216,34 @@ def main():
         if "Not recorded" not in src:
             W.fail("referee: a 40-inch move of a unit ordered half a move was not refused")
         shot(ref, "referee-event-refused")
+        # on a phone (the bar two lines high) the page of a refused event
+        # opens with the heading "Record what you measured" clear of the bar
+        # (the bar covered it); a refused event changes nothing
+        refp = drv.session("referee-phone", 390, 844, mobile=True)
+        sessions.append(refp)
+        refp.go(game + "/login?side=referee")
+        refp.type("#passphrase", W.PASS["referee"])
+        refp.submit("form.login button[type=submit]")
+        if not refp.wait_url("/referee"):
+            W.fail("referee on a phone: not on his page: %s" % refp.url())
+        det = 'details.event:has(input[name="kind"][value="move"])'
+        refp.click(det + " > summary")
+        refp.type(det + ' [name="k_unit"]', "F1")
+        refp.type(det + ' [name="k_distance"]', "40")
+        refp.submit(det + " button[type=submit]")
+        for _ in range(30):
+            at = refp.script("var h = document.getElementById('record').getBoundingClientRect(),"
+                             " b = document.querySelector('.bar').getBoundingClientRect(),"
+                             " d = document.querySelector(arguments[0]).getBoundingClientRect();"
+                             " return [h.top, b.bottom, d.top, window.innerHeight];", [det])
+            if 0 <= at[2] < at[3] / 2:
+                break
+            W.time.sleep(0.1)
+        if "Not recorded" not in refp.text(det) or at[0] < at[1] - 0.5:
+            W.fail("referee on a phone: after a refused event the heading 'Record what you measured' "
+                   "is under the bar (heading at %.1f, bar to %.1f, form at %.1f)" % tuple(at[:3]))
+        refp.quit()
+        sessions.remove(refp)
         event("move", {"unit": "F1", "distance": "5"})
         shot(ref, "referee-move-again")
         # a pending order's Record opens the move form with its unit filled in
