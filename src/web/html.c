@@ -219,10 +219,12 @@ void web_diag_list(struct ord_buf *b, const struct ord_diag *d, const char *area
 			ord_buf_adds(b, area ? "</a>" : "</span>");
 			ord_buf_adds(b, ": ");
 		}
+		/* quoted as the library quotes a unit in its messages ("unknown
+		 * unit 'F99'"), where <q> showed “F2” beside them */
 		if (it->unit && *it->unit && !ord_diag_names_unit(it)) {
-			ord_buf_adds(b, "unit <q>");
+			ord_buf_adds(b, "unit '");
 			web_esc(b, it->unit);
-			ord_buf_adds(b, "</q>: ");
+			ord_buf_adds(b, "': ");
 		}
 		web_esc(b, it->msg);
 		if (it->rule && *it->rule) {

@@ -172,16 +172,44 @@ static void units_list(struct ord_buf *b, ord_game *g, const char *side)
 	ord_buf_release(&list);
 }
 
-/* orderly's reading of the sheet (ord_game_check_sheet): a line it could
- * not read as its comment says, and an order read but refused by the
- * rules (an unknown unit), which the reading gives as "# line N not
- * accepted (see its problems): ORDER", struck out with the words after
- * it, so that it does not look accepted. */
+/* Line n (1, 2, ...) of the sheet as sent, less its comment and the
+ * blanks around it: *len 0 when there is none such. */
+static const char *sheet_line(const char *sheet, unsigned n, size_t *len)
+{
+	const char *q = sheet, *end, *hash;
+
+	*len = 0;
+	for (; q && n > 1; n--)
+		if ((q = strchr(q, '\n')) != NULL)
+			q++;
+	if (!q || !n)
+		return NULL;
+	end = strchr(q, '\n');
+	end = end ? end : q + strlen(q);
+	hash = memchr(q, '#', (size_t)(end - q));
+	end = hash ? hash : end;
+	while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+		q++;
+	while (end > q && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		end--;
+	*len = (size_t)(end - q);
+	return q;
+}
+
+/* orderly's reading of the sheet (ord_game_check_sheet): an order read
+ * but refused by the rules (an unknown unit), which the reading gives as
+ * "# line N not accepted (see its problems): ORDER", struck out with the
+ * words after it, so that it does not look accepted; a line it could not
+ * read at all ("# line N not understood (see its problems)"), which the
+ * reading cannot give back, the player's own line taken from what he
+ * sent and struck out the same way (the reading had only the comment,
+ * and the line it stood for was not to be seen). */
 static void reading(struct ord_buf *b, const struct player *p)
 {
 	static const char refused[] = " not accepted (see its problems): ";
+	static const char unread[] = " not understood (see its problems)";
 	const char *q, *end = p->reading.buf + p->reading.len;
-	int marked = strstr(p->reading.buf, refused) != NULL;
+	int marked = strstr(p->reading.buf, refused) != NULL || strstr(p->reading.buf, unread);
 
 	ord_buf_addf(b, "<h4>orderly's reading</h4>%s<pre class=\"reading\">",
 		     marked ? "<p class=\"muted\">A line struck out has a problem: it is "
@@ -189,7 +217,7 @@ static void reading(struct ord_buf *b, const struct player *p)
 			    : "");
 	for (q = p->reading.buf; q < end;) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q)), *r;
-		size_t len = nl ? (size_t)(nl - q) : (size_t)(end - q);
+		size_t len = nl ? (size_t)(nl - q) : (size_t)(end - q), n = 0;
 		unsigned line;
 		int used = 0;
 
@@ -199,6 +227,14 @@ static void reading(struct ord_buf *b, const struct player *p)
 			ord_buf_adds(b, "<span class=\"refused\"><s>");
 			web_esc_n(b, r + strlen(refused), (size_t)(q + len - r) - strlen(refused));
 			ord_buf_addf(b, "</s> # line %u not accepted (see its problems)</span>", line);
+		} else if (!strncmp(q, "# line ", 7) && sscanf(q, "# line %u%n", &line, &used) == 1 &&
+			   (size_t)used + strlen(unread) == len &&
+			   !strncmp(q + used, unread, strlen(unread)) && p->sheet &&
+			   (r = sheet_line(p->sheet, line, &n)) != NULL && n) {
+			ord_buf_adds(b, "<span class=\"refused\"><s>");
+			web_esc_n(b, r, n);
+			ord_buf_addf(b, "</s> # line %u not understood (see its problems)</span>",
+				     line);
 		} else if (!strncmp(q, "# line ", 7)) {
 			ord_buf_adds(b, "<span class=\"unread\">");
 			web_esc_n(b, q, len);

@@ -295,6 +295,7 @@ def main():
     deadlines(work)
     own_sheets(work)
     notation_help(work)
+    check_reading(work)
     readonly(work)
     witnessed(work)
     print("%d checks" % checks[0])
@@ -395,6 +396,38 @@ def notation_help(work):
                "the notation's help on %s's page" % side)
             ok("orders/examples" not in body, "%s's help points to orders/examples/, which a player "
                "at the web page cannot open" % side)
+    finally:
+        srv.stop()
+
+
+def check_reading(work):
+    """A Check's reading strikes out every line that has a problem with the
+    player's own words: a line not understood at all had shown only "# line
+    3 not understood", and what it said was not to be seen.  The problems
+    quote a unit one way: "unit 'F2': bad fraction" beside "unknown unit
+    'F99'", where the page had quoted the first “F2”."""
+    games = os.path.join(work, "games-reading")
+    os.makedirs(games)
+    W.make_game(games, "rd")
+    sheet = (W.demo_sheet(1, "french").replace("F2: ↑ 1/2", "F2: ↑ 7/2  # <b>too far</b>")
+             .replace("F9: ↑ 1", "F99: ↑ 1"))
+    srv = W.Server(games)
+    try:
+        c = W.Client(srv.url)
+        c.login("rd", "french")
+        st, _, body = c.post("/g/rd/side/french", {"turn": "1", "action": "check", "sheet": sheet})
+        pre = re.search(r'<pre class="reading">(.*?)</pre>', body, re.S)
+        pre = pre.group(1) if pre else ""
+        ok(st == 422 and '<span class="refused"><s>F2: ↑ 7/2</s> # line 3 not understood (see its '
+           'problems)</span>' in pre, "a line not understood, struck out with its words (%d): %r" % (st, pre))
+        ok('<span class="refused"><s>F99: ↑ 1</s> # line 7 not accepted' in pre,
+           "a line refused, struck out with its words: %r" % pre)
+        ok("&lt;b&gt;" not in pre and "<b>" not in pre, "the comment of the line not understood left out")
+        problems = re.search(r'<ol class="problems">(.*?)</ol>', body, re.S)
+        problems = W.html.unescape(problems.group(1)) if problems else ""
+        ok("unit 'F2': bad fraction '7/2'" in problems and "unknown unit 'F99'" in problems and
+           "<q>" not in problems and "“" not in problems,
+           "the problems quote units one way: %s" % W.text_of(problems))
     finally:
         srv.stop()
 
