@@ -40,6 +40,10 @@
  *      below the top (a file attached beside it) signs a part of the mail
  *      only: the mail is unsigned, read as any other, and pgp_part says
  *      why its signature is no proof.
+ *  D9. An attached file that is not text (a .docx, a .pdf, a picture with
+ *      a file name) is not read, and its name is kept (unread) for the
+ *      reply to say so: the player whose orders were in orders.docx was
+ *      answered only about the text beside it ("Orders attached.").
  */
 #include <ctype.h>
 #include <errno.h>
@@ -84,6 +88,7 @@ void mail_msg_release(struct mail_msg *m)
 	free(m->loop);
 	free(m->text);
 	free(m->attachment);
+	free(m->unread);
 	free(m->pgp_fpr);
 	free(m->pgp_why);
 	memset(m, 0, sizeof(*m));
@@ -237,6 +242,35 @@ static int has_suffix(const char *s, const char *suf)
 	return n >= k && !strcasecmp(s + n - k, suf);
 }
 
+/* D9: an attached file not read, by its name (its type when it has none),
+ * its control characters left out; at most five named. */
+static void note_unread(struct mail_msg *m, const char *filename, GMimeContentType *ct)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	char *type = NULL;
+	const char *p;
+	size_t n = 0;
+
+	if (++m->nunread > 5)
+		return;
+	if (m->unread)
+		ord_buf_adds(&b, m->unread);
+	if (!filename || !*filename) {
+		type = ct ? g_mime_content_type_get_mime_type(ct) : NULL;
+		ord_buf_addf(&b, "%sa file of type %s", b.len ? ", " : "", type ? type : "unknown");
+		g_free(type);
+	} else {
+		if (b.len)
+			ord_buf_adds(&b, ", ");
+		/* 80 bytes, and the rest of the character they end in */
+		for (p = filename; *p && (n < 80 || ((unsigned char)*p & 0xc0) == 0x80); p++, n++)
+			if ((unsigned char)*p >= 0x20 && *p != 0x7f)
+				ord_buf_addch(&b, *p);
+	}
+	free(m->unread);
+	m->unread = ord_buf_detach(&b, NULL);
+}
+
 /* Walk the parts for the text, the attachment, and HTML. */
 static void walk(struct mail_msg *m, GMimeObject *obj, int *html, int depth)
 {
@@ -272,6 +306,8 @@ static void walk(struct mail_msg *m, GMimeObject *obj, int *html, int depth)
 			if (m->nul.n && !m->nul_in)
 				m->nul_in = "the attached file";
 			m->nattachments++;
+		} else {
+			note_unread(m, filename, ct);
 		}
 		return;
 	}

@@ -214,10 +214,21 @@ static int reply_budget(struct judge *j, int per_hour, int *ok)
 
 static int queue_reply(struct judge *j)
 {
-	struct ord_buf from = ORD_BUF_INIT, subj = ORD_BUF_INIT;
+	struct ord_buf from = ORD_BUF_INIT, subj = ORD_BUF_INIT, body = ORD_BUF_INIT;
 	struct mail_out out;
 	int per_hour = 30, ok = 1, queued, err = 0;
 
+	/* an attached file that is not text was not read (D9): said first,
+	 * whatever the answer (the notice of a mail not proven his aside) */
+	if (j->m->unread && !j->notice) {
+		ord_buf_addf(&body,
+			     "Your attachment%s %s %s not read: send plain text in the body or a\n"
+			     ".txt file.%s\n\n",
+			     j->m->nunread > 1 ? "s" : "", j->m->unread,
+			     j->m->nunread > 1 ? "were" : "was",
+			     j->m->nunread > 5 ? " (and more attachments not read)" : "");
+	}
+	ord_buf_add(&body, j->reply.buf, j->reply.len);
 	if (!j->quiet && *j->rcpt) {
 		ord_mail_config(j->g, NULL, &per_hour);
 		if ((err = reply_budget(j, per_hour, &ok)) != 0)
@@ -225,8 +236,8 @@ static int queue_reply(struct judge *j)
 		if (ok) {
 			mail_judge_from(j->g, &from);
 			ord_buf_addf(&subj, "[%s] %s", ord_game_name(j->g), j->subject.buf);
-			mail_compose(&out, from.buf, j->rcpt, subj.buf, j->reply.buf,
-				     j->m->message_id, j->m->references, ord_game_name(j->g),
+			mail_compose(&out, from.buf, j->rcpt, subj.buf, body.buf, j->m->message_id,
+				     j->m->references, ord_game_name(j->g),
 				     j->natt ? &j->att : NULL, j->natt);
 			err = ord_mail_queue(j->g, &queued, NULL, out.message_id, j->rcpt,
 					     out.bytes.buf, out.bytes.len);
@@ -245,6 +256,7 @@ static int queue_reply(struct judge *j)
 out:
 	ord_buf_release(&from);
 	ord_buf_release(&subj);
+	ord_buf_release(&body);
 	return err;
 }
 

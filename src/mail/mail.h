@@ -75,6 +75,9 @@ struct mail_msg {
 	} nul;
 	const char *nul_in; /* the part it is in: "your mail's text", ... */
 	int nattachments;   /* .txt (or text/plain) attachments: each one a sheet */
+	char *unread;       /* attached files not read (D9), the first five:
+			       "a.docx, b.pdf"; NULL when none */
+	int nunread;        /* how many */
 	int ntexts;         /* inline text parts after the first, not blank */
 	int broken;         /* GMime could not read it as a message */
 	int pgp;       /* 0 unsigned; 1 a good OpenPGP/MIME signature by pgp_fpr; -1 a bad one */

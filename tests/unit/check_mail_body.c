@@ -606,6 +606,48 @@ START_TEST(test_refusal_says_what_stands)
 }
 END_TEST
 
+/* D9: an attached file that is not text is not read, and the reply says
+ * so, by its name, above whatever else it says. */
+START_TEST(test_attachment_not_read)
+{
+	static const char mixed[] = "MIME-Version: 1.0\n"
+				    "Content-Type: multipart/mixed; boundary=\"b1\"\n";
+	static const char body[] = "--b1\n"
+				   "Content-Type: text/plain; charset=utf-8\n\n" BLUE_PASS
+				   "Orders attached.\n"
+				   "--b1\n"
+				   "Content-Type: application/vnd.openxmlformats-officedocument.wordprocessingml.document;"
+				   " name=\"orders.docx\"\n"
+				   "Content-Disposition: attachment; filename=\"orders.docx\"\n"
+				   "Content-Transfer-Encoding: base64\n\n"
+				   "UEsDBBQABgAIAAAAIQA=\n"
+				   "--b1--\n";
+	static const char txt[] = "--b1\n"
+				  "Content-Type: text/plain; charset=utf-8\n\n" BLUE_PASS
+				  "Orders attached.\n"
+				  "--b1\n"
+				  "Content-Type: text/plain; name=\"orders.txt\"\n"
+				  "Content-Disposition: attachment; filename=\"orders.txt\"\n\n"
+				  "B1 ↑ 1/4\n"
+				  "--b1--\n";
+	char *res = mail_to_judge("blue", "orders", mixed, body), *r = last_reply();
+
+	ck_assert_in(r, "\n\nYour attachment orders.docx was not read: send plain text in the body "
+			"or a\n.txt file.\n\n");
+	ck_assert_in(r, "unit 'Orders': unknown code 'attached.'");
+	ck_assert_int_eq(sheets_of("blue"), 0);
+	free(res);
+	free(r);
+	/* a .txt file is read, and nothing is said of it */
+	res = mail_to_judge("blue", "orders", mixed, txt);
+	r = last_reply();
+	ck_assert_in(res, "orders of blue stored");
+	ck_assert_not_in(r, "not read");
+	free(res);
+	free(r);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("mail_body");
@@ -623,6 +665,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_one_reminder_at_once);
 	tcase_add_test(judge, test_deadline_change_told);
 	tcase_add_test(judge, test_refusal_says_what_stands);
+	tcase_add_test(judge, test_attachment_not_read);
 	suite_add_tcase(s, judge);
 	return s;
 }
