@@ -277,9 +277,15 @@ static void surrender(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, con
 
 int ks_british_held(struct ord_ctx *ctx, const struct ord_unit *u)
 {
-	return ks_check(ks_r(ctx), "britisk_afbryd_kontrol") && ks_british(u) &&
-	       ks_is(ctx, u, "kavaleri") && ks_st(ctx, u, "britisk_kontrol_til") >= ord_ctx_turn(ctx) &&
-	       ks_moral_now(ctx, u) < KS_U;
+	struct ks_rules *r = ks_r(ctx);
+
+	/* a valeur under 4 "skal afbryde kampen" (8.3): it is let go
+	 * (britisk_valeur_kontrol) */
+	return ks_check(r, "britisk_afbryd_kontrol") && ks_british(u) && ks_is(ctx, u, "kavaleri") &&
+	       ks_st(ctx, u, "britisk_kontrol_til") >= ord_ctx_turn(ctx) &&
+	       ks_moral_now(ctx, u) < KS_U &&
+	       !(ks_check(r, "britisk_valeur_kontrol") &&
+		 ks_st(ctx, u, "valeur") < (long)ks_param(r, "valeur_min"));
 }
 
 static int british_roll(struct ord_ctx *ctx, struct ord_unit *u, unsigned seq, struct ks_text *t)

@@ -1994,11 +1994,16 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 					     "ordered to move ('%s') but no move (flyt) was recorded",
 					     g[j].code);
 			if ((!strcmp(g[j].code, "skydning") || !strcmp(g[j].code, "artilleriskydning")) &&
-			    !fired && !cancelled && !broke)
+			    !fired && !cancelled && !broke) {
+				/* at whom, so the referee need not look the sheet up */
+				const struct ord_token *t = ks_grp_tok(o, &g[j], ORD_TOK_TARGET);
+				const char *h = ks_grp_arg(o, &g[j], "hex");
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "15",
-					     "ordered to fire ('%s') but no fire (%s) was recorded",
-					     g[j].code,
+					     "ordered to fire ('%s')%s%s%s but no fire (%s) was recorded",
+					     g[j].code, t || h ? " at " : "", t ? t->value : "",
+					     !t && h ? h : "",
 					     strcmp(g[j].code, "skydning") ? "artilleri" : "skyd");
+			}
 			if (!strcmp(g[j].code, "genforsyning") && !resupplied)
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "6.8 genforsyning",
 					     "ordered to be resupplied ('GF') but no turn of resupply (genforsyning) was recorded (a resupply under way starts anew)");

@@ -933,9 +933,13 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * forsvarer= has the attacker's bonuses too (16.4,
 	 * gensidigt_angreb_kontrol); fire at a unit in FU reads no formation
 	 * (11, fu_formation_skydning_kontrol); a unit behind the target
-	 * counts under no canister (15, geledder_bag_kontrol)
+	 * counts under no canister (15, geledder_bag_kontrol); 2026-12-05.1:
+	 * British cavalry out of control has its line on the sheet (8.4,
+	 * britisk_linie_kontrol), and a valeur under 4 ends its must-attack
+	 * (8.3, britisk_valeur_kontrol); a KO needs another battery of the
+	 * sheet coordinating on the target (15, koordination_flere_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-04.3",    /* rules_revision (above) */
+	"2026-12-05.1",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

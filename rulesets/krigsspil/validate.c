@@ -889,6 +889,27 @@ static const struct {
 	{ "samling", check_merge },
 };
 
+/* British cavalry out of control (8.4) goes on fighting until it goes
+ * into U or FU: the turn it stays in the melee or pursues to, or 0.  A
+ * valeur under 4 ends it (8.3, "Falder en kavalerienheds valeur til under
+ * 4 skal kavalerienheden afbryde kampen ... kan ikke angribe";
+ * britisk_valeur_kontrol): our reading of the two rules' meeting. */
+static long british_bound(struct ord_ctx *ctx, struct ord_unit *u, const char **why)
+{
+	struct ks_rules *r = ks_r(ctx);
+	long turn = ord_ctx_turn(ctx), control = ks_st(ctx, u, "britisk_kontrol_til"),
+	     pursue = ks_st(ctx, u, "britisk_forfoelg_til");
+
+	if (!ks_british(u) || strcmp(ks_vaaben(ctx, u), "kavaleri") ||
+	    ks_moral_now(ctx, u) >= KS_U || (control < turn && pursue < turn))
+		return 0;
+	if (ks_check(r, "britisk_valeur_kontrol") &&
+	    ks_st(ctx, u, "valeur") < (long)ks_param(r, "valeur_min"))
+		return 0;
+	*why = control >= turn ? "stays in the melee" : "pursues its beaten enemy";
+	return control >= turn ? control : pursue;
+}
+
 /* What concerns the whole line: one fire a turn, what a fire, a support or
  * a rest excludes, one turn of orders, the British cavalry out of control. */
 static void check_line(struct line *l)
@@ -896,8 +917,8 @@ static void check_line(struct line *l)
 	struct ord_ctx *ctx = l->ctx;
 	const struct ord_order *o = l->o;
 	const struct ks_group *g = l->g, *rest = ks_find(g, l->n, "hvil");
-	long control = ks_st(ctx, l->u, "britisk_kontrol_til");
-	long pursue = ks_st(ctx, l->u, "britisk_forfoelg_til");
+	const char *bound_why = NULL;
+	long bound = british_bound(ctx, l->u, &bound_why);
 	size_t i;
 
 	if (l->fires > 1)
@@ -927,12 +948,87 @@ static void check_line(struct line *l)
 			     "the orders take %d/%d of a turn (at most one turn)", l->standing,
 			     quarters_per_turn(ctx));
 	/* British cavalry out of control (8.4) goes on fighting */
-	if (ks_british(l->u) && !strcmp(l->vaaben, "kavaleri") && l->grade < KS_U &&
-	    (control >= l->turn || pursue >= l->turn) && !ks_find(g, l->n, "angreb"))
+	if (bound && !ks_find(g, l->n, "angreb"))
 		ord_diag_add(l->d, o->line, o->col, o->unit, "8.4 britisk kavaleri",
 			     "British cavalry out of control until turn %ld %s: its order must be 'A' (angreb)",
-			     control >= l->turn ? control : pursue,
-			     control >= l->turn ? "stays in the melee" : "pursues its beaten enemy");
+			     bound, bound_why);
+}
+
+/* Lines the sheet must have: British cavalry out of control attacks (8.4),
+ * and a sheet that leaves its line out does not let it off
+ * (britisk_linie_kontrol).  The side's units are in the context. */
+static void check_missing_lines(struct ord_ctx *ctx, const struct ord_sheet *sheet,
+				const unsigned *seen, struct ord_diag *d)
+{
+	const char *side = ord_ctx_side(ctx), *why = NULL;
+	unsigned last = sheet->n ? sheet->orders[sheet->n - 1].line : 0;
+	size_t i;
+	long bound;
+
+	if (!side || !ks_check(ks_r(ctx), "britisk_linie_kontrol"))
+		return;
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		if (seen[ord_ctx_unit_index(ctx, u)] || strcmp(u->side, side) || ks_gone(ctx, u) ||
+		    !(bound = british_bound(ctx, u, &why)))
+			continue;
+		ord_diag_add(d, last + 1, 1, u->id, "8.4 britisk kavaleri",
+			     "British cavalry '%s' is out of control until turn %ld and %s: the sheet must give it a line, its order 'A' (angreb)",
+			     u->id, bound, why);
+	}
+}
+
+/* Several batteries coordinate their fire on one target ("Flere batterier
+ * kan koordinere deres skydning mod samme mål", 15): a KO at a target
+ * that no other battery of the sheet coordinates on is refused
+ * (koordination_flere_kontrol); before, one battery alone had the +1. */
+static void check_coordinated_together(struct ord_ctx *ctx, const struct ord_sheet *sheet,
+				       struct ord_diag *d)
+{
+	struct ko {
+		const struct ord_order *o;
+		const char *aim;
+		const struct ord_unit *target;
+		unsigned col;
+	} *ko = NULL;
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t i, j, k, n = 0, alloc = 0;
+
+	if (!ks_check(ks_r(ctx), "koordination_flere_kontrol"))
+		return;
+	for (i = 0; i < sheet->n; i++) {
+		const struct ord_order *o = &sheet->orders[i];
+		size_t ng = ks_groups(o, g, KS_MAX_GROUPS);
+		for (j = 0; j < ng; j++) {
+			const struct ord_token *t;
+			const char *h;
+			if (strcmp(g[j].code, "koordination"))
+				continue;
+			t = ks_grp_tok(o, &g[j], ORD_TOK_TARGET);
+			h = ks_grp_arg(o, &g[j], "hex");
+			if (!t && !h)
+				continue; /* no target: refused at the group */
+			if (n == alloc)
+				ko = ord_xrealloc(ko, (alloc = alloc ? 2 * alloc : 8) * sizeof(*ko));
+			ko[n].o = o;
+			ko[n].aim = t ? t->value : h;
+			ko[n].target = t ? ord_ctx_find_unit(ctx, t->value) : NULL;
+			ko[n].col = g[j].tok->col;
+			n++;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < n; k++)
+			if (k != i && ko[k].o != ko[i].o &&
+			    (ko[i].target ? ko[k].target == ko[i].target
+					  : !ko[k].target && !strcmp(ko[k].aim, ko[i].aim)))
+				break;
+		if (k == n)
+			ord_diag_add(d, ko[i].o->line, ko[i].col, ko[i].o->unit, "15 koordinering",
+				     "several batteries coordinate their fire on one target: no other battery of the sheet coordinates on '%s' (KO @%s)",
+				     ko[i].aim, ko[i].aim);
+	}
+	free(ko);
 }
 
 static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struct ord_unit *u,
@@ -1015,6 +1111,8 @@ int ks_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct
 		}
 		validate_order(ctx, o, u, d);
 	}
+	check_missing_lines(ctx, sheet, seen, d);
+	check_coordinated_together(ctx, sheet, d);
 	free(seen);
 	return d->n > before ? ORD_EBADSHEET : 0;
 }

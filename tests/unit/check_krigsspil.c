@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-04.3");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.1");
 }
 END_TEST
 
@@ -1835,6 +1835,7 @@ START_TEST(test_march_through)
 END_TEST
 
 static void game_without(const char *param);
+static void declared_attack(const char *unit, const char *target);
 
 /* 12.1: "Enheder er i LU under og et halvt træk efter front eller
  * formationsændring": where the order makes the change; a change at the
@@ -1924,7 +1925,74 @@ START_TEST(test_fire_orders)
 	REFUSES("danske", "A1 AS SF @L1 KO @L1\n",
 		"to coordinate, the battery must have ranged on 'L1'");
 	ord_kv_set(&U("A1")->state, "indskudt_paa", "L1");
+	/* "Flere batterier kan koordinere deres skydning mod samme mål": two
+	 * (koordination_flere_kontrol) */
+	REFUSES("danske", "A1 AS SF @L1 KO @L1\n",
+		"1:14: unit 'A1': several batteries coordinate their fire on one target: no other "
+		"battery of the sheet coordinates on 'L1' (KO @L1) (15 koordinering)");
+	ord_kv_set(&U("A2")->state, "prodset", "af");
+	ord_kv_set(&U("A2")->state, "klargjort", "1");
+	ord_kv_set(&U("A2")->state, "indskudt_paa", "L1");
+	ACCEPTS("danske", "A1 AS SF @L1 KO @L1\nA2 AS SF @L1 KO @L1\n");
+	REFUSES("danske", "A1 AS SF @L1 KO @L1\nA2 AS SF @L2\n", "no other battery");
+}
+END_TEST
+
+/* A game made before koordination_flere_kontrol: one battery alone
+ * coordinates. */
+START_TEST(test_coordination_alone_made_before)
+{
+	game_without("koordination_flere_kontrol");
+	ord_kv_set(&U("A1")->state, "indskudt_paa", "L1");
 	ACCEPTS("danske", "A1 AS SF @L1 KO @L1\n");
+}
+END_TEST
+
+/* 8.4: British cavalry out of control has its line, its attack, on the
+ * sheet (britisk_linie_kontrol); a valeur under 4 "skal afbryde kampen
+ * ... kan ikke angribe" (8.3), and then it need not attack and may break
+ * off (britisk_valeur_kontrol). */
+START_TEST(test_british_line)
+{
+	cast();
+	ord_kv_set(&U("H1")->state, "britisk_kontrol_til", "11");
+	ck_assert_str_eq(validate("allierede", "B1 AS SF @D2\n"),
+			 "2:1: British cavalry 'H1' is out of control until turn 11 and "
+			 "stays in the melee: the sheet must give it a line, its order 'A' (angreb) "
+			 "(8.4 britisk kavaleri)\n");
+	ACCEPTS("allierede", "B1 AS SF @D2\nH1 A @D1\n");
+	ord_kv_set(&U("H1")->state, "valeur", "3");
+	ACCEPTS("allierede", "B1 AS SF @D2\n");
+	ACCEPTS("allierede", "H1 TT ↓ 1\n");
+	orders("H1 TT ↓ 1\n");
+	ord_kv_set(&U("H1")->state, "naerkamp_med", "D1");
+	game_without("britisk_linie_kontrol");
+	ord_kv_set(&U("H1")->state, "britisk_kontrol_til", "11");
+	ACCEPTS("allierede", "B1 AS SF @D2\n");
+	game_without("britisk_valeur_kontrol");
+	ord_kv_set(&U("H1")->state, "britisk_kontrol_til", "11");
+	ord_kv_set(&U("H1")->state, "valeur", "3");
+	REFUSES("allierede", "H1 TT ↓ 1\n", "its order must be 'A' (angreb)");
+}
+END_TEST
+
+/* British cavalry out of control with a valeur under 4 breaks off (8.3
+ * against 8.4, britisk_valeur_kontrol) */
+START_TEST(test_british_exhausted_breaks_off)
+{
+	cast();
+	orders("H1 A @D1\n");
+	declared_attack("H1", "D1");
+	ord_kv_set(&U("H1")->state, "britisk_kontrol_til", "11");
+	ord_kv_set(&U("H1")->state, "valeur", "3");
+	EV_OK("naerkamp", "angriber=H1 forsvarer=D1");
+	EV_OK("afbryd", "unit=H1");
+	game_without("britisk_valeur_kontrol");
+	orders("H1 A @D1\n");
+	declared_attack("H1", "D1");
+	ord_kv_set(&U("H1")->state, "britisk_kontrol_til", "11");
+	ord_kv_set(&U("H1")->state, "valeur", "3");
+	EV_BAD("afbryd", "unit=H1", "it breaks off only in U or FU");
 }
 END_TEST
 
@@ -2056,9 +2124,9 @@ START_TEST(test_execution)
 	EV_OK("angreb", "unit=D2 maal=L1 stormmarch=yes");
 	ck_assert_str_eq(execution(),
 			 "2:4: unit 'K1': ordered to move ('stormmarch') but no move (flyt) was recorded (13)\n"
-			 "3:4: unit 'A1': ordered to fire ('artilleriskydning') but no fire (artilleri) was recorded (15)\n"
+			 "3:4: unit 'A1': ordered to fire ('artilleriskydning') at L1 but no fire (artilleri) was recorded (15)\n"
 			 "1:4: unit 'L1': ordered to move ('tilbagetog') but no move (flyt) was recorded (13)\n"
-			 "2:4: unit 'B1': ordered to fire ('artilleriskydning') but no fire (artilleri) was recorded (15)\n");
+			 "2:4: unit 'B1': ordered to fire ('artilleriskydning') at D2 but no fire (artilleri) was recorded (15)\n");
 }
 END_TEST
 
@@ -6237,6 +6305,9 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_cossacks);
 	tcase_add_test(tc, test_cossacks_attacked);
 	tcase_add_test(tc, test_fire_orders);
+	tcase_add_test(tc, test_coordination_alone_made_before);
+	tcase_add_test(tc, test_british_line);
+	tcase_add_test(tc, test_british_exhausted_breaks_off);
 	tcase_add_test(tc, test_order_change);
 	tcase_add_test(tc, test_other_sheet_rules);
 	tcase_add_test(tc, test_events);
