@@ -94,9 +94,14 @@ def main():
                         " return p.scrollWidth > p.clientWidth + 1")
         if cut:
             W.fail("french: a line of orderly's reading runs out of its box on a phone")
-        # the line with an unknown unit is not read as accepted
-        if "F99" not in fr.text("pre.reading .refused") or "not accepted" not in fr.text("pre.reading .refused"):
+        # the line with an unknown unit is not read as accepted, and the
+        # line not understood is struck out with its words too
+        struck = fr.script("return Array.from(document.querySelectorAll('pre.reading .refused'),"
+                           " function (e) { return e.textContent; })")
+        if not any("F99" in t and "not accepted" in t for t in struck):
             W.fail("french: line 7 (F99) is shown as accepted in the reading:\n" + fr.text("pre.reading"))
+        if not any("F2: ↑ 7/2" in t and "line 3 not understood" in t for t in struck):
+            W.fail("french: line 3 (F2: ↑ 7/2) is not struck out in the reading:\n" + fr.text("pre.reading"))
         # the sheet's long lines wrap in the box on a phone
         cut = fr.script("var a = document.getElementById('sheet-text');"
                         " return a.scrollWidth > a.clientWidth + 1")
