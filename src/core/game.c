@@ -236,6 +236,30 @@ int ord_game_log_deadline(struct ord_game *g, int turn, int64_t when)
 	return err;
 }
 
+int ord_game_logged_deadline(struct ord_game *g, int turn, int64_t *when)
+{
+	char *body = NULL, *v = NULL;
+	long d;
+	int err;
+
+	*when = 0;
+	err = ord_store_log_last(g->db, turn, "deadline", &body, NULL);
+	if (err == ORD_ENOTFOUND) {
+		ord_error_clear();
+		return 0;
+	}
+	if (err)
+		return err;
+	v = ord_canon_get(body, "deadline");
+	if (!v || ord_parse_long(v, &d) || d < 0)
+		err = ord_error_set(ORD_ETAMPERED, "the deadline entry of turn %d is damaged", turn);
+	else
+		*when = (int64_t)d;
+	free(v);
+	free(body);
+	return err;
+}
+
 int ord_game_open_turn(struct ord_game *g, int n)
 {
 	struct ord_canon_config cfg;
@@ -331,6 +355,36 @@ int ord_game_dice_key(struct ord_game *g, int turn, const unsigned char seed[32]
 
 /* ---- loading ---- */
 
+/* The open turn's deadline is the one its log last states: the row is what
+ * a submit, the mail judge and the seal obey, so a row moved outside
+ * orderly would refuse a side's sheet, or take a late one, unlogged. */
+static int check_deadline(struct ord_game *g)
+{
+	struct ord_store_turn t;
+	struct ord_buf m = ORD_BUF_INIT;
+	int64_t logged;
+	int err;
+
+	if ((err = ord_store_turn_read(g->db, 0, &t)) == ORD_ENOTFOUND) {
+		ord_error_clear();
+		return 0;
+	}
+	if (err)
+		return err;
+	if (t.state != ORD_TURN_OPEN)
+		return 0;
+	if ((err = ord_game_logged_deadline(g, t.turn, &logged)) == ORD_ETAMPERED) {
+		g->tampered = ord_strdup(ord_error_last());
+		ord_error_clear();
+		return 0;
+	}
+	if (err || logged == t.deadline)
+		return err;
+	ord_buf_addf(&m, "its deadline of turn %d is not the one its log states", t.turn);
+	g->tampered = ord_buf_detach(&m, NULL);
+	return 0;
+}
+
 /* The game behaves as its log says it is (the last turn's opening): a live
  * row changed outside orderly (fixed dice, the NMR policy, the ruleset...)
  * must not change what it does.  Reading and auditing still work. */
@@ -370,7 +424,7 @@ static int check_config(struct ord_game *g)
 		ord_canon_config_release(&logged);
 	}
 	free(body);
-	return 0;
+	return g->tampered ? 0 : check_deadline(g);
 }
 
 static int load_game(struct ord_game *g)

@@ -64,6 +64,9 @@ int ord_game_may_change(struct ord_game *g);
  * when, 0 for none) and keep it in the turn's row, in the caller's
  * transaction. */
 int ord_game_log_deadline(struct ord_game *g, int turn, int64_t when);
+/* The deadline turn's log last states (0: none logged), which its row
+ * must keep: every front end obeys the row. */
+int ord_game_logged_deadline(struct ord_game *g, int turn, int64_t *when);
 /* ord_game_may_change but for the stored scenario, which it does not read:
  * for the changes that cost one event or one sheet whatever the game's
  * size (an event, a void, a close, a witness link, the mail judge's inbox

@@ -343,6 +343,20 @@ static int check_turn(struct audit *a, const struct ord_store_turn *t, int last)
 	}
 	if (memcmp(t->seed_commitment, f.seed_commitment, 32))
 		ord_vout_fail(&v, "the turn's row has another seed commitment than its opening logs");
+	/* the deadline every front end obeys is the row's */
+	{
+		int64_t logged;
+		if ((err = ord_game_logged_deadline(a->g, t->turn, &logged)) == ORD_ETAMPERED) {
+			ord_vout_fail(&v, "%s", ord_error_last());
+			ord_error_clear();
+		} else if (err) {
+			ord_verify_facts_release(&f);
+			return err;
+		} else if (logged != t->deadline) {
+			ord_vout_fail(&v, "the turn's row has the deadline %lld, but its log's last deadline is %lld: the row was changed outside orderly",
+				      (long long)t->deadline, (long long)logged);
+		}
+	}
 	want = f.exchanged                                              ? ORD_TURN_EXCHANGED
 	       : f.phases && (size_t)f.phases == ord_game_nphases(a->g) ? ORD_TURN_RESOLVED
 	       : f.sealed                                               ? ORD_TURN_SEALED

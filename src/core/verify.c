@@ -1015,6 +1015,41 @@ static void check_sheets(struct vr *x)
 	ord_buf_release(&what);
 }
 
+/* A seal that was not forced stood in for a side only once the turn's
+ * deadline had passed (the last the log states before the seal): before
+ * it, the turn seals only forced, which the players see.  A row's deadline
+ * moved outside orderly would otherwise have refused a side's sheet and
+ * sealed without it as if it had missed its time. */
+static void check_seal_time(struct vr *x, int forced, const char *held)
+{
+	const struct ord_record *r = x->r;
+	const struct ord_rec_entry *dl = NULL;
+	char *v = NULL;
+	long d = 0;
+	size_t i;
+
+	if (forced || !held || !*held)
+		return;
+	for (i = 0; i < r->entries.n; i++)
+		if (r->entries.v[i].seq < x->seal->seq &&
+		    !strcmp(r->entries.v[i].kind, "deadline") && r->entries.v[i].body)
+			dl = &r->entries.v[i];
+	if (dl)
+		v = ord_canon_get(dl->body, "deadline");
+	if (!dl)
+		ord_vout_fail(x->v,
+			      "the seal (entry %lld) was not forced, yet the NMR policy stood in for '%s' with no deadline logged: only a forced seal holds a side before its time",
+			      (long long)x->seal->seq, held);
+	else if (!v || ord_parse_long(v, &d) || d <= 0)
+		ord_vout_fail(x->v, "the deadline (entry %lld) is damaged", (long long)dl->seq);
+	else if (x->seal->at <= d)
+		ord_vout_fail(x->v,
+			      "the seal (entry %lld, at %lld) was not forced, yet the NMR policy stood in for '%s' before the deadline (%lld, entry %lld): only a forced seal holds a side before its time",
+			      (long long)x->seal->seq, (long long)x->seal->at, held, (long long)d,
+			      (long long)dl->seq);
+	free(v);
+}
+
 static void check_seal(struct vr *x)
 {
 	const struct ord_record *r = x->r;
@@ -1081,6 +1116,7 @@ static void check_seal(struct vr *x)
 		ord_vout_fail(x->v,
 			      "the seal (entry %lld) of a witnessed game commits to no witness chain of the referee's",
 			      (long long)x->seal->seq);
+	check_seal_time(x, forced && !strcmp(forced, "1"), held_logged);
 	for (j = 0; j < x->sc.nsides; j++)
 		if (!x->sealed[j].sheet && (x->nresolved || x->exchange))
 			ord_vout_fail(x->v, "the sealed sheet of %s (version %d) is not here%s",
@@ -1089,9 +1125,12 @@ static void check_seal(struct vr *x)
 	x->have_sealed = 1;
 	if (x->v->failures == bad)
 		ord_vout_ok(x->v,
-			    "seal: entry %lld seals the latest sheet of each of the %zu sides%s%s",
+			    "seal: entry %lld seals the latest sheet of each of the %zu sides%s%s%s",
 			    (long long)x->seal->seq, x->sc.nsides,
-			    held.len ? "; the NMR policy stood in for " : "", held.buf);
+			    held.len ? "; the NMR policy stood in for " : "", held.buf,
+			    held.len && forced && !strcmp(forced, "1")
+				    ? ", the seal forced by the referee before the deadline"
+				    : "");
 	free(forced);
 	free(held_logged);
 	free(cs);

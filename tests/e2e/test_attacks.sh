@@ -867,6 +867,37 @@ player_verify standin.game
 expect_in "$OUT" "is here unchanged, but another sheet under version 1 was sealed instead"
 note "23: a sheet logged under a version used, a signed sheet logged again, a stand-in before a side's sheet"
 
+# ------------------------------------------------------------ 24. the deadline moved in the turn's row
+# The referee moves the row's deadline (what a submit, the mail judge and
+# the seal obey) before the one he logged and announced, so that blue's
+# sheet is refused unlogged and the turn seals without it as if blue had
+# missed its time.  Then, careful, he seals forced and logs it unforced.
+expect_exit 0 ord new dl.game --scenario scenario.xml --head dl.game.open.head
+expect_exit 0 ord deadline dl.game "$(date -u -d '+2 days' +%FT%TZ)"
+expect_exit 0 ord submit dl.game --side red "$BFIX/red-1b.txt"
+RED=$(field commitment "$OUT")
+cp dl.game dlrow.game
+sql dlrow.game "UPDATE turn SET deadline = strftime('%s', 'now') - 60 WHERE turn = 1" >/dev/null
+expect_exit 65 ord submit dlrow.game --side blue "$BFIX/blue-1.txt"
+expect_in "$ERR" "its deadline of turn 1 is not the one its log states"
+expect_exit 65 ord seal dlrow.game
+expect_exit 1 ord audit dlrow.game
+expect_in "$OUT" "the turn's row has the deadline"
+expect_exit 0 ord seal dl.game --force
+sql dl.game "UPDATE log SET body = replace(body, 'forced=1', 'forced=0') WHERE kind = 'seal'" >/dev/null
+forge rechain dl.game
+expect_exit 0 ord head dl.game --at seal --turn 1 -o dl.game.seal.head
+for _ in 1 2 3 4 5; do expect_exit 0 ord resolve dl.game; done
+expect_exit 0 ord exchange dl.game --head dl.game.exchange.head
+expect_exit 0 ord export dl.game --turn 1 -o dl.game.xml
+expect_exit 1 ord audit dl.game
+expect_in "$OUT" "was not forced, yet the NMR policy stood in for 'blue' before the deadline"
+run ord verify dl.game.xml --pubkey "$(pubkey dl.game)" --receipt "$RED" \
+	--head dl.game.open.head --head dl.game.seal.head --head dl.game.exchange.head
+[[ $RC == 1 ]] || fail "attack 24: the bundle of a seal logged unforced before the deadline verifies"
+expect_in "$OUT" "was not forced, yet the NMR policy stood in for 'blue' before the deadline"
+note "24: a deadline moved in the row stops the game; a seal before the deadline logged unforced is caught"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game
