@@ -631,7 +631,7 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		struct ks_text t;
 		ks_check_path(ctx, u, ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"),
 			      ord_kv_get_num(&ev->kv, "x", 0), ord_kv_get_num(&ev->kv, "y", 0),
-			      ks_form(ctx, u), grade, storm, &m);
+			      ks_move_formation(ctx, ev, u), grade, storm, &m);
 		/* the march length over the ground crossed (13) */
 		ks_text_init(&t);
 		if (ks_move_event(ctx, ev, u, &mo, &t, d) == 0 && !mo.ok)
@@ -1387,7 +1387,14 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (!strcmp(t->side, u->side))
 			ord_diag_add(d, 0, 0, u->id, "16.2",
 				     "target '%s' is a unit of its own side", t->id);
-		if (!ks_ordered_at(ctx, u, "angreb", t, &o, g, &n))
+		const char *bound_why = NULL;
+		/* British cavalry out of control goes on fighting whatever
+		 * its orders (8.4): a side that sent no sheet, whose stand-in
+		 * has no line for it, does not hold it back
+		 * (britisk_linie_kontrol) */
+		int bound = ks_check(r, "britisk_linie_kontrol") && !ord_ctx_order(ctx, u) &&
+			    ks_british_bound(ctx, u, &bound_why);
+		if (!bound && !ks_ordered_at(ctx, u, "angreb", t, &o, g, &n))
 			ord_diag_add(d, 0, 0, u->id, "4.3",
 				     "unit '%s' attacks '%s' but its sheet orders no 'A @%s'",
 				     u->id, t->id, t->id);
@@ -1708,6 +1715,12 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		}
 		if (strcmp(ks_st_str(ctx, u, "prodset"), "af"))
 			ord_diag_add(d, 0, 0, u->id, "15", "battery '%s' is limbered", u->id);
+		/* "Afprodsede og klargjorte piecer kan skyde" (a game made
+		 * before asked only that it was unlimbered) */
+		else if (!ks_st(ctx, u, "klargjort") && ks_check(r, "forsvarsild_klar_kontrol"))
+			ord_diag_add(d, 0, 0, u->id, "15",
+				     "battery '%s' is unlimbered but not made ready (klargjort): 'Afprodsede og klargjorte piecer kan skyde'",
+				     u->id);
 		check_carriers(ctx, ev, u, d); /* its canister comes from the limbers too */
 		check_flags(ctx, ord_kv_get(&ev->kv, "flag"), tables, "flag", u->id, d);
 		check_own_flags(ctx, ev, u, tables, d);

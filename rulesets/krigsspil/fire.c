@@ -749,6 +749,40 @@ static void battery_losses(struct ord_ctx *ctx, struct ord_unit *b, int damaged,
 	}
 }
 
+/* The limbers a battery has left: one to a piece ("1 piece og prods: op
+ * til 4 kanoner", 1.3; kanoner_pr_piece guns a piece), less those lost. */
+static long limbers_left(struct ord_ctx *ctx, const struct ord_unit *b)
+{
+	long left = ks_pieces(ctx, b) - ks_st(ctx, b, "prods_tab");
+
+	return left > 0 ? left : 0;
+}
+
+static const char *const ammo_pools[] = { "ks_fuldkugle", "ks_kardaesk", "ks_shrapnel" };
+
+/* A limber of b is lost, and its ammunition with it: "Ammunitionen er på
+ * prodset" (9.2), and "Der regnes med et batteris prods har den samme
+ * mængde ammunition" (10.2), so it takes its share of what is left, the
+ * last limber the rest (prods_tab_kontrol).  A game made before took
+ * 1/pieces of what was left, the battery's limbers counted at the start,
+ * however many were lost: it kept ammunition with no limber left. */
+static void lose_limber(struct ord_ctx *ctx, struct ord_unit *b, long pieces)
+{
+	long left = limbers_left(ctx, b);
+	size_t k;
+
+	if (ks_check(ks_r(ctx), "prods_tab_kontrol"))
+		for (k = 0; k < ORD_ARRAY_SIZE(ammo_pools); k++)
+			ks_st_set_num(ctx, b, ammo_pools[k],
+				      left > 1 ? ks_st_num(ctx, b, ammo_pools[k]) * (left - 1) / left
+					       : 0);
+	else
+		for (k = 0; k < ORD_ARRAY_SIZE(ammo_pools); k++)
+			ks_st_set_num(ctx, b, ammo_pools[k],
+				      ks_st_num(ctx, b, ammo_pools[k]) * (1 - 1.0 / pieces));
+	ks_st_set(ctx, b, "prods_tab", ks_st(ctx, b, "prods_tab") + 1);
+}
+
 /* A limber destroyed by artillery fire may explode (10.2). */
 static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsigned nth)
 {
@@ -756,29 +790,25 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 	struct ks_text t;
 	double ammo, share, zi = ks_param(r, "zone_i_cm"), zii = ks_param(r, "zone_ii_cm");
 	int die, units, err, pieces = ks_pieces(ctx, b);
+	int capped = ks_check(r, "prods_tab_kontrol");
 	size_t i;
 
 	if (pieces < 1)
 		pieces = 1;
-	/* each limber carries the same share of the battery's ammunition */
+	/* each limber carries the same share of the battery's ammunition: of
+	 * the limbers it has left (prods_tab_kontrol; a game made before: of
+	 * its limbers at the start) */
 	ammo = (ks_st_num(ctx, b, "ks_fuldkugle") + ks_st_num(ctx, b, "ks_kardaesk") +
 		ks_st_num(ctx, b, "ks_shrapnel")) /
-	       pieces;
+	       (capped && limbers_left(ctx, b) > 0 ? limbers_left(ctx, b) : pieces);
 	if ((err = ks_roll1(ctx, &die, "eksplosion", b, seq, nth)) != 0)
 		return err;
 	ks_text_init(&t);
 	ks_text_add(&t, "et prods er ødelagt: ", "a limber is destroyed: ");
 	if ((err = ks_explosion(r, die, ammo, &share, &units, &t)) != 0)
 		goto out;
-	ks_st_set(ctx, b, "prods_tab", ks_st(ctx, b, "prods_tab") + 1);
-	{
-		/* the limber's ammunition is gone, exploded or not */
-		static const char *const pools[] = { "ks_fuldkugle", "ks_kardaesk", "ks_shrapnel" };
-		size_t k;
-		for (k = 0; k < ORD_ARRAY_SIZE(pools); k++)
-			ks_st_set_num(ctx, b, pools[k],
-				      ks_st_num(ctx, b, pools[k]) * (1 - 1.0 / pieces));
-	}
+	/* the limber's ammunition is gone, exploded or not */
+	lose_limber(ctx, b, pieces);
 	ks_result(ctx, seq, b, NULL, &t);
 	if (units < 1 || !ks_st_has(ctx, b, "x"))
 		goto out;
@@ -843,7 +873,20 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 				ks_text_release(&w);
 				goto out;
 			}
-			if (lo.limbers) {
+			if (lo.limbers && capped) {
+				/* at most the limbers it has left, each with its
+				 * ammunition (prods_tab_kontrol) */
+				long more = lo.limbers < limbers_left(ctx, v) ? lo.limbers
+									      : limbers_left(ctx, v);
+				long k;
+				for (k = 0; k < more; k++)
+					lose_limber(ctx, v, pieces);
+				KS_TF(&w, "; %ld prods mere tabt", "; %ld more limbers lost", more);
+				if (more < lo.limbers)
+					KS_TF(&w, " (Skema XV %d, men det havde kun %ld tilbage, 1.3)",
+					      " (Skema XV %d, but it had only %ld left, 1.3)",
+					      lo.limbers, more);
+			} else if (lo.limbers) {
 				ks_st_set(ctx, v, "prods_tab", ks_st(ctx, v, "prods_tab") + lo.limbers);
 				KS_TF(&w, "; %d prods mere tabt", "; %d more limbers lost", lo.limbers);
 			}
@@ -957,10 +1000,18 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 	for (i = 0; i < n && !err; i++) {
 		struct ks_hit *h = &hits[i];
 		struct ks_text t;
+		long lost;
 		if (!h->target)
 			continue;
 		long destroyed0 = ks_st(ctx, h->target, "oedelagt");
 		long damaged0 = ks_st(ctx, h->target, "beskadiget");
+		/* the Skema's limbers are of the pieces firing; a battery loses
+		 * at most those it has left (prods_tab_kontrol; a game made
+		 * before lost them all, and rolled for each) */
+		lost = h->limbers;
+		if (lost && ks_check(ks_r(ctx), "prods_tab_kontrol") &&
+		    lost > limbers_left(ctx, h->target))
+			lost = limbers_left(ctx, h->target);
 		ks_text_init(&t);
 		KS_TF(&t, "beskudt af %s", "fired on by %s", h->firer->id);
 		if (h->also)
@@ -972,6 +1023,14 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 			ks_text_add(&t, ": ingen virkning", ": no effect");
 		if (ks_is(ctx, h->target, "artilleri")) {
 			battery_losses(ctx, h->target, h->damaged, h->destroyed, &t);
+			if (lost < h->limbers) {
+				ord_buf_addf(&t.da,
+					     "; %ld prods ødelagt (Skema XV %d, men det har kun %ld tilbage, 1.3)",
+					     lost, h->limbers, lost);
+				ord_buf_addf(&t.en,
+					     "; %ld limber%s destroyed (Skema XV %d, but it has only %ld left, 1.3)",
+					     lost, lost == 1 ? "" : "s", h->limbers, lost);
+			}
 		} else if (h->men) {
 			ks_take_men(ctx, h->target, h->men, 0);
 			KS_TF(&t, ": %d mand tabt, %ld figurer tilbage",
@@ -985,9 +1044,15 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 		if (h->also)
 			hit_behind(ctx, h);
 		{
+			/* one roll a limber lost; none for a limber an explosion
+			 * took before (prods_tab_kontrol) */
 			int k;
-			for (k = 0; k < h->limbers && !err; k++)
+			for (k = 0; k < lost && !err; k++) {
+				if (ks_check(ks_r(ctx), "prods_tab_kontrol") &&
+				    limbers_left(ctx, h->target) <= 0)
+					break;
 				err = explode(ctx, h->target, h->e->seq, (unsigned)k);
+			}
 		}
 	}
 	free(hits);

@@ -937,9 +937,16 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * British cavalry out of control has its line on the sheet (8.4,
 	 * britisk_linie_kontrol), and a valeur under 4 ends its must-attack
 	 * (8.3, britisk_valeur_kontrol); a KO needs another battery of the
-	 * sheet coordinating on the target (15, koordination_flere_kontrol)
+	 * sheet coordinating on the target (15, koordination_flere_kontrol);
+	 * 2026-12-05.2: the sheet is held to the morale after an undisturbed
+	 * reorganisation (5.2.2, ordre_reorganisering_kontrol); after ÆNDR
+	 * only a fire or its ceasing alone goes without reaction time
+	 * (4.3.4, aendring_undtagelse_kontrol); a defensive fire needs guns
+	 * made ready (15, forsvarsild_klar_kontrol); a move is measured in the
+	 * formation the unit moves in (13, flyt_formation_kontrol); a battery
+	 * loses no more limbers than it has (9.2, 10.2, prods_tab_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.1",    /* rules_revision (above) */
+	"2026-12-05.2",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

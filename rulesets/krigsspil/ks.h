@@ -54,6 +54,9 @@ int ks_in_cover(struct ord_ctx *ctx, const struct ord_unit *u, const char *flags
  * selv være naboenhed"); formation NULL: the unit's own. */
 int ks_cossack_swarm(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation);
 int ks_british(const struct ord_unit *u);
+/* British cavalry out of control that must go on fighting (8.4, unless a
+ * valeur under 4 ends it, 8.3): the turn it is bound to, and why; or 0. */
+long ks_british_bound(struct ord_ctx *ctx, const struct ord_unit *u, const char **why);
 /* The unit's nation (scenario attribute nation), "ukendt" without one. */
 const char *ks_nation(const struct ord_unit *u);
 /* Figures now (artillery: its crew, besaetning_figurer_pr_piece a piece). */
@@ -311,6 +314,14 @@ int ks_draw(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *cv,
 /* The gait of a recorded move (flyt): flugt for a unit in FU and retraete
  * for one in U that retreats by the rules, else løb, stormmarch or march. */
 const char *ks_move_gait(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u);
+/* The formation u moves in by the flyt event ev (13): that of the last
+ * formation event of u recorded in ev's phase before ev, else its state's
+ * (flyt_formation_kontrol; a game made before: its state's, the formation
+ * at the start of the phase).  Read for the march length, løb and the
+ * cossacks' half speed (ks_move_event), and for the ground a move's check
+ * crosses (ks_check_path: streams in march column, woods). */
+const char *ks_move_formation(struct ord_ctx *ctx, const struct ord_event *ev,
+			      const struct ord_unit *u);
 /* A recorded move (flyt) against what its gait, order and ground allow
  * (13): the inputs of ks_move from the event, the state, the order and the
  * map.  0 with out and why filled, or ORD_ECHECK with the reason in d

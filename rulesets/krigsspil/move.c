@@ -568,6 +568,36 @@ int ks_through(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_u
 	return d && d->n > before ? ORD_ECHECK : 0;
 }
 
+const char *ks_move_formation(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u)
+{
+	struct ks_rules *r = ks_r(ctx);
+	const struct ord_event *last = NULL;
+	const char *f;
+	size_t i;
+
+	/* a game made before flyt_formation_kontrol measured every move of
+	 * the phase by the formation at its start */
+	if (!ks_check(r, "flyt_formation_kontrol"))
+		return ks_form(ctx, u);
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+		if (e->seq >= ev->seq || strcmp(e->kind, "formation") ||
+		    (ev->phase && e->phase && strcmp(e->phase, ev->phase)) ||
+		    ks_ev_unit(ctx, e, "unit") != u)
+			continue;
+		if (!last || e->seq > last->seq)
+			last = e;
+	}
+	if (!last || !(f = ord_kv_get(&last->kv, "formation")))
+		return ks_form(ctx, u);
+	/* as resolve_moves forms it: a square or mass under hob_under
+	 * figures is a hob (11.8) */
+	if ((!strcmp(f, "karre") || !strcmp(f, "bataillonsmasse")) &&
+	    ks_figures(ctx, u) < (int)ks_param(r, "hob_under"))
+		return "hob";
+	return f;
+}
+
 int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
 		  struct ks_move_out *out, struct ks_text *why, struct ord_diag *d)
 {
@@ -588,7 +618,10 @@ int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct 
 	if (per < 1)
 		per = 1;
 	in.art = ks_art(u);
-	in.formation = ks_form(ctx, u);
+	/* "En enheds marchlængde er betinget af enhedens våbenart og
+	 * formation" (13): the formation it moves in, after a change recorded
+	 * before the move in the phase (flyt_formation_kontrol) */
+	in.formation = ks_move_formation(ctx, ev, u);
 	in.gang = gang;
 	if ((err = ks_gait(r, in.art, in.formation, gang, &length, &share, NULL)) != 0) {
 		if (d)

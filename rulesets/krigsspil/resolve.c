@@ -952,7 +952,9 @@ static int resolve_moves(struct ord_ctx *ctx)
 	struct ks_text *march = ord_xcalloc(ne + 1, sizeof(*march));
 
 	/* every move's march length as its event was checked: against the
-	 * state at the start of the phase (13) */
+	 * state at the start of the phase, but for the formation it moves in,
+	 * which a formation event recorded before it in the phase gives
+	 * (ks_move_formation, flyt_formation_kontrol) (13) */
 	for (i = 0; i < ne; i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		struct ord_unit *u = ks_ev_unit(ctx, e, "unit");

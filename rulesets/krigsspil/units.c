@@ -370,6 +370,27 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 	return grade;
 }
 
+/* British cavalry out of control (8.4) goes on fighting until it goes
+ * into U or FU: the turn it stays in the melee or pursues to, or 0.  A
+ * valeur under 4 ends it (8.3, "Falder en kavalerienheds valeur til under
+ * 4 skal kavalerienheden afbryde kampen ... kan ikke angribe";
+ * britisk_valeur_kontrol): our reading of the two rules' meeting. */
+long ks_british_bound(struct ord_ctx *ctx, const struct ord_unit *u, const char **why)
+{
+	struct ks_rules *r = ks_r(ctx);
+	long turn = ord_ctx_turn(ctx), control = ks_st(ctx, u, "britisk_kontrol_til"),
+	     pursue = ks_st(ctx, u, "britisk_forfoelg_til");
+
+	if (!ks_british(u) || strcmp(ks_vaaben(ctx, u), "kavaleri") ||
+	    ks_moral_now(ctx, u) >= KS_U || (control < turn && pursue < turn))
+		return 0;
+	if (ks_check(r, "britisk_valeur_kontrol") &&
+	    ks_st(ctx, u, "valeur") < (long)ks_param(r, "valeur_min"))
+		return 0;
+	*why = control >= turn ? "stays in the melee" : "pursues its beaten enemy";
+	return control >= turn ? control : pursue;
+}
+
 int ks_moral_now(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	return ks_moral_at(ctx, u, ks_half(ctx, 0), NULL);

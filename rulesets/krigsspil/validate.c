@@ -280,6 +280,14 @@ static int light_approach(const struct ord_unit *u, const char *code)
 }
 
 /* 4.3.4: an order change and its reaction time. */
+/* Opening or ceasing small-arms fire and artillery defensive fire need no
+ * reaction time (4.3.4). */
+static int no_reaction_time(const char *code)
+{
+	return !strcmp(code, "skydning") || !strcmp(code, "ophoer") ||
+	       !strcmp(code, "forsvarsskydning");
+}
+
 static void check_change(struct ord_ctx *ctx, const struct ord_order *o, const struct ks_group *g,
 			 size_t n, size_t at, const struct ord_unit *u, struct ord_diag *d)
 {
@@ -319,9 +327,15 @@ static void check_change(struct ord_ctx *ctx, const struct ord_order *o, const s
 	 * cause; with no standing order written the cause may lie in the last
 	 * turn and its time have run.  Opening or ceasing small-arms fire and
 	 * artillery defensive fire need none. */
-	exception = at + 1 < n &&
-		    (!strcmp(g[at + 1].code, "skydning") || !strcmp(g[at + 1].code, "ophoer") ||
-		     !strcmp(g[at + 1].code, "forsvarsskydning"));
+	exception = at + 1 < n && no_reaction_time(g[at + 1].code);
+	/* the exception is the fire or its ceasing, not the rest of the new
+	 * order behind it ("En enhed vil dog altid kunne skyde med håndvåben
+	 * eller afbryde en skydning uden forsinkelse"; aendring_undtagelse_kontrol:
+	 * a game made before let the whole new order through) */
+	if (exception && ks_check(ks_r(ctx), "aendring_undtagelse_kontrol"))
+		for (i = (int)at + 1; i < (int)n; i++)
+			if (!no_reaction_time(g[i].code))
+				exception = 0;
 	if (standing > 0 && standing < react && !exception)
 		ord_diag_add(d, o->line, col, o->unit, "4.3.4",
 			     "an order change takes effect after %s turn of reaction time, but the orders before 'ÆNDR' last only %d/%d turn",
@@ -374,6 +388,44 @@ struct line {
 #define GROUP_DIAG(l, i, rule, ...) \
 	ord_diag_add((l)->d, (l)->o->line, (l)->g[i].tok->col, (l)->o->unit, rule, __VA_ARGS__)
 
+/* The morale a sheet is held to.  Orders are written before the turn's
+ * reorganisation (5.2.2: "1. Ordre udstedelse. 2. Reorganisering 3.
+ * Erklæring af angrebshandlinger"): a unit attacks and fires in the state
+ * it is reorganised to, so the sheet takes what the unit may do once it is
+ * reorganised undisturbed, and the events hold it to the state it has
+ * when they come (ordre_reorganisering_kontrol; a game made before held
+ * the sheet to the morale of the turn before's end).  The reorganisation
+ * read as resolve_reorganisation does it, its floors (decimation,
+ * cossacks in close order) by ks_moral_at on the state set for the moment
+ * and put back. */
+static int sheet_grade(struct ord_ctx *ctx, struct ord_unit *u)
+{
+	struct ks_rules *r = ks_r(ctx);
+	int now = ks_moral_now(ctx, u), turn = ord_ctx_turn(ctx), grade, steps, to, after;
+	const char *had;
+	char *saved;
+
+	if (!ks_check(r, "ordre_reorganisering_kontrol") || now <= KS_OR ||
+	    ks_st(ctx, u, "moral_til") || ks_st(ctx, u, "moral_traek") >= turn ||
+	    ks_st(ctx, u, "fu_ekstra") >= turn || ks_st(ctx, u, "decimering") >= 2)
+		return now;
+	grade = ks_moral_parse(ks_st_str(ctx, u, "moral"));
+	steps = (int)ks_param(r, "reorganisering_grader");
+	to = grade - (steps > 0 ? steps : 1);
+	if (to < KS_OR)
+		to = KS_OR;
+	had = ord_kv_get(&u->state, "moral");
+	saved = had ? ord_strdup(had) : NULL;
+	ks_st_set_str(ctx, u, "moral", ks_moral_name(to));
+	after = ks_moral_at(ctx, u, ks_half(ctx, 0), NULL);
+	if (saved)
+		ks_st_set_str(ctx, u, "moral", saved);
+	else
+		ord_kv_del(&u->state, "moral");
+	free(saved);
+	return after < now ? after : now;
+}
+
 static void line_start(struct line *l, struct ord_ctx *ctx, const struct ord_order *o,
 		       struct ord_unit *u, struct ord_diag *d)
 {
@@ -386,7 +438,7 @@ static void line_start(struct line *l, struct ord_ctx *ctx, const struct ord_ord
 	l->n = ks_groups(o, l->g, KS_MAX_GROUPS);
 	l->vaaben = ks_vaaben(ctx, u);
 	l->turn = ord_ctx_turn(ctx);
-	l->grade = ks_moral_now(ctx, u);
+	l->grade = sheet_grade(ctx, u);
 	l->storm_at = -1;
 	l->change = -1;
 	l->coordinated = ks_find(l->g, l->n, "koordination") != NULL;
@@ -889,27 +941,6 @@ static const struct {
 	{ "samling", check_merge },
 };
 
-/* British cavalry out of control (8.4) goes on fighting until it goes
- * into U or FU: the turn it stays in the melee or pursues to, or 0.  A
- * valeur under 4 ends it (8.3, "Falder en kavalerienheds valeur til under
- * 4 skal kavalerienheden afbryde kampen ... kan ikke angribe";
- * britisk_valeur_kontrol): our reading of the two rules' meeting. */
-static long british_bound(struct ord_ctx *ctx, struct ord_unit *u, const char **why)
-{
-	struct ks_rules *r = ks_r(ctx);
-	long turn = ord_ctx_turn(ctx), control = ks_st(ctx, u, "britisk_kontrol_til"),
-	     pursue = ks_st(ctx, u, "britisk_forfoelg_til");
-
-	if (!ks_british(u) || strcmp(ks_vaaben(ctx, u), "kavaleri") ||
-	    ks_moral_now(ctx, u) >= KS_U || (control < turn && pursue < turn))
-		return 0;
-	if (ks_check(r, "britisk_valeur_kontrol") &&
-	    ks_st(ctx, u, "valeur") < (long)ks_param(r, "valeur_min"))
-		return 0;
-	*why = control >= turn ? "stays in the melee" : "pursues its beaten enemy";
-	return control >= turn ? control : pursue;
-}
-
 /* What concerns the whole line: one fire a turn, what a fire, a support or
  * a rest excludes, one turn of orders, the British cavalry out of control. */
 static void check_line(struct line *l)
@@ -918,7 +949,7 @@ static void check_line(struct line *l)
 	const struct ord_order *o = l->o;
 	const struct ks_group *g = l->g, *rest = ks_find(g, l->n, "hvil");
 	const char *bound_why = NULL;
-	long bound = british_bound(ctx, l->u, &bound_why);
+	long bound = ks_british_bound(ctx, l->u, &bound_why);
 	size_t i;
 
 	if (l->fires > 1)
@@ -970,7 +1001,7 @@ static void check_missing_lines(struct ord_ctx *ctx, const struct ord_sheet *she
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
 		if (seen[ord_ctx_unit_index(ctx, u)] || strcmp(u->side, side) || ks_gone(ctx, u) ||
-		    !(bound = british_bound(ctx, u, &why)))
+		    !(bound = ks_british_bound(ctx, u, &why)))
 			continue;
 		ord_diag_add(d, last + 1, 1, u->id, "8.4 britisk kavaleri",
 			     "British cavalry '%s' is out of control until turn %ld and %s: the sheet must give it a line, its order 'A' (angreb)",

@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.1");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.2");
 }
 END_TEST
 
@@ -1711,7 +1711,9 @@ START_TEST(test_obstacles)
 	cast();
 	/* D1 stands at x=15 on plate 0,0; plate 2,0 lies beyond the wall */
 	ACCEPTS("danske", "D1 M 0200 1\n");
+	/* U to the end of the turn: no reorganisation lifts it */
 	ord_kv_set(&U("D1")->state, "moral", "U");
+	ord_kv_set(&U("D1")->state, "moral_til", "21");
 	ck_assert_str_eq(validate("danske", "D1 M 0200 1\n"),
 			 "1:4: unit 'D1': a close formation in U cannot pass obstacles: the mur on plate 1,0 is obstacle II (13 passage af hindringer)\n");
 	/* half a turn does not reach the wall (20 cm a turn in line) */
@@ -1726,6 +1728,7 @@ START_TEST(test_obstacles)
 	ord_kv_set(&U("D3")->state, "x", "15");
 	ord_kv_set(&U("D3")->state, "y", "0");
 	ord_kv_set(&U("D3")->state, "moral", "U");
+	ord_kv_set(&U("D3")->state, "moral_til", "21");
 	REFUSES("danske", "D3 M 0200 1\n", "an open formation in U cannot pass obstacle II");
 	/* cavalry may not pass obstacle II, and not in stormmarch at all */
 	ord_kv_set(&U("K1")->state, "x", "15");
@@ -1938,6 +1941,163 @@ START_TEST(test_fire_orders)
 }
 END_TEST
 
+/* 5.2.2: the orders are written before the reorganisation, so a unit in U
+ * that will be reorganised to LU may be ordered to attack, and one in FU
+ * to fire; the events hold it to the state it has when they come (the
+ * referee's forstyrret keeps it in U) (ordre_reorganisering_kontrol; a
+ * game made before held the sheet to the state at the turn's start). */
+START_TEST(test_sheet_after_reorganisation)
+{
+	cast();
+	ord_kv_set(&U("D2")->state, "moral", "U");
+	ord_kv_set(&U("D2")->state, "moral_traek", "9");
+	ACCEPTS("danske", "D2 A @L1\n");
+	ord_kv_set(&U("D1")->state, "moral", "FU");
+	ord_kv_set(&U("D1")->state, "moral_traek", "9");
+	ACCEPTS("danske", "D1 S @L1 1\n");
+	/* decimated past half: never reorganised (6.7) */
+	ord_kv_set(&U("D2")->state, "decimering", "2");
+	REFUSES("danske", "D2 A @L1\n", "it is in U");
+	ord_kv_set(&U("D2")->state, "decimering", "0");
+	orders("D2 A @L1\n");
+	EV_BAD("angreb", "unit=D2 maal=L1", "only units in OR or LU attack; 'D2' is in U");
+	game_without("ordre_reorganisering_kontrol");
+	ord_kv_set(&U("D2")->state, "moral", "U");
+	ord_kv_set(&U("D2")->state, "moral_traek", "9");
+	REFUSES("danske", "D2 A @L1\n", "it is in U");
+}
+END_TEST
+
+/* 4.3.4: "En enhed vil dog altid kunne skyde med håndvåben eller afbryde
+ * en skydning uden forsinkelse": the fire or its ceasing after ÆNDR needs
+ * no reaction time, the rest of the new order does
+ * (aendring_undtagelse_kontrol; a game made before let it all through). */
+START_TEST(test_change_exception_alone)
+{
+	cast();
+	ACCEPTS("danske", "D1 M ↑ ¼ ÆNDR trussel OPH\n");
+	REFUSES("danske", "D1 M ↑ ¼ ÆNDR trussel OPH FORM karré\n",
+		"an order change takes effect after ½ turn of reaction time");
+	game_without("aendring_undtagelse_kontrol");
+	ACCEPTS("danske", "D1 M ↑ ¼ ÆNDR trussel OPH FORM karré\n");
+}
+END_TEST
+
+/* 15: "Afprodsede og klargjorte piecer kan skyde": a battery unlimbered
+ * but not made ready gives no defensive fire (forsvarsild_klar_kontrol) */
+START_TEST(test_defensive_fire_needs_ready)
+{
+	cast();
+	ord_kv_set(&U("A1")->state, "klargjort", "0");
+	declared_attack("L2", "A1");
+	EV_BAD("forsvarsild", "unit=A1 maal=L2", "is unlimbered but not made ready (klargjort)");
+	game_without("forsvarsild_klar_kontrol");
+	ord_kv_set(&U("A1")->state, "klargjort", "0");
+	declared_attack("L2", "A1");
+	ck_assert_ptr_null(strstr(event("forsvarsild", "unit=A1 maal=L2"), "klargjort"));
+}
+END_TEST
+
+/* 13 "En enheds marchlængde er betinget af enhedens våbenart og
+ * formation": a move after a formation change recorded before it in the
+ * phase is measured in the new formation, the check of the event and the
+ * resolve alike (flyt_formation_kontrol); a game made before measured it
+ * in the formation at the start of the phase. */
+START_TEST(test_move_in_formation_formed)
+{
+	const char *without[] = { NULL, "flyt_formation_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		game_without(without[k]);
+		orders("D1 FORM marchkolonne M ↑ ¾\nD2 FORM linie M ↑ ¾\n");
+		place("D1", "0", "0");
+		place("D2", "40", "0");
+		ord_kv_set(&U("D2")->state, "formation", "marchkolonne");
+		EV_OK("formation", "unit=D1 formation=marchkolonne");
+		EV_OK("formation", "unit=D2 formation=linie");
+		if (!without[k]) {
+			EV_OK("flyt", "unit=D1 x=0 y=22");
+			EV_BAD("flyt", "unit=D2 x=40 y=22",
+			       "march, infantry in line: 20 cm a turn × ¾ turn = 15 cm");
+		} else {
+			EV_BAD("flyt", "unit=D1 x=0 y=22",
+			       "march, infantry in line: 20 cm a turn × ¾ turn = 15 cm");
+			EV_OK("flyt", "unit=D2 x=40 y=22");
+		}
+		resolve("fredelige-flytninger", NULL, 0);
+		expect_result(!without[k] ? "D1: flyttet 22 cm til x=0 y=22; marchlængde (13): "
+					    "march, infanteri i marchkolonne: 30 cm"
+					  : "D1: flyttet 22 cm til x=0 y=22; marchlængde (13): "
+					    "march, infanteri i linie: 20 cm");
+		expect_result(!without[k] ? "D2: flyttet 22 cm til x=40 y=22; marchlængde (13): "
+					    "march, infanteri i linie: 20 cm"
+					  : "D2: flyttet 22 cm til x=40 y=22; marchlængde (13): "
+					    "march, infanteri i marchkolonne: 30 cm");
+	}
+}
+END_TEST
+
+/* 13 løb i linie, "only from linie": from the line formed before the move
+ * in the phase (flyt_formation_kontrol); a game made before read the
+ * formation at the start of the phase, and refused it. */
+START_TEST(test_loeb_from_line_formed)
+{
+	const char *without[] = { NULL, "flyt_formation_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		game_without(without[k]);
+		orders("D2 FORM linie L ↑ ½\n");
+		place("D2", "40", "0");
+		ord_kv_set(&U("D2")->state, "formation", "marchkolonne");
+		EV_OK("formation", "unit=D2 formation=linie");
+		if (!without[k])
+			EV_OK("flyt", "unit=D2 x=40 y=12 loeb=yes");
+		else
+			EV_BAD("flyt", "unit=D2 x=40 y=12 loeb=yes",
+			       "løb i linie is used only from linie (13), not from marchkolonne");
+	}
+}
+END_TEST
+
+/* 1.3 "1 piece og prods: op til 4 kanoner", 9.2 "Ammunitionen er på
+ * prodset", 10.2 "Der regnes med et batteris prods har den samme mængde
+ * ammunition": a 12-gun battery's canister (Skema XV: a limber a firing
+ * piece, 3) at B1 (6 guns, 2 limbers) takes its 2 limbers, one 1d6 each,
+ * and all its ammunition (prods_tab_kontrol); a game made before took 3,
+ * rolled 3 times, and left it 1/8 of its ammunition. */
+START_TEST(test_limbers_lost_at_most_had)
+{
+	const char *without[] = { NULL, "prods_tab_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		game_without(without[k]);
+		unit("A3", "danske",
+		     "art=fodartilleri kanoner=12 kaliber=6 prodset=af klargjort=yes", NULL);
+		orders("A3 AS SK @B1 1\n");
+		EV_OK("artilleri", "unit=A3 maal=B1 zone=I");
+		if (!without[k])
+			resolve("skydninger", D(6, 6, 6, 1, 1));
+		else
+			resolve("skydninger", D(6, 6, 6, 1, 1, 1));
+		expect_result("3 prods ødelagt");
+		if (!without[k]) {
+			expect_result("2 prods ødelagt (Skema XV 3, men det har kun 2 tilbage, 1.3)");
+			ck_assert_int_eq(st("B1", "prods_tab"), 2);
+			ck_assert_str_eq(sts("B1", "ks_fuldkugle"), "0");
+			ck_assert_str_eq(sts("B1", "ks_kardaesk"), "0");
+			ck_assert_str_eq(sts("B1", "ks_shrapnel"), "0");
+		} else {
+			ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "men det har kun"));
+			ck_assert_int_eq(st("B1", "prods_tab"), 3);
+			ck_assert_str_ne(sts("B1", "ks_fuldkugle"), "0");
+		}
+	}
+}
+END_TEST
+
 /* A game made before koordination_flere_kontrol: one battery alone
  * coordinates. */
 START_TEST(test_coordination_alone_made_before)
@@ -1973,6 +2133,19 @@ START_TEST(test_british_line)
 	ord_kv_set(&U("H1")->state, "britisk_kontrol_til", "11");
 	ord_kv_set(&U("H1")->state, "valeur", "3");
 	REFUSES("allierede", "H1 TT ↓ 1\n", "its order must be 'A' (angreb)");
+}
+END_TEST
+
+/* British cavalry out of control attacks though its side sent no sheet:
+ * the stand-in has no line for it (britisk_linie_kontrol) */
+START_TEST(test_british_attacks_without_sheet)
+{
+	cast();
+	ord_kv_set(&U("H1")->state, "britisk_kontrol_til", "11");
+	EV_OK("angreb", "unit=H1 maal=D1");
+	game_without("britisk_linie_kontrol");
+	ord_kv_set(&U("H1")->state, "britisk_kontrol_til", "11");
+	EV_BAD("angreb", "unit=H1 maal=D1", "its sheet orders no 'A @D1'");
 }
 END_TEST
 
@@ -2045,6 +2218,7 @@ START_TEST(test_other_sheet_rules)
 		"cavalry with valeur 3 (under 4) cannot attack (8.3 tab af valeur)");
 	/* only OR and LU attack */
 	ord_kv_set(&U("D2")->state, "moral", "U");
+	ord_kv_set(&U("D2")->state, "moral_til", "21");
 	REFUSES("danske", "D2 A @L1\n",
 		"only units in OR or LU may move into the enemy's break-in distance; it is in U");
 	/* open order for special troops only */
@@ -4223,6 +4397,7 @@ START_TEST(test_battery_in_fu)
 {
 	game_without(NULL);
 	ord_kv_set(&U("A1")->state, "moral", "FU");
+	ord_kv_set(&U("A1")->state, "moral_traek", "10"); /* not reorganised this turn */
 	REFUSES("danske", "A1 AS SF @L2 1\n", "a battery in FU flees, it cannot fire (6.5)");
 	REFUSES("danske", "A1 IS @L2\n", "a battery in FU flees, it cannot range (6.5)");
 	declared_attack("L2", "A1");
@@ -6306,7 +6481,14 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_cossacks_attacked);
 	tcase_add_test(tc, test_fire_orders);
 	tcase_add_test(tc, test_coordination_alone_made_before);
+	tcase_add_test(tc, test_sheet_after_reorganisation);
+	tcase_add_test(tc, test_change_exception_alone);
+	tcase_add_test(tc, test_defensive_fire_needs_ready);
+	tcase_add_test(tc, test_move_in_formation_formed);
+	tcase_add_test(tc, test_loeb_from_line_formed);
+	tcase_add_test(tc, test_limbers_lost_at_most_had);
 	tcase_add_test(tc, test_british_line);
+	tcase_add_test(tc, test_british_attacks_without_sheet);
 	tcase_add_test(tc, test_british_exhausted_breaks_off);
 	tcase_add_test(tc, test_order_change);
 	tcase_add_test(tc, test_other_sheet_rules);
