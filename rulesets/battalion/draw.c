@@ -256,6 +256,30 @@ static void map_styles(struct ord_canvas *cv)
 	ord_canvas_style(cv, "legend-text", &(struct ord_style){ .fill = "#1a1a1a", .font_size = 12 });
 }
 
+/* What the marks mean, in a row at baseline y: a label's words, a
+ * square's hollow block, a fire's line and its result's box, a melee. */
+static void draw_key(struct ord_canvas *cv, double y, int fog)
+{
+	double x = MARGIN, w;
+	const char *label = fog ? "A1 ≈24 good" : "A1 24 good";
+	const char *says = fog ? "unit, figures (≈ an enemy's, seen), morale" : "unit, figures, morale";
+
+	w = ord_canvas_text_width(label, 11.5) + 10;
+	ord_canvas_rect(cv, x, y - 12, w, 16, 2, "label-box");
+	ord_canvas_text(cv, x + 5, y, label, "label");
+	x += w + 6;
+	ord_canvas_text(cv, x, y, says, "legend-text");
+	x += ord_canvas_text_width(says, 12) + 24;
+	ord_canvas_rect(cv, x, y - 10, 12, 12, 0, "hollow-0");
+	ord_canvas_text(cv, x + 18, y, "square", "legend-text");
+	x += 18 + ord_canvas_text_width("square", 12) + 24;
+	ord_canvas_arrow(cv, x, y - 4, x + 34, y - 4, 7, "fire", "fire-head");
+	ord_canvas_text(cv, x + 40, y, "fire; its result boxed", "legend-text");
+	x += 40 + ord_canvas_text_width("fire; its result boxed", 12) + 24;
+	ord_canvas_line(cv, x, y - 4, x + 24, y - 4, "melee");
+	ord_canvas_text(cv, x + 30, y, "melee", "legend-text");
+}
+
 struct spot {
 	const struct ord_unit *u;
 	double x, y;   /* inches */
@@ -295,7 +319,7 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	maxx = ceil((maxx + 6) / 12) * 12;
 	maxy = ceil((maxy + 6) / 12) * 12;
 	width = fmax(2 * MARGIN + maxx * PX_PER_INCH, MIN_WIDTH);
-	height = TOP + maxy * PX_PER_INCH + 60;
+	height = TOP + maxy * PX_PER_INCH + 84; /* the sides, and the key */
 	ord_canvas_resize(cv, width, height);
 	/* the table after the phase ("turn 1, fire" read as the fire being
 	 * drawn, not what it left), in words: "fire-morale" as "fire morale" */
@@ -490,10 +514,11 @@ static int draw_map(struct ord_ctx *ctx, const char *viewer, struct ord_canvas *
 	ord_canvas_layer(cv, "legend");
 	for (i = 0; i < w->nsides; i++) {
 		snprintf(cls, sizeof(cls), "side-%zu", i % ORD_ARRAY_SIZE(side_fill));
-		ord_canvas_rect(cv, MARGIN + 220 * (double)i, height - 30, 22, 11, 0, cls);
-		ord_canvas_text(cv, MARGIN + 220 * (double)i + 28, height - 20, w->side_titles[i],
+		ord_canvas_rect(cv, MARGIN + 220 * (double)i, height - 54, 22, 11, 0, cls);
+		ord_canvas_text(cv, MARGIN + 220 * (double)i + 28, height - 44, w->side_titles[i],
 				"legend-text");
 	}
+	draw_key(cv, height - 22, viewer != NULL);
 	free(sp);
 	ord_buf_release(&title);
 	ord_buf_release(&sub);

@@ -1512,6 +1512,14 @@ START_TEST(test_battalion_map)
 	/* both at x = 12 inches */
 	ck_assert(fabs(x1 - x2) < 0.01);
 	ck_assert_int_eq(count(doc, "count(//s:g[@id='results']/s:g[@class='fire'])"), 1);
+	/* the key says what the marks mean: a label's words, a square, a
+	 * fire and its result, a melee */
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='legend']//s:text[. = 'unit, figures, morale'])"),
+			 1);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='legend']//s:text[. = 'square'])"), 1);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='legend']//s:text[. = 'fire; its result boxed'])"),
+			 1);
+	ck_assert_int_eq(count(doc, "count(//s:g[@id='legend']//s:text[. = 'melee'])"), 1);
 	xmlFreeDoc(doc);
 	/* the French see A1 (it fired at them), not A2, and what its fire did */
 	ck_assert_int_eq(ord_game_map(g, &fr, "french", 1, NULL, NULL), 0);
