@@ -19,6 +19,7 @@
 #include <libxml/xpathInternals.h>
 
 #include "canvas.h"
+#include "svg_fixture.h"
 
 static char dir[1024];
 static char path[1200];
@@ -142,24 +143,6 @@ static xmlXPathObjectPtr xpath(xmlDocPtr doc, const char *expr)
 	return o;
 }
 
-static double num(xmlNodePtr n, const char *name)
-{
-	xmlChar *v = xmlGetProp(n, BAD_CAST name);
-	double d = v ? atof((const char *)v) : 0;
-
-	xmlFree(v);
-	return d;
-}
-
-static int is(xmlNodePtr n, const char *cls)
-{
-	xmlChar *v = xmlGetProp(n, BAD_CAST "class");
-	int yes = v && !strcmp((const char *)v, cls);
-
-	xmlFree(v);
-	return yes;
-}
-
 /* A unit of a test's scenario: a line infantry battalion of 24. */
 struct unit {
 	const char *id, *side, *formation;
@@ -218,17 +201,18 @@ static int map_labels_are_own(const struct unit *units, size_t nunits)
 			if (r->type != XML_ELEMENT_NODE)
 				continue;
 			if (!strcmp((const char *)r->name, "rect")) {
-				struct box *b = is(r, "label-box") ? &lab[n] : &blk[n];
-				b->x = ox + num(r, "x"), b->y = oy + num(r, "y");
-				b->w = num(r, "width"), b->h = num(r, "height");
+				struct box *b = has_class(r, "label-box") ? &lab[n] : &blk[n];
+				b->x = ox + prop_num(r, "x"), b->y = oy + prop_num(r, "y");
+				b->w = prop_num(r, "width"), b->h = prop_num(r, "height");
 				if (b == &lab[n])
 					got_label = 1;
 				else
 					got_block = 1;
-			} else if (!strcmp((const char *)r->name, "line") && is(r, "label-leader")) {
+			} else if (!strcmp((const char *)r->name, "line") &&
+				   has_class(r, "label-leader")) {
 				leader[n] = 1;
-				lx1[n] = ox + num(r, "x1"), ly1[n] = oy + num(r, "y1");
-				lx2[n] = ox + num(r, "x2"), ly2[n] = oy + num(r, "y2");
+				lx1[n] = ox + prop_num(r, "x1"), ly1[n] = oy + prop_num(r, "y1");
+				lx2[n] = ox + prop_num(r, "x2"), ly2[n] = oy + prop_num(r, "y2");
 			}
 		}
 		ck_assert_msg(got_block && got_label, "%s: no block or no label", ids[n]);

@@ -34,6 +34,7 @@
 #include <libxml/xpathInternals.h>
 
 #include "canvas.h"
+#include "svg_fixture.h"
 
 #define KS_EX ORD_SOURCE_DIR "/rulesets/krigsspil/examples/"
 #define BAT_EX ORD_SOURCE_DIR "/rulesets/battalion/examples/"
@@ -248,24 +249,6 @@ static void origin_of(xmlNodePtr n, double *x, double *y)
 		}
 		xmlFree(t);
 	}
-}
-
-static double prop_num(xmlNodePtr n, const char *name)
-{
-	xmlChar *v = xmlGetProp(n, BAD_CAST name);
-	double d = v ? atof((const char *)v) : 0;
-
-	xmlFree(v);
-	return d;
-}
-
-static int has_class(xmlNodePtr n, const char *cls)
-{
-	xmlChar *v = xmlGetProp(n, BAD_CAST "class");
-	int yes = v && !strcmp((const char *)v, cls);
-
-	xmlFree(v);
-	return yes;
 }
 
 static xmlNodePtr child_of_class(xmlNodePtr n, const char *cls)
