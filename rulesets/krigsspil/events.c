@@ -629,9 +629,11 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		struct ks_move_check m = { d, 0, 0, u->id, 0, 0, 0 };
 		struct ks_move_out mo;
 		struct ks_text t;
-		ks_check_path(ctx, u, ks_st_num(ctx, u, "x"), ks_st_num(ctx, u, "y"),
-			      ord_kv_get_num(&ev->kv, "x", 0), ord_kv_get_num(&ev->kv, "y", 0),
-			      ks_move_formation(ctx, ev, u), grade, storm, &m);
+		double sx, sy;
+		ks_move_start(ctx, ev, u, &sx, &sy);
+		ks_check_path(ctx, u, sx, sy, ord_kv_get_num(&ev->kv, "x", 0),
+			      ord_kv_get_num(&ev->kv, "y", 0), ks_move_formation(ctx, ev, u), grade,
+			      storm, &m);
 		/* the march length over the ground crossed (13) */
 		ks_text_init(&t);
 		if (ks_move_event(ctx, ev, u, &mo, &t, d) == 0 && !mo.ok)

@@ -944,7 +944,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * (4.3.4, aendring_undtagelse_kontrol); a defensive fire needs guns
 	 * made ready (15, forsvarsild_klar_kontrol); a move is measured in the
 	 * formation the unit moves in (13, flyt_formation_kontrol); a battery
-	 * loses no more limbers than it has (9.2, 10.2, prods_tab_kontrol)
+	 * loses no more limbers than it has (9.2, 10.2, prods_tab_kontrol); a
+	 * second move starts where the first ended, on one march length (13,
+	 * flyt_flere_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-05.2",    /* rules_revision (above) */
 	ks_tables,         /* tables */

@@ -322,6 +322,11 @@ const char *ks_move_gait(struct ord_ctx *ctx, const struct ord_event *ev, const 
  * crosses (ks_check_path: streams in march column, woods). */
 const char *ks_move_formation(struct ord_ctx *ctx, const struct ord_event *ev,
 			      const struct ord_unit *u);
+/* Where u's move ev starts: the end of its last move recorded before ev in
+ * the phase (flyt_flere_kontrol), else where it stood at the phase's
+ * start. */
+void ks_move_start(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		   double *x, double *y);
 /* A recorded move (flyt) against what its gait, order and ground allow
  * (13): the inputs of ks_move from the event, the state, the order and the
  * map.  0 with out and why filled, or ORD_ECHECK with the reason in d

@@ -598,6 +598,38 @@ const char *ks_move_formation(struct ord_ctx *ctx, const struct ord_event *ev, c
 	return f;
 }
 
+/* The unit's moves of ev's phase recorded before ev, in the order they
+ * were recorded (at most max), when flyt_flere_kontrol is on; else none. */
+static size_t earlier_moves(struct ord_ctx *ctx, const struct ord_event *ev,
+			    const struct ord_unit *u, const struct ord_event **out, size_t max)
+{
+	size_t i, j, n = 0;
+
+	if (!ks_check(ks_r(ctx), "flyt_flere_kontrol"))
+		return 0;
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+		if (e->seq >= ev->seq || strcmp(e->kind, "flyt") ||
+		    (ev->phase && e->phase && strcmp(e->phase, ev->phase)) ||
+		    ks_ev_unit(ctx, e, "unit") != u || n == max)
+			continue;
+		for (j = n++; j > 0 && out[j - 1]->seq > e->seq; j--)
+			out[j] = out[j - 1];
+		out[j] = e;
+	}
+	return n;
+}
+
+void ks_move_start(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		   double *x, double *y)
+{
+	const struct ord_event *prev[16];
+	size_t n = earlier_moves(ctx, ev, u, prev, ORD_ARRAY_SIZE(prev));
+
+	*x = n ? ord_kv_get_num(&prev[n - 1]->kv, "x", 0) : ks_st_num(ctx, u, "x");
+	*y = n ? ord_kv_get_num(&prev[n - 1]->kv, "y", 0) : ks_st_num(ctx, u, "y");
+}
+
 int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
 		  struct ks_move_out *out, struct ks_text *why, struct ord_diag *d)
 {
@@ -608,11 +640,13 @@ int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct 
 	struct ks_move_in in;
 	const char *gang = ks_move_gait(ctx, ev, u), *tid = ord_kv_get(&ev->kv, "tid");
 	struct ord_unit *w = ks_ev_unit(ctx, ev, "gennem");
+	const struct ord_event *prev[16];
+	size_t np = earlier_moves(ctx, ev, u, prev, ORD_ARRAY_SIZE(prev)), k;
 	double x0 = ks_st_num(ctx, u, "x"), y0 = ks_st_num(ctx, u, "y");
 	double x1 = ord_kv_get_num(&ev->kv, "x", 0), y1 = ord_kv_get_num(&ev->kv, "y", 0);
-	double dist = hypot(x1 - x0, y1 - y0), share, length;
+	double dist, share, length, px, py;
 	int per = (int)ks_param(r, "kvarte_pr_traek"), q, half = 0, lu = 0, err;
-	size_t i, n;
+	size_t n = 0, nob = 0;
 
 	memset(&in, 0, sizeof(in));
 	if (per < 1)
@@ -656,23 +690,45 @@ int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct 
 	in.facing_enemy = !strcmp(ord_kv_get(&ev->kv, "maade") ? ord_kv_get(&ev->kv, "maade") : "",
 				  "front_mod_fjenden");
 	in.wheel_cm = ord_kv_get_num(&ev->kv, "drej_cm", 0);
+	ks_move_start(ctx, ev, u, &px, &py);
+	dist = hypot(x1 - px, y1 - py);
 	if (w && ks_through(ctx, u, w, &half, &lu, NULL) == 0 && half)
 		in.through_cm = fmin(dist, ord_kv_get_num(&ev->kv, "gennem_cm", dist));
-	/* the ground, plate by plate on the map (else open ground) */
-	n = r->map ? ks_map_segments(r->map, x0, y0, x1, y1, sg, ORD_ARRAY_SIZE(sg)) : 0;
-	if (!r->map && dist > 0) {
-		sg[0].terrain = "aabent";
-		sg[0].cm = dist;
-		n = 1;
-	}
-	for (i = 0; i < n; i++) {
-		seg[i].terrain = ord_kv_get_bool(&ev->kv, "vej", 0) ? "vej" : sg[i].terrain;
-		seg[i].cm = sg[i].cm;
+	/* the ground, plate by plate on the map (else open ground): the
+	 * unit's earlier moves of the phase in this gait first, each from
+	 * where the one before it ended, then this one from where the last
+	 * ended (flyt_flere_kontrol: a game made before measured every move
+	 * from where the unit stood at the phase's start, with the whole
+	 * march length each) */
+	for (k = 0; k <= np; k++) {
+		const struct ord_event *e = k < np ? prev[k] : ev;
+		double ex = ord_kv_get_num(&e->kv, "x", 0), ey = ord_kv_get_num(&e->kv, "y", 0);
+		size_t m = 0, j;
+		if (k < np && strcmp(ks_move_gait(ctx, e, u), gang)) {
+			x0 = ex, y0 = ey;
+			continue; /* another gait: its own march length */
+		}
+		px = x0, py = y0;
+		if (r->map)
+			m = ks_map_segments(r->map, px, py, ex, ey, sg + n, ORD_ARRAY_SIZE(sg) - n);
+		else if (hypot(ex - px, ey - py) > 0 && n < ORD_ARRAY_SIZE(sg)) {
+			sg[n].terrain = "aabent";
+			sg[n].cm = hypot(ex - px, ey - py);
+			m = 1;
+		}
+		for (j = n; j < n + m; j++) {
+			seg[j].terrain = ord_kv_get_bool(&e->kv, "vej", 0) ? "vej" : sg[j].terrain;
+			seg[j].cm = sg[j].cm;
+		}
+		n += m;
+		nob += path_obstacles(ctx, px, py, ex, ey, obst + nob, ORD_ARRAY_SIZE(obst) - nob);
+		if (k < np)
+			x0 = ex, y0 = ey;
 	}
 	in.seg = seg;
 	in.nseg = n;
 	in.obstacles = obst;
-	in.nobstacles = path_obstacles(ctx, x0, y0, x1, y1, obst, ORD_ARRAY_SIZE(obst));
+	in.nobstacles = nob;
 	if ((err = ks_move(r, &in, out, why)) != 0) {
 		if (d)
 			ord_diag_add(d, 0, 0, u->id, "13 marchlængder", "%s", ord_error_last());

@@ -297,6 +297,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("ordre_reorganisering_kontrol", 0, 1),
 	WHOLE("flyt_formation_kontrol", 0, 1),
 	WHOLE("prods_tab_kontrol", 0, 1),
+	WHOLE("flyt_flere_kontrol", 0, 1),
 	WHOLE("skydemaal_kontrol", 0, 1),
 	NUM("spredt_foran_cm", 0, MANY),
 	NUM("spredt_foran_artilleri_cm", 0, MANY),

@@ -1748,12 +1748,48 @@ static void place(const char *id, const char *x, const char *y)
 	ord_kv_set(&U(id)->state, "y", y);
 }
 
+static void game_without(const char *param);
+static void map_game_without(const char *without);
+static void declared_attack(const char *unit, const char *target);
+
+/* 13: a unit's second move of a phase starts where its first ended, and
+ * the two share the one march length of their gait (flyt_flere_kontrol);
+ * a game made before measured each from where the unit stood, with the
+ * whole length each: 18 cm out and 8 back made 26 of 20. */
+START_TEST(test_two_moves_one_length)
+{
+	const char *without[] = { NULL, "flyt_flere_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		game_without(without[k]);
+		orders("D1 M ↑ 1\n");
+		place("D1", "0", "0");
+		EV_OK("flyt", "unit=D1 x=0 y=-18");
+		if (!without[k])
+			EV_BAD("flyt", "unit=D1 x=0 y=-10",
+			       "open ground 18 cm, open ground 8 cm = 26 cm of 20 cm");
+		else
+			EV_OK("flyt", "unit=D1 x=0 y=-10");
+	}
+	/* another gait starts from the first's end, with its own length */
+	game_without(NULL);
+	orders("D1 M ↑ ½ ÆNDR trussel TT ↓ ½\n");
+	place("D1", "0", "0");
+	EV_OK("flyt", "unit=D1 x=0 y=-10");
+	EV_OK("flyt", "unit=D1 x=0 y=-2 retraete=yes");
+}
+END_TEST
+
 /* 13 "Marchlængder for de enkelte våbenarter og formationer aflæses af
  * Skema V": a recorded move against its gait's length over the ground it
  * crosses, plate by plate. */
 START_TEST(test_march_lengths)
 {
-	cast();
+	/* each move a trial of its own, from where place() puts the unit: as
+	 * a game made before flyt_flere_kontrol measured every move of a phase
+	 * (test_two_moves_one_length has the moves after one another) */
+	map_game_without("flyt_flere_kontrol");
 	orders("D1 M ↑ 1\nD2 L ↑\nD3 M ↑ 1\nK1 M ↑ 1\n");
 	orders("L1 TT ↓ 1\nC2 M ↑ 1\n");
 	/* infantry in open order: 30 cm a turn, less ⅛ turn for the wood's
@@ -1836,9 +1872,6 @@ START_TEST(test_march_through)
 	ck_assert_str_eq(sts("D2", "moral"), "LU");
 }
 END_TEST
-
-static void game_without(const char *param);
-static void declared_attack(const char *unit, const char *target);
 
 /* 12.1: "Enheder er i LU under og et halvt træk efter front eller
  * formationsændring": where the order makes the change; a change at the
@@ -6457,6 +6490,7 @@ Suite *ord_test_suite(void)
 
 	tcase_add_test(tc, test_obstacles);
 	tcase_add_test(tc, test_march_lengths);
+	tcase_add_test(tc, test_two_moves_one_length);
 	tcase_add_test(tc, test_march_through);
 	tcase_add_test(tc, test_marched_through_fires_half);
 	suite_add_tcase(s, tc);
