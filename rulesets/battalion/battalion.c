@@ -1307,7 +1307,10 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * skirmishers (melee_whole_checked, D23); 2026-12-05.1: a melee's
 	 * charge and square bonuses and its pursuit count the unit beside the
 	 * first (melee_both_enemies, D20); a routed or retreating gun
-	 * unlimbered limbers before it moves (routed_gun_checked, D6, D8) */
+	 * unlimbered limbers before it moves (routed_gun_checked, D6, D8); a
+	 * skirmish stand's fire without firers= counts all its figures
+	 * (stand_firers_checked, D23); a destroyed screen blocks nothing
+	 * (screen_figures_checked, D15) */
 	"2026-12-05.1",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */

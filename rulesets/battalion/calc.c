@@ -117,6 +117,8 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("sheet_state_checked", 0, 1),
 	WHOLE("gun_shot_checked", 0, 1),
 	WHOLE("routed_gun_checked", 0, 1),
+	WHOLE("stand_firers_checked", 0, 1),
+	WHOLE("screen_figures_checked", 0, 1),
 	WHOLE("position_distance_checked", 0, 1),
 	NUM("position_tolerance", 0, INFINITY),
 	{ "movement", "reg", 0, INFINITY, 0 },

@@ -817,6 +817,11 @@ static void check_screen(struct ord_ctx *ctx, const struct ord_event *ev, const 
 		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
 			     "'%s' is %s in %s, not skirmishers", s->id, bat_kind(s),
 			     bat_chart_formation(ctx, s));
+	/* D15: a destroyed unit blocks nothing (screen_figures_checked; a
+	 * game made before gave it the fire, which then did nothing) */
+	if (bat_st(ctx, s, "figures") <= 0 && bat_flag(ctx, "screen_figures_checked"))
+		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
+			     "the skirmishers '%s' have no figures left: they block nothing", s->id);
 	if (!ord_kv_get(&ev->kv, "screen_front"))
 		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
 			     "give the ground the screen covers (screen_front=INCHES)");
@@ -969,7 +974,13 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	 * battalion": a fire event a stand (or group of stands), their firers
 	 * together at most the unit's figures */
 	if (!artillery && !is_art && !strcmp(bat_chart_formation(ctx, u), "skirmish")) {
-		long firers = ord_kv_get_int(&ev->kv, "firers", 0);
+		/* a stand's fire without firers= fires with every figure, as
+		 * resolve fires it (stand_firers_checked; a game made before
+		 * counted it 0 here, so two such fires took the whole unit's
+		 * strength each) */
+		long firers = ord_kv_get(&ev->kv, "firers") || !bat_flag(ctx, "stand_firers_checked")
+				      ? ord_kv_get_int(&ev->kv, "firers", 0)
+				      : bat_st(ctx, u, "figures");
 		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
 			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
 			if (e != ev && !strcmp(e->kind, "fire") && bat_ev_unit(ctx, e, "unit") == u)

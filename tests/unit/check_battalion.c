@@ -1111,6 +1111,39 @@ START_TEST(fire_skirmisher_stands)
 }
 END_TEST
 
+/* A stand's fire without firers= fires with all the unit's figures, so it
+ * counts them among the stands' fire of the turn: two such fires are
+ * refused, as two fires of 8 (stand_firers_checked; a game made before
+ * counted the second 0 and fired the whole unit twice). */
+START_TEST(fire_skirmisher_stands_default)
+{
+	cast();
+	ck_assert_str_eq(event("fire", "unit=S1 target=R1 range=3"), "");
+	assert_has(event("fire", "unit=S1 target=R1 range=3"),
+		   "the stands of 'S1' fire with 16 figures in all this turn, but it has 8");
+	tables_without("stand_firers_checked");
+	cast();
+	ck_assert_str_eq(event("fire", "unit=S1 target=R1 range=3"), "");
+	ck_assert_str_eq(event("fire", "unit=S1 target=R1 range=3"), "");
+}
+END_TEST
+
+/* D15: skirmishers with no figures left block nothing
+ * (screen_figures_checked; a game made before gave them the fire, which
+ * did nothing). */
+START_TEST(fire_screen_destroyed)
+{
+	cast();
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "S1")->state, "figures", 0);
+	assert_has(event("fire", "unit=R2 target=B1 range=2 screen=S1 screen_front=6"),
+		   "the skirmishers 'S1' have no figures left: they block nothing");
+	tables_without("screen_figures_checked");
+	cast();
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "S1")->state, "figures", 0);
+	ck_assert_str_eq(event("fire", "unit=R2 target=B1 range=2 screen=S1 screen_front=6"), "");
+}
+END_TEST
+
 START_TEST(artillery_over_friends)
 {
 	cast();
@@ -3160,6 +3193,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, artillery_silenced);
 	tcase_add_test(ev, fire_screened);
 	tcase_add_test(ev, fire_skirmisher_stands);
+	tcase_add_test(ev, fire_skirmisher_stands_default);
+	tcase_add_test(ev, fire_screen_destroyed);
 	tcase_add_test(ev, artillery_over_friends);
 	tcase_add_test(ev, melee_checks);
 	tcase_add_test(ev, halt_check);
