@@ -902,7 +902,7 @@ note "24: a deadline moved in the row stops the game; a seal before the deadline
 
 opened two.game
 played two.game
-expect_exit 0 ord submit two.game --side blue "$BFIX/blue-2.txt"
+expect_exit 0 ord submit two.game --side blue "$BFIX/blue-2.txt" --receipt-head two.blue-2.receipt
 B2=$(field commitment "$OUT")
 expect_exit 0 ord seal two.game --force
 for _ in 1 2 3 4 5; do expect_exit 0 ord resolve two.game; done
@@ -913,4 +913,10 @@ expect_exit 0 ord verify two2.xml --pubkey "$(pubkey two.game)" --receipt "$B2" 
 expect_in "$OUT" "the head you kept of turn 1's exchange"
 expect_in "$OUT" "this turn continues from it"
 expect_in "$OUT" "is older than this turn's log"
+# a receipt of another turn is the player's mix-up, as a head of another
+# turn is: a note, and the turn it belongs to
+expect_exit 0 ord export two.game --turn 1 -o two1.xml
+expect_exit 0 ord verify two1.xml --pubkey "$(pubkey two.game)" --receipt two.blue-2.receipt \
+	--head two.game.open.head --head two.game.seal.head --head two.game.exchange.head
+expect_in "$OUT" "note: receipt two.blue-2.receipt: a receipt of turn 2, not of this bundle's turn 1: nothing of it is checked here"
 note "ok"
