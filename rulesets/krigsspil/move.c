@@ -609,9 +609,10 @@ static size_t earlier_moves(struct ord_ctx *ctx, const struct ord_event *ev,
 		return 0;
 	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
 		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+		/* a move not carried out (ks_impossible) moved nothing */
 		if (e->seq >= ev->seq || strcmp(e->kind, "flyt") ||
 		    (ev->phase && e->phase && strcmp(e->phase, ev->phase)) ||
-		    ks_ev_unit(ctx, e, "unit") != u || n == max)
+		    ks_ev_unit(ctx, e, "unit") != u || n == max || ks_impossible(ctx, e, NULL))
 			continue;
 		for (j = n++; j > 0 && out[j - 1]->seq > e->seq; j--)
 			out[j] = out[j - 1];
@@ -623,7 +624,7 @@ static size_t earlier_moves(struct ord_ctx *ctx, const struct ord_event *ev,
 void ks_move_start(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
 		   double *x, double *y)
 {
-	const struct ord_event *prev[16];
+	const struct ord_event *prev[ORD_EVENTS_PER_UNIT];
 	size_t n = earlier_moves(ctx, ev, u, prev, ORD_ARRAY_SIZE(prev));
 
 	*x = n ? ord_kv_get_num(&prev[n - 1]->kv, "x", 0) : ks_st_num(ctx, u, "x");
@@ -640,7 +641,7 @@ int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct 
 	struct ks_move_in in;
 	const char *gang = ks_move_gait(ctx, ev, u), *tid = ord_kv_get(&ev->kv, "tid");
 	struct ord_unit *w = ks_ev_unit(ctx, ev, "gennem");
-	const struct ord_event *prev[16];
+	const struct ord_event *prev[ORD_EVENTS_PER_UNIT];
 	size_t np = earlier_moves(ctx, ev, u, prev, ORD_ARRAY_SIZE(prev)), k;
 	double x0 = ks_st_num(ctx, u, "x"), y0 = ks_st_num(ctx, u, "y");
 	double x1 = ord_kv_get_num(&ev->kv, "x", 0), y1 = ord_kv_get_num(&ev->kv, "y", 0);
@@ -724,6 +725,15 @@ int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct 
 		nob += path_obstacles(ctx, px, py, ex, ey, obst + nob, ORD_ARRAY_SIZE(obst) - nob);
 		if (k < np)
 			x0 = ex, y0 = ey;
+	}
+	/* the ground of several moves that fills the arrays would leave the
+	 * rest uncounted: refused, not measured short */
+	if (np && (n == ORD_ARRAY_SIZE(sg) || nob == ORD_ARRAY_SIZE(obst))) {
+		if (d)
+			ord_diag_add(d, 0, 0, u->id, "13 marchlængder",
+				     "unit '%s': its moves of the phase cross more plates or obstacles than one march length can be measured over (%zu); record the move as fewer moves",
+				     u->id, ORD_ARRAY_SIZE(sg));
+		return ORD_ECHECK;
 	}
 	in.seg = seg;
 	in.nseg = n;

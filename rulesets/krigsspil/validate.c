@@ -989,7 +989,7 @@ static void check_line(struct line *l)
  * and a sheet that leaves its line out does not let it off
  * (britisk_linie_kontrol).  The side's units are in the context. */
 static void check_missing_lines(struct ord_ctx *ctx, const struct ord_sheet *sheet,
-				const unsigned *seen, struct ord_diag *d)
+				const unsigned *seen, size_t nseen, struct ord_diag *d)
 {
 	const char *side = ord_ctx_side(ctx), *why = NULL;
 	unsigned last = sheet->n ? sheet->orders[sheet->n - 1].line : 0;
@@ -1000,7 +1000,11 @@ static void check_missing_lines(struct ord_ctx *ctx, const struct ord_sheet *she
 		return;
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		if (seen[ord_ctx_unit_index(ctx, u)] || strcmp(u->side, side) || ks_gone(ctx, u) ||
+		/* the side's units were all in the context when seen was
+		 * made; units loaded since (a battery's ranged target) are
+		 * other sides' */
+		if (strcmp(u->side, side) || ord_ctx_unit_index(ctx, u) >= nseen ||
+		    seen[ord_ctx_unit_index(ctx, u)] || ks_gone(ctx, u) ||
 		    !(bound = ks_british_bound(ctx, u, &why)))
 			continue;
 		ord_diag_add(d, last + 1, 1, u->id, "8.4 britisk kavaleri",
@@ -1103,7 +1107,8 @@ static void validate_order(struct ord_ctx *ctx, const struct ord_order *o, struc
 int ks_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *d)
 {
 	const char *side = ord_ctx_side(ctx);
-	unsigned *seen = ord_xcalloc(ord_ctx_nunits(ctx) + 1, sizeof(*seen));
+	size_t nseen = ord_ctx_nunits(ctx) + 1;
+	unsigned *seen = ord_xcalloc(nseen, sizeof(*seen));
 	size_t i, before = d->n;
 
 	for (i = 0; i < sheet->n; i++) {
@@ -1142,7 +1147,7 @@ int ks_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct
 		}
 		validate_order(ctx, o, u, d);
 	}
-	check_missing_lines(ctx, sheet, seen, d);
+	check_missing_lines(ctx, sheet, seen, nseen, d);
 	check_coordinated_together(ctx, sheet, d);
 	free(seen);
 	return d->n > before ? ORD_EBADSHEET : 0;

@@ -1772,6 +1772,13 @@ START_TEST(test_two_moves_one_length)
 		else
 			EV_OK("flyt", "unit=D1 x=0 y=-10");
 	}
+	/* a move not carried out (through itself) moved nothing: the next
+	 * starts where the unit stood */
+	game_without(NULL);
+	orders("D1 M ↑ 1\n");
+	place("D1", "0", "0");
+	ck_assert_str_ne(event("flyt", "unit=D1 x=0 y=-18 gennem=D1"), "");
+	EV_OK("flyt", "unit=D1 x=0 y=-5");
 	/* another gait starts from the first's end, with its own length */
 	game_without(NULL);
 	orders("D1 M ↑ ½ ÆNDR trussel TT ↓ ½\n");
