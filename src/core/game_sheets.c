@@ -674,22 +674,21 @@ out:
 	return err;
 }
 
-/* The sides of the units a sheet names, "a, b" in sides. */
+/* The sides of the units a sheet names: "a, b" in sides, "a b" in words
+ * (ord_words_has). */
 struct sheet_sides {
-	struct ord_buf sides;
+	struct ord_buf sides, words;
 	int n;
 };
 
 static int unit_side(void *ud, const struct ord_store_unit *u)
 {
 	struct sheet_sides *ss = ud;
-	const char *p = ss->sides.buf;
-	size_t len = strlen(u->side);
 
-	for (; p && (p = strstr(p, u->side)) != NULL; p += len)
-		if ((p == ss->sides.buf || p[-1] == ' ') && (!p[len] || p[len] == ','))
-			return 0; /* listed */
-	ord_buf_addf(&ss->sides, "%s%s", ss->n++ ? ", " : "", u->side);
+	if (ss->words.buf && ord_words_has(ss->words.buf, u->side))
+		return 0; /* listed */
+	ord_buf_addf(&ss->sides, "%s%s", ss->n ? ", " : "", u->side);
+	ord_buf_addf(&ss->words, "%s%s", ss->n++ ? " " : "", u->side);
 	return 0;
 }
 
@@ -748,6 +747,7 @@ int ord_check_sheet_scenario(const char *scenario_path, const char *tables_path,
 		struct sheet_sides ss;
 		memset(&ss, 0, sizeof(ss));
 		ord_buf_init(&ss.sides);
+		ord_buf_init(&ss.words);
 		if (!side && (err = side_of_sheet(g, bytes, len, &ss)) == 0) {
 			side = ss.sides.buf;
 			if (reading)
@@ -757,6 +757,7 @@ int ord_check_sheet_scenario(const char *scenario_path, const char *tables_path,
 		if (!err)
 			err = ord_game_check_sheet(g, side, bytes, len, diag, reading);
 		ord_buf_release(&ss.sides);
+		ord_buf_release(&ss.words);
 	}
 	ord_game_free(g);
 	for (i = 0; i < ORD_ARRAY_SIZE(ext); i++) {
