@@ -868,53 +868,18 @@ static const struct placed *find_placed(const struct placed *pl, size_t n, const
 	return NULL;
 }
 
-/* The middle of the map's plates. */
-static void map_middle(const struct ks_map *m, double *mx, double *my)
-{
-	double x, y;
-	size_t i;
-
-	*mx = *my = 0;
-	for (i = 0; m && i < m->n; i++) {
-		ks_map_centre(m, m->p[i].q, m->p[i].r, &x, &y);
-		*mx += x / (double)m->n;
-		*my += y / (double)m->n;
-	}
-}
-
-/*
- * Towards the enemy, for the side's "↑": from the middle of its units as
- * the scenario sets them up to the middle of the other sides' (to the
- * middle of the map if they have no places).  The setup is every player's,
- * so the bearing is the same on every viewer's map and in every turn.
- */
+/* Towards the enemy, for the side's "↑" (ks_bearing_enemy): the setup is
+ * every player's, so the bearing is the same on every viewer's map, in
+ * every turn, and as the check of a move reads it. */
 static double enemy_bearing(const struct ord_picture *w, const struct ks_map *m, const char *side)
 {
-	double own[2] = { 0, 0 }, other[2] = { 0, 0 }, x, y;
-	size_t i, n = 0, no = 0;
+	struct ks_bearing b;
+	size_t i;
 
-	for (i = 0; i < w->nsetup; i++) {
-		if (!unit_pos(&w->setup[i].attrs, &x, &y))
-			continue;
-		if (!strcmp(w->setup[i].side, side)) {
-			own[0] += x;
-			own[1] += y;
-			n++;
-		} else {
-			other[0] += x;
-			other[1] += y;
-			no++;
-		}
-	}
-	if (!n)
-		return -M_PI / 2;
-	if (no) {
-		other[0] /= (double)no;
-		other[1] /= (double)no;
-	} else {
-		map_middle(m, &other[0], &other[1]);
-	}
-	return atan2(other[1] - own[1] / (double)n, other[0] - own[0] / (double)n);
+	memset(&b, 0, sizeof(b));
+	for (i = 0; i < w->nsetup; i++)
+		ks_bearing_add(&b, side, w->setup[i].side, &w->setup[i].attrs);
+	return ks_bearing_enemy(&b, m);
 }
 
 static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct frame *f,

@@ -634,6 +634,8 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		ks_check_path(ctx, u, sx, sy, ord_kv_get_num(&ev->kv, "x", 0),
 			      ord_kv_get_num(&ev->kv, "y", 0), ks_move_formation(ctx, ev, u), grade,
 			      storm, &m);
+		/* the way its order gives (4.3, flyt_retning_kontrol) */
+		ks_check_direction(ctx, ev, u, sx, sy, d);
 		/* the march length over the ground crossed (13) */
 		ks_text_init(&t);
 		if (ks_move_event(ctx, ev, u, &mo, &t, d) == 0 && !mo.ok)

@@ -556,6 +556,8 @@ static const struct ord_state_key state_keys[] = {
 	    "the turn a unit marched through it: it fires no whole turn (13 gennemmarch)"),
 	STR("gennemmarcheret_af", "the unit that marched through it"),
 	STR("indskudt_paa", "the target a battery has ranged on"),
+	NUM("fjende_retning",
+	    "the bearing of its side's \"↑\" (towards the enemy) in degrees, x east and y south (flyt_retning_kontrol)"),
 	INT("angrebskolonne_beholdt",
 	    "1: it attacked in attack column and keeps the bonus defending (16.5)"),
 	INT("indskudt_fra", "the turn from which it is ranged on it (15; 0: at once)"),
@@ -946,9 +948,10 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * formation the unit moves in (13, flyt_formation_kontrol); a battery
 	 * loses no more limbers than it has (9.2, 10.2, prods_tab_kontrol); a
 	 * second move starts where the first ended, on one march length (13,
-	 * flyt_flere_kontrol)
+	 * flyt_flere_kontrol); 2026-12-05.3: a move goes the way its order
+	 * gives, within flyt_retning_grader (4.3, flyt_retning_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.2",    /* rules_revision (above) */
+	"2026-12-05.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

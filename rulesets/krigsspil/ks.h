@@ -339,6 +339,36 @@ int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct 
 int ks_through(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w,
 	       int *half_speed, int *lu_both, struct ord_diag *d);
 
+/* Towards the enemy, for a side's "↑" (orders/ordre/README.md): from the
+ * middle of the side's units as the scenario sets them up to the middle of
+ * the other sides' (the middle of the map's plates when they have none), so
+ * that it is the same for every viewer and in every turn.  Add each unit of
+ * the scenario (its side and attributes; one without x, y counts for
+ * nothing), then read the bearing in radians (x east, y south: clockwise). */
+struct ks_bearing {
+	double own[2], other[2]; /* the sums of the positions of the side's units, the others' */
+	size_t n, no;            /* how many of each */
+};
+void ks_bearing_add(struct ks_bearing *b, const char *side, const char *unit_side,
+		    const struct ord_kv *attrs);
+double ks_bearing_enemy(const struct ks_bearing *b, const struct ks_map *m);
+/* 4.3, "Spillerne er som hovedregel bundet for hele trækket af de på
+ * ordresedlen noterede ordrer": a move (flyt ev of u from sx, sy) that goes
+ * more than flyt_retning_grader from every direction its order's marches
+ * give (an arrow, a plate; or all its legs together) is added to d
+ * (flyt_retning_kontrol; a game made before took any direction).  A retreat
+ * (retraete=yes) and a move shorter than flyt_retning_min_cm are not
+ * checked. */
+void ks_check_direction(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+			double sx, double sy, struct ord_diag *d);
+/* Keep each unit's side's "↑" (ks_bearing_enemy of the scenario's setup,
+ * in degrees) in its state fjende_retning, where it has none, for
+ * ks_check_direction (flyt_retning_kontrol): the reorganisation, whose
+ * context holds every unit, does it. */
+void ks_keep_enemy_bearing(struct ord_ctx *ctx);
+/* An order code's symbol as the player writes it ("march": "M"). */
+const char *ks_code_symbol(const char *code);
+
 /* Stormmarch allowed this turn?  0, or a reason in why (English, for a
  * diagnostic) and the rule. */
 int ks_stormmarch_refused(struct ord_ctx *ctx, const struct ord_unit *u, struct ord_buf *why);

@@ -747,3 +747,176 @@ int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct 
 	}
 	return 0;
 }
+
+/* ---- the move's direction against its order's (4.3) ---- */
+
+void ks_bearing_add(struct ks_bearing *b, const char *side, const char *unit_side,
+		    const struct ord_kv *attrs)
+{
+	double x, y;
+
+	if (!attrs || !ord_kv_get(attrs, "x") || !ord_kv_get(attrs, "y"))
+		return;
+	x = ord_kv_get_num(attrs, "x", 0);
+	y = ord_kv_get_num(attrs, "y", 0);
+	if (!strcmp(unit_side, side)) {
+		b->own[0] += x;
+		b->own[1] += y;
+		b->n++;
+	} else {
+		b->other[0] += x;
+		b->other[1] += y;
+		b->no++;
+	}
+}
+
+double ks_bearing_enemy(const struct ks_bearing *b, const struct ks_map *m)
+{
+	double ox, oy, x, y;
+	size_t i;
+
+	if (!b->n)
+		return -M_PI / 2;
+	if (b->no) {
+		ox = b->other[0] / (double)b->no;
+		oy = b->other[1] / (double)b->no;
+	} else {
+		/* no enemy placed: the middle of the map's plates */
+		ox = oy = 0;
+		for (i = 0; m && i < m->n; i++) {
+			ks_map_centre(m, m->p[i].q, m->p[i].r, &x, &y);
+			ox += x / (double)m->n;
+			oy += y / (double)m->n;
+		}
+	}
+	return atan2(oy - b->own[1] / (double)b->n, ox - b->own[0] / (double)b->n);
+}
+
+/* An angle in degrees folded into [0, 360). */
+static double deg360(double a)
+{
+	a = fmod(a, 360);
+	return a < 0 ? a + 360 : a;
+}
+
+/* How far apart two bearings in degrees are, 0 to 180. */
+static double deg_apart(double a, double b)
+{
+	double d = deg360(a - b);
+	return d > 180 ? 360 - d : d;
+}
+
+/* The arrow a bearing is nearest ("↑" for 0), for the messages. */
+static const char *arrow_of(double deg)
+{
+	static const char *const arrows[] = { "↑", "↗", "→", "↘", "↓", "↙", "←", "↖" };
+
+	return arrows[(int)floor(deg360(deg + 22.5) / 45) % 8];
+}
+
+void ks_check_direction(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+			double sx, double sy, struct ord_diag *d)
+{
+	struct ks_rules *r = ks_r(ctx);
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	struct ord_buf said = ORD_BUF_INIT, order = ORD_BUF_INIT;
+	double x1 = ord_kv_get_num(&ev->kv, "x", 0), y1 = ord_kv_get_num(&ev->kv, "y", 0);
+	double tol = ks_param(r, "flyt_retning_grader"), enemy, moved, best = 360;
+	double sum[2] = { 0, 0 };
+	size_t n, k, ndir = 0;
+
+	/* a retreat by the rules goes where the unit must (6.5, 17), and a
+	 * voluntary retreat's arrow (TT) is read both ways: not checked */
+	if (!ks_check(r, "flyt_retning_kontrol") || !o || ord_kv_get_bool(&ev->kv, "retraete", 0) ||
+	    !ks_st_has(ctx, u, "fjende_retning") ||
+	    hypot(x1 - sx, y1 - sy) < ks_param(r, "flyt_retning_min_cm"))
+		return;
+	/* the side's "↑", kept by the reorganisation (ks_keep_enemy_bearing):
+	 * an event's check holds only the units it names, not the setup */
+	enemy = ks_st_num(ctx, u, "fjende_retning");
+	moved = deg360(atan2(y1 - sy, x1 - sx) * 180 / M_PI - enemy);
+	n = ks_groups(o, g, KS_MAX_GROUPS);
+	for (k = 0; k < n; k++) {
+		const struct ord_token *dir;
+		double want, tx, ty;
+		int q, rr;
+		if (strcmp(g[k].code, "march") && strcmp(g[k].code, "stormmarch") &&
+		    strcmp(g[k].code, "loeb") && strcmp(g[k].code, "prolongering"))
+			continue;
+		if ((dir = ks_grp_tok(o, &g[k], ORD_TOK_DIR)) != NULL) {
+			double quarters = ks_grp_quarters(ctx, o, &g[k]);
+			want = dir->num;
+			ord_buf_addf(&order, "%s%s %s", order.len ? ", " : "",
+				     ks_code_symbol(g[k].code), dir->value);
+			ord_buf_addf(&said, "%s%s (%.0f°)", said.len ? " or " : "", dir->value, want);
+			/* the legs together: a move may go the whole order's way */
+			sum[0] += quarters * cos(want * M_PI / 180);
+			sum[1] += quarters * sin(want * M_PI / 180);
+		} else if (ks_grp_hex(o, &g[k], &q, &rr) && r->map) {
+			ks_map_centre(r->map, q, rr, &tx, &ty);
+			if (hypot(tx - sx, ty - sy) < ks_param(r, "flyt_retning_min_cm"))
+				continue; /* it stands at the plate: any way is the way there */
+			want = deg360(atan2(ty - sy, tx - sx) * 180 / M_PI - enemy);
+			ord_buf_addf(&order, "%s%s %02d%02d", order.len ? ", " : "",
+				     ks_code_symbol(g[k].code), q, rr);
+			ord_buf_addf(&said, "%splate %d,%d (%.0f° from here)",
+				     said.len ? " or " : "", q, rr, want);
+		} else {
+			continue;
+		}
+		ndir++;
+		if (deg_apart(moved, want) < best)
+			best = deg_apart(moved, want);
+	}
+	if (ndir > 1 && hypot(sum[0], sum[1]) > 1e-9) {
+		double whole = deg360(atan2(sum[1], sum[0]) * 180 / M_PI);
+		if (deg_apart(moved, whole) < best)
+			best = deg_apart(moved, whole);
+	}
+	if (ndir && best > tol + 1e-9)
+		ord_diag_add(d, 0, 0, u->id, "4.3",
+			     "unit '%s' moved against its order: '%s' goes %s, the move from x=%g y=%g to x=%g y=%g goes %s (%.0f° clockwise from the enemy), %.0f° off where %g° is allowed (kontroller: flyt_retning_grader)",
+			     u->id, order.buf, said.buf, sx, sy, x1, y1, arrow_of(moved), moved,
+			     best, tol);
+	ord_buf_release(&said);
+	ord_buf_release(&order);
+}
+
+void ks_keep_enemy_bearing(struct ord_ctx *ctx)
+{
+	struct ks_rules *r = ks_r(ctx);
+	const char *side[16];
+	double deg[16];
+	size_t nside = 0, i, j, k;
+
+	if (!ks_check(r, "flyt_retning_kontrol"))
+		return;
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		struct ks_bearing b;
+		double a;
+		if (ks_st_has(ctx, u, "fjende_retning"))
+			continue;
+		for (k = 0; k < nside && strcmp(side[k], u->side); k++)
+			;
+		if (k < nside) {
+			a = deg[k];
+		} else {
+			memset(&b, 0, sizeof(b));
+			for (j = 0; j < ord_ctx_nunits(ctx); j++) {
+				const struct ord_unit *w = ord_ctx_unit(ctx, j);
+				ks_bearing_add(&b, u->side, w->side, &w->attrs);
+			}
+			a = ks_bearing_enemy(&b, r->map) * 180 / M_PI;
+			/* whole hundredths of a degree: the state stores it as
+			 * written, the same on every machine */
+			a = round(a * 100) / 100;
+			if (nside < ORD_ARRAY_SIZE(side)) {
+				side[nside] = u->side;
+				deg[nside++] = a;
+			}
+		}
+		ks_st_set_num(ctx, u, "fjende_retning", a);
+	}
+}

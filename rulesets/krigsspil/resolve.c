@@ -436,6 +436,8 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 	int turn = ord_ctx_turn(ctx), h = ks_half(ctx, 0);
 	size_t i;
 
+	/* each side's "↑" for the moves' check (flyt_retning_kontrol) */
+	ks_keep_enemy_bearing(ctx);
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		struct ord_unit *u = ks_ev_unit(ctx, e, "unit");

@@ -64,6 +64,11 @@ static const char *symbol_of(const char *code)
 	return code;
 }
 
+const char *ks_code_symbol(const char *code)
+{
+	return symbol_of(code);
+}
+
 static int code_allowed(const char *code, const char *vaaben)
 {
 	size_t i;

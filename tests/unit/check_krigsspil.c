@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.2");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.3");
 }
 END_TEST
 
@@ -1785,6 +1785,72 @@ START_TEST(test_two_moves_one_length)
 	place("D1", "0", "0");
 	EV_OK("flyt", "unit=D1 x=0 y=-10");
 	EV_OK("flyt", "unit=D1 x=0 y=-2 retraete=yes");
+}
+END_TEST
+
+/* 4.3, "Spillerne er som hovedregel bundet for hele trækket af de på
+ * ordresedlen noterede ordrer": a move more than flyt_retning_grader (45°)
+ * from every way its order's marches give is refused, naming the order and
+ * the move (flyt_retning_kontrol); a game made before took any direction.
+ * The side's "↑" is the unit's state fjende_retning (the reorganisation
+ * keeps it): 90, the enemy to the south (y grows southwards). */
+START_TEST(test_move_direction)
+{
+	const char *without[] = { NULL, "flyt_retning_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		game_without(without[k]);
+		orders("D1 M ↑ 1\nD2 M ↗ ½ M → ½\nD3 TT ↓ 1\n");
+		place("D1", "0", "0");
+		place("D2", "100", "0");
+		place("D3", "200", "0");
+		ord_kv_set(&U("D1")->state, "fjende_retning", "90");
+		ord_kv_set(&U("D2")->state, "fjende_retning", "90");
+		ord_kv_set(&U("D3")->state, "fjende_retning", "90");
+		/* ↑ is south: 18 cm north goes plainly against it */
+		if (!without[k])
+			EV_BAD("flyt", "unit=D1 x=0 y=-18",
+			       "unit 'D1' moved against its order: 'M ↑' goes ↑ (0°), the move from x=0 y=0 to x=0 y=-18 goes ↓ (180° clockwise from the enemy), 180° off where 45° is allowed (kontroller: flyt_retning_grader) (4.3)");
+		else
+			EV_OK("flyt", "unit=D1 x=0 y=-18");
+		/* ↗ and → of the enemy to the south: south-west, then west */
+		if (!without[k])
+			EV_BAD("flyt", "unit=D2 x=110 y=0", "'M ↗, M →' goes ↗ (45°) or → (90°)");
+		else
+			EV_OK("flyt", "unit=D2 x=110 y=0");
+	}
+	/* within 45° of the arrow, of either leg, of the legs together */
+	game_without(NULL);
+	orders("D1 M ↑ 1\nD2 M ↗ ½ M → ½\nK3 M ↑ ½ M ↓ ½\n");
+	place("D1", "0", "0");
+	place("D2", "100", "0");
+	place("K3", "300", "0");
+	ord_kv_set(&U("D1")->state, "fjende_retning", "90");
+	ord_kv_set(&U("D2")->state, "fjende_retning", "90");
+	ord_kv_set(&U("K3")->state, "fjende_retning", "90");
+	EV_OK("flyt", "unit=D1 x=10 y=10");
+	EV_OK("flyt", "unit=D2 x=90 y=0");
+	EV_OK("flyt", "unit=K3 x=300 y=8");
+	/* the second move goes on from the first: back north, as ordered */
+	EV_OK("flyt", "unit=K3 x=300 y=2");
+	/* a move under flyt_retning_min_cm (1 cm) has no direction to check */
+	game_without(NULL);
+	orders("D1 M ↑ 1\n");
+	place("D1", "0", "0");
+	ord_kv_set(&U("D1")->state, "fjende_retning", "90");
+	EV_OK("flyt", "unit=D1 x=0 y=-0.5");
+	/* a retreat goes where it must (6.5), and TT's arrow is not read */
+	game_without(NULL);
+	orders("D3 TT ↓ 1\n");
+	place("D3", "200", "0");
+	ord_kv_set(&U("D3")->state, "fjende_retning", "90");
+	EV_OK("flyt", "unit=D3 x=200 y=15 retraete=yes");
+	/* no bearing kept (a unit never reorganised in the game): no check */
+	game_without(NULL);
+	orders("D1 M ↑ 1\n");
+	place("D1", "0", "0");
+	EV_OK("flyt", "unit=D1 x=0 y=-18");
 }
 END_TEST
 
@@ -6498,6 +6564,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_obstacles);
 	tcase_add_test(tc, test_march_lengths);
 	tcase_add_test(tc, test_two_moves_one_length);
+	tcase_add_test(tc, test_move_direction);
 	tcase_add_test(tc, test_march_through);
 	tcase_add_test(tc, test_marched_through_fires_half);
 	suite_add_tcase(s, tc);
