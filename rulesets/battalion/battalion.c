@@ -143,7 +143,10 @@
  *      read the event's charge= alone).
  *  D14 A melee from an earlier turn that the referee does not record again
  *      has ended (the units were separated): it is closed, with a result
- *      line, when the melee phase is resolved.
+ *      line, when the melee phase is resolved.  Until then the referee's
+ *      list of what is still to record (report --referee, info, the web
+ *      page) names it (since 2026-12-05.2; a list, not a rule: nothing
+ *      replayed changes, and at a turn's end every such melee is closed).
  *  D15 A unit with no figures left is destroyed: it cannot move, fire or
  *      fight; a melee event naming one is refused.  A unit a melee destroys is
  *      out of it at once, and its enemy is free: neither is in a melee

@@ -1339,6 +1339,50 @@ enum {
 	DID_FIRE = 32,
 };
 
+/* Is a melee event of the turn between u and w (either named first or
+ * beside the first, D20)?  u's own events: the ctx lists an event under
+ * every unit its keys name. */
+static int melee_recorded(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_unit *w)
+{
+	size_t i;
+
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+		struct ord_unit *a = bat_ev_unit(ctx, e, "a"), *b = bat_ev_unit(ctx, e, "b");
+		struct ord_unit *a2 = bat_ev_unit(ctx, e, "a2"), *b2 = bat_ev_unit(ctx, e, "b2");
+		int ua = u == a || (a2 && u == a2), ub = u == b || (b2 && u == b2);
+		int wa = w == a || (a2 && w == a2), wb = w == b || (b2 && w == b2);
+
+		if (!strcmp(e->kind, "melee") && ((ua && wb) || (wa && ub)))
+			return 1;
+	}
+	return 0;
+}
+
+/* D2, D14: "If he survives, the melee will continue", but a melee of an
+ * earlier turn that no melee event of this turn fights again ends, said
+ * only when the melee phase is resolved.  Before it, the referee's list of
+ * what is still to record names it (the pair once), so that he records
+ * the melee or knows that leaving it out separates the units.  Units with
+ * no figures left fight no melee: the resolve closes theirs.  At the
+ * turn's end (the audit) every such melee is fought or closed. */
+static void melee_goes_on(struct ord_ctx *ctx, size_t i, struct ord_unit *u, struct ord_diag *d)
+{
+	struct ord_unit *w;
+	const char *back;
+
+	if (!bat_still_in_melee(ctx, u) || !(w = ord_ctx_find_unit(ctx, bat_melee_with(ctx, u))) ||
+	    bat_st(ctx, u, "figures") <= 0 || bat_st(ctx, w, "figures") <= 0 ||
+	    melee_recorded(ctx, u, w))
+		return;
+	back = bat_melee_with(ctx, w);
+	if (back && !strcmp(back, u->id) && bat_still_in_melee(ctx, w) && ord_ctx_unit_index(ctx, w) < i)
+		return; /* said of w */
+	ord_diag_add(d, 0, 0, u->id, "melee",
+		     "in the melee with '%s' since turn %ld, which continues, but no melee between them is recorded this turn: resolving the melee phase without one ends it (D14)",
+		     w->id, bat_st(ctx, u, "melee_since"));
+}
+
 int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 {
 	int turn = ord_ctx_turn(ctx);
@@ -1373,6 +1417,7 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		const struct ord_token *target = o ? ord_order_find(o, ORD_TOK_TARGET) : NULL;
 		const struct ord_token *fire = bat_order_fire(o);
 
+		melee_goes_on(ctx, i, u, d);
 		if (!o)
 			continue;
 		/* the state is the turn's end: a unit routed or retreating from

@@ -1124,6 +1124,34 @@ static int info_links(ord_game *g, struct ord_buf *out)
 	return 1;
 }
 
+/* A sealed turn's orders that no event recorded so far carries out, as
+ * the referee's report lists them (its pending hook): said before the
+ * next step, so that the referee sees what is left before he resolves
+ * (a battalion melee that goes on with no event of the turn, say). */
+static int info_pending(ord_game *g, int turn, struct ord_buf *out)
+{
+	struct ord_ctx ctx;
+	struct ord_diag d;
+	size_t i;
+	int err;
+
+	if (!g->rs->check_execution)
+		return 0;
+	ord_diag_init(&d);
+	if ((err = ord_game_load_ctx(g, &ctx, turn, 1, "*")) != 0)
+		goto out;
+	g->rs->check_execution(&ctx, &d);
+	ord_error_clear();
+	if (d.n)
+		ord_buf_adds(out, "pending:   orders no event of the turn carries out so far:\n");
+	for (i = 0; i < d.n; i++)
+		ord_buf_addf(out, "  %s: %s\n", d.items[i].unit, d.items[i].msg);
+out:
+	ord_ctx_release(&ctx);
+	ord_diag_release(&d);
+	return err;
+}
+
 /* The referee's next step, by the turn's state: info's last line.  It
  * waits for the sides seal and the phases wait for (their sheets, or in a
  * game without referee their commitments, then their openings). */
@@ -1144,6 +1172,11 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 		return err;
 	}
 	missing = nlacking ? lacking.buf : NULL;
+	if (t->state == ORD_TURN_SEALED && !missing && (size_t)t->phase < nph &&
+	    (err = info_pending(g, t->turn, out)) != 0) {
+		ord_buf_release(&lacking);
+		return err;
+	}
 	ord_buf_adds(out, "next:      ");
 	switch (t->state) {
 	case ORD_TURN_OPEN:

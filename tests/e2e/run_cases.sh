@@ -50,6 +50,7 @@
 #                         DICE is N,N,... in the order the ruleset asks for
 #                         them (below)
 #   [exchange]            `orderly exchange GAME`
+#   [info]                `orderly info GAME` (the referee's view of the turn)
 #   [calc]                each line "RULESET WHAT key=value... [--dice N,N]
 #                         [--xml]" is one `orderly calc`; outputs joined
 #   [play SCRIPT]         `bash SCRIPT ORDERLY GAME` with SCRIPT relative to
@@ -241,6 +242,9 @@ section() {
 		;;
 	exchange)
 		run "$line" "$sec_exit" "$ORDERLY" exchange "$game"
+		;;
+	info)
+		run "$line" "$sec_exit" "$ORDERLY" info "$game"
 		;;
 	play)
 		run "$line" "$sec_exit" bash "$SRC/${sec_args[0]:-}" "$(command -v "$ORDERLY" || echo "$ORDERLY")" \

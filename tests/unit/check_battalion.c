@@ -1493,6 +1493,38 @@ START_TEST(resolve_melee_ended)
 }
 END_TEST
 
+/* D2, D14: a melee that goes on and has no melee event this turn is named
+ * in the referee's list of what is still to record, before the melee
+ * phase ends it: once for the pair, and not a melee fought again, one
+ * begun this turn, nor a destroyed unit's */
+START_TEST(execution_names_a_melee_that_goes_on)
+{
+	unit("A", "red", "kind=line_infantry formation=line figures=32", "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=A melee_since=2");
+	unit("C", "red", "kind=line_infantry formation=line figures=24", "melee_with=D melee_since=1");
+	unit("D", "blue", "kind=line_infantry formation=line figures=24", "melee_with=C melee_since=1");
+	unit("E", "red", "kind=line_infantry formation=line figures=0", "melee_with=F melee_since=2");
+	unit("F", "blue", "kind=line_infantry formation=line figures=24", "melee_with=E melee_since=2");
+	/* this turn's melee is no melee that goes on */
+	unit("G", "red", "kind=line_infantry formation=line figures=24", "melee_with=H melee_since=3");
+	unit("H", "blue", "kind=line_infantry formation=line figures=24", "melee_with=G melee_since=3");
+	ck_assert_str_eq(execution(),
+			 "unit 'A': in the melee with 'B' since turn 2, which continues, but no melee "
+			 "between them is recorded this turn: resolving the melee phase without one "
+			 "ends it (D14) (melee)\n"
+			 "unit 'C': in the melee with 'D' since turn 1, which continues, but no melee "
+			 "between them is recorded this turn: resolving the melee phase without one "
+			 "ends it (D14) (melee)\n");
+	ck_assert_str_eq(event("melee", "a=B b=A"), "");
+	ck_assert_str_eq(execution(),
+			 "unit 'C': in the melee with 'D' since turn 1, which continues, but no melee "
+			 "between them is recorded this turn: resolving the melee phase without one "
+			 "ends it (D14) (melee)\n");
+	ck_assert_str_eq(event("melee", "a=C b=D"), "");
+	ck_assert_str_eq(execution(), "");
+}
+END_TEST
+
 /* D15: a unit the melee destroys is out of it; its enemy is free */
 START_TEST(resolve_destroyed_in_melee)
 {
@@ -3227,6 +3259,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_charged_unit_tests);
 	tcase_add_test(res, resolve_destroyed_by_fire_of_a_game_made_before);
 	tcase_add_test(res, resolve_melee_ended);
+	tcase_add_test(res, execution_names_a_melee_that_goes_on);
 	tcase_add_test(res, resolve_tie);
 	tcase_add_test(res, resolve_tie_deferred_test);
 	tcase_add_test(res, resolve_tie_of_a_game_made_before);
