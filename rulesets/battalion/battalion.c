@@ -238,8 +238,9 @@
  *      it takes no column, square or skirmish modifier and an enfilade
  *      changes nothing; in melee it has no "+1 column", and never counts as
  *      the square of "infantry in square vs. cavalry".  Its state says
- *      squadron whatever the scenario wrote (older scenarios gave cavalry
- *      a column; they still load).
+ *      squadron whatever the scenario wrote: a scenario may write squadron
+ *      (since 2026-12-05.2; refused for any other kind), and older ones,
+ *      which gave cavalry a column, still load.
  *  D29 A formation change counts for fire and melee from the turn it is
  *      ordered (our reading; the text is silent but for the charged unit).
  *      "FSq ... (one turn)" and the NOTE that "a unit charged by the enemy
@@ -273,8 +274,8 @@ static const char *const phases[] = {
 
 static const struct ord_key_spec unit_attrs[] = {
 	{ "kind", ORD_KEY_ENUM, 1, KINDS, 0, 0, NULL, "the arm and type of the unit" },
-	{ "formation", ORD_KEY_ENUM, 0, "line|column|square|skirmish|misc|limbered|unlimbered", 0,
-	  0, "line", "formation at the start" },
+	{ "formation", ORD_KEY_ENUM, 0, "line|column|square|skirmish|misc|squadron|limbered|unlimbered",
+	  0, 0, "line", "formation at the start (squadron: cavalry's, D28)" },
 	{ "figures", ORD_KEY_INT, 1, NULL, 1, 10000, NULL, "figures (gunners for artillery)" },
 	{ "quality", ORD_KEY_ENUM, 0, "line|elite|militia", 0, 0, "line", "troop quality" },
 	{ "class", ORD_KEY_ENUM, 0, "A|B|C|D|E", 0, 0, "C", "morale class (optional d20 chart)" },
@@ -403,7 +404,8 @@ static const struct ord_state_key state_keys[] = {
 	{ "losses", ORD_KEY_INT, "0", "figures lost in all" },
 	{ "trays", ORD_KEY_INT, "0", "trays removed (losses / figures_per_tray)" },
 	{ "carried", ORD_KEY_INT, "0", "losses carried on the sheet, short of a tray" },
-	{ "formation", ORD_KEY_STR, "line", "line column square skirmish misc limbered unlimbered" },
+	{ "formation", ORD_KEY_STR, "line",
+	  "line column square skirmish misc squadron limbered unlimbered" },
 	{ "class", ORD_KEY_STR, "", "the d20 chart class (drops after a d20 rout)" },
 	{ "failed", ORD_KEY_INT, "0", "1 once the unit has failed a morale test" },
 	TURN("retreat_turn", "the turn it must retreat"),
@@ -973,21 +975,53 @@ static void check_gun_crew(const struct bat_rules *r, const struct ord_unit *u, 
 			  ord_kv_get(&u->attrs, "kind"), fig, max);
 }
 
+/* The formations of the table formations that kind has a move in (the
+ * movement chart's rows), each once, added to may. */
+static void kind_formations(const struct bat_rules *r, const char *kind, struct ord_buf *may)
+{
+	const struct ord_table *t = ord_tables_get(r->tables, "formations");
+	size_t i;
+
+	for (i = 0; i < ord_table_nrows(t); i++) {
+		const char *p = ord_row_str(ord_table_row(t, i), "formation"), *w;
+		const struct ord_row *row;
+		size_t len;
+
+		while (p && (w = ord_words_next(&p, &len)) != NULL) {
+			struct ord_buf word = ORD_BUF_INIT;
+			struct ord_kv m;
+
+			ord_buf_addf(&word, "%.*s", (int)len, w);
+			ord_kv_init(&m);
+			ord_kv_set(&m, "kind", kind);
+			ord_kv_set(&m, "formation", word.buf);
+			if (!ord_words_has(may->buf, word.buf) &&
+			    !ord_table_find(&row, ord_tables_get(r->tables, "movement"), &m))
+				ord_words_add(may, " ", word.buf);
+			ord_error_clear();
+			ord_kv_release(&m);
+			ord_buf_release(&word);
+		}
+	}
+}
+
 /* A scenario's formation must be one the unit's kind may have: a gun's
  * limbered or unlimbered (bat_init_unit makes anything else limbered), a
  * battalion's a row of table formations it has a move in (a gun's order
- * would leave it to move and fire as a line), and a kind with its own
- * order (D27, D28) that order, or a battalion's formation read as it
- * (older scenarios gave cavalry a column), never a gun's.  After the
- * state is made, as the other checks: only `new` refuses, and the audit
- * replays an older game's first states as they were. */
+ * would leave it to move and fire as a line, cavalry's squadron to move
+ * in no row of the movement chart), and a kind with its own order (D27,
+ * D28) that order (squadron for cavalry, since rules revision
+ * 2026-12-05.2), or a battalion's formation read as it (older scenarios
+ * gave cavalry a column), never a gun's nor another kind's own order.
+ * After the state is made, as the other checks: only `new` refuses, and
+ * the audit replays an older game's first states as they were. */
 static void check_formation(const struct bat_rules *r, const struct ord_unit *u, struct ord_diag *diag)
 {
 	const char *f = ord_kv_get(&u->attrs, "formation");
 	const char *kind = bat_kind(u), *own = kind_label(r, kind, "formation");
 	const char *guns = "limbered unlimbered";
-	const struct ord_table *t = ord_tables_get(r->tables, "formations");
-	struct ord_buf may = ORD_BUF_INIT, rule = ORD_BUF_INIT;
+	const struct ord_table *kinds = ord_tables_get(r->tables, "kinds");
+	struct ord_buf may = ORD_BUF_INIT, rule = ORD_BUF_INIT, any = ORD_BUF_INIT;
 	size_t i;
 
 	if (!f)
@@ -996,58 +1030,43 @@ static void check_formation(const struct bat_rules *r, const struct ord_unit *u,
 		if (ord_words_has(guns, f))
 			return;
 		ord_buf_adds(&may, guns);
-	} else if (!ord_words_has(guns, f)) {
-		return; /* check_in_tables and check_rows_needed see to the rest */
 	} else if (*own && strcmp(own, "*")) {
-		/* its own order is no word of the scenario's (squadron): what
-		 * the scenario takes for it is a battalion's formation, read
-		 * as that order */
-		const char *p = NULL, *w;
-		const struct ord_key_spec *s;
-		size_t len;
-
-		for (s = unit_attrs; s->name; s++)
-			if (!strcmp(s->name, "formation"))
-				p = s->values;
-		while (p && (w = ord_words_next(&p, &len)) != NULL) {
-			struct ord_buf word = ORD_BUF_INIT;
-
-			ord_buf_addf(&word, "%.*s", (int)len, w);
-			if (!ord_words_has(guns, word.buf))
-				ord_words_add(&may, " ", word.buf);
-			ord_buf_release(&word);
+		/* its own order, or what a battalion may be in (the
+		 * formations of the kinds with none of their own) read as it */
+		if (!strcmp(f, own))
+			return;
+		for (i = 0; i < ord_table_nrows(kinds); i++) {
+			const struct ord_row *row = ord_table_row(kinds, i);
+			if (!strcmp(row_label(row, "formation"), "*"))
+				kind_formations(r, row_label(row, "kind"), &any);
 		}
-		ord_buf_addf(&may, ", each read as %s", own);
+		if (!ord_words_has(guns, f) && ord_words_has(any.buf, f))
+			goto out;
+		ord_buf_addf(&may, "%s, or %s%s, each read as %s", own,
+			     strchr(any.buf, ' ') ? "one of " : "", any.buf, own);
 		ord_buf_addf(&rule, "table 'kinds' of %s", ord_tables_name(r->tables));
 	} else {
-		for (i = 0; i < ord_table_nrows(t); i++) {
-			const char *p = ord_row_str(ord_table_row(t, i), "formation"), *w;
-			const struct ord_row *row;
-			size_t len;
+		/* a gun's order, or another kind's own (cavalry's squadron);
+		 * a battalion formation a club's movement chart lacks is
+		 * check_rows_needed's to name */
+		int others = 0;
 
-			while (p && (w = ord_words_next(&p, &len)) != NULL) {
-				struct ord_buf word = ORD_BUF_INIT;
-				struct ord_kv m;
-
-				ord_buf_addf(&word, "%.*s", (int)len, w);
-				ord_kv_init(&m);
-				ord_kv_set(&m, "kind", kind);
-				ord_kv_set(&m, "formation", word.buf);
-				if (!ord_table_find(&row, ord_tables_get(r->tables, "movement"), &m))
-					ord_words_add(&may, " ", word.buf);
-				ord_error_clear();
-				ord_kv_release(&m);
-				ord_buf_release(&word);
-			}
-		}
+		for (i = 0; i < ord_table_nrows(kinds); i++)
+			if (!strcmp(row_label(ord_table_row(kinds, i), "formation"), f))
+				others = 1;
+		kind_formations(r, kind, &may);
+		if (!ord_words_has(guns, f) && (!others || ord_words_has(may.buf, f)))
+			goto out;
 		ord_buf_addf(&rule, "tables 'formations' and 'movement' of %s",
 			     ord_tables_name(r->tables));
 	}
 	ord_diag_add_attr(diag, u->id, "formation", rule.len ? rule.buf : "",
 			  "formation '%s' is not for %s (expected %s%s)", f, kind,
-			  strchr(may.buf, ' ') ? "one of " : "", may.buf);
+			  strchr(may.buf, ' ') && !strchr(may.buf, ',') ? "one of " : "", may.buf);
+out:
 	ord_buf_release(&may);
 	ord_buf_release(&rule);
+	ord_buf_release(&any);
 }
 
 /* The tables, for the core's checks of a club's document (ruleset.h). */

@@ -54,16 +54,26 @@ new_refused 65 ks-bad-formation.xml "ks-bad-formation.xml:76:44: unit 'L5': form
 # in no gun's order (it moved and fired as a line), a gun is limbered or
 # unlimbered (a column made it limbered), cavalry is in squadron, or in a
 # battalion's formation read as squadron (D28), never a gun's: the message
-# names the formations the scenario takes ('squadron' is none of them)
+# names the formations the scenario takes for it
 sed -e '/id="R1"/s/formation="line"/formation="limbered"/' \
 	-e '/id="R3"/s/kind="heavy_cavalry" formation="column"/kind="horse_artillery" formation="column"/' \
 	-e '/id="B3"/s/formation="column"/formation="unlimbered"/' "$FIX/scenario.xml" >bad-formations.xml
 new_refused 65 bad-formations.xml \
 	"bad-formations.xml:12:80: unit 'R1': formation 'limbered' is not for line_infantry (expected one of line column square skirmish misc) (tables 'formations' and 'movement' of " \
 	"bad-formations.xml:14:85: unit 'R3': formation 'column' is not for horse_artillery (expected one of limbered unlimbered)" \
-	"bad-formations.xml:11:81: unit 'B3': formation 'unlimbered' is not for light_cavalry (expected one of line column square skirmish misc, each read as squadron) (table 'kinds' of "
-# and each formation it names is one the scenario takes for the cavalry
-for f in line column square skirmish misc; do
+	"bad-formations.xml:11:81: unit 'B3': formation 'unlimbered' is not for light_cavalry (expected squadron, or one of line column square skirmish misc, each read as squadron) (table 'kinds' of "
+# squadron is cavalry's alone (since rules revision 2026-12-05.2; it was
+# no word of the scenario's): a battalion has no move in it, a gun is
+# limbered or unlimbered
+sed -e '/id="R1"/s/formation="line"/formation="squadron"/' \
+	-e '/id="R3"/s/kind="heavy_cavalry" formation="column"/kind="horse_artillery" formation="squadron"/' \
+	"$FIX/scenario.xml" >bad-squadron.xml
+new_refused 65 bad-squadron.xml \
+	"bad-squadron.xml:12:80: unit 'R1': formation 'squadron' is not for line_infantry (expected one of line column square skirmish misc) (tables 'formations' and 'movement' of " \
+	"bad-squadron.xml:14:85: unit 'R3': formation 'squadron' is not for horse_artillery (expected one of limbered unlimbered)"
+# and each formation it names is one the scenario takes for the cavalry,
+# its own squadron too
+for f in squadron line column square skirmish misc; do
 	sed -e "/id=\"B3\"/s/formation=\"column\"/formation=\"$f\"/" "$FIX/scenario.xml" >cav-$f.xml
 	expect_exit 0 ord new cav-$f.orderly --scenario cav-$f.xml
 done

@@ -2620,6 +2620,36 @@ START_TEST(init_unit_kind_not_in_tables)
 }
 END_TEST
 
+/* D28: a scenario writes cavalry's own order, squadron, and only for
+ * cavalry: a battalion has no move in it, a gun is limbered or not, and
+ * skirmishers have an order of their own; a battalion's formation given
+ * to cavalry (an older scenario's column) is still read as squadron */
+START_TEST(init_unit_squadron)
+{
+	struct ord_unit *u;
+
+	u = init_says(rules, "K5", "kind=heavy_cavalry formation=squadron figures=8 weapon=none", "");
+	ck_assert_str_eq(ord_kv_get(&u->state, "formation"), "squadron");
+	u = init_says(rules, "K6", "kind=light_cavalry formation=column figures=8 weapon=none", "");
+	ck_assert_str_eq(ord_kv_get(&u->state, "formation"), "squadron");
+	init_says(rules, "I5", "kind=line_infantry formation=squadron figures=24",
+		  "unit 'I5': formation 'squadron' is not for line_infantry (expected one of line "
+		  "column square skirmish misc) (tables 'formations' and 'movement' of the "
+		  "built-in battalion tables)\n");
+	init_says(rules, "G5", "kind=foot_artillery formation=squadron figures=8 weapon=none",
+		  "unit 'G5': formation 'squadron' is not for foot_artillery (expected one of "
+		  "limbered unlimbered)\n");
+	init_says(rules, "S5", "kind=skirmishers formation=squadron figures=8",
+		  "unit 'S5': formation 'squadron' is not for skirmishers (expected skirmish, or "
+		  "one of line column square skirmish misc, each read as skirmish) (table "
+		  "'kinds' of the built-in battalion tables)\n");
+	init_says(rules, "K7", "kind=light_cavalry formation=limbered figures=8 weapon=none",
+		  "unit 'K7': formation 'limbered' is not for light_cavalry (expected squadron, "
+		  "or one of line column square skirmish misc, each read as squadron) (table "
+		  "'kinds' of the built-in battalion tables)\n");
+}
+END_TEST
+
 /* A club's tables without a row the phases read for a unit (the movement
  * of a formation its orders may give it, its melee points, a shot it may
  * fire) are refused when the game is made, naming the unit and the table,
@@ -3291,6 +3321,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, given_tables_unknown_name);
 	tcase_add_test(res, init_unit_rows_not_in_tables);
 	tcase_add_test(res, init_unit_gun_crew);
+	tcase_add_test(res, init_unit_squadron);
 	tcase_add_test(res, table_values_are_used);
 	tcase_add_test(res, morale_tables_checked_at_load);
 	tcase_add_test(res, reports_use_declared_keys);
