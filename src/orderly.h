@@ -924,6 +924,20 @@ int ord_game_side_sheet(ord_game *g, int turn, const char *side, int *version, c
  * he never sent.  ORD_ENOTFOUND when there is none such. */
 int ord_game_side_sheet_version(ord_game *g, int turn, const char *side, int version,
 				char source[16], unsigned char commitment[32]);
+/* The text of side's sheet of turn (<= 0: the current one): the exact
+ * bytes of its last version as the game file holds them, comments and
+ * blank lines and all, the bytes its commitment is over, appended to out,
+ * and that version in *version (0 on failure).  viewer is who asks: NULL
+ * for the referee, or a side, which is given its own sheet alone (viewer
+ * must be side: ORD_EUSAGE naming both else, and for a side NULL or "")
+ * and only once the turn is sealed (ORD_ESTATE while it is open: until the
+ * seal the version in force may still be replaced; a side reads what was
+ * sealed for it).  ORD_ENOTFOUND for an unknown side or turn, a side with
+ * no sheet of the turn, or one whose last version is a commitment alone,
+ * not opened yet (a referee-less game).  A stand-in of the NMR policy is
+ * a sheet of the side (ord_game_side_sheet's source says so). */
+int ord_game_side_sheet_text(ord_game *g, struct ord_buf *out, int *version, int turn,
+			     const char *side, const char *viewer);
 
 /*
  * The mail judge's state in a game file (src/core/game_mail.c, tables of

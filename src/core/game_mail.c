@@ -113,6 +113,57 @@ int ord_game_side_sheet_version(ord_game *g, int turn, const char *side, int ver
 	return err;
 }
 
+int ord_game_side_sheet_text(ord_game *g, struct ord_buf *out, int *version, int turn,
+			     const char *side, const char *viewer)
+{
+	const struct ord_store_side *s;
+	struct ord_store_turn t;
+	struct ord_store_sheet sh;
+	struct ord_buf l = ORD_BUF_INIT;
+	unsigned char c[32];
+	int latest = 0, opened = 0, err;
+
+	*version = 0;
+	if (!side || !*side)
+		return ord_error_set(ORD_EUSAGE, "no side named (a sheet is one side's)");
+	if (viewer && strcmp(viewer, side))
+		return ord_error_set(ORD_EUSAGE,
+				     "side '%s' may read its own sheet only, not side '%s''s",
+				     viewer, side);
+	if (!(s = ord_game_side_by_name(g, side))) {
+		ord_game_side_list(g, &l);
+		err = ord_error_set(ORD_ENOTFOUND, "unknown side '%s' (expected one of %s)", side,
+				    l.buf);
+		ord_buf_release(&l);
+		return err;
+	}
+	/* the state first: a turn read sealed has the sheets it will keep */
+	if ((err = ord_game_turn(g, &t, turn)) != 0)
+		return err;
+	if (viewer && t.state == ORD_TURN_OPEN)
+		return ord_error_set(ORD_ESTATE,
+				     "turn %d is not sealed yet: side '%s' is given its sheet's text "
+				     "once it is",
+				     t.turn, side);
+	/* the last version handed in, a sheet or a commitment alone: an
+	 * earlier version's bytes are never given for it */
+	if ((err = ord_store_latest(g->db, t.turn, s->id, &latest, c, &opened)) != 0)
+		return err;
+	if (!latest)
+		return ord_error_set(ORD_ENOTFOUND, "side '%s' has no sheet of turn %d", side, t.turn);
+	if (!opened)
+		return ord_error_set(ORD_ENOTFOUND,
+				     "side '%s''s sheet of turn %d (version %d) is a commitment alone: "
+				     "its text is not opened yet",
+				     side, t.turn, latest);
+	if ((err = ord_store_sheet_read(g->db, t.turn, s->id, latest, &sh)) != 0)
+		return err;
+	ord_buf_add(out, sh.bytes, sh.len);
+	*version = sh.version;
+	ord_store_sheet_release(&sh);
+	return 0;
+}
+
 int ord_game_side_pubkey(ord_game *g, const char *side, unsigned char out[32])
 {
 	const struct ord_store_side *s = ord_game_side_by_name(g, side);

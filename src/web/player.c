@@ -2,17 +2,17 @@
  * player.c - a side's page, /g/NAME/side/SIDE: write the sheet beside the
  * notation's help, Check it (ord_game_check_sheet: the checks of submit,
  * nothing stored) or Submit it (ord_game_submit_opts) and print the
- * receipt; the side's sheets and receipts of every turn, its reports,
- * and the bundles with the `orderly verify` command.  Nothing here reads
- * another side's sheet: the page is made of this side's report, its own
- * receipts and what the game's status says to everybody.
+ * receipt; the side's sheets and receipts of every turn (the text of each
+ * sealed one), its reports, and the bundles with the `orderly verify`
+ * command.  Nothing here reads another side's sheet: the page is made of
+ * this side's report, its own sheets and receipts (the library gives a
+ * side its own sheet's text alone) and what the game's status says to
+ * everybody.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 #include <sodium.h>
 
 #include "ruleset.h"
@@ -459,76 +459,55 @@ static void late_sheet(struct ord_buf *b, ord_game *g, struct player *p,
 }
 
 /*
- * The orders of side's sheet of turn as the game reads them, each under
- * its line's number: its report's <sheet side="SIDE"> (the side's own
- * report; another side's sheet is in it only once the turn is exchanged,
- * and is not shown here).  liborderly gives a front-end the sheet's
- * reading, not its bytes, so a comment is not among them.  open: the
- * list unfolded (this turn's).  Nothing when the report has no orders of
- * the side (no sheet in, or "hold").
+ * The text of side's sheet of turn exactly as the game file holds it
+ * (ord_game_side_sheet_text: the bytes its commitment is over, comments
+ * and blank lines and all; the side's own alone), each line numbered; a
+ * stored sheet was read whole, so no line of it is marked.  Shown once
+ * the turn is sealed: the library gives a side no text of a turn still
+ * open, and the page says where it is until then.  open: unfolded
+ * (this turn's).
  */
-static void own_orders(struct ord_buf *b, ord_game *g, const char *side, int turn, int open)
+static void own_sheet(struct ord_buf *b, ord_game *g, const struct player *p, int turn, int open)
 {
-	struct ord_report_opts o = { 0 };
-	struct ord_buf xml = ORD_BUF_INIT, list = ORD_BUF_INIT;
-	xmlDocPtr doc = NULL;
-	xmlNodePtr n, k;
-	size_t count = 0;
+	struct ord_buf text = ORD_BUF_INIT;
+	const char *q, *end;
+	size_t lines = 0;
+	int version = 0, err;
 
-	o.side = side;
-	o.turn = turn;
-	o.xml = 1;
-	if (ord_game_report_opts(g, &o, &xml) != 0 || !xml.len)
-		goto out;
-	doc = xmlReadMemory(xml.buf, (int)xml.len, "report.xml", "UTF-8",
-			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	for (n = doc && xmlDocGetRootElement(doc) ? xmlDocGetRootElement(doc)->children : NULL; n;
-	     n = n->next) {
-		xmlChar *who;
-		int mine;
-
-		if (n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, "sheet"))
-			continue;
-		who = xmlGetProp(n, BAD_CAST "side");
-		mine = who && !strcmp((const char *)who, side);
-		xmlFree(who);
-		if (!mine)
-			continue;
-		for (k = n->children; k; k = k->next) {
-			xmlChar *line, *text;
-			long ln = 0;
-
-			if (k->type != XML_ELEMENT_NODE || strcmp((const char *)k->name, "order"))
-				continue;
-			line = xmlGetProp(k, BAD_CAST "line");
-			text = xmlNodeGetContent(k);
-			if (!line || ord_parse_long((const char *)line, &ln) != 0 || ln < 1)
-				ln = 0;
-			if (ln)
-				ord_buf_addf(&list, "<li value=\"%ld\"><code>", ln);
-			else
-				ord_buf_adds(&list, "<li><code>");
-			web_esc(&list, text ? (const char *)text : "");
-			ord_buf_adds(&list, "</code></li>");
-			xmlFree(line);
-			xmlFree(text);
-			count++;
-		}
+	err = ord_game_side_sheet_text(g, &text, &version, turn, p->side, p->side);
+	if (err == ORD_ESTATE) {
+		ord_buf_addf(b,
+			     "<p class=\"muted\">Its text is shown here once turn %d is sealed; "
+			     "until then orderly's reading of it is in <a href=\"/g/",
+			     turn);
+		web_url(b, p->name);
+		ord_buf_adds(b, "/side/");
+		web_url(b, p->side);
+		ord_buf_addf(b, "/report/%d\">this turn's report</a>.</p>", turn);
 	}
-	if (!count)
+	if (err)
 		goto out;
+	for (q = text.buf, end = text.buf + text.len; q < end; lines++) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		q = nl ? nl + 1 : end;
+	}
 	ord_buf_addf(b,
-		     "<details class=\"orders\"%s><summary>Its orders (%zu), each at its line "
-		     "of the sheet</summary><ol class=\"orders\">",
-		     open ? " open" : "", count);
-	ord_buf_add(b, list.buf, list.len);
-	ord_buf_adds(b, "</ol></details>");
+		     "<details class=\"orders\"%s><summary>Its text (version %d, %zu line%s), "
+		     "as the game file holds it</summary><pre class=\"sheet-text\">",
+		     open ? " open" : "", version, lines, lines == 1 ? "" : "s");
+	for (q = text.buf; q < end;) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		size_t len = nl ? (size_t)(nl - q) : (size_t)(end - q);
+
+		ord_buf_adds(b, "<span class=\"line\">");
+		web_esc_n(b, q, len);
+		ord_buf_adds(b, "</span>\n");
+		q = nl ? nl + 1 : end;
+	}
+	ord_buf_adds(b, "</pre></details>");
 out:
 	ord_error_clear();
-	if (doc)
-		xmlFreeDoc(doc);
-	ord_buf_release(&list);
-	ord_buf_release(&xml);
+	ord_buf_release(&text);
 }
 
 static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int turn)
@@ -544,8 +523,8 @@ static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int tu
 			"compare them with the receipts you kept. A version you never handed "
 			"in means another sheet was put in your place; check a turn with the "
 			"receipt you kept, never with a commitment copied from here. Under "
-			"each, the orders of its last version as the game reads them, at "
-			"their lines (comments are not kept in the reading).</p>\n"
+			"each sealed turn, the text of its last version exactly as the file "
+			"holds it, comments and all: the bytes its commitment is over.</p>\n"
 			"<ul class=\"receipts\">");
 	for (t = turn; t >= 1; t--) {
 		unsigned char c[32];
@@ -560,7 +539,7 @@ static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int tu
 		if (!strcmp(source, "hold") || !strcmp(source, "repeat")) {
 			ord_buf_addf(b, "<li>Turn %d: ", t);
 			stand_in(b, t, version, source);
-			own_orders(b, g, p->side, t, t == turn);
+			own_sheet(b, g, p, t, t == turn);
 			ord_buf_adds(b, "</li>");
 			continue;
 		}
@@ -568,7 +547,7 @@ static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int tu
 		web_esc(b, source);
 		if (!strcmp(source, "submitted"))
 			ord_buf_addf(b, ", commitment <code class=\"hex\">%s</code>", hex);
-		own_orders(b, g, p->side, t, t == turn);
+		own_sheet(b, g, p, t, t == turn);
 		ord_buf_adds(b, "</li>");
 	}
 	ord_error_clear();

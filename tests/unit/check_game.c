@@ -881,6 +881,84 @@ START_TEST(test_resubmission_versions)
 }
 END_TEST
 
+/* The text of a sheet as ord_game_side_sheet_text gives it: rc, and the
+ * bytes and version in *out and *version. */
+static int sheet_text(ord_game *g, struct ord_buf *out, int *version, int turn, const char *side,
+		      const char *viewer)
+{
+	ord_buf_reset(out);
+	*version = -1;
+	return ord_game_side_sheet_text(g, out, version, turn, side, viewer);
+}
+
+/* A side's sheet text: the exact bytes of its last version, comments and
+ * all; its own alone, and only once the turn is sealed; the referee's
+ * whenever. */
+START_TEST(test_side_sheet_text)
+{
+	static const char BLUE_2[] = "# blue, second thoughts\n\nB1: ↑ 1/4  # slower\nB2 Fb @R1\n";
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_buf t = ORD_BUF_INIT;
+	struct stored s;
+	int v;
+
+	submit_ok(g, "blue", BLUE_SHEET, NULL);
+	submit_ok(g, "blue", BLUE_2, NULL);
+	submit_ok(g, "red", RED_SHEET, NULL);
+	/* open: a side is refused its own, the referee given the last version */
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "blue", "blue"), ORD_ESTATE);
+	ck_assert_str_eq(ord_error_last(),
+			 "turn 1 is not sealed yet: side 'blue' is given its sheet's text once it is");
+	ck_assert_uint_eq(t.len, 0);
+	ck_assert_int_eq(v, 0);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "blue", NULL), 0);
+	ck_assert_str_eq(t.buf, BLUE_2);
+	ck_assert_int_eq(v, 2);
+	/* another side's sheet: never, whatever the state */
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "red", "blue"), ORD_EUSAGE);
+	ck_assert_str_eq(ord_error_last(), "side 'blue' may read its own sheet only, not side 'red''s");
+	ck_assert_uint_eq(t.len, 0);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, NULL, NULL), ORD_EUSAGE);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "", ""), ORD_EUSAGE);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "green", "green"), ORD_ENOTFOUND);
+	ck_assert_str_eq(ord_error_last(), "unknown side 'green' (expected one of blue, red)");
+
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	/* sealed: the exact bytes stored, comments and the blank line too */
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "blue", "blue"), 0);
+	ck_assert_str_eq(t.buf, BLUE_2);
+	ck_assert_uint_eq(t.len, strlen(BLUE_2));
+	ck_assert_int_eq(v, 2);
+	stored_sheet(&s, "blue", 1, 0);
+	ck_assert_uint_eq(s.len, t.len);
+	ck_assert_int_eq(memcmp(s.bytes, t.buf, t.len), 0);
+	free(s.bytes);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 0, "red", "red"), 0);
+	ck_assert_str_eq(t.buf, RED_SHEET);
+	ck_assert_int_eq(v, 1);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "red", "blue"), ORD_EUSAGE);
+	ck_assert_uint_eq(t.len, 0);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "blue", "red"), ORD_EUSAGE);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 7, "blue", "blue"), ORD_ENOTFOUND);
+	ck_assert_str_eq(ord_error_last(), "no turn 7 in this game");
+
+	/* exchanged, every sheet revealed: still a side's own alone */
+	resolve_all(g);
+	ck_assert_int_eq(ord_game_exchange(g), 0);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "red", "blue"), ORD_EUSAGE);
+	ck_assert_uint_eq(t.len, 0);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "blue", "blue"), 0);
+	ck_assert_str_eq(t.buf, BLUE_2);
+	/* turn 2, open with no sheet: refused to the side, none for the referee */
+	ck_assert_int_eq(sheet_text(g, &t, &v, 2, "blue", "blue"), ORD_ESTATE);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 2, "blue", NULL), ORD_ENOTFOUND);
+	ck_assert_str_eq(ord_error_last(), "side 'blue' has no sheet of turn 2");
+	ck_assert_int_eq(v, 0);
+	ord_buf_release(&t);
+	ord_game_free(g);
+}
+END_TEST
+
 START_TEST(test_rejected_sheet)
 {
 	ord_game *g = create(SCENARIO_HOLD);
@@ -969,6 +1047,16 @@ START_TEST(test_nmr_hold)
 	stored_sheet(&s, "blue", 1, 0);
 	ck_assert_str_eq(s.source, "hold");
 	ck_assert_int_eq(s.version, 1);
+	{
+		/* the stand-in is the side's sheet, its text what was stored */
+		struct ord_buf t = ORD_BUF_INIT;
+		int v = 0;
+		ck_assert_int_eq(ord_game_side_sheet_text(g, &t, &v, 1, "blue", "blue"), 0);
+		ck_assert_int_eq(v, 1);
+		ck_assert_uint_eq(t.len, s.len);
+		ck_assert_int_eq(memcmp(t.buf, s.bytes, s.len), 0);
+		ord_buf_release(&t);
+	}
 	free(s.bytes);
 	expect_info(g, "  blue         no sheet: NMR policy 'hold' applied");
 	expect_info(g, "  red          submitted (version 1)");
@@ -1604,6 +1692,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(sheets, setup, teardown);
 	tcase_add_test(sheets, test_submit_receipt_and_commitment);
 	tcase_add_test(sheets, test_resubmission_versions);
+	tcase_add_test(sheets, test_side_sheet_text);
 	tcase_add_test(sheets, test_rejected_sheet);
 	tcase_add_test(sheets, test_check_sheet_stores_nothing);
 	tcase_add_test(sheets, test_every_problem_in_one_pass);

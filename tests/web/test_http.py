@@ -322,27 +322,31 @@ def late_sheet(base, held):
        "the side's sheets say what the stand-in is, not 'version 1, hold'")
 
 
-def own_orders(body):
-    """The orders listed under each turn of the side's sheets: {turn: [(line, text)]}."""
+def own_texts(body):
+    """The text of each turn's sheet under the side's sheets, as the page
+    shows it: {turn: text}, a line a numbered <span class="line">."""
     sheets = re.search(r'<section class="card" id="receipts">(.*?)</section>', body, re.S)
     out = {}
     for m in re.finditer(r"<li>Turn (\d+): (.*?)(?=<li>Turn \d+: |</ul></section>|$)",
                          sheets.group(1) if sheets else "", re.S):
-        out[int(m.group(1))] = [(int(n), W.html.unescape(t)) for n, t in
-                                re.findall(r'<li value="(\d+)"><code>(.*?)</code></li>', m.group(2))]
+        pre = re.search(r'<pre class="sheet-text">(.*?)</pre>', m.group(2), re.S)
+        if pre:
+            out[int(m.group(1))] = "".join(W.html.unescape(t) + "\n" for t in
+                                           re.findall(r'<span class="line">(.*?)</span>\n', pre.group(1), re.S))
     return out
 
 
 def own_sheets(work):
-    """After the seal a side's page shows its own orders of every turn (its
-    sheet's reading, at their lines), never another side's: the page had
-    said "Turn 1 is sealed" and listed only the commitment."""
+    """After the seal a side's page shows its own sheet of every turn, the
+    exact text the game file holds (the bytes its commitment is over, its
+    comments too), never another side's: the page had said "Turn 1 is
+    sealed" and listed only the commitment, then the orders of the sheet's
+    reading, without a comment.  Before the seal the library gives a side
+    no text of the open turn: the page points to the turn's report."""
     games = os.path.join(work, "games-own")
     os.makedirs(games)
     g = W.make_game(games, "own")
-    fsheet = W.demo_sheet(1, "french")
-    want = [(i + 1, ln.split("#")[0].strip()) for i, ln in enumerate(fsheet.split("\n"))
-            if ln.split("#")[0].strip()]
+    fsheet = "# OWNNOTE: hold the farm <at> all costs & more\n\n" + W.demo_sheet(1, "french")
     asheet = W.demo_sheet(1, "allied")
     theirs = [ln.split("#")[0].strip() for ln in asheet.split("\n") if ln.split("#")[0].strip()]
     srv = W.Server(games)
@@ -350,27 +354,30 @@ def own_sheets(work):
         fr = W.Client(srv.url)
         fr.login("own", "french")
         st, _, body = fr.post("/g/own/side/french", {"turn": "1", "action": "submit", "sheet": fsheet})
-        ok(st == 200 and own_orders(body).get(1) == want,
-           "the sheet just submitted, its orders at their lines: %r" % own_orders(body))
+        ok(st == 200 and 1 not in own_texts(body) and
+           'until then orderly\'s reading of it is in <a href="/g/own/side/french/report/1">' in body,
+           "the open turn's sheet is not given before the seal, its report pointed to: %r" % own_texts(body))
         W.run("submit", g, "--side", "allied", os.path.join(W.DEMO, "turn1-allied.txt"))
         W.run("seal", g)
         st, _, body = fr.get("/g/own/side/french")
-        ok(st == 200 and "Turn 1 is sealed" in body and own_orders(body).get(1) == want,
-           "after the seal the side's own orders are on its page: %r" % own_orders(body))
+        ok(st == 200 and "Turn 1 is sealed" in body and own_texts(body).get(1) == fsheet,
+           "after the seal the side's own sheet, exactly, is on its page: %r" % own_texts(body))
+        ok("# OWNNOTE: hold the farm &lt;at&gt; all costs &amp; more" in body,
+           "the sheet's comment line is shown, escaped")
         ok(all(t not in body for t in theirs), "no allied order on the French page before the exchange")
-        ok('<details class="orders" open><summary>Its orders (%d)' % len(want) in body,
-           "this turn's orders unfolded")
+        ok('<details class="orders" open><summary>Its text (version 1, %d lines)' % fsheet.count("\n") in body,
+           "this turn's sheet unfolded")
         for _ in range(5):
             W.run("resolve", g)
         W.run("exchange", g)
         st, _, body = fr.get("/g/own/side/french")
-        orders = own_orders(body)
-        ok(st == 200 and orders.get(1) == want and orders.get(2) == [],
-           "turn 1's orders kept once turn 2 is open (none in yet for turn 2): %r" % orders)
-        ok(all(t not in text for v in orders.values() for _, text in v for t in theirs),
-           "after the exchange, still only the side's own orders in its list")
-        ok('<details class="orders"><summary>Its orders (%d)' % len(want) in body,
-           "an earlier turn's orders folded")
+        texts = own_texts(body)
+        ok(st == 200 and texts.get(1) == fsheet and 2 not in texts,
+           "turn 1's sheet kept once turn 2 is open (none in yet for turn 2): %r" % texts)
+        ok(all(t not in text for text in texts.values() for t in theirs),
+           "after the exchange, still only the side's own sheet in its list")
+        ok('<details class="orders"><summary>Its text (version 1, %d lines)' % fsheet.count("\n") in body,
+           "an earlier turn's sheet folded")
     finally:
         srv.stop()
 
