@@ -904,6 +904,13 @@ static int bat_module_load(struct ord_rules **out, const char *xml, size_t len, 
 				    ord_tables_name(r->tables));
 		goto out;
 	}
+	if (ord_tables_switch(r->tables, "range_position_checked") &&
+	    bat_param(r, "range_position_tolerance", &v)) {
+		err = ord_error_set(ORD_EBADDATA,
+				    "%s: range_position_checked is on but there is no parameter 'range_position_tolerance' (the inches a fire's range may differ from the distance between the units' positions)",
+				    ord_tables_name(r->tables));
+		goto out;
+	}
 	if (ord_table_die(ord_tables_get(r->tables, "morale20")) < 2) {
 		err = ord_error_set(ORD_EBADDATA, "%s: table 'morale20' must say its die (die=\"20\")",
 				    ord_tables_name(r->tables));
@@ -1332,8 +1339,12 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * unlimbered limbers before it moves (routed_gun_checked, D6, D8); a
 	 * skirmish stand's fire without firers= counts all its figures
 	 * (stand_firers_checked, D23); a destroyed screen blocks nothing
-	 * (screen_figures_checked, D15) */
-	"2026-12-05.1",     /* rules_revision (above) */
+	 * (screen_figures_checked, D15); 2026-12-05.2: a fire's range agrees
+	 * with the units' positions when both are known
+	 * (range_position_checked, range_position_tolerance); a scenario
+	 * writes squadron for cavalry, and for no other kind (D28); a melee
+	 * that goes on with no event is on the referee's list (D14) */
+	"2026-12-05.2",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

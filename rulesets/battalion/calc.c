@@ -121,6 +121,8 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("screen_figures_checked", 0, 1),
 	WHOLE("position_distance_checked", 0, 1),
 	NUM("position_tolerance", 0, INFINITY),
+	WHOLE("range_position_checked", 0, 1),
+	NUM("range_position_tolerance", 0, INFINITY),
 	{ "movement", "reg", 0, INFINITY, 0 },
 	{ "movement", "charge", 0, INFINITY, 0 },
 	{ "terrain", "reg", 0, INFINITY, 0 },

@@ -906,6 +906,56 @@ static void check_range(struct ord_ctx *ctx, const struct ord_event *ev, const s
 		     value, reach, tname);
 }
 
+/* Where u stands on the map now, in *x and *y: 1 when its position is
+ * known (positions.c), 0 when it has none or moved since it was last
+ * given without one (state unplaced, kept when position_distance_checked
+ * is on; without it such a move leaves no trace, and nothing is known). */
+static int position_known(struct ord_ctx *ctx, const struct ord_unit *u, double *x, double *y)
+{
+	if (!u || !bat_flag(ctx, "position_distance_checked") || !ord_state_has(ctx, u, "x") ||
+	    !ord_state_has(ctx, u, "y") || ord_state_num(ctx, u, "unplaced") != 0)
+		return 0;
+	*x = ord_state_num(ctx, u, "x");
+	*y = ord_state_num(ctx, u, "y");
+	return 1;
+}
+
+/* The map's positions agree with the range the referee measured ("from
+ * the middle stand ... to the nearest enemy"): a fire's or a shot's
+ * range= no further from the distance between the firer's and the
+ * target's positions than the tables' range_position_tolerance, when both
+ * are known (table checks, range_position_checked; a game made before
+ * took any range).  A screen's skirmishers (D21) may be what was measured
+ * to: the range may agree with either.  Else the shot's band, its reach
+ * (D10) and the woods' 4" (D12) were read off a range the map gainsays. */
+static void check_range_position(struct ord_ctx *ctx, const struct ord_event *ev,
+				 const struct ord_unit *u, const struct ord_unit *t,
+				 struct ord_diag *d)
+{
+	const struct ord_unit *s = bat_ev_unit(ctx, ev, "screen");
+	double range = ord_kv_get_num(&ev->kv, "range", 0), tol, ux, uy, tx, ty, sx, sy, far;
+	int tk, sk;
+
+	if (!bat_flag(ctx, "range_position_checked") || !position_known(ctx, u, &ux, &uy))
+		return;
+	tk = position_known(ctx, t, &tx, &ty);
+	sk = s && position_known(ctx, s, &sx, &sy);
+	tol = bat_p(ctx, "range_position_tolerance");
+	if ((!tk && !sk) || (tk && fabs(hypot(tx - ux, ty - uy) - range) <= tol + 1e-9) ||
+	    (sk && fabs(hypot(sx - ux, sy - uy) - range) <= tol + 1e-9))
+		return;
+	if (!tk) {
+		t = s;
+		tx = sx;
+		ty = sy;
+	}
+	far = hypot(tx - ux, ty - uy);
+	ord_diag_add(d, 0, 0, u->id, "positions (for the map) as the range measured",
+		     "unit '%s' fired at '%s' at range=%s\" but '%s' stands at (%g, %g) and '%s' at (%g, %g), %.1f\" apart (the range may differ by %g\", the tables' range_position_tolerance)",
+		     u->id, t->id, ord_kv_get(&ev->kv, "range"), u->id, ux, uy, t->id, tx, ty, far,
+		     tol);
+}
+
 /* "Those units brought into melee in the movement get to fire as the
  * enemy came at them": at the enemy t whose charge this turn made melee
  * contact with u, whatever target u's sheet names (table checks,
@@ -1026,6 +1076,7 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			     "unit '%s' fired at '%s' but its sheet names '@%s'", u->id, t->id,
 			     target->value);
 	check_screen(ctx, ev, u, d);
+	check_range_position(ctx, ev, u, t, d);
 	/* a unit with no small arms, or cavalry, was refused above */
 	if (!artillery && !is_art && !bat_is_arm(ctx, u, "cavalry") &&
 	    !(weapon && !strcmp(weapon, "none")))

@@ -4,7 +4,9 @@
  * positions; a referee who wants the map (`orderly map`) gives x= and y=
  * in inches on the scenario's units and on move events, and the unit's
  * state keeps them.  Nothing in the rules reads them; the move check
- * holds a new one to the distance measured (check.c, check_position).
+ * holds a new one to the distance measured (check.c, check_position), and
+ * the fire check a range to the distance between the two units
+ * (check_range_position).
  */
 #include "rulesets/battalion/bat.h"
 #include "rulesets/battalion/draw.h"

@@ -3146,6 +3146,63 @@ START_TEST(move_position_of_a_game_made_before)
 }
 END_TEST
 
+/* A fire's range and the map: a range that differs from the distance
+ * between the firer's and the target's positions by more than the tables'
+ * range_position_tolerance (6") is refused, when both are known (given,
+ * and no move since without one); a screen may be what was measured to. */
+START_TEST(fire_range_and_positions)
+{
+	cast();
+	unit("P1", "blue", "kind=line_infantry formation=line figures=24 x=10 y=10", NULL);
+	unit("P2", "red", "kind=line_infantry formation=line figures=24 x=10 y=20", NULL);
+	unit("P3", "red", "kind=line_infantry formation=line figures=24 x=10 y=20", "unplaced=4");
+	unit("P4", "blue", "kind=line_infantry formation=line figures=24 x=10 y=10", NULL);
+	unit("PS", "red", "kind=skirmishers formation=skirmish figures=8 x=10 y=13", NULL);
+	unit("PG", "blue",
+	     "kind=foot_artillery formation=unlimbered figures=10 weapon=none x=0 y=0", NULL);
+	orders("PG Fb\n");
+	ck_assert_str_eq(event("fire", "unit=P1 target=P2 range=3"),
+			 "unit 'P1' fired at 'P2' at range=3\" but 'P1' stands at (10, 10) and 'P2' at "
+			 "(10, 20), 10.0\" apart (the range may differ by 6\", the tables' "
+			 "range_position_tolerance) (positions (for the map) as the range measured)\n");
+	ck_assert_str_eq(event("fire", "unit=B1 target=P2 range=3"), "");
+	ck_assert_str_eq(event("fire", "unit=L1 target=P2 range=4"), "");
+	/* its position is stale: it moved since without one */
+	ck_assert_str_eq(event("fire", "unit=B2 target=P3 range=3"), "");
+	/* the skirmishers in the way were measured to */
+	ck_assert_str_eq(event("fire", "unit=P4 target=P2 range=3 screen=PS screen_front=6"), "");
+	ck_assert_str_eq(event("artillery", "unit=PG target=P2 range=6"),
+			 "unit 'PG' fired at 'P2' at range=6\" but 'PG' stands at (0, 0) and 'P2' at "
+			 "(10, 20), 22.4\" apart (the range may differ by 6\", the tables' "
+			 "range_position_tolerance) (positions (for the map) as the range measured)\n");
+}
+END_TEST
+
+/* A game made before (tables without range_position_checked) records any
+ * range, as it did; tables that switch the check on give its number, or
+ * are refused when loaded. */
+START_TEST(fire_range_positions_of_a_game_made_before)
+{
+	char *xml;
+	struct ord_rules *r = NULL;
+
+	tables_without("range_position_checked");
+	cast();
+	unit("P1", "blue", "kind=line_infantry formation=line figures=24 x=10 y=10", NULL);
+	unit("P2", "red", "kind=line_infantry formation=line figures=24 x=10 y=20", NULL);
+	ck_assert_str_eq(event("fire", "unit=P1 target=P2 range=3"), "");
+	xml = tables_xml();
+	cut_param(xml, "range_position_tolerance");
+	ck_assert_int_eq(rs->load(&r, xml, strlen(xml), "club.xml"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "club.xml: range_position_checked is on but there is no parameter "
+			 "'range_position_tolerance' (the inches a fire's range may differ from the "
+			 "distance between the units' positions)");
+	ord_error_clear();
+	free(xml);
+}
+END_TEST
+
 /* The tables of a game made before the checks of the table checks (no
  * parameter, or 0) let through what they let through then, so that its
  * audit replays its events and repeated sheets as they were recorded. */
@@ -3281,6 +3338,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, fire_at_the_charger_of_a_game_made_before);
 	tcase_add_test(ev, move_position_and_distance);
 	tcase_add_test(ev, move_position_of_a_game_made_before);
+	tcase_add_test(ev, fire_range_and_positions);
+	tcase_add_test(ev, fire_range_positions_of_a_game_made_before);
 	suite_add_tcase(s, ev);
 
 	tcase_add_checked_fixture(res, setup, teardown);
