@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "mail/mail.h"
 #include "web/web.h"
 
 int cmd_serve(const struct cli_cmd *cmd, int argc, char **argv)
@@ -50,7 +51,14 @@ int cmd_serve(const struct cli_cmd *cmd, int argc, char **argv)
 	o.threads = (unsigned)threads;
 	/* behind a proxy every connection is the proxy's: no limit unless told */
 	o.per_address = per >= 0 ? (unsigned)per : proxy ? 0u : 64u;
-	if ((rc = web_serve(&o)) != 0)
+	/* a deadline changed on the referee's page is mailed as `orderly
+	 * deadline` mails it (W19): GMime initialised here, once, before the
+	 * server's threads */
+	o.deadline_notices = mail_deadline_notices;
+	mail_init();
+	rc = web_serve(&o);
+	mail_shutdown();
+	if (rc != 0)
 		return cli_fail(rc);
 	return CLI_OK;
 }

@@ -715,11 +715,11 @@ out:
 }
 
 /* A changed deadline is mailed from the change's own transaction, by the
- * front-end that makes it (the judge's DEADLINE, `orderly deadline`), not
- * by mail_notices: the game keeps its deadlines' history only in its log,
- * which no front-end reads, so a later look could not say what it was
- * changed from.  NEEDSWORK: the web page's deadline form sets no such
- * hook, and its changes are not mailed. */
+ * front-end that makes it (the judge's DEADLINE, `orderly deadline`, the
+ * web page's deadline form through the composer `orderly serve` gives its
+ * server, src/web/server.c W19), not by mail_notices: the game keeps its
+ * deadlines' history only in its log, which no front-end reads, so a
+ * later look could not say what it was changed from. */
 int mail_deadline_notices(ord_game *g, int turn, int64_t from, int64_t to, size_t *told)
 {
 	struct ord_schedule s;

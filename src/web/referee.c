@@ -1,5 +1,6 @@
 /*
- * referee.c - the referee's page, /g/NAME/referee: the deadline and the
+ * referee.c - the referee's page, /g/NAME/referee: the deadline (a
+ * change mailed to the sides told of the turn, server.c W19) and the
  * seal; then phase by phase the events, through forms made from the
  * ruleset's event kinds and their key specs (the checks are the
  * library's, ord_game_event; a refused event may be recorded with a
@@ -933,6 +934,23 @@ static void decimal_point(struct ord_buf *kv, const struct ord_key_spec *k, cons
 	ord_buf_adds(kv, comma + 1);
 }
 
+/* What the deadline form's hook needs: the request (its server mails),
+ * the deadline before the change, and how many sides it mailed. */
+struct deadline_change {
+	struct web_req *r;
+	int64_t from;
+	size_t told;
+};
+
+static int deadline_hook(void *ud, ord_game *g, const struct ord_change *c)
+{
+	struct deadline_change *d = ud;
+
+	if (c->kind != ORD_CHANGE_DEADLINE)
+		return 0;
+	return web_deadline_notices(d->r, g, c->turn, d->from, c->deadline, &d->told);
+}
+
 static void act(struct referee *f, ord_game *g)
 {
 	struct web_req *r = f->r;
@@ -961,6 +979,9 @@ static void act(struct referee *f, ord_game *g)
 		    NULL);
 	} else if (!strcmp(a, "deadline")) {
 		const char *when = web_field(r, "when");
+		struct deadline_change change = { r, 0, 0 };
+		struct ord_game_status st;
+		char told[160] = "";
 		int64_t t = 0;
 		int rc = 0;
 
@@ -975,9 +996,21 @@ static void act(struct referee *f, ord_game *g)
 			if ((rc = ord_game_schedule(g, &s)) == 0)
 				t += s.grace;
 		}
-		if (!rc)
+		if (!rc && (rc = ord_game_status(g, &st)) == 0) {
+			/* mailed in the change's transaction, as `orderly
+			 * deadline` does (W19) */
+			change.from = st.deadline;
+			ord_game_set_hook(g, deadline_hook, &change);
 			rc = ord_game_set_deadline(g, t);
-		say(f, rc, t ? "The deadline is set.%s" : "The deadline is cleared.%s", NULL);
+			ord_game_set_hook(g, NULL, NULL);
+		}
+		if (!rc && change.told)
+			snprintf(told, sizeof(told),
+				 " The %zu side%s told of the turn by mail %s mailed the change "
+				 "at the next tick.",
+				 change.told, change.told == 1 ? "" : "s",
+				 change.told == 1 ? "is" : "are");
+		say(f, rc, t ? "The deadline is set.%s" : "The deadline is cleared.%s", told);
 	} else if (!strcmp(a, "resolve")) {
 		struct ord_resolve_opts o = { 0 };
 		const char *lang = web_field(r, "lang");

@@ -119,6 +119,14 @@
  *      stale bundle is never sent.  It carries that id as its ETag, and a
  *      download that names it is answered 304.  Without the directory
  *      (no writable TMPDIR) a bundle is made for each download as before.
+ * W19. A deadline changed on the referee's page is mailed to every side
+ *      told of the turn, as `orderly deadline` and the judge's DEADLINE
+ *      mail it: queued in the change's transaction (the hook), sent by
+ *      the next tick; it was not mailed at all.  The mails are composed
+ *      with GMime, whose objects are not for two threads at once: the
+ *      server is given the composer (web_opts.deadline_notices, src/mail
+ *      stays out of src/web), whose caller initialises GMime once before
+ *      the threads start, and calls it one change at a time.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -157,9 +165,10 @@ struct web {
 	int tls;
 	pthread_mutex_t locks_lock; /* guards the list */
 	struct game_lock *locks;
-	pthread_mutex_t bytes_lock; /* guards buffered */
-	size_t buffered;            /* bytes of POST bodies held now (W15) */
-	char *cache_dir;            /* the bundles made (W18), or NULL */
+	pthread_mutex_t bytes_lock;   /* guards buffered */
+	size_t buffered;              /* bytes of POST bodies held now (W15) */
+	char *cache_dir;              /* the bundles made (W18), or NULL */
+	pthread_mutex_t notices_lock; /* one o->deadline_notices at a time (GMime) */
 };
 
 /* What libmicrohttpd keeps for us between the calls of one request. */
@@ -250,6 +259,20 @@ struct web_auth *web_auth_of(struct web_req *r)
 const char *web_dir(struct web_req *r)
 {
 	return r->w->o->dir;
+}
+
+int web_deadline_notices(struct web_req *r, ord_game *g, int turn, int64_t from, int64_t to,
+			 size_t *told)
+{
+	int err;
+
+	*told = 0;
+	if (!r->w->o->deadline_notices)
+		return 0;
+	pthread_mutex_lock(&r->w->notices_lock);
+	err = r->w->o->deadline_notices(g, turn, from, to, told);
+	pthread_mutex_unlock(&r->w->notices_lock);
+	return err;
 }
 
 const char *web_arg(struct web_req *r, const char *name)
@@ -1052,6 +1075,7 @@ int web_serve(const struct web_opts *o)
 	w.o = o;
 	pthread_mutex_init(&w.locks_lock, NULL);
 	pthread_mutex_init(&w.bytes_lock, NULL);
+	pthread_mutex_init(&w.notices_lock, NULL);
 	if (stat(o->dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return ord_error_set(ORD_ENOFILE, "'%s' is not a directory of games", o->dir);
 	if (o->tls_cert) {
@@ -1115,6 +1139,7 @@ out:
 	}
 	pthread_mutex_destroy(&w.locks_lock);
 	pthread_mutex_destroy(&w.bytes_lock);
+	pthread_mutex_destroy(&w.notices_lock);
 	cache_stop(&w);
 	web_auth_free(w.auth);
 	sodium_memzero(key.buf, key.len);

@@ -27,6 +27,13 @@ struct web_opts {
 	int behind_proxy;     /* trust X-Forwarded-For / X-Forwarded-Proto from the proxy */
 	unsigned threads;     /* worker threads (libmicrohttpd's pool) */
 	unsigned per_address; /* connections one client address may hold at once, 0: any */
+	/* Mail a deadline the referee's page changed to every side told of
+	 * the turn (mail_deadline_notices: queued in the change's own
+	 * transaction, sent by the next tick), *told the sides mailed; NULL:
+	 * not mailed.  The server calls it from its worker threads one at a
+	 * time: it composes with GMime, which the caller initialises once
+	 * before web_serve (before the threads) and shuts down after. */
+	int (*deadline_notices)(ord_game *g, int turn, int64_t from, int64_t to, size_t *told);
 };
 
 /* Run the server until SIGINT or SIGTERM.  Prints "serving DIR at URL"
@@ -183,6 +190,11 @@ void web_error_page(struct web_req *r, int status, const char *title, const char
 struct web_auth *web_auth_of(struct web_req *r);
 /* The served directory. */
 const char *web_dir(struct web_req *r);
+/* The server's deadline_notices (web_opts) for a change of turn's deadline
+ * from `from` to `to`, under the server's lock of it; *told 0 and nothing
+ * done when the server has none. */
+int web_deadline_notices(struct web_req *r, ord_game *g, int turn, int64_t from, int64_t to,
+			 size_t *told);
 
 /* ---- HTML (html.c) ---- */
 

@@ -1050,9 +1050,22 @@ def no_paths(work):
     ok("GET of game broken: " in log and "not an orderly game file" in log, "the reason is in the server's log: %r" % log)
 
 
+def outbox(path, like):
+    """The queued mails of a game whose bytes hold like: [(rcpt, text)]."""
+    p = subprocess.run(["sqlite3", "-json", path, "SELECT rcpt, CAST(bytes AS TEXT) AS text FROM mail_outbox "
+                        "WHERE instr(CAST(bytes AS TEXT), '%s') > 0 ORDER BY id" % like.replace("'", "''")],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        W.fail("sqlite3 %s: %s" % (path, p.stderr))
+    return [(r["rcpt"], r["text"]) for r in W.json.loads(p.stdout or "[]")]
+
+
 def deadlines(work):
     """The deadline is the one time before the schedule's grace (docs/pbem.md):
-    the page shows it and when the grace ends; the referee's form takes it."""
+    the page shows it and when the grace ends; the referee's form takes it,
+    and mails the change to every side told of the turn by mail, as
+    `orderly deadline` does (it was not mailed); a game with no mail
+    configured queues nothing."""
     games = os.path.join(work, "games-deadline")
     os.makedirs(games)
     dl = W.make_game(games, "dl")
@@ -1075,6 +1088,27 @@ def deadlines(work):
         p = subprocess.run(["sqlite3", dl, "SELECT deadline FROM turn WHERE turn = 1"],
                            capture_output=True, text=True)
         ok(p.stdout.strip() == "1923246000", "the end of the grace kept: %r" % p.stdout)
+        ok(outbox(dl, "") == [] and "told of the turn by mail" not in page,
+           "no mail configured: nothing queued for the change: %r" % outbox(dl, ""))
+        # the sides registered by mail and told of the turn (tick's
+        # turn-open mails), the change is queued for each, the old
+        # deadline and the new
+        for side in ("french", "allied"):
+            W.run("register", dl, "--side", side, "--address", "%s@club.test" % side)
+        W.run("tick", games, "--sendmail", "cat >/dev/null")
+        ok(len(outbox(dl, "Subject: [dl] turn open")) == 2, "the sides are told of turn 1: %r" %
+           [m[0] for m in outbox(dl, "")])
+        form = hidden_fields(c.get("/g/dl/referee")[2], "deadline")
+        st, _, page = c.post("/g/dl/referee", dict(form, when="2030-12-12T18:00Z"))
+        ok(st == 200 and "The 2 sides told of the turn by mail are mailed the change at the next tick." in page,
+           "the referee is told the change is mailed: %s" % W.text_of(page)[:600])
+        mails = outbox(dl, "Subject: [dl] deadline changed: turn 1")
+        ok(sorted(m[0] for m in mails) == ["allied@club.test", "french@club.test"],
+           "the web form's change is queued for each side told of the turn: %r" % [m[0] for m in mails])
+        for rcpt, text in mails:
+            ok("The deadline of turn 1 changed\n  from 2030-12-11T18:00:00Z\n  to   2030-12-12T18:00:00Z.\n"
+               in text.replace("\r\n", "\n"),
+               "the mail to %s says the old deadline and the new: %s" % (rcpt, text))
     finally:
         srv.stop()
 
