@@ -1274,6 +1274,12 @@ static void end_of_turn(struct ord_ctx *ctx)
 		}
 		ks_text_release(&t);
 	}
+	/* "den U en enhed kommer i som følge af ovennævnte fortrydelser, kun
+	 * gælder i selve trækket, ikke i næste" (16.6): the state it had
+	 * until reorganised stands again (moral_varig_kontrol) */
+	for (i = 0; i < ord_ctx_nunits(ctx); i++)
+		if (!ks_gone(ctx, ord_ctx_unit(ctx, i)))
+			ks_moral_under_back(ctx, ord_ctx_unit(ctx, i), h);
 }
 
 /* Is u's fortryd a defender's, not an attacker's (16.6)?  It declared a

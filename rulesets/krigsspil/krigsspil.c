@@ -491,6 +491,10 @@ static const struct ord_state_key state_keys[] = {
 	INT("moral_til", "the half turn the state lasts through (0: until reorganised)"),
 	STR("moral_grund", "why (a word: formationsændring, ild, ...)"),
 	INT("moral_traek", "the turn the state was last set"),
+	STR("moral_under",
+	    "the state until reorganised beneath a passing worse one, which stands when that ends (16.6; \"\": none)"),
+	STR("moral_under_grund", "why that state beneath"),
+	INT("moral_under_traek", "the turn that state beneath was set"),
 	INT("decimering", "0, 1 (over decimering_lu_pct lost), 2 (over decimering_u_pct)"),
 	STR("formation", "the formation now"),
 	STR("prodset", "artillery: af (unlimbered) or paa (limbered)"),
@@ -949,7 +953,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * loses no more limbers than it has (9.2, 10.2, prods_tab_kontrol); a
 	 * second move starts where the first ended, on one march length (13,
 	 * flyt_flere_kontrol); 2026-12-05.3: a move goes the way its order
-	 * gives, within flyt_retning_grader (4.3, flyt_retning_kontrol)
+	 * gives, within flyt_retning_grader (4.3, flyt_retning_kontrol); the
+	 * U of a cancellation holds for the turn only, a lasting state
+	 * beneath it stands again (16.6, moral_varig_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-05.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */

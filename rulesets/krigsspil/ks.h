@@ -95,6 +95,13 @@ int ks_moral_now(struct ord_ctx *ctx, const struct ord_unit *u);
 /* Make the unit at least `grade` until half turn `until` (0: until it is
  * reorganised); a better grade never replaces a worse one. */
 void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until, const char *why);
+/* 16.6, "den U en enhed kommer i som følge af ovennævnte fortrydelser,
+ * kun gælder i selve trækket, ikke i næste": a passing state set over a
+ * lasting one (until reorganised) keeps that beneath it (moral_under,
+ * moral_varig_kontrol), and when the passing state ends by half turn h
+ * (the end of the turn) the lasting one stands again, with its reason and
+ * turn, said in a result. */
+void ks_moral_under_back(struct ord_ctx *ctx, struct ord_unit *u, int h);
 /* Men lost (killed and wounded) and given up as prisoners. */
 void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisoners);
 /* 11.8, "Er der under [10] figurer regnes enheden for at være en hob": a

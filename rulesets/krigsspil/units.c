@@ -396,6 +396,44 @@ int ks_moral_now(struct ord_ctx *ctx, const struct ord_unit *u)
 	return ks_moral_at(ctx, u, ks_half(ctx, 0), NULL);
 }
 
+/* The lasting state beneath a passing one (moral_varig_kontrol): its
+ * grade ("" for none), reason and the turn it was set. */
+static void keep_under(struct ord_ctx *ctx, struct ord_unit *u, const char *grade, const char *why,
+		       long turn)
+{
+	ks_st_set_str(ctx, u, "moral_under", grade);
+	ks_st_set_str(ctx, u, "moral_under_grund", why);
+	ks_st_set(ctx, u, "moral_under_traek", turn);
+}
+
+void ks_moral_under_back(struct ord_ctx *ctx, struct ord_unit *u, int h)
+{
+	const char *under = ks_st_str(ctx, u, "moral_under");
+	long til = ks_st(ctx, u, "moral_til");
+	int grade = ks_moral_parse(ks_st_str(ctx, u, "moral"));
+	struct ks_text t;
+	char *was;
+
+	if (!*under || !til || til > h)
+		return;
+	was = ord_strdup(ks_st_str(ctx, u, "moral_grund"));
+	ks_text_init(&t);
+	ord_buf_addf(&t.da,
+		     "%s (%s) gælder kun i selve trækket: %s (%s) igen, til den reorganiseres (16.6)",
+		     ks_moral_name(grade), was, under, ks_st_str(ctx, u, "moral_under_grund"));
+	ord_buf_addf(&t.en, "%s (%s) holds for the turn only: %s (%s) again, until reorganised (16.6)",
+		     ks_moral_name(grade), ks_reason(was, "en"), under,
+		     ks_reason(ks_st_str(ctx, u, "moral_under_grund"), "en"));
+	ks_st_set_str(ctx, u, "moral", under);
+	ks_st_set(ctx, u, "moral_til", 0);
+	ks_st_set_str(ctx, u, "moral_grund", ks_st_str(ctx, u, "moral_under_grund"));
+	ks_st_set(ctx, u, "moral_traek", ks_st(ctx, u, "moral_under_traek"));
+	keep_under(ctx, u, "", "", 0);
+	ks_result(ctx, 0, u, NULL, &t);
+	ks_text_release(&t);
+	free(was);
+}
+
 void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until, const char *why)
 {
 	int cur = ks_moral_parse(ks_st_str(ctx, u, "moral"));
@@ -404,10 +442,25 @@ void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until,
 
 	if (cur < 0 || (cur > KS_OR && til && til < h))
 		cur = KS_OR;
-	if (grade < cur)
+	if (grade < cur) {
+		/* a lasting state under a passing worse one: it stands when
+		 * that ends (moral_varig_kontrol; a game made before lost it) */
+		if (!until && til && ks_check(ks_r(ctx), "moral_varig_kontrol") &&
+		    grade > ks_moral_parse(ks_st_str(ctx, u, "moral_under")))
+			keep_under(ctx, u, ks_moral_name(grade), why ? why : "", ord_ctx_turn(ctx));
 		return;
+	}
 	if (grade == cur && cur > KS_OR && (!til || (until && until <= til)))
 		return; /* already as bad for as long */
+	if (ks_check(ks_r(ctx), "moral_varig_kontrol")) {
+		if (until && !til && cur > KS_OR)
+			/* a passing state over a lasting one (16.6: the U of a
+			 * cancelled attack over an LU until reorganised) */
+			keep_under(ctx, u, ks_moral_name(cur), ks_st_str(ctx, u, "moral_grund"),
+				   ks_st(ctx, u, "moral_traek"));
+		else if (!until && grade >= ks_moral_parse(ks_st_str(ctx, u, "moral_under")))
+			keep_under(ctx, u, "", "", 0); /* the new lasting state covers it */
+	}
 	ks_st_set_str(ctx, u, "moral", ks_moral_name(grade));
 	ks_st_set(ctx, u, "moral_til", grade == KS_OR ? 0 : until);
 	ks_st_set_str(ctx, u, "moral_grund", why ? why : "");

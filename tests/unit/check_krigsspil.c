@@ -3217,6 +3217,51 @@ START_TEST(test_first_storm)
 }
 END_TEST
 
+/* 16.6, "Bemærk at den U en enhed kommer i som følge af ovennævnte
+ * fortrydelser, kun gælder i selve trækket, ikke i næste": a unit LU
+ * until reorganised (fire in an earlier turn, disturbed since) that
+ * cancels its attack is U for the rest of the turn and LU again after it,
+ * with its reason and turn (moral_varig_kontrol); a game made before made
+ * it OR when the U ended. */
+START_TEST(test_cancelled_attack_keeps_lasting_state)
+{
+	const char *without[] = { NULL, "moral_varig_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		game_without(without[k]);
+		orders("D1 A @L1\n");
+		declared_attack("D1", "L1");
+		ord_kv_set(&U("D1")->state, "moral", "LU");
+		ord_kv_set(&U("D1")->state, "moral_til", "0");
+		ord_kv_set(&U("D1")->state, "moral_grund", "ild");
+		ord_kv_set(&U("D1")->state, "moral_traek", "9");
+		EV_OK("fortryd", "unit=D1");
+		resolve("angrebshandlinger", NULL, 0);
+		if (!without[k]) {
+			ck_assert_str_eq(sts("D1", "moral"), "LU");
+			ck_assert_int_eq(st("D1", "moral_til"), 0);
+			ck_assert_str_eq(sts("D1", "moral_grund"), "ild");
+			ck_assert_int_eq(st("D1", "moral_traek"), 9);
+			ck_assert_str_eq(sts("D1", "moral_under"), "");
+		} else {
+			/* U to the end of turn 10, then OR: the LU is lost */
+			ck_assert_str_eq(sts("D1", "moral"), "U");
+			ck_assert_int_eq(st("D1", "moral_til"), 21);
+		}
+	}
+	/* a unit in OR has nothing beneath its U: U to the end of the turn,
+	 * then OR at the reorganisation, as before */
+	game_without(NULL);
+	orders("D1 A @L1\n");
+	declared_attack("D1", "L1");
+	EV_OK("fortryd", "unit=D1");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_str_eq(sts("D1", "moral"), "U");
+	ck_assert_int_eq(st("D1", "moral_til"), 21);
+}
+END_TEST
+
 /* 6.3 "En enhed i spredt formation, der er inden for indbrudsafstand af en
  * fjendtlig sluttet formation i OR eller LU, skal mindst retirere ud af
  * indbrudsafstand. Kan den ikke nå inden for støtteafstand af egen enhed i
@@ -6565,6 +6610,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_march_lengths);
 	tcase_add_test(tc, test_two_moves_one_length);
 	tcase_add_test(tc, test_move_direction);
+	tcase_add_test(tc, test_cancelled_attack_keeps_lasting_state);
 	tcase_add_test(tc, test_march_through);
 	tcase_add_test(tc, test_marched_through_fires_half);
 	suite_add_tcase(s, tc);
