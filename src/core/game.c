@@ -190,7 +190,7 @@ int ord_game_read(ord_game *g, int (*fn)(void *ud, ord_game *g), void *ud)
 int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, const char *body)
 {
 	unsigned char prev[32], hash[32];
-	int64_t n, at = (int64_t)time(NULL);
+	int64_t n, at = g->log_at ? g->log_at : (int64_t)time(NULL);
 	int err;
 
 	if ((err = ord_store_log_head(g->db, &n, prev)) != 0)

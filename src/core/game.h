@@ -41,6 +41,10 @@ struct ord_game {
 	int have_logged_scenario;          /* read at open (the last turn opening) */
 	int scenario_checked;              /* the stored scenario was found to be it */
 	int tables_changed;                /* the stored tables are not the ones the log states */
+	/* the time the next log entry states, when a check was made against
+	 * it (a sheet's against the deadline): else the clock when it is
+	 * written, which may be a second later than the check saw */
+	int64_t log_at;
 };
 
 /* A turn row (the current one when turn <= 0). */

@@ -211,17 +211,24 @@ out:
 	return err;
 }
 
+/* Is the turn open to sheets?  The time checked against its deadline is
+ * the time the sheet's log entry will state (g->log_at, until the caller
+ * clears it), so a sheet taken in the deadline's last second is not logged
+ * a second after it: the verifier holds every sheet's entry to the
+ * deadline logged before it (verify.c, check_sheet_times). */
 static int turn_open_check(struct ord_game *g, const struct ord_store_turn *t)
 {
-	(void)g;
+	int64_t now = (int64_t)time(NULL);
+
 	if (t->state != ORD_TURN_OPEN)
 		return ord_error_set(ORD_ESEALED,
 				     "turn %d is sealed: sheets can no longer be submitted or changed",
 				     t->turn);
-	if (t->deadline && (int64_t)time(NULL) > t->deadline)
+	if (t->deadline && now > t->deadline)
 		return ord_error_set(ORD_ESTATE,
 				     "the deadline of turn %d has passed: no more sheets (the referee seals the turn)",
 				     t->turn);
+	g->log_at = now;
 	return 0;
 }
 
@@ -276,6 +283,7 @@ int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_
 	if ((err = ord_game_find_side(g, side, &s)) != 0 || (err = ord_game_turn(g, &t, 0)) != 0 ||
 	    (err = turn_open_check(g, &t)) != 0)
 		return err;
+	g->log_at = 0;
 	return validate_bytes(g, t.turn, s->name, bytes, len, diag, reading);
 }
 
@@ -399,6 +407,7 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 		return err;
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
 		return err;
+	g->log_at = 0; /* checked again, and logged, in the transaction */
 	if (o->signature && !o->nonce)
 		return ord_error_set(ORD_EUSAGE,
 				     "a signature needs the nonce it was made with (--nonce)");
@@ -454,9 +463,11 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 					o->signature, o->witness, 0)) != 0 ||
 	    (err = notify_sheet(g, ORD_CHANGE_SUBMIT, &rc)) != 0 ||
 	    (err = ord_store_commit(g->db)) != 0) {
+		g->log_at = 0;
 		ord_store_rollback(g->db);
 		return err;
 	}
+	g->log_at = 0;
 	/* a receipt is handed out only when the game file alone holds the
 	 * sheet: not just its write-ahead log, which a copy of the file misses */
 	if ((err = ord_store_checkpoint(g->db)) != 0)
@@ -540,6 +551,7 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 	if (out)
 		*out = rc;
 out:
+	g->log_at = 0;
 	if (err)
 		ord_store_rollback(g->db);
 	ord_buf_release(&body);

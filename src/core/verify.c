@@ -915,13 +915,67 @@ static void check_versions(struct vr *x)
 	free(h);
 }
 
+/* Every sheet and commitment a side handed in was taken before the
+ * deadline the log states before its entry (the time its entry states:
+ * submit logs the time it checked, turn_open_check in game_sheets.c).  A
+ * row's deadline moved later outside orderly, or an orderly changed to
+ * take late sheets, would otherwise let a side's late sheet stand while
+ * the others were told the turn was closed.  Returns the number of sheets
+ * held to a deadline. */
+static size_t check_sheet_times(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	int64_t d = 0, dseq = 0;
+	size_t i, held = 0;
+
+	for (i = 0; i < r->entries.n; i++) {
+		const struct ord_rec_entry *e = &r->entries.v[i];
+		char *v, *side = NULL, *version = NULL, *source = NULL;
+		long w;
+
+		if (!e->body)
+			continue;
+		if (!strcmp(e->kind, "deadline")) {
+			v = ord_canon_get(e->body, "deadline");
+			if (!v || ord_parse_long(v, &w) || w < 0)
+				ord_vout_fail(x->v, "the deadline (entry %lld) is damaged",
+					      (long long)e->seq);
+			else
+				d = w, dseq = e->seq;
+			free(v);
+			continue;
+		}
+		if (strcmp(e->kind, "sheet") && strcmp(e->kind, "commit"))
+			continue;
+		source = ord_canon_get(e->body, "source");
+		if (!d || (source && strcmp(source, "submitted"))) { /* a stand-in */
+			free(source);
+			continue;
+		}
+		held++;
+		if (e->at > d) {
+			side = ord_canon_get(e->body, "side");
+			version = ord_canon_get(e->body, "version");
+			ord_vout_fail(x->v,
+				      "the %s of %s, version %s (entry %lld, at %lld) was taken after the deadline (%lld, entry %lld): no side's orders are taken after their time",
+				      e->kind[0] == 's' ? "sheet" : "commitment", side ? side : "?",
+				      version ? version : "?", (long long)e->seq, (long long)e->at,
+				      (long long)d, (long long)dseq);
+		}
+		free(side);
+		free(version);
+		free(source);
+	}
+	return held;
+}
+
 static void check_sheets(struct vr *x)
 {
 	const struct ord_record *r = x->r;
 	struct ord_buf b = ORD_BUF_INIT, what = ORD_BUF_INIT;
 	struct ord_sheet_binding bind;
 	unsigned char c[32], key[32];
-	size_t i;
+	size_t i, timed;
 	int bad = x->v->failures, nsigned = 0;
 
 	for (i = 0; i < r->sheets.n; i++) {
@@ -983,13 +1037,14 @@ static void check_sheets(struct vr *x)
 				      what.buf, (long long)e->seq);
 	}
 	check_versions(x);
+	timed = check_sheet_times(x);
 	if (x->v->failures == bad && !r->sheets.n)
 		ord_vout_ok(x->v, "sheets: none handed in yet");
 	else if (x->v->failures == bad)
 		ord_vout_ok(x->v,
-			    "sheets: %zu commitment%s recomputed from the sheets' bytes and nonces and the turn's seed commitment; %d side signature%s checked",
-			    r->sheets.n, r->sheets.n == 1 ? "" : "s", nsigned,
-			    nsigned == 1 ? "" : "s");
+			    "sheets: %zu commitment%s recomputed from the sheets' bytes and nonces and the turn's seed commitment; %d side signature%s checked%s",
+			    r->sheets.n, r->sheets.n == 1 ? "" : "s", nsigned, nsigned == 1 ? "" : "s",
+			    timed ? "; each taken before the deadline logged before it" : "");
 	bad = x->v->failures;
 	for (i = 0; i < r->commits.n; i++) {
 		const struct ord_rec_commit *cm = &r->commits.v[i];

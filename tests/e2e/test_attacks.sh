@@ -898,6 +898,42 @@ run ord verify dl.game.xml --pubkey "$(pubkey dl.game)" --receipt "$RED" \
 expect_in "$OUT" "was not forced, yet the NMR policy stood in for 'blue' before the deadline"
 note "24: a deadline moved in the row stops the game; a seal before the deadline logged unforced is caught"
 
+# ------------------------------------------------------------ 25. a sheet taken after the deadline
+# The referee's orderly, changed to skip the check of the row against the
+# log (24), takes blue's sheet after the deadline the log states and the
+# players were told: made here by moving the logged deadline (and the
+# row) back before blue's sheet, the log chained again.  Red, who kept his
+# time, sees blue's late orders stand.
+expect_exit 0 ord new late.game --scenario scenario.xml --head late.game.open.head
+expect_exit 0 ord deadline late.game "$(date -u -d '+2 days' +%FT%TZ)"
+expect_exit 0 ord submit late.game --side red "$BFIX/red-1b.txt"
+RED=$(field commitment "$OUT")
+expect_exit 0 ord submit late.game --side blue "$BFIX/blue-1.txt"
+AT=$(sql late.game "SELECT at FROM log WHERE kind = 'sheet' AND body LIKE 'side=blue%'")
+DL=$(sql late.game "SELECT deadline FROM turn WHERE turn = 1")
+sql late.game "UPDATE log SET body = replace(body, 'deadline=$DL', 'deadline=$((AT - 60))') WHERE kind = 'deadline';
+	UPDATE turn SET deadline = $((AT - 60)) WHERE turn = 1" >/dev/null
+forge rechain late.game
+expect_exit 0 ord seal late.game
+expect_exit 0 ord head late.game --at seal --turn 1 -o late.game.seal.head
+for _ in 1 2 3 4 5; do expect_exit 0 ord resolve late.game; done
+expect_exit 0 ord exchange late.game --head late.game.exchange.head
+expect_exit 0 ord export late.game --turn 1 -o late.game.xml
+expect_exit 1 ord audit late.game
+expect_line "$OUT" "the sheet of blue, version 1 \(entry [0-9]+, at $AT\) was taken after the deadline \($((AT - 60)), entry [0-9]+\): no side's orders are taken after their time"
+run ord verify late.game.xml --pubkey "$(pubkey late.game)" --receipt "$RED" \
+	--head late.game.open.head --head late.game.seal.head --head late.game.exchange.head
+[[ $RC == 1 ]] || fail "attack 25: the bundle of a turn that took a sheet after its deadline verifies"
+expect_in "$OUT" "the sheet of blue, version 1 (entry"
+expect_in "$OUT" "was taken after the deadline"
+# an honest game with a deadline: every sheet before it, said so
+expect_exit 0 ord new ontime.game --scenario scenario.xml
+expect_exit 0 ord deadline ontime.game "$(date -u -d '+2 days' +%FT%TZ)"
+expect_exit 0 ord submit ontime.game --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord audit ontime.game
+expect_in "$OUT" "each taken before the deadline logged before it"
+note "25: a sheet taken after the logged deadline is caught by the audit and a player's verify"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game
