@@ -485,6 +485,41 @@ static void check_rank_behind(struct ord_ctx *ctx, const struct ord_event *ev,
 		     "flag geledder_bag: a unit behind the target counts in its ranks under roundshot, shell or shrapnel (SF, SG, SS), not canister");
 }
 
+/* 15: the unit behind "regnes med i optælling af geledder og afgørelse af
+ * moralsk påvirkning": named by bag=, it takes the fire's morale effect
+ * (geledder_bag_moral_kontrol; a game made before knew no bag=). */
+static void check_unit_behind(struct ord_ctx *ctx, const struct ord_event *ev,
+			      const struct ord_unit *u, struct ord_diag *d)
+{
+	struct ord_unit *b = ev_unit(ctx, ev, "bag"), *t = ev_unit(ctx, ev, "maal");
+	int flag = flag_given(ord_kv_get(&ev->kv, "flag"), "geledder_bag");
+
+	if (!ks_check(ks_r(ctx), "geledder_bag_moral_kontrol")) {
+		if (b)
+			ord_diag_add(d, 0, 0, u->id, "15",
+				     "bag= is not in this game's rules (its Skema has no geledder_bag_moral_kontrol): give flag=geledder_bag alone and record the morale of the unit behind yourself");
+		return;
+	}
+	if (flag && !b)
+		ord_diag_add(d, 0, 0, u->id, "15",
+			     "flag geledder_bag: name the unit behind the target with bag=UNIT: it counts in the ranks and takes the fire's morale effect too (\"regnes med i optælling af geledder og afgørelse af moralsk påvirkning\")");
+	if (!b)
+		return;
+	if (!flag)
+		ord_diag_add(d, 0, 0, u->id, "15",
+			     "bag=%s: give flag=geledder_bag too: the unit behind counts in the target's ranks",
+			     b->id);
+	if (b == t || b == u)
+		ord_diag_add(d, 0, 0, u->id, "15", "bag '%s' is %s: the unit behind is another",
+			     b->id, b == t ? "the target itself" : "the battery itself");
+	else if (t && strcmp(b->side, t->side))
+		ord_diag_add(d, 0, 0, u->id, "15",
+			     "bag '%s' is not of the target's side ('%s' is of %s, '%s' of %s)",
+			     b->id, b->id, b->side, t->id, t->side);
+	else if (ks_gone(ctx, b))
+		say_gone(ctx, b, "bag ", d);
+}
+
 /* 14 Skydetid, "Der kan enten skydes i et helt eller halvt træk": the
  * sheet gives the fire its time ("S @S1 ½"), and the resolve takes it
  * when the event gives no halv= (fire.c); a halv= against it is refused
@@ -1640,6 +1675,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				     d);
 		if (ammo)
 			check_rank_behind(ctx, ev, u, ammo, d);
+		check_unit_behind(ctx, ev, u, d);
 		if (strcmp(ks_st_str(ctx, u, "prodset"), "af") || !ks_st(ctx, u, "klargjort"))
 			ord_diag_add(d, 0, 0, u->id, "15 deltagende enheder",
 				     "battery '%s' is not unlimbered and ready", u->id);

@@ -927,6 +927,33 @@ static void hit_behind(struct ord_ctx *ctx, const struct ks_hit *h)
 	ks_text_release(&t);
 }
 
+/* 15: "Befinder en enhed sig mindre end 1[0] cm bag en enhed der beskydes
+ * med fuldkugle, granat eller shrapnel, kan den skydende vælge at den
+ * regnes med i optælling af geledder og afgørelse af moralsk påvirkning":
+ * the unit behind (bag=) takes the morale effect the target took, the two
+ * reckoned as one body (geledder_bag_moral_kontrol); no losses, which the
+ * text gives it none of.  A bag= no table can make the one behind (the
+ * target, the battery, another side, out of the game), recorded with
+ * --override, is not carried out. */
+static void rank_behind(struct ord_ctx *ctx, const struct ks_hit *h)
+{
+	struct ord_unit *b = ks_ev_unit(ctx, h->e, "bag");
+	struct ks_text t;
+
+	if (!b || !ks_check(ks_r(ctx), "geledder_bag_moral_kontrol") || b == h->target ||
+	    b == h->firer || strcmp(b->side, h->target->side) || ks_gone(ctx, b) || h->out_of_range)
+		return;
+	ks_text_init(&t);
+	KS_TF(&t, "bag %s beskudt af %s (regnet med i geledderne og den moralske påvirkning, 15)",
+	      "behind %s fired on by %s (counted in its ranks and the morale effect, 15)",
+	      h->target->id, h->firer->id);
+	if (!h->grade)
+		ks_text_add(&t, ": ingen moralsk påvirkning", ": no morale effect");
+	ks_apply_grade(ctx, b, h->grade, "ild", &t);
+	ks_result(ctx, h->e->seq, b, NULL, &t);
+	ks_text_release(&t);
+}
+
 void ks_hit_result(struct ord_ctx *ctx, const struct ks_hit *h, long destroyed, long damaged,
 		   struct ks_text *t)
 {
@@ -1043,6 +1070,7 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 		ks_text_release(&t);
 		if (h->also)
 			hit_behind(ctx, h);
+		rank_behind(ctx, h);
 		{
 			/* one roll a limber lost; none for a limber an explosion
 			 * took before (prods_tab_kontrol) */

@@ -379,6 +379,8 @@ static const struct ord_key_spec artilleri_keys[] = {
 	{ "over_afstand", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL,
 	  "cm from the battery to what it fires over" },
 	{ "over_bag", ORD_KEY_NUM, 0, NULL, 0, 10000, NULL, "cm from what it fires over to the target" },
+	{ "bag", ORD_KEY_UNIT, 0, NULL, 0, 0, NULL,
+	  "with flag geledder_bag: the unit behind the target, counted in its ranks, that takes the fire's morale effect too (15)" },
 	FLAG_KEY("flag", "modifier flags: flanke,ikkerikochet,geledder_bag,..."),
 	END_KEYS,
 };
@@ -955,7 +957,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * flyt_flere_kontrol); 2026-12-05.3: a move goes the way its order
 	 * gives, within flyt_retning_grader (4.3, flyt_retning_kontrol); the
 	 * U of a cancellation holds for the turn only, a lasting state
-	 * beneath it stands again (16.6, moral_varig_kontrol)
+	 * beneath it stands again (16.6, moral_varig_kontrol); the unit
+	 * behind a target (bag=) takes its morale (15,
+	 * geledder_bag_moral_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-05.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */

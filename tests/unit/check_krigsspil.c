@@ -3484,15 +3484,53 @@ START_TEST(test_rank_behind_not_canister)
 {
 	game_without(NULL);
 	orders("A1 AS SF @L2 1\n");
-	EV_OK("artilleri", "unit=A1 maal=L2 zone=II flag=geledder_bag");
+	EV_OK("artilleri", "unit=A1 maal=L2 zone=II flag=geledder_bag bag=L1");
 	game_without(NULL);
 	orders("A1 AS SK @L2 1\n");
-	EV_BAD("artilleri", "unit=A1 maal=L2 zone=I flag=geledder_bag",
+	EV_BAD("artilleri", "unit=A1 maal=L2 zone=I flag=geledder_bag bag=L1",
 	       "flag geledder_bag: a unit behind the target counts in its ranks under roundshot, "
 	       "shell or shrapnel (SF, SG, SS), not canister (15)");
 	game_without("geledder_bag_kontrol");
 	orders("A1 AS SK @L2 1\n");
-	EV_OK("artilleri", "unit=A1 maal=L2 zone=I flag=geledder_bag");
+	EV_OK("artilleri", "unit=A1 maal=L2 zone=I flag=geledder_bag bag=L1");
+}
+END_TEST
+
+/* 15: the unit behind "regnes med i optælling af geledder og afgørelse af
+ * moralsk påvirkning": named by bag=, it takes the target's morale effect
+ * (geledder_bag_moral_kontrol); the flag wants the unit and the unit the
+ * flag.  A game made before knew no bag=: the flag alone, the unit behind
+ * untouched. */
+START_TEST(test_rank_behind_morale)
+{
+	const int dice[] = { 6, 6, 6 };
+
+	game_without(NULL);
+	orders("A1 AS SF @L2 1\n");
+	EV_BAD("artilleri", "unit=A1 maal=L2 zone=II flag=geledder_bag",
+	       "name the unit behind the target with bag=UNIT");
+	EV_BAD("artilleri", "unit=A1 maal=L2 zone=II bag=L1", "give flag=geledder_bag too");
+	EV_BAD("artilleri", "unit=A1 maal=L2 zone=II flag=geledder_bag bag=L2",
+	       "bag 'L2' is the target itself");
+	EV_BAD("artilleri", "unit=A1 maal=L2 zone=II flag=geledder_bag bag=D1",
+	       "bag 'D1' is not of the target's side");
+	game_without(NULL);
+	orders("A1 AS SF @L2 1\n");
+	EV_OK("artilleri", "unit=A1 maal=L2 zone=II flag=geledder_bag bag=L1");
+	resolve("skydninger", dice, 3);
+	ck_assert_str_ne(sts("L2", "moral"), "OR");
+	ck_assert_str_eq(sts("L1", "moral"), sts("L2", "moral"));
+	/* made before: bag= refused, the flag alone taken, L1 untouched */
+	game_without("geledder_bag_moral_kontrol");
+	orders("A1 AS SF @L2 1\n");
+	EV_BAD("artilleri", "unit=A1 maal=L2 zone=II flag=geledder_bag bag=L1",
+	       "bag= is not in this game's rules");
+	game_without("geledder_bag_moral_kontrol");
+	orders("A1 AS SF @L2 1\n");
+	EV_OK("artilleri", "unit=A1 maal=L2 zone=II flag=geledder_bag");
+	resolve("skydninger", dice, 3);
+	ck_assert_str_ne(sts("L2", "moral"), "OR");
+	ck_assert_str_eq(sts("L1", "moral"), "OR");
 }
 END_TEST
 
@@ -6611,6 +6649,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_two_moves_one_length);
 	tcase_add_test(tc, test_move_direction);
 	tcase_add_test(tc, test_cancelled_attack_keeps_lasting_state);
+	tcase_add_test(tc, test_rank_behind_morale);
 	tcase_add_test(tc, test_march_through);
 	tcase_add_test(tc, test_marched_through_fires_half);
 	suite_add_tcase(s, tc);
