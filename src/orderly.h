@@ -768,6 +768,15 @@ int ord_game_export(ord_game *g, int turn, struct ord_buf *out);
  * as ord_game_export is for a turn not exchanged. */
 int ord_game_export_id(ord_game *g, int turn, unsigned char id[32]);
 
+/* A witness link the player gave, as his record keeps it (witness
+ * --link-for writes it; line: the record's line). */
+struct ord_witness_given {
+	unsigned char game_id[16];
+	int turn, phase, line;
+	char side[33];
+	unsigned char link[32];
+};
+
 struct ord_verify_opts {
 	const unsigned char *pubkey;         /* the game's key as the player knows it, or NULL */
 	const unsigned char (*receipts)[32]; /* commitments the player was given */
@@ -784,6 +793,14 @@ struct ord_verify_opts {
 	 * passed by, so that a close answered on a copy of the game shows */
 	const struct ord_head *record_heads;
 	size_t nrecord_heads;
+	/* the links the same record says he gave (one line each; records
+	 * written before 2026-12-05 keep none): each of this bundle's game and
+	 * turn must be of the chain his side's sealed sheet commits to, and
+	 * the one its dice used; else his sheet was stored with another
+	 * chain than his, whose links the referee knew */
+	const struct ord_witness_given *given_links;
+	size_t ngiven_links;
+	const char *record_name; /* for messages */
 	/* the scenario and the rules tables the game was to be played with,
 	 * as the player was given them (NULL: not given); the verifier says
 	 * whether the game's are these (the scenario without its mail

@@ -29,9 +29,12 @@ int cli_load_key(const char *path, struct ord_keypair *kp);
 int cli_load_head(const char *path, struct ord_head *h);
 /* The close heads a witness record keeps (`witness --link-for`, KEY.links),
  * each line's head holding what the line says and its signature, into
- * *heads (free it); a line that does not is refused, naming the file and
- * the line (CLI_DATAERR). */
-int cli_witness_record_heads(const char *path, struct ord_head **heads, size_t *n);
+ * *heads (free it), and the links the lines say were given against them
+ * into *given (free it; a line of a record written before 2026-12-05 says
+ * none); a line that does not is refused, naming the file and the line
+ * (CLI_DATAERR). */
+int cli_witness_record_heads(const char *path, struct ord_head **heads, size_t *n,
+			     struct ord_witness_given **given, size_t *ngiven);
 /* Write the bytes to path (through a temporary file and a rename), or to
  * standard output when path is NULL or "-".  Prints the error, returns
  * its exit status or 0. */

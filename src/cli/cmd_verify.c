@@ -82,7 +82,8 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	const char *lang = NULL, *record_s = NULL;
 	struct ord_report_opts ro = { 0 };
 	struct ord_head *rheads = NULL;
-	size_t nrheads = 0;
+	size_t nrheads = 0, ngiven = 0;
+	struct ord_witness_given *given = NULL;
 	const char **receipt_s = NULL, **head_paths = NULL;
 	size_t nreceipts = 0, nheads = 0, i;
 	unsigned char pk[32], (*receipts)[32] = NULL;
@@ -173,7 +174,8 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (record_s && (rc = cli_witness_record_heads(record_s, &rheads, &nrheads)) != 0)
+	if (record_s &&
+	    (rc = cli_witness_record_heads(record_s, &rheads, &nrheads, &given, &ngiven)) != 0)
 		goto out;
 	/* a bundle is read as a stream (no tree of it), so of any size up to
 	 * what libxml2 reads from memory, about 1.4 million units; its bytes
@@ -206,6 +208,9 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	vo.nheads = nheads;
 	vo.record_heads = rheads;
 	vo.nrecord_heads = nrheads;
+	vo.given_links = given;
+	vo.ngiven_links = ngiven;
+	vo.record_name = record_s ? cli_input_name(record_s) : NULL;
 	if (scenario_s) {
 		vo.scenario = scenario.buf ? scenario.buf : "";
 		vo.scenario_len = scenario.len;
@@ -276,6 +281,7 @@ out:
 	free(rcpt_heads);
 	free(rcpt_names);
 	free(rheads);
+	free(given);
 	ord_buf_release(&bundle);
 	ord_buf_release(&scenario);
 	ord_buf_release(&tables);

@@ -162,11 +162,17 @@ static int check_after_opening(const char *path, const struct ord_head *h, const
  * refused, the two heads being the proof.  Text, one line a head:
  *
  *   orderly witness record v1
- *   answered: game=HEX turn=T phase=P entry=E hash=HEX head=BASE64
+ *   answered: game=HEX turn=T phase=P entry=E hash=HEX head=BASE64 side=S link=HEX
  *
  * the head's own text in base64, so that the evidence survives a head file
  * overwritten by the next mail of the same name.  A line is written and
- * synced before the link is printed: no link goes out unrecorded.
+ * synced before the link is printed: no link goes out unrecorded.  The
+ * side and the link given (since 2026-12-05; a line of an older record
+ * ends at head=) let `verify --record` hold the turn to them: a referee who
+ * stores the player's sheet with a witness chain of his own (the player's
+ * nonce and top swapped for his, in a game whose sides sign nothing: the
+ * red team of 2026-12-05) knows every phase's dice, and the player's links
+ * are the proof that the chain sealed is not his.
  */
 #define RECORD_MAGIC "orderly witness record v1"
 #define RECORD_MAX ((size_t)256 * 1024 * 1024)
@@ -182,7 +188,18 @@ struct answered {
 	unsigned char game_id[16], hash[32], key[32];
 	int turn, phase, line;
 	long long seq;
+	int has_link; /* side= and link= (records since 2026-12-05) */
+	char side[33];
+	unsigned char link[32];
 };
+
+/* A side's id as a scenario may write it ([a-z0-9_-]{1,32}, the schema's). */
+static int side_id_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= 32 && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n;
+}
 
 static int record_io_error(const struct record *r, const char *what)
 {
@@ -298,6 +315,16 @@ static int parse_answered(char *rest, struct answered *a, struct ord_head *out)
 		hash = take_field(&rest, "hash");
 	if (hash)
 		b64 = take_field(&rest, "head");
+	a->has_link = 0;
+	if (b64 && *rest) {
+		char *side = take_field(&rest, "side"), *link = side ? take_field(&rest, "link") : NULL;
+
+		if (!link || !side_id_ok(side) || strlen(link) != 64 ||
+		    ord_unhex(a->link, 32, link) != 32)
+			return -1;
+		snprintf(a->side, sizeof(a->side), "%s", side);
+		a->has_link = 1;
+	}
 	if (!b64 || *rest || strlen(game) != 32 || ord_unhex(a->game_id, 16, game) != 16 ||
 	    strlen(hash) != 64 || ord_unhex(a->hash, 32, hash) != 32 || parse_number(turn, &t) ||
 	    parse_number(phase, &ph) || parse_number(entry, &a->seq) || t > 1000000000L ||
@@ -323,7 +350,8 @@ static int parse_answered(char *rest, struct answered *a, struct ord_head *out)
 	return ok;
 }
 
-int cli_witness_record_heads(const char *path, struct ord_head **heads, size_t *n)
+int cli_witness_record_heads(const char *path, struct ord_head **heads, size_t *n,
+			     struct ord_witness_given **given, size_t *ngiven)
 {
 	struct ord_buf text = ORD_BUF_INIT;
 	char *p, *nl;
@@ -331,6 +359,8 @@ int cli_witness_record_heads(const char *path, struct ord_head **heads, size_t *
 
 	*heads = NULL;
 	*n = 0;
+	*given = NULL;
+	*ngiven = 0;
 	if ((rc = cli_read_input(&text, path, CLI_MAX_INPUT)) != 0)
 		return rc;
 	if (text.len && memchr(text.buf, '\0', text.len)) {
@@ -357,6 +387,21 @@ int cli_witness_record_heads(const char *path, struct ord_head **heads, size_t *
 			goto out;
 		}
 		(*n)++;
+		if (a.has_link) {
+			struct ord_witness_given *gv;
+
+			*given = realloc(*given, (*ngiven + 1) * sizeof(**given));
+			if (!*given)
+				abort();
+			gv = &(*given)[(*ngiven)++];
+			memset(gv, 0, sizeof(*gv));
+			memcpy(gv->game_id, a.game_id, 16);
+			gv->turn = a.turn;
+			gv->phase = a.phase;
+			gv->line = line;
+			snprintf(gv->side, sizeof(gv->side), "%s", a.side);
+			memcpy(gv->link, a.link, 32);
+		}
 	}
 out:
 	ord_buf_release(&text);
@@ -445,9 +490,11 @@ static int write_all(int fd, const char *s, size_t len)
 	return 0;
 }
 
-/* Append h's line (and the record's first lines, to a new record), synced
- * to the disk, the directory too when the file is new. */
-static int record_append(struct record *r, const struct ord_head *h)
+/* Append h's line (and the record's first lines, to a new record), with
+ * the side and the link given against it, synced to the disk, the
+ * directory too when the file is new. */
+static int record_append(struct record *r, const struct ord_head *h, const char *side,
+			 const unsigned char link[32])
 {
 	struct ord_buf line = ORD_BUF_INIT, head = ORD_BUF_INIT;
 	char *b64, *dir, *slash;
@@ -461,6 +508,8 @@ static int record_append(struct record *r, const struct ord_head *h)
 			     "# line: the game, turn, phase, entry and hash each signs, and the head\n"
 			     "# itself (base64).  A second, different close of a phase answered here is\n"
 			     "# refused: the game's key signed two, and the two heads are the proof.\n"
+			     "# Each line ends with the side and the link given: 'orderly verify\n"
+			     "# --record' holds the turn's sealed sheet and dice to them.\n"
 			     "# Keep this file.\n");
 	ord_head_format(h, &head);
 	n = sodium_base64_ENCODED_LEN(head.len, sodium_base64_VARIANT_ORIGINAL);
@@ -473,7 +522,9 @@ static int record_append(struct record *r, const struct ord_head *h)
 	ord_buf_add_hex(&line, h->game_id, 16);
 	ord_buf_addf(&line, " turn=%d phase=%d entry=%lld hash=", h->turn, h->phase, (long long)h->seq);
 	ord_buf_add_hex(&line, h->hash, 32);
-	ord_buf_addf(&line, " head=%s\n", b64);
+	ord_buf_addf(&line, " head=%s side=%s link=", b64, side);
+	ord_buf_add_hex(&line, link, 32);
+	ord_buf_adds(&line, "\n");
 	free(b64);
 	ord_buf_release(&head);
 	if (write_all(r->fd, line.buf, line.len) || fsync(r->fd))
@@ -521,7 +572,7 @@ static int refuse_second_close(const struct record *r, const char *path, const s
 	}
 	cli_error("'%s' is refused, and no link is given: %s.\n"
 		  "The two heads are the proof: keep both. The one you answered is kept in '%s' (line %d); to write it to a file:\n"
-		  "  sed -n '%ds/.* head=//p' '%s' | base64 -d >%s\n"
+		  "  sed -n '%ds/.* head=\\([^ ]*\\).*/\\1/p' '%s' | base64 -d >%s\n"
 		  "and give both to 'orderly verify BUNDLE --head %s --head %s': it names the one that was rewritten.",
 		  path, why.buf, r->path, first->line, first->line, r->path, kept.buf, kept.buf, path);
 	ord_buf_release(&gid);
@@ -534,7 +585,8 @@ static int refuse_second_close(const struct record *r, const char *path, const s
  * Check h against the record at path and, when it is new, record it: 0 to
  * print the link, else the exit status (nothing printed).
  */
-static int record_answer(const char *path, const char *head, const struct ord_head *h)
+static int record_answer(const char *path, const char *head, const struct ord_head *h,
+			 const char *side, const unsigned char link[32])
 {
 	struct record r;
 	struct answered other;
@@ -546,7 +598,7 @@ static int record_answer(const char *path, const char *head, const struct ord_he
 		rc = refuse_second_close(&r, head, h, &other);
 		goto out;
 	}
-	if (!same && (rc = record_append(&r, h)) != 0)
+	if (!same && (rc = record_append(&r, h, side, link)) != 0)
 		goto out;
 	if (h->phase > 1 && !prev) {
 		if (h->phase == 2)
@@ -581,6 +633,10 @@ static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const
 	if (!pub_s)
 		return cli_usage_error(cmd,
 				       "--link-for needs --pubkey KEY (the game's public key, from its start): the close head must be the game's");
+	if (!side_id_ok(side))
+		return cli_usage_error(cmd,
+				       "--side '%.40s': no side of a game is named so (a-z, 0-9, _ and -, 1 to 32 of them, as its scenario's id)",
+				       side);
 	if (!nonce_s)
 		return cli_usage_error(cmd,
 				       "--link-for needs --nonce HEX: the nonce 'orderly sign --witness' printed with your sheet (its chain is that sheet's own), or --nonce none for a sheet signed by an orderly before 2026-12-03");
@@ -604,7 +660,7 @@ static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const
 	/* recorded before it is printed, or not printed */
 	if (!record)
 		ord_buf_addf(&rec, "%s.links", key);
-	rc = record_answer(record ? record : rec.buf, head, &h);
+	rc = record_answer(record ? record : rec.buf, head, &h, side, link);
 	ord_buf_release(&rec);
 	if (rc) {
 		sodium_memzero(link, sizeof(link));

@@ -7,6 +7,7 @@
  * phase.c as the game ran it, and every roll, result and unit state
  * compared with what was recorded.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -991,31 +992,84 @@ static int fixed_roll(void *ud, const struct ord_rec_roll *rr)
 	return 0;
 }
 
+/* A rules revision "YYYY-MM-DD.N" against another: 0 and *cmp (<0, 0, >0)
+ * when both read so, else -1. */
+static int revision_cmp(const char *a, const char *b, int *cmp)
+{
+	const char *s[2] = { a, b };
+	long n[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		char *end;
+		int k;
+
+		if (!s[i] || strlen(s[i]) < 12 || s[i][4] != '-' || s[i][7] != '-' || s[i][10] != '.')
+			return -1;
+		for (k = 0; k < 10; k++)
+			if (k != 4 && k != 7 && (s[i][k] < '0' || s[i][k] > '9'))
+				return -1;
+		if (s[i][11] < '0' || s[i][11] > '9')
+			return -1;
+		errno = 0;
+		n[i] = strtol(s[i] + 11, &end, 10);
+		if (errno || *end)
+			return -1;
+	}
+	*cmp = strncmp(a, b, 10);
+	if (!*cmp)
+		*cmp = n[0] < n[1] ? -1 : n[0] > n[1];
+	return 0;
+}
+
 /*
  * The rules a phase was resolved by, against this build's: a rule corrected
- * between the two shows in the replay as a difference that is no cheat, so
- * where the phase differed the audit says which rules resolved it.  Where
- * it agreed, the first phase of the turn resolved by other rules is named
- * once.
+ * between an earlier revision and this build's shows in the replay as a
+ * difference that is no cheat, so where the phase differed the audit says
+ * which rules resolved it.  Where it agreed, the first phase of the turn
+ * resolved by other rules is named once.  A revision this build does not
+ * know (later than its own, or not a revision at all) gets no such excuse:
+ * the entry is the referee's to write until its head goes out, and a
+ * forged result once caught read "no cheat by itself" beside a revision
+ * made up for it (the red team of 2026-12-05).  Rules that change between
+ * the phases of one turn are named.
  */
-static void revision_note(struct vr *x, const struct ord_rec_entry *e, size_t p, int differed, int *named)
+static void revision_note(struct vr *x, const struct ord_rec_entry *e, size_t p, int differed,
+			  int *named, struct ord_buf *first, size_t *first_p, int *changed)
 {
 	char *core = ord_canon_get(e->body, "core_revision");
 	char *rules = ord_canon_get(e->body, "rules_revision");
 	const char *mine = ord_ruleset_revision(x->rs);
 	struct ord_buf was = ORD_BUF_INIT;
-	int other;
+	int other, cmp = 0, unknown;
 
 	other = !core || strcmp(core, ORD_CORE_REVISION) || !rules != !mine ||
 		(rules && strcmp(rules, mine));
+	/* named, yet not one this build knows to come before its own */
+	unknown = rules && mine && strcmp(rules, mine) && (revision_cmp(rules, mine, &cmp) || cmp > 0);
 	if (!core && !rules)
 		ord_buf_adds(&was, "an orderly that names no rules revision (before 2026-12-02)");
 	else
 		ord_buf_addf(&was, "%s rules of %s (core %s)", x->rs->name,
 			     rules ? rules : "no revision", core ? core : "not named");
-	if (other && differed)
+	if (!first->len) {
+		ord_buf_adds(first, was.buf);
+		*first_p = p;
+	} else if (!*changed && strcmp(first->buf, was.buf)) {
 		ord_vout_note(x->v,
-			      "phase %zu (%s) was resolved by %s; this orderly replays it with %s rules of %s (core %s): a rule corrected between the two shows as a difference, which is no cheat by itself; check this turn with the orderly it was played with",
+			      "phase %zu (%s) was resolved by %s, but phase %zu of the same turn by %s: the orderly was changed during the turn, or an entry rewritten before its head went out",
+			      p + 1, x->rs->phases[p], was.buf, *first_p + 1, first->buf);
+		*changed = 1;
+	}
+	if (other && differed && unknown)
+		ord_vout_note(x->v,
+			      "phase %zu (%s) was resolved, its entry says, by %s, which this orderly (%s rules of %s, core %s) does not know: %s. If a later orderly played it, check this turn with that one; else the entry names rules that never were, and the difference stands",
+			      p + 1, x->rs->phases[p], was.buf, x->rs->name, mine, ORD_CORE_REVISION,
+			      revision_cmp(rules, mine, &cmp) ? "it is not a revision (YYYY-MM-DD.N)"
+							      : "it is later than its own");
+	else if (other && differed)
+		ord_vout_note(x->v,
+			      "phase %zu (%s) was resolved by %s; this orderly replays it with %s rules of %s (core %s): a rule corrected between the two shows as a difference, which is no cheat by itself (the ruleset's README lists what each revision corrected); check this turn with the orderly it was played with",
 			      p + 1, x->rs->phases[p], was.buf, x->rs->name,
 			      mine ? mine : "no revision", ORD_CORE_REVISION);
 	else if (other && !*named)
@@ -1146,9 +1200,10 @@ void ord_vr_replay(struct vr *x)
 {
 	const struct ord_record *r = x->r;
 	struct ord_ctx ctx;
-	size_t p, overrides = 0;
-	int bad = x->v->failures, named = 0;
+	size_t p, overrides = 0, first_p = 0;
+	int bad = x->v->failures, named = 0, changed = 0;
 	struct fixed_dice fixed;
+	struct ord_buf first = ORD_BUF_INIT; /* the rules the turn's first phase was resolved by */
 
 	memset(&fixed, 0, sizeof(fixed));
 	if (!x->rs || !x->have_sc || !x->open)
@@ -1170,7 +1225,7 @@ void ord_vr_replay(struct vr *x)
 		x->used[ord_vr_entry_index(x, e)]++;
 		run = run_phase(x, &ctx, p, &fixed, &overrides);
 		if (run == RUN_STOPPED)
-			revision_note(x, e, p, 1, &named);
+			revision_note(x, e, p, 1, &named, &first, &first_p, &changed);
 		if (run != RUN_DONE)
 			break;
 		/* the phase's rows, compared as they are read */
@@ -1189,9 +1244,10 @@ void ord_vr_replay(struct vr *x)
 			if (replay_full(x, &ctx, p, &fixed))
 				break;
 		}
-		revision_note(x, e, p, x->v->failures > before, &named);
+		revision_note(x, e, p, x->v->failures > before, &named, &first, &first_p, &changed);
 		ord_ctx_next_phase(&ctx);
 	}
+	ord_buf_release(&first);
 	if (x->read_err) { /* the game file is at fault: the audit stops */
 		free(fixed.dice.v);
 		ord_ctx_release(&ctx);

@@ -1650,6 +1650,74 @@ static void check_heads(struct vr *x)
 	ord_buf_release(&what);
 }
 
+/*
+ * The links the player's witness record says he gave (witness --link-for)
+ * for this bundle's game and turn: each is of the chain his side's sealed
+ * sheet commits to (hashed up to its top), and where the turn recorded
+ * his side's link of that phase, it is that one.  A referee who stored
+ * the player's sheet with a chain of his own (the player's nonce and top
+ * swapped for his, in a game whose sides sign nothing) knew every phase's
+ * dice before he recorded its events, and every head he handed out says
+ * nothing of it: the player's own links do (the red team of 2026-12-05).
+ */
+static void check_given_links(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	size_t i, j, k, n = 0;
+	int bad = x->v->failures;
+	const char *rec = x->o && x->o->record_name ? x->o->record_name : "your witness record";
+	const char *side = NULL;
+
+	for (i = 0; x->o && i < x->o->ngiven_links; i++) {
+		const struct ord_witness_given *gv = &x->o->given_links[i];
+		const struct ord_rec_sheet *s = NULL;
+		const struct ord_rec_link *l = NULL;
+		unsigned char up[32];
+		int have_side = 0;
+
+		if (memcmp(gv->game_id, r->game_id, 16) || gv->turn != r->turn)
+			continue;
+		n++;
+		side = gv->side;
+		for (j = 0; j < x->sc.nsides; j++)
+			if (!strcmp(x->sc.sides[j].id, gv->side)) {
+				have_side = 1;
+				s = x->have_sealed ? x->sealed[j].sheet : NULL;
+			}
+		if (!have_side) {
+			ord_vout_fail(x->v,
+				      "%s, line %d: you gave a link of side '%s', which this game has not",
+				      rec, gv->line, gv->side);
+			continue;
+		}
+		if (!s) /* the seal's check says why */
+			continue;
+		memcpy(up, gv->link, 32);
+		ord_witness_up(up, (unsigned)gv->phase);
+		if (!s->has_witness || memcmp(up, s->witness, 32)) {
+			ord_vout_fail(x->v,
+				      "%s, line %d: the link you gave for %s in phase %d is not of the witness chain %s's sealed sheet (version %d) commits to: your sheet was stored with another chain than yours, whose links the referee could know before he recorded the events",
+				      rec, gv->line, gv->side, gv->phase, gv->side, s->version);
+			continue;
+		}
+		for (k = 0; k < r->links.n; k++)
+			if (r->links.v[k].index == gv->phase && !strcmp(r->links.v[k].side, gv->side))
+				l = &r->links.v[k];
+		if (l && memcmp(l->link, gv->link, 32))
+			ord_vout_fail(x->v,
+				      "%s, line %d: the link of %s the turn recorded for phase %d (entry %lld) is not the one you gave",
+				      rec, gv->line, gv->side, gv->phase, (long long)l->log);
+		else if (!l && gv->phase <= (int)x->nphases)
+			ord_vout_note(x->v,
+				      "%s, line %d: you gave a link for %s in phase %d, but the turn recorded none of %s for it (the referee's stood in): it came after the phase was resolved, or was not passed on",
+				      rec, gv->line, gv->side, gv->phase, gv->side);
+	}
+	if (n && x->v->failures == bad)
+		ord_vout_ok(x->v,
+			    "witness links: the %zu link%s you gave for %s (%s) %s of the chain its sealed sheet commits to, and the ones its dice used",
+			    n, n == 1 ? "" : "s", side, rec, n == 1 ? "is" : "are");
+}
+
 /* ---- the dice key ---- */
 
 static void dice_key(struct vr *x)
@@ -1764,6 +1832,7 @@ int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify
 		check_next_last(&x);
 		check_receipts(&x);
 		check_heads(&x);
+		check_given_links(&x);
 		dice_key(&x);
 		ord_vr_replay(&x);
 		if (!x.read_err)

@@ -168,8 +168,23 @@ cp forged.game old-forged.game
 unrevise old-forged.game
 expect_exit 1 ord audit old-forged.game
 expect_in "$OUT" "but the rules give casualties=6"
-expect_in "$OUT" "note: phase 2 (fire) was resolved by an orderly that names no rules revision (before 2026-12-02); this orderly replays it with battalion rules of $REV (core $CORE): a rule corrected between the two shows as a difference, which is no cheat by itself; check this turn with the orderly it was played with"
+expect_in "$OUT" "note: phase 2 (fire) was resolved by an orderly that names no rules revision (before 2026-12-02); this orderly replays it with battalion rules of $REV (core $CORE): a rule corrected between the two shows as a difference, which is no cheat by itself (the ruleset's README lists what each revision corrected); check this turn with the orderly it was played with"
 expect_not_in "$OUT" "phase 1 (movement) was resolved by"
+# the forged phase's entry made to name rules this orderly does not know
+# (a red-team finding): the difference is not excused; and rules that
+# change within the turn are named
+for made in 2099-01-01.1 house-rules; do
+	cp forged.game made-$made.game
+	sql made-$made.game "UPDATE log SET body = replace(body, 'rules_revision=$REV', 'rules_revision=$made') WHERE seq = $FIRE" >/dev/null
+	forge rechain made-$made.game
+	expect_exit 1 ord audit made-$made.game
+	expect_in "$OUT" "but the rules give casualties=6"
+	expect_in "$OUT" "note: phase 2 (fire) was resolved, its entry says, by battalion rules of $made (core $CORE), which this orderly (battalion rules of $REV, core $CORE) does not know: "
+	expect_in "$OUT" "else the entry names rules that never were, and the difference stands"
+	expect_not_in "$OUT" "no cheat by itself"
+	expect_in "$OUT" "note: phase 2 (fire) was resolved by battalion rules of $made (core $CORE), but phase 1 of the same turn by battalion rules of $REV (core $CORE): the orderly was changed during the turn, or an entry rewritten before its head went out"
+done
+expect_in "$OUT" "it is not a revision (YYYY-MM-DD.N)"
 # an honest turn of that orderly: the same results, and said once
 cp honest.game old-honest.game
 unrevise old-honest.game

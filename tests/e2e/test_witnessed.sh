@@ -463,4 +463,46 @@ expect_not_in "$OUT" "link:"
 # --record is --link-for's
 expect_exit 64 ord witness f.game --side blue --key blue.key --record x.links
 expect_in "$ERR" "are for --link-for"
+# a side no game has: no link
+expect_exit 64 ord witness --link-for --head close-1-1-answered.head --pubkey "$FKEY" --side "Blue side" \
+	--key blue.key --nonce "$FN" --phase 1 --record x.links
+expect_in "$ERR" "no side of a game is named so"
+
+# ---- the host binds the player's sheet to a witness chain of his own (the
+# red team of 2026-12-05): the sides sign nothing, so he keeps blue's bytes
+# and stores them with his own nonce and chain top; he knows every dice key
+# before he records the events, and every head he hands out holds.  Blue's
+# record of the links he gave is the proof.
+expect_exit 0 ord keygen host.key
+expect_exit 0 ord new h.game --scenario scenario.xml --witnessed --head h-open.head
+HKEY=$(ord info h.game | awk '/^key:/ {print $2}')
+expect_exit 0 ord sign --head h-open.head --pubkey "$HKEY" --side blue --key blue.key --witness "$BFIX/blue-1.txt"
+HNONCE=$(field nonce "$OUT")
+expect_exit 0 ord submit h.game --side blue --witness-key host.key "$BFIX/blue-1.txt"
+HBLUE=$(field commitment "$OUT")
+expect_exit 0 ord submit h.game --side red --witness-key red.key "$BFIX/red-1b.txt"
+expect_exit 0 ord seal h.game --head h-seal.head
+expect_exit 0 ord event h.game move unit=B1 distance=2
+for p in 1 2 3 4 5; do
+	expect_exit 0 ord witness h.game --close --head h-close-$p.head
+	# blue answers at home; the host records a link of his own chain
+	expect_exit 0 ord witness --link-for --head h-close-$p.head --pubkey "$HKEY" --side blue --key blue.key \
+		--nonce "$HNONCE" --phase $p --record h-blue.links
+	expect_exit 0 ord witness h.game --side blue --key host.key
+	expect_exit 0 ord witness h.game --side red --key red.key
+	expect_exit 0 ord resolve h.game
+done
+expect_exit 0 ord exchange h.game --head h-exchange.head
+expect_exit 0 ord export h.game --turn 1 -o h.xml
+HV="ord verify h.xml --pubkey $HKEY --receipt $HBLUE --head h-open.head --head h-seal.head --head h-exchange.head"
+expect_exit 0 $HV
+expect_in "$OUT" "verified: every check holds"
+expect_exit 1 $HV --record h-blue.links
+expect_line "$OUT" "h-blue.links, line [0-9]+: the link you gave for blue in phase 1 is not of the witness chain blue's sealed sheet \(version 1\) commits to: your sheet was stored with another chain than yours"
+expect_in "$OUT" "in phase 5 is not of the witness chain"
+# the honest turn: blue's record of it (phases 1 and 2 answered at home)
+# holds, his links the ones the dice used
+expect_exit 0 ord verify w.xml --pubkey "$KEY" --receipt "$BLUE" --head open.head --head seal.head \
+	--head close-1.head --head close-2.head --head exchange.head --record blue.key.links
+expect_in "$OUT" "ok: witness links: the 2 links you gave for blue (blue.key.links) are of the chain its sealed sheet commits to, and the ones its dice used"
 note "ok"
