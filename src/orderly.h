@@ -946,13 +946,15 @@ int ord_game_side_sheet_version(ord_game *g, int turn, const char *side, int ver
  * blank lines and all, the bytes its commitment is over, appended to out,
  * and that version in *version (0 on failure).  viewer is who asks: NULL
  * for the referee, or a side, which is given its own sheet alone (viewer
- * must be side: ORD_EUSAGE naming both else, and for a side NULL or "")
- * and only once the turn is sealed (ORD_ESTATE while it is open: until the
- * seal the version in force may still be replaced; a side reads what was
- * sealed for it).  ORD_ENOTFOUND for an unknown side or turn, a side with
- * no sheet of the turn, or one whose last version is a commitment alone,
- * not opened yet (a referee-less game).  A stand-in of the NMR policy is
- * a sheet of the side (ord_game_side_sheet's source says so). */
+ * must be side: ORD_EUSAGE naming both else, and for a side NULL or "").
+ * Given at any state of the turn, to a side too (its own sheet holds no
+ * secret from it): while the turn is open, the version in force now, which
+ * a later version may still replace until the seal, so that a player can
+ * check what the game holds for him.  ORD_ENOTFOUND for an unknown side or
+ * turn, a side with no sheet of the turn, or one whose last version is a
+ * commitment alone, not opened yet (a referee-less game).  A stand-in of
+ * the NMR policy is a sheet of the side (ord_game_side_sheet's source says
+ * so). */
 int ord_game_side_sheet_text(ord_game *g, struct ord_buf *out, int *version, int turn,
 			     const char *side, const char *viewer);
 

@@ -137,14 +137,11 @@ int ord_game_side_sheet_text(ord_game *g, struct ord_buf *out, int *version, int
 		ord_buf_release(&l);
 		return err;
 	}
-	/* the state first: a turn read sealed has the sheets it will keep */
+	/* a side's own sheet holds no secret from it, so it is given at any
+	 * state: while the turn is open, the version in force now, which a
+	 * later one may still replace until the seal */
 	if ((err = ord_game_turn(g, &t, turn)) != 0)
 		return err;
-	if (viewer && t.state == ORD_TURN_OPEN)
-		return ord_error_set(ORD_ESTATE,
-				     "turn %d is not sealed yet: side '%s' is given its sheet's text "
-				     "once it is",
-				     t.turn, side);
 	/* the last version handed in, a sheet or a commitment alone: an
 	 * earlier version's bytes are never given for it */
 	if ((err = ord_store_latest(g->db, t.turn, s->id, &latest, c, &opened)) != 0)

@@ -2,12 +2,12 @@
  * player.c - a side's page, /g/NAME/side/SIDE: write the sheet beside the
  * notation's help, Check it (ord_game_check_sheet: the checks of submit,
  * nothing stored) or Submit it (ord_game_submit_opts) and print the
- * receipt; the side's sheets and receipts of every turn (the text of each
- * sealed one), its reports, and the bundles with the `orderly verify`
- * command.  Nothing here reads another side's sheet: the page is made of
- * this side's report, its own sheets and receipts (the library gives a
- * side its own sheet's text alone) and what the game's status says to
- * everybody.
+ * receipt; the side's sheets and receipts of every turn (the text of each,
+ * this turn's before the seal too, with orderly's reading of it), its
+ * reports, and the bundles with the `orderly verify` command.  Nothing
+ * here reads another side's sheet: the page is made of this side's
+ * report, its own sheets and receipts (the library gives a side its own
+ * sheet's text alone) and what the game's status says to everybody.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -459,33 +459,67 @@ static void late_sheet(struct ord_buf *b, ord_game *g, struct player *p,
 }
 
 /*
+ * orderly's reading of a stored sheet as the side's report gives it (its
+ * <sheet>): the notation's parse of the bytes, each order in canonical
+ * form at its line, no comment.  One parse of the sheet and nothing else,
+ * where building the report would read the whole turn; a stored sheet
+ * was read whole when it was taken, so nothing is refused here.
+ */
+static void own_reading(struct ord_buf *b, const struct ord_notation *nt, const struct ord_buf *text)
+{
+	struct ord_sheet sheet;
+	struct ord_diag diag;
+	struct ord_buf line = ORD_BUF_INIT;
+	size_t i;
+
+	ord_sheet_init(&sheet);
+	ord_diag_init(&diag);
+	nt->parse(&sheet, text->buf ? text->buf : "", text->len, &diag);
+	ord_error_clear();
+	if (!sheet.n) {
+		ord_buf_adds(b, "<p class=\"muted\">orderly reads no order in it.</p>");
+		goto out;
+	}
+	ord_buf_addf(b,
+		     "<h4>orderly's reading</h4><p class=\"muted\">Its %zu order%s as the game "
+		     "reads them, each at its line (comments are not kept).</p><ol class=\"orders\">",
+		     sheet.n, sheet.n == 1 ? "" : "s");
+	for (i = 0; i < sheet.n; i++) {
+		ord_buf_reset(&line);
+		nt->format(&sheet.orders[i], &line);
+		if (sheet.orders[i].line)
+			ord_buf_addf(b, "<li value=\"%u\"><code>", sheet.orders[i].line);
+		else
+			ord_buf_adds(b, "<li><code>");
+		web_esc(b, line.buf ? line.buf : "");
+		ord_buf_adds(b, "</code></li>");
+	}
+	ord_buf_adds(b, "</ol>");
+out:
+	ord_buf_release(&line);
+	ord_sheet_release(&sheet);
+	ord_diag_release(&diag);
+}
+
+/*
  * The text of side's sheet of turn exactly as the game file holds it
  * (ord_game_side_sheet_text: the bytes its commitment is over, comments
- * and blank lines and all; the side's own alone), each line numbered; a
- * stored sheet was read whole, so no line of it is marked.  Shown once
- * the turn is sealed: the library gives a side no text of a turn still
- * open, and the page says where it is until then.  open: unfolded
- * (this turn's).
+ * and blank lines and all; the side's own alone, at any state of the
+ * turn), each line numbered; a stored sheet was read whole, so no line of
+ * it is marked.  now: this turn's, shown unfolded with orderly's reading
+ * when nt (the game's notation) is there.  open: the turn is still open,
+ * and this is the version the game holds for the side now, which one
+ * handed in later replaces.
  */
-static void own_sheet(struct ord_buf *b, ord_game *g, const struct player *p, int turn, int open)
+static void own_sheet(struct ord_buf *b, ord_game *g, const struct player *p, int turn, int now,
+		      int open, const struct ord_notation *nt)
 {
 	struct ord_buf text = ORD_BUF_INIT;
 	const char *q, *end;
 	size_t lines = 0;
-	int version = 0, err;
+	int version = 0;
 
-	err = ord_game_side_sheet_text(g, &text, &version, turn, p->side, p->side);
-	if (err == ORD_ESTATE) {
-		ord_buf_addf(b,
-			     "<p class=\"muted\">Its text is shown here once turn %d is sealed; "
-			     "until then orderly's reading of it is in <a href=\"/g/",
-			     turn);
-		web_url(b, p->name);
-		ord_buf_adds(b, "/side/");
-		web_url(b, p->side);
-		ord_buf_addf(b, "/report/%d\">this turn's report</a>.</p>", turn);
-	}
-	if (err)
+	if (ord_game_side_sheet_text(g, &text, &version, turn, p->side, p->side) != 0)
 		goto out;
 	for (q = text.buf, end = text.buf + text.len; q < end; lines++) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q));
@@ -493,8 +527,14 @@ static void own_sheet(struct ord_buf *b, ord_game *g, const struct player *p, in
 	}
 	ord_buf_addf(b,
 		     "<details class=\"orders\"%s><summary>Its text (version %d, %zu line%s), "
-		     "as the game file holds it</summary><pre class=\"sheet-text\">",
-		     open ? " open" : "", version, lines, lines == 1 ? "" : "s");
+		     "as the game file holds it%s</summary>",
+		     now ? " open" : "", version, lines, lines == 1 ? "" : "s", open ? " now" : "");
+	if (open)
+		ord_buf_addf(b,
+			     "<p class=\"muted\">What the game holds for you now: turn %d is sealed "
+			     "with it unless you submit another version before the seal.</p>",
+			     turn);
+	ord_buf_adds(b, "<pre class=\"sheet-text\">");
 	for (q = text.buf; q < end;) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q));
 		size_t len = nl ? (size_t)(nl - q) : (size_t)(end - q);
@@ -504,16 +544,26 @@ static void own_sheet(struct ord_buf *b, ord_game *g, const struct player *p, in
 		ord_buf_adds(b, "</span>\n");
 		q = nl ? nl + 1 : end;
 	}
-	ord_buf_adds(b, "</pre></details>");
+	ord_buf_adds(b, "</pre>");
+	if (now && nt)
+		own_reading(b, nt, &text);
+	ord_buf_adds(b, "</details>");
 out:
 	ord_error_clear();
 	ord_buf_release(&text);
 }
 
-static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int turn)
+static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p,
+			const struct ord_game_status *st)
 {
-	int t;
+	const struct ord_ruleset *rs = NULL;
+	const struct ord_notation *nt = NULL;
+	int open = !strcmp(st->state, "open"), t;
 
+	/* this turn's reading: the notation the game's ruleset writes in */
+	if (ord_ruleset_find(&rs, st->ruleset) != 0 || ord_notation_find(&nt, rs->notation) != 0)
+		nt = NULL;
+	ord_error_clear();
 	/* what the game file holds, not the player's receipts: a server that
 	 * put another sheet in his place would list that one's commitment
 	 * here, and a player who copied it for verify would check the server
@@ -523,13 +573,15 @@ static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int tu
 			"compare them with the receipts you kept. A version you never handed "
 			"in means another sheet was put in your place; check a turn with the "
 			"receipt you kept, never with a commitment copied from here. Under "
-			"each sealed turn, the text of its last version exactly as the file "
-			"holds it, comments and all: the bytes its commitment is over.</p>\n"
+			"each turn, the text of its last version exactly as the file holds it, "
+			"comments and all: the bytes its commitment is over (this turn's before "
+			"the seal too: the version that stands for you now), and under this "
+			"turn's, orderly's reading of it.</p>\n"
 			"<ul class=\"receipts\">");
-	for (t = turn; t >= 1; t--) {
+	for (t = st->turn; t >= 1; t--) {
 		unsigned char c[32];
 		char source[16] = "", hex[65];
-		int version = 0;
+		int version = 0, now = t == st->turn;
 
 		if (ord_game_side_sheet(g, t, p->side, &version, source, c) != 0 || !version) {
 			ord_buf_addf(b, "<li>Turn %d: <span class=\"muted\">no sheet</span></li>", t);
@@ -539,7 +591,7 @@ static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int tu
 		if (!strcmp(source, "hold") || !strcmp(source, "repeat")) {
 			ord_buf_addf(b, "<li>Turn %d: ", t);
 			stand_in(b, t, version, source);
-			own_sheet(b, g, p, t, t == turn);
+			own_sheet(b, g, p, t, now, now && open, nt);
 			ord_buf_adds(b, "</li>");
 			continue;
 		}
@@ -547,7 +599,7 @@ static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p, int tu
 		web_esc(b, source);
 		if (!strcmp(source, "submitted"))
 			ord_buf_addf(b, ", commitment <code class=\"hex\">%s</code>", hex);
-		own_sheet(b, g, p, t, t == turn);
+		own_sheet(b, g, p, t, now, now && open, nt);
 		ord_buf_adds(b, "</li>");
 	}
 	ord_error_clear();
@@ -622,7 +674,7 @@ static int player_fill(void *ud, ord_game *g)
 			     "sheets</a>.</p></section>\n",
 			     st.turn);
 	}
-	sheets_list(b, g, p, st.turn);
+	sheets_list(b, g, p, &st);
 	web_pictures_section(r, g, p->name, p->side);
 	web_reports_section(r, g, p->name, p->side);
 	web_files_section(r, g, p->name, p->side);

@@ -892,8 +892,8 @@ static int sheet_text(ord_game *g, struct ord_buf *out, int *version, int turn, 
 }
 
 /* A side's sheet text: the exact bytes of its last version, comments and
- * all; its own alone, and only once the turn is sealed; the referee's
- * whenever. */
+ * all; its own alone, at any state of the turn (before the seal the
+ * version in force now); the referee's whenever. */
 START_TEST(test_side_sheet_text)
 {
 	static const char BLUE_2[] = "# blue, second thoughts\n\nB1: ↑ 1/4  # slower\nB2 Fb @R1\n";
@@ -902,15 +902,26 @@ START_TEST(test_side_sheet_text)
 	struct stored s;
 	int v;
 
-	submit_ok(g, "blue", BLUE_SHEET, NULL);
-	submit_ok(g, "blue", BLUE_2, NULL);
-	submit_ok(g, "red", RED_SHEET, NULL);
-	/* open: a side is refused its own, the referee given the last version */
-	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "blue", "blue"), ORD_ESTATE);
-	ck_assert_str_eq(ord_error_last(),
-			 "turn 1 is not sealed yet: side 'blue' is given its sheet's text once it is");
+	/* open with no sheet yet: none, to the side as to the referee */
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "blue", "blue"), ORD_ENOTFOUND);
+	ck_assert_str_eq(ord_error_last(), "side 'blue' has no sheet of turn 1");
 	ck_assert_uint_eq(t.len, 0);
 	ck_assert_int_eq(v, 0);
+	submit_ok(g, "red", RED_SHEET, NULL);
+	/* open: a side is given its own last version, as the referee is, the
+	 * exact bytes with the comments and the blank line; a later version
+	 * takes its place until the seal */
+	submit_ok(g, "blue", BLUE_SHEET, NULL);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "blue", "blue"), 0);
+	ck_assert_str_eq(t.buf, BLUE_SHEET);
+	ck_assert_int_eq(v, 1);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 0, "blue", "blue"), 0);
+	ck_assert_str_eq(t.buf, BLUE_SHEET);
+	submit_ok(g, "blue", BLUE_2, NULL);
+	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "blue", "blue"), 0);
+	ck_assert_str_eq(t.buf, BLUE_2);
+	ck_assert_uint_eq(t.len, strlen(BLUE_2));
+	ck_assert_int_eq(v, 2);
 	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "blue", NULL), 0);
 	ck_assert_str_eq(t.buf, BLUE_2);
 	ck_assert_int_eq(v, 2);
@@ -949,8 +960,8 @@ START_TEST(test_side_sheet_text)
 	ck_assert_uint_eq(t.len, 0);
 	ck_assert_int_eq(sheet_text(g, &t, &v, 1, "blue", "blue"), 0);
 	ck_assert_str_eq(t.buf, BLUE_2);
-	/* turn 2, open with no sheet: refused to the side, none for the referee */
-	ck_assert_int_eq(sheet_text(g, &t, &v, 2, "blue", "blue"), ORD_ESTATE);
+	/* turn 2, open with no sheet: none, to the side as to the referee */
+	ck_assert_int_eq(sheet_text(g, &t, &v, 2, "blue", "blue"), ORD_ENOTFOUND);
 	ck_assert_int_eq(sheet_text(g, &t, &v, 2, "blue", NULL), ORD_ENOTFOUND);
 	ck_assert_str_eq(ord_error_last(), "side 'blue' has no sheet of turn 2");
 	ck_assert_int_eq(v, 0);

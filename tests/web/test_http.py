@@ -336,28 +336,54 @@ def own_texts(body):
     return out
 
 
+def own_reading(body):
+    """orderly's reading under this turn's sheet: [(line, order), ...]."""
+    m = re.search(r"<h4>orderly's reading</h4>.*?<ol class=\"orders\">(.*?)</ol>", body, re.S)
+    return [(int(n), W.html.unescape(o)) for n, o in
+            re.findall(r'<li value="(\d+)"><code>(.*?)</code></li>', m.group(1) if m else "")]
+
+
 def own_sheets(work):
-    """After the seal a side's page shows its own sheet of every turn, the
-    exact text the game file holds (the bytes its commitment is over, its
-    comments too), never another side's: the page had said "Turn 1 is
-    sealed" and listed only the commitment, then the orders of the sheet's
-    reading, without a comment.  Before the seal the library gives a side
-    no text of the open turn: the page points to the turn's report."""
+    """A side's page shows its own sheet of every turn, the exact text the
+    game file holds (the bytes its commitment is over, its comments too),
+    never another side's: the page had said "Turn 1 is sealed" and listed
+    only the commitment, then the orders of the sheet's reading, without a
+    comment.  Before the seal too: the version that stands for the side
+    now, with orderly's reading of it at its lines (for a while the page
+    showed no text before the seal, only a link to the turn's report)."""
     games = os.path.join(work, "games-own")
     os.makedirs(games)
     g = W.make_game(games, "own")
-    fsheet = "# OWNNOTE: hold the farm <at> all costs & more\n\n" + W.demo_sheet(1, "french")
+    first = W.demo_sheet(1, "french")
+    fsheet = "# OWNNOTE: hold the farm <at> all costs & more\n\n" + first
     asheet = W.demo_sheet(1, "allied")
     theirs = [ln.split("#")[0].strip() for ln in asheet.split("\n") if ln.split("#")[0].strip()]
+    ordered = [n + 1 for n, ln in enumerate(fsheet.split("\n")) if ln.split("#")[0].strip()]
     srv = W.Server(games)
     try:
         fr = W.Client(srv.url)
         fr.login("own", "french")
+        st, _, body = fr.post("/g/own/side/french", {"turn": "1", "action": "submit", "sheet": first})
+        ok(st == 200 and own_texts(body).get(1) == first and
+           '<details class="orders" open><summary>Its text (version 1, %d lines), as the game file '
+           "holds it now</summary>" % first.count("\n") in body,
+           "before the seal the side's own sheet, version 1, is on the page it submits from: %r"
+           % own_texts(body))
         st, _, body = fr.post("/g/own/side/french", {"turn": "1", "action": "submit", "sheet": fsheet})
-        ok(st == 200 and 1 not in own_texts(body) and
-           'until then orderly\'s reading of it is in <a href="/g/own/side/french/report/1">' in body,
-           "the open turn's sheet is not given before the seal, its report pointed to: %r" % own_texts(body))
         W.run("submit", g, "--side", "allied", os.path.join(W.DEMO, "turn1-allied.txt"))
+        st, _, body = fr.get("/g/own/side/french")
+        ok(st == 200 and own_texts(body).get(1) == fsheet,
+           "before the seal the version that stands now, exactly, is on the side's page: %r" % own_texts(body))
+        ok('<details class="orders" open><summary>Its text (version 2, %d lines), as the game file '
+           "holds it now</summary>" % fsheet.count("\n") in body and
+           "turn 1 is sealed with it unless you submit another version before the seal" in body,
+           "the open turn's sheet is said to be the version in force now")
+        ok("# OWNNOTE: hold the farm &lt;at&gt; all costs &amp; more" in body,
+           "the sheet's comment line is shown before the seal, escaped")
+        ok([n for n, _ in own_reading(body)] == ordered and "OWNNOTE" not in str(own_reading(body)),
+           "orderly's reading under it, each order at its line, no comment: %r (lines %r)"
+           % (own_reading(body), ordered))
+        ok(all(t not in body for t in theirs), "no allied order on the French page before the seal")
         W.run("seal", g)
         st, _, body = fr.get("/g/own/side/french")
         ok(st == 200 and "Turn 1 is sealed" in body and own_texts(body).get(1) == fsheet,
@@ -365,8 +391,10 @@ def own_sheets(work):
         ok("# OWNNOTE: hold the farm &lt;at&gt; all costs &amp; more" in body,
            "the sheet's comment line is shown, escaped")
         ok(all(t not in body for t in theirs), "no allied order on the French page before the exchange")
-        ok('<details class="orders" open><summary>Its text (version 1, %d lines)' % fsheet.count("\n") in body,
-           "this turn's sheet unfolded")
+        ok('<details class="orders" open><summary>Its text (version 2, %d lines), as the game file '
+           "holds it</summary>" % fsheet.count("\n") in body and "unless you submit" not in body,
+           "this turn's sheet unfolded, no longer said to be replaceable")
+        ok([n for n, _ in own_reading(body)] == ordered, "this turn's reading after the seal too")
         for _ in range(5):
             W.run("resolve", g)
         W.run("exchange", g)
@@ -376,8 +404,9 @@ def own_sheets(work):
            "turn 1's sheet kept once turn 2 is open (none in yet for turn 2): %r" % texts)
         ok(all(t not in text for text in texts.values() for t in theirs),
            "after the exchange, still only the side's own sheet in its list")
-        ok('<details class="orders"><summary>Its text (version 1, %d lines)' % fsheet.count("\n") in body,
-           "an earlier turn's sheet folded")
+        ok('<details class="orders"><summary>Its text (version 2, %d lines)' % fsheet.count("\n") in body and
+           not own_reading(body),
+           "an earlier turn's sheet folded, without the reading")
     finally:
         srv.stop()
 
