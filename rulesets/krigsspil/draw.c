@@ -944,9 +944,9 @@ static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 					ty = y0 + (ty - y0) * reach / dist;
 				}
 			} else if ((dir = ks_grp_tok(o, &g[k], ORD_TOK_DIR)) != NULL && reach > 0) {
+				/* a retreat's arrow too is the way it goes (17,
+				 * the notation's TT ↓: away from the enemy) */
 				double a = enemy_bearing(w, r->map, u->side) + dir->num * M_PI / 180;
-				if (!strcmp(code, "tilbagetog"))
-					a += M_PI;
 				tx = x0 + reach * cos(a);
 				ty = y0 + reach * sin(a);
 			} else {

@@ -959,9 +959,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * U of a cancellation holds for the turn only, a lasting state
 	 * beneath it stands again (16.6, moral_varig_kontrol); the unit
 	 * behind a target (bag=) takes its morale (15,
-	 * geledder_bag_moral_kontrol)
+	 * geledder_bag_moral_kontrol); 2026-12-05.4: a voluntary retreat
+	 * goes the way its TT's arrow gives, away from the enemy for "↓" (17,
+	 * 4.3, flyt_retning_tt_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.3",    /* rules_revision (above) */
+	"2026-12-05.4",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

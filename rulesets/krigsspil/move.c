@@ -825,11 +825,17 @@ void ks_check_direction(struct ord_ctx *ctx, const struct ord_event *ev, const s
 	double tol = ks_param(r, "flyt_retning_grader"), enemy, moved, best = 360;
 	double sum[2] = { 0, 0 };
 	size_t n, k, ndir = 0;
+	/* a voluntary retreat's arrow (TT) is the way it goes, away from the
+	 * enemy in either way of 17 (turned about, or facing him at half
+	 * speed): a game made before flyt_retning_tt_kontrol read it neither
+	 * way and did not check it */
+	int tt = ks_check(r, "flyt_retning_tt_kontrol");
+	int retreat = ord_kv_get_bool(&ev->kv, "retraete", 0);
 
-	/* a retreat by the rules goes where the unit must (6.5, 17), and a
-	 * voluntary retreat's arrow (TT) is read both ways: not checked */
-	if (!ks_check(r, "flyt_retning_kontrol") || !o || ord_kv_get_bool(&ev->kv, "retraete", 0) ||
-	    !ks_st_has(ctx, u, "fjende_retning") ||
+	/* a retreat by the rules (U, FU) goes where the unit must (6.5, 17);
+	 * one in OR or LU is its order's TT, held to TT's arrows alone */
+	if (!ks_check(r, "flyt_retning_kontrol") || !o ||
+	    (retreat && (!tt || ks_moral_now(ctx, u) >= KS_U)) || !ks_st_has(ctx, u, "fjende_retning") ||
 	    hypot(x1 - sx, y1 - sy) < ks_param(r, "flyt_retning_min_cm"))
 		return;
 	/* the side's "↑", kept by the reorganisation (ks_keep_enemy_bearing):
@@ -841,8 +847,11 @@ void ks_check_direction(struct ord_ctx *ctx, const struct ord_event *ev, const s
 		const struct ord_token *dir;
 		double want, tx, ty;
 		int q, rr;
-		if (strcmp(g[k].code, "march") && strcmp(g[k].code, "stormmarch") &&
-		    strcmp(g[k].code, "loeb") && strcmp(g[k].code, "prolongering"))
+		int is_tt = !strcmp(g[k].code, "tilbagetog");
+		if (retreat ? !is_tt
+			    : strcmp(g[k].code, "march") && strcmp(g[k].code, "stormmarch") &&
+				      strcmp(g[k].code, "loeb") &&
+				      strcmp(g[k].code, "prolongering") && !(tt && is_tt))
 			continue;
 		if ((dir = ks_grp_tok(o, &g[k], ORD_TOK_DIR)) != NULL) {
 			double quarters = ks_grp_quarters(ctx, o, &g[k]);

@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.3");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.4");
 }
 END_TEST
 
@@ -1840,17 +1840,82 @@ START_TEST(test_move_direction)
 	place("D1", "0", "0");
 	ord_kv_set(&U("D1")->state, "fjende_retning", "90");
 	EV_OK("flyt", "unit=D1 x=0 y=-0.5");
-	/* a retreat goes where it must (6.5), and TT's arrow is not read */
+	/* a retreat by the rules goes where it must (6.5) */
 	game_without(NULL);
 	orders("D3 TT ↓ 1\n");
 	place("D3", "200", "0");
 	ord_kv_set(&U("D3")->state, "fjende_retning", "90");
-	EV_OK("flyt", "unit=D3 x=200 y=15 retraete=yes");
+	ord_kv_set(&U("D3")->state, "moral", "U");
+	EV_OK("flyt", "unit=D3 x=200 y=5 retraete=yes");
 	/* no bearing kept (a unit never reorganised in the game): no check */
 	game_without(NULL);
 	orders("D1 M ↑ 1\n");
 	place("D1", "0", "0");
 	EV_OK("flyt", "unit=D1 x=0 y=-18");
+}
+END_TEST
+
+/* A game of one unit, D3, ordered order, at x=200 y=0 with the enemy to
+ * the south (fjende_retning 90: its "↑" is south, "↓" north). */
+static void retreat_game(const char *without, const char *order, const char *moral)
+{
+	game_without(without);
+	orders(order);
+	place("D3", "200", "0");
+	ord_kv_set(&U("D3")->state, "fjende_retning", "90");
+	if (moral)
+		ord_kv_set(&U("D3")->state, "moral", moral);
+}
+
+/* 17 "Ved at enheden laver en 18[0] vending og retirere i normal
+ * marchhastighed, eller Ved at enheden retirere med front mod fjenden i
+ * halv marchhastighed": a voluntary retreat goes away from the enemy
+ * either way, and TT's arrow is the way it goes, as a march's is ("TT ↓"
+ * goes away, the notation's example): a move more than
+ * flyt_retning_grader from it is refused, and one recorded as a retreat
+ * (retraete=yes) in OR or LU is held to TT alone
+ * (flyt_retning_tt_kontrol).  A game made before did not read TT's
+ * arrow, which the map drew turned about. */
+START_TEST(test_move_direction_retreat)
+{
+	const char *without[] = { NULL, "flyt_retning_tt_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		/* towards the enemy, against TT ↓ */
+		retreat_game(without[k], "D3 TT ↓ 1\n", NULL);
+		if (!without[k])
+			EV_BAD("flyt", "unit=D3 x=200 y=5",
+			       "unit 'D3' moved against its order: 'TT ↓' goes ↓ (180°), the move from x=200 y=0 to x=200 y=5 goes ↑ (0° clockwise from the enemy), 180° off where 45° is allowed (kontroller: flyt_retning_grader) (4.3)");
+		else
+			EV_OK("flyt", "unit=D3 x=200 y=5");
+		/* recorded as a retreat, in OR: the order's TT all the same */
+		retreat_game(without[k], "D3 TT ↓ 1\n", NULL);
+		if (!without[k])
+			EV_BAD("flyt", "unit=D3 x=200 y=5 retraete=yes", "'TT ↓' goes ↓ (180°)");
+		else
+			EV_OK("flyt", "unit=D3 x=200 y=5 retraete=yes");
+		/* a retreat in OR is held to TT alone, not to the order's M */
+		retreat_game(without[k], "D3 M ↑ ½ TT ↓ ½\n", NULL);
+		if (!without[k])
+			EV_BAD("flyt", "unit=D3 x=200 y=5 retraete=yes",
+			       "'TT ↓' goes ↓ (180°), the move");
+		else
+			EV_OK("flyt", "unit=D3 x=200 y=5 retraete=yes");
+	}
+	/* away from the enemy: turned about, or facing him at half speed */
+	retreat_game(NULL, "D3 TT ↓ 1\n", NULL);
+	EV_OK("flyt", "unit=D3 x=200 y=-5");
+	retreat_game(NULL, "D3 TT ↓ 1\n", NULL);
+	EV_OK("flyt", "unit=D3 x=200 y=-5 retraete=yes maade=front_mod_fjenden");
+	retreat_game(NULL, "D3 TT ↙ 1\n", "LU");
+	EV_OK("flyt", "unit=D3 x=204 y=-4 retraete=yes");
+	/* a march and a retreat: a move (not a retreat) may go either's way */
+	retreat_game(NULL, "D3 M ↑ ½ TT ↓ ½\n", NULL);
+	EV_OK("flyt", "unit=D3 x=200 y=5");
+	/* a retreat by the rules (U) goes where it must (6.5) */
+	retreat_game(NULL, "D3 TT ↓ 1\n", "U");
+	EV_OK("flyt", "unit=D3 x=200 y=5 retraete=yes");
 }
 END_TEST
 
@@ -6648,6 +6713,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_march_lengths);
 	tcase_add_test(tc, test_two_moves_one_length);
 	tcase_add_test(tc, test_move_direction);
+	tcase_add_test(tc, test_move_direction_retreat);
 	tcase_add_test(tc, test_cancelled_attack_keeps_lasting_state);
 	tcase_add_test(tc, test_rank_behind_morale);
 	tcase_add_test(tc, test_march_through);

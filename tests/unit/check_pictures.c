@@ -708,6 +708,49 @@ START_TEST(test_map_direction_alike)
 }
 END_TEST
 
+/* A voluntary retreat's arrow is the way it goes, as a march's is: "TT ↓"
+ * goes away from the enemy (17: turned about, or facing him at half
+ * speed, the unit goes back either way; the notation's example "TT ↓ ½").
+ * The map drew TT turned about, its "↓" towards the enemy, beside a march
+ * "M ↓" drawn away from him. */
+START_TEST(test_map_retreat_arrow)
+{
+	struct ord_create_opts o;
+	struct ord_receipt r;
+	struct ord_diag d;
+	struct ord_buf svg = ORD_BUF_INIT;
+	static const char danes[] = "D1 TT ↓ ½\nD2 M ↓ ½\n", allies[] = "L1 TT ↓ ½\n";
+	ord_game *g = NULL;
+	xmlDocPtr doc;
+	double d1, d2, l1;
+
+	memset(&o, 0, sizeof(o));
+	o.tables_path = KS_EX "map.xml";
+	ck_assert_msg(ord_game_create(&g, path, KS_EX "scenario.xml", &o) == 0, "create: %s",
+		      ord_error_last());
+	ord_diag_init(&d);
+	ck_assert_msg(ord_game_submit(g, &r, "danske", danes, strlen(danes), &d) == 0, "submit: %s",
+		      ord_error_last());
+	ck_assert_msg(ord_game_submit(g, &r, "allierede", allies, strlen(allies), &d) == 0,
+		      "submit: %s", ord_error_last());
+	ord_diag_release(&d);
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	map_of(g, &svg, NULL);
+	doc = parse(&svg);
+	d1 = order_bearing(doc, "D1");
+	d2 = order_bearing(doc, "D2");
+	l1 = order_bearing(doc, "L1");
+	/* the Danes set up north of the allies (y grows southwards): the
+	 * Danes' "↓" points up the map, the allies' down */
+	ck_assert_msg(sin(d1) < -0.9, "D1's TT ↓ points %.3f, towards the enemy", d1);
+	ck_assert_msg(fabs(d1 - d2) < 0.01, "D1's TT ↓ %.3f, D2's M ↓ %.3f", d1, d2);
+	ck_assert_msg(sin(l1) > 0.9, "L1's TT ↓ points %.3f, towards the enemy", l1);
+	xmlFreeDoc(doc);
+	ord_buf_release(&svg);
+	ord_game_free(g);
+}
+END_TEST
+
 /*
  * An enemy unit is drawn as the side's report shows it, with no path: the
  * allies' map drew a "moved" line for the Danish D3 from where it stood as
@@ -1772,6 +1815,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fog_canary);
 	tcase_add_test(tc, test_same_bytes);
 	tcase_add_test(tc, test_map_direction_alike);
+	tcase_add_test(tc, test_map_retreat_arrow);
 	tcase_add_test(tc, test_map_enemy_no_path);
 	tcase_add_test(tc, test_map_enemy_not_before_met);
 	tcase_add_test(tc, test_fog_unresolved_event);
