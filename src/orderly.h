@@ -732,6 +732,12 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
  * nonce; refused before the seal, with a wrong nonce or changed bytes. */
 int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
 			size_t len, const unsigned char nonce[32], struct ord_diag *diag);
+/* The same, with witnessed dice: witness is the top of the side's chain
+ * its commitment binds ('orderly sign --witness'); NULL in a game without
+ * them (where a top is refused, as its absence is with them). */
+int ord_game_open_sheet_witnessed(ord_game *g, struct ord_receipt *out, const char *side,
+				  const char *bytes, size_t len, const unsigned char nonce[32],
+				  const unsigned char *witness, struct ord_diag *diag);
 /* The signed head stored at the seal or exchange ("seal"/"exchange") of
  * turn; turn <= 0: the latest of that kind. */
 int ord_game_head(ord_game *g, struct ord_head *out, int turn, const char *at);

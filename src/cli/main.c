@@ -63,7 +63,7 @@ static const struct cli_cmd commands[] = {
 	  "show or set the deadline rule that carries from turn to turn", cmd_schedule },
 	{ "seal", "GAME [--force] [--key FILE] [--head FILE]",
 	  "close the orders of the turn; sign the head of the log", cmd_seal },
-	{ "open", "GAME --side SIDE --nonce HEX [FILE|-]",
+	{ "open", "GAME --side SIDE --nonce HEX [--witness HEX] [FILE|-]",
 	  "referee-less games: open a side's sealed commitment with its sheet", cmd_open },
 	{ "event",
 	  "GAME KIND key=value... | --file FILE [--override REASON] | GAME --void SEQ --reason REASON",

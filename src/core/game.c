@@ -731,14 +731,10 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	}
 	if ((err = ord_scenario_check_attrs(&sc, g->rs->unit_attrs, scenario_path)) != 0)
 		goto out;
-	/* a commitment handed in alone binds no witness chain, and its opening
-	 * gives none: every phase's key would be the keeper's alone, known to
-	 * him before he records its events (docs/threat-model.md) */
-	if (opts && opts->witnessed && opts->refereeless) {
-		err = ord_error_set(ORD_EUSAGE,
-				    "a referee-less game cannot have witnessed dice yet: a commitment handed in alone binds no witness chain, so the file's keeper would know every phase's dice before he records its events");
-		goto out;
-	}
+	/* referee-less and witnessed: each side's signed commitment binds its
+	 * chain's top, which its opening gives (ord_game_open_sheet_witnessed);
+	 * without them the host, who may be a player, knows every phase's dice
+	 * once the sheets are opened, before he records its events */
 	if (opts && opts->refereeless) {
 		size_t i;
 		if (opts->fixed_dice) {

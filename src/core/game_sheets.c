@@ -597,6 +597,17 @@ static int set_dice_key_if_complete(struct ord_game *g, const struct ord_store_t
 int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
 			size_t len, const unsigned char nonce[32], struct ord_diag *diag)
 {
+	return ord_game_open_sheet_witnessed(g, out, side, bytes, len, nonce, NULL, diag);
+}
+
+/* With witnessed dice the commitment a side signed binds its chain's top
+ * (orderly sign --witness), which the opening gives: the host learns it
+ * only after the seal, and each phase's link only once its events are
+ * closed, so the dice are no longer his to know before he records them. */
+int ord_game_open_sheet_witnessed(ord_game *g, struct ord_receipt *out, const char *side,
+				  const char *bytes, size_t len, const unsigned char nonce[32],
+				  const unsigned char *witness, struct ord_diag *diag)
+{
 	const struct ord_store_side *s;
 	struct ord_receipt rc;
 	struct ord_buf waiting = ORD_BUF_INIT;
@@ -614,6 +625,14 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 				     g->path);
 	if ((err = ord_game_find_side(g, side, &s)) != 0)
 		return err;
+	if (g->witnessed && !witness)
+		return ord_error_set(ORD_EBADDATA,
+				     "the dice of '%s' are witnessed: the opening of %s's sheet needs the top of its witness chain, which its commitment binds (--witness HEX, as 'orderly sign --witness' printed it)",
+				     g->path, side);
+	if (!g->witnessed && witness)
+		return ord_error_set(ORD_EUSAGE,
+				     "the dice of '%s' are not witnessed: open the sheet without a witness chain",
+				     g->path);
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		return err;
 	if ((int64_t)len > ord_game_sheet_budget(g)) {
@@ -652,13 +671,14 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 				    side, t.turn, version);
 		goto out;
 	}
-	binding(g, &b, &t, s->name, NULL);
+	binding(g, &b, &t, s->name, witness);
 	ord_commit_sheet(c, &b, nonce, bytes, len);
 	if (memcmp(c, sealed, 32)) {
 		ord_error_set(ORD_EBADDATA,
-			      "this sheet and nonce do not give the commitment %s sealed for turn %d (version %d): "
-			      "a wrong nonce, or a sheet changed since it was signed",
-			      side, t.turn, version);
+			      "this sheet and nonce%s do not give the commitment %s sealed for turn %d (version %d): "
+			      "a wrong nonce%s, or a sheet changed since it was signed",
+			      witness ? " and witness top" : "", side, t.turn, version,
+			      witness ? " or top" : "");
 		err = ORD_EBADDATA;
 		goto out;
 	}
@@ -669,7 +689,7 @@ int ord_game_open_sheet(ord_game *g, struct ord_receipt *out, const char *side, 
 	began = 1;
 	if ((err = ord_store_commit_signature(g->db, t.turn, s->id, version, sig)) != 0)
 		goto out;
-	if ((err = ord_game_store_sheet(g, &rc, &t, s, "submitted", bytes, len, nonce, sig, NULL,
+	if ((err = ord_game_store_sheet(g, &rc, &t, s, "submitted", bytes, len, nonce, sig, witness,
 					version)) != 0 ||
 	    (err = set_dice_key_if_complete(g, &t)) != 0 ||
 	    (err = notify_sheet(g, ORD_CHANGE_OPEN, &rc)) != 0 || (err = ord_store_commit(g->db)) != 0)

@@ -167,4 +167,63 @@ expect 0 export g.orderly --turn 2 -o turn2.xml
 expect 0 verify turn2.xml --pubkey "$HOSTKEY" --receipt "$(field commitment "$B2")" --head exchange.head
 has "$OUT" "the head you kept of turn 1's exchange"
 expect 0 audit g.orderly
+
+# ------------------------------------------------------------ witnessed dice: the host may be a player
+# Each commitment binds its side's witness chain; the opening gives the
+# top; each phase's dice need every side's link, revealed once its events
+# are closed: the host, opening the sheets, knows no die before he
+# records the events (a red team's find: without it a host who is a
+# player chose his dice by the events' order).
+expect 0 new w.orderly --scenario scenario.xml --no-referee --witnessed --head w-open.head
+has "$ERR" "witnessed dice"
+WKEY=$(sed -n "s/.*the game's public key is \([0-9a-f]*\).*/\1/p" <<<"$ERR")
+expect 0 info w.orderly
+WGID=$(awk '/^game id:/ {print $3}' <<<"$OUT")
+WSC=$(awk '/^seed commitment:/ {print $3}' <<<"$OUT")
+expect 0 sign --game-id "$WGID" --turn 1 --seed-commitment "$WSC" --side blue --key blue.key --witness "$FIX/blue-1.txt"
+WB=$OUT
+[[ ${#WB} -gt 0 && -n "$(field witness "$WB")" ]] || fail "sign --witness printed no top: $WB"
+expect 0 sign --game-id "$WGID" --turn 1 --seed-commitment "$WSC" --side red --key red.key --witness "$FIX/red-1.txt"
+WR=$OUT
+expect 0 submit w.orderly --side blue --commitment "$(field commitment "$WB")" --signature "$(field signature "$WB")"
+expect 0 submit w.orderly --side red --commitment "$(field commitment "$WR")" --signature "$(field signature "$WR")"
+expect 0 seal w.orderly --head w-seal.head
+# the opening needs the top its commitment binds: not none, not another
+expect 65 open w.orderly --side blue --nonce "$(field nonce "$WB")" "$FIX/blue-1.txt"
+has "$ERR" "are witnessed: the opening of blue's sheet needs the top of its witness chain"
+expect 65 open w.orderly --side blue --nonce "$(field nonce "$WB")" --witness "$(field witness "$WR")" "$FIX/blue-1.txt"
+has "$ERR" "this sheet and nonce and witness top do not give the commitment blue sealed"
+expect 64 open g.orderly --side blue --nonce "$(field nonce "$WB")" --witness "$(field witness "$WB")" "$FIX/blue-1.txt"
+has "$ERR" "are not witnessed"
+expect 0 open w.orderly --side blue --nonce "$(field nonce "$WB")" --witness "$(field witness "$WB")" "$FIX/blue-1.txt"
+expect 0 open w.orderly --side red --nonce "$(field nonce "$WR")" --witness "$(field witness "$WR")" "$FIX/red-1.txt"
+expect 0 event w.orderly move unit=B1 distance=2
+expect 65 resolve w.orderly
+has "$ERR" "close the events of phase 'movement' first"
+for p in 1 2 3 4 5; do
+	if [[ $p == 2 ]]; then
+		expect 0 event w.orderly fire unit=R1 target=B1 range=5
+		expect 0 event w.orderly artillery unit=B2 target=R1 range=10
+	fi
+	expect 0 witness w.orderly --close --head w-close-$p.head
+	expect 65 resolve w.orderly
+	has "$ERR" "have not revealed their witness link"
+	for s in blue red; do
+		n=$([[ $s == blue ]] && field nonce "$WB" || field nonce "$WR")
+		expect 0 witness --link-for --head w-close-$p.head --pubkey "$WKEY" --side $s --key $s.key \
+			--nonce "$n" --phase $p --record $s.links
+		expect 0 witness w.orderly --side $s --link "$(field link "$OUT")"
+	done
+	expect 0 resolve w.orderly
+	[[ "$OUT" != *"stood in"* ]] || fail "a side's link stood in: $OUT"
+done
+expect 0 exchange w.orderly --head w-exchange.head
+expect 0 audit w.orderly --head w-seal.head --head w-exchange.head
+has "$OUT" "clean"
+expect 0 export w.orderly --turn 1 -o w1.xml
+expect 0 verify w1.xml --pubkey "$WKEY" --receipt "$(field commitment "$WB")" --head w-open.head --head w-seal.head \
+	--head w-close-1.head --head w-close-2.head --head w-close-3.head --head w-close-4.head --head w-close-5.head \
+	--head w-exchange.head --record blue.links
+has "$OUT" "witness links: the 5 links you gave for blue (blue.links) are of the chain its sealed sheet commits to, and the ones its dice used"
+has "$OUT" "verified: every check holds"
 echo "test_refereeless: ok"
