@@ -11,22 +11,52 @@
  * (W16).  A session
  * holds grants: (game, party) pairs for which a passphrase was given.
  *
- * Login limits, in windows of WEB_WINDOW seconds (web.md): an address
- * may have WEB_FAILS_PER_IP wrong passphrases and WEB_TRIES_PER_IP checks
- * in all (right ones too: each costs 64 MiB and tens of milliseconds),
- * then waits for the window's end.  Wrong passphrases for one (game,
- * party) from every address together never shut the party out: past
- * WEB_FAILS_PER_PARTY, an address that has itself given a wrong one for
- * that party waits WEB_PARTY_DELAY seconds after it, doubled with each of
- * its own, before its next try for the party; an address that has not
- * (the player, from his own) is checked at once.  Passphrase checks
+ * Login limits, in windows of WEB_WINDOW seconds (web.md), count a client
+ * by the key of its address (addr_key): an IPv4 address as it is, an IPv6
+ * one by its /64 (a subscriber is given a /64, 2^64 addresses, and could
+ * try each from a new one; a guesser with many /64s meets the side's
+ * limit below), an IPv4-mapped one as the IPv4 address.  A key may have
+ * WEB_FAILS_PER_IP wrong passphrases and WEB_TRIES_PER_IP checks in all
+ * (right ones too: each costs 64 MiB and tens of milliseconds), then
+ * waits for the window's end.
+ *
+ * A (game, party) may have WEB_FAILS_PER_SIDE wrong passphrases in a
+ * window from every address together; past them its logins are refused
+ * until the window's end, whatever the address, the server's log says so
+ * once and the referee's page while it lasts.  The trade-off: that number
+ * is both the most guesses anyone gets at a side (20 in 10 minutes, 2,880
+ * a day, however many addresses he has) and what a stranger pays to keep
+ * it locked (20 wrong passphrases every 10 minutes, from two keys at
+ * least).  A longer window slows guessing and makes a lock last longer, a
+ * shorter one the opposite; neither makes a lock dear.  So the lock does
+ * not shut out a key the party logged in from in the last WEB_KNOWN_KEEP
+ * seconds (the last WEB_KNOWN_PER_GRANT of them, in memory; a stranger
+ * cannot come from the player's network, bar a shared IPv4 address, which
+ * still has its own key's limits), nor touch a session already logged
+ * in; a player on a network new to the server waits for the window's end
+ * after the strangers stop, and a restart of the server lifts every lock.
+ * The side's counters are the last the counter table gives up when full,
+ * so that a flood of other keys' counters does not lift a lock.
+ * NEEDSWORK: the per-address connection limit (server.c W17) is
+ * libmicrohttpd's and still counts each IPv6 address alone.
+ *
+ * A grant (game, party) is held by at most WEB_SESSIONS_PER_GRANT live
+ * sessions: a login past them takes the grant from the one of them used
+ * longest ago (ending it when it holds no other), so that one passphrase
+ * logged in from thousands of addresses fills no table and logs nobody
+ * else out (slot() drops the oldest session of all when the table is
+ * full).
+ *
+ * Passphrase checks
  * (crypto_pwhash, 64 MiB each) run at most WEB_HASHES at once; the others
- * wait, two of an address at a time (players behind one router) and all
- * together two worker threads fewer than the server has, so that a club's
- * players logging in at once wait their turn (tens of milliseconds each)
- * while a flood of logins from one address is told the server is busy and
- * holds two worker threads, never every one.
+ * wait, two of an address key at a time (players behind one router) and
+ * all together two worker threads fewer than the server has, so that a
+ * club's players logging in at once wait their turn (tens of milliseconds
+ * each) while a flood of logins from one address is told the server is
+ * busy and holds two worker threads, never every one.
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,11 +70,14 @@
 #define WEB_IDLE_ANON (60 * 60)         /* an anonymous session (a login form) */
 #define WEB_IDLE_GRANTED (12 * 60 * 60) /* a logged-in session, idle */
 #define WEB_WINDOW (10 * 60)
-#define WEB_FAILS_PER_IP 10
-#define WEB_FAILS_PER_PARTY 20
-#define WEB_TRIES_PER_IP 60
-#define WEB_PARTY_DELAY 30
+#define WEB_FAILS_PER_IP 10   /* wrong passphrases of an address key in a window */
+#define WEB_TRIES_PER_IP 60   /* checks of an address key in a window */
+#define WEB_FAILS_PER_SIDE 20 /* wrong passphrases for a party from every key in a window */
 #define WEB_MAX_COUNTERS 4096
+#define WEB_SESSIONS_PER_GRANT 16          /* live sessions holding one (game, party) */
+#define WEB_MAX_KNOWN 4096                 /* keys parties logged in from */
+#define WEB_KNOWN_PER_GRANT 8              /* of them, of one (game, party) */
+#define WEB_KNOWN_KEEP (30 * 24 * 60 * 60) /* remembered for, from the last login */
 #define WEB_HASHES 1
 #define WEB_HASH_ADDRS 64     /* at most this many logins in a check, running or waiting */
 #define WEB_HASHES_PER_ADDR 2 /* of them, of one address (two players behind one router) */
@@ -52,24 +85,33 @@
 struct sess {
 	unsigned char key[32]; /* BLAKE2b of the cookie's bytes */
 	char csrf[WEB_SID_HEX + 1];
-	int64_t seen; /* last use, unix seconds */
+	int64_t seen;  /* last use, unix seconds */
+	uint64_t born; /* the order of its making (seen's ties) */
 	struct web_grant grants[WEB_MAX_GRANTS];
 	size_t ngrants;
 	int used;
 };
 
 struct counter {
-	/* "ip ADDR", "tries ADDR", "party GAME/SIDE" or "ip-party ADDR GAME/SIDE" */
+	/* "ip KEY", "tries KEY" or "side GAME/PARTY" (KEY: addr_key) */
 	char what[WEB_GAME_NAME + WEB_PARTY_NAME + 80];
 	int64_t start; /* the window's start */
-	int64_t last;  /* the last one counted */
 	int fails;     /* (or tries) */
+};
+
+/* A key a party logged in from: the side's lock does not shut it out. */
+struct known {
+	char key[WEB_IP_MAX];                           /* addr_key; "" unused */
+	char grant[WEB_GAME_NAME + WEB_PARTY_NAME + 2]; /* "GAME/PARTY" */
+	int64_t last;                                   /* its last login */
 };
 
 struct web_auth {
 	pthread_mutex_t lock;
 	struct sess *sess;                          /* WEB_MAX_SESSIONS */
+	uint64_t born;                              /* sessions made so far */
 	struct counter *counters;                   /* WEB_MAX_COUNTERS */
+	struct known *known;                        /* WEB_MAX_KNOWN */
 	unsigned char secret[crypto_auth_KEYBYTES]; /* the anonymous tokens' key (W16) */
 	pthread_mutex_t hash_lock;
 	pthread_cond_t hash_cond;
@@ -77,7 +119,7 @@ struct web_auth {
 	int running;   /* checks running */
 	int max_stage; /* at most this many running or waiting */
 	struct {
-		char ip[WEB_IP_MAX]; /* the address of a login in a check */
+		char ip[WEB_IP_MAX]; /* the address key of a login in a check */
 		int used;
 	} stage[WEB_HASH_ADDRS];
 };
@@ -100,6 +142,7 @@ struct web_auth *web_auth_new(int threads)
 	pthread_cond_init(&a->hash_cond, NULL);
 	a->sess = ord_xcalloc(WEB_MAX_SESSIONS, sizeof(*a->sess));
 	a->counters = ord_xcalloc(WEB_MAX_COUNTERS, sizeof(*a->counters));
+	a->known = ord_xcalloc(WEB_MAX_KNOWN, sizeof(*a->known));
 	crypto_auth_keygen(a->secret);
 	return a;
 }
@@ -112,6 +155,7 @@ void web_auth_free(struct web_auth *a)
 	sodium_memzero(a->secret, sizeof(a->secret));
 	free(a->sess);
 	free(a->counters);
+	free(a->known);
 	pthread_mutex_destroy(&a->lock);
 	pthread_mutex_destroy(&a->hash_lock);
 	pthread_cond_destroy(&a->hash_cond);
@@ -164,6 +208,12 @@ static struct sess *lookup(struct web_auth *a, const char *sid)
 	return NULL;
 }
 
+/* 1 when session x was used longer ago than y (or y is NULL). */
+static int older(const struct sess *x, const struct sess *y)
+{
+	return !y || x->seen < y->seen || (x->seen == y->seen && x->born < y->born);
+}
+
 /* A free slot (lock held): an unused or expired one, else the anonymous
  * session seen longest ago, else the oldest. */
 static struct sess *slot(struct web_auth *a)
@@ -177,12 +227,61 @@ static struct sess *slot(struct web_auth *a)
 
 		if (!s->used || expired(s, t))
 			return s;
-		if (!s->ngrants && (!anon || s->seen < anon->seen))
+		if (!s->ngrants && older(s, anon))
 			anon = s;
-		if (!old || s->seen < old->seen)
+		if (older(s, old))
 			old = s;
 	}
 	return anon ? anon : old;
+}
+
+/* Drop grant i of a grant list of n. */
+static void drop_grant(struct web_grant *v, size_t *n, size_t i)
+{
+	memmove(&v[i], &v[i + 1], (*n - i - 1) * sizeof(*v));
+	(*n)--;
+}
+
+/* The index of the grant (game, party) in s, or -1. */
+static int grant_of(const struct sess *s, const char *game, const char *party)
+{
+	size_t i;
+
+	for (i = 0; i < s->ngrants; i++)
+		if (!strcmp(s->grants[i].game, game) && !strcmp(s->grants[i].party, party))
+			return (int)i;
+	return -1;
+}
+
+/* Make room for one more session holding (game, party) (lock held): with
+ * WEB_SESSIONS_PER_GRANT of them live, the one used longest ago gives up
+ * that grant, and ends when it holds no other.  Only the grant's own
+ * sessions are touched: a passphrase logged in from thousands of places
+ * logs out none of the other players' sessions, nor the referee's. */
+static void cap_grant(struct web_auth *a, const char *game, const char *party)
+{
+	struct sess *old = NULL;
+	int64_t t = now();
+	size_t i, n = 0;
+	int k;
+
+	for (i = 0; i < WEB_MAX_SESSIONS; i++) {
+		struct sess *s = &a->sess[i];
+
+		if (!s->used || expired(s, t) || grant_of(s, game, party) < 0)
+			continue;
+		n++;
+		if (older(s, old))
+			old = s;
+	}
+	if (n < WEB_SESSIONS_PER_GRANT)
+		return;
+	k = grant_of(old, game, party);
+	drop_grant(old->grants, &old->ngrants, (size_t)k);
+	if (!old->ngrants) {
+		sodium_memzero(old, sizeof(*old));
+		old->used = 0;
+	}
 }
 
 static void copy_out(const struct sess *s, const char *sid, struct web_session *out)
@@ -195,7 +294,7 @@ static void copy_out(const struct sess *s, const char *sid, struct web_session *
 }
 
 /* Fill s as a new session; its cookie in sid. */
-static void fresh(struct sess *s, char sid[WEB_SID_HEX + 1])
+static void fresh(struct web_auth *a, struct sess *s, char sid[WEB_SID_HEX + 1])
 {
 	unsigned char raw[32], tok[32];
 
@@ -206,6 +305,7 @@ static void fresh(struct sess *s, char sid[WEB_SID_HEX + 1])
 	sodium_bin2hex(s->csrf, sizeof(s->csrf), tok, 32);
 	sodium_memzero(raw, 32);
 	s->seen = now();
+	s->born = ++a->born;
 	s->used = 1;
 }
 
@@ -265,9 +365,10 @@ int web_auth_grant(struct web_auth *a, const char *sid, const char *game, const 
 				keep[nkeep++] = s->grants[i];
 		s->used = 0;
 	}
+	cap_grant(a, game, party);
 	s = slot(a);
 	memset(s, 0, sizeof(*s));
-	fresh(s, nsid);
+	fresh(a, s, nsid);
 	/* the newest grant first; the oldest falls off a full session */
 	snprintf(s->grants[0].game, sizeof(s->grants[0].game), "%s", game);
 	snprintf(s->grants[0].party, sizeof(s->grants[0].party), "%s", party);
@@ -278,13 +379,6 @@ int web_auth_grant(struct web_auth *a, const char *sid, const char *game, const 
 	copy_out(s, nsid, out);
 	pthread_mutex_unlock(&a->lock);
 	return 0;
-}
-
-/* Drop grant i of a grant list of n. */
-static void drop_grant(struct web_grant *v, size_t *n, size_t i)
-{
-	memmove(&v[i], &v[i + 1], (*n - i - 1) * sizeof(*v));
-	(*n)--;
 }
 
 void web_auth_check_grants(struct web_auth *a, struct web_session *s, const char *game, ord_game *g)
@@ -381,8 +475,47 @@ int web_session_any(const struct web_session *s, const char *game)
 	return 0;
 }
 
+/* The key the limits count address ip under: an IPv4 address as it is, an
+ * IPv6 one as its /64 ("2001:db8:1:2::/64"), an IPv4-mapped IPv6 one as
+ * the IPv4 address; anything else (a proxy's odd value, "unknown") as
+ * given.  Brackets and a zone ("[fe80::1%eth0]") are no part of it. */
+static void addr_key(char out[WEB_IP_MAX], const char *ip)
+{
+	char buf[WEB_IP_MAX];
+	struct in6_addr a6;
+	struct in_addr a4;
+	const char *s = ip + (*ip == '[');
+	size_t n = strcspn(s, "]%");
+
+	snprintf(out, WEB_IP_MAX, "%s", ip);
+	if (n >= sizeof(buf))
+		return;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (inet_pton(AF_INET6, buf, &a6) == 1) {
+		if (IN6_IS_ADDR_V4MAPPED(&a6)) {
+			memcpy(&a4, &a6.s6_addr[12], 4);
+			inet_ntop(AF_INET, &a4, out, WEB_IP_MAX);
+		} else {
+			char net[INET6_ADDRSTRLEN];
+
+			memset(&a6.s6_addr[8], 0, 8);
+			if (inet_ntop(AF_INET6, &a6, net, sizeof(net)))
+				snprintf(out, WEB_IP_MAX, "%s/64", net);
+		}
+	} else if (inet_pton(AF_INET, buf, &a4) == 1) {
+		inet_ntop(AF_INET, &a4, out, WEB_IP_MAX);
+	}
+}
+
+static int side_counter(const struct counter *c)
+{
+	return !strncmp(c->what, "side ", 5);
+}
+
 /* The counter of what (lock held): found, or a new one in a free or
- * stale slot (or the oldest when all are in use). */
+ * stale slot (or, when all are in use, the oldest that is not a side's,
+ * so that a flood of addresses' counters does not lift a side's lock). */
 static struct counter *counter(struct web_auth *a, const char *what, int create)
 {
 	struct counter *free_slot = NULL, *old = NULL;
@@ -401,7 +534,8 @@ static struct counter *counter(struct web_auth *a, const char *what, int create)
 		}
 		if (!free_slot && (!c->what[0] || t - c->start >= WEB_WINDOW))
 			free_slot = c;
-		if (!old || c->start < old->start)
+		if (!old || (side_counter(old) && !side_counter(c)) ||
+		    (side_counter(old) == side_counter(c) && c->start < old->start))
 			old = c;
 	}
 	if (!create)
@@ -421,58 +555,133 @@ static int wait_of(struct counter *c, int limit)
 	return (int)(c->start + WEB_WINDOW - now()) > 0 ? (int)(c->start + WEB_WINDOW - now()) : 1;
 }
 
-int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const char *party)
+static void grant_name(char *out, size_t n, const char *game, const char *party)
 {
-	char what[sizeof(((struct counter *)0)->what)];
-	struct counter *c, *mine;
+	snprintf(out, n, "%s/%s", game, party);
+}
+
+/* The entry of key for grant (lock held), or NULL. */
+static struct known *known_of(struct web_auth *a, const char *key, const char *grant)
+{
+	int64_t t = now();
+	size_t i;
+
+	for (i = 0; i < WEB_MAX_KNOWN; i++) {
+		struct known *k = &a->known[i];
+
+		if (k->key[0] && t - k->last <= WEB_KNOWN_KEEP && !strcmp(k->key, key) &&
+		    !strcmp(k->grant, grant))
+			return k;
+	}
+	return NULL;
+}
+
+int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const char *party,
+		     int *side_wide)
+{
+	char what[sizeof(((struct counter *)0)->what)], key[WEB_IP_MAX];
+	char grant[sizeof(((struct known *)0)->grant)];
 	int w, w2;
 
+	addr_key(key, ip);
+	grant_name(grant, sizeof(grant), game, party);
+	*side_wide = 0;
 	pthread_mutex_lock(&a->lock);
-	snprintf(what, sizeof(what), "ip %s", ip);
+	snprintf(what, sizeof(what), "ip %s", key);
 	w = wait_of(counter(a, what, 0), WEB_FAILS_PER_IP);
-	snprintf(what, sizeof(what), "tries %s", ip);
+	snprintf(what, sizeof(what), "tries %s", key);
 	if ((w2 = wait_of(counter(a, what, 0), WEB_TRIES_PER_IP)) > w)
 		w = w2;
-	/* the party's count holds back only the addresses that failed for it */
-	snprintf(what, sizeof(what), "party %s/%s", game, party);
-	c = counter(a, what, 0);
-	snprintf(what, sizeof(what), "ip-party %s %s/%s", ip, game, party);
-	mine = counter(a, what, 0);
-	if (c && c->fails >= WEB_FAILS_PER_PARTY && mine && mine->fails > 0) {
-		int shift = mine->fails - 1 < 10 ? mine->fails - 1 : 10;
-		int64_t until = mine->last + ((int64_t)WEB_PARTY_DELAY << shift);
-
-		if (until > mine->start + WEB_WINDOW)
-			until = mine->start + WEB_WINDOW;
-		if (until - now() > w)
-			w = (int)(until - now());
+	/* the side's count shuts out every key but those it logged in from */
+	snprintf(what, sizeof(what), "side %s", grant);
+	if ((w2 = wait_of(counter(a, what, 0), WEB_FAILS_PER_SIDE)) > 0 && !known_of(a, key, grant)) {
+		*side_wide = 1;
+		if (w2 > w)
+			w = w2;
 	}
 	if (!w) {
-		snprintf(what, sizeof(what), "tries %s", ip);
+		snprintf(what, sizeof(what), "tries %s", key);
 		counter(a, what, 1)->fails++;
 	}
 	pthread_mutex_unlock(&a->lock);
 	return w;
 }
 
-void web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party)
+int web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party)
 {
-	char what[sizeof(((struct counter *)0)->what)];
+	char what[sizeof(((struct counter *)0)->what)], key[WEB_IP_MAX];
 	struct counter *c;
+	int locked;
 
+	addr_key(key, ip);
 	pthread_mutex_lock(&a->lock);
-	snprintf(what, sizeof(what), "ip %s", ip);
+	snprintf(what, sizeof(what), "ip %s", key);
 	counter(a, what, 1)->fails++;
-	snprintf(what, sizeof(what), "party %s/%s", game, party);
-	counter(a, what, 1)->fails++;
-	snprintf(what, sizeof(what), "ip-party %s %s/%s", ip, game, party);
+	snprintf(what, sizeof(what), "side %s/%s", game, party);
 	c = counter(a, what, 1);
 	c->fails++;
-	c->last = now();
+	locked = c->fails == WEB_FAILS_PER_SIDE;
+	pthread_mutex_unlock(&a->lock);
+	return locked;
+}
+
+void web_auth_succeeded(struct web_auth *a, const char *ip, const char *game, const char *party)
+{
+	char key[WEB_IP_MAX], grant[sizeof(((struct known *)0)->grant)];
+	struct known *k, *mine_old = NULL, *free_slot = NULL, *old = NULL;
+	int64_t t = now();
+	size_t i, mine = 0;
+
+	addr_key(key, ip);
+	grant_name(grant, sizeof(grant), game, party);
+	pthread_mutex_lock(&a->lock);
+	if ((k = known_of(a, key, grant)) != NULL) {
+		k->last = t;
+		goto out;
+	}
+	for (i = 0; i < WEB_MAX_KNOWN; i++) {
+		struct known *e = &a->known[i];
+
+		if (!e->key[0] || t - e->last > WEB_KNOWN_KEEP) {
+			if (!free_slot)
+				free_slot = e;
+			continue;
+		}
+		if (!old || e->last < old->last)
+			old = e;
+		if (!strcmp(e->grant, grant)) {
+			mine++;
+			if (!mine_old || e->last < mine_old->last)
+				mine_old = e;
+		}
+	}
+	/* the grant's own oldest makes room first, then a free one, then
+	 * the oldest of all */
+	k = mine >= WEB_KNOWN_PER_GRANT ? mine_old : free_slot ? free_slot : old;
+	snprintf(k->key, sizeof(k->key), "%s", key);
+	snprintf(k->grant, sizeof(k->grant), "%s", grant);
+	k->last = t;
+out:
 	pthread_mutex_unlock(&a->lock);
 }
 
-/* The logins of ip in a check, and a free slot (or -1) in *free_slot. */
+int web_auth_side_locked(struct web_auth *a, const char *game, const char *party, int *fails)
+{
+	char what[sizeof(((struct counter *)0)->what)];
+	struct counter *c;
+	int w;
+
+	snprintf(what, sizeof(what), "side %s/%s", game, party);
+	pthread_mutex_lock(&a->lock);
+	c = counter(a, what, 0);
+	w = wait_of(c, WEB_FAILS_PER_SIDE);
+	*fails = c ? c->fails : 0;
+	pthread_mutex_unlock(&a->lock);
+	return w;
+}
+
+/* The logins of address key ip in a check, and a free slot (or -1) in
+ * *free_slot. */
 static int in_stage(struct web_auth *a, const char *ip, int *free_slot)
 {
 	int i, n = 0;
@@ -488,10 +697,12 @@ static int in_stage(struct web_auth *a, const char *ip, int *free_slot)
 	return n;
 }
 
-int web_auth_hash_enter(struct web_auth *a, const char *ip)
+int web_auth_hash_enter(struct web_auth *a, const char *addr)
 {
+	char ip[WEB_IP_MAX];
 	int slot;
 
+	addr_key(ip, addr);
 	pthread_mutex_lock(&a->hash_lock);
 	if (a->hashing >= a->max_stage || in_stage(a, ip, &slot) >= WEB_HASHES_PER_ADDR || slot < 0) {
 		pthread_mutex_unlock(&a->hash_lock);
@@ -507,10 +718,12 @@ int web_auth_hash_enter(struct web_auth *a, const char *ip)
 	return 0;
 }
 
-void web_auth_hash_leave(struct web_auth *a, const char *ip)
+void web_auth_hash_leave(struct web_auth *a, const char *addr)
 {
+	char ip[WEB_IP_MAX];
 	int slot;
 
+	addr_key(ip, addr);
 	pthread_mutex_lock(&a->hash_lock);
 	for (slot = 0; slot < WEB_HASH_ADDRS; slot++)
 		if (a->stage[slot].used && !strcmp(a->stage[slot].ip, ip)) {

@@ -977,7 +977,7 @@ void web_page_login(struct web_req *r, const char *name)
 	char hash[ORD_PASS_HASH_MAX];
 	ord_game *g;
 	size_t i;
-	int found = 0, wait, err;
+	int found = 0, wait, err, side_wide;
 
 	memset(&mp, 0, sizeof(mp));
 	/* a login changes nothing in the game: it checks the passphrase */
@@ -1008,14 +1008,22 @@ void web_page_login(struct web_req *r, const char *name)
 		goto out;
 	}
 	party = found ? side : WEB_REFEREE;
-	if ((wait = web_auth_may_try(web_auth_of(r), r->ip, name, party)) > 0) {
-		char msg[160];
+	if ((wait = web_auth_may_try(web_auth_of(r), r->ip, name, party, &side_wide)) > 0) {
+		char msg[320], when[40];
 
 		if (wait < 120)
-			snprintf(msg, sizeof(msg), "Too many tries: try again in %d seconds.", wait);
+			snprintf(when, sizeof(when), "%d seconds", wait);
 		else
-			snprintf(msg, sizeof(msg), "Too many tries: try again in %d minutes.",
-				 (wait + 59) / 60);
+			snprintf(when, sizeof(when), "%d minutes", (wait + 59) / 60);
+		if (side_wide)
+			snprintf(msg, sizeof(msg),
+				 "Too many tries: too many wrong passphrases were given for %s "
+				 "from everywhere, so its logins are refused for %s, except from "
+				 "a network it has logged in from before. The referee's page "
+				 "shows it.",
+				 found ? "this side" : "the referee", when);
+		else
+			snprintf(msg, sizeof(msg), "Too many tries: try again in %s.", when);
 		login_form(r, g, name, st.title, side, msg);
 		r->status = 429;
 		goto out;
@@ -1044,7 +1052,16 @@ void web_page_login(struct web_req *r, const char *name)
 	web_auth_hash_leave(web_auth_of(r), r->ip);
 	sodium_memzero(hash, sizeof(hash));
 	if (err != 0) {
-		web_auth_failed(web_auth_of(r), r->ip, name, party);
+		/* the server's log says when a party is locked (W14) */
+		if (web_auth_failed(web_auth_of(r), r->ip, name, party)) {
+			int fails, left = web_auth_side_locked(web_auth_of(r), name, party, &fails);
+
+			fprintf(stderr,
+				"orderly serve: game '%s': logins as %s refused for %d s (%d wrong "
+				"passphrases for it from every address), but from networks it "
+				"logged in from before\n",
+				name, web_party_label(party), left, fails);
+		}
 		/* the same words whether or not a passphrase is registered */
 		login_again(r, name, side,
 			    "Wrong passphrase (or none is registered for you: ask your referee).",
@@ -1052,6 +1069,7 @@ void web_page_login(struct web_req *r, const char *name)
 		goto out;
 	}
 	/* the grant holds which passphrase it was given for */
+	web_auth_succeeded(web_auth_of(r), r->ip, name, party);
 	web_auth_grant(web_auth_of(r), r->sess.sid, name, party, mp.pass_id, &ns);
 	r->sess = ns;
 	web_set_cookie(r, &ns);

@@ -648,6 +648,39 @@ static int event_in_form(const struct referee *f, const struct ord_game_status *
 	return ek && !strcmp(ek->phase, st->phase);
 }
 
+/* The parties whose passphrase logins are refused now, for too many wrong
+ * ones from every address (auth.c), so that the referee knows why a
+ * player cannot log in and that someone may be guessing. */
+static void locks_card(struct web_req *r, ord_game *g, const char *name)
+{
+	struct ord_buf *b = &r->body;
+	size_t i, n = ord_game_nsides(g);
+	int any = 0;
+
+	for (i = 0; i <= n; i++) {
+		const char *party = i < n ? ord_game_side_name(g, i) : WEB_REFEREE;
+		int fails, left = web_auth_side_locked(web_auth_of(r), name, party, &fails);
+
+		if (!left)
+			continue;
+		if (!any++)
+			ord_buf_adds(b, "<section class=\"card result bad\" role=\"alert\" "
+					"id=\"locked\"><h2>Logins refused</h2><ul>");
+		ord_buf_adds(b, "<li>");
+		web_esc(b, web_party_label(party));
+		ord_buf_addf(b,
+			     ": %d wrong passphrases from every address; its logins are refused "
+			     "for ",
+			     fails);
+		web_duration(b, left);
+		ord_buf_adds(b, " more, but from networks it has logged in from before.</li>");
+	}
+	if (any)
+		ord_buf_adds(b, "</ul><p>Someone may be guessing the passphrase. Sessions already "
+				"logged in go on. If it goes on, register a new passphrase "
+				"(<code>orderly register</code>) and send it.</p></section>\n");
+}
+
 static int referee_fill(void *ud, ord_game *g)
 {
 	struct referee *f = ud;
@@ -686,6 +719,7 @@ static int referee_fill(void *ud, ord_game *g)
 	ord_buf_adds(b, ". Deadline: ");
 	web_deadline(b, g, st.deadline);
 	ord_buf_adds(b, "</p>\n");
+	locks_card(r, g, f->name);
 	if (f->confirm) {
 		confirm_card(f, g, &st, &xml, url.buf);
 		goto end;

@@ -21,7 +21,7 @@
  *  W4. Sessions live in memory (auth.c); cookies are HttpOnly,
  *      SameSite=Strict, and Secure (named __Host-orderly) under TLS; every
  *      POST carries the session's CSRF token; failed logins are limited
- *      per address and per party.
+ *      per address (an IPv6 one by its /64) and per party (W14).
  *  W5. Every response carries a Content-Security-Policy that allows only
  *      this server's style sheet and script, no inline code, no frames;
  *      pages of a session are not cached.
@@ -86,9 +86,15 @@
  *      threads: a login past that is
  *      answered 503 at once, so that logins never hold every worker
  *      thread, and a club's players logging in together all get in.  The limits (auth.c) count an
- *      address's checks, right or wrong, and its wrong passphrases; wrong
- *      passphrases for a party from other addresses slow down only the
- *      addresses that gave them, never the player with the right one.
+ *      address's checks, right or wrong, and its wrong passphrases (an
+ *      IPv6 address by its /64, which one subscriber holds whole), and a
+ *      party's wrong passphrases from every address: past 20 in 10
+ *      minutes its logins are refused until the window ends, the log and
+ *      the referee's page say so, but not from a network the party has
+ *      logged in from (a stranger could otherwise keep the player out for
+ *      20 tries every 10 minutes).  One grant is held by at most 16
+ *      sessions: a login past them takes it from the grant's own session
+ *      used longest ago, never from another's.
  * W15. A POST's body is held in memory until it is whole: a side's page
  *      (a sheet) takes 1 MiB, every other form 64 KiB (413 past it), and
  *      all the bodies being received together at most 64 MiB, past which

@@ -77,7 +77,9 @@ int web_auth_find(struct web_auth *a, const char *sid, struct web_session *out);
  * cookie and its derived token, stored nowhere (W16). */
 void web_auth_create(struct web_auth *a, struct web_session *out);
 /* Add a grant to session sid under a new id (the old one ends, so a
- * session fixed before the login is worth nothing after it). */
+ * session fixed before the login is worth nothing after it).  At most 16
+ * live sessions hold one grant: past them, the one of them used longest
+ * ago loses it (and ends when it holds no other). */
 int web_auth_grant(struct web_auth *a, const char *sid, const char *game, const char *party,
 		   const char *pass_id, struct web_session *out);
 /* Drop from session sid (and from s, its copy) the grants of game whose
@@ -90,11 +92,20 @@ void web_auth_end(struct web_auth *a, const char *sid);
 int web_session_has(const struct web_session *s, const char *game, const char *party);
 /* 1 when s holds any grant of game. */
 int web_session_any(const struct web_session *s, const char *game);
-/* Login limits (auth.c): 0 when a try from ip for (game, party) may be
- * made now (it is counted as one of ip's tries), else the seconds to
- * wait.  Wrong passphrases are counted with web_auth_failed. */
-int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const char *party);
-void web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party);
+/* Login limits (auth.c), counting an IPv6 address by its /64: 0 when a
+ * try from ip for (game, party) may be made now (it is counted as one of
+ * ip's tries), else the seconds to wait, *side_wide 1 when the party's
+ * logins are refused from every address it has not logged in from (too
+ * many wrong passphrases for it from all of them).  Wrong passphrases are
+ * counted with web_auth_failed, 1 when this one locked the party; a login
+ * with web_auth_succeeded, whose address the party's lock then lets in. */
+int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const char *party,
+		     int *side_wide);
+int web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party);
+void web_auth_succeeded(struct web_auth *a, const char *ip, const char *game, const char *party);
+/* The seconds the lock of (game, party) has left, 0 when it has none;
+ * *fails the party's wrong passphrases in the window. */
+int web_auth_side_locked(struct web_auth *a, const char *game, const char *party, int *fails);
 /* Passphrase checks are slow on purpose (crypto_pwhash): one at once,
  * whatever the number of requests, the others waiting their turn, two of
  * an address at a time and all together two fewer than the server's

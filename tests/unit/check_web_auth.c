@@ -2,13 +2,17 @@
  * check_web_auth.c - the web page's passphrase checks (src/web/auth.c,
  * W14): one runs at a time and the others wait their turn, two of an
  * address at a time and all together two fewer than the server's threads; a
- * login past that is told the server is busy at once.  (What a flood of
- * logins does to a running server is tests/web/test_http.py's.)
+ * login past that is told the server is busy at once.  The login limits
+ * count an IPv6 client by its /64 and a side's wrong passphrases from
+ * every address; one grant holds at most 16 sessions, so that one
+ * passphrase logged in from everywhere logs nobody else out.  (What a
+ * flood of logins does to a running server is tests/web/test_http.py's.)
  */
 #include <check.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "web/web.h"
@@ -105,6 +109,122 @@ START_TEST(six_addresses_wait_their_turn)
 }
 END_TEST
 
+/* Wrong passphrases from ten addresses of one /64 (a guesser takes a new
+ * one for each try) count as one address's: its eleventh, from yet
+ * another address of the /64, waits.  An IPv4-mapped address is its IPv4
+ * address; another /64 has its own count. */
+START_TEST(ipv6_counted_by_64)
+{
+	struct web_auth *a = web_auth_new(8);
+	char ip[64];
+	int i, side_wide;
+
+	for (i = 0; i < 10; i++) {
+		snprintf(ip, sizeof(ip), "2001:db8:1:2:%x::%x", (i * 7919) & 0xffff, i + 1);
+		ck_assert_int_eq(web_auth_may_try(a, ip, "g", "red", &side_wide), 0);
+		web_auth_failed(a, ip, "g", "red");
+	}
+	ck_assert_int_gt(web_auth_may_try(a, "2001:db8:1:2:ffff:1:2:3", "g", "red", &side_wide), 0);
+	ck_assert_int_eq(side_wide, 0);
+	/* its other sides too: the count is the address's */
+	ck_assert_int_gt(web_auth_may_try(a, "[2001:db8:1:2::beef]", "g", "blue", &side_wide), 0);
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:1:3::1", "g", "red", &side_wide), 0);
+
+	for (i = 0; i < 10; i++)
+		web_auth_failed(a, i % 2 ? "::ffff:192.0.2.9" : "192.0.2.9", "g", "blue");
+	ck_assert_int_gt(web_auth_may_try(a, "192.0.2.9", "g", "blue", &side_wide), 0);
+	ck_assert_int_gt(web_auth_may_try(a, "::ffff:192.0.2.9", "g", "blue", &side_wide), 0);
+	ck_assert_int_eq(web_auth_may_try(a, "192.0.2.10", "g", "blue", &side_wide), 0);
+	web_auth_free(a);
+}
+END_TEST
+
+/* Twenty wrong passphrases for a side from twenty /64s, one each: the
+ * side's logins are refused from a twenty-first, said to be the side's
+ * lock, while the game's other side and the referee are not; a network
+ * the side logged in from before is let in (a stranger cannot lock the
+ * player out for the price of 20 tries), and the lock is told. */
+START_TEST(side_wide_limit)
+{
+	struct web_auth *a = web_auth_new(8);
+	char ip[64];
+	int i, side_wide, fails, locked = 0;
+
+	web_auth_succeeded(a, "2001:db8:aaaa:1::10", "g", "red");
+	ck_assert_int_eq(web_auth_side_locked(a, "g", "red", &fails), 0);
+	for (i = 0; i < 20; i++) {
+		snprintf(ip, sizeof(ip), "2001:db8:%x::1", i + 1);
+		ck_assert_int_eq(web_auth_may_try(a, ip, "g", "red", &side_wide), 0);
+		locked += web_auth_failed(a, ip, "g", "red");
+		ck_assert_int_eq(locked, i == 19);
+	}
+	ck_assert_int_gt(web_auth_may_try(a, "2001:db8:ffff::1", "g", "red", &side_wide), 0);
+	ck_assert_int_eq(side_wide, 1);
+	ck_assert_int_gt(web_auth_may_try(a, "198.51.100.1", "g", "red", &side_wide), 0);
+	ck_assert_int_eq(side_wide, 1);
+	ck_assert_int_gt(web_auth_side_locked(a, "g", "red", &fails), 0);
+	ck_assert_int_eq(fails, 20);
+	/* the player's own network (another address of its /64) */
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:aaaa:1::99", "g", "red", &side_wide), 0);
+	ck_assert_int_eq(side_wide, 0);
+	/* the lock is red's of game g alone */
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:ffff::1", "g", "blue", &side_wide), 0);
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:ffff::1", "g", WEB_REFEREE, &side_wide), 0);
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:ffff::1", "h", "red", &side_wide), 0);
+	ck_assert_int_eq(web_auth_side_locked(a, "g", "blue", &fails), 0);
+	web_auth_free(a);
+}
+END_TEST
+
+/* The number of live sessions among sids[from..to) holding ("g", party). */
+static int holding(struct web_auth *a, char (*sids)[WEB_SID_HEX + 1], int from, int to, const char *party)
+{
+	struct web_session s;
+	int i, n = 0;
+
+	for (i = from; i < to; i++)
+		if (web_auth_find(a, sids[i], &s) && web_session_has(&s, "g", party))
+			n++;
+	return n;
+}
+
+/* One passphrase logged in from more places than the table has sessions:
+ * each login past the grant's 16 takes the grant from its own oldest
+ * session, never another's: the 16 newest hold it, the referee's session
+ * (made first, the oldest of all, which the full table dropped) and the
+ * other side's stay, and a browser that held red's grant with another
+ * keeps the other. */
+START_TEST(sessions_capped_per_grant)
+{
+	enum { N = 8192 + 32 };
+	char(*sids)[WEB_SID_HEX + 1] = calloc(N, sizeof(*sids));
+	struct web_auth *a = web_auth_new(8);
+	struct web_session s, ref, blue, both;
+	int i;
+
+	ck_assert_ptr_nonnull(sids);
+	web_auth_grant(a, NULL, "g", WEB_REFEREE, "ref-pass", &ref);
+	web_auth_grant(a, NULL, "g", "blue", "blue-pass", &blue);
+	web_auth_grant(a, NULL, "h", "white", "white-pass", &both);
+	web_auth_grant(a, both.sid, "g", "red", "red-pass", &both);
+	for (i = 0; i < N; i++) {
+		web_auth_grant(a, NULL, "g", "red", "red-pass", &s);
+		memcpy(sids[i], s.sid, sizeof(sids[i]));
+	}
+	ck_assert_int_eq(web_auth_find(a, ref.sid, &s), 1);
+	ck_assert(web_session_has(&s, "g", WEB_REFEREE));
+	ck_assert_int_eq(web_auth_find(a, blue.sid, &s), 1);
+	ck_assert(web_session_has(&s, "g", "blue"));
+	ck_assert_int_eq(holding(a, sids, 0, N, "red"), 16);
+	ck_assert_int_eq(holding(a, sids, N - 16, N, "red"), 16);
+	ck_assert_int_eq(web_auth_find(a, both.sid, &s), 1);
+	ck_assert(web_session_has(&s, "h", "white"));
+	ck_assert(!web_session_has(&s, "g", "red"));
+	web_auth_free(a);
+	free(sids);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("web_auth");
@@ -113,6 +233,12 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, two_checks_per_address);
 	tcase_add_test(t, few_threads_few_waiting);
 	tcase_add_test(t, six_addresses_wait_their_turn);
+	suite_add_tcase(s, t);
+	t = tcase_create("limits");
+	tcase_add_test(t, ipv6_counted_by_64);
+	tcase_add_test(t, side_wide_limit);
+	tcase_add_test(t, sessions_capped_per_grant);
+	tcase_set_timeout(t, 60);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -955,30 +955,49 @@ def tls(games, work):
 
 
 def lockout(games):
-    """Strangers' wrong passphrases for a side do not lock out its player:
-    past the party's 20, they slow down only the addresses that gave them
-    (W14).  An address's checks, right ones too, are limited."""
+    """Strangers' wrong passphrases for a side (auth.c, W14): an address is
+    held to its 10, an IPv6 one by its /64; the side to 20 from every
+    address together, past which its logins are refused from any other
+    address (the page, the referee's page and the server's log say so),
+    but not from the network its player logged in from.  An address's
+    checks, right ones too, are limited."""
     srv = W.Server(games, extra=["--behind-proxy"])
 
-    def login(ip, party, passphrase):
-        c = W.Client(srv.url, follow=False)
+    def login(ip, party, passphrase, client=None):
+        c = client or W.Client(srv.url, follow=False)
         c.request("/g/qb/login", headers={"X-Forwarded-For": ip})
         return c.request("/g/qb/login", data={"csrf": c.csrf, "side": party, "passphrase": passphrase},
                          headers={"X-Forwarded-For": ip})
 
     try:
-        codes = [login(ip, "french", "guess %d" % i)[0] for ip in ("203.0.113.1", "203.0.113.2") for i in range(10)]
-        ok(codes == [403] * 20, "20 wrong passphrases from two addresses: %r" % codes)
-        st, _, body = login("203.0.113.1", "french", W.PASS["french"])
-        ok(st == 429 and "Too many tries" in body, "an address past its 10 wrong ones waits (%d)" % st)
-        st, _, _ = login("203.0.113.3", "french", "guess 21")
-        ok(st == 403, "past the party's 20, an address that never failed is still checked (%d)" % st)
-        st, _, body = login("203.0.113.3", "french", "guess 22")
-        ok(st == 429 and "try again in" in body,
-           "past the party's 20, an address that failed for it waits (%d): %s" % (st, W.text_of(body)[:300]))
+        st, _, _ = login("203.0.113.9", "french", W.PASS["french"])
+        ok(st == 303, "the French player logs in from home (%d)" % st)
+        ref = W.Client(srv.url, follow=False)
+        st, _, _ = login("198.51.100.50", "referee", W.PASS["referee"], ref)
+        ok(st == 303, "the referee logs in (%d)" % st)
+        # ten wrong ones from ten addresses of one /64: the eleventh waits
+        codes = [login("2001:db8:7:7::%x" % (i + 1), "french", "guess %d" % i)[0] for i in range(10)]
+        ok(codes == [403] * 10, "10 wrong passphrases from one /64: %r" % codes)
+        st, _, body = login("2001:db8:7:7:1:2:3:4", "french", "guess 10")
+        ok(st == 429 and "Too many tries: try again in" in body,
+           "another address of the /64 waits (%d): %s" % (st, W.text_of(body)[:300]))
+        codes = [login("203.0.113.1", "french", "guess %d" % i)[0] for i in range(10)]
+        ok(codes == [403] * 10, "10 wrong passphrases from an IPv4 address: %r" % codes)
+        # 20 for the side from everywhere: its logins refused from a third address
+        st, _, body = login("203.0.113.3", "french", W.PASS["french"])
+        ok(st == 429 and "from everywhere" in body,
+           "past the side's 20, a new address is refused, told why (%d): %s" % (st, W.text_of(body)[:300]))
+        st, _, body = login("2001:db8:8::1", "allied", W.PASS["allied"])
+        ok(st == 303, "the other side is not locked (%d)" % st)
+        st, _, page = ref.get("/g/qb/referee")
+        ok(st == 200 and "Logins refused" in page and "french: 20 wrong passphrases" in W.text_of(page),
+           "the referee's page shows the lock (%d)" % st)
+        with open(os.path.join(os.path.dirname(games.rstrip("/")), "serve.log")) as f:
+            told = f.read().count("game 'qb': logins as french refused")
+        ok(told == 1, "the server's log says so once (%d)" % told)
         st, hdrs, _ = login("203.0.113.9", "french", W.PASS["french"])
         ok(st == 303 and "/side/french" in hdrs.get("Location", ""),
-           "the French player logs in from his own address after 22 strangers' tries (%d)" % st)
+           "the French player still logs in from home after 20 strangers' tries (%d)" % st)
         # every check counts for an address, right ones too: 60 in 10 minutes
         codes = [login("203.0.113.20", "allied", W.PASS["allied"])[0] for _ in range(61)]
         ok(codes[:60] == [303] * 60 and codes[60] == 429, "an address's 61st login in 10 minutes: %r" % codes[55:])
