@@ -119,6 +119,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("routed_gun_checked", 0, 1),
 	WHOLE("stand_firers_checked", 0, 1),
 	WHOLE("screen_figures_checked", 0, 1),
+	WHOLE("charge_form_checked", 0, 1),
 	WHOLE("position_distance_checked", 0, 1),
 	NUM("position_tolerance", 0, INFINITY),
 	WHOLE("range_position_checked", 0, 1),

@@ -27,6 +27,7 @@ struct sheet_rules {
 	int sheet_state_checked;
 	int gun_shot_checked;
 	int routed_gun_checked;
+	int charge_form_checked;
 	long charge_interval;
 	long formation_change_moves;
 	long move_fraction_parts;
@@ -57,6 +58,7 @@ static void sheet_rules_init(struct ord_ctx *ctx, struct sheet_rules *sr)
 	sr->sheet_state_checked = bat_flag(ctx, "sheet_state_checked");
 	sr->gun_shot_checked = bat_flag(ctx, "gun_shot_checked");
 	sr->routed_gun_checked = bat_flag(ctx, "routed_gun_checked");
+	sr->charge_form_checked = bat_flag(ctx, "charge_form_checked");
 	sr->charge_interval = bat_ip(ctx, "charge_interval");
 	sr->formation_change_moves = bat_ip(ctx, "formation_change_moves");
 	sr->move_fraction_parts = bat_ip(ctx, "move_fraction_parts");
@@ -528,6 +530,17 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 				ord_diag_add(diag, o->line, charge->col, o->unit, "movement chart",
 					     "unit '%s' cannot charge: %s", u->id, refusal);
 			ord_error_clear();
+			/* "FSk - ... form skirmish order (one turn)": the change
+			 * takes the turn, and the charge is made in the formation
+			 * the unit has (D7, the movement chart), while its fire and
+			 * melee would count the new one (D29): a column charging
+			 * 10" in as skirmish order, fired at with -1/2 (table
+			 * checks, charge_form_checked; a game made before took it) */
+			if (sr.charge_form_checked && bat_order_form(o))
+				ord_diag_add(diag, o->line, bat_order_form(o)->col, o->unit,
+					     "FLn, FCol, FSk, FSq (one turn); C - charge",
+					     "unit '%s' charges (C): it cannot change formation (%s) in the turn it charges (a change takes the turn, and the charge is made in the formation it has)",
+					     u->id, bat_order_form(o)->value);
 			fire = bat_order_fire(o);
 			/* horse artillery may charge, unlimber and fire (C-UL-Fs) */
 			if (fire && !(bat_is_horse_artillery(u) && bat_order_has(o, "UL")))

@@ -452,6 +452,35 @@ START_TEST(sheet_charge_formation)
 }
 END_TEST
 
+/* "FSk - means a unit wishes to form skirmish order (one turn)" and "C -
+ * means the unit wishes to charge": a change takes the turn, and a charge
+ * is made in the formation the unit has (D7) while its fire and melee
+ * count the new one (D29), so a column charged 10" in and was fired at as
+ * skirmish order; refused at the formation code (charge_form_checked).  A
+ * game made before took it. */
+START_TEST(sheet_charge_and_form)
+{
+	cast();
+	ck_assert_str_eq(validate("blue", "B2 ↑ C FSk\n"),
+			 "1:8: unit 'B2' charges (C): it cannot change formation (FSk) in the turn "
+			 "it charges (a change takes the turn, and the charge is made in the "
+			 "formation it has) (FLn, FCol, FSk, FSq (one turn); C - charge)\n");
+	ck_assert_str_eq(validate("blue", "B2 FSq ↑-C\n"),
+			 "1:4: unit 'B2' charges (C): it cannot change formation (FSq) in the turn "
+			 "it charges (a change takes the turn, and the charge is made in the "
+			 "formation it has) (FLn, FCol, FSk, FSq (one turn); C - charge)\n");
+	ck_assert_str_eq(validate("blue", "B2 ↑ C\nL1 ↑ 1/2 FLn\n"), "");
+}
+END_TEST
+
+START_TEST(sheet_charge_and_form_of_a_game_made_before)
+{
+	tables_without("charge_form_checked");
+	cast();
+	ck_assert_str_eq(validate("blue", "B2 ↑ C FSk\n"), "");
+}
+END_TEST
+
 /* A sheet's check asks the movement chart once for each kind and
  * formation that charges (check.c charge_refusal, the first 32 kept):
  * every unit's refusal is the chart's own, for 98 units of every kind in
@@ -3266,6 +3295,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheet, rule_numbers_come_from_the_tables);
 	tcase_add_test(sheet, sheet_charge_and_fire);
 	tcase_add_test(sheet, sheet_charge_formation);
+	tcase_add_test(sheet, sheet_charge_and_form);
+	tcase_add_test(sheet, sheet_charge_and_form_of_a_game_made_before);
 	tcase_add_test(sheet, sheet_charges_as_the_chart);
 	tcase_add_test(sheet, sheet_codes_as_the_table);
 	tcase_add_test(sheet, kinds_as_the_table);
