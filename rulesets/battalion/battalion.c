@@ -249,7 +249,11 @@
  *      unit is still in its old formation that turn; the text gives no
  *      formation "between" two, and its fire modifier "-1/4 if you changed
  *      formation" is for the unit's own fire in that turn, so the new
- *      formation stands for the turn (movement excepted: D7).
+ *      formation stands for the turn (movement excepted: D7).  So a
+ *      charge, made in the formation the unit has (D7), is ordered with
+ *      no formation change beside it (charge_form_checked, 2026-12-05.3;
+ *      before, a column's "C FSk" charged 10" and was fired at as
+ *      skirmish order).
  *  NEEDSWORK: the notation writes fractions in quarters; the tables'
  *  move_fraction_parts is taken to be 4.
  */
@@ -1343,8 +1347,10 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * with the units' positions when both are known
 	 * (range_position_checked, range_position_tolerance); a scenario
 	 * writes squadron for cavalry, and for no other kind (D28); a melee
-	 * that goes on with no event is on the referee's list (D14) */
-	"2026-12-05.2",     /* rules_revision (above) */
+	 * that goes on with no event is on the referee's list (D14);
+	 * 2026-12-05.3: a sheet orders no formation change beside a charge
+	 * (charge_form_checked, D7, D29) */
+	"2026-12-05.3",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */
