@@ -286,6 +286,10 @@ struct ord_create_opts {
 	int witnessed;      /* each side reveals a witness link per phase (docs/threat-model.md) */
 	ord_change_fn hook; /* told of the creation (ORD_CHANGE_CREATE, with the opening's head) */
 	void *hook_ud;
+	/* appended by the map warning: NULL, or the caller's buffer, to which
+	 * a game made appends what its ruleset says the referee should hear
+	 * (ruleset.h create_notes), a line each; left as it was on failure */
+	struct ord_buf *notes;
 };
 
 /* Create a new game file at path from a scenario.  Fails with ORD_EEXISTS if it exists. */

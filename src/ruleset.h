@@ -32,7 +32,8 @@
  * rules_revision (the log names the rules each phase was resolved by); 5,
  * tables (a document a user hands in is checked against the module's own);
  * 6, event_defaults (a key an event leaves out, filled from the game); 7,
- * show_result (a result as a side's report shows it: the fog of war).
+ * show_result (a result as a side's report shows it: the fog of war); 8,
+ * create_notes (what the referee should hear of a game as it is made).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
@@ -43,7 +44,7 @@
 struct ord_tables; /* tables.h */
 
 /* The version this header describes; the oldest a core accepts. */
-#define ORD_RULESET_VERSION 7
+#define ORD_RULESET_VERSION 8
 #define ORD_RULESET_VERSION_MIN 1
 /* Whether module rs has the slot of version v (call it only then). */
 #define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
@@ -268,6 +269,20 @@ struct ord_ruleset {
 	void (*show_result)(struct ord_ctx *ctx, const struct ord_result_view *r,
 			    const char *viewer_side, struct ord_buf *out);
 	/* version 7 ends here */
+
+	/* version 8 */
+	/* What the referee should hear as a game is made of what the rules
+	 * will not do with the document it keeps (Krigsspil: units placed
+	 * with no map, whose ground nothing checks): rules as load read that
+	 * document, the scenario's units (attributes; the state empty) and
+	 * the scenario's file name for the words.  Append each note to out,
+	 * a line each, lowercase with no full stop, naming what is not done
+	 * and how to have it done; nothing when there is nothing to say.  A
+	 * note refuses nothing (a unit the rules cannot play is init_unit's
+	 * to refuse); `orderly new` prints it as a warning.  NULL: nothing. */
+	void (*create_notes)(struct ord_rules *rules, const struct ord_unit *units, size_t nunits,
+			     const char *scenario_name, struct ord_buf *out);
+	/* version 8 ends here */
 };
 
 /* The registry (the core's): modules registered by the front-end

@@ -790,6 +790,26 @@ static int ks_event_defaults(struct ord_ctx *ctx, const struct ord_event *ev, st
 	return 0;
 }
 
+/* A scenario that places its units (x=, y=) in a game with no map (its
+ * document a Skema, or the built-in one): the README allows it, so it is
+ * not refused, but nothing is then looked up on the ground, which the
+ * referee would not know from `new` alone (ruleset.h, create_notes). */
+static void ks_create_notes(struct ord_rules *rules, const struct ord_unit *units, size_t nunits,
+			    const char *scenario_name, struct ord_buf *out)
+{
+	size_t i, placed = 0;
+
+	if (ks_rules(rules)->map)
+		return;
+	for (i = 0; i < nunits; i++)
+		if (ord_kv_get(&units[i].attrs, "x") && ord_kv_get(&units[i].attrs, "y"))
+			placed++;
+	if (placed)
+		ord_buf_addf(out,
+			     "'%s' places %zu unit%s (x=, y=) but the game has no map: nothing is checked against the ground (terrain, heights, obstacles and cover on a move or a fire, the plates an order names, the way to a plate), and reports give no terrain; to have it checked, make the game with the map: orderly new GAME --scenario %s --tables MAP.xml\n",
+			     scenario_name, placed, placed == 1 ? "" : "s", scenario_name);
+}
+
 const struct ord_ruleset ord_ruleset_krigsspil = {
 	ORD_RULESET_VERSION,            /* version */
 	"krigsspil",                    /* name */
@@ -967,4 +987,5 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */
+	ks_create_notes,   /* create_notes: units placed with no map */
 };

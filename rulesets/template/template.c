@@ -513,6 +513,9 @@ static const struct ord_ruleset tpl_ruleset = {
 	NULL,                /* show_result (version 7): a result's words as a side reads
 			      * them, when they say more of an enemy than tpl_describe_unit
 			      * tells it; yours say nothing of the enemy's strength */
+	NULL,                /* create_notes (version 8): what the referee should hear as a
+			      * game is made, of what your rules will not do with its
+			      * tables; yours do all they can with any */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

@@ -3,7 +3,9 @@
  * [--tables FILE] [--fixed-dice] [--no-referee] [--witnessed] [--key FILE]
  * [--head FILE]`: create a game file from a scenario and say what it holds:
  * "created GAME: RULESET, N sides, M units"; on standard error, the game's
- * public key, which every player should keep to check what the game signs.
+ * public key, which every player should keep to check what the game signs,
+ * and a warning for each thing the ruleset says it will not do with the
+ * game as made (create_notes: a Krigsspil scenario placed with no map).
  * --key FILE signs with the referee's own key (from `orderly keygen`), kept
  * out of the game file.  --head FILE writes the signed head of the game's
  * opening, which carries turn 1's seed commitment: hand it to every side
@@ -18,7 +20,7 @@
 int cmd_new(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_create_opts co;
-	struct ord_buf report = ORD_BUF_INIT;
+	struct ord_buf report = ORD_BUF_INIT, notes = ORD_BUF_INIT;
 	struct ord_game_status st;
 	const char *scenario = NULL, *ruleset = NULL, *tables = NULL, *key = NULL;
 	ord_game *g = NULL;
@@ -56,6 +58,7 @@ int cmd_new(const struct cli_cmd *cmd, int argc, char **argv)
 	cli_head_out_init(&ho, head);
 	co.hook = cli_head_hook;
 	co.hook_ud = &ho;
+	co.notes = &notes;
 	memset(&kp, 0, sizeof(kp));
 	if (key) {
 		if ((rc = cli_load_key(key, &kp)) != 0)
@@ -84,6 +87,12 @@ int cmd_new(const struct cli_cmd *cmd, int argc, char **argv)
 		cli_error("the game's public key is %s: give it to every player (orderly info shows it)",
 			  report.buf);
 	}
+	/* what the rules will not do with the game as made (a map not given) */
+	if (notes.len) {
+		char *line, *save = NULL;
+		for (line = strtok_r(notes.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			cli_error("warning: %s", line);
+	}
 	if (no_referee)
 		cli_error("no referee: each side hands in a signed commitment, then opens it after the seal");
 	if (witnessed)
@@ -94,5 +103,6 @@ out:
 	if (g)
 		ord_game_free(g);
 	ord_buf_release(&report);
+	ord_buf_release(&notes);
 	return rc;
 }

@@ -646,6 +646,31 @@ static int check_units(struct ord_game *g, const struct ord_scenario *sc, const 
 	return err;
 }
 
+/* What the module says the referee should hear of the game being made
+ * (its create_notes, ruleset.h version 8): the scenario's units with their
+ * attributes, the state empty, as init_unit is handed them. */
+static void create_notes(struct ord_game *g, const struct ord_scenario *sc,
+			 const char *scenario_path, struct ord_buf *out)
+{
+	struct ord_unit *units;
+	size_t i;
+
+	if (!ORD_RULESET_HAS(g->rs, 8) || !g->rs->create_notes)
+		return;
+	units = ord_xcalloc(sc->nunits ? sc->nunits : 1, sizeof(*units));
+	for (i = 0; i < sc->nunits; i++) {
+		units[i].id = sc->units[i].id;
+		units[i].name = sc->units[i].name;
+		units[i].side = sc->units[i].side;
+		units[i].attrs = sc->units[i].attrs;
+		ord_kv_init(&units[i].state);
+	}
+	g->rs->create_notes(g->rules, units, sc->nunits, scenario_path, out);
+	for (i = 0; i < sc->nunits; i++)
+		ord_kv_release(&units[i].state);
+	free(units);
+}
+
 static void remove_game_files(const char *path)
 {
 	struct ord_buf b = ORD_BUF_INIT;
@@ -694,7 +719,7 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	struct ord_store_game sg;
 	struct ord_canon_config cfg;
 	struct ord_diag diag;
-	struct ord_buf body = ORD_BUF_INIT;
+	struct ord_buf body = ORD_BUF_INIT, notes = ORD_BUF_INIT;
 	struct ord_head head;
 	char *tables = NULL, *scenario = NULL;
 	const char *tables_name;
@@ -778,6 +803,8 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 		goto out;
 	if ((err = check_units(g, &sc, scenario_path)) != 0)
 		goto out;
+	if (opts && opts->notes)
+		create_notes(g, &sc, scenario_path, &notes);
 
 	if ((err = ord_store_create(&g->db, path)) != 0)
 		goto out;
@@ -865,8 +892,13 @@ out:
 		ord_game_free(g);
 		if (created)
 			remove_game_files(path);
+		ord_buf_release(&notes);
 		return err;
 	}
+	/* told only of a game made */
+	if (notes.len)
+		ord_buf_add(opts->notes, notes.buf, notes.len);
+	ord_buf_release(&notes);
 	*out = g;
 	return 0;
 }

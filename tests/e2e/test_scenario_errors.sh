@@ -95,7 +95,29 @@ expect_in "$ERR" "$KS/scenario.xml:33:83: unit 'D3': no zones for riffel, the we
 expect_no_game "$G"
 expect_exit 0 ord new "$G" --scenario "$BAT/examples/scenario.xml" --tables "$BAT/tables.xml"
 rm -f "$G"
+# a Krigsspil scenario that places its units, made with no map (a Skema,
+# or nothing): the game is made, as the README allows, but nothing would
+# be checked against the ground, and `new` said nothing of it; now a
+# warning names the scenario, what goes unchecked and how to give the map
+# (create_notes).  With the map, none; a battalion game, none
+nomap="warning: '$KS/scenario.xml' places 30 units (x=, y=) but the game has no map: nothing is checked against the ground (terrain, heights, obstacles and cover on a move or a fire, the plates an order names, the way to a plate)"
 expect_exit 0 ord new "$G" --scenario "$KS/scenario.xml" --tables "$SRC/rulesets/krigsspil/skema.xml"
+expect_in "$OUT" "created $G: krigsspil, 2 sides, 30 units"
+expect_in "$ERR" "$nomap"
+expect_in "$ERR" "make the game with the map: orderly new GAME --scenario $KS/scenario.xml --tables MAP.xml"
+expect_exit 0 ord info "$G"
+rm -f "$G"
+expect_exit 0 ord new "$G" --scenario "$KS/scenario.xml"
+expect_in "$ERR" "$nomap"
+expect_exit 0 ord info "$G"
+rm -f "$G"
+expect_exit 0 ord new "$G" --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+expect_in "$OUT" "created $G: krigsspil, 2 sides, 30 units"
+expect_not_in "$ERR" "warning"
+expect_not_in "$ERR" "no map"
+rm -f "$G"
+expect_exit 0 ord new "$G" --scenario "$BAT/examples/scenario.xml"
+expect_not_in "$ERR" "warning"
 rm -f "$G"
 
 # Hostile XML.  Each fixture is a valid scenario apart from its DOCTYPE (the
