@@ -19,8 +19,32 @@
  *  W2. A local time that a clock change skips or repeats is read as
  *      mktime reads it with tm_isdst = -1 (the later or the first one).
  *  W3. Dates before 1970 or after 9999 are refused.
+ *  W4. The C library takes a zone from the process's one TZ, and `orderly
+ *      serve` reads and writes times in several threads (its request
+ *      threads, and the worker that composes deadline mails): a thread's
+ *      time came out in another thread's zone (check_when's
+ *      test_zones_in_threads saw it in every run).  So one process-wide
+ *      mutex (zone_lock) is held from the TZ change through the mktime or
+ *      localtime_r that reads it to the TZ put back, and every local time
+ *      of the process is read here under it (ord_zone_local,
+ *      ord_zone_to_utc).  Nothing else of the program calls localtime,
+ *      mktime or strftime's %Z: UTC is written with gmtime_r, and a
+ *      mail's Date is UTC (compose.c), where GLib's local time read TZ
+ *      with no lock.  Outside the lock TZ is always the process's own.
+ *      One lock, not one per zone: a conversion takes microseconds, and
+ *      TZ is one variable whichever zone is read.
+ *  W5. The environment is changed in place only: when the process has no
+ *      TZ, the first change puts ":/etc/localtime" (what an unset TZ
+ *      reads, in glibc and musl) and leaves it there, where it unset TZ
+ *      after every change.  unsetenv moved the environment's entries, and
+ *      a getenv of another thread (the rulesets' path, TMPDIR) could miss
+ *      its variable meanwhile; setenv of a variable that is there only
+ *      replaces its pointer, and the old string is never freed.  That
+ *      first change adds TZ once (glibc copies the environment to a new
+ *      array then, and frees nothing of the one a reader may hold).
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,29 +106,31 @@ bad:
 			     zone ? zone : "");
 }
 
-/* Run the C library's local time in zone: set TZ, and put it back after. */
+/* Every TZ change and every local time read with it (W4). */
+static pthread_mutex_t zone_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Run the C library's local time in zone: take the lock, set TZ, and put
+ * it back after (W5: never unset). */
 struct tz_save {
 	char *old;
-	int had;
 };
 
 static void tz_enter(struct tz_save *s, const char *zone)
 {
-	const char *o = getenv("TZ");
+	const char *o;
 
-	s->had = o != NULL;
-	s->old = o ? ord_strdup(o) : NULL;
+	pthread_mutex_lock(&zone_lock);
+	o = getenv("TZ");
+	s->old = ord_strdup(o ? o : ":/etc/localtime");
 	setenv("TZ", zone, 1);
 	tzset();
 }
 
 static void tz_leave(struct tz_save *s)
 {
-	if (s->had)
-		setenv("TZ", s->old, 1);
-	else
-		unsetenv("TZ");
+	setenv("TZ", s->old, 1);
 	tzset();
+	pthread_mutex_unlock(&zone_lock);
 	free(s->old);
 }
 

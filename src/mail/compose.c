@@ -6,7 +6,10 @@
  * References) and X-Orderly-Game, by which orderly knows its own mail.
  *
  * The Message-ID is made here, once; the outbox keeps the bytes, so a mail
- * sent again after a crash carries the same Message-ID.
+ * sent again after a crash carries the same Message-ID.  Its Date is UTC:
+ * GLib's local time reads TZ with no lock, and `orderly serve` composes a
+ * mail in one thread while another reads a time in a game's zone, which
+ * changes TZ for the process (when.c W4).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,7 +91,7 @@ void mail_compose(struct mail_out *out, const char *from, const char *rcpt, cons
 	g_mime_message_add_mailbox(msg, GMIME_ADDRESS_TYPE_TO, NULL, rcpt);
 	g_mime_message_set_subject(msg, subject, "utf-8");
 	g_mime_message_set_message_id(msg, id.buf);
-	now = g_date_time_new_now_local();
+	now = g_date_time_new_now_utc();
 	g_mime_message_set_date(msg, now);
 	g_date_time_unref(now);
 	if (in_reply_to && *in_reply_to) {

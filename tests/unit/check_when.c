@@ -2,12 +2,15 @@
  * check_when.c - the one reader of times and durations (src/core/when.c)
  * and the schedule (src/core/schedule.c): every form a place that takes a
  * time accepts, zones across summer time, refusals with what was expected,
- * the rhythm of deadlines from turn to turn.
+ * the rhythm of deadlines from turn to turn, and times in several zones read
+ * and written by several threads at once (`orderly serve`).
  */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "orderly.h"
 
@@ -140,6 +143,105 @@ START_TEST(test_schedule_rhythm)
 }
 END_TEST
 
+/*
+ * Threads that read and write times in their own zone at once, as the
+ * server's request threads and its mail worker do: the C library reads a
+ * zone from the process's one TZ, so without when.c's lock a thread's
+ * time came out in another thread's zone (and setenv and unsetenv moved
+ * the environment under every getenv).
+ */
+#define RACE_ROUNDS 2000
+
+struct racer {
+	const char *zone;
+	int64_t t;         /* a time to write in zone */
+	const char *shown; /* ord_when_format's text of it */
+	const char *wall;  /* the same wall-clock time, with the zone, to read back */
+	int bad;           /* out: rounds that gave another answer */
+	char first[160];   /* out: the first wrong answer */
+};
+
+static void *race(void *arg)
+{
+	struct racer *r = arg;
+	struct ord_buf b = ORD_BUF_INIT;
+	int64_t back;
+	int i;
+
+	for (i = 0; i < RACE_ROUNDS; i++) {
+		ord_buf_reset(&b);
+		ord_when_format(&b, r->t, r->zone);
+		back = 0;
+		if (ord_when_parse(&back, r->wall, NOW) != 0 || back != r->t ||
+		    strcmp(b.buf ? b.buf : "", r->shown)) {
+			if (!r->bad++)
+				snprintf(r->first, sizeof(r->first), "'%s' read as %lld",
+					 b.buf ? b.buf : "", (long long)back);
+		}
+	}
+	ord_buf_release(&b);
+	return NULL;
+}
+
+START_TEST(test_zones_in_threads)
+{
+	/* 2026-12-01T18:00Z in three zones of three offsets */
+	struct racer r[] = {
+		{ "Europe/Copenhagen", 1796148000, "2026-12-01 19:00 Europe/Copenhagen (UTC+01:00)",
+		  "2026-12-01T19:00 Europe/Copenhagen", 0, "" },
+		{ "America/New_York", 1796148000, "2026-12-01 13:00 America/New_York (UTC-05:00)",
+		  "2026-12-01T13:00 America/New_York", 0, "" },
+		{ "Asia/Tokyo", 1796148000, "2026-12-02 03:00 Asia/Tokyo (UTC+09:00)",
+		  "2026-12-02T03:00 Asia/Tokyo", 0, "" },
+	};
+	pthread_t th[ORD_ARRAY_SIZE(r)];
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(r); i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, race, &r[i]), 0);
+	for (i = 0; i < ORD_ARRAY_SIZE(r); i++)
+		ck_assert_int_eq(pthread_join(th[i], NULL), 0);
+	for (i = 0; i < ORD_ARRAY_SIZE(r); i++)
+		ck_assert_msg(r[i].bad == 0, "%s: %d of %d rounds wrong, the first %s", r[i].zone,
+			      r[i].bad, RACE_ROUNDS, r[i].first);
+}
+END_TEST
+
+/* The process's own zone is back after every change (TZ changed in place,
+ * never unset: W5). */
+START_TEST(test_process_zone)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	const char *was = getenv("TZ");
+	char *keep = was ? strdup(was) : NULL;
+
+	ck_assert_int_eq(setenv("TZ", "Asia/Tokyo", 1), 0);
+	ord_when_format(&b, 1796148000, "America/New_York");
+	ck_assert_str_eq(b.buf, "2026-12-01 13:00 America/New_York (UTC-05:00)");
+	ck_assert_str_eq(getenv("TZ"), "Asia/Tokyo");
+	{
+		time_t t = 1796148000;
+		struct tm tm;
+
+		ck_assert_ptr_nonnull(localtime_r(&t, &tm));
+		ck_assert_int_eq(tm.tm_hour, 3); /* Tokyo's 03:00, not New York's */
+	}
+	/* no TZ: what an unset one reads is put in its place, not unset again */
+	ck_assert_int_eq(unsetenv("TZ"), 0);
+	ord_buf_reset(&b);
+	ord_when_format(&b, 1782928800, "Europe/Copenhagen");
+	ck_assert_str_eq(b.buf, "2026-07-01 20:00 Europe/Copenhagen (UTC+02:00)");
+	ck_assert_ptr_nonnull(getenv("TZ"));
+	ck_assert_str_eq(getenv("TZ"), ":/etc/localtime");
+	if (keep)
+		setenv("TZ", keep, 1);
+	else
+		unsetenv("TZ");
+	free(keep);
+	ord_buf_release(&b);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("when");
@@ -149,6 +251,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_format);
 	tcase_add_test(tc, test_schedule_text);
 	tcase_add_test(tc, test_schedule_rhythm);
+	tcase_add_test(tc, test_zones_in_threads);
+	tcase_add_test(tc, test_process_zone);
 	suite_add_tcase(s, tc);
 	return s;
 }
