@@ -92,6 +92,10 @@ int bat_arrow_back(const struct ord_token *dir, double within);
 int bat_order_back(struct ord_ctx *ctx, const struct ord_order *o);
 /* The unit an event's key names, or NULL. */
 struct ord_unit *bat_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, const char *key);
+/* Is ev a melee that sets u and w on opposite sides of it (each named
+ * first or beside the first, a=/a2= against b=/b2=, D20)? */
+int bat_melee_between(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		      const struct ord_unit *w);
 /* A move event is a charge: its charge=, or when it does not say, its
  * unit's sheet ordering C (table checks, charge_moves_checked; a game made
  * before reads charge= alone, which it always has). */

@@ -797,6 +797,25 @@ struct ord_unit *bat_ev_unit(struct ord_ctx *ctx, const struct ord_event *ev, co
 	return v ? ord_ctx_find_unit(ctx, v) : NULL;
 }
 
+int bat_melee_between(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		      const struct ord_unit *w)
+{
+	struct ord_unit *a, *b, *a2, *b2;
+	int ua, ub, wa, wb;
+
+	if (strcmp(ev->kind, "melee"))
+		return 0;
+	a = bat_ev_unit(ctx, ev, "a");
+	b = bat_ev_unit(ctx, ev, "b");
+	a2 = bat_ev_unit(ctx, ev, "a2");
+	b2 = bat_ev_unit(ctx, ev, "b2");
+	ua = u == a || (a2 && u == a2);
+	ub = u == b || (b2 && u == b2);
+	wa = w == a || (a2 && w == a2);
+	wb = w == b || (b2 && w == b2);
+	return (ua && wb) || (wa && ub);
+}
+
 /* "C - means the unit wishes to charge": the move of a unit whose sheet
  * orders C is its charge unless the referee says otherwise (charge=no,
  * refused without --override); a unit routed or retreating from an

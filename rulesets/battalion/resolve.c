@@ -582,15 +582,9 @@ static int melee_recorded(struct ord_ctx *ctx, const struct ord_unit *u, const s
 {
 	size_t i;
 
-	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
-		const struct ord_event *e = ord_ctx_event(ctx, i);
-		struct ord_unit *a = bat_ev_unit(ctx, e, "a"), *b = bat_ev_unit(ctx, e, "b");
-		struct ord_unit *a2 = bat_ev_unit(ctx, e, "a2"), *b2 = bat_ev_unit(ctx, e, "b2");
-		int ua = u == a || (a2 && u == a2), ub = u == b || (b2 && u == b2);
-		int wa = w == a || (a2 && w == a2), wb = w == b || (b2 && w == b2);
-		if (!strcmp(e->kind, "melee") && ((ua && wb) || (wa && ub)))
+	for (i = 0; i < ord_ctx_nevents(ctx); i++)
+		if (bat_melee_between(ctx, ord_ctx_event(ctx, i), u, w))
 			return 1;
-	}
 	return 0;
 }
 
