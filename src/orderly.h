@@ -1066,6 +1066,38 @@ int ord_mail_outbox_sent(ord_game *g, int64_t id);
 /* Count a reply to address this hour (inside a transaction); *ok 0 when
  * the address has had per_hour replies in the last hour already. */
 int ord_mail_rate(ord_game *g, const char *address, int per_hour, int *ok);
+/* Replace the stored raw of inbox message id (inside the transaction that
+ * marks it processed): what is kept of a mail not proven (mail judge J9). */
+int ord_mail_inbox_cut(ord_game *g, int64_t id, const void *raw, size_t len);
+
+/*
+ * Passphrases checked by mail (mail judge J12): every check of a party's
+ * passphrase is counted before it runs and forgotten when the passphrase
+ * was right, so what stays is the wrong ones (and checks that never
+ * finished).  Once a party has ORD_MAIL_PASS_TRIES of them (or the game's
+ * `register --passphrase-tries`) within ORD_MAIL_PASS_WINDOW seconds, its
+ * passphrases are not checked until ORD_MAIL_PASS_WINDOW after the last.
+ * Times are the game's clock (ord_game_now).  side NULL is the referee.
+ */
+#define ORD_MAIL_PASS_TRIES 5
+#define ORD_MAIL_PASS_WINDOW (60 * 60)
+/* Before side's passphrase in inbox message inbox_id is checked, in a
+ * transaction of its own: *until 0, the check counted (sender: where the
+ * mail says it came from), or the time until which side's passphrases are
+ * not checked, nothing counted. */
+int ord_mail_pass_try(ord_game *g, const char *side, int64_t inbox_id, const char *sender,
+		      int64_t *until);
+/* The passphrase of inbox_id was right: its check is forgotten (a
+ * transaction of its own). */
+int ord_mail_pass_right(ord_game *g, const char *side, int64_t inbox_id);
+/* Inside a transaction: *until as ord_mail_pass_try gives it (0: checked
+ * now), and while not 0 the checks counted in the window, one a line, in
+ * who ("mail ID at TIME: SENDER"; who may be NULL). */
+int ord_mail_pass_suspended(ord_game *g, const char *side, int64_t *until, struct ord_buf *who);
+/* Wrong passphrases a party may give in the window (the default until
+ * set); set, logged ("mail-config"). */
+int ord_mail_pass_tries(ord_game *g, int *tries);
+int ord_mail_set_pass_tries(ord_game *g, int tries);
 
 /* What tick must look at, cheaply, without loading the game: 1 in *due
  * when the log moved since ord_mail_mark_seen, a mail is unsent, or the

@@ -1,7 +1,8 @@
 /*
  * cmd_register.c - `orderly register GAME --side SIDE|--referee
  * [--address ADDR] [--passphrase-file FILE] [--pgp-key FILE]` and the
- * judge's own settings `[--judge ADDR] [--replies-per-hour N]`: who may act
+ * judge's own settings `[--judge ADDR] [--replies-per-hour N]
+ * [--passphrase-tries N]`: who may act
  * by mail and with what proof (docs/pbem.md).  Each change is logged in
  * the game's hash chain; a passphrase is stored only as a crypto_pwhash
  * hash (its file's first line; '-' reads standard input).  Without a
@@ -33,10 +34,10 @@ static void show(ord_game *g, const char *side)
 int cmd_register(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *side = NULL, *address = NULL, *passfile = NULL, *pgpfile = NULL, *judge = NULL,
-		   *per_hour_s = NULL;
+		   *per_hour_s = NULL, *tries_s = NULL;
 	struct ord_buf pass = ORD_BUF_INIT, key = ORD_BUF_INIT, jb = ORD_BUF_INIT;
 	ord_game *g = NULL;
-	int referee = 0, per_hour = 0, rc, changed = 0, ph;
+	int referee = 0, per_hour = 0, tries = 0, rc, changed = 0, ph, pt = 0;
 	size_t i;
 	const struct cli_opt opts[] = {
 		{ "side", &side, NULL },
@@ -46,6 +47,7 @@ int cmd_register(const struct cli_cmd *cmd, int argc, char **argv)
 		{ "pgp-key", &pgpfile, NULL },
 		{ "judge", &judge, NULL },
 		{ "replies-per-hour", &per_hour_s, NULL },
+		{ "passphrase-tries", &tries_s, NULL },
 		{ NULL, NULL, NULL },
 	};
 
@@ -60,7 +62,8 @@ int cmd_register(const struct cli_cmd *cmd, int argc, char **argv)
 	if ((address || passfile || pgpfile) && !side && !referee)
 		return cli_usage_error(cmd,
 				       "missing --side SIDE or --referee (whose address or proof)");
-	if ((rc = cli_parse_positive(cmd, "--replies-per-hour", per_hour_s, &per_hour)) != 0)
+	if ((rc = cli_parse_positive(cmd, "--replies-per-hour", per_hour_s, &per_hour)) != 0 ||
+	    (rc = cli_parse_positive(cmd, "--passphrase-tries", tries_s, &tries)) != 0)
 		return rc;
 	if (passfile) {
 		if ((rc = cli_read_input(&pass, passfile, 4096)) != 0)
@@ -74,6 +77,11 @@ int cmd_register(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	if (judge || per_hour) {
 		if ((rc = ord_mail_set_config(g, judge, per_hour)) != 0)
+			goto fail;
+		changed = 1;
+	}
+	if (tries) {
+		if ((rc = ord_mail_set_pass_tries(g, tries)) != 0)
 			goto fail;
 		changed = 1;
 	}
@@ -102,8 +110,10 @@ int cmd_register(const struct cli_cmd *cmd, int argc, char **argv)
 		changed = 1;
 	}
 	ord_mail_config(g, &jb, &ph);
+	ord_mail_pass_tries(g, &pt);
 	if (!changed || side || referee)
-		printf("judge        %s; replies per hour: %d\n", *jb.buf ? jb.buf : "(not set)", ph);
+		printf("judge        %s; replies per hour: %d; wrong passphrases an hour: %d\n",
+		       *jb.buf ? jb.buf : "(not set)", ph, pt);
 	if (side || referee) {
 		show(g, side);
 	} else {

@@ -102,7 +102,7 @@ static const struct cli_cmd commands[] = {
 	  "a player's nonce, commitment and signature for his sheet (--draft: for a draft to check)",
 	  cmd_sign },
 	{ "register",
-	  "GAME [--side SIDE|--referee] [--address ADDR] [--passphrase-file FILE|-] [--pgp-key FILE] [--judge ADDR] [--replies-per-hour N]",
+	  "GAME [--side SIDE|--referee] [--address ADDR] [--passphrase-file FILE|-] [--pgp-key FILE] [--judge ADDR] [--replies-per-hour N] [--passphrase-tries N]",
 	  "play by mail: who may act by mail, with which proof; the judge's address", cmd_register },
 	{ "mail-in", "[--games DIR] [--game FILE] [--recipient ADDR] < MESSAGE",
 	  "the mail judge: read one message from the MTA, act on it, queue the reply", cmd_mail_in },

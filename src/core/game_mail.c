@@ -19,7 +19,7 @@
  *                    log, which bundles show every side)
  *   mail-pgp         side=NAME | referee=1, fingerprint=FPR, key=BLAKE2b-256
  *                    of the armored key
- *   mail-config      judge=ADDR, per_hour=N
+ *   mail-config      judge=ADDR, per_hour=N[, passphrase_tries=N once set]
  *   schedule         schedule=TEXT (ord_schedule_format)
  *   deadline         turn=N, deadline=T: as `orderly deadline` logs it, also
  *                    when a turn opens with a deadline from the schedule
@@ -479,20 +479,27 @@ int ord_mail_set_pgp_last(ord_game *g, const char *side, int64_t when)
 	return ord_store_mail_pgp_last_set(g->db, party, when);
 }
 
-static int set_config(struct ord_game *g, int turn, const char *judge, int per_hour)
+static int set_config(struct ord_game *g, int turn, const char *judge, int per_hour, int tries)
 {
 	struct ord_buf body = ORD_BUF_INIT, cur = ORD_BUF_INIT;
 	int64_t seq;
-	int err, cur_per_hour = 0;
+	int err, cur_per_hour = 0, cur_tries = 0;
 
 	if (judge && *judge && (err = check_address(judge)) != 0)
 		return err;
-	if ((err = ord_store_mail_config_get(g->db, &cur, &cur_per_hour, NULL)) != 0)
+	if ((err = ord_store_mail_config_get(g->db, &cur, &cur_per_hour, NULL)) != 0 ||
+	    (err = ord_store_mail_pass_tries_get(g->db, &cur_tries)) != 0)
 		goto out;
 	ord_buf_addf(&body, "judge=%s\nper_hour=%d\n", judge ? judge : cur.buf,
 		     per_hour > 0 ? per_hour : cur_per_hour);
+	/* only once set: the entries of a game that never set it stay as
+	 * they were */
+	if (tries > 0 || cur_tries > 0)
+		ord_buf_addf(&body, "passphrase_tries=%d\n", tries > 0 ? tries : cur_tries);
 	if ((err = ord_game_log(g, &seq, turn, "mail-config", body.buf)) == 0)
 		err = ord_store_mail_config_set(g->db, judge, per_hour, NULL);
+	if (!err && tries > 0)
+		err = ord_store_mail_pass_tries_set(g->db, tries);
 out:
 	ord_buf_release(&body);
 	ord_buf_release(&cur);
@@ -511,7 +518,91 @@ int ord_mail_set_config(ord_game *g, const char *judge, int per_hour)
 
 	if ((err = begin(g, &t)) != 0)
 		return err;
-	return end(g, set_config(g, t.turn, judge, per_hour));
+	return end(g, set_config(g, t.turn, judge, per_hour, 0));
+}
+
+int ord_mail_set_pass_tries(ord_game *g, int tries)
+{
+	struct ord_store_turn t;
+	int err;
+
+	if (tries < 1)
+		return ord_error_set(ORD_EUSAGE, "passphrase tries %d is not a number from 1 up",
+				     tries);
+	if ((err = begin(g, &t)) != 0)
+		return err;
+	return end(g, set_config(g, t.turn, NULL, 0, tries));
+}
+
+int ord_mail_pass_tries(ord_game *g, int *tries)
+{
+	int err = ord_store_mail_pass_tries_get(g->db, tries);
+
+	if (!err && *tries <= 0)
+		*tries = ORD_MAIL_PASS_TRIES;
+	return err;
+}
+
+/* When side's passphrases are checked again (0: they are now), from the
+ * checks of the last window. */
+static int pass_until(struct ord_game *g, const char *party, int64_t now, int64_t *until)
+{
+	int64_t last = 0;
+	int err, count = 0, tries = 0;
+
+	*until = 0;
+	if ((err = ord_mail_pass_tries(g, &tries)) != 0 ||
+	    (err = ord_store_mail_pass_count(g->db, party, now, ORD_MAIL_PASS_WINDOW, &count, &last)) !=
+		    0)
+		return err;
+	/* no row is added while suspended, so the last one began it and
+	 * every row has left the window when it ends */
+	if (count >= tries)
+		*until = last + ORD_MAIL_PASS_WINDOW;
+	return 0;
+}
+
+int ord_mail_pass_try(ord_game *g, const char *side, int64_t inbox_id, const char *sender, int64_t *until)
+{
+	const char *party = NULL;
+	int64_t now = ord_game_now(g);
+	int err;
+
+	*until = 0;
+	if ((err = party_of(g, side, &party)) != 0)
+		return err;
+	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+		return err;
+	if ((err = pass_until(g, party, now, until)) == 0 && !*until)
+		err = ord_store_mail_pass_add(g->db, party, now, inbox_id, sender);
+	return end(g, err);
+}
+
+int ord_mail_pass_right(ord_game *g, const char *side, int64_t inbox_id)
+{
+	const char *party = NULL;
+	int err;
+
+	if ((err = party_of(g, side, &party)) != 0)
+		return err;
+	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
+		return err;
+	return end(g, ord_store_mail_pass_forget(g->db, party, inbox_id));
+}
+
+int ord_mail_pass_suspended(ord_game *g, const char *side, int64_t *until, struct ord_buf *who)
+{
+	const char *party = NULL;
+	int err;
+
+	*until = 0;
+	if ((err = party_of(g, side, &party)) != 0 ||
+	    (err = pass_until(g, party, ord_game_now(g), until)) != 0)
+		return err;
+	if (*until && who)
+		err = ord_store_mail_pass_list(g->db, party, ord_game_now(g) - ORD_MAIL_PASS_WINDOW,
+					       who);
+	return err;
 }
 
 /* ---- the schedule ---- */
@@ -600,7 +691,7 @@ int ord_game_mail_create(struct ord_game *g, const struct ord_scenario *sc)
 	int err;
 
 	if ((sc->mail_address || sc->replies_per_hour) &&
-	    (err = set_config(g, 0, sc->mail_address, sc->replies_per_hour)) != 0)
+	    (err = set_config(g, 0, sc->mail_address, sc->replies_per_hour, 0)) != 0)
 		return err;
 	if (sc->referee_email && (err = set_address(g, 0, NULL, sc->referee_email)) != 0)
 		return err;
@@ -675,6 +766,11 @@ int ord_mail_outbox_next(ord_game *g, int64_t after, struct ord_mail_out *out)
 int ord_mail_outbox_sent(ord_game *g, int64_t id)
 {
 	return ord_store_mail_outbox_sent(g->db, id, (int64_t)time(NULL));
+}
+
+int ord_mail_inbox_cut(ord_game *g, int64_t id, const void *raw, size_t len)
+{
+	return ord_store_mail_inbox_raw(g->db, id, raw, len);
 }
 
 int ord_mail_rate(ord_game *g, const char *address, int per_hour, int *ok)

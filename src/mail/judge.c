@@ -111,6 +111,15 @@
  *      for the referee to see who wrote and what (a sheet is a few KiB),
  *      and a mail to no game is bounced whole to its sender by the MTA.
  *      How many such mails come an hour is left to the MTA's limits.
+ *      A mail from a registered address that no proof of which held (a
+ *      forged From:, a wrong passphrase, HELP, a refusal before the proof
+ *      was read) is kept cut the same way once it is answered, in the
+ *      transaction that marks it done ("the mail not proven"): it was kept
+ *      whole, and a forger who knew a player's address grew the game file
+ *      by 5 MB a mail (a red team's find).  It is stored whole first, as
+ *      every mail is (step 2: nothing lost before it is answered), and the
+ *      pages it took are reused by the next.  A LINK recorded is kept
+ *      whole: the link proved it.
  *  J10. Without a block, the text of a player's mail is his sheet, and a
  *      line that begins with a command word is a command ("Report back if
  *      anything is wrong" is REPORT, "Help appreciated" HELP, "Status of
@@ -133,6 +142,29 @@
  *      command, nothing done, the line named ("stopped at a problem", as
  *      a command refused stops there); quoted lines and the signature
  *      are not read, as in any mail.
+ *  J12. Wrong passphrases are counted per party (a side, the referee) in
+ *      the game file (mail_pass_fail), and past the game's passphrase
+ *      tries (ORD_MAIL_PASS_TRIES, 5, or `register --passphrase-tries`)
+ *      within an hour, the party's passphrases are not checked until an
+ *      hour after the last: a mail that only its passphrase would prove
+ *      is refused without the Argon2 check, its inbox result saying
+ *      "passphrase proofs of SIDE are suspended until ...".  Anyone who
+ *      knows a player's address could forge his From: and guess without
+ *      end, each guess checked (a red team: 40 in 22 s, and the right one
+ *      stored orders as blue; the passphrase is the web login too), and
+ *      the notices of J8 went silent after two.  A check is counted
+ *      before it runs, in a transaction of its own, and forgotten when
+ *      the passphrase was right: mail-in processes running at once (the
+ *      MTA runs one a mail) are counted together, and a check that never
+ *      finished counts as wrong.  The player and the referee are told
+ *      once a suspension, whatever the budgets of J8, with each mail
+ *      counted (its inbox number, time, From: and Return-Path:).  Only
+ *      the passphrase is suspended: an OpenPGP/MIME signature by the
+ *      party's key, and a side's lines of `orderly sign` (`--draft` for
+ *      a CHECK), prove as ever, also in a mail that carries a passphrase
+ *      beside them, so a forger cannot lock the player out ("sign your
+ *      orders, or wait until ...").  The count is of the party, not of
+ *      the sender: the envelope of a forged mail says nothing certain.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -168,11 +200,14 @@ struct judge {
 	struct mail_attach att;
 	struct ord_buf att_text, att_name;
 	size_t natt;
-	int deadline_set;      /* a DEADLINE command is changing it, from deadline_from */
-	int64_t deadline_from; /* the turn's deadline before it (the end of the grace) */
-	size_t deadline_told;  /* the sides mailed the change */
-	int quiet;             /* no reply (rate limit, loop) */
-	int answered;          /* the message is marked processed */
+	int deadline_set;           /* a DEADLINE command is changing it, from deadline_from */
+	int64_t deadline_from;      /* the turn's deadline before it (the end of the grace) */
+	size_t deadline_told;       /* the sides mailed the change */
+	int quiet;                  /* no reply (rate limit, loop) */
+	int answered;               /* the message is marked processed */
+	const struct ord_buf *kept; /* the message as stored: cut when not proven (J9) */
+	int64_t pass_until;         /* the party's passphrases not checked until then (J12) */
+	int pass_wrong;             /* its passphrase was checked, and wrong (J12) */
 };
 
 /* ---- replies ---- */
@@ -212,6 +247,93 @@ static int reply_budget(struct judge *j, int per_hour, int *ok)
 	return 0;
 }
 
+static void when(ord_game *g, struct ord_buf *out, int64_t t);
+static void kept_cut(struct ord_buf *kept, const char *why);
+
+/*
+ * J12: the party's passphrases are not checked (wrong ones came, past the
+ * game's tries): the player and the referee are told once a suspension,
+ * the mail that caused it listed, whatever the budgets of J8 (a forger
+ * who sends thirty gets them one mail each).
+ */
+static int pass_notice(struct judge *j)
+{
+	struct ord_buf who = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
+		       until_s = ORD_BUF_INIT, subj = ORD_BUF_INIT;
+	const char *party = j->side ? j->side : "the referee";
+	int64_t until = 0;
+	int err, tries = 0;
+
+	if ((err = ord_mail_pass_suspended(j->g, j->side, &until, &who)) != 0 || !until ||
+	    (err = ord_mail_pass_tries(j->g, &tries)) != 0)
+		goto out;
+	when(j->g, &until_s, until);
+	ord_buf_addf(&subj, "passphrases of %s not checked until %s", party, until_s.buf);
+	ord_buf_addf(&body,
+		     "Wrong passphrases for %s came by mail, %d within an hour, the most\n"
+		     "orderly checks (or checks that never finished):\n\n",
+		     party, tries);
+	{
+		const char *p = who.buf;
+		while (p && *p) {
+			size_t n = strcspn(p, "\n");
+			ord_buf_addf(&body, "  %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
+	ord_buf_addf(&body,
+		     "\nEach was sent from %s's registered address, or in its name: anyone\n"
+		     "who knows the address can write it on a mail and guess the passphrase.\n"
+		     "So until %s a passphrase of %s is not\n"
+		     "checked: a mail that only a passphrase would prove is refused, its\n"
+		     "passphrase unread, whoever sent it.\n\n"
+		     "Sign your orders, or wait until %s. A mail signed\n"
+		     "with the registered OpenPGP key (OpenPGP/MIME, a line 'Game: %s'),\n"
+		     "orders with the three lines of 'orderly sign' and a CHECK with those of\n"
+		     "'orderly sign --draft' are taken as ever: nobody can lock %s out by\n"
+		     "sending wrong passphrases.\n\n"
+		     "If the wrong passphrases were not yours, someone is guessing it; the\n"
+		     "referee sees each mail in the game's inbox (its Received: lines), and\n"
+		     "a passphrase registered anew ('orderly register --passphrase-file') is\n"
+		     "one the guesses so far did not try. It is the web page's login too.\n",
+		     party, until_s.buf, party, until_s.buf, j->game, party);
+	ord_buf_addf(&key, "pass-suspended/%s/%lld", j->side ? j->side : "", (long long)until);
+	if (j->side && (err = mail_queue_to(j->g, j->side, key.buf, subj.buf, body.buf, NULL, NULL,
+					    NULL, 0)) != 0)
+		goto out;
+	ord_buf_adds(&key, "/referee");
+	err = mail_queue_to(j->g, NULL, key.buf, subj.buf, body.buf, NULL, NULL, NULL, 0);
+out:
+	ord_buf_release(&who);
+	ord_buf_release(&body);
+	ord_buf_release(&key);
+	ord_buf_release(&until_s);
+	ord_buf_release(&subj);
+	return err;
+}
+
+/* J9: a mail no proof of which held is kept cut, as a stranger's is: its
+ * headers, the start of its body and its size, in the transaction that
+ * marks it done; a forged From: stored whole let anyone who knows a
+ * player's address grow the game file by the MTA's limit a mail. */
+static int keep_cut(struct judge *j)
+{
+	struct ord_buf cut = ORD_BUF_INIT;
+	int err = 0;
+
+	if (!j->kept || j->proven)
+		return 0;
+	/* a link proves itself (J6): the mail of a link recorded is kept */
+	if (!j->referee && j->b && j->b->cmd == CMD_LINK && j->sheet_answer)
+		return 0;
+	ord_buf_add(&cut, j->kept->buf, j->kept->len);
+	kept_cut(&cut, "the mail not proven");
+	if (cut.len < j->kept->len)
+		err = ord_mail_inbox_cut(j->g, j->inbox_id, cut.buf, cut.len);
+	ord_buf_release(&cut);
+	return err;
+}
+
 static int queue_reply(struct judge *j)
 {
 	struct ord_buf from = ORD_BUF_INIT, subj = ORD_BUF_INIT, body = ORD_BUF_INIT;
@@ -249,6 +371,10 @@ static int queue_reply(struct judge *j)
 	/* the signature is taken with the answer: a mail the MTA gives again
 	 * before it was answered is no mail sent again */
 	if (j->pgp_taken > 0 && (err = ord_mail_set_pgp_last(j->g, j->side, j->pgp_taken)) != 0)
+		goto out;
+	if ((j->pass_wrong || j->pass_until) && (err = pass_notice(j)) != 0)
+		goto out;
+	if ((err = keep_cut(j)) != 0)
 		goto out;
 	err = ord_mail_inbox_done(j->g, j->inbox_id, j->result.buf);
 	if (!err)
@@ -1589,6 +1715,33 @@ out:
 
 /* ---- who sent it ---- */
 
+/* Where a mail says it came from, for the count of passphrases (J12): its
+ * From: and the envelope sender the MTA wrote (Return-Path:), as written,
+ * on one line. */
+static void mail_sender(const struct mail_msg *m, const char *raw, size_t len, struct ord_buf *out)
+{
+	size_t i = 0, start;
+
+	ord_buf_addf(out, "From: %.200s", m->from_header ? m->from_header : "");
+	while (i < len) {
+		size_t l = 0;
+		while (i + l < len && raw[i + l] != '\n')
+			l++;
+		if (l == 0 || (l == 1 && raw[i] == '\r'))
+			break; /* the headers' end */
+		if (l > 12 && !strncasecmp(raw + i, "Return-Path:", 12)) {
+			ord_buf_addf(out, "; Return-Path: %.*s", (int)(l - 12 > 200 ? 200 : l - 12),
+				     raw + i + 12);
+			break;
+		}
+		i += l + 1;
+	}
+	/* one line: no control character of the mail in the notice */
+	for (start = 0; start < out->len; start++)
+		if ((unsigned char)out->buf[start] < 0x20)
+			out->buf[start] = ' ';
+}
+
 /* 1 proven, 0 not (*why says why), -1 the store failed. */
 static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 {
@@ -1641,13 +1794,47 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 		ord_buf_release(&key);
 	}
 	if (j->b->passphrase) {
-		err = ord_mail_check_passphrase(j->g, j->side, j->b->passphrase);
-		ord_error_clear();
-		if (!err)
-			return j->proven = 1;
-		*why = err == ORD_ENOTFOUND ? "no passphrase is registered for you"
-					    : "the passphrase is wrong";
-		return 0;
+		char hash[ORD_PASS_HASH_MAX];
+		struct ord_buf sender = ORD_BUF_INIT;
+
+		if ((err = ord_mail_passphrase_hash(j->g, j->side, hash)) == ORD_ENOTFOUND) {
+			ord_error_clear();
+			*why = "no passphrase is registered for you";
+			return 0;
+		}
+		if (err)
+			return -1;
+		/* counted before it is checked, so that mail-in processes
+		 * running at once are counted together (J12) */
+		mail_sender(j->m, raw, len, &sender);
+		err = ord_mail_pass_try(j->g, j->side, j->inbox_id, sender.buf, &j->pass_until);
+		ord_buf_release(&sender);
+		if (!err && !j->pass_until) {
+			err = ord_mail_passphrase_verify(hash, j->b->passphrase);
+			sodium_memzero(hash, sizeof(hash));
+			ord_error_clear();
+			if (!err)
+				return ord_mail_pass_right(j->g, j->side, j->inbox_id)
+					       ? -1
+					       : (j->proven = 1);
+			j->pass_wrong = 1;
+			*why = "the passphrase is wrong";
+			return 0;
+		}
+		sodium_memzero(hash, sizeof(hash));
+		if (err)
+			return -1;
+		/* not checked: a signature of the side still proves (below) */
+		{
+			struct ord_buf t = ORD_BUF_INIT;
+			when(j->g, &t, j->pass_until);
+			snprintf(j->why, sizeof(j->why),
+				 "passphrase proofs of %s are suspended until %s after wrong passphrases, "
+				 "so yours was not checked; sign your orders (OpenPGP, or the lines of "
+				 "'orderly sign'), or wait until then",
+				 j->side ? j->side : "the referee", t.buf);
+			ord_buf_release(&t);
+		}
 	}
 	/* a link proves itself (J6): the chain check in cmd_link */
 	if (!j->referee && j->b->cmd == CMD_LINK)
@@ -1677,6 +1864,10 @@ static int prove(struct judge *j, const char *raw, size_t len, const char **why)
 	 * short, wrapped by a mailer) is said to be, not taken for no line */
 	if (!j->referee && j->b->unreadable) {
 		*why = j->b->unreadable;
+		return 0;
+	}
+	if (j->pass_until) {
+		*why = j->why;
 		return 0;
 	}
 	if (!j->referee && j->b->have_draft_signature && j->b->cmd != CMD_CHECK) {
@@ -2073,7 +2264,7 @@ out:
  * stranger's mail was kept whole, up to the MTA's limit, and never
  * answered: so strangers could fill the disk unseen.
  */
-static void kept_cut(struct ord_buf *kept)
+static void kept_cut(struct ord_buf *kept, const char *why)
 {
 	const char *p = kept->buf, *end = p + kept->len, *q;
 	size_t head = kept->len, blank = 0, body = 0, cut, keep;
@@ -2105,9 +2296,8 @@ static void kept_cut(struct ord_buf *kept)
 	}
 	keep = body < MAIL_UNANSWERED_BODY ? body : MAIL_UNANSWERED_BODY;
 	ord_buf_add(&out, p, cut);
-	ord_buf_addf(&out,
-		     "X-Orderly-Kept: %s and the first %zu bytes of its body of %zu, the mail not answered\n\n",
-		     cut < head ? "the first headers" : "the headers", keep, body);
+	ord_buf_addf(&out, "X-Orderly-Kept: %s and the first %zu bytes of its body of %zu, %s\n\n",
+		     cut < head ? "the first headers" : "the headers", keep, body, why);
 	if (keep)
 		ord_buf_add(&out, p + head + blank, keep);
 	ord_buf_release(kept);
@@ -2159,7 +2349,7 @@ static int unrouted(const struct mail_in_opts *o, const struct mail_msg *m, cons
 	int err;
 
 	ord_buf_add(&cut, raw, len);
-	kept_cut(&cut); /* J9 */
+	kept_cut(&cut, "the mail not answered"); /* J9 */
 	err = keep_unrouted(o->games, m, cut.buf, cut.len);
 	ord_buf_release(&cut);
 	if (err != 0) {
@@ -2246,7 +2436,7 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	 * stranger's, a loop's), its headers and the start of its body (J9) */
 	if (m.loop || m.broken || !m.from ||
 	    ord_mail_find(j.g, m.from, side, &referee, &count) == ORD_ENOTFOUND)
-		kept_cut(&kept);
+		kept_cut(&kept, "the mail not answered");
 	ord_error_clear();
 	if ((err = ord_mail_inbox_add(j.g, &j.inbox_id, state, &step, m.message_id, m.from_header,
 				      kept.buf, kept.len)) != 0) {
@@ -2259,6 +2449,7 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	}
 	j.m = &m;
 	j.b = &b;
+	j.kept = &kept;
 	ord_game_set_hook(j.g, hook, &j);
 	/* loops, bounces, our own mail: stored, never answered */
 	if (m.loop || m.broken || !m.from) {

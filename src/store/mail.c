@@ -361,6 +361,125 @@ int ord_store_mail_rate(sqlite3 *db, const char *address, int per_hour, int64_t 
 	return 0;
 }
 
+int ord_store_mail_inbox_raw(sqlite3 *db, int64_t id, const void *raw, size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st, "UPDATE mail_inbox SET raw = ? WHERE id = ?")) != 0)
+		return err;
+	sqlite3_bind_blob(st, 1, len ? raw : "", (int)len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, id);
+	return step_done(db, st, "cutting the stored message");
+}
+
+int ord_store_mail_pass_count(sqlite3 *db, const char *party, int64_t now, int64_t window,
+			      int *count, int64_t *last)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	*count = 0;
+	*last = 0;
+	if ((err = ord_store_prepare(db, &st, "DELETE FROM mail_pass_fail WHERE at <= ?")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, now - window);
+	if ((err = step_done(db, st, "counting passphrase checks")) != 0)
+		return err;
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT count(*), coalesce(max(at), 0) FROM mail_pass_fail "
+				     "WHERE party = ?")) != 0)
+		return err;
+	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*count = sqlite3_column_int(st, 0);
+		*last = sqlite3_column_int64(st, 1);
+	} else {
+		err = ord_store_error(db, "counting passphrase checks");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_store_mail_pass_add(sqlite3 *db, const char *party, int64_t now, int64_t inbox_id,
+			    const char *sender)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "INSERT INTO mail_pass_fail(party, at, inbox_id, sender) "
+				     "SELECT ?1, ?2, ?3, ?4 WHERE NOT EXISTS (SELECT 1 FROM mail_pass_fail "
+				     "WHERE party = ?1 AND inbox_id = ?3)")) != 0)
+		return err;
+	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now);
+	sqlite3_bind_int64(st, 3, inbox_id);
+	sqlite3_bind_text(st, 4, sender, -1, SQLITE_STATIC);
+	return step_done(db, st, "counting a passphrase check");
+}
+
+int ord_store_mail_pass_forget(sqlite3 *db, const char *party, int64_t inbox_id)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "DELETE FROM mail_pass_fail WHERE party = ? AND inbox_id = ?")) != 0)
+		return err;
+	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, inbox_id);
+	return step_done(db, st, "forgetting a passphrase check");
+}
+
+int ord_store_mail_pass_list(sqlite3 *db, const char *party, int64_t since, struct ord_buf *out)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT inbox_id, strftime('%Y-%m-%dT%H:%M:%SZ', at, 'unixepoch'), sender "
+				     "FROM mail_pass_fail WHERE party = ? "
+				     "AND at > ? ORDER BY at, inbox_id")) != 0)
+		return err;
+	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, since);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		ord_buf_addf(out, "mail %lld at %s: %s\n", (long long)sqlite3_column_int64(st, 0),
+			     col_text(st, 1), col_text(st, 2));
+	if (rc != SQLITE_DONE)
+		err = ord_store_error(db, "reading passphrase checks");
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_store_mail_pass_tries_get(sqlite3 *db, int *tries)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	*tries = 0;
+	if ((err = ord_store_prepare(db, &st, "SELECT pass_tries FROM mail_config WHERE id = 1")) != 0)
+		return err;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*tries = sqlite3_column_int(st, 0);
+	else
+		err = ord_store_error(db, "reading the mail configuration");
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_store_mail_pass_tries_set(sqlite3 *db, int tries)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st, "UPDATE mail_config SET pass_tries = ? WHERE id = 1")) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, tries);
+	return step_done(db, st, "storing the mail configuration");
+}
+
 int ord_store_mail_seen(sqlite3 *db, int64_t next)
 {
 	sqlite3_stmt *st = NULL;

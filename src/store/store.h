@@ -444,6 +444,25 @@ int ord_store_mail_outbox_next(sqlite3 *db, int64_t after, int64_t *id, char *me
 			       char *rcpt, size_t rn, struct ord_buf *bytes);
 int ord_store_mail_outbox_sent(sqlite3 *db, int64_t id, int64_t now);
 int ord_store_mail_rate(sqlite3 *db, const char *address, int per_hour, int64_t now, int *ok);
+/* The stored raw of a message replaced by raw (judge.c J9: what is kept
+ * of a mail not proven). */
+int ord_store_mail_inbox_raw(sqlite3 *db, int64_t id, const void *raw, size_t len);
+/* Passphrase checks of a party (schema/sql/015_mail_pass_fail.sql): rows
+ * before now - window are forgotten; *count the party's rows since, *last
+ * the newest one's time (0: none). */
+int ord_store_mail_pass_count(sqlite3 *db, const char *party, int64_t now, int64_t window,
+			      int *count, int64_t *last);
+/* A check about to run for the mail inbox_id (once a mail: a row of it
+ * stands already after a crash), and its row taken away (the right one). */
+int ord_store_mail_pass_add(sqlite3 *db, const char *party, int64_t now, int64_t inbox_id,
+			    const char *sender);
+int ord_store_mail_pass_forget(sqlite3 *db, const char *party, int64_t inbox_id);
+/* The party's rows since `since`, one a line: "mail ID at TIME: SENDER"
+ * (TIME in UTC, as 2030-12-09T12:00:00Z). */
+int ord_store_mail_pass_list(sqlite3 *db, const char *party, int64_t since, struct ord_buf *out);
+/* wrong passphrases an hour (0: the default) */
+int ord_store_mail_pass_tries_get(sqlite3 *db, int *tries);
+int ord_store_mail_pass_tries_set(sqlite3 *db, int tries);
 int ord_store_mail_seen(sqlite3 *db, int64_t next);
 /* Open path just to ask whether tick has anything to do in it. */
 int ord_store_mail_due(const char *path, int64_t now, int *due);

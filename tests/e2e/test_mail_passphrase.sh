@@ -291,12 +291,17 @@ expect_eq "$(result link-proven@club.test)" "link of blue refused: the game 'cro
 expect_eq "$(replies_to link-proven@club.test)" 1 "replies to blue's proven LINK, his replies used up"
 
 # ---- what is kept of a mail nobody answers (J9): a stranger's 100 KiB, its
-# headers and the first 16 KiB of its body; a registered sender's whole
+# headers and the first 16 KiB of its body; a registered sender's the same
+# when no proof of it held (a forged From:), whole when proven
 big=$(awk 'BEGIN { for (i = 0; i < 1600; i++) printf "%063d\n", i }') # 100 KiB
 printf 'From: Stranger <nobody@elsewhere.test>\nTo: orderly+cross@judge.test\nSubject: fill\nMessage-ID: <stranger@elsewhere.test>\n\n%s\n' "$big" | mailin
 expect_eq "$(result stranger@elsewhere.test)" "not answered: nobody@elsewhere.test is not registered in this game" "the stranger's mail"
 expect_in "$(kept stranger@elsewhere.test)" $'Subject: fill\nMessage-ID: <stranger@elsewhere.test>\nX-Orderly-Kept: the headers and the first 16384 bytes of its body of 102400, the mail not answered\n\n0000'
 expect_eq "$(sql "$G" "SELECT length(raw) < 16384 + 300 FROM mail_inbox WHERE message_id = 'stranger@elsewhere.test'")" 1 "what is kept of the stranger's mail"
-blue whole "$big"
+blue forged-big "$big"
+expect_in "$(kept forged-big@club.test)" $'\nX-Orderly-Kept: the headers and the first 16384 bytes of its body of 102400, the mail not proven\n\n0000'
+expect_eq "$(sql "$G" "SELECT length(raw) < 16384 + 300 FROM mail_inbox WHERE message_id = 'forged-big@club.test'")" 1 "what is kept of a forged mail from blue's address"
+blue whole "$pass"$'\nSTATUS\n'"$big"
+expect_eq "$(result whole@club.test)" "status sent (no reply: replies per hour used up)" "blue's own big STATUS"
 expect_eq "$(sql "$G" "SELECT length(raw) > 102400 FROM mail_inbox WHERE message_id = 'whole@club.test'")" 1 "what is kept of blue's mail"
 note "ok"

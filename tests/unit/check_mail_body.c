@@ -16,7 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "mail/mail.h"
 
@@ -648,6 +651,220 @@ START_TEST(test_attachment_not_read)
 }
 END_TEST
 
+/* The game made again from the test scenario with blue's public key in it
+ * (kp), so that blue may sign his orders with `orderly sign`'s lines. */
+static void judge_with_blue_key(struct ord_keypair *kp)
+{
+	struct ord_buf sc = ORD_BUF_INIT, path = ORD_BUF_INIT;
+	struct ord_create_opts co;
+	char pk[65], cmd[4000];
+	FILE *f;
+	ord_game *g;
+	size_t n;
+	char *at;
+
+	ord_keypair_generate(kp);
+	mail_hex(pk, kp->pk, 32);
+	f = fopen(SCENARIO, "r");
+	ck_assert_ptr_nonnull(f);
+	{
+		char chunk[4096];
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			ord_buf_add(&sc, chunk, n);
+	}
+	fclose(f);
+	at = strstr(sc.buf, "email=\"blue@club.test\"");
+	ck_assert_ptr_nonnull(at);
+	ord_buf_addf(&path, "%s/keyed.xml", jdir);
+	f = fopen(path.buf, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%.*s pubkey=\"%s\" %s", (int)(at - sc.buf), sc.buf, pk, at);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "rm -f '%s' '%s-wal' '%s-shm'", jgame, jgame, jgame);
+	ck_assert_int_eq(system(cmd), 0);
+	memset(&co, 0, sizeof(co));
+	co.fixed_dice = 1;
+	ck_assert_msg(ord_game_create(&g, jgame, path.buf, &co) == 0, "%s", ord_error_last());
+	ck_assert_int_eq(ord_mail_set_passphrase(g, "blue", "blue shako and sabre"), 0);
+	ck_assert_int_eq(ord_mail_set_passphrase(g, NULL, "umpire of the table"), 0);
+	ord_game_free(g);
+	ord_buf_release(&sc);
+	ord_buf_release(&path);
+}
+
+/* The three lines of `orderly sign` for blue's sheet (its text as the
+ * ORDERS block holds it), then the block. */
+static void signed_orders(struct ord_buf *out, const struct ord_keypair *kp, const char *sheet)
+{
+	struct ord_game_status ti;
+	struct ord_sheet_binding b;
+	struct ord_signed_sheet ss;
+	char hex[129];
+	ord_game *g;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_int_eq(ord_game_status(g, &ti), 0);
+	memset(&b, 0, sizeof(b));
+	ord_game_id(g, b.game_id);
+	b.turn = ti.turn;
+	b.side = "blue";
+	memcpy(b.seed_commitment, ti.seed_commitment, 32);
+	ord_game_free(g);
+	ord_sheet_sign(&ss, &b, sheet, strlen(sheet), kp);
+	mail_hex(hex, ss.nonce, 32);
+	ord_buf_addf(out, "nonce: %s\n", hex);
+	mail_hex(hex, ss.commitment, 32);
+	ord_buf_addf(out, "commitment: %s\n", hex);
+	mail_hex(hex, ss.signature, 64);
+	ord_buf_addf(out, "signature: %s\nORDERS\n%sEND\n", hex, sheet);
+}
+
+/* J12: wrong passphrases by mail, past the game's tries in an hour, stop
+ * the party's passphrases being checked for the hour after the last one:
+ * the right one is refused unchecked, the player and the referee are told
+ * once, a mail signed with the side's key is still taken, and an hour
+ * later the passphrase proves again.  (A red team guessed 40 passphrases
+ * in 22 s, each checked, and the right one stored orders as blue.) */
+START_TEST(test_passphrase_guesses_suspended)
+{
+	struct ord_keypair kp;
+	struct ord_buf body = ORD_BUF_INIT;
+	size_t before, n;
+	char *res, *out;
+	int i;
+
+	judge_with_blue_key(&kp);
+	before = outbox_count();
+	for (i = 1; i <= ORD_MAIL_PASS_TRIES; i++) {
+		char guess[64];
+		snprintf(guess, sizeof(guess), "Passphrase: guess %d\nSTATUS\n", i);
+		res = mail_to_judge("blue", "status", NULL, guess);
+		ck_assert_in(res, "not proven (the passphrase is wrong)");
+		free(res);
+	}
+	/* the right one now: refused, not checked */
+	res = mail_to_judge("blue", "status", NULL, BLUE_PASS "STATUS\n");
+	ck_assert_in(res, "not proven (passphrase proofs of blue are suspended until ");
+	ck_assert_in(res, "so yours was not checked; sign your orders");
+	ck_assert_in(res, "): nothing changed");
+	free(res);
+	res = mail_to_judge("blue", "status", NULL, "Passphrase: guess 99\nSTATUS\n");
+	ck_assert_in(res, "passphrase proofs of blue are suspended");
+	free(res);
+	/* told once each, the player and the referee, with the mails */
+	out = outbox_after(before, &n);
+	ck_assert_uint_eq(count_in(out, "Subject: [cross] passphrases of blue not checked until"), 2);
+	ck_assert_in(out, "To: blue@club.test\nSubject: [cross] passphrases of blue not checked until");
+	ck_assert_in(out,
+		     "To: referee@club.test\nSubject: [cross] passphrases of blue not checked until");
+	ck_assert_in(out, "Sign your orders, or wait until");
+	ck_assert_in(out, "at 2030-12-09T12:00:00Z: From: blue <blue@club.test>");
+	ck_assert_uint_eq(count_in(out, "\n  mail "), 2 * ORD_MAIL_PASS_TRIES);
+	free(out);
+	/* the lines of `orderly sign` still prove his orders, with a
+	 * passphrase line beside them or not */
+	signed_orders(&body, &kp, "B1 ↑ 1/4\n");
+	res = mail_to_judge("blue", "orders", NULL, body.buf);
+	ck_assert_in(res, "orders of blue stored: turn 1 version 1");
+	free(res);
+	ord_buf_reset(&body);
+	ord_buf_adds(&body, BLUE_PASS);
+	signed_orders(&body, &kp, "B1 ↑ 1/2\n");
+	res = mail_to_judge("blue", "orders", NULL, body.buf);
+	ck_assert_in(res, "orders of blue stored: turn 1 version 2");
+	free(res);
+	ord_buf_release(&body);
+	/* the referee's own passphrase is his: checked */
+	res = mail_to_judge("referee", "status", NULL, REF_PASS "STATUS\n");
+	ck_assert_in(res, "status sent");
+	free(res);
+	/* an hour after the last wrong one, checked again */
+	set_now(T0 + ORD_MAIL_PASS_WINDOW - 1);
+	res = mail_to_judge("blue", "status", NULL, BLUE_PASS "STATUS\n");
+	ck_assert_in(res, "suspended");
+	free(res);
+	set_now(T0 + ORD_MAIL_PASS_WINDOW + 1);
+	res = mail_to_judge("blue", "status", NULL, BLUE_PASS "STATUS\n");
+	ck_assert_in(res, "status sent");
+	free(res);
+	/* a right one is not counted: tries - 1 wrong and a right one, then
+	 * one wrong more, and the right one still works */
+	for (i = 1; i < ORD_MAIL_PASS_TRIES; i++) {
+		res = mail_to_judge("blue", "status", NULL, "Passphrase: again\nSTATUS\n");
+		ck_assert_in(res, "the passphrase is wrong");
+		free(res);
+		res = mail_to_judge("blue", "status", NULL, BLUE_PASS "STATUS\n");
+		ck_assert_in(res, "status sent");
+		free(res);
+	}
+	out = outbox_after(before, &n);
+	ck_assert_uint_eq(count_in(out, "passphrases of blue not checked until"), 2);
+	free(out);
+}
+END_TEST
+
+/* J9: a mail from a registered address whose proof does not hold is kept
+ * as a stranger's is, its headers and the first 16 KiB of its body with
+ * its size, not whole (a forged From: on 5 MB grew the game file by 5 MB a
+ * mail); a proven one is kept whole. */
+START_TEST(test_forged_mail_kept_cut)
+{
+	struct ord_buf big = ORD_BUF_INIT;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	struct stat sb;
+	char *res;
+	int i;
+
+	for (i = 0; i < 16384; i++) /* 1 MiB */
+		ord_buf_addf(&big, "%063d\n", i);
+	for (i = 0; i < 3; i++) {
+		res = mail_to_judge("blue", "status", NULL, big.buf);
+		ck_assert_in(res, "not proven (it carries no proof");
+		free(res);
+	}
+	res = mail_to_judge("blue", "status", NULL,
+			    "Passphrase: a guess\n"
+			    "STATUS\n");
+	free(res);
+	ord_buf_reset(&big);
+	ord_buf_adds(&big, "Passphrase: a guess\n");
+	for (i = 0; i < 16384; i++)
+		ord_buf_addf(&big, "%063d\n", i);
+	res = mail_to_judge("blue", "status", NULL, big.buf);
+	ck_assert_in(res, "the passphrase is wrong");
+	free(res);
+	ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db,
+					    "SELECT length(raw), CAST(raw AS TEXT) FROM mail_inbox "
+					    "WHERE message_id LIKE 'check-%' ORDER BY id",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	i = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *raw = (const char *)sqlite3_column_text(st, 1);
+		i++;
+		ck_assert_msg(sqlite3_column_int(st, 0) <= 16384 + 1024,
+			      "mail %d kept: %d bytes: %.300s", i, sqlite3_column_int(st, 0), raw);
+		if (i <= 3)
+			ck_assert_msg(strstr(raw, "\nX-Orderly-Kept: the headers and the first 16384 bytes "
+						  "of its body of 1048576, the mail not proven\n\n"
+						  "000000") != NULL,
+				      "mail %d kept: %.400s", i, raw);
+		else if (i == 5)
+			ck_assert_msg(strstr(raw, "the mail not proven\n") != NULL,
+				      "mail %d kept: %.400s", i, raw);
+	}
+	ck_assert_int_eq(i, 5);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	/* the game file, its log included, holds no megabyte a mail */
+	ck_assert_int_eq(stat(jgame, &sb), 0);
+	ck_assert_int_lt(sb.st_size, 3 * 1024 * 1024);
+	ord_buf_release(&big);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("mail_body");
@@ -666,6 +883,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_deadline_change_told);
 	tcase_add_test(judge, test_refusal_says_what_stands);
 	tcase_add_test(judge, test_attachment_not_read);
+	tcase_add_test(judge, test_passphrase_guesses_suspended);
+	tcase_add_test(judge, test_forged_mail_kept_cut);
 	suite_add_tcase(s, judge);
 	return s;
 }
