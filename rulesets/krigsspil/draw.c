@@ -945,8 +945,13 @@ static void draw_orders(struct ord_ctx *ctx, struct ord_canvas *cv, const struct
 				}
 			} else if ((dir = ks_grp_tok(o, &g[k], ORD_TOK_DIR)) != NULL && reach > 0) {
 				/* a retreat's arrow too is the way it goes (17,
-				 * the notation's TT ↓: away from the enemy) */
+				 * the notation's TT ↓: away from the enemy); a game
+				 * made before flyt_retning_tt_kontrol drew it turned
+				 * about, and its players wrote it so (TT ↑ for away) */
 				double a = enemy_bearing(w, r->map, u->side) + dir->num * M_PI / 180;
+				if (!strcmp(code, "tilbagetog") &&
+				    !ks_check(r, "flyt_retning_tt_kontrol"))
+					a += M_PI;
 				tx = x0 + reach * cos(a);
 				ty = y0 + reach * sin(a);
 			} else {

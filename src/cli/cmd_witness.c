@@ -410,12 +410,12 @@ out:
 
 /*
  * Look up the record for the close head h: *same, the line of h answered
- * before (0: none); *other, the first answered close of h's game, turn and
+ * before for side with link (0: none); *other, the first answered close of h's game, turn and
  * phase that is another head (line 0: none); *prev, whether the close of
  * the phase before was answered.
  */
-static int record_find(struct record *r, const struct ord_head *h, int *same,
-		       struct answered *other, int *prev)
+static int record_find(struct record *r, const struct ord_head *h, const char *side,
+		       const unsigned char link[32], int *same, struct answered *other, int *prev)
 {
 	char *p = r->text.buf, *nl;
 	int line = 0, header = 0;
@@ -463,7 +463,12 @@ static int record_find(struct record *r, const struct ord_head *h, int *same,
 		if (a.phase != h->phase)
 			continue;
 		if (a.seq == h->seq && !memcmp(a.hash, h->hash, 32)) {
-			*same = line;
+			/* the same head answered again: the same line only for
+			 * the same side and link (another nonce, key or side
+			 * gives another link, which is written too: no link
+			 * goes out unrecorded; a code review's find) */
+			if (a.has_link && !strcmp(a.side, side) && !memcmp(a.link, link, 32))
+				*same = line;
 		} else if (!other->line) {
 			*other = a;
 			other->line = line;
@@ -592,7 +597,8 @@ static int record_answer(const char *path, const char *head, const struct ord_he
 	struct answered other;
 	int rc, same, prev;
 
-	if ((rc = record_open(&r, path)) != 0 || (rc = record_find(&r, h, &same, &other, &prev)) != 0)
+	if ((rc = record_open(&r, path)) != 0 ||
+	    (rc = record_find(&r, h, side, link, &same, &other, &prev)) != 0)
 		goto out;
 	if (other.line) {
 		rc = refuse_second_close(&r, head, h, &other);

@@ -994,6 +994,21 @@ static int witness_key(struct ord_game *g, const struct ord_store_turn *t, struc
 	for (i = 0; i < g->nsides; i++) {
 		unsigned char link[32];
 		err = ord_store_link_read(g->db, t->turn, t->phase + 1, g->sides[i].id, link);
+		if (err == ORD_ENOTFOUND && g->refereeless) {
+			/* the host's chain is in the file, and the host may be a
+			 * player: standing in, it would give him every link of
+			 * the phase before its dice (a code review's find) */
+			enum ord_link_state state;
+			int ph, cl;
+			ord_error_clear();
+			if ((err = ord_game_link_state(g, g->sides[i].name, &ph, &cl, &state)) < 0)
+				return err;
+			if (state == ORD_LINK_AWAITED)
+				return ord_error_set(ORD_ESTATE,
+						     "%s has not revealed its witness link for phase '%s': in a game with no referee the host's chain does not stand in for a side's (he knows it, and may be a player): the phase waits for it",
+						     g->sides[i].name, phase);
+			err = ORD_ENOTFOUND;
+		}
 		if (err == ORD_ENOTFOUND) {
 			ord_error_clear();
 			ord_buf_addf(stood_in, "%s%s", stood_in->len ? "," : "", g->sides[i].name);

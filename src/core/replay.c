@@ -468,6 +468,15 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 		}
 		/* no link: the referee's stood in, as the resolve entry must say */
 		ord_buf_addf(&want_stood, "%s%s", want_stood.len ? "," : "", side);
+		/* in a game with no referee the host's chain is in his file:
+		 * standing in for a side that had a chain of its own, it gave
+		 * him every link of the phase (ord_game_resolve refuses it) */
+		if (x->have_cfg && x->cfg.refereeless && s && s->has_witness) {
+			ord_vout_fail(x->v,
+				      "phase %zu (%s): the host's witness chain stood in for %s, whose sheet committed to a chain of its own: in a game with no referee the host knows his chain, so he knew the phase's dice before its events",
+				      p + 1, x->rs->phases[p], side);
+			ok = 0;
+		}
 		if (!r->have_referee_witness) {
 			ok = 0;
 			continue;
@@ -1034,39 +1043,83 @@ static int revision_cmp(const char *a, const char *b, int *cmp)
  * made up for it (the red team of 2026-12-05).  Rules that change between
  * the phases of one turn are named.
  */
+/* The rules a resolve entry names, as "battalion rules of R (core C)". */
+static void rules_named(struct vr *x, const struct ord_rec_entry *e, struct ord_buf *out)
+{
+	char *core = ord_canon_get(e->body, "core_revision");
+	char *rules = ord_canon_get(e->body, "rules_revision");
+
+	if (!core && !rules)
+		ord_buf_adds(out, "an orderly that names no rules revision (before 2026-12-02)");
+	else
+		ord_buf_addf(out, "%s rules of %s (core %s)", x->rs->name,
+			     rules ? rules : "no revision", core ? core : "not named");
+	free(core);
+	free(rules);
+}
+
+/* Do the turn's resolved phases name other rules than each other?  Said
+ * once; the difference of a phase is then excused for none of them. */
+static int rules_mixed(struct vr *x)
+{
+	struct ord_buf first = ORD_BUF_INIT, was = ORD_BUF_INIT;
+	size_t p;
+	int mixed = 0;
+
+	for (p = 0; p < x->nresolved && !mixed; p++) {
+		ord_buf_reset(&was);
+		rules_named(x, x->phases[p].resolve, &was);
+		if (!p) {
+			ord_buf_adds(&first, was.buf);
+		} else if (strcmp(first.buf, was.buf)) {
+			ord_vout_note(x->v,
+				      "phase %zu (%s) was resolved by %s, but phase 1 of the same turn by %s: the orderly was changed during the turn, or an entry rewritten before its head went out; a difference of the turn's replay is excused by neither",
+				      p + 1, x->rs->phases[p], was.buf, first.buf);
+			mixed = 1;
+		}
+	}
+	ord_buf_release(&first);
+	ord_buf_release(&was);
+	return mixed;
+}
+
+/* Is the revision named one this build knows to come before its own (or
+ * its own)?  "YYYY-MM-DD.N" only. */
+static int revision_known(const char *named, const char *mine)
+{
+	int cmp;
+
+	return named && mine &&
+	       (!strcmp(named, mine) || (!revision_cmp(named, mine, &cmp) && cmp < 0));
+}
+
 static void revision_note(struct vr *x, const struct ord_rec_entry *e, size_t p, int differed,
-			  int *named, struct ord_buf *first, size_t *first_p, int *changed)
+			  int *named, int mixed)
 {
 	char *core = ord_canon_get(e->body, "core_revision");
 	char *rules = ord_canon_get(e->body, "rules_revision");
 	const char *mine = ord_ruleset_revision(x->rs);
 	struct ord_buf was = ORD_BUF_INIT;
-	int other, cmp = 0, unknown;
+	int other, unknown, cmp;
 
 	other = !core || strcmp(core, ORD_CORE_REVISION) || !rules != !mine ||
 		(rules && strcmp(rules, mine));
-	/* named, yet not one this build knows to come before its own */
-	unknown = rules && mine && strcmp(rules, mine) && (revision_cmp(rules, mine, &cmp) || cmp > 0);
-	if (!core && !rules)
-		ord_buf_adds(&was, "an orderly that names no rules revision (before 2026-12-02)");
-	else
-		ord_buf_addf(&was, "%s rules of %s (core %s)", x->rs->name,
-			     rules ? rules : "no revision", core ? core : "not named");
-	if (!first->len) {
-		ord_buf_adds(first, was.buf);
-		*first_p = p;
-	} else if (!*changed && strcmp(first->buf, was.buf)) {
+	/* named, yet not what this build knows to come before its own: a
+	 * later core or rules, a string that is no revision, or a core named
+	 * without the rules (every orderly that names one names both) */
+	unknown = (core || rules) && (!revision_known(core, ORD_CORE_REVISION) ||
+				      (mine && !revision_known(rules, mine)));
+	rules_named(x, e, &was);
+	if (other && differed && (unknown || mixed))
 		ord_vout_note(x->v,
-			      "phase %zu (%s) was resolved by %s, but phase %zu of the same turn by %s: the orderly was changed during the turn, or an entry rewritten before its head went out",
-			      p + 1, x->rs->phases[p], was.buf, *first_p + 1, first->buf);
-		*changed = 1;
-	}
-	if (other && differed && unknown)
-		ord_vout_note(x->v,
-			      "phase %zu (%s) was resolved, its entry says, by %s, which this orderly (%s rules of %s, core %s) does not know: %s. If a later orderly played it, check this turn with that one; else the entry names rules that never were, and the difference stands",
-			      p + 1, x->rs->phases[p], was.buf, x->rs->name, mine, ORD_CORE_REVISION,
-			      revision_cmp(rules, mine, &cmp) ? "it is not a revision (YYYY-MM-DD.N)"
-							      : "it is later than its own");
+			      "phase %zu (%s) was resolved, its entry says, by %s, which this orderly (%s rules of %s, core %s) %s. If a later orderly played it, check this turn with that one; else the entry names rules that never were, and the difference stands",
+			      p + 1, x->rs->phases[p], was.buf, x->rs->name,
+			      mine ? mine : "no revision", ORD_CORE_REVISION,
+			      mixed ? "cannot excuse: the turn's phases name other rules than each other"
+			      : (rules && revision_cmp(rules, mine ? mine : rules, &cmp)) ||
+					      (core && revision_cmp(core, ORD_CORE_REVISION, &cmp))
+				      ? "does not know: it is not a revision (YYYY-MM-DD.N)"
+				      : "does not know: it is later than its own, or names a core without its rules");
 	else if (other && differed)
 		ord_vout_note(x->v,
 			      "phase %zu (%s) was resolved by %s; this orderly replays it with %s rules of %s (core %s): a rule corrected between the two shows as a difference, which is no cheat by itself (the ruleset's README lists what each revision corrected); check this turn with the orderly it was played with",
@@ -1200,10 +1253,9 @@ void ord_vr_replay(struct vr *x)
 {
 	const struct ord_record *r = x->r;
 	struct ord_ctx ctx;
-	size_t p, overrides = 0, first_p = 0;
-	int bad = x->v->failures, named = 0, changed = 0;
+	size_t p, overrides = 0;
+	int bad = x->v->failures, named = 0, mixed;
 	struct fixed_dice fixed;
-	struct ord_buf first = ORD_BUF_INIT; /* the rules the turn's first phase was resolved by */
 
 	memset(&fixed, 0, sizeof(fixed));
 	if (!x->rs || !x->have_sc || !x->open)
@@ -1217,6 +1269,7 @@ void ord_vr_replay(struct vr *x)
 	/* the results kept as hashes: a phase of 63,000 held 10 MB of them
 	 * until its rows were read (replay_full when one differs) */
 	ord_ctx_set_lean_results(&ctx, ord_vr_lean_results);
+	mixed = rules_mixed(x);
 	for (p = 0; p < x->nresolved; p++) {
 		const struct ord_rec_entry *e = x->phases[p].resolve;
 		size_t mark;
@@ -1225,7 +1278,7 @@ void ord_vr_replay(struct vr *x)
 		x->used[ord_vr_entry_index(x, e)]++;
 		run = run_phase(x, &ctx, p, &fixed, &overrides);
 		if (run == RUN_STOPPED)
-			revision_note(x, e, p, 1, &named, &first, &first_p, &changed);
+			revision_note(x, e, p, 1, &named, mixed);
 		if (run != RUN_DONE)
 			break;
 		/* the phase's rows, compared as they are read */
@@ -1244,10 +1297,9 @@ void ord_vr_replay(struct vr *x)
 			if (replay_full(x, &ctx, p, &fixed))
 				break;
 		}
-		revision_note(x, e, p, x->v->failures > before, &named, &first, &first_p, &changed);
+		revision_note(x, e, p, x->v->failures > before, &named, mixed);
 		ord_ctx_next_phase(&ctx);
 	}
-	ord_buf_release(&first);
 	if (x->read_err) { /* the game file is at fault: the audit stops */
 		free(fixed.dice.v);
 		ord_ctx_release(&ctx);

@@ -953,7 +953,16 @@ static size_t check_sheet_times(struct vr *x)
 			continue;
 		}
 		held++;
-		if (e->at > d) {
+		/* an orderly before 2026-12-05 checked the deadline and logged
+		 * the entry by two readings of the clock: a sheet taken in the
+		 * deadline's last second could be logged one second after it */
+		if (e->at == d + 1) {
+			side = ord_canon_get(e->body, "side");
+			ord_vout_note(x->v,
+				      "the %s of %s (entry %lld) is logged one second after the deadline (entry %lld): taken in its last second, as an orderly before 2026-12-05 logged it",
+				      e->kind[0] == 's' ? "sheet" : "commitment", side ? side : "?",
+				      (long long)e->seq, (long long)dseq);
+		} else if (e->at > d) {
 			side = ord_canon_get(e->body, "side");
 			version = ord_canon_get(e->body, "version");
 			ord_vout_fail(x->v,
@@ -1663,22 +1672,39 @@ static void check_heads(struct vr *x)
 static void check_given_links(struct vr *x)
 {
 	const struct ord_record *r = x->r;
-	size_t i, j, k, n = 0;
+	const struct ord_witness_given *given = x->o ? x->o->given_links : NULL;
+	size_t ngiven = x->o ? x->o->ngiven_links : 0;
+	size_t i, j, k, n = 0, used = 0;
 	int bad = x->v->failures;
 	const char *rec = x->o && x->o->record_name ? x->o->record_name : "your witness record";
-	const char *side = NULL;
+	struct ord_buf sides = ORD_BUF_INIT, words = ORD_BUF_INIT;
+	char *ok = ord_xcalloc(ngiven + 1, 1); /* of the sealed chain */
 
-	for (i = 0; x->o && i < x->o->ngiven_links; i++) {
-		const struct ord_witness_given *gv = &x->o->given_links[i];
-		const struct ord_rec_sheet *s = NULL;
-		const struct ord_rec_link *l = NULL;
+	/* which links hash up to the top their side's sealed sheet commits to */
+	for (i = 0; i < ngiven; i++) {
+		const struct ord_witness_given *gv = &given[i];
 		unsigned char up[32];
-		int have_side = 0;
 
 		if (memcmp(gv->game_id, r->game_id, 16) || gv->turn != r->turn)
 			continue;
-		n++;
-		side = gv->side;
+		for (j = 0; j < x->sc.nsides; j++) {
+			const struct ord_rec_sheet *s = x->have_sealed ? x->sealed[j].sheet : NULL;
+
+			if (strcmp(x->sc.sides[j].id, gv->side) || !s)
+				continue;
+			memcpy(up, gv->link, 32);
+			ord_witness_up(up, (unsigned)gv->phase);
+			ok[i] = s->has_witness && !memcmp(up, s->witness, 32);
+		}
+	}
+	for (i = 0; i < ngiven; i++) {
+		const struct ord_witness_given *gv = &given[i];
+		const struct ord_rec_sheet *s = NULL;
+		const struct ord_rec_link *l = NULL;
+		int have_side = 0, other_ok = 0;
+
+		if (memcmp(gv->game_id, r->game_id, 16) || gv->turn != r->turn)
+			continue;
 		for (j = 0; j < x->sc.nsides; j++)
 			if (!strcmp(x->sc.sides[j].id, gv->side)) {
 				have_side = 1;
@@ -1692,13 +1718,28 @@ static void check_given_links(struct vr *x)
 		}
 		if (!s) /* the seal's check says why */
 			continue;
-		memcpy(up, gv->link, 32);
-		ord_witness_up(up, (unsigned)gv->phase);
-		if (!s->has_witness || memcmp(up, s->witness, 32)) {
+		for (k = 0; k < ngiven; k++)
+			if (k != i && ok[k] && !memcmp(given[k].game_id, r->game_id, 16) &&
+			    given[k].turn == r->turn && given[k].phase == gv->phase &&
+			    !strcmp(given[k].side, gv->side))
+				other_ok = 1;
+		if (!ok[i] && other_ok) {
+			/* an answer with another nonce or key beside the right one */
+			ord_vout_note(x->v,
+				      "%s, line %d: you also gave a link for %s in phase %d that is not of the chain its sealed sheet commits to (another nonce or key than the sheet's): the one of that chain is in the record too",
+				      rec, gv->line, gv->side, gv->phase);
+			continue;
+		}
+		if (!ok[i]) {
 			ord_vout_fail(x->v,
 				      "%s, line %d: the link you gave for %s in phase %d is not of the witness chain %s's sealed sheet (version %d) commits to: your sheet was stored with another chain than yours, whose links the referee could know before he recorded the events",
 				      rec, gv->line, gv->side, gv->phase, gv->side, s->version);
 			continue;
+		}
+		n++;
+		if (!ord_words_has(words.buf ? words.buf : "", gv->side)) {
+			ord_buf_addf(&sides, "%s%s", sides.len ? ", " : "", gv->side);
+			ord_buf_addf(&words, "%s%s", words.len ? " " : "", gv->side);
 		}
 		for (k = 0; k < r->links.n; k++)
 			if (r->links.v[k].index == gv->phase && !strcmp(r->links.v[k].side, gv->side))
@@ -1707,15 +1748,23 @@ static void check_given_links(struct vr *x)
 			ord_vout_fail(x->v,
 				      "%s, line %d: the link of %s the turn recorded for phase %d (entry %lld) is not the one you gave",
 				      rec, gv->line, gv->side, gv->phase, (long long)l->log);
-		else if (!l && gv->phase <= (int)x->nphases)
+		else if (l)
+			used++;
+		else if (gv->phase <= (int)x->nphases)
 			ord_vout_note(x->v,
 				      "%s, line %d: you gave a link for %s in phase %d, but the turn recorded none of %s for it (the referee's stood in): it came after the phase was resolved, or was not passed on",
 				      rec, gv->line, gv->side, gv->phase, gv->side);
 	}
 	if (n && x->v->failures == bad)
 		ord_vout_ok(x->v,
-			    "witness links: the %zu link%s you gave for %s (%s) %s of the chain its sealed sheet commits to, and the ones its dice used",
-			    n, n == 1 ? "" : "s", side, rec, n == 1 ? "is" : "are");
+			    "witness links: the %zu link%s you gave for %s (%s) %s of the chain the sealed sheet commits to%s",
+			    n, n == 1 ? "" : "s", sides.buf, rec, n == 1 ? "is" : "are",
+			    used == n ? ", and the ones its dice used"
+			    : used    ? ", and those the turn recorded are the ones its dice used"
+				      : "");
+	ord_buf_release(&sides);
+	ord_buf_release(&words);
+	free(ok);
 }
 
 /* ---- the dice key ---- */

@@ -21,7 +21,7 @@
  *  W3. Dates before 1970 or after 9999 are refused.
  *  W4. The C library takes a zone from the process's one TZ, and `orderly
  *      serve` reads and writes times in several threads (its request
- *      threads, and the worker that composes deadline mails): a thread's
+ *      threads, one of which may be composing deadline mails): a thread's
  *      time came out in another thread's zone (check_when's
  *      test_zones_in_threads saw it in every run).  So one process-wide
  *      mutex (zone_lock) is held from the TZ change through the mktime or

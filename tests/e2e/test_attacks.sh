@@ -170,21 +170,41 @@ expect_exit 1 ord audit old-forged.game
 expect_in "$OUT" "but the rules give casualties=6"
 expect_in "$OUT" "note: phase 2 (fire) was resolved by an orderly that names no rules revision (before 2026-12-02); this orderly replays it with battalion rules of $REV (core $CORE): a rule corrected between the two shows as a difference, which is no cheat by itself (the ruleset's README lists what each revision corrected); check this turn with the orderly it was played with"
 expect_not_in "$OUT" "phase 1 (movement) was resolved by"
-# the forged phase's entry made to name rules this orderly does not know
-# (a red-team finding): the difference is not excused; and rules that
-# change within the turn are named
+# the forged turn's entries made to name rules this orderly does not know
+# (a red-team finding): the difference is not excused
 for made in 2099-01-01.1 house-rules; do
 	cp forged.game made-$made.game
-	sql made-$made.game "UPDATE log SET body = replace(body, 'rules_revision=$REV', 'rules_revision=$made') WHERE seq = $FIRE" >/dev/null
+	sql made-$made.game "UPDATE log SET body = replace(body, 'rules_revision=$REV', 'rules_revision=$made') WHERE kind = 'resolve'" >/dev/null
 	forge rechain made-$made.game
 	expect_exit 1 ord audit made-$made.game
 	expect_in "$OUT" "but the rules give casualties=6"
 	expect_in "$OUT" "note: phase 2 (fire) was resolved, its entry says, by battalion rules of $made (core $CORE), which this orderly (battalion rules of $REV, core $CORE) does not know: "
 	expect_in "$OUT" "else the entry names rules that never were, and the difference stands"
 	expect_not_in "$OUT" "no cheat by itself"
-	expect_in "$OUT" "note: phase 2 (fire) was resolved by battalion rules of $made (core $CORE), but phase 1 of the same turn by battalion rules of $REV (core $CORE): the orderly was changed during the turn, or an entry rewritten before its head went out"
 done
-expect_in "$OUT" "it is not a revision (YYYY-MM-DD.N)"
+expect_in "$OUT" "does not know: it is not a revision (YYYY-MM-DD.N)"
+# a later core alone (a code review's find), and a core without its rules
+cp forged.game made-core.game
+sql made-core.game "UPDATE log SET body = replace(body, 'core_revision=$CORE', 'core_revision=2099-01-01.1') WHERE kind = 'resolve'" >/dev/null
+forge rechain made-core.game
+expect_exit 1 ord audit made-core.game
+expect_in "$OUT" "does not know: it is later than its own, or names a core without its rules"
+expect_not_in "$OUT" "no cheat by itself"
+cp forged.game made-norules.game
+sql made-norules.game "UPDATE log SET body = replace(body, 'rules_revision=$REV' || char(10), '') WHERE kind = 'resolve'" >/dev/null
+forge rechain made-norules.game
+expect_exit 1 ord audit made-norules.game
+expect_in "$OUT" "(core $CORE), which this orderly"
+expect_not_in "$OUT" "no cheat by itself"
+# the forged phase alone made to name an earlier revision: the turn's
+# phases name other rules than each other, and nothing is excused
+cp forged.game made-mixed.game
+sql made-mixed.game "UPDATE log SET body = replace(body, 'rules_revision=$REV', 'rules_revision=2026-12-01.1') WHERE seq = $FIRE" >/dev/null
+forge rechain made-mixed.game
+expect_exit 1 ord audit made-mixed.game
+expect_in "$OUT" "note: phase 2 (fire) was resolved by battalion rules of 2026-12-01.1 (core $CORE), but phase 1 of the same turn by battalion rules of $REV (core $CORE): the orderly was changed during the turn, or an entry rewritten before its head went out; a difference of the turn's replay is excused by neither"
+expect_in "$OUT" "cannot excuse: the turn's phases name other rules than each other"
+expect_not_in "$OUT" "no cheat by itself"
 # an honest turn of that orderly: the same results, and said once
 cp honest.game old-honest.game
 unrevise old-honest.game
@@ -941,6 +961,19 @@ run ord verify late.game.xml --pubkey "$(pubkey late.game)" --receipt "$RED" \
 [[ $RC == 1 ]] || fail "attack 25: the bundle of a turn that took a sheet after its deadline verifies"
 expect_in "$OUT" "the sheet of blue, version 1 (entry"
 expect_in "$OUT" "was taken after the deadline"
+# an orderly before 2026-12-05 could log a sheet taken in the deadline's
+# last second one second after it: a note, not a failure
+expect_exit 0 ord new edge.game --scenario scenario.xml
+expect_exit 0 ord deadline edge.game "$(date -u -d '+2 days' +%FT%TZ)"
+expect_exit 0 ord submit edge.game --side red "$BFIX/red-1b.txt"
+AT=$(sql edge.game "SELECT at FROM log WHERE kind = 'sheet'")
+DL=$(sql edge.game "SELECT deadline FROM turn WHERE turn = 1")
+sql edge.game "UPDATE log SET body = replace(body, 'deadline=$DL', 'deadline=$((AT - 1))') WHERE kind = 'deadline';
+	UPDATE turn SET deadline = $((AT - 1)) WHERE turn = 1" >/dev/null
+forge rechain edge.game
+expect_exit 0 ord audit edge.game
+expect_in "$OUT" "note: the sheet of red (entry"
+expect_in "$OUT" "is logged one second after the deadline"
 # an honest game with a deadline: every sheet before it, said so
 expect_exit 0 ord new ontime.game --scenario scenario.xml
 expect_exit 0 ord deadline ontime.game "$(date -u -d '+2 days' +%FT%TZ)"

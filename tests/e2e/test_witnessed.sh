@@ -501,8 +501,14 @@ expect_exit 1 $HV --record h-blue.links
 expect_line "$OUT" "h-blue.links, line [0-9]+: the link you gave for blue in phase 1 is not of the witness chain blue's sealed sheet \(version 1\) commits to: your sheet was stored with another chain than yours"
 expect_in "$OUT" "in phase 5 is not of the witness chain"
 # the honest turn: blue's record of it (phases 1 and 2 answered at home)
-# holds, his links the ones the dice used
+# holds, his links the ones the dice used; a second answer to the close of
+# phase 2 with another nonce gives another link, recorded too (a code
+# review's find: it went out unrecorded), and said as such
+expect_exit 0 ord witness --link-for --head close-2.head --pubkey "$KEY" --side blue --key blue.key \
+	--nonce "$RNONCE" --phase 2
+[[ $(grep -c "game=$GAME_ID turn=1 phase=2 " blue.key.links) == 2 ]] || fail "the second link of phase 2 is not recorded: $(cat blue.key.links)"
 expect_exit 0 ord verify w.xml --pubkey "$KEY" --receipt "$BLUE" --head open.head --head seal.head \
 	--head close-1.head --head close-2.head --head exchange.head --record blue.key.links
-expect_in "$OUT" "ok: witness links: the 2 links you gave for blue (blue.key.links) are of the chain its sealed sheet commits to, and the ones its dice used"
+expect_in "$OUT" "ok: witness links: the 2 links you gave for blue (blue.key.links) are of the chain the sealed sheet commits to, and the ones its dice used"
+expect_in "$OUT" "you also gave a link for blue in phase 2 that is not of the chain its sealed sheet commits to"
 note "ok"

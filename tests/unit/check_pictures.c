@@ -713,7 +713,9 @@ END_TEST
  * speed, the unit goes back either way; the notation's example "TT ↓ ½").
  * The map drew TT turned about, its "↓" towards the enemy, beside a march
  * "M ↓" drawn away from him. */
-START_TEST(test_map_retreat_arrow)
+/* The bearings of D1's TT, D2's M and L1's TT on the sealed map of a game
+ * made with tables. */
+static void retreat_bearings(const char *tables, double *d1, double *d2, double *l1)
 {
 	struct ord_create_opts o;
 	struct ord_receipt r;
@@ -722,10 +724,9 @@ START_TEST(test_map_retreat_arrow)
 	static const char danes[] = "D1 TT ↓ ½\nD2 M ↓ ½\n", allies[] = "L1 TT ↓ ½\n";
 	ord_game *g = NULL;
 	xmlDocPtr doc;
-	double d1, d2, l1;
 
 	memset(&o, 0, sizeof(o));
-	o.tables_path = KS_EX "map.xml";
+	o.tables_path = tables;
 	ck_assert_msg(ord_game_create(&g, path, KS_EX "scenario.xml", &o) == 0, "create: %s",
 		      ord_error_last());
 	ord_diag_init(&d);
@@ -737,17 +738,54 @@ START_TEST(test_map_retreat_arrow)
 	ck_assert_int_eq(ord_game_seal(g, 0), 0);
 	map_of(g, &svg, NULL);
 	doc = parse(&svg);
-	d1 = order_bearing(doc, "D1");
-	d2 = order_bearing(doc, "D2");
-	l1 = order_bearing(doc, "L1");
+	*d1 = order_bearing(doc, "D1");
+	*d2 = order_bearing(doc, "D2");
+	*l1 = order_bearing(doc, "L1");
+	xmlFreeDoc(doc);
+	ord_buf_release(&svg);
+	ord_game_free(g);
+}
+
+START_TEST(test_map_retreat_arrow)
+{
+	double d1, d2, l1;
+
+	retreat_bearings(KS_EX "map.xml", &d1, &d2, &l1);
 	/* the Danes set up north of the allies (y grows southwards): the
 	 * Danes' "↓" points up the map, the allies' down */
 	ck_assert_msg(sin(d1) < -0.9, "D1's TT ↓ points %.3f, towards the enemy", d1);
 	ck_assert_msg(fabs(d1 - d2) < 0.01, "D1's TT ↓ %.3f, D2's M ↓ %.3f", d1, d2);
 	ck_assert_msg(sin(l1) > 0.9, "L1's TT ↓ points %.3f, towards the enemy", l1);
-	xmlFreeDoc(doc);
-	ord_buf_release(&svg);
-	ord_game_free(g);
+}
+END_TEST
+
+/* A game made before flyt_retning_tt_kontrol drew TT turned about, and its
+ * players wrote it so (TT ↑ for away): its maps are drawn as they were. */
+START_TEST(test_map_retreat_arrow_made_before)
+{
+	char tables[1300], *a, *b;
+	FILE *f = fopen(ORD_SOURCE_DIR "/rulesets/krigsspil/skema.xml", "rb");
+	static char xml[1 << 20];
+	size_t n;
+	double d1, d2, l1;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(xml, 1, sizeof(xml) - 1, f);
+	fclose(f);
+	xml[n] = '\0';
+	ck_assert_ptr_nonnull(a = strstr(xml, "<param name=\"flyt_retning_tt_kontrol\""));
+	ck_assert_ptr_nonnull(b = strstr(a, "/>"));
+	memmove(a, b + 2, strlen(b + 2) + 1);
+	snprintf(tables, sizeof(tables), "%s/before.xml", dir);
+	ck_assert_ptr_nonnull(f = fopen(tables, "wb"));
+	fputs(xml, f);
+	fclose(f);
+	retreat_bearings(tables, &d1, &d2, &l1);
+	unlink(tables);
+	/* turned about: the Danes' TT ↓ points down the map, at the enemy */
+	ck_assert_msg(sin(d1) > 0.9, "D1's TT ↓ points %.3f, not turned about", d1);
+	ck_assert_msg(sin(d2) < -0.9, "D2's M ↓ points %.3f", d2);
+	ck_assert_msg(sin(l1) < -0.9, "L1's TT ↓ points %.3f, not turned about", l1);
 }
 END_TEST
 
@@ -1816,6 +1854,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_same_bytes);
 	tcase_add_test(tc, test_map_direction_alike);
 	tcase_add_test(tc, test_map_retreat_arrow);
+	tcase_add_test(tc, test_map_retreat_arrow_made_before);
 	tcase_add_test(tc, test_map_enemy_no_path);
 	tcase_add_test(tc, test_map_enemy_not_before_met);
 	tcase_add_test(tc, test_fog_unresolved_event);
