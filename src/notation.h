@@ -89,6 +89,15 @@ struct ord_notation {
 	/* version 1 ends here */
 };
 
+/* Orderly's reading of a stored sheet: every order of bytes as nt parses
+ * it, in sheet order, printed canonically (nt->format, no newline) and
+ * handed to each with its line.  The notation's diagnostics are dropped:
+ * a stored sheet was valid, and of one that is not the orders that parsed
+ * are read.  Returns how many orders each was given.  What a report and
+ * the player's page show of a stored sheet. */
+size_t ord_notation_read(const struct ord_notation *nt, const char *bytes, size_t len,
+			 void (*each)(void *ud, unsigned line, const char *order), void *ud);
+
 /* The registry: notations registered by the front-end (rulesets/builtin.c),
  * then ORDERLY_RULESET_PATH, where a notation is a shared object
  * ord_notation_<name>.so exporting

@@ -81,18 +81,24 @@ static void event_tag(struct ord_buf *out, int event, const char *lang)
 		ord_buf_adds(out, say(lang, ", automatic"));
 }
 
+/* one order of a sheet (ord_notation_read) */
+static void put_order(void *ud, unsigned line, const char *order)
+{
+	const struct out *o = ud;
+
+	if (o->xml) {
+		ord_buf_addf(o->xml, "    <order line=\"%u\">", line);
+		ord_buf_add_xml(o->xml, order);
+		ord_buf_adds(o->xml, "</order>\n");
+	}
+	if (o->text)
+		ord_buf_addf(o->text, "  %s\n", order);
+}
+
 static void put_sheet(const struct ord_report_src *src, const struct out *o, const char *side,
 		      int version, const char *source, const unsigned char *commitment,
 		      const char *bytes, size_t len)
 {
-	struct ord_sheet sheet;
-	struct ord_diag diag;
-	struct ord_buf line = ORD_BUF_INIT;
-	size_t i;
-
-	ord_sheet_init(&sheet);
-	ord_diag_init(&diag);
-	src->nt->parse(&sheet, bytes, len, &diag); /* a stored sheet was valid */
 	if (o->xml) {
 		ord_buf_adds(o->xml, "  <sheet side=\"");
 		ord_buf_add_xml(o->xml, side);
@@ -106,24 +112,11 @@ static void put_sheet(const struct ord_report_src *src, const struct out *o, con
 		ord_buf_add_hex(o->text, commitment, 32);
 		ord_buf_adds(o->text, ":\n");
 	}
-	for (i = 0; i < sheet.n; i++) {
-		ord_buf_reset(&line);
-		src->nt->format(&sheet.orders[i], &line);
-		if (o->xml) {
-			ord_buf_addf(o->xml, "    <order line=\"%u\">", sheet.orders[i].line);
-			ord_buf_add_xml(o->xml, line.buf);
-			ord_buf_adds(o->xml, "</order>\n");
-		}
-		if (o->text)
-			ord_buf_addf(o->text, "  %s\n", line.buf);
-	}
-	if (!sheet.n && o->text)
+	/* a stored sheet was valid */
+	if (!ord_notation_read(src->nt, bytes, len, put_order, (void *)o) && o->text)
 		ord_buf_adds(o->text, say(o->lang, "  (no orders)\n"));
 	if (o->xml)
 		ord_buf_adds(o->xml, "  </sheet>\n");
-	ord_buf_release(&line);
-	ord_sheet_release(&sheet);
-	ord_diag_release(&diag);
 }
 
 static void put_sheets(const struct ord_report_src *src, const struct out *o, const char *only_side)

@@ -322,3 +322,27 @@ int ord_order_deserialize(struct ord_sheet *s, const char *text)
 	}
 	return o ? 0 : ord_error_set(ORD_ETAMPERED, "a sealed order's index is empty");
 }
+
+size_t ord_notation_read(const struct ord_notation *nt, const char *bytes, size_t len,
+			 void (*each)(void *ud, unsigned line, const char *order), void *ud)
+{
+	struct ord_sheet sheet;
+	struct ord_diag diag;
+	struct ord_buf line = ORD_BUF_INIT;
+	size_t i, n;
+
+	ord_sheet_init(&sheet);
+	ord_diag_init(&diag);
+	nt->parse(&sheet, bytes ? bytes : "", bytes ? len : 0, &diag);
+	ord_error_clear(); /* its message counted the errors dropped */
+	for (i = 0; i < sheet.n; i++) {
+		ord_buf_reset(&line);
+		nt->format(&sheet.orders[i], &line);
+		each(ud, sheet.orders[i].line, line.buf ? line.buf : "");
+	}
+	n = sheet.n;
+	ord_buf_release(&line);
+	ord_sheet_release(&sheet);
+	ord_diag_release(&diag);
+	return n;
+}

@@ -465,40 +465,33 @@ static void late_sheet(struct ord_buf *b, ord_game *g, struct player *p,
  * where building the report would read the whole turn; a stored sheet
  * was read whole when it was taken, so nothing is refused here.
  */
+/* one order of orderly's reading (ord_notation_read) */
+static void reading_item(void *ud, unsigned line, const char *order)
+{
+	struct ord_buf *items = ud;
+
+	if (line)
+		ord_buf_addf(items, "<li value=\"%u\"><code>", line);
+	else
+		ord_buf_adds(items, "<li><code>");
+	web_esc(items, order);
+	ord_buf_adds(items, "</code></li>");
+}
+
 static void own_reading(struct ord_buf *b, const struct ord_notation *nt, const struct ord_buf *text)
 {
-	struct ord_sheet sheet;
-	struct ord_diag diag;
-	struct ord_buf line = ORD_BUF_INIT;
-	size_t i;
+	struct ord_buf items = ORD_BUF_INIT;
+	size_t n = ord_notation_read(nt, text->buf, text->len, reading_item, &items);
 
-	ord_sheet_init(&sheet);
-	ord_diag_init(&diag);
-	nt->parse(&sheet, text->buf ? text->buf : "", text->len, &diag);
-	ord_error_clear();
-	if (!sheet.n) {
+	if (!n)
 		ord_buf_adds(b, "<p class=\"muted\">orderly reads no order in it.</p>");
-		goto out;
-	}
-	ord_buf_addf(b,
-		     "<h4>orderly's reading</h4><p class=\"muted\">Its %zu order%s as the game "
-		     "reads them, each at its line (comments are not kept).</p><ol class=\"orders\">",
-		     sheet.n, sheet.n == 1 ? "" : "s");
-	for (i = 0; i < sheet.n; i++) {
-		ord_buf_reset(&line);
-		nt->format(&sheet.orders[i], &line);
-		if (sheet.orders[i].line)
-			ord_buf_addf(b, "<li value=\"%u\"><code>", sheet.orders[i].line);
-		else
-			ord_buf_adds(b, "<li><code>");
-		web_esc(b, line.buf ? line.buf : "");
-		ord_buf_adds(b, "</code></li>");
-	}
-	ord_buf_adds(b, "</ol>");
-out:
-	ord_buf_release(&line);
-	ord_sheet_release(&sheet);
-	ord_diag_release(&diag);
+	else
+		ord_buf_addf(b,
+			     "<h4>orderly's reading</h4><p class=\"muted\">Its %zu order%s as the game "
+			     "reads them, each at its line (comments are not kept).</p><ol "
+			     "class=\"orders\">%s</ol>",
+			     n, n == 1 ? "" : "s", items.buf ? items.buf : "");
+	ord_buf_release(&items);
 }
 
 /*

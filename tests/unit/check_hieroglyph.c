@@ -230,6 +230,32 @@ START_TEST(test_comments_and_blank_lines)
 }
 END_TEST
 
+/* orderly's reading of a stored sheet (ord_notation_read): each order
+ * canonically at its line, comments and a line that is no order dropped */
+static void read_one(void *ud, unsigned line, const char *order)
+{
+	ord_buf_addf(ud, "%u|%s\n", line, order);
+}
+
+START_TEST(test_reading)
+{
+	struct ord_buf got = ORD_BUF_INIT;
+	const char *text = "# 2nd Brigade\n"
+			   "B1 ↑ 1/2   # advance\n"
+			   "\n"
+			   "B2 fsq\n"
+			   "B3 ↑ ??\n";
+
+	ck_assert_uint_eq(ord_notation_read(&ord_notation_hieroglyph, text, strlen(text), read_one,
+					    &got),
+			  2);
+	ck_assert_str_eq(got.buf, "2|B1: ↑ 1/2\n4|B2: FSq\n");
+	ck_assert_uint_eq(ord_notation_read(&ord_notation_hieroglyph, NULL, 0, read_one, &got), 0);
+	ck_assert_str_eq(ord_error_last(), "");
+	ord_buf_release(&got);
+}
+END_TEST
+
 START_TEST(test_names_with_spaces)
 {
 	assert_clean(parse("1st Foot Guards: ↑ 1/2 FCol\n"
@@ -697,6 +723,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_groups);
 	tcase_add_test(tc, test_targets);
 	tcase_add_test(tc, test_comments_and_blank_lines);
+	tcase_add_test(tc, test_reading);
 	tcase_add_test(tc, test_names_with_spaces);
 	tcase_add_test(tc, test_crlf);
 	tcase_add_test(tc, test_phone_typing);
