@@ -1072,24 +1072,31 @@ int ord_mail_inbox_cut(ord_game *g, int64_t id, const void *raw, size_t len);
 
 /*
  * Passphrases checked by mail (mail judge J12): every check of a party's
- * passphrase is counted before it runs and forgotten when the passphrase
- * was right, so what stays is the wrong ones (and checks that never
- * finished).  Once a party has ORD_MAIL_PASS_TRIES of them (or the game's
+ * passphrase is counted before it runs, pending, and then counted wrong or
+ * forgotten when the passphrase was right, so what stays is the wrong ones
+ * (and checks that never finished: pending ORD_MAIL_PASS_STALE seconds).
+ * Once a party has ORD_MAIL_PASS_TRIES of them (or the game's
  * `register --passphrase-tries`) within ORD_MAIL_PASS_WINDOW seconds, its
  * passphrases are not checked until ORD_MAIL_PASS_WINDOW after the last.
+ * While the checks running would make the tries were they wrong, no other
+ * check begins: guesses sent at once are checked no more than the tries,
+ * and right passphrases at once wait for each other, none refused.
  * Times are the game's clock (ord_game_now).  side NULL is the referee.
  */
 #define ORD_MAIL_PASS_TRIES 5
 #define ORD_MAIL_PASS_WINDOW (60 * 60)
+#define ORD_MAIL_PASS_STALE 120
 /* Before side's passphrase in inbox message inbox_id is checked, in a
- * transaction of its own: *until 0, the check counted (sender: where the
- * mail says it came from), or the time until which side's passphrases are
- * not checked, nothing counted. */
+ * transaction of its own: *until 0, the check counted, pending (sender:
+ * where the mail says it came from); -1, others' checks running make the
+ * tries: nothing counted, ask again once they ended; or the time until
+ * which side's passphrases are not checked, nothing counted. */
 int ord_mail_pass_try(ord_game *g, const char *side, int64_t inbox_id, const char *sender,
 		      int64_t *until);
-/* The passphrase of inbox_id was right: its check is forgotten (a
- * transaction of its own). */
+/* The passphrase of inbox_id was right: its check is forgotten; wrong: it
+ * counts (each a transaction of its own). */
 int ord_mail_pass_right(ord_game *g, const char *side, int64_t inbox_id);
+int ord_mail_pass_wrong(ord_game *g, const char *side, int64_t inbox_id);
 /* Inside a transaction: *until as ord_mail_pass_try gives it (0: checked
  * now), and while not 0 the checks counted in the window, one a line, in
  * who ("mail ID at TIME: SENDER"; who may be NULL). */

@@ -544,21 +544,26 @@ int ord_mail_pass_tries(ord_game *g, int *tries)
 }
 
 /* When side's passphrases are checked again (0: they are now), from the
- * checks of the last window. */
-static int pass_until(struct ord_game *g, const char *party, int64_t now, int64_t *until)
+ * checks of the last window; *running: the checks under way of others
+ * that, were they wrong, would make the tries. */
+static int pass_until(struct ord_game *g, const char *party, int64_t now, int64_t *until, int *running)
 {
 	int64_t last = 0;
-	int err, count = 0, tries = 0;
+	int err, wrong = 0, busy = 0, tries = 0;
 
 	*until = 0;
+	if (running)
+		*running = 0;
 	if ((err = ord_mail_pass_tries(g, &tries)) != 0 ||
-	    (err = ord_store_mail_pass_count(g->db, party, now, ORD_MAIL_PASS_WINDOW, &count, &last)) !=
-		    0)
+	    (err = ord_store_mail_pass_count(g->db, party, now, ORD_MAIL_PASS_WINDOW,
+					     ORD_MAIL_PASS_STALE, &wrong, &busy, &last)) != 0)
 		return err;
 	/* no row is added while suspended, so the last one began it and
 	 * every row has left the window when it ends */
-	if (count >= tries)
+	if (wrong >= tries)
 		*until = last + ORD_MAIL_PASS_WINDOW;
+	else if (running && wrong + busy >= tries)
+		*running = busy;
 	return 0;
 }
 
@@ -566,19 +571,25 @@ int ord_mail_pass_try(ord_game *g, const char *side, int64_t inbox_id, const cha
 {
 	const char *party = NULL;
 	int64_t now = ord_game_now(g);
-	int err;
+	int err, running = 0;
 
 	*until = 0;
 	if ((err = party_of(g, side, &party)) != 0)
 		return err;
 	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
-	if ((err = pass_until(g, party, now, until)) == 0 && !*until)
-		err = ord_store_mail_pass_add(g->db, party, now, inbox_id, sender);
+	if ((err = pass_until(g, party, now, until, &running)) == 0 && !*until) {
+		if (running) /* as many as the tries: wait for their end */
+			*until = -1;
+		else
+			err = ord_store_mail_pass_add(g->db, party, now, inbox_id, sender);
+	}
 	return end(g, err);
 }
 
-int ord_mail_pass_right(ord_game *g, const char *side, int64_t inbox_id)
+/* The check of inbox_id ended: wrong (its row counts), or right (its row
+ * is taken away). */
+static int pass_checked(ord_game *g, const char *side, int64_t inbox_id, int right)
 {
 	const char *party = NULL;
 	int err;
@@ -587,7 +598,18 @@ int ord_mail_pass_right(ord_game *g, const char *side, int64_t inbox_id)
 		return err;
 	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
-	return end(g, ord_store_mail_pass_forget(g->db, party, inbox_id));
+	return end(g, right ? ord_store_mail_pass_forget(g->db, party, inbox_id)
+			    : ord_store_mail_pass_wrong(g->db, party, inbox_id));
+}
+
+int ord_mail_pass_right(ord_game *g, const char *side, int64_t inbox_id)
+{
+	return pass_checked(g, side, inbox_id, 1);
+}
+
+int ord_mail_pass_wrong(ord_game *g, const char *side, int64_t inbox_id)
+{
+	return pass_checked(g, side, inbox_id, 0);
 }
 
 int ord_mail_pass_suspended(ord_game *g, const char *side, int64_t *until, struct ord_buf *who)
@@ -597,7 +619,7 @@ int ord_mail_pass_suspended(ord_game *g, const char *side, int64_t *until, struc
 
 	*until = 0;
 	if ((err = party_of(g, side, &party)) != 0 ||
-	    (err = pass_until(g, party, ord_game_now(g), until)) != 0)
+	    (err = pass_until(g, party, ord_game_now(g), until, NULL)) != 0)
 		return err;
 	if (*until && who)
 		err = ord_store_mail_pass_list(g->db, party, ord_game_now(g) - ORD_MAIL_PASS_WINDOW,

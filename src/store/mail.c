@@ -374,12 +374,12 @@ int ord_store_mail_inbox_raw(sqlite3 *db, int64_t id, const void *raw, size_t le
 }
 
 int ord_store_mail_pass_count(sqlite3 *db, const char *party, int64_t now, int64_t window,
-			      int *count, int64_t *last)
+			      int64_t stale, int *wrong, int *running, int64_t *last)
 {
 	sqlite3_stmt *st = NULL;
 	int err;
 
-	*count = 0;
+	*wrong = *running = 0;
 	*last = 0;
 	if ((err = ord_store_prepare(db, &st, "DELETE FROM mail_pass_fail WHERE at <= ?")) != 0)
 		return err;
@@ -387,13 +387,16 @@ int ord_store_mail_pass_count(sqlite3 *db, const char *party, int64_t now, int64
 	if ((err = step_done(db, st, "counting passphrase checks")) != 0)
 		return err;
 	if ((err = ord_store_prepare(db, &st,
-				     "SELECT count(*), coalesce(max(at), 0) FROM mail_pass_fail "
-				     "WHERE party = ?")) != 0)
+				     "SELECT count(*) FILTER (WHERE NOT pending OR at <= ?2), "
+				     "count(*) FILTER (WHERE pending AND at > ?2), coalesce(max(at), 0) "
+				     "FROM mail_pass_fail WHERE party = ?1")) != 0)
 		return err;
 	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now - stale);
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		*count = sqlite3_column_int(st, 0);
-		*last = sqlite3_column_int64(st, 1);
+		*wrong = sqlite3_column_int(st, 0);
+		*running = sqlite3_column_int(st, 1);
+		*last = sqlite3_column_int64(st, 2);
 	} else {
 		err = ord_store_error(db, "counting passphrase checks");
 	}
@@ -408,8 +411,8 @@ int ord_store_mail_pass_add(sqlite3 *db, const char *party, int64_t now, int64_t
 	int err;
 
 	if ((err = ord_store_prepare(db, &st,
-				     "INSERT INTO mail_pass_fail(party, at, inbox_id, sender) "
-				     "SELECT ?1, ?2, ?3, ?4 WHERE NOT EXISTS (SELECT 1 FROM mail_pass_fail "
+				     "INSERT INTO mail_pass_fail(party, at, inbox_id, sender, pending) "
+				     "SELECT ?1, ?2, ?3, ?4, 1 WHERE NOT EXISTS (SELECT 1 FROM mail_pass_fail "
 				     "WHERE party = ?1 AND inbox_id = ?3)")) != 0)
 		return err;
 	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
@@ -417,6 +420,20 @@ int ord_store_mail_pass_add(sqlite3 *db, const char *party, int64_t now, int64_t
 	sqlite3_bind_int64(st, 3, inbox_id);
 	sqlite3_bind_text(st, 4, sender, -1, SQLITE_STATIC);
 	return step_done(db, st, "counting a passphrase check");
+}
+
+int ord_store_mail_pass_wrong(sqlite3 *db, const char *party, int64_t inbox_id)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "UPDATE mail_pass_fail SET pending = 0 WHERE party = ? AND inbox_id = ?")) !=
+	    0)
+		return err;
+	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, inbox_id);
+	return step_done(db, st, "counting a wrong passphrase");
 }
 
 int ord_store_mail_pass_forget(sqlite3 *db, const char *party, int64_t inbox_id)

@@ -447,15 +447,19 @@ int ord_store_mail_rate(sqlite3 *db, const char *address, int per_hour, int64_t 
 /* The stored raw of a message replaced by raw (judge.c J9: what is kept
  * of a mail not proven). */
 int ord_store_mail_inbox_raw(sqlite3 *db, int64_t id, const void *raw, size_t len);
-/* Passphrase checks of a party (schema/sql/015_mail_pass_fail.sql): rows
- * before now - window are forgotten; *count the party's rows since, *last
- * the newest one's time (0: none). */
+/* Passphrase checks of a party (schema/sql/015_mail_pass_fail.sql, 016):
+ * rows before now - window are forgotten; of the party's rows since,
+ * *wrong the wrong ones and those pending since now - stale or before (a
+ * check that never finished), *running the ones pending since, *last the
+ * newest one's time (0: none). */
 int ord_store_mail_pass_count(sqlite3 *db, const char *party, int64_t now, int64_t window,
-			      int *count, int64_t *last);
-/* A check about to run for the mail inbox_id (once a mail: a row of it
- * stands already after a crash), and its row taken away (the right one). */
+			      int64_t stale, int *wrong, int *running, int64_t *last);
+/* A check about to run for the mail inbox_id, pending (once a mail: a row
+ * of it stands already after a crash); the check found wrong; its row
+ * taken away (the right one). */
 int ord_store_mail_pass_add(sqlite3 *db, const char *party, int64_t now, int64_t inbox_id,
 			    const char *sender);
+int ord_store_mail_pass_wrong(sqlite3 *db, const char *party, int64_t inbox_id);
 int ord_store_mail_pass_forget(sqlite3 *db, const char *party, int64_t inbox_id);
 /* The party's rows since `since`, one a line: "mail ID at TIME: SENDER"
  * (TIME in UTC, as 2030-12-09T12:00:00Z). */

@@ -38,7 +38,7 @@ expect_eq "$(sql renamed.game "PRAGMA user_version")" 9 "the schema of the old f
 # opened: migrated, the scenario in its own row and the same bytes
 expect_exit 0 ord info g.game
 expect_in "$OUT" "turn:      1 (sealed"
-expect_eq "$(sql g.game "PRAGMA user_version")" 15 "the schema after the open"
+expect_eq "$(sql g.game "PRAGMA user_version")" 16 "the schema after the open"
 expect_eq "$(sql g.game "SELECT hex(scenario) FROM game_scenario" | sha256sum)" "$scenario_sha" \
 	"the scenario after the migration"
 expect_eq "$(sql g.game "SELECT length(scenario) FROM game")" 0 "the game row's scenario"

@@ -725,6 +725,58 @@ static void signed_orders(struct ord_buf *out, const struct ord_keypair *kp, con
  * once, a mail signed with the side's key is still taken, and an hour
  * later the passphrase proves again.  (A red team guessed 40 passphrases
  * in 22 s, each checked, and the right one stored orders as blue.) */
+/* Checks running are counted apart from wrong ones (schema 016): while
+ * the checks under way would make the tries were they wrong, no other
+ * begins (-1: wait); one found right makes room, wrong ones suspend, and
+ * a check pending ORD_MAIL_PASS_STALE seconds never finished: it counts
+ * as wrong.  (Until 016 every check under way counted as wrong, and eight
+ * right passphrases of the referee sent at once had three refused.) */
+START_TEST(test_passphrase_checks_running)
+{
+	ord_game *g;
+	int64_t until = 1, id;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	for (id = 1; id <= ORD_MAIL_PASS_TRIES; id++) {
+		ck_assert_int_eq(ord_mail_pass_try(g, "blue", id, "x", &until), 0);
+		ck_assert_int_eq(until, 0);
+	}
+	ck_assert_int_eq(ord_mail_pass_try(g, "blue", 100, "x", &until), 0);
+	ck_assert_int_eq(until, -1);
+	/* another party is counted apart */
+	ck_assert_int_eq(ord_mail_pass_try(g, NULL, 101, "x", &until), 0);
+	ck_assert_int_eq(until, 0);
+	ck_assert_int_eq(ord_mail_pass_right(g, NULL, 101), 0);
+	/* one right: room for one more */
+	ck_assert_int_eq(ord_mail_pass_right(g, "blue", 1), 0);
+	ck_assert_int_eq(ord_mail_pass_try(g, "blue", 100, "x", &until), 0);
+	ck_assert_int_eq(until, 0);
+	/* four wrong and one running: still waiting, not suspended */
+	for (id = 2; id <= ORD_MAIL_PASS_TRIES; id++)
+		ck_assert_int_eq(ord_mail_pass_wrong(g, "blue", id), 0);
+	ck_assert_int_eq(ord_mail_pass_try(g, "blue", 102, "x", &until), 0);
+	ck_assert_int_eq(until, -1);
+	/* the fifth wrong: suspended an hour after the last */
+	ck_assert_int_eq(ord_mail_pass_wrong(g, "blue", 100), 0);
+	ck_assert_int_eq(ord_mail_pass_try(g, "blue", 102, "x", &until), 0);
+	ck_assert_int_eq(until, T0 + ORD_MAIL_PASS_WINDOW);
+	ord_game_free(g);
+	/* a check that never finished counts as wrong once stale */
+	set_now(T0 + ORD_MAIL_PASS_WINDOW + 1);
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	for (id = 200; id < 200 + ORD_MAIL_PASS_TRIES; id++)
+		ck_assert_int_eq(ord_mail_pass_try(g, "blue", id, "x", &until), 0);
+	ck_assert_int_eq(ord_mail_pass_try(g, "blue", 300, "x", &until), 0);
+	ck_assert_int_eq(until, -1);
+	ord_game_free(g);
+	set_now(T0 + ORD_MAIL_PASS_WINDOW + 1 + ORD_MAIL_PASS_STALE);
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_int_eq(ord_mail_pass_try(g, "blue", 300, "x", &until), 0);
+	ck_assert_int_eq(until, T0 + 2 * ORD_MAIL_PASS_WINDOW + 1);
+	ord_game_free(g);
+}
+END_TEST
+
 START_TEST(test_passphrase_guesses_suspended)
 {
 	struct ord_keypair kp;
@@ -883,6 +935,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_deadline_change_told);
 	tcase_add_test(judge, test_refusal_says_what_stands);
 	tcase_add_test(judge, test_attachment_not_read);
+	tcase_add_test(judge, test_passphrase_checks_running);
 	tcase_add_test(judge, test_passphrase_guesses_suspended);
 	tcase_add_test(judge, test_forged_mail_kept_cut);
 	suite_add_tcase(s, judge);
