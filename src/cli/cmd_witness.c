@@ -13,15 +13,17 @@
  *       his key file when he is at the table)
  *   orderly witness --link-for --head FILE --pubkey KEY --side SIDE --key FILE
  *                   --nonce HEX --phase N [--turn N] [--game-id ID] [--opening FILE]
- *                   [--record FILE]
+ *                   [--record FILE] [--receipt FILE --commitment HEX|--sheet FILE]
  *       the player, on his own machine: the link of phase N of the chain
  *       of his sheet (its nonce, as 'orderly sign --witness' printed it;
  *       "none" for a sheet signed by an orderly before chains were of
  *       their sheet's nonce), given only against the signed head of phase
  *       N's close (its turn and game are the link's), under the game's
  *       key; with the head of the turn's opening he kept, only a close
- *       signed after it; and never against a second, different close of
- *       a phase it answered before (the record, beside his key file)
+ *       signed after it; never against a second, different close of
+ *       a phase it answered before (the record, beside his key file);
+ *       and, with the receipt the game signed for his sheet, only when
+ *       the commitment it states is his own (threat model 26)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -620,9 +622,102 @@ out:
 	return rc;
 }
 
-static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const char *pub_s,
-		    const char *side, const char *key, const char *phase_s, const char *turn_s,
-		    const char *gid_s, const char *opening, const char *nonce_s, const char *record)
+/* What --link-for is given. */
+struct link_for_opts {
+	const char *head, *pub_s, *side, *key, *phase_s, *turn_s, *gid_s, *opening, *nonce_s;
+	const char *record;
+	const char *receipt;  /* the receipt head the game signed for the sheet */
+	const char *commit_s; /* the commitment 'orderly sign' printed with it */
+	const char *sheet;    /* or the sheet, its commitment computed here */
+};
+
+/*
+ * The receipt the game signed for the player's sheet (at "receipt": the
+ * commitment it stored for him, signed) against his own commitment: the one
+ * `orderly sign` printed (--commitment), or one computed here from the
+ * sheet, its nonce, the top of his chain derived from his key and that
+ * nonce, and the seed commitment of the head of the turn's opening
+ * (--sheet, with --opening).  A host who keeps the bytes of a sheet the
+ * player mailed and stores them with a nonce and chain of his own (sides
+ * that sign nothing: the red team of 2026-12-05, threat model 26) signs a
+ * receipt of another commitment, and would know every phase's dice: no
+ * link goes out then.  No head states the commitment the seal took for a
+ * side, so this holds the sheet the game stored, before the close, not
+ * that it was the version sealed: a later version the host stored for a
+ * side without a key is caught by the player's `verify --receipt` (and
+ * `--record`) only, after the exchange.
+ */
+static int check_receipt(const struct cli_cmd *cmd, const struct link_for_opts *o,
+			 const struct ord_head *h, const struct ord_keypair *kp,
+			 const unsigned char nonce[32])
+{
+	struct ord_buf have = ORD_BUF_INIT, want = ORD_BUF_INIT, sheet = ORD_BUF_INIT;
+	struct ord_head r, op;
+	unsigned char mine[32];
+	const char *whose;
+	int rc;
+
+	if ((rc = cli_load_head(o->receipt, &r)) != 0)
+		return rc;
+	if (strcmp(r.at, "receipt")) {
+		cli_error("'%s' is a head at '%s', not a receipt: give the receipt the game signed for your sheet ('submit --receipt-head', or the receipt mail's receipt-T-SIDE-V.head)",
+			  o->receipt, r.at);
+		return CLI_DATAERR;
+	}
+	if (memcmp(r.key, h->key, 32) || memcmp(r.game_id, h->game_id, 16) || ord_head_check(&r)) {
+		cli_error("'%s' is not a receipt of this game signed by its key: do not reveal a link for it",
+			  o->receipt);
+		return CLI_DATAERR;
+	}
+	if (r.turn != h->turn) {
+		cli_error("'%s' is the receipt of a sheet of turn %d, not of turn %d: give the receipt of the sheet you handed in for turn %d",
+			  o->receipt, r.turn, h->turn, h->turn);
+		return CLI_DATAERR;
+	}
+	if (r.seq >= h->seq) {
+		cli_error("'%s' signs entry %lld, which comes after the close it would answer (entry %lld): a sheet is stored before its turn's seal; do not reveal a link for it",
+			  o->receipt, (long long)r.seq, (long long)h->seq);
+		return CLI_DATAERR;
+	}
+	if (o->sheet) {
+		struct ord_sheet_binding b;
+
+		if ((rc = cli_load_head(o->opening, &op)) != 0)
+			return rc;
+		if (r.seq <= op.seq) {
+			cli_error("'%s' signs entry %lld, which comes before the turn's opening (entry %lld): no sheet of turn %d; do not reveal a link for it",
+				  o->receipt, (long long)r.seq, (long long)op.seq, h->turn);
+			return CLI_DATAERR;
+		}
+		if ((rc = cli_read_input(&sheet, o->sheet, CLI_MAX_INPUT)) != 0)
+			return rc;
+		memset(&b, 0, sizeof(b));
+		memcpy(b.game_id, h->game_id, 16);
+		b.turn = h->turn;
+		b.side = o->side;
+		memcpy(b.seed_commitment, op.seed_commitment, 32);
+		ord_witness_top(b.witness, kp, h->game_id, h->turn, o->side, nonce);
+		ord_commit_sheet(mine, &b, nonce, sheet.buf, sheet.len);
+		ord_buf_release(&sheet);
+		whose = "your sheet, its nonce and the top of your chain give";
+	} else {
+		if ((rc = cli_hex_option(cmd, "--commitment", o->commit_s, mine, 32)) != 0)
+			return rc;
+		whose = "'orderly sign' gave you";
+	}
+	if (memcmp(mine, r.commitment, 32)) {
+		ord_buf_add_hex(&have, r.commitment, 32);
+		ord_buf_add_hex(&want, mine, 32);
+		cli_error("'%s' states commitment %s for your sheet, but %s %s: the game stored another sheet, nonce or witness chain than yours (a host who stores it with a chain of his own knows every phase's dice: threat model 26); no link is given",
+			  o->receipt, have.buf, whose, want.buf);
+		ord_buf_release(&have);
+		ord_buf_release(&want);
+		return CLI_DATAERR;
+	}
+	return 0;
+}
+
+static int link_for(const struct cli_cmd *cmd, int argc, const struct link_for_opts *o)
 {
 	struct ord_keypair kp;
 	struct ord_head h;
@@ -633,47 +728,66 @@ static int link_for(const struct cli_cmd *cmd, int argc, const char *head, const
 	if (argc > 1)
 		return cli_usage_error(cmd,
 				       "--link-for needs no GAME: it runs on the player's machine");
-	if (!head || !side || !key || !phase_s)
+	if (!o->head || !o->side || !o->key || !o->phase_s)
 		return cli_usage_error(cmd,
 				       "--link-for needs --head FILE (the signed head of phase N's close), --pubkey KEY, --side, --key and --phase N");
-	if (!pub_s)
+	if (!o->pub_s)
 		return cli_usage_error(cmd,
 				       "--link-for needs --pubkey KEY (the game's public key, from its start): the close head must be the game's");
-	if (!side_id_ok(side))
+	if (!side_id_ok(o->side))
 		return cli_usage_error(cmd,
 				       "--side '%.40s': no side of a game is named so (a-z, 0-9, _ and -, 1 to 32 of them, as its scenario's id)",
-				       side);
-	if (!nonce_s)
+				       o->side);
+	if (!o->nonce_s)
 		return cli_usage_error(cmd,
 				       "--link-for needs --nonce HEX: the nonce 'orderly sign --witness' printed with your sheet (its chain is that sheet's own), or --nonce none for a sheet signed by an orderly before 2026-12-03");
-	if (!strcmp(nonce_s, "none"))
+	if (!strcmp(o->nonce_s, "none"))
 		old = 1;
-	else if ((rc = cli_hex_option(cmd, "--nonce", nonce_s, nonce, sizeof(nonce))) != 0)
+	else if ((rc = cli_hex_option(cmd, "--nonce", o->nonce_s, nonce, sizeof(nonce))) != 0)
 		return rc;
-	if ((rc = cli_parse_positive(cmd, "--phase", phase_s, &phase)) != 0)
+	if ((o->commit_s || o->sheet) && !o->receipt)
+		return cli_usage_error(cmd,
+				       "--commitment and --sheet are compared with --receipt FILE, the receipt the game signed for your sheet");
+	if (o->receipt && !!o->commit_s == !!o->sheet)
+		return cli_usage_error(cmd,
+				       "--receipt needs your own commitment to compare: --commitment HEX as 'orderly sign' printed it, or --sheet FILE (with --opening) to compute it here");
+	if (o->sheet && !o->opening)
+		return cli_usage_error(cmd,
+				       "--sheet needs --opening FILE, the head of the turn's opening: your commitment binds its seed commitment");
+	if (o->sheet && old)
+		return cli_usage_error(cmd,
+				       "--sheet needs the sheet's nonce: with --nonce none give --commitment HEX");
+	if ((rc = cli_parse_positive(cmd, "--phase", o->phase_s, &phase)) != 0)
 		return rc;
 	if (phase > WITNESS_LINKS)
 		return cli_usage_error(cmd, "--phase %d: a witness chain has %d links", phase,
 				       WITNESS_LINKS);
-	if ((rc = cli_load_head(head, &h)) != 0 ||
-	    (rc = check_close_head(cmd, head, &h, pub_s, phase, turn_s, gid_s)) != 0 ||
-	    (opening && (rc = check_after_opening(head, &h, opening)) != 0))
+	if ((rc = cli_load_head(o->head, &h)) != 0 ||
+	    (rc = check_close_head(cmd, o->head, &h, o->pub_s, phase, o->turn_s, o->gid_s)) != 0 ||
+	    (o->opening && (rc = check_after_opening(o->head, &h, o->opening)) != 0))
 		return rc;
-	if ((rc = cli_load_key(key, &kp)) != 0)
+	if ((rc = cli_load_key(o->key, &kp)) != 0)
 		return rc;
-	ord_witness_link(link, &kp, h.game_id, h.turn, side, old ? NULL : nonce, phase);
+	if (o->receipt && (rc = check_receipt(cmd, o, &h, &kp, nonce)) != 0) {
+		memset(&kp, 0, sizeof(kp));
+		return rc;
+	}
+	ord_witness_link(link, &kp, h.game_id, h.turn, o->side, old ? NULL : nonce, phase);
 	memset(&kp, 0, sizeof(kp));
 	/* recorded before it is printed, or not printed */
-	if (!record)
-		ord_buf_addf(&rec, "%s.links", key);
-	rc = record_answer(record ? record : rec.buf, head, &h, side, link);
+	if (!o->record)
+		ord_buf_addf(&rec, "%s.links", o->key);
+	rc = record_answer(o->record ? o->record : rec.buf, o->head, &h, o->side, link);
 	ord_buf_release(&rec);
 	if (rc) {
 		sodium_memzero(link, sizeof(link));
 		return rc;
 	}
+	if (!o->receipt)
+		cli_error("warning: no --receipt: the commitment the game stored for your sheet is not compared with yours; a host who stored your sheet with a witness chain of his own knows every phase's dice, and only 'verify --record' shows it, after the exchange (give --receipt FILE --commitment HEX)");
 	ord_buf_add_hex(&gid, h.game_id, 16);
-	printf("# the link of %s for phase %d of turn %d of game %s\n", side, phase, h.turn, gid.buf);
+	printf("# the link of %s for phase %d of turn %d of game %s\n", o->side, phase, h.turn,
+	       gid.buf);
 	ord_buf_reset(&gid);
 	ord_buf_add_hex(&gid, link, 32);
 	printf("link: %s\n", gid.buf);
@@ -687,30 +801,56 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *side = NULL, *link_s = NULL, *key = NULL, *head = NULL, *phase_s = NULL;
 	const char *pub_s = NULL, *turn_s = NULL, *gid_s = NULL, *opening = NULL, *nonce_s = NULL;
-	const char *record = NULL;
+	const char *record = NULL, *receipt = NULL, *commit_s = NULL, *sheet = NULL;
 	struct ord_keypair kp;
 	unsigned char link[32];
 	ord_game *g = NULL;
 	int do_close = 0, link_for_ = 0, rc, phase = 0, closed = 0;
 	const struct cli_opt opts[] = {
-		{ "close", NULL, &do_close },  { "side", &side, NULL },
-		{ "link", &link_s, NULL },     { "key", &key, NULL },
-		{ "head", &head, NULL },       { "link-for", NULL, &link_for_ },
-		{ "phase", &phase_s, NULL },   { "pubkey", &pub_s, NULL },
-		{ "turn", &turn_s, NULL },     { "game-id", &gid_s, NULL },
-		{ "opening", &opening, NULL }, { "nonce", &nonce_s, NULL },
-		{ "record", &record, NULL },   { NULL, NULL, NULL },
+		{ "close", NULL, &do_close },
+		{ "side", &side, NULL },
+		{ "link", &link_s, NULL },
+		{ "key", &key, NULL },
+		{ "head", &head, NULL },
+		{ "link-for", NULL, &link_for_ },
+		{ "phase", &phase_s, NULL },
+		{ "pubkey", &pub_s, NULL },
+		{ "turn", &turn_s, NULL },
+		{ "game-id", &gid_s, NULL },
+		{ "opening", &opening, NULL },
+		{ "nonce", &nonce_s, NULL },
+		{ "record", &record, NULL },
+		{ "receipt", &receipt, NULL },
+		{ "commitment", &commit_s, NULL },
+		{ "sheet", &sheet, NULL },
+		{ NULL, NULL, NULL },
 	};
 
 	memset(&kp, 0, sizeof(kp));
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		return rc;
-	if (link_for_)
-		return link_for(cmd, argc, head, pub_s, side, key, phase_s, turn_s, gid_s, opening,
-				nonce_s, record);
-	if (phase_s || pub_s || turn_s || gid_s || opening || nonce_s || record)
+	if (link_for_) {
+		const struct link_for_opts o = {
+			.head = head,
+			.pub_s = pub_s,
+			.side = side,
+			.key = key,
+			.phase_s = phase_s,
+			.turn_s = turn_s,
+			.gid_s = gid_s,
+			.opening = opening,
+			.nonce_s = nonce_s,
+			.record = record,
+			.receipt = receipt,
+			.commit_s = commit_s,
+			.sheet = sheet,
+		};
+		return link_for(cmd, argc, &o);
+	}
+	if (phase_s || pub_s || turn_s || gid_s || opening || nonce_s || record || receipt ||
+	    commit_s || sheet)
 		return cli_usage_error(cmd,
-				       "--phase, --pubkey, --turn, --game-id, --opening, --nonce and --record are for --link-for");
+				       "--phase, --pubkey, --turn, --game-id, --opening, --nonce, --record, --receipt, --commitment and --sheet are for --link-for");
 	if (argc < 2)
 		return cli_usage_error(cmd, "missing GAME");
 	if (argc > 2)

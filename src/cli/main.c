@@ -69,7 +69,7 @@ static const struct cli_cmd commands[] = {
 	  "GAME KIND key=value... | --file FILE [--override REASON] | GAME --void SEQ --reason REASON",
 	  "record a referee event (or a file of them) for the current phase", cmd_event },
 	{ "witness",
-	  "GAME --close [--key FILE] [--head FILE] | GAME --side SIDE --link HEX|--key FILE [--head FILE] | --link-for --head FILE --pubkey KEY --side SIDE --key FILE --nonce HEX|none --phase N [--turn N] [--game-id ID] [--opening FILE] [--record FILE]",
+	  "GAME --close [--key FILE] [--head FILE] | GAME --side SIDE --link HEX|--key FILE [--head FILE] | --link-for --head FILE --pubkey KEY --side SIDE --key FILE --nonce HEX|none --phase N [--turn N] [--game-id ID] [--opening FILE] [--record FILE] [--receipt FILE --commitment HEX|--sheet FILE]",
 	  "witnessed dice: close a phase's events; record or compute a side's witness link",
 	  cmd_witness },
 	{ "resolve", "GAME [--phase NAME] [--dice N,N,...] [--stand-in] [--lang L]",

@@ -15,7 +15,10 @@
 # that says another phase than its entry closes.  A phase closed again
 # after the links were revealed (its events recorded in another order) is
 # shown by the player's head of that close alone: verify without it says
-# the close is not checked.
+# the close is not checked.  And a player given the receipt the game
+# signed for his sheet gives no link when it states another commitment
+# than his (the host stored his sheet with a witness chain of his own:
+# threat model 26), before the first link goes out.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
@@ -40,13 +43,16 @@ expect_in "$ERR" "are witnessed"
 expect_exit 0 ord sign --head open.head --pubkey "$KEY" --side blue --key blue.key --witness "$BFIX/blue-1.txt"
 TOP=$(field witness "$OUT")
 NONCE=$(field nonce "$OUT")
+BSIGNED=$(field commitment "$OUT")
 [[ ${#TOP} == 64 ]] || fail "sign --witness printed no chain top: $OUT"
 # the chain is of the sheet's nonce: the top goes with it
 expect_exit 64 ord submit w.game --side blue --witness "$TOP" "$BFIX/blue-1.txt"
 expect_in "$ERR" "--witness needs --nonce: the chain is of the sheet's nonce"
-expect_exit 0 ord submit w.game --side blue --witness "$TOP" --nonce "$NONCE" "$BFIX/blue-1.txt"
+expect_exit 0 ord submit w.game --side blue --witness "$TOP" --nonce "$NONCE" "$BFIX/blue-1.txt" --receipt-head receipt-blue.head
 BLUE=$(field commitment "$OUT")
+[[ "$BLUE" == "$BSIGNED" ]] || fail "blue's receipt is not the commitment sign gave him"
 expect_exit 0 ord submit w.game --side red --witness-key red.key "$BFIX/red-1b.txt"
+RED=$(field commitment "$OUT")
 # drawn at the table, printed for the player's links
 RNONCE=$(sed -n 's/^nonce: \([0-9a-f]*\) .*/\1/p' <<<"$OUT")
 [[ ${#RNONCE} == 64 ]] || fail "submit --witness-key printed no nonce: $OUT"
@@ -141,9 +147,40 @@ expect_in "$(cat close-2.head)" "phase: 2"
 # blue's link of phase 2, against phase 2's close head: the one the game
 # derives from his key
 expect_exit 0 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2
-# he answered phase 1's close: no warning
+# he answered phase 1's close: no warning of it; he gave no receipt to
+# compare with his own commitment: a warning of that
+expect_not_in "$ERR" "records no close"
+expect_in "$ERR" "warning: no --receipt: the commitment the game stored for your sheet is not compared with yours"
+LINK2=$(field link "$OUT")
+# with his receipt and his commitment (as sign printed it, or computed
+# from his sheet and the opening's head): the same link, no warning
+expect_exit 0 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt receipt-blue.head --commitment "$BSIGNED"
+expect_eq "$(field link "$OUT")" "$LINK2" "the link given with the receipt checked"
 expect_not_in "$ERR" "warning"
-expect_exit 0 ord witness w.game --side blue --link "$(field link "$OUT")"
+expect_exit 0 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt receipt-blue.head \
+	--sheet "$BFIX/blue-1.txt" --opening open.head
+expect_eq "$(field link "$OUT")" "$LINK2" "the link given with the receipt checked against the sheet"
+expect_not_in "$ERR" "warning"
+# what the receipt is compared with: red's receipt, another sheet, a head
+# that is no receipt, usage
+expect_exit 0 ord head w.game --at receipt --side red --version 1 -o receipt-red.head
+LINKS_BEFORE=$(sha blue.key.links)
+expect_exit 65 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt receipt-red.head --commitment "$BSIGNED"
+expect_in "$ERR" "'receipt-red.head' states commitment $RED for your sheet, but 'orderly sign' gave you $BSIGNED: the game stored another sheet, nonce or witness chain than yours"
+expect_not_in "$OUT" "link:"
+expect_exit 65 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt receipt-blue.head \
+	--sheet "$BFIX/blue-2.txt" --opening open.head
+expect_in "$ERR" "but your sheet, its nonce and the top of your chain give"
+expect_not_in "$OUT" "link:"
+expect_exit 65 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt seal.head --commitment "$BSIGNED"
+expect_in "$ERR" "'seal.head' is a head at 'seal', not a receipt"
+expect_exit 64 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt receipt-blue.head
+expect_in "$ERR" "--receipt needs your own commitment to compare"
+expect_exit 64 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --commitment "$BSIGNED"
+expect_exit 64 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt receipt-blue.head --sheet "$BFIX/blue-1.txt"
+expect_in "$ERR" "--sheet needs --opening FILE"
+expect_eq "$(sha blue.key.links)" "$LINKS_BEFORE" "the record after the refusals"
+expect_exit 0 ord witness w.game --side blue --link "$LINK2"
 expect_exit 65 ord resolve w.game
 expect_in "$ERR" "red has not revealed its witness link for phase 'fire'"
 expect_exit 0 ord resolve w.game --stand-in
@@ -478,14 +515,32 @@ expect_exit 0 ord new h.game --scenario scenario.xml --witnessed --head h-open.h
 HKEY=$(ord info h.game | awk '/^key:/ {print $2}')
 expect_exit 0 ord sign --head h-open.head --pubkey "$HKEY" --side blue --key blue.key --witness "$BFIX/blue-1.txt"
 HNONCE=$(field nonce "$OUT")
-expect_exit 0 ord submit h.game --side blue --witness-key host.key "$BFIX/blue-1.txt"
+HSIGNED=$(field commitment "$OUT")
+expect_exit 0 ord submit h.game --side blue --witness-key host.key "$BFIX/blue-1.txt" --receipt-head h-receipt.head
 HBLUE=$(field commitment "$OUT")
 expect_exit 0 ord submit h.game --side red --witness-key red.key "$BFIX/red-1b.txt"
 expect_exit 0 ord seal h.game --head h-seal.head
 expect_exit 0 ord event h.game move unit=B1 distance=2
 for p in 1 2 3 4 5; do
 	expect_exit 0 ord witness h.game --close --head h-close-$p.head
-	# blue answers at home; the host records a link of his own chain
+	if [[ $p == 1 ]]; then
+		# blue, given the receipt the game signed, compares it with the
+		# commitment sign gave him (or computes his own from his sheet):
+		# no link goes out, none is recorded
+		expect_exit 65 ord witness --link-for --head h-close-1.head --pubkey "$HKEY" --side blue --key blue.key \
+			--nonce "$HNONCE" --phase 1 --record h-blue.links --receipt h-receipt.head --commitment "$HSIGNED"
+		expect_in "$ERR" "'h-receipt.head' states commitment $HBLUE for your sheet, but 'orderly sign' gave you $HSIGNED: the game stored another sheet, nonce or witness chain than yours (a host who stores it with a chain of his own knows every phase's dice: threat model 26); no link is given"
+		expect_eq "$OUT" "" "the output of a link refused for a swapped chain"
+		[[ ! -e h-blue.links ]] || fail "a link refused for a swapped chain was recorded"
+		expect_exit 65 ord witness --link-for --head h-close-1.head --pubkey "$HKEY" --side blue --key blue.key \
+			--nonce "$HNONCE" --phase 1 --record h-blue.links --receipt h-receipt.head --sheet "$BFIX/blue-1.txt" \
+			--opening h-open.head
+		expect_in "$ERR" "'h-receipt.head' states commitment $HBLUE for your sheet, but your sheet, its nonce and the top of your chain give $HSIGNED"
+		expect_eq "$OUT" "" "the output of a link refused for a swapped chain"
+		[[ ! -e h-blue.links ]] || fail "a link refused for a swapped chain was recorded"
+	fi
+	# blue, without his receipt, answers at home; the host records a link
+	# of his own chain
 	expect_exit 0 ord witness --link-for --head h-close-$p.head --pubkey "$HKEY" --side blue --key blue.key \
 		--nonce "$HNONCE" --phase $p --record h-blue.links
 	expect_exit 0 ord witness h.game --side blue --key host.key
