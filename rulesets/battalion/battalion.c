@@ -216,7 +216,16 @@
  *      continue").  A melee event between units that never touched is
  *      refused, for each unit of a side (a2, b2: D20) with no enemy unit of
  *      the event it touched.  The charge bonus ("+1 unit is charging") is
- *      the charger's only against the unit its charge contacted.
+ *      the charger's only against the unit its charge contacted.  A
+ *      move's contact= is the mover's ("those units brought into melee in
+ *      the movement" are reached by it): a unit whose sheet orders no move
+ *      (an arrow), or that has no order, stands and may be contacted but
+ *      makes no contact, nor does a routed or retreating unit that went
+ *      0"; two units that stand touching fight when one orders a move into
+ *      the other, whose 0" move records the contact (contact_move_checked,
+ *      2026-12-05.4; before, any 0" move took contact=, so a unit ordered
+ *      to stand made the contact, its fire morale test waited for the
+ *      melee, D3, and two units that stood fought one).
  *  D26 Small-arms fire is infantry's: the text's fire table has "Musket"
  *      and "Rifle", its fire rules and example are battalions', and "BASICS
  *      OF CAVALRY" give the squadron no firearm.  A cavalry unit's fire
@@ -1368,8 +1377,10 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * writes squadron for cavalry, and for no other kind (D28); a melee
 	 * that goes on with no event is on the referee's list (D14);
 	 * 2026-12-05.3: a sheet orders no formation change beside a charge
-	 * (charge_form_checked, D7, D29) */
-	"2026-12-05.3",     /* rules_revision (above) */
+	 * (charge_form_checked, D7, D29); 2026-12-05.4: a move's contact= is
+	 * a unit's that moved into it, not one that stands
+	 * (contact_move_checked, D25) */
+	"2026-12-05.4",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

@@ -657,6 +657,60 @@ static int move_allows(struct ord_ctx *ctx, const struct ord_event *ev, const st
 	return 1;
 }
 
+/* An order as a message names it: its tokens, a target with its '@'
+ * ("FSq", "@R1"), in out. */
+static void order_words(const struct ord_order *o, struct ord_buf *out)
+{
+	size_t i;
+
+	for (i = 0; o && i < o->ntok; i++)
+		ord_buf_addf(out, "%s%s%s", i ? " " : "",
+			     o->tok[i].kind == ORD_TOK_TARGET ? "@" : "", o->tok[i].value);
+}
+
+/* D25: "those units brought into melee in the movement": a unit makes
+ * melee contact by moving into it, the charger (or any mover) and not the
+ * unit it reaches, which is "brought into melee".  A move's contact= is
+ * the mover's, so a unit that did not move by its orders nor by the rules
+ * (its sheet orders no arrow, it has no sheet order, or it is routed or
+ * retreating and went 0") makes none: it may be contacted, on the move of
+ * the enemy that came on.  A 0" move was taken with contact= whatever its
+ * sheet said, so a unit ordered to stand, or to fire, made the contact:
+ * its fire morale test waited for the melee (D3) and a melee of two units
+ * that stood was taken (table checks, contact_move_checked; a game made
+ * before took it).  A destroyed enemy is contacted by nobody (D15).  A
+ * move over 0" its sheet does not order is check_move's. */
+static void check_contact(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_order *o,
+			  const struct ord_unit *c, double dist, struct ord_diag *d)
+{
+	struct ord_buf words = ORD_BUF_INIT;
+	int by_rules = bat_routed(ctx, u) || bat_retreating(ctx, u);
+
+	if (strcmp(c->side, u->side) && bat_st(ctx, c, "figures") <= 0)
+		ord_diag_add(d, 0, 0, u->id, "units",
+			     "unit '%s' is given contact with '%s', which is destroyed (no figures left): it fights no melee",
+			     u->id, c->id);
+	if (dist > 0 || (!by_rules && bat_ordered_quarters(ctx, o)))
+		return;
+	if (by_rules) {
+		ord_diag_add(d, 0, 0, u->id, "those units brought into melee in the movement",
+			     "unit '%s' is given contact with '%s' on a move of 0\", but it is %s and "
+			     "did not move: a unit makes melee contact by moving into it (record "
+			     "contact=%s on the move of the enemy that came on)",
+			     u->id, c->id, bat_routed(ctx, u) ? "routed" : "retreating", u->id);
+		goto out;
+	}
+	order_words(o, &words);
+	ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
+		     "unit '%s' is given contact with '%s' on a move of 0\", but its sheet %s%s%s: "
+		     "a unit that stands may be contacted, not make contact (expected a move "
+		     "arrow on its sheet, or contact=%s on the move of the enemy that came on)",
+		     u->id, c->id, words.len ? "orders it no move ('" : "gives it no order (it stands)",
+		     words.buf, words.len ? "')" : "", u->id);
+out:
+	ord_buf_release(&words);
+}
+
 static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit");
@@ -682,6 +736,8 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		ord_diag_add(d, 0, 0, u->id, "melee", "contact with '%s', a unit of its own side",
 			     c->id);
 	check_position(ctx, ev, u, d);
+	if (c && strcmp(c->side, u->side) && bat_flag(ctx, "contact_move_checked"))
+		check_contact(ctx, u, o, c, dist, d);
 	if (bat_st(ctx, u, "figures") <= 0 && dist > 0)
 		ord_diag_add(d, 0, 0, u->id, "units", "unit '%s' has no figures left", u->id);
 	/* a retreating or routing unit moves by the rules, not by its orders:

@@ -121,11 +121,12 @@ cat >melee.xml <<'XML'
 </scenario>
 XML
 printf '# stands\n' >stands.txt
+printf 'A1 ↑ 1/4\n' >presses.txt # into B1, which it touches: a move of 0"
 for t in before-names now; do
 	if [ "$t" = now ]; then tables=(); else tables=(--tables tables-before-names.xml); fi
 	expect_exit 0 ord new "melee-$t.game" --scenario melee.xml --fixed-dice "${tables[@]}"
 	expect_exit 0 ord submit "melee-$t.game" --side blue stands.txt
-	expect_exit 0 ord submit "melee-$t.game" --side red stands.txt
+	expect_exit 0 ord submit "melee-$t.game" --side red presses.txt
 	expect_exit 0 ord seal "melee-$t.game"
 	expect_exit 0 ord event "melee-$t.game" move unit=A1 distance=0 contact=B1
 	for _ in 1 2 3; do expect_exit 0 ord resolve "melee-$t.game"; done

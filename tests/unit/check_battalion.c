@@ -1311,6 +1311,89 @@ START_TEST(melee_needs_contact)
 }
 END_TEST
 
+/* D25: a move's contact= is the mover's.  "Those units brought into
+ * melee in the movement" are reached by the enemy's move: a unit whose
+ * sheet orders no move, or that has none, stands and may be contacted,
+ * not make contact (its fire morale test would wait for the melee, D3);
+ * a routed or retreating unit that went 0" made none; nobody contacts a
+ * destroyed unit.  The charger, and a unit ordered to move that was
+ * blocked at once, make it at 0" (contact_move_checked). */
+START_TEST(contact_by_the_mover)
+{
+	cast();
+	orders("B1 FSq\nB2 @R1\nL1 ↑ 1/2\nH1 ↓ 1\n");
+	orders("R1 ↑ C\nR2 ↑ 1/4\n");
+	ck_assert_str_eq(event("move", "unit=B1 distance=0 contact=R1"),
+			 "unit 'B1' is given contact with 'R1' on a move of 0\", but its sheet orders "
+			 "it no move ('FSq'): a unit that stands may be contacted, not make contact "
+			 "(expected a move arrow on its sheet, or contact=B1 on the move of the enemy "
+			 "that came on) (orders may never be changed)\n");
+	ck_assert_str_eq(event("move", "unit=B2 distance=0 contact=R2"),
+			 "unit 'B2' is given contact with 'R2' on a move of 0\", but its sheet orders "
+			 "it no move ('@R1'): a unit that stands may be contacted, not make contact "
+			 "(expected a move arrow on its sheet, or contact=B2 on the move of the enemy "
+			 "that came on) (orders may never be changed)\n");
+	ck_assert_str_eq(event("move", "unit=S1 distance=0 contact=R2"),
+			 "unit 'S1' is given contact with 'R2' on a move of 0\", but its sheet gives "
+			 "it no order (it stands): a unit that stands may be contacted, not make "
+			 "contact (expected a move arrow on its sheet, or contact=S1 on the move of the "
+			 "enemy that came on) (orders may never be changed)\n");
+	/* the charger, and a unit ordered to move that was blocked at once */
+	ck_assert_str_eq(event("move", "unit=R1 distance=0 contact=B1"), "");
+	ck_assert_str_eq(event("move", "unit=R2 distance=0 contact=B2"), "");
+	ck_assert_str_eq(event("move", "unit=L1 distance=0 contact=R2"), "");
+	/* a routed unit moves by the rules: 0" is no move into anybody */
+	split_kv(&ord_ctx_find_unit(ctx, "K1")->state, "routed=2 rout_until=5");
+	ck_assert_str_eq(event("move", "unit=K1 distance=0 contact=R2"),
+			 "unit 'K1' is given contact with 'R2' on a move of 0\", but it is routed and "
+			 "did not move: a unit makes melee contact by moving into it (record "
+			 "contact=K1 on the move of the enemy that came on) (those units brought into "
+			 "melee in the movement)\n");
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "H1")->state, "retreat_turn", 3);
+	ck_assert_str_eq(event("move", "unit=H1 distance=5 contact=RH"), "");
+	/* nobody contacts a destroyed unit */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+	cast();
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "R2")->state, "figures", 0);
+	orders("B2 ↑ C\n");
+	ck_assert_str_eq(event("move", "unit=B2 distance=6 contact=R2"),
+			 "unit 'B2' is given contact with 'R2', which is destroyed (no figures left): "
+			 "it fights no melee (units)\n");
+}
+END_TEST
+
+/* Two units that stood fight no melee (D25): the contact refused on the
+ * 0" move of either (and so not recorded), nothing makes them engaged. */
+START_TEST(no_melee_of_two_that_stood)
+{
+	cast();
+	orders("B1 FSq\nR1 @B1\n");
+	ck_assert_str_ne(event("move", "unit=B1 distance=0 contact=R1"), "");
+	ck_assert_str_ne(event("move", "unit=R1 distance=0 contact=B1"), "");
+	/* refused: not recorded (the fixture keeps what it is given) */
+	ck_assert_int_eq(ord_ctx_remove_event(ctx, 1), 1);
+	ck_assert_int_eq(ord_ctx_remove_event(ctx, 2), 1);
+	resolve("movement", NULL, 0);
+	ck_assert_int_eq(state("B1", "in_contact"), 0);
+	ck_assert_int_eq(state("R1", "contact"), 0);
+	ck_assert_str_eq(event("melee", "a=R1 b=B1"),
+			 "'R1' and 'B1' made no melee contact this turn (no move with contact= "
+			 "between them) and are in no melee from an earlier turn (those units in "
+			 "melee)\n");
+}
+END_TEST
+
+START_TEST(contact_by_a_unit_that_stood_of_a_game_made_before)
+{
+	tables_without("contact_move_checked");
+	cast();
+	orders("B1 FSq\n");
+	ck_assert_str_eq(event("move", "unit=B1 distance=0 contact=R1"), "");
+	ck_assert_str_eq(event("move", "unit=S1 distance=0 contact=R2"), "");
+}
+END_TEST
+
 /* D17: never more firers than figures, nor, in column, than its first
  * two ranks; never more figures in a melee than the unit has. */
 START_TEST(fire_firers)
@@ -1364,6 +1447,7 @@ START_TEST(melee_fresh)
 	unit("B", "blue", "kind=line_infantry formation=line figures=24", "melee_with=A melee_since=2");
 	unit("C", "red", "kind=line_infantry formation=line figures=24", NULL);
 	unit("D", "blue", "kind=line_infantry formation=line figures=24", NULL);
+	orders("C ↑ 1/4\n"); /* into D, whom it touches: blocked at once (D25) */
 	ck_assert_str_eq(event("move", "unit=C distance=0 contact=D"), "");
 	resolve("movement", NULL, 0);
 	ck_assert_str_eq(event("melee", "a=C b=D b_fresh=yes"),
@@ -1970,6 +2054,7 @@ START_TEST(resolve_two_on_one)
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 3);
 	cast();
+	orders("R2 ↑ 1/4\nRH ↑ 1/4\n"); /* into B1, whom they touch (D25) */
 	ck_assert_str_eq(event("move", "unit=R2 distance=0 contact=B1"), "");
 	ck_assert_str_eq(event("move", "unit=RH distance=0 contact=B1"), "");
 	resolve("movement", NULL, 0);
@@ -2030,6 +2115,7 @@ START_TEST(results_shown_in_trays)
 	static const int dice[] = { 3, 4 }, dice2[] = { 6, 1 };
 	const char *out;
 	cast();
+	orders("R2 ↑ 1/4\nRH ↑ 1/4\n"); /* into B1, whom they touch (D25) */
 	ck_assert_str_eq(event("move", "unit=R2 distance=0 contact=B1"), "");
 	ck_assert_str_eq(event("move", "unit=RH distance=0 contact=B1"), "");
 	resolve("movement", NULL, 0);
@@ -2060,6 +2146,7 @@ START_TEST(results_shown_in_trays)
 	ctx = ord_ctx_fake_new(rs, rules, 3);
 	cast();
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "R2")->state, "figures", 2);
+	orders("R2 ↑ 1/4\n");
 	ck_assert_str_eq(event("move", "unit=R2 distance=0 contact=B1"), "");
 	resolve("movement", NULL, 0);
 	ck_assert_str_eq(event("melee", "a=B1 b=R2"), "");
@@ -2157,6 +2244,7 @@ START_TEST(results_shown_unnamed)
 	const char *out;
 	tables_without("melee_names_units");
 	cast();
+	orders("R2 ↑ 1/4\nRH ↑ 1/4\n"); /* into B1, whom they touch (D25) */
 	ck_assert_str_eq(event("move", "unit=R2 distance=0 contact=B1"), "");
 	ck_assert_str_eq(event("move", "unit=RH distance=0 contact=B1"), "");
 	resolve("movement", NULL, 0);
@@ -3351,6 +3439,9 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, exempt_needs_override);
 	tcase_add_test(ev, test_checks);
 	tcase_add_test(ev, melee_needs_contact);
+	tcase_add_test(ev, contact_by_the_mover);
+	tcase_add_test(ev, no_melee_of_two_that_stood);
+	tcase_add_test(ev, contact_by_a_unit_that_stood_of_a_game_made_before);
 	tcase_add_test(ev, fire_firers);
 	tcase_add_test(ev, melee_fresh);
 	tcase_add_test(ev, melee_fresh_arrives);
