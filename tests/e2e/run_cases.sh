@@ -35,6 +35,13 @@
 #                         Krigsspil hex map (schema/krigsspil-map.rng); it is
 #                         given to `orderly new` as --tables, so it must come
 #                         before [scenario]
+#   [tables-before FILE PARAM...]
+#                         the rules of a game made before the switches
+#                         PARAM...: FILE (from the source root, e.g.
+#                         rulesets/krigsspil/skema.xml) with those
+#                         parameters taken out is the game's rules
+#                         document, or after a [map] the map's own Skema
+#                         (put before its </map>); before [scenario]
 #   [scenario]            the body is the scenario XML (its ruleset= names
 #                         the ruleset); `orderly new GAME --scenario FILE
 #                         --fixed-dice [--tables MAP]`
@@ -204,6 +211,37 @@ each() {
 	last_out=$all
 }
 
+# tables_before LINE: [tables-before FILE PARAM...] (its words in
+# sec_args) into $case_dir/map.xml, the rules document `new` is given
+tables_before() {
+	local line=$1 f="$SRC/${sec_args[0]:-}" p
+	local t="$case_dir/tables-before.xml"
+	if [ ! -f "$f" ] || [ "${#sec_args[@]}" -lt 2 ]; then
+		fail "$line" "[tables-before FILE PARAM...]: no file '${sec_args[0]:-}' in the source, or no parameter named"
+		return 1
+	fi
+	cp "$f" "$t"
+	for p in "${sec_args[@]:1}"; do
+		if ! grep -q "<param name=\"$p\"" "$t"; then
+			fail "$line" "'${sec_args[0]}' has no parameter '$p'"
+			return 1
+		fi
+		# from the line its <param starts on through the one its /> ends on
+		awk -v p="<param name=\"$p\"" '!skip && index($0, p) { skip = 1 }
+			skip { if (index($0, "/>")) skip = 0; next }
+			{ print }' "$t" >"$t.new" && mv "$t.new" "$t"
+	done
+	if [ -f "$case_dir/map.xml" ]; then
+		{
+			sed '/<\/map>/,$d' "$case_dir/map.xml"
+			sed '1,/<tables/{/<tables/!d}' "$t"
+			echo '</map>'
+		} >"$t.map" && mv "$t.map" "$case_dir/map.xml"
+	else
+		mv "$t" "$case_dir/map.xml"
+	fi
+}
+
 # section NAME ARGS LINE BODY: run one section; 1 stops the case
 section() {
 	local name=$1 args=$2 line=$3 body=$4 game="$case_dir/game" f a
@@ -212,6 +250,9 @@ section() {
 	case "$name" in
 	map)
 		printf '%s\n' "$body" | grep -v '^[[:space:]]*#' >"$case_dir/map.xml"
+		;;
+	tables-before)
+		tables_before "$line" || return 1
 		;;
 	scenario)
 		printf '%s\n' "$body" | grep -v '^[[:space:]]*#' >"$case_dir/scenario.xml"
