@@ -323,15 +323,16 @@ static int six_ranks(struct ord_ctx *ctx, const struct ord_unit *u, int figures,
 	return n;
 }
 
-/* A melee's morale result on unit u, named: both sides' results carry the
- * whole melee, so "; L5: morale OR → FU (rout); must flee half a turn"
- * says whose it is. */
-static void melee_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, struct ks_text *t)
+/* A melee's morale result on unit u, beaten by `by`, named: both sides'
+ * results carry the whole melee, so "; L5: morale OR → FU (rout); must
+ * flee half a turn" says whose it is. */
+static void melee_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade,
+			const struct ord_unit *by, struct ks_text *t)
 {
 	struct ks_text g;
 
 	ks_text_init(&g);
-	ks_apply_grade(ctx, u, grade, "nærkamp", &g);
+	ks_apply_grade(ctx, u, grade, "nærkamp", by, &g);
 	if (g.da.len > 2 && g.en.len > 2) { /* "; moral ..." */
 		ord_buf_addf(&t->da, "; %s:%s", u->id, g.da.buf + 1);
 		ord_buf_addf(&t->en, "; %s:%s", u->id, g.en.buf + 1);
@@ -496,7 +497,7 @@ static void melee_own(struct ord_ctx *ctx, const struct supports *ix, const stru
 		if (!escorted) {
 			ord_kv_set(df, "ubedaekket", "yes");
 			if (*fa >= *ff && ks_moral_now(ctx, f) < KS_U) {
-				ks_set_moral(ctx, f, KS_U, 0, "ubedækket");
+				ks_set_moral(ctx, f, KS_U, 0, "ubedækket", a);
 				ks_text_add(t, "; ubedækket artilleri går i U",
 					    "; unescorted artillery goes into U");
 			}
@@ -675,13 +676,13 @@ static int melee(struct ord_ctx *ctx, const struct supports *ix, const struct or
 		ks_take_men(ctx, a, out.men_a, pa);
 		ks_take_men(ctx, f, out.men_d, pd);
 		if (loser) {
-			melee_grade(ctx, loser, out.grade, &t);
+			melee_grade(ctx, loser, out.grade, winner, &t);
 			overrun(ctx, loser, loser == a ? out.men_a + pa : out.men_d + pd, &t);
 			if (out.grade == KS_FU)
 				ks_st_set(ctx, winner, "vandt_fu_traek", turn); /* 6.7: no decimation LU now */
 		} else {
-			melee_grade(ctx, a, out.grade, &t);
-			melee_grade(ctx, f, out.grade, &t);
+			melee_grade(ctx, a, out.grade, f, &t);
+			melee_grade(ctx, f, out.grade, a, &t);
 		}
 		/* ours: an escort beaten into U retreats and one in FU flees,
 		 * and the battery stands unescorted with the attacker in
@@ -694,7 +695,7 @@ static int melee(struct ord_ctx *ctx, const struct supports *ix, const struct or
 			      "; %s now stands unescorted (%s is in %s)", c->id, f->id,
 			      ks_moral_name(ks_moral_now(ctx, f)));
 			if (fa >= fc && ks_moral_now(ctx, c) < KS_U) {
-				ks_set_moral(ctx, c, KS_U, 0, "ubedækket");
+				ks_set_moral(ctx, c, KS_U, 0, "ubedækket", a);
 				KS_TF(&t, ": ubedækket artilleri går i U (%s har %d figurer mod %d, 16)",
 				      ": unescorted artillery goes into U (%s has %d figures against %d, 16)",
 				      a->id, fa, fc);
@@ -885,7 +886,8 @@ static int flee_into(struct ord_ctx *ctx, const struct ord_event *e, struct ord_
 	}
 	if (carried) {
 		KS_TF(&tw, "%s flygter ind i den", "%s flees into it", u->id);
-		ks_apply_grade(ctx, w, KS_FU, "revet med", &tw);
+		ks_apply_grade(ctx, w, KS_FU, "revet med", NULL, &tw);
+		ks_keep_retreat_along(ctx, w, u); /* it flees as u does */
 		ks_result(ctx, e->seq, w, NULL, &tw);
 	}
 out:
@@ -934,7 +936,8 @@ static int flight(struct ord_ctx *ctx, const struct ord_event *e)
 					    " and does not give way: it goes FU and is carried along (17)");
 				KS_TF(&tb, "viger ikke for den flygtende %s",
 				      "does not give way to the fleeing %s", u->id);
-				ks_apply_grade(ctx, b, KS_FU, "revet med", &tb);
+				ks_apply_grade(ctx, b, KS_FU, "revet med", NULL, &tb);
+				ks_keep_retreat_along(ctx, b, u);
 				ks_result(ctx, e->seq, b, NULL, &tb);
 				ks_text_release(&tb);
 			} else {
@@ -1045,8 +1048,11 @@ static void merge(struct ord_ctx *ctx, const struct ord_event *e, struct ord_uni
 		ks_st_set(ctx, u, "decimering", 0);
 	else
 		ks_st_set(ctx, u, "decimering", 2);
-	if (gw > gu)
-		ks_set_moral(ctx, u, gw, 0, "samling");
+	if (gw > gu) {
+		ks_set_moral(ctx, u, gw, 0, "samling", NULL);
+		if (gw >= KS_U)
+			ks_keep_retreat_along(ctx, u, w); /* w's state, w's way */
+	}
 	KS_TF(&t, "; moral %s", "; morale %s", ks_moral_name(ks_moral_now(ctx, u)));
 	ks_st_set(ctx, w, "fjernet", 1);
 	ks_st_set(ctx, w, "figurer", 0);
@@ -1326,7 +1332,7 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 					ks_take_men(ctx, h.target, h.men, 0);
 					KS_TF(&t, ": %d mand tabt", ": %d men lost", h.men);
 				}
-				ks_apply_grade(ctx, h.target, h.grade, "forsvarsild", &t);
+				ks_apply_grade(ctx, h.target, h.grade, "forsvarsild", u, &t);
 				ks_hit_result(ctx, &h, 0, 0, &t);
 				ks_text_release(&t);
 			} else if (pass == 1 && !strcmp(e->kind, "fortryd") &&
@@ -1336,7 +1342,7 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 				 * Enheden er U resten af trækket" (16.6): its
 				 * declaration no longer stands */
 				ks_text_init(&t);
-				ks_set_moral(ctx, u, KS_U, ks_half(ctx, 1), "fortrydelse");
+				ks_set_moral(ctx, u, KS_U, ks_half(ctx, 1), "fortrydelse", NULL);
 				ks_st_set_str(ctx, u, "reaktion", "");
 				ks_text_add(&t, "fortryder forsvaret: retirerer efter reaktionstid og er U resten af trækket (kan den nås, må den tåle rygangreb)",
 					    "cancels its defence: retreats after reaction time and is U for the rest of the turn (if the attacker reaches it, it may suffer an attack in the rear)");
@@ -1345,7 +1351,7 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 			} else if (pass == 1 && !strcmp(e->kind, "fortryd")) {
 				/* U for the rest of this turn only (16.6) */
 				ks_text_init(&t);
-				ks_set_moral(ctx, u, KS_U, ks_half(ctx, 1), "fortrydelse");
+				ks_set_moral(ctx, u, KS_U, ks_half(ctx, 1), "fortrydelse", NULL);
 				ks_st_set(ctx, u, "angreb_traek", 0);
 				ks_text_add(&t, "fortryder angrebet: rykker et halvt træk frem og er U resten af trækket",
 					    "cancels its attack: advances half a turn and is U for the rest of the turn");

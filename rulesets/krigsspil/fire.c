@@ -891,7 +891,7 @@ static int explode(struct ord_ctx *ctx, struct ord_unit *b, unsigned seq, unsign
 				KS_TF(&w, "; %d prods mere tabt", "; %d more limbers lost", lo.limbers);
 			}
 		}
-		ks_apply_grade(ctx, v, o.grade_applied, "eksplosion", &w);
+		ks_apply_grade(ctx, v, o.grade_applied, "eksplosion", b, &w);
 		ks_result(ctx, seq, v, NULL, &w);
 		ks_text_release(&w);
 	}
@@ -922,7 +922,7 @@ static void hit_behind(struct ord_ctx *ctx, const struct ks_hit *h)
 		KS_TF(&t, ": %d mand tabt, %ld figurer tilbage", ": %d men lost, %ld figures left",
 		      b.men, ks_st(ctx, b.target, "figurer"));
 	}
-	ks_apply_grade(ctx, b.target, b.grade, "ild", &t);
+	ks_apply_grade(ctx, b.target, b.grade, "ild", h->firer, &t);
 	ks_hit_result(ctx, &b, 0, 0, &t);
 	ks_text_release(&t);
 }
@@ -949,7 +949,7 @@ static void rank_behind(struct ord_ctx *ctx, const struct ks_hit *h)
 	      h->target->id, h->firer->id);
 	if (!h->grade)
 		ks_text_add(&t, ": ingen moralsk påvirkning", ": no morale effect");
-	ks_apply_grade(ctx, b, h->grade, "ild", &t);
+	ks_apply_grade(ctx, b, h->grade, "ild", h->firer, &t);
 	ks_result(ctx, h->e->seq, b, NULL, &t);
 	ks_text_release(&t);
 }
@@ -1064,7 +1064,7 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 			      ": %d men lost, %ld figures left", h->men,
 			      ks_st(ctx, h->target, "figurer"));
 		}
-		ks_apply_grade(ctx, h->target, h->grade, "ild", &t);
+		ks_apply_grade(ctx, h->target, h->grade, "ild", h->firer, &t);
 		ks_hit_result(ctx, h, ks_st(ctx, h->target, "oedelagt") - destroyed0,
 			      ks_st(ctx, h->target, "beskadiget") - damaged0, &t);
 		ks_text_release(&t);

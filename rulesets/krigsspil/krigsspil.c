@@ -564,6 +564,10 @@ static const struct ord_state_key state_keys[] = {
 	STR("indskudt_paa", "the target a battery has ranged on"),
 	NUM("fjende_retning",
 	    "the bearing of its side's \"↑\" (towards the enemy) in degrees, x east and y south (flyt_retning_kontrol)"),
+	NUM("tvungen_retning",
+	    "the bearing its retreat by the rules goes in degrees, x east and y south: away from tvungen_fra, kept when its U or FU was set (flyt_retning_tvungen_kontrol)"),
+	STR("tvungen_fra",
+	    "the unit that drove it into U or FU (or whose flight carried it along, which it merged with); \"\": none known, the retreat goes back (the side's \"↓\")"),
 	INT("angrebskolonne_beholdt",
 	    "1: it attacked in attack column and keeps the bonus defending (16.5)"),
 	INT("indskudt_fra", "the turn from which it is ranged on it (15; 0: at once)"),
@@ -981,9 +985,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * behind a target (bag=) takes its morale (15,
 	 * geledder_bag_moral_kontrol); 2026-12-05.4: a voluntary retreat
 	 * goes the way its TT's arrow gives, away from the enemy for "↓" (17,
-	 * 4.3, flyt_retning_tt_kontrol)
+	 * 4.3, flyt_retning_tt_kontrol); 2026-12-05.5: a retreat by the
+	 * rules (U, FU) goes away from the enemy that drove the unit there,
+	 * else back (6.5, 17, flyt_retning_tvungen_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.4",    /* rules_revision (above) */
+	"2026-12-05.5",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

@@ -93,8 +93,12 @@ int ks_storm_broken_last(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_text *why);
 int ks_moral_now(struct ord_ctx *ctx, const struct ord_unit *u);
 /* Make the unit at least `grade` until half turn `until` (0: until it is
- * reorganised); a better grade never replaces a worse one. */
-void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until, const char *why);
+ * reorganised); a better grade never replaces a worse one.  from: the unit
+ * that drove it there (the enemy that fired or won the melee, a battery
+ * whose limber exploded), or NULL when none is known; a state of U or FU
+ * it writes keeps the way away from it (ks_keep_retreat_way). */
+void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until, const char *why,
+		  const struct ord_unit *from);
 /* 16.6, "den U en enhed kommer i som følge af ovennævnte fortrydelser,
  * kun gælder i selve trækket, ikke i næste": a passing state set over a
  * lasting one (until reorganised) keeps that beneath it (moral_under,
@@ -207,9 +211,9 @@ int ks_roll1(struct ord_ctx *ctx, int *d, const char *purpose, const struct ord_
 /* A use of stormmarch that is not an attack: the first charge at the
  * gallop is gone (Skema XV "1. angreb i storm"), said in t. */
 void ks_storm_spent(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t);
-/* A morale result applied to u and said in t. */
+/* A morale result applied to u and said in t; from as for ks_set_moral. */
 void ks_apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, const char *why,
-		    struct ks_text *t);
+		    const struct ord_unit *from, struct ks_text *t);
 /* The modifier flag a share of rifles gives for a use (table riffel_andele). */
 /* The referee's flags "a,b=2" into flags; the target's own flags. */
 void ks_referee_flags(const char *list, struct ord_kv *flags);
@@ -363,11 +367,25 @@ double ks_bearing_enemy(const struct ks_bearing *b, const struct ks_map *m);
  * ordresedlen noterede ordrer": a move (flyt ev of u from sx, sy) that goes
  * more than flyt_retning_grader from every direction its order's marches
  * give (an arrow, a plate; or all its legs together) is added to d
- * (flyt_retning_kontrol; a game made before took any direction).  A retreat
- * (retraete=yes) and a move shorter than flyt_retning_min_cm are not
- * checked. */
+ * (flyt_retning_kontrol; a game made before took any direction).  A
+ * retreat (retraete=yes) in OR or LU is held to the order's TT alone
+ * (flyt_retning_tt_kontrol); one in U or FU, a retreat by the rules, to
+ * the way kept for it (ks_keep_retreat_way; the side's "↓" when none is
+ * known) under flyt_retning_tvungen_kontrol, and not at all without it.
+ * A move shorter than flyt_retning_min_cm is not checked. */
 void ks_check_direction(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
 			double sx, double sy, struct ord_diag *d);
+/* 6.5 and 17: a retreat by the rules (retraete=yes of a unit in U or FU)
+ * goes away from the enemy that drove it there: the way is kept in the
+ * unit's state (tvungen_retning, tvungen_fra) when its U or FU is set
+ * (flyt_retning_tvungen_kontrol; a game made before keeps none).
+ * ks_keep_retreat_way: u's way is away from `from` (both placed, farther
+ * apart than flyt_retning_min_cm), else none is known (cleared).
+ * ks_keep_retreat_along: u goes the way `with` goes (carried along by its
+ * flight, merged into it): with's kept way, else the way back of with's
+ * side; none when neither is known. */
+void ks_keep_retreat_way(struct ord_ctx *ctx, struct ord_unit *u, const struct ord_unit *from);
+void ks_keep_retreat_along(struct ord_ctx *ctx, struct ord_unit *u, const struct ord_unit *with);
 /* Keep each unit's side's "↑" (ks_bearing_enemy of the scenario's setup,
  * in degrees) in its state fjende_retning, where it has none, for
  * ks_check_direction (flyt_retning_kontrol): the reorganisation, whose

@@ -814,6 +814,106 @@ static const char *arrow_of(double deg)
 	return arrows[(int)floor(deg360(deg + 22.5) / 45) % 8];
 }
 
+/* ---- the way of a retreat by the rules (6.5, 17) ---- */
+
+/* The state u was put in (its moral, until that ends), without the
+ * decimation's floor: the way kept is that state's. */
+static int set_grade(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	int g = ks_moral_parse(ks_st_str(ctx, u, "moral"));
+	long til = ks_st(ctx, u, "moral_til");
+
+	return g < 0 || (g > KS_OR && til && til < ks_half(ctx, 0)) ? KS_OR : g;
+}
+
+/* Keep the way, a bearing in degrees (x east, y south), in whole
+ * hundredths as the state writes it, and the unit it is taken from. */
+static void keep_way(struct ord_ctx *ctx, struct ord_unit *u, double deg, const char *from)
+{
+	ks_st_set_num(ctx, u, "tvungen_retning", round(deg360(deg) * 100) / 100);
+	ks_st_set_str(ctx, u, "tvungen_fra", from);
+}
+
+/* No way known: the side's "↓" will be taken (written only over a way
+ * kept before, so that a unit that never had one keeps no key). */
+static void forget_way(struct ord_ctx *ctx, struct ord_unit *u)
+{
+	if (*ks_st_str(ctx, u, "tvungen_fra"))
+		ks_st_set_str(ctx, u, "tvungen_fra", "");
+}
+
+void ks_keep_retreat_way(struct ord_ctx *ctx, struct ord_unit *u, const struct ord_unit *from)
+{
+	struct ks_rules *r = ks_r(ctx);
+	double dx, dy;
+
+	if (!ks_check(r, "flyt_retning_tvungen_kontrol"))
+		return;
+	if (!from || from == u || !ks_st_has(ctx, u, "x") || !ks_st_has(ctx, from, "x")) {
+		forget_way(ctx, u);
+		return;
+	}
+	/* away from where it stood when it drove u there: the bearing from
+	 * it to u (a melee's units where they stood before the attack moved
+	 * them, which the events do not record: the way the attack came) */
+	dx = ks_st_num(ctx, u, "x") - ks_st_num(ctx, from, "x");
+	dy = ks_st_num(ctx, u, "y") - ks_st_num(ctx, from, "y");
+	if (hypot(dx, dy) < ks_param(r, "flyt_retning_min_cm"))
+		forget_way(ctx, u); /* on top of it: no way away from it */
+	else
+		keep_way(ctx, u, atan2(dy, dx) * 180 / M_PI, from->id);
+}
+
+void ks_keep_retreat_along(struct ord_ctx *ctx, struct ord_unit *u, const struct ord_unit *with)
+{
+	if (!ks_check(ks_r(ctx), "flyt_retning_tvungen_kontrol"))
+		return;
+	if (*ks_st_str(ctx, with, "tvungen_fra") && set_grade(ctx, with) >= KS_U)
+		keep_way(ctx, u, ks_st_num(ctx, with, "tvungen_retning"), with->id);
+	else if (ks_st_has(ctx, with, "fjende_retning"))
+		keep_way(ctx, u, ks_st_num(ctx, with, "fjende_retning") + 180, with->id);
+	else
+		forget_way(ctx, u);
+}
+
+/* 6.5 "Hvis en enhed under spillet bliver U: skal den retirere et halvt
+ * træk FU: skal den flygte et halvt træk", and 17's two ways to retreat
+ * ("laver en 18[0] vending og retirere", "retirere med front mod fjenden"):
+ * a retreat by the rules goes away from the enemy that drove the unit
+ * into U or FU, the way kept when its state was set; with no such unit
+ * known (a scenario's state, a cancelled attack, the decimation), back:
+ * the side's "↓".  A move of u from (sx, sy) to (x1, y1) more than
+ * flyt_retning_grader from it is added to d.  enemy: the side's "↑". */
+static void check_forced_way(struct ord_ctx *ctx, const struct ord_unit *u, double sx, double sy,
+			     double x1, double y1, double enemy, struct ord_diag *d)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ord_buf way = ORD_BUF_INIT;
+	double tol = ks_param(r, "flyt_retning_grader"), want, off;
+	double moved = deg360(atan2(y1 - sy, x1 - sx) * 180 / M_PI - enemy);
+	const char *from = ks_st_str(ctx, u, "tvungen_fra"), *why = ks_st_str(ctx, u, "moral_grund");
+	int grade = ks_moral_now(ctx, u), fled = grade >= KS_FU;
+
+	if (*from && set_grade(ctx, u) >= KS_U) {
+		int along = !strcmp(why, "revet med") || !strcmp(why, "samling");
+		want = deg360(ks_st_num(ctx, u, "tvungen_retning") - enemy);
+		ord_buf_addf(&way, along ? "the way '%s' goes (%s)" : "away from '%s' (%s)", from,
+			     ks_reason(why, "en"));
+	} else {
+		want = 180;
+		ord_buf_addf(&way, "back, away from the enemy (no unit is known to have put it in %s)",
+			     ks_moral_name(grade));
+	}
+	off = deg_apart(moved, want);
+	if (off > tol + 1e-9)
+		ord_diag_add(d, 0, 0, u->id, "17",
+			     "unit '%s' in %s %s the wrong way: %s by the rules goes %s, %s (%.0f° clockwise from the enemy); the move from x=%g y=%g to x=%g y=%g goes %s (%.0f°), %.0f° off where %g° is allowed (kontroller: flyt_retning_grader)",
+			     u->id, ks_moral_name(grade), fled ? "fled" : "retreated",
+			     fled ? "a flight" : "a retreat", way.buf, arrow_of(want), want, sx, sy,
+			     x1, y1, arrow_of(moved), moved, off, tol);
+	ord_buf_release(&way);
+}
+
 void ks_check_direction(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
 			double sx, double sy, struct ord_diag *d)
 {
@@ -832,15 +932,24 @@ void ks_check_direction(struct ord_ctx *ctx, const struct ord_event *ev, const s
 	int tt = ks_check(r, "flyt_retning_tt_kontrol");
 	int retreat = ord_kv_get_bool(&ev->kv, "retraete", 0);
 
-	/* a retreat by the rules (U, FU) goes where the unit must (6.5, 17);
-	 * one in OR or LU is its order's TT, held to TT's arrows alone */
-	if (!ks_check(r, "flyt_retning_kontrol") || !o ||
-	    (retreat && (!tt || ks_moral_now(ctx, u) >= KS_U)) || !ks_st_has(ctx, u, "fjende_retning") ||
+	if (!ks_check(r, "flyt_retning_kontrol") || !ks_st_has(ctx, u, "fjende_retning") ||
 	    hypot(x1 - sx, y1 - sy) < ks_param(r, "flyt_retning_min_cm"))
 		return;
 	/* the side's "↑", kept by the reorganisation (ks_keep_enemy_bearing):
 	 * an event's check holds only the units it names, not the setup */
 	enemy = ks_st_num(ctx, u, "fjende_retning");
+	/* a retreat by the rules (U, FU) goes where the unit must (6.5, 17),
+	 * whatever its order: away from the enemy that drove it there
+	 * (flyt_retning_tvungen_kontrol; a game made before did not check
+	 * it).  One in OR or LU is its order's TT, held to TT's arrows
+	 * alone */
+	if (retreat && ks_moral_now(ctx, u) >= KS_U) {
+		if (ks_check(r, "flyt_retning_tvungen_kontrol"))
+			check_forced_way(ctx, u, sx, sy, x1, y1, enemy, d);
+		return;
+	}
+	if (!o || (retreat && !tt))
+		return;
 	moved = deg360(atan2(y1 - sy, x1 - sx) * 180 / M_PI - enemy);
 	n = ks_groups(o, g, KS_MAX_GROUPS);
 	for (k = 0; k < n; k++) {

@@ -73,13 +73,13 @@ static void morale_consequence(struct ks_text *t, int grade)
 }
 
 void ks_apply_grade(struct ord_ctx *ctx, struct ord_unit *u, int grade, const char *why,
-		    struct ks_text *t)
+		    const struct ord_unit *from, struct ks_text *t)
 {
 	int before = ks_moral_now(ctx, u), after;
 
 	if (grade <= KS_OR)
 		return;
-	ks_set_moral(ctx, u, grade, 0, why);
+	ks_set_moral(ctx, u, grade, 0, why, from);
 	after = ks_moral_at(ctx, u, ks_half(ctx, 1), NULL);
 	if (after > before) {
 		ord_buf_addf(&t->da, "; moral %s → %s (%s)", ks_moral_name(before),
@@ -150,7 +150,7 @@ static void use_stormmarch(struct ord_ctx *ctx, struct ord_unit *u, struct ks_te
 		long n = turn - start + 1;
 		ks_st_set(ctx, u, "stormmarch_sidst", turn);
 		/* a turn after the first in a row is in LU (13) */
-		ks_set_moral(ctx, u, KS_LU, ks_half(ctx, 1), "stormmarch");
+		ks_set_moral(ctx, u, KS_LU, ks_half(ctx, 1), "stormmarch", NULL);
 		ord_buf_addf(&t->da, "; %ld. træk i stormmarch: LU", n);
 		if (n == 2)
 			ks_text_add(t, "", "; second turn of stormmarch: LU");
@@ -752,7 +752,7 @@ static int resolve_declarations(struct ord_ctx *ctx)
 					ks_text_add(&tm,
 						    "retirerer fra angrebet i spredt formation og når ikke inden for støtteafstand af egen sluttet enhed eller soutien (6.3)",
 						    "retires from the attack in open order and cannot reach support distance of an own close unit or soutien (6.3)");
-					ks_apply_grade(ctx, m, KS_U, "indbrud", &tm);
+					ks_apply_grade(ctx, m, KS_U, "indbrud", a, &tm);
 					ks_result(ctx, r->seq, m, NULL, &tm);
 					ks_text_release(&tm);
 				}
@@ -789,7 +789,7 @@ static int resolve_declarations(struct ord_ctx *ctx)
 /* LU to the end of the half turn h, said in t. */
 static void lu_until(struct ord_ctx *ctx, struct ord_unit *u, int h, const char *why, struct ks_text *t)
 {
-	ks_set_moral(ctx, u, KS_LU, h, why);
+	ks_set_moral(ctx, u, KS_LU, h, why, NULL);
 	if (h == ks_half(ctx, 1) + 1) {
 		ord_buf_addf(&t->da, "; LU til midt i næste træk (%s)", why);
 		ord_buf_addf(&t->en, "; LU until the middle of next turn (%s)", ks_reason(why, "en"));
@@ -882,7 +882,7 @@ static void lu_after_loeb(struct ord_ctx *ctx, struct ord_unit *u, struct ks_tex
 		end = per;
 	/* the half turns from the start of the turn that the LU reaches into */
 	h = lu_half_after(ctx, end);
-	ks_set_moral(ctx, u, KS_LU, h, "løb");
+	ks_set_moral(ctx, u, KS_LU, h, "løb", NULL);
 	ord_buf_addf(&t->da, "; LU til %s træk %d (løb)", h % 2 ? "slutningen af" : "midt i", h / 2);
 	ord_buf_addf(&t->en, "; LU until %s of turn %d (%s)", h % 2 ? "the end" : "the middle",
 		     h / 2, ks_reason("løb", "en"));
@@ -908,7 +908,7 @@ static void break_in(struct ord_ctx *ctx, struct ord_unit *u, const struct ord_u
 	if (reach && !strcmp(reach, "nej")) {
 		ks_text_add(t, "; når ikke inden for støtteafstand af egen sluttet enhed eller soutien",
 			    "; it cannot reach support distance of an own close unit or soutien");
-		ks_apply_grade(ctx, u, KS_U, "indbrud", t);
+		ks_apply_grade(ctx, u, KS_U, "indbrud", e, t);
 	} else {
 		ks_text_add(t, "; når inden for støtteafstand af egen sluttet enhed eller soutien",
 			    "; it reaches support distance of an own close unit or soutien");

@@ -434,7 +434,8 @@ void ks_moral_under_back(struct ord_ctx *ctx, struct ord_unit *u, int h)
 	free(was);
 }
 
-void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until, const char *why)
+void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until, const char *why,
+		  const struct ord_unit *from)
 {
 	int cur = ks_moral_parse(ks_st_str(ctx, u, "moral"));
 	long til = ks_st(ctx, u, "moral_til");
@@ -465,6 +466,10 @@ void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until,
 	ks_st_set(ctx, u, "moral_til", grade == KS_OR ? 0 : until);
 	ks_st_set_str(ctx, u, "moral_grund", why ? why : "");
 	ks_st_set(ctx, u, "moral_traek", ord_ctx_turn(ctx));
+	/* the way its retreat by the rules goes, with the state that
+	 * obliges it (flyt_retning_tvungen_kontrol) */
+	if (grade >= KS_U)
+		ks_keep_retreat_way(ctx, u, from);
 }
 
 void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisoners)

@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.4");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.5");
 }
 END_TEST
 
@@ -1840,13 +1840,14 @@ START_TEST(test_move_direction)
 	place("D1", "0", "0");
 	ord_kv_set(&U("D1")->state, "fjende_retning", "90");
 	EV_OK("flyt", "unit=D1 x=0 y=-0.5");
-	/* a retreat by the rules goes where it must (6.5) */
+	/* a retreat by the rules goes its own way, not its order's
+	 * (test_forced_retreat_way): back, away from the enemy, against 'M ↑' */
 	game_without(NULL);
-	orders("D3 TT ↓ 1\n");
+	orders("D3 M ↑ 1\n");
 	place("D3", "200", "0");
 	ord_kv_set(&U("D3")->state, "fjende_retning", "90");
 	ord_kv_set(&U("D3")->state, "moral", "U");
-	EV_OK("flyt", "unit=D3 x=200 y=5 retraete=yes");
+	EV_OK("flyt", "unit=D3 x=200 y=-5 retraete=yes");
 	/* no bearing kept (a unit never reorganised in the game): no check */
 	game_without(NULL);
 	orders("D1 M ↑ 1\n");
@@ -1855,12 +1856,14 @@ START_TEST(test_move_direction)
 }
 END_TEST
 
-/* A game of one unit, D3, ordered order, at x=200 y=0 with the enemy to
- * the south (fjende_retning 90: its "↑" is south, "↓" north). */
+/* A game of one unit, D3, ordered order (NULL: none), at x=200 y=0 with
+ * the enemy to the south (fjende_retning 90: its "↑" is south, "↓"
+ * north), in morale state moral (NULL: OR). */
 static void retreat_game(const char *without, const char *order, const char *moral)
 {
 	game_without(without);
-	orders(order);
+	if (order)
+		orders(order);
 	place("D3", "200", "0");
 	ord_kv_set(&U("D3")->state, "fjende_retning", "90");
 	if (moral)
@@ -1913,9 +1916,161 @@ START_TEST(test_move_direction_retreat)
 	/* a march and a retreat: a move (not a retreat) may go either's way */
 	retreat_game(NULL, "D3 M ↑ ½ TT ↓ ½\n", NULL);
 	EV_OK("flyt", "unit=D3 x=200 y=5");
-	/* a retreat by the rules (U) goes where it must (6.5) */
-	retreat_game(NULL, "D3 TT ↓ 1\n", "U");
+	/* a retreat by the rules (U) goes its own way, not TT's
+	 * (test_forced_retreat_way): back, away from the enemy, against TT ↗ */
+	retreat_game(NULL, "D3 TT ↗ 1\n", "U");
+	EV_OK("flyt", "unit=D3 x=200 y=-5 retraete=yes");
+}
+END_TEST
+
+/* 6.5 "Hvis en enhed under spillet bliver U: skal den retirere et halvt
+ * træk FU: skal den flygte et halvt træk" and 17 (turned about, or facing
+ * the enemy): a retreat by the rules (retraete=yes in U or FU) goes away
+ * from the enemy that drove the unit there, the way kept in its state
+ * (tvungen_retning, tvungen_fra), whatever its order; with none known,
+ * back (the side's "↓").  A move more than flyt_retning_grader from it is
+ * refused, naming the unit, its state, the way it goes and the move's
+ * (flyt_retning_tvungen_kontrol); a game made before took any way.  D3
+ * stands at x=200 y=0, its side's enemy to the south (fjende_retning 90). */
+/* D3 (retreat_game) in morale state moral, put there by a melee that L1,
+ * on its west, won: the way kept is east (bearing 0). */
+static void beaten_by_l1(const char *without, const char *moral)
+{
+	retreat_game(without, "D3 TT ↓ 1\n", moral);
+	ord_kv_set(&U("D3")->state, "moral_grund", "nærkamp");
+	ord_kv_set(&U("D3")->state, "tvungen_fra", "L1");
+	ord_kv_set(&U("D3")->state, "tvungen_retning", "0");
+}
+
+START_TEST(test_forced_retreat_way)
+{
+	const char *without[] = { NULL, "flyt_retning_tvungen_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		/* beaten in melee by L1 on its west flank: away from it is east
+		 * (bearing 0), ← of a side facing south; back (north, the
+		 * side's ↓ and TT's ↓) is 90° off */
+		beaten_by_l1(without[k], "FU");
+		if (!without[k])
+			EV_BAD("flyt", "unit=D3 x=200 y=-5 retraete=yes",
+			       "unit 'D3' in FU fled the wrong way: a flight by the rules goes away from 'L1' (melee), ← (270° clockwise from the enemy); the move from x=200 y=0 to x=200 y=-5 goes ↓ (180°), 90° off where 45° is allowed (kontroller: flyt_retning_grader) (17)");
+		else
+			EV_OK("flyt", "unit=D3 x=200 y=-5 retraete=yes");
+		/* towards L1 */
+		beaten_by_l1(without[k], "FU");
+		if (!without[k])
+			EV_BAD("flyt", "unit=D3 x=195 y=0 retraete=yes",
+			       "the move from x=200 y=0 to x=195 y=0 goes → (90°), 180° off");
+		else
+			EV_OK("flyt", "unit=D3 x=195 y=0 retraete=yes");
+	}
+	/* away from L1, within 45° of it, and facing the enemy at half speed */
+	beaten_by_l1(NULL, "FU");
+	EV_OK("flyt", "unit=D3 x=205 y=-4 retraete=yes");
+	beaten_by_l1(NULL, "U");
+	EV_OK("flyt", "unit=D3 x=205 y=0 retraete=yes maade=front_mod_fjenden");
+	/* carried along by L2's flight: L2's way */
+	retreat_game(NULL, NULL, "FU");
+	ord_kv_set(&U("D3")->state, "moral_grund", "revet med");
+	ord_kv_set(&U("D3")->state, "tvungen_fra", "L2");
+	ord_kv_set(&U("D3")->state, "tvungen_retning", "270");
+	EV_BAD("flyt", "unit=D3 x=200 y=5 retraete=yes",
+	       "unit 'D3' in FU fled the wrong way: a flight by the rules goes the way 'L2' goes (carried along), ↓ (180° clockwise from the enemy); the move from x=200 y=0 to x=200 y=5 goes ↑ (0°)");
+	/* no enemy known (a scenario's state, no order at all): back */
+	retreat_game(NULL, NULL, "U");
+	EV_BAD("flyt", "unit=D3 x=200 y=5 retraete=yes",
+	       "unit 'D3' in U retreated the wrong way: a retreat by the rules goes back, away from the enemy (no unit is known to have put it in U), ↓ (180° clockwise from the enemy); the move from x=200 y=0 to x=200 y=5 goes ↑ (0°), 180° off where 45° is allowed (kontroller: flyt_retning_grader) (17)");
+	retreat_game(NULL, NULL, "U");
+	EV_OK("flyt", "unit=D3 x=200 y=-5 retraete=yes");
+	/* a way kept for a U long reorganised is no more its way: U now by
+	 * the decimation alone (over 50% lost) goes back */
+	beaten_by_l1(NULL, "LU");
+	ord_kv_set(&U("D3")->state, "decimering", "2");
+	EV_BAD("flyt", "unit=D3 x=205 y=0 retraete=yes",
+	       "goes back, away from the enemy (no unit is known to have put it in U)");
+	/* under flyt_retning_min_cm, and with no side's ↑ kept: no check */
+	retreat_game(NULL, NULL, "U");
+	EV_OK("flyt", "unit=D3 x=200 y=0.5 retraete=yes");
+	game_without(NULL);
+	place("D3", "200", "0");
+	ord_kv_set(&U("D3")->state, "moral", "U");
 	EV_OK("flyt", "unit=D3 x=200 y=5 retraete=yes");
+}
+END_TEST
+
+/* The way of a retreat by the rules is kept when the unit's U or FU is
+ * set (flyt_retning_tvungen_kontrol): away from the winner of its melee,
+ * from where the two stood; a unit carried along by a flight goes the
+ * fleeing unit's way.  A game made before keeps nothing. */
+/* D2, on L1's west with D1 behind it, attacks L1 and beats it into FU
+ * (the dice of test_melee_phase). */
+static void l1_routed_by_d2(const char *without)
+{
+	game_without(without);
+	orders("D2 A @L1\nD1 ST @D2\n");
+	orders("L1 F\n");
+	place("D2", "0", "14");
+	place("D1", "-10", "14");
+	place("L1", "14", "14");
+	EV_OK("angreb", "unit=D2 maal=L1");
+	EV_OK("stoette", "unit=D1 stoetter=D2 rolle=traefning afstand=10");
+	EV_OK("reaktion", "unit=L1 reaktion=forsvar");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=D2 forsvarer=L1");
+	resolve("angrebshandlinger", D(3, 3, 4, 2, 3, 3));
+}
+
+START_TEST(test_forced_retreat_way_kept)
+{
+	const char *without[] = { NULL, "flyt_retning_tvungen_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		l1_routed_by_d2(without[k]);
+		expect_result(
+			"angriberen vinder med 7 × vægt 3 (3 mod 2 geledder) = 21: Skema XX taberen FU");
+		if (!without[k]) {
+			ck_assert_str_eq(sts("L1", "tvungen_fra"), "D2");
+			ck_assert_str_eq(sts("L1", "tvungen_retning"), "0");
+		} else {
+			ck_assert_ptr_null(ord_kv_get(&U("L1")->state, "tvungen_fra"));
+			ck_assert_ptr_null(ord_kv_get(&U("L1")->state, "tvungen_retning"));
+		}
+		/* the winner keeps no way: it is not in U or FU */
+		ck_assert_ptr_null(ord_kv_get(&U("D2")->state, "tvungen_fra"));
+	}
+	/* its flight then: away from D2 (east), not the side's ↓ (south,
+	 * its side's enemy to the north) */
+	l1_routed_by_d2(NULL);
+	ord_kv_set(&U("L1")->state, "fjende_retning", "-90");
+	EV_BAD("flyt", "unit=L1 x=14 y=22 retraete=yes",
+	       "unit 'L1' in FU fled the wrong way: a flight by the rules goes away from 'D2' (melee), → (90° clockwise from the enemy); the move from x=14 y=14 to x=14 y=22 goes ↓ (180°), 90° off");
+	l1_routed_by_d2(NULL);
+	ord_kv_set(&U("L1")->state, "fjende_retning", "-90");
+	EV_OK("flyt", "unit=L1 x=22 y=14 retraete=yes");
+	/* a unit carried along by a flight into it goes the fleeing unit's
+	 * way (17 "bliver den enhed FU og revet med af den flygtende enhed") */
+	game_without(NULL);
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("L1")->state, "moral_grund", "nærkamp");
+	ord_kv_set(&U("L1")->state, "tvungen_fra", "D2");
+	ord_kv_set(&U("L1")->state, "tvungen_retning", "0");
+	ord_kv_set(&U("L2")->state, "moral", "U");
+	EV_OK("flugt", "unit=L1 ind_i=L2");
+	resolve("angrebshandlinger", NULL, 0);
+	expect_result("flygter ind i L2, der er i U: den bliver FU og rives med (17)");
+	ck_assert_str_eq(sts("L2", "tvungen_fra"), "L1");
+	ck_assert_str_eq(sts("L2", "tvungen_retning"), "0");
+	/* ... and the fleeing unit's side's ↓ when it knows no enemy */
+	game_without(NULL);
+	ord_kv_set(&U("L1")->state, "moral", "FU");
+	ord_kv_set(&U("L1")->state, "fjende_retning", "-90");
+	ord_kv_set(&U("L2")->state, "moral", "U");
+	EV_OK("flugt", "unit=L1 ind_i=L2");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_str_eq(sts("L2", "tvungen_fra"), "L1");
+	ck_assert_str_eq(sts("L2", "tvungen_retning"), "90");
 }
 END_TEST
 
@@ -6714,6 +6869,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_two_moves_one_length);
 	tcase_add_test(tc, test_move_direction);
 	tcase_add_test(tc, test_move_direction_retreat);
+	tcase_add_test(tc, test_forced_retreat_way);
+	tcase_add_test(tc, test_forced_retreat_way_kept);
 	tcase_add_test(tc, test_cancelled_attack_keeps_lasting_state);
 	tcase_add_test(tc, test_rank_behind_morale);
 	tcase_add_test(tc, test_march_through);
