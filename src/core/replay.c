@@ -470,13 +470,15 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 		ord_buf_addf(&want_stood, "%s%s", want_stood.len ? "," : "", side);
 		/* in a game with no referee the host's chain is in his file:
 		 * standing in for a side that had a chain of its own, it gave
-		 * him every link of the phase (ord_game_resolve refuses it) */
-		if (x->have_cfg && x->cfg.refereeless && s && s->has_witness) {
+		 * him every link of the phase (ord_game_resolve refuses it).
+		 * The key it gave is known all the same (his chain is revealed
+		 * at the exchange): the phase is replayed with it, so that the
+		 * phases after it are checked, and their links not called
+		 * missing */
+		if (x->have_cfg && x->cfg.refereeless && s && s->has_witness)
 			ord_vout_fail(x->v,
 				      "phase %zu (%s): the host's witness chain stood in for %s, whose sheet committed to a chain of its own: in a game with no referee the host knows his chain, so he knew the phase's dice before its events",
 				      p + 1, x->rs->phases[p], side);
-			ok = 0;
-		}
 		if (!r->have_referee_witness) {
 			ok = 0;
 			continue;

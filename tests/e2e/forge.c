@@ -31,6 +31,12 @@
  *   ord_forge sign-receipt GAME SEQ COMMITMENT
  *       print a receipt head of log entry SEQ, signed by the game's key,
  *       that states COMMITMENT (64 hex digits), whatever SEQ logs
+ *   ord_forge stand-in-resolve GAME
+ *       resolve the current phase of a witnessed game with the host's
+ *       chain standing in for every side that has not revealed its link,
+ *       as `resolve --stand-in` of an orderly built without the refusal of
+ *       a game with no referee (the host's chain is in his file: he knew
+ *       the phase's dice before its events)
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -467,7 +473,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: ord_forge rechain|redraw-seed|digest|skip-phase|stand-in-nonce|sign-close|sign-receipt GAME [ARG...]\n");
+			"usage: ord_forge rechain|redraw-seed|digest|skip-phase|stand-in-nonce|stand-in-resolve|sign-close|sign-receipt GAME [ARG...]\n");
 		return 64;
 	}
 	if (ord_builtin_register() || ord_game_open(&g, argv[2]))
@@ -479,6 +485,22 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "sign-receipt") && argc == 5) {
 		sign_receipt(g, atoll(argv[3]), argv[4]);
+		ord_game_free(g);
+		return 0;
+	}
+	if (!strcmp(argv[1], "stand-in-resolve")) {
+		struct ord_resolve_opts o;
+		struct ord_buf out = ORD_BUF_INIT;
+
+		memset(&o, 0, sizeof(o));
+		o.stand_in = 1;
+		/* the refusal is of a game with no referee: this orderly forgets
+		 * it has none while it resolves (nothing of it is written) */
+		g->refereeless = 0;
+		if (ord_game_resolve_opts(g, &o, &out))
+			die("resolving with the host's chain");
+		fputs(out.buf ? out.buf : "", stdout);
+		ord_buf_release(&out);
 		ord_game_free(g);
 		return 0;
 	}

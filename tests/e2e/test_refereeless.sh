@@ -7,9 +7,11 @@
 # an unsigned commitment, one signed by the other player or for another
 # turn, opening before every side has committed or before the seal,
 # opening with a wrong nonce or a changed sheet, opening twice, sheets
-# after the seal, phases and exchange before the openings.
+# after the seal, phases and exchange before the openings.  With
+# witnessed dice the host's chain stands in for no side's link, and a
+# bundle in which it did (forged) fails verify and the audit.
 #
-# Environment (CTest sets it): ORDERLY, SRC.
+# Environment (CTest sets it): ORDERLY, SRC, FORGE (tests/e2e/forge.c).
 set -euo pipefail
 
 ORDERLY=${ORDERLY:?set ORDERLY to the orderly binary}
@@ -229,4 +231,58 @@ expect 0 verify w1.xml --pubkey "$WKEY" --receipt "$(field commitment "$WB")" --
 	--head w-exchange.head --record blue.links
 has "$OUT" "witness links: the 5 links you gave for blue (blue.links) are of the chain the sealed sheet commits to, and the ones its dice used"
 has "$OUT" "verified: every check holds"
+
+# ------------------------------------------------------------ the host's chain stood in for a side: forged
+# resolve refuses it (above); a host who builds orderly without that
+# refusal (ord_forge stand-in-resolve) resolves phase 1 with his own chain
+# standing in for red, whose sheet committed to a chain of its own: his
+# chain is in his file, so he knew the phase's dice before its events.
+# Every head is genuine and every link he recorded holds; the bundle fails
+# verify, and the audit, on that alone.
+FORGE=${FORGE:?set FORGE to the ord_forge binary}
+expect 0 new h.orderly --scenario scenario.xml --no-referee --witnessed --head h-open.head
+HKEY=$(sed -n "s/.*the game's public key is \([0-9a-f]*\).*/\1/p" <<<"$ERR")
+expect 0 info h.orderly
+HGID=$(awk '/^game id:/ {print $3}' <<<"$OUT")
+HSC=$(awk '/^seed commitment:/ {print $3}' <<<"$OUT")
+expect 0 sign --game-id "$HGID" --turn 1 --seed-commitment "$HSC" --side blue --key blue.key --witness "$FIX/blue-1.txt"
+HB=$OUT
+expect 0 sign --game-id "$HGID" --turn 1 --seed-commitment "$HSC" --side red --key red.key --witness "$FIX/red-1.txt"
+HR=$OUT
+expect 0 submit h.orderly --side blue --commitment "$(field commitment "$HB")" --signature "$(field signature "$HB")"
+expect 0 submit h.orderly --side red --commitment "$(field commitment "$HR")" --signature "$(field signature "$HR")"
+expect 0 seal h.orderly --head h-seal.head
+expect 0 open h.orderly --side blue --nonce "$(field nonce "$HB")" --witness "$(field witness "$HB")" "$FIX/blue-1.txt"
+expect 0 open h.orderly --side red --nonce "$(field nonce "$HR")" --witness "$(field witness "$HR")" "$FIX/red-1.txt"
+expect 0 event h.orderly move unit=B1 distance=2
+for p in 1 2 3 4 5; do
+	expect 0 witness h.orderly --close --head h-close-$p.head
+	for s in blue red; do
+		[[ $p == 1 && $s == red ]] && continue # red's link of phase 1 never comes
+		n=$([[ $s == blue ]] && field nonce "$HB" || field nonce "$HR")
+		expect 0 witness --link-for --head h-close-$p.head --pubkey "$HKEY" --side $s --key $s.key \
+			--nonce "$n" --phase $p --record h-$s.links
+		expect 0 witness h.orderly --side $s --link "$(field link "$OUT")"
+	done
+	if [[ $p == 1 ]]; then
+		expect 65 resolve h.orderly --stand-in
+		"$FORGE" stand-in-resolve h.orderly >/dev/null || fail "ord_forge stand-in-resolve"
+	else
+		expect 0 resolve h.orderly
+	fi
+done
+expect 0 exchange h.orderly --head h-exchange.head
+expect 0 export h.orderly --turn 1 -o h1.xml
+HOSTCHAIN="phase 1 (movement): the host's witness chain stood in for red, whose sheet committed to a chain of its own: in a game with no referee the host knows his chain, so he knew the phase's dice before its events"
+expect 1 verify h1.xml --pubkey "$HKEY" --receipt "$(field commitment "$HR")" --head h-open.head --head h-seal.head \
+	--head h-close-1.head --head h-close-2.head --head h-close-3.head --head h-close-4.head --head h-close-5.head \
+	--head h-exchange.head --record h-red.links
+has "$OUT" "FAILED: $HOSTCHAIN"
+# that alone: the phase replays with the key the host's chain gave, and
+# the phases after it are checked (their links are not called missing)
+has "$OUT" "1 check FAILED"
+[[ "$OUT" != *"cannot be replayed"* && "$OUT" != *"is missing"* ]] || fail "verify said more than the host's chain: $OUT"
+expect 1 audit h.orderly
+has "$OUT" "BROKEN: $HOSTCHAIN"
+has "$OUT" "1 problem found"
 echo "test_refereeless: ok"
