@@ -1123,6 +1123,33 @@ static void fmt_time(char *out, size_t n, int64_t t)
 	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* A witnessed phase whose events are closed: where each side's link
+ * stands, a line of its own (a side that withholds its link stalls the
+ * phase, and is named), or nothing when its events are still open. */
+static void info_link_states(ord_game *g, struct ord_buf *out)
+{
+	enum ord_link_state st;
+	int phase = 0, closed = 0;
+	size_t i;
+
+	if (!g->witnessed || ord_game_link_state(g, NULL, &phase, &closed, NULL) != 0 || !closed) {
+		ord_error_clear();
+		return;
+	}
+	ord_buf_addf(out, "links:     phase %d (%s), its events closed:", phase,
+		     g->rs->phases[phase - 1]);
+	for (i = 0; i < g->nsides; i++) {
+		if (ord_game_link_state(g, g->sides[i].name, &phase, &closed, &st) != 0)
+			continue;
+		ord_buf_addf(out, "%s %s %s", i ? "," : "", g->sides[i].name,
+			     st == ORD_LINK_REVEALED  ? "revealed"
+			     : st == ORD_LINK_AWAITED ? "awaited"
+						      : "none owed (a stand-in sheet with no chain)");
+	}
+	ord_error_clear();
+	ord_buf_addch(out, '\n');
+}
+
 /* A witnessed phase whose events are closed: the links it waits for,
  * said in out (1), or 0 when its events are still open. */
 static int info_links(ord_game *g, struct ord_buf *out)
@@ -1141,7 +1168,15 @@ static int info_links(ord_game *g, struct ord_buf *out)
 		    st == ORD_LINK_AWAITED)
 			ord_buf_addf(&owed, "%s%s", n++ ? ", " : "", g->sides[i].name);
 	ord_error_clear();
-	if (n)
+	/* with no referee the host's chain stands in for no side that has a
+	 * chain of its own (ord_game_resolve refuses it): the phase waits,
+	 * and a side that withholds its link stalls the game; said so, with
+	 * its name, rather than offering a --stand-in that is refused */
+	if (n && g->refereeless)
+		ord_buf_addf(out,
+			     "the events of phase %s are closed: waiting for the link of %s (witness), then resolve; with no referee nothing stands in for a side's link: the game waits on %s\n",
+			     g->rs->phases[phase - 1], owed.buf, owed.buf);
+	else if (n)
 		ord_buf_addf(out,
 			     "the events of phase %s are closed: the link of %s (witness), then resolve; or resolve --stand-in now, the referee's chain standing in for them\n",
 			     g->rs->phases[phase - 1], owed.buf);
@@ -1205,6 +1240,8 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 		ord_buf_release(&lacking);
 		return err;
 	}
+	if (t->state == ORD_TURN_SEALED && !missing && (size_t)t->phase < nph)
+		info_link_states(g, out);
 	ord_buf_adds(out, "next:      ");
 	switch (t->state) {
 	case ORD_TURN_OPEN:
@@ -1276,7 +1313,7 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	size_t nph = ord_game_nphases(g), i;
 	const char *phase;
 	struct ord_schedule sched;
-	int err, passed;
+	int err, passed, links_closed = 0;
 
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		return err;
@@ -1288,6 +1325,11 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	if ((err = ord_game_schedule(g, &sched)) != 0)
 		return err;
 	phase = t.state == ORD_TURN_SEALED && (size_t)t.phase < nph ? g->rs->phases[t.phase] : "";
+	if (xml && g->witnessed && *phase) {
+		int lphase, lclosed;
+		links_closed = !ord_game_link_state(g, NULL, &lphase, &lclosed, NULL) && lclosed;
+		ord_error_clear();
+	}
 	if (xml) {
 		ord_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<game id=\"");
 		ord_buf_adds(out, gid);
@@ -1372,6 +1414,18 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 			if (g->refereeless)
 				ord_buf_addf(out, " committed=\"%s\" opened=\"%s\"",
 					     lv ? "yes" : "no", lv && opened ? "yes" : "no");
+			if (links_closed) {
+				/* the link of the phase, its events closed: a
+				 * side that withholds it stalls the phase */
+				enum ord_link_state st;
+				int ph, cl;
+				if (!ord_game_link_state(g, g->sides[i].name, &ph, &cl, &st))
+					ord_buf_addf(out, " link=\"%s\"",
+						     st == ORD_LINK_REVEALED  ? "revealed"
+						     : st == ORD_LINK_AWAITED ? "awaited"
+									      : "none");
+				ord_error_clear();
+			}
 			ord_buf_adds(out, "/>\n");
 		} else if (g->refereeless && lv) {
 			ord_buf_addf(out, "  %-12s %s (version %d)%s\n", g->sides[i].name,

@@ -265,6 +265,14 @@ for p in 1 2 3 4 5; do
 		expect 0 witness h.orderly --side $s --link "$(field link "$OUT")"
 	done
 	if [[ $p == 1 ]]; then
+		# red withholds its link: the game stalls, and info says on whom
+		expect 0 info h.orderly
+		has "$OUT" "links:     phase 1 (movement), its events closed: blue revealed, red awaited"
+		has "$OUT" "next:      the events of phase movement are closed: waiting for the link of red (witness), then resolve; with no referee nothing stands in for a side's link: the game waits on red"
+		[[ "$OUT" != *"--stand-in"* ]] || fail "info offers a stand-in that resolve refuses: $OUT"
+		expect 0 info h.orderly --xml
+		has "$OUT" 'committed="yes" opened="yes" link="revealed"/>'
+		has "$OUT" 'committed="yes" opened="yes" link="awaited"/>'
 		expect 65 resolve h.orderly --stand-in
 		"$FORGE" stand-in-resolve h.orderly >/dev/null || fail "ord_forge stand-in-resolve"
 	else

@@ -76,6 +76,7 @@ expect_in "$ERR" "blue,red have not revealed their witness link"
 # info's next step is the links, not the events any more
 expect_exit 0 ord info w.game
 expect_in "$OUT" "next:      the events of phase movement are closed: the link of blue, red (witness), then resolve; or resolve --stand-in now"
+expect_in "$OUT" "links:     phase 1 (movement), its events closed: blue awaited, red awaited"
 # the link is given only against the close head of its phase, under the
 # game's key: not without the key, not against an open or a seal head (nor
 # one of a game without witnessed dice), not for phase 2 against phase 1's
