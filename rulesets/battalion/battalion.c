@@ -263,6 +263,20 @@
  *      no formation change beside it (charge_form_checked, 2026-12-05.3;
  *      before, a column's "C FSk" charged 10" and was fired at as
  *      skirmish order).
+ *  D30 Melee points by formation (our reading): "Skirmishers, artillery 1
+ *      pt. each; Light infantry 2 pts. each; Infantry 3 pts. each" counts
+ *      infantry in skirmish order as skirmishers, as D23 reads "except for
+ *      skirmishers who vaporize by stands" in the same section and the
+ *      movement chart its "Skirmishers" row: a battalion in skirmish order
+ *      (light infantry too) fights with 1 pt a figure, and the points it
+ *      loses become figures at 1 a figure.  The fire section's "-1/4 if
+ *      you're in skirmish order" is a modifier beside the troop type, but
+ *      the melee's die adjustments name no skirmish order: the points are
+ *      where the text counts it.  Miscellaneous order fires "like skirmish
+ *      fire" and keeps its kind's points.  The table formations'
+ *      melee_points_as names the kind whose points a figure in each
+ *      formation counts (melee_points_by_formation, 2026-12-05.5; before,
+ *      each kind its own whatever its formation).
  *  NEEDSWORK: the notation writes fractions in quarters; the tables'
  *  move_fraction_parts is taken to be 4.
  */
@@ -893,6 +907,37 @@ static int check_kind_formations(const struct bat_rules *r)
 	return 0;
 }
 
+/* With melee_points_by_formation on, the table formations says for each
+ * formation whose melee points a figure in it counts (melee_points_as):
+ * "*" or a kind of the table melee_points. */
+static int check_melee_points_as(const struct bat_rules *r)
+{
+	const struct ord_table *f = ord_tables_get(r->tables, "formations");
+	const struct ord_table *p = ord_tables_get(r->tables, "melee_points");
+	size_t i, k;
+
+	if (!ord_tables_switch(r->tables, "melee_points_by_formation"))
+		return 0;
+	for (k = 0; k < ord_table_nlabels(f); k++)
+		if (!strcmp(ord_table_label(f, k), "melee_points_as"))
+			break;
+	if (k == ord_table_nlabels(f))
+		return ord_error_set(ORD_EBADDATA,
+				     "%s:%u: melee_points_by_formation is on but table 'formations' has no label 'melee_points_as' (the kind whose melee points a figure in each formation counts, or *)",
+				     ord_tables_name(r->tables), ord_table_line(f));
+	for (i = 0; i < ord_table_nrows(f); i++) {
+		const struct ord_row *row = ord_table_row(f, i);
+		const char *v = ord_row_str(row, "melee_points_as");
+
+		if (strcmp(v, "*") && ord_table_check_word(p, "melee_points_as", v, "kind"))
+			return ord_error_set(ORD_EBADDATA,
+					     "%s:%u: table 'formations': melee_points_as '%s' of %s is not a kind of table 'melee_points' (expected * or one of its kinds)",
+					     ord_tables_name(r->tables), ord_row_line(row), v,
+					     ord_row_str(row, "formation"));
+	}
+	return 0;
+}
+
 /* bat_load, then what this file reads: a club's edited tables fail when
  * they are loaded rather than in the middle of a turn. */
 static int bat_module_load(struct ord_rules **out, const char *xml, size_t len, const char *name)
@@ -948,7 +993,7 @@ static int bat_module_load(struct ord_rules **out, const char *xml, size_t len, 
 				    ord_tables_name(r->tables));
 		goto out;
 	}
-	if ((err = check_kind_formations(r)) != 0)
+	if ((err = check_kind_formations(r)) != 0 || (err = check_melee_points_as(r)) != 0)
 		goto out;
 	if (ord_table_nkeys(t) != 2 || strcmp(ord_table_key(t, 0), "code") ||
 	    strcmp(ord_table_key(t, 1), "kind")) {
@@ -1379,8 +1424,10 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * 2026-12-05.3: a sheet orders no formation change beside a charge
 	 * (charge_form_checked, D7, D29); 2026-12-05.4: a move's contact= is
 	 * a unit's that moved into it, not one that stands
-	 * (contact_move_checked, D25) */
-	"2026-12-05.4",     /* rules_revision (above) */
+	 * (contact_move_checked, D25); 2026-12-05.5: infantry in skirmish
+	 * order has a skirmisher's melee points (melee_points_by_formation,
+	 * formations' melee_points_as, D30) */
+	"2026-12-05.5",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

@@ -105,6 +105,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("routed_no_melee_value", 0, 1),
 	WHOLE("pursued_retreat_has_value", 0, 1),
 	WHOLE("melee_both_enemies", 0, 1),
+	WHOLE("melee_points_by_formation", 0, 1),
 	WHOLE("destroyed_untested", 0, 1),
 	/* the checks (table checks), optional too */
 	WHOLE("retreat_orders_checked", 0, 1),
@@ -717,12 +718,31 @@ struct side_calc {
 	const char *arm;
 };
 
+/* The kind whose melee points a figure of kind in formation counts: the
+ * formation's melee_points_as in the table formations when the tables'
+ * melee_points_by_formation is on ("Skirmishers ... 1 pt. each": infantry
+ * in skirmish order as skirmishers, our reading), else, "*" or no such
+ * label (tables of a game made before), the kind's own. */
+static const char *melee_points_kind(const struct bat_rules *r, const char *kind, const char *formation)
+{
+	const struct ord_row *row;
+	const char *as = NULL;
+
+	if (!formation || !ord_tables_switch(r->tables, "melee_points_by_formation"))
+		return kind;
+	if (!ord_table_find1(&row, table(r, "formations"), "formation", formation))
+		as = ord_row_str(row, "melee_points_as");
+	ord_error_clear();
+	return as && *as && strcmp(as, "*") ? as : kind;
+}
+
 static int melee_side(const struct bat_rules *r, const char *name, const struct bat_melee_side *s,
 		      struct side_calc *c, struct ord_buf *b)
 {
 	struct ord_kv match, flags;
-	struct ord_buf key = ORD_BUF_INIT;
+	struct ord_buf key = ORD_BUF_INIT, in = ORD_BUF_INIT;
 	const struct ord_row *row;
+	const char *as;
 	int err;
 
 	ord_kv_init(&match);
@@ -743,17 +763,28 @@ static int melee_side(const struct bat_rules *r, const char *name, const struct 
 	ord_buf_addf(&key, "%s_die", name);
 	if ((err = check_die(key.buf, s->die, param(r, "melee_die"))) != 0)
 		goto out;
+	if (s->formation) {
+		ord_buf_reset(&key);
+		ord_buf_addf(&key, "%s_formation", name);
+		if ((err = check_word(r, key.buf, s->formation, "formations", "formation")) != 0)
+			goto out;
+	}
 	ord_kv_set(&match, "kind", s->kind);
 	if ((err = ord_table_find(&row, table(r, "kinds"), &match)) != 0)
 		goto out;
 	c->arm = ord_row_str(row, "arm");
+	as = melee_points_kind(r, s->kind, s->formation);
+	ord_kv_set(&match, "kind", as);
 	if (ord_table_find(&row, table(r, "melee_points"), &match)) {
-		err = ord_error_set(ORD_EUSAGE, "%s_kind: '%s' has no melee points", name, s->kind);
+		err = ord_error_set(ORD_EUSAGE, "%s_kind: '%s' has no melee points", name, as);
 		goto out;
 	}
 	if ((err = ord_row_num(row, "points", &c->per_figure)) != 0)
 		goto out;
 	c->points = s->no_value ? 0 : (int)lround(s->figures * c->per_figure);
+	/* "24 line_infantry in skirmish order", its points a skirmisher's */
+	if (strcmp(as, s->kind))
+		ord_buf_addf(&in, " in %s order", s->formation);
 	set_flag(&flags, "column", s->column);
 	set_flag(&flags, "motion", s->motion);
 	set_flag(&flags, "fresh", s->fresh);
@@ -766,11 +797,14 @@ static int melee_side(const struct bat_rules *r, const char *name, const struct 
 	else
 		add_name(b, name);
 	if (s->no_value) {
-		ord_buf_addf(b, "%s %d %s, broken: no melee value, 0 pts × (d%d ",
-			     c->unit ? "" : ":", s->figures, s->kind, (int)param(r, "melee_die"));
+		ord_buf_addf(b, "%s %d %s%s, broken: no melee value, 0 pts × (d%d ", c->unit ? "" : ":",
+			     s->figures, s->kind, in.len ? in.buf : "", (int)param(r, "melee_die"));
 	} else {
-		ord_buf_addf(b, "%s %d %s × ", c->unit ? "" : ":", s->figures, s->kind);
+		ord_buf_addf(b, "%s %d %s%s × ", c->unit ? "" : ":", s->figures, s->kind,
+			     in.len ? in.buf : "");
 		add_num(b, c->per_figure);
+		if (in.len)
+			ord_buf_addf(b, " (as %s)", as);
 		ord_buf_addf(b, " = %d pts × (d%d ", c->points, (int)param(r, "melee_die"));
 	}
 	if ((err = ord_table_apply(&c->die, table(r, "melee_die"), s->die, &flags, NULL, b)) != 0)
@@ -781,6 +815,7 @@ out:
 	ord_kv_release(&match);
 	ord_kv_release(&flags);
 	ord_buf_release(&key);
+	ord_buf_release(&in);
 	return err;
 }
 

@@ -194,8 +194,13 @@ int bat_morale20(const struct bat_rules *r, const struct bat_morale20_in *in,
 
 struct bat_melee_side {
 	const char *kind; /* as for movement */
-	int figures;      /* figures engaged */
-	int column;       /* +1 on the die each */
+	/* the formation as the charts know it (bat_chart_formation), or
+	 * NULL: with melee_points_by_formation, a formation whose row of the
+	 * table formations gives melee_points_as counts that kind's points a
+	 * figure (infantry in skirmish order as skirmishers) */
+	const char *formation;
+	int figures; /* figures engaged */
+	int column;  /* +1 on the die each */
 	int motion;
 	int fresh; /* new people in the melee */
 	int charging;

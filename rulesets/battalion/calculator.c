@@ -112,6 +112,7 @@ static const struct ord_key_spec melee_args[] = {
 	FLAG("a_square_vs_cavalry"),
 	FLAG("a_hill"),
 	FLAG("a_routed"),
+	{ "a_formation", ORD_KEY_WORD, 0, "formations.formation", 0, 0, NULL, NULL },
 	FLAG("b_column"),
 	FLAG("b_motion"),
 	FLAG("b_fresh"),
@@ -120,6 +121,7 @@ static const struct ord_key_spec melee_args[] = {
 	FLAG("b_square_vs_cavalry"),
 	FLAG("b_hill"),
 	FLAG("b_routed"),
+	{ "b_formation", ORD_KEY_WORD, 0, "formations.formation", 0, 0, NULL, NULL },
 	{ "pursuit", ORD_KEY_ENUM, 0, "a|b|no", 0, 0, "no", NULL },
 	/* a second unit a side (D20) */
 	{ "a2_kind", ORD_KEY_WORD, 0, "kinds.kind", 0, 0, NULL, NULL },
@@ -130,6 +132,7 @@ static const struct ord_key_spec melee_args[] = {
 	FLAG("a2_charging"),
 	FLAG("a2_elite"),
 	FLAG("a2_square_vs_cavalry"),
+	{ "a2_formation", ORD_KEY_WORD, 0, "formations.formation", 0, 0, NULL, NULL },
 	{ "b2_kind", ORD_KEY_WORD, 0, "kinds.kind", 0, 0, NULL, NULL },
 	{ "b2_figures", ORD_KEY_INT, 0, NULL, 0, 1000000, NULL, NULL },
 	FLAG("b2_column"),
@@ -138,6 +141,7 @@ static const struct ord_key_spec melee_args[] = {
 	FLAG("b2_charging"),
 	FLAG("b2_elite"),
 	FLAG("b2_square_vs_cavalry"),
+	{ "b2_formation", ORD_KEY_WORD, 0, "formations.formation", 0, 0, NULL, NULL },
 	END,
 };
 
@@ -367,6 +371,7 @@ static void melee_side_args(struct bat_melee_side *s, struct ord_calc *c, const 
 
 #define SIDE_KEY(name) (snprintf(key, sizeof(key), "%s_%s", side, name), key)
 	s->kind = arg(c, SIDE_KEY("kind"));
+	s->formation = arg(c, SIDE_KEY("formation")); /* its points: melee_points_as */
 	s->figures = arg_int(c, SIDE_KEY("figures"));
 	s->column = arg_flag(c, SIDE_KEY("column"));
 	s->motion = arg_flag(c, SIDE_KEY("motion"));

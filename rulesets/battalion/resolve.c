@@ -495,6 +495,7 @@ static void melee_side(struct ord_ctx *ctx, const struct ord_event *e, struct or
 
 	snprintf(key, sizeof(key), "%s_figures", p);
 	s->kind = bat_kind(u);
+	s->formation = bat_chart_formation(ctx, u); /* its points (melee_points_by_formation) */
 	s->figures = (int)ord_kv_get_int(&e->kv, key, bat_st(ctx, u, "figures"));
 	if (s->figures > bat_st(ctx, u, "figures"))
 		s->figures = (int)bat_st(ctx, u, "figures");
@@ -715,11 +716,13 @@ static int pursue(struct ord_ctx *ctx, struct ord_unit *w, struct ord_unit *u)
 	ord_kv_init(&vals);
 	memset(&in, 0, sizeof(in));
 	in.a.kind = bat_kind(w);
+	in.a.formation = bat_chart_formation(ctx, w);
 	in.a.figures = (int)bat_st(ctx, w, "figures");
 	in.a.column = !strcmp(bat_chart_formation(ctx, w), "column");
 	in.a.motion = 1;
 	in.a.elite = bat_is_elite(w);
 	in.b.kind = bat_kind(u);
+	in.b.formation = bat_chart_formation(ctx, u);
 	in.b.figures = (int)bat_st(ctx, u, "figures");
 	in.b.column = !strcmp(bat_chart_formation(ctx, u), "column");
 	in.b.elite = bat_is_elite(u);

@@ -1595,6 +1595,58 @@ START_TEST(resolve_melee_example)
 }
 END_TEST
 
+/* "Skirmishers, artillery 1 pt. each; Light infantry 2 pts. each;
+ * Infantry 3 pts. each", read for the troops in skirmish order
+ * (melee_points_by_formation, formations' melee_points_as): a battalion in
+ * skirmish order fights with 1 pt a figure, and the points it loses
+ * become figures at 1 a figure; light infantry too, miscellaneous order
+ * not.  A game made before counts each kind's own. */
+START_TEST(resolve_melee_skirmish_order)
+{
+	static const int dice[] = { 3, 5, 4, 4 };
+	unit("A", "red", "kind=line_infantry formation=line figures=24", "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=skirmish figures=24",
+	     "melee_with=A melee_since=2");
+	unit("C", "red", "kind=light_infantry formation=skirmish figures=24",
+	     "melee_with=D melee_since=2");
+	unit("D", "blue", "kind=light_infantry formation=misc figures=24",
+	     "melee_with=C melee_since=2");
+	ck_assert_str_eq(event("melee", "a=A b=B"), "");
+	ck_assert_str_eq(event("melee", "a=C b=D"), "");
+	assert_has(resolve("melee", dice, 4),
+		   "B: melee with A: A's 24 line_infantry × 3 = 72 pts × (d6 3) = 216; "
+		   "B's 24 line_infantry in skirmish order × 1 (as skirmishers) = 24 pts × (d6 5) "
+		   "= 120; A wins; A inflicts 72/6 = 12 pts / 1 = 12 figures on B; "
+		   "B inflicts 24/12 = 2 pts / 3 = 0.67 → 1 figure on A\n");
+	assert_has(ord_ctx_fake_results(ctx),
+		   "D: melee with C: C's 24 light_infantry in skirmish order × 1 (as skirmishers) = "
+		   "24 pts × (d6 4) = 96; D's 24 light_infantry × 2 = 48 pts × (d6 4) = 192; D wins; "
+		   "D inflicts 48/6 = 8 pts / 1 = 8 figures on C; C inflicts 24/12 = 2 pts / 2 = 1 "
+		   "figure on D\n");
+	ck_assert_int_eq(state("B", "figures"), 12);
+	ck_assert_int_eq(state("A", "figures"), 23);
+	ck_assert_int_eq(state("C", "figures"), 16);
+	ck_assert_int_eq(state("D", "figures"), 23);
+	ck_assert_int_eq(state("B", "lost_melee"), 3);
+}
+END_TEST
+
+START_TEST(resolve_melee_skirmish_order_of_a_game_made_before)
+{
+	static const int dice[] = { 3, 5 };
+	tables_without("melee_points_by_formation");
+	unit("A", "red", "kind=line_infantry formation=line figures=24", "melee_with=B melee_since=2");
+	unit("B", "blue", "kind=line_infantry formation=skirmish figures=24",
+	     "melee_with=A melee_since=2");
+	ck_assert_str_eq(event("melee", "a=A b=B"), "");
+	assert_has(resolve("melee", dice, 2),
+		   "B: melee with A: A's 24 line_infantry × 3 = 72 pts × (d6 3) = 216; "
+		   "B's 24 line_infantry × 3 = 72 pts × (d6 5) = 360; B wins;");
+	ck_assert_int_eq(state("A", "figures"), 20);
+	ck_assert_int_eq(state("B", "figures"), 22);
+}
+END_TEST
+
 START_TEST(resolve_melee_ended)
 {
 	unit("A", "red", "kind=line_infantry formation=line figures=32", "melee_with=B melee_since=2");
@@ -2518,6 +2570,30 @@ static void reload_rules(struct ord_buf *doc)
 	ctx = ord_ctx_fake_new(rs, rules, 3);
 	cast();
 }
+
+/* melee_points_as is read only with melee_points_by_formation on, and
+ * then each names * or a kind of melee_points: a club's slip is refused
+ * when its tables are loaded, not in a turn's melee. */
+START_TEST(load_melee_points_as)
+{
+	struct ord_buf doc = ORD_BUF_INIT;
+	struct ord_rules *r = NULL;
+
+	tables_replacing(&doc, "melee_points_as=\"skirmishers\"", "melee_points_as=\"skirmisher\"");
+	ck_assert_int_eq(rs->load(&r, doc.buf, doc.len, "club.xml"), ORD_EBADDATA);
+	ck_assert_ptr_null(r);
+	assert_has(ord_error_last(), ": table 'formations': melee_points_as 'skirmisher' of skirmish "
+				     "is not a kind of table 'melee_points' (expected * or one of its "
+				     "kinds)");
+	ord_buf_reset(&doc);
+	tables_replacing(&doc, "labels=\"fires_as enfilade_as melee_points_as\"",
+			 "labels=\"fires_as enfilade_as\"");
+	ck_assert_int_eq(rs->load(&r, doc.buf, doc.len, "club.xml"), ORD_EBADDATA);
+	assert_has(ord_error_last(), ": melee_points_by_formation is on but table 'formations' has "
+				     "no label 'melee_points_as'");
+	ord_buf_release(&doc);
+}
+END_TEST
 
 /* Finding 4 of the rules review: what the tables say is what is done.
  * woods_may_fire lets units in woods fire; the formations' fires_as says
@@ -3467,6 +3543,8 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(res, setup, teardown);
 	tcase_add_test(res, resolve_fire_example);
 	tcase_add_test(res, resolve_melee_example);
+	tcase_add_test(res, resolve_melee_skirmish_order);
+	tcase_add_test(res, resolve_melee_skirmish_order_of_a_game_made_before);
 	tcase_add_test(res, resolve_charged_unit_tests);
 	tcase_add_test(res, resolve_destroyed_by_fire_of_a_game_made_before);
 	tcase_add_test(res, resolve_melee_ended);
@@ -3498,6 +3576,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_gun_hits);
 	tcase_add_test(res, execution_lists_what_was_not_done);
 	tcase_add_test(res, load_needs_order_codes);
+	tcase_add_test(res, load_melee_points_as);
 	tcase_add_test(res, init_unit_kind_not_in_tables);
 	tcase_add_test(res, given_tables_unknown_name);
 	tcase_add_test(res, init_unit_rows_not_in_tables);

@@ -668,6 +668,48 @@ START_TEST(test_melee_two_units)
 }
 END_TEST
 
+/* "Skirmishers, artillery 1 pt. each", read for infantry in skirmish order
+ * (melee_points_by_formation: the formations' melee_points_as): a_formation=
+ * gives a side's formation, its points a figure its formation's kind's;
+ * miscellaneous order and the others keep the kind's own, and a skirmisher
+ * is a skirmisher either way */
+START_TEST(test_melee_points_by_formation)
+{
+	static const struct {
+		const char *kind, *formation;
+		int points;
+	} k[] = { { "line_infantry", "skirmish", 1 }, { "light_infantry", "skirmish", 1 },
+		  { "line_infantry", "line", 3 },     { "line_infantry", "column", 3 },
+		  { "light_infantry", "misc", 2 },    { "skirmishers", "skirmish", 1 },
+		  { "heavy_cavalry", "squadron", 7 } };
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		char args[160];
+		snprintf(args, sizeof(args),
+			 "a_kind=%s a_figures=2 a_formation=%s b_kind=line_infantry b_figures=1",
+			 k[i].kind, k[i].formation);
+		ck_assert_int_eq(ivalue("melee", args, D(1, 1), "score_a"), 2 * k[i].points);
+	}
+	/* the points it loses become figures at 1 a figure: 80/6 = 13.33 of them */
+	ck_assert_str_eq(plain("melee",
+			       "a_kind=line_infantry a_figures=24 a_formation=skirmish "
+			       "b_kind=line_infantry b_figures=24 b2_kind=skirmishers b2_figures=8 "
+			       "b2_formation=skirmish",
+			       D(3, 5)),
+			 "winner b: score_a 72, score_b 400, casualties_a 13, casualties_b 1, "
+			 "casualties_b2 0 (A: 24 line_infantry in skirmish order × 1 (as skirmishers) = "
+			 "24 pts × (d6 3) = 72; B: 24 line_infantry × 3 = 72 pts × (d6 5) = 360; "
+			 "B2: 8 skirmishers × 1 = 8 pts × (d6 5) = 40; B and B2 together 80 pts, 400; "
+			 "B and B2 win; B and B2 inflict 80/6 = 13.33 pts / 1 = 13.33 → 13 figures of A; "
+			 "A inflicts 24/12 = 2 pts: B 2 × 72/80 = 1.8 pts / 3 = 0.6 → 1 figure of B; "
+			 "B2 2 × 8/80 = 0.2 pts / 1 = 0.2 → 0 figures of B2)\n");
+	fails("melee",
+	      "a_kind=line_infantry a_figures=2 a_formation=swarm b_kind=line_infantry b_figures=1",
+	      D(1, 1), ORD_EUSAGE, "a_formation");
+}
+END_TEST
+
 /* ---- movement ---------------------------------------------------------------------------- */
 
 static const char *dist(const char *args)
@@ -1099,6 +1141,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_melee_pursuit);
 	tcase_add_test(tc, test_melee_cap);
 	tcase_add_test(tc, test_melee_two_units);
+	tcase_add_test(tc, test_melee_points_by_formation);
 	tcase_add_test(tc, test_move_chart);
 	tcase_add_test(tc, test_move_bonuses_terrain);
 	tcase_add_test(tc, test_rolled_dice);
