@@ -808,10 +808,14 @@ static void ks_create_notes(struct ord_rules *rules, const struct ord_unit *unit
 	for (i = 0; i < nunits; i++)
 		if (ord_kv_get(&units[i].attrs, "x") && ord_kv_get(&units[i].attrs, "y"))
 			placed++;
+	/* the slot is not told the other options of `new` (--no-referee,
+	 * --witnessed, --key, a Skema of the referee's own): a command spelt
+	 * out without them would make another game than his, so the way is
+	 * said, not a command line */
 	if (placed)
 		ord_buf_addf(out,
-			     "'%s' places %zu unit%s (x=, y=) but the game has no map: nothing is checked against the ground (terrain, heights, obstacles and cover on a move or a fire, the plates an order names, the way to a plate), and reports give no terrain; to have it checked, make the game with the map: orderly new GAME --scenario %s --tables MAP.xml\n",
-			     scenario_name, placed, placed == 1 ? "" : "s", scenario_name);
+			     "'%s' places %zu unit%s (x=, y=) but the game has no map: nothing is checked against the ground (terrain, heights, obstacles and cover on a move or a fire, the plates an order names, the way to a plate), and reports give no terrain; to have it checked, make the game again with the same 'orderly new' command and options, the map given as --tables MAP.xml (a Skema of your own goes at the map's end, in its <tables>)\n",
+			     scenario_name, placed, placed == 1 ? "" : "s");
 }
 
 const struct ord_ruleset ord_ruleset_krigsspil = {

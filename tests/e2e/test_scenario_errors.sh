@@ -104,7 +104,11 @@ nomap="warning: '$KS/scenario.xml' places 30 units (x=, y=) but the game has no 
 expect_exit 0 ord new "$G" --scenario "$KS/scenario.xml" --tables "$SRC/rulesets/krigsspil/skema.xml"
 expect_in "$OUT" "created $G: krigsspil, 2 sides, 30 units"
 expect_in "$ERR" "$nomap"
-expect_in "$ERR" "make the game with the map: orderly new GAME --scenario $KS/scenario.xml --tables MAP.xml"
+# the way to the map, not a command line: the slot does not know the
+# referee's other options (--no-referee, --witnessed, --key, his Skema),
+# and a command spelt out without them made another game
+expect_in "$ERR" "make the game again with the same 'orderly new' command and options, the map given as --tables MAP.xml (a Skema of your own goes at the map's end, in its <tables>)"
+expect_not_in "$ERR" "orderly new GAME"
 expect_exit 0 ord info "$G"
 rm -f "$G"
 expect_exit 0 ord new "$G" --scenario "$KS/scenario.xml"
