@@ -153,7 +153,10 @@
  *      next turn.
  *  D16 Whether the firer moved or changed formation is read off its sheet
  *      (an arrow, a form code) or from what it did (a move, a form event);
- *      whether the target moved, from what it did.
+ *      whether the target moved, from what it did.  So for a horse gun's
+ *      "move, unlimber, and fire ... 1/2 casualties" (horse_moved_by_sheet,
+ *      2026-12-05.6; before, the move recorded alone, so a gun ordered to
+ *      move whose move was recorded as 0", or left out, fired whole).
  *  D17 Unless the referee counts them (firers=N), a column fires with
  *      column_firers figures (its first two ranks) and every other
  *      formation with all its figures: for a square or skirmishers the
@@ -1426,8 +1429,10 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * a unit's that moved into it, not one that stands
 	 * (contact_move_checked, D25); 2026-12-05.5: infantry in skirmish
 	 * order has a skirmisher's melee points (melee_points_by_formation,
-	 * formations' melee_points_as, D30) */
-	"2026-12-05.5",     /* rules_revision (above) */
+	 * formations' melee_points_as, D30); 2026-12-05.6: a horse gun
+	 * ordered to move that unlimbers and fires does half, moved or not
+	 * (horse_moved_by_sheet, D16) */
+	"2026-12-05.6",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

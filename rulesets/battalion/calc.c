@@ -106,6 +106,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("pursued_retreat_has_value", 0, 1),
 	WHOLE("melee_both_enemies", 0, 1),
 	WHOLE("melee_points_by_formation", 0, 1),
+	WHOLE("horse_moved_by_sheet", 0, 1),
 	WHOLE("destroyed_untested", 0, 1),
 	/* the checks (table checks), optional too */
 	WHOLE("retreat_orders_checked", 0, 1),

@@ -273,7 +273,8 @@ static int artillery_event(struct ord_ctx *ctx, const struct ord_event *e, struc
 			   struct ord_unit *t, int *cas, int *hit)
 {
 	int turn = ord_ctx_turn(ctx);
-	const struct ord_token *f = bat_order_fire(ord_ctx_order(ctx, u));
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	const struct ord_token *f = bat_order_fire(o);
 	struct ord_buf why = ORD_BUF_INIT;
 	struct bat_artillery_in in;
 	struct bat_artillery_out out;
@@ -287,8 +288,14 @@ static int artillery_event(struct ord_ctx *ctx, const struct ord_event *e, struc
 		in.shot = f ? bat_fire_code_shot(f->value) : "ball";
 	in.range = ord_kv_get_num(&e->kv, "range", 0);
 	in.target_formation = bat_chart_formation(ctx, t);
-	in.horse_moved_unlimbered = bat_is_horse_artillery(u) && bat_st(ctx, u, "moved") == turn &&
-				    bat_st(ctx, u, "unlimbered") == turn;
+	/* "Should a horse art. gun move, unlimber, and fire, it causes 1/2
+	 * casualties": moved read off its sheet (an arrow) or from what it
+	 * did, as a battalion's fire reads it (D16, horse_moved_by_sheet;
+	 * before, a move of 0" or none recorded fired it whole) */
+	in.horse_moved_unlimbered = bat_is_horse_artillery(u) && bat_st(ctx, u, "unlimbered") == turn &&
+				    (bat_st(ctx, u, "moved") == turn ||
+				     (bat_flag(ctx, "horse_moved_by_sheet") &&
+				      bat_ordered_quarters(ctx, o) > 0));
 	/* D12, with --override only: a shot from or into woods does nothing */
 	in.target_in_woods = ord_kv_get_bool(&e->kv, "target_in_woods", 0);
 	in.firer_in_woods = ord_kv_get_bool(&e->kv, "firer_in_woods", 0);

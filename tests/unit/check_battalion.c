@@ -1013,6 +1013,26 @@ START_TEST(fire_in_melee)
 }
 END_TEST
 
+/* The same for a gun's shot (the event artillery): "Troops engaged in
+ * previous turn melee (still in it) can't fire", and "A charging unit
+ * can't fire" but horse artillery's C-UL-F (a sheet's C without UL). */
+START_TEST(artillery_in_melee_or_charging)
+{
+	cast();
+	orders("G1 Fg @R1\nHA ↑-C\n");
+	split_kv(&ord_ctx_find_unit(ctx, "G1")->state, "melee_with=R1 melee_since=2");
+	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=2"),
+			 "unit 'G1' is still in the melee with 'R1' from turn 2 "
+			 "(troops still in melee can't fire)\n");
+	split_kv(&ord_ctx_find_unit(ctx, "HA")->state, "formation=unlimbered unlimbered=2");
+	ck_assert_str_eq(event("artillery", "unit=HA target=R1 range=8 shot=shell"),
+			 "unit 'HA' is charging this turn and cannot fire (a charging unit can't "
+			 "fire)\n"
+			 "gun 'HA' has no fire order (Fb, Fs or Fg) on its sheet (must fire the shot "
+			 "indicated in its orders)\n");
+}
+END_TEST
+
 START_TEST(fire_woods)
 {
 	cast();
@@ -2456,6 +2476,53 @@ START_TEST(resolve_artillery_square)
 }
 END_TEST
 
+/* "Should a horse art. gun move, unlimber, and fire, it causes 1/2
+ * casualties": the gun moved when its sheet orders an arrow or a move
+ * over 0" is recorded (D16, horse_moved_by_sheet), as a battalion's fire
+ * counts "if you've moved"; a move of 0", or none recorded, fired it
+ * whole.  A game made before counts the move recorded alone. */
+static const char *horse_gun_fires(const char *move)
+{
+	static const int dice[] = { 3 };
+	cast();
+	orders("HA ↑ 1/2 UL Fs @R1\n");
+	if (move)
+		ck_assert_str_eq(event("move", move), "");
+	ck_assert_str_eq(event("unlimber", "unit=HA"), "");
+	resolve("movement", NULL, 0);
+	ck_assert_str_eq(event("artillery", "unit=HA target=R1 range=8"), "");
+	return resolve("fire", dice, 1);
+}
+
+START_TEST(resolve_horse_artillery_moved)
+{
+	assert_has(horse_gun_fires("unit=HA distance=6"),
+		   "R1: fired on by gun HA (shell, 8\"): shell at 8 in.: d6 3, hits on 1–4: hit; 4, "
+		   "×0.5 horse artillery moved, unlimbered and fired = 2 dead\n");
+	ck_assert_int_eq(state("R1", "figures"), 30);
+	/* blocked at 0", or its move left out: its sheet ordered it */
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+	assert_has(horse_gun_fires("unit=HA distance=0"),
+		   "4, ×0.5 horse artillery moved, unlimbered and fired = 2 dead\n");
+	ord_ctx_fake_free(ctx);
+	ctx = ord_ctx_fake_new(rs, rules, 3);
+	assert_has(horse_gun_fires(NULL),
+		   "4, ×0.5 horse artillery moved, unlimbered and fired = 2 dead\n");
+	ck_assert_int_eq(state("R1", "figures"), 30);
+}
+END_TEST
+
+START_TEST(resolve_horse_artillery_moved_of_a_game_made_before)
+{
+	tables_without("horse_moved_by_sheet");
+	assert_has(horse_gun_fires("unit=HA distance=0"),
+		   "R1: fired on by gun HA (shell, 8\"): shell at 8 in.: d6 3, hits on 1–4: hit; "
+		   "4 dead\n");
+	ck_assert_int_eq(state("R1", "figures"), 28);
+}
+END_TEST
+
 START_TEST(resolve_artillery_out_of_range)
 {
 	cast();
@@ -3498,6 +3565,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, fire_while_charging);
 	tcase_add_test(ev, fire_charged_by_event);
 	tcase_add_test(ev, fire_in_melee);
+	tcase_add_test(ev, artillery_in_melee_or_charging);
 	tcase_add_test(ev, fire_woods);
 	tcase_add_test(ev, artillery_woods);
 	tcase_add_test(ev, fire_routed);
@@ -3567,6 +3635,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, resolve_cavalry_has_no_column);
 	tcase_add_test(res, resolve_two_on_one);
 	tcase_add_test(res, resolve_artillery_square);
+	tcase_add_test(res, resolve_horse_artillery_moved);
+	tcase_add_test(res, resolve_horse_artillery_moved_of_a_game_made_before);
 	tcase_add_test(res, cavalry_and_guns_have_no_trays);
 	tcase_add_test(res, resolve_charge_bonus_against_the_charged);
 	tcase_add_test(res, resolve_one_melee_a_turn);
