@@ -69,15 +69,12 @@
 #define WEB_MAX_SESSIONS 8192
 #define WEB_IDLE_ANON (60 * 60)         /* an anonymous session (a login form) */
 #define WEB_IDLE_GRANTED (12 * 60 * 60) /* a logged-in session, idle */
-#define WEB_WINDOW (10 * 60)
-#define WEB_FAILS_PER_IP 10   /* wrong passphrases of an address key in a window */
-#define WEB_TRIES_PER_IP 60   /* checks of an address key in a window */
-#define WEB_FAILS_PER_SIDE 20 /* wrong passphrases for a party from every key in a window */
+#define WEB_FAILS_PER_IP 10             /* wrong passphrases of an address key in a window */
+#define WEB_TRIES_PER_IP 60             /* checks of an address key in a window */
 #define WEB_MAX_COUNTERS 4096
-#define WEB_SESSIONS_PER_GRANT 16          /* live sessions holding one (game, party) */
-#define WEB_MAX_KNOWN 4096                 /* keys parties logged in from */
-#define WEB_KNOWN_PER_GRANT 8              /* of them, of one (game, party) */
-#define WEB_KNOWN_KEEP (30 * 24 * 60 * 60) /* remembered for, from the last login */
+#define WEB_SESSIONS_PER_GRANT 16 /* live sessions holding one (game, party) */
+#define WEB_MAX_KNOWN 4096        /* keys parties logged in from */
+#define WEB_KNOWN_PER_GRANT 8     /* of them, of one (game, party) */
 #define WEB_HASHES 1
 #define WEB_HASH_ADDRS 64     /* at most this many logins in a check, running or waiting */
 #define WEB_HASHES_PER_ADDR 2 /* of them, of one address (two players behind one router) */

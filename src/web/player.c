@@ -458,12 +458,23 @@ static void late_sheet(struct ord_buf *b, ord_game *g, struct player *p,
 	ord_buf_adds(b, "</section>\n");
 }
 
+/* The class of a numbered block of a sheet of `lines` lines (the sheet's
+ * text and orderly's reading under it): the width of its line numbers,
+ * the same for both, so that an order of the reading stands under the
+ * text's column. */
+static const char *gutter(size_t lines)
+{
+	return lines < 100 ? "g2" : lines < 1000 ? "g3" : lines < 10000 ? "g4" : "g6";
+}
+
 /*
  * orderly's reading of a stored sheet as the side's report gives it (its
  * <sheet>): the notation's parse of the bytes, each order in canonical
  * form at its line, no comment.  One parse of the sheet and nothing else,
  * where building the report would read the whole turn; a stored sheet
- * was read whole when it was taken, so nothing is refused here.
+ * was read whole when it was taken, so nothing is refused here.  Drawn
+ * as the text above it is (the same font, the same numbers' width), each
+ * order at its line's number.
  */
 /* one order of orderly's reading (ord_notation_read) */
 static void reading_item(void *ud, unsigned line, const char *order)
@@ -478,7 +489,8 @@ static void reading_item(void *ud, unsigned line, const char *order)
 	ord_buf_adds(items, "</code></li>");
 }
 
-static void own_reading(struct ord_buf *b, const struct ord_notation *nt, const struct ord_buf *text)
+static void own_reading(struct ord_buf *b, const struct ord_notation *nt,
+			const struct ord_buf *text, size_t lines)
 {
 	struct ord_buf items = ORD_BUF_INIT;
 	size_t n = ord_notation_read(nt, text->buf, text->len, reading_item, &items);
@@ -488,10 +500,29 @@ static void own_reading(struct ord_buf *b, const struct ord_notation *nt, const 
 	else
 		ord_buf_addf(b,
 			     "<h4>orderly's reading</h4><p class=\"muted\">Its %zu order%s as the game "
-			     "reads them, each at its line (comments are not kept).</p><ol "
-			     "class=\"orders\">%s</ol>",
-			     n, n == 1 ? "" : "s", items.buf ? items.buf : "");
+			     "reads them, each at its line's number (comments are not kept).</p><ol "
+			     "class=\"orders %s\">%s</ol>",
+			     n, n == 1 ? "" : "s", gutter(lines), items.buf ? items.buf : "");
 	ord_buf_release(&items);
+}
+
+/* One line of a stored sheet, escaped, its comment (from the first '#' to
+ * the end: the rule of the sheet reader every notation of orderly uses,
+ * orders/text.h) in a span of its own, drawn apart from the orders and
+ * kept whole on a line of its own when it does not fit beside them. */
+static void held_line(struct ord_buf *b, const char *q, size_t len)
+{
+	const char *hash = memchr(q, '#', len);
+	size_t code = hash ? (size_t)(hash - q) : len;
+
+	ord_buf_adds(b, "<span class=\"line\">");
+	web_esc_n(b, q, code);
+	if (hash) {
+		ord_buf_adds(b, "<span class=\"comment\">");
+		web_esc_n(b, hash, len - code);
+		ord_buf_adds(b, "</span>");
+	}
+	ord_buf_adds(b, "</span>\n");
 }
 
 /*
@@ -527,19 +558,16 @@ static void own_sheet(struct ord_buf *b, ord_game *g, const struct player *p, in
 			     "<p class=\"muted\">What the game holds for you now: turn %d is sealed "
 			     "with it unless you submit another version before the seal.</p>",
 			     turn);
-	ord_buf_adds(b, "<pre class=\"sheet-text\">");
+	ord_buf_addf(b, "<pre class=\"sheet-text %s\">", gutter(lines));
 	for (q = text.buf; q < end;) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q));
-		size_t len = nl ? (size_t)(nl - q) : (size_t)(end - q);
 
-		ord_buf_adds(b, "<span class=\"line\">");
-		web_esc_n(b, q, len);
-		ord_buf_adds(b, "</span>\n");
+		held_line(b, q, nl ? (size_t)(nl - q) : (size_t)(end - q));
 		q = nl ? nl + 1 : end;
 	}
 	ord_buf_adds(b, "</pre>");
 	if (now && nt)
-		own_reading(b, nt, &text);
+		own_reading(b, nt, &text, lines);
 	ord_buf_adds(b, "</details>");
 out:
 	ord_error_clear();
@@ -564,13 +592,11 @@ static void sheets_list(struct ord_buf *b, ord_game *g, struct player *p,
 	ord_buf_adds(b, "<section class=\"card\" id=\"receipts\"><h2>Your side's sheets, as "
 			"the game file holds them</h2>\n<p class=\"muted\">Not your receipts: "
 			"compare them with the receipts you kept. A version you never handed "
-			"in means another sheet was put in your place; check a turn with the "
-			"receipt you kept, never with a commitment copied from here. Under "
-			"each turn, the text of its last version exactly as the file holds it, "
-			"comments and all: the bytes its commitment is over (this turn's before "
-			"the seal too: the version that stands for you now), and under this "
-			"turn's, orderly's reading of it.</p>\n"
-			"<ul class=\"receipts\">");
+			"in means another sheet was put in your place; check a turn with your "
+			"own receipt, never with a commitment copied from here. Each turn's "
+			"text is its last version exactly as the file holds it, comments and "
+			"all (the bytes its commitment is over); under this turn's, orderly's "
+			"reading of it.</p>\n<ul class=\"receipts\">");
 	for (t = st->turn; t >= 1; t--) {
 		unsigned char c[32];
 		char source[16] = "", hex[65];

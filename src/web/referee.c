@@ -648,12 +648,35 @@ static int event_in_form(const struct referee *f, const struct ord_game_status *
 	return ek && !strcmp(ek->phase, st->phase);
 }
 
+/* A word for a shell (sh): as it is when it is made of nothing a shell
+ * reads apart, else in single quotes. */
+static void shell_word(struct ord_buf *b, const char *w)
+{
+	const char *q;
+
+	if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.,:/+=@%-") ==
+			  strlen(w)) {
+		web_esc(b, w);
+		return;
+	}
+	ord_buf_addch(b, '\'');
+	for (q = w; *q; q++) {
+		if (*q == '\'')
+			ord_buf_adds(b, "'\\''");
+		else
+			web_esc_n(b, q, 1);
+	}
+	ord_buf_addch(b, '\'');
+}
+
 /* The parties whose passphrase logins are refused now, for too many wrong
  * ones from every address (auth.c), so that the referee knows why a
- * player cannot log in and that someone may be guessing. */
+ * player cannot log in, that someone may be guessing, and what he can do
+ * about it: wait, tell the player where he can still log in from, or
+ * give the side a new passphrase (the command to run, for each party). */
 static void locks_card(struct web_req *r, ord_game *g, const char *name)
 {
-	struct ord_buf *b = &r->body;
+	struct ord_buf *b = &r->body, cmds = ORD_BUF_INIT;
 	size_t i, n = ord_game_nsides(g);
 	int any = 0;
 
@@ -664,21 +687,55 @@ static void locks_card(struct web_req *r, ord_game *g, const char *name)
 		if (!left)
 			continue;
 		if (!any++)
-			ord_buf_adds(b, "<section class=\"card result bad\" role=\"alert\" "
-					"id=\"locked\"><h2>Logins refused</h2><ul>");
-		ord_buf_adds(b, "<li>");
+			ord_buf_adds(b, "<section class=\"card locks\" id=\"locked\"><div "
+					"class=\"result bad\" role=\"alert\"><h2>Logins refused</h2>"
+					"<ul class=\"locks\">");
+		ord_buf_adds(b, "<li><strong>");
 		web_esc(b, web_party_label(party));
 		ord_buf_addf(b,
-			     ": %d wrong passphrases from every address; its logins are refused "
-			     "for ",
-			     fails);
+			     "</strong>: %d wrong passphrases in %d minutes, from all addresses "
+			     "together. Logins as ",
+			     fails, WEB_WINDOW / 60);
+		web_esc(b, web_party_label(party));
+		ord_buf_adds(b, " are refused for <span class=\"left\">");
 		web_duration(b, left);
-		ord_buf_adds(b, " more, but from networks it has logged in from before.</li>");
+		ord_buf_addf(b,
+			     "</span> more, except from a network it logged in from in the last "
+			     "%d days.</li>",
+			     WEB_KNOWN_KEEP / 86400);
+		/* a few words a line, as the verify command is shown: a
+		 * phone's narrow box breaks no word in two */
+		ord_buf_adds(&cmds, cmds.len ? "\n\n" : "");
+		ord_buf_adds(&cmds, "orderly register ");
+		shell_word(&cmds, name);
+		ord_buf_adds(&cmds, ".orderly \\\n  ");
+		if (strcmp(party, WEB_REFEREE)) {
+			ord_buf_adds(&cmds, "--side ");
+			shell_word(&cmds, party);
+		} else {
+			ord_buf_adds(&cmds, "--referee");
+		}
+		ord_buf_adds(&cmds, " \\\n  --passphrase-file -");
 	}
-	if (any)
-		ord_buf_adds(b, "</ul><p>Someone may be guessing the passphrase. Sessions already "
-				"logged in go on. If it goes on, register a new passphrase "
-				"(<code>orderly register</code>) and send it.</p></section>\n");
+	if (!any)
+		return;
+	ord_buf_addf(b,
+		     "</ul><p>Someone may be guessing the passphrase. However many addresses "
+		     "he has, he gets %d tries in %d minutes.</p></div>\n",
+		     WEB_FAILS_PER_SIDE, WEB_WINDOW / 60);
+	ord_buf_adds(b, "<h3>What you can do</h3><ul class=\"todo\">"
+			"<li><strong>Wait:</strong> the refusal ends by itself when its time is up. "
+			"Whoever is logged in stays logged in, and the player can still log in "
+			"from a network he logged in from before (his home, say).</li>"
+			"<li><strong>If it comes back</strong>, give the side a new passphrase: "
+			"on the server, in the games' directory, run</li></ul>"
+			"<pre class=\"command\"><code>");
+	ord_buf_add(b, cmds.buf, cmds.len);
+	ord_buf_adds(b, "</code></pre><p class=\"muted\">and send the new passphrase (or "
+			"its secret link) to the player. The sessions logged in with the old one "
+			"end, and the guesses so far are wasted; the refusal still runs its time. Restarting <code>orderly serve</code> lifts every "
+			"refusal, and logs everybody out.</p></section>\n");
+	ord_buf_release(&cmds);
 }
 
 static int referee_fill(void *ud, ord_game *g)

@@ -92,6 +92,10 @@ void web_auth_end(struct web_auth *a, const char *sid);
 int web_session_has(const struct web_session *s, const char *game, const char *party);
 /* 1 when s holds any grant of game. */
 int web_session_any(const struct web_session *s, const char *game);
+/* The login limits' numbers that pages tell (the rest are auth.c's). */
+#define WEB_WINDOW (10 * 60)               /* the limits' window, seconds */
+#define WEB_FAILS_PER_SIDE 20              /* wrong passphrases for a party from every key in it */
+#define WEB_KNOWN_KEEP (30 * 24 * 60 * 60) /* a network logged in from is known for, seconds */
 /* Login limits (auth.c), counting an IPv6 address by its /64: 0 when a
  * try from ip for (game, party) may be made now (it is counted as one of
  * ip's tries), else the seconds to wait, *side_wide 1 when the party's

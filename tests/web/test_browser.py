@@ -20,6 +20,7 @@ Environment: ORDERLY, SRC (CTest sets them); SHOTS, where the screenshots go.
 Without chromium or chromedriver the test fails (scripts/deps installs them).
 """
 import base64
+import http.client
 import os
 import re
 import sys
@@ -29,6 +30,88 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import weblib as W  # noqa: E402
 
 CANARY = "HOOKWORM"  # a word of the allied sheet: never on a French page before the exchange
+# the French sheet of turn 1: the demo's, with a comment too long for a
+# phone's line and blank lines, eleven lines in all (numbers of two digits)
+FR1 = (W.demo_sheet(1, "french") + "\n# the Guard waits behind Gemioncourt farm; nobody moves it without the "
+       "Emperor's own word, whatever an aide-de-camp may say\n\n# end of the sheet\n")
+
+# What sticks out of the box css on this page, or makes the page scroll
+# sideways: a phone's page must do neither.
+OVERFLOW_JS = """
+var box = document.querySelector(arguments[0]), r = box.getBoundingClientRect(), out = [];
+var page = document.documentElement.scrollWidth;
+if (page > window.innerWidth + 1) out.push('the page is ' + page + ' px wide, the screen ' + window.innerWidth);
+box.querySelectorAll('*').forEach(function (e) {
+  var b = e.getBoundingClientRect(), name = e.tagName.toLowerCase() + (e.className ? '.' + e.className : '');
+  if (b.width > 0 && (b.right > r.right + 1 || b.left < r.left - 1)) out.push(name + ' runs out of its box');
+  if (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1) out.push(name + ' scrolls sideways');
+});
+return out;"""
+
+# The layout of this turn's sheet under "Your side's sheets" and of
+# orderly's reading under it: where the text of each line starts (its
+# first character; its number before it), where each order of the
+# reading starts, whether the comments are drawn apart from the orders,
+# and the lines of which a wrapped part starts left of the text's column
+# (under the numbers).
+SHEET_JS = """
+function first(el) {
+  var w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), n, rg = document.createRange();
+  while ((n = w.nextNode())) {
+    var i = n.textContent.search(/\\S/);
+    if (i >= 0) { rg.setStart(n, i); rg.setEnd(n, i + 1); return Math.round(rg.getBoundingClientRect().left); }
+  }
+  return null;
+}
+var d = document.querySelector('#receipts details[open]'), out = {text: [], reading: [], apart: [], under: []};
+d.querySelectorAll('pre.sheet-text .line').forEach(function (l, i) {
+  if (/^\\s/.test(l.textContent)) return;  /* an indented line starts further right */
+  var at = first(l);
+  if (at === null) return;
+  out.text.push(at);
+  var c = l.querySelector('.comment');
+  if (c) {
+    var cs = getComputedStyle(c), ls = getComputedStyle(l);
+    out.apart.push(cs.color != ls.color && cs.fontStyle == 'italic');
+    var rg = document.createRange();
+    rg.selectNodeContents(c);
+    Array.prototype.forEach.call(rg.getClientRects(), function (b) {
+      if (b.width > 0 && b.left < at - 1) out.under.push(i + 1);
+    });
+  }
+});
+d.querySelectorAll('ol.orders li').forEach(function (li) { out.reading.push(first(li)); });
+return out;"""
+
+
+def wrong_login(base, game, side, ip, passphrase):
+    """A login with a wrong passphrase from loopback address ip (127.x.y.z):
+    its form's token, then the POST; the status."""
+    u = urllib.parse.urlparse(base)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60, source_address=(ip, 0))
+    try:
+        conn.request("GET", "/g/%s/login?side=%s" % (game, side))
+        r = conn.getresponse()
+        page = r.read().decode("utf-8", "replace")
+        cookie = (r.getheader("Set-Cookie") or "").split(";")[0]
+        csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page).group(1)
+        body = urllib.parse.urlencode({"side": side, "passphrase": passphrase, "csrf": csrf})
+        conn.request("POST", "/g/%s/login" % game, body=body,
+                     headers={"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+        r = conn.getresponse()
+        r.read()
+        return r.status
+    finally:
+        conn.close()
+
+
+def lines_shown(s, css):
+    """The lines the text of css takes on the screen."""
+    return s.script("var r = document.createRange(), tops = {};"
+                    " r.selectNodeContents(document.querySelector(arguments[0]));"
+                    " Array.prototype.forEach.call(r.getClientRects(), function (b) {"
+                    " if (b.width > 0) tops[Math.round(b.top)] = 1; });"
+                    " return Object.keys(tops).length", [css])
 
 
 def main():
@@ -120,7 +203,7 @@ def main():
                   " document.querySelector('#help table').scrollIntoView()")
         shot(fr, "player-notation-help")
         # fixed, checked, submitted
-        fr.type("#sheet-text", W.demo_sheet(1, "french"))
+        fr.type("#sheet-text", FR1)
         fr.submit('button[value="check"]')
         if "Checked: no problem" not in fr.text(".result"):
             W.fail("french: the fixed sheet does not check clean")
@@ -132,6 +215,29 @@ def main():
         if len(receipt) != 64 or fr.text("#receipt .version").strip() != "1":
             W.fail("french: no receipt after submitting: %r" % receipt)
         shot(fr, "player-receipt")
+        # his sheet as the game file holds it, on a phone: every line's
+        # text at one column after its number (one digit or two), each
+        # order of orderly's reading under that column, the comments
+        # drawn apart and a long one wrapped under the text, never under
+        # the numbers; nothing wider than the screen (the reading was set
+        # in another font and size, its numbers elsewhere, and a comment
+        # looked like an order)
+        fr.script("document.getElementById('receipts').scrollIntoView()")
+        lay = fr.script(SHEET_JS)
+        if len(lay["text"]) < 9 or len(set(lay["text"])) != 1:
+            W.fail("french: the lines of his sheet do not start at one column after their numbers: %r" % lay)
+        orders = [ln for ln in FR1.split("\n") if ln.split("#")[0].strip()]
+        if len(lay["reading"]) != len(orders) or set(lay["reading"]) != set(lay["text"]):
+            W.fail("french: orderly's reading does not stand under his sheet's column: %r" % lay)
+        if len(lay["apart"]) != FR1.count("#") or not all(lay["apart"]):
+            W.fail("french: the comments of his sheet are not drawn apart from its orders: %r" % lay)
+        if lay["under"]:
+            W.fail("french: a long comment wraps under the line numbers (lines %r)" % lay["under"])
+        out = fr.script(OVERFLOW_JS, ["#receipts"])
+        if out:
+            W.fail("french: his side's sheets do not fit a phone: %s" % "; ".join(out))
+        fr.script("document.querySelector('#receipts details[open]').scrollIntoView()")
+        shot(fr, "player-sheet-held-phone")
         no_canary(fr, "his page")
 
         # Allied: the login form, typed
@@ -431,6 +537,42 @@ def main():
         if "french       submitted (version 1)" not in W.run("info", os.path.join(games, "signed.orderly")).stdout:
             W.fail("french: his signed sheet is not stored")
         shot(fr, "player-signed-receipt")
+
+        # the referee's card of the logins refused, on a tablet and a
+        # phone: strangers gave 20 wrong passphrases for the allied side of
+        # another game, 10 from each of two addresses; the card says who,
+        # for how long, and what the referee can do, with the command that
+        # gives the side a new passphrase (it said "register a new
+        # passphrase (orderly register)" and no more), each of its lines
+        # whole on a phone
+        W.make_game(games, "locked")
+        codes = [wrong_login(base, "locked", "allied", ip, "guess %d" % i)
+                 for ip in ("127.0.0.2", "127.0.0.3") for i in range(10)]
+        if codes != [403] * 20:
+            W.fail("20 wrong passphrases for the allied side: %r" % codes)
+        command = "orderly register locked.orderly \\\n  --side allied \\\n  --passphrase-file -"
+        refp = drv.session("referee-phone-locked", 390, 844, mobile=True)
+        sessions.append(refp)
+        for s, how in ((ref, "tablet"), (refp, "phone")):
+            s.go(base + "g/locked/login?side=referee")
+            s.type("#passphrase", W.PASS["referee"])
+            s.submit("form.login button[type=submit]")
+            if not s.wait_url("/g/locked/referee"):
+                W.fail("referee: not on the page of the game 'locked': %s" % s.url())
+            card = s.text("#locked")
+            if (not re.search(r"allied\s*: 20 wrong passphrases in 10 minutes", card) or
+                    "What you can do" not in card or s.text("#locked pre.command") != command):
+                W.fail("referee (%s): the card of the logins refused does not say who and what "
+                       "to do:\n%s" % (how, card))
+            if lines_shown(s, "#locked pre.command code") != command.count("\n") + 1:
+                W.fail("referee (%s): a line of the register command is broken in two" % how)
+            out = s.script(OVERFLOW_JS, ["#locked"])
+            if out:
+                W.fail("referee (%s): the card of the logins refused does not fit: %s" % (how, "; ".join(out)))
+            s.script("document.getElementById('locked').scrollIntoView()")
+            shot(s, "referee-logins-refused-" + how)
+        refp.quit()
+        sessions.remove(refp)
 
         # a Krigsspil side's map as the browser draws it (the SVG image, its
         # text at the size its boxes were made for)

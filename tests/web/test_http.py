@@ -329,16 +329,16 @@ def own_texts(body):
     out = {}
     for m in re.finditer(r"<li>Turn (\d+): (.*?)(?=<li>Turn \d+: |</ul></section>|$)",
                          sheets.group(1) if sheets else "", re.S):
-        pre = re.search(r'<pre class="sheet-text">(.*?)</pre>', m.group(2), re.S)
+        pre = re.search(r'<pre class="sheet-text[^"]*">(.*?)</pre>', m.group(2), re.S)
         if pre:
-            out[int(m.group(1))] = "".join(W.html.unescape(t) + "\n" for t in
+            out[int(m.group(1))] = "".join(W.html.unescape(re.sub(r"<[^>]+>", "", t)) + "\n" for t in
                                            re.findall(r'<span class="line">(.*?)</span>\n', pre.group(1), re.S))
     return out
 
 
 def own_reading(body):
     """orderly's reading under this turn's sheet: [(line, order), ...]."""
-    m = re.search(r"<h4>orderly's reading</h4>.*?<ol class=\"orders\">(.*?)</ol>", body, re.S)
+    m = re.search(r"<h4>orderly's reading</h4>.*?<ol class=\"orders[^\"]*\">(.*?)</ol>", body, re.S)
     return [(int(n), W.html.unescape(o)) for n, o in
             re.findall(r'<li value="(\d+)"><code>(.*?)</code></li>', m.group(1) if m else "")]
 
@@ -380,6 +380,9 @@ def own_sheets(work):
            "the open turn's sheet is said to be the version in force now")
         ok("# OWNNOTE: hold the farm &lt;at&gt; all costs &amp; more" in body,
            "the sheet's comment line is shown before the seal, escaped")
+        ok('<span class="line">F1: ↑ 1/2            <span class="comment"># the light infantry advance '
+           'in column</span></span>' in body,
+           "an order's comment is set apart from it, from its '#' to the line's end")
         ok([n for n, _ in own_reading(body)] == ordered and "OWNNOTE" not in str(own_reading(body)),
            "orderly's reading under it, each order at its line, no comment: %r (lines %r)"
            % (own_reading(body), ordered))
@@ -990,8 +993,11 @@ def lockout(games):
         st, _, body = login("2001:db8:8::1", "allied", W.PASS["allied"])
         ok(st == 303, "the other side is not locked (%d)" % st)
         st, _, page = ref.get("/g/qb/referee")
-        ok(st == 200 and "Logins refused" in page and "french: 20 wrong passphrases" in W.text_of(page),
+        ok(st == 200 and "Logins refused" in page and
+           re.search(r"french\s*: 20 wrong passphrases in 10 minutes", W.text_of(page)),
            "the referee's page shows the lock (%d)" % st)
+        ok("<code>orderly register qb.orderly \\\n  --side french \\\n  --passphrase-file -</code>" in page,
+           "and the command that gives the side a new passphrase")
         with open(os.path.join(os.path.dirname(games.rstrip("/")), "serve.log")) as f:
             told = f.read().count("game 'qb': logins as french refused")
         ok(told == 1, "the server's log says so once (%d)" % told)
