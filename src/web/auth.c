@@ -30,11 +30,13 @@
  * least).  A longer window slows guessing and makes a lock last longer, a
  * shorter one the opposite; neither makes a lock dear.  So the lock does
  * not shut out a key the party logged in from in the last WEB_KNOWN_KEEP
- * seconds (the last WEB_KNOWN_PER_GRANT of them, in memory; a stranger
- * cannot come from the player's network, bar a shared IPv4 address, which
- * still has its own key's limits), nor touch a session already logged
- * in; a player on a network new to the server waits for the window's end
- * after the strangers stop, and a restart of the server lifts every lock.
+ * seconds (the last WEB_KNOWN_PER_GRANT of them, in memory, in a list of
+ * the game's own: another game's logins, whose referee may register
+ * thousands of sides, push out none of them; a stranger cannot come from
+ * the player's network, bar a shared IPv4 address, which still has its
+ * own key's limits), nor touch a session already logged in; a player
+ * on a network new to the server waits for the window's end after the
+ * strangers stop, and a restart of the server lifts every lock.
  * The side's counters are the last the counter table gives up when full,
  * so that a flood of other keys' counters does not lift a lock.
  * NEEDSWORK: the per-address connection limit (server.c W17) is
@@ -73,8 +75,8 @@
 #define WEB_TRIES_PER_IP 60             /* checks of an address key in a window */
 #define WEB_MAX_COUNTERS 4096
 #define WEB_SESSIONS_PER_GRANT 16 /* live sessions holding one (game, party) */
-#define WEB_MAX_KNOWN 4096        /* keys parties logged in from */
-#define WEB_KNOWN_PER_GRANT 8     /* of them, of one (game, party) */
+#define WEB_KNOWN_PER_GAME 4096   /* keys the parties of one game logged in from */
+#define WEB_KNOWN_PER_GRANT 8     /* of them, of one party */
 #define WEB_HASHES 1
 #define WEB_HASH_ADDRS 64     /* at most this many logins in a check, running or waiting */
 #define WEB_HASHES_PER_ADDR 2 /* of them, of one address (two players behind one router) */
@@ -98,9 +100,19 @@ struct counter {
 
 /* A key a party logged in from: the side's lock does not shut it out. */
 struct known {
-	char key[WEB_IP_MAX];                           /* addr_key; "" unused */
-	char grant[WEB_GAME_NAME + WEB_PARTY_NAME + 2]; /* "GAME/PARTY" */
-	int64_t last;                                   /* its last login */
+	char key[WEB_IP_MAX];           /* addr_key; "" unused */
+	char party[WEB_PARTY_NAME + 1]; /* a side, or WEB_REFEREE */
+	int64_t last;                   /* its last login */
+};
+
+/* The keys the parties of one game logged in from: a list of its own, so
+ * that the logins of one game (its referee may register thousands of
+ * sides) make no other game's known networks give way. */
+struct known_game {
+	char game[WEB_GAME_NAME + 1];
+	struct known *v; /* n used of cap, at most WEB_KNOWN_PER_GAME */
+	size_t n, cap;
+	struct known_game *next;
 };
 
 struct web_auth {
@@ -108,7 +120,7 @@ struct web_auth {
 	struct sess *sess;                          /* WEB_MAX_SESSIONS */
 	uint64_t born;                              /* sessions made so far */
 	struct counter *counters;                   /* WEB_MAX_COUNTERS */
-	struct known *known;                        /* WEB_MAX_KNOWN */
+	struct known_game *known;                   /* a list a game, by game */
 	unsigned char secret[crypto_auth_KEYBYTES]; /* the anonymous tokens' key (W16) */
 	pthread_mutex_t hash_lock;
 	pthread_cond_t hash_cond;
@@ -139,7 +151,6 @@ struct web_auth *web_auth_new(int threads)
 	pthread_cond_init(&a->hash_cond, NULL);
 	a->sess = ord_xcalloc(WEB_MAX_SESSIONS, sizeof(*a->sess));
 	a->counters = ord_xcalloc(WEB_MAX_COUNTERS, sizeof(*a->counters));
-	a->known = ord_xcalloc(WEB_MAX_KNOWN, sizeof(*a->known));
 	crypto_auth_keygen(a->secret);
 	return a;
 }
@@ -152,7 +163,13 @@ void web_auth_free(struct web_auth *a)
 	sodium_memzero(a->secret, sizeof(a->secret));
 	free(a->sess);
 	free(a->counters);
-	free(a->known);
+	while (a->known) {
+		struct known_game *k = a->known;
+
+		a->known = k->next;
+		free(k->v);
+		free(k);
+	}
 	pthread_mutex_destroy(&a->lock);
 	pthread_mutex_destroy(&a->hash_lock);
 	pthread_cond_destroy(&a->hash_cond);
@@ -552,22 +569,40 @@ static int wait_of(struct counter *c, int limit)
 	return (int)(c->start + WEB_WINDOW - now()) > 0 ? (int)(c->start + WEB_WINDOW - now()) : 1;
 }
 
-static void grant_name(char *out, size_t n, const char *game, const char *party)
+/* The list of game's known keys (lock held), made when create is set;
+ * NULL when it has none. */
+static struct known_game *known_game(struct web_auth *a, const char *game, int create)
 {
-	snprintf(out, n, "%s/%s", game, party);
+	struct known_game *k;
+
+	for (k = a->known; k; k = k->next)
+		if (!strcmp(k->game, game))
+			return k;
+	if (!create)
+		return NULL;
+	k = ord_xcalloc(1, sizeof(*k));
+	snprintf(k->game, sizeof(k->game), "%s", game);
+	k->next = a->known;
+	a->known = k;
+	return k;
 }
 
-/* The entry of key for grant (lock held), or NULL. */
-static struct known *known_of(struct web_auth *a, const char *key, const char *grant)
+static int known_stale(const struct known *e, int64_t t)
 {
+	return !e->key[0] || t - e->last > WEB_KNOWN_KEEP;
+}
+
+/* The entry of key for (game, party) (lock held), or NULL. */
+static struct known *known_of(struct web_auth *a, const char *key, const char *game, const char *party)
+{
+	struct known_game *kg = known_game(a, game, 0);
 	int64_t t = now();
 	size_t i;
 
-	for (i = 0; i < WEB_MAX_KNOWN; i++) {
-		struct known *k = &a->known[i];
+	for (i = 0; kg && i < kg->n; i++) {
+		struct known *k = &kg->v[i];
 
-		if (k->key[0] && t - k->last <= WEB_KNOWN_KEEP && !strcmp(k->key, key) &&
-		    !strcmp(k->grant, grant))
+		if (!known_stale(k, t) && !strcmp(k->key, key) && !strcmp(k->party, party))
 			return k;
 	}
 	return NULL;
@@ -577,11 +612,9 @@ int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const
 		     int *side_wide)
 {
 	char what[sizeof(((struct counter *)0)->what)], key[WEB_IP_MAX];
-	char grant[sizeof(((struct known *)0)->grant)];
 	int w, w2;
 
 	addr_key(key, ip);
-	grant_name(grant, sizeof(grant), game, party);
 	*side_wide = 0;
 	pthread_mutex_lock(&a->lock);
 	snprintf(what, sizeof(what), "ip %s", key);
@@ -590,8 +623,9 @@ int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const
 	if ((w2 = wait_of(counter(a, what, 0), WEB_TRIES_PER_IP)) > w)
 		w = w2;
 	/* the side's count shuts out every key but those it logged in from */
-	snprintf(what, sizeof(what), "side %s", grant);
-	if ((w2 = wait_of(counter(a, what, 0), WEB_FAILS_PER_SIDE)) > 0 && !known_of(a, key, grant)) {
+	snprintf(what, sizeof(what), "side %s/%s", game, party);
+	if ((w2 = wait_of(counter(a, what, 0), WEB_FAILS_PER_SIDE)) > 0 &&
+	    !known_of(a, key, game, party)) {
 		*side_wide = 1;
 		if (w2 > w)
 			w = w2;
@@ -624,39 +658,51 @@ int web_auth_failed(struct web_auth *a, const char *ip, const char *game, const 
 
 void web_auth_succeeded(struct web_auth *a, const char *ip, const char *game, const char *party)
 {
-	char key[WEB_IP_MAX], grant[sizeof(((struct known *)0)->grant)];
+	char key[WEB_IP_MAX];
+	struct known_game *kg;
 	struct known *k, *mine_old = NULL, *free_slot = NULL, *old = NULL;
 	int64_t t = now();
 	size_t i, mine = 0;
 
 	addr_key(key, ip);
-	grant_name(grant, sizeof(grant), game, party);
 	pthread_mutex_lock(&a->lock);
-	if ((k = known_of(a, key, grant)) != NULL) {
+	if ((k = known_of(a, key, game, party)) != NULL) {
 		k->last = t;
 		goto out;
 	}
-	for (i = 0; i < WEB_MAX_KNOWN; i++) {
-		struct known *e = &a->known[i];
+	kg = known_game(a, game, 1);
+	for (i = 0; i < kg->n; i++) {
+		struct known *e = &kg->v[i];
 
-		if (!e->key[0] || t - e->last > WEB_KNOWN_KEEP) {
+		if (known_stale(e, t)) {
 			if (!free_slot)
 				free_slot = e;
 			continue;
 		}
 		if (!old || e->last < old->last)
 			old = e;
-		if (!strcmp(e->grant, grant)) {
+		if (!strcmp(e->party, party)) {
 			mine++;
 			if (!mine_old || e->last < mine_old->last)
 				mine_old = e;
 		}
 	}
-	/* the grant's own oldest makes room first, then a free one, then
-	 * the oldest of all */
-	k = mine >= WEB_KNOWN_PER_GRANT ? mine_old : free_slot ? free_slot : old;
+	/* the party's own oldest makes room first, then a free one, then a
+	 * new one, then the oldest of the game's: never another game's */
+	if (mine >= WEB_KNOWN_PER_GRANT)
+		k = mine_old;
+	else if (free_slot)
+		k = free_slot;
+	else if (kg->n < WEB_KNOWN_PER_GAME) {
+		if (kg->n == kg->cap) {
+			kg->cap = kg->cap ? 2 * kg->cap : 16;
+			kg->v = ord_xrealloc(kg->v, kg->cap * sizeof(*kg->v));
+		}
+		k = &kg->v[kg->n++];
+	} else
+		k = old;
 	snprintf(k->key, sizeof(k->key), "%s", key);
-	snprintf(k->grant, sizeof(k->grant), "%s", grant);
+	snprintf(k->party, sizeof(k->party), "%s", party);
 	k->last = t;
 out:
 	pthread_mutex_unlock(&a->lock);

@@ -5,7 +5,8 @@
  * login past that is told the server is busy at once.  The login limits
  * count an IPv6 client by its /64 and a side's wrong passphrases from
  * every address; one grant holds at most 16 sessions, so that one
- * passphrase logged in from everywhere logs nobody else out.  (What a
+ * passphrase logged in from everywhere logs nobody else out; a game's
+ * known networks are its own.  (What a
  * flood of logins does to a running server is tests/web/test_http.py's.)
  */
 #include <check.h>
@@ -176,6 +177,44 @@ START_TEST(side_wide_limit)
 }
 END_TEST
 
+/* A game's known networks are its own: the referee of another game logs
+ * its thousands of sides in, each from its 8 networks (more than the one
+ * table of every game held, 4,096), and red of game g, locked by
+ * strangers, still logs in from the network it logged in from; a network
+ * known for red of g lets nobody through the lock of red of another
+ * game. */
+START_TEST(known_networks_by_game)
+{
+	struct web_auth *a = web_auth_new(8);
+	char ip[64], party[32];
+	int i, k, side_wide;
+
+	web_auth_succeeded(a, "2001:db8:aaaa:1::10", "g", "red");
+	web_auth_succeeded(a, "2001:db8:aaaa:1::10", "h", "blue");
+	for (i = 0; i < 600; i++) {
+		snprintf(party, sizeof(party), "side%d", i);
+		for (k = 0; k < 8; k++) {
+			snprintf(ip, sizeof(ip), "2001:db8:%x:%x::1", i + 1, k + 1);
+			web_auth_succeeded(a, ip, "big", party);
+		}
+	}
+	for (i = 0; i < 20; i++) {
+		snprintf(ip, sizeof(ip), "2001:db8:f:%x::1", i + 1);
+		web_auth_failed(a, ip, "g", "red");
+		web_auth_failed(a, ip, "h", "red");
+		web_auth_failed(a, ip, "big", "side599");
+	}
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:aaaa:1::99", "g", "red", &side_wide), 0);
+	ck_assert_int_eq(side_wide, 0);
+	ck_assert_int_gt(web_auth_may_try(a, "2001:db8:aaaa:1::99", "h", "red", &side_wide), 0);
+	ck_assert_int_eq(side_wide, 1);
+	/* the big game's own networks are kept too, the newest of them */
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:258:8::1", "big", "side599", &side_wide), 0);
+	ck_assert_int_gt(web_auth_may_try(a, "2001:db8:ffff::1", "big", "side599", &side_wide), 0);
+	web_auth_free(a);
+}
+END_TEST
+
 /* The number of live sessions among sids[from..to) holding ("g", party). */
 static int holding(struct web_auth *a, char (*sids)[WEB_SID_HEX + 1], int from, int to, const char *party)
 {
@@ -238,6 +277,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, ipv6_counted_by_64);
 	tcase_add_test(t, side_wide_limit);
 	tcase_add_test(t, sessions_capped_per_grant);
+	tcase_add_test(t, known_networks_by_game);
 	tcase_set_timeout(t, 60);
 	suite_add_tcase(s, t);
 	return s;
