@@ -39,8 +39,8 @@
  * strangers stop, and a restart of the server lifts every lock.
  * The side's counters are the last the counter table gives up when full,
  * so that a flood of other keys' counters does not lift a lock.
- * NEEDSWORK: the per-address connection limit (server.c W17) is
- * libmicrohttpd's and still counts each IPv6 address alone.
+ * The connections a client holds at once (server.c W17) are counted by
+ * the same key, an IPv6 client by its /64 (web_conn_enter).
  *
  * A grant (game, party) is held by at most WEB_SESSIONS_PER_GRANT live
  * sessions: a login past them takes the grant from the one of them used
@@ -80,6 +80,7 @@
 #define WEB_HASHES 1
 #define WEB_HASH_ADDRS 64     /* at most this many logins in a check, running or waiting */
 #define WEB_HASHES_PER_ADDR 2 /* of them, of one address (two players behind one router) */
+#define WEB_CONN_KEYS 2048    /* address keys holding connections (the server takes 1000) */
 
 struct sess {
 	unsigned char key[32]; /* BLAKE2b of the cookie's bytes */
@@ -115,6 +116,12 @@ struct known_game {
 	struct known_game *next;
 };
 
+/* The connections an address key holds (server.c W17). */
+struct conn_count {
+	char key[WEB_IP_MAX]; /* addr_key; "" unused */
+	unsigned n;           /* the connections it holds */
+};
+
 struct web_auth {
 	pthread_mutex_t lock;
 	struct sess *sess;                          /* WEB_MAX_SESSIONS */
@@ -122,6 +129,8 @@ struct web_auth {
 	struct counter *counters;                   /* WEB_MAX_COUNTERS */
 	struct known_game *known;                   /* a list a game, by game */
 	unsigned char secret[crypto_auth_KEYBYTES]; /* the anonymous tokens' key (W16) */
+	pthread_mutex_t conn_lock;
+	struct conn_count *conns; /* WEB_CONN_KEYS */
 	pthread_mutex_t hash_lock;
 	pthread_cond_t hash_cond;
 	int hashing;   /* checks running or waiting to */
@@ -148,7 +157,9 @@ struct web_auth *web_auth_new(int threads)
 
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_mutex_init(&a->hash_lock, NULL);
+	pthread_mutex_init(&a->conn_lock, NULL);
 	pthread_cond_init(&a->hash_cond, NULL);
+	a->conns = ord_xcalloc(WEB_CONN_KEYS, sizeof(*a->conns));
 	a->sess = ord_xcalloc(WEB_MAX_SESSIONS, sizeof(*a->sess));
 	a->counters = ord_xcalloc(WEB_MAX_COUNTERS, sizeof(*a->counters));
 	crypto_auth_keygen(a->secret);
@@ -172,7 +183,9 @@ void web_auth_free(struct web_auth *a)
 	}
 	pthread_mutex_destroy(&a->lock);
 	pthread_mutex_destroy(&a->hash_lock);
+	pthread_mutex_destroy(&a->conn_lock);
 	pthread_cond_destroy(&a->hash_cond);
+	free(a->conns);
 	free(a);
 }
 
@@ -787,4 +800,52 @@ int web_auth_hash_busy(struct web_auth *a)
 	n = a->hashing;
 	pthread_mutex_unlock(&a->hash_lock);
 	return n;
+}
+
+/* The slot of address key in the connections' counts (conn_lock held):
+ * its own, else a free one when create is set (its count 0), else -1. */
+static int conn_slot(struct web_auth *a, const char *key, int create)
+{
+	int i, free_slot = -1;
+
+	for (i = 0; i < WEB_CONN_KEYS; i++) {
+		if (!a->conns[i].key[0]) {
+			if (free_slot < 0)
+				free_slot = i;
+		} else if (!strcmp(a->conns[i].key, key)) {
+			return i;
+		}
+	}
+	if (!create || free_slot < 0)
+		return -1;
+	snprintf(a->conns[free_slot].key, sizeof(a->conns[free_slot].key), "%s", key);
+	a->conns[free_slot].n = 0;
+	return free_slot;
+}
+
+int web_conn_enter(struct web_auth *a, const char *addr, unsigned limit)
+{
+	char key[WEB_IP_MAX];
+	int i, rc = -1;
+
+	addr_key(key, addr);
+	pthread_mutex_lock(&a->conn_lock);
+	if ((i = conn_slot(a, key, 1)) >= 0 && (!limit || a->conns[i].n < limit)) {
+		a->conns[i].n++;
+		rc = 0;
+	}
+	pthread_mutex_unlock(&a->conn_lock);
+	return rc;
+}
+
+void web_conn_leave(struct web_auth *a, const char *addr)
+{
+	char key[WEB_IP_MAX];
+	int i;
+
+	addr_key(key, addr);
+	pthread_mutex_lock(&a->conn_lock);
+	if ((i = conn_slot(a, key, 0)) >= 0 && (!a->conns[i].n || !--a->conns[i].n))
+		a->conns[i].key[0] = '\0';
+	pthread_mutex_unlock(&a->conn_lock);
 }

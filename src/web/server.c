@@ -109,10 +109,14 @@
  *      __Host- under TLS), and the session table holds only logged-in
  *      sessions, so strangers loading login pages evict nobody's form.
  * W17. One client address may hold at most --per-address connections at
- *      once (default 64; libmicrohttpd closes the rest at once), so that
- *      one slow client cannot take the server's 1000 and starve everyone
- *      else.  Behind a proxy every connection is the proxy's, so there the
- *      default is no limit: the proxy is the place to limit clients.
+ *      once (default 64; the rest are closed at once), so that one slow
+ *      client cannot take the server's 1000 and starve everyone else.  An
+ *      IPv6 client is counted by its /64, as the login limits count it:
+ *      libmicrohttpd's own per-address limit counted each address alone,
+ *      and one subscriber holds 2^64 of them; the server's accept policy
+ *      counts instead (accept_policy, connection_notice).  Behind a
+ *      proxy every connection is the proxy's, so there the default is no
+ *      limit: the proxy is the place to limit clients.
  * W18. A turn's bundle is made once and sent from a file: the first
  *      download writes it to the server's own directory (mkdtemp under
  *      TMPDIR, 0700, emptied and removed when the server stops), named by
@@ -651,23 +655,27 @@ static int split_path(struct web_req *r, char *path)
 	}
 }
 
+/* The address of a client's socket as text, "unknown" when it is none. */
+static void addr_text(char out[WEB_IP_MAX], const struct sockaddr *sa)
+{
+	snprintf(out, WEB_IP_MAX, "unknown");
+	if (!sa)
+		return;
+	if (sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+			  WEB_IP_MAX);
+	else if (sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
+			  out, WEB_IP_MAX);
+}
+
 static void client_ip(struct web_req *r)
 {
 	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn,
 								     MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	const char *fwd;
 
-	snprintf(r->ip, sizeof(r->ip), "unknown");
-	if (ci && ci->client_addr) {
-		const struct sockaddr *sa = ci->client_addr;
-
-		if (sa->sa_family == AF_INET)
-			inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr,
-				  r->ip, sizeof(r->ip));
-		else if (sa->sa_family == AF_INET6)
-			inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
-				  r->ip, sizeof(r->ip));
-	}
+	addr_text(r->ip, ci ? ci->client_addr : NULL);
 	r->https = r->w->tls;
 	if (!r->w->o->behind_proxy)
 		return;
@@ -953,6 +961,66 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	}
 }
 
+/*
+ * W17: the connections of a client, counted by the limits' key of its
+ * address (web_conn_enter: an IPv6 one by its /64).  libmicrohttpd's
+ * MHD_OPTION_PER_IP_CONNECTION_LIMIT counts each address alone, so one
+ * /64 held as many connections as it has addresses (2^64).  The accept
+ * policy counts a connection before libmicrohttpd takes it, and the
+ * connection's start takes the count over, to give back when it closes.
+ * Both run in the thread that accepted it, one after the other, but
+ * libmicrohttpd may still close a connection between them (no memory,
+ * its own limit, TLS failing to start) and say nothing: the count taken
+ * for it is held by the thread (accepted) until its next accept gives it
+ * back, so that it is counted a while longer, never lost for good.
+ */
+static _Thread_local struct {
+	char ip[WEB_IP_MAX]; /* the address of the connection last accepted here */
+	int held;            /* its count taken and not yet handed over */
+} accepted;
+
+static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, socklen_t len)
+{
+	struct web *w = cls;
+	char ip[WEB_IP_MAX];
+
+	(void)len;
+	if (accepted.held) {
+		web_conn_leave(w->auth, accepted.ip);
+		accepted.held = 0;
+	}
+	addr_text(ip, addr);
+	if (web_conn_enter(w->auth, ip, w->o->per_address) != 0)
+		return MHD_NO;
+	memcpy(accepted.ip, ip, sizeof(ip));
+	accepted.held = 1;
+	return MHD_YES;
+}
+
+static void connection_notice(void *cls, struct MHD_Connection *conn, void **socket_context,
+			      enum MHD_ConnectionNotificationCode code)
+{
+	struct web *w = cls;
+	const union MHD_ConnectionInfo *ci;
+	char ip[WEB_IP_MAX];
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		addr_text(ip, ci ? ci->client_addr : NULL);
+		/* the count its accept took is handed over; one accepted
+		 * elsewhere is counted now, past the limit too */
+		if (accepted.held && !strcmp(accepted.ip, ip))
+			accepted.held = 0;
+		else if (web_conn_enter(w->auth, ip, 0) != 0)
+			return; /* the counts are full: nothing to give back */
+		*socket_context = ord_strdup(ip);
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context) {
+		web_conn_leave(w->auth, *socket_context);
+		free(*socket_context);
+		*socket_context = NULL;
+	}
+}
+
 /* libmicrohttpd's own unescaping would turn %00 into the end of the
  * string (/g/qb%00anything is /g/qb): a %00 is left as it is, so that it
  * names nothing. */
@@ -1071,6 +1139,8 @@ int web_serve(const struct web_opts *o)
 {
 	struct ord_buf cert = ORD_BUF_INIT, key = ORD_BUF_INIT, url = ORD_BUF_INIT;
 	struct MHD_Daemon *d = NULL;
+	MHD_AcceptPolicyCallback apc;
+	MHD_NotifyConnectionCallback notice;
 	struct web w;
 	sigset_t set;
 	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
@@ -1104,21 +1174,24 @@ int web_serve(const struct web_opts *o)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	/* W17: no limit, no counting (behind a proxy, by default) */
+	apc = o->per_address ? accept_policy : NULL;
+	notice = o->per_address ? connection_notice : NULL;
 	if (w.tls)
-		d = MHD_start_daemon(flags, 0, NULL, NULL, handle, &w, MHD_OPTION_LISTEN_SOCKET, fd,
+		d = MHD_start_daemon(flags, 0, apc, &w, handle, &w, MHD_OPTION_LISTEN_SOCKET, fd,
 				     MHD_OPTION_THREAD_POOL_SIZE, o->threads,
-				     MHD_OPTION_CONNECTION_LIMIT, 1000u, MHD_OPTION_CONNECTION_TIMEOUT,
-				     60u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_address,
-				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+				     MHD_OPTION_CONNECTION_LIMIT, 1000u,
+				     MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_NOTIFY_CONNECTION,
+				     notice, &w, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 				     MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 				     MHD_OPTION_HTTPS_MEM_CERT, cert.buf, MHD_OPTION_HTTPS_MEM_KEY,
 				     key.buf, MHD_OPTION_END);
 	else
-		d = MHD_start_daemon(flags, 0, NULL, NULL, handle, &w, MHD_OPTION_LISTEN_SOCKET, fd,
+		d = MHD_start_daemon(flags, 0, apc, &w, handle, &w, MHD_OPTION_LISTEN_SOCKET, fd,
 				     MHD_OPTION_THREAD_POOL_SIZE, o->threads,
-				     MHD_OPTION_CONNECTION_LIMIT, 1000u, MHD_OPTION_CONNECTION_TIMEOUT,
-				     60u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_address,
-				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+				     MHD_OPTION_CONNECTION_LIMIT, 1000u,
+				     MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_NOTIFY_CONNECTION,
+				     notice, &w, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 				     MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
 	if (!d) {
 		err = ord_error_set(ORD_ERROR, "cannot start the web server on %s%s", o->listen,

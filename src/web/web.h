@@ -119,6 +119,13 @@ int web_auth_hash_enter(struct web_auth *a, const char *ip);
 void web_auth_hash_leave(struct web_auth *a, const char *ip);
 /* The logins in a check, running or waiting. */
 int web_auth_hash_busy(struct web_auth *a);
+/* The connections clients hold at once (server.c W17), counted by the
+ * limits' key of their address (an IPv6 one by its /64, which one
+ * subscriber holds whole): 0 when addr's key may hold one more, which is
+ * counted, -1 when it holds limit already (0: no limit); each counted
+ * connection is let go of with web_conn_leave. */
+int web_conn_enter(struct web_auth *a, const char *addr, unsigned limit);
+void web_conn_leave(struct web_auth *a, const char *addr);
 
 /* ---- a request and its response (server.c) ---- */
 

@@ -6,7 +6,8 @@
  * count an IPv6 client by its /64 and a side's wrong passphrases from
  * every address; one grant holds at most 16 sessions, so that one
  * passphrase logged in from everywhere logs nobody else out; a game's
- * known networks are its own.  (What a
+ * known networks are its own; the connections a client holds are counted
+ * by its /64 too.  (What a
  * flood of logins does to a running server is tests/web/test_http.py's.)
  */
 #include <check.h>
@@ -215,6 +216,41 @@ START_TEST(known_networks_by_game)
 }
 END_TEST
 
+/* The connections a client holds (server.c W17) are counted by its /64
+ * as the login limits count it: libmicrohttpd's limit counted each
+ * address alone, and a /64 held as many connections as it has addresses.
+ * An IPv4-mapped address is its IPv4 address; another /64 has its own
+ * count; a connection let go of makes room; 0 is no limit. */
+START_TEST(connections_counted_by_64)
+{
+	struct web_auth *a = web_auth_new(8);
+	char ip[64];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(ip, sizeof(ip), "2001:db8:1:2:%x::%x", i * 4099, i + 1);
+		ck_assert_int_eq(web_conn_enter(a, ip, 3), 0);
+	}
+	ck_assert_int_eq(web_conn_enter(a, "2001:db8:1:2:ffff:1:2:3", 3), -1);
+	ck_assert_int_eq(web_conn_enter(a, "2001:db8:1:3::1", 3), 0);
+	web_conn_leave(a, "2001:db8:1:2:0:0:0:1");
+	ck_assert_int_eq(web_conn_enter(a, "2001:db8:1:2:ffff:1:2:3", 3), 0);
+	ck_assert_int_eq(web_conn_enter(a, "2001:db8:1:2::77", 3), -1);
+
+	ck_assert_int_eq(web_conn_enter(a, "192.0.2.1", 2), 0);
+	ck_assert_int_eq(web_conn_enter(a, "::ffff:192.0.2.1", 2), 0);
+	ck_assert_int_eq(web_conn_enter(a, "192.0.2.1", 2), -1);
+	ck_assert_int_eq(web_conn_enter(a, "192.0.2.2", 2), 0);
+	web_conn_leave(a, "::ffff:192.0.2.1");
+	web_conn_leave(a, "192.0.2.1");
+	ck_assert_int_eq(web_conn_enter(a, "192.0.2.1", 1), 0);
+	ck_assert_int_eq(web_conn_enter(a, "192.0.2.1", 1), -1);
+	for (i = 0; i < 5000; i++)
+		ck_assert_int_eq(web_conn_enter(a, "192.0.2.3", 0), 0);
+	web_auth_free(a);
+}
+END_TEST
+
 /* The number of live sessions among sids[from..to) holding ("g", party). */
 static int holding(struct web_auth *a, char (*sids)[WEB_SID_HEX + 1], int from, int to, const char *party)
 {
@@ -278,6 +314,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, side_wide_limit);
 	tcase_add_test(t, sessions_capped_per_grant);
 	tcase_add_test(t, known_networks_by_game);
+	tcase_add_test(t, connections_counted_by_64);
 	tcase_set_timeout(t, 60);
 	suite_add_tcase(s, t);
 	return s;

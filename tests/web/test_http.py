@@ -291,6 +291,7 @@ def main():
     lockout(games)
     logins_together(games)
     per_address(games)
+    per_64(games)
     no_paths(work)
     deadlines(work)
     own_sheets(work)
@@ -1053,8 +1054,13 @@ def per_address(games):
             s = socket.create_connection((u.hostname, u.port), timeout=30, source_address=("127.0.0.2", 0))
             s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finished
             socks.append(s)
+        # closed at once (a connection left open would time out, which
+        # is no answer)
+        socks[-1].settimeout(3)
         try:
             cut = socks[-1].recv(1) == b""
+        except socket.timeout:
+            cut = False
         except OSError:
             cut = True
         ok(cut, "the 9th connection of one address is closed by the server")
@@ -1066,6 +1072,83 @@ def per_address(games):
         for s in socks:
             s.close()
         srv.stop()
+
+
+def per_64(games):
+    """An IPv6 client is held to --per-address connections by its /64
+    (W17), as the login limits count it: libmicrohttpd's own limit counted
+    each address alone, and one subscriber holds a /64, 2^64 addresses.
+    Loopback has one IPv6 address, so this runs in a network namespace of
+    its own (unshare -rn, no privilege needed where user namespaces are
+    allowed) whose loopback takes two /64s (a local route), the server on
+    [::1] and the clients bound to addresses of them: a fifth connection
+    of the /64, from a fifth address, is closed; one from the other /64 is
+    served; one of the four let go of makes room.  Where the namespace
+    cannot be made, said so and skipped (check_web_auth tests the
+    counting)."""
+    unshare, ip = W.shutil.which("unshare"), W.shutil.which("ip")
+    probe = subprocess.run([unshare, "-rn", "true"], capture_output=True) if unshare and ip else None
+    if not probe or probe.returncode != 0:
+        print("per_64: skipped: no network namespace (unshare -rn, ip) here")
+        return
+    p = subprocess.run([unshare, "-rn", sys.executable, os.path.abspath(__file__), "--per-64", games],
+                       capture_output=True, text=True, timeout=300)
+    sys.stdout.write(p.stdout)
+    ok(p.returncode == 0, "connections counted by /64 (in a namespace of its own): %s" % p.stderr[-2000:])
+
+
+def per_64_inside(games):
+    """per_64's checks, run as root of a network namespace of their own."""
+    import socket
+    for cmd in (["link", "set", "lo", "up"], ["-6", "route", "add", "local", "2001:db8:7:7::/64", "dev", "lo"],
+                ["-6", "route", "add", "local", "2001:db8:7:8::/64", "dev", "lo"]):
+        subprocess.run(["ip"] + cmd, check=True)
+    srv = W.Server(games, listen="[::1]:0", extra=["--per-address", "4"])
+    port = urllib.parse.urlparse(srv.url).port
+    socks = []
+
+    def connect(src):
+        s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        s.setsockopt(socket.SOL_IP, getattr(socket, "IP_FREEBIND", 15), 1)
+        s.settimeout(30)
+        s.bind((src, 0))
+        s.connect(("::1", port))
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finished
+        socks.append(s)
+        return s
+
+    def cut(s):
+        """closed by the server (at once), not left waiting for the rest"""
+        s.settimeout(3)
+        try:
+            return s.recv(1) == b""
+        except socket.timeout:
+            return False
+        except OSError:
+            return True
+
+    def served(src):
+        s = connect(src)
+        s.sendall(b"\r\n")
+        try:
+            return s.recv(12).startswith(b"HTTP/1.1 200")
+        except OSError:
+            return False
+
+    try:
+        for i in range(4):
+            connect("2001:db8:7:7:%x::%x" % (i * 4099, i + 1))
+        fifth = connect("2001:db8:7:7:ffff:1:2:3")
+        ok(cut(fifth), "a fifth connection of one /64, from a fifth address, is closed")
+        ok(served("2001:db8:7:8::1"), "another /64 is served meanwhile")
+        socks[0].close()
+        W.time.sleep(0.5)
+        ok(served("2001:db8:7:7::99"), "one of the /64's four let go of, another of its addresses is served")
+    finally:
+        for s in socks:
+            s.close()
+        srv.stop()
+    print("per_64: %d checks" % checks[0])
 
 
 def limits(base, qb):
@@ -1319,4 +1402,7 @@ def witnessed(work):
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--per-64"]:
+        per_64_inside(sys.argv[2])
+    else:
+        main()

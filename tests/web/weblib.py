@@ -94,12 +94,13 @@ def demo_sheet(turn, side):
 
 
 class Server:
-    """`orderly serve DIR` on a free loopback port (--listen 127.0.0.1:0)."""
+    """`orderly serve DIR` on a free loopback port (--listen 127.0.0.1:0,
+    or [::1]:0)."""
 
-    def __init__(self, games, extra=(), threads=None, prefix=(), exe=None):
+    def __init__(self, games, extra=(), threads=None, prefix=(), exe=None, listen="127.0.0.1:0"):
         """prefix: a command the server runs under (another user's);
-        exe: the orderly binary, when not ORDERLY."""
-        args = list(prefix) + [exe or ORDERLY, "serve", games, "--listen", "127.0.0.1:0"] + list(extra)
+        exe: the orderly binary, when not ORDERLY; listen: its --listen."""
+        args = list(prefix) + [exe or ORDERLY, "serve", games, "--listen", listen] + list(extra)
         if threads:
             args += ["--threads", str(threads)]
         self.log = open(os.path.join(os.path.dirname(games.rstrip("/")), "serve.log"), "w")
