@@ -58,7 +58,6 @@ def main():
     lat = {}             # kind -> [seconds]
     errors = []
     receipts = {}        # (game, side) -> [versions]
-    stop = time.time() + a.seconds
 
     def note(kind, t, ok, what=""):
         with lock:
@@ -88,6 +87,10 @@ def main():
             c = W.Client(srv.url)
             c.login(n, side)
             jars[(n, side)] = c.jar
+    # the clock starts after the logins (each a passphrase check): on a
+    # busy machine they took the whole of a short run, and it failed with
+    # no request made
+    stop = time.time() + a.seconds
 
     def player(i):
         n = names[i % len(names)]
