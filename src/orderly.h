@@ -483,6 +483,12 @@ int ord_game_witness_key(ord_game *g, const char *side, const struct ord_keypair
 int ord_game_exchange(ord_game *g);
 /* Set or clear (when == 0) the current turn's deadline (unix seconds). */
 int ord_game_set_deadline(ord_game *g, int64_t when);
+/* The same for the deadline the players are told (when, 0: none): the
+ * turn keeps the end of the schedule's grace after it, until which sheets
+ * are taken (schedule.c S3), read in the change's transaction.  What
+ * `orderly deadline`, the web page's form and the mail judge's DEADLINE
+ * set. */
+int ord_game_set_told_deadline(ord_game *g, int64_t when);
 
 struct ord_head;
 
@@ -519,6 +525,7 @@ struct ord_change {
 	 * held instead (no sheet before, or the first problem of the sheet it
 	 * would repeat); "" when none */
 	const char *held_why;
+	int64_t deadline_from; /* DEADLINE: the deadline before the change, 0 for none */
 };
 /* Set (or clear, fn NULL) the hook of g. */
 void ord_game_set_hook(ord_game *g, ord_change_fn fn, void *ud);

@@ -22,28 +22,19 @@
 #include "cli/cli.h"
 #include "mail/mail.h"
 
-/* What the hook needs: the deadline before the change, and how many
- * sides it mailed. */
-struct deadline_change {
-	int64_t from;
-	size_t told;
-};
-
+/* The change mailed, in its transaction; *ud the sides mailed. */
 static int deadline_hook(void *ud, ord_game *g, const struct ord_change *c)
 {
-	struct deadline_change *d = ud;
-
 	if (c->kind != ORD_CHANGE_DEADLINE)
 		return 0;
-	return mail_deadline_notices(g, c->turn, d->from, c->deadline, &d->told);
+	return mail_deadline_notices(g, c->turn, c->deadline_from, c->deadline, ud);
 }
 
 int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf stamp = ORD_BUF_INIT;
-	struct deadline_change change = { 0, 0 };
-	struct ord_game_status ti;
 	struct ord_schedule s;
+	size_t told = 0;
 	ord_game *g = NULL;
 	int64_t when = 0, now, grace = 0;
 	int rc;
@@ -76,13 +67,9 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	grace = when ? s.grace : 0;
-	if (ord_game_status(g, &ti) == 0) {
-		change.from = ti.deadline;
-		ord_game_set_hook(g, deadline_hook, &change);
-	}
-	ord_error_clear();
+	ord_game_set_hook(g, deadline_hook, &told);
 	mail_init(); /* the mails are composed with GMime */
-	rc = ord_game_set_deadline(g, when ? when + grace : 0);
+	rc = ord_game_set_told_deadline(g, when);
 	mail_shutdown();
 	ord_game_set_hook(g, NULL, NULL);
 	if (rc < 0) {
@@ -104,9 +91,9 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 	} else {
 		printf("deadline cleared\n");
 	}
-	if (change.told)
+	if (told)
 		cli_error("note: %zu side%s told of the turn by mail %s mailed the change at the next tick",
-			  change.told, change.told == 1 ? "" : "s", change.told == 1 ? "is" : "are");
+			  told, told == 1 ? "" : "s", told == 1 ? "is" : "are");
 	rc = CLI_OK;
 out:
 	if (g)

@@ -1463,9 +1463,13 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	return 0;
 }
 
-int ord_game_set_deadline(ord_game *g, int64_t when)
+/* Set the open turn's deadline to when (0: none); told: when is the one
+ * the players are told, the schedule's grace is added (S3).  The hook is
+ * told the deadline before and after, both as the turn keeps them. */
+static int set_deadline(ord_game *g, int64_t when, int told)
 {
 	struct ord_store_turn t;
+	struct ord_schedule s;
 	int err;
 
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
@@ -1477,10 +1481,18 @@ int ord_game_set_deadline(ord_game *g, int64_t when)
 				    t.turn, ord_turn_state_name(t.state));
 		goto out;
 	}
+	if (told && when) {
+		if ((err = ord_game_schedule(g, &s)) != 0)
+			goto out;
+		when += s.grace;
+	}
 	if ((err = ord_game_log_deadline(g, t.turn, when)) != 0)
 		goto out;
 	{
-		struct ord_change c = { .kind = ORD_CHANGE_DEADLINE, .turn = t.turn, .deadline = when };
+		struct ord_change c = { .kind = ORD_CHANGE_DEADLINE,
+					.turn = t.turn,
+					.deadline = when,
+					.deadline_from = t.deadline };
 		if ((err = ord_game_notify(g, &c)) != 0)
 			goto out;
 	}
@@ -1489,6 +1501,16 @@ out:
 	if (err)
 		ord_store_rollback(g->db);
 	return err;
+}
+
+int ord_game_set_deadline(ord_game *g, int64_t when)
+{
+	return set_deadline(g, when, 0);
+}
+
+int ord_game_set_told_deadline(ord_game *g, int64_t when)
+{
+	return set_deadline(g, when, 1);
 }
 
 /* ---- the game's key and its signed heads ---- */

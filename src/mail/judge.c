@@ -206,8 +206,7 @@ struct judge {
 	struct mail_attach att;
 	struct ord_buf att_text, att_name;
 	size_t natt;
-	int deadline_set;           /* a DEADLINE command is changing it, from deadline_from */
-	int64_t deadline_from;      /* the turn's deadline before it (the end of the grace) */
+	int deadline_set;           /* a DEADLINE command is changing it */
 	size_t deadline_told;       /* the sides mailed the change */
 	int quiet;                  /* no reply (rate limit, loop) */
 	int answered;               /* the message is marked processed */
@@ -671,7 +670,7 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 	/* before the notices: a side not told of the turn yet is told the
 	 * new deadline by the mail of its opening */
 	if (c->kind == ORD_CHANGE_DEADLINE && j->deadline_set &&
-	    (err = mail_deadline_notices(g, c->turn, j->deadline_from, c->deadline,
+	    (err = mail_deadline_notices(g, c->turn, c->deadline_from, c->deadline,
 					 &j->deadline_told)) != 0)
 		return err;
 	if ((err = mail_notices(g, ord_game_now(g), &next)) != 0)
@@ -1331,9 +1330,8 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 		 * as `orderly deadline` does; the sides told of the turn are
 		 * mailed the change, in its transaction (the hook) */
 		j->deadline_set = 1;
-		j->deadline_from = ti.deadline;
 		j->deadline_told = 0;
-		err = ord_game_set_deadline(j->g, when ? when + grace_of(j->g) : 0);
+		err = ord_game_set_told_deadline(j->g, when);
 		j->deadline_set = 0;
 		if (!err) {
 			ord_buf_adds(said, "deadline: ");

@@ -1025,21 +1025,21 @@ static void decimal_point(struct ord_buf *kv, const struct ord_key_spec *k, cons
 	ord_buf_adds(kv, comma + 1);
 }
 
-/* What the deadline form's hook needs: the request (its server mails),
- * the deadline before the change, and how many sides it mailed. */
+/* What the deadline form's hook needs: the request (its server mails)
+ * and how many sides it mailed. */
 struct deadline_change {
 	struct web_req *r;
-	int64_t from;
 	size_t told;
 };
 
+/* The change mailed by the server, in its transaction (W19). */
 static int deadline_hook(void *ud, ord_game *g, const struct ord_change *c)
 {
 	struct deadline_change *d = ud;
 
 	if (c->kind != ORD_CHANGE_DEADLINE)
 		return 0;
-	return web_deadline_notices(d->r, g, c->turn, d->from, c->deadline, &d->told);
+	return web_deadline_notices(d->r, g, c->turn, c->deadline_from, c->deadline, &d->told);
 }
 
 static void act(struct referee *f, ord_game *g)
@@ -1070,8 +1070,7 @@ static void act(struct referee *f, ord_game *g)
 		    NULL);
 	} else if (!strcmp(a, "deadline")) {
 		const char *when = web_field(r, "when");
-		struct deadline_change change = { r, 0, 0 };
-		struct ord_game_status st;
+		struct deadline_change change = { r, 0 };
 		char told[160] = "";
 		int64_t t = 0;
 		int rc = 0;
@@ -1080,19 +1079,12 @@ static void act(struct referee *f, ord_game *g)
 			rc = ord_error_set(ORD_EUSAGE, "give a time: +48h, 2026-12-07T18:00Z or none");
 		else if (strcmp(when, "none"))
 			rc = ord_when_parse(&t, when, ord_game_now(g));
-		if (!rc && t) {
-			/* the deadline the players are told; the grace follows it
-			 * (schedule.c S3), as `orderly deadline` does */
-			struct ord_schedule s;
-			if ((rc = ord_game_schedule(g, &s)) == 0)
-				t += s.grace;
-		}
-		if (!rc && (rc = ord_game_status(g, &st)) == 0) {
-			/* mailed in the change's transaction, as `orderly
+		if (!rc) {
+			/* the deadline the players are told, the grace after it,
+			 * mailed in the change's transaction, as `orderly
 			 * deadline` does (W19) */
-			change.from = st.deadline;
 			ord_game_set_hook(g, deadline_hook, &change);
-			rc = ord_game_set_deadline(g, t);
+			rc = ord_game_set_told_deadline(g, t);
 			ord_game_set_hook(g, NULL, NULL);
 		}
 		if (!rc && change.told)

@@ -1154,6 +1154,52 @@ START_TEST(test_deadline)
 }
 END_TEST
 
+/* What a deadline's hook is told: the deadline before and after. */
+static int deadline_seen(void *ud, ord_game *g, const struct ord_change *c)
+{
+	int64_t *seen = ud;
+
+	(void)g;
+	if (c->kind == ORD_CHANGE_DEADLINE) {
+		seen[0] = c->deadline_from;
+		seen[1] = c->deadline;
+	}
+	return 0;
+}
+
+/* The deadline the players are told: the turn keeps the end of the
+ * schedule's grace after it, as `orderly deadline`, the web page's form
+ * and the mail judge's DEADLINE set it; the hook is told the deadline
+ * before the change and after it, as the turn keeps both (each front-end
+ * read the one before itself, outside the change's transaction). */
+START_TEST(test_told_deadline)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_game_status st;
+	struct ord_schedule sc;
+	int64_t seen[2] = { -1, -1 }, t = (int64_t)time(NULL) + 3 * 3600;
+
+	ck_assert_int_eq(ord_schedule_parse(&sc, "every 48h grace 1h"), 0);
+	ck_assert_int_eq(ord_game_set_schedule(g, &sc), 0);
+	ord_game_set_hook(g, deadline_seen, seen);
+	ck_assert_int_eq(ord_game_set_told_deadline(g, t), 0);
+	ck_assert_int_eq(ord_game_status(g, &st), 0);
+	ck_assert_int_eq(st.deadline, t + 3600);
+	ck_assert_int_eq(seen[0], 0);
+	ck_assert_int_eq(seen[1], t + 3600);
+	ck_assert_int_eq(ord_game_set_told_deadline(g, 0), 0);
+	ck_assert_int_eq(ord_game_status(g, &st), 0);
+	ck_assert_int_eq(st.deadline, 0);
+	ck_assert_int_eq(seen[0], t + 3600);
+	ck_assert_int_eq(seen[1], 0);
+	/* ord_game_set_deadline sets what the turn keeps, as given */
+	ck_assert_int_eq(ord_game_set_deadline(g, t), 0);
+	ck_assert_int_eq(seen[1], t);
+	ord_game_set_hook(g, NULL, NULL);
+	ord_game_free(g);
+}
+END_TEST
+
 /* ord_game_read: one snapshot, whatever another connection commits
  * meanwhile; no change inside it. */
 struct snap {
@@ -1718,6 +1764,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(seal, test_nmr_wait);
 	tcase_add_test(seal, test_nmr_repeat);
 	tcase_add_test(seal, test_deadline);
+	tcase_add_test(seal, test_told_deadline);
 	tcase_add_test(seal, test_read_snapshot);
 	suite_add_tcase(s, seal);
 
