@@ -967,16 +967,20 @@ static int cmd_orders(struct judge *j, int check_only)
 	{
 		struct ord_submit_opts so = { 0 };
 		int stored = 0;
-		if (has_key && j->b->have_nonce) {
-			/* a signed sheet stored already, mailed again (by anyone
-			 * who holds a copy): its refusal counts in the sender's
-			 * replies, as the receipt of it went out (a red team's
-			 * find: 40 copies got 41 replies) */
+		if (j->b->have_nonce) {
+			/* the nonce 'orderly sign' printed, taken for a side
+			 * without a key too: the game commits to the sheet with
+			 * it, so the receipt states the commitment sign printed
+			 * and witness --link-for --receipt holds it to his chain
+			 * (threat model 26).  A signed sheet stored already,
+			 * mailed again (by anyone who holds a copy): its refusal
+			 * counts in the sender's replies, as the receipt of it
+			 * went out (a red team's find: 40 copies got 41 replies) */
 			if (ord_game_nonce_stored(j->g, j->side, j->b->nonce, &stored) == 0 && stored)
 				j->sheet_answer = 0;
 			ord_error_clear();
 			so.nonce = j->b->nonce;
-			if (j->b->have_signature)
+			if (has_key && j->b->have_signature)
 				so.signature = j->b->signature;
 		}
 		if (j->b->have_witness)

@@ -334,11 +334,18 @@ static int close_notices(ord_game *g, int t, int nphases)
 				     "the turn's opening you kept:\n\n"
 				     "    orderly witness --link-for --head %s --pubkey GAME-KEY \\\n"
 				     "        --side %s --key YOUR.key --nonce NONCE \\\n"
-				     "        --phase %d --turn %d --opening open-%d.head\n\n"
+				     "        --phase %d --turn %d --opening open-%d.head \\\n"
+				     "        --receipt RECEIPT --commitment COMMITMENT\n\n"
 				     "GAME-KEY: the game's public key, as the mail of turn 1's opening gave\n"
 				     "it (for comparison only, the judge's file says %s).\n"
 				     "NONCE: the nonce 'orderly sign --witness' printed with your sheet of\n"
 				     "this turn (your chain is that sheet's own: keep what it printed).\n"
+				     "RECEIPT: the receipt file the receipt mail of the last orders you sent\n"
+				     "for turn %d attached (receipt-%d-%s-V.head), and COMMITMENT the\n"
+				     "commitment 'orderly sign --witness' printed with those orders: no link\n"
+				     "is given when the game stored your sheet under another commitment, a\n"
+				     "witness chain other than yours (without the two it warns, and gives\n"
+				     "it).\n"
 				     "The command keeps every close head it answers in YOUR.key.links and\n"
 				     "refuses a second, different close of the same phase: keep that file.\n\n"
 				     "Then reply to this mail with the link it prints, on a line of its own:\n\n"
@@ -346,8 +353,8 @@ static int close_notices(ord_game *g, int t, int nphases)
 				     "HEX being the 64 hexadecimal digits it printed after 'link:'. No\n"
 				     "passphrase is needed: the judge takes the link only if it leads to the\n"
 				     "witness chain your sheet committed to.\n\n%s",
-				     p, t, name.buf, name.buf, name.buf, side, p, t, t, pkhex, p,
-				     head.buf);
+				     p, t, name.buf, name.buf, name.buf, side, p, t, t, pkhex, t, t,
+				     side, p, head.buf);
 			ord_buf_reset(&key);
 			ord_buf_addf(&key, "close/%d/%d/%s", t, p, side);
 			if ((err = mail_queue_to(g, side, key.buf, "phase closed", body.buf, NULL,

@@ -75,7 +75,7 @@ tick
 refused blue "LINK 1 $NOLINK" "no phase of turn 1 is closed: the turn is not sealed yet"
 declare -A PASS=([blue]="blue shako and sabre" [red]="red coat at dawn")
 declare -A SHEET=([blue]="B1 ↑ 1/2" [red]="R1 ↑ 1/4")
-declare -A RECEIPT NONCE
+declare -A RECEIPT NONCE COMMIT
 for who in blue red; do
 	keep $who
 	"$ORDERLY" keygen "$TMP/$who/$who.key" >/dev/null
@@ -84,6 +84,7 @@ for who in blue red; do
 		--side $who --key $who.key --witness sheet.txt)
 	top=$(sed -n 's/^witness: *//p' <<<"$signed")
 	NONCE[$who]=$(sed -n 's/^nonce: *//p' <<<"$signed")
+	COMMIT[$who]=$(sed -n 's/^commitment: *//p' <<<"$signed")
 	[[ ${#top} == 64 ]] || fail "$who: sign --witness gave no chain top"
 	if [[ $who == blue ]]; then
 		# a witness line cut short is said to be, not taken for no line
@@ -100,6 +101,7 @@ EOF
 	mail_from $who <<EOF
 Passphrase: ${PASS[$who]}
 witness: $top
+nonce: ${NONCE[$who]}
 ORDERS
 ${SHEET[$who]}
 END
@@ -156,8 +158,16 @@ CLOSE"
 		cmd=${cmd/GAME-KEY/$(opening_key $who)}
 		cmd=${cmd/YOUR.key/$who.key}
 		cmd=${cmd/NONCE/${NONCE[$who]}}
+		# his receipt, held to the commitment sign printed him: the
+		# receipt mail's commitment is the same (no other sheet was
+		# put in his place)
+		expect_eq "${RECEIPT[$who]}" "${COMMIT[$who]}" "$who: the receipt's commitment and sign's"
+		cmd=${cmd/RECEIPT/receipt-1-$who-1.head}
+		cmd=${cmd/COMMITMENT/${COMMIT[$who]}}
 		cmd=${cmd/orderly witness/\"\$ORDERLY\" witness}
-		LINK[$who]=$(cd "$TMP/$who" && eval "$cmd" | sed -n 's/^link: //p')
+		out=$(cd "$TMP/$who" && eval "$cmd" 2>&1)
+		expect_not_in "$out" "warning: no --receipt"
+		LINK[$who]=$(sed -n 's/^link: //p' <<<"$out")
 		[[ ${#LINK[$who]} == 64 ]] || fail "$who: '$cmd' gave no link"
 		# the line the mail says to send back
 		expect_in "$body" "    LINK $p HEX"
