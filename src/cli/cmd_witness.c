@@ -679,9 +679,7 @@ static int check_receipt(const struct cli_cmd *cmd, const struct link_for_opts *
 			  o->receipt, (long long)r.seq, (long long)h->seq);
 		return CLI_DATAERR;
 	}
-	if (o->sheet) {
-		struct ord_sheet_binding b;
-
+	if (o->opening) { /* --sheet needs it; with --commitment when given */
 		if ((rc = cli_load_head(o->opening, &op)) != 0)
 			return rc;
 		if (r.seq <= op.seq) {
@@ -689,6 +687,10 @@ static int check_receipt(const struct cli_cmd *cmd, const struct link_for_opts *
 				  o->receipt, (long long)r.seq, (long long)op.seq, h->turn);
 			return CLI_DATAERR;
 		}
+	}
+	if (o->sheet) {
+		struct ord_sheet_binding b;
+
 		if ((rc = cli_read_input(&sheet, o->sheet, CLI_MAX_INPUT)) != 0)
 			return rc;
 		memset(&b, 0, sizeof(b));

@@ -1144,7 +1144,7 @@ static void info_link_states(ord_game *g, struct ord_buf *out)
 		ord_buf_addf(out, "%s %s %s", i ? "," : "", g->sides[i].name,
 			     st == ORD_LINK_REVEALED  ? "revealed"
 			     : st == ORD_LINK_AWAITED ? "awaited"
-						      : "none owed (a stand-in sheet with no chain)");
+						      : "none owed (its sheet has no chain)");
 	}
 	ord_error_clear();
 	ord_buf_addch(out, '\n');

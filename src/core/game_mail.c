@@ -546,7 +546,8 @@ int ord_mail_pass_tries(ord_game *g, int *tries)
 /* When side's passphrases are checked again (0: they are now), from the
  * checks of the last window; *running: the checks under way of others
  * that, were they wrong, would make the tries. */
-static int pass_until(struct ord_game *g, const char *party, int64_t now, int64_t *until, int *running)
+static int pass_until(struct ord_game *g, const char *party, int64_t now, int64_t inbox_id,
+		      int64_t *until, int *running)
 {
 	int64_t last = 0;
 	int err, wrong = 0, busy = 0, tries = 0;
@@ -556,7 +557,7 @@ static int pass_until(struct ord_game *g, const char *party, int64_t now, int64_
 		*running = 0;
 	if ((err = ord_mail_pass_tries(g, &tries)) != 0 ||
 	    (err = ord_store_mail_pass_count(g->db, party, now, ORD_MAIL_PASS_WINDOW,
-					     ORD_MAIL_PASS_STALE, &wrong, &busy, &last)) != 0)
+					     ORD_MAIL_PASS_STALE, inbox_id, &wrong, &busy, &last)) != 0)
 		return err;
 	/* no row is added while suspended, so the last one began it and
 	 * every row has left the window when it ends */
@@ -578,7 +579,7 @@ int ord_mail_pass_try(ord_game *g, const char *side, int64_t inbox_id, const cha
 		return err;
 	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
-	if ((err = pass_until(g, party, now, until, &running)) == 0 && !*until) {
+	if ((err = pass_until(g, party, now, inbox_id, until, &running)) == 0 && !*until) {
 		if (running) /* as many as the tries: wait for their end */
 			*until = -1;
 		else
@@ -619,7 +620,7 @@ int ord_mail_pass_suspended(ord_game *g, const char *side, int64_t *until, struc
 
 	*until = 0;
 	if ((err = party_of(g, side, &party)) != 0 ||
-	    (err = pass_until(g, party, ord_game_now(g), until, NULL)) != 0)
+	    (err = pass_until(g, party, ord_game_now(g), 0, until, NULL)) != 0)
 		return err;
 	if (*until && who)
 		err = ord_store_mail_pass_list(g->db, party, ord_game_now(g) - ORD_MAIL_PASS_WINDOW,

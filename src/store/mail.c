@@ -374,7 +374,7 @@ int ord_store_mail_inbox_raw(sqlite3 *db, int64_t id, const void *raw, size_t le
 }
 
 int ord_store_mail_pass_count(sqlite3 *db, const char *party, int64_t now, int64_t window,
-			      int64_t stale, int *wrong, int *running, int64_t *last)
+			      int64_t stale, int64_t inbox_id, int *wrong, int *running, int64_t *last)
 {
 	sqlite3_stmt *st = NULL;
 	int err;
@@ -388,11 +388,12 @@ int ord_store_mail_pass_count(sqlite3 *db, const char *party, int64_t now, int64
 		return err;
 	if ((err = ord_store_prepare(db, &st,
 				     "SELECT count(*) FILTER (WHERE NOT pending OR at <= ?2), "
-				     "count(*) FILTER (WHERE pending AND at > ?2), coalesce(max(at), 0) "
-				     "FROM mail_pass_fail WHERE party = ?1")) != 0)
+				     "count(*) FILTER (WHERE pending AND at > ?2 AND inbox_id <> ?3), "
+				     "coalesce(max(at), 0) FROM mail_pass_fail WHERE party = ?1")) != 0)
 		return err;
 	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, now - stale);
+	sqlite3_bind_int64(st, 3, inbox_id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*wrong = sqlite3_column_int(st, 0);
 		*running = sqlite3_column_int(st, 1);

@@ -450,10 +450,12 @@ int ord_store_mail_inbox_raw(sqlite3 *db, int64_t id, const void *raw, size_t le
 /* Passphrase checks of a party (schema/sql/015_mail_pass_fail.sql, 016):
  * rows before now - window are forgotten; of the party's rows since,
  * *wrong the wrong ones and those pending since now - stale or before (a
- * check that never finished), *running the ones pending since, *last the
- * newest one's time (0: none). */
+ * check that never finished), *running the ones pending since but the
+ * mail inbox_id's own (one re-run after a crash waits for no row of its
+ * own), *last the newest one's time (0: none). */
 int ord_store_mail_pass_count(sqlite3 *db, const char *party, int64_t now, int64_t window,
-			      int64_t stale, int *wrong, int *running, int64_t *last);
+			      int64_t stale, int64_t inbox_id, int *wrong, int *running,
+			      int64_t *last);
 /* A check about to run for the mail inbox_id, pending (once a mail: a row
  * of it stands already after a crash); the check found wrong; its row
  * taken away (the right one). */

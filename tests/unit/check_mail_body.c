@@ -777,6 +777,42 @@ START_TEST(test_passphrase_checks_running)
 }
 END_TEST
 
+/* A mail whose passphrase waited its whole time for others' checks (as
+ * many running as the tries) is not checked, but a signature of the side
+ * still proves it, as when suspended (the review's find: it was refused
+ * before its signature was looked at); and a mail run again after a
+ * crash waits for no check of its own. */
+START_TEST(test_passphrase_wait_then_signature)
+{
+	struct ord_keypair kp;
+	struct ord_buf body = ORD_BUF_INIT;
+	int64_t until = 1, id;
+	ord_game *g;
+	char *res;
+
+	judge_with_blue_key(&kp);
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	for (id = 1001; id < 1001 + ORD_MAIL_PASS_TRIES; id++)
+		ck_assert_int_eq(ord_mail_pass_try(g, "blue", id, "x", &until), 0);
+	/* the last one's own row does not hold it back */
+	ck_assert_int_eq(ord_mail_pass_try(g, "blue", id - 1, "x", &until), 0);
+	ck_assert_int_eq(until, 0);
+	ord_game_free(g);
+	setenv("ORDERLY_TEST_PASS_WAIT_MS", "300", 1);
+	res = mail_to_judge("blue", "status", NULL, BLUE_PASS "STATUS\n");
+	ck_assert_in(res, "were being checked all the 0 s this one waited");
+	ck_assert_in(res, "so yours was not checked; sign your orders");
+	free(res);
+	ord_buf_adds(&body, BLUE_PASS);
+	signed_orders(&body, &kp, "B1 ↑ 1/2\n");
+	res = mail_to_judge("blue", "orders", NULL, body.buf);
+	ck_assert_in(res, "orders of blue stored: turn 1 version 1");
+	free(res);
+	unsetenv("ORDERLY_TEST_PASS_WAIT_MS");
+	ord_buf_release(&body);
+}
+END_TEST
+
 START_TEST(test_passphrase_guesses_suspended)
 {
 	struct ord_keypair kp;
@@ -936,6 +972,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_refusal_says_what_stands);
 	tcase_add_test(judge, test_attachment_not_read);
 	tcase_add_test(judge, test_passphrase_checks_running);
+	tcase_add_test(judge, test_passphrase_wait_then_signature);
 	tcase_add_test(judge, test_passphrase_guesses_suspended);
 	tcase_add_test(judge, test_forged_mail_kept_cut);
 	suite_add_tcase(s, judge);
