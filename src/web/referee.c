@@ -725,14 +725,15 @@ static void locks_card(struct web_req *r, ord_game *g, const char *name)
 		     WEB_FAILS_PER_SIDE, WEB_WINDOW / 60);
 	ord_buf_adds(b, "<h3>What you can do</h3><ul class=\"todo\">"
 			"<li><strong>Wait:</strong> the refusal ends by itself when its time is up. "
-			"Whoever is logged in stays logged in, and the player can still log in "
-			"from a network he logged in from before (his home, say).</li>"
+			"Whoever is logged in stays logged in, and the side can still be logged "
+			"in from a network it was logged in from before (its player's home, "
+			"say).</li>"
 			"<li><strong>If it comes back</strong>, give the side a new passphrase: "
 			"on the server, in the games' directory, run</li></ul>"
 			"<pre class=\"command\"><code>");
 	ord_buf_add(b, cmds.buf, cmds.len);
 	ord_buf_adds(b, "</code></pre><p class=\"muted\">and send the new passphrase (or "
-			"its secret link) to the player. The sessions logged in with the old one "
+			"its secret link) to the side's player (the referee's you keep). The sessions logged in with the old one "
 			"end, and the guesses so far are wasted; the refusal still runs its time. Restarting <code>orderly serve</code> lifts every "
 			"refusal, and logs everybody out.</p></section>\n");
 	ord_buf_release(&cmds);
