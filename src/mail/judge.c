@@ -208,6 +208,7 @@ struct judge {
 	size_t natt;
 	int deadline_set;           /* a DEADLINE command is changing it */
 	size_t deadline_told;       /* the sides mailed the change */
+	int deadline_turn;          /* the turn whose deadline it changed */
 	int quiet;                  /* no reply (rate limit, loop) */
 	int answered;               /* the message is marked processed */
 	const struct ord_buf *kept; /* the message as stored: cut when not proven (J9) */
@@ -670,10 +671,12 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 
 	/* before the notices: a side not told of the turn yet is told the
 	 * new deadline by the mail of its opening */
-	if (c->kind == ORD_CHANGE_DEADLINE && j->deadline_set &&
-	    (err = mail_deadline_notices(g, c->turn, c->deadline_from, c->deadline,
-					 &j->deadline_told)) != 0)
-		return err;
+	if (c->kind == ORD_CHANGE_DEADLINE && j->deadline_set) {
+		j->deadline_turn = c->turn;
+		if ((err = mail_deadline_notices(g, c->turn, c->deadline_from, c->deadline,
+						 &j->deadline_told)) != 0)
+			return err;
+	}
 	if ((err = mail_notices(g, ord_game_now(g), &next)) != 0)
 		return err;
 	switch (c->kind) {
@@ -1320,7 +1323,6 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			ord_buf_adds(said, "exchanged: the next turn is open\n");
 		break;
 	case CMD_DEADLINE: {
-		struct ord_game_status ti;
 		int64_t when = 0;
 		if (argc == 0 || (strcmp(c->args, "none") &&
 				  ord_when_parse(&when, c->args, ord_game_now(j->g)) != 0)) {
@@ -1329,11 +1331,10 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			err = ORD_EUSAGE;
 			break;
 		}
-		if ((err = ord_game_status(j->g, &ti)) != 0)
-			break;
 		/* WHEN is the deadline; the game keeps the end of its grace,
 		 * as `orderly deadline` does; the sides told of the turn are
-		 * mailed the change, in its transaction (the hook) */
+		 * mailed the change, in its transaction (the hook, which
+		 * keeps the turn it changed: no status read outside it) */
 		j->deadline_set = 1;
 		j->deadline_told = 0;
 		err = ord_game_set_told_deadline(j->g, when);
@@ -1348,7 +1349,7 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			if (j->deadline_told)
 				ord_buf_addf(said,
 					     "  the side%s told of turn %d %s mailed the change (%zu mail%s)\n",
-					     j->deadline_told == 1 ? "" : "s", ti.turn,
+					     j->deadline_told == 1 ? "" : "s", j->deadline_turn,
 					     j->deadline_told == 1 ? "is" : "are", j->deadline_told,
 					     j->deadline_told == 1 ? "" : "s");
 			else
