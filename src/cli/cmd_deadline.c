@@ -22,19 +22,28 @@
 #include "cli/cli.h"
 #include "mail/mail.h"
 
-/* The change mailed, in its transaction; *ud the sides mailed. */
+/* What the change did: the deadline the game keeps (the grace's end) and
+ * the sides mailed. */
+struct told {
+	int64_t stored;
+	size_t sides;
+};
+
+/* The change mailed, in its transaction. */
 static int deadline_hook(void *ud, ord_game *g, const struct ord_change *c)
 {
+	struct told *t = ud;
+
 	if (c->kind != ORD_CHANGE_DEADLINE)
 		return 0;
-	return mail_deadline_notices(g, c->turn, c->deadline_from, c->deadline, ud);
+	t->stored = c->deadline;
+	return mail_deadline_notices(g, c->turn, c->deadline_from, c->deadline, &t->sides);
 }
 
 int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf stamp = ORD_BUF_INIT;
-	struct ord_schedule s;
-	size_t told = 0;
+	struct told told = { 0, 0 };
 	ord_game *g = NULL;
 	int64_t when = 0, now, grace = 0;
 	int rc;
@@ -62,11 +71,6 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 	if (strcmp(argv[2], "none")) {
 		ord_when_parse(&when, argv[2], now);
 	}
-	if ((rc = ord_game_schedule(g, &s)) != 0) {
-		rc = cli_fail(rc);
-		goto out;
-	}
-	grace = when ? s.grace : 0;
 	ord_game_set_hook(g, deadline_hook, &told);
 	mail_init(); /* the mails are composed with GMime */
 	rc = ord_game_set_told_deadline(g, when);
@@ -76,6 +80,9 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(rc);
 		goto out;
 	}
+	/* the grace the change added, read from the change itself (the
+	 * schedule read again could be another's by now) */
+	grace = when ? told.stored - when : 0;
 	if (when) {
 		ord_when_format(&stamp, when, NULL);
 		printf("deadline: %s\n", stamp.buf);
@@ -91,9 +98,9 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 	} else {
 		printf("deadline cleared\n");
 	}
-	if (told)
+	if (told.sides)
 		cli_error("note: %zu side%s told of the turn by mail %s mailed the change at the next tick",
-			  told, told == 1 ? "" : "s", told == 1 ? "is" : "are");
+			  told.sides, told.sides == 1 ? "" : "s", told.sides == 1 ? "is" : "are");
 	rc = CLI_OK;
 out:
 	if (g)
