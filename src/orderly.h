@@ -684,9 +684,9 @@ int ord_draft_sig_check(const unsigned char pk[32], const unsigned char signatur
  */
 struct ord_head {
 	unsigned char game_id[16];
-	int turn;                          /* the turn created, sealed, closed or exchanged */
-	char at[16];                       /* "open", "seal", "close" or "exchange" */
-	int64_t seq;                       /* the log entry signed */
+	int turn;    /* the turn created, sealed, closed or exchanged */
+	char at[16]; /* "open", "seal", "close", "exchange", "receipt", "sealed" or "link" */
+	int64_t seq; /* the log entry signed */
 	unsigned char hash[32];            /* its hash */
 	int has_seed_commitment;           /* "open" and "exchange" heads */
 	unsigned char seed_commitment[32]; /* of the turn open for sheets after the head */
@@ -713,7 +713,8 @@ void ord_receipt_head_format(const struct ord_head *h, const struct ord_receipt 
 			     struct ord_buf *out);
 /* 1 when a head at `at` may sign a log entry of that kind: "open" and
  * "exchange" a turn's opening ("open"), "receipt" a "sheet", "commit" or
- * "opening", "link" a "witness", the others their own kind. */
+ * "opening", "sealed" a "seal", "link" a "witness", the others their own
+ * kind. */
 int ord_head_signs_kind(const char *at, const char *kind);
 /* 0 when the signature holds under h->key, else ORD_ETAMPERED (a close
  * head with a phase is checked with it, one without as an earlier orderly
@@ -766,6 +767,13 @@ int ord_game_receipt_head(ord_game *g, struct ord_head *out, const struct ord_re
  * lost his: the same file, as Ed25519 signs the same way), r's commitment
  * filled from the entry.  Errors as ord_game_receipt_head. */
 int ord_game_receipt_head_again(ord_game *g, struct ord_head *out, struct ord_receipt *r);
+/* The game's signed head ("sealed") of turn's seal, stating the commitment
+ * the seal took for side (the version in *version, when not NULL): the
+ * player's proof, before he reveals a witness link, that the sheet sealed
+ * for him is his own (threat model 26); a receipt shows only that it was
+ * stored.  Handed to that side; ORD_ENOTFOUND when the turn is not sealed
+ * (or its seal names no such side).  Errors as ord_game_receipt_head. */
+int ord_game_sealed_head(ord_game *g, struct ord_head *out, int turn, const char *side, int *version);
 /* The game's signed head ("link") of the log entry that records side's
  * witness link of phase (1-based) of turn: the player's proof that his link
  * was in the log before the phase was resolved (threat model, 22).  Errors

@@ -6,7 +6,9 @@
  * head of a phase other than the turn's last closed one with --phase.
  *
  * `--at receipt --side S --version V` and `--at link --side S --phase P`
- * sign again a receipt or a link head (threat model, 21 and 22), which
+ * sign again a receipt or a link head (threat model, 21 and 22), and
+ * `--at sealed --side S` signs the head of the seal stating the commitment
+ * it took for side S (threat model 26), which
  * the game does not store: Ed25519 signs the same entry the same way, so
  * a player who lost his gets the same file.  --turn defaults to the
  * game's current turn.  Both are signed now: a game whose key is kept
@@ -18,7 +20,7 @@
 
 #include "cli/cli_keys.h"
 
-/* A receipt or a link head signed again (version: the receipt's). */
+/* A receipt, sealed or link head signed again (version: the receipt's). */
 static int write_signed_again(ord_game *g, int turn, const char *at, const char *side, int version,
 			      int phase, const char *out)
 {
@@ -40,6 +42,11 @@ static int write_signed_again(ord_game *g, int turn, const char *at, const char 
 	if (!strcmp(at, "receipt")) {
 		if ((err = ord_game_receipt_head_again(g, &h, &r)) != 0)
 			return cli_fail(err);
+		ord_receipt_head_format(&h, &r, &b);
+	} else if (!strcmp(at, "sealed")) {
+		if ((err = ord_game_sealed_head(g, &h, turn, side, &r.version)) != 0)
+			return cli_fail(err);
+		memcpy(r.commitment, h.commitment, 32);
 		ord_receipt_head_format(&h, &r, &b);
 	} else {
 		if ((err = ord_game_link_head(g, &h, turn, side, phase)) != 0)
@@ -73,13 +80,14 @@ int cmd_head(const struct cli_cmd *cmd, int argc, char **argv)
 	if (argc > 2)
 		return cli_usage_error(cmd, "unexpected argument '%s'", argv[2]);
 	if (!at)
-		return cli_usage_error(cmd, "missing --at open|seal|close|exchange|receipt|link");
-	if (strcmp(at, "open") && strcmp(at, "seal") && strcmp(at, "close") &&
-	    strcmp(at, "exchange") && strcmp(at, "receipt") && strcmp(at, "link"))
 		return cli_usage_error(cmd,
-				       "--at '%s' (expected open, seal, close, exchange, receipt or link)",
+				       "missing --at open|seal|close|exchange|receipt|sealed|link");
+	if (strcmp(at, "open") && strcmp(at, "seal") && strcmp(at, "close") && strcmp(at, "exchange") &&
+	    strcmp(at, "receipt") && strcmp(at, "sealed") && strcmp(at, "link"))
+		return cli_usage_error(cmd,
+				       "--at '%s' (expected open, seal, close, exchange, receipt, sealed or link)",
 				       at);
-	again = !strcmp(at, "receipt") || !strcmp(at, "link");
+	again = !strcmp(at, "receipt") || !strcmp(at, "sealed") || !strcmp(at, "link");
 	if (turn_s && (rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0)
 		return rc;
 	if (phase_s && strcmp(at, "close") && strcmp(at, "link"))
@@ -88,14 +96,18 @@ int cmd_head(const struct cli_cmd *cmd, int argc, char **argv)
 	if (phase_s && (rc = cli_parse_positive(cmd, "--phase", phase_s, &phase)) != 0)
 		return rc;
 	if (!again && (side || version_s))
-		return cli_usage_error(cmd, "--side and --version are for --at receipt or link");
+		return cli_usage_error(cmd,
+				       "--side and --version are for --at receipt, sealed or link");
 	if (!again && key)
 		return cli_usage_error(cmd,
-				       "--key is for --at receipt or link (signed now; the game's stored heads are signed already)");
+				       "--key is for --at receipt, sealed or link (signed now; the game's stored heads are signed already)");
 	if (again && !side)
 		return cli_usage_error(cmd, "--at %s needs --side SIDE", at);
 	if (!strcmp(at, "receipt") && !version_s)
 		return cli_usage_error(cmd, "--at receipt needs --version N (the receipt's)");
+	if (!strcmp(at, "sealed") && version_s)
+		return cli_usage_error(cmd,
+				       "--at sealed takes no --version: it states the version the seal took");
 	if (!strcmp(at, "link") && (version_s || !phase_s))
 		return cli_usage_error(cmd, "--at link needs --phase N, not --version");
 	if (version_s && (rc = cli_parse_positive(cmd, "--version", version_s, &version)) != 0)

@@ -9,7 +9,9 @@
  * that the sheet of each
  * receipt is in it unchanged and was the one sealed (a receipt FILE: the
  * head the game signed of the entry that logs the sheet, its signature and
- * entry checked too; a bare commitment HEX: the player's word); and that the game's
+ * entry checked too, or the "sealed" head of the seal stating the sheet it
+ * took for the side, the seal held to it; a bare commitment HEX: the
+ * player's word); and that the game's
  * scenario and rules tables are the files given (else its tables beside
  * this orderly's built-in ones).
  *
@@ -48,7 +50,7 @@ static int is_commitment(const char *s)
 	return i == 64 || (i > 0 && access(s, F_OK) != 0);
 }
 
-/* A receipt file: a head the game signed at "receipt".  Prints the error
+/* A receipt file: a head the game signed at "receipt" or "sealed".  Prints the error
  * naming the file and what was expected; its exit status, or 0. */
 static int load_receipt(const char *path, struct ord_head *h)
 {
@@ -62,8 +64,8 @@ static int load_receipt(const char *path, struct ord_head *h)
 			  cli_input_name(path), ord_error_last());
 		ord_error_clear();
 		rc = CLI_DATAERR;
-	} else if (strcmp(h->at, "receipt")) {
-		cli_error("--receipt %s: a signed head of turn %d's %s, not a receipt (at: receipt): give it with --head",
+	} else if (strcmp(h->at, "receipt") && strcmp(h->at, "sealed")) {
+		cli_error("--receipt %s: a signed head of turn %d's %s, not a receipt (at: receipt or sealed): give it with --head",
 			  cli_input_name(path), h->turn, h->at);
 		rc = CLI_DATAERR;
 	}

@@ -641,11 +641,15 @@ struct link_for_opts {
  * player mailed and stores them with a nonce and chain of his own (sides
  * that sign nothing: the red team of 2026-12-05, threat model 26) signs a
  * receipt of another commitment, and would know every phase's dice: no
- * link goes out then.  No head states the commitment the seal took for a
- * side, so this holds the sheet the game stored, before the close, not
- * that it was the version sealed: a later version the host stored for a
- * side without a key is caught by the player's `verify --receipt` (and
- * `--record`) only, after the exchange.
+ * link goes out then.  A receipt holds the sheet the game stored, not that
+ * it was the version sealed: a later version the host stored for a side
+ * without a key would pass it.  The head of the seal the game signs for
+ * the side (at "sealed": `head --at sealed`, the seal mail's
+ * sealed-T-SIDE.head) states the commitment the seal took, and is taken
+ * here the same way: given it, a later version sealed in the player's
+ * name gives no link either (and a sealed head that lies is the game's
+ * signature on a false statement, which `verify --receipt` names after
+ * the exchange).
  */
 static int check_receipt(const struct cli_cmd *cmd, const struct link_for_opts *o,
 			 const struct ord_head *h, const struct ord_keypair *kp,
@@ -655,15 +659,16 @@ static int check_receipt(const struct cli_cmd *cmd, const struct link_for_opts *
 	struct ord_head r, op;
 	unsigned char mine[32];
 	const char *whose;
-	int rc;
+	int rc, sealed;
 
 	if ((rc = cli_load_head(o->receipt, &r)) != 0)
 		return rc;
-	if (strcmp(r.at, "receipt")) {
-		cli_error("'%s' is a head at '%s', not a receipt: give the receipt the game signed for your sheet ('submit --receipt-head', or the receipt mail's receipt-T-SIDE-V.head)",
+	if (strcmp(r.at, "receipt") && strcmp(r.at, "sealed")) {
+		cli_error("'%s' is a head at '%s', not a receipt: give the head of the seal the game signed for your side ('head --at sealed', the seal mail's sealed-T-SIDE.head) or the receipt it signed for your sheet ('submit --receipt-head', the receipt mail's receipt-T-SIDE-V.head)",
 			  o->receipt, r.at);
 		return CLI_DATAERR;
 	}
+	sealed = !strcmp(r.at, "sealed");
 	if (memcmp(r.key, h->key, 32) || memcmp(r.game_id, h->game_id, 16) || ord_head_check(&r)) {
 		cli_error("'%s' is not a receipt of this game signed by its key: do not reveal a link for it",
 			  o->receipt);
@@ -710,12 +715,15 @@ static int check_receipt(const struct cli_cmd *cmd, const struct link_for_opts *
 	if (memcmp(mine, r.commitment, 32)) {
 		ord_buf_add_hex(&have, r.commitment, 32);
 		ord_buf_add_hex(&want, mine, 32);
-		cli_error("'%s' states commitment %s for your sheet, but %s %s: the game stored another sheet, nonce or witness chain than yours (a host who stores it with a chain of his own knows every phase's dice: threat model 26); no link is given",
-			  o->receipt, have.buf, whose, want.buf);
+		cli_error("'%s' states commitment %s for your sheet, but %s %s: the game %s another sheet, nonce or witness chain than yours (a host who stores it with a chain of his own knows every phase's dice: threat model 26); no link is given",
+			  o->receipt, have.buf, whose, want.buf, sealed ? "sealed" : "stored");
 		ord_buf_release(&have);
 		ord_buf_release(&want);
 		return CLI_DATAERR;
 	}
+	if (!sealed)
+		cli_error("warning: '%s' is a receipt: it shows the game stored your sheet, not that the seal took it; the head of the seal the game signs for your side ('head --at sealed', the seal mail's sealed-%d-%s.head) shows that",
+			  o->receipt, h->turn, o->side);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
  * game.c - creating and opening a game file, the hash-chained log, turn
  * opening, loading a module context, signed heads, and `info`.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1630,16 +1631,41 @@ int ord_game_sign_head(struct ord_game *g, int turn, const char *at, struct ord_
 /* ---- receipts and link heads: signed when asked, not stored ---- */
 
 struct entry_find {
-	const char *at; /* "receipt" or "link" */
+	const char *at; /* "receipt", "sealed" or "link" */
 	int turn;
 	const char *side;
-	int version; /* receipt: the version; link: the phase */
+	int version; /* receipt: the version; link: the phase; sealed: found here */
 	const unsigned char *commitment;
 	int found;
 	int64_t seq;
 	unsigned char hash[32];
-	unsigned char logged[32]; /* receipt: the commitment the entry found logs */
+	unsigned char logged[32]; /* receipt, sealed: the commitment the entry found logs */
 };
+
+/* The seal's entry of f's turn: the version and commitment it took for
+ * f's side ("sealed.SIDE" = "V:HEX"). */
+static int sealed_found(struct entry_find *f, const struct ord_rec_entry *e)
+{
+	struct ord_buf k = ORD_BUF_INIT;
+	char *v, *colon;
+	long version = 0;
+
+	ord_buf_addf(&k, "sealed.%s", f->side);
+	v = ord_canon_get(e->body, k.buf);
+	ord_buf_release(&k);
+	if (v && (colon = strchr(v, ':')) != NULL) {
+		*colon = '\0';
+		if (!ord_parse_long(v, &version) && version >= 1 && version <= INT_MAX &&
+		    ord_unhex(f->logged, 32, colon + 1) == 32) {
+			f->found = 1;
+			f->version = (int)version;
+			f->seq = e->seq;
+			memcpy(f->hash, e->hash, 32);
+		}
+	}
+	free(v);
+	return 0;
+}
 
 static int body_int_is(const char *body, const char *key, int want)
 {
@@ -1660,6 +1686,8 @@ static int entry_found(void *ud, const struct ord_rec_entry *e, const unsigned c
 	(void)prev;
 	if (e->turn != f->turn || !ord_head_signs_kind(f->at, e->kind))
 		return 0;
+	if (!strcmp(f->at, "sealed"))
+		return sealed_found(f, e);
 	side = ord_canon_get(e->body, "side");
 	ok = side && !strcmp(side, f->side) &&
 	     body_int_is(e->body, !strcmp(f->at, "link") ? "index" : "version", f->version);
@@ -1709,6 +1737,9 @@ static int sign_entry(ord_game *g, struct ord_head *out, struct entry_find *f)
 	for (; seq >= first && !f->found; seq--)
 		if ((err = ord_store_log_each(g->db, seq, seq, entry_found, f)) != 0)
 			return err;
+	if (!f->found && !strcmp(f->at, "sealed"))
+		return ord_error_set(ORD_ENOTFOUND, "turn %d was not sealed with a sheet of %s",
+				     f->turn, f->side);
 	if (!f->found)
 		return !strcmp(f->at, "link")
 			       ? ord_error_set(ORD_ENOTFOUND,
@@ -1727,7 +1758,7 @@ static int sign_entry(ord_game *g, struct ord_head *out, struct entry_find *f)
 	out->seq = f->seq;
 	memcpy(out->hash, f->hash, 32);
 	memcpy(out->key, g->pk, 32);
-	if (!strcmp(f->at, "receipt")) {
+	if (!strcmp(f->at, "receipt") || !strcmp(f->at, "sealed")) {
 		out->has_commitment = 1;
 		memcpy(out->commitment, f->logged, 32);
 	}
@@ -1752,6 +1783,16 @@ int ord_game_receipt_head_again(ord_game *g, struct ord_head *out, struct ord_re
 
 	if (!err)
 		memcpy(r->commitment, f.logged, 32);
+	return err;
+}
+
+int ord_game_sealed_head(ord_game *g, struct ord_head *out, int turn, const char *side, int *version)
+{
+	struct entry_find f = { "sealed", turn, side, 0, NULL, 0, 0, { 0 }, { 0 } };
+	int err = sign_entry(g, out, &f);
+
+	if (!err && version)
+		*version = f.version;
 	return err;
 }
 

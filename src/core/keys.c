@@ -338,7 +338,8 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 			     { "key", "", 0, 0, 0 },   { "signature", "", 0, 0, 0 },
 			     { "phase", "", 0, 0, 1 }, { "commitment", "", 0, 0, 1 },
 			     { NULL, "", 0, 0, 0 } };
-	static const char *const ats[] = { "open", "seal", "close", "exchange", "receipt", "link" };
+	static const char *const ats[] = { "open",    "seal",   "close", "exchange",
+					   "receipt", "sealed", "link" };
 	size_t i;
 	long v;
 	int err;
@@ -359,7 +360,7 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 			break;
 	if (i == ORD_ARRAY_SIZE(ats))
 		return ord_error_set(ORD_EBADDATA,
-				     "%s:%u: 'at' is '%s' (expected open, seal, close, exchange, receipt or link)",
+				     "%s:%u: 'at' is '%s' (expected open, seal, close, exchange, receipt, sealed or link)",
 				     name, f[2].line, f[2].value);
 	memcpy(out->at, ats[i], strlen(ats[i]) + 1);
 	if (ord_parse_long(f[3].value, &v) || v < 1)
@@ -379,18 +380,19 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 		out->phase = (int)v;
 	}
 	/* a receipt states the sheet's commitment: the game signs which sheet
-	 * it receipts, not only an entry (found by a red-team review) */
-	if (!strcmp(out->at, "receipt")) {
+	 * it receipts, not only an entry (found by a red-team review); a
+	 * "sealed" head the commitment the seal took for one side */
+	if (!strcmp(out->at, "receipt") || !strcmp(out->at, "sealed")) {
 		if (!f[9].seen)
 			return ord_error_set(ORD_EBADDATA,
-					     "%s: a receipt head has no 'commitment' (expected the sheet's, 64 hex digits)",
-					     name);
+					     "%s: a %s head has no 'commitment' (expected the sheet's, 64 hex digits)",
+					     name, out->at);
 		if ((err = field_hex(out->commitment, 32, &f[9], name)) != 0)
 			return err;
 		out->has_commitment = 1;
 	} else if (f[9].seen) {
 		return ord_error_set(ORD_EBADDATA,
-				     "%s:%u: a head of a %s has no commitment (only a receipt has)",
+				     "%s:%u: a head of a %s has no commitment (only a receipt and a sealed head have)",
 				     name, f[9].line, out->at);
 	}
 	out->has_seed_commitment = !strcmp(out->at, "open") || !strcmp(out->at, "exchange");
@@ -423,6 +425,14 @@ void ord_head_format(const struct ord_head *h, struct ord_buf *out)
 			     "# the one 'orderly sign' gave you.  After the exchange\n"
 			     "# 'orderly verify BUNDLE --receipt FILE' shows that this very sheet was\n"
 			     "# the one sealed: the game signed it, it is not only your word.\n");
+	if (!strcmp(h->at, "sealed"))
+		ord_buf_adds(out,
+			     "# The sheet the seal took for your side: the game's signature over the\n"
+			     "# seal's log entry and over the commitment below, the one it sealed for\n"
+			     "# you.  Check now that it is the one 'orderly sign' gave you (a witnessed\n"
+			     "# game: 'orderly witness --link-for ... --receipt FILE --commitment HEX'\n"
+			     "# refuses your links otherwise).  After the exchange\n"
+			     "# 'orderly verify BUNDLE --receipt FILE' holds the seal to it.\n");
 	if (!strcmp(h->at, "link"))
 		ord_buf_adds(out,
 			     "# Your witness link is recorded: the game's signature over the log entry\n"
@@ -468,6 +478,8 @@ int ord_head_signs_kind(const char *at, const char *kind)
 		return !strcmp(kind, "sheet") || !strcmp(kind, "commit") || !strcmp(kind, "opening");
 	if (!strcmp(at, "link"))
 		return !strcmp(kind, "witness");
+	if (!strcmp(at, "sealed")) /* the seal's entry, stating one side's commitment */
+		return !strcmp(kind, "seal");
 	return !strcmp(kind, at);
 }
 

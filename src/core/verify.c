@@ -1329,9 +1329,34 @@ static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
 			const unsigned char hash[32], int has_sc, const unsigned char sc[32],
 			const char *what);
 
+/* A "sealed" head (the head of the seal the game signs for one side,
+ * stating the commitment the seal took for it), its entry found to be
+ * this turn's seal: that the seal took a sheet of that commitment.  The
+ * player held his links back on it (witness --link-for --receipt): a seal
+ * of another sheet under a head that says his is the game's signature on
+ * a false statement (threat model 26). */
+static void check_sealed_head(struct vr *x, const struct ord_head *h, const char *what)
+{
+	size_t j = 0;
+
+	if (x->have_sealed)
+		for (j = 0; j < x->sc.nsides; j++)
+			if (!memcmp(x->sealed[j].commitment, h->commitment, 32))
+				break;
+	if (!x->have_sealed)
+		ord_vout_fail(x->v, "receipt %s: the seal it signs could not be read here", what);
+	else if (j == x->sc.nsides)
+		ord_vout_fail(x->v,
+			      "receipt %s: the game signed that its seal (entry %lld) took the sheet of this commitment, but the seal took another sheet for every side: a false statement under the game's key",
+			      what, (long long)h->seq);
+	else
+		check_commitment(x, h->commitment, what);
+}
+
 /* A receipt the game signed (a head of the entry that logs the sheet):
  * its signature by the game's key, the entry in this turn's chain with
- * the hash signed, and the sheet of the commitment the entry logs. */
+ * the hash signed, and the sheet of the commitment the entry logs; or a
+ * "sealed" head (check_sealed_head). */
 static void check_receipt_head(struct vr *x, const struct ord_head *h, const char *name)
 {
 	const struct ord_record *r = x->r;
@@ -1365,6 +1390,9 @@ static void check_receipt_head(struct vr *x, const struct ord_head *h, const cha
 		ord_vout_note(x->v,
 			      "receipt %s: a receipt of turn %d, not of this bundle's turn %d: nothing of it is checked here; give it to the verify of turn %d's bundle",
 			      name, h->turn, r->turn, h->turn);
+	} else if (!strcmp(h->at, "sealed")) {
+		if (!head_matches(x, h->at, h->turn, h->seq, h->hash, 0, NULL, lab.buf))
+			check_sealed_head(x, h, what.buf);
 	} else if (!head_matches(x, h->at, h->turn, h->seq, h->hash, 0, NULL, lab.buf)) {
 		char *source = NULL;
 

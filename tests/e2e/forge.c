@@ -28,9 +28,10 @@
  *       says it closes PHASE (whatever SEQ is); PHASE 0: one that states no
  *       phase, as an orderly before the witnessed-close issue signed it;
  *       TURN: that says it is of turn TURN (else the entry's own)
- *   ord_forge sign-receipt GAME SEQ COMMITMENT
+ *   ord_forge sign-receipt GAME SEQ COMMITMENT [AT]
  *       print a receipt head of log entry SEQ, signed by the game's key,
- *       that states COMMITMENT (64 hex digits), whatever SEQ logs
+ *       that states COMMITMENT (64 hex digits), whatever SEQ logs; AT
+ *       "sealed": a head of the seal stating it (what the seal took or not)
  *   ord_forge stand-in-resolve GAME
  *       resolve the current phase of a witnessed game with the host's
  *       chain standing in for every side that has not revealed its link,
@@ -450,13 +451,13 @@ static void sign_close(ord_game *g, int64_t seq, int phase, int turn)
 }
 
 /* A receipt head of entry seq stating the commitment hex. */
-static void sign_receipt(ord_game *g, int64_t seq, const char *hex)
+static void sign_receipt(ord_game *g, int64_t seq, const char *hex, const char *at)
 {
 	struct ord_buf b = ORD_BUF_INIT;
 	unsigned char msg[32];
 	struct ord_head h;
 
-	head_of_entry(g, seq, "receipt", &h);
+	head_of_entry(g, seq, at, &h);
 	if (ord_unhex(h.commitment, 32, hex) != 32)
 		die("a commitment is 64 hex digits");
 	h.has_commitment = 1;
@@ -483,8 +484,8 @@ int main(int argc, char **argv)
 		ord_game_free(g);
 		return 0;
 	}
-	if (!strcmp(argv[1], "sign-receipt") && argc == 5) {
-		sign_receipt(g, atoll(argv[3]), argv[4]);
+	if (!strcmp(argv[1], "sign-receipt") && (argc == 5 || argc == 6)) {
+		sign_receipt(g, atoll(argv[3]), argv[4], argc == 6 ? argv[5] : "receipt");
 		ord_game_free(g);
 		return 0;
 	}

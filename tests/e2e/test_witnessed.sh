@@ -18,7 +18,12 @@
 # the close is not checked.  And a player given the receipt the game
 # signed for his sheet gives no link when it states another commitment
 # than his (the host stored his sheet with a witness chain of his own:
-# threat model 26), before the first link goes out.
+# threat model 26), before the first link goes out; nor, given the head of
+# the seal the game signs for his side ("sealed"), when the seal took a later
+# version stored in his name (his side signs nothing, so the host can): a
+# receipt alone passes that, and says it cannot see it.  A sealed head that
+# lies (the game's key signing his commitment over a seal of another
+# sheet) lets the link out, and verify names the lie after the exchange.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
@@ -154,14 +159,30 @@ expect_not_in "$ERR" "records no close"
 expect_in "$ERR" "warning: no --receipt: the commitment the game stored for your sheet is not compared with yours"
 LINK2=$(field link "$OUT")
 # with his receipt and his commitment (as sign printed it, or computed
-# from his sheet and the opening's head): the same link, no warning
+# from his sheet and the opening's head): the same link, and the warning
+# that a receipt shows the sheet stored, not sealed; with the head of the
+# seal the game signs for his side, no warning
 expect_exit 0 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt receipt-blue.head --commitment "$BSIGNED"
 expect_eq "$(field link "$OUT")" "$LINK2" "the link given with the receipt checked"
+expect_in "$ERR" "warning: 'receipt-blue.head' is a receipt: it shows the game stored your sheet, not that the seal took it; the head of the seal the game signs for your side ('head --at sealed', the seal mail's sealed-1-blue.head) shows that"
+expect_exit 0 ord head w.game --at sealed --side blue -o sealed-blue.head
+expect_in "$OUT" "signed head: sealed-blue.head (hand it to blue alone)"
+expect_in "$(cat sealed-blue.head)" "# turn 1, side blue, version 1, commitment $BSIGNED"
+expect_in "$(cat sealed-blue.head)" "at: sealed"
+expect_in "$(cat sealed-blue.head)" "commitment: $BSIGNED"
+expect_exit 0 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt sealed-blue.head --commitment "$BSIGNED"
+expect_eq "$(field link "$OUT")" "$LINK2" "the link given with the sealed head checked"
 expect_not_in "$ERR" "warning"
-expect_exit 0 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt receipt-blue.head \
+expect_exit 0 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt sealed-blue.head \
 	--sheet "$BFIX/blue-1.txt" --opening open.head
-expect_eq "$(field link "$OUT")" "$LINK2" "the link given with the receipt checked against the sheet"
+expect_eq "$(field link "$OUT")" "$LINK2" "the link given with the sealed head checked against the sheet"
 expect_not_in "$ERR" "warning"
+# the sealed head is one side's: --version is not for it, and a side the
+# seal names not has none
+expect_exit 64 ord head w.game --at sealed --side blue --version 1
+expect_in "$ERR" "--at sealed takes no --version"
+expect_exit 64 ord head w.game --at sealed --side green
+expect_in "$ERR" "turn 1 was not sealed with a sheet of green"
 # what the receipt is compared with: red's receipt, another sheet, a head
 # that is no receipt, usage
 expect_exit 0 ord head w.game --at receipt --side red --version 1 -o receipt-red.head
@@ -174,7 +195,11 @@ expect_exit 65 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --p
 expect_in "$ERR" "but your sheet, its nonce and the top of your chain give"
 expect_not_in "$OUT" "link:"
 expect_exit 65 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt seal.head --commitment "$BSIGNED"
-expect_in "$ERR" "'seal.head' is a head at 'seal', not a receipt"
+expect_in "$ERR" "'seal.head' is a head at 'seal', not a receipt: give the head of the seal the game signed for your side"
+expect_exit 0 ord head w.game --at sealed --side red -o sealed-red.head
+expect_exit 65 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt sealed-red.head --commitment "$BSIGNED"
+expect_in "$ERR" "'sealed-red.head' states commitment $RED for your sheet, but 'orderly sign' gave you $BSIGNED: the game sealed another sheet, nonce or witness chain than yours"
+expect_not_in "$OUT" "link:"
 expect_exit 64 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --receipt receipt-blue.head
 expect_in "$ERR" "--receipt needs your own commitment to compare"
 expect_exit 64 ord witness --link-for --head close-2.head --pubkey "$KEY" $L --phase 2 --commitment "$BSIGNED"
@@ -556,6 +581,64 @@ expect_in "$OUT" "verified: every check holds"
 expect_exit 1 $HV --record h-blue.links
 expect_line "$OUT" "h-blue.links, line [0-9]+: the link you gave for blue in phase 1 is not of the witness chain blue's sealed sheet \(version 1\) commits to: your sheet was stored with another chain than yours"
 expect_in "$OUT" "in phase 5 is not of the witness chain"
+# ---- a later version in the player's name (threat model 26): the host
+# stores blue's sheet as blue sent it, with blue's chain, and hands out its
+# receipt; then he stores a version 2 in blue's name with a chain of his own
+# (blue signs nothing, so he can), and knows every phase's dice.  The
+# receipt still holds; the head of the seal the game signs for blue states
+# version 2's commitment, and with it no link goes out.
+expect_exit 0 ord new v.game --scenario scenario.xml --witnessed --head v-open.head
+VKEY=$(ord info v.game | awk '/^key:/ {print $2}')
+expect_exit 0 ord sign --head v-open.head --pubkey "$VKEY" --side blue --key blue.key --witness "$BFIX/blue-1.txt"
+VNONCE=$(field nonce "$OUT")
+VSIGNED=$(field commitment "$OUT")
+expect_exit 0 ord submit v.game --side blue --witness "$(field witness "$OUT")" --nonce "$VNONCE" "$BFIX/blue-1.txt" \
+	--receipt-head v-receipt.head
+expect_eq "$(field commitment "$OUT")" "$VSIGNED" "blue's receipt in the game of the later version"
+expect_exit 0 ord submit v.game --side blue --witness-key host.key "$BFIX/blue-1.txt"
+V2=$(field commitment "$OUT")
+expect_exit 0 ord submit v.game --side red --witness-key red.key "$BFIX/red-1b.txt"
+expect_exit 0 ord seal v.game --head v-seal.head
+expect_exit 0 ord head v.game --at sealed --side blue -o v-sealed-blue.head
+expect_in "$(cat v-sealed-blue.head)" "# turn 1, side blue, version 2, commitment $V2"
+expect_exit 0 ord event v.game move unit=B1 distance=2
+expect_exit 0 ord witness v.game --close --head v-close-1.head
+VL="--head v-close-1.head --pubkey $VKEY --side blue --key blue.key --nonce $VNONCE --phase 1"
+expect_exit 65 ord witness --link-for $VL --record v-blue.links --receipt v-sealed-blue.head --commitment "$VSIGNED"
+expect_in "$ERR" "'v-sealed-blue.head' states commitment $V2 for your sheet, but 'orderly sign' gave you $VSIGNED: the game sealed another sheet, nonce or witness chain than yours"
+expect_eq "$OUT" "" "the output of a link refused for a later version sealed"
+[[ ! -e v-blue.links ]] || fail "a link refused for a later version sealed was recorded"
+expect_exit 65 ord witness --link-for $VL --record v-blue.links --receipt v-sealed-blue.head \
+	--sheet "$BFIX/blue-1.txt" --opening v-open.head
+expect_in "$ERR" "'v-sealed-blue.head' states commitment $V2 for your sheet, but your sheet, its nonce and the top of your chain give $VSIGNED: the game sealed another sheet"
+[[ ! -e v-blue.links ]] || fail "a link refused for a later version sealed was recorded"
+# the receipt alone cannot see it: the link goes out, with the warning
+expect_exit 0 ord witness --link-for $VL --record v-receipt.links --receipt v-receipt.head --commitment "$VSIGNED"
+expect_in "$ERR" "warning: 'v-receipt.head' is a receipt: it shows the game stored your sheet, not that the seal took it"
+# a sealed head that lies: the game's key signs blue's commitment over the
+# seal of version 2.  The link goes out (nothing blue holds can tell), and
+# his verify names the lie after the exchange, the lie signed.
+VSEAL=$(sql v.game "SELECT seq FROM log WHERE kind = 'seal'")
+"$FORGE" sign-receipt v.game "$VSEAL" "$VSIGNED" sealed >v-lie.head
+expect_in "$(cat v-lie.head)" "at: sealed"
+expect_exit 0 ord witness --link-for $VL --record v-blue.links --receipt v-lie.head --commitment "$VSIGNED"
+expect_not_in "$ERR" "warning"
+for p in 1 2 3 4 5; do
+	[[ $p == 1 ]] || expect_exit 0 ord witness v.game --close
+	expect_exit 0 ord witness v.game --side blue --key host.key
+	expect_exit 0 ord witness v.game --side red --key red.key
+	expect_exit 0 ord resolve v.game
+done
+expect_exit 0 ord exchange v.game --head v-exchange.head
+expect_exit 0 ord export v.game --turn 1 -o v.xml
+VV="ord verify v.xml --pubkey $VKEY --head v-open.head --head v-seal.head --head v-exchange.head"
+expect_exit 0 $VV --receipt v-sealed-blue.head
+expect_in "$OUT" "ok: receipt v-sealed-blue.head (signed by the game's key, entry $VSEAL, commitment ${V2:0:16}...): the sheet of blue, version 2, is here unchanged and was the one sealed"
+expect_exit 1 $VV --receipt v-lie.head
+expect_in "$OUT" "receipt v-lie.head (signed by the game's key, entry $VSEAL, commitment ${VSIGNED:0:16}...): the game signed that its seal (entry $VSEAL) took the sheet of this commitment, but the seal took another sheet for every side: a false statement under the game's key"
+# the receipt of version 1 says version 2 was sealed instead
+expect_exit 1 $VV --receipt v-receipt.head
+expect_in "$OUT" "but version 2 was sealed instead"
 # the honest turn: blue's record of it (phases 1 and 2 answered at home)
 # holds, his links the ones the dice used; a second answer to the close of
 # phase 2 with another nonce gives another link, recorded too (a code
