@@ -292,6 +292,22 @@ void ord_canon_seal(struct ord_buf *out, int turn, int forced, const struct ord_
 		ord_canon_put_hex(out, "referee_witness_top", referee_top, 32);
 }
 
+int ord_canon_seal_takes(const char *body, const unsigned char commitment[32])
+{
+	char hex[65];
+	const char *p, *nl, *colon;
+
+	ord_hex(hex, commitment, 32);
+	for (p = body; p && *p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (strncmp(p, "sealed.", 7) || !(colon = strchr(p, ':')) || (nl && colon > nl))
+			continue;
+		if (!strncmp(colon + 1, hex, 64) && (colon[65] == '\n' || colon[65] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
 void ord_canon_event(struct ord_buf *out, unsigned seq, const char *phase, const char *kind,
 		     const char *args, const char *override, const char *checks)
 {

@@ -85,6 +85,9 @@ struct ord_canon_sealed {
 	int version; /* 0: none (a referee-less side that never committed) */
 	unsigned char commitment[32];
 };
+/* 1 when the seal's entry body takes a sheet of that commitment for a side
+ * (a "sealed.SIDE=V:HEX" line), else 0. */
+int ord_canon_seal_takes(const char *body, const unsigned char commitment[32]);
 void ord_canon_seal(struct ord_buf *out, int turn, int forced, const struct ord_canon_sealed *s,
 		    size_t n, const char *held, const unsigned char *referee_top);
 /* "event": a referee event (override NULL when none).  args: "k=v\n" lines. */

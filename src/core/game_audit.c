@@ -28,7 +28,8 @@ struct entry {
 	int turn;
 	char *kind;
 	unsigned char hash[32];
-	int phase; /* a close: the phase (1-based) it closes */
+	int phase;  /* a close: the phase (1-based) it closes */
+	char *body; /* a seal: its body, for the sealed heads that sign it */
 };
 
 struct audit {
@@ -105,6 +106,8 @@ static int take_entry(void *ud, const struct ord_rec_entry *e, const unsigned ch
 		x->kind = ord_strdup(e->kind);
 		memcpy(x->hash, e->hash, 32);
 		x->phase = 0;
+		if (!strcmp(e->kind, "seal"))
+			x->body = ord_strdup(e->body);
 		if (!strcmp(e->kind, "close")) {
 			char *index = ord_canon_get(e->body, "index");
 			long v;
@@ -404,6 +407,12 @@ static void orphan(void *ud, const char *table, int n)
 			      n == 1 ? "" : "s", n == 1 ? "s" : "");
 }
 
+static const char *hex_of(char out[65], const unsigned char p[32])
+{
+	ord_hex(out, p, 32);
+	return out;
+}
+
 /* The heads a player kept, against the whole log. */
 static void check_given_heads(struct audit *a, const struct ord_head *heads, size_t n)
 {
@@ -449,6 +458,12 @@ static void check_given_heads(struct audit *a, const struct ord_head *heads, siz
 				      !strcmp(h->at, "close")
 					      ? ": a link revealed against it was revealed for another turn's phase"
 					      : "");
+		} else if (!strcmp(h->at, "sealed") &&
+			   (!e->body || !ord_canon_seal_takes(e->body, h->commitment))) {
+			/* the commitment it states is what a sealed head says */
+			ord_vout_fail(&a->v,
+				      "%s: the game signed that its seal took the sheet of commitment %.16s..., but the seal took another sheet for every side: a false statement under the game's key",
+				      what.buf, hex_of(hex, h->commitment));
 		} else if (h->phase > 0 && e->phase != h->phase) {
 			/* a link is revealed against the close head of its phase */
 			ord_vout_fail(&a->v,
@@ -546,8 +561,10 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 out:
 	ord_store_end_read(g->db);
 	ord_store_cache_for_scan(g->db, 0);
-	for (i = 0; i < (int64_t)a.nsigned; i++)
+	for (i = 0; i < (int64_t)a.nsigned; i++) {
 		free(a.signed_at[i].kind);
+		free(a.signed_at[i].body);
+	}
 	free(a.signed_at);
 	free(a.create_body);
 	if (a.have_created)

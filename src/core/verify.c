@@ -1660,6 +1660,9 @@ static void check_heads(struct vr *x)
 		}
 		rc = head_matches(x, h->at, h->turn, h->seq, h->hash, h->has_seed_commitment,
 				  h->seed_commitment, what.buf);
+		/* a sealed head given with --head says what it says too */
+		if (!rc && !strcmp(h->at, "sealed"))
+			check_sealed_head(x, h, what.buf);
 		/* a link is revealed against the close head of its phase: one
 		 * that says another phase than its entry closes let the referee
 		 * have a link before the events it keys were closed */

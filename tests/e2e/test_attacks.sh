@@ -680,7 +680,7 @@ expect_exit 1 ord verify rc.game.xml --pubkey "$RCKEY" --receipt moved.receipt
 expect_in "$OUT" "FAILED: receipt moved.receipt: its signature does not hold: the file was changed after the game signed it"
 # files that are no receipt, named with what was expected
 expect_exit 65 ord verify rc.game.xml --receipt rc.game.seal.head
-expect_in "$ERR" "--receipt rc.game.seal.head: a signed head of turn 1's seal, not a receipt (at: receipt): give it with --head"
+expect_in "$ERR" "--receipt rc.game.seal.head: a signed head of turn 1's seal, not a receipt (at: receipt or sealed): give it with --head"
 expect_exit 65 ord verify rc.game.xml --receipt claimed.txt
 expect_in "$ERR" "--receipt claimed.txt: not a receipt: expected a receipt head the game signed ('orderly signed head v2', at: receipt; submit --receipt-head, the receipt mail's attachment) or a commitment of 64 hex digits (claimed.txt:1:"
 expect_exit 0 ord new rc-other.game --scenario scenario.xml
@@ -759,7 +759,7 @@ expect_in "$ERR" "give it with --key FILE"
 expect_exit 0 ord head rc-key.game --at receipt --side blue --version 1 --key rc-ref.key -o k-again.receipt
 cmp -s k.receipt k-again.receipt || fail "the receipt signed again with --key is not the same file"
 expect_exit 64 ord head rc-key.game --at seal --key rc-ref.key
-expect_in "$ERR" "--key is for --at receipt or link"
+expect_in "$ERR" "--key is for --at receipt, sealed or link"
 note "21: a receipt the player forged"
 
 # ------------------------------------------------------------ 22. a witness link withheld, then shown as "proof"

@@ -636,6 +636,14 @@ expect_exit 0 $VV --receipt v-sealed-blue.head
 expect_in "$OUT" "ok: receipt v-sealed-blue.head (signed by the game's key, entry $VSEAL, commitment ${V2:0:16}...): the sheet of blue, version 2, is here unchanged and was the one sealed"
 expect_exit 1 $VV --receipt v-lie.head
 expect_in "$OUT" "receipt v-lie.head (signed by the game's key, entry $VSEAL, commitment ${VSIGNED:0:16}...): the game signed that its seal (entry $VSEAL) took the sheet of this commitment, but the seal took another sheet for every side: a false statement under the game's key"
+# given as a head, it says what it says too; and the audit of the game
+# file holds the seal to it
+expect_exit 1 $VV --head v-lie.head
+expect_in "$OUT" "the seal took another sheet for every side: a false statement under the game's key"
+expect_exit 1 ord audit v.game --head v-lie.head
+expect_in "$OUT" "the head you kept of turn 1's sealed (entry $VSEAL): the game signed that its seal took the sheet of commitment ${VSIGNED:0:16}..., but the seal took another sheet for every side: a false statement under the game's key"
+expect_exit 0 ord audit v.game --head v-sealed-blue.head
+expect_in "$OUT" "the head you kept of turn 1's sealed (entry $VSEAL): matches"
 # the receipt of version 1 says version 2 was sealed instead
 expect_exit 1 $VV --receipt v-receipt.head
 expect_in "$OUT" "but version 2 was sealed instead"

@@ -1744,6 +1744,58 @@ START_TEST(close_heads_state_their_phase)
 }
 END_TEST
 
+/* A "sealed" head states the commitment the seal took for a side, signed
+ * with the rest; it signs a seal's entry, and needs its commitment. */
+START_TEST(sealed_heads_state_a_commitment)
+{
+	struct ord_keypair k;
+	struct ord_head h, back;
+	struct ord_buf b = ORD_BUF_INIT, t = ORD_BUF_INIT;
+	unsigned char msg[32];
+
+	ck_assert_int_eq(ord_crypto_init(), 0);
+	ord_keypair_generate(&k);
+	memset(&h, 0, sizeof(h));
+	memset(h.game_id, 7, 16);
+	h.turn = 2;
+	snprintf(h.at, sizeof(h.at), "sealed");
+	h.seq = 12;
+	memset(h.hash, 9, 32);
+	memcpy(h.key, k.pk, 32);
+	h.has_commitment = 1;
+	memset(h.commitment, 0xab, 32);
+	ord_sig_head_msg(msg, h.game_id, h.turn, h.at, h.seq, h.hash, h.commitment);
+	ord_sig_sign(h.signature, msg, k.sk);
+	ck_assert_int_eq(ord_head_check(&h), 0);
+	ord_head_format(&h, &b);
+	ck_assert_ptr_nonnull(strstr(b.buf, "\nat: sealed\n"));
+	ck_assert_ptr_nonnull(strstr(b.buf, "# The sheet the seal took for your side"));
+	ck_assert_int_eq(ord_head_parse(&back, b.buf, b.len, "h"), 0);
+	ck_assert(!memcmp(&h, &back, sizeof(h)));
+	ck_assert_int_eq(ord_head_check(&back), 0);
+	/* another commitment, and the signature no longer holds */
+	back.commitment[0] ^= 1;
+	ck_assert_int_eq(ord_head_check(&back), ORD_ETAMPERED);
+	/* signed as a receipt of the same entry, it is no sealed head */
+	memcpy(back.commitment, h.commitment, 32);
+	snprintf(back.at, sizeof(back.at), "receipt");
+	ck_assert_int_eq(ord_head_check(&back), ORD_ETAMPERED);
+	/* it signs a seal, and states a commitment */
+	ck_assert(ord_head_signs_kind("sealed", "seal"));
+	ck_assert(!ord_head_signs_kind("sealed", "sheet"));
+	ck_assert(!ord_head_signs_kind("seal", "sealed"));
+	{
+		const char *c = strstr(b.buf, "\ncommitment: ") + 1;
+		ord_buf_add(&t, b.buf, (size_t)(c - b.buf));
+		ord_buf_adds(&t, strchr(c, '\n') + 1);
+	}
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), ORD_EBADDATA);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "a sealed head has no 'commitment'"));
+	ord_buf_release(&b);
+	ord_buf_release(&t);
+}
+END_TEST
+
 /* ---- player signatures at submit ---- */
 
 static void sign_as(struct ord_signed_sheet *ss, const unsigned char gid[16], int turn,
@@ -2278,6 +2330,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(k, signed_submit_refusals);
 	tcase_add_test(k, refereeless_open_held_to_the_budget);
 	tcase_add_test(k, close_heads_state_their_phase);
+	tcase_add_test(k, sealed_heads_state_a_commitment);
 	suite_add_tcase(s, k);
 	return s;
 }
