@@ -8,24 +8,41 @@
  * nothing).  --key gives the game's key when the referee keeps it outside
  * the file.  The sides the NMR policy stood in for are named, and why one
  * holds when the policy repeats (no sheet, or the first problem of it).
+ * A witnessed game's seal says how to write each side's own head of it
+ * (`head --at sealed`), which a side checks before it reveals a link.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli_keys.h"
 
+struct seal_args {
+	int force;
+	int witnessed; /* set by the seal: the game's dice are witnessed */
+};
+
 static int seal(ord_game *g, void *ud)
 {
-	return ord_game_seal(g, *(int *)ud);
+	struct seal_args *a = ud;
+	struct ord_game_status st;
+	int err = ord_game_seal(g, a->force);
+
+	if (err)
+		return err;
+	if (ord_game_status(g, &st) == 0)
+		a->witnessed = st.witnessed;
+	ord_error_clear(); /* only a line of advice is lost */
+	return 0;
 }
 
 int cmd_seal(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *key = NULL, *head = NULL;
 	struct ord_buf done = ORD_BUF_INIT;
-	int force = 0, rc;
+	struct seal_args a = { 0, 0 };
+	int rc;
 	const struct cli_opt opts[] = {
-		{ "force", NULL, &force },
+		{ "force", NULL, &a.force },
 		{ "key", &key, NULL },
 		{ "head", &head, NULL },
 		{ NULL, NULL, NULL },
@@ -37,8 +54,11 @@ int cmd_seal(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "missing GAME");
 	if (argc > 2)
 		return cli_usage_error(cmd, "unexpected argument '%s'", argv[2]);
-	ord_buf_addf(&done, "sealed %s%s", argv[1], force ? " (forced by the referee)" : "");
-	rc = cli_signed_change(argv[1], key, head, seal, &force, done.buf);
+	ord_buf_addf(&done, "sealed %s%s", argv[1], a.force ? " (forced by the referee)" : "");
+	rc = cli_signed_change(argv[1], key, head, seal, &a, done.buf);
 	ord_buf_release(&done);
+	if (rc == CLI_OK && a.witnessed)
+		printf("each side's own head of the seal: orderly head %s --at sealed --side SIDE -o FILE (hand it to that side before the first close: it shows the sheet sealed for it, and 'witness --link-for --receipt' takes it)\n",
+		       argv[1]);
 	return rc;
 }

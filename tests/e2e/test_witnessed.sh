@@ -64,6 +64,7 @@ RNONCE=$(sed -n 's/^nonce: \([0-9a-f]*\) .*/\1/p' <<<"$OUT")
 [[ "$RNONCE" == "$(sql w.game "SELECT lower(hex(nonce)) FROM sheet JOIN side ON side.id = sheet.side_id WHERE side.name = 'red'")" ]] ||
 	fail "the nonce printed is not the sheet's"
 expect_exit 0 ord seal w.game --head seal.head
+expect_in "$OUT" "each side's own head of the seal: orderly head w.game --at sealed --side SIDE -o FILE"
 
 # phase 1 (movement): the event, the close, the links
 expect_exit 0 ord event w.game move unit=B1 distance=2
