@@ -423,31 +423,29 @@ int ord_store_mail_pass_add(sqlite3 *db, const char *party, int64_t now, int64_t
 	return step_done(db, st, "counting a passphrase check");
 }
 
-int ord_store_mail_pass_wrong(sqlite3 *db, const char *party, int64_t inbox_id)
+/* sql (bound with party and inbox_id) run on the check of one mail */
+static int pass_row(sqlite3 *db, const char *sql, const char *party, int64_t inbox_id, const char *what)
 {
 	sqlite3_stmt *st = NULL;
 	int err;
 
-	if ((err = ord_store_prepare(db, &st,
-				     "UPDATE mail_pass_fail SET pending = 0 WHERE party = ? AND inbox_id = ?")) !=
-	    0)
+	if ((err = ord_store_prepare(db, &st, sql)) != 0)
 		return err;
 	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, inbox_id);
-	return step_done(db, st, "counting a wrong passphrase");
+	return step_done(db, st, what);
+}
+
+int ord_store_mail_pass_wrong(sqlite3 *db, const char *party, int64_t inbox_id)
+{
+	return pass_row(db, "UPDATE mail_pass_fail SET pending = 0 WHERE party = ? AND inbox_id = ?",
+			party, inbox_id, "counting a wrong passphrase");
 }
 
 int ord_store_mail_pass_forget(sqlite3 *db, const char *party, int64_t inbox_id)
 {
-	sqlite3_stmt *st = NULL;
-	int err;
-
-	if ((err = ord_store_prepare(db, &st,
-				     "DELETE FROM mail_pass_fail WHERE party = ? AND inbox_id = ?")) != 0)
-		return err;
-	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, inbox_id);
-	return step_done(db, st, "forgetting a passphrase check");
+	return pass_row(db, "DELETE FROM mail_pass_fail WHERE party = ? AND inbox_id = ?", party,
+			inbox_id, "forgetting a passphrase check");
 }
 
 int ord_store_mail_pass_list(sqlite3 *db, const char *party, int64_t since, struct ord_buf *out)
