@@ -116,6 +116,17 @@ sha() {
 	sha256sum "$1" | cut -d' ' -f1
 }
 
+# The mail tests' game: DIR/cross.orderly (tests/mail/data/scenario.xml),
+# blue's passphrase 'blue shako and sabre' and the referee's 'umpire of
+# the table' registered.  Sets G to its path.
+cross_game() {
+	mkdir -p "$1"
+	G=$1/cross.orderly
+	ord new "$G" --scenario "$SRC/tests/mail/data/scenario.xml" >/dev/null 2>&1
+	printf 'blue shako and sabre\n' | ord register "$G" --side blue --passphrase-file - >/dev/null
+	printf 'umpire of the table\n' | ord register "$G" --referee --passphrase-file - >/dev/null
+}
+
 # The bundle fixture's scenario with no key for side blue (its sheets go in
 # unsigned), written to $1.
 unkeyed_scenario() {

@@ -12,11 +12,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
 cd "$TMP"
-mkdir games
-G=games/cross.orderly
-ord new "$G" --scenario "$SRC/tests/mail/data/scenario.xml" >/dev/null 2>&1
-printf 'blue shako and sabre\n' | ord register "$G" --side blue --passphrase-file - >/dev/null
-printf 'umpire of the table\n' | ord register "$G" --referee --passphrase-file - >/dev/null
+cross_game games
 
 result() {
 	sql "$G" "SELECT result FROM mail_inbox WHERE message_id = '$1'"

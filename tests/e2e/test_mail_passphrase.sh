@@ -16,11 +16,7 @@ command -v python3 >/dev/null 2>&1 || {
 	exit 0
 }
 cd "$TMP"
-mkdir games
-G=games/cross.orderly
-ord new "$G" --scenario "$SRC/tests/mail/data/scenario.xml" >/dev/null 2>&1
-printf 'blue shako and sabre\n' | ord register "$G" --side blue --passphrase-file - >/dev/null
-printf 'umpire of the table\n' | ord register "$G" --referee --passphrase-file - >/dev/null
+cross_game games
 
 mailin() {
 	ord mail-in --games games >/dev/null 2>&1

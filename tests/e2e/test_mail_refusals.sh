@@ -19,11 +19,7 @@ set -euo pipefail
 need_sqlite3
 cd "$TMP"
 GAMES=$TMP/games
-mkdir -p "$GAMES"
-G=$GAMES/cross.orderly
-ord new "$G" --scenario "$SRC/tests/mail/data/scenario.xml" >/dev/null 2>&1
-printf 'blue shako and sabre\n' | ord register "$G" --side blue --passphrase-file - >/dev/null
-printf 'umpire of the table\n' | ord register "$G" --referee --passphrase-file - >/dev/null
+cross_game "$GAMES"
 n=0
 # mailin FROM HEADERS... < BODY: one message to the game, its result line
 mailin() {
