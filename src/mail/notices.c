@@ -1,10 +1,13 @@
 /*
  * notices.c - what every player receives without asking (issue 12, item 6):
   * when a turn opens, the signed head of its opening (its seed commitment);
- * at the seal, the signed head (and an NMR notice to a side whose orders
- * were held or repeated); with witnessed dice, at each phase's close, its
- * signed head (he reveals his link against it, and keeps it: it alone
- * shows the phase was not closed again once the links were known), and to
+ * at the seal, the signed head, and to each side the head of the seal
+ * signed for it alone (the sheet the seal took for it, sealed-T-SIDE.head,
+ * which his links and verify are held to) and an NMR notice when its
+ * orders were held or repeated; with witnessed dice, at each phase's
+ * close, its signed head (he reveals his link against it, and keeps it:
+ * it alone shows the phase was not closed again once the links were
+ * known), and to
  * the referee, when every side's link of the phase is in; after
  * the last phase, his own side's report; at
  * the exchange, the turn bundle with the exchange's head and the
@@ -215,12 +218,49 @@ static int open_notices(ord_game *g, int t, int64_t deadline, int open)
 	return err;
 }
 
-static int seal_notices(ord_game *g, int t)
+/* The head of turn t's seal the game signs for side (at "sealed": the
+ * commitment the seal took for it, threat model 26), as the player keeps
+ * it, in text (cleared first), the version and commitment it states in
+ * *version and commitment: 1 when signed, 0 when there is none to hand
+ * out (a game whose key is kept outside its file signs none here; a seal
+ * of a game made before it names no side's sheet), as the seal's head is
+ * skipped; < 0 on an error. */
+static int sealed_head(ord_game *g, int t, const char *side, struct ord_buf *text, int *version,
+		       unsigned char commitment[32])
+{
+	struct ord_receipt r;
+	struct ord_head h;
+	int err;
+
+	ord_buf_reset(text);
+	memset(&r, 0, sizeof(r));
+	if ((err = ord_game_sealed_head(g, &h, t, side, &r.version)) == ORD_EUSAGE ||
+	    err == ORD_ENOTFOUND) {
+		ord_error_clear();
+		return 0;
+	}
+	if (err)
+		return err;
+	r.turn = t;
+	snprintf(r.side, sizeof(r.side), "%s", side);
+	memcpy(r.commitment, h.commitment, 32);
+	ord_receipt_head_format(&h, &r, text);
+	*version = r.version;
+	memcpy(commitment, h.commitment, 32);
+	return 1;
+}
+
+/* Turn t is sealed: every side gets the seal's signed head and the head of
+ * the seal the game signs for his side alone (sealed-T-SIDE.head), which
+ * states the sheet the seal took for him: a receipt shows only the sheet
+ * stored, and a later version stored in his name would pass it. */
+static int seal_notices(ord_game *g, int t, int witnessed)
 {
 	struct ord_head h;
 	struct ord_buf head = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
-		       held = ORD_BUF_INIT, name = ORD_BUF_INIT;
-	struct mail_attach att;
+		       held = ORD_BUF_INIT, name = ORD_BUF_INIT, sealed = ORD_BUF_INIT,
+		       sname = ORD_BUF_INIT;
+	struct mail_attach att[2];
 	size_t i;
 	int err;
 
@@ -230,24 +270,61 @@ static int seal_notices(ord_game *g, int t)
 		return 0;
 	}
 	ord_buf_addf(&name, "seal-%d.head", t);
-	attach_head(&att, &h, &head, &name);
+	attach_head(&att[0], &h, &head, &name);
 	for (i = 0; i < ord_game_nsides(g); i++) {
 		const char *side = ord_game_side_name(g, i);
-		unsigned char c[32];
-		char source[16];
-		int version;
+		unsigned char c[32], sc[32];
+		char source[16], schex[65];
+		int version, sversion = 0, have_sealed;
 
 		if ((err = ord_game_side_sheet(g, t, side, &version, source, c)) != 0)
 			goto out;
 		if (strcmp(source, "submitted"))
 			ord_buf_addf(&held, "%s%s (%s)", held.len ? ", " : "", side, source);
+		ord_buf_reset(&key);
+		ord_buf_addf(&key, "seal/%d/%s", t, side);
+		if (ord_mail_queued(g, key.buf))
+			continue; /* nothing signed for a mail not sent again */
+		if ((have_sealed = sealed_head(g, t, side, &sealed, &sversion, sc)) < 0) {
+			err = have_sealed;
+			goto out;
+		}
 		ord_buf_reset(&body);
 		ord_buf_addf(&body,
 			     "Turn %d is sealed: no sheet can change now.\n\n"
 			     "The signed head of the game's log at the seal is attached (%s)\n"
 			     "and below. Keep it: with it you can later prove that nothing\n"
-			     "sealed was rewritten ('orderly verify BUNDLE --head %s').\n\n%s",
-			     t, name.buf, name.buf, head.buf);
+			     "sealed was rewritten ('orderly verify BUNDLE --head %s').\n\n",
+			     t, name.buf, name.buf);
+		if (have_sealed) {
+			ord_buf_reset(&sname);
+			ord_buf_addf(&sname, "sealed-%d-%s.head", t, side);
+			att[1] = (struct mail_attach){ sname.buf, "text/plain", sealed.buf, sealed.len };
+			mail_hex(schex, sc, 32);
+			ord_buf_addf(&body,
+				     "The head of the seal the game signed for your side is attached too\n"
+				     "(%s): the sheet the seal took for your side, signed,\n"
+				     "    version %d, commitment %s\n"
+				     "Keep it.%s",
+				     sname.buf, sversion, schex,
+				     strcmp(source, "submitted")
+					     ? " It is the NMR policy's sheet (below).\n"
+					     : " Check now that this commitment is the one of your last\n"
+					       "receipt (the one 'orderly sign' gave you, if you signed): another\n"
+					       "means the seal took another sheet in your place.\n");
+			if (witnessed && !strcmp(source, "submitted"))
+				ord_buf_addf(&body,
+					     "Give it to 'orderly witness --link-for' as --receipt %s,\n"
+					     "with --commitment, before you reveal a link: it gives none when\n"
+					     "the seal took another sheet (the mail of each phase's close says\n"
+					     "how).\n",
+					     sname.buf);
+			ord_buf_addf(&body,
+				     "After the exchange, 'orderly verify BUNDLE --receipt %s'\n"
+				     "holds the seal to it.\n\n",
+				     sname.buf);
+		}
+		ord_buf_add(&body, head.buf, head.len);
 		if (strcmp(source, "submitted"))
 			ord_buf_addf(&body,
 				     "\nNo orders of yours were received for turn %d: the game's NMR\n"
@@ -255,13 +332,11 @@ static int seal_notices(ord_game *g, int t)
 				     t, source,
 				     !strcmp(source, "hold") ? "every unit holds"
 							     : "last turn's orders again");
-		ord_buf_reset(&key);
-		ord_buf_addf(&key, "seal/%d/%s", t, side);
 		if ((err = mail_queue_to(g, side, key.buf,
 					 strcmp(source, "submitted")
 						 ? "turn sealed: your orders were not received (NMR)"
 						 : "turn sealed",
-					 body.buf, NULL, NULL, &att, 1)) != 0)
+					 body.buf, NULL, NULL, att, have_sealed ? 2 : 1)) != 0)
 			goto out;
 	}
 	ord_buf_reset(&body);
@@ -270,13 +345,15 @@ static int seal_notices(ord_game *g, int t)
 		     held.buf, held.len ? "." : "", head.buf);
 	ord_buf_reset(&key);
 	ord_buf_addf(&key, "seal/%d/", t);
-	err = mail_queue_to(g, NULL, key.buf, "turn sealed", body.buf, NULL, NULL, &att, 1);
+	err = mail_queue_to(g, NULL, key.buf, "turn sealed", body.buf, NULL, NULL, att, 1);
 out:
 	ord_buf_release(&head);
 	ord_buf_release(&body);
 	ord_buf_release(&key);
 	ord_buf_release(&held);
 	ord_buf_release(&name);
+	ord_buf_release(&sealed);
+	ord_buf_release(&sname);
 	return err;
 }
 
@@ -291,7 +368,7 @@ static int close_notices(ord_game *g, int t, int nphases)
 {
 	struct ord_head h;
 	struct ord_buf head = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
-		       name = ORD_BUF_INIT;
+		       name = ORD_BUF_INIT, receipt = ORD_BUF_INIT;
 	struct mail_attach att;
 	char pkhex[65];
 	size_t i;
@@ -322,7 +399,27 @@ static int close_notices(ord_game *g, int t, int nphases)
 		attach_head(&att, &h, &head, &name);
 		for (i = 0; i < ord_game_nsides(g); i++) {
 			const char *side = ord_game_side_name(g, i);
+			struct ord_head sh;
+			int sealed;
 
+			ord_buf_reset(&key);
+			ord_buf_addf(&key, "close/%d/%d/%s", t, p, side);
+			if (ord_mail_queued(g, key.buf))
+				continue;
+			/* the head of the seal signed for his side, which the
+			 * seal's mail attached (seal_notices), when the judge
+			 * can sign it; else the receipt, as before it */
+			if ((err = ord_game_sealed_head(g, &sh, t, side, NULL)) != 0 &&
+			    err != ORD_EUSAGE && err != ORD_ENOTFOUND)
+				goto out;
+			ord_error_clear();
+			sealed = err == 0;
+			err = 0;
+			ord_buf_reset(&receipt);
+			if (sealed)
+				ord_buf_addf(&receipt, "sealed-%d-%s.head", t, side);
+			else
+				ord_buf_adds(&receipt, "RECEIPT");
 			ord_buf_reset(&body);
 			ord_buf_addf(&body,
 				     "Phase %d of turn %d is closed: no event of it can be recorded now.\n\n"
@@ -335,17 +432,37 @@ static int close_notices(ord_game *g, int t, int nphases)
 				     "    orderly witness --link-for --head %s --pubkey GAME-KEY \\\n"
 				     "        --side %s --key YOUR.key --nonce NONCE \\\n"
 				     "        --phase %d --turn %d --opening open-%d.head \\\n"
-				     "        --receipt RECEIPT --commitment COMMITMENT\n\n"
+				     "        --receipt %s --commitment COMMITMENT\n\n"
 				     "GAME-KEY: the game's public key, as the mail of turn 1's opening gave\n"
 				     "it (for comparison only, the judge's file says %s).\n"
 				     "NONCE: the nonce 'orderly sign --witness' printed with your sheet of\n"
-				     "this turn (your chain is that sheet's own: keep what it printed).\n"
-				     "RECEIPT: the receipt file the receipt mail of the last orders you sent\n"
-				     "for turn %d attached (receipt-%d-%s-V.head), and COMMITMENT the\n"
-				     "commitment 'orderly sign --witness' printed with those orders: no link\n"
-				     "is given when the game stored your sheet under another commitment, a\n"
-				     "witness chain other than yours (without the two it warns, and gives\n"
-				     "it).\n"
+				     "this turn (your chain is that sheet's own: keep what it printed).\n",
+				     p, t, name.buf, name.buf, name.buf, side, p, t, t, receipt.buf,
+				     pkhex);
+			if (sealed)
+				ord_buf_addf(&body,
+					     "%s: the head of the seal the game signed for your side,\n"
+					     "which the mail of the turn's seal attached (lost, the referee signs\n"
+					     "it again: 'orderly head GAME --at sealed --side %s'): it states\n"
+					     "the sheet the seal took for you, where a receipt shows only a sheet\n"
+					     "the game stored (a later version stored in your name would pass it).\n"
+					     "COMMITMENT: the commitment 'orderly sign --witness' printed with the\n"
+					     "last orders you sent for turn %d: no link is given when the seal\n"
+					     "took your side's sheet under another commitment, a witness chain\n"
+					     "other than yours (without the two it warns, and gives it; given\n"
+					     "the receipt of those orders, receipt-%d-%s-V.head, instead, it\n"
+					     "warns that a receipt cannot show the sheet sealed).\n",
+					     receipt.buf, side, t, t, side);
+			else
+				ord_buf_addf(&body,
+					     "RECEIPT: the receipt file the receipt mail of the last orders you sent\n"
+					     "for turn %d attached (receipt-%d-%s-V.head), and COMMITMENT the\n"
+					     "commitment 'orderly sign --witness' printed with those orders: no link\n"
+					     "is given when the game stored your sheet under another commitment, a\n"
+					     "witness chain other than yours (without the two it warns, and gives\n"
+					     "it).\n",
+					     t, t, side);
+			ord_buf_addf(&body,
 				     "The command keeps every close head it answers in YOUR.key.links and\n"
 				     "refuses a second, different close of the same phase: keep that file.\n\n"
 				     "Then reply to this mail with the link it prints, on a line of its own:\n\n"
@@ -353,10 +470,7 @@ static int close_notices(ord_game *g, int t, int nphases)
 				     "HEX being the 64 hexadecimal digits it printed after 'link:'. No\n"
 				     "passphrase is needed: the judge takes the link only if it leads to the\n"
 				     "witness chain your sheet committed to.\n\n%s",
-				     p, t, name.buf, name.buf, name.buf, side, p, t, t, pkhex, t, t,
-				     side, p, head.buf);
-			ord_buf_reset(&key);
-			ord_buf_addf(&key, "close/%d/%d/%s", t, p, side);
+				     p, head.buf);
 			if ((err = mail_queue_to(g, side, key.buf, "phase closed", body.buf, NULL,
 						 NULL, &att, 1)) != 0)
 				goto out;
@@ -367,6 +481,7 @@ out:
 	ord_buf_release(&body);
 	ord_buf_release(&key);
 	ord_buf_release(&name);
+	ord_buf_release(&receipt);
 	return err;
 }
 
@@ -910,7 +1025,7 @@ int mail_notices(ord_game *g, int64_t now, int64_t *next)
 		/* in order: the opening (late, when it was missed), then the rest */
 		if ((err = open_notices(g, t, sealed ? 0 : ti.deadline, !sealed)) != 0)
 			return err;
-		if (sealed && (err = seal_notices(g, t)) != 0)
+		if (sealed && (err = seal_notices(g, t, ti.witnessed)) != 0)
 			return err;
 		if (sealed && !exchanged && ti.witnessed && (err = close_notices(g, t, ti.nphases)) != 0)
 			return err;

@@ -536,10 +536,21 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 			web_esc(b, name);
 			ord_buf_addf(b, "-receipt-%d-", t);
 			web_esc(b, side);
-			ord_buf_adds(b, "-V.head</code> this page offered (V its version), or the "
-					"receipt head your mail or <code>orderly submit</code> gave; its "
-					"commitment alone is only your word. verify then says whether "
-					"that very sheet was the one sealed and played.");
+			ord_buf_adds(b,
+				     "-V.head</code> this page offered (V its version), or the "
+				     "receipt head your mail or <code>orderly submit</code> gave; its "
+				     "commitment alone is only your word. verify then says whether "
+				     "that very sheet was the one sealed and played. Or the head of "
+				     "the seal the game signed for your side, the file <code>");
+			web_esc(b, name);
+			ord_buf_addf(b, "-sealed-%d-", t);
+			web_esc(b, side);
+			ord_buf_adds(b,
+				     ".head</code> this page offered once the turn was sealed (the "
+				     "seal mail's <code>sealed-T-SIDE.head</code>), when you checked "
+				     "then that its commitment is your receipt's: it states the sheet "
+				     "the seal took, and verify holds the seal to it, but a server that "
+				     "sealed another sheet in your place signs that sheet's.");
 		}
 		ord_buf_adds(b, " This page is the referee's server: values it filled in would "
 				"check it against itself. Use the heads you saved when they were "

@@ -2,9 +2,11 @@
  * player.c - a side's page, /g/NAME/side/SIDE: write the sheet beside the
  * notation's help, Check it (ord_game_check_sheet: the checks of submit,
  * nothing stored) or Submit it (ord_game_submit_opts) and print the
- * receipt; the side's sheets and receipts of every turn (the text of each,
- * this turn's before the seal too, with orderly's reading of it), its
- * reports, and the bundles with the `orderly verify` command.  Nothing
+ * receipt; once the turn is sealed, the head of the seal the game signs
+ * for the side (the sheet it took); the side's sheets and receipts of
+ * every turn (the text of each, this turn's before the seal too, with
+ * orderly's reading of it), its reports, and the bundles with the
+ * `orderly verify` command.  Nothing
  * here reads another side's sheet: the page is made of this side's
  * report, its own sheets and receipts (the library gives a side its own
  * sheet's text alone) and what the game's status says to everybody.
@@ -35,6 +37,28 @@ struct player {
 	long form_turn;
 };
 
+/* A signed head as a file to download, named name, of class cls: a link
+ * that holds the file's text itself (nothing is stored to fetch it by). */
+static void head_download(struct ord_buf *b, const char *cls, const struct ord_buf *name,
+			  const struct ord_buf *text)
+{
+	size_t i;
+
+	ord_buf_addf(b, "<a class=\"%s\" download=\"", cls);
+	web_esc(b, name->buf);
+	ord_buf_adds(b, "\" href=\"data:text/plain;charset=utf-8,");
+	for (i = 0; i < text->len; i++) {
+		unsigned char c = (unsigned char)text->buf[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+			ord_buf_addch(b, (char)c);
+		else
+			ord_buf_addf(b, "%%%02X", c);
+	}
+	ord_buf_adds(b, "\">");
+	web_esc(b, name->buf);
+	ord_buf_adds(b, "</a>");
+}
+
 /* The receipt the game signs (docs/threat-model.md, 21): the head of the
  * log entry that stores the sheet, offered as a file beside the receipt
  * and shown; the commitment alone is only the player's word. */
@@ -42,7 +66,6 @@ static void receipt_head(struct ord_buf *b, ord_game *g, struct player *p)
 {
 	struct ord_buf text = ORD_BUF_INIT, name = ORD_BUF_INIT;
 	struct ord_head h;
-	size_t i;
 	int err;
 
 	if ((err = ord_game_receipt_head(g, &h, &p->receipt)) != 0) {
@@ -59,24 +82,76 @@ static void receipt_head(struct ord_buf *b, ord_game *g, struct player *p)
 	ord_receipt_head_format(&h, &p->receipt, &text);
 	ord_buf_addf(&name, "%s-receipt-%d-%s-%d.head", p->name, p->receipt.turn, p->receipt.side,
 		     p->receipt.version);
-	ord_buf_adds(b, "<p>The game's signed receipt: <a class=\"receipt-head\" download=\"");
-	web_esc(b, name.buf);
-	ord_buf_adds(b, "\" href=\"data:text/plain;charset=utf-8,");
-	for (i = 0; i < text.len; i++) {
-		unsigned char c = (unsigned char)text.buf[i];
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-			ord_buf_addch(b, (char)c);
-		else
-			ord_buf_addf(b, "%%%02X", c);
-	}
-	ord_buf_adds(b, "\">");
-	web_esc(b, name.buf);
-	ord_buf_adds(b, "</a>. Keep this file: it is the game's signature of the entry that stores "
+	ord_buf_adds(b, "<p>The game's signed receipt: ");
+	head_download(b, "receipt-head", &name, &text);
+	ord_buf_adds(b, ". Keep this file: it is the game's signature of the entry that stores "
 			"your sheet, and <code>orderly verify BUNDLE --receipt FILE</code> checks it. "
 			"The commitment alone is only your word.</p>\n"
 			"<details><summary>The receipt file</summary><pre class=\"receipt-head\">");
 	web_esc(b, text.buf);
 	ord_buf_adds(b, "</pre></details>\n");
+	ord_buf_release(&text);
+	ord_buf_release(&name);
+}
+
+/* The head of the seal the game signs for this side alone (at "sealed",
+ * threat model 26) of the turn sealed last (the one before an open turn):
+ * it states the sheet the seal took for the side, where a receipt shows
+ * only a sheet stored (a later version stored in the side's name would
+ * pass it).  Signed when the page is asked for, as the receipt is; a game
+ * whose key is kept outside its file, or whose seal names no sheet of the
+ * side (made before it), signs none here, and nothing is said: the page's
+ * other cards say what the side has. */
+static void sealed_head(struct ord_buf *b, ord_game *g, const struct player *p,
+			const struct ord_game_status *st)
+{
+	struct ord_buf text = ORD_BUF_INIT, name = ORD_BUF_INIT;
+	struct ord_receipt r;
+	struct ord_head h;
+	int open = !strcmp(st->state, "open");
+	unsigned char c[32];
+	char hex[65], source[16] = "";
+
+	memset(&r, 0, sizeof(r));
+	r.turn = open ? st->turn - 1 : st->turn;
+	if (r.turn < 1 || ord_game_sealed_head(g, &h, r.turn, p->side, &r.version) != 0) {
+		ord_error_clear();
+		return;
+	}
+	snprintf(r.side, sizeof(r.side), "%s", p->side);
+	memcpy(r.commitment, h.commitment, 32);
+	ord_receipt_head_format(&h, &r, &text);
+	ord_buf_addf(&name, "%s-sealed-%d-%s.head", p->name, r.turn, p->side);
+	web_hex(hex, r.commitment, 32);
+	ord_buf_addf(b,
+		     "<section class=\"card sealed\" id=\"sealed\"><h2>The seal of your sheet of "
+		     "turn %d</h2>\n<p>Turn %d %s sealed with version %d of your side's sheet, "
+		     "commitment <code class=\"hex sealed-commitment\">%s</code>. The game's "
+		     "signed head of the seal for your side: ",
+		     r.turn, r.turn, open ? "was" : "is", r.version, hex);
+	head_download(b, "sealed-head", &name, &text);
+	ord_buf_adds(b, ". Keep this file: it is the game's signature that the seal took the "
+			"sheet of this commitment for your side.");
+	if (ord_game_side_sheet_version(g, r.turn, p->side, r.version, source, c) == 0 &&
+	    strcmp(source, "submitted"))
+		ord_buf_adds(b, " It is the stand-in of the game's policy for a missing sheet "
+				"(your sheets, below).");
+	else
+		ord_buf_addf(b,
+			     " Check now that it is the commitment of your last receipt of turn %d "
+			     "(the one <code>orderly sign</code> gave you, if you signed): another "
+			     "means the seal took another sheet in your place.",
+			     r.turn);
+	ord_error_clear();
+	if (st->witnessed && !open && strcmp(st->state, "exchanged"))
+		ord_buf_adds(b, " Give it to <code>orderly witness --link-for</code> as "
+				"<code>--receipt</code>, with <code>--commitment</code>, before you "
+				"reveal a link: it gives none when the seal took another sheet.");
+	ord_buf_adds(b, " After the exchange, <code>orderly verify BUNDLE --receipt FILE</code> "
+			"holds the seal to it.</p>\n"
+			"<details><summary>The sealed head file</summary><pre class=\"sealed-head\">");
+	web_esc(b, text.buf);
+	ord_buf_adds(b, "</pre></details></section>\n");
 	ord_buf_release(&text);
 	ord_buf_release(&name);
 }
@@ -693,6 +768,7 @@ static int player_fill(void *ud, ord_game *g)
 			     "sheets</a>.</p></section>\n",
 			     st.turn);
 	}
+	sealed_head(b, g, p, &st);
 	sheets_list(b, g, p, &st);
 	web_pictures_section(r, g, p->name, p->side);
 	web_reports_section(r, g, p->name, p->side);

@@ -122,6 +122,20 @@ at: receipt
 done
 ordu seal "$G" >/dev/null
 tick
+# the seal mail carries the head of the seal the game signs for the side
+# alone (threat model 26), which states the sheet it took for him
+for who in blue red; do
+	f=$(last_mail $who "turn sealed")
+	expect_eq "$(mime "$f" attachments)" "seal-1.head
+sealed-1-$who.head" "$who: the seal mail's attachments"
+	expect_in "$(mime "$f" attach:sealed-1-$who.head)" "
+at: sealed
+"
+	expect_in "$(mime "$f" attach:sealed-1-$who.head)" "
+commitment: ${COMMIT[$who]}
+"
+	expect_in "$(mime "$f" body)" "Give it to 'orderly witness --link-for' as --receipt sealed-1-$who.head,"
+done
 # sealed, but phase 1's events are not closed
 refused red "LINK $NOLINK" "the events of phase 1 ('movement') of turn 1 are not closed yet"
 
@@ -158,15 +172,18 @@ CLOSE"
 		cmd=${cmd/GAME-KEY/$(opening_key $who)}
 		cmd=${cmd/YOUR.key/$who.key}
 		cmd=${cmd/NONCE/${NONCE[$who]}}
-		# his receipt, held to the commitment sign printed him: the
+		# the head of the seal signed for his side, which the seal
+		# mail attached, held to the commitment sign printed him: the
 		# receipt mail's commitment is the same (no other sheet was
 		# put in his place)
 		expect_eq "${RECEIPT[$who]}" "${COMMIT[$who]}" "$who: the receipt's commitment and sign's"
-		cmd=${cmd/RECEIPT/receipt-1-$who-1.head}
+		expect_in "$cmd" "--receipt sealed-1-$who.head --commitment COMMITMENT"
+		expect_in "$body" "sealed-1-$who.head: the head of the seal the game signed for your side,"
+		[[ -s "$TMP/$who/sealed-1-$who.head" ]] || fail "$who: no sealed-1-$who.head kept from the seal mail"
 		cmd=${cmd/COMMITMENT/${COMMIT[$who]}}
 		cmd=${cmd/orderly witness/\"\$ORDERLY\" witness}
 		out=$(cd "$TMP/$who" && eval "$cmd" 2>&1)
-		expect_not_in "$out" "warning: no --receipt"
+		expect_not_in "$out" "warning:"
 		LINK[$who]=$(sed -n 's/^link: //p' <<<"$out")
 		[[ ${#LINK[$who]} == 64 ]] || fail "$who: '$cmd' gave no link"
 		# the line the mail says to send back

@@ -10,7 +10,7 @@
  * made in a temporary directory (a fixed-dice game, so that its clock is
  * ORDERLY_TEST_NOW), the reply read back from the game's outbox and
  * decoded as a player's mail program would; the clock's notices by
- * mail_notices, as tick queues them.
+ * mail_notices, as tick queues them, their attachments read by GMime.
  */
 #include <check.h>
 #include <stdio.h>
@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <gmime/gmime.h>
 #include <sqlite3.h>
 
 #include "mail/mail.h"
@@ -891,6 +892,289 @@ START_TEST(test_passphrase_guesses_suspended)
 }
 END_TEST
 
+/* The game made again with co (its passphrases as judge_setup sets them). */
+static void judge_remake(const struct ord_create_opts *co)
+{
+	char cmd[4000];
+	ord_game *g;
+
+	snprintf(cmd, sizeof(cmd), "rm -f '%s' '%s-wal' '%s-shm'", jgame, jgame, jgame);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_msg(ord_game_create(&g, jgame, SCENARIO, co) == 0, "%s", ord_error_last());
+	ck_assert_int_eq(ord_mail_set_passphrase(g, "blue", "blue shako and sabre"), 0);
+	ck_assert_int_eq(ord_mail_set_passphrase(g, NULL, "umpire of the table"), 0);
+	ord_game_free(g);
+}
+
+struct attachments {
+	struct ord_buf names; /* every attachment's file name, one a line */
+	const char *want;     /* the one whose text is kept */
+	struct ord_buf text;
+};
+
+static void attachment_of(GMimeObject *parent, GMimeObject *obj, gpointer ud)
+{
+	struct attachments *a = ud;
+	const char *name;
+	GMimeDataWrapper *content;
+	GMimeStream *mem;
+	GByteArray *arr;
+
+	(void)parent;
+	if (!GMIME_IS_PART(obj) || !(name = g_mime_part_get_filename(GMIME_PART(obj))))
+		return;
+	ord_buf_addf(&a->names, "%s\n", name);
+	if (strcmp(name, a->want) || !(content = g_mime_part_get_content(GMIME_PART(obj))))
+		return;
+	mem = g_mime_stream_mem_new();
+	g_mime_data_wrapper_write_to_stream(content, mem);
+	arr = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	ord_buf_reset(&a->text);
+	ord_buf_add(&a->text, (const char *)arr->data, arr->len);
+	g_object_unref(mem);
+}
+
+/* The newest queued mail to rcpt whose Subject holds subject: its text
+ * in body, its attachments' names in a->names and the text of the one
+ * named a->want in a->text.  Fails the test when there is none. */
+static void newest_mail(const char *rcpt, const char *subject, struct ord_buf *body,
+			struct attachments *a)
+{
+	struct ord_mail_out out;
+	struct ord_buf raw = ORD_BUF_INIT;
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeMessage *msg;
+	ord_game *g;
+	int64_t id = 0;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	memset(&out, 0, sizeof(out));
+	ord_buf_init(&out.bytes);
+	ord_buf_reset(body);
+	while (ord_mail_outbox_next(g, id, &out) == 0) {
+		struct mail_msg m;
+
+		id = out.id;
+		mail_msg_read(&m, out.bytes.buf, out.bytes.len, NULL);
+		if (!strcmp(out.rcpt, rcpt) && strstr(m.subject, subject)) {
+			ord_buf_reset(&raw);
+			ord_buf_add(&raw, out.bytes.buf, out.bytes.len);
+			ord_buf_reset(body);
+			ord_buf_adds(body, m.text ? m.text : "");
+		}
+		mail_msg_release(&m);
+		ord_buf_reset(&out.bytes);
+	}
+	ord_error_clear();
+	ord_buf_release(&out.bytes);
+	ord_game_free(g);
+	ck_assert_msg(raw.len, "no mail to %s with '%s' in its Subject", rcpt, subject);
+	ord_buf_reset(&a->names);
+	ord_buf_reset(&a->text);
+	stream = g_mime_stream_mem_new_with_buffer(raw.buf, raw.len);
+	parser = g_mime_parser_new_with_stream(stream);
+	msg = g_mime_parser_construct_message(parser, NULL);
+	ck_assert_ptr_nonnull(msg);
+	g_mime_message_foreach(msg, attachment_of, a);
+	g_object_unref(msg);
+	g_object_unref(parser);
+	g_object_unref(stream);
+	ord_buf_release(&raw);
+}
+
+/* The commitment of side's last sheet of turn 1, and the game's key. */
+static void side_commitment(const char *side, unsigned char c[32], unsigned char pk[32])
+{
+	char source[16];
+	int version;
+	ord_game *g;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_int_eq(ord_game_side_sheet(g, 1, side, &version, source, c), 0);
+	ck_assert_int_ge(version, 1);
+	ck_assert_int_eq(ord_game_pubkey(g, pk), 0);
+	ord_game_free(g);
+}
+
+/* Text a parsed as the head of turn 1's seal for a side, at "sealed",
+ * signed by the game's key pk, stating commitment c. */
+static void assert_sealed_head(const struct ord_buf *text, const unsigned char c[32],
+			       const unsigned char pk[32])
+{
+	struct ord_head h;
+
+	ck_assert_msg(text->len && ord_head_parse(&h, text->buf, text->len, "sealed.head") == 0,
+		      "not a head: %s\n%s", ord_error_last(), text->len ? text->buf : "");
+	ck_assert_str_eq(h.at, "sealed");
+	ck_assert_int_eq(h.turn, 1);
+	ck_assert(h.has_commitment);
+	ck_assert(!memcmp(h.commitment, c, 32));
+	ck_assert(!memcmp(h.key, pk, 32));
+	ck_assert_int_eq(ord_head_check(&h), 0);
+}
+
+/* Seal turn 1 now, forced (red sends nothing), with kp when the game's
+ * key is kept outside its file. */
+static void seal_now(const struct ord_keypair *kp)
+{
+	ord_game *g;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	if (kp)
+		ck_assert_int_eq(ord_game_use_key(g, kp), 0);
+	ck_assert_msg(ord_game_seal(g, 1) == 0, "%s", ord_error_last());
+	ord_game_free(g);
+}
+
+/* Threat model 26: each side's seal mail carries the head of the seal the
+ * game signs for that side alone, sealed-T-SIDE.head, stating the sheet
+ * the seal took for it (a receipt shows only the sheet stored), and says
+ * what it is; the referee's carries the seal's head alone; a second look
+ * mails nothing again. */
+START_TEST(test_seal_mail_sealed_head)
+{
+	struct attachments a = { ORD_BUF_INIT, "sealed-1-blue.head", ORD_BUF_INIT };
+	struct ord_buf body = ORD_BUF_INIT;
+	unsigned char blue[32], red[32], pk[32];
+	char hex[65], want[400];
+	size_t n;
+
+	tick_at(T0);
+	free(mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n"));
+	seal_now(NULL);
+	tick_at(T0 + 60);
+	side_commitment("blue", blue, pk);
+	side_commitment("red", red, pk);
+	newest_mail("blue@club.test", "turn sealed", &body, &a);
+	ck_assert_str_eq(a.names.buf, "seal-1.head\nsealed-1-blue.head\n");
+	assert_sealed_head(&a.text, blue, pk);
+	ck_assert_in(a.text.buf, "# turn 1, side blue, version 1, commitment ");
+	mail_hex(hex, blue, 32);
+	snprintf(want, sizeof(want),
+		 "The head of the seal the game signed for your side is attached too\n"
+		 "(sealed-1-blue.head): the sheet the seal took for your side, signed,\n"
+		 "    version 1, commitment %s\n"
+		 "Keep it. Check now that this commitment is the one of your last\n"
+		 "receipt",
+		 hex);
+	ck_assert_in(body.buf, want);
+	ck_assert_in(body.buf, "'orderly verify BUNDLE --receipt sealed-1-blue.head'\n"
+			       "holds the seal to it.\n");
+	ck_assert_not_in(body.buf, "orderly witness");
+	/* red's own, the NMR policy's sheet; not blue's */
+	a.want = "sealed-1-red.head";
+	newest_mail("red@club.test", "turn sealed: your orders were not received (NMR)", &body, &a);
+	ck_assert_str_eq(a.names.buf, "seal-1.head\nsealed-1-red.head\n");
+	assert_sealed_head(&a.text, red, pk);
+	ck_assert(memcmp(red, blue, 32));
+	ck_assert_in(body.buf, "Keep it. It is the NMR policy's sheet (below).\n");
+	ck_assert_not_in(body.buf, "sealed-1-blue.head");
+	/* the referee's: the seal's head alone */
+	a.want = "seal-1.head";
+	newest_mail("referee@club.test", "turn sealed", &body, &a);
+	ck_assert_str_eq(a.names.buf, "seal-1.head\n");
+	n = outbox_count();
+	tick_at(T0 + 120);
+	ck_assert_uint_eq(outbox_count(), n);
+	ord_buf_release(&body);
+	ord_buf_release(&a.names);
+	ord_buf_release(&a.text);
+}
+END_TEST
+
+/* Witnessed dice: the seal mail says to give the sealed head to witness
+ * --link-for, and the close mail's command names it as --receipt, filled
+ * in (sealed-1-blue.head), with why: a receipt shows the sheet stored,
+ * not the one sealed.  A game whose key is kept outside its file: no
+ * sealed head is signed, the seal mail goes out with the seal's head
+ * alone and the close mail's command asks for the RECEIPT as before. */
+START_TEST(test_close_mail_names_sealed_head)
+{
+	struct attachments a = { ORD_BUF_INIT, "sealed-1-blue.head", ORD_BUF_INIT };
+	struct ord_buf body = ORD_BUF_INIT;
+	struct ord_create_opts co;
+	struct ord_keypair kp;
+	const char *sheet = "B1 ↑ 1/4\n";
+	int keyless;
+
+	ord_keypair_generate(&kp);
+	for (keyless = 0; keyless <= 1; keyless++) {
+		struct ord_submit_opts so;
+		struct ord_receipt r;
+		struct ord_diag diag;
+		struct ord_head ch;
+		unsigned char top[32], pk[32];
+		ord_game *g;
+
+		memset(&co, 0, sizeof(co));
+		co.witnessed = 1; /* no fixed dice: the referee would choose them */
+		co.key = keyless ? &kp : NULL;
+		judge_remake(&co);
+		tick_at(T0);
+		memset(top, 0x5a, sizeof(top));
+		memset(&so, 0, sizeof(so));
+		so.witness = top;
+		ord_diag_init(&diag);
+		ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+		if (keyless)
+			ck_assert_int_eq(ord_game_use_key(g, &kp), 0);
+		if (ord_game_submit_opts(g, &r, "blue", sheet, strlen(sheet), &so, &diag) != 0) {
+			struct ord_buf d = ORD_BUF_INIT;
+			ord_diag_format(&diag, "sheet", &d);
+			ck_abort_msg("%s: %s", ord_error_last(), d.buf);
+		}
+		ord_game_free(g);
+		ord_diag_release(&diag);
+		seal_now(keyless ? &kp : NULL);
+		ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+		if (keyless)
+			ck_assert_int_eq(ord_game_use_key(g, &kp), 0);
+		ck_assert_msg(ord_game_close_phase(g, &ch) == 0, "%s", ord_error_last());
+		ord_game_free(g);
+		tick_at(T0 + 60);
+		newest_mail("blue@club.test", "turn sealed", &body, &a);
+		if (keyless) {
+			ck_assert_str_eq(a.names.buf, "seal-1.head\n");
+			ck_assert_not_in(body.buf, "sealed-1-blue.head");
+		} else {
+			side_commitment("blue", top, pk);
+			ck_assert(!memcmp(top, r.commitment, 32));
+			assert_sealed_head(&a.text, r.commitment, pk);
+			ck_assert_in(body.buf,
+				     "Give it to 'orderly witness --link-for' as --receipt sealed-1-blue.head,\n"
+				     "with --commitment, before you reveal a link: it gives none when\n"
+				     "the seal took another sheet");
+		}
+		newest_mail("blue@club.test", "phase closed", &body, &a);
+		if (keyless) {
+			ck_assert_in(body.buf, "        --receipt RECEIPT --commitment COMMITMENT\n\n");
+			ck_assert_in(body.buf,
+				     "RECEIPT: the receipt file the receipt mail of the last "
+				     "orders you sent\nfor turn 1 attached (receipt-1-blue-V.head)");
+			ck_assert_not_in(body.buf, "sealed-1-blue.head");
+			continue;
+		}
+		ck_assert_in(body.buf,
+			     "        --phase 1 --turn 1 --opening open-1.head \\\n"
+			     "        --receipt sealed-1-blue.head --commitment COMMITMENT\n\n");
+		ck_assert_in(body.buf,
+			     "sealed-1-blue.head: the head of the seal the game signed for your side,\n"
+			     "which the mail of the turn's seal attached (lost, the referee signs\n"
+			     "it again: 'orderly head GAME --at sealed --side blue'): it states\n"
+			     "the sheet the seal took for you, where a receipt shows only a sheet\n"
+			     "the game stored");
+		ck_assert_not_in(body.buf, "RECEIPT");
+		/* red's names red's own */
+		newest_mail("red@club.test", "phase closed", &body, &a);
+		ck_assert_in(body.buf, "--receipt sealed-1-red.head --commitment COMMITMENT\n");
+	}
+	ord_buf_release(&body);
+	ord_buf_release(&a.names);
+	ord_buf_release(&a.text);
+}
+END_TEST
+
 /* J9: a mail from a registered address whose proof does not hold is kept
  * as a stranger's is, its headers and the first 16 KiB of its body with
  * its size, not whole (a forged From: on 5 MB grew the game file by 5 MB a
@@ -975,6 +1259,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_passphrase_wait_then_signature);
 	tcase_add_test(judge, test_passphrase_guesses_suspended);
 	tcase_add_test(judge, test_forged_mail_kept_cut);
+	tcase_add_test(judge, test_seal_mail_sealed_head);
+	tcase_add_test(judge, test_close_mail_names_sealed_head);
 	suite_add_tcase(s, judge);
 	return s;
 }

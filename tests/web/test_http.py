@@ -506,6 +506,43 @@ def big_checks(base, big):
        "no list of 2,400 units to pick from")
 
 
+def sealed_offered(fr, al, french):
+    """Threat model 26: once the turn is sealed, a side's page offers the
+    head of the seal the game signs for that side alone, which states the
+    sheet the seal took for it (french: the commitment of french's
+    receipt), to download as NAME-sealed-T-SIDE.head and shown; another
+    side's page offers its own, never this one."""
+    heads = {}
+    for client, side in ((fr, "french"), (al, "allied")):
+        st, _, page = client.get("/g/qb/side/%s" % side)
+        text = re.search(r'<pre class="sealed-head">(.*?)</pre>', page, re.S)
+        link = re.search(r'<a class="sealed-head" download="([^"]+)" href="data:text/plain;charset=utf-8,([^"]*)"',
+                         page)
+        ok(st == 200 and text is not None and link is not None and
+           link.group(1) == "qb-sealed-1-%s.head" % side,
+           "%s's page offers the sealed head of turn 1: %s" % (side, W.text_of(page)[:400]))
+        if not text or not link:
+            continue
+        text = W.html.unescape(text.group(1))
+        ok(urllib.parse.unquote(link.group(2)) == text,
+           "%s: the file to download is the sealed head shown" % side)
+        fields = dict(line.split(": ", 1) for line in text.splitlines() if ": " in line and not line.startswith("#"))
+        ok(fields.get("at") == "sealed" and fields.get("turn") == "1" and
+           "# turn 1, side %s, version 1, commitment %s\n" % (side, fields.get("commitment")) in text,
+           "%s's sealed head is of turn 1's seal, for %s: %s" % (side, side, text))
+        ok("<code>orderly witness --link-for</code>" not in page,
+           "%s: a game without witnessed dice is told of links" % side)
+        heads[side] = (fields.get("commitment"), page)
+    if len(heads) == 2:
+        ok(heads["french"][0] == french,
+           "french's sealed head states french's sealed commitment (%s), not %s" % (french, heads["french"][0]))
+        ok(heads["allied"][0] != french and french not in heads["allied"][1] and
+           "qb-sealed-1-french" not in heads["allied"][1],
+           "the allied page shows french's sealed head or commitment")
+        ok(heads["allied"][0] not in heads["french"][1] and "qb-sealed-1-allied" not in heads["french"][1],
+           "french's page shows the allied sealed head or commitment")
+
+
 def run_checks(base, qb, ks, games):
     anon = W.Client(base)
     # ---- headers
@@ -658,6 +695,9 @@ def run_checks(base, qb, ks, games):
     ok(st == 422 and "Not stored" in body and "line 1" in body and "line 2" in body, "a bad sheet is refused with its lines")
     ok("french       submitted (version 1)" in info(qb), "a refused sheet replaced the stored one")
 
+    st, _, page = fr.get("/g/qb/side/french")
+    ok(st == 200 and "sealed-head" not in page and "qb-sealed-1-" not in page,
+       "a side's page offers a head of the seal before the seal")
     # ---- the secrecy canary, crawled at every state of the turn
     ref = W.Client(base)
     ref.login("qb", "referee")
@@ -671,6 +711,7 @@ def run_checks(base, qb, ks, games):
     st, _, _, ask = confirmed(ref, "/g/qb/referee", {"action": "seal"}, qb, "the seal")
     ok("Seal turn 1?" in ask and ask.count("sheet in") == 2, "the seal's confirmation names the turn and the sheets")
     ok(st == 200 and "sealed" in info(qb), "the referee seals")
+    sealed_offered(fr, al, m.group(1) if m else "")
     # the event forms offer the game's units to pick, the canary as text
     st, _, body = ref.get("/g/qb/referee")
     units = re.search(r'<datalist id="units">(.*?)</datalist>', body, re.S)
@@ -1367,6 +1408,13 @@ def witnessed(work):
             W.run("witness", wit, "--side", side, "--key", os.path.join(work, side + ".key"))
         W.run("resolve", wit)
     W.run("exchange", wit)
+    # another, sealed and not exchanged: its page says what the sealed
+    # head is for while links are awaited
+    wits = W.make_game(games, "wits", extra=("--witnessed",))
+    for side in ("french", "allied"):
+        W.run("submit", wits, "--side", side, "--witness-key", os.path.join(work, side + ".key"),
+              os.path.join(W.DEMO, "turn1-%s.txt" % side))
+    W.run("seal", wits)
     gamekey = re.search(r"^key: +([0-9a-f]{64})$", W.run("info", wit).stdout, re.M).group(1)
     closes = ["close-1-%d.head" % p for p in range(1, 6)]
     srv = W.Server(games)
@@ -1376,6 +1424,12 @@ def witnessed(work):
         listed = re.findall(r'href="/g/wit/head/([^"]+)"', body)
         ok(st == 200 and all(f in listed for f in closes),
            "the status page of a witnessed game lists each phase's close head: %r" % listed)
+        c.login("wits", "french")
+        st, _, body = c.get("/g/wits/side/french")
+        ok(st == 200 and 'download="wits-sealed-1-french.head"' in body and
+           "<code>orderly witness --link-for</code> as <code>--receipt</code>" in body,
+           "a witnessed game's side page, sealed, offers the sealed head for witness --link-for: %s" %
+           W.text_of(body)[:600])
         c.login("wit", "french")
         st, _, body = c.get("/g/wit/side/french")
         turn = re.search(r'<article class="turn" id="turn-1">(.*?)</article>', body, re.S)
@@ -1408,6 +1462,22 @@ def witnessed(work):
            and "no --head" not in p.stdout,
            "the page's verify command, with its files, leaves no close unchecked (exit %d):\n%s%s" %
            (p.returncode, p.stdout, p.stderr))
+        # the head of the seal signed for french, which the page offers
+        # (turn 2 open: turn 1's) and names as the RECEIPT the command
+        # takes: verify holds the seal to it
+        sealed = re.search(r'<pre class="sealed-head">(.*?)</pre>', body, re.S)
+        ok(sealed is not None and "<code>wit-sealed-1-french.head</code> this page offered" in body and
+           'download="wit-sealed-1-french.head"' in body,
+           "french's page offers its sealed head of turn 1, the one it names as verify's RECEIPT")
+        if sealed:
+            with open(os.path.join(dl, "wit-sealed-1-french.head"), "w", encoding="utf-8") as f:
+                f.write(W.html.unescape(sealed.group(1)))
+            p = W.run_command(cmd.replace("RECEIPT", "wit-sealed-1-french.head").replace("GAME-KEY", gamekey), dl)
+            ok(p.returncode == 0 and "verified: every check holds" in p.stdout and
+               "ok: receipt wit-sealed-1-french.head (signed by the game's key" in p.stdout and
+               "commitment %s...): the sheet of french, version 1" % receipt[:16] in p.stdout,
+               "the page's verify command with the sealed head the page offered (exit %d):\n%s%s" %
+               (p.returncode, p.stdout, p.stderr))
     finally:
         srv.stop()
 
