@@ -58,7 +58,7 @@ int cmd_seal(const struct cli_cmd *cmd, int argc, char **argv)
 	rc = cli_signed_change(argv[1], key, head, seal, &a, done.buf);
 	ord_buf_release(&done);
 	if (rc == CLI_OK && a.witnessed)
-		printf("each side's own head of the seal: orderly head %s --at sealed --side SIDE -o FILE (hand it to that side before the first close: it shows the sheet sealed for it, and 'witness --link-for --receipt' takes it)\n",
-		       argv[1]);
+		printf("each side's own head of the seal: orderly head %s --at sealed --side SIDE%s -o FILE (hand it to that side before the first close: it shows the sheet sealed for it, and 'witness --link-for --receipt' takes it)\n",
+		       argv[1], key ? " --key FILE" : "");
 	return rc;
 }

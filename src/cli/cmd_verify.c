@@ -60,7 +60,7 @@ static int load_receipt(const char *path, struct ord_head *h)
 	if ((rc = cli_read_input(&b, path, 65536)) != 0)
 		goto out;
 	if (ord_head_parse(h, b.buf, b.len, cli_input_name(path)) < 0) {
-		cli_error("--receipt %s: not a receipt: expected a receipt head the game signed ('orderly signed head v2', at: receipt; submit --receipt-head, the receipt mail's attachment) or a commitment of 64 hex digits (%s)",
+		cli_error("--receipt %s: not a receipt: expected a receipt head the game signed ('orderly signed head v2', at: receipt or sealed; submit --receipt-head, head --at sealed, the receipt or seal mail's attachment) or a commitment of 64 hex digits (%s)",
 			  cli_input_name(path), ord_error_last());
 		ord_error_clear();
 		rc = CLI_DATAERR;

@@ -1076,6 +1076,16 @@ static void unkept_closes(struct ord_buf *out, int turn, uint64_t mask, int n)
 
 /* After "verified": what the player did not give, so was not checked, and
  * what no bundle can show alone (one history for every player). */
+/* Of the heads given with --receipt, the receipts (not sealed heads). */
+static size_t receipts_signed(const struct ord_verify_opts *o)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < o->nreceipt_heads; i++)
+		n += !strcmp(o->receipt_heads[i].at, "receipt");
+	return n;
+}
+
 static void not_checked(struct ord_buf *out, const struct ord_record *r,
 			const struct ord_verify_opts *o, const struct ord_verify_facts *f)
 {
@@ -1106,6 +1116,10 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 	else if (!o->nreceipt_heads)
 		ord_buf_addf(out,
 			     "%s  that the game gave your receipt: a bare commitment is your word (give the receipt head it signed: --receipt FILE)\n",
+			     n++ ? "" : "not checked:\n");
+	else if (!o->nreceipts && !receipts_signed(o))
+		ord_buf_addf(out,
+			     "%s  that the sheet sealed is the one you handed in: a sealed head states the sheet the seal took (give your receipt too: --receipt FILE)\n",
 			     n++ ? "" : "not checked:\n");
 	if (!o || !o->tables || !o->scenario)
 		ord_buf_addf(out,

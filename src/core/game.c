@@ -1734,9 +1734,18 @@ static int sign_entry(ord_game *g, struct ord_head *out, struct entry_find *f)
 	if (ord_game_turn(g, &t, f->turn) == 0)
 		first = t.log_seq;
 	ord_error_clear();
-	for (; seq >= first && !f->found; seq--)
-		if ((err = ord_store_log_each(g->db, seq, seq, entry_found, f)) != 0)
-			return err;
+	if (!strcmp(f->at, "sealed")) {
+		/* the seal comes before the turn's events: read forward from
+		 * the turn's opening, not back over every event */
+		int64_t last = seq;
+		for (seq = first; seq <= last && !f->found; seq++)
+			if ((err = ord_store_log_each(g->db, seq, seq, entry_found, f)) != 0)
+				return err;
+	} else {
+		for (; seq >= first && !f->found; seq--)
+			if ((err = ord_store_log_each(g->db, seq, seq, entry_found, f)) != 0)
+				return err;
+	}
 	if (!f->found && !strcmp(f->at, "sealed"))
 		return ord_error_set(ORD_ENOTFOUND, "turn %d was not sealed with a sheet of %s",
 				     f->turn, f->side);

@@ -1254,8 +1254,12 @@ static int receipt_given_of(struct vr *x, const char *side, int version)
 		for (i = 0; x->o && i < x->o->nreceipts; i++)
 			if (!memcmp(x->o->receipts[i], s->commitment, 32))
 				return 1;
+		/* a receipt the game signed; a sealed head is none: it states
+		 * whatever the seal took, not what the side handed in (a
+		 * review's find: with it given beside the receipt of version
+		 * 1, a version 2 stored in the side's name was a note) */
 		for (i = 0; x->o && i < x->o->nreceipt_heads; i++)
-			if (x->o->receipt_heads[i].has_commitment &&
+			if (!strcmp(x->o->receipt_heads[i].at, "receipt") &&
 			    !memcmp(x->o->receipt_heads[i].commitment, s->commitment, 32))
 				return 1;
 	}
@@ -1329,6 +1333,18 @@ static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
 			const unsigned char hash[32], int has_sc, const unsigned char sc[32],
 			const char *what);
 
+/* 1 when a receipt head (at "receipt") stating commitment c was given. */
+static int receipt_head_of(const struct vr *x, const unsigned char c[32])
+{
+	size_t i;
+
+	for (i = 0; x->o && i < x->o->nreceipt_heads; i++)
+		if (!strcmp(x->o->receipt_heads[i].at, "receipt") &&
+		    !memcmp(x->o->receipt_heads[i].commitment, c, 32))
+			return 1;
+	return 0;
+}
+
 /* A "sealed" head (the head of the seal the game signs for one side,
  * stating the commitment the seal took for it), its entry found to be
  * this turn's seal: that the seal took a sheet of that commitment.  The
@@ -1349,8 +1365,13 @@ static void check_sealed_head(struct vr *x, const struct ord_head *h, const char
 		ord_vout_fail(x->v,
 			      "receipt %s: the game signed that its seal (entry %lld) took the sheet of this commitment, but the seal took another sheet for every side: a false statement under the game's key",
 			      what, (long long)h->seq);
-	else
+	else {
 		check_commitment(x, h->commitment, what);
+		if (!receipt_head_of(x, h->commitment))
+			ord_vout_note(x->v,
+				      "receipt %s: a sealed head shows the sheet the seal took, not that it is the one you handed in: compare its commitment with your receipt's, or give the receipt too",
+				      what);
+	}
 }
 
 /* A receipt the game signed (a head of the entry that logs the sheet):

@@ -682,7 +682,7 @@ expect_in "$OUT" "FAILED: receipt moved.receipt: its signature does not hold: th
 expect_exit 65 ord verify rc.game.xml --receipt rc.game.seal.head
 expect_in "$ERR" "--receipt rc.game.seal.head: a signed head of turn 1's seal, not a receipt (at: receipt or sealed): give it with --head"
 expect_exit 65 ord verify rc.game.xml --receipt claimed.txt
-expect_in "$ERR" "--receipt claimed.txt: not a receipt: expected a receipt head the game signed ('orderly signed head v2', at: receipt; submit --receipt-head, the receipt mail's attachment) or a commitment of 64 hex digits (claimed.txt:1:"
+expect_in "$ERR" "--receipt claimed.txt: not a receipt: expected a receipt head the game signed ('orderly signed head v2', at: receipt or sealed; submit --receipt-head, head --at sealed, the receipt or seal mail's attachment) or a commitment of 64 hex digits (claimed.txt:1:"
 expect_exit 0 ord new rc-other.game --scenario scenario.xml
 expect_exit 0 ord submit rc-other.game --side blue "$BFIX/blue-1.txt" --receipt-head other-game.receipt
 expect_exit 1 ord verify rc.game.xml --pubkey "$RCKEY" --receipt other-game.receipt

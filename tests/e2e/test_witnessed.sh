@@ -634,6 +634,9 @@ expect_exit 0 ord exchange v.game --head v-exchange.head
 expect_exit 0 ord export v.game --turn 1 -o v.xml
 VV="ord verify v.xml --pubkey $VKEY --head v-open.head --head v-seal.head --head v-exchange.head"
 expect_exit 0 $VV --receipt v-sealed-blue.head
+# which shows what the seal took, not what blue handed in: said so
+expect_in "$OUT" "note: receipt v-sealed-blue.head (signed by the game's key, entry $VSEAL, commitment ${V2:0:16}...): a sealed head shows the sheet the seal took, not that it is the one you handed in"
+expect_in "$OUT" "that the sheet sealed is the one you handed in: a sealed head states the sheet the seal took (give your receipt too: --receipt FILE)"
 expect_in "$OUT" "ok: receipt v-sealed-blue.head (signed by the game's key, entry $VSEAL, commitment ${V2:0:16}...): the sheet of blue, version 2, is here unchanged and was the one sealed"
 expect_exit 1 $VV --receipt v-lie.head
 expect_in "$OUT" "receipt v-lie.head (signed by the game's key, entry $VSEAL, commitment ${VSIGNED:0:16}...): the game signed that its seal (entry $VSEAL) took the sheet of this commitment, but the seal took another sheet for every side: a false statement under the game's key"
@@ -645,9 +648,14 @@ expect_exit 1 ord audit v.game --head v-lie.head
 expect_in "$OUT" "the head you kept of turn 1's sealed (entry $VSEAL): the game signed that its seal took the sheet of commitment ${VSIGNED:0:16}..., but the seal took another sheet for every side: a false statement under the game's key"
 expect_exit 0 ord audit v.game --head v-sealed-blue.head
 expect_in "$OUT" "the head you kept of turn 1's sealed (entry $VSEAL): matches"
-# the receipt of version 1 says version 2 was sealed instead
+# the receipt of version 1 says version 2 was sealed instead, also beside
+# the honest sealed head of version 2 (which is no receipt of it: a code
+# review's find, where it was taken for one and the failure a note)
 expect_exit 1 $VV --receipt v-receipt.head
 expect_in "$OUT" "but version 2 was sealed instead"
+expect_exit 1 $VV --receipt v-receipt.head --receipt v-sealed-blue.head
+expect_in "$OUT" "but version 2 was sealed instead"
+expect_not_in "$OUT" "whose receipt you gave too"
 # the honest turn: blue's record of it (phases 1 and 2 answered at home)
 # holds, his links the ones the dice used; a second answer to the close of
 # phase 2 with another nonce gives another link, recorded too (a code

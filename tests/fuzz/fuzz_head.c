@@ -50,7 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_assert(h.has_seed_commitment == (!strcmp(h.at, "open") || !strcmp(h.at, "exchange")),
 		    "a head at '%s' with has_seed_commitment %d", h.at, h.has_seed_commitment);
 	fuzz_assert(!h.phase || !strcmp(h.at, "close"), "a head at '%s' with phase %d", h.at, h.phase);
-	fuzz_assert(ord_head_next_turn(&h) >= 0, "next turn");
+	fuzz_assert(ord_head_next_turn(&h) == (!strcmp(h.at, "open")       ? 1
+					       : !strcmp(h.at, "exchange") ? h.turn + 1
+									   : 0),
+		    "a head at '%s' of turn %d binds turn %d's sheets", h.at, h.turn,
+		    ord_head_next_turn(&h));
 	sig = ord_head_check(&h);
 	fuzz_assert(sig == 0 || sig == ORD_ETAMPERED, "the signature check gave %d", sig);
 

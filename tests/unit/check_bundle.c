@@ -1783,7 +1783,7 @@ START_TEST(sealed_heads_state_a_commitment)
 	/* it signs a seal, and states a commitment */
 	ck_assert(ord_head_signs_kind("sealed", "seal"));
 	ck_assert(!ord_head_signs_kind("sealed", "sheet"));
-	ck_assert(!ord_head_signs_kind("seal", "sealed"));
+	ck_assert(!ord_head_signs_kind("receipt", "seal"));
 	{
 		const char *c = strstr(b.buf, "\ncommitment: ") + 1;
 		ord_buf_add(&t, b.buf, (size_t)(c - b.buf));
