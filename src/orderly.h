@@ -767,13 +767,15 @@ int ord_game_receipt_head(ord_game *g, struct ord_head *out, const struct ord_re
  * lost his: the same file, as Ed25519 signs the same way), r's commitment
  * filled from the entry.  Errors as ord_game_receipt_head. */
 int ord_game_receipt_head_again(ord_game *g, struct ord_head *out, struct ord_receipt *r);
-/* The game's signed head ("sealed") of turn's seal, stating the commitment
- * the seal took for side (the version in *version, when not NULL): the
- * player's proof, before he reveals a witness link, that the sheet sealed
- * for him is his own (threat model 26); a receipt shows only that it was
- * stored.  Handed to that side; ORD_ENOTFOUND when the turn is not sealed
- * (or its seal names no such side).  Errors as ord_game_receipt_head. */
-int ord_game_sealed_head(ord_game *g, struct ord_head *out, int turn, const char *side, int *version);
+/* The game's signed head ("sealed") of r's turn's seal, stating the
+ * commitment the seal took for r's side, r's version and commitment filled
+ * from the seal (as ord_game_receipt_head_again fills a receipt's: format
+ * it with ord_receipt_head_format): the player's proof, before he reveals
+ * a witness link, that the sheet sealed for him is his own (threat model
+ * 26); a receipt shows only that it was stored.  Handed to that side;
+ * ORD_ENOTFOUND when the turn is not sealed (or its seal names no such
+ * side).  Errors as ord_game_receipt_head. */
+int ord_game_sealed_head(ord_game *g, struct ord_head *out, struct ord_receipt *r);
 /* The game's signed head ("link") of the log entry that records side's
  * witness link of phase (1-based) of turn: the player's proof that his link
  * was in the log before the phase was resolved (threat model, 22).  Errors

@@ -44,9 +44,8 @@ static int write_signed_again(ord_game *g, int turn, const char *at, const char 
 			return cli_fail(err);
 		ord_receipt_head_format(&h, &r, &b);
 	} else if (!strcmp(at, "sealed")) {
-		if ((err = ord_game_sealed_head(g, &h, turn, side, &r.version)) != 0)
+		if ((err = ord_game_sealed_head(g, &h, &r)) != 0)
 			return cli_fail(err);
-		memcpy(r.commitment, h.commitment, 32);
 		ord_receipt_head_format(&h, &r, &b);
 	} else {
 		if ((err = ord_game_link_head(g, &h, turn, side, phase)) != 0)

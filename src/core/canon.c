@@ -1,4 +1,5 @@
 /* canon.c - the canonical text of log entries (see canon.h). */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,17 +293,55 @@ void ord_canon_seal(struct ord_buf *out, int turn, int forced, const struct ord_
 		ord_canon_put_hex(out, "referee_witness_top", referee_top, 32);
 }
 
+/* "V:HEX" of a "sealed.SIDE" line */
+static int sealed_value(const char *v, int *version, unsigned char commitment[32])
+{
+	const char *colon = strchr(v, ':');
+	char num[16];
+	long n;
+
+	if (!colon || colon == v || (size_t)(colon - v) >= sizeof(num))
+		return 0;
+	memcpy(num, v, (size_t)(colon - v));
+	num[colon - v] = '\0';
+	if (ord_parse_long(num, &n) || n < 1 || n > INT_MAX || strlen(colon + 1) != 64 ||
+	    ord_unhex(commitment, 32, colon + 1) != 32)
+		return 0;
+	*version = (int)n;
+	return 1;
+}
+
+int ord_canon_sealed_get(const char *body, const char *side, int *version, unsigned char commitment[32])
+{
+	struct ord_buf k = ORD_BUF_INIT;
+	char *v;
+	int ok;
+
+	ord_buf_addf(&k, "sealed.%s", side);
+	v = ord_canon_get(body, k.buf);
+	ord_buf_release(&k);
+	ok = v && sealed_value(v, version, commitment);
+	free(v);
+	return ok;
+}
+
 int ord_canon_seal_takes(const char *body, const unsigned char commitment[32])
 {
-	char hex[65];
-	const char *p, *nl, *colon;
+	unsigned char c[32];
+	char line[96];
+	const char *p, *nl, *eq;
+	size_t n;
+	int version;
 
-	ord_hex(hex, commitment, 32);
 	for (p = body; p && *p; p = nl ? nl + 1 : NULL) {
 		nl = strchr(p, '\n');
-		if (strncmp(p, "sealed.", 7) || !(colon = strchr(p, ':')) || (nl && colon > nl))
+		n = nl ? (size_t)(nl - p) : strlen(p);
+		if (strncmp(p, "sealed.", 7) || !(eq = memchr(p, '=', n)) ||
+		    n - (size_t)(eq + 1 - p) >= sizeof(line))
 			continue;
-		if (!strncmp(colon + 1, hex, 64) && (colon[65] == '\n' || colon[65] == '\0'))
+		memcpy(line, eq + 1, n - (size_t)(eq + 1 - p));
+		line[n - (size_t)(eq + 1 - p)] = '\0';
+		if (sealed_value(line, &version, c) && !memcmp(c, commitment, 32))
 			return 1;
 	}
 	return 0;

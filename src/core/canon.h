@@ -85,8 +85,13 @@ struct ord_canon_sealed {
 	int version; /* 0: none (a referee-less side that never committed) */
 	unsigned char commitment[32];
 };
-/* 1 when the seal's entry body takes a sheet of that commitment for a side
- * (a "sealed.SIDE=V:HEX" line), else 0. */
+/* The version and commitment the seal's entry body took for side (its
+ * "sealed.SIDE=V:HEX" line, as ord_canon_seal writes it): 1, or 0 when it
+ * names none. */
+int ord_canon_sealed_get(const char *body, const char *side, int *version,
+			 unsigned char commitment[32]);
+/* 1 when the seal's entry body takes a sheet of that commitment for a side,
+ * else 0. */
 int ord_canon_seal_takes(const char *body, const unsigned char commitment[32]);
 void ord_canon_seal(struct ord_buf *out, int turn, int forced, const struct ord_canon_sealed *s,
 		    size_t n, const char *held, const unsigned char *referee_top);

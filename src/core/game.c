@@ -2,7 +2,6 @@
  * game.c - creating and opening a game file, the hash-chained log, turn
  * opening, loading a module context, signed heads, and `info`.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1646,24 +1645,11 @@ struct entry_find {
  * f's side ("sealed.SIDE" = "V:HEX"). */
 static int sealed_found(struct entry_find *f, const struct ord_rec_entry *e)
 {
-	struct ord_buf k = ORD_BUF_INIT;
-	char *v, *colon;
-	long version = 0;
-
-	ord_buf_addf(&k, "sealed.%s", f->side);
-	v = ord_canon_get(e->body, k.buf);
-	ord_buf_release(&k);
-	if (v && (colon = strchr(v, ':')) != NULL) {
-		*colon = '\0';
-		if (!ord_parse_long(v, &version) && version >= 1 && version <= INT_MAX &&
-		    ord_unhex(f->logged, 32, colon + 1) == 32) {
-			f->found = 1;
-			f->version = (int)version;
-			f->seq = e->seq;
-			memcpy(f->hash, e->hash, 32);
-		}
+	if (ord_canon_sealed_get(e->body, f->side, &f->version, f->logged)) {
+		f->found = 1;
+		f->seq = e->seq;
+		memcpy(f->hash, e->hash, 32);
 	}
-	free(v);
 	return 0;
 }
 
@@ -1795,13 +1781,15 @@ int ord_game_receipt_head_again(ord_game *g, struct ord_head *out, struct ord_re
 	return err;
 }
 
-int ord_game_sealed_head(ord_game *g, struct ord_head *out, int turn, const char *side, int *version)
+int ord_game_sealed_head(ord_game *g, struct ord_head *out, struct ord_receipt *r)
 {
-	struct entry_find f = { "sealed", turn, side, 0, NULL, 0, 0, { 0 }, { 0 } };
+	struct entry_find f = { "sealed", r->turn, r->side, 0, NULL, 0, 0, { 0 }, { 0 } };
 	int err = sign_entry(g, out, &f);
 
-	if (!err && version)
-		*version = f.version;
+	if (!err) {
+		r->version = f.version;
+		memcpy(r->commitment, f.logged, 32);
+	}
 	return err;
 }
 

@@ -1240,6 +1240,18 @@ static void check_next_last(struct vr *x)
 
 /* ---- receipts and heads ---- */
 
+/* 1 when a receipt head (at "receipt") stating commitment c was given. */
+static int receipt_head_of(const struct vr *x, const unsigned char c[32])
+{
+	size_t i;
+
+	for (i = 0; x->o && i < x->o->nreceipt_heads; i++)
+		if (!strcmp(x->o->receipt_heads[i].at, "receipt") &&
+		    !memcmp(x->o->receipt_heads[i].commitment, c, 32))
+			return 1;
+	return 0;
+}
+
 /* Is a receipt given beside the others (a bare commitment, or the
  * commitment a receipt head states) of side's sheet of this version? */
 static int receipt_given_of(struct vr *x, const char *side, int version)
@@ -1258,10 +1270,8 @@ static int receipt_given_of(struct vr *x, const char *side, int version)
 		 * whatever the seal took, not what the side handed in (a
 		 * review's find: with it given beside the receipt of version
 		 * 1, a version 2 stored in the side's name was a note) */
-		for (i = 0; x->o && i < x->o->nreceipt_heads; i++)
-			if (!strcmp(x->o->receipt_heads[i].at, "receipt") &&
-			    !memcmp(x->o->receipt_heads[i].commitment, s->commitment, 32))
-				return 1;
+		if (receipt_head_of(x, s->commitment))
+			return 1;
 	}
 	return 0;
 }
@@ -1332,18 +1342,6 @@ static void check_commitment(struct vr *x, const unsigned char c[32], const char
 static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
 			const unsigned char hash[32], int has_sc, const unsigned char sc[32],
 			const char *what);
-
-/* 1 when a receipt head (at "receipt") stating commitment c was given. */
-static int receipt_head_of(const struct vr *x, const unsigned char c[32])
-{
-	size_t i;
-
-	for (i = 0; x->o && i < x->o->nreceipt_heads; i++)
-		if (!strcmp(x->o->receipt_heads[i].at, "receipt") &&
-		    !memcmp(x->o->receipt_heads[i].commitment, c, 32))
-			return 1;
-	return 0;
-}
 
 /* A "sealed" head (the head of the seal the game signs for one side,
  * stating the commitment the seal took for it), its entry found to be

@@ -234,16 +234,14 @@ static int sealed_head(ord_game *g, int t, const char *side, struct ord_buf *tex
 
 	ord_buf_reset(text);
 	memset(&r, 0, sizeof(r));
-	if ((err = ord_game_sealed_head(g, &h, t, side, &r.version)) == ORD_EUSAGE ||
-	    err == ORD_ENOTFOUND) {
+	r.turn = t;
+	snprintf(r.side, sizeof(r.side), "%s", side);
+	if ((err = ord_game_sealed_head(g, &h, &r)) == ORD_EUSAGE || err == ORD_ENOTFOUND) {
 		ord_error_clear();
 		return 0;
 	}
 	if (err)
 		return err;
-	r.turn = t;
-	snprintf(r.side, sizeof(r.side), "%s", side);
-	memcpy(r.commitment, h.commitment, 32);
 	ord_receipt_head_format(&h, &r, text);
 	*version = r.version;
 	memcpy(commitment, h.commitment, 32);
@@ -399,6 +397,7 @@ static int close_notices(ord_game *g, int t, int nphases)
 		attach_head(&att, &h, &head, &name);
 		for (i = 0; i < ord_game_nsides(g); i++) {
 			const char *side = ord_game_side_name(g, i);
+			struct ord_receipt sr;
 			struct ord_head sh;
 			int sealed;
 
@@ -409,8 +408,11 @@ static int close_notices(ord_game *g, int t, int nphases)
 			/* the head of the seal signed for his side, which the
 			 * seal's mail attached (seal_notices), when the judge
 			 * can sign it; else the receipt, as before it */
-			if ((err = ord_game_sealed_head(g, &sh, t, side, NULL)) != 0 &&
-			    err != ORD_EUSAGE && err != ORD_ENOTFOUND)
+			memset(&sr, 0, sizeof(sr));
+			sr.turn = t;
+			snprintf(sr.side, sizeof(sr.side), "%s", side);
+			if ((err = ord_game_sealed_head(g, &sh, &sr)) != 0 && err != ORD_EUSAGE &&
+			    err != ORD_ENOTFOUND)
 				goto out;
 			ord_error_clear();
 			sealed = err == 0;

@@ -114,12 +114,11 @@ static void sealed_head(struct ord_buf *b, ord_game *g, const struct player *p,
 
 	memset(&r, 0, sizeof(r));
 	r.turn = open ? st->turn - 1 : st->turn;
-	if (r.turn < 1 || ord_game_sealed_head(g, &h, r.turn, p->side, &r.version) != 0) {
+	snprintf(r.side, sizeof(r.side), "%s", p->side);
+	if (r.turn < 1 || ord_game_sealed_head(g, &h, &r) != 0) {
 		ord_error_clear();
 		return;
 	}
-	snprintf(r.side, sizeof(r.side), "%s", p->side);
-	memcpy(r.commitment, h.commitment, 32);
 	ord_receipt_head_format(&h, &r, &text);
 	ord_buf_addf(&name, "%s-sealed-%d-%s.head", p->name, r.turn, p->side);
 	web_hex(hex, r.commitment, 32);

@@ -1680,6 +1680,20 @@ START_TEST(key_files)
 }
 END_TEST
 
+/* A head of game 7..., entry seq of turn, hash 9..., under k's key,
+ * unsigned. */
+static void test_head(struct ord_head *h, const struct ord_keypair *k, const char *at, int turn,
+		      int64_t seq)
+{
+	memset(h, 0, sizeof(*h));
+	memset(h->game_id, 7, 16);
+	h->turn = turn;
+	snprintf(h->at, sizeof(h->at), "%s", at);
+	h->seq = seq;
+	memset(h->hash, 9, 32);
+	memcpy(h->key, k->pk, 32);
+}
+
 /* A close head states the phase it closes, signed with the rest: a player
  * reveals the link of phase N only against the close head of phase N
  * (cmd_witness.c), so neither another phase nor a head without one, as an
@@ -1695,13 +1709,7 @@ START_TEST(close_heads_state_their_phase)
 
 	ck_assert_int_eq(ord_crypto_init(), 0);
 	ord_keypair_generate(&k);
-	memset(&h, 0, sizeof(h));
-	memset(h.game_id, 7, 16);
-	h.turn = 3;
-	snprintf(h.at, sizeof(h.at), "close");
-	h.seq = 41;
-	memset(h.hash, 9, 32);
-	memcpy(h.key, k.pk, 32);
+	test_head(&h, &k, "close", 3, 41);
 	h.phase = 2;
 	ord_sig_close_msg(msg, h.game_id, h.turn, h.phase, h.seq, h.hash);
 	ord_sig_sign(h.signature, msg, k.sk);
@@ -1755,13 +1763,7 @@ START_TEST(sealed_heads_state_a_commitment)
 
 	ck_assert_int_eq(ord_crypto_init(), 0);
 	ord_keypair_generate(&k);
-	memset(&h, 0, sizeof(h));
-	memset(h.game_id, 7, 16);
-	h.turn = 2;
-	snprintf(h.at, sizeof(h.at), "sealed");
-	h.seq = 12;
-	memset(h.hash, 9, 32);
-	memcpy(h.key, k.pk, 32);
+	test_head(&h, &k, "sealed", 2, 12);
 	h.has_commitment = 1;
 	memset(h.commitment, 0xab, 32);
 	ord_sig_head_msg(msg, h.game_id, h.turn, h.at, h.seq, h.hash, h.commitment);
