@@ -1248,7 +1248,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_more_than_one_command);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(judge, judge_setup, judge_teardown);
-	tcase_set_timeout(judge, 120);
+	tcase_set_timeout(judge, 300); /* three 1 MiB mails under ASan beside other tests: 120 s ran out once */
 	tcase_add_test(judge, test_orders_beside_command);
 	tcase_add_test(judge, test_referee_line_not_understood);
 	tcase_add_test(judge, test_one_reminder_at_once);
