@@ -1071,6 +1071,9 @@ int ord_mail_queue(ord_game *g, int *queued, const char *key, const char *messag
 		   const char *rcpt, const void *bytes, size_t len);
 /* 1 when a mail with this key is queued already. */
 int ord_mail_queued(ord_game *g, const char *key);
+/* 1 when it is, and its bytes name name (a file it attached, say): a mail
+ * an earlier orderly queued may lack what this one attaches. */
+int ord_mail_queued_naming(ord_game *g, const char *key, const char *name);
 struct ord_mail_out {
 	int64_t id;
 	char message_id[256];

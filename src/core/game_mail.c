@@ -758,9 +758,14 @@ int ord_mail_inbox_said(ord_game *g, const char *text, int64_t before, int64_t *
 
 int ord_mail_queued(ord_game *g, const char *key)
 {
+	return ord_mail_queued_naming(g, key, NULL);
+}
+
+int ord_mail_queued_naming(ord_game *g, const char *key, const char *name)
+{
 	int found = 0;
 
-	if (ord_store_mail_queued(g->db, key, &found) != 0)
+	if (ord_store_mail_queued(g->db, key, name, &found) != 0)
 		return 0;
 	return found;
 }
@@ -771,7 +776,7 @@ int ord_mail_queue(ord_game *g, int *queued, const char *key, const char *messag
 	int err, found = 0;
 
 	*queued = 0;
-	if (key && ((err = ord_store_mail_queued(g->db, key, &found)) != 0 || found))
+	if (key && ((err = ord_store_mail_queued(g->db, key, NULL, &found)) != 0 || found))
 		return err;
 	if ((err = ord_store_mail_queue(g->db, key, message_id, rcpt, bytes, len,
 					(int64_t)time(NULL))) == 0)

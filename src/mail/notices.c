@@ -366,7 +366,7 @@ static int close_notices(ord_game *g, int t, int nphases)
 {
 	struct ord_head h;
 	struct ord_buf head = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
-		       name = ORD_BUF_INIT, receipt = ORD_BUF_INIT;
+		       name = ORD_BUF_INIT, receipt = ORD_BUF_INIT, seal_key = ORD_BUF_INIT;
 	struct mail_attach att;
 	char pkhex[65];
 	size_t i;
@@ -417,11 +417,18 @@ static int close_notices(ord_game *g, int t, int nphases)
 			ord_error_clear();
 			sealed = err == 0;
 			err = 0;
+			/* named only when his seal mail attached it: one an
+			 * earlier orderly queued did not */
 			ord_buf_reset(&receipt);
-			if (sealed)
-				ord_buf_addf(&receipt, "sealed-%d-%s.head", t, side);
-			else
+			ord_buf_addf(&receipt, "sealed-%d-%s.head", t, side);
+			ord_buf_reset(&seal_key);
+			ord_buf_addf(&seal_key, "seal/%d/%s", t, side);
+			if (sealed && !ord_mail_queued_naming(g, seal_key.buf, receipt.buf))
+				sealed = 0;
+			if (!sealed) {
+				ord_buf_reset(&receipt);
 				ord_buf_adds(&receipt, "RECEIPT");
+			}
 			ord_buf_reset(&body);
 			ord_buf_addf(&body,
 				     "Phase %d of turn %d is closed: no event of it can be recorded now.\n\n"
@@ -484,6 +491,7 @@ out:
 	ord_buf_release(&key);
 	ord_buf_release(&name);
 	ord_buf_release(&receipt);
+	ord_buf_release(&seal_key);
 	return err;
 }
 
@@ -618,7 +626,7 @@ static int put_versions(ord_game *g, struct ord_buf *body, int t, const char *si
 static int bundle_tx(struct bundle *bd, ord_game *g)
 {
 	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT, kept = ORD_BUF_INIT,
-		       judge_seal = ORD_BUF_INIT;
+		       judge_seal = ORD_BUF_INIT, sealed = ORD_BUF_INIT;
 	struct mail_attach att[3];
 	size_t i, natt;
 	int t = bd->turn, err = 0, p, nkept = 0;
@@ -629,7 +637,7 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 		const char *seal_name = bd->names[1].buf;
 		unsigned char c[32];
 		char source[16] = "";
-		int version = 0, kept_open, kept_seal;
+		int version = 0, kept_open, kept_seal, kept_sealed;
 
 		ord_buf_reset(&key);
 		ord_buf_addf(&key, "bundle/%d/%s", t, side ? side : "");
@@ -646,6 +654,11 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 		ord_buf_reset(&kept);
 		ord_buf_addf(&kept, "seal/%d/%s", t, side ? side : "");
 		kept_seal = bd->seal.len && ord_mail_queued(g, kept.buf);
+		/* the head of the seal signed for his side, which his seal
+		 * mail attached (one an earlier orderly queued did not) */
+		ord_buf_reset(&sealed);
+		ord_buf_addf(&sealed, "sealed-%d-%s.head", t, side ? side : "");
+		kept_sealed = side && kept_seal && ord_mail_queued_naming(g, kept.buf, sealed.buf);
 		natt = 0;
 		att[natt++] = (struct mail_attach){ bd->names[0].buf, "application/xml",
 						    bd->xml.buf, bd->xml.len };
@@ -670,6 +683,8 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 		ord_buf_addf(&body, "    orderly verify %s --pubkey GAME-KEY", bd->names[0].buf);
 		if (side)
 			ord_buf_adds(&body, " --receipt RECEIPT");
+		if (kept_sealed)
+			ord_buf_addf(&body, " \\\n        --receipt %s", sealed.buf);
 		if (kept_open)
 			ord_buf_addf(&body, " \\\n        --head open-%d.head", t);
 		if (bd->seal.len)
@@ -706,6 +721,11 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 				     "open-%d.head came with the mail of the turn's opening.\n", t);
 		if (bd->seal.len && kept_seal)
 			ord_buf_addf(&body, "%s came with the mail of the turn's seal.\n", seal_name);
+		if (kept_sealed)
+			ord_buf_addf(&body,
+				     "%s came with it too: the sheet the seal took for your side,\n"
+				     "as the game signed it; verify holds the seal to it.\n",
+				     sealed.buf);
 		else if (bd->seal.len)
 			ord_buf_addf(&body,
 				     "%s is attached: the judge's copy of the seal's head, since\n"
@@ -764,6 +784,7 @@ out:
 	ord_buf_release(&key);
 	ord_buf_release(&kept);
 	ord_buf_release(&judge_seal);
+	ord_buf_release(&sealed);
 	return err;
 }
 

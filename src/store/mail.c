@@ -253,15 +253,20 @@ int ord_store_mail_inbox_said(sqlite3 *db, const char *text, int64_t before, int
 	return err;
 }
 
-int ord_store_mail_queued(sqlite3 *db, const char *key, int *found)
+int ord_store_mail_queued(sqlite3 *db, const char *key, const char *naming, int *found)
 {
 	sqlite3_stmt *st = NULL;
 	int err, rc;
 
 	*found = 0;
-	if ((err = ord_store_prepare(db, &st, "SELECT 1 FROM mail_outbox WHERE key = ?")) != 0)
+	/* instr() of two blobs compares bytes: the composed mail as sent */
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT 1 FROM mail_outbox WHERE key = ?1 AND (?2 IS NULL OR instr(bytes, ?2) > 0)")) !=
+	    0)
 		return err;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (naming)
+		sqlite3_bind_blob(st, 2, naming, (int)strlen(naming), SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*found = 1;

@@ -436,7 +436,9 @@ int ord_store_mail_inbox_done(sqlite3 *db, int64_t id, const char *result, int64
 /* The first message before id before whose result line holds text (0:
  * none), in *id. */
 int ord_store_mail_inbox_said(sqlite3 *db, const char *text, int64_t before, int64_t *id);
-int ord_store_mail_queued(sqlite3 *db, const char *key, int *found);
+/* *found 1 when a mail with this key is queued, and, naming not NULL,
+ * its bytes hold naming (an attachment's file name). */
+int ord_store_mail_queued(sqlite3 *db, const char *key, const char *naming, int *found);
 int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
 			 const void *bytes, size_t len, int64_t now);
 /* ORD_ENOTFOUND (no message set) when nothing is unsent after id after. */

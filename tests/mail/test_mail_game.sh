@@ -209,6 +209,11 @@ verify_bundle() {
 	[[ -n "$cmd" ]] || fail "$who: no verify command in the bundle mail"
 	expect_in "$cmd" "--receipt RECEIPT"
 	expect_in "$cmd" "--pubkey GAME-KEY"
+	# the head of the seal signed for his side, which his seal mail
+	# attached: verify holds the seal to the sheet it states
+	[[ -s "$dir/sealed-$turn-$who.head" ]] || fail "$who: no sealed-$turn-$who.head was mailed"
+	expect_in "$cmd" "--receipt sealed-$turn-$who.head"
+	expect_in "$(mime "$f" body)" "sealed-$turn-$who.head came with it too: the sheet the seal took for your side,"
 	# RECEIPT is the file the game signed, the commitment only his word
 	expect_in "$(mime "$f" body)" "RECEIPT: the receipt file the receipt mail of the last orders you
 sent for turn $turn attached, receipt-$turn-$who-V.head, which the game
@@ -232,6 +237,7 @@ signed (its commitment works too, but is only your word"
 		expect_in "$(cat "$dir/out")" "the head you kept of turn $((turn - 1))'s exchange"
 	fi
 	expect_in "$(cat "$dir/out")" "and this turn continues from it"
+	expect_in "$(cat "$dir/out")" "receipt sealed-$turn-$who.head (signed by the game's key, entry"
 	if [[ -n "$receipt" ]]; then
 		expect_in "$(cat "$dir/out")" "receipt $receipt: the sheet of $who, version"
 		expect_in "$(cat "$dir/out")" "was the one sealed"

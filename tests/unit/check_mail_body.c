@@ -1088,7 +1088,9 @@ END_TEST
  * in (sealed-1-blue.head), with why: a receipt shows the sheet stored,
  * not the one sealed.  A game whose key is kept outside its file: no
  * sealed head is signed, the seal mail goes out with the seal's head
- * alone and the close mail's command asks for the RECEIPT as before. */
+ * alone and the close mail's command asks for the RECEIPT as before.  A
+ * seal mail an earlier orderly queued, which attached none: that side's
+ * close mail asks for the RECEIPT, the other's names its sealed head. */
 START_TEST(test_close_mail_names_sealed_head)
 {
 	struct attachments a = { ORD_BUF_INIT, "sealed-1-blue.head", ORD_BUF_INIT };
@@ -1096,10 +1098,11 @@ START_TEST(test_close_mail_names_sealed_head)
 	struct ord_create_opts co;
 	struct ord_keypair kp;
 	const char *sheet = "B1 ↑ 1/4\n";
-	int keyless;
+	int variant;
 
 	ord_keypair_generate(&kp);
-	for (keyless = 0; keyless <= 1; keyless++) {
+	for (variant = 0; variant <= 2; variant++) {
+		int keyless = variant == 1, older = variant == 2;
 		struct ord_submit_opts so;
 		struct ord_receipt r;
 		struct ord_diag diag;
@@ -1127,6 +1130,20 @@ START_TEST(test_close_mail_names_sealed_head)
 		ord_game_free(g);
 		ord_diag_release(&diag);
 		seal_now(keyless ? &kp : NULL);
+		if (older) {
+			/* blue's seal mail as an orderly before sealed heads
+			 * composed it: no word of the file */
+			sqlite3 *db;
+			tick_at(T0 + 30); /* the seal's mail is composed */
+			ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
+			ck_assert_int_eq(sqlite3_exec(db,
+						      "UPDATE mail_outbox SET bytes = CAST(replace(CAST(bytes AS TEXT), "
+						      "'sealed-1-blue.head', 'x') AS BLOB) WHERE key = 'seal/1/blue'",
+						      NULL, NULL, NULL),
+					 SQLITE_OK);
+			ck_assert_int_eq(sqlite3_changes(db), 1);
+			sqlite3_close(db);
+		}
 		ck_assert_int_eq(ord_game_open(&g, jgame), 0);
 		if (keyless)
 			ck_assert_int_eq(ord_game_use_key(g, &kp), 0);
@@ -1137,7 +1154,7 @@ START_TEST(test_close_mail_names_sealed_head)
 		if (keyless) {
 			ck_assert_str_eq(a.names.buf, "seal-1.head\n");
 			ck_assert_not_in(body.buf, "sealed-1-blue.head");
-		} else {
+		} else if (!older) {
 			side_commitment("blue", top, pk);
 			ck_assert(!memcmp(top, r.commitment, 32));
 			assert_sealed_head(&a.text, r.commitment, pk);
@@ -1147,12 +1164,17 @@ START_TEST(test_close_mail_names_sealed_head)
 				     "the seal took another sheet");
 		}
 		newest_mail("blue@club.test", "phase closed", &body, &a);
-		if (keyless) {
+		if (keyless || older) {
 			ck_assert_in(body.buf, "        --receipt RECEIPT --commitment COMMITMENT\n\n");
 			ck_assert_in(body.buf,
 				     "RECEIPT: the receipt file the receipt mail of the last "
 				     "orders you sent\nfor turn 1 attached (receipt-1-blue-V.head)");
 			ck_assert_not_in(body.buf, "sealed-1-blue.head");
+			if (older) {
+				newest_mail("red@club.test", "phase closed", &body, &a);
+				ck_assert_in(body.buf,
+					     "--receipt sealed-1-red.head --commitment COMMITMENT\n");
+			}
 			continue;
 		}
 		ck_assert_in(body.buf,
