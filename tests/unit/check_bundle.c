@@ -1754,6 +1754,67 @@ END_TEST
 
 /* A "sealed" head states the commitment the seal took for a side, signed
  * with the rest; it signs a seal's entry, and needs its commitment. */
+/* The seal's entry body names, per side, the version and commitment it
+ * took ("sealed.SIDE=V:HEX"): ord_canon_sealed_get reads a side's and
+ * ord_canon_seal_takes finds a commitment among them, and nowhere else in
+ * the body (held, the referee's chain top); a side that sealed nothing
+ * (version 0, a referee-less side that never committed) takes none. */
+START_TEST(seal_bodies_read_back)
+{
+	struct ord_canon_sealed s[3];
+	struct ord_buf body = ORD_BUF_INIT;
+	unsigned char c[32], other[32], top[32];
+	char *bad;
+	int version = -1;
+
+	memset(s, 0, sizeof(s));
+	s[0].side = "blue";
+	s[0].version = 2;
+	memset(s[0].commitment, 0xb1, 32);
+	s[1].side = "red";
+	s[1].version = 1;
+	memset(s[1].commitment, 0x7e, 32);
+	s[2].side = "green";
+	s[2].version = 0;
+	memset(s[2].commitment, 0x99, 32);
+	memset(other, 0x01, 32);
+	memset(top, 0x5a, 32);
+	ord_canon_seal(&body, 3, 0, s, 3, "red", top);
+
+	ck_assert_int_eq(ord_canon_sealed_get(body.buf, "blue", &version, c), 1);
+	ck_assert_int_eq(version, 2);
+	ck_assert_mem_eq(c, s[0].commitment, 32);
+	ck_assert_int_eq(ord_canon_sealed_get(body.buf, "red", &version, c), 1);
+	ck_assert_int_eq(version, 1);
+	ck_assert_mem_eq(c, s[1].commitment, 32);
+	ck_assert_int_eq(ord_canon_sealed_get(body.buf, "green", &version, c), 0);
+	ck_assert_int_eq(ord_canon_sealed_get(body.buf, "white", &version, c), 0);
+	/* "blu" is no prefix of "blue" here */
+	ck_assert_int_eq(ord_canon_sealed_get(body.buf, "blu", &version, c), 0);
+
+	ck_assert_int_eq(ord_canon_seal_takes(body.buf, s[0].commitment), 1);
+	ck_assert_int_eq(ord_canon_seal_takes(body.buf, s[1].commitment), 1);
+	ck_assert_int_eq(ord_canon_seal_takes(body.buf, s[2].commitment), 0);
+	ck_assert_int_eq(ord_canon_seal_takes(body.buf, other), 0);
+	ck_assert_int_eq(ord_canon_seal_takes(body.buf, top), 0);
+	ck_assert_int_eq(ord_canon_seal_takes("", s[0].commitment), 0);
+
+	/* a line cut short, or its hex not 64 digits, takes nothing */
+	bad = ord_strdup(body.buf);
+	*strstr(bad, "sealed.blue=2:") = 'S'; /* "Sealed.blue": no sealed line */
+	ck_assert_int_eq(ord_canon_seal_takes(bad, s[0].commitment), 0);
+	ck_assert_int_eq(ord_canon_sealed_get(bad, "blue", &version, c), 0);
+	ck_assert_int_eq(ord_canon_seal_takes(bad, s[1].commitment), 1);
+	free(bad);
+	bad = ord_strdup(body.buf);
+	strstr(bad, "sealed.red=1:")[13 + 63] = 'x';
+	ck_assert_int_eq(ord_canon_seal_takes(bad, s[1].commitment), 0);
+	ck_assert_int_eq(ord_canon_sealed_get(bad, "red", &version, c), 0);
+	free(bad);
+	ord_buf_release(&body);
+}
+END_TEST
+
 START_TEST(sealed_heads_state_a_commitment)
 {
 	struct ord_keypair k;
@@ -2333,6 +2394,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(k, refereeless_open_held_to_the_budget);
 	tcase_add_test(k, close_heads_state_their_phase);
 	tcase_add_test(k, sealed_heads_state_a_commitment);
+	tcase_add_test(k, seal_bodies_read_back);
 	suite_add_tcase(s, k);
 	return s;
 }
