@@ -86,6 +86,11 @@ int cli_exit_code(int code);
 /* Print the library's last error message for code; returns cli_exit_code(code). */
 int cli_fail(int code);
 
+/* Files this run reads that no output of it may replace (an -o, --head
+ * or --receipt-head naming one is refused, cli_keys.c): the game file
+ * (game 1: SQLite's journal, -wal and -shm beside it too), a key file. */
+void cli_protect_file(const char *path, int game);
+
 /* Open an existing game file; prints the error and returns its exit status, or 0. */
 int cli_open_game(ord_game **out, const char *path);
 /* The same for a command that only reads the game: a file the user may

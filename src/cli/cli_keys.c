@@ -112,7 +112,10 @@ bad:
 
 int cli_load_key(const char *path, struct ord_keypair *kp)
 {
-	int rc = ord_key_load(kp, path);
+	int rc;
+
+	cli_protect_file(path, 0);
+	rc = ord_key_load(kp, path);
 
 	return rc < 0 ? cli_fail(rc) : 0;
 }
@@ -132,13 +135,95 @@ out:
 	return rc;
 }
 
+/* ---- files no output may replace ---- */
+
+#define PROTECTED_MAX 8
+static struct protected_file {
+	char *path; /* canonical (canonical_path) */
+	int game;
+} protected_files[PROTECTED_MAX];
+static size_t nprotected;
+
+/* path with its directory resolved (links, "..", "."): the file's own
+ * resolved path when it is there, else its directory's and its name, so
+ * that two names of one file, there or not yet, compare equal. */
+static char *canonical_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct ord_buf b = ORD_BUF_INIT;
+	char *dir, *real;
+
+	if ((real = realpath(path, NULL)) != NULL)
+		return real;
+	if (!slash)
+		dir = realpath(".", NULL);
+	else if (slash == path)
+		dir = ord_strdup("");
+	else {
+		struct ord_buf d = ORD_BUF_INIT;
+		ord_buf_add(&d, path, (size_t)(slash - path));
+		dir = realpath(d.buf, NULL);
+		ord_buf_release(&d);
+	}
+	if (!dir)
+		return ord_strdup(path);
+	ord_buf_addf(&b, "%s/%s", dir, slash ? slash + 1 : path);
+	free(dir);
+	return ord_buf_detach(&b, NULL);
+}
+
+void cli_protect_file(const char *path, int game)
+{
+	if (!path || !strcmp(path, "-") || nprotected == PROTECTED_MAX)
+		return;
+	protected_files[nprotected].path = canonical_path(path);
+	protected_files[nprotected].game = game;
+	nprotected++;
+}
+
+/* 1, said, when an output to target would replace a file this run reads:
+ * by its name or another (a hard link, a link followed), or, for a game,
+ * SQLite's files beside it, whose loss or garbage loses the game. */
+static int replaces_protected(const char *path, const char *target)
+{
+	static const char *const beside[] = { "", "-journal", "-wal", "-shm" };
+	char *t = canonical_path(target);
+	struct stat ts, ps;
+	int have = stat(target, &ts) == 0, hit = 0;
+	size_t i, k;
+
+	for (i = 0; i < nprotected && !hit; i++) {
+		const struct protected_file *p = &protected_files[i];
+		size_t n = strlen(p->path);
+
+		for (k = 0; k < (p->game ? 4 : 1) && !hit; k++)
+			if (!strncmp(t, p->path, n) && !strcmp(t + n, beside[k])) {
+				hit = 1;
+				if (k == 0)
+					cli_error("cannot write '%s': it is this command's %s (give another file's path)",
+						  path, p->game ? "game file" : "key file");
+				else
+					cli_error("cannot write '%s': it is SQLite's %s of the game file '%s' (give another file's path)",
+						  path, beside[k] + 1, p->path);
+			}
+		if (!hit && have && stat(p->path, &ps) == 0 && ps.st_dev == ts.st_dev &&
+		    ps.st_ino == ts.st_ino) {
+			hit = 1;
+			cli_error("cannot write '%s': it is this command's %s, '%s', under another name (give another file's path)",
+				  path, p->game ? "game file" : "key file", p->path);
+		}
+	}
+	free(t);
+	return hit;
+}
+
 /* The file an output to path replaces: path itself when it is a regular
  * file or not there yet, the file a link names (a link is followed, not
  * replaced); a directory, a device, a pipe or a link to nothing is
  * refused, since the rename that puts the output in place would replace
  * it (a head must be known writable before the change that signs it is
  * committed).  NULL, said, when refused. */
-static char *output_target(const char *path)
+static char *output_file(const char *path)
 {
 	struct stat st;
 	char *real;
@@ -169,6 +254,30 @@ static char *output_target(const char *path)
 		  : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
 							       : "a special file");
 	return NULL;
+}
+
+/* output_file, but never a file this run reads (replaces_protected). */
+static char *output_target(const char *path)
+{
+	char *t = output_file(path);
+
+	if (t && replaces_protected(path, t)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+int cli_output_allowed(const char *path)
+{
+	char *t;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	if (!(t = output_target(path)))
+		return CLI_CANTCREAT;
+	free(t);
+	return 0;
 }
 
 /* Write bytes to a new temporary file beside path, synced; *tmp names it

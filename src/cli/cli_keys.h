@@ -39,6 +39,10 @@ int cli_witness_record_heads(const char *path, struct ord_head **heads, size_t *
  * standard output when path is NULL or "-".  Prints the error, returns
  * its exit status or 0. */
 int cli_write_output(const char *path, const char *bytes, size_t len);
+/* 0 when cli_write_output could write to path, else its exit status,
+ * said: for an output written after the change it follows, asked before
+ * the change (a file this run reads, a directory). */
+int cli_output_allowed(const char *path);
 /* Write the stored signed head of turn's at to path ('orderly head'); a close
  * head: of phase when phase > 0, else the turn's latest. */
 int cli_write_head(ord_game *g, int turn, const char *at, int phase, const char *path);

@@ -191,6 +191,7 @@ int cli_open_game(ord_game **out, const char *path)
 	int rc;
 
 	*out = NULL;
+	cli_protect_file(path, 1);
 	rc = ord_game_open(out, path);
 	if (rc < 0)
 		return cli_fail(rc);
@@ -202,6 +203,7 @@ int cli_open_game_readonly(ord_game **out, const char *path)
 	int rc;
 
 	*out = NULL;
+	cli_protect_file(path, 1);
 	rc = ord_game_open_ext(out, path, ORD_OPEN_READONLY);
 	if (rc < 0)
 		return cli_fail(rc);

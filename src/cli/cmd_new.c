@@ -65,6 +65,7 @@ int cmd_new(const struct cli_cmd *cmd, int argc, char **argv)
 			return rc;
 		co.key = &kp;
 	}
+	cli_protect_file(argv[1], 1);
 	rc = ord_game_create(&g, argv[1], scenario, &co);
 	memset(&kp, 0, sizeof(kp));
 	if (rc < 0) {

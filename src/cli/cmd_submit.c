@@ -158,6 +158,10 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 				     argv[1]);
 		goto out;
 	}
+	/* the receipt head is written once the sheet is stored: a file it
+	 * may not replace (the game's, a key's) is said before */
+	if (rhead_s && !check && (rc = cli_output_allowed(rhead_s)) != 0)
+		goto out;
 	if (commit_s) {
 		rc = ord_game_commit(g, &receipt, side, commitment, sig_s ? sig : NULL);
 		if (rc < 0) {
@@ -197,6 +201,8 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_report_check(rc, &diag, &reading, path, "submit it without --check");
 		goto out;
 	}
+	if (wkey_s && rhead_s && (rc = cli_output_allowed(rhead_s)) != 0)
+		goto out; /* the witness key, read since */
 	memset(&so, 0, sizeof(so));
 	so.nonce = nonce_s || drawn ? nonce : NULL;
 	so.signature = sig_s ? sig : NULL;

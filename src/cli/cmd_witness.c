@@ -895,6 +895,10 @@ int cmd_witness(const struct cli_cmd *cmd, int argc, char **argv)
 	if (key) {
 		if ((rc = cli_load_key(key, &kp)) != 0)
 			goto out;
+	}
+	if (head && (rc = cli_output_allowed(head)) != 0)
+		goto out; /* written once the link is recorded */
+	if (key) {
 		/* of the nonce of the side's sheet, which the game holds */
 		rc = ord_game_witness_key(g, side, &kp);
 	} else {

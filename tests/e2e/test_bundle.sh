@@ -64,6 +64,12 @@ expect 0 keygen blue.key
 BLUEKEY=$(field "public key" "$OUT")
 sed "s/@BLUE@/$BLUEKEY/" "$FIX/scenario.xml" >scenario.xml
 
+# a head written over the key it is signed with would lose the game's only
+# key: refused, nothing made, the key as it was (and so for a player's key)
+KEYSUM=$(sha256sum referee.key blue.key)
+expect 73 new g.orderly --scenario scenario.xml --key referee.key --head referee.key
+has "$ERR" "cannot write 'referee.key': it is this command's key file (give another file's path)"
+[[ ! -e g.orderly ]] || fail "new made the game though its head was refused"
 expect 0 new g.orderly --scenario scenario.xml --key referee.key --head open.head
 has "$OUT" "created g.orderly: battalion, 2 sides, 6 units"
 has "$OUT" "signed head: open.head"
@@ -113,6 +119,17 @@ cp g.orderly before-seal.orderly
 # the game's key is in the referee's file, not in the game file
 expect 64 seal g.orderly
 has "$ERR" "--key FILE"
+GSUM=$(sha256sum g.orderly)
+expect 73 seal g.orderly --key referee.key --head referee.key
+has "$ERR" "it is this command's key file"
+expect 73 seal g.orderly --key referee.key --head ./g.orderly
+has "$ERR" "it is this command's game file"
+ln -s referee.key key-link
+expect 73 seal g.orderly --key referee.key --head key-link
+has "$ERR" "it is this command's key file"
+rm key-link
+[[ "$(sha256sum referee.key blue.key)" == "$KEYSUM" ]] || fail "a key file changed"
+[[ "$(sha256sum g.orderly)" == "$GSUM" ]] || fail "the game changed under a refused seal"
 expect 0 seal g.orderly --key referee.key --head seal.head
 has "$OUT" "signed head: seal.head"
 has "$(cat seal.head)" "orderly signed head v2"
