@@ -2,7 +2,8 @@
  * cmd_seal.c - `orderly seal GAME [--force] [--key FILE] [--head FILE]`:
  * close the orders of the turn.  Without --force the library seals only
  * when every side has submitted (or committed) or the deadline has passed;
- * --force is the referee sealing early.  The game's key signs the head of
+ * --force is the referee sealing early (the host, in a referee-less game,
+ * which verify names when it shut a side out).  The game's key signs the head of
  * the log; --head writes that signed head to FILE, to hand to every side
  * (written before the seal commits: a head that cannot be written changes
  * nothing).  --key gives the game's key when the referee keeps it outside
@@ -19,6 +20,7 @@
 struct seal_args {
 	int force;
 	int witnessed; /* set by the seal: the game's dice are witnessed */
+	char *done;    /* the line said once sealed */
 };
 
 static int seal(ord_game *g, void *ud)
@@ -29,8 +31,13 @@ static int seal(ord_game *g, void *ud)
 
 	if (err)
 		return err;
-	if (ord_game_status(g, &st) == 0)
+	if (ord_game_status(g, &st) == 0) {
+		char *by = strstr(a->done, "by the referee)");
 		a->witnessed = st.witnessed;
+		/* no referee: the host forced it (shorter, in place) */
+		if (st.refereeless && by)
+			memcpy(by, "by the host)", sizeof("by the host)"));
+	}
 	ord_error_clear(); /* only a line of advice is lost */
 	return 0;
 }
@@ -39,7 +46,7 @@ int cmd_seal(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *key = NULL, *head = NULL;
 	struct ord_buf done = ORD_BUF_INIT;
-	struct seal_args a = { 0, 0 };
+	struct seal_args a = { 0, 0, NULL };
 	int rc;
 	const struct cli_opt opts[] = {
 		{ "force", NULL, &a.force },
@@ -55,6 +62,7 @@ int cmd_seal(const struct cli_cmd *cmd, int argc, char **argv)
 	if (argc > 2)
 		return cli_usage_error(cmd, "unexpected argument '%s'", argv[2]);
 	ord_buf_addf(&done, "sealed %s%s", argv[1], a.force ? " (forced by the referee)" : "");
+	a.done = done.buf;
 	rc = cli_signed_change(argv[1], key, head, seal, &a, done.buf);
 	ord_buf_release(&done);
 	if (rc == CLI_OK && a.witnessed)

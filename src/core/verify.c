@@ -1122,7 +1122,7 @@ static void check_seal(struct vr *x)
 	unsigned char top[32];
 	char *forced, *held_logged;
 	size_t i, j;
-	int bad = x->v->failures, have_top;
+	int bad = x->v->failures, have_top, refless;
 
 	if (!x->seal || !x->have_sc)
 		return;
@@ -1187,14 +1187,24 @@ static void check_seal(struct vr *x)
 				      x->sc.sides[j].id, x->sealed[j].version,
 				      x->have_cfg && x->cfg.refereeless ? " (never opened)" : "");
 	x->have_sealed = 1;
+	refless = x->have_cfg && x->cfg.refereeless;
 	if (x->v->failures == bad)
 		ord_vout_ok(x->v,
 			    "seal: entry %lld seals the latest sheet of each of the %zu sides%s%s%s",
 			    (long long)x->seal->seq, x->sc.nsides,
 			    held.len ? "; the NMR policy stood in for " : "", held.buf,
 			    held.len && forced && !strcmp(forced, "1")
-				    ? ", the seal forced by the referee before the deadline"
+				    ? (refless ? ", the seal forced by the host before the deadline"
+					       : ", the seal forced by the referee before the deadline")
 				    : "");
+	/* referee-less: the host may be the other player, and a seal he
+	 * forces shuts a side that had not committed yet out of the turn.
+	 * Not prevented (a side that never commits would stall the game),
+	 * shown to everyone who checks the turn */
+	if (refless && held.len && forced && !strcmp(forced, "1"))
+		ord_vout_note(x->v,
+			      "seal: the host sealed before the deadline without the commitment of %s, whose units took the NMR policy's orders: a side still to commit was shut out of this turn, if it had not said it would send none",
+			      held.buf);
 	free(forced);
 	free(held_logged);
 	free(cs);

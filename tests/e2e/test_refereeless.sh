@@ -155,8 +155,12 @@ expect 0 sign --game-id "$GID" --turn 2 --seed-commitment "$SC2" --side blue --k
 B2=$OUT
 expect 0 submit g.orderly --side blue --commitment "$(field commitment "$B2")" --signature "$(field signature "$B2")"
 expect 65 seal g.orderly
-# forced: red's units hold (the NMR policy), blue still opens its own
+# forced: red's units hold (the NMR policy), blue still opens its own;
+# there is no referee: the host forced it, and every check of the turn
+# says that red was shut out of it
 expect 0 seal g.orderly --force
+has "$OUT" "sealed g.orderly (forced by the host)"
+has "$OUT" "no sheet from red: the NMR policy stood in"
 expect 0 info g.orderly
 has "$OUT" "red          opened (version 1): NMR policy applied"
 # the phases wait for blue's opening; info says so
@@ -168,7 +172,10 @@ expect 0 exchange g.orderly
 expect 0 export g.orderly --turn 2 -o turn2.xml
 expect 0 verify turn2.xml --pubkey "$HOSTKEY" --receipt "$(field commitment "$B2")" --head exchange.head
 has "$OUT" "the head you kept of turn 1's exchange"
+has "$OUT" "the NMR policy stood in for red, the seal forced by the host before the deadline"
+has "$OUT" "note: seal: the host sealed before the deadline without the commitment of red, whose units took the NMR policy's orders: a side still to commit was shut out of this turn"
 expect 0 audit g.orderly
+has "$OUT$ERR" "the host sealed before the deadline without the commitment of red"
 
 # ------------------------------------------------------------ witnessed dice: the host may be a player
 # Each commitment binds its side's witness chain; the opening gives the
