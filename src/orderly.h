@@ -397,6 +397,9 @@ struct ord_event_in {
 	char *const *argv;
 	unsigned line; /* where it was read (its problems name it); 0: none */
 	unsigned seq;  /* out: its number, once recorded */
+	/* the column of each of argv in its line (0: unknown), so that a
+	 * problem of an argument names it; NULL: the line alone */
+	const unsigned *cols;
 };
 /* Record n events of the current phase in one transaction, or none: every
  * one is checked first, each against the orders, the units and the events

@@ -32,6 +32,7 @@ struct ev_line {
 	unsigned lineno; /* 1-based line in the file */
 	int nwords;      /* KIND and its key=value words */
 	char **words;    /* malloc'd array */
+	unsigned *cols;  /* the column of each word (malloc'd) */
 	int bad;         /* its words have a problem (in the diag): not an event */
 };
 
@@ -44,8 +45,10 @@ static void ev_list_release(struct ev_list *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++)
+	for (i = 0; i < l->n; i++) {
 		free(l->items[i].words);
+		free(l->items[i].cols);
+	}
 	free(l->items);
 	l->items = NULL;
 	l->n = l->alloc = 0;
@@ -208,7 +211,16 @@ static int read_events(struct ev_list *list, struct ord_diag *diag, struct ord_b
 		ord_buf_adds(&orig, p);
 		split = split_words(p, &ev, &offs, &why, &bad_off);
 		ev.lineno = lineno;
+		ev.cols = NULL;
 		ev.bad = check_words(&ev, offs, orig.buf, diag) > 0;
+		if (!ev.bad && split == 0 && ev.nwords) {
+			/* where each word is, for the problems of its value */
+			struct col_cursor cur = { orig.buf, 0, 1 };
+			int i;
+			ev.cols = ord_xcalloc((size_t)ev.nwords, sizeof(*ev.cols));
+			for (i = 0; i < ev.nwords; i++)
+				ev.cols[i] = column_at(&cur, offs[i]);
+		}
 		if (split < 0) {
 			ord_diag_add(diag, lineno, column(orig.buf, bad_off), NULL, NULL, "%s", why);
 			ev.bad = 1;
@@ -216,6 +228,7 @@ static int read_events(struct ev_list *list, struct ord_diag *diag, struct ord_b
 		free(offs);
 		if (!ev.nwords && !ev.bad) {
 			free(ev.words);
+			free(ev.cols);
 			continue;
 		}
 		if (list->n == list->alloc) {
@@ -355,6 +368,7 @@ static int record_file(ord_game *g, const char *path, const char *override)
 		evs[i].argc = l->bad ? 0 : l->nwords - 1;
 		evs[i].argv = l->bad ? NULL : l->words + 1;
 		evs[i].line = l->lineno;
+		evs[i].cols = l->bad || !l->cols ? NULL : l->cols + 1;
 	}
 	rc = ord_game_events(g, evs, list.n, override, &diag);
 	ord_diag_sort(&diag, 0);

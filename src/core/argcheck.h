@@ -23,6 +23,11 @@ struct ord_keys_how {
 	void *ud;
 };
 
+/* ord_keys_check, each argument's problems at its column, cols[i] (as
+ * read in a file; 0: unknown), when cols is not NULL. */
+int ord_keys_check_at(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
+		      char *const *argv, const unsigned *cols, struct ord_diag *diag);
+
 /* ord_keys_check on a list of key=value already split (args), worded as
  * how says; every problem goes to diag, ORD_EUSAGE if there is any. */
 int ord_keys_check_how(struct ord_kv *out, const struct ord_key_spec *specs, const struct ord_kv *args,

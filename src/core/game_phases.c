@@ -479,7 +479,8 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 				     evs[i].kind, ek->phase, phase);
 			tl->bad_args++;
 			tl->wrong_phase++;
-		} else if (ord_phase_event_args(ctx, ek, evs[i].argc, evs[i].argv, &kv, &d) ||
+		} else if (ord_phase_event_args_at(ctx, ek, evs[i].argc, evs[i].argv, evs[i].cols,
+						   &kv, &d) ||
 			   ord_phase_event_defaults(ctx, ek, evs[i].argc, evs[i].argv, &kv, &d)) {
 			size_t k;
 			for (k = 0; k < d.n; k++)
@@ -670,7 +671,7 @@ out:
 int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		   const char *override_reason, struct ord_diag *diag)
 {
-	struct ord_event_in ev = { kind, argc, argv, 0, 0 };
+	struct ord_event_in ev = { kind, argc, argv, 0, 0, NULL };
 	int err = ord_game_events(g, &ev, 1, override_reason, diag);
 
 	/* one event: its argument problem is the command's usage */

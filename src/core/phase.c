@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/argcheck.h"
 #include "core/canon.h"
 #include "core/phase.h"
 #include "tables.h"
@@ -144,10 +145,30 @@ int ord_phase_rows_agree(const struct ord_record *r, int64_t seq, const char *bo
 int ord_phase_event_args(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
 			 char *const *argv, struct ord_kv *out, struct ord_diag *diag)
 {
+	return ord_phase_event_args_at(ctx, ek, argc, argv, NULL, out, diag);
+}
+
+/* The column of argument key=... of argv (the last given: its value is
+ * the one kept), 0 when unknown. */
+static unsigned key_col(int argc, char *const *argv, const unsigned *cols, const char *key)
+{
+	size_t n = strlen(key);
+	int i;
+
+	for (i = argc - 1; cols && i >= 0; i--)
+		if (!strncmp(argv[i], key, n) && argv[i][n] == '=')
+			return cols[i];
+	return 0;
+}
+
+int ord_phase_event_args_at(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
+			    char *const *argv, const unsigned *cols, struct ord_kv *out,
+			    struct ord_diag *diag)
+{
 	const struct ord_key_spec *ks;
 	size_t before = diag->n;
 
-	if (ord_keys_check(out, ek->keys, argc, argv, diag))
+	if (ord_keys_check_at(out, ek->keys, argc, argv, cols, diag))
 		return ORD_EUSAGE;
 	for (ks = ek->keys; ks->name; ks++) {
 		const char *v = ord_kv_get(out, ks->name);
@@ -157,8 +178,8 @@ int ord_phase_event_args(struct ord_ctx *ctx, const struct ord_event_kind *ek, i
 		if (!(u = ord_ctx_find_unit(ctx, v))) {
 			struct ord_buf hint = ORD_BUF_INIT;
 			ord_ctx_unit_hint(ctx, v, NULL, &hint);
-			ord_diag_add(diag, 0, 0, NULL, NULL, "%s: unknown unit '%s'%s", ks->name, v,
-				     hint.buf);
+			ord_diag_add(diag, 0, key_col(argc, argv, cols, ks->name), NULL, NULL,
+				     "%s: unknown unit '%s'%s", ks->name, v, hint.buf);
 			ord_buf_release(&hint);
 		} else
 			ord_kv_set(out, ks->name, u->id);

@@ -76,6 +76,11 @@ int ord_phase_rows_match(const unsigned char h[32], const struct ord_phase_rows 
  * whatever the referee typed.  ORD_EUSAGE with the problems in diag. */
 int ord_phase_event_args(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
 			 char *const *argv, struct ord_kv *out, struct ord_diag *diag);
+/* The same, each problem of an argument at its column cols[i] (a line of
+ * an event file), when cols is not NULL. */
+int ord_phase_event_args_at(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
+			    char *const *argv, const unsigned *cols, struct ord_kv *out,
+			    struct ord_diag *diag);
 
 /* The keys the ruleset fills (its event_defaults, version 6) that the
  * referee left out of argv, when an event is recorded: out, which

@@ -618,23 +618,32 @@ static int kv_given(const void *args, const char *name)
 int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
 		   char *const *argv, struct ord_diag *diag)
 {
+	return ord_keys_check_at(out, specs, argc, argv, NULL, diag);
+}
+
+int ord_keys_check_at(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
+		      char *const *argv, const unsigned *cols, struct ord_diag *diag)
+{
 	struct argv_list a = { argc, argv };
-	size_t before = diag->n;
+	size_t before = diag->n, at, k;
 	int i;
 
 	for (i = 0; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
 		char *key;
 
+		at = diag->n;
 		if (!eq || eq == argv[i]) {
 			ord_diag_add(diag, 0, 0, NULL, NULL, "argument '%s' is not key=value", argv[i]);
-			continue;
+		} else {
+			key = ord_xmalloc((size_t)(eq - argv[i]) + 1);
+			memcpy(key, argv[i], (size_t)(eq - argv[i]));
+			key[eq - argv[i]] = '\0';
+			check_pair(out, specs, key, eq + 1, NULL, diag);
+			free(key);
 		}
-		key = ord_xmalloc((size_t)(eq - argv[i]) + 1);
-		memcpy(key, argv[i], (size_t)(eq - argv[i]));
-		key[eq - argv[i]] = '\0';
-		check_pair(out, specs, key, eq + 1, NULL, diag);
-		free(key);
+		for (k = at; cols && k < diag->n; k++)
+			diag->items[k].col = cols[i];
 	}
 	check_missing(out, specs, argv_given, &a, NULL, diag);
 	return diag->n > before ? ORD_EUSAGE : 0;

@@ -103,11 +103,20 @@ move unit=R2 distance=abc
 EOF
 expect_exit 65 ord event g.game --file moves.txt
 expect_in "$ERR" "
-moves.txt:3: 'abc' is not valid for 'distance' (expected a number from 0 to 200)
+moves.txt:3:14: 'abc' is not valid for 'distance' (expected a number from 0 to 200)
 orderly: moves.txt: 2 of 3 events refused (1 for its arguments, 1 disagrees with the sealed orders): nothing recorded; fix the file and run it again"
 expect_not_in "$ERR" "--override"
 expect_exit 65 ord event g.game --file moves.txt --override "measured twice"
 expect_in "$ERR" "orderly: moves.txt: 2 of 3 events refused (1 for its arguments, 1 disagrees with the sealed orders): nothing recorded"
+# each argument's problem at its word's column (a tab and a UTF-8 letter
+# before it count one each), a key missing at its line alone
+printf '\tmove unit=B1 distance=2 terrain=route\nmove unit=R1 distance=9 # é\n  move unit=Rx distance=1\nmove distance=1\nmove unit=R1 distance=1 bogus=é z=1\n' >cols.txt
+expect_exit 65 ord event g.game --file cols.txt
+expect_in "$ERR" "cols.txt:1:26: 'route' is not valid for 'terrain' (expected one of open road forest)"
+expect_in "$ERR" "cols.txt:3:8: unit: unknown unit 'Rx'"
+expect_in "$ERR" "cols.txt:4: missing key 'unit'"
+expect_in "$ERR" "cols.txt:5:25: unknown key 'bogus'"
+expect_in "$ERR" "cols.txt:5:33: unknown key 'z'"
 # a reason of blanks is no reason: refused like an empty one
 expect_exit 64 ord event g.game move unit=R1 distance=9 --override "  	 "
 expect_in "$ERR" "orderly: option '--override' needs a value (the reason, not only blanks)"
@@ -141,7 +150,7 @@ expect_eq "$(snapshot)" "$before" "the game after a file of thousands of refused
 	echo
 } >long.txt
 expect_exit 65 ord event g.game --file long.txt
-expect_in "$ERR" "long.txt:1: key 'terrain' given twice"
+expect_in "$ERR" "long.txt:1:38: key 'terrain' given twice"
 expect_line "$ERR" '^long.txt: \.\.\. and 99949 more problems \(the first 50 are listed\)$'
 expect_eq "$(snapshot)" "$before" "the game after a line of a hundred thousand words"
 
