@@ -953,6 +953,52 @@ static int flight(struct ord_ctx *ctx, const struct ord_event *e)
 	return err;
 }
 
+/* 6.5 "Hvis en enhed under spillet bliver U: skal den retirere et halvt
+ * træk FU: skal den flygte et halvt træk i det træk den bliver påvirket"
+ * (K27): the half turn owed, where the referee says it went.  A unit that
+ * does not owe it now (it won the melee its event was recorded after) does
+ * not move: not carried out, and its result says why. */
+static void retreat(struct ord_ctx *ctx, const struct ord_event *e)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ord_unit *u = ks_ev_unit(ctx, e, "unit");
+	int turn = ord_ctx_turn(ctx), grade = ks_moral_now(ctx, u), had = ks_st_has(ctx, u, "x");
+	const char *x = ord_kv_get(&e->kv, "x"), *y = ord_kv_get(&e->kv, "y");
+	double x0 = ks_st_num(ctx, u, "x"), y0 = ks_st_num(ctx, u, "y");
+	struct ks_text t;
+
+	ks_text_init(&t);
+	if (ks_st(ctx, u, "tvungen_traek") != turn || grade < KS_U) {
+		KS_TF(&t, "ikke udført: %s er i %s og skylder ingen retræte i trækket (6.5)",
+		      "not carried out: %s is in %s and owes no retreat this turn (6.5)", u->id,
+		      ks_moral_name(grade));
+		ks_result(ctx, e->seq, u, NULL, &t);
+		ks_text_release(&t);
+		return;
+	}
+	ks_text_add(&t, grade >= KS_FU ? "flygter et halvt træk (6.5)" : "retirerer et halvt træk (6.5)",
+		    grade >= KS_FU ? "flees half a turn (6.5)" : "retreats half a turn (6.5)");
+	if (x && y) {
+		double x1 = ord_kv_get_num(&e->kv, "x", 0), y1 = ord_kv_get_num(&e->kv, "y", 0);
+		ks_st_set_str(ctx, u, "x", x);
+		ks_st_set_str(ctx, u, "y", y);
+		ks_st_set(ctx, u, "bevaeget", turn);
+		if (had)
+			KS_TF(&t, ": %g cm til x=%s y=%s", ": %g cm to x=%s y=%s",
+			      round(hypot(x1 - x0, y1 - y0) * 10) / 10, x, y);
+		else
+			KS_TF(&t, ": til x=%s y=%s (den havde ingen position)",
+			      ": to x=%s y=%s (it had no position)", x, y);
+		if (r->map) {
+			ks_text_add(&t, " (", " (");
+			ks_map_describe(r, x1, y1, &t);
+			ks_text_add(&t, ")", ")");
+		}
+	}
+	ks_result(ctx, e->seq, u, NULL, &t);
+	ks_text_release(&t);
+}
+
 /* The men u has lost short of a whole figure (K5: "the rest carried"). */
 static long carried_men(struct ord_ctx *ctx, const struct ord_unit *u)
 {
@@ -1384,6 +1430,8 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 					ks_text_release(&t);
 				} else if (!strcmp(e->kind, "flugt")) {
 					err = flight(ctx, e);
+				} else if (!strcmp(e->kind, "retraete")) {
+					retreat(ctx, e);
 				} else if (!strcmp(e->kind, "samling")) {
 					merge(ctx, e, u, ks_ev_unit(ctx, e, "med"));
 				}

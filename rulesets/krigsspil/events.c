@@ -681,6 +681,96 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	}
 }
 
+/* Does u owe the half turn's retreat or flight of 6.5 in this turn (K27):
+ * driven into U or FU in it, and in it still? */
+static int retreat_owed(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	return ks_check(ks_r(ctx), "retraete_samme_traek_kontrol") &&
+	       ks_st(ctx, u, "tvungen_traek") == ord_ctx_turn(ctx) && ks_moral_now(ctx, u) >= KS_U;
+}
+
+/* 6.5 "Hvis en enhed under spillet bliver U: skal den retirere et halvt
+ * træk FU: skal den flygte et halvt træk i det træk den bliver påvirket"
+ * (K27): the half turn owed, recorded after the fire and the melee
+ * (retraete).  A unit driven there by then is held to its gait's half
+ * turn and its way; one in a melee, a defensive fire or a flight recorded
+ * before it in the phase is decided when the phase is resolved. */
+static void check_retreat(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_unit *u,
+			  struct ord_diag *d)
+{
+	int grade = ks_moral_now(ctx, u), owed = retreat_owed(ctx, u);
+	int hx = ord_kv_get(&ev->kv, "x") != NULL, hy = ord_kv_get(&ev->kv, "y") != NULL;
+	unsigned made = 0, later = 0; /* its last retraete, and melee or the like, before ev */
+	size_t i;
+
+	if (!ks_check(ks_r(ctx), "retraete_samme_traek_kontrol")) {
+		ord_diag_add(d, 0, 0, u->id, "6.5",
+			     "this game's Skema is of before the retreat owed in the turn of a U or FU was recorded (rules revision 2026-12-05.6, retraete_samme_traek_kontrol): it has no event 'retraete'; a retreat by the rules is a move (flyt retraete=yes) of the peaceful moves");
+		return;
+	}
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+		if (e->seq >= ev->seq)
+			continue;
+		if (!strcmp(e->kind, "retraete") && ev_unit(ctx, e, "unit") == u)
+			made = e->seq > made ? e->seq : made;
+		else if ((!strcmp(e->kind, "naerkamp") &&
+			  (ev_unit(ctx, e, "angriber") == u || ev_unit(ctx, e, "forsvarer") == u)) ||
+			 (!strcmp(e->kind, "forsvarsild") && ev_unit(ctx, e, "maal") == u) ||
+			 (!strcmp(e->kind, "flugt") &&
+			  (ev_unit(ctx, e, "af") == u || ev_unit(ctx, e, "ind_i") == u)))
+			later = e->seq > later ? e->seq : later;
+	}
+	/* one a turn, but for a flight after a melee that may have made a
+	 * retreating unit's U an FU */
+	if (made && later < made)
+		ord_diag_add(d, 0, 0, u->id, "6.5",
+			     "unit '%s' has made the half turn's retreat or flight of this turn already (event #%u)",
+			     u->id, made);
+	if (!owed && !later) {
+		if (grade >= KS_U && !strcmp(ks_st_str(ctx, u, "moral_grund"), "fortrydelse"))
+			ord_diag_add(d, 0, 0, u->id, "6.5",
+				     "unit '%s' is in U for the rest of the turn only (cancelled, 16.6), which owes no retreat by 6.5 ('med mindre ... påvirkningen kun gælder for resten af trækket')",
+				     u->id);
+		else if (grade >= KS_U)
+			ord_diag_add(d, 0, 0, u->id, "6.5",
+				     "unit '%s' is in %s, but was not driven into it this turn: the half turn's retreat or flight of 6.5 is in the turn the unit is affected; a later one is a move (flyt retraete=yes) of the peaceful moves",
+				     u->id, ks_moral_name(grade));
+		else
+			ord_diag_add(d, 0, 0, u->id, "6.5",
+				     "unit '%s' is in %s and was not driven into U or FU this turn: only such a unit owes the half turn's retreat or flight of 6.5 (or is in a melee, a defensive fire or a flight recorded before it in the phase)",
+				     u->id, ks_moral_name(grade));
+		return;
+	}
+	if (hx != hy)
+		ord_diag_add(d, 0, 0, u->id, "6.5", "give both x= and y=, where unit '%s' went", u->id);
+	else if (!hx && ks_st_has(ctx, u, "x"))
+		ord_diag_add(d, 0, 0, u->id, "6.5",
+			     "unit '%s' has a position: give where it %s to (x= y=)", u->id,
+			     grade >= KS_FU ? "fled" : "retreated");
+	/* after a melee or the like of the phase its state is the resolve's:
+	 * it carries the retreat out or not */
+	if (owed && !later && hx && hy && ks_st_has(ctx, u, "x")) {
+		struct ks_move_check m = { d, 0, 0, u->id, 0, 0, 0 };
+		struct ks_move_out mo;
+		struct ks_text t;
+		double sx = ks_st_num(ctx, u, "x"), sy = ks_st_num(ctx, u, "y");
+		ks_check_path(ctx, u, sx, sy, ord_kv_get_num(&ev->kv, "x", 0),
+			      ord_kv_get_num(&ev->kv, "y", 0), ks_form(ctx, u), grade, 0, &m);
+		/* away from the enemy that drove it there (17,
+		 * flyt_retning_tvungen_kontrol) */
+		ks_check_direction(ctx, ev, u, sx, sy, d);
+		/* half a turn of its gait (13, K12) */
+		ks_text_init(&t);
+		if (ks_move_event(ctx, ev, u, &mo, &t, d) == 0 && !mo.ok)
+			ord_diag_add(d, 0, 0, u->id, "6.5",
+				     "unit '%s' in %s %s farther than half a turn allows: %s",
+				     u->id, ks_moral_name(grade),
+				     grade >= KS_FU ? "fled" : "retreated", t.en.buf);
+		ks_text_release(&t);
+	}
+}
+
 /* 6.3: open order within the break-in distance of an enemy close
  * formation in OR or LU, or a unit in FU within that of any enemy in OR or
  * LU. */
@@ -1538,6 +1628,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				     "open order that retreats from an attack: give whether it reaches support distance of an own close unit or soutien (naar_stoette=ja|nej)");
 	} else if (!strcmp(ev->kind, "flyt")) {
 		check_flyt(ctx, ev, u, d);
+	} else if (!strcmp(ev->kind, "retraete")) {
+		check_retreat(ctx, ev, u, d);
 	} else if (!strcmp(ev->kind, "formation")) {
 		const char *want = ord_kv_get(&ev->kv, "formation");
 		size_t i;
@@ -2071,6 +2163,33 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 					     f);
 			}
 		}
+	}
+	/* 6.5: the half turn's retreat or flight owed in the turn of a U or
+	 * FU, not yet recorded (K27; a unit in FU's flugt is its flight) */
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		const struct ord_order *o = ord_ctx_order(ctx, u);
+		const char *from;
+		int grade, done = 0;
+
+		if (ks_gone(ctx, u) || !retreat_owed(ctx, u))
+			continue;
+		grade = ks_moral_now(ctx, u);
+		for (j = 0; j < ord_ctx_unit_nevents(ctx, u) && !done; j++) {
+			const struct ord_event *e = ord_ctx_unit_event(ctx, u, j);
+			done = ev_unit(ctx, e, "unit") == u &&
+			       (!strcmp(e->kind, "retraete") ||
+				(grade >= KS_FU && !strcmp(e->kind, "flugt")));
+		}
+		if (done)
+			continue;
+		from = ks_st_str(ctx, u, "tvungen_fra");
+		ord_diag_add(d, o ? o->line : 0, 0, u->id, "6.5",
+			     "driven into %s this turn (%s%s%s%s): it must %s half a turn in this turn (6.5), but no %s (%s) was recorded",
+			     ks_moral_name(grade), ks_reason(ks_st_str(ctx, u, "moral_grund"), "en"),
+			     *from ? ", by '" : "", from, *from ? "'" : "",
+			     grade >= KS_FU ? "flee" : "retreat", grade >= KS_FU ? "flight" : "retreat",
+			     grade >= KS_FU ? "retraete or flugt" : "retraete");
 	}
 	return 0;
 }

@@ -154,6 +154,30 @@
  *      modifiers averaged, a half rounded towards zero (ours); a zone the
  *      fire cannot be read at makes no average (refused; overridden, it
  *      is left out).  skydemaal_kontrol (14, 15).
+ *  K27 6.5's "skal den retirere et halvt træk FU: skal den flygte et
+ *      halvt træk i det træk den bliver påvirket, med mindre andet er
+ *      angivet eller påvirkningen kun gælder for resten af trækket": a
+ *      unit driven into U or FU in a turn (fire, defensive fire, melee,
+ *      break-in, carried along by a flight; state tvungen_traek) owes a
+ *      half turn's retreat (U) or flight (FU) in that turn; 16.6's U for
+ *      the rest of the turn owes none ("andet er angivet": the attacker
+ *      advances, the defender retreats after reaction time), nor do the
+ *      decimation's floor and a merge (no new effect, ours).  The
+ *      peaceful moves (flyt) come before the fire and the attacks, so the
+ *      half turn is an event of its own, retraete, of angrebshandlinger,
+ *      recorded after the fire and the melee that put the unit there: it
+ *      is held to its gait's half turn (K12) and the way kept for it
+ *      (flyt_retning_tvungen_kontrol) when the state is known as it is
+ *      recorded; after a melee of the same phase the resolve decides, and
+ *      one the unit does not owe then is not carried out.  A unit in FU's
+ *      flugt is its flight.  One owed and not recorded is not refused
+ *      (the table may have stopped it: the referee's word), but the
+ *      referee's list of what is still to record names it (check_execution:
+ *      report --referee, info, resolve's note, the audit's notes).  What
+ *      it might do after instead is held already: its attack does not go
+ *      in (6.3), and its fire was at once with the fire that drove it
+ *      (K7).  retraete_samme_traek_kontrol (2026-12-05.6; a game made
+ *      before refuses retraete and lists nothing).
  *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */
@@ -418,6 +442,19 @@ static const struct ord_key_spec naerkamp_keys[] = {
 	{ "forfoelgelse", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "a pursuit attack on a unit in FU" },
 	END_KEYS,
 };
+/* 6.5: the half turn's retreat or flight of a unit driven into U or FU in
+ * the turn, recorded after the fire and the melee that put it there (K27,
+ * retraete_samme_traek_kontrol). */
+static const struct ord_key_spec retraete_keys[] = {
+	UNIT_KEY("the unit driven into U or FU this turn"),
+	{ "x", ORD_KEY_NUM, 0, NULL, -100000, 100000, NULL,
+	  "where it retreated or fled to, cm east (a unit with a position: required)" },
+	{ "y", ORD_KEY_NUM, 0, NULL, -100000, 100000, NULL, "where it retreated or fled to, cm south" },
+	{ "maade", ORD_KEY_ENUM, 0, "vending|front_mod_fjenden", 0, 0, "vending",
+	  "turned about at march speed, or facing the enemy at half speed (17)" },
+	{ "vej", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "along a road" },
+	END_KEYS,
+};
 static const struct ord_key_spec samling_keys[] = {
 	UNIT_KEY("the unit the others merge into"),
 	{ "med", ORD_KEY_UNIT, 1, NULL, 0, 0, NULL, "the unit merged into it (6.2)" },
@@ -461,6 +498,8 @@ const struct ord_event_kind ks_events[] = {
 	{ "naerkamp", "angrebshandlinger", naerkamp_keys, "an attacker and a defender meet in melee" },
 	{ "afbryd", "angrebshandlinger", unit_keys, "a unit breaks off the melee after the roll" },
 	{ "flugt", "angrebshandlinger", flugt_keys, "a unit in FU flees (or cannot)" },
+	{ "retraete", "angrebshandlinger", retraete_keys,
+	  "a unit driven into U or FU this turn retreats (U) or flees (FU) its half turn in it (6.5)" },
 	{ "samling", "angrebshandlinger", samling_keys,
 	  "two units of the same kind merged into one at the end of the turn (6.2)" },
 	{ NULL, NULL, NULL, NULL },
@@ -568,6 +607,8 @@ static const struct ord_state_key state_keys[] = {
 	    "the bearing its retreat by the rules goes in degrees, x east and y south: away from tvungen_fra, kept when its U or FU was set (flyt_retning_tvungen_kontrol)"),
 	STR("tvungen_fra",
 	    "the unit that drove it into U or FU (or whose flight carried it along, which it merged with); \"\": none known, the retreat goes back (the side's \"↓\")"),
+	INT("tvungen_traek",
+	    "the turn it was driven into U or FU, owing its half turn's retreat or flight in it (6.5, retraete_samme_traek_kontrol)"),
 	INT("angrebskolonne_beholdt",
 	    "1: it attacked in attack column and keeps the bonus defending (16.5)"),
 	INT("indskudt_fra", "the turn from which it is ranged on it (15; 0: at once)"),
@@ -991,9 +1032,13 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * goes the way its TT's arrow gives, away from the enemy for "↓" (17,
 	 * 4.3, flyt_retning_tt_kontrol); 2026-12-05.5: a retreat by the
 	 * rules (U, FU) goes away from the enemy that drove the unit there,
-	 * else back (6.5, 17, flyt_retning_tvungen_kontrol)
+	 * else back (6.5, 17, flyt_retning_tvungen_kontrol); 2026-12-05.6:
+	 * a unit driven into U or FU owes its half turn's retreat or flight
+	 * in that turn, recorded as retraete after the fire and the melee and
+	 * named on the referee's list while it is owed (6.5, K27,
+	 * retraete_samme_traek_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.5",    /* rules_revision (above) */
+	"2026-12-05.6",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

@@ -493,10 +493,12 @@ static int ordered_quarters(struct ord_ctx *ctx, const struct ord_unit *u, const
 const char *ks_move_gait(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u)
 {
 	int grade = ks_moral_now(ctx, u);
+	/* the half turn owed in the turn of a U or FU (K27) is one too */
+	int retreat = ord_kv_get_bool(&ev->kv, "retraete", 0) || !strcmp(ev->kind, "retraete");
 
-	if (ord_kv_get_bool(&ev->kv, "retraete", 0) && grade == KS_FU)
+	if (retreat && grade == KS_FU)
 		return "flugt";
-	if (ord_kv_get_bool(&ev->kv, "retraete", 0) && grade == KS_U)
+	if (retreat && grade == KS_U)
 		return "retraete";
 	if (ord_kv_get_bool(&ev->kv, "loeb", 0))
 		return "loeb";
@@ -930,7 +932,7 @@ void ks_check_direction(struct ord_ctx *ctx, const struct ord_event *ev, const s
 	 * speed): a game made before flyt_retning_tt_kontrol read it neither
 	 * way and did not check it */
 	int tt = ks_check(r, "flyt_retning_tt_kontrol");
-	int retreat = ord_kv_get_bool(&ev->kv, "retraete", 0);
+	int retreat = ord_kv_get_bool(&ev->kv, "retraete", 0) || !strcmp(ev->kind, "retraete");
 
 	if (!ks_check(r, "flyt_retning_kontrol") || !ks_st_has(ctx, u, "fjende_retning") ||
 	    hypot(x1 - sx, y1 - sy) < ks_param(r, "flyt_retning_min_cm"))

@@ -470,6 +470,12 @@ void ks_set_moral(struct ord_ctx *ctx, struct ord_unit *u, int grade, int until,
 	 * obliges it (flyt_retning_tvungen_kontrol) */
 	if (grade >= KS_U)
 		ks_keep_retreat_way(ctx, u, from);
+	/* 6.5: it owes a half turn's retreat or flight in this turn, unless
+	 * the state holds for the rest of the turn only (16.6) or is a
+	 * merge's (K27, retraete_samme_traek_kontrol) */
+	if (grade >= KS_U && !until && strcmp(why ? why : "", "samling") &&
+	    ks_check(ks_r(ctx), "retraete_samme_traek_kontrol"))
+		ks_st_set(ctx, u, "tvungen_traek", ord_ctx_turn(ctx));
 }
 
 void ks_take_men(struct ord_ctx *ctx, struct ord_unit *u, long men, long prisoners)

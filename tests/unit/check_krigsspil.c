@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.5");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.6");
 }
 END_TEST
 
@@ -2071,6 +2071,125 @@ START_TEST(test_forced_retreat_way_kept)
 	resolve("angrebshandlinger", NULL, 0);
 	ck_assert_str_eq(sts("L2", "tvungen_fra"), "L1");
 	ck_assert_str_eq(sts("L2", "tvungen_retning"), "90");
+}
+END_TEST
+
+/* 6.5 "Hvis en enhed under spillet bliver U: skal den retirere et halvt
+ * træk FU: skal den flygte et halvt træk i det træk den bliver påvirket,
+ * med mindre andet er angivet eller påvirkningen kun gælder for resten af
+ * trækket" (K27, retraete_samme_traek_kontrol): a unit driven into U or FU
+ * owes the half turn in that turn, recorded as retraete after the fire and
+ * the melee; the referee's list names it until it is recorded.  A game
+ * made before knows no retraete and lists nothing. */
+/* L1 at x=14 y=14 put in moral (U or FU) this turn by D2 on its west
+ * (the way kept: east), its side's enemy to the north; no event of the
+ * turn yet. */
+static void routed_by_d2(const char *moral)
+{
+	game_without(NULL);
+	place("D2", "0", "14");
+	place("L1", "14", "14");
+	ord_kv_set(&U("L1")->state, "moral", moral);
+	ord_kv_set(&U("L1")->state, "moral_grund", "nærkamp");
+	ord_kv_set(&U("L1")->state, "moral_traek", "10");
+	ord_kv_set(&U("L1")->state, "tvungen_traek", "10");
+	ord_kv_set(&U("L1")->state, "tvungen_fra", "D2");
+	ord_kv_set(&U("L1")->state, "tvungen_retning", "0");
+	ord_kv_set(&U("L1")->state, "fjende_retning", "-90");
+}
+
+START_TEST(test_retreat_same_turn)
+{
+	const char *without[] = { NULL, "retraete_samme_traek_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		l1_routed_by_d2(without[k]);
+		if (!without[k]) {
+			ck_assert_int_eq(st("L1", "tvungen_traek"), 10);
+			ck_assert_msg(strstr(execution(),
+					     "unit 'L1': driven into FU this turn (melee, by 'D2'): it must flee half a turn in this turn (6.5), but no flight (retraete or flugt) was recorded") !=
+					      NULL,
+				      "%s", execution());
+		} else {
+			ck_assert_ptr_null(ord_kv_get(&U("L1")->state, "tvungen_traek"));
+			ck_assert_ptr_null(strstr(execution(), "driven into"));
+			EV_BAD("retraete", "unit=L1 x=24 y=14",
+			       "this game's Skema is of before the retreat owed in the turn of a U or FU was recorded (rules revision 2026-12-05.6, retraete_samme_traek_kontrol): it has no event 'retraete'");
+		}
+		/* the winner owes nothing */
+		ck_assert_ptr_null(ord_kv_get(&U("D2")->state, "tvungen_traek"));
+	}
+	/* away from D2 (east), half a turn: infantry in line 20 cm × ½ */
+	routed_by_d2("FU");
+	EV_BAD("retraete", "unit=L1 x=14 y=22",
+	       "unit 'L1' in FU fled the wrong way: a flight by the rules goes away from 'D2' (melee), → (90° clockwise from the enemy); the move from x=14 y=14 to x=14 y=22 goes ↓ (180°), 90° off");
+	routed_by_d2("FU");
+	EV_BAD("retraete", "unit=L1 x=30 y=14",
+	       "unit 'L1' in FU fled farther than half a turn allows: flight, infantry in line: 20 cm a turn × ½ turn = 10 cm");
+	routed_by_d2("U");
+	EV_BAD("retraete", "unit=L1 x=30 y=14",
+	       "unit 'L1' in U retreated farther than half a turn allows: retreat in U, infantry in line: 20 cm a turn × ½ turn = 10 cm");
+	routed_by_d2("U");
+	EV_BAD("retraete", "unit=L1 x=20 y=14 maade=front_mod_fjenden",
+	       "unit 'L1' in U retreated farther than half a turn allows");
+	routed_by_d2("FU");
+	EV_BAD("retraete", "unit=L1", "unit 'L1' has a position: give where it fled to (x= y=)");
+	routed_by_d2("FU");
+	EV_BAD("retraete", "unit=L1 x=24", "give both x= and y=, where unit 'L1' went");
+	routed_by_d2("FU");
+	ck_assert_ptr_nonnull(strstr(execution(), "unit 'L1': driven into FU this turn"));
+	EV_OK("retraete", "unit=L1 x=24 y=14");
+	ck_assert_ptr_null(strstr(execution(), "driven into"));
+	EV_BAD("retraete", "unit=L1 x=24 y=14",
+	       "unit 'L1' has made the half turn's retreat or flight of this turn already");
+	/* a retreat in U, then a melee that may make it FU: its flight too,
+	 * decided by the resolve */
+	routed_by_d2("U");
+	EV_OK("retraete", "unit=L1 x=19 y=14");
+	ord_kv_set(&U("D2")->state, "angreb_traek", "10");
+	ord_kv_set(&U("D2")->state, "angreb_maal", "L1");
+	event("naerkamp", "angriber=D2 forsvarer=L1");
+	EV_OK("retraete", "unit=L1 x=24 y=14");
+	/* a flugt is the flight of a unit in FU */
+	l1_routed_by_d2(NULL);
+	EV_OK("flugt", "unit=L1");
+	ck_assert_ptr_null(strstr(execution(), "driven into"));
+	/* in OR, driven into nothing, and in no melee of the phase */
+	l1_routed_by_d2(NULL);
+	EV_BAD("retraete", "unit=D1 x=-15 y=14",
+	       "unit 'D1' is in OR and was not driven into U or FU this turn");
+	/* recorded after the melee that decides it: the resolve carries out
+	 * the loser's and not the winner's */
+	game_without(NULL);
+	orders("D2 A @L1\nD1 ST @D2\n");
+	orders("L1 F\n");
+	place("D2", "0", "14");
+	place("D1", "-10", "14");
+	place("L1", "14", "14");
+	EV_OK("angreb", "unit=D2 maal=L1");
+	EV_OK("stoette", "unit=D1 stoetter=D2 rolle=traefning afstand=10");
+	EV_OK("reaktion", "unit=L1 reaktion=forsvar");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=D2 forsvarer=L1");
+	EV_OK("retraete", "unit=L1 x=24 y=14");
+	EV_OK("retraete", "unit=D2 x=-5 y=14");
+	resolve("angrebshandlinger", D(3, 3, 4, 2, 3, 3));
+	expect_result("flygter et halvt træk (6.5): 10 cm til x=24 y=14");
+	expect_result("ikke udført: D2 er i OR og skylder ingen retræte i trækket (6.5)");
+	ck_assert_str_eq(sts("L1", "x"), "24");
+	ck_assert_str_eq(sts("D2", "x"), "0");
+	/* 16.6's U for the rest of the turn owes none */
+	game_without(NULL);
+	orders("L1 A @D1\n");
+	declared_attack("L1", "D1");
+	EV_OK("fortryd", "unit=L1");
+	resolve("angrebshandlinger", NULL, 0);
+	ck_assert_str_eq(sts("L1", "moral"), "U");
+	ck_assert_ptr_null(ord_kv_get(&U("L1")->state, "tvungen_traek"));
+	ck_assert_ptr_null(strstr(execution(), "driven into"));
+	EV_BAD("retraete", "unit=L1 x=10 y=0",
+	       "unit 'L1' is in U for the rest of the turn only (cancelled, 16.6), which owes no retreat by 6.5");
 }
 END_TEST
 
@@ -6870,6 +6989,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_move_direction);
 	tcase_add_test(tc, test_move_direction_retreat);
 	tcase_add_test(tc, test_forced_retreat_way);
+	tcase_add_test(tc, test_retreat_same_turn);
 	tcase_add_test(tc, test_forced_retreat_way_kept);
 	tcase_add_test(tc, test_cancelled_attack_keeps_lasting_state);
 	tcase_add_test(tc, test_rank_behind_morale);
