@@ -497,9 +497,11 @@ const struct ord_event_kind ks_events[] = {
 	  "an attacker cancels its attack, or a defender its defence (U for the turn)" },
 	{ "naerkamp", "angrebshandlinger", naerkamp_keys, "an attacker and a defender meet in melee" },
 	{ "afbryd", "angrebshandlinger", unit_keys, "a unit breaks off the melee after the roll" },
-	{ "flugt", "angrebshandlinger", flugt_keys, "a unit in FU flees (or cannot)" },
+	/* before flugt: the referee's list names both for a unit in FU, and
+	 * the web page's Record button opens the first kind it names */
 	{ "retraete", "angrebshandlinger", retraete_keys,
 	  "a unit driven into U or FU this turn retreats (U) or flees (FU) its half turn in it (6.5)" },
+	{ "flugt", "angrebshandlinger", flugt_keys, "a unit in FU flees (or cannot)" },
 	{ "samling", "angrebshandlinger", samling_keys,
 	  "two units of the same kind merged into one at the end of the turn (6.2)" },
 	{ NULL, NULL, NULL, NULL },
