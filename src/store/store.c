@@ -632,13 +632,23 @@ out:
  * (read_header), not through a connection: a read-only SQLite connection to a WAL file
  * creates its -wal and -shm files, and a refused file must be left as it
  * was.  ord_store_open asks SQLite again once the file is open, since the
- * header of a WAL file may be older than its log.
+ * header of a WAL file may be older than its log: a game made while a
+ * reader held its log (a server's page of the games list) keeps even its
+ * schema there until a checkpoint, its header saying none (0), and is
+ * asked of SQLite (check_open) when a log is there to hold it.
  */
+static int incomplete(const char *path)
+{
+	return ord_error_set(ORD_ENOTGAME, "'%s' is an incomplete orderly game file (no schema)", path);
+}
+
 static int inspect(const char *path, int *version)
 {
 	unsigned char h[100];
-	struct stat st;
+	struct stat st, wst;
+	struct ord_buf wal = ORD_BUF_INIT;
 	size_t got = 0;
+	int logged;
 
 	if (stat(path, &st) < 0)
 		return ord_error_set(ORD_ENOFILE, "cannot open game '%s': %s", path,
@@ -665,9 +675,14 @@ static int inspect(const char *path, int *version)
 		return ord_error_set(ORD_ENEWER,
 				     "'%s' was written by a newer orderly (schema %d; this one knows up to %d); upgrade orderly",
 				     path, *version, ord_store_schema_version());
-	if (*version < 1)
-		return ord_error_set(ORD_ENOTGAME,
-				     "'%s' is an incomplete orderly game file (no schema)", path);
+	if (*version < 1) {
+		ord_buf_addf(&wal, "%s-wal", path);
+		logged = stat(wal.buf, &wst) == 0 && S_ISREG(wst.st_mode) && wst.st_size > 0;
+		ord_buf_release(&wal);
+		if (logged)
+			return 0; /* check_open reads the schema's version */
+		return incomplete(path);
+	}
 	return old_protocol(path, *version);
 }
 
@@ -702,6 +717,8 @@ static int check_open(sqlite3 *db, const char *path, int *version)
 		return ord_error_set(ORD_ENOTGAME,
 				     "'%s' is not an orderly game file (an SQLite database of another program, application_id %d)",
 				     path, app);
+	if (*version < 1)
+		return incomplete(path);
 	if (*version > ord_store_schema_version())
 		return ord_error_set(ORD_ENEWER,
 				     "'%s' was written by a newer orderly (schema %d; this one knows up to %d); upgrade orderly",

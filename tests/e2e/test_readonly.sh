@@ -273,4 +273,48 @@ expect_in "$OUT" "clean"
 # and the game it was copied from is whole
 expect_exit 0 ord audit g.game
 
+# ---------------------------------------------------------------- a game whose schema is in its log
+# A game made while a reader held its log (a server's page listing the
+# games, read-only) keeps everything, its schema too, in the -wal until a
+# checkpoint: the file's header still says no schema.  It was refused for
+# good as "an incomplete orderly game file"; SQLite reads it, and so does
+# orderly now.  made_in_log SRC DEST [SQL]: DEST with SRC's pages (or, with
+# SQL, only that) written while a reader held the log.
+made_in_log() {
+	python3 - "$@" <<'PY'
+import sqlite3, sys
+src, dest = sys.argv[1], sys.argv[2]
+s = sqlite3.connect(src)
+w = sqlite3.connect(dest, isolation_level=None)
+w.execute("PRAGMA application_id=%d" % s.execute("PRAGMA application_id").fetchone()[0])
+w.execute("PRAGMA journal_mode=WAL")
+r = sqlite3.connect("file:%s?mode=ro" % dest, uri=True)
+r.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+if len(sys.argv) > 3:
+    w.execute(sys.argv[3])
+else:
+    s.backup(w)
+w.close(); r.close(); s.close()
+PY
+}
+if command -v python3 >/dev/null 2>&1; then
+	made_in_log g.game inlog.game
+	[[ -s inlog.game-wal ]] || fail "the game's pages are not in its log (fix the test)"
+	[[ "$(od -An -tu1 -j60 -N4 inlog.game | tr -d ' ')" == 0000 ]] ||
+		fail "the header of inlog.game states a schema (fix the test)"
+	expect_exit 0 ord info inlog.game
+	expect_in "$OUT" "ruleset:   battalion"
+	expect_exit 0 ord audit inlog.game
+	expect_in "$OUT" "clean"
+	# a log that holds no schema either: incomplete, as a file without one
+	made_in_log g.game nothing.game "CREATE TABLE t(a)"
+	expect_exit 65 ord info nothing.game
+	expect_in "$ERR" "'nothing.game' is an incomplete orderly game file (no schema)"
+	rm -f nothing.game-wal nothing.game-shm
+	expect_exit 65 ord info nothing.game
+	expect_in "$ERR" "'nothing.game' is an incomplete orderly game file (no schema)"
+else
+	note "SKIP: python3 is not installed (a game whose schema is in its log)"
+fi
+
 note "ok"
