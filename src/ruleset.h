@@ -308,7 +308,8 @@ const char *ord_ruleset_builtin_tables(const struct ord_ruleset *rs, size_t *len
 /* A document a user hands in (new --tables, check, calc and rules
  * --tables), which rs->load read into rules, against rs's own built-in
  * one: a table or parameter name its own does not have
- * (ord_tables_check_names), a case two rows give (ord_tables_check_rows).
+ * (ord_tables_check_names), a case two rows give (ord_tables_check_rows),
+ * a range or roll no row gives (ord_tables_check_joins).
  * Not for the tables a game keeps, which must
  * go on opening whatever the module's own document has become.  0, or
  * ORD_EBADDATA naming the document and line; 0 for a module without the

@@ -197,6 +197,25 @@ int ord_tables_check_names(const struct ord_tables *t, const struct ord_tables *
  * twice ...". */
 int ord_tables_check_rows(const struct ord_tables *t, const struct ord_tables *own);
 
+/* Every case of a bands or dice table of t (a word of each key some row
+ * names, given by its rows and those of "*") has rows that join end to
+ * end, the bands (from, to] each beginning where the ones before end, the
+ * rolls lo..hi each one past the rolls before; and that begin and end
+ * where own's rows for the case do (for a case own has not, where all
+ * own's cases begin or end, when they do alike), so that no range or roll
+ * its turns read is left without a row (a band deleted, a from
+ * mistyped).  A table whose rows in own leave a gap themselves is not
+ * checked.  In a table whose cases would take more than a few million
+ * rows' reading, the cases past that are not checked.  0, or ORD_EBADDATA at the row
+ * first in the document where one is missing: "club.xml:140: table
+ * 'fire': no row gives the range (4, 5] for weapon=musket (the bands
+ * before end at 4, this one begins at 5)", "...: no row gives the range
+ * [0, 1) for weapon=musket (the first band begins at 1, the ruleset's
+ * own at 0)", "...: no row gives the roll 20 for class=A (the last row
+ * ends at 19, the ruleset's own at 20)", "...: the bands for
+ * weapon=musket end at 20 (expected 16, where the ruleset's own end)". */
+int ord_tables_check_joins(const struct ord_tables *t, const struct ord_tables *own);
+
 /* ---- a table ------------------------------------------------------------- */
 
 enum ord_table_kind ord_table_kind(const struct ord_table *tbl);

@@ -299,8 +299,8 @@ int ord_ruleset_check_given(const struct ord_ruleset *rs, struct ord_rules *rule
 	if ((err = ord_ruleset_load_tables(&own, rs, NULL)) != 0)
 		return err;
 	o = rs->tables(own);
-	if (o && (err = ord_tables_check_names(t, o)) == 0)
-		err = ord_tables_check_rows(t, o);
+	if (o && (err = ord_tables_check_names(t, o)) == 0 && (err = ord_tables_check_rows(t, o)) == 0)
+		err = ord_tables_check_joins(t, o);
 	rs->free(own);
 	return err;
 }

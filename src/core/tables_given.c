@@ -2,7 +2,8 @@
  * tables_given.c - the tables engine's checks of a document a user hands
  * in (tables.h, "a document a user hands in"): a club's tables for a new
  * game, or for the calculator, checked against the ruleset's own built-in
- * document: a name it does not have, a case two rows give.
+ * document: a name it does not have, a case two rows give, a range or
+ * roll of a case no row gives.
  *
  * Why apart from ord_tables_load: load reads the tables a game keeps too,
  * and a game must go on opening and auditing clean however the ruleset's
@@ -10,6 +11,7 @@
  * a row found to give a case twice).  What is refused here is refused only where somebody can still correct
  * the document: before the game exists.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,6 +356,428 @@ int ord_tables_check_rows(const struct ord_tables *t, const struct ord_tables *o
 		if (o && o->kind == tbl->kind && table_given_twice(own, o, 0))
 			continue;
 		err = table_given_twice(t, tbl, 1);
+	}
+	return err;
+}
+
+/* ---- a case no row gives -------------------------------------------------- */
+
+/* The rows a table's check of its joins may read, over all its cases: past
+ * it the cases left are not checked, so that a document of millions of
+ * rows, or of rows listing hundreds of words for each of several keys,
+ * is still refused or taken in seconds. */
+#define JOINS_WORK_MAX 4000000
+
+/* Where a case's rows begin and end, and the first place between that no
+ * row gives. */
+struct case_span {
+	double lo, hi;                       /* the first row's start; the furthest end */
+	const struct row_case *first, *last; /* the rows beginning at lo, ending at hi */
+	const struct row_case *after;        /* the row beginning past a gap, or NULL */
+	double gap_lo, gap_hi;               /* the ends of the rows either side of it */
+};
+
+/* A table's cases, one word of each key ("*" for a key no row names a
+ * word of), as they are walked. */
+struct joins {
+	const struct ord_tables *t;
+	const struct ord_table *tbl;
+	struct row_case *c;  /* tbl's rows */
+	const char ***words; /* per key: the words its rows name, sorted */
+	size_t *nwords;      /* per key: how many */
+	const char **pick;   /* per key: the case's word; NULL: "*" */
+	size_t work;         /* rows read so far */
+	/* the built-in table's pass: what its cases hold */
+	int builtin;          /* 1: this is it */
+	int own_gap;          /* a case of it has a gap: its design */
+	size_t ncases;        /* its cases walked */
+	double lo, hi;        /* where they begin and end, when alike */
+	int lo_same, hi_same; /* 1 while every case begins (ends) alike */
+	/* the user's table's pass */
+	const struct ord_table *own; /* the built-in table, or NULL */
+	const struct joins *own_all; /* its pass */
+	unsigned line;               /* the fault found first in the document */
+	struct ord_buf msg;          /* its message */
+};
+
+static int word_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int case_by_start(const void *pa, const void *pb)
+{
+	const struct row_case *a = *(const struct row_case *const *)pa;
+	const struct row_case *b = *(const struct row_case *const *)pb;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Does a roll or range begin past where the rows before reach? */
+static int joins_gap(enum ord_table_kind kind, double reach, double lo)
+{
+	return kind == ORD_TABLE_DICE ? lo > reach + 1 : lo > reach;
+}
+
+/* The span of rows r[0..n), sorted by their start. */
+static void case_span_of(struct case_span *s, enum ord_table_kind kind,
+			 const struct row_case *const *r, size_t n)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->first = s->last = r[0];
+	s->lo = r[0]->lo;
+	s->hi = r[0]->hi;
+	for (i = 1; i < n; i++) {
+		if (!s->after && joins_gap(kind, s->hi, r[i]->lo)) {
+			s->after = r[i];
+			s->gap_lo = s->hi;
+			s->gap_hi = r[i]->lo;
+		}
+		if (r[i]->hi > s->hi) {
+			s->hi = r[i]->hi;
+			s->last = r[i];
+		}
+	}
+}
+
+/* A number as the rows write it: min and max for the open ends. */
+static void add_end(struct ord_buf *out, double v)
+{
+	if (isinf(v))
+		ord_buf_adds(out, v < 0 ? "min" : "max");
+	else
+		ord_tables_fmt(out, v, 0);
+}
+
+/* What no row gives, lo to hi: dice, the rolls lo..hi; bands, (lo, hi],
+ * or [lo, hi) before the first band, whose start it holds. */
+static void add_missing(struct ord_buf *out, enum ord_table_kind kind, double lo, double hi,
+			int before_first)
+{
+	ord_buf_adds(out, "no row gives ");
+	if (kind == ORD_TABLE_DICE) {
+		ord_buf_adds(out, lo == hi ? "the roll " : "the rolls ");
+		add_end(out, lo);
+		if (lo != hi) {
+			ord_buf_adds(out, "..");
+			add_end(out, hi);
+		}
+		return;
+	}
+	ord_buf_adds(out, before_first ? "the range [" : "the range (");
+	add_end(out, lo);
+	ord_buf_adds(out, ", ");
+	add_end(out, hi);
+	ord_buf_adds(out, before_first ? ")" : "]");
+}
+
+/* " for weapon=musket": the case walked. */
+static void add_case(struct ord_buf *out, const struct joins *j)
+{
+	size_t k;
+
+	for (k = 0; k < j->tbl->keys.n; k++)
+		ord_buf_addf(out, "%s%s=%s", k ? " " : " for ", j->tbl->keys.v[k],
+			     j->pick[k] ? j->pick[k] : "*");
+}
+
+/* Keep the fault at line when it comes before the one kept: its message,
+ * "what" no row gives and why. */
+static void joins_fault(struct joins *j, unsigned line, const char *what, const char *why)
+{
+	struct ord_buf where = ORD_BUF_INIT;
+
+	if (j->line && j->line <= line)
+		return;
+	j->line = line;
+	add_case(&where, j);
+	ord_buf_reset(&j->msg);
+	ord_buf_addf(&j->msg, "%s:%u: table '%s': %s%s%s", j->t->name, line, j->tbl->name, what,
+		     where.buf, why);
+	ord_buf_release(&where);
+}
+
+/* The rows of the built-in table for the case j walks: their span, or 0
+ * when none gives it. */
+static int own_span(struct case_span *s, struct joins *j)
+{
+	const struct ord_table *o = j->own;
+	struct row_case *c = ord_xcalloc(o->nrows ? o->nrows : 1, sizeof(*c));
+	const struct row_case **r = ord_xcalloc(o->nrows ? o->nrows : 1, sizeof(*r));
+	size_t i, k, n = 0;
+
+	for (i = 0; i < o->nrows; i++) {
+		int all = 1;
+
+		for (k = 0; k < j->tbl->keys.n && all; k++) {
+			const struct row_attr *a = ord_tbl_row_find(&o->rows[i], j->tbl->keys.v[k]);
+
+			all = a && (ord_words_has(a->value, "*") ||
+				    (j->pick[k] && ord_words_has(a->value, j->pick[k])));
+		}
+		if (!all)
+			continue;
+		c[n].row = &o->rows[i];
+		c[n].index = i;
+		c[n].lo = ord_tbl_row_find(&o->rows[i], o->kind == ORD_TABLE_DICE ? "lo" : "from")->num;
+		c[n].hi = ord_tbl_row_find(&o->rows[i], o->kind == ORD_TABLE_DICE ? "hi" : "to")->num;
+		r[n] = &c[n];
+		n++;
+	}
+	j->work += o->nrows * (j->tbl->keys.n + 1);
+	if (n) {
+		qsort(r, n, sizeof(*r), case_by_start);
+		case_span_of(s, o->kind, r, n);
+	}
+	free(r);
+	free(c);
+	return n > 0;
+}
+
+/* One case, given by rows r[0..n): a gap between them, or ends other than
+ * the built-in table's for it (or, for a case it has not, than the ends
+ * all its cases share). */
+static void joins_case(struct joins *j, const struct row_case **r, size_t n)
+{
+	enum ord_table_kind kind = j->tbl->kind;
+	const char *rows = kind == ORD_TABLE_DICE ? "rows" : "bands";
+	struct ord_buf what = ORD_BUF_INIT, why = ORD_BUF_INIT;
+	struct case_span s, o;
+	double lo = 0, hi = 0;
+	int has_lo = 0, has_hi = 0;
+
+	qsort(r, n, sizeof(*r), case_by_start);
+	case_span_of(&s, kind, r, n);
+	if (j->builtin) { /* the built-in table's own pass */
+		j->own_gap = j->own_gap || s.after;
+		j->lo_same = !j->ncases || (j->lo_same && s.lo == j->lo);
+		j->hi_same = !j->ncases || (j->hi_same && s.hi == j->hi);
+		j->lo = s.lo;
+		j->hi = s.hi;
+		j->ncases++;
+		return;
+	}
+	if (s.after) {
+		if (kind == ORD_TABLE_DICE)
+			add_missing(&what, kind, s.gap_lo + 1, s.gap_hi - 1, 0);
+		else
+			add_missing(&what, kind, s.gap_lo, s.gap_hi, 0);
+		ord_buf_addf(&why, " (the %s before end at ", rows);
+		add_end(&why, s.gap_lo);
+		ord_buf_adds(&why, ", this one begins at ");
+		add_end(&why, s.gap_hi);
+		ord_buf_adds(&why, ")");
+		joins_fault(j, s.after->row->line, what.buf, why.buf);
+	}
+	if (j->own && own_span(&o, j)) {
+		lo = o.lo, hi = o.hi, has_lo = has_hi = 1;
+	} else if (j->own && j->own_all->ncases) {
+		lo = j->own_all->lo, has_lo = j->own_all->lo_same;
+		hi = j->own_all->hi, has_hi = j->own_all->hi_same;
+	}
+	if (has_lo && s.lo != lo) {
+		ord_buf_reset(&what);
+		ord_buf_reset(&why);
+		if (s.lo > lo) {
+			add_missing(&what, kind, lo, kind == ORD_TABLE_DICE ? s.lo - 1 : s.lo, 1);
+			ord_buf_addf(&why, " (the first %s begins at ",
+				     kind == ORD_TABLE_DICE ? "row" : "band");
+			add_end(&why, s.lo);
+			ord_buf_adds(&why, ", the ruleset's own at ");
+		} else {
+			ord_buf_addf(&what, "the %s", rows);
+			ord_buf_addf(&why, " begin at ");
+			add_end(&why, s.lo);
+			ord_buf_adds(&why, " (expected ");
+		}
+		add_end(&why, lo);
+		ord_buf_adds(&why, s.lo > lo ? ")" : ", where the ruleset's own begin)");
+		joins_fault(j, s.first->row->line, what.buf, why.buf);
+	}
+	if (has_hi && s.hi != hi) {
+		ord_buf_reset(&what);
+		ord_buf_reset(&why);
+		if (s.hi < hi) {
+			add_missing(&what, kind, kind == ORD_TABLE_DICE ? s.hi + 1 : s.hi, hi, 0);
+			ord_buf_addf(&why, " (the last %s ends at ",
+				     kind == ORD_TABLE_DICE ? "row" : "band");
+			add_end(&why, s.hi);
+			ord_buf_adds(&why, ", the ruleset's own at ");
+		} else {
+			ord_buf_addf(&what, "the %s", rows);
+			ord_buf_addf(&why, " end at ");
+			add_end(&why, s.hi);
+			ord_buf_adds(&why, " (expected ");
+		}
+		add_end(&why, hi);
+		ord_buf_adds(&why, s.hi < hi ? ")" : ", where the ruleset's own end)");
+		joins_fault(j, s.last->row->line, what.buf, why.buf);
+	}
+	ord_buf_release(&what);
+	ord_buf_release(&why);
+}
+
+static size_t word_at(const struct joins *j, size_t k, const char *w)
+{
+	const char **p = bsearch(&w, j->words[k], j->nwords[k], sizeof(*p), word_cmp);
+
+	return (size_t)(p - j->words[k]);
+}
+
+/* The cases of rows r[0..n) (in the document's order) from key k on: for
+ * each word of key k a row names, its rows and those of "*". */
+static void joins_walk(struct joins *j, size_t k, const struct row_case **r, size_t n)
+{
+	const struct row_case **star, **at, **sub;
+	size_t *first, *count, i, w, nstar = 0, total = 0;
+
+	if (!n || j->work > JOINS_WORK_MAX)
+		return;
+	j->work += n;
+	if (k == j->tbl->keys.n) {
+		joins_case(j, r, n);
+		return;
+	}
+	count = ord_xcalloc(j->nwords[k] + 1, sizeof(*count));
+	first = ord_xcalloc(j->nwords[k] + 1, sizeof(*first));
+	star = ord_xcalloc(n, sizeof(*star));
+	j->work += j->nwords[k];
+	for (i = 0; i < n; i++) {
+		if (r[i]->k[k].any)
+			star[nstar++] = r[i];
+		for (w = 0; w < r[i]->k[k].w.n; w++, total++)
+			count[word_at(j, k, r[i]->k[k].w.v[w])]++;
+	}
+	for (w = 0; w < j->nwords[k]; w++)
+		first[w + 1] = first[w] + count[w];
+	at = ord_xcalloc(total + 1, sizeof(*at));
+	memset(count, 0, (j->nwords[k] + 1) * sizeof(*count));
+	for (i = 0; i < n; i++)
+		for (w = 0; w < r[i]->k[k].w.n; w++) {
+			size_t x = word_at(j, k, r[i]->k[k].w.v[w]);
+
+			at[first[x] + count[x]++] = r[i];
+		}
+	sub = ord_xcalloc(n, sizeof(*sub));
+	for (w = 0; w < j->nwords[k] && j->work <= JOINS_WORK_MAX; w++) {
+		size_t a = 0, b = 0, m = 0;
+
+		if (!count[w])
+			continue;                 /* given by "*" alone: the case below */
+		while (a < count[w] || b < nstar) /* in the document's order */
+			if (b == nstar || (a < count[w] && at[first[w] + a]->index < star[b]->index))
+				sub[m++] = at[first[w] + a++];
+			else if (a == count[w] || star[b]->index < at[first[w] + a]->index)
+				sub[m++] = star[b++];
+			else
+				sub[m++] = star[b++], a++; /* a row naming the word and "*" */
+		j->pick[k] = j->words[k][w];
+		joins_walk(j, k + 1, sub, m);
+	}
+	/* the rows of "*" alone are read for a word no row names, which the
+	 * modules refuse (a unit's weapon the tables do not list); they may
+	 * fill the gaps of several cases: only a key no row names a word of
+	 * is a case of them */
+	if (!j->nwords[k]) {
+		j->pick[k] = NULL;
+		memcpy(sub, star, nstar * sizeof(*sub));
+		joins_walk(j, k + 1, sub, nstar);
+	}
+	free(sub);
+	free(at);
+	free(star);
+	free(first);
+	free(count);
+}
+
+/* Walk every case of tbl: the built-in table's pass when builtin, else
+ * the user's, held to own (NULL: to nothing) as own_all found it. */
+static void joins_run(struct joins *j, const struct ord_tables *t, const struct ord_table *tbl,
+		      int builtin, const struct ord_table *own, const struct joins *own_all)
+{
+	const struct row_case **r;
+	size_t i, k, w, nkeys = tbl->keys.n;
+
+	memset(j, 0, sizeof(*j));
+	ord_buf_init(&j->msg);
+	j->t = t;
+	j->tbl = tbl;
+	j->own = own;
+	j->own_all = own_all;
+	j->builtin = builtin;
+	j->c = ord_xcalloc(tbl->nrows ? tbl->nrows : 1, sizeof(*j->c));
+	r = ord_xcalloc(tbl->nrows ? tbl->nrows : 1, sizeof(*r));
+	j->words = ord_xcalloc(nkeys + 1, sizeof(*j->words));
+	j->nwords = ord_xcalloc(nkeys + 1, sizeof(*j->nwords));
+	j->pick = ord_xcalloc(nkeys + 1, sizeof(*j->pick));
+	for (i = 0; i < tbl->nrows; i++) {
+		row_case_init(&j->c[i], tbl, i);
+		r[i] = &j->c[i];
+	}
+	for (k = 0; k < nkeys; k++) {
+		size_t n = 0;
+
+		for (i = 0; i < tbl->nrows; i++)
+			n += j->c[i].k[k].w.n;
+		j->words[k] = ord_xcalloc(n + 1, sizeof(**j->words));
+		for (i = 0, n = 0; i < tbl->nrows; i++)
+			for (w = 0; w < j->c[i].k[k].w.n; w++)
+				j->words[k][n++] = j->c[i].k[k].w.v[w];
+		qsort(j->words[k], n, sizeof(**j->words), word_cmp);
+		for (i = 0, w = 0; i < n; i++)
+			if (!w || strcmp(j->words[k][i], j->words[k][w - 1]))
+				j->words[k][w++] = j->words[k][i];
+		j->nwords[k] = w;
+	}
+	joins_walk(j, 0, r, tbl->nrows);
+	free(r);
+}
+
+static void joins_release(struct joins *j)
+{
+	size_t i, k;
+
+	for (i = 0; i < j->tbl->nrows; i++)
+		row_case_release(&j->c[i], j->tbl->keys.n);
+	for (k = 0; k < j->tbl->keys.n; k++)
+		free(j->words[k]);
+	free(j->c);
+	free(j->words);
+	free(j->nwords);
+	free(j->pick);
+	ord_buf_release(&j->msg);
+}
+
+int ord_tables_check_joins(const struct ord_tables *t, const struct ord_tables *own)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < t->n && !err; i++) {
+		const struct ord_table *tbl = t->tables[i];
+		const struct ord_table *o = own ? ord_tables_get(own, tbl->name) : NULL;
+		struct joins mine, built_in;
+
+		if (tbl->kind != ORD_TABLE_BANDS && tbl->kind != ORD_TABLE_DICE)
+			continue;
+		if (o && o->kind != tbl->kind)
+			o = NULL;
+		if (o)
+			joins_run(&built_in, own, o, 1, NULL, NULL);
+		/* a case the built-in table leaves a gap in is read so by its
+		 * module: the table is its design */
+		if (!o || !built_in.own_gap) {
+			joins_run(&mine, t, tbl, 0, o, o ? &built_in : NULL);
+			if (mine.line)
+				err = ord_error_set(ORD_EBADDATA, "%s", mine.msg.buf);
+			joins_release(&mine);
+		}
+		if (o)
+			joins_release(&built_in);
 	}
 	return err;
 }

@@ -81,6 +81,9 @@ sed 's|^\( *\)\(<modifiers name="movement_bonus"\)|\1<chart name="movment" title
 # ... or with a case two rows give: light infantry in column moves 8" or 9"
 sed 's|^\( *\)\(<row kind="line_infantry light_infantry" formation="column".*\)|\1\2\n\1<row kind="light_infantry" formation="column" reg="9" charge="11"/>|' \
 	"$T" >"$I/twice.xml"
+# ... or with a range no row gives: the musket's second band begins at 5, not 4
+sed 's|<band weapon="musket" from="4" to="8"|<band weapon="musket" from="5" to="8"|' "$T" >"$I/gap.xml"
+cmp -s "$I/gap.xml" "$T" && fail "the gap tables are not changed"
 # the caps on what a side hands in a turn (orderly.h): a game whose french
 # side has submitted its 64 versions, and one of 64 sides (2 MiB of sheets
 # each a turn) whose side s1 has submitted a sheet of 1.5 MiB
@@ -138,6 +141,7 @@ expand() {
 	w=${w//@TREYTABLES@/$I/trey.xml}
 	w=${w//@MOVMENTTABLES@/$I/movment.xml}
 	w=${w//@TWICETABLES@/$I/twice.xml}
+	w=${w//@GAPTABLES@/$I/gap.xml}
 	w=${w//@HEX64@/0000000000000000000000000000000000000000000000000000000000000000}
 	w=${w//@GAMEID@/00000000000000000000000000000000}
 	w=${w//@EMPTYSTR@/}

@@ -1287,6 +1287,186 @@ START_TEST(test_check_rows)
 }
 END_TEST
 
+/* A document a user hands in: the bands and rolls of each case join end
+ * to end, and begin and end where the ruleset's own (own_joins here) do. */
+static const char own_joins[] = "<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+				"  <band weapon=\"musket\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
+				"  <band weapon=\"musket\" from=\"4\" to=\"8\" hits=\"25\"/>\n"
+				"  <band weapon=\"rifle\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
+				"  <band weapon=\"rifle\" from=\"4\" to=\"12\" hits=\"25\"/>\n"
+				"</bands>\n"
+				"<dice name=\"d\" title=\"D\" die=\"20\" keys=\"class\" labels=\"outcome\">\n"
+				"  <roll class=\"A\" lo=\"1\" hi=\"16\" outcome=\"good\"/>\n"
+				"  <roll class=\"A\" lo=\"17\" hi=\"20\" outcome=\"rout\"/>\n"
+				"  <roll class=\"B\" lo=\"1\" hi=\"14\" outcome=\"good\"/>\n"
+				"  <roll class=\"B\" lo=\"15\" hi=\"20\" outcome=\"rout\"/>\n"
+				"</dice>\n"
+				"<dice name=\"m\" title=\"M\" labels=\"outcome\">\n"
+				"  <roll lo=\"0\" hi=\"max\" outcome=\"good\"/>\n"
+				"  <roll lo=\"-5\" hi=\"-1\" outcome=\"retreat\"/>\n"
+				"  <roll lo=\"min\" hi=\"-6\" outcome=\"rout\"/>\n"
+				"</dice>\n";
+
+static void assert_joins(const char *body, const char *own_body, const char *msg)
+{
+	char *xml = wrap(body), *own_xml = own_body ? wrap(own_body) : NULL;
+	struct ord_tables *t = load_ok(xml), *own = own_xml ? load_ok(own_xml) : NULL;
+
+	/* load takes them all: a game's kept tables */
+	ck_assert_int_eq(ord_tables_check_joins(t, own), msg ? ORD_EBADDATA : 0);
+	if (msg)
+		ck_assert_str_eq(ord_error_last(), msg);
+	ord_tables_free(t);
+	ord_tables_free(own);
+	free(xml);
+	free(own_xml);
+}
+
+START_TEST(test_check_joins)
+{
+	char *own_xml_joins = wrap(own_joins);
+	struct ord_tables *own = load_ok(own_xml_joins);
+	struct ord_buf big = ORD_BUF_INIT;
+	int i;
+
+	ck_assert_int_eq(ord_tables_check_joins(own, own), 0);
+	ck_assert_int_eq(ord_tables_check_joins(own, NULL), 0);
+	ord_tables_free(own);
+	free(own_xml_joins);
+
+	/* bands: a gap between two of a case */
+	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+		     "  <band weapon=\"musket\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
+		     "  <band weapon=\"musket\" from=\"5\" to=\"8\" hits=\"25\"/>\n"
+		     "</bands>\n",
+		     own_joins,
+		     "t.xml:5: table 'f': no row gives the range (4, 5] for weapon=musket (the bands before end at 4, this one begins at 5)");
+	/* ... with no document to hold it to, too */
+	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+		     "  <band weapon=\"musket\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
+		     "  <band weapon=\"musket\" from=\"5\" to=\"8\" hits=\"25\"/>\n"
+		     "</bands>\n",
+		     NULL,
+		     "t.xml:5: table 'f': no row gives the range (4, 5] for weapon=musket (the bands before end at 4, this one begins at 5)");
+	/* rows out of order, listing several words, a "*" filling a gap of
+	 * each case: every case joins */
+	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+		     "  <band weapon=\"rifle\" from=\"8\" to=\"12\" hits=\"25\"/>\n"
+		     "  <band weapon=\"musket rifle\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
+		     "  <band weapon=\"musket\" from=\"6\" to=\"8\" hits=\"25\"/>\n"
+		     "  <band weapon=\"*\" from=\"4\" to=\"6\" hits=\"30\"/>\n"
+		     "  <band weapon=\"rifle\" from=\"6\" to=\"8\" hits=\"25\"/>\n"
+		     "</bands>\n",
+		     own_joins, NULL);
+	/* the first band begins past the ruleset's own first */
+	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+		     "  <band weapon=\"musket\" from=\"4\" to=\"8\" hits=\"25\"/>\n"
+		     "  <band weapon=\"musket\" from=\"1\" to=\"4\" hits=\"50\"/>\n"
+		     "</bands>\n",
+		     own_joins,
+		     "t.xml:5: table 'f': no row gives the range [0, 1) for weapon=musket (the first band begins at 1, the ruleset's own at 0)");
+	/* the last ends short of the ruleset's own, or past it */
+	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+		     "  <band weapon=\"rifle\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
+		     "  <band weapon=\"rifle\" from=\"4\" to=\"8\" hits=\"25\"/>\n"
+		     "</bands>\n",
+		     own_joins,
+		     "t.xml:5: table 'f': no row gives the range (8, 12] for weapon=rifle (the last band ends at 8, the ruleset's own at 12)");
+	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+		     "  <band weapon=\"musket\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
+		     "  <band weapon=\"musket\" from=\"4\" to=\"10\" hits=\"25\"/>\n"
+		     "</bands>\n",
+		     own_joins,
+		     "t.xml:5: table 'f': the bands for weapon=musket end at 10 (expected 8, where the ruleset's own end)");
+	/* a case the ruleset's own has not: where all its cases begin; its
+	 * cases end apart, so not where it ends */
+	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+		     "  <band weapon=\"carbine\" from=\"0\" to=\"5\" hits=\"50\"/>\n"
+		     "</bands>\n",
+		     own_joins, NULL);
+	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+		     "  <band weapon=\"carbine\" from=\"1\" to=\"5\" hits=\"50\"/>\n"
+		     "</bands>\n",
+		     own_joins,
+		     "t.xml:4: table 'f': no row gives the range [0, 1) for weapon=carbine (the first band begins at 1, the ruleset's own at 0)");
+	/* the first fault in the document is named */
+	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+		     "  <band weapon=\"rifle\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
+		     "  <band weapon=\"musket\" from=\"0\" to=\"3\" hits=\"50\"/>\n"
+		     "  <band weapon=\"musket\" from=\"4\" to=\"8\" hits=\"25\"/>\n"
+		     "  <band weapon=\"rifle\" from=\"5\" to=\"12\" hits=\"25\"/>\n"
+		     "</bands>\n",
+		     own_joins,
+		     "t.xml:6: table 'f': no row gives the range (3, 4] for weapon=musket (the bands before end at 3, this one begins at 4)");
+
+	/* dice: a roll, or rolls, no row of a case gives */
+	assert_joins("<dice name=\"d\" title=\"D\" die=\"20\" keys=\"class\" labels=\"outcome\">\n"
+		     "  <roll class=\"A B\" lo=\"1\" hi=\"14\" outcome=\"good\"/>\n"
+		     "  <roll class=\"A\" lo=\"15\" hi=\"16\" outcome=\"good\"/>\n"
+		     "  <roll class=\"A\" lo=\"19\" hi=\"20\" outcome=\"rout\"/>\n"
+		     "  <roll class=\"B\" lo=\"15\" hi=\"20\" outcome=\"rout\"/>\n"
+		     "</dice>\n",
+		     own_joins,
+		     "t.xml:6: table 'd': no row gives the rolls 17..18 for class=A (the rows before end at 16, this one begins at 19)");
+	assert_joins("<dice name=\"d\" title=\"D\" die=\"20\" keys=\"class\" labels=\"outcome\">\n"
+		     "  <roll class=\"A\" lo=\"1\" hi=\"16\" outcome=\"good\"/>\n"
+		     "  <roll class=\"A\" lo=\"18\" hi=\"20\" outcome=\"rout\"/>\n"
+		     "</dice>\n",
+		     own_joins,
+		     "t.xml:5: table 'd': no row gives the roll 17 for class=A (the rows before end at 16, this one begins at 18)");
+	assert_joins("<dice name=\"d\" title=\"D\" die=\"20\" keys=\"class\" labels=\"outcome\">\n"
+		     "  <roll class=\"B\" lo=\"1\" hi=\"14\" outcome=\"good\"/>\n"
+		     "  <roll class=\"B\" lo=\"15\" hi=\"19\" outcome=\"rout\"/>\n"
+		     "</dice>\n",
+		     own_joins,
+		     "t.xml:5: table 'd': no row gives the roll 20 for class=B (the last row ends at 19, the ruleset's own at 20)");
+	/* open ends: a table read by dice and modifiers begins at min */
+	assert_joins("<dice name=\"m\" title=\"M\" labels=\"outcome\">\n"
+		     "  <roll lo=\"0\" hi=\"max\" outcome=\"good\"/>\n"
+		     "  <roll lo=\"-5\" hi=\"-1\" outcome=\"retreat\"/>\n"
+		     "  <roll lo=\"-10\" hi=\"-6\" outcome=\"rout\"/>\n"
+		     "</dice>\n",
+		     own_joins,
+		     "t.xml:6: table 'm': no row gives the rolls min..-11 (the first row begins at -10, the ruleset's own at min)");
+	assert_joins("<dice name=\"m\" title=\"M\" labels=\"outcome\">\n"
+		     "  <roll lo=\"min\" hi=\"-1\" outcome=\"rout\"/>\n"
+		     "  <roll lo=\"0\" hi=\"max\" outcome=\"good\"/>\n"
+		     "</dice>\n",
+		     own_joins, NULL);
+
+	/* a case the ruleset's own table leaves a gap in is its module's
+	 * reading: that table is not held to the check */
+	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+		     "  <band weapon=\"musket\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
+		     "  <band weapon=\"musket\" from=\"6\" to=\"8\" hits=\"25\"/>\n"
+		     "</bands>\n",
+		     "<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
+		     "  <band weapon=\"musket\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
+		     "  <band weapon=\"musket\" from=\"5\" to=\"8\" hits=\"25\"/>\n"
+		     "</bands>\n",
+		     NULL);
+
+	/* a table of thousands of rows; one of rows naming thousands of
+	 * words for each of two keys (millions of cases: the first read) */
+	ord_buf_adds(&big, "<bands name=\"b\" title=\"B\" keys=\"k\" columns=\"v\">\n");
+	for (i = 0; i < 1500; i++)
+		ord_buf_addf(&big, "  <band k=\"a%d\" from=\"0\" to=\"4\" v=\"1\"/>\n", i);
+	ord_buf_adds(&big, "  <band k=\"a700\" from=\"5\" to=\"8\" v=\"1\"/>\n</bands>\n");
+	assert_joins(big.buf, NULL,
+		     "t.xml:1504: table 'b': no row gives the range (4, 5] for k=a700 (the bands before end at 4, this one begins at 5)");
+	ord_buf_reset(&big);
+	ord_buf_adds(&big, "<bands name=\"b\" title=\"B\" keys=\"k l\" columns=\"v\">\n  <band k=\"");
+	for (i = 0; i < 3000; i++)
+		ord_buf_addf(&big, " a%d", i);
+	ord_buf_adds(&big, "\" l=\"");
+	for (i = 0; i < 3000; i++)
+		ord_buf_addf(&big, " b%d", i);
+	ord_buf_adds(&big, "\" from=\"0\" to=\"4\" v=\"1\"/>\n</bands>\n");
+	assert_joins(big.buf, NULL, NULL);
+	ord_buf_release(&big);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("tables");
@@ -1318,6 +1498,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_check_dice);
 	tcase_add_test(tc, test_check_names);
 	tcase_add_test(tc, test_check_rows);
+	tcase_add_test(tc, test_check_joins);
 	suite_add_tcase(s, tc);
 	return s;
 }
