@@ -200,9 +200,10 @@ int ord_tables_check_rows(const struct ord_tables *t, const struct ord_tables *o
 /* Every case of a bands or dice table of t (a word of each key some row
  * names, given by its rows and those of "*") has rows that join end to
  * end, the bands (from, to] each beginning where the ones before end, the
- * rolls lo..hi each one past the rolls before; and that begin and end
- * where own's rows for the case do (for a case own has not, where all
- * own's cases begin or end, when they do alike), so that no range or roll
+ * rolls lo..hi each one past the rolls before; and that begin where own's
+ * rows for the case do, and, dice, end there too (for a case own has not,
+ * where all own's cases begin or end, when they do alike; bands end where
+ * the club says: a reach corrected, "out of range" past it), so that no range or roll
  * its turns read is left without a row (a band deleted, a from
  * mistyped).  A table whose rows in own leave a gap themselves is not
  * checked.  In a table whose cases would take more than a few million

@@ -598,7 +598,9 @@ static void joins_case(struct joins *j, const struct row_case **r, size_t n)
 		ord_buf_adds(&why, s.lo > lo ? ")" : ", where the ruleset's own begin)");
 		joins_fault(j, s.first->row->line, what.buf, why.buf);
 	}
-	if (has_hi && s.hi != hi) {
+	/* bands end where the club says (a musket's reach corrected either
+	 * way: "out of range" past it); a die's rows end where its faces do */
+	if (has_hi && s.hi != hi && kind == ORD_TABLE_DICE) {
 		ord_buf_reset(&what);
 		ord_buf_reset(&why);
 		if (s.hi < hi) {

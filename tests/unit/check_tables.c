@@ -1365,19 +1365,18 @@ START_TEST(test_check_joins)
 		     "</bands>\n",
 		     own_joins,
 		     "t.xml:5: table 'f': no row gives the range [0, 1) for weapon=musket (the first band begins at 1, the ruleset's own at 0)");
-	/* the last ends short of the ruleset's own, or past it */
+	/* the last ends short of the ruleset's own, or past it: a reach the
+	 * club corrects (past it, "out of range") */
 	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
 		     "  <band weapon=\"rifle\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
 		     "  <band weapon=\"rifle\" from=\"4\" to=\"8\" hits=\"25\"/>\n"
 		     "</bands>\n",
-		     own_joins,
-		     "t.xml:5: table 'f': no row gives the range (8, 12] for weapon=rifle (the last band ends at 8, the ruleset's own at 12)");
+		     own_joins, NULL);
 	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
 		     "  <band weapon=\"musket\" from=\"0\" to=\"4\" hits=\"50\"/>\n"
 		     "  <band weapon=\"musket\" from=\"4\" to=\"10\" hits=\"25\"/>\n"
 		     "</bands>\n",
-		     own_joins,
-		     "t.xml:5: table 'f': the bands for weapon=musket end at 10 (expected 8, where the ruleset's own end)");
+		     own_joins, NULL);
 	/* a case the ruleset's own has not: where all its cases begin; its
 	 * cases end apart, so not where it ends */
 	assert_joins("<bands name=\"f\" title=\"F\" keys=\"weapon\" columns=\"hits\">\n"
