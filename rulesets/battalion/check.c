@@ -1560,11 +1560,14 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		if (bat_order_has(o, "L") && !(did[i] & DID_LIMBER))
 			ord_diag_add(d, o->line, 0, u->id, "L",
 				     "ordered to limber (L) but no limbering was recorded");
+		/* a gun's fire is the event artillery, which the message
+		 * names (the web page's Record link opens its form) */
 		if ((target || fire) && !(did[i] & DID_FIRE))
 			ord_diag_add(d, o->line, 0, u->id, fire ? fire->value : "@",
-				     "ordered to fire%s%s%s%s%s but no fire was recorded",
+				     "ordered to fire%s%s%s%s%s but no %s was recorded",
 				     fire ? " (" : "", fire ? fire->value : "", fire ? ")" : "",
-				     target ? " at " : "", target ? target->value : "");
+				     target ? " at " : "", target ? target->value : "",
+				     bat_is_arm(ctx, u, "artillery") ? "artillery fire" : "fire");
 	}
 	free(did);
 	return 0;

@@ -359,15 +359,24 @@ static int has_word(const char *text, const char *word)
  * The report's <pending> does not say which kind carries the order out:
  * the module's message names it (the battalion's "no move", the
  * Krigsspil's "no move (flyt)"), and a message that names none gets no
- * button. */
+ * button.  A kind named after "no" is the one ("ordered to fire ... but
+ * no artillery fire was recorded": a gun's), else the first named. */
 static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, const char *phase,
 			const char *url, const char *unit, const char *what)
 {
 	const struct ord_event_kind *ek, *match = NULL;
+	struct ord_buf no = ORD_BUF_INIT;
+	int pass;
 
-	for (ek = rs ? rs->events : NULL; ek && ek->name && !match; ek++)
-		if (!strcmp(ek->phase, phase) && unit_key(ek) && has_word(what, ek->name))
-			match = ek;
+	for (pass = 0; pass < 2 && !match; pass++)
+		for (ek = rs ? rs->events : NULL; ek && ek->name && !match; ek++) {
+			ord_buf_reset(&no);
+			ord_buf_addf(&no, "no %s", ek->name);
+			if (!strcmp(ek->phase, phase) && unit_key(ek) &&
+			    has_word(what, pass ? ek->name : no.buf))
+				match = ek;
+		}
+	ord_buf_release(&no);
 	if (!match || !*unit)
 		return;
 	ord_buf_adds(list, " <a class=\"button record\" href=\"");

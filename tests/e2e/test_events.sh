@@ -256,13 +256,13 @@ expect_exit 0 ord resolve p.game
 expect_in "$OUT" "turn 1, phase fire: 0 events"
 expect_in "$ERR" "note: 1 order no event of the turn carries out so far (orderly report --referee lists them)"
 expect_exit 0 ord report p.game --referee
-expect_in "$OUT" "B2: ordered to fire (Fb) at R1 but no fire was recorded"
+expect_in "$OUT" "B2: ordered to fire (Fb) at R1 but no artillery fire was recorded"
 for _ in 1 2; do expect_exit 0 ord resolve p.game; done
 expect_exit 0 ord resolve p.game
 expect_in "$ERR" "note: 1 order no event of the turn carries out so far (orderly audit lists them once the turn is exchanged)"
 expect_exit 0 ord exchange p.game
 expect_exit 0 ord audit p.game
-expect_in "$OUT" "execution: turn 1: unit 'B2': ordered to fire (Fb) at R1 but no fire was recorded"
+expect_in "$OUT" "execution: turn 1: unit 'B2': ordered to fire (Fb) at R1 but no artillery fire was recorded"
 # every order carried out: no note
 expect_exit 0 ord new q.game --scenario "$FIX/scenario.xml"
 expect_exit 0 ord submit q.game --side blue p-blue.txt

@@ -2570,7 +2570,7 @@ START_TEST(execution_lists_what_was_not_done)
 			 "3: unit 'HA': ordered to move (↑) but no move was recorded (↑)\n"
 			 "3: unit 'HA': ordered to charge (C) but no charge was recorded (C)\n"
 			 "3: unit 'HA': ordered to unlimber (UL) but no unlimbering was recorded (UL)\n"
-			 "3: unit 'HA': ordered to fire (Fs) but no fire was recorded (Fs)\n");
+			 "3: unit 'HA': ordered to fire (Fs) but no artillery fire was recorded (Fs)\n");
 }
 END_TEST
 

@@ -767,6 +767,10 @@ def run_checks(base, qb, ks, games):
                not re.search(r'<input id="ev-fire-unit" name="k_unit"[^>]* value=', body),
                "after an event its form is open again, empty, at its anchor")
             ok("<b>A5</b> ordered to fire" not in body, "a fire recorded leaves the to-do list")
+            # a gun's fire is the event artillery: its Record opens that form
+            ok("<b>A9</b> ordered to fire (Fs) at F2 but no artillery fire was recorded</span>" in body and
+               '<a class="button record" href="/g/qb/referee?unit=A9&amp;kind=artillery#kind-artillery">' in body,
+               "a gun's fire still to record has a Record link to the artillery form")
             st, _, body = ref.post("/g/qb/referee", dict(at_fields(ref), action="event", kind="fire", k_unit="A5",
                                                          k_target="F1", k_range="eleven"))
             ok(st == 422 and "Not recorded" in body, "an event with a bad value is refused")
