@@ -31,6 +31,11 @@ struct player {
 	struct ord_diag diag;
 	struct ord_buf reading;
 	struct ord_receipt receipt;
+	/* a GET of the page a Submit was sent on to (?receipt=T-V, W20):
+	 * that stored version's receipt shown, stored_at the time the submit
+	 * said (0: not said) */
+	int shown;
+	int64_t stored_at;
 	/* a form of another turn than the one open (W12): nothing was
 	 * checked or stored; the turn the form was of (0: it said none) */
 	int stale;
@@ -164,7 +169,7 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p)
 	ord_game_id(g, id);
 	web_hex(idhex, id, 16);
 	web_hex(hex, p->receipt.commitment, 32);
-	ord_when_format(&now, ord_game_now(g), NULL);
+	ord_when_format(&now, p->stored_at ? p->stored_at : ord_game_now(g), NULL);
 	ord_buf_adds(b, "<section class=\"card receipt\" id=\"receipt\" aria-live=\"polite\">"
 			"<h2>Receipt</h2>\n<p>Your sheet is stored. Keep this receipt: download the "
 			"file the game signed (below), and note the commitment and the game's key. "
@@ -733,7 +738,7 @@ static int player_fill(void *ud, ord_game *g)
 	web_deadline(b, g, st.deadline);
 	ord_buf_adds(b, "</p>\n");
 
-	if (p->action && !strcmp(p->action, "submit") && p->rc == 0)
+	if (p->shown)
 		receipt_box(b, g, p);
 	if (p->stale) {
 		int open = !strcmp(st.state, "open");
@@ -890,6 +895,35 @@ static void act(struct player *p, ord_game *g, char *sheet)
 	}
 }
 
+/* The receipt a Submit's answer sent the browser on to (W20): ?receipt=T-V
+ * names a version of this side's sheet, &at= the time it was stored.  A
+ * version the game file does not hold shows no receipt. */
+static void receipt_asked(struct player *p, ord_game *g)
+{
+	const char *arg = web_arg(p->r, "receipt"), *at = web_arg(p->r, "at"), *dash;
+	char source[16], turn[16];
+	long t, v, when;
+
+	if (!arg || !(dash = strchr(arg, '-')) || (size_t)(dash - arg) >= sizeof(turn))
+		return;
+	memcpy(turn, arg, (size_t)(dash - arg));
+	turn[dash - arg] = '\0';
+	if (ord_parse_long(turn, &t) != 0 || ord_parse_long(dash + 1, &v) != 0 || t < 1 ||
+	    t > 100000 || v < 1 || v > 100000)
+		return;
+	p->receipt.turn = (int)t;
+	p->receipt.version = (int)v;
+	snprintf(p->receipt.side, sizeof(p->receipt.side), "%s", p->side);
+	if (ord_game_side_sheet_version(g, (int)t, p->side, (int)v, source, p->receipt.commitment) != 0 ||
+	    strcmp(source, "submitted")) {
+		ord_error_clear();
+		return;
+	}
+	p->shown = 1;
+	if (at && ord_parse_long(at, &when) == 0 && when > 0)
+		p->stored_at = when;
+}
+
 void web_page_player(struct web_req *r, const char *name, const char *side)
 {
 	struct player p;
@@ -924,6 +958,24 @@ void web_page_player(struct web_req *r, const char *name, const char *side)
 		act(&p, g, sheet);
 		if (p.rc != 0)
 			r->status = p.rc == ORD_EBADSHEET || p.rc == ORD_EUSAGE ? 422 : 409;
+		if (p.rc == 0 && !strcmp(p.action, "submit")) {
+			/* Post/Redirect/Get (W20): the receipt is shown by a GET,
+			 * which a reload asks again, never the POST that stored */
+			struct ord_buf to = ORD_BUF_INIT;
+
+			ord_buf_adds(&to, "/g/");
+			web_url(&to, name);
+			ord_buf_adds(&to, "/side/");
+			web_url(&to, side);
+			ord_buf_addf(&to, "?receipt=%d-%d&at=%lld#receipt", p.receipt.turn,
+				     p.receipt.version, (long long)ord_game_now(g));
+			web_redirect(r, to.buf);
+			ord_buf_release(&to);
+			web_game_close(r, g);
+			goto out;
+		}
+	} else {
+		receipt_asked(&p, g);
 	}
 	if (ord_game_read(g, player_fill, &p) != 0) {
 		ord_buf_reset(&r->body);

@@ -137,6 +137,16 @@
  *      server is given the composer (web_opts.deadline_notices, src/mail
  *      stays out of src/web), whose caller initialises GMime once before
  *      the threads start, and calls it one change at a time.
+ * W20. A Submit is answered 303 See Other, to the side's page with
+ *      ?receipt=T-V (Post/Redirect/Get), whose GET shows that stored
+ *      version's receipt: a reload of the receipt (a phone's
+ *      pull-to-refresh, which re-posts the form) stored the sheet again as
+ *      a new version, so that the player's receipt named a version the
+ *      seal did not take and verify called an honest server a cheat.  A
+ *      reload now asks for the page again and stores nothing.  A sheet
+ *      the same as the last version stored is still stored if sent again
+ *      on purpose (Submit pressed again): refusing it would surprise the
+ *      player, who asked for it, and a reload no longer sends it.
  */
 #include <arpa/inet.h>
 #include <dirent.h>

@@ -251,6 +251,18 @@ def main():
         al.submit('button[value="submit"]')
         if len(al.text("#receipt .commitment").strip()) != 64:
             W.fail("allied: no receipt")
+        # a reload of the receipt (a phone's pull-to-refresh) shows the
+        # same receipt and stores nothing: the Submit was answered with a
+        # page to GET, not re-posted (a second version made his receipt
+        # of version 1 fail verify after the exchange)
+        old = al.find("html")
+        al.call("POST", "/refresh", {})
+        al.find("body")
+        if al.text("#receipt .version").strip() != "1" or al.find("html") == old:
+            W.fail("allied: a reload of the receipt does not show version 1 again: " + al.text("main")[:300])
+        if "allied       submitted (version 1)" not in W.run("info", os.path.join(games, "quatre-bras.orderly")).stdout:
+            W.fail("allied: a reload of the receipt stored another version: " +
+                   W.run("info", os.path.join(games, "quatre-bras.orderly")).stdout)
         # the XSS canary: the unit's name is text, no script ran
         al.go(game + "/side/allied/report/1")
         if W.XSS not in al.text("pre.report"):
