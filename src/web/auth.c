@@ -42,6 +42,12 @@
  * The connections a client holds at once (server.c W17) are counted by
  * the same key, an IPv6 client by its /64 (web_conn_enter).
  *
+ * A login as a side of a game drops the session's grants of the game's
+ * other sides (not the referee's, who may play a side too: web.md): on a
+ * browser shared at the club table, the second player's login would
+ * otherwise keep the first one's, and his pages showed that side's sheet
+ * to the next before the exchange.
+ *
  * A grant (game, party) is held by at most WEB_SESSIONS_PER_GRANT live
  * sessions: a login past them takes the grant from the one of them used
  * longest ago (ending it when it holds no other), so that one passphrase
@@ -387,9 +393,15 @@ int web_auth_grant(struct web_auth *a, const char *sid, const char *game, const 
 	pthread_mutex_lock(&a->lock);
 	s = sid ? lookup(a, sid) : NULL;
 	if (s) {
-		for (i = 0; i < s->ngrants; i++)
-			if (strcmp(s->grants[i].game, game) || strcmp(s->grants[i].party, party))
-				keep[nkeep++] = s->grants[i];
+		for (i = 0; i < s->ngrants; i++) {
+			const struct web_grant *k = &s->grants[i];
+
+			if (strcmp(k->game, game))
+				keep[nkeep++] = *k; /* another game's */
+			else if (strcmp(k->party, party) &&
+				 (!strcmp(k->party, WEB_REFEREE) || !strcmp(party, WEB_REFEREE)))
+				keep[nkeep++] = *k; /* the referee's beside a side's */
+		}
 		s->used = 0;
 	}
 	cap_grant(a, game, party);

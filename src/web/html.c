@@ -75,6 +75,28 @@ const char *web_party_label(const char *party)
 	return !party || !strcmp(party, WEB_REFEREE) ? "the referee" : party;
 }
 
+/* Who the session is logged in as in the game of the page (/g/NAME...),
+ * at the end of the header bar: on a browser shared at the club table the
+ * next player sees whose login he is at. */
+static void who_is_logged_in(struct web_req *r)
+{
+	struct ord_buf *b = &r->body;
+	size_t i, n = 0;
+
+	if (r->nparts < 2 || strcmp(r->parts[0], "g"))
+		return;
+	for (i = 0; i < r->sess.ngrants; i++) {
+		if (strcmp(r->sess.grants[i].game, r->parts[1]))
+			continue;
+		ord_buf_adds(b, n++ ? " and " : "<span class=\"who\">logged in as ");
+		ord_buf_adds(b, "<b>");
+		web_esc(b, web_party_label(r->sess.grants[i].party));
+		ord_buf_adds(b, "</b>");
+	}
+	if (n)
+		ord_buf_adds(b, "</span>");
+}
+
 void web_page_start(struct web_req *r, const char *title, const char *const *crumbs)
 {
 	struct ord_buf *b = &r->body;
@@ -104,6 +126,7 @@ void web_page_start(struct web_req *r, const char *title, const char *const *cru
 			ord_buf_adds(b, "</span>");
 		}
 	}
+	who_is_logged_in(r);
 	ord_buf_adds(b, "</nav></header>\n<main>\n");
 }
 

@@ -916,7 +916,7 @@ static void login_form(struct web_req *r, ord_game *g, const char *name, const c
 {
 	struct ord_buf *b = &r->body, back = ORD_BUF_INIT, action = ORD_BUF_INIT;
 	const char *crumbs[] = { title, NULL, "Log in", NULL, NULL };
-	size_t i;
+	size_t i, n;
 
 	ord_buf_adds(&back, "/g/");
 	web_url(&back, name);
@@ -932,6 +932,19 @@ static void login_form(struct web_req *r, ord_game *g, const char *name, const c
 		web_esc(b, msg);
 		ord_buf_adds(b, "</p>\n");
 	}
+	/* a browser shared at the table: who it is logged in as, and that a
+	 * side's login ends another side's here (web_auth_grant) */
+	for (i = 0, n = 0; i < r->sess.ngrants; i++) {
+		if (strcmp(r->sess.grants[i].game, name))
+			continue;
+		ord_buf_adds(b, n++ ? "</b> and <b>"
+				    : "<p class=\"logged-in\">This browser is logged in to this "
+				      "game as <b>");
+		web_esc(b, web_party_label(r->sess.grants[i].party));
+	}
+	if (n)
+		ord_buf_adds(b, "</b>. Logging in as a side logs any other side out on this "
+				"browser; log out on your page when you leave a shared one.</p>\n");
 	web_form_start(r, action.buf, "card login");
 	ord_buf_adds(b, "<label for=\"side\">Who you are</label><select id=\"side\" name=\"side\">");
 	for (i = 0; i <= ord_game_nsides(g); i++) {

@@ -77,7 +77,10 @@ int web_auth_find(struct web_auth *a, const char *sid, struct web_session *out);
  * cookie and its derived token, stored nowhere (W16). */
 void web_auth_create(struct web_auth *a, struct web_session *out);
 /* Add a grant to session sid under a new id (the old one ends, so a
- * session fixed before the login is worth nothing after it).  At most 16
+ * session fixed before the login is worth nothing after it).  A side's
+ * grant replaces the session's grants of the game's other sides (a
+ * shared browser: the next player must not see the last one's sheet);
+ * the referee's and a side's are held together.  At most 16
  * live sessions hold one grant: past them, the one of them used longest
  * ago loses it (and ends when it holds no other). */
 int web_auth_grant(struct web_auth *a, const char *sid, const char *game, const char *party,

@@ -300,6 +300,34 @@ START_TEST(sessions_capped_per_grant)
 }
 END_TEST
 
+/* A browser shared at the club table: a login as a side of a game drops
+ * the grants of the game's other sides the session held (the next player
+ * saw the last one's sheet), keeps another game's and the referee's (who
+ * may play a side too), and the referee's login keeps the side's. */
+START_TEST(side_login_drops_other_sides)
+{
+	struct web_auth *a = web_auth_new(8);
+	struct web_session s, found;
+
+	web_auth_grant(a, NULL, "g", "red", "red-pass", &s);
+	web_auth_grant(a, s.sid, "h", "red", "h-red-pass", &s);
+	web_auth_grant(a, s.sid, "g", WEB_REFEREE, "ref-pass", &s);
+	ck_assert(web_session_has(&s, "g", "red"));
+	ck_assert(web_session_has(&s, "g", WEB_REFEREE));
+	web_auth_grant(a, s.sid, "g", "blue", "blue-pass", &s);
+	ck_assert(web_session_has(&s, "g", "blue"));
+	ck_assert(!web_session_has(&s, "g", "red"));
+	ck_assert(web_session_has(&s, "g", WEB_REFEREE));
+	ck_assert(web_session_has(&s, "h", "red"));
+	ck_assert_int_eq(s.ngrants, 3);
+	/* the table's copy, as the next request finds it */
+	ck_assert_int_eq(web_auth_find(a, s.sid, &found), 1);
+	ck_assert(!web_session_has(&found, "g", "red"));
+	ck_assert(web_session_has(&found, "g", "blue"));
+	web_auth_free(a);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("web_auth");
@@ -314,6 +342,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, side_wide_limit);
 	tcase_add_test(t, known_networks_by_game);
 	tcase_add_test(t, connections_counted_by_64);
+	tcase_add_test(t, side_login_drops_other_sides);
 	tcase_set_timeout(t, 60);
 	suite_add_tcase(s, t);
 	/* 8,224 logins into a full table, each scanning all of it (16 MB of

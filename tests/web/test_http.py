@@ -690,6 +690,22 @@ def run_checks(base, qb, ks, games):
     asheet = W.demo_sheet(1, "allied") + "# %s behind the ridge\n" % CANARY
     st, _, body = al.post("/g/qb/side/allied", {"turn": "1", "action": "submit", "sheet": asheet})
     ok(st == 200 and "Receipt" in body, "the allied sheet is stored")
+    # a browser shared at the table: the allied player submits and walks
+    # away logged in; the French player's login on it ends the allied
+    # grant (it kept it, and /side/allied showed him the allied sheet),
+    # and the pages say who the browser is logged in as
+    shared = W.Client(base)
+    shared.login("qb", "allied")
+    shared.get("/g/qb/login?side=french")
+    ok("This browser is logged in to this game as <b>allied</b>" in shared.get("/g/qb/login?side=french")[2],
+       "the login page does not say the browser is logged in as allied")
+    shared.login("qb", "french")
+    st, hdrs, body = W.Client(base, follow=False, jar=shared.jar).get("/g/qb/side/allied")
+    ok(st == 303 and "/login?side=allied" in hdrs.get("Location", "") and CANARY not in body,
+       "after the French login on a shared browser, the allied page is still open to it (%d)" % st)
+    st, _, body = shared.get("/g/qb/side/french")
+    ok(st == 200 and '<span class="who">logged in as <b>french</b></span>' in body,
+       "the French page does not say it is logged in as french alone")
     # a rejected sheet: every problem, nothing but the reject entry logged
     st, _, body = fr.post("/g/qb/side/french", {"turn": "1", "action": "submit", "sheet": "F1: ↑ 9/2\nZZ9 ↑\n"})
     ok(st == 422 and "Not stored" in body and "line 1" in body and "line 2" in body, "a bad sheet is refused with its lines")
