@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -554,7 +555,8 @@ static void confirm_card(struct referee *f, ord_game *g, const struct ord_game_s
 	ord_buf_adds(b, "<section class=\"card confirm\" id=\"confirm\" role=\"alertdialog\" "
 			"aria-labelledby=\"confirm-title\"><h2 id=\"confirm-title\">");
 	if (!strcmp(a, "seal")) {
-		int missing = 0;
+		struct ord_buf lacking = ORD_BUF_INIT;
+		int missing = 0, late = st->deadline && (int64_t)time(NULL) > st->deadline;
 
 		ord_buf_addf(b,
 			     "Seal turn %d?</h2><p>Once sealed, no side can hand in or change "
@@ -576,7 +578,9 @@ static void confirm_card(struct referee *f, ord_game *g, const struct ord_game_s
 					     "class=\"muted\">version %d</span>",
 					     version);
 			} else {
-				missing++;
+				if (missing++)
+					ord_buf_adds(&lacking, ", ");
+				ord_buf_adds(&lacking, side);
 				ord_buf_adds(b, " <span class=\"badge no\">no sheet</span> <span "
 						"class=\"muted\">the policy for a missing sheet, <b>");
 				web_esc(b, st->nmr);
@@ -588,17 +592,24 @@ static void confirm_card(struct referee *f, ord_game *g, const struct ord_game_s
 		ord_buf_adds(b, "</ul>");
 		web_form_start(r, url, "confirm");
 		confirm_fields(b, "seal", st);
-		if (missing) {
-			ord_buf_adds(b, "<label class=\"check\"><input type=\"checkbox\" "
-					"name=\"force\" value=\"1\"");
-			if (web_field(r, "force"))
-				ord_buf_adds(b, " checked");
-			ord_buf_adds(b, "> Seal even though a side has no sheet</label>");
+		/* Yes does what it says: before the deadline a side without a
+		 * sheet is sealed only by force, so this Yes carries it (it
+		 * offered a box left unticked, and its Yes was refused) */
+		if (missing && !late) {
+			ord_buf_adds(b, "<p>The deadline has not passed: Yes seals even though "
+					"a side has no sheet.</p><input type=\"hidden\" "
+					"name=\"force\" value=\"1\">"
+					"<div class=\"actions\"><button type=\"submit\">Yes, seal "
+					"without ");
+			web_esc(b, lacking.buf);
+			ord_buf_adds(b, "</button>");
+		} else {
+			ord_buf_addf(b,
+				     "<div class=\"actions\"><button type=\"submit\">Yes, seal "
+				     "turn %d</button>",
+				     st->turn);
 		}
-		ord_buf_addf(b,
-			     "<div class=\"actions\"><button type=\"submit\">Yes, seal turn "
-			     "%d</button>",
-			     st->turn);
+		ord_buf_release(&lacking);
 	} else if (!strcmp(a, "resolve")) {
 		xmlDocPtr doc = report_doc(xml);
 		int n = 0;
@@ -958,6 +969,23 @@ static void say(struct referee *f, int rc, const char *fmt, const char *arg)
 	f->msg = ord_buf_detach(&m, NULL);
 }
 
+/* A seal refused for a side without a sheet names the command line's
+ * switch (seal --force); the page's own control is the box. */
+static void seal_words(struct referee *f)
+{
+	static const char cli[] = "seal --force seals now";
+	struct ord_buf m = ORD_BUF_INIT;
+	char *at;
+
+	if (f->rc == 0 || !f->msg || !(at = strstr(f->msg, cli)))
+		return;
+	ord_buf_add(&m, f->msg, (size_t)(at - f->msg));
+	ord_buf_adds(&m, "tick \"Seal even though a side has no sheet\" to seal now");
+	ord_buf_adds(&m, at + strlen(cli));
+	free(f->msg);
+	f->msg = ord_buf_detach(&m, NULL);
+}
+
 /* Whether action a may be done now (W9): Seal, Resolve and Exchange only
  * when confirmed, for the turn and phase the game is at; else f->confirm
  * asks for it (0), or the POST is refused as stale (-1, said).  An event
@@ -1073,6 +1101,7 @@ static void act(struct referee *f, ord_game *g)
 		    "The turn is sealed: its sheets can no longer change. Record the first "
 		    "phase's events.%s",
 		    NULL);
+		seal_words(f);
 	} else if (!strcmp(a, "exchange")) {
 		say(f, ord_game_exchange(g),
 		    "Exchanged: every sheet and the dice seed are revealed, the bundle can be "

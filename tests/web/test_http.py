@@ -294,6 +294,7 @@ def main():
     per_64(games)
     no_paths(work)
     deadlines(work)
+    referee_words(work)
     own_sheets(work)
     notation_help(work)
     check_reading(work)
@@ -1318,6 +1319,41 @@ def deadlines(work):
             ok("The deadline of turn 1 changed\n  from 2030-12-11T18:00:00Z\n  to   2030-12-12T18:00:00Z.\n"
                in text.replace("\r\n", "\n"),
                "the mail to %s says the old deadline and the new: %s" % (rcpt, text))
+    finally:
+        srv.stop()
+
+
+def referee_words(work):
+    """The referee's page does what it says: the Seal confirmed while a
+    side has no sheet before the deadline seals (its Yes offered a box
+    left unticked and was refused, naming 'seal --force'); a seal refused
+    names the page's own control."""
+    games = os.path.join(work, "games-words")
+    os.makedirs(games)
+    sl = W.make_game(games, "sl")
+    W.run("deadline", sl, "+2h")
+    W.run("submit", sl, "--side", "allied", os.path.join(W.DEMO, "turn1-allied.txt"))
+    srv = W.Server(games)
+    try:
+        c = W.Client(srv.url)
+        c.login("sl", "referee")
+        before = log_len(sl)
+        st, _, ask = c.post("/g/sl/referee", {"action": "seal"})
+        again = hidden_fields(ask, "confirm")
+        ok(st == 200 and again is not None and again.get("force") == "1" and
+           "Yes, seal without french</button>" in ask and log_len(sl) == before,
+           "the seal's confirmation with french missing says it seals without it and carries it: %r %s" %
+           (again, W.text_of(ask)[:600]))
+        # a confirmation without the force (a page of before, a hand-made
+        # POST) is refused in the page's words
+        st, _, body = c.post("/g/sl/referee", {k: v for k, v in again.items() if k != "force"})
+        m = re.search(r'<section class="card result bad"[^>]*><p>(.*?)</p>', body, re.S)
+        ok(m and "Seal even though a side has no sheet" in m.group(1) and "--force" not in m.group(1) and
+           log_len(sl) == before,
+           "a seal refused names the page's control, not --force: %s" % (m.group(1) if m else W.text_of(body)[:600]))
+        st, _, done = c.post("/g/sl/referee", again)
+        ok(st == 200 and 'class="card result ok"' in done and "sealed" in info(sl),
+           "the confirmed seal with french missing seals: %s" % W.text_of(done)[:600])
     finally:
         srv.stop()
 
