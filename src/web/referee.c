@@ -28,6 +28,7 @@ struct referee {
 	const char *kind; /* the event kind tried */
 	int rc;
 	char *msg;              /* what to say (done or refused) */
+	int warn;               /* done, with a warning in msg (a deadline past) */
 	struct ord_diag diag;   /* an event's problems */
 	struct ord_buf results; /* a resolved phase's results */
 	int unit_list;          /* the page has the game's units as a list */
@@ -806,7 +807,10 @@ static int referee_fill(void *ud, ord_game *g)
 	/* what was just done, on top; an event's in its form */
 	if (f->action && !event_in_form(f, &st)) {
 		ord_buf_addf(b, "<section class=\"card result %s\" role=\"%s\" id=\"done\"><p>",
-			     f->rc == 0 ? "ok" : "bad", f->rc == 0 ? "status" : "alert");
+			     f->rc != 0 ? "bad"
+			     : f->warn  ? "warn"
+					: "ok",
+			     f->rc == 0 && !f->warn ? "status" : "alert");
 		web_esc(b, f->msg);
 		ord_buf_adds(b, "</p>");
 		if (f->diag.n)
@@ -965,6 +969,38 @@ static void say(struct referee *f, int rc, const char *fmt, const char *arg)
 		ord_buf_adds(&m, ord_error_last());
 	else
 		ord_buf_addf(&m, fmt, arg ? arg : "");
+	free(f->msg);
+	f->msg = ord_buf_detach(&m, NULL);
+}
+
+/* A deadline set that has passed already is said so, as `orderly deadline`
+ * says it (the man page: "a time already past is set with a warning"):
+ * the referee meant another time, or the page's Seal now seals without
+ * its box. */
+static void deadline_past(struct referee *f, ord_game *g, int64_t when)
+{
+	struct ord_game_status st;
+	struct ord_buf m = ORD_BUF_INIT;
+	int64_t now = ord_game_now(g);
+
+	if (ord_game_status(g, &st) != 0) {
+		ord_error_clear();
+		return;
+	}
+	if (st.deadline && st.deadline <= now)
+		ord_buf_addf(&m,
+			     "%s Note: this deadline has passed already: no more sheets are taken, "
+			     "and Seal seals the turn without \"Seal even though a side has no "
+			     "sheet\".",
+			     f->msg);
+	else if (when <= now)
+		ord_buf_addf(&m,
+			     "%s Note: this deadline has passed already: sheets are taken until "
+			     "the grace ends.",
+			     f->msg);
+	else
+		return;
+	f->warn = 1;
 	free(f->msg);
 	f->msg = ord_buf_detach(&m, NULL);
 }
@@ -1133,6 +1169,8 @@ static void act(struct referee *f, ord_game *g)
 				 change.told, change.told == 1 ? "" : "s",
 				 change.told == 1 ? "is" : "are");
 		say(f, rc, t ? "The deadline is set.%s" : "The deadline is cleared.%s", told);
+		if (!rc && t)
+			deadline_past(f, g, t);
 	} else if (!strcmp(a, "resolve")) {
 		struct ord_resolve_opts o = { 0 };
 		const char *lang = web_field(r, "lang");

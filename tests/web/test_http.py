@@ -1327,12 +1327,15 @@ def referee_words(work):
     """The referee's page does what it says: the Seal confirmed while a
     side has no sheet before the deadline seals (its Yes offered a box
     left unticked and was refused, naming 'seal --force'); a seal refused
-    names the page's own control."""
+    names the page's own control; a deadline set that has passed already
+    is said so, as `orderly deadline` says it (it was set without a
+    word, and every sheet then refused)."""
     games = os.path.join(work, "games-words")
     os.makedirs(games)
     sl = W.make_game(games, "sl")
     W.run("deadline", sl, "+2h")
     W.run("submit", sl, "--side", "allied", os.path.join(W.DEMO, "turn1-allied.txt"))
+    pd = W.make_game(games, "pd")
     srv = W.Server(games)
     try:
         c = W.Client(srv.url)
@@ -1354,6 +1357,18 @@ def referee_words(work):
         st, _, done = c.post("/g/sl/referee", again)
         ok(st == 200 and 'class="card result ok"' in done and "sealed" in info(sl),
            "the confirmed seal with french missing seals: %s" % W.text_of(done)[:600])
+        # a deadline already past
+        c.login("pd", "referee")
+        form = hidden_fields(c.get("/g/pd/referee")[2], "deadline")
+        st, _, page = c.post("/g/pd/referee", dict(form, when="2025-12-05T18:00Z"))
+        m = re.search(r'<section class="card result warn" role="alert" id="done"><p>(.*?)</p>', page, re.S)
+        ok(st == 200 and m and "The deadline is set." in m.group(1) and
+           "this deadline has passed already: no more sheets are taken" in m.group(1),
+           "a deadline set that has passed already is warned of: %s" % W.text_of(page)[:600])
+        form = hidden_fields(page, "deadline")
+        st, _, page = c.post("/g/pd/referee", dict(form, when="+2h"))
+        ok(st == 200 and 'class="card result ok"' in page and "passed already" not in page,
+           "a deadline to come is set without a warning: %s" % W.text_of(page)[:600])
     finally:
         srv.stop()
 
