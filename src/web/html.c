@@ -182,7 +182,7 @@ static void utc_shown(struct ord_buf *b, int64_t at)
 	web_esc(b, shown);
 }
 
-void web_deadline(struct ord_buf *b, ord_game *g, int64_t until)
+void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open)
 {
 	struct ord_buf when = ORD_BUF_INIT;
 	struct ord_schedule s;
@@ -198,6 +198,16 @@ void web_deadline(struct ord_buf *b, ord_game *g, int64_t until)
 	}
 	deadline = until - s.grace;
 	ord_when_format(&when, deadline, NULL);
+	if (!open) {
+		/* sealed: no time left to count down (it counted on), no grace */
+		ord_buf_adds(b, "<time datetime=\"");
+		web_esc(b, when.buf);
+		ord_buf_adds(b, "\">");
+		utc_shown(b, deadline);
+		ord_buf_adds(b, "</time> <span class=\"closed\">(sheets closed)</span>");
+		ord_buf_release(&when);
+		return;
+	}
 	ord_buf_adds(b, "<time class=\"deadline\" datetime=\"");
 	web_esc(b, when.buf);
 	ord_buf_addf(b, "\" data-at=\"%lld\" data-now=\"%lld\">", (long long)deadline, (long long)now);

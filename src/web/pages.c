@@ -94,7 +94,7 @@ void web_page_games(struct web_req *r)
 			     st.turn);
 		state_badge(b, &st);
 		ord_buf_adds(b, "</td><td data-label=\"Deadline\">");
-		web_deadline(b, g, st.deadline);
+		web_deadline(b, g, st.deadline, !strcmp(st.state, "open"));
 		ord_buf_adds(b, "</td></tr>\n");
 	next:
 		if (g)
@@ -244,7 +244,7 @@ static int status_fill(void *ud, ord_game *g)
 		ord_buf_addf(b, " <span class=\"muted\">(%d of %d phases resolved)</span>",
 			     st.phases_resolved, st.nphases);
 	ord_buf_adds(b, "</dd><dt>Deadline</dt><dd>");
-	web_deadline(b, g, st.deadline);
+	web_deadline(b, g, st.deadline, !strcmp(st.state, "open"));
 	ord_buf_adds(b, "</dd><dt>Missing sheets</dt><dd>");
 	web_esc(b, st.nmr);
 	ord_buf_adds(b, " <span class=\"muted\">(what stands in for a side without a sheet at the "

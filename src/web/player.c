@@ -735,7 +735,7 @@ static int player_fill(void *ud, ord_game *g)
 		ord_buf_adds(b, ")");
 	}
 	ord_buf_adds(b, ". Deadline: ");
-	web_deadline(b, g, st.deadline);
+	web_deadline(b, g, st.deadline, !strcmp(st.state, "open"));
 	ord_buf_adds(b, "</p>\n");
 
 	if (p->shown)

@@ -796,7 +796,7 @@ static int referee_fill(void *ud, ord_game *g)
 	if (st.nphases && strcmp(st.state, "open"))
 		ord_buf_addf(b, ", %d of %d phases resolved", st.phases_resolved, st.nphases);
 	ord_buf_adds(b, ". Deadline: ");
-	web_deadline(b, g, st.deadline);
+	web_deadline(b, g, st.deadline, !strcmp(st.state, "open"));
 	ord_buf_adds(b, "</p>\n");
 	locks_card(r, g, f->name);
 	if (f->confirm) {

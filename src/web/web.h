@@ -236,11 +236,12 @@ void web_page_end(struct web_req *r);
 void web_form_start(struct web_req *r, const char *action, const char *cls);
 /* A duration as "2 d 4 h", "3 h 12 min", "45 s". */
 void web_duration(struct ord_buf *b, int64_t secs);
-/* The deadline of g's open turn whose sheets are taken until `until` (its
+/* The deadline of g's turn whose sheets are taken until `until` (its
  * status's deadline, the end of the schedule's grace: schedule.c S3): the
  * deadline the players are told, the time left (the <time> element the
- * script counts down), and with a grace, when it ends. */
-void web_deadline(struct ord_buf *b, ord_game *g, int64_t until);
+ * script counts down), and with a grace, when it ends; open 0 (the turn
+ * sealed): the deadline and that the sheets are closed, nothing left. */
+void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open);
 /* Lines of diagnostics as a list, each "line:col" linking to the text
  * area with id area (NULL: no links). */
 void web_diag_list(struct ord_buf *b, const struct ord_diag *d, const char *area);

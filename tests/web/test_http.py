@@ -1329,7 +1329,8 @@ def referee_words(work):
     left unticked and was refused, naming 'seal --force'); a seal refused
     names the page's own control; a deadline set that has passed already
     is said so, as `orderly deadline` says it (it was set without a
-    word, and every sheet then refused)."""
+    word, and every sheet then refused); a sealed turn's deadline counts
+    down no more on any page ('1 h 59 min left' went on after the seal)."""
     games = os.path.join(work, "games-words")
     os.makedirs(games)
     sl = W.make_game(games, "sl")
@@ -1357,6 +1358,16 @@ def referee_words(work):
         st, _, done = c.post("/g/sl/referee", again)
         ok(st == 200 and 'class="card result ok"' in done and "sealed" in info(sl),
            "the confirmed seal with french missing seals: %s" % W.text_of(done)[:600])
+        # the sealed turn's deadline: no time left, the sheets closed
+        c.login("sl", "allied")
+        for path in ("/", "/g/sl", "/g/sl/referee", "/g/sl/side/allied"):
+            st, _, page = c.get(path)
+            if path == "/":
+                page = re.search(r'<tr>(?:(?!</tr>).)*href="/g/sl".*?</tr>', page, re.S)
+                page = page.group(0) if page else ""
+            ok(st == 200 and "(sheets closed)</span>" in page and " left)" not in page and
+               'class="deadline"' not in page,
+               "the sealed turn's deadline on %s says the sheets are closed: %s" % (path, W.text_of(page)[:500]))
         # a deadline already past
         c.login("pd", "referee")
         form = hidden_fields(c.get("/g/pd/referee")[2], "deadline")
