@@ -529,7 +529,12 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 			head_file(b, heads[i], hturn[i], hphase[i]);
 		}
 		ord_buf_adds(b, "</code></pre>\n<p class=\"muted\"><code>GAME-KEY</code>: the "
-				"game's key as you kept it from your first receipt.");
+				"game's key as you kept it ");
+		/* the referee has no receipt: he kept the key when he made the
+		 * game (`orderly new` prints it, to give to every player) */
+		ord_buf_adds(b, side ? "from your first receipt."
+				     : "when you made the game (<code>orderly new</code> printed "
+				       "it, to give to every player), not one copied from this page.");
 		if (submitted) {
 			ord_buf_adds(b, " <code>RECEIPT</code>: the receipt the game signed when "
 					"you last submitted this turn, the file <code>");

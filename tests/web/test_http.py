@@ -1330,7 +1330,9 @@ def referee_words(work):
     names the page's own control; a deadline set that has passed already
     is said so, as `orderly deadline` says it (it was set without a
     word, and every sheet then refused); a sealed turn's deadline counts
-    down no more on any page ('1 h 59 min left' went on after the seal)."""
+    down no more on any page ('1 h 59 min left' went on after the seal);
+    the referee's bundles ask for the game's key as he kept it, never
+    "from your first receipt", which he has not."""
     games = os.path.join(work, "games-words")
     os.makedirs(games)
     sl = W.make_game(games, "sl")
@@ -1380,6 +1382,19 @@ def referee_words(work):
         st, _, page = c.post("/g/pd/referee", dict(form, when="+2h"))
         ok(st == 200 and 'class="card result ok"' in page and "passed already" not in page,
            "a deadline to come is set without a warning: %s" % W.text_of(page)[:600])
+        # the bundles of an exchanged turn: the key as each party kept it
+        for _ in range(8):
+            if W.run("resolve", sl, check=False).returncode != 0:
+                break
+        W.run("exchange", sl)
+        st, _, page = c.get("/g/sl/referee")
+        m = re.search(r'<code>GAME-KEY</code>: (.*?)</p>', page, re.S)
+        ok(st == 200 and m and "when you made the game" in m.group(1) and "receipt" not in m.group(1),
+           "the referee's bundles ask for the key as he kept it: %s" % (m.group(1) if m else W.text_of(page)[-600:]))
+        st, _, page = c.get("/g/sl/side/allied")
+        m = re.search(r'<code>GAME-KEY</code>: (.*?)\.', page, re.S)
+        ok(st == 200 and m and "as you kept it from your first receipt" in m.group(1),
+           "the side's bundles ask for the key from his first receipt: %s" % (m.group(1) if m else ""))
     finally:
         srv.stop()
 
