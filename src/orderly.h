@@ -971,6 +971,10 @@ int ord_game_side_sheet(ord_game *g, int turn, const char *side, int *version, c
  * he never sent.  ORD_ENOTFOUND when there is none such. */
 int ord_game_side_sheet_version(ord_game *g, int turn, const char *side, int version,
 				char source[16], unsigned char commitment[32]);
+/* The same, and the time the log entry that stores it was written (the
+ * web page's receipt, shown again by a GET). */
+int ord_game_side_sheet_stored(ord_game *g, int turn, const char *side, int version,
+			       char source[16], unsigned char commitment[32], int64_t *stored);
 /* The text of side's sheet of turn (<= 0: the current one): the exact
  * bytes of its last version as the game file holds them, comments and
  * blank lines and all, the bytes its commitment is over, appended to out,

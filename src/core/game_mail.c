@@ -71,10 +71,11 @@ const char *ord_game_side_name(ord_game *g, size_t i)
 
 /* Version `want` of a side's sheet of a turn (0: the latest); *version 0 when none. */
 static int sheet_at(ord_game *g, int turn, const char *side, int want, int *version,
-		    char source[16], unsigned char commitment[32])
+		    char source[16], unsigned char commitment[32], int64_t *stored)
 {
 	const struct ord_store_side *s = ord_game_side_by_name(g, side);
 	struct ord_store_sheet sh;
+	unsigned char h[32];
 	int err;
 
 	*version = 0;
@@ -91,21 +92,29 @@ static int sheet_at(ord_game *g, int turn, const char *side, int want, int *vers
 	*version = sh.version;
 	snprintf(source, 16, "%s", sh.source);
 	memcpy(commitment, sh.commitment, 32);
+	if (stored)
+		err = ord_store_log_entry(g->db, sh.log_seq, h, stored);
 	ord_store_sheet_release(&sh);
-	return 0;
+	return err;
 }
 
 int ord_game_side_sheet(ord_game *g, int turn, const char *side, int *version, char source[16],
 			unsigned char commitment[32])
 {
-	return sheet_at(g, turn, side, 0, version, source, commitment);
+	return sheet_at(g, turn, side, 0, version, source, commitment, NULL);
 }
 
 int ord_game_side_sheet_version(ord_game *g, int turn, const char *side, int version,
 				char source[16], unsigned char commitment[32])
 {
+	return ord_game_side_sheet_stored(g, turn, side, version, source, commitment, NULL);
+}
+
+int ord_game_side_sheet_stored(ord_game *g, int turn, const char *side, int version,
+			       char source[16], unsigned char commitment[32], int64_t *stored)
+{
 	int found;
-	int err = sheet_at(g, turn, side, version, &found, source, commitment);
+	int err = sheet_at(g, turn, side, version, &found, source, commitment, stored);
 
 	if (!err && (version < 1 || found != version))
 		err = ord_error_set(ORD_ENOTFOUND, "side '%s' has no version %d of turn %d", side,

@@ -538,6 +538,40 @@ static int own_span(struct case_span *s, struct joins *j)
 	return n > 0;
 }
 
+/* A case whose first (first 1) or last row ends at have where the
+ * built-in table's ends at want, said at line: what no row gives when it
+ * falls short, else where it reaches past. */
+static void wrong_end(struct joins *j, int first, double have, double want, unsigned line)
+{
+	enum ord_table_kind kind = j->tbl->kind;
+	int dice = kind == ORD_TABLE_DICE;
+	int shy = first ? have > want : have < want;
+	struct ord_buf what = ORD_BUF_INIT, why = ORD_BUF_INIT;
+
+	if (shy) {
+		if (first)
+			add_missing(&what, kind, want, dice ? have - 1 : have, 1);
+		else
+			add_missing(&what, kind, dice ? have + 1 : have, want, 0);
+		ord_buf_addf(&why, " (the %s %s %s at ", first ? "first" : "last",
+			     dice ? "row" : "band", first ? "begins" : "ends");
+		add_end(&why, have);
+		ord_buf_adds(&why, ", the ruleset's own at ");
+		add_end(&why, want);
+		ord_buf_adds(&why, ")");
+	} else {
+		ord_buf_addf(&what, "the %s", dice ? "rows" : "bands");
+		ord_buf_addf(&why, " %s at ", first ? "begin" : "end");
+		add_end(&why, have);
+		ord_buf_adds(&why, " (expected ");
+		add_end(&why, want);
+		ord_buf_addf(&why, ", where the ruleset's own %s)", first ? "begin" : "end");
+	}
+	joins_fault(j, line, what.buf, why.buf);
+	ord_buf_release(&what);
+	ord_buf_release(&why);
+}
+
 /* One case, given by rows r[0..n): a gap between them, or ends other than
  * the built-in table's for it (or, for a case it has not, than the ends
  * all its cases share). */
@@ -579,46 +613,12 @@ static void joins_case(struct joins *j, const struct row_case **r, size_t n)
 		lo = j->own_all->lo, has_lo = j->own_all->lo_same;
 		hi = j->own_all->hi, has_hi = j->own_all->hi_same;
 	}
-	if (has_lo && s.lo != lo) {
-		ord_buf_reset(&what);
-		ord_buf_reset(&why);
-		if (s.lo > lo) {
-			add_missing(&what, kind, lo, kind == ORD_TABLE_DICE ? s.lo - 1 : s.lo, 1);
-			ord_buf_addf(&why, " (the first %s begins at ",
-				     kind == ORD_TABLE_DICE ? "row" : "band");
-			add_end(&why, s.lo);
-			ord_buf_adds(&why, ", the ruleset's own at ");
-		} else {
-			ord_buf_addf(&what, "the %s", rows);
-			ord_buf_addf(&why, " begin at ");
-			add_end(&why, s.lo);
-			ord_buf_adds(&why, " (expected ");
-		}
-		add_end(&why, lo);
-		ord_buf_adds(&why, s.lo > lo ? ")" : ", where the ruleset's own begin)");
-		joins_fault(j, s.first->row->line, what.buf, why.buf);
-	}
+	if (has_lo && s.lo != lo)
+		wrong_end(j, 1, s.lo, lo, s.first->row->line);
 	/* bands end where the club says (a musket's reach corrected either
 	 * way: "out of range" past it); a die's rows end where its faces do */
-	if (has_hi && s.hi != hi && kind == ORD_TABLE_DICE) {
-		ord_buf_reset(&what);
-		ord_buf_reset(&why);
-		if (s.hi < hi) {
-			add_missing(&what, kind, kind == ORD_TABLE_DICE ? s.hi + 1 : s.hi, hi, 0);
-			ord_buf_addf(&why, " (the last %s ends at ",
-				     kind == ORD_TABLE_DICE ? "row" : "band");
-			add_end(&why, s.hi);
-			ord_buf_adds(&why, ", the ruleset's own at ");
-		} else {
-			ord_buf_addf(&what, "the %s", rows);
-			ord_buf_addf(&why, " end at ");
-			add_end(&why, s.hi);
-			ord_buf_adds(&why, " (expected ");
-		}
-		add_end(&why, hi);
-		ord_buf_adds(&why, s.hi < hi ? ")" : ", where the ruleset's own end)");
-		joins_fault(j, s.last->row->line, what.buf, why.buf);
-	}
+	if (has_hi && s.hi != hi && kind == ORD_TABLE_DICE)
+		wrong_end(j, 0, s.hi, hi, s.last->row->line);
 	ord_buf_release(&what);
 	ord_buf_release(&why);
 }

@@ -40,16 +40,23 @@ int ord_store_log_head(sqlite3 *db, int64_t *seq, unsigned char hash[32])
 
 int ord_store_log_hash(sqlite3 *db, int64_t seq, unsigned char hash[32])
 {
+	return ord_store_log_entry(db, seq, hash, NULL);
+}
+
+int ord_store_log_entry(sqlite3 *db, int64_t seq, unsigned char hash[32], int64_t *at)
+{
 	sqlite3_stmt *st = NULL;
 	int err, rc;
 
-	if ((err = ord_store_stmt(db, &st, "SELECT hash FROM log WHERE seq = ?")) != 0)
+	if ((err = ord_store_stmt(db, &st, "SELECT hash, at FROM log WHERE seq = ?")) != 0)
 		return err;
 	sqlite3_bind_int64(st, 1, seq);
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_bytes(st, 0) == 32)
+	if (rc == SQLITE_ROW && sqlite3_column_bytes(st, 0) == 32) {
 		memcpy(hash, sqlite3_column_blob(st, 0), 32);
-	else if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		if (at)
+			*at = sqlite3_column_int64(st, 1);
+	} else if (rc == SQLITE_ROW || rc == SQLITE_DONE)
 		err = ord_error_set(ORD_ETAMPERED, "log entry %lld is missing or damaged",
 				    (long long)seq);
 	else

@@ -97,6 +97,8 @@ int ord_store_prepare(sqlite3 *db, sqlite3_stmt **st, const char *sql);
 int ord_store_log_head(sqlite3 *db, int64_t *seq, unsigned char hash[32]);
 /* The hash of entry seq; ORD_ETAMPERED when it is missing or damaged. */
 int ord_store_log_hash(sqlite3 *db, int64_t seq, unsigned char hash[32]);
+/* The same, and the time it was written (at may be NULL). */
+int ord_store_log_entry(sqlite3 *db, int64_t seq, unsigned char hash[32], int64_t *at);
 /* Append an entry (already hashed by the caller) and move the head to it. */
 int ord_store_log_append(sqlite3 *db, int64_t seq, int turn, const char *kind, const char *body,
 			 int64_t at, const unsigned char prev[32], const unsigned char hash[32]);

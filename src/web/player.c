@@ -32,8 +32,8 @@ struct player {
 	struct ord_buf reading;
 	struct ord_receipt receipt;
 	/* a GET of the page a Submit was sent on to (?receipt=T-V, W20):
-	 * that stored version's receipt shown, stored_at the time the submit
-	 * said (0: not said) */
+	 * that stored version's receipt shown, stored_at the time its log
+	 * entry was written */
 	int shown;
 	int64_t stored_at;
 	/* a form of another turn than the one open (W12): nothing was
@@ -896,13 +896,13 @@ static void act(struct player *p, ord_game *g, char *sheet)
 }
 
 /* The receipt a Submit's answer sent the browser on to (W20): ?receipt=T-V
- * names a version of this side's sheet, &at= the time it was stored.  A
- * version the game file does not hold shows no receipt. */
+ * names a version of this side's sheet, shown with the time the game
+ * logged it.  A version the game file does not hold shows no receipt. */
 static void receipt_asked(struct player *p, ord_game *g)
 {
-	const char *arg = web_arg(p->r, "receipt"), *at = web_arg(p->r, "at"), *dash;
+	const char *arg = web_arg(p->r, "receipt"), *dash;
 	char source[16], turn[16];
-	long t, v, when;
+	long t, v;
 
 	if (!arg || !(dash = strchr(arg, '-')) || (size_t)(dash - arg) >= sizeof(turn))
 		return;
@@ -914,14 +914,13 @@ static void receipt_asked(struct player *p, ord_game *g)
 	p->receipt.turn = (int)t;
 	p->receipt.version = (int)v;
 	snprintf(p->receipt.side, sizeof(p->receipt.side), "%s", p->side);
-	if (ord_game_side_sheet_version(g, (int)t, p->side, (int)v, source, p->receipt.commitment) != 0 ||
+	if (ord_game_side_sheet_stored(g, (int)t, p->side, (int)v, source, p->receipt.commitment,
+				       &p->stored_at) != 0 ||
 	    strcmp(source, "submitted")) {
 		ord_error_clear();
 		return;
 	}
 	p->shown = 1;
-	if (at && ord_parse_long(at, &when) == 0 && when > 0)
-		p->stored_at = when;
 }
 
 void web_page_player(struct web_req *r, const char *name, const char *side)
@@ -967,8 +966,7 @@ void web_page_player(struct web_req *r, const char *name, const char *side)
 			web_url(&to, name);
 			ord_buf_adds(&to, "/side/");
 			web_url(&to, side);
-			ord_buf_addf(&to, "?receipt=%d-%d&at=%lld#receipt", p.receipt.turn,
-				     p.receipt.version, (long long)ord_game_now(g));
+			ord_buf_addf(&to, "?receipt=%d-%d#receipt", p.receipt.turn, p.receipt.version);
 			web_redirect(r, to.buf);
 			ord_buf_release(&to);
 			web_game_close(r, g);

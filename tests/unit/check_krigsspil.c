@@ -1932,14 +1932,24 @@ END_TEST
  * refused, naming the unit, its state, the way it goes and the move's
  * (flyt_retning_tvungen_kontrol); a game made before took any way.  D3
  * stands at x=200 y=0, its side's enemy to the south (fjende_retning 90). */
+/* Unit id put in U or FU (moral; NULL: as it is) by from, for why, its
+ * retreat by the rules kept going the bearing way: the state a melee or
+ * a flight leaves. */
+static void driven(const char *id, const char *moral, const char *why, const char *from, const char *way)
+{
+	if (moral)
+		ord_kv_set(&U(id)->state, "moral", moral);
+	ord_kv_set(&U(id)->state, "moral_grund", why);
+	ord_kv_set(&U(id)->state, "tvungen_fra", from);
+	ord_kv_set(&U(id)->state, "tvungen_retning", way);
+}
+
 /* D3 (retreat_game) in morale state moral, put there by a melee that L1,
  * on its west, won: the way kept is east (bearing 0). */
 static void beaten_by_l1(const char *without, const char *moral)
 {
 	retreat_game(without, "D3 TT ↓ 1\n", moral);
-	ord_kv_set(&U("D3")->state, "moral_grund", "nærkamp");
-	ord_kv_set(&U("D3")->state, "tvungen_fra", "L1");
-	ord_kv_set(&U("D3")->state, "tvungen_retning", "0");
+	driven("D3", NULL, "nærkamp", "L1", "0");
 }
 
 START_TEST(test_forced_retreat_way)
@@ -1972,9 +1982,7 @@ START_TEST(test_forced_retreat_way)
 	EV_OK("flyt", "unit=D3 x=205 y=0 retraete=yes maade=front_mod_fjenden");
 	/* carried along by L2's flight: L2's way */
 	retreat_game(NULL, NULL, "FU");
-	ord_kv_set(&U("D3")->state, "moral_grund", "revet med");
-	ord_kv_set(&U("D3")->state, "tvungen_fra", "L2");
-	ord_kv_set(&U("D3")->state, "tvungen_retning", "270");
+	driven("D3", NULL, "revet med", "L2", "270");
 	EV_BAD("flyt", "unit=D3 x=200 y=5 retraete=yes",
 	       "unit 'D3' in FU fled the wrong way: a flight by the rules goes the way 'L2' goes (carried along), ↓ (180° clockwise from the enemy); the move from x=200 y=0 to x=200 y=5 goes ↑ (0°)");
 	/* no enemy known (a scenario's state, no order at all): back */
@@ -2052,10 +2060,7 @@ START_TEST(test_forced_retreat_way_kept)
 	/* a unit carried along by a flight into it goes the fleeing unit's
 	 * way (17 "bliver den enhed FU og revet med af den flygtende enhed") */
 	game_without(NULL);
-	ord_kv_set(&U("L1")->state, "moral", "FU");
-	ord_kv_set(&U("L1")->state, "moral_grund", "nærkamp");
-	ord_kv_set(&U("L1")->state, "tvungen_fra", "D2");
-	ord_kv_set(&U("L1")->state, "tvungen_retning", "0");
+	driven("L1", "FU", "nærkamp", "D2", "0");
 	ord_kv_set(&U("L2")->state, "moral", "U");
 	EV_OK("flugt", "unit=L1 ind_i=L2");
 	resolve("angrebshandlinger", NULL, 0);
@@ -2089,12 +2094,9 @@ static void routed_by_d2(const char *moral)
 	game_without(NULL);
 	place("D2", "0", "14");
 	place("L1", "14", "14");
-	ord_kv_set(&U("L1")->state, "moral", moral);
-	ord_kv_set(&U("L1")->state, "moral_grund", "nærkamp");
+	driven("L1", moral, "nærkamp", "D2", "0");
 	ord_kv_set(&U("L1")->state, "moral_traek", "10");
 	ord_kv_set(&U("L1")->state, "tvungen_traek", "10");
-	ord_kv_set(&U("L1")->state, "tvungen_fra", "D2");
-	ord_kv_set(&U("L1")->state, "tvungen_retning", "0");
 	ord_kv_set(&U("L1")->state, "fjende_retning", "-90");
 }
 

@@ -1157,22 +1157,29 @@ START_TEST(test_check_names)
 }
 END_TEST
 
-/* A document a user hands in: no case given by two rows, so that which
- * is read would depend on their order (own: the ruleset's document, or
- * NULL). */
-static void assert_rows(const char *body, const char *own_body, const char *msg)
+/* check, of a document a user hands in, against own (the ruleset's
+ * document, or NULL): refused with msg, or taken when msg is NULL. */
+static void assert_given(int (*check)(const struct ord_tables *, const struct ord_tables *),
+			 const char *body, const char *own_body, const char *msg)
 {
 	char *xml = wrap(body), *own_xml = own_body ? wrap(own_body) : NULL;
 	struct ord_tables *t = load_ok(xml), *own = own_xml ? load_ok(own_xml) : NULL;
 
 	/* load takes them all: a game's kept tables */
-	ck_assert_int_eq(ord_tables_check_rows(t, own), msg ? ORD_EBADDATA : 0);
+	ck_assert_int_eq(check(t, own), msg ? ORD_EBADDATA : 0);
 	if (msg)
 		ck_assert_str_eq(ord_error_last(), msg);
 	ord_tables_free(t);
 	ord_tables_free(own);
 	free(xml);
 	free(own_xml);
+}
+
+/* A document a user hands in: no case given by two rows, so that which
+ * is read would depend on their order. */
+static void assert_rows(const char *body, const char *own_body, const char *msg)
+{
+	assert_given(ord_tables_check_rows, body, own_body, msg);
 }
 
 START_TEST(test_check_rows)
@@ -1307,19 +1314,10 @@ static const char own_joins[] = "<bands name=\"f\" title=\"F\" keys=\"weapon\" c
 				"  <roll lo=\"min\" hi=\"-6\" outcome=\"rout\"/>\n"
 				"</dice>\n";
 
+/* ... and every case's rows join end to end. */
 static void assert_joins(const char *body, const char *own_body, const char *msg)
 {
-	char *xml = wrap(body), *own_xml = own_body ? wrap(own_body) : NULL;
-	struct ord_tables *t = load_ok(xml), *own = own_xml ? load_ok(own_xml) : NULL;
-
-	/* load takes them all: a game's kept tables */
-	ck_assert_int_eq(ord_tables_check_joins(t, own), msg ? ORD_EBADDATA : 0);
-	if (msg)
-		ck_assert_str_eq(ord_error_last(), msg);
-	ord_tables_free(t);
-	ord_tables_free(own);
-	free(xml);
-	free(own_xml);
+	assert_given(ord_tables_check_joins, body, own_body, msg);
 }
 
 START_TEST(test_check_joins)

@@ -371,6 +371,15 @@ def own_sheets(work):
            "holds it now</summary>" % first.count("\n") in body,
            "before the seal the side's own sheet, version 1, is on the page it submits from: %r"
            % own_texts(body))
+        # the receipt's time is the game's, as logged: asked again (a
+        # reload), or with a time of the address's own, it is the same
+        stored = re.search(r"<dt>Stored at</dt><dd>([^<]*)</dd>", body)
+        _, _, again = fr.get("/g/own/side/french?receipt=1-1&at=1")
+        stored2 = re.search(r"<dt>Stored at</dt><dd>([^<]*)</dd>", again)
+        ok(stored is not None and stored2 is not None and stored.group(1) == stored2.group(1) and
+           "1970" not in stored2.group(1),
+           "the receipt shown again says when the game stored the sheet: %r, %r" %
+           (stored and stored.group(1), stored2 and stored2.group(1)))
         st, _, body = fr.post("/g/own/side/french", {"turn": "1", "action": "submit", "sheet": fsheet})
         W.run("submit", g, "--side", "allied", os.path.join(W.DEMO, "turn1-allied.txt"))
         st, _, body = fr.get("/g/own/side/french")
