@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/crypto.h"
 #include "core/ctx.h"
@@ -549,6 +550,39 @@ static int cache_scenario(struct vr *x, const unsigned char h[32])
 
 /* ---- the chain, and the order of the entries ---- */
 
+/* How far an entry's time may lie behind the one before it, or ahead of
+ * the checker's clock: a clock set right by a few seconds, or a player's
+ * clock a little behind the referee's, is not a changed entry. */
+#define CLOCK_SLACK 600
+
+/* An entry's time changed by hand (a forced seal dated after the deadline
+ * to hide it, the entries after it dated later still): its time runs back
+ * from the entry before it, or lies ahead of this check's clock.  Each
+ * entry's time is in its hash, so only a log chained again is dated so;
+ * the times it may give stay the host's word ("When", threat model). */
+static void check_times(struct vr *x, const struct ord_rec_entry *e,
+			const struct ord_rec_entry *before, int64_t now)
+{
+	struct ord_buf at = ORD_BUF_INIT, other = ORD_BUF_INIT;
+
+	ord_when_format(&at, e->at, NULL);
+	if (before && e->at < before->at - CLOCK_SLACK) {
+		ord_when_format(&other, before->at, NULL);
+		ord_vout_fail(x->v,
+			      "log entry %lld (%s) is dated %s, before entry %lld (%s) of %s before it: the log's times run back (an entry's time was changed)",
+			      (long long)e->seq, e->kind, at.buf, (long long)before->seq,
+			      before->kind, other.buf);
+	}
+	if (e->at > now + CLOCK_SLACK) {
+		ord_when_format(&other, now, NULL);
+		ord_vout_fail(x->v,
+			      "log entry %lld (%s) is dated %s, after this check's clock (%s): an entry dated in the future (its time was changed)",
+			      (long long)e->seq, e->kind, at.buf, other.buf);
+	}
+	ord_buf_release(&at);
+	ord_buf_release(&other);
+}
+
 static void check_chain(struct vr *x)
 {
 	const struct ord_record *r = x->r;
@@ -556,7 +590,7 @@ static void check_chain(struct vr *x)
 	unsigned char h[32];
 	size_t i;
 	int bad = x->v->failures;
-	int64_t broken = 0;
+	int64_t broken = 0, now = (int64_t)time(NULL);
 
 	for (i = 0; i < r->entries.n; i++) {
 		const struct ord_rec_entry *e = &r->entries.v[i];
@@ -580,6 +614,7 @@ static void check_chain(struct vr *x)
 			if (!broken)
 				broken = e->seq;
 		}
+		check_times(x, e, i ? &r->entries.v[i - 1] : NULL, now);
 		prev = e->hash;
 	}
 	if (broken) {
@@ -1084,21 +1119,76 @@ static void check_sheets(struct vr *x)
  * it, the turn seals only forced, which the players see.  A row's deadline
  * moved outside orderly would otherwise have refused a side's sheet and
  * sealed without it as if it had missed its time. */
-static void check_seal_time(struct vr *x, int forced, const char *held)
+/* The time a deadline entry names, or -1 when it is damaged. */
+static int64_t deadline_of(const struct ord_rec_entry *e)
+{
+	char *v = ord_canon_get(e->body, "deadline");
+	long d = -1;
+
+	if (!v || ord_parse_long(v, &d) || d < 0)
+		d = -1;
+	free(v);
+	return d;
+}
+
+/* The deadline a seal kept (dl, naming d), set so that a side still to
+ * commit had no time left: logged when it had passed already, while the
+ * deadline before it (prev) gave time still; or brought forward from that
+ * one.  Noted, as a forced seal is: a referee who closes the sheets now
+ * may do so (`orderly deadline` with a time past warns him), and it must
+ * not read as a side that missed its time. */
+static void note_deadline_moved(struct vr *x, const struct ord_rec_entry *dl, int64_t d,
+				const struct ord_rec_entry *prev, const char *held)
+{
+	struct ord_buf set = ORD_BUF_INIT, to = ORD_BUF_INIT, was = ORD_BUF_INIT;
+	int64_t pd = prev ? deadline_of(prev) : 0;
+
+	ord_when_format(&set, dl->at, NULL);
+	ord_when_format(&to, d, NULL);
+	if (pd > 0)
+		ord_when_format(&was, pd, NULL);
+	if (dl->at >= d && (pd <= 0 || pd >= dl->at))
+		ord_vout_note(x->v,
+			      "seal: the deadline it kept (entry %lld) was set at %s to %s, a time already past%s%s%s: %s, still to commit, had no time left and took the NMR policy's orders, shut out of this turn as by a forced seal, if it had not said it would send none",
+			      (long long)dl->seq, set.buf, to.buf,
+			      pd > 0 ? ", where the one before it gave until " : "", was.buf,
+			      pd > 0 ? "" : " (no deadline was set before it)", held);
+	else if (pd > d)
+		ord_vout_note(x->v,
+			      "seal: the deadline it kept (entry %lld) was brought forward at %s from %s to %s: %s, which had no sheet in by then, took the NMR policy's orders with less time than it had been given",
+			      (long long)dl->seq, set.buf, was.buf, to.buf, held);
+	ord_buf_release(&set);
+	ord_buf_release(&to);
+	ord_buf_release(&was);
+}
+
+/* The last deadline logged before the seal, and in *prev the one before
+ * it (NULL: none). */
+static const struct ord_rec_entry *seal_deadline(const struct vr *x, const struct ord_rec_entry **prev)
 {
 	const struct ord_record *r = x->r;
 	const struct ord_rec_entry *dl = NULL;
+	size_t i;
+
+	*prev = NULL;
+	for (i = 0; i < r->entries.n; i++)
+		if (r->entries.v[i].seq < x->seal->seq &&
+		    !strcmp(r->entries.v[i].kind, "deadline") && r->entries.v[i].body) {
+			*prev = dl;
+			dl = &r->entries.v[i];
+		}
+	return dl;
+}
+
+static void check_seal_time(struct vr *x, int forced, const char *held)
+{
+	const struct ord_rec_entry *dl, *prev;
 	char *v = NULL;
 	long d = 0;
-	size_t i;
 
 	if (forced || !held || !*held)
 		return;
-	for (i = 0; i < r->entries.n; i++)
-		if (r->entries.v[i].seq < x->seal->seq &&
-		    !strcmp(r->entries.v[i].kind, "deadline") && r->entries.v[i].body)
-			dl = &r->entries.v[i];
-	if (dl)
+	if ((dl = seal_deadline(x, &prev)) != NULL)
 		v = ord_canon_get(dl->body, "deadline");
 	if (!dl)
 		ord_vout_fail(x->v,
@@ -1120,8 +1210,10 @@ static void check_seal(struct vr *x)
 	struct ord_buf b = ORD_BUF_INIT, held = ORD_BUF_INIT;
 	struct ord_canon_sealed *cs;
 	unsigned char top[32];
+	const struct ord_rec_entry *dl, *prev;
 	char *forced, *held_logged;
 	size_t i, j;
+	int64_t d;
 	int bad = x->v->failures, have_top, refless;
 
 	if (!x->seal || !x->have_sc)
@@ -1205,6 +1297,10 @@ static void check_seal(struct vr *x)
 		ord_vout_note(x->v,
 			      "seal: the host sealed before the deadline without the commitment of %s, whose units took the NMR policy's orders: a side still to commit was shut out of this turn, if it had not said it would send none",
 			      held.buf);
+	/* ... and so is one sealed at a deadline set to leave it no time */
+	if (held.len && !(forced && !strcmp(forced, "1")) && (dl = seal_deadline(x, &prev)) &&
+	    (d = deadline_of(dl)) > 0 && x->seal->at > d)
+		note_deadline_moved(x, dl, d, prev, held.buf);
 	free(forced);
 	free(held_logged);
 	free(cs);

@@ -982,6 +982,90 @@ expect_exit 0 ord audit ontime.game
 expect_in "$OUT" "each taken before the deadline logged before it"
 note "25: a sheet taken after the logged deadline is caught by the audit and a player's verify"
 
+# ------------------------------------------------------------ 30. a forced seal dated after the deadline
+# Careful after 24, the referee who sealed forced before the deadline logs
+# the seal unforced and dated just after the deadline, chained again
+# (found by a red-team pass): (a) only the seal's time moved, so the log's
+# times run back; (b) every entry after it moved too, into the future of
+# the player who checks before the deadline has come.
+hidden() {  # hidden GAME a|b
+	expect_exit 0 ord new "$1" --scenario scenario.xml --head "$1.open.head"
+	expect_exit 0 ord deadline "$1" "$(date -u -d '+2 days' +%FT%TZ)"
+	expect_exit 0 ord submit "$1" --side red "$BFIX/red-1b.txt"
+	RED=$(field commitment "$OUT")
+	expect_exit 0 ord seal "$1" --force
+	DL=$(sql "$1" "SELECT deadline FROM turn WHERE turn = 1")
+	S=$(sql "$1" "SELECT seq FROM log WHERE kind = 'seal'")
+	sql "$1" "UPDATE log SET at = $DL + 5, body = replace(body, 'forced=1', 'forced=0') WHERE seq = $S" >/dev/null
+	forge rechain "$1"
+	for _ in 1 2 3 4 5; do expect_exit 0 ord resolve "$1"; done
+	expect_exit 0 ord exchange "$1"
+	if [[ $2 == b ]]; then
+		sql "$1" "UPDATE log SET at = at + $DL + 10 - (SELECT min(at) FROM log WHERE seq > $S) WHERE seq > $S" >/dev/null
+		forge rechain "$1"
+	fi
+	expect_exit 0 ord head "$1" --at seal --turn 1 -o "$1.seal.head"
+	expect_exit 0 ord head "$1" --at exchange --turn 1 -o "$1.exchange.head"
+	expect_exit 0 ord export "$1" --turn 1 -o "$1.xml"
+	run ord verify "$1.xml" --pubkey "$(pubkey "$1")" --receipt "$RED" \
+		--head "$1.open.head" --head "$1.seal.head" --head "$1.exchange.head"
+	[[ $RC == 1 ]] || fail "attack 30($2): the bundle of a forced seal dated after the deadline verifies"
+	expect_line "$OUT" "FAILED: log entry $S \(seal\) is dated [-0-9T:]+Z, after this check's clock \([-0-9T:]+Z\): an entry dated in the future \(its time was changed\)"
+	if [[ $2 == a ]]; then
+		expect_line "$OUT" "FAILED: log entry $((S + 1)) \(resolve\) is dated [-0-9T:]+Z, before entry $S \(seal\) of [-0-9T:]+Z before it: the log's times run back"
+	else
+		expect_not_in "$OUT" "times run back"
+	fi
+	expect_exit 1 ord audit "$1"
+	expect_in "$OUT" "an entry dated in the future"
+}
+hidden hida.game a
+hidden hidb.game b
+note "30: a forced seal logged unforced and dated after the deadline: the log's times run back, or lie in the future"
+
+# ------------------------------------------------------------ 31. the deadline set to a time past
+# Through the front door, with nothing edited: the referee (or a
+# referee-less game's host) sets the deadline he announced two days ahead
+# to a time already past, so that blue's sheet is refused, and seals
+# unforced (found by a red-team pass).  Allowed, as a forced seal is (a
+# referee may close the sheets now), and noted as one.
+expect_exit 0 ord new past.game --scenario scenario.xml --head past.game.open.head
+expect_exit 0 ord deadline past.game "$(date -u -d '+2 days' +%FT%TZ)"
+expect_exit 0 ord submit past.game --side red "$BFIX/red-1b.txt"
+RED=$(field commitment "$OUT")
+expect_exit 0 ord deadline past.game 2020-01-01T00:00Z
+expect_in "$ERR" "this deadline has passed already"
+expect_exit 65 ord submit past.game --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord seal past.game --head past.game.seal.head
+for _ in 1 2 3 4 5; do expect_exit 0 ord resolve past.game; done
+expect_exit 0 ord exchange past.game --head past.game.exchange.head
+expect_exit 0 ord export past.game --turn 1 -o past.game.xml
+run ord verify past.game.xml --pubkey "$(pubkey past.game)" --receipt "$RED" \
+	--head past.game.open.head --head past.game.seal.head --head past.game.exchange.head
+[[ $RC == 0 ]] || fail "attack 31: a seal at a deadline set past fails verify"
+expect_line "$OUT" "note: seal: the deadline it kept \(entry [0-9]+\) was set at [-0-9T:]+Z to 2020-01-01T00:00:00Z, a time already past, where the one before it gave until [-0-9T:]+Z: blue, still to commit, had no time left and took the NMR policy's orders, shut out of this turn as by a forced seal"
+expect_exit 0 ord audit past.game
+expect_in "$OUT" "note: seal: the deadline it kept"
+# brought forward, to a time to come: noted, less time than given
+expect_exit 0 ord new fwd.game --scenario scenario.xml
+expect_exit 0 ord deadline fwd.game "$(date -u -d '+2 days' +%FT%TZ)"
+expect_exit 0 ord submit fwd.game --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord deadline fwd.game "$(date -u -d '+2 seconds' +%FT%TZ)"
+# a side that missed the one deadline it was given: no note
+expect_exit 0 ord new missed.game --scenario scenario.xml
+expect_exit 0 ord deadline missed.game "$(date -u -d '+2 seconds' +%FT%TZ)"
+expect_exit 0 ord submit missed.game --side red "$BFIX/red-1b.txt"
+sleep 3
+expect_exit 0 ord seal fwd.game
+expect_exit 0 ord seal missed.game
+expect_exit 0 ord audit missed.game
+expect_in "$OUT" "the NMR policy stood in for blue"
+expect_not_in "$OUT" "note: seal:"
+for _ in 1 2 3 4 5; do expect_exit 0 ord resolve fwd.game; done
+expect_exit 0 ord audit fwd.game
+expect_line "$OUT" "note: seal: the deadline it kept \(entry [0-9]+\) was brought forward at [-0-9T:]+Z from [-0-9T:]+Z to [-0-9T:]+Z: blue, which had no sheet in by then, took the NMR policy's orders with less time than it had been given"
+note "31: a deadline set past, or brought forward, to shut a side out is noted by verify and the audit"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game
