@@ -42,6 +42,11 @@ struct player {
 	long form_turn;
 };
 
+/* The sheet form's version of the side's sheet when the page was drawn
+ * (W21): a Submit from a page drawn before another version was stored is
+ * not stored again. */
+#define BASED_ON "based_on"
+
 /* A signed head as a file to download, named name, of class cls: a link
  * that holds the file's text itself (nothing is stored to fetch it by). */
 static void head_download(struct ord_buf *b, const char *cls, const struct ord_buf *name,
@@ -361,6 +366,19 @@ static void help_shown(struct ord_buf *b, const char *md)
 	ord_buf_release(&out);
 }
 
+/* The version of side's sheet of turn the game holds now, 0 when none. */
+static int current_version(ord_game *g, int turn, const char *side)
+{
+	unsigned char c[32];
+	char source[16] = "";
+	int version = 0;
+
+	if (ord_game_side_sheet(g, turn, side, &version, source, c) != 0)
+		version = 0;
+	ord_error_clear();
+	return version;
+}
+
 static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct player *p,
 		       const struct ord_game_status *st)
 {
@@ -415,6 +433,10 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 	/* the turn this form is for: a sheet it sends once another turn is
 	 * open is refused, not stored as that turn's (W12) */
 	ord_buf_addf(b, "<input type=\"hidden\" name=\"turn\" value=\"%d\">\n", st->turn);
+	/* the version it was drawn with: a second Submit of it once another
+	 * version is stored (a double tap) is not stored again (W21) */
+	ord_buf_addf(b, "<input type=\"hidden\" name=\"" BASED_ON "\" value=\"%d\">\n",
+		     current_version(g, st->turn, p->side));
 	units_list(b, g, p->side);
 	ord_buf_adds(b, "<label for=\"sheet-text\">One order a line; <code>#</code> starts a "
 			"comment</label>\n<textarea id=\"sheet-text\" name=\"sheet\" rows=\"12\" "
@@ -812,6 +834,99 @@ static int hex_field(unsigned char *out, size_t n, const char *hex)
 	return 1;
 }
 
+/*
+ * A Submit of a form drawn when the side's sheet was at version based_on
+ * (W21), the game at another now: 1, with what to answer in p, when it is
+ * not to be stored.  The sheet the game holds now is this very one (its
+ * bytes, and with a signature its nonce: a double tap on Submit, the
+ * first tap stored it): rc 0 and its receipt, which the caller redirects
+ * to, nothing stored again.  Another sheet (stored since from another
+ * page, a phone, the command line or mail): refused, nothing stored, the
+ * text given back in the box of a form drawn now.  0 when the form carries
+ * no version (a hand-made POST, a page of before) or the one the game is
+ * at: stored as before.  The page's requests for a game take turns (W8),
+ * so two taps are never both between this look and the store.
+ * NEEDSWORK: the command line or the mail judge may still store a version
+ * between them (another process); the library's submit would have to
+ * take the version expected, in its transaction, to refuse that too.
+ */
+static int stored_since(struct player *p, ord_game *g, int turn, const char *sheet, size_t len,
+			const unsigned char *nonce)
+{
+	const char *field = web_field(p->r, BASED_ON);
+	struct ord_buf text = ORD_BUF_INIT, when = ORD_BUF_INIT;
+	unsigned char c[32], pk[32];
+	char source[16] = "";
+	int64_t at = 0;
+	long based;
+	int now = 0, same, nv = 0, ret = 1;
+
+	if (!field)
+		return 0;
+	if (ord_parse_long(field, &based) != 0 || based < 0 || based > 100000) {
+		p->rc = ORD_EUSAGE;
+		p->msg = ord_strdup("The form's version of your sheet is not a number. Nothing was "
+				    "stored: submit again from this page.");
+		goto out;
+	}
+	if (ord_game_side_sheet(g, turn, p->side, &now, source, c) != 0) {
+		p->rc = ord_error_code();
+		p->msg = ord_strdup(ord_error_last());
+		goto out;
+	}
+	if (now == based) {
+		ret = 0;
+		goto out;
+	}
+	if (based > now) {
+		p->rc = ORD_EUSAGE;
+		ord_buf_addf(&text,
+			     "The form says your sheet was at version %ld when the page was drawn, "
+			     "but the game holds %d version%s of it for turn %d. Nothing was stored: "
+			     "submit again from this page.",
+			     based, now, now == 1 ? "" : "s", turn);
+		p->msg = ord_buf_detach(&text, NULL);
+		goto out;
+	}
+	/* the same sheet: its bytes, and signed with the same nonce (the
+	 * receipt's commitment is over both); unsigned, from a side that
+	 * signs, it is not the sheet stored, whatever its bytes */
+	same = !strcmp(source, "submitted") &&
+	       ord_game_side_sheet_text(g, &text, &nv, turn, p->side, p->side) == 0 && nv == now &&
+	       text.len == len && !memcmp(text.buf, sheet, len);
+	if (same && nonce)
+		same = ord_game_nonce_stored(g, p->side, nonce, &nv) == 0 && nv == now;
+	else if (same)
+		same = ord_game_side_pubkey(g, p->side, pk) != 0;
+	ord_error_clear();
+	if (same) {
+		p->rc = 0;
+		p->receipt.turn = turn;
+		p->receipt.version = now;
+		snprintf(p->receipt.side, sizeof(p->receipt.side), "%s", p->side);
+		memcpy(p->receipt.commitment, c, 32);
+		goto out;
+	}
+	if (ord_game_side_sheet_stored(g, turn, p->side, now, source, c, &at) != 0)
+		at = 0;
+	ord_error_clear();
+	ord_buf_reset(&text);
+	if (at)
+		ord_when_format(&when, at, NULL);
+	p->rc = ORD_ESTATE;
+	ord_buf_addf(&text,
+		     "Your sheet was changed since this page was drawn: version %d was stored%s%s "
+		     "(this page had version %ld). Nothing you sent was stored. Look at version "
+		     "%d under your side's sheets, below, and submit again: what you sent is "
+		     "kept in the box.",
+		     now, at ? " at " : "", at ? when.buf : "", based, now);
+	p->msg = ord_buf_detach(&text, NULL);
+out:
+	ord_buf_release(&text);
+	ord_buf_release(&when);
+	return ret;
+}
+
 static void act(struct player *p, ord_game *g, char *sheet)
 {
 	struct web_req *r = p->r;
@@ -883,6 +998,8 @@ static void act(struct player *p, ord_game *g, char *sheet)
 	}
 	o.nonce = hn ? nonce : NULL;
 	o.signature = hs ? sig : NULL;
+	if (stored_since(p, g, (int)p->form_turn, sheet, len, o.nonce))
+		return;
 	p->rc = ord_game_submit_opts(g, &p->receipt, p->side, sheet, len, &o, &p->diag);
 	p->msg = ord_strdup(ord_error_last());
 	if (p->rc == ORD_EBADSHEET) {

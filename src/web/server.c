@@ -145,8 +145,22 @@
  *      seal did not take and verify called an honest server a cheat.  A
  *      reload now asks for the page again and stores nothing.  A sheet
  *      the same as the last version stored is still stored if sent again
- *      on purpose (Submit pressed again): refusing it would surprise the
- *      player, who asked for it, and a reload no longer sends it.
+ *      on purpose (Submit pressed again on the receipt's page): refusing
+ *      it would surprise the player, who asked for it, and a reload no
+ *      longer sends it.  Two taps on one page are W21.
+ * W21. The sheet form carries the version of the side's sheet the page was
+ *      drawn with (based_on, 0: none).  A double tap on Submit sent the
+ *      form twice, each POST stored a version, and the player's receipt of
+ *      the first named a version the seal did not take ("not sealed" to
+ *      verify).  A Submit whose based_on is no longer the side's version
+ *      is not stored: when the version the game holds now is the very
+ *      sheet sent (its bytes, and a signed one's nonce), it is answered
+ *      with that version's receipt (W20's redirect); otherwise it is
+ *      refused, saying which version was stored when, the text given
+ *      back in a form drawn now, nothing stored.  Requests for one game
+ *      take turns (W8), so the second tap finds the first one's version.
+ *      A POST without the field (hand-made, a page of before) is stored
+ *      as before; a value that is no version is refused.
  */
 #include <arpa/inet.h>
 #include <dirent.h>

@@ -295,6 +295,7 @@ def main():
     no_paths(work)
     deadlines(work)
     referee_words(work)
+    double_tap(work)
     own_sheets(work)
     notation_help(work)
     check_reading(work)
@@ -1328,6 +1329,85 @@ def deadlines(work):
             ok("The deadline of turn 1 changed\n  from 2030-12-11T18:00:00Z\n  to   2030-12-12T18:00:00Z.\n"
                in text.replace("\r\n", "\n"),
                "the mail to %s says the old deadline and the new: %s" % (rcpt, text))
+    finally:
+        srv.stop()
+
+
+def double_tap(work):
+    """Two POSTs of one sheet form (a double tap on Submit) store one
+    version: the form carries the version the side had when the page was
+    drawn (based_on), and the second tap, finding the very sheet it sends
+    stored since, is sent to that version's receipt; a sheet stored since
+    from elsewhere makes a Submit of the page of before refused, nothing
+    stored, the text kept, the form drawn again of the version now; a POST
+    without the field (hand-made, a page of before) stores as before; a
+    bad version is refused."""
+    games = os.path.join(work, "games-tap")
+    os.makedirs(games)
+    dt = W.make_game(games, "dt")
+    sheet = W.demo_sheet(1, "french")
+    srv = W.Server(games)
+    try:
+        fr = W.Client(srv.url)
+        fr.login("dt", "french")
+        nr = W.Client(srv.url, follow=False, jar=fr.jar)
+        st, _, page = fr.get("/g/dt/side/french")
+        form = hidden_fields(page, "sheet-form")
+        ok(st == 200 and form is not None and form.get("based_on") == "0" and form.get("turn") == "1",
+           "the sheet form carries the version it was drawn with (0: none yet): %r" % form)
+        tap = dict(form or {}, action="submit", sheet=sheet.replace("\n", "\r\n"))
+        st1, h1, _ = nr.post("/g/dt/side/french", tap)
+        st2, h2, _ = nr.post("/g/dt/side/french", tap)
+        ok(st1 == st2 == 303 and h1.get("Location", "").endswith("?receipt=1-1#receipt") and
+           h2.get("Location") == h1.get("Location"),
+           "a double tap: both taps sent to the receipt of version 1 (%d %r, %d %r)" %
+           (st1, h1.get("Location"), st2, h2.get("Location")))
+        ok("french       submitted (version 1)" in info(dt), "a double tap stored two versions: %s" % info(dt))
+        st, _, body = fr.get(h2.get("Location", "/g/dt/side/french"))
+        ok(st == 200 and '<dd class="version">1</dd>' in body, "the second tap's receipt is version 1's")
+        # a version stored since from elsewhere (another phone, the command
+        # line): the page of before is refused, nothing stored, the text kept
+        st, _, page = fr.get("/g/dt/side/french")
+        form = hidden_fields(page, "sheet-form")
+        ok(form is not None and form.get("based_on") == "1", "the form drawn at version 1: %r" % form)
+        other = os.path.join(work, "tap-other.txt")
+        with open(other, "w", encoding="utf-8") as f:
+            f.write(sheet + "# OTHERPHONE sent from another phone\n")
+        W.run("submit", dt, "--side", "french", other)
+        before = log_len(dt)
+        mine = sheet + "# MINE written on this page\n"
+        st, _, body = fr.post("/g/dt/side/french", dict(form, action="submit", sheet=mine))
+        box = re.search(r'<textarea id="sheet-text"[^>]*>(.*?)</textarea>', body, re.S)
+        again = hidden_fields(body, "sheet-form")
+        ok(st == 409 and "Not stored" in body and
+           re.search(r"Your sheet was changed since this page was drawn: version 2 was stored at "
+                     r"\d{4}-\d\d-\d\d", W.text_of(body)) and "Your sheet is stored" not in body and
+           box is not None and "# MINE written on this page" in W.html.unescape(box.group(1)),
+           "a sheet from a page drawn before version 2: refused, said, the text kept (%d): %s" %
+           (st, W.text_of(body)[:600]))
+        ok(log_len(dt) == before and "french       submitted (version 2)" in info(dt),
+           "a refused sheet changed the game: %s" % info(dt))
+        ok(again is not None and again.get("based_on") == "2", "the form is drawn again at version 2: %r" % again)
+        st, h, _ = nr.post("/g/dt/side/french", dict(again or {}, action="submit", sheet=mine))
+        ok(st == 303 and h.get("Location", "").endswith("?receipt=1-3#receipt") and
+           "french       submitted (version 3)" in info(dt),
+           "submitted again from the page drawn now, it is stored (%d %r)" % (st, h.get("Location")))
+        # the very sheet stored since, from a page of before: its receipt
+        before = log_len(dt)
+        st, h, _ = nr.post("/g/dt/side/french", dict(form, action="submit", sheet=mine))
+        ok(st == 303 and h.get("Location", "").endswith("?receipt=1-3#receipt") and log_len(dt) == before,
+           "the sheet stored since sent again from a page of before: its receipt (%d %r)" %
+           (st, h.get("Location")))
+        # bad versions: refused, nothing stored
+        for bad in ("x", "-1", "9"):
+            st, _, body = fr.post("/g/dt/side/french", dict(form, based_on=bad, action="submit", sheet=sheet))
+            ok(st == 422 and "Nothing was stored" in body and log_len(dt) == before,
+               "based_on=%s is refused, nothing stored (%d): %s" % (bad, st, W.text_of(body)[:300]))
+        # a POST without the field (hand-made, a page of before) as before
+        st, h, _ = nr.post("/g/dt/side/french", {"turn": "1", "action": "submit", "sheet": mine, "csrf": fr.csrf})
+        ok(st == 303 and h.get("Location", "").endswith("?receipt=1-4#receipt"),
+           "a Submit without based_on is stored as before (%d %r)" % (st, h.get("Location")))
+        ok(W.run("audit", dt).returncode == 0, "audit")
     finally:
         srv.stop()
 
