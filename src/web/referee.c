@@ -16,6 +16,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "notation.h"
 #include "ruleset.h"
 #include "web/web.h"
 
@@ -206,10 +207,23 @@ static const struct ord_key_spec *unit_key(const struct ord_event_kind *ek)
 	return NULL;
 }
 
+/* ek's key for the unit an order fires at (the sheet's @target), or NULL:
+ * a unit key named "target" (the battalion's fire and artillery). */
+static const struct ord_key_spec *target_key(const struct ord_event_kind *ek)
+{
+	const struct ord_key_spec *k;
+
+	for (k = ek->keys; k && k->name; k++)
+		if (k->type == ORD_KEY_UNIT && !strcmp(k->name, "target"))
+			return k;
+	return NULL;
+}
+
 /* A kind's form, folded unless the referee is at it: the form just posted
  * stays open (an event recorded: empty again for the next unit; refused:
  * with what was typed and why), as does the one a pending order's Record
- * asked for (GET ?kind=K&unit=U; every form's unit field gets U).  The form posts to
+ * asked for (GET ?kind=K&unit=U&target=T; every form's unit field gets U,
+ * the asked kind's target field T, the sealed order's).  The form posts to
  * its own anchor, so the page comes back scrolled to it, and the first
  * empty field has the cursor: seven moves are seven forms filled, not
  * seven forms opened and found. */
@@ -222,8 +236,10 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 	int mine = posted && f->rc != 0;
 	const char *want = f->action ? NULL : web_arg(r, "kind");
 	const char *unit = f->action ? NULL : web_arg(r, "unit");
-	const struct ord_key_spec *k, *uk = unit_key(ek);
-	int open = posted || (want && !strcmp(want, ek->name)), focus = open && !mine;
+	const struct ord_key_spec *k, *uk = unit_key(ek), *tk = target_key(ek);
+	int asked = want && !strcmp(want, ek->name);
+	const char *target = asked ? web_arg(r, "target") : NULL;
+	int open = posted || asked, focus = open && !mine;
 
 	ord_buf_adds(&to, action);
 	ord_buf_addch(&to, '#');
@@ -274,6 +290,8 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 			v = web_field(r, fname.buf);
 		else if (k == uk && unit && *unit)
 			v = unit;
+		else if (k == tk && target && *target)
+			v = target;
 		key_input(b, ek->name, k, v, f->unit_list, focus && !(v && *v));
 		if (focus && !(v && *v))
 			focus = 0;
@@ -353,6 +371,88 @@ static int has_word(const char *text, const char *word)
 	return 0;
 }
 
+/* Where a pending order's own order is read: the referee's report (its
+ * <sheet> of each side, the sealed sheets' orders at their lines), the
+ * game (whose side a unit is) and the notation its sheets are in. */
+struct order_at {
+	ord_game *g;
+	xmlDocPtr doc;
+	const struct ord_notation *nt;
+	const char *line; /* the pending order's line in its side's sheet */
+};
+
+struct side_of {
+	const char *unit;
+	char side[WEB_PARTY_NAME + 1];
+};
+
+static int unit_side(void *ud, const char *id, const char *name, const char *side)
+{
+	struct side_of *s = ud;
+
+	(void)name;
+	if (strcmp(id, s->unit))
+		return 0;
+	snprintf(s->side, sizeof(s->side), "%s", side);
+	return 1;
+}
+
+/* The target (@unit, as written) of unit's sealed order, at->line of its
+ * side's sheet as the referee's report gives it; NULL when it names none
+ * (caller frees). */
+static char *order_target(const struct order_at *at, const char *unit)
+{
+	struct side_of so = { unit, "" };
+	xmlNodePtr s, o;
+	char *target = NULL;
+
+	if (!at || !at->g || !at->nt || !at->line)
+		return NULL;
+	ord_game_units(at->g, unit_side, &so);
+	ord_error_clear();
+	for (s = xmlDocGetRootElement(at->doc) ? xmlDocGetRootElement(at->doc)->children : NULL;
+	     s && *so.side && !target; s = s->next) {
+		xmlChar *side;
+		int mine;
+
+		if (s->type != XML_ELEMENT_NODE || xmlStrcmp(s->name, BAD_CAST "sheet"))
+			continue;
+		side = xmlGetProp(s, BAD_CAST "side");
+		mine = side && !strcmp((const char *)side, so.side);
+		xmlFree(side);
+		for (o = mine ? s->children : NULL; o && !target; o = o->next) {
+			xmlChar *line, *text;
+			struct ord_sheet sheet;
+			struct ord_diag diag;
+			const struct ord_token *t;
+
+			if (o->type != XML_ELEMENT_NODE || xmlStrcmp(o->name, BAD_CAST "order"))
+				continue;
+			line = xmlGetProp(o, BAD_CAST "line");
+			if (!line || strcmp((const char *)line, at->line)) {
+				xmlFree(line);
+				continue;
+			}
+			xmlFree(line);
+			/* the order as the report prints it (canonical), read again */
+			text = xmlNodeGetContent(o);
+			ord_sheet_init(&sheet);
+			ord_diag_init(&diag);
+			if (text)
+				at->nt->parse(&sheet, (const char *)text,
+					      strlen((const char *)text), &diag);
+			if (sheet.n == 1 && (t = ord_order_find(&sheet.orders[0], ORD_TOK_TARGET)))
+				target = ord_strdup(t->value);
+			ord_sheet_release(&sheet);
+			ord_diag_release(&diag);
+			xmlFree(text);
+			ord_error_clear();
+			break;
+		}
+	}
+	return target;
+}
+
 /* A pending order's Record link: the page again with unit filled in the
  * unit field of every form of the phase, scrolled to the form of the kind
  * the message names (a kind of this phase, as a word: "no move was
@@ -362,12 +462,15 @@ static int has_word(const char *text, const char *word)
  * the module's message names it (the battalion's "no move", the
  * Krigsspil's "no move (flyt)"), and a message that names none gets no
  * button.  A kind named after "no" is the one ("ordered to fire ... but
- * no artillery fire was recorded": a gun's), else the first named. */
+ * no artillery fire was recorded": a gun's), else the first named.  A
+ * kind that takes a target (fire, artillery) gets the one the unit's
+ * sealed order names (order_target), as the unit is the order's. */
 static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, const char *phase,
-			const char *url, const char *unit, const char *what)
+			const char *url, const char *unit, const char *what, const struct order_at *at)
 {
 	const struct ord_event_kind *ek, *match = NULL;
 	struct ord_buf no = ORD_BUF_INIT;
+	char *target;
 	int pass;
 
 	for (pass = 0; pass < 2 && !match; pass++)
@@ -387,6 +490,11 @@ static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, cons
 	web_url(list, unit);
 	ord_buf_adds(list, "&amp;kind=");
 	web_url(list, match->name);
+	if (target_key(match) && (target = order_target(at, unit)) != NULL) {
+		ord_buf_adds(list, "&amp;target=");
+		web_url(list, target);
+		free(target);
+	}
 	ord_buf_addch(list, '#');
 	kind_anchor(list, match->name);
 	ord_buf_adds(list, "\">Record ");
@@ -400,10 +508,15 @@ static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, cons
  * report has them all), each with its Record link when url is not NULL;
  * returns how many there are. */
 static int pending_list(xmlDocPtr doc, struct ord_buf *list, const struct ord_ruleset *rs,
-			const char *phase, const char *url)
+			const char *phase, const char *url, ord_game *g)
 {
+	struct order_at at = { g, doc, NULL, NULL };
 	xmlNodePtr n;
 	int any = 0;
+
+	if (g && rs && ord_notation_find(&at.nt, rs->notation) != 0)
+		at.nt = NULL;
+	ord_error_clear();
 
 	for (n = xmlDocGetRootElement(doc) ? xmlDocGetRootElement(doc)->children : NULL; n;
 	     n = n->next) {
@@ -420,9 +533,14 @@ static int pending_list(xmlDocPtr doc, struct ord_buf *list, const struct ord_ru
 		ord_buf_adds(list, "</b> ");
 		web_esc(list, what ? (const char *)what : "");
 		ord_buf_adds(list, "</span>");
-		if (url)
+		if (url) {
+			xmlChar *line = xmlGetProp(n, BAD_CAST "line");
+
+			at.line = (const char *)line;
 			record_link(list, rs, phase, url, unit ? (const char *)unit : "",
-				    what ? (const char *)what : "");
+				    what ? (const char *)what : "", &at);
+			xmlFree(line);
+		}
 		ord_buf_adds(list, "</li>");
 		xmlFree(unit);
 		xmlFree(what);
@@ -493,7 +611,7 @@ static int recorded_list(struct referee *f, xmlDocPtr doc, const struct ord_game
 
 /* The events of the current phase standing now, each with its Void form;
  * then the orders no event carries out so far (the report's <pending>). */
-static void events_list(struct referee *f, const struct ord_buf *xml,
+static void events_list(struct referee *f, ord_game *g, const struct ord_buf *xml,
 			const struct ord_game_status *st, const char *url)
 {
 	struct ord_buf list = ORD_BUF_INIT;
@@ -504,7 +622,7 @@ static void events_list(struct referee *f, const struct ord_buf *xml,
 		return;
 	recorded_list(f, doc, st, url);
 	/* open when it is short enough to read before Resolve */
-	if ((any = pending_list(doc, &list, f->rs, st->phase, url)) != 0)
+	if ((any = pending_list(doc, &list, f->rs, st->phase, url, g)) != 0)
 		ord_buf_addf(&f->r->body,
 			     "<details class=\"pending\"%s><summary>Ordered, not carried out by an "
 			     "event so far (%d)</summary><ul class=\"pending\">%s</ul></details>\n",
@@ -621,7 +739,7 @@ static void confirm_card(struct referee *f, ord_game *g, const struct ord_game_s
 				"final. This cannot be undone.</p>");
 		if (doc && !recorded_list(f, doc, st, NULL))
 			ord_buf_adds(b, "<p class=\"muted\">No event is recorded in this phase.</p>");
-		if (doc && (n = pending_list(doc, &list, NULL, st->phase, NULL)) != 0)
+		if (doc && (n = pending_list(doc, &list, NULL, st->phase, NULL, NULL)) != 0)
 			ord_buf_addf(b,
 				     "<h3>Ordered, not carried out by an event so far (%d)</h3><p "
 				     "class=\"muted\">Of this phase or a later one: record what was "
@@ -886,7 +1004,7 @@ static int referee_fill(void *ud, ord_game *g)
 		if (!any)
 			ord_buf_adds(b, "<p class=\"muted\">This phase takes no event: resolve "
 					"it.</p>");
-		events_list(f, &xml, &st, url.buf);
+		events_list(f, g, &xml, &st, url.buf);
 		ord_buf_adds(b, "<h3>Resolve the phase</h3>");
 		web_form_start(r, url.buf, "resolve");
 		ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"resolve\">");

@@ -784,6 +784,18 @@ def run_checks(base, qb, ks, games):
                "a distance with a decimal comma is recorded as 4.5 (%d): %s" %
                (st, re.findall(r"is not valid[^<]*", body)))
         if phase == 1:
+            # a battalion's fire: its Record fills the unit and its order's target (A5: @F1)
+            st, _, body = ref.get("/g/qb/referee")
+            link = re.search(r'<a class="button record" href="(/g/qb/referee\?unit=A5&amp;kind=fire[^"]*)">', body)
+            st, _, page = ref.get(W.html.unescape(link.group(1)) if link else "/g/qb/referee")
+            ok(link is not None and '<details class="event" id="kind-fire" open>' in page and
+               re.search(r'<input id="ev-fire-unit" name="k_unit"[^>]* value="A5"', page) and
+               re.search(r'<input id="ev-fire-target" name="k_target"[^>]* value="F1"', page) and
+               re.search(r'<input id="ev-fire-range" name="k_range"[^>]* autofocus', page),
+               "a battalion's fire Record opens the fire form with its unit and target, the range next: %s %s" %
+               (link.group(1) if link else None, re.findall(r'<input id="ev-fire-(?:unit|target)"[^>]*>', page)))
+            ok(not re.search(r'<input id="ev-artillery-target" name="k_target"[^>]* value=', page),
+               "the target is filled in the form asked for alone")
             st, _, body = ref.post("/g/qb/referee", dict(at_fields(ref), action="event", kind="fire", k_unit="A5",
                                                          k_target="F1", k_range="11"))
             ok(st == 200 and "Recorded" in body, "an event through the form")
@@ -794,10 +806,20 @@ def run_checks(base, qb, ks, games):
                not re.search(r'<input id="ev-fire-unit" name="k_unit"[^>]* value=', body),
                "after an event its form is open again, empty, at its anchor")
             ok("<b>A5</b> ordered to fire" not in body, "a fire recorded leaves the to-do list")
-            # a gun's fire is the event artillery: its Record opens that form
+            # a gun's fire is the event artillery: its Record opens that form,
+            # with the gun and the target of its sealed order (A9: Fs @F2)
+            link = re.search(r'<a class="button record" href="(/g/qb/referee\?unit=A9&amp;kind=artillery[^"]*)">',
+                             body)
             ok("<b>A9</b> ordered to fire (Fs) at F2 but no artillery fire was recorded</span>" in body and
-               '<a class="button record" href="/g/qb/referee?unit=A9&amp;kind=artillery#kind-artillery">' in body,
-               "a gun's fire still to record has a Record link to the artillery form")
+               link is not None and link.group(1).endswith("#kind-artillery"),
+               "a gun's fire still to record has a Record link to the artillery form: %s" %
+               (link.group(1) if link else None))
+            st, _, page = ref.get(W.html.unescape(link.group(1)) if link else "/g/qb/referee")
+            ok(st == 200 and '<details class="event" id="kind-artillery" open>' in page and
+               re.search(r'<input id="ev-artillery-unit" name="k_unit"[^>]* value="A9"', page) and
+               re.search(r'<input id="ev-artillery-target" name="k_target"[^>]* value="F2"', page),
+               "the gun's Record opens the artillery form with its unit and its order's target filled in: %s" %
+               re.findall(r'<input id="ev-artillery-(?:unit|target)"[^>]*>', page))
             st, _, body = ref.post("/g/qb/referee", dict(at_fields(ref), action="event", kind="fire", k_unit="A5",
                                                          k_target="F1", k_range="eleven"))
             ok(st == 422 and "Not recorded" in body, "an event with a bad value is refused")
