@@ -2084,6 +2084,136 @@ int ks_not_carried_out(struct ord_ctx *ctx, const struct ord_event *e)
 	return no;
 }
 
+/* ---- where an owed retreat may go (6.5, K27) ---- */
+
+/* Does u's half turn's retreat to (x, y) pass every check of the event
+ * retraete (check_retreat)?  *reach: the cm of open ground its half turn
+ * allows; *over: the ground's cost over it (above 1 too far). */
+static int retreat_fits(struct ord_ctx *ctx, struct ord_unit *u, double x, double y, double *reach,
+			double *over)
+{
+	struct ord_event ev;
+	struct ord_diag sd;
+	struct ks_move_out mo;
+	struct ks_text t;
+	char bx[32], by[32];
+	int ok = 1;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.seq = ~0u; /* after every event recorded */
+	ev.phase = "angrebshandlinger";
+	ev.kind = "retraete";
+	ord_kv_init(&ev.kv);
+	ord_kv_set(&ev.kv, "unit", u->id);
+	snprintf(bx, sizeof(bx), "%.10g", x);
+	snprintf(by, sizeof(by), "%.10g", y);
+	ord_kv_set(&ev.kv, "x", bx);
+	ord_kv_set(&ev.kv, "y", by);
+	ord_diag_init(&sd);
+	*reach = 0;
+	*over = 0;
+	check_retreat(ctx, &ev, u, &sd);
+	/* how far over: the length check's own numbers */
+	ks_text_init(&t);
+	if (ks_move_event(ctx, &ev, u, &mo, &t, NULL) == 0) {
+		*reach = mo.reach;
+		*over = mo.reach > 0 ? mo.cost / mo.reach : 0;
+	} else {
+		ok = 0;
+	}
+	ks_text_release(&t);
+	ok = ok && sd.n == 0;
+	ord_diag_release(&sd);
+	ord_kv_release(&ev.kv);
+	return ok;
+}
+
+/* v in whole tenths, towards 0 (but for a rounding's error in the sine):
+ * a point no farther than v. */
+static double tenths_in(double v)
+{
+	return trunc(v * 10 + (v > 0 ? 1e-6 : -1e-6)) / 10;
+}
+
+/* A retraete of u that passes, straight along the bearing deg (degrees, x
+ * east, y south): half a turn as the open ground allows; when that does
+ * not pass, stepped back (to what the ground's cost allows, else by half a
+ * cm) until one does, then forward again in halves to the farthest tenth
+ * of a cm short of the first that did not.  The event to record goes to
+ * out; *full is 0 when the ground shortened it, and the cm moved to *cm
+ * (0: nothing farther passes, it stands).  0 when not even that passes. */
+static int retreat_point(struct ord_ctx *ctx, struct ord_unit *u, double deg, struct ord_buf *out,
+			 int *full, double *cm)
+{
+	double sx = ks_st_num(ctx, u, "x"), sy = ks_st_num(ctx, u, "y");
+	double c = cos(deg * M_PI / 180), s = sin(deg * M_PI / 180);
+	double reach, over, len, bad = 0, x = sx, y = sy;
+	int i, ok = 0;
+
+	retreat_fits(ctx, u, sx + c, sy + s, &reach, &over);
+	len = floor(reach * 10) / 10;
+	for (i = 0; i < 1000 && len >= 0.1 && !ok; i++) {
+		ok = retreat_fits(ctx, u, sx + tenths_in(len * c), sy + tenths_in(len * s), &reach,
+				  &over);
+		if (ok)
+			break;
+		bad = len;
+		/* too far over the ground: straight to what it allows */
+		len = over > 1 ? fmin(len - 0.1, floor(len / over * 10) / 10) : len - 0.5;
+	}
+	*full = ok && i == 0; /* the first, half a turn of open ground, passed */
+	while (ok && !*full && bad - len > 0.1 + 1e-9) {
+		double mid = floor((len + bad) / 2 * 10 + 1e-6) / 10;
+		if (retreat_fits(ctx, u, sx + tenths_in(mid * c), sy + tenths_in(mid * s), &reach, &over))
+			len = mid;
+		else
+			bad = mid;
+	}
+	if (ok) {
+		x = sx + tenths_in(len * c);
+		y = sy + tenths_in(len * s);
+	}
+	*cm = round(hypot(x - sx, y - sy) * 10) / 10;
+	/* standing where it is, when nothing farther passes (a gait the
+	 * Skema has not: nothing passes) */
+	if (!ok && !retreat_fits(ctx, u, sx, sy, &reach, &over))
+		return 0;
+	ord_buf_addf(out, "retraete unit=%s x=%.10g y=%.10g", u->id, x, y);
+	return 1;
+}
+
+/* The item's ready event for u's half turn, the way its retraete is held
+ * to, and how far it goes, for the referee to record. */
+static void retreat_hint(struct ord_ctx *ctx, struct ord_unit *u, struct ord_buf *out)
+{
+	struct ord_buf ev = ORD_BUF_INIT;
+	double cm;
+	int full;
+
+	if (!ks_st_has(ctx, u, "x")) {
+		ord_buf_addf(out, "; e.g. `retraete unit=%s` (it has no position)", u->id);
+		return;
+	}
+	if (!ks_st_has(ctx, u, "fjende_retning") && !*ks_st_str(ctx, u, "tvungen_fra")) {
+		ord_buf_addf(out,
+			     "; where it goes (retraete unit=%s x= y=) is the referee's: no way from the enemy is kept",
+			     u->id);
+		return;
+	}
+	if (!retreat_point(ctx, u, ks_retreat_bearing(ctx, u, ks_st_num(ctx, u, "fjende_retning")),
+			   &ev, &full, &cm))
+		ord_buf_addf(out,
+			     "; no retraete of it passes the event's checks, not even where it stands: where it goes is the referee's (event --override)");
+	else if (cm <= 0)
+		ord_buf_addf(out,
+			     "; e.g. `%s` (nothing straight away from the enemy passes the ground: it stands)",
+			     ev.buf);
+	else
+		ord_buf_addf(out, "; e.g. `%s` (%s straight away from the enemy: %g cm)", ev.buf,
+			     full ? "half a turn" : "as far as the ground allows of half a turn", cm);
+	ord_buf_release(&ev);
+}
+
 /* ---- after the exchange ---- */
 
 int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
@@ -2169,6 +2299,7 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
 		const struct ord_order *o = ord_ctx_order(ctx, u);
+		struct ord_buf hint;
 		const char *from;
 		int grade, done = 0;
 
@@ -2184,12 +2315,15 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		if (done)
 			continue;
 		from = ks_st_str(ctx, u, "tvungen_fra");
+		ord_buf_init(&hint);
+		retreat_hint(ctx, u, &hint);
 		ord_diag_add(d, o ? o->line : 0, 0, u->id, "6.5",
-			     "driven into %s this turn (%s%s%s%s): it must %s half a turn in this turn (6.5), but no %s (%s) was recorded",
+			     "driven into %s this turn (%s%s%s%s): it must %s half a turn in this turn (6.5), but no %s (%s) was recorded%s",
 			     ks_moral_name(grade), ks_reason(ks_st_str(ctx, u, "moral_grund"), "en"),
 			     *from ? ", by '" : "", from, *from ? "'" : "",
 			     grade >= KS_FU ? "flee" : "retreat", grade >= KS_FU ? "flight" : "retreat",
-			     grade >= KS_FU ? "retraete or flugt" : "retraete");
+			     grade >= KS_FU ? "retraete or flugt" : "retraete", hint.buf);
+		ord_buf_release(&hint);
 	}
 	return 0;
 }

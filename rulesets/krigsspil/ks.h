@@ -385,6 +385,10 @@ void ks_check_direction(struct ord_ctx *ctx, const struct ord_event *ev, const s
  * flight, merged into it): with's kept way, else the way back of with's
  * side; none when neither is known. */
 void ks_keep_retreat_way(struct ord_ctx *ctx, struct ord_unit *u, const struct ord_unit *from);
+/* The bearing in degrees (x east, y south) a retreat by the rules of u
+ * goes (the way ks_check_direction holds it to): the way kept for its U
+ * or FU, else back from `enemy`, the side's "↑" (fjende_retning). */
+double ks_retreat_bearing(struct ord_ctx *ctx, const struct ord_unit *u, double enemy);
 void ks_keep_retreat_along(struct ord_ctx *ctx, struct ord_unit *u, const struct ord_unit *with);
 /* Keep each unit's side's "↑" (ks_bearing_enemy of the scenario's setup,
  * in degrees) in its state fjende_retning, where it has none, for

@@ -878,6 +878,13 @@ void ks_keep_retreat_along(struct ord_ctx *ctx, struct ord_unit *u, const struct
 		forget_way(ctx, u);
 }
 
+double ks_retreat_bearing(struct ord_ctx *ctx, const struct ord_unit *u, double enemy)
+{
+	if (*ks_st_str(ctx, u, "tvungen_fra") && set_grade(ctx, u) >= KS_U)
+		return deg360(ks_st_num(ctx, u, "tvungen_retning"));
+	return deg360(enemy + 180);
+}
+
 /* 6.5 "Hvis en enhed under spillet bliver U: skal den retirere et halvt
  * træk FU: skal den flygte et halvt træk", and 17's two ways to retreat
  * ("laver en 18[0] vending og retirere", "retirere med front mod fjenden"):
@@ -896,13 +903,12 @@ static void check_forced_way(struct ord_ctx *ctx, const struct ord_unit *u, doub
 	const char *from = ks_st_str(ctx, u, "tvungen_fra"), *why = ks_st_str(ctx, u, "moral_grund");
 	int grade = ks_moral_now(ctx, u), fled = grade >= KS_FU;
 
+	want = deg360(ks_retreat_bearing(ctx, u, enemy) - enemy);
 	if (*from && set_grade(ctx, u) >= KS_U) {
 		int along = !strcmp(why, "revet med") || !strcmp(why, "samling");
-		want = deg360(ks_st_num(ctx, u, "tvungen_retning") - enemy);
 		ord_buf_addf(&way, along ? "the way '%s' goes (%s)" : "away from '%s' (%s)", from,
 			     ks_reason(why, "en"));
 	} else {
-		want = 180;
 		ord_buf_addf(&way, "back, away from the enemy (no unit is known to have put it in %s)",
 			     ks_moral_name(grade));
 	}

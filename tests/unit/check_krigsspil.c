@@ -2195,6 +2195,79 @@ START_TEST(test_retreat_same_turn)
 }
 END_TEST
 
+/* The referee's list gives each half turn owed (6.5, K27) as an event
+ * ready to record: half a turn straight away from the enemy, the way its
+ * retraete is held to, stepped back to what the ground crossed allows.
+ * The event it gives (static buffer, without "retraete "), "" when none. */
+static const char *suggested(const char *unit)
+{
+	static char out[256];
+	char want[64];
+	const char *e = execution(), *p, *q;
+
+	snprintf(want, sizeof(want), "`retraete unit=%s", unit);
+	out[0] = '\0';
+	if ((p = strstr(e, want)) != NULL && (q = strchr(p + 1, '`')) != NULL)
+		snprintf(out, sizeof(out), "%.*s", (int)(q - p - 10), p + 10);
+	return out;
+}
+
+/* On the test map, L1 in line put in U by D2 on its west, 5 cm west of
+ * the wall of plate 1,0 (at x=30). */
+static void walled_in(void)
+{
+	map_game_without(NULL);
+	place("D2", "0", "0");
+	place("L1", "25", "0");
+	driven("L1", "U", "nærkamp", "D2", "0");
+	ord_kv_set(&U("L1")->state, "moral_traek", "10");
+	ord_kv_set(&U("L1")->state, "tvungen_traek", "10");
+	ord_kv_set(&U("L1")->state, "fjende_retning", "-90");
+}
+
+START_TEST(test_retreat_suggested)
+{
+	/* L1 in U by D2's melee, away from D2 (east): infantry in line 20 cm
+	 * × ½ */
+	routed_by_d2("U");
+	ck_assert_msg(strstr(execution(),
+			     "unit 'L1': driven into U this turn (melee, by 'D2'): it must retreat half a turn in this turn (6.5), but no retreat (retraete) was recorded; e.g. `retraete unit=L1 x=24 y=14` (half a turn straight away from the enemy: 10 cm)") !=
+			      NULL,
+		      "%s", execution());
+	EV_OK("retraete", suggested("L1"));
+	ck_assert_ptr_null(strstr(execution(), "driven into"));
+	/* in FU its flight, the same way: 10 cm for infantry in line; a way
+	 * off the axis is cut in tenths of a cm towards the unit */
+	routed_by_d2("FU");
+	ord_kv_set(&U("L1")->state, "tvungen_retning", "30");
+	ck_assert_str_eq(suggested("L1"), "unit=L1 x=22.6 y=19");
+	ck_assert_ptr_nonnull(strstr(execution(), "(half a turn straight away from the enemy: 9.9 cm)"));
+	EV_OK("retraete", suggested("L1"));
+	ck_assert_ptr_null(strstr(execution(), "driven into"));
+	/* the ground stops it short: a close formation in U passes no
+	 * obstacle, and the wall of plate 1,0 stands east of it */
+	walled_in();
+	ck_assert_str_eq(suggested("L1"), "unit=L1 x=29.9 y=0");
+	ck_assert_ptr_nonnull(
+		strstr(execution(),
+		       "(as far as the ground allows of half a turn straight away from the enemy: 4.9 cm)"));
+	EV_OK("retraete", suggested("L1"));
+	ck_assert_ptr_null(strstr(execution(), "driven into"));
+	walled_in();
+	EV_BAD("retraete", "unit=L1 x=35 y=0", "a close formation in U cannot pass obstacles");
+	walled_in();
+	EV_BAD("retraete", "unit=L1 x=30 y=0", "a close formation in U cannot pass obstacles");
+	/* a unit with no position says none */
+	game_without(NULL);
+	driven("L2", "U", "ild", "D2", "0");
+	ord_kv_set(&U("L2")->state, "moral_traek", "10");
+	ord_kv_set(&U("L2")->state, "tvungen_traek", "10");
+	ck_assert_ptr_nonnull(strstr(execution(), "e.g. `retraete unit=L2` (it has no position)"));
+	EV_OK("retraete", suggested("L2"));
+	ck_assert_ptr_null(strstr(execution(), "driven into"));
+}
+END_TEST
+
 /* 13 "Marchlængder for de enkelte våbenarter og formationer aflæses af
  * Skema V": a recorded move against its gait's length over the ground it
  * crosses, plate by plate. */
@@ -6992,6 +7065,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_move_direction_retreat);
 	tcase_add_test(tc, test_forced_retreat_way);
 	tcase_add_test(tc, test_retreat_same_turn);
+	tcase_add_test(tc, test_retreat_suggested);
 	tcase_add_test(tc, test_forced_retreat_way_kept);
 	tcase_add_test(tc, test_cancelled_attack_keeps_lasting_state);
 	tcase_add_test(tc, test_rank_behind_morale);
