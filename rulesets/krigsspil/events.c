@@ -2086,17 +2086,21 @@ int ks_not_carried_out(struct ord_ctx *ctx, const struct ord_event *e)
 
 /* ---- where an owed retreat may go (6.5, K27) ---- */
 
-/* Does u's half turn's retreat to (x, y) pass every check of the event
- * retraete (check_retreat)?  *reach: the cm of open ground its half turn
- * allows; *over: the ground's cost over it (above 1 too far). */
-static int retreat_fits(struct ord_ctx *ctx, struct ord_unit *u, double x, double y, double *reach,
-			double *over)
+/* Does u's half turn's retreat from (sx, sy) to (x, y) pass?  When it is
+ * owed, the event retraete's own checks (check_retreat); else, for a unit
+ * whose melee is not resolved yet, the ground and half a turn both of a
+ * retreat in U and of a flight in FU, as the result may make it.  *reach:
+ * the cm of open ground allowed (the least); *over: the ground's cost over
+ * it (the most; above 1 too far). */
+static int retreat_fits(struct ord_ctx *ctx, struct ord_unit *u, int owed, double sx, double sy,
+			double x, double y, double *reach, double *over)
 {
+	static const char *const gait[] = { "retraete", "flugt" };
+	static const int grade[] = { KS_U, KS_FU };
 	struct ord_event ev;
 	struct ord_diag sd;
-	struct ks_move_out mo;
-	struct ks_text t;
 	char bx[32], by[32];
+	size_t k;
 	int ok = 1;
 
 	memset(&ev, 0, sizeof(ev));
@@ -2110,18 +2114,29 @@ static int retreat_fits(struct ord_ctx *ctx, struct ord_unit *u, double x, doubl
 	ord_kv_set(&ev.kv, "x", bx);
 	ord_kv_set(&ev.kv, "y", by);
 	ord_diag_init(&sd);
-	*reach = 0;
+	*reach = HUGE_VAL;
 	*over = 0;
-	check_retreat(ctx, &ev, u, &sd);
-	/* how far over: the length check's own numbers */
-	ks_text_init(&t);
-	if (ks_move_event(ctx, &ev, u, &mo, &t, NULL) == 0) {
-		*reach = mo.reach;
-		*over = mo.reach > 0 ? mo.cost / mo.reach : 0;
-	} else {
-		ok = 0;
+	if (owed)
+		check_retreat(ctx, &ev, u, &sd);
+	for (k = 0; k < (owed ? 1 : ORD_ARRAY_SIZE(gait)); k++) {
+		struct ks_move_check m = { &sd, 0, 0, u->id, 0, 0, 0 };
+		struct ks_move_out mo;
+		struct ks_text t;
+		if (!owed)
+			ks_check_path(ctx, u, sx, sy, x, y, ks_form(ctx, u), grade[k], 0, &m);
+		ks_text_init(&t);
+		if ((owed ? ks_move_event(ctx, &ev, u, &mo, &t, &sd)
+			  : ks_move_event_gait(ctx, &ev, u, gait[k], &mo, &t, &sd)) == 0) {
+			ok = ok && mo.ok;
+			*reach = fmin(*reach, mo.reach);
+			if (mo.reach > 0)
+				*over = fmax(*over, mo.cost / mo.reach);
+		} else {
+			ok = 0;
+			*reach = 0;
+		}
+		ks_text_release(&t);
 	}
-	ks_text_release(&t);
 	ok = ok && sd.n == 0;
 	ord_diag_release(&sd);
 	ord_kv_release(&ev.kv);
@@ -2142,19 +2157,19 @@ static double tenths_in(double v)
  * of a cm short of the first that did not.  The event to record goes to
  * out; *full is 0 when the ground shortened it, and the cm moved to *cm
  * (0: nothing farther passes, it stands).  0 when not even that passes. */
-static int retreat_point(struct ord_ctx *ctx, struct ord_unit *u, double deg, struct ord_buf *out,
-			 int *full, double *cm)
+static int retreat_point(struct ord_ctx *ctx, struct ord_unit *u, int owed, double deg,
+			 struct ord_buf *out, int *full, double *cm)
 {
 	double sx = ks_st_num(ctx, u, "x"), sy = ks_st_num(ctx, u, "y");
 	double c = cos(deg * M_PI / 180), s = sin(deg * M_PI / 180);
 	double reach, over, len, bad = 0, x = sx, y = sy;
 	int i, ok = 0;
 
-	retreat_fits(ctx, u, sx + c, sy + s, &reach, &over);
-	len = floor(reach * 10) / 10;
+	retreat_fits(ctx, u, owed, sx, sy, sx + c, sy + s, &reach, &over);
+	len = isfinite(reach) ? floor(reach * 10) / 10 : 0;
 	for (i = 0; i < 1000 && len >= 0.1 && !ok; i++) {
-		ok = retreat_fits(ctx, u, sx + tenths_in(len * c), sy + tenths_in(len * s), &reach,
-				  &over);
+		ok = retreat_fits(ctx, u, owed, sx, sy, sx + tenths_in(len * c),
+				  sy + tenths_in(len * s), &reach, &over);
 		if (ok)
 			break;
 		bad = len;
@@ -2164,7 +2179,8 @@ static int retreat_point(struct ord_ctx *ctx, struct ord_unit *u, double deg, st
 	*full = ok && i == 0; /* the first, half a turn of open ground, passed */
 	while (ok && !*full && bad - len > 0.1 + 1e-9) {
 		double mid = floor((len + bad) / 2 * 10 + 1e-6) / 10;
-		if (retreat_fits(ctx, u, sx + tenths_in(mid * c), sy + tenths_in(mid * s), &reach, &over))
+		if (retreat_fits(ctx, u, owed, sx, sy, sx + tenths_in(mid * c),
+				 sy + tenths_in(mid * s), &reach, &over))
 			len = mid;
 		else
 			bad = mid;
@@ -2176,32 +2192,48 @@ static int retreat_point(struct ord_ctx *ctx, struct ord_unit *u, double deg, st
 	*cm = round(hypot(x - sx, y - sy) * 10) / 10;
 	/* standing where it is, when nothing farther passes (a gait the
 	 * Skema has not: nothing passes) */
-	if (!ok && !retreat_fits(ctx, u, sx, sy, &reach, &over))
+	if (!ok && !retreat_fits(ctx, u, owed, sx, sy, sx, sy, &reach, &over))
 		return 0;
 	ord_buf_addf(out, "retraete unit=%s x=%.10g y=%.10g", u->id, x, y);
 	return 1;
 }
 
-/* The item's ready event for u's half turn, the way its retraete is held
- * to, and how far it goes, for the referee to record. */
-static void retreat_hint(struct ord_ctx *ctx, struct ord_unit *u, struct ord_buf *out)
+/* The item's ready event for u's half turn (owed: the way kept; else
+ * away from `from`, the other unit of the melee not resolved yet), and how
+ * far it goes, for the referee to record. */
+static void retreat_hint(struct ord_ctx *ctx, struct ord_unit *u, int owed,
+			 const struct ord_unit *from, struct ord_buf *out)
 {
 	struct ord_buf ev = ORD_BUF_INIT;
-	double cm;
-	int full;
+	double deg, cm;
+	int full, known = 1;
 
 	if (!ks_st_has(ctx, u, "x")) {
 		ord_buf_addf(out, "; e.g. `retraete unit=%s` (it has no position)", u->id);
 		return;
 	}
-	if (!ks_st_has(ctx, u, "fjende_retning") && !*ks_st_str(ctx, u, "tvungen_fra")) {
+	if (!owed && from && ks_st_has(ctx, from, "x") &&
+	    hypot(ks_st_num(ctx, u, "x") - ks_st_num(ctx, from, "x"),
+		  ks_st_num(ctx, u, "y") - ks_st_num(ctx, from, "y")) >=
+		    ks_param(ks_r(ctx), "flyt_retning_min_cm"))
+		/* as ks_keep_retreat_way will keep it: away from the winner */
+		deg = atan2(ks_st_num(ctx, u, "y") - ks_st_num(ctx, from, "y"),
+			    ks_st_num(ctx, u, "x") - ks_st_num(ctx, from, "x")) *
+		      180 / M_PI;
+	else if (owed && (ks_st_has(ctx, u, "fjende_retning") || *ks_st_str(ctx, u, "tvungen_fra")))
+		/* the way check_retreat holds it to */
+		deg = ks_retreat_bearing(ctx, u, ks_st_num(ctx, u, "fjende_retning"));
+	else if (ks_st_has(ctx, u, "fjende_retning"))
+		deg = ks_st_num(ctx, u, "fjende_retning") + 180; /* back */
+	else
+		known = 0;
+	if (!known) {
 		ord_buf_addf(out,
 			     "; where it goes (retraete unit=%s x= y=) is the referee's: no way from the enemy is kept",
 			     u->id);
 		return;
 	}
-	if (!retreat_point(ctx, u, ks_retreat_bearing(ctx, u, ks_st_num(ctx, u, "fjende_retning")),
-			   &ev, &full, &cm))
+	if (!retreat_point(ctx, u, owed, deg, &ev, &full, &cm))
 		ord_buf_addf(out,
 			     "; no retraete of it passes the event's checks, not even where it stands: where it goes is the referee's (event --override)");
 	else if (cm <= 0)
@@ -2209,8 +2241,9 @@ static void retreat_hint(struct ord_ctx *ctx, struct ord_unit *u, struct ord_buf
 			     "; e.g. `%s` (nothing straight away from the enemy passes the ground: it stands)",
 			     ev.buf);
 	else
-		ord_buf_addf(out, "; e.g. `%s` (%s straight away from the enemy: %g cm)", ev.buf,
-			     full ? "half a turn" : "as far as the ground allows of half a turn", cm);
+		ord_buf_addf(out, "; e.g. `%s` (%s straight away from the enemy%s: %g cm)", ev.buf,
+			     full ? "half a turn" : "as far as the ground allows of half a turn",
+			     owed ? "" : ", within a retreat's and a flight's", cm);
 	ord_buf_release(&ev);
 }
 
@@ -2316,7 +2349,7 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 			continue;
 		from = ks_st_str(ctx, u, "tvungen_fra");
 		ord_buf_init(&hint);
-		retreat_hint(ctx, u, &hint);
+		retreat_hint(ctx, u, 1, NULL, &hint);
 		ord_diag_add(d, o ? o->line : 0, 0, u->id, "6.5",
 			     "driven into %s this turn (%s%s%s%s): it must %s half a turn in this turn (6.5), but no %s (%s) was recorded%s",
 			     ks_moral_name(grade), ks_reason(ks_st_str(ctx, u, "moral_grund"), "en"),
@@ -2324,6 +2357,44 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 			     grade >= KS_FU ? "flee" : "retreat", grade >= KS_FU ? "flight" : "retreat",
 			     grade >= KS_FU ? "retraete or flugt" : "retraete", hint.buf);
 		ord_buf_release(&hint);
+	}
+	/* a melee recorded and not resolved yet: its loser's half turn is
+	 * recorded after it, before the resolve (which carries it out only if
+	 * the unit then owes it); once resolved the phase takes no event */
+	for (i = 0; ks_check(ks_r(ctx), "retraete_samme_traek_kontrol") && i < ord_ctx_nevents(ctx);
+	     i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+		struct ord_unit *side[2];
+		int k;
+
+		if (strcmp(e->kind, "naerkamp") || ks_impossible(ctx, e, NULL))
+			continue;
+		side[0] = ev_unit(ctx, e, "angriber");
+		side[1] = ev_unit(ctx, e, "forsvarer");
+		for (k = 0; k < 2; k++) {
+			struct ord_unit *u = side[k], *w = side[1 - k];
+			const struct ord_order *o;
+			struct ord_buf hint;
+			int done = 0;
+			if (!u || !w || ks_gone(ctx, u) ||
+			    ks_st(ctx, u, "naerkamp_traek") == ord_ctx_turn(ctx) ||
+			    retreat_owed(ctx, u))
+				continue;
+			for (j = 0; j < ord_ctx_unit_nevents(ctx, u) && !done; j++) {
+				const struct ord_event *r = ord_ctx_unit_event(ctx, u, j);
+				done = r->seq > e->seq && ev_unit(ctx, r, "unit") == u &&
+				       !strcmp(r->kind, "retraete");
+			}
+			if (done)
+				continue;
+			o = ord_ctx_order(ctx, u);
+			ord_buf_init(&hint);
+			retreat_hint(ctx, u, 0, w, &hint);
+			ord_diag_add(d, o ? o->line : 0, 0, u->id, "6.5",
+				     "in the melee with '%s' (event #%u), not resolved yet: should it be driven into U or FU, it must retreat or flee half a turn in this turn (6.5), recorded after the melee and before the phase is resolved (the resolve carries it out only if it then owes it)%s",
+				     w->id, e->seq, hint.buf);
+			ord_buf_release(&hint);
+		}
 	}
 	return 0;
 }

@@ -344,6 +344,12 @@ void ks_move_start(struct ord_ctx *ctx, const struct ord_event *ev, const struct
  * (may be NULL). */
 int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
 		  struct ks_move_out *out, struct ks_text *why, struct ord_diag *d);
+/* ks_move_event in the gait `gang` ("retraete", "flugt", ...; ks_gait)
+ * rather than the one ev and u's state give: what a unit not yet in U or
+ * FU would be allowed if it came to be. */
+int ks_move_event_gait(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		       const char *gang, struct ks_move_out *out, struct ks_text *why,
+		       struct ord_diag *d);
 /* u marches through its own unit w (13 gennemmarch): whether at half speed
  * and whether both units are LU for it; the conditions broken go to d
  * (may be NULL), ORD_ECHECK then. */

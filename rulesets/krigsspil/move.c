@@ -636,12 +636,19 @@ void ks_move_start(struct ord_ctx *ctx, const struct ord_event *ev, const struct
 int ks_move_event(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
 		  struct ks_move_out *out, struct ks_text *why, struct ord_diag *d)
 {
+	return ks_move_event_gait(ctx, ev, u, ks_move_gait(ctx, ev, u), out, why, d);
+}
+
+int ks_move_event_gait(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+		       const char *gang, struct ks_move_out *out, struct ks_text *why,
+		       struct ord_diag *d)
+{
 	struct ks_rules *r = ks_r(ctx);
 	struct ks_segment sg[64];
 	struct ks_move_seg seg[64];
 	const char *obst[32];
 	struct ks_move_in in;
-	const char *gang = ks_move_gait(ctx, ev, u), *tid = ord_kv_get(&ev->kv, "tid");
+	const char *tid = ord_kv_get(&ev->kv, "tid");
 	struct ord_unit *w = ks_ev_unit(ctx, ev, "gennem");
 	const struct ord_event *prev[ORD_EVENTS_PER_UNIT];
 	size_t np = earlier_moves(ctx, ev, u, prev, ORD_ARRAY_SIZE(prev)), k;

@@ -2198,7 +2198,9 @@ END_TEST
 /* The referee's list gives each half turn owed (6.5, K27) as an event
  * ready to record: half a turn straight away from the enemy, the way its
  * retraete is held to, stepped back to what the ground crossed allows.
- * The event it gives (static buffer, without "retraete "), "" when none. */
+ * A melee recorded and not resolved lists each of its units, whose half
+ * turn, should it lose, is recorded before the resolve.  The event it
+ * gives (static buffer, without "retraete "), "" when none. */
 static const char *suggested(const char *unit)
 {
 	static char out[256];
@@ -2265,6 +2267,36 @@ START_TEST(test_retreat_suggested)
 	ck_assert_ptr_nonnull(strstr(execution(), "e.g. `retraete unit=L2` (it has no position)"));
 	EV_OK("retraete", suggested("L2"));
 	ck_assert_ptr_null(strstr(execution(), "driven into"));
+	/* a melee recorded and not resolved: each of its units, should it
+	 * lose, away from the other, within both a retreat and a flight
+	 * (D2 in attack column: 25 cm × ½); recorded before the resolve, the
+	 * loser's is carried out, the winner's not */
+	game_without(NULL);
+	orders("D2 A @L1\nD1 ST @D2\n");
+	orders("L1 F\n");
+	place("D2", "0", "14");
+	place("D1", "-10", "14");
+	place("L1", "14", "14");
+	ord_kv_set(&U("L1")->state, "fjende_retning", "-90");
+	ord_kv_set(&U("D2")->state, "fjende_retning", "90");
+	EV_OK("angreb", "unit=D2 maal=L1");
+	EV_OK("stoette", "unit=D1 stoetter=D2 rolle=traefning afstand=10");
+	EV_OK("reaktion", "unit=L1 reaktion=forsvar");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=D2 forsvarer=L1");
+	ck_assert_msg(strstr(execution(),
+			     "unit 'L1': in the melee with 'D2' (event #4), not resolved yet: should it be driven into U or FU, it must retreat or flee half a turn in this turn (6.5), recorded after the melee and before the phase is resolved (the resolve carries it out only if it then owes it); e.g. `retraete unit=L1 x=24 y=14` (half a turn straight away from the enemy, within a retreat's and a flight's: 10 cm)") !=
+			      NULL,
+		      "%s", execution());
+	ck_assert_str_eq(suggested("D2"), "unit=D2 x=-12.5 y=14");
+	EV_OK("retraete", suggested("L1"));
+	EV_OK("retraete", suggested("D2"));
+	ck_assert_ptr_null(strstr(execution(), "in the melee"));
+	resolve("angrebshandlinger", D(3, 3, 4, 2, 3, 3));
+	expect_result("flygter et halvt træk (6.5): 10 cm til x=24 y=14");
+	expect_result("ikke udført: D2 er i OR og skylder ingen retræte i trækket (6.5)");
+	ck_assert_ptr_null(strstr(execution(), "driven into"));
+	ck_assert_ptr_null(strstr(execution(), "in the melee"));
 }
 END_TEST
 
