@@ -2013,7 +2013,9 @@ END_TEST
  * fleeing unit's way.  A game made before keeps nothing. */
 /* D2, on L1's west with D1 behind it, attacks L1 and beats it into FU
  * (the dice of test_melee_phase). */
-static void l1_routed_by_d2(const char *without)
+/* ... its melee recorded, not resolved; with each unit's kept way from
+ * the enemy (fjende_retning) when l1_enemy is not NULL */
+static void d2_melee_l1(const char *without, const char *l1_enemy, const char *d2_enemy)
 {
 	game_without(without);
 	orders("D2 A @L1\nD1 ST @D2\n");
@@ -2021,11 +2023,20 @@ static void l1_routed_by_d2(const char *without)
 	place("D2", "0", "14");
 	place("D1", "-10", "14");
 	place("L1", "14", "14");
+	if (l1_enemy) {
+		ord_kv_set(&U("L1")->state, "fjende_retning", l1_enemy);
+		ord_kv_set(&U("D2")->state, "fjende_retning", d2_enemy);
+	}
 	EV_OK("angreb", "unit=D2 maal=L1");
 	EV_OK("stoette", "unit=D1 stoetter=D2 rolle=traefning afstand=10");
 	EV_OK("reaktion", "unit=L1 reaktion=forsvar");
 	resolve("angrebserklaering", NULL, 0);
 	EV_OK("naerkamp", "angriber=D2 forsvarer=L1");
+}
+
+static void l1_routed_by_d2(const char *without)
+{
+	d2_melee_l1(without, NULL, NULL);
 	resolve("angrebshandlinger", D(3, 3, 4, 2, 3, 3));
 }
 
@@ -2271,19 +2282,7 @@ START_TEST(test_retreat_suggested)
 	 * lose, away from the other, within both a retreat and a flight
 	 * (D2 in attack column: 25 cm × ½); recorded before the resolve, the
 	 * loser's is carried out, the winner's not */
-	game_without(NULL);
-	orders("D2 A @L1\nD1 ST @D2\n");
-	orders("L1 F\n");
-	place("D2", "0", "14");
-	place("D1", "-10", "14");
-	place("L1", "14", "14");
-	ord_kv_set(&U("L1")->state, "fjende_retning", "-90");
-	ord_kv_set(&U("D2")->state, "fjende_retning", "90");
-	EV_OK("angreb", "unit=D2 maal=L1");
-	EV_OK("stoette", "unit=D1 stoetter=D2 rolle=traefning afstand=10");
-	EV_OK("reaktion", "unit=L1 reaktion=forsvar");
-	resolve("angrebserklaering", NULL, 0);
-	EV_OK("naerkamp", "angriber=D2 forsvarer=L1");
+	d2_melee_l1(NULL, "-90", "90");
 	ck_assert_msg(strstr(execution(),
 			     "unit 'L1': in the melee with 'D2' (event #4), not resolved yet: should it be driven into U or FU, it must retreat or flee half a turn in this turn (6.5), recorded after the melee and before the phase is resolved (the resolve carries it out only if it then owes it); e.g. `retraete unit=L1 x=24 y=14` (half a turn straight away from the enemy, within a retreat's and a flight's: 10 cm)") !=
 			      NULL,
