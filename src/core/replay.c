@@ -413,7 +413,8 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 	const struct ord_rec_entry *close = x->phases[p].close, *res = x->phases[p].resolve;
 	unsigned char events[32], logged[32], top[32];
 	char *stood = ord_canon_get(res->body, "stood_in");
-	struct ord_buf want_stood = ORD_BUF_INIT;
+	struct ord_buf want_stood = ORD_BUF_INIT, late = ORD_BUF_INIT, unchained = ORD_BUF_INIT;
+	const char *host = x->have_cfg && x->cfg.refereeless ? "host" : "referee";
 	struct ord_digest d;
 	size_t j, k;
 	int ok = 1;
@@ -468,6 +469,10 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 		}
 		/* no link: the referee's stood in, as the resolve entry must say */
 		ord_buf_addf(&want_stood, "%s%s", want_stood.len ? "," : "", side);
+		if (s && s->has_witness)
+			ord_buf_addf(&late, "%s%s", late.len ? ", " : "", side);
+		else
+			ord_buf_addf(&unchained, "%s%s", unchained.len ? ", " : "", side);
 		/* in a game with no referee the host's chain is in his file:
 		 * standing in for a side that had a chain of its own, it gave
 		 * him every link of the phase (ord_game_resolve refuses it).
@@ -504,13 +509,23 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 			      p + 1, x->rs->phases[p], stood ? stood : "", want_stood.buf);
 		ok = 0;
 	}
-	if (want_stood.len)
+	/* a side whose sealed sheet committed to no chain (a stand-in's, or
+	 * a sheet of before) could reveal none: not said as its fault */
+	if (late.len)
 		ord_vout_note(x->v,
-			      "phase %zu (%s): %s revealed no witness link in time: the referee's stood in (his own chain, committed at the seal)",
-			      p + 1, x->rs->phases[p], want_stood.buf);
+			      "phase %zu (%s): %s revealed no witness link in time: the %s's stood in (his own chain, committed at the seal)",
+			      p + 1, x->rs->phases[p], late.buf, host);
+	if (unchained.len)
+		ord_vout_note(x->v,
+			      "phase %zu (%s): %s had no witness chain to reveal a link of (its sealed sheet committed to none: the NMR policy's stand-in, or a sheet without one): the %s's stood in (his own chain, committed at the seal)%s",
+			      p + 1, x->rs->phases[p], unchained.buf, host,
+			      *host == 'h' ? "; the host knows his chain: the phase's dice were known to him before its events, but for another side's link"
+					   : "");
 	ord_digest_final(&d, out);
 	free(stood);
 	ord_buf_release(&want_stood);
+	ord_buf_release(&late);
+	ord_buf_release(&unchained);
 	return ok;
 }
 

@@ -239,6 +239,33 @@ expect 0 verify w1.xml --pubkey "$WKEY" --receipt "$(field commitment "$WB")" --
 has "$OUT" "witness links: the 5 links you gave for blue (blue.links) are of the chain the sealed sheet commits to, and the ones its dice used"
 has "$OUT" "verified: every check holds"
 
+# ------------------------------------------------------------ witnessed dice: a side shut out, the host's chain for it
+# The host (blue) seals forced before red has committed (a red team's
+# find): red's sealed sheet is the NMR policy's, with no chain, and the
+# host's chain stands in for its link in every phase, so that he knew
+# every die before the events.  Allowed (a side that never commits would
+# stall the game), and said so: not as red's failure to reveal its link.
+expect 0 new s.orderly --scenario scenario.xml --no-referee --witnessed --head s-open.head
+SKEY=$(sed -n "s/.*the game's public key is \([0-9a-f]*\).*/\1/p" <<<"$ERR")
+expect 0 sign --head s-open.head --pubkey "$SKEY" --side blue --key blue.key --witness "$FIX/blue-1.txt"
+SB=$OUT
+expect 0 submit s.orderly --side blue --commitment "$(field commitment "$SB")" --signature "$(field signature "$SB")"
+expect 0 seal s.orderly --force --head s-seal.head
+expect 0 open s.orderly --side blue --nonce "$(field nonce "$SB")" --witness "$(field witness "$SB")" "$FIX/blue-1.txt"
+for p in 1 2 3 4 5; do
+	expect 0 witness s.orderly --close --head s-close-$p.head
+	expect 0 witness --link-for --head s-close-$p.head --pubkey "$SKEY" --side blue --key blue.key \
+		--nonce "$(field nonce "$SB")" --phase $p --record s-blue.links
+	expect 0 witness s.orderly --side blue --link "$(field link "$OUT")"
+	expect 0 resolve s.orderly --stand-in
+done
+expect 0 exchange s.orderly --head s-exchange.head
+expect 0 export s.orderly --turn 1 -o s1.xml
+expect 0 verify s1.xml --pubkey "$SKEY" --head s-open.head --head s-seal.head --head s-exchange.head
+has "$OUT" "note: seal: the host sealed before the deadline without the commitment of red"
+has "$OUT" "note: phase 1 (movement): red had no witness chain to reveal a link of (its sealed sheet committed to none: the NMR policy's stand-in, or a sheet without one): the host's stood in (his own chain, committed at the seal); the host knows his chain: the phase's dice were known to him before its events, but for another side's link"
+[[ "$OUT" != *"red revealed no witness link"* ]] || fail "red, shut out, is said to have revealed no link in time: $OUT"
+
 # ------------------------------------------------------------ the host's chain stood in for a side: forged
 # resolve refuses it (above); a host who builds orderly without that
 # refusal (ord_forge stand-in-resolve) resolves phase 1 with his own chain
