@@ -960,7 +960,7 @@ static void check_versions(struct vr *x)
 static size_t check_sheet_times(struct vr *x)
 {
 	const struct ord_record *r = x->r;
-	int64_t d = 0, dseq = 0;
+	int64_t d = 0, dseq = 0, closed = 0, cseq = 0, rseq = 0;
 	size_t i, held = 0;
 
 	for (i = 0; i < r->entries.n; i++) {
@@ -972,11 +972,16 @@ static size_t check_sheet_times(struct vr *x)
 			continue;
 		if (!strcmp(e->kind, "deadline")) {
 			v = ord_canon_get(e->body, "deadline");
-			if (!v || ord_parse_long(v, &w) || w < 0)
+			if (!v || ord_parse_long(v, &w) || w < 0) {
 				ord_vout_fail(x->v, "the deadline (entry %lld) is damaged",
 					      (long long)e->seq);
-			else
+			} else {
+				/* set again after it had passed: the sheets
+				 * were closed, and are taken again */
+				if (d && e->at > d && (w == 0 || w > d) && !closed)
+					closed = d, cseq = dseq, rseq = e->seq;
 				d = w, dseq = e->seq;
+			}
 			free(v);
 			continue;
 		}
@@ -988,6 +993,23 @@ static size_t check_sheet_times(struct vr *x)
 			continue;
 		}
 		held++;
+		/* a sheet the turn took once it was closed, by a deadline moved
+		 * after it had passed: the referee's right (an extension for
+		 * all), said, since a side that kept its time sees a late sheet
+		 * stand */
+		if (closed && e->at > closed) {
+			struct ord_buf was = ORD_BUF_INIT;
+
+			side = ord_canon_get(e->body, "side");
+			ord_when_format(&was, closed, NULL);
+			ord_vout_note(x->v,
+				      "the %s of %s (entry %lld) was taken after the deadline of %s (entry %lld) had passed: the deadline was set again after it (entry %lld), and the turn took sheets again",
+				      e->kind[0] == 's' ? "sheet" : "commitment", side ? side : "?",
+				      (long long)e->seq, was.buf, (long long)cseq, (long long)rseq);
+			ord_buf_release(&was);
+			free(side);
+			side = NULL;
+		}
 		/* an orderly before 2026-12-05 checked the deadline and logged
 		 * the entry by two readings of the clock: a sheet taken in the
 		 * deadline's last second could be logged one second after it */

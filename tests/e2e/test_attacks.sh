@@ -1055,16 +1055,29 @@ expect_exit 0 ord deadline fwd.game "$(date -u -d '+2 seconds' +%FT%TZ)"
 expect_exit 0 ord new missed.game --scenario scenario.xml
 expect_exit 0 ord deadline missed.game "$(date -u -d '+2 seconds' +%FT%TZ)"
 expect_exit 0 ord submit missed.game --side red "$BFIX/red-1b.txt"
+# the other way: the deadline set again once it had passed, a late
+# sheet taken (the referee's extension; a side that kept its time sees
+# the late sheet stand): said
+expect_exit 0 ord new ext.game --scenario scenario.xml
+expect_exit 0 ord deadline ext.game "$(date -u -d '+2 seconds' +%FT%TZ)"
+expect_exit 0 ord submit ext.game --side red "$BFIX/red-1b.txt"
 sleep 3
 expect_exit 0 ord seal fwd.game
 expect_exit 0 ord seal missed.game
 expect_exit 0 ord audit missed.game
 expect_in "$OUT" "the NMR policy stood in for blue"
 expect_not_in "$OUT" "note: seal:"
+expect_not_in "$OUT" "had passed"
+expect_exit 65 ord submit ext.game --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord deadline ext.game "$(date -u -d '+2 days' +%FT%TZ)"
+expect_exit 0 ord submit ext.game --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord audit ext.game
+expect_line "$OUT" "note: the sheet of blue \(entry [0-9]+\) was taken after the deadline of [-0-9T:]+Z \(entry [0-9]+\) had passed: the deadline was set again after it \(entry [0-9]+\), and the turn took sheets again"
+expect_not_in "$OUT" "the sheet of red (entry"
 for _ in 1 2 3 4 5; do expect_exit 0 ord resolve fwd.game; done
 expect_exit 0 ord audit fwd.game
 expect_line "$OUT" "note: seal: the deadline it kept \(entry [0-9]+\) was brought forward at [-0-9T:]+Z from [-0-9T:]+Z to [-0-9T:]+Z: blue, which had no sheet in by then, took the NMR policy's orders with less time than it had been given"
-note "31: a deadline set past, or brought forward, to shut a side out is noted by verify and the audit"
+note "31: a deadline set past, or brought forward, to shut a side out, or set again to take a late sheet, is noted by verify and the audit"
 
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
