@@ -968,7 +968,10 @@ static int clock_notices(ord_game *g, const struct ord_game_status *ti, int64_t 
 		due_at(next, announced - s.remind[r], now);
 	if (s.grace)
 		due_at(next, announced, now);
-	due_at(next, ti->deadline, now);
+	/* a sheet is taken in the deadline's own second (turn_open_check),
+	 * so tick seals from the second after it: that is the wake-up, and a
+	 * tick in the deadline's second still has one ahead */
+	due_at(next, ti->deadline + 1, now);
 	for (i = 0; i < ord_game_nsides(g); i++) {
 		const char *side = ord_game_side_name(g, i);
 		unsigned char c[32];

@@ -503,6 +503,29 @@ START_TEST(test_one_reminder_at_once)
 }
 END_TEST
 
+/* A tick in the deadline's own second (the end of the grace) seals
+ * nothing, since a sheet is still taken in it, but leaves the game due
+ * the second after, when the next tick seals it: next_due was 0 and the
+ * game never looked at again. */
+START_TEST(test_tick_in_deadline_second)
+{
+	struct ord_buf msg = ORD_BUF_INIT;
+	int64_t deadline = deadline_now(), next = -1;
+
+	set_now(deadline);
+	ck_assert_msg(mail_tick_game(jgame, "sh -c 'cat >/dev/null'", &next, &msg) == 0, "%s",
+		      ord_error_last());
+	ck_assert_not_in(msg.len ? msg.buf : "", "sealed");
+	ck_assert_int_eq(next, deadline + 1);
+	ord_buf_reset(&msg);
+	set_now(next);
+	ck_assert_msg(mail_tick_game(jgame, "sh -c 'cat >/dev/null'", &next, &msg) == 0, "%s",
+		      ord_error_last());
+	ck_assert_in(msg.buf, "turn 1 sealed at its deadline");
+	ord_buf_release(&msg);
+}
+END_TEST
+
 /* A changed deadline is mailed to every side told of the turn, once per
  * change, from the referee's DEADLINE mail and from `orderly deadline`;
  * his reply says so; a tick after it mails nothing again. */
@@ -1275,6 +1298,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_referee_line_not_understood);
 	tcase_add_test(judge, test_one_reminder_at_once);
 	tcase_add_test(judge, test_deadline_change_told);
+	tcase_add_test(judge, test_tick_in_deadline_second);
 	tcase_add_test(judge, test_refusal_says_what_stands);
 	tcase_add_test(judge, test_attachment_not_read);
 	tcase_add_test(judge, test_passphrase_checks_running);
