@@ -44,6 +44,10 @@
  *      a file name) is not read, and its name is kept (unread) for the
  *      reply to say so: the player whose orders were in orders.docx was
  *      answered only about the text beside it ("Orders attached.").
+ * D10. A UTF-8 byte-order mark (U+FEFF) that begins a text, as Windows
+ *      Notepad writes one into a .txt file, is dropped (after the charset
+ *      is converted: a UTF-16 file's mark becomes one): the first line is
+ *      the player's ORDERS or Passphrase:, not the mark and those words.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -67,6 +71,8 @@ void mail_shutdown(void)
 {
 	g_mime_shutdown();
 }
+
+#define UTF8_BOM "\xef\xbb\xbf" /* U+FEFF (D10) */
 
 static char *dup_lower(const char *s)
 {
@@ -202,6 +208,7 @@ static char *part_text(GMimeObject *obj, struct mail_nul *nul)
 	GMimeStream *mem;
 	GByteArray *arr;
 	struct ord_buf b = ORD_BUF_INIT;
+	size_t bom;
 	char *t, *o;
 
 	if (!GMIME_IS_PART(obj) || !(content = g_mime_part_get_content(GMIME_PART(obj))))
@@ -215,7 +222,9 @@ static char *part_text(GMimeObject *obj, struct mail_nul *nul)
 	else
 		ord_buf_add(&b, arr->data, arr->len);
 	g_object_unref(mem);
-	o = clean_text(b.buf ? b.buf : "", b.len, nul);
+	/* D10: a byte-order mark is not the player's first line */
+	bom = b.len >= 3 && !memcmp(b.buf, UTF8_BOM, 3) ? 3 : 0;
+	o = clean_text(b.buf ? b.buf + bom : "", b.len - bom, nul);
 	ord_buf_release(&b);
 	format = g_mime_object_get_content_type_parameter(obj, "format");
 	if (format && !strcasecmp(format, "flowed")) {

@@ -1988,13 +1988,20 @@ struct secrets {
 };
 
 /* Does the line [s, e) read "Passphrase: VALUE" (any case, after white
- * space and any number of quote marks '>')?  1 with its colon, and the
- * value trimmed in [*vs, *ve). */
+ * space, any number of quote marks '>' and a UTF-8 byte-order mark, which
+ * a text's first line has in the bytes as sent: decode.c's D10)?  1 with
+ * its colon, and the value trimmed in [*vs, *ve). */
 static int passphrase_value(const char *s, const char *e, const char **colon, const char **vs,
 			    const char **ve)
 {
-	while (s < e && (*s == ' ' || *s == '\t' || *s == '>'))
-		s++;
+	for (;;) {
+		if (s < e && (*s == ' ' || *s == '\t' || *s == '>'))
+			s++;
+		else if (e - s >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
+			s += 3;
+		else
+			break;
+	}
 	if (e - s < 10 || strncasecmp(s, "passphrase", 10))
 		return 0;
 	for (s += 10; s < e && (*s == ' ' || *s == '\t');)

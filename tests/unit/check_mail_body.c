@@ -675,6 +675,55 @@ START_TEST(test_attachment_not_read)
 }
 END_TEST
 
+/* How many of the inbox's copies hold text. */
+static int inbox_holding(const char *text)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int n = 0;
+
+	ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db,
+					    "SELECT count(*) FROM mail_inbox "
+					    "WHERE instr(CAST(raw AS TEXT), ?) > 0",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/* A UTF-8 byte-order mark (Notepad's) at the start of a .txt file or of
+ * the mail's text is no part of its first line: the file's ORDERS starts
+ * the block, the text's Passphrase: is the proof, and its value is not
+ * kept in the game file. */
+START_TEST(test_byte_order_mark)
+{
+	static const char mixed[] = "MIME-Version: 1.0\n"
+				    "Content-Type: multipart/mixed; boundary=\"b1\"\n";
+	static const char txt[] = "--b1\n"
+				  "Content-Type: text/plain; charset=utf-8\n\n" BLUE_PASS
+				  "my sheet is attached (saved with Notepad)\n"
+				  "--b1\n"
+				  "Content-Type: text/plain; charset=utf-8; name=\"orders.txt\"\n"
+				  "Content-Disposition: attachment; filename=\"orders.txt\"\n\n"
+				  "\xef\xbb\xbfORDERS\nB1 ↑ 1/4\nEND\n"
+				  "--b1--\n";
+	char *res = mail_to_judge("blue", "orders", mixed, txt);
+
+	ck_assert_in(res, "orders of blue stored: turn 1 version 1");
+	free(res);
+	res = mail_to_judge("blue", "orders", NULL,
+			    "\xef\xbb\xbf" BLUE_PASS "ORDERS\nB1 ↑ 1/4\nB2 Fb @R1\nEND\n");
+	ck_assert_in(res, "orders of blue stored: turn 1 version 2");
+	free(res);
+	ck_assert_int_eq(inbox_holding("shako and sabre"), 0);
+}
+END_TEST
+
 /* The game made again from the test scenario with blue's public key in it
  * (kp), so that blue may sign his orders with `orderly sign`'s lines. */
 static void judge_with_blue_key(struct ord_keypair *kp)
@@ -1301,6 +1350,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_tick_in_deadline_second);
 	tcase_add_test(judge, test_refusal_says_what_stands);
 	tcase_add_test(judge, test_attachment_not_read);
+	tcase_add_test(judge, test_byte_order_mark);
 	tcase_add_test(judge, test_passphrase_checks_running);
 	tcase_add_test(judge, test_passphrase_wait_then_signature);
 	tcase_add_test(judge, test_passphrase_guesses_suspended);
