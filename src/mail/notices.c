@@ -726,7 +726,7 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 				     "%s came with it too: the sheet the seal took for your side,\n"
 				     "as the game signed it; verify holds the seal to it.\n",
 				     sealed.buf);
-		else if (bd->seal.len)
+		else if (bd->seal.len && !kept_seal) /* the referee's: kept, no sealed head */
 			ord_buf_addf(&body,
 				     "%s is attached: the judge's copy of the seal's head, since\n"
 				     "no mail of the seal reached you; it is no evidence of its own.\n",

@@ -1155,6 +1155,53 @@ START_TEST(test_seal_mail_sealed_head)
 }
 END_TEST
 
+/* Every phase of turn 1 resolved (no events), and the turn exchanged. */
+static void resolve_exchange(void)
+{
+	struct ord_game_status ti;
+	struct ord_buf out = ORD_BUF_INIT;
+	ord_game *g;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	for (;;) {
+		ck_assert_int_eq(ord_game_status(g, &ti), 0);
+		if (!strcmp(ti.state, "resolved"))
+			break;
+		ord_buf_reset(&out);
+		ck_assert_msg(ord_game_resolve(g, NULL, NULL, 0, &out) == 0, "resolve: %s",
+			      ord_error_last());
+	}
+	ck_assert_msg(ord_game_exchange(g) == 0, "exchange: %s", ord_error_last());
+	ord_game_free(g);
+	ord_buf_release(&out);
+}
+
+/* The referee's bundle mail says of the seal's head what is true: his
+ * seal mail brought it, so it is not attached, and the mail does not say
+ * it is (it said both). */
+START_TEST(test_referee_bundle_seal_head)
+{
+	struct attachments a = { ORD_BUF_INIT, "seal-1.head", ORD_BUF_INIT };
+	struct ord_buf body = ORD_BUF_INIT;
+
+	tick_at(T0);
+	free(mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n"));
+	seal_now(NULL);
+	tick_at(T0 + 60);
+	newest_mail("referee@club.test", "turn sealed", &body, &a);
+	ck_assert_str_eq(a.names.buf, "seal-1.head\n");
+	resolve_exchange();
+	tick_at(T0 + 120);
+	newest_mail("referee@club.test", "turn bundle", &body, &a);
+	ck_assert_not_in(a.names.buf, "seal-1.head");
+	ck_assert_in(body.buf, "seal-1.head came with the mail of the turn's seal.\n");
+	ck_assert_not_in(body.buf, "seal-1.head is attached");
+	ord_buf_release(&body);
+	ord_buf_release(&a.names);
+	ord_buf_release(&a.text);
+}
+END_TEST
+
 /* Witnessed dice: the seal mail says to give the sealed head to witness
  * --link-for, and the close mail's command names it as --receipt, filled
  * in (sealed-1-blue.head), with why: a receipt shows the sheet stored,
@@ -1357,6 +1404,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_forged_mail_kept_cut);
 	tcase_add_test(judge, test_seal_mail_sealed_head);
 	tcase_add_test(judge, test_close_mail_names_sealed_head);
+	tcase_add_test(judge, test_referee_bundle_seal_head);
 	suite_add_tcase(s, judge);
 	return s;
 }
