@@ -1171,6 +1171,41 @@ static void free_args(char **argv, int argc)
 	free(argv);
 }
 
+/* s without one pair of double quotes around it, straight or typographic
+ * (a time copied from docs/pbem.md, "2026-12-07T18:00 Europe/Copenhagen",
+ * which a mail program may have made curly), and the white space around
+ * it and inside them: a new string. */
+static char *unquoted(const char *s)
+{
+	static const struct {
+		const char *open, *close;
+	} pairs[] = { { "\"", "\"" }, { "\xe2\x80\x9c", "\xe2\x80\x9d" } };
+	const char *e;
+	size_t i, lo, lc;
+	char *out;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	for (e = s + strlen(s); e > s && (e[-1] == ' ' || e[-1] == '\t');)
+		e--;
+	for (i = 0; i < ORD_ARRAY_SIZE(pairs); i++) {
+		lo = strlen(pairs[i].open);
+		lc = strlen(pairs[i].close);
+		if ((size_t)(e - s) >= lo + lc && !strncmp(s, pairs[i].open, lo) &&
+		    !strncmp(e - lc, pairs[i].close, lc)) {
+			for (s += lo, e -= lc; s < e && (*s == ' ' || *s == '\t');)
+				s++;
+			while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+				e--;
+			break;
+		}
+	}
+	out = ord_xmalloc((size_t)(e - s) + 1);
+	memcpy(out, s, (size_t)(e - s));
+	out[e - s] = '\0';
+	return out;
+}
+
 /* dice=N,N,... of a fixed-dice game: how many, 0 when a word is not a
  * whole number from 1 to 100 or there are more than max */
 static size_t resolve_dice(const char *s, int *dice, size_t max)
@@ -1324,13 +1359,16 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 		break;
 	case CMD_DEADLINE: {
 		int64_t when = 0;
-		if (argc == 0 || (strcmp(c->args, "none") &&
-				  ord_when_parse(&when, c->args, ord_game_now(j->g)) != 0)) {
-			if (argc == 0)
+		char *arg = unquoted(c->args ? c->args : "");
+		if (!*arg ||
+		    (strcmp(arg, "none") && ord_when_parse(&when, arg, ord_game_now(j->g)) != 0)) {
+			if (!*arg)
 				ord_error_set(ORD_EUSAGE, "DEADLINE needs a time or none");
+			free(arg);
 			err = ORD_EUSAGE;
 			break;
 		}
+		free(arg);
 		/* WHEN is the deadline; the game keeps the end of its grace,
 		 * as `orderly deadline` does; the sides told of the turn are
 		 * mailed the change, in its transaction (the hook, which

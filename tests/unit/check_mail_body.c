@@ -436,6 +436,37 @@ START_TEST(test_referee_line_not_understood)
 }
 END_TEST
 
+/* DEADLINE by mail takes a time in the quotes docs/pbem.md writes it in,
+ * straight or made curly by a mail program; a time that is no time is
+ * still refused, quoted or not, and the deadline stays. */
+START_TEST(test_deadline_quoted)
+{
+	/* 2030-12-11T18:00 in Copenhagen is 17:00Z; the game keeps the end
+	 * of the grace of 1h */
+	const int64_t dec11 = T0 + 2 * 86400 + 5 * 3600;
+	char *res, *r;
+
+	res = mail_to_judge("referee", "cmds", NULL,
+			    REF_PASS "DEADLINE \"2030-12-11T18:00 Europe/Copenhagen\"\n");
+	ck_assert_in(res, "referee commands: done");
+	ck_assert_int_eq(deadline_now(), dec11 + 3600);
+	free(res);
+	res = mail_to_judge("referee", "cmds", NULL,
+			    REF_PASS "DEADLINE \xe2\x80\x9c"
+				     "2030-12-12T18:00 "
+				     "Europe/Copenhagen\xe2\x80\x9d\n");
+	ck_assert_in(res, "referee commands: done");
+	ck_assert_int_eq(deadline_now(), dec11 + 86400 + 3600);
+	free(res);
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "DEADLINE \"soon\"\n");
+	r = last_reply();
+	ck_assert_in(r, "'soon'");
+	ck_assert_int_eq(deadline_now(), dec11 + 86400 + 3600);
+	free(res);
+	free(r);
+}
+END_TEST
+
 static int notices_tx(void *ud, ord_game *g)
 {
 	int64_t next;
@@ -1392,6 +1423,7 @@ Suite *ord_test_suite(void)
 	tcase_set_timeout(judge, 300); /* three 1 MiB mails under ASan beside other tests: 120 s ran out once */
 	tcase_add_test(judge, test_orders_beside_command);
 	tcase_add_test(judge, test_referee_line_not_understood);
+	tcase_add_test(judge, test_deadline_quoted);
 	tcase_add_test(judge, test_one_reminder_at_once);
 	tcase_add_test(judge, test_deadline_change_told);
 	tcase_add_test(judge, test_tick_in_deadline_second);
