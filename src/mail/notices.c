@@ -548,9 +548,18 @@ out:
 	return err;
 }
 
-static int report_notices(ord_game *g, int t)
+/* The report is attached too, as the file `verify --report SIDE
+ * --resolved` prints byte for byte, which the bundle mail tells the
+ * player to diff against it: the text above it is the mail's, not the
+ * report's.  Mailed only after the exchange (no tick between the last
+ * phase and the exchange), the report reads as exchanged, every side's
+ * sheet in it, as `verify --report SIDE` prints it: its file is named
+ * so, and the bundle mail gives that command (report_compare). */
+static int report_notices(ord_game *g, int t, int exchanged)
 {
-	struct ord_buf report = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT;
+	struct ord_buf report = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
+		       name = ORD_BUF_INIT;
+	struct mail_attach att;
 	size_t i;
 	int err = 0;
 
@@ -563,18 +572,64 @@ static int report_notices(ord_game *g, int t)
 			continue;
 		ord_buf_reset(&report);
 		ord_buf_reset(&body);
+		ord_buf_reset(&name);
 		if ((err = ord_game_report(g, side, t, 0, &report)) != 0)
 			break;
-		ord_buf_addf(&body, "Every phase of turn %d is resolved. Your side's report:\n\n%s",
-			     t, report.buf);
+		ord_buf_addf(&name, "report-%d-%s%s.txt", t, side, exchanged ? "-exchanged" : "");
+		ord_buf_addf(&body,
+			     "Every phase of turn %d is resolved. Your side's report (attached too, %s):\n"
+			     "\n%s",
+			     t, name.buf, report.buf);
+		att = (struct mail_attach){ name.buf, "text/plain", report.buf, report.len };
 		if ((err = mail_queue_to(g, side, key.buf, "turn report", body.buf, NULL, NULL,
-					 NULL, 0)) != 0)
+					 &att, 1)) != 0)
 			break;
 	}
 	ord_buf_release(&report);
 	ord_buf_release(&body);
 	ord_buf_release(&key);
+	ord_buf_release(&name);
 	return err;
+}
+
+/* The bundle mail's words on checking the report mailed to side, true of
+ * the file that mail attached (report_notices): one diff command. */
+static void report_compare(ord_game *g, struct ord_buf *body, int t, const char *side)
+{
+	struct ord_buf key = ORD_BUF_INIT, name = ORD_BUF_INIT;
+	const char *opt = " --resolved";
+
+	ord_buf_addf(&key, "report/%d/%s", t, side);
+	ord_buf_addf(&name, "report-%d-%s.txt", t, side);
+	if (!ord_mail_queued_naming(g, key.buf, name.buf)) {
+		ord_buf_reset(&name);
+		ord_buf_addf(&name, "report-%d-%s-exchanged.txt", t, side);
+		if (ord_mail_queued_naming(g, key.buf, name.buf))
+			opt = "";
+		else
+			ord_buf_reset(&name); /* an earlier orderly's mail: no file */
+	}
+	/* no second line "    orderly verify": the command is the one above */
+	ord_buf_adds(body, "\nThe turn report this judge mailed you is checked the same way: the\n"
+			   "command above with\n");
+	if (name.len)
+		ord_buf_addf(body,
+			     "    --report %s%s | diff %s -\n"
+			     "added prints nothing when the report it rebuilds from the bundle is\n"
+			     "byte for byte the file %s the report mail attached.\n",
+			     side, opt, name.buf, name.buf);
+	else
+		ord_buf_addf(body,
+			     "    --report %s%s\n"
+			     "added prints it rebuilt from the bundle, which must be word for word\n"
+			     "the report you got below the mail's first line and the blank line\n"
+			     "after it.\n",
+			     side, opt);
+	if (*opt)
+		ord_buf_adds(body, "(Leave --resolved out for a report of the turn as exchanged, with\n"
+				   "every side's sheet.)\n");
+	ord_buf_release(&key);
+	ord_buf_release(&name);
 }
 
 struct bundle {
@@ -746,14 +801,7 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 				     "you answered no close of this game).\n");
 		/* the report mailed is not signed: the bundle's record is */
 		if (side)
-			ord_buf_addf(&body,
-				     "\nThe turn report this judge mailed you is checked the same way: the\n"
-				     "command above with\n"
-				     "    --report %s --resolved\n"
-				     "added prints it rebuilt from the bundle, which must be word for word\n"
-				     "the report you got (leave --resolved out for a report of the turn\n"
-				     "as exchanged, with every side's sheet).\n",
-				     side);
+			report_compare(g, &body, t, side);
 		ord_buf_addf(&body,
 			     "\nFor comparison only, what the judge's file says: the game's key is\n"
 			     "    %s\n",
@@ -1058,7 +1106,7 @@ int mail_notices(ord_game *g, int64_t now, int64_t *next)
 		if (t == ti.turn && sealed && !resolved && ti.witnessed &&
 		    (err = links_notices(g, t)) != 0)
 			return err;
-		if (resolved && (err = report_notices(g, t)) != 0)
+		if (resolved && (err = report_notices(g, t, exchanged)) != 0)
 			return err;
 		if (exchanged && (err = bundle_notices(g, t)) != 0)
 			return err;

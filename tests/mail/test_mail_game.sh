@@ -251,6 +251,11 @@ signed (its commitment works too, but is only your word"
 	expect_eq "$(cat "$dir/report")" "$(body_of "$who" "turn report" | sed '1,2d')" \
 		"$who: the report of turn $turn rebuilt from the bundle, against the one mailed"
 	expect_in "$(cat "$dir/report")" "turn $turn (resolved), report for $who"
+	# and byte for byte the file the report mail attached, with the one
+	# diff command the bundle mail gives
+	expect_in "$(mime "$f" body)" "    --report $who --resolved | diff report-$turn-$who.txt -"
+	cmp -s "$dir/report" "$dir/report-$turn-$who.txt" ||
+		fail "$who: report-$turn-$who.txt is not what '$cmd --report $who --resolved' prints"
 }
 verify_bundle blue 1 "$BLUE_R1"
 verify_bundle red 1 ""

@@ -1186,8 +1186,9 @@ START_TEST(test_seal_mail_sealed_head)
 }
 END_TEST
 
-/* Every phase of turn 1 resolved (no events), and the turn exchanged. */
-static void resolve_exchange(void)
+/* Every phase of turn 1 resolved (no events), and the turn exchanged
+ * when exchange. */
+static void resolve_all(int exchange)
 {
 	struct ord_game_status ti;
 	struct ord_buf out = ORD_BUF_INIT;
@@ -1202,7 +1203,8 @@ static void resolve_exchange(void)
 		ck_assert_msg(ord_game_resolve(g, NULL, NULL, 0, &out) == 0, "resolve: %s",
 			      ord_error_last());
 	}
-	ck_assert_msg(ord_game_exchange(g) == 0, "exchange: %s", ord_error_last());
+	if (exchange)
+		ck_assert_msg(ord_game_exchange(g) == 0, "exchange: %s", ord_error_last());
 	ord_game_free(g);
 	ord_buf_release(&out);
 }
@@ -1221,12 +1223,61 @@ START_TEST(test_referee_bundle_seal_head)
 	tick_at(T0 + 60);
 	newest_mail("referee@club.test", "turn sealed", &body, &a);
 	ck_assert_str_eq(a.names.buf, "seal-1.head\n");
-	resolve_exchange();
+	resolve_all(1);
 	tick_at(T0 + 120);
 	newest_mail("referee@club.test", "turn bundle", &body, &a);
 	ck_assert_not_in(a.names.buf, "seal-1.head");
 	ck_assert_in(body.buf, "seal-1.head came with the mail of the turn's seal.\n");
 	ck_assert_not_in(body.buf, "seal-1.head is attached");
+	ord_buf_release(&body);
+	ord_buf_release(&a.names);
+	ord_buf_release(&a.text);
+}
+END_TEST
+
+/* The report mail attaches the report as a file, the text below the
+ * mail's first two lines, and the bundle mail's one diff command names
+ * that file and the verify option that prints it: --resolved when the
+ * report was mailed before the exchange, none when a tick came only
+ * after it (the report then reads as exchanged). */
+START_TEST(test_report_file_and_diff)
+{
+	struct attachments a = { ORD_BUF_INIT, "report-1-blue.txt", ORD_BUF_INIT };
+	struct ord_buf body = ORD_BUF_INIT;
+	int late;
+
+	for (late = 0; late <= 1; late++) {
+		const char *line;
+
+		if (late) {
+			judge_teardown();
+			judge_setup();
+			a.want = "report-1-blue-exchanged.txt";
+		}
+		tick_at(T0);
+		seal_now(NULL);
+		tick_at(T0 + 60);
+		resolve_all(late);
+		tick_at(T0 + 120);
+		newest_mail("blue@club.test", "turn report", &body, &a);
+		ck_assert_str_eq(a.names.buf,
+				 late ? "report-1-blue-exchanged.txt\n" : "report-1-blue.txt\n");
+		line = strstr(body.buf, "\n\n");
+		ck_assert_ptr_nonnull(line);
+		ck_assert_str_eq(line + 2, a.text.buf);
+		ck_assert_in(a.text.buf, late ? "turn 1 (exchanged), report for blue"
+					      : "turn 1 (resolved), report for blue");
+		if (!late) {
+			resolve_all(1);
+			tick_at(T0 + 180);
+		}
+		newest_mail("blue@club.test", "turn bundle", &body, &a);
+		ck_assert_in(body.buf, late ? "command above with\n    --report blue | diff "
+					      "report-1-blue-exchanged.txt -\n"
+					    : "command above with\n    --report blue --resolved | diff "
+					      "report-1-blue.txt -\n");
+		ck_assert_not_in(body.buf, "word for word");
+	}
 	ord_buf_release(&body);
 	ord_buf_release(&a.names);
 	ord_buf_release(&a.text);
@@ -1437,6 +1488,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_seal_mail_sealed_head);
 	tcase_add_test(judge, test_close_mail_names_sealed_head);
 	tcase_add_test(judge, test_referee_bundle_seal_head);
+	tcase_add_test(judge, test_report_file_and_diff);
 	suite_add_tcase(s, judge);
 	return s;
 }
