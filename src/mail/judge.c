@@ -439,7 +439,17 @@ static void put_problems(struct judge *j, const struct ord_diag *d)
 	const char *sheet = j->b->sheet.buf;
 	size_t i;
 
-	ord_buf_addf(&j->reply, "Line numbers count in %s.\n\n", j->b->where);
+	ord_buf_addf(&j->reply, "Line numbers count in %s.\n", j->b->where);
+	/* B2: without a block every line is the sheet, a greeting too;
+	 * the lines it holds are not guessed at */
+	if (!j->b->block)
+		ord_buf_adds(&j->reply,
+			     "It has no line ORDERS, so every line of it is read as an order:\n"
+			     "a greeting, a thanks, your name or 'Sent from my iPhone' too (not\n"
+			     "Passphrase: and the like, quoted lines, or the signature below a\n"
+			     "line '-- '). Put the orders between a line ORDERS and a line END\n"
+			     "and nothing else is read.\n");
+	ord_buf_addch(&j->reply, '\n');
 	for (i = 0; i < d->n; i++) {
 		const struct ord_diag_item *it = &d->items[i];
 		unsigned line = it->line;

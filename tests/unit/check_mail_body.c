@@ -394,6 +394,42 @@ START_TEST(test_orders_beside_command)
 }
 END_TEST
 
+/* B2: without a block every line of the text is an order, a greeting
+ * and a mail program's footer too: the sheet is refused, and the reply
+ * says why and to put the orders between ORDERS and END; with a block
+ * they are not read. */
+START_TEST(test_no_block_every_line_an_order)
+{
+	static const char said[] = "It has no line ORDERS, so every line of it is read as an order:";
+	char *res = mail_to_judge("blue", "orders", NULL,
+				  "Hi,\n\n" BLUE_PASS
+				  "B1 ↑ 1/4\n\nThanks\nAnna\n\nSent from my iPhone\n"),
+	     *r = last_reply();
+
+	ck_assert_in(res, "orders of blue rejected");
+	ck_assert_in(r, "Line numbers count in the text of your mail.\n");
+	ck_assert_in(r, said);
+	ck_assert_in(r, "Put the orders between a line ORDERS and a line END\n"
+			"and nothing else is read.\n");
+	ck_assert_in(r, "line 9, col 6: unit 'Sent'");
+	ck_assert_int_eq(sheets_of("blue"), 0);
+	free(res);
+	free(r);
+	/* a wrong order in a block: not said */
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "Hi,\nORDERS\nB1 flies\nEND\nAnna\n");
+	r = last_reply();
+	ck_assert_in(res, "orders of blue rejected");
+	ck_assert_not_in(r, said);
+	free(res);
+	free(r);
+	res = mail_to_judge("blue", "orders", NULL,
+			    "Hi,\n" BLUE_PASS
+			    "ORDERS\nB1 ↑ 1/4\nEND\nThanks\n\nSent from my iPhone\n");
+	ck_assert_in(res, "orders of blue stored: turn 1 version 1");
+	free(res);
+}
+END_TEST
+
 static int64_t deadline_now(void)
 {
 	struct ord_game_status ti;
@@ -1473,6 +1509,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(judge, judge_setup, judge_teardown);
 	tcase_set_timeout(judge, 300); /* three 1 MiB mails under ASan beside other tests: 120 s ran out once */
 	tcase_add_test(judge, test_orders_beside_command);
+	tcase_add_test(judge, test_no_block_every_line_an_order);
 	tcase_add_test(judge, test_referee_line_not_understood);
 	tcase_add_test(judge, test_deadline_quoted);
 	tcase_add_test(judge, test_one_reminder_at_once);
