@@ -4,8 +4,9 @@
  * late notices that are due, seal a turn whose deadline has passed when
  * its schedule says auto-seal, queue what a change from the command line
  * calls for (heads, reports, bundles), and flush the outbox.  A game with
- * nothing due costs one query.  Exit 0, or 70 after naming each game that
- * failed (the others are done all the same).
+ * nothing due costs one query.  Exit 0; 75 when a mail sendmail did not
+ * take stays queued (as mail-out), so that cron or systemd shows it; 70
+ * after naming each game that failed (the others are done all the same).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@ int cmd_tick(const struct cli_cmd *cmd, int argc, char **argv)
 	struct ord_buf msg = ORD_BUF_INIT, path = ORD_BUF_INIT;
 	struct dirent *e;
 	DIR *d;
-	size_t games = 0, failed = 0;
+	size_t games = 0, failed = 0, unsent = 0;
 	int rc, verbose = 0;
 	const struct cli_opt opts[] = {
 		{ "sendmail", &sendmail, NULL },
@@ -46,6 +47,7 @@ int cmd_tick(const struct cli_cmd *cmd, int argc, char **argv)
 	while ((e = readdir(d)) != NULL) {
 		size_t n = strlen(e->d_name);
 		int64_t next;
+		size_t left = 0;
 		int err;
 
 		if (n <= 8 || strcmp(e->d_name + n - 8, ".orderly"))
@@ -54,7 +56,9 @@ int cmd_tick(const struct cli_cmd *cmd, int argc, char **argv)
 		ord_buf_reset(&path);
 		ord_buf_addf(&path, "%s/%s", argv[1], e->d_name);
 		ord_buf_reset(&msg);
-		if ((err = mail_tick_game(path.buf, sendmail, &next, &msg)) != 0) {
+		err = mail_tick_game(path.buf, sendmail, &next, &left, &msg);
+		unsent += left;
+		if (err != 0) {
 			failed++;
 			cli_error("%s: %s", path.buf, ord_error_last());
 			ord_error_clear();
@@ -68,5 +72,5 @@ int cmd_tick(const struct cli_cmd *cmd, int argc, char **argv)
 		printf("%zu game%s looked at\n", games, games == 1 ? "" : "s");
 	ord_buf_release(&msg);
 	ord_buf_release(&path);
-	return failed ? CLI_SOFTWARE : CLI_OK;
+	return failed ? CLI_SOFTWARE : unsent ? MAIL_EX_TEMPFAIL : CLI_OK;
 }

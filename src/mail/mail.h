@@ -233,7 +233,9 @@ struct mail_in_opts {
 int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct ord_buf *msg);
 /* Hand every unsent mail of g to sendmail (a shell command); counts. */
 int mail_out_game(ord_game *g, const char *sendmail, size_t *sent, size_t *failed, struct ord_buf *msg);
-/* tick over one game file: notices, auto-seal, outbox. */
-int mail_tick_game(const char *path, const char *sendmail, int64_t *next, struct ord_buf *msg);
+/* tick over one game file: notices, auto-seal, outbox; *unsent: how many
+ * mails sendmail did not take (they stay queued). */
+int mail_tick_game(const char *path, const char *sendmail, int64_t *next, size_t *unsent,
+		   struct ord_buf *msg);
 
 #endif

@@ -31,7 +31,8 @@ static int seal_hook(void *ud, ord_game *g, const struct ord_change *c)
 	return mail_notices(g, t->now, &t->next);
 }
 
-int mail_tick_game(const char *path, const char *sendmail, int64_t *next, struct ord_buf *msg)
+int mail_tick_game(const char *path, const char *sendmail, int64_t *next, size_t *unsent,
+		   struct ord_buf *msg)
 {
 	const char *env = getenv("ORDERLY_TEST_NOW");
 	int64_t real = (int64_t)time(NULL), cheap = real;
@@ -44,6 +45,7 @@ int mail_tick_game(const char *path, const char *sendmail, int64_t *next, struct
 	int due = 1, err;
 
 	*next = 0;
+	*unsent = 0;
 	/* the cheap look: a test clock may be ahead (ord_game_now) */
 	if (env && ord_parse_long(env, &v) == 0 && v > cheap)
 		cheap = v;
@@ -80,6 +82,7 @@ int mail_tick_game(const char *path, const char *sendmail, int64_t *next, struct
 	/* unsent mail keeps the game due; otherwise the clock's next time */
 	err = ord_mail_mark_seen(g, t.next);
 	*next = t.next;
+	*unsent = failed;
 out:
 	ord_game_free(g);
 	return err;

@@ -578,17 +578,43 @@ START_TEST(test_tick_in_deadline_second)
 {
 	struct ord_buf msg = ORD_BUF_INIT;
 	int64_t deadline = deadline_now(), next = -1;
+	size_t unsent = 9;
 
 	set_now(deadline);
-	ck_assert_msg(mail_tick_game(jgame, "sh -c 'cat >/dev/null'", &next, &msg) == 0, "%s",
-		      ord_error_last());
+	ck_assert_msg(mail_tick_game(jgame, "sh -c 'cat >/dev/null'", &next, &unsent, &msg) == 0,
+		      "%s", ord_error_last());
 	ck_assert_not_in(msg.len ? msg.buf : "", "sealed");
 	ck_assert_int_eq(next, deadline + 1);
 	ord_buf_reset(&msg);
 	set_now(next);
-	ck_assert_msg(mail_tick_game(jgame, "sh -c 'cat >/dev/null'", &next, &msg) == 0, "%s",
-		      ord_error_last());
+	ck_assert_msg(mail_tick_game(jgame, "sh -c 'cat >/dev/null'", &next, &unsent, &msg) == 0,
+		      "%s", ord_error_last());
 	ck_assert_in(msg.buf, "turn 1 sealed at its deadline");
+	ck_assert_uint_eq(unsent, 0);
+	ord_buf_release(&msg);
+}
+END_TEST
+
+/* A mail sendmail does not take stays queued and is counted, for tick
+ * to exit 75 (as mail-out does): it exited 0, and a unit whose sendmail
+ * never worked looked well to systemd. */
+START_TEST(test_tick_counts_unsent)
+{
+	struct ord_buf msg = ORD_BUF_INIT;
+	int64_t next;
+	size_t unsent = 0, queued;
+
+	tick_at(T0);
+	queued = outbox_count();
+	ck_assert_uint_gt(queued, 0);
+	ck_assert_msg(mail_tick_game(jgame, "exit 1", &next, &unsent, &msg) == 0, "%s",
+		      ord_error_last());
+	ck_assert_uint_eq(unsent, queued);
+	ck_assert_in(msg.buf, "failed; it stays queued");
+	ord_buf_reset(&msg);
+	ck_assert_msg(mail_tick_game(jgame, "cat >/dev/null", &next, &unsent, &msg) == 0, "%s",
+		      ord_error_last());
+	ck_assert_uint_eq(unsent, 0);
 	ord_buf_release(&msg);
 }
 END_TEST
@@ -1515,6 +1541,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_one_reminder_at_once);
 	tcase_add_test(judge, test_deadline_change_told);
 	tcase_add_test(judge, test_tick_in_deadline_second);
+	tcase_add_test(judge, test_tick_counts_unsent);
 	tcase_add_test(judge, test_refusal_says_what_stands);
 	tcase_add_test(judge, test_attachment_not_read);
 	tcase_add_test(judge, test_byte_order_mark);
