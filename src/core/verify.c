@@ -565,6 +565,8 @@ static void check_times(struct vr *x, const struct ord_rec_entry *e,
 {
 	struct ord_buf at = ORD_BUF_INIT, other = ORD_BUF_INIT;
 
+	if ((!before || e->at >= before->at - CLOCK_SLACK) && e->at <= now + CLOCK_SLACK)
+		return;
 	ord_when_format(&at, e->at, NULL);
 	if (before && e->at < before->at - CLOCK_SLACK) {
 		ord_when_format(&other, before->at, NULL);
@@ -574,6 +576,7 @@ static void check_times(struct vr *x, const struct ord_rec_entry *e,
 			      before->kind, other.buf);
 	}
 	if (e->at > now + CLOCK_SLACK) {
+		ord_buf_reset(&other);
 		ord_when_format(&other, now, NULL);
 		ord_vout_fail(x->v,
 			      "log entry %lld (%s) is dated %s, after this check's clock (%s): an entry dated in the future (its time was changed)",
