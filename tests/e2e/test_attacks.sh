@@ -1050,18 +1050,21 @@ expect_in "$OUT" "note: seal: the deadline it kept"
 expect_exit 0 ord new fwd.game --scenario scenario.xml
 expect_exit 0 ord deadline fwd.game "$(date -u -d '+2 days' +%FT%TZ)"
 expect_exit 0 ord submit fwd.game --side red "$BFIX/red-1b.txt"
-expect_exit 0 ord deadline fwd.game "$(date -u -d '+2 seconds' +%FT%TZ)"
+# deadlines a few seconds off (a loaded machine takes a second or more
+# to run a submit), waited out below
+SOON=$(($(date +%s) + 6))
+expect_exit 0 ord deadline fwd.game "$(date -u -d "@$SOON" +%FT%TZ)"
 # a side that missed the one deadline it was given: no note
 expect_exit 0 ord new missed.game --scenario scenario.xml
-expect_exit 0 ord deadline missed.game "$(date -u -d '+2 seconds' +%FT%TZ)"
+expect_exit 0 ord deadline missed.game "$(date -u -d "@$SOON" +%FT%TZ)"
 expect_exit 0 ord submit missed.game --side red "$BFIX/red-1b.txt"
 # the other way: the deadline set again once it had passed, a late
 # sheet taken (the referee's extension; a side that kept its time sees
 # the late sheet stand): said
 expect_exit 0 ord new ext.game --scenario scenario.xml
-expect_exit 0 ord deadline ext.game "$(date -u -d '+2 seconds' +%FT%TZ)"
+expect_exit 0 ord deadline ext.game "$(date -u -d "@$SOON" +%FT%TZ)"
 expect_exit 0 ord submit ext.game --side red "$BFIX/red-1b.txt"
-sleep 3
+while (($(date +%s) <= SOON)); do sleep 0.2; done
 expect_exit 0 ord seal fwd.game
 expect_exit 0 ord seal missed.game
 expect_exit 0 ord audit missed.game
