@@ -207,16 +207,26 @@ static const struct ord_key_spec *unit_key(const struct ord_event_kind *ek)
 	return NULL;
 }
 
-/* ek's key for the unit an order fires at (the sheet's @target), or NULL:
- * a unit key named "target" (the battalion's fire and artillery). */
+/* ek's key for the unit an order names as its target (the sheet's
+ * @target), or NULL: a unit key named "target" (the battalion's fire and
+ * artillery), else the one required unit key besides the unit's own (the
+ * Krigsspil's skyd and artilleri maal, its angreb's maal, a melee's other
+ * side).  A kind of two or more such keys names none: which of them the
+ * order's target fills is the referee's to say. */
 static const struct ord_key_spec *target_key(const struct ord_event_kind *ek)
 {
-	const struct ord_key_spec *k;
+	const struct ord_key_spec *k, *uk = unit_key(ek), *other = NULL;
+	int n = 0;
 
 	for (k = ek->keys; k && k->name; k++)
 		if (k->type == ORD_KEY_UNIT && !strcmp(k->name, "target"))
 			return k;
-	return NULL;
+	for (k = ek->keys; k && k->name; k++)
+		if (k != uk && k->type == ORD_KEY_UNIT && k->required) {
+			other = k;
+			n++;
+		}
+	return n == 1 ? other : NULL;
 }
 
 /* A kind's form, folded unless the referee is at it: the form just posted

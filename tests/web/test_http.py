@@ -988,6 +988,20 @@ def run_checks(base, qb, ks, games):
         flyt = re.search(r'class="button record" href="[^"]*kind=flyt#', body)
     ok(flyt and "no move (flyt) was recorded" in body,
        "a krigsspil order pending in its phase gets a Record button for its kind (flyt)")
+    # a battery's fire in the phase of fire: its Record opens the artilleri
+    # form with the battery and the target its sealed order names in maal
+    # (A1, Fodbatteri Gerstenberg: AS SF @"Russisk-Tyske Legion 1/")
+    art = None
+    while done < 4 and not art:
+        W.run("resolve", ks)
+        done += 1
+        st, _, body = kr.get("/g/ks/referee")
+        art = re.search(r'class="button record" href="(/g/ks/referee\?unit=A1&amp;kind=artilleri[^"]*)"', body)
+    page = kr.get(W.html.unescape(art.group(1)))[2] if art else ""
+    ok(art and '<details class="event" id="kind-artilleri" open>' in page and
+       re.search(r'<input id="ev-artilleri-maal" name="k_maal"[^>]* value="Russisk-Tyske Legion 1/"', page),
+       "a krigsspil battery's Record fills maal with its order's target: %s %s" %
+       (art.group(1) if art else None, re.findall(r'<input id="ev-artilleri-(?:unit|maal)"[^>]*>', page)))
     # a later turn: its map first, the earlier turns' folded
     for _ in range(5 - done):
         W.run("resolve", ks)
