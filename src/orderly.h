@@ -350,6 +350,13 @@ struct ord_submit_opts {
 	const unsigned char *nonce;     /* the nonce he drew (NULL: the game draws one) */
 	const unsigned char *signature; /* his signature over the commitment ('orderly sign') */
 	const unsigned char *witness; /* witnessed dice: the top of his witness chain for the turn */
+	/* non-NULL: the version of the side's sheet the player wrote against
+	 * (0: none yet; a page drawn then, W21).  The sheet is stored only if
+	 * the side's latest version is still that one, checked in the
+	 * transaction that stores it; else ORD_ESTATE, nothing stored (another
+	 * version came in meanwhile, from another page, the command line or
+	 * mail: ord_game_side_sheet tells which). */
+	const int *based_on;
 };
 /* Validate and store a sheet (ord_game_submit) with what opts gives.  The
  * receipt is handed out only once the game file itself holds the sheet

@@ -386,6 +386,25 @@ static int under_caps(struct ord_game *g, int turn, const struct ord_store_side 
 	return 0;
 }
 
+/* A sheet written against version based_on of side's sheet (opts'
+ * based_on) is stored only while that version is the latest. */
+static int still_based_on(struct ord_game *g, int turn, const struct ord_store_side *s,
+			  const int *based_on)
+{
+	int version, err;
+
+	if (!based_on)
+		return 0;
+	if ((err = next_version(g, turn, s, &version)) != 0)
+		return err;
+	if (version - 1 == *based_on)
+		return 0;
+	return ord_error_set(ORD_ESTATE,
+			     "side %s's sheet for turn %d is at version %d, not at version %d this one was written "
+			     "against: another version came in meanwhile; this one is not stored",
+			     s->name, turn, version - 1, *based_on);
+}
+
 int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
 			 size_t len, const struct ord_submit_opts *o, struct ord_diag *diag)
 {
@@ -449,7 +468,8 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 		return err;
 	/* the caps before the sheet is read (a flood costs no validation),
 	 * and again in the transaction that stores it */
-	if ((err = under_caps(g, t.turn, s, len)) != 0)
+	if ((err = under_caps(g, t.turn, s, len)) != 0 ||
+	    (err = still_based_on(g, t.turn, s, o->based_on)) != 0)
 		return err;
 	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL)) != 0)
 		return err;
@@ -459,6 +479,7 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0 ||
 	    (o->nonce && (err = nonce_fresh(g, t.turn, s, o->nonce)) != 0) ||
 	    (err = under_caps(g, t.turn, s, len)) != 0 ||
+	    (err = still_based_on(g, t.turn, s, o->based_on)) != 0 ||
 	    (err = ord_game_store_sheet(g, &rc, &t, s, "submitted", bytes, len, o->nonce,
 					o->signature, o->witness, 0)) != 0 ||
 	    (err = notify_sheet(g, ORD_CHANGE_SUBMIT, &rc)) != 0 ||
@@ -484,7 +505,7 @@ int ord_game_submit_signed(ord_game *g, struct ord_receipt *out, const char *sid
 			   const char *bytes, size_t len, const unsigned char *nonce,
 			   const unsigned char *signature, struct ord_diag *diag)
 {
-	struct ord_submit_opts o = { nonce, signature, NULL };
+	struct ord_submit_opts o = { .nonce = nonce, .signature = signature };
 
 	return ord_game_submit_opts(g, out, side, bytes, len, &o, diag);
 }

@@ -845,13 +845,14 @@ static int hex_field(unsigned char *out, size_t n, const char *hex)
  * text given back in the box of a form drawn now.  0 when the form carries
  * no version (a hand-made POST, a page of before) or the one the game is
  * at: stored as before.  The page's requests for a game take turns (W8),
- * so two taps are never both between this look and the store.
- * NEEDSWORK: the command line or the mail judge may still store a version
- * between them (another process); the library's submit would have to
- * take the version expected, in its transaction, to refuse that too.
+ * so two taps are never both between this look and the store; the
+ * command line or the mail judge may store a version between them (another
+ * process), which the submit refuses in its transaction (*based, the
+ * form's version, -1 when it has none, goes to the submit's based_on) and
+ * this is asked again.
  */
 static int stored_since(struct player *p, ord_game *g, int turn, const char *sheet, size_t len,
-			const unsigned char *nonce)
+			const unsigned char *nonce, int *based_out)
 {
 	const char *field = web_field(p->r, BASED_ON);
 	struct ord_buf text = ORD_BUF_INIT, when = ORD_BUF_INIT;
@@ -861,6 +862,7 @@ static int stored_since(struct player *p, ord_game *g, int turn, const char *she
 	long based;
 	int now = 0, same, nv = 0, ret = 1;
 
+	*based_out = -1;
 	if (!field)
 		return 0;
 	if (ord_parse_long(field, &based) != 0 || based < 0 || based > 100000) {
@@ -875,6 +877,7 @@ static int stored_since(struct player *p, ord_game *g, int turn, const char *she
 		goto out;
 	}
 	if (now == based) {
+		*based_out = (int)based;
 		ret = 0;
 		goto out;
 	}
@@ -934,7 +937,7 @@ static void act(struct player *p, ord_game *g, char *sheet)
 	unsigned char nonce[32], sig[64];
 	struct ord_submit_opts o = { 0 };
 	size_t len = unix_lines(sheet);
-	int hn, hs;
+	int hn, hs, based;
 
 	p->sheet = sheet;
 	if (!action || (strcmp(action, "check") && strcmp(action, "submit"))) {
@@ -998,10 +1001,25 @@ static void act(struct player *p, ord_game *g, char *sheet)
 	}
 	o.nonce = hn ? nonce : NULL;
 	o.signature = hs ? sig : NULL;
-	if (stored_since(p, g, (int)p->form_turn, sheet, len, o.nonce))
+	if (stored_since(p, g, (int)p->form_turn, sheet, len, o.nonce, &based))
 		return;
+	o.based_on = based >= 0 ? &based : NULL;
 	p->rc = ord_game_submit_opts(g, &p->receipt, p->side, sheet, len, &o, &p->diag);
 	p->msg = ord_strdup(ord_error_last());
+	if (p->rc == ORD_ESTATE && o.based_on) {
+		/* another process stored a version since the look above:
+		 * answered as a version stored from another page is */
+		char *msg = p->msg;
+		int rc = p->rc;
+
+		p->msg = NULL;
+		if (stored_since(p, g, (int)p->form_turn, sheet, len, o.nonce, &based)) {
+			free(msg);
+			return;
+		}
+		p->rc = rc;
+		p->msg = msg;
+	}
 	if (p->rc == ORD_EBADSHEET) {
 		/* the reading beside the problems, as Check shows it */
 		struct ord_diag again;

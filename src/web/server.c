@@ -158,8 +158,11 @@
  *      with that version's receipt (W20's redirect); otherwise it is
  *      refused, saying which version was stored when, the text given
  *      back in a form drawn now, nothing stored.  Requests for one game
- *      take turns (W8), so the second tap finds the first one's version.
- *      A POST without the field (hand-made, a page of before) is stored
+ *      take turns (W8), so the second tap finds the first one's version;
+ *      a version another process stores between the look and the store
+ *      (the command line, the mail judge) is caught by the submit itself
+ *      (ord_submit_opts' based_on, checked in its transaction) and
+ *      answered the same way.  A POST without the field (hand-made, a page of before) is stored
  *      as before; a value that is no version is refused.
  */
 #include <arpa/inet.h>

@@ -881,6 +881,42 @@ START_TEST(test_resubmission_versions)
 }
 END_TEST
 
+/* A sheet written against a version (opts' based_on, a page's W21) is
+ * stored only while that version is the latest: another version stored
+ * meanwhile (from the command line, mail, another page) refuses it, and
+ * nothing is stored. */
+START_TEST(test_submit_based_on)
+{
+	static const char b3[] = "B3: ↖ 1\n";
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_receipt r;
+	struct ord_diag d;
+	int none = 0, one = 1, two = 2;
+	struct ord_submit_opts o = { .based_on = &none };
+
+	ord_diag_init(&d);
+	ck_assert_int_eq(ord_game_submit_opts(g, &r, "blue", BLUE_SHEET, strlen(BLUE_SHEET), &o, &d),
+			 0);
+	ck_assert_int_eq(r.version, 1);
+	/* written against no sheet, but version 1 came in: refused */
+	ck_assert_int_eq(ord_game_submit_opts(g, &r, "blue", b3, strlen(b3), &o, &d), ORD_ESTATE);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "is at version 1, not at version 0"));
+	ck_assert_int_eq(db_int("SELECT count(*) FROM sheet"), 1);
+	/* ahead of the game: refused too */
+	o.based_on = &two;
+	ck_assert_int_eq(ord_game_submit_opts(g, &r, "blue", b3, strlen(b3), &o, &d), ORD_ESTATE);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM sheet"), 1);
+	/* against the latest: stored; another side's versions do not count */
+	submit_ok(g, "red", RED_SHEET, NULL);
+	o.based_on = &one;
+	ck_assert_int_eq(ord_game_submit_opts(g, &r, "blue", b3, strlen(b3), &o, &d), 0);
+	ck_assert_int_eq(r.version, 2);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM sheet"), 3);
+	ord_diag_release(&d);
+	ord_game_free(g);
+}
+END_TEST
+
 /* The text of a sheet as ord_game_side_sheet_text gives it: rc, and the
  * bytes and version in *out and *version. */
 static int sheet_text(ord_game *g, struct ord_buf *out, int *version, int turn, const char *side,
@@ -1749,6 +1785,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(sheets, setup, teardown);
 	tcase_add_test(sheets, test_submit_receipt_and_commitment);
 	tcase_add_test(sheets, test_resubmission_versions);
+	tcase_add_test(sheets, test_submit_based_on);
 	tcase_add_test(sheets, test_side_sheet_text);
 	tcase_add_test(sheets, test_rejected_sheet);
 	tcase_add_test(sheets, test_check_sheet_stores_nothing);
