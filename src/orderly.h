@@ -407,6 +407,9 @@ struct ord_event_in {
 	/* the column of each of argv in its line (0: unknown), so that a
 	 * problem of an argument names it; NULL: the line alone */
 	const unsigned *cols;
+	/* the column of its kind word (0: unknown), so that a problem of the
+	 * whole event names its line and column */
+	unsigned col;
 };
 /* Record n events of the current phase in one transaction, or none: every
  * one is checked first, each against the orders, the units and the events

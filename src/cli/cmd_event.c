@@ -369,6 +369,7 @@ static int record_file(ord_game *g, const char *path, const char *override)
 		evs[i].argv = l->bad ? NULL : l->words + 1;
 		evs[i].line = l->lineno;
 		evs[i].cols = l->bad || !l->cols ? NULL : l->cols + 1;
+		evs[i].col = l->cols ? l->cols[0] : 0;
 	}
 	rc = ord_game_events(g, evs, list.n, override, &diag);
 	ord_diag_sort(&diag, 0);

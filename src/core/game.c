@@ -620,16 +620,22 @@ static int check_units(struct ord_game *g, const struct ord_scenario *sc, const 
 		e = g->rs->init_unit(g->rules, &u, &diag);
 		if (e && !err)
 			err = e;
-		if (e && !diag.n)
-			ord_buf_addf(&m, "%s%s:%u: unit '%s': %s", m.len ? "\n" : "", scenario_path,
-				     su->line, su->id, ord_error_last());
+		if (e && !diag.n) {
+			ord_buf_addf(&m, "%s%s:%u:", m.len ? "\n" : "", scenario_path, su->line);
+			if (su->col)
+				ord_buf_addf(&m, "%u:", su->col);
+			ord_buf_addf(&m, " unit '%s': %s", su->id, ord_error_last());
+		}
 		for (j = 0; e && j < diag.n; j++) {
 			const struct ord_diag_item *it = &diag.items[j];
 			unsigned line = su->line, col = 0;
 
-			/* at the value of the attribute at fault, when the unit gives it */
+			/* at the value of the attribute at fault, when the unit gives it;
+			 * else at the unit's element (an attribute it lacks) */
 			if (*it->attr)
 				col = ord_scenario_unit_col(su, it->attr, 1, &line);
+			if (!col)
+				col = su->col;
 			ord_buf_addf(&m, "%s%s:%u:", m.len ? "\n" : "", scenario_path, line);
 			if (col)
 				ord_buf_addf(&m, "%u:", col);

@@ -387,14 +387,17 @@ static int events_open(struct ord_game *g, struct ord_store_turn *t, const char 
 	return 0;
 }
 
-/* Copy diagnostics at line (when an item has none), and count those
- * only counted. */
-static void diag_at(struct ord_diag *to, const struct ord_diag *from, size_t start, unsigned line)
+/* Copy diagnostics at line (when an item has none) and col (when it has
+ * neither: an argument's problem keeps its word's), and count those only
+ * counted. */
+static void diag_at(struct ord_diag *to, const struct ord_diag *from, size_t start, unsigned line,
+		    unsigned col)
 {
 	size_t i;
 
 	for (i = start; i < from->n; i++)
-		ord_diag_add(to, from->items[i].line ? from->items[i].line : line, from->items[i].col,
+		ord_diag_add(to, from->items[i].line ? from->items[i].line : line,
+			     from->items[i].line || from->items[i].col ? from->items[i].col : col,
 			     from->items[i].unit, from->items[i].rule, "%s", from->items[i].msg);
 	to->more += from->more;
 }
@@ -429,14 +432,17 @@ struct events_tally {
  * count of the problems not listed is of those found so).
  */
 static size_t check_one(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_buf *checks,
-			struct ord_diag *d, unsigned line)
+			struct ord_diag *d, unsigned line, unsigned col)
 {
 	size_t had = ord_diag_count(d), from = d->n, k;
 
 	ord_phase_check_event(ctx, ev, checks, d);
 	for (k = from; k < d->n; k++)
-		if (!d->items[k].line)
+		if (!d->items[k].line) {
 			d->items[k].line = line;
+			if (!d->items[k].col)
+				d->items[k].col = col;
+		}
 	return ord_diag_count(d) - had;
 }
 
@@ -469,12 +475,12 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 			ord_buf_reset(&names);
 			for (k = g->rs->events; k && k->name; k++)
 				ord_buf_addf(&names, "%s%s", names.len ? " " : "", k->name);
-			ord_diag_add(diag, evs[i].line, 0, NULL, NULL,
+			ord_diag_add(diag, evs[i].line, evs[i].col, NULL, NULL,
 				     "unknown event '%s' for ruleset %s (expected one of %s)",
 				     evs[i].kind, g->rs->name, names.buf);
 			tl->bad_args++;
 		} else if (strcmp(ek->phase, phase)) {
-			ord_diag_add(diag, evs[i].line, 0, NULL, NULL,
+			ord_diag_add(diag, evs[i].line, evs[i].col, NULL, NULL,
 				     "event '%s' belongs to phase '%s'; the current phase is '%s'",
 				     evs[i].kind, ek->phase, phase);
 			tl->bad_args++;
@@ -486,11 +492,11 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 			for (k = 0; k < d.n; k++)
 				if (strstr(d.items[k].msg, "unknown unit"))
 					tl->unknown_unit++;
-			diag_at(diag, &d, 0, evs[i].line);
+			diag_at(diag, &d, 0, evs[i].line, evs[i].col);
 			tl->bad_args++;
 		} else if ((full = ord_ctx_unit_events_full(ctx, ek, &kv)) != NULL) {
 			/* not even by an override (ctx.h) */
-			ord_diag_add(diag, evs[i].line, 0, full->id, NULL,
+			ord_diag_add(diag, evs[i].line, evs[i].col, full->id, NULL,
 				     "unit '%s' is named by %d events of phase '%s' already, the most a phase takes (void one first)",
 				     full->id, ORD_EVENTS_PER_UNIT, phase);
 			tl->bad_args++;
@@ -500,11 +506,12 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 			ev = ord_ctx_add_event(ctx, evs[i].seq, phase, evs[i].kind, args.buf,
 					       override_reason, NULL);
 			ck[i].index = ord_ctx_nevents(ctx) - 1;
-			if (check_one(ctx, ev, &checks, override_reason ? &d : diag, evs[i].line)) {
+			if (check_one(ctx, ev, &checks, override_reason ? &d : diag, evs[i].line,
+				      evs[i].col)) {
 				ck[i].broke = 1;
 				tl->broke++;
 				if (override_reason)
-					diag_at(diag, &d, 0, evs[i].line);
+					diag_at(diag, &d, 0, evs[i].line, evs[i].col);
 				else if (ord_diag_full(diag))
 					/* nothing will be recorded, and no more problems
 					 * are listed: the lines after it are checked
@@ -671,7 +678,7 @@ out:
 int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		   const char *override_reason, struct ord_diag *diag)
 {
-	struct ord_event_in ev = { kind, argc, argv, 0, 0, NULL };
+	struct ord_event_in ev = { .kind = kind, .argc = argc, .argv = argv };
 	int err = ord_game_events(g, &ev, 1, override_reason, diag);
 
 	/* one event: its argument problem is the command's usage */

@@ -1356,7 +1356,7 @@ static void act(struct referee *f, ord_game *g)
 			ord_buf_release(&kv);
 		}
 		{
-			struct ord_event_in ev = { kind, argc, argv, 0, 0, NULL };
+			struct ord_event_in ev = { .kind = kind, .argc = argc, .argv = argv };
 			char what[160];
 
 			rc = ord_game_events(g, &ev, 1, ov && *ov ? ov : NULL, &f->diag);

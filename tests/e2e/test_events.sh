@@ -62,10 +62,10 @@ unit=R2 distance=1 x
 EOF
 expect_exit 65 ord event g.game --file moves.txt
 expect_not_in "$ERR" ":0:"
-expect_line "$ERR" "^moves.txt:2: (unit 'R1': )?unit 'R1' moved 9\" but its order allows 1.5\" "
-expect_eq "$(grep -v '^moves.txt:2: ' <<<"$ERR")" "moves.txt:3:14: unterminated \" quote
-moves.txt:4: event 'fire' belongs to phase 'fire'; the current phase is 'movement'
-moves.txt:5: unknown event 'bogus' for ruleset battalion (expected one of move form limber unlimber fire artillery test exempt melee halt)
+expect_line "$ERR" "^moves.txt:2:1: (unit 'R1': )?unit 'R1' moved 9\" but its order allows 1.5\" "
+expect_eq "$(grep -v '^moves.txt:2:1: ' <<<"$ERR")" "moves.txt:3:14: unterminated \" quote
+moves.txt:4:1: event 'fire' belongs to phase 'fire'; the current phase is 'movement'
+moves.txt:5:1: unknown event 'bogus' for ruleset battalion (expected one of move form limber unlimber fire artillery test exempt melee halt)
 moves.txt:6:1: missing KIND before 'unit=R2'
 moves.txt:6:20: 'x' is not key=value
 moves.txt:7:17: '«é»' is not key=value
@@ -80,10 +80,10 @@ expect_exit 65 ord event g.game --file bom.txt
 expect_eq "$ERR" "bom.txt:1:14: 'x' is not key=value
 orderly: bom.txt: 1 of 1 event refused for its arguments: nothing recorded; fix the file and run it again" \
 	"a BOM before a bad line"
-# one line of no known kind keeps its line
-printf 'mvoe unit=B1 distance=2\n' >one.txt
+# one line of no known kind keeps its line, at its kind's column
+printf '  mvoe unit=B1 distance=2\n' >one.txt
 expect_exit 65 ord event g.game --file one.txt
-expect_in "$ERR" "one.txt:1: unknown event 'mvoe' for ruleset battalion"
+expect_in "$ERR" "one.txt:1:3: unknown event 'mvoe' for ruleset battalion"
 # only the orders refuse lines: the count of them, and the hint a single
 # event gets
 cat >moves.txt <<'EOF'
@@ -109,12 +109,12 @@ expect_not_in "$ERR" "--override"
 expect_exit 65 ord event g.game --file moves.txt --override "measured twice"
 expect_in "$ERR" "orderly: moves.txt: 2 of 3 events refused (1 for its arguments, 1 disagrees with the sealed orders): nothing recorded"
 # each argument's problem at its word's column (a tab and a UTF-8 letter
-# before it count one each), a key missing at its line alone
+# before it count one each), a key missing at its event's first word
 printf '\tmove unit=B1 distance=2 terrain=route\nmove unit=R1 distance=9 # é\n  move unit=Rx distance=1\nmove distance=1\nmove unit=R1 distance=1 bogus=é z=1\n' >cols.txt
 expect_exit 65 ord event g.game --file cols.txt
 expect_in "$ERR" "cols.txt:1:26: 'route' is not valid for 'terrain' (expected one of open road forest)"
 expect_in "$ERR" "cols.txt:3:8: unit: unknown unit 'Rx'"
-expect_in "$ERR" "cols.txt:4: missing key 'unit'"
+expect_in "$ERR" "cols.txt:4:1: missing key 'unit'"
 expect_in "$ERR" "cols.txt:5:25: unknown key 'bogus'"
 expect_in "$ERR" "cols.txt:5:33: unknown key 'z'"
 # a reason of blanks is no reason: refused like an empty one
@@ -135,8 +135,8 @@ expect_eq "$(snapshot)" "$before" "the game after the refused files and reasons"
 for _ in $(seq 3000); do echo "move unit=R1 distance=9"; done >many.txt
 echo "move unit=R2 x" >>many.txt
 expect_exit 65 ord event g.game --file many.txt
-expect_eq "$(grep -c '^many.txt:[0-9]*: ' <<<"$ERR")" 50 "problems listed"
-expect_line "$(sed -n 1p <<<"$ERR")" "^many.txt:1: unit 'R1' moved 9\" but its order allows 1.5\" "
+expect_eq "$(grep -c '^many.txt:[0-9]*:[0-9]*: ' <<<"$ERR")" 50 "problems listed"
+expect_line "$(sed -n 1p <<<"$ERR")" "^many.txt:1:1: unit 'R1' moved 9\" but its order allows 1.5\" "
 expect_line "$ERR" '^many.txt: \.\.\. and [0-9]+ more problems \(the first 50 are listed\)$'
 n=$(sed -n 's/^many.txt: \.\.\. and \([0-9]*\) more.*/\1/p' <<<"$ERR")
 [ "$n" -ge 2951 ] || fail "only $n more problems counted: each of 3001 lines has one at least"
@@ -403,7 +403,7 @@ expect_exit 64 ord event m.game reaktion unit=D1 reaktion=forsvar mod=L1 --overr
 expect_in "$ERR" "unit 'D1' is named by 64 events of phase 'angrebserklaering' already, the most a phase takes (void one first)"
 echo "reaktion unit=D1 reaktion=forsvar mod=L1" >one-more.txt
 expect_exit 65 ord event m.game --file one-more.txt --override "once more"
-expect_in "$ERR" "one-more.txt:1: unit 'D1' is named by 64 events"
+expect_in "$ERR" "one-more.txt:1:1: unit 'D1' is named by 64 events"
 expect_eq "$(entries m.game)" "$before" "log entries after a 65th event of D1"
 # a voided one makes room for one more
 expect_exit 0 ord event m.game --void 64 --reason "said twice"
