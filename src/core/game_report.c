@@ -55,6 +55,9 @@ static const char *const words_da[][2] = {
 	{ "submitted", "afleveret" },
 	{ "hold", "hold" },
 	{ "repeat", "gentaget" },
+	{ "events the referee recorded against the checks:\n",
+	  "hændelser, som dommeren registrerede mod kontrollen:\n" },
+	{ " (the checks said: ", " (kontrollen sagde: " },
 };
 
 static const char *say(const char *lang, const char *en)
@@ -164,6 +167,26 @@ static void put_unit(const struct ord_report_src *src, const struct out *o,
 	ord_buf_release(&d);
 }
 
+/* Event e (numbered event in the report) was recorded against the checks:
+ * the referee's reason and what the checks said. */
+static void put_override(const struct out *o, const struct ord_event *e, int event)
+{
+	if (o->xml) {
+		ord_buf_addf(o->xml, "  <override event=\"%d\" checks=\"", event);
+		ord_buf_add_xml(o->xml, e->check ? e->check : "");
+		ord_buf_adds(o->xml, "\">");
+		ord_buf_add_xml(o->xml, e->override);
+		ord_buf_adds(o->xml, "</override>\n");
+	}
+	if (o->text) {
+		ord_buf_addf(o->text, "  #%d: ", event);
+		ord_buf_add_shown(o->text, e->override);
+		ord_buf_adds(o->text, say(o->lang, " (the checks said: "));
+		ord_buf_add_shown(o->text, e->check ? e->check : "");
+		ord_buf_adds(o->text, ")\n");
+	}
+}
+
 static void put_results(const struct ord_report_src *src, const struct out *o, const char *side)
 {
 	const struct ord_record *r = src->r;
@@ -175,6 +198,11 @@ static void put_results(const struct ord_report_src *src, const struct out *o, c
 	size_t i, nnumbers;
 	unsigned *numbers = ord_fog_event_numbers(src->rs, ctx, r, side, src->phase, &nnumbers);
 	int n = 0, event;
+	/* once the turn is exchanged a side reads which of the events it
+	 * sees the referee recorded against the checks, and why, as verify
+	 * and the audit say; before it what the checks said could tell of
+	 * another side's sheet */
+	int overrides = side && src->state == ORD_TURN_EXCHANGED;
 
 	for (i = 0; i < r->results.n; i++) {
 		const struct ord_rec_result *res = &r->results.v[i];
@@ -204,6 +232,16 @@ static void put_results(const struct ord_report_src *src, const struct out *o, c
 			event_tag(o->text, event, o->lang);
 			ord_buf_addf(o->text, "] %s: %s\n", res->unit, text.buf);
 		}
+	}
+	for (i = 0, n = 0; overrides && i < ord_ctx_nevents(ctx); i++) {
+		const struct ord_event *e = ord_ctx_event(ctx, i);
+
+		if (!e->override || e->seq >= nnumbers || !numbers[e->seq])
+			continue;
+		if (o->text && !n++)
+			ord_buf_adds(o->text,
+				     say(o->lang, "events the referee recorded against the checks:\n"));
+		put_override(o, e, (int)numbers[e->seq]);
 	}
 	free(numbers);
 	ord_buf_release(&text);

@@ -235,7 +235,22 @@ expect_exit 0 ord event damaged.game move unit=R2 distance=1
 expect_eq "$(sql damaged.game "SELECT count(*) FROM event WHERE args LIKE '%unit=R2%'")" 1 "R2's events"
 # the same turn played honestly is clean, the override and all
 for _ in 1 2 3 4 5; do expect_exit 0 ord resolve i.game; done
+# a side's report says which event the referee recorded against the
+# checks, and why, once the turn is exchanged: not before (the checks
+# could tell of another side's sheet)
+expect_exit 0 ord report i.game --side blue --turn 1
+expect_not_in "$OUT" "against the checks"
 expect_exit 0 ord exchange i.game
+expect_exit 0 ord report i.game --side blue --turn 1
+expect_in "$OUT" "events the referee recorded against the checks:"
+expect_line "$OUT" "^  #2: a second bound, as agreed \(the checks said: .*already moved this turn \(event #1\)"
+# the report a player rebuilds from the bundle says it too, word for word
+want=$(ord report i.game --side blue --turn 1)
+expect_exit 0 ord export i.game --turn 1 -o i1.xml
+expect_exit 0 ord verify i1.xml --report blue
+expect_eq "$OUT" "$want" "blue's report rebuilt from the bundle, the override and all"
+expect_exit 0 ord report i.game --side blue --turn 1 --xml
+expect_line "$OUT" "^  <override event=\"[0-9]+\" checks=\"[^\"]*already moved this turn[^\"]*\">a second bound, as agreed</override>$"
 expect_exit 0 ord audit i.game
 expect_in "$OUT" "clean"
 
