@@ -19,7 +19,14 @@
  *      block, the lines of the text of his mail.
  *  B4. Proof and routing lines (Game:, Side:, Passphrase:, nonce:,
  *      commitment:, signature:) are taken anywhere outside quotes, and are
- *      never part of the sheet.
+ *      never part of the sheet.  Blanks around the key, before its colon
+ *      and around the value are not part of them: a space, a tab, and the
+ *      Unicode spaces a mail program, a phone or a word processor puts for
+ *      one (blank_at: U+00A0 no-break, U+1680, U+2000 to U+200A, U+202F
+ *      narrow no-break, U+205F, U+3000 and U+FEFF, the spaces the order
+ *      notations read as a space, orders/text.c), so that a right
+ *      passphrase after a no-break space (a Latin-1 mail's =A0) is not
+ *      checked as a wrong one.  Inside a value they are left as written.
  *  B5. The subject may carry the command ("CHECK", "Re: STATUS"); a
  *      command line in the body wins over it (and an ORDERS or CHECK
  *      block in an attached file beside the body, judge.c's J7).
@@ -167,6 +174,45 @@ static void trim(const char **s, const char **e)
 		(*e)--;
 }
 
+/* Bytes of the blank at s (s < e): a space, a tab or one of B4's Unicode
+ * spaces; 0 when s is at none. */
+static size_t blank_at(const char *s, const char *e)
+{
+	uint32_t c = 0;
+	size_t k;
+
+	if (*s == ' ' || *s == '\t')
+		return 1;
+	k = ord_utf8_decode((const unsigned char *)s, (const unsigned char *)e, &c);
+	return k && (c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x202F ||
+		     c == 0x205F || c == 0x3000 || c == 0xFEFF)
+		       ? k
+		       : 0;
+}
+
+/* Bytes of the blank that ends at e (s < e), as blank_at; 0 when none:
+ * each of them is 3 bytes at most. */
+static size_t blank_before(const char *s, const char *e)
+{
+	size_t k;
+
+	for (k = 1; k <= 3 && k <= (size_t)(e - s); k++)
+		if (blank_at(e - k, e) == k)
+			return k;
+	return 0;
+}
+
+/* [start, end) of a value without B4's blanks at either end */
+static void trim_blanks(const char **s, const char **e)
+{
+	size_t k;
+
+	while (*s < *e && (k = blank_at(*s, *e)) > 0)
+		*s += k;
+	while (*e > *s && (k = blank_before(*s, *e)) > 0)
+		*e -= k;
+}
+
 static char *dup_range(const char *s, const char *e)
 {
 	char *o = ord_xmalloc((size_t)(e - s) + 1);
@@ -199,6 +245,56 @@ static int command_at(const char *s, const char *e, const char **rest)
 	return -1;
 }
 
+/* "Key: value" (B4): 1 with the key in [*ks, *ke) and *v just after its
+ * colon; blanks before the key and the colon are no part of it.  The key
+ * is a word of letters and '-'. */
+static int key_at(const char *s, const char *e, const char **ks, const char **ke, const char **v)
+{
+	size_t k;
+
+	while (s < e && (k = blank_at(s, e)) > 0)
+		s += k;
+	*ks = s;
+	while (s < e && (isalpha((unsigned char)*s) || *s == '-'))
+		s++;
+	*ke = s;
+	while (s < e && (k = blank_at(s, e)) > 0)
+		s += k;
+	if (*ke == *ks || s == e || *s != ':')
+		return 0;
+	*v = s + 1;
+	return 1;
+}
+
+int mail_passphrase_line(const char *s, const char *e, int loose, const char **key_end,
+			 const char **vs, const char **ve)
+{
+	const char *ks, *ke;
+	size_t k;
+
+	/* a line that looks like one: quoted, or a text's first line in the
+	 * bytes as sent, after its byte-order mark (decode.c's D10) */
+	while (loose && s < e) {
+		if (*s == '>')
+			s++;
+		else if ((k = blank_at(s, e)) > 0)
+			s += k;
+		else if (e - s >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
+			s += 3;
+		else
+			break;
+	}
+	if (!key_at(s, e, &ks, &ke, vs) || ke - ks != 10 || strncasecmp(ks, "passphrase", 10))
+		return 0;
+	*key_end = *vs;
+	/* the bytes as sent end a line with CR LF */
+	while (loose && e > *vs && isspace((unsigned char)e[-1]))
+		e--;
+	*ve = e;
+	trim_blanks(vs, ve);
+	return 1;
+}
+
 /* "Key: value" for one of the proof and routing keys: 1 and its value. */
 static int keyword(struct mail_body *b, const char *s, const char *e)
 {
@@ -215,20 +311,19 @@ static int keyword(struct mail_body *b, const char *s, const char *e)
 		      "--draft' prints",
 	};
 	int read = 1;
-	const char *colon = memchr(s, ':', (size_t)(e - s)), *v;
+	const char *ks, *ke, *v;
 	size_t i, klen;
 	char *val;
 
-	if (!colon)
+	if (!key_at(s, e, &ks, &ke, &v))
 		return 0;
-	klen = (size_t)(colon - s);
+	klen = (size_t)(ke - ks);
 	for (i = 0; i < ORD_ARRAY_SIZE(keys); i++)
-		if (klen == strlen(keys[i]) && !strncasecmp(s, keys[i], klen))
+		if (klen == strlen(keys[i]) && !strncasecmp(ks, keys[i], klen))
 			break;
 	if (i == ORD_ARRAY_SIZE(keys))
 		return 0;
-	v = colon + 1;
-	trim(&v, &e);
+	trim_blanks(&v, &e);
 	val = dup_range(v, e);
 	switch (i) {
 	case 0:

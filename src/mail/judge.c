@@ -2035,35 +2035,15 @@ struct secrets {
 	int trace; /* found by has_trace_fn */
 };
 
-/* Does the line [s, e) read "Passphrase: VALUE" (any case, after white
- * space, any number of quote marks '>' and a UTF-8 byte-order mark, which
- * a text's first line has in the bytes as sent: decode.c's D10)?  1 with
- * its colon, and the value trimmed in [*vs, *ve). */
-static int passphrase_value(const char *s, const char *e, const char **colon, const char **vs,
+/* Does the line [s, e) read "Passphrase: VALUE", or look like it
+ * (mail_passphrase_line, loose: quoted, after a UTF-8 byte-order mark,
+ * which a text's first line has in the bytes as sent, decode.c's D10)?
+ * 1 with where its key and colon end, and the value trimmed in
+ * [*vs, *ve). */
+static int passphrase_value(const char *s, const char *e, const char **key_end, const char **vs,
 			    const char **ve)
 {
-	for (;;) {
-		if (s < e && (*s == ' ' || *s == '\t' || *s == '>'))
-			s++;
-		else if (e - s >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
-			s += 3;
-		else
-			break;
-	}
-	if (e - s < 10 || strncasecmp(s, "passphrase", 10))
-		return 0;
-	for (s += 10; s < e && (*s == ' ' || *s == '\t');)
-		s++;
-	if (s == e || *s != ':')
-		return 0;
-	*colon = s++;
-	while (s < e && isspace((unsigned char)*s))
-		s++;
-	while (e > s && isspace((unsigned char)e[-1]))
-		e--;
-	*vs = s;
-	*ve = e;
-	return 1;
+	return mail_passphrase_line(s, e, 1, key_end, vs, ve);
 }
 
 static int is_removed(const char *s, const char *e)
@@ -2078,10 +2058,10 @@ static void collect_fn(void *ud, const char *t, size_t n)
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
-		const char *colon, *vs, *ve;
+		const char *key_end, *vs, *ve;
 		size_t i;
 
-		if (passphrase_value(p, e, &colon, &vs, &ve) && ve > vs && !is_removed(vs, ve)) {
+		if (passphrase_value(p, e, &key_end, &vs, &ve) && ve > vs && !is_removed(vs, ve)) {
 			for (i = 0; i < s->n; i++)
 				if (strlen(s->v[i]) == (size_t)(ve - vs) &&
 				    !memcmp(s->v[i], vs, (size_t)(ve - vs)))
@@ -2174,9 +2154,9 @@ static int has_trace(const struct secrets *s, const char *t, size_t n)
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
-		const char *colon, *vs, *ve, *ls = p, *le = e;
+		const char *key_end, *vs, *ve, *ls = p, *le = e;
 
-		if (passphrase_value(p, e, &colon, &vs, &ve) && ve > vs && !is_removed(vs, ve))
+		if (passphrase_value(p, e, &key_end, &vs, &ve) && ve > vs && !is_removed(vs, ve))
 			return 1;
 		/* the end of a value, wrapped onto a line of its own */
 		while (ls < le && (*ls == ' ' || *ls == '\t' || *ls == '>'))
@@ -2216,9 +2196,9 @@ static void kept_blanked(const char *raw, size_t len, struct ord_buf *out)
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
-		const char *cr = e > p && e[-1] == '\r' ? e - 1 : e, *colon, *vs, *ve;
-		if (passphrase_value(p, cr, &colon, &vs, &ve)) {
-			ord_buf_add(out, p, (size_t)(colon + 1 - p));
+		const char *cr = e > p && e[-1] == '\r' ? e - 1 : e, *key_end, *vs, *ve;
+		if (passphrase_value(p, cr, &key_end, &vs, &ve)) {
+			ord_buf_add(out, p, (size_t)(key_end - p));
 			ord_buf_adds(out, " " KEPT_REMOVED);
 			ord_buf_add(out, cr, (size_t)(e - cr));
 		} else {
@@ -2236,10 +2216,10 @@ static void add_scrubbed(struct ord_buf *out, const struct secrets *s, const cha
 {
 	while (*text) {
 		size_t n = strcspn(text, "\n"), which;
-		const char *colon, *vs, *ve, *p = text, *e = text + n, *at;
+		const char *key_end, *vs, *ve, *p = text, *e = text + n, *at;
 
-		if (passphrase_value(p, e, &colon, &vs, &ve)) {
-			ord_buf_add(out, p, (size_t)(colon + 1 - p));
+		if (passphrase_value(p, e, &key_end, &vs, &ve)) {
+			ord_buf_add(out, p, (size_t)(key_end - p));
 			ord_buf_adds(out, " " KEPT_REMOVED);
 		} else {
 			/* each value's next place, looked for again only once the

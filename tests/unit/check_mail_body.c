@@ -199,6 +199,45 @@ START_TEST(test_link_parse)
 }
 END_TEST
 
+/* B4: the blanks around a Passphrase: line's value are not the
+ * passphrase: a tab, and the Unicode spaces a mail program or a phone
+ * puts for a space (a no-break space U+00A0, a narrow one U+202F, an em
+ * space U+2003, an ideographic space U+3000), and a blank before the
+ * colon; inside the value they are left as written */
+START_TEST(test_passphrase_blanks)
+{
+	static const char *const lines[] = {
+		"Passphrase:\tblue shako and sabre\n",
+		"Passphrase:\xc2\xa0"
+		"blue shako and sabre\n",
+		"Passphrase: \xc2\xa0\xc2\xa0"
+		"blue shako and sabre\xc2\xa0\n",
+		"Passphrase:\xe2\x80\xaf"
+		"blue shako and sabre\xe2\x80\xaf\t\n",
+		"Passphrase:\xe2\x80\x83"
+		"blue shako and sabre\xe3\x80\x80\n",
+		"\xc2\xa0Passphrase: blue shako and sabre\n",
+		/* French typography's space before the colon, a no-break one */
+		"Passphrase : blue shako and sabre\n",
+		"Passphrase\xc2\xa0: blue shako and sabre\n",
+		"Passphrase\t:\tblue shako and sabre\n",
+	};
+	struct mail_body b;
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(lines); i++) {
+		parse(&b, NULL, lines[i]);
+		ck_assert_msg(b.passphrase != NULL, "not read: '%s'", lines[i]);
+		ck_assert_str_eq(b.passphrase, "blue shako and sabre");
+		ck_assert_uint_eq(b.sheet.len, 0);
+		mail_body_release(&b);
+	}
+	parse(&b, NULL, "Passphrase: blue\xc2\xa0shako\n");
+	ck_assert_str_eq(b.passphrase, "blue\xc2\xa0shako");
+	mail_body_release(&b);
+}
+END_TEST
+
 /* ---- the judge, fed directly ---- */
 
 #define SCENARIO ORD_SOURCE_DIR "/tests/mail/data/scenario.xml"
@@ -813,6 +852,45 @@ START_TEST(test_byte_order_mark)
 			    "\xef\xbb\xbf" BLUE_PASS "ORDERS\nB1 ↑ 1/4\nB2 Fb @R1\nEND\n");
 	ck_assert_in(res, "orders of blue stored: turn 1 version 2");
 	free(res);
+	ck_assert_int_eq(inbox_holding("shako and sabre"), 0);
+}
+END_TEST
+
+/* B4: a right passphrase after a no-break space or a tab is right, as the
+ * mail programs send it: in UTF-8, in Latin-1 and quoted-printable (=A0,
+ * =C2=A0): it was checked with the space and counted as a wrong one,
+ * and five of them in an hour suspended the side's passphrase (here the
+ * sixth would be refused unchecked).  Its value is not kept. */
+START_TEST(test_passphrase_after_unicode_space)
+{
+	static const char qp[] = "MIME-Version: 1.0\n"
+				 "Content-Transfer-Encoding: quoted-printable\n"
+				 "Content-Type: text/plain; charset=";
+	static const struct {
+		const char *headers, *body;
+	} cases[] = {
+		{ NULL, "Passphrase:\xc2\xa0"
+			"blue shako and sabre\nSTATUS\n" },
+		{ NULL, "Passphrase:\tblue shako and sabre\t\nSTATUS\n" },
+		{ NULL, "Passphrase:\xe2\x80\xaf"
+			"blue shako and sabre\xc2\xa0\nSTATUS\n" },
+		{ "iso-8859-1\n", "Passphrase:=A0blue shako and sabre=A0\nSTATUS\n" },
+		{ "utf-8\n", "Passphrase:=C2=A0blue shako and sabre\nSTATUS\n" },
+		{ "windows-1252\n", "Passphrase: =A0blue shako and sabre\nSTATUS\n" },
+	};
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(cases); i++) {
+		struct ord_buf h = ORD_BUF_INIT;
+		char *res;
+
+		if (cases[i].headers)
+			ord_buf_addf(&h, "%s%s", qp, cases[i].headers);
+		res = mail_to_judge("blue", "status", h.buf, cases[i].body);
+		ck_assert_msg(strstr(res, "status sent") != NULL, "case %zu: %s", i, res);
+		free(res);
+		ord_buf_release(&h);
+	}
 	ck_assert_int_eq(inbox_holding("shako and sabre"), 0);
 }
 END_TEST
@@ -1531,6 +1609,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_link_in_body);
 	tcase_add_test(tc, test_link_parse);
 	tcase_add_test(tc, test_more_than_one_command);
+	tcase_add_test(tc, test_passphrase_blanks);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(judge, judge_setup, judge_teardown);
 	tcase_set_timeout(judge, 300); /* three 1 MiB mails under ASan beside other tests: 120 s ran out once */
@@ -1545,6 +1624,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_refusal_says_what_stands);
 	tcase_add_test(judge, test_attachment_not_read);
 	tcase_add_test(judge, test_byte_order_mark);
+	tcase_add_test(judge, test_passphrase_after_unicode_space);
 	tcase_add_test(judge, test_passphrase_checks_running);
 	tcase_add_test(judge, test_passphrase_wait_then_signature);
 	tcase_add_test(judge, test_passphrase_guesses_suspended);
