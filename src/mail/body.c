@@ -27,6 +27,13 @@
  *      notations read as a space, orders/text.c), so that a right
  *      passphrase after a no-break space (a Latin-1 mail's =A0) is not
  *      checked as a wrong one.  Inside a value they are left as written.
+ *      A key may be marked as the text part of an HTML mail marks a bold
+ *      or italic word, one or two '*' or '_' closed before the colon or
+ *      after it (*Passphrase:*, **Passphrase**:, _Passphrase:_); marks
+ *      that do not close around the key make no key line.  The judge keeps
+ *      none of the value of a line that only looks like a passphrase line
+ *      (mail_passphrase_line, loose: marks that do not close, 'Pass
+ *      phrase', '=' for the colon), though it proves nothing.
  *  B5. The subject may carry the command ("CHECK", "Re: STATUS"); a
  *      command line in the body wins over it (and an ORDERS or CHECK
  *      block in an attached file beside the body, judge.c's J7).
@@ -245,24 +252,138 @@ static int command_at(const char *s, const char *e, const char **rest)
 	return -1;
 }
 
+/* How many of mark ('*' or '_') run from s. */
+static size_t marks_at(const char *s, const char *e, char mark)
+{
+	size_t n = 0;
+
+	while (s + n < e && s[n] == mark)
+		n++;
+	return n;
+}
+
 /* "Key: value" (B4): 1 with the key in [*ks, *ke) and *v just after its
- * colon; blanks before the key and the colon are no part of it.  The key
- * is a word of letters and '-'. */
+ * colon and the marks that close the key; blanks before the key and the
+ * colon are no part of it.  The key is a word of letters and '-', in
+ * one or two '*' or '_' or none. */
 static int key_at(const char *s, const char *e, const char **ks, const char **ke, const char **v)
 {
-	size_t k;
+	size_t k, nm = 0;
+	char mark = 0;
 
 	while (s < e && (k = blank_at(s, e)) > 0)
 		s += k;
+	if (s < e && (*s == '*' || *s == '_')) {
+		mark = *s;
+		if ((nm = marks_at(s, e, mark)) > 2)
+			return 0;
+		s += nm;
+	}
 	*ks = s;
 	while (s < e && (isalpha((unsigned char)*s) || *s == '-'))
 		s++;
 	*ke = s;
 	while (s < e && (k = blank_at(s, e)) > 0)
 		s += k;
-	if (*ke == *ks || s == e || *s != ':')
+	if (*ke == *ks)
 		return 0;
-	*v = s + 1;
+	/* the marks closed before the colon: *Passphrase*: */
+	if (nm && s < e && *s == mark) {
+		if (marks_at(s, e, mark) != nm)
+			return 0;
+		for (s += nm; s < e && (k = blank_at(s, e)) > 0;)
+			s += k;
+		nm = 0;
+	}
+	if (s == e || *s != ':')
+		return 0;
+	s++;
+	/* or after it: *Passphrase:* */
+	if (nm) {
+		if (marks_at(s, e, mark) != nm)
+			return 0;
+		s += nm;
+	}
+	*v = s;
+	return 1;
+}
+
+/* s past blanks and marks ('*', '_') */
+static const char *past_marks(const char *s, const char *e)
+{
+	size_t k;
+
+	while (s < e) {
+		if (*s == '*' || *s == '_')
+			s++;
+		else if ((k = blank_at(s, e)) > 0)
+			s += k;
+		else
+			break;
+	}
+	return s;
+}
+
+/* [*s, *e) without blanks and marks ('*', '_') at either end, nor white
+ * space at its end (the CR of the bytes as sent, CR LF) */
+static void trim_loose(const char **s, const char **e)
+{
+	size_t k;
+
+	*s = past_marks(*s, *e);
+	while (*e > *s) {
+		if ((k = blank_before(*s, *e)) > 0)
+			*e -= k;
+		else if ((*e)[-1] == '*' || (*e)[-1] == '_' || isspace((unsigned char)(*e)[-1]))
+			(*e)--;
+		else
+			break;
+	}
+}
+
+/* mail_passphrase_line's loose reading: any of blanks, marks, quote marks
+ * '>' and a byte-order mark (a text's first line in the bytes as sent,
+ * decode.c's D10) before the key; the key "passphrase" in any case, with
+ * blanks or '-' between its letters ("Pass phrase"); blanks and marks
+ * before its colon, or '='; the value without blanks and marks around it. */
+static int passphrase_looks(const char *s, const char *e, const char **key_end, const char **vs,
+			    const char **ve)
+{
+	char key[10];
+	size_t n = 0, k;
+
+	for (;;) {
+		s = past_marks(s, e);
+		if (s < e && *s == '>')
+			s++;
+		else if (e - s >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
+			s += 3;
+		else
+			break;
+	}
+	while (s < e) {
+		if (isalpha((unsigned char)*s)) {
+			if (n == sizeof(key))
+				return 0;
+			key[n++] = (char)tolower((unsigned char)*s++);
+		} else if (n && *s == '-') {
+			s++;
+		} else if (n && (k = blank_at(s, e)) > 0) {
+			s += k;
+		} else {
+			break;
+		}
+	}
+	if (n != sizeof(key) || memcmp(key, "passphrase", n))
+		return 0;
+	s = past_marks(s, e);
+	if (s == e || (*s != ':' && *s != '='))
+		return 0;
+	for (s++; s < e && (*s == '*' || *s == '_');)
+		s++;
+	*key_end = *vs = s;
+	*ve = e;
+	trim_loose(vs, ve);
 	return 1;
 }
 
@@ -270,26 +391,12 @@ int mail_passphrase_line(const char *s, const char *e, int loose, const char **k
 			 const char **vs, const char **ve)
 {
 	const char *ks, *ke;
-	size_t k;
 
-	/* a line that looks like one: quoted, or a text's first line in the
-	 * bytes as sent, after its byte-order mark (decode.c's D10) */
-	while (loose && s < e) {
-		if (*s == '>')
-			s++;
-		else if ((k = blank_at(s, e)) > 0)
-			s += k;
-		else if (e - s >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
-			s += 3;
-		else
-			break;
-	}
+	if (loose)
+		return passphrase_looks(s, e, key_end, vs, ve);
 	if (!key_at(s, e, &ks, &ke, vs) || ke - ks != 10 || strncasecmp(ks, "passphrase", 10))
 		return 0;
 	*key_end = *vs;
-	/* the bytes as sent end a line with CR LF */
-	while (loose && e > *vs && isspace((unsigned char)e[-1]))
-		e--;
 	*ve = e;
 	trim_blanks(vs, ve);
 	return 1;

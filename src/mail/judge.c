@@ -2037,9 +2037,10 @@ struct secrets {
 
 /* Does the line [s, e) read "Passphrase: VALUE", or look like it
  * (mail_passphrase_line, loose: quoted, after a UTF-8 byte-order mark,
- * which a text's first line has in the bytes as sent, decode.c's D10)?
- * 1 with where its key and colon end, and the value trimmed in
- * [*vs, *ve). */
+ * which a text's first line has in the bytes as sent, decode.c's D10,
+ * the key marked bold or italic or 'Pass phrase', the safety net of a
+ * line the proof did not take)?  1 with where its key and colon end, and
+ * the value trimmed in [*vs, *ve). */
 static int passphrase_value(const char *s, const char *e, const char **key_end, const char **vs,
 			    const char **ve)
 {

@@ -163,12 +163,15 @@ void mail_body_release(struct mail_body *b);
 /* Read the commands, proof lines and the sheet of text (quoted lines,
  * signatures and attributions gone); subject may hold the command. */
 void mail_body_parse(struct mail_body *b, const char *subject, const char *text);
-/* Is the line [s, e) a passphrase line, "Passphrase: VALUE" in any case
- * (B4)?  1 with the value, without its blanks, in [*vs, *ve), and in
- * *key_end where the key and its colon end; else 0.  loose: also a line
- * that only looks like one, for the judge to keep none of its value
- * (judge.c): quoted ('>'), after a byte-order mark.  Every line that
- * mail_body_parse takes as a passphrase line is one when loose. */
+/* Is the line [s, e) a passphrase line, "Passphrase: VALUE" in any case,
+ * its key perhaps marked bold or italic (B4)?  1 with the value, without
+ * its blanks, in [*vs, *ve), and in *key_end where the key, its colon and
+ * its marks end; else 0.  loose: also a line that only looks like one,
+ * for the judge to keep none of its value (judge.c): quoted ('>'), after
+ * a byte-order mark, marks that do not close, "Pass phrase", '=' for the
+ * colon; the value without marks around it either.  Every line that
+ * mail_body_parse takes as a passphrase line is one when loose, its value
+ * the same or within it. */
 int mail_passphrase_line(const char *s, const char *e, int loose, const char **key_end,
 			 const char **vs, const char **ve);
 /* Variants of the sheet a player may have signed with `orderly sign`: the

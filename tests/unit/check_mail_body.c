@@ -238,6 +238,58 @@ START_TEST(test_passphrase_blanks)
 }
 END_TEST
 
+/* B4: an HTML mail's text part writes a bold or italic key with its
+ * marks (*Passphrase:* from <b>Passphrase:</b>, **Passphrase:**,
+ * _Passphrase:_, the colon inside the marks or after them): still the
+ * key; marks that do not close around the key are no passphrase line */
+START_TEST(test_passphrase_marked)
+{
+	static const char *const lines[] = {
+		"*Passphrase:* blue shako and sabre\n",  "**Passphrase:** blue shako and sabre\n",
+		"_Passphrase:_ blue shako and sabre\n",  "__Passphrase:__\tblue shako and sabre\n",
+		"*Passphrase*: blue shako and sabre\n",  "**PASSPHRASE** : blue shako and sabre\n",
+		" *passphrase:*blue shako and sabre \n",
+	};
+	static const char *const not_one[] = {
+		"*Passphrase: blue shako and sabre\n",
+		"*Passphrase:_ blue shako and sabre\n",
+		"**Passphrase:* blue shako and sabre\n",
+	};
+	struct mail_body b;
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(lines); i++) {
+		parse(&b, NULL, lines[i]);
+		ck_assert_msg(b.passphrase != NULL, "not read: '%s'", lines[i]);
+		ck_assert_str_eq(b.passphrase, "blue shako and sabre");
+		ck_assert_uint_eq(b.sheet.len, 0);
+		mail_body_release(&b);
+	}
+	for (i = 0; i < ORD_ARRAY_SIZE(not_one); i++) {
+		parse(&b, NULL, not_one[i]);
+		ck_assert_msg(b.passphrase == NULL, "read: '%s'", not_one[i]);
+		mail_body_release(&b);
+	}
+	/* the judge keeps the value of none of them (loose) */
+	for (i = 0; i < ORD_ARRAY_SIZE(lines) + ORD_ARRAY_SIZE(not_one); i++) {
+		const char *l = i < ORD_ARRAY_SIZE(lines) ? lines[i]
+							  : not_one[i - ORD_ARRAY_SIZE(lines)];
+		const char *key_end, *vs, *ve;
+
+		ck_assert_msg(mail_passphrase_line(l, l + strlen(l) - 1, 1, &key_end, &vs, &ve),
+			      "'%s' not looked at", l);
+		ck_assert_int_eq((int)(ve - vs), (int)strlen("blue shako and sabre"));
+		ck_assert(!memcmp(vs, "blue shako and sabre", (size_t)(ve - vs)));
+	}
+	/* the other keys alike */
+	parse(&b, NULL, "*Game:* cross\n**Side:** blue\n*Passphrase:* x\nORDERS\nB1 hold\nEND\n");
+	ck_assert_str_eq(b.game, "cross");
+	ck_assert_str_eq(b.side, "blue");
+	ck_assert_str_eq(b.sheet.buf, "B1 hold\n");
+	mail_body_release(&b);
+}
+END_TEST
+
 /* ---- the judge, fed directly ---- */
 
 #define SCENARIO ORD_SOURCE_DIR "/tests/mail/data/scenario.xml"
@@ -892,6 +944,50 @@ START_TEST(test_passphrase_after_unicode_space)
 		ord_buf_release(&h);
 	}
 	ck_assert_int_eq(inbox_holding("shako and sabre"), 0);
+}
+END_TEST
+
+/* B4: an HTML mail's bold or italic key, as its text part writes it, is
+ * the passphrase line: the sheet is stored, and no inbox copy keeps the
+ * value (the line was refused as an order, and kept whole).  A line that
+ * only looks like one is no proof, but its value is not kept either: a
+ * bold around the whole line, 'Pass phrase', an '=' for the colon. */
+START_TEST(test_passphrase_marked_kept_out)
+{
+	static const char *const proven[] = {
+		"*Passphrase:* blue shako and sabre\n",
+		"**Passphrase:** blue shako and sabre\n",
+		"_Passphrase:_ blue shako and sabre\n",
+	};
+	static const char *const looks[] = {
+		"*Passphrase: blue shako and sabre*\n",
+		"Pass phrase: blue shako and sabre\n",
+		"> **Pass-Phrase** = blue shako and sabre\n",
+	};
+	size_t i;
+	char *res, want[64];
+
+	for (i = 0; i < ORD_ARRAY_SIZE(proven); i++) {
+		struct ord_buf body = ORD_BUF_INIT;
+
+		ord_buf_addf(&body, "Hello,\n\n%sORDERS\nB1 ↑ 1/4\nEND\n", proven[i]);
+		res = mail_to_judge("blue", "orders", NULL, body.buf);
+		snprintf(want, sizeof(want), "orders of blue stored: turn 1 version %zu", i + 1);
+		ck_assert_msg(strstr(res, want) != NULL, "'%s': %s", proven[i], res);
+		free(res);
+		ord_buf_release(&body);
+	}
+	ck_assert_int_eq(inbox_holding("shako and sabre"), 0);
+	for (i = 0; i < ORD_ARRAY_SIZE(looks); i++) {
+		struct ord_buf body = ORD_BUF_INIT;
+
+		ord_buf_addf(&body, "%sSTATUS\n", looks[i]);
+		res = mail_to_judge("blue", "status", NULL, body.buf);
+		ck_assert_msg(strstr(res, "it carries no proof") != NULL, "'%s': %s", looks[i], res);
+		free(res);
+		ord_buf_release(&body);
+		ck_assert_msg(inbox_holding("shako and sabre") == 0, "'%s' kept", looks[i]);
+	}
 }
 END_TEST
 
@@ -1610,6 +1706,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_link_parse);
 	tcase_add_test(tc, test_more_than_one_command);
 	tcase_add_test(tc, test_passphrase_blanks);
+	tcase_add_test(tc, test_passphrase_marked);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(judge, judge_setup, judge_teardown);
 	tcase_set_timeout(judge, 300); /* three 1 MiB mails under ASan beside other tests: 120 s ran out once */
@@ -1625,6 +1722,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_attachment_not_read);
 	tcase_add_test(judge, test_byte_order_mark);
 	tcase_add_test(judge, test_passphrase_after_unicode_space);
+	tcase_add_test(judge, test_passphrase_marked_kept_out);
 	tcase_add_test(judge, test_passphrase_checks_running);
 	tcase_add_test(judge, test_passphrase_wait_then_signature);
 	tcase_add_test(judge, test_passphrase_guesses_suspended);
