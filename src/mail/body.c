@@ -14,6 +14,15 @@
  *      greeting is reported as an order that does not parse, with its line;
  *      beside a command that is not ORDERS or CHECK, the judge refuses
  *      the mail when that text holds order lines (judge.c's J10).
+ *      The block's lines are written as a person writes them too, in any
+ *      case: the start word with a colon ("Orders:", "CHECK:") and END
+ *      with a full stop ("End."), each alone on its line as ORDERS and
+ *      END are.  Alone, so that no order line is taken for one: an order
+ *      line starts with a unit, its id or its name before a ':', and
+ *      gives it its order after it ("Orders: B1 hold" is the order line
+ *      of a unit "Orders", text as "ORDERS B1 hold" is; "END. B2" inside
+ *      a block is an order line), and a unit alone on its line, with a
+ *      colon or a stop, gives no order.  "END:" and "End!" end nothing.
  *  B3. Line numbers are the player's: within the block, counting from the
  *      line after ORDERS as 1 (lines left out still count); without a
  *      block, the lines of the text of his mail.
@@ -228,16 +237,22 @@ static char *dup_range(const char *s, const char *e)
 	return o;
 }
 
-/* A command word at s (case-insensitive, then a blank or the end): its
- * index in commands[], or -1; *rest after the blanks that follow. */
+/* A command word at s (case-insensitive, then a blank or the end; a
+ * block's word also with a colon that ends the line, B2): its index in
+ * commands[], or -1; *rest after the blanks that follow. */
 static int command_at(const char *s, const char *e, const char **rest)
 {
 	size_t i;
 
 	for (i = 0; i < ORD_ARRAY_SIZE(commands); i++) {
 		size_t n = strlen(commands[i].word);
-		if ((size_t)(e - s) >= n && !strncasecmp(s, commands[i].word, n) &&
-		    (s + n == e || s[n] == ' ' || s[n] == '\t')) {
+		if ((size_t)(e - s) < n || strncasecmp(s, commands[i].word, n))
+			continue;
+		if (commands[i].block && s + n + 1 == e && s[n] == ':') {
+			*rest = e; /* "Orders:" alone */
+			return (int)i;
+		}
+		if (s + n == e || s[n] == ' ' || s[n] == '\t') {
 			*rest = s + n;
 			while (*rest < e && (**rest == ' ' || **rest == '\t'))
 				(*rest)++;
@@ -608,7 +623,8 @@ void mail_body_parse(struct mail_body *b, const char *subject, const char *text)
 		if (keyword(b, ts, te))
 			continue;
 		if (in_block) {
-			if ((size_t)(te - ts) == 3 && !strncasecmp(ts, "END", 3)) {
+			if (((size_t)(te - ts) == 3 || ((size_t)(te - ts) == 4 && ts[3] == '.')) &&
+			    !strncasecmp(ts, "END", 3)) {
 				in_block = 0;
 				continue;
 			}

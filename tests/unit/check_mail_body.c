@@ -290,6 +290,57 @@ START_TEST(test_passphrase_marked)
 }
 END_TEST
 
+/* B2: the block's lines as a person writes them: 'Orders:' (any case,
+ * CHECK too) starts it and 'End.' ends it, alone on their lines; with
+ * words after them they are text, as ORDERS and END are (a unit's
+ * order line, 'Orders: B1 hold', or 'END. B2' inside a block) */
+START_TEST(test_block_lines_as_written)
+{
+	static const struct {
+		const char *text, *sheet;
+		enum mail_cmd cmd;
+	} cases[] = {
+		{ "Hi,\nOrders:\nB1 hold\nEnd.\nThanks\n", "B1 hold\n", CMD_ORDERS },
+		{ "ORDERS:\nB1 hold\nB2 hold\nEND.\n", "B1 hold\nB2 hold\n", CMD_ORDERS },
+		{ "orders:  \n B1 hold\n  end. \n", " B1 hold\n", CMD_ORDERS },
+		{ "ORDERS\nB1 hold\nEnd.\n", "B1 hold\n", CMD_ORDERS },
+		{ "Check:\nB1 hold\nEND\n", "B1 hold\n", CMD_CHECK },
+		{ "ORDERS\nB1 hold\nEND. B2 hold\nEND\n", "B1 hold\nEND. B2 hold\n", CMD_ORDERS },
+		{ "Orders:\nB1 hold\nOrders:\nEND.\n", "B1 hold\nOrders:\n", CMD_ORDERS },
+	};
+	struct mail_body b;
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(cases); i++) {
+		parse(&b, NULL, cases[i].text);
+		ck_assert_msg(b.block && !b.unterminated, "no block in '%s'", cases[i].text);
+		ck_assert_int_eq(b.cmd, cases[i].cmd);
+		ck_assert_str_eq(b.sheet.buf, cases[i].sheet);
+		mail_body_release(&b);
+	}
+	/* the line after 'Orders:' is line 1 */
+	parse(&b, NULL, "Hi,\n\nOrders:\nB1 hold\nEND.\n");
+	ck_assert_uint_eq(b.block_line, 3);
+	ck_assert_uint_eq(b.nlines, 1);
+	ck_assert_uint_eq(b.lines[0], 1);
+	mail_body_release(&b);
+	/* words after the colon: a unit's order line, no block */
+	parse(&b, NULL, "Orders: B1 hold\nEnd.\n");
+	ck_assert(!b.block);
+	ck_assert_str_eq(b.sheet.buf, "Orders: B1 hold\nEnd.\n");
+	mail_body_release(&b);
+	/* a second block after one, as with ORDERS */
+	parse(&b, NULL, "ORDERS\nB1 hold\nEND\nOrders:\nB1 retire\nEnd.\n");
+	ck_assert(b.extra_block);
+	ck_assert_str_eq(b.sheet.buf, "B1 hold\n");
+	mail_body_release(&b);
+	/* a block that 'End' with a colon, or 'End!', does not close */
+	parse(&b, NULL, "Orders:\nB1 hold\nEnd:\n");
+	ck_assert(b.unterminated);
+	mail_body_release(&b);
+}
+END_TEST
+
 /* ---- the judge, fed directly ---- */
 
 #define SCENARIO ORD_SOURCE_DIR "/tests/mail/data/scenario.xml"
@@ -988,6 +1039,22 @@ START_TEST(test_passphrase_marked_kept_out)
 		ord_buf_release(&body);
 		ck_assert_msg(inbox_holding("shako and sabre") == 0, "'%s' kept", looks[i]);
 	}
+}
+END_TEST
+
+/* B2: a sheet between 'Orders:' and 'End.' is stored, the text around
+ * it not read */
+START_TEST(test_block_lines_as_written_stored)
+{
+	char *res = mail_to_judge("blue", "turn 1", NULL,
+				  "Dear referee,\n\n" BLUE_PASS
+				  "Orders:\nB1 ↑ 1/4\nB2 Fb @R1\nEnd.\n\nBest regards,\nAnna\n");
+
+	ck_assert_in(res, "orders of blue stored: turn 1 version 1");
+	free(res);
+	res = mail_to_judge("blue", "turn 1", NULL, BLUE_PASS "CHECK:\nB1 ↑ 1/4\nEND.\nAnna\n");
+	ck_assert_in(res, "checked: 0 problem(s)");
+	free(res);
 }
 END_TEST
 
@@ -1707,6 +1774,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_more_than_one_command);
 	tcase_add_test(tc, test_passphrase_blanks);
 	tcase_add_test(tc, test_passphrase_marked);
+	tcase_add_test(tc, test_block_lines_as_written);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(judge, judge_setup, judge_teardown);
 	tcase_set_timeout(judge, 300); /* three 1 MiB mails under ASan beside other tests: 120 s ran out once */
@@ -1723,6 +1791,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_byte_order_mark);
 	tcase_add_test(judge, test_passphrase_after_unicode_space);
 	tcase_add_test(judge, test_passphrase_marked_kept_out);
+	tcase_add_test(judge, test_block_lines_as_written_stored);
 	tcase_add_test(judge, test_passphrase_checks_running);
 	tcase_add_test(judge, test_passphrase_wait_then_signature);
 	tcase_add_test(judge, test_passphrase_guesses_suspended);
