@@ -604,8 +604,7 @@ int ord_text_parse(struct ord_sheet *out, const char *bytes, size_t len, struct 
 	ord_buf_init(&t.strings);
 	end = s + len;
 	/* Windows editors start a UTF-8 file with a byte order mark */
-	if (len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
-		s += 3;
+	s += ord_utf8_bom_at(s, len);
 	for (t.line = 1; s < end; t.line++) {
 		nl = memchr(s, '\n', (size_t)(end - s));
 		le = nl ? nl : end;

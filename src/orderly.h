@@ -116,6 +116,10 @@ int ord_text_plain(const char *what, const char *s);
  * point, or 0 when it is not well-formed (overlong, surrogate, beyond
  * U+10FFFF, cut short). */
 size_t ord_utf8_decode(const unsigned char *s, const unsigned char *end, uint32_t *cp);
+/* Bytes of the UTF-8 byte-order mark (U+FEFF, EF BB BF) that begins the n
+ * bytes at s, 3, or 0 when they do not begin with one: what a reader of a
+ * file or a text steps over first (Windows editors write one). */
+size_t ord_utf8_bom_at(const void *s, size_t n);
 /* Characters in the valid UTF-8 from s to e: every byte but continuation bytes. */
 unsigned ord_utf8_count(const unsigned char *s, const unsigned char *e);
 /* Append len bytes as lowercase hex. */

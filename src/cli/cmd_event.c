@@ -194,8 +194,7 @@ static int read_events(struct ev_list *list, struct ord_diag *diag, struct ord_b
 		return CLI_DATAERR;
 	}
 	p = text->buf;
-	if (text->len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-		p += 3;
+	p += ord_utf8_bom_at(p, text->len);
 	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		struct ev_line ev;
 		const char *why = NULL;

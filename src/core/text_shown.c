@@ -42,6 +42,11 @@ size_t ord_utf8_decode(const unsigned char *s, const unsigned char *end, uint32_
 	return n;
 }
 
+size_t ord_utf8_bom_at(const void *s, size_t n)
+{
+	return n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
 unsigned ord_utf8_count(const unsigned char *s, const unsigned char *e)
 {
 	unsigned n = 0;

@@ -371,8 +371,8 @@ static int passphrase_looks(const char *s, const char *e, const char **key_end, 
 		s = past_marks(s, e);
 		if (s < e && *s == '>')
 			s++;
-		else if (e - s >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
-			s += 3;
+		else if ((k = ord_utf8_bom_at(s, (size_t)(e - s))) > 0)
+			s += k;
 		else
 			break;
 	}

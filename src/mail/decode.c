@@ -72,8 +72,6 @@ void mail_shutdown(void)
 	g_mime_shutdown();
 }
 
-#define UTF8_BOM "\xef\xbb\xbf" /* U+FEFF (D10) */
-
 static char *dup_lower(const char *s)
 {
 	char *o = ord_strdup(s), *p;
@@ -223,7 +221,7 @@ static char *part_text(GMimeObject *obj, struct mail_nul *nul)
 		ord_buf_add(&b, arr->data, arr->len);
 	g_object_unref(mem);
 	/* D10: a byte-order mark is not the player's first line */
-	bom = b.len >= 3 && !memcmp(b.buf, UTF8_BOM, 3) ? 3 : 0;
+	bom = ord_utf8_bom_at(b.buf, b.len);
 	o = clean_text(b.buf ? b.buf + bom : "", b.len - bom, nul);
 	ord_buf_release(&b);
 	format = g_mime_object_get_content_type_parameter(obj, "format");

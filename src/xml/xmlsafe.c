@@ -345,8 +345,7 @@ static int check_utf8_decl(const char *bytes, size_t len, const char *name)
 	const char *p = bytes, *end = bytes + len, *decl_end, *enc, *v;
 	char quote;
 
-	if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-		p += 3;
+	p += ord_utf8_bom_at(p, len);
 	if (p < end && *p != '<' && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
 		return ord_error_set(ORD_EBADDATA,
 				     "%s:1: does not start with '<'; expected an XML document in UTF-8",
@@ -743,8 +742,7 @@ int ord_xml_check_start(const char *bytes, size_t n, size_t len, const char *nam
 		return ord_error_set(ORD_EBADDATA,
 				     "%s:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8",
 				     name);
-	if (n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-		p += 3;
+	p += ord_utf8_bom_at(p, n);
 	/* a declaration that goes on past the bytes at hand */
 	if (n < len && end - p >= 6 && !memcmp(p, "<?xml", 5) &&
 	    !ord_xml_find_bytes(p, (size_t)(end - p), "?>"))
