@@ -14,10 +14,16 @@
 
 /* ---- skydninger (14, 15) ---- */
 
-static int deep(const char *f)
+/* 11: "Soutien opstilles for infanteri som angrebskolonne og for kavaleri
+ * som linie. Selvom soutien opstilles som disse formationer, får den ikke
+ * tillæg/fradrag for disse formationer": a soutien is no deep formation
+ * (soutien_formation_kontrol; a game made before counted it one) */
+static int deep(const struct ks_rules *r, const char *f)
 {
+	if (!strcmp(f, "soutien"))
+		return !ks_check(r, "soutien_formation_kontrol");
 	return !strcmp(f, "angrebskolonne") || !strcmp(f, "marchkolonne") || !strcmp(f, "karre") ||
-	       !strcmp(f, "bataillonsmasse") || !strcmp(f, "soutien");
+	       !strcmp(f, "bataillonsmasse");
 }
 
 /* The target's flags, common to small arms and artillery. */
@@ -34,7 +40,7 @@ void ks_target_flags(struct ord_ctx *ctx, const struct ord_unit *t, struct ord_k
 
 	if (ks_is(ctx, t, "artilleri"))
 		ord_kv_set(flags, "maal_artilleri", "yes");
-	else if (formed && deep(f))
+	else if (formed && deep(r, f))
 		ord_kv_set(flags, "maal_dyb", "yes");
 	else if (formed && !strcmp(f, "hob"))
 		ord_kv_set(flags, "maal_hob", "yes");

@@ -1038,9 +1038,10 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * a unit driven into U or FU owes its half turn's retreat or flight
 	 * in that turn, recorded as retraete after the fire and the melee and
 	 * named on the referee's list while it is owed (6.5, K27,
-	 * retraete_samme_traek_kontrol)
+	 * retraete_samme_traek_kontrol); 2026-12-05.7: a target in soutien
+	 * has no "+2 dyb formation" (11, soutien_formation_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.6",    /* rules_revision (above) */
+	"2026-12-05.7",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.6");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.7");
 }
 END_TEST
 
@@ -3922,6 +3922,62 @@ START_TEST(test_fire_at_unit_in_fu)
 }
 END_TEST
 
+/* 11: "Soutien opstilles for infanteri som angrebskolonne og for kavaleri
+ * som linie. Selvom soutien opstilles som disse formationer, får den ikke
+ * tillæg/fradrag for disse formationer": L2 in soutien, fired at by D1 (4
+ * fire units, zone II, 3d6 = 9, +2 first volley = 11: Skema X 8 men a
+ * unit, 32 men; morale 11 +2 does not answer = 13: LU), has no "+2 deep
+ * formation", under small arms or guns, nor does cavalry in soutien (set
+ * up as line).  A game made before (soutien_formation_kontrol) counted it
+ * deep: 13, 10 men a unit, 40 men, morale 15. */
+START_TEST(test_soutien_no_formation_mod)
+{
+	static const char *const small[] = {
+		"3d6 = 9 (3+3+3), +2 1. skydning = 11: Skema X 8 mand pr. skydeenhed × 4 = 32 mand; "
+		"moral 11, +2 besvarer ikke beskydning = 13: LU",
+		"3d6 = 9 (3+3+3), +2 1. skydning, +2 dyb formation = 13: Skema X 10 mand pr. "
+		"skydeenhed × 4 = 40 mand; moral 13, +2 besvarer ikke beskydning = 15: LU"
+	};
+	static const char *const lost[] = { "L2: beskudt af D1: 32 mand tabt",
+					    "L2: beskudt af D1: 40 mand tabt" };
+	static const char *const guns[] = {
+		"3d6 = 9 (3+3+3), −1 ikke indskudt = 8: Skema XV 2 mand pr. kanon × 8 = 16 mand",
+		"3d6 = 9 (3+3+3), −1 ikke indskudt, +2 dyb formation = 10: Skema XV 3 mand pr. kanon "
+		"× 8 = 24 mand"
+	};
+	const char *without[] = { NULL, "soutien_formation_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		struct ord_kv flags;
+		const char *line;
+		game_without(without[k]);
+		ord_kv_set(&U("L2")->state, "formation", "soutien");
+		ord_kv_set(&U("K3")->state, "formation", "soutien");
+		orders("D1 S @L2\n");
+		EV_OK("skyd", "unit=D1 maal=L2 zone=II");
+		resolve("skydninger", D(3, 3, 3));
+		line = fire_line("D1");
+		ck_assert_msg(strstr(line, small[k]) != NULL, "expected '%s' in: %s", small[k], line);
+		expect_result(lost[k]);
+		ord_kv_init(&flags);
+		ks_target_flags(ctx, U("K3"), &flags);
+		if (without[k])
+			ck_assert_str_eq(ord_kv_get(&flags, "maal_dyb"), "yes");
+		else
+			ck_assert_ptr_null(ord_kv_get(&flags, "maal_dyb"));
+		ord_kv_release(&flags);
+		game_without(without[k]);
+		ord_kv_set(&U("L2")->state, "formation", "soutien");
+		orders("A1 AS SF @L2 1\n");
+		EV_OK("artilleri", "unit=A1 maal=L2 zone=II");
+		resolve("skydninger", D(3, 3, 3));
+		line = fire_line("A1");
+		ck_assert_msg(strstr(line, guns[k]) != NULL, "expected '%s' in: %s", guns[k], line);
+	}
+}
+END_TEST
+
 /* 15: a unit behind the target counts in its ranks "der beskydes med
  * fuldkugle, granat eller shrapnel": not under canister
  * (geledder_bag_kontrol; a game made before took the flag with any) */
@@ -7192,6 +7248,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_british_cavalry_holds_on);
 	tcase_add_test(tc, test_mutual_attack);
 	tcase_add_test(tc, test_fire_at_unit_in_fu);
+	tcase_add_test(tc, test_soutien_no_formation_mod);
 	tcase_add_test(tc, test_rank_behind_not_canister);
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_lu_after_change_by_order);
