@@ -1177,6 +1177,22 @@ int ks_fire(const struct ks_rules *r, const struct ks_fire_in *in, struct ks_fir
 		text_half(&t, r);
 	ord_buf_addf(&t.da, " = %d mand", out->men);
 	ord_buf_addf(&t.en, " = %d %s", out->men, ks_nword(r, out->men, "man", "men"));
+	/* "Ved beskydning af artilleri omregnes tab i mand til materiel tab
+	 * jvf. Skema XV" is a step of the artillery's fire alone (15), read
+	 * in men per firing gun; small arms' procedure has none (14), and a
+	 * battery's crew is not counted ("antallet er uden betydning i
+	 * spillet", 1.3): our reading, the battery loses nothing, its morale
+	 * is read as any target's */
+	if (in->at_battery) {
+		out->men = 0;
+		ks_text_add(&t,
+			    ": et batteri mister intet ved håndvåbenild (vores læsning: besætningens "
+			    "antal er uden betydning, 1.3, og kun artilleriets tab i mand omregnes "
+			    "til materiel, 15)",
+			    ": a battery loses nothing to small arms (our reading: its crew's number "
+			    "does not count, 1.3, and only artillery's losses in men become "
+			    "materiel, 15)");
+	}
 
 	if ((err = morale_effect(r, &t, x, "skema_x_moral", b, &flags,
 				 (int)(ks_param(r, "moral_pr_skydende_figur") * in->figures),

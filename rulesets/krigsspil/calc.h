@@ -263,6 +263,7 @@ struct ks_fire_in {
 	int half;                        /* half a turn: losses halved */
 	int dice[KS_DICE];               /* 3d6 */
 	const struct ord_kv *flags;      /* modifier flags (yes/no, per counts) */
+	int at_battery;                  /* the target is a battery: it loses no men (ours) */
 };
 
 struct ks_fire_out {
@@ -274,7 +275,7 @@ struct ks_fire_out {
 	double loss_total;   /* 3d6 + the loss columns */
 	double morale_total; /* + the morale column */
 	double men_per_unit; /* Skema X tab */
-	int men;             /* men lost by the target, rounded down */
+	int men;             /* men lost by the target, rounded down (0 at a battery) */
 	int grade;           /* the table's morale result */
 	int affected;        /* figures the fire can affect */
 	int grade_applied;   /* the unit's, by parts (14) */

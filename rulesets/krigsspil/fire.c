@@ -335,6 +335,10 @@ static void small_arms_in(struct ord_ctx *ctx, const struct ord_event *e, struct
 	in->range = ord_kv_get_num(&e->kv, "afstand", 0);
 	in->half = fire_half(ctx, e, u, t, "skydning");
 	in->vaaben = ks_longest_arm(ctx, u);
+	/* small arms at a battery: no loss, and the words say so
+	 * (haandvaaben_batteri_kontrol; a game made before gave the men and
+	 * took none) */
+	in->at_battery = ks_is(ctx, t, "artilleri") && ks_check(r, "haandvaaben_batteri_kontrol");
 	if (ks_is(ctx, u, "kavaleri")) {
 		ord_kv_set(flags, "kavaleri_skyder", "yes");
 	} else if (rifler > 0 && rifler < 100) {
@@ -1052,6 +1056,10 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 			      h->also->id);
 		if (h->out_of_range)
 			ks_text_add(&t, ": uden for skudvidde", ": out of range");
+		else if (!strcmp(h->e->kind, "skyd") && ks_is(ctx, h->target, "artilleri") &&
+			 ks_check(ks_r(ctx), "haandvaaben_batteri_kontrol"))
+			ks_text_add(&t, ": intet tab ved håndvåbenild (vores læsning, 1.3, 15)",
+				    ": no loss to small arms (our reading, 1.3, 15)");
 		else if (!h->men && !h->damaged && !h->destroyed && !h->grade && !h->limbers)
 			ks_text_add(&t, ": ingen virkning", ": no effect");
 		if (ks_is(ctx, h->target, "artilleri")) {

@@ -35,8 +35,11 @@
  *      LU is lifted in a turn the unit rested or won a melee that sent its
  *      enemy into FU.
  *  K5  Losses are men (mand_pr_figur a figure): whole figures removed, the
- *      rest carried; a battery's crew does not count (1.3): fire on a
- *      battery is materiel, and a limber destroyed may explode (10.2).
+ *      rest carried; a battery's crew does not count (1.3): artillery's
+ *      fire on a battery is materiel, and a limber destroyed may explode
+ *      (10.2); small arms take nothing from a battery, only its morale is
+ *      read (ours: 15's conversion is a step of the artillery's fire, and
+ *      the result says so, haandvaaben_batteri_kontrol).
  *  K6  Fire's morale by parts (14, 15): the firers affect at most 3 figures
  *      a firing figure (4 a gun); a part fired at (beskudt_del) takes the
  *      full grade and the rest one grade less when the firers could affect
@@ -1039,9 +1042,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * in that turn, recorded as retraete after the fire and the melee and
 	 * named on the referee's list while it is owed (6.5, K27,
 	 * retraete_samme_traek_kontrol); 2026-12-05.7: a target in soutien
-	 * has no "+2 dyb formation" (11, soutien_formation_kontrol)
+	 * has no "+2 dyb formation" (11, soutien_formation_kontrol);
+	 * 2026-12-05.8: small arms at a battery say it loses nothing, our
+	 * reading (14, 15, 1.3, haandvaaben_batteri_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.7",    /* rules_revision (above) */
+	"2026-12-05.8",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.7");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.8");
 }
 END_TEST
 
@@ -3978,6 +3978,49 @@ START_TEST(test_soutien_no_formation_mod)
 }
 END_TEST
 
+/* Small arms at a battery (14, 15, 1.3): "Ved beskydning af artilleri
+ * omregnes tab i mand til materiel tab jvf. Skema XV" is a step of the
+ * artillery's fire, and "antallet [af besætningen] er uden betydning i
+ * spillet": our reading, the battery loses nothing, only its morale is
+ * read, and the result says so (haandvaaben_batteri_kontrol).  D1 at B1,
+ * zone I, 3d6 = 18, +3 zone I, +2 first volley, −2 target is artillery =
+ * 21: Skema X 21 men a fire unit × 4 = 84 men, none taken; morale 21 +2
+ * does not answer = 23: FU.  A game made before named the 84 men alone. */
+START_TEST(test_small_arms_at_battery_no_loss)
+{
+	static const char *const firer[] = {
+		"3d6 = 18 (6+6+6), +3 zone I, +2 1. skydning, −2 målet er artilleri = 21: Skema X 21 "
+		"mand pr. skydeenhed × 4 = 84 mand: et batteri mister intet ved håndvåbenild (vores "
+		"læsning: besætningens antal er uden betydning, 1.3, og kun artilleriets tab i mand "
+		"omregnes til materiel, 15); moral 21, +2 besvarer ikke beskydning = 23: FU",
+		"3d6 = 18 (6+6+6), +3 zone I, +2 1. skydning, −2 målet er artilleri = 21: Skema X 21 "
+		"mand pr. skydeenhed × 4 = 84 mand; moral 21, +2 besvarer ikke beskydning = 23: FU"
+	};
+	static const char *const target[] = {
+		"B1: beskudt af D1: intet tab ved håndvåbenild (vores læsning, 1.3, 15); moral OR → "
+		"FU",
+		"B1: beskudt af D1; moral OR → FU"
+	};
+	const char *without[] = { NULL, "haandvaaben_batteri_kontrol" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		const char *line;
+		game_without(without[k]);
+		orders("D1 S @B1\n");
+		EV_OK("skyd", "unit=D1 maal=B1 zone=I");
+		resolve("skydninger", D(6, 6, 6));
+		line = fire_line("D1");
+		ck_assert_msg(strstr(line, firer[k]) != NULL, "expected '%s' in: %s", firer[k], line);
+		expect_result(target[k]);
+		ck_assert_str_eq(sts("B1", "kanoner"), "6");
+		ck_assert_int_eq(st("B1", "oedelagt"), 0);
+		ck_assert_int_eq(st("B1", "beskadiget"), 0);
+		ck_assert_str_eq(sts("B1", "moral"), "FU");
+	}
+}
+END_TEST
+
 /* 15: a unit behind the target counts in its ranks "der beskydes med
  * fuldkugle, granat eller shrapnel": not under canister
  * (geledder_bag_kontrol; a game made before took the flag with any) */
@@ -7249,6 +7292,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_mutual_attack);
 	tcase_add_test(tc, test_fire_at_unit_in_fu);
 	tcase_add_test(tc, test_soutien_no_formation_mod);
+	tcase_add_test(tc, test_small_arms_at_battery_no_loss);
 	tcase_add_test(tc, test_rank_behind_not_canister);
 	tcase_add_test(tc, test_moves_and_morale_time);
 	tcase_add_test(tc, test_lu_after_change_by_order);
