@@ -27,8 +27,10 @@
  *      (16.6); fire and melee results last until reorganised.
  *  K3  Reorganisation (its rules are lost): a unit in U or FU that is not
  *      disturbed rallies reorganisering_grader grades a turn; one over
- *      decimering_u_pct lost is U at least and never reorganised, so one
- *      in FU stays FU (6.7: "Enheden kan ikke reorganiseres").
+ *      decimering_u_pct lost "bliver resten af slaget U ... kan ikke
+ *      reorganiseres" (6.7): U at least and never reorganised above it,
+ *      so one in FU rallies to U as any rout and no further
+ *      (decimering_u_kontrol; a game made before kept it FU).
  *  K4  Decimation is for the rest of the battle; the text's exceptions
  *      follow its LU rule alone (6.7): artillery is never LU for its losses
  *      but U when over decimering_u_pct of its guns are destroyed, and the
@@ -1044,9 +1046,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * retraete_samme_traek_kontrol); 2026-12-05.7: a target in soutien
 	 * has no "+2 dyb formation" (11, soutien_formation_kontrol);
 	 * 2026-12-05.8: small arms at a battery say it loses nothing, our
-	 * reading (14, 15, 1.3, haandvaaben_batteri_kontrol)
+	 * reading (14, 15, 1.3, haandvaaben_batteri_kontrol); 2026-12-05.9:
+	 * over 50% lost, a unit in FU rallies to U and no further, where it
+	 * stayed FU (6.7, decimering_u_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.8",    /* rules_revision (above) */
+	"2026-12-05.9",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

@@ -486,10 +486,16 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 			   ks_st(ctx, u, "fu_ekstra") < turn && !disturbed(ctx, u)) {
 			int steps = (int)ks_param(ks_r(ctx), "reorganisering_grader");
 			int to = grade - (steps > 0 ? steps : 1);
-			/* over decimering_u_pct lost: "Enheden kan ikke
-			 * reorganiseres" (6.7), from FU no more than from U */
-			if (ks_st(ctx, u, "decimering") >= 2)
+			/* over decimering_u_pct lost: "Enheden bliver resten af
+			 * slaget U, Enheden kan ikke reorganiseres" (6.7): a
+			 * rout comes to U as any unit's does, and no further
+			 * (decimering_u_kontrol; a game made before kept it FU
+			 * for the rest of the battle) */
+			int over_half = ks_st(ctx, u, "decimering") >= 2;
+			if (over_half && !ks_check(ks_r(ctx), "decimering_u_kontrol"))
 				to = grade;
+			else if (over_half && to < KS_U)
+				to = KS_U;
 			if (to < KS_OR)
 				to = KS_OR;
 			if (to < grade) {
@@ -501,7 +507,12 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 				 * the state it keeps whatever the reorganisation
 				 * (ordlyd_kontrol: a game made before it said
 				 * "LU → OR" all the same) */
-				if (now > to && ks_check(ks_r(ctx), "ordlyd_kontrol")) {
+				if (over_half) {
+					KS_TF(&t, "over %g%% tab: resten af slaget U (6.7): %s → U, og kan ikke reorganiseres",
+					      "over %g%% lost: U for the rest of the battle (6.7): %s → U, and cannot be reorganised",
+					      ks_param(ks_r(ctx), "decimering_u_pct"),
+					      ks_moral_name(grade));
+				} else if (now > to && ks_check(ks_r(ctx), "ordlyd_kontrol")) {
 					int dec = ks_st(ctx, u, "decimering") > 0;
 					if (now == grade)
 						KS_TF(&t, "reorganiseret, men forbliver %s",

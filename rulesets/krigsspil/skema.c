@@ -306,6 +306,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("retraete_samme_traek_kontrol", 0, 1),
 	WHOLE("soutien_formation_kontrol", 0, 1),
 	WHOLE("haandvaaben_batteri_kontrol", 0, 1),
+	WHOLE("decimering_u_kontrol", 0, 1),
 	NUM("flyt_retning_grader", 0, 180),
 	NUM("flyt_retning_min_cm", 0, MANY),
 	WHOLE("skydemaal_kontrol", 0, 1),

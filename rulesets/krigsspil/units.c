@@ -337,6 +337,10 @@ int ks_moral_at(struct ord_ctx *ctx, const struct ord_unit *u, int h, struct ks_
 				     til % 2 ? "slutningen af" : "midt i", til / 2);
 			ord_buf_addf(&why->en, "until %s of turn %ld",
 				     til % 2 ? "the end" : "the middle", til / 2);
+		} else if (dec >= 2 && grade == KS_U && ks_check(ks_r(ctx), "decimering_u_kontrol")) {
+			/* "kan ikke reorganiseres" (6.7): not "until reorganised" */
+			ks_text_add(why, "decimeret, resten af slaget",
+				    "decimated, for the rest of the battle");
 		} else {
 			ks_text_add(why, "til den reorganiseres", "until reorganised");
 		}

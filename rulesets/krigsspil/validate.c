@@ -410,9 +410,9 @@ static int sheet_grade(struct ord_ctx *ctx, struct ord_unit *u)
 	const char *had;
 	char *saved;
 
-	if (!ks_check(r, "ordre_reorganisering_kontrol") || now <= KS_OR ||
-	    ks_st(ctx, u, "moral_til") || ks_st(ctx, u, "moral_traek") >= turn ||
-	    ks_st(ctx, u, "fu_ekstra") >= turn || ks_st(ctx, u, "decimering") >= 2)
+	if (!ks_check(r, "ordre_reorganisering_kontrol") || now <= KS_OR || ks_st(ctx, u, "moral_til") ||
+	    ks_st(ctx, u, "moral_traek") >= turn || ks_st(ctx, u, "fu_ekstra") >= turn ||
+	    (ks_st(ctx, u, "decimering") >= 2 && !ks_check(r, "decimering_u_kontrol")))
 		return now;
 	grade = ks_moral_parse(ks_st_str(ctx, u, "moral"));
 	steps = (int)ks_param(r, "reorganisering_grader");

@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.8");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.9");
 }
 END_TEST
 
@@ -3229,25 +3229,74 @@ START_TEST(test_decimation)
 	/* the exception: a turn it rested or won a melee sending the loser FU */
 	ord_kv_set(&U("D1")->state, "vandt_fu_traek", "10");
 	ck_assert_int_eq(ks_moral_now(ctx, U("D1")), KS_OR);
-	/* over 50%: "Enheden kan ikke reorganiseres" (6.7): not out of FU
-	 * either (g1.game: L5 went FU → U in the turn after) */
-	ord_ctx_fake_free(ctx);
-	ctx = ord_ctx_fake_new(rs, rules, 11);
-	cast();
+	/* over 50%, a game made before decimering_u_kontrol: "Enheden kan
+	 * ikke reorganiseres" (6.7) read as not out of FU either (g1.game: L5
+	 * went FU → U in the turn after); test_over_half_lost_becomes_u */
+	game_without("decimering_u_kontrol");
 	ord_kv_set(&U("D2")->state, "figurer", "9");
 	ord_kv_set(&U("D2")->state, "decimering", "2");
 	ord_kv_set(&U("D2")->state, "moral", "FU");
-	ord_kv_set(&U("D2")->state, "moral_traek", "10");
+	ord_kv_set(&U("D2")->state, "moral_traek", "9");
 	ord_kv_set(&U("L1")->state, "figurer", "8");
 	ord_kv_set(&U("L1")->state, "decimering", "2");
 	ord_kv_set(&U("L1")->state, "moral", "U");
-	ord_kv_set(&U("L1")->state, "moral_traek", "10");
+	ord_kv_set(&U("L1")->state, "moral_traek", "9");
 	resolve("reorganisering", NULL, 0);
 	ck_assert_str_eq(sts("D2", "moral"), "FU");
 	ck_assert_int_eq(ks_moral_now(ctx, U("D2")), KS_FU);
 	ck_assert_str_eq(sts("L1", "moral"), "U");
 	expect_result("D2: over 50% tab: kan ikke reorganiseres (6.7): forbliver FU");
 	expect_result("L1: over 50% tab: kan ikke reorganiseres (6.7): forbliver U");
+}
+END_TEST
+
+/* 6.7: "Hvis en enhed mister over [50]% af sin oprindelige styrke ...
+ * Enheden bliver resten af slaget U, Enheden kan ikke reorganiseres,
+ * Enheden kan benyttes som fangevogtere, og Enheden kan benyttes til at
+ * fragte artilleri ammunition": D2, over 50% lost and in FU since the turn
+ * before, comes to U at the reorganisation, as any rout does, and no
+ * further; L1 in U stays U; the state's words say "for the rest of the
+ * battle", not "until reorganised", and the sheet written before the
+ * reorganisation is held to the U.  A game made before
+ * (decimering_u_kontrol) kept D2 FU, fleeing every turn. */
+START_TEST(test_over_half_lost_becomes_u)
+{
+	struct ks_text why;
+
+	game_without(NULL);
+	ord_kv_set(&U("D2")->state, "figurer", "9");
+	ord_kv_set(&U("D2")->state, "decimering", "2");
+	ord_kv_set(&U("D2")->state, "moral", "FU");
+	ord_kv_set(&U("D2")->state, "moral_grund", "ild");
+	ord_kv_set(&U("D2")->state, "moral_traek", "9");
+	ord_kv_set(&U("L1")->state, "figurer", "8");
+	ord_kv_set(&U("L1")->state, "decimering", "2");
+	ord_kv_set(&U("L1")->state, "moral", "U");
+	ord_kv_set(&U("L1")->state, "moral_traek", "9");
+	/* U may fire: the sheet takes what the reorganisation leaves */
+	ACCEPTS("danske", "D2 S @L1 1\n");
+	resolve("reorganisering", NULL, 0);
+	ck_assert_str_eq(sts("D2", "moral"), "U");
+	ck_assert_int_eq(ks_moral_now(ctx, U("D2")), KS_U);
+	ck_assert_str_eq(sts("L1", "moral"), "U");
+	expect_result("D2: over 50% tab: resten af slaget U (6.7): FU → U, og kan ikke reorganiseres");
+	expect_result("L1: over 50% tab: kan ikke reorganiseres (6.7): forbliver U");
+	ks_text_init(&why);
+	ks_moral_at(ctx, U("D2"), ks_half(ctx, 0), &why);
+	ck_assert_msg(strstr(why.en.buf, "decimated, for the rest of the battle") != NULL &&
+			      !strstr(why.en.buf, "until reorganised"),
+		      "D2's state: %s", why.en.buf);
+	ks_text_release(&why);
+	/* made before: FU for the rest of the battle */
+	game_without("decimering_u_kontrol");
+	ord_kv_set(&U("D2")->state, "figurer", "9");
+	ord_kv_set(&U("D2")->state, "decimering", "2");
+	ord_kv_set(&U("D2")->state, "moral", "FU");
+	ord_kv_set(&U("D2")->state, "moral_traek", "9");
+	REFUSES("danske", "D2 S @L1 1\n", "a unit in FU flees, it cannot fire");
+	resolve("reorganisering", NULL, 0);
+	ck_assert_str_eq(sts("D2", "moral"), "FU");
+	expect_result("D2: over 50% tab: kan ikke reorganiseres (6.7): forbliver FU");
 }
 END_TEST
 
@@ -7271,6 +7320,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_ammunition_change);
 	tcase_add_test(tc, test_limber_rules_optional);
 	tcase_add_test(tc, test_decimation);
+	tcase_add_test(tc, test_over_half_lost_becomes_u);
 	tcase_add_test(tc, test_valeur);
 	tcase_add_test(tc, test_flight_and_surrender);
 	tcase_add_test(tc, test_melee_phase);
