@@ -377,6 +377,118 @@ static const char *ground_name(const struct ks_rules *r, const char *ground, con
 	return ground;
 }
 
+unsigned ks_obstacle_bars(const char *vaaben, int closed, int grade, int stormmarch, const char *cls)
+{
+	int cav_or_guns = !strcmp(vaaben, "kavaleri") || !strcmp(vaaben, "artilleri");
+	unsigned bars = 0;
+
+	if (!*cls)
+		return 0;
+	if (stormmarch)
+		bars |= KS_BAR_STORM;
+	if (grade == KS_U && closed)
+		bars |= KS_BAR_U_CLOSED;
+	if (strcmp(cls, "I")) {
+		if (cav_or_guns)
+			bars |= KS_BAR_ARM;
+		else if (grade == KS_U && !closed)
+			bars |= KS_BAR_U_OPEN;
+		else if (grade == KS_FU)
+			bars |= KS_BAR_FU_FOOT;
+	} else if (grade == KS_FU && !strcmp(vaaben, "artilleri")) {
+		bars |= KS_BAR_FU_GUNS;
+	}
+	return bars;
+}
+
+enum ks_ground_bar ks_ground_bar(int grade, int closed, int column, int gun, int foot, int wood,
+				 int road, int path, int edge)
+{
+	if (grade == KS_FU)
+		return foot ? KS_GROUND_OK : KS_GROUND_FLIGHT;
+	if (!closed)
+		return foot ? KS_GROUND_OK : KS_GROUND_OPEN;
+	if (column && (road || (!gun && path)))
+		return KS_GROUND_OK; /* on the road, or a path */
+	if (foot && wood && edge)
+		return KS_GROUND_OK; /* in and out of the wood's edge */
+	if (column)
+		return gun ? KS_GROUND_GUN_ROAD : KS_GROUND_NO_PATH;
+	return KS_GROUND_CLOSE;
+}
+
+/* Why an obstacle of class cls bars the move (bars from ks_obstacle_bars),
+ * in both languages, after ", hindring II". */
+static void obstacle_bar_text(struct ks_text *t, unsigned bars, const struct ord_row *arm,
+			      const char *cls)
+{
+	const char *sep = ": ";
+
+	if (bars & KS_BAR_STORM) {
+		KS_TF(t, "%shindringer kan ikke passeres i stormmarch",
+		      "%sobstacles cannot be passed in stormmarch", sep);
+		sep = "; ";
+	}
+	if (bars & KS_BAR_U_CLOSED) {
+		KS_TF(t, "%sen sluttet formation i U kan ikke passere hindringer",
+		      "%sa close formation in U cannot pass obstacles", sep);
+		sep = "; ";
+	}
+	if (bars & KS_BAR_ARM) {
+		ord_buf_addf(&t->da, "%s%s kan ikke passere hindring %s", sep,
+			     ord_row_str(arm, "navn"), cls);
+		ord_buf_addf(&t->en, "%s%s cannot pass obstacle %s", sep,
+			     ord_row_str(arm, "navn_en"), cls);
+	}
+	if (bars & KS_BAR_U_OPEN)
+		KS_TF(t, "%sen spredt formation i U kan ikke passere hindring %s",
+		      "%san open formation in U cannot pass obstacle %s", sep, cls);
+	if (bars & KS_BAR_FU_FOOT)
+		KS_TF(t, "%sinfanteri i FU kan ikke passere hindring %s",
+		      "%sinfantry in FU cannot pass obstacle %s", sep, cls);
+	if (bars & KS_BAR_FU_GUNS)
+		KS_TF(t, "%sartilleri i FU kan ikke passere hindringer",
+		      "%sartillery in FU cannot pass obstacles", sep);
+	ks_text_add(t, " (13)", " (13)");
+}
+
+/* Why a stretch of wood or marsh bars the move (ks_ground_bar), in both
+ * languages, after its name and cm. */
+static void ground_bar_text(struct ks_text *t, const struct ks_rules *r, enum ks_ground_bar bar,
+			    int foot_in_wood)
+{
+	switch (bar) {
+	case KS_GROUND_FLIGHT:
+		ks_text_add(t, " (kan under flugt kun passeres af infanteri og kosakker, 13)",
+			    " (passed in flight only by infantry and cossacks, 13)");
+		break;
+	case KS_GROUND_OPEN:
+		ks_text_add(t, " (kan i spredt formation kun passeres af infanteri og kosakker, 13)",
+			    " (passed in open order only by infantry and cossacks, 13)");
+		break;
+	case KS_GROUND_GUN_ROAD:
+		ks_text_add(t, " (kan af artilleri kun passeres på vej, 13)",
+			    " (passed by artillery only on a road, 13)");
+		break;
+	case KS_GROUND_NO_PATH:
+		ks_text_add(t, " (kan i marchkolonne udenfor vej kun passeres på sti: sti=yes, 13)",
+			    " (passed in march column off the road only on a path: sti=yes, 13)");
+		break;
+	case KS_GROUND_CLOSE:
+		ks_text_add(t, " (kan i sluttet formation kun passeres i marchkolonne på sti",
+			    " (passed in close order only in march column on a path");
+		if (foot_in_wood) {
+			ks_text_add(t, "; infanteri og kosakker rykker kun ind i skovkanten, ",
+				    "; infantry and cossacks enter its edge, ");
+			ks_text_num(t, ks_param(r, "skovkant_cm"));
+			ks_text_add(t, " cm", " cm");
+		}
+		ks_text_add(t, ", 13)", ", 13)");
+		break;
+	case KS_GROUND_OK: break;
+	}
+}
+
 int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_move_out *out,
 	    struct ks_text *why)
 {
@@ -388,8 +500,9 @@ int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_mov
 	struct ord_kv flags, m;
 	struct ks_text t;
 	double v, base, g = ks_param(r, "gennemmarch_faktor");
+	const char *vaaben;
 	size_t i;
-	int err, free_passage;
+	int err, free_passage, closed, grade;
 
 	memset(out, 0, sizeof(*out));
 	out->passable = 1;
@@ -425,8 +538,25 @@ int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_mov
 	 * swarm (13) */
 	free_passage = !strcmp(ord_row_str(arm, "vaaben"), "kavaleri") &&
 		       (!strcmp(in->formation, "linie") || !strncmp(in->formation, "svaerm", 6));
+	vaaben = ord_row_str(arm, "vaaben");
+	closed = !strcmp(ord_row_str(frow, "sluttet"), "ja");
+	grade = !in->gang                       ? KS_OR
+		: !strcmp(in->gang, "flugt")    ? KS_FU
+		: !strcmp(in->gang, "retraete") ? KS_U
+						: KS_OR;
 	for (i = 0; i < in->nobstacles; i++) {
 		const struct ord_row *row;
+		unsigned bars = in->passage
+					? ks_obstacle_bars(vaaben, closed, grade,
+							   in->gang && !strcmp(in->gang, "stormmarch"),
+							   in->obstacles[i])
+					: 0;
+		if (bars) {
+			out->passable = 0;
+			KS_TF(&t, ", hindring %s", ", obstacle %s", in->obstacles[i]);
+			obstacle_bar_text(&t, bars, arm, in->obstacles[i]);
+			continue;
+		}
 		ord_kv_set(&m, "klasse", in->obstacles[i]);
 		if (ord_table_find(&row, tid, &m) || ord_row_num(row, "andel", &v)) {
 			ord_error_clear();
@@ -497,6 +627,22 @@ int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_mov
 		ord_buf_addf(&t.en, "%s %s ", i ? "," : "", ground_name(r, in->seg[i].terrain, "en"));
 		ks_text_num(&t, in->seg[i].cm);
 		ks_text_add(&t, " cm", " cm");
+		if (in->passage &&
+		    (!strcmp(in->seg[i].terrain, "skov") || !strcmp(in->seg[i].terrain, "sump"))) {
+			int wood = !strcmp(in->seg[i].terrain, "skov");
+			int foot = !strcmp(vaaben, "infanteri") || !strcmp(in->art, "kosakker");
+			/* our reading: a stretch of wood no deeper than the
+			 * edge is the edge */
+			int edge = wood && in->seg[i].cm <= ks_param(r, "skovkant_cm") + 1e-9;
+			enum ks_ground_bar bar = ks_ground_bar(grade, closed,
+							       !strcmp(in->formation, "marchkolonne"),
+							       !strcmp(vaaben, "artilleri"), foot,
+							       wood, 0, in->path, edge);
+			if (bar != KS_GROUND_OK) {
+				out->passable = 0;
+				ground_bar_text(&t, r, bar, foot && wood);
+			}
+		}
 		if (ord_row_num(row, "faktor", &v) || v <= 0) {
 			ord_error_clear();
 			out->passable = 0;
@@ -525,13 +671,15 @@ int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_mov
 	ks_text_num(&t, out->reach);
 	ks_text_add(&t, " cm", " cm");
 	out->ok = out->passable && out->cost <= out->reach + 1e-6;
-	if (out->ok)
+	if (in->passage && !out->passable)
+		ks_text_add(&t, ": kan ikke passeres", ": cannot be passed");
+	else if (out->ok)
 		ks_text_add(&t, ": inden for marchlængden", ": within the march length");
 	else
 		ks_text_add(&t, ": længere end marchlængden", ": beyond the march length");
 done:
 	if (!in->nseg && in->through_cm <= 0)
-		out->ok = 1;
+		out->ok = out->passable;
 	if (why)
 		ks_text_cat(why, &t);
 	err = 0;

@@ -167,6 +167,10 @@ struct ks_move_in {
 	int facing_enemy;  /* a retreat with its front to the enemy (17) */
 	double through_cm; /* cm of it through an own unit (13 gennemmarch) */
 	double wheel_cm;   /* cm the outer flank wheeled (12 drej) */
+	int passage;       /* hold the obstacles and the woods to ks_obstacle_bars and
+			    * ks_ground_bar too (the calculator; the game holds the
+			    * map's in ks_check_path) */
+	int path;          /* the stretches of wood and marsh are along a path (sti) */
 };
 
 struct ks_move_out {
@@ -181,10 +185,48 @@ struct ks_move_out {
 	int ok;           /* passable and cost <= reach */
 };
 
+/* 13 passage af hindringer: what bars a unit of arm vaaben (infanteri,
+ * kavaleri, artilleri), in close order or not, in morale grade, at
+ * stormmarch or not, from passing an obstacle of class cls (I, II, III):
+ * 0 when nothing does, else the KS_BAR_ bits of each rule it breaks.  The
+ * game's move (ks_check_path) and the calculator's (ks_move) alike. */
+enum ks_obstacle_bar {
+	KS_BAR_STORM = 1,    /* "Hindringer kan ikke passeres i stormmarch" */
+	KS_BAR_U_CLOSED = 2, /* "En sluttet formation i U kan ikke passere hindringer" */
+	KS_BAR_ARM = 4,      /* "Kavaleri og artilleri kan ikke passere hindring [II] og [III]" */
+	KS_BAR_U_OPEN = 8,   /* "En spredt formation i U kan ikke passere hindring [II] og [III]" */
+	KS_BAR_FU_FOOT = 16, /* "[I]nfanteri i FU kan ikke passere hindring [II] og [III]" */
+	KS_BAR_FU_GUNS = 32, /* "Artilleri i FU kan ikke passere hindringer" */
+};
+unsigned ks_obstacle_bars(const char *vaaben, int closed, int grade, int stormmarch, const char *cls);
+
+/* 13 passage af skov, sump eller mose: "Skov, sump og mose kan, udenfor
+ * vej, kun passeres af: Sluttet formation: Visse enheder i marchkolonne på
+ * stier ... Spredt formation: [I]nfanteri og kosakker.  Flugt: [I]nfanteri
+ * og kosakker", and "[I]nfanteri og kosakker kan rykke ind i og ud af
+ * skovkanter".  What bars a unit from ground of wood (wood) or marsh: in
+ * grade, close order or not, in march column or not, artillery (gun),
+ * infantry or cossacks (foot), with a road or a path there, at the wood's
+ * edge.  The game's move (check_woods) and the calculator's alike. */
+enum ks_ground_bar {
+	KS_GROUND_OK = 0,
+	KS_GROUND_FLIGHT,   /* in flight: infantry and cossacks only */
+	KS_GROUND_OPEN,     /* open order: infantry and cossacks only */
+	KS_GROUND_GUN_ROAD, /* artillery in march column: on a road only */
+	KS_GROUND_NO_PATH,  /* march column: on a path or a road only */
+	KS_GROUND_CLOSE,    /* close order: only in march column on a path */
+};
+enum ks_ground_bar ks_ground_bar(int grade, int closed, int column, int gun, int foot, int wood,
+				 int road, int path, int edge);
+
 /* What a move may cover and what the ground it crossed cost (13): the
  * gait's length x (time - obstacles' deductions) x the half speeds, less
  * a wheel; each stretch costs its cm / the ground's faktor, the stretch
- * through an own unit / gennemmarch_faktor. */
+ * through an own unit / gennemmarch_faktor.  With in->passage, an obstacle
+ * or a stretch of wood or marsh the unit cannot pass makes the move
+ * impassable (out->passable 0), saying the rule: the unit is in the morale
+ * its gait implies (retraete U, flugt FU, else OR), and a stretch of wood
+ * no longer than skovkant_cm is its edge (our reading). */
 int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_move_out *out,
 	    struct ks_text *why);
 

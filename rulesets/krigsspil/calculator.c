@@ -135,6 +135,7 @@ static const struct ord_key_spec move_args[] = {
 	{ "terraen", ORD_KEY_WORD, 0, "march_terraen.terraen", 0, 0, "aabent", NULL },
 	{ "straekning", ORD_KEY_STR, 0, NULL, 0, 0, NULL, NULL },
 	{ "hindringer", ORD_KEY_STR, 0, NULL, 0, 0, NULL, NULL },
+	FLAG("sti"),
 	{ "maade", ORD_KEY_ENUM, 0, "vending|front_mod_fjenden", 0, 0, "vending", NULL },
 	{ "gennem_cm", ORD_KEY_NUM, 0, NULL, 0, 1000000, "0", NULL },
 	{ "drej_cm", ORD_KEY_NUM, 0, NULL, 0, 1000000, "0", NULL },
@@ -609,6 +610,10 @@ static int calc_move(struct ord_calc *c, struct ord_rules *rules)
 	in.facing_enemy = !strcmp(ord_kv_get(kv, "maade"), "front_mod_fjenden");
 	in.through_cm = ord_kv_get_num(kv, "gennem_cm", 0);
 	in.wheel_cm = ord_kv_get_num(kv, "drej_cm", 0);
+	/* what the game refuses on the map (ks_check_path), the same rules:
+	 * obstacles by arm, formation, morale and gait, wood and marsh */
+	in.passage = 1;
+	in.path = ord_kv_get_bool(kv, "sti", 0);
 	if (list && *list) {
 		if ((err = parse_stretches(list, names, sizeof(names), seg, ORD_ARRAY_SIZE(seg),
 					   &in.nseg)) != 0)
@@ -643,8 +648,9 @@ static int calc_move(struct ord_calc *c, struct ord_rules *rules)
 	if (in.nseg || in.through_cm > 0) {
 		ord_calc_value_num(c, "moved", res.moved);
 		ord_calc_value_num(c, "cost", res.cost);
-		ord_calc_value(c, "allowed", res.ok ? "yes" : "no");
 	}
+	if (in.nseg || in.through_cm > 0 || !res.passable)
+		ord_calc_value(c, "allowed", res.ok ? "yes" : "no");
 	answer(c, &why);
 out:
 	ks_text_release(&why);

@@ -296,6 +296,8 @@ static void check_woods(struct ord_ctx *ctx, const struct ord_unit *u, double x0
 		const struct ord_row *row;
 		const char *name;
 		struct ord_buf why = ORD_BUF_INIT;
+		enum ks_ground_bar bar;
+		int wood, edge;
 
 		if (!p || (strcmp(p->terrain, "skov") && strcmp(p->terrain, "sump")))
 			continue;
@@ -305,30 +307,29 @@ static void check_woods(struct ord_ctx *ctx, const struct ord_unit *u, double x0
 			continue;
 		row = chart_row(ctx, "terraen", "terraen", p->terrain);
 		name = row ? ord_row_str(row, "navn") : p->terrain;
-		if (grade == KS_FU) {
-			if (!foot)
-				ord_buf_addf(&why,
-					     "%s on plate %d,%d is passed in flight only by infantry and cossacks",
-					     name, p->q, p->r);
-		} else if (!closed) {
-			if (!foot)
-				ord_buf_addf(&why,
-					     "%s on plate %d,%d is passed in open order only by infantry and cossacks",
-					     name, p->q, p->r);
-		} else if (column && (plate_has(p, "vej") || (!gun && plate_has(p, "sti")))) {
-			/* on the road, or a path */
-		} else if (foot && !strcmp(p->terrain, "skov") &&
-			   ((m->to_plate && p->q == m->q && p->r == m->r) ||
-			    wood_edge(r->map, x, y, depth))) {
-			/* in and out of the wood's edge */
-		} else if (column && gun) {
+		wood = !strcmp(p->terrain, "skov");
+		/* the edge only where it counts: wood_edge looks all round */
+		edge = foot && wood && closed && grade != KS_FU &&
+		       ((m->to_plate && p->q == m->q && p->r == m->r) ||
+			wood_edge(r->map, x, y, depth));
+		bar = ks_ground_bar(grade, closed, column, gun, foot, wood, plate_has(p, "vej"),
+				    plate_has(p, "sti"), edge);
+		if (bar == KS_GROUND_FLIGHT) {
+			ord_buf_addf(&why,
+				     "%s on plate %d,%d is passed in flight only by infantry and cossacks",
+				     name, p->q, p->r);
+		} else if (bar == KS_GROUND_OPEN) {
+			ord_buf_addf(&why,
+				     "%s on plate %d,%d is passed in open order only by infantry and cossacks",
+				     name, p->q, p->r);
+		} else if (bar == KS_GROUND_GUN_ROAD) {
 			ord_buf_addf(&why, "%s on plate %d,%d is passed by artillery only on a road",
 				     name, p->q, p->r);
-		} else if (column) {
+		} else if (bar == KS_GROUND_NO_PATH) {
 			ord_buf_addf(&why,
 				     "%s on plate %d,%d has no path: a march column passes it off the road only on a path (sti)",
 				     name, p->q, p->r);
-		} else {
+		} else if (bar == KS_GROUND_CLOSE) {
 			struct ord_buf cm = ORD_BUF_INIT;
 			ks_fmt_part(&cm, depth);
 			ord_buf_addf(&why,
@@ -380,7 +381,8 @@ void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, dou
 	}
 	for (i = 0; i < n; i++) {
 		const char *name, *cls;
-		int mc, obstacle, q, rr;
+		int mc, q, rr;
+		unsigned bars;
 		double wider;
 		char where[32];
 
@@ -415,35 +417,32 @@ void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, dou
 				     name, where, w.buf);
 			ord_buf_release(&w);
 		}
-		obstacle = *cls != '\0';
-		if (!obstacle)
-			continue;
-		if (stormmarch)
+		/* the calculator's rules too (ks_move's passage) */
+		bars = ks_obstacle_bars(vaaben, closed, grade, stormmarch, cls);
+		if (bars & KS_BAR_STORM)
 			ord_diag_add(m->d, m->line, m->col, m->unit, "13 stormmarch",
 				     "obstacles cannot be passed in stormmarch: the %s on %s is obstacle %s",
 				     name, where, cls);
-		if (grade == KS_U && closed)
+		if (bars & KS_BAR_U_CLOSED)
 			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
 				     "a close formation in U cannot pass obstacles: the %s on %s is obstacle %s",
 				     name, where, cls);
-		if (strcmp(cls, "I")) {
-			if (!strcmp(vaaben, "kavaleri") || !strcmp(vaaben, "artilleri"))
-				ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
-					     "%s cannot pass obstacle %s: the %s on %s",
-					     ks_arm_name(ctx, u), cls, name, where);
-			else if (grade == KS_U && !closed)
-				ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
-					     "an open formation in U cannot pass obstacle %s: the %s on %s",
-					     cls, name, where);
-			else if (grade == KS_FU)
-				ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
-					     "infantry in FU cannot pass obstacle %s: the %s on %s",
-					     cls, name, where);
-		} else if (grade == KS_FU && !strcmp(vaaben, "artilleri")) {
+		if (bars & KS_BAR_ARM)
+			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
+				     "%s cannot pass obstacle %s: the %s on %s",
+				     ks_arm_name(ctx, u), cls, name, where);
+		if (bars & KS_BAR_U_OPEN)
+			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
+				     "an open formation in U cannot pass obstacle %s: the %s on %s",
+				     cls, name, where);
+		if (bars & KS_BAR_FU_FOOT)
+			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
+				     "infantry in FU cannot pass obstacle %s: the %s on %s", cls,
+				     name, where);
+		if (bars & KS_BAR_FU_GUNS)
 			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
 				     "artillery in FU cannot pass obstacles: the %s on %s", name,
 				     where);
-		}
 	}
 }
 

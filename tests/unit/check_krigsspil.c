@@ -628,6 +628,68 @@ START_TEST(test_melee_calc_as_game)
 }
 END_TEST
 
+/* calc move holds the passage to the rules the game's move is held to
+ * (13, ks_obstacle_bars and ks_ground_bar): "Kavaleri og artilleri kan
+ * ikke passere hindring [II] og [III]", "Hindringer kan ikke passeres i
+ * stormmarch", "Skov, sump og mose kan, udenfor vej, kun passeres af:
+ * Sluttet formation: Visse enheder i marchkolonne på stier ... Spredt
+ * formation: [I]nfanteri og kosakker.  Flugt: [I]nfanteri og kosakker". */
+static void move_says(const char *args, const char *allowed, const char *said)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+
+	ck_assert_str_eq(value("move", args, NULL, 0, "allowed"), allowed);
+	ck_assert_int_eq(run_calc(&out, "move", args, NULL, 0, 0), 0);
+	ck_assert_msg(strstr(out.buf, said) != NULL, "move %s: expected '%s' in '%s'", args, said,
+		      out.buf);
+	ord_buf_release(&out);
+}
+
+START_TEST(test_move_calc_passage)
+{
+	move_says("art=tungt_kavaleri straekning=aabent:5 hindringer=II lang=en", "no",
+		  "obstacle II: heavy cavalry cannot pass obstacle II (13)");
+	move_says("art=fodartilleri straekning=aabent:5 hindringer=III lang=en", "no",
+		  "foot artillery cannot pass obstacle III");
+	move_says("art=let_kavaleri gang=stormmarch straekning=aabent:5 hindringer=I lang=en", "no",
+		  "obstacles cannot be passed in stormmarch");
+	move_says("art=tungt_kavaleri formation=linie straekning=skov:10 lang=en", "no",
+		  "wood 10 cm (passed in close order only in march column on a path, 13)");
+	move_says("art=infanteri formation=linie straekning=sump:5 lang=en", "no",
+		  "marsh 5 cm (passed in close order only in march column on a path, 13)");
+	move_says("art=infanteri formation=linie straekning=sump:5", "no",
+		  "kan i sluttet formation kun passeres i marchkolonne på sti");
+	/* no "without deduction" for an obstacle it cannot pass */
+	move_says("art=tungt_kavaleri hindringer=III lang=en", "no",
+		  "heavy cavalry cannot pass obstacle III");
+	/* what passes: cavalry in line over obstacle I with no deduction,
+	 * infantry over II, a march column on a path, infantry into the
+	 * wood's edge (skovkant_cm), open order of infantry, a road */
+	move_says("art=tungt_kavaleri straekning=aabent:5 hindringer=I lang=en", "yes",
+		  "obstacle I without deduction");
+	move_says("art=infanteri straekning=aabent:5 hindringer=II lang=en", "yes", "obstacle II");
+	move_says("art=tungt_kavaleri formation=marchkolonne straekning=skov:10 sti=yes lang=en",
+		  "yes", "wood 10 cm");
+	move_says("art=tungt_kavaleri formation=marchkolonne straekning=skov:10 lang=en", "no",
+		  "passed in march column off the road only on a path: sti=yes");
+	move_says("art=fodartilleri formation=marchkolonne straekning=skov:5 sti=yes lang=en", "no",
+		  "passed by artillery only on a road");
+	move_says("art=infanteri formation=linie straekning=skov:5 lang=en", "yes", "wood 5 cm");
+	move_says("art=infanteri formation=linie straekning=skov:6 lang=en", "no",
+		  "infantry and cossacks enter its edge, 5 cm");
+	move_says("art=infanteri formation=skyttekaede_tynd straekning=sump:3 lang=en", "yes",
+		  "marsh 3 cm");
+	move_says("art=let_kavaleri formation=svaerm_tynd straekning=sump:3 lang=en", "no",
+		  "passed in open order only by infantry and cossacks");
+	move_says("art=let_kavaleri gang=flugt straekning=skov:3 lang=en", "no",
+		  "passed in flight only by infantry and cossacks");
+	move_says("art=infanteri gang=retraete formation=linie straekning=aabent:5 hindringer=I "
+		  "lang=en",
+		  "no", "a close formation in U cannot pass obstacles");
+	move_says("art=tungt_kavaleri straekning=vej:10 lang=en", "yes", "road 10 cm");
+}
+END_TEST
+
 START_TEST(test_move_calc)
 {
 	/* løb: the attack column's 25 cm for half a turn */
@@ -647,12 +709,13 @@ START_TEST(test_move_calc)
 	ck_assert_str_eq(value("move", "art=infanteri straekning=aabent:10,plantage:6", NULL, 0,
 			       "allowed"),
 			 "no");
-	/* an obstacle's time: none for cavalry in line */
+	/* an obstacle's time: none for cavalry in line (cavalry passes only
+	 * obstacle I: test_move_calc_passage) */
 	ck_assert_str_eq(value("move", "art=infanteri hindringer=II", NULL, 0, "reach"), "15");
-	ck_assert_str_eq(value("move", "art=let_kavaleri hindringer=II", NULL, 0, "reach"), "50");
-	ck_assert_str_eq(value("move", "art=let_kavaleri formation=angrebskolonne hindringer=II",
+	ck_assert_str_eq(value("move", "art=let_kavaleri hindringer=I", NULL, 0, "reach"), "50");
+	ck_assert_str_eq(value("move", "art=let_kavaleri formation=angrebskolonne hindringer=I",
 			       NULL, 0, "reach"),
-			 "37.5");
+			 "43.75");
 	calc_fails("move", "art=infanteri formation=angrebskolonne gang=loeb", NULL, 0,
 		   "gang: løb i linie is used only from linie (13), not from angrebskolonne");
 	calc_fails("move", "art=kosakker gang=stormmarch", NULL, 0, "has no stormmarch");
@@ -7218,6 +7281,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_melee_calc_as_game);
 	tcase_add_test(tc, test_melee_calc_pursuit_as_game);
 	tcase_add_test(tc, test_move_calc);
+	tcase_add_test(tc, test_move_calc_passage);
 	tcase_add_test(tc, test_calc_xml_and_lang);
 	tcase_add_test(tc, test_print_tables);
 	tcase_add_test(tc, test_execution);
