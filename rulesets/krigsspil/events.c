@@ -689,14 +689,62 @@ static int retreat_owed(struct ord_ctx *ctx, const struct ord_unit *u)
 	       ks_st(ctx, u, "tvungen_traek") == ord_ctx_turn(ctx) && ks_moral_now(ctx, u) >= KS_U;
 }
 
+static int retreat_point(struct ord_ctx *ctx, struct ord_unit *u, int owed, unsigned seq,
+			 double deg, struct ord_buf *out, int *full, double *cm);
+
+/* 6.5 "skal den retirere et halvt træk ... flygte et halvt træk": a
+ * retraete of u from (sx, sy) short of the half turn its gait gives (mo,
+ * t: ks_move_event's) is refused, unless it goes as far as the ground
+ * allows straight along the way it is held to (retreat_point, what the
+ * referee's list suggests) or the referee says what stopped it
+ * (stoppet=); the message names the rule, the half turn owed and what to
+ * give.  retraete_laengde_kontrol: a game made before took any length up
+ * to the half turn. */
+static void check_retreat_short(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_unit *u,
+				double sx, double sy, const struct ks_move_out *mo,
+				const struct ks_text *t, struct ord_diag *d)
+{
+	struct ks_rules *r = ks_r(ctx);
+	struct ord_buf hint = ORD_BUF_INIT, ground = ORD_BUF_INIT;
+	double x = ord_kv_get_num(&ev->kv, "x", 0), y = ord_kv_get_num(&ev->kv, "y", 0);
+	double tol = ks_param(r, "retraete_maal_cm"), moved = hypot(x - sx, y - sy), cm = 0;
+	int grade = ks_moral_now(ctx, u), full = 1;
+
+	if (!mo->ok || mo->cost + tol >= mo->reach - 1e-9 || ord_kv_get(&ev->kv, "stoppet"))
+		return;
+	/* as far as the ground allows along its way: the list's own point */
+	if (ks_st_has(ctx, u, "fjende_retning") || *ks_st_str(ctx, u, "tvungen_fra")) {
+		double deg = ks_retreat_bearing(ctx, u, ks_st_num(ctx, u, "fjende_retning"));
+		if (retreat_point(ctx, u, 1, ev->seq, deg, &hint, &full, &cm) && !full &&
+		    moved + tol >= cm - 1e-9)
+			goto out;
+		if (hint.len && cm > 0)
+			ord_buf_addf(&ground, ", e.g. `%s` (%s straight away from the enemy: %g cm)",
+				     hint.buf,
+				     full ? "half a turn" : "as far as the ground allows of half a turn",
+				     cm);
+	}
+	ord_diag_add(d, 0, 0, u->id, "6.5",
+		     "unit '%s' in %s %s %g cm, short of the half turn it must %s (6.5: 'skal den %s et halvt træk'): it owes %g cm of open ground and went %g (%s); give the whole half turn%s, or, when an obstacle or a unit stopped it short, what stopped it (stoppet=hindring|fjende|egen)",
+		     u->id, ks_moral_name(grade), grade >= KS_FU ? "fled" : "retreated",
+		     round(moved * 10) / 10, grade >= KS_FU ? "flee" : "retreat",
+		     grade >= KS_FU ? "flygte" : "retirere", round(mo->reach * 10) / 10,
+		     round(mo->cost * 10) / 10, t->en.buf, ground.buf);
+out:
+	ord_buf_release(&hint);
+	ord_buf_release(&ground);
+}
+
 /* 6.5 "Hvis en enhed under spillet bliver U: skal den retirere et halvt
  * træk FU: skal den flygte et halvt træk i det træk den bliver påvirket"
  * (K27): the half turn owed, recorded after the fire and the melee
  * (retraete).  A unit driven there by then is held to its gait's half
  * turn and its way; one in a melee, a defensive fire or a flight recorded
- * before it in the phase is decided when the phase is resolved. */
+ * before it in the phase is decided when the phase is resolved.  whole:
+ * held to the whole half turn too (check_retreat_short); not when
+ * retreat_point tries a point, which is where that check looks. */
 static void check_retreat(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_unit *u,
-			  struct ord_diag *d)
+			  int whole, struct ord_diag *d)
 {
 	int grade = ks_moral_now(ctx, u), owed = retreat_owed(ctx, u);
 	int hx = ord_kv_get(&ev->kv, "x") != NULL, hy = ord_kv_get(&ev->kv, "y") != NULL;
@@ -762,11 +810,15 @@ static void check_retreat(struct ord_ctx *ctx, const struct ord_event *ev, struc
 		ks_check_direction(ctx, ev, u, sx, sy, d);
 		/* half a turn of its gait (13, K12) */
 		ks_text_init(&t);
-		if (ks_move_event(ctx, ev, u, &mo, &t, d) == 0 && !mo.ok)
-			ord_diag_add(d, 0, 0, u->id, "6.5",
-				     "unit '%s' in %s %s farther than half a turn allows: %s",
-				     u->id, ks_moral_name(grade),
-				     grade >= KS_FU ? "fled" : "retreated", t.en.buf);
+		if (ks_move_event(ctx, ev, u, &mo, &t, d) == 0) {
+			if (!mo.ok)
+				ord_diag_add(d, 0, 0, u->id, "6.5",
+					     "unit '%s' in %s %s farther than half a turn allows: %s",
+					     u->id, ks_moral_name(grade),
+					     grade >= KS_FU ? "fled" : "retreated", t.en.buf);
+			else if (whole && ks_check(ks_r(ctx), "retraete_laengde_kontrol"))
+				check_retreat_short(ctx, ev, u, sx, sy, &mo, &t, d);
+		}
 		ks_text_release(&t);
 	}
 }
@@ -1629,7 +1681,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 	} else if (!strcmp(ev->kind, "flyt")) {
 		check_flyt(ctx, ev, u, d);
 	} else if (!strcmp(ev->kind, "retraete")) {
-		check_retreat(ctx, ev, u, d);
+		check_retreat(ctx, ev, u, 1, d);
 	} else if (!strcmp(ev->kind, "formation")) {
 		const char *want = ord_kv_get(&ev->kv, "formation");
 		size_t i;
@@ -2091,9 +2143,11 @@ int ks_not_carried_out(struct ord_ctx *ctx, const struct ord_event *e)
  * whose melee is not resolved yet, the ground and half a turn both of a
  * retreat in U and of a flight in FU, as the result may make it.  *reach:
  * the cm of open ground allowed (the least); *over: the ground's cost over
- * it (the most; above 1 too far). */
-static int retreat_fits(struct ord_ctx *ctx, struct ord_unit *u, int owed, double sx, double sy,
-			double x, double y, double *reach, double *over)
+ * it (the most; above 1 too far).  seq: the event's place, after every
+ * event recorded (~0u), or in the stead of the retraete being checked
+ * (check_retreat_short). */
+static int retreat_fits(struct ord_ctx *ctx, struct ord_unit *u, int owed, unsigned seq, double sx,
+			double sy, double x, double y, double *reach, double *over)
 {
 	static const char *const gait[] = { "retraete", "flugt" };
 	static const int grade[] = { KS_U, KS_FU };
@@ -2104,7 +2158,7 @@ static int retreat_fits(struct ord_ctx *ctx, struct ord_unit *u, int owed, doubl
 	int ok = 1;
 
 	memset(&ev, 0, sizeof(ev));
-	ev.seq = ~0u; /* after every event recorded */
+	ev.seq = seq; /* after every event recorded, or in one's stead */
 	ev.phase = "angrebshandlinger";
 	ev.kind = "retraete";
 	ord_kv_init(&ev.kv);
@@ -2117,7 +2171,7 @@ static int retreat_fits(struct ord_ctx *ctx, struct ord_unit *u, int owed, doubl
 	*reach = HUGE_VAL;
 	*over = 0;
 	if (owed)
-		check_retreat(ctx, &ev, u, &sd);
+		check_retreat(ctx, &ev, u, 0, &sd);
 	for (k = 0; k < (owed ? 1 : ORD_ARRAY_SIZE(gait)); k++) {
 		struct ks_move_check m = { &sd, 0, 0, u->id, 0, 0, 0 };
 		struct ks_move_out mo;
@@ -2157,18 +2211,18 @@ static double tenths_in(double v)
  * of a cm short of the first that did not.  The event to record goes to
  * out; *full is 0 when the ground shortened it, and the cm moved to *cm
  * (0: nothing farther passes, it stands).  0 when not even that passes. */
-static int retreat_point(struct ord_ctx *ctx, struct ord_unit *u, int owed, double deg,
-			 struct ord_buf *out, int *full, double *cm)
+static int retreat_point(struct ord_ctx *ctx, struct ord_unit *u, int owed, unsigned seq,
+			 double deg, struct ord_buf *out, int *full, double *cm)
 {
 	double sx = ks_st_num(ctx, u, "x"), sy = ks_st_num(ctx, u, "y");
 	double c = cos(deg * M_PI / 180), s = sin(deg * M_PI / 180);
 	double reach, over, len, bad = 0, x = sx, y = sy;
 	int i, ok = 0;
 
-	retreat_fits(ctx, u, owed, sx, sy, sx + c, sy + s, &reach, &over);
+	retreat_fits(ctx, u, owed, seq, sx, sy, sx + c, sy + s, &reach, &over);
 	len = isfinite(reach) ? floor(reach * 10) / 10 : 0;
 	for (i = 0; i < 1000 && len >= 0.1 && !ok; i++) {
-		ok = retreat_fits(ctx, u, owed, sx, sy, sx + tenths_in(len * c),
+		ok = retreat_fits(ctx, u, owed, seq, sx, sy, sx + tenths_in(len * c),
 				  sy + tenths_in(len * s), &reach, &over);
 		if (ok)
 			break;
@@ -2179,7 +2233,7 @@ static int retreat_point(struct ord_ctx *ctx, struct ord_unit *u, int owed, doub
 	*full = ok && i == 0; /* the first, half a turn of open ground, passed */
 	while (ok && !*full && bad - len > 0.1 + 1e-9) {
 		double mid = floor((len + bad) / 2 * 10 + 1e-6) / 10;
-		if (retreat_fits(ctx, u, owed, sx, sy, sx + tenths_in(mid * c),
+		if (retreat_fits(ctx, u, owed, seq, sx, sy, sx + tenths_in(mid * c),
 				 sy + tenths_in(mid * s), &reach, &over))
 			len = mid;
 		else
@@ -2192,7 +2246,7 @@ static int retreat_point(struct ord_ctx *ctx, struct ord_unit *u, int owed, doub
 	*cm = round(hypot(x - sx, y - sy) * 10) / 10;
 	/* standing where it is, when nothing farther passes (a gait the
 	 * Skema has not: nothing passes) */
-	if (!ok && !retreat_fits(ctx, u, owed, sx, sy, sx, sy, &reach, &over))
+	if (!ok && !retreat_fits(ctx, u, owed, seq, sx, sy, sx, sy, &reach, &over))
 		return 0;
 	ord_buf_addf(out, "retraete unit=%s x=%.10g y=%.10g", u->id, x, y);
 	return 1;
@@ -2233,7 +2287,7 @@ static void retreat_hint(struct ord_ctx *ctx, struct ord_unit *u, int owed,
 			     u->id);
 		return;
 	}
-	if (!retreat_point(ctx, u, owed, deg, &ev, &full, &cm))
+	if (!retreat_point(ctx, u, owed, ~0u, deg, &ev, &full, &cm))
 		ord_buf_addf(out,
 			     "; no retraete of it passes the event's checks, not even where it stands: where it goes is the referee's (event --override)");
 	else if (cm <= 0)

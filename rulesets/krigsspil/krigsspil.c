@@ -183,6 +183,16 @@
  *      in (6.3), and its fire was at once with the fire that drove it
  *      (K7).  retraete_samme_traek_kontrol (2026-12-05.6; a game made
  *      before refuses retraete and lists nothing).
+ *  K28 6.5's half turn is the whole half turn, not at most it: a
+ *      retraete owed and short of it is refused, unless it goes as far as
+ *      the ground allows straight along its way (what the referee's list
+ *      suggests, retreat_point) or the referee says what stopped it
+ *      (stoppet=hindring|fjende|egen: 17.1's "hindringer eller fjendtlige
+ *      enheder", and an own unit it may not pass, ours); short by
+ *      retraete_maal_cm or less is whole (ours: the list's tenths).  Its
+ *      way is checked at any length, under flyt_retning_min_cm too.
+ *      retraete_laengde_kontrol (2026-12-05.10; a game made before took
+ *      any length up to the half turn).
  *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */
@@ -458,6 +468,9 @@ static const struct ord_key_spec retraete_keys[] = {
 	{ "maade", ORD_KEY_ENUM, 0, "vending|front_mod_fjenden", 0, 0, "vending",
 	  "turned about at march speed, or facing the enemy at half speed (17)" },
 	{ "vej", ORD_KEY_BOOL, 0, NULL, 0, 0, "no", "along a road" },
+	{ "stoppet", ORD_KEY_ENUM, 0, "hindring|fjende|egen", 0, 0, NULL,
+	  "what stopped it short of its half turn: an obstacle, an enemy unit, an own unit "
+	  "(6.5, 17.1; retraete_laengde_kontrol)" },
 	END_KEYS,
 };
 static const struct ord_key_spec samling_keys[] = {
@@ -1048,9 +1061,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * 2026-12-05.8: small arms at a battery say it loses nothing, our
 	 * reading (14, 15, 1.3, haandvaaben_batteri_kontrol); 2026-12-05.9:
 	 * over 50% lost, a unit in FU rallies to U and no further, where it
-	 * stayed FU (6.7, decimering_u_kontrol)
+	 * stayed FU (6.7, decimering_u_kontrol); 2026-12-05.10: a retreat
+	 * owed is held to the whole half turn, its way at any length (6.5,
+	 * K28, retraete_laengde_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.9",    /* rules_revision (above) */
+	"2026-12-05.10",   /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

@@ -945,9 +945,15 @@ void ks_check_direction(struct ord_ctx *ctx, const struct ord_event *ev, const s
 	 * way and did not check it */
 	int tt = ks_check(r, "flyt_retning_tt_kontrol");
 	int retreat = ord_kv_get_bool(&ev->kv, "retraete", 0) || !strcmp(ev->kind, "retraete");
+	/* the half turn owed (retraete) has its way at any length, since a
+	 * short one is held to its length (retraete_laengde_kontrol): a game
+	 * made before measured no way under flyt_retning_min_cm */
+	double min = !strcmp(ev->kind, "retraete") && ks_check(r, "retraete_laengde_kontrol")
+			     ? 1e-9
+			     : ks_param(r, "flyt_retning_min_cm");
 
 	if (!ks_check(r, "flyt_retning_kontrol") || !ks_st_has(ctx, u, "fjende_retning") ||
-	    hypot(x1 - sx, y1 - sy) < ks_param(r, "flyt_retning_min_cm"))
+	    hypot(x1 - sx, y1 - sy) < min)
 		return;
 	/* the side's "↑", kept by the reorganisation (ks_keep_enemy_bearing):
 	 * an event's check holds only the units it names, not the setup */

@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.9");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.10");
 }
 END_TEST
 
@@ -2163,15 +2163,20 @@ END_TEST
 /* L1 at x=14 y=14 put in moral (U or FU) this turn by D2 on its west
  * (the way kept: east), its side's enemy to the north; no event of the
  * turn yet. */
-static void routed_by_d2(const char *moral)
+static void routed_by_d2_without(const char *without, const char *moral)
 {
-	game_without(NULL);
+	game_without(without);
 	place("D2", "0", "14");
 	place("L1", "14", "14");
 	driven("L1", moral, "nærkamp", "D2", "0");
 	ord_kv_set(&U("L1")->state, "moral_traek", "10");
 	ord_kv_set(&U("L1")->state, "tvungen_traek", "10");
 	ord_kv_set(&U("L1")->state, "fjende_retning", "-90");
+}
+
+static void routed_by_d2(const char *moral)
+{
+	routed_by_d2_without(NULL, moral);
 }
 
 START_TEST(test_retreat_same_turn)
@@ -2220,9 +2225,9 @@ START_TEST(test_retreat_same_turn)
 	EV_BAD("retraete", "unit=L1 x=24 y=14",
 	       "unit 'L1' has made the half turn's retreat or flight of this turn already");
 	/* a retreat in U, then a melee that may make it FU: its flight too,
-	 * decided by the resolve */
+	 * decided by the resolve (the half turn whole: retraete_laengde_kontrol) */
 	routed_by_d2("U");
-	EV_OK("retraete", "unit=L1 x=19 y=14");
+	EV_OK("retraete", "unit=L1 x=24 y=14");
 	ord_kv_set(&U("D2")->state, "angreb_traek", "10");
 	ord_kv_set(&U("D2")->state, "angreb_maal", "L1");
 	event("naerkamp", "angriber=D2 forsvarer=L1");
@@ -2266,6 +2271,54 @@ START_TEST(test_retreat_same_turn)
 	ck_assert_ptr_null(strstr(execution(), "driven into"));
 	EV_BAD("retraete", "unit=L1 x=10 y=0",
 	       "unit 'L1' is in U for the rest of the turn only (cancelled, 16.6), which owes no retreat by 6.5");
+}
+END_TEST
+
+/* 6.5 "skal den retirere et halvt træk ... flygte et halvt træk"
+ * (retraete_laengde_kontrol): the retraete owed is held to the whole half
+ * turn, not only to at most it: a shorter one is refused, naming the rule,
+ * what it owes and the event to give, unless it goes as far as the ground
+ * allows along its way or the referee says what stopped it (stoppet=); its
+ * way is checked at any length, under flyt_retning_min_cm too.  A game
+ * made before took any length up to the half turn, and no way under 1 cm. */
+static void walled_in(void);
+
+START_TEST(test_retreat_whole_half_turn)
+{
+	/* L1 in U by D2 on its west: away east, 10 cm (infantry in line) */
+	routed_by_d2("U");
+	EV_BAD("retraete", "unit=L1 x=19 y=14",
+	       "unit 'L1' in U retreated 5 cm, short of the half turn it must retreat (6.5: 'skal den retirere et halvt træk'): it owes 10 cm of open ground and went 5");
+	routed_by_d2("U");
+	EV_BAD("retraete", "unit=L1 x=19 y=14",
+	       "give the whole half turn, e.g. `retraete unit=L1 x=24 y=14` (half a turn straight away from the enemy: 10 cm), or, when an obstacle or a unit stopped it short, what stopped it (stoppet=hindring|fjende|egen) (6.5)");
+	routed_by_d2("FU");
+	EV_BAD("retraete", "unit=L1 x=14 y=14",
+	       "unit 'L1' in FU fled 0 cm, short of the half turn it must flee (6.5: 'skal den flygte et halvt træk')");
+	/* 0.5 cm towards D2: the wrong way, and short */
+	routed_by_d2("U");
+	EV_BAD("retraete", "unit=L1 x=13.5 y=14",
+	       "unit 'L1' in U retreated the wrong way: a retreat by the rules goes away from 'D2' (melee)");
+	/* the referee says what stopped it; a tenth of a cm short is whole */
+	routed_by_d2("U");
+	EV_OK("retraete", "unit=L1 x=19 y=14 stoppet=fjende");
+	routed_by_d2("U");
+	EV_OK("retraete", "unit=L1 x=23.95 y=14");
+	/* the ground stops it: 4.9 cm to the wall of plate 1,0, which a
+	 * close formation in U cannot pass; shorter still is refused */
+	walled_in();
+	EV_OK("retraete", "unit=L1 x=29.9 y=0");
+	walled_in();
+	EV_BAD("retraete", "unit=L1 x=27 y=0",
+	       "e.g. `retraete unit=L1 x=29.9 y=0` (as far as the ground allows of half a turn straight away from the enemy: 4.9 cm)");
+	walled_in();
+	EV_OK("retraete", "unit=L1 x=27 y=0 stoppet=hindring");
+	/* a game made before: any length up to the half turn, no way under
+	 * flyt_retning_min_cm */
+	routed_by_d2_without("retraete_laengde_kontrol", "U");
+	EV_OK("retraete", "unit=L1 x=19 y=14");
+	routed_by_d2_without("retraete_laengde_kontrol", "U");
+	EV_OK("retraete", "unit=L1 x=13.5 y=14");
 }
 END_TEST
 
@@ -7308,6 +7361,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_move_direction_retreat);
 	tcase_add_test(tc, test_forced_retreat_way);
 	tcase_add_test(tc, test_retreat_same_turn);
+	tcase_add_test(tc, test_retreat_whole_half_turn);
 	tcase_add_test(tc, test_retreat_suggested);
 	tcase_add_test(tc, test_forced_retreat_way_kept);
 	tcase_add_test(tc, test_cancelled_attack_keeps_lasting_state);
