@@ -143,6 +143,70 @@ static void set_text(struct ord_buf *b, const unsigned char *s, const unsigned c
 	ord_buf_add(b, s, (size_t)(e - s));
 }
 
+/* The quotes a target's name may be written in: the straight '"', and the
+ * curly ones a word processor puts in its place, in every locale's way:
+ * “…” (English), „…“ and „…” (German, Danish), ”…” (Swedish, and Word's
+ * after a letter or '@'), «…» (French) and »…« (Danish).  A name opened by
+ * '"' ends at the next '"', as it always has (a stored sheet reads as it
+ * did when it was accepted); one opened by a curly quote ends at the first
+ * of its closing quotes or a '"', so that no quoted name holds a '"' and
+ * the canonical form may always quote with '"'.  Single quotes ‘ ’ open no
+ * name: ’ is the apostrophe of "Rogers’ Company". */
+static const struct {
+	uint32_t open;     /* the opening quote */
+	uint32_t close[2]; /* the closing quotes besides '"', 0: none */
+	const char *named; /* the closing quote an unterminated message asks for */
+} quotes[] = {
+	{ '"', { 0, 0 }, "\"" },
+	{ 0x201C, { 0x201D, 0x201C }, "”" },
+	{ 0x201E, { 0x201C, 0x201D }, "“" },
+	{ 0x201D, { 0x201D, 0x201C }, "”" },
+	{ 0xAB, { 0xBB, 0 }, "»" },
+	{ 0xBB, { 0xAB, 0 }, "«" },
+};
+
+/* The quote that opens at s: its index in quotes[] and its bytes in *n, or
+ * -1 if s is at none. */
+static int quote_open(const unsigned char *s, const unsigned char *end, size_t *n)
+{
+	uint32_t cp;
+	size_t i;
+
+	if (s >= end || (*s != '"' && *s != 0xC2 && *s != 0xE2))
+		return -1;
+	*n = decode(s, end, &cp);
+	if (!*n)
+		return -1;
+	for (i = 0; i < ORD_ARRAY_SIZE(quotes); i++)
+		if (cp == quotes[i].open)
+			return (int)i;
+	return -1;
+}
+
+/* The quote that closes quotes[q] from s on: where it starts, its bytes in
+ * *n; NULL if none does before end. */
+static const unsigned char *quote_close(int q, const unsigned char *s, const unsigned char *end,
+					size_t *n)
+{
+	uint32_t cp;
+	size_t k;
+
+	if (q == 0) {
+		*n = 1;
+		return memchr(s, '"', (size_t)(end - s));
+	}
+	for (; s < end; s += k) {
+		k = decode(s, end, &cp);
+		if (!k)
+			k = 1; /* not reached: the line was checked to be UTF-8 */
+		if (cp == '"' || cp == quotes[q].close[0] || cp == quotes[q].close[1]) {
+			*n = k;
+			return s;
+		}
+	}
+	return NULL;
+}
+
 /* ---- what a notation calls --------------------------------------------- */
 
 int ord_text_listing(const struct ord_text *t)
@@ -328,34 +392,41 @@ static void bad_target(struct ord_text *t, unsigned col, const char *fmt)
 		t->rules->malformed(t, ORD_TOK_TARGET);
 }
 
-/* @UNIT or @"UNIT WITH SPACES"; the value is the unit, trimmed. */
+/* @UNIT or @"UNIT WITH SPACES" (or in curly quotes); the value is the
+ * unit, trimmed. */
 static void read_target(struct ord_text *t, const struct ord_text_tok *tok, unsigned word)
 {
 	const unsigned char *vs = tok->s + 1, *ve = tok->e;
 	struct ord_buf value = ORD_BUF_INIT;
 	unsigned vcol = tok->col + 1;
+	size_t on = 0, cn = 0;
+	int q = quote_open(vs, ve, &on);
 
 	if (tok->unterminated) {
-		bad_target(t, tok->col + 1, "unterminated quote in '%s' (expected a closing '\"')");
+		ord_text_error(t, tok->col + 1, NULL,
+			       "unterminated quote in '%s' (expected a closing '%s')", t->text.buf,
+			       quotes[q >= 0 ? q : 0].named);
+		if (t->rules->malformed)
+			t->rules->malformed(t, ORD_TOK_TARGET);
 		return;
 	}
-	if (vs < ve && *vs == '"') {
-		/* the scan of the word stopped at the first quote after this one */
-		const unsigned char *cq = memchr(vs + 1, '"', (size_t)(ve - vs - 1));
+	if (q >= 0) {
+		/* the scan of the word stopped at the first closing quote */
+		const unsigned char *cq = quote_close(q, vs + on, ve, &cn);
 
-		if (cq + 1 != ve) {
+		if (!cq || cq + cn != ve) {
 			char after[8] = "";
 
 			if (t->rules->joiner)
 				snprintf(after, sizeof(after), " or '%c'", t->rules->joiner);
-			ord_text_error(t, tok->col + ord_utf8_count(tok->s, cq + 1), NULL,
+			ord_text_error(t, tok->col + ord_utf8_count(tok->s, cq ? cq + cn : ve), NULL,
 				       "text after the closing quote in '%s' (expected a space%s)",
 				       t->text.buf, after);
 			if (t->rules->malformed)
 				t->rules->malformed(t, ORD_TOK_TARGET);
 			return;
 		}
-		vs++, vcol++;
+		vs += on, vcol++;
 		ve = cq;
 	}
 	skip_spaces(&vs, ve, &vcol);
@@ -423,7 +494,8 @@ static void scan_word(struct ord_text *t, const unsigned char **s, const unsigne
 		      unsigned *col)
 {
 	const unsigned char *q = *s, *es;
-	int joiner = t->rules->joiner;
+	int joiner = t->rules->joiner, qi;
+	size_t on, cn;
 	unsigned ecol;
 	uint32_t cp;
 
@@ -431,8 +503,8 @@ static void scan_word(struct ord_text *t, const unsigned char **s, const unsigne
 	for (;;) {
 		es = q;
 		ecol = *col;
-		if (end - q >= 2 && q[0] == '@' && q[1] == '"') {
-			const unsigned char *cq = memchr(q + 2, '"', (size_t)(end - q - 2));
+		if (end - q >= 2 && q[0] == '@' && (qi = quote_open(q + 1, end, &on)) >= 0) {
+			const unsigned char *cq = quote_close(qi, q + 1 + on, end, &cn);
 
 			if (!cq) {
 				*col += ord_utf8_count(q, end);
@@ -440,8 +512,8 @@ static void scan_word(struct ord_text *t, const unsigned char **s, const unsigne
 				push_tok(t, es, q, ecol, 1);
 				break;
 			}
-			*col += ord_utf8_count(q, cq + 1);
-			q = cq + 1;
+			*col += ord_utf8_count(q, cq + cn);
+			q = cq + cn;
 		}
 		while (q < end && (!joiner || *q != joiner) && !space_at(q, end)) {
 			q += decode(q, end, &cp);
@@ -630,13 +702,17 @@ int ord_text_parse(struct ord_sheet *out, const char *bytes, size_t len, struct 
 
 /* ---- printing ----------------------------------------------------------- */
 
-/* A target must be quoted when it holds what would end it unquoted.  Byte
- * by byte is enough: the joiner is ASCII, never part of a longer character,
- * and space_at does not match in the middle of one. */
+/* A target must be quoted when it holds what would end it unquoted, or
+ * starts with a quote.  Byte by byte is enough: the joiner is ASCII, never
+ * part of a longer character, and space_at does not match in the middle of
+ * one.  A value never holds a '"' when it came quoted (quote_close). */
 static int needs_quotes(const char *v, int joiner)
 {
 	const unsigned char *s = (const unsigned char *)v, *end = s + strlen(v);
+	size_t n;
 
+	if (quote_open(s, end, &n) >= 0)
+		return 1;
 	for (; s < end; s++)
 		if ((joiner && *s == joiner) || ord_text_space_at(s, end))
 			return 1;

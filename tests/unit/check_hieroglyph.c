@@ -311,6 +311,40 @@ START_TEST(test_phone_typing)
 }
 END_TEST
 
+START_TEST(test_curly_quotes)
+{
+	/* a sheet pasted from Word or a PDF: its quotes are curly, in the
+	 * ways of every locale, and a name may hold ’ as an apostrophe */
+	assert_clean(parse("F8: Fb @\u201CRogers\u2019 Company, Royal Artillery\u201D\n"
+			   "F9 Fb @\u201CA1\u201D\n"
+			   "F10 Fs @\u201E2-44th Foot\u201C ↓\n"
+			   "F11 Fs @\u201EOld Guard\u201D\n"
+			   "F12 Fg @\u201DOld Guard\u201D\n"
+			   "F13 Fg-@\u00AB 2e L\u00E9ger \u00BB-C\n"
+			   "F14 Fb @\u00BBJ\u00E6gerkorps\u00AB\n"
+			   "F15 Fb @\u201CMixed\"\n"
+			   "F16 Fb @\"Le \u201CGrand\u201D\"\n"
+			   "F17 Fb @\u2018A1\u2019\n"));
+	ck_assert_uint_eq(sheet.n, 10);
+	assert_tok(&sheet.orders[0], 1, ORD_TOK_TARGET, "Rogers\u2019 Company, Royal Artillery", 0,
+		   8, 2);
+	assert_tok(&sheet.orders[1], 1, ORD_TOK_TARGET, "A1", 0, 7, 2);
+	assert_tok(&sheet.orders[2], 1, ORD_TOK_TARGET, "2-44th Foot", 0, 8, 2);
+	assert_tok(&sheet.orders[2], 2, ORD_TOK_DIR, "↓", 180, 23, 3);
+	assert_tok(&sheet.orders[3], 1, ORD_TOK_TARGET, "Old Guard", 0, 8, 2);
+	assert_tok(&sheet.orders[4], 1, ORD_TOK_TARGET, "Old Guard", 0, 8, 2);
+	assert_order(5, "F13", 6, 1, 3);
+	assert_tok(&sheet.orders[5], 1, ORD_TOK_TARGET, "2e L\u00E9ger", 0, 8, 1);
+	assert_tok(&sheet.orders[5], 2, ORD_TOK_CODE, "C", 0, 22, 1);
+	assert_tok(&sheet.orders[6], 1, ORD_TOK_TARGET, "J\u00E6gerkorps", 0, 8, 2);
+	assert_tok(&sheet.orders[7], 1, ORD_TOK_TARGET, "Mixed", 0, 8, 2);
+	/* a '"' name ends at the next '"' only, as it always has */
+	assert_tok(&sheet.orders[8], 1, ORD_TOK_TARGET, "Le \u201CGrand\u201D", 0, 8, 2);
+	/* single quotes open no name: ’ is an apostrophe */
+	assert_tok(&sheet.orders[9], 1, ORD_TOK_TARGET, "\u2018A1\u2019", 0, 8, 2);
+}
+END_TEST
+
 /* ---- canonical form ---------------------------------------------------- */
 
 static const struct {
@@ -329,6 +363,11 @@ static const struct {
 	{ "Régiment de Ligne : ^359 ¼ FSk", "Régiment de Ligne: ^359 1/4 FSk" },
 	{ "B6 \u2B06\uFE0F 1 # phone", "B6: ↑ 1" },
 	{ "G1 l-↓-1/2", "G1: L-↓-1/2" },
+	{ "A5 Fb @“Old Guard”", "A5: Fb @\"Old Guard\"" },
+	{ "A6 Fb @« B7 »", "A6: Fb @B7" },
+	/* a name that starts with a quote is quoted, so that it reads back */
+	{ "A7 Fb @\"“B8\"", "A7: Fb @\"“B8\"" },
+	{ "A8 Fb @\"«B9 x»\"", "A8: Fb @\"«B9 x»\"" },
 };
 
 START_TEST(test_format_round_trip)
@@ -427,6 +466,15 @@ static const struct {
 	  "unterminated quote in '@\"Old' (expected a closing '\"')" },
 	{ "A1 Fb @\"Old\"x", 1, 13, "A1",
 	  "text after the closing quote in '@\"Old\"x' (expected a space or '-')" },
+	{ "A1 Fb @“Old Guard", 1, 8, "A1",
+	  "unterminated quote in '@“Old Guard' (expected a closing '”')" },
+	{ "A1 Fb @„Old Guard", 1, 8, "A1",
+	  "unterminated quote in '@„Old Guard' (expected a closing '“')" },
+	{ "A1 Fb @«Old Guard”", 1, 8, "A1",
+	  "unterminated quote in '@«Old Guard”' (expected a closing '»')" },
+	{ "A1 Fb @“Old”x C", 1, 13, "A1",
+	  "text after the closing quote in '@“Old”x' (expected a space or '-')" },
+	{ "A1 Fb @“ ”", 1, 7, "A1", "empty target '@“ ”' (expected a unit after '@')" },
 	{ "B1 FXy", 1, 4, "B1", "unknown code 'FXy' " CODES },
 	{ "B1 ↑ 1/2 FCol Fire", 1, 15, "B1", "unknown code 'Fire' " CODES },
 	{ "B1 2/3", 1, 4, "B1", "bad fraction '2/3' " FRACS },
@@ -727,6 +775,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_names_with_spaces);
 	tcase_add_test(tc, test_crlf);
 	tcase_add_test(tc, test_phone_typing);
+	tcase_add_test(tc, test_curly_quotes);
 	tcase_add_test(tc, test_examples);
 	suite_add_tcase(s, tc);
 

@@ -481,6 +481,26 @@ START_TEST(test_targets)
 }
 END_TEST
 
+START_TEST(test_curly_quotes)
+{
+	/* a sheet pasted from Word or a PDF: its quotes are curly, in the
+	 * ways of every locale (»…« is the Danish) */
+	assert_clean(parse("Slesvigske J\u00E6gerkorps: M ↑ ½ S @\u201CRussisk-Tyske Legion 1/\u201D ½\n"
+			   "A2: S @\u201E2. Bat. Mecklenburg\u201C\n"
+			   "A3: A @\u00BB Holstenske Ryttere \u00AB M ↓\n"
+			   "A4 S @\u00ABRogers\u2019 Kompagni\u00BB ½\n"
+			   "A5 S @\u201DB4\u201D\n"));
+	ck_assert_uint_eq(sheet.n, 5);
+	assert_dump(0, 1,
+		    "code:march#1@24 dir:↑=0#1@26 frac:½=2#1@28 "
+		    "code:skydning#2@30 target:Russisk-Tyske Legion 1/#2@32 frac:½=2#2@59");
+	assert_dump(1, 0, "code:skydning#1 target:2. Bat. Mecklenburg#1");
+	assert_dump(2, 0, "code:angreb#1 target:Holstenske Ryttere#1 code:march#2 dir:↓=180#2");
+	assert_dump(3, 0, "code:skydning#1 target:Rogers\u2019 Kompagni#1 frac:½=2#1");
+	assert_dump(4, 0, "code:skydning#1 target:B4#1");
+}
+END_TEST
+
 START_TEST(test_comments_and_blank_lines)
 {
 	assert_clean(parse("# 2. Brigade, træk 4\n"
@@ -522,6 +542,7 @@ static const struct {
 	const char *canon; /* what format prints */
 } format_cases[] = {
 	{ "B1 M ↑ ½ S @B2 ½", "B1: M ↑ ½ S @B2 ½" },
+	{ "B2 A @»2. Bat«", "B2: A @\"2. Bat\"" },
 	{ "b1 m ^nø 1/2 s @B2 1/2", "b1: M ↗ ½ S @B2 ½" },
 	{ "Slesvigske Jægere:form SKK TYND", "Slesvigske Jægere: FORM skyttekæde tynd" },
 	{ "H1 stormmarch 3,5 4/4 angreb @\"B3\"", "H1: SM 0305 1 A @B3" },
@@ -821,6 +842,9 @@ static const struct {
 	  "unterminated quote in '@\"Mølle' (expected a closing '\"')" },
 	{ "B1 A @\"B2\"x", 1, 11, "B1", "",
 	  "text after the closing quote in '@\"B2\"x' (expected a space)" },
+	{ "B1 A @“2. Bat", 1, 7, "B1", "", "unterminated quote in '@“2. Bat' (expected a closing '”')" },
+	{ "B1 A @»2. Bat", 1, 7, "B1", "", "unterminated quote in '@»2. Bat' (expected a closing '«')" },
+	{ "B1 A @“B2”x", 1, 11, "B1", "", "text after the closing quote in '@“B2”x' (expected a space)" },
 	/* columns are characters, not bytes */
 	{ "Slesvigske Jægere: M ↑ →", 1, 24, "Slesvigske Jægere", "",
 	  "second direction or hex '→' for 'M' " ONE },
@@ -1169,6 +1193,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_fractions);
 	tcase_add_test(tc, test_columns_and_groups);
 	tcase_add_test(tc, test_targets);
+	tcase_add_test(tc, test_curly_quotes);
 	tcase_add_test(tc, test_comments_and_blank_lines);
 	tcase_add_test(tc, test_crlf_bom_and_spaces);
 	tcase_add_test(tc, test_examples);
