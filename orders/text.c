@@ -89,6 +89,27 @@ static inline size_t decode(const unsigned char *s, const unsigned char *end, ui
 	return ord_utf8_decode(s, end, cp);
 }
 
+size_t ord_text_dash_at(const unsigned char *s, const unsigned char *end)
+{
+	/* U+2010 to U+2014 (‐ ‑ ‒ – —) and U+2212 (−): E2 80 90..94, E2 88 92 */
+	if (end - s >= 3 && s[0] == 0xE2 &&
+	    ((s[1] == 0x80 && s[2] >= 0x90 && s[2] <= 0x94) || (s[1] == 0x88 && s[2] == 0x92)))
+		return 3;
+	return 0;
+}
+
+/* Bytes of the notation's joiner at s, or 0.  A word processor writes an
+ * en dash for the '-' between two words ("↑ – C"), and some for every '-';
+ * a PDF may give any of the dashes: all join as '-' does. */
+static size_t joiner_at(int joiner, const unsigned char *s, const unsigned char *end)
+{
+	if (!joiner || s >= end)
+		return 0;
+	if (*s == joiner)
+		return 1;
+	return joiner == '-' ? ord_text_dash_at(s, end) : 0;
+}
+
 /* ord_text_space_at, for the reader's own loops */
 static inline size_t space_at(const unsigned char *s, const unsigned char *end)
 {
@@ -495,7 +516,7 @@ static void scan_word(struct ord_text *t, const unsigned char **s, const unsigne
 {
 	const unsigned char *q = *s, *es;
 	int joiner = t->rules->joiner, qi;
-	size_t on, cn;
+	size_t on, cn, jn;
 	unsigned ecol;
 	uint32_t cp;
 
@@ -515,13 +536,13 @@ static void scan_word(struct ord_text *t, const unsigned char **s, const unsigne
 			*col += ord_utf8_count(q, cq + cn);
 			q = cq + cn;
 		}
-		while (q < end && (!joiner || *q != joiner) && !space_at(q, end)) {
+		while (q < end && !joiner_at(joiner, q, end) && !space_at(q, end)) {
 			q += decode(q, end, &cp);
 			(*col)++;
 		}
 		push_tok(t, es, q, ecol, 0);
-		if (joiner && q < end && *q == joiner) {
-			q++;
+		if ((jn = joiner_at(joiner, q, end)) != 0) {
+			q += jn;
 			(*col)++;
 			continue;
 		}
@@ -704,8 +725,8 @@ int ord_text_parse(struct ord_sheet *out, const char *bytes, size_t len, struct 
 
 /* A target must be quoted when it holds what would end it unquoted, or
  * starts with a quote.  Byte by byte is enough: the joiner is ASCII, never
- * part of a longer character, and space_at does not match in the middle of
- * one.  A value never holds a '"' when it came quoted (quote_close). */
+ * part of a longer character, and neither joiner_at's dashes nor space_at
+ * match in the middle of one.  A value never holds a '"' when it came quoted (quote_close). */
 static int needs_quotes(const char *v, int joiner)
 {
 	const unsigned char *s = (const unsigned char *)v, *end = s + strlen(v);
@@ -714,7 +735,7 @@ static int needs_quotes(const char *v, int joiner)
 	if (quote_open(s, end, &n) >= 0)
 		return 1;
 	for (; s < end; s++)
-		if ((joiner && *s == joiner) || ord_text_space_at(s, end))
+		if (joiner_at(joiner, s, end) || ord_text_space_at(s, end))
 			return 1;
 	return 0;
 }

@@ -58,7 +58,7 @@ struct ord_text;
  * (ord_text_emit).  All are required but malformed.
  */
 struct ord_text_rules {
-	int joiner;                 /* joins tokens into one word ('-'), or 0 */
+	int joiner;                 /* joins tokens into one word ('-', and dashes), or 0 */
 	const char *token_expected; /* joiner only: what stands on each side of it */
 	/* The names ^ takes besides the English N NE E SE S SW W NW; NULL: none. */
 	const struct ord_text_compass *compass;
@@ -148,6 +148,11 @@ int ord_text_fraction(const char *text);
  * another vulgar fraction)? */
 int ord_text_numeric(uint32_t cp);
 
+/* Bytes of the dash at s (valid UTF-8) that a word processor or a PDF may
+ * give for '-' (U+2010 to U+2014, U+2212), or 0.  Where a notation's
+ * joiner is '-' the driver joins at them too; a notation with a minus
+ * sign reads them as one. */
+size_t ord_text_dash_at(const unsigned char *s, const unsigned char *end);
 /* ord_utf8_decode and ord_utf8_count: orderly.h (the core's, shared). */
 /* Does the code point separate tokens like a plain space? */
 int ord_text_is_space(uint32_t cp);

@@ -665,13 +665,23 @@ static void hex_value(char *out, int q, int r)
 	*out = '\0';
 }
 
-/* A word that starts like a number: a fraction or a hex. */
+/* A word that starts like a number: a fraction or a hex.  A dash that a
+ * word processor wrote for the minus of a hex ("–2,7") is a minus. */
 static void parse_number(struct ord_text *t, struct cmd *c, unsigned col, unsigned group)
 {
-	const char *w = t->text.buf;
+	struct parser *ps = t->state;
+	const unsigned char *s = (const unsigned char *)t->text.buf, *end = s + t->text.len;
+	const char *w;
 	char value[32];
-	size_t i;
+	size_t i, n_dash;
 	int n, q, r;
+
+	ord_buf_reset(&ps->key);
+	for (; s < end; s += n_dash ? n_dash : 1) {
+		n_dash = ord_text_dash_at(s, end);
+		ord_buf_addch(&ps->key, n_dash ? '-' : *s);
+	}
+	w = ps->key.buf;
 
 	if ((n = ord_text_fraction(w)) != 0) {
 		if (accept(t, c, K_FRAC, n, col))
@@ -689,16 +699,17 @@ static void parse_number(struct ord_text *t, struct cmd *c, unsigned col, unsign
 		if (w[i] == '/' || (unsigned char)w[i] >= 0x80)
 			break;
 	if (w[i]) {
-		ord_text_error(t, col, NULL, "bad fraction '%s' (expected " FRAC_EXPECTED ")", w);
+		ord_text_error(t, col, NULL, "bad fraction '%s' (expected " FRAC_EXPECTED ")",
+			       t->text.buf);
 		tried(c, BIT(K_FRAC));
 	} else if (strchr(w, ',') || w[0] == '-' || strlen(w) >= 3) {
-		ord_text_error(t, col, NULL, "bad hex '%s' (expected " HEX_EXPECTED ")", w);
+		ord_text_error(t, col, NULL, "bad hex '%s' (expected " HEX_EXPECTED ")", t->text.buf);
 		tried(c, BIT(K_HEX));
 	} else {
 		ord_text_error(t, col, NULL,
 			       "bad fraction or hex '%s' (expected " FRAC_EXPECTED
 			       ", or " HEX_EXPECTED ")",
-			       w);
+			       t->text.buf);
 		tried(c, BIT(K_FRAC) | BIT(K_HEX));
 	}
 }
@@ -814,7 +825,7 @@ static void ks_token(struct ord_text *t, const struct ord_text_tok *tok, unsigne
 	uint32_t cp;
 
 	ord_utf8_decode(tok->s, tok->e, &cp);
-	if (ord_text_numeric(cp) || cp == '-') {
+	if (ord_text_numeric(cp) || cp == '-' || ord_text_dash_at(tok->s, tok->e)) {
 		parse_number(t, &ps->c, tok->col, ps->group);
 		return;
 	}

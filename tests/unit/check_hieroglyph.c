@@ -345,6 +345,30 @@ START_TEST(test_curly_quotes)
 }
 END_TEST
 
+START_TEST(test_dashes)
+{
+	/* a word processor's en and em dashes, a PDF's hyphen and minus: each
+	 * joins tokens as '-' does */
+	assert_clean(parse("F9: \u2191\u2013C\u2013UL\u2013Fs @A1\n"
+			   "F10 \u2196\u2014C 1\n"
+			   "F11 C\u2010UL\u2011Fs\n"
+			   "F12 L\u2212\u2193\u20121/2\n"
+			   "F13 Fg-@\"2\u201344th\" C\n"));
+	ck_assert_uint_eq(sheet.n, 5);
+	assert_order(0, "F9", 1, 1, 5);
+	assert_tok(&sheet.orders[0], 0, ORD_TOK_DIR, "↑", 0, 5, 1);
+	assert_tok(&sheet.orders[0], 1, ORD_TOK_CODE, "C", 0, 7, 1);
+	assert_tok(&sheet.orders[0], 2, ORD_TOK_CODE, "UL", 0, 9, 1);
+	assert_tok(&sheet.orders[0], 3, ORD_TOK_CODE, "Fs", 0, 12, 1);
+	assert_tok(&sheet.orders[0], 4, ORD_TOK_TARGET, "A1", 0, 15, 2);
+	assert_tok(&sheet.orders[1], 1, ORD_TOK_CODE, "C", 0, 7, 1);
+	assert_tok(&sheet.orders[2], 2, ORD_TOK_CODE, "Fs", 0, 10, 1);
+	assert_tok(&sheet.orders[3], 2, ORD_TOK_FRAC, "1/2", 2, 9, 1);
+	/* a quoted target keeps its dash */
+	assert_tok(&sheet.orders[4], 1, ORD_TOK_TARGET, "2\u201344th", 0, 8, 1);
+}
+END_TEST
+
 /* ---- canonical form ---------------------------------------------------- */
 
 static const struct {
@@ -363,6 +387,9 @@ static const struct {
 	{ "Régiment de Ligne : ^359 ¼ FSk", "Régiment de Ligne: ^359 1/4 FSk" },
 	{ "B6 \u2B06\uFE0F 1 # phone", "B6: ↑ 1" },
 	{ "G1 l-↓-1/2", "G1: L-↓-1/2" },
+	{ "H3 c–ul—fs", "H3: C-UL-Fs" },
+	/* a target with a dash is quoted, so that the dash joins nothing */
+	{ "A9 Fb @\"2–44th\"", "A9: Fb @\"2–44th\"" },
 	{ "A5 Fb @“Old Guard”", "A5: Fb @\"Old Guard\"" },
 	{ "A6 Fb @« B7 »", "A6: Fb @B7" },
 	/* a name that starts with a quote is quoted, so that it reads back */
@@ -504,6 +531,8 @@ static const struct {
 	{ "B1 C-", 1, 5, "B1", "empty token in 'C-' " EMPTY },
 	{ "B1 ↑ -", 1, 6, "B1", "empty token in '-' " EMPTY },
 	{ "B1 C---", 1, 5, "B1", "empty token in 'C---' " EMPTY },
+	{ "B1 C––Fs", 1, 5, "B1", "empty token in 'C––Fs' " EMPTY },
+	{ "B1 ↑ —C", 1, 6, "B1", "empty token in '—C' " EMPTY },
 	/* columns are characters, not bytes */
 	{ "Régiment de Ligne: ↑ ↓", 1, 22, "Régiment de Ligne",
 	  "second direction '↓' (expected one direction per order)" },
@@ -776,6 +805,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_crlf);
 	tcase_add_test(tc, test_phone_typing);
 	tcase_add_test(tc, test_curly_quotes);
+	tcase_add_test(tc, test_dashes);
 	tcase_add_test(tc, test_examples);
 	suite_add_tcase(s, tc);
 

@@ -501,6 +501,19 @@ START_TEST(test_curly_quotes)
 }
 END_TEST
 
+START_TEST(test_dashes)
+{
+	/* a word processor's en dash, a PDF's minus: the minus of a hex */
+	assert_clean(parse("H1 M \u20132,7 \u00BD\n"
+			   "H2 M 3,\u22125\n"
+			   "H3 SM \u20142,\u201312\n"));
+	ck_assert_uint_eq(sheet.n, 3);
+	assert_dump(0, 1, "code:march#1@4 hex:-2,7#1@6 frac:½=2#1@11");
+	assert_dump(1, 0, "code:march#1 hex:3,-5#1");
+	assert_dump(2, 0, "code:stormmarch#1 hex:-2,-12#1");
+}
+END_TEST
+
 START_TEST(test_comments_and_blank_lines)
 {
 	assert_clean(parse("# 2. Brigade, træk 4\n"
@@ -845,6 +858,9 @@ static const struct {
 	{ "B1 A @“2. Bat", 1, 7, "B1", "", "unterminated quote in '@“2. Bat' (expected a closing '”')" },
 	{ "B1 A @»2. Bat", 1, 7, "B1", "", "unterminated quote in '@»2. Bat' (expected a closing '«')" },
 	{ "B1 A @“B2”x", 1, 11, "B1", "", "text after the closing quote in '@“B2”x' (expected a space)" },
+	{ "B1 M –", 1, 6, "B1", "", "bad hex '–' (expected a hex as QQRR or Q,R, e.g. 0305 or 3,5)" },
+	{ "B1 M –2,x", 1, 6, "B1", "",
+	  "bad hex '–2,x' (expected a hex as QQRR or Q,R, e.g. 0305 or 3,5)" },
 	/* columns are characters, not bytes */
 	{ "Slesvigske Jægere: M ↑ →", 1, 24, "Slesvigske Jægere", "",
 	  "second direction or hex '→' for 'M' " ONE },
@@ -1194,6 +1210,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_columns_and_groups);
 	tcase_add_test(tc, test_targets);
 	tcase_add_test(tc, test_curly_quotes);
+	tcase_add_test(tc, test_dashes);
 	tcase_add_test(tc, test_comments_and_blank_lines);
 	tcase_add_test(tc, test_crlf_bom_and_spaces);
 	tcase_add_test(tc, test_examples);
