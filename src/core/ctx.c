@@ -29,6 +29,149 @@ static uint64_t hash_str(const char *s, int fold)
 	return h;
 }
 
+/*
+ * Unit names and ids are compared with their Latin letters composed: a
+ * sheet from macOS or a PDF writes é as e and U+0301 (NFD), which looks
+ * the same as the scenario's é and was "unknown unit '1/2e Léger'".  A
+ * letter of Latin-1 Supplement or Latin Extended-A followed by its
+ * combining mark (U+0300 to U+036F) is the precomposed letter; any other
+ * mark stays a character of its own.  No library: these are the letters
+ * of the Napoleonic armies' names, and the table is their canonical
+ * decompositions (UnicodeData.txt), with the Danish ø as o and U+0338,
+ * sorted by letter and mark.  Only the comparison composes: the sheet's
+ * bytes, and the names, stay as written.
+ */
+static const struct {
+	unsigned char base; /* an ASCII letter */
+	uint16_t mark;      /* the combining mark after it */
+	uint16_t letter;    /* the precomposed letter they are */
+} composed[] = {
+	{ 'A', 0x300, 0x0C0 }, { 'A', 0x301, 0x0C1 }, { 'A', 0x302, 0x0C2 }, { 'A', 0x303, 0x0C3 },
+	{ 'A', 0x304, 0x100 }, { 'A', 0x306, 0x102 }, { 'A', 0x308, 0x0C4 }, { 'A', 0x30A, 0x0C5 },
+	{ 'A', 0x328, 0x104 }, { 'C', 0x301, 0x106 }, { 'C', 0x302, 0x108 }, { 'C', 0x307, 0x10A },
+	{ 'C', 0x30C, 0x10C }, { 'C', 0x327, 0x0C7 }, { 'D', 0x30C, 0x10E }, { 'E', 0x300, 0x0C8 },
+	{ 'E', 0x301, 0x0C9 }, { 'E', 0x302, 0x0CA }, { 'E', 0x304, 0x112 }, { 'E', 0x306, 0x114 },
+	{ 'E', 0x307, 0x116 }, { 'E', 0x308, 0x0CB }, { 'E', 0x30C, 0x11A }, { 'E', 0x328, 0x118 },
+	{ 'G', 0x302, 0x11C }, { 'G', 0x306, 0x11E }, { 'G', 0x307, 0x120 }, { 'G', 0x327, 0x122 },
+	{ 'H', 0x302, 0x124 }, { 'I', 0x300, 0x0CC }, { 'I', 0x301, 0x0CD }, { 'I', 0x302, 0x0CE },
+	{ 'I', 0x303, 0x128 }, { 'I', 0x304, 0x12A }, { 'I', 0x306, 0x12C }, { 'I', 0x307, 0x130 },
+	{ 'I', 0x308, 0x0CF }, { 'I', 0x328, 0x12E }, { 'J', 0x302, 0x134 }, { 'K', 0x327, 0x136 },
+	{ 'L', 0x301, 0x139 }, { 'L', 0x30C, 0x13D }, { 'L', 0x327, 0x13B }, { 'N', 0x301, 0x143 },
+	{ 'N', 0x303, 0x0D1 }, { 'N', 0x30C, 0x147 }, { 'N', 0x327, 0x145 }, { 'O', 0x300, 0x0D2 },
+	{ 'O', 0x301, 0x0D3 }, { 'O', 0x302, 0x0D4 }, { 'O', 0x303, 0x0D5 }, { 'O', 0x304, 0x14C },
+	{ 'O', 0x306, 0x14E }, { 'O', 0x308, 0x0D6 }, { 'O', 0x30B, 0x150 }, { 'O', 0x338, 0x0D8 },
+	{ 'R', 0x301, 0x154 }, { 'R', 0x30C, 0x158 }, { 'R', 0x327, 0x156 }, { 'S', 0x301, 0x15A },
+	{ 'S', 0x302, 0x15C }, { 'S', 0x30C, 0x160 }, { 'S', 0x327, 0x15E }, { 'T', 0x30C, 0x164 },
+	{ 'T', 0x327, 0x162 }, { 'U', 0x300, 0x0D9 }, { 'U', 0x301, 0x0DA }, { 'U', 0x302, 0x0DB },
+	{ 'U', 0x303, 0x168 }, { 'U', 0x304, 0x16A }, { 'U', 0x306, 0x16C }, { 'U', 0x308, 0x0DC },
+	{ 'U', 0x30A, 0x16E }, { 'U', 0x30B, 0x170 }, { 'U', 0x328, 0x172 }, { 'W', 0x302, 0x174 },
+	{ 'Y', 0x301, 0x0DD }, { 'Y', 0x302, 0x176 }, { 'Y', 0x308, 0x178 }, { 'Z', 0x301, 0x179 },
+	{ 'Z', 0x307, 0x17B }, { 'Z', 0x30C, 0x17D }, { 'a', 0x300, 0x0E0 }, { 'a', 0x301, 0x0E1 },
+	{ 'a', 0x302, 0x0E2 }, { 'a', 0x303, 0x0E3 }, { 'a', 0x304, 0x101 }, { 'a', 0x306, 0x103 },
+	{ 'a', 0x308, 0x0E4 }, { 'a', 0x30A, 0x0E5 }, { 'a', 0x328, 0x105 }, { 'c', 0x301, 0x107 },
+	{ 'c', 0x302, 0x109 }, { 'c', 0x307, 0x10B }, { 'c', 0x30C, 0x10D }, { 'c', 0x327, 0x0E7 },
+	{ 'd', 0x30C, 0x10F }, { 'e', 0x300, 0x0E8 }, { 'e', 0x301, 0x0E9 }, { 'e', 0x302, 0x0EA },
+	{ 'e', 0x304, 0x113 }, { 'e', 0x306, 0x115 }, { 'e', 0x307, 0x117 }, { 'e', 0x308, 0x0EB },
+	{ 'e', 0x30C, 0x11B }, { 'e', 0x328, 0x119 }, { 'g', 0x302, 0x11D }, { 'g', 0x306, 0x11F },
+	{ 'g', 0x307, 0x121 }, { 'g', 0x327, 0x123 }, { 'h', 0x302, 0x125 }, { 'i', 0x300, 0x0EC },
+	{ 'i', 0x301, 0x0ED }, { 'i', 0x302, 0x0EE }, { 'i', 0x303, 0x129 }, { 'i', 0x304, 0x12B },
+	{ 'i', 0x306, 0x12D }, { 'i', 0x308, 0x0EF }, { 'i', 0x328, 0x12F }, { 'j', 0x302, 0x135 },
+	{ 'k', 0x327, 0x137 }, { 'l', 0x301, 0x13A }, { 'l', 0x30C, 0x13E }, { 'l', 0x327, 0x13C },
+	{ 'n', 0x301, 0x144 }, { 'n', 0x303, 0x0F1 }, { 'n', 0x30C, 0x148 }, { 'n', 0x327, 0x146 },
+	{ 'o', 0x300, 0x0F2 }, { 'o', 0x301, 0x0F3 }, { 'o', 0x302, 0x0F4 }, { 'o', 0x303, 0x0F5 },
+	{ 'o', 0x304, 0x14D }, { 'o', 0x306, 0x14F }, { 'o', 0x308, 0x0F6 }, { 'o', 0x30B, 0x151 },
+	{ 'o', 0x338, 0x0F8 }, { 'r', 0x301, 0x155 }, { 'r', 0x30C, 0x159 }, { 'r', 0x327, 0x157 },
+	{ 's', 0x301, 0x15B }, { 's', 0x302, 0x15D }, { 's', 0x30C, 0x161 }, { 's', 0x327, 0x15F },
+	{ 't', 0x30C, 0x165 }, { 't', 0x327, 0x163 }, { 'u', 0x300, 0x0F9 }, { 'u', 0x301, 0x0FA },
+	{ 'u', 0x302, 0x0FB }, { 'u', 0x303, 0x169 }, { 'u', 0x304, 0x16B }, { 'u', 0x306, 0x16D },
+	{ 'u', 0x308, 0x0FC }, { 'u', 0x30A, 0x16F }, { 'u', 0x30B, 0x171 }, { 'u', 0x328, 0x173 },
+	{ 'w', 0x302, 0x175 }, { 'y', 0x301, 0x0FD }, { 'y', 0x302, 0x177 }, { 'y', 0x308, 0x0FF },
+	{ 'z', 0x301, 0x17A }, { 'z', 0x307, 0x17C }, { 'z', 0x30C, 0x17E },
+};
+
+/* The precomposed letter of base and mark, or 0. */
+static uint32_t compose(uint32_t base, uint32_t mark)
+{
+	size_t lo = 0, hi = ORD_ARRAY_SIZE(composed);
+
+	if (base >= 0x80)
+		return 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (composed[mid].base == base && composed[mid].mark == mark)
+			return composed[mid].letter;
+		if (composed[mid].base < base ||
+		    (composed[mid].base == base && composed[mid].mark < mark))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* Is the code point a combining mark of the range the table composes? */
+static int combining(uint32_t cp)
+{
+	return cp >= 0x300 && cp <= 0x36F;
+}
+
+/* The characters of a name, a letter and its mark composed (see above);
+ * with fold, ASCII letters in lower case (as ord_strcaseeq).  A byte that
+ * is not UTF-8 is a character of its own, above every code point. */
+struct name_chars {
+	const unsigned char *s, *end; /* the rest of the name */
+	int fold;                     /* ASCII letters in lower case */
+};
+
+static void name_chars_init(struct name_chars *it, const char *s, int fold)
+{
+	it->s = (const unsigned char *)s;
+	it->end = it->s + strlen(s);
+	it->fold = fold;
+}
+
+/* The next character, or 0 at the end. */
+static uint32_t name_char(struct name_chars *it)
+{
+	uint32_t cp, mark, c;
+	size_t n;
+
+	if (it->s >= it->end)
+		return 0;
+	n = ord_utf8_decode(it->s, it->end, &cp);
+	if (!n) {
+		cp = 0x110000u + *it->s;
+		n = 1;
+	}
+	it->s += n;
+	/* a mark is two bytes, CC 80 to CD AF */
+	while (cp < 0x80 && it->end - it->s >= 2 && (it->s[0] == 0xCC || it->s[0] == 0xCD) &&
+	       ord_utf8_decode(it->s, it->end, &mark) == 2 && (c = compose(cp, mark)) != 0) {
+		cp = c;
+		it->s += 2;
+	}
+	if (it->fold && cp >= 'A' && cp <= 'Z')
+		cp += 'a' - 'A';
+	return cp;
+}
+
+/* The hash of a map's key: of its characters, composed (and folded). */
+static uint64_t hash_key(const char *s, int fold)
+{
+	uint64_t h = 1469598103934665603ULL;
+	struct name_chars it;
+	uint32_t cp;
+
+	name_chars_init(&it, s, fold);
+	while ((cp = name_char(&it)) != 0) {
+		h = (h ^ (cp & 0xFF)) * 1099511628211ULL;
+		if (cp > 0xFF)
+			h = (h ^ (cp >> 8)) * 1099511628211ULL;
+	}
+	return h;
+}
+
 static const char *key_of(struct ord_ctx *ctx, size_t i, int fold)
 {
 	return fold ? ctx->units[i].name : ctx->units[i].id;
@@ -36,7 +179,44 @@ static const char *key_of(struct ord_ctx *ctx, size_t i, int fold)
 
 static int key_eq(const char *a, const char *b, int fold)
 {
-	return fold ? ord_strcaseeq(a, b) : !strcmp(a, b);
+	struct name_chars x, y;
+	uint32_t ca, cb;
+
+	if (!strcmp(a, b))
+		return 1;
+	name_chars_init(&x, a, fold);
+	name_chars_init(&y, b, fold);
+	do {
+		ca = name_char(&x);
+		cb = name_char(&y);
+		if (ca != cb)
+			return 0;
+	} while (ca);
+	return 1;
+}
+
+/* The name with its letters composed, into out (reset first); whether
+ * that changed it. */
+static int compose_name(struct ord_buf *out, const char *s)
+{
+	struct name_chars it;
+	const unsigned char *at;
+	uint32_t cp;
+	char u[4];
+
+	ord_buf_reset(out);
+	name_chars_init(&it, s, 0);
+	for (at = it.s; (cp = name_char(&it)) != 0; at = it.s) {
+		if (*at >= 0x80 || it.s - at == 1) {
+			ord_buf_add(out, at, (size_t)(it.s - at)); /* as written */
+			continue;
+		}
+		/* an ASCII letter and its mark composed: below U+0180, two bytes */
+		u[0] = (char)(0xC0 | (cp >> 6));
+		u[1] = (char)(0x80 | (cp & 0x3F));
+		ord_buf_add(out, u, 2);
+	}
+	return strcmp(out->buf, s) != 0;
 }
 
 static void map_build(struct ord_ctx *ctx, struct ord_ctx_map *m, int fold)
@@ -49,7 +229,7 @@ static void map_build(struct ord_ctx *ctx, struct ord_ctx_map *m, int fold)
 	m->slots = ord_xcalloc(cap, sizeof(*m->slots));
 	m->cap = cap;
 	for (i = 0; i < ctx->nunits; i++) {
-		size_t s = (size_t)hash_str(key_of(ctx, i, fold), fold) & (cap - 1);
+		size_t s = (size_t)hash_key(key_of(ctx, i, fold), fold) & (cap - 1);
 		while (m->slots[s]) {
 			/* keep the first unit of a duplicated name (scenarios forbid them) */
 			if (key_eq(key_of(ctx, m->slots[s] - 1, fold), key_of(ctx, i, fold), fold))
@@ -71,7 +251,7 @@ static void map_insert(struct ord_ctx *ctx, struct ord_ctx_map *m, size_t i, int
 		map_build(ctx, m, fold);
 		return;
 	}
-	s = (size_t)hash_str(key_of(ctx, i, fold), fold) & (m->cap - 1);
+	s = (size_t)hash_key(key_of(ctx, i, fold), fold) & (m->cap - 1);
 	while (m->slots[s]) {
 		if (key_eq(key_of(ctx, m->slots[s] - 1, fold), key_of(ctx, i, fold), fold))
 			return;
@@ -86,7 +266,7 @@ static struct ord_unit *map_find(struct ord_ctx *ctx, struct ord_ctx_map *m, con
 
 	if (!m->cap)
 		return NULL;
-	s = (size_t)hash_str(k, fold) & (m->cap - 1);
+	s = (size_t)hash_key(k, fold) & (m->cap - 1);
 	while (m->slots[s]) {
 		if (key_eq(key_of(ctx, m->slots[s] - 1, fold), k, fold))
 			return &ctx->units[m->slots[s] - 1];
@@ -875,6 +1055,16 @@ struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name)
 	 * "no such unit") */
 	ctx->in_lazy = 1;
 	ctx->lazy(ctx->lazy_ud, ctx, id_or_name);
+	if (ctx->nunits == n) {
+		/* the game looks a name up as written: a decomposed one again,
+		 * composed (the names a game stores are as their scenario wrote
+		 * them, nearly always composed) */
+		struct ord_buf c = ORD_BUF_INIT;
+
+		if (compose_name(&c, id_or_name))
+			ctx->lazy(ctx->lazy_ud, ctx, c.buf);
+		ord_buf_release(&c);
+	}
 	ctx->in_lazy = 0;
 	if (ctx->nunits == n)
 		return NULL;
@@ -884,30 +1074,89 @@ struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name)
 	return u ? u : map_find(ctx, &ctx->by_name, id_or_name, 1);
 }
 
+/* The edit distance of written (composed) to a unit's id or name, that
+ * composed too when it is not ASCII; tmp is scratch. */
+static size_t name_distance(const char *written, const char *name, size_t max, struct ord_buf *tmp)
+{
+	const char *p = name;
+
+	while (*p && (unsigned char)*p < 0x80)
+		p++;
+	if (*p && compose_name(tmp, name))
+		name = tmp->buf;
+	return ord_edit_distance(written, name, max);
+}
+
+/*
+ * A decomposed letter the table composes matches (name_char); one it does
+ * not (e and U+0323, ẹ) can match no unit's name, which has the letter
+ * whole, yet looks the same: the hint says so, and the nearest unit is
+ * sought with such marks left out.
+ */
 void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *side, struct ord_buf *out)
 {
-	size_t i, len = strlen(written), max = len < 4 ? 1 : 2, best = max + 1, d;
+	struct ord_buf w = ORD_BUF_INIT, bare = ORD_BUF_INIT, tmp = ORD_BUF_INIT;
 	const struct ord_unit *pick = NULL;
+	const unsigned char *at, *before = NULL;
+	struct name_chars it;
+	uint32_t cp, mark = 0;
+	size_t i, len, max, best, d;
 
+	compose_name(&w, written);
+	/* the marks left apart from their letters: the first one named */
+	ord_buf_reset(&bare);
+	name_chars_init(&it, w.buf, 0);
+	for (at = it.s; (cp = name_char(&it)) != 0; at = it.s) {
+		if (combining(cp)) {
+			if (!mark)
+				mark = cp;
+			continue;
+		}
+		if (!mark)
+			before = at;
+		ord_buf_add(&bare, at, (size_t)(it.s - at));
+	}
+	len = strlen(w.buf);
+	max = len < 4 ? 1 : 2;
+	best = max + 1;
 	for (i = 0; i < ctx->nunits; i++) {
 		const struct ord_unit *u = &ctx->units[i];
+		size_t k, e;
+
 		if (side && strcmp(u->side, side))
 			continue;
-		d = ord_edit_distance(written, u->id, max);
-		if (d < best) {
-			best = d;
-			pick = u;
-		}
-		if (*u->name && (d = ord_edit_distance(written, u->name, max)) < best) {
-			best = d;
-			pick = u;
+		for (k = 0; k < 2; k++) {
+			const char *key = k ? u->name : u->id;
+
+			if (!*key)
+				continue;
+			d = name_distance(w.buf, key, max, &tmp);
+			if (mark && d > 0 && (e = name_distance(bare.buf, key, max, &tmp)) < d)
+				d = e;
+			if (d < best) {
+				best = d;
+				pick = u;
+			}
 		}
 	}
+	if (mark) {
+		ord_buf_addf(out, ": the accent U+%04X after '", (unsigned)mark);
+		if (before) {
+			name_chars_init(&it, (const char *)before, 0);
+			name_char(&it);
+			ord_buf_add(out, before, (size_t)(it.s - before));
+		}
+		ord_buf_adds(out, "' is a character of its own, not part of the letter "
+				  "(type the letter with its accent as one character)");
+	}
 	if (pick && best <= max)
-		ord_buf_addf(out, ": did you mean '%s'%s%s%s?", pick->id,
+		ord_buf_addf(out, "%s did you mean '%s'%s%s%s?", mark ? ";" : ":", pick->id,
 			     strcmp(pick->id, pick->name) ? " (" : "",
 			     strcmp(pick->id, pick->name) ? pick->name : "",
 			     strcmp(pick->id, pick->name) ? ")" : "");
+	ord_buf_release(&w);
+	ord_buf_release(&bare);
+	ord_buf_release(&tmp);
 }
 
 const struct ord_order *ord_ctx_order(struct ord_ctx *ctx, const struct ord_unit *u)
