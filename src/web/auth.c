@@ -480,19 +480,88 @@ int web_session_has(const struct web_session *s, const char *game, const char *p
 	return 0;
 }
 
+/*
+ * What a refused POST of party's page carried, given back to the browser
+ * that sent it (a session ended, another side logged in on the same
+ * browser, a form of an old session): a side's sheet, or the referee's
+ * event as `KIND key=value ...` (the command line's words), in a box to
+ * copy, and a link to log in to the game as party in a new tab, so that
+ * the box stays.  It is this browser's own text, sent with this very
+ * request: nothing is stored, nothing read of the game; "" when the form
+ * carried nothing worth keeping.
+ */
+static void given_back(struct ord_buf *out, const char *game, const char *party,
+		       const struct web_form *f)
+{
+	int referee = !strcmp(party, WEB_REFEREE);
+	const char *sheet = ord_kv_get(&f->kv, "sheet"), *kind = ord_kv_get(&f->kv, "kind"),
+		   *action = ord_kv_get(&f->kv, "action");
+	struct ord_buf text = ORD_BUF_INIT;
+	size_t i;
+
+	if (!referee && sheet && *sheet) {
+		ord_buf_adds(&text, sheet);
+	} else if (referee && action && !strcmp(action, "event") && kind && *kind) {
+		ord_buf_adds(&text, kind);
+		for (i = 0; i < f->kv.n; i++) {
+			const struct ord_kv_item *it = &f->kv.items[i];
+
+			if (strncmp(it->key, "k_", 2) || !it->key[2] || !*it->value)
+				continue;
+			ord_buf_addf(&text, " %s=%s", it->key + 2, it->value);
+		}
+		if (ord_kv_get(&f->kv, "override") && *ord_kv_get(&f->kv, "override"))
+			ord_buf_addf(&text, "\noverride reason: %s", ord_kv_get(&f->kv, "override"));
+	}
+	if (text.len) {
+		ord_buf_addf(out,
+			     "<section class=\"given-back\"><label for=\"given-back\">What you "
+			     "sent, given back so that it is not lost: it was not stored, here or "
+			     "anywhere. Copy it, log in, and %s</label>\n<textarea id=\"given-back\" "
+			     "rows=\"12\" readonly spellcheck=\"false\">",
+			     referee ? "record the event again" : "paste it in your sheet's box");
+		web_esc(out, text.buf);
+		ord_buf_adds(out, "</textarea></section>\n");
+	}
+	ord_buf_adds(out, "<p><a class=\"button login\" target=\"_blank\" rel=\"noopener\" "
+			  "href=\"/g/");
+	web_url(out, game);
+	ord_buf_adds(out, "/login?side=");
+	web_url(out, referee ? "referee" : party);
+	ord_buf_adds(out, "\">Log in to this game as ");
+	web_esc(out, web_party_label(party));
+	ord_buf_adds(out, "</a> (in a new tab: this one keeps what you sent)</p>");
+	ord_buf_release(&text);
+}
+
 int web_party_ok(struct web_req *r, const char *game, const char *party)
 {
 	int referee = !strcmp(party, WEB_REFEREE);
 	struct ord_buf to = ORD_BUF_INIT;
 
-	if (web_session_has(&r->sess, game, party))
-		return strcmp(r->method, "POST") || web_csrf_ok(r);
+	if (web_session_has(&r->sess, game, party)) {
+		if (strcmp(r->method, "POST") || web_csrf_ok(r))
+			return 1;
+		/* a form of a session since ended: refused, its text given back */
+		given_back(&to, game, party, &r->form);
+		web_error_page_html(r, 403, "Refused",
+				    "This form is not one this server gave you (its security "
+				    "token is missing or old: you logged in again since it was "
+				    "drawn). Nothing was changed.",
+				    to.buf);
+		ord_buf_release(&to);
+		return 0;
+	}
 	if (!strcmp(r->method, "POST")) {
-		web_error_page(r, 403, "Log in first",
-			       referee ? "You are not logged in as the referee (or your session "
-					 "ended). Nothing was changed."
-				       : "You are not logged in as this side (or your session "
-					 "ended). Nothing was changed.");
+		given_back(&to, game, party, &r->form);
+		web_error_page_html(r, 403, "Log in first",
+				    referee ? "You are not logged in as the referee (or your "
+					      "session ended). Nothing was changed."
+					    : "You are not logged in as this side (or your session "
+					      "ended, or another side logged in on this browser). "
+					      "Nothing was changed.",
+				    to.buf);
+		ord_buf_release(&to);
 		return 0;
 	}
 	ord_buf_adds(&to, "/g/");

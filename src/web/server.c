@@ -542,6 +542,12 @@ void web_redirect(struct web_req *r, const char *url)
 
 void web_error_page(struct web_req *r, int status, const char *title, const char *msg)
 {
+	web_error_page_html(r, status, title, msg, NULL);
+}
+
+void web_error_page_html(struct web_req *r, int status, const char *title, const char *msg,
+			 const char *html)
+{
 	const char *crumbs[] = { title, NULL, NULL };
 
 	r->status = status;
@@ -551,7 +557,10 @@ void web_error_page(struct web_req *r, int status, const char *title, const char
 	web_esc(&r->body, title);
 	ord_buf_adds(&r->body, "</h1><p>");
 	web_esc(&r->body, msg);
-	ord_buf_adds(&r->body, "</p><p><a href=\"/\">All games</a></p></section>\n");
+	ord_buf_adds(&r->body, "</p>");
+	if (html)
+		ord_buf_adds(&r->body, html);
+	ord_buf_adds(&r->body, "<p><a href=\"/\">All games</a></p></section>\n");
 	web_page_end(r);
 }
 
@@ -939,9 +948,20 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	web_auth_find(r.w->auth, sid, &r.sess);
 
 	if (cs->too_big) {
-		web_error_page(&r, 413, "Too large",
-			       "What you sent is larger than this server takes (a sheet 1 MiB, any "
-			       "other form 64 KiB). Nothing was changed.");
+		/* what was sent is not held past the limit (W15), so it cannot
+		 * be given back: the sheet form's script keeps a sheet over it
+		 * in its box, unsent */
+		char msg[400];
+
+		snprintf(msg, sizeof(msg),
+			 "What you sent is larger than this server takes: %s. Nothing was "
+			 "changed, and the server did not keep it: shorten the text and send it "
+			 "again.",
+			 cs->cap == WEB_MAX_BODY ? "1 MiB (1048576 bytes) for a sheet, as the form sends it"
+			 : sheet_url(url) ? "64 KiB (65536 bytes) from a browser not logged in as "
+					    "the side (a sheet from the side's session: 1 MiB)"
+					  : "64 KiB (65536 bytes) for a form");
+		web_error_page(&r, 413, "Too large", msg);
 	} else if (cs->busy) {
 		web_error_page(&r, 503, "Busy",
 			       "The server is receiving too much at once: try again in a moment. "

@@ -211,6 +211,9 @@ void web_set_cookie(struct web_req *r, const struct web_session *s);
 void web_redirect(struct web_req *r, const char *url);
 /* An error page with status and a message (plain text, escaped here). */
 void web_error_page(struct web_req *r, int status, const char *title, const char *msg);
+/* The same, with html (already escaped, NULL: none) after the message. */
+void web_error_page_html(struct web_req *r, int status, const char *title, const char *msg,
+			 const char *html);
 /* The auth table of the server. */
 struct web_auth *web_auth_of(struct web_req *r);
 /* The served directory. */

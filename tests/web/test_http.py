@@ -296,6 +296,7 @@ def main():
     deadlines(work)
     referee_words(work)
     double_tap(work)
+    given_back(work)
     own_sheets(work)
     notation_help(work)
     check_reading(work)
@@ -903,7 +904,7 @@ def run_checks(base, qb, ks, games):
     conn.close()
     # a form other than the sheet takes 64 KiB (W15); a sheet up to 1 MiB
     st, _, body = c.post("/g/qb/login", {"side": "french", "passphrase": "x" * (100 << 10)})
-    ok(st == 413 and "any other form 64 KiB" in body, "a 100 KiB login form (%d)" % st)
+    ok(st == 413 and "64 KiB (65536 bytes) for a form" in body, "a 100 KiB login form (%d)" % st)
     st, _, body = fr.post("/g/qb/side/french", {"turn": "2", "action": "check",
                                                  "sheet": "# a long comment\n" * (200 << 6)})
     ok(st == 200 and "Checked: no problem" in body, "a 200 KiB sheet is taken (%d): %s" % (st, W.text_of(body)[:300]))
@@ -1444,6 +1445,83 @@ def double_tap(work):
         ok(st == 303 and h.get("Location", "").endswith("?receipt=1-4#receipt"),
            "a Submit without based_on is stored as before (%d %r)" % (st, h.get("Location")))
         ok(W.run("audit", dt).returncode == 0, "audit")
+    finally:
+        srv.stop()
+
+
+def given_back(work):
+    """A sheet or an event form refused for want of a session (it ended, the
+    server restarted, another side logged in on the same browser, a form of
+    an old session) gives back, in a box, the text the browser just sent,
+    with a link to log in to the game as that party; nothing is stored and
+    no other side's text is shown.  A form over the size limit is refused
+    saying the limit."""
+    games = os.path.join(work, "games-back")
+    os.makedirs(games)
+    gb = W.make_game(games, "gb")
+    ev = W.make_game(games, "ev")
+    for side in ("french", "allied"):
+        W.run("submit", ev, "--side", side, os.path.join(W.DEMO, "turn1-%s.txt" % side))
+    W.run("seal", ev)
+    secret = os.path.join(work, "back-allied.txt")
+    with open(secret, "w", encoding="utf-8") as f:
+        f.write(W.demo_sheet(1, "allied") + "# " + CANARY + " allied plan\n")
+    W.run("submit", gb, "--side", "allied", secret)
+    sheet = W.demo_sheet(1, "french") + "# TWENTYMINUTES typed <b>&amp; kept\n"
+    srv = W.Server(games)
+
+    def box(body):
+        m = re.search(r'<textarea id="given-back"[^>]*readonly[^>]*>(.*?)</textarea>', body, re.S)
+        return W.html.unescape(m.group(1)) if m else None
+
+    def login_link(body, party):
+        return ('href="/g/%s/login?side=%s"' % ("gb" if party != "referee" else "ev", party)) in body
+
+    try:
+        fr = W.Client(srv.url)
+        fr.login("gb", "french")
+        st, _, page = fr.get("/g/gb/side/french")
+        form = hidden_fields(page, "sheet-form")
+        before = log_len(gb)
+        # the session ended (a restart, 12 h idle): the cookie names none
+        gone = W.Client(srv.url)
+        gone.get("/g/gb/login?side=french")
+        st, _, body = gone.post("/g/gb/side/french", dict(form, action="submit", sheet=sheet))
+        ok(st == 403 and "Log in first" in body and box(body) == sheet and login_link(body, "french"),
+           "a sheet of an ended session is given back with a login link (%d): %s" % (st, W.text_of(body)[:400]))
+        ok("<b>&amp;" not in body and "&lt;b&gt;&amp;amp;" in body, "the sheet given back is escaped")
+        # another side logged in on the same browser
+        al = W.Client(srv.url, jar=fr.jar)
+        al.login("gb", "allied")
+        st, _, body = al.post("/g/gb/side/french", dict(form, action="submit", sheet=sheet, csrf=al.csrf))
+        ok(st == 403 and "Log in first" in body and box(body) == sheet and login_link(body, "french") and
+           CANARY not in body,
+           "a sheet sent once another side logged in is given back, no other side's text (%d): %s" %
+           (st, W.text_of(body)[:400]))
+        # a form of an old session of the side (it logged in again since)
+        fr.login("gb", "french")
+        st, _, body = fr.post("/g/gb/side/french", dict(form, action="check", sheet=sheet))
+        ok(st == 403 and "Nothing was changed" in body and box(body) == sheet and login_link(body, "french"),
+           "a sheet of an old session's form is given back (%d): %s" % (st, W.text_of(body)[:400]))
+        ok(log_len(gb) == before, "a sheet given back was stored")
+        # the referee's half-filled event form
+        rf = W.Client(srv.url)
+        rf.login("ev", "referee")
+        st, _, page = rf.get("/g/ev/referee")
+        at = at_fields(rf, "/g/ev/referee")
+        before = log_len(ev)
+        gone = W.Client(srv.url)
+        gone.get("/g/ev/login?side=referee")
+        st, _, body = gone.post("/g/ev/referee", dict(at, action="event", kind="move", k_unit="F1",
+                                                      k_distance="5", override=""))
+        ok(st == 403 and "Log in first" in body and box(body) == "move unit=F1 distance=5" and
+           login_link(body, "referee"),
+           "an event of an ended session is given back (%d): %s" % (st, W.text_of(body)[:400]))
+        ok(log_len(ev) == before, "an event given back was recorded")
+        # too large: the limit is said
+        st, _, body = gone.post("/g/gb/side/french", dict(form, action="check", sheet="# x\n" * 20000))
+        ok(st == 413 and "64 KiB (65536 bytes)" in body and "1 MiB" in body,
+           "a sheet over the limit is refused saying the limit (%d): %s" % (st, W.text_of(body)[:400]))
     finally:
         srv.stop()
 
