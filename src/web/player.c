@@ -165,23 +165,65 @@ static void sealed_head(struct ord_buf *b, ord_game *g, const struct player *p,
 	ord_buf_release(&name);
 }
 
-static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p)
+static int current_version(ord_game *g, int turn, const char *side);
+
+static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p, const char *r_url)
 {
 	unsigned char id[16], pk[32];
 	char hex[65], idhex[33];
 	struct ord_buf now = ORD_BUF_INIT;
+	int latest;
 
 	ord_game_id(g, id);
 	web_hex(idhex, id, 16);
 	web_hex(hex, p->receipt.commitment, 32);
 	ord_when_format(&now, p->stored_at ? p->stored_at : ord_game_now(g), NULL);
-	ord_buf_adds(b, "<section class=\"card receipt\" id=\"receipt\" aria-live=\"polite\">"
-			"<h2>Receipt</h2>\n<p>Your sheet is stored. Keep this receipt: download the "
-			"file the game signed (below), and note the commitment and the game's key. "
-			"After the exchange, <code>orderly verify</code> proves with the file that "
-			"this very sheet was the one sealed and played; the commitment alone is "
-			"only your word.</p>\n"
-			"<dl class=\"facts\"><dt>Game</dt><dd>");
+	latest = current_version(g, p->receipt.turn, p->side);
+	if (latest > p->receipt.version) {
+		/* an earlier receipt asked again (a phone's tab reloaded):
+		 * its sheet no longer stands, and its file fails verify */
+		struct ord_buf at = ORD_BUF_INIT;
+		unsigned char c[32];
+		char source[16] = "";
+		int64_t when = 0;
+
+		if (ord_game_side_sheet_stored(g, p->receipt.turn, p->side, latest, source, c,
+					       &when) != 0)
+			when = 0;
+		ord_error_clear();
+		if (when)
+			ord_when_format(&at, when, NULL);
+		ord_buf_addf(b,
+			     "<section class=\"card receipt replaced\" id=\"receipt\" "
+			     "aria-live=\"polite\"><h2>Receipt of version %d: replaced</h2>\n"
+			     "<div class=\"result bad\" role=\"alert\"><p>This version of your "
+			     "sheet was replaced by version %d%s%s: it is not the sheet that stands "
+			     "for your side, and <code>orderly verify</code> with this receipt "
+			     "will say another version was sealed. ",
+			     p->receipt.version, latest, when ? ", stored at " : "",
+			     when ? at.buf : "");
+		if (!strcmp(source, "submitted")) {
+			ord_buf_addf(b,
+				     "The receipt to keep is version %d's: <a class=\"latest\" "
+				     "href=\"",
+				     latest);
+			web_esc(b, r_url);
+			ord_buf_addf(b, "?receipt=%d-%d#receipt\">the receipt of version %d</a>.",
+				     p->receipt.turn, latest, latest);
+		}
+		ord_buf_adds(b, "</p></div>\n<dl class=\"facts\"><dt>Game</dt><dd>");
+		ord_buf_release(&at);
+	} else {
+		ord_buf_adds(b, "<section class=\"card receipt\" id=\"receipt\" "
+				"aria-live=\"polite\"><h2>Receipt</h2>\n<p>Your sheet is stored. "
+				"Keep this receipt: download the file the game signed (below), and "
+				"note the commitment and the game's key. After the exchange, "
+				"<code>orderly verify</code> proves with the file that this very "
+				"sheet was the one sealed and played, unless you submit another "
+				"version before the seal (its receipt is then the one to keep); the "
+				"commitment alone is only your word.</p>\n"
+				"<dl class=\"facts\"><dt>Game</dt><dd>");
+	}
 	web_esc(b, p->name);
 	ord_buf_addf(b, " <span class=\"muted\">id</span> <code class=\"hex\">%s</code></dd>", idhex);
 	ord_buf_adds(b, "<dt>Side</dt><dd>");
@@ -760,8 +802,16 @@ static int player_fill(void *ud, ord_game *g)
 	web_deadline(b, g, st.deadline, !strcmp(st.state, "open"));
 	ord_buf_adds(b, "</p>\n");
 
-	if (p->shown)
-		receipt_box(b, g, p);
+	if (p->shown) {
+		struct ord_buf self = ORD_BUF_INIT;
+
+		ord_buf_adds(&self, "/g/");
+		web_url(&self, p->name);
+		ord_buf_adds(&self, "/side/");
+		web_url(&self, p->side);
+		receipt_box(b, g, p, self.buf);
+		ord_buf_release(&self);
+	}
 	if (p->stale) {
 		int open = !strcmp(st.state, "open");
 

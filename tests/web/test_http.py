@@ -297,6 +297,7 @@ def main():
     referee_words(work)
     double_tap(work)
     given_back(work)
+    old_receipt(work)
     own_sheets(work)
     notation_help(work)
     check_reading(work)
@@ -1522,6 +1523,40 @@ def given_back(work):
         st, _, body = gone.post("/g/gb/side/french", dict(form, action="check", sheet="# x\n" * 20000))
         ok(st == 413 and "64 KiB (65536 bytes)" in body and "1 MiB" in body,
            "a sheet over the limit is refused saying the limit (%d): %s" % (st, W.text_of(body)[:400]))
+    finally:
+        srv.stop()
+
+
+def old_receipt(work):
+    """An earlier receipt asked again (?receipt=T-V, a phone's tab
+    reloaded) after a later version replaced it says so plainly: replaced
+    by version N, stored at when, the receipt to keep N's, linked; never
+    "Your sheet is stored"."""
+    games = os.path.join(work, "games-oldrc")
+    os.makedirs(games)
+    W.make_game(games, "orc")
+    srv = W.Server(games)
+    try:
+        fr = W.Client(srv.url)
+        fr.login("orc", "french")
+        nr = W.Client(srv.url, follow=False, jar=fr.jar)
+        for v in (1, 2):
+            st, _, page = fr.get("/g/orc/side/french")
+            form = hidden_fields(page, "sheet-form")
+            st, h, _ = nr.post("/g/orc/side/french", dict(form, action="submit",
+                                                          sheet=W.demo_sheet(1, "french") + "# v%d\n" % v))
+            ok(st == 303 and h.get("Location", "").endswith("?receipt=1-%d#receipt" % v),
+               "version %d stored (%d %r)" % (v, st, h.get("Location")))
+        st, _, body = fr.get("/g/orc/side/french?receipt=1-1")
+        text = W.text_of(body)
+        ok(st == 200 and "Your sheet is stored" not in text and "Keep this receipt" not in text and
+           re.search(r"This version of your sheet was replaced by version 2, stored at \d{4}-\d\d-\d\d", text) and
+           "The receipt to keep is version 2's" in text and
+           'href="/g/orc/side/french?receipt=1-2#receipt"' in body,
+           "an old receipt says it was replaced, linking the one to keep (%d): %s" % (st, text[:700]))
+        st, _, body = fr.get("/g/orc/side/french?receipt=1-2")
+        ok(st == 200 and "Your sheet is stored" in body and "replaced" not in W.text_of(body).split("Receipt")[1][:200],
+           "the latest receipt is the one to keep (%d)" % st)
     finally:
         srv.stop()
 
