@@ -483,8 +483,21 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 	ord_buf_adds(b, "<label for=\"sheet-text\">One order a line; <code>#</code> starts a "
 			"comment</label>\n<textarea id=\"sheet-text\" name=\"sheet\" rows=\"12\" "
 			"spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\">");
-	if (p->sheet)
+	if (p->sheet) {
 		web_esc(b, p->sheet);
+	} else {
+		/* the side's own latest version of the turn, to change a line
+		 * of it without typing it all again (the library gives a side
+		 * its own sheet alone) */
+		struct ord_buf text = ORD_BUF_INIT;
+		int v = 0;
+
+		if (ord_game_side_sheet_text(g, &text, &v, st->turn, p->side, p->side) == 0 && v &&
+		    text.len)
+			web_esc(b, text.buf);
+		ord_error_clear();
+		ord_buf_release(&text);
+	}
 	ord_buf_adds(b, "</textarea>\n");
 	if (keyed)
 		ord_buf_adds(b, "<fieldset class=\"signed\"><legend>Your signature</legend><p "
@@ -820,7 +833,8 @@ static int player_fill(void *ud, ord_game *g)
 		if (open && !st.refereeless && !st.witnessed) {
 			const char *sheet = p->sheet;
 
-			/* the open turn's form, empty: the old text is not sent
+			/* the open turn's form, its box holding the side's
+			 * version of that turn if any: the old text is not sent
 			 * again for this turn without the player's say */
 			p->action = NULL;
 			p->sheet = NULL;

@@ -298,6 +298,7 @@ def main():
     double_tap(work)
     given_back(work)
     old_receipt(work)
+    box_filled(work)
     own_sheets(work)
     notation_help(work)
     check_reading(work)
@@ -1557,6 +1558,50 @@ def old_receipt(work):
         st, _, body = fr.get("/g/orc/side/french?receipt=1-2")
         ok(st == 200 and "Your sheet is stored" in body and "replaced" not in W.text_of(body).split("Receipt")[1][:200],
            "the latest receipt is the one to keep (%d)" % st)
+    finally:
+        srv.stop()
+
+
+def box_filled(work):
+    """The sheet's box holds the side's own latest version of the turn
+    (after a Submit, on reopening the page), to change a line without
+    typing it all again; never another side's; a text given back wins."""
+    games = os.path.join(work, "games-box")
+    os.makedirs(games)
+    bx = W.make_game(games, "bx")
+    secret = os.path.join(work, "box-allied.txt")
+    with open(secret, "w", encoding="utf-8") as f:
+        f.write(W.demo_sheet(1, "allied") + "# " + CANARY + " allied plan\n")
+    W.run("submit", bx, "--side", "allied", secret)
+    srv = W.Server(games)
+
+    def box(body):
+        m = re.search(r'<textarea id="sheet-text"[^>]*>(.*?)</textarea>', body, re.S)
+        return W.html.unescape(m.group(1)) if m else None
+
+    try:
+        fr = W.Client(srv.url)
+        fr.login("bx", "french")
+        st, _, page = fr.get("/g/bx/side/french")
+        ok(box(page) == "", "no sheet yet: the box is empty (%r)" % box(page))
+        form = hidden_fields(page, "sheet-form")
+        sheet = W.demo_sheet(1, "french") + "# FIRSTDRAFT <b>\n"
+        st, _, body = fr.post("/g/bx/side/french", dict(form, action="submit", sheet=sheet.replace("\n", "\r\n")))
+        ok(st == 200 and "Your sheet is stored" in body and box(body) == sheet,
+           "after a Submit the box holds the version stored (%d): %r" % (st, box(body)))
+        other = os.path.join(work, "box-french.txt")
+        with open(other, "w", encoding="utf-8") as f:
+            f.write(sheet + "# FROMPHONE\n")
+        W.run("submit", bx, "--side", "french", other)
+        st, _, body = fr.get("/g/bx/side/french")
+        ok(box(body) == sheet + "# FROMPHONE\n" and CANARY not in body,
+           "the page reopened: the box holds the side's latest version, no other side's (%r)" % box(body))
+        st, _, body = fr.post("/g/bx/side/french", dict(form, action="check", sheet="# TYPEDNOW\n"))
+        ok(box(body) == "# TYPEDNOW\n", "a Check gives back what was sent, not the version stored (%r)" % box(body))
+        al = W.Client(srv.url)
+        al.login("bx", "allied")
+        st, _, body = al.get("/g/bx/side/allied")
+        ok(CANARY in (box(body) or "") and "FIRSTDRAFT" not in body, "the allied box holds the allied sheet alone")
     finally:
         srv.stop()
 
