@@ -298,6 +298,8 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 		ord_buf_addf(&fname, "k_%s", k->name);
 		if (mine)
 			v = web_field(r, fname.buf);
+		else if (asked && web_arg(r, fname.buf) && *web_arg(r, fname.buf))
+			v = web_arg(r, fname.buf); /* the event its message suggests */
 		else if (k == uk && unit && *unit)
 			v = unit;
 		else if (k == tk && target && *target)
@@ -463,6 +465,51 @@ static char *order_target(const struct order_at *at, const char *unit)
 	return target;
 }
 
+/* The event a pending order's message gives ready to record, "e.g.
+ * `KIND key=value ...`" (the Krigsspil's owed retraete with its x and y),
+ * as the keys of kind ek it sets, each "&k_KEY=VALUE" into out; the unit's
+ * key is left to the link's unit.  Nothing when the message gives no such
+ * event of ek.  Ruleset-neutral: any module may write its suggestion so. */
+static void suggested_keys(struct ord_buf *out, const struct ord_event_kind *ek, const char *what)
+{
+	static const char eg[] = "e.g. `";
+	const struct ord_key_spec *k, *uk = unit_key(ek);
+	const char *p = what, *end, *w;
+	size_t n;
+
+	for (; (p = strstr(p, eg)) != NULL; p = end + 1) {
+		p += strlen(eg);
+		if (!(end = strchr(p, '`')))
+			return;
+		n = strcspn(p, " `");
+		if (n != strlen(ek->name) || strncmp(p, ek->name, n))
+			continue;
+		for (w = p + n; w < end;) {
+			const char *eq;
+			size_t len;
+
+			while (w < end && *w == ' ')
+				w++;
+			len = strcspn(w, " `");
+			eq = memchr(w, '=', len);
+			for (k = eq ? ek->keys : NULL; k && k->name; k++)
+				if (k != uk && strlen(k->name) == (size_t)(eq - w) &&
+				    !strncmp(k->name, w, (size_t)(eq - w)) && eq + 1 < w + len) {
+					struct ord_buf v = ORD_BUF_INIT;
+
+					ord_buf_add(&v, eq + 1, (size_t)(w + len - eq - 1));
+					ord_buf_adds(out, "&amp;k_");
+					web_url(out, k->name);
+					ord_buf_addch(out, '=');
+					web_url(out, v.buf);
+					ord_buf_release(&v);
+				}
+			w += len;
+		}
+		return;
+	}
+}
+
 /* A pending order's Record link: the page again with unit filled in the
  * unit field of every form of the phase, scrolled to the form of the kind
  * the message names (a kind of this phase, as a word: "no move was
@@ -474,7 +521,8 @@ static char *order_target(const struct order_at *at, const char *unit)
  * button.  A kind named after "no" is the one ("ordered to fire ... but
  * no artillery fire was recorded": a gun's), else the first named.  A
  * kind that takes a target (fire, artillery) gets the one the unit's
- * sealed order names (order_target), as the unit is the order's. */
+ * sealed order names (order_target), as the unit is the order's; the
+ * keys of an event the message gives ready to record (suggested_keys). */
 static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, const char *phase,
 			const char *url, const char *unit, const char *what, const struct order_at *at)
 {
@@ -505,6 +553,7 @@ static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, cons
 		web_url(list, target);
 		free(target);
 	}
+	suggested_keys(list, match, what);
 	ord_buf_addch(list, '#');
 	kind_anchor(list, match->name);
 	ord_buf_adds(list, "\">Record ");

@@ -299,6 +299,7 @@ def main():
     given_back(work)
     old_receipt(work)
     box_filled(work)
+    suggested_event(work)
     own_sheets(work)
     notation_help(work)
     check_reading(work)
@@ -1602,6 +1603,48 @@ def box_filled(work):
         al.login("bx", "allied")
         st, _, body = al.get("/g/bx/side/allied")
         ok(CANARY in (box(body) or "") and "FIRSTDRAFT" not in body, "the allied box holds the allied sheet alone")
+    finally:
+        srv.stop()
+
+
+def suggested_event(work):
+    """A pending order whose message gives the event ready to record
+    ("e.g. `retraete unit=K1 x=156.6 y=7.9`": the Krigsspil's half turn's
+    retreat of a melee's units) gets a Record link that fills those keys of
+    that kind's form, not the unit alone.  The game: the Krigsspil demo
+    played up to turn 2's melee (its own script, cut there)."""
+    games = os.path.join(work, "games-ks-eg")
+    os.makedirs(games)
+    game = os.path.join(games, "eg.orderly")
+    with open(os.path.join(W.KS_DEMO, "demo", "play"), encoding="utf-8") as f:
+        play = f.read()
+    play = play.split('say "turn 2: the half turn')[0]
+    play = re.sub(r"(?m)^here=.*$", "here=" + os.path.join(W.KS_DEMO, "demo"), play)
+    script = os.path.join(work, "play-to-melee")
+    with open(script, "w", encoding="utf-8") as f:
+        f.write(play)
+    p = subprocess.run(["bash", script, W.ORDERLY, game], capture_output=True, text=True)
+    ok(p.returncode == 0, "the demo played to the melee: %s" % p.stderr[-500:])
+    W.run("register", game, "--referee", "--passphrase-file", "-", stdin=W.PASS["referee"] + "\n")
+    eg = re.findall(r"(\w+): in the melee .*?e\.g\. `retraete unit=\w+ x=([-0-9.]+) y=([-0-9.]+)`", info(game))
+    ok(len(eg) == 2, "the list gives the melee's units' retreats ready to record: %r" % eg)
+    srv = W.Server(games)
+    try:
+        kr = W.Client(srv.url)
+        kr.login("eg", "referee")
+        st, _, body = kr.get("/g/eg/referee")
+        for unit, x, y in eg:
+            link = re.search(r'class="button record" href="(/g/eg/referee\?unit=%s&amp;kind=retraete[^"]*)"' % unit,
+                             body)
+            href = W.html.unescape(link.group(1)) if link else ""
+            ok(href.endswith("&k_x=%s&k_y=%s#kind-retraete" % (x, y)),
+               "%s's Record retraete carries the suggested x and y: %r" % (unit, href))
+            page = kr.get(href)[2] if link else ""
+            ok(re.search(r'<input id="ev-retraete-x" name="k_x"[^>]* value="%s"' % re.escape(x), page) and
+               re.search(r'<input id="ev-retraete-y" name="k_y"[^>]* value="%s"' % re.escape(y), page) and
+               re.search(r'<input id="ev-retraete-unit" name="k_unit"[^>]* value="%s"' % unit, page),
+               "%s's retraete form is filled with unit, x and y: %r" %
+               (unit, re.findall(r'<input id="ev-retraete-[^"]*"[^>]*>', page)))
     finally:
         srv.stop()
 
