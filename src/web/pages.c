@@ -996,6 +996,18 @@ static void login_again(struct web_req *r, const char *name, const char *side, c
 	web_game_close(r, g);
 }
 
+/* The passphrase as typed less the blanks at both ends (web_trim), in
+ * out (n bytes): pasted from a mail or a chat it brings a space or a line
+ * end, and as the mail judge takes it (the value of its Passphrase: line,
+ * trimmed) it has none at either end (W22). */
+static void passphrase_trimmed(char *out, size_t n, const char *pass)
+{
+	size_t len;
+	const char *s = web_trim(pass, &len);
+
+	snprintf(out, n, "%.*s", (int)len, s);
+}
+
 void web_page_login(struct web_req *r, const char *name)
 {
 	struct ord_game_status st;
@@ -1076,8 +1088,15 @@ void web_page_login(struct web_req *r, const char *name)
 			       "The server is checking other passphrases: try again in a moment.");
 		goto out;
 	}
-	if (err == 0)
-		err = ord_mail_passphrase_verify(hash, pass);
+	if (err == 0) {
+		size_t n = strlen(pass) + 1;
+		char *trimmed = ord_xmalloc(n);
+
+		passphrase_trimmed(trimmed, n, pass);
+		err = ord_mail_passphrase_verify(hash, trimmed);
+		sodium_memzero(trimmed, n);
+		free(trimmed);
+	}
 	web_auth_hash_leave(web_auth_of(r), r->ip);
 	sodium_memzero(hash, sizeof(hash));
 	if (err != 0) {

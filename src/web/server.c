@@ -164,6 +164,13 @@
  *      (ord_submit_opts' based_on, checked in its transaction) and
  *      answered the same way.  A POST without the field (hand-made, a page of before) is stored
  *      as before; a value that is no version is refused.
+ * W22. A passphrase is checked less the blanks at both ends of what was
+ *      typed, ASCII and Unicode's (html.c, web_trim): pasted from the
+ *      referee's mail it brought a space or a line end, "wrong
+ *      passphrase", counted toward the lock (W14).  None can be part of a
+ *      passphrase: the mail judge takes its Passphrase: line trimmed, so
+ *      one registered with a blank at an end was of no use by mail
+ *      either; a blank inside it counts.
  */
 #include <arpa/inet.h>
 #include <dirent.h>

@@ -250,6 +250,10 @@ void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open);
 void web_diag_list(struct ord_buf *b, const struct ord_diag *d, const char *area);
 /* The name of a party for people: the side, or "the referee". */
 const char *web_party_label(const char *party);
+/* s less the blanks at both ends (ASCII's, and Unicode's white space and
+ * zero-width ones, which a paste or a phone's keyboard brings): where it
+ * starts in s, and its length in *len. */
+const char *web_trim(const char *s, size_t *len);
 /* Hex of n bytes into out (2n + 1). */
 void web_hex(char *out, const unsigned char *p, size_t n);
 

@@ -300,6 +300,7 @@ def main():
     old_receipt(work)
     box_filled(work)
     suggested_event(work)
+    passphrase_blanks(work)
     own_sheets(work)
     notation_help(work)
     check_reading(work)
@@ -1645,6 +1646,32 @@ def suggested_event(work):
                re.search(r'<input id="ev-retraete-unit" name="k_unit"[^>]* value="%s"' % unit, page),
                "%s's retraete form is filled with unit, x and y: %r" %
                (unit, re.findall(r'<input id="ev-retraete-[^"]*"[^>]*>', page)))
+    finally:
+        srv.stop()
+
+
+def passphrase_blanks(work):
+    """A passphrase pasted with blanks at its ends (a space, a line end, a
+    no-break or ideographic space, a zero-width one) logs in, as the mail
+    judge takes it trimmed; a blank inside it, or a wrong one, does not."""
+    games = os.path.join(work, "games-blanks")
+    os.makedirs(games)
+    W.make_game(games, "pb")
+    srv = W.Server(games)
+    try:
+        good = W.PASS["french"]
+        for typed in (good + " ", " " + good, good + "\r\n", "\t" + good + "\n",
+                      "\u00a0" + good + "\u200b", "\ufeff" + good + "\u3000\u2009"):
+            c = W.Client(srv.url)
+            c.get("/g/pb/login?side=french")
+            st, _, body = c.post("/g/pb/login", {"side": "french", "passphrase": typed})
+            ok(st == 200 and "Log out" in body, "the passphrase %r logs in (%d): %s" %
+               (typed, st, W.text_of(body)[:200]))
+        for typed in (good[:3] + " " + good[3:], good + "x", " "):
+            c = W.Client(srv.url)
+            c.get("/g/pb/login?side=french")
+            st, _, body = c.post("/g/pb/login", {"side": "french", "passphrase": typed})
+            ok(st == 403 and "Wrong passphrase" in body, "the passphrase %r is wrong (%d)" % (typed, st))
     finally:
         srv.stop()
 
