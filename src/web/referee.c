@@ -1449,6 +1449,18 @@ void web_page_referee(struct web_req *r, const char *name)
 		f.rs = NULL;
 	ord_error_clear();
 	if (!strcmp(r->method, "POST")) {
+		size_t i;
+
+		/* every field less the blanks at its ends: " 4 " from a
+		 * tablet's autocorrect is 4, not a value the library refuses */
+		for (i = 0; i < r->form.kv.n; i++) {
+			char *v = r->form.kv.items[i].value;
+			size_t len;
+			const char *t = web_trim(v, &len);
+
+			memmove(v, t, len);
+			v[len] = '\0';
+		}
 		act(&f, g);
 		if (f.rc != 0)
 			r->status = f.rc == ORD_EUSAGE || f.rc == ORD_ECHECK ? 422 : 409;

@@ -50,7 +50,9 @@
  *      in a comma locale offers nothing else for inputmode=decimal): for
  *      a key of type number only, "5,5" reaches the library as "5.5".
  *      Anything else, and a value with a point or two commas, goes as
- *      typed, for the library to judge.
+ *      typed, for the library to judge, less the blanks at its ends (a
+ *      tablet's autocorrect: " 4 " was refused), as every field the
+ *      referee's page posts.
  * W11. A request that only reads (GET and HEAD, and the login's POST,
  *      which checks a passphrase) opens its game with ORD_OPEN_READONLY,
  *      as the command line's readers do; a POST that may change it, read

@@ -301,6 +301,7 @@ def main():
     box_filled(work)
     suggested_event(work)
     passphrase_blanks(work)
+    event_blanks(work)
     own_sheets(work)
     notation_help(work)
     check_reading(work)
@@ -1672,6 +1673,30 @@ def passphrase_blanks(work):
             c.get("/g/pb/login?side=french")
             st, _, body = c.post("/g/pb/login", {"side": "french", "passphrase": typed})
             ok(st == 403 and "Wrong passphrase" in body, "the passphrase %r is wrong (%d)" % (typed, st))
+    finally:
+        srv.stop()
+
+
+def event_blanks(work):
+    """An event field with blanks at its ends (a tablet's autocorrect: " 4 ",
+    "F1\u00a0") is taken less them, the unit and the number alike."""
+    games = os.path.join(work, "games-evb")
+    os.makedirs(games)
+    eb = W.make_game(games, "eb")
+    for side in ("french", "allied"):
+        W.run("submit", eb, "--side", side, os.path.join(W.DEMO, "turn1-%s.txt" % side))
+    W.run("seal", eb)
+    srv = W.Server(games)
+    try:
+        ref = W.Client(srv.url)
+        ref.login("eb", "referee")
+        st, _, body = ref.post("/g/eb/referee", dict(at_fields(ref, "/g/eb/referee"), action="event", kind="move",
+                                                     k_unit=" F1\u00a0", k_distance=" 4 ", override=" "))
+        ok(st == 200 and "Recorded" in body and "is not valid" not in body,
+           "an event with blanks around its fields is recorded (%d): %s" %
+           (st, re.findall(r"(?:is not valid|Not recorded)[^<]*", body)))
+        ok(re.search(r"move\s+unit=F1 distance=4\b", W.run("report", eb, "--referee", "--lang", "en").stdout) or
+           "unit=F1 distance=4" in body, "the event is recorded as unit=F1 distance=4")
     finally:
         srv.stop()
 
