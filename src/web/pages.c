@@ -216,11 +216,17 @@ static int status_fill(void *ud, ord_game *g)
 		ord_buf_adds(b, "</a> ");
 		if (!version)
 			ord_buf_adds(b, "<span class=\"badge no\">no sheet yet</span>");
-		else if (!strcmp(source, "submitted"))
+		else if (!strcmp(source, "submitted") &&
+			 (web_session_has(&r->sess, c->name, side) ||
+			  web_session_has(&r->sess, c->name, WEB_REFEREE)))
+			/* how often a side rewrote its sheet is its own and the
+			 * referee's: told to the enemy, it says something */
 			ord_buf_addf(b,
 				     "<span class=\"badge yes\">sheet in</span> <span "
 				     "class=\"muted\">version %d</span>",
 				     version);
+		else if (!strcmp(source, "submitted"))
+			ord_buf_adds(b, "<span class=\"badge yes\">sheet in</span>");
 		else {
 			ord_buf_adds(b, "<span class=\"badge held\">");
 			web_esc(b, source);

@@ -302,6 +302,7 @@ def main():
     suggested_event(work)
     passphrase_blanks(work)
     event_blanks(work)
+    status_versions(work)
     own_sheets(work)
     notation_help(work)
     check_reading(work)
@@ -1697,6 +1698,42 @@ def event_blanks(work):
            (st, re.findall(r"(?:is not valid|Not recorded)[^<]*", body)))
         ok(re.search(r"move\s+unit=F1 distance=4\b", W.run("report", eb, "--referee", "--lang", "en").stdout) or
            "unit=F1 distance=4" in body, "the event is recorded as unit=F1 distance=4")
+    finally:
+        srv.stop()
+
+
+def status_versions(work):
+    """The status page says of another side only "sheet in": how often it
+    rewrote its sheet (its version) is shown to the side itself and to the
+    referee alone."""
+    games = os.path.join(work, "games-sv")
+    os.makedirs(games)
+    sv = W.make_game(games, "sv")
+    for v in range(3):
+        W.run("submit", sv, "--side", "allied", os.path.join(W.DEMO, "turn1-allied.txt"))
+    W.run("submit", sv, "--side", "french", os.path.join(W.DEMO, "turn1-french.txt"))
+    srv = W.Server(games)
+
+    def line(body, side):
+        m = re.search(r'<li><a href="/g/sv/side/%s">%s</a>(.*?)</li>' % (side, side), body)
+        return " ".join(W.text_of(m.group(1)).split()) if m else None
+
+    try:
+        stranger = W.Client(srv.url)
+        st, _, body = stranger.get("/g/sv")
+        ok(st == 200 and line(body, "allied") == "sheet in" and line(body, "french") == "sheet in",
+           "a stranger sees 'sheet in', no version: %r %r" % (line(body, "allied"), line(body, "french")))
+        fr = W.Client(srv.url)
+        fr.login("sv", "french")
+        st, _, body = fr.get("/g/sv")
+        ok(line(body, "allied") == "sheet in" and line(body, "french") == "sheet in version 1",
+           "the French see their own version, not the allied one's: %r %r" %
+           (line(body, "allied"), line(body, "french")))
+        rf = W.Client(srv.url)
+        rf.login("sv", "referee")
+        st, _, body = rf.get("/g/sv")
+        ok(line(body, "allied") == "sheet in version 3" and line(body, "french") == "sheet in version 1",
+           "the referee sees every version: %r %r" % (line(body, "allied"), line(body, "french")))
     finally:
         srv.stop()
 
