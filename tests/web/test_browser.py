@@ -215,6 +215,15 @@ def main():
         if len(receipt) != 64 or fr.text("#receipt .version").strip() != "1":
             W.fail("french: no receipt after submitting: %r" % receipt)
         shot(fr, "player-receipt")
+        # the receipt's page opens at #receipt with its heading below the
+        # sticky bar, not under it (a phone's bar is two lines)
+        clear = fr.script("var h = document.querySelector('#receipt h2').getBoundingClientRect(),"
+                          " b = document.querySelector('header.bar').getBoundingClientRect();"
+                          " return [h.top, b.bottom, window.scrollY];")
+        if not (clear[2] > 0 and clear[0] >= clear[1]):
+            W.fail("french: the receipt's heading opens under the sticky bar (heading top, bar "
+                   "bottom, scrolled): %r" % clear)
+        shot(fr, "player-receipt-viewport-phone")
         # his sheet as the game file holds it, on a phone: every line's
         # text at one column after its number (one digit or two), each
         # order of orderly's reading under that column, the comments
@@ -251,6 +260,11 @@ def main():
         al.submit('button[value="submit"]')
         if len(al.text("#receipt .commitment").strip()) != 64:
             W.fail("allied: no receipt")
+        clear = al.script("var h = document.querySelector('#receipt h2').getBoundingClientRect(),"
+                          " b = document.querySelector('header.bar').getBoundingClientRect();"
+                          " return [h.top, b.bottom];")
+        if clear[0] < clear[1]:
+            W.fail("allied: the receipt's heading opens under the sticky bar: %r" % clear)
         # a reload of the receipt (a phone's pull-to-refresh) shows the
         # same receipt and stores nothing: the Submit was answered with a
         # page to GET, not re-posted (a second version made his receipt
