@@ -482,7 +482,11 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 	units_list(b, g, p->side);
 	ord_buf_adds(b, "<label for=\"sheet-text\">One order a line; <code>#</code> starts a "
 			"comment</label>\n<textarea id=\"sheet-text\" name=\"sheet\" rows=\"12\" "
-			"spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\">");
+			"spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\" "
+			"data-max=\"");
+	/* the script keeps a sheet the server would refuse (W15) in its box,
+	 * unsent: past the limit the server cannot give it back */
+	ord_buf_addf(b, "%zu\">", WEB_MAX_BODY);
 	if (p->sheet) {
 		web_esc(b, p->sheet);
 	} else {

@@ -194,7 +194,6 @@
 
 #include "web/web.h"
 
-#define WEB_MAX_BODY ((size_t)1 << 20)      /* a sheet's POST body, the largest taken */
 #define WEB_MAX_FORM ((size_t)64 << 10)     /* any other POST's body */
 #define WEB_MAX_BUFFERED ((size_t)64 << 20) /* the bodies being received, together */
 

@@ -132,6 +132,8 @@ void web_conn_leave(struct web_auth *a, const char *addr);
 
 /* ---- a request and its response (server.c) ---- */
 
+#define WEB_MAX_BODY ((size_t)1 << 20) /* a sheet's POST body, the largest taken (W15) */
+
 /* A decoded application/x-www-form-urlencoded body. */
 struct web_form {
 	struct ord_kv kv;

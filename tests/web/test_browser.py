@@ -24,6 +24,7 @@ import http.client
 import os
 import re
 import sys
+import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -224,6 +225,19 @@ def main():
             W.fail("french: the receipt's heading opens under the sticky bar (heading top, bar "
                    "bottom, scrolled): %r" % clear)
         shot(fr, "player-receipt-viewport-phone")
+        # a sheet over the server's 1 MiB is not sent: the server would drop
+        # it past the limit and could not give it back; it stays in its box
+        big = W.demo_sheet(1, "french") + ("# " + "x" * 200 + "\n") * 6000
+        fr.script("document.getElementById('sheet-text').value = arguments[0]", [big])
+        before = fr.url()
+        fr.click('button[value="submit"]')
+        time.sleep(1)
+        if (fr.url() != before or "Too large to send" not in fr.text("#too-large") or
+                "1048576" not in fr.text("#too-large") or
+                fr.script("return document.getElementById('sheet-text').value.length") != len(big)):
+            W.fail("french: a sheet over 1 MiB was sent, or its text left the box: %s %s" %
+                   (fr.url(), fr.text("main")[:300]))
+        shot(fr, "player-sheet-too-large-phone")
         # his sheet as the game file holds it, on a phone: every line's
         # text at one column after its number (one digit or two), each
         # order of orderly's reading under that column, the comments

@@ -4,6 +4,7 @@
  *    (the part after '#' never reaches the server), then forgets it;
  *  - deadlines count down;
  *  - a problem's "line L, column C" puts the cursor there in the sheet;
+ *  - a sheet larger than the server takes is kept in its box, unsent;
  *  - the receipt's Print button. */
 (function () {
 	"use strict";
@@ -54,6 +55,31 @@
 			area.setSelectionRange(pos, pos + (here.length ? 1 : 0));
 		});
 	});
+
+	/* a sheet larger than the server takes (the box's data-max, the
+	 * form's body as the browser sends it) is not sent: the server drops
+	 * what is past its limit and could not give the text back */
+	if (area && area.dataset.max && area.form) {
+		area.form.addEventListener("submit", function (ev) {
+			var body = new URLSearchParams(new FormData(area.form)).toString();
+			/* the browser sends each line end as CRLF (%0D%0A), the button's name too */
+			var size = body.length + 3 * (area.value.split("\n").length - 1) + 16;
+			var max = Number(area.dataset.max), note = document.getElementById("too-large");
+			if (size <= max) return;
+			ev.preventDefault();
+			if (!note) {
+				note = document.createElement("div");
+				note.id = "too-large";
+				note.className = "result bad";
+				note.setAttribute("role", "alert");
+				area.parentNode.insertBefore(note, area);
+			}
+			note.textContent = "Too large to send: " + size + " bytes as the form sends them, and the " +
+				"server takes " + max + " (1 MiB). Nothing was sent: your text is still in the box; " +
+				"shorten it (comments too count).";
+			note.scrollIntoView();
+		});
+	}
 
 	document.querySelectorAll("button.print").forEach(function (b) {
 		b.hidden = false;
