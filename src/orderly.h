@@ -120,6 +120,12 @@ size_t ord_utf8_decode(const unsigned char *s, const unsigned char *end, uint32_
  * bytes at s, 3, or 0 when they do not begin with one: what a reader of a
  * file or a text steps over first (Windows editors write one). */
 size_t ord_utf8_bom_at(const void *s, size_t n);
+/* Bytes of the blank the n bytes at s begin with (back 0) or end with
+ * (back 1), or 0: an ASCII space, tab or line end, or a Unicode blank a
+ * paste brings (U+0085, no-break U+00A0, U+1680, U+2000 to U+200B,
+ * U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF).  What the web page
+ * trims off a passphrase or a field, and a passphrase may not end in. */
+size_t ord_utf8_blank_at(const void *s, size_t n, int back);
 /* Characters in the valid UTF-8 from s to e: every byte but continuation bytes. */
 unsigned ord_utf8_count(const unsigned char *s, const unsigned char *e);
 /* Append len bytes as lowercase hex. */

@@ -305,6 +305,13 @@ int ord_mail_set_passphrase(ord_game *g, const char *side, const char *passphras
 	if (strlen(passphrase) < 8)
 		return ord_error_set(ORD_EUSAGE,
 				     "a passphrase needs at least 8 characters (a few words are best)");
+	/* the mail judge and the web page take a passphrase less the blanks
+	 * a paste brings at its ends: one with them could never be given */
+	if (ord_utf8_blank_at(passphrase, strlen(passphrase), 0) ||
+	    ord_utf8_blank_at(passphrase, strlen(passphrase), 1))
+		return ord_error_set(ORD_EUSAGE,
+				     "a passphrase may not begin or end with a blank (a space, a tab, a no-break space): "
+				     "the mail judge and the web page take it less its blanks at the ends, so it could never be given");
 	if (crypto_pwhash_str(hash, passphrase, strlen(passphrase), crypto_pwhash_OPSLIMIT_INTERACTIVE,
 			      crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0)
 		return ord_error_set(ORD_ERROR, "out of memory hashing the passphrase");

@@ -47,6 +47,30 @@ size_t ord_utf8_bom_at(const void *s, size_t n)
 	return n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
 }
 
+size_t ord_utf8_blank_at(const void *s, size_t n, int back)
+{
+	static const char *const blanks[] = {
+		"\xc2\x85",     "\xc2\xa0",     "\xe1\x9a\x80", "\xe2\x80\x80", "\xe2\x80\x81",
+		"\xe2\x80\x82", "\xe2\x80\x83", "\xe2\x80\x84", "\xe2\x80\x85", "\xe2\x80\x86",
+		"\xe2\x80\x87", "\xe2\x80\x88", "\xe2\x80\x89", "\xe2\x80\x8a", "\xe2\x80\x8b",
+		"\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\xaf", "\xe2\x81\x9f", "\xe3\x80\x80",
+		"\xef\xbb\xbf",
+	};
+	const unsigned char *b = s;
+	size_t i, k;
+
+	if (!n)
+		return 0;
+	if (strchr(" \t\r\n\v\f", b[back ? n - 1 : 0]) && b[back ? n - 1 : 0])
+		return 1;
+	for (i = 0; i < ORD_ARRAY_SIZE(blanks); i++) {
+		k = strlen(blanks[i]);
+		if (n >= k && !memcmp(back ? b + n - k : b, blanks[i], k))
+			return k;
+	}
+	return 0;
+}
+
 unsigned ord_utf8_count(const unsigned char *s, const unsigned char *e)
 {
 	unsigned n = 0;

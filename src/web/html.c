@@ -273,39 +273,14 @@ void web_diag_list(struct ord_buf *b, const struct ord_diag *d, const char *area
 	ord_buf_adds(b, "</ol>\n");
 }
 
-/* The length of a blank (ASCII: space, tab, CR, LF, VT, FF; Unicode's
- * white space and the zero-width ones a paste brings: NEL, NBSP, U+1680,
- * U+2000-U+200B, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF) ending
- * at e (back) or starting at s, 0 when there is none. */
-static size_t blank_at(const unsigned char *s, const unsigned char *e, int back)
-{
-	static const char *const blanks[] = {
-		"\xc2\x85",     "\xc2\xa0",     "\xe1\x9a\x80", "\xe2\x80\x80", "\xe2\x80\x81",
-		"\xe2\x80\x82", "\xe2\x80\x83", "\xe2\x80\x84", "\xe2\x80\x85", "\xe2\x80\x86",
-		"\xe2\x80\x87", "\xe2\x80\x88", "\xe2\x80\x89", "\xe2\x80\x8a", "\xe2\x80\x8b",
-		"\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\xaf", "\xe2\x81\x9f", "\xe3\x80\x80",
-		"\xef\xbb\xbf",
-	};
-	size_t i, n;
-
-	if (s < e && strchr(" \t\r\n\v\f", back ? e[-1] : *s) && (back ? e[-1] : *s))
-		return 1;
-	for (i = 0; i < ORD_ARRAY_SIZE(blanks); i++) {
-		n = strlen(blanks[i]);
-		if ((size_t)(e - s) >= n && !memcmp(back ? e - n : s, blanks[i], n))
-			return n;
-	}
-	return 0;
-}
-
 const char *web_trim(const char *s, size_t *len)
 {
 	const unsigned char *b = (const unsigned char *)s, *e = b + strlen(s);
 	size_t k;
 
-	while ((k = blank_at(b, e, 0)) != 0)
+	while ((k = ord_utf8_blank_at(b, (size_t)(e - b), 0)) != 0)
 		b += k;
-	while ((k = blank_at(b, e, 1)) != 0)
+	while ((k = ord_utf8_blank_at(b, (size_t)(e - b), 1)) != 0)
 		e -= k;
 	*len = (size_t)(e - b);
 	return (const char *)b;

@@ -186,6 +186,15 @@ k=$(kept attached@club.test)
 expect_in "$k" "X-Orderly-Kept: the plain text only, without its passphrase"
 expect_in "$k" $'[the attached file]\nPassphrase: (removed)\nB1 hold'
 
+# ---- a passphrase that begins or ends with a blank could never be given
+# (the judge and the web page take it less those): refused
+printf ' correct horse battery staple\n' >blank-pass
+expect_exit 64 ord register "$G" --side blue --passphrase-file blank-pass
+expect_in "$ERR" "a passphrase may not begin or end with a blank"
+printf 'correct horse battery staple\xc2\xa0\n' >blank-pass
+expect_exit 64 ord register "$G" --side blue --passphrase-file blank-pass
+expect_in "$ERR" "a passphrase may not begin or end with a blank"
+
 # ---- 3. the line wrapped: a quoted-printable soft break, format=flowed
 printf 'correct horse battery staple is my passphrase for the blue army\n' |
 	ord register "$G" --side blue --passphrase-file - >/dev/null
