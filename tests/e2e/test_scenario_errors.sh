@@ -50,6 +50,11 @@ sed 's/formation="svaerm_tynd" spredt="yes" x="180"/formation="karre" spredt="ye
 	"$KS/scenario.xml" >ks-bad-formation.xml
 grep -q 'formation="karre" spredt="yes" x="180"' ks-bad-formation.xml || fail "the Krigsspil fixture did not change"
 new_refused 65 ks-bad-formation.xml "ks-bad-formation.xml:76:44: unit 'L5': formation 'karre' is not for kosakker (kosakker) (11)"
+# an attribute the unit does not give: at the unit's element, its line
+# and column (not the line alone)
+sed '/id="A2"/,/\/>/s/kanoner="4" //' "$KS/scenario.xml" >ks-no-guns.xml
+grep -q 'kanoner="4" kaliber="3"' ks-no-guns.xml && fail "the Krigsspil fixture did not change"
+new_refused 65 ks-no-guns.xml "ks-no-guns.xml:59:3: unit 'A2': a battery needs kanoner"
 # a battalion unit's formation is one its kind may have: a battalion is
 # in no gun's order (it moved and fired as a line), a gun is limbered or
 # unlimbered (a column made it limbered), cavalry is in squadron, or in a
