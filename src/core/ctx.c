@@ -220,7 +220,7 @@ static int key_eq(const char *a, const char *b, int fold)
 
 /* The name with its letters composed, into out (reset first); whether
  * that changed it. */
-static int compose_name(struct ord_buf *out, const char *s)
+int ord_ctx_compose_name(struct ord_buf *out, const char *s)
 {
 	struct name_chars it;
 	const unsigned char *at;
@@ -1084,7 +1084,7 @@ struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name)
 		 * them, nearly always composed) */
 		struct ord_buf c = ORD_BUF_INIT;
 
-		if (compose_name(&c, id_or_name))
+		if (ord_ctx_compose_name(&c, id_or_name))
 			ctx->lazy(ctx->lazy_ud, ctx, c.buf);
 		ord_buf_release(&c);
 	}
@@ -1105,7 +1105,7 @@ static size_t name_distance(const char *written, const char *name, size_t max, s
 
 	while (*p && (unsigned char)*p < 0x80)
 		p++;
-	if (*p && compose_name(tmp, name))
+	if (*p && ord_ctx_compose_name(tmp, name))
 		name = tmp->buf;
 	return ord_edit_distance(written, name, max);
 }
@@ -1125,7 +1125,7 @@ void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *sid
 	uint32_t cp, mark = 0;
 	size_t i, len, max, best, d;
 
-	compose_name(&w, written);
+	ord_ctx_compose_name(&w, written);
 	/* the marks left apart from their letters: the first one named */
 	ord_buf_reset(&bare);
 	name_chars_init(&it, w.buf, 0);

@@ -170,6 +170,10 @@ void ord_ctx_set_lazy_many(struct ord_ctx *ctx, int (*load_many)(void *ud, struc
 /* Have a partial context hold the units of names it does not hold yet,
  * in one load of many where it has one (ord_ctx_set_lazy_many). */
 void ord_ctx_find_units(struct ord_ctx *ctx, const char *const *names, size_t n);
+/* A unit's id or name with its Latin letters composed (a letter and its
+ * combining mark as the one character; the maps match names so), into out,
+ * reset first; whether that changed it. */
+int ord_ctx_compose_name(struct ord_buf *out, const char *s);
 /* Index units from.. (the last added to a partial context): O(1) each. */
 void ord_ctx_index_loaded(struct ord_ctx *ctx, size_t from);
 /* The unit ctx holds of this id or name, never loading it: NULL if none. */

@@ -751,18 +751,30 @@ static int side_of_sheet(struct ord_game *g, const char *bytes, size_t len, stru
 {
 	struct ord_sheet sheet;
 	struct ord_diag d;
+	struct ord_buf *composed;
 	const char **names;
-	size_t i;
+	size_t i, nn = 0;
 	int err;
 
 	ord_sheet_init(&sheet);
 	ord_diag_init(&d);
 	ord_game_parse_sheet(g, &sheet, bytes, len, &d);
 	ord_error_clear();
-	names = ord_xmalloc((sheet.n ? sheet.n : 1) * sizeof(*names));
+	/* each name as written and, when it differs, composed, as the game's
+	 * context matches them (a sheet pasted from a PDF writes é as e and
+	 * U+0301; the scenario nearly always composed) */
+	names = ord_xmalloc((sheet.n ? 2 * sheet.n : 1) * sizeof(*names));
+	composed = ord_xmalloc((sheet.n ? sheet.n : 1) * sizeof(*composed));
+	for (i = 0; i < sheet.n; i++) {
+		ord_buf_init(&composed[i]);
+		names[nn++] = sheet.orders[i].unit;
+		if (ord_ctx_compose_name(&composed[i], sheet.orders[i].unit))
+			names[nn++] = composed[i].buf;
+	}
+	err = ord_store_units_find(g->db, names, nn, unit_side, ss);
 	for (i = 0; i < sheet.n; i++)
-		names[i] = sheet.orders[i].unit;
-	err = ord_store_units_find(g->db, names, sheet.n, unit_side, ss);
+		ord_buf_release(&composed[i]);
+	free(composed);
 	if (!err && ss->n != 1)
 		err = ord_error_set(ORD_EUSAGE,
 				    ss->n ? "the sheet names units of the sides %s: give --side SIDE"

@@ -333,6 +333,21 @@ expect_line "$OUT" "^  R1: ↑ 1/4 @B1$"
 cat "$FIX/red-1.txt" "$FIX/blue-1.txt" >two-sides.txt
 expect_exit 64 ord check two-sides.txt --scenario "$FIX/scenario.xml"
 expect_eq "$ERR" "orderly: the sheet names units of the sides red, blue: give --side SIDE" "a sheet of two sides' units"
+# a sheet pasted from a PDF names its unit with é as e and U+0301: its side
+# is found as the game finds the unit
+cat >accents.xml <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<scenario ruleset="battalion">
+  <title>Accents</title>
+  <side id="blue" name="Blue"/>
+  <side id="red" name="Red"/>
+  <unit id="B5" name="2e Léger" side="blue" kind="light_infantry" formation="column" figures="24"/>
+  <unit id="R3" name="Régiment Étranger" side="red" kind="line_infantry" formation="line" figures="24"/>
+</scenario>
+XML
+printf '2e Le\xcc\x81ger: \xe2\x86\x91 1/2\n' >decomposed.txt
+expect_exit 0 ord check decomposed.txt --scenario accents.xml
+expect_line "$OUT" "^  side: blue \(the side of the units it names\)$"
 # a line not understood is shown in its place, as a comment; the problems
 # stay on stderr
 printf 'R1 ↑ 1/4\nR2 → FXy\n' >garbled.txt
