@@ -410,8 +410,47 @@ struct checked {
 };
 
 struct events_tally {
-	int bad_args, broke, wrong_phase, unknown_unit;
+	int bad_args, broke, wrong_phase, unknown_unit, repeats;
 };
+
+static int kv_same(const struct ord_kv *a, const struct ord_kv *b)
+{
+	size_t i;
+	const char *v;
+
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++)
+		if (!(v = ord_kv_get(b, a->items[i].key)) || strcmp(v, a->items[i].value))
+			return 0;
+	return 1;
+}
+
+/*
+ * The standing event ev repeats exactly (its kind and every value, its
+ * defaults filled in), of those of its first unit: NULL when none.  The
+ * checks refuse most such repeats ("already fired"), and an override would
+ * record them: a file run twice, or an --override command called back by
+ * the shell, would do every event of it twice over one reason.
+ */
+static const struct ord_event *repeated_event(struct ord_ctx *ctx, const struct ord_event_kind *ek,
+					      const struct ord_event *ev)
+{
+	const struct ord_key_spec *ks;
+	const struct ord_event *e;
+	const struct ord_unit *u = NULL;
+	const char *v;
+	size_t k;
+
+	for (ks = ek->keys; ks && ks->name && !u; ks++)
+		if (ks->type == ORD_KEY_UNIT && (v = ord_kv_get(&ev->kv, ks->name)) != NULL)
+			u = ord_ctx_find_unit(ctx, v);
+	for (k = 0; u && (e = ord_ctx_unit_event(ctx, u, k)) != NULL; k++)
+		if (e != ev && e->seq < ev->seq && !strcmp(e->kind, ev->kind) &&
+		    kv_same(&e->kv, &ev->kv))
+			return e;
+	return NULL;
+}
 
 /*
  * Check ev against the orders into d, its problems at line; returns how
@@ -508,11 +547,22 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 			ck[i].index = ord_ctx_nevents(ctx) - 1;
 			if (check_one(ctx, ev, &checks, override_reason ? &d : diag, evs[i].line,
 				      evs[i].col)) {
+				const struct ord_event *rep = repeated_event(ctx, ek, ev);
+
 				ck[i].broke = 1;
 				tl->broke++;
 				if (override_reason)
 					diag_at(diag, &d, 0, evs[i].line, evs[i].col);
-				else if (ord_diag_full(diag))
+				if (rep && rep->seq >= seq)
+					ord_diag_add(diag, evs[i].line, evs[i].col, NULL, NULL,
+						     "it repeats line %u exactly: an event is recorded once, and an override records no repeat",
+						     evs[rep->seq - seq].line);
+				else if (rep)
+					ord_diag_add(diag, evs[i].line, evs[i].col, NULL, NULL,
+						     "it repeats event #%u exactly, recorded already: an event is recorded once, and an override records no repeat (void #%u first to record it anew)",
+						     rep->seq, rep->seq);
+				tl->repeats += rep != NULL;
+				if (!override_reason && ord_diag_full(diag))
 					/* nothing will be recorded, and no more problems
 					 * are listed: the lines after it are checked
 					 * without it (see check_one) */
@@ -538,7 +588,7 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 	struct checked *ck = ord_xcalloc(n + 1, sizeof(*ck));
 	struct ord_buf body = ORD_BUF_INIT;
 	struct ord_event_lazy *lazy = NULL;
-	struct events_tally tl = { 0, 0, 0, 0 };
+	struct events_tally tl = { 0, 0, 0, 0, 0 };
 	struct ord_store_turn t;
 	struct ord_ctx ctx;
 	const char *phase = NULL;
@@ -620,6 +670,16 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 				    (size_t)(bad_args + broke), n, bad_args,
 				    bad_args == 1 ? "its" : "their", broke,
 				    broke == 1 ? "disagrees" : "disagree");
+		goto out;
+	}
+	if (tl.repeats) {
+		/* not for an override: it would do what was done twice */
+		err = n == 1 ? ord_error_set(ORD_EUSAGE,
+					     "event '%s' repeats one recorded already: not recorded again",
+					     evs[0].kind)
+			     : ord_error_set(ORD_EUSAGE,
+					     "%d of %zu events repeat exactly one recorded already or a line before them (was the file recorded before?): nothing recorded",
+					     tl.repeats, n);
 		goto out;
 	}
 	if (broke && !override_reason) {

@@ -210,6 +210,21 @@ expect_eq "$(sql i.game "SELECT uid || ' #' || seq FROM event_unit")" "B1 #1" "t
 expect_exit 65 ord event i.game move unit=B1 distance=1
 expect_in "$ERR" "unit 'B1' already moved this turn (event #1)"
 expect_exit 0 ord event i.game move unit=B1 distance=1 --override "a second bound, as agreed"
+# an override records no event twice: the same command again (the shell's
+# history), or a file run a second time, is refused and records nothing
+before=$(entries i.game)
+expect_exit 64 ord event i.game move unit=B1 distance=1 --override "a second bound, as agreed"
+expect_in "$ERR" "it repeats event #2 exactly, recorded already: an event is recorded once, and an override records no repeat (void #2 first to record it anew)"
+expect_in "$ERR" "orderly: event 'move' repeats one recorded already: not recorded again"
+printf 'move unit=B1 distance=2\nmove unit=B1 distance=3\nmove unit=B1 distance=3\n' >again.txt
+expect_exit 65 ord event i.game --file again.txt
+expect_in "$ERR" "again.txt:1:1: it repeats event #1 exactly, recorded already"
+expect_in "$ERR" "again.txt:3:1: it repeats line 2 exactly"
+expect_eq "$(tail -n 1 <<<"$ERR")" "orderly: again.txt: 2 of 3 events repeat exactly one recorded already or a line before them (was the file recorded before?): nothing recorded; fix the file and run it again" "a file run again"
+expect_not_in "$ERR" "--override"
+expect_exit 65 ord event i.game --file again.txt --override "as measured"
+expect_in "$ERR" "2 of 3 events repeat exactly"
+expect_eq "$(entries i.game)" "$before" "log entries after the repeats"
 # a unit no lookup finds: the message still says which was meant
 expect_exit 64 ord event i.game move unit=R11 distance=1
 expect_in "$ERR" "did you mean 'R1'"
@@ -398,19 +413,22 @@ cat >mange.xml <<'X'
   <side id="danske" name="Danske"/>
   <side id="allierede" name="Allierede"/>
   <unit id="D1" name="Oldenborgske 1/" side="danske" art="infanteri" nation="dansk" figurer="20" formation="linie"/>
-  <unit id="L1" name="Legion 1/" side="allierede" art="infanteri" nation="tysk" figurer="18" formation="linie"/>
-</scenario>
 X
+for k in $(seq 32); do
+	echo "  <unit id=\"L$k\" name=\"Legion $k/\" side=\"allierede\" art=\"infanteri\" nation=\"tysk\" figurer=\"18\" formation=\"linie\"/>"
+done >>mange.xml
+echo "</scenario>" >>mange.xml
 printf 'D1 H\n' >mange-d.txt
-printf 'L1 A @D1\n' >mange-a.txt
+for k in $(seq 32); do echo "L$k A @D1"; done >mange-a.txt
 expect_exit 0 ord new m.game --scenario mange.xml --fixed-dice
 expect_exit 0 ord submit m.game --side danske mange-d.txt
 expect_exit 0 ord submit m.game --side allierede mange-a.txt
 expect_exit 0 ord seal m.game
 expect_exit 0 ord resolve m.game --phase reorganisering
-for _ in $(seq 32); do
-	echo "angreb unit=L1 maal=D1"
-	echo "reaktion unit=D1 reaktion=forsvar mod=L1"
+# each a unit of its own: an override records no event twice
+for k in $(seq 32); do
+	echo "angreb unit=L$k maal=D1"
+	echo "reaktion unit=D1 reaktion=forsvar mod=L$k"
 done >mange.txt
 expect_exit 0 ord event m.game --file mange.txt --override "as agreed"
 before=$(entries m.game)
@@ -422,7 +440,7 @@ expect_in "$ERR" "one-more.txt:1:1: unit 'D1' is named by 64 events"
 expect_eq "$(entries m.game)" "$before" "log entries after a 65th event of D1"
 # a voided one makes room for one more
 expect_exit 0 ord event m.game --void 64 --reason "said twice"
-expect_exit 0 ord event m.game reaktion unit=D1 reaktion=forsvar mod=L1 --override "once more"
+expect_exit 0 ord event m.game reaktion unit=D1 reaktion=forsvar mod=L32 --override "once more"
 expect_exit 0 ord resolve m.game
 for _ in 1 2 3; do expect_exit 0 ord resolve m.game; done
 expect_exit 0 ord exchange m.game
