@@ -1131,6 +1131,12 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 			     o && o->tables     ? "scenario was"
 			     : o && o->scenario ? "tables were"
 						: "scenario and tables were");
+	if (f->have_config && !f->config.witnessed && !f->config.fixed_dice)
+		/* the lever witnessed dice take (docs/threat-model.md): a roll
+		 * is keyed by its event's number, and the referee numbers them */
+		ord_buf_addf(out,
+			     "%s  the order of the referee's events: in a game without witnessed dice nothing shows he did not record a phase's events again in another order, from a copy of the game kept after the seal, and keep the dice he liked (a game made with 'new --witnessed' takes this from him)\n",
+			     n++ ? "" : "not checked:\n");
 	for (i = 0; i < r->heads.n; i++) {
 		const struct ord_rec_head *h = &r->heads.v[i];
 		char hex[65];

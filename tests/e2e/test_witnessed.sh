@@ -269,6 +269,8 @@ expect_exit 0 ord verify w.xml --pubkey "$KEY" --receipt "$BLUE" --head open.hea
 expect_in "$OUT" "verified: every check holds"
 expect_not_in "$OUT" "close of phase"
 expect_not_in "$OUT" "no --head"
+# witnessed dice: the order of the events chooses no dice
+expect_not_in "$OUT" "the order of the referee's events"
 expect_exit 0 ord verify w.xml --pubkey "$KEY" --head old-close.head
 expect_exit 1 ord verify w.xml --pubkey "$KEY" --head false.head
 expect_in "$OUT" "it says it closes phase 2, but entry $CLOSE1 closes another phase"
