@@ -11,9 +11,12 @@
  * report, its own sheets and receipts (the library gives a side its own
  * sheet's text alone) and what the game's status says to everybody.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -998,6 +1001,36 @@ out:
 	return ret;
 }
 
+/*
+ * The test hook of the race stored_since leaves to the submit's own
+ * transaction (a version stored by another process between the look and
+ * the store): with ORDERLY_TEST_WEB_PAUSE_SUBMIT=FILE, a Submit that
+ * passed the look appends "PID submit\n" to FILE and waits until FILE is
+ * gone (a minute at most) before it stores, and the test stores a version
+ * from the command line meanwhile (tests/web/test_http.py, based_race).
+ * Users never set it; unset, nothing here runs but one getenv a Submit.
+ */
+static void test_pause_submit(void)
+{
+	const char *path = getenv("ORDERLY_TEST_WEB_PAUSE_SUBMIT");
+	struct timespec tick = { 0, 50 * 1000 * 1000 };
+	char line[64];
+	int fd, n, i;
+
+	if (!path || !*path)
+		return;
+	n = snprintf(line, sizeof(line), "%ld submit\n", (long)getpid());
+	if ((fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)) < 0)
+		return;
+	if (write(fd, line, (size_t)n) != n) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	for (i = 0; i < 1200 && access(path, F_OK) == 0; i++)
+		nanosleep(&tick, NULL);
+}
+
 static void act(struct player *p, ord_game *g, char *sheet)
 {
 	struct web_req *r = p->r;
@@ -1072,6 +1105,7 @@ static void act(struct player *p, ord_game *g, char *sheet)
 	if (stored_since(p, g, (int)p->form_turn, sheet, len, o.nonce, &based))
 		return;
 	o.based_on = based >= 0 ? &based : NULL;
+	test_pause_submit();
 	p->rc = ord_game_submit_opts(g, &p->receipt, p->side, sheet, len, &o, &p->diag);
 	p->msg = ord_strdup(ord_error_last());
 	if (p->rc == ORD_ESTATE && o.based_on) {

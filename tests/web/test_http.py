@@ -18,6 +18,8 @@ import os
 import re
 import subprocess
 import sys
+import threading
+import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -296,6 +298,7 @@ def main():
     deadlines(work)
     referee_words(work)
     double_tap(work)
+    based_race(work)
     given_back(work)
     old_receipt(work)
     box_filled(work)
@@ -1451,6 +1454,86 @@ def double_tap(work):
         ok(st == 303 and h.get("Location", "").endswith("?receipt=1-4#receipt"),
            "a Submit without based_on is stored as before (%d %r)" % (st, h.get("Location")))
         ok(W.run("audit", dt).returncode == 0, "audit")
+    finally:
+        srv.stop()
+
+
+def based_race(work):
+    """The race the page's look (based_on, W21) leaves to the submit's own
+    transaction: another process (the command line, the mail judge) stores
+    a version after the page looked and before it stored.  The server's
+    test hook (ORDERLY_TEST_WEB_PAUSE_SUBMIT) holds a Submit between the
+    two while the command line stores; the submit refuses it (its
+    based_on) and the page answers as for a version stored from another
+    page: 409, nothing of it stored, the typed text back in its box, the
+    form drawn again at the version now.  The very sheet stored meanwhile
+    is sent to its receipt instead, nothing stored twice."""
+    games = os.path.join(work, "games-race")
+    os.makedirs(games)
+    rc = W.make_game(games, "race")
+    sheet = W.demo_sheet(1, "french")
+    pause = os.path.join(work, "race-pause")
+    srv = W.Server(games, env=dict(os.environ, ORDERLY_TEST_WEB_PAUSE_SUBMIT=pause))
+    try:
+        fr = W.Client(srv.url)
+        fr.login("race", "french")
+        nr = W.Client(srv.url, follow=False, jar=fr.jar)
+
+        def raced(form, sent, cli_text):
+            """POST sent from form; once the server holds it between its
+            look and its store, cli_text is stored from the command line;
+            the POST's answer (status, headers, body)."""
+            with open(pause, "w"):
+                pass
+            out = []
+            t = threading.Thread(target=lambda: out.append(
+                nr.post("/g/race/side/french", dict(form, action="submit", sheet=sent))))
+            t.start()
+            end = time.time() + 60
+            while time.time() < end:
+                with open(pause, encoding="utf-8") as f:
+                    if "submit" in f.read():
+                        break
+                time.sleep(0.05)
+            else:
+                os.remove(pause)
+                t.join()
+                W.fail("the server did not stop its Submit at the test hook: %r" % out)
+            other = os.path.join(work, "race-other.txt")
+            with open(other, "w", encoding="utf-8") as f:
+                f.write(cli_text)
+            W.run("submit", rc, "--side", "french", other)
+            os.remove(pause)
+            t.join(60)
+            ok(out, "the held Submit did not answer")
+            return out[0]
+
+        st, _, page = fr.get("/g/race/side/french")
+        form = hidden_fields(page, "sheet-form")
+        ok(form is not None and form.get("based_on") == "0", "the form drawn at version 0: %r" % form)
+        mine = sheet + "# MINE written on this page\n"
+        st, _, body = raced(form, mine.replace("\n", "\r\n"), sheet + "# CLI stored meanwhile\n")
+        before = log_len(rc)
+        box = re.search(r'<textarea id="sheet-text"[^>]*>(.*?)</textarea>', body, re.S)
+        again = hidden_fields(body, "sheet-form")
+        ok(st == 409 and "Not stored" in body and
+           re.search(r"Your sheet was changed since this page was drawn: version 1 was stored at "
+                     r"\d{4}-\d\d-\d\d\S* \(this page had version 0\)\. Nothing you sent was stored",
+                     W.text_of(body)) and "Your sheet is stored" not in body and
+           box is not None and W.html.unescape(box.group(1)) == mine,
+           "a Submit the command line's version overtook between the look and the store: refused as "
+           "one from a page of before, the text kept (%d): %s" % (st, W.text_of(body)[:700]))
+        ok("french       submitted (version 1)" in info(rc) and log_len(rc) == before,
+           "the overtaken Submit stored something: %s" % info(rc))
+        ok(again is not None and again.get("based_on") == "1",
+           "the form is drawn again at version 1: %r" % again)
+        # the very sheet the command line stored meanwhile: its receipt
+        st, h, _ = raced(again, mine, mine)
+        ok(st == 303 and h.get("Location", "").endswith("?receipt=1-2#receipt") and
+           "french       submitted (version 2)" in info(rc),
+           "the sheet the command line stored meanwhile, sent from the page: its receipt, "
+           "stored once (%d %r): %s" % (st, h.get("Location"), info(rc)))
+        ok(W.run("audit", rc).returncode == 0, "audit")
     finally:
         srv.stop()
 

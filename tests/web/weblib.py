@@ -97,14 +97,15 @@ class Server:
     """`orderly serve DIR` on a free loopback port (--listen 127.0.0.1:0,
     or [::1]:0)."""
 
-    def __init__(self, games, extra=(), threads=None, prefix=(), exe=None, listen="127.0.0.1:0"):
+    def __init__(self, games, extra=(), threads=None, prefix=(), exe=None, listen="127.0.0.1:0", env=None):
         """prefix: a command the server runs under (another user's);
-        exe: the orderly binary, when not ORDERLY; listen: its --listen."""
+        exe: the orderly binary, when not ORDERLY; listen: its --listen;
+        env: its environment, when not this one's."""
         args = list(prefix) + [exe or ORDERLY, "serve", games, "--listen", listen] + list(extra)
         if threads:
             args += ["--threads", str(threads)]
         self.log = open(os.path.join(os.path.dirname(games.rstrip("/")), "serve.log"), "w")
-        self.p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
         line = self.p.stdout.readline()
         m = re.search(r"at (https?://\S+/)", line or "")
         if not m:
