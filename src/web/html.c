@@ -200,7 +200,7 @@ void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open)
 	ord_when_format(&when, deadline, NULL);
 	if (!open) {
 		/* sealed: no time left to count down (it counted on), no grace */
-		ord_buf_adds(b, "<time datetime=\"");
+		ord_buf_adds(b, "<time class=\"utc\" datetime=\"");
 		web_esc(b, when.buf);
 		ord_buf_adds(b, "\">");
 		utc_shown(b, deadline);
@@ -208,7 +208,7 @@ void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open)
 		ord_buf_release(&when);
 		return;
 	}
-	ord_buf_adds(b, "<time class=\"deadline\" datetime=\"");
+	ord_buf_adds(b, "<time class=\"deadline utc\" datetime=\"");
 	web_esc(b, when.buf);
 	ord_buf_addf(b, "\" data-at=\"%lld\" data-now=\"%lld\">", (long long)deadline, (long long)now);
 	utc_shown(b, deadline);
@@ -223,9 +223,14 @@ void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open)
 	}
 	ord_buf_adds(b, ")</span>");
 	if (s.grace) {
-		ord_buf_adds(b, " <span class=\"grace\">sheets taken until ");
+		ord_buf_reset(&when);
+		ord_when_format(&when, until, NULL);
+		ord_buf_adds(b, " <span class=\"grace\">sheets taken until <time class=\"utc\" "
+				"datetime=\"");
+		web_esc(b, when.buf);
+		ord_buf_adds(b, "\">");
 		utc_shown(b, until);
-		ord_buf_adds(b, " (grace)</span>");
+		ord_buf_adds(b, "</time> (grace)</span>");
 	}
 	ord_buf_release(&when);
 }

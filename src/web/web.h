@@ -245,7 +245,9 @@ void web_duration(struct ord_buf *b, int64_t secs);
  * status's deadline, the end of the schedule's grace: schedule.c S3): the
  * deadline the players are told, the time left (the <time> element the
  * script counts down), and with a grace, when it ends; open 0 (the turn
- * sealed): the deadline and that the sheets are closed, nothing left. */
+ * sealed): the deadline and that the sheets are closed, nothing left.
+ * Each time in UTC, a <time class="utc"> the script gives in the viewer's
+ * own zone too. */
 void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open);
 /* Lines of diagnostics as a list, each "line:col" linking to the text
  * area with id area (NULL: no links). */

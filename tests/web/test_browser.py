@@ -614,6 +614,28 @@ def main():
         refp.quit()
         sessions.remove(refp)
 
+        # a player at a laptop, his browser's clock in New York: the
+        # deadline (and the grace's end) in UTC as the page gives it, and in
+        # his own time beside it (the script)
+        lap = W.make_game(games, "laptop")
+        W.run("schedule", lap, "every", "48h", "at", "18:00", "in", "UTC", "grace", "1h")
+        W.run("deadline", lap, "2030-12-10T18:00Z")
+        desk.timezone("America/New_York")
+        desk.go(base + "g/laptop/login?side=french#" + urllib.parse.quote(W.PASS["french"]))
+        desk.submit("form.login button[type=submit]")
+        if not desk.wait_url("/side/french"):
+            W.fail("french at a laptop: not on his page: %s" % desk.url())
+        line = desk.text("p.turnline")
+        times = desk.script("return Array.from(document.querySelectorAll('p.turnline time'), function (t) {"
+                            " var l = t.nextElementSibling; return [t.getAttribute('datetime'), t.textContent,"
+                            " l && l.className == 'local' ? l.textContent : null]; })")
+        if (times != [["2030-12-10T18:00:00Z", "Tue 10 Dec 2030, 18:00 UTC", times[0][2]],
+                      ["2030-12-10T19:00:00Z", "Tue 10 Dec 2030, 19:00 UTC", times[1][2]]] or
+                not re.search(r"^ \(your time: .*\b(13:00|0?1:00\sPM)\b.*\)$", times[0][2] or "") or
+                not re.search(r"^ \(your time: .*\b(14:00|0?2:00\sPM)\b.*\)$", times[1][2] or "")):
+            W.fail("french at a laptop in New York: the deadline is not given in his time too "
+                   "(13:00, the grace's end 14:00):\n%s\n%r" % (line, times))
+
         # a Krigsspil side's map as the browser draws it (the SVG image, its
         # text at the size its boxes were made for)
         W.make_game(games, "sehested", os.path.join(W.KS_DEMO, "scenario.xml"),

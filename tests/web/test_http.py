@@ -1342,14 +1342,17 @@ def deadlines(work):
         c = W.Client(srv.url)
         for path in ("/", "/g/dl"):
             st, _, page = c.get(path)
-            ok(st == 200 and ">Tue 10 Dec 2030, 18:00 UTC</time>" in page and
-               "sheets taken until Tue 10 Dec 2030, 19:00 UTC (grace)" in page,
+            ok(st == 200 and '<time class="deadline utc" datetime="2030-12-10T18:00:00Z"' in page and
+               ">Tue 10 Dec 2030, 18:00 UTC</time>" in page and
+               'sheets taken until <time class="utc" datetime="2030-12-10T19:00:00Z">Tue 10 Dec 2030, '
+               '19:00 UTC</time> (grace)' in page,
                "the deadline and its grace on %s: %s" % (path, W.text_of(page)))
         c.login("dl", "referee")
         form = hidden_fields(c.get("/g/dl/referee")[2], "deadline")
         st, _, page = c.post("/g/dl/referee", dict(form, when="2030-12-11T18:00Z"))
         ok(st == 200 and ">Wed 11 Dec 2030, 18:00 UTC</time>" in page and
-           "sheets taken until Wed 11 Dec 2030, 19:00 UTC (grace)" in page,
+           'sheets taken until <time class="utc" datetime="2030-12-11T19:00:00Z">Wed 11 Dec 2030, '
+           '19:00 UTC</time> (grace)' in page,
            "the referee's new deadline: %s" % W.text_of(page))
         p = subprocess.run(["sqlite3", dl, "SELECT deadline FROM turn WHERE turn = 1"],
                            capture_output=True, text=True)

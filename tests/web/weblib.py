@@ -324,6 +324,11 @@ class Session:
             self.call("POST", "/element/%s/clear" % e, {})
         self.call("POST", "/element/%s/value" % e, {"text": text})
 
+    def timezone(self, zone):
+        """The zone the browser's clock is in (a tz database name)."""
+        self.call("POST", "/goog/cdp/execute", {"cmd": "Emulation.setTimezoneOverride",
+                                                "params": {"timezoneId": zone}})
+
     def select(self, css, value):
         self.click('%s option[value="%s"]' % (css, value))
 

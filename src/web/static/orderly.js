@@ -2,7 +2,8 @@
  * /static/orderly.js); every page works without it.
  *  - a secret link /g/NAME/login?side=S#PASSPHRASE fills the passphrase
  *    (the part after '#' never reaches the server), then forgets it;
- *  - deadlines count down;
+ *  - deadlines count down, and are shown in the viewer's own time too
+ *    (the page gives them in UTC: the server does not know his zone);
  *  - a problem's "line L, column C" puts the cursor there in the sheet;
  *  - a sheet larger than the server takes is kept in its box, unsent;
  *  - the receipt's Print button. */
@@ -26,6 +27,23 @@
 		if (s >= 60) return Math.floor(s / 60) + " min " + (s % 60) + " s";
 		return s + " s";
 	}
+	/* a time the page gives in UTC (<time class="utc" datetime=...>), in
+	 * the viewer's own zone beside it; nothing when that is UTC too */
+	document.querySelectorAll("time.utc[datetime]").forEach(function (t) {
+		var at = new Date(t.getAttribute("datetime"));
+		if (isNaN(at.getTime()) || at.getTimezoneOffset() === 0) return;
+		var local = document.createElement("span");
+		local.className = "local";
+		try {
+			local.textContent = " (your time: " + at.toLocaleString(undefined, {
+				weekday: "short", day: "numeric", month: "short", hour: "2-digit",
+				minute: "2-digit", timeZoneName: "short"}) + ")";
+		} catch (e) {
+			local.textContent = " (your time: " + at.toString() + ")";
+		}
+		t.parentNode.insertBefore(local, t.nextSibling);
+	});
+
 	var clocks = document.querySelectorAll("time.deadline");
 	if (clocks.length) {
 		var start = Date.now();
