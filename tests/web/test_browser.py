@@ -635,6 +635,59 @@ def main():
                 not re.search(r"^ \(your time: .*\b(14:00|0?2:00\sPM)\b.*\)$", times[1][2] or "")):
             W.fail("french at a laptop in New York: the deadline is not given in his time too "
                    "(13:00, the grace's end 14:00):\n%s\n%r" % (line, times))
+        # Tab then Enter in the sheet's box does not hand a half sheet in:
+        # without the script the first button after the box is Check (it
+        # stores nothing); with it, Submit pressed from the keyboard a
+        # moment after typing asks first, its first button keeping the
+        # text in the box
+        desk.type("#sheet-text", "F1: ↑ 1/2\nF2: ↑")
+        desk.keys(W.TAB)
+        if desk.script("return document.activeElement.value") != "check":
+            W.fail("french at a laptop: Tab from the sheet's box goes to %r, not to Check" %
+                   desk.script("return document.activeElement.outerHTML"))
+        desk.click("#sheet-text")
+        before = desk.url()
+        desk.keys(W.TAB, W.TAB, W.ENTER)
+        time.sleep(1)
+        stored = W.run("info", lap).stdout
+        if (desk.url() != before or not desk.finds("#submit-ask") or "french       not submitted" not in stored or
+                desk.script("return document.activeElement.textContent") != "Keep writing"):
+            W.fail("french at a laptop: Tab, Tab, Enter after typing submitted, or did not ask "
+                   "with Keep writing first: %s %s\n%s" % (desk.url(), desk.text("main")[:300], stored))
+        desk.script("document.getElementById('submit-ask').scrollIntoView({block: 'center'})")
+        shot(desk, "laptop-submit-asked")
+        desk.keys(W.ENTER)
+        time.sleep(0.5)
+        if (desk.finds("#submit-ask") or desk.script("return document.activeElement.id") != "sheet-text" or
+                desk.attr("#sheet-text", "value") != "F1: ↑ 1/2\nF2: ↑" or desk.url() != before):
+            W.fail("french at a laptop: Keep writing did not go back to the box, text kept")
+        # the sheet finished; Submit from the keyboard at once: asked, and
+        # "Submit it" stores it
+        desk.type("#sheet-text", " 1/2\n", clear=False)
+        desk.keys(W.TAB, W.TAB, W.ENTER)
+        if not desk.finds("#submit-ask"):
+            W.fail("french at a laptop: Submit from the keyboard right after typing did not ask")
+        desk.submit("#submit-ask button.go")
+        if desk.text("#receipt .version").strip() != "1" or \
+                "french       submitted (version 1)" not in W.run("info", lap).stdout:
+            W.fail("french at a laptop: Submit it did not store his sheet: " + desk.text("main")[:300])
+        # a while after the last keystroke Submit from the keyboard is his
+        # deliberate act: not asked
+        desk.go(base + "g/laptop/side/french")
+        desk.type("#sheet-text", "F1: ↑ 1/2\nF2: ↑ 1/2\nF3: ↑ 1/2\n")
+        time.sleep(3.5)
+        desk.keys(W.TAB, W.TAB)
+        old = desk.find("html")
+        desk.keys(W.ENTER)
+        for _ in range(100):
+            try:
+                desk.call("GET", "/element/%s/name" % old)
+            except W.WebDriverError:
+                break
+            time.sleep(0.1)
+        if desk.text("#receipt .version").strip() != "2":
+            W.fail("french at a laptop: Submit from the keyboard a while after typing was not "
+                   "stored: " + desk.text("main")[:300])
 
         # a Krigsspil side's map as the browser draws it (the SVG image, its
         # text at the size its boxes were made for)

@@ -194,6 +194,7 @@ def text_of(page):
 # ---- W3C WebDriver, through chromedriver ----
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+TAB, ENTER = "\ue004", "\ue007"  # WebDriver's key codes
 
 
 class WebDriverError(Exception):
@@ -323,6 +324,15 @@ class Session:
         if clear:
             self.call("POST", "/element/%s/clear" % e, {})
         self.call("POST", "/element/%s/value" % e, {"text": text})
+
+    def keys(self, *keys):
+        """Press keys (WebDriver's codes: TAB, ENTER) one after the other at
+        the element that has the focus, as a keyboard does."""
+        acts = []
+        for k in keys:
+            acts += [{"type": "keyDown", "value": k}, {"type": "keyUp", "value": k}]
+        self.call("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": acts}]})
+        self.call("DELETE", "/actions")
 
     def timezone(self, zone):
         """The zone the browser's clock is in (a tz database name)."""

@@ -6,6 +6,8 @@
  *    (the page gives them in UTC: the server does not know his zone);
  *  - a problem's "line L, column C" puts the cursor there in the sheet;
  *  - a sheet larger than the server takes is kept in its box, unsent;
+ *  - Submit pressed from the keyboard a moment after typing in the box
+ *    (Tab, Tab, Enter where a line was meant) asks first;
  *  - the receipt's Print button. */
 (function () {
 	"use strict";
@@ -74,11 +76,57 @@
 		});
 	});
 
+	/* Submit from the keyboard (Enter or Space on the button: a click of
+	 * detail 0) less than a moment after the box last changed is asked
+	 * first: a laptop's Tab leaves the box, and the Enter meant for a new
+	 * line would hand a half-written sheet to the referee as a version.
+	 * The question's first button keeps writing, so a second Enter is
+	 * harmless; a tap or a click on Submit is never asked.  Without the
+	 * script the first button after the box is Check, which stores nothing. */
+	var MOMENT = 3000;
+	var typed = 0, sure = false;
+	var send = area && area.form && area.form.querySelector('button[name="action"][value="submit"]');
+	if (send) {
+		area.addEventListener("input", function () { typed = Date.now(); });
+		send.addEventListener("click", function (ev) {
+			if (ev.detail !== 0 || sure || Date.now() - typed >= MOMENT) return;
+			ev.preventDefault();
+			var ask = document.getElementById("submit-ask");
+			if (!ask) {
+				ask = document.createElement("div");
+				ask.id = "submit-ask";
+				ask.className = "result warn";
+				ask.setAttribute("role", "alertdialog");
+				ask.setAttribute("aria-labelledby", "submit-ask-q");
+				ask.innerHTML = '<p id="submit-ask-q"><b>Submit this sheet now?</b> You pressed ' +
+					"Submit from the keyboard right after typing in the box. Submit hands the " +
+					"sheet to the referee as a version; if you meant to go on writing, nothing " +
+					"is sent.</p><div class=\"actions\"><button type=\"button\" class=\"secondary " +
+					"keep\">Keep writing</button><button type=\"button\" class=\"go\">" +
+					"Submit it</button></div>";
+				send.parentNode.parentNode.insertBefore(ask, send.parentNode.nextSibling);
+				ask.querySelector(".keep").addEventListener("click", function () {
+					ask.remove();
+					area.focus();
+				});
+				ask.querySelector(".go").addEventListener("click", function () {
+					ask.remove();
+					sure = true;
+					if (area.form.requestSubmit) area.form.requestSubmit(send);
+					else send.click();
+					sure = false;
+				});
+			}
+			ask.querySelector(".keep").focus();
+		});
+	}
+
 	/* a sheet larger than the server takes (the box's data-max, the
 	 * form's body as the browser sends it) is not sent: the server drops
 	 * what is past its limit and could not give the text back */
 	if (area && area.dataset.max && area.form) {
 		area.form.addEventListener("submit", function (ev) {
+			if (ev.defaultPrevented) return;
 			var body = new URLSearchParams(new FormData(area.form)).toString();
 			/* the browser sends each line end as CRLF (%0D%0A), the button's name too */
 			var size = body.length + 3 * (area.value.split("\n").length - 1) + 16;
