@@ -121,10 +121,20 @@ static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_
 	ord_key_describe(k, &what);
 	ord_buf_adds(b, "<div class=\"field\"><label for=\"");
 	web_esc(b, id.buf);
-	ord_buf_adds(b, "\">");
+	/* the key as the command line writes it (event move unit=F1), and
+	 * what it is in words, the ruleset's own line for it (its key
+	 * spec's help, as `orderly help event` gives it): "naar_stoette"
+	 * alone said nothing to a referee who does not read the source */
+	ord_buf_adds(b, "\"><span class=\"key\">");
 	web_esc(b, k->name);
+	ord_buf_adds(b, "</span>");
 	if (k->required)
 		ord_buf_adds(b, " <span class=\"req\">required</span>");
+	if (k->help && *k->help) {
+		ord_buf_adds(b, "<span class=\"hint\">");
+		web_esc(b, k->help);
+		ord_buf_adds(b, "</span>");
+	}
 	ord_buf_adds(b, "</label>");
 	if (k->type == ORD_KEY_ENUM || k->type == ORD_KEY_BOOL) {
 		const char *list = k->type == ORD_KEY_BOOL ? "yes|no" : k->values, *w;
@@ -180,10 +190,6 @@ static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_
 	}
 	ord_buf_adds(b, "<small>");
 	web_esc(b, what.buf);
-	if (k->help && *k->help) {
-		ord_buf_adds(b, ": ");
-		web_esc(b, k->help);
-	}
 	ord_buf_adds(b, "</small></div>");
 	ord_buf_release(&what);
 	ord_buf_release(&id);

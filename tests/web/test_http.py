@@ -305,6 +305,7 @@ def main():
     suggested_event(work)
     passphrase_blanks(work)
     event_blanks(work)
+    event_labels(work)
     status_versions(work)
     own_sheets(work)
     notation_help(work)
@@ -1784,6 +1785,35 @@ def event_blanks(work):
            (st, re.findall(r"(?:is not valid|Not recorded)[^<]*", body)))
         ok(re.search(r"move\s+unit=F1 distance=4\b", W.run("report", eb, "--referee", "--lang", "en").stdout) or
            "unit=F1 distance=4" in body, "the event is recorded as unit=F1 distance=4")
+    finally:
+        srv.stop()
+
+
+def event_labels(work):
+    """An event form's field is labelled with its key as the command line
+    writes it and the ruleset's own line of what it is (the key spec's
+    help), what it takes under it: the key alone ("naar_stoette", "maal")
+    said nothing to a referee who does not read the source."""
+    games = os.path.join(work, "games-evl")
+    os.makedirs(games)
+    el = W.make_game(games, "el")
+    for side in ("french", "allied"):
+        W.run("submit", el, "--side", side, os.path.join(W.DEMO, "turn1-%s.txt" % side))
+    W.run("seal", el)
+    srv = W.Server(games)
+    try:
+        ref = W.Client(srv.url)
+        ref.login("el", "referee")
+        st, _, body = ref.get("/g/el/referee")
+        ok(st == 200 and '<label for="ev-move-distance"><span class="key">distance</span> <span class="req">'
+           'required</span><span class="hint">inches measured on the table</span></label>' in body and
+           '<small>a number from 0 to 200</small>' in body,
+           "the move form's distance: its key, required, the ruleset's line in the label, what it "
+           "takes under the box: %s" % re.findall(r'<label for="ev-move-distance">.*?</small>', body))
+        labels = re.findall(r'<label for="ev-[^"]*">(.*?)</label>', body)
+        ok(labels and all('class="hint"' in lb for lb in labels),
+           "every event field of the battalion's phase has the ruleset's line in its label: %r" %
+           [lb for lb in labels if 'class="hint"' not in lb])
     finally:
         srv.stop()
 
