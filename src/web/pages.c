@@ -667,15 +667,19 @@ void web_pictures_section(struct web_req *r, ord_game *g, const char *name, cons
 	ord_error_clear();
 	ord_buf_reset(&svg);
 	if (ord_game_chart(g, &svg, side, NULL) == 0) {
-		ord_buf_adds(b, "<figure class=\"picture\"><a href=\"");
+		/* on a phone the chart is drawn at its own size in a box that
+		 * scrolls sideways: shrunk to the screen, its labels were a
+		 * few pixels high */
+		ord_buf_adds(b, "<figure class=\"picture chart\"><div class=\"scroll\"><a href=\"");
 		picture_url(b, name, party, "chart.svg");
 		ord_buf_adds(b, "\"><img loading=\"lazy\"");
 		img_size(b, &svg);
 		ord_buf_adds(b, " src=\"");
 		picture_url(b, name, party, "chart.svg");
-		ord_buf_adds(b,
-			     "\" alt=\"The story of the game: every unit's strength, phase by "
-			     "phase\"></a><figcaption>The story of the game</figcaption></figure>\n");
+		ord_buf_adds(b, "\" alt=\"The story of the game: every unit's strength, phase by "
+				"phase\"></a></div><figcaption>The story of the game<span "
+				"class=\"narrow\">: wider than your screen, it scrolls sideways; tap "
+				"it to open it alone</span></figcaption></figure>\n");
 		any = 1;
 	}
 	ord_error_clear();

@@ -531,6 +531,18 @@ def main():
             W.fail("french: the phone page is wider than the screen")
         fr.go(game + "/side/french")
         shot(fr, "player-turn2-phone")
+        # the chart on a phone: drawn at its own size, its labels as large
+        # as it made them (shrunk to the screen they were 4 px high), in a
+        # box that scrolls sideways while the page does not
+        fr.script("document.querySelector('figure.chart').scrollIntoView()")
+        chart = fr.script("var i = document.querySelector('figure.chart img'), b = i.getBoundingClientRect(),"
+                          " s = i.closest('.scroll');"
+                          " return [b.width, Number(i.getAttribute('width')), s.scrollWidth > s.clientWidth,"
+                          " document.documentElement.scrollWidth > window.innerWidth + 1];")
+        if not (chart[1] > 390 and abs(chart[0] - chart[1]) < 1 and chart[2] and not chart[3]):
+            W.fail("french: the chart on a phone is not at its own size in a box that scrolls "
+                   "(drawn %.0f px of %d, box scrolls %r, page wider than the screen %r)" % tuple(chart))
+        shot(fr, "player-chart-phone")
         ref.go(game + "/referee")
         shot(ref, "referee-turn2-tablet")
 
