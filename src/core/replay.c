@@ -378,10 +378,12 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 				      "%s: breaks the orders (%s) but was recorded without the referee's override",
 				      what, checks.buf);
 		if (ev->override) {
-			(*overrides)++;
+			/* one voided since counts for nothing: it is said so */
+			*overrides += !ev->void_log;
 			ord_vout_note(x->v,
-				      "turn %d event #%u (%s): recorded against the orders: override \"%s\"; the checks said: %s",
-				      r->turn, ev->seq, ev->kind, ev->override, ev->checks);
+				      "turn %d event #%u (%s): recorded against the orders: override \"%s\"; the checks said: %s%s",
+				      r->turn, ev->seq, ev->kind, ev->override, ev->checks,
+				      ev->void_log ? " (voided since: it does not count)" : "");
 		}
 		ord_diag_release(&d);
 	}

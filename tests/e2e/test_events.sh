@@ -402,6 +402,26 @@ expect_eq "$(args halv-now.game D3 skyd)" "unit=D3 maal=L2 zone=II halv=yes " "a
 expect_eq "$(args halv-now.game A1 artilleri)" "unit=A1 maal=L2 afstand=88 halv=no koordineret=no " \
 	"a fire for a whole turn, halv= where its default stood"
 
+# ---- an override voided since counts for nothing: the audit says so, and
+# counts only those that stand
+expect_exit 0 ord new v.game --scenario scenario.xml
+expect_exit 0 ord submit v.game --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord submit v.game --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord seal v.game
+expect_exit 0 ord event v.game move unit=B1 distance=2
+expect_exit 0 ord event v.game move unit=B1 distance=1 --override "a second bound"
+expect_exit 0 ord event v.game --void 2 --reason "there was none"
+for _ in 1 2 3 4 5; do expect_exit 0 ord resolve v.game; done
+expect_exit 0 ord exchange v.game
+expect_exit 0 ord audit v.game
+expect_in "$OUT" "event #2 (move): recorded against the orders: override \"a second bound\"; the checks said: "
+expect_in "$OUT" "(voided since: it does not count)"
+expect_not_in "$OUT" "by the referee's override"
+expect_exit 0 ord export v.game --turn 1 -o v1.xml
+expect_exit 0 ord verify v1.xml
+expect_in "$OUT" "(voided since: it does not count)"
+expect_not_in "$OUT" "by the referee's override"
+
 # ---- a unit is named by at most 64 events of a phase (ORD_EVENTS_PER_UNIT),
 # even by an override: a Krigsspil defender attacked and reacting over and
 # over made every check, resolve and replay of the phase quadratic in them
