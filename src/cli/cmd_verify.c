@@ -138,7 +138,7 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 		if (!is_commitment(receipt_s[i]) && strcmp(receipt_s[i], "-") &&
 		    access(receipt_s[i], F_OK) != 0) {
 			rc = cli_usage_error(cmd,
-					     "--receipt: '%s' is neither a receipt file nor a commitment of 64 hexadecimal digits",
+					     "--receipt: no such file '%s' (a receipt is the file the game gave you at the submit, or the commitment of 64 hexadecimal digits it printed)",
 					     receipt_s[i]);
 			goto out;
 		}
