@@ -671,6 +671,9 @@ static void check_flyt(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			      storm, &m);
 		/* the way its order gives (4.3, flyt_retning_kontrol) */
 		ks_check_direction(ctx, ev, u, sx, sy, d);
+		/* not in over an enemy's break-in distance (6.3,
+		 * indbrud_flyt_kontrol) */
+		ks_check_break_in_move(ctx, ev, u, sx, sy, ks_move_formation(ctx, ev, u), d);
 		/* the march length over the ground crossed (13) */
 		ks_text_init(&t);
 		if (ks_move_event(ctx, ev, u, &mo, &t, d) == 0 && !mo.ok)

@@ -193,6 +193,17 @@
  *      way is checked at any length, under flyt_retning_min_cm too.
  *      retraete_laengde_kontrol (2026-12-05.10; a game made before took
  *      any length up to the half turn).
+ *  K29 6.3's break-in distance held to a move: a flyt that comes nearer
+ *      than indbrudsafstand_cm to an enemy's centre than it stood (at its
+ *      end or on its way) is refused for a unit in U or FU, and against
+ *      an enemy not in FU unless it stands in open order with no cover
+ *      on its plate and no obstacle between, and the unit moves in close
+ *      order.  Ours: the enemy stands where it stood when the phase
+ *      began, centre to centre; the target of the unit's own attack is
+ *      the attack's (16); the enemies it could reach are kept by the
+ *      reorganisation (state indbrud_naer), since an event's check holds
+ *      only the units it names.  indbrud_flyt_kontrol (2026-12-05.11; a
+ *      game made before took any move).
  *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */
@@ -623,6 +634,8 @@ static const struct ord_state_key state_keys[] = {
 	STR("indskudt_paa", "the target a battery has ranged on"),
 	NUM("fjende_retning",
 	    "the bearing of its side's \"↑\" (towards the enemy) in degrees, x east and y south (flyt_retning_kontrol)"),
+	STR("indbrud_naer",
+	    "the enemies it could reach in a turn, kept by the reorganisation: ids, blank-separated, for the check of a move into their break-in distance (6.3, indbrud_flyt_kontrol)"),
 	NUM("tvungen_retning",
 	    "the bearing its retreat by the rules goes in degrees, x east and y south: away from tvungen_fra, kept when its U or FU was set (flyt_retning_tvungen_kontrol)"),
 	STR("tvungen_fra",
@@ -1063,9 +1076,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * over 50% lost, a unit in FU rallies to U and no further, where it
 	 * stayed FU (6.7, decimering_u_kontrol); 2026-12-05.10: a retreat
 	 * owed is held to the whole half turn, its way at any length (6.5,
-	 * K28, retraete_laengde_kontrol)
+	 * K28, retraete_laengde_kontrol); 2026-12-05.11: a move into an
+	 * enemy's break-in distance is held to 6.3 (K29,
+	 * indbrud_flyt_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.10",   /* rules_revision (above) */
+	"2026-12-05.11",   /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

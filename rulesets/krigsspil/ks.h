@@ -401,6 +401,20 @@ void ks_keep_retreat_along(struct ord_ctx *ctx, struct ord_unit *u, const struct
  * ks_check_direction (flyt_retning_kontrol): the reorganisation, whose
  * context holds every unit, does it. */
 void ks_keep_enemy_bearing(struct ord_ctx *ctx);
+/* Keep in each unit's state indbrud_naer the enemies it could reach in a
+ * turn (the longest march length of Skema V and the break-in distance
+ * from it), for ks_check_break_in_move (indbrud_flyt_kontrol): the
+ * reorganisation, whose context holds every unit, does it. */
+void ks_keep_enemies_near(struct ord_ctx *ctx);
+/* 6.3 "Det er kun muligt at rykke ind over en fjendtlig enheds
+ * indbrudsafstand med enheder i OR eller LU, endvidere skal den
+ * fjendtlige enhed: være FU, eller være i spredt formation uden hindring
+ * eller dækning foran sig og egen enhed skal være i sluttet formation": a
+ * move ev of u from (sx, sy) in `formation` that comes within the
+ * break-in distance of an enemy it kept (indbrud_naer), nearer than it
+ * stood, where it may not, is added to d. */
+void ks_check_break_in_move(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+			    double sx, double sy, const char *formation, struct ord_diag *d);
 /* An order code's symbol as the player writes it ("march": "M"). */
 const char *ks_code_symbol(const char *code);
 

@@ -1058,3 +1058,203 @@ void ks_keep_enemy_bearing(struct ord_ctx *ctx)
 		ks_st_set_num(ctx, u, "fjende_retning", a);
 	}
 }
+
+/* ---- into an enemy's break-in distance (6.3) ---- */
+
+/* The farthest a unit moves in a turn: the longest march length of Skema
+ * V (marchlaengder, march or stormmarch), whichever arm, formation or
+ * gait (a flight at stormmarch too). */
+static double longest_march(const struct ks_rules *r)
+{
+	const struct ord_table *t = ks_table(r, "marchlaengder");
+	double most = 0, v;
+	size_t i;
+
+	for (i = 0; t && i < ord_table_nrows(t); i++) {
+		const struct ord_row *row = ord_table_row(t, i);
+		if (!ord_row_num(row, "cm", &v) && v > most)
+			most = v;
+		if (!ord_row_num(row, "storm", &v) && v > most)
+			most = v;
+	}
+	ord_error_clear();
+	return most;
+}
+
+struct placed {
+	double x, y;
+	size_t i;
+};
+
+static int by_x(const void *a, const void *b)
+{
+	const struct placed *p = a, *q = b;
+
+	return p->x < q->x ? -1 : p->x > q->x ? 1 : p->i < q->i ? -1 : p->i > q->i;
+}
+
+static int by_index(const void *a, const void *b)
+{
+	size_t p = *(const size_t *)a, q = *(const size_t *)b;
+
+	return p < q ? -1 : p > q;
+}
+
+void ks_keep_enemies_near(struct ord_ctx *ctx)
+{
+	struct ks_rules *r = ks_r(ctx);
+	size_t nu = ord_ctx_nunits(ctx), n = 0, i, j, lo = 0, k;
+	struct placed *p;
+	size_t *near;
+	double reach;
+	struct ord_buf list = ORD_BUF_INIT;
+
+	if (!ks_check(r, "indbrud_flyt_kontrol"))
+		return;
+	reach = longest_march(r) + ks_param(r, "indbrudsafstand_cm");
+	p = ord_xcalloc(nu + 1, sizeof(*p));
+	near = ord_xcalloc(nu + 1, sizeof(*near));
+	for (i = 0; i < nu; i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		if (ks_gone(ctx, u) || !ks_st_has(ctx, u, "x"))
+			continue;
+		p[n].x = ks_st_num(ctx, u, "x");
+		p[n].y = ks_st_num(ctx, u, "y");
+		p[n++].i = i;
+	}
+	/* by x, so that each unit looks only at those within reach east and
+	 * west of it, not at the whole game */
+	qsort(p, n, sizeof(*p), by_x);
+	for (i = 0; i < n; i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, p[i].i);
+		size_t nn = 0;
+		while (lo < n && p[lo].x < p[i].x - reach)
+			lo++;
+		for (j = lo; j < n && p[j].x <= p[i].x + reach; j++) {
+			const struct ord_unit *w = ord_ctx_unit(ctx, p[j].i);
+			if (strcmp(w->side, u->side) && hypot(p[j].x - p[i].x, p[j].y - p[i].y) <= reach)
+				near[nn++] = p[j].i;
+		}
+		/* in the order of the units, the same in every context */
+		qsort(near, nn, sizeof(*near), by_index);
+		ord_buf_reset(&list);
+		for (k = 0; k < nn; k++)
+			ord_buf_addf(&list, "%s%s", k ? " " : "", ord_ctx_unit(ctx, near[k])->id);
+		/* written only where there is one, or over one kept before */
+		if (list.len || *ks_st_str(ctx, u, "indbrud_naer"))
+			ks_st_set_str(ctx, u, "indbrud_naer", list.buf ? list.buf : "");
+	}
+	/* a unit gone or with no position keeps no enemies */
+	for (i = 0; i < nu; i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		if ((ks_gone(ctx, u) || !ks_st_has(ctx, u, "x")) && *ks_st_str(ctx, u, "indbrud_naer"))
+			ks_st_set_str(ctx, u, "indbrud_naer", "");
+	}
+	ord_buf_release(&list);
+	free(p);
+	free(near);
+}
+
+/* What 6.3 lets u (moving in `formation`, its nearest point to e at
+ * (nx, ny)) do to enemy e's break-in distance: 0 when it may move in,
+ * else 1 and why not in why. */
+static int break_in_barred(struct ord_ctx *ctx, const struct ord_unit *u, const char *formation,
+			   const struct ord_unit *e, double nx, double ny, struct ord_buf *why)
+{
+	int grade = ks_moral_now(ctx, u), eg = ks_moral_now(ctx, e), cls;
+	double ex = ks_st_num(ctx, e, "x"), ey = ks_st_num(ctx, e, "y");
+
+	if (grade >= KS_U) {
+		ord_buf_addf(why, "'%s' is in %s", u->id, ks_moral_name(grade));
+		return 1;
+	}
+	if (eg == KS_FU)
+		return 0;
+	if (ks_closed(ctx, e, NULL)) {
+		ord_buf_addf(why, "'%s' is in %s and in close order (%s)", e->id, ks_moral_name(eg),
+			     ks_formation_name(ctx, e, ks_form(ctx, e), "en"));
+		return 1;
+	}
+	if (!ks_closed(ctx, u, formation)) {
+		ord_buf_addf(why, "'%s' is in open order (%s) and '%s' moves in open order (%s)",
+			     e->id, ks_formation_name(ctx, e, ks_form(ctx, e), "en"), u->id,
+			     ks_formation_name(ctx, u, formation, "en"));
+		return 1;
+	}
+	if (ks_in_cover(ctx, e, NULL)) {
+		ord_buf_addf(why, "'%s' is in open order (%s) in cover", e->id,
+			     ks_formation_name(ctx, e, ks_form(ctx, e), "en"));
+		return 1;
+	}
+	if ((cls = ks_path_obstacle(ctx, nx, ny, ex, ey)) > 0) {
+		ord_buf_addf(why, "'%s' is in open order (%s) behind an obstacle (class %s)", e->id,
+			     ks_formation_name(ctx, e, ks_form(ctx, e), "en"),
+			     cls == 1   ? "I"
+			     : cls == 2 ? "II"
+					: "III");
+		return 1;
+	}
+	return 0;
+}
+
+void ks_check_break_in_move(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
+			    double sx, double sy, const char *formation, struct ord_diag *d)
+{
+	struct ks_rules *r = ks_r(ctx);
+	const char *list = ks_st_str(ctx, u, "indbrud_naer"), *p;
+	double x1 = ord_kv_get_num(&ev->kv, "x", 0), y1 = ord_kv_get_num(&ev->kv, "y", 0);
+	double dist = ks_param(r, "indbrudsafstand_cm"), dx = x1 - sx, dy = y1 - sy;
+	double len2 = dx * dx + dy * dy;
+	int turn = ord_ctx_turn(ctx);
+
+	if (!ks_check(r, "indbrud_flyt_kontrol"))
+		return;
+	for (p = list; *p;) {
+		size_t n = strcspn(p, " ");
+		char id[128];
+		struct ord_unit *e;
+		struct ord_buf why = ORD_BUF_INIT;
+		double ex, ey, t, nx, ny, start, nearest, end;
+
+		if (n && n < sizeof(id)) {
+			memcpy(id, p, n);
+			id[n] = '\0';
+		} else {
+			id[0] = '\0';
+		}
+		p += n;
+		p += strspn(p, " ");
+		/* looked up by id: an event's check holds only the units it
+		 * names, and loads this one (its state as the phase began) */
+		if (!*id || !(e = ord_ctx_find_unit(ctx, id)) || ks_gone(ctx, e) ||
+		    !ks_st_has(ctx, e, "x") || !strcmp(e->side, u->side))
+			continue;
+		/* the target of its attack: the attack goes "frem til
+		 * indbrudsafstand" and is held to 6.3 as an attack (16) */
+		if (ks_st(ctx, u, "angreb_traek") == turn &&
+		    !strcmp(ks_st_str(ctx, u, "angreb_maal"), e->id))
+			continue;
+		ex = ks_st_num(ctx, e, "x");
+		ey = ks_st_num(ctx, e, "y");
+		/* the point of the move nearest the enemy's centre: it ends
+		 * within the distance, or passes it on the way (past its
+		 * centre); moving in over it is coming nearer than it stood */
+		t = len2 > 0 ? ((ex - sx) * dx + (ey - sy) * dy) / len2 : 0;
+		t = t < 0 ? 0 : t > 1 ? 1 : t;
+		nx = sx + t * dx;
+		ny = sy + t * dy;
+		start = hypot(ex - sx, ey - sy);
+		nearest = hypot(ex - nx, ey - ny);
+		end = hypot(ex - x1, ey - y1);
+		if (nearest >= dist - 1e-9 || nearest >= start - 1e-9 ||
+		    !break_in_barred(ctx, u, formation, e, nx, ny, &why)) {
+			ord_buf_release(&why);
+			continue;
+		}
+		ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
+			     "unit '%s' moved in over the break-in distance of '%s' (%g cm, indbrudsafstand_cm): the move from x=%g y=%g to x=%g y=%g %s %g cm from its centre; only units in OR or LU move in over an enemy's break-in distance, and only where the enemy is FU, or in open order with no obstacle or cover in front of it and the unit in close order (\"Det er kun muligt at rykke ind over en fjendtlig enheds indbrudsafstand med enheder i OR eller LU\"): %s",
+			     u->id, e->id, dist, sx, sy, x1, y1, end < dist - 1e-9 ? "ends" : "passes",
+			     round((end < dist - 1e-9 ? end : nearest) * 10) / 10, why.buf);
+		ord_buf_release(&why);
+	}
+}

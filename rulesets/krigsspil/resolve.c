@@ -438,6 +438,9 @@ static int resolve_reorganisation(struct ord_ctx *ctx)
 
 	/* each side's "↑" for the moves' check (flyt_retning_kontrol) */
 	ks_keep_enemy_bearing(ctx);
+	/* each unit's enemies near enough to reach, for the moves' check of
+	 * their break-in distance (indbrud_flyt_kontrol) */
+	ks_keep_enemies_near(ctx);
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		struct ord_unit *u = ks_ev_unit(ctx, e, "unit");

@@ -308,6 +308,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("haandvaaben_batteri_kontrol", 0, 1),
 	WHOLE("decimering_u_kontrol", 0, 1),
 	WHOLE("retraete_laengde_kontrol", 0, 1),
+	WHOLE("indbrud_flyt_kontrol", 0, 1),
 	NUM("retraete_maal_cm", 0, MANY),
 	NUM("flyt_retning_grader", 0, 180),
 	NUM("flyt_retning_min_cm", 0, MANY),

@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.10");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.11");
 }
 END_TEST
 
@@ -1916,6 +1916,105 @@ START_TEST(test_move_direction)
 	orders("D1 M ↑ 1\n");
 	place("D1", "0", "0");
 	EV_OK("flyt", "unit=D1 x=0 y=-18");
+}
+END_TEST
+
+/* A game (without: a switch taken out, else NULL) with D1 in line at
+ * x=0 y=0 ordered south, L1 in line 22 cm south of it, L2 far beyond it,
+ * K1 of D1's side; reorganised, which keeps each unit's enemies in reach.
+ * d1, l1: state keys of D1 and L1 (NULL: none), set after it. */
+static void break_in_game(const char *without, const char *d1, const char *l1)
+{
+	game_without(without);
+	orders("D1 M ↑ 1\n");
+	place("D1", "0", "0");
+	place("L1", "0", "22");
+	place("L2", "0", "200");
+	place("K1", "300", "0");
+	resolve("reorganisering", NULL, 0);
+	/* the enemy south, whatever the cast's unplaced units make of it */
+	ord_kv_set(&U("D1")->state, "fjende_retning", "90");
+	if (d1)
+		split_kv(&U("D1")->state, d1);
+	if (l1)
+		split_kv(&U("L1")->state, l1);
+}
+
+/* 6.3 "Det er kun muligt at rykke ind over en fjendtlig enheds
+ * indbrudsafstand med enheder i OR eller LU, endvidere skal den
+ * fjendtlige enhed: være FU, eller være i spredt formation uden hindring
+ * eller dækning foran sig og egen enhed skal være i sluttet formation":
+ * the reorganisation keeps the enemies each unit could reach
+ * (indbrud_naer), and a move that comes within indbrudsafstand_cm (5 cm)
+ * of one, nearer than it stood, where it may not, is refused
+ * (indbrud_flyt_kontrol).  A game made before took any move. */
+START_TEST(test_break_in_move)
+{
+	break_in_game(NULL, NULL, NULL);
+	/* L2 is beyond the longest march of Skema V and the distance (115
+	 * cm), K1 of its own side */
+	ck_assert_str_eq(sts("D1", "indbrud_naer"), "L1");
+	ck_assert_str_eq(sts("L1", "indbrud_naer"), "D1");
+	ck_assert_str_eq(sts("K1", "indbrud_naer"), "");
+	/* L1 in line, in OR */
+	EV_BAD("flyt", "unit=D1 x=0 y=18",
+	       "unit 'D1' moved in over the break-in distance of 'L1' (5 cm, indbrudsafstand_cm): the move from x=0 y=0 to x=0 y=18 ends 4 cm from its centre; only units in OR or LU move in over an enemy's break-in distance, and only where the enemy is FU, or in open order with no obstacle or cover in front of it and the unit in close order (\"Det er kun muligt at rykke ind over en fjendtlig enheds indbrudsafstand med enheder i OR eller LU\"): 'L1' is in OR and in close order (line) (6.3 indbrudsafstand)");
+	/* at the distance, not within it */
+	break_in_game(NULL, NULL, NULL);
+	EV_OK("flyt", "unit=D1 x=0 y=17");
+	/* the enemy in FU */
+	break_in_game(NULL, NULL, "moral=FU");
+	EV_OK("flyt", "unit=D1 x=0 y=18");
+	/* in open order, no map (no cover, no obstacle): close order goes in,
+	 * open order does not */
+	break_in_game(NULL, NULL, "formation=skyttekaede_tynd");
+	EV_OK("flyt", "unit=D1 x=0 y=18");
+	break_in_game(NULL, "formation=skyttekaede_tynd", "formation=skyttekaede_tynd");
+	EV_BAD("flyt", "unit=D1 x=0 y=18",
+	       "'L1' is in open order (thin skirmish chain) and 'D1' moves in open order (thin skirmish chain) (6.3");
+	/* the target of its own attack is the attack's (16) */
+	break_in_game(NULL, "angreb_traek=10 angreb_maal=L1", NULL);
+	EV_OK("flyt", "unit=D1 x=0 y=18");
+	break_in_game(NULL, "angreb_traek=9 angreb_maal=L1", NULL);
+	EV_BAD("flyt", "unit=D1 x=0 y=18", "ends 4 cm from its centre");
+	/* past its centre: through it, out the other side */
+	break_in_game(NULL, NULL, "y=9");
+	EV_BAD("flyt", "unit=D1 x=0 y=18", "x=0 y=18 passes 0 cm from its centre");
+	/* already within it, moving out: not in over it */
+	break_in_game(NULL, "y=24", NULL);
+	EV_OK("flyt", "unit=D1 x=0 y=40");
+	/* a unit in U moves in over no enemy's break-in distance, FU or not */
+	break_in_game(NULL, "moral=U", "moral=FU");
+	EV_BAD("flyt", "unit=D1 x=0 y=18", "'D1' is in U (6.3");
+	/* a game made before the check: nothing kept, nothing refused */
+	break_in_game("indbrud_flyt_kontrol", NULL, NULL);
+	ck_assert_ptr_null(ord_kv_get(&U("D1")->state, "indbrud_naer"));
+	ord_kv_set(&U("D1")->state, "indbrud_naer", "L1");
+	EV_OK("flyt", "unit=D1 x=0 y=18");
+}
+END_TEST
+
+/* 6.3 on the map: an enemy in open order behind an obstacle (the wall at
+ * x=30 on plate 1,0) is not gone in on by close order; in the open it
+ * is. */
+static void wall_game(const char *l1x)
+{
+	map_game_without(NULL);
+	orders("D1 M ↑ 1\n");
+	place("D1", "10", "0");
+	place("L1", l1x, "0");
+	ord_kv_set(&U("L1")->state, "formation", "skyttekaede_tynd");
+	resolve("reorganisering", NULL, 0);
+	ord_kv_set(&U("D1")->state, "fjende_retning", "0");
+}
+
+START_TEST(test_break_in_move_obstacle)
+{
+	wall_game("33");
+	EV_BAD("flyt", "unit=D1 x=29 y=0",
+	       "'L1' is in open order (thin skirmish chain) behind an obstacle (class II) (6.3");
+	wall_game("28");
+	EV_OK("flyt", "unit=D1 x=24 y=0");
 }
 END_TEST
 
@@ -7358,6 +7457,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_march_lengths);
 	tcase_add_test(tc, test_two_moves_one_length);
 	tcase_add_test(tc, test_move_direction);
+	tcase_add_test(tc, test_break_in_move);
+	tcase_add_test(tc, test_break_in_move_obstacle);
 	tcase_add_test(tc, test_move_direction_retreat);
 	tcase_add_test(tc, test_forced_retreat_way);
 	tcase_add_test(tc, test_retreat_same_turn);
