@@ -417,38 +417,86 @@ enum ks_ground_bar ks_ground_bar(int grade, int closed, int column, int gun, int
 	return KS_GROUND_CLOSE;
 }
 
+void ks_obstacle_bar_words(struct ks_text *t, unsigned bar, const char *arm_da, const char *arm_en,
+			   const char *cls)
+{
+	switch (bar) {
+	case KS_BAR_STORM:
+		ks_text_add(t, "hindringer kan ikke passeres i stormmarch",
+			    "obstacles cannot be passed in stormmarch");
+		break;
+	case KS_BAR_U_CLOSED:
+		ks_text_add(t, "en sluttet formation i U kan ikke passere hindringer",
+			    "a close formation in U cannot pass obstacles");
+		break;
+	case KS_BAR_ARM:
+		ord_buf_addf(&t->da, "%s kan ikke passere hindring %s", arm_da, cls);
+		ord_buf_addf(&t->en, "%s cannot pass obstacle %s", arm_en, cls);
+		break;
+	case KS_BAR_U_OPEN:
+		KS_TF(t, "en spredt formation i U kan ikke passere hindring %s",
+		      "an open formation in U cannot pass obstacle %s", cls);
+		break;
+	case KS_BAR_FU_FOOT:
+		KS_TF(t, "infanteri i FU kan ikke passere hindring %s",
+		      "infantry in FU cannot pass obstacle %s", cls);
+		break;
+	case KS_BAR_FU_GUNS:
+		ks_text_add(t, "artilleri i FU kan ikke passere hindringer",
+			    "artillery in FU cannot pass obstacles");
+		break;
+	}
+}
+
+void ks_ground_bar_words(struct ks_text *t, const struct ks_rules *r, enum ks_ground_bar bar,
+			 int foot_in_wood)
+{
+	switch (bar) {
+	case KS_GROUND_FLIGHT:
+		ks_text_add(t, "kan under flugt kun passeres af infanteri og kosakker",
+			    "passed in flight only by infantry and cossacks");
+		break;
+	case KS_GROUND_OPEN:
+		ks_text_add(t, "kan i spredt formation kun passeres af infanteri og kosakker",
+			    "passed in open order only by infantry and cossacks");
+		break;
+	case KS_GROUND_GUN_ROAD:
+		ks_text_add(t, "kan af artilleri kun passeres på vej",
+			    "passed by artillery only on a road");
+		break;
+	case KS_GROUND_NO_PATH:
+		ks_text_add(t, "kan i marchkolonne udenfor vej kun passeres på sti",
+			    "passed in march column off the road only on a path");
+		break;
+	case KS_GROUND_CLOSE:
+		ks_text_add(t, "kan i sluttet formation kun passeres i marchkolonne på sti",
+			    "passed in close order only in march column on a path");
+		if (foot_in_wood) {
+			ks_text_add(t, "; infanteri og kosakker rykker kun ind i skovkanten, ",
+				    "; infantry and cossacks enter only its edge, ");
+			ks_text_num(t, ks_param(r, "skovkant_cm"));
+			ks_text_add(t, " cm", " cm");
+		}
+		break;
+	case KS_GROUND_OK: break;
+	}
+}
+
 /* Why an obstacle of class cls bars the move (bars from ks_obstacle_bars),
  * in both languages, after ", hindring II". */
 static void obstacle_bar_text(struct ks_text *t, unsigned bars, const struct ord_row *arm,
 			      const char *cls)
 {
 	const char *sep = ": ";
+	unsigned bit;
 
-	if (bars & KS_BAR_STORM) {
-		KS_TF(t, "%shindringer kan ikke passeres i stormmarch",
-		      "%sobstacles cannot be passed in stormmarch", sep);
-		sep = "; ";
-	}
-	if (bars & KS_BAR_U_CLOSED) {
-		KS_TF(t, "%sen sluttet formation i U kan ikke passere hindringer",
-		      "%sa close formation in U cannot pass obstacles", sep);
-		sep = "; ";
-	}
-	if (bars & KS_BAR_ARM) {
-		ord_buf_addf(&t->da, "%s%s kan ikke passere hindring %s", sep,
-			     ord_row_str(arm, "navn"), cls);
-		ord_buf_addf(&t->en, "%s%s cannot pass obstacle %s", sep,
-			     ord_row_str(arm, "navn_en"), cls);
-	}
-	if (bars & KS_BAR_U_OPEN)
-		KS_TF(t, "%sen spredt formation i U kan ikke passere hindring %s",
-		      "%san open formation in U cannot pass obstacle %s", sep, cls);
-	if (bars & KS_BAR_FU_FOOT)
-		KS_TF(t, "%sinfanteri i FU kan ikke passere hindring %s",
-		      "%sinfantry in FU cannot pass obstacle %s", sep, cls);
-	if (bars & KS_BAR_FU_GUNS)
-		KS_TF(t, "%sartilleri i FU kan ikke passere hindringer",
-		      "%sartillery in FU cannot pass obstacles", sep);
+	for (bit = KS_BAR_STORM; bit <= KS_BAR_FU_GUNS; bit <<= 1)
+		if (bars & bit) {
+			ks_text_add(t, sep, sep);
+			ks_obstacle_bar_words(t, bit, ord_row_str(arm, "navn"),
+					      ord_row_str(arm, "navn_en"), cls);
+			sep = "; ";
+		}
 	ks_text_add(t, " (13)", " (13)");
 }
 
@@ -457,36 +505,12 @@ static void obstacle_bar_text(struct ks_text *t, unsigned bars, const struct ord
 static void ground_bar_text(struct ks_text *t, const struct ks_rules *r, enum ks_ground_bar bar,
 			    int foot_in_wood)
 {
-	switch (bar) {
-	case KS_GROUND_FLIGHT:
-		ks_text_add(t, " (kan under flugt kun passeres af infanteri og kosakker, 13)",
-			    " (passed in flight only by infantry and cossacks, 13)");
-		break;
-	case KS_GROUND_OPEN:
-		ks_text_add(t, " (kan i spredt formation kun passeres af infanteri og kosakker, 13)",
-			    " (passed in open order only by infantry and cossacks, 13)");
-		break;
-	case KS_GROUND_GUN_ROAD:
-		ks_text_add(t, " (kan af artilleri kun passeres på vej, 13)",
-			    " (passed by artillery only on a road, 13)");
-		break;
-	case KS_GROUND_NO_PATH:
-		ks_text_add(t, " (kan i marchkolonne udenfor vej kun passeres på sti: sti=yes, 13)",
-			    " (passed in march column off the road only on a path: sti=yes, 13)");
-		break;
-	case KS_GROUND_CLOSE:
-		ks_text_add(t, " (kan i sluttet formation kun passeres i marchkolonne på sti",
-			    " (passed in close order only in march column on a path");
-		if (foot_in_wood) {
-			ks_text_add(t, "; infanteri og kosakker rykker kun ind i skovkanten, ",
-				    "; infantry and cossacks enter its edge, ");
-			ks_text_num(t, ks_param(r, "skovkant_cm"));
-			ks_text_add(t, " cm", " cm");
-		}
-		ks_text_add(t, ", 13)", ", 13)");
-		break;
-	case KS_GROUND_OK: break;
-	}
+	ks_text_add(t, " (", " (");
+	ks_ground_bar_words(t, r, bar, foot_in_wood);
+	/* the calculator's own key for a path */
+	if (bar == KS_GROUND_NO_PATH)
+		ks_text_add(t, ": sti=yes", ": sti=yes");
+	ks_text_add(t, ", 13)", ", 13)");
 }
 
 int ks_move(const struct ks_rules *r, const struct ks_move_in *in, struct ks_move_out *out,

@@ -199,6 +199,13 @@ enum ks_obstacle_bar {
 	KS_BAR_FU_GUNS = 32, /* "Artilleri i FU kan ikke passere hindringer" */
 };
 unsigned ks_obstacle_bars(const char *vaaben, int closed, int grade, int stormmarch, const char *cls);
+/* The words of one bar (a KS_BAR_ bit) added to t in both languages,
+ * "hindringer kan ikke passeres i stormmarch" / "obstacles cannot be
+ * passed in stormmarch"; arm_da, arm_en: the arm's name (KS_BAR_ARM), cls
+ * the obstacle's class.  The calculator's result and the game's check of
+ * a move say the same. */
+void ks_obstacle_bar_words(struct ks_text *t, unsigned bar, const char *arm_da, const char *arm_en,
+			   const char *cls);
 
 /* 13 passage af skov, sump eller mose: "Skov, sump og mose kan, udenfor
  * vej, kun passeres af: Sluttet formation: Visse enheder i marchkolonne på
@@ -218,6 +225,13 @@ enum ks_ground_bar {
 };
 enum ks_ground_bar ks_ground_bar(int grade, int closed, int column, int gun, int foot, int wood,
 				 int road, int path, int edge);
+/* The words of a bar of ks_ground_bar added to t in both languages, "kan
+ * under flugt kun passeres af infanteri og kosakker" / "passed in flight
+ * only by infantry and cossacks"; foot_in_wood: infantry or cossacks in a
+ * wood, which enter its edge (skovkant_cm).  The calculator's result and
+ * the game's check of a move say the same. */
+void ks_ground_bar_words(struct ks_text *t, const struct ks_rules *r, enum ks_ground_bar bar,
+			 int foot_in_wood);
 
 /* What a move may cover and what the ground it crossed cost (13): the
  * gait's length x (time - obstacles' deductions) x the half speeds, less

@@ -314,33 +314,14 @@ static void check_woods(struct ord_ctx *ctx, const struct ord_unit *u, double x0
 			wood_edge(r->map, x, y, depth));
 		bar = ks_ground_bar(grade, closed, column, gun, foot, wood, plate_has(p, "vej"),
 				    plate_has(p, "sti"), edge);
-		if (bar == KS_GROUND_FLIGHT) {
-			ord_buf_addf(&why,
-				     "%s on plate %d,%d is passed in flight only by infantry and cossacks",
-				     name, p->q, p->r);
-		} else if (bar == KS_GROUND_OPEN) {
-			ord_buf_addf(&why,
-				     "%s on plate %d,%d is passed in open order only by infantry and cossacks",
-				     name, p->q, p->r);
-		} else if (bar == KS_GROUND_GUN_ROAD) {
-			ord_buf_addf(&why, "%s on plate %d,%d is passed by artillery only on a road",
-				     name, p->q, p->r);
-		} else if (bar == KS_GROUND_NO_PATH) {
-			ord_buf_addf(&why,
-				     "%s on plate %d,%d has no path: a march column passes it off the road only on a path (sti)",
-				     name, p->q, p->r);
-		} else if (bar == KS_GROUND_CLOSE) {
-			struct ord_buf cm = ORD_BUF_INIT;
-			ks_fmt_part(&cm, depth);
-			ord_buf_addf(&why,
-				     "%s on plate %d,%d is passed in close order only in march column on a path (sti)%s%s%s",
-				     name, p->q, p->r,
-				     foot && !strcmp(p->terrain, "skov")
-					     ? "; infantry and cossacks enter its edge ("
-					     : "",
-				     foot && !strcmp(p->terrain, "skov") ? cm.buf : "",
-				     foot && !strcmp(p->terrain, "skov") ? " cm) only" : "");
-			ord_buf_release(&cm);
+		if (bar != KS_GROUND_OK) {
+			/* the calculator's words (ks_ground_bar_words), the
+			 * plate named */
+			struct ks_text w;
+			ks_text_init(&w);
+			ks_ground_bar_words(&w, r, bar, foot && wood);
+			ord_buf_addf(&why, "%s on plate %d,%d is %s", name, p->q, p->r, w.en.buf);
+			ks_text_release(&w);
 		}
 		if (why.len) {
 			ord_diag_add(m->d, m->line, m->col, m->unit,
@@ -367,9 +348,16 @@ void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, dou
 	 * marsh it entered was looked at, close order refused there but in
 	 * march column, path or not */
 	int woods = ks_check(r, "skov_sti_kontrol");
+	const struct ord_row *arm;
+	const char *arm_da = ks_art(u), *arm_en = ks_art(u);
+	unsigned bit;
 
 	if (!r->map)
 		return;
+	if (ks_arm(r, ks_art(u), &arm))
+		ord_error_clear();
+	else
+		arm_da = ord_row_str(arm, "navn"), arm_en = ord_row_str(arm, "navn_en");
 	if (woods)
 		check_woods(ctx, u, x0, y0, x1, y1, formation, grade, m);
 	n = ks_map_trace(r->map, x0, y0, x1, y1, cr, ORD_ARRAY_SIZE(cr));
@@ -417,32 +405,23 @@ void ks_check_path(struct ord_ctx *ctx, const struct ord_unit *u, double x0, dou
 				     name, where, w.buf);
 			ord_buf_release(&w);
 		}
-		/* the calculator's rules too (ks_move's passage) */
+		/* the calculator's rules too (ks_move's passage), in its words
+		 * (ks_obstacle_bar_words), the obstacle named */
 		bars = ks_obstacle_bars(vaaben, closed, grade, stormmarch, cls);
-		if (bars & KS_BAR_STORM)
-			ord_diag_add(m->d, m->line, m->col, m->unit, "13 stormmarch",
-				     "obstacles cannot be passed in stormmarch: the %s on %s is obstacle %s",
-				     name, where, cls);
-		if (bars & KS_BAR_U_CLOSED)
-			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
-				     "a close formation in U cannot pass obstacles: the %s on %s is obstacle %s",
-				     name, where, cls);
-		if (bars & KS_BAR_ARM)
-			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
-				     "%s cannot pass obstacle %s: the %s on %s",
-				     ks_arm_name(ctx, u), cls, name, where);
-		if (bars & KS_BAR_U_OPEN)
-			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
-				     "an open formation in U cannot pass obstacle %s: the %s on %s",
-				     cls, name, where);
-		if (bars & KS_BAR_FU_FOOT)
-			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
-				     "infantry in FU cannot pass obstacle %s: the %s on %s", cls,
-				     name, where);
-		if (bars & KS_BAR_FU_GUNS)
-			ord_diag_add(m->d, m->line, m->col, m->unit, "13 passage af hindringer",
-				     "artillery in FU cannot pass obstacles: the %s on %s", name,
-				     where);
+		for (bit = KS_BAR_STORM; bit <= KS_BAR_FU_GUNS; bit <<= 1) {
+			/* these words name the class already */
+			int named = bit == KS_BAR_ARM || bit == KS_BAR_U_OPEN || bit == KS_BAR_FU_FOOT;
+			struct ks_text w;
+			if (!(bars & bit))
+				continue;
+			ks_text_init(&w);
+			ks_obstacle_bar_words(&w, bit, arm_da, arm_en, cls);
+			ord_diag_add(m->d, m->line, m->col, m->unit,
+				     bit == KS_BAR_STORM ? "13 stormmarch" : "13 passage af hindringer",
+				     "%s: the %s on %s%s%s", w.en.buf, name, where,
+				     named ? "" : " is obstacle ", named ? "" : cls);
+			ks_text_release(&w);
+		}
 	}
 }
 

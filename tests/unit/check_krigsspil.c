@@ -676,7 +676,7 @@ START_TEST(test_move_calc_passage)
 		  "passed by artillery only on a road");
 	move_says("art=infanteri formation=linie straekning=skov:5 lang=en", "yes", "wood 5 cm");
 	move_says("art=infanteri formation=linie straekning=skov:6 lang=en", "no",
-		  "infantry and cossacks enter its edge, 5 cm");
+		  "infantry and cossacks enter only its edge, 5 cm");
 	move_says("art=infanteri formation=skyttekaede_tynd straekning=sump:3 lang=en", "yes",
 		  "marsh 3 cm");
 	move_says("art=let_kavaleri formation=svaerm_tynd straekning=sump:3 lang=en", "no",
@@ -1797,7 +1797,7 @@ START_TEST(test_obstacles)
 	ord_kv_set(&U("K1")->state, "x", "15");
 	ord_kv_set(&U("K1")->state, "y", "0");
 	REFUSES("danske", "K1 M 0200 1\n",
-		"tungt kavaleri cannot pass obstacle II: the mur on plate 1,0");
+		"heavy cavalry cannot pass obstacle II: the mur on plate 1,0");
 	REFUSES("danske", "K1 SM 0200 1\n", "obstacles cannot be passed in stormmarch");
 	/* water: nobody stands there */
 	REFUSES("danske", "K1 M 0001 ½\n", "plate 0,1 is water");
@@ -5938,17 +5938,17 @@ START_TEST(test_woods_paths_and_edges)
 	/* cossacks in line too; heavy cavalry in line not */
 	WOODS_OK(NULL, "C2", NULL, "5", "18");
 	WOODS_BAD(NULL, "K1", NULL, "5", "18",
-		  "skov on plate 1,0 is passed in close order only in march column on a path (sti)");
+		  "skov on plate 1,0 is passed in close order only in march column on a path");
 	/* deeper than the edge (skovkant_cm, 5 cm) */
 	WOODS_BAD(NULL, "D1", NULL, "5", "25",
-		  "skov on plate 1,0 is passed in close order only in march column on a path (sti); infantry and cossacks enter its edge (5 cm) only");
+		  "skov on plate 1,0 is passed in close order only in march column on a path; infantry and cossacks enter only its edge, 5 cm");
 	/* a march column on the path of 1,0; off it, into 2,0 */
 	WOODS_OK(NULL, "K1", "marchkolonne", "5", "25");
 	WOODS_BAD(NULL, "K1", "marchkolonne", "40", "52",
-		  "skov on plate 2,0 has no path: a march column passes it off the road only on a path (sti)");
+		  "skov on plate 2,0 is passed in march column off the road only on a path");
 	/* the marsh has no edge to enter */
 	WOODS_BAD(NULL, "D1", NULL, "70", "78",
-		  "sump og mose on plate 3,0 is passed in close order only in march column on a path (sti)");
+		  "sump og mose on plate 3,0 is passed in close order only in march column on a path");
 	/* open order: infantry and cossacks */
 	WOODS_OK(NULL, "D3", NULL, "40", "52");
 	/* in flight: infantry and cossacks only */
