@@ -692,7 +692,7 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 		const char *seal_name = bd->names[1].buf;
 		unsigned char c[32];
 		char source[16] = "";
-		int version = 0, kept_open, kept_seal, kept_sealed;
+		int version = 0, kept_open, kept_seal, kept_sealed, sent;
 
 		ord_buf_reset(&key);
 		ord_buf_addf(&key, "bundle/%d/%s", t, side ? side : "");
@@ -735,8 +735,11 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 			     "with what you kept yourself, not with what this mail says: a judge\n"
 			     "that put another sheet in your place would write this mail too.\n\n",
 			     t, bd->names[0].buf);
+		/* a side whose sheet the NMR policy gave (or none) sent no
+		 * orders the game took this turn, and holds no receipt */
+		sent = side && version && !strcmp(source, "submitted");
 		ord_buf_addf(&body, "    orderly verify %s --pubkey GAME-KEY", bd->names[0].buf);
-		if (side)
+		if (sent)
 			ord_buf_adds(&body, " --receipt RECEIPT");
 		if (kept_sealed)
 			ord_buf_addf(&body, " \\\n        --receipt %s", sealed.buf);
@@ -763,7 +766,20 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 		ord_buf_adds(&body, side ? "GAME-KEY: the game's public key, as the mail of turn 1's opening\n"
 					   "gave it.\n"
 					 : "GAME-KEY: the game's public key, as you keep it.\n");
-		if (side)
+		if (side && !sent)
+			ord_buf_addf(&body,
+				     "No orders of yours were received for turn %d, so the command has no\n"
+				     "--receipt RECEIPT: %s\n"
+				     "If you did send orders and hold a receipt mail for them, add\n"
+				     "--receipt with its file, receipt-%d-%s-V.head: verify fails then,\n"
+				     "which shows another sheet was put in your place.\n",
+				     t,
+				     kept_sealed
+					     ? "the head of the seal signed for your side (below)\n"
+					       "holds the seal to the NMR policy's sheet."
+					     : "there is no receipt of yours to hold the seal to.",
+				     t, side);
+		if (sent)
 			ord_buf_addf(&body,
 				     "RECEIPT: the receipt file the receipt mail of the last orders you\n"
 				     "sent for turn %d attached, receipt-%d-%s-V.head, which the game\n"

@@ -207,7 +207,18 @@ verify_bundle() {
 	fi
 	cmd=$(mime "$f" body | sed -n '/^    orderly verify/,/^$/p' | sed 's/\\$//' | tr -d '\n')
 	[[ -n "$cmd" ]] || fail "$who: no verify command in the bundle mail"
-	expect_in "$cmd" "--receipt RECEIPT"
+	# RECEIPT only to a side that sent orders: one the NMR policy stood
+	# in for holds no receipt, and is told how to verify without one
+	if [[ -n "$receipt" ]]; then
+		expect_in "$cmd" "--receipt RECEIPT"
+		expect_not_in "$(mime "$f" body)" "No orders of yours were received"
+	else
+		expect_not_in "$cmd" "--receipt RECEIPT"
+		expect_in "$(mime "$f" body)" "No orders of yours were received for turn $turn, so the command has no
+--receipt RECEIPT: the head of the seal signed for your side (below)
+holds the seal to the NMR policy's sheet."
+		expect_not_in "$(mime "$f" body)" "RECEIPT: the receipt file"
+	fi
 	expect_in "$cmd" "--pubkey GAME-KEY"
 	# the head of the seal signed for his side, which his seal mail
 	# attached: verify holds the seal to the sheet it states
@@ -215,9 +226,11 @@ verify_bundle() {
 	expect_in "$cmd" "--receipt sealed-$turn-$who.head"
 	expect_in "$(mime "$f" body)" "sealed-$turn-$who.head came with it too: the sheet the seal took for your side,"
 	# RECEIPT is the file the game signed, the commitment only his word
-	expect_in "$(mime "$f" body)" "RECEIPT: the receipt file the receipt mail of the last orders you
+	if [[ -n "$receipt" ]]; then
+		expect_in "$(mime "$f" body)" "RECEIPT: the receipt file the receipt mail of the last orders you
 sent for turn $turn attached, receipt-$turn-$who-V.head, which the game
 signed (its commitment works too, but is only your word"
+	fi
 	# no witnessed dice: no record of close heads answered
 	expect_not_in "$cmd" "--record"
 	# the head of the opening (the previous exchange's) ties this turn to
@@ -228,8 +241,6 @@ signed (its commitment works too, but is only your word"
 	cmd=${cmd/GAME-KEY/$key}
 	if [[ -n "$receipt" ]]; then
 		cmd=${cmd/RECEIPT/$receipt}
-	else
-		cmd=${cmd/ --receipt RECEIPT/}
 	fi
 	cmd=${cmd/orderly verify/\"\$ORDERLY\" verify}
 	(cd "$dir" && eval "$cmd") >"$dir/out" 2>&1 || fail "$who: '$cmd' failed: $(cat "$dir/out")"
