@@ -549,6 +549,12 @@ struct ord_change {
 	 * would repeat); "" when none */
 	const char *held_why;
 	int64_t deadline_from; /* DEADLINE: the deadline before the change, 0 for none */
+	/* DEADLINE made by a schedule whose grace changed (ord_game_set_schedule):
+	 * 1, and the grace before it; the deadline the players were told
+	 * (deadline_from - grace_from) stays, the end of its grace moved.  0
+	 * for a deadline set (its grace is the schedule's, unchanged). */
+	int grace_changed;
+	int64_t grace_from;
 };
 /* Set (or clear, fn NULL) the hook of g. */
 void ord_game_set_hook(ord_game *g, ord_change_fn fn, void *ud);

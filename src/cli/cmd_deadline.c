@@ -37,7 +37,7 @@ static int deadline_hook(void *ud, ord_game *g, const struct ord_change *c)
 	if (c->kind != ORD_CHANGE_DEADLINE)
 		return 0;
 	t->stored = c->deadline;
-	return mail_deadline_notices(g, c->turn, c->deadline_from, c->deadline, &t->sides);
+	return mail_deadline_change(g, c, &t->sides);
 }
 
 int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)

@@ -4,11 +4,30 @@
  * 1h remind 24h,2h autoseal on`.  The next turn's deadline follows from it
  * (src/core/schedule.c); the open turn keeps its own (`orderly deadline`).
  * Logged in the game's hash chain.
+ *
+ * A grace changed moves the end of the open turn's grace (its deadline
+ * stays): every side told of the turn by mail is mailed that, shortened
+ * or lengthened, queued in the change's transaction (the hook) and sent
+ * by the next tick, as `orderly deadline` mails a deadline changed.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "mail/mail.h"
+
+/* The grace's change mailed, in its transaction: *ud the sides mailed. */
+static int schedule_hook(void *ud, ord_game *g, const struct ord_change *c)
+{
+	size_t *told = ud, n = 0;
+	int err;
+
+	if (c->kind != ORD_CHANGE_DEADLINE)
+		return 0;
+	err = mail_deadline_change(g, c, &n);
+	*told += n;
+	return err;
+}
 
 int cmd_schedule(const struct cli_cmd *cmd, int argc, char **argv)
 {
@@ -16,6 +35,7 @@ int cmd_schedule(const struct cli_cmd *cmd, int argc, char **argv)
 	struct ord_schedule s;
 	struct ord_game_status ti;
 	ord_game *g = NULL;
+	size_t told = 0;
 	int rc, i;
 
 	if ((rc = cli_options(cmd, &argc, argv, NULL)) != CLI_CONTINUE)
@@ -30,9 +50,16 @@ int cmd_schedule(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if ((rc = cli_open_game(&g, argv[1])) != 0)
 		goto out;
-	if (argc > 2 && (rc = ord_game_set_schedule(g, &s)) != 0) {
-		rc = cli_fail(rc);
-		goto out;
+	if (argc > 2) {
+		ord_game_set_hook(g, schedule_hook, &told);
+		mail_init(); /* the mails are composed with GMime */
+		rc = ord_game_set_schedule(g, &s);
+		mail_shutdown();
+		ord_game_set_hook(g, NULL, NULL);
+		if (rc != 0) {
+			rc = cli_fail(rc);
+			goto out;
+		}
 	}
 	if ((rc = ord_game_schedule(g, &s)) != 0 || (rc = ord_game_status(g, &ti)) != 0) {
 		rc = cli_fail(rc);
@@ -64,6 +91,9 @@ int cmd_schedule(const struct cli_cmd *cmd, int argc, char **argv)
 			printf("next turn: deadline about %s if it opens now\n", out.buf);
 		}
 	}
+	if (told)
+		cli_error("note: the grace of turn %d changed: %zu side%s told of the turn by mail %s mailed the change at the next tick",
+			  ti.turn, told, told == 1 ? "" : "s", told == 1 ? "is" : "are");
 	rc = CLI_OK;
 out:
 	if (g)

@@ -690,7 +690,12 @@ int ord_game_set_schedule(ord_game *g, const struct ord_schedule *s)
 	 * game keeps, moves with a grace changed */
 	if (!err && t.state == ORD_TURN_OPEN && t.deadline && old.grace != s->grace) {
 		int64_t until = t.deadline - old.grace + s->grace;
-		struct ord_change c = { .kind = ORD_CHANGE_DEADLINE, .turn = t.turn, .deadline = until };
+		struct ord_change c = { .kind = ORD_CHANGE_DEADLINE,
+					.turn = t.turn,
+					.deadline = until,
+					.deadline_from = t.deadline,
+					.grace_changed = 1,
+					.grace_from = old.grace };
 		if ((err = ord_game_log_deadline(g, t.turn, until)) == 0)
 			err = ord_game_notify(g, &c);
 	}

@@ -206,7 +206,7 @@ struct judge {
 	struct mail_attach att;
 	struct ord_buf att_text, att_name;
 	size_t natt;
-	int deadline_set;           /* a DEADLINE command is changing it */
+	int deadline_set;           /* a DEADLINE or SCHEDULE command is changing it */
 	size_t deadline_told;       /* the sides mailed the change */
 	int deadline_turn;          /* the turn whose deadline it changed */
 	int quiet;                  /* no reply (rate limit, loop) */
@@ -683,8 +683,7 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 	 * new deadline by the mail of its opening */
 	if (c->kind == ORD_CHANGE_DEADLINE && j->deadline_set) {
 		j->deadline_turn = c->turn;
-		if ((err = mail_deadline_notices(g, c->turn, c->deadline_from, c->deadline,
-						 &j->deadline_told)) != 0)
+		if ((err = mail_deadline_change(g, c, &j->deadline_told)) != 0)
 			return err;
 	}
 	if ((err = mail_notices(g, ord_game_now(g), &next)) != 0)
@@ -1410,11 +1409,23 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 		struct ord_schedule s;
 		if ((err = ord_schedule_parse(&s, c->args ? c->args : "")) != 0)
 			break;
+		/* a grace changed moves the end of the open turn's: the sides
+		 * told of the turn are mailed it, as a DEADLINE's change */
+		j->deadline_set = 1;
+		j->deadline_told = 0;
 		err = ord_game_set_schedule(j->g, &s);
+		j->deadline_set = 0;
 		if (!err) {
 			ord_buf_adds(said, "schedule: ");
 			ord_schedule_format(&s, said);
 			ord_buf_addch(said, '\n');
+			if (j->deadline_told)
+				ord_buf_addf(said,
+					     "  the grace of turn %d changed: the side%s told of it %s "
+					     "mailed the change (%zu mail%s)\n",
+					     j->deadline_turn, j->deadline_told == 1 ? "" : "s",
+					     j->deadline_told == 1 ? "is" : "are", j->deadline_told,
+					     j->deadline_told == 1 ? "" : "s");
 		}
 		break;
 	}

@@ -225,6 +225,12 @@ int mail_notices(ord_game *g, int64_t now, int64_t *next);
  * many.  Call it in the change's transaction (its hook), before
  * mail_notices, so that each change is mailed once. */
 int mail_deadline_notices(ord_game *g, int turn, int64_t from, int64_t to, size_t *told);
+/* The same for change c (ORD_CHANGE_DEADLINE; nothing else): a deadline
+ * set, or the end of its grace moved by a schedule whose grace changed
+ * (c->grace_changed), which is mailed too, longer or shorter: the deadline
+ * the players were told stays, and the mail says until when sheets are
+ * taken now, and until when they were before.  What a hook calls. */
+int mail_deadline_change(ord_game *g, const struct ord_change *c, size_t *told);
 
 /* Queue one mail to a party (its registered address); key NULL always,
  * else once.  Counts towards nothing: notices are not rate limited. */

@@ -15,7 +15,8 @@
  * the heads he kept from the earlier mails, and with --report to check the
  * report mailed him (bundle_tx); before the deadline, reminders (the
  * nearest alone when several are due at once); at it, a late notice; when
- * the deadline is changed, the change (mail_deadline_notices).
+ * the deadline or the grace of the open turn is changed, the change
+ * (mail_deadline_notices, mail_deadline_change).
  *
  * mail_notices looks at the game as it is and queues whatever is due and
  * not queued yet (each mail has a key: kind/turn/side).  The judge calls it
@@ -924,12 +925,23 @@ out:
 }
 
 /* A changed deadline is mailed from the change's own transaction, by the
- * front-end that makes it (the judge's DEADLINE, `orderly deadline`, the
- * web page's deadline form through the composer `orderly serve` gives its
- * server, src/web/server.c W19), not by mail_notices: the game keeps its
- * deadlines' history only in its log, which no front-end reads, so a
- * later look could not say what it was changed from. */
-int mail_deadline_notices(ord_game *g, int turn, int64_t from, int64_t to, size_t *told)
+ * front-end that makes it (the judge's DEADLINE and SCHEDULE, `orderly
+ * deadline` and `orderly schedule`, the web page's deadline form through
+ * the composer `orderly serve` gives its server, src/web/server.c W19),
+ * not by mail_notices: the game keeps its deadlines' history only in its
+ * log, which no front-end reads, so a later look could not say what it
+ * was changed from.
+ *
+ * A schedule changes the open turn only through its grace (the deadline
+ * told stays, the end of the grace moves with it: game_mail.c); that is
+ * mailed whether the grace is shortened (a player who counted on it must
+ * know) or lengthened (the same words, and no player is left to guess
+ * which grace stands).  What else a schedule changes (the rhythm, the
+ * reminders) concerns the next turn, whose opening mail states its
+ * deadline, and is not mailed.  from_grace: the grace before the change
+ * (the schedule's, unchanged, for a deadline set). */
+static int deadline_mails(ord_game *g, int turn, int64_t from, int64_t from_grace, int64_t to,
+			  int grace_changed, size_t *told)
 {
 	struct ord_schedule s;
 	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT, subject = ORD_BUF_INIT;
@@ -943,7 +955,11 @@ int mail_deadline_notices(ord_game *g, int turn, int64_t from, int64_t to, size_
 	}
 	if (from == to)
 		return 0;
-	ord_buf_addf(&subject, "deadline changed: turn %d", turn);
+	if (grace_changed)
+		ord_buf_addf(&subject, "grace changed: turn %d, sheets taken until %s", turn,
+			     to < from ? "earlier" : "later");
+	else
+		ord_buf_addf(&subject, "deadline changed: turn %d", turn);
 	for (i = 0; i < ord_game_nsides(g); i++) {
 		const char *side = ord_game_side_name(g, i);
 		struct ord_mail_party p;
@@ -962,24 +978,46 @@ int mail_deadline_notices(ord_game *g, int turn, int64_t from, int64_t to, size_
 		if ((err = ord_game_side_sheet(g, turn, side, &version, source, c)) != 0)
 			goto out;
 		ord_buf_reset(&body);
-		ord_buf_addf(&body, "The deadline of turn %d changed\n  from ", turn);
-		if (from)
-			when(g, &body, from - s.grace);
-		else
-			ord_buf_adds(&body, "none");
-		ord_buf_adds(&body, "\n  to   ");
-		if (to) {
-			when(g, &body, to - s.grace);
-			ord_buf_adds(&body, ".\n");
-			if (s.grace) {
-				ord_buf_adds(&body, "(Sheets are still taken in the grace of ");
+		if (grace_changed) {
+			/* the told deadline stays: only the grace's end moved */
+			ord_buf_adds(&body, "The referee changed the schedule's grace from ");
+			if (from_grace)
+				ord_duration_format(&body, from_grace);
+			else
+				ord_buf_adds(&body, "none");
+			ord_buf_adds(&body, " to ");
+			if (s.grace)
 				ord_duration_format(&body, s.grace);
-				ord_buf_adds(&body, ", until ");
-				when(g, &body, to);
-				ord_buf_adds(&body, ".)\n");
-			}
+			else
+				ord_buf_adds(&body, "none");
+			ord_buf_addf(&body, ".\nThe deadline of turn %d stays ", turn);
+			when(g, &body, to - s.grace);
+			ord_buf_adds(&body, ";\nsheets are now taken until ");
+			when(g, &body, to);
+			ord_buf_adds(&body, "\n(until ");
+			when(g, &body, from);
+			ord_buf_adds(&body, " before the change).\n");
 		} else {
-			ord_buf_adds(&body, "none: the turn is open until the referee seals it.\n");
+			ord_buf_addf(&body, "The deadline of turn %d changed\n  from ", turn);
+			if (from)
+				when(g, &body, from - from_grace);
+			else
+				ord_buf_adds(&body, "none");
+			ord_buf_adds(&body, "\n  to   ");
+			if (to) {
+				when(g, &body, to - s.grace);
+				ord_buf_adds(&body, ".\n");
+				if (s.grace) {
+					ord_buf_adds(&body, "(Sheets are still taken in the grace of ");
+					ord_duration_format(&body, s.grace);
+					ord_buf_adds(&body, ", until ");
+					when(g, &body, to);
+					ord_buf_adds(&body, ".)\n");
+				}
+			} else {
+				ord_buf_adds(&body,
+					     "none: the turn is open until the referee seals it.\n");
+			}
 		}
 		if (version)
 			ord_buf_addf(&body,
@@ -999,6 +1037,27 @@ out:
 	ord_buf_release(&key);
 	ord_buf_release(&subject);
 	return err;
+}
+
+int mail_deadline_notices(ord_game *g, int turn, int64_t from, int64_t to, size_t *told)
+{
+	struct ord_schedule s;
+
+	if (ord_game_schedule(g, &s) != 0) {
+		ord_error_clear();
+		s.grace = 0;
+	}
+	return deadline_mails(g, turn, from, s.grace, to, 0, told);
+}
+
+int mail_deadline_change(ord_game *g, const struct ord_change *c, size_t *told)
+{
+	*told = 0;
+	if (c->kind != ORD_CHANGE_DEADLINE)
+		return 0;
+	if (!c->grace_changed)
+		return mail_deadline_notices(g, c->turn, c->deadline_from, c->deadline, told);
+	return deadline_mails(g, c->turn, c->deadline_from, c->grace_from, c->deadline, 1, told);
 }
 
 static void due_at(int64_t *next, int64_t t, int64_t now)

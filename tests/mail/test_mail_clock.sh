@@ -7,7 +7,8 @@
 # of the grace; a turn opened and sealed between two ticks still gets its
 # "turn open" mail, before the seal's; and the referee's SCHEDULE mail
 # changes the grace (the open turn's end of grace moves with it), a
-# player's is refused.
+# player's is refused; the grace changed, by mail or by `orderly schedule`,
+# lengthened or shortened, is mailed to the side told of the turn.
 set -euo pipefail
 # shellcheck source=tests/mail/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -99,6 +100,9 @@ printf 'umpire of the table\n' | ordu register "$G" --referee --passphrase-file 
 run ordu deadline "$G" 2030-12-10T18:00Z
 [[ $RC == 0 ]] || fail "deadline: $ERR"
 expect_eq "$(sqlu "SELECT deadline FROM turn WHERE turn = 1")" "$(date -d 2030-12-10T19:00Z +%s)" "the end of the scenario's grace"
+# blue is told of the turn (its opening's mail) before the grace changes
+tick_at 2030-12-09T12:00Z
+expect_in "$(body_of "[grace] turn open")" "(sheets are still taken in the grace of 1h, until $UNTIL)."
 schedules() { sqlu "SELECT count(*) FROM log WHERE kind = 'schedule'"; }
 before=$(schedules)
 mail_from referee "grace" <<'EOF'
@@ -106,7 +110,17 @@ Passphrase: umpire of the table
 SCHEDULE every 48h at 18:00 in Europe/Copenhagen grace 2h remind 24h,2h autoseal on
 EOF
 REPLY=$(last_mail referee "[grace] referee: done")
-expect_eq "$(mime "$REPLY" body)" "schedule: every 48h at 18:00 in Europe/Copenhagen grace 2h remind 24h,2h autoseal on" "the referee's reply"
+expect_eq "$(mime "$REPLY" body)" "schedule: every 48h at 18:00 in Europe/Copenhagen grace 2h remind 24h,2h autoseal on
+  the grace of turn 1 changed: the sides told of it are mailed the change (2 mails)" "the referee's reply"
+# the grace lengthened is mailed: the deadline stays, the end of the grace moves
+flush
+expect_eq "$(body_of "[grace] grace changed: turn 1, sheets taken until later")" "The referee changed the schedule's grace from 1h to 2h.
+The deadline of turn 1 stays $DL;
+sheets are now taken until 2030-12-10 21:00 Europe/Copenhagen (UTC+01:00), 2030-12-10T20:00:00Z
+(until $UNTIL before the change).
+
+No orders of yours have been received yet: send them between a
+line ORDERS and a line END." "blue's mail of the grace lengthened"
 expect_eq "$(schedules)" $((before + 1)) "schedules logged"
 expect_eq "$(sqlu "SELECT deadline FROM turn WHERE turn = 1")" "$(date -d 2030-12-10T20:00Z +%s)" "the end of the new grace kept"
 run ordu schedule "$G"
@@ -124,3 +138,25 @@ expect_eq "$(schedules)" $((before + 1)) "schedules logged after blue's"
 expect_eq "$(sqlu "SELECT deadline FROM turn WHERE turn = 1")" "$(date -d 2030-12-10T20:00Z +%s)" "the end of the grace after blue's SCHEDULE"
 run ordu schedule "$G"
 expect_eq "$OUT" "$SCHEDULE_OUT" "the schedule after blue's SCHEDULE"
+# `orderly schedule` shortening the grace: mailed too (it was not: a player
+# counting on the grace lost it unwarned), and the command says so
+before=$(mail_count blue)
+run ordu schedule "$G" every 48h at 18:00 in Europe/Copenhagen grace 30m remind 24h,2h autoseal on
+[[ $RC == 0 ]] || fail "schedule: $ERR"
+expect_in "$ERR" "note: the grace of turn 1 changed: 2 sides told of the turn by mail are mailed the change at the next tick"
+expect_eq "$(sqlu "SELECT deadline FROM turn WHERE turn = 1")" "$(date -d 2030-12-10T18:30Z +%s)" "the end of the shortened grace"
+flush
+expect_eq "$(mail_count blue)" $((before + 1)) "blue's mails after the grace shortened"
+expect_eq "$(body_of "[grace] grace changed: turn 1, sheets taken until earlier")" "The referee changed the schedule's grace from 2h to 30m.
+The deadline of turn 1 stays $DL;
+sheets are now taken until 2030-12-10 19:30 Europe/Copenhagen (UTC+01:00), 2030-12-10T18:30:00Z
+(until 2030-12-10 21:00 Europe/Copenhagen (UTC+01:00), 2030-12-10T20:00:00Z before the change).
+
+No orders of yours have been received yet: send them between a
+line ORDERS and a line END." "blue's mail of the grace shortened"
+# a schedule that leaves the grace as it is mails nothing
+run ordu schedule "$G" every 72h at 18:00 in Europe/Copenhagen grace 30m remind 24h,2h autoseal on
+[[ $RC == 0 ]] || fail "schedule: $ERR"
+expect_not_in "$ERR" "mailed the change"
+flush
+expect_eq "$(mail_count blue)" $((before + 1)) "blue's mails after a schedule with the same grace"
