@@ -70,7 +70,16 @@ static const struct {
  * order mark (U+FEFF) anywhere but at the start of the sheet, where the
  * driver skips it: a sheet pasted after another keeps one, and a unit
  * written "\uFEFFA1" would print as a sheet whose BOM is dropped, naming
- * "A1" (found by fuzzing the hieroglyph parser). */
+ * "A1" (found by fuzzing the hieroglyph parser).
+ *
+ * This set is its own, not the core's ord_utf8_blank_at (what the web page
+ * and the mail judge trim off a passphrase or a field): it separates the
+ * tokens of a line, so it holds no line end (\r, \n, U+0085, U+2028,
+ * U+2029: the driver splits lines, whose numbers every diagnostic names),
+ * nor the zero-width space U+200B, which a player does not see as a gap
+ * between two words; and a sheet already committed to and sealed must
+ * read the same in every later verify's replay, so the set a notation
+ * reads is not widened with another front-end's trimming. */
 int ord_text_is_space(uint32_t cp)
 {
 	return cp == ' ' || cp == '\t' || cp == 0xA0 || cp == 0x1680 ||

@@ -30,12 +30,13 @@
  *      commitment:, signature:) are taken anywhere outside quotes, and are
  *      never part of the sheet.  Blanks around the key, before its colon
  *      and around the value are not part of them: a space, a tab, and the
- *      Unicode spaces a mail program, a phone or a word processor puts for
- *      one (blank_at: U+00A0 no-break, U+1680, U+2000 to U+200A, U+202F
- *      narrow no-break, U+205F, U+3000 and U+FEFF, the spaces the order
- *      notations read as a space, orders/text.c), so that a right
- *      passphrase after a no-break space (a Latin-1 mail's =A0) is not
- *      checked as a wrong one.  Inside a value they are left as written.
+ *      Unicode blanks a mail program, a phone or a word processor puts for
+ *      one (blank_at: the core's ord_utf8_blank_at, which the web page
+ *      trims and `orderly register` refuses at a passphrase's ends:
+ *      U+00A0 no-break, U+2000 to U+200B, U+202F narrow no-break, U+3000,
+ *      U+FEFF and the rest orderly.h lists), so that a right passphrase
+ *      after a no-break space (a Latin-1 mail's =A0) is not checked as a
+ *      wrong one.  Inside a value they are left as written.
  *      A key may be marked as the text part of an HTML mail marks a bold
  *      or italic word, one or two '*' or '_' closed before the colon or
  *      after it (*Passphrase:*, **Passphrase**:, _Passphrase:_); marks
@@ -190,32 +191,19 @@ static void trim(const char **s, const char **e)
 		(*e)--;
 }
 
-/* Bytes of the blank at s (s < e): a space, a tab or one of B4's Unicode
- * spaces; 0 when s is at none. */
+/* Bytes of the blank at s (s < e), 0 when s is at none: the core's
+ * (ord_utf8_blank_at), the set the web page trims off a passphrase and
+ * `orderly register` refuses at its ends, so that a passphrase the game
+ * took is read from a mail as it was registered. */
 static size_t blank_at(const char *s, const char *e)
 {
-	uint32_t c = 0;
-	size_t k;
-
-	if (*s == ' ' || *s == '\t')
-		return 1;
-	k = ord_utf8_decode((const unsigned char *)s, (const unsigned char *)e, &c);
-	return k && (c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x202F ||
-		     c == 0x205F || c == 0x3000 || c == 0xFEFF)
-		       ? k
-		       : 0;
+	return ord_utf8_blank_at(s, (size_t)(e - s), 0);
 }
 
-/* Bytes of the blank that ends at e (s < e), as blank_at; 0 when none:
- * each of them is 3 bytes at most. */
+/* Bytes of the blank that ends at e (s < e), as blank_at; 0 when none. */
 static size_t blank_before(const char *s, const char *e)
 {
-	size_t k;
-
-	for (k = 1; k <= 3 && k <= (size_t)(e - s); k++)
-		if (blank_at(e - k, e) == k)
-			return k;
-	return 0;
+	return ord_utf8_blank_at(s, (size_t)(e - s), 1);
 }
 
 /* [start, end) of a value without B4's blanks at either end */

@@ -202,8 +202,9 @@ END_TEST
 /* B4: the blanks around a Passphrase: line's value are not the
  * passphrase: a tab, and the Unicode spaces a mail program or a phone
  * puts for a space (a no-break space U+00A0, a narrow one U+202F, an em
- * space U+2003, an ideographic space U+3000), and a blank before the
- * colon; inside the value they are left as written */
+ * space U+2003, an ideographic space U+3000; the core's whole set,
+ * ord_utf8_blank_at), and a blank before the colon; inside the value they
+ * are left as written */
 START_TEST(test_passphrase_blanks)
 {
 	static const char *const lines[] = {
@@ -221,6 +222,13 @@ START_TEST(test_passphrase_blanks)
 		"Passphrase : blue shako and sabre\n",
 		"Passphrase\xc2\xa0: blue shako and sabre\n",
 		"Passphrase\t:\tblue shako and sabre\n",
+		/* the core's blanks (ord_utf8_blank_at), which `register`
+		 * refuses at a passphrase's ends: a zero-width space, a line
+		 * separator, a form feed */
+		"Passphrase:\xe2\x80\x8b"
+		"blue shako and sabre\xe2\x80\x8b\n",
+		"Passphrase: blue shako and sabre\xe2\x80\xa8\n",
+		"Passphrase:\fblue shako and sabre\f\n",
 	};
 	struct mail_body b;
 	size_t i;
