@@ -228,7 +228,11 @@
  *      the other, whose 0" move records the contact (contact_move_checked,
  *      2026-12-05.4; before, any 0" move took contact=, so a unit ordered
  *      to stand made the contact, its fire morale test waited for the
- *      melee, D3, and two units that stood fought one).
+ *      melee, D3, and two units that stood fought one).  The mover
+ *      attacks: "units on hilltops defending against an attack from a
+ *      slope" are the other side, so a melee's hilltop (a_hill, b_hill)
+ *      is one side's, never the mover's of this turn (melee_hill_checked,
+ *      2026-12-05.7; before, both and the charger's were taken).
  *  D26 Small-arms fire is infantry's: the text's fire table has "Musket"
  *      and "Rifle", its fire rules and example are battalions', and "BASICS
  *      OF CAVALRY" give the squadron no firearm.  A cavalry unit's fire
@@ -1431,8 +1435,10 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * order has a skirmisher's melee points (melee_points_by_formation,
 	 * formations' melee_points_as, D30); 2026-12-05.6: a horse gun
 	 * ordered to move that unlimbers and fires does half, moved or not
-	 * (horse_moved_by_sheet, D16) */
-	"2026-12-05.6",     /* rules_revision (above) */
+	 * (horse_moved_by_sheet, D16); 2026-12-05.7: a melee's hilltop is
+	 * the defender's, one side's and not the unit whose move made the
+	 * contact (melee_hill_checked, D25) */
+	"2026-12-05.7",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

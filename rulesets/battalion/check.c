@@ -1190,6 +1190,7 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 }
 
 #define MORALE_RULE "all people who take casualties or lose in melees must check morale"
+#define HILL_RULE "units on hilltops defending against an attack from a slope"
 
 /* D24: "All people who take casualties or lose in melees must check
  * morale", and the one unit the text lets off, "since it made melee
@@ -1335,6 +1336,37 @@ static void check_one_melee(struct ord_ctx *ctx, const struct ord_event *ev,
 	}
 }
 
+/* TERRAIN: "Units on hilltops defending against an attack from a slope
+ * cause 1/4 more casualties, and if meleed, are +1 on the die": the
+ * hilltop is the defender's, so one side of a melee at most has it, and
+ * not a unit whose move made the contact this turn (D25: the mover came on
+ * into the melee, it attacks).  Both sides' a_hill= and b_hill=, or the
+ * charger's, were taken: the attacker's die +1 and its blow 1/4 more
+ * (table checks, melee_hill_checked; a game made before took them). */
+static void check_melee_hill(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_unit *a,
+			     struct ord_unit *b, struct ord_diag *d)
+{
+	static const char *const keys[] = { "a_hill", "b_hill" };
+	struct ord_unit *u[2] = { a, b };
+	int turn = ord_ctx_turn(ctx);
+	size_t k;
+
+	if (ord_kv_get_bool(&ev->kv, keys[0], 0) && ord_kv_get_bool(&ev->kv, keys[1], 0)) {
+		ord_diag_add(d, 0, 0, a->id, HILL_RULE,
+			     "a_hill=yes and b_hill=yes: one side defends a hilltop against an attack from a slope, not both ('%s' and '%s')",
+			     a->id, b->id);
+		return;
+	}
+	for (k = 0; k < 2; k++) {
+		const char *c = ord_state_str(ctx, u[k], "contact_unit");
+		if (!ord_kv_get_bool(&ev->kv, keys[k], 0) || bat_st(ctx, u[k], "contact") != turn)
+			continue;
+		ord_diag_add(d, 0, 0, u[k]->id, HILL_RULE,
+			     "%s=yes, but '%s' moved into contact with '%s' this turn: it attacks, and the hilltop's +1 and 1/4 more are the defender's (expected %s=yes, if '%s' stands on the hilltop, or no hill)",
+			     keys[k], u[k]->id, c && *c ? c : u[1 - k]->id, keys[1 - k], u[1 - k]->id);
+	}
+}
+
 static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	struct ord_unit *a = bat_ev_unit(ctx, ev, "a"), *b = bat_ev_unit(ctx, ev, "b");
@@ -1367,6 +1399,8 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 	check_melee_figures(ctx, ev, "b", d);
 	check_melee_figures(ctx, ev, "a2", d);
 	check_melee_figures(ctx, ev, "b2", d);
+	if (bat_flag(ctx, "melee_hill_checked"))
+		check_melee_hill(ctx, ev, a, b, d);
 	check_second(ctx, ev, "a2", a, bat_ev_unit(ctx, ev, "b2"), b, d);
 	check_second(ctx, ev, "b2", b, bat_ev_unit(ctx, ev, "a2"), a, d);
 	both[0] = a;
