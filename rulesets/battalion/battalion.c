@@ -83,7 +83,11 @@
  *      modifier routed_recently)
  *      applies to tests in the rout_penalty_turns turns after the rout, not
  *      in the turn itself.
- *      A failed test ends any melee the unit is in.
+ *      A failed test ends any melee the unit is in.  A routed or
+ *      retreating unit for which no move (nor a gun's limbering) is
+ *      recorded in a turn the rules move it back is named on the
+ *      referee's list and in the audit's notes (retreat_moves_listed,
+ *      2026-12-05.8; a list, not a rule: before, it was left out).
  *  D7  A unit moves at the allowance of the formation it has at the start
  *      of the turn: a formation change takes the turn.  A change may come
  *      with a move arrow (the notation's own example "^ 1/2 FCol"); when
@@ -1437,8 +1441,10 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * ordered to move that unlimbers and fires does half, moved or not
 	 * (horse_moved_by_sheet, D16); 2026-12-05.7: a melee's hilltop is
 	 * the defender's, one side's and not the unit whose move made the
-	 * contact (melee_hill_checked, D25) */
-	"2026-12-05.7",     /* rules_revision (above) */
+	 * contact (melee_hill_checked, D25); 2026-12-05.8: a routed or
+	 * retreating unit with no move recorded is on the referee's list and
+	 * in the audit's notes (retreat_moves_listed, D6; a list) */
+	"2026-12-05.8",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

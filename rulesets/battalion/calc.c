@@ -124,6 +124,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("charge_form_checked", 0, 1),
 	WHOLE("contact_move_checked", 0, 1),
 	WHOLE("melee_hill_checked", 0, 1),
+	WHOLE("retreat_moves_listed", 0, 1),
 	WHOLE("position_distance_checked", 0, 1),
 	NUM("position_tolerance", 0, INFINITY),
 	WHOLE("range_position_checked", 0, 1),

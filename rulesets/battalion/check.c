@@ -1530,6 +1530,33 @@ static void melee_goes_on(struct ord_ctx *ctx, size_t i, struct ord_unit *u, str
 		     w->id, bat_st(ctx, u, "melee_since"));
 }
 
+/* D6: "Down to -5 = retreat next turn", "rout, unit moves 3 turns
+ * backwards, backs to the enemy" ("Retreat - unit must retreat next
+ * turn", "Rout = unit retreats for 3 turns" on the optional sheet): a
+ * unit the rules move back owes a move each turn of its retreat or rout,
+ * whatever its sheet says, and one left standing where it broke went
+ * unseen (the demo's F1 was then fired on as a unit that did not move).
+ * Named, for the referee to record it: its move back, a move of 0" if it
+ * could not go, or a gun's limbering (it limbers before it moves).  The
+ * state is the turn's end, as below: routed in an earlier turn, or its
+ * retreat turn (table checks, retreat_moves_listed; a list, not a rule). */
+static void moves_back(struct ord_ctx *ctx, const struct ord_unit *u, unsigned did, struct ord_diag *d)
+{
+	int turn = ord_ctx_turn(ctx);
+	int routed = bat_st(ctx, u, "routed") && bat_st(ctx, u, "routed") < turn &&
+		     bat_st(ctx, u, "rout_until") >= turn;
+
+	if ((!routed && bat_st(ctx, u, "retreat_turn") != turn) || bat_st(ctx, u, "figures") <= 0 ||
+	    (did & (DID_MOVE | DID_LIMBER)))
+		return;
+	ord_diag_add(d, 0, 0, u->id,
+		     routed ? "rout, unit moves 3 turns backwards"
+			    : "retreat - unit must retreat next turn",
+		     "%s this turn: the rules move it back, but no move was recorded (a unit that could not move is recorded as move distance=0%s)",
+		     routed ? "routed" : "retreats",
+		     bat_is_arm(ctx, u, "artillery") ? "; an unlimbered gun limbers first" : "");
+}
+
 int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 {
 	int turn = ord_ctx_turn(ctx);
@@ -1565,6 +1592,8 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		const struct ord_token *fire = bat_order_fire(o);
 
 		melee_goes_on(ctx, i, u, d);
+		if (bat_flag(ctx, "retreat_moves_listed"))
+			moves_back(ctx, u, did[i], d);
 		if (!o)
 			continue;
 		/* the state is the turn's end: a unit routed or retreating from
