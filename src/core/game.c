@@ -1044,7 +1044,7 @@ int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, co
 		return err;
 	ord_ctx_set_lazy(ctx, total, lazy_unit, g);
 	ord_ctx_set_lazy_many(ctx, lazy_units);
-	if ((err = ord_store_units_now(g->db, s->id, ord_game_add_unit, ctx)) != 0)
+	if ((err = ord_store_units_now(g->db, s->id, s->name, ord_game_add_unit, ctx)) != 0)
 		return err;
 	ord_ctx_index(ctx);
 	/* the other units the sheet names, all looked up now in one statement */
@@ -1084,7 +1084,7 @@ int ord_game_units(ord_game *g, ord_game_unit_fn fn, void *ud)
 {
 	struct unit_names x = { fn, ud };
 
-	return ord_store_units_now(g->db, 0, unit_names, &x);
+	return ord_store_units_now(g->db, 0, NULL, unit_names, &x);
 }
 
 /* ---- info ---- */

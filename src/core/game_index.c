@@ -36,7 +36,7 @@ int ord_game_index_orders(struct ord_game *g, int turn)
 	if (g->refereeless)
 		return 0;
 	ord_ctx_init(&ctx, g->rs, g->rules, turn);
-	if ((err = ord_store_units_now(g->db, 0, add_bare_unit, &ctx)) != 0)
+	if ((err = ord_store_units_now(g->db, 0, NULL, add_bare_unit, &ctx)) != 0)
 		goto out;
 	ord_ctx_index(&ctx);
 	if ((err = ord_game_attach_sheets(g, &ctx, turn, NULL)) != 0)

@@ -165,7 +165,8 @@ int ord_store_unit_insert(sqlite3 *db, int64_t *id, const char *uid, const char 
 int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn, void *ud);
 /* Every unit (side_id 0) or a side's, with its current state: one row
  * each (unit_current), by the index of the side's units. */
-int ord_store_units_now(sqlite3 *db, int64_t side_id, ord_store_unit_fn fn, void *ud);
+int ord_store_units_now(sqlite3 *db, int64_t side_id, const char *side_name, ord_store_unit_fn fn,
+			void *ud);
 /* The unit of this id, else of this name (case-insensitive), with its
  * current state, to fn; nothing when there is none. */
 int ord_store_unit_find(sqlite3 *db, const char *id_or_name, ord_store_unit_fn fn, void *ud);
