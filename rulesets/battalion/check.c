@@ -172,9 +172,11 @@ static int code_allowed_seen(struct ord_ctx *ctx, struct sheet_rules *sr, const 
  * retreating this turn, or dressing its ranks, is ordered no arrow towards
  * the enemy and no charge (a charge moves it at the enemy).  Said at the
  * order's first such token, so that the player fixes his sheet before the
- * referee finds out recording the move. */
+ * referee finds out recording the move.  routed: bat_routed, which the
+ * sheet's check asked already (bat_dressing asks it again). */
 static void retreat_or_dress(struct ord_ctx *ctx, const struct sheet_rules *sr,
-			     const struct ord_unit *u, const struct ord_order *o, struct ord_diag *diag)
+			     const struct ord_unit *u, int routed, const struct ord_order *o,
+			     struct ord_diag *diag)
 {
 	const struct ord_token *dir = ord_order_find(o, ORD_TOK_DIR), *charge = ord_order_code(o, "C");
 	const struct ord_token *at;
@@ -190,7 +192,7 @@ static void retreat_or_dress(struct ord_ctx *ctx, const struct sheet_rules *sr,
 		ord_diag_add(diag, o->line, at->col, o->unit, "retreat - unit must retreat next turn",
 			     "unit '%s' retreats this turn (it failed its morale in turn %ld): it may only be ordered back (an arrow away from the enemy), no move forward nor charge",
 			     u->id, bat_st(ctx, u, "retreat_turn") - 1);
-	else if (bat_dressing(ctx, u))
+	else if (!routed && bat_st(ctx, u, "dress_until") >= ord_ctx_turn(ctx))
 		ord_diag_add(diag, o->line, at->col, o->unit,
 			     "a unit that retreats must spend one turn dressing its ranks",
 			     "unit '%s' dresses its ranks until turn %ld: it may not move forward nor charge (an arrow away from the enemy, or none)",
@@ -421,7 +423,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 		struct ord_unit *u = ord_ctx_find_unit(ctx, o->unit);
 		const struct ord_token *dir, *frac, *fire, *target, *charge;
 		const char *arm;
-		int nfire = 0;
+		int nfire = 0, routed;
 		size_t ui;
 
 		if (!u) {
@@ -445,9 +447,9 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 				     u->id);
 			continue;
 		}
-		if (bat_routed(ctx, u) &&
-		    (routed_arrow_refused(&sr, o) || routed_code_refused(ctx, &sr, u, o) ||
-		     ord_order_find(o, ORD_TOK_TARGET))) {
+		routed = bat_routed(ctx, u);
+		if (routed && (routed_arrow_refused(&sr, o) || routed_code_refused(ctx, &sr, u, o) ||
+			       ord_order_find(o, ORD_TOK_TARGET))) {
 			/* only its retreat may be written: the rules move it */
 			ord_diag_add(diag, o->line, o->col, o->unit,
 				     "rout = unit retreats, backs to enemy; routed units can't fire",
@@ -458,7 +460,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 		/* the turn the sheet is for is the context's (the open turn), the
 		 * state the one after the last resolved turn: the same reading as
 		 * the event check's when the referee records the move (check_move) */
-		retreat_or_dress(ctx, &sr, u, o, diag);
+		retreat_or_dress(ctx, &sr, u, routed, o, diag);
 		ui = ord_ctx_unit_index(ctx, u);
 		if (seen[ui]) {
 			ord_diag_add(diag, o->line, o->col, o->unit,
