@@ -46,7 +46,8 @@ struct ord_order {
 struct ord_sheet {
 	struct ord_order *orders;
 	size_t n, alloc;
-	void *block; /* the orders ord_sheet_pack packed, in one block (NULL: none) */
+	void *block;  /* the orders ord_sheet_pack packed, in one block (NULL: none) */
+	void *chunks; /* the orders ord_sheet_add_packed packed, in blocks of many */
 };
 
 void ord_sheet_init(struct ord_sheet *s);
@@ -57,10 +58,11 @@ struct ord_order *ord_sheet_add_order(struct ord_sheet *s, unsigned line, unsign
 struct ord_token *ord_order_add_token(struct ord_order *o, enum ord_tok_kind kind,
 				      const char *value, int num, unsigned col);
 /* Append an order with its ntok tokens at once (their value and arg
- * copied; value never NULL), the whole order one allocation: what
- * ord_sheet_add_order and a token at a time make, a sheet of 2,500
- * orders in 2,500 allocations rather than 10,000.  A token added to it
- * later (ord_order_add_token) is added as to any order. */
+ * copied; value never NULL), packed in the sheet's own blocks of many
+ * orders, which it frees: what ord_sheet_add_order and a token at a time
+ * make, a sheet of 2,500 orders in a few allocations rather than 10,000.
+ * A token added to it later (ord_order_add_token) is added as to any
+ * order. */
 struct ord_order *ord_sheet_add_packed(struct ord_sheet *s, unsigned line, unsigned col,
 				       const char *unit, const struct ord_token *tok, size_t ntok);
 /* First token of a kind / a code token with this canonical value, or NULL. */

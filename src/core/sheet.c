@@ -12,7 +12,16 @@ void ord_sheet_init(struct ord_sheet *s)
 	s->orders = NULL;
 	s->n = s->alloc = 0;
 	s->block = NULL;
+	s->chunks = NULL;
 }
+
+/* A block of the orders ord_sheet_add_packed packs (a malloc and a free
+ * an order were a tenth of reading a sheet); the orders follow it. */
+struct chunk {
+	struct chunk *next;
+	size_t used, size; /* bytes of orders after the header */
+};
+#define CHUNK_BYTES 16384
 
 /* alloc of an order packed in its sheet's block (ord_sheet_pack), which
  * the sheet frees */
@@ -46,10 +55,16 @@ void ord_sheet_release(struct ord_sheet *s)
 {
 	size_t i;
 
+	struct chunk *c, *next;
+
 	for (i = 0; i < s->n; i++)
 		order_release(&s->orders[i]);
 	free(s->orders);
 	free(s->block);
+	for (c = s->chunks; c; c = next) {
+		next = c->next;
+		free(c);
+	}
 	ord_sheet_init(s);
 }
 
@@ -107,8 +122,8 @@ void ord_sheet_pack(struct ord_sheet *s)
 	char *next = NULL;
 
 	/* the orders in one block, the first time (a sheet of 25,000 orders
-	 * was 25,000 blocks, 16 bytes each of them malloc's own), those the
-	 * reader packed each in a block of its own too (ord_sheet_add_packed);
+	 * was 25,000 blocks, 16 bytes each of them malloc's own), but those
+	 * the reader packed in the sheet's blocks already (ord_sheet_add_packed);
 	 * orders added after it are packed each in a block of its own */
 	if (!s->block) {
 		for (i = 0; i < s->n; i++)
@@ -183,8 +198,21 @@ struct ord_order *ord_sheet_add_packed(struct ord_sheet *s, unsigned line, unsig
 				       const char *unit, const struct ord_token *tok, size_t ntok)
 {
 	struct ord_order *o = append(s, line, col);
+	size_t bytes = packed_bytes(unit, tok, ntok);
+	struct chunk *c = s->chunks;
 
-	pack_at(o, ord_xmalloc(packed_bytes(unit, tok, ntok)), 0, unit, tok, ntok);
+	if (!c || c->size - c->used < bytes) {
+		size_t size = bytes > CHUNK_BYTES ? bytes : CHUNK_BYTES;
+
+		c = ord_xmalloc(sizeof(*c) + size);
+		c->next = s->chunks;
+		c->used = 0;
+		c->size = size;
+		s->chunks = c;
+	}
+	/* in the sheet's memory, as ord_sheet_pack's block is */
+	pack_at(o, (char *)(c + 1) + c->used, IN_BLOCK, unit, tok, ntok);
+	c->used += bytes;
 	return o;
 }
 

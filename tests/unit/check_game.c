@@ -391,7 +391,9 @@ END_TEST
  * notations' reader adds them) is the order added a token at a time:
  * 2,000 random orders of 0..20 tokens (past the reader's 16 on its
  * stack), every field, a token added after, and the sheet packed into
- * one block as a context holds it. */
+ * one block as a context holds it.  The orders are packed in the sheet's
+ * blocks of many (each of 16 KiB, or an order's size when larger: one of
+ * a 20,000-byte unit among them), none over another. */
 START_TEST(test_sheet_add_packed)
 {
 	static const char *const values[] = { "", "FLn", "B7", "a\tb", "\xe2\x86\x91" };
@@ -404,8 +406,24 @@ START_TEST(test_sheet_add_packed)
 	ord_sheet_init(&a);
 	ord_sheet_init(&b);
 	for (i = 0; i < 2000; i++) {
-		struct ord_order *o = ord_sheet_add_order(&a, (unsigned)i + 1, 3, values[i % 5]);
-		struct ord_order *p;
+		struct ord_order *o, *p;
+
+		if (i == 1000) { /* an order larger than a block */
+			char *big = malloc(20001);
+
+			memset(big, 'U', 20000);
+			big[20000] = '\0';
+			ord_sheet_add_order(&a, 9999, 3, big);
+			ord_order_add_token(&a.orders[a.n - 1], ORD_TOK_TARGET, big + 19990, 0, 4);
+			memset(&tok[0], 0, sizeof(tok[0]));
+			tok[0].kind = ORD_TOK_TARGET;
+			tok[0].value = big + 19990;
+			tok[0].col = 4;
+			p = ord_sheet_add_packed(&b, 9999, 3, big, tok, 1);
+			ck_assert_str_eq(p->unit, big);
+			free(big);
+		}
+		o = ord_sheet_add_order(&a, (unsigned)i + 1, 3, values[i % 5]);
 
 		r = r * 1103515245u + 12345u;
 		n = (r >> 8) % 21;
@@ -435,6 +453,11 @@ START_TEST(test_sheet_add_packed)
 		ord_order_serialize(&b.orders[i], &y);
 	}
 	ck_assert_uint_eq(a.n, b.n);
+	ck_assert_uint_eq(b.n, 2001);
+	ck_assert_uint_eq(b.orders[1000].ntok, 1);
+	ck_assert_uint_eq(strlen(b.orders[1000].unit), 20000);
+	ck_assert_str_eq(b.orders[1000].tok[0].value, "UUUUUUUUUU");
+	ck_assert_ptr_nonnull(b.chunks);
 	ck_assert_str_eq(x.buf, y.buf);
 	/* a context's sheet: its orders, each in a block of its own or
 	 * growing, packed into the sheet's one block, the same orders */
