@@ -78,7 +78,9 @@ void ord_kv_release(struct ord_kv *kv)
 {
 	size_t i;
 
-	for (i = 0; i < kv->n; i++)
+	/* a packed list owns none of its items (owned): a context's units
+	 * are let go two lists each */
+	for (i = 0; !packed(kv) && i < kv->n; i++)
 		if (owned(kv, &kv->items[i]))
 			free(kv->items[i].key); /* the value lives in the same block */
 	if (kv->alloc & ARENA) {
@@ -185,10 +187,14 @@ static struct ord_kv_item *find(const struct ord_kv *kv, const char *key)
 {
 	size_t i;
 
-	/* first letters first: a unit's state is looked up key by key */
-	for (i = 0; i < kv->n; i++)
-		if (kv->items[i].key[0] == key[0] && !strcmp(kv->items[i].key, key))
+	/* the first two letters first: a unit's state is looked up key by
+	 * key, and many of its keys begin alike */
+	for (i = 0; i < kv->n; i++) {
+		const char *k = kv->items[i].key;
+
+		if (k[0] == key[0] && (!k[0] || (k[1] == key[1] && !strcmp(k + 1, key + 1))))
 			return &kv->items[i];
+	}
 	return NULL;
 }
 
