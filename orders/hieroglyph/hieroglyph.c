@@ -108,9 +108,10 @@ static void parse_code(struct ord_text *t, struct seen *seen, unsigned col, unsi
  * rest are codes. */
 static void hg_token(struct ord_text *t, const struct ord_text_tok *tok, unsigned word)
 {
-	uint32_t cp;
+	uint32_t cp = *tok->s;
 
-	ord_utf8_decode(tok->s, tok->e, &cp);
+	if (cp >= 0x80) /* nearly every token is ASCII: decoded only when not */
+		ord_utf8_decode(tok->s, tok->e, &cp);
 	if (ord_text_numeric(cp))
 		parse_fraction(t, t->state, tok->col, word);
 	else

@@ -48,7 +48,9 @@ static const struct ord_state_key *find_key_seen(struct ord_ctx *ctx,
 	struct ord_ctx_key_seen *s = &ctx->key_seen[((a >> 3) ^ (a >> 9)) % ORD_ARRAY_SIZE(ctx->key_seen)];
 	const struct ord_state_key *k;
 
-	if (s->key == key && s->keys == keys && !strcmp(s->decl->name, key))
+	/* the module's literal is often the declaration's own (the linker
+	 * merges equal strings): the same address is the same key */
+	if (s->key == key && s->keys == keys && (s->decl->name == key || !strcmp(s->decl->name, key)))
 		return s->decl;
 	if ((k = find_key(keys, key)) != NULL) {
 		s->key = key;
