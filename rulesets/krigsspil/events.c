@@ -1710,6 +1710,13 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				     "unit '%s' formed %s but its sheet orders no 'FORM %s'", u->id,
 				     f, f);
 		}
+		/* 12.1: a change to the formation the unit is in changes
+		 * nothing but its LU (formation_samme_kontrol; a game made
+		 * before recorded it and made the unit LU) */
+		if (!strcmp(want, ks_form(ctx, u)) && ks_check(r, "formation_samme_kontrol"))
+			ord_diag_add(d, 0, 0, u->id, "12.1",
+				     "unit '%s' is already in %s: the change changes nothing (a change of formation puts the unit in LU)",
+				     u->id, ks_formation_name(ctx, u, want, "da"));
 	} else if (!strcmp(ev->kind, "front")) {
 		if (!ks_ordered(ctx, u, "drej") && !ks_ordered(ctx, u, "vending"))
 			ord_diag_add(d, 0, 0, u->id, "4.3",

@@ -1078,9 +1078,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * owed is held to the whole half turn, its way at any length (6.5,
 	 * K28, retraete_laengde_kontrol); 2026-12-05.11: a move into an
 	 * enemy's break-in distance is held to 6.3 (K29,
-	 * indbrud_flyt_kontrol)
+	 * indbrud_flyt_kontrol); 2026-12-05.12: a formation change to the
+	 * formation the unit is in is refused, on the sheet and as an event
+	 * (12.1, formation_samme_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.11",   /* rules_revision (above) */
+	"2026-12-05.12",   /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

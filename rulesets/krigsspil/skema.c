@@ -307,6 +307,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("soutien_formation_kontrol", 0, 1),
 	WHOLE("haandvaaben_batteri_kontrol", 0, 1),
 	WHOLE("decimering_u_kontrol", 0, 1),
+	WHOLE("formation_samme_kontrol", 0, 1),
 	WHOLE("retraete_laengde_kontrol", 0, 1),
 	WHOLE("indbrud_flyt_kontrol", 0, 1),
 	NUM("retraete_maal_cm", 0, MANY),

@@ -844,6 +844,16 @@ static void check_formation(struct line *l, size_t i)
 			   "only special troops (spredt) form open order, not %s", l->u->id);
 	} else if (!strcmp(f, "hob")) {
 		GROUP_DIAG(l, i, "11.8 hob", "a hob is not ordered: a unit falls into it");
+	} else if (!strcmp(f, l->ls.formation) && ks_check(l->r, "formation_samme_kontrol")) {
+		/* 12.1: "Enheder er i LU under og et halvt træk efter front
+		 * eller formationsændring": a change to the formation the unit
+		 * is in (at the start of the turn, or as the line left it)
+		 * changes nothing but would cost the LU; a game made before
+		 * formation_samme_kontrol took it */
+		GROUP_DIAG(l, i, "12.1",
+			   "unit '%s' is already in %s: 'FORM %s' changes nothing (a change of formation puts the unit in LU)",
+			   l->u->id, ks_formation_name(l->ctx, l->u, f, "da"),
+			   ks_formation_name(l->ctx, l->u, f, "da"));
 	}
 	snprintf(l->ls.formation, sizeof(l->ls.formation), "%s", f);
 }

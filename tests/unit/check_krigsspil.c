@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.11");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.12");
 }
 END_TEST
 
@@ -2627,6 +2627,36 @@ START_TEST(test_lu_after_change_by_order)
 	resolve("fredelige-flytninger", NULL, 0);
 	ck_assert_int_eq(st("D2", "moral_til"), 22);
 	expect_result("D2: formerer linie; LU til midt i næste træk (formationsændring)");
+}
+END_TEST
+
+/* 12.1: a change to the formation the unit is in changes nothing but the
+ * LU it would cost: refused on the sheet at its group's column, as the
+ * state stands at the start of the turn (after a change in a turn before
+ * too) and as the line leaves it, and refused as an event; a game made
+ * before formation_samme_kontrol took both and made the unit LU */
+START_TEST(test_form_same_formation)
+{
+	game_without(NULL);
+	ck_assert_str_eq(validate("danske", "D2: FORM angrebskolonne\n"),
+			 "1:5: unit 'D2' is already in angrebskolonne: 'FORM angrebskolonne' changes nothing (a change of formation puts the unit in LU) (12.1)\n");
+	ACCEPTS("danske", "D2: FORM linie\n");
+	REFUSES("danske", "D2: FORM linie M ↑ ½ FORM linie\n",
+		"1:22: unit 'D2' is already in linie: 'FORM linie' changes nothing");
+	/* formed in a turn before: the state is the sheet's start */
+	ord_kv_set(&U("D2")->state, "formation", "linie");
+	REFUSES("danske", "D2: FORM linie\n", "unit 'D2' is already in linie");
+	ACCEPTS("danske", "D2: FORM angrebskolonne\n");
+	orders("D2 FORM linie\n");
+	EV_BAD("formation", "unit=D2 formation=linie",
+	       "unit 'D2' is already in linie: the change changes nothing (a change of formation puts the unit in LU)");
+	/* made before: taken, and the unit is LU */
+	game_without("formation_samme_kontrol");
+	ACCEPTS("danske", "D2: FORM angrebskolonne\n");
+	orders("D2 FORM angrebskolonne\n");
+	EV_OK("formation", "unit=D2 formation=angrebskolonne");
+	resolve("fredelige-flytninger", NULL, 0);
+	ck_assert_str_eq(sts("D2", "moral"), "LU");
 }
 END_TEST
 
@@ -7503,6 +7533,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_order_change);
 	tcase_add_test(tc, test_other_sheet_rules);
 	tcase_add_test(tc, test_events);
+	tcase_add_test(tc, test_form_same_formation);
 	tcase_add_test(tc, test_coordinated_fire);
 	tcase_add_test(tc, test_march_through_made_before);
 	tcase_add_test(tc, test_stormmarch_broken_off_kept);
