@@ -251,7 +251,12 @@ struct ord_ruleset {
 	 * made before replays its events by an orderly of then).  Called
 	 * when an event is recorded, not when a game is replayed: an event
 	 * replays with the arguments it was stored with.  0, or an ORD_E*
-	 * code with the message set.  NULL: every default is the spec's. */
+	 * code with the message set: the event's arguments are refused, not
+	 * by an override (a value no key spec can say is wrong, Krigsspil's
+	 * modifier flag no table names).  A message "key: ..." is put at the
+	 * argument key=... in an events file, and at its first quoted word
+	 * when that is one of the argument's comma-separated words.  NULL:
+	 * every default is the spec's. */
 	int (*event_defaults)(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_kv *out);
 	/* version 6 ends here */
 

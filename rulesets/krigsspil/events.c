@@ -68,10 +68,74 @@ static int flag_given(const char *list, const char *flag)
 	return 0;
 }
 
-/* The referee's flags: "a,b,c" or "a=2,b"; each must be a flag of one of
- * the tables. */
-static void check_flags(struct ord_ctx *ctx, const char *list, const char *const *tables,
-			const char *key, const char *unit, struct ord_diag *d)
+/* Is name a flag of one of the tables' rows (when= or unless=)? */
+static int flag_known(struct ord_ctx *ctx, const char *const *tables, const char *name)
+{
+	int t;
+
+	for (t = 0; tables[t]; t++) {
+		const struct ord_table *tbl = ks_table(ks_r(ctx), tables[t]);
+		size_t i;
+		for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
+			const char *w = ord_row_attr(ord_table_row(tbl, i), "when");
+			const char *un = ord_row_attr(ord_table_row(tbl, i), "unless");
+			if ((w && ord_words_has(w, name)) || (un && ord_words_has(un, name)))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The message for flag name, which no row of the tables names: the flag
+ * closest to it, a letter or two apart, as a hint, and every flag the
+ * tables' rows name (the rules are the tables' data). */
+static void flag_unknown(struct ord_ctx *ctx, const char *const *tables, const char *key,
+			 const char *name, struct ord_buf *out)
+{
+	struct ord_buf all = ORD_BUF_INIT;
+	char best[128] = "";
+	size_t best_d = 3;
+	int t;
+
+	for (t = 0; tables[t]; t++) {
+		const struct ord_table *tbl = ks_table(ks_r(ctx), tables[t]);
+		size_t i;
+		for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
+			const char *lists[2] = { ord_row_attr(ord_table_row(tbl, i), "when"),
+						 ord_row_attr(ord_table_row(tbl, i), "unless") };
+			int k;
+			for (k = 0; k < 2; k++) {
+				const char *q = lists[k], *wd;
+				size_t wl, dist;
+				char word[128];
+				while (q && (wd = ord_words_next(&q, &wl)) != NULL) {
+					if (wl >= sizeof(word))
+						continue;
+					memcpy(word, wd, wl);
+					word[wl] = '\0';
+					if (ord_words_has(all.buf, word))
+						continue;
+					ord_words_add(&all, " ", word);
+					dist = ord_edit_distance(name, word, 2);
+					if (dist < best_d) {
+						best_d = dist;
+						snprintf(best, sizeof(best), "%s", word);
+					}
+				}
+			}
+		}
+	}
+	ord_buf_addf(out, "%s: unknown modifier flag '%s'", key, name);
+	if (*best)
+		ord_buf_addf(out, ": did you mean '%s'?", best);
+	ord_buf_addf(out, " (expected one of %s)", all.buf);
+	ord_buf_release(&all);
+}
+
+/* The first flag of list ("a,b,c" or "a=2,b") that no row of the tables
+ * names, its message in out: 1, else 0. */
+static int flags_unknown(struct ord_ctx *ctx, const char *list, const char *const *tables,
+			 const char *key, struct ord_buf *out)
 {
 	const char *p = list;
 
@@ -79,62 +143,56 @@ static void check_flags(struct ord_ctx *ctx, const char *list, const char *const
 		size_t len = strcspn(p, ",");
 		char name[128];
 		size_t nl = strcspn(p, ",=");
-		int known = 0, t;
 
 		if (nl > len)
 			nl = len;
 		if (nl && nl < sizeof(name)) {
 			memcpy(name, p, nl);
 			name[nl] = '\0';
-			for (t = 0; tables[t]; t++) {
-				const struct ord_table *tbl = ks_table(ks_r(ctx), tables[t]);
-				size_t i;
-				for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
-					const char *w = ord_row_attr(ord_table_row(tbl, i), "when");
-					const char *un = ord_row_attr(ord_table_row(tbl, i), "unless");
-					if ((w && ord_words_has(w, name)) ||
-					    (un && ord_words_has(un, name)))
-						known = 1;
-				}
-			}
-			if (!known) {
-				/* the choices: every flag the tables' rows name */
-				struct ord_buf all = ORD_BUF_INIT;
-				for (t = 0; tables[t]; t++) {
-					const struct ord_table *tbl = ks_table(ks_r(ctx), tables[t]);
-					size_t i;
-					for (i = 0; tbl && i < ord_table_nrows(tbl); i++) {
-						const char *lists[2] = {
-							ord_row_attr(ord_table_row(tbl, i), "when"),
-							ord_row_attr(ord_table_row(tbl, i), "unless")
-						};
-						int k;
-						for (k = 0; k < 2; k++) {
-							const char *q = lists[k], *wd;
-							size_t wl;
-							char word[128];
-							while (q && (wd = ord_words_next(&q, &wl)) !=
-									    NULL) {
-								if (wl >= sizeof(word))
-									continue;
-								memcpy(word, wd, wl);
-								word[wl] = '\0';
-								if (!ord_words_has(all.buf, word))
-									ord_words_add(&all, " ", word);
-							}
-						}
-					}
-				}
-				ord_diag_add(d, 0, 0, unit, "Skema",
-					     "%s: unknown modifier flag '%s' (expected one of %s)",
-					     key, name, all.buf);
-				ord_buf_release(&all);
+			if (!flag_known(ctx, tables, name)) {
+				flag_unknown(ctx, tables, key, name, out);
+				return 1;
 			}
 		}
 		p += len;
 		if (*p == ',')
 			p++;
 	}
+	return 0;
+}
+
+/* The referee's flags: "a,b,c" or "a=2,b"; each must be a flag of one of
+ * the tables.  An event recorded now has had its flags refused as
+ * arguments (ks_event_flags_unknown); this finds one stored before. */
+static void check_flags(struct ord_ctx *ctx, const char *list, const char *const *tables,
+			const char *key, const char *unit, struct ord_diag *d)
+{
+	struct ord_buf why = ORD_BUF_INIT;
+
+	if (flags_unknown(ctx, list, tables, key, &why))
+		ord_diag_add(d, 0, 0, unit, "Skema", "%s", why.buf);
+	ord_buf_release(&why);
+}
+
+static const char *const fire_flag_tables[] = { "skema_x_tab_a", "skema_x_tab_b", "skema_x_moral",
+						NULL };
+static const char *const artillery_flag_tables[] = { "skema_xv_tab_a", "skema_xv_tab_b",
+						     "skema_xv_moral", NULL };
+static const char *const melee_flag_tables[] = { "skema_xv_naerkamp", NULL };
+
+int ks_event_flags_unknown(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_buf *out)
+{
+	if (!strcmp(ev->kind, "skyd"))
+		return flags_unknown(ctx, ord_kv_get(&ev->kv, "flag"), fire_flag_tables, "flag", out);
+	if (!strcmp(ev->kind, "artilleri") || !strcmp(ev->kind, "forsvarsild"))
+		return flags_unknown(ctx, ord_kv_get(&ev->kv, "flag"), artillery_flag_tables,
+				     "flag", out);
+	if (!strcmp(ev->kind, "naerkamp"))
+		return flags_unknown(ctx, ord_kv_get(&ev->kv, "a_flag"), melee_flag_tables,
+				     "a_flag", out) ||
+		       flags_unknown(ctx, ord_kv_get(&ev->kv, "d_flag"), melee_flag_tables,
+				     "d_flag", out);
+	return 0;
 }
 
 /* Is flag counted (mode per) in one of tables' modifiers: pct_flere,

@@ -846,7 +846,8 @@ static int ks_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord_
 	return err;
 }
 
-/* A fire's halv= the referee left out, as the resolve reads it (fire.c):
+/* A modifier flag no table names refuses the event's arguments; then a
+ * fire's halv= the referee left out, as the resolve reads it (fire.c):
  * the time the sheet gives the fire (14 Skydetid, "Der kan enten skydes
  * i et helt eller halvt træk") when skydetid_kontrol is on, else no, the
  * default the key had.  Stored, so that every fire says its time as
@@ -858,8 +859,18 @@ static int ks_event_defaults(struct ord_ctx *ctx, const struct ord_event *ev, st
 			   : !strcmp(ev->kind, "artilleri") ? "artilleriskydning"
 							    : NULL;
 	struct ord_unit *u = ks_ev_unit(ctx, ev, "unit");
-	int half = 0;
+	struct ord_buf why = ORD_BUF_INIT;
+	int half = 0, err;
 
+	/* a flag no table names is a bad argument, as a bad value of any
+	 * key: refused as the event is recorded, never by an override (its
+	 * word would be stored and counted as nothing) */
+	if (ks_event_flags_unknown(ctx, ev, &why)) {
+		err = ord_error_set(ORD_EUSAGE, "%s", why.buf);
+		ord_buf_release(&why);
+		return err;
+	}
+	ord_buf_release(&why);
 	if (!code || !u || ord_kv_get(&ev->kv, "halv"))
 		return 0;
 	if (ks_check(ks_r(ctx), "skydetid_kontrol"))

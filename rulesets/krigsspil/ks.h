@@ -172,6 +172,10 @@ int ks_ordered_half(struct ord_ctx *ctx, const struct ord_unit *u, const char *c
 
 int ks_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag);
 int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *diag);
+/* The first modifier flag of ev (flag=, a_flag=, d_flag=) that no row of
+ * its kind's tables names: 1 with "key: unknown modifier flag 'w': did you
+ * mean ...? (expected one of ...)" in out, else 0. */
+int ks_event_flags_unknown(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_buf *out);
 int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *diag);
 int ks_resolve_phase(struct ord_ctx *ctx, const char *phase);
 int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,

@@ -526,7 +526,8 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 			tl->wrong_phase++;
 		} else if (ord_phase_event_args_at(ctx, ek, evs[i].argc, evs[i].argv, evs[i].cols,
 						   &kv, &d) ||
-			   ord_phase_event_defaults(ctx, ek, evs[i].argc, evs[i].argv, &kv, &d)) {
+			   ord_phase_event_defaults_at(ctx, ek, evs[i].argc, evs[i].argv,
+						       evs[i].cols, &kv, &d)) {
 			size_t k;
 			for (k = 0; k < d.n; k++)
 				if (strstr(d.items[k].msg, "unknown unit"))

@@ -187,8 +187,51 @@ int ord_phase_event_args_at(struct ord_ctx *ctx, const struct ord_event_kind *ek
 	return diag->n > before ? ORD_EUSAGE : 0;
 }
 
+/* The column of what the module's failure msg names in argv, 0 when none
+ * (ruleset.h, event_defaults): "key: ..." names argument key=..., and its
+ * first quoted word, when one of the argument's comma-separated words
+ * ("w" or "w=v"), that word. */
+static unsigned failure_col(int argc, char *const *argv, const unsigned *cols, const char *msg)
+{
+	const char *q, *v, *p, *w;
+	size_t kl = strcspn(msg, ": ="), wl;
+	unsigned col;
+	int i;
+
+	if (!cols || !kl || strncmp(msg + kl, ": ", 2))
+		return 0;
+	for (i = argc - 1; i >= 0; i--)
+		if (!strncmp(argv[i], msg, kl) && argv[i][kl] == '=')
+			break;
+	if (i < 0 || !cols[i])
+		return 0;
+	col = cols[i];
+	v = argv[i] + kl + 1;
+	if (!(q = strchr(msg, '\'')) || !(wl = strcspn(q + 1, "'")) || !q[1 + wl])
+		return col;
+	w = q + 1;
+	for (p = v; *p; p += strcspn(p, ","), p += *p == ',') {
+		size_t nl = strcspn(p, ",=");
+		if (nl == wl && !strncmp(p, w, wl)) {
+			const char *c;
+			for (c = argv[i]; c < p; c++)
+				if (((unsigned char)*c & 0xC0) != 0x80)
+					col++;
+			return col;
+		}
+	}
+	return col;
+}
+
 int ord_phase_event_defaults(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
 			     char *const *argv, struct ord_kv *out, struct ord_diag *diag)
+{
+	return ord_phase_event_defaults_at(ctx, ek, argc, argv, NULL, out, diag);
+}
+
+int ord_phase_event_defaults_at(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
+				char *const *argv, const unsigned *cols, struct ord_kv *out,
+				struct ord_diag *diag)
 {
 	struct ord_event_kind with = *ek;
 	struct ord_key_spec *specs = NULL;
@@ -239,8 +282,10 @@ int ord_phase_event_defaults(struct ord_ctx *ctx, const struct ord_event_kind *e
 	err = ord_phase_event_args(ctx, &with, argc, argv, out, diag);
 out:
 	if (err && diag->n == before) {
-		/* the module's own failure: said where the event's problems are */
-		ord_diag_add(diag, 0, 0, NULL, NULL, "%s", ord_error_last());
+		/* the module's own failure: said where the event's problems
+		 * are, or at the argument (and word) it names */
+		ord_diag_add(diag, 0, failure_col(argc, argv, cols, ord_error_last()), NULL, NULL,
+			     "%s", ord_error_last());
 		ord_error_clear();
 		err = ORD_EUSAGE;
 	}

@@ -92,6 +92,11 @@ int ord_phase_event_args_at(struct ord_ctx *ctx, const struct ord_event_kind *ek
  * that the specs refuse, among them). */
 int ord_phase_event_defaults(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
 			     char *const *argv, struct ord_kv *out, struct ord_diag *diag);
+/* The same, the module's failure at the column cols[i] of the argument it
+ * names (ruleset.h, event_defaults), when cols is not NULL. */
+int ord_phase_event_defaults_at(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
+				char *const *argv, const unsigned *cols, struct ord_kv *out,
+				struct ord_diag *diag);
 
 /* Check event ev (the last added to ctx) against the sealed orders and the
  * units' state with the ruleset's check_event: the number of problems, and

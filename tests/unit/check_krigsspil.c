@@ -3045,6 +3045,73 @@ END_TEST
 
 /* ---- events ------------------------------------------------------------------------------------------ */
 
+/* The arguments of an event as the core checks them when it is recorded
+ * (its keys, then the module's event_defaults), each at its column as an
+ * events file's line gives them (col 1, a blank between): "" when taken,
+ * else the first problem's message up to its " (expected", its column in
+ * *col. */
+static const char *event_args(const char *kind, const char *args, unsigned *col)
+{
+	static char out[8192];
+	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, kind);
+	char *copy = strdup(args), *argv[24], *tok, *save = NULL;
+	unsigned cols[24];
+	struct ord_diag d;
+	struct ord_kv kv;
+	int argc = 0;
+
+	ck_assert_ptr_nonnull(ek);
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 23; tok = strtok_r(NULL, " ", &save)) {
+		cols[argc] = (unsigned)(tok - copy) + 1;
+		argv[argc++] = tok;
+	}
+	argv[argc] = NULL;
+	ord_diag_init(&d);
+	ord_kv_init(&kv);
+	out[0] = '\0';
+	if (ord_phase_event_args_at(ctx, ek, argc, argv, cols, &kv, &d) ||
+	    ord_phase_event_defaults_at(ctx, ek, argc, argv, cols, &kv, &d)) {
+		ck_assert_uint_gt(d.n, 0);
+		snprintf(out, sizeof(out), "%.*s", (int)strcspn(d.items[0].msg, "("), d.items[0].msg);
+		if (*out && out[strlen(out) - 1] == ' ')
+			out[strlen(out) - 1] = '\0';
+		if (col)
+			*col = d.items[0].col;
+	}
+	ord_error_clear();
+	ord_diag_release(&d);
+	ord_kv_release(&kv);
+	free(copy);
+	return out;
+}
+
+/* A modifier flag no table names is a bad argument, as a bad value of
+ * any key: refused as the event is recorded, never by an override (its
+ * word was stored and counted as nothing), at the column of its word,
+ * with the nearest flag of the tables as a hint (ks_event_flags_unknown) */
+START_TEST(test_unknown_flag_is_an_argument_error)
+{
+	unsigned col = 0;
+
+	cast();
+	orders("D1 S @L1 1\nA1 AS SF @L1\n");
+	ck_assert_str_eq(event_args("skyd", "unit=D1 maal=L1 zone=II flag=flanke", NULL), "");
+	ck_assert_str_eq(event_args("skyd", "unit=D1 maal=L1 zone=II flag=flanke,flnake", &col),
+			 "flag: unknown modifier flag 'flnake': did you mean 'flanke'?");
+	/* flag= at 25, its second word at 37 */
+	ck_assert_uint_eq(col, 37);
+	ck_assert_str_eq(event_args("artilleri", "unit=A1 maal=L1 afstand=40 flag=flanke,bogus", &col),
+			 "flag: unknown modifier flag 'bogus'");
+	ck_assert_str_eq(event_args("naerkamp",
+				    "angriber=D1 forsvarer=L1 d_flag=hindring_ii,flnake", &col),
+			 "d_flag: unknown modifier flag 'flnake': did you mean 'flanke'?");
+	ck_assert_uint_eq(col, 45);
+	/* the choices are the tables' */
+	ck_assert_ptr_nonnull(strstr(event_args("skyd", "unit=D1 maal=L1 zone=II flag=x", NULL),
+				     "unknown modifier flag 'x'"));
+}
+END_TEST
+
 START_TEST(test_events)
 {
 	cast();
@@ -3069,8 +3136,8 @@ START_TEST(test_events)
 	EV_OK("skyd", "unit=D1 maal=L1 zone=II halv=yes");
 	EV_BAD("skyd", "unit=D1 maal=L2 zone=II", "fired at 'L2' but its sheet orders no 'S @L2'");
 	EV_BAD("skyd", "unit=D1 maal=L1", "give the zone");
-	EV_BAD("skyd", "unit=D1 maal=L1 zone=I flag=flanke,nonsense",
-	       "flag: unknown modifier flag 'nonsense' (expected one of ");
+	ck_assert_str_eq(event_args("skyd", "unit=D1 maal=L1 zone=I flag=flanke,nonsense", NULL),
+			 "flag: unknown modifier flag 'nonsense'");
 	EV_OK("artilleri", "unit=A1 maal=L1 afstand=40");
 	EV_BAD("artilleri", "unit=A1 maal=L1 afstand=40 ammo=SK",
 	       "battery 'A1' fired SK but its sheet orders SF");
@@ -7533,6 +7600,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_order_change);
 	tcase_add_test(tc, test_other_sheet_rules);
 	tcase_add_test(tc, test_events);
+	tcase_add_test(tc, test_unknown_flag_is_an_argument_error);
 	tcase_add_test(tc, test_form_same_formation);
 	tcase_add_test(tc, test_coordinated_fire);
 	tcase_add_test(tc, test_march_through_made_before);
