@@ -150,7 +150,7 @@ static void check_aim_object(struct ord_ctx *ctx, const struct ord_order *o,
 			     const struct ks_group *g, const struct ord_token *t, struct ord_diag *d)
 {
 	const struct ks_map *m = ks_r(ctx)->map;
-	struct ord_buf places = ORD_BUF_INIT;
+	struct ord_buf places = ORD_BUF_INIT, hint = ORD_BUF_INIT;
 	size_t i, n = 0;
 
 	if (!m || map_names_place(m, t->value))
@@ -158,12 +158,15 @@ static void check_aim_object(struct ord_ctx *ctx, const struct ord_order *o,
 	for (i = 0; i < m->n; i++)
 		if (m->p[i].name)
 			ord_buf_addf(&places, "%s%s", n++ ? ", " : "", m->p[i].name);
+	/* the unit a letter or two apart, as the core hints it */
+	ord_ctx_unit_hint(ctx, t->value, NULL, &hint);
 	ord_diag_add(d, o->line, t->col, o->unit, "4.3",
-		     "'%s' for '%s' is neither a unit nor a named place of the map "
+		     "'%s' for '%s' is neither a unit nor a named place of the map%s "
 		     "(a unit by its id or name; a place as the map names it%s%s)",
-		     t->value, symbol_of(g->code), n ? ": " : ", and this map names none",
+		     t->value, symbol_of(g->code), hint.buf, n ? ": " : ", and this map names none",
 		     n ? places.buf : "");
 	ord_buf_release(&places);
+	ord_buf_release(&hint);
 }
 
 static void check_target(struct ord_ctx *ctx, const struct ord_order *o, const struct ks_group *g,
@@ -185,8 +188,13 @@ static void check_target(struct ord_ctx *ctx, const struct ord_order *o, const s
 		}
 		if (!strcmp(g->code, "genforsyning") || !strcmp(g->code, "opdeling"))
 			return;
-		ord_diag_add(d, o->line, t->col, o->unit, "4.3", "unknown unit '%s' for '%s'",
-			     t->value, symbol_of(g->code));
+		{
+			struct ord_buf hint = ORD_BUF_INIT;
+			ord_ctx_unit_hint(ctx, t->value, NULL, &hint);
+			ord_diag_add(d, o->line, t->col, o->unit, "4.3", "unknown unit '%s' for '%s'%s",
+				     t->value, symbol_of(g->code), hint.buf);
+			ord_buf_release(&hint);
+		}
 		return;
 	}
 	if (tu == u && strcmp(g->code, "samling")) {

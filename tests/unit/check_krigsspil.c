@@ -1269,6 +1269,11 @@ START_TEST(test_aim_object)
 			 "1:11: unit 'A1': 'Mollen' for 'AS' is neither a unit nor a named place of the map "
 			 "(a unit by its id or name; a place as the map names it: Muren) (4.3)\n");
 	REFUSES("danske", "D1: S @Mollen 1\n", "'Mollen' for 'S' is neither a unit");
+	/* a unit's name a letter or two off: the unit as a hint, as the
+	 * core gives it for an event's unit */
+	REFUSES("danske", "D1: S @L11 1\n",
+		"'L11' for 'S' is neither a unit nor a named place of the map: did you mean 'L1'? (a unit");
+	REFUSES("danske", "D2: A @L11\n", "unknown unit 'L11' for 'A': did you mean 'L1'? (4.3)");
 	REFUSES("danske", "A1: IS @Mollen\n", "'Mollen' for 'IS' is neither a unit");
 	/* a plate off the map is refused as a misspelt place is (the map's
 	 * plates are q 0..3, r 0..1), at the plate's line:col */
