@@ -87,14 +87,12 @@ static int flag_known(struct ord_ctx *ctx, const char *const *tables, const char
 }
 
 /* The message for flag name, which no row of the tables names: the flag
- * closest to it, a letter or two apart, as a hint, and every flag the
- * tables' rows name (the rules are the tables' data). */
+ * closest to it as a hint (ord_words_hint), and every flag the tables'
+ * rows name (the rules are the tables' data). */
 static void flag_unknown(struct ord_ctx *ctx, const char *const *tables, const char *key,
 			 const char *name, struct ord_buf *out)
 {
 	struct ord_buf all = ORD_BUF_INIT;
-	char best[128] = "";
-	size_t best_d = 3;
 	int t;
 
 	for (t = 0; tables[t]; t++) {
@@ -106,29 +104,22 @@ static void flag_unknown(struct ord_ctx *ctx, const char *const *tables, const c
 			int k;
 			for (k = 0; k < 2; k++) {
 				const char *q = lists[k], *wd;
-				size_t wl, dist;
+				size_t wl;
 				char word[128];
 				while (q && (wd = ord_words_next(&q, &wl)) != NULL) {
 					if (wl >= sizeof(word))
 						continue;
 					memcpy(word, wd, wl);
 					word[wl] = '\0';
-					if (ord_words_has(all.buf, word))
-						continue;
-					ord_words_add(&all, " ", word);
-					dist = ord_edit_distance(name, word, 2);
-					if (dist < best_d) {
-						best_d = dist;
-						snprintf(best, sizeof(best), "%s", word);
-					}
+					if (!ord_words_has(all.buf, word))
+						ord_words_add(&all, " ", word);
 				}
 			}
 		}
 	}
 	ord_buf_addf(out, "%s: unknown modifier flag '%s'", key, name);
-	if (*best)
-		ord_buf_addf(out, ": did you mean '%s'?", best);
-	ord_buf_addf(out, " (expected one of %s)", all.buf);
+	ord_words_hint(out, all.buf ? all.buf : "", name);
+	ord_buf_addf(out, " (expected one of %s)", all.buf ? all.buf : "");
 	ord_buf_release(&all);
 }
 
