@@ -182,6 +182,19 @@ static void utc_shown(struct ord_buf *b, int64_t at)
 	web_esc(b, shown);
 }
 
+void web_time(struct ord_buf *b, int64_t at)
+{
+	struct ord_buf when = ORD_BUF_INIT;
+
+	ord_when_format(&when, at, NULL);
+	ord_buf_adds(b, "<time class=\"utc\" datetime=\"");
+	web_esc(b, when.buf);
+	ord_buf_adds(b, "\">");
+	web_esc(b, when.buf);
+	ord_buf_adds(b, "</time>");
+	ord_buf_release(&when);
+}
+
 void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open)
 {
 	struct ord_buf when = ORD_BUF_INIT;

@@ -174,18 +174,15 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p, const 
 {
 	unsigned char id[16], pk[32];
 	char hex[65], idhex[33];
-	struct ord_buf now = ORD_BUF_INIT;
 	int latest;
 
 	ord_game_id(g, id);
 	web_hex(idhex, id, 16);
 	web_hex(hex, p->receipt.commitment, 32);
-	ord_when_format(&now, p->stored_at ? p->stored_at : ord_game_now(g), NULL);
 	latest = current_version(g, p->receipt.turn, p->side);
 	if (latest > p->receipt.version) {
 		/* an earlier receipt asked again (a phone's tab reloaded):
 		 * its sheet no longer stands, and its file fails verify */
-		struct ord_buf at = ORD_BUF_INIT;
 		unsigned char c[32];
 		char source[16] = "";
 		int64_t when = 0;
@@ -194,17 +191,19 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p, const 
 					       &when) != 0)
 			when = 0;
 		ord_error_clear();
-		if (when)
-			ord_when_format(&at, when, NULL);
 		ord_buf_addf(b,
 			     "<section class=\"card receipt replaced\" id=\"receipt\" "
 			     "aria-live=\"polite\"><h2>Receipt of version %d: replaced</h2>\n"
 			     "<div class=\"result bad\" role=\"alert\"><p>This version of your "
-			     "sheet was replaced by version %d%s%s: it is not the sheet that stands "
-			     "for your side, and <code>orderly verify</code> with this receipt "
-			     "will say another version was sealed. ",
-			     p->receipt.version, latest, when ? ", stored at " : "",
-			     when ? at.buf : "");
+			     "sheet was replaced by version %d",
+			     p->receipt.version, latest);
+		if (when) {
+			ord_buf_adds(b, ", stored at ");
+			web_time(b, when);
+		}
+		ord_buf_adds(b, ": it is not the sheet that stands for your side, and "
+				"<code>orderly verify</code> with this receipt will say another "
+				"version was sealed. ");
 		if (!strcmp(source, "submitted")) {
 			ord_buf_addf(b,
 				     "The receipt to keep is version %d's: <a class=\"latest\" "
@@ -215,7 +214,6 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p, const 
 				     p->receipt.turn, latest, latest);
 		}
 		ord_buf_adds(b, "</p></div>\n<dl class=\"facts\"><dt>Game</dt><dd>");
-		ord_buf_release(&at);
 	} else {
 		ord_buf_adds(b, "<section class=\"card receipt\" id=\"receipt\" "
 				"aria-live=\"polite\"><h2>Receipt</h2>\n<p>Your sheet is stored. "
@@ -242,12 +240,11 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p, const 
 	}
 	ord_error_clear();
 	ord_buf_adds(b, "<dt>Stored at</dt><dd>");
-	web_esc(b, now.buf);
+	web_time(b, p->stored_at ? p->stored_at : ord_game_now(g));
 	ord_buf_adds(b, "</dd></dl>");
 	receipt_head(b, g, p);
 	ord_buf_adds(b, "<p class=\"noprint\"><button type=\"button\" class=\"print\" "
 			"hidden>Print the receipt</button></p></section>\n");
-	ord_buf_release(&now);
 }
 
 /* A side's units offered beside its sheet: more than this are a list

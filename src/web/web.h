@@ -249,6 +249,10 @@ void web_duration(struct ord_buf *b, int64_t secs);
  * Each time in UTC, a <time class="utc"> the script gives in the viewer's
  * own zone too. */
 void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open);
+/* A time of the game (a sheet stored): <time class="utc"> with its UTC
+ * text as `orderly` writes it; the page's script adds the viewer's own
+ * time beside it. */
+void web_time(struct ord_buf *b, int64_t at);
 /* Lines of diagnostics as a list, each "line:col" linking to the text
  * area with id area (NULL: no links). */
 void web_diag_list(struct ord_buf *b, const struct ord_diag *d, const char *area);

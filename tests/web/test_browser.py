@@ -683,6 +683,15 @@ def main():
         if desk.text("#receipt .version").strip() != "1" or \
                 "french       submitted (version 1)" not in W.run("info", lap).stdout:
             W.fail("french at a laptop: Submit it did not store his sheet: " + desk.text("main")[:300])
+        # the receipt's time too, in UTC and in his own time beside it
+        stored = desk.script("var t = document.querySelector('#receipt dd time.utc');"
+                             " var l = t && t.nextElementSibling;"
+                             " return t ? [t.getAttribute('datetime'), t.textContent,"
+                             " l && l.className == 'local' ? l.textContent : null] : null;")
+        if (not stored or not re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", stored[0]) or
+                stored[1] != stored[0] or not re.search(r"^ \(your time: .*\)$", stored[2] or "")):
+            W.fail("french at a laptop in New York: the receipt's time is not given in his time "
+                   "too: %r" % (stored,))
         # a while after the last keystroke Submit from the keyboard is his
         # deliberate act: not asked
         desk.go(base + "g/laptop/side/french")

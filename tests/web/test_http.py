@@ -385,9 +385,11 @@ def own_sheets(work):
            % own_texts(body))
         # the receipt's time is the game's, as logged: asked again (a
         # reload), or with a time of the address's own, it is the same
-        stored = re.search(r"<dt>Stored at</dt><dd>([^<]*)</dd>", body)
+        # (in UTC, a <time> the script gives in the viewer's own zone too)
+        stored_re = r'<dt>Stored at</dt><dd><time class="utc" datetime="([^"<]*)">\1</time></dd>'
+        stored = re.search(stored_re, body)
         _, _, again = fr.get("/g/own/side/french?receipt=1-1&at=1")
-        stored2 = re.search(r"<dt>Stored at</dt><dd>([^<]*)</dd>", again)
+        stored2 = re.search(stored_re, again)
         ok(stored is not None and stored2 is not None and stored.group(1) == stored2.group(1) and
            "1970" not in stored2.group(1),
            "the receipt shown again says when the game stored the sheet: %r, %r" %
@@ -1642,7 +1644,7 @@ def old_receipt(work):
         st, _, body = fr.get("/g/orc/side/french?receipt=1-1")
         text = W.text_of(body)
         ok(st == 200 and "Your sheet is stored" not in text and "Keep this receipt" not in text and
-           re.search(r"This version of your sheet was replaced by version 2, stored at \d{4}-\d\d-\d\d", text) and
+           re.search(r"This version of your sheet was replaced by version 2, stored at\s+\d{4}-\d\d-\d\d", text) and
            "The receipt to keep is version 2's" in text and
            'href="/g/orc/side/french?receipt=1-2#receipt"' in body,
            "an old receipt says it was replaced, linking the one to keep (%d): %s" % (st, text[:700]))
