@@ -873,6 +873,58 @@ static void shell_word(struct ord_buf *b, const char *w)
 	ord_buf_addch(b, '\'');
 }
 
+/* The audit of the game file the server holds (`orderly audit GAME`):
+ * asked for with ?audit=1, since it recomputes the whole game (the chain,
+ * every commitment and roll, every phase replayed through the rules), and
+ * its findings shown as the command prints them.  A player checks the
+ * referee with the bundle on his own machine (`orderly verify`); this is
+ * the referee's own look at the file, e.g. after a crash or a copy. */
+static void audit_card(struct web_req *r, ord_game *g, const char *url)
+{
+	struct ord_buf *b = &r->body, out = ORD_BUF_INIT;
+	const char *a = web_arg(r, "audit");
+	int rc;
+
+	ord_buf_adds(b, "<section class=\"card\" id=\"audit\"><h2>Audit</h2>");
+	if (!a || strcmp(a, "1")) {
+		ord_buf_adds(b, "<p>Recompute the log's hash chain, every commitment and roll, and "
+				"replay every phase resolved through the rules, as <code>orderly "
+				"audit</code> does. The players check you with the bundle and "
+				"<code>orderly verify</code> on their own machines; this checks the "
+				"game file this server holds.</p><p><a class=\"button secondary\" "
+				"href=\"");
+		web_esc(b, url);
+		ord_buf_adds(b, "?audit=1#audit\">Audit the game</a></p></section>\n");
+		return;
+	}
+	rc = ord_game_audit(g, 0, &out);
+	if (rc == 0)
+		ord_buf_adds(b, "<div class=\"result ok\" role=\"status\"><p>Clean: no sheet, "
+				"log entry, roll or result has changed since it was written, and "
+				"every phase is what the rules give.</p></div>");
+	else if (rc == ORD_ETAMPERED)
+		ord_buf_adds(b, "<div class=\"result bad\" role=\"alert\"><p>The audit found "
+				"something broken: the findings below say what. Keep a copy of the "
+				"file as it is, and do not play on before you know why.</p></div>");
+	else {
+		ord_buf_adds(b, "<div class=\"result bad\" role=\"alert\"><p>The audit could not "
+				"run: ");
+		web_esc(b, ord_error_last());
+		ord_buf_adds(b, "</p></div>");
+	}
+	ord_error_clear();
+	if (out.len) {
+		ord_buf_addf(b,
+			     "<details%s><summary>The audit's findings</summary><pre "
+			     "class=\"report audit\">",
+			     rc == 0 ? "" : " open");
+		web_esc(b, out.buf);
+		ord_buf_adds(b, "</pre></details>");
+	}
+	ord_buf_adds(b, "</section>\n");
+	ord_buf_release(&out);
+}
+
 /* The parties whose passphrase logins are refused now, for too many wrong
  * ones from every address (auth.c), so that the referee knows why a
  * player cannot log in, that someone may be guessing, and what he can do
@@ -1104,6 +1156,7 @@ static int referee_fill(void *ud, ord_game *g)
 	}
 	ord_error_clear();
 	web_reports_section(r, g, f->name, WEB_REFEREE);
+	audit_card(r, g, url.buf);
 	web_files_section(r, g, f->name, NULL);
 	ord_buf_adds(b, "<section class=\"card\">");
 	ord_buf_adds(&back, "/logout");

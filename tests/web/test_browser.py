@@ -450,6 +450,14 @@ def main():
         if "Exchanged" not in ref.text("#done"):
             W.fail("referee: no exchange: " + ref.text("#done"))
         shot(ref, "referee-exchanged")
+        # the referee audits the game file from his page, when he asks
+        ref.submit("#audit a.button")
+        if ("Clean: no sheet" not in ref.text("#audit .result") or
+                "ok: replay: 5 phases replayed" not in ref.script(
+                    "return document.querySelector('#audit pre').textContent")):
+            W.fail("referee: the page's audit of the exchanged turn is not clean: " + ref.text("#audit"))
+        ref.script("document.querySelector('#audit details').open = true")
+        shot(ref, "referee-audit", "#audit")
 
         # both read their reports of turn 1
         for s, side in ((fr, "french"), (al, "allied")):

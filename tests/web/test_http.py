@@ -301,6 +301,7 @@ def main():
     based_race(work)
     given_back(work)
     old_receipt(work)
+    referee_audit(work)
     box_filled(work)
     suggested_event(work)
     passphrase_blanks(work)
@@ -1617,6 +1618,44 @@ def given_back(work):
         st, _, body = gone.post("/g/gb/side/french", dict(form, action="check", sheet="# x\n" * 20000))
         ok(st == 413 and "64 KiB (65536 bytes)" in body and "1 MiB" in body,
            "a sheet over the limit is refused saying the limit (%d): %s" % (st, W.text_of(body)[:400]))
+    finally:
+        srv.stop()
+
+
+def referee_audit(work):
+    """The referee audits the game file from his page (?audit=1, as
+    `orderly audit` does): offered as a link, not run on every page; clean
+    says so; a sheet changed behind the server's back (the sqlite3 shell)
+    is found and its finding shown."""
+    games = os.path.join(work, "games-audit")
+    os.makedirs(games)
+    g = W.make_game(games, "aud")
+    for side in ("french", "allied"):
+        W.run("submit", g, "--side", side, "-", stdin=W.demo_sheet(1, side))
+    W.run("seal", g)
+    srv = W.Server(games)
+    try:
+        ref = W.Client(srv.url)
+        ref.login("aud", "referee")
+        st, _, body = ref.get("/g/aud/referee")
+        ok(st == 200 and 'href="/g/aud/referee?audit=1#audit">Audit the game</a>' in body and
+           "The audit&#39;s findings" not in body and "The audit's findings" not in body,
+           "the referee's page offers the audit as a link, without running it (%d)" % st)
+        st, _, body = ref.get("/g/aud/referee?audit=1")
+        text = W.text_of(body)
+        ok(st == 200 and '<div class="result ok" role="status"><p>Clean:' in body and
+           "ok: log:" in text and "ok: seal: entry" in text and "clean: no sheet" in text,
+           "the audit of a clean game says so, with its findings (%d): %s" %
+           (st, text[text.find("Audit"):][:600]))
+        subprocess.run(["sqlite3", g, "UPDATE sheet SET bytes = CAST(replace(CAST(bytes AS TEXT), "
+                        "'1/2', '3/4') AS BLOB) WHERE version = 1"], check=True)
+        st, _, body = ref.get("/g/aud/referee?audit=1")
+        text = W.text_of(body)
+        ok(st == 200 and '<div class="result bad" role="alert"><p>The audit found something broken' in body and
+           "<details open><summary>The audit" in body and "clean: no sheet" not in text and
+           "BROKEN: the sheet of french, version 1" in text,
+           "a sheet changed behind the server's back is found by the page's audit (%d): %s" %
+           (st, text[text.find("Audit"):][:900]))
     finally:
         srv.stop()
 
