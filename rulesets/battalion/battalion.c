@@ -236,7 +236,11 @@
  *      attacks: "units on hilltops defending against an attack from a
  *      slope" are the other side, so a melee's hilltop (a_hill, b_hill)
  *      is one side's, never the mover's of this turn (melee_hill_checked,
- *      2026-12-05.7; before, both and the charger's were taken).
+ *      2026-12-05.7; before, both and the charger's were taken).  The
+ *      unit beside the first (a2, b2) stands on its side's hilltop: the
+ *      side's blow counts its points 1/4 more, and its die has the +1 as
+ *      well, unless its move made the contact (melee_hill_whole_side,
+ *      2026-12-05.9; before, its points had the 1/4 and its die no +1).
  *  D26 Small-arms fire is infantry's: the text's fire table has "Musket"
  *      and "Rifle", its fire rules and example are battalions', and "BASICS
  *      OF CAVALRY" give the squadron no firearm.  A cavalry unit's fire
@@ -1443,8 +1447,11 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * the defender's, one side's and not the unit whose move made the
 	 * contact (melee_hill_checked, D25); 2026-12-05.8: a routed or
 	 * retreating unit with no move recorded is on the referee's list and
-	 * in the audit's notes (retreat_moves_listed, D6; a list) */
-	"2026-12-05.8",     /* rules_revision (above) */
+	 * in the audit's notes (retreat_moves_listed, D6; a list);
+	 * 2026-12-05.9: the unit beside the first on a side's hilltop has
+	 * its +1 on the die as well as the 1/4 more (melee_hill_whole_side,
+	 * D20, D25) */
+	"2026-12-05.9",     /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

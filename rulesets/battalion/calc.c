@@ -124,6 +124,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("charge_form_checked", 0, 1),
 	WHOLE("contact_move_checked", 0, 1),
 	WHOLE("melee_hill_checked", 0, 1),
+	WHOLE("melee_hill_whole_side", 0, 1),
 	WHOLE("retreat_moves_listed", 0, 1),
 	WHOLE("position_distance_checked", 0, 1),
 	NUM("position_tolerance", 0, INFINITY),
@@ -916,8 +917,16 @@ static int melee_team(const struct bat_rules *r, const char *name, const struct 
 	t->n = 1;
 	add_unit(&t->name, &c[0]);
 	if (s2 && s2->kind) {
+		/* "Units on hilltops ... cause 1/4 more casualties, and if
+		 * meleed, are +1 on the die": the side's hilltop gives its blow,
+		 * the second unit's points in it, 1/4 more, so the unit beside
+		 * the first is on it too and has its +1 (melee_hill_whole_side;
+		 * tables without it, a game made before, gave it the 1/4 alone) */
+		struct bat_melee_side beside = *s2;
+		if (s1->hill && ord_tables_switch(r->tables, "melee_hill_whole_side"))
+			beside.hill = 1;
 		ord_buf_adds(b, "; ");
-		if ((err = melee_side(r, !strcmp(name, "a") ? "a2" : "b2", s2, &c[1], b)) != 0)
+		if ((err = melee_side(r, !strcmp(name, "a") ? "a2" : "b2", &beside, &c[1], b)) != 0)
 			return err;
 		t->u[1] = &c[1];
 		t->s[1] = s2;

@@ -1367,6 +1367,18 @@ static void check_melee_hill(struct ord_ctx *ctx, const struct ord_event *ev, st
 			     "%s=yes, but '%s' moved into contact with '%s' this turn: it attacks, and the hilltop's +1 and 1/4 more are the defender's (expected %s=yes, if '%s' stands on the hilltop, or no hill)",
 			     keys[k], u[k]->id, c && *c ? c : u[1 - k]->id, keys[1 - k], u[1 - k]->id);
 	}
+	/* the unit beside the first is on its side's hilltop, and has its +1
+	 * (melee_hill_whole_side): it too defends, and did not move into the
+	 * contact */
+	for (k = 0; k < 2 && bat_flag(ctx, "melee_hill_whole_side"); k++) {
+		struct ord_unit *s = bat_ev_unit(ctx, ev, k ? "b2" : "a2");
+		const char *c = s ? ord_state_str(ctx, s, "contact_unit") : NULL;
+		if (!s || !ord_kv_get_bool(&ev->kv, keys[k], 0) || bat_st(ctx, s, "contact") != turn)
+			continue;
+		ord_diag_add(d, 0, 0, s->id, HILL_RULE,
+			     "%s=yes, but '%s' beside '%s' moved into contact with '%s' this turn: it attacks, and the hilltop's +1 and 1/4 more are its side's defenders' (expected no hill for that side, or '%s' out of this melee)",
+			     keys[k], s->id, u[k]->id, c && *c ? c : u[1 - k]->id, s->id);
+	}
 }
 
 static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)

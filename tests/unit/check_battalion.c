@@ -3507,6 +3507,52 @@ START_TEST(text_key_control_refused)
 }
 END_TEST
 
+/* "Units on hilltops ... cause 1/4 more casualties, and if meleed, are +1
+ * on the die": the side's hilltop (b_hill) gives its whole blow 1/4 more,
+ * the points of the unit beside the first in it, so that unit has the +1
+ * on its die too (melee_hill_whole_side), and may not have moved into the
+ * contact; a game made before gave it the 1/4 alone */
+static void hill_two_units(void)
+{
+	unit("B1", "blue", "kind=line_infantry formation=line figures=24", NULL);
+	unit("B2", "blue", "kind=line_infantry formation=line figures=24", NULL);
+	unit("R1", "red", "kind=line_infantry formation=column figures=24", NULL);
+	unit("R2", "red", "kind=line_infantry formation=column figures=24", NULL);
+	orders("R1 ↑ C\nR2 ↑ C\n");
+	ck_assert_str_eq(event("move", "unit=R1 distance=10 contact=B1"), "");
+	ck_assert_str_eq(event("move", "unit=R2 distance=10 contact=B2"), "");
+	resolve("movement", NULL, 0);
+}
+
+START_TEST(melee_hill_whole_side)
+{
+	static const int dice[] = { 1, 3 };
+	hill_two_units();
+	ck_assert_str_eq(event("melee", "a=R1 a2=R2 b=B1 b2=B2 b_hill=yes"), "");
+	assert_has(resolve("melee", dice, 2),
+		   "B2's 24 line_infantry × 3 = 72 pts × (d6 3, +1 defending a hilltop = 4) = 288; "
+		   "B1 and B2 together 144 pts, 576");
+	/* R2 beside R1 moved into the contact: its side attacks */
+	assert_has(event("melee", "a=B1 b=R1 b2=R2 b_hill=yes"),
+		   "b_hill=yes, but 'R2' beside 'R1' moved into contact with 'B2' this turn: it "
+		   "attacks, and the hilltop's +1 and 1/4 more are its side's defenders' (expected "
+		   "no hill for that side, or 'R2' out of this melee) (units on hilltops defending "
+		   "against an attack from a slope)\n");
+}
+END_TEST
+
+START_TEST(melee_hill_whole_side_of_a_game_made_before)
+{
+	static const int dice[] = { 1, 3 };
+	tables_without("melee_hill_whole_side");
+	hill_two_units();
+	ck_assert_str_eq(event("melee", "a=R1 a2=R2 b=B1 b2=B2 b_hill=yes"), "");
+	assert_has(resolve("melee", dice, 2),
+		   "B2's 24 line_infantry × 3 = 72 pts × (d6 3) = 216; B1 and B2 together 144 pts, "
+		   "504; R1 and R2 win");
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("battalion");
@@ -3660,6 +3706,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(res, results_shown_pursuit);
 	tcase_add_test(res, results_shown_unnamed);
 	tcase_add_test(res, text_key_control_refused);
+	tcase_add_test(res, melee_hill_whole_side);
+	tcase_add_test(res, melee_hill_whole_side_of_a_game_made_before);
 	suite_add_tcase(s, res);
 	return s;
 }
