@@ -8,7 +8,9 @@
  *
  * An event file holds the events of a whole phase, one "KIND key=value..."
  * per line; blank lines and '#' comments are allowed, and a value may be
- * "double quoted" to hold blanks (\" and \\ inside quotes).  The whole
+ * "double quoted" to hold blanks (\" and \\ inside quotes).  A file pasted
+ * from a word processor reads the same: its curly double quotes are quotes
+ * and its Unicode blanks (a no-break space) blanks, as on a sheet.  The whole
  * file is checked first, every line against the orders and the lines
  * before it, and recorded in one transaction, or nothing is: the problems
  * are printed at their line (and at the column of its word when the words
@@ -21,6 +23,7 @@
  * current phase (a wrong measurement) before the phase is resolved; it can
  * then be recorded again.  The log keeps both, and audit lists the void.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,9 +57,69 @@ static void ev_list_release(struct ev_list *l)
 	l->n = l->alloc = 0;
 }
 
-static int is_blank(char c)
+/* Bytes of the blank at r (end: the end of its line), or 0: an ASCII
+ * space, tab or line end, or a Unicode blank a word processor or a paste
+ * brings (a no-break space), the core's set (ord_utf8_blank_at). */
+static size_t blank_at(const char *r, const char *end)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+	if ((unsigned char)*r < 0x80)
+		return *r == ' ' || *r == '\t' || *r == '\r' || *r == '\f' || *r == '\v';
+	return ord_utf8_blank_at(r, (size_t)(end - r), 0);
+}
+
+/* The double quotes a value may be written in: the straight '"', and the
+ * curly ones a word processor puts in its place, the set a sheet's
+ * quoted target takes (orders/text.c): “…” (English), „…“ and „…”
+ * (German, Danish), ”…” (Swedish, and Word's after a '='), «…» (French)
+ * and »…« (Danish).  One opened by '"' ends at the next '"'; one opened by
+ * a curly quote at the first of its closing quotes or a '"'.  Single
+ * quotes ‘ ’ are no quotes: ’ is an apostrophe. */
+static const struct {
+	uint32_t open;     /* the opening quote */
+	uint32_t close[2]; /* the closing quotes besides '"', 0: none */
+	const char *why;   /* the message when no quote closes it */
+} quotes[] = {
+	{ '"', { 0, 0 }, "unterminated \" quote" },
+	{ 0x201C, { 0x201D, 0x201C }, "unterminated “ quote (expected a closing ” or \")" },
+	{ 0x201E, { 0x201C, 0x201D }, "unterminated „ quote (expected a closing “ or \")" },
+	{ 0x201D, { 0x201D, 0x201C }, "unterminated ” quote (expected a closing ” or \")" },
+	{ 0xAB, { 0xBB, 0 }, "unterminated « quote (expected a closing » or \")" },
+	{ 0xBB, { 0xAB, 0 }, "unterminated » quote (expected a closing « or \")" },
+};
+
+/* The quote at r (end: the end of its line): its index in quotes[] and
+ * its bytes in *n, or -1 when r is at none. */
+static int quote_at(const char *r, const char *end, size_t *n)
+{
+	uint32_t cp;
+	size_t i;
+
+	if (*r == '"') {
+		*n = 1;
+		return 0;
+	}
+	if ((unsigned char)*r != 0xC2 && (unsigned char)*r != 0xE2)
+		return -1;
+	if (!(*n = ord_utf8_decode((const unsigned char *)r, (const unsigned char *)end, &cp)))
+		return -1;
+	for (i = 1; i < ORD_ARRAY_SIZE(quotes); i++)
+		if (cp == quotes[i].open)
+			return (int)i;
+	return -1;
+}
+
+/* Bytes of the quote at r that closes quotes[q], or 0. */
+static size_t quote_closes(int q, const char *r, const char *end)
+{
+	uint32_t cp;
+	size_t n;
+
+	if (*r == '"')
+		return 1;
+	if (q == 0 || (unsigned char)*r < 0x80 ||
+	    !(n = ord_utf8_decode((const unsigned char *)r, (const unsigned char *)end, &cp)))
+		return 0;
+	return cp == quotes[q].close[0] || cp == quotes[q].close[1] ? n : 0;
 }
 
 /* The 1-based column of byte off of line, in characters (UTF-8), as an
@@ -98,29 +161,32 @@ static unsigned column_at(struct col_cursor *c, size_t off)
  */
 static int split_words(char *line, struct ev_line *ev, size_t **offs, const char **why, size_t *bad_off)
 {
-	size_t alloc = 0;
+	size_t alloc = 0, n;
 	char *r = line;
+	/* the words are copied down over what was read, never past it: the
+	 * line's end stays where it was */
+	const char *end = line + strlen(line);
 
 	ev->nwords = 0;
 	ev->words = NULL;
 	*offs = NULL;
 	for (;;) {
 		char *w, *start;
-		char c;
+		int q;
 
-		while (is_blank(*r))
-			r++;
+		while ((n = blank_at(r, end)) != 0)
+			r += n;
 		if (!*r || *r == '#')
 			return 0;
 		start = w = r;
-		while (*r && !is_blank(*r)) {
-			if (*r != '"') {
+		while (*r && !blank_at(r, end)) {
+			if ((q = quote_at(r, end, &n)) < 0) {
 				*w++ = *r++;
 				continue;
 			}
-			for (r++; *r != '"'; r++) {
+			for (r += n; !(n = quote_closes(q, r, end)); r++) {
 				if (!*r) {
-					*why = "unterminated \" quote";
+					*why = quotes[q].why;
 					*bad_off = (size_t)(start - line);
 					return -1;
 				}
@@ -128,12 +194,13 @@ static int split_words(char *line, struct ev_line *ev, size_t **offs, const char
 					r++;
 				*w++ = *r;
 			}
-			r++;
+			r += n;
 		}
-		c = *r;
-		*w = '\0'; /* may overwrite the blank at r, already read into c */
-		if (c)
-			r++;
+		/* the blank at r, whatever its bytes, ends the word: skipped
+		 * before the next one */
+		n = blank_at(r, end);
+		*w = '\0'; /* may overwrite the blank at r, already measured */
+		r += n;
 		if ((size_t)ev->nwords + 1 >= alloc) {
 			alloc = alloc ? 2 * alloc : 8;
 			ev->words = realloc(ev->words, alloc * sizeof(*ev->words));

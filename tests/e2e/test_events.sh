@@ -58,7 +58,7 @@ move unit=R3 distance="3.5
 fire unit=B2 target=R1 range=11
 bogus
 unit=R2 distance=1 x
-  move  unit=R2 «é» distance=1 =3
+  move  unit=R2 ‘é’ distance=1 =3
 EOF
 expect_exit 65 ord event g.game --file moves.txt
 expect_not_in "$ERR" ":0:"
@@ -68,7 +68,7 @@ moves.txt:4:1: event 'fire' belongs to phase 'fire'; the current phase is 'movem
 moves.txt:5:1: unknown event 'bogus' for ruleset battalion (expected one of move form limber unlimber fire artillery test exempt melee halt)
 moves.txt:6:1: missing KIND before 'unit=R2'
 moves.txt:6:20: 'x' is not key=value
-moves.txt:7:17: '«é»' is not key=value
+moves.txt:7:17: '‘é’' is not key=value
 moves.txt:7:32: '=3' is not key=value
 orderly: moves.txt: 6 of 7 events refused (5 for their arguments, 1 disagrees with the sealed orders): nothing recorded; fix the file and run it again" \
 	"every problem of every line"
@@ -154,15 +154,31 @@ expect_in "$ERR" "long.txt:1:38: key 'terrain' given twice"
 expect_line "$ERR" '^long.txt: \.\.\. and 99949 more problems \(the first 50 are listed\)$'
 expect_eq "$(snapshot)" "$before" "the game after a line of a hundred thousand words"
 
-# fixed: every line in one go (and a byte order mark is no problem)
+# a file pasted from a word processor: its curly double quotes are quotes,
+# its Unicode blanks (no-break U+00A0, em space U+2003) blanks, as on a
+# sheet; a column counts a blank of two or three bytes as one character
+printf 'move\xc2\xa0unit=R1\xe2\x80\x83x\xc2\xa0\n' >pasted.txt
+printf 'move unit=“R1 distance=1\n' >>pasted.txt
+printf 'move unit=«R1» distance=«1\n' >>pasted.txt
+expect_exit 65 ord event g.game --file pasted.txt
+expect_eq "$ERR" "pasted.txt:1:14: 'x' is not key=value
+pasted.txt:2:6: unterminated “ quote (expected a closing ” or \")
+pasted.txt:3:16: unterminated « quote (expected a closing » or \")
+orderly: pasted.txt: 3 of 3 events refused for their arguments: nothing recorded; fix the file and run it again" \
+	"a pasted file's problems at their columns"
+expect_eq "$(snapshot)" "$before" "the game after a refused pasted file"
+
+# fixed: every line in one go (and a byte order mark is no problem), as a
+# word processor writes it: a name in curly quotes, no-break spaces
 printf '\xef\xbb\xbf' >moves.txt
-cat >>moves.txt <<'EOF'
-move unit=B1 distance=2
-move unit=R1 distance=1
-EOF
+printf 'move unit=“1st Blue Foot” distance=2\xc2\xa0\n' >>moves.txt
+printf 'move\xc2\xa0unit=„R1“\xe2\x80\x83distance=”1”\xc2\xa0\xc2\xa0# ‘as measured’\n' >>moves.txt
 expect_exit 0 ord event g.game --file moves.txt
 expect_in "$OUT" "recorded 2 event(s) from moves.txt (#1 to #2)"
 expect_eq "$(sql g.game "SELECT count(*) FROM event")" 2 "events after the fixed file"
+expect_eq "$(sql g.game "SELECT replace(args, char(10), ' ') FROM event ORDER BY seq")" \
+	"unit=B1 distance=2 terrain=open charge=no 
+unit=R1 distance=1 terrain=open charge=no " "the events of the pasted file"
 
 # ---- a wrong measurement voided and recorded again
 expect_exit 0 ord event g.game move unit=R2 distance=1
