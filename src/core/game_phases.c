@@ -511,12 +511,16 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 			tl->bad_args++;
 		} else if (!ek) {
 			const struct ord_event_kind *k;
+			struct ord_buf hint = ORD_BUF_INIT;
 			ord_buf_reset(&names);
 			for (k = g->rs->events; k && k->name; k++)
 				ord_buf_addf(&names, "%s%s", names.len ? " " : "", k->name);
+			/* a kind mistyped ("fier"): the one meant */
+			ord_words_hint(&hint, names.buf, evs[i].kind);
 			ord_diag_add(diag, evs[i].line, evs[i].col, NULL, NULL,
-				     "unknown event '%s' for ruleset %s (expected one of %s)",
-				     evs[i].kind, g->rs->name, names.buf);
+				     "unknown event '%s' for ruleset %s (expected one of %s)%s",
+				     evs[i].kind, g->rs->name, names.buf, hint.len ? hint.buf : "");
+			ord_buf_release(&hint);
 			tl->bad_args++;
 		} else if (strcmp(ek->phase, phase)) {
 			ord_diag_add(diag, evs[i].line, evs[i].col, NULL, NULL,

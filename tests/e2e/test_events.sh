@@ -80,10 +80,16 @@ expect_exit 65 ord event g.game --file bom.txt
 expect_eq "$ERR" "bom.txt:1:14: 'x' is not key=value
 orderly: bom.txt: 1 of 1 event refused for its arguments: nothing recorded; fix the file and run it again" \
 	"a BOM before a bad line"
-# one line of no known kind keeps its line, at its kind's column
+# one line of no known kind keeps its line, at its kind's column, and the
+# kind meant when it is mistyped (a word far from every kind gets no hint:
+# 'bogus' above)
 printf '  mvoe unit=B1 distance=2\n' >one.txt
 expect_exit 65 ord event g.game --file one.txt
 expect_in "$ERR" "one.txt:1:3: unknown event 'mvoe' for ruleset battalion"
+expect_line "$ERR" "^one.txt:1:3: unknown event 'mvoe' .*\\(expected one of .*\\): did you mean 'move'\\?$"
+# the same on the command line, of another phase's kind
+expect_exit 64 ord event g.game fier unit=B2 target=R1 range=3
+expect_line "$ERR" "^orderly: unknown event 'fier' for ruleset battalion \\(expected one of .*\\): did you mean 'fire'\\?$"
 # only the orders refuse lines: the count of them, and the hint a single
 # event gets
 cat >moves.txt <<'EOF'
