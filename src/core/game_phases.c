@@ -587,6 +587,57 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 	return err;
 }
 
+/*
+ * The checks name an earlier event by its number ("already moved (event
+ * #4)"), and the events of a batch are checked under the numbers they
+ * would be recorded as (seq on).  When the batch is refused none of them
+ * is recorded: a problem of the diag items from index from on that names
+ * one read from a line names it by that line instead ("the event of line
+ * 3"), so that a referee looks for no event #4 that was never recorded.
+ * The numbers of the events recorded before the batch are kept.
+ */
+static void name_unrecorded(struct ord_diag *diag, size_t from, const struct ord_event_in *evs,
+			    size_t n, unsigned seq)
+{
+	static const char mark[] = "event #";
+	struct ord_buf out = ORD_BUF_INIT;
+	size_t i;
+
+	for (i = from; i < diag->n; i++) {
+		const char *m = diag->items[i].msg, *p, *at;
+		int changed = 0;
+
+		if (!strstr(m, mark))
+			continue;
+		ord_buf_reset(&out);
+		for (p = m; (at = strstr(p, mark)) != NULL;) {
+			const char *d = at + sizeof(mark) - 1, *e = d;
+			unsigned long num = 0;
+
+			while (*e >= '0' && *e <= '9' && num <= 0xFFFFFFFFul)
+				num = num * 10 + (unsigned long)(*e++ - '0');
+			ord_buf_add(&out, p, (size_t)(at - p));
+			if (e > d && !(*e >= '0' && *e <= '9') && num >= seq && num - seq < n &&
+			    evs[num - seq].line) {
+				/* "... of event #4": "... of the event of line 3" */
+				int the = out.len >= 4 && !memcmp(out.buf + out.len - 4, "the ", 4);
+				ord_buf_addf(&out, "%sevent of line %u", the ? "" : "the ",
+					     evs[num - seq].line);
+				changed = 1;
+			} else {
+				ord_buf_add(&out, at, (size_t)(e - at));
+			}
+			p = e;
+		}
+		if (!changed)
+			continue;
+		ord_buf_adds(&out, p);
+		free(diag->items[i].msg);
+		diag->items[i].msg = ord_buf_detach(&out, NULL);
+	}
+	ord_buf_release(&out);
+}
+
 int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char *override_reason,
 		    struct ord_diag *diag)
 {
@@ -726,6 +777,8 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 out:
 	if (err) {
 		ord_store_rollback(g->db);
+		if (loaded)
+			name_unrecorded(diag, before, evs, n, seq);
 		ord_diag_sort(diag, before);
 	}
 	if (loaded)

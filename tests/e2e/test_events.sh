@@ -231,6 +231,19 @@ expect_eq "$(sql i.game "SELECT uid || ' #' || seq FROM event_unit")" "B1 #1" "t
 # a check that needs an earlier event of the unit finds it by the index
 expect_exit 65 ord event i.game move unit=B1 distance=1
 expect_in "$ERR" "unit 'B1' already moved this turn (event #1)"
+# a refused file names the events of its own lines by their line, never by
+# a number no event was recorded under (#2 here); one recorded before it
+# keeps its number
+printf 'move unit=R1 distance=1\nmove unit=B1 distance=1\nmove unit=R1 distance=1.5\n' >twice.txt
+expect_exit 65 ord event i.game --file twice.txt
+expect_in "$ERR" "twice.txt:2:1: unit 'B1' already moved this turn (event #1)"
+expect_in "$ERR" "twice.txt:3:1: unit 'R1' already moved this turn (the event of line 1)"
+expect_not_in "$ERR" "#2"
+# refused with --override too (a line's words are wrong)
+printf 'move unit=R2 x\n' >>twice.txt
+expect_exit 65 ord event i.game --file twice.txt --override "as measured"
+expect_in "$ERR" "twice.txt:3:1: unit 'R1' already moved this turn (the event of line 1)"
+expect_not_in "$ERR" "#2"
 expect_exit 0 ord event i.game move unit=B1 distance=1 --override "a second bound, as agreed"
 # an override records no event twice: the same command again (the shell's
 # history), or a file run a second time, is refused and records nothing
