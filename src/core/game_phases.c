@@ -413,22 +413,47 @@ struct events_tally {
 	int bad_args, broke, wrong_phase, unknown_unit, repeats;
 };
 
-static int kv_same(const struct ord_kv *a, const struct ord_kv *b)
+/* Do two values of key ks (NULL: a key the specs do not declare) say the
+ * same?  As stored, a value is as written: range=5.0 and range=5 are one
+ * range, yes and true one answer. */
+static int value_same(const struct ord_key_spec *ks, const char *a, const char *b)
 {
+	double x, y;
+	int p, q;
+
+	if (!strcmp(a, b))
+		return 1;
+	if (ks && (ks->type == ORD_KEY_INT || ks->type == ORD_KEY_NUM))
+		return !ord_parse_num(a, &x) && !ord_parse_num(b, &y) && x == y;
+	if (ks && ks->type == ORD_KEY_BOOL)
+		return (p = ord_parse_bool(a)) >= 0 && (q = ord_parse_bool(b)) >= 0 && p == q;
+	return 0;
+}
+
+/* Do a and b, the keys of an event of kind ek, hold the same values? */
+static int kv_same(const struct ord_event_kind *ek, const struct ord_kv *a, const struct ord_kv *b)
+{
+	const struct ord_key_spec *ks;
 	size_t i;
 	const char *v;
 
 	if (a->n != b->n)
 		return 0;
-	for (i = 0; i < a->n; i++)
-		if (!(v = ord_kv_get(b, a->items[i].key)) || strcmp(v, a->items[i].value))
+	for (i = 0; i < a->n; i++) {
+		if (!(v = ord_kv_get(b, a->items[i].key)))
 			return 0;
+		for (ks = ek->keys; ks && ks->name && strcmp(ks->name, a->items[i].key); ks++)
+			;
+		if (!value_same(ks && ks->name ? ks : NULL, v, a->items[i].value))
+			return 0;
+	}
 	return 1;
 }
 
 /*
  * The standing event ev repeats exactly (its kind and every value, its
- * defaults filled in), of those of its first unit: NULL when none.  The
+ * defaults filled in, a number or a yes/no compared by what it says:
+ * kv_same), of those of its first unit: NULL when none.  The
  * checks refuse most such repeats ("already fired"), and an override would
  * record them: a file run twice, or an --override command called back by
  * the shell, would do every event of it twice over one reason.
@@ -447,7 +472,7 @@ static const struct ord_event *repeated_event(struct ord_ctx *ctx, const struct 
 			u = ord_ctx_find_unit(ctx, v);
 	for (k = 0; u && (e = ord_ctx_unit_event(ctx, u, k)) != NULL; k++)
 		if (e != ev && e->seq < ev->seq && !strcmp(e->kind, ev->kind) &&
-		    kv_same(&e->kv, &ev->kv))
+		    kv_same(ek, &e->kv, &ev->kv))
 			return e;
 	return NULL;
 }

@@ -251,6 +251,13 @@ before=$(entries i.game)
 expect_exit 64 ord event i.game move unit=B1 distance=1 --override "a second bound, as agreed"
 expect_in "$ERR" "it repeats event #2 exactly, recorded already: an event is recorded once, and an override records no repeat (void #2 first to record it anew)"
 expect_in "$ERR" "orderly: event 'move' repeats one recorded already: not recorded again"
+# a number is compared by its value, a yes/no by its answer, not as written:
+# distance=1.0 is the distance=1 of event #2, charge=false its charge=no
+expect_exit 64 ord event i.game move unit=B1 distance=1.0 charge=false --override "a second bound, as agreed"
+expect_in "$ERR" "it repeats event #2 exactly, recorded already"
+printf 'move unit=R1 distance=1.5\nmove unit=R1 distance=01.50\n' >again.txt
+expect_exit 65 ord event i.game --file again.txt --override "as measured"
+expect_in "$ERR" "again.txt:2:1: it repeats line 1 exactly"
 printf 'move unit=B1 distance=2\nmove unit=B1 distance=3\nmove unit=B1 distance=3\n' >again.txt
 expect_exit 65 ord event i.game --file again.txt
 expect_in "$ERR" "again.txt:1:1: it repeats event #1 exactly, recorded already"
@@ -508,4 +515,24 @@ awk '/<event seq="65"/ { e = 1 } e { blk = blk $0 "\n" } { print }
 expect_eq "$(grep -c '<event seq="66"' m1-more.xml)" 1 "the 65th event of D1 in the bundle"
 expect_exit 1 ord verify m1-more.xml
 expect_in "$OUT" "event #66 (reaktion): names unit 'D1', which 64 events of its phase name already: the game refuses one more"
+# ---- a repeat the checks let through is recorded: a second halt of the
+# same cavalry says again what the first said, and no rule refuses it (the
+# refusal of an exact repeat is for one the checks refuse, which only an
+# override would record)
+expect_exit 0 ord new h.game --scenario scenario.xml
+expect_exit 0 ord submit h.game --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord submit h.game --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord seal h.game
+expect_exit 0 ord resolve h.game --phase movement
+expect_exit 0 ord resolve h.game --phase fire
+expect_exit 0 ord resolve h.game --phase fire-morale
+expect_exit 0 ord resolve h.game --phase melee
+expect_exit 0 ord event h.game halt unit=B3
+expect_exit 0 ord event h.game halt unit=B3
+expect_eq "$ERR" "" "a repeat the checks let through"
+expect_eq "$(sql h.game "SELECT count(*) FROM event WHERE kind = 'halt' AND override IS NULL")" 2 "halts recorded"
+expect_exit 0 ord resolve h.game --phase melee-morale
+expect_exit 0 ord exchange h.game
+expect_exit 0 ord audit h.game
+expect_in "$OUT" "clean"
 note "ok"
