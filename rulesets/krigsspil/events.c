@@ -1144,6 +1144,44 @@ static void check_flight(struct ord_ctx *ctx, const struct ord_event *ev, const 
 			     "a unit that cannot flee does not run into '%s'", w->id);
 }
 
+/* Does the flugt e say that u cannot flee (17): stopped by obstacles, or
+ * by an enemy strong enough to block it?  Such a unit stands. */
+static int flight_stopped(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *u)
+{
+	const char *how = ord_kv_get(&e->kv, "blokeret");
+	const struct ord_unit *b = ev_unit(ctx, e, "af");
+
+	return how && (!strcmp(how, "hindring") ||
+		       (!strcmp(how, "fjende") && b && ks_block_effective(ctx, u, b)));
+}
+
+static void retreat_hint(struct ord_ctx *ctx, struct ord_unit *u, int owed,
+			 const struct ord_unit *from, struct ord_buf *out);
+
+/* 6.5 "FU: skal den flygte et halvt træk i det træk den bliver påvirket",
+ * 6.3 "skal flygte ud af indbrudsafstand" (flugt_position_kontrol): a flugt
+ * says what stops a flight or what the unit runs into, and has no
+ * position, so alone it moved nothing while its result said the unit fled
+ * half a turn.  A free flight of a unit with a position, owed in this
+ * turn (or of a unit in a melee recorded before it: the resolve decides),
+ * is recorded where it went first, as the half turn's retraete; a game
+ * made before took the flugt alone, and the unit stood where it broke. */
+static void check_flight_position(struct ord_ctx *ctx, const struct ord_event *ev,
+				  struct ord_unit *u, const struct ord_unit *foe, struct ord_diag *d)
+{
+	struct ord_buf hint = ORD_BUF_INIT;
+	int owed = retreat_owed(ctx, u);
+
+	if (!ks_check(ks_r(ctx), "flugt_position_kontrol") || !ks_st_has(ctx, u, "x") ||
+	    (!owed && !foe) || flight_stopped(ctx, ev, u))
+		return;
+	retreat_hint(ctx, u, owed, owed ? NULL : foe, &hint);
+	ord_diag_add(d, 0, 0, u->id, "6.5",
+		     "unit '%s' must flee half a turn in this turn (6.5: 'skal den flygte et halvt træk'), but a flugt has no position and moves nothing: record where it fled first, as its half turn (retraete unit=%s x= y=)%s, then the flugt, which says what it ran into",
+		     u->id, u->id, hint.buf);
+	ord_buf_release(&hint);
+}
+
 /* 9.2: limbers farther than prods_fri_cm from the pieces need figures
  * to carry the ammunition; the referee names how many he set aside. */
 static void check_carriers(struct ord_ctx *ctx, const struct ord_event *ev,
@@ -2010,18 +2048,29 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				     u->id, ks_st(ctx, u, "britisk_kontrol_til"));
 	} else if (!strcmp(ev->kind, "flugt")) {
 		size_t i;
-		int may = ks_moral_now(ctx, u) == KS_FU;
+		int may = ks_moral_now(ctx, u) == KS_FU, retreated = 0;
+		struct ord_unit *foe = NULL; /* the other unit of a melee before it */
 		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
 			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
-			if (!strcmp(e->kind, "naerkamp") && e->seq < ev->seq &&
-			    (ev_unit(ctx, e, "angriber") == u || ev_unit(ctx, e, "forsvarer") == u))
+			if (e->seq >= ev->seq)
+				continue;
+			if (!strcmp(e->kind, "naerkamp") &&
+			    (ev_unit(ctx, e, "angriber") == u || ev_unit(ctx, e, "forsvarer") == u)) {
 				may = 1;
+				foe = ev_unit(ctx, e,
+					      ev_unit(ctx, e, "angriber") == u ? "forsvarer"
+									       : "angriber");
+			}
+			if (!strcmp(e->kind, "retraete") && ev_unit(ctx, e, "unit") == u)
+				retreated = 1;
 		}
 		if (!may)
 			ord_diag_add(d, 0, 0, u->id, "17 flugt",
 				     "unit '%s' is in %s, not FU: it does not flee", u->id,
 				     ks_moral_name(ks_moral_now(ctx, u)));
 		check_flight(ctx, ev, u, d);
+		if (may && !retreated)
+			check_flight_position(ctx, ev, u, foe, d);
 	}
 	return d->n > before ? ORD_ECHECK : 0;
 }
@@ -2447,16 +2496,21 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		const struct ord_order *o = ord_ctx_order(ctx, u);
 		struct ord_buf hint;
 		const char *from;
-		int grade, done = 0;
+		int grade, done = 0, placed;
 
 		if (ks_gone(ctx, u) || !retreat_owed(ctx, u))
 			continue;
 		grade = ks_moral_now(ctx, u);
+		/* a flugt alone moves nothing: for a unit with a position it is
+		 * the flight only when it says the unit cannot flee
+		 * (flugt_position_kontrol) */
+		placed = ks_check(ks_r(ctx), "flugt_position_kontrol") && ks_st_has(ctx, u, "x");
 		for (j = 0; j < ord_ctx_unit_nevents(ctx, u) && !done; j++) {
 			const struct ord_event *e = ord_ctx_unit_event(ctx, u, j);
 			done = ev_unit(ctx, e, "unit") == u &&
 			       (!strcmp(e->kind, "retraete") ||
-				(grade >= KS_FU && !strcmp(e->kind, "flugt")));
+				(grade >= KS_FU && !strcmp(e->kind, "flugt") &&
+				 (!placed || flight_stopped(ctx, e, u))));
 		}
 		if (done)
 			continue;
@@ -2468,7 +2522,7 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 			     ks_moral_name(grade), ks_reason(ks_st_str(ctx, u, "moral_grund"), "en"),
 			     *from ? ", by '" : "", from, *from ? "'" : "",
 			     grade >= KS_FU ? "flee" : "retreat", grade >= KS_FU ? "flight" : "retreat",
-			     grade >= KS_FU ? "retraete or flugt" : "retraete", hint.buf);
+			     grade >= KS_FU && !placed ? "retraete or flugt" : "retraete", hint.buf);
 		ord_buf_release(&hint);
 	}
 	/* a melee recorded and not resolved yet: its loser's half turn is

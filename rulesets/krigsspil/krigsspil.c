@@ -204,6 +204,17 @@
  *      reorganisation (state indbrud_naer), since an event's check holds
  *      only the units it names.  indbrud_flyt_kontrol (2026-12-05.11; a
  *      game made before took any move).
+ *  K30 6.5's flight has a place: a flugt says what stops a flight or
+ *      what the unit runs into and carries no position, so alone it
+ *      moved nothing while its result said the unit fled half a turn
+ *      out of break-in distance (6.3).  A free flugt (not blokeret=
+ *      hindring, nor by an enemy strong enough to block) of a unit with
+ *      a position that owes its half turn in the turn, or is in a melee
+ *      recorded before it, is refused until its retraete, where it went,
+ *      is recorded; the referee's list counts a flugt as the flight of
+ *      such a unit only when it says the unit cannot flee.
+ *      flugt_position_kontrol (2026-12-05.13; a game made before took
+ *      the flugt alone).
  *  NEEDSWORK: splitting and the town and wood rules (lost sections)
  *  are the referee's (README "Not done").
  */
@@ -1091,9 +1102,12 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * enemy's break-in distance is held to 6.3 (K29,
 	 * indbrud_flyt_kontrol); 2026-12-05.12: a formation change to the
 	 * formation the unit is in is refused, on the sheet and as an event
-	 * (12.1, formation_samme_kontrol)
+	 * (12.1, formation_samme_kontrol); 2026-12-05.13: a free flugt of a
+	 * unit with a position that owes its half turn's flight is recorded
+	 * after where it fled (retraete), where alone it moved nothing (6.5,
+	 * 6.3, flugt_position_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.12",   /* rules_revision (above) */
+	"2026-12-05.13",   /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

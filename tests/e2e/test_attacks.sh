@@ -589,7 +589,9 @@ expect_in "$ERR" "unit 'L5' is in OR, not FU: it does not flee (17 flugt)"
 ks event $g naerkamp angriber=K1 forsvarer=L5
 M=$(sql $g "SELECT seq FROM event WHERE kind = 'naerkamp' AND turn = 2")
 cp $g void-alone.game
-ks event $g flugt unit=L5
+# a flight that cannot flee (a free one of a unit with a position comes
+# after its retraete, flugt_position_kontrol, 2026-12-05.13)
+ks event $g flugt unit=L5 blokeret=hindring
 F=$(sql $g "SELECT seq FROM event WHERE kind = 'flugt' AND turn = 2")
 before=$(sha256sum <$g)
 expect_exit 65 ord event $g --void "$M" --reason "entered by mistake"
@@ -631,7 +633,7 @@ PY
 g=void-before.game
 to_melee $g map-before.xml
 ks event $g naerkamp angriber=K1 forsvarer=L5
-ks event $g flugt unit=L5
+ks event $g flugt unit=L5 blokeret=hindring
 expect_exit 0 ord event $g --void "$M" --reason "entered by mistake"
 ks resolve $g
 expect_exit 0 ord audit $g

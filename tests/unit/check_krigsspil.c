@@ -351,7 +351,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.12");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-05.13");
 }
 END_TEST
 
@@ -2293,7 +2293,7 @@ START_TEST(test_retreat_same_turn)
 		if (!without[k]) {
 			ck_assert_int_eq(st("L1", "tvungen_traek"), 10);
 			ck_assert_msg(strstr(execution(),
-					     "unit 'L1': driven into FU this turn (melee, by 'D2'): it must flee half a turn in this turn (6.5), but no flight (retraete or flugt) was recorded") !=
+					     "unit 'L1': driven into FU this turn (melee, by 'D2'): it must flee half a turn in this turn (6.5), but no flight (retraete) was recorded") !=
 					      NULL,
 				      "%s", execution());
 		} else {
@@ -2336,9 +2336,10 @@ START_TEST(test_retreat_same_turn)
 	ord_kv_set(&U("D2")->state, "angreb_maal", "L1");
 	event("naerkamp", "angriber=D2 forsvarer=L1");
 	EV_OK("retraete", "unit=L1 x=24 y=14");
-	/* a flugt is the flight of a unit in FU */
+	/* a flugt that says it cannot flee is the flight of a unit in FU
+	 * (a free one is recorded after its retraete: test_flight_position) */
 	l1_routed_by_d2(NULL);
-	EV_OK("flugt", "unit=L1");
+	EV_OK("flugt", "unit=L1 blokeret=hindring");
 	ck_assert_ptr_null(strstr(execution(), "driven into"));
 	/* in OR, driven into nothing, and in no melee of the phase */
 	l1_routed_by_d2(NULL);
@@ -2632,6 +2633,56 @@ START_TEST(test_lu_after_change_by_order)
 	resolve("fredelige-flytninger", NULL, 0);
 	ck_assert_int_eq(st("D2", "moral_til"), 22);
 	expect_result("D2: formerer linie; LU til midt i næste træk (formationsændring)");
+}
+END_TEST
+
+/* 6.5 "FU: skal den flygte et halvt træk", 6.3 "skal flygte ud af
+ * indbrudsafstand" (flugt_position_kontrol): a flugt has no position, so
+ * alone it moved nothing while its result said the unit fled.  A free
+ * flugt of a unit with a position that owes its flight, or is in a melee
+ * recorded before it, is refused until its retraete says where it went,
+ * and the referee's list asks for that retraete; a flugt that says the
+ * unit cannot flee is its flight; a unit with no position flees by the
+ * flugt alone.  A game made before took the flugt alone, and the unit
+ * stood where it broke. */
+START_TEST(test_flight_position)
+{
+	/* L1 in FU by D2's melee, at x=14 y=14 */
+	l1_routed_by_d2(NULL);
+	EV_BAD("flugt", "unit=L1",
+	       "unit 'L1' must flee half a turn in this turn (6.5: 'skal den flygte et halvt træk'), but a flugt has no position and moves nothing: record where it fled first, as its half turn (retraete unit=L1 x= y=); e.g. `retraete unit=L1 x=");
+	l1_routed_by_d2(NULL);
+	ck_assert_msg(strstr(execution(),
+			     "it must flee half a turn in this turn (6.5), but no flight (retraete) was recorded; e.g. `retraete unit=L1 x=") !=
+			      NULL,
+		      "%s", execution());
+	/* its retraete, then the flugt: the list is done */
+	EV_OK("retraete", suggested("L1"));
+	EV_OK("flugt", "unit=L1");
+	ck_assert_ptr_null(strstr(execution(), "driven into"));
+	/* a flugt that cannot flee: it stands, and is the flight */
+	l1_routed_by_d2(NULL);
+	EV_OK("flugt", "unit=L1 blokeret=hindring");
+	ck_assert_ptr_null(strstr(execution(), "driven into"));
+	/* in a melee recorded before it and not resolved: the same */
+	d2_melee_l1(NULL, "-90", "90");
+	EV_BAD("flugt", "unit=L1", "a flugt has no position and moves nothing");
+	d2_melee_l1(NULL, "-90", "90");
+	EV_OK("retraete", suggested("L1"));
+	EV_OK("flugt", "unit=L1");
+	/* a unit with no position flees by the flugt alone */
+	game_without(NULL);
+	driven("L2", "FU", "ild", "D2", "0");
+	ord_kv_set(&U("L2")->state, "moral_traek", "10");
+	ord_kv_set(&U("L2")->state, "tvungen_traek", "10");
+	ck_assert_ptr_nonnull(strstr(execution(), "no flight (retraete or flugt) was recorded"));
+	EV_OK("flugt", "unit=L2");
+	ck_assert_ptr_null(strstr(execution(), "driven into"));
+	/* made before: the flugt alone is the flight, and moves nothing */
+	l1_routed_by_d2("flugt_position_kontrol");
+	ck_assert_ptr_nonnull(strstr(execution(), "no flight (retraete or flugt) was recorded"));
+	EV_OK("flugt", "unit=L1");
+	ck_assert_ptr_null(strstr(execution(), "driven into"));
 }
 END_TEST
 
@@ -7607,6 +7658,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_unknown_flag_is_an_argument_error);
 	tcase_add_test(tc, test_form_same_formation);
+	tcase_add_test(tc, test_flight_position);
 	tcase_add_test(tc, test_coordinated_fire);
 	tcase_add_test(tc, test_march_through_made_before);
 	tcase_add_test(tc, test_stormmarch_broken_off_kept);
