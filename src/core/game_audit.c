@@ -45,6 +45,7 @@ struct audit {
 	size_t nsigned;
 	unsigned char prev[32];
 	int64_t expect;
+	int gaps; /* runs of entries missing from the log, said as it was read */
 	int chain_ok;
 	char *create_body, *units_body;
 	struct ord_canon_config created; /* the settings logged at creation */
@@ -78,12 +79,26 @@ static int take_entry(void *ud, const struct ord_rec_entry *e, const unsigned ch
 	struct audit *a = ud;
 	unsigned char h[32];
 	struct entry *x;
+	int gap = e->seq != a->expect;
 
-	if (e->seq != a->expect)
-		ord_vout_fail(&a->v, "log entries %lld to %lld are missing (deleted)",
-			      (long long)a->expect, (long long)e->seq - 1);
+	if (gap) {
+		char jump[80];
+		if (a->expect == 1)
+			snprintf(jump, sizeof(jump), "the log starts at entry %lld", (long long)e->seq);
+		else
+			snprintf(jump, sizeof(jump), "the log jumps from entry %lld to %lld",
+				 (long long)a->expect - 1, (long long)e->seq);
+		if (e->seq == a->expect + 1)
+			ord_vout_fail(&a->v, "log entry %lld is missing (deleted): %s",
+				      (long long)a->expect, jump);
+		else
+			ord_vout_fail(&a->v, "log entries %lld to %lld are missing (deleted): %s",
+				      (long long)a->expect, (long long)e->seq - 1, jump);
+		a->gaps++;
+	}
 	a->expect = e->seq + 1;
-	if (memcmp(prev, a->prev, 32))
+	/* after a gap it chains from the entry missing, said above */
+	if (!gap && memcmp(prev, a->prev, 32))
 		ord_vout_fail(&a->v,
 			      "log entry %lld (%s, turn %d): does not chain from the entry before it",
 			      (long long)e->seq, e->kind, e->turn);
@@ -143,10 +158,28 @@ static int check_chain(struct audit *a)
 		return err;
 	if (!head)
 		ord_vout_fail(&a->v, "the log's head is missing (deleted)");
-	else if (head != a->nlog || (a->nlog && head != a->last_seq))
+	else if (!a->nlog)
+		ord_vout_fail(&a->v, "the log is empty, but the game's head is entry %lld (deleted)",
+			      (long long)head);
+	else if (head == a->last_seq + 1)
 		ord_vout_fail(&a->v,
-			      "the log ends at entry %lld but the game's head is entry %lld (entries removed from the end)",
-			      a->nlog ? (long long)a->last_seq : 0LL, (long long)head);
+			      "the log ends at entry %lld, but the game's head is entry %lld: entry %lld was removed from the end",
+			      (long long)a->last_seq, (long long)head, (long long)head);
+	else if (head > a->last_seq)
+		ord_vout_fail(&a->v,
+			      "the log ends at entry %lld, but the game's head is entry %lld: entries %lld to %lld were removed from the end",
+			      (long long)a->last_seq, (long long)head, (long long)a->last_seq + 1,
+			      (long long)head);
+	else if (head < a->last_seq)
+		ord_vout_fail(&a->v,
+			      "the game's head is entry %lld, but the log goes on to entry %lld: entries were added after the head, or the head was moved back",
+			      (long long)head, (long long)a->last_seq);
+	else if (head != a->nlog && !a->gaps)
+		/* the missing entries were named as the log was read */
+		ord_vout_fail(&a->v, "the log holds %lld entries, but its head is entry %lld",
+			      (long long)a->nlog, (long long)head);
+	else if (head != a->nlog)
+		; /* said as the log was read (take_entry) */
 	else if (memcmp(hash, a->prev, 32))
 		ord_vout_fail(&a->v, "the game's head hash does not match the last log entry");
 	if (a->v.failures == bad)
@@ -403,8 +436,10 @@ static void orphan(void *ud, const char *table, int n)
 			      "%d signed head%s of the game file sign%s no entry of its log as it is",
 			      n, n == 1 ? "" : "s", n == 1 ? "s" : "");
 	else
-		ord_vout_fail(&a->v, "%d %s row%s belong%s to no log entry (inserted)", n, table,
-			      n == 1 ? "" : "s", n == 1 ? "s" : "");
+		ord_vout_fail(&a->v, "%d %s row%s belong%s to no log entry (%s)", n, table,
+			      n == 1 ? "" : "s", n == 1 ? "s" : "",
+			      a->gaps ? "inserted, or its entry is one of those missing from the log"
+				      : "inserted");
 }
 
 static const char *hex_of(char out[65], const unsigned char p[32])

@@ -597,11 +597,27 @@ static void check_chain(struct vr *x)
 
 	for (i = 0; i < r->entries.n; i++) {
 		const struct ord_rec_entry *e = &r->entries.v[i];
-		int last = i + 1 == r->entries.n;
+		int last = i + 1 == r->entries.n, gap = 0;
 
-		if (i && e->seq != r->entries.v[i - 1].seq + 1) {
+		if (i && e->seq > r->entries.v[i - 1].seq + 1) {
+			/* its hash is of the entry missing before it: not
+			 * said to be changed too */
+			int64_t from = r->entries.v[i - 1].seq + 1;
+			if (from == e->seq - 1)
+				ord_vout_fail(x->v,
+					      "log entry %lld is missing (deleted): the log jumps from entry %lld to %lld",
+					      (long long)from, (long long)from - 1, (long long)e->seq);
+			else
+				ord_vout_fail(x->v,
+					      "log entries %lld to %lld are missing (deleted): the log jumps from entry %lld to %lld",
+					      (long long)from, (long long)e->seq - 1,
+					      (long long)from - 1, (long long)e->seq);
+			gap = 1;
+			if (!broken)
+				broken = from;
+		} else if (i && e->seq != r->entries.v[i - 1].seq + 1) {
 			ord_vout_fail(x->v,
-				      "log entry %lld follows entry %lld: entries were removed, added or reordered",
+				      "log entry %lld follows entry %lld: entries were added or reordered",
 				      (long long)e->seq, (long long)r->entries.v[i - 1].seq);
 			if (!broken)
 				broken = e->seq;
@@ -610,7 +626,7 @@ static void check_chain(struct vr *x)
 			ord_vout_fail(x->v, "log entry %lld (%s) belongs to turn %d, not to turn %d",
 				      (long long)e->seq, e->kind, e->turn, r->turn);
 		ord_log_hash(h, prev, e->seq, e->turn, e->kind, ord_vr_body(x, e), e->at);
-		if (memcmp(h, e->hash, 32)) {
+		if (!gap && memcmp(h, e->hash, 32)) {
 			ord_vout_fail(x->v,
 				      "log entry %lld (%s, turn %d): its content and the entry before it do not give its hash (changed)",
 				      (long long)e->seq, e->kind, e->turn);

@@ -89,12 +89,18 @@ tamper commitment \
 tamper log-body \
 	"UPDATE log SET body = replace(body, 'forced=0', 'forced=1') WHERE kind = 'seal'" \
 	"log entry $SEAL (seal, turn 1): its content does not match its hash (edited)"
+# an entry deleted is named as missing, where the numbers jump, once: not
+# its follower as changed, nor the head as past the log's end (it read "the
+# log ends at entry 70 but the game's head is entry 70")
 tamper log-deleted-middle \
 	"DELETE FROM log WHERE seq = $SEAL" \
-	"log entries $SEAL to $SEAL are missing (deleted)"
+	"log entry $SEAL is missing (deleted): the log jumps from entry $((SEAL - 1)) to $((SEAL + 1))"
+expect_eq "$(grep -c "log entry $SEAL is missing" <<<"$OUT")" 2 "the gap said at the game's log and at turn 1's"
+expect_not_in "$OUT" "the game's head is entry"
+expect_not_in "$OUT" "log entry $((SEAL + 1)) ("
 tamper log-deleted-last \
 	"DELETE FROM log WHERE seq = $LAST" \
-	"entries removed from the end"
+	"the log ends at entry $((LAST - 1)), but the game's head is entry $LAST: entry $LAST was removed from the end"
 # the careful forger also moves the head back: the open turn still points at it
 tamper log-deleted-last-head-moved \
 	"DELETE FROM log WHERE seq = $LAST;
