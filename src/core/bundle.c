@@ -1637,7 +1637,12 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 	if (!r.exchanged)
 		ord_vout_fail(&v, "the log does not hold the exchange of turn %d: a bundle is of an exchanged turn",
 			      r.turn);
-	if (v.failures && facts.consequences) {
+	if (v.failures && facts.consequences && facts.missing_at) {
+		ord_buf_addf(out,
+			     "%d check%s FAILED: what log entry %lld records is missing, and %d of the failures may only follow from it\n",
+			     v.failures, v.failures == 1 ? "" : "s", (long long)facts.missing_at,
+			     facts.consequences);
+	} else if (v.failures && facts.consequences) {
 		ord_buf_addf(out,
 			     "%d check%s FAILED: log entry %lld was changed, and %d of the failures may only follow from it\n",
 			     v.failures, v.failures == 1 ? "" : "s", (long long)facts.broken_at,

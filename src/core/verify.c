@@ -1991,10 +1991,114 @@ static void dice_key(struct vr *x)
 
 /* ---- rows and entries that do not find each other ---- */
 
+/* The kinds of entry that record a row of the game file (or the bundle):
+ * each must be claimed by exactly one row. */
+static const char *const row_kinds[] = { "sheet", "opening", "commit", "event",
+					 "void",  "witness", NULL };
+
+static int records_a_row(const char *kind)
+{
+	size_t k;
+
+	for (k = 0; row_kinds[k]; k++)
+		if (!strcmp(kind, row_kinds[k]))
+			return 1;
+	return 0;
+}
+
+static void claim(struct vr *x, char *claimed, int64_t seq)
+{
+	const struct ord_rec_entry *e = ord_record_entry(x->r, seq);
+
+	if (e)
+		claimed[ord_vr_entry_index(x, e)] = 1;
+}
+
+/* What entry e records, in words ("event #2 (move) of turn 1, phase
+ * movement"), from its body. */
+static void entry_row_named(struct vr *x, const struct ord_rec_entry *e, struct ord_buf *out)
+{
+	const char *body = ord_vr_body(x, e);
+	char *side = ord_canon_get(body, "side"), *version = ord_canon_get(body, "version");
+	char *seq = ord_canon_get(body, "seq"), *kind = ord_canon_get(body, "kind");
+	char *phase = ord_canon_get(body, "phase"), *index = ord_canon_get(body, "index");
+
+	if (!strcmp(e->kind, "event"))
+		ord_buf_addf(out, "event #%s (%s) of turn %d, phase %s,", seq ? seq : "?",
+			     kind ? kind : "?", e->turn, phase ? phase : "?");
+	else if (!strcmp(e->kind, "void"))
+		ord_buf_addf(out, "the void of event #%s of turn %d", seq ? seq : "?", e->turn);
+	else if (!strcmp(e->kind, "witness"))
+		ord_buf_addf(out, "the witness link of %s for phase %s of turn %d",
+			     side ? side : "?", index ? index : "?", e->turn);
+	else
+		ord_buf_addf(out, "the %s of %s, version %s, of turn %d,",
+			     !strcmp(e->kind, "commit") ? "commitment" : e->kind, side ? side : "?",
+			     version ? version : "?", e->turn);
+	free(side);
+	free(version);
+	free(seq);
+	free(kind);
+	free(phase);
+	free(index);
+}
+
+/*
+ * The entries that record a row no row claims: said before anything is
+ * checked with the rows, so that the cause comes first (a deleted event
+ * was named last, after the replay's differences that follow from it), and
+ * what is said after it is labelled as what may follow from it.
+ * check_vouched does not say them again.
+ */
+static void check_rows_present(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	char *claimed = ord_xcalloc(r->entries.n + 1, 1);
+	struct ord_buf what = ORD_BUF_INIT;
+	int64_t first = 0;
+	size_t i;
+
+	x->missing = ord_xcalloc(r->entries.n + 1, 1);
+	for (i = 0; i < r->sheets.n; i++)
+		claim(x, claimed, r->sheets.v[i].log);
+	for (i = 0; i < r->commits.n; i++)
+		claim(x, claimed, r->commits.v[i].log);
+	for (i = 0; i < r->events.n; i++) {
+		claim(x, claimed, r->events.v[i].log);
+		if (r->events.v[i].void_log)
+			claim(x, claimed, r->events.v[i].void_log);
+	}
+	for (i = 0; i < r->links.n; i++)
+		claim(x, claimed, r->links.v[i].log);
+	for (i = 0; i < r->entries.n; i++) {
+		const struct ord_rec_entry *e = &r->entries.v[i];
+		if (claimed[i] || !records_a_row(e->kind))
+			continue;
+		x->missing[i] = 1;
+		ord_buf_reset(&what);
+		entry_row_named(x, e, &what);
+		ord_vout_fail(x->v, "%s is missing (log entry %lld records it: deleted or left out)",
+			      what.buf, (long long)e->seq);
+		if (!first)
+			first = e->seq;
+	}
+	if (first && !x->broken_at) {
+		/* what the rows do not show is not what was logged: the
+		 * failures after this may follow from it */
+		x->missing_at = first;
+		x->fail_was = x->v->fail;
+		snprintf(x->fail_label, sizeof(x->fail_label),
+			 "%s (may follow from the missing row of entry %lld)",
+			 x->v->fail ? x->v->fail : "FAILED", (long long)first);
+		x->v->fail = x->fail_label;
+		x->fails_at_break = x->v->failures;
+	}
+	ord_buf_release(&what);
+	free(claimed);
+}
+
 static void check_vouched(struct vr *x)
 {
-	static const char *const kinds[] = { "sheet", "opening", "commit", "event",
-					     "void",  "witness", NULL };
 	const struct ord_record *r = x->r;
 	size_t i, k;
 
@@ -2033,14 +2137,12 @@ static void check_vouched(struct vr *x)
 	}
 	for (i = 0; i < r->entries.n; i++) {
 		const struct ord_rec_entry *e = &r->entries.v[i];
-		for (k = 0; kinds[k]; k++)
-			if (!strcmp(e->kind, kinds[k]) && x->used[i] != 1 &&
-			    !(x->rs == NULL && !strcmp(e->kind, "event")))
-				ord_vout_fail(x->v, "log entry %lld (%s): %s", (long long)e->seq,
-					      e->kind,
-					      x->used[i]
-						      ? "more than one row claims it"
-						      : "what it records is missing (deleted or left out)");
+		/* a row missing was said first (check_rows_present) */
+		if (records_a_row(e->kind) && x->used[i] != 1 && !(x->missing && x->missing[i]) &&
+		    !(x->rs == NULL && !strcmp(e->kind, "event")))
+			ord_vout_fail(x->v, "log entry %lld (%s): %s", (long long)e->seq, e->kind,
+				      x->used[i] ? "more than one row claims it"
+						 : "what it records is missing (deleted or left out)");
 	}
 }
 
@@ -2068,6 +2170,8 @@ int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify
 	ord_buf_init(&x.body);
 	check_opening(&x);
 	check_chain(&x);
+	if (x.open && x.rs)
+		check_rows_present(&x);
 	if (x.open && x.rs && x.have_cfg)
 		check_documents(&x);
 	if (x.open && x.rs) {
@@ -2089,14 +2193,16 @@ int ord_verify_record_cached(const struct ord_record *r, const struct ord_verify
 		check_receipts(&x);
 		check_heads(&x);
 	}
-	if (x.broken_at) {
+	if (x.broken_at || x.missing_at) {
 		v->fail = x.fail_was;
 		if (facts) {
 			facts->broken_at = x.broken_at;
+			facts->missing_at = x.missing_at;
 			facts->consequences = v->failures - x.fails_at_break;
 		}
 	}
 	free(x.used);
+	free(x.missing);
 	ord_buf_release(&x.body);
 	free(x.phases);
 	free(x.sealed);

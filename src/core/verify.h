@@ -63,6 +63,7 @@ struct ord_verify_facts {
 	int opening_matched; /* one of them signs this turn's opening (or the entry before) */
 	size_t overrides;    /* events recorded against the orders by the referee's override */
 	int64_t broken_at;   /* the first log entry whose hash fails (0: none) */
+	int64_t missing_at;  /* else the first entry whose row is missing (0: none) */
 	int consequences;    /* failures said after it: they may only follow from it */
 };
 void ord_verify_facts_release(struct ord_verify_facts *f);

@@ -70,8 +70,12 @@ struct vr {
 	 * may follow from it: one changed byte is one finding, not a list */
 	int64_t broken_at;
 	const char *fail_was; /* v->fail before the label replaced it */
-	char fail_label[64];
+	char fail_label[96];
 	int fails_at_break;
+	/* the first entry whose row is missing (check_rows_present), when
+	 * the chain holds: later failures are labelled alike */
+	int64_t missing_at;
+	char *missing; /* per entry: its row is missing, said */
 };
 
 size_t ord_vr_entry_index(const struct vr *x, const struct ord_rec_entry *e);

@@ -82,7 +82,7 @@ tamper sheet-bytes-old-version \
 	"the sheet of blue, version 1: its bytes, nonce and the turn's seed commitment do not give its commitment"
 tamper sheet-deleted \
 	"DELETE FROM sheet WHERE version = 1 AND $BLUE" \
-	"log entry $BLUE_V1 (sheet): what it records is missing"
+	"the sheet of blue, version 1, of turn 1, is missing (log entry $BLUE_V1 records it: deleted or left out)"
 tamper commitment \
 	"UPDATE sheet SET commitment = randomblob(32) WHERE turn = 1 AND $RED" \
 	"the sheet of red, version 1: differs from what was logged in entry"
@@ -133,9 +133,16 @@ expect_exit 1 ord verify event-and-log.xml
 expect_line "$OUT" "^  FAILED: log entry $FIRE_EVENT \(event, turn 1\): its content and the entry before it do not give its hash \(changed\)$"
 expect_line "$OUT" "^2 checks FAILED: log entry $FIRE_EVENT was changed, and 1 of the failures may only follow from it$"
 expect_eq "$ERR" "orderly: 2 checks failed" "verify's standard error"
+# a deleted event is named first, before the replay's differences that
+# follow from it (it was named last, after six of them), and they are
+# labelled so
+MOVE_EVENT=$(seq_of event "AND body LIKE '%' || char(10) || 'kind=move' || char(10) || '%'")
 tamper event-deleted \
 	"DELETE FROM event WHERE kind = 'move'" \
-	"(event): what it records is missing"
+	"event #1 (move) of turn 1, phase movement, is missing (log entry $MOVE_EVENT records it: deleted or left out)"
+expect_line "$(grep -m1 BROKEN <<<"$OUT")" "^    BROKEN: event #1 \(move\) of turn 1, phase movement, is missing"
+expect_in "$OUT" "BROKEN (may follow from the missing row of entry $MOVE_EVENT): "
+expect_not_in "$OUT" "what it records is missing"
 tamper roll-value \
 	"UPDATE roll SET value = value % 6 + 1" \
 	"the dice were chosen" \

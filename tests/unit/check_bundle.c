@@ -972,14 +972,22 @@ START_TEST(rows_left_out)
 {
 	struct ord_buf out = ORD_BUF_INIT;
 
+	const char *cause, *after;
+
 	/* red's first version: its log entry then records a sheet not here */
 	ck_assert_int_eq(resigned_without("  <sheet side=\"red\"", "</sheet>\n", &out), ORD_ETAMPERED);
-	ck_assert_msg(strstr(out.buf, "what it records is missing (deleted or left out)"), "%s",
-		      out.buf);
-	/* an event */
+	ck_assert_msg(strstr(out.buf,
+			     "FAILED: the sheet of red, version 1, of turn 1, is missing (log entry "),
+		      "%s", out.buf);
+	/* an event: the cause first, what follows from it after, labelled */
 	ck_assert_int_eq(resigned_without("  <event ", "</event>\n", &out), ORD_ETAMPERED);
-	ck_assert_msg(strstr(out.buf, "what it records is missing (deleted or left out)"), "%s",
-		      out.buf);
+	cause = strstr(out.buf, "FAILED: event #1 (");
+	ck_assert_msg(cause && strstr(cause, "of turn 1, phase movement, is missing (log entry "),
+		      "%s", out.buf);
+	after = strstr(out.buf, "FAILED (may follow from the missing row of entry ");
+	ck_assert_msg(after && after > cause, "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "FAILED: what log entry "), "%s", out.buf);
+	ck_assert_msg(!strstr(out.buf, "what it records is missing"), "%s", out.buf);
 	/* a roll: the phase digest, and the replay */
 	ck_assert_int_eq(resigned_without("  <roll ", "/>\n", &out), ORD_ETAMPERED);
 	ck_assert_msg(strstr(out.buf, "were changed after they were written"), "%s", out.buf);
@@ -987,7 +995,8 @@ START_TEST(rows_left_out)
 		      "%s", out.buf);
 	/* a log entry: the chain */
 	ck_assert_int_eq(resigned_without("    <entry seq=\"5\"", "</entry>\n", &out), ORD_ETAMPERED);
-	ck_assert_msg(strstr(out.buf, "FAILED: log entry 5 is missing (deleted): the log jumps from entry 4 to 6\n"),
+	ck_assert_msg(strstr(out.buf,
+			     "FAILED: log entry 5 is missing (deleted): the log jumps from entry 4 to 6\n"),
 		      "%s", out.buf);
 	/* and entry 6 is not said to be changed: its hash is of the one missing */
 	ck_assert_msg(!strstr(out.buf, "log entry 6 ("), "%s", out.buf);
