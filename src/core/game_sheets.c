@@ -24,7 +24,9 @@
 
 /* Blank: white space only, Unicode's too (a no-break space, the BOM a
  * word processor writes first): a sheet of them says nothing, as an empty
- * one (a sheet of comments only is a side's word that it stands). */
+ * one, and is refused as a slip (an empty file, a mail whose text was lost);
+ * a sheet of comments only is a side's word that it orders nothing, the
+ * way to say so that the refusal names (docs/orderly.1, submit). */
 int ord_game_blank(const char *bytes, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)bytes, *end = p + len;
@@ -262,7 +264,7 @@ static int validate_bytes(struct ord_game *g, int turn, const char *side, const 
 				     len, MAX_SHEET_BYTES);
 	if (ord_game_blank(bytes, len)) {
 		ord_diag_add(diag, 1, 1, NULL, NULL,
-			     "the sheet is empty (expected one order per line: a unit, then its codes)");
+			     "the sheet is empty (expected one order per line: a unit, then its codes; a side that orders nothing submits a comment, such as '# no orders')");
 		err = ORD_EBADSHEET;
 	} else {
 		err = ord_game_check_bytes(g, turn, side, bytes, len, diag, reading);

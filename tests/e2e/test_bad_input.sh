@@ -228,6 +228,14 @@ done <"$TSV"
 for c in $("$ORDERLY" help | sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p'); do
 	[[ $covered == *" $c "* ]] || { echo "FAIL: bad-input.tsv has no line for 'orderly $c'" >&2; failed=$((failed + 1)); }
 done
+# the way the empty sheet's refusal names to order nothing is taken: a
+# sheet of blank lines and a comment only
+cp "$P/game.game" "$P/nothing-ordered.game"
+printf '\n  \n# no orders\n\n' >"$I/comment.txt"
+"$ORDERLY" submit "$P/nothing-ordered.game" --side allied "$I/comment.txt" >"$I/comment.out" 2>&1 ||
+	fail "a sheet of a comment only was refused: $(cat "$I/comment.out")"
+grep -q '^receipt: turn 1 side allied version 1$' "$I/comment.out" ||
+	fail "a sheet of a comment only gave no receipt: $(cat "$I/comment.out")"
 [ $n -ge 100 ] || [ -n "${BAD_INPUT_TSV:-}" ] || fail "only $n lines in the catalogue"
 [ $failed = 0 ] || fail "$failed of $n lines failed"
 echo "$NAME: $n refused commands: each with its exit status and message, the game files unchanged; $needswork known gaps (NEEDSWORK), $fixed of them now fixed"
