@@ -1,10 +1,13 @@
 /*
- * cmd_deadline.c - `orderly deadline GAME WHEN|none`: set or clear the
+ * cmd_deadline.c - `orderly deadline GAME WHEN|none [--past]`: set or clear the
  * deadline of the current turn.  WHEN takes every form of a time orderly
  * reads (src/core/when.c): 2026-12-01T18:00:00Z, 2026-12-01T18:00+01:00,
  * 2026-12-01T18:00 Europe/Copenhagen, or from now: +90m, +48h, +2d.  A time
- * already past is taken with a warning (the turn may then be sealed).  The next turns'
- * deadlines follow from the game's schedule (`orderly schedule`).
+ * already past is refused (yesterday's date typed by mistake made the turn
+ * late at once, and told every side by mail), unless --past says it is
+ * meant: then it is taken with a warning (the turn may then be sealed).
+ * The next turns' deadlines follow from the game's schedule (`orderly
+ * schedule`).
  *
  * WHEN is the deadline the players are told (docs/pbem.md); the schedule's
  * grace follows it, as it follows a deadline the schedule sets: the core
@@ -46,9 +49,13 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 	struct told told = { 0, 0 };
 	ord_game *g = NULL;
 	int64_t when = 0, now, grace = 0;
-	int rc;
+	int rc, past = 0;
+	const struct cli_opt opts[] = {
+		{ "past", NULL, &past },
+		{ NULL, NULL, NULL },
+	};
 
-	if ((rc = cli_options(cmd, &argc, argv, NULL)) != CLI_CONTINUE)
+	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		return rc;
 	if (argc < 2)
 		return cli_usage_error(cmd, "missing GAME");
@@ -70,6 +77,16 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 	now = ord_game_now(g);
 	if (strcmp(argv[2], "none")) {
 		ord_when_parse(&when, argv[2], now);
+		if (when <= now && !past) {
+			struct ord_buf at = ORD_BUF_INIT;
+			ord_when_format(&stamp, when, NULL);
+			ord_when_format(&at, now, NULL);
+			rc = cli_usage_error(cmd,
+					     "the deadline %s is not after now (%s): nothing set (give --past to close the turn's orders at a time already past)",
+					     stamp.buf, at.buf);
+			ord_buf_release(&at);
+			goto out;
+		}
 	}
 	ord_game_set_hook(g, deadline_hook, &told);
 	mail_init(); /* the mails are composed with GMime */

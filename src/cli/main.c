@@ -55,7 +55,7 @@ static const struct cli_cmd commands[] = {
 	{ "check", "SHEET|- --scenario FILE.xml [--side SIDE] [--tables FILE]",
 	  "a player's check of his sheet with only the scenario: every problem, nothing stored",
 	  cmd_check },
-	{ "deadline", "GAME WHEN|none",
+	{ "deadline", "GAME WHEN|none [--past]",
 	  "set (2026-12-01T18:00Z, 2026-12-01T19:00+01:00, '2026-12-01T19:00 Europe/Copenhagen', +48h, +2d, +90m, +1w) or clear the turn's deadline",
 	  cmd_deadline },
 	{ "schedule",

@@ -1035,7 +1035,7 @@ expect_exit 0 ord new past.game --scenario scenario.xml --head past.game.open.he
 expect_exit 0 ord deadline past.game "$(date -u -d '+2 days' +%FT%TZ)"
 expect_exit 0 ord submit past.game --side red "$BFIX/red-1b.txt"
 RED=$(field commitment "$OUT")
-expect_exit 0 ord deadline past.game 2020-01-01T00:00Z
+expect_exit 0 ord deadline past.game 2020-01-01T00:00Z --past
 expect_in "$ERR" "this deadline has passed already"
 expect_exit 65 ord submit past.game --side blue "$BFIX/blue-1.txt"
 expect_exit 0 ord seal past.game --head past.game.seal.head
@@ -1055,16 +1055,16 @@ expect_exit 0 ord submit fwd.game --side red "$BFIX/red-1b.txt"
 # deadlines a few seconds off (a loaded machine takes a second or more
 # to run a submit), waited out below
 SOON=$(($(date +%s) + 6))
-expect_exit 0 ord deadline fwd.game "$(date -u -d "@$SOON" +%FT%TZ)"
+expect_exit 0 ord deadline fwd.game "$(date -u -d "@$SOON" +%FT%TZ)" --past
 # a side that missed the one deadline it was given: no note
 expect_exit 0 ord new missed.game --scenario scenario.xml
-expect_exit 0 ord deadline missed.game "$(date -u -d "@$SOON" +%FT%TZ)"
+expect_exit 0 ord deadline missed.game "$(date -u -d "@$SOON" +%FT%TZ)" --past
 expect_exit 0 ord submit missed.game --side red "$BFIX/red-1b.txt"
 # the other way: the deadline set again once it had passed, a late
 # sheet taken (the referee's extension; a side that kept its time sees
 # the late sheet stand): said
 expect_exit 0 ord new ext.game --scenario scenario.xml
-expect_exit 0 ord deadline ext.game "$(date -u -d "@$SOON" +%FT%TZ)"
+expect_exit 0 ord deadline ext.game "$(date -u -d "@$SOON" +%FT%TZ)" --past
 expect_exit 0 ord submit ext.game --side red "$BFIX/red-1b.txt"
 while (($(date +%s) <= SOON)); do sleep 0.2; done
 expect_exit 0 ord seal fwd.game

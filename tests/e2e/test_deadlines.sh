@@ -31,8 +31,16 @@ expect_in "$ERR" "unknown time zone 'Mars/Olympus'"
 expect_exit 64 ord deadline "$G" 2030-12-07T18:00
 expect_in "$ERR" "has no zone"
 
-# a deadline already past is said, and info says it has passed
-expect_exit 0 ord deadline "$G" 2020-01-01T00:00Z
+# a deadline already past is refused, nothing set (yesterday's date typed
+# by mistake made the turn late at once) ...
+before=$(sql "$G" "SELECT deadline FROM turn WHERE turn = 1")
+expect_exit 64 ord deadline "$G" 2020-01-01T00:00Z
+expect_line "$ERR" "^orderly: the deadline 2020-01-01T00:00:00Z is not after now \([-0-9T:]+Z\): nothing set \(give --past to close the turn's orders at a time already past\)"
+expect_eq "$(sql "$G" "SELECT deadline FROM turn WHERE turn = 1")" "$before" "the deadline after a past one refused"
+expect_exit 64 ord deadline "$G" "$(date -u -d '-1 day' +%FT%H:%M) Europe/Copenhagen"
+expect_in "$ERR" "is not after now"
+# ... and, with --past, meant: it is said, and info says it has passed
+expect_exit 0 ord deadline "$G" 2020-01-01T00:00Z --past
 expect_in "$ERR" "this deadline has passed already"
 expect_exit 0 ord info "$G"
 expect_in "$OUT" "the deadline has passed: no more sheets are taken"

@@ -298,7 +298,7 @@ expect_line "$OUT" '^deadline: [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9
 expect_exit 65 ord seal "$D"
 expect_in "$ERR" "waiting for blue"
 # a deadline that has passed: no more sheets, and seal needs no --force
-expect_exit 0 ord deadline "$D" 2020-01-01T00:00:00Z
+expect_exit 0 ord deadline "$D" 2020-01-01T00:00:00Z --past
 expect_eq "$OUT" "deadline: 2020-01-01T00:00:00Z" "deadline"
 expect_exit 0 ord info "$D"
 expect_line "$OUT" '^deadline: +2020-01-01T00:00:00Z$'
