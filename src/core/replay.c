@@ -827,6 +827,12 @@ static int cmp_unit(struct cmp *c, size_t i, const struct ord_rec_state *rs)
 		ord_vout_fail(c->x->v,
 			      "phase %s: unit %s's state is recorded as of turn %d, phase %d, but the rules give it at turn %d, phase %zu",
 			      phase, ctx->units[i].id, rs->turn, rs->phase, turn, p + 1);
+	else if (c->listed <= MAX_LISTED && rs && strcmp(rs->unit, ctx->units[i].id))
+		/* the row is a later unit's (cmp_state): this one's is not
+		 * there, not the other's state (it was shown as this one's) */
+		ord_vout_fail(c->x->v,
+			      "phase %s: unit %s ends the phase as (%s) by the rules, but no state of it is recorded before unit %s's (the states are recorded in unit order)",
+			      phase, ctx->units[i].id, flat(&c->a, c->b.buf), rs->unit);
 	else if (c->listed <= MAX_LISTED)
 		ord_vout_fail(c->x->v,
 			      "phase %s: unit %s ends the phase as (%s) by the rules, but its recorded state is %s%s%s",
@@ -854,13 +860,21 @@ static int cmp_state(void *ud, const struct ord_rec_state *rs)
 	cmp_stage(c, 2);
 	ord_digest_state(&c->d, rs->unit, rs->attrs, rs->turn, rs->phase, rs->value);
 	c->n.states++;
-	while (next_changed(c) < ctx->nunits)
-		if (!cmp_unit(c, c->unit++, rs))
-			return 0;
+	u = ord_ctx_find_unit(ctx, rs->unit);
+	if (u && strcmp(u->id, rs->unit))
+		u = NULL;
+	/* a row of no unit, or of a unit before the next one the rules
+	 * changed, is not that one's: said below as a row the rules do not
+	 * give (it was compared with every changed unit after it, each said
+	 * to be recorded with its state: a deleted move event's unit made
+	 * four such lines) */
+	if (u && (size_t)(u - ctx->units) >= next_changed(c))
+		while (next_changed(c) < ctx->nunits)
+			if (!cmp_unit(c, c->unit++, rs))
+				return 0;
 	/* past the last changed unit: a row the rules do not give, looked
 	 * up, not sought among every unit (a bundle of many such rows made
 	 * that the square of its size) */
-	u = ord_ctx_find_unit(ctx, rs->unit);
 	if (u && !strcmp(u->id, rs->unit) && c->ok[u - ctx->units]) {
 		/* a second state of a unit whose first is the rules' (a
 		 * fourth red team: taken as the unit's, unseen) */

@@ -1239,6 +1239,9 @@ START_TEST(one_change_one_finding)
 		ck_assert_msg(strstr(out.buf,
 				     "a state of unit ZZ9 is recorded (figures=1) that the rules do not give"),
 			      "%s", out.buf);
+		/* and not as the state of each unit the phase changed: its
+		 * state was shown as theirs, "recorded" as figures=1 */
+		ck_assert_msg(!strstr(out.buf, "ends the phase as"), "%s", out.buf);
 		ord_buf_release(&add);
 	}
 
