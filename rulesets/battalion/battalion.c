@@ -1114,7 +1114,8 @@ static void kind_formations(const struct bat_rules *r, const char *kind, struct 
  * gave cavalry a column), never a gun's nor another kind's own order.
  * After the state is made, as the other checks: only `new` refuses, and
  * the audit replays an older game's first states as they were. */
-static void check_formation(const struct bat_rules *r, const struct ord_unit *u, struct ord_diag *diag)
+static void check_formation_of(const struct bat_rules *r, const struct ord_unit *u,
+			       struct ord_diag *diag)
 {
 	const char *f = ord_kv_get(&u->attrs, "formation");
 	const char *kind = bat_kind(u), *own = kind_label(r, kind, "formation");
@@ -1166,6 +1167,34 @@ out:
 	ord_buf_release(&may);
 	ord_buf_release(&rule);
 	ord_buf_release(&any);
+}
+
+/* check_formation_of, once for each case (kind, formation) found one of
+ * the kind's: the tables do not change, and the kind's formations were
+ * found again for every unit (25,000 instructions a unit, a tenth of the
+ * audit of a first turn).  A case that is refused is checked every time,
+ * so that every unit of it is named. */
+static void check_formation(struct bat_rules *r, const struct ord_unit *u, struct ord_diag *diag)
+{
+	const char *f = ord_kv_get(&u->attrs, "formation"), *kind = bat_kind(u), *line;
+	struct ord_buf key = ORD_BUF_INIT;
+	size_t before = diag->n;
+
+	if (!f || strpbrk(f, "\t\n") || strpbrk(kind, "\t\n")) {
+		check_formation_of(r, u, diag);
+		return;
+	}
+	ord_buf_addf(&key, "%s\t%s\n", kind, f);
+	for (line = r->formations_whole.len ? r->formations_whole.buf : ""; *line;
+	     line = strchr(line, '\n') + 1)
+		if (!strncmp(line, key.buf, key.len)) {
+			ord_buf_release(&key);
+			return;
+		}
+	check_formation_of(r, u, diag);
+	if (diag->n == before)
+		ord_buf_adds(&r->formations_whole, key.buf);
+	ord_buf_release(&key);
 }
 
 /* The tables, for the core's checks of a club's document (ruleset.h). */

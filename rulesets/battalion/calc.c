@@ -201,6 +201,7 @@ void bat_free(struct ord_rules *rules)
 		return;
 	ord_tables_free(rules->bat.tables);
 	ord_buf_release(&rules->bat.rows_whole);
+	ord_buf_release(&rules->bat.formations_whole);
 	for (i = 0; rules->bat.kinds_seen && i < rules->bat.kinds_seen->n; i++)
 		free(rules->bat.kinds_seen->kind[i]);
 	free(rules->bat.kinds_seen);

@@ -39,6 +39,9 @@ struct bat_rules {
 	 * replay of a first turn makes every unit's first state again (a
 	 * rules handle is one thread's, as its game is) */
 	struct ord_buf rows_whole;
+	/* the cases (kind, formation) whose formation init_unit found one of
+	 * the kind's, "kind\tformation\n" each, for the same reason */
+	struct ord_buf formations_whole;
 	/* the rows of table kinds of the kinds asked of it (battalion.c
 	 * kind_row), allocated with the rules: every sheet order asks its
 	 * unit's arm, and the tables do not change */
