@@ -87,6 +87,12 @@ void ord_verify_cache_free(struct ord_verify_cache *c);
  * before any turn's record is held); sc is left empty. */
 void ord_verify_cache_keep_scenario(struct ord_verify_cache *c, const struct ord_ruleset *rs,
 				    struct ord_scenario *sc, const char *bytes, size_t len);
+/* Tell c that every entry of the game's log was found, in the read
+ * transaction its records are read in, to chain: each entry's hash is what
+ * the hash before it and its content give (the audit walks the whole log
+ * first).  The records' entries are those rows, so their hashes are not
+ * computed again for each turn. */
+void ord_verify_cache_chain_whole(struct ord_verify_cache *c);
 /* ord_verify_record, taking the scenario and tables from c when the
  * record's bytes are the ones c holds (by their hashes), else reading them
  * and keeping them in c. */
