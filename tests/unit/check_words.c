@@ -86,6 +86,40 @@ START_TEST(fmt_long_as_printf)
 }
 END_TEST
 
+/* ord_buf_addf writes where the string fits and formats it again, in a
+ * larger buffer, when it does not: every length about the room it has
+ * (a buffer's first 64 bytes, then each doubling) comes out as printf
+ * writes it, and an empty string leaves a buffer that is a string. */
+START_TEST(addf_about_its_room)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	char want[600], piece[200];
+	size_t first, n;
+
+	ord_buf_addf(&b, "%s", "");
+	ck_assert_str_eq(b.buf, "");
+	ck_assert_uint_eq(b.len, 0);
+	for (first = 0; first < 140; first += 7) {
+		for (n = 0; n < 140; n++) {
+			ord_buf_release(&b); /* from the first room each time */
+			memset(piece, 'a', first);
+			piece[first] = '\0';
+			ord_buf_addf(&b, "%s", piece);
+			memset(piece, 'b', n);
+			piece[n] = '\0';
+			ord_buf_addf(&b, "%s|%d", piece, (int)n);
+			memset(want, 'a', first);
+			memset(want + first, 'b', n);
+			snprintf(want + first + n, sizeof(want) - first - n, "|%d", (int)n);
+			ck_assert_str_eq(b.buf, want);
+			ck_assert_uint_eq(b.len, strlen(want));
+			ck_assert_uint_lt(b.len, b.alloc);
+		}
+	}
+	ord_buf_release(&b);
+}
+END_TEST
+
 START_TEST(hint_nearest_word)
 {
 	struct ord_buf b = ORD_BUF_INIT;
@@ -158,6 +192,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, has_matches_whole_words);
 	tcase_add_test(t, join_and_add);
 	tcase_add_test(t, fmt_long_as_printf);
+	tcase_add_test(t, addf_about_its_room);
 	tcase_add_test(t, hint_nearest_word);
 	tcase_add_test(t, text_shown_escaped);
 	suite_add_tcase(s, t);
