@@ -216,7 +216,7 @@ expect_in "$OUT" "was voided before its phase was resolved"
 cp g.game bad.game
 sql bad.game "UPDATE event SET void_log = NULL, void_reason = NULL WHERE seq = 3" >/dev/null
 expect_exit 1 ord audit bad.game
-expect_in "$OUT" "(void): what it records is missing"
+expect_in "$OUT" "BROKEN: the void of event #3 of turn 1 is missing (log entry 10 records it: deleted or left out)"
 
 # ---- one event reads what it names: the sealed orders indexed at the seal
 expect_exit 0 ord new i.game --scenario scenario.xml
