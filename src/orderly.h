@@ -453,6 +453,12 @@ struct ord_resolve_opts {
 	/* when not NULL: how many orders of the turn no event of it carries
 	 * out once the phase is resolved (as the referee's report lists them) */
 	size_t *pending;
+	/* when not NULL: how many sealed orders wait for an event of the
+	 * phase, when it is refused for having none (ORD_ESTATE; 0 else).
+	 * A phase with no event is refused while the ruleset says a sealed
+	 * order waits for an event of it (ruleset.h order_events), unless
+	 * phase names it: naming the phase says it is meant to go empty. */
+	size_t *waiting;
 };
 int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct ord_buf *out);
 /*

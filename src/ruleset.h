@@ -33,7 +33,9 @@
  * tables (a document a user hands in is checked against the module's own);
  * 6, event_defaults (a key an event leaves out, filled from the game); 7,
  * show_result (a result as a side's report shows it: the fog of war); 8,
- * create_notes (what the referee should hear of a game as it is made).
+ * create_notes (what the referee should hear of a game as it is made); 9,
+ * order_events (the events a unit's sealed order still waits for, which
+ * keep its phase from being resolved empty by mistake).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
@@ -44,7 +46,7 @@
 struct ord_tables; /* tables.h */
 
 /* The version this header describes; the oldest a core accepts. */
-#define ORD_RULESET_VERSION 8
+#define ORD_RULESET_VERSION 9
 #define ORD_RULESET_VERSION_MIN 1
 /* Whether module rs has the slot of version v (call it only then). */
 #define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
@@ -288,6 +290,25 @@ struct ord_ruleset {
 	void (*create_notes)(struct ord_rules *rules, const struct ord_unit *units, size_t nunits,
 			     const char *scenario_name, struct ord_buf *out);
 	/* version 8 ends here */
+
+	/* version 9 */
+	/* The kinds of event (names of events[]) unit u's sealed order of the
+	 * turn still waits for: what check_execution would name u for, as
+	 * kinds, the kind that carries each out (a fire order: "fire"; a
+	 * gun's, "artillery").  ctx holds the sheets of the turn and every
+	 * event of it so far, the units' state as the phase being resolved
+	 * left it; an order carried out, left void by the rules (a unit
+	 * routed, driven off) or with nothing left to wait for names none.
+	 * Writes at most max kinds (static strings) into kinds and returns
+	 * how many it wrote.  The core resolves no phase that has no event
+	 * while an order waits for a kind of it, unless the referee names the
+	 * phase (resolve --phase: he means it to go empty): a second resolve
+	 * typed by mistake would have skipped the phase for good.  Asked at
+	 * resolve only, never in the replay: nothing is logged of it.  NULL:
+	 * every phase resolves empty as asked. */
+	size_t (*order_events)(struct ord_ctx *ctx, const struct ord_unit *u, const char **kinds,
+			       size_t max);
+	/* version 9 ends here */
 };
 
 /* The registry (the core's): modules registered by the front-end

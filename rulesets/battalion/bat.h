@@ -106,6 +106,7 @@ int bat_move_charges(struct ord_ctx *ctx, const struct ord_event *ev);
 int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag);
 int bat_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d);
 int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d);
+size_t bat_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const char **kinds, size_t max);
 int bat_resolve_phase(struct ord_ctx *ctx, const char *phase);
 int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,
 		      struct ord_buf *out);

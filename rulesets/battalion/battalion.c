@@ -1485,4 +1485,5 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */
 	NULL,               /* create_notes: its tables do all they can with any scenario */
+	bat_order_events,   /* order_events: what an order waits for, as check_execution */
 };

@@ -1571,30 +1571,64 @@ static void moves_back(struct ord_ctx *ctx, const struct ord_unit *u, unsigned d
 		     bat_is_arm(ctx, u, "artillery") ? "; an unlimbered gun limbers first" : "");
 }
 
-int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
+/* What event e did for the unit it names as its unit (DID_*). */
+static unsigned event_did(struct ord_ctx *ctx, const struct ord_event *e)
+{
+	if (!strcmp(e->kind, "move"))
+		return DID_MOVE | (bat_move_charges(ctx, e) ? DID_CHARGE : 0);
+	if (!strcmp(e->kind, "fire") || !strcmp(e->kind, "artillery"))
+		return DID_FIRE;
+	if (!strcmp(e->kind, "form"))
+		return DID_FORM;
+	if (!strcmp(e->kind, "limber"))
+		return DID_LIMBER;
+	if (!strcmp(e->kind, "unlimber"))
+		return DID_UNLIMBER;
+	return 0;
+}
+
+/* What u's sealed order o asks of the turn's events (DID_*), which the
+ * referee's list names while no event does it (bat_check_execution) and
+ * which keeps its phase from being resolved empty (bat_order_events).
+ * The state is the turn's end, or the phase's being resolved: a unit
+ * routed or retreating from an earlier turn is moved by the rules, not
+ * by its orders, and is asked nothing. */
+static unsigned order_wants(struct ord_ctx *ctx, const struct ord_unit *u, const struct ord_order *o)
 {
 	int turn = ord_ctx_turn(ctx);
+	unsigned want = 0;
+
+	if (!o ||
+	    (bat_st(ctx, u, "routed") && bat_st(ctx, u, "routed") < turn &&
+	     bat_st(ctx, u, "rout_until") >= turn) ||
+	    bat_st(ctx, u, "retreat_turn") == turn)
+		return 0;
+	if (bat_ordered_quarters(ctx, o))
+		want |= DID_MOVE;
+	if (bat_order_has(o, "C"))
+		want |= DID_CHARGE;
+	if (bat_order_form(o))
+		want |= DID_FORM;
+	if (bat_order_has(o, "UL"))
+		want |= DID_UNLIMBER;
+	if (bat_order_has(o, "L"))
+		want |= DID_LIMBER;
+	if (ord_order_find(o, ORD_TOK_TARGET) || bat_order_fire(o))
+		want |= DID_FIRE;
+	return want;
+}
+
+int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
+{
 	unsigned char *did = ord_xcalloc(ord_ctx_nunits(ctx) + 1, 1);
 	size_t i;
 
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
 		struct ord_unit *u = bat_ev_unit(ctx, e, "unit");
-		size_t k;
 
-		if (!u)
-			continue;
-		k = ord_ctx_unit_index(ctx, u);
-		if (!strcmp(e->kind, "move"))
-			did[k] |= DID_MOVE | (bat_move_charges(ctx, e) ? DID_CHARGE : 0);
-		else if (!strcmp(e->kind, "fire") || !strcmp(e->kind, "artillery"))
-			did[k] |= DID_FIRE;
-		else if (!strcmp(e->kind, "form"))
-			did[k] |= DID_FORM;
-		else if (!strcmp(e->kind, "limber"))
-			did[k] |= DID_LIMBER;
-		else if (!strcmp(e->kind, "unlimber"))
-			did[k] |= DID_UNLIMBER;
+		if (u)
+			did[ord_ctx_unit_index(ctx, u)] |= (unsigned char)event_did(ctx, e);
 	}
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
@@ -1604,42 +1638,36 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		const struct ord_token *frac = o ? ord_order_find(o, ORD_TOK_FRAC) : NULL;
 		const struct ord_token *target = o ? ord_order_find(o, ORD_TOK_TARGET) : NULL;
 		const struct ord_token *fire = bat_order_fire(o);
+		unsigned miss;
 
 		melee_goes_on(ctx, i, u, d);
 		if (bat_flag(ctx, "retreat_moves_listed"))
 			moves_back(ctx, u, did[i], d);
-		if (!o)
-			continue;
-		/* the state is the turn's end: a unit routed or retreating from
-		 * an earlier turn moved by the rules, not by its orders */
-		if ((bat_st(ctx, u, "routed") && bat_st(ctx, u, "routed") < turn &&
-		     bat_st(ctx, u, "rout_until") >= turn) ||
-		    bat_st(ctx, u, "retreat_turn") == turn)
-			continue;
+		miss = order_wants(ctx, u, o) & ~(unsigned)did[i];
 		/* a move or a fire not carried out may have its reason on the
 		 * table (blocked, out of range): said, for the players to ask;
 		 * a blocked unit's move is recorded as 0" */
-		if (bat_ordered_quarters(ctx, o) && !(did[i] & DID_MOVE))
+		if (miss & DID_MOVE)
 			ord_diag_add(d, o->line, 0, u->id, dir ? dir->value : frac->value,
 				     "ordered to move (%s%s%s) but no move was recorded",
 				     dir ? dir->value : "", dir && frac ? " " : "",
 				     frac ? frac->value : "");
-		if (bat_order_has(o, "C") && !(did[i] & DID_CHARGE))
+		if (miss & DID_CHARGE)
 			ord_diag_add(d, o->line, 0, u->id, "C",
 				     "ordered to charge (C) but no charge was recorded");
-		if (f && !(did[i] & DID_FORM))
+		if (miss & DID_FORM)
 			ord_diag_add(d, o->line, 0, u->id, f->value,
 				     "ordered to form %s (%s) but no formation change was recorded",
 				     bat_form_code_formation(f->value), f->value);
-		if (bat_order_has(o, "UL") && !(did[i] & DID_UNLIMBER))
+		if (miss & DID_UNLIMBER)
 			ord_diag_add(d, o->line, 0, u->id, "UL",
 				     "ordered to unlimber (UL) but no unlimbering was recorded");
-		if (bat_order_has(o, "L") && !(did[i] & DID_LIMBER))
+		if (miss & DID_LIMBER)
 			ord_diag_add(d, o->line, 0, u->id, "L",
 				     "ordered to limber (L) but no limbering was recorded");
 		/* a gun's fire is the event artillery, which the message
 		 * names (the web page's Record link opens its form) */
-		if ((target || fire) && !(did[i] & DID_FIRE))
+		if (miss & DID_FIRE)
 			ord_diag_add(d, o->line, 0, u->id, fire ? fire->value : "@",
 				     "ordered to fire%s%s%s%s%s but no %s was recorded",
 				     fire ? " (" : "", fire ? fire->value : "", fire ? ")" : "",
@@ -1648,4 +1676,32 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 	}
 	free(did);
 	return 0;
+}
+
+/* The ruleset's order_events (ruleset.h, version 9): the kinds of event
+ * that carry out what u's order asks and no event of the turn has done,
+ * as bat_check_execution names them (a gun's fire is artillery; a charge
+ * is a move). */
+size_t bat_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const char **kinds, size_t max)
+{
+	unsigned did = 0, miss;
+	size_t i, n = 0;
+
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+		if (bat_ev_unit(ctx, e, "unit") == u)
+			did |= event_did(ctx, e);
+	}
+	miss = order_wants(ctx, u, ord_ctx_order(ctx, u)) & ~did;
+	if ((miss & (DID_MOVE | DID_CHARGE)) && n < max)
+		kinds[n++] = "move";
+	if ((miss & DID_FORM) && n < max)
+		kinds[n++] = "form";
+	if ((miss & DID_UNLIMBER) && n < max)
+		kinds[n++] = "unlimber";
+	if ((miss & DID_LIMBER) && n < max)
+		kinds[n++] = "limber";
+	if ((miss & DID_FIRE) && n < max)
+		kinds[n++] = bat_is_arm(ctx, u, "artillery") ? "artillery" : "fire";
+	return n;
 }

@@ -2411,6 +2411,92 @@ static void retreat_hint(struct ord_ctx *ctx, struct ord_unit *u, int owed,
 
 /* ---- after the exchange ---- */
 
+/* What the events of the turn naming u as their unit did of its orders. */
+struct ks_done {
+	int attacked, formed, cancelled, moved, fired, resupplied, repaired;
+	int broke; /* driven into U or FU this turn: it carries out no order (6.5) */
+};
+
+static void unit_done(struct ord_ctx *ctx, const struct ord_unit *u, struct ks_done *d)
+{
+	size_t j;
+
+	memset(d, 0, sizeof(*d));
+	/* the events naming u: one lookup, not a scan of the turn's */
+	for (j = 0; j < ord_ctx_unit_nevents(ctx, u); j++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, j);
+		const char *v = ord_kv_get(&e->kv, "unit");
+		const struct ord_unit *eu = v ? ord_ctx_find_unit(ctx, v) : NULL;
+		if (eu != u)
+			continue;
+		if (!strcmp(e->kind, "angreb"))
+			d->attacked = 1;
+		if (!strcmp(e->kind, "formation"))
+			d->formed = 1;
+		if (!strcmp(e->kind, "fortryd"))
+			d->cancelled = 1;
+		/* an attack moves its unit up (its stormmarch, its run) */
+		if (!strcmp(e->kind, "flyt") || !strcmp(e->kind, "angreb"))
+			d->moved = 1;
+		if (!strcmp(e->kind, "skyd") || !strcmp(e->kind, "artilleri"))
+			d->fired = 1;
+		if (!strcmp(e->kind, "genforsyning"))
+			d->resupplied = 1;
+		if (!strcmp(e->kind, "reparation"))
+			d->repaired = 1;
+	}
+	d->broke = ks_st(ctx, u, "moral_traek") == ord_ctx_turn(ctx) &&
+		   ks_moral_parse(ks_st_str(ctx, u, "moral")) >= KS_U;
+}
+
+/* The kind of event that carries out group g of an order (the first
+ * order, not one after an ordreaendring), when no event of the turn has
+ * done it (d), nor made it void; NULL when it waits for none.  The
+ * referee's list (ks_check_execution) and the empty phase's refusal
+ * (ks_order_events) alike. */
+static const char *group_waits(const struct ks_group *g, const struct ks_done *d)
+{
+	if (g->after_change)
+		return NULL;
+	if (!strcmp(g->code, "angreb"))
+		return !d->attacked && !d->cancelled && !d->broke ? "angreb" : NULL;
+	if (ks_is_move(g->code))
+		return !d->moved && !d->cancelled && !d->broke ? "flyt" : NULL;
+	if (!strcmp(g->code, "skydning") || !strcmp(g->code, "artilleriskydning"))
+		return !d->fired && !d->cancelled && !d->broke
+			       ? (strcmp(g->code, "skydning") ? "artilleri" : "skyd")
+			       : NULL;
+	if (!strcmp(g->code, "genforsyning"))
+		return !d->resupplied ? "genforsyning" : NULL;
+	if (!strcmp(g->code, "reparation"))
+		return !d->repaired ? "reparation" : NULL;
+	if (!strcmp(g->code, "formation"))
+		return !d->formed && !d->broke ? "formation" : NULL;
+	return NULL;
+}
+
+/* The ruleset's order_events (ruleset.h, version 9): the kinds the groups
+ * of u's order wait for, as ks_check_execution names them, each once. */
+size_t ks_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const char **kinds, size_t max)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	struct ks_group g[KS_MAX_GROUPS];
+	struct ks_done d;
+	size_t n = ks_groups(o, g, KS_MAX_GROUPS), j, k, got = 0;
+
+	if (!o || ks_gone(ctx, u))
+		return 0;
+	unit_done(ctx, u, &d);
+	for (j = 0; j < n && got < max; j++) {
+		const char *kind = group_waits(&g[j], &d);
+		for (k = 0; kind && k < got && strcmp(kinds[k], kind); k++)
+			;
+		if (kind && k == got)
+			kinds[got++] = kind;
+	}
+	return got;
+}
+
 int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 {
 	size_t i, j;
@@ -2420,67 +2506,42 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		const struct ord_order *o = ord_ctx_order(ctx, u);
 		struct ks_group g[KS_MAX_GROUPS];
 		size_t n = ks_groups(o, g, KS_MAX_GROUPS);
-		int attacked = 0, formed = 0, cancelled = 0, broke = 0, moved = 0, fired = 0;
-		int resupplied = 0, repaired = 0;
+		struct ks_done done;
 
 		if (!o || ks_gone(ctx, u))
 			continue;
-		/* the events naming u: one lookup, not a scan of the turn's */
-		for (j = 0; j < ord_ctx_unit_nevents(ctx, u); j++) {
-			const struct ord_event *e = ord_ctx_unit_event(ctx, u, j);
-			const char *v = ord_kv_get(&e->kv, "unit");
-			struct ord_unit *eu = v ? ord_ctx_find_unit(ctx, v) : NULL;
-			if (!strcmp(e->kind, "angreb") && eu == u)
-				attacked = 1;
-			if (!strcmp(e->kind, "formation") && eu == u)
-				formed = 1;
-			if (!strcmp(e->kind, "fortryd") && eu == u)
-				cancelled = 1;
-			/* an attack moves its unit up (its stormmarch, its run) */
-			if ((!strcmp(e->kind, "flyt") || !strcmp(e->kind, "angreb")) && eu == u)
-				moved = 1;
-			if ((!strcmp(e->kind, "skyd") || !strcmp(e->kind, "artilleri")) && eu == u)
-				fired = 1;
-			if (!strcmp(e->kind, "genforsyning") && eu == u)
-				resupplied = 1;
-			if (!strcmp(e->kind, "reparation") && eu == u)
-				repaired = 1;
-		}
-		/* a unit driven into U or FU does not carry out its orders (6.5) */
-		broke = ks_st(ctx, u, "moral_traek") == ord_ctx_turn(ctx) &&
-			ks_moral_parse(ks_st_str(ctx, u, "moral")) >= KS_U;
+		unit_done(ctx, u, &done);
 		for (j = 0; j < n; j++) {
-			if (g[j].after_change)
+			const char *kind = group_waits(&g[j], &done);
+
+			if (!kind)
 				continue;
-			if (!strcmp(g[j].code, "angreb") && !attacked && !cancelled && !broke)
+			if (!strcmp(kind, "angreb"))
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "16.2",
 					     "ordered to attack ('A') but no attack (angreb) was declared");
 			/* a move or a fire not carried out may have its reason
 			 * on the table: said, for the players to ask; each
 			 * names the event kind that carries it out, which the
 			 * web page's Record button opens */
-			if (ks_is_move(g[j].code) && !moved && !cancelled && !broke)
+			else if (!strcmp(kind, "flyt"))
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "13",
 					     "ordered to move ('%s') but no move (flyt) was recorded",
 					     g[j].code);
-			if ((!strcmp(g[j].code, "skydning") || !strcmp(g[j].code, "artilleriskydning")) &&
-			    !fired && !cancelled && !broke) {
+			else if (!strcmp(kind, "skyd") || !strcmp(kind, "artilleri")) {
 				/* at whom, so the referee need not look the sheet up */
 				const struct ord_token *t = ks_grp_tok(o, &g[j], ORD_TOK_TARGET);
 				const char *h = ks_grp_arg(o, &g[j], "hex");
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "15",
 					     "ordered to fire ('%s')%s%s%s but no fire (%s) was recorded",
 					     g[j].code, t || h ? " at " : "", t ? t->value : "",
-					     !t && h ? h : "",
-					     strcmp(g[j].code, "skydning") ? "artilleri" : "skyd");
-			}
-			if (!strcmp(g[j].code, "genforsyning") && !resupplied)
+					     !t && h ? h : "", kind);
+			} else if (!strcmp(kind, "genforsyning"))
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "6.8 genforsyning",
 					     "ordered to be resupplied ('GF') but no turn of resupply (genforsyning) was recorded (a resupply under way starts anew)");
-			if (!strcmp(g[j].code, "reparation") && !repaired)
+			else if (!strcmp(kind, "reparation"))
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "9.6",
 					     "ordered to repair ('REP') but no turn of repair (reparation) was recorded (a repair under way is interrupted)");
-			if (!strcmp(g[j].code, "formation") && !formed && !broke) {
+			else if (!strcmp(kind, "formation")) {
 				char f[40];
 				ks_grp_formation(o, &g[j], f, sizeof(f));
 				ord_diag_add(d, o->line, g[j].tok->col, u->id, "12",

@@ -1112,4 +1112,5 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */
 	ks_create_notes,   /* create_notes: units placed with no map */
+	ks_order_events,   /* order_events: what an order waits for, as check_execution */
 };

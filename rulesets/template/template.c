@@ -34,7 +34,9 @@
  *      gives the same face: audits recompute it), read the tables, change
  *      the state, and explain every result with ord_ctx_result.
  *   7. After the exchange, list what was ordered but not done
- *      (check_execution), and describe a unit as a side may see it
+ *      (check_execution), as the kinds of event an order still waits for
+ *      (order_events: its phase is then not resolved empty unless the
+ *      referee names it), and describe a unit as a side may see it
  *      (describe_unit: fog of war).
  *   8. Offer the tables as a calculator through the core's driver
  *      (ord_calc_run), print them (print_tables), and hand them to the
@@ -376,34 +378,67 @@ static int tpl_resolve_phase(struct ord_ctx *ctx, const char *phase)
 
 /* ---- STEP 7: after the exchange, and the reports ----------------------------- */
 
+/* What u's sealed order asks that no event of the turn has done: a move
+ * (an arrow) and a hit (a @TARGET), each 1 while it waits.  One place for
+ * both the list after the exchange and the kinds an order waits for. */
+static void tpl_waits(struct ord_ctx *ctx, const struct ord_unit *u, int *move, int *hit)
+{
+	const struct ord_order *o = ord_ctx_order(ctx, u);
+	size_t j;
+
+	*move = o && ord_order_find(o, ORD_TOK_DIR);
+	*hit = o && ord_order_find(o, ORD_TOK_TARGET);
+	/* the events naming u (the core lists an event under each unit its
+	 * keys name): those whose unit it is */
+	for (j = 0; j < ord_ctx_unit_nevents(ctx, u); j++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, j);
+		if (tpl_ev_unit(ctx, e, "unit") != u)
+			continue;
+		if (!strcmp(e->kind, "move"))
+			*move = 0;
+		if (!strcmp(e->kind, "hit"))
+			*hit = 0;
+	}
+}
+
 /* Every order not carried out: an arrow with no move, a target not hit. */
 static int tpl_check_execution(struct ord_ctx *ctx, struct ord_diag *diag)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
 		const struct ord_order *o = ord_ctx_order(ctx, u);
-		int moved = 0, hit = 0;
+		int move, hit;
 
-		if (!o)
-			continue;
-		for (j = 0; j < ord_ctx_nevents(ctx); j++) {
-			const struct ord_event *e = ord_ctx_event(ctx, j);
-			if (tpl_ev_unit(ctx, e, "unit") != u)
-				continue;
-			moved |= !strcmp(e->kind, "move");
-			hit |= !strcmp(e->kind, "hit");
-		}
-		if (ord_order_find(o, ORD_TOK_DIR) && !moved)
+		tpl_waits(ctx, u, &move, &hit);
+		if (move)
 			ord_diag_add(diag, o->line, 0, u->id, "orders",
 				     "ordered to move but no move was recorded");
-		if (ord_order_find(o, ORD_TOK_TARGET) && !hit)
+		if (hit)
 			ord_diag_add(diag, o->line, 0, u->id, "orders",
 				     "ordered to attack @%s but no hit was recorded",
 				     ord_order_find(o, ORD_TOK_TARGET)->value);
 	}
 	return 0;
+}
+
+/* The kinds of event u's order still waits for (version 9): the core then
+ * refuses to resolve their phase with no event, unless the referee names
+ * it (resolve --phase), so that a resolve typed twice skips nothing.  The
+ * same as tpl_check_execution lists, as the kinds of tpl_events. */
+static size_t tpl_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const char **kinds,
+			       size_t max)
+{
+	size_t n = 0;
+	int move, hit;
+
+	tpl_waits(ctx, u, &move, &hit);
+	if (move && n < max)
+		kinds[n++] = "move";
+	if (hit && n < max)
+		kinds[n++] = "hit";
+	return n;
 }
 
 /* A unit as viewer may see it: the owner and the referee (viewer NULL) see
@@ -516,6 +551,8 @@ static const struct ord_ruleset tpl_ruleset = {
 	NULL,                /* create_notes (version 8): what the referee should hear as a
 			      * game is made, of what your rules will not do with its
 			      * tables; yours do all they can with any */
+	tpl_order_events,    /* order_events (version 9): the kinds of event an order waits
+			      * for, so that its phase is not resolved empty by mistake */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

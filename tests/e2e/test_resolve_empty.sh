@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# test_resolve_empty.sh - a resolve typed twice by mistake skips no phase:
+# a phase with no event while sealed orders wait for an event of it is
+# refused (exit 65, the game file unchanged, the units and kinds named)
+# unless the referee names it (resolve --phase: meant to go empty); a
+# phase with an event is never refused so; both built-in rulesets, and the
+# audit of a turn with a phase resolved empty by name stays clean.
+set -euo pipefail
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+cd "$TMP"
+BD=$SRC/rulesets/battalion/examples
+KD=$SRC/rulesets/krigsspil/examples
+
+# ---------------------------------------------------------------- battalion
+G=qb.game
+expect_exit 0 ord new "$G" --scenario "$BD/scenario.xml"
+expect_exit 0 ord submit "$G" --side french "$BD/demo/turn1-french.txt"
+expect_exit 0 ord submit "$G" --side allied "$BD/demo/turn1-allied.txt"
+expect_exit 0 ord seal "$G"
+# movement: one move recorded of the several ordered; a phase with an
+# event is resolved, the orders left undone only noted
+expect_exit 0 ord event "$G" move unit=F1 distance=5
+expect_exit 0 ord resolve "$G"
+expect_in "$OUT" "turn 1, phase movement: 1 event, 0 rolls"
+expect_in "$ERR" "note: "
+# the same resolve again: fire has no event, and F8, A5, A9 were ordered to fire
+info_before=$(ord info "$G")
+sha_before=$(sha "$G")
+expect_exit 65 ord resolve "$G"
+expect_line "$ERR" "^orderly: phase fire has no events, but 3 sealed orders expect one in it \\(unit F8: artillery, unit A5: fire, unit A9: artillery\\); record them with \`orderly event\`, or run \`orderly resolve $G --phase fire\` to resolve it empty$"
+expect_eq "$OUT" "" "a refused resolve prints no results"
+expect_eq "$(sha "$G")" "$sha_before" "the game file after the refusal"
+expect_eq "$(ord info "$G")" "$info_before" "orderly info after the refusal"
+expect_exit 0 ord info "$G"
+expect_in "$OUT" "fire"
+# a phase named is the referee's word that it goes empty
+expect_exit 0 ord resolve "$G" --phase fire
+expect_in "$OUT" "turn 1, phase fire: 0 events, 0 rolls"
+# fire-morale and the melee phases: no order waits for an event of them
+expect_exit 0 ord resolve "$G"
+expect_in "$OUT" "phase fire-morale"
+expect_exit 0 ord resolve "$G"
+expect_in "$OUT" "phase melee:"
+expect_exit 0 ord resolve "$G"
+expect_in "$OUT" "every phase of turn 1 is resolved"
+expect_exit 0 ord exchange "$G"
+expect_exit 0 ord audit "$G"
+
+# a phase with an event is not refused, though other orders of it wait
+G2=qb2.game
+expect_exit 0 ord new "$G2" --scenario "$BD/scenario.xml"
+expect_exit 0 ord submit "$G2" --side french "$BD/demo/turn1-french.txt"
+expect_exit 0 ord submit "$G2" --side allied "$BD/demo/turn1-allied.txt"
+expect_exit 0 ord seal "$G2"
+# movement empty, F1..F9 ordered to move: refused, then named
+expect_exit 65 ord resolve "$G2"
+expect_in "$ERR" "phase movement has no events, but 7 sealed orders expect one in it (unit F1: move, unit F2: move, unit F3: move, and 4 more)"
+expect_exit 0 ord resolve "$G2" --phase movement
+expect_exit 0 ord event "$G2" fire unit=A5 target=F1 range=11
+expect_exit 0 ord resolve "$G2"
+expect_in "$OUT" "turn 1, phase fire: 1 event"
+
+# ---------------------------------------------------------------- krigsspil
+K=ks.game
+expect_exit 0 ord new "$K" --scenario "$KD/scenario.xml" --tables "$KD/map.xml"
+expect_exit 0 ord submit "$K" --side danske "$KD/demo/turn1-danske.txt"
+expect_exit 0 ord submit "$K" --side allierede "$KD/demo/turn1-allierede.txt"
+expect_exit 0 ord seal "$K"
+# no order waits for a reorganisation or a declared attack: both go empty
+expect_exit 0 ord resolve "$K"
+expect_in "$OUT" "phase reorganisering: 0 events"
+expect_exit 0 ord resolve "$K"
+expect_in "$OUT" "phase angrebserklaering: 0 events"
+# the peaceful moves: refused empty, the moves ordered named
+sha_before=$(sha "$K")
+expect_exit 65 ord resolve "$K"
+expect_in "$ERR" "phase fredelige-flytninger has no events, but "
+expect_in "$ERR" "(unit D3: flyt"
+expect_eq "$(sha "$K")" "$sha_before" "the Krigsspil game file after the refusal"
+expect_exit 0 ord event "$K" flyt unit=D3 x=90 y=68
+expect_exit 0 ord resolve "$K"
+expect_in "$OUT" "phase fredelige-flytninger: 1 event"
+# again by mistake: the fire ordered is not skipped
+info_before=$(ord info "$K")
+sha_before=$(sha "$K")
+expect_exit 65 ord resolve "$K"
+expect_line "$ERR" "^orderly: phase skydninger has no events, but 5 sealed orders expect one in it \\(unit D3: skyd, unit A1: artilleri, unit A3: artilleri, and 2 more\\); record them with \`orderly event\`, or run \`orderly resolve $K --phase skydninger\` to resolve it empty$"
+expect_eq "$(sha "$K")" "$sha_before" "the Krigsspil game file after the second refusal"
+expect_eq "$(ord info "$K")" "$info_before" "the Krigsspil info after the refusal"
+# --phase names another phase: refused as before, not resolved empty
+expect_exit 65 ord resolve "$K" --phase angrebshandlinger
+expect_in "$ERR" "the current phase of turn 1 is 'skydninger', not 'angrebshandlinger'"
+expect_exit 0 ord resolve "$K" --phase skydninger
+expect_in "$OUT" "phase skydninger: 0 events, 0 rolls"
+expect_exit 0 ord resolve "$K" --phase angrebshandlinger
+expect_exit 0 ord exchange "$K"
+# the replay holds the phases resolved empty by name: nothing of the
+# refusals is logged
+expect_exit 0 ord audit "$K"
+expect_in "$OUT" "clean"
