@@ -34,6 +34,7 @@ struct referee {
 	struct ord_buf results; /* a resolved phase's results */
 	int unit_list;          /* the page has the game's units as a list */
 	const char *confirm;    /* an irreversible action asked for, to confirm (W9) */
+	int empty;              /* a resolve refused for an empty phase: offer it empty */
 };
 
 /* A game of more units than this offers none to pick from: a list that
@@ -995,6 +996,23 @@ static void locks_card(struct web_req *r, ord_game *g, const char *name)
 	ord_buf_release(&cmds);
 }
 
+/* The refusal of an empty phase's way on: Resolve it empty, the phase
+ * named (as resolve --phase), posted confirmed for this turn and phase, the
+ * language and dice of the Resolve refused carried on. */
+static void empty_form(struct referee *f, const struct ord_game_status *st, const char *url)
+{
+	struct ord_buf *b = &f->r->body;
+
+	web_form_start(f->r, url, "confirm");
+	confirm_fields(b, "resolve", st);
+	carry_field(f->r, "lang");
+	carry_field(f->r, "dice");
+	ord_buf_adds(b, "<input type=\"hidden\" name=\"empty\" value=\"yes\"><div "
+			"class=\"actions\"><button type=\"submit\">Resolve ");
+	web_esc(b, st->phase);
+	ord_buf_adds(b, " empty</button></div></form>");
+}
+
 static int referee_fill(void *ud, ord_game *g)
 {
 	struct referee *f = ud;
@@ -1055,6 +1073,8 @@ static int referee_fill(void *ud, ord_game *g)
 			web_esc(b, f->results.buf);
 			ord_buf_adds(b, "</pre>");
 		}
+		if (f->empty && *st.phase)
+			empty_form(f, &st, url.buf);
 		ord_buf_adds(b, "</section>\n");
 	}
 
@@ -1258,6 +1278,25 @@ static void seal_words(struct referee *f)
 	f->msg = ord_buf_detach(&m, NULL);
 }
 
+/* A phase refused for having no event while sealed orders wait for one
+ * names the command line's way to resolve it empty (resolve --phase);
+ * the page's is the button the refusal's card offers (f->empty). */
+static void empty_words(struct referee *f)
+{
+	static const char cli[] = "; record them with `orderly event`";
+	struct ord_buf m = ORD_BUF_INIT;
+	char *at;
+
+	if (f->rc == 0 || !f->msg || !(at = strstr(f->msg, cli)))
+		return;
+	ord_buf_add(&m, f->msg, (size_t)(at - f->msg));
+	ord_buf_adds(&m, "; nothing was done: record them in the phase's forms below, or, if the "
+			 "phase is meant to go empty, resolve it empty (the button below)");
+	free(f->msg);
+	f->msg = ord_buf_detach(&m, NULL);
+	f->empty = 1;
+}
+
 /* Whether action a may be done now (W9): Seal, Resolve and Exchange only
  * when confirmed, for the turn and phase the game is at; else f->confirm
  * asks for it (0), or the POST is refused as stale (-1, said).  An event
@@ -1409,9 +1448,9 @@ static void act(struct referee *f, ord_game *g)
 			deadline_past(f, g, t);
 	} else if (!strcmp(a, "resolve")) {
 		struct ord_resolve_opts o = { 0 };
-		const char *lang = web_field(r, "lang");
+		const char *lang = web_field(r, "lang"), *empty = web_field(r, "empty");
 		int *dice = NULL;
-		size_t n = 0;
+		size_t n = 0, waiting = 0;
 
 		if (parse_dice(web_field(r, "dice"), &dice, &n) != 0) {
 			say(f, ord_error_set(ORD_EUSAGE, "dice: numbers 1 to 100 separated by commas"),
@@ -1421,7 +1460,15 @@ static void act(struct referee *f, ord_game *g)
 		o.lang = lang && *lang ? lang : NULL;
 		o.dice = dice;
 		o.ndice = n;
+		o.waiting = &waiting;
+		/* Resolve it empty (the refusal's own button): the phase is
+		 * named, as resolve --phase names it, which says it is meant
+		 * to go empty; confirmed() held it to the game's */
+		if (empty && !strcmp(empty, "yes"))
+			o.phase = web_field(r, "phase");
 		say(f, ord_game_resolve_opts(g, &o, &f->results), "The phase is resolved.%s", NULL);
+		if (f->rc && waiting)
+			empty_words(f);
 		free(dice);
 	} else if (!strcmp(a, "void")) {
 		long seq;
