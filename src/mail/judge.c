@@ -1316,7 +1316,7 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 	case CMD_RESOLVE: {
 		struct ord_resolve_opts o;
 		int dice[1000];
-		size_t nd = 0;
+		size_t nd = 0, waiting = 0;
 		memset(&o, 0, sizeof(o));
 		for (i = 0; i < argc && !err; i++) {
 			if (!strncmp(argv[i], "dice=", 5)) {
@@ -1338,6 +1338,7 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			break;
 		o.dice = nd ? dice : NULL;
 		o.ndice = nd;
+		o.waiting = &waiting;
 		err = ord_game_resolve_opts(j->g, &o, &out);
 		if (!err)
 			ord_buf_add(said, out.buf, out.len);
@@ -1345,6 +1346,19 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			/* the core's words are the command line's */
 			char *why = ord_strdup(ord_error_last());
 			ord_error_set(err, "%s; by mail: RESOLVE STAND-IN", why);
+			free(why);
+		} else if (waiting) {
+			/* an empty phase while sealed orders wait for an event
+			 * of it: by mail the phase is named as on the command
+			 * line, RESOLVE PHASE, to resolve it empty */
+			char *why = ord_strdup(ord_error_last());
+			struct ord_game_status st;
+			ord_error_clear();
+			if (ord_game_status(j->g, &st) == 0)
+				ord_error_set(err, "%s; by mail: EVENT lines first, or RESOLVE %s",
+					      why, st.phase);
+			else
+				ord_error_set(err, "%s", why);
 			free(why);
 		}
 		break;
