@@ -21,6 +21,8 @@
 #   need_sqlite3               skip the test (exit 0) when sqlite3 is missing
 #   play_demo RULESET GAME     play RULESET's demo game into GAME (its
 #                              examples/demo/play, real dice; GAME.log)
+#   resolve_rest GAME [N]      resolve the next N phases (all left), each
+#                              named (resolve --phase)
 #   note MSG / fail MSG        say something / stop the test with a failure
 
 TEST_NAME=$(basename "${BASH_SOURCE[1]:-$0}" .sh)
@@ -131,4 +133,18 @@ cross_game() {
 # unsigned), written to $1.
 unkeyed_scenario() {
 	sed '/pubkey="@BLUE@"/s/ pubkey="@BLUE@"//' "$SRC/tests/fixtures/bundle/scenario.xml" >"$1"
+}
+
+# resolve_rest GAME [N]: resolve the turn's next N phases (every one left
+# when N is not given) each by its name, as `orderly info` gives it: a test
+# stepping through phases it leaves empty means them so (resolve --phase),
+# and a phase with no event while sealed orders wait for one is refused
+# unnamed.
+resolve_rest() {
+	local g=$1 n=${2:-99} i p
+	for ((i = 0; i < n; i++)); do
+		p=$(ord info "$g" | sed -n 's/^phase: *\([^ ]*\) (.*/\1/p')
+		[[ -n "$p" ]] || break
+		expect_exit 0 ord resolve "$g" --phase "$p"
+	done
 }

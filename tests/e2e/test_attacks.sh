@@ -419,7 +419,7 @@ forge rechain reopen.game
 expect_exit 0 ord submit reopen.game --side blue "$BFIX/blue-2.txt"
 B2=$(field commitment "$OUT")
 expect_exit 0 ord seal reopen.game --force --head reopen.game.seal2.head
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve reopen.game; done
+resolve_rest reopen.game
 expect_exit 0 ord exchange reopen.game --head reopen.game.exchange2.head
 expect_exit 0 ord export reopen.game --turn 2 -o reopen2.xml
 expect_exit 1 ord verify reopen2.xml --pubkey "$(pubkey reopen.game)" --receipt "$B2" \
@@ -444,7 +444,7 @@ sql reason.game "UPDATE event SET override = 'table blocked' || char(10) || '   
 	UPDATE log SET body = replace(body, 'override=table blocked', 'override=table blocked\n    ok: receipt: forged\x1b[2J')
 	WHERE kind = 'event'" >/dev/null
 forge rechain reason.game
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve reason.game; done
+resolve_rest reason.game
 expect_exit 0 ord exchange reason.game --head reason.game.exchange.head
 expect_exit 0 ord export reason.game --turn 1 -o reason.game.xml
 for how in audit verify report; do
@@ -739,7 +739,7 @@ HOLD=$(sqlite3 rs.game "SELECT seq FROM log WHERE kind = 'sheet' AND body LIKE '
 HOLDC=$(sqlite3 rs.game "SELECT body FROM log WHERE seq = $HOLD" | sed -n 's/^commitment=//p')
 [[ ${#HOLDC} == 64 ]] || fail "21: no stand-in of blue logged (entry '$HOLD')"
 forge sign-receipt rs.game "$HOLD" "$HOLDC" >rs-hold.receipt
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve rs.game; done
+resolve_rest rs.game
 expect_exit 0 ord exchange rs.game
 expect_exit 0 ord export rs.game --turn 1 -o rs.game.xml
 expect_exit 1 ord verify rs.game.xml --pubkey "$(pubkey rs.game)" --receipt rs-hold.receipt
@@ -784,11 +784,11 @@ wsubmit() {  # wsubmit SIDE SHEET: signed with a witness chain; the nonce in NON
 }
 wrest() {  # wrest GAME: phases 2 to 5 closed, both links given, resolved
 	local p
-	for p in 2 3 4 5; do
+	for p in fire fire-morale melee melee-morale; do
 		expect_exit 0 ord witness "$1" --close
 		expect_exit 0 ord witness "$1" --side blue --key w-blue.key
 		expect_exit 0 ord witness "$1" --side red --key w-red.key
-		expect_exit 0 ord resolve "$1"
+		expect_exit 0 ord resolve "$1" --phase "$p"
 	done
 }
 wsubmit blue "$BFIX/blue-1.txt"
@@ -892,9 +892,9 @@ expect_exit 0 ord seal standin.game
 sql standin.game "UPDATE log SET body = replace(body, 'held=' || char(10), 'held=blue' || char(10)) WHERE kind = 'seal'" >/dev/null
 forge rechain standin.game
 expect_exit 0 ord head standin.game --at seal --turn 1 -o standin.game.seal.head
-expect_exit 0 ord resolve standin.game
+expect_exit 0 ord resolve standin.game --phase movement
 expect_exit 0 ord event standin.game fire unit=R1 target=B1 range=5
-for _ in 1 2 3 4; do expect_exit 0 ord resolve standin.game; done
+resolve_rest standin.game
 expect_exit 0 ord exchange standin.game --head standin.game.exchange.head
 expect_exit 0 ord export standin.game --turn 1 -o standin.game.xml
 expect_exit 1 ord audit standin.game
@@ -924,7 +924,7 @@ expect_exit 0 ord seal dl.game --force
 sql dl.game "UPDATE log SET body = replace(body, 'forced=1', 'forced=0') WHERE kind = 'seal'" >/dev/null
 forge rechain dl.game
 expect_exit 0 ord head dl.game --at seal --turn 1 -o dl.game.seal.head
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve dl.game; done
+resolve_rest dl.game
 expect_exit 0 ord exchange dl.game --head dl.game.exchange.head
 expect_exit 0 ord export dl.game --turn 1 -o dl.game.xml
 expect_exit 1 ord audit dl.game
@@ -953,7 +953,7 @@ sql late.game "UPDATE log SET body = replace(body, 'deadline=$DL', 'deadline=$((
 forge rechain late.game
 expect_exit 0 ord seal late.game
 expect_exit 0 ord head late.game --at seal --turn 1 -o late.game.seal.head
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve late.game; done
+resolve_rest late.game
 expect_exit 0 ord exchange late.game --head late.game.exchange.head
 expect_exit 0 ord export late.game --turn 1 -o late.game.xml
 expect_exit 1 ord audit late.game
@@ -1000,7 +1000,7 @@ hidden() {  # hidden GAME a|b
 	S=$(sql "$1" "SELECT seq FROM log WHERE kind = 'seal'")
 	sql "$1" "UPDATE log SET at = $DL + 5, body = replace(body, 'forced=1', 'forced=0') WHERE seq = $S" >/dev/null
 	forge rechain "$1"
-	for _ in 1 2 3 4 5; do expect_exit 0 ord resolve "$1"; done
+	resolve_rest "$1"
 	expect_exit 0 ord exchange "$1"
 	if [[ $2 == b ]]; then
 		sql "$1" "UPDATE log SET at = at + $DL + 10 - (SELECT min(at) FROM log WHERE seq > $S) WHERE seq > $S" >/dev/null
@@ -1039,7 +1039,7 @@ expect_exit 0 ord deadline past.game 2020-01-01T00:00Z --past
 expect_in "$ERR" "this deadline has passed already"
 expect_exit 65 ord submit past.game --side blue "$BFIX/blue-1.txt"
 expect_exit 0 ord seal past.game --head past.game.seal.head
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve past.game; done
+resolve_rest past.game
 expect_exit 0 ord exchange past.game --head past.game.exchange.head
 expect_exit 0 ord export past.game --turn 1 -o past.game.xml
 run ord verify past.game.xml --pubkey "$(pubkey past.game)" --receipt "$RED" \
@@ -1079,7 +1079,7 @@ expect_exit 0 ord submit ext.game --side blue "$BFIX/blue-1.txt"
 expect_exit 0 ord audit ext.game
 expect_line "$OUT" "note: the sheet of blue \(entry [0-9]+\) was taken after the deadline of [-0-9T:]+Z \(entry [0-9]+\) had passed: the deadline was set again after it \(entry [0-9]+\), and the turn took sheets again"
 expect_not_in "$OUT" "the sheet of red (entry"
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve fwd.game; done
+resolve_rest fwd.game
 expect_exit 0 ord audit fwd.game
 expect_line "$OUT" "note: seal: the deadline it kept \(entry [0-9]+\) was brought forward at [-0-9T:]+Z from [-0-9T:]+Z to [-0-9T:]+Z: blue, which had no sheet in by then, took the NMR policy's orders with less time than it had been given"
 note "31: a deadline set past, or brought forward, to shut a side out, or set again to take a late sheet, is noted by verify and the audit"
@@ -1091,7 +1091,7 @@ played two.game
 expect_exit 0 ord submit two.game --side blue "$BFIX/blue-2.txt" --receipt-head two.blue-2.receipt
 B2=$(field commitment "$OUT")
 expect_exit 0 ord seal two.game --force
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve two.game; done
+resolve_rest two.game
 expect_exit 0 ord exchange two.game --head two.game.exchange2.head
 expect_exit 0 ord export two.game --turn 2 -o two2.xml
 expect_exit 0 ord verify two2.xml --pubkey "$(pubkey two.game)" --receipt "$B2" \

@@ -27,6 +27,14 @@ run() {
 	OUT=$(cat .out)
 	ERR=$(cat .err)
 }
+# resolve_rest GAME: every phase left of the turn, each by its name
+# (resolve --phase): the phases the test leaves empty, it means empty
+resolve_rest() {
+	local p
+	while p=$("$ORDERLY" info "$1" | sed -n 's/^phase: *\([^ ]*\) (.*/\1/p') && [[ -n "$p" ]]; do
+		expect 0 resolve "$1" --phase "$p"
+	done
+}
 expect() {  # expect STATUS ARGS...: run orderly ARGS, fail unless it exits STATUS
 	local want=$1
 	shift
@@ -139,7 +147,7 @@ expect 0 event g.orderly move unit=B1 distance=2
 expect 0 resolve g.orderly
 expect 0 event g.orderly fire unit=R1 target=B1 range=5
 expect 0 event g.orderly artillery unit=B2 target=R1 range=10
-for _ in 1 2 3 4; do expect 0 resolve g.orderly; done
+resolve_rest g.orderly
 expect 65 export g.orderly --turn 1 --key referee.key
 has "$ERR" "only an exchanged turn can be exported"
 expect 0 exchange g.orderly --key referee.key --head exchange.head
@@ -236,7 +244,7 @@ expect 0 new evil.orderly --scenario "$E/scenario.xml" --tables evil-tables.xml 
 expect 0 submit evil.orderly --side red "$E/red-1.txt"
 expect 0 submit evil.orderly --side blue "$E/blue-1.txt"
 expect 0 seal evil.orderly --key referee.key
-for _ in 1 2 3 4 5; do expect 0 resolve evil.orderly; done
+resolve_rest evil.orderly
 expect 0 exchange evil.orderly --key referee.key
 expect 0 export evil.orderly --turn 1 --key referee.key -o evil.xml
 expect 0 verify evil.xml --pubkey "$REFKEY"
@@ -333,7 +341,7 @@ expect 0 submit g.orderly --side red "$FIX/red-1.txt"
 expect 0 seal g.orderly --key referee.key
 expect 0 event g.orderly move unit=B1 distance=2
 expect 0 resolve g.orderly
-for _ in 1 2 3 4; do expect 0 resolve g.orderly; done
+resolve_rest g.orderly
 expect 0 exchange g.orderly --key referee.key
 expect 0 audit g.orderly
 has "$OUT" "clean"
@@ -363,7 +371,7 @@ expect 0 new big.orderly --scenario "$D/scenario.xml"
 expect 0 submit big.orderly --side french big-french.txt
 expect 0 submit big.orderly --side allied "$D/demo/turn1-allied.txt"
 expect 0 seal big.orderly
-for _ in 1 2 3 4 5; do expect 0 resolve big.orderly; done
+resolve_rest big.orderly
 expect 0 exchange big.orderly
 expect 0 export big.orderly --turn 1 -o big.xml
 [ -z "$ERR" ] || fail "export of a bundle over 16 MiB said: $ERR"

@@ -201,7 +201,7 @@ expect_exit 0 ord event g.game move unit=R2 distance=2
 expect_exit 0 ord resolve g.game
 expect_exit 65 ord event g.game --void 1 --reason "too late"
 expect_in "$ERR" "which is resolved"
-for _ in 1 2 3 4; do expect_exit 0 ord resolve g.game; done
+resolve_rest g.game 4
 expect_exit 0 ord exchange g.game
 expect_exit 0 ord audit g.game
 expect_in "$OUT" "clean"
@@ -277,7 +277,7 @@ sql forged.game "UPDATE sealed_order SET body = replace(body, 't 2 1 ', 't 2 4 '
 expect_exit 65 ord event i.game move unit=R1 distance=4
 expect_in "$ERR" "unit 'R1' moved 4\" but its order allows 1.5\""
 expect_exit 0 ord event forged.game move unit=R1 distance=4
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve forged.game; done
+resolve_rest forged.game 5
 expect_exit 0 ord exchange forged.game
 expect_exit 1 ord audit forged.game
 expect_in "$OUT" "what the event breaks differs; by the orders: unit 'R1': unit 'R1' moved 4\" but its order allows 1.5\""
@@ -291,7 +291,7 @@ expect_in "$ERR" "unit 'R2' moved 4\" but its order allows 2\""
 expect_exit 0 ord event damaged.game move unit=R2 distance=1
 expect_eq "$(sql damaged.game "SELECT count(*) FROM event WHERE args LIKE '%unit=R2%'")" 1 "R2's events"
 # the same turn played honestly is clean, the override and all
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve i.game; done
+resolve_rest i.game 5
 # a side's report says which event the referee recorded against the
 # checks, and why, once the turn is exchanged: not before (the checks
 # could tell of another side's sheet)
@@ -312,8 +312,10 @@ expect_exit 0 ord audit i.game
 expect_in "$OUT" "clean"
 
 # ---- a phase resolved with orders no event carries out: resolved all
-# the same, and said after it (the referee's report lists them while the
-# turn is sealed, the audit once it is exchanged)
+# the same when it has an event, or when the referee names it (an empty
+# phase while orders wait for an event of it is refused unnamed:
+# test_resolve_empty.sh), and said after it (the referee's report lists
+# them while the turn is sealed, the audit once it is exchanged)
 expect_exit 0 ord new p.game --scenario "$FIX/scenario.xml"
 printf 'B2 Fb @R1\n' >p-blue.txt
 printf 'R1 ^N 1/2\n' >p-red.txt
@@ -324,12 +326,14 @@ expect_exit 0 ord event p.game move unit=R1 distance=1
 expect_exit 0 ord resolve p.game
 expect_in "$OUT" "turn 1, phase movement: 1 event"
 expect_in "$ERR" "note: 1 order no event of the turn carries out so far (orderly report --referee lists them)"
-expect_exit 0 ord resolve p.game
+expect_exit 65 ord resolve p.game
+expect_in "$ERR" "phase fire has no events, but 1 sealed order expects one in it (unit B2: artillery)"
+expect_exit 0 ord resolve p.game --phase fire
 expect_in "$OUT" "turn 1, phase fire: 0 events"
 expect_in "$ERR" "note: 1 order no event of the turn carries out so far (orderly report --referee lists them)"
 expect_exit 0 ord report p.game --referee
 expect_in "$OUT" "B2: ordered to fire (Fb) at R1 but no artillery fire was recorded"
-for _ in 1 2; do expect_exit 0 ord resolve p.game; done
+resolve_rest p.game 2
 expect_exit 0 ord resolve p.game
 expect_in "$ERR" "note: 1 order no event of the turn carries out so far (orderly audit lists them once the turn is exchanged)"
 expect_exit 0 ord exchange p.game
@@ -453,7 +457,7 @@ expect_exit 0 ord seal v.game
 expect_exit 0 ord event v.game move unit=B1 distance=2
 expect_exit 0 ord event v.game move unit=B1 distance=1 --override "a second bound"
 expect_exit 0 ord event v.game --void 2 --reason "there was none"
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve v.game; done
+resolve_rest v.game 5
 expect_exit 0 ord exchange v.game
 expect_exit 0 ord audit v.game
 expect_in "$OUT" "event #2 (move): recorded against the orders: override \"a second bound\"; the checks said: "
@@ -504,7 +508,7 @@ expect_eq "$(entries m.game)" "$before" "log entries after a 65th event of D1"
 expect_exit 0 ord event m.game --void 64 --reason "said twice"
 expect_exit 0 ord event m.game reaktion unit=D1 reaktion=forsvar mod=L32 --override "once more"
 expect_exit 0 ord resolve m.game
-for _ in 1 2 3; do expect_exit 0 ord resolve m.game; done
+resolve_rest m.game 3
 expect_exit 0 ord exchange m.game
 expect_exit 0 ord audit m.game
 expect_in "$OUT" "clean"

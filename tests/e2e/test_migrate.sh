@@ -47,7 +47,7 @@ expect_eq "$(sql g.game "SELECT count(*) FROM order_index")" 0 "turns indexed"
 expect_exit 65 ord event g.game move unit=R1 distance=4
 expect_in "$ERR" "its order allows 1.5\""
 expect_exit 0 ord event g.game move unit=B1 distance=2
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve g.game; done
+resolve_rest g.game 5
 expect_exit 0 ord exchange g.game
 # the next turn is sealed with its index
 expect_exit 0 ord submit g.game --side blue "$BFIX/blue-1.txt"
@@ -71,9 +71,7 @@ expect_exit 0 ord new ks.game --scenario "$KS/scenario.xml" --tables skema-befor
 expect_exit 0 ord submit ks.game --side danske "$KS/demo/turn1-danske.txt"
 expect_exit 0 ord submit ks.game --side allierede "$KS/demo/turn1-allierede.txt"
 expect_exit 0 ord seal ks.game
-expect_exit 0 ord resolve ks.game
-expect_exit 0 ord resolve ks.game
-expect_exit 0 ord resolve ks.game
+resolve_rest ks.game 3
 expect_exit 0 ord event ks.game artilleri unit=A1 maal=L2 afstand=88 prods_cm=30
 expect_exit 0 ord resolve ks.game
 expect_eq "$(sql ks.game "SELECT count(*) FROM unit_state WHERE state LIKE '%ammo_ved_kanonerne%'")" 0 \
@@ -96,7 +94,7 @@ expect_exit 0 ord new bat.game --scenario "$BAT/scenario.xml" --tables tables-be
 expect_exit 0 ord submit bat.game --side french "$BAT/demo/turn1-french.txt"
 expect_exit 0 ord submit bat.game --side allied "$BAT/demo/turn1-allied.txt"
 expect_exit 0 ord seal bat.game
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve bat.game; done
+resolve_rest bat.game 5
 expect_exit 0 ord report bat.game --referee
 expect_not_in "$OUT" "squadron"
 expect_exit 0 ord audit bat.game
@@ -129,7 +127,7 @@ for t in before-names now; do
 	expect_exit 0 ord submit "melee-$t.game" --side red presses.txt
 	expect_exit 0 ord seal "melee-$t.game"
 	expect_exit 0 ord event "melee-$t.game" move unit=A1 distance=0 contact=B1
-	for _ in 1 2 3; do expect_exit 0 ord resolve "melee-$t.game"; done
+	resolve_rest "melee-$t.game" 3
 	expect_exit 0 ord event "melee-$t.game" melee a=A1 b=B1
 	expect_exit 0 ord resolve "melee-$t.game" --dice 3,5
 	melee_out[$t]=$OUT
@@ -178,7 +176,7 @@ expect_exit 0 ord resolve checks-before.game
 expect_exit 0 ord event checks-before.game artillery unit=G1 target=R1 range=14
 expect_exit 0 ord resolve checks-before.game
 expect_in "$OUT" "out of range: grape at 14 in."
-for _ in 1 2 3; do expect_exit 0 ord resolve checks-before.game; done
+resolve_rest checks-before.game 3
 expect_exit 0 ord exchange checks-before.game
 expect_exit 0 ord audit checks-before.game
 expect_in "$OUT" "clean"

@@ -98,7 +98,7 @@ expect_exit 0 ord new "$TMP/miss.game" --scenario "$KS/scenario.xml" --tables "$
 expect_exit 0 ord submit "$TMP/miss.game" --side danske "$KS/demo/turn1-danske.txt"
 expect_exit 0 ord submit "$TMP/miss.game" --side allierede "$KS/demo/turn1-allierede.txt"
 expect_exit 0 ord seal "$TMP/miss.game"
-for _ in 1 2 3; do expect_exit 0 ord resolve "$TMP/miss.game"; done
+resolve_rest "$TMP/miss.game" 3
 expect_exit 0 ord event "$TMP/miss.game" artilleri unit=A1 maal=L2 afstand=88
 expect_exit 0 ord resolve "$TMP/miss.game" --dice 1,1,1
 expect_in "$OUT" "= 0 mand"

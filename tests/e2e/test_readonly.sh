@@ -61,7 +61,7 @@ expect_exit 0 ord submit g.game --side french turn1-french.txt
 expect_exit 0 ord submit g.game --side allied turn1-allied.txt
 expect_exit 0 ord seal g.game
 expect_exit 0 ord event g.game move unit=F1 distance=5 x=10 y=12
-for _ in 1 2 3 4 5; do expect_exit 0 ord resolve g.game; done
+resolve_rest g.game 5
 expect_exit 0 ord exchange g.game
 expect_exit 0 ord submit g.game --side french turn1-french.txt
 for f in g.game-wal g.game-shm; do [[ ! -e $f ]] || fail "'$f' left after the turn"; done
