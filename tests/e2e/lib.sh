@@ -140,6 +140,13 @@ unkeyed_scenario() {
 # stepping through phases it leaves empty means them so (resolve --phase),
 # and a phase with no event while sealed orders wait for one is refused
 # unnamed.
+# phase_of GAME: the phase to resolve next, as `orderly info` gives it
+# (for `resolve --phase "$(phase_of GAME)"`: a test that resolves a phase
+# with no event while orders wait for one means it so).
+phase_of() {
+	ord info "$1" | sed -n 's/^phase: *\([^ ]*\) (.*/\1/p'
+}
+
 resolve_rest() {
 	local g=$1 n=${2:-99} i p
 	for ((i = 0; i < n; i++)); do

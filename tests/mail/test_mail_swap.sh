@@ -45,8 +45,8 @@ EVIL=$(sqlu "SELECT lower(hex(commitment)) FROM sheet WHERE turn = 1 AND version
 ordu seal "$G" >/dev/null
 ordu tick "$GAMES" --sendmail "$SENDMAIL" >/dev/null
 deliver
-for _ in 1 2 3 4 5; do
-	ordu resolve "$G" >/dev/null
+for p in movement fire fire-morale melee melee-morale; do
+	ordu resolve "$G" --phase "$p" >/dev/null
 done
 ordu exchange "$G" >/dev/null
 ordu tick "$GAMES" --sendmail "$SENDMAIL" >/dev/null

@@ -295,7 +295,7 @@ $who" ;;
 		"Every witness link of phase $p ('${PHASES[p - 1]}') of turn 1 is in: blue, red."
 	# a second link for the same phase
 	[[ $p != 2 ]] || refused red "LINK 2 ${LINK[red]}" "your side's link for phase 2 ('fire') of turn 1 is recorded already"
-	ordu resolve "$G" >/dev/null
+	ordu resolve "$G" --phase "${PHASES[p - 1]}" >/dev/null
 done
 ordu exchange "$G" >/dev/null
 tick
