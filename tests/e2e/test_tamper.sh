@@ -365,7 +365,7 @@ for both in 0 1; do
 	expect_line "$ERR" "^orderly: 'first.orderly': the units' states are not the ones turn 1's opening \(entry [0-9]+\) digests: they were changed outside orderly"
 	expect_eq "$(sha first.orderly)" "$first_sha" "the game whose states changed, after the first phase refused"
 done
-expect_exit 0 ord resolve current.orderly
+expect_exit 0 ord resolve current.orderly --phase "$(phase_of current.orderly)"
 # the exchange too, once every phase is resolved
 cp current.orderly resolved.orderly
 for phase in fire fire-morale melee melee-morale; do

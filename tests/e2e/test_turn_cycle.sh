@@ -263,7 +263,7 @@ expect_exit 0 ord submit "$P" --side blue blue-square.txt
 expect_exit 0 ord submit "$P" --side red red-1.txt
 expect_exit 0 ord seal "$P"
 expect_exit 0 ord event "$P" form unit=B1 formation=square
-for _ in "${PHASES[@]}"; do expect_exit 0 ord resolve "$P"; done
+for p in "${PHASES[@]}"; do expect_exit 0 ord resolve "$P" --phase "$p"; done
 expect_exit 0 ord exchange "$P"
 expect_exit 0 ord submit "$P" --side red red-1.txt
 expect_exit 0 ord seal "$P" --force

@@ -111,10 +111,16 @@ static void event(ord_game *g, const char *line)
 	ord_diag_release(&d);
 }
 
+/* The current phase, named: the pictures' games leave phases empty on
+ * purpose (resolve --phase), whatever orders wait. */
 static void resolve(ord_game *g)
 {
 	struct ord_buf out = ORD_BUF_INIT;
-	int rc = ord_game_resolve(g, NULL, NULL, 0, &out);
+	struct ord_game_status st;
+	int rc;
+
+	ck_assert_int_eq(ord_game_status(g, &st), 0);
+	rc = ord_game_resolve(g, st.phase, NULL, 0, &out);
 
 	ck_assert_msg(rc == 0, "resolve: %s", ord_error_last());
 	ord_buf_release(&out);
