@@ -1261,21 +1261,31 @@ static void deadline_past(struct referee *f, ord_game *g, int64_t when)
 	f->msg = ord_buf_detach(&m, NULL);
 }
 
-/* A seal refused for a side without a sheet names the command line's
- * switch (seal --force); the page's own control is the box. */
-static void seal_words(struct referee *f)
+/* A refusal that names the command line's way out (cli, in f->msg) in
+ * the page's words instead: page in its place, and the message's rest
+ * after it when keep_rest.  1 when it was found. */
+static int page_words(struct referee *f, const char *cli, const char *page, int keep_rest)
 {
-	static const char cli[] = "seal --force seals now";
 	struct ord_buf m = ORD_BUF_INIT;
 	char *at;
 
 	if (f->rc == 0 || !f->msg || !(at = strstr(f->msg, cli)))
-		return;
+		return 0;
 	ord_buf_add(&m, f->msg, (size_t)(at - f->msg));
-	ord_buf_adds(&m, "tick \"Seal even though a side has no sheet\" to seal now");
-	ord_buf_adds(&m, at + strlen(cli));
+	ord_buf_adds(&m, page);
+	if (keep_rest)
+		ord_buf_adds(&m, at + strlen(cli));
 	free(f->msg);
 	f->msg = ord_buf_detach(&m, NULL);
+	return 1;
+}
+
+/* A seal refused for a side without a sheet names the command line's
+ * switch (seal --force); the page's own control is the box. */
+static void seal_words(struct referee *f)
+{
+	page_words(f, "seal --force seals now",
+		   "tick \"Seal even though a side has no sheet\" to seal now", 1);
 }
 
 /* A phase refused for having no event while sealed orders wait for one
@@ -1283,18 +1293,11 @@ static void seal_words(struct referee *f)
  * the page's is the button the refusal's card offers (f->empty). */
 static void empty_words(struct referee *f)
 {
-	static const char cli[] = "; record them with `orderly event`";
-	struct ord_buf m = ORD_BUF_INIT;
-	char *at;
-
-	if (f->rc == 0 || !f->msg || !(at = strstr(f->msg, cli)))
-		return;
-	ord_buf_add(&m, f->msg, (size_t)(at - f->msg));
-	ord_buf_adds(&m, "; nothing was done: record them in the phase's forms below, or, if the "
-			 "phase is meant to go empty, resolve it empty (the button below)");
-	free(f->msg);
-	f->msg = ord_buf_detach(&m, NULL);
-	f->empty = 1;
+	if (page_words(f, "; record them with `orderly event`",
+		       "; nothing was done: record them in the phase's forms below, or, if the "
+		       "phase is meant to go empty, resolve it empty (the button below)",
+		       0))
+		f->empty = 1;
 }
 
 /* Whether action a may be done now (W9): Seal, Resolve and Exchange only
