@@ -1511,7 +1511,7 @@ static void resolve_all(int exchange)
 		if (!strcmp(ti.state, "resolved"))
 			break;
 		ord_buf_reset(&out);
-		ck_assert_msg(ord_game_resolve(g, NULL, NULL, 0, &out) == 0, "resolve: %s",
+		ck_assert_msg(ord_game_resolve(g, ti.phase, NULL, 0, &out) == 0, "resolve: %s",
 			      ord_error_last());
 	}
 	if (exchange)
