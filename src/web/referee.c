@@ -35,6 +35,7 @@ struct referee {
 	int unit_list;          /* the page has the game's units as a list */
 	const char *confirm;    /* an irreversible action asked for, to confirm (W9) */
 	int empty;              /* a resolve refused for an empty phase: offer it empty */
+	int64_t past;           /* a deadline refused as already past: offer it even so */
 };
 
 /* A game of more units than this offers none to pick from: a list that
@@ -1013,6 +1014,27 @@ static void empty_form(struct referee *f, const struct ord_game_status *st, cons
 	ord_buf_adds(b, " empty</button></div></form>");
 }
 
+/* The refusal of a deadline already past's way on: set it even so, as
+ * deadline --past sets it, the time refused carried as orderly writes it
+ * (a relative one, +0m, would be another time by the click), for this
+ * turn (W12). */
+static void past_form(struct referee *f, const struct ord_game_status *st, const char *url)
+{
+	struct ord_buf *b = &f->r->body, stamp = ORD_BUF_INIT;
+
+	ord_when_format(&stamp, f->past, NULL);
+	web_form_start(f->r, url, "deadline-past");
+	at_fields(b, st);
+	ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"deadline\">"
+			"<input type=\"hidden\" name=\"when\" value=\"");
+	web_esc(b, stamp.buf);
+	ord_buf_adds(b, "\"><input type=\"hidden\" name=\"past\" value=\"yes\"><div "
+			"class=\"actions\"><button type=\"submit\">Yes, set ");
+	web_esc(b, stamp.buf);
+	ord_buf_adds(b, ", already past</button></div></form>");
+	ord_buf_release(&stamp);
+}
+
 static int referee_fill(void *ud, ord_game *g)
 {
 	struct referee *f = ud;
@@ -1075,6 +1097,8 @@ static int referee_fill(void *ud, ord_game *g)
 		}
 		if (f->empty && *st.phase)
 			empty_form(f, &st, url.buf);
+		if (f->past && !strcmp(st.state, "open"))
+			past_form(f, &st, url.buf);
 		ord_buf_adds(b, "</section>\n");
 	}
 
@@ -1229,10 +1253,10 @@ static void say(struct referee *f, int rc, const char *fmt, const char *arg)
 	f->msg = ord_buf_detach(&m, NULL);
 }
 
-/* A deadline set that has passed already is said so, as `orderly deadline`
- * says it (the man page: "a time already past is set with a warning"):
- * the referee meant another time, or the page's Seal now seals without
- * its box. */
+/* A deadline set that has passed already (by its refusal's button, as
+ * `orderly deadline --past` sets it) is said so, as the command says it:
+ * no more sheets are taken (or only until the schedule's grace ends), and
+ * the page's Seal seals without its box. */
 static void deadline_past(struct referee *f, ord_game *g, int64_t when)
 {
 	struct ord_game_status st;
@@ -1422,16 +1446,33 @@ static void act(struct referee *f, ord_game *g)
 		    "downloaded, and the next turn is open.%s",
 		    NULL);
 	} else if (!strcmp(a, "deadline")) {
-		const char *when = web_field(r, "when");
+		const char *when = web_field(r, "when"), *past = web_field(r, "past");
 		struct deadline_change change = { r, 0 };
 		char told[160] = "";
-		int64_t t = 0;
+		int64_t t = 0, now = ord_game_now(g);
 		int rc = 0;
 
 		if (!when || !*when)
 			rc = ord_error_set(ORD_EUSAGE, "give a time: +48h, 2026-12-07T18:00Z or none");
-		else if (strcmp(when, "none"))
-			rc = ord_when_parse(&t, when, ord_game_now(g));
+		else if (strcmp(when, "none") && (rc = ord_when_parse(&t, when, now)) == 0 &&
+			 t <= now && !(past && !strcmp(past, "yes"))) {
+			/* a time not after now is refused, as `orderly deadline`
+			 * refuses it (yesterday's date typed by mistake closes
+			 * the turn and tells every side); the refusal's button
+			 * sets it, as --past does */
+			struct ord_buf stamp = ORD_BUF_INIT, at = ORD_BUF_INIT;
+
+			ord_when_format(&stamp, t, NULL);
+			ord_when_format(&at, now, NULL);
+			rc = ord_error_set(ORD_EUSAGE,
+					   "the deadline %s is not after now (%s): nothing was set. If "
+					   "the turn's sheets are meant to close at a time already "
+					   "past, set it with the button below.",
+					   stamp.buf, at.buf);
+			f->past = t;
+			ord_buf_release(&stamp);
+			ord_buf_release(&at);
+		}
 		if (!rc) {
 			/* the deadline the players are told, the grace after it,
 			 * mailed in the change's transaction, as `orderly

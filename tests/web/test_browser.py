@@ -317,6 +317,15 @@ def main():
         if not ref.wait_url("/referee"):
             W.fail("referee: not on his page: %s" % ref.url())
         shot(ref, "referee-open-tablet")
+        # a deadline already past, typed by mistake: refused, with the
+        # button that would set it (not taken)
+        ref.type("#when", "2025-12-05T18:00Z")
+        ref.submit("form.deadline button[type=submit]")
+        yes = ref.text("#done form.deadline-past button[type=submit]")
+        if "not after now" not in ref.text("#done") or yes != "Yes, set 2025-12-05T18:00:00Z, already past":
+            W.fail("referee: a deadline already past is not refused with the button that sets it: " +
+                   ref.text("#done"))
+        shot(ref, "referee-deadline-past-refused", "#done")
         # Seal, Resolve and Exchange each ask first: one tap does nothing
         ref.submit("form.seal button[type=submit]")
         if "Seal turn 1?" not in ref.text("#confirm") or "sealed" in ref.text("p.turnline"):

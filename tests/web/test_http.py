@@ -1909,9 +1909,10 @@ def referee_words(work):
     """The referee's page does what it says: the Seal confirmed while a
     side has no sheet before the deadline seals (its Yes offered a box
     left unticked and was refused, naming 'seal --force'); a seal refused
-    names the page's own control; a deadline set that has passed already
-    is said so, as `orderly deadline` says it (it was set without a
-    word, and every sheet then refused); a sealed turn's deadline counts
+    names the page's own control; a deadline already past is refused, as
+    `orderly deadline` refuses it, the game unchanged, and set by the
+    refusal's own button (its --past) with a warning (it was set at once,
+    with only the warning); a sealed turn's deadline counts
     down no more on any page ('1 h 59 min left' went on after the seal);
     the referee's bundles ask for the game's key as he kept it, never
     "from your first receipt", which he has not."""
@@ -1952,14 +1953,27 @@ def referee_words(work):
             ok(st == 200 and "(sheets closed)</span>" in page and " left)" not in page and
                'class="deadline"' not in page,
                "the sealed turn's deadline on %s says the sheets are closed: %s" % (path, W.text_of(page)[:500]))
-        # a deadline already past
+        # a deadline already past: refused, as `orderly deadline` refuses
+        # it, with the refusal's button to set it (its --past)
         c.login("pd", "referee")
         form = hidden_fields(c.get("/g/pd/referee")[2], "deadline")
-        st, _, page = c.post("/g/pd/referee", dict(form, when="2025-12-05T18:00Z"))
+        before, file_before = log_len(pd), info(pd)
+        st, _, page = c.post("/g/pd/referee", dict(form, when="2025-12-05T19:00 Europe/Copenhagen"))
+        m = re.search(r'<section class="card result bad" role="alert" id="done"><p>(.*?)</p>', page, re.S)
+        again = hidden_fields(page, "deadline-past")
+        ok(st == 422 and m and "the deadline 2025-12-05T18:00:00Z is not after now" in m.group(1) and
+           "nothing was set" in m.group(1) and "the button below" in m.group(1) and
+           "--past" not in m.group(1) and log_len(pd) == before and info(pd) == file_before,
+           "a deadline already past is refused, the game unchanged (%d): %s" % (st, W.text_of(page)[:600]))
+        ok(again is not None and again.get("when") == "2025-12-05T18:00:00Z" and again.get("past") == "yes" and
+           again.get("turn") == form.get("turn") and "Yes, set 2025-12-05T18:00:00Z, already past</button>" in page,
+           "the refusal offers to set the time refused, for its turn: %r" % again)
+        st, _, page = c.post("/g/pd/referee", again)
         m = re.search(r'<section class="card result warn" role="alert" id="done"><p>(.*?)</p>', page, re.S)
         ok(st == 200 and m and "The deadline is set." in m.group(1) and
-           "this deadline has passed already: no more sheets are taken" in m.group(1),
-           "a deadline set that has passed already is warned of: %s" % W.text_of(page)[:600])
+           "this deadline has passed already: no more sheets are taken" in m.group(1) and
+           "2025-12-05T18:00:00Z" in info(pd),
+           "a deadline already past set by the refusal's button, with a warning: %s" % W.text_of(page)[:600])
         form = hidden_fields(page, "deadline")
         st, _, page = c.post("/g/pd/referee", dict(form, when="+2h"))
         ok(st == 200 and 'class="card result ok"' in page and "passed already" not in page,
