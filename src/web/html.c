@@ -182,22 +182,27 @@ static void utc_shown(struct ord_buf *b, int64_t at)
 	web_esc(b, shown);
 }
 
-void web_time(struct ord_buf *b, int64_t at)
+void web_time(struct ord_buf *b, int64_t at, int how, int64_t now)
 {
 	struct ord_buf when = ORD_BUF_INIT;
 
 	ord_when_format(&when, at, NULL);
-	ord_buf_adds(b, "<time class=\"utc\" datetime=\"");
+	ord_buf_adds(b, how & WEB_TIME_COUNT ? "<time class=\"deadline utc\" datetime=\""
+					     : "<time class=\"utc\" datetime=\"");
 	web_esc(b, when.buf);
+	if (how & WEB_TIME_COUNT)
+		ord_buf_addf(b, "\" data-at=\"%lld\" data-now=\"%lld", (long long)at, (long long)now);
 	ord_buf_adds(b, "\">");
-	web_esc(b, when.buf);
+	if (how & (WEB_TIME_READ | WEB_TIME_COUNT))
+		utc_shown(b, at);
+	else
+		web_esc(b, when.buf);
 	ord_buf_adds(b, "</time>");
 	ord_buf_release(&when);
 }
 
 void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open)
 {
-	struct ord_buf when = ORD_BUF_INIT;
 	struct ord_schedule s;
 	int64_t now = ord_game_now(g), deadline;
 
@@ -210,22 +215,14 @@ void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open)
 		s.grace = 0;
 	}
 	deadline = until - s.grace;
-	ord_when_format(&when, deadline, NULL);
 	if (!open) {
 		/* sealed: no time left to count down (it counted on), no grace */
-		ord_buf_adds(b, "<time class=\"utc\" datetime=\"");
-		web_esc(b, when.buf);
-		ord_buf_adds(b, "\">");
-		utc_shown(b, deadline);
-		ord_buf_adds(b, "</time> <span class=\"closed\">(sheets closed)</span>");
-		ord_buf_release(&when);
+		web_time(b, deadline, WEB_TIME_READ, now);
+		ord_buf_adds(b, " <span class=\"closed\">(sheets closed)</span>");
 		return;
 	}
-	ord_buf_adds(b, "<time class=\"deadline utc\" datetime=\"");
-	web_esc(b, when.buf);
-	ord_buf_addf(b, "\" data-at=\"%lld\" data-now=\"%lld\">", (long long)deadline, (long long)now);
-	utc_shown(b, deadline);
-	ord_buf_adds(b, "</time> <span class=\"left\">(");
+	web_time(b, deadline, WEB_TIME_COUNT, now);
+	ord_buf_adds(b, " <span class=\"left\">(");
 	if (deadline > now) {
 		web_duration(b, deadline - now);
 		ord_buf_adds(b, " left");
@@ -236,16 +233,10 @@ void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open)
 	}
 	ord_buf_adds(b, ")</span>");
 	if (s.grace) {
-		ord_buf_reset(&when);
-		ord_when_format(&when, until, NULL);
-		ord_buf_adds(b, " <span class=\"grace\">sheets taken until <time class=\"utc\" "
-				"datetime=\"");
-		web_esc(b, when.buf);
-		ord_buf_adds(b, "\">");
-		utc_shown(b, until);
-		ord_buf_adds(b, "</time> (grace)</span>");
+		ord_buf_adds(b, " <span class=\"grace\">sheets taken until ");
+		web_time(b, until, WEB_TIME_READ, now);
+		ord_buf_adds(b, " (grace)</span>");
 	}
-	ord_buf_release(&when);
 }
 
 void web_diag_list(struct ord_buf *b, const struct ord_diag *d, const char *area)

@@ -199,7 +199,7 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p, const 
 			     p->receipt.version, latest);
 		if (when) {
 			ord_buf_adds(b, ", stored at ");
-			web_time(b, when);
+			web_time(b, when, 0, 0);
 		}
 		ord_buf_adds(b, ": it is not the sheet that stands for your side, and "
 				"<code>orderly verify</code> with this receipt will say another "
@@ -240,7 +240,7 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p, const 
 	}
 	ord_error_clear();
 	ord_buf_adds(b, "<dt>Stored at</dt><dd>");
-	web_time(b, p->stored_at ? p->stored_at : ord_game_now(g));
+	web_time(b, p->stored_at ? p->stored_at : ord_game_now(g), 0, 0);
 	ord_buf_adds(b, "</dd></dl>");
 	receipt_head(b, g, p);
 	ord_buf_adds(b, "<p class=\"noprint\"><button type=\"button\" class=\"print\" "

@@ -249,10 +249,15 @@ void web_duration(struct ord_buf *b, int64_t secs);
  * Each time in UTC, a <time class="utc"> the script gives in the viewer's
  * own zone too. */
 void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open);
-/* A time of the game (a sheet stored): <time class="utc"> with its UTC
- * text as `orderly` writes it; the page's script adds the viewer's own
- * time beside it. */
-void web_time(struct ord_buf *b, int64_t at);
+/* A time of the game: <time class="utc"> with its UTC text as `orderly`
+ * writes it (a sheet stored: how 0), or as people read it, "Tue 10 Dec
+ * 2030, 18:00 UTC" (WEB_TIME_READ); WEB_TIME_COUNT, a deadline to count
+ * down from now: read so, of class "deadline" too, with data-at and
+ * data-now for the script.  The page's script adds the viewer's own time
+ * beside each.  now is read only with WEB_TIME_COUNT. */
+#define WEB_TIME_READ 1
+#define WEB_TIME_COUNT 2
+void web_time(struct ord_buf *b, int64_t at, int how, int64_t now);
 /* Lines of diagnostics as a list, each "line:col" linking to the text
  * area with id area (NULL: no links). */
 void web_diag_list(struct ord_buf *b, const struct ord_diag *d, const char *area);

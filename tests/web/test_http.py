@@ -1950,8 +1950,9 @@ def referee_words(work):
             if path == "/":
                 page = re.search(r'<tr>(?:(?!</tr>).)*href="/g/sl".*?</tr>', page, re.S)
                 page = page.group(0) if page else ""
-            ok(st == 200 and "(sheets closed)</span>" in page and " left)" not in page and
-               'class="deadline"' not in page,
+            closed = re.search(r'<time class="utc" datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">\w{3} \d\d \w{3} '
+                               r'\d{4}, \d\d:\d\d UTC</time> <span class="closed">\(sheets closed\)</span>', page)
+            ok(st == 200 and closed and " left)" not in page and 'class="deadline"' not in page,
                "the sealed turn's deadline on %s says the sheets are closed: %s" % (path, W.text_of(page)[:500]))
         # a deadline already past: refused, as `orderly deadline` refuses
         # it, with the refusal's button to set it (its --past)
