@@ -878,13 +878,15 @@ static void shell_word(struct ord_buf *b, const char *w)
 /* The audit of the game file the server holds (`orderly audit GAME`):
  * asked for with ?audit=1, since it recomputes the whole game (the chain,
  * every commitment and roll, every phase replayed through the rules), and
- * its findings shown as the command prints them.  A player checks the
- * referee with the bundle on his own machine (`orderly verify`); this is
- * the referee's own look at the file, e.g. after a crash or a copy. */
-static void audit_card(struct web_req *r, ord_game *g, const char *url)
+ * its findings shown as the command prints them, the game named by its
+ * name on the page (name, of /g/NAME), not by the file's path.  A player
+ * checks the referee with the bundle on his own machine (`orderly
+ * verify`); this is the referee's own look at the file, e.g. after a
+ * crash or a copy. */
+static void audit_card(struct web_req *r, ord_game *g, const char *name, const char *url)
 {
 	struct ord_buf *b = &r->body, out = ORD_BUF_INIT;
-	const char *a = web_arg(r, "audit");
+	const char *a = web_arg(r, "audit"), *first;
 	int rc;
 
 	ord_buf_adds(b, "<section class=\"card\" id=\"audit\"><h2>Audit</h2>");
@@ -920,7 +922,19 @@ static void audit_card(struct web_req *r, ord_game *g, const char *url)
 			     "<details%s><summary>The audit's findings</summary><pre "
 			     "class=\"report audit\">",
 			     rc == 0 ? "" : " open");
-		web_esc(b, out.buf);
+		/* its first line names the game as the page names it: the
+		 * command's "audit of 'PATH':" would show the server's
+		 * directories, which are no business of the page's */
+		if (!strncmp(out.buf, "audit of '", 10) && (first = strchr(out.buf, '\n')) != NULL) {
+			struct ord_buf line = ORD_BUF_INIT;
+
+			ord_buf_addf(&line, "audit of '%s':", name);
+			web_esc(b, line.buf);
+			ord_buf_release(&line);
+		} else {
+			first = out.buf;
+		}
+		web_esc(b, first);
 		ord_buf_adds(b, "</pre></details>");
 	}
 	ord_buf_adds(b, "</section>\n");
@@ -1200,7 +1214,7 @@ static int referee_fill(void *ud, ord_game *g)
 	}
 	ord_error_clear();
 	web_reports_section(r, g, f->name, WEB_REFEREE);
-	audit_card(r, g, url.buf);
+	audit_card(r, g, f->name, url.buf);
 	web_files_section(r, g, f->name, NULL);
 	ord_buf_adds(b, "<section class=\"card\">");
 	ord_buf_adds(&back, "/logout");

@@ -1636,7 +1636,9 @@ def referee_audit(work):
     """The referee audits the game file from his page (?audit=1, as
     `orderly audit` does): offered as a link, not run on every page; clean
     says so; a sheet changed behind the server's back (the sqlite3 shell)
-    is found and its finding shown."""
+    is found and its finding shown; the findings name the game by its
+    name, as the page does (their first line said the server's path of
+    the file)."""
     games = os.path.join(work, "games-audit")
     os.makedirs(games)
     g = W.make_game(games, "aud")
@@ -1657,12 +1659,17 @@ def referee_audit(work):
            "ok: log:" in text and "ok: seal: entry" in text and "clean: no sheet" in text,
            "the audit of a clean game says so, with its findings (%d): %s" %
            (st, text[text.find("Audit"):][:600]))
+        # the game named as the page names it, not by the server's path
+        ok('<pre class="report audit">audit of &#39;aud&#39;:\n' in body and games not in body and
+           ".orderly" not in text,
+           "the audit's first line names the game, not its file: %s" % text[text.find("Audit"):][:600])
         subprocess.run(["sqlite3", g, "UPDATE sheet SET bytes = CAST(replace(CAST(bytes AS TEXT), "
                         "'1/2', '3/4') AS BLOB) WHERE version = 1"], check=True)
         st, _, body = ref.get("/g/aud/referee?audit=1")
         text = W.text_of(body)
         ok(st == 200 and '<div class="result bad" role="alert"><p>The audit found something broken' in body and
            "<details open><summary>The audit" in body and "clean: no sheet" not in text and
+           "audit of &#39;aud&#39;:\n" in body and games not in body and
            "BROKEN: the sheet of french, version 1" in text,
            "a sheet changed behind the server's back is found by the page's audit (%d): %s" %
            (st, text[text.find("Audit"):][:900]))
