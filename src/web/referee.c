@@ -1332,8 +1332,8 @@ static void seal_words(struct referee *f)
 static void empty_words(struct referee *f)
 {
 	if (page_words(f, "; record them with `orderly event`",
-		       "; nothing was done: record them in the phase's forms below, or, if the "
-		       "phase is meant to go empty, resolve it empty (the button below)",
+		       ". Nothing was done: record them in the phase's forms below or, if the "
+		       "phase is meant to go empty, resolve it empty (the button below).",
 		       0))
 		f->empty = 1;
 }

@@ -429,6 +429,16 @@ def main():
             if not ref.finds("form.resolve"):
                 break
             if phases == 1:  # fire
+                # a Resolve of fire before its events is refused, in the
+                # page's words, with Resolve fire empty offered (not taken)
+                ref.submit("form.resolve button[type=submit]")
+                ref.submit("form.confirm button[type=submit]")
+                said = ref.text("#done")
+                if ("resolve it empty (the button below)" not in said or "orderly" in said or
+                        ref.text("#done form.confirm button[type=submit]") != "Resolve fire empty"):
+                    W.fail("referee: a Resolve of fire with no event is not refused in the page's words, "
+                           "with Resolve fire empty: " + said)
+                shot(ref, "referee-resolve-empty-refused", "#done")
                 event("fire", {"unit": "A5", "target": "F1", "range": "11"})
                 event("artillery", {"unit": "A9", "target": "F2", "range": "14"})
                 event("artillery", {"unit": "F8", "target": "A1", "range": "22"})

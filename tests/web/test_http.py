@@ -307,6 +307,7 @@ def main():
     no_paths(work)
     deadlines(work)
     referee_words(work)
+    resolve_empty(work)
     double_tap(work)
     based_race(work)
     given_back(work)
@@ -1396,6 +1397,52 @@ def deadlines(work):
         srv.stop()
 
 
+def resolve_empty(work):
+    """A Resolve refused for a phase with no event while sealed orders wait
+    for one in it says the page's way on, not the command line's (`orderly
+    event`, `orderly resolve --phase`): record them in the forms, or
+    resolve it empty with the button its card offers, "Resolve fire
+    empty", which resolves it with the phase named, the language chosen
+    carried on; the refusal changes nothing."""
+    games = os.path.join(work, "games-empty")
+    os.makedirs(games)
+    g = W.make_game(games, "em")
+    for side in ("french", "allied"):
+        W.run("submit", g, "--side", side, "-", stdin=W.demo_sheet(1, side))
+    W.run("seal", g)
+    W.run("event", g, "move", "unit=F1", "distance=5")
+    W.run("resolve", g)  # movement, with its event
+    srv = W.Server(games)
+    try:
+        c = W.Client(srv.url)
+        c.login("em", "referee")
+        lang = "en"
+        st, _, ask = c.post("/g/em/referee", {"action": "resolve", "lang": lang, "dice": ""})
+        again = hidden_fields(ask, "confirm")
+        before, info_before = log_len(g), info(g)
+        st, _, body = c.post("/g/em/referee", again)
+        m = re.search(r'<section class="card result bad" role="alert" id="done"><p>(.*?)</p>', body, re.S)
+        said = m.group(1) if m else ""
+        ok(st == 409 and "phase fire has no events, but 3 sealed orders expect one in it (unit F8: artillery, "
+           "unit A5: fire, unit A9: artillery). Nothing was done: record them in the phase&#39;s forms below "
+           "or, if the phase is meant to go empty, resolve it empty (the button below)." in said and
+           "orderly" not in said and "--phase" not in said and
+           log_len(g) == before and info(g) == info_before,
+           "a Resolve of an empty phase is refused in the page's words, nothing changed (%d): %s" %
+           (st, said or W.text_of(body)[:600]))
+        empty = hidden_fields(body, "confirm")
+        ok(empty is not None and empty.get("empty") == "yes" and empty.get("phase") == "fire" and
+           empty.get("action") == "resolve" and empty.get("lang") == lang and
+           "Resolve fire empty</button>" in body,
+           "the refusal offers Resolve fire empty, the language carried on: %r" % empty)
+        st, _, body = c.post("/g/em/referee", empty)
+        ok(st == 200 and "The phase is resolved." in body and "phase fire: 0 events" in body and
+           re.search(r"^phase: +fire-morale", info(g), re.M),
+           "Resolve fire empty resolves it (%d): %s" % (st, W.text_of(body)[:600]))
+    finally:
+        srv.stop()
+
+
 def double_tap(work):
     """Two POSTs of one sheet form (a double tap on Submit) store one
     version: the form carries the version the side had when the page was
@@ -1944,7 +1991,8 @@ def referee_words(work):
         # POST) is refused in the page's words
         st, _, body = c.post("/g/sl/referee", {k: v for k, v in again.items() if k != "force"})
         m = re.search(r'<section class="card result bad"[^>]*><p>(.*?)</p>', body, re.S)
-        ok(m and "Seal even though a side has no sheet" in m.group(1) and "--force" not in m.group(1) and
+        ok(m and "tick &quot;Seal even though a side has no sheet&quot; to seal now" in m.group(1) and
+           "--force" not in m.group(1) and
            log_len(sl) == before,
            "a seal refused names the page's control, not --force: %s" % (m.group(1) if m else W.text_of(body)[:600]))
         st, _, done = c.post("/g/sl/referee", again)
