@@ -109,6 +109,13 @@ def hidden_fields(body, cls):
     return out
 
 
+def to_receipt(st, hdrs, version, turn=1):
+    """Whether a Submit was answered as one stored (or the very sheet
+    stored already) is: a redirect to the receipt of that version of the
+    turn, ?receipt=TURN-VERSION#receipt, which a reload shows again."""
+    return st == 303 and hdrs.get("Location", "").endswith("?receipt=%d-%d#receipt" % (turn, version))
+
+
 def at_fields(client, path="/g/qb/referee"):
     """The turn and phase an event or Void form of the referee's page
     carries (W12), read from the page as it is now."""
@@ -1468,8 +1475,7 @@ def double_tap(work):
         tap = dict(form or {}, action="submit", sheet=sheet.replace("\n", "\r\n"))
         st1, h1, _ = nr.post("/g/dt/side/french", tap)
         st2, h2, _ = nr.post("/g/dt/side/french", tap)
-        ok(st1 == st2 == 303 and h1.get("Location", "").endswith("?receipt=1-1#receipt") and
-           h2.get("Location") == h1.get("Location"),
+        ok(to_receipt(st1, h1, 1) and to_receipt(st2, h2, 1) and h2.get("Location") == h1.get("Location"),
            "a double tap: both taps sent to the receipt of version 1 (%d %r, %d %r)" %
            (st1, h1.get("Location"), st2, h2.get("Location")))
         ok("french       submitted (version 1)" in info(dt), "a double tap stored two versions: %s" % info(dt))
@@ -1499,13 +1505,12 @@ def double_tap(work):
            "a refused sheet changed the game: %s" % info(dt))
         ok(again is not None and again.get("based_on") == "2", "the form is drawn again at version 2: %r" % again)
         st, h, _ = nr.post("/g/dt/side/french", dict(again or {}, action="submit", sheet=mine))
-        ok(st == 303 and h.get("Location", "").endswith("?receipt=1-3#receipt") and
-           "french       submitted (version 3)" in info(dt),
+        ok(to_receipt(st, h, 3) and "french       submitted (version 3)" in info(dt),
            "submitted again from the page drawn now, it is stored (%d %r)" % (st, h.get("Location")))
         # the very sheet stored since, from a page of before: its receipt
         before = log_len(dt)
         st, h, _ = nr.post("/g/dt/side/french", dict(form, action="submit", sheet=mine))
-        ok(st == 303 and h.get("Location", "").endswith("?receipt=1-3#receipt") and log_len(dt) == before,
+        ok(to_receipt(st, h, 3) and log_len(dt) == before,
            "the sheet stored since sent again from a page of before: its receipt (%d %r)" %
            (st, h.get("Location")))
         # bad versions: refused, nothing stored
@@ -1515,7 +1520,7 @@ def double_tap(work):
                "based_on=%s is refused, nothing stored (%d): %s" % (bad, st, W.text_of(body)[:300]))
         # a POST without the field (hand-made, a page of before) as before
         st, h, _ = nr.post("/g/dt/side/french", {"turn": "1", "action": "submit", "sheet": mine, "csrf": fr.csrf})
-        ok(st == 303 and h.get("Location", "").endswith("?receipt=1-4#receipt"),
+        ok(to_receipt(st, h, 4),
            "a Submit without based_on is stored as before (%d %r)" % (st, h.get("Location")))
         ok(W.run("audit", dt).returncode == 0, "audit")
     finally:
@@ -1593,8 +1598,7 @@ def based_race(work):
            "the form is drawn again at version 1: %r" % again)
         # the very sheet the command line stored meanwhile: its receipt
         st, h, _ = raced(again, mine, mine)
-        ok(st == 303 and h.get("Location", "").endswith("?receipt=1-2#receipt") and
-           "french       submitted (version 2)" in info(rc),
+        ok(to_receipt(st, h, 2) and "french       submitted (version 2)" in info(rc),
            "the sheet the command line stored meanwhile, sent from the page: its receipt, "
            "stored once (%d %r): %s" % (st, h.get("Location"), info(rc)))
         ok(W.run("audit", rc).returncode == 0, "audit")
@@ -1742,7 +1746,7 @@ def old_receipt(work):
             form = hidden_fields(page, "sheet-form")
             st, h, _ = nr.post("/g/orc/side/french", dict(form, action="submit",
                                                           sheet=W.demo_sheet(1, "french") + "# v%d\n" % v))
-            ok(st == 303 and h.get("Location", "").endswith("?receipt=1-%d#receipt" % v),
+            ok(to_receipt(st, h, v),
                "version %d stored (%d %r)" % (v, st, h.get("Location")))
         st, _, body = fr.get("/g/orc/side/french?receipt=1-1")
         text = W.text_of(body)
