@@ -136,7 +136,9 @@
  *      woods_fired_on_within cannot be fired at; both are refused, for a
  *      gun's artillery event as for a fire event (the same keys,
  *      target_in_woods and firer_in_woods), and with --override the shot
- *      does nothing and rolls no die.  Not switched by the table checks:
+ *      does nothing and rolls no die: "nor may they fire" gives it no
+ *      value, and the refusal says so (overridden_effect_said,
+ *      2026-12-06.10; before, it said only that they may not fire).  Not switched by the table checks:
  *      the keys are new to artillery, so no game made before has them.
  *  D13 A unit charges again at the earliest charge_interval turns after its
  *      last charge (charged in 1: again in 4).  The move of a unit whose
@@ -1479,8 +1481,12 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * in the audit's notes (retreat_moves_listed, D6; a list);
 	 * 2026-12-05.9: the unit beside the first on a side's hilltop has
 	 * its +1 on the die as well as the 1/4 more (melee_hill_whole_side,
-	 * D20, D25) */
-	"2026-12-05.9",     /* rules_revision (above) */
+	 * D20, D25); 2026-12-06.10: a fire from or into woods refused says
+	 * that recorded with --override it still does nothing, as a fire
+	 * through a destroyed screen and a melee's figures above a unit's say
+	 * what the override gives (overridden_effect_said, D12, D15, D17; a
+	 * check's words) */
+	"2026-12-06.10",    /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

@@ -126,6 +126,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("melee_hill_checked", 0, 1),
 	WHOLE("melee_hill_whole_side", 0, 1),
 	WHOLE("retreat_moves_listed", 0, 1),
+	WHOLE("overridden_effect_said", 0, 1),
 	WHOLE("position_distance_checked", 0, 1),
 	NUM("position_tolerance", 0, INFINITY),
 	WHOLE("range_position_checked", 0, 1),

@@ -866,6 +866,11 @@ static void check_gun(struct ord_ctx *ctx, const struct ord_event *ev, struct or
 	ord_buf_release(&rule);
 }
 
+/* What a refusal says when the rules give the event no effect even
+ * recorded with --override (overridden_effect_said): the referee who
+ * overrides it should not believe it counts. */
+#define NO_FIRE ": recorded with --override, the fire still does nothing (no fire, no die)"
+
 /* D21: "One unit of skirmishers may never cover more than one foot of
  * ground. 12\" They block the fire of units." */
 static void check_screen(struct ord_ctx *ctx, const struct ord_event *ev, const struct ord_unit *u,
@@ -892,7 +897,10 @@ static void check_screen(struct ord_ctx *ctx, const struct ord_event *ev, const 
 	 * game made before gave it the fire, which then did nothing) */
 	if (bat_st(ctx, s, "figures") <= 0 && bat_flag(ctx, "screen_figures_checked"))
 		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
-			     "the skirmishers '%s' have no figures left: they block nothing", s->id);
+			     "the skirmishers '%s' have no figures left: they block nothing%s", s->id,
+			     bat_flag(ctx, "overridden_effect_said")
+				     ? "; recorded with --override, the fire still goes to them and does nothing (record it without screen=)"
+				     : "");
 	if (!ord_kv_get(&ev->kv, "screen_front"))
 		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
 			     "give the ground the screen covers (screen_front=INCHES)");
@@ -1134,12 +1142,17 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		ord_diag_add(d, 0, 0, u->id, "troops still in melee can't fire",
 			     "unit '%s' is still in the melee with '%s' from turn %ld", u->id,
 			     bat_melee_with(ctx, u), bat_st(ctx, u, "melee_since"));
+	/* D12: with --override the fire still does nothing (resolve, bat_fire):
+	 * said when recorded (overridden_effect_said; a game made before
+	 * keeps its words, which its replay compares) */
 	if (ord_kv_get_bool(&ev->kv, "firer_in_woods", 0) && !bat_p(ctx, "woods_may_fire"))
-		ord_diag_add(d, 0, 0, u->id, "cover", "units in woods may not fire");
+		ord_diag_add(d, 0, 0, u->id, "cover", "units in woods may not fire%s",
+			     bat_flag(ctx, "overridden_effect_said") ? NO_FIRE : "");
 	if (ord_kv_get_bool(&ev->kv, "target_in_woods", 0) && ord_kv_get_num(&ev->kv, "range", 0) > woods)
 		ord_diag_add(d, 0, 0, u->id, "cover",
-			     "target '%s' is in woods and may be fired on only within %g\" (range %s\")",
-			     t->id, woods, ord_kv_get(&ev->kv, "range"));
+			     "target '%s' is in woods and may be fired on only within %g\" (range %s\")%s",
+			     t->id, woods, ord_kv_get(&ev->kv, "range"),
+			     bat_flag(ctx, "overridden_effect_said") ? NO_FIRE : "");
 	if (bat_routed(ctx, u))
 		ord_diag_add(d, 0, 0, u->id, "routed units can't fire", "unit '%s' is routed", u->id);
 	if (target && ord_ctx_find_unit(ctx, target->value) != t && !came_at(ctx, t, u))
@@ -1287,7 +1300,14 @@ static void check_melee_figures(struct ord_ctx *ctx, const struct ord_event *ev,
 
 	snprintf(fig, sizeof(fig), "%s_figures", key);
 	n = ord_kv_get_int(&ev->kv, fig, 0);
-	if (u && ord_kv_get(&ev->kv, fig) && n > bat_st(ctx, u, "figures"))
+	/* D17: with --override, cut to its figures (overridden_effect_said
+	 * says so) */
+	if (u && ord_kv_get(&ev->kv, fig) && n > bat_st(ctx, u, "figures") &&
+	    bat_flag(ctx, "overridden_effect_said"))
+		ord_diag_add(d, 0, 0, u->id, "melee",
+			     "%s=%ld, but unit '%s' has %ld figures: recorded with --override, it fights with its %ld",
+			     fig, n, u->id, bat_st(ctx, u, "figures"), bat_st(ctx, u, "figures"));
+	else if (u && ord_kv_get(&ev->kv, fig) && n > bat_st(ctx, u, "figures"))
 		ord_diag_add(d, 0, 0, u->id, "melee", "%s=%ld, but unit '%s' has %ld figures", fig,
 			     n, u->id, bat_st(ctx, u, "figures"));
 	/* "When one tray of a battalion is meleed, the whole thing is,

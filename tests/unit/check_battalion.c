@@ -1033,15 +1033,46 @@ START_TEST(artillery_in_melee_or_charging)
 }
 END_TEST
 
+/* D12: "nor may they fire": refused, and recorded with --override the
+ * fire still does nothing, which the refusal says (overridden_effect_said,
+ * 2026-12-06.10: it said only that they may not fire, and the referee
+ * who overrode it believed the fire counted) */
 START_TEST(fire_woods)
 {
 	cast();
 	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=3 firer_in_woods=yes"),
-			 "unit 'B1': units in woods may not fire (cover)\n");
+			 "unit 'B1': units in woods may not fire: recorded with --override, the fire "
+			 "still does nothing (no fire, no die) (cover)\n");
 	ck_assert_str_eq(event("fire", "unit=B2 target=R1 range=4.5 target_in_woods=yes"),
 			 "unit 'B2': target 'R1' is in woods and may be fired on only within 4\" "
-			 "(range 4.5\") (cover)\n");
+			 "(range 4.5\"): recorded with --override, the fire still does nothing (no "
+			 "fire, no die) (cover)\n");
 	ck_assert_str_eq(event("fire", "unit=L1 target=R1 range=4 target_in_woods=yes"), "");
+	/* as said: overridden, neither fires */
+	assert_has(resolve("fire", NULL, 0),
+		   "R1: fired on by B1 (musket, 3\"): no fire: units in woods do not fire\n"
+		   "R1: fired on by B2 (musket, 4.5\"): no fire: a target in woods may be fired on "
+		   "only within 4 in.\n");
+}
+END_TEST
+
+/* A game made before overridden_effect_said keeps the words its audit
+ * compares with the checks it logged. */
+START_TEST(fire_woods_of_a_game_made_before)
+{
+	tables_without("overridden_effect_said");
+	cast();
+	ord_kv_set_int(&ord_ctx_find_unit(ctx, "S1")->state, "figures", 0);
+	ck_assert_str_eq(event("fire", "unit=B1 target=R1 range=3 firer_in_woods=yes"),
+			 "unit 'B1': units in woods may not fire (cover)\n");
+	assert_has(event("artillery", "unit=G1 target=R1 range=20 target_in_woods=yes"),
+		   "unit 'G1': target 'R1' is in woods and may be fired on only within 4\" (range "
+		   "20\") (cover)\n");
+	assert_has(event("fire", "unit=R2 target=B1 range=2 screen=S1 screen_front=6"),
+		   "the skirmishers 'S1' have no figures left: they block nothing (skirmishers");
+	split_kv(&ord_ctx_find_unit(ctx, "H1")->state, "in_contact=3 contact_with=RH");
+	ck_assert_str_eq(event("melee", "a=H1 b=RH a_figures=100 b_figures=8"),
+			 "a_figures=100, but unit 'H1' has 8 figures (melee)\n");
 }
 END_TEST
 
@@ -1057,9 +1088,11 @@ START_TEST(artillery_woods)
 	orders("G1 Fb @R1\nR9 Fs\nR8 Fs\n");
 	ck_assert_str_eq(event("artillery", "unit=G1 target=R1 range=20 target_in_woods=yes"),
 			 "unit 'G1': target 'R1' is in woods and may be fired on only within 4\" "
-			 "(range 20\") (cover)\n");
+			 "(range 20\"): recorded with --override, the fire still does nothing (no "
+			 "fire, no die) (cover)\n");
 	ck_assert_str_eq(event("artillery", "unit=R9 target=B1 range=20 firer_in_woods=yes"),
-			 "unit 'R9': units in woods may not fire (cover)\n");
+			 "unit 'R9': units in woods may not fire: recorded with --override, the fire "
+			 "still does nothing (no fire, no die) (cover)\n");
 	ck_assert_str_eq(event("artillery", "unit=R8 target=B2 range=4 target_in_woods=yes"), "");
 	/* recorded with --override, it rolls nothing and does nothing (the
 	 * one die is R8's shot at B2, a miss) */
@@ -1185,7 +1218,12 @@ START_TEST(fire_screen_destroyed)
 	cast();
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "S1")->state, "figures", 0);
 	assert_has(event("fire", "unit=R2 target=B1 range=2 screen=S1 screen_front=6"),
-		   "the skirmishers 'S1' have no figures left: they block nothing");
+		   "the skirmishers 'S1' have no figures left: they block nothing; recorded with "
+		   "--override, the fire still goes to them and does nothing (record it without "
+		   "screen=)");
+	/* as said: overridden, B1 loses nothing */
+	assert_has(resolve("fire", NULL, 0), "S1: fired on by R2 (musket, 2\")");
+	ck_assert_int_eq(state("B1", "figures"), 24);
 	tables_without("screen_figures_checked");
 	cast();
 	ord_kv_set_int(&ord_ctx_find_unit(ctx, "S1")->state, "figures", 0);
@@ -1432,7 +1470,8 @@ START_TEST(fire_firers)
 		   "B1: fired on by R1 (musket, 3\"): 12 firers × 50% = 6\n");
 	split_kv(&ord_ctx_find_unit(ctx, "H1")->state, "in_contact=3 contact_with=RH");
 	ck_assert_str_eq(event("melee", "a=H1 b=RH a_figures=100 b_figures=8"),
-			 "a_figures=100, but unit 'H1' has 8 figures (melee)\n");
+			 "a_figures=100, but unit 'H1' has 8 figures: recorded with --override, it "
+			 "fights with its 8 (melee)\n");
 }
 END_TEST
 
@@ -3613,6 +3652,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, fire_in_melee);
 	tcase_add_test(ev, artillery_in_melee_or_charging);
 	tcase_add_test(ev, fire_woods);
+	tcase_add_test(ev, fire_woods_of_a_game_made_before);
 	tcase_add_test(ev, artillery_woods);
 	tcase_add_test(ev, fire_routed);
 	tcase_add_test(ev, fire_destroyed);
