@@ -293,9 +293,11 @@ struct ord_ruleset {
 
 	/* version 9 */
 	/* The kinds of event (names of events[]) unit u's sealed order of the
-	 * turn still waits for: what check_execution would name u for, as
-	 * kinds, the kind that carries each out (a fire order: "fire"; a
-	 * gun's, "artillery").  ctx holds the sheets of the turn and every
+	 * turn still waits for, or the rules still owe of u whatever its
+	 * order (a battalion's move back, a melee that goes on): what
+	 * check_execution would name u for, as kinds, the kind that carries
+	 * each out (a fire order: "fire"; a gun's, "artillery").  Asked of
+	 * every unit, with an order or none.  ctx holds the sheets of the turn and every
 	 * event of it so far, the units' state as the phase being resolved
 	 * left it; an order carried out, left void by the rules (a unit
 	 * routed, driven off) or with nothing left to wait for names none.

@@ -106,6 +106,11 @@ int bat_move_charges(struct ord_ctx *ctx, const struct ord_event *ev);
 int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag);
 int bat_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d);
 int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d);
+/* The result of a melee of an earlier turn that the melee phase ended,
+ * no melee recorded (D14): the resolve's words, which bat_order_events
+ * reads back (the phase's state no longer says whom it was with). */
+#define BAT_MELEE_ENDED "the melee with %s from turn %ld has ended (no melee recorded this turn)"
+#define BAT_MELEE_ENDED_TAIL "has ended (no melee recorded this turn)"
 size_t bat_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const char **kinds, size_t max);
 int bat_resolve_phase(struct ord_ctx *ctx, const char *phase);
 int bat_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,

@@ -1698,14 +1698,43 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 	return 0;
 }
 
+/* Whether the melee phase just resolved ended u's melee of an earlier
+ * turn for want of a melee event (D14): its result says so, once a pair
+ * (the phase's state has forgotten whom it was with). */
+static int melee_ended_unrecorded(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	struct ord_result_view r;
+	size_t i, tail = strlen(BAT_MELEE_ENDED_TAIL), len;
+
+	for (i = 0; i < ord_ctx_nresults(ctx); i++) {
+		if (ord_ctx_result_get(ctx, i, &r) != 0) {
+			ord_error_clear();
+			return 0;
+		}
+		if (r.event_seq || strcmp(r.unit, u->id) || !r.explanation ||
+		    strncmp(r.explanation, "the melee with ", 15) ||
+		    (len = strlen(r.explanation)) < tail ||
+		    strcmp(r.explanation + len - tail, BAT_MELEE_ENDED_TAIL))
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
 /* The ruleset's order_events (ruleset.h, version 9): the kinds of event
  * that carry out what u's order asks and no event of the turn has done,
  * as bat_check_execution names them (a gun's fire is artillery; a charge
- * is a move). */
+ * is a move); and, whatever its order, what the rules owe of u that the
+ * referee's list names: a move back of a unit routed or retreating
+ * (moves_back, retreat_moves_listed) and a melee of an earlier turn that
+ * goes on (melee_goes_on, D14; the melee phase resolved empty ended it,
+ * as its result says).  Else a resolve typed twice skipped them unseen. */
 size_t bat_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const char **kinds, size_t max)
 {
+	int turn = ord_ctx_turn(ctx);
 	unsigned did = 0, miss;
 	size_t i, n = 0;
+	int back;
 
 	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
 		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
@@ -1713,7 +1742,12 @@ size_t bat_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const cha
 			did |= event_did(ctx, e);
 	}
 	miss = order_wants(ctx, u, ord_ctx_order(ctx, u)) & ~did;
-	if ((miss & (DID_MOVE | DID_CHARGE)) && n < max)
+	back = bat_flag(ctx, "retreat_moves_listed") && bat_st(ctx, u, "figures") > 0 &&
+	       !(did & (DID_MOVE | DID_LIMBER)) &&
+	       ((bat_st(ctx, u, "routed") && bat_st(ctx, u, "routed") < turn &&
+		 bat_st(ctx, u, "rout_until") >= turn) ||
+		bat_st(ctx, u, "retreat_turn") == turn);
+	if (((miss & (DID_MOVE | DID_CHARGE)) || back) && n < max)
 		kinds[n++] = "move";
 	if ((miss & DID_FORM) && n < max)
 		kinds[n++] = "form";
@@ -1723,5 +1757,7 @@ size_t bat_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const cha
 		kinds[n++] = "limber";
 	if ((miss & DID_FIRE) && n < max)
 		kinds[n++] = bat_is_arm(ctx, u, "artillery") ? "artillery" : "fire";
+	if (melee_ended_unrecorded(ctx, u) && n < max)
+		kinds[n++] = "melee";
 	return n;
 }

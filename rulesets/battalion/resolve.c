@@ -609,9 +609,8 @@ static int resolve_melee(struct ord_ctx *ctx)
 					     : NULL;
 		if (!bat_still_in_melee(ctx, u) || (w && melee_recorded(ctx, u, w)))
 			continue;
-		ord_ctx_result(ctx, 0, u->id, NULL,
-			       "the melee with %s from turn %ld has ended (no melee recorded this turn)",
-			       bat_melee_with(ctx, u), bat_st(ctx, u, "melee_since"));
+		ord_ctx_result(ctx, 0, u->id, NULL, BAT_MELEE_ENDED, bat_melee_with(ctx, u),
+			       bat_st(ctx, u, "melee_since"));
 		end_melee(ctx, u);
 	}
 	for (i = 0; i < ord_ctx_nevents(ctx); i++) {

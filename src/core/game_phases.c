@@ -1242,8 +1242,9 @@ out:
 #define EMPTY_NAMED 3
 
 /*
- * A phase with no event while sealed orders wait for an event of it (the
- * ruleset's order_events, version 9) is refused, unless the referee named
+ * A phase with no event while sealed orders wait for an event of it, or
+ * the rules owe one of a unit (the ruleset's order_events, version 9, asked
+ * of every unit), is refused, unless the referee named
  * the phase (resolve --phase: he means it to go empty).  A resolve typed
  * twice by mistake resolved the next phase with nothing in it, and a
  * phase resolved is final: the fire of two units ordered to fire was
@@ -1265,8 +1266,8 @@ static int empty_phase(struct ord_game *g, struct ord_ctx *ctx, const char *phas
 		const char *kinds[16];
 		size_t shown = 0;
 
-		if (!ord_ctx_order(ctx, u))
-			continue;
+		/* every unit: the rules may owe an event of one with no
+		 * order (a battalion's move back, a melee going on) */
 		n = g->rs->order_events(ctx, u, kinds, ORD_ARRAY_SIZE(kinds));
 		for (k = 0; k < n && k < ORD_ARRAY_SIZE(kinds); k++) {
 			if (!(ek = ord_ruleset_event_kind(g->rs, kinds[k])) || strcmp(ek->phase, phase))
@@ -1284,9 +1285,10 @@ static int empty_phase(struct ord_game *g, struct ord_ctx *ctx, const char *phas
 	if (count > EMPTY_NAMED)
 		ord_buf_addf(&named, ", and %zu more", count - EMPTY_NAMED);
 	err = ord_error_set(ORD_ESTATE,
-			    "phase %s has no events, but %zu sealed order%s expect%s one in it (%s); record them with `orderly event`, or run `orderly resolve %s --phase %s` to resolve it empty",
-			    phase, count, count == 1 ? "" : "s", count == 1 ? "s" : "", named.buf,
-			    g->path, phase);
+			    "phase %s has no events, but %zu unit%s wait%s for one in it, by %s sealed order%s or the rules (%s); record them with `orderly event`, or run `orderly resolve %s --phase %s` to resolve it empty",
+			    phase, count, count == 1 ? "" : "s", count == 1 ? "s" : "",
+			    count == 1 ? "its" : "their", count == 1 ? "" : "s", named.buf, g->path,
+			    phase);
 	ord_buf_release(&named);
 	return err;
 }

@@ -327,7 +327,7 @@ expect_exit 0 ord resolve p.game
 expect_in "$OUT" "turn 1, phase movement: 1 event"
 expect_in "$ERR" "note: 1 order no event of the turn carries out so far (orderly report --referee lists them)"
 expect_exit 65 ord resolve p.game
-expect_in "$ERR" "phase fire has no events, but 1 sealed order expects one in it (unit B2: artillery)"
+expect_in "$ERR" "phase fire has no events, but 1 unit waits for one in it, by its sealed order or the rules (unit B2: artillery)"
 expect_exit 0 ord resolve p.game --phase fire
 expect_in "$OUT" "turn 1, phase fire: 0 events"
 expect_in "$ERR" "note: 1 order no event of the turn carries out so far (orderly report --referee lists them)"

@@ -29,7 +29,7 @@ expect_in "$ERR" "note: "
 info_before=$(ord info "$G")
 sha_before=$(sha "$G")
 expect_exit 65 ord resolve "$G"
-expect_line "$ERR" "^orderly: phase fire has no events, but 3 sealed orders expect one in it \\(unit F8: artillery, unit A5: fire, unit A9: artillery\\); record them with \`orderly event\`, or run \`orderly resolve $G --phase fire\` to resolve it empty$"
+expect_line "$ERR" "^orderly: phase fire has no events, but 3 units wait for one in it, by their sealed orders or the rules \\(unit F8: artillery, unit A5: fire, unit A9: artillery\\); record them with \`orderly event\`, or run \`orderly resolve $G --phase fire\` to resolve it empty$"
 expect_eq "$OUT" "" "a refused resolve prints no results"
 expect_eq "$(sha "$G")" "$sha_before" "the game file after the refusal"
 expect_eq "$(ord info "$G")" "$info_before" "orderly info after the refusal"
@@ -56,7 +56,7 @@ expect_exit 0 ord submit "$G2" --side allied "$BD/demo/turn1-allied.txt"
 expect_exit 0 ord seal "$G2"
 # movement empty, F1..F9 ordered to move: refused, then named
 expect_exit 65 ord resolve "$G2"
-expect_in "$ERR" "phase movement has no events, but 7 sealed orders expect one in it (unit F1: move, unit F2: move, unit F3: move, and 4 more)"
+expect_in "$ERR" "phase movement has no events, but 7 units wait for one in it, by their sealed orders or the rules (unit F1: move, unit F2: move, unit F3: move, and 4 more)"
 expect_exit 0 ord resolve "$G2" --phase movement
 expect_exit 0 ord event "$G2" fire unit=A5 target=F1 range=11
 expect_exit 0 ord resolve "$G2"
@@ -86,7 +86,7 @@ expect_in "$OUT" "phase fredelige-flytninger: 1 event"
 info_before=$(ord info "$K")
 sha_before=$(sha "$K")
 expect_exit 65 ord resolve "$K"
-expect_line "$ERR" "^orderly: phase skydninger has no events, but 5 sealed orders expect one in it \\(unit D3: skyd, unit A1: artilleri, unit A3: artilleri, and 2 more\\); record them with \`orderly event\`, or run \`orderly resolve $K --phase skydninger\` to resolve it empty$"
+expect_line "$ERR" "^orderly: phase skydninger has no events, but 5 units wait for one in it, by their sealed orders or the rules \\(unit D3: skyd, unit A1: artilleri, unit A3: artilleri, and 2 more\\); record them with \`orderly event\`, or run \`orderly resolve $K --phase skydninger\` to resolve it empty$"
 expect_eq "$(sha "$K")" "$sha_before" "the Krigsspil game file after the second refusal"
 expect_eq "$(ord info "$K")" "$info_before" "the Krigsspil info after the refusal"
 # --phase names another phase: refused as before, not resolved empty
@@ -99,4 +99,70 @@ expect_exit 0 ord exchange "$K"
 # the replay holds the phases resolved empty by name: nothing of the
 # refusals is logged
 expect_exit 0 ord audit "$K"
+expect_in "$OUT" "clean"
+
+# ------------------------------------------- what the rules owe (battalion)
+# A unit the rules move back, and a melee that goes on, hold an empty
+# phase as an order does, though the units have no order on their sheets
+# (the referee's list names both): a resolve typed twice skipped them.
+cat >owed.xml <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<scenario ruleset="battalion">
+  <title>Owed</title>
+  <side id="blue" name="Blue"/>
+  <side id="red" name="Red"/>
+  <unit id="B1" name="1st Foot" side="blue" kind="line_infantry" formation="line" figures="24"/>
+  <unit id="B2" name="2nd Foot" side="blue" kind="line_infantry" formation="line" figures="24"/>
+  <unit id="R1" name="1er Ligne" side="red" kind="line_infantry" formation="column" figures="24"/>
+  <unit id="R2" name="2e Ligne" side="red" kind="line_infantry" formation="line" figures="24"/>
+</scenario>
+XML
+printf 'B1 @R1\n' >owed-blue1.txt
+printf 'R1 \xe2\x86\x91 1/2\nR2 \xe2\x86\x91 1/2\n' >owed-red1.txt
+printf '# hold\n' >owed-none.txt
+O=owed.game
+expect_exit 0 ord new "$O" --scenario owed.xml --fixed-dice
+expect_exit 0 ord submit "$O" --side blue owed-blue1.txt
+expect_exit 0 ord submit "$O" --side red owed-red1.txt
+expect_exit 0 ord seal "$O"
+expect_exit 0 ord event "$O" move unit=R1 distance=4
+expect_exit 0 ord event "$O" move unit=R2 distance=3 contact=B2
+expect_exit 0 ord resolve "$O"
+# R1: 24 x 50% = 12 +6 column -3 moved = 15 figures: d6 1 routs it
+expect_exit 0 ord event "$O" fire unit=B1 target=R1 range=3
+expect_exit 0 ord resolve "$O"
+expect_exit 0 ord resolve "$O" --dice 1
+expect_in "$OUT" "R1: fire morale: d6 1"
+expect_in "$OUT" ": rout"
+# R2 72 x (d6 2 +1 in motion), B2 72 x d6 3: a tie, the melee goes on
+expect_exit 0 ord event "$O" melee a=R2 b=B2
+expect_exit 0 ord resolve "$O" --dice 2,3
+expect_in "$OUT" "a tie, no winner"
+expect_exit 0 ord resolve "$O" --phase melee-morale
+expect_in "$OUT" "continues next turn"
+expect_exit 0 ord exchange "$O"
+# turn 2: no unit has an order; R1 owes its move back, R2 and B2 their melee
+expect_exit 0 ord submit "$O" --side blue owed-none.txt
+expect_exit 0 ord submit "$O" --side red owed-none.txt
+expect_exit 0 ord seal "$O"
+sha_before=$(sha "$O")
+expect_exit 65 ord resolve "$O"
+expect_line "$ERR" "^orderly: phase movement has no events, but 1 unit waits for one in it, by its sealed order or the rules \\(unit R1: move\\); record them with \`orderly event\`, or run \`orderly resolve $O --phase movement\` to resolve it empty$"
+expect_eq "$(sha "$O")" "$sha_before" "the game file after the refusal of the move owed"
+expect_exit 0 ord event "$O" move unit=R1 distance=6
+expect_exit 0 ord resolve "$O"
+expect_exit 0 ord resolve "$O" --phase fire
+expect_exit 0 ord resolve "$O"
+expect_in "$OUT" "phase fire-morale"
+sha_before=$(sha "$O")
+expect_exit 65 ord resolve "$O"
+expect_in "$ERR" "phase melee has no events, but 1 unit waits for one in it, by its sealed order or the rules (unit "
+expect_in "$ERR" ": melee); record them with"
+expect_eq "$(sha "$O")" "$sha_before" "the game file after the refusal of the melee owed"
+# named, it goes empty: the melee ends, as the referee means
+expect_exit 0 ord resolve "$O" --phase melee
+expect_in "$OUT" "has ended (no melee recorded this turn)"
+expect_exit 0 ord resolve "$O" --phase melee-morale
+expect_exit 0 ord exchange "$O"
+expect_exit 0 ord audit "$O"
 expect_in "$OUT" "clean"
