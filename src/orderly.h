@@ -552,7 +552,8 @@ struct ord_change {
 	const struct ord_head *head; /* CREATE, SEAL, CLOSE, EXCHANGE: the head just signed */
 	/* SEAL: a line "SIDE holds: why" for each side the NMR policy 'repeat'
 	 * held instead (no sheet before, or the first problem of the sheet it
-	 * would repeat); "" when none */
+	 * would repeat), and "SIDE repeats its sheet of turn N but UNIT holds:
+	 * why" for each order it did not repeat; "" when none */
 	const char *held_why;
 	int64_t deadline_from; /* DEADLINE: the deadline before the change, 0 for none */
 	/* DEADLINE made by a schedule whose grace changed (ord_game_set_schedule):

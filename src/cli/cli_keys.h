@@ -63,7 +63,7 @@ struct cli_head_out {
 	int turn;
 	char at[16];
 	struct ord_buf held;     /* a seal: the sides the NMR policy stood in for */
-	struct ord_buf held_why; /* a seal: "SIDE holds: why" of those 'repeat' held */
+	struct ord_buf held_why; /* a seal: why 'repeat' held a side or units of it */
 };
 void cli_head_out_init(struct cli_head_out *h, const char *path);
 int cli_head_hook(void *ud, ord_game *g, const struct ord_change *c);

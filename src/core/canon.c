@@ -114,6 +114,9 @@ static void put_config(struct ord_buf *out, const struct ord_canon_config *c)
 {
 	ord_canon_put(out, "ruleset", c->ruleset);
 	ord_canon_put(out, "nmr", c->nmr);
+	/* only in games made since: an older game's entries stay as they were */
+	if (c->repeat_orders)
+		ord_canon_put(out, "nmr_repeat", "orders");
 	ord_canon_putf(out, "fixed_dice", "%d", c->fixed_dice ? 1 : 0);
 	ord_canon_put(out, "referee", c->refereeless ? "no" : "yes");
 	ord_canon_put(out, "witnessed", c->witnessed ? "yes" : "no");
@@ -143,6 +146,12 @@ int ord_canon_config_read(struct ord_canon_config *out, const char *body)
 		missing = "ruleset";
 	else if (!out->nmr)
 		missing = "nmr";
+	if ((v = ord_canon_get(body, "nmr_repeat")) != NULL) {
+		out->repeat_orders = !strcmp(v, "orders");
+		if (!out->repeat_orders && !missing)
+			missing = "nmr_repeat";
+	}
+	free(v);
 	if ((v = ord_canon_get(body, "fixed_dice")) != NULL)
 		out->fixed_dice = !strcmp(v, "1");
 	else if (!missing)
@@ -182,7 +191,7 @@ const char *ord_canon_config_diff(const struct ord_canon_config *a, const struct
 {
 	if (strcmp(a->ruleset, b->ruleset))
 		return "ruleset";
-	if (strcmp(a->nmr, b->nmr))
+	if (strcmp(a->nmr, b->nmr) || !a->repeat_orders != !b->repeat_orders)
 		return "NMR policy";
 	if (!a->fixed_dice != !b->fixed_dice)
 		return "fixed dice";

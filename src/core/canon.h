@@ -34,6 +34,8 @@ char *ord_canon_get(const char *body, const char *key);
 struct ord_canon_config {
 	const char *ruleset;        /* the module's name */
 	const char *nmr;            /* hold | repeat | wait */
+	int repeat_orders;          /* "repeat" repeats each order still valid (nmr_repeat=orders,
+				     * games made since 2026-12); absent: the whole sheet or none */
 	int fixed_dice;             /* a test game: dice given to resolve */
 	int refereeless;            /* sides commit first and open after the seal */
 	int witnessed;              /* sides reveal a witness link per phase */

@@ -46,6 +46,7 @@ static void config_settings(const struct ord_game *g, struct ord_canon_config *c
 	memset(c, 0, sizeof(*c));
 	c->ruleset = g->rs->name;
 	c->nmr = g->nmr;
+	c->repeat_orders = g->repeat_orders;
 	c->fixed_dice = g->fixed_dice;
 	c->refereeless = g->refereeless;
 	c->witnessed = g->witnessed;
@@ -410,6 +411,8 @@ static int check_config(struct ord_game *g)
 		/* every setting that changes what the game does; the scenario
 		 * (a file of every unit, read by nothing the game does after
 		 * its creation) is compared before a change, not at every open */
+		/* the log alone says it: no live row keeps it */
+		g->repeat_orders = logged.repeat_orders;
 		config_settings(g, &live);
 		memcpy(live.scenario, logged.scenario, 32);
 		/* compared before the first change (check_scenario) */
@@ -827,6 +830,7 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	g->witnessed = opts && opts->witnessed;
 	g->title = ord_strdup(sc.title);
 	g->nmr = ord_strdup(sc.nmr);
+	g->repeat_orders = 1;
 	g->fixed_dice = opts && opts->fixed_dice;
 	/* the players' and the referee's mail addresses go to the mail
 	 * judge's table (ord_game_mail_create), not into the scenario the

@@ -18,7 +18,9 @@ struct ord_game {
 	char *path;
 	unsigned char game_id[16];
 	char *title;
-	char *nmr; /* hold | repeat | wait */
+	char *nmr;         /* hold | repeat | wait */
+	int repeat_orders; /* "repeat" repeats each order still valid, as the log states
+			    * (nmr_repeat); a game made before repeats a sheet whole or not */
 	int fixed_dice;
 	int refereeless; /* sides commit first, open after the seal */
 	int witnessed;   /* sides reveal a witness link per phase */

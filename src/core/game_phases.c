@@ -38,43 +38,37 @@ static int current_fresh(struct ord_game *g)
 	return 0;
 }
 
-/* Why a sheet of turn cannot be repeated: the first problem of d, at its
- * line and column of the sheet (or the error, when d lists none). */
-static void first_problem(struct ord_buf *out, int turn, const struct ord_diag *d)
-{
-	const struct ord_diag_item *it = d->n ? &d->items[0] : NULL;
+/* The seal's check of a sheet a stand-in repeats (ord_phase_repeat). */
+struct repeat_check {
+	struct ord_game *g;
+	int turn;
+	const char *side;
+};
 
-	ord_buf_addf(out, "its sheet of turn %d is not valid now: ", turn);
-	if (!it) {
-		ord_buf_adds(out, ord_error_last());
-		return;
-	}
-	if (it->line && it->col)
-		ord_buf_addf(out, "sheet line %u, col %u: ", it->line, it->col);
-	else if (it->line)
-		ord_buf_addf(out, "sheet line %u: ", it->line);
-	if (*it->unit && !ord_diag_names_unit(it))
-		ord_buf_addf(out, "unit '%s': ", it->unit);
-	ord_buf_adds(out, it->msg);
-	if (*it->rule)
-		ord_buf_addf(out, " (%s)", it->rule);
+static int repeat_check(void *ud, const char *bytes, size_t len, struct ord_diag *d)
+{
+	struct repeat_check *c = ud;
+
+	return ord_game_check_bytes(c->g, c->turn, c->side, bytes, len, d, NULL);
 }
 
 /*
- * The stand-in of a side that sent nothing: its sheet of the turn before
- * when the policy repeats and that sheet is still valid, else a hold.
+ * The stand-in of a side that sent nothing: when the policy repeats, its
+ * sheet of the turn before as far as it is still valid (ord_phase_repeat:
+ * but for its orders no longer valid, whose units hold; in a game made
+ * before nmr_repeat=orders, only when all of it is), else a hold.
  * Everything in it follows from public values (its text, the policy, the
- * sheet revealed last turn, a nonce derived from the game, turn and side),
- * so re-sealing a copy of the game cannot give another one, nor another
- * dice key.  The verifier's replay decides the same (verify.c).  When the
- * policy repeats but the side holds, why is said in a line of why (the
- * first problem of a sheet that is no longer valid), for the referee.
+ * sheet revealed last turn, the units' states, a nonce derived from the
+ * game, turn and side), so re-sealing a copy of the game cannot give
+ * another one, nor another dice key.  The verifier's replay decides the
+ * same (replay.c).  Why a side holds, or which of its units do, is said in
+ * lines of why, for the referee.
  */
 static int stand_in(struct ord_game *g, const struct ord_store_turn *t,
 		    const struct ord_store_side *side, struct ord_buf *why)
 {
 	struct ord_store_sheet prev;
-	struct ord_buf hold = ORD_BUF_INIT, first = ORD_BUF_INIT;
+	struct ord_buf hold = ORD_BUF_INIT, first = ORD_BUF_INIT, text = ORD_BUF_INIT;
 	int err = 0, repeat = 0, policy = !strcmp(g->nmr, "repeat");
 
 	memset(&prev, 0, sizeof(prev));
@@ -89,14 +83,10 @@ static int stand_in(struct ord_game *g, const struct ord_store_turn *t,
 		} else if (ord_game_blank(prev.bytes, prev.len)) {
 			ord_buf_addf(&first, "its sheet of turn %d gives no orders", t->turn - 1);
 		} else {
-			struct ord_diag d;
-			ord_diag_init(&d);
-			repeat = !ord_game_check_bytes(g, t->turn, side->name, prev.bytes, prev.len,
-						       &d, NULL);
-			if (!repeat)
-				first_problem(&first, t->turn - 1, &d);
-			ord_error_clear();
-			ord_diag_release(&d);
+			struct repeat_check c = { g, t->turn, side->name };
+			repeat = ord_phase_repeat(&text, why, g->notation, side->name, t->turn,
+						  prev.bytes, prev.len, g->repeat_orders,
+						  repeat_check, &c);
 		}
 	} else if (policy) {
 		ord_buf_addf(&first, "turn %d has no turn before it to repeat", t->turn);
@@ -105,7 +95,7 @@ static int stand_in(struct ord_game *g, const struct ord_store_turn *t,
 		ord_buf_addf(why, "%s%s holds: %s", why->len ? "\n" : "", side->name, first.buf);
 	ord_buf_release(&first);
 	if (repeat) {
-		err = ord_game_store_sheet(g, NULL, t, side, "repeat", prev.bytes, prev.len, NULL,
+		err = ord_game_store_sheet(g, NULL, t, side, "repeat", text.buf, text.len, NULL,
 					   NULL, NULL, 0);
 	} else {
 		ord_phase_hold_text(&hold, side->name, t->turn, g->nmr);
@@ -113,6 +103,7 @@ static int stand_in(struct ord_game *g, const struct ord_store_turn *t,
 					   NULL, 0);
 	}
 	ord_store_sheet_release(&prev);
+	ord_buf_release(&text);
 	ord_buf_release(&hold);
 	return err;
 }

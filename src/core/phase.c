@@ -484,6 +484,146 @@ void ord_phase_hold_text(struct ord_buf *out, const char *side, int turn, const 
 		     side, turn, policy);
 }
 
+/* A problem's message and rule. */
+static void problem_msg(struct ord_buf *out, const struct ord_diag_item *it)
+{
+	ord_buf_adds(out, it->msg);
+	if (*it->rule)
+		ord_buf_addf(out, " (%s)", it->rule);
+}
+
+/* Why a sheet of turn cannot be repeated: the first problem of d, at its
+ * line and column of the sheet (or the error, when d lists none). */
+static void first_problem(struct ord_buf *out, int turn, const struct ord_diag *d)
+{
+	const struct ord_diag_item *it = d->n ? &d->items[0] : NULL;
+
+	ord_buf_addf(out, "its sheet of turn %d is not valid now: ", turn);
+	if (!it) {
+		ord_buf_adds(out, ord_error_last());
+		return;
+	}
+	if (it->line && it->col)
+		ord_buf_addf(out, "sheet line %u, col %u: ", it->line, it->col);
+	else if (it->line)
+		ord_buf_addf(out, "sheet line %u: ", it->line);
+	if (*it->unit && !ord_diag_names_unit(it))
+		ord_buf_addf(out, "unit '%s': ", it->unit);
+	problem_msg(out, it);
+}
+
+/* prev with the lines of held (1-based, nonzero: held) made comments, and
+ * a comment line at the end counting them, into out. */
+static void repeat_held(struct ord_buf *out, const char *side, int turn, const char *prev,
+			size_t len, const unsigned char *held, size_t nheld)
+{
+	size_t i = 0, line = 1;
+
+	while (i < len) {
+		const char *nl = memchr(prev + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - prev) + 1 : len;
+		if (held[line]) {
+			/* a byte order mark stays first in the sheet */
+			if (line == 1 && end - i >= 3 && !memcmp(prev, "\xef\xbb\xbf", 3)) {
+				ord_buf_add(out, prev, 3);
+				i += 3;
+			}
+			ord_buf_adds(out, "# held (not valid now): ");
+		}
+		ord_buf_add(out, prev + i, end - i);
+		i = end;
+		line++;
+	}
+	if (len && prev[len - 1] != '\n')
+		ord_buf_addch(out, '\n');
+	ord_buf_addf(out,
+		     "# no orders received from %s for turn %d: NMR policy repeat, its sheet of turn %d repeated but %zu order%s not valid now, whose unit%s hold%s\n",
+		     side, turn, turn - 1, nheld, nheld == 1 ? "" : "s", nheld == 1 ? "" : "s",
+		     nheld == 1 ? "s" : "");
+}
+
+int ord_phase_repeat(struct ord_buf *out, struct ord_buf *why, const struct ord_notation *nt,
+		     const char *side, int turn, const char *prev, size_t len, int per_order,
+		     ord_phase_sheet_check check, void *ud)
+{
+	struct ord_buf cur = ORD_BUF_INIT, first = ORD_BUF_INIT, each = ORD_BUF_INIT;
+	unsigned char *held;
+	size_t nlines = 1, nheld = 0, i;
+	int valid = 0, orders = 1;
+
+	for (i = 0; i < len; i++)
+		nlines += prev[i] == '\n';
+	held = ord_xcalloc(nlines + 1, 1);
+	ord_buf_add(&cur, prev, len);
+	for (;;) {
+		struct ord_diag d;
+		size_t added = 0;
+
+		ord_diag_init(&d);
+		valid = !check(ud, cur.buf, cur.len, &d) && !d.n && !d.more;
+		if (!valid && !first.len)
+			first_problem(&first, turn - 1, &d);
+		ord_error_clear();
+		/* each line with a problem made a comment, while every problem
+		 * has a line of its own not made one yet */
+		for (i = 0; !valid && per_order && i < d.n; i++) {
+			const struct ord_diag_item *it = &d.items[i];
+			if (!it->line || it->line > nlines || held[it->line] == 1) {
+				added = 0;
+				break;
+			}
+			if (held[it->line]) /* a second problem of the line */
+				continue;
+			held[it->line] = 2; /* this round's */
+			added++;
+			ord_buf_addf(&each, "\n%s repeats its sheet of turn %d but ", side, turn - 1);
+			if (*it->unit)
+				ord_buf_addf(&each, "%s holds: ", it->unit);
+			else
+				ord_buf_adds(&each, "the order of a line holds: ");
+			ord_buf_addf(&each, "sheet line %u", it->line);
+			if (it->col)
+				ord_buf_addf(&each, ", col %u", it->col);
+			ord_buf_adds(&each, ": ");
+			problem_msg(&each, it);
+		}
+		ord_diag_release(&d);
+		if (valid || !added)
+			break;
+		for (i = 1; i <= nlines; i++)
+			if (held[i] == 2) {
+				held[i] = 1;
+				nheld++;
+			}
+		ord_buf_reset(&cur);
+		repeat_held(&cur, side, turn, prev, len, held, nheld);
+	}
+	if (valid && nheld && nt) {
+		/* an order left to repeat, else the side holds */
+		struct ord_sheet sheet;
+		struct ord_diag d;
+		ord_sheet_init(&sheet);
+		ord_diag_init(&d);
+		nt->parse(&sheet, cur.buf, cur.len, &d);
+		ord_error_clear();
+		orders = sheet.n > 0;
+		ord_sheet_release(&sheet);
+		ord_diag_release(&d);
+	}
+	if (valid && orders) {
+		ord_buf_add(out, cur.buf, cur.len);
+		if (why && each.len)
+			ord_buf_addf(why, "%s", why->len ? each.buf : each.buf + 1);
+	} else if (why) {
+		ord_buf_addf(why, "%s%s holds: %s", why->len ? "\n" : "", side, first.buf);
+	}
+	free(held);
+	ord_buf_release(&cur);
+	ord_buf_release(&first);
+	ord_buf_release(&each);
+	return valid && orders;
+}
+
 /* given folded as a phase id is written: lower case, a space or an
  * underscore a hyphen, æ ø å as ae oe aa; 0 when it does not fit. */
 static int fold_phase(const char *given, char *out, size_t size)

@@ -134,4 +134,30 @@ void ord_phase_state_root(struct ord_ctx *ctx, unsigned char out[32]);
 /* The text a stand-in sheet holds when a side sent none and its units hold. */
 void ord_phase_hold_text(struct ord_buf *out, const char *side, int turn, const char *policy);
 
+/* Checks the bytes of a sheet for the side a stand-in is for: 0 when they
+ * are valid, else nonzero with the problems in d at their sheet lines. */
+typedef int (*ord_phase_sheet_check)(void *ud, const char *bytes, size_t len, struct ord_diag *d);
+
+/*
+ * The stand-in of the NMR policy "repeat" for side, which sent no sheet of
+ * turn, from the sheet it sealed the turn before (prev, not blank): what
+ * the seal stores and the verifier's replay recomputes.  Returns 1 with the
+ * stand-in appended to out when orders are repeated: prev itself when
+ * check finds it valid; else, when per_order (a game whose log says
+ * nmr_repeat=orders), prev with each line check finds a problem on made a
+ * comment ("# held (not valid now): " and the line), checked again until
+ * it is valid, and a comment line at the end counting them: their units
+ * hold.  Returns 0 when the side holds instead: prev not valid and not
+ * per_order, a problem at no line, or no order left.  why (NULL: not
+ * wanted) gets, a line each ('\n'-joined to what it holds), "SIDE holds:
+ * its sheet of turn N is not valid now: ..." with the first problem, or
+ * per order held "SIDE repeats its sheet of turn N but UNIT holds: ...".
+ * Only which lines failed goes into the stand-in, never a message: the
+ * seal's check (the side's units) and the replay's (every unit) agree on
+ * what is valid, and a stand-in's bytes are held to the byte.
+ */
+int ord_phase_repeat(struct ord_buf *out, struct ord_buf *why, const struct ord_notation *nt,
+		     const char *side, int turn, const char *prev, size_t len, int per_order,
+		     ord_phase_sheet_check check, void *ud);
+
 #endif

@@ -116,6 +116,42 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 	return x->v->failures != bad;
 }
 
+/* The replay's check of a sheet a stand-in repeats (ord_phase_repeat):
+ * parsed, and its orders that parsed validated, as a sheet is submitted. */
+struct replay_check {
+	struct vr *x;
+	struct ord_ctx *ctx;
+	const char *side;
+};
+
+static int replay_check(void *ud, const char *bytes, size_t len, struct ord_diag *d)
+{
+	struct replay_check *c = ud;
+	struct ord_sheet sheet;
+	int err;
+
+	ord_sheet_init(&sheet);
+	err = c->x->nt->parse(&sheet, bytes, len, d);
+	if (c->x->rs->validate_sheet) {
+		c->ctx->side = c->side;
+		err |= c->x->rs->validate_sheet(c->ctx, &sheet, d);
+		c->ctx->side = NULL;
+	}
+	ord_sheet_release(&sheet);
+	return err || d->n;
+}
+
+/* 1 when the bytes are only blanks (spaces, tabs, line ends). */
+static int blank_bytes(const unsigned char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!strchr(" \t\r\n", p[i]))
+			return 0;
+	return 1;
+}
+
 /* The stand-in each side the NMR policy stood in for must have got. */
 static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 {
@@ -126,7 +162,7 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 		const struct ord_rec_sheet *s = x->sealed[j].sheet;
 		const char *side = x->sc.sides[j].id;
 		const struct ord_rec_prev *prev = NULL;
-		struct ord_buf key = ORD_BUF_INIT, text = ORD_BUF_INIT;
+		struct ord_buf key = ORD_BUF_INIT, text = ORD_BUF_INIT, want = ORD_BUF_INIT;
 		unsigned char h[32], last[32];
 		int have_last, want_repeat = 0;
 
@@ -148,38 +184,25 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 					ord_vout_fail(x->v,
 						      "the sheet of %s of turn %d here is not the one turn %d's opening names",
 						      side, r->turn - 1, r->turn);
-				} else {
-					/* repeated when it is still valid, as the seal decided */
-					struct ord_sheet sheet;
-					struct ord_diag d;
-					int blank = 1;
-					size_t i;
-					for (i = 0; i < prev->len; i++)
-						if (!strchr(" \t\r\n", prev->bytes[i]))
-							blank = 0;
-					ord_sheet_init(&sheet);
-					ord_diag_init(&d);
-					if (!blank &&
-					    !x->nt->parse(&sheet, (const char *)prev->bytes,
-							  prev->len, &d) &&
-					    !d.n) {
-						ctx->side = side;
-						if (!x->rs->validate_sheet ||
-						    (!x->rs->validate_sheet(ctx, &sheet, &d) && !d.n))
-							want_repeat = 1;
-						ctx->side = NULL;
-						ord_error_clear();
-					}
-					ord_sheet_release(&sheet);
-					ord_diag_release(&d);
+				} else if (!blank_bytes(prev->bytes, prev->len)) {
+					/* repeated as far as it is still valid, as the
+					 * seal decided */
+					struct replay_check c = { x, ctx, side };
+					want_repeat = ord_phase_repeat(&want, NULL, x->nt, side,
+								       r->turn,
+								       (const char *)prev->bytes,
+								       prev->len, x->cfg.repeat_orders,
+								       replay_check, &c);
 				}
 			}
 		}
 		if (want_repeat) {
-			if (strcmp(s->source, "repeat") || s->len != prev->len ||
-			    memcmp(s->bytes, prev->bytes, s->len))
+			if (strcmp(s->source, "repeat") || s->len != want.len ||
+			    memcmp(s->bytes, want.buf, s->len))
 				ord_vout_fail(x->v,
-					      "the stand-in of %s is '%s', but the NMR policy repeats its still valid sheet of turn %d",
+					      want.len == prev->len
+						      ? "the stand-in of %s is '%s', but the NMR policy repeats its still valid sheet of turn %d"
+						      : "the stand-in of %s is '%s', but the NMR policy repeats the orders of its sheet of turn %d still valid, the others held",
 					      side, s->source, r->turn - 1);
 		} else {
 			ord_phase_hold_text(&text, side, r->turn, x->cfg.nmr);
@@ -192,6 +215,7 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 						      ? "its text differs"
 						      : "there was nothing valid to repeat");
 		}
+		ord_buf_release(&want);
 		ord_buf_release(&key);
 		ord_buf_release(&text);
 	}

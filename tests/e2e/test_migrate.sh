@@ -181,6 +181,22 @@ expect_exit 0 ord exchange checks-before.game
 expect_exit 0 ord audit checks-before.game
 expect_in "$OUT" "clean"
 
+# A game made before the NMR policy repeat repeated each order still valid
+# (its log names no nmr_repeat: tests/fixtures/e2e/old-repeat.sql) keeps
+# repeating a sheet whole or not at all: blue's sheet of turn 1 has an
+# order no longer valid (B1 is in square), so blue holds for the whole
+# turn as it did then, and the audit that replays the seal is clean.
+sql old-repeat.game ".read $FIX/old-repeat.sql" >/dev/null
+expect_exit 0 ord seal old-repeat.game --force
+expect_in "$OUT" "blue holds: its sheet of turn 1 is not valid now: sheet line 1, col 4: unit 'B1' is already in square"
+expect_not_in "$OUT" "repeats its sheet"
+expect_eq "$(sql old-repeat.game "SELECT source FROM sheet WHERE turn = 2 AND side_id = 1")" hold \
+	"the stand-in of an old game"
+resolve_rest old-repeat.game 5
+expect_exit 0 ord exchange old-repeat.game
+expect_exit 0 ord audit old-repeat.game
+expect_in "$OUT" "clean"
+
 # A game whose kept tables lack a number its ruleset now needs is refused
 # plainly, and left as it is.
 sql ks.game "UPDATE game SET tables = replace(tables, 'name=\"genforsyning_traek\"', 'name=\"genforsyning_traek_old\"')" >/dev/null

@@ -272,6 +272,39 @@ expect_in "$OUT" "blue holds: its sheet of turn 1 is not valid now: sheet line 1
 expect_exit 0 ord info "$P"
 expect_line "$OUT" "^  blue +no sheet: NMR policy 'hold' applied$"
 
+# a sheet with an order no longer valid is repeated but for that order: its
+# unit holds, the others carry out their orders again; the seal names the
+# unit and why, the stand-in keeps the order as a comment, and the audit
+# (which decides the stand-in again) is clean
+P=repeat-part.orderly
+expect_exit 0 ord new "$P" --scenario "$FIX/scenario-repeat.xml"
+printf 'B1 FSq\nB3 ↖ 1\n' >blue-square-flank.txt
+expect_exit 0 ord submit "$P" --side blue blue-square-flank.txt
+expect_exit 0 ord submit "$P" --side red red-1.txt
+expect_exit 0 ord seal "$P"
+expect_exit 0 ord event "$P" form unit=B1 formation=square
+for p in "${PHASES[@]}"; do expect_exit 0 ord resolve "$P" --phase "$p"; done
+expect_exit 0 ord exchange "$P"
+expect_exit 0 ord submit "$P" --side red red-1.txt
+expect_exit 0 ord seal "$P" --force
+expect_line "$OUT" "^blue repeats its sheet of turn 1 but B1 holds: sheet line 1, col 4: unit 'B1' is already in square: FSq changes nothing"
+expect_not_in "$OUT" "blue holds"
+expect_exit 0 ord info "$P"
+expect_line "$OUT" "^  blue +no sheet: NMR policy 'repeat' applied$"
+expect_eq "$(sql "$P" "SELECT CAST(bytes AS TEXT) FROM sheet WHERE turn = 2 AND side_id = 1")" \
+	"# held (not valid now): B1 FSq
+B3 ↖ 1
+# no orders received from blue for turn 2: NMR policy repeat, its sheet of turn 1 repeated but 1 order not valid now, whose unit holds" \
+	"the stand-in repeating one order of two"
+resolve_all "$P" 2
+expect_exit 0 ord exchange "$P"
+expect_exit 0 ord report "$P" --referee --turn 2
+expect_in "$OUT" "sheet of blue (version 1, repeat)"
+expect_line "$OUT" '^  B3: ↖ 1$'
+expect_not_in "$OUT" "B1: FSq"
+expect_exit 0 ord audit "$P"
+expect_in "$OUT" "clean"
+
 # ---------------------------------------------------------------- NMR wait
 W=wait.orderly
 expect_exit 0 ord new "$W" --scenario "$FIX/scenario-wait.xml"
