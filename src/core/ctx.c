@@ -392,6 +392,7 @@ void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_
 	ctx->turn = turn;
 	ord_buf_init(&ctx->fake_out);
 	ord_buf_init(&ctx->result_scratch);
+	ord_buf_init(&ctx->all_units);
 }
 
 void ord_ctx_release(struct ord_ctx *ctx)
@@ -405,6 +406,7 @@ void ord_ctx_release(struct ord_ctx *ctx)
 		ord_kv_release(&u->state);
 	}
 	free(ctx->units);
+	ord_buf_release(&ctx->all_units);
 	ord_arena_release(&ctx->unit_strings);
 	ord_kv_pool_release(&ctx->pool);
 	free(ctx->state_before);
@@ -1116,14 +1118,69 @@ static size_t name_distance(const char *written, const char *name, size_t max, s
  * whole, yet looks the same: the hint says so, and the nearest unit is
  * sought with such marks left out.
  */
+/* The unit nearest to what was written, as ord_ctx_unit_hint seeks it. */
+struct hint_seek {
+	const char *written, *bare; /* composed; and with its loose marks left out */
+	int mark;                   /* written has a mark apart from its letter */
+	const char *side;           /* NULL: any */
+	size_t max, best;
+	struct ord_buf pick_id, pick_name, tmp;
+};
+
+static int hint_consider(void *arg, const char *id, const char *name, const char *side)
+{
+	struct hint_seek *h = arg;
+	size_t k, d, e;
+
+	if (h->side && strcmp(side, h->side))
+		return 0;
+	for (k = 0; k < 2; k++) {
+		const char *key = k ? name : id;
+
+		if (!*key)
+			continue;
+		d = name_distance(h->written, key, h->max, &h->tmp);
+		if (h->mark && d > 0 && (e = name_distance(h->bare, key, h->max, &h->tmp)) < d)
+			d = e;
+		if (d < h->best) {
+			h->best = d;
+			ord_buf_reset(&h->pick_id);
+			ord_buf_adds(&h->pick_id, id);
+			ord_buf_reset(&h->pick_name);
+			ord_buf_adds(&h->pick_name, name);
+		}
+	}
+	return 0;
+}
+
+/* A unit lazy_all gave, kept in ctx->all_units. */
+static int all_keep(void *arg, const char *id, const char *name, const char *side)
+{
+	struct ord_buf *b = arg;
+
+	ord_buf_add(b, id, strlen(id) + 1);
+	ord_buf_add(b, name, strlen(name) + 1);
+	ord_buf_add(b, side, strlen(side) + 1);
+	return 0;
+}
+
+void ord_ctx_set_lazy_all(struct ord_ctx *ctx,
+			  int (*all)(void *ud,
+				     int (*each)(void *arg, const char *id, const char *name,
+						 const char *side),
+				     void *arg))
+{
+	ctx->lazy_all = all;
+}
+
 void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *side, struct ord_buf *out)
 {
-	struct ord_buf w = ORD_BUF_INIT, bare = ORD_BUF_INIT, tmp = ORD_BUF_INIT;
-	const struct ord_unit *pick = NULL;
+	struct ord_buf w = ORD_BUF_INIT, bare = ORD_BUF_INIT;
+	struct hint_seek h;
 	const unsigned char *at, *before = NULL;
 	struct name_chars it;
 	uint32_t cp, mark = 0;
-	size_t i, len, max, best, d;
+	size_t i, len;
 
 	ord_ctx_compose_name(&w, written);
 	/* the marks left apart from their letters: the first one named */
@@ -1140,27 +1197,33 @@ void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *sid
 		ord_buf_add(&bare, at, (size_t)(it.s - at));
 	}
 	len = strlen(w.buf);
-	max = len < 4 ? 1 : 2;
-	best = max + 1;
-	for (i = 0; i < ctx->nunits; i++) {
-		const struct ord_unit *u = &ctx->units[i];
-		size_t k, e;
-
-		if (side && strcmp(u->side, side))
-			continue;
-		for (k = 0; k < 2; k++) {
-			const char *key = k ? u->name : u->id;
-
-			if (!*key)
-				continue;
-			d = name_distance(w.buf, key, max, &tmp);
-			if (mark && d > 0 && (e = name_distance(bare.buf, key, max, &tmp)) < d)
-				d = e;
-			if (d < best) {
-				best = d;
-				pick = u;
-			}
+	memset(&h, 0, sizeof(h));
+	h.written = w.buf;
+	h.bare = bare.buf;
+	h.mark = mark != 0;
+	h.side = side;
+	h.max = len < 4 ? 1 : 2;
+	h.best = h.max + 1;
+	ord_buf_init(&h.pick_id);
+	ord_buf_init(&h.pick_name);
+	ord_buf_init(&h.tmp);
+	/* a partial context seeks among every unit of the game, in unit order
+	 * as a whole one does, read once: the error's path alone pays for it */
+	if (ctx->lazy_all && !ctx->all_loaded) {
+		ctx->all_loaded = ctx->lazy_all(ctx->lazy_ud, all_keep, &ctx->all_units) ? -1 : 1;
+		ord_error_clear();
+	}
+	if (ctx->lazy_all && ctx->all_loaded > 0) {
+		const char *p = ctx->all_units.buf, *end = p + ctx->all_units.len;
+		while (p < end) {
+			const char *id = p, *name = id + strlen(id) + 1;
+			const char *uside = name + strlen(name) + 1;
+			p = uside + strlen(uside) + 1;
+			hint_consider(&h, id, name, uside);
 		}
+	} else {
+		for (i = 0; i < ctx->nunits; i++)
+			hint_consider(&h, ctx->units[i].id, ctx->units[i].name, ctx->units[i].side);
 	}
 	if (mark) {
 		ord_buf_addf(out, ": the accent U+%04X after '", (unsigned)mark);
@@ -1172,14 +1235,16 @@ void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *sid
 		ord_buf_adds(out, "' is a character of its own, not part of the letter "
 				  "(type the letter with its accent as one character)");
 	}
-	if (pick && best <= max)
-		ord_buf_addf(out, "%s did you mean '%s'%s%s%s?", mark ? ";" : ":", pick->id,
-			     strcmp(pick->id, pick->name) ? " (" : "",
-			     strcmp(pick->id, pick->name) ? pick->name : "",
-			     strcmp(pick->id, pick->name) ? ")" : "");
+	if (h.best <= h.max) {
+		int named = strcmp(h.pick_id.buf, h.pick_name.buf) != 0;
+		ord_buf_addf(out, "%s did you mean '%s'%s%s%s?", mark ? ";" : ":", h.pick_id.buf,
+			     named ? " (" : "", named ? h.pick_name.buf : "", named ? ")" : "");
+	}
 	ord_buf_release(&w);
 	ord_buf_release(&bare);
-	ord_buf_release(&tmp);
+	ord_buf_release(&h.tmp);
+	ord_buf_release(&h.pick_id);
+	ord_buf_release(&h.pick_name);
 }
 
 const struct ord_order *ord_ctx_order(struct ord_ctx *ctx, const struct ord_unit *u)

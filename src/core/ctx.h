@@ -64,6 +64,14 @@ struct ord_ctx {
 	int attrs_shared; /* ord_ctx_add_unit_shared: the units' attrs and strings are not ctx's */
 	int (*lazy)(void *ud, struct ord_ctx *ctx, const char *id_or_name);
 	int (*lazy_many)(void *ud, struct ord_ctx *ctx, const char *const *names, size_t n);
+	/* every unit of the game (id, name, side) to each, for a hint when a
+	 * name is of no unit (ord_ctx_unit_hint): an error's path only; NULL:
+	 * the hint looks at the units held */
+	int (*lazy_all)(void *ud,
+			int (*each)(void *arg, const char *id, const char *name, const char *side),
+			void *arg);
+	struct ord_buf all_units; /* what lazy_all gave, "id\0name\0side\0" each, once */
+	int all_loaded;           /* 1: all_units holds them; -1: lazy_all failed */
 	void *lazy_ud;
 	int in_lazy;
 	/* BLAKE2b-128 of each unit's serialised state when loaded; NULL in a
@@ -167,6 +175,14 @@ void ord_ctx_set_lazy(struct ord_ctx *ctx, size_t total,
  * twice, by its id and by its name, is found held the second time. */
 void ord_ctx_set_lazy_many(struct ord_ctx *ctx, int (*load_many)(void *ud, struct ord_ctx *ctx,
 								 const char *const *names, size_t n));
+/* The same with every unit of the game, for the hint of a name of no
+ * unit (ord_ctx_unit_hint), which a partial context would otherwise seek
+ * among the units it holds: a sheet's side's and the ones it names. */
+void ord_ctx_set_lazy_all(struct ord_ctx *ctx,
+			  int (*all)(void *ud,
+				     int (*each)(void *arg, const char *id, const char *name,
+						 const char *side),
+				     void *arg));
 /* Have a partial context hold the units of names it does not hold yet,
  * in one load of many where it has one (ord_ctx_set_lazy_many). */
 void ord_ctx_find_units(struct ord_ctx *ctx, const char *const *names, size_t n);

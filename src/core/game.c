@@ -1033,6 +1033,14 @@ static int lazy_units(void *ud, struct ord_ctx *ctx, const char *const *names, s
 	return ord_store_units_find(g->db, names, n, add_unit_once, ctx);
 }
 
+/* every unit of the game, for the hint of a name of no unit */
+static int lazy_all(void *ud,
+		    int (*each)(void *arg, const char *id, const char *name, const char *side),
+		    void *arg)
+{
+	return ord_game_units(ud, each, arg);
+}
+
 int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *side,
 			   const struct ord_sheet *sheet)
 {
@@ -1048,6 +1056,7 @@ int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, co
 		return err;
 	ord_ctx_set_lazy(ctx, total, lazy_unit, g);
 	ord_ctx_set_lazy_many(ctx, lazy_units);
+	ord_ctx_set_lazy_all(ctx, lazy_all);
 	if ((err = ord_store_units_now(g->db, s->id, s->name, ord_game_add_unit, ctx)) != 0)
 		return err;
 	ord_ctx_index(ctx);

@@ -406,5 +406,19 @@ expect_in "$ERR" "sheet checked: 2 problem(s); nothing was stored"
 printf 'R1 ↑ 1/4\nR21 ↑ 1/4\n' >typo.txt
 run ord check typo.txt --scenario "$FIX/scenario.xml" --side red
 expect_line "$ERR" "typo.txt:2:1: unknown unit 'R21': did you mean 'R1' \\(1st Red Foot\\)\\?"
+# and so is a unit of the game the side's sheet does not name right, which
+# a submit's check does not load (it loads the side's units and the ones
+# the sheet names): the hint looks at every unit of the game, on the
+# error's path only; nothing is stored
+expect_exit 0 ord new typo.orderly --scenario "$FIX/scenario.xml"
+printf 'R1 ↑ 1/4 @B33\n' >typo-target.txt
+expect_exit 65 ord submit typo.orderly --side red typo-target.txt
+expect_in "$ERR" "unknown target unit 'B33': did you mean 'B3' (Blue Hussars)?"
+expect_eq "$(sql typo.orderly "SELECT count(*) FROM sheet")" 0 "sheets after a refused one"
+KS=$SRC/rulesets/krigsspil/examples
+expect_exit 0 ord new typo-ks.orderly --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+printf 'Slesvigske Jægerkorps: A @"Luetzow Jaeger"\n' >typo-ks.txt
+expect_exit 65 ord submit typo-ks.orderly --side danske typo-ks.txt
+expect_in "$ERR" "unknown unit 'Luetzow Jaeger' for 'A': did you mean 'L4' (Luetzow Jaegere)?"
 
 note "ok"
