@@ -58,6 +58,8 @@ static const char *const words_da[][2] = {
 	{ "events the referee recorded against the checks:\n",
 	  "hændelser, som dommeren registrerede mod kontrollen:\n" },
 	{ " (the checks said: ", " (kontrollen sagde: " },
+	{ "  (#N numbers the events you see 1, 2, ... in the turn's order; the referee's report numbers every event of the turn, so his numbers differ)\n",
+	  "  (#N nummererer de hændelser, du ser, 1, 2, ... i trækkets rækkefølge; dommerens rapport nummererer alle trækkets hændelser, så hans numre er andre)\n" },
 };
 
 static const char *say(const char *lang, const char *en)
@@ -197,7 +199,7 @@ static void put_results(const struct ord_report_src *src, const struct out *o, c
 	 * numbers, which his commands (event --void N) take */
 	size_t i, nnumbers;
 	unsigned *numbers = ord_fog_event_numbers(src->rs, ctx, r, side, src->phase, &nnumbers);
-	int n = 0, event;
+	int n = 0, event, said_numbers = 0;
 	/* once the turn is exchanged a side reads which of the events it
 	 * sees the referee recorded against the checks, and why, as verify
 	 * and the audit say; before it what the checks said could tell of
@@ -228,6 +230,11 @@ static void put_results(const struct ord_report_src *src, const struct out *o, c
 				ord_buf_adds(o->text, say(o->lang, side ? "results for your units and of "
 									  "their actions:\n"
 									: "results:\n"));
+			/* said once, at the first event number a side reads */
+			if (side && event > 0 && !said_numbers++)
+				ord_buf_adds(o->text,
+					     say(o->lang,
+						 "  (#N numbers the events you see 1, 2, ... in the turn's order; the referee's report numbers every event of the turn, so his numbers differ)\n"));
 			ord_buf_addf(o->text, "  [%s", res->phase);
 			event_tag(o->text, event, o->lang);
 			ord_buf_addf(o->text, "] %s: %s\n", res->unit, text.buf);
