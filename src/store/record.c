@@ -351,7 +351,7 @@ static int load_units(void *ud, int turn, int (*fn)(void *fud, const char *id, c
 {
 	struct opening o = { fn, fud };
 
-	return ord_store_units_each(ud, turn, 1, opening_unit, &o);
+	return ord_store_openings_each(ud, turn, opening_unit, &o);
 }
 
 int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct ord_record *r)
@@ -431,7 +431,7 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 	}
 	if (((parts & ORD_REC_LOG) &&
 	     (err = ord_store_log_each(db, l.first, l.last, put_entry, &l)) != 0) ||
-	    ((parts & ORD_REC_UNITS) && (err = ord_store_units_each(db, turn, 1, put_unit, &l)) != 0))
+	    ((parts & ORD_REC_UNITS) && (err = ord_store_openings_each(db, turn, put_unit, &l)) != 0))
 		goto out;
 	ord_record_by_log_release(&by_log);
 	l.by_log = NULL;
