@@ -476,6 +476,12 @@ const struct ord_event *ord_ctx_unit_event(struct ord_ctx *ctx, const struct ord
  * same identity always gives the same face in a turn. */
 int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purpose,
 		 unsigned event_seq, unsigned index);
+/* Whether the game's dice are keyed by what an event names (its kind and
+ * units) rather than by its number (every game made since 2026-12-06): a
+ * module whose purposes name a role ("melee a") rather than a unit then
+ * names the unit, so that swapping the roles of two units in an event
+ * does not swap their dice. */
+int ord_ctx_dice_by_events(const struct ord_ctx *ctx);
 /* Record a result (values may be NULL) with its explanation. */
 int ord_ctx_result(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,
 		   const struct ord_kv *values, const char *fmt, ...)

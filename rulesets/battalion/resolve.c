@@ -596,6 +596,25 @@ static int melee_recorded(struct ord_ctx *ctx, const struct ord_unit *u, const s
 	return 0;
 }
 
+/* The die of a melee's side (u, and u2 beside it): where the dice are
+ * keyed by what the event names, by the side's first unit by id, so
+ * that writing the melee as a=A1 b=F2 or a=F2 b=A1 (or a unit as a or
+ * a2) gives each unit the same die; else by its place, as in the games
+ * made before (threat model, "The dice"). */
+static int melee_roll(struct ord_ctx *ctx, const struct ord_event *e, const struct ord_unit *u,
+		      const struct ord_unit *u2, const char *place, int sides, int *die)
+{
+	struct ord_buf purpose = ORD_BUF_INIT;
+	int err;
+
+	if (!ord_ctx_dice_by_events(ctx))
+		return ord_ctx_roll(ctx, die, (unsigned)sides, place, e->seq, 0);
+	ord_buf_addf(&purpose, "melee %s", u2 && strcmp(u2->id, u->id) < 0 ? u2->id : u->id);
+	err = ord_ctx_roll(ctx, die, (unsigned)sides, purpose.buf, e->seq, 0);
+	ord_buf_release(&purpose);
+	return err;
+}
+
 static int resolve_melee(struct ord_ctx *ctx)
 {
 	size_t i;
@@ -648,8 +667,8 @@ static int resolve_melee(struct ord_ctx *ctx)
 			in.a2.name = a2 ? a2->id : NULL;
 			in.b2.name = b2 ? b2->id : NULL;
 		}
-		if ((err = ord_ctx_roll(ctx, &da, (unsigned)sides, "melee a", e->seq, 0)) != 0 ||
-		    (err = ord_ctx_roll(ctx, &db, (unsigned)sides, "melee b", e->seq, 0)) != 0)
+		if ((err = melee_roll(ctx, e, a, a2, "melee a", sides, &da)) != 0 ||
+		    (err = melee_roll(ctx, e, b, b2, "melee b", sides, &db)) != 0)
 			return err;
 		in.a.die = in.a2.die = da;
 		in.b.die = in.b2.die = db;

@@ -1131,9 +1131,10 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 			     o && o->tables     ? "scenario was"
 			     : o && o->scenario ? "tables were"
 						: "scenario and tables were");
-	if (f->have_config && !f->config.witnessed && !f->config.fixed_dice)
+	if (f->have_config && !f->config.witnessed && !f->config.fixed_dice && !f->config.dice_by_events)
 		/* the lever witnessed dice take (docs/threat-model.md): a roll
-		 * is keyed by its event's number, and the referee numbers them */
+		 * is keyed by its event's number, and the referee numbers them;
+		 * not in a game whose rolls are keyed by what the event names */
 		ord_buf_addf(out,
 			     "%s  the order of the referee's events: in a game without witnessed dice nothing shows he did not record a phase's events again in another order, from a copy of the game kept after the seal, and keep the dice he liked (a game made with 'new --witnessed' takes this from him)\n",
 			     n++ ? "" : "not checked:\n");

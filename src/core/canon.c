@@ -120,6 +120,10 @@ static void put_config(struct ord_buf *out, const struct ord_canon_config *c)
 	ord_canon_putf(out, "fixed_dice", "%d", c->fixed_dice ? 1 : 0);
 	ord_canon_put(out, "referee", c->refereeless ? "no" : "yes");
 	ord_canon_put(out, "witnessed", c->witnessed ? "yes" : "no");
+	/* only where it is so: the entries of the games made before say
+	 * nothing of it, and keep their bytes */
+	if (c->dice_by_events)
+		ord_canon_put(out, "dice", "events");
 	ord_canon_put_hex(out, "scenario", c->scenario, 32);
 	ord_canon_put_hex(out, "tables", c->tables, 32);
 	ord_canon_put_hex(out, "key", c->key, 32);
@@ -167,6 +171,13 @@ int ord_canon_config_read(struct ord_canon_config *out, const char *body)
 	else if (!missing)
 		missing = "witnessed";
 	free(v);
+	/* absent in the games made before dice were keyed by events */
+	if ((v = ord_canon_get(body, "dice")) != NULL) {
+		out->dice_by_events = 1;
+		if (strcmp(v, "events") && !missing)
+			missing = "dice";
+	}
+	free(v);
 	if (get_hex(out->scenario, 32, body, "scenario") && !missing)
 		missing = "scenario";
 	if (get_hex(out->tables, 32, body, "tables") && !missing)
@@ -199,6 +210,8 @@ const char *ord_canon_config_diff(const struct ord_canon_config *a, const struct
 		return "referee";
 	if (!a->witnessed != !b->witnessed)
 		return "witnessed dice";
+	if (!a->dice_by_events != !b->dice_by_events)
+		return "dice keyed by events";
 	if (memcmp(a->scenario, b->scenario, 32))
 		return "scenario";
 	if (memcmp(a->tables, b->tables, 32))

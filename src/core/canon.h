@@ -39,6 +39,7 @@ struct ord_canon_config {
 	int fixed_dice;             /* a test game: dice given to resolve */
 	int refereeless;            /* sides commit first and open after the seal */
 	int witnessed;              /* sides reveal a witness link per phase */
+	int dice_by_events;         /* a roll keyed by what its event names, not its number */
 	unsigned char scenario[32]; /* BLAKE2b-256 of the scenario file as stored */
 	unsigned char tables[32];   /* BLAKE2b-256 of the tables in force */
 	unsigned char key[32];      /* the game's public key */

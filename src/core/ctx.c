@@ -1274,8 +1274,12 @@ static void put_u32(unsigned char *p, uint32_t v)
 	p[3] = (unsigned char)v;
 }
 
-int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event_seq,
-		  const char *purpose, unsigned idx, unsigned sides)
+/* Face of a die from the dice key and what identifies the roll: tag, the
+ * phase, then id (idlen bytes: the event's number, or what it names), the
+ * purpose, the index and the faces (rejection sampling, no modulo bias). */
+static int dice_face(const unsigned char key[32], const char *tag, const char *phase,
+		     const unsigned char *id, size_t idlen, const char *purpose, unsigned idx,
+		     unsigned sides)
 {
 	/* The largest multiple of sides below 2^32: words at or above it are
 	 * rejected, so every face is exactly equally likely. */
@@ -1294,10 +1298,9 @@ int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event
 		size_t w;
 
 		crypto_generichash_init(&st, key, 32, sizeof(out));
-		crypto_generichash_update(&st, (const unsigned char *)"orderly-roll-v1", 16);
+		crypto_generichash_update(&st, (const unsigned char *)tag, strlen(tag) + 1);
 		crypto_generichash_update(&st, (const unsigned char *)phase, strlen(phase) + 1);
-		put_u32(n, event_seq);
-		crypto_generichash_update(&st, n, 4);
+		crypto_generichash_update(&st, id, idlen);
 		crypto_generichash_update(&st, (const unsigned char *)purpose, strlen(purpose) + 1);
 		put_u32(n, idx);
 		crypto_generichash_update(&st, n, 4);
@@ -1313,6 +1316,83 @@ int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event
 				return (int)(v % sides) + 1;
 		}
 	}
+}
+
+int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event_seq,
+		  const char *purpose, unsigned idx, unsigned sides)
+{
+	unsigned char n[4];
+
+	put_u32(n, event_seq);
+	/* the tag's 16 bytes as they always were: "orderly-roll-v1" and its NUL */
+	return dice_face(key, "orderly-roll-v1", phase, n, 4, purpose, idx, sides);
+}
+
+int ord_dice_face_ident(const unsigned char key[32], const char *phase, const char *ident,
+			const char *purpose, unsigned idx, unsigned sides)
+{
+	return dice_face(key, "orderly-roll-v2", phase, (const unsigned char *)ident,
+			 strlen(ident) + 1, purpose, idx, sides);
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The kind of e and the ids of the units it names, sorted, to out; the
+ * first of those units (NULL: none) to *first. */
+static void event_names(struct ord_ctx *ctx, const struct ord_event *e, struct ord_buf *out,
+			struct ord_unit **first)
+{
+	const struct ord_event_kind *ek = ord_ruleset_event_kind(ctx->rs, e->kind);
+	const struct ord_key_spec *ks;
+	const char *ids[16];
+	size_t n = 0, i;
+
+	*first = NULL;
+	for (ks = ek ? ek->keys : NULL; ks && ks->name && n < sizeof(ids) / sizeof(*ids); ks++) {
+		struct ord_unit *u;
+		const char *v;
+
+		if (ks->type != ORD_KEY_UNIT || !(v = ord_kv_get(&e->kv, ks->name)))
+			continue;
+		if ((u = ord_ctx_find_unit(ctx, v)) != NULL) {
+			if (!*first)
+				*first = u;
+			v = u->id;
+		}
+		ids[n++] = v;
+	}
+	qsort(ids, n, sizeof(*ids), by_str);
+	ord_buf_addf(out, "%s\n", e->kind);
+	for (i = 0; i < n; i++)
+		ord_buf_addf(out, "%s%s", i ? " " : "", ids[i]);
+}
+
+void ord_ctx_event_ident(struct ord_ctx *ctx, const struct ord_event *e, struct ord_buf *out)
+{
+	struct ord_buf mine = ORD_BUF_INIT, other = ORD_BUF_INIT;
+	struct ord_unit *u, *w;
+	unsigned before = 0;
+	size_t i, n;
+
+	event_names(ctx, e, &mine, &u);
+	/* the standing events of the phase before it that name the same:
+	 * among its first unit's events (a lookup), or, when it names none
+	 * the game holds, among the phase's */
+	n = u ? ord_ctx_unit_nevents(ctx, u) : ord_ctx_nevents(ctx);
+	for (i = 0; i < n; i++) {
+		const struct ord_event *f = u ? ord_ctx_unit_event(ctx, u, i) : ord_ctx_event(ctx, i);
+		if (!f || f->seq >= e->seq || strcmp(f->kind, e->kind) || strcmp(f->phase, e->phase))
+			continue;
+		ord_buf_reset(&other);
+		event_names(ctx, f, &other, &w);
+		before += !strcmp(other.buf, mine.buf);
+	}
+	ord_buf_addf(out, "%s\n#%u", mine.buf, before);
+	ord_buf_release(&mine);
+	ord_buf_release(&other);
 }
 
 /* ---- rolls by identity (a phase of 100,000 units rolls tens of thousands) ---- */
@@ -1370,10 +1450,16 @@ static struct ord_ctx_roll *roll_find(struct ord_ctx *ctx, const char *phase, un
 	return NULL;
 }
 
+int ord_ctx_dice_by_events(const struct ord_ctx *ctx)
+{
+	return ctx->dice_by_events;
+}
+
 int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purpose,
 		 unsigned event_seq, unsigned index)
 {
 	const char *phase = ctx->phase ? ctx->phase : "";
+	const struct ord_event *e;
 	struct ord_ctx_roll *r;
 	int v;
 
@@ -1400,6 +1486,12 @@ int ord_ctx_roll(struct ord_ctx *ctx, int *out, unsigned sides, const char *purp
 			return ord_error_set(ORD_EUSAGE,
 					     "fixed die %d cannot be roll %zu of phase '%s', a d%u (%s%s)",
 					     v, ctx->fixed_pos, phase, sides, purpose, ev);
+	} else if (ctx->have_key && ctx->dice_by_events && event_seq &&
+		   (e = ord_ctx_event_by_seq(ctx, event_seq)) != NULL) {
+		struct ord_buf ident = ORD_BUF_INIT;
+		ord_ctx_event_ident(ctx, e, &ident);
+		v = ord_dice_face_ident(ctx->dice_key, phase, ident.buf, purpose, index, sides);
+		ord_buf_release(&ident);
 	} else if (ctx->have_key) {
 		v = ord_dice_face(ctx->dice_key, phase, event_seq, purpose, index, sides);
 	} else {

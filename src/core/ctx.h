@@ -101,6 +101,7 @@ struct ord_ctx {
 
 	/* dice: derived from key (a real game) or taken from a fixed list */
 	int have_key;
+	int dice_by_events; /* a roll keyed by what its event names (phase.h) */
 	unsigned char dice_key[32];
 	const int *fixed;
 	size_t nfixed, fixed_pos;
@@ -223,6 +224,15 @@ struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const cha
  * sampling, no modulo bias).  Exposed for audit and the tests. */
 int ord_dice_face(const unsigned char key[32], const char *phase, unsigned event_seq,
 		  const char *purpose, unsigned idx, unsigned sides);
+/* The same keyed by what the event names instead of its number (a game
+ * whose dice are keyed by events): ident is ord_ctx_event_ident's. */
+int ord_dice_face_ident(const unsigned char key[32], const char *phase, const char *ident,
+			const char *purpose, unsigned idx, unsigned sides);
+/* What event e names, for its dice: its kind, the units its unit keys
+ * name (their ids, sorted: which key names which is not counted), and how
+ * many standing events of the phase before it name the same ("#0" for
+ * the first), written to out. */
+void ord_ctx_event_ident(struct ord_ctx *ctx, const struct ord_event *e, struct ord_buf *out);
 /* Take event seq out of ctx (a voided event, in the replay); 1 if it was there. */
 int ord_ctx_remove_event(struct ord_ctx *ctx, unsigned seq);
 /* The standing event numbered seq, or NULL. */

@@ -50,6 +50,7 @@ static void config_settings(const struct ord_game *g, struct ord_canon_config *c
 	c->fixed_dice = g->fixed_dice;
 	c->refereeless = g->refereeless;
 	c->witnessed = g->witnessed;
+	c->dice_by_events = g->dice_by_events;
 	memcpy(c->scenario, g->scenario_hash, 32);
 	memcpy(c->tables, g->tables_hash, 32);
 	memcpy(c->key, g->pk, 32);
@@ -411,8 +412,10 @@ static int check_config(struct ord_game *g)
 		/* every setting that changes what the game does; the scenario
 		 * (a file of every unit, read by nothing the game does after
 		 * its creation) is compared before a change, not at every open */
-		/* the log alone says it: no live row keeps it */
+		/* the log alone says these: no live row keeps them (the games
+		 * made before say nothing of either) */
 		g->repeat_orders = logged.repeat_orders;
+		g->dice_by_events = logged.dice_by_events;
 		config_settings(g, &live);
 		memcpy(live.scenario, logged.scenario, 32);
 		/* compared before the first change (check_scenario) */
@@ -828,6 +831,9 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	g->have_pk = g->have_sk = 1;
 	g->refereeless = opts && opts->refereeless;
 	g->witnessed = opts && opts->witnessed;
+	/* every game made now: its dice cannot be moved by the order of the
+	 * events, or by voiding one and recording it again */
+	g->dice_by_events = 1;
 	g->title = ord_strdup(sc.title);
 	g->nmr = ord_strdup(sc.nmr);
 	g->repeat_orders = 1;

@@ -22,8 +22,10 @@ struct ord_game {
 	int repeat_orders; /* "repeat" repeats each order still valid, as the log states
 			    * (nmr_repeat); a game made before repeats a sheet whole or not */
 	int fixed_dice;
-	int refereeless; /* sides commit first, open after the seal */
-	int witnessed;   /* sides reveal a witness link per phase */
+	int refereeless;    /* sides commit first, open after the seal */
+	int witnessed;      /* sides reveal a witness link per phase */
+	int dice_by_events; /* a roll keyed by what its event names (phase.h): the log's
+			     config says dice=events (check_config) */
 	const struct ord_ruleset *rs;
 	const struct ord_notation *notation;
 	struct ord_rules *rules;

@@ -1358,6 +1358,7 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	} else if (t.have_dice_key) {
 		pd.key = t.dice_key;
 	}
+	pd.by_events = g->dice_by_events;
 	if ((err = ord_phase_run(&ctx, cur, &pd)) != 0 ||
 	    (err = store_phase(g, &ctx, &t, cur, stood.buf)) != 0)
 		goto out;

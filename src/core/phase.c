@@ -22,6 +22,7 @@ int ord_phase_run(struct ord_ctx *ctx, const char *phase, const struct ord_phase
 		memcpy(ctx->dice_key, dice->key, 32);
 		ctx->have_key = 1;
 	}
+	ctx->dice_by_events = dice->by_events;
 	if (ctx->rs->resolve_phase && (err = ctx->rs->resolve_phase(ctx, phase)) != 0)
 		return err;
 	if ((err = ord_state_check(ctx)) != 0) /* a key the module did not declare */

@@ -26,6 +26,13 @@ struct ord_phase_dice {
 	const int *fixed;
 	size_t nfixed;
 	const unsigned char *key; /* otherwise: the phase's dice key (NULL: none yet) */
+	/* a roll an event asks for is keyed by what the event names (its
+	 * kind, its units, and how many standing events before it of the
+	 * phase name the same), not by its number: the games whose log says
+	 * dice=events (made since 2026-12-06), so that neither
+	 * the order of the events nor a void and the same event recorded
+	 * again draws other dice (docs/threat-model.md, "The dice") */
+	int by_events;
 };
 
 /*

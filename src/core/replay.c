@@ -1244,6 +1244,7 @@ static int run_phase(struct vr *x, struct ord_ctx *ctx, size_t p, struct fixed_d
 	} else if (x->have_key) {
 		dice.key = x->dice_key;
 	}
+	dice.by_events = x->cfg.dice_by_events;
 	if (!dice.fixed_game && !dice.key) {
 		rows_counted(x, p, e);
 		ord_vout_fail(x->v, "phase %zu (%s) cannot be replayed: its dice key is unknown%s",

@@ -192,10 +192,15 @@ expect_in "$OUT" "blue holds: its sheet of turn 1 is not valid now: sheet line 1
 expect_not_in "$OUT" "repeats its sheet"
 expect_eq "$(sql old-repeat.game "SELECT source FROM sheet WHERE turn = 2 AND side_id = 1")" hold \
 	"the stand-in of an old game"
-resolve_rest old-repeat.game 5
+# its dice keep their events' numbers (its log names no dice=events): a
+# fire rolled and replayed so, clean
+resolve_rest old-repeat.game 1
+expect_exit 0 ord event old-repeat.game fire unit=R1 target=B1 range=3 --override "a test of an old game's dice"
+resolve_rest old-repeat.game 4
 expect_exit 0 ord exchange old-repeat.game
 expect_exit 0 ord audit old-repeat.game
 expect_in "$OUT" "clean"
+expect_eq "$(sql old-repeat.game "SELECT count(*) FROM roll WHERE turn = 2")" 1 "the rolls of the old game's turn 2"
 
 # A game whose kept tables lack a number its ruleset now needs is refused
 # plainly, and left as it is.

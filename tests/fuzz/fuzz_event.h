@@ -304,7 +304,7 @@ static int phase_index(const char *phase)
 static void resolve(struct ord_ctx *ctx, int index, struct trace *tr)
 {
 	static const unsigned char key[32] = { 0x5a, 0x17, 0xc3 };
-	struct ord_phase_dice dice = { 0, NULL, 0, key };
+	struct ord_phase_dice dice = { 0, NULL, 0, key, 1 };
 	struct ord_buf st = ORD_BUF_INIT;
 	struct ord_kv again;
 	size_t i;

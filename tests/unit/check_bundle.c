@@ -282,10 +282,6 @@ START_TEST(clean_bundle_verifies)
 			     "  no --scenario or --tables: the game's own scenario and tables were not "
 			     "held against the files you were given (the results follow from the "
 			     "game's own)\n"
-			     "  the order of the referee's events: in a game without witnessed dice "
-			     "nothing shows he did not record a phase's events again in another order, "
-			     "from a copy of the game kept after the seal, and keep the dice he liked "
-			     "(a game made with 'new --witnessed' takes this from him)\n"
 			     "compare the head of turn 1's exchange"),
 		      "%s", out.buf);
 	ord_buf_release(&out);
