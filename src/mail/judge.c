@@ -209,6 +209,7 @@ struct judge {
 	int deadline_set;           /* a DEADLINE or SCHEDULE command is changing it */
 	size_t deadline_told;       /* the sides mailed the change */
 	int deadline_turn;          /* the turn whose deadline it changed */
+	int64_t deadline_kept;      /* the deadline the game keeps now (the grace's end) */
 	int quiet;                  /* no reply (rate limit, loop) */
 	int answered;               /* the message is marked processed */
 	const struct ord_buf *kept; /* the message as stored: cut when not proven (J9) */
@@ -683,6 +684,7 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 	 * new deadline by the mail of its opening */
 	if (c->kind == ORD_CHANGE_DEADLINE && j->deadline_set) {
 		j->deadline_turn = c->turn;
+		j->deadline_kept = c->deadline;
 		if ((err = mail_deadline_change(g, c, &j->deadline_told)) != 0)
 			return err;
 	}
@@ -780,7 +782,7 @@ static int cmd_help(struct judge *j)
 		     "  HELP             this text\n"
 		     "The referee also: SEAL [FORCE], EVENT KIND key=value..., CLOSE (witnessed\n"
 		     "dice), RESOLVE [PHASE] [dice=N,N,...] [STAND-IN], EXCHANGE, DEADLINE\n"
-		     "WHEN|none, SCHEDULE TEXT.\n",
+		     "WHEN|none (DEADLINE WHEN PAST for a time already past), SCHEDULE TEXT.\n",
 		     ord_game_name(j->g), j->game);
 	ord_buf_adds(&j->result, "help sent");
 	return answer(j);
@@ -1215,6 +1217,28 @@ static char *unquoted(const char *s)
 	return out;
 }
 
+/* DEADLINE's argument: the time, unquoted, less a last word PAST (any
+ * case), which says a time not after now is meant (*past 1); a new
+ * string.  "PAST" alone leaves no time. */
+static char *deadline_arg(const char *s, int *past)
+{
+	const char *e = s + strlen(s);
+	char *cut, *out;
+
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	*past = e - s >= 4 && !strncasecmp(e - 4, "past", 4) &&
+		(e - s == 4 || e[-5] == ' ' || e[-5] == '\t');
+	if (*past)
+		e -= 4;
+	cut = ord_xmalloc((size_t)(e - s) + 1);
+	memcpy(cut, s, (size_t)(e - s));
+	cut[e - s] = '\0';
+	out = unquoted(cut);
+	free(cut);
+	return out;
+}
+
 /* dice=N,N,... of a fixed-dice game: how many, 0 when a word is not a
  * whole number from 1 to 100 or there are more than max */
 static size_t resolve_dice(const char *s, int *dice, size_t max)
@@ -1381,10 +1405,10 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			ord_buf_adds(said, "exchanged: the next turn is open\n");
 		break;
 	case CMD_DEADLINE: {
-		int64_t when = 0;
-		char *arg = unquoted(c->args ? c->args : "");
-		if (!*arg ||
-		    (strcmp(arg, "none") && ord_when_parse(&when, arg, ord_game_now(j->g)) != 0)) {
+		int64_t when = 0, now = ord_game_now(j->g);
+		int past = 0;
+		char *arg = deadline_arg(c->args ? c->args : "", &past);
+		if (!*arg || (strcmp(arg, "none") && ord_when_parse(&when, arg, now) != 0)) {
 			if (!*arg)
 				ord_error_set(ORD_EUSAGE, "DEADLINE needs a time or none");
 			free(arg);
@@ -1392,12 +1416,28 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			break;
 		}
 		free(arg);
+		/* a time not after now is refused unless PAST says it is
+		 * meant, as `orderly deadline` asks for --past: yesterday's
+		 * date typed by mistake made the turn late at once, and told
+		 * every side so by mail */
+		if (when && when <= now && !past) {
+			struct ord_buf at = ORD_BUF_INIT, was = ORD_BUF_INIT;
+			ord_when_format(&at, when, NULL);
+			ord_when_format(&was, now, NULL);
+			err = ord_error_set(ORD_EUSAGE,
+					    "the deadline %s is not after now (%s): nothing set; to close the turn's orders at a time already past, send DEADLINE %s PAST",
+					    at.buf, was.buf, at.buf);
+			ord_buf_release(&at);
+			ord_buf_release(&was);
+			break;
+		}
 		/* WHEN is the deadline; the game keeps the end of its grace,
 		 * as `orderly deadline` does; the sides told of the turn are
 		 * mailed the change, in its transaction (the hook, which
 		 * keeps the turn it changed: no status read outside it) */
 		j->deadline_set = 1;
 		j->deadline_told = 0;
+		j->deadline_kept = 0;
 		err = ord_game_set_told_deadline(j->g, when);
 		j->deadline_set = 0;
 		if (!err) {
@@ -1407,6 +1447,14 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			else
 				ord_buf_adds(said, "none");
 			ord_buf_addch(said, '\n');
+			/* the grace's end the change kept, read from the
+			 * change itself, as `orderly deadline` notes it */
+			if (when && j->deadline_kept <= now)
+				ord_buf_adds(said, "  this deadline has passed already: no more sheets are "
+						   "taken, and SEAL seals the turn without FORCE\n");
+			else if (when && when <= now)
+				ord_buf_adds(said, "  this deadline has passed already: sheets are taken "
+						   "until the grace ends\n");
 			if (j->deadline_told)
 				ord_buf_addf(said,
 					     "  the side%s told of turn %d %s mailed the change (%zu mail%s)\n",

@@ -653,6 +653,67 @@ START_TEST(test_deadline_quoted)
 }
 END_TEST
 
+/* DEADLINE by mail with a time not after now is refused, nothing set,
+ * the reply saying how to confirm it (DEADLINE WHEN PAST), as `orderly
+ * deadline` asks for --past; with PAST it is set, the reply saying it
+ * has passed. */
+START_TEST(test_deadline_past_confirmed)
+{
+	int64_t before = deadline_now();
+	char *res, *r;
+
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "DEADLINE 2030-12-08T18:00Z\n");
+	r = last_reply();
+	ck_assert_in(res, "referee commands: stopped");
+	ck_assert_in(r, "Subject: [cross] referee: stopped at a problem");
+	ck_assert_in(r, "the deadline 2030-12-08T18:00:00Z is not after now (2030-12-09T12:00:00Z): "
+			"nothing set; to close the turn's orders at a time already past, send "
+			"DEADLINE 2030-12-08T18:00:00Z PAST");
+	ck_assert_int_eq(deadline_now(), before);
+	free(res);
+	free(r);
+	/* now itself is not after now */
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "DEADLINE +0m\n");
+	ck_assert_in(res, "referee commands: stopped");
+	ck_assert_int_eq(deadline_now(), before);
+	free(res);
+	/* PAST alone is no time */
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "DEADLINE PAST\n");
+	r = last_reply();
+	ck_assert_in(r, "DEADLINE needs a time or none");
+	ck_assert_int_eq(deadline_now(), before);
+	free(res);
+	free(r);
+	/* confirmed: set, quoted or not, in any case */
+	res = mail_to_judge("referee", "cmds", NULL,
+			    REF_PASS "DEADLINE \"2030-12-08T19:00 Europe/Copenhagen\" past\n");
+	r = last_reply();
+	ck_assert_in(res, "referee commands: done");
+	ck_assert_in(r, "deadline: 2030-12-08T18:00:00Z\n"
+			"  this deadline has passed already: no more sheets are taken, and SEAL "
+			"seals the turn without FORCE\n");
+	ck_assert_int_eq(deadline_now(), T0 - 18 * 3600 + 3600);
+	free(res);
+	free(r);
+	/* within the grace: said so */
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "DEADLINE 2030-12-09T11:30Z PAST\n");
+	r = last_reply();
+	ck_assert_in(r, "deadline: 2030-12-09T11:30:00Z\n"
+			"  this deadline has passed already: sheets are taken until the grace ends\n");
+	ck_assert_int_eq(deadline_now(), T0 - 1800 + 3600);
+	free(res);
+	free(r);
+	/* a time to come needs no PAST, and takes one */
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "DEADLINE +24h PAST\n");
+	r = last_reply();
+	ck_assert_in(res, "referee commands: done");
+	ck_assert_not_in(r, "has passed already");
+	ck_assert_int_eq(deadline_now(), T0 + 24 * 3600 + 3600);
+	free(res);
+	free(r);
+}
+END_TEST
+
 static int notices_tx(void *ud, ord_game *g)
 {
 	int64_t next;
@@ -1790,6 +1851,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_no_block_every_line_an_order);
 	tcase_add_test(judge, test_referee_line_not_understood);
 	tcase_add_test(judge, test_deadline_quoted);
+	tcase_add_test(judge, test_deadline_past_confirmed);
 	tcase_add_test(judge, test_one_reminder_at_once);
 	tcase_add_test(judge, test_deadline_change_told);
 	tcase_add_test(judge, test_tick_in_deadline_second);
