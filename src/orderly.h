@@ -367,6 +367,12 @@ struct ord_submit_opts {
 	 * version came in meanwhile, from another page, the command line or
 	 * mail: ord_game_side_sheet tells which). */
 	const int *based_on;
+	/* non-zero: when the sheet reached the game's own door (the mail
+	 * judge's MTA), judged against the deadline in place of now while
+	 * the turn is open: its entry is dated then, or at the last entry's
+	 * time if that is later (the log's times never run back), never
+	 * after now, and it is taken only if that is not after the deadline */
+	int64_t received;
 };
 /* Validate and store a sheet (ord_game_submit) with what opts gives.  The
  * receipt is handed out only once the game file itself holds the sheet

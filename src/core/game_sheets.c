@@ -217,10 +217,26 @@ out:
  * the time the sheet's log entry will state (g->log_at, until the caller
  * clears it), so a sheet taken in the deadline's last second is not logged
  * a second after it: the verifier holds every sheet's entry to the
- * deadline logged before it (verify.c, check_sheet_times). */
-static int turn_open_check(struct ord_game *g, const struct ord_store_turn *t)
+ * deadline logged before it (verify.c, check_sheet_times).
+ *
+ * received (0: none) is when the sheet reached the game's door (the mail
+ * judge's MTA, ord_submit_opts): a mail the MTA kept queued (the game
+ * locked, a retry) is judged by it, not by when it was read.  The time
+ * is the last entry's when that is later: the log's times never run back
+ * (verify.c, check_times), and a deadline set or turn opened after the
+ * sheet came is not undone by it; never after now. */
+static int turn_open_check(struct ord_game *g, const struct ord_store_turn *t, int64_t received)
 {
-	int64_t now = (int64_t)time(NULL);
+	int64_t now = (int64_t)time(NULL), seq, last = 0;
+	unsigned char h[32];
+	int err;
+
+	if (received > 0 && received < now && t->state == ORD_TURN_OPEN) {
+		if ((err = ord_store_log_head(g->db, &seq, h)) != 0 ||
+		    (seq > 0 && (err = ord_store_log_entry(g->db, seq, h, &last)) != 0))
+			return err;
+		now = received > last ? received : last < now ? last : now;
+	}
 
 	if (t->state != ORD_TURN_OPEN)
 		return ord_error_set(ORD_ESEALED,
@@ -283,7 +299,7 @@ int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_
 	int err;
 
 	if ((err = ord_game_find_side(g, side, &s)) != 0 || (err = ord_game_turn(g, &t, 0)) != 0 ||
-	    (err = turn_open_check(g, &t)) != 0)
+	    (err = turn_open_check(g, &t, 0)) != 0)
 		return err;
 	g->log_at = 0;
 	return validate_bytes(g, t.turn, s->name, bytes, len, diag, reading);
@@ -426,7 +442,7 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 	 * O(the game), a ninth of it at 10,000 units */
 	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_game_find_side(g, side, &s)) != 0)
 		return err;
-	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t, o->received)) != 0)
 		return err;
 	g->log_at = 0; /* checked again, and logged, in the transaction */
 	if (o->signature && !o->nonce)
@@ -478,7 +494,7 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 	if ((err = ord_store_begin_receipt(g->db)) != 0)
 		return err;
 	/* the turn may have been sealed while we validated */
-	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0 ||
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t, o->received)) != 0 ||
 	    (o->nonce && (err = nonce_fresh(g, t.turn, s, o->nonce)) != 0) ||
 	    (err = under_caps(g, t.turn, s, len)) != 0 ||
 	    (err = still_based_on(g, t.turn, s, o->based_on)) != 0 ||
@@ -545,7 +561,7 @@ int ord_game_commit(ord_game *g, struct ord_receipt *out, const char *side,
 				     side);
 	if ((err = ord_store_begin_receipt(g->db)) != 0)
 		return err;
-	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t)) != 0)
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = turn_open_check(g, &t, 0)) != 0)
 		goto out;
 	if (!s->has_key ||
 	    ord_sheet_sig_check(s->pubkey, signature, g->game_id, t.turn, s->name, commitment)) {

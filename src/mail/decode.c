@@ -48,6 +48,12 @@
  *      Notepad writes one into a .txt file, is dropped (after the charset
  *      is converted: a UTF-16 file's mark becomes one): the first line is
  *      the player's ORDERS or Passphrase:, not the mark and those words.
+ * D11. The time the message reached us is the date of its topmost
+ *      Received: line: an MTA adds its own above every line it was handed,
+ *      so that one is the MTA's that delivered to mail-in, whatever the
+ *      sender wrote below it (never the Date:, which he writes).  A
+ *      message handed to mail-in by no MTA (a file piped by hand) has the
+ *      sender's lines on top: such a file is not to be fed as mail.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -471,6 +477,16 @@ void mail_msg_read(struct mail_msg *m, const char *raw, size_t len, const char *
 	if ((s = g_mime_object_get_header(GMIME_OBJECT(msg), "References")) != NULL) {
 		free(m->references);
 		m->references = ord_strdup(s);
+	}
+	/* D10: the topmost Received: is the one our own MTA added, after
+	 * every line the sender wrote; its date follows the last ';' */
+	if ((s = g_mime_object_get_header(GMIME_OBJECT(msg), "Received")) != NULL && strrchr(s, ';')) {
+		GDateTime *d = g_mime_utils_header_decode_date(strrchr(s, ';') + 1);
+		if (d) {
+			gint64 t = g_date_time_to_unix(d);
+			m->received = t > 0 ? (int64_t)t : 0;
+			g_date_time_unref(d);
+		}
 	}
 	if ((s = g_mime_object_get_header(GMIME_OBJECT(msg), "From")) != NULL) {
 		free(m->from_header);

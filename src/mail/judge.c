@@ -170,7 +170,25 @@
  *      a mail waits for them (pass_try, at most PASS_WAIT_MS), so that
  *      right passphrases sent at once are each checked; until then eight
  *      of the referee's own sent at once had three refused as suspended.
+ *  J13. ORDERS are late by the time our MTA received the mail (its
+ *      topmost Received: line, D11), not the time mail-in reads it: a
+ *      mail the MTA kept queued (the game locked by a tick or another
+ *      mail-in, exit 75 and a retry) that came in time was refused as
+ *      late, though the player sent it in time.  The sender's Date: is
+ *      never read for it.  The core dates the sheet's entry at that time
+ *      or at the log's last entry if later (a deadline set, a turn
+ *      opened, after the mail came), never after now, and takes it only
+ *      if that is not after the deadline (ord_submit_opts.received), so
+ *      every verify holds it to the deadline as any sheet; a turn sealed
+ *      meanwhile takes no sheet, whenever it came (the tick's auto-seal
+ *      at the end of the grace).  A CHECK, STATUS and the rest answer at
+ *      the time they are read.  A date older than MAIL_QUEUE_DAYS is not
+ *      believed (no MTA keeps a mail so long: exim gives up after 4 days,
+ *      Postfix after 5), nor one ahead of now.
  */
+
+/* J13: the longest an MTA keeps a mail queued, in days */
+#define MAIL_QUEUE_DAYS 7
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -916,8 +934,16 @@ static int cmd_orders(struct judge *j, int check_only)
 	unsigned char pk[32];
 	size_t which = 0, i;
 	int err, has_key;
+	int64_t now = ord_game_now(j->g), came = now;
 
 	ord_diag_init(&diag);
+	/* J13: ORDERS are judged late by when our MTA received the mail
+	 * (its Received: line), not when it is read: a mail it kept queued
+	 * past the deadline came in time (the core dates it so, and holds
+	 * it to the log's last time) */
+	if (!check_only && j->m->received > 0 && j->m->received < now &&
+	    j->m->received >= now - MAIL_QUEUE_DAYS * 86400)
+		came = j->m->received;
 	/* every answer to a proven sheet always goes, whatever used up the
 	 * sender's replies: its receipt and any refusal (closed, empty, too
 	 * long, not valid); a CHECK's answer counts as any reply does */
@@ -927,7 +953,7 @@ static int cmd_orders(struct judge *j, int check_only)
 		goto out;
 	has_key = ord_game_side_pubkey(j->g, j->side, pk) == 0;
 	ord_error_clear();
-	if (strcmp(ti.state, "open") || (ti.deadline && ord_game_now(j->g) > ti.deadline)) {
+	if (strcmp(ti.state, "open") || (ti.deadline && came > ti.deadline)) {
 		ord_buf_addf(&j->subject, "orders NOT accepted: turn %d is closed", ti.turn);
 		ord_buf_addf(&j->reply, "Turn %d takes no more orders: %s. Nothing was stored.\n",
 			     ti.turn,
@@ -982,6 +1008,7 @@ static int cmd_orders(struct judge *j, int check_only)
 	{
 		struct ord_submit_opts so = { 0 };
 		int stored = 0;
+		so.received = came < now ? came : 0;
 		if (j->b->have_nonce) {
 			/* the nonce 'orderly sign' printed, taken for a side
 			 * without a key too: the game commits to the sheet with

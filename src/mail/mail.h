@@ -85,6 +85,8 @@ struct mail_msg {
 	int64_t pgp_created; /* when the good signature was made (unix seconds; -1 unknown) */
 	char *pgp_why;       /* why a signature is bad */
 	int pgp_part;        /* a multipart/signed below the top: a part signed, no proof (D8) */
+	int64_t received;    /* the date of the topmost Received: line, the one the MTA
+				that handed it to us added (D11); 0: none or unreadable */
 };
 void mail_init(void); /* once per process: GMime */
 void mail_shutdown(void);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gmime/gmime.h>
@@ -711,6 +712,66 @@ START_TEST(test_deadline_past_confirmed)
 	ck_assert_int_eq(deadline_now(), T0 + 24 * 3600 + 3600);
 	free(res);
 	free(r);
+}
+END_TEST
+
+/* A Received: line dated t, as an MTA writes it. */
+static void received_at(char *out, size_t n, const char *by, time_t t)
+{
+	struct tm tm;
+	char date[64];
+
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", &tm);
+	snprintf(out, n, "Received: from club.test by %s with esmtp;\n\t%s\n", by, date);
+}
+
+/* J13: ORDERS are late by when our MTA received the mail (its topmost
+ * Received: line), not when the judge reads it: a mail it kept queued
+ * past the deadline that came in time is taken, its entry dated when it
+ * came, and the audit holds it to the deadline as any sheet.  A line
+ * below the MTA's, and the Date:, are the sender's and not read; a mail
+ * with no Received: is judged when it is read.  (The core's clock is the
+ * real one: the test clock is set to it.) */
+START_TEST(test_orders_late_by_arrival)
+{
+	time_t real = time(NULL);
+	char top[200], below[200], date[200], hdrs[700];
+	struct ord_buf out = ORD_BUF_INIT;
+	ord_game *g;
+	char *res;
+
+	set_now(real);
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_msg(ord_game_set_deadline(g, real + 2) == 0, "%s", ord_error_last());
+	ord_game_free(g);
+	sleep(4);
+	set_now(time(NULL));
+	/* came late: the lines below ours and the Date: say otherwise */
+	received_at(top, sizeof(top), "judge.test", real + 3);
+	received_at(below, sizeof(below), "judge.test", real);
+	received_at(date, sizeof(date), "x", real);
+	snprintf(hdrs, sizeof(hdrs), "%s%sDate:%s", top, below, strchr(date, ';') + 1);
+	res = mail_to_judge("blue", "orders", hdrs, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n");
+	ck_assert_in(res, "orders refused: turn closed");
+	ck_assert_int_eq(sheets_of("blue"), 0);
+	free(res);
+	/* no Received: judged now */
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n");
+	ck_assert_in(res, "orders refused: turn closed");
+	ck_assert_int_eq(sheets_of("blue"), 0);
+	free(res);
+	/* came in the deadline's last second, read two seconds after it */
+	received_at(top, sizeof(top), "judge.test", real + 2);
+	res = mail_to_judge("blue", "orders", top, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n");
+	ck_assert_in(res, "orders of blue stored: turn 1 version 1");
+	ck_assert_int_eq(sheets_of("blue"), 1);
+	free(res);
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_msg(ord_game_audit(g, 0, &out) == 0, "%s", out.buf ? out.buf : "");
+	ck_assert_not_in(out.buf, "after the deadline");
+	ord_game_free(g);
+	ord_buf_release(&out);
 }
 END_TEST
 
@@ -1852,6 +1913,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_referee_line_not_understood);
 	tcase_add_test(judge, test_deadline_quoted);
 	tcase_add_test(judge, test_deadline_past_confirmed);
+	tcase_add_test(judge, test_orders_late_by_arrival);
 	tcase_add_test(judge, test_one_reminder_at_once);
 	tcase_add_test(judge, test_deadline_change_told);
 	tcase_add_test(judge, test_tick_in_deadline_second);
