@@ -217,6 +217,34 @@ static int replaces_protected(const char *path, const char *target)
 	return hit;
 }
 
+/* A file not there yet: path, when its directory is one this run may
+ * create a file in (a missing directory is said now, before the change a
+ * head signs is committed, not after it); NULL, said, when not. */
+static char *new_file(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = ord_strdup(slash ? path : ".");
+	struct stat st;
+	int ok = 0;
+
+	if (slash)
+		dir[slash == path ? 1 : slash - path] = '\0';
+	/* in the words of a game file that cannot be created (store.c) */
+	if (stat(dir, &st) < 0 && errno == ENOENT)
+		cli_error("cannot create '%s': directory '%s' does not exist", path, dir);
+	else if (stat(dir, &st) < 0)
+		cli_error("cannot create '%s': %s", path, strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		cli_error("cannot create '%s': '%s' is not a directory", path, dir);
+	else if (access(dir, W_OK | X_OK) < 0)
+		cli_error("cannot create '%s': directory '%s' may not be written (%s)", path, dir,
+			  strerror(errno));
+	else
+		ok = 1;
+	free(dir);
+	return ok ? ord_strdup(path) : NULL;
+}
+
 /* The file an output to path replaces: path itself when it is a regular
  * file or not there yet, the file a link names (a link is followed, not
  * replaced); a directory, a device, a pipe or a link to nothing is
@@ -230,7 +258,7 @@ static char *output_file(const char *path)
 
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)
-			return ord_strdup(path);
+			return new_file(path);
 		cli_error("cannot write '%s': %s", path, strerror(errno));
 		return NULL;
 	}

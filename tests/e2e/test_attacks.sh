@@ -315,6 +315,16 @@ expect_in "$(cat again.head)" "at: seal"
 expect_exit 0 ord audit heads.game --head again.head
 expect_exit 0 ord head heads.game --at open -o open.head
 expect_in "$(cat open.head)" "seed-commitment: "
+# a receipt head into a directory that is not there: the sheet is not
+# stored (it was, with exit 73, and a second try made version 2)
+expect_exit 0 ord new rh.game --scenario scenario.xml
+sum=$(sha256sum rh.game)
+expect_exit 73 ord submit rh.game --side blue "$BFIX/blue-1.txt" --receipt-head /no/such/dir/b.receipt
+expect_eq "$ERR" "orderly: cannot create '/no/such/dir/b.receipt': directory '/no/such/dir' does not exist" "a receipt head into a missing directory"
+expect_not_in "$OUT" "receipt:"
+expect_eq "$(sha256sum rh.game)" "$sum" "the game after a receipt head that could not be written"
+expect_exit 0 ord submit rh.game --side blue "$BFIX/blue-1.txt" --receipt-head b.receipt
+expect_in "$OUT" "receipt: turn 1 side blue version 1"
 note "6: a head that cannot be written changes nothing; a stored head is written again"
 
 # ------------------------------------------------------------ 7. a receipt whose sheet is only in the -wal file
