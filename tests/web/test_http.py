@@ -1430,7 +1430,8 @@ def resolve_empty(work):
         st, _, body = c.post("/g/em/referee", again)
         m = re.search(r'<section class="card result bad" role="alert" id="done"><p>(.*?)</p>', body, re.S)
         said = m.group(1) if m else ""
-        ok(st == 409 and "phase fire has no events, but 3 sealed orders expect one in it (unit F8: artillery, "
+        ok(st == 409 and "phase fire has no events, but 3 units wait for one in it, by their sealed orders or the rules "
+           "(unit F8: artillery, "
            "unit A5: fire, unit A9: artillery). Nothing was done: record them in the phase&#39;s forms below "
            "or, if the phase is meant to go empty, resolve it empty (the button below)." in said and
            "orderly" not in said and "--phase" not in said and
