@@ -9,8 +9,9 @@
  * game keeps every one), or all of them; the default is the ruleset's own.
  * After it, a note on stderr counts the orders no event of the turn
  * carries out so far, when the ruleset's check of the execution finds any.
- * A phase with no event while sealed orders wait for an event of it is
- * refused (exit 65, nothing changed) unless --phase names it: a resolve
+ * A phase with no event while sealed orders wait for an event of it, or
+ * the rules owe one (the ruleset's order_events), is refused (exit 65,
+ * nothing changed) unless --phase names it: a resolve
  * typed twice would have skipped it for good.
  */
 #include <stdio.h>
