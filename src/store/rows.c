@@ -280,6 +280,12 @@ int ord_store_unit_insert(sqlite3 *db, int64_t *id, const char *uid, const char 
  * done after. */
 static void unit_of_row(sqlite3_stmt *st, struct ord_store_unit *u)
 {
+	if (sqlite3_column_count(st) == 2) { /* ids and states only (openings) */
+		memset(u, 0, sizeof(*u));
+		u->uid = col_text(st, 0);
+		u->state = col_text(st, 1);
+		return;
+	}
 	u->id = sqlite3_column_int64(st, 0);
 	u->uid = col_text(st, 1);
 	u->name = col_text(st, 2);
@@ -481,7 +487,7 @@ int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn
 int ord_store_openings_each(sqlite3 *db, int turn, ord_store_unit_fn fn, void *ud)
 {
 	sqlite3_stmt *st = NULL;
-	int err = 0, rc;
+	int err;
 
 	if (turn <= 0)
 		return ord_store_units_each(db, turn, 1, fn, ud);
@@ -498,19 +504,7 @@ int ord_store_openings_each(sqlite3 *db, int turn, ord_store_unit_fn fn, void *u
 				  "FROM unit JOIN side ON side.id = unit.side_id ORDER BY unit.id")) != 0)
 		return err;
 	sqlite3_bind_int(st, 1, turn);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct ord_store_unit u;
-
-		memset(&u, 0, sizeof(u));
-		u.uid = col_text(st, 0);
-		u.state = col_text(st, 1);
-		if ((err = fn(ud, &u)) != 0)
-			break;
-	}
-	if (!err && rc != SQLITE_DONE)
-		err = ord_store_error(db, "reading units");
-	ord_store_stmt_done(st);
-	return err;
+	return unit_rows(db, st, fn, ud);
 }
 
 int ord_store_units_at(sqlite3 *db, int turn, int phase, ord_store_unit_fn fn, void *ud)
