@@ -58,6 +58,9 @@ static const char *const words_da[][2] = {
 	{ "events the referee recorded against the checks:\n",
 	  "hændelser, som dommeren registrerede mod kontrollen:\n" },
 	{ " (the checks said: ", " (kontrollen sagde: " },
+	{ "events the referee voided (they count for nothing):\n",
+	  "hændelser, som dommeren annullerede (de tæller ikke):\n" },
+	{ "voided", "annulleret" },
 	{ "  (#N numbers the events you see 1, 2, ... in the turn's order; the referee's report numbers every event of the turn, so his numbers differ)\n",
 	  "  (#N nummererer de hændelser, du ser, 1, 2, ... i trækkets rækkefølge; dommerens rapport nummererer alle trækkets hændelser, så hans numre er andre)\n" },
 };
@@ -254,6 +257,77 @@ static void put_results(const struct ord_report_src *src, const struct out *o, c
 	ord_buf_release(&text);
 }
 
+/* The events the referee voided: the referee's report lists every one, a
+ * side's once the turn is exchanged those that named one of its units
+ * (as it reads the overrides), so a void is seen by those it touched.  A
+ * voided event has no number in a side's report, which numbers only the
+ * events that stand: it is told by its phase, kind and words. */
+static void put_voids(const struct ord_report_src *src, const struct out *o, const char *side)
+{
+	const struct ord_record *r = src->r;
+	struct ord_buf one = ORD_BUF_INIT;
+	size_t i;
+	int n = 0;
+
+	if (side && src->state != ORD_TURN_EXCHANGED)
+		return;
+	for (i = 0; i < r->events.n; i++) {
+		const struct ord_rec_event *re = &r->events.v[i];
+		struct ord_event e = { re->seq, re->phase, re->kind, { 0 }, NULL, "" };
+		int seen;
+
+		if (!re->void_log)
+			continue;
+		ord_kv_init(&e.kv);
+		if (ord_kv_parse(&e.kv, re->args ? re->args : ""))
+			ord_error_clear(); /* the record's arguments are the core's own */
+		seen = !side || ord_fog_event_seen(src->rs, src->ctx, &e, side);
+		ord_kv_release(&e.kv);
+		if (!seen)
+			continue;
+		if (o->xml) {
+			ord_buf_addf(o->xml, "  <voided phase=\"%s\" kind=\"%s\"", re->phase, re->kind);
+			if (!side)
+				ord_buf_addf(o->xml, " seq=\"%u\"", re->seq);
+			ord_buf_adds(o->xml, " reason=\"");
+			ord_buf_add_xml(o->xml, re->void_reason ? re->void_reason : "");
+			ord_buf_adds(o->xml, "\">");
+			ord_buf_add_xml(o->xml, re->args ? re->args : "");
+			ord_buf_adds(o->xml, "</voided>\n");
+		}
+		if (o->text) {
+			const char *a;
+			if (!n++)
+				ord_buf_adds(o->text, say(o->lang, "events the referee voided (they count for "
+								   "nothing):\n"));
+			/* the referee's as his events list has them, with his
+			 * number (his commands'); a side's report has none for
+			 * an event that does not stand */
+			if (side)
+				ord_buf_addf(o->text, "  [%s] %s", re->phase, re->kind);
+			else
+				ord_buf_addf(o->text, "  #%u %s %s", re->seq, re->phase, re->kind);
+			/* its "k=v" lines on the one line, each shown escaped */
+			ord_buf_reset(&one);
+			for (a = re->args ? re->args : ""; *a; a++)
+				if (*a == '\n')
+					ord_buf_addch(&one, ' ');
+				else
+					ord_buf_addch(&one, *a);
+			if (one.len && one.buf[one.len - 1] == ' ')
+				one.buf[--one.len] = '\0';
+			if (one.len) {
+				ord_buf_addch(o->text, ' ');
+				ord_buf_add_shown(o->text, one.buf);
+			}
+			ord_buf_addf(o->text, ", %s: ", say(o->lang, "voided"));
+			ord_buf_add_shown(o->text, re->void_reason ? re->void_reason : "");
+			ord_buf_addch(o->text, '\n');
+		}
+	}
+	ord_buf_release(&one);
+}
+
 static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const struct ord_record *r)
 {
 	size_t i;
@@ -447,6 +521,7 @@ int ord_report_build(const struct ord_report_src *src, const struct ord_report_o
 		put_referee_extras(&o, ctx, r);
 	}
 	put_results(src, &o, side);
+	put_voids(src, &o, side);
 	/* the referee's, while he records the turn's events */
 	if (!side && src->state == ORD_TURN_SEALED && src->pending && (err = put_pending(src, &o)) != 0)
 		goto out;
@@ -576,11 +651,12 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 		ord_store_cache_for_scan(g->db, 0);
 		goto out_free;
 	}
-	/* the sheets, rolls and results: not the log, nor the units' states
-	 * and the events, which the ctx holds (each unit's latest state, one
-	 * row each) */
+	/* the sheets, rolls and results, and the events voided: not the log,
+	 * nor the units' states and the events that stand, which the ctx
+	 * holds (each unit's latest state, one row each) */
 	if ((err = ord_store_record_load_parts(g->db, t.turn,
-					       ORD_REC_SHEETS | ORD_REC_ROLLS | ORD_REC_RESULTS,
+					       ORD_REC_SHEETS | ORD_REC_ROLLS | ORD_REC_RESULTS |
+						       ORD_REC_VOIDS,
 					       &r)) != 0)
 		goto out;
 	loaded = 1; /* ord_game_load_ctx inits ctx first */

@@ -299,6 +299,10 @@ static const struct part_rows {
 	  "SELECT w.idx, side.name, w.link, w.log_seq FROM witness w LEFT JOIN side "
 	  "ON side.id = w.side_id WHERE w.turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY w.id",
 	  put_link, "reading witness links" },
+	{ ORD_REC_VOIDS,
+	  "SELECT seq, phase, kind, args, override, checks, log_seq, void_log, void_reason FROM event WHERE turn = ?1 "
+	  "AND void_log IS NOT NULL AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
+	  put_event, "reading voided events" },
 };
 
 /* What a record read a phase at a time (ORD_REC_BY_PHASE) knows of its

@@ -385,6 +385,9 @@ enum {
 	 * phase's rows whole, and the units' opening
 	 * states read as the replay takes them (units_load): an audit's */
 	ORD_REC_BY_PHASE = 1 << 9,
+	/* of the events, only those voided (the reports list them; the ctx
+	 * holds those that stand): not with ORD_REC_EVENTS */
+	ORD_REC_VOIDS = 1 << 10,
 	ORD_REC_AUDIT = (ORD_REC_ALL &
 			 ~(ORD_REC_UNITS | ORD_REC_ROLLS | ORD_REC_RESULTS | ORD_REC_STATES)) |
 			ORD_REC_BY_PHASE

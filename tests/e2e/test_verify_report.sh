@@ -104,7 +104,18 @@ for who in french allied referee; do
 done
 run ord verify "$G-1.xml" --report referee
 expect_in "$OUT" "OVERRIDE by the referee: the umpire let it pass"
-expect_not_in "$OUT" "unit=A5 target=F1"
+# the void stands in the referee's list of voids, with his number and
+# reason, and not among his events
+expect_in "$OUT" "events the referee voided (they count for nothing):
+  #3 fire fire unit=A5 target=F1 range=11 enfilade=no target_in_woods=no firer_in_woods=no hill=no, voided: recorded for the wrong battalion"
+expect_not_in "$OUT" "#3 fire fire unit=A5 target=F1 range=11 enfilade=no target_in_woods=no firer_in_woods=no hill=no
+"
+# the French, whose F1 it named, read it once the turn is exchanged,
+# without a number; the allies' A5 fired, so theirs lists it too
+run ord verify "$G-1.xml" --report french
+expect_in "$OUT" "  [fire] fire unit=A5 target=F1 range=11 enfilade=no target_in_woods=no firer_in_woods=no hill=no, voided: recorded for the wrong battalion"
+run ord verify "$G-1.xml" --report allied
+expect_in "$OUT" "  [fire] fire unit=A5 target=F1 range=11"
 # the fire voided met nobody: A5 is not an enemy the French met
 expect_not_in "$(cat "$TMP/resolved-french")" "  A5 "
 run ord verify "$G-1.xml" --report french --resolved
