@@ -187,6 +187,17 @@ expect_in "$OUT" "clean"
 # order no longer valid (B1 is in square), so blue holds for the whole
 # turn as it did then, and the audit that replays the seal is clean.
 sql old-repeat.game ".read $FIX/old-repeat.sql" >/dev/null
+# its turn 1 rolled six dice by the orderly that made it, three by their
+# events' numbers (the gun's, the melee's two): each is made again so
+# (its log names no dice=events), and the audit is clean; keyed by what
+# the events name, the gun's and the melee's would fall otherwise
+expect_eq "$(sql old-repeat.game "SELECT count(*) FROM roll WHERE turn = 1")" 6 "the old game's rolls"
+expect_exit 0 ord audit old-repeat.game
+expect_in "$OUT" "ok: dice: 6 rolls recomputed from the seed and the sealed commitments"
+expect_in "$OUT" "clean"
+expect_exit 0 ord export old-repeat.game --turn 1 -o old-repeat-1.xml
+expect_exit 0 ord verify old-repeat-1.xml
+expect_in "$OUT" "  the order of the referee's events: in a game without witnessed dice"
 expect_exit 0 ord seal old-repeat.game --force
 expect_in "$OUT" "blue holds: its sheet of turn 1 is not valid now: sheet line 1, col 4: unit 'B1' is already in square"
 expect_not_in "$OUT" "repeats its sheet"
