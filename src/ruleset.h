@@ -294,7 +294,8 @@ struct ord_ruleset {
 	/* version 9 */
 	/* The kinds of event (names of events[]) unit u's sealed order of the
 	 * turn still waits for, or the rules still owe of u whatever its
-	 * order (a battalion's move back, a melee that goes on): what
+	 * order (a battalion's move back, a melee that goes on, a Krigsspil
+	 * unit's half turn's retreat of 6.5): what
 	 * check_execution would name u for, as kinds, the kind that carries
 	 * each out (a fire order: "fire"; a gun's, "artillery").  Asked of
 	 * every unit, with an order or none.  ctx holds the sheets of the turn and every

@@ -2475,8 +2475,41 @@ static const char *group_waits(const struct ks_group *g, const struct ks_done *d
 	return NULL;
 }
 
+/* Does u owe the half turn's retreat or flight of 6.5 in this turn (K27)
+ * and no event of the turn has made it: no retraete of u, nor, for a unit
+ * in FU, a flugt that is its flight (a flugt alone moves nothing: for a
+ * unit with a position it is the flight only when it says the unit cannot
+ * flee, flugt_position_kontrol).  The referee's list (ks_check_execution)
+ * and the empty phase's refusal (ks_order_events) alike; *grade and
+ * *placed (may be NULL) get what the list's words need. */
+static int retreat_unrecorded(struct ord_ctx *ctx, const struct ord_unit *u, int *grade, int *placed)
+{
+	int g, p;
+	size_t j;
+
+	if (ks_gone(ctx, u) || !retreat_owed(ctx, u))
+		return 0;
+	g = ks_moral_now(ctx, u);
+	p = ks_check(ks_r(ctx), "flugt_position_kontrol") && ks_st_has(ctx, u, "x");
+	if (grade)
+		*grade = g;
+	if (placed)
+		*placed = p;
+	for (j = 0; j < ord_ctx_unit_nevents(ctx, u); j++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, j);
+		if (ev_unit(ctx, e, "unit") == u &&
+		    (!strcmp(e->kind, "retraete") ||
+		     (g >= KS_FU && !strcmp(e->kind, "flugt") && (!p || flight_stopped(ctx, e, u)))))
+			return 0;
+	}
+	return 1;
+}
+
 /* The ruleset's order_events (ruleset.h, version 9): the kinds the groups
- * of u's order wait for, as ks_check_execution names them, each once. */
+ * of u's order wait for, as ks_check_execution names them, each once;
+ * and, whatever its order, the half turn's retreat the rules owe of u
+ * (6.5, K27: retraete, which the list names), else a resolve typed twice
+ * ended the turn with the unit standing where it broke, unseen. */
 size_t ks_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const char **kinds, size_t max)
 {
 	const struct ord_order *o = ord_ctx_order(ctx, u);
@@ -2484,16 +2517,20 @@ size_t ks_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const char
 	struct ks_done d;
 	size_t n = ks_groups(o, g, KS_MAX_GROUPS), j, k, got = 0;
 
-	if (!o || ks_gone(ctx, u))
+	if (ks_gone(ctx, u))
 		return 0;
-	unit_done(ctx, u, &d);
-	for (j = 0; j < n && got < max; j++) {
-		const char *kind = group_waits(&g[j], &d);
-		for (k = 0; kind && k < got && strcmp(kinds[k], kind); k++)
-			;
-		if (kind && k == got)
-			kinds[got++] = kind;
+	if (o) {
+		unit_done(ctx, u, &d);
+		for (j = 0; j < n && got < max; j++) {
+			const char *kind = group_waits(&g[j], &d);
+			for (k = 0; kind && k < got && strcmp(kinds[k], kind); k++)
+				;
+			if (kind && k == got)
+				kinds[got++] = kind;
+		}
 	}
+	if (got < max && retreat_unrecorded(ctx, u, NULL, NULL))
+		kinds[got++] = "retraete";
 	return got;
 }
 
@@ -2557,23 +2594,9 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		const struct ord_order *o = ord_ctx_order(ctx, u);
 		struct ord_buf hint;
 		const char *from;
-		int grade, done = 0, placed;
+		int grade = 0, placed = 0;
 
-		if (ks_gone(ctx, u) || !retreat_owed(ctx, u))
-			continue;
-		grade = ks_moral_now(ctx, u);
-		/* a flugt alone moves nothing: for a unit with a position it is
-		 * the flight only when it says the unit cannot flee
-		 * (flugt_position_kontrol) */
-		placed = ks_check(ks_r(ctx), "flugt_position_kontrol") && ks_st_has(ctx, u, "x");
-		for (j = 0; j < ord_ctx_unit_nevents(ctx, u) && !done; j++) {
-			const struct ord_event *e = ord_ctx_unit_event(ctx, u, j);
-			done = ev_unit(ctx, e, "unit") == u &&
-			       (!strcmp(e->kind, "retraete") ||
-				(grade >= KS_FU && !strcmp(e->kind, "flugt") &&
-				 (!placed || flight_stopped(ctx, e, u))));
-		}
-		if (done)
+		if (!retreat_unrecorded(ctx, u, &grade, &placed))
 			continue;
 		from = ks_st_str(ctx, u, "tvungen_fra");
 		ord_buf_init(&hint);

@@ -1258,7 +1258,8 @@ static int empty_phase(struct ord_game *g, struct ord_ctx *ctx, const char *phas
 		size_t shown = 0;
 
 		/* every unit: the rules may owe an event of one with no
-		 * order (a battalion's move back, a melee going on) */
+		 * order (a battalion's move back, a melee going on, a
+		 * Krigsspil unit's half turn's retreat) */
 		n = g->rs->order_events(ctx, u, kinds, ORD_ARRAY_SIZE(kinds));
 		for (k = 0; k < n && k < ORD_ARRAY_SIZE(kinds); k++) {
 			if (!(ek = ord_ruleset_event_kind(g->rs, kinds[k])) || strcmp(ek->phase, phase))

@@ -166,3 +166,45 @@ expect_exit 0 ord resolve "$O" --phase melee-morale
 expect_exit 0 ord exchange "$O"
 expect_exit 0 ord audit "$O"
 expect_in "$OUT" "clean"
+
+# ------------------------------------------- what the rules owe (Krigsspil)
+# A unit driven into U by the fire owes its half turn's retreat in the
+# attacks (6.5, K27: retraete), though its sheet orders nothing: an empty
+# angrebshandlinger is refused as for an order, not ended with the unit
+# standing where it broke.
+cat >ks-owed.xml <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<scenario ruleset="krigsspil">
+  <title>Retræte skyldes</title>
+  <side id="danske" name="Danske"/>
+  <side id="allierede" name="Allierede"/>
+  <unit id="D2" name="Oldenborgske 2/" side="danske" art="infanteri" nation="dansk" figurer="20" formation="linie" x="100" y="0"/>
+  <unit id="L2" name="Legion 2/" side="allierede" art="infanteri" nation="tysk" figurer="18" formation="linie" x="100" y="30"/>
+</scenario>
+XML
+printf 'D2 S @L2 1\n' >ks-owed-danske.txt
+printf '# ingen ordrer\n' >ks-owed-allierede.txt
+KO=ks-owed.game
+expect_exit 0 ord new "$KO" --scenario ks-owed.xml --fixed-dice
+expect_exit 0 ord submit "$KO" --side danske ks-owed-danske.txt
+expect_exit 0 ord submit "$KO" --side allierede ks-owed-allierede.txt
+expect_exit 0 ord seal "$KO"
+expect_exit 0 ord resolve "$KO"
+expect_exit 0 ord resolve "$KO"
+expect_exit 0 ord resolve "$KO"
+expect_exit 0 ord event "$KO" skyd unit=D2 maal=L2 zone=I
+expect_exit 0 ord resolve "$KO" --dice 4,4,4
+expect_in "$OUT" "L2: beskudt af D2: 60 mand tabt, 16 figurer tilbage; moral OR → U (uorden); skal retirere et halvt træk"
+# no event, and L2 has no order: its retreat owed holds the phase
+sha_before=$(sha "$KO")
+expect_exit 65 ord resolve "$KO"
+expect_line "$ERR" "^orderly: phase angrebshandlinger has no events, but 1 unit waits for one in it, by its sealed order or the rules \\(unit L2: retraete\\); record them with \`orderly event\`, or run \`orderly resolve $KO --phase angrebshandlinger\` to resolve it empty$"
+expect_eq "$OUT" "" "a refused resolve prints no results"
+expect_eq "$(sha "$KO")" "$sha_before" "the game file after the refusal of the retreat owed"
+# recorded, the phase resolves and carries it out
+expect_exit 0 ord event "$KO" retraete unit=L2 x=100 y=40
+expect_exit 0 ord resolve "$KO"
+expect_in "$OUT" "L2: retirerer et halvt træk (6.5): 10 cm til x=100 y=40"
+expect_exit 0 ord exchange "$KO"
+expect_exit 0 ord audit "$KO"
+expect_in "$OUT" "clean"
