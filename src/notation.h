@@ -14,7 +14,7 @@
 /* The version this header describes; the oldest a core accepts.  As with
  * rulesets (ruleset.h), slots are only appended and the core checks
  * n->version >= N before calling a slot of version N. */
-#define ORD_NOTATION_VERSION 1
+#define ORD_NOTATION_VERSION 2
 #define ORD_NOTATION_VERSION_MIN 1
 #define ORD_NOTATION_HAS(n, v) ((n)->version >= (v))
 #define ORD_NOTATION_INIT .version = ORD_NOTATION_VERSION
@@ -89,6 +89,17 @@ struct ord_notation {
 	/* Print one order in canonical form (no newline). */
 	void (*format)(const struct ord_order *o, struct ord_buf *out);
 	/* version 1 ends here */
+
+	/* version 2 */
+	/* The key a word of the sheet is matched by (orderly.h,
+	 * ord_word_key): its folded form, as the notation compares its words
+	 * (ordre: case, æ ø å ä ö é as ae oe aa ae oe e, so that "KARRÉ",
+	 * "karré" and "karre" are one word).  The core matches the word
+	 * values (ORD_KEY_ENUM) of an event of a game in this notation by it
+	 * too, the sheet's spellings, and records the value as the key's spec
+	 * writes it.  NULL: words as written. */
+	ord_word_key word_key;
+	/* version 2 ends here */
 };
 
 /* Orderly's reading of a stored sheet: every order of bytes as nt parses

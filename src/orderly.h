@@ -260,6 +260,16 @@ size_t ord_edit_distance(const char *a, const char *b, size_t max);
 /* Append ": did you mean 'W'?" for the word W of list nearest to written
  * (one edit for a word under 6 letters, two above), nothing if none is. */
 void ord_words_hint(struct ord_buf *out, const char *list, const char *written);
+/* The key a word is matched by: the folded form of s..e (valid UTF-8)
+ * into key, reset first (a notation's word_key, notation.h). */
+typedef void (*ord_word_key)(struct ord_buf *key, const unsigned char *s, const unsigned char *e);
+/* The word of list whose key is written's (key NULL: written itself),
+ * copied to out (reset first) as list writes it: 1, else 0. */
+int ord_words_keyed(struct ord_buf *out, const char *list, const char *written, ord_word_key key);
+/* ord_words_hint with the words and written compared by their keys (key
+ * NULL: as written), naming the word as list writes it; nothing when two
+ * words are as near (a guess), as a sheet's own hint does. */
+void ord_words_hint_key(struct ord_buf *out, const char *list, const char *written, ord_word_key key);
 
 /* Case-insensitive ASCII compare. */
 int ord_strcaseeq(const char *a, const char *b);

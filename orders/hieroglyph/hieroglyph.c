@@ -175,4 +175,5 @@ const struct ord_notation ord_notation_hieroglyph = {
 	/* name */ "hieroglyph",
 	/* parse */ parse,
 	/* format */ format,
+	/* word_key */ NULL, /* an event's words as its key spec writes them */
 };

@@ -248,7 +248,9 @@ struct parser {
 /*
  * The folded form of s..e (valid UTF-8) into b: ASCII letters in lower
  * case; æ ä -> ae, ø ö -> oe, å -> aa, é -> e in either case; anything
- * else unchanged (and so matching nothing in the tables).
+ * else unchanged (and so matching nothing in the tables).  The
+ * notation's word_key too: an event's word values are matched by it, the
+ * sheet's spellings (notation.h).
  */
 static void fold(struct ord_buf *b, const unsigned char *s, const unsigned char *e)
 {
@@ -940,4 +942,5 @@ const struct ord_notation ord_notation_ordre = {
 	/* name */ "ordre",
 	/* parse */ parse,
 	/* format */ format,
+	/* word_key */ fold,
 };

@@ -253,6 +253,7 @@ static const struct ord_notation tpl_notation = {
 	"template",           /* name */
 	tpl_parse,            /* parse */
 	tpl_format,           /* format */
+	NULL,                 /* word_key (version 2): an event's words as written */
 };
 
 /* The entry point the core looks up after loading ord_notation_template.so

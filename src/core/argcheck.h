@@ -28,6 +28,14 @@ struct ord_keys_how {
 int ord_keys_check_at(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
 		      char *const *argv, const unsigned *cols, struct ord_diag *diag);
 
+/* ord_keys_check_at of an event's arguments: a word value (ORD_KEY_ENUM)
+ * is matched by key too, the word_key of the game's notation (NULL: as
+ * written), and kept as its spec writes it; a word that is none is told
+ * the nearest ("did you mean 'karre'?"). */
+int ord_keys_check_words(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
+			 char *const *argv, const unsigned *cols, ord_word_key key,
+			 struct ord_diag *diag);
+
 /* ord_keys_check on a list of key=value already split (args), worded as
  * how says; every problem goes to diag, ORD_EUSAGE if there is any. */
 int ord_keys_check_how(struct ord_kv *out, const struct ord_key_spec *specs, const struct ord_kv *args,

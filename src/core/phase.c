@@ -6,6 +6,7 @@
 #include "core/argcheck.h"
 #include "core/canon.h"
 #include "core/phase.h"
+#include "notation.h"
 #include "tables.h"
 
 int ord_phase_run(struct ord_ctx *ctx, const char *phase, const struct ord_phase_dice *dice)
@@ -162,6 +163,22 @@ static unsigned key_col(int argc, char *const *argv, const unsigned *cols, const
 	return 0;
 }
 
+/* The key the words of ctx's ruleset's sheets are matched by (its
+ * notation's word_key, notation.h version 2), NULL when it has none: an
+ * event's words are read as its sheets' are ("KARRÉ" is karre). */
+static ord_word_key event_word_key(struct ord_ctx *ctx)
+{
+	const struct ord_notation *nt;
+
+	if (!ctx->rs || !ctx->rs->notation)
+		return NULL;
+	if (ord_notation_find(&nt, ctx->rs->notation) != 0) {
+		ord_error_clear();
+		return NULL;
+	}
+	return ORD_NOTATION_HAS(nt, 2) ? nt->word_key : NULL;
+}
+
 int ord_phase_event_args_at(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
 			    char *const *argv, const unsigned *cols, struct ord_kv *out,
 			    struct ord_diag *diag)
@@ -169,7 +186,7 @@ int ord_phase_event_args_at(struct ord_ctx *ctx, const struct ord_event_kind *ek
 	const struct ord_key_spec *ks;
 	size_t before = diag->n;
 
-	if (ord_keys_check_at(out, ek->keys, argc, argv, cols, diag))
+	if (ord_keys_check_words(out, ek->keys, argc, argv, cols, event_word_key(ctx), diag))
 		return ORD_EUSAGE;
 	for (ks = ek->keys; ks->name; ks++) {
 		const char *v = ord_kv_get(out, ks->name);

@@ -511,9 +511,17 @@ static const char *yes_no_as(const struct ord_key_spec *s, const char *value)
 	return NULL;
 }
 
-/* One key=value against the specs (or the extra keys of how). */
+/* How an event's words are read (ord_keys_check_words): by the key of
+ * its game's notation, and a word that is none gets the nearest. */
+struct words_how {
+	ord_word_key key; /* the notation's word_key, or NULL: as written */
+};
+
+/* One key=value against the specs (or the extra keys of how); words, for
+ * an event's (else NULL). */
 static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, const char *key,
-		       const char *value, const struct ord_keys_how *how, struct ord_diag *diag)
+		       const char *value, const struct ord_keys_how *how,
+		       const struct words_how *words, struct ord_diag *diag)
 {
 	const struct ord_key_spec *s;
 	struct ord_buf why = ORD_BUF_INIT;
@@ -530,8 +538,16 @@ static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, con
 			ord_kv_set(out, key, value);
 		} else if ((as = yes_no_as(s, value)) != NULL) {
 			ord_kv_set(out, key, as);
+		} else if (words && words->key && s->type == ORD_KEY_ENUM && s->values &&
+			   ord_words_keyed(&why, s->values, value, words->key)) {
+			/* the sheet's spelling of a word ("KARRÉ"): recorded
+			 * as the spec writes it ("karre"), as a unit named is
+			 * by its id, so the log reads the same to a replay */
+			ord_kv_set(out, key, why.buf);
 		} else {
 			bad_value(s, value, how, &why);
+			if (words && s->type == ORD_KEY_ENUM && s->values)
+				ord_words_hint_key(&why, s->values, value, words->key);
 			ord_diag_add(diag, 0, 0, NULL, NULL, "%s", why.buf);
 		}
 	} else if (how && how->extra && how->extra(how->ud, key)) {
@@ -615,14 +631,8 @@ static int kv_given(const void *args, const char *name)
 	return ord_kv_get(args, name) != NULL;
 }
 
-int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
-		   char *const *argv, struct ord_diag *diag)
-{
-	return ord_keys_check_at(out, specs, argc, argv, NULL, diag);
-}
-
-int ord_keys_check_at(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
-		      char *const *argv, const unsigned *cols, struct ord_diag *diag)
+static int keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int argc, char *const *argv,
+		      const unsigned *cols, const struct words_how *words, struct ord_diag *diag)
 {
 	struct argv_list a = { argc, argv };
 	size_t before = diag->n, at, k;
@@ -639,7 +649,7 @@ int ord_keys_check_at(struct ord_kv *out, const struct ord_key_spec *specs, int 
 			key = ord_xmalloc((size_t)(eq - argv[i]) + 1);
 			memcpy(key, argv[i], (size_t)(eq - argv[i]));
 			key[eq - argv[i]] = '\0';
-			check_pair(out, specs, key, eq + 1, NULL, diag);
+			check_pair(out, specs, key, eq + 1, NULL, words, diag);
 			free(key);
 		}
 		for (k = at; cols && k < diag->n; k++)
@@ -649,13 +659,34 @@ int ord_keys_check_at(struct ord_kv *out, const struct ord_key_spec *specs, int 
 	return diag->n > before ? ORD_EUSAGE : 0;
 }
 
+int ord_keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
+		   char *const *argv, struct ord_diag *diag)
+{
+	return ord_keys_check_at(out, specs, argc, argv, NULL, diag);
+}
+
+int ord_keys_check_at(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
+		      char *const *argv, const unsigned *cols, struct ord_diag *diag)
+{
+	return keys_check(out, specs, argc, argv, cols, NULL, diag);
+}
+
+int ord_keys_check_words(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
+			 char *const *argv, const unsigned *cols, ord_word_key key,
+			 struct ord_diag *diag)
+{
+	struct words_how words = { key };
+
+	return keys_check(out, specs, argc, argv, cols, &words, diag);
+}
+
 int ord_keys_check_how(struct ord_kv *out, const struct ord_key_spec *specs, const struct ord_kv *args,
 		       const struct ord_keys_how *how, struct ord_diag *diag)
 {
 	size_t before = diag->n, i;
 
 	for (i = 0; args && i < args->n; i++)
-		check_pair(out, specs, args->items[i].key, args->items[i].value, how, diag);
+		check_pair(out, specs, args->items[i].key, args->items[i].value, how, NULL, diag);
 	if (args)
 		check_missing(out, specs, kv_given, args, how, diag);
 	else

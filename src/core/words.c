@@ -5,6 +5,7 @@
  * write them.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,25 +121,85 @@ size_t ord_edit_distance(const char *a, const char *b, size_t max)
 	return r;
 }
 
-void ord_words_hint(struct ord_buf *out, const char *list, const char *written)
+/* w..w+len by key into out (reset first), or as it is when key is NULL
+ * or w is no UTF-8 (a key reads valid UTF-8 only; such a word is no word
+ * of a list). */
+static void keyed(struct ord_buf *out, const char *w, size_t len, ord_word_key key)
 {
-	size_t len = strlen(written), max = len < 6 ? 1 : 2, best = max + 1, wl;
-	const char *p = list, *w, *pick = NULL;
-	size_t pick_len = 0;
-	char word[72];
+	const unsigned char *s = (const unsigned char *)w, *e = s + len;
+	uint32_t cp;
+	size_t n;
 
+	while (key && s < e && (n = ord_utf8_decode(s, e, &cp)) > 0)
+		s += n;
+	if (key && s == e) {
+		key(out, (const unsigned char *)w, e);
+	} else {
+		ord_buf_reset(out);
+		ord_buf_add(out, w, len);
+	}
+}
+
+/* The one "did you mean": the word of list nearest to written, compared
+ * by key (NULL: as written); with no_tie, none when another is as near. */
+static void hint(struct ord_buf *out, const char *list, const char *written, ord_word_key key, int no_tie)
+{
+	struct ord_buf kw = ORD_BUF_INIT, kword = ORD_BUF_INIT;
+	const char *p = list, *w, *pick = NULL;
+	size_t pick_len = 0, max, best, wl;
+	int tie = 0;
+
+	keyed(&kw, written, strlen(written), key);
+	max = kw.len < 6 ? 1 : 2;
+	best = max + 1;
 	while ((w = ord_words_next(&p, &wl)) != NULL) {
 		size_t d;
-		if (wl >= sizeof(word))
+		if (wl >= 72)
 			continue;
-		memcpy(word, w, wl);
-		word[wl] = '\0';
-		if ((d = ord_edit_distance(written, word, max)) < best) {
+		keyed(&kword, w, wl, key);
+		d = ord_edit_distance(kw.buf, kword.buf, max);
+		if (d < best) {
 			best = d;
 			pick = w;
 			pick_len = wl;
+			tie = 0;
+		} else if (d == best && d <= max) {
+			tie = 1;
 		}
 	}
-	if (pick && best > 0)
+	if (pick && best > 0 && !(no_tie && tie))
 		ord_buf_addf(out, ": did you mean '%.*s'?", (int)pick_len, pick);
+	ord_buf_release(&kw);
+	ord_buf_release(&kword);
+}
+
+void ord_words_hint(struct ord_buf *out, const char *list, const char *written)
+{
+	hint(out, list, written, NULL, 0);
+}
+
+void ord_words_hint_key(struct ord_buf *out, const char *list, const char *written, ord_word_key key)
+{
+	hint(out, list, written, key, 1);
+}
+
+int ord_words_keyed(struct ord_buf *out, const char *list, const char *written, ord_word_key key)
+{
+	struct ord_buf kw = ORD_BUF_INIT, kword = ORD_BUF_INIT;
+	const char *p = list, *w;
+	size_t wl;
+	int found = 0;
+
+	keyed(&kw, written, strlen(written), key);
+	while (!found && (w = ord_words_next(&p, &wl)) != NULL) {
+		keyed(&kword, w, wl, key);
+		if (kword.len == kw.len && !memcmp(kword.buf, kw.buf, kw.len)) {
+			ord_buf_reset(out);
+			ord_buf_add(out, w, wl);
+			found = 1;
+		}
+	}
+	ord_buf_release(&kw);
+	ord_buf_release(&kword);
+	return found;
 }

@@ -447,6 +447,28 @@ expect_eq "$(args halv-before.game D3 skyd)" "unit=D3 maal=L2 zone=II halv=no " 
 expect_eq "$(args halv-now.game D3 skyd)" "unit=D3 maal=L2 zone=II halv=yes " "a fire for half a turn"
 expect_eq "$(args halv-now.game A1 artilleri)" "unit=A1 maal=L2 afstand=88 halv=no koordineret=no " \
 	"a fire for a whole turn, halv= where its default stood"
+# Krigsspil: an event's words take the sheet's spellings (case, æ ø å, é:
+# the ordre notation's word_key) and are stored as the key's spec writes
+# them, as a unit named is stored by its id; a word that is none is told
+# the nearest, at its column in a file, the game file unchanged
+expect_exit 0 ord new ord-ks.game --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+expect_exit 0 ord submit ord-ks.game --side danske "$KS/demo/turn1-danske.txt"
+expect_exit 0 ord submit ord-ks.game --side allierede "$KS/demo/turn1-allierede.txt"
+expect_exit 0 ord seal ord-ks.game
+for p in 1 2; do expect_exit 0 ord resolve ord-ks.game; done
+sha_before=$(sha ord-ks.game)
+expect_exit 64 ord event ord-ks.game formation unit=D8 formation=karee
+expect_line "$ERR" "^orderly: 'karee' is not valid for 'formation' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\): did you mean 'karre'\\?$"
+printf 'flyt unit=D3 x=90 y=68\nformation unit=D8 formation=KARÉ\n' >ord-ks.txt
+expect_exit 65 ord event ord-ks.game --file ord-ks.txt
+expect_in "$ERR" "ord-ks.txt:2:19: 'KARÉ' is not valid for 'formation' (expected one of "
+expect_in "$ERR" "svaerm_tynd): did you mean 'karre'?"
+expect_eq "$(sha ord-ks.game)" "$sha_before" "the game file after the refused words"
+expect_exit 0 ord event ord-ks.game formation unit=D8 formation=KARRÉ
+expect_eq "$(args ord-ks.game D8 formation)" "unit=D8 formation=karre " "the sheet's spelling, stored as the spec's"
+expect_exit 0 ord resolve ord-ks.game --phase fredelige-flytninger
+expect_exit 0 ord audit ord-ks.game
+expect_in "$OUT" "clean"
 
 # ---- an override voided since counts for nothing: the audit says so, and
 # counts only those that stand

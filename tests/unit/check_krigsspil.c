@@ -6019,6 +6019,72 @@ START_TEST(test_yes_no_either_language)
 }
 END_TEST
 
+/* What the core's reading of an event's arguments (ord_phase_event_args,
+ * as an event is recorded and replayed) keeps for key, or its first
+ * problem whole. */
+static const char *read_arg(const char *kind, const char *args, const char *key)
+{
+	static char buf[1024];
+	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, kind);
+	char *copy = strdup(args), *argv[16], *tok, *save = NULL;
+	struct ord_diag d;
+	struct ord_kv kv;
+	int argc = 0;
+
+	ck_assert_ptr_nonnull(ek);
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 15; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	ord_diag_init(&d);
+	ord_kv_init(&kv);
+	if (ord_phase_event_args(ctx, ek, argc, argv, &kv, &d))
+		snprintf(buf, sizeof(buf), "%s", d.n ? d.items[0].msg : "?");
+	else
+		snprintf(buf, sizeof(buf), "%s", ord_kv_get(&kv, key));
+	ord_kv_release(&kv);
+	ord_diag_release(&d);
+	free(copy);
+	return buf;
+}
+
+/* An event's words take the spellings the sheet takes (case, æ ø å as ae
+ * oe aa, é: the ordre notation's word_key), kept as the key's spec writes
+ * them, so that the log reads as it always did; a word that is none is
+ * told the nearest, as a unit misnamed is */
+START_TEST(test_event_words_as_the_sheet)
+{
+	cast();
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=karre", "formation"), "karre");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=karré", "formation"), "karre");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=KARRE", "formation"), "karre");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=KARRÉ", "formation"), "karre");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=Skyttekæde_Tæt", "formation"),
+			 "skyttekaede_taet");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=SVÆRM_TYND", "formation"),
+			 "svaerm_tynd");
+	ck_assert_str_eq(read_arg("prods", "unit=A1 prodset=PÅ", "prodset"), "paa");
+	ck_assert_str_eq(read_arg("reaktion", "unit=L1 reaktion=Tilbagetog", "reaktion"), "tilbagetog");
+	/* a spec's capitals are its spelling: kept */
+	ck_assert_str_eq(read_arg("skyd", "unit=D1 maal=L1 zone=ii", "zone"), "II");
+	ck_assert_str_eq(read_arg("artilleri", "unit=A1 maal=L1 ammo=sk", "ammo"), "SK");
+	/* a word misspelt: the nearest, by the sheet's folding */
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=karee", "formation"),
+			 "'karee' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd): did you mean 'karre'?");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=KARÉ", "formation"),
+			 "'KARÉ' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd): did you mean 'karre'?");
+	ck_assert_str_eq(read_arg("reaktion", "unit=L1 reaktion=forsvr", "reaktion"),
+			 "'forsvr' is not valid for 'reaktion' (expected one of forsvar modangreb "
+			 "tilbagetog): did you mean 'forsvar'?");
+	/* none when two are as near (a guess), nor for a word far off */
+	ck_assert_str_eq(read_arg("skyd", "unit=D1 maal=L1 zone=IV", "zone"),
+			 "'IV' is not valid for 'zone' (expected one of I II III)");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=firkant", "formation"),
+			 "'firkant' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
+	/* the sheet's short forms (kar, ak) are other words, not spellings */
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=kar", "formation"),
+			 "'kar' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
+}
+END_TEST
+
 /* 11: "En enhed er altid i formation med mindre enheden er i FU": L2 in
  * FU, in attack column, flees into L1 and brings no +2 attack column; the
  * test costs no men, and its words say none (17) */
@@ -7712,6 +7778,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_reorganised_decimated_stays_lu);
 	tcase_add_test(tc, test_words_of_results);
 	tcase_add_test(tc, test_yes_no_either_language);
+	tcase_add_test(tc, test_event_words_as_the_sheet);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_british_cavalry_holds_on);
 	tcase_add_test(tc, test_mutual_attack);

@@ -8,6 +8,7 @@
  */
 #include <check.h>
 #include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -105,6 +106,39 @@ START_TEST(test_registered)
 	ck_assert_ptr_nonnull(n);
 	ck_assert_int_eq(ord_notation_find(&n, "Ordre"), ORD_ENOTFOUND);
 	ck_assert_ptr_null(n);
+}
+END_TEST
+
+/* The sheet's folding of its words, which the core reads an event's
+ * words by (notation.h, word_key): case, æ ø å ä ö é */
+static const char *word_key(const char *w)
+{
+	static char out[64];
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_notation_ordre.word_key(&b, (const unsigned char *)w, (const unsigned char *)w + strlen(w));
+	snprintf(out, sizeof(out), "%s", b.buf);
+	ord_buf_release(&b);
+	return out;
+}
+
+START_TEST(test_word_key)
+{
+	const struct ord_notation *n = NULL;
+
+	ck_assert(ORD_NOTATION_HAS(&ord_notation_ordre, 2));
+	ck_assert_ptr_nonnull(ord_notation_ordre.word_key);
+	ck_assert_str_eq(word_key("karré"), "karre");
+	ck_assert_str_eq(word_key("KARRÉ"), "karre");
+	ck_assert_str_eq(word_key("KARRE"), "karre");
+	ck_assert_str_eq(word_key("Skyttekæde_Tæt"), "skyttekaede_taet");
+	ck_assert_str_eq(word_key("SVÆRM_TYND"), "svaerm_tynd");
+	ck_assert_str_eq(word_key("påprodsning"), "paaprodsning");
+	ck_assert_str_eq(word_key("Ø"), "oe");
+	ck_assert_str_eq(word_key("ä ö"), "ae oe");
+	/* the hieroglyph's words are read as written */
+	ck_assert_int_eq(ord_notation_find(&n, "hieroglyph"), 0);
+	ck_assert_ptr_null(n->word_key);
 }
 END_TEST
 
@@ -1201,6 +1235,7 @@ Suite *ord_test_suite(void)
 	tc = tcase_create("valid");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_registered);
+	tcase_add_test(tc, test_word_key);
 	tcase_add_test(tc, test_bom_inside_line);
 	tcase_add_test(tc, test_empty_sheets);
 	tcase_add_loop_test(tc, test_symbols, 0, ORD_ARRAY_SIZE(symbol_cases));

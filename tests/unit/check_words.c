@@ -144,6 +144,42 @@ START_TEST(hint_nearest_word)
 }
 END_TEST
 
+/* A key for the test: ASCII letters in lower case, the rest as it is. */
+static void lower_key(struct ord_buf *key, const unsigned char *s, const unsigned char *e)
+{
+	ord_buf_reset(key);
+	for (; s < e; s++)
+		ord_buf_addch(key, *s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
+}
+
+/* A word of a list found by its key, given back as the list writes it;
+ * the hint by keys too, and none on a tie (a guess) */
+START_TEST(words_by_key)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ck_assert_int_eq(ord_words_keyed(&b, "OR|LU|U|FU", "lu", lower_key), 1);
+	ck_assert_str_eq(b.buf, "LU");
+	ck_assert_int_eq(ord_words_keyed(&b, "OR|LU|U|FU", "fu", NULL), 0);
+	ck_assert_int_eq(ord_words_keyed(&b, "OR|LU|U|FU", "FU", NULL), 1);
+	ck_assert_str_eq(b.buf, "FU");
+	ck_assert_int_eq(ord_words_keyed(&b, "linie karre", "kar", lower_key), 0);
+	/* no UTF-8: never handed to a key, and no word */
+	ck_assert_int_eq(ord_words_keyed(&b, "linie karre", "KARR\xC9", lower_key), 0);
+	ord_buf_reset(&b);
+	ord_words_hint_key(&b, "linie karre soutien", "KAREE", lower_key);
+	ck_assert_str_eq(b.buf, ": did you mean 'karre'?");
+	ord_buf_reset(&b);
+	ord_words_hint_key(&b, "I|II|III", "iv", lower_key); /* I and II alike */
+	ck_assert_uint_eq(b.len, 0);
+	ord_words_hint_key(&b, "SF|SG|SK|SS", "sx", lower_key);
+	ck_assert_uint_eq(b.len, 0);
+	ord_words_hint_key(&b, "SF|SG|SK|SS", "sff", lower_key);
+	ck_assert_str_eq(b.buf, ": did you mean 'SF'?");
+	ord_buf_release(&b);
+}
+END_TEST
+
 /* Free text shown on a terminal: what a terminal acts on is escaped, the
  * rest (accents, arrows, ¼) kept; a word quoted back is cut. */
 START_TEST(text_shown_escaped)
@@ -194,6 +230,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, fmt_long_as_printf);
 	tcase_add_test(t, addf_about_its_room);
 	tcase_add_test(t, hint_nearest_word);
+	tcase_add_test(t, words_by_key);
 	tcase_add_test(t, text_shown_escaped);
 	suite_add_tcase(s, t);
 	return s;

@@ -21,6 +21,7 @@ static const struct ord_notation old_notation = {
 	"old",                        /* name */
 	old_parse,                    /* parse */
 	old_format,                   /* format */
+	NULL,                         /* word_key */
 };
 
 const struct ord_notation *ord_notation_old_init(unsigned int host_version);
