@@ -169,6 +169,67 @@ static void add_reading(struct ord_game *g, const struct ord_sheet *sheet, const
 	}
 }
 
+/*
+ * A sheet in another ruleset's notation (a Krigsspil sheet sent to a
+ * battalion game, or the other way): the game's notation refuses it a
+ * word at a time ("unknown code 'M'", "direction '↑' before any order
+ * symbol"), and no unit of it is looked up (a line with a syntax error
+ * gives no order), so nothing said that the whole sheet is of the other
+ * rules.  When every line of it reads in the notation of another ruleset
+ * orderly knows, and some do not in the game's, that is said first of
+ * the problems from index from on (the game notation's, in diag), at the
+ * first of them that has a line: which notation the sheet is in and which
+ * this game expects.  Past the cap it takes the last listed one's place.
+ * 1 when said.
+ */
+static int other_notation(struct ord_game *g, const char *bytes, size_t len, struct ord_diag *diag,
+			  size_t from)
+{
+	const struct ord_ruleset *rs;
+	struct ord_diag_item it;
+	unsigned line = 0, col = 0;
+	size_t i;
+
+	for (i = from; i < diag->n && !line; i++) {
+		line = diag->items[i].line;
+		col = diag->items[i].col;
+	}
+	if (!line)
+		return 0;
+	for (i = 0; (rs = ord_ruleset_at(i)) != NULL; i++) {
+		const struct ord_notation *nt;
+		struct ord_sheet sheet;
+		struct ord_diag d;
+		int reads;
+
+		if (!rs->notation || !strcmp(rs->notation, g->notation->name) ||
+		    ord_notation_find(&nt, rs->notation) != 0)
+			continue;
+		ord_sheet_init(&sheet);
+		ord_diag_init(&d);
+		reads = nt->parse(&sheet, bytes, len, &d) == 0 && !ord_diag_count(&d) && sheet.n;
+		ord_sheet_release(&sheet);
+		ord_diag_release(&d);
+		if (!reads)
+			continue;
+		if (ord_diag_full(diag)) {
+			ord_diag_truncate(diag, diag->n - 1);
+			ord_diag_add_unlisted(diag);
+		}
+		ord_diag_add(diag, line, col, NULL, NULL,
+			     "the sheet is in the %s notation of ruleset %s (every line of it reads so), but the game's ruleset is %s: expected its %s notation (the problems below say what each word should be); was the sheet meant for another game?",
+			     nt->name, rs->name, g->rs->name, g->notation->name);
+		/* first: the problems after it follow from it */
+		it = diag->items[diag->n - 1];
+		memmove(&diag->items[from + 1], &diag->items[from],
+			(diag->n - 1 - from) * sizeof(*diag->items));
+		diag->items[from] = it;
+		return 1;
+	}
+	ord_error_clear(); /* a notation not found: nothing to say */
+	return 0;
+}
+
 /* Parse a sheet and have the ruleset validate it for side; reading (may be
  * NULL) gets orderly's reading of it (add_reading).  The lines that parsed
  * are validated even when others did not (notation.h), so the player
@@ -179,12 +240,13 @@ int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const c
 	struct ord_sheet sheet;
 	struct ord_ctx ctx;
 	size_t first = diag->n, before = ord_diag_count(diag);
-	int err, loaded = 0;
+	int err, loaded = 0, other;
 
 	ord_sheet_init(&sheet);
 	err = ord_game_parse_sheet(g, &sheet, bytes, len, diag);
 	if (err && err != ORD_EBADSHEET)
 		goto out;
+	other = err == ORD_EBADSHEET;
 	/* the side's units, and the others only as the sheet or the rules name
 	 * them: a sheet costs its side, not the whole game; in one read
 	 * transaction, so the units looked up one by one share its snapshot
@@ -202,6 +264,8 @@ int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const c
 		goto out;
 	err = ord_diag_count(diag) > before ? ORD_EBADSHEET : 0;
 	ord_diag_sort(diag, first);
+	if (other)
+		other_notation(g, bytes, len, diag, first);
 	if (reading)
 		add_reading(g, &sheet, diag, first, diag->n, reading);
 out:
@@ -836,6 +900,26 @@ int ord_check_sheet_scenario(const char *scenario_path, const char *tables_path,
 			if (reading)
 				ord_buf_addf(reading, "side: %s (the side of the units it names)\n",
 					     side);
+		} else if (!side && !ss.n && err == ORD_EUSAGE) {
+			/* no unit found: perhaps none could be, the sheet being
+			 * of the other rules (other_notation); then its problems
+			 * say so, not "give --side" */
+			size_t first = diag->n, more = diag->more, n;
+			char *why = ord_strdup(ord_error_last());
+			struct ord_sheet sheet;
+			ord_sheet_init(&sheet);
+			if (ord_game_parse_sheet(g, &sheet, bytes, len, diag) == ORD_EBADSHEET &&
+			    other_notation(g, bytes, len, diag, first)) {
+				n = ord_diag_count(diag);
+				err = ord_error_set(ORD_EBADSHEET, "sheet rejected: %zu problem%s",
+						    n, n == 1 ? "" : "s");
+			} else {
+				ord_diag_truncate(diag, first);
+				diag->more = more;
+				ord_error_set(err, "%s", why);
+			}
+			free(why);
+			ord_sheet_release(&sheet);
 		}
 		if (!err)
 			err = ord_game_check_sheet(g, side, bytes, len, diag, reading);

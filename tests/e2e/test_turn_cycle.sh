@@ -421,4 +421,36 @@ printf 'Slesvigske Jægerkorps: A @"Luetzow Jaeger"\n' >typo-ks.txt
 expect_exit 65 ord submit typo-ks.orderly --side danske typo-ks.txt
 expect_in "$ERR" "unknown unit 'Luetzow Jaeger' for 'A': did you mean 'L4' (Luetzow Jaegere)?"
 
+# a sheet of the other rules: the game's notation refuses it a word at a
+# time and looks no unit up, so the first problem says which notation the
+# sheet is in and which the game expects, at the first refused line and
+# column; nothing is stored, submit or check, with --side or without
+BD=$SRC/rulesets/battalion/examples
+expect_exit 0 ord new other.orderly --scenario "$BD/scenario.xml"
+sha_before=$(sha other.orderly)
+expect_exit 65 ord submit other.orderly --side french "$KS/demo/turn1-danske.txt"
+first=$(grep -m1 . <<<"$ERR")
+expect_eq "$first" "$KS/demo/turn1-danske.txt:2:30: the sheet is in the ordre notation of ruleset krigsspil (every line of it reads so), but the game's ruleset is battalion: expected its hieroglyph notation (the problems below say what each word should be); was the sheet meant for another game?" \
+	"a Krigsspil sheet's first problem in a battalion game"
+expect_line "$ERR" "turn1-danske.txt:2:30: unit 'Slesvigske Jægerkorps': unknown code 'M'"
+expect_in "$ERR" "orderly: sheet rejected: 11 problem(s)"
+expect_eq "$(sha other.orderly)" "$sha_before" "the battalion game after the other rules' sheet"
+sha_before=$(sha typo-ks.orderly)
+expect_exit 65 ord submit typo-ks.orderly --side danske "$BD/demo/turn1-french.txt"
+expect_eq "$(grep -m1 . <<<"$ERR")" "$BD/demo/turn1-french.txt:2:5: the sheet is in the hieroglyph notation of ruleset battalion (every line of it reads so), but the game's ruleset is krigsspil: expected its ordre notation (the problems below say what each word should be); was the sheet meant for another game?" \
+	"a battalion sheet's first problem in a Krigsspil game"
+expect_eq "$(sha typo-ks.orderly)" "$sha_before" "the Krigsspil game after the other rules' sheet"
+# orderly check without --side: no unit is found, and that is why
+run ord check "$KS/demo/turn1-danske.txt" --scenario "$BD/scenario.xml"
+expect_eq "$RC" 65 "check of a Krigsspil sheet against a battalion scenario"
+expect_line "$ERR" "^.*turn1-danske.txt:2:30: the sheet is in the ordre notation of ruleset krigsspil "
+expect_not_in "$ERR" "give --side"
+# a sheet of the game's rules with a slip is told nothing of the kind
+expect_exit 65 ord submit other.orderly --side french garbled.txt
+expect_not_in "$ERR" "notation of ruleset"
+# nor is a sheet that names no unit of the scenario, in neither notation
+printf 'X9 Q\n' >neither.txt
+expect_exit 64 ord check neither.txt --scenario "$BD/scenario.xml"
+expect_eq "$ERR" "orderly: the sheet names no unit of the scenario: give --side SIDE" "a sheet of no notation and no unit"
+
 note "ok"
