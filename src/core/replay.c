@@ -281,9 +281,7 @@ static void apply_voids(struct vr *x, struct ord_ctx *ctx, size_t p, int64_t bef
 		done[i] = 1;
 		snprintf(what, sizeof(what), "the void of event #%u (%s)", ev->seq, ev->kind);
 		e = ord_vr_entry_of(x, ev->void_log, "void", what);
-		ord_buf_reset(&b);
-		ord_canon_void(&b, r->turn, ev->seq, ev->void_reason ? ev->void_reason : "");
-		if (e && strcmp(ord_vr_body(x, e), b.buf))
+		if (e && !ord_verify_void_logged(r->turn, ev, ord_vr_body(x, e), &b))
 			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what,
 				      (long long)e->seq);
 		if (e && (e->seq < ev->log ||
@@ -331,14 +329,10 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 		/* an entry whose body is this event's text made again (the
 		 * record found them alike when it was read: ord_record_set_body)
 		 * is that text: it was made twice more here, for every event */
-		if (e && (e->body || e->event != i + 1)) {
-			ord_buf_reset(&b);
-			ord_canon_event(&b, ev->seq, ev->phase, ev->kind, ev->args ? ev->args : "",
-					ev->override, ev->checks);
-			if (strcmp(ord_vr_body(x, e), b.buf))
-				ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld",
-					      what, (long long)e->seq);
-		}
+		if (e && (e->body || e->event != i + 1) &&
+		    !ord_verify_event_logged(ev, ord_vr_body(x, e), &b))
+			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld", what,
+				      (long long)e->seq);
 		if (e && x->phases[p].resolve && e->seq > x->phases[p].resolve->seq)
 			ord_vout_fail(x->v, "%s: recorded after its phase was resolved", what);
 		if (!(ek = ord_ruleset_event_kind(x->rs, ev->kind))) {

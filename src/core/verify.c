@@ -24,6 +24,85 @@
 #include "core/verify_int.h"
 #include "tables.h"
 
+/* ---- one row held to the log ---- */
+
+/* The verifier's holds of a single row, which the game makes of the live
+ * rows a change acts on before it acts (game_live.c): written once. */
+
+int ord_verify_seed_commits(const unsigned char game_id[16], int turn, const unsigned char seed[32],
+			    const unsigned char commitment[32])
+{
+	unsigned char c[32];
+
+	ord_commit_seed(c, game_id, turn, seed);
+	return !memcmp(c, commitment, 32);
+}
+
+int ord_verify_sheet_commits(const struct ord_rec_sheet *s, const unsigned char game_id[16],
+			     int turn, const unsigned char seed_commitment[32])
+{
+	struct ord_sheet_binding b;
+	unsigned char c[32];
+
+	memset(&b, 0, sizeof(b));
+	memcpy(b.game_id, game_id, 16);
+	b.turn = turn;
+	b.side = s->side;
+	memcpy(b.seed_commitment, seed_commitment, 32);
+	if (s->has_witness)
+		memcpy(b.witness, s->witness, 32);
+	ord_commit_sheet(c, &b, s->nonce, s->bytes, s->len);
+	return !memcmp(c, s->commitment, 32);
+}
+
+int ord_verify_sheet_logged(const struct ord_rec_sheet *s, const char *kind, const char *body,
+			    struct ord_buf *scratch)
+{
+	ord_buf_reset(scratch);
+	if (!strcmp(kind, "opening"))
+		ord_canon_opening(scratch, s->side, s->version, s->commitment);
+	else
+		ord_canon_sheet(scratch, s->side, s->version, s->source, s->commitment,
+				s->has_sig ? s->signature : NULL, s->has_witness ? s->witness : NULL);
+	return !strcmp(body, scratch->buf);
+}
+
+int ord_verify_sheet_signed(const struct ord_rec_sheet *s, const unsigned char *key,
+			    const unsigned char game_id[16], int turn, struct ord_buf *why)
+{
+	if (key && !strcmp(s->source, "submitted")) {
+		if (!s->has_sig)
+			ord_buf_addf(why, "not signed, but side %s signs its sheets", s->side);
+		else if (ord_sheet_sig_check(key, s->signature, game_id, turn, s->side, s->commitment))
+			ord_buf_addf(why, "its signature is not side %s's over its commitment",
+				     s->side);
+		else
+			return 1;
+		return -1;
+	}
+	if (s->has_sig) {
+		ord_buf_adds(why, "carries a signature no key of the game can check");
+		return -1;
+	}
+	return 0;
+}
+
+int ord_verify_event_logged(const struct ord_rec_event *ev, const char *body, struct ord_buf *scratch)
+{
+	ord_buf_reset(scratch);
+	ord_canon_event(scratch, ev->seq, ev->phase, ev->kind, ev->args ? ev->args : "",
+			ev->override, ev->checks);
+	return !strcmp(body, scratch->buf);
+}
+
+int ord_verify_void_logged(int turn, const struct ord_rec_event *ev, const char *body,
+			   struct ord_buf *scratch)
+{
+	ord_buf_reset(scratch);
+	ord_canon_void(scratch, turn, ev->seq, ev->void_reason ? ev->void_reason : "");
+	return !strcmp(body, scratch->buf);
+}
+
 /* ---- findings ---- */
 
 /* One finding, one line: what the file holds (a reason, an event's words,
@@ -847,7 +926,7 @@ static void check_cycle(struct vr *x)
 static void check_seed(struct vr *x)
 {
 	const struct ord_record *r = x->r;
-	unsigned char c[32], seed[32];
+	unsigned char seed[32];
 	int bad = x->v->failures;
 
 	if (!x->open)
@@ -865,8 +944,7 @@ static void check_seed(struct vr *x)
 			      (long long)x->open->seq);
 		return;
 	}
-	ord_commit_seed(c, r->game_id, r->turn, r->seed);
-	if (memcmp(c, x->seed_commitment, 32))
+	if (!ord_verify_seed_commits(r->game_id, r->turn, r->seed, x->seed_commitment))
 		ord_vout_fail(x->v,
 			      "the dice seed does not match the commitment logged when turn %d opened (entry %lld)",
 			      r->turn, (long long)x->open->seq);
@@ -878,18 +956,6 @@ static void check_seed(struct vr *x)
 }
 
 /* ---- sheets, commitments and the seal ---- */
-
-static void binding(struct vr *x, struct ord_sheet_binding *b, const char *side,
-		    const unsigned char *witness)
-{
-	memset(b, 0, sizeof(*b));
-	memcpy(b->game_id, x->r->game_id, 16);
-	b->turn = x->r->turn;
-	b->side = side;
-	memcpy(b->seed_commitment, x->seed_commitment, 32);
-	if (witness)
-		memcpy(b->witness, witness, 32);
-}
 
 /*
  * Each side's sheets and commitments of the turn are its versions 1, 2,
@@ -1069,10 +1135,9 @@ static void check_sheets(struct vr *x)
 {
 	const struct ord_record *r = x->r;
 	struct ord_buf b = ORD_BUF_INIT, what = ORD_BUF_INIT;
-	struct ord_sheet_binding bind;
-	unsigned char c[32], key[32];
+	unsigned char key[32];
 	size_t i, timed;
-	int bad = x->v->failures, nsigned = 0;
+	int bad = x->v->failures, nsigned = 0, signed_rc;
 
 	for (i = 0; i < r->sheets.n; i++) {
 		struct ord_rec_sheet *s = &r->sheets.v[i];
@@ -1083,9 +1148,7 @@ static void check_sheets(struct vr *x)
 		ord_buf_addf(&what, "the sheet of %s, version %d", s->side, s->version);
 		if (x->have_sc && !ord_vr_scenario_side(x, s->side))
 			ord_vout_fail(x->v, "%s: no such side in this game", what.buf);
-		binding(x, &bind, s->side, s->has_witness ? s->witness : NULL);
-		ord_commit_sheet(c, &bind, s->nonce, s->bytes, s->len);
-		s->commit_ok = !memcmp(c, s->commitment, 32);
+		s->commit_ok = ord_verify_sheet_commits(s, r->game_id, r->turn, x->seed_commitment);
 		if (!s->commit_ok)
 			ord_vout_fail(x->v,
 				      "%s: its bytes, nonce and the turn's seed commitment do not give its commitment (changed since it was committed)",
@@ -1094,21 +1157,11 @@ static void check_sheets(struct vr *x)
 		    !strcmp(s->source, "submitted"))
 			ord_vout_fail(x->v, "%s: no witness chain, but the game's dice are witnessed",
 				      what.buf);
-		if (keyed && !strcmp(s->source, "submitted")) {
-			if (!s->has_sig)
-				ord_vout_fail(x->v, "%s: not signed, but side %s signs its sheets",
-					      what.buf, s->side);
-			else if (ord_sheet_sig_check(key, s->signature, r->game_id, r->turn,
-						     s->side, s->commitment))
-				ord_vout_fail(x->v,
-					      "%s: its signature is not side %s's over its commitment",
-					      what.buf, s->side);
-			else
-				nsigned++;
-		} else if (s->has_sig) {
-			ord_vout_fail(x->v, "%s: carries a signature no key of the game can check",
-				      what.buf);
-		}
+		ord_buf_reset(&b);
+		signed_rc = ord_verify_sheet_signed(s, keyed ? key : NULL, r->game_id, r->turn, &b);
+		if (signed_rc < 0)
+			ord_vout_fail(x->v, "%s: %s", what.buf, b.buf);
+		nsigned += signed_rc > 0;
 		if (strcmp(s->source, "submitted")) {
 			/* a stand-in: nothing in it may be anybody's choice */
 			unsigned char n[32];
@@ -1118,17 +1171,9 @@ static void check_sheets(struct vr *x)
 					      "%s: a stand-in (%s) whose nonce is not the one derived from the game, turn and side (a re-drawn stand-in)",
 					      what.buf, s->source);
 		}
-		ord_buf_reset(&b);
-		if (e && !strcmp(e->kind, "opening")) {
-			e = ord_vr_entry_of(x, s->log, "opening", what.buf);
-			ord_canon_opening(&b, s->side, s->version, s->commitment);
-		} else {
-			e = ord_vr_entry_of(x, s->log, "sheet", what.buf);
-			ord_canon_sheet(&b, s->side, s->version, s->source, s->commitment,
-					s->has_sig ? s->signature : NULL,
-					s->has_witness ? s->witness : NULL);
-		}
-		if (e && strcmp(e->body, b.buf))
+		e = ord_vr_entry_of(x, s->log,
+				    e && !strcmp(e->kind, "opening") ? "opening" : "sheet", what.buf);
+		if (e && !ord_verify_sheet_logged(s, e->kind, e->body, &b))
 			ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld",
 				      what.buf, (long long)e->seq);
 	}

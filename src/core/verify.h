@@ -42,6 +42,33 @@ void ord_vout_note(struct ord_vout *v, const char *fmt, ...)
 #endif
 	;
 
+/* The verifier's holds of one row of a turn against the log, which it
+ * makes of every row and a change of the game makes of the live rows it
+ * acts on before it acts (game_live.c): each 1 when the row holds.
+ * scratch is a buffer to use. */
+/* seed commits to commitment (the one turn's opening logs) */
+int ord_verify_seed_commits(const unsigned char game_id[16], int turn, const unsigned char seed[32],
+			    const unsigned char commitment[32]);
+/* s's bytes, nonce (and witness chain) and the turn's seed commitment give
+ * its commitment */
+int ord_verify_sheet_commits(const struct ord_rec_sheet *s, const unsigned char game_id[16],
+			     int turn, const unsigned char seed_commitment[32]);
+/* s is what body, the body of its entry of kind ("sheet" or "opening"),
+ * records */
+int ord_verify_sheet_logged(const struct ord_rec_sheet *s, const char *kind, const char *body,
+			    struct ord_buf *scratch);
+/* s's signature as its side's key (NULL: the side has none) asks: 1 when
+ * it is the side's, 0 when none is asked or given, else -1 and what is
+ * wrong added to why */
+int ord_verify_sheet_signed(const struct ord_rec_sheet *s, const unsigned char *key,
+			    const unsigned char game_id[16], int turn, struct ord_buf *why);
+/* ev (its number, phase, kind, arguments, override, checks) is what body,
+ * its "event" entry's, records */
+int ord_verify_event_logged(const struct ord_rec_event *ev, const char *body, struct ord_buf *scratch);
+/* ev's void (its reason) is what body, its "void" entry's, records */
+int ord_verify_void_logged(int turn, const struct ord_rec_event *ev, const char *body,
+			   struct ord_buf *scratch);
+
 /* What the verifier established of a turn, for the audit to hold the
  * game file's live rows against. */
 struct ord_verify_facts {
