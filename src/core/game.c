@@ -935,6 +935,22 @@ static int add_event(void *ud, const struct ord_store_event *e)
 	return 0;
 }
 
+/* An event a change loads, held to its log entry first (hold_events). */
+struct held_events {
+	struct ord_game *g;
+	struct ord_ctx *ctx;
+};
+
+static int add_event_held(void *ud, const struct ord_store_event *e)
+{
+	struct held_events *h = ud;
+	int err;
+
+	if (h->g->hold_events && (err = ord_game_live_event(h->g, h->ctx->turn, e)) != 0)
+		return err;
+	return add_event(h->ctx, e);
+}
+
 struct other_phases {
 	struct ord_ctx *ctx;
 	const char *phase;
@@ -987,6 +1003,7 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 		      const char *phase)
 {
 	struct ord_store_turn cur;
+	struct held_events held = { g, ctx };
 	size_t bound;
 	int err;
 
@@ -1006,7 +1023,7 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 		return err;
 	/* the events that stand: a voided one is as if it was never recorded */
 	if (phase && (err = ord_store_events_each(g->db, turn, strcmp(phase, "*") ? phase : NULL, 1,
-						  add_event, ctx)) != 0)
+						  add_event_held, &held)) != 0)
 		return err;
 	return 0;
 }

@@ -49,7 +49,24 @@ struct ord_game {
 	 * it (a sheet's against the deadline): else the clock when it is
 	 * written, which may be a second later than the check saw */
 	int64_t log_at;
+	/* a change's loads of events hold each to its log entry
+	 * (ord_game_live_event): set while an event, a void, a close or a
+	 * resolve loads them */
+	int hold_events;
 };
+
+/* The live rows a change acts on, held to the log before it acts
+ * (game_live.c): a row that differs is refused, ORD_EBADDATA, naming it
+ * and what the log holds.  The turn row's seed (and its commitment) to the
+ * one its opening logs, which goes to commitment; */
+int ord_game_live_seed(struct ord_game *g, const struct ord_store_turn *t,
+		       unsigned char commitment[32]);
+/* the seed, then each side's latest sheet of the turn to its entry and the
+ * logged seed commitment; sealed: to the version the seal names, and the
+ * row's dice key to the one the seed and those sheets give; */
+int ord_game_live_sheets(struct ord_game *g, const struct ord_store_turn *t, int sealed);
+/* an event row (and its void) to its entries. */
+int ord_game_live_event(struct ord_game *g, int turn, const struct ord_store_event *ev);
 
 /* A turn row (the current one when turn <= 0). */
 int ord_game_turn(struct ord_game *g, struct ord_store_turn *t, int turn);

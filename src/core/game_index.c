@@ -72,12 +72,16 @@ struct ord_event_lazy {
 static int add_event_once(void *ud, const struct ord_store_event *e)
 {
 	struct ord_event_lazy *lz = ud;
+	int err;
 
 	if (e->seq < lz->nhave) {
 		if (lz->have[e->seq])
 			return 0;
 		lz->have[e->seq] = 1;
 	}
+	/* held to its entry before a check reads it (game_live.c) */
+	if (lz->g->hold_events && (err = ord_game_live_event(lz->g, lz->turn, e)) != 0)
+		return err;
 	ord_ctx_add_event(lz->ctx, e->seq, e->phase, e->kind, e->args, e->override, e->checks);
 	return 0;
 }
@@ -128,8 +132,12 @@ int ord_game_event_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const 
 	/* a unit loaded alone costs a few lookups, some ten times one of a
 	 * whole load: a file of more events than a sixteenth of the units
 	 * (and more than 64) loads the game once instead */
-	if (!partial || !indexed || (n > 64 && n > total / 16))
-		return ord_game_load_ctx(g, ctx, turn, 1, phase);
+	if (!partial || !indexed || (n > 64 && n > total / 16)) {
+		/* a load refused (a row held to its entry) leaves nothing */
+		if ((err = ord_game_load_ctx(g, ctx, turn, 1, phase)) != 0)
+			ord_ctx_release(ctx);
+		return err;
+	}
 	lz = ord_xcalloc(1, sizeof(*lz));
 	lz->g = g;
 	lz->ctx = ctx;

@@ -134,8 +134,9 @@ int ord_game_seal(ord_game *g, int force)
 				    g->path);
 		goto out;
 	}
-	/* the turn is played from the units' current states: none changed */
-	if ((err = current_fresh(g)) != 0)
+	/* the turn is played from the units' current states: none changed;
+	 * the seed and the sheets it seals are the ones logged (game_live.c) */
+	if ((err = current_fresh(g)) != 0 || (err = ord_game_live_sheets(g, &t, 0)) != 0)
 		goto out;
 	/* a side has handed in when it has a sheet or, referee-less, a commitment */
 	if ((err = ord_game_sides_lacking(g, t.turn, 0, &missing, &nmissing)) != 0)
@@ -681,6 +682,9 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 	}
 	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		goto out;
+	/* the events it checks with are held to their entries as they are
+	 * loaded (game_live.c) */
+	g->hold_events = 1;
 	if ((err = events_open(g, &t, &phase)) != 0 ||
 	    (err = ord_store_event_next(g->db, t.turn, &seq)) != 0 ||
 	    (err = ord_game_event_ctx(g, &ctx, t.turn, phase, seq, n, 1, &lazy)) != 0)
@@ -791,6 +795,7 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 	}
 	err = ord_store_commit(g->db);
 out:
+	g->hold_events = 0;
 	if (err) {
 		ord_store_rollback(g->db);
 		if (loaded)
@@ -886,7 +891,10 @@ int ord_game_void_event(ord_game *g, unsigned seq, const char *reason)
 		struct ord_ctx ctx;
 		struct ord_buf why = ORD_BUF_INIT;
 		unsigned bad;
-		if ((err = ord_game_load_ctx(g, &ctx, t.turn, 1, phase)) != 0) {
+		g->hold_events = 1;
+		err = ord_game_load_ctx(g, &ctx, t.turn, 1, phase);
+		g->hold_events = 0;
+		if (err) {
 			ord_ctx_release(&ctx);
 			goto out;
 		}
@@ -942,9 +950,13 @@ int ord_game_close_phase(ord_game *g, struct ord_head *head_out)
 		err = ord_error_set(ORD_ESTATE, "the events of phase '%s' are closed already", phase);
 		goto out;
 	}
-	if ((err = ord_game_load_ctx(g, &ctx, t.turn, 0, phase)) != 0)
-		goto out;
+	/* the digest its head signs is of the events as logged */
+	g->hold_events = 1;
+	err = ord_game_load_ctx(g, &ctx, t.turn, 0, phase);
+	g->hold_events = 0;
 	loaded = 1;
+	if (err)
+		goto out;
 	ord_phase_events_digest(&ctx, events);
 	ord_canon_close(&body, t.turn, t.phase + 1, phase, events);
 	if ((err = ord_game_log(g, &seq, t.turn, "close", body.buf)) != 0 ||
@@ -1341,10 +1353,18 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	 * which finds a changed current state too; the later ones to the
 	 * last state rows, and the rows the phase before wrote to its
 	 * resolve entry */
-	if ((t.phase > 0 && ((err = current_fresh(g)) != 0 || (err = resolved_rows(g, t.turn)) != 0)) ||
-	    (err = ord_game_load_ctx(g, &ctx, t.turn, 1, cur)) != 0)
+	if ((t.phase > 0 && ((err = current_fresh(g)) != 0 || (err = resolved_rows(g, t.turn)) != 0)))
 		goto out;
+	/* the seed, dice key and sealed sheets it plays, and the phase's
+	 * events as it loads them, are the ones logged (game_live.c) */
+	if ((err = ord_game_live_sheets(g, &t, 1)) != 0)
+		goto out;
+	g->hold_events = 1;
+	err = ord_game_load_ctx(g, &ctx, t.turn, 1, cur);
+	g->hold_events = 0;
 	loaded = 1;
+	if (err)
+		goto out;
 	if (t.phase == 0 && (err = opening_states(g, &ctx, t.turn)) != 0)
 		goto out;
 	memset(&pd, 0, sizeof(pd));
@@ -1472,7 +1492,10 @@ int ord_game_exchange(ord_game *g)
 				    t.turn, logged, ord_game_nphases(g));
 		goto out;
 	}
-	if ((err = current_fresh(g)) != 0 || (err = resolved_rows(g, t.turn)) != 0)
+	/* the seed it reveals and the sheets the next opening names are the
+	 * ones logged */
+	if ((err = current_fresh(g)) != 0 || (err = resolved_rows(g, t.turn)) != 0 ||
+	    (err = ord_game_live_sheets(g, &t, 1)) != 0)
 		goto out;
 	/* revealing the seed lets everyone recompute the dice */
 	ord_canon_exchange(&body, t.turn, t.seed, t.have_referee_witness ? t.referee_witness : NULL);

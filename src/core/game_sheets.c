@@ -310,6 +310,14 @@ static int turn_open_check(struct ord_game *g, const struct ord_store_turn *t, i
 		return ord_error_set(ORD_ESTATE,
 				     "the deadline of turn %d has passed: no more sheets (the referee seals the turn)",
 				     t->turn);
+	/* a sheet is bound to the seed commitment its opening logs: the
+	 * row's, changed outside orderly, would bind it to another (one log
+	 * entry read, game_live.c) */
+	{
+		unsigned char c[32];
+		if ((err = ord_game_live_seed(g, t, c)) != 0)
+			return err;
+	}
 	g->log_at = now;
 	return 0;
 }

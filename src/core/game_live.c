@@ -1,0 +1,339 @@
+/*
+ * game_live.c - the live rows a change acts on, held to the log before it
+ * acts.  A referee with the game file and the sqlite3 shell could edit a
+ * row between two commands (a sealed sheet's text, an event's arguments,
+ * the turn's seed or dice key) and the next seal, event, resolve or
+ * exchange acted on the edited row and chained its entry over it: only
+ * the audit said so afterwards (a red team's find).  Each change now
+ * holds the rows it reads to what their log entries record, by the
+ * verifier's own holds (ord_verify_sheet_logged and the others,
+ * verify.c), and refuses a row that differs as a damaged game file
+ * (ORD_EBADDATA, exit 65), naming the row and what the log holds, before
+ * it writes anything.
+ *
+ * The cost is what the change reads: the turn's opening, the seal and one
+ * sheet a side (a seal, a resolve, an exchange), and the log entry of
+ * each event the change loads (an event, a void, a close, a resolve),
+ * found by its number.  The rows a change does not read are the audit's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/crypto.h"
+#include "core/game.h"
+#include "core/verify.h"
+
+/* One log entry, read by its number. */
+struct entry {
+	int found;
+	int self_ok; /* its hash is what its content and prev give */
+	int turn;
+	char *kind;
+	char *body;
+};
+
+static int take_entry(void *ud, const struct ord_rec_entry *e, const unsigned char prev[32])
+{
+	struct entry *x = ud;
+	unsigned char h[32];
+
+	if (x->found)
+		return 0;
+	x->found = 1;
+	x->turn = e->turn;
+	x->kind = ord_strdup(e->kind);
+	x->body = ord_strdup(e->body ? e->body : "");
+	ord_log_hash(h, prev, e->seq, e->turn, e->kind, x->body, e->at);
+	x->self_ok = !memcmp(h, e->hash, 32);
+	return 0;
+}
+
+static void entry_release(struct entry *x)
+{
+	free(x->kind);
+	free(x->body);
+	memset(x, 0, sizeof(*x));
+}
+
+/* The refusal: what differs, said of FILE. */
+static int refuse(struct ord_game *g, const char *what)
+{
+	return ord_error_set(ORD_EBADDATA,
+			     "'%s': %s: it was changed outside orderly ('orderly audit' says where); nothing was done",
+			     g->path, what);
+}
+
+/* Entry seq of kind (either of two) and turn, into x; a refusal naming
+ * row when it is not there, not of that kind, or not its own hash. */
+static int entry_of(struct ord_game *g, int64_t seq, const char *kind, const char *kind2, int turn,
+		    const char *row, struct entry *x)
+{
+	struct ord_buf m = ORD_BUF_INIT;
+	int err;
+
+	memset(x, 0, sizeof(*x));
+	if ((err = ord_store_log_each(g->db, seq, seq, take_entry, x)) != 0)
+		return err;
+	if (!x->found)
+		ord_buf_addf(&m, "%s points at log entry %lld, which the log does not hold", row,
+			     (long long)seq);
+	else if ((strcmp(x->kind, kind) && (!kind2 || strcmp(x->kind, kind2))) || x->turn != turn)
+		ord_buf_addf(&m, "%s points at log entry %lld, which is a %s entry of turn %d", row,
+			     (long long)seq, x->kind, x->turn);
+	else if (!x->self_ok)
+		ord_buf_addf(&m, "log entry %lld, which records %s, does not match its hash (edited)",
+			     (long long)seq, row);
+	if (!m.len)
+		return 0;
+	err = refuse(g, m.buf);
+	ord_buf_release(&m);
+	entry_release(x);
+	return err;
+}
+
+/* "what the log holds": an entry's body on one line, shown safely */
+static void add_logged(struct ord_buf *m, const char *body)
+{
+	struct ord_buf line = ORD_BUF_INIT;
+	const char *p;
+
+	for (p = body; *p; p++)
+		if (*p == '\n')
+			ord_buf_adds(&line, p[1] ? "; " : "");
+		else
+			ord_buf_addch(&line, *p);
+	ord_buf_add_shown_cut(m, line.len ? line.buf : "", 400);
+	ord_buf_release(&line);
+}
+
+/* ---- the seed and the dice key ---- */
+
+/* ord_game_live_seed; *refereeless (or NULL) as the opening logs it */
+static int live_seed(struct ord_game *g, const struct ord_store_turn *t,
+		     unsigned char commitment[32], int *refereeless)
+{
+	struct ord_buf m = ORD_BUF_INIT;
+	char *body = NULL, *hex = NULL;
+	int64_t seq = 0;
+	int err;
+
+	if ((err = ord_store_log_last(g->db, t->turn, "open", &body, &seq)) != 0)
+		return err;
+	if (refereeless) {
+		struct ord_canon_config cfg;
+		*refereeless = g->refereeless;
+		if (ord_canon_config_read(&cfg, body) == 0) {
+			*refereeless = cfg.refereeless;
+			ord_canon_config_release(&cfg);
+		}
+		ord_error_clear();
+	}
+	hex = ord_canon_get(body, "seed_commitment");
+	if (!hex || ord_unhex(commitment, 32, hex) != 32)
+		ord_buf_addf(&m, "turn %d's opening (log entry %lld) logs no seed commitment",
+			     t->turn, (long long)seq);
+	else if (!ord_verify_seed_commits(g->game_id, t->turn, t->seed, commitment))
+		ord_buf_addf(&m, "the dice seed in turn %d's row (table turn) does not match the commitment its opening (log entry %lld) logs, seed_commitment=%s",
+			     t->turn, (long long)seq, hex);
+	else if (memcmp(t->seed_commitment, commitment, 32))
+		ord_buf_addf(&m, "the seed commitment in turn %d's row (table turn) is not the one its opening (log entry %lld) logs, seed_commitment=%s",
+			     t->turn, (long long)seq, hex);
+	if (m.len)
+		err = refuse(g, m.buf);
+	ord_buf_release(&m);
+	free(hex);
+	free(body);
+	return err;
+}
+
+int ord_game_live_seed(struct ord_game *g, const struct ord_store_turn *t, unsigned char commitment[32])
+{
+	return live_seed(g, t, commitment, NULL);
+}
+
+/* The dice key in the turn's row is the one its seed and the sealed
+ * sheets give (the sheets held first: ord_game_live_sheets), with or
+ * without their nonces as the turn's opening says the game is made. */
+static int live_dice_key(struct ord_game *g, const struct ord_store_turn *t, int64_t seal,
+			 int refereeless)
+{
+	unsigned char key[32];
+	int err, was = g->refereeless;
+
+	if (!t->have_dice_key)
+		return 0;
+	g->refereeless = refereeless;
+	err = ord_game_dice_key(g, t->turn, t->seed, key);
+	g->refereeless = was;
+	if (err == ORD_ESTATE) { /* referee-less, not every sheet opened */
+		ord_error_clear();
+		return 0;
+	}
+	if (err)
+		return err;
+	if (memcmp(key, t->dice_key, 32)) {
+		struct ord_buf m = ORD_BUF_INIT;
+		ord_buf_addf(&m, "the dice key in turn %d's row (table turn) is not the one its seed and the sheets the seal (log entry %lld) names give, ",
+			     t->turn, (long long)seal);
+		ord_buf_add_hex(&m, key, 32);
+		err = refuse(g, m.buf);
+		ord_buf_release(&m);
+	}
+	return err;
+}
+
+/* ---- sheets ---- */
+
+static void rec_sheet(struct ord_rec_sheet *r, const char *side, const struct ord_store_sheet *s)
+{
+	memset(r, 0, sizeof(*r));
+	r->side = (char *)side;
+	r->source = s->source;
+	r->version = s->version;
+	r->bytes = (unsigned char *)s->bytes;
+	r->len = s->len;
+	memcpy(r->nonce, s->nonce, 32);
+	memcpy(r->commitment, s->commitment, 32);
+	r->has_sig = s->has_sig;
+	memcpy(r->signature, s->signature, 64);
+	r->has_witness = s->has_witness;
+	memcpy(r->witness, s->witness, 32);
+	r->log = s->log_seq;
+}
+
+/* One side's sheet row of turn against its entry, the turn's logged seed
+ * commitment and (sealed: the seal's body) what the seal sealed. */
+static int live_sheet(struct ord_game *g, int turn, const struct ord_store_side *sd,
+		      const struct ord_store_sheet *s, const unsigned char seed_commitment[32],
+		      const char *sealed, int64_t seal)
+{
+	struct ord_buf m = ORD_BUF_INIT, row = ORD_BUF_INIT, scratch = ORD_BUF_INIT;
+	struct ord_rec_sheet r;
+	struct entry e;
+	const char *side = sd->name;
+	int err;
+
+	rec_sheet(&r, side, s);
+	ord_buf_addf(&row, "the sheet of %s, version %d, of turn %d (table sheet)", side,
+		     s->version, turn);
+	if ((err = entry_of(g, s->log_seq, "sheet", "opening", turn, row.buf, &e)) != 0)
+		goto out;
+	if (!ord_verify_sheet_logged(&r, e.kind, e.body, &scratch)) {
+		ord_buf_addf(&m, "%s differs from what log entry %lld records of it: ", row.buf,
+			     (long long)s->log_seq);
+		add_logged(&m, e.body);
+	} else if (!ord_verify_sheet_commits(&r, g->game_id, turn, seed_commitment)) {
+		char *c = ord_canon_get(e.body, "commitment");
+		ord_buf_addf(&m, "%s: its bytes, nonce and the turn's seed commitment do not give the commitment log entry %lld records, commitment=%s",
+			     row.buf, (long long)s->log_seq, c ? c : "?");
+		free(c);
+	} else if (ord_buf_reset(&scratch), ord_verify_sheet_signed(&r, sd->has_key ? sd->pubkey : NULL,
+								    g->game_id, turn, &scratch) < 0) {
+		ord_buf_addf(&m, "%s: %s (side %s's key as table side holds it)", row.buf,
+			     scratch.buf, side);
+	} else if (sealed) {
+		struct ord_buf key = ORD_BUF_INIT, have = ORD_BUF_INIT;
+		char *v;
+		ord_buf_addf(&key, "sealed.%s", side);
+		ord_buf_addf(&have, "%d:", s->version);
+		ord_buf_add_hex(&have, s->commitment, 32);
+		v = ord_canon_get(sealed, key.buf);
+		if (!v || strcmp(v, have.buf))
+			ord_buf_addf(&m, "the latest sheet of %s of turn %d (table sheet) is version %d, not the one the seal (log entry %lld) sealed, %s=%s",
+				     side, turn, s->version, (long long)seal, key.buf, v ? v : "none");
+		free(v);
+		ord_buf_release(&key);
+		ord_buf_release(&have);
+	}
+	if (m.len)
+		err = refuse(g, m.buf);
+out:
+	entry_release(&e);
+	ord_buf_release(&m);
+	ord_buf_release(&row);
+	ord_buf_release(&scratch);
+	return err;
+}
+
+int ord_game_live_sheets(struct ord_game *g, const struct ord_store_turn *t, int sealed)
+{
+	unsigned char commitment[32];
+	char *seal = NULL;
+	int64_t seal_seq = 0;
+	size_t i;
+	int err, refereeless;
+
+	if ((err = live_seed(g, t, commitment, &refereeless)) != 0)
+		return err;
+	if (sealed && (err = ord_store_log_last(g->db, t->turn, "seal", &seal, &seal_seq)) != 0)
+		return err;
+	for (i = 0; i < g->nsides && !err; i++) {
+		struct ord_store_sheet s;
+
+		err = ord_store_sheet_read(g->db, t->turn, g->sides[i].id, 0, &s);
+		if (err == ORD_ENOTFOUND) { /* none yet, or referee-less not opened */
+			ord_error_clear();
+			err = 0;
+			continue;
+		}
+		if (err)
+			break;
+		/* referee-less: a side's sealed version may be a commitment
+		 * not opened yet, its sheet an earlier one */
+		err = live_sheet(g, t->turn, &g->sides[i], &s, commitment,
+				 refereeless ? NULL : seal, seal_seq);
+		ord_store_sheet_release(&s);
+	}
+	if (!err && sealed)
+		err = live_dice_key(g, t, seal_seq, refereeless);
+	free(seal);
+	return err;
+}
+
+/* ---- events ---- */
+
+int ord_game_live_event(struct ord_game *g, int turn, const struct ord_store_event *ev)
+{
+	struct ord_buf m = ORD_BUF_INIT, row = ORD_BUF_INIT, scratch = ORD_BUF_INIT;
+	struct ord_rec_event r;
+	struct entry e;
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	r.seq = ev->seq;
+	r.phase = (char *)ev->phase;
+	r.kind = (char *)ev->kind;
+	r.args = (char *)ev->args;
+	r.override = (char *)ev->override;
+	r.checks = (char *)ev->checks;
+	r.void_reason = (char *)ev->void_reason;
+	ord_buf_addf(&row, "event #%u of turn %d (table event)", ev->seq, turn);
+	if ((err = entry_of(g, ev->log_seq, "event", NULL, turn, row.buf, &e)) != 0)
+		goto out;
+	if (!ord_verify_event_logged(&r, e.body, &scratch)) {
+		ord_buf_addf(&m, "%s differs from what log entry %lld records of it: ", row.buf,
+			     (long long)ev->log_seq);
+		add_logged(&m, e.body);
+	}
+	entry_release(&e);
+	if (!m.len && ev->void_log) {
+		ord_buf_reset(&row);
+		ord_buf_addf(&row, "the void of event #%u of turn %d (table event)", ev->seq, turn);
+		if ((err = entry_of(g, ev->void_log, "void", NULL, turn, row.buf, &e)) != 0)
+			goto out;
+		if (!ord_verify_void_logged(turn, &r, e.body, &scratch)) {
+			ord_buf_addf(&m, "%s differs from what log entry %lld records of it: ", row.buf,
+				     (long long)ev->void_log);
+			add_logged(&m, e.body);
+		}
+	}
+	if (m.len)
+		err = refuse(g, m.buf);
+out:
+	entry_release(&e);
+	ord_buf_release(&m);
+	ord_buf_release(&row);
+	ord_buf_release(&scratch);
+	return err;
+}

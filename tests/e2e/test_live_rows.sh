@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# test_live_rows.sh - a change of the game holds the live rows it acts on to
+# what the log records before it acts.  A referee with the game file and the
+# sqlite3 shell edits a row between two commands (the turn's seed or dice
+# key, a sheet's bytes or its row, an event's arguments, a side's key);
+# the next seal, event, resolve or exchange acted on the edited row and
+# chained its entry over it, and only the audit said so afterwards (a red
+# team's find).  Each is now refused as a damaged game
+# file (exit 65), naming the row and what the log holds, the file left byte
+# for byte as it was; the untouched game plays on.
+set -euo pipefail
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+need_sqlite3
+
+cd "$TMP"
+
+# refused NAME BASE SQL CMD MESSAGE: a copy of BASE changed with SQL; CMD
+# (an orderly command, the game's path where GAME is) is refused, exit 65,
+# saying MESSAGE (of the game NAME.orderly), and the file is as it was
+# (SQL empty: BASE as it is)
+refused() {
+	local name=$1 base=$2 query=$3 cmd=$4 want=$5 game=$1.orderly
+	cp "$base" "$game"
+	if [[ -n "$query" ]]; then
+		sql "$game" "$query" >/dev/null || fail "$name: the sqlite3 shell refused: $query"
+		cmp -s "$base" "$game" && fail "$name: the change changed nothing (fix the test): $query"
+	fi
+	cp "$game" "$name.before"
+	# shellcheck disable=SC2086
+	expect_exit 65 ord ${cmd//GAME/$game}
+	expect_eq "$ERR" "orderly: '$game': $want: it was changed outside orderly ('orderly audit' says where); nothing was done" "$name"
+	cmp "$game" "$name.before" || fail "$name: the refused ${cmd%% *} changed the game file"
+	[[ ! -e "$game-wal" ]] || fail "$name: a write-ahead log was left beside the game"
+	# the audit finds it too
+	expect_exit 1 ord audit "$game"
+}
+
+logged() {  # the log entry's body on one line, as a refusal shows it
+	sql "$1" "SELECT replace(rtrim(body, char(10)), char(10), '; ') FROM log WHERE seq = $2"
+}
+
+# ------------------------------------------------------------- the game
+expect_exit 0 ord new open.orderly --scenario "$FIX/scenario.xml"
+expect_exit 0 ord submit open.orderly --side blue "$FIX/blue-1.txt"
+expect_exit 0 ord submit open.orderly --side red "$FIX/red-1.txt"
+OPEN=$(sql open.orderly "SELECT seq FROM log WHERE kind = 'open' AND turn = 1")
+SC=$(sql open.orderly "SELECT lower(hex(seed_commitment)) FROM turn WHERE turn = 1")
+RED_SHEET=$(sql open.orderly "SELECT log_seq FROM sheet WHERE side_id = (SELECT id FROM side WHERE name = 'red')")
+RED_C=$(sql open.orderly "SELECT lower(hex(commitment)) FROM sheet WHERE log_seq = $RED_SHEET")
+RED="side_id = (SELECT id FROM side WHERE name = 'red')"
+EDIT_RED="UPDATE sheet SET bytes = CAST(replace(CAST(bytes AS TEXT), '@B1', '@B2') AS BLOB) WHERE $RED"
+
+# -------------------------------------------------------------- the seal
+# the seed drawn again in the turn's row, after the sheets were committed
+refused seed-before-seal open.orderly "UPDATE turn SET seed = randomblob(32) WHERE turn = 1" "seal GAME" \
+	"the dice seed in turn 1's row (table turn) does not match the commitment its opening (log entry $OPEN) logs, seed_commitment=$SC"
+refused seed-commitment open.orderly "UPDATE turn SET seed_commitment = randomblob(32) WHERE turn = 1" "seal GAME" \
+	"the seed commitment in turn 1's row (table turn) is not the one its opening (log entry $OPEN) logs, seed_commitment=$SC"
+# ... and a sheet is not bound to it
+refused seed-commitment-submit open.orderly "UPDATE turn SET seed_commitment = randomblob(32) WHERE turn = 1" \
+	"submit GAME --side blue $FIX/blue-1b.txt" \
+	"the seed commitment in turn 1's row (table turn) is not the one its opening (log entry $OPEN) logs, seed_commitment=$SC"
+# a sheet's text changed after it was submitted (R1 fires on B2, not B1)
+refused sheet-before-seal open.orderly "$EDIT_RED" "seal GAME" \
+	"the sheet of red, version 1, of turn 1 (table sheet): its bytes, nonce and the turn's seed commitment do not give the commitment log entry $RED_SHEET records, commitment=$RED_C"
+# a side's key swapped for the referee's while he submits a sheet he signed
+# for it, and put back: the submit takes it; the seal does not
+expect_exit 0 ord keygen blue.key
+BLUEKEY=$(sed -n 's/^public key: //p' <<<"$OUT")
+expect_exit 0 ord keygen forger.key
+FORGER=$(sed -n 's/^public key: //p' <<<"$OUT")
+sed "s/<side id=\"blue\" name=\"Blue Army\"/& pubkey=\"$BLUEKEY\"/" "$FIX/scenario.xml" >keyed.xml
+expect_exit 0 ord new keyed.orderly --scenario keyed.xml --head open.head
+expect_exit 0 ord sign --head open.head --side blue --key forger.key "$FIX/blue-1.txt"
+NONCE=$(sed -n 's/^nonce: //p' <<<"$OUT")
+SIG=$(sed -n 's/^signature: //p' <<<"$OUT")
+sql keyed.orderly "UPDATE side SET pubkey = X'$FORGER' WHERE name = 'blue'" >/dev/null
+expect_exit 0 ord submit keyed.orderly --side blue --nonce "$NONCE" --signature "$SIG" "$FIX/blue-1.txt"
+expect_exit 0 ord submit keyed.orderly --side red "$FIX/red-1.txt"
+# put back: the sheet it took is not signed by the side's key
+sql keyed.orderly "UPDATE side SET pubkey = X'$BLUEKEY' WHERE name = 'blue'" >/dev/null
+cp keyed.orderly keyed.before
+expect_exit 65 ord seal keyed.orderly
+expect_eq "$ERR" "orderly: 'keyed.orderly': the sheet of blue, version 1, of turn 1 (table sheet): its signature is not side blue's over its commitment (side blue's key as table side holds it): it was changed outside orderly ('orderly audit' says where); nothing was done" "the forged sheet"
+cmp keyed.orderly keyed.before || fail "the refused seal of the forged sheet changed the game file"
+
+# untouched, it seals
+cp open.orderly sealed.orderly
+expect_exit 0 ord seal sealed.orderly
+SEAL=$(sql sealed.orderly "SELECT seq FROM log WHERE kind = 'seal'")
+
+# ----------------------------------------------------- events and resolve
+# a sealed sheet's text changed after the seal: the phase would play the
+# edited orders
+refused sheet-after-seal sealed.orderly "$EDIT_RED" "resolve GAME --phase movement" \
+	"the sheet of red, version 1, of turn 1 (table sheet): its bytes, nonce and the turn's seed commitment do not give the commitment log entry $RED_SHEET records, commitment=$RED_C"
+# its row's commitment made to agree with its new bytes: the row is not its entry
+refused sheet-row sealed.orderly "UPDATE sheet SET commitment = randomblob(32) WHERE $RED" \
+	"resolve GAME --phase movement" \
+	"the sheet of red, version 1, of turn 1 (table sheet) differs from what log entry $RED_SHEET records of it: $(logged sealed.orderly "$RED_SHEET")"
+# a version slipped in after the seal, as the side's latest
+refused sheet-version sealed.orderly "UPDATE sheet SET version = 2 WHERE $RED" \
+	"resolve GAME --phase movement" \
+	"the sheet of red, version 2, of turn 1 (table sheet) differs from what log entry $RED_SHEET records of it: $(logged sealed.orderly "$RED_SHEET")"
+refused seed-after-seal sealed.orderly "UPDATE turn SET seed = randomblob(32) WHERE turn = 1" \
+	"resolve GAME --phase movement" \
+	"the dice seed in turn 1's row (table turn) does not match the commitment its opening (log entry $OPEN) logs, seed_commitment=$SC"
+KEY=$(sql sealed.orderly "SELECT lower(hex(dice_key)) FROM turn WHERE turn = 1")
+refused dice-key sealed.orderly "UPDATE turn SET dice_key = randomblob(32) WHERE turn = 1" \
+	"resolve GAME --phase movement" \
+	"the dice key in turn 1's row (table turn) is not the one its seed and the sheets the seal (log entry $SEAL) names give, $KEY"
+
+# an event's arguments changed before its phase is resolved
+cp sealed.orderly moved.orderly
+expect_exit 0 ord event moved.orderly move unit=B1 distance=2
+MOVE=$(sql moved.orderly "SELECT log_seq FROM event WHERE seq = 1")
+EDIT_MOVE="UPDATE event SET args = replace(args, 'distance=2', 'distance=9') WHERE seq = 1"
+refused event-args moved.orderly "$EDIT_MOVE" "resolve GAME --phase movement" \
+	"event #1 of turn 1 (table event) differs from what log entry $MOVE records of it: seq=1; phase=movement; kind=move; arg.unit=B1; arg.distance=2; arg.terrain=open; arg.charge=no"
+# ... and an event checked with it is refused: B1's events are read to
+# check another of B1's
+refused event-args-event moved.orderly "$EDIT_MOVE" "event GAME move unit=B1 distance=1" \
+	"event #1 of turn 1 (table event) differs from what log entry $MOVE records of it: seq=1; phase=movement; kind=move; arg.unit=B1; arg.distance=2; arg.terrain=open; arg.charge=no"
+# an event that names no unit of it reads nothing of it (the audit finds
+# the edit; recording R1's move does not)
+cp moved.orderly other.orderly
+sql other.orderly "$EDIT_MOVE" >/dev/null
+expect_exit 0 ord event other.orderly move unit=R1 distance=1
+# the event's log entry edited with it, its hash not made again
+refused event-and-entry moved.orderly \
+	"$EDIT_MOVE; UPDATE log SET body = replace(body, 'arg.distance=2', 'arg.distance=9') WHERE seq = $MOVE" \
+	"resolve GAME --phase movement" \
+	"log entry $MOVE, which records event #1 of turn 1 (table event), does not match its hash (edited)"
+
+# untouched, the turn plays to its end
+cp moved.orderly played.orderly
+expect_exit 0 ord resolve played.orderly --phase movement
+expect_in "$OUT" "B1: moved 2\""
+for phase in fire fire-morale melee melee-morale; do
+	expect_exit 0 ord resolve played.orderly --phase $phase
+done
+
+# ------------------------------------------------------------ the exchange
+# the seed it would reveal, changed after the last phase
+refused seed-at-exchange played.orderly "UPDATE turn SET seed = randomblob(32) WHERE turn = 1" "exchange GAME" \
+	"the dice seed in turn 1's row (table turn) does not match the commitment its opening (log entry $OPEN) logs, seed_commitment=$SC"
+# the sheet the next turn's opening names (a "repeat" repeats it)
+refused sheet-at-exchange played.orderly "$EDIT_RED" "exchange GAME" \
+	"the sheet of red, version 1, of turn 1 (table sheet): its bytes, nonce and the turn's seed commitment do not give the commitment log entry $RED_SHEET records, commitment=$RED_C"
+
+expect_exit 0 ord exchange played.orderly
+expect_exit 0 ord audit played.orderly
+expect_in "$OUT" "clean"
+
+note "ok"
