@@ -68,6 +68,17 @@ int ord_game_live_sheets(struct ord_game *g, const struct ord_store_turn *t, int
 /* an event row (and its void) to its entries. */
 int ord_game_live_event(struct ord_game *g, int turn, const struct ord_store_event *ev);
 
+/* Each side and unit row of g against the scenario sc (its names, titles,
+ * keys, attributes, sides), the one check of the audit and the seal: each
+ * difference in words to differs; row (or NULL) is given each unit row
+ * too, with its state as turn began.  0, or the error of reading. */
+struct ord_scenario;
+int ord_game_rows_scenario(struct ord_game *g, const struct ord_scenario *sc, int turn,
+			   void (*differs)(void *ud, const char *what),
+			   int (*row)(void *ud, const struct ord_store_unit *u), void *ud);
+/* The same at a seal: the first difference refused, ORD_EBADDATA. */
+int ord_game_live_units(struct ord_game *g);
+
 /* A turn row (the current one when turn <= 0). */
 int ord_game_turn(struct ord_game *g, struct ord_store_turn *t, int turn);
 size_t ord_game_nphases(const struct ord_game *g);

@@ -242,45 +242,23 @@ static int check_create(struct audit *a)
 
 struct units_check {
 	struct audit *a;
-	struct ord_scenario *sc;
-	size_t i;
 	struct ord_digest d;
-	int bad;
 };
 
-static int check_unit_row(void *ud, const struct ord_store_unit *u)
+static void unit_differs(void *ud, const char *what)
 {
-	struct units_check *c = ud;
-	struct ord_buf attrs = ORD_BUF_INIT;
+	ord_vout_fail(&((struct units_check *)ud)->a->v, "%s", what);
+}
 
-	if (c->i >= c->sc->nunits) {
-		if (!c->bad++)
-			ord_vout_fail(&c->a->v,
-				      "unit '%s' is not in the scenario (added to the game file)",
-				      u->uid);
-		c->i++;
-		return 0;
-	}
-	ord_kv_serialize(&c->sc->units[c->i].attrs, &attrs);
-	if (strcmp(u->uid, c->sc->units[c->i].id) || strcmp(u->name, c->sc->units[c->i].name) ||
-	    strcmp(u->attrs, attrs.buf))
-		ord_vout_fail(&c->a->v,
-			      "unit '%s' is not the scenario's unit %zu ('%s') as the game began",
-			      u->uid, c->i + 1, c->sc->units[c->i].id),
-			c->bad++;
-	else if (strcmp(u->side, c->sc->units[c->i].side))
-		ord_vout_fail(&c->a->v,
-			      "unit '%s' belongs to side '%s' in the game file, but to '%s' in the scenario",
-			      u->uid, u->side, c->sc->units[c->i].side),
-			c->bad++;
-	ord_digest_state(&c->d, u->uid, u->attrs, 0, 0, u->state);
-	ord_buf_release(&attrs);
-	c->i++;
+static int digest_unit_row(void *ud, const struct ord_store_unit *u)
+{
+	ord_digest_state(&((struct units_check *)ud)->d, u->uid, u->attrs, 0, 0, u->state);
 	return 0;
 }
 
-/* Sides and units against the scenario; the initial states against the
- * "units" entry. */
+/* Sides and units against the scenario (ord_game_rows_scenario, which a
+ * seal holds them to as well); the initial states against the "units"
+ * entry. */
 static int check_units(struct audit *a)
 {
 	struct ord_store_game sg;
@@ -288,7 +266,6 @@ static int check_units(struct audit *a)
 	struct units_check c;
 	unsigned char d[32], want[32];
 	char *v;
-	size_t i;
 	int err, bad = a->v.failures;
 
 	ord_scenario_init(&sc);
@@ -301,31 +278,12 @@ static int check_units(struct audit *a)
 		goto out;
 	}
 	ord_scenario_drop_positions(&sc);
-	if (sc.nsides != a->g->nsides)
-		ord_vout_fail(&a->v, "the game file has %zu sides, the scenario %zu", a->g->nsides,
-			      sc.nsides);
-	for (i = 0; i < sc.nsides && i < a->g->nsides; i++) {
-		const struct ord_store_side *s = &a->g->sides[i];
-		unsigned char pk[32];
-		int keyed = sc.sides[i].pubkey && ord_unhex(pk, 32, sc.sides[i].pubkey) == 32;
-		if (strcmp(s->name, sc.sides[i].id) || strcmp(s->title, sc.sides[i].name))
-			ord_vout_fail(&a->v, "side '%s' is not the scenario's side '%s'", s->name,
-				      sc.sides[i].id);
-		else if (keyed != s->has_key || (keyed && memcmp(pk, s->pubkey, 32)))
-			ord_vout_fail(&a->v,
-				      "side '%s' has %s key in the game file than in the scenario",
-				      s->name, keyed ? "another" : "a");
-	}
 	memset(&c, 0, sizeof(c));
 	c.a = a;
-	c.sc = &sc;
 	ord_digest_init(&c.d, ORD_PHASE_TAG);
-	if ((err = ord_store_units_each(a->g->db, 1, 1, check_unit_row, &c)) != 0)
+	/* the states as turn 1 began, for the digest */
+	if ((err = ord_game_rows_scenario(a->g, &sc, 1, unit_differs, digest_unit_row, &c)) != 0)
 		goto out;
-	if (c.i < sc.nunits)
-		ord_vout_fail(&a->v, "%zu unit%s of the scenario %s missing from the game file",
-			      sc.nunits - c.i, sc.nunits - c.i == 1 ? "" : "s",
-			      sc.nunits - c.i == 1 ? "is" : "are");
 	ord_digest_final(&c.d, d);
 	v = a->units_body ? ord_canon_get(a->units_body, "digest") : NULL;
 	if (!v || strlen(v) != 64 || ord_unhex(want, 32, v) != 32 || memcmp(d, want, 32) ||

@@ -15,6 +15,9 @@
  * sheet a side (a seal, a resolve, an exchange), and the log entry of
  * each event the change loads (an event, a void, a close, a resolve),
  * found by its number.  The rows a change does not read are the audit's.
+ * A seal also holds every side and unit row to the scenario its log
+ * states (ord_game_rows_scenario, the audit's comparison): the scenario's
+ * parse, once a turn.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 
 #include "core/crypto.h"
 #include "core/game.h"
+#include "core/scenario.h"
 #include "core/verify.h"
 
 /* One log entry, read by its number. */
@@ -335,5 +339,156 @@ out:
 	ord_buf_release(&m);
 	ord_buf_release(&row);
 	ord_buf_release(&scratch);
+	return err;
+}
+
+/* ---- sides and units: the scenario's ---- */
+
+struct scenario_rows {
+	const struct ord_scenario *sc;
+	size_t i;
+	int bad;
+	void (*differs)(void *ud, const char *what);
+	int (*row)(void *ud, const struct ord_store_unit *u);
+	void *ud;
+	struct ord_buf m, attrs;
+};
+
+static void differs(struct scenario_rows *c)
+{
+	c->differs(c->ud, c->m.buf);
+	ord_buf_reset(&c->m);
+}
+
+static int scenario_unit(void *ud, const struct ord_store_unit *u)
+{
+	struct scenario_rows *c = ud;
+	const struct ord_scenario_unit *su = c->i < c->sc->nunits ? &c->sc->units[c->i] : NULL;
+
+	if (!su) {
+		if (!c->bad++) {
+			ord_buf_addf(&c->m, "unit '%s' is not in the scenario (added to the game file)",
+				     u->uid);
+			differs(c);
+		}
+		c->i++;
+		return c->row ? c->row(c->ud, u) : 0;
+	}
+	ord_buf_reset(&c->attrs);
+	ord_kv_serialize(&su->attrs, &c->attrs);
+	if (strcmp(u->uid, su->id) || strcmp(u->name, su->name) || strcmp(u->attrs, c->attrs.buf)) {
+		ord_buf_addf(&c->m, "unit '%s' is not the scenario's unit %zu ('%s') as the game began",
+			     u->uid, c->i + 1, su->id);
+		/* what differs, and what the scenario holds */
+		if (strcmp(u->uid, su->id))
+			;
+		else if (strcmp(u->name, su->name)) {
+			ord_buf_adds(&c->m, ": its name is ");
+			ord_buf_add_quoted(&c->m, u->name, 80);
+			ord_buf_adds(&c->m, ", the scenario's ");
+			ord_buf_add_quoted(&c->m, su->name, 80);
+		} else {
+			ord_buf_adds(&c->m, ": its attributes differ, the scenario's are ");
+			ord_buf_add_quoted(&c->m, c->attrs.buf, 200);
+		}
+		differs(c);
+		c->bad++;
+	} else if (strcmp(u->side, su->side)) {
+		ord_buf_addf(&c->m,
+			     "unit '%s' belongs to side '%s' in the game file, but to '%s' in the scenario",
+			     u->uid, u->side, su->side);
+		differs(c);
+		c->bad++;
+	}
+	c->i++;
+	return c->row ? c->row(c->ud, u) : 0;
+}
+
+int ord_game_rows_scenario(struct ord_game *g, const struct ord_scenario *sc, int turn,
+			   void (*differs_fn)(void *ud, const char *what),
+			   int (*row)(void *ud, const struct ord_store_unit *u), void *ud)
+{
+	struct scenario_rows c;
+	size_t i;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	c.sc = sc;
+	c.differs = differs_fn;
+	c.row = row;
+	c.ud = ud;
+	if (sc->nsides != g->nsides) {
+		ord_buf_addf(&c.m, "the game file has %zu sides, the scenario %zu", g->nsides,
+			     sc->nsides);
+		differs(&c);
+	}
+	for (i = 0; i < sc->nsides && i < g->nsides; i++) {
+		const struct ord_store_side *s = &g->sides[i];
+		unsigned char pk[32];
+		int keyed = sc->sides[i].pubkey && ord_unhex(pk, 32, sc->sides[i].pubkey) == 32;
+		if (strcmp(s->name, sc->sides[i].id) || strcmp(s->title, sc->sides[i].name))
+			ord_buf_addf(&c.m, "side '%s' is not the scenario's side '%s'", s->name,
+				     sc->sides[i].id);
+		else if (keyed && !s->has_key)
+			ord_buf_addf(&c.m,
+				     "side '%s' has no key in the game file, but the scenario gives it %s",
+				     s->name, sc->sides[i].pubkey);
+		else if (!keyed && s->has_key)
+			ord_buf_addf(&c.m,
+				     "side '%s' has a key in the game file, but none in the scenario",
+				     s->name);
+		else if (keyed && memcmp(pk, s->pubkey, 32))
+			ord_buf_addf(&c.m,
+				     "side '%s' has another key in the game file than in the scenario, %s",
+				     s->name, sc->sides[i].pubkey);
+		if (c.m.len)
+			differs(&c);
+	}
+	err = ord_store_units_each(g->db, turn, 1, scenario_unit, &c);
+	if (!err && c.i < sc->nunits) {
+		ord_buf_addf(&c.m, "%zu unit%s of the scenario %s missing from the game file",
+			     sc->nunits - c.i, sc->nunits - c.i == 1 ? "" : "s",
+			     sc->nunits - c.i == 1 ? "is" : "are");
+		differs(&c);
+	}
+	ord_buf_release(&c.m);
+	ord_buf_release(&c.attrs);
+	return err;
+}
+
+static void first_difference(void *ud, const char *what)
+{
+	struct ord_buf *m = ud;
+
+	if (!m->len)
+		ord_buf_adds(m, what);
+}
+
+int ord_game_live_units(struct ord_game *g)
+{
+	struct ord_store_game sg;
+	struct ord_scenario sc;
+	struct ord_buf m = ORD_BUF_INIT;
+	int err;
+
+	ord_scenario_init(&sc);
+	if ((err = ord_store_game_read(g->db, &sg, 1)) != 0)
+		return err;
+	/* the scenario is the one its log states (ord_game_may_change) */
+	if ((err = ord_scenario_load_checked(&sc, sg.scenario, sg.scenario_len,
+					     "the game's scenario", g->rs->unit_attrs)) != 0)
+		goto out;
+	ord_scenario_drop_positions(&sc);
+	if ((err = ord_game_rows_scenario(g, &sc, 0, first_difference, NULL, &m)) == 0 && m.len) {
+		struct ord_buf w = ORD_BUF_INIT;
+		ord_buf_addf(&w, "%s (tables side and unit, against the scenario the log states)",
+			     m.buf);
+		err = refuse(g, w.buf);
+		ord_buf_release(&w);
+	}
+out:
+	ord_buf_release(&m);
+	ord_scenario_release(&sc);
+	ord_store_game_release(&sg);
 	return err;
 }

@@ -135,8 +135,10 @@ int ord_game_seal(ord_game *g, int force)
 		goto out;
 	}
 	/* the turn is played from the units' current states: none changed;
-	 * the seed and the sheets it seals are the ones logged (game_live.c) */
-	if ((err = current_fresh(g)) != 0 || (err = ord_game_live_sheets(g, &t, 0)) != 0)
+	 * the sides and units are the scenario's, the seed and the sheets it
+	 * seals the ones logged (game_live.c) */
+	if ((err = current_fresh(g)) != 0 || (err = ord_game_live_units(g)) != 0 ||
+	    (err = ord_game_live_sheets(g, &t, 0)) != 0)
 		goto out;
 	/* a side has handed in when it has a sheet or, referee-less, a commitment */
 	if ((err = ord_game_sides_lacking(g, t.turn, 0, &missing, &nmissing)) != 0)

@@ -2,10 +2,10 @@
 # test_live_rows.sh - a change of the game holds the live rows it acts on to
 # what the log records before it acts.  A referee with the game file and the
 # sqlite3 shell edits a row between two commands (the turn's seed or dice
-# key, a sheet's bytes or its row, an event's arguments, a side's key);
-# the next seal, event, resolve or exchange acted on the edited row and
-# chained its entry over it, and only the audit said so afterwards (a red
-# team's find).  Each is now refused as a damaged game
+# key, a sheet's bytes or its row, an event's arguments, a side's key, a
+# unit's name); the next seal, event, resolve or exchange acted on the
+# edited row and chained its entry over it, and only the audit said so
+# afterwards (a red team's find).  Each is now refused as a damaged game
 # file (exit 65), naming the row and what the log holds, the file left byte
 # for byte as it was; the untouched game plays on.
 set -euo pipefail
@@ -64,6 +64,14 @@ refused seed-commitment-submit open.orderly "UPDATE turn SET seed_commitment = r
 # a sheet's text changed after it was submitted (R1 fires on B2, not B1)
 refused sheet-before-seal open.orderly "$EDIT_RED" "seal GAME" \
 	"the sheet of red, version 1, of turn 1 (table sheet): its bytes, nonce and the turn's seed commitment do not give the commitment log entry $RED_SHEET records, commitment=$RED_C"
+# what only the scenario states: a unit renamed, a unit given to the
+# other side (whose sheet may then order it), a side given a key
+refused unit-name open.orderly "UPDATE unit SET name = '2nd Red Foot' WHERE uid = 'R1'" "seal GAME" \
+	"unit 'R1' is not the scenario's unit 4 ('R1') as the game began: its name is '2nd Red Foot', the scenario's '1st Red Foot' (tables side and unit, against the scenario the log states)"
+refused unit-side open.orderly "UPDATE unit SET side_id = (SELECT id FROM side WHERE name = 'blue') WHERE uid = 'R1'" "seal GAME" \
+	"unit 'R1' belongs to side 'blue' in the game file, but to 'red' in the scenario (tables side and unit, against the scenario the log states)"
+refused side-key open.orderly "UPDATE side SET pubkey = randomblob(32) WHERE name = 'red'" "seal GAME" \
+	"side 'red' has a key in the game file, but none in the scenario (tables side and unit, against the scenario the log states)"
 # a side's key swapped for the referee's while he submits a sheet he signed
 # for it, and put back: the submit takes it; the seal does not
 expect_exit 0 ord keygen blue.key
@@ -78,6 +86,9 @@ SIG=$(sed -n 's/^signature: //p' <<<"$OUT")
 sql keyed.orderly "UPDATE side SET pubkey = X'$FORGER' WHERE name = 'blue'" >/dev/null
 expect_exit 0 ord submit keyed.orderly --side blue --nonce "$NONCE" --signature "$SIG" "$FIX/blue-1.txt"
 expect_exit 0 ord submit keyed.orderly --side red "$FIX/red-1.txt"
+# the key left swapped: the side's row is not the scenario's
+refused side-key-swapped keyed.orderly "" "seal GAME" \
+	"side 'blue' has another key in the game file than in the scenario, $BLUEKEY (tables side and unit, against the scenario the log states)"
 # put back: the sheet it took is not signed by the side's key
 sql keyed.orderly "UPDATE side SET pubkey = X'$BLUEKEY' WHERE name = 'blue'" >/dev/null
 cp keyed.orderly keyed.before
