@@ -752,7 +752,14 @@ struct ord_head {
 	 * entry it signs must log and the player compares with his own */
 	int has_commitment;
 	unsigned char commitment[32];
+	/* appended by red-team finding 4: the head is of a fixed-dice game
+	 * ('new --fixed-dice'), written as the comment ORD_HEAD_FIXED_DICE and
+	 * read back from it.  Not signed: the log entry the head signs logs
+	 * the game's dice, and verify and audit say so from there */
+	int fixed_dice;
 };
+/* The comment line that opens a fixed-dice game's head. */
+#define ORD_HEAD_FIXED_DICE "# FIXED DICE: a test game made with 'orderly new --fixed-dice'."
 /* The turn whose sheets a head's seed commitment binds (turn + 1 after an
  * exchange, 1 at the game's opening), 0 for a head without one. */
 int ord_head_next_turn(const struct ord_head *h);

@@ -49,6 +49,16 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	rc = cli_write_output(output, out.buf, out.len);
+	{
+		struct ord_game_status st;
+		/* the bundle says so (dice="fixed"), and verify: the referee
+		 * signs dice he chose (red-team finding 4) */
+		if (rc != CLI_OK || ord_game_status(g, &st) != 0)
+			ord_error_clear();
+		else if (st.fixed_dice)
+			cli_error("warning: '%s' is a fixed-dice game (made with 'orderly new --fixed-dice'): the bundle signed says its dice were chosen by the referee, not drawn, and verify says so",
+				  argv[1]);
+	}
 out:
 	memset(&kp, 0, sizeof(kp));
 	if (g)

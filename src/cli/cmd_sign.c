@@ -87,6 +87,10 @@ int cmd_sign(const struct cli_cmd *cmd, int argc, char **argv)
 			cli_error("'%s': its signature does not hold", head_s);
 			return CLI_DATAERR;
 		}
+		/* the head's comment says so, unsigned: a warning, never a check */
+		if (h.fixed_dice)
+			cli_error("warning: '%s' is the head of a fixed-dice game (made with 'orderly new --fixed-dice'): the referee chooses every die, none is drawn from the seed your sheet commits to, so its rolls prove nothing",
+				  head_s);
 		memcpy(b.game_id, h.game_id, 16);
 		b.turn = ord_head_next_turn(&h);
 		memcpy(b.seed_commitment, h.seed_commitment, 32);

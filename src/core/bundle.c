@@ -170,7 +170,12 @@ int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsi
 	ord_buf_addf(out, "\" turn=\"%d\"", r->turn);
 	if ((err = ord_bundle_attr(out, "ruleset", cfg.ruleset)) != 0)
 		goto out;
-	ord_buf_addf(out, " referee=\"%s\">\n  <key>", cfg.refereeless ? "no" : "yes");
+	ord_buf_addf(out, " referee=\"%s\"", cfg.refereeless ? "no" : "yes");
+	/* a fixed-dice game says so where a reader looks first (red-team
+	 * finding 4): its dice were chosen by the referee, not drawn */
+	if (cfg.fixed_dice)
+		ord_buf_adds(out, " dice=\"fixed\"");
+	ord_buf_adds(out, ">\n  <key>");
 	ord_buf_add_hex(out, r->key, 32);
 	ord_buf_adds(out, "</key>\n");
 	text_elem(out, 2, "title", "", r->title);
@@ -424,12 +429,12 @@ struct reader {
 	 * go (their pages given back) as it goes, up to dropped */
 	int drop;
 	size_t dropped;
-	char *ruleset, *referee; /* the root's attributes, for the header */
-	char sig_hex[129];       /* the <signature> element's text */
-	struct ord_buf text;     /* the text of the element being read */
-	struct ord_buf bin;      /* that text decoded from base64 */
-	int base64;              /* the element says enc="base64" */
-	int err;                 /* a text that says base64 and is not */
+	char *ruleset, *referee, *dice; /* the root's attributes, for the header */
+	char sig_hex[129];              /* the <signature> element's text */
+	struct ord_buf text;            /* the text of the element being read */
+	struct ord_buf bin;             /* that text decoded from base64 */
+	int base64;                     /* the element says enc="base64" */
+	int err;                        /* a text that says base64 and is not */
 	/* the bodies of the log's "event" entries, until the events they
 	 * are made of have been read (settle_bodies): the log comes first */
 	struct ord_arena bodies;
@@ -659,6 +664,7 @@ static void start(struct reader *rd, const char *e, int depth)
 		r->turn = (int)attr_long(rd, "turn");
 		rd->ruleset = ord_xml_stream_attr(rd->x, "ruleset");
 		rd->referee = ord_xml_stream_attr(rd->x, "referee");
+		rd->dice = ord_xml_stream_attr(rd->x, "dice");
 	} else if (depth == 2 && !strcmp(e, "unit")) {
 		ORD_REC_ADD(r->units)->id = attr_rec(rd, "id");
 	} else if (depth == 2 && !strcmp(e, "entry")) {
@@ -1035,7 +1041,7 @@ static void check_signature(struct ord_vout *v, const char *bytes, size_t len,
 /* The root's attributes that the record does not carry (the game, turn
  * and key are the record's own, checked by the verifier): each must say
  * what the turn's opening entry logs, since the header line shows them. */
-static void check_header(struct ord_vout *v, const char *rs, const char *ref,
+static void check_header(struct ord_vout *v, const char *rs, const char *ref, const char *dice,
 			 const struct ord_verify_facts *f)
 {
 	const char *want_ref = f->config.refereeless ? "no" : "yes";
@@ -1049,6 +1055,12 @@ static void check_header(struct ord_vout *v, const char *rs, const char *ref,
 		ord_vout_fail(v, "the bundle's header says referee=\"%s\", but the turn's opening entry logs a %s game (referee=\"%s\")",
 			      ref ? ref : "", f->config.refereeless ? "referee-less" : "refereed",
 			      want_ref);
+	/* dice="fixed" only in a fixed-dice game's bundle; a bundle of an
+	 * earlier orderly states none, and the verdict says the dice were
+	 * fixed from the opening entry all the same */
+	if (dice && !f->config.fixed_dice)
+		ord_vout_fail(v, "the bundle's header says dice=\"%s\", but the turn's opening entry logs dice drawn from the seed (fixed_dice=0)",
+			      dice);
 }
 
 /* The phases (bits of mask) whose close no head the player gave matches:
@@ -1131,6 +1143,10 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 			     o && o->tables     ? "scenario was"
 			     : o && o->scenario ? "tables were"
 						: "scenario and tables were");
+	if (f->have_config && f->config.fixed_dice)
+		ord_buf_addf(out,
+			     "%s  the dice: a fixed-dice game (made with 'new --fixed-dice'): the referee chose every die and none was drawn from the sealed seed, so nothing shows a roll was not chosen to suit him\n",
+			     n++ ? "" : "not checked:\n");
 	if (f->have_config && !f->config.witnessed && !f->config.fixed_dice && !f->config.dice_by_events)
 		/* the lever witnessed dice take (docs/threat-model.md): a roll
 		 * is keyed by its event's number, and the referee numbers them;
@@ -1226,7 +1242,8 @@ static void reader_release(struct reader *rd)
 	ord_buf_release(&rd->bin);
 	free(rd->ruleset);
 	free(rd->referee);
-	rd->ruleset = rd->referee = NULL;
+	free(rd->dice);
+	rd->ruleset = rd->referee = rd->dice = NULL;
 }
 
 /* The len bytes at off of the file at fd, again, into buf: *got of them
@@ -1617,9 +1634,10 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 	ord_buf_release(&rd.bin);
 	ord_hex(gid, r.game_id, 16);
 	ord_hex(key, r.key, 32);
-	ord_buf_addf(out, "bundle '%s': game %s, turn %d, ruleset %s, %s\n  signed by %s\n", name,
+	ord_buf_addf(out, "bundle '%s': game %s, turn %d, ruleset %s, %s%s\n  signed by %s\n", name,
 		     gid, r.turn, rd.ruleset ? rd.ruleset : "?",
-		     rd.referee && !strcmp(rd.referee, "no") ? "no referee" : "refereed", key);
+		     rd.referee && !strcmp(rd.referee, "no") ? "no referee" : "refereed",
+		     rd.dice ? ", fixed dice (the referee chose every die; none was drawn)" : "", key);
 	if (rd.drop)
 		check_signature(&v, NULL, 0, &tail, rd.sig_hex, r.key, opts);
 	else
@@ -1634,7 +1652,7 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 		cache = ord_verify_cache_new();
 	if ((err = ord_verify_record_cached(&r, opts, &v, &facts, cache)) != 0)
 		goto out;
-	check_header(&v, rd.ruleset, rd.referee, &facts);
+	check_header(&v, rd.ruleset, rd.referee, rd.dice, &facts);
 	if (!r.exchanged)
 		ord_vout_fail(&v, "the log does not hold the exchange of turn %d: a bundle is of an exchanged turn",
 			      r.turn);
@@ -1652,9 +1670,15 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 		ord_buf_addf(out, "%d check%s FAILED\n", v.failures, v.failures == 1 ? "" : "s");
 	} else {
 		ord_buf_adds(out, "verified: every check holds");
+		/* not "every check holds" alone: no check reaches dice that
+		 * were given, not drawn (red-team finding 4) */
+		if (facts.have_config && facts.config.fixed_dice)
+			ord_buf_adds(out,
+				     ", but the dice were fixed, not drawn: the referee chose every die (a game made with 'new --fixed-dice')");
 		if (facts.overrides)
 			ord_buf_addf(out,
-				     "; but %zu event%s %s recorded against the orders, by the referee's override (the notes above)",
+				     "; %s %zu event%s %s recorded against the orders, by the referee's override (the notes above)",
+				     facts.have_config && facts.config.fixed_dice ? "and" : "but",
 				     facts.overrides, facts.overrides == 1 ? "" : "s",
 				     facts.overrides == 1 ? "was" : "were");
 		ord_buf_addch(out, '\n');

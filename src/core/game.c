@@ -1665,6 +1665,7 @@ int ord_game_sign_head(struct ord_game *g, int turn, const char *at, struct ord_
 		memcpy(out->key, g->pk, 32);
 		memcpy(out->signature, h.signature, 64);
 		out->phase = phase;
+		out->fixed_dice = g->fixed_dice;
 	}
 	return 0;
 }
@@ -1795,6 +1796,7 @@ static int sign_entry(ord_game *g, struct ord_head *out, struct entry_find *f)
 	out->seq = f->seq;
 	memcpy(out->hash, f->hash, 32);
 	memcpy(out->key, g->pk, 32);
+	out->fixed_dice = g->fixed_dice;
 	if (!strcmp(f->at, "receipt") || !strcmp(f->at, "sealed")) {
 		out->has_commitment = 1;
 		memcpy(out->commitment, f->logged, 32);
@@ -1857,6 +1859,7 @@ static int head_of(ord_game *g, struct ord_head *out, const struct ord_rec_head 
 	memcpy(out->seed_commitment, h->seed_commitment, 32);
 	memcpy(out->key, g->pk, 32);
 	memcpy(out->signature, h->signature, 64);
+	out->fixed_dice = g->fixed_dice;
 	/* the head table keeps no phase: a close head states the one its entry
 	 * logs when it was signed with it; one signed by an earlier orderly,
 	 * without, states none (and stays good for audits) */

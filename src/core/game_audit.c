@@ -544,16 +544,25 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 				      stale == 1 ? "it" : "them");
 	}
 	check_given_heads(&a, heads, nheads);
-	if (a.v.failures)
+	if (a.v.failures) {
 		ord_buf_addf(out, "%d problem%s found\n", a.v.failures, a.v.failures == 1 ? "" : "s");
-	else if (a.overrides)
-		ord_buf_addf(out,
-			     "clean: no sheet, log entry, roll or result has changed since it was written, and every phase is what the rules give; but %zu event%s %s recorded against the orders, by the referee's override (the notes above)\n",
-			     a.overrides, a.overrides == 1 ? "" : "s",
-			     a.overrides == 1 ? "was" : "were");
-	else
+	} else {
+		/* fixed dice as the creation logs them: no check reaches dice
+		 * the referee gave (red-team finding 4) */
+		int fixed = a.have_created ? a.created.fixed_dice : g->fixed_dice;
+
 		ord_buf_adds(out,
-			     "clean: no sheet, log entry, roll or result has changed since it was written, and every phase is what the rules give\n");
+			     "clean: no sheet, log entry, roll or result has changed since it was written, and every phase is what the rules give");
+		if (fixed)
+			ord_buf_adds(out,
+				     "; but the dice were fixed, not drawn: the referee chose every die (a game made with 'new --fixed-dice')");
+		if (a.overrides)
+			ord_buf_addf(out,
+				     "; %s %zu event%s %s recorded against the orders, by the referee's override (the notes above)",
+				     fixed ? "and" : "but", a.overrides,
+				     a.overrides == 1 ? "" : "s", a.overrides == 1 ? "was" : "were");
+		ord_buf_addch(out, '\n');
+	}
 out:
 	ord_store_end_read(g->db);
 	ord_store_cache_for_scan(g->db, 0);

@@ -330,6 +330,22 @@ void ord_witness_link(unsigned char out[32], const struct ord_keypair *kp,
 
 /* ---- signed heads ---- */
 
+/* Whether a line of text is line (a comment, not a field: nothing signs it). */
+static int comment_line(const char *text, size_t len, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = text, *end = text + len, *nl;
+
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - p) >= n && !memcmp(p, line, n))
+			return 1;
+	}
+	return 0;
+}
+
 int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name)
 {
 	struct field f[] = { { "game", "", 0, 0, 0 },  { "turn", "", 0, 0, 0 },
@@ -345,6 +361,7 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 	int err;
 
 	memset(out, 0, sizeof(*out));
+	out->fixed_dice = comment_line(text, len, ORD_HEAD_FIXED_DICE);
 	if ((err = parse_record(f, "orderly signed head v2", text, len, name)) != 0 ||
 	    (err = field_hex(out->game_id, 16, &f[0], name)) != 0 ||
 	    (err = field_hex(out->hash, 32, &f[4], name)) != 0 ||
@@ -409,11 +426,21 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 
 void ord_head_format(const struct ord_head *h, struct ord_buf *out)
 {
-	ord_buf_adds(out, "orderly signed head v2\n"
-			  "# The game's signature over its log as it stood at this point.  Keep it:\n"
+	ord_buf_adds(out, "orderly signed head v2\n");
+	if (h->fixed_dice)
+		ord_buf_adds(out, ORD_HEAD_FIXED_DICE
+			     "\n"
+			     "# The referee chooses every die of this game: none is drawn from the\n"
+			     "# seed, so its rolls prove nothing ('orderly verify' says so too).\n");
+	ord_buf_adds(out, "# The game's signature over its log as it stood at this point.  Keep it:\n"
 			  "# 'orderly audit GAME --head FILE' or 'orderly verify BUNDLE --head FILE'\n"
 			  "# shows whether the history up to here was rewritten since.\n");
-	if (h->has_seed_commitment)
+	if (h->has_seed_commitment && h->fixed_dice)
+		ord_buf_addf(out,
+			     "# The seed commitment is turn %d's: your sheets of turn %d commit to it\n"
+			     "# ('orderly sign --head FILE'), but the dice are not drawn from it.\n",
+			     ord_head_next_turn(h), ord_head_next_turn(h));
+	else if (h->has_seed_commitment)
 		ord_buf_addf(out,
 			     "# The seed commitment is turn %d's: your sheets of turn %d commit to it\n"
 			     "# ('orderly sign --head FILE'), so its dice cannot be re-drawn.\n",

@@ -382,4 +382,52 @@ BIGKEY=$(sed -n 's/^key: *//p' <<<"$OUT")
 expect 0 verify big.xml --pubkey "$BIGKEY"
 has "$OUT" "verified: every check holds"
 
+# ------------------------------------------------------------ a game with fixed dice says so
+# The referee gives every die of a fixed-dice game (a test game, 'new
+# --fixed-dice'): every check can hold and prove nothing of its dice.  Its
+# heads, its bundle, verify and audit say so plainly, and sign and export
+# warn (red-team finding 4: verify said "every check holds" with a note).
+expect 0 new fixed.orderly --scenario "$D/scenario.xml" --fixed-dice --head fixed-open.head
+[[ "$(sed -n 2p fixed-open.head)" == "# FIXED DICE: a test game made with 'orderly new --fixed-dice'." ]] ||
+	fail "the open head of a fixed-dice game does not say so first: $(cat fixed-open.head)"
+has "$(cat fixed-open.head)" "# ('orderly sign --head FILE'), but the dice are not drawn from it."
+hasnt "$(cat open.head)" "FIXED DICE"
+expect 0 sign --head fixed-open.head --side french --key blue.key "$D/demo/turn1-french.txt"
+[[ "$ERR" == "orderly: warning: 'fixed-open.head' is the head of a fixed-dice game (made with 'orderly new --fixed-dice'): the referee chooses every die, none is drawn from the seed your sheet commits to, so its rolls prove nothing" ]] ||
+	fail "sign with a fixed-dice game's head warns: $ERR"
+expect 0 sign --head open.head --pubkey "$REFKEY" --side blue --key blue.key "$FIX/blue-1.txt"
+[[ -z "$ERR" ]] || fail "sign with a head of drawn dice warns: $ERR"
+expect 0 submit fixed.orderly --side french "$D/demo/turn1-french.txt" --receipt-head fixed-receipt.head
+[[ "$(sed -n 3p fixed-receipt.head)" == "# FIXED DICE: a test game made with 'orderly new --fixed-dice'." ]] ||
+	fail "the receipt of a fixed-dice game does not say so: $(cat fixed-receipt.head)"
+expect 0 submit fixed.orderly --side allied "$D/demo/turn1-allied.txt"
+expect 0 seal fixed.orderly
+resolve_rest fixed.orderly
+expect 0 exchange fixed.orderly
+expect 0 export fixed.orderly --turn 1 -o fixed.xml
+[[ "$ERR" == "orderly: warning: 'fixed.orderly' is a fixed-dice game (made with 'orderly new --fixed-dice'): the bundle signed says its dice were chosen by the referee, not drawn, and verify says so" ]] ||
+	fail "export of a fixed-dice game warns: $ERR"
+[[ "$(sed -n 2p fixed.xml)" == *' referee="yes" dice="fixed">' ]] || fail "the bundle's root: $(sed -n 2p fixed.xml)"
+hasnt "$(sed -n 2p turn1.xml)" "dice="
+FIXEDKEY=$(field "key" "$("$ORDERLY" info fixed.orderly)" | sed 's/^ *//')
+expect 0 verify fixed.xml --pubkey "$FIXEDKEY" --receipt fixed-receipt.head --head fixed-open.head
+[[ "$(head -1 <<<"$OUT")" == "bundle 'fixed.xml': game "*", turn 1, ruleset battalion, refereed, fixed dice (the referee chose every die; none was drawn)" ]] ||
+	fail "verify's first line: $(head -1 <<<"$OUT")"
+grep -qx "verified: every check holds, but the dice were fixed, not drawn: the referee chose every die (a game made with 'new --fixed-dice')" <<<"$OUT" ||
+	fail "verify's verdict of a fixed-dice game: $OUT"
+hasnt "$OUT" "
+verified: every check holds
+"
+[[ "$(sed -n '/^not checked:$/,$p' <<<"$OUT" | sed -n 2,3p)" == "  no --scenario or --tables: the game's own scenario and tables were not held against the files you were given (the results follow from the game's own)
+  the dice: a fixed-dice game (made with 'new --fixed-dice'): the referee chose every die and none was drawn from the sealed seed, so nothing shows a roll was not chosen to suit him" ]] ||
+	fail "verify's not checked of a fixed-dice game: $OUT"
+# a game whose dice are drawn: none of it
+hasnt "$("$ORDERLY" verify big.xml 2>&1)" "fixed"
+expect 0 audit fixed.orderly
+[[ "$(tail -1 <<<"$OUT")" == "clean: no sheet, log entry, roll or result has changed since it was written, and every phase is what the rules give; but the dice were fixed, not drawn: the referee chose every die (a game made with 'new --fixed-dice')" ]] ||
+	fail "audit's verdict of a fixed-dice game: $(tail -1 <<<"$OUT")"
+expect 0 audit big.orderly
+[[ "$(tail -1 <<<"$OUT")" == "clean: no sheet, log entry, roll or result has changed since it was written, and every phase is what the rules give" ]] ||
+	fail "audit's verdict of a game of drawn dice: $(tail -1 <<<"$OUT")"
+
 echo "test_bundle: ok"
