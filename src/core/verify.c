@@ -1309,9 +1309,10 @@ static void check_seal(struct vr *x)
 	unsigned char top[32];
 	const struct ord_rec_entry *dl, *prev;
 	char *forced, *held_logged;
+	const char *when = "";
 	size_t i, j;
 	int64_t d;
-	int bad = x->v->failures, have_top, refless;
+	int bad = x->v->failures, have_top, refless, is_forced;
 
 	if (!x->seal || !x->have_sc)
 		return;
@@ -1377,23 +1378,38 @@ static void check_seal(struct vr *x)
 				      x->have_cfg && x->cfg.refereeless ? " (never opened)" : "");
 	x->have_sealed = 1;
 	refless = x->have_cfg && x->cfg.refereeless;
-	if (x->v->failures == bad)
+	is_forced = forced && !strcmp(forced, "1");
+	/* when a forced seal came: "before the deadline" only when one was
+	 * set (red-team finding 8: a game with none read as sealed early) */
+	if (is_forced) {
+		dl = seal_deadline(x, &prev);
+		d = dl ? deadline_of(dl) : 0;
+		when = d > 0 && x->seal->at <= d ? "before the deadline"
+		       : d > 0                   ? "after the deadline had passed"
+		       : d < 0                   ? "with the deadline logged before it damaged"
+						 : "with no deadline set";
+	}
+	if (x->v->failures == bad && is_forced)
 		ord_vout_ok(x->v,
-			    "seal: entry %lld seals the latest sheet of each of the %zu sides%s%s%s",
+			    "seal: entry %lld seals the latest sheet of each of the %zu sides%s%s, the seal forced by the %s %s%s",
 			    (long long)x->seal->seq, x->sc.nsides,
 			    held.len ? "; the NMR policy stood in for " : "", held.buf,
-			    held.len && forced && !strcmp(forced, "1")
-				    ? (refless ? ", the seal forced by the host before the deadline"
-					       : ", the seal forced by the referee before the deadline")
-				    : "");
+			    refless ? "host" : "referee", when,
+			    held.len ? "" : " (no side was missing)");
+	else if (x->v->failures == bad)
+		ord_vout_ok(x->v,
+			    "seal: entry %lld seals the latest sheet of each of the %zu sides%s%s",
+			    (long long)x->seal->seq, x->sc.nsides,
+			    held.len ? "; the NMR policy stood in for " : "", held.buf);
 	/* referee-less: the host may be the other player, and a seal he
 	 * forces shuts a side that had not committed yet out of the turn.
 	 * Not prevented (a side that never commits would stall the game),
-	 * shown to everyone who checks the turn */
-	if (refless && held.len && forced && !strcmp(forced, "1"))
+	 * shown to everyone who checks the turn; a side past the deadline
+	 * had its time */
+	if (refless && held.len && is_forced && strcmp(when, "after the deadline had passed"))
 		ord_vout_note(x->v,
-			      "seal: the host sealed before the deadline without the commitment of %s, whose units took the NMR policy's orders: a side still to commit was shut out of this turn, if it had not said it would send none",
-			      held.buf);
+			      "seal: the host sealed %s, without the commitment of %s, whose units took the NMR policy's orders: a side still to commit was shut out of this turn, if it had not said it would send none",
+			      when, held.buf);
 	/* ... and so is one sealed at a deadline set to leave it no time */
 	if (held.len && !(forced && !strcmp(forced, "1")) && (dl = seal_deadline(x, &prev)) &&
 	    (d = deadline_of(dl)) > 0 && x->seal->at > d)

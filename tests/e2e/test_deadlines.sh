@@ -89,3 +89,28 @@ expect_exit 0 ord schedule "$S" every 24h at 20:00 in UTC remind 2h autoseal on
 expect_line "$OUT" '^turn 2: +deadline 2030-12-09T17:00:00Z \(sheets taken until then\)$'
 expect_eq "$(sql "$S" "SELECT deadline FROM turn WHERE turn = 2")" "$(date -d 2030-12-09T17:00Z +%s)" "the end of no grace"
 expect_exit 0 ord audit "$S"
+
+# a forced seal as verify tells it: "before the deadline" only when a
+# deadline was set and had not passed (red-team finding 8: a game with no
+# deadline read as sealed before it), and whether a side was missing
+forced_seal() { # forced_seal GAME DEADLINE|"" SIDES...: seal --force with SIDES in, export, verify
+	local g=$1 dl=$2 s
+	shift 2
+	expect_exit 0 ord new "$g" --scenario "$FIX/scenario.xml"
+	for s in "$@"; do expect_exit 0 ord submit "$g" --side "$s" "$FIX/$s-1.txt"; done
+	[[ -z "$dl" ]] || expect_exit 0 ord deadline "$g" "$dl" --past
+	expect_exit 0 ord seal "$g" --force
+	resolve_rest "$g"
+	expect_exit 0 ord exchange "$g"
+	expect_exit 0 ord export "$g" --turn 1 -o "$g.xml"
+	expect_exit 0 ord verify "$g.xml"
+}
+forced_seal nodl.orderly "" blue
+expect_line "$OUT" "^  ok: seal: entry [0-9]+ seals the latest sheet of each of the 2 sides; the NMR policy stood in for red, the seal forced by the referee with no deadline set$"
+expect_not_in "$OUT" "before the deadline"
+forced_seal nodl-all.orderly "" blue red
+expect_line "$OUT" "^  ok: seal: entry [0-9]+ seals the latest sheet of each of the 2 sides, the seal forced by the referee with no deadline set \(no side was missing\)$"
+forced_seal early.orderly +2d blue
+expect_line "$OUT" "^  ok: seal: entry [0-9]+ seals the latest sheet of each of the 2 sides; the NMR policy stood in for red, the seal forced by the referee before the deadline$"
+forced_seal late.orderly 2020-01-01T00:00Z blue
+expect_line "$OUT" "^  ok: seal: entry [0-9]+ seals the latest sheet of each of the 2 sides; the NMR policy stood in for red, the seal forced by the referee after the deadline had passed$"

@@ -175,10 +175,15 @@ expect 0 exchange g.orderly
 expect 0 export g.orderly --turn 2 -o turn2.xml
 expect 0 verify turn2.xml --pubkey "$HOSTKEY" --receipt "$(field commitment "$B2")" --head exchange.head
 has "$OUT" "the head you kept of turn 1's exchange"
-has "$OUT" "the NMR policy stood in for red, the seal forced by the host before the deadline"
-has "$OUT" "note: seal: the host sealed before the deadline without the commitment of red, whose units took the NMR policy's orders: a side still to commit was shut out of this turn"
+# no deadline was set: the seal is not said to come before one (red-team
+# finding 8)
+grep -Eqx "  ok: seal: entry [0-9]+ seals the latest sheet of each of the 2 sides; the NMR policy stood in for red, the seal forced by the host with no deadline set" <<<"$OUT" ||
+	fail "verify's seal line of a forced seal with no deadline: $OUT"
+grep -qx "  note: seal: the host sealed with no deadline set, without the commitment of red, whose units took the NMR policy's orders: a side still to commit was shut out of this turn, if it had not said it would send none" <<<"$OUT" ||
+	fail "verify's note of a forced seal with no deadline: $OUT"
+[[ "$OUT" != *"before the deadline"* ]] || fail "a seal with no deadline set is said to come before it: $OUT"
 expect 0 audit g.orderly
-has "$OUT$ERR" "the host sealed before the deadline without the commitment of red"
+has "$OUT$ERR" "the host sealed with no deadline set, without the commitment of red"
 
 # ------------------------------------------------------------ witnessed dice: the host may be a player
 # Each commitment binds its side's witness chain; the opening gives the
@@ -265,7 +270,7 @@ done
 expect 0 exchange s.orderly --head s-exchange.head
 expect 0 export s.orderly --turn 1 -o s1.xml
 expect 0 verify s1.xml --pubkey "$SKEY" --head s-open.head --head s-seal.head --head s-exchange.head
-has "$OUT" "note: seal: the host sealed before the deadline without the commitment of red"
+has "$OUT" "note: seal: the host sealed with no deadline set, without the commitment of red"
 has "$OUT" "note: phase 1 (movement): red had no witness chain to reveal a link of (its sealed sheet committed to none: the NMR policy's stand-in, or a sheet without one): the host's stood in (his own chain, committed at the seal); the host knows his chain: the phase's dice were known to him before its events, but for another side's link"
 [[ "$OUT" != *"red revealed no witness link"* ]] || fail "red, shut out, is said to have revealed no link in time: $OUT"
 
